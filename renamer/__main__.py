@@ -1,0 +1,3 @@
+from renamer.cli import main
+
+main()

@@ -1,0 +1,269 @@
+"""Allowlist files -> one merged Allowlist (presets from `extends:` included)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from renamer.errors import ConfigError
+from renamer.resources import shipped
+from renamer.yaml_source import Problems, check_mapping, kind, load_yaml_file
+
+DEFAULT_MARKER = "renamer: keep"
+_TOP_KEYS = {"version", "current", "records", "dated", "keep", "inline_marker", "exclude", "extends"}
+_RECORD_KEYS = {"name", "paths", "reason"}
+_KEEP_KEYS = {"name", "path", "paths", "line_contains", "reason"}
+_DATED_KEYS = {"filenames", "sections"}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+
+@dataclass(frozen=True)
+class RecordClass:
+    name: str
+    patterns: tuple[str, ...]
+    reason: str
+    source: str
+    inherited: bool
+
+
+@dataclass(frozen=True)
+class KeepRule:
+    name: str
+    patterns: tuple[str, ...]
+    line_contains: str | None
+    reason: str
+    source: str
+    inherited: bool
+
+
+@dataclass(frozen=True)
+class Allowlist:
+    current: tuple[str, ...] = ()
+    records: tuple[RecordClass, ...] = ()
+    dated_filenames: bool = False
+    sections: tuple[re.Pattern[str], ...] = ()
+    keep: tuple[KeepRule, ...] = ()
+    inline_marker: str = DEFAULT_MARKER
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass
+class _Partial:
+    """One file's contribution; None means 'not said here', so presets can fill it."""
+
+    current: list[str]
+    records: list[RecordClass]
+    keep: list[KeepRule]
+    exclude: list[str]
+    dated_filenames: bool | None = None
+    sections: list[re.Pattern[str]] | None = None
+    inline_marker: str | None = None
+
+
+def load_allowlists(paths: tuple[Path, ...], display: Any) -> Allowlist:
+    """Load the user's allowlist files in order, then the presets they extend."""
+    own: list[_Partial] = []
+    presets: list[_Partial] = []
+    seen: set[str] = set()
+    for path in paths:
+        partial, extends = _load_one(path, display(path), inherited=False)
+        own.append(partial)
+        for name, where in extends:
+            _load_preset(name, where, presets, seen)
+    return _merge(own + presets)
+
+
+def _load_preset(name: str, where: str, out: list[_Partial], seen: set[str]) -> None:
+    if name in seen:
+        return
+    seen.add(name)
+    path = shipped("allowlists") / f"{name}.yaml"
+    if not _NAME.match(name) or not path.is_file():
+        available = sorted(p.stem for p in shipped("allowlists").glob("*.yaml"))
+        raise ConfigError(f"{where}: extends: unknown preset {name!r} "
+                          f"(available: {', '.join(available)})")
+    partial, extends = _load_one(path, f"preset {name}", inherited=True)
+    out.append(partial)
+    for child, child_where in extends:
+        _load_preset(child, child_where, out, seen)
+
+
+def _merge(parts: list[_Partial]) -> Allowlist:
+    records: dict[str, RecordClass] = {}
+    keep: dict[str, KeepRule] = {}
+    for part in parts:
+        for record in part.records:
+            records.setdefault(record.name, record)
+        for rule in part.keep:
+            keep.setdefault(rule.name, rule)
+
+    def first(attr: str, default: Any) -> Any:
+        return next((getattr(p, attr) for p in parts if getattr(p, attr) is not None), default)
+
+    return Allowlist(
+        current=tuple(p for part in parts for p in part.current),
+        records=tuple(records.values()),
+        dated_filenames=first("dated_filenames", False),
+        sections=tuple(first("sections", [])),
+        keep=tuple(keep.values()),
+        inline_marker=first("inline_marker", DEFAULT_MARKER),
+        exclude=tuple(p for part in parts for p in part.exclude),
+    )
+
+
+def _load_one(path: Path, display: str, *, inherited: bool) -> tuple[_Partial, list[tuple[str, str]]]:
+    data = load_yaml_file(path, display)
+    problems = Problems(display)
+    top = check_mapping({} if data is None else data, "", _TOP_KEYS, problems, data, None) or {}
+    if top.get("version", 1) != 1:
+        problems.add(top, "version", "version", f"must be 1, got {top.get('version')!r}")
+    partial = _Partial(
+        current=_patterns(top, "current", "current", problems),
+        records=_records(top, problems, display, inherited),
+        keep=_keep(top, problems, display, inherited),
+        exclude=_patterns(top, "exclude", "exclude", problems),
+    )
+    _dated(top, problems, partial)
+    marker = top.get("inline_marker")
+    if marker is not None and (not isinstance(marker, str) or not marker.strip()):
+        problems.add(top, "inline_marker", "inline_marker", "expected a non-empty string")
+    elif marker is not None:
+        partial.inline_marker = marker
+    extends = []
+    raw = top.get("extends", [])
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        problems.add(top, "extends", "extends", f"expected a list of preset names, got {kind(raw)}")
+    else:
+        extends = [(name, f"{display}:{_line(raw, i)}") for i, name in enumerate(raw)]
+    _unique(partial.records, "records", top, problems)
+    _unique(partial.keep, "keep", top, problems)
+    problems.raise_if_any()
+    return partial, extends
+
+
+def _line(container: Any, key: Any) -> int:
+    from renamer.yaml_source import line_of
+
+    return line_of(container, key)
+
+
+def _patterns(section: dict[str, Any], key: str, keypath: str, problems: Problems) -> list[str]:
+    raw = section.get(key, [])
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list):
+        problems.add(section, key, keypath, f"expected a list of path patterns, got {kind(raw)}")
+        return []
+    out = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, str) or not item.strip():
+            problems.add(raw, i, f"{keypath}[{i}]", f"expected a path pattern, got {kind(item)}")
+            continue
+        out.append(item)
+    return out
+
+
+def _reason(entry: dict[str, Any], keypath: str, problems: Problems) -> str:
+    reason = entry.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        problems.add(entry, "reason" if "reason" in entry else None, f"{keypath}.reason",
+                     "every exemption needs a reason (why the old name must stay)")
+        return ""
+    return " ".join(reason.split())
+
+
+def _name(entry: dict[str, Any], keypath: str, problems: Problems) -> str:
+    name = entry.get("name")
+    if not isinstance(name, str) or not _NAME.match(name):
+        problems.add(entry, "name" if "name" in entry else None, f"{keypath}.name",
+                     f"expected a name of letters, digits, '-', '_' or '.', got {name!r}")
+        return ""
+    return name
+
+
+def _records(top: dict[str, Any], problems: Problems, source: str,
+             inherited: bool) -> list[RecordClass]:
+    raw = top.get("records", [])
+    if not isinstance(raw, list):
+        problems.add(top, "records", "records", f"expected a list of record classes, got {kind(raw)}")
+        return []
+    out = []
+    for i, entry in enumerate(raw):
+        keypath = f"records[{i}]"
+        if check_mapping(entry, keypath, _RECORD_KEYS, problems, raw, i) is None:
+            continue
+        name, reason = _name(entry, keypath, problems), _reason(entry, keypath, problems)
+        patterns = _patterns(entry, "paths", f"{keypath}.paths", problems)
+        if "paths" not in entry:
+            problems.add(entry, None, f"{keypath}.paths", "missing: which files are records")
+        out.append(RecordClass(name, tuple(patterns), reason, source, inherited))
+    return out
+
+
+def _keep(top: dict[str, Any], problems: Problems, source: str, inherited: bool) -> list[KeepRule]:
+    raw = top.get("keep", [])
+    if not isinstance(raw, list):
+        problems.add(top, "keep", "keep", f"expected a list of keep rules, got {kind(raw)}")
+        return []
+    out = []
+    for i, entry in enumerate(raw):
+        keypath = f"keep[{i}]"
+        if check_mapping(entry, keypath, _KEEP_KEYS, problems, raw, i) is None:
+            continue
+        name, reason = _name(entry, keypath, problems), _reason(entry, keypath, problems)
+        patterns = _patterns(entry, "path", f"{keypath}.path", problems)
+        patterns += _patterns(entry, "paths", f"{keypath}.paths", problems)
+        if not patterns:
+            problems.add(entry, None, f"{keypath}.path", "missing: which file the rule applies to")
+        contains = entry.get("line_contains")
+        if contains is not None and (not isinstance(contains, str) or not contains):
+            problems.add(entry, "line_contains", f"{keypath}.line_contains",
+                         f"expected a non-empty string, got {kind(contains)}")
+            contains = None
+        out.append(KeepRule(name, tuple(patterns), contains, reason, source, inherited))
+    return out
+
+
+def _dated(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
+    raw = top.get("dated")
+    if raw is None:
+        return
+    section = check_mapping(raw, "dated", _DATED_KEYS, problems, top, "dated")
+    if section is None:
+        return
+    if "filenames" in section:
+        if not isinstance(section["filenames"], bool):
+            problems.add(section, "filenames", "dated.filenames", "expected true or false")
+        else:
+            partial.dated_filenames = section["filenames"]
+    if "sections" in section:
+        raw_sections = section["sections"]
+        if not isinstance(raw_sections, list):
+            problems.add(section, "sections", "dated.sections", "expected a list of regular expressions")
+            return
+        compiled = []
+        for i, pattern in enumerate(raw_sections):
+            keypath = f"dated.sections[{i}]"
+            if not isinstance(pattern, str):
+                problems.add(raw_sections, i, keypath, f"expected a regular expression, got {kind(pattern)}")
+                continue
+            try:
+                regex = re.compile(pattern)
+            except re.error as exc:
+                problems.add(raw_sections, i, keypath, f"invalid regular expression: {exc}")
+                continue
+            if "date" not in regex.groupindex:
+                problems.add(raw_sections, i, keypath, "needs a named group (?P<date>...) for the date")
+                continue
+            compiled.append(regex)
+        partial.sections = compiled
+
+
+def _unique(entries: list[Any], keypath: str, top: dict[str, Any], problems: Problems) -> None:
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.name and entry.name in seen:
+            problems.add(top, keypath, keypath, f"name {entry.name!r} is used twice")
+        seen.add(entry.name)

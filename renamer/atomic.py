@@ -1,0 +1,45 @@
+"""Atomic file writes: temporary file in the same folder, fsync, rename."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from renamer.errors import UnsafeError
+
+
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace `path` with `data` so readers see the old or the new file, never a mix."""
+    if path.is_symlink():
+        raise UnsafeError(f"{path}: is a symlink; renamer never writes through links")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".renamer-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if mode is not None:
+                os.fchmod(handle.fileno(), stat.S_IMODE(mode))
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_folder(path.parent)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename durable: fsync the folder that holds it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,74 @@
+"""Terminal output: colour only where it helps, progress only on a terminal."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import click
+
+
+@dataclass
+class Output:
+    color: str = "auto"  # auto | always | never
+    verbosity: int = 0  # -1 quiet, 0 normal, 1+ verbose
+    _last: float = field(default=0.0)
+
+    def use_color(self, stream: object = None) -> bool:
+        if self.color == "always":
+            return True
+        if self.color == "never" or os.environ.get("NO_COLOR"):
+            return False
+        target = stream or sys.stdout
+        return bool(getattr(target, "isatty", lambda: False)())
+
+    def echo(self, text: str, *, err: bool = False, nl: bool = False) -> None:
+        click.echo(text, nl=nl, err=err, color=self.use_color(sys.stderr if err else sys.stdout))
+
+    def style(self, text: str, **styles: object) -> str:
+        return click.style(text, **styles) if self.use_color() else text  # type: ignore[arg-type]
+
+    def info(self, text: str) -> None:
+        """A status line on stderr, silenced by -q."""
+        if self.verbosity >= 0:
+            click.echo(text, err=True)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Raw bytes to stdout: diffs keep Latin-1 and CRLF bytes exactly."""
+        stream = click.get_binary_stream("stdout")
+        stream.write(data)
+        stream.flush()
+
+    def progress(self, label: str) -> Callable[[int, int], None] | None:
+        """A progress callback drawing on stderr, or None when stderr is no terminal."""
+        if self.verbosity < 0 or not sys.stderr.isatty():
+            return None
+        start = time.monotonic()
+
+        def report(done: int, total: int) -> None:
+            now = time.monotonic()
+            if done < total and (now - start < 1.0 or now - self._last < 0.1):
+                return
+            self._last = now
+            end = "\n" if done >= total else ""
+            sys.stderr.write(f"\r{label} {done}/{total} files{end}")
+            sys.stderr.flush()
+
+        return report
+
+    def color_diff(self, data: bytes) -> bytes:
+        if not self.use_color():
+            return data
+        out = []
+        for line in data.splitlines(keepends=True):
+            colour = {b"+": b"\x1b[32m", b"-": b"\x1b[31m", b"@": b"\x1b[36m", b"d": b"\x1b[1m"}
+            code = colour.get(line[:1])
+            if code and not line.startswith((b"+++", b"---")):
+                body = line.rstrip(b"\n")
+                out.append(code + body + b"\x1b[0m" + line[len(body):])
+            else:
+                out.append(line)
+        return b"".join(out)

@@ -1,0 +1,89 @@
+"""renamer sweep: plan, show, apply."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from renamer.cli import common_options, settings
+from renamer.cli.common import project_from
+from renamer.plan import Plan, plan_sweep, repo_relative
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option("--commit", is_flag=True, help="Commit the result (renames first, then the rewrite).")
+@click.option("--allow-dirty", is_flag=True, help="Sweep even with uncommitted changes.")
+@click.option("--include-ignored", is_flag=True,
+              help="Also sweep git-ignored files that a `current` pattern covers (e.g. live .env).")
+@click.option("--format", "fmt", type=click.Choice(["diff", "summary", "json"]), default=None,
+              help="Output: diff (default with --dry-run), summary, or json.")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@common_options
+@click.pass_context
+def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
+          include_ignored: bool, fmt: str | None, paths: tuple[Path, ...]) -> int:
+    """Rewrite old host names and addresses in current-state files.
+
+    Records (the allowlist's record classes, dated files and sections, keep
+    rules, inline markers) are never touched. Without --dry-run the work tree
+    must be clean (exit 3 otherwise) and every file is written atomically.
+
+    \b
+    Examples:
+      renamer sweep --dry-run                 # unified diff + summary, nothing written
+      renamer sweep --dry-run | git apply     # the diff applies as it is
+      renamer sweep --dry-run --format json   # every edit with path, line, column
+      renamer sweep --commit                  # apply and commit
+      renamer sweep stacks/ litellm/          # only these paths
+    """
+    from renamer.apply import apply_plan, check_clean
+    from renamer.dry_run import diff_bytes, edit_list
+    from renamer.report.machine import sweep_json
+    from renamer.report.summary import Summary
+    from renamer.report.text import sweep_summary
+
+    out = settings(ctx).output
+    project = project_from(ctx)
+    prefixes = repo_relative(project, list(paths), Path.cwd())
+    if not dry_run and not allow_dirty:
+        check_clean(project)
+    plan = plan_sweep(project, prefixes, include_ignored, progress=out.progress("scanning"))
+    summary = Summary.of(plan)
+    fmt = fmt or ("diff" if dry_run else "summary")
+    if dry_run:
+        _show(out, plan, summary, fmt, dry_run=True)
+        return 0
+    edits: list[dict[str, Any]] = edit_list(plan) if fmt == "json" else []
+    diff = diff_bytes(plan) if fmt == "diff" else b""
+    applied = apply_plan(plan, commit=commit)
+    if fmt == "json":
+        out.echo(sweep_json(project.config.name, summary, edits, dry_run=False))
+    else:
+        if diff:
+            out.write_bytes(out.color_diff(diff))
+            out.echo("")
+        out.echo(sweep_summary(summary, dry_run=False))
+        for sha in applied.commits:
+            out.info(f"committed {sha[:12]}")
+        if commit and not applied.commits:
+            out.info("nothing to change: no commit made")
+    return 0
+
+
+def _show(out: Any, plan: Plan, summary: Any, fmt: str, *, dry_run: bool) -> None:
+    from renamer.dry_run import diff_bytes, edit_list
+    from renamer.report.machine import sweep_json
+    from renamer.report.text import sweep_summary
+
+    if fmt == "json":
+        out.echo(sweep_json(plan.project.config.name, summary, edit_list(plan), dry_run))
+        return
+    if fmt == "diff":
+        diff = diff_bytes(plan)
+        if diff:
+            out.write_bytes(out.color_diff(diff))
+            out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
+    out.echo(sweep_summary(summary, dry_run=dry_run))

@@ -1,0 +1,294 @@
+"""renamer.yaml -> a frozen Config; every problem reported with file, line and key."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from renamer.errors import ConfigError
+from renamer.names import (
+    IPNetwork,
+    host_name_problem,
+    parse_address,
+    parse_network,
+)
+from renamer.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file
+
+CONFIG_NAME = "renamer.yaml"
+DEFAULT_MAX_FILE_SIZE = 50 * 1024 * 1024
+
+_TOP_KEYS = {"version", "name", "cutover", "renames", "options", "allowlist", "dns"}
+_RENAME_KEYS = {"hosts", "addresses", "networks"}
+_OPTION_KEYS = {"derived_names", "variants", "max_file_size"}
+_SIZE = re.compile(r"(?i)\s*(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*\Z")
+_UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb": 1000**2,
+          "mib": 1024**2, "g": 1024**3, "gb": 1000**3, "gib": 1024**3}
+
+
+@dataclass(frozen=True)
+class Renames:
+    hosts: tuple[tuple[str, str], ...]
+    addresses: tuple[tuple[str, str], ...]
+    networks: tuple[tuple[IPNetwork, IPNetwork], ...]
+
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        nets = tuple((str(a), str(b)) for a, b in self.networks)
+        return self.hosts + self.addresses + nets
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    root: Path
+    name: str
+    cutover: dt.date | None
+    renames: Renames
+    derived_names: bool
+    variants: bool
+    max_file_size: int
+    allowlist_paths: tuple[Path, ...]
+    dns_dir: Path
+
+    def display(self, path: Path) -> str:
+        """`path` as shown to the user: relative to the repo root where it lies inside it."""
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def load_config(path: Path, root: Path) -> Config:
+    """Load and validate renamer.yaml at `path` for the repository at `root`."""
+    display = _display(path, root)
+    data = load_yaml_file(path, display)
+    problems = Problems(display)
+    if data is None:
+        data = {}
+    top = check_mapping(data, "", _TOP_KEYS, problems, data, None)
+    if top is None:
+        problems.raise_if_any()
+        raise AssertionError("unreachable")
+    version = top.get("version")
+    if version != 1:
+        problems.add(top, "version", "version", f"must be 1, got {version!r}")
+    name = top.get("name", root.resolve().name)
+    if not isinstance(name, str) or not name.strip() or "\n" in name:
+        problems.add(top, "name", "name", f"expected a one-line string, got {kind(name)}")
+        name = "migration"
+    cutover = _cutover(top, problems)
+    renames = _renames(top, problems)
+    derived, variants, max_size = _options(top, problems)
+    base = path.parent
+    allowlists = _allowlist_paths(top, base, problems)
+    dns_value = top.get("dns", "dns/")
+    if not isinstance(dns_value, str):
+        problems.add(top, "dns", "dns", f"expected a folder path, got {kind(dns_value)}")
+        dns_value = "dns/"
+    problems.raise_if_any()
+    config = Config(
+        path=path, root=root, name=name.strip(), cutover=cutover, renames=renames,
+        derived_names=derived, variants=variants, max_file_size=max_size,
+        allowlist_paths=allowlists, dns_dir=(base / dns_value),
+    )
+    _check_idempotent(config, top, problems)
+    problems.raise_if_any()
+    return config
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _cutover(top: dict[str, Any], problems: Problems) -> dt.date | None:
+    value = top.get("cutover")
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    problems.add(top, "cutover", "cutover", f"expected a date like 2026-10-05, got {value!r}")
+    return None
+
+
+def _renames(top: dict[str, Any], problems: Problems) -> Renames:
+    raw = top.get("renames")
+    if raw is None:
+        problems.add(top, None, "renames", "missing: nothing to rename")
+        return Renames((), (), ())
+    section = check_mapping(raw, "renames", _RENAME_KEYS, problems, top, "renames")
+    if section is None:
+        return Renames((), (), ())
+    hosts = _pairs(section, "hosts", problems, _host_problem)
+    addresses = _pairs(section, "addresses", problems, _address_problem)
+    for old, new in addresses:
+        a, b = parse_address(old), parse_address(new)
+        if a and b and a.version != b.version:
+            problems.add(section["addresses"], old, f"renames.addresses.{old}",
+                         f"maps IPv{a.version} to IPv{b.version}")
+    networks: list[tuple[IPNetwork, IPNetwork]] = []
+    for old, new in _pairs(section, "networks", problems, _network_problem):
+        a_net, b_net = parse_network(old), parse_network(new)
+        assert a_net is not None and b_net is not None
+        if a_net.version != b_net.version or a_net.prefixlen != b_net.prefixlen:
+            problems.add(section["networks"], old, f"renames.networks.{old}",
+                         f"{old} and {new} must have the same family and prefix length")
+            continue
+        if a_net.overlaps(b_net):
+            problems.add(section["networks"], old, f"renames.networks.{old}",
+                         f"{new} overlaps {old}: a second sweep would move addresses again")
+            continue
+        networks.append((a_net, b_net))
+    if not (hosts or addresses or networks) and not problems.items:
+        problems.add(section, None, "renames", "no hosts, addresses or networks to rename")
+    return Renames(tuple(hosts), tuple(addresses), tuple(networks))
+
+
+def _pairs(section: dict[str, Any], key: str, problems: Problems,
+           invalid: Any) -> list[tuple[str, str]]:
+    raw = section.get(key)
+    if raw is None:
+        return []
+    keypath = f"renames.{key}"
+    if not isinstance(raw, dict):
+        problems.add(section, key, keypath, f"expected a mapping of old: new, got {kind(raw)}")
+        return []
+    pairs = []
+    for old, new in raw.items():
+        where = f"{keypath}.{old}"
+        if not isinstance(old, str) or not isinstance(new, str):
+            problems.add(raw, old, where, f"expected old: new strings, got {kind(new)}")
+            continue
+        why = invalid(old) or invalid(new)
+        if why:
+            problems.add(raw, old, where, why)
+            continue
+        if old == new:
+            problems.add(raw, old, where, "old and new are the same")
+            continue
+        pairs.append((old, new))
+    return pairs
+
+
+def _host_problem(value: str) -> str | None:
+    if parse_address(value) is not None:
+        return f"{value!r} is an address: list it under renames.addresses"
+    return host_name_problem(value)
+
+
+def _address_problem(value: str) -> str | None:
+    if parse_address(value) is None:
+        return f"invalid address {value!r}"
+    return None
+
+
+def _network_problem(value: str) -> str | None:
+    if parse_network(value) is None:
+        return f"invalid network {value!r} (expected e.g. 10.250.0.0/16 with no host bits set)"
+    return None
+
+
+def _options(top: dict[str, Any], problems: Problems) -> tuple[bool, bool, int]:
+    raw = top.get("options")
+    if raw is None:
+        return False, False, DEFAULT_MAX_FILE_SIZE
+    section = check_mapping(raw, "options", _OPTION_KEYS, problems, top, "options")
+    if section is None:
+        return False, False, DEFAULT_MAX_FILE_SIZE
+    flags = []
+    for key in ("derived_names", "variants"):
+        value = section.get(key, False)
+        if not isinstance(value, bool):
+            problems.add(section, key, f"options.{key}", f"expected true or false, got {value!r}")
+            value = False
+        flags.append(value)
+    size = section.get("max_file_size", DEFAULT_MAX_FILE_SIZE)
+    parsed = parse_size(size)
+    if parsed is None:
+        problems.add(section, "max_file_size", "options.max_file_size",
+                     f"expected a size like 50MiB, got {size!r}")
+        parsed = DEFAULT_MAX_FILE_SIZE
+    return flags[0], flags[1], parsed
+
+
+def parse_size(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value > 0 else None
+    if not isinstance(value, str):
+        return None
+    match = _SIZE.match(value)
+    if not match:
+        return None
+    number = int(match.group(1)) * _UNITS[(match.group(2) or "").lower() or None]
+    return number if number > 0 else None
+
+
+def _allowlist_paths(top: dict[str, Any], base: Path, problems: Problems) -> tuple[Path, ...]:
+    raw = top.get("allowlist")
+    if raw is None:
+        return ()
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(i, str) and i for i in items):
+        problems.add(top, "allowlist", "allowlist", f"expected a path or a list of paths, got {kind(raw)}")
+        return ()
+    paths = []
+    for item in items:
+        path = base / item
+        if not path.is_file():
+            problems.add(top, "allowlist", "allowlist", f"{item}: file not found")
+        paths.append(path)
+    return tuple(paths)
+
+
+def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -> None:
+    """Reject renames whose new value an old key would match again on a second sweep."""
+    from renamer.match import Matcher
+
+    matcher = Matcher.from_config(config)
+    olds = {old: new for old, new in config.renames.pairs()}
+    renames = top["renames"]
+    for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses),
+                           ("networks", tuple((str(a), str(b)) for a, b in config.renames.networks))):
+        for old, new in pairs:
+            where = f"renames.{section}.{old}"
+            container = renames.get(section, renames)
+            if new in olds:
+                what = "swap" if olds[new] == old else "chain"
+                problems.add(container, old, where,
+                             f"{what}: {new!r} is itself renamed ({new} -> {olds[new]}); "
+                             "it cannot be applied simultaneously without a second sweep "
+                             "rewriting it again")
+                continue
+            hits = [m for m in matcher.find(new.encode()) if not m.derived]
+            if section == "networks":
+                hits = [m for m in hits if m.old != old]
+            if hits:
+                hit = hits[0]
+                problems.add(container, old, where,
+                             f"new value {new!r} contains old value {hit.old!r} at a match "
+                             "boundary; a second sweep would rewrite it again")
+
+
+def find_config(repo: Path, config: Path | None) -> Path:
+    """The renamer.yaml to use: --config, else the one at the repo root."""
+    path = config if config is not None else repo / CONFIG_NAME
+    if not path.exists():
+        hint = "" if config is not None else " (create one, or pass --config)"
+        raise ConfigError(f"{path}: file not found{hint}")
+    return path
+
+
+__all__ = ["Config", "Renames", "load_config", "find_config", "line_of"]

@@ -1,0 +1,1 @@
+def run_demo(out, keep_dir): return 0

@@ -1,0 +1,42 @@
+"""What a planned sweep would write, shown without writing: a diff, or a list of edits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from renamer.diff import file_diff
+from renamer.errors import UnsafeError
+from renamer.plan import Plan
+from renamer.scan import apply_edits
+
+
+def _original(plan: Plan, path: str) -> bytes:
+    try:
+        return (plan.project.root / path).read_bytes()
+    except OSError as exc:
+        raise UnsafeError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def diff_bytes(plan: Plan) -> bytes:
+    """One `diff --git` block per changed file, in path order."""
+    blocks = []
+    for change in sorted(plan.changes, key=lambda c: c.path):
+        old = _original(plan, change.path) if change.edits else b""
+        new = apply_edits(old, change.edits) if change.edits else b""
+        blocks.append(file_diff(change.path, change.new_path or change.path, old, new))
+    return b"".join(blocks)
+
+
+def edit_list(plan: Plan) -> list[dict[str, Any]]:
+    """Every edit the sweep makes: path, line, column, old, new (and the key path or role)."""
+    out = []
+    for change in sorted(plan.changes, key=lambda c: c.path):
+        for ref in change.references:
+            if ref.rewritable and ref.role != "path":
+                item: dict[str, Any] = {"path": change.new_path or change.path,
+                                        "line": ref.line, "column": ref.column,
+                                        "old": ref.old, "new": ref.new}
+                if change.new_path:
+                    item["renamed_from"] = change.path
+                out.append(item)
+    return out

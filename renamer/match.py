@@ -1,0 +1,258 @@
+"""Exact matching: one simultaneous, leftmost-longest pass over bytes.
+
+Every old value becomes one or more literal *forms* (the key, and with
+`variants` its upper-case and `_` spellings; an address also gets its
+reverse-DNS name). The forms, longest first, are joined into one regex, each
+guarded by the boundary rules of DESIGN's matching table. Matching runs on
+bytes, since host names and addresses are ASCII and files need not be UTF-8.
+
+For speed the regex is only tried where `bytes.find` located a literal form:
+files without one are never handed to the regex engine at all.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
+
+if TYPE_CHECKING:
+    from renamer.config import Config
+
+HOST_LEFT = rb"(?<![A-Za-z0-9_.\-])"
+HOST_RIGHT = rb"(?![A-Za-z0-9_])"
+NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
+# With `variants`, `_` is a separator: ANA_ML2_URL matches ANA_ML2.
+VARIANT_LEFT = rb"(?<![A-Za-z0-9.\-])"
+VARIANT_RIGHT = rb"(?![A-Za-z0-9])"
+V4_LEFT = rb"(?<![A-Za-z0-9.])"
+V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"
+V6_LEFT = rb"(?<![A-Za-z0-9.:])"
+V6_RIGHT = rb"(?![A-Za-z0-9])(?!:[0-9A-Fa-f])"
+ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
+ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){4}in-addr\.arpa"
+
+
+@dataclass(frozen=True)
+class Match:
+    """One occurrence of an old value: byte span, the text as it stands, its replacement."""
+
+    start: int
+    end: int
+    old: str
+    new: str
+    kind: str  # host | address | reverse | network
+    derived: bool = False  # a host matched as the stem of a longer name (derived_names)
+
+
+@dataclass(frozen=True)
+class Form:
+    text: bytes
+    new: bytes
+    kind: str
+    pattern: bytes
+
+
+class Matcher:
+    """Compiled once from the renames; finds matches in bytes, pure and I/O free."""
+
+    def __init__(
+        self,
+        hosts: Iterable[tuple[str, str]] = (),
+        addresses: Iterable[tuple[str, str]] = (),
+        networks: Iterable[tuple[IPNetwork, IPNetwork]] = (),
+        *,
+        derived_names: bool = False,
+        variants: bool = False,
+    ) -> None:
+        self.hosts = tuple(hosts)
+        self.addresses = tuple(addresses)
+        self.networks = tuple(networks)
+        self.derived_names = derived_names
+        self.variants = variants
+        forms: dict[bytes, Form] = {}
+        for old, new in self.hosts:
+            for form in _host_forms(old, new, derived_names, variants):
+                forms.setdefault(form.text, form)
+        for old, new in self.addresses:
+            for form in _address_forms(old, new):
+                forms.setdefault(form.text, form)
+        for old_net, new_net in self.networks:
+            zone, new_zone = reverse_zone(old_net), reverse_zone(new_net)
+            if zone and new_zone:
+                pattern = HOST_LEFT + re.escape(zone.encode()) + HOST_RIGHT
+                forms.setdefault(zone.encode(), Form(zone.encode(), new_zone.encode(),
+                                                     "network", pattern))
+        self.forms = forms
+        ordered = sorted(forms.values(), key=lambda f: (-len(f.text), f.text))
+        parts = [f.pattern for f in ordered]
+        # Networks: any address (or reverse name) inside an old network, checked after.
+        self._generic = bool(self.networks)
+        if self.networks:
+            parts.append(HOST_LEFT + ANY_V4_REVERSE + HOST_RIGHT)
+            parts.append(V4_LEFT + ANY_V4 + V4_RIGHT)
+            parts.append(V6_LEFT + rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*" + V6_RIGHT)
+        self.pattern = re.compile(b"|".join(parts)) if parts else None
+        self.needles = tuple(sorted({f.text for f in ordered} | set(self._network_needles())))
+        self._derived = self._derived_pattern()
+
+    @classmethod
+    def from_config(cls, config: Config) -> Matcher:
+        r = config.renames
+        return cls(r.hosts, r.addresses, r.networks,
+                   derived_names=config.derived_names, variants=config.variants)
+
+    def _network_needles(self) -> list[bytes]:
+        needles = []
+        for old_net, _ in self.networks:
+            if isinstance(old_net, ipaddress.IPv4Network):
+                octets = str(old_net.network_address).split(".")[: max(1, old_net.prefixlen // 8)]
+                needles.append(".".join(octets).encode())
+                needles.append(b"in-addr.arpa")
+            else:
+                needles.append(b":")
+        return needles
+
+    def might_match(self, data: bytes) -> bool:
+        """The byte prefilter: can `data` hold a match at all?"""
+        return any(needle in data for needle in self.needles)
+
+    def find(self, data: bytes) -> list[Match]:
+        """All matches in `data`, leftmost-longest, non-overlapping, in order."""
+        if self.pattern is None:
+            return []
+        if self._generic:
+            iterator = self.pattern.finditer(data)
+            return [m for m in (self._resolve(data, x.start(), x.end()) for x in iterator) if m]
+        starts = sorted({pos for needle in self.needles for pos in _positions(data, needle)})
+        matches: list[Match] = []
+        end = 0
+        for pos in starts:
+            if pos < end:
+                continue
+            hit = self.pattern.match(data, pos)
+            if hit:
+                resolved = self._resolve(data, hit.start(), hit.end())
+                if resolved:
+                    matches.append(resolved)
+                    end = hit.end()
+        return matches
+
+    def _resolve(self, data: bytes, start: int, end: int) -> Match | None:
+        text = data[start:end]
+        form = self.forms.get(text)
+        if form is not None:
+            derived = form.kind == "host" and _continues_name(data, end)
+            return Match(start, end, text.decode("ascii"), form.new.decode("ascii"), form.kind,
+                         derived)
+        new = self._map_network(text.decode("ascii"))
+        if new is None:
+            return None
+        return Match(start, end, text.decode("ascii"), new, "network")
+
+    def _map_network(self, text: str) -> str | None:
+        if text.endswith((".in-addr.arpa", ".ip6.arpa")):
+            address = _from_reverse(text)
+            mapped = self._map_address(address) if address else None
+            return reverse_name(mapped) if mapped else None
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            return None
+        mapped = self._map_address(address)
+        return str(mapped) if mapped else None
+
+    def _map_address(self, address: IPAddress) -> IPAddress | None:
+        for old_net, new_net in self.networks:
+            if address.version == old_net.version and address in old_net:
+                offset = int(address) - int(old_net.network_address)
+                return ipaddress.ip_address(int(new_net.network_address) + offset)
+        return None
+
+    def _derived_pattern(self) -> re.Pattern[bytes] | None:
+        if self.derived_names or not self.hosts:
+            return None
+        stems = sorted({old.encode() for old, _ in self.hosts}, key=len, reverse=True)
+        alternatives = b"|".join(re.escape(s) for s in stems)
+        return re.compile(HOST_LEFT + b"(?:" + alternatives + rb")-[A-Za-z0-9][A-Za-z0-9-]*")
+
+    def derived_candidates(self, data: bytes) -> list[tuple[int, int, str]]:
+        """Names like ana-ml2-ipmi that only `derived_names: true` (or their own key) would rename."""
+        if self._derived is None:
+            return []
+        found = []
+        for hit in self._derived.finditer(data):
+            name = hit.group().decode("ascii").rstrip("-")
+            if name.encode() in self.forms:
+                continue
+            found.append((hit.start(), hit.start() + len(name), name))
+        return found
+
+    def replace(self, data: bytes) -> bytes:
+        """`data` with every match replaced (used for paths and short values)."""
+        out, last = [], 0
+        for m in self.find(data):
+            out += [data[last:m.start], m.new.encode("ascii")]
+            last = m.end
+        out.append(data[last:])
+        return b"".join(out)
+
+
+def _positions(data: bytes, needle: bytes) -> Iterable[int]:
+    pos = data.find(needle)
+    while pos != -1:
+        yield pos
+        pos = data.find(needle, pos + 1)
+
+
+def _continues_name(data: bytes, end: int) -> bool:
+    """Is the match at `end` followed by `-x`, i.e. the stem of a longer (derived) name?"""
+    return data[end:end + 1] == b"-" and data[end + 1:end + 2].isalnum()
+
+
+def _host_forms(old: str, new: str, derived: bool, variants: bool) -> list[Form]:
+    right = HOST_RIGHT if derived else HOST_RIGHT + NOT_DERIVED
+    forms = [Form(old.encode(), new.encode(), "host", HOST_LEFT + re.escape(old.encode()) + right)]
+    if variants:
+        variant_right = VARIANT_RIGHT if derived else VARIANT_RIGHT + NOT_DERIVED
+        spellings = {
+            (old.upper(), new.upper()),
+            (old.replace("-", "_"), new.replace("-", "_")),
+            (old.upper().replace("-", "_"), new.upper().replace("-", "_")),
+        }
+        for text, replacement in sorted(spellings):
+            if text != old:
+                forms.append(Form(text.encode(), replacement.encode(), "host",
+                                  VARIANT_LEFT + re.escape(text.encode()) + variant_right))
+    return forms
+
+
+def _address_forms(old: str, new: str) -> list[Form]:
+    a, b = ipaddress.ip_address(old), ipaddress.ip_address(new)
+    left, right = (V4_LEFT, V4_RIGHT) if a.version == 4 else (V6_LEFT, V6_RIGHT)
+    texts = {(old, new), (str(a), str(b))}
+    if a.version == 6:
+        texts |= {(str(a).upper(), str(b).upper()), (a.exploded, b.exploded)}
+    forms = [Form(t.encode(), n.encode(), "address", left + re.escape(t.encode()) + right)
+             for t, n in sorted(texts)]
+    rev, new_rev = reverse_name(a), reverse_name(b)
+    forms.append(Form(rev.encode(), new_rev.encode(), "reverse",
+                      HOST_LEFT + re.escape(rev.encode()) + HOST_RIGHT))
+    return forms
+
+
+def _from_reverse(text: str) -> IPAddress | None:
+    try:
+        if text.endswith(".in-addr.arpa"):
+            return ipaddress.ip_address(".".join(reversed(text[: -len(".in-addr.arpa")].split("."))))
+        nibbles = list(reversed(text[: -len(".ip6.arpa")].split(".")))
+        if len(nibbles) != 32:
+            return None
+        groups = ["".join(nibbles[i:i + 4]) for i in range(0, 32, 4)]
+        return ipaddress.ip_address(":".join(groups))
+    except ValueError:
+        return None

@@ -1,0 +1,71 @@
+"""A loaded project: repo root, config, allowlist, and the matchers compiled from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from renamer.allowlist import Allowlist, load_allowlists
+from renamer.classify import Classifier
+from renamer.config import CONFIG_NAME, Config, load_config
+from renamer.errors import ConfigError
+from renamer.loose import LoosePass
+from renamer.match import Matcher
+from renamer.vcs import find_work_tree, is_git
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    config: Config
+    allowlist: Allowlist
+    classifier: Classifier
+    matcher: Matcher
+    loose: LoosePass
+    git: bool
+
+
+def discover(repo: Path | None, config: Path | None, cwd: Path) -> tuple[Path, Path]:
+    """(repo root, renamer.yaml): --repo, else the git work tree holding `cwd`; --config,
+    else the nearest renamer.yaml from `cwd` up to the root."""
+    if repo is not None:
+        if not repo.is_dir():
+            raise ConfigError(f"--repo {repo}: no such folder")
+        root = repo.resolve()
+    else:
+        root = find_work_tree(cwd.resolve()) or cwd.resolve()
+    if config is not None:
+        if not config.is_file():
+            raise ConfigError(f"--config {config}: file not found")
+        return root, config.resolve()
+    here = cwd.resolve()
+    if here == root or root in here.parents:
+        for folder in [here, *here.parents]:
+            if (folder / CONFIG_NAME).is_file():
+                return root, folder / CONFIG_NAME
+            if folder == root:
+                break
+    if (root / CONFIG_NAME).is_file():
+        return root, root / CONFIG_NAME
+    raise ConfigError(f"{root / CONFIG_NAME}: file not found "
+                      "(write one, see `renamer init --help`, or pass --config)")
+
+
+def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Project:
+    root, path = discover(repo, config_path, cwd)
+    config = load_config(path, root)
+    allowlist = load_allowlists(config.allowlist_paths, config.display)
+    implicit = [_rooted(config.display(path))]
+    implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]
+    implicit.append(_rooted(config.display(config.dns_dir).rstrip("/")) + "/")
+    classifier = Classifier(allowlist, config.cutover, implicit)
+    matcher = Matcher.from_config(config)
+    hosts = [old for old, _ in config.renames.hosts]
+    addresses = [old for old, _ in config.renames.addresses]
+    return Project(root, config, allowlist, classifier, matcher, LoosePass(hosts, addresses),
+                   is_git(root))
+
+
+def _rooted(display: str) -> str:
+    """A gitignore pattern for exactly this repo-relative path."""
+    return "/" + display.lstrip("/")

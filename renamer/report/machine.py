@@ -1,0 +1,85 @@
+"""JSON renderers: the stable interface for audit, verify and sweep."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from renamer.masking import mask_line
+from renamer.model import NearMiss, Reference
+from renamer.report.stale import Stale
+from renamer.report.summary import Summary
+
+
+def reference_dict(ref: Reference) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "path": ref.path, "line": ref.line, "column": ref.column, "old": ref.old, "new": ref.new,
+        "status": ref.status, "reason": ref.reason, "note": ref.note,
+        "text": mask_line(ref.text),
+    }
+    if ref.key_path:
+        out["key_path"] = ref.key_path
+    if ref.role:
+        out["role"] = ref.role
+    return out
+
+
+def near_miss_dict(miss: NearMiss) -> dict[str, Any]:
+    data = asdict(miss)
+    data["line_text"] = mask_line(miss.line_text)
+    return data
+
+
+def summary_dict(summary: Summary) -> dict[str, Any]:
+    return {
+        "kept": dict(summary.kept_sorted()),
+        "residual": len(summary.residual),
+        "unclassified": len(summary.unclassified),
+        "skipped": len(summary.skipped),
+        "files_scanned": summary.files_scanned,
+        "near_misses": len(summary.near_misses) + len(summary.derived),
+        "ignored_with_references": len(summary.ignored_with_references),
+    }
+
+
+def audit_json(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
+    document = {
+        "name": name,
+        "summary": summary_dict(summary),
+        "references": [reference_dict(r) for r in refs],
+        "near_misses": [near_miss_dict(m) for m in summary.derived + summary.near_misses],
+        "stale_exemptions": [asdict(s) for s in stale],
+        "unreadable": [{"path": p, "error": e} for p, e in summary.skipped_files],
+        "ignored_with_references": summary.ignored_with_references,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def verify_json(name: str, summary: Summary, ok: bool) -> str:
+    document = {
+        "name": name,
+        "ok": ok,
+        "summary": summary_dict(summary),
+        "findings": [reference_dict(r) for r in summary.residual + summary.unclassified],
+        "near_misses": [near_miss_dict(m) for m in summary.derived + summary.near_misses],
+        "ignored_with_references": summary.ignored_with_references,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def sweep_json(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run: bool) -> str:
+    document = {
+        "name": name,
+        "dry_run": dry_run,
+        "edits": edits,
+        "renames": [{"from": a, "to": b} for a, b in summary.renames],
+        "summary": {
+            "files_changed": summary.files_changed,
+            "replacements": [{"old": o, "new": n, "count": c}
+                             for (o, n), c in sorted(summary.replacements.items())],
+            "derived_candidates": [near_miss_dict(m) for m in summary.derived],
+            **summary_dict(summary),
+        },
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

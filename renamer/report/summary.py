@@ -1,0 +1,108 @@
+"""Counts over a scan: the numbers behind sweep summaries, commit messages and audits."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from renamer.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
+
+if TYPE_CHECKING:
+    from renamer.plan import Plan
+    from renamer.project import Project
+
+
+@dataclass
+class Summary:
+    replacements: Counter[tuple[str, str]] = field(default_factory=Counter)
+    kept: Counter[str] = field(default_factory=Counter)
+    kept_notes: dict[str, str] = field(default_factory=dict)
+    residual: list[Reference] = field(default_factory=list)  # includes what a sweep rewrites
+    unclassified: list[Reference] = field(default_factory=list)
+    skipped: list[Reference] = field(default_factory=list)
+    derived: list[NearMiss] = field(default_factory=list)
+    near_misses: list[NearMiss] = field(default_factory=list)
+    files_changed: int = 0
+    renames: list[tuple[str, str]] = field(default_factory=list)
+    files_scanned: int = 0
+    skipped_files: list[tuple[str, str]] = field(default_factory=list)
+    ignored_with_references: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of_scan(cls, scan: ScanResult) -> Summary:
+        out = cls(files_scanned=scan.files_scanned, skipped_files=list(scan.skipped_files),
+                  ignored_with_references=list(scan.ignored_with_references))
+        for ref in scan.references():
+            if ref.status == KEPT and ref.reason:
+                out.kept[ref.reason] += 1
+                out.kept_notes.setdefault(ref.reason, ref.note or "")
+            elif ref.status == RESIDUAL:
+                out.residual.append(ref)
+                if ref.rewritable and ref.role != "path":
+                    out.replacements[(ref.old, ref.new)] += 1
+            elif ref.status == UNCLASSIFIED:
+                out.unclassified.append(ref)
+            elif ref.status == SKIPPED:
+                out.skipped.append(ref)
+        for miss in scan.near_misses():
+            (out.derived if miss.kind == "derived-name" else out.near_misses).append(miss)
+        out.files_changed = sum(1 for f in scan.files if f.edits or f.new_path)
+        out.renames = [(f.path, f.new_path) for f in scan.files if f.new_path]
+        return out
+
+    @classmethod
+    def of(cls, plan: Plan) -> Summary:
+        return cls.of_scan(plan.scan)
+
+    @property
+    def stuck(self) -> list[Reference]:
+        """Residuals a sweep cannot fix (identifiers, refused structured edits)."""
+        return [r for r in self.residual if not r.rewritable]
+
+    def kept_line(self) -> str:
+        return ", ".join(f"{reason} {count}" for reason, count in self.kept_sorted())
+
+    def kept_sorted(self) -> list[tuple[str, int]]:
+        return sorted(self.kept.items(), key=lambda item: (-item[1], item[0]))
+
+    def unclassified_files(self) -> list[str]:
+        return sorted({r.path for r in self.unclassified})
+
+    def replacement_total(self) -> int:
+        return sum(self.replacements.values())
+
+
+def renames_title(project: Project) -> str:
+    pairs = project.config.renames.pairs()
+    shown = ", ".join(f"{old} -> {new}" for old, new in pairs[:3])
+    return shown + (f" (+{len(pairs) - 3} more)" if len(pairs) > 3 else "")
+
+
+def rename_message(plan: Plan) -> str:
+    project = plan.project
+    lines = [f"{project.config.name}: rename files ({renames_title(project)})", "",
+             "Pure renames, content unchanged, so `git log --follow` keeps each file's",
+             "history; the rewrite follows in the next commit.", ""]
+    lines += [f"  {old} -> {new}" for old, new in plan.renames]
+    return "\n".join(lines) + "\n"
+
+
+def commit_message(plan: Plan, summary: Summary) -> str:
+    project = plan.project
+    lines = [f"{project.config.name}: {renames_title(project)}", ""]
+    files = summary.files_changed
+    lines.append(f"Rewrote {summary.replacement_total()} references in "
+                 f"{files} file{'s' if files != 1 else ''} (renamer sweep).")
+    if summary.replacements:
+        lines += ["", "Replacements:"]
+        lines += [f"  {old} -> {new}: {count}"
+                  for (old, new), count in sorted(summary.replacements.items())]
+    if summary.renames:
+        lines += ["", "Renamed:"] + [f"  {old} -> {new}" for old, new in summary.renames]
+    lines.append("")
+    lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
+    stuck, unclassified = summary.stuck, summary.unclassified
+    lines.append(f"Residual: {len(stuck)}, unclassified: {len(unclassified)}, "
+                 f"skipped: {len(summary.skipped)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,149 @@
+"""Human-readable renderers: sweep summary, verify findings, audit table and markdown."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from renamer.masking import mask_line
+from renamer.model import NearMiss, Reference
+from renamer.report.summary import Summary
+from renamer.report.stale import Stale
+
+
+def location(ref: Reference) -> str:
+    if ref.line == 0:
+        return f"{ref.path}"
+    return f"{ref.path}:{ref.line}:{ref.column}"
+
+
+def _where(ref: Reference) -> str:
+    parts = []
+    if ref.key_path:
+        parts.append(ref.key_path)
+    if ref.role and ref.role not in ("value",):
+        parts.append(ref.role)
+    return f" [{' '.join(parts)}]" if parts else ""
+
+
+def sweep_summary(summary: Summary, *, dry_run: bool) -> str:
+    verb = "would change" if dry_run else "changed"
+    lines = [f"Summary: {verb} {summary.files_changed} file{'s' if summary.files_changed != 1 else ''}"
+             f" ({len(summary.renames)} renamed), {summary.replacement_total()} replacements"]
+    for (old, new), count in sorted(summary.replacements.items()):
+        lines.append(f"  {old} -> {new}: {count}")
+    for old, new in summary.renames:
+        lines.append(f"  rename {old} -> {new}")
+    if summary.derived:
+        lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key or "
+                     "set options.derived_names):")
+        for name, count in Counter(m.text for m in summary.derived).most_common():
+            first = next(m for m in summary.derived if m.text == name)
+            lines.append(f"  {name}: {count} (first at {first.path}:{first.line}:{first.column})")
+    lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
+    if summary.stuck:
+        lines.append(f"Residual, left for you ({len(summary.stuck)}):")
+        lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in summary.stuck]
+    files = summary.unclassified_files()
+    if files:
+        lines.append(f"Unclassified, never rewritten ({len(files)} files, "
+                     f"{len(summary.unclassified)} references):")
+        lines += [f"  {path}" for path in files]
+    lines += _skipped_lines(summary)
+    return "\n".join(lines) + "\n"
+
+
+def _skipped_lines(summary: Summary) -> list[str]:
+    lines = []
+    if summary.skipped:
+        by_file = Counter((r.path, r.reason) for r in summary.skipped)
+        lines.append(f"Skipped, holding old values ({len(by_file)} files):")
+        lines += [f"  {path} ({reason}, {count})" for (path, reason), count in sorted(by_file.items())]
+    if summary.skipped_files:
+        lines.append(f"Unreadable ({len(summary.skipped_files)} files):")
+        lines += [f"  {path}: {why}" for path, why in summary.skipped_files]
+    if summary.ignored_with_references:
+        count = len(summary.ignored_with_references)
+        lines.append(f"Ignored by git but covered by `current`, holding old values: {count} "
+                     f"(not scanned; pass --include-ignored): "
+                     + ", ".join(summary.ignored_with_references[:5]))
+    return lines
+
+
+def verify_report(summary: Summary, *, strict: bool) -> str:
+    lines = []
+    for ref in summary.residual + summary.unclassified:
+        hint = ref.note or ""
+        label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
+        lines.append(f"{location(ref)}: {label}: {ref.old} -> {ref.new}{_where(ref)}: {hint}")
+        if ref.text and ref.role != "path":
+            lines.append(f"    {mask_line(ref.text)}")
+    level = "error" if strict else "warning"
+    for miss in summary.derived + summary.near_misses:
+        lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}: "
+                     f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
+    lines += _skipped_lines(summary)
+    failed = len(summary.residual) + len(summary.unclassified)
+    misses = len(summary.derived) + len(summary.near_misses)
+    verdict = "FAILED" if failed or (strict and misses) else "OK"
+    lines.append(f"verify: {verdict}: {len(summary.residual)} residual, "
+                 f"{len(summary.unclassified)} unclassified, {misses} near-miss"
+                 f"{'es' if misses != 1 else ''}, {summary.files_scanned} files scanned")
+    return "\n".join(lines) + "\n"
+
+
+def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
+    kept = [r for r in refs if r.status == "kept"]
+    lines = [f"Kept on purpose: {len(kept)} references"]
+    for reason, count in summary.kept_sorted():
+        lines.append("")
+        lines.append(f"{reason} ({count}): {summary.kept_notes.get(reason, '')}")
+        for ref in (r for r in kept if r.reason == reason):
+            lines.append(f"  {ref.path}:{ref.line}  {ref.old}{_where(ref)}  {mask_line(ref.text)}")
+    per_file = Counter(r.path for r in kept)
+    if per_file:
+        lines += ["", "Per file:"]
+        width = max(len(p) for p in per_file)
+        lines += [f"  {path.ljust(width)}  {count}" for path, count in sorted(per_file.items())]
+    for title, group in (("Residual", summary.residual), ("Unclassified", summary.unclassified),
+                         ("Skipped", summary.skipped)):
+        lines += ["", f"{title}: {len(group)}"]
+        lines += [f"  {location(r)}  {r.old}{_where(r)}  {r.reason or ''} {mask_line(r.text)}".rstrip()
+                  for r in group]
+    lines += ["", f"Stale exemptions: {len(stale)}"]
+    lines += [f"  {s.kind} {s.name} ({s.source}): matched nothing" for s in stale]
+    lines += _skipped_lines(summary)
+    lines.append(f"\n{summary.files_scanned} files scanned")
+    return "\n".join(lines) + "\n"
+
+
+def audit_markdown(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
+    kept = [r for r in refs if r.status == "kept"]
+    lines = [f"## renamer audit: {name}", "",
+             f"{len(kept)} references kept on purpose, {len(summary.residual)} residual, "
+             f"{len(summary.unclassified)} unclassified, {len(summary.skipped)} skipped "
+             f"({summary.files_scanned} files scanned).", "",
+             "| reason | count | why |", "| --- | ---: | --- |"]
+    for reason, count in summary.kept_sorted():
+        lines.append(f"| {reason} | {count} | {_cell(summary.kept_notes.get(reason, ''))} |")
+    if kept:
+        lines += ["", "<details><summary>Every kept reference</summary>", "",
+                  "| location | old | reason | line |", "| --- | --- | --- | --- |"]
+        lines += [f"| `{r.path}:{r.line}` | `{r.old}` | {r.reason} | {_cell(mask_line(r.text))} |"
+                  for r in kept]
+        lines += ["", "</details>"]
+    problems = summary.residual + summary.unclassified
+    if problems:
+        lines += ["", "### Needs attention", ""]
+        lines += [f"- `{location(r)}` {r.status}: `{r.old}` {r.note or ''}".rstrip() for r in problems]
+    if stale:
+        lines += ["", "### Stale exemptions", ""]
+        lines += [f"- {s.kind} `{s.name}` ({s.source}) matched nothing" for s in stale]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("`", "'")
+
+
+def near_miss_line(miss: NearMiss) -> str:
+    return f"{miss.path}:{miss.line}:{miss.column}: {miss.kind}: {miss.text}"

@@ -1,0 +1,299 @@
+"""Scan one file: classify it, find old values, decide each reference's fate.
+
+Pure decisions over bytes read once. The structural parsers run only on files
+that hold a match, and only where they change the answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from renamer import files
+from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
+from renamer.match import Match
+from renamer.model import (
+    KEPT,
+    RESIDUAL,
+    SKIPPED,
+    Edit,
+    FileResult,
+    NearMiss,
+    Reference,
+)
+from renamer.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
+from renamer.project import Project
+from renamer.structure import format_of, plain_safe
+
+MAX_LINE_TEXT = 160
+IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it by hand "
+                   "or mark the line with the inline marker")
+CODE_HINT = "outside any string or comment, where a text edit could change the code; edit by hand"
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    locate: bool = False  # YAML key paths and Python roles for every reference (reports)
+    loose: bool = False  # near-misses and derived-name candidates
+
+
+class FileScanner:
+    def __init__(self, project: Project, options: ScanOptions) -> None:
+        self.project = project
+        self.options = options
+        self.matcher = project.matcher
+
+    def scan(self, rel: str, klass: FileClass | None = None) -> FileResult | None:
+        klass = klass or self.project.classifier.classify(rel)
+        path = self.project.root / rel
+        content = files.read_content(path, self.project.config.max_file_size)
+        if content is None:
+            return None
+        status = klass.status
+        if content.kind == files.SYMLINK:
+            refs = self._skipped(rel, content.data, "symlink",
+                                 f"symlink to {content.data.decode('utf-8', 'replace')}: "
+                                 "never followed or written through")
+            return FileResult(rel, content.kind, status, tuple(refs))
+        if content.kind == files.TOO_LARGE:
+            refs = list(self._scan_large(rel, path, content.detail))
+            return FileResult(rel, content.kind, status, tuple(refs))
+        if content.kind == files.UNREADABLE:
+            return FileResult(rel, content.kind, status, refused=content.detail)
+        data = content.data
+        new_path = self._new_path(rel) if status == CURRENT else None
+        digest = hashlib.sha1(data).hexdigest()
+        matches = self.matcher.find(data) if self.matcher.might_match(data) else []
+        if content.kind in (files.BINARY, files.ENCODING):
+            note = (f"{content.detail} text is not rewritten" if content.kind == files.ENCODING
+                    else "binary file (NUL bytes): never rewritten")
+            refs = [self._reference(rel, data, Lines(data), m, SKIPPED, content.kind, note)
+                    for m in matches]
+            return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
+                              digest=digest, mode=content.mode)
+        path_refs = self._path_references(rel, klass) if status != RECORD else []
+        near = self._near_misses(rel, data, matches) if self.options.loose and status != RECORD else []
+        if not matches:
+            return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
+                              near_misses=tuple(near), digest=digest, mode=content.mode)
+        refs, edits, refused = self._decide(rel, data, matches, klass)
+        return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
+                          new_path, tuple(near), digest, content.mode, refused)
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def _decide(self, rel: str, data: bytes, matches: list[Match],
+                klass: FileClass) -> tuple[list[Reference], list[Edit], str | None]:
+        lines = Lines(data)
+        fmt = format_of(rel, data)
+        locations = self._locations(fmt, data, lines, matches) if self.options.locate else None
+        if klass.status in (RECORD, UNCLASSIFIED):
+            status = KEPT if klass.status == RECORD else UNCLASSIFIED_STATUS
+            reason = klass.reason if klass.status == RECORD else None
+            refs = [self._reference(rel, data, lines, m, status, reason, klass.note,
+                                    locations[i] if locations else None)
+                    for i, m in enumerate(matches)]
+            return refs, [], None
+        exemptions = self.project.classifier.line_exemptions(rel, lines.texts())
+        roles = self._python_roles(fmt, data, matches)
+        refs: list[Reference] = []
+        pending: list[tuple[int, Match]] = []
+        for i, m in enumerate(matches):
+            where = locations[i] if locations else None
+            if roles is not None and where is None:
+                where = (None, roles[i])
+            exempt = exemptions.get(lines.index_of(m.start))
+            if exempt is not None:
+                refs.append(self._reference(rel, data, lines, m, KEPT, exempt.reason, exempt.note, where))
+            elif roles is not None and roles[i] in ("identifier", "code"):
+                hint = IDENTIFIER_HINT if roles[i] == "identifier" else CODE_HINT
+                refs.append(self._reference(rel, data, lines, m, RESIDUAL, roles[i], hint, where))
+            else:
+                pending.append((len(refs), m))
+                refs.append(self._reference(rel, data, lines, m, RESIDUAL, None,
+                                            "current-state file: `renamer sweep` rewrites it", where))
+        edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
+        refused = self._structure_problem(fmt, data, edits)
+        if refused:
+            for index, _ in pending:
+                old = refs[index]
+                refs[index] = Reference(old.path, old.line, old.column, old.old, old.new, RESIDUAL,
+                                        "structure", refused, old.text, old.key_path, old.role)
+            edits = []
+        return refs, edits, refused
+
+    def _python_roles(self, fmt: str | None, data: bytes, matches: list[Match]) -> list[str] | None:
+        if fmt != "python":
+            return None
+        from renamer.structure import python_cst
+
+        return python_cst.roles(data, [(m.start, m.end) for m in matches])
+
+    def _structure_problem(self, fmt: str | None, data: bytes, edits: list[Edit]) -> str | None:
+        """Parse only when an edit could change structure: a value that YAML might read as
+        another type, or a new value already present (a renamed key could collide)."""
+        if fmt not in ("yaml", "json", "toml") or not edits:
+            return None
+        news = {e.new for e in edits}
+        risky = any(n in data for n in news) or (
+            fmt == "yaml" and not all(plain_safe(n.decode()) for n in news))
+        if not risky:
+            return None
+        before = data.decode("utf-8", "replace")
+        after = apply_edits(data, edits).decode("utf-8", "replace")
+        if fmt == "yaml":
+            from renamer.structure import yaml_rt
+
+            return yaml_rt.edit_problem(before, after)
+        from renamer.structure import data_formats
+
+        return data_formats.edit_problem(fmt, before, after)
+
+    def _locations(self, fmt: str | None, data: bytes, lines: Lines,
+                   matches: list[Match]) -> list[tuple[str | None, str]] | None:
+        if fmt in ("yaml", "json"):
+            from renamer.structure import yaml_rt
+
+            text = data.decode("utf-8", "replace")
+            offsets = [lines.char_offset(m.start) for m in matches]
+            return yaml_rt.locate(text, offsets)
+        if fmt == "python":
+            roles = self._python_roles(fmt, data, matches)
+            return [(None, role) for role in roles] if roles else None
+        return None
+
+    # -- references ------------------------------------------------------------------------
+
+    def _reference(self, rel: str, data: bytes, lines: Lines, m: Match, status: str,
+                   reason: str | None, note: str | None,
+                   where: tuple[str | None, str] | None = None) -> Reference:
+        line, column, text = lines.position(m.start)
+        return Reference(rel, line, column, m.old, m.new, status, reason, note, text,
+                         where[0] if where else None, where[1] if where else None)
+
+    def _skipped(self, rel: str, data: bytes, reason: str, note: str) -> list[Reference]:
+        lines = Lines(data)
+        return [self._reference(rel, data, lines, m, SKIPPED, reason, note)
+                for m in self.matcher.find(data)]
+
+    def _scan_large(self, rel: str, path: Path, size: str) -> Iterator[Reference]:
+        """Stream a file over max_file_size: report its old values, never load it whole."""
+        overlap = max((len(n) for n in self.matcher.needles), default=0) + 64
+        note = f"{size}, over options.max_file_size: never rewritten"
+        newlines_before, last_end = 0, -1
+        for base, buf, final in _chunks(path, overlap):
+            limit = len(buf) if final else len(buf) - overlap
+            for m in self.matcher.find(buf):
+                if m.start >= limit or base + m.start < last_end:
+                    continue
+                last_end = base + m.end
+                line = newlines_before + buf.count(b"\n", 0, m.start) + 1
+                yield Reference(rel, line, 0, m.old, m.new, SKIPPED, "too-large", note)
+            newlines_before += buf.count(b"\n", 0, max(limit, 0))
+
+    def _new_path(self, rel: str) -> str | None:
+        new = self.matcher.replace(rel.encode()).decode()
+        return new if new != rel else None
+
+    def _path_references(self, rel: str, klass: FileClass) -> list[Reference]:
+        status = RESIDUAL if klass.status == CURRENT else UNCLASSIFIED_STATUS
+        note = ("the file's path holds an old value: `renamer sweep` renames it"
+                if klass.status == CURRENT else klass.note)
+        return [Reference(rel, 0, m.start + 1, m.old, m.new, status, None, note, rel, None, "path")
+                for m in self.matcher.find(rel.encode())]
+
+    def _near_misses(self, rel: str, data: bytes, matches: list[Match]) -> list[NearMiss]:
+        exact = [(m.start, m.end) for m in matches]
+        derived = self.matcher.derived_candidates(data)
+        lines = Lines(data)
+        out = []
+        for start, _end, name in derived:
+            line, column, text = lines.position(start)
+            like = next((old for old, _ in self.matcher.hosts if name.startswith(old + "-")), name)
+            out.append(NearMiss(rel, line, column, name, like, "derived-name", text))
+        taken = exact + [(s, e) for s, e, _ in derived]
+        for start, end, spelling, like in self.project.loose.find(data):
+            if any(s < end and start < e for s, e in taken):
+                continue
+            line, column, text = lines.position(start)
+            out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text))
+        return out
+
+
+class Lines:
+    """Line and column lookups over a file's bytes, computed once and only when needed."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._starts: list[int] | None = None
+        self._utf8 = data.isascii() or _is_utf8(data)
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            starts, pos = [0], self.data.find(b"\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = self.data.find(b"\n", pos + 1)
+            self._starts = starts
+        return self._starts
+
+    def index_of(self, offset: int) -> int:
+        import bisect
+
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def position(self, offset: int) -> tuple[int, int, str]:
+        """(1-based line, 1-based character column, the line's text trimmed)."""
+        index = self.index_of(offset)
+        start = self.starts[index]
+        end = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.data)
+        raw = self.data[start:end]
+        codec = "utf-8" if self._utf8 else "latin-1"
+        column = len(self.data[start:offset].decode(codec, "replace")) + 1
+        text = raw.decode(codec, "replace").strip().lstrip("\ufeff")
+        if len(text) > MAX_LINE_TEXT:
+            text = text[: MAX_LINE_TEXT - 1] + "…"
+        return index + 1, column, text
+
+    def char_offset(self, offset: int) -> int:
+        if self.data.isascii() or not self._utf8:
+            return offset
+        return len(self.data[:offset].decode("utf-8", "replace"))
+
+    def texts(self) -> list[str]:
+        codec = "utf-8" if self._utf8 else "latin-1"
+        return self.data.decode(codec, "replace").split("\n")
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def apply_edits(data: bytes, edits: list[Edit] | tuple[Edit, ...]) -> bytes:
+    """Apply non-overlapping edits back to front on the original bytes."""
+    out = bytearray(data)
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        out[edit.start:edit.end] = edit.new
+    return bytes(out)
+
+
+def _chunks(path: Path, overlap: int) -> Iterator[tuple[int, bytes, bool]]:
+    """(offset of buf in the file, buf, is this the last) with `overlap` bytes carried over."""
+    size = 8 * 1024 * 1024
+    with open(path, "rb") as handle:
+        offset, tail = 0, b""
+        block = handle.read(size)
+        while block:
+            following = handle.read(size)
+            buf = tail + block
+            yield offset - len(tail), buf, not following
+            tail = buf[-overlap:]
+            offset += len(block)
+            block = following

@@ -1,0 +1,49 @@
+"""JSON and TOML: an edit may only change strings, never keys' uniqueness or shape."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from typing import Any
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def _load(kind: str, text: str) -> Any:
+    if kind == "json":
+        return json.loads(text, object_pairs_hook=_pairs)
+    return tomllib.loads(text)
+
+
+def edit_problem(kind: str, before: str, after: str) -> str | None:
+    """Why the edit changes the document's structure, or None if only strings changed."""
+    try:
+        old = _load(kind, before)
+    except (ValueError, RecursionError):
+        return None  # unreadable before the edit: text rules apply
+    try:
+        new = _load(kind, after)
+    except _Duplicate as exc:
+        return f"renaming a key would collide with the existing key {exc.args[0]!r}"
+    except (ValueError, RecursionError) as exc:
+        return f"the edit would make the {kind.upper()} invalid: {exc}"
+    return None if _shape(old) == _shape(new) else f"the edit would change the {kind.upper()} structure"
+
+
+def _shape(value: Any) -> Any:
+    if isinstance(value, dict):
+        return ("map", len(value), tuple(_shape(v) for v in value.values()))
+    if isinstance(value, list):
+        return ("list", tuple(_shape(v) for v in value))
+    return type(value).__name__

@@ -1,0 +1,135 @@
+"""YAML: the key path of a reference, and whether an edit keeps the document's structure.
+
+Both use ruamel.yaml's composer, whose nodes carry exact start and end marks.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Any
+
+KEY = "key"
+VALUE = "value"
+COMMENT = "comment"
+OTHER = "other"
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
+
+
+def _compose(text: str) -> list[Any]:
+    from ruamel.yaml import YAML
+
+    return list(YAML(typ="rt").compose_all(text))
+
+
+def _scalars(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, key path, key|value) for every scalar, by character offset."""
+    out: list[tuple[int, int, str, str]] = []
+    seen: set[int] = set()
+
+    def walk(node: Any, path: str) -> None:
+        if id(node) in seen:  # an alias: its text lives at the anchor, already walked
+            return
+        seen.add(id(node))
+        kind = type(node).__name__
+        if kind == "MappingNode":
+            for key, value in node.value:
+                child = _join(path, key.value)
+                out.append((key.start_mark.index, key.end_mark.index, child, KEY))
+                walk(value, child)
+        elif kind == "SequenceNode":
+            for index, item in enumerate(node.value):
+                walk(item, f"{path}[{index}]")
+        elif kind == "ScalarNode":
+            out.append((node.start_mark.index, node.end_mark.index, path, VALUE))
+
+    for document in _compose(text):
+        if document is not None:
+            walk(document, "")
+    out.sort()
+    return out
+
+
+def _join(path: str, key: Any) -> str:
+    key = str(key)
+    if _PLAIN_KEY.match(key):
+        return f"{path}.{key}" if path else key
+    return f'{path}["{key}"]'
+
+
+def locate(text: str, offsets: list[int]) -> list[tuple[str | None, str]] | None:
+    """(key path, role) for each character offset; None when the YAML does not parse."""
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        scalars = _scalars(text)
+    except (YAMLError, RecursionError, ValueError):
+        return None
+    starts = [s[0] for s in scalars]
+    out: list[tuple[str | None, str]] = []
+    for offset in offsets:
+        index = bisect.bisect_right(starts, offset) - 1
+        if index >= 0 and scalars[index][0] <= offset < scalars[index][1]:
+            out.append((scalars[index][2] or None, scalars[index][3]))
+            continue
+        line_start = text.rfind("\n", 0, offset) + 1
+        role = COMMENT if "#" in text[line_start:offset] else OTHER
+        out.append((None, role))
+    return out
+
+
+def edit_problem(before: str, after: str) -> str | None:
+    """Why the edited YAML differs in structure from the original, or None if it does not."""
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        old_docs = _compose(before)
+    except (YAMLError, RecursionError, ValueError):
+        return None  # not YAML we can read: text rules apply, as for any text file
+    try:
+        new_docs = _compose(after)
+    except (YAMLError, ValueError) as exc:
+        return f"the edit would make the YAML invalid: {str(exc).splitlines()[0]}"
+    if len(old_docs) != len(new_docs):
+        return "the edit would change the number of YAML documents"
+    for old, new in zip(old_docs, new_docs, strict=True):
+        problem = _compare(old, new, "")
+        if problem:
+            return problem
+    return None
+
+
+def _compare(old: Any, new: Any, path: str) -> str | None:
+    where = path or "the document"
+    if old is None or new is None:
+        return None if old is new else f"{where}: the edit would change the document"
+    if type(old).__name__ != type(new).__name__:
+        return f"{where}: the edit would change a {_kind(old)} into a {_kind(new)}"
+    if type(old).__name__ == "ScalarNode":
+        if old.tag != new.tag:
+            return (f"{where}: {new.value!r} would be read as {new.tag.rsplit(':', 1)[-1]}, "
+                    f"not {old.tag.rsplit(':', 1)[-1]}; quote it by hand")
+        return None
+    if type(old).__name__ == "SequenceNode":
+        if len(old.value) != len(new.value):
+            return f"{where}: the edit would change the list's length"
+        for index, (a, b) in enumerate(zip(old.value, new.value, strict=True)):
+            problem = _compare(a, b, f"{path}[{index}]")
+            if problem:
+                return problem
+        return None
+    keys: set[str] = set()
+    for (old_key, old_value), (new_key, new_value) in zip(old.value, new.value, strict=True):
+        child = _join(path, new_key.value)
+        if new_key.value in keys:
+            return f"{child}: renaming key {old_key.value!r} would collide with an existing key"
+        keys.add(new_key.value)
+        problem = _compare(old_key, new_key, child) or _compare(old_value, new_value, child)
+        if problem:
+            return problem
+    return None
+
+
+def _kind(node: Any) -> str:
+    return {"ScalarNode": "scalar", "SequenceNode": "list", "MappingNode": "mapping"}.get(
+        type(node).__name__, "node")

@@ -1,0 +1,129 @@
+"""Load YAML configuration with positions, and collect every problem before failing.
+
+Configs are read with ruamel.yaml's round-trip loader so that each key keeps
+the line it was written on: error messages say `file:line: key: problem`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from renamer.errors import ConfigError
+
+# A configuration file is a few kilobytes; anything far larger is a mistake or
+# an attack (a YAML bomb), and is refused before parsing.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def load_yaml_file(path: Path, display: str) -> Any:
+    """Parse `path` (shown to the user as `display`) or raise a one-line ConfigError."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        if path.is_dir():
+            raise ConfigError(f"{display}: is a folder, expected a YAML file")
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{display}: {size} bytes is too large for a configuration file")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{display}: file not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{display}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{display}:{line}: not valid UTF-8") from None
+    yaml = YAML(typ="rt")
+    try:
+        return yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = (exc.problem or exc.context or "invalid YAML").strip()
+        raise ConfigError(f"{display}{line}: invalid YAML: {problem}") from None
+    except YAMLError as exc:
+        raise ConfigError(f"{display}: invalid YAML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{display}: invalid YAML: nested too deeply") from None
+
+
+def line_of(container: Any, key: Any = None) -> int:
+    """1-based line of `key` in a ruamel mapping or sequence (or of the container)."""
+    lc = getattr(container, "lc", None)
+    if lc is None:
+        return 0
+    try:
+        if key is None:
+            return int(lc.line) + 1
+        if isinstance(key, int) and not isinstance(container, dict):
+            return int(lc.item(key)[0]) + 1
+        return int(lc.key(key)[0]) + 1
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return int(lc.line) + 1 if lc.line is not None else 0
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    key: str
+    message: str
+
+    def render(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+@dataclass
+class Problems:
+    """Collects problems across a whole file so the user sees all of them at once."""
+
+    file: str
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, container: Any, key: Any, keypath: str, message: str) -> None:
+        self.items.append(Problem(self.file, line_of(container, key), keypath, message))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            lines = [p.render() for p in self.items]
+            raise ConfigError(lines[0], lines=lines)
+
+
+def check_mapping(
+    value: Any, keypath: str, allowed: set[str], problems: Problems, parent: Any, key: Any
+) -> dict[str, Any] | None:
+    """Return `value` if it is a mapping with only `allowed` keys, else record why not."""
+    if not isinstance(value, dict):
+        problems.add(parent, key, keypath or "(top level)", f"expected a mapping, got {kind(value)}")
+        return None
+    for name in value:
+        if not isinstance(name, str) or name not in allowed:
+            child = f"{keypath}.{name}" if keypath else str(name)
+            known = ", ".join(sorted(allowed))
+            problems.add(value, name, child, f"unknown key (known: {known})")
+    return value
+
+
+def kind(value: Any) -> str:
+    """A user-facing name for the YAML type of `value`."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__

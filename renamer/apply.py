@@ -8,7 +8,7 @@ import fcntl
 import hashlib
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from renamer import vcs
@@ -69,26 +69,35 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
     contents = _verified_contents(plan)
     commits: list[str] = []
     summary = Summary.of(plan)
+    undo = _Undo(root)
     with sweep_lock(root):
-        renames = plan.renames
-        for old, new in renames:
-            vcs.move(root, old, new)
-        if commit and renames:
-            sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
-            if sha:
-                commits.append(sha)
-        written = 0
-        for change in changes:
-            if not change.edits:
-                continue
-            target = root / (change.new_path or change.path)
-            write_atomic(target, apply_edits(contents[change.path], change.edits), change.mode)
-            written += 1
-        if commit and written:
-            paths = [c.new_path or c.path for c in changes if c.edits]
-            sha = vcs.commit(root, paths, commit_message(plan, summary))
-            if sha:
-                commits.append(sha)
+        try:
+            renames = plan.renames
+            for old, new in renames:
+                vcs.move(root, old, new, stage=not commit)
+                undo.renamed.append((old, new))
+            if commit and renames:
+                sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
+                if sha:
+                    commits.append(sha)
+            written = 0
+            for change in changes:
+                if not change.edits:
+                    continue
+                target = root / (change.new_path or change.path)
+                original = contents[change.path]
+                write_atomic(target, apply_edits(original, change.edits), change.mode)
+                undo.written.append((target, original, change.mode))
+                written += 1
+            if commit and written:
+                paths = [c.new_path or c.path for c in changes if c.edits]
+                sha = vcs.commit(root, paths, commit_message(plan, summary))
+                if sha:
+                    commits.append(sha)
+        except BaseException:
+            if not commits:
+                undo.run()
+            raise
     return Applied(written, len(renames), tuple(commits))
 
 
@@ -111,3 +120,20 @@ def _verified_contents(plan: Plan) -> dict[str, bytes]:
             raise UnsafeError(f"{change.path}: not writable; nothing written")
         contents[change.path] = data
     return contents
+
+
+@dataclass
+class _Undo:
+    """What apply_plan did so far, to put back if a later step fails."""
+
+    root: Path
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+    written: list[tuple[Path, bytes, int]] = field(default_factory=list)
+
+    def run(self) -> None:
+        for target, original, mode in reversed(self.written):
+            with contextlib.suppress(OSError):
+                write_atomic(target, original, mode)
+        for old, new in reversed(self.renamed):
+            with contextlib.suppress(OSError, RenamerError):
+                vcs.unmove(self.root, old, new)

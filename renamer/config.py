@@ -87,7 +87,6 @@ def load_config(path: Path, root: Path) -> Config:
     if not isinstance(dns_value, str):
         problems.add(top, "dns", "dns", f"expected a folder path, got {kind(dns_value)}")
         dns_value = "dns/"
-    problems.raise_if_any()
     config = Config(
         path=path, root=root, name=name.strip(), cutover=cutover, renames=renames,
         derived_names=derived, variants=variants, max_file_size=max_size,
@@ -259,7 +258,9 @@ def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -
 
     matcher = Matcher.from_config(config)
     olds = {old: new for old, new in config.renames.pairs()}
-    renames = top["renames"]
+    renames = top.get("renames")
+    if not isinstance(renames, dict):
+        return
     for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses),
                            ("networks", tuple((str(a), str(b)) for a, b in config.renames.networks))):
         for old, new in pairs:

@@ -48,7 +48,7 @@ def discover(repo: Path | None, config: Path | None, cwd: Path) -> tuple[Path, P
     if (root / CONFIG_NAME).is_file():
         return root, root / CONFIG_NAME
     raise ConfigError(f"{root / CONFIG_NAME}: file not found "
-                      "(write one, see `renamer init --help`, or pass --config)")
+                      "(write one as the README shows, or pass --config)")
 
 
 def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Project:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import files
@@ -69,8 +69,11 @@ class FileScanner:
         if content.kind in (files.BINARY, files.ENCODING):
             note = (f"{content.detail} text is not rewritten" if content.kind == files.ENCODING
                     else "binary file (NUL bytes): never rewritten")
-            refs = [self._reference(rel, data, Lines(data), m, SKIPPED, content.kind, note)
+            lines = Lines(data)
+            refs = [self._reference(rel, data, lines, m, SKIPPED, content.kind, note)
                     for m in matches]
+            if content.kind == files.BINARY:  # a binary "line" is noise in a report
+                refs = [replace(r, text="") for r in refs]
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
                               digest=digest, mode=content.mode)
         path_refs = self._path_references(rel, klass) if status != RECORD else []
@@ -254,6 +257,7 @@ class Lines:
         codec = "utf-8" if self._utf8 else "latin-1"
         column = len(self.data[start:offset].decode(codec, "replace")) + 1
         text = raw.decode(codec, "replace").strip().lstrip("\ufeff")
+        text = "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text)
         if len(text) > MAX_LINE_TEXT:
             text = text[: MAX_LINE_TEXT - 1] + "…"
         return index + 1, column, text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -68,8 +69,16 @@ def dirty_paths(root: Path) -> list[str]:
     if repo is None:
         return []
     out: str = repo.git.status("--porcelain", "-z", "--untracked-files=all")
-    entries = [e for e in out.split("\0") if e]
-    return [e[3:] for e in entries if len(e) > 3]
+    entries = out.split("\0")
+    paths, index = [], 0
+    while index < len(entries):
+        entry = entries[index]
+        index += 1
+        if len(entry) > 3:
+            paths.append(entry[3:])
+            if entry[0] in "RC":  # a rename or copy is followed by its source path
+                index += 1
+    return paths
 
 
 def has_commits(root: Path) -> bool:
@@ -83,15 +92,26 @@ def has_commits(root: Path) -> bool:
     return True
 
 
-def move(root: Path, old: str, new: str) -> None:
-    """`git mv old new` (a plain rename outside git)."""
+def move(root: Path, old: str, new: str, *, stage: bool = True) -> None:
+    """Rename `old` to `new` as `git mv` would. With stage=False the old path stays in the
+    index until the caller commits both paths, which `git commit -- old new` needs."""
     repo = _repo(root)
+    tracked = repo is not None and bool(_ls(root, "--cached", "--", old))
     (root / new).parent.mkdir(parents=True, exist_ok=True)
-    tracked = repo is not None and bool(_ls(root, "--", old))
+    os.rename(root / old, root / new)
     if tracked:
-        repo.git.mv("--", old, new)
-    else:
-        os.rename(root / old, root / new)
+        repo.git.add("--", new)
+        if stage:
+            repo.git.rm("--cached", "-q", "--", old)
+
+
+def unmove(root: Path, old: str, new: str) -> None:
+    """Undo `move`: the file back at `old`, the index as it was for both paths."""
+    os.rename(root / new, root / old)
+    repo = _repo(root)
+    if repo is not None and has_commits(root):
+        with contextlib.suppress(Exception):
+            repo.git.reset("-q", "--", old, new)
 
 
 def commit(root: Path, paths: list[str], message: str) -> str | None:
@@ -104,7 +124,9 @@ def commit(root: Path, paths: list[str], message: str) -> str | None:
     if not paths:
         return None
     try:
-        repo.git.add("-A", "--", *paths)
+        present = [p for p in paths if os.path.lexists(root / p)]
+        if present:
+            repo.git.add("--", *present)
         repo.git.commit("-q", "--no-verify", "-m", message, "--", *paths)
     except git.GitCommandError as exc:
         detail = (exc.stderr or str(exc)).strip().splitlines()

@@ -39,6 +39,7 @@ def load_yaml_file(path: Path, display: str) -> Any:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise ConfigError(f"{display}:{line}: not valid UTF-8") from None
     yaml = YAML(typ="rt")
+    yaml.Constructor = _TextTimestamps
     try:
         return yaml.load(text)
     except MarkedYAMLError as exc:
@@ -50,6 +51,21 @@ def load_yaml_file(path: Path, display: str) -> Any:
         raise ConfigError(f"{display}: invalid YAML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{display}: invalid YAML: nested too deeply") from None
+
+
+def _make_constructor() -> type:
+    from ruamel.yaml.constructor import RoundTripConstructor
+
+    class TextTimestamps(RoundTripConstructor):  # type: ignore[misc]
+        """Dates stay text: validated by the config code, with their line, not by the parser."""
+
+    TextTimestamps.add_constructor(
+        "tag:yaml.org,2002:timestamp",
+        lambda loader, node: loader.construct_scalar(node))
+    return TextTimestamps
+
+
+_TextTimestamps = _make_constructor()
 
 
 def line_of(container: Any, key: Any = None) -> int:

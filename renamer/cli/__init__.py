@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,7 +67,52 @@ def common_options(function: Any) -> Any:
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT)
+def run(group: click.Group, argv: list[str] | None) -> int:
+    """Run the CLI and return its exit code; every error becomes one line, never a traceback."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        code = click.Group.main(group, args=args, prog_name="renamer", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("renamer: aborted", err=True)
+        return 130
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "renamer"
+        click.echo(f"renamer: error: {exc.format_message()} (see '{where} --help')", err=True)
+        return EXIT_USAGE
+    except click.ClickException as exc:
+        click.echo(f"renamer: error: {exc.format_message()}", err=True)
+        return exc.exit_code
+    except RenamerError as exc:
+        for line in exc.lines:
+            click.echo(f"renamer: error: {line}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("renamer: interrupted", err=True)
+        return 130
+    except Exception as exc:  # the boundary: never a traceback for the user
+        if "-vv" in args:
+            raise
+        click.echo(f"renamer: error: internal error: {type(exc).__name__}: {exc} "
+                   "(run with -vv for the traceback)", err=True)
+        return EXIT_USAGE
+    return code if isinstance(code, int) else 0
+
+
+class RenamerGroup(click.Group):
+    """A click group whose `main` is the single error boundary."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if "_RENAMER_COMPLETE" in os.environ:  # shell completion as click provides it
+            return super().main(args, prog_name="renamer", complete_var=complete_var,
+                                standalone_mode=standalone_mode, **extra)
+        code = run(self, list(args) if args is not None else None)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+@click.group(cls=RenamerGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="renamer")
 @common_options
 @click.pass_context
@@ -113,29 +159,9 @@ _register()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI; turn every error into one line and an exit code."""
-    verbose = "-vv" in (argv or sys.argv[1:])
+    """Console-script entry point."""
     try:
-        code = cli.main(args=argv, prog_name="renamer", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("renamer: aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except RenamerError as exc:
-        for line in exc.lines:
-            click.echo(f"renamer: error: {line}", err=True)
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        click.echo("renamer: interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
+        sys.exit(run(cli, argv))
+    except BrokenPipeError:  # `renamer audit | head`
+        sys.stderr.close()
         sys.exit(0)
-    except Exception as exc:  # the boundary: never a traceback for the user
-        if verbose:
-            raise
-        click.echo(f"renamer: error: internal error: {type(exc).__name__}: {exc} "
-                   "(run with -vv for the traceback)", err=True)
-        sys.exit(EXIT_USAGE)
-    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from renamer.cli import cli
+from tests.testing.repos import Files, make_repo
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+    stdout_bytes: bytes
+
+
+def _invoke(repo: Path, *args: str) -> Result:
+    runner = CliRunner()
+    previous = os.getcwd()
+    os.chdir(repo)
+    try:
+        result = runner.invoke(cli, list(args), env={"NO_COLOR": "1"}, catch_exceptions=False)
+    finally:
+        os.chdir(previous)
+    return Result(result.exit_code, result.stdout, result.stderr, result.stdout_bytes)
+
+
+@pytest.fixture
+def run() -> Callable[..., Result]:
+    """Run the CLI in-process in a folder: run(repo, "sweep", "--dry-run")."""
+    return _invoke
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Callable[..., Path]:
+    def build(files: Files, **kwargs: object) -> Path:
+        return make_repo(tmp_path / "repo", files, **kwargs)  # type: ignore[arg-type]
+
+    return build

@@ -1,0 +1,89 @@
+"""Classification of files and lines: pure, table-driven."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from renamer.allowlist import Allowlist, KeepRule, RecordClass
+from renamer.classify import Classifier
+
+SECTIONS = (re.compile(r"^#{1,6}\s+\[?(?P<date>\d{4}-\d{2}-\d{2})"),
+            re.compile(r"^\[(?P<date>\d{4}-\d{2}-\d{2})\]"))
+ALLOW = Allowlist(
+    current=("stacks/**", "runbook.md", "*.env"),
+    records=(RecordClass("incidents", ("incidents/**",), "then", "a.yaml", False),),
+    dated_filenames=True,
+    sections=SECTIONS,
+    keep=(KeepRule("hand-test", ("runbook.md",), "hand-test", "where it ran", "a.yaml", False),),
+    exclude=("vendor/**",),
+)
+CLASSIFIER = Classifier(ALLOW, dt.date(2026, 10, 5), ["/renamer.yaml", "/dns/"])
+
+
+@pytest.mark.parametrize("path, status, reason", [
+    pytest.param("stacks/app/compose.yaml", "current", None, id="current"),
+    pytest.param("runbook.md", "current", None, id="current-file"),
+    pytest.param("incidents/2026-09-01.md", "record", "incidents", id="record-beats-dated"),
+    pytest.param("stacks/app/.env.bak-20261005-rebal", "record", "dated-file", id="dated-on-cutover"),
+    pytest.param("stacks/app/.env.bak-20261006", "current", None, id="dated-after-cutover"),
+    pytest.param("stacks/notes-2026-09-30.md", "record", "dated-file", id="dashed-date"),
+    pytest.param("stacks/build-20261399.log", "current", None, id="not-a-date"),
+    pytest.param("stacks/v123456789.txt", "current", None, id="long-number"),
+    pytest.param("docs/other.md", "unclassified", None, id="unclassified"),
+    pytest.param("vendor/x/stacks/a", "excluded", None, id="explicit-exclude"),
+    pytest.param("renamer.yaml", "excluded", None, id="implicit-config"),
+    pytest.param("dns/sites/fv.yaml", "excluded", None, id="implicit-dns"),
+    pytest.param(".git/config", "excluded", None, id="git-folder"),
+    pytest.param("sub/x.env", "current", None, id="gitignore-style-anywhere"),
+])
+def test_classify(path: str, status: str, reason: str | None) -> None:
+    klass = CLASSIFIER.classify(path)
+    assert (klass.status, klass.reason) == (status, reason)
+
+
+RUNBOOK = """\
+# Runbook
+ana-ml2 now
+## 2026-09-20 old creep
+ana-ml2 then
+### detail, still old
+ana-ml2 then too
+## 2026-10-10 after cutover
+ana-ml2 now again
+[2026-09-01] ana-ml2 bracket entry
+ana-ml2 under bracket entry
+## Later
+ana-ml2 now
+hand-test ran on ana-ml2
+old link ana-ml2 <!-- renamer: keep: archived dashboard -->
+""".split("\n")
+
+
+def test_line_exemptions() -> None:
+    exempt = CLASSIFIER.line_exemptions("runbook.md", RUNBOOK)
+    got = {index + 1: (e.reason, e.note) for index, e in exempt.items()}
+    section = "section dated {}, on or before the cutover 2026-10-05"
+    assert got == {
+        3: ("dated-section", section.format("2026-09-20")),
+        4: ("dated-section", section.format("2026-09-20")),
+        5: ("dated-section", section.format("2026-09-20")),
+        6: ("dated-section", section.format("2026-09-20")),
+        9: ("dated-section", section.format("2026-09-01")),
+        10: ("dated-section", section.format("2026-09-01")),
+        13: ("hand-test", "where it ran"),
+        14: ("inline", "archived dashboard"),
+    }
+
+
+def test_non_heading_section_ends_at_any_heading() -> None:
+    lines = ["[2026-09-01] entry", "ana-ml2", "#### deep heading", "ana-ml2"]
+    assert sorted(CLASSIFIER.line_exemptions("x.md", lines)) == [0, 1]
+
+
+def test_no_cutover_disables_dated_rules() -> None:
+    classifier = Classifier(ALLOW, None)
+    assert classifier.classify("stacks/.env.bak-20200101").status == "current"
+    assert classifier.line_exemptions("x.md", ["## 2020-01-01 old", "a"]) == {}

@@ -1,0 +1,147 @@
+"""renamer.yaml and allowlist validation, through the CLI: exact messages, exit 2, nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.testing.repos import snapshot
+
+BROKEN = """\
+version: 1
+name: x
+cutover: 2026-13-01
+bogus: 1
+renames:
+  hosts:
+    ana_ml2: fv-ml1
+    ana-ml2: ana-ml2.fv
+    a-b: c-d
+    c-d: a-b
+  addresses:
+    10.250.50.300: 10.1.1.1
+    10.250.50.54: 2001:db8::1
+options:
+  derived_names: yes please
+  max_file_size: huge
+allowlist: missing.yaml
+"""
+
+
+def test_every_config_problem_at_once(repo, run) -> None:
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n"}, config=BROKEN, allowlist=None)
+    before = snapshot(root)
+    result = run(root, "sweep")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "renamer: error: renamer.yaml:4: bogus: unknown key (known: allowlist, cutover, dns, name, options, renames, version)",
+        "renamer: error: renamer.yaml:3: cutover: expected a date like 2026-10-05, got '2026-13-01'",
+        "renamer: error: renamer.yaml:7: renames.hosts.ana_ml2: invalid host name 'ana_ml2' (RFC 1123: labels of letters, digits and '-')",
+        "renamer: error: renamer.yaml:12: renames.addresses.10.250.50.300: invalid address '10.250.50.300'",
+        "renamer: error: renamer.yaml:13: renames.addresses.10.250.50.54: maps IPv4 to IPv6",
+        "renamer: error: renamer.yaml:15: options.derived_names: expected true or false, got 'yes please'",
+        "renamer: error: renamer.yaml:16: options.max_file_size: expected a size like 50MiB, got 'huge'",
+        "renamer: error: renamer.yaml:17: allowlist: missing.yaml: file not found",
+        "renamer: error: renamer.yaml:8: renames.hosts.ana-ml2: new value 'ana-ml2.fv' contains old value 'ana-ml2' at a match boundary; a second sweep would rewrite it again",
+        "renamer: error: renamer.yaml:9: renames.hosts.a-b: swap: 'c-d' is itself renamed (c-d -> a-b); it cannot be applied simultaneously without a second sweep rewriting it again",
+        "renamer: error: renamer.yaml:10: renames.hosts.c-d: swap: 'a-b' is itself renamed (a-b -> c-d); it cannot be applied simultaneously without a second sweep rewriting it again",
+    ]
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("config, message", [
+    pytest.param("version: 1\nrenames:\n  hosts:\n    ana-ml2: fv-ml1\n    ana-ml2: fv-ml2\n",
+                 'renamer.yaml:5: invalid YAML: found duplicate key "ana-ml2" with value "fv-ml2" '
+                 '(original value: "fv-ml1")', id="old-mapped-twice"),
+    pytest.param("version: 1\nrenames:\n  hosts: {a-b: c-d, c-d: e-f}\n",
+                 "renamer.yaml:3: renames.hosts.a-b: chain: 'c-d' is itself renamed (c-d -> e-f); it "
+                 "cannot be applied simultaneously without a second sweep rewriting it again",
+                 id="chain"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana: ana.lan}\n",
+                 "renamer.yaml:3: renames.hosts.ana: new value 'ana.lan' contains old value 'ana' at "
+                 "a match boundary; a second sweep would rewrite it again", id="not-idempotent"),
+    pytest.param("version: 2\nrenames:\n  hosts: {a: b}\n", "renamer.yaml:1: version: must be 1, got 2",
+                 id="version"),
+    pytest.param("version: 1\nrenames: [a, b]\n",
+                 "renamer.yaml:2: renames: expected a mapping, got a list", id="wrong-type"),
+    pytest.param("version: 1\n", "renamer.yaml:1: renames: missing: nothing to rename", id="no-renames"),
+    pytest.param("version: 1\nrenames:\n  hosts: {a: b\n",
+                 "renamer.yaml:4: invalid YAML: expected ',' or '}', but got '<stream end>'",
+                 id="syntax"),
+    pytest.param("version: 1\nrenames:\n  networks: {10.250.0.0/16: 10.251.0.0/24}\n",
+                 "renamer.yaml:3: renames.networks.10.250.0.0/16: 10.250.0.0/16 and 10.251.0.0/24 must "
+                 "have the same family and prefix length", id="network-prefix"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2: 10.1.1.1}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2: '10.1.1.1' is an address: list it under "
+                 "renames.addresses", id="address-as-host"),
+])
+def test_config_rejections(repo, run, config: str, message: str) -> None:
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n"}, config=config, allowlist=None)
+    result = run(root, "sweep", "--dry-run")
+    assert result.exit_code == 2
+    assert result.stderr == f"renamer: error: {message}\n"
+
+
+def test_invalid_utf8_config(repo, run) -> None:
+    root = repo({}, config=None, allowlist=None)
+    (root / "renamer.yaml").write_bytes(b"version: 1\nname: caf\xe9\n")
+    result = run(root, "verify")
+    assert (result.exit_code, result.stderr) == (2, "renamer: error: renamer.yaml:2: not valid UTF-8\n")
+
+
+def test_missing_config(repo, run) -> None:
+    root = repo({}, config=None, allowlist=None)
+    result = run(root, "verify")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"renamer: error: {root / 'renamer.yaml'}: file not found")
+
+
+ALLOW_BROKEN = r"""version: 1
+current: [x/**]
+records:
+  - name: notes
+    paths: [notes/**]
+  - paths: 3
+    reason: r
+    extra: 1
+dated:
+  sections: ['^(\d+', '^# (\d{4})']
+keep:
+  - name: k
+    reason: because
+"""
+
+
+def test_every_allowlist_problem_at_once(repo, run) -> None:
+    root = repo({}, allowlist=ALLOW_BROKEN)
+    result = run(root, "audit")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "renamer: error: allow.yaml:4: records[0].reason: every exemption needs a reason (why the old name must stay)",
+        "renamer: error: allow.yaml:8: records[1].extra: unknown key (known: name, paths, reason)",
+        "renamer: error: allow.yaml:6: records[1].name: expected a name of letters, digits, '-', '_' or '.', got None",
+        "renamer: error: allow.yaml:6: records[1].paths: expected a list of path patterns, got a number",
+        "renamer: error: allow.yaml:12: keep[0].path: missing: which file the rule applies to",
+        "renamer: error: allow.yaml:10: dated.sections[0]: invalid regular expression: missing ), unterminated subpattern at position 1",
+        "renamer: error: allow.yaml:10: dated.sections[1]: needs a named group (?P<date>...) for the date",
+    ]
+
+
+def test_unknown_preset(repo, run) -> None:
+    root = repo({}, allowlist="version: 1\ncurrent: [x/**]\nextends: [nope]\n")
+    result = run(root, "audit")
+    assert result.stderr == ("renamer: error: allow.yaml:3: extends: unknown preset 'nope' "
+                             "(available: fv-ml1, records-common)\n")
+
+
+def test_discovery_from_a_subfolder_and_with_options(repo, run, tmp_path: Path) -> None:
+    root = repo({"stacks/a/b.env": "HOST=ana-ml2\n"})
+    assert run(root / "stacks" / "a", "verify").exit_code == 1
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert run(elsewhere, "--repo", str(root), "verify").exit_code == 1
+    assert run(elsewhere, "verify", "--repo", str(root), "--config",
+               str(root / "renamer.yaml")).exit_code == 1
+    assert run(elsewhere, "verify", "--repo", str(root / "nope")).exit_code == 2

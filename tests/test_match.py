@@ -1,0 +1,127 @@
+"""DESIGN's matching table, every negative included."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from renamer.match import Matcher
+
+HOSTS = [("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")]
+ADDRESSES = [("10.250.50.54", "10.251.50.54")]
+
+
+def replaced(text: str, **options: bool) -> str:
+    matcher = Matcher(HOSTS, ADDRESSES, **options)
+    return matcher.replace(text.encode()).decode()
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("ssh root@ana-ml2", "ssh root@fv-ml1", id="after-at"),
+    pytest.param("http://ana-ml2:8016/v1", "http://fv-ml1:8016/v1", id="url-with-port"),
+    pytest.param('"ana-ml2"', '"fv-ml1"', id="quoted"),
+    pytest.param("moved ana-ml2.", "moved fv-ml1.", id="end-of-sentence"),
+    pytest.param("ana-ml2.ana.lan", "fv-ml1.fv.lan", id="fqdn-key-wins"),
+    pytest.param("ana-ml2.example.com", "fv-ml1.example.com", id="other-domain"),
+    pytest.param("ana-ml2", "fv-ml1", id="whole-text"),
+    pytest.param("[ana-ml2]", "[fv-ml1]", id="brackets"),
+    pytest.param("10.250.50.54/32", "10.251.50.54/32", id="cidr"),
+    pytest.param("10.250.50.54:8016", "10.251.50.54:8016", id="address-port"),
+    pytest.param("at 10.250.50.54.", "at 10.251.50.54.", id="address-end-of-sentence"),
+    pytest.param("54.50.250.10.in-addr.arpa", "54.50.251.10.in-addr.arpa", id="reverse-dns"),
+    pytest.param("54.50.250.10.in-addr.arpa.", "54.50.251.10.in-addr.arpa.", id="reverse-dns-dot"),
+])
+def test_renames(text: str, expected: str) -> None:
+    assert replaced(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("ana-ml2-bmc", id="derived-bmc"),
+    pytest.param("ana-ml2-ipmi", id="derived-ipmi"),
+    pytest.param("ana-ml20", id="longer-name"),
+    pytest.param("xana-ml2", id="prefix-letter"),
+    pytest.param("old-ana-ml2", id="prefix-dash"),
+    pytest.param("ana-ml2_backup", id="underscore-suffix"),
+    pytest.param("sub.ana-ml2", id="subdomain"),
+    pytest.param("ANA-ML2", id="upper-case"),
+    pytest.param("ana_ml2", id="underscore-variant"),
+    pytest.param("ANA_ML2_URL", id="identifier"),
+    pytest.param("10.250.50.540", id="longer-address"),
+    pytest.param("110.250.50.54", id="address-prefix-digit"),
+    pytest.param("10.250.50.54.1", id="address-more-octets"),
+    pytest.param("a10.250.50.54", id="address-prefix-letter"),
+    pytest.param("ana-ml1-ana-ml4", id="range"),
+    pytest.param("1.54.50.250.10.in-addr.arpa", id="reverse-longer"),
+])
+def test_leaves_alone(text: str) -> None:
+    assert replaced(text) == text
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("ana-ml2-bmc", "fv-ml1-bmc", id="bmc"),
+    pytest.param("ana-ml2-ipmi.ana.lan", "fv-ml1-ipmi.ana.lan", id="derived-in-other-fqdn"),
+    pytest.param("ana-ml20", "ana-ml20", id="still-not-longer-name"),
+])
+def test_derived_names(text: str, expected: str) -> None:
+    assert replaced(text, derived_names=True) == expected
+
+
+def test_derived_flag_marks_derived_matches() -> None:
+    matcher = Matcher(HOSTS, derived_names=True)
+    [match] = matcher.find(b"ana-ml2-bmc")
+    assert (match.old, match.new, match.derived) == ("ana-ml2", "fv-ml1", True)
+
+
+def test_own_key_beats_derived_stem() -> None:
+    matcher = Matcher([*HOSTS, ("ana-ml2-bmc", "fv-bmc")], derived_names=True)
+    assert matcher.replace(b"ana-ml2-bmc ana-ml2-x") == b"fv-bmc fv-ml1-x"
+
+
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("ANA-ML2", "FV-ML1", id="upper"),
+    pytest.param("ana_ml2", "fv_ml1", id="underscore"),
+    pytest.param("ANA_ML2_URL = 1", "FV_ML1_URL = 1", id="constant"),
+    pytest.param("MY_ANA_ML2", "MY_FV_ML1", id="underscore-left"),
+    pytest.param("ana-ml2_backup", "ana-ml2_backup", id="exact-form-keeps-strict-boundary"),
+    pytest.param("Ana-Ml2", "Ana-Ml2", id="mixed-case-not-a-variant"),
+])
+def test_variants(text: str, expected: str) -> None:
+    assert replaced(text, variants=True) == expected
+
+
+def test_derived_candidates_listed_when_not_renamed() -> None:
+    matcher = Matcher(HOSTS)
+    assert matcher.derived_candidates(b"x ana-ml2-ipmi y ana-ml20") == [(2, 14, "ana-ml2-ipmi")]
+
+
+def test_leftmost_longest_and_simultaneous() -> None:
+    matcher = Matcher([("a-b", "c-d"), ("c-d", "e-f")][:1] + [("x-y", "a-b")])
+    # simultaneous: x-y becomes a-b, and that a-b is not renamed again
+    assert matcher.replace(b"x-y a-b") == b"a-b c-d"
+
+
+def test_networks_keep_host_offset() -> None:
+    old, new = ipaddress.ip_network("10.250.0.0/16"), ipaddress.ip_network("10.251.0.0/16")
+    matcher = Matcher(networks=[(old, new)], addresses=[("10.250.50.54", "10.251.99.1")])
+    text = b"10.250.1.2 10.250.0.0/16 10.250.50.54 2.1.250.10.in-addr.arpa 250.10.in-addr.arpa 10.2.3.4"
+    assert matcher.replace(text) == (
+        b"10.251.1.2 10.251.0.0/16 10.251.99.1 2.1.251.10.in-addr.arpa 251.10.in-addr.arpa 10.2.3.4")
+
+
+def test_ipv6_address() -> None:
+    matcher = Matcher(addresses=[("2001:db8::54", "2001:db8:1::54")])
+    assert matcher.replace(b"[2001:db8::54]:80 2001:db8::541") == b"[2001:db8:1::54]:80 2001:db8::541"
+
+
+def test_prefilter_agrees_with_find() -> None:
+    matcher = Matcher(HOSTS, ADDRESSES)
+    assert not matcher.might_match(b"nothing here ana-ml 10.250.50")
+    assert matcher.might_match(b"ana-ml20")  # a needle, though no match
+    assert matcher.find(b"ana-ml20") == []
+
+
+def test_columns_and_spans() -> None:
+    matcher = Matcher(HOSTS, ADDRESSES)
+    spans = [(m.start, m.end, m.old) for m in matcher.find(b"ana-ml2.ana.lan 10.250.50.54")]
+    assert spans == [(0, 15, "ana-ml2.ana.lan"), (16, 28, "10.250.50.54")]

@@ -34,7 +34,7 @@ class LineExemption:
     note: str
 
 
-def _spec(patterns: Sequence[str]) -> pathspec.PathSpec:
+def _spec(patterns: Sequence[str]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(list(patterns))
 
 
@@ -113,12 +113,11 @@ class Classifier:
         for index, line in enumerate(lines):
             heading = _HEADING.match(line)
             started = self._section_date(line)
-            if active is not None:
-                if started is not None:
-                    active = None
-                elif heading and (level is None or len(heading.group(1)) <= level):
-                    active = None
-            if started is not None and started is not False and started <= self.cutover:
+            ends_here = started is not None or (
+                heading is not None and (level is None or len(heading.group(1)) <= level))
+            if active is not None and ends_here:
+                active = None
+            if started is not None and started <= self.cutover:
                 active = LineExemption("dated-section",
                                        f"section dated {started}, on or before the cutover {self.cutover}")
                 level = len(heading.group(1)) if heading else None
@@ -126,15 +125,15 @@ class Classifier:
                 out[index] = active
         return out
 
-    def _section_date(self, line: str) -> dt.date | None | bool:
-        """The date of a section start, False for a start without a valid date, None if none."""
+    def _section_date(self, line: str) -> dt.date | None:
+        """The date of a section start (date.max when it holds no valid date), else None."""
         for pattern in self.allowlist.sections:
             match = pattern.search(line)
             if match:
                 text = match.group("date") or ""
                 digits = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", text)
                 day = _date(*digits.groups()) if digits else None
-                return day if day is not None else False
+                return day if day is not None else dt.date.max
         return None
 
     def records(self) -> list[RecordClass]:

@@ -292,4 +292,4 @@ def find_config(repo: Path, config: Path | None) -> Path:
     return path
 
 
-__all__ = ["Config", "Renames", "load_config", "find_config", "line_of"]
+__all__ = ["Config", "Renames", "find_config", "line_of", "load_config"]

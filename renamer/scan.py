@@ -95,10 +95,10 @@ class FileScanner:
         if klass.status in (RECORD, UNCLASSIFIED):
             status = KEPT if klass.status == RECORD else UNCLASSIFIED_STATUS
             reason = klass.reason if klass.status == RECORD else None
-            refs = [self._reference(rel, data, lines, m, status, reason, klass.note,
-                                    locations[i] if locations else None)
-                    for i, m in enumerate(matches)]
-            return refs, [], None
+            as_found = [self._reference(rel, data, lines, m, status, reason, klass.note,
+                                        locations[i] if locations else None)
+                        for i, m in enumerate(matches)]
+            return as_found, [], None
         exemptions = self.project.classifier.line_exemptions(rel, lines.texts())
         roles = self._python_roles(fmt, data, matches)
         refs: list[Reference] = []

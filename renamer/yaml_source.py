@@ -36,8 +36,8 @@ def load_yaml_file(path: Path, display: str) -> Any:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(f"{display}:{line}: not valid UTF-8") from None
+        bad_line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{display}:{bad_line}: not valid UTF-8") from None
     yaml = YAML(typ="rt")
     yaml.Constructor = _TextTimestamps
     try:
@@ -56,7 +56,7 @@ def load_yaml_file(path: Path, display: str) -> Any:
 def _make_constructor() -> type:
     from ruamel.yaml.constructor import RoundTripConstructor
 
-    class TextTimestamps(RoundTripConstructor):  # type: ignore[misc]
+    class TextTimestamps(RoundTripConstructor):
         """Dates stay text: validated by the config code, with their line, not by the parser."""
 
     TextTimestamps.add_constructor(

@@ -44,22 +44,7 @@ def test_classify(path: str, status: str, reason: str | None) -> None:
     assert (klass.status, klass.reason) == (status, reason)
 
 
-RUNBOOK = """\
-# Runbook
-ana-ml2 now
-## 2026-09-20 old creep
-ana-ml2 then
-### detail, still old
-ana-ml2 then too
-## 2026-10-10 after cutover
-ana-ml2 now again
-[2026-09-01] ana-ml2 bracket entry
-ana-ml2 under bracket entry
-## Later
-ana-ml2 now
-hand-test ran on ana-ml2
-old link ana-ml2 <!-- renamer: keep: archived dashboard -->
-""".split("\n")
+RUNBOOK = ["# Runbook", "ana-ml2 now", "## 2026-09-20 old creep", "ana-ml2 then", "### detail, still old", "ana-ml2 then too", "## 2026-10-10 after cutover", "ana-ml2 now again", "[2026-09-01] ana-ml2 bracket entry", "ana-ml2 under bracket entry", "## Later", "ana-ml2 now", "hand-test ran on ana-ml2", "old link ana-ml2 <!-- renamer: keep: archived dashboard -->", ""]
 
 
 def test_line_exemptions() -> None:

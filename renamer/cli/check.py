@@ -50,7 +50,7 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool) ->
     from renamer.report.sarif import sarif
     from renamer.report.text import verify_report
 
-    project, scan, summary = _scan(ctx, include_ignored)
+    project, _, summary = _scan(ctx, include_ignored)
     misses = summary.derived + summary.near_misses
     ok = not summary.residual and not summary.unclassified and not (strict and misses)
     out = settings(ctx).output

@@ -6,8 +6,8 @@ from collections import Counter
 
 from renamer.masking import mask_line
 from renamer.model import NearMiss, Reference
-from renamer.report.summary import Summary
 from renamer.report.stale import Stale
+from renamer.report.summary import Summary
 
 
 def location(ref: Reference) -> str:

@@ -118,12 +118,14 @@ def _compare(old: Any, new: Any, path: str) -> str | None:
             if problem:
                 return problem
         return None
-    keys: set[str] = set()
+    seen: dict[str, str] = {}  # new key -> the key it was before the edit
     for (old_key, old_value), (new_key, new_value) in zip(old.value, new.value, strict=True):
         child = _join(path, new_key.value)
-        if new_key.value in keys:
-            return f"{child}: renaming key {old_key.value!r} would collide with an existing key"
-        keys.add(new_key.value)
+        if new_key.value in seen:
+            renamed = old_key.value if old_key.value != new_key.value else seen[new_key.value]
+            return (f"{child}: renaming key {renamed!r} to {new_key.value!r} would collide with "
+                    "an existing key")
+        seen[new_key.value] = old_key.value
         problem = _compare(old_key, new_key, child) or _compare(old_value, new_value, child)
         if problem:
             return problem

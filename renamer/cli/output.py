@@ -38,7 +38,11 @@ class Output:
 
     def write_bytes(self, data: bytes) -> None:
         """Raw bytes to stdout: diffs keep Latin-1 and CRLF bytes exactly."""
-        stream = click.get_binary_stream("stdout")
+        sys.stdout.flush()
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:  # a text-only stream: keep every byte through surrogateescape
+            sys.stdout.write(data.decode("utf-8", "surrogateescape"))
+            return
         stream.write(data)
         stream.flush()
 

@@ -143,16 +143,13 @@ def settings(ctx: click.Context) -> Settings:
 
 def _register() -> None:
     from renamer.cli import check, demo, sweep
+    from renamer.cli.dns import dns
 
     cli.add_command(sweep.sweep)
     cli.add_command(check.verify)
     cli.add_command(check.audit)
+    cli.add_command(dns)
     cli.add_command(demo.demo)
-    try:
-        from renamer.cli import dns as dns_cli
-    except ImportError:  # pragma: no cover - the DNS commands ship with the package
-        return
-    cli.add_command(dns_cli.dns)
 
 
 _register()

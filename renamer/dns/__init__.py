@@ -1,0 +1,1 @@
+"""DNS: the new site's records on every resolver, applied safely and verified."""

@@ -1,0 +1,58 @@
+"""Render a site's dnsmasq snippet for one resolver: pure and deterministic."""
+
+from __future__ import annotations
+
+import textwrap
+
+from renamer.dns.inventory import Inventory, Resolver, Site
+
+PREFIX = "renamer-"
+
+
+def snippet_name(site: Site) -> str:
+    """The file name in snippet_dir. Site names are plain labels: no path can escape."""
+    return f"{PREFIX}{site.name}.conf"
+
+
+def render_site(site: Site, resolver: Resolver | None = None) -> str:
+    """The snippet for `site`; `dhcp-host` lines only where `resolver` serves DHCP for it."""
+    dhcp = resolver is None or site.name in resolver.dhcp
+    lines = [
+        f"# Managed by renamer: site {site.name}, from {site.source}.",
+        "# Do not edit: `renamer dns apply` overwrites this file. Change the inventory instead.",
+        f"local=/{site.domain}/",
+    ]
+    for host in site.hosts:
+        warning = host.warning_text()
+        if warning:
+            wrapped = textwrap.wrap(f"WARNING {host.name}: {warning}", width=76)
+            lines += [f"# {wrapped[0]}"] + [f"#   {part}" for part in wrapped[1:]]
+        lines.append(f"host-record={host.name},{site.fqdn(host.name)},{host.address}")
+        if host.mac and dhcp:
+            lines.append(f"dhcp-host={host.mac},{host.address},{host.name}")
+        for alias in host.aliases:
+            lines.append(f"cname={alias},{site.fqdn(alias)},{host.name}")
+    return "\n".join(lines) + "\n"
+
+
+def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
+    """file name -> content, for every site the resolver serves."""
+    return {snippet_name(site): render_site(site, resolver)
+            for site in inventory.sites if site.name in resolver.sites}
+
+
+def records(snippet: str) -> dict[str, str]:
+    """name -> what it points at, from a snippet's record lines (for plan summaries)."""
+    out: dict[str, str] = {}
+    for line in snippet.splitlines():
+        key, _, value = line.partition("=")
+        parts = value.split(",")
+        if key == "host-record" and len(parts) >= 2:
+            for name in parts[:-1]:
+                out[name] = f"A {parts[-1]}"
+        elif key == "cname" and len(parts) >= 2:
+            for name in parts[:-1]:
+                out[name] = f"CNAME {parts[-1]}"
+        elif key == "dhcp-host" and len(parts) >= 3:
+            out[f"dhcp:{parts[2]}"] = f"DHCP {parts[0]} {parts[1]}"
+    return out

@@ -1,0 +1,376 @@
+"""dns/resolvers.yaml and dns/sites/*.yaml -> a validated Inventory.
+
+Every value that reaches a dnsmasq snippet or a command line is checked here,
+before anything is written anywhere: names are plain DNS labels, so no value
+can carry a newline, a comma or a `#` into the snippet.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from renamer.errors import ConfigError
+from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
+from renamer.yaml_source import Problems, check_mapping, kind, load_yaml_file
+
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
+_SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")
+_MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}\Z")
+_SSH = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
+                  r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?\Z")
+_UNSAFE = re.compile(r"[\n\r\0]")
+
+_SITE_KEYS = {"site", "domain", "network", "hosts", "retired"}
+_HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning"}
+_RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
+                  "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout"}
+BMC_WARNING = ("802.1q VLAN tagging must stay disabled on this BMC: it once shipped tagging "
+               "VLAN 250 into an untagged port and vanished from every network-side diagnostic")
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    address: IPAddress
+    mac: str | None = None
+    aliases: tuple[str, ...] = ()
+    role: str | None = None
+    warning: str | None = None
+
+    def warning_text(self) -> str | None:
+        if self.warning:
+            return self.warning
+        return BMC_WARNING if self.role == "bmc" else None
+
+
+@dataclass(frozen=True)
+class Site:
+    name: str
+    domain: str
+    network: IPNetwork
+    hosts: tuple[Host, ...]
+    retired: tuple[str, ...]
+    source: str
+
+    def fqdn(self, name: str) -> str:
+        return f"{name}.{self.domain}"
+
+
+@dataclass(frozen=True)
+class Resolver:
+    name: str
+    address: IPAddress
+    port: int
+    target: str
+    snippet_dir: str
+    backup_dir: str
+    test: tuple[str, ...]
+    reload: tuple[str, ...]
+    sites: tuple[str, ...]
+    dhcp: tuple[str, ...]
+    ssh_config: str | None = None
+    sudo: bool = False
+    timeout: float = 2.0
+
+    @property
+    def endpoint(self) -> str:
+        host = f"[{self.address}]" if self.address.version == 6 else str(self.address)
+        return f"{host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class Inventory:
+    folder: Path
+    sites: tuple[Site, ...]
+    resolvers: tuple[Resolver, ...]
+
+    def site(self, name: str) -> Site:
+        return next(s for s in self.sites if s.name == name)
+
+    def select(self, spec: str) -> list[Resolver]:
+        """`all` or a comma-separated list of resolver names."""
+        if spec.strip() == "all":
+            return list(self.resolvers)
+        names = [n.strip() for n in spec.split(",") if n.strip()]
+        known = {r.name: r for r in self.resolvers}
+        unknown = [n for n in names if n not in known]
+        if unknown or not names:
+            raise ConfigError(f"--resolvers: unknown resolver {', '.join(unknown) or spec!r} "
+                              f"(known: {', '.join(known)}, or all)")
+        return [known[n] for n in dict.fromkeys(names)]
+
+
+def load_inventory(folder: Path, display: Any = str) -> Inventory:
+    """Load and cross-check the inventory; every problem is reported, nothing is written."""
+    if not folder.is_dir():
+        raise ConfigError(f"{display(folder)}: DNS inventory folder not found")
+    site_files = sorted((folder / "sites").glob("*.yaml")) + sorted((folder / "sites").glob("*.yml"))
+    if not site_files:
+        raise ConfigError(f"{display(folder / 'sites')}: no site files (*.yaml)")
+    problems: list[str] = []
+    sites = []
+    for path in site_files:
+        try:
+            sites.append(_load_site(path, display(path)))
+        except ConfigError as exc:
+            problems += exc.lines
+    resolvers: tuple[Resolver, ...] = ()
+    try:
+        resolvers = _load_resolvers(folder / "resolvers.yaml", display(folder / "resolvers.yaml"),
+                                    {s.name for s in sites})
+    except ConfigError as exc:
+        problems += exc.lines
+    problems += _cross_check(sites)
+    if problems:
+        raise ConfigError(problems[0], lines=problems)
+    return Inventory(folder, tuple(sites), resolvers)
+
+
+def _label(value: Any, what: str) -> str | None:
+    if not isinstance(value, str):
+        return f"expected a {what}, got {kind(value)}"
+    if not _LABEL.match(value):
+        return (f"invalid {what} {value!r}: one DNS label of lower-case letters, digits and '-' "
+                "(no dots, spaces, commas, '#' or newlines)")
+    return None
+
+
+def _load_site(path: Path, display: str) -> Site:
+    data = load_yaml_file(path, display)
+    problems = Problems(display)
+    top = check_mapping({} if data is None else data, "", _SITE_KEYS, problems, data, None) or {}
+    name = top.get("site")
+    if not isinstance(name, str) or not _SITE.match(name):
+        problems.add(top, "site", "site", f"expected a plain site name (letters, digits, '-', '_'), "
+                     f"got {name!r}")
+        name = path.stem
+    domain = top.get("domain")
+    if not isinstance(domain, str) or host_name_problem(domain) or _UNSAFE.search(domain):
+        problems.add(top, "domain", "domain", f"invalid domain {domain!r}")
+        domain = "invalid"
+    domain = domain.lower().rstrip(".")
+    network = parse_network(top["network"]) if isinstance(top.get("network"), str) else None
+    if network is None:
+        problems.add(top, "network", "network",
+                     f"expected a network like 10.251.0.0/16, got {top.get('network')!r}")
+    hosts = []
+    raw_hosts = top.get("hosts", [])
+    if not isinstance(raw_hosts, list):
+        problems.add(top, "hosts", "hosts", f"expected a list of hosts, got {kind(raw_hosts)}")
+        raw_hosts = []
+    for i, entry in enumerate(raw_hosts):
+        host = _host(entry, i, raw_hosts, network, problems)
+        if host is not None:
+            hosts.append(host)
+    retired = []
+    raw_retired = top.get("retired", [])
+    if not isinstance(raw_retired, list):
+        problems.add(top, "retired", "retired", f"expected a list of names, got {kind(raw_retired)}")
+        raw_retired = []
+    for i, value in enumerate(raw_retired):
+        why = _label(value, "retired name")
+        if why:
+            problems.add(raw_retired, i, f"retired[{i}]", why)
+        else:
+            retired.append(value)
+    problems.raise_if_any()
+    assert network is not None
+    return Site(name, domain, network, tuple(hosts), tuple(retired), display)
+
+
+def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
+          problems: Problems) -> Host | None:
+    keypath = f"hosts[{i}]"
+    if check_mapping(entry, keypath, _HOST_KEYS, problems, container, i) is None:
+        return None
+    ok = True
+    name = entry.get("name")
+    why = _label(name, "host name")
+    if why:
+        problems.add(entry, "name" if "name" in entry else None, f"{keypath}.name", why)
+        ok = False
+    address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
+    if address is None:
+        problems.add(entry, "address" if "address" in entry else None, f"{keypath}.address",
+                     f"invalid address {entry.get('address')!r}")
+        ok = False
+    elif network is not None and (address.version != network.version or address not in network):
+        problems.add(entry, "address", f"{keypath}.address",
+                     f"{address} is outside the site's network {network}")
+        ok = False
+    mac = entry.get("mac")
+    if mac is not None and (not isinstance(mac, str) or not _MAC.match(mac.lower())):
+        problems.add(entry, "mac", f"{keypath}.mac",
+                     f"invalid MAC address {mac!r} (expected 3c:ec:ef:12:34:56)")
+        ok = False
+    aliases = entry.get("aliases", [])
+    if not isinstance(aliases, list):
+        problems.add(entry, "aliases", f"{keypath}.aliases", f"expected a list of names, got {kind(aliases)}")
+        aliases, ok = [], False
+    for j, alias in enumerate(aliases):
+        why = _label(alias, "alias")
+        if why:
+            problems.add(aliases, j, f"{keypath}.aliases[{j}]", why)
+            ok = False
+    role = entry.get("role")
+    if role is not None and (not isinstance(role, str) or not _LABEL.match(role)):
+        problems.add(entry, "role", f"{keypath}.role", f"invalid role {role!r}")
+        ok = False
+    warning = entry.get("warning")
+    if warning is not None and (not isinstance(warning, str) or not warning.strip()
+                                or _UNSAFE.search(warning.strip())):
+        problems.add(entry, "warning", f"{keypath}.warning", "expected a one-line text")
+        ok = False
+    if not ok:
+        return None
+    assert address is not None
+    return Host(name, address, mac.lower() if mac else None, tuple(aliases), role,
+                " ".join(warning.split()) if warning else None)
+
+
+def _cross_check(sites: list[Site]) -> list[str]:
+    """Names and addresses defined once across all sites; retired names truly gone."""
+    problems = []
+    names: dict[str, str] = {}
+    addresses: dict[IPAddress, str] = {}
+    seen_sites: dict[str, str] = {}
+    for site in sites:
+        if site.name in seen_sites:
+            problems.append(f"{site.source}: site: {site.name!r} is also defined in {seen_sites[site.name]}")
+        seen_sites[site.name] = site.source
+        for host in site.hosts:
+            for name, what in [(host.name, "host"), *((a, "alias") for a in host.aliases)]:
+                if name in names:
+                    problems.append(f"{site.source}: hosts: {what} {name!r} is defined twice "
+                                    f"({names[name]})")
+                names.setdefault(name, f"{what} in {site.source}")
+            if host.address in addresses:
+                problems.append(f"{site.source}: hosts: address {host.address} of {host.name!r} is "
+                                f"defined twice ({addresses[host.address]})")
+            addresses.setdefault(host.address, f"{host.name} in {site.source}")
+    for site in sites:
+        for name in site.retired:
+            if name in names:
+                problems.append(f"{site.source}: retired: {name!r} is retired but still defined "
+                                f"({names[name]})")
+    for name, where in names.items():
+        if where.startswith("alias") and any(h.name == name for s in sites for h in s.hosts):
+            problems.append(f"{where.split(' in ')[1]}: aliases: {name!r} is also a host")
+    return problems
+
+
+def _load_resolvers(path: Path, display: str, site_names: set[str]) -> tuple[Resolver, ...]:
+    data = load_yaml_file(path, display)
+    problems = Problems(display)
+    top = check_mapping({} if data is None else data, "", {"resolvers"}, problems, data, None) or {}
+    raw = top.get("resolvers")
+    if not isinstance(raw, list) or not raw:
+        problems.add(top, "resolvers" if "resolvers" in top else None, "resolvers",
+                     "expected a non-empty list of resolvers")
+        problems.raise_if_any()
+        return ()
+    out = []
+    seen: dict[str, int] = {}
+    endpoints: dict[tuple[str, int], str] = {}
+    for i, entry in enumerate(raw):
+        resolver = _resolver(entry, i, raw, site_names, problems)
+        if resolver is None:
+            continue
+        if resolver.name in seen:
+            problems.add(raw, i, f"resolvers[{i}].name", f"resolver {resolver.name!r} is listed twice")
+            continue
+        key = (str(resolver.address), resolver.port)
+        if key in endpoints:
+            problems.add(raw, i, f"resolvers[{i}].address",
+                         f"{resolver.endpoint} is listed twice (also {endpoints[key]})")
+            continue
+        seen[resolver.name] = i
+        endpoints[key] = resolver.name
+        out.append(resolver)
+    problems.raise_if_any()
+    return tuple(out)
+
+
+def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str],
+              problems: Problems) -> Resolver | None:
+    keypath = f"resolvers[{i}]"
+    if check_mapping(entry, keypath, _RESOLVER_KEYS, problems, container, i) is None:
+        return None
+    start = len(problems.items)
+
+    def bad(key: str, message: str) -> None:
+        problems.add(entry, key if key in entry else None, f"{keypath}.{key}", message)
+
+    name = entry.get("name")
+    if _label(name, "resolver name"):
+        bad("name", _label(name, "resolver name") or "")
+    address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
+    if address is None:
+        bad("address", f"invalid address {entry.get('address')!r}")
+    port = entry.get("port", 53)
+    if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
+        bad("port", f"expected a port number 1-65535, got {port!r}")
+    if entry.get("backend", "dnsmasq") != "dnsmasq":
+        bad("backend", f"unsupported backend {entry.get('backend')!r} (supported: dnsmasq)")
+    target = entry.get("target", "local")
+    if not isinstance(target, str) or not (target == "local" or _SSH.match(target)):
+        bad("target", f"expected local or ssh://user@host[:port], got {target!r}")
+    folders = {}
+    for key in ("snippet_dir", "backup_dir"):
+        value = entry.get(key)
+        if not isinstance(value, str) or not value.startswith("/") or _UNSAFE.search(value) \
+                or ".." in PurePosixPath(value).parts:
+            bad(key, f"expected an absolute folder path, got {value!r}")
+        else:
+            folders[key] = str(PurePosixPath(value))
+    if len(folders) == 2:
+        snippet, backup = PurePosixPath(folders["snippet_dir"]), PurePosixPath(folders["backup_dir"])
+        if backup == snippet or snippet in backup.parents:
+            bad("backup_dir", "must lie outside snippet_dir (dnsmasq would load the backups)")
+    commands = {}
+    for key in ("test", "reload"):
+        value = entry.get(key)
+        if not isinstance(value, list) or not value or not all(
+                isinstance(a, str) and a and not _UNSAFE.search(a) for a in value):
+            bad(key, "expected a command as a list of arguments, e.g. [systemctl, restart, dnsmasq]")
+        else:
+            commands[key] = tuple(value)
+    sites = _names(entry, "sites", site_names, bad, default=tuple(sorted(site_names)))
+    dhcp = _names(entry, "dhcp", set(sites), bad, default=sites)
+    ssh_config = entry.get("ssh_config")
+    if ssh_config is not None and (not isinstance(ssh_config, str) or _UNSAFE.search(ssh_config)):
+        bad("ssh_config", f"expected a file path, got {kind(ssh_config)}")
+    sudo = entry.get("sudo", False)
+    if not isinstance(sudo, bool):
+        bad("sudo", f"expected true or false, got {sudo!r}")
+    timeout = entry.get("timeout", 2.0)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
+        bad("timeout", f"expected seconds between 0 and 60, got {timeout!r}")
+    if len(problems.items) > start:
+        return None
+    assert address is not None
+    return Resolver(name, address, port, target, folders["snippet_dir"], folders["backup_dir"],
+                    commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout))
+
+
+def _names(entry: dict[str, Any], key: str, known: set[str], bad: Any,
+           default: tuple[str, ...]) -> tuple[str, ...]:
+    if key not in entry:
+        return default
+    value = entry[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        bad(key, f"expected a list of site names, got {kind(value)}")
+        return ()
+    unknown = [v for v in value if v not in known]
+    if unknown:
+        bad(key, f"unknown site {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known))})")
+        return ()
+    return tuple(dict.fromkeys(value))
+
+
+def reverse_of(address: IPAddress) -> str:
+    return ipaddress.ip_address(address).reverse_pointer

@@ -1,0 +1,97 @@
+"""DNS output: the resolver x check table, the apply table, JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from renamer.dns.rollout import Outcome, ResolverPlan
+from renamer.dns.verify import ResolverReport
+
+
+def table(rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+                     for row in rows) + "\n"
+
+
+def verify_table(reports: Sequence[ResolverReport]) -> str:
+    """Rows are checks, columns resolvers; then every mismatch spelled out."""
+    labels: list[str] = []
+    for report in reports:
+        for check in report.checks:
+            if check.expectation.label not in labels:
+                labels.append(check.expectation.label)
+    rows = [["check", *[r.resolver.name for r in reports]]]
+    for label in labels:
+        row = [label]
+        for report in reports:
+            match = next((c for c in report.checks if c.expectation.label == label), None)
+            if report.unreachable:
+                row.append("DOWN")
+            elif match is None:
+                row.append("-")
+            else:
+                row.append("ok" if match.ok else "FAIL")
+        rows.append(row)
+    lines = [table(rows) if labels else ""]
+    for report in reports:
+        if report.unreachable:
+            lines.append(f"{report.unreachable}\n")
+        for check in report.failures():
+            want = " or ".join(check.expectation.want)
+            lines.append(f"{report.resolver.name} {report.resolver.endpoint}: {check.expectation.label}: "
+                         f"expected {want}, got {check.got}\n")
+    failed = [r.resolver.name for r in reports if not r.ok]
+    total = sum(len(r.checks) for r in reports)
+    verdict = (f"dns verify: FAILED on {', '.join(failed)}" if failed
+               else f"dns verify: OK: {total} checks on {len(reports)} resolvers")
+    lines.append(verdict + "\n")
+    return "".join(lines)
+
+
+def verify_json(reports: Sequence[ResolverReport]) -> str:
+    return json.dumps({"ok": all(r.ok for r in reports),
+                       "resolvers": [_report_dict(r) for r in reports]}, indent=2) + "\n"
+
+
+def _report_dict(report: ResolverReport) -> dict[str, Any]:
+    return {
+        "name": report.resolver.name, "endpoint": report.resolver.endpoint, "ok": report.ok,
+        "unreachable": report.unreachable,
+        "checks": [{"check": c.expectation.label, "name": c.expectation.name,
+                    "type": c.expectation.rdtype, "expected": list(c.expectation.want),
+                    "got": c.got, "ok": c.ok} for c in report.checks],
+    }
+
+
+def plan_text(plans: Sequence[ResolverPlan]) -> str:
+    out = []
+    for plan in plans:
+        resolver = plan.resolver
+        head = f"== {resolver.name} ({resolver.target}, {resolver.snippet_dir})"
+        if not plan.changed:
+            out.append(f"{head}: up to date, nothing to do\n")
+            continue
+        added, changed, removed = plan.record_changes()
+        out.append(f"{head}: {len(plan.changed)} snippet(s) to write\n")
+        out.append(plan.diff())
+        out.append(f"records: {len(added)} added, {len(changed)} changed, {len(removed)} removed\n")
+        for sign, names in (("+", added), ("~", changed), ("-", removed)):
+            out += [f"  {sign} {name}\n" for name in names]
+    return "".join(out)
+
+
+def outcome_table(outcomes: Sequence[Outcome]) -> str:
+    rows = [["resolver", "target", "result", "steps"]]
+    for outcome in outcomes:
+        steps = "; ".join(outcome.steps) or "-"
+        rows.append([outcome.resolver.name, outcome.resolver.target, outcome.status, steps])
+    lines = [table(rows)]
+    for outcome in outcomes:
+        if outcome.error:
+            lines.append(f"{outcome.resolver.name}: {outcome.error}\n")
+    ok = all(o.ok for o in outcomes)
+    lines.append("dns apply: OK\n" if ok else "dns apply: FAILED, changed resolvers rolled back\n")
+    return "".join(lines)

@@ -1,0 +1,203 @@
+"""dns plan and dns apply: resolver by resolver, with backups and rollback.
+
+For each resolver: back up the current snippets into backup_dir (never into
+snippet_dir, which dnsmasq loads), write the new ones atomically, run `test`,
+run `reload`, verify resolution. If any step fails on any resolver, every
+resolver already changed is restored from its backup, reloaded and checked
+again, and the whole apply fails.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import posixpath
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from renamer.dns.dnsmasq import records, render_resolver
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.transport import Transport, TransportError
+from renamer.dns.verify import Querier, ResolverReport, verify_resolver, wait_until_answering
+
+RESTART_DEADLINE = 15.0
+
+
+@dataclass
+class ResolverPlan:
+    resolver: Resolver
+    desired: dict[str, str]
+    current: dict[str, bytes | None]
+
+    @property
+    def changed(self) -> list[str]:
+        return [name for name, text in self.desired.items()
+                if self.current.get(name) != text.encode("utf-8")]
+
+    def path(self, name: str) -> str:
+        return posixpath.join(self.resolver.snippet_dir, name)
+
+    def diff(self) -> str:
+        out: list[str] = []
+        for name in self.changed:
+            before = (self.current.get(name) or b"").decode("utf-8", "replace").splitlines(keepends=True)
+            after = self.desired[name].splitlines(keepends=True)
+            label = "/dev/null" if self.current.get(name) is None else f"a{self.path(name)}"
+            out.extend(difflib.unified_diff(before, after, label, f"b{self.path(name)}"))
+        return "".join(out)
+
+    def record_changes(self) -> tuple[list[str], list[str], list[str]]:
+        """Names added, changed and removed across this resolver's snippets."""
+        old: dict[str, str] = {}
+        new: dict[str, str] = {}
+        for name in self.desired:
+            old.update(records((self.current.get(name) or b"").decode("utf-8", "replace")))
+            new.update(records(self.desired[name]))
+        added = sorted(n for n in new if n not in old)
+        removed = sorted(n for n in old if n not in new)
+        changed = sorted(n for n in new if n in old and old[n] != new[n])
+        return added, changed, removed
+
+
+@dataclass
+class Outcome:
+    resolver: Resolver
+    status: str = "not reached"  # unchanged | applied | rolled back | failed | not reached
+    steps: list[str] = field(default_factory=list)
+    error: str | None = None
+    report: ResolverReport | None = None
+    backup: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("unchanged", "applied") and self.error is None
+
+
+def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
+                   transports: dict[str, Transport]) -> list[ResolverPlan]:
+    """Read what each resolver has now; render what it should have. Writes nothing."""
+    plans = []
+    for resolver in resolvers:
+        desired = render_resolver(inventory, resolver)
+        transport = transports[resolver.name]
+        current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
+        plans.append(ResolverPlan(resolver, desired, current))
+    return plans
+
+
+class StepFailed(Exception):
+    pass
+
+
+@dataclass
+class Rollout:
+    inventory: Inventory
+    transports: dict[str, Transport]
+    make_querier: Callable[[Resolver], Querier]
+    verify: bool = True
+    stamp: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ"))
+
+    def apply(self, plans: Sequence[ResolverPlan],
+              progress: Callable[[str], None] | None = None) -> list[Outcome]:
+        outcomes = [Outcome(p.resolver) for p in plans]
+        changed: list[tuple[ResolverPlan, Outcome]] = []
+        for plan, outcome in zip(plans, outcomes, strict=True):
+            if progress:
+                progress(plan.resolver.name)
+            try:
+                if not plan.changed:
+                    outcome.status = "unchanged"
+                    outcome.steps.append("snippets identical: not touched")
+                    if self.verify:
+                        self._verify(plan.resolver, outcome)
+                    continue
+                changed.append((plan, outcome))
+                self._apply_one(plan, outcome)
+                outcome.status = "applied"
+            except (StepFailed, TransportError) as exc:
+                outcome.error = str(exc)
+                outcome.status = "failed"
+                self._roll_back(changed)
+                return outcomes
+        return outcomes
+
+    def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
+        resolver, transport = plan.resolver, self.transports[plan.resolver.name]
+        folder = posixpath.join(resolver.backup_dir, f"{resolver.name}-{self.stamp}")
+        absent = []
+        for name in plan.changed:
+            before = plan.current[name]
+            if before is None:
+                absent.append(name)
+            else:
+                transport.write(posixpath.join(folder, name), before)
+        transport.write(posixpath.join(folder, "ABSENT"), "".join(f"{n}\n" for n in absent).encode())
+        outcome.backup = folder
+        outcome.steps.append(f"backup {folder}")
+        for name in plan.changed:
+            transport.write(plan.path(name), plan.desired[name].encode("utf-8"))
+        outcome.steps.append(f"wrote {', '.join(plan.changed)}")
+        self._command(transport, resolver.test, "test", outcome)
+        self._command(transport, resolver.reload, "reload", outcome)
+        if self.verify:
+            self._verify(resolver, outcome)
+
+    def _command(self, transport: Transport, argv: Sequence[str], step: str, outcome: Outcome) -> None:
+        result = transport.run(argv)
+        if not result.ok:
+            outcome.steps.append(f"{step} FAILED")
+            raise StepFailed(f"{step} failed ({' '.join(argv)}): {result.tail()}")
+        outcome.steps.append(f"{step} ok")
+
+    def _verify(self, resolver: Resolver, outcome: Outcome) -> None:
+        querier = self.make_querier(resolver)
+        if not wait_until_answering(resolver, querier, RESTART_DEADLINE):
+            outcome.steps.append("verify FAILED")
+            raise StepFailed(f"{resolver.endpoint}: no answer within {RESTART_DEADLINE:.0f} s")
+        report = verify_resolver(self.inventory, resolver, querier)
+        outcome.report = report
+        if not report.ok:
+            outcome.steps.append("verify FAILED")
+            first = report.unreachable or _describe(report)
+            raise StepFailed(f"verify failed: {first}")
+        outcome.steps.append(f"verify ok ({len(report.checks)} checks)")
+
+    def _roll_back(self, changed: list[tuple[ResolverPlan, Outcome]]) -> None:
+        for plan, outcome in reversed(changed):
+            resolver, transport = plan.resolver, self.transports[plan.resolver.name]
+            if outcome.status == "failed" and outcome.backup is None:
+                outcome.steps.append("nothing to restore")
+                continue
+            try:
+                self._restore(plan, outcome, transport)
+                result = transport.run(resolver.reload)
+                if not result.ok:
+                    raise StepFailed(f"reload after restore failed: {result.tail()}")
+                querier = self.make_querier(resolver)
+                answering = wait_until_answering(resolver, querier, RESTART_DEADLINE)
+                outcome.steps.append("restored, reloaded, " + ("answering" if answering else "NOT answering"))
+                if not answering:
+                    raise StepFailed(f"{resolver.endpoint} does not answer after the rollback")
+                outcome.status = "rolled back"
+            except (StepFailed, TransportError) as exc:
+                outcome.status = "rollback FAILED"
+                outcome.error = (outcome.error + "; " if outcome.error else "") + str(exc)
+
+    def _restore(self, plan: ResolverPlan, outcome: Outcome, transport: Transport) -> None:
+        assert outcome.backup is not None
+        for name in plan.changed:
+            if plan.current[name] is None:
+                transport.remove(plan.path(name))
+                continue
+            saved = transport.read(posixpath.join(outcome.backup, name))
+            if saved is None or saved != plan.current[name]:
+                raise StepFailed(f"backup of {name} in {outcome.backup} is missing or altered")
+            transport.write(plan.path(name), saved)
+
+
+def _describe(report: ResolverReport) -> str:
+    failures = report.failures()
+    first = failures[0]
+    more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
+    want = " or ".join(first.expectation.want)
+    return f"{first.expectation.label}: expected {want}, got {first.got}{more}"

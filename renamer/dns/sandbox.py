@@ -1,0 +1,154 @@
+"""A real dnsmasq on a loopback port, in a folder: for `renamer demo` and the tests.
+
+The folder holds dnsmasq.conf (listening address and port, no upstream, no
+/etc/hosts, `domain-needed`, a pid file, and conf-dir=<folder>/dnsmasq.d,*.conf
+as Debian's drop-in folder is loaded). `python -m renamer.dns.sandbox restart
+FOLDER` is the resolver's `reload`: dnsmasq re-reads host-record, cname and
+dhcp-host lines only on a restart, not on SIGHUP.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Instance:
+    folder: Path
+    address: str
+    port: int
+
+    @property
+    def conf(self) -> Path:
+        return self.folder / "dnsmasq.conf"
+
+    @property
+    def snippet_dir(self) -> Path:
+        return self.folder / "dnsmasq.d"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.folder / "dnsmasq.pid"
+
+    def test_command(self) -> list[str]:
+        return [dnsmasq_binary(), "--test", f"--conf-file={self.conf}"]
+
+    def reload_command(self) -> list[str]:
+        return [sys.executable, "-m", "renamer.dns.sandbox", "restart", str(self.folder)]
+
+
+def dnsmasq_binary() -> str:
+    found = shutil.which("dnsmasq") or next(
+        (p for p in ("/usr/sbin/dnsmasq", "/sbin/dnsmasq") if os.path.exists(p)), None)
+    if found is None:
+        raise FileNotFoundError("dnsmasq is not installed (Debian: apt-get install dnsmasq-base)")
+    return found
+
+
+def free_port(address: str = "127.0.0.1") -> int:
+    """A port free for both UDP and TCP on `address`."""
+    for _ in range(50):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            udp.bind((address, 0))
+            port = int(udp.getsockname()[1])
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as tcp:
+                try:
+                    tcp.bind((address, port))
+                except OSError:
+                    continue
+            return port
+    raise OSError("no free port found")
+
+
+def create(folder: Path, address: str = "127.0.0.1", port: int | None = None) -> Instance:
+    instance = Instance(folder, address, port or free_port(address))
+    instance.snippet_dir.mkdir(parents=True, exist_ok=True)
+    lines = [
+        f"listen-address={address}", f"port={instance.port}", "bind-interfaces",
+        "no-resolv", "no-hosts", "domain-needed",
+        f"pid-file={instance.pid_file}", f"conf-dir={instance.snippet_dir},*.conf",
+    ]
+    if os.geteuid() == 0:
+        lines.append("user=root")  # no privilege drop: the sandbox folders stay readable
+    instance.conf.write_text("\n".join(lines) + "\n")
+    return instance
+
+
+def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
+                   extra: dict[str, dict[str, object]] | None = None) -> str:
+    """A resolvers.yaml for `instances`, each with its own test and restart commands."""
+    import json
+
+    blocks = []
+    for name, instance in instances.items():
+        entry: dict[str, object] = {
+            "name": name, "address": instance.address, "port": instance.port, "backend": "dnsmasq",
+            "target": "local", "snippet_dir": str(instance.snippet_dir),
+            "backup_dir": str(backup_root / name), "test": instance.test_command(),
+            "reload": instance.reload_command(), "timeout": 1.0,
+        }
+        entry.update((extra or {}).get(name, {}))
+        # JSON is YAML: every value is quoted safely whatever the folder names hold.
+        blocks.append("  - " + json.dumps(entry))
+    return "resolvers:\n" + "\n".join(blocks) + "\n"
+
+
+def start(folder: Path) -> None:
+    conf = folder / "dnsmasq.conf"
+    done = subprocess.run([dnsmasq_binary(), f"--conf-file={conf}"], capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"dnsmasq failed to start: {done.stderr.strip()}")
+
+
+def stop(folder: Path, timeout: float = 5.0) -> None:
+    pid_file = folder / "dnsmasq.pid"
+    try:
+        pid = int(pid_file.read_text().strip())
+    except (OSError, ValueError):
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.02)
+    else:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        pid_file.unlink()
+
+
+def restart(folder: Path) -> None:
+    stop(folder)
+    start(folder)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] not in {"start", "stop", "restart"}:
+        print("usage: python -m renamer.dns.sandbox start|stop|restart FOLDER", file=sys.stderr)
+        return 2
+    action, folder = argv[0], Path(argv[1])
+    try:
+        {"start": start, "stop": stop, "restart": restart}[action](folder)
+    except (RuntimeError, FileNotFoundError) as exc:
+        print(f"sandbox: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,216 @@
+"""Where a resolver's files live and its commands run: this machine, or over the user's ssh.
+
+Commands are argv lists, never shell strings. For ssh the remote side gets a
+command line (ssh always hands one to the remote shell), so every argument is
+quoted with shlex.quote, and the fixed scripts below take paths as positional
+parameters ("$1"), never spliced into the script text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from renamer.dns.inventory import Resolver
+from renamer.errors import RenamerError
+
+COMMAND_TIMEOUT = 120.0
+
+
+class TransportError(RenamerError):
+    """A resolver could not be reached or a file operation failed on it."""
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    returncode: int
+    output: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    def tail(self) -> str:
+        lines = [line for line in self.output.strip().splitlines() if line.strip()]
+        return lines[-1][:200] if lines else f"exit status {self.returncode}"
+
+
+class Transport(Protocol):
+    def read(self, path: str) -> bytes | None: ...
+
+    def write(self, path: str, data: bytes) -> None: ...
+
+    def remove(self, path: str) -> None: ...
+
+    def run(self, argv: Sequence[str]) -> CommandResult: ...
+
+    def close(self) -> None: ...
+
+
+class LocalTransport:
+    """Files and commands on this machine."""
+
+    def __init__(self, sudo: bool = False) -> None:
+        self.sudo = sudo
+
+    def read(self, path: str) -> bytes | None:
+        try:
+            with open(path, "rb") as handle:
+                return handle.read()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise TransportError(f"{path}: cannot read: {exc.strerror}") from None
+
+    def write(self, path: str, data: bytes) -> None:
+        """Atomic, through a dot-named temporary file dnsmasq's *.conf filter never loads."""
+        target = Path(path)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fchmod(handle.fileno(), 0o644)
+                    os.fsync(handle.fileno())
+                os.replace(tmp, target)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except OSError as exc:
+            raise TransportError(f"{path}: cannot write: {exc.strerror}") from None
+
+    def remove(self, path: str) -> None:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise TransportError(f"{path}: cannot remove: {exc.strerror}") from None
+
+    def run(self, argv: Sequence[str]) -> CommandResult:
+        return _run(list(argv))
+
+    def close(self) -> None:
+        return None
+
+
+def _run(argv: list[str], data: bytes | None = None, timeout: float = COMMAND_TIMEOUT) -> CommandResult:
+    try:
+        done = subprocess.run(argv, input=data, capture_output=True, timeout=timeout, check=False)
+    except FileNotFoundError:
+        return CommandResult(127, f"{argv[0]}: command not found")
+    except subprocess.TimeoutExpired:
+        return CommandResult(124, f"{argv[0]}: no answer in {timeout:.0f} s")
+    except OSError as exc:
+        return CommandResult(126, f"{argv[0]}: {exc.strerror}")
+    output = (done.stdout or b"").decode("utf-8", "replace") + (done.stderr or b"").decode(
+        "utf-8", "replace")
+    return CommandResult(done.returncode, output)
+
+
+# Fixed remote scripts; paths arrive as "$1", "$2", never inside the script text.
+_READ = 'if [ -e "$1" ]; then exec cat -- "$1"; else exit 44; fi'
+_WRITE = ('set -e; umask 022; mkdir -p -- "$1"; tmp=$(mktemp "$1/.$2.XXXXXX"); '
+          'cat > "$tmp"; chmod 644 "$tmp"; mv -f -- "$tmp" "$1/$2"')
+_REMOVE = 'rm -f -- "$1"'
+_MISSING = 44
+
+
+class SshTransport:
+    """The same operations through the user's own ssh (their config, keys and agent).
+
+    One master connection per resolver (ControlMaster) is reused by every step.
+    """
+
+    def __init__(self, resolver: Resolver, connect_timeout: float = 5.0) -> None:
+        self.resolver = resolver
+        self.destination, self.port = _parse_target(resolver.target)
+        self._control = tempfile.mkdtemp(prefix="renamer-ssh-")
+        options = ["-o", "BatchMode=yes", "-o", f"ConnectTimeout={max(1, int(connect_timeout))}",
+                   "-o", "ControlMaster=auto", "-o", f"ControlPath={self._control}/%C",
+                   "-o", "ControlPersist=60", "-o", "ServerAliveInterval=5",
+                   "-o", "ServerAliveCountMax=2"]
+        if resolver.ssh_config:
+            options = ["-F", os.path.expanduser(resolver.ssh_config), *options]
+        if self.port:
+            options += ["-p", str(self.port)]
+        self._base = ["ssh", *options, self.destination, "--"]
+
+    def _remote(self, argv: Sequence[str], *, root: bool) -> list[str]:
+        words = list(argv)
+        if root and self.resolver.sudo:
+            words = ["sudo", "-n", "--", *words]
+        return [*self._base, " ".join(shlex.quote(w) for w in words)]
+
+    def _call(self, argv: Sequence[str], data: bytes | None = None, *, root: bool = True) -> CommandResult:
+        result = _run(self._remote(argv, root=root), data)
+        if result.returncode == 255:  # ssh's own failure: unreachable, refused, host key
+            raise TransportError(f"{self.resolver.name} ({self.resolver.target}): ssh failed: "
+                                 f"{result.tail()}")
+        return result
+
+    def read(self, path: str) -> bytes | None:
+        done = subprocess.run(self._remote(["sh", "-c", _READ, "sh", path], root=True),
+                              capture_output=True, timeout=COMMAND_TIMEOUT, check=False)
+        if done.returncode == _MISSING:
+            return None
+        if done.returncode == 255:
+            raise TransportError(f"{self.resolver.name} ({self.resolver.target}): ssh failed: "
+                                 f"{done.stderr.decode('utf-8', 'replace').strip()[-200:]}")
+        if done.returncode != 0:
+            raise TransportError(f"{self.resolver.name}: {path}: cannot read: "
+                                 f"{done.stderr.decode('utf-8', 'replace').strip()[-200:]}")
+        return done.stdout
+
+    def write(self, path: str, data: bytes) -> None:
+        folder, name = os.path.split(path)
+        result = self._call(["sh", "-c", _WRITE, "sh", folder, name], data)
+        if not result.ok:
+            raise TransportError(f"{self.resolver.name}: {path}: cannot write: {result.tail()}")
+
+    def remove(self, path: str) -> None:
+        result = self._call(["sh", "-c", _REMOVE, "sh", path])
+        if not result.ok:
+            raise TransportError(f"{self.resolver.name}: {path}: cannot remove: {result.tail()}")
+
+    def run(self, argv: Sequence[str]) -> CommandResult:
+        return self._call(argv)
+
+    def check_sudo(self) -> None:
+        if self.resolver.sudo:
+            result = self._call(["sudo", "-n", "true"], root=False)
+            if not result.ok:
+                raise TransportError(f"{self.resolver.name}: sudo -n is not allowed: {result.tail()}")
+
+    def close(self) -> None:
+        subprocess.run([*self._base[:-2], "-O", "exit", self.destination], capture_output=True,
+                       timeout=10, check=False)
+        with contextlib.suppress(OSError):
+            for entry in os.listdir(self._control):
+                os.unlink(os.path.join(self._control, entry))
+            os.rmdir(self._control)
+
+
+def _parse_target(target: str) -> tuple[str, int | None]:
+    rest = target[len("ssh://"):]
+    port = None
+    if rest.rsplit(":", 1)[-1].isdigit() and not rest.endswith("]"):
+        rest, port_text = rest.rsplit(":", 1)
+        port = int(port_text)
+    return rest.replace("[", "").replace("]", ""), port
+
+
+def transport_for(resolver: Resolver) -> Transport:
+    if resolver.target == "local":
+        return LocalTransport()
+    return SshTransport(resolver)

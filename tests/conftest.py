@@ -43,3 +43,15 @@ def repo(tmp_path: Path) -> Callable[..., Path]:
         return make_repo(tmp_path / "repo", files, **kwargs)  # type: ignore[arg-type]
 
     return build
+
+
+@pytest.fixture
+def lab(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Three real dnsmasq instances on loopback; stopped after the test."""
+    from tests.testing.resolvers import start_lab
+
+    started = start_lab(tmp_path / "lab")
+    try:
+        yield started
+    finally:
+        started.stop()

@@ -99,7 +99,7 @@ class Inventory:
         known = {r.name: r for r in self.resolvers}
         unknown = [n for n in names if n not in known]
         if unknown or not names:
-            raise ConfigError(f"--resolvers: unknown resolver {', '.join(unknown) or spec!r} "
+            raise ConfigError(f"--resolvers: unknown resolver {', '.join(unknown) or repr(spec)} "
                               f"(known: {', '.join(known)}, or all)")
         return [known[n] for n in dict.fromkeys(names)]
 
@@ -119,9 +119,11 @@ def load_inventory(folder: Path, display: Any = str) -> Inventory:
         except ConfigError as exc:
             problems += exc.lines
     resolvers: tuple[Resolver, ...] = ()
+    # With a site file broken, site references cannot be checked without false alarms.
+    known_sites = {s.name for s in sites} if not problems else None
     try:
         resolvers = _load_resolvers(folder / "resolvers.yaml", display(folder / "resolvers.yaml"),
-                                    {s.name for s in sites})
+                                    known_sites)
     except ConfigError as exc:
         problems += exc.lines
     problems += _cross_check(sites)
@@ -263,7 +265,7 @@ def _cross_check(sites: list[Site]) -> list[str]:
     return problems
 
 
-def _load_resolvers(path: Path, display: str, site_names: set[str]) -> tuple[Resolver, ...]:
+def _load_resolvers(path: Path, display: str, site_names: set[str] | None) -> tuple[Resolver, ...]:
     data = load_yaml_file(path, display)
     problems = Problems(display)
     top = check_mapping({} if data is None else data, "", {"resolvers"}, problems, data, None) or {}
@@ -295,7 +297,7 @@ def _load_resolvers(path: Path, display: str, site_names: set[str]) -> tuple[Res
     return tuple(out)
 
 
-def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str],
+def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | None,
               problems: Problems) -> Resolver | None:
     keypath = f"resolvers[{i}]"
     if check_mapping(entry, keypath, _RESOLVER_KEYS, problems, container, i) is None:
@@ -339,8 +341,8 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str],
             bad(key, "expected a command as a list of arguments, e.g. [systemctl, restart, dnsmasq]")
         else:
             commands[key] = tuple(value)
-    sites = _names(entry, "sites", site_names, bad, default=tuple(sorted(site_names)))
-    dhcp = _names(entry, "dhcp", set(sites), bad, default=sites)
+    sites = _names(entry, "sites", site_names, bad, default=tuple(sorted(site_names or ())))
+    dhcp = _names(entry, "dhcp", set(sites) if site_names is not None else None, bad, default=sites)
     ssh_config = entry.get("ssh_config")
     if ssh_config is not None and (not isinstance(ssh_config, str) or _UNSAFE.search(ssh_config)):
         bad("ssh_config", f"expected a file path, got {kind(ssh_config)}")
@@ -357,7 +359,7 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str],
                     commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout))
 
 
-def _names(entry: dict[str, Any], key: str, known: set[str], bad: Any,
+def _names(entry: dict[str, Any], key: str, known: set[str] | None, bad: Any,
            default: tuple[str, ...]) -> tuple[str, ...]:
     if key not in entry:
         return default
@@ -365,9 +367,9 @@ def _names(entry: dict[str, Any], key: str, known: set[str], bad: Any,
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         bad(key, f"expected a list of site names, got {kind(value)}")
         return ()
-    unknown = [v for v in value if v not in known]
+    unknown = [v for v in value if known is not None and v not in known]
     if unknown:
-        bad(key, f"unknown site {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known))})")
+        bad(key, f"unknown site {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known or ()))})")
         return ()
     return tuple(dict.fromkeys(value))
 

@@ -20,7 +20,10 @@ from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import Querier, ResolverReport, verify_resolver, wait_until_answering
 
-RESTART_DEADLINE = 15.0
+
+def restart_deadline(resolver: Resolver) -> float:
+    """How long a restarted resolver may take to answer again."""
+    return max(3.0, 5 * resolver.timeout)
 
 
 @dataclass
@@ -151,9 +154,10 @@ class Rollout:
 
     def _verify(self, resolver: Resolver, outcome: Outcome) -> None:
         querier = self.make_querier(resolver)
-        if not wait_until_answering(resolver, querier, RESTART_DEADLINE):
+        deadline = restart_deadline(resolver)
+        if not wait_until_answering(resolver, querier, deadline):
             outcome.steps.append("verify FAILED")
-            raise StepFailed(f"{resolver.endpoint}: no answer within {RESTART_DEADLINE:.0f} s")
+            raise StepFailed(f"verify failed: {resolver.endpoint}: no answer within {deadline:.0f} s")
         report = verify_resolver(self.inventory, resolver, querier)
         outcome.report = report
         if not report.ok:
@@ -174,7 +178,7 @@ class Rollout:
                 if not result.ok:
                     raise StepFailed(f"reload after restore failed: {result.tail()}")
                 querier = self.make_querier(resolver)
-                answering = wait_until_answering(resolver, querier, RESTART_DEADLINE)
+                answering = wait_until_answering(resolver, querier, restart_deadline(resolver))
                 outcome.steps.append("restored, reloaded, " + ("answering" if answering else "NOT answering"))
                 if not answering:
                     raise StepFailed(f"{resolver.endpoint} does not answer after the rollback")

@@ -84,7 +84,7 @@ def create(folder: Path, address: str = "127.0.0.1", port: int | None = None) ->
 
 
 def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
-                   extra: dict[str, dict[str, object]] | None = None) -> str:
+                   extra: dict[str, dict[str, object]] | None = None, timeout: float = 1.0) -> str:
     """A resolvers.yaml for `instances`, each with its own test and restart commands."""
     import json
 
@@ -94,7 +94,7 @@ def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
             "name": name, "address": instance.address, "port": instance.port, "backend": "dnsmasq",
             "target": "local", "snippet_dir": str(instance.snippet_dir),
             "backup_dir": str(backup_root / name), "test": instance.test_command(),
-            "reload": instance.reload_command(), "timeout": 1.0,
+            "reload": instance.reload_command(), "timeout": timeout,
         }
         entry.update((extra or {}).get(name, {}))
         # JSON is YAML: every value is quoted safely whatever the folder names hold.
@@ -120,16 +120,27 @@ def stop(folder: Path, timeout: float = 5.0) -> None:
         os.kill(pid, signal.SIGTERM)
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if not _alive(pid):
             break
-        time.sleep(0.02)
+        time.sleep(0.01)
     else:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         pid_file.unlink()
+
+
+def _alive(pid: int) -> bool:
+    """Running, and not a zombie: a daemon's parent is init, which may not reap it at once."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
 
 
 def restart(folder: Path) -> None:

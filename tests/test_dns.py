@@ -1,0 +1,210 @@
+"""DNS end to end against real dnsmasq resolvers, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from renamer.dns import sandbox
+from renamer.dns.dnsmasq import render_site
+from renamer.dns.inventory import load_inventory
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
+    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
+
+
+def test_render_is_golden_and_passes_dnsmasq_test(run, lab, tmp_path: Path) -> None:
+    result = dns(run, lab, "render", "--site", "fv", "--resolver", "ns-fv")
+    assert result.exit_code == 0
+    assert result.stdout == (GOLDEN / "renamer-fv.conf").read_text()
+    without_dhcp = dns(run, lab, "render", "--site", "fv", "--resolver", "ns-ana2").stdout
+    assert "dhcp-host" not in without_dhcp
+    lines = result.stdout.splitlines()
+    bmc = lines.index("host-record=fv-ml1-bmc,fv-ml1-bmc.fv.lan,10.251.50.55")
+    assert lines[bmc - 3].startswith("# WARNING fv-ml1-bmc: 802.1q VLAN tagging must stay disabled")
+    assert all(line.startswith("#") for line in lines[bmc - 3:bmc])
+    out = tmp_path / "snippets"
+    assert dns(run, lab, "render", "--out", str(out)).exit_code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["renamer-ana.conf", "renamer-fv.conf"]
+    instance = sandbox.create(tmp_path / "check")
+    for snippet in out.iterdir():
+        (instance.snippet_dir / snippet.name).write_bytes(snippet.read_bytes())
+    checked = subprocess.run(instance.test_command(), capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_render_is_deterministic_and_drops_retired(lab) -> None:
+    inventory = load_inventory(lab.inventory, str)
+    ana = inventory.site("ana")
+    assert render_site(ana) == render_site(ana)
+    assert "ana-ml2" not in render_site(ana)
+
+
+def test_apply_then_verify_then_idempotent_reapply(run, lab) -> None:
+    plan = dns(run, lab, "plan", "--resolvers", "all")
+    assert plan.exit_code == 0
+    assert "records: 13 added, 0 changed, 0 removed" in plan.stdout
+    assert lab.snippets() == {}
+    applied = dns(run, lab, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout
+    assert applied.stdout.splitlines()[-1] == "dns apply: OK"
+    assert len(lab.snippets()) == 6
+    backups = sorted(p.name for p in (lab.root / "backups" / "ns-fv").iterdir())
+    assert len(backups) == 1 and (lab.root / "backups/ns-fv" / backups[0] / "ABSENT").read_text() == (
+        "renamer-ana.conf\nrenamer-fv.conf\n")
+    verified = dns(run, lab, "verify", "--resolvers", "all")
+    assert verified.exit_code == 0, verified.stdout
+    assert verified.stdout.splitlines()[-1] == "dns verify: OK: 63 checks on 3 resolvers"
+    pids = lab.pids()
+    again = dns(run, lab, "apply", "--resolvers", "all")
+    assert again.exit_code == 0
+    assert again.stdout.count("unchanged") == 3
+    assert lab.pids() == pids  # not restarted
+    assert dns(run, lab, "plan", "--resolvers", "all").stdout.count("up to date") == 3
+
+
+def _fail_on(lab, resolver: str, step: str) -> None:  # type: ignore[no-untyped-def]
+    lab.write_resolvers(**{resolver.replace("-", "_"): {step: ["sh", "-c", "echo broken >&2; exit 1"]}})
+
+
+def _change_inventory(lab) -> None:  # type: ignore[no-untyped-def]
+    path = lab.inventory / "sites" / "fv.yaml"
+    path.write_text(path.read_text().replace("address: 10.251.0.1", "address: 10.251.0.2"))
+
+
+@pytest.mark.parametrize("step", ["test", "reload"])
+def test_a_failing_step_rolls_every_resolver_back(run, lab, step: str) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    before = lab.snippets()
+    _change_inventory(lab)
+    _fail_on(lab, "ns-fv", step)
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 1
+    assert f"ns-fv: {step} failed (sh -c echo broken >&2; exit 1): broken" in result.stdout
+    rows = {line.split()[0]: line for line in result.stdout.splitlines()[1:4]}
+    assert "  rolled back  " in rows["ns-ana"] and "  rolled back  " in rows["ns-ana2"]
+    # A broken reload also fails the reload after the restore: said, not hidden.
+    expected = "rollback FAILED" if step == "reload" else "rolled back"
+    assert f"  {expected}  " in rows["ns-fv"]
+    assert lab.snippets() == before
+    lab.write_resolvers()
+    for name in ("ns-ana", "ns-ana2"):  # old records served again after the rollback
+        out = dns(run, lab, "verify", "--resolvers", name).stdout
+        assert "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in out
+
+
+def test_a_resolver_that_stays_down_fails_verify_and_rolls_back(run, lab) -> None:
+    sandbox.stop(lab.instances["ns-ana2"].folder)
+    lab.write_resolvers(ns_ana2={"reload": ["true"]})
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 1
+    port = lab.instances["ns-ana2"].port
+    assert f"ns-ana2: verify failed: 127.0.0.1:{port}: no answer within 3 s" in result.stdout
+    rows = [" ".join(row.split()[2:4]) for row in result.stdout.splitlines()[1:4]]
+    assert rows == ["rolled back", "rollback FAILED", "not reached"]
+    assert lab.snippets() == {}
+
+
+def test_verify_names_a_dead_resolver_quickly(run, lab) -> None:
+    import time
+
+    sandbox.stop(lab.instances["ns-fv"].folder)
+    port = lab.instances["ns-fv"].port
+    start = time.monotonic()
+    result = dns(run, lab, "verify", "--resolvers", "ns-fv,ns-ana")
+    assert time.monotonic() - start < 20
+    assert result.exit_code == 1
+    assert f"ns-fv 127.0.0.1:{port}: no answer in 0.5 s" in result.stdout
+
+
+def test_verify_reports_wrong_data_as_it_is(run, lab) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    instance = lab.instances["ns-ana"]
+    (instance.snippet_dir / "legacy.conf").write_text("host-record=ana-ml2.ana.lan,10.250.50.54\n")
+    sandbox.restart(instance.folder)
+    result = dns(run, lab, "verify", "--resolvers", "all", "--format", "json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    bad = [(r["name"], c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"]]
+    assert bad == [("ns-ana", "ana-ml2.ana.lan gone", "10.250.50.54")]
+
+
+def test_dry_run_and_plan_write_nothing(run, lab) -> None:
+    result = dns(run, lab, "apply", "--resolvers", "ns-fv", "--dry-run")
+    assert result.exit_code == 0 and "+host-record=fv-ml1,fv-ml1.fv.lan,10.251.50.54" in result.stdout
+    assert lab.snippets() == {} and not (lab.root / "backups").exists()
+
+
+def test_unknown_resolver_is_a_usage_error(run, lab) -> None:
+    result = dns(run, lab, "verify", "--resolvers", "ns-nope")
+    assert (result.exit_code, result.stderr) == (
+        2, "renamer: error: --resolvers: unknown resolver ns-nope (known: ns-ana, ns-ana2, ns-fv, or all)\n")
+
+
+BAD_SITES = [
+    pytest.param("name: fv-ml1\n    address: 10.251.50.54\n    aliases: [\"x\\nserver=8.8.8.8\"]",
+                 "fv.yaml:7: hosts[0].aliases[0]: invalid alias 'x\\nserver=8.8.8.8'", id="newline"),
+    pytest.param("name: \"fv-ml1,evil\"\n    address: 10.251.50.54",
+                 "fv.yaml:5: hosts[0].name: invalid host name 'fv-ml1,evil'", id="comma"),
+    pytest.param("name: \"fv#1\"\n    address: 10.251.50.54",
+                 "fv.yaml:5: hosts[0].name: invalid host name 'fv#1'", id="hash"),
+    pytest.param("name: fv-ml1\n    address: 10.250.50.54",
+                 "fv.yaml:6: hosts[0].address: 10.250.50.54 is outside the site's network 10.251.0.0/16",
+                 id="outside-network"),
+    pytest.param("name: fv-ml1\n    address: 10.251.50.54\n    mac: 3c:ec:ef:12:34",
+                 "fv.yaml:7: hosts[0].mac: invalid MAC address '3c:ec:ef:12:34'", id="mac"),
+    pytest.param("name: fv-ml1\n    address: 10.251.999.1",
+                 "fv.yaml:6: hosts[0].address: invalid address '10.251.999.1'", id="address"),
+]
+
+
+@pytest.mark.parametrize("first_host, message", BAD_SITES)
+def test_bad_inventories_are_refused_and_nothing_written(run, lab, first_host: str, message: str) -> None:
+    path = lab.inventory / "sites" / "fv.yaml"
+    text = path.read_text()
+    start = text.index("name: fv-ml1\n")
+    end = text.index("  - name: fv-ml1-bmc")
+    path.write_text(text[:start] + first_host + "\n" + text[end:])
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"renamer: error: dns/sites/{message}")
+    assert lab.snippets() == {} and not (lab.root / "backups").exists()
+
+
+@pytest.mark.parametrize("edit, message", [
+    pytest.param(("site: fv", "site: ../etc"), "dns/sites/fv.yaml:1: site: expected a plain site name",
+                 id="traversal-site"),
+    pytest.param(("retired: [ana-ml2", "retired: [ana-nas"),
+                 "dns/sites/ana.yaml: retired: 'ana-nas' is retired but still defined", id="retired-defined"),
+    pytest.param(("aliases: [scriberr]", "aliases: [fv-gw]"), "dns/sites/fv.yaml: aliases: 'fv-gw' is also a host",
+                 id="alias-is-host"),
+    pytest.param(("address: 10.251.0.1", "address: 10.251.50.54"),
+                 "dns/sites/fv.yaml: hosts: address 10.251.50.54 of 'fv-gw' is defined twice", id="address-twice"),
+])
+def test_cross_file_rejections(run, lab, edit: tuple[str, str], message: str) -> None:
+    for site in ("fv.yaml", "ana.yaml"):
+        path = lab.inventory / "sites" / site
+        path.write_text(path.read_text().replace(*edit))
+    result = dns(run, lab, "verify", "--resolvers", "all")
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_resolver_listed_twice_and_bad_targets(run, lab) -> None:
+    text = (lab.inventory / "resolvers.yaml").read_text()
+    lines = text.splitlines()
+    (lab.inventory / "resolvers.yaml").write_text("\n".join([*lines, lines[1]]) + "\n")
+    result = dns(run, lab, "verify", "--resolvers", "all")
+    assert result.exit_code == 2 and "resolver 'ns-ana' is listed twice" in result.stderr
+    lab.write_resolvers(ns_fv={"target": "ssh://-oProxyCommand=touch@x"})
+    result = dns(run, lab, "verify", "--resolvers", "all")
+    assert result.exit_code == 2 and "resolvers[2].target: expected local or ssh://" in result.stderr
+    lab.write_resolvers(ns_fv={"backup_dir": str(lab.instances["ns-fv"].snippet_dir / "old")})
+    result = dns(run, lab, "verify", "--resolvers", "all")
+    assert "backup_dir: must lie outside snippet_dir" in result.stderr

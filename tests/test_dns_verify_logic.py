@@ -1,0 +1,71 @@
+"""The comparison behind dns verify, with a fake querier (pure logic; real dnsmasq in test_dns.py)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from renamer.dns.inventory import Host, Inventory, Resolver, Site
+from renamer.dns.verify import Answer, Expectation, NoAnswer, judge, verify_resolver
+
+SITE = Site("fv", "fv.lan", ipaddress.ip_network("10.251.0.0/16"),
+            (Host("fv-ml1", ipaddress.ip_address("10.251.50.54"), aliases=("scriberr",)),),
+            ("old-box",), "dns/sites/fv.yaml")
+RESOLVER = Resolver("ns", ipaddress.ip_address("127.0.0.1"), 53, "local", "/s", "/b", ("true",),
+                    ("true",), ("fv",), ("fv",), timeout=0.1)
+INVENTORY = Inventory(None, (SITE,), (RESOLVER,))  # type: ignore[arg-type]
+A = Expectation("fv-ml1 A", "fv-ml1.", "A", ("10.251.50.54",))
+ALIAS = Expectation("scriberr CNAME", "scriberr.", "A", ("10.251.50.54",), via=("fv-ml1.", "fv-ml1.fv.lan."))
+GONE = Expectation("old-box gone", "old-box.", "A", ("NXDOMAIN",))
+
+
+@pytest.mark.parametrize("expectation, answer, ok, got", [
+    pytest.param(A, Answer("NOERROR", (("A", "10.251.50.54"),)), True, "10.251.50.54", id="right"),
+    pytest.param(A, Answer("NOERROR", (("A", "10.250.50.54"),)), False, "10.250.50.54", id="wrong-address"),
+    pytest.param(A, Answer("NOERROR", (("A", "10.251.50.54"), ("A", "10.1.1.1"))), False,
+                 "10.251.50.54 -> 10.1.1.1", id="extra-address"),
+    pytest.param(A, Answer("NXDOMAIN"), False, "NXDOMAIN", id="missing"),
+    pytest.param(A, Answer("REFUSED"), False, "REFUSED", id="refused"),
+    pytest.param(A, Answer("NOERROR"), False, "no records (NODATA)", id="nodata"),
+    pytest.param(A, Answer("NOERROR", (("CNAME", "x."), ("A", "10.251.50.54"))), False,
+                 "x. -> 10.251.50.54", id="unexpected-cname"),
+    pytest.param(ALIAS, Answer("NOERROR", (("CNAME", "fv-ml1."), ("A", "10.251.50.54"))), True,
+                 "fv-ml1. -> 10.251.50.54", id="alias"),
+    pytest.param(ALIAS, Answer("NOERROR", (("A", "10.251.50.54"),)), False, "10.251.50.54",
+                 id="alias-without-cname"),
+    pytest.param(ALIAS, Answer("NOERROR", (("CNAME", "other."), ("A", "10.251.50.54"))), False,
+                 "other. -> 10.251.50.54", id="alias-to-other-host"),
+    pytest.param(GONE, Answer("NXDOMAIN"), True, "NXDOMAIN", id="retired-gone"),
+    pytest.param(GONE, Answer("NOERROR", (("A", "10.250.50.54"),)), False, "10.250.50.54",
+                 id="retired-still-answers"),
+    pytest.param(GONE, Answer("REFUSED"), False, "REFUSED", id="retired-refused"),
+])
+def test_judge(expectation: Expectation, answer: Answer, ok: bool, got: str) -> None:
+    check = judge(expectation, answer)
+    assert (check.ok, check.got) == (ok, got)
+
+
+def test_dead_resolver_is_reported_once() -> None:
+    calls = []
+
+    def dead(name: str, rdtype: str) -> Answer:
+        calls.append(name)
+        raise NoAnswer("timeout")
+
+    report = verify_resolver(INVENTORY, RESOLVER, dead)
+    assert report.unreachable == "ns 127.0.0.1:53: no answer in 0.1 s"
+    assert calls == ["fv-ml1."] and not report.ok
+
+
+def test_every_expected_check_is_asked() -> None:
+    asked = []
+
+    def record(name: str, rdtype: str) -> Answer:
+        asked.append((name, rdtype))
+        return Answer("NXDOMAIN")
+
+    verify_resolver(INVENTORY, RESOLVER, record)
+    assert asked == [("fv-ml1.", "A"), ("fv-ml1.fv.lan.", "A"), ("54.50.251.10.in-addr.arpa.", "PTR"),
+                     ("scriberr.", "A"), ("scriberr.fv.lan.", "A"), ("old-box.", "A"),
+                     ("old-box.fv.lan.", "A")]

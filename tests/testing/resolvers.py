@@ -1,0 +1,51 @@
+"""Three real dnsmasq resolvers on loopback ports, and an inventory that points at them."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from renamer.dns import sandbox
+from renamer.resources import shipped
+
+NAMES = ("ns-ana", "ns-ana2", "ns-fv")
+DHCP = {"ns-ana": ["ana"], "ns-ana2": [], "ns-fv": ["fv"]}
+
+
+@dataclass
+class Lab:
+    root: Path  # holds dns/ (the inventory) and the instances' folders
+    instances: dict[str, sandbox.Instance]
+
+    @property
+    def inventory(self) -> Path:
+        return self.root / "dns"
+
+    def write_resolvers(self, **extra: dict[str, object]) -> None:
+        merged = {name: {"dhcp": DHCP[name], **extra.get(name.replace("-", "_"), {})}
+                  for name in self.instances}
+        (self.inventory / "resolvers.yaml").write_text(
+            sandbox.resolvers_yaml(self.instances, self.root / "backups", merged, timeout=0.5))
+
+    def snippets(self) -> dict[str, bytes]:
+        return {f"{name}/{p.name}": p.read_bytes() for name, i in self.instances.items()
+                for p in sorted(i.snippet_dir.iterdir())}
+
+    def pids(self) -> dict[str, str]:
+        return {name: i.pid_file.read_text().strip() if i.pid_file.exists() else ""
+                for name, i in self.instances.items()}
+
+    def stop(self) -> None:
+        for instance in self.instances.values():
+            sandbox.stop(instance.folder)
+
+
+def start_lab(root: Path) -> Lab:
+    shutil.copytree(shipped("dns") / "sites", root / "dns" / "sites")
+    instances = {name: sandbox.create(root / "run" / name) for name in NAMES}
+    lab = Lab(root, instances)
+    lab.write_resolvers()
+    for instance in instances.values():
+        sandbox.start(instance.folder)
+    return lab

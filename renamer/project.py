@@ -8,7 +8,7 @@ from pathlib import Path
 from renamer.allowlist import Allowlist, load_allowlists
 from renamer.classify import Classifier
 from renamer.config import CONFIG_NAME, Config, load_config
-from renamer.errors import ConfigError
+from renamer.errors import ConfigError, UnsafeError
 from renamer.loose import LoosePass
 from renamer.match import Matcher
 from renamer.vcs import find_work_tree, is_git
@@ -34,6 +34,9 @@ def discover(repo: Path | None, config: Path | None, cwd: Path) -> tuple[Path, P
         root = repo.resolve()
     else:
         root = find_work_tree(cwd.resolve()) or cwd.resolve()
+    if (root / "HEAD").is_file() and (root / "objects").is_dir() and (root / "refs").is_dir():
+        raise UnsafeError(f"{root}: a bare git repository has no work tree to sweep; "
+                          "clone it and run renamer in the clone")
     if config is not None:
         if not config.is_file():
             raise ConfigError(f"--config {config}: file not found")

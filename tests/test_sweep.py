@@ -243,3 +243,19 @@ def test_nothing_to_change_makes_no_commit(repo, run) -> None:
 
 def test_untouched_repo_layout_helper() -> None:
     assert make_repo  # the helper builds every repo above
+
+
+def test_bare_repository_is_refused(repo, run, tmp_path: Path) -> None:
+    root = repo(STORY)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(root), str(bare)], check=True)
+    result = run(bare, "verify", "--config", str(root / "renamer.yaml"))
+    assert result.exit_code == 3
+    assert "a bare git repository has no work tree to sweep" in result.stderr
+
+
+def test_repo_without_commits(repo, run) -> None:
+    root = repo(STORY, commit=False)
+    assert run(root, "sweep").exit_code == 3  # untracked files count as uncommitted work
+    assert run(root, "sweep", "--allow-dirty").exit_code == 0
+    assert (root / "stacks/app/app.env").read_bytes().startswith(b"HOST=fv-ml1")

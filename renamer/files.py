@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass
@@ -30,23 +31,40 @@ class Content:
     detail: str = ""
 
 
-def read_content(path: Path, max_size: int) -> Content | None:
-    """Read `path`; None when it is not a regular file or symlink (folder, socket, gone)."""
+def read_content(path: str | Path, max_size: int) -> Content | None:
+    """Read `path`; None when it is not a regular file or symlink (folder, socket, gone).
+
+    One open with O_NOFOLLOW (a link is never followed) and O_NONBLOCK (a FIFO
+    cannot hang the scan), then fstat on what was opened.
+    """
     try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    if stat.S_ISLNK(info.st_mode):
-        return Content(SYMLINK, os.fsencode(os.readlink(path)), info.st_mode)
-    if not stat.S_ISREG(info.st_mode):
-        return None
-    if info.st_size > max_size:
-        return Content(TOO_LARGE, b"", info.st_mode, f"{info.st_size} bytes")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
-        return Content(UNREADABLE, b"", info.st_mode, exc.strerror or str(exc))
+        if exc.errno == errno.ELOOP:
+            try:
+                return Content(SYMLINK, os.fsencode(os.readlink(path)), stat.S_IFLNK)
+            except OSError:
+                return None
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None
+        return Content(UNREADABLE, b"", 0, exc.strerror or str(exc))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        if info.st_size > max_size:
+            return Content(TOO_LARGE, b"", info.st_mode, f"{info.st_size} bytes")
+        chunks = []
+        while True:
+            chunk = os.read(fd, max(info.st_size + 1, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        return Content(UNREADABLE, b"", 0, exc.strerror or str(exc))
+    finally:
+        os.close(fd)
     return classify_bytes(data, info.st_mode)
 
 

@@ -7,7 +7,6 @@ near-miss, so verify never shares a blind spot with the sweep.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterable
 
@@ -19,12 +18,14 @@ class LoosePass:
         parts: list[bytes] = []
         needles: set[bytes] = set()
         self._like: list[tuple[re.Pattern[bytes], str]] = []
+        starts: set[bytes] = set()
         for old in hosts:
             tokens = [t.lower().encode() for t in re.split(r"[-_.]", old) if t]
             body = _SEP.join(re.escape(t) for t in tokens)
             parts.append(rb"(?<![A-Za-z0-9])" + body + rb"(?![A-Za-z0-9])")
             self._like.append((re.compile(b"(?i)" + body), old))
-            needles |= _spellings(tokens[:3])
+            needles.add(max(tokens, key=len))
+            starts.add(tokens[0])
         for old in addresses:
             if ":" in old:
                 continue
@@ -32,9 +33,17 @@ class LoosePass:
             body = _SEP.join(octets)
             parts.append(rb"(?<![0-9])" + body + rb"(?![0-9])")
             self._like.append((re.compile(body), old))
-            needles |= _spellings(octets)
+            starts.add(octets[0])
+            needles.add(max(octets, key=len))  # digits need no lowering
         self.pattern = re.compile(b"(?i)" + b"|".join(parts)) if parts else None
         self.needles = tuple(sorted(needles))
+        self._starts = tuple(sorted(starts))  # every loose hit begins with one of these
+
+    def might_match(self, data: bytes) -> bool:
+        if self.pattern is None:
+            return False
+        lowered = data.lower()
+        return any(n in lowered for n in self.needles)
 
     def find(self, data: bytes) -> list[tuple[int, int, str, str]]:
         """(start, end, spelling found, old value it resembles) for each loose hit."""
@@ -44,21 +53,22 @@ class LoosePass:
         if not any(n in lowered for n in self.needles):
             return []
         out = []
-        for hit in self.pattern.finditer(data):
+        end = 0
+        # Anchored where a first token occurs, as the exact matcher does: no walk over every byte.
+        for pos in sorted({p for token in self._starts for p in _positions(lowered, token)}):
+            hit = self.pattern.match(data, pos) if pos >= end else None
+            if hit is None:
+                continue
+            end = hit.end()
             text = hit.group()
             like = next((old for regex, old in self._like if regex.fullmatch(text)), "")
             out.append((hit.start(), hit.end(), text.decode("ascii", "replace"), like))
         return out
 
 
-def _spellings(tokens: list[bytes]) -> set[bytes]:
-    if len(tokens) == 1:
-        return {tokens[0]}
-    seps = itertools.product((b"-", b"_", b"."), repeat=len(tokens) - 1)
-    out = set()
-    for choice in seps:
-        joined = tokens[0]
-        for sep, token in zip(choice, tokens[1:], strict=True):
-            joined += sep + token
-        out.add(joined)
+def _positions(data: bytes, needle: bytes) -> list[int]:
+    out, pos = [], data.find(needle)
+    while pos != -1:
+        out.append(pos)
+        pos = data.find(needle, pos + 1)
     return out

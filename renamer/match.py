@@ -97,7 +97,20 @@ class Matcher:
             parts.append(V4_LEFT + ANY_V4 + V4_RIGHT)
             parts.append(V6_LEFT + rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*" + V6_RIGHT)
         self.pattern = re.compile(b"|".join(parts)) if parts else None
-        self.needles = tuple(sorted({f.text for f in ordered} | set(self._network_needles())))
+        texts = sorted({f.text for f in ordered}, key=lambda t: (len(t), t))
+        network = self._network_needles()
+        # Prefilter: a form holding another form as a substring adds nothing to `in` tests.
+        prefilter: list[bytes] = []
+        for text in texts:
+            if not any(p in text for p in prefilter):
+                prefilter.append(text)
+        # Anchors: a form starting with another form starts where that one is found.
+        starters: list[bytes] = []
+        for text in texts:
+            if not any(text.startswith(s) for s in starters):
+                starters.append(text)
+        self.needles = tuple(prefilter + network)
+        self._starters = tuple(starters + network)
         self._derived = self._derived_pattern()
 
     @classmethod
@@ -128,7 +141,7 @@ class Matcher:
         if self._generic:
             iterator = self.pattern.finditer(data)
             return [m for m in (self._resolve(data, x.start(), x.end()) for x in iterator) if m]
-        starts = sorted({pos for needle in self.needles for pos in _positions(data, needle)})
+        starts = sorted({pos for needle in self._starters for pos in _positions(data, needle)})
         matches: list[Match] = []
         end = 0
         for pos in starts:
@@ -185,11 +198,16 @@ class Matcher:
         if self._derived is None:
             return []
         found = []
-        for hit in self._derived.finditer(data):
-            name = hit.group().decode("ascii").rstrip("-")
-            if name.encode() in self.forms:
+        end = -1
+        # Anchored only where a stem occurs, like `find`: no regex walk over the whole file.
+        for pos in sorted({p for stem, _ in self.hosts for p in _positions(data, stem.encode() + b"-")}):
+            hit = self._derived.match(data, pos) if pos >= end else None
+            if hit is None:
                 continue
-            found.append((hit.start(), hit.start() + len(name), name))
+            name = hit.group().decode("ascii").rstrip("-")
+            end = hit.end()
+            if name.encode() not in self.forms:
+                found.append((hit.start(), hit.start() + len(name), name))
         return found
 
     def replace(self, data: bytes) -> bytes:

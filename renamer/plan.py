@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer import vcs
-from renamer.classify import EXCLUDED
 from renamer.errors import ConfigError, UnsafeError
 from renamer.model import FileResult, ScanResult
 from renamer.project import Project
 from renamer.scan import FileScanner, ScanOptions
+from renamer.workers import scan_files
 
 Progress = Callable[[int, int], None]
 
@@ -54,44 +54,34 @@ def scan_repo(project: Project, options: ScanOptions, prefixes: Sequence[str] = 
               include_ignored: bool = False, progress: Progress | None = None) -> ScanResult:
     """Scan every file the sweep would see; keep the files with anything to say."""
     classifier = project.classifier
-    listed = vcs.scanned_files(project.root) if project.git else vcs.walk_files(project.root)
-    chosen = [rel for rel in listed if _selected(rel, list(prefixes))]
-    result = ScanResult()
-    ignored: list[str] = []
+    wanted = list(prefixes)
     if project.git:
-        ignored = [rel for rel in vcs.ignored_files(project.root)
-                   if _selected(rel, list(prefixes)) and classifier.is_current_pattern(rel)
-                   and not classifier.is_excluded(rel)]
-        if include_ignored:
-            chosen = sorted(set(chosen) | set(ignored))
-            ignored = []
-    scanner = FileScanner(project, options)
-    work = [(rel, classifier.classify(rel)) for rel in chosen]
-    work = [(rel, klass) for rel, klass in work if klass.status != EXCLUDED]
-    for done, (rel, klass) in enumerate(work, 1):
-        found = scanner.scan(rel, klass)
-        if progress and done % 256 == 0:
-            progress(done, len(work))
-        if found is None:
-            continue
-        result.files_scanned += 1
+        listed, ignored_all = vcs.listed_files(project.root, ignored=True)
+    else:
+        listed, ignored_all = vcs.walk_files(project.root), []
+    ignored = [rel for rel in ignored_all if _selected(rel, wanted)
+               and classifier.is_current_pattern(rel) and not classifier.is_excluded(rel)]
+    chosen = [rel for rel in listed if _selected(rel, wanted) and not classifier.is_excluded(rel)]
+    if include_ignored:
+        chosen, ignored = sorted(set(chosen) | set(ignored)), []
+    result = ScanResult()
+    result.files_scanned, found_files = scan_files(project, options, chosen, progress)
+    for found in found_files:
         if found.kind == "unreadable":
-            result.skipped_files.append((rel, found.refused or "unreadable"))
-            continue
-        if found.references or found.new_path or found.near_misses:
+            result.skipped_files.append((found.path, found.refused or "unreadable"))
+        else:
             result.files.append(found)
-    if progress:
-        progress(len(work), len(work))
+    scanner = FileScanner(project, options)
     for rel in ignored:
-        found = scanner.scan(rel)
-        if found is not None and found.references:
+        ignored_file = scanner.scan(rel)
+        if ignored_file is not None and ignored_file.references:
             result.ignored_with_references.append(rel)
     return result
 
 
 def plan_sweep(project: Project, prefixes: Sequence[str] = (), include_ignored: bool = False,
                options: ScanOptions | None = None, progress: Progress | None = None) -> Plan:
-    scan = scan_repo(project, options or ScanOptions(loose=True), prefixes, include_ignored,
+    scan = scan_repo(project, options or ScanOptions(), prefixes, include_ignored,
                      progress)
     plan = Plan(project, scan)
     _check_renames(project, plan)

@@ -36,6 +36,7 @@ CODE_HINT = "outside any string or comment, where a text edit could change the c
 @dataclass(frozen=True)
 class ScanOptions:
     locate: bool = False  # YAML key paths and Python roles for every reference (reports)
+    locate_records: bool = True  # also in record files (audit shows them; verify does not)
     loose: bool = False  # near-misses and derived-name candidates
 
 
@@ -46,42 +47,50 @@ class FileScanner:
         self.matcher = project.matcher
 
     def scan(self, rel: str, klass: FileClass | None = None) -> FileResult | None:
-        klass = klass or self.project.classifier.classify(rel)
-        path = self.project.root / rel
+        """What `rel` holds; None when it is no file to scan (a folder, a socket, gone).
+
+        Classification waits until a prefilter hit: most files hold no old value.
+        """
+        path = f"{self.project.root}/{rel}"
         content = files.read_content(path, self.project.config.max_file_size)
         if content is None:
             return None
+        if content.kind == files.UNREADABLE:
+            return FileResult(rel, content.kind, "", refused=content.detail)
+        data = content.data
+        hit = content.kind != files.TOO_LARGE and self.matcher.might_match(data)
+        path_hit = self.matcher.might_match(rel.encode())
+        loose_hit = self.options.loose and self.project.loose.might_match(data)
+        if not (hit or path_hit or loose_hit or content.kind == files.TOO_LARGE):
+            return FileResult(rel, content.kind, "")
+        klass = klass or self.project.classifier.classify(rel)
         status = klass.status
         if content.kind == files.SYMLINK:
-            refs = self._skipped(rel, content.data, "symlink",
-                                 f"symlink to {content.data.decode('utf-8', 'replace')}: "
+            refs = self._skipped(rel, data, "symlink", f"symlink to {data.decode('utf-8', 'replace')}: "
                                  "never followed or written through")
             return FileResult(rel, content.kind, status, tuple(refs))
         if content.kind == files.TOO_LARGE:
-            refs = list(self._scan_large(rel, path, content.detail))
+            refs = list(self._scan_large(rel, Path(path), content.detail))
             return FileResult(rel, content.kind, status, tuple(refs))
-        if content.kind == files.UNREADABLE:
-            return FileResult(rel, content.kind, status, refused=content.detail)
-        data = content.data
-        new_path = self._new_path(rel) if status == CURRENT else None
-        digest = hashlib.sha1(data).hexdigest()
-        matches = self.matcher.find(data) if self.matcher.might_match(data) else []
+        new_path = self._new_path(rel) if status == CURRENT and path_hit else None
+        matches = self.matcher.find(data) if hit else []
         if content.kind in (files.BINARY, files.ENCODING):
             note = (f"{content.detail} text is not rewritten" if content.kind == files.ENCODING
                     else "binary file (NUL bytes): never rewritten")
             lines = Lines(data)
-            refs = [self._reference(rel, data, lines, m, SKIPPED, content.kind, note)
-                    for m in matches]
+            refs = [self._reference(rel, data, lines, m, SKIPPED, content.kind, note) for m in matches]
             if content.kind == files.BINARY:  # a binary "line" is noise in a report
                 refs = [replace(r, text="") for r in refs]
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
-                              digest=digest, mode=content.mode)
-        path_refs = self._path_references(rel, klass) if status != RECORD else []
-        near = self._near_misses(rel, data, matches) if self.options.loose and status != RECORD else []
+                              mode=content.mode)
+        path_refs = self._path_references(rel, klass) if status != RECORD and path_hit else []
+        near = self._near_misses(rel, data, matches, loose=self.options.loose) \
+            if status != RECORD and (hit or loose_hit) else []
         if not matches:
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
-                              near_misses=tuple(near), digest=digest, mode=content.mode)
+                              near_misses=tuple(near), mode=content.mode)
         refs, edits, refused = self._decide(rel, data, matches, klass)
+        digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
                           new_path, tuple(near), digest, content.mode, refused)
 
@@ -91,7 +100,8 @@ class FileScanner:
                 klass: FileClass) -> tuple[list[Reference], list[Edit], str | None]:
         lines = Lines(data)
         fmt = format_of(rel, data)
-        locations = self._locations(fmt, data, lines, matches) if self.options.locate else None
+        locate = self.options.locate and (klass.status != RECORD or self.options.locate_records)
+        locations = self._locations(fmt, data, lines, matches) if locate else None
         if klass.status in (RECORD, UNCLASSIFIED):
             status = KEPT if klass.status == RECORD else UNCLASSIFIED_STATUS
             reason = klass.reason if klass.status == RECORD else None
@@ -99,7 +109,8 @@ class FileScanner:
                                         locations[i] if locations else None)
                         for i, m in enumerate(matches)]
             return as_found, [], None
-        exemptions = self.project.classifier.line_exemptions(rel, lines.texts())
+        wanted = [lines.index_of(m.start) for m in matches]
+        exemptions = self.project.classifier.line_exemptions(rel, lines.texts(), wanted)
         roles = self._python_roles(fmt, data, matches)
         refs: list[Reference] = []
         pending: list[tuple[int, Match]] = []
@@ -207,7 +218,8 @@ class FileScanner:
         return [Reference(rel, 0, m.start + 1, m.old, m.new, status, None, note, rel, None, "path")
                 for m in self.matcher.find(rel.encode())]
 
-    def _near_misses(self, rel: str, data: bytes, matches: list[Match]) -> list[NearMiss]:
+    def _near_misses(self, rel: str, data: bytes, matches: list[Match], *, loose: bool) -> list[NearMiss]:
+        """Derived-name candidates, and with `loose` what the looser pass finds besides."""
         exact = [(m.start, m.end) for m in matches]
         derived = self.matcher.derived_candidates(data)
         lines = Lines(data)
@@ -216,6 +228,8 @@ class FileScanner:
             line, column, text = lines.position(start)
             like = next((old for old, _ in self.matcher.hosts if name.startswith(old + "-")), name)
             out.append(NearMiss(rel, line, column, name, like, "derived-name", text))
+        if not loose:
+            return out
         taken = exact + [(s, e) for s, e, _ in derived]
         for start, end, spelling, like in self.project.loose.find(data):
             if any(s < end and start < e for s, e in taken):
@@ -226,34 +240,28 @@ class FileScanner:
 
 
 class Lines:
-    """Line and column lookups over a file's bytes, computed once and only when needed."""
+    """Line and column lookups over a file's bytes, computed only where a match is."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        self._starts: list[int] | None = None
         self._utf8 = data.isascii() or _is_utf8(data)
-
-    @property
-    def starts(self) -> list[int]:
-        if self._starts is None:
-            starts, pos = [0], self.data.find(b"\n")
-            while pos != -1:
-                starts.append(pos + 1)
-                pos = self.data.find(b"\n", pos + 1)
-            self._starts = starts
-        return self._starts
+        self._cursor = (0, 0)  # (offset, newlines before it): lookups come in order
 
     def index_of(self, offset: int) -> int:
-        import bisect
-
-        return bisect.bisect_right(self.starts, offset) - 1
+        """0-based line index of `offset` (counted in C from the previous lookup)."""
+        known, count = self._cursor
+        if offset < known:
+            known, count = 0, 0
+        count += self.data.count(b"\n", known, offset)
+        self._cursor = (offset, count)
+        return count
 
     def position(self, offset: int) -> tuple[int, int, str]:
         """(1-based line, 1-based character column, the line's text trimmed)."""
         index = self.index_of(offset)
-        start = self.starts[index]
-        end = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.data)
-        raw = self.data[start:end]
+        start = self.data.rfind(b"\n", 0, offset) + 1
+        end = self.data.find(b"\n", offset)
+        raw = self.data[start:end if end != -1 else len(self.data)]
         codec = "utf-8" if self._utf8 else "latin-1"
         column = len(self.data[start:offset].decode(codec, "replace")) + 1
         text = raw.decode(codec, "replace").strip().lstrip("\ufeff")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -28,29 +29,36 @@ def _repo(root: Path) -> Any:
 
 
 def is_git(root: Path) -> bool:
-    return (root / ".git").exists() and _repo(root) is not None
+    if not (root / ".git").exists():
+        return False
+    done = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
+                          capture_output=True, check=False)
+    return done.returncode == 0 and done.stdout.strip() == b"true"
+
+
+def _start_ls(root: Path, *args: str) -> subprocess.Popen[bytes]:
+    # Listing is the hot path of every scan: plain `git`, no GitPython import (150 ms).
+    return subprocess.Popen(["git", "-C", str(root), "ls-files", "-z", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _finish_ls(root: Path, process: subprocess.Popen[bytes]) -> list[str]:
+    out, err = process.communicate()
+    if process.returncode != 0:
+        raise RenamerError(f"{root}: git ls-files failed: {err.decode(errors='replace').strip()}")
+    return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
 def _ls(root: Path, *args: str) -> list[str]:
-    import git
-
-    repo = _repo(root)
-    if repo is None:
-        return []
-    try:
-        out: str = repo.git.ls_files("-z", *args)
-    except git.GitCommandError as exc:
-        raise RenamerError(f"{root}: git ls-files failed: {exc.stderr.strip()}") from None
-    return [p for p in out.split("\0") if p]
+    return _finish_ls(root, _start_ls(root, *args))
 
 
-def scanned_files(root: Path) -> list[str]:
-    """Tracked files plus untracked files git does not ignore, repo-relative with `/`."""
-    return sorted(set(_ls(root, "--cached", "--others", "--exclude-standard")))
-
-
-def ignored_files(root: Path) -> list[str]:
-    return _ls(root, "--others", "--ignored", "--exclude-standard")
+def listed_files(root: Path, *, ignored: bool) -> tuple[list[str], list[str]]:
+    """(tracked plus untracked-not-ignored files, ignored files), both listings run at once."""
+    scanned = _start_ls(root, "--cached", "--others", "--exclude-standard")
+    skipped = _start_ls(root, "--others", "--ignored", "--exclude-standard") if ignored else None
+    files = sorted(set(_finish_ls(root, scanned)))
+    return files, (_finish_ls(root, skipped) if skipped is not None else [])
 
 
 def walk_files(root: Path) -> list[str]:
@@ -65,11 +73,11 @@ def walk_files(root: Path) -> list[str]:
 
 def dirty_paths(root: Path) -> list[str]:
     """What `git status` reports as changed or untracked (ignored files excluded)."""
-    repo = _repo(root)
-    if repo is None:
-        return []
-    out: str = repo.git.status("--porcelain", "-z", "--untracked-files=all")
-    entries = out.split("\0")
+    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "-z",
+                           "--untracked-files=all"], capture_output=True, check=False)
+    if done.returncode != 0:
+        raise RenamerError(f"{root}: git status failed: {done.stderr.decode(errors='replace').strip()}")
+    entries = os.fsdecode(done.stdout).split("\0")
     paths, index = [], 0
     while index < len(entries):
         entry = entries[index]

@@ -72,3 +72,21 @@ def test_no_cutover_disables_dated_rules() -> None:
     classifier = Classifier(ALLOW, None)
     assert classifier.classify("stacks/.env.bak-20200101").status == "current"
     assert classifier.line_exemptions("x.md", ["## 2020-01-01 old", "a"]) == {}
+
+
+@pytest.mark.parametrize("patterns", [
+    pytest.param(["stacks/**", "runbook.md", "*.env", "/renamer.yaml", "/dns/"], id="plain"),
+    pytest.param(["docs/", "**/incidents/**", "a?c.md", "[ab]*.txt", "x/**/y"], id="globs"),
+    pytest.param(["stacks/**", "!stacks/keep/**", "*.env", "!local.env"], id="negations"),
+])
+def test_path_patterns_agree_with_pathspec(patterns: list[str]) -> None:
+    import pathspec
+
+    from renamer.classify import PathPatterns
+
+    paths = ["stacks/a.yaml", "stacks/keep/b.yaml", "x/runbook.md", "runbook.md", "a/.env", "a/local.env",
+             "local.env", "renamer.yaml", "sub/renamer.yaml", "dns/sites/fv.yaml", "docs/x.md", "a/docs/y",
+             "p/incidents/i.md", "abc.md", "a/abc.md", "b1.txt", "c1.txt", "x/y", "x/q/y", "x/q/y/z", "y"]
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    ours = PathPatterns(patterns)
+    assert [ours.match_file(p) for p in paths] == [bool(spec.match_file(p)) for p in paths]

@@ -154,3 +154,51 @@ def test_toml(sweep_one, before: str, after: str) -> None:  # type: ignore[no-un
     new, _ = sweep_one("x.toml", before)
     assert new == after
     tomllib.loads(new)
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("a: {b: [x, {c: ana-ml2}], d: 'e'}\nf:\n  - g: h\n    i: [1, 2]\n", id="nested"),
+    pytest.param("base: &b {h: ana-ml2}\nother: *b\nlist: [*b, y]\n", id="anchors"),
+    pytest.param("a: 1\n---\n- x\n- {y: z}\n", id="documents"),
+    pytest.param("? [complex, key]\n: value\nplain: v\n", id="complex-key"),
+    pytest.param('"odd.key": 1\n\'q\': |\n  block ana-ml2\n', id="quoted-keys-and-blocks"),
+])
+def test_event_key_paths_equal_node_key_paths(text: str) -> None:
+    from ruamel.yaml import YAML
+
+    from renamer.structure import yaml_rt
+
+    by_events = yaml_rt._scalars_from_events(YAML(typ="safe", pure=False).parse(text))
+    by_nodes = [(s, e, p, r) for s, e, p, r in _node_scalars(text)]
+    assert [(s, e, p, r) for s, e, p, r in by_events if "?" not in p] == \
+        [(s, e, p, r) for s, e, p, r in by_nodes if not p.startswith('["[')]
+
+
+def _node_scalars(text: str) -> list[tuple[int, int, str, str]]:
+    from ruamel.yaml import YAML
+
+    from renamer.structure.yaml_rt import KEY, VALUE, _join
+
+    out: list[tuple[int, int, str, str]] = []
+    seen: set[int] = set()
+
+    def walk(node, path):  # type: ignore[no-untyped-def]
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if type(node).__name__ == "MappingNode":
+            for key, value in node.value:
+                if type(key).__name__ != "ScalarNode":
+                    continue
+                child = _join(path, key.value)
+                out.append((key.start_mark.index, key.end_mark.index, child, KEY))
+                walk(value, child)
+        elif type(node).__name__ == "SequenceNode":
+            for index, item in enumerate(node.value):
+                walk(item, f"{path}[{index}]")
+        elif type(node).__name__ == "ScalarNode":
+            out.append((node.start_mark.index, node.end_mark.index, path, VALUE))
+
+    for document in YAML(typ="rt").compose_all(text):
+        walk(document, "")
+    return sorted(out)

@@ -11,14 +11,14 @@ from renamer.cli.common import project_from
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 
 
-def _scan(ctx: click.Context, include_ignored: bool):  # type: ignore[no-untyped-def]
+def _scan(ctx: click.Context, include_ignored: bool, *, records: bool):  # type: ignore[no-untyped-def]
     from renamer.plan import scan_repo
     from renamer.report.summary import Summary
     from renamer.scan import ScanOptions
 
     project = project_from(ctx)
     progress = settings(ctx).output.progress("scanning")
-    scan = scan_repo(project, ScanOptions(locate=True, loose=True),
+    scan = scan_repo(project, ScanOptions(locate=True, locate_records=records, loose=True),
                      include_ignored=include_ignored, progress=progress)
     return project, scan, Summary.of_scan(scan)
 
@@ -50,7 +50,7 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool) ->
     from renamer.report.sarif import sarif
     from renamer.report.text import verify_report
 
-    project, _, summary = _scan(ctx, include_ignored)
+    project, _, summary = _scan(ctx, include_ignored, records=False)
     misses = summary.derived + summary.near_misses
     ok = not summary.residual and not summary.unclassified and not (strict and misses)
     out = settings(ctx).output
@@ -101,7 +101,7 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     from renamer.report.stale import stale_exemptions
     from renamer.report.text import audit_markdown, audit_table
 
-    project, scan, summary = _scan(ctx, include_ignored)
+    project, scan, summary = _scan(ctx, include_ignored, records=True)
     refs = scan.references()
     stale = stale_exemptions(project.allowlist, refs)
     name = project.config.name

@@ -1,8 +1,16 @@
-"""Python: is a match in a string, a comment or an identifier? (libcst byte spans)"""
+"""Python: is a match in a string, a comment or an identifier?
+
+The cheap, exact part comes first: CPython's own parser (`ast`, in C) gives
+every string literal's span, and a `#` outside any string starts a comment to
+the end of its line. Only a match outside both, where it could be an
+identifier or code, needs libcst's concrete syntax tree to say which.
+"""
 
 from __future__ import annotations
 
+import ast
 import bisect
+import warnings
 
 STRING = "string"
 COMMENT = "comment"
@@ -12,6 +20,87 @@ CODE = "code"
 
 def roles(source: bytes, spans: list[tuple[int, int]]) -> list[str] | None:
     """The role of each (start, end) byte span, or None when the file does not parse."""
+    lines = {source.count(b"\n", 0, start) + 1 for start, _ in spans}
+    strings = _string_spans(source, lines)
+    if strings is None:
+        return None
+    starts = [s for s, _ in strings]
+    out: list[str | None] = []
+    for start, end in spans:
+        index = bisect.bisect_right(starts, start) - 1
+        if index >= 0 and end <= strings[index][1]:
+            out.append(STRING)
+        elif _after_comment_sign(source, start, strings, starts):
+            out.append(COMMENT)
+        else:
+            out.append(None)
+    if None in out:
+        exact = _cst_roles(source, spans)
+        if exact is None:
+            return None
+        out = [role if role is not None else exact[i] for i, role in enumerate(out)]
+    return [role or CODE for role in out]
+
+
+def _string_spans(source: bytes, lines: set[int]) -> list[tuple[int, int]] | None:
+    """Byte spans of the string literals on `lines` (the walk skips nodes elsewhere)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences and the like
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    line_starts = [0]
+    position = source.find(b"\n")
+    while position != -1:
+        line_starts.append(position + 1)
+        position = source.find(b"\n", position + 1)
+    spans = []
+    for node in _covering(tree, lines):
+        is_text = isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
+        last_line = getattr(node, "end_lineno", None)
+        if (is_text or isinstance(node, ast.JoinedStr)) and last_line is not None:
+            # ast offsets count UTF-8 bytes, as the spans do
+            start = line_starts[getattr(node, "lineno", 1) - 1] + getattr(node, "col_offset", 0)
+            end = line_starts[last_line - 1] + (getattr(node, "end_col_offset", 0) or 0)
+            spans.append((start, end))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:  # f-string parts lie inside their f-string
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _covering(tree: ast.AST, lines: set[int]) -> list[ast.AST]:
+    """The nodes whose line range holds one of `lines`: a pruned ast.walk."""
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if first is not None and last is not None and not any(first <= n <= last for n in lines):
+            continue
+        out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _after_comment_sign(source: bytes, offset: int, strings: list[tuple[int, int]],
+                        starts: list[int]) -> bool:
+    """Is there a `#` outside any string between the line start and `offset`?"""
+    line_start = source.rfind(b"\n", 0, offset) + 1
+    sign = source.find(b"#", line_start, offset)
+    while sign != -1:
+        index = bisect.bisect_right(starts, sign) - 1
+        if not (index >= 0 and sign < strings[index][1]):
+            return True
+        sign = source.find(b"#", sign + 1, offset)
+    return False
+
+
+def _cst_roles(source: bytes, spans: list[tuple[int, int]]) -> list[str] | None:
     import libcst as cst
     from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
 
@@ -30,11 +119,8 @@ def roles(source: bytes, spans: list[tuple[int, int]]) -> list[str] | None:
     out = []
     for start, end in spans:
         index = bisect.bisect_right(starts, start) - 1
-        role = CODE
         # Strings, comments and names never nest, so the nearest leaf decides.
-        if index >= 0 and end <= leaves[index][1]:
-            role = leaves[index][2]
-        out.append(role)
+        out.append(leaves[index][2] if index >= 0 and end <= leaves[index][1] else CODE)
     return out
 
 

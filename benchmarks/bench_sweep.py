@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Time `renamer sweep --dry-run` against ripgrep and git grep, side by side, in one run.
+
+    python3 benchmarks/bench_sweep.py [--sizes 10000,20000,40000] [--runs 5] [--workdir DIR]
+
+For each size it generates (once, deterministically) a synthetic infra repo,
+warms the page cache with one run of every command, then times the commands
+in alternating rounds and prints medians, ratios and peak RSS. ripgrep and
+git grep look for the same literals renamer does (every old key and the
+reverse-DNS name). Nothing here is a pass/fail test: it measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+LITERALS = ["ana-ml2", "ana-ml2-bmc", "ana-ml2.ana.lan", "10.250.50.54", "54.50.250.10.in-addr.arpa"]
+
+
+def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB of the process and the children it waited for)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def commands(renamer: str) -> dict[str, list[str]]:
+    literals = [arg for lit in LITERALS for arg in ("-e", lit)]
+    out = {
+        "renamer sweep --dry-run": [renamer, "sweep", "--dry-run", "--format", "summary"],
+        "rg -F": ["rg", "-F", "-c", "--hidden", *literals],
+        "git grep -F": ["git", "grep", "-F", "-c", *literals],
+    }
+    return {name: argv for name, argv in out.items() if shutil.which(argv[0])}
+
+
+def measure(repo: Path, argvs: dict[str, list[str]], runs: int) -> dict[str, tuple[float, float]]:
+    for argv in argvs.values():  # warm-up: page cache, git index
+        timed(argv, repo)
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in argvs}
+    for _ in range(runs):
+        for name, argv in argvs.items():  # alternating, so drift hits every command alike
+            samples[name].append(timed(argv, repo))
+    return {name: (statistics.median(s for s, _ in got), max(m for _, m in got))
+            for name, got in samples.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,20000,40000")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/renamer-bench"))
+    args = parser.parse_args()
+    renamer = shutil.which("renamer")
+    if renamer is None:
+        print("renamer is not on PATH (pip install . first)", file=sys.stderr)
+        return 2
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"{os.cpu_count()} cores; {args.runs} alternating runs after a warm-up; medians\n")
+    scaling = []
+    for size in sizes:
+        repo = args.workdir / f"repo-{size}"
+        if not (repo / ".git").exists():
+            print(f"generating {size} files in {repo} ...", flush=True)
+            subprocess.run([sys.executable, str(HERE / "generate.py"), str(repo), "--files", str(size)],
+                           check=True)
+        argvs = commands(renamer)
+        if size == sizes[-1]:
+            argvs["renamer verify"] = [renamer, "verify"]
+            argvs["renamer audit --format json"] = [renamer, "audit", "--format", "json"]
+        results = measure(repo, argvs, args.runs)
+        megabytes = sum(p.stat().st_size for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts)
+        print(f"== {size} files, {megabytes / 1e6:.0f} MB")
+        rg = results.get("rg -F", (0, 0))[0]
+        gg = results.get("git grep -F", (0, 0))[0]
+        print(f"{'command':32} {'median':>8} {'vs rg':>7} {'vs git grep':>12} {'peak RSS':>9}")
+        for name, (seconds, rss) in results.items():
+            ratio_rg = f"{seconds / rg:.2f}x" if rg else "-"
+            ratio_gg = f"{seconds / gg:.2f}x" if gg else "-"
+            print(f"{name:32} {seconds:7.3f}s {ratio_rg:>7} {ratio_gg:>12} {rss:7.0f}MB")
+        scaling.append((size, results["renamer sweep --dry-run"][0], results["renamer sweep --dry-run"][1]))
+        print()
+    help_times = sorted(timed([renamer, "--help"], Path.cwd())[0] for _ in range(7))
+    print(f"renamer --help: median {statistics.median(help_times) * 1000:.0f} ms")
+    if len(scaling) > 1:
+        print("\nscaling of sweep --dry-run:")
+        base_size, base_time, _ = scaling[0]
+        for size, seconds, rss in scaling:
+            print(f"  {size:6} files: {seconds:.3f}s ({seconds / base_time:.2f}x time for "
+                  f"{size / base_size:.1f}x files), peak RSS {rss:.0f}MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

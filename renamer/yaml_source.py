@@ -17,8 +17,12 @@ from renamer.errors import ConfigError
 MAX_CONFIG_BYTES = 1024 * 1024
 
 
-def load_yaml_file(path: Path, display: str) -> Any:
-    """Parse `path` (shown to the user as `display`) or raise a one-line ConfigError."""
+def load_yaml_file(path: Path, display: str, *, fast: bool = False) -> Any:
+    """Parse `path` (shown to the user as `display`) or raise a one-line ConfigError.
+
+    `fast` reads plain values with libyaml (no line numbers: for large files
+    whose caller re-reads them with positions only when reporting a problem).
+    """
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -38,6 +42,13 @@ def load_yaml_file(path: Path, display: str) -> Any:
     except UnicodeDecodeError as exc:
         bad_line = raw.count(b"\n", 0, exc.start) + 1
         raise ConfigError(f"{display}:{bad_line}: not valid UTF-8") from None
+    if fast:
+        quick = YAML(typ="safe", pure=False)
+        if quick.Parser.__name__ == "CParser":
+            try:
+                return quick.load(text)
+            except (YAMLError, ValueError, RecursionError):
+                pass  # the round-trip loader below says where, with a line number
     yaml = YAML(typ="rt")
     yaml.Constructor = _TextTimestamps
     try:

@@ -142,7 +142,14 @@ def _label(value: Any, what: str) -> str | None:
 
 
 def _load_site(path: Path, display: str) -> Site:
-    data = load_yaml_file(path, display)
+    """Fast without positions; on any problem, again with them, so messages name lines."""
+    try:
+        return _site_from(load_yaml_file(path, display, fast=True), path, display)
+    except ConfigError:
+        return _site_from(load_yaml_file(path, display), path, display)
+
+
+def _site_from(data: Any, path: Path, display: str) -> Site:
     problems = Problems(display)
     top = check_mapping({} if data is None else data, "", _SITE_KEYS, problems, data, None) or {}
     name = top.get("site")

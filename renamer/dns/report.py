@@ -18,16 +18,15 @@ def table(rows: Sequence[Sequence[str]]) -> str:
 
 def verify_table(reports: Sequence[ResolverReport]) -> str:
     """Rows are checks, columns resolvers; then every mismatch spelled out."""
-    labels: list[str] = []
-    for report in reports:
-        for check in report.checks:
-            if check.expectation.label not in labels:
-                labels.append(check.expectation.label)
+    labels: dict[str, None] = {}  # insertion-ordered set
+    by_label = [{c.expectation.label: c for c in report.checks} for report in reports]
+    for found in by_label:
+        labels.update(dict.fromkeys(found))
     rows = [["check", *[r.resolver.name for r in reports]]]
     for label in labels:
         row = [label]
-        for report in reports:
-            match = next((c for c in report.checks if c.expectation.label == label), None)
+        for report, found in zip(reports, by_label, strict=True):
+            match = found.get(label)
             if report.unreachable:
                 row.append("DOWN")
             elif match is None:

@@ -8,10 +8,16 @@ logic is tested with a fake and the whole with real dnsmasq.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import multiprocessing
+import os
+import select
+import socket
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from renamer.dns.inventory import Inventory, Resolver
 
@@ -30,6 +36,10 @@ class NoAnswer(Exception):
 
 class Querier(Protocol):
     def __call__(self, name: str, rdtype: str) -> Answer: ...
+
+
+class BatchQuerier(Querier, Protocol):
+    def many(self, questions: Sequence[tuple[str, str]]) -> list[Answer | None]: ...
 
 
 @dataclass(frozen=True)
@@ -108,56 +118,186 @@ def _show(answer: Answer) -> str:
     return " -> ".join(value for _, value in answer.records)
 
 
-def dnspython_querier(resolver: Resolver) -> Querier:
-    """Queries straight to the resolver's address and port over UDP, TCP on truncation."""
-    import dns.exception
-    import dns.flags
-    import dns.message
-    import dns.query
-    import dns.rcode
-    import dns.rdatatype
+class DnsPythonQuerier:
+    """Queries straight to one resolver's address and port (dnspython), UDP with TCP on truncation.
 
-    where, port, timeout = str(resolver.address), resolver.port, resolver.timeout
+    `many` keeps a window of queries in flight on one socket and matches the
+    answers by message id and question, so thousands of checks take about as
+    long as building and parsing the messages, not thousands of round trips.
+    """
 
-    def query(name: str, rdtype: str) -> Answer:
-        request = dns.message.make_query(name, dns.rdatatype.from_text(rdtype))
+    WINDOW = 64
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.where, self.port, self.timeout = str(resolver.address), resolver.port, resolver.timeout
+        self.family = socket.AF_INET6 if resolver.address.version == 6 else socket.AF_INET
+
+    def _request(self, name: str, rdtype: str, ident: int | None = None) -> Any:
+        import dns.flags
+        import dns.message
+        import dns.rdatatype
+
+        request = dns.message.make_query(name, dns.rdatatype.from_text(rdtype), id=ident)
         request.flags |= dns.flags.RD
-        try:
-            response = dns.query.udp(request, where, port=port, timeout=timeout)
-            if response.flags & dns.flags.TC:
-                response = dns.query.tcp(request, where, port=port, timeout=timeout)
-        except (dns.exception.Timeout, OSError) as exc:
-            raise NoAnswer(str(exc)) from None
+        return request
+
+    def _answer(self, response: Any) -> Answer:
+        import dns.rcode
+        import dns.rdatatype
+
         records = tuple((dns.rdatatype.to_text(rrset.rdtype), str(item))
                         for rrset in response.answer for item in rrset)
         return Answer(dns.rcode.to_text(response.rcode()), records)
 
-    return query
+    def _tcp(self, request: Any) -> Answer:
+        import dns.exception
+        import dns.query
+
+        try:
+            return self._answer(dns.query.tcp(request, self.where, port=self.port, timeout=self.timeout))
+        except (dns.exception.DNSException, OSError) as exc:
+            raise NoAnswer(str(exc)) from None
+
+    def __call__(self, name: str, rdtype: str) -> Answer:
+        import dns.exception
+        import dns.flags
+        import dns.query
+
+        request = self._request(name, rdtype)
+        try:
+            response = dns.query.udp(request, self.where, port=self.port, timeout=self.timeout)
+        except (dns.exception.DNSException, OSError) as exc:
+            raise NoAnswer(str(exc)) from None
+        if response.flags & dns.flags.TC:
+            return self._tcp(request)
+        return self._answer(response)
+
+    def many(self, questions: Sequence[tuple[str, str]]) -> list[Answer | None]:
+        """Answers in order; None where a question got no answer after one retry."""
+        import dns.exception
+        import dns.flags
+        import dns.message
+
+        answers: list[Answer | None] = [None] * len(questions)
+        pending = list(range(len(questions)))
+        with socket.socket(self.family, socket.SOCK_DGRAM) as sock:
+            sock.connect((self.where, self.port))
+            for _attempt in range(2):
+                in_flight: dict[int, tuple[int, Any]] = {}
+                queue = list(pending)
+                deadline = time.monotonic() + self.timeout
+                while queue or in_flight:
+                    while queue and len(in_flight) < self.WINDOW:
+                        index = queue.pop(0)
+                        ident = (index * 7919 + _attempt) & 0xFFFF
+                        request = _query_wire(*questions[index], ident)
+                        in_flight[ident] = (index, request)
+                        with contextlib.suppress(OSError):
+                            sock.send(request)
+                    wait = deadline - time.monotonic()
+                    if wait <= 0 or not select.select([sock], [], [], wait)[0]:
+                        break  # the rest timed out in this attempt
+                    try:
+                        wire = sock.recv(65535)
+                    except OSError:
+                        continue
+                    entry = in_flight.get(int.from_bytes(wire[:2], "big"))
+                    # The answer must repeat our question byte for byte (same name, type, class).
+                    if entry is None or wire[12:len(entry[1])] != entry[1][12:]:
+                        continue
+                    index, request = entry
+                    try:
+                        response = dns.message.from_wire(wire)
+                    except dns.exception.DNSException:
+                        continue
+                    del in_flight[response.id]
+                    deadline = time.monotonic() + self.timeout
+                    if response.flags & dns.flags.TC:
+                        with contextlib.suppress(NoAnswer):
+                            answers[index] = self._tcp(self._request(*questions[index]))
+                    else:
+                        answers[index] = self._answer(response)
+                pending = [i for i in pending if answers[i] is None]
+                if not pending:
+                    break
+        return answers
+
+
+def _query_wire(name: str, rdtype: str, ident: int) -> bytes:
+    """A standard query (RD set, one question, class IN) in wire format."""
+    import dns.name
+    import dns.rdatatype
+
+    header = ident.to_bytes(2, "big") + b"\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00"
+    question = dns.name.from_text(name).to_wire() or b""
+    return header + question + int(dns.rdatatype.from_text(rdtype)).to_bytes(2, "big") + b"\x00\x01"
+
+
+def dnspython_querier(resolver: Resolver) -> Querier:
+    return DnsPythonQuerier(resolver)
 
 
 def verify_resolver(inventory: Inventory, resolver: Resolver, querier: Querier) -> ResolverReport:
     report = ResolverReport(resolver)
     checks = expectations(inventory, resolver)
-    for index, expectation in enumerate(checks):
-        try:
-            answer = querier(expectation.name, expectation.rdtype)
-        except NoAnswer:
-            if index == 0:  # dead: say so now rather than time out once per check
-                report.unreachable = (f"{resolver.name} {resolver.endpoint}: no answer in "
-                                      f"{resolver.timeout:.1f} s")
-                return report
+    if not checks:
+        return report
+    try:  # one query first: a dead resolver is named now, not once per check
+        first = querier(checks[0].name, checks[0].rdtype)
+    except NoAnswer:
+        report.unreachable = f"{resolver.name} {resolver.endpoint}: no answer in {resolver.timeout:.1f} s"
+        return report
+    answers: list[Answer | None] = [first]
+    rest = checks[1:]
+    many = getattr(querier, "many", None)
+    if many is not None:
+        answers += many([(e.name, e.rdtype) for e in rest])
+    else:
+        for expectation in rest:
+            try:
+                answers.append(querier(expectation.name, expectation.rdtype))
+            except NoAnswer:
+                answers.append(None)
+    for expectation, answer in zip(checks, answers, strict=True):
+        if answer is None:
             report.checks.append(Check(expectation, f"no answer in {resolver.timeout:.1f} s", False))
-            continue
-        report.checks.append(judge(expectation, answer))
+        else:
+            report.checks.append(judge(expectation, answer))
     return report
+
+
+# Above this many checks in all, resolvers are verified in forked processes: building and
+# parsing messages is CPU work that threads would serialise on the GIL.
+PROCESSES_FROM = 3000
+_fork_state: tuple[Inventory, Sequence[Resolver], Callable[[Resolver], Querier]] | None = None
+
+
+def _verify_index(index: int) -> ResolverReport:
+    assert _fork_state is not None
+    inventory, resolvers, make_querier = _fork_state
+    return verify_resolver(inventory, resolvers[index], make_querier(resolvers[index]))
 
 
 def verify_all(inventory: Inventory, resolvers: Sequence[Resolver],
                make_querier: Callable[[Resolver], Querier] = dnspython_querier,
                workers: int = 8) -> list[ResolverReport]:
     """All resolvers at once (bounded), reports in the order given."""
+    global _fork_state
     if not resolvers:
         return []
+    total = sum(len(expectations(inventory, r)) for r in resolvers)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if (total >= PROCESSES_FROM and len(resolvers) > 1 and cores > 1
+            and "fork" in multiprocessing.get_all_start_methods()):
+        _fork_state = (inventory, resolvers, make_querier)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
+                context = multiprocessing.get_context("fork")
+            with context.Pool(min(cores, len(resolvers), workers)) as pool:
+                return pool.map(_verify_index, range(len(resolvers)))
+        finally:
+            _fork_state = None
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, len(resolvers))) as pool:
         futures = [pool.submit(verify_resolver, inventory, r, make_querier(r)) for r in resolvers]
         return [f.result() for f in futures]

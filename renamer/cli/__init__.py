@@ -144,7 +144,9 @@ def settings(ctx: click.Context) -> Settings:
 def _register() -> None:
     from renamer.cli import check, demo, sweep
     from renamer.cli.dns import dns
+    from renamer.cli.init import init
 
+    cli.add_command(init)
     cli.add_command(sweep.sweep)
     cli.add_command(check.verify)
     cli.add_command(check.audit)

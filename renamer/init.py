@@ -1,0 +1,191 @@
+"""renamer init: scaffold renamer.yaml and an allowlist from where the old values occur.
+
+Proposals, not verdicts: record classes get a reason to edit, and whatever
+looks neither like current state nor like history is left unclassified (and
+listed) so `verify` keeps pointing at it until someone decides.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from renamer import vcs
+from renamer.atomic import write_atomic
+from renamer.classify import PathPatterns
+from renamer.errors import ConfigError, UnsafeError
+from renamer.files import read_content
+from renamer.match import Matcher
+from renamer.names import host_name_problem, parse_address
+from renamer.resources import shipped
+
+_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
+# Folder names that hold history rather than current state.
+_HISTORY = re.compile(r"(?i)^(notes?|memory|memories|.*memory\.d|journals?|logbook|logs?|history|"
+                      r"incidents?|postmortems?|post-mortems?|archives?|archived|backups?|changelog\.d|"
+                      r"decisions?|adr|minutes|reports?)$")
+
+
+@dataclass
+class Proposal:
+    pairs: list[tuple[str, str]]
+    files_with_values: list[str] = field(default_factory=list)
+    current: list[str] = field(default_factory=list)
+    records: dict[str, list[str]] = field(default_factory=dict)  # folder -> files
+    covered_by_preset: list[str] = field(default_factory=list)
+    dated_files: list[str] = field(default_factory=list)
+    unclassified: list[str] = field(default_factory=list)
+
+
+def parse_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    pairs = []
+    for value in values:
+        old, sep, new = value.partition("=")
+        old, new = old.strip(), new.strip()
+        if not sep or not old or not new:
+            raise ConfigError(f"--from {value!r}: expected OLD=NEW, e.g. --from ana-ml2=fv-ml1")
+        for side in (old, new):
+            if parse_address(side) is None and host_name_problem(side):
+                raise ConfigError(f"--from {value!r}: {host_name_problem(side)}")
+        if (parse_address(old) is None) != (parse_address(new) is None):
+            raise ConfigError(f"--from {value!r}: maps a host name to an address (or back)")
+        pairs.append((old, new))
+    if not pairs:
+        raise ConfigError("init needs at least one --from OLD=NEW")
+    return pairs
+
+
+def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlist_rel: str) -> Proposal:
+    hosts = [(o, n) for o, n in pairs if parse_address(o) is None]
+    addresses = [(o, n) for o, n in pairs if parse_address(o) is not None]
+    matcher = Matcher(hosts, addresses)
+    files = vcs.listed_files(root, ignored=False)[0] if vcs.is_git(root) else vcs.walk_files(root)
+    preset = _preset_patterns()
+    proposal = Proposal(pairs)
+    skip = {config_name, allowlist_rel}
+    for rel in files:
+        if rel in skip or rel.startswith("dns/"):
+            continue
+        content = read_content(root / rel, 50 * 1024 * 1024)
+        if content is None or not content.data or not matcher.might_match(content.data):
+            continue
+        if not matcher.find(content.data) and not matcher.find(rel.encode()):
+            continue
+        proposal.files_with_values.append(rel)
+    by_top: dict[str, list[str]] = defaultdict(list)
+    dated_tops: set[str] = set()
+    for rel in proposal.files_with_values:
+        top = rel.split("/", 1)[0] if "/" in rel else ""
+        if preset.match_file(rel):
+            proposal.covered_by_preset.append(rel)
+        elif _DATE.search(rel.rsplit("/", 1)[-1]):
+            proposal.dated_files.append(rel)
+            dated_tops.add(top)
+        else:
+            by_top[top].append(rel)
+    for top, members in sorted(by_top.items()):
+        if top == "":
+            proposal.current += sorted(members)  # root files: runbooks, tables, READMEs
+            continue
+        history = _history_folder(members)
+        if history is not None:
+            proposal.records.setdefault(history, []).extend(members)
+        elif top in dated_tops:  # dated notes beside undated files: a human should split it
+            proposal.unclassified += members
+        else:
+            proposal.current.append(f"{top}/**")
+    return proposal
+
+
+def _history_folder(members: list[str]) -> str | None:
+    """The folder (pattern) to propose as a record class, if these files look like history."""
+    for rel in members:
+        parts = rel.split("/")[:-1]
+        for depth, part in enumerate(parts):
+            if _HISTORY.match(part):
+                return "/".join(parts[: depth + 1]) + "/**"
+    return None
+
+
+def _preset_patterns() -> PathPatterns:
+    from renamer.allowlist import load_allowlists
+
+    preset = load_allowlists((shipped("allowlists") / "records-common.yaml",), str)
+    return PathPatterns([p for record in preset.records for p in record.patterns])
+
+
+def render_config(name: str, pairs: list[tuple[str, str]], allowlist_rel: str, today: dt.date) -> str:
+    hosts = [(o, n) for o, n in pairs if parse_address(o) is None]
+    addresses = [(o, n) for o, n in pairs if parse_address(o) is not None]
+    lines = ["# Written by `renamer init`; see the README for every key.", "version: 1",
+             f"name: {name}", f"cutover: {today.isoformat()}   # dated records up to this day keep old names",
+             "renames:"]
+    lines.append("  hosts:" if hosts else "  hosts: {}")
+    lines += [f"    {o}: {n}" for o, n in hosts]
+    lines.append("  addresses:" if addresses else "  addresses: {}")
+    lines += [f"    {o}: {n}" for o, n in addresses]
+    lines += ["options:", "  derived_names: false", "  variants: false", f"allowlist: {allowlist_rel}", ""]
+    return "\n".join(lines)
+
+
+def render_allowlist(proposal: Proposal) -> str:
+    lines = ["# Written by `renamer init`: review it. Record classes keep old names on purpose;",
+             "# edit each reason to say why. Files listed at the end are unclassified: until you",
+             "# add them to `current` or a record class, `renamer verify` fails on them.",
+             "version: 1", "extends: [records-common]   # incidents, journals, changelogs, archives, backups"]
+    lines.append("current:" if proposal.current else "current: []")
+    lines += [f"  - {_quote(p)}" for p in proposal.current]
+    lines.append("records:" if proposal.records else "records: []")
+    for folder, members in sorted(proposal.records.items()):
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.replace("/**", "").rsplit("/", 1)[-1]).strip("-")
+        lines += [f"  - name: {name or 'records'}", f"    paths: [{_quote(folder)}]",
+                  f"    reason: {len(members)} file(s) of history that must keep the old names (edit me)"]
+    lines += ["dated:", "  filenames: true", "  sections:",
+              "    - '^#{1,6}\\s+\\[?(?P<date>\\d{4}-\\d{2}-\\d{2})'",
+              "    - '^\\[(?P<date>\\d{4}-\\d{2}-\\d{2})\\]'",
+              "keep: []", 'inline_marker: "renamer: keep"', 'exclude: [".git/**"]']
+    if proposal.unclassified:
+        lines.append("# Unclassified (old values found, no rule proposed):")
+        lines += [f"#   {rel}" for rel in proposal.unclassified]
+    return "\n".join(lines) + "\n"
+
+
+def _quote(pattern: str) -> str:
+    return f'"{pattern}"' if pattern[:1] in "*[{!&#?|>'\"%@`" or ": " in pattern else pattern
+
+
+def write_scaffold(root: Path, pairs: list[tuple[str, str]], name: str | None, force: bool,
+                   today: dt.date) -> tuple[Proposal, list[Path]]:
+    slug = name or re.sub(r"[^a-z0-9-]+", "-", f"{pairs[0][1]}-move".lower()).strip("-")
+    allowlist_rel = f"allowlists/{slug}.yaml"
+    targets = [root / "renamer.yaml", root / allowlist_rel]
+    existing = [p for p in targets if p.exists()]
+    if existing and not force:
+        raise UnsafeError(f"{existing[0]}: already exists; pass --force to overwrite")
+    proposal = propose(root, pairs, "renamer.yaml", allowlist_rel)
+    config_text = render_config(slug, pairs, allowlist_rel, today)
+    allowlist_text = render_allowlist(proposal)
+    (root / "allowlists").mkdir(exist_ok=True)
+    write_atomic(targets[1], allowlist_text.encode())
+    write_atomic(targets[0], config_text.encode())
+    return proposal, targets
+
+
+def summary(proposal: Proposal) -> str:
+    lines = [f"Old values found in {len(proposal.files_with_values)} files."]
+    if proposal.current:
+        lines.append("Current state (rewritten by sweep): " + ", ".join(proposal.current))
+    for folder, members in sorted(proposal.records.items()):
+        lines.append(f"Record class proposed: {folder} ({len(members)} files) - edit its reason")
+    if proposal.covered_by_preset:
+        lines.append(f"History covered by the records-common preset: {len(proposal.covered_by_preset)} files")
+    if proposal.dated_files:
+        count = len(proposal.dated_files)
+        lines.append(f"Dated file names (kept if dated on or before the cutover): {count}")
+    if proposal.unclassified:
+        lines.append(f"Could not classify ({len(proposal.unclassified)}; verify fails until you decide):")
+        lines += [f"  {rel}" for rel in proposal.unclassified]
+    return "\n".join(lines) + "\n"

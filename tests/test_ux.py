@@ -1,0 +1,72 @@
+"""Users' habits: colour only where it helps, progress only on a terminal, completion, entry points."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from renamer.cli.output import Output
+from tests.testing.story import STORY
+
+
+def test_colour_only_when_asked_or_on_a_terminal(repo, run) -> None:
+    root = repo(STORY)
+    plain = run(root, "sweep", "--dry-run").stdout_bytes
+    assert b"\x1b[" not in plain
+    coloured = run(root, "--color", "always", "sweep", "--dry-run").stdout_bytes
+    assert b"\x1b[31m-    hostname: ana-ml2" in coloured and b"\x1b[32m+" in coloured
+    assert b"\x1b[" not in run(root, "sweep", "--dry-run", "--color", "never").stdout_bytes
+
+
+def test_no_color_and_auto(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Tty())
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert Output("auto").use_color()
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not Output("auto").use_color()
+    assert Output("always").use_color()
+
+
+def test_progress_draws_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert Output().progress("scanning") is None
+    terminal = Tty()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert Output(verbosity=-1).progress("scanning") is None  # -q
+    report = Output().progress("scanning")
+    assert report is not None
+    report(10, 10)
+    assert terminal.getvalue() == "\rscanning 10/10 files\n"
+
+
+def test_shell_completion() -> None:
+    env = {**os.environ, "_RENAMER_COMPLETE": "bash_complete", "COMP_WORDS": "renamer dns a",
+           "COMP_CWORD": "2"}
+    done = subprocess.run([sys.executable, "-m", "renamer"], env=env, capture_output=True, text=True)
+    assert done.stdout.strip() == "plain,apply"
+
+
+def test_entry_points_smoke() -> None:
+    from renamer import __version__
+
+    version = subprocess.run([sys.executable, "-m", "renamer", "--version"], capture_output=True, text=True)
+    assert version.stdout == f"renamer, version {__version__}\n"
+    helped = subprocess.run([sys.executable, "-m", "renamer", "sweep", "--help"], capture_output=True,
+                            text=True)
+    assert helped.returncode == 0 and "Examples:" in helped.stdout
+    bad = subprocess.run([sys.executable, "-m", "renamer", "nope"], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("renamer: error: No such command 'nope'")
+    assert "Traceback" not in bad.stderr

@@ -29,10 +29,11 @@ def reference() -> str:
     parts = ["# CLI reference", "",
              "Generated from `--help` by `python -m renamer.cli.reference > docs/cli.md`;",
              "a test fails when this page and the tool disagree.", ""]
-    root = click.Context(cli, info_name="renamer", terminal_width=100, max_content_width=100)
+    settings = {"terminal_width": 100, "max_content_width": 100, "help_option_names": ["-h", "--help"]}
+    root = click.Context(cli, info_name="renamer", **settings)
     entries: list[tuple[str, click.Command]] = [("renamer", cli), *_commands(cli, "renamer", root)]
     for path, command in entries:
-        ctx = click.Context(command, info_name=path, terminal_width=100, max_content_width=100)
+        ctx = click.Context(command, info_name=path, **settings)
         parts += [f"## `{path}`", "", "```", command.get_help(ctx).rstrip(), "```", ""]
     return "\n".join(parts)
 

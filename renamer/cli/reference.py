@@ -25,15 +25,20 @@ def _commands(group: click.Group, prefix: str, ctx: click.Context) -> list[tuple
     return out
 
 
+def _context(command: click.Command, name: str) -> click.Context:
+    # The group's help option names, given explicitly: click otherwise settles them on first use.
+    return click.Context(command, info_name=name, terminal_width=100, max_content_width=100,
+                         help_option_names=["-h", "--help"])
+
+
 def reference() -> str:
     parts = ["# CLI reference", "",
              "Generated from `--help` by `python -m renamer.cli.reference > docs/cli.md`;",
              "a test fails when this page and the tool disagree.", ""]
-    settings = {"terminal_width": 100, "max_content_width": 100, "help_option_names": ["-h", "--help"]}
-    root = click.Context(cli, info_name="renamer", **settings)
+    root = _context(cli, "renamer")
     entries: list[tuple[str, click.Command]] = [("renamer", cli), *_commands(cli, "renamer", root)]
     for path, command in entries:
-        ctx = click.Context(command, info_name=path, **settings)
+        ctx = _context(command, path)
         parts += [f"## `{path}`", "", "```", command.get_help(ctx).rstrip(), "```", ""]
     return "\n".join(parts)
 

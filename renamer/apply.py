@@ -7,13 +7,15 @@ import errno
 import fcntl
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from renamer import vcs
-from renamer.atomic import write_atomic
+from renamer.atomic import fsync_folder
 from renamer.errors import RenamerError, UnsafeError
+from renamer.journal import Journal, Recovery, recover
 from renamer.plan import Plan
 from renamer.project import Project
 from renamer.report.summary import Summary, commit_message, rename_message
@@ -27,15 +29,24 @@ class Applied:
     commits: tuple[str, ...]
 
 
-def check_clean(project: Project) -> None:
-    """Refuse a dirty work tree: a sweep must be reviewable and revertible on its own."""
+def check_clean(project: Project, ours: frozenset[str] = frozenset()) -> None:
+    """Refuse a dirty work tree: a sweep must be reviewable and revertible on its own.
+
+    `ours`: files an interrupted sweep (now completed) left changed; they do not count.
+    """
     if not project.git:
         return
-    dirty = vcs.dirty_paths(project.root)
+    dirty = [path for path in vcs.dirty_paths(project.root) if path not in ours]
     if dirty:
         shown = ", ".join(dirty[:3]) + (f" and {len(dirty) - 3} more" if len(dirty) > 3 else "")
         raise UnsafeError(f"{project.root}: the work tree has uncommitted changes ({shown}); "
                           "commit or stash them, or pass --allow-dirty")
+
+
+def recover_interrupted(root: Path) -> Recovery | None:
+    """Complete (or undo) a sweep that was killed while writing; see journal.py."""
+    with sweep_lock(root):
+        return recover(root)
 
 
 @contextlib.contextmanager
@@ -66,39 +77,69 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
     if commit and not project.git:
         raise UnsafeError(f"{root}: --commit needs a git repository")
     changes = plan.changes
-    contents = _verified_contents(plan)
     commits: list[str] = []
     summary = Summary.of(plan)
-    undo = _Undo(root)
     with sweep_lock(root):
+        contents = _verified_contents(plan)
+        renames = plan.renames
+        done_renames: list[tuple[str, str]] = []
         try:
-            renames = plan.renames
             for old, new in renames:
                 vcs.move(root, old, new, stage=not commit)
-                undo.renamed.append((old, new))
-            if commit and renames:
-                sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
-                if sha:
-                    commits.append(sha)
-            written = 0
-            for change in changes:
-                if not change.edits:
-                    continue
-                target = root / (change.new_path or change.path)
-                original = contents[change.path]
-                write_atomic(target, apply_edits(original, change.edits), change.mode)
-                undo.written.append((target, original, change.mode))
-                written += 1
-            if commit and written:
-                paths = [c.new_path or c.path for c in changes if c.edits]
-                sha = vcs.commit(root, paths, commit_message(plan, summary))
-                if sha:
-                    commits.append(sha)
-        except BaseException:
-            if not commits:
-                undo.run()
-            raise
-    return Applied(written, len(renames), tuple(commits))
+                done_renames.append((old, new))
+        except OSError as exc:
+            for old, new in reversed(done_renames):
+                with contextlib.suppress(OSError, RenamerError):
+                    vcs.unmove(root, old, new)
+            raise UnsafeError(f"cannot rename: {exc.strerror}; nothing changed") from None
+        if commit and renames:
+            sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
+            if sha:
+                commits.append(sha)
+        edited = [c for c in changes if c.edits]
+        targets = [c.new_path or c.path for c in edited]
+        _write_all(root, targets, [apply_edits(contents[c.path], c.edits) for c in edited],
+                   [c.mode for c in edited])
+        if commit and edited:
+            sha = vcs.commit(root, targets, commit_message(plan, summary))
+            if sha:
+                commits.append(sha)
+    return Applied(len(edited), len(renames), tuple(commits))
+
+
+def _write_all(root: Path, targets: list[str], datas: list[bytes], modes: list[int]) -> None:
+    """Two-phase, journalled: all temporary files first, then only renames (see journal.py)."""
+    if not targets:
+        return
+    journal = Journal(root, targets)
+    journal.prepare()
+    try:
+        for (_, tmp), data, mode in zip(journal.writes, datas, modes, strict=True):
+            _write_temp(root / tmp, data, mode)
+    except BaseException as exc:
+        journal.discard()
+        if isinstance(exc, OSError):
+            raise UnsafeError(f"cannot write {exc.filename or 'a file'}: {exc.strerror}; "
+                              "nothing changed") from None
+        raise
+    journal.commit()
+    for target, tmp in journal.writes:
+        if (root / target).is_symlink():  # became a link since planning: never write through
+            raise UnsafeError(f"{target}: became a symlink during the sweep; run the sweep again")
+        os.replace(root / tmp, root / target)
+    for folder in {(root / t).parent for t in targets}:
+        fsync_folder(folder)
+    journal.finish()
+
+
+def _write_temp(path: Path, data: bytes, mode: int) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        if mode:
+            os.fchmod(handle.fileno(), stat.S_IMODE(mode))
+        os.fsync(handle.fileno())
 
 
 def _verified_contents(plan: Plan) -> dict[str, bytes]:
@@ -120,20 +161,3 @@ def _verified_contents(plan: Plan) -> dict[str, bytes]:
             raise UnsafeError(f"{change.path}: not writable; nothing written")
         contents[change.path] = data
     return contents
-
-
-@dataclass
-class _Undo:
-    """What apply_plan did so far, to put back if a later step fails."""
-
-    root: Path
-    renamed: list[tuple[str, str]] = field(default_factory=list)
-    written: list[tuple[Path, bytes, int]] = field(default_factory=list)
-
-    def run(self) -> None:
-        for target, original, mode in reversed(self.written):
-            with contextlib.suppress(OSError):
-                write_atomic(target, original, mode)
-        for old, new in reversed(self.renamed):
-            with contextlib.suppress(OSError, RenamerError):
-                vcs.unmove(self.root, old, new)

@@ -12,11 +12,14 @@ from renamer.errors import EXIT_FINDINGS, EXIT_OK
 
 
 def _scan(ctx: click.Context, include_ignored: bool, *, records: bool):  # type: ignore[no-untyped-def]
+    from renamer.journal import pending
     from renamer.plan import scan_repo
     from renamer.report.summary import Summary
     from renamer.scan import ScanOptions
 
     project = project_from(ctx)
+    if pending(project.root) is not None:
+        settings(ctx).output.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
     progress = settings(ctx).output.progress("scanning")
     scan = scan_repo(project, ScanOptions(locate=True, locate_records=records, loose=True),
                      include_ignored=include_ignored, progress=progress)

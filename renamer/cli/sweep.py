@@ -39,8 +39,9 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
       renamer sweep --commit                  # apply and commit
       renamer sweep stacks/ litellm/          # only these paths
     """
-    from renamer.apply import apply_plan, check_clean
+    from renamer.apply import apply_plan, check_clean, recover_interrupted
     from renamer.dry_run import diff_bytes, edit_list
+    from renamer.journal import pending
     from renamer.report.machine import sweep_json
     from renamer.report.summary import Summary
     from renamer.report.text import sweep_summary
@@ -48,9 +49,17 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
     out = settings(ctx).output
     project = project_from(ctx)
     prefixes = repo_relative(project, list(paths), Path.cwd())
-    if not dry_run and not allow_dirty:
-        check_clean(project)
+    recovered = None
+    if not dry_run:
+        recovered = recover_interrupted(project.root)
+        if recovered is not None:
+            out.info(f"an interrupted sweep was completed: {len(recovered.rolled_forward)} files "
+                     f"finished, {len(recovered.rolled_back)} left as they were")
+    elif pending(project.root) is not None:
+        out.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
     plan = plan_sweep(project, prefixes, include_ignored, progress=out.progress("scanning"))
+    if not dry_run and not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
+        check_clean(project, frozenset(recovered.targets) if recovered else frozenset())
     summary = Summary.of(plan)
     fmt = fmt or ("diff" if dry_run else "summary")
     if dry_run:

@@ -1,0 +1,114 @@
+"""The sweep's journal: an interrupted sweep is completed or undone by the next one.
+
+Writing is two-phase. First every new file goes to a temporary file beside its
+target (a full disk fails here, and the temporary files are removed: nothing
+changed). Then the journal flips to `committing` and each temporary file is
+renamed over its target. Renames need no space and are atomic, so a kill at
+any moment leaves every file wholly old or wholly new, and the journal says
+which way to finish: a `preparing` journal is rolled back (temporary files
+removed), a `committing` one rolled forward (remaining renames done).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from renamer.atomic import fsync_folder
+from renamer.errors import RenamerError
+
+PREPARING = "preparing"
+COMMITTING = "committing"
+TMP_SUFFIX = ".renamer-tmp"
+
+
+@dataclass(frozen=True)
+class Recovery:
+    targets: tuple[str, ...]  # every file the interrupted sweep meant to write
+    rolled_forward: tuple[str, ...]
+    rolled_back: tuple[str, ...]
+
+
+def journal_path(root: Path) -> Path:
+    folder = root / ".git" if (root / ".git").is_dir() else root
+    return folder / "renamer-journal.json"
+
+
+def temp_name(target: str, sweep_id: str) -> str:
+    """The temporary file for `target`: hidden, in the same folder, named by the sweep."""
+    folder, _, name = target.rpartition("/")
+    hidden = f".{name}.{sweep_id}{TMP_SUFFIX}"
+    return f"{folder}/{hidden}" if folder else hidden
+
+
+class Journal:
+    def __init__(self, root: Path, targets: list[str]) -> None:
+        self.root = root
+        self.id = uuid.uuid4().hex[:12]
+        self.writes = [(target, temp_name(target, self.id)) for target in targets]
+
+    def _save(self, state: str) -> None:
+        path = journal_path(self.root)
+        data = json.dumps({"id": self.id, "state": state, "writes": self.writes}).encode()
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+        fsync_folder(path.parent)
+
+    def prepare(self) -> None:
+        self._save(PREPARING)
+
+    def commit(self) -> None:
+        self._save(COMMITTING)
+
+    def finish(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            journal_path(self.root).unlink()
+
+    def discard(self) -> None:
+        """Phase one failed: remove every temporary file, then the journal."""
+        for _, tmp in self.writes:
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / tmp).unlink()
+        self.finish()
+
+
+def pending(root: Path) -> dict[str, Any] | None:
+    path = journal_path(root)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise RenamerError(f"{path}: unreadable sweep journal ({exc}); inspect it, then delete it") from None
+    return data if isinstance(data, dict) else None
+
+
+def recover(root: Path) -> Recovery | None:
+    """Finish or undo an interrupted sweep; None when there was none."""
+    data = pending(root)
+    if data is None:
+        return None
+    writes = [(str(t), str(p)) for t, p in data.get("writes", [])]
+    forward, back = [], []
+    for target, tmp in writes:
+        if not (root / tmp).exists():
+            continue
+        if data.get("state") == COMMITTING:
+            os.replace(root / tmp, root / target)
+            forward.append(target)
+        else:
+            (root / tmp).unlink()
+            back.append(target)
+    for folder in {(root / t).parent for t, _ in writes}:
+        fsync_folder(folder)
+    journal_path(root).unlink()
+    return Recovery(tuple(t for t, _ in writes), tuple(forward), tuple(back))

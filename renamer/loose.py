@@ -30,10 +30,11 @@ class LoosePass:
             if ":" in old:
                 continue
             octets = [o.encode() for o in old.split(".")]
-            body = _SEP.join(octets)
-            parts.append(rb"(?<![0-9])" + body + rb"(?![0-9])")
-            self._like.append((re.compile(body), old))
-            starts.add(octets[0])
+            for order in (octets, octets[::-1]):  # forward, and as in a reverse-DNS name
+                body = _SEP.join(order)
+                parts.append(rb"(?<![0-9])" + body + rb"(?![0-9])")
+                self._like.append((re.compile(body), old))
+                starts.add(order[0])
             needles.add(max(octets, key=len))  # digits need no lowering
         self.pattern = re.compile(b"(?i)" + b"|".join(parts)) if parts else None
         self.needles = tuple(sorted(needles))

@@ -112,8 +112,8 @@ def _write_all(root: Path, targets: list[str], datas: list[bytes], modes: list[i
     if not targets:
         return
     journal = Journal(root, targets)
-    journal.prepare()
     try:
+        journal.prepare()
         for (_, tmp), data, mode in zip(journal.writes, datas, modes, strict=True):
             _write_temp(root / tmp, data, mode)
     except BaseException as exc:

@@ -17,10 +17,13 @@ Echo = Callable[[str], None]
 
 def build_example(target: Path) -> Path:
     """Copy the example infra repo (with its allowlist and DNS inventory) into a new git repo."""
+    source = shipped("examples") / EXAMPLE
+    if not source.is_dir():
+        raise RenamerError(f"{source}: the bundled example is missing; reinstall renamer")
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):
         raise RenamerError(f"{target}: folder is not empty")
-    shutil.copytree(shipped("examples") / EXAMPLE, target, dirs_exist_ok=True, symlinks=True)
+    shutil.copytree(source, target, dirs_exist_ok=True, symlinks=True)
     (target / "allowlists").mkdir(exist_ok=True)
     shutil.copy2(shipped("allowlists") / f"{EXAMPLE}.yaml", target / "allowlists")
     shutil.copytree(shipped("dns"), target / "dns", dirs_exist_ok=True)

@@ -115,11 +115,16 @@ def test_yaml_structure_unchanged_but_for_strings(tmp_path_factory, document: ob
 
     from ruamel.yaml import YAML
 
+    from ruamel.yaml.error import YAMLError
+
     buffer = io.StringIO()
     YAML(typ="safe", pure=True).dump({"root": document}, buffer)
+    try:  # ruamel's dumper can emit YAML no parser reads ({host: :x}); such input proves nothing
+        original = YAML(typ="safe", pure=True).load(buffer.getvalue())
+    except YAMLError:
+        assume(False)
     swept = _sweep(tmp_path_factory, "d.yaml", buffer.getvalue())
     loaded = YAML(typ="safe", pure=True).load(swept)
-    original = YAML(typ="safe", pure=True).load(buffer.getvalue())
     renamed = _renamed(original)
     if _collides(original):
         assert loaded == original  # refused: a renamed key would collide

@@ -55,7 +55,8 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool) ->
 
     project, _, summary = _scan(ctx, include_ignored, records=False)
     misses = summary.derived + summary.near_misses
-    ok = not summary.residual and not summary.unclassified and not (strict and misses)
+    ok = (not summary.residual and not summary.unclassified and not summary.skipped_files
+          and not (strict and misses))
     out = settings(ctx).output
     if fmt == "json":
         out.echo(verify_json(project.config.name, summary, ok))
@@ -123,5 +124,5 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
         out.info(f"wrote {output_file}")
     else:
         out.echo(text)
-    failed = bool(summary.residual or summary.unclassified or stale)
+    failed = bool(summary.residual or summary.unclassified or stale or summary.skipped_files)
     return EXIT_FINDINGS if strict and failed else EXIT_OK

@@ -179,9 +179,14 @@ class Rollout:
                     raise StepFailed(f"reload after restore failed: {result.tail()}")
                 querier = self.make_querier(resolver)
                 answering = wait_until_answering(resolver, querier, restart_deadline(resolver))
-                outcome.steps.append("restored, reloaded, " + ("answering" if answering else "NOT answering"))
                 if not answering:
+                    outcome.steps.append("restored, reloaded, NOT answering")
                     raise StepFailed(f"{resolver.endpoint} does not answer after the rollback")
+                wrong = _serving(plan, querier)
+                if wrong:
+                    outcome.steps.append("restored, reloaded, answering, old records NOT served")
+                    raise StepFailed(f"after the rollback: {wrong}")
+                outcome.steps.append("restored, reloaded, old records served")
                 outcome.status = "rolled back"
             except (StepFailed, TransportError) as exc:
                 outcome.status = "rollback FAILED"
@@ -197,6 +202,29 @@ class Rollout:
             if saved is None or saved != plan.current[name]:
                 raise StepFailed(f"backup of {name} in {outcome.backup} is missing or altered")
             transport.write(plan.path(name), saved)
+
+
+def _serving(plan: ResolverPlan, querier: Querier) -> str | None:
+    """After a rollback: does the resolver serve the restored snippets' A records again?"""
+    from renamer.dns.verify import NoAnswer
+
+    for name in plan.changed:
+        before = plan.current[name]
+        if before is None:
+            continue
+        for line in before.decode("utf-8", "replace").splitlines():
+            key, _, value = line.partition("=")
+            parts = value.split(",")
+            if key != "host-record" or len(parts) < 2 or ":" in parts[-1]:
+                continue
+            try:
+                answer = querier(f"{parts[0]}.", "A")
+            except NoAnswer:
+                return f"{parts[0]} A: no answer"
+            got = [v for kind, v in answer.records if kind == "A"]
+            if parts[-1] not in got:
+                return f"{parts[0]} A: expected {parts[-1]}, got {' '.join(got) or answer.rcode}"
+    return None
 
 
 def _describe(report: ResolverReport) -> str:

@@ -82,7 +82,7 @@ def verify_report(summary: Summary, *, strict: bool) -> str:
         lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}: "
                      f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
     lines += _skipped_lines(summary)
-    failed = len(summary.residual) + len(summary.unclassified)
+    failed = len(summary.residual) + len(summary.unclassified) + len(summary.skipped_files)
     misses = len(summary.derived) + len(summary.near_misses)
     verdict = "FAILED" if failed or (strict and misses) else "OK"
     lines.append(f"verify: {verdict}: {len(summary.residual)} residual, "

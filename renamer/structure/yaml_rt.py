@@ -158,14 +158,22 @@ def edit_problem(before: str, after: str) -> str | None:
         return f"the edit would make the YAML invalid: {str(exc).splitlines()[0]}"
     if len(old_docs) != len(new_docs):
         return "the edit would change the number of YAML documents"
-    for old, new in zip(old_docs, new_docs, strict=True):
-        problem = _compare(old, new, "")
-        if problem:
-            return problem
+    seen: set[tuple[int, int]] = set()
+    try:
+        for old, new in zip(old_docs, new_docs, strict=True):
+            problem = _compare(old, new, "", seen)
+            if problem:
+                return problem
+    except RecursionError:
+        return "nested too deeply to check its structure; edit it by hand"
     return None
 
 
-def _compare(old: Any, new: Any, path: str) -> str | None:
+def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str | None:
+    # Aliases share nodes: each pair is compared once, so a YAML bomb stays linear.
+    if (id(old), id(new)) in seen:
+        return None
+    seen.add((id(old), id(new)))
     where = path or "the document"
     if old is None or new is None:
         return None if old is new else f"{where}: the edit would change the document"
@@ -180,7 +188,7 @@ def _compare(old: Any, new: Any, path: str) -> str | None:
         if len(old.value) != len(new.value):
             return f"{where}: the edit would change the list's length"
         for index, (a, b) in enumerate(zip(old.value, new.value, strict=True)):
-            problem = _compare(a, b, f"{path}[{index}]")
+            problem = _compare(a, b, f"{path}[{index}]", seen)
             if problem:
                 return problem
         return None
@@ -192,7 +200,7 @@ def _compare(old: Any, new: Any, path: str) -> str | None:
             return (f"{child}: renaming key {renamed!r} to {new_key.value!r} would collide with "
                     "an existing key")
         seen[new_key.value] = old_key.value
-        problem = _compare(old_key, new_key, child) or _compare(old_value, new_value, child)
+        problem = _compare(old_key, new_key, child, seen) or _compare(old_value, new_value, child, seen)
         if problem:
             return problem
     return None

@@ -114,7 +114,6 @@ def test_yaml_structure_unchanged_but_for_strings(tmp_path_factory, document: ob
     import io
 
     from ruamel.yaml import YAML
-
     from ruamel.yaml.error import YAMLError
 
     buffer = io.StringIO()

@@ -202,3 +202,10 @@ def _node_scalars(text: str) -> list[tuple[int, int, str, str]]:
     for document in YAML(typ="rt").compose_all(text):
         walk(document, "")
     return sorted(out)
+
+
+def test_nested_mappings_and_aliases_checked_without_crashing(sweep_one) -> None:  # type: ignore[no-untyped-def]
+    text = "a:\n  b:\n    c: ana-ml2\n  d: fv-ml1\nx: &x {k: ana-ml2}\ny: *x\n"
+    new, where = sweep_one("nested.yaml", text)  # fv-ml1 present: the parse-and-compare path
+    assert new == text.replace("ana-ml2", "fv-ml1")
+    assert all(reason is None for reason, _ in where)

@@ -192,14 +192,14 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
             if problem:
                 return problem
         return None
-    seen: dict[str, str] = {}  # new key -> the key it was before the edit
+    before: dict[str, str] = {}  # new key -> the key it was before the edit
     for (old_key, old_value), (new_key, new_value) in zip(old.value, new.value, strict=True):
         child = _join(path, new_key.value)
-        if new_key.value in seen:
-            renamed = old_key.value if old_key.value != new_key.value else seen[new_key.value]
+        if new_key.value in before:
+            renamed = old_key.value if old_key.value != new_key.value else before[new_key.value]
             return (f"{child}: renaming key {renamed!r} to {new_key.value!r} would collide with "
                     "an existing key")
-        seen[new_key.value] = old_key.value
+        before[new_key.value] = old_key.value
         problem = _compare(old_key, new_key, child, seen) or _compare(old_value, new_value, child, seen)
         if problem:
             return problem

@@ -208,3 +208,56 @@ def test_resolver_listed_twice_and_bad_targets(run, lab) -> None:
     lab.write_resolvers(ns_fv={"backup_dir": str(lab.instances["ns-fv"].snippet_dir / "old")})
     result = dns(run, lab, "verify", "--resolvers", "all")
     assert "backup_dir: must lie outside snippet_dir" in result.stderr
+
+
+def test_a_restart_that_leaves_the_resolver_down_is_rolled_back_and_verified(run, lab) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    before = lab.snippets()
+    _change_inventory(lab)
+    fv = lab.instances["ns-fv"]
+    # The new snippet "breaks" the daemon at start: it stops and stays down until the old one is back.
+    restart = ["sh", "-c", 'python3 -m renamer.dns.sandbox stop "$1"; '
+               'grep -q 10.251.0.2 "$1/dnsmasq.d/renamer-fv.conf" || python3 -m renamer.dns.sandbox start "$1"',
+               "sh", str(fv.folder)]
+    import sys
+
+    restart = [part.replace("python3", sys.executable) for part in restart]
+    lab.write_resolvers(ns_fv={"reload": restart})
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 1
+    rows = {line.split()[0]: line for line in result.stdout.splitlines()[1:4]}
+    assert "restored, reloaded, old records served" in rows["ns-fv"]
+    assert "  rolled back  " in rows["ns-fv"]
+    assert lab.snippets() == before
+    lab.write_resolvers()
+    assert "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in dns(run, lab, "verify", "--resolvers", "ns-fv").stdout
+
+
+def test_unreachable_ssh_target_is_a_fast_clear_error(run, lab) -> None:
+    import time
+
+    lab.write_resolvers(ns_fv={"target": "ssh://nobody@127.0.0.1:1"})
+    start = time.monotonic()
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert time.monotonic() - start < 20
+    assert result.exit_code == 1
+    assert result.stderr.startswith("renamer: error: ns-fv (ssh://nobody@127.0.0.1:1): ssh failed: ")
+    assert lab.snippets() == {}  # planning reads every resolver first: nothing was touched
+
+
+def test_inventory_values_never_reach_a_shell(run, lab, tmp_path: Path) -> None:
+    marker = tmp_path / "PWNED"
+    hostile = ["true", f"; touch {marker}", f"$(touch {marker})", f"`touch {marker}`", "|", "&&"]
+    lab.write_resolvers(ns_fv={"test": hostile, "reload": lab.instances["ns-fv"].reload_command()})
+    assert dns(run, lab, "apply", "--resolvers", "ns-fv").exit_code == 0
+    assert not marker.exists()
+
+
+def test_a_symlinked_snippet_is_replaced_never_written_through(run, lab, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.conf"
+    target.write_text("# someone else's file\n")
+    link = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
+    link.symlink_to(target)
+    assert dns(run, lab, "apply", "--resolvers", "ns-fv").exit_code == 0
+    assert target.read_text() == "# someone else's file\n"
+    assert not link.is_symlink() and "host-record=fv-ml1," in link.read_text()

@@ -59,13 +59,13 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
     elif pending(project.root) is not None:
         out.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
     plan = plan_sweep(project, prefixes, include_ignored, progress=out.progress("scanning"))
-    if not dry_run and not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
-        check_clean(project, frozenset(recovered.targets) if recovered else frozenset())
     if not dry_run and plan.scan.skipped_files:
         path, why = plan.scan.skipped_files[0]
         more = len(plan.scan.skipped_files) - 1
         raise UnsafeError(f"{path}: cannot read ({why}){f' and {more} more' if more else ''}; "
                           "a sweep that cannot see every file could miss a live reference: nothing written")
+    if not dry_run and not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
+        check_clean(project, frozenset(recovered.targets) if recovered else frozenset())
     summary = Summary.of(plan)
     fmt = fmt or ("diff" if dry_run else "summary")
     if dry_run:

@@ -19,13 +19,15 @@ from pathlib import Path
 from typing import Protocol
 
 from renamer.dns.inventory import Resolver
-from renamer.errors import RenamerError
+from renamer.errors import EXIT_FINDINGS, RenamerError
 
 COMMAND_TIMEOUT = 120.0
 
 
 class TransportError(RenamerError):
     """A resolver could not be reached or a file operation failed on it."""
+
+    exit_code = EXIT_FINDINGS
 
 
 @dataclass(frozen=True)

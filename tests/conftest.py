@@ -55,3 +55,15 @@ def lab(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield started
     finally:
         started.stop()
+
+
+@pytest.fixture
+def sshd(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A real OpenSSH server on loopback with throwaway keys; stopped after the test."""
+    from tests.testing.sshd import start_sshd
+
+    server = start_sshd(tmp_path / "sshd")
+    try:
+        yield server
+    finally:
+        server.stop()

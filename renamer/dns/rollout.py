@@ -81,6 +81,11 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
     """Read what each resolver has now; render what it should have. Writes nothing."""
     plans = []
     for resolver in resolvers:
+        transport = transports[resolver.name]
+        check_sudo = getattr(transport, "check_sudo", None)
+        if check_sudo is not None:  # a missing sudo right: say so before anything is read or written
+            check_sudo()
+    for resolver in resolvers:
         desired = render_resolver(inventory, resolver)
         transport = transports[resolver.name]
         current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}

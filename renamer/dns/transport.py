@@ -123,6 +123,7 @@ def _run(argv: list[str], data: bytes | None = None, timeout: float = COMMAND_TI
 # Fixed remote scripts; paths arrive as "$1", "$2", never inside the script text.
 _READ = 'if [ -e "$1" ]; then exec cat -- "$1"; else exit 44; fi'
 _WRITE = ('set -e; umask 022; mkdir -p -- "$1"; tmp=$(mktemp "$1/.$2.XXXXXX"); '
+          'trap \'rm -f -- "$tmp"\' EXIT; '  # a failed write (disk full) leaves no temporary file
           'cat > "$tmp"; chmod 644 "$tmp"; mv -f -- "$tmp" "$1/$2"')
 _REMOVE = 'rm -f -- "$1"'
 _MISSING = 44

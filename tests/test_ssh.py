@@ -1,0 +1,178 @@
+"""Remote resolvers over SSH, against a real sshd driving real dnsmasq instances."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.testing.sshd import start_sshd
+
+
+def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
+    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
+
+
+def _over_ssh(server, **more: object) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    return {"target": server.target(), "ssh_config": str(server.client_config), **more}
+
+
+def test_apply_and_reapply_over_ssh_with_one_connection_per_resolver(run, lab, sshd) -> None:
+    lab.write_resolvers(ns_ana2=_over_ssh(sshd), ns_fv=_over_ssh(sshd))
+    first = dns(run, lab, "apply", "--resolvers", "all")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    assert first.stdout.count("  applied  ") == 3
+    assert len(lab.snippets()) == 6
+    assert sshd.connections() == 2  # one master connection per ssh resolver, reused by every step
+    pids = lab.pids()
+    again = dns(run, lab, "apply", "--resolvers", "all")
+    assert again.exit_code == 0 and again.stdout.count("unchanged") == 3
+    assert lab.pids() == pids
+    assert dns(run, lab, "plan", "--resolvers", "ns-fv").stdout.count("up to date") == 1
+    assert dns(run, lab, "verify", "--resolvers", "all").exit_code == 0
+
+
+def test_rollback_across_local_and_ssh_resolvers(run, lab, sshd) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    before = lab.snippets()
+    fv = lab.inventory / "sites" / "fv.yaml"
+    fv.write_text(fv.read_text().replace("address: 10.251.0.1", "address: 10.251.0.2"))
+    lab.write_resolvers(ns_ana2=_over_ssh(sshd),
+                        ns_fv=_over_ssh(sshd, test=["sh", "-c", "echo remote test broke >&2; exit 1"]))
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 1
+    assert "ns-fv: test failed (sh -c echo remote test broke >&2; exit 1): remote test broke" in result.stdout
+    rows = [line.split()[2:4] for line in result.stdout.splitlines()[1:4]]
+    assert rows == [["rolled", "back"]] * 3
+    assert lab.snippets() == before
+
+
+def test_unreachable_host_is_named_within_seconds(run, lab, sshd) -> None:
+    lab.write_resolvers(ns_fv={"target": "ssh://root@127.0.0.1:1", "ssh_config": str(sshd.client_config)})
+    start = time.monotonic()
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert time.monotonic() - start < 15
+    assert result.exit_code == 1
+    assert result.stderr.startswith("renamer: error: ns-fv (ssh://root@127.0.0.1:1): ssh failed: ")
+    assert "Connection refused" in result.stderr
+    assert lab.snippets() == {}
+
+
+def test_authentication_refused(run, lab, sshd) -> None:
+    (sshd.folder / "authorized_keys").write_text("")
+    lab.write_resolvers(ns_fv=_over_ssh(sshd))
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 1
+    assert "ns-fv (ssh://root@127.0.0.1:" in result.stderr and "Permission denied" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert lab.snippets() == {}
+
+
+def test_host_key_changed(run, lab, sshd, tmp_path: Path) -> None:
+    other = start_sshd(tmp_path / "other")  # a different host key...
+    try:
+        known = (other.folder / "known_hosts").read_text().split(" ", 1)[1]
+        (sshd.folder / "known_hosts").write_text(f"[127.0.0.1]:{sshd.port} {known}")  # ...expected here
+        lab.write_resolvers(ns_fv=_over_ssh(sshd))
+        result = dns(run, lab, "apply", "--resolvers", "all")
+        assert result.exit_code == 1
+        assert "ns-fv (ssh://root@127.0.0.1:" in result.stderr
+        assert "Host key verification failed" in result.stderr
+        assert lab.snippets() == {}
+    finally:
+        other.stop()
+
+
+def test_permission_denied_on_snippet_dir_rolls_back_the_others(run, lab, sshd) -> None:
+    folder = lab.instances["ns-fv"].snippet_dir
+    lab.write_resolvers(ns_fv=_over_ssh(sshd))
+    subprocess.run(["chattr", "+i", str(folder)], check=True)  # even root may not write there
+    try:
+        result = dns(run, lab, "apply", "--resolvers", "all")
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+    assert result.exit_code == 1
+    assert f"ns-fv: {folder}/renamer-ana.conf: cannot write: " in result.stdout
+    assert "Operation not permitted" in result.stdout
+    rows = [line.split()[2:4] for line in result.stdout.splitlines()[1:4]]
+    assert rows[:2] == [["rolled", "back"], ["rolled", "back"]]
+    assert lab.snippets() == {}
+
+
+def test_disk_full_on_the_remote_side(run, lab, sshd) -> None:
+    folder = lab.instances["ns-fv"].snippet_dir
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(folder)], check=True)
+    try:
+        fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(fd, b"\0" * 4096):
+                pass
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        lab.write_resolvers(ns_fv=_over_ssh(sshd))
+        result = dns(run, lab, "apply", "--resolvers", "all")
+        assert result.exit_code == 1
+        assert "No space left on device" in result.stdout
+        assert [line.split()[2] for line in result.stdout.splitlines()[1:3]] == ["rolled", "rolled"]
+        assert sorted(p.name for p in folder.iterdir()) == ["filler"]
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_sudo_runs_writes_test_and_reload(run, lab, sshd) -> None:
+    lab.write_resolvers(ns_fv=_over_ssh(sshd, sudo=True))
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 0, result.stdout + result.stderr
+
+
+def test_missing_sudo_right_is_refused_before_anything_is_written(run, lab, tmp_path: Path) -> None:
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "sudo").write_text("#!/bin/sh\necho 'sudo: a password is required' >&2\nexit 1\n")
+    (fake / "sudo").chmod(0o755)
+    server = start_sshd(tmp_path / "sudoless", f"SetEnv PATH={fake}:/usr/sbin:/usr/bin:/sbin:/bin")
+    try:
+        lab.write_resolvers(ns_fv=_over_ssh(server, sudo=True))
+        result = dns(run, lab, "apply", "--resolvers", "all")
+    finally:
+        server.stop()
+    assert result.exit_code == 1
+    assert result.stderr == "renamer: error: ns-fv: sudo -n is not allowed: sudo: a password is required\n"
+    assert lab.snippets() == {}
+
+
+def test_hostile_values_are_never_interpreted_by_a_shell(run, lab, sshd, tmp_path: Path) -> None:
+    marker = tmp_path / "PWNED"
+    odd = lab.root / "snip dir $(touch PWNED) `touch PWNED` ;touch PWNED 'q' \"dq\""
+    odd.mkdir()
+    instance = lab.instances["ns-fv"]
+    hostile_test = ["true", f"$(touch {marker})", f"; touch {marker}", "'", '"', "\\", "*", "&&", "|"]
+    lab.write_resolvers(ns_fv=_over_ssh(sshd, snippet_dir=str(odd), test=hostile_test,
+                                        reload=["true", f"`touch {marker}`"]))
+    result = dns(run, lab, "apply", "--resolvers", "ns-fv", "--no-verify")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (odd / "renamer-fv.conf").read_text().startswith("# Managed by renamer: site fv")
+    assert not marker.exists()
+    assert not (Path.home() / "PWNED").exists() and not (lab.root / "PWNED").exists()
+    assert instance.snippet_dir.exists()
+
+
+def test_the_ssh_commands_are_argv_lists(sshd) -> None:
+    import ipaddress
+
+    from renamer.dns.inventory import Resolver
+    from renamer.dns.transport import SshTransport
+
+    resolver = Resolver("ns", ipaddress.ip_address("127.0.0.1"), 53, sshd.target(), "/s", "/b",
+                        ("true",), ("true",), (), (), str(sshd.client_config))
+    transport = SshTransport(resolver)
+    try:
+        result = transport.run(["printf", "%s|", "a b", "$HOME", "`id`", "'q'"])
+    finally:
+        transport.close()
+    assert result.ok and result.output == "a b|$HOME|`id`|'q'|"
+    assert sys.executable  # the same interpreter drives the local steps

@@ -11,11 +11,16 @@ from pathlib import Path
 from renamer.errors import UnsafeError
 
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Replace `path` with `data` so readers see the old or the new file, never a mix."""
-    if path.is_symlink():
+def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: str = ".renamer-tmp",
+                 replace_links: bool = False) -> None:
+    """Replace `path` with `data` so readers see the old or the new file, never a mix.
+
+    The temporary file is hidden (a leading dot) and ends in `suffix`. A link at
+    `path` is refused, or with `replace_links` replaced by the file: never written through.
+    """
+    if path.is_symlink() and not replace_links:
         raise UnsafeError(f"{path}: is a symlink; renamer never writes through links")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".renamer-tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

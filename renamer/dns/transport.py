@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from renamer.atomic import write_atomic
 from renamer.dns.inventory import Resolver
 from renamer.errors import EXIT_FINDINGS, RenamerError
 
@@ -76,18 +77,7 @@ class LocalTransport:
         target = Path(path)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    os.fchmod(handle.fileno(), 0o644)
-                    os.fsync(handle.fileno())
-                os.replace(tmp, target)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            write_atomic(target, data, 0o644, suffix=".tmp", replace_links=True)
         except OSError as exc:
             raise TransportError(f"{path}: cannot write: {exc.strerror}") from None
 

@@ -7,7 +7,6 @@ can carry a newline, a comma or a `#` into the snippet.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -379,7 +378,3 @@ def _names(entry: dict[str, Any], key: str, known: set[str] | None, bad: Any,
         bad(key, f"unknown site {', '.join(map(repr, unknown))} (known: {', '.join(sorted(known or ()))})")
         return ()
     return tuple(dict.fromkeys(value))
-
-
-def reverse_of(address: IPAddress) -> str:
-    return ipaddress.ip_address(address).reverse_pointer

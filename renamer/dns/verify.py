@@ -38,9 +38,6 @@ class Querier(Protocol):
     def __call__(self, name: str, rdtype: str) -> Answer: ...
 
 
-class BatchQuerier(Querier, Protocol):
-    def many(self, questions: Sequence[tuple[str, str]]) -> list[Answer | None]: ...
-
 
 @dataclass(frozen=True)
 class Expectation:

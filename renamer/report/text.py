@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from renamer.masking import mask_line
-from renamer.model import NearMiss, Reference
+from renamer.model import Reference
 from renamer.report.stale import Stale
 from renamer.report.summary import Summary
 
@@ -143,7 +143,3 @@ def audit_markdown(name: str, summary: Summary, refs: list[Reference], stale: li
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("`", "'")
-
-
-def near_miss_line(miss: NearMiss) -> str:
-    return f"{miss.path}:{miss.line}:{miss.column}: {miss.kind}: {miss.text}"

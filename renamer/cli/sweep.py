@@ -10,7 +10,6 @@ import click
 from renamer.cli import common_options, settings
 from renamer.cli.common import project_from
 from renamer.errors import UnsafeError
-from renamer.plan import Plan, plan_sweep, repo_relative
 
 
 @click.command()
@@ -43,6 +42,7 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
     from renamer.apply import apply_plan, check_clean, recover_interrupted
     from renamer.dry_run import diff_bytes, edit_list
     from renamer.journal import pending
+    from renamer.plan import plan_sweep, repo_relative
     from renamer.report.machine import sweep_json
     from renamer.report.summary import Summary
     from renamer.report.text import sweep_summary
@@ -88,7 +88,7 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
     return 0
 
 
-def _show(out: Any, plan: Plan, summary: Any, fmt: str, *, dry_run: bool) -> None:
+def _show(out: Any, plan: Any, summary: Any, fmt: str, *, dry_run: bool) -> None:
     from renamer.dry_run import diff_bytes, edit_list
     from renamer.report.machine import sweep_json
     from renamer.report.text import sweep_summary

@@ -51,12 +51,18 @@ def _selected(rel: str, prefixes: list[str]) -> bool:
 
 
 def scan_repo(project: Project, options: ScanOptions, prefixes: Sequence[str] = (),
-              include_ignored: bool = False, progress: Progress | None = None) -> ScanResult:
-    """Scan every file the sweep would see; keep the files with anything to say."""
+              include_ignored: bool = False, progress: Progress | None = None,
+              listing: vcs.Listing | None = None) -> ScanResult:
+    """Scan every file the sweep would see; keep the files with anything to say.
+
+    `listing`: a `git ls-files` already started for this root (see vcs.start_listing).
+    """
     classifier = project.classifier
     wanted = list(prefixes)
     if project.git:
-        listed, ignored_all = vcs.listed_files(project.root, ignored=True)
+        if listing is None or listing.root != project.root:
+            listing = vcs.Listing(project.root)
+        listed, ignored_all = listing.result()
     else:
         listed, ignored_all = vcs.walk_files(project.root), []
     ignored = [rel for rel in ignored_all if _selected(rel, wanted)
@@ -80,9 +86,10 @@ def scan_repo(project: Project, options: ScanOptions, prefixes: Sequence[str] = 
 
 
 def plan_sweep(project: Project, prefixes: Sequence[str] = (), include_ignored: bool = False,
-               options: ScanOptions | None = None, progress: Progress | None = None) -> Plan:
+               options: ScanOptions | None = None, progress: Progress | None = None,
+               listing: vcs.Listing | None = None) -> Plan:
     scan = scan_repo(project, options or ScanOptions(), prefixes, include_ignored,
-                     progress)
+                     progress, listing)
     plan = Plan(project, scan)
     _check_renames(project, plan)
     return plan

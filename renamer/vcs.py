@@ -53,12 +53,44 @@ def _ls(root: Path, *args: str) -> list[str]:
     return _finish_ls(root, _start_ls(root, *args))
 
 
+class Listing:
+    """The two `git ls-files` runs of a scan, started early so they overlap other work."""
+
+    def __init__(self, root: Path, *, ignored: bool = True) -> None:
+        self.root = root
+        self._scanned = _start_ls(root, "--cached", "--others", "--exclude-standard")
+        self._ignored = _start_ls(root, "--others", "--ignored", "--exclude-standard") if ignored else None
+
+    def result(self) -> tuple[list[str], list[str]]:
+        """(tracked plus untracked-not-ignored files, ignored files)."""
+        files = sorted(set(_finish_ls(self.root, self._scanned)))
+        ignored = _finish_ls(self.root, self._ignored) if self._ignored is not None else []
+        return files, ignored
+
+    def close(self) -> None:
+        """Reap the listings if nobody read them (the command failed before its scan)."""
+        for process in (self._scanned, self._ignored):
+            if process is not None and process.returncode is None:
+                process.kill()
+                process.communicate()
+
+    def __enter__(self) -> Listing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_listing(root: Path) -> Listing | None:
+    """Start listing the work tree at `root` now; None outside git. Close it (or use `with`)."""
+    if not (root / ".git").exists():
+        return None
+    return Listing(root)
+
+
 def listed_files(root: Path, *, ignored: bool) -> tuple[list[str], list[str]]:
     """(tracked plus untracked-not-ignored files, ignored files), both listings run at once."""
-    scanned = _start_ls(root, "--cached", "--others", "--exclude-standard")
-    skipped = _start_ls(root, "--others", "--ignored", "--exclude-standard") if ignored else None
-    files = sorted(set(_finish_ls(root, scanned)))
-    return files, (_finish_ls(root, skipped) if skipped is not None else [])
+    return Listing(root, ignored=ignored).result()
 
 
 def walk_files(root: Path) -> list[str]:

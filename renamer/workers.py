@@ -34,6 +34,7 @@ def _interesting(found: FileResult) -> bool:
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00")
+_FIRST_READ = 65536
 
 
 def _scan_chunk(paths: Sequence[str]) -> tuple[int, list[FileResult]]:
@@ -60,17 +61,21 @@ def _scan_chunk(paths: Sequence[str]) -> tuple[int, list[FileResult]]:
             fd = -1  # a link, gone or unreadable: the full scanner says which
         if fd >= 0:
             try:
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    continue
-                if info.st_size <= limit:
-                    data = os.read(fd, info.st_size + 1)
-                    candidate = (len(data) > info.st_size or data[:2] in _WIDE_BOMS
-                                 or any(n in data for n in needles)
-                                 or any(n in rel for n in path_needles)
-                                 or (loose is not None and loose.might_match(data)))
+                # One read answers for most files; only a full buffer needs fstat (size, type).
+                data = os.read(fd, _FIRST_READ)
+                if len(data) == _FIRST_READ:
+                    info = os.fstat(fd)
+                    if not stat.S_ISREG(info.st_mode):
+                        continue
+                    if info.st_size > limit:
+                        data = b""  # the full scanner streams it
+                        raise OSError
+                    data += os.read(fd, info.st_size + 1 - len(data))
+                candidate = (data[:2] in _WIDE_BOMS or any(n in data for n in needles)
+                             or any(n in rel for n in path_needles)
+                             or (loose is not None and loose.might_match(data)))
             except OSError:
-                pass
+                pass  # a folder (a submodule), a file over the limit: the full scanner decides
             finally:
                 os.close(fd)
         if not candidate:

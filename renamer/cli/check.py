@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from renamer.cli import common_options, settings
-from renamer.cli.common import project_from
+from renamer.cli.common import early_listing, project_from
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 
 
 def _scan(ctx: click.Context, include_ignored: bool, *, records: bool):  # type: ignore[no-untyped-def]
+    listing = early_listing(ctx)
+    try:
+        return _scan_with(ctx, include_ignored, records, listing)
+    finally:
+        if listing is not None:
+            listing.close()
+
+
+def _scan_with(ctx: click.Context, include_ignored: bool, records: bool, listing: Any):  # type: ignore[no-untyped-def]
     from renamer.journal import pending
     from renamer.plan import scan_repo
     from renamer.report.summary import Summary
@@ -22,7 +32,7 @@ def _scan(ctx: click.Context, include_ignored: bool, *, records: bool):  # type:
         settings(ctx).output.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
     progress = settings(ctx).output.progress("scanning")
     scan = scan_repo(project, ScanOptions(locate=True, locate_records=records, loose=True),
-                     include_ignored=include_ignored, progress=progress)
+                     include_ignored=include_ignored, progress=progress, listing=listing)
     return project, scan, Summary.of_scan(scan)
 
 

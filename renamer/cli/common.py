@@ -11,6 +11,17 @@ from renamer.cli import settings
 
 if TYPE_CHECKING:
     from renamer.project import Project
+    from renamer.vcs import Listing
+
+
+def early_listing(ctx: click.Context) -> Listing | None:
+    """Start `git ls-files` before the heavier imports and the config, so they overlap."""
+    from renamer.vcs import find_work_tree, start_listing
+
+    options = settings(ctx)
+    cwd = Path.cwd().resolve()
+    root = options.repo.resolve() if options.repo else (find_work_tree(cwd) or cwd)
+    return start_listing(root) if root.is_dir() else None
 
 
 def project_from(ctx: click.Context) -> Project:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from renamer.cli import common_options, settings
-from renamer.cli.common import project_from
+from renamer.cli.common import early_listing, project_from
+
+if TYPE_CHECKING:
+    from renamer.vcs import Listing
 from renamer.errors import UnsafeError
 
 
@@ -39,6 +42,16 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
       renamer sweep --commit                  # apply and commit
       renamer sweep stacks/ litellm/          # only these paths
     """
+    listing = early_listing(ctx)
+    try:
+        return _sweep(ctx, dry_run, commit, allow_dirty, include_ignored, fmt, paths, listing)
+    finally:
+        if listing is not None:
+            listing.close()
+
+
+def _sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, include_ignored: bool,
+           fmt: str | None, paths: tuple[Path, ...], listing: Listing | None) -> int:
     from renamer.apply import apply_plan, check_clean, recover_interrupted
     from renamer.dry_run import diff_bytes, edit_list
     from renamer.journal import pending
@@ -58,7 +71,10 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
                      f"finished, {len(recovered.rolled_back)} left as they were")
     elif pending(project.root) is not None:
         out.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
-    plan = plan_sweep(project, prefixes, include_ignored, progress=out.progress("scanning"))
+    if recovered is not None:
+        listing = None  # the recovery changed the tree: list it again
+    plan = plan_sweep(project, prefixes, include_ignored, progress=out.progress("scanning"),
+                      listing=listing)
     if not dry_run and plan.scan.skipped_files:
         path, why = plan.scan.skipped_files[0]
         more = len(plan.scan.skipped_files) - 1

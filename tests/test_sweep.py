@@ -259,3 +259,11 @@ def test_repo_without_commits(repo, run) -> None:
     assert run(root, "sweep").exit_code == 3  # untracked files count as uncommitted work
     assert run(root, "sweep", "--allow-dirty").exit_code == 0
     assert (root / "stacks/app/app.env").read_bytes().startswith(b"HOST=fv-ml1")
+
+
+def test_records_are_never_renamed(repo, run) -> None:
+    root = repo({"incidents/ana-ml2-disk.md": "ana-ml2 lost a disk\n", "stacks/ana-ml2.env": "H=ana-ml2\n"})
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "incidents/ana-ml2-disk.md").read_text() == "ana-ml2 lost a disk\n"
+    assert (root / "stacks/fv-ml1.env").read_text() == "H=fv-ml1\n"
+    assert not (root / "stacks/ana-ml2.env").exists()

@@ -70,3 +70,11 @@ def test_entry_points_smoke() -> None:
     assert bad.returncode == 2
     assert bad.stderr.startswith("renamer: error: No such command 'nope'")
     assert "Traceback" not in bad.stderr
+
+
+def test_verbose_says_what_it_loaded(repo, run) -> None:
+    root = repo(STORY)
+    result = run(root, "-v", "sweep", "--dry-run", "--format", "summary")
+    assert f"renamer: repo {root} (git); config renamer.yaml; allowlists allow.yaml; 4 renames" in result.stderr
+    assert "renamer: scanned 11 files in " in result.stderr
+    assert "renamer: repo" not in run(root, "sweep", "--dry-run").stderr

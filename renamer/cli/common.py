@@ -28,4 +28,10 @@ def project_from(ctx: click.Context) -> Project:
     from renamer.project import load_project
 
     options = settings(ctx)
-    return load_project(options.repo, options.config, Path.cwd())
+    project = load_project(options.repo, options.config, Path.cwd())
+    config = project.config
+    shown = ", ".join(config.display(p) for p in config.allowlist_paths) or "none"
+    options.output.detail(f"repo {project.root} ({'git' if project.git else 'not git'}); config "
+                          f"{config.display(config.path)}; allowlists {shown}; "
+                          f"{len(config.renames.pairs())} renames")
+    return project

@@ -36,6 +36,11 @@ class Output:
         if self.verbosity >= 0:
             click.echo(text, err=True)
 
+    def detail(self, text: str) -> None:
+        """A line on stderr only with -v."""
+        if self.verbosity >= 1:
+            click.echo(f"renamer: {text}", err=True)
+
     def write_bytes(self, data: bytes) -> None:
         """Raw bytes to stdout: diffs keep Latin-1 and CRLF bytes exactly."""
         sys.stdout.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,8 +74,10 @@ def _sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, i
         out.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
     if recovered is not None:
         listing = None  # the recovery changed the tree: list it again
+    started = time.monotonic()
     plan = plan_sweep(project, prefixes, include_ignored, progress=out.progress("scanning"),
                       listing=listing)
+    out.detail(f"scanned {plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
     if not dry_run and plan.scan.skipped_files:
         path, why = plan.scan.skipped_files[0]
         more = len(plan.scan.skipped_files) - 1

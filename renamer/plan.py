@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,39 +56,50 @@ def scan_repo(project: Project, options: ScanOptions, prefixes: Sequence[str] = 
     """Scan every file the sweep would see; keep the files with anything to say.
 
     `listing`: a `git ls-files` already started for this root (see vcs.start_listing).
+    Tracked files are scanned while git still walks the work tree for untracked ones.
     """
     classifier = project.classifier
     wanted = list(prefixes)
+
+    def keep(paths: list[str]) -> list[str]:
+        return [rel for rel in paths if _selected(rel, wanted) and not classifier.is_excluded(rel)]
+
+    def ignored_current() -> list[str]:
+        assert git is not None
+        return [rel for rel in keep(git.ignored()) if classifier.is_current_pattern(rel)]
+
+    git = None
     if project.git:
-        if listing is None or listing.root != project.root:
-            listing = vcs.Listing(project.root)
-        listed, ignored_all = listing.result()
-    else:
-        listed, ignored_all = vcs.walk_files(project.root), []
-    ignored = [rel for rel in ignored_all if _selected(rel, wanted)
-               and classifier.is_current_pattern(rel) and not classifier.is_excluded(rel)]
-    chosen = [rel for rel in listed if _selected(rel, wanted) and not classifier.is_excluded(rel)]
-    if include_ignored:
-        chosen, ignored = sorted(set(chosen) | set(ignored)), []
+        git = listing if listing is not None and listing.root == project.root else vcs.Listing(project.root)
+
+    def batches() -> Iterator[list[str]]:
+        """Tracked files at once; untracked (and ignored) ones when git's walk is done."""
+        if git is None:
+            yield keep(vcs.walk_files(project.root))
+            return
+        yield keep(git.tracked())
+        yield keep(git.untracked()) + (ignored_current() if include_ignored else [])
+
     result = ScanResult()
-    result.files_scanned, found_files = scan_files(project, options, chosen, progress)
+    result.files_scanned, found_files = scan_files(project, options, batches(), progress)
     for found in found_files:
         if found.kind == "unreadable":
             result.skipped_files.append((found.path, found.refused or "unreadable"))
         else:
             result.files.append(found)
-    scanner = FileScanner(project, options)
-    for rel in ignored:
-        ignored_file = scanner.scan(rel)
-        if ignored_file is not None and ignored_file.references:
-            result.ignored_with_references.append(rel)
+    if git is not None and not include_ignored:
+        scanner = FileScanner(project, options)
+        for rel in ignored_current():
+            ignored_file = scanner.scan(rel)
+            if ignored_file is not None and ignored_file.references:
+                result.ignored_with_references.append(rel)
     return result
 
 
 def plan_sweep(project: Project, prefixes: Sequence[str] = (), include_ignored: bool = False,
                options: ScanOptions | None = None, progress: Progress | None = None,
                listing: vcs.Listing | None = None) -> Plan:
-    scan = scan_repo(project, options or ScanOptions(), prefixes, include_ignored,
+    scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
                      progress, listing)
     plan = Plan(project, scan)
     _check_renames(project, plan)

@@ -35,6 +35,7 @@ CODE_HINT = "outside any string or comment, where a text edit could change the c
 
 @dataclass(frozen=True)
 class ScanOptions:
+    texts: bool = True  # each reference's line, for reports (a sweep's diff needs none)
     locate: bool = False  # YAML key paths and Python roles for every reference (reports)
     locate_records: bool = True  # also in record files (audit shows them; verify does not)
     loose: bool = False  # near-misses and derived-name candidates
@@ -46,13 +47,16 @@ class FileScanner:
         self.options = options
         self.matcher = project.matcher
 
-    def scan(self, rel: str, klass: FileClass | None = None) -> FileResult | None:
+    def scan(self, rel: str, klass: FileClass | None = None,
+             read: tuple[bytes, int] | None = None) -> FileResult | None:
         """What `rel` holds; None when it is no file to scan (a folder, a socket, gone).
 
         Classification waits until a prefilter hit: most files hold no old value.
+        `read`: the (bytes, mode) of a regular file the caller has read already.
         """
         path = f"{self.project.root}/{rel}"
-        content = files.read_content(path, self.project.config.max_file_size)
+        content = (files.classify_bytes(*read) if read is not None
+                   else files.read_content(path, self.project.config.max_file_size))
         if content is None:
             return None
         if content.kind == files.UNREADABLE:
@@ -183,7 +187,7 @@ class FileScanner:
     def _reference(self, rel: str, data: bytes, lines: Lines, m: Match, status: str,
                    reason: str | None, note: str | None,
                    where: tuple[str | None, str] | None = None) -> Reference:
-        line, column, text = lines.position(m.start)
+        line, column, text = lines.position(m.start, with_text=self.options.texts)
         return Reference(rel, line, column, m.old, m.new, status, reason, note, text,
                          where[0] if where else None, where[1] if where else None)
 
@@ -256,10 +260,13 @@ class Lines:
         self._cursor = (offset, count)
         return count
 
-    def position(self, offset: int) -> tuple[int, int, str]:
-        """(1-based line, 1-based character column, the line's text trimmed)."""
+    def position(self, offset: int, *, with_text: bool = True) -> tuple[int, int, str]:
+        """(1-based line, 1-based character column, the line's text trimmed, if asked)."""
         index = self.index_of(offset)
         start = self.data.rfind(b"\n", 0, offset) + 1
+        if not with_text:
+            codec = "utf-8" if self._utf8 else "latin-1"
+            return index + 1, len(self.data[start:offset].decode(codec, "replace")) + 1, ""
         end = self.data.find(b"\n", offset)
         raw = self.data[start:end if end != -1 else len(self.data)]
         codec = "utf-8" if self._utf8 else "latin-1"

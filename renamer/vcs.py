@@ -54,22 +54,40 @@ def _ls(root: Path, *args: str) -> list[str]:
 
 
 class Listing:
-    """The two `git ls-files` runs of a scan, started early so they overlap other work."""
+    """The `git ls-files` runs of a scan, started early so they overlap other work.
+
+    Tracked files come from the index at once; untracked and ignored ones need a
+    walk of the work tree, which a scan can overlap by starting on the tracked.
+    """
 
     def __init__(self, root: Path, *, ignored: bool = True) -> None:
         self.root = root
-        self._scanned = _start_ls(root, "--cached", "--others", "--exclude-standard")
+        self._tracked = _start_ls(root, "--cached")
+        self._untracked = _start_ls(root, "--others", "--exclude-standard")
         self._ignored = _start_ls(root, "--others", "--ignored", "--exclude-standard") if ignored else None
+        self._done: dict[str, list[str]] = {}
+
+    def _get(self, name: str, process: subprocess.Popen[bytes] | None) -> list[str]:
+        if name not in self._done:
+            self._done[name] = _finish_ls(self.root, process) if process is not None else []
+        return self._done[name]
+
+    def tracked(self) -> list[str]:
+        return self._get("tracked", self._tracked)
+
+    def untracked(self) -> list[str]:
+        return self._get("untracked", self._untracked)
+
+    def ignored(self) -> list[str]:
+        return self._get("ignored", self._ignored)
 
     def result(self) -> tuple[list[str], list[str]]:
         """(tracked plus untracked-not-ignored files, ignored files)."""
-        files = sorted(set(_finish_ls(self.root, self._scanned)))
-        ignored = _finish_ls(self.root, self._ignored) if self._ignored is not None else []
-        return files, ignored
+        return sorted(set(self.tracked()) | set(self.untracked())), self.ignored()
 
     def close(self) -> None:
         """Reap the listings if nobody read them (the command failed before its scan)."""
-        for process in (self._scanned, self._ignored):
+        for process in (self._tracked, self._untracked, self._ignored):
             if process is not None and process.returncode is None:
                 process.kill()
                 process.communicate()

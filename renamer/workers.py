@@ -6,11 +6,12 @@ specs); only the few files with something to report travel back.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import stat
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from renamer.model import FileResult
 from renamer.project import Project
@@ -54,7 +55,7 @@ def _scan_chunk(paths: Sequence[str]) -> tuple[int, list[FileResult]]:
     limit = project.config.max_file_size
     scanned, kept = 0, list[FileResult]()
     for rel in paths:
-        candidate = True
+        candidate, read = True, None
         try:
             fd = os.open(root + rel, _OPEN_FLAGS)
         except OSError:
@@ -68,12 +69,17 @@ def _scan_chunk(paths: Sequence[str]) -> tuple[int, list[FileResult]]:
                     if not stat.S_ISREG(info.st_mode):
                         continue
                     if info.st_size > limit:
-                        data = b""  # the full scanner streams it
-                        raise OSError
+                        raise OSError  # the full scanner streams it
                     data += os.read(fd, info.st_size + 1 - len(data))
+                if len(data) > limit:
+                    raise OSError  # over options.max_file_size: the full scanner streams it
                 candidate = (data[:2] in _WIDE_BOMS or any(n in data for n in needles)
                              or any(n in rel for n in path_needles)
                              or (loose is not None and loose.might_match(data)))
+                if candidate:
+                    info = os.fstat(fd)
+                    if stat.S_ISREG(info.st_mode):
+                        read = (data, info.st_mode)
             except OSError:
                 pass  # a folder (a submodule), a file over the limit: the full scanner decides
             finally:
@@ -81,7 +87,7 @@ def _scan_chunk(paths: Sequence[str]) -> tuple[int, list[FileResult]]:
         if not candidate:
             scanned += 1
             continue
-        found = scanner.scan(rel)
+        found = scanner.scan(rel, read=read)
         if found is not None:
             scanned += 1
             if _interesting(found):
@@ -89,39 +95,46 @@ def _scan_chunk(paths: Sequence[str]) -> tuple[int, list[FileResult]]:
     return scanned, kept
 
 
-def scan_files(project: Project, options: ScanOptions, paths: Sequence[str],
+def scan_files(project: Project, options: ScanOptions, batches: Iterator[Sequence[str]],
                progress: Callable[[int, int], None] | None = None) -> tuple[int, list[FileResult]]:
-    """(files scanned, results with something to report, in path order)."""
+    """(files scanned, results with something to report, in path order).
+
+    `batches` may block (the second one waits for git's walk): the pool is already
+    scanning the first while it does.
+    """
     global _state
+    first = list(next(batches, []))
     workers = _worker_count()
-    if len(paths) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        _state = (project, options)
-        try:
-            scanned, kept = 0, list[FileResult]()
-            for start in range(0, len(paths), 512):
-                count, found = _scan_chunk(paths[start:start + 512])
-                scanned, kept = scanned + count, kept + found
-                if progress:
-                    progress(min(start + 512, len(paths)), len(paths))
-            return scanned, kept
-        finally:
-            _state = None
-    size = max(64, len(paths) // (workers * 8))
-    chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
     _state = (project, options)
-    scanned, results = 0, []
     try:
+        if len(first) < PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            scanned, kept = 0, list[FileResult]()
+            for batch in itertools.chain([first], batches):
+                for start in range(0, len(batch), CHUNK):
+                    count, found = _scan_chunk(batch[start:start + CHUNK])
+                    scanned, kept = scanned + count, kept + found
+                    if progress:
+                        progress(scanned, max(scanned, len(first)))
+            return scanned, sorted(kept, key=lambda r: r.path)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
             context = multiprocessing.get_context("fork")
+        scanned, results = 0, list[FileResult]()
         with context.Pool(workers) as pool:
-            done = 0
-            for count, found in pool.imap_unordered(_scan_chunk, chunks):
-                done += len(chunks[0]) if count else 0
+            for count, found in pool.imap_unordered(_scan_chunk, _chunks(first, batches)):
                 scanned += count
                 results += found
                 if progress:
-                    progress(min(done, len(paths)), len(paths))
+                    progress(scanned, max(scanned, len(first)))
+        return scanned, sorted(results, key=lambda r: r.path)
     finally:
         _state = None
-    return scanned, sorted(results, key=lambda r: r.path)
+
+
+CHUNK = 512
+
+
+def _chunks(first: list[str], rest: Iterator[Sequence[str]]) -> Iterator[Sequence[str]]:
+    for batch in itertools.chain([first], rest):  # lazily: `rest` waits in the pool's feeder thread
+        for start in range(0, len(batch), CHUNK):
+            yield batch[start:start + CHUNK]

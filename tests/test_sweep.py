@@ -267,3 +267,18 @@ def test_records_are_never_renamed(repo, run) -> None:
     assert (root / "incidents/ana-ml2-disk.md").read_text() == "ana-ml2 lost a disk\n"
     assert (root / "stacks/fv-ml1.env").read_text() == "H=fv-ml1\n"
     assert not (root / "stacks/ana-ml2.env").exists()
+
+
+def test_worker_pool_gives_the_same_answers(repo, run, monkeypatch) -> None:
+    from renamer import workers
+
+    files = {f"stacks/s{i % 7}/f{i:03d}.env": ("HOST=ana-ml2\n" if i % 3 else "HOST=other\n") for i in range(120)}
+    root = repo({**STORY, **files})
+    (root / "stacks/untracked.env").write_text("HOST=ana-ml2\n")  # arrives with git's walk
+    single = run(root, "audit", "--format", "json").stdout
+    single_dry = run(root, "sweep", "--dry-run").stdout_bytes
+    monkeypatch.setattr(workers, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(workers, "CHUNK", 16)
+    assert run(root, "audit", "--format", "json").stdout == single
+    assert run(root, "sweep", "--dry-run").stdout_bytes == single_dry
+    assert b"+HOST=fv-ml1" in single_dry and b"stacks/untracked.env" in single_dry

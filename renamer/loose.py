@@ -13,6 +13,12 @@ from collections.abc import Iterable
 _SEP = rb"[-_.]"
 
 
+# One pass folds case and separators: ANA_ML2 and ana-ml2 both read ana.ml2. Byte for
+# byte, so offsets in the folded copy are offsets in the file.
+_UPPER = bytes(range(ord("A"), ord("Z") + 1))
+_FOLD = bytes.maketrans(_UPPER + b"-_", _UPPER.lower() + b"..")
+
+
 class LoosePass:
     def __init__(self, hosts: Iterable[str], addresses: Iterable[str]) -> None:
         parts: list[bytes] = []
@@ -24,7 +30,7 @@ class LoosePass:
             body = _SEP.join(re.escape(t) for t in tokens)
             parts.append(rb"(?<![A-Za-z0-9])" + body + rb"(?![A-Za-z0-9])")
             self._like.append((re.compile(b"(?i)" + body), old))
-            needles.add(max(tokens, key=len))
+            needles.add(b".".join(tokens))  # every loose spelling folds to this
             starts.add(tokens[0])
         for old in addresses:
             if ":" in old:
@@ -35,28 +41,30 @@ class LoosePass:
                 parts.append(rb"(?<![0-9])" + body + rb"(?![0-9])")
                 self._like.append((re.compile(body), old))
                 starts.add(order[0])
-            needles.add(max(octets, key=len))  # digits need no lowering
+                needles.add(b".".join(order))
         self.pattern = re.compile(b"(?i)" + b"|".join(parts)) if parts else None
-        self.needles = tuple(sorted(needles))
+        # A needle holding another adds nothing to an `in` test.
+        ordered = sorted(needles, key=len)
+        self.needles = tuple(n for i, n in enumerate(ordered) if not any(m in n for m in ordered[:i]))
         self._starts = tuple(sorted(starts))  # every loose hit begins with one of these
 
     def might_match(self, data: bytes) -> bool:
         if self.pattern is None:
             return False
-        lowered = data.lower()
-        return any(n in lowered for n in self.needles)
+        folded = data.translate(_FOLD)
+        return any(n in folded for n in self.needles)
 
     def find(self, data: bytes) -> list[tuple[int, int, str, str]]:
         """(start, end, spelling found, old value it resembles) for each loose hit."""
         if self.pattern is None:
             return []
-        lowered = data.lower()
-        if not any(n in lowered for n in self.needles):
+        folded = data.translate(_FOLD)
+        if not any(n in folded for n in self.needles):
             return []
         out = []
         end = 0
         # Anchored where a first token occurs, as the exact matcher does: no walk over every byte.
-        for pos in sorted({p for token in self._starts for p in _positions(lowered, token)}):
+        for pos in sorted({p for token in self._starts for p in _positions(folded, token)}):
             hit = self.pattern.match(data, pos) if pos >= end else None
             if hit is None:
                 continue

@@ -261,3 +261,15 @@ def test_a_symlinked_snippet_is_replaced_never_written_through(run, lab, tmp_pat
     assert dns(run, lab, "apply", "--resolvers", "ns-fv").exit_code == 0
     assert target.read_text() == "# someone else's file\n"
     assert not link.is_symlink() and "host-record=fv-ml1," in link.read_text()
+
+
+def test_a_hosts_own_warning_replaces_the_bmc_default(run, lab) -> None:
+    path = lab.inventory / "sites" / "fv.yaml"
+    path.write_text(path.read_text().replace(
+        "    role: bmc                     # gets the 802.1q VLAN warning",
+        "    role: bmc\n    warning: firmware 4.2 drops gratuitous ARP, ping it after a restart"))
+    text = dns(run, lab, "render", "--site", "fv").stdout
+    lines = text.splitlines()
+    bmc = lines.index("host-record=fv-ml1-bmc,fv-ml1-bmc.fv.lan,10.251.50.55")
+    assert lines[bmc - 1].startswith("#") and "firmware 4.2 drops gratuitous ARP" in "".join(lines[bmc - 2:bmc])
+    assert "802.1q" not in text

@@ -282,3 +282,16 @@ def test_worker_pool_gives_the_same_answers(repo, run, monkeypatch) -> None:
     assert run(root, "audit", "--format", "json").stdout == single
     assert run(root, "sweep", "--dry-run").stdout_bytes == single_dry
     assert b"+HOST=fv-ml1" in single_dry and b"stacks/untracked.env" in single_dry
+
+
+def test_network_renumbering_end_to_end(repo, run) -> None:
+    config = CONFIG.replace("    10.250.50.54: 10.251.50.54\n",
+                            "    10.250.50.54: 10.251.50.54\n  networks:\n    10.250.0.0/16: 10.251.0.0/16\n")
+    files = {"stacks/net.yaml": "subnet: 10.250.0.0/16\ngw: 10.250.0.1\nnas: 10.250.20.10\nother: 10.2.0.1\n"
+                                "ptr: 10.20.250.10.in-addr.arpa\nzone: 250.10.in-addr.arpa\n"}
+    root = repo(files, config=config)
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "stacks/net.yaml").read_text() == (
+        "subnet: 10.251.0.0/16\ngw: 10.251.0.1\nnas: 10.251.20.10\nother: 10.2.0.1\n"
+        "ptr: 10.20.251.10.in-addr.arpa\nzone: 251.10.in-addr.arpa\n")
+    assert run(root, "verify").exit_code == 0

@@ -105,7 +105,9 @@ class FileScanner:
         lines = Lines(data)
         fmt = format_of(rel, data)
         locate = self.options.locate and (klass.status != RECORD or self.options.locate_records)
-        locations = self._locations(fmt, data, lines, matches) if locate else None
+        # Python roles decide edits in current files and locate references: parse once.
+        roles = self._python_roles(fmt, data, matches) if klass.status == CURRENT or locate else None
+        locations = self._locations(fmt, data, lines, matches, roles) if locate else None
         if klass.status in (RECORD, UNCLASSIFIED):
             status = KEPT if klass.status == RECORD else UNCLASSIFIED_STATUS
             reason = klass.reason if klass.status == RECORD else None
@@ -115,7 +117,6 @@ class FileScanner:
             return as_found, [], None
         wanted = [lines.index_of(m.start) for m in matches]
         exemptions = self.project.classifier.line_exemptions(rel, lines.texts(), wanted)
-        roles = self._python_roles(fmt, data, matches)
         refs: list[Reference] = []
         pending: list[tuple[int, Match]] = []
         for i, m in enumerate(matches):
@@ -169,17 +170,16 @@ class FileScanner:
 
         return data_formats.edit_problem(fmt, before, after)
 
-    def _locations(self, fmt: str | None, data: bytes, lines: Lines,
-                   matches: list[Match]) -> list[tuple[str | None, str]] | None:
+    def _locations(self, fmt: str | None, data: bytes, lines: Lines, matches: list[Match],
+                   roles: list[str] | None) -> list[tuple[str | None, str]] | None:
         if fmt in ("yaml", "json"):
             from renamer.structure import yaml_rt
 
             text = data.decode("utf-8", "replace")
             offsets = [lines.char_offset(m.start) for m in matches]
             return yaml_rt.locate(text, offsets)
-        if fmt == "python":
-            roles = self._python_roles(fmt, data, matches)
-            return [(None, role) for role in roles] if roles else None
+        if roles is not None:
+            return [(None, role) for role in roles]
         return None
 
     # -- references ------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +12,7 @@ from renamer.cli import common_options, settings
 from renamer.cli.common import early_listing, project_from
 
 if TYPE_CHECKING:
+    from renamer.plan import Plan
     from renamer.vcs import Listing
 from renamer.errors import UnsafeError
 
@@ -54,12 +55,8 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
 def _sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, include_ignored: bool,
            fmt: str | None, paths: tuple[Path, ...], listing: Listing | None) -> int:
     from renamer.apply import apply_plan, check_clean, recover_interrupted
-    from renamer.dry_run import diff_bytes, edit_list
     from renamer.journal import pending
     from renamer.plan import plan_sweep, repo_relative
-    from renamer.report.machine import sweep_json
-    from renamer.report.summary import Summary
-    from renamer.report.text import sweep_summary
 
     out = settings(ctx).output
     project = project_from(ctx)
@@ -85,21 +82,14 @@ def _sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, i
                           "a sweep that cannot see every file could miss a live reference: nothing written")
     if not dry_run and not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
         check_clean(project, frozenset(recovered.targets) if recovered else frozenset())
-    summary = Summary.of(plan)
-    fmt = fmt or ("diff" if dry_run else "summary")
-    if dry_run:
-        _show(out, plan, summary, fmt, dry_run=True)
-        return 0
-    edits: list[dict[str, Any]] = edit_list(plan) if fmt == "json" else []
-    diff = diff_bytes(plan) if fmt == "diff" else b""
-    applied = apply_plan(plan, commit=commit)
-    if fmt == "json":
-        out.echo(sweep_json(project.config.name, summary, edits, dry_run=False))
-    else:
-        if diff:
-            out.write_bytes(out.color_diff(diff))
-            out.echo("")
-        out.echo(sweep_summary(summary, dry_run=False))
+    # Rendered before anything is written: the diff is made from the original bytes.
+    diff, text = _render(plan, fmt or ("diff" if dry_run else "summary"), dry_run=dry_run)
+    applied = None if dry_run else apply_plan(plan, commit=commit)
+    if diff:
+        out.write_bytes(out.color_diff(diff))
+        out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
+    out.echo(text)
+    if applied is not None:
         for sha in applied.commits:
             out.info(f"committed {sha[:12]}")
         if commit and not applied.commits:
@@ -107,17 +97,14 @@ def _sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, i
     return 0
 
 
-def _show(out: Any, plan: Any, summary: Any, fmt: str, *, dry_run: bool) -> None:
+def _render(plan: Plan, fmt: str, *, dry_run: bool) -> tuple[bytes, str]:
+    """(the diff, if asked, and the summary or JSON) of a plan."""
     from renamer.dry_run import diff_bytes, edit_list
     from renamer.report.machine import sweep_json
+    from renamer.report.summary import Summary
     from renamer.report.text import sweep_summary
 
+    summary = Summary.of(plan)
     if fmt == "json":
-        out.echo(sweep_json(plan.project.config.name, summary, edit_list(plan), dry_run))
-        return
-    if fmt == "diff":
-        diff = diff_bytes(plan)
-        if diff:
-            out.write_bytes(out.color_diff(diff))
-            out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
-    out.echo(sweep_summary(summary, dry_run=dry_run))
+        return b"", sweep_json(plan.project.config.name, summary, edit_list(plan), dry_run)
+    return (diff_bytes(plan) if fmt == "diff" else b""), sweep_summary(summary, dry_run=dry_run)

@@ -112,20 +112,22 @@ def _write_all(root: Path, targets: list[str], datas: list[bytes], modes: list[i
     if not targets:
         return
     journal = Journal(root, targets)
+    current = "the sweep journal"
     try:
         journal.prepare()
-        for (_, tmp), data, mode in zip(journal.writes, datas, modes, strict=True):
+        for (target, tmp), data, mode in zip(journal.writes, datas, modes, strict=True):
+            current = target
             _write_temp(root / tmp, data, mode)
+        linked = [t for t in targets if (root / t).is_symlink()]
+        if linked:  # became a link since planning: never write through one
+            raise UnsafeError(f"{linked[0]}: became a symlink during the sweep; nothing changed")
     except BaseException as exc:
         journal.discard()
         if isinstance(exc, OSError):
-            raise UnsafeError(f"cannot write {exc.filename or 'a file'}: {exc.strerror}; "
-                              "nothing changed") from None
+            raise UnsafeError(f"cannot write {current}: {exc.strerror}; nothing changed") from None
         raise
-    journal.commit()
+    journal.commit()  # from here on only renames: atomic, and they need no space
     for target, tmp in journal.writes:
-        if (root / target).is_symlink():  # became a link since planning: never write through
-            raise UnsafeError(f"{target}: became a symlink during the sweep; run the sweep again")
         os.replace(root / tmp, root / target)
     for folder in {(root / t).parent for t in targets}:
         fsync_folder(folder)

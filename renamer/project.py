@@ -61,7 +61,7 @@ def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Proj
     implicit = [_rooted(config.display(path))]
     implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]
     implicit.append(_rooted(config.display(config.dns_dir).rstrip("/")) + "/")
-    implicit += ["/renamer-journal.json", "/renamer-journal.json.tmp", "*.renamer-tmp"]  # our own
+    implicit += ["/renamer-journal.json", "/renamer-journal.json.tmp", "/renamer.lock", "*.renamer-tmp"]
     classifier = Classifier(allowlist, config.cutover, implicit)
     matcher = Matcher.from_config(config)
     hosts = [old for old, _ in config.renames.hosts]

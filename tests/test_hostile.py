@@ -128,6 +128,7 @@ def test_full_disk_changes_nothing(tmp_path: Path, run) -> None:
         before = snapshot(root)
         result = run(root, "sweep")
         assert result.exit_code == 3, result.stderr
+        assert result.stderr.startswith("renamer: error: cannot write stacks/f")
         assert "No space left on device; nothing changed" in result.stderr
         _one_line(result)
         assert snapshot(root) == before

@@ -73,7 +73,8 @@ class Listing:
         return self._done[name]
 
     def tracked(self) -> list[str]:
-        return self._get("tracked", self._tracked)
+        # An unmerged path is listed once per stage: keep one.
+        return list(dict.fromkeys(self._get("tracked", self._tracked)))
 
     def untracked(self) -> list[str]:
         return self._get("untracked", self._untracked)

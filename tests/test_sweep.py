@@ -295,3 +295,17 @@ def test_network_renumbering_end_to_end(repo, run) -> None:
         "subnet: 10.251.0.0/16\ngw: 10.251.0.1\nnas: 10.251.20.10\nother: 10.2.0.1\n"
         "ptr: 10.20.251.10.in-addr.arpa\nzone: 251.10.in-addr.arpa\n")
     assert run(root, "verify").exit_code == 0
+
+
+def test_a_path_in_conflict_is_scanned_once(repo, run) -> None:
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n"})
+    git(root, "checkout", "-q", "-b", "other")
+    (root / "stacks/a.env").write_text("HOST=ana-ml2 other\n")
+    git(root, "commit", "-qam", "other")
+    git(root, "checkout", "-q", "main")
+    (root / "stacks/a.env").write_text("HOST=ana-ml2 main\n")
+    git(root, "commit", "-qam", "main")
+    subprocess.run(["git", "-C", str(root), "merge", "-q", "other"], capture_output=True)  # conflicts
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    lines = [(r["path"], r["line"], r["column"]) for r in audit["references"]]
+    assert len(lines) == len(set(lines)) > 0

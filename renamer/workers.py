@@ -50,40 +50,49 @@ def _scan_chunk(paths: Sequence[str]) -> tuple[int, list[FileResult]]:
     scanner = FileScanner(project, options)
     root = f"{project.root}/"
     needles = project.matcher.needles
-    path_needles = [n.decode("ascii") for n in needles]
+    # One test for the whole chunk tells whether any path holds an old value at all.
+    joined = "\0".join(paths)
+    path_needles = [n for n in (x.decode("ascii") for x in needles) if n in joined]
     loose = project.loose if options.loose else None
     limit = project.config.max_file_size
+    open_, read_, close_, fstat_ = os.open, os.read, os.close, os.fstat  # hot loop: local names
     scanned, kept = 0, list[FileResult]()
     for rel in paths:
         candidate, read = True, None
         try:
-            fd = os.open(root + rel, _OPEN_FLAGS)
+            fd = open_(root + rel, _OPEN_FLAGS)
         except OSError:
             fd = -1  # a link, gone or unreadable: the full scanner says which
         if fd >= 0:
             try:
                 # One read answers for most files; only a full buffer needs fstat (size, type).
-                data = os.read(fd, _FIRST_READ)
+                data = read_(fd, _FIRST_READ)
                 if len(data) == _FIRST_READ:
-                    info = os.fstat(fd)
+                    info = fstat_(fd)
                     if not stat.S_ISREG(info.st_mode):
                         continue
                     if info.st_size > limit:
                         raise OSError  # the full scanner streams it
-                    data += os.read(fd, info.st_size + 1 - len(data))
+                    data += read_(fd, info.st_size + 1 - len(data))
                 if len(data) > limit:
                     raise OSError  # over options.max_file_size: the full scanner streams it
-                candidate = (data[:2] in _WIDE_BOMS or any(n in data for n in needles)
-                             or any(n in rel for n in path_needles)
-                             or (loose is not None and loose.might_match(data)))
+                candidate = data[:2] in _WIDE_BOMS
+                for needle in needles:
+                    if candidate or needle in data:
+                        candidate = True
+                        break
+                if not candidate and path_needles:
+                    candidate = any(n in rel for n in path_needles)
+                if not candidate and loose is not None:
+                    candidate = loose.might_match(data)
                 if candidate:
-                    info = os.fstat(fd)
+                    info = fstat_(fd)
                     if stat.S_ISREG(info.st_mode):
                         read = (data, info.st_mode)
             except OSError:
                 pass  # a folder (a submodule), a file over the limit: the full scanner decides
             finally:
-                os.close(fd)
+                close_(fd)
         if not candidate:
             scanned += 1
             continue

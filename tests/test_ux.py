@@ -78,3 +78,22 @@ def test_verbose_says_what_it_loaded(repo, run) -> None:
     assert f"renamer: repo {root} (git); config renamer.yaml; allowlists allow.yaml; 4 renames" in result.stderr
     assert "renamer: scanned 11 files in " in result.stderr
     assert "renamer: repo" not in run(root, "sweep", "--dry-run").stderr
+
+
+def test_dns_apply_shows_progress_on_a_terminal_only(lab, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pty
+
+    argv = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all",
+            "--inventory", str(lab.inventory)]
+    piped = subprocess.run(argv, cwd=lab.root, capture_output=True, text=True)
+    assert piped.returncode == 0 and piped.stderr == ""
+    for instance in lab.instances.values():  # so that the second apply has work to do
+        for snippet in instance.snippet_dir.iterdir():
+            snippet.unlink()
+    leader, follower = pty.openpty()
+    done = subprocess.run(argv, cwd=lab.root, stdout=subprocess.PIPE, stderr=follower, text=True)
+    os.close(follower)
+    drawn = os.read(leader, 65536).decode()
+    os.close(leader)
+    assert done.returncode == 0
+    assert "\rdns apply 0/3 resolvers" in drawn and "\rdns apply 3/3 resolvers" in drawn

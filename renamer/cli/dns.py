@@ -185,7 +185,16 @@ def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, invento
             out.echo(plan_text(plans))
             return EXIT_OK
         rollout = Rollout(inventory, transports, dnspython_querier, verify=not no_verify)
-        outcomes = rollout.apply(plans, progress=lambda name: out.info(f"applying to {name}"))
+        draw = out.progress("dns apply", "resolvers", after=0.0)
+        names = [p.resolver.name for p in plans]
+
+        def step(name: str) -> None:
+            if draw is not None:
+                draw(names.index(name), len(names))
+
+        outcomes = rollout.apply(plans, progress=step)
+        if draw is not None:
+            draw(len(names), len(names))
     finally:
         _close(transports)
     out.echo(outcome_table(outcomes))

@@ -51,19 +51,23 @@ class Output:
         stream.write(data)
         stream.flush()
 
-    def progress(self, label: str) -> Callable[[int, int], None] | None:
-        """A progress callback drawing on stderr, or None when stderr is no terminal."""
+    def progress(self, label: str, unit: str = "files",
+                 after: float = 1.0) -> Callable[[int, int], None] | None:
+        """A progress callback drawing on stderr, or None when stderr is no terminal.
+
+        Nothing is drawn for work that ends within `after` seconds.
+        """
         if self.verbosity < 0 or not sys.stderr.isatty():
             return None
         start = time.monotonic()
 
         def report(done: int, total: int) -> None:
             now = time.monotonic()
-            if done < total and (now - start < 1.0 or now - self._last < 0.1):
+            if done < total and (now - start < after or now - self._last < 0.1):
                 return
             self._last = now
-            end = "\n" if done >= total else ""
-            sys.stderr.write(f"\r{label} {done}/{total} files{end}")
+            end = "\n" if done >= total else ""  # counts only grow: each line covers the last
+            sys.stderr.write(f"\r{label} {done}/{total} {unit}{end}")
             sys.stderr.flush()
 
         return report

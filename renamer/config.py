@@ -53,16 +53,12 @@ class Config:
     dns_dir: Path
 
     def display(self, path: Path) -> str:
-        """`path` as shown to the user: relative to the repo root where it lies inside it."""
-        try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return str(path)
+        return display_path(path, self.root)
 
 
 def load_config(path: Path, root: Path) -> Config:
     """Load and validate renamer.yaml at `path` for the repository at `root`."""
-    display = _display(path, root)
+    display = display_path(path, root)
     data = load_yaml_file(path, display)
     problems = Problems(display)
     if data is None:
@@ -97,7 +93,8 @@ def load_config(path: Path, root: Path) -> Config:
     return config
 
 
-def _display(path: Path, root: Path) -> str:
+def display_path(path: Path, root: Path) -> str:
+    """`path` as shown to the user: relative to the repo root where it lies inside it."""
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:

@@ -92,9 +92,11 @@ class Matcher:
         parts = [f.pattern for f in ordered]
         # Networks: any address (or reverse name) inside an old network, checked after.
         self._generic = bool(self.networks)
-        if self.networks:
+        families = {net.version for net, _ in self.networks}
+        if 4 in families:
             parts.append(HOST_LEFT + ANY_V4_REVERSE + HOST_RIGHT)
             parts.append(V4_LEFT + ANY_V4 + V4_RIGHT)
+        if 6 in families:
             parts.append(V6_LEFT + rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*" + V6_RIGHT)
         self.pattern = re.compile(b"|".join(parts)) if parts else None
         texts = sorted({f.text for f in ordered}, key=lambda t: (len(t), t))

@@ -14,13 +14,20 @@ if TYPE_CHECKING:
     from renamer.vcs import Listing
 
 
-def early_listing(ctx: click.Context) -> Listing | None:
-    """Start `git ls-files` before the heavier imports and the config, so they overlap."""
-    from renamer.vcs import find_work_tree, start_listing
+def repo_root(ctx: click.Context) -> Path:
+    """--repo, else the git work tree holding the current folder, else the current folder."""
+    from renamer.vcs import find_work_tree
 
     options = settings(ctx)
     cwd = Path.cwd().resolve()
-    root = options.repo.resolve() if options.repo else (find_work_tree(cwd) or cwd)
+    return options.repo.resolve() if options.repo else (find_work_tree(cwd) or cwd)
+
+
+def early_listing(ctx: click.Context) -> Listing | None:
+    """Start `git ls-files` before the heavier imports and the config, so they overlap."""
+    from renamer.vcs import start_listing
+
+    root = repo_root(ctx)
     return start_listing(root) if root.is_dir() else None
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from renamer.cli import common_options, settings
+from renamer.cli.common import repo_root
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 
 if TYPE_CHECKING:
@@ -18,34 +19,26 @@ RESOLVERS_HELP = "all, or resolver names separated by commas."
 
 def _inventory(ctx: click.Context, folder: Path | None) -> Inventory:
     """--inventory, else the `dns:` folder of renamer.yaml, else dns/ at the repo root."""
+    from renamer.config import display_path
     from renamer.dns.inventory import load_inventory
     from renamer.errors import ConfigError
     from renamer.project import discover
-    from renamer.vcs import find_work_tree
 
     options = settings(ctx)
-    cwd = Path.cwd()
     if folder is not None:
-        root = options.repo or find_work_tree(cwd.resolve()) or cwd
-        return load_inventory(folder, lambda p: _shown(p, Path(root)))
+        root = repo_root(ctx)
+        return load_inventory(folder, lambda p: display_path(p, root))
     try:
-        root, config_path = discover(options.repo, options.config, cwd)
+        root, config_path = discover(options.repo, options.config, Path.cwd())
     except ConfigError:
         if options.config is not None:
             raise
-        root = (options.repo or find_work_tree(cwd.resolve()) or cwd).resolve()
-        return load_inventory(root / "dns", lambda p: _shown(p, root))  # no renamer.yaml
+        root = repo_root(ctx)
+        return load_inventory(root / "dns", lambda p: display_path(p, root))  # no renamer.yaml
     from renamer.config import load_config
 
     config = load_config(config_path, root)
     return load_inventory(config.dns_dir, config.display)
-
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 inventory_option = click.option(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import click
 
 from renamer.cli import common_options, settings
+from renamer.cli.common import repo_root
 
 
 @click.command()
@@ -33,10 +33,9 @@ def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bo
     """
     from renamer.config import load_config
     from renamer.init import parse_pairs, summary, write_scaffold
-    from renamer.vcs import find_work_tree
 
     options = settings(ctx)
-    root = (options.repo or find_work_tree(Path.cwd().resolve()) or Path.cwd()).resolve()
+    root = repo_root(ctx)
     parsed = parse_pairs(pairs)
     proposal, written = write_scaffold(root, parsed, name, force, dt.date.today())
     load_config(written[0], root)  # what init writes must load: fail here, not at the first sweep

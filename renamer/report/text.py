@@ -53,11 +53,17 @@ def sweep_summary(summary: Summary, *, dry_run: bool) -> str:
 
 
 def _skipped_lines(summary: Summary) -> list[str]:
+    """Skipped files holding old values, then the files that could not be scanned."""
     lines = []
     if summary.skipped:
         by_file = Counter((r.path, r.reason) for r in summary.skipped)
         lines.append(f"Skipped, holding old values ({len(by_file)} files):")
         lines += [f"  {path} ({reason}, {count})" for (path, reason), count in sorted(by_file.items())]
+    return lines + _unscanned_lines(summary)
+
+
+def _unscanned_lines(summary: Summary) -> list[str]:
+    lines = []
     if summary.skipped_files:
         lines.append(f"Unreadable ({len(summary.skipped_files)} files):")
         lines += [f"  {path}: {why}" for path, why in summary.skipped_files]
@@ -111,7 +117,7 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> 
                   for r in group]
     lines += ["", f"Stale exemptions: {len(stale)}"]
     lines += [f"  {s.kind} {s.name} ({s.source}): matched nothing" for s in stale]
-    lines += _skipped_lines(summary)
+    lines += _unscanned_lines(summary)  # skipped references are listed above
     lines.append(f"\n{summary.files_scanned} files scanned")
     return "\n".join(lines) + "\n"
 

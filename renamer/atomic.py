@@ -8,7 +8,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from renamer.errors import UnsafeError
+from renamer.errors import RenamerError, UnsafeError
 
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: str = ".renamer-tmp",
@@ -34,6 +34,17 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: st
             os.unlink(tmp)
         raise
     fsync_folder(path.parent)
+
+
+def save(path: Path, data: bytes, *, make_folder: bool = False) -> None:
+    """Write a file the user asked for (a report, a snippet, a scaffold): atomically, and
+    with a one-line error naming it when that cannot be done."""
+    try:
+        if make_folder:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)
+    except OSError as exc:
+        raise RenamerError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def fsync_folder(folder: Path) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from renamer import vcs
-from renamer.atomic import write_atomic
+from renamer.atomic import save
 from renamer.classify import PathPatterns
 from renamer.errors import ConfigError, UnsafeError
 from renamer.files import read_content
@@ -168,9 +168,8 @@ def write_scaffold(root: Path, pairs: list[tuple[str, str]], name: str | None, f
     proposal = propose(root, pairs, "renamer.yaml", allowlist_rel)
     config_text = render_config(slug, pairs, allowlist_rel, today)
     allowlist_text = render_allowlist(proposal)
-    (root / "allowlists").mkdir(exist_ok=True)
-    write_atomic(targets[1], allowlist_text.encode())
-    write_atomic(targets[0], config_text.encode())
+    save(targets[1], allowlist_text.encode(), make_folder=True)
+    save(targets[0], config_text.encode())
     return proposal, targets
 
 

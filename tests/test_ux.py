@@ -6,6 +6,7 @@ import io
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +98,14 @@ def test_dns_apply_shows_progress_on_a_terminal_only(lab, tmp_path) -> None:  # 
     os.close(leader)
     assert done.returncode == 0
     assert "\rdns apply 0/3 resolvers" in drawn and "\rdns apply 3/3 resolvers" in drawn
+
+
+def test_unwritable_output_is_a_one_line_error(repo, run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    root = repo(STORY)
+    result = run(root, "audit", "--output", str(tmp_path / "missing" / "audit.json"))
+    assert result.exit_code == 2
+    assert result.stderr == f"renamer: error: {tmp_path / 'missing' / 'audit.json'}: cannot write: No such file or directory\n"
+    (tmp_path / "file").write_text("")
+    shown = run(root, "dns", "render", "--inventory", str(Path(__file__).parent.parent / "dns"),
+                "--out", str(tmp_path / "file" / "snippets"))
+    assert shown.exit_code == 2 and shown.stderr.startswith("renamer: error: ") and "cannot write" in shown.stderr

@@ -109,7 +109,7 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
       renamer audit --format sarif --output audit.sarif
       renamer audit --strict                        # fail on stale exemptions too
     """
-    from renamer.atomic import write_atomic
+    from renamer.atomic import save
     from renamer.report.machine import audit_json
     from renamer.report.sarif import sarif
     from renamer.report.stale import stale_exemptions
@@ -130,7 +130,7 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     out = settings(ctx).output
     if output_file is not None:
         target = output_file if output_file.is_absolute() else Path.cwd() / output_file
-        write_atomic(target, text.encode("utf-8"))
+        save(target, text.encode("utf-8"))
         out.info(f"wrote {output_file}")
     else:
         out.echo(text)

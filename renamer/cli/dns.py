@@ -77,7 +77,7 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
       renamer dns render --site fv
       renamer dns render --resolver ns-fv --out /tmp/snippets
     """
-    from renamer.atomic import write_atomic
+    from renamer.atomic import save
     from renamer.dns.dnsmasq import render_site, snippet_name
     from renamer.errors import ConfigError
 
@@ -92,8 +92,7 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
     for site in sites:
         text = render_site(site, resolver)
         if out_dir is not None:
-            out_dir.mkdir(parents=True, exist_ok=True)
-            write_atomic(out_dir / snippet_name(site), text.encode())
+            save(out_dir / snippet_name(site), text.encode(), make_folder=True)
             out.info(f"wrote {out_dir / snippet_name(site)}")
         else:
             if len(sites) > 1:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from renamer.errors import ConfigError
-from renamer.resources import shipped
-from renamer.yaml_source import Problems, check_mapping, kind, load_yaml_file
+from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file
+from renamer.shipped import shipped
 
 DEFAULT_MARKER = "renamer: keep"
 _TOP_KEYS = {"version", "current", "records", "dated", "keep", "inline_marker", "exclude", "extends"}
@@ -144,7 +144,7 @@ def _load_one(path: Path, display: str, *, inherited: bool) -> tuple[_Partial, l
 
 
 def _line(container: Any, key: Any) -> int:
-    from renamer.yaml_source import line_of
+    from renamer.formats.yaml_source import line_of
 
     return line_of(container, key)
 

@@ -10,8 +10,10 @@ from pathlib import Path
 
 from renamer.errors import RenamerError, UnsafeError
 
+TMP_SUFFIX = ".renamer-tmp"  # every temporary file renamer makes ends so (and is never swept)
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: str = ".renamer-tmp",
+
+def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: str = TMP_SUFFIX,
                  replace_links: bool = False) -> None:
     """Replace `path` with `data` so readers see the old or the new file, never a mix.
 
@@ -22,18 +24,29 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: st
         raise UnsafeError(f"{path}: is a symlink; renamer never writes through links")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            if mode is not None:
-                os.fchmod(handle.fileno(), stat.S_IMODE(mode))
-            os.fsync(handle.fileno())
+        _fill(fd, data, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
     fsync_folder(path.parent)
+
+
+def write_new(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Create `path`, which must not exist (never through a link), with `data`, durably."""
+    _fill(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600),
+          data, mode)
+
+
+def _fill(fd: int, data: bytes, mode: int | None) -> None:
+    """Write all of `data` to the new file `fd`, set its permission bits, fsync, close."""
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        if mode:
+            os.fchmod(handle.fileno(), stat.S_IMODE(mode))
+        os.fsync(handle.fileno())
 
 
 def save(path: Path, data: bytes, *, make_folder: bool = False) -> None:

@@ -8,24 +8,26 @@ import itertools
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import pathspec
 
-from renamer.allowlist import Allowlist, KeepRule, RecordClass
+from renamer.allowlist import Allowlist, KeepRule
 
 # 2026-10-05 or 20261005, not part of a longer number.
-_FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
+FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
 _HEADINGS = re.compile(r"^(#{1,6})(?:[ \t\r]|$)", re.MULTILINE)
 
-CURRENT = "current"
-RECORD = "record"
-EXCLUDED = "excluded"
-UNCLASSIFIED = "unclassified"
+FileStatus = Literal["current", "record", "excluded", "unclassified"]
+CURRENT: FileStatus = "current"
+RECORD: FileStatus = "record"
+EXCLUDED: FileStatus = "excluded"
+UNCLASSIFIED: FileStatus = "unclassified"
 
 
 @dataclass(frozen=True)
 class FileClass:
-    status: str  # current | record | excluded | unclassified
+    status: FileStatus
     reason: str | None = None  # record class name or dated-file
     note: str | None = None
 
@@ -106,7 +108,7 @@ class Classifier:
         if not self.allowlist.dated_filenames or self.cutover is None:
             return None
         name = path.rsplit("/", 1)[-1]
-        for match in _FILE_DATE.finditer(name):
+        for match in FILE_DATE.finditer(name):
             day = _date(*match.groups())
             if day is not None and day <= self.cutover:
                 return day
@@ -188,9 +190,6 @@ class Classifier:
                 day = _date(*digits.groups()) if digits else None
                 return day if day is not None else dt.date.max
         return None
-
-    def records(self) -> list[RecordClass]:
-        return [r for r, _ in self._records]
 
 
 def _date(year: str, month: str, day: str) -> dt.date | None:

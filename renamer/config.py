@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from renamer.errors import ConfigError
+from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file
+from renamer.match import Matcher
 from renamer.names import (
     IPNetwork,
     host_name_problem,
     parse_address,
     parse_network,
 )
-from renamer.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file
 
 CONFIG_NAME = "renamer.yaml"
 DEFAULT_MAX_FILE_SIZE = 50 * 1024 * 1024
@@ -54,6 +54,13 @@ class Config:
 
     def display(self, path: Path) -> str:
         return display_path(path, self.root)
+
+
+def matcher_of(config: Config) -> Matcher:
+    """The exact matcher for this config's renames and options."""
+    r = config.renames
+    return Matcher(r.hosts, r.addresses, r.networks,
+                   derived_names=config.derived_names, variants=config.variants)
 
 
 def load_config(path: Path, root: Path) -> Config:
@@ -251,9 +258,7 @@ def _allowlist_paths(top: dict[str, Any], base: Path, problems: Problems) -> tup
 
 def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -> None:
     """Reject renames whose new value an old key would match again on a second sweep."""
-    from renamer.match import Matcher
-
-    matcher = Matcher.from_config(config)
+    matcher = matcher_of(config)
     olds = {old: new for old, new in config.renames.pairs()}
     renames = top.get("renames")
     if not isinstance(renames, dict):
@@ -280,13 +285,4 @@ def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -
                              "boundary; a second sweep would rewrite it again")
 
 
-def find_config(repo: Path, config: Path | None) -> Path:
-    """The renamer.yaml to use: --config, else the one at the repo root."""
-    path = config if config is not None else repo / CONFIG_NAME
-    if not path.exists():
-        hint = "" if config is not None else " (create one, or pass --config)"
-        raise ConfigError(f"{path}: file not found{hint}")
-    return path
-
-
-__all__ = ["Config", "Renames", "find_config", "line_of", "load_config"]
+__all__ = ["Config", "Renames", "line_of", "load_config", "matcher_of"]

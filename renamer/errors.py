@@ -28,9 +28,3 @@ class UnsafeError(RenamerError):
     """Refused because going on could lose data (exit 3)."""
 
     exit_code = EXIT_UNSAFE
-
-
-class CheckFailed(RenamerError):
-    """An operation ran and found problems, e.g. a DNS apply that rolled back (exit 1)."""
-
-    exit_code = EXIT_FINDINGS

@@ -16,12 +16,8 @@ import ipaddress
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
-
-if TYPE_CHECKING:
-    from renamer.config import Config
 
 HOST_LEFT = rb"(?<![A-Za-z0-9_.\-])"
 HOST_RIGHT = rb"(?![A-Za-z0-9_])"
@@ -114,12 +110,6 @@ class Matcher:
         self.needles = tuple(prefilter + network)
         self._starters = tuple(starters + network)
         self._derived = self._derived_pattern()
-
-    @classmethod
-    def from_config(cls, config: Config) -> Matcher:
-        r = config.renames
-        return cls(r.hosts, r.addresses, r.networks,
-                   derived_names=config.derived_names, variants=config.variants)
 
     def _network_needles(self) -> list[bytes]:
         needles = []

@@ -6,16 +6,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.allowlist import Allowlist, load_allowlists
+from renamer.atomic import TMP_SUFFIX
 from renamer.classify import Classifier
-from renamer.config import CONFIG_NAME, Config, load_config
+from renamer.config import CONFIG_NAME, Config, display_path, load_config, matcher_of
+from renamer.dns.inventory import Inventory, load_inventory
 from renamer.errors import ConfigError, UnsafeError
-from renamer.loose import LoosePass
 from renamer.match import Matcher
+from renamer.near_miss import LoosePass
+from renamer.state import JOURNAL_NAME, LOCK_NAME
 from renamer.vcs import find_work_tree, is_git
 
 
 @dataclass(frozen=True)
-class Project:
+class LoadedProject:
     root: Path
     config: Config
     allowlist: Allowlist
@@ -23,6 +26,12 @@ class Project:
     matcher: Matcher
     loose: LoosePass
     git: bool
+
+
+def repo_root(repo: Path | None, cwd: Path) -> Path:
+    """--repo, else the git work tree holding `cwd`, else `cwd` itself."""
+    here = cwd.resolve()
+    return repo.resolve() if repo is not None else (find_work_tree(here) or here)
 
 
 def discover(repo: Path | None, config: Path | None, cwd: Path) -> tuple[Path, Path]:
@@ -33,7 +42,7 @@ def discover(repo: Path | None, config: Path | None, cwd: Path) -> tuple[Path, P
             raise ConfigError(f"--repo {repo}: no such folder")
         root = repo.resolve()
     else:
-        root = find_work_tree(cwd.resolve()) or cwd.resolve()
+        root = repo_root(None, cwd)
     if (root / "HEAD").is_file() and (root / "objects").is_dir() and (root / "refs").is_dir():
         raise UnsafeError(f"{root}: a bare git repository has no work tree to sweep; "
                           "clone it and run renamer in the clone")
@@ -54,22 +63,40 @@ def discover(repo: Path | None, config: Path | None, cwd: Path) -> tuple[Path, P
                       "(write one as the README shows, or pass --config)")
 
 
-def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Project:
+def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> LoadedProject:
     root, path = discover(repo, config_path, cwd)
     config = load_config(path, root)
     allowlist = load_allowlists(config.allowlist_paths, config.display)
     implicit = [_rooted(config.display(path))]
     implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]
     implicit.append(_rooted(config.display(config.dns_dir).rstrip("/")) + "/")
-    implicit += ["/renamer-journal.json", "/renamer-journal.json.tmp", "/renamer.lock", "*.renamer-tmp"]
+    implicit += [f"/{JOURNAL_NAME}", f"/{LOCK_NAME}", f"*{TMP_SUFFIX}"]  # renamer's own state
     classifier = Classifier(allowlist, config.cutover, implicit)
-    matcher = Matcher.from_config(config)
+    matcher = matcher_of(config)
     hosts = [old for old, _ in config.renames.hosts]
     addresses = [old for old, _ in config.renames.addresses]
-    return Project(root, config, allowlist, classifier, matcher, LoosePass(hosts, addresses),
+    return LoadedProject(root, config, allowlist, classifier, matcher, LoosePass(hosts, addresses),
                    is_git(root))
 
 
 def _rooted(display: str) -> str:
     """A gitignore pattern for exactly this repo-relative path."""
     return "/" + display.lstrip("/")
+
+
+def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
+                     folder: Path | None = None) -> Inventory:
+    """The DNS inventory: `folder` (--inventory), else the `dns:` folder of renamer.yaml,
+    else dns/ at the repo root (a repo without renamer.yaml may still have an inventory)."""
+    if folder is not None:
+        root = repo_root(repo, cwd)
+        return load_inventory(folder, lambda p: display_path(p, root))
+    try:
+        root, config_path = discover(repo, config, cwd)
+    except ConfigError:
+        if config is not None:
+            raise
+        root = repo_root(repo, cwd)
+        return load_inventory(root / "dns", lambda p: display_path(p, root))
+    loaded = load_config(config_path, root)
+    return load_inventory(loaded.dns_dir, loaded.display)

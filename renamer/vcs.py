@@ -191,3 +191,20 @@ def commit(root: Path, paths: list[str], message: str) -> str | None:
         detail = (exc.stderr or str(exc)).strip().splitlines()
         raise RenamerError(f"git commit failed: {detail[-1] if detail else exc}") from None
     return str(repo.head.commit.hexsha)
+
+
+def init_with_commit(root: Path, message: str, name: str, email: str) -> None:
+    """A new repository at `root` holding everything there in one commit (the demo's start)."""
+    base = ["git", "-C", str(root), "-c", "init.defaultBranch=main"]
+    for args in (["init", "-q"], ["config", "user.name", name], ["config", "user.email", email],
+                 ["config", "commit.gpgsign", "false"], ["add", "-A"], ["commit", "-q", "-m", message]):
+        done = subprocess.run([*base, *args], capture_output=True, check=False)
+        if done.returncode != 0:
+            why = done.stderr.decode(errors="replace").strip()
+            raise RenamerError(f"{root}: git {args[0]} failed: {why}")
+
+
+def log_oneline(root: Path) -> str:
+    done = subprocess.run(["git", "-C", str(root), "log", "--oneline"], capture_output=True, text=True,
+                          check=False)
+    return done.stdout

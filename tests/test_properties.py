@@ -7,10 +7,10 @@ import json
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from renamer.loose import LoosePass
+from renamer.near_miss import LoosePass
 from renamer.match import Matcher
-from renamer.model import Edit
-from renamer.scan import apply_edits
+from renamer.sweep.model import Edit
+from renamer.sweep.model import apply_edits
 
 HOSTS = [("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")]
 ADDRESSES = [("10.250.50.54", "10.251.50.54")]
@@ -89,7 +89,7 @@ def _renamed(value: object) -> object:
 
 def _sweep(tmp_path_factory, name: str, text: str) -> str:  # type: ignore[no-untyped-def]
     from renamer.project import load_project
-    from renamer.scan import FileScanner, ScanOptions
+    from renamer.sweep.scan import FileScanner, ScanOptions
     from tests.testing.repos import CONFIG, write_files
 
     root = tmp_path_factory.mktemp("prop")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from renamer.project import load_project
-from renamer.scan import FileScanner, ScanOptions, apply_edits
+from renamer.sweep.model import apply_edits
+from renamer.sweep.scan import FileScanner, ScanOptions
 from tests.testing.repos import CONFIG, write_files
 
 ALLOW = "version: 1\ncurrent: ['**']\n"
@@ -80,7 +81,7 @@ def test_yaml_key_paths(sweep_one) -> None:  # type: ignore[no-untyped-def]
             "\"odd.key\": ana-ml2  # ana-ml2\nana-ml2: 1\n")
     _, where = sweep_one("k.yaml", text)
     assert where == [(None, "value"), (None, "value"), (None, "comment"), (None, "key")]
-    from renamer.structure.yaml_rt import locate
+    from renamer.formats.yaml_rt import locate
 
     offsets = [text.index("10.250"), text.index("ana-ml2"), text.index("ana-ml2: 1")]
     assert locate(text, offsets) == [("general_settings.pass_through_endpoints[0].target", "value"),
@@ -166,7 +167,7 @@ def test_toml(sweep_one, before: str, after: str) -> None:  # type: ignore[no-un
 def test_event_key_paths_equal_node_key_paths(text: str) -> None:
     from ruamel.yaml import YAML
 
-    from renamer.structure import yaml_rt
+    from renamer.formats import yaml_rt
 
     by_events = yaml_rt._scalars_from_events(YAML(typ="safe", pure=False).parse(text))
     by_nodes = [(s, e, p, r) for s, e, p, r in _node_scalars(text)]
@@ -177,7 +178,7 @@ def test_event_key_paths_equal_node_key_paths(text: str) -> None:
 def _node_scalars(text: str) -> list[tuple[int, int, str, str]]:
     from ruamel.yaml import YAML
 
-    from renamer.structure.yaml_rt import KEY, VALUE, _join
+    from renamer.formats.yaml_rt import KEY, VALUE, _join
 
     out: list[tuple[int, int, str, str]] = []
     seen: set[int] = set()

@@ -270,7 +270,7 @@ def test_records_are_never_renamed(repo, run) -> None:
 
 
 def test_worker_pool_gives_the_same_answers(repo, run, monkeypatch) -> None:
-    from renamer import workers
+    from renamer.sweep import parallel as workers
 
     files = {f"stacks/s{i % 7}/f{i:03d}.env": ("HOST=ana-ml2\n" if i % 3 else "HOST=other\n") for i in range(120)}
     root = repo({**STORY, **files})

@@ -3,37 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
-from renamer.cli import common_options, settings
-from renamer.cli.common import early_listing, project_from
+from renamer.atomic import save
+from renamer.cli.common import early_listing, project_from, warn_interrupted
+from renamer.cli.options import common_options, settings
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
-
-
-def _scan(ctx: click.Context, include_ignored: bool, *, records: bool):  # type: ignore[no-untyped-def]
-    listing = early_listing(ctx)
-    try:
-        return _scan_with(ctx, include_ignored, records, listing)
-    finally:
-        if listing is not None:
-            listing.close()
-
-
-def _scan_with(ctx: click.Context, include_ignored: bool, records: bool, listing: Any):  # type: ignore[no-untyped-def]
-    from renamer.journal import pending
-    from renamer.plan import scan_repo
-    from renamer.report.summary import Summary
-    from renamer.scan import ScanOptions
-
-    project = project_from(ctx)
-    if pending(project.root) is not None:
-        settings(ctx).output.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
-    progress = settings(ctx).output.progress("scanning")
-    scan = scan_repo(project, ScanOptions(locate=True, locate_records=records, loose=True),
-                     include_ignored=include_ignored, progress=progress, listing=listing)
-    return project, scan, Summary.of_scan(scan)
+from renamer.report.machine import dumps
+from renamer.report.sarif import sarif
+from renamer.report.text import audit_markdown, audit_table, verify_report
+from renamer.sweep import run
 
 
 @click.command()
@@ -59,26 +39,22 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool) ->
       renamer verify --strict         # near-misses fail too
       renamer verify --format sarif > renamer.sarif
     """
-    from renamer.report.machine import verify_json
-    from renamer.report.sarif import sarif
-    from renamer.report.text import verify_report
-
-    project, _, summary = _scan(ctx, include_ignored, records=False)
-    misses = summary.derived + summary.near_misses
-    ok = (not summary.residual and not summary.unclassified and not summary.skipped_files
-          and not (strict and misses))
     out = settings(ctx).output
+    with early_listing(ctx) as listing:
+        result = run.verify(project_from(ctx), strict=strict, include_ignored=include_ignored,
+                            progress=out.progress("scanning"), listing=listing)
+    warn_interrupted(ctx, result.interrupted)
+    summary, verdict = result.summary, result.verdict
     if fmt == "json":
-        out.echo(verify_json(project.config.name, summary, ok))
+        out.echo(dumps(result.data()))
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
-        report = verify_report(summary, strict=strict)
-        body, _, verdict = report.rstrip("\n").rpartition("\n")
+        body, _, last = verify_report(summary, verdict).rstrip("\n").rpartition("\n")
         if body:
             out.echo(body + "\n")
-        out.echo(out.style(verdict, fg="green" if ok else "red", bold=True) + "\n")
-    return EXIT_OK if ok else EXIT_FINDINGS
+        out.echo(out.style(last, fg="green" if verdict.ok else "red", bold=True) + "\n")
+    return EXIT_OK if verdict.ok else EXIT_FINDINGS
 
 
 @click.command()
@@ -109,30 +85,23 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
       renamer audit --format sarif --output audit.sarif
       renamer audit --strict                        # fail on stale exemptions too
     """
-    from renamer.atomic import save
-    from renamer.report.machine import audit_json
-    from renamer.report.sarif import sarif
-    from renamer.report.stale import stale_exemptions
-    from renamer.report.text import audit_markdown, audit_table
-
-    project, scan, summary = _scan(ctx, include_ignored, records=True)
-    refs = scan.references()
-    stale = stale_exemptions(project.allowlist, refs)
-    name = project.config.name
+    out = settings(ctx).output
+    with early_listing(ctx) as listing:
+        result = run.audit(project_from(ctx), include_ignored=include_ignored,
+                           progress=out.progress("scanning"), listing=listing)
+    warn_interrupted(ctx, result.interrupted)
+    summary, refs, stale = result.summary, result.references, result.stale
     if fmt == "json":
-        text = audit_json(name, summary, refs, stale)
+        text = dumps(result.data())
     elif fmt == "markdown":
-        text = audit_markdown(name, summary, refs, stale)
+        text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":
         text = sarif(summary, refs, include_kept=True)
     else:
         text = audit_table(summary, refs, stale)
-    out = settings(ctx).output
-    if output_file is not None:
-        target = output_file if output_file.is_absolute() else Path.cwd() / output_file
-        save(target, text.encode("utf-8"))
-        out.info(f"wrote {output_file}")
-    else:
+    if output_file is None:
         out.echo(text)
-    failed = bool(summary.residual or summary.unclassified or stale or summary.skipped_files)
-    return EXIT_FINDINGS if strict and failed else EXIT_OK
+    else:
+        save(output_file if output_file.is_absolute() else Path.cwd() / output_file, text.encode("utf-8"))
+        out.info(f"wrote {output_file}")
+    return EXIT_FINDINGS if strict and result.failed else EXIT_OK

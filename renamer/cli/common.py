@@ -1,39 +1,31 @@
-"""Helpers shared by the commands: load the project the options point at."""
+"""Helpers shared by the commands: the project and the early git listing the options point at."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from renamer.cli import settings
-
-if TYPE_CHECKING:
-    from renamer.project import Project
-    from renamer.vcs import Listing
+from renamer.cli.options import settings
+from renamer.project import LoadedProject, load_project, repo_root
+from renamer.vcs import Listing, start_listing
 
 
-def repo_root(ctx: click.Context) -> Path:
-    """--repo, else the git work tree holding the current folder, else the current folder."""
-    from renamer.vcs import find_work_tree
-
-    options = settings(ctx)
-    cwd = Path.cwd().resolve()
-    return options.repo.resolve() if options.repo else (find_work_tree(cwd) or cwd)
-
-
-def early_listing(ctx: click.Context) -> Listing | None:
-    """Start `git ls-files` before the heavier imports and the config, so they overlap."""
-    from renamer.vcs import start_listing
-
-    root = repo_root(ctx)
-    return start_listing(root) if root.is_dir() else None
+@contextlib.contextmanager
+def early_listing(ctx: click.Context) -> Iterator[Listing | None]:
+    """Start `git ls-files` before the config is loaded, so the two overlap."""
+    root = repo_root(settings(ctx).repo, Path.cwd())
+    listing = start_listing(root) if root.is_dir() else None
+    try:
+        yield listing
+    finally:
+        if listing is not None:
+            listing.close()
 
 
-def project_from(ctx: click.Context) -> Project:
-    from renamer.project import load_project
-
+def project_from(ctx: click.Context) -> LoadedProject:
     options = settings(ctx)
     project = load_project(options.repo, options.config, Path.cwd())
     config = project.config
@@ -42,3 +34,8 @@ def project_from(ctx: click.Context) -> Project:
                           f"{config.display(config.path)}; allowlists {shown}; "
                           f"{len(config.renames.pairs())} renames")
     return project
+
+
+def warn_interrupted(ctx: click.Context, interrupted: bool) -> None:
+    if interrupted:
+        settings(ctx).output.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")

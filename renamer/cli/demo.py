@@ -1,10 +1,49 @@
-"""renamer demo: the whole flow on the bundled example, in a temporary repo."""
+"""renamer demo: the fv-ml1 move end to end, on a throwaway copy of the bundled example.
+
+Each step runs a real renamer command in-process, exactly as a user would type
+it, through the same error boundary; the DNS half is in cli/demo_dns.py.
+"""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
+
 import click
 
-from renamer.cli import common_options, settings
+from renamer import vcs
+from renamer.cli.demo_dns import dns_tour
+from renamer.cli.options import common_options, settings
+from renamer.cli.tour import Tour
+from renamer.errors import RenamerError
+from renamer.shipped import shipped
+
+EXAMPLE = "fv-ml1"
+
+
+_STEPS = [
+    ("verify before the sweep",
+     "The grep-and-verify pass, made exact: every live reference to the old box, with "
+     "its YAML key path. It fails (exit 1) and names the LiteLLM config, including the "
+     "pass_through_endpoints target a key-based substitution would miss.",
+     ["verify"], 1),
+    ("sweep --dry-run",
+     "What would change, as a diff `git apply` accepts, then a summary. Records (dated "
+     "notes, archival memory, incidents, backups) and exemptions stay as they are.",
+     ["sweep", "--dry-run"], 0),
+    ("sweep --commit",
+     "Apply it: the file rename is committed first so `git log --follow` keeps its "
+     "history, then the rewrite, whose message carries the audit summary.",
+     ["sweep", "--commit"], 0),
+    ("verify after the sweep",
+     "No live reference left: exit 0. Near-misses (ANA_ML2_URL, ana-ml2-ipmi) are "
+     "listed as warnings so verify never shares a blind spot with the sweep.",
+     ["verify"], 0),
+    ("audit",
+     "Every reference left on purpose, grouped by reason, with the reason's text.",
+     ["audit"], 0),
+]
 
 
 @click.command()
@@ -26,7 +65,46 @@ def demo(ctx: click.Context, keep_dir: str | None) -> int:
       renamer demo
       renamer demo --keep /tmp/fv-demo    # keep the repo to look around
     """
-    from renamer.demo import run_demo
-
     out = settings(ctx).output
-    return run_demo(out, keep_dir)
+    root = ctx.find_root().command
+    assert isinstance(root, click.Group)
+    folder = Path(keep_dir) if keep_dir else Path(tempfile.mkdtemp(prefix="renamer-demo-"))
+    try:
+        return _tour(Tour(out, build_example(folder), root))
+    finally:
+        if keep_dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
+        else:
+            out.info(f"demo repo kept at {folder}")
+
+
+def build_example(target: Path) -> Path:
+    """Copy the example infra repo (with its allowlist and DNS inventory) into a new git repo."""
+    source = shipped("examples") / EXAMPLE
+    if not source.is_dir():
+        raise RenamerError(f"{source}: the bundled example is missing; reinstall renamer")
+    target.mkdir(parents=True, exist_ok=True)
+    if any(target.iterdir()):
+        raise RenamerError(f"{target}: folder is not empty")
+    shutil.copytree(source, target, dirs_exist_ok=True, symlinks=True)
+    (target / "allowlists").mkdir(exist_ok=True)
+    shutil.copy2(shipped("allowlists") / f"{EXAMPLE}.yaml", target / "allowlists")
+    shutil.copytree(shipped("dns"), target / "dns", dirs_exist_ok=True)
+    vcs.init_with_commit(target, "Infra repo before the move: ana-ml2 at Anaheim",
+                         "renamer demo", "demo@renamer.invalid")
+    return target
+
+
+def _tour(tour: Tour) -> int:
+    out = tour.out
+    out.echo(out.style("renamer demo: ana-ml2 moves to Fountain Valley as fv-ml1", bold=True) + "\n")
+    out.echo(f"A copy of the example infra repo, committed in {tour.repo}.\n"
+             "Renames: ana-ml2 -> fv-ml1 (and its BMC and FQDN), 10.250.50.54 -> 10.251.50.54.\n")
+    for number, (title, why, args, expected) in enumerate(_STEPS, 1):
+        tour.step(number, title, why)
+        code = tour.run(*args)
+        if code != expected:
+            out.echo(f"renamer demo: step {number} exited {code}, expected {expected}\n", err=True)
+            return 1
+    out.echo("\n" + out.style("The history now reads:", bold=True) + "\n" + vcs.log_oneline(tour.repo))
+    return dns_tour(tour, len(_STEPS) + 1)

@@ -3,42 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from renamer.cli import common_options, settings
-from renamer.cli.common import repo_root
+from renamer.atomic import save
+from renamer.cli.options import common_options, settings
+from renamer.dns import run
+from renamer.dns.inventory import Inventory
+from renamer.dns.report import outcome_table, plan_text, verify_json, verify_table
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
-
-if TYPE_CHECKING:
-    from renamer.dns.inventory import Inventory
+from renamer.project import locate_inventory
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."
 
 
 def _inventory(ctx: click.Context, folder: Path | None) -> Inventory:
-    """--inventory, else the `dns:` folder of renamer.yaml, else dns/ at the repo root."""
-    from renamer.config import display_path
-    from renamer.dns.inventory import load_inventory
-    from renamer.errors import ConfigError
-    from renamer.project import discover
-
     options = settings(ctx)
-    if folder is not None:
-        root = repo_root(ctx)
-        return load_inventory(folder, lambda p: display_path(p, root))
-    try:
-        root, config_path = discover(options.repo, options.config, Path.cwd())
-    except ConfigError:
-        if options.config is not None:
-            raise
-        root = repo_root(ctx)
-        return load_inventory(root / "dns", lambda p: display_path(p, root))  # no renamer.yaml
-    from renamer.config import load_config
-
-    config = load_config(config_path, root)
-    return load_inventory(config.dns_dir, config.display)
+    return locate_inventory(options.repo, options.config, Path.cwd(), folder)
 
 
 inventory_option = click.option(
@@ -77,39 +58,17 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
       renamer dns render --site fv
       renamer dns render --resolver ns-fv --out /tmp/snippets
     """
-    from renamer.atomic import save
-    from renamer.dns.dnsmasq import render_site, snippet_name
-    from renamer.errors import ConfigError
-
-    inventory = _inventory(ctx, inventory_dir)
-    resolver = inventory.select(resolver_name)[0] if resolver_name else None
-    sites = [s for s in inventory.sites if site_name in (None, s.name)
-             and (resolver is None or s.name in resolver.sites)]
-    if site_name and not sites:
-        known = ", ".join(s.name for s in inventory.sites)
-        raise ConfigError(f"--site: unknown site {site_name!r} (known: {known})")
+    snippets = run.render(_inventory(ctx, inventory_dir), site_name, resolver_name)
     out = settings(ctx).output
-    for site in sites:
-        text = render_site(site, resolver)
+    for snippet in snippets:
         if out_dir is not None:
-            save(out_dir / snippet_name(site), text.encode(), make_folder=True)
-            out.info(f"wrote {out_dir / snippet_name(site)}")
+            save(out_dir / snippet.name, snippet.text.encode(), make_folder=True)
+            out.info(f"wrote {out_dir / snippet.name}")
         else:
-            if len(sites) > 1:
-                out.echo(f"# ==> {snippet_name(site)} <==\n")
-            out.echo(text)
+            if len(snippets) > 1:
+                out.echo(f"# ==> {snippet.name} <==\n")
+            out.echo(snippet.text)
     return EXIT_OK
-
-
-def _transports(resolvers: list) -> dict:  # type: ignore[type-arg]
-    from renamer.dns.transport import transport_for
-
-    return {r.name: transport_for(r) for r in resolvers}
-
-
-def _close(transports: dict) -> None:  # type: ignore[type-arg]
-    for transport in transports.values():
-        transport.close()
 
 
 @dns.command()
@@ -127,17 +86,7 @@ def plan(ctx: click.Context, spec: str, inventory_dir: Path | None) -> int:
       renamer dns plan --resolvers all
       renamer dns plan --resolvers ns-ana,ns-fv
     """
-    from renamer.dns.report import plan_text
-    from renamer.dns.rollout import plan_resolvers
-
-    inventory = _inventory(ctx, inventory_dir)
-    resolvers = inventory.select(spec)
-    transports = _transports(resolvers)
-    try:
-        plans = plan_resolvers(inventory, resolvers, transports)
-    finally:
-        _close(transports)
-    settings(ctx).output.echo(plan_text(plans))
+    settings(ctx).output.echo(plan_text(run.plan(_inventory(ctx, inventory_dir), spec)))
     return EXIT_OK
 
 
@@ -163,34 +112,11 @@ def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, invento
       renamer dns apply --resolvers all
       renamer dns apply --resolvers ns-fv --dry-run
     """
-    from renamer.dns.report import outcome_table, plan_text
-    from renamer.dns.rollout import Rollout, plan_resolvers
-    from renamer.dns.verify import dnspython_querier
-
     out = settings(ctx).output
-    inventory = _inventory(ctx, inventory_dir)
-    resolvers = inventory.select(spec)
-    transports = _transports(resolvers)
-    try:
-        plans = plan_resolvers(inventory, resolvers, transports)
-        if dry_run:
-            out.echo(plan_text(plans))
-            return EXIT_OK
-        rollout = Rollout(inventory, transports, dnspython_querier, verify=not no_verify)
-        draw = out.progress("dns apply", "resolvers", after=0.0)
-        names = [p.resolver.name for p in plans]
-
-        def step(name: str) -> None:
-            if draw is not None:
-                draw(names.index(name), len(names))
-
-        outcomes = rollout.apply(plans, progress=step)
-        if draw is not None:
-            draw(len(names), len(names))
-    finally:
-        _close(transports)
-    out.echo(outcome_table(outcomes))
-    return EXIT_OK if all(o.ok for o in outcomes) else EXIT_FINDINGS
+    result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
+                       progress=out.progress("dns apply", "resolvers", after=0.0))
+    out.echo(plan_text(result.plans) if dry_run else outcome_table(result.outcomes))
+    return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
 @dns.command()
@@ -213,11 +139,6 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None) 
       renamer dns verify --resolvers all
       renamer dns verify --resolvers ns-fv --format json
     """
-    from renamer.dns.report import verify_json, verify_table
-    from renamer.dns.verify import verify_all
-
-    inventory = _inventory(ctx, inventory_dir)
-    reports = verify_all(inventory, inventory.select(spec))
-    out = settings(ctx).output
-    out.echo(verify_json(reports) if fmt == "json" else verify_table(reports))
+    reports = run.verify(_inventory(ctx, inventory_dir), spec)
+    settings(ctx).output.echo(verify_json(reports) if fmt == "json" else verify_table(reports))
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS

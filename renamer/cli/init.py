@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import click
 
-from renamer.cli import common_options, settings
-from renamer.cli.common import repo_root
+from renamer.cli.options import common_options, settings
+from renamer.project import repo_root
+from renamer.scaffold import parse_pairs, summary, write_scaffold
 
 
 @click.command()
@@ -31,14 +33,9 @@ def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bo
       renamer init --from ana-ml2=fv-ml1 --from 10.250.50.54=10.251.50.54
       renamer init --from ana-ml2=fv-ml1 --name fv-ml1-move --force
     """
-    from renamer.config import load_config
-    from renamer.init import parse_pairs, summary, write_scaffold
-
     options = settings(ctx)
-    root = repo_root(ctx)
-    parsed = parse_pairs(pairs)
-    proposal, written = write_scaffold(root, parsed, name, force, dt.date.today())
-    load_config(written[0], root)  # what init writes must load: fail here, not at the first sweep
+    root = repo_root(options.repo, Path.cwd())
+    proposal, written = write_scaffold(root, parse_pairs(pairs), name, force, dt.date.today())
     out = options.output
     for path in reversed(written):
         out.info(f"wrote {path.relative_to(root)}")

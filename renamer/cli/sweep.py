@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from renamer.cli import common_options, settings
-from renamer.cli.common import early_listing, project_from
-
-if TYPE_CHECKING:
-    from renamer.plan import Plan
-    from renamer.vcs import Listing
-from renamer.errors import UnsafeError
+from renamer.cli.common import early_listing, project_from, warn_interrupted
+from renamer.cli.options import common_options, settings
+from renamer.cli.output import Output
+from renamer.report.machine import dumps
+from renamer.report.text import sweep_summary
+from renamer.sweep import run
+from renamer.sweep.run import SweepResult
 
 
 @click.command()
@@ -44,67 +43,32 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
       renamer sweep --commit                  # apply and commit
       renamer sweep stacks/ litellm/          # only these paths
     """
-    listing = early_listing(ctx)
-    try:
-        return _sweep(ctx, dry_run, commit, allow_dirty, include_ignored, fmt, paths, listing)
-    finally:
-        if listing is not None:
-            listing.close()
-
-
-def _sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, include_ignored: bool,
-           fmt: str | None, paths: tuple[Path, ...], listing: Listing | None) -> int:
-    from renamer.apply import apply_plan, check_clean, recover_interrupted
-    from renamer.journal import pending
-    from renamer.plan import plan_sweep, repo_relative
-
     out = settings(ctx).output
-    project = project_from(ctx)
-    prefixes = repo_relative(project, list(paths), Path.cwd())
-    recovered = None
-    if not dry_run:
-        recovered = recover_interrupted(project.root)
-        if recovered is not None:
-            out.info(f"an interrupted sweep was completed: {len(recovered.rolled_forward)} files "
-                     f"finished, {len(recovered.rolled_back)} left as they were")
-    elif pending(project.root) is not None:
-        out.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
-    if recovered is not None:
-        listing = None  # the recovery changed the tree: list it again
+    fmt = fmt or ("diff" if dry_run else "summary")
     started = time.monotonic()
-    plan = plan_sweep(project, prefixes, include_ignored, progress=out.progress("scanning"),
-                      listing=listing)
-    out.detail(f"scanned {plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
-    if not dry_run and plan.scan.skipped_files:
-        path, why = plan.scan.skipped_files[0]
-        more = len(plan.scan.skipped_files) - 1
-        raise UnsafeError(f"{path}: cannot read ({why}){f' and {more} more' if more else ''}; "
-                          "a sweep that cannot see every file could miss a live reference: nothing written")
-    if not dry_run and not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
-        check_clean(project, frozenset(recovered.targets) if recovered else frozenset())
-    # Rendered before anything is written: the diff is made from the original bytes.
-    diff, text = _render(plan, fmt or ("diff" if dry_run else "summary"), dry_run=dry_run)
-    applied = None if dry_run else apply_plan(plan, commit=commit)
-    if diff:
-        out.write_bytes(out.color_diff(diff))
-        out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
-    out.echo(text)
-    if applied is not None:
-        for sha in applied.commits:
-            out.info(f"committed {sha[:12]}")
-        if commit and not applied.commits:
-            out.info("nothing to change: no commit made")
+    with early_listing(ctx) as listing:
+        result = run.sweep(project_from(ctx), paths, dry_run=dry_run, commit=commit,
+                           allow_dirty=allow_dirty, include_ignored=include_ignored,
+                           with_diff=fmt == "diff", progress=out.progress("scanning"), listing=listing)
+    out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
+    warn_interrupted(ctx, result.interrupted)
+    _show(out, result, fmt, commit)
     return 0
 
 
-def _render(plan: Plan, fmt: str, *, dry_run: bool) -> tuple[bytes, str]:
-    """(the diff, if asked, and the summary or JSON) of a plan."""
-    from renamer.dry_run import diff_bytes, edit_list
-    from renamer.report.machine import sweep_json
-    from renamer.report.summary import Summary
-    from renamer.report.text import sweep_summary
-
-    summary = Summary.of(plan)
+def _show(out: Output, result: SweepResult, fmt: str, commit: bool) -> None:
+    if result.recovered is not None:
+        out.info(f"an interrupted sweep was completed: {len(result.recovered.rolled_forward)} files "
+                 f"finished, {len(result.recovered.rolled_back)} left as they were")
     if fmt == "json":
-        return b"", sweep_json(plan.project.config.name, summary, edit_list(plan), dry_run)
-    return (diff_bytes(plan) if fmt == "diff" else b""), sweep_summary(summary, dry_run=dry_run)
+        out.echo(dumps(result.data()))
+    else:
+        if result.diff:
+            out.write_bytes(out.color_diff(result.diff))
+            out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
+        out.echo(sweep_summary(result.summary, dry_run=result.applied is None))
+    if result.applied is not None:
+        for sha in result.applied.commits:
+            out.info(f"committed {sha[:12]}")
+        if commit and not result.applied.commits:
+            out.info("nothing to change: no commit made")

@@ -41,16 +41,27 @@ def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
             for site in inventory.sites if site.name in resolver.sites}
 
 
-def records(snippet: str) -> dict[str, str]:
-    """name -> what it points at, from a snippet's record lines (for plan summaries)."""
-    out: dict[str, str] = {}
+def host_records(snippet: str) -> list[tuple[list[str], str]]:
+    """(names, address) of each host-record line in a snippet."""
+    out = []
     for line in snippet.splitlines():
         key, _, value = line.partition("=")
         parts = value.split(",")
         if key == "host-record" and len(parts) >= 2:
-            for name in parts[:-1]:
-                out[name] = f"A {parts[-1]}"
-        elif key == "cname" and len(parts) >= 2:
+            out.append((parts[:-1], parts[-1]))
+    return out
+
+
+def records(snippet: str) -> dict[str, str]:
+    """name -> what it points at, from a snippet's record lines (for plan summaries)."""
+    out: dict[str, str] = {}
+    for names, address in host_records(snippet):
+        for name in names:
+            out[name] = f"A {address}"
+    for line in snippet.splitlines():
+        key, _, value = line.partition("=")
+        parts = value.split(",")
+        if key == "cname" and len(parts) >= 2:
             for name in parts[:-1]:
                 out[name] = f"CNAME {parts[-1]}"
         elif key == "dhcp-host" and len(parts) >= 3:

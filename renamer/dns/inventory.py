@@ -13,8 +13,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from renamer.errors import ConfigError
+from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file
 from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
-from renamer.yaml_source import Problems, check_mapping, kind, load_yaml_file
 
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
 _SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")

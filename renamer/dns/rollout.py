@@ -14,11 +14,12 @@ import difflib
 import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
-from renamer.dns.dnsmasq import records, render_resolver
+from renamer.dns.dnsmasq import host_records, records, render_resolver
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
-from renamer.dns.verify import Querier, ResolverReport, verify_resolver, wait_until_answering
+from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
 
 
 def restart_deadline(resolver: Resolver) -> float:
@@ -62,10 +63,15 @@ class ResolverPlan:
         return added, changed, removed
 
 
+OutcomeStatus = Literal["not reached", "unchanged", "applied", "failed", "rolled back", "rollback FAILED"]
+
+
 @dataclass
 class Outcome:
+    """What happened to one resolver; filled in step by step as the rollout goes."""
+
     resolver: Resolver
-    status: str = "not reached"  # unchanged | applied | rolled back | failed | not reached
+    status: OutcomeStatus = "not reached"
     steps: list[str] = field(default_factory=list)
     error: str | None = None
     report: ResolverReport | None = None
@@ -81,10 +87,7 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
     """Read what each resolver has now; render what it should have. Writes nothing."""
     plans = []
     for resolver in resolvers:
-        transport = transports[resolver.name]
-        check_sudo = getattr(transport, "check_sudo", None)
-        if check_sudo is not None:  # a missing sudo right: say so before anything is read or written
-            check_sudo()
+        transports[resolver.name].check_sudo()  # before anything is read or written
     for resolver in resolvers:
         desired = render_resolver(inventory, resolver)
         transport = transports[resolver.name]
@@ -160,7 +163,7 @@ class Rollout:
     def _verify(self, resolver: Resolver, outcome: Outcome) -> None:
         querier = self.make_querier(resolver)
         deadline = restart_deadline(resolver)
-        if not wait_until_answering(resolver, querier, deadline):
+        if not wait_until_answering(querier, deadline):
             outcome.steps.append("verify FAILED")
             raise StepFailed(f"verify failed: {resolver.endpoint}: no answer within {deadline:.0f} s")
         report = verify_resolver(self.inventory, resolver, querier)
@@ -183,7 +186,7 @@ class Rollout:
                 if not result.ok:
                     raise StepFailed(f"reload after restore failed: {result.tail()}")
                 querier = self.make_querier(resolver)
-                answering = wait_until_answering(resolver, querier, restart_deadline(resolver))
+                answering = wait_until_answering(querier, restart_deadline(resolver))
                 if not answering:
                     outcome.steps.append("restored, reloaded, NOT answering")
                     raise StepFailed(f"{resolver.endpoint} does not answer after the rollback")
@@ -211,24 +214,20 @@ class Rollout:
 
 def _serving(plan: ResolverPlan, querier: Querier) -> str | None:
     """After a rollback: does the resolver serve the restored snippets' A records again?"""
-    from renamer.dns.verify import NoAnswer
-
     for name in plan.changed:
         before = plan.current[name]
         if before is None:
             continue
-        for line in before.decode("utf-8", "replace").splitlines():
-            key, _, value = line.partition("=")
-            parts = value.split(",")
-            if key != "host-record" or len(parts) < 2 or ":" in parts[-1]:
+        for names, address in host_records(before.decode("utf-8", "replace")):
+            if ":" in address:  # IPv6: the A check below says enough
                 continue
             try:
-                answer = querier(f"{parts[0]}.", "A")
+                answer = querier(f"{names[0]}.", "A")
             except NoAnswer:
-                return f"{parts[0]} A: no answer"
+                return f"{names[0]} A: no answer"
             got = [v for kind, v in answer.records if kind == "A"]
-            if parts[-1] not in got:
-                return f"{parts[0]} A: expected {parts[-1]}, got {' '.join(got) or answer.rcode}"
+            if address not in got:
+                return f"{names[0]} A: expected {address}, got {' '.join(got) or answer.rcode}"
     return None
 
 

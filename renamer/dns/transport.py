@@ -34,7 +34,8 @@ class TransportError(RenamerError):
 @dataclass(frozen=True)
 class CommandResult:
     returncode: int
-    output: str
+    output: str  # stdout and stderr, as text, for messages
+    stdout: bytes = b""  # stdout exactly, for reads
 
     @property
     def ok(self) -> bool:
@@ -54,14 +55,14 @@ class Transport(Protocol):
 
     def run(self, argv: Sequence[str]) -> CommandResult: ...
 
+    def check_sudo(self) -> None:
+        """Before anything is read or written: fail now if a needed sudo right is missing."""
+
     def close(self) -> None: ...
 
 
 class LocalTransport:
     """Files and commands on this machine."""
-
-    def __init__(self, sudo: bool = False) -> None:
-        self.sudo = sudo
 
     def read(self, path: str) -> bytes | None:
         try:
@@ -92,6 +93,9 @@ class LocalTransport:
     def run(self, argv: Sequence[str]) -> CommandResult:
         return _run(list(argv))
 
+    def check_sudo(self) -> None:
+        return None  # local commands run as the user who runs renamer
+
     def close(self) -> None:
         return None
 
@@ -105,9 +109,9 @@ def _run(argv: list[str], data: bytes | None = None, timeout: float = COMMAND_TI
         return CommandResult(124, f"{argv[0]}: no answer in {timeout:.0f} s")
     except OSError as exc:
         return CommandResult(126, f"{argv[0]}: {exc.strerror}")
-    output = (done.stdout or b"").decode("utf-8", "replace") + (done.stderr or b"").decode(
-        "utf-8", "replace")
-    return CommandResult(done.returncode, output)
+    stdout = done.stdout or b""
+    output = stdout.decode("utf-8", "replace") + (done.stderr or b"").decode("utf-8", "replace")
+    return CommandResult(done.returncode, output, stdout)
 
 
 # Fixed remote scripts; paths arrive as "$1", "$2", never inside the script text.
@@ -153,17 +157,12 @@ class SshTransport:
         return result
 
     def read(self, path: str) -> bytes | None:
-        done = subprocess.run(self._remote(["sh", "-c", _READ, "sh", path], root=True),
-                              capture_output=True, timeout=COMMAND_TIMEOUT, check=False)
-        if done.returncode == _MISSING:
+        result = self._call(["sh", "-c", _READ, "sh", path])
+        if result.returncode == _MISSING:
             return None
-        if done.returncode == 255:
-            raise TransportError(f"{self.resolver.name} ({self.resolver.target}): ssh failed: "
-                                 f"{done.stderr.decode('utf-8', 'replace').strip()[-200:]}")
-        if done.returncode != 0:
-            raise TransportError(f"{self.resolver.name}: {path}: cannot read: "
-                                 f"{done.stderr.decode('utf-8', 'replace').strip()[-200:]}")
-        return done.stdout
+        if not result.ok:
+            raise TransportError(f"{self.resolver.name}: {path}: cannot read: {result.tail()}")
+        return result.stdout
 
     def write(self, path: str, data: bytes) -> None:
         folder, name = os.path.split(path)

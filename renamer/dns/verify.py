@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import multiprocessing
-import os
 import select
 import socket
 import time
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from renamer.dns.inventory import Inventory, Resolver
+from renamer.forked import available_cores, can_fork, fork_map
 
 NXDOMAIN = "NXDOMAIN"
 
@@ -266,41 +264,27 @@ def verify_resolver(inventory: Inventory, resolver: Resolver, querier: Querier) 
 # Above this many checks in all, resolvers are verified in forked processes: building and
 # parsing messages is CPU work that threads would serialise on the GIL.
 PROCESSES_FROM = 3000
-_fork_state: tuple[Inventory, Sequence[Resolver], Callable[[Resolver], Querier]] | None = None
-
-
-def _verify_index(index: int) -> ResolverReport:
-    assert _fork_state is not None
-    inventory, resolvers, make_querier = _fork_state
-    return verify_resolver(inventory, resolvers[index], make_querier(resolvers[index]))
 
 
 def verify_all(inventory: Inventory, resolvers: Sequence[Resolver],
                make_querier: Callable[[Resolver], Querier] = dnspython_querier,
                workers: int = 8) -> list[ResolverReport]:
     """All resolvers at once (bounded), reports in the order given."""
-    global _fork_state
     if not resolvers:
         return []
+
+    def verify_one(resolver: Resolver) -> ResolverReport:
+        return verify_resolver(inventory, resolver, make_querier(resolver))
+
     total = sum(len(expectations(inventory, r)) for r in resolvers)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if (total >= PROCESSES_FROM and len(resolvers) > 1 and cores > 1
-            and "fork" in multiprocessing.get_all_start_methods()):
-        _fork_state = (inventory, resolvers, make_querier)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
-                context = multiprocessing.get_context("fork")
-            with context.Pool(min(cores, len(resolvers), workers)) as pool:
-                return pool.map(_verify_index, range(len(resolvers)))
-        finally:
-            _fork_state = None
+    cores = available_cores()
+    if total >= PROCESSES_FROM and len(resolvers) > 1 and cores > 1 and can_fork():
+        return list(fork_map(verify_one, resolvers, min(cores, len(resolvers), workers)))
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, len(resolvers))) as pool:
-        futures = [pool.submit(verify_resolver, inventory, r, make_querier(r)) for r in resolvers]
-        return [f.result() for f in futures]
+        return list(pool.map(verify_one, resolvers))
 
 
-def wait_until_answering(resolver: Resolver, querier: Querier, deadline: float) -> bool:
+def wait_until_answering(querier: Querier, deadline: float) -> bool:
     """After a restart: poll until the resolver answers anything, or the deadline passes."""
     end = time.monotonic() + deadline
     while True:

@@ -7,9 +7,9 @@ from dataclasses import asdict
 from typing import Any
 
 from renamer.masking import mask_line
-from renamer.model import NearMiss, Reference
-from renamer.report.stale import Stale
-from renamer.report.summary import Summary
+from renamer.sweep.model import NearMiss, Reference
+from renamer.sweep.stale import Stale
+from renamer.sweep.summary import Summary, Verdict
 
 
 def reference_dict(ref: Reference) -> dict[str, Any]:
@@ -43,8 +43,12 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
     }
 
 
-def audit_json(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
-    document = {
+def dumps(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def audit_document(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> dict[str, Any]:
+    return {
         "name": name,
         "summary": summary_dict(summary),
         "references": [reference_dict(r) for r in refs],
@@ -53,23 +57,21 @@ def audit_json(name: str, summary: Summary, refs: list[Reference], stale: list[S
         "unreadable": [{"path": p, "error": e} for p, e in summary.skipped_files],
         "ignored_with_references": summary.ignored_with_references,
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def verify_json(name: str, summary: Summary, ok: bool) -> str:
-    document = {
+def verify_document(name: str, summary: Summary, verdict: Verdict) -> dict[str, Any]:
+    return {
         "name": name,
-        "ok": ok,
+        "ok": verdict.ok,
         "summary": summary_dict(summary),
         "findings": [reference_dict(r) for r in summary.residual + summary.unclassified],
         "near_misses": [near_miss_dict(m) for m in summary.derived + summary.near_misses],
         "ignored_with_references": summary.ignored_with_references,
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def sweep_json(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run: bool) -> str:
-    document = {
+def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run: bool) -> dict[str, Any]:
+    return {
         "name": name,
         "dry_run": dry_run,
         "edits": edits,
@@ -82,4 +84,3 @@ def sweep_json(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run
             **summary_dict(summary),
         },
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -8,8 +8,8 @@ from typing import Any
 
 from renamer import __version__
 from renamer.masking import mask_line
-from renamer.model import NearMiss, Reference
-from renamer.report.summary import Summary
+from renamer.sweep.model import KEPT, NearMiss, Reference
+from renamer.sweep.summary import Summary
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 RULES = {
@@ -48,7 +48,7 @@ def _result(ref: Reference) -> dict[str, Any]:
         "partialFingerprints": {
             "renamerReference/v1": _fingerprint(ref.path, ref.old, mask_line(ref.text), rule)},
     }
-    if ref.status == "kept":
+    if ref.status == KEPT:
         result["suppressions"] = [{"kind": "inSource" if ref.reason == "inline" else "external",
                                    "status": "accepted",
                                    "justification": f"{ref.reason}: {ref.note or ''}".strip()}]
@@ -67,7 +67,7 @@ def _miss_result(miss: NearMiss) -> dict[str, Any]:
 
 
 def sarif(summary: Summary, refs: list[Reference], *, include_kept: bool) -> str:
-    chosen = [r for r in refs if include_kept or r.status != "kept"]
+    chosen = [r for r in refs if include_kept or r.status != KEPT]
     results = [_result(r) for r in chosen]
     results += [_miss_result(m) for m in summary.derived + summary.near_misses]
     rules = [{"id": rule_id, "shortDescription": {"text": text},

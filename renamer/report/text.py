@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from renamer.masking import mask_line
-from renamer.model import Reference
-from renamer.report.stale import Stale
-from renamer.report.summary import Summary
+from renamer.sweep.model import KEPT, Reference
+from renamer.sweep.stale import Stale
+from renamer.sweep.summary import Summary, Verdict
 
 
 def location(ref: Reference) -> str:
@@ -75,7 +75,8 @@ def _unscanned_lines(summary: Summary) -> list[str]:
     return lines
 
 
-def verify_report(summary: Summary, *, strict: bool) -> str:
+def verify_report(summary: Summary, verdict: Verdict) -> str:
+    """The findings, then the verdict line (last, so a caller may colour it)."""
     lines = []
     for ref in summary.residual + summary.unclassified:
         hint = ref.note or ""
@@ -83,22 +84,20 @@ def verify_report(summary: Summary, *, strict: bool) -> str:
         lines.append(f"{location(ref)}: {label}: {ref.old} -> {ref.new}{_where(ref)}: {hint}")
         if ref.text and ref.role != "path":
             lines.append(f"    {mask_line(ref.text)}")
-    level = "error" if strict else "warning"
+    level = "error" if verdict.strict else "warning"
     for miss in summary.derived + summary.near_misses:
         lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}: "
                      f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
     lines += _skipped_lines(summary)
-    failed = len(summary.residual) + len(summary.unclassified) + len(summary.skipped_files)
-    misses = len(summary.derived) + len(summary.near_misses)
-    verdict = "FAILED" if failed or (strict and misses) else "OK"
-    lines.append(f"verify: {verdict}: {len(summary.residual)} residual, "
-                 f"{len(summary.unclassified)} unclassified, {misses} near-miss"
-                 f"{'es' if misses != 1 else ''}, {summary.files_scanned} files scanned")
+    misses = verdict.near_misses
+    lines.append(f"verify: {verdict.word}: {verdict.residual} residual, "
+                 f"{verdict.unclassified} unclassified, {misses} near-miss"
+                 f"{'es' if misses != 1 else ''}, {verdict.files_scanned} files scanned")
     return "\n".join(lines) + "\n"
 
 
 def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
-    kept = [r for r in refs if r.status == "kept"]
+    kept = [r for r in refs if r.status == KEPT]
     lines = [f"Kept on purpose: {len(kept)} references"]
     for reason, count in summary.kept_sorted():
         lines.append("")
@@ -123,7 +122,7 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> 
 
 
 def audit_markdown(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
-    kept = [r for r in refs if r.status == "kept"]
+    kept = [r for r in refs if r.status == KEPT]
     lines = [f"## renamer audit: {name}", "",
              f"{len(kept)} references kept on purpose, {len(summary.residual)} residual, "
              f"{len(summary.unclassified)} unclassified, {len(summary.skipped)} skipped "

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.dns import sandbox
-from renamer.resources import shipped
+from renamer.shipped import shipped
 
 NAMES = ("ns-ana", "ns-ana2", "ns-fv")
 DHCP = {"ns-ana": ["ana"], "ns-ana2": [], "ns-fv": ["fv"]}

@@ -67,7 +67,7 @@ def make_runner() -> Runner:
         else:
             shutil.copy2(Path(module.__file__ or ""), deps)
     for data in ("allowlists", "dns", "examples"):  # as the wheel ships them
-        from renamer.resources import shipped
+        from renamer.shipped import shipped
 
         shutil.copytree(shipped(data), deps / "renamer" / "_shipped" / data)
     for path in deps.rglob("*"):

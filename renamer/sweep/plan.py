@@ -9,29 +9,29 @@ from pathlib import Path
 
 from renamer import vcs
 from renamer.errors import ConfigError, UnsafeError
-from renamer.model import FileResult, ScanResult
-from renamer.project import Project
-from renamer.scan import FileScanner, ScanOptions
-from renamer.workers import scan_files
+from renamer.project import LoadedProject
+from renamer.sweep.model import FileResult, ScanResult
+from renamer.sweep.parallel import scan_files
+from renamer.sweep.scan import FileScanner, ScanOptions
 
 Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
 class Plan:
-    project: Project
+    project: LoadedProject
     scan: ScanResult
 
     @property
     def changes(self) -> list[FileResult]:
-        return [f for f in self.scan.files if f.edits or f.new_path]
+        return [f for f in self.scan.files if f.changes]
 
     @property
     def renames(self) -> list[tuple[str, str]]:
         return [(f.path, f.new_path) for f in self.scan.files if f.new_path]
 
 
-def repo_relative(project: Project, paths: Sequence[Path], cwd: Path) -> list[str]:
+def repo_relative(project: LoadedProject, paths: Sequence[Path], cwd: Path) -> list[str]:
     """PATHS arguments as repo-relative prefixes; refuses paths outside the repo."""
     out = []
     for path in paths:
@@ -50,7 +50,7 @@ def _selected(rel: str, prefixes: list[str]) -> bool:
     return not prefixes or any(p == "" or rel == p or rel.startswith(p + "/") for p in prefixes)
 
 
-def scan_repo(project: Project, options: ScanOptions, prefixes: Sequence[str] = (),
+def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[str] = (),
               include_ignored: bool = False, progress: Progress | None = None,
               listing: vcs.Listing | None = None) -> ScanResult:
     """Scan every file the sweep would see; keep the files with anything to say.
@@ -64,13 +64,12 @@ def scan_repo(project: Project, options: ScanOptions, prefixes: Sequence[str] = 
     def keep(paths: list[str]) -> list[str]:
         return [rel for rel in paths if _selected(rel, wanted) and not classifier.is_excluded(rel)]
 
-    def ignored_current() -> list[str]:
-        assert git is not None
-        return [rel for rel in keep(git.ignored()) if classifier.is_current_pattern(rel)]
-
-    git = None
+    git: vcs.Listing | None = None
     if project.git:
         git = listing if listing is not None and listing.root == project.root else vcs.Listing(project.root)
+
+    def ignored_current(git: vcs.Listing) -> list[str]:
+        return [rel for rel in keep(git.ignored()) if classifier.is_current_pattern(rel)]
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""
@@ -78,25 +77,22 @@ def scan_repo(project: Project, options: ScanOptions, prefixes: Sequence[str] = 
             yield keep(vcs.walk_files(project.root))
             return
         yield keep(git.tracked())
-        yield keep(git.untracked()) + (ignored_current() if include_ignored else [])
+        yield keep(git.untracked()) + (ignored_current(git) if include_ignored else [])
 
-    result = ScanResult()
-    result.files_scanned, found_files = scan_files(project, options, batches(), progress)
-    for found in found_files:
-        if found.kind == "unreadable":
-            result.skipped_files.append((found.path, found.refused or "unreadable"))
-        else:
-            result.files.append(found)
+    scanned, found_files = scan_files(project, options, batches(), progress)
+    unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
+    files = tuple(f for f in found_files if f.kind != "unreadable")
+    ignored_with_references: list[str] = []
     if git is not None and not include_ignored:
         scanner = FileScanner(project, options)
-        for rel in ignored_current():
+        for rel in ignored_current(git):
             ignored_file = scanner.scan(rel)
             if ignored_file is not None and ignored_file.references:
-                result.ignored_with_references.append(rel)
-    return result
+                ignored_with_references.append(rel)
+    return ScanResult(files, scanned, tuple(ignored_with_references), unreadable)
 
 
-def plan_sweep(project: Project, prefixes: Sequence[str] = (), include_ignored: bool = False,
+def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,
                options: ScanOptions | None = None, progress: Progress | None = None,
                listing: vcs.Listing | None = None) -> Plan:
     scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
@@ -106,7 +102,7 @@ def plan_sweep(project: Project, prefixes: Sequence[str] = (), include_ignored: 
     return plan
 
 
-def _check_renames(project: Project, plan: Plan) -> None:
+def _check_renames(project: LoadedProject, plan: Plan) -> None:
     """A rename must land on a free path inside the repo, and no two on the same one."""
     targets: dict[str, str] = {}
     for old, new in plan.renames:

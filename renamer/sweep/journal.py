@@ -17,14 +17,15 @@ import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from renamer.atomic import fsync_folder
+from renamer.atomic import TMP_SUFFIX, fsync_folder, write_atomic
 from renamer.errors import RenamerError
+from renamer.state import journal_path
 
-PREPARING = "preparing"
-COMMITTING = "committing"
-TMP_SUFFIX = ".renamer-tmp"
+JournalState = Literal["preparing", "committing"]
+PREPARING: JournalState = "preparing"
+COMMITTING: JournalState = "committing"
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,6 @@ class Recovery:
     targets: tuple[str, ...]  # every file the interrupted sweep meant to write
     rolled_forward: tuple[str, ...]
     rolled_back: tuple[str, ...]
-
-
-def journal_path(root: Path) -> Path:
-    folder = root / ".git" if (root / ".git").is_dir() else root
-    return folder / "renamer-journal.json"
 
 
 def temp_name(target: str, sweep_id: str) -> str:
@@ -52,16 +48,9 @@ class Journal:
         self.id = uuid.uuid4().hex[:12]
         self.writes = [(target, temp_name(target, self.id)) for target in targets]
 
-    def _save(self, state: str) -> None:
-        path = journal_path(self.root)
+    def _save(self, state: JournalState) -> None:
         data = json.dumps({"id": self.id, "state": state, "writes": self.writes}).encode()
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        fsync_folder(path.parent)
+        write_atomic(journal_path(self.root), data)
 
     def prepare(self) -> None:
         self._save(PREPARING)

@@ -11,10 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import files
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
+from renamer.formats import format_of, plain_safe
 from renamer.match import Match
-from renamer.model import (
+from renamer.project import LoadedProject
+from renamer.sweep.content import classify_bytes, read_content
+from renamer.sweep.model import (
     KEPT,
     RESIDUAL,
     SKIPPED,
@@ -22,10 +24,10 @@ from renamer.model import (
     FileResult,
     NearMiss,
     Reference,
+    RefStatus,
+    apply_edits,
 )
-from renamer.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
-from renamer.project import Project
-from renamer.structure import format_of, plain_safe
+from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 
 MAX_LINE_TEXT = 160
 IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it by hand "
@@ -42,7 +44,7 @@ class ScanOptions:
 
 
 class FileScanner:
-    def __init__(self, project: Project, options: ScanOptions) -> None:
+    def __init__(self, project: LoadedProject, options: ScanOptions) -> None:
         self.project = project
         self.options = options
         self.matcher = project.matcher
@@ -55,35 +57,35 @@ class FileScanner:
         `read`: the (bytes, mode) of a regular file the caller has read already.
         """
         path = f"{self.project.root}/{rel}"
-        content = (files.classify_bytes(*read) if read is not None
-                   else files.read_content(path, self.project.config.max_file_size))
+        content = (classify_bytes(*read) if read is not None
+                   else read_content(path, self.project.config.max_file_size))
         if content is None:
             return None
-        if content.kind == files.UNREADABLE:
+        if content.kind == "unreadable":
             return FileResult(rel, content.kind, "", refused=content.detail)
         data = content.data
-        hit = content.kind != files.TOO_LARGE and self.matcher.might_match(data)
+        hit = content.kind != "too-large" and self.matcher.might_match(data)
         path_hit = self.matcher.might_match(rel.encode())
         loose_hit = self.options.loose and self.project.loose.might_match(data)
-        if not (hit or path_hit or loose_hit or content.kind == files.TOO_LARGE):
+        if not (hit or path_hit or loose_hit or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         klass = klass or self.project.classifier.classify(rel)
         status = klass.status
-        if content.kind == files.SYMLINK:
+        if content.kind == "symlink":
             refs = self._skipped(rel, data, "symlink", f"symlink to {data.decode('utf-8', 'replace')}: "
                                  "never followed or written through")
             return FileResult(rel, content.kind, status, tuple(refs))
-        if content.kind == files.TOO_LARGE:
+        if content.kind == "too-large":
             refs = list(self._scan_large(rel, Path(path), content.detail))
             return FileResult(rel, content.kind, status, tuple(refs))
         new_path = self._new_path(rel) if status == CURRENT and path_hit else None
         matches = self.matcher.find(data) if hit else []
-        if content.kind in (files.BINARY, files.ENCODING):
-            note = (f"{content.detail} text is not rewritten" if content.kind == files.ENCODING
+        if content.kind in ("binary", "encoding"):
+            note = (f"{content.detail} text is not rewritten" if content.kind == "encoding"
                     else "binary file (NUL bytes): never rewritten")
             lines = Lines(data)
-            refs = [self._reference(rel, data, lines, m, SKIPPED, content.kind, note) for m in matches]
-            if content.kind == files.BINARY:  # a binary "line" is noise in a report
+            refs = [self._reference(rel, lines, m, SKIPPED, content.kind, note) for m in matches]
+            if content.kind == "binary":  # a binary "line" is noise in a report
                 refs = [replace(r, text="") for r in refs]
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
                               mode=content.mode)
@@ -111,7 +113,7 @@ class FileScanner:
         if klass.status in (RECORD, UNCLASSIFIED):
             status = KEPT if klass.status == RECORD else UNCLASSIFIED_STATUS
             reason = klass.reason if klass.status == RECORD else None
-            as_found = [self._reference(rel, data, lines, m, status, reason, klass.note,
+            as_found = [self._reference(rel, lines, m, status, reason, klass.note,
                                         locations[i] if locations else None)
                         for i, m in enumerate(matches)]
             return as_found, [], None
@@ -125,28 +127,26 @@ class FileScanner:
                 where = (None, roles[i])
             exempt = exemptions.get(lines.index_of(m.start))
             if exempt is not None:
-                refs.append(self._reference(rel, data, lines, m, KEPT, exempt.reason, exempt.note, where))
+                refs.append(self._reference(rel, lines, m, KEPT, exempt.reason, exempt.note, where))
             elif roles is not None and roles[i] in ("identifier", "code"):
                 hint = IDENTIFIER_HINT if roles[i] == "identifier" else CODE_HINT
-                refs.append(self._reference(rel, data, lines, m, RESIDUAL, roles[i], hint, where))
+                refs.append(self._reference(rel, lines, m, RESIDUAL, roles[i], hint, where))
             else:
                 pending.append((len(refs), m))
-                refs.append(self._reference(rel, data, lines, m, RESIDUAL, None,
+                refs.append(self._reference(rel, lines, m, RESIDUAL, None,
                                             "current-state file: `renamer sweep` rewrites it", where))
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
         refused = self._structure_problem(fmt, data, edits)
         if refused:
             for index, _ in pending:
-                old = refs[index]
-                refs[index] = Reference(old.path, old.line, old.column, old.old, old.new, RESIDUAL,
-                                        "structure", refused, old.text, old.key_path, old.role)
+                refs[index] = replace(refs[index], reason="structure", note=refused)
             edits = []
         return refs, edits, refused
 
     def _python_roles(self, fmt: str | None, data: bytes, matches: list[Match]) -> list[str] | None:
         if fmt != "python":
             return None
-        from renamer.structure import python_cst
+        from renamer.formats import python_cst
 
         return python_cst.roles(data, [(m.start, m.end) for m in matches])
 
@@ -163,17 +163,17 @@ class FileScanner:
         before = data.decode("utf-8", "replace")
         after = apply_edits(data, edits).decode("utf-8", "replace")
         if fmt == "yaml":
-            from renamer.structure import yaml_rt
+            from renamer.formats import yaml_rt
 
             return yaml_rt.edit_problem(before, after)
-        from renamer.structure import data_formats
+        from renamer.formats import data_formats
 
         return data_formats.edit_problem(fmt, before, after)
 
     def _locations(self, fmt: str | None, data: bytes, lines: Lines, matches: list[Match],
                    roles: list[str] | None) -> list[tuple[str | None, str]] | None:
         if fmt in ("yaml", "json"):
-            from renamer.structure import yaml_rt
+            from renamer.formats import yaml_rt
 
             text = data.decode("utf-8", "replace")
             offsets = [lines.char_offset(m.start) for m in matches]
@@ -184,7 +184,7 @@ class FileScanner:
 
     # -- references ------------------------------------------------------------------------
 
-    def _reference(self, rel: str, data: bytes, lines: Lines, m: Match, status: str,
+    def _reference(self, rel: str, lines: Lines, m: Match, status: RefStatus,
                    reason: str | None, note: str | None,
                    where: tuple[str | None, str] | None = None) -> Reference:
         line, column, text = lines.position(m.start, with_text=self.options.texts)
@@ -193,7 +193,7 @@ class FileScanner:
 
     def _skipped(self, rel: str, data: bytes, reason: str, note: str) -> list[Reference]:
         lines = Lines(data)
-        return [self._reference(rel, data, lines, m, SKIPPED, reason, note)
+        return [self._reference(rel, lines, m, SKIPPED, reason, note)
                 for m in self.matcher.find(data)]
 
     def _scan_large(self, rel: str, path: Path, size: str) -> Iterator[Reference]:
@@ -293,14 +293,6 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def apply_edits(data: bytes, edits: list[Edit] | tuple[Edit, ...]) -> bytes:
-    """Apply non-overlapping edits back to front on the original bytes."""
-    out = bytearray(data)
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
-        out[edit.start:edit.end] = edit.new
-    return bytes(out)
 
 
 def _chunks(path: Path, overlap: int) -> Iterator[tuple[int, bytes, bool]]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from renamer.diff import file_diff
 from renamer.errors import UnsafeError
-from renamer.plan import Plan
-from renamer.scan import apply_edits
+from renamer.sweep.diff import file_diff
+from renamer.sweep.model import apply_edits
+from renamer.sweep.plan import Plan
 
 
 def _original(plan: Plan, path: str) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from renamer.allowlist import Allowlist
-from renamer.model import Reference
+from renamer.sweep.model import KEPT, Reference
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Stale:
 
 def stale_exemptions(allowlist: Allowlist, refs: list[Reference]) -> list[Stale]:
     """The user's own record classes and keep rules that kept no reference (presets aside)."""
-    used = {r.reason for r in refs if r.status == "kept"}
+    used = {r.reason for r in refs if r.status == KEPT}
     out = [Stale("record", r.name, r.source) for r in allowlist.records
            if not r.inherited and r.name not in used]
     out += [Stale("keep", k.name, k.source) for k in allowlist.keep

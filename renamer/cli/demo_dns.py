@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from renamer.cli.tour import Tour
 from renamer.dns import sandbox
 from renamer.dns.inventory import load_inventory
 
 
-def dns_tour(out: Any, repo: Path, first_step: int, step: Callable[..., None],
-             run: Callable[..., int]) -> int:
-    step(out, first_step, "dns render --site fv",
+def dns_tour(tour: Tour, first_step: int) -> int:
+    out, repo, step, run = tour.out, tour.repo, tour.step, tour.run
+    step(first_step, "dns render --site fv",
          "The new site's records as a dnsmasq drop-in: host-record (A and PTR), the DHCP "
          "reservation pinning fv-ml1 to its address, scriberr re-homed as a CNAME, and the "
          "BMC's VLAN warning right above its record.")
-    if run(out, repo, "dns", "render", "--site", "fv") != 0:
+    if run("dns", "render", "--site", "fv") != 0:
         return 1
     try:
         sandbox.dnsmasq_binary()
@@ -51,8 +50,8 @@ def dns_tour(out: Any, repo: Path, first_step: int, step: Callable[..., None],
              ["dns", "apply", "--resolvers", "all"]),
         ]
         for offset, (title, why, args) in enumerate(steps, 1):
-            step(out, first_step + offset, title, why)
-            if run(out, repo, *args) != 0:
+            step(first_step + offset, title, why)
+            if run(*args) != 0:
                 return 1
     finally:
         for instance in instances.values():

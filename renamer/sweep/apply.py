@@ -7,19 +7,19 @@ import errno
 import fcntl
 import hashlib
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from renamer import vcs
-from renamer.atomic import fsync_folder
+from renamer.atomic import fsync_folder, write_new
 from renamer.errors import RenamerError, UnsafeError
-from renamer.journal import Journal, Recovery, recover
-from renamer.plan import Plan
-from renamer.project import Project
-from renamer.report.summary import Summary, commit_message, rename_message
-from renamer.scan import apply_edits
+from renamer.project import LoadedProject
+from renamer.state import lock_path
+from renamer.sweep.journal import Journal, Recovery, recover
+from renamer.sweep.model import apply_edits
+from renamer.sweep.plan import Plan
+from renamer.sweep.summary import Summary, commit_message, rename_message
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Applied:
     commits: tuple[str, ...]
 
 
-def check_clean(project: Project, ours: frozenset[str] = frozenset()) -> None:
+def check_clean(project: LoadedProject, ours: frozenset[str] = frozenset()) -> None:
     """Refuse a dirty work tree: a sweep must be reviewable and revertible on its own.
 
     `ours`: files an interrupted sweep (now completed) left changed; they do not count.
@@ -52,8 +52,7 @@ def recover_interrupted(root: Path) -> Recovery | None:
 @contextlib.contextmanager
 def sweep_lock(root: Path) -> Iterator[None]:
     """One sweep at a time per repository."""
-    folder = root / ".git" if (root / ".git").is_dir() else root
-    path = folder / "renamer.lock"
+    path = lock_path(root)
     try:
         handle = open(path, "a+b")  # noqa: SIM115 - held for the duration of the sweep
     except OSError as exc:
@@ -117,7 +116,7 @@ def _write_all(root: Path, targets: list[str], datas: list[bytes], modes: list[i
         journal.prepare()
         for (target, tmp), data, mode in zip(journal.writes, datas, modes, strict=True):
             current = target
-            _write_temp(root / tmp, data, mode)
+            write_new(root / tmp, data, mode)
         linked = [t for t in targets if (root / t).is_symlink()]
         if linked:  # became a link since planning: never write through one
             raise UnsafeError(f"{linked[0]}: became a symlink during the sweep; nothing changed")
@@ -132,16 +131,6 @@ def _write_all(root: Path, targets: list[str], datas: list[bytes], modes: list[i
     for folder in {(root / t).parent for t in targets}:
         fsync_folder(folder)
     journal.finish()
-
-
-def _write_temp(path: Path, data: bytes, mode: int) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        if mode:
-            os.fchmod(handle.fileno(), stat.S_IMODE(mode))
-        os.fsync(handle.fileno())
 
 
 def _verified_contents(plan: Plan) -> dict[str, bytes]:

@@ -4,16 +4,30 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from renamer.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
-
-if TYPE_CHECKING:
-    from renamer.plan import Plan
-    from renamer.project import Project
+from renamer.project import LoadedProject
+from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
+from renamer.sweep.plan import Plan
 
 
-@dataclass
+@dataclass(frozen=True)
+class Verdict:
+    """verify's answer, computed once: every renderer prints this, none recomputes it."""
+
+    ok: bool
+    strict: bool
+    residual: int
+    unclassified: int
+    unreadable: int
+    near_misses: int
+    files_scanned: int
+
+    @property
+    def word(self) -> str:
+        return "OK" if self.ok else "FAILED"
+
+
+@dataclass(frozen=True)
 class Summary:
     replacements: Counter[tuple[str, str]] = field(default_factory=Counter)
     kept: Counter[str] = field(default_factory=Counter)
@@ -32,7 +46,9 @@ class Summary:
     @classmethod
     def of_scan(cls, scan: ScanResult) -> Summary:
         out = cls(files_scanned=scan.files_scanned, skipped_files=list(scan.skipped_files),
-                  ignored_with_references=list(scan.ignored_with_references))
+                  ignored_with_references=list(scan.ignored_with_references),
+                  files_changed=sum(1 for f in scan.files if f.changes),
+                  renames=[(f.path, f.new_path) for f in scan.files if f.new_path])
         for ref in scan.references():
             if ref.status == KEPT and ref.reason:
                 out.kept[ref.reason] += 1
@@ -47,9 +63,14 @@ class Summary:
                 out.skipped.append(ref)
         for miss in scan.near_misses():
             (out.derived if miss.kind == "derived-name" else out.near_misses).append(miss)
-        out.files_changed = sum(1 for f in scan.files if f.edits or f.new_path)
-        out.renames = [(f.path, f.new_path) for f in scan.files if f.new_path]
         return out
+
+    def verdict(self, *, strict: bool) -> Verdict:
+        """Fails on any residual, unclassified or unreadable file; with `strict`, on near-misses."""
+        misses = len(self.derived) + len(self.near_misses)
+        failed = bool(self.residual or self.unclassified or self.skipped_files)
+        return Verdict(not failed and not (strict and misses), strict, len(self.residual),
+                       len(self.unclassified), len(self.skipped_files), misses, self.files_scanned)
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:
@@ -73,7 +94,7 @@ class Summary:
         return sum(self.replacements.values())
 
 
-def renames_title(project: Project) -> str:
+def renames_title(project: LoadedProject) -> str:
     pairs = project.config.renames.pairs()
     shown = ", ".join(f"{old} -> {new}" for old, new in pairs[:3])
     return shown + (f" (+{len(pairs) - 3} more)" if len(pairs) > 3 else "")

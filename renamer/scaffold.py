@@ -14,15 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from renamer import vcs
+from renamer.allowlist import load_allowlists
 from renamer.atomic import save
-from renamer.classify import PathPatterns
+from renamer.classify import FILE_DATE, PathPatterns
+from renamer.config import DEFAULT_MAX_FILE_SIZE, load_config
 from renamer.errors import ConfigError, UnsafeError
-from renamer.files import read_content
 from renamer.match import Matcher
 from renamer.names import host_name_problem, parse_address
-from renamer.resources import shipped
+from renamer.shipped import shipped
+from renamer.sweep.content import read_content
 
-_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
 # Folder names that hold history rather than current state.
 _HISTORY = re.compile(r"(?i)^(notes?|memory|memories|.*memory\.d|journals?|logbook|logs?|history|"
                       r"incidents?|postmortems?|post-mortems?|archives?|archived|backups?|changelog\.d|"
@@ -69,7 +70,7 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     for rel in files:
         if rel in skip or rel.startswith("dns/"):
             continue
-        content = read_content(root / rel, 50 * 1024 * 1024)
+        content = read_content(root / rel, DEFAULT_MAX_FILE_SIZE)
         if content is None or not content.data or not matcher.might_match(content.data):
             continue
         if not matcher.find(content.data) and not matcher.find(rel.encode()):
@@ -81,7 +82,7 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
         top = rel.split("/", 1)[0] if "/" in rel else ""
         if preset.match_file(rel):
             proposal.covered_by_preset.append(rel)
-        elif _DATE.search(rel.rsplit("/", 1)[-1]):
+        elif FILE_DATE.search(rel.rsplit("/", 1)[-1]):
             proposal.dated_files.append(rel)
             dated_tops.add(top)
         else:
@@ -111,8 +112,6 @@ def _history_folder(members: list[str]) -> str | None:
 
 
 def _preset_patterns() -> PathPatterns:
-    from renamer.allowlist import load_allowlists
-
     preset = load_allowlists((shipped("allowlists") / "records-common.yaml",), str)
     return PathPatterns([p for record in preset.records for p in record.patterns])
 
@@ -170,6 +169,7 @@ def write_scaffold(root: Path, pairs: list[tuple[str, str]], name: str | None, f
     allowlist_text = render_allowlist(proposal)
     save(targets[1], allowlist_text.encode(), make_folder=True)
     save(targets[0], config_text.encode())
+    load_config(targets[0], root)  # what init writes must load: fail here, not at the first sweep
     return proposal, targets
 
 

@@ -1,13 +1,21 @@
-"""The values that flow from scanning to reports and writes; all immutable."""
+"""The values that flow from scanning to reports and writes; all frozen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal
 
-KEPT = "kept"
-RESIDUAL = "residual"
-UNCLASSIFIED = "unclassified"
-SKIPPED = "skipped"
+from renamer.classify import FileStatus
+from renamer.sweep.content import ContentKind
+
+# What happens to one occurrence of an old value.
+RefStatus = Literal["kept", "residual", "unclassified", "skipped"]
+KEPT: RefStatus = "kept"
+RESIDUAL: RefStatus = "residual"
+UNCLASSIFIED: RefStatus = "unclassified"
+SKIPPED: RefStatus = "skipped"
+
+NearMissKind = Literal["derived-name", "near-miss"]
 
 
 @dataclass(frozen=True)
@@ -19,7 +27,7 @@ class Reference:
     column: int
     old: str
     new: str
-    status: str  # kept | residual | unclassified | skipped
+    status: RefStatus
     reason: str | None = None
     note: str | None = None
     text: str = ""
@@ -39,6 +47,14 @@ class Edit:
     new: bytes
 
 
+def apply_edits(data: bytes, edits: list[Edit] | tuple[Edit, ...]) -> bytes:
+    """Apply non-overlapping edits back to front on the original bytes."""
+    out = bytearray(data)
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        out[edit.start:edit.end] = edit.new
+    return bytes(out)
+
+
 @dataclass(frozen=True)
 class NearMiss:
     path: str
@@ -46,7 +62,7 @@ class NearMiss:
     column: int
     text: str  # the spelling found
     like: str  # the old value it resembles
-    kind: str  # derived-name | near-miss
+    kind: NearMissKind
     line_text: str = ""
 
 
@@ -55,8 +71,8 @@ class FileResult:
     """Everything scanning learned about one file."""
 
     path: str
-    kind: str
-    status: str  # current | record | unclassified
+    kind: ContentKind
+    status: FileStatus | Literal[""]  # "" when the file was never classified (no hit)
     references: tuple[Reference, ...] = ()
     edits: tuple[Edit, ...] = ()
     new_path: str | None = None
@@ -65,13 +81,19 @@ class FileResult:
     mode: int = 0
     refused: str | None = None  # why the edits of a structured file were refused
 
+    @property
+    def changes(self) -> bool:
+        return bool(self.edits or self.new_path)
 
-@dataclass
+
+@dataclass(frozen=True)
 class ScanResult:
-    files: list[FileResult] = field(default_factory=list)
+    """The files with anything to say, in path order, and what could not be scanned."""
+
+    files: tuple[FileResult, ...] = ()
     files_scanned: int = 0
-    ignored_with_references: list[str] = field(default_factory=list)
-    skipped_files: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    ignored_with_references: tuple[str, ...] = ()
+    skipped_files: tuple[tuple[str, str], ...] = ()  # (path, why)
 
     def references(self) -> list[Reference]:
         return [ref for f in self.files for ref in f.references]

@@ -1,0 +1,56 @@
+"""The single error boundary: every failure becomes one `renamer: error:` line and an exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from renamer.errors import EXIT_USAGE, RenamerError
+
+
+def run(group: click.Group, argv: list[str] | None) -> int:
+    """Run the CLI and return its exit code; every error becomes one line, never a traceback."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        code = click.Group.main(group, args=args, prog_name="renamer", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("renamer: aborted", err=True)
+        return 130
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "renamer"
+        click.echo(f"renamer: error: {exc.format_message()} (see '{where} --help')", err=True)
+        return EXIT_USAGE
+    except click.ClickException as exc:
+        click.echo(f"renamer: error: {exc.format_message()}", err=True)
+        return exc.exit_code
+    except RenamerError as exc:
+        for line in exc.lines:
+            click.echo(f"renamer: error: {line}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("renamer: interrupted", err=True)
+        return 130
+    except Exception as exc:  # the boundary: never a traceback for the user
+        if "-vv" in args:
+            raise
+        click.echo(f"renamer: error: internal error: {type(exc).__name__}: {exc} "
+                   "(run with -vv for the traceback)", err=True)
+        return EXIT_USAGE
+    return code if isinstance(code, int) else 0
+
+
+class RenamerGroup(click.Group):
+    """A click group whose `main` goes through the boundary (as CliRunner and the script call it)."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if "_RENAMER_COMPLETE" in os.environ:  # shell completion as click provides it
+            return super().main(args, prog_name="renamer", complete_var=complete_var,
+                                standalone_mode=standalone_mode, **extra)
+        code = run(self, list(args) if args is not None else None)
+        if standalone_mode:
+            sys.exit(code)
+        return code

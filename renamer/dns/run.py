@@ -1,0 +1,87 @@
+"""The DNS use cases: render, plan, apply and verify, from an inventory to plain results."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from renamer.dns.dnsmasq import render_site, snippet_name
+from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.rollout import Outcome, ResolverPlan, Rollout, plan_resolvers
+from renamer.dns.transport import Transport, transport_for
+from renamer.dns.verify import Querier, ResolverReport, dnspython_querier, verify_all
+from renamer.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Snippet:
+    site: Site
+    name: str  # renamer-<site>.conf
+    text: str
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    plans: list[ResolverPlan]
+    outcomes: list[Outcome]  # empty for a dry run
+
+    @property
+    def ok(self) -> bool:
+        return all(o.ok for o in self.outcomes)
+
+
+def render(inventory: Inventory, site: str | None = None, resolver: str | None = None) -> list[Snippet]:
+    """Each site's snippet (only `site`; as `resolver` gets it, with its DHCP lines)."""
+    chosen = inventory.select(resolver)[0] if resolver else None
+    sites = [s for s in inventory.sites if site in (None, s.name)
+             and (chosen is None or s.name in chosen.sites)]
+    if site and not sites:
+        known = ", ".join(s.name for s in inventory.sites)
+        raise ConfigError(f"--site: unknown site {site!r} (known: {known})")
+    return [Snippet(s, snippet_name(s), render_site(s, chosen)) for s in sites]
+
+
+@contextlib.contextmanager
+def connected(resolvers: Sequence[Resolver]) -> Iterator[dict[str, Transport]]:
+    """A transport per resolver (one ssh master connection each), closed at the end."""
+    transports = {r.name: transport_for(r) for r in resolvers}
+    try:
+        yield transports
+    finally:
+        for transport in transports.values():
+            transport.close()
+
+
+def plan(inventory: Inventory, spec: str) -> list[ResolverPlan]:
+    """What apply would change on each resolver of `spec` (all, or names); writes nothing."""
+    resolvers = inventory.select(spec)
+    with connected(resolvers) as transports:
+        return plan_resolvers(inventory, resolvers, transports)
+
+
+def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: bool = True,
+          progress: Callable[[int, int], None] | None = None,
+          make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> ApplyResult:
+    """Plan, then apply resolver by resolver, rolling back every changed one on any failure."""
+    resolvers = inventory.select(spec)
+    with connected(resolvers) as transports:
+        plans = plan_resolvers(inventory, resolvers, transports)
+        if dry_run:
+            return ApplyResult(plans, [])
+        names = [p.resolver.name for p in plans]
+
+        def step(name: str) -> None:
+            if progress is not None:
+                progress(names.index(name), len(names))
+
+        outcomes = Rollout(inventory, transports, make_querier, verify=verify).apply(plans, progress=step)
+        if progress is not None:
+            progress(len(names), len(names))
+    return ApplyResult(plans, outcomes)
+
+
+def verify(inventory: Inventory, spec: str,
+           make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[ResolverReport]:
+    """Ask each resolver of `spec` directly whether it serves the inventory."""
+    return verify_all(inventory, inventory.select(spec), make_querier)

@@ -1,0 +1,127 @@
+"""The repository use cases: sweep, verify and audit, from plain values to plain results.
+
+Everything a library user or a command needs decided is decided here (journal
+recovery, the refusals, the verdict); the CLI only parses, calls and renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from renamer.errors import UnsafeError
+from renamer.project import LoadedProject
+from renamer.report.machine import audit_document, sweep_document, verify_document
+from renamer.sweep.apply import Applied, apply_plan, check_clean, recover_interrupted
+from renamer.sweep.journal import Recovery, pending
+from renamer.sweep.model import Reference, ScanResult
+from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
+from renamer.sweep.preview import diff_bytes, edit_list
+from renamer.sweep.scan import ScanOptions
+from renamer.sweep.stale import Stale, stale_exemptions
+from renamer.sweep.summary import Summary, Verdict
+from renamer.vcs import Listing
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    plan: Plan
+    summary: Summary
+    diff: bytes  # the dry-run diff, made from the original bytes before anything was written
+    applied: Applied | None  # None for a dry run
+    recovered: Recovery | None  # an interrupted sweep this run completed first
+    interrupted: bool  # a dry run found an interrupted sweep still pending
+
+    def data(self) -> dict[str, Any]:
+        """What `sweep --format json` prints."""
+        return sweep_document(self.plan.project.config.name, self.summary, edit_list(self.plan),
+                              self.applied is None)
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    scan: ScanResult
+    summary: Summary
+    verdict: Verdict
+    name: str
+    interrupted: bool
+
+    def data(self) -> dict[str, Any]:
+        """What `verify --format json` prints."""
+        return verify_document(self.name, self.summary, self.verdict)
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    summary: Summary
+    references: list[Reference]
+    stale: list[Stale]
+    name: str
+    interrupted: bool
+
+    @property
+    def failed(self) -> bool:
+        """What `audit --strict` fails on: problems, stale exemptions, unreadable files."""
+        s = self.summary
+        return bool(s.residual or s.unclassified or self.stale or s.skipped_files)
+
+    def data(self) -> dict[str, Any]:
+        """What `audit --format json` prints."""
+        return audit_document(self.name, self.summary, self.references, self.stale)
+
+
+def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | None = None,
+          dry_run: bool = False, commit: bool = False, allow_dirty: bool = False,
+          include_ignored: bool = False, with_diff: bool = True, progress: Progress | None = None,
+          listing: Listing | None = None) -> SweepResult:
+    """Plan the sweep and, unless `dry_run`, apply it (committing if asked).
+
+    Before writing: an interrupted sweep is completed first; a sweep that cannot
+    read every file, or a dirty work tree (unless `allow_dirty`), is refused.
+    """
+    prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
+    recovered = None if dry_run else recover_interrupted(project.root)
+    interrupted = dry_run and pending(project.root) is not None
+    if recovered is not None:
+        listing = None  # the recovery changed the tree: list it again
+    plan = plan_sweep(project, prefixes, include_ignored, progress=progress, listing=listing)
+    if not dry_run:
+        _refuse_unsafe(plan, allow_dirty, recovered)
+    diff = diff_bytes(plan) if with_diff else b""
+    applied = None if dry_run else apply_plan(plan, commit=commit)
+    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted)
+
+
+def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) -> None:
+    unreadable = plan.scan.skipped_files
+    if unreadable:
+        path, why = unreadable[0]
+        more = f" and {len(unreadable) - 1} more" if len(unreadable) > 1 else ""
+        raise UnsafeError(f"{path}: cannot read ({why}){more}; "
+                          "a sweep that cannot see every file could miss a live reference: nothing written")
+    if not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
+        check_clean(plan.project, frozenset(recovered.targets) if recovered else frozenset())
+
+
+def verify(project: LoadedProject, *, strict: bool = False, include_ignored: bool = False,
+           progress: Progress | None = None, listing: Listing | None = None) -> VerifyResult:
+    """Every live reference left, every near-miss, and the verdict."""
+    scan = scan_repo(project, ScanOptions(locate=True, locate_records=False, loose=True),
+                     include_ignored=include_ignored, progress=progress, listing=listing)
+    summary = Summary.of_scan(scan)
+    return VerifyResult(scan, summary, summary.verdict(strict=strict), project.config.name,
+                        pending(project.root) is not None)
+
+
+def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Progress | None = None,
+          listing: Listing | None = None) -> AuditResult:
+    """Every reference left on purpose and why, the problems, and exemptions that matched nothing."""
+    scan = scan_repo(project, ScanOptions(locate=True, locate_records=True, loose=True),
+                     include_ignored=include_ignored, progress=progress, listing=listing)
+    refs = scan.references()
+    return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs),
+                       project.config.name, pending(project.root) is not None)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer.errors import ConfigError
-from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file
+from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file
 from renamer.shipped import shipped
 
 DEFAULT_MARKER = "renamer: keep"
@@ -144,8 +144,6 @@ def _load_one(path: Path, display: str, *, inherited: bool) -> tuple[_Partial, l
 
 
 def _line(container: Any, key: Any) -> int:
-    from renamer.formats.yaml_source import line_of
-
     return line_of(container, key)
 
 

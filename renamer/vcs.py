@@ -20,6 +20,8 @@ def find_work_tree(start: Path) -> Path | None:
 
 
 def _repo(root: Path) -> Any:
+    # Deferred (docs/architecture.md): gitpython takes ~80 ms to import; listing and status,
+    # the hot path of every scan, run plain `git` and never need it.
     import git
 
     try:
@@ -175,7 +177,7 @@ def unmove(root: Path, old: str, new: str) -> None:
 
 def commit(root: Path, paths: list[str], message: str) -> str | None:
     """Commit exactly `paths` (staged or not) with `message`; returns the new sha."""
-    import git
+    import git  # deferred, as in _repo
 
     repo = _repo(root)
     if repo is None:

@@ -1,22 +1,61 @@
-"""The click command line: a thin shell over the library (parse, call, render, exit)."""
+"""The click command line: a thin shell over the library (parse, call, render, exit).
+
+Commands load lazily: the whole library takes about 150 ms to import, so
+`renamer --help` (and shell completion) import only this module and click,
+and a command imports its own module, with everything it needs at that
+module's top, only when it runs. COMMANDS is the one place that says so; a
+test checks its short help against each command's own.
+"""
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
 from renamer import __version__
 from renamer.cli.boundary import RenamerGroup, run
-from renamer.cli.check import audit, verify
-from renamer.cli.demo import demo
-from renamer.cli.dns import dns
-from renamer.cli.init import init
 from renamer.cli.options import CONTEXT, Settings, common_options
-from renamer.cli.sweep import sweep
+
+# name -> (module, attribute, short help as the command's docstring says it)
+COMMANDS = {
+    "init": ("renamer.cli.init", "init", "Write renamer.yaml and an allowlist proposal for this repo."),
+    "sweep": ("renamer.cli.sweep", "sweep", "Rewrite old host names and addresses in current-state files."),
+    "verify": ("renamer.cli.check", "verify", "Prove no live reference to an old value remains."),
+    "audit": ("renamer.cli.check", "audit",
+              "List every reference to an old value that remains on purpose, and why."),
+    "dns": ("renamer.cli.dns", "dns",
+            "DNS for the new site: render dnsmasq snippets, apply them to every resolver, verify."),
+    "demo": ("renamer.cli.demo", "demo", "Run the fv-ml1 move end to end on the bundled example repo."),
+}
 
 
-@click.group(cls=RenamerGroup, context_settings=CONTEXT)
+class LazyGroup(RenamerGroup):
+    """The root group: lists COMMANDS without importing them; loads one when it is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute, _ = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # As click.Group does it, from the first line of each command's docstring.
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, click.Command(name, help=COMMANDS[name][2]).get_short_help_str(limit))
+                for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="renamer")
 @common_options
 @click.pass_context
@@ -39,10 +78,6 @@ def cli(ctx: click.Context) -> None:
     error, 3 refused as unsafe.
     """
     ctx.ensure_object(Settings)
-
-
-for _command in (init, sweep, verify, audit, dns, demo):
-    cli.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> None:

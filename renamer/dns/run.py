@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from renamer.dns.dnsmasq import render_site, snippet_name
 from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, ResolverPlan, Rollout, plan_resolvers
 from renamer.dns.transport import Transport, transport_for
-from renamer.dns.verify import Querier, ResolverReport, dnspython_querier, verify_all
+from renamer.dns.verify import Querier, ResolverReport, verify_all
 from renamer.errors import ConfigError
 
 

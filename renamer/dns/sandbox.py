@@ -10,6 +10,7 @@ dhcp-host lines only on a restart, not on SIGHUP.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -86,8 +87,6 @@ def create(folder: Path, address: str = "127.0.0.1", port: int | None = None) ->
 def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
                    extra: dict[str, dict[str, object]] | None = None, timeout: float = 1.0) -> str:
     """A resolvers.yaml for `instances`, each with its own test and restart commands."""
-    import json
-
     blocks = []
     for name, instance in instances.items():
         entry: dict[str, object] = {

@@ -101,6 +101,8 @@ def _after_comment_sign(source: bytes, offset: int, strings: list[tuple[int, int
 
 
 def _cst_roles(source: bytes, spans: list[tuple[int, int]]) -> list[str] | None:
+    # Deferred (docs/architecture.md): libcst takes ~250 ms to import and is needed only
+    # for a Python file with a match outside its strings and comments.
     import libcst as cst
     from libcst.metadata import ByteSpanPositionProvider, MetadataWrapper
 
@@ -125,7 +127,7 @@ def _cst_roles(source: bytes, spans: list[tuple[int, int]]) -> list[str] | None:
 
 
 def _role_of(node: object) -> str | None:
-    import libcst
+    import libcst  # deferred, as above; loaded already when this runs
 
     if isinstance(node, libcst.SimpleString | libcst.FormattedStringText):
         return STRING

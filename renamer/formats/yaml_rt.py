@@ -9,6 +9,9 @@ import bisect
 import re
 from typing import Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
 KEY = "key"
 VALUE = "value"
 COMMENT = "comment"
@@ -22,8 +25,6 @@ def _compose(text: str) -> list[Any]:
     libyaml's parser (ruamel.yaml.clib) gives the same marks about ten times
     faster than the pure-Python one, which stays the fallback.
     """
-    from ruamel.yaml import YAML
-
     fast = YAML(typ="safe", pure=False)
     if fast.Parser.__name__ == "CParser":
         return list(fast.compose_all(text))
@@ -32,8 +33,6 @@ def _compose(text: str) -> list[Any]:
 
 def _scalars(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, key path, key|value) for every scalar, by character offset."""
-    from ruamel.yaml import YAML
-
     fast = YAML(typ="safe", pure=False)
     if fast.Parser.__name__ == "CParser":
         return _scalars_from_events(fast.parse(text))
@@ -125,8 +124,6 @@ def _join(path: str, key: Any) -> str:
 
 def locate(text: str, offsets: list[int]) -> list[tuple[str | None, str]] | None:
     """(key path, role) for each character offset; None when the YAML does not parse."""
-    from ruamel.yaml.error import YAMLError
-
     try:
         scalars = _scalars(text)
     except (YAMLError, RecursionError, ValueError):
@@ -146,8 +143,6 @@ def locate(text: str, offsets: list[int]) -> list[tuple[str | None, str]] | None
 
 def edit_problem(before: str, after: str) -> str | None:
     """Why the edited YAML differs in structure from the original, or None if it does not."""
-    from ruamel.yaml.error import YAMLError
-
     try:
         old_docs = _compose(before)
     except (YAMLError, RecursionError, ValueError):

@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.constructor import RoundTripConstructor
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
 from renamer.errors import ConfigError
 
 # A configuration file is a few kilobytes; anything far larger is a mistake or
@@ -23,9 +27,6 @@ def load_yaml_file(path: Path, display: str, *, fast: bool = False) -> Any:
     `fast` reads plain values with libyaml (no line numbers: for large files
     whose caller re-reads them with positions only when reporting a problem).
     """
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
     try:
         if path.is_dir():
             raise ConfigError(f"{display}: is a folder, expected a YAML file")
@@ -64,19 +65,12 @@ def load_yaml_file(path: Path, display: str, *, fast: bool = False) -> Any:
         raise ConfigError(f"{display}: invalid YAML: nested too deeply") from None
 
 
-def _make_constructor() -> type:
-    from ruamel.yaml.constructor import RoundTripConstructor
-
-    class TextTimestamps(RoundTripConstructor):
-        """Dates stay text: validated by the config code, with their line, not by the parser."""
-
-    TextTimestamps.add_constructor(
-        "tag:yaml.org,2002:timestamp",
-        lambda loader, node: loader.construct_scalar(node))
-    return TextTimestamps
+class _TextTimestamps(RoundTripConstructor):
+    """Dates stay text: validated by the config code, with their line, not by the parser."""
 
 
-_TextTimestamps = _make_constructor()
+_TextTimestamps.add_constructor("tag:yaml.org,2002:timestamp",
+                                lambda loader, node: loader.construct_scalar(node))
 
 
 def line_of(container: Any, key: Any = None) -> int:

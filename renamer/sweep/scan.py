@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
-from renamer.formats import format_of, plain_safe
+from renamer.formats import data_formats, format_of, plain_safe, python_cst, yaml_rt
 from renamer.match import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
@@ -146,8 +146,6 @@ class FileScanner:
     def _python_roles(self, fmt: str | None, data: bytes, matches: list[Match]) -> list[str] | None:
         if fmt != "python":
             return None
-        from renamer.formats import python_cst
-
         return python_cst.roles(data, [(m.start, m.end) for m in matches])
 
     def _structure_problem(self, fmt: str | None, data: bytes, edits: list[Edit]) -> str | None:
@@ -163,18 +161,12 @@ class FileScanner:
         before = data.decode("utf-8", "replace")
         after = apply_edits(data, edits).decode("utf-8", "replace")
         if fmt == "yaml":
-            from renamer.formats import yaml_rt
-
             return yaml_rt.edit_problem(before, after)
-        from renamer.formats import data_formats
-
         return data_formats.edit_problem(fmt, before, after)
 
     def _locations(self, fmt: str | None, data: bytes, lines: Lines, matches: list[Match],
                    roles: list[str] | None) -> list[tuple[str | None, str]] | None:
         if fmt in ("yaml", "json"):
-            from renamer.formats import yaml_rt
-
             text = data.decode("utf-8", "replace")
             offsets = [lines.char_offset(m.start) for m in matches]
             return yaml_rt.locate(text, offsets)

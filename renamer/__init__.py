@@ -1,5 +1,29 @@
-"""renamer: history-preserving host renames and network migrations for infrastructure repos."""
+"""renamer: history-preserving host renames and network migrations for infrastructure repos.
+
+The library API (docs/api.md): `renamer.open_project(repo)` returns a Project with
+`.plan()`, `.apply(plan)`, `.verify()` and `.audit()`; failures raise RenamerError
+subclasses carrying the exit code.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from renamer.errors import ConfigError, RenamerError, UnsafeError
+
 __version__ = "0.1.0"
+__all__ = ["ConfigError", "Project", "RenamerError", "SweepPlan", "UnsafeError", "__version__",
+           "open_project"]
+
+if TYPE_CHECKING:
+    from renamer.api import Project, SweepPlan, open_project
+
+
+def __getattr__(name: str) -> Any:
+    # Deferred (docs/architecture.md): the API imports the whole library (~150 ms), and every
+    # `renamer.*` import, `renamer --help` included, runs this file first.
+    if name in ("Project", "SweepPlan", "open_project"):
+        from renamer import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'renamer' has no attribute {name!r}")

@@ -16,11 +16,7 @@ from renamer import vcs
 from renamer.cli.demo_dns import dns_tour
 from renamer.cli.options import common_options, settings
 from renamer.cli.tour import Tour
-from renamer.errors import RenamerError
-from renamer.shipped import shipped
-
-EXAMPLE = "fv-ml1"
-
+from renamer.shipped import build_example
 
 _STEPS = [
     ("verify before the sweep",
@@ -76,23 +72,6 @@ def demo(ctx: click.Context, keep_dir: str | None) -> int:
             shutil.rmtree(folder, ignore_errors=True)
         else:
             out.info(f"demo repo kept at {folder}")
-
-
-def build_example(target: Path) -> Path:
-    """Copy the example infra repo (with its allowlist and DNS inventory) into a new git repo."""
-    source = shipped("examples") / EXAMPLE
-    if not source.is_dir():
-        raise RenamerError(f"{source}: the bundled example is missing; reinstall renamer")
-    target.mkdir(parents=True, exist_ok=True)
-    if any(target.iterdir()):
-        raise RenamerError(f"{target}: folder is not empty")
-    shutil.copytree(source, target, dirs_exist_ok=True, symlinks=True)
-    (target / "allowlists").mkdir(exist_ok=True)
-    shutil.copy2(shipped("allowlists") / f"{EXAMPLE}.yaml", target / "allowlists")
-    shutil.copytree(shipped("dns"), target / "dns", dirs_exist_ok=True)
-    vcs.init_with_commit(target, "Infra repo before the move: ana-ml2 at Anaheim",
-                         "renamer demo", "demo@renamer.invalid")
-    return target
 
 
 def _tour(tour: Tour) -> int:

@@ -50,6 +50,10 @@ class VerifyResult:
     name: str
     interrupted: bool
 
+    @property
+    def ok(self) -> bool:
+        return self.verdict.ok
+
     def data(self) -> dict[str, Any]:
         """What `verify --format json` prints."""
         return verify_document(self.name, self.summary, self.verdict)
@@ -96,7 +100,18 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted)
 
 
+def apply_planned(plan: Plan, *, commit: bool = False, allow_dirty: bool = False) -> Applied:
+    """Apply a plan made earlier (the library's plan-then-apply), with the sweep's refusals."""
+    recovered = recover_interrupted(plan.project.root)
+    if recovered is not None:
+        raise UnsafeError(f"{plan.project.root}: an interrupted sweep was completed first "
+                          f"({len(recovered.targets)} files); plan again: this plan is out of date")
+    _refuse_unsafe(plan, allow_dirty, None)
+    return apply_plan(plan, commit=commit)
+
+
 def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) -> None:
+    """Refuse a sweep that cannot see every file, or one over uncommitted changes."""
     unreadable = plan.scan.skipped_files
     if unreadable:
         path, why = unreadable[0]

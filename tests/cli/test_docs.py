@@ -6,7 +6,7 @@ from pathlib import Path
 
 from renamer.cli.reference import reference
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
 
 
 def test_cli_reference_matches_the_tool() -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from tests.testing.repos import git
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parent.parent.parent
 
 
 def _hook_repo(tmp_path: Path) -> tuple[Path, str]:
@@ -36,7 +37,8 @@ def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, tmp_path: Path) -
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "hook config")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
-    pre_commit = [shutil.which("pre-commit") or "pre-commit", "run", "--all-files"]
+    # Found beside the interpreter running the tests, as the README's command runs them: no PATH.
+    pre_commit = [str(Path(sys.executable).parent / "pre-commit"), "run", "--all-files"]
 
     (root / "stacks/app.env").write_text("HOST=ana-ml2\n")
     failed = subprocess.run(pre_commit, cwd=root, env=env, capture_output=True, text=True)

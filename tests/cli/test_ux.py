@@ -106,6 +106,6 @@ def test_unwritable_output_is_a_one_line_error(repo, run, tmp_path) -> None:  # 
     assert result.exit_code == 2
     assert result.stderr == f"renamer: error: {tmp_path / 'missing' / 'audit.json'}: cannot write: No such file or directory\n"
     (tmp_path / "file").write_text("")
-    shown = run(root, "dns", "render", "--inventory", str(Path(__file__).parent.parent / "dns"),
+    shown = run(root, "dns", "render", "--inventory", str(Path(__file__).parent.parent.parent / "dns"),
                 "--out", str(tmp_path / "file" / "snippets"))
     assert shown.exit_code == 2 and shown.stderr.startswith("renamer: error: ") and "cannot write" in shown.stderr

@@ -1,0 +1,134 @@
+"""The library face of renamer: open a repository, plan, apply, verify, audit.
+
+    import renamer
+
+    project = renamer.open_project("path/to/repo")
+    plan = project.plan()
+    print(plan.diff())                 # what `renamer sweep --dry-run` prints as its diff
+    project.apply(plan, commit=True)   # what `renamer sweep --commit` does
+    assert project.verify().ok
+
+Results carry the same data the commands' JSON formats print (`.data()`).
+Failures raise `renamer.RenamerError` subclasses carrying the exit code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from renamer.config import Config
+from renamer.dns.inventory import Inventory
+from renamer.project import LoadedProject, load_project, locate_inventory
+from renamer.report.machine import sweep_document
+from renamer.sweep import run
+from renamer.sweep.apply import Applied
+from renamer.sweep.model import KEPT, SKIPPED, FileResult, NearMiss, Reference
+from renamer.sweep.plan import Plan, plan_sweep, repo_relative
+from renamer.sweep.preview import diff_bytes, edit_list
+from renamer.sweep.run import AuditResult, VerifyResult
+from renamer.sweep.summary import Summary
+
+StrPath = str | PathLike[str]
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """A planned sweep: nothing written. `apply` it with the project that made it."""
+
+    plan: Plan
+
+    @cached_property
+    def summary(self) -> Summary:
+        return Summary.of(self.plan)
+
+    @property
+    def changes(self) -> list[FileResult]:
+        """The files the sweep writes or renames, in path order."""
+        return self.plan.changes
+
+    @property
+    def renames(self) -> list[tuple[str, str]]:
+        return self.plan.renames
+
+    @property
+    def kept(self) -> list[Reference]:
+        """References left on purpose (records, dated files and sections, keep rules, markers)."""
+        return [r for r in self.plan.scan.references() if r.status == KEPT]
+
+    @property
+    def skipped(self) -> list[Reference]:
+        """References in files never rewritten (binary, too large, another encoding, links)."""
+        return [r for r in self.plan.scan.references() if r.status == SKIPPED]
+
+    @property
+    def residual(self) -> list[Reference]:
+        """References the sweep cannot fix (identifiers, refused structured edits)."""
+        return self.summary.stuck
+
+    @property
+    def near_misses(self) -> list[NearMiss]:
+        return self.summary.derived + self.summary.near_misses
+
+    def diff_bytes(self) -> bytes:
+        """The diff exactly as `sweep --dry-run` prints it (bytes: files keep their encoding)."""
+        return diff_bytes(self.plan)
+
+    def diff(self) -> str:
+        """The same diff as text; bytes that are not UTF-8 survive as surrogate escapes."""
+        return self.diff_bytes().decode("utf-8", "surrogateescape")
+
+    def data(self) -> dict[str, Any]:
+        """What `sweep --dry-run --format json` prints."""
+        return sweep_document(self.plan.project.config.name, self.summary, edit_list(self.plan), True)
+
+
+class Project:
+    """A repository opened for a move: its config, allowlist and the rules compiled from them."""
+
+    def __init__(self, loaded: LoadedProject) -> None:
+        self.loaded = loaded
+
+    @property
+    def root(self) -> Path:
+        return self.loaded.root
+
+    @property
+    def config(self) -> Config:
+        return self.loaded.config
+
+    def plan(self, paths: Sequence[StrPath] = (), *, include_ignored: bool = False) -> SweepPlan:
+        """Plan the sweep (of `paths` only, relative to the repo root, if given)."""
+        prefixes = repo_relative(self.loaded, [Path(p) for p in paths], self.root)
+        return SweepPlan(plan_sweep(self.loaded, prefixes, include_ignored))
+
+    def apply(self, plan: SweepPlan, *, commit: bool = True, allow_dirty: bool = False) -> Applied:
+        """Write the plan (renames first, then the rewrite), committing unless told not to.
+
+        Refused (UnsafeError, nothing written) when a file cannot be read, the work tree is
+        dirty (unless `allow_dirty`), a file changed since planning, or an interrupted sweep
+        had to be completed first (plan again then).
+        """
+        return run.apply_planned(plan.plan, commit=commit, allow_dirty=allow_dirty)
+
+    def verify(self, *, strict: bool = False, include_ignored: bool = False) -> VerifyResult:
+        """What `renamer verify` proves: `.verdict.ok`, and `.data()` as its JSON."""
+        return run.verify(self.loaded, strict=strict, include_ignored=include_ignored)
+
+    def audit(self, *, include_ignored: bool = False) -> AuditResult:
+        """What `renamer audit` lists: `.references`, `.stale`, and `.data()` as its JSON."""
+        return run.audit(self.loaded, include_ignored=include_ignored)
+
+    def inventory(self) -> Inventory:
+        """The DNS inventory this project's renamer.yaml points at (or dns/)."""
+        return locate_inventory(self.root, self.config.path, self.root)
+
+
+def open_project(repo: StrPath, config: StrPath | None = None) -> Project:
+    """Open the repository at `repo` with its renamer.yaml (or `config`)."""
+    root = Path(repo)
+    return Project(load_project(root, Path(config) if config is not None else None, root))

@@ -28,7 +28,8 @@ def _invoke(repo: Path, *args: str) -> Result:
         result = runner.invoke(cli, list(args), env={"NO_COLOR": "1"}, catch_exceptions=False)
     finally:
         os.chdir(previous)
-    return Result(result.exit_code, result.stdout, result.stderr, result.stdout_bytes)
+    stdout = result.stdout_bytes.decode("utf-8", "replace")  # a diff may hold Latin-1 bytes
+    return Result(result.exit_code, stdout, result.stderr, result.stdout_bytes)
 
 
 @pytest.fixture

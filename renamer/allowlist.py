@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -181,17 +182,24 @@ def _name(entry: dict[str, Any], keypath: str, problems: Problems) -> str:
     return name
 
 
+def _entries(top: dict[str, Any], key: str, what: str, known: set[str],
+             problems: Problems) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(key path, mapping) of each well-formed entry of the list at `key`, lazily, so that
+    problems are noted in the order of the file."""
+    raw = top.get(key, [])
+    if not isinstance(raw, list):
+        problems.add(top, key, key, f"expected a list of {what}, got {kind(raw)}")
+        return
+    for i, entry in enumerate(raw):
+        keypath = f"{key}[{i}]"
+        if check_mapping(entry, keypath, known, problems, raw, i) is not None:
+            yield keypath, entry
+
+
 def _records(top: dict[str, Any], problems: Problems, source: str,
              inherited: bool) -> list[RecordClass]:
-    raw = top.get("records", [])
-    if not isinstance(raw, list):
-        problems.add(top, "records", "records", f"expected a list of record classes, got {kind(raw)}")
-        return []
     out = []
-    for i, entry in enumerate(raw):
-        keypath = f"records[{i}]"
-        if check_mapping(entry, keypath, _RECORD_KEYS, problems, raw, i) is None:
-            continue
+    for keypath, entry in _entries(top, "records", "record classes", _RECORD_KEYS, problems):
         name, reason = _name(entry, keypath, problems), _reason(entry, keypath, problems)
         patterns = _patterns(entry, "paths", f"{keypath}.paths", problems)
         if "paths" not in entry:
@@ -201,15 +209,8 @@ def _records(top: dict[str, Any], problems: Problems, source: str,
 
 
 def _keep(top: dict[str, Any], problems: Problems, source: str, inherited: bool) -> list[KeepRule]:
-    raw = top.get("keep", [])
-    if not isinstance(raw, list):
-        problems.add(top, "keep", "keep", f"expected a list of keep rules, got {kind(raw)}")
-        return []
     out = []
-    for i, entry in enumerate(raw):
-        keypath = f"keep[{i}]"
-        if check_mapping(entry, keypath, _KEEP_KEYS, problems, raw, i) is None:
-            continue
+    for keypath, entry in _entries(top, "keep", "keep rules", _KEEP_KEYS, problems):
         name, reason = _name(entry, keypath, problems), _reason(entry, keypath, problems)
         patterns = _patterns(entry, "path", f"{keypath}.path", problems)
         patterns += _patterns(entry, "paths", f"{keypath}.paths", problems)

@@ -131,20 +131,17 @@ def check_mapping(
     return value
 
 
+_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "a boolean"), ((int, float), "a number"), (str, "a string"), (dict, "a mapping"),
+    (list, "a list"),
+)
+
+
 def kind(value: Any) -> str:
     """A user-facing name for the YAML type of `value`."""
     if value is None:
         return "nothing"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
+    for types, name in _KINDS:  # bool first: it is an int too
+        if isinstance(value, types):
+            return name
     return type(value).__name__

@@ -13,7 +13,6 @@ from renamer.dns.inventory import Inventory, load_inventory
 from renamer.errors import ConfigError, UnsafeError
 from renamer.match import Matcher
 from renamer.near_miss import LoosePass
-from renamer.state import JOURNAL_NAME, LOCK_NAME
 from renamer.vcs import find_work_tree, is_git
 
 
@@ -70,7 +69,7 @@ def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Load
     implicit = [_rooted(config.display(path))]
     implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]
     implicit.append(_rooted(config.display(config.dns_dir).rstrip("/")) + "/")
-    implicit += [f"/{JOURNAL_NAME}", f"/{LOCK_NAME}", f"*{TMP_SUFFIX}"]  # renamer's own state
+    implicit.append(f"*{TMP_SUFFIX}")  # a sweep's temporary files (its state is never in the tree)
     classifier = Classifier(allowlist, config.cutover, implicit)
     matcher = matcher_of(config)
     hosts = [old for old, _ in config.renames.hosts]

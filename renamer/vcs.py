@@ -30,12 +30,26 @@ def _repo(root: Path) -> Any:
         return None
 
 
-def is_git(root: Path) -> bool:
-    if not (root / ".git").exists():
-        return False
-    done = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
+def git_dir(root: Path) -> Path | None:
+    """Git's private folder for the work tree at `root`; None for a folder that is not one.
+
+    Only a folder with no `.git` at all is a plain folder. When git refuses a work tree
+    it has (dubious ownership, a broken `.git` file), that is an error with git's own
+    words, never a reason to sweep the folder as if git were not there.
+    """
+    if not os.path.lexists(root / ".git"):
+        return None
+    done = subprocess.run(["git", "-C", str(root), "rev-parse", "--absolute-git-dir"],
                           capture_output=True, check=False)
-    return done.returncode == 0 and done.stdout.strip() == b"true"
+    if done.returncode != 0:
+        lines = [line.strip() for line in os.fsdecode(done.stderr).splitlines() if line.strip()]
+        detail = " ".join(lines[:3]) or f"exit status {done.returncode}"
+        raise UnsafeError(f"{root}: git refuses this repository: {detail}")
+    return Path(os.fsdecode(done.stdout.strip()))
+
+
+def is_git(root: Path) -> bool:
+    return git_dir(root) is not None
 
 
 def _start_ls(root: Path, *args: str) -> subprocess.Popen[bytes]:

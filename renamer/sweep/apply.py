@@ -14,6 +14,7 @@ from pathlib import Path
 from renamer import vcs
 from renamer.atomic import fsync_folder, write_new
 from renamer.errors import RenamerError, UnsafeError
+from renamer.paths import inside
 from renamer.project import LoadedProject
 from renamer.state import lock_path
 from renamer.sweep.journal import Journal, Recovery, recover
@@ -70,46 +71,66 @@ def sweep_lock(root: Path) -> Iterator[None]:
 
 
 def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
-    """Write every planned change (renames first), atomically; commit if asked."""
+    """Write every planned change, atomically; commit if asked.
+
+    Order, so that a failure before the point of no return changes nothing: renames,
+    then every new file written beside its target (a full disk fails here: renames are
+    undone, nothing changed), then the pure-rename commit, then the journalled swap of
+    every file at once, then the rewrite commit.
+    """
     project = plan.project
     root = project.root
     if commit and not project.git:
         raise UnsafeError(f"{root}: --commit needs a git repository")
-    changes = plan.changes
-    commits: list[str] = []
     summary = Summary.of(plan)
+    edited = [c for c in plan.changes if c.edits]
+    targets = [c.new_path or c.path for c in edited]
+    commits: list[str] = []
     with sweep_lock(root):
+        for rel in targets + [p for pair in plan.renames for p in pair]:
+            inside(root, rel, "write")
         contents = _verified_contents(plan)
-        renames = plan.renames
-        done_renames: list[tuple[str, str]] = []
+        renames = _rename_all(root, plan.renames, stage=not commit)
+        datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
+        journal = _prepare(root, targets, datas, [c.mode for c in edited], renames)
         try:
-            for old, new in renames:
-                vcs.move(root, old, new, stage=not commit)
-                done_renames.append((old, new))
-        except OSError as exc:
-            for old, new in reversed(done_renames):
-                with contextlib.suppress(OSError, RenamerError):
-                    vcs.unmove(root, old, new)
-            raise UnsafeError(f"cannot rename: {exc.strerror}; nothing changed") from None
-        if commit and renames:
-            sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
-            if sha:
-                commits.append(sha)
-        edited = [c for c in changes if c.edits]
-        targets = [c.new_path or c.path for c in edited]
-        _write_all(root, targets, [apply_edits(contents[c.path], c.edits) for c in edited],
-                   [c.mode for c in edited])
+            if commit and renames:
+                sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
+                commits += [sha] if sha else []
+        except BaseException:
+            journal.discard()
+            _unrename(root, renames)
+            raise
+        seen = {(c.new_path or c.path): contents[c.path] for c in edited}
+        _swap(root, journal, seen)
         if commit and edited:
             sha = vcs.commit(root, targets, commit_message(plan, summary))
-            if sha:
-                commits.append(sha)
+            commits += [sha] if sha else []
     return Applied(len(edited), len(renames), tuple(commits))
 
 
-def _write_all(root: Path, targets: list[str], datas: list[bytes], modes: list[int]) -> None:
-    """Two-phase, journalled: all temporary files first, then only renames (see journal.py)."""
-    if not targets:
-        return
+def _rename_all(root: Path, renames: list[tuple[str, str]], *, stage: bool) -> list[tuple[str, str]]:
+    done: list[tuple[str, str]] = []
+    try:
+        for old, new in renames:
+            vcs.move(root, old, new, stage=stage)
+            done.append((old, new))
+    except (OSError, RenamerError) as exc:
+        _unrename(root, done)
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        raise UnsafeError(f"cannot rename {old} to {new}: {why}; nothing changed") from None
+    return done
+
+
+def _unrename(root: Path, done: list[tuple[str, str]]) -> None:
+    for old, new in reversed(done):
+        with contextlib.suppress(OSError, RenamerError):
+            vcs.unmove(root, old, new)
+
+
+def _prepare(root: Path, targets: list[str], datas: list[bytes], modes: list[int],
+             renames: list[tuple[str, str]]) -> Journal:
+    """Phase one: every new file written beside its target; on failure nothing changed."""
     journal = Journal(root, targets)
     current = "the sweep journal"
     try:
@@ -117,23 +138,57 @@ def _write_all(root: Path, targets: list[str], datas: list[bytes], modes: list[i
         for (target, tmp), data, mode in zip(journal.writes, datas, modes, strict=True):
             current = target
             write_new(root / tmp, data, mode)
-        linked = [t for t in targets if (root / t).is_symlink()]
-        if linked:  # became a link since planning: never write through one
-            raise UnsafeError(f"{linked[0]}: became a symlink during the sweep; nothing changed")
     except BaseException as exc:
         journal.discard()
+        _unrename(root, renames)
         if isinstance(exc, OSError):
             raise UnsafeError(f"cannot write {current}: {exc.strerror}; nothing changed") from None
         raise
+    return journal
+
+
+def _swap(root: Path, journal: Journal, seen: dict[str, _Seen]) -> None:
+    """Phase two: check each target is as it was read, then only renames (see journal.py).
+
+    A file saved by someone else while the new files were written stops the sweep
+    before anything is replaced; the temporary files are removed."""
+    changed = [target for target, _ in journal.writes if not seen[target].unchanged(root / target)]
+    if changed:
+        journal.discard()
+        more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
+        raise UnsafeError(f"{changed[0]}{more}: changed while the sweep was writing; nothing replaced "
+                          "(renames, if any, are in place), run the sweep again")
     journal.commit()  # from here on only renames: atomic, and they need no space
     for target, tmp in journal.writes:
         os.replace(root / tmp, root / target)
-    for folder in {(root / t).parent for t in targets}:
+    for folder in {(root / t).parent for t, _ in journal.writes}:
         fsync_folder(folder)
     journal.finish()
 
 
-def _verified_contents(plan: Plan) -> dict[str, bytes]:
+@dataclass(frozen=True)
+class _Seen:
+    """A file as the sweep read it: what it checks again just before replacing it."""
+
+    data: bytes
+    size: int
+    mtime_ns: int
+    inode: int
+
+    def unchanged(self, path: Path) -> bool:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return False
+        if (info.st_size, info.st_mtime_ns, info.st_ino) != (self.size, self.mtime_ns, self.inode):
+            return False
+        try:  # same size and time can still hide an edit within the clock's resolution
+            return path.read_bytes() == self.data
+        except OSError:
+            return False
+
+
+def _verified_contents(plan: Plan) -> dict[str, _Seen]:
     """Re-read every file to change and refuse if any changed since it was planned."""
     contents = {}
     for change in plan.changes:
@@ -144,11 +199,12 @@ def _verified_contents(plan: Plan) -> dict[str, bytes]:
             if path.is_symlink():
                 raise UnsafeError(f"{change.path}: became a symlink during the sweep; nothing written")
             data = path.read_bytes()
+            info = os.lstat(path)
         except OSError as exc:
             raise UnsafeError(f"{change.path}: cannot read: {exc.strerror}; nothing written") from None
         if hashlib.sha1(data).hexdigest() != change.digest:
             raise UnsafeError(f"{change.path}: changed during the sweep; nothing written, run it again")
         if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
             raise UnsafeError(f"{change.path}: not writable; nothing written")
-        contents[change.path] = data
+        contents[change.path] = _Seen(data, info.st_size, info.st_mtime_ns, info.st_ino)
     return contents

@@ -14,18 +14,21 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from renamer.atomic import TMP_SUFFIX, fsync_folder, write_atomic
-from renamer.errors import RenamerError
+from renamer.errors import RenamerError, UnsafeError
+from renamer.paths import problem
 from renamer.state import journal_path
 
 JournalState = Literal["preparing", "committing"]
 PREPARING: JournalState = "preparing"
 COMMITTING: JournalState = "committing"
+_SWEEP_ID = re.compile(r"[0-9a-f]{12}")
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,35 @@ def pending(root: Path) -> dict[str, Any] | None:
         return None
     except (OSError, ValueError) as exc:
         raise RenamerError(f"{path}: unreadable sweep journal ({exc}); inspect it, then delete it") from None
-    return data if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _checked(root: Path, data: dict[str, Any]) -> tuple[JournalState, list[tuple[str, str]]]:
+    """The journal's state and writes, each pair checked as renamer writes them: a target
+    inside the repo (no '..', no link on the way) and its temporary file named by this
+    sweep. Anything else refuses recovery before a single file is touched."""
+    path = journal_path(root)
+    sweep_id, state, writes = data.get("id"), data.get("state"), data.get("writes")
+    if not isinstance(sweep_id, str) or not _SWEEP_ID.fullmatch(sweep_id):
+        raise UnsafeError(f"{path}: refused: not a journal renamer wrote (bad id); nothing touched, "
+                          "inspect it, then delete it")
+    if state not in (PREPARING, COMMITTING) or not isinstance(writes, list):
+        raise UnsafeError(f"{path}: refused: not a journal renamer wrote (bad state or writes); "
+                          "nothing touched, inspect it, then delete it")
+    checked: list[tuple[str, str]] = []
+    for entry in writes:
+        if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
+            raise UnsafeError(f"{path}: refused: a write that is not a (target, temporary file) pair; "
+                              "nothing touched")
+        target, tmp = entry
+        why = problem(root, target)
+        if why is None and tmp != temp_name(target, sweep_id):
+            why = f"its temporary file {tmp!r} is not named as renamer names them"
+        if why is not None:
+            raise UnsafeError(f"{path}: refused: {target!r}: {why}; nothing touched, "
+                              "inspect it, then delete it")
+        checked.append((target, tmp))
+    return state, checked
 
 
 def recover(root: Path) -> Recovery | None:
@@ -86,12 +117,12 @@ def recover(root: Path) -> Recovery | None:
     data = pending(root)
     if data is None:
         return None
-    writes = [(str(t), str(p)) for t, p in data.get("writes", [])]
+    state, writes = _checked(root, data)
     forward, back = [], []
     for target, tmp in writes:
-        if not (root / tmp).exists():
+        if not os.path.lexists(root / tmp):
             continue
-        if data.get("state") == COMMITTING:
+        if state == COMMITTING:
             os.replace(root / tmp, root / target)
             forward.append(target)
         else:

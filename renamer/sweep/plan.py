@@ -9,6 +9,7 @@ from pathlib import Path
 
 from renamer import vcs
 from renamer.errors import ConfigError, UnsafeError
+from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
@@ -109,6 +110,8 @@ def _check_renames(project: LoadedProject, plan: Plan) -> None:
         if new in targets:
             raise UnsafeError(f"{old}: would be renamed to {new}, as would {targets[new]}")
         targets[new] = old
-        destination = project.root / new
-        if os.path.lexists(destination):
+        why = problem(project.root, new)
+        if why is not None:  # e.g. through a symlinked folder, which could lead out of the repo
+            raise UnsafeError(f"{old}: cannot rename to {new}: {why}; nothing changed")
+        if os.path.lexists(project.root / new):
             raise UnsafeError(f"{old}: cannot rename to {new}: that path already exists")

@@ -68,3 +68,9 @@ def sshd(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain folders keep renamer's state under XDG_STATE_HOME: a throwaway one per test."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))

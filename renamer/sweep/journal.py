@@ -29,6 +29,7 @@ JournalState = Literal["preparing", "committing"]
 PREPARING: JournalState = "preparing"
 COMMITTING: JournalState = "committing"
 _SWEEP_ID = re.compile(r"[0-9a-f]{12}")
+_JOURNAL_TMP = ".journal-tmp"
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class Journal:
 
     def _save(self, state: JournalState) -> None:
         data = json.dumps({"id": self.id, "state": state, "writes": self.writes}).encode()
-        write_atomic(journal_path(self.root), data)
+        write_atomic(journal_path(self.root), data, suffix=_JOURNAL_TMP)
 
     def prepare(self) -> None:
         self._save(PREPARING)
@@ -114,6 +115,10 @@ def _checked(root: Path, data: dict[str, Any]) -> tuple[JournalState, list[tuple
 
 def recover(root: Path) -> Recovery | None:
     """Finish or undo an interrupted sweep; None when there was none."""
+    path = journal_path(root)
+    for stale in path.parent.glob(f".{path.name}.*{_JOURNAL_TMP}"):  # a kill while the journal was saved
+        with contextlib.suppress(OSError):
+            stale.unlink()
     data = pending(root)
     if data is None:
         return None

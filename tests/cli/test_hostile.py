@@ -159,10 +159,10 @@ def test_symlink_loops_and_links_out_of_the_repo(repo, run, tmp_path: Path) -> N
 
 
 def test_file_changed_during_the_sweep(repo) -> None:
-    from renamer.sweep.apply import apply_plan
     from renamer.errors import UnsafeError
-    from renamer.sweep.plan import plan_sweep
     from renamer.project import load_project
+    from renamer.sweep.apply import apply_plan
+    from renamer.sweep.plan import plan_sweep
 
     root = repo({"stacks/a.env": "HOST=ana-ml2\n", "stacks/b.env": "HOST=ana-ml2\n"})
     plan = plan_sweep(load_project(root, None, root))

@@ -7,10 +7,9 @@ import json
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from renamer.near_miss import LoosePass
 from renamer.match import Matcher
-from renamer.sweep.model import Edit
-from renamer.sweep.model import apply_edits
+from renamer.near_miss import LoosePass
+from renamer.sweep.model import Edit, apply_edits
 
 HOSTS = [("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")]
 ADDRESSES = [("10.250.50.54", "10.251.50.54")]

@@ -1,0 +1,164 @@
+"""Regression tests for the adversarial pass (shared/reports/adversarial-pass-1.md), through the CLI.
+
+Each test names the report's id. The guard that makes the class impossible is
+named in docs/reliability.md.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from renamer import atomic
+from renamer.sweep import apply as apply_module
+from tests.testing.repos import git, snapshot
+
+HOSTILE_JOURNAL = {"id": "0123456789ab", "state": "committing",
+                   "writes": [["../victim/authorized_keys", "payload.txt"]]}
+
+
+def _victim(tmp_path: Path) -> Path:
+    victim = tmp_path / "victim" / "authorized_keys"
+    victim.parent.mkdir()
+    victim.write_text("ORIGINAL\n")
+    return victim
+
+
+def test_s1_a_journal_shipped_in_the_repo_is_just_a_file(repo, run, tmp_path: Path) -> None:
+    victim = _victim(tmp_path)
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n", "payload.txt": "ssh-ed25519 AAAA attacker\n",
+                 "renamer-journal.json": json.dumps(HOSTILE_JOURNAL)})
+    worktree = tmp_path / "wt"
+    git(root, "worktree", "add", "-q", str(worktree), "-b", "w")
+    result = run(worktree, "sweep", "--commit")
+    assert result.exit_code == 0, result.stderr
+    assert "interrupted" not in result.stderr
+    assert victim.read_text() == "ORIGINAL\n"
+    assert (worktree / "payload.txt").exists()
+    assert (worktree / "stacks/a.env").read_text() == "HOST=fv-ml1\n"
+
+
+def test_s1_a_plain_folder_never_reads_a_journal_from_its_own_tree(run, tmp_path: Path) -> None:
+    victim = _victim(tmp_path)
+    root = tmp_path / "export"
+    root.mkdir()
+    from tests.testing.repos import ALLOWLIST, CONFIG
+    (root / "renamer.yaml").write_text(CONFIG)
+    (root / "allow.yaml").write_text(ALLOWLIST)
+    (root / "stacks").mkdir()
+    (root / "stacks/a.env").write_text("HOST=ana-ml2\n")
+    (root / "payload.txt").write_text("attacker\n")
+    (root / "renamer-journal.json").write_text(json.dumps(HOSTILE_JOURNAL))
+    result = run(root, "sweep")
+    assert result.exit_code == 0, result.stderr
+    assert victim.read_text() == "ORIGINAL\n" and (root / "payload.txt").exists()
+
+
+@pytest.mark.parametrize("writes, why", [
+    pytest.param([["../victim/authorized_keys", "payload.txt"]], "a path with '..'", id="dotdot"),
+    pytest.param([["/etc/passwd", ".passwd.0123456789ab.renamer-tmp"]], "an absolute path", id="absolute"),
+    pytest.param([["stacks/a.env", "payload.txt"]], "not named as renamer names them", id="temp-name"),
+    pytest.param([["link/x.env", "link/.x.env.0123456789ab.renamer-tmp"]], "its folder link is a symlink",
+                 id="through-a-link"),
+])
+def test_s1_recovery_refuses_a_journal_renamer_did_not_write(repo, run, tmp_path: Path,
+                                                             writes: list[list[str]], why: str) -> None:
+    victim = _victim(tmp_path)
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n", "payload.txt": "attacker\n"})
+    (root / "link").symlink_to(victim.parent)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "link")
+    (root / ".git" / "renamer-journal.json").write_text(
+        json.dumps({**HOSTILE_JOURNAL, "state": "preparing", "writes": writes}))
+    before = snapshot(root)
+    result = run(root, "sweep")
+    assert result.exit_code == 3
+    assert why in result.stderr and "nothing touched" in result.stderr
+    assert snapshot(root) == before and victim.read_text() == "ORIGINAL\n"
+
+
+def test_c6_a_linked_worktree_sweeps_and_commits_without_state_in_its_tree(repo, run, tmp_path: Path) -> None:
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n"})
+    worktree = tmp_path / "wt"
+    git(root, "worktree", "add", "-q", str(worktree), "-b", "w")
+    result = run(worktree, "sweep", "--commit")
+    assert result.exit_code == 0, result.stderr
+    assert git(worktree, "status", "--porcelain") == ""
+    assert not (worktree / "renamer.lock").exists() and not (worktree / "renamer-journal.json").exists()
+
+
+def test_s3_a_rename_through_a_symlinked_folder_is_refused(repo, run, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = repo({"stacks/ana-ml2/compose.yaml": "host: ana-ml2\n"})
+    (root / "stacks/fv-ml1").symlink_to(outside)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "link")
+    before = snapshot(root)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 3
+    assert result.stderr == ("renamer: error: stacks/ana-ml2/compose.yaml: cannot rename to "
+                             "stacks/fv-ml1/compose.yaml: its folder stacks/fv-ml1 is a symlink; "
+                             "nothing changed\n")
+    assert snapshot(root) == before and list(outside.iterdir()) == []
+
+
+def test_d1_an_edit_saved_while_the_sweep_writes_stops_it(repo, run, monkeypatch) -> None:
+    root = repo({f"stacks/f{i}.env": f"HOST=ana-ml2 {i}\n" for i in range(5)})
+    real = atomic.write_new
+    calls = []
+
+    def write_then_user_saves(path: Path, data: bytes, mode: int | None = None) -> None:
+        real(path, data, mode)
+        calls.append(path)
+        if len(calls) == 3:
+            with open(root / "stacks/f1.env", "a") as handle:
+                handle.write("USER EDIT\n")
+
+    monkeypatch.setattr(apply_module, "write_new", write_then_user_saves)
+    result = run(root, "sweep")
+    assert result.exit_code == 3
+    assert "stacks/f1.env: changed while the sweep was writing; nothing replaced" in result.stderr
+    assert (root / "stacks/f1.env").read_text() == "HOST=ana-ml2 1\nUSER EDIT\n"
+    assert all((root / f"stacks/f{i}.env").read_text() == f"HOST=ana-ml2 {i}\n" for i in (0, 2, 3, 4))
+    assert not list(root.rglob("*.renamer-tmp"))
+
+
+def test_w13_a_write_failure_after_renames_changes_nothing(repo, run, monkeypatch) -> None:
+    root = repo({"stacks/ana-ml2.yaml": "host: ana-ml2\n", "stacks/big.env": "HOST=ana-ml2\n"})
+    head = git(root, "rev-parse", "HEAD")
+    before = snapshot(root)
+
+    def disk_full(path: Path, data: bytes, mode: int | None = None) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(apply_module, "write_new", disk_full)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 3
+    assert "No space left on device; nothing changed" in result.stderr
+    assert snapshot(root) == before
+    assert git(root, "rev-parse", "HEAD") == head and git(root, "status", "--porcelain") == ""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to hand the repo to another owner")
+def test_d2_a_repo_git_refuses_is_refused_not_swept_as_a_folder(repo, run) -> None:
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n", ".gitignore": "node_modules/\n",
+                 "node_modules/p/index.js": "module.exports='ana-ml2'\n"})
+    subprocess.run(["chown", "-R", "65534:65534", str(root)], check=True)
+    before = snapshot(root)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    if subprocess.run(["git", "-C", str(root), "status"], env=env, capture_output=True).returncode == 0:
+        pytest.skip("git trusts this repo here (safe.directory is set)")
+    for args in (["sweep"], ["verify"]):
+        result = run(root, *args)
+        assert result.exit_code == 3, result.stderr
+        assert "git refuses this repository: fatal: detected dubious ownership" in result.stderr
+        assert len(result.stderr.splitlines()) == 1
+    assert snapshot(root) == before
+    shutil.rmtree(root)

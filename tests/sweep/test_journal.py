@@ -1,0 +1,270 @@
+"""The sweep journal on real files: prepare, discard, commit, and recovery after a kill."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+from pathlib import Path
+
+import pytest
+
+from renamer.errors import RenamerError, UnsafeError
+from renamer.state import JOURNAL_NAME, LOCK_NAME, journal_path, lock_path, state_folder
+from renamer.sweep.journal import COMMITTING, PREPARING, Journal, Recovery, pending, recover, temp_name
+from tests.testing.repos import git, make_repo, write_files
+
+OLD = {"a.env": b"HOST=ana-ml2\n", "stacks/app/b.yaml": b"host: ana-ml2\n"}
+NEW = {"a.env": b"HOST=fv-ml1\n", "stacks/app/b.yaml": b"host: fv-ml1\n"}
+
+
+@pytest.mark.parametrize(("target", "sweep_id", "expected"), (
+    pytest.param("a.env", "abc123", ".a.env.abc123.renamer-tmp", id="top-level"),
+    pytest.param("stacks/app/b.yaml", "abc123", "stacks/app/.b.yaml.abc123.renamer-tmp", id="in-a-folder"),
+    pytest.param(".env", "0f", "..env.0f.renamer-tmp", id="hidden-target"),
+    pytest.param("a/b/c", "x", "a/b/.c.x.renamer-tmp", id="no-extension"),
+))
+def test_temp_name_finds(target: str, sweep_id: str, expected: str) -> None:
+    assert temp_name(target, sweep_id) == expected
+
+
+@pytest.fixture(autouse=True)
+def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A plain folder's state goes under XDG_STATE_HOME: keep it inside the test's folder."""
+    home = tmp_path / "state-home"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home
+
+
+def test_state_folder_of_a_git_repo_is_its_git_folder(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    assert state_folder(root).resolve() == (root / ".git").resolve()
+    assert journal_path(root).resolve() == (root / ".git" / "renamer-journal.json").resolve()
+    assert lock_path(root).resolve() == (root / ".git" / "renamer.lock").resolve()
+
+
+def test_state_folder_of_a_linked_worktree(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "main", {"a.env": "x\n"}, config=None, allowlist=None)
+    git(root, "worktree", "add", "-q", str(tmp_path / "linked"))
+    assert state_folder(tmp_path / "linked").resolve() == (root / ".git" / "worktrees" / "linked").resolve()
+
+
+def test_state_folder_of_a_plain_folder_is_per_user(tmp_path: Path, state_home: Path) -> None:
+    root = _root(tmp_path, git=False)
+    key = hashlib.sha256(os.fsencode(root.resolve())).hexdigest()[:16]
+    folder = state_home / "renamer" / key
+    assert state_folder(root) == folder
+    assert journal_path(root) == folder / JOURNAL_NAME
+    assert lock_path(root) == folder / LOCK_NAME
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert not (root / JOURNAL_NAME).exists()
+
+
+def test_state_folder_refuses_a_broken_git_file(tmp_path: Path) -> None:
+    root = _root(tmp_path, git=False)
+    (root / ".git").write_text("gitdir: ../nowhere\n")
+    with pytest.raises(UnsafeError, match="git refuses this repository"):
+        state_folder(root)
+
+
+def _root(tmp_path: Path, *, git: bool = True) -> Path:
+    root = tmp_path / "repo"
+    if git:
+        return make_repo(root, dict(OLD), config=None, allowlist=None, commit=False)
+    write_files(root, dict(OLD))
+    return root
+
+
+def _write_temps(journal: Journal) -> None:
+    for target, tmp in journal.writes:
+        (journal.root / tmp).write_bytes(NEW[target])
+
+
+def _temps(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.renamer-tmp"))
+
+
+def _contents(root: Path) -> dict[str, bytes]:
+    return {rel: (root / rel).read_bytes() for rel in OLD}
+
+
+def test_journal_writes_and_id(tmp_path: Path) -> None:
+    journal = Journal(_root(tmp_path), list(OLD))
+    assert re.fullmatch(r"[0-9a-f]{12}", journal.id)
+    assert journal.writes == [("a.env", f".a.env.{journal.id}.renamer-tmp"),
+                              ("stacks/app/b.yaml", f"stacks/app/.b.yaml.{journal.id}.renamer-tmp")]
+    assert Journal(journal.root, list(OLD)).id != journal.id
+
+
+@pytest.mark.parametrize("in_git", (
+    pytest.param(True, id="git-repo"),
+    pytest.param(False, id="plain-folder"),
+))
+def test_prepare_commit_finish_save_the_journal(tmp_path: Path, in_git: bool) -> None:
+    root = _root(tmp_path, git=in_git)
+    journal = Journal(root, list(OLD))
+    journal.prepare()
+    path = journal_path(root)
+    saved = json.loads(path.read_text())
+    assert saved == {"id": journal.id, "state": PREPARING, "writes": [list(w) for w in journal.writes]}
+    assert pending(root) == saved
+    journal.commit()
+    assert json.loads(path.read_text())["state"] == COMMITTING
+    journal.finish()
+    assert not path.exists()
+    assert pending(root) is None
+    assert _contents(root) == OLD  # the journal alone never touches a target
+    assert not (root / JOURNAL_NAME).exists()
+
+
+def test_prepare_then_discard_leaves_nothing(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    journal = Journal(root, list(OLD))
+    journal.prepare()
+    _write_temps(journal)
+    assert len(_temps(root)) == 2
+    journal.discard()
+    assert _temps(root) == []
+    assert not journal_path(root).exists()
+    assert _contents(root) == OLD
+    assert recover(root) is None
+
+
+def test_discard_with_temps_missing(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    journal = Journal(root, list(OLD))
+    journal.prepare()  # killed before any temporary file was written
+    journal.discard()
+    assert not journal_path(root).exists()
+    assert _contents(root) == OLD
+
+
+def test_finish_twice_is_harmless(tmp_path: Path) -> None:
+    journal = Journal(_root(tmp_path), list(OLD))
+    journal.finish()
+    journal.finish()
+    assert not journal_path(journal.root).exists()
+
+
+@pytest.mark.parametrize("in_git", (
+    pytest.param(True, id="git-repo"),
+    pytest.param(False, id="plain-folder"),
+))
+def test_killed_while_committing_rolls_forward(tmp_path: Path, in_git: bool) -> None:
+    root = _root(tmp_path, git=in_git)
+    journal = Journal(root, list(OLD))
+    journal.prepare()
+    _write_temps(journal)
+    journal.commit()
+    first_target, first_tmp = journal.writes[0]
+    os.replace(root / first_tmp, root / first_target)  # then the process is killed
+    assert _contents(root) == {"a.env": NEW["a.env"], "stacks/app/b.yaml": OLD["stacks/app/b.yaml"]}
+
+    assert recover(root) == Recovery(targets=("a.env", "stacks/app/b.yaml"),
+                                     rolled_forward=("stacks/app/b.yaml",), rolled_back=())
+    assert _contents(root) == NEW
+    assert _temps(root) == []
+    assert not journal_path(root).exists()
+    assert recover(root) is None
+
+
+def test_killed_while_preparing_rolls_back(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    journal = Journal(root, list(OLD))
+    journal.prepare()
+    _write_temps(journal)  # then the process is killed, before commit
+
+    assert recover(root) == Recovery(targets=("a.env", "stacks/app/b.yaml"), rolled_forward=(),
+                                     rolled_back=("a.env", "stacks/app/b.yaml"))
+    assert _contents(root) == OLD
+    assert _temps(root) == []
+    assert not journal_path(root).exists()
+
+
+def test_killed_while_preparing_with_one_temp_written(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    journal = Journal(root, list(OLD))
+    journal.prepare()
+    target, tmp = journal.writes[0]
+    (root / tmp).write_bytes(NEW[target])
+
+    assert recover(root) == Recovery(targets=("a.env", "stacks/app/b.yaml"), rolled_forward=(),
+                                     rolled_back=("a.env",))
+    assert _contents(root) == OLD
+    assert _temps(root) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), (
+    pytest.param("[]", {}, id="a-list"),
+    pytest.param('"committing"', {}, id="a-string"),
+    pytest.param('{"id": "x", "state": "preparing", "writes": []}', {"id": "x", "state": "preparing", "writes": []},
+                 id="a-mapping"),
+))
+def test_pending_reads(tmp_path: Path, text: str, expected: dict[str, object]) -> None:
+    root = _root(tmp_path)
+    journal_path(root).write_text(text)
+    assert pending(root) == expected
+
+
+@pytest.mark.parametrize("in_git", (
+    pytest.param(True, id="git-repo"),
+    pytest.param(False, id="plain-folder"),
+))
+def test_pending_without_journal(tmp_path: Path, in_git: bool) -> None:
+    root = _root(tmp_path, git=in_git)
+    assert pending(root) is None
+    assert recover(root) is None
+
+
+@pytest.mark.parametrize("text", (
+    pytest.param("{not json", id="garbage"),
+    pytest.param("", id="empty"),
+    pytest.param('{"id": "x", "state": ', id="truncated"),
+))
+def test_pending_on_garbage_raises(tmp_path: Path, text: str) -> None:
+    root = _root(tmp_path)
+    path = journal_path(root)
+    path.write_text(text)
+    with pytest.raises(RenamerError, match="unreadable sweep journal") as raised:
+        pending(root)
+    assert str(raised.value).startswith(f"{path}: unreadable sweep journal (")
+    assert str(raised.value).endswith("); inspect it, then delete it")
+    assert raised.value.exit_code == 2
+    with pytest.raises(RenamerError, match="unreadable sweep journal"):
+        recover(root)
+    assert path.read_text() == text  # never deleted for the user
+    assert _contents(root) == OLD
+
+
+def _journal_of(sweep_id: object = "0123456789ab", state: object = COMMITTING,
+                writes: object = None) -> dict[str, object]:
+    if writes is None:
+        writes = [["a.env", temp_name("a.env", "0123456789ab")]]
+    return {"id": sweep_id, "state": state, "writes": writes}
+
+
+@pytest.mark.parametrize(("data", "message"), (
+    pytest.param([], "not a journal renamer wrote (bad id)", id="not-a-mapping"),
+    pytest.param(_journal_of(sweep_id="../x"), "not a journal renamer wrote (bad id)", id="bad-id"),
+    pytest.param(_journal_of(state="done"), "not a journal renamer wrote (bad state or writes)", id="bad-state"),
+    pytest.param(_journal_of(writes={"a.env": "x"}), "not a journal renamer wrote (bad state or writes)",
+                 id="writes-not-a-list"),
+    pytest.param(_journal_of(writes=[["a.env"]]), "a write that is not a (target, temporary file) pair",
+                 id="not-a-pair"),
+    pytest.param(_journal_of(writes=[["../a.env", temp_name("../a.env", "0123456789ab")]]),
+                 "a path with '..', '.' or an empty part", id="target-outside"),
+    pytest.param(_journal_of(writes=[["/etc/passwd", ".x.renamer-tmp"]]), "an absolute path", id="absolute-target"),
+    pytest.param(_journal_of(writes=[["a.env", "stacks/app/b.yaml"]]), "is not named as renamer names them",
+                 id="tmp-not-ours"),
+))
+def test_recover_refuses_and_leaves_alone(tmp_path: Path, data: object, message: str) -> None:
+    root = _root(tmp_path)
+    (root / temp_name("a.env", "0123456789ab")).write_bytes(NEW["a.env"])
+    journal_path(root).write_text(json.dumps(data))
+    with pytest.raises(UnsafeError, match=re.escape(message)):
+        recover(root)
+    assert _contents(root) == OLD
+    assert journal_path(root).exists()
+    assert _temps(root) == [".a.env.0123456789ab.renamer-tmp"]

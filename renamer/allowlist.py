@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer.errors import ConfigError
-from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file
+from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, list_at, load_yaml_file
 from renamer.shipped import shipped
 
 DEFAULT_MARKER = "renamer: keep"
@@ -186,10 +186,7 @@ def _entries(top: dict[str, Any], key: str, what: str, known: set[str],
              problems: Problems) -> Iterator[tuple[str, dict[str, Any]]]:
     """(key path, mapping) of each well-formed entry of the list at `key`, lazily, so that
     problems are noted in the order of the file."""
-    raw = top.get(key, [])
-    if not isinstance(raw, list):
-        problems.add(top, key, key, f"expected a list of {what}, got {kind(raw)}")
-        return
+    raw = list_at(top, key, what, problems)
     for i, entry in enumerate(raw):
         keypath = f"{key}[{i}]"
         if check_mapping(entry, keypath, known, problems, raw, i) is not None:

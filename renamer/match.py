@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
@@ -133,7 +133,7 @@ class Matcher:
         if self._generic:
             iterator = self.pattern.finditer(data)
             return [m for m in (self._resolve(data, x.start(), x.end()) for x in iterator) if m]
-        starts = sorted({pos for needle in self._starters for pos in _positions(data, needle)})
+        starts = sorted({pos for needle in self._starters for pos in positions(data, needle)})
         matches: list[Match] = []
         end = 0
         for pos in starts:
@@ -192,7 +192,7 @@ class Matcher:
         found = []
         end = -1
         # Anchored only where a stem occurs, like `find`: no regex walk over the whole file.
-        for pos in sorted({p for stem, _ in self.hosts for p in _positions(data, stem.encode() + b"-")}):
+        for pos in sorted({p for stem, _ in self.hosts for p in positions(data, stem.encode() + b"-")}):
             hit = self._derived.match(data, pos) if pos >= end else None
             if hit is None:
                 continue
@@ -212,7 +212,8 @@ class Matcher:
         return b"".join(out)
 
 
-def _positions(data: bytes, needle: bytes) -> Iterable[int]:
+def positions(data: bytes, needle: bytes) -> Iterator[int]:
+    """Every offset of `needle` in `data`, overlapping ones included."""
     pos = data.find(needle)
     while pos != -1:
         yield pos

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from renamer.match import positions
+
 _SEP = rb"[-_.]"
 
 
@@ -64,7 +66,7 @@ class LoosePass:
         out = []
         end = 0
         # Anchored where a first token occurs, as the exact matcher does: no walk over every byte.
-        for pos in sorted({p for token in self._starts for p in _positions(folded, token)}):
+        for pos in sorted({p for token in self._starts for p in positions(folded, token)}):
             hit = self.pattern.match(data, pos) if pos >= end else None
             if hit is None:
                 continue
@@ -73,11 +75,3 @@ class LoosePass:
             like = next((old for regex, old in self._like if regex.fullmatch(text)), "")
             out.append((hit.start(), hit.end(), text.decode("ascii", "replace"), like))
         return out
-
-
-def _positions(data: bytes, needle: bytes) -> list[int]:
-    out, pos = [], data.find(needle)
-    while pos != -1:
-        out.append(pos)
-        pos = data.find(needle, pos + 1)
-    return out

@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from renamer.errors import ConfigError
-from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file
+from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file
 from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
 
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
@@ -166,19 +166,13 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
         problems.add(top, "network", "network",
                      f"expected a network like 10.251.0.0/16, got {top.get('network')!r}")
     hosts = []
-    raw_hosts = top.get("hosts", [])
-    if not isinstance(raw_hosts, list):
-        problems.add(top, "hosts", "hosts", f"expected a list of hosts, got {kind(raw_hosts)}")
-        raw_hosts = []
+    raw_hosts = list_at(top, "hosts", "hosts", problems)
     for i, entry in enumerate(raw_hosts):
         host = _host(entry, i, raw_hosts, network, problems)
         if host is not None:
             hosts.append(host)
     retired = []
-    raw_retired = top.get("retired", [])
-    if not isinstance(raw_retired, list):
-        problems.add(top, "retired", "retired", f"expected a list of names, got {kind(raw_retired)}")
-        raw_retired = []
+    raw_retired = list_at(top, "retired", "names", problems)
     for i, value in enumerate(raw_retired):
         why = _label(value, "retired name")
         if why:

@@ -137,6 +137,15 @@ _KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
 )
 
 
+def list_at(top: dict[str, Any], key: str, what: str, problems: Problems) -> list[Any]:
+    """The list at `key` (none: an empty one); anything else is a problem, noted."""
+    raw = top.get(key, [])
+    if isinstance(raw, list):
+        return raw
+    problems.add(top, key, key, f"expected a list of {what}, got {kind(raw)}")
+    return []
+
+
 def kind(value: Any) -> str:
     """A user-facing name for the YAML type of `value`."""
     if value is None:

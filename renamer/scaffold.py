@@ -24,6 +24,7 @@ from renamer.names import host_name_problem, parse_address
 from renamer.shipped import shipped
 from renamer.sweep.content import read_content
 
+_MOVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")
 # Folder names that hold history rather than current state.
 _HISTORY = re.compile(r"(?i)^(notes?|memory|memories|.*memory\.d|journals?|logbook|logs?|history|"
                       r"incidents?|postmortems?|post-mortems?|archives?|archived|backups?|changelog\.d|"
@@ -158,6 +159,9 @@ def _quote(pattern: str) -> str:
 
 def write_scaffold(root: Path, pairs: list[tuple[str, str]], name: str | None, force: bool,
                    today: dt.date) -> tuple[Proposal, list[Path]]:
+    if name is not None and not _MOVE_NAME.match(name):  # it names a file and goes into YAML
+        raise ConfigError(f"--name {name!r}: a move name is letters, digits, '.', '_' and '-' "
+                          "(it names allowlists/<name>.yaml)")
     slug = name or re.sub(r"[^a-z0-9-]+", "-", f"{pairs[0][1]}-move".lower()).strip("-")
     allowlist_rel = f"allowlists/{slug}.yaml"
     targets = [root / "renamer.yaml", root / allowlist_rel]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.errors import ConfigError
 
 PREFIX = "renamer-"
 
@@ -29,9 +30,15 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
             lines += [f"# {wrapped[0]}"] + [f"#   {part}" for part in wrapped[1:]]
         lines.append(f"host-record={host.name},{site.fqdn(host.name)},{host.address}")
         if host.mac and dhcp:
-            lines.append(f"dhcp-host={host.mac},{host.address},{host.name}")
+            # dnsmasq reads an unbracketed IPv6 address there as a hardware address
+            address = f"[{host.address}]" if host.address.version == 6 else str(host.address)
+            lines.append(f"dhcp-host={host.mac},{address},{host.name}")
         for alias in host.aliases:
             lines.append(f"cname={alias},{site.fqdn(alias)},{host.name}")
+    for line in lines:  # the inventory's grammar already refuses this: a second, independent guard
+        if not line.isprintable():
+            raise ConfigError(f"{site.source}: refusing to render a line with a control character: "
+                              f"{line!r}")
     return "\n".join(lines) + "\n"
 
 

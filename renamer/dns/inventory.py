@@ -19,9 +19,10 @@ from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
 _SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")
 _MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}\Z")
-_SSH = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
+SSH_TARGET = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
                   r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?\Z")
 _UNSAFE = re.compile(r"[\n\r\0]")
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]{1,255}\Z")
 
 _SITE_KEYS = {"site", "domain", "network", "hosts", "retired"}
 _HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning"}
@@ -113,8 +114,13 @@ def load_inventory(folder: Path, display: Any = str) -> Inventory:
     problems: list[str] = []
     sites = []
     for path in site_files:
+        shown = display(path)
+        if not _PLAIN_PATH.match(shown):  # it is written into the header of every snippet
+            problems.append(f"{shown!r}: a site file's path may hold only letters, digits, '.', '_', "
+                            "'-' and '/' (rename the file or the folder)")
+            continue
         try:
-            sites.append(_load_site(path, display(path)))
+            sites.append(_load_site(path, shown))
         except ConfigError as exc:
             problems += exc.lines
     resolvers: tuple[Resolver, ...] = ()
@@ -224,8 +230,10 @@ def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
         ok = False
     warning = entry.get("warning")
     if warning is not None and (not isinstance(warning, str) or not warning.strip()
-                                or _UNSAFE.search(warning.strip())):
-        problems.add(entry, "warning", f"{keypath}.warning", "expected a one-line text")
+                                or _UNSAFE.search(warning.strip())
+                                or not " ".join(warning.split()).isprintable()):
+        problems.add(entry, "warning", f"{keypath}.warning",
+                     "expected a one-line text of printable characters")
         ok = False
     if not ok:
         return None
@@ -319,7 +327,7 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | N
     if entry.get("backend", "dnsmasq") != "dnsmasq":
         bad("backend", f"unsupported backend {entry.get('backend')!r} (supported: dnsmasq)")
     target = entry.get("target", "local")
-    if not isinstance(target, str) or not (target == "local" or _SSH.match(target)):
+    if not isinstance(target, str) or not (target == "local" or SSH_TARGET.match(target)):
         bad("target", f"expected local or ssh://user@host[:port], got {target!r}")
     folders = {}
     for key in ("snippet_dir", "backup_dir"):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from renamer.atomic import write_atomic
-from renamer.dns.inventory import Resolver
+from renamer.dns.inventory import SSH_TARGET, Resolver
 from renamer.errors import EXIT_FINDINGS, RenamerError
 
 COMMAND_TIMEOUT = 120.0
@@ -194,12 +194,12 @@ class SshTransport:
 
 
 def _parse_target(target: str) -> tuple[str, int | None]:
-    rest = target[len("ssh://"):]
-    port = None
-    if rest.rsplit(":", 1)[-1].isdigit() and not rest.endswith("]"):
-        rest, port_text = rest.rsplit(":", 1)
-        port = int(port_text)
-    return rest.replace("[", "").replace("]", ""), port
+    """(user@host, port) from an ssh:// target, by the inventory's own grammar."""
+    match = SSH_TARGET.match(target)
+    if match is None:
+        raise TransportError(f"{target!r}: not an ssh://[user@]host[:port] target")
+    user, host, port = match.group("user"), match.group("host").strip("[]"), match.group("port")
+    return (f"{user}@{host}" if user else host), (int(port) if port else None)
 
 
 def transport_for(resolver: Resolver) -> Transport:

@@ -162,3 +162,17 @@ def test_d2_a_repo_git_refuses_is_refused_not_swept_as_a_folder(repo, run) -> No
         assert len(result.stderr.splitlines()) == 1
     assert snapshot(root) == before
     shutil.rmtree(root)
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param("fv: move", id="yaml-colon"),
+    pytest.param("../../outside", id="traversal"),
+    pytest.param("a\nb", id="newline"),
+])
+def test_m1_init_refuses_a_name_that_is_no_plain_file_name(repo, run, tmp_path: Path, name: str) -> None:
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n"}, config=None, allowlist=None)
+    before = snapshot(root)
+    result = run(root, "init", "--from", "ana-ml2=fv-ml1", "--name", name)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("renamer: error: --name ") and result.stderr.count("\n") == 1
+    assert snapshot(root) == before and not (tmp_path / "outside.yaml").exists()

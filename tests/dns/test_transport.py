@@ -59,10 +59,8 @@ def test_ok(returncode: int, ok: bool) -> None:
     pytest.param("ssh://[::1]:22", ("::1", 22), id="ipv6-port"),
     pytest.param("ssh://[::1]", ("::1", None), id="ipv6"),
     pytest.param("ssh://root@[fe80::1]:2200", ("root@fe80::1", 2200), id="user-ipv6-port"),
-    pytest.param("ssh://1234", ("1234", None), id="all-digit-host",
-                 marks=pytest.mark.xfail(strict=True, raises=ValueError,
-                                         reason="_parse_target reads an all-digit host name (which the "
-                                                "inventory accepts) as a port and fails to unpack")),
+    pytest.param("ssh://1234", ("1234", None), id="all-digit-host"),
+    pytest.param("ssh://ops@1234:2222", ("ops@1234", 2222), id="all-digit-host-port"),
 ])
 def test_parse_target(target: str, parsed: tuple[str, int | None]) -> None:
     assert _parse_target(target) == parsed

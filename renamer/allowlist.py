@@ -16,7 +16,7 @@ DEFAULT_MARKER = "renamer: keep"
 _TOP_KEYS = {"version", "current", "records", "dated", "keep", "inline_marker", "exclude", "extends"}
 _RECORD_KEYS = {"name", "paths", "reason"}
 _KEEP_KEYS = {"name", "path", "paths", "line_contains", "reason"}
-_DATED_KEYS = {"filenames", "sections"}
+_DATED_KEYS = {"filenames", "sections", "section_paths"}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
@@ -45,6 +45,7 @@ class Allowlist:
     records: tuple[RecordClass, ...] = ()
     dated_filenames: bool = False
     sections: tuple[re.Pattern[str], ...] = ()
+    section_paths: tuple[str, ...] | None = None  # None: prose files (see classify.is_prose)
     keep: tuple[KeepRule, ...] = ()
     inline_marker: str = DEFAULT_MARKER
     exclude: tuple[str, ...] = ()
@@ -60,6 +61,7 @@ class _Partial:
     exclude: list[str]
     dated_filenames: bool | None = None
     sections: list[re.Pattern[str]] | None = None
+    section_paths: list[str] | None = None
     inline_marker: str | None = None
 
 
@@ -108,6 +110,7 @@ def _merge(parts: list[_Partial]) -> Allowlist:
         records=tuple(records.values()),
         dated_filenames=first("dated_filenames", False),
         sections=tuple(first("sections", [])),
+        section_paths=_optional_tuple(first("section_paths", None)),
         keep=tuple(keep.values()),
         inline_marker=first("inline_marker", DEFAULT_MARKER),
         exclude=tuple(p for part in parts for p in part.exclude),
@@ -234,6 +237,8 @@ def _dated(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
             problems.add(section, "filenames", "dated.filenames", "expected true or false")
         else:
             partial.dated_filenames = section["filenames"]
+    if "section_paths" in section:
+        partial.section_paths = _patterns(section, "section_paths", "dated.section_paths", problems)
     if "sections" in section:
         raw_sections = section["sections"]
         if not isinstance(raw_sections, list):
@@ -255,6 +260,10 @@ def _dated(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
                 continue
             compiled.append(regex)
         partial.sections = compiled
+
+
+def _optional_tuple(value: list[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
 
 
 def _unique(entries: list[Any], keypath: str, top: dict[str, Any], problems: Problems) -> None:

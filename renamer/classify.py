@@ -81,6 +81,8 @@ class Classifier:
         self._keep = [(k, _spec(k.patterns)) for k in allowlist.keep]
         self._multiline_sections = [re.compile(p.pattern, p.flags | re.MULTILINE)
                                     for p in allowlist.sections]
+        paths = allowlist.section_paths
+        self._section_paths = _spec(paths) if paths is not None else None
 
     def is_excluded(self, path: str) -> bool:
         return bool(self._exclude.match_file(path))
@@ -121,7 +123,7 @@ class Classifier:
                         wanted: Collection[int] | None = None) -> dict[int, LineExemption]:
         """Exempt lines of a current-state file, by 0-based index (only `wanted` ones, if given)."""
         indices = range(len(lines)) if wanted is None else sorted(set(wanted))
-        sections = self._dated_sections(lines)
+        sections = self._dated_sections(lines) if self.has_dated_sections(path, lines) else []
         starts = [start for start, _, _ in sections]
         marker = self.allowlist.inline_marker
         rules = self.keep_rules_for(path)
@@ -140,6 +142,13 @@ class Classifier:
                     out[index] = LineExemption(rule.name, rule.reason)
                     break
         return out
+
+    def has_dated_sections(self, path: str, lines: Sequence[str]) -> bool:
+        """Dated sections are a prose convention: a `# 2025-03-01 ...` line in YAML, shell,
+        .env or Python is a comment, not a heading (dated.section_paths overrides)."""
+        if self._section_paths is not None:
+            return self._section_paths.match_file(path)
+        return is_prose(path, lines[0] if lines else "")
 
     def _dated_sections(self, lines: Sequence[str]) -> list[tuple[int, int, LineExemption]]:
         """(first line, end line, exemption) of each dated section, in order.
@@ -206,3 +215,16 @@ def _marker_note(line: str, marker: str) -> str:
         after = after.replace(closer, "")
     note = after.strip().lstrip(":-—").strip()
     return note or "marked on the line"
+
+
+PROSE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mdx", ".txt", ".text", ".rst", ".adoc",
+                            ".asciidoc", ".org", ".textile", ".wiki"})
+
+
+def is_prose(path: str, first_line: str) -> bool:
+    """Markdown and plain-text notes: by suffix, or a name without one that is no script."""
+    name = path.rsplit("/", 1)[-1]
+    stem, dot, suffix = name.rpartition(".")
+    if dot and stem:
+        return f".{suffix.lower()}" in PROSE_SUFFIXES
+    return not first_line.startswith("#!") and not name.startswith(".")

@@ -176,3 +176,35 @@ def test_m1_init_refuses_a_name_that_is_no_plain_file_name(repo, run, tmp_path: 
     assert result.exit_code == 2
     assert result.stderr.startswith("renamer: error: --name ") and result.stderr.count("\n") == 1
     assert snapshot(root) == before and not (tmp_path / "outside.yaml").exists()
+
+
+W1_CONFIG = "version: 1\ncutover: 2026-10-05\nrenames: {hosts: {ana-ml2: fv-ml1}}\nallowlist: allow.yaml\n"
+W1_FILES = {
+    "config.yaml": "# 2025-03-01 switched the gateway\nlitellm:\n  api_base: http://ana-ml2:8000\n",
+    "deploy.sh": "#!/bin/sh\n# 2024-11-02 initial version\nssh root@ana-ml2 systemctl restart x\n",
+    "app.env": "# 2025-01-01 moved\nHOST=ana-ml2\n",
+    "tool.py": "# 2025-01-01 first version\nHOST = 'ana-ml2'\n",
+    "notes.md": "# 2025-01-01 the old box\nana-ml2 served it\n",
+    "NOTES": "## 2025-01-01\nana-ml2 served it\n",
+}
+
+
+def test_w1_dated_sections_are_prose_only(repo, run) -> None:
+    root = repo(W1_FILES, config=W1_CONFIG,
+                allowlist="version: 1\nextends: [records-common]\ncurrent: ['**']\n")
+    assert run(root, "sweep").exit_code == 0
+    assert "http://fv-ml1:8000" in (root / "config.yaml").read_text()
+    assert "root@fv-ml1" in (root / "deploy.sh").read_text()
+    assert "HOST=fv-ml1" in (root / "app.env").read_text()
+    assert "'fv-ml1'" in (root / "tool.py").read_text()
+    assert (root / "notes.md").read_text() == W1_FILES["notes.md"]
+    assert (root / "NOTES").read_text() == W1_FILES["NOTES"]
+
+
+def test_w1_section_paths_choose_where_dated_sections_apply(repo, run) -> None:
+    allowlist = ("version: 1\nextends: [records-common]\ncurrent: ['**']\n"
+                 "dated: {section_paths: ['config.yaml']}\n")
+    root = repo(W1_FILES, config=W1_CONFIG, allowlist=allowlist)
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "config.yaml").read_text() == W1_FILES["config.yaml"]
+    assert "fv-ml1" in (root / "notes.md").read_text()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file
-from renamer.match import Matcher
+from renamer.match import Form, Matcher
 from renamer.names import (
     IPNetwork,
     host_name_problem,
@@ -148,7 +148,7 @@ def _renames(top: dict[str, Any], problems: Problems) -> Renames:
             problems.add(section["networks"], old, f"renames.networks.{old}",
                          f"{old} and {new} must have the same family and prefix length")
             continue
-        if a_net.overlaps(b_net):
+        if a_net.version == b_net.version and a_net.overlaps(b_net):
             problems.add(section["networks"], old, f"renames.networks.{old}",
                          f"{new} overlaps {old}: a second sweep would move addresses again")
             continue
@@ -257,32 +257,99 @@ def _allowlist_paths(top: dict[str, Any], base: Path, problems: Problems) -> tup
 
 
 def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -> None:
-    """Reject renames whose new value an old key would match again on a second sweep."""
-    matcher = matcher_of(config)
-    olds = {old: new for old, new in config.renames.pairs()}
+    """Reject renames that cannot be applied together: chains and swaps, a new value an old
+    form would match again, one spelling claimed by two renames, overlapping or merging
+    networks, and anything a second sweep would rewrite again (checked on every form the
+    matcher rewrites: variants, derived names, longer names that contain a key)."""
     renames = top.get("renames")
     if not isinstance(renames, dict):
         return
+    matcher = matcher_of(config)
+    olds = {old: new for old, new in config.renames.pairs()}
+    nets = tuple((str(a), str(b)) for a, b in config.renames.networks)
+
+    def add(section: str, old: str, message: str) -> None:
+        problems.add(renames.get(section, renames), old, f"renames.{section}.{old}", message)
+
     for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses),
-                           ("networks", tuple((str(a), str(b)) for a, b in config.renames.networks))):
+                           ("networks", nets)):
         for old, new in pairs:
-            where = f"renames.{section}.{old}"
-            container = renames.get(section, renames)
             if new in olds:
                 what = "swap" if olds[new] == old else "chain"
-                problems.add(container, old, where,
-                             f"{what}: {new!r} is itself renamed ({new} -> {olds[new]}); "
-                             "it cannot be applied simultaneously without a second sweep "
-                             "rewriting it again")
+                add(section, old, f"{what}: {new!r} is itself renamed ({new} -> {olds[new]}); it cannot "
+                    "be applied simultaneously without a second sweep rewriting it again")
                 continue
-            hits = [m for m in matcher.find(new.encode()) if not m.derived]
-            if section == "networks":
-                hits = [m for m in hits if m.old != old]
+            hits = [m for m in matcher.find(new.encode()) if not m.derived
+                    and (section != "networks" or m.old != old)]
             if hits:
-                hit = hits[0]
-                problems.add(container, old, where,
-                             f"new value {new!r} contains old value {hit.old!r} at a match "
-                             "boundary; a second sweep would rewrite it again")
+                add(section, old, _again(new, hits[0].old, config.renames.networks))
+    _check_shared_spellings(config, add)
+    _check_networks(config, add)
+    if not problems.items:
+        _check_second_sweep(config, matcher, add)
+
+
+def _again(new: str, hit: str, networks: tuple[tuple[IPNetwork, IPNetwork], ...]) -> str:
+    address = parse_address(new)
+    inside = next((str(old) for old, _ in networks if address is not None and address in old), None)
+    if inside is not None:
+        return (f"new value {new!r} lies in the renamed network {inside}; a second sweep would "
+                "move it again")
+    return (f"new value {new!r} contains old value {hit!r} at a match boundary; a second sweep would "
+            "rewrite it again")
+
+
+def _check_shared_spellings(config: Config, add: Any) -> None:
+    """One spelling may be rewritten one way only (a variant of one key against another key)."""
+    owner: dict[str, tuple[str, str, str]] = {}
+    for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses)):
+        for old, new in pairs:
+            for form in _forms(section, old, new, config):
+                text = form.text.decode()
+                seen = owner.setdefault(text, (section, old, form.new.decode()))
+                if seen[1] != old and seen[2] != form.new.decode():
+                    add(section, old, f"{text!r} is rewritten to {form.new.decode()!r} here and to "
+                        f"{seen[2]!r} by {seen[1]!r} (options.variants spells both): keep one")
+
+
+def _forms(section: str, old: str, new: str, config: Config) -> list[Form]:
+    """The spellings one rename adds to the matcher, in the matcher's own terms."""
+    pair = ((old, new),)
+    single = Matcher(pair if section == "hosts" else (), pair if section == "addresses" else (),
+                     derived_names=config.derived_names, variants=config.variants)
+    return list(single.forms.values())
+
+
+def _check_networks(config: Config, add: Any) -> None:
+    nets = config.renames.networks
+    for i, (old, new) in enumerate(nets):
+        for other_old, other_new in nets[:i]:
+            if old.version == other_old.version and old.overlaps(other_old):
+                add("networks", str(old), f"overlaps the renamed network {other_old}: an address in "
+                    "both could follow either rule")
+            elif new == other_new:
+                add("networks", str(old), f"{other_old} is renamed to {new} too: their addresses "
+                    "would collide")
+
+
+def _check_second_sweep(config: Config, matcher: Matcher, add: Any) -> None:
+    """Sweep a sample of every spelling twice: the second sweep must change nothing."""
+    hosts = [old for old, _ in config.renames.hosts] + [new for _, new in config.renames.hosts]
+    suffixes = sorted({h[h.index("."):] for h in hosts if "." in h})  # a name in a longer FQDN
+    dashes = sorted({h[len(s):] for h in hosts for s in hosts if h.startswith(s + "-")} | {"-x1"})
+    samples: list[tuple[str, str, str]] = []
+    for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses)):
+        for old, _ in pairs:
+            for form in _forms(section, old, old, config):
+                text = form.text.decode()
+                samples += [(section, old, text + suffix) for suffix in ["", *dashes, *suffixes]]
+    for section, old, sample in samples:
+        once = matcher.replace(sample.encode())
+        twice = matcher.replace(once)
+        if twice != once:
+            add(section, old, f"not idempotent: {sample!r} becomes {once.decode()!r}, and a second sweep "
+                f"makes it {twice.decode()!r}; rename the longer names directly, or drop one rule")
+            return
 
 
 __all__ = ["Config", "Renames", "line_of", "load_config", "matcher_of"]

@@ -154,7 +154,11 @@ class FileScanner:
         if fmt not in ("yaml", "json", "toml") or not edits:
             return None
         news = {e.new for e in edits}
-        risky = any(n in data for n in news) or (
+        sources: dict[bytes, set[bytes]] = {}
+        for e in edits:
+            sources.setdefault(e.new, set()).add(data[e.start:e.end])
+        merged = any(len(olds) > 1 for olds in sources.values())  # two old keys could become one
+        risky = merged or any(n in data for n in news) or (
             fmt == "yaml" and not all(plain_safe(n.decode()) for n in news))
         if not risky:
             return None

@@ -208,3 +208,50 @@ def test_w1_section_paths_choose_where_dated_sections_apply(repo, run) -> None:
     assert run(root, "sweep").exit_code == 0
     assert (root / "config.yaml").read_text() == W1_FILES["config.yaml"]
     assert "fv-ml1" in (root / "notes.md").read_text()
+
+
+MANY_TO_ONE = """version: 1
+renames:
+  hosts: {ana-ml2: fv-ml1, ana-ml3: fv-ml1}
+  addresses: {10.250.50.54: 10.251.50.54, 10.250.50.55: 10.251.50.54}
+allowlist: allow.yaml
+"""
+
+
+@pytest.mark.parametrize("rel, text", [
+    pytest.param("a.json", '{"ana-ml2": {"gpu": 4}, "ana-ml3": {"gpu": 8}}\n', id="json"),
+    pytest.param("b.yaml", "hosts:\n  10.250.50.54: {role: web}\n  10.250.50.55: {role: db}\n", id="yaml"),
+    pytest.param("c.toml", "[hosts]\nana-ml2 = 1\nana-ml3 = 2\n", id="toml"),
+])
+def test_w2_two_old_keys_becoming_one_are_refused_and_verify_fails(repo, run, rel: str, text: str) -> None:
+    root = repo({rel: text}, config=MANY_TO_ONE, allowlist="version: 1\ncurrent: ['**']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / rel).read_text() == text
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and "residual (structure)" in verify.stdout
+
+
+@pytest.mark.parametrize("renames, options, message", [
+    pytest.param("networks: {10.250.0.0/16: 10.251.0.0/16, 10.250.50.0/24: 10.252.50.0/24}", "",
+                 "renames.networks.10.250.50.0/24: overlaps the renamed network 10.250.0.0/16", id="w3-overlap"),
+    pytest.param("networks: {10.250.0.0/24: 10.251.0.0/24, 10.252.0.0/24: 10.251.0.0/24}", "",
+                 "10.250.0.0/24 is renamed to 10.251.0.0/24 too", id="w2-networks-merge"),
+    pytest.param("hosts: {ana-ml2: fv-ml1, fv-ml1-bmc: x-y}", "options: {derived_names: true}\n",
+                 "not idempotent: 'ana-ml2-bmc' becomes 'fv-ml1-bmc'", id="w4-derived"),
+    pytest.param("hosts: {ana-ml2: fv-ml1, FV-ML1: x-y}", "options: {variants: true}\n",
+                 "not idempotent: 'ANA-ML2' becomes 'FV-ML1'", id="w4-variants"),
+    pytest.param("hosts: {ana-ml2: fv-ml1, fv-ml1.fv.lan: fv-ml9.fv.lan}", "",
+                 "not idempotent: 'ana-ml2.fv.lan' becomes 'fv-ml1.fv.lan'", id="w4-fqdn"),
+    pytest.param("hosts: {ana-ml2: fv-ml1, ANA-ML2: fv-ml2}", "options: {variants: true}\n",
+                 "'ANA-ML2' is rewritten to 'fv-ml2' here and to 'FV-ML1' by 'ana-ml2'", id="w5-variant-vs-key"),
+    pytest.param("addresses: {10.250.50.54: 10.251.50.54}\n  networks: {10.251.0.0/16: 10.252.0.0/16}", "",
+                 "new value '10.251.50.54' lies in the renamed network 10.251.0.0/16", id="m4-network-named"),
+])
+def test_renames_that_cannot_apply_together_are_refused(repo, run, renames: str, options: str,
+                                                        message: str) -> None:
+    config = f"version: 1\nrenames:\n  {renames}\n{options}allowlist: allow.yaml\n"
+    root = repo({"a.txt": "ana-ml2\n"}, config=config, allowlist="version: 1\ncurrent: ['**']\n")
+    result = run(root, "sweep", "--dry-run")
+    assert result.exit_code == 2
+    assert message in result.stderr, result.stderr
+    assert all(line.startswith("renamer: error: renamer.yaml:") for line in result.stderr.splitlines())

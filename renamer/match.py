@@ -30,7 +30,9 @@ V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"
 V6_LEFT = rb"(?<![A-Za-z0-9.:])"
 V6_RIGHT = rb"(?![A-Za-z0-9])(?!:[0-9A-Fa-f])"
 ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
-ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){4}in-addr\.arpa"
+ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}in-addr\.arpa"  # an address's PTR name, or a /8-/24 zone
+ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
+PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Match:
     new: str
     kind: str  # host | address | reverse | network
     derived: bool = False  # a host matched as the stem of a longer name (derived_names)
+    refused: str | None = None  # why this occurrence must not be rewritten (e.g. supernet)
 
 
 @dataclass(frozen=True)
@@ -86,14 +89,17 @@ class Matcher:
         self.forms = forms
         ordered = sorted(forms.values(), key=lambda f: (-len(f.text), f.text))
         parts = [f.pattern for f in ordered]
-        # Networks: any address (or reverse name) inside an old network, checked after.
-        self._generic = bool(self.networks)
+        # Networks: any address (or reverse name) inside an old network, checked after. IPv6
+        # addresses: any spelling of the same address (expanded, leading zeros, any case).
+        self._v6_addresses = {ipaddress.ip_address(old): ipaddress.ip_address(new)
+                              for old, new in self.addresses if ":" in old}
+        self._generic = bool(self.networks or self._v6_addresses)
         families = {net.version for net, _ in self.networks}
         if 4 in families:
             parts.append(HOST_LEFT + ANY_V4_REVERSE + HOST_RIGHT)
             parts.append(V4_LEFT + ANY_V4 + V4_RIGHT)
-        if 6 in families:
-            parts.append(V6_LEFT + rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*" + V6_RIGHT)
+        if 6 in families or self._v6_addresses:
+            parts.append(V6_LEFT + ANY_V6 + V6_RIGHT)
         self.pattern = re.compile(b"|".join(parts)) if parts else None
         texts = sorted({f.text for f in ordered}, key=lambda t: (len(t), t))
         network = self._network_needles()
@@ -120,6 +126,8 @@ class Matcher:
                 needles.append(b"in-addr.arpa")
             else:
                 needles.append(b":")
+        if self._v6_addresses:
+            needles.append(b":")  # another spelling of an old IPv6 address holds no form's text
         return needles
 
     def might_match(self, data: bytes) -> bool:
@@ -131,8 +139,10 @@ class Matcher:
         if self.pattern is None:
             return []
         if self._generic:
-            iterator = self.pattern.finditer(data)
-            return [m for m in (self._resolve(data, x.start(), x.end()) for x in iterator) if m]
+            out: list[Match] = []
+            for x in self.pattern.finditer(data):
+                out += self._resolve_generic(data, x.start(), x.end())
+            return out
         starts = sorted({pos for needle in self._starters for pos in positions(data, needle)})
         matches: list[Match] = []
         end = 0
@@ -154,12 +164,79 @@ class Matcher:
             derived = form.kind == "host" and _continues_name(data, end)
             return Match(start, end, text.decode("ascii"), form.new.decode("ascii"), form.kind,
                          derived)
+        if self._v6_addresses and b":" in text:
+            spelled = self._v6_spelling(text.decode("ascii"))
+            if spelled is not None:
+                return Match(start, end, text.decode("ascii"), spelled, "address")
         new = self._map_network(text.decode("ascii"))
         if new is None:
             return None
         return Match(start, end, text.decode("ascii"), new, "network")
 
+    def _v6_spelling(self, text: str) -> str | None:
+        """The new address, spelled as `text` spells the old one (expanded or not, case)."""
+        try:
+            address = ipaddress.IPv6Address(text)
+        except ValueError:
+            return None
+        new = self._v6_addresses.get(address)
+        if not isinstance(new, ipaddress.IPv6Address):
+            return None
+        if "." in text and new.ipv4_mapped is not None:
+            spelled = f"::ffff:{new.ipv4_mapped}"
+        elif "::" not in text and text.count(":") == 7:
+            groups = text.split(":")
+            width = 4 if all(len(g) == 4 for g in groups) else 0
+            spelled = ":".join(f"{int(g, 16):0{width}x}" for g in new.exploded.split(":"))
+        else:
+            spelled = new.compressed
+        letters = [c for c in text if c.isalpha()]
+        return spelled.upper() if letters and all(c.isupper() for c in letters) else spelled
+
+    def _resolve_generic(self, data: bytes, start: int, end: int) -> list[Match]:
+        """A candidate of the generic patterns: an exact form, an address in a renamed network,
+        another spelling of an old IPv6 address, or none of them. An IPv6-shaped run that is
+        none of them may still end in an IPv4 address (::ffff:10.250.50.54) or in punctuation
+        (an address ending a sentence): those parts are tried on their own."""
+        found = self._resolve(data, start, end)
+        if found is not None:
+            return [self._prefix_checked(data, found)]
+        text = data[start:end]
+        if b":" not in text:
+            return []
+        trimmed = end
+        while trimmed > start and data[trimmed - 1:trimmed] in (b".", b":"):
+            trimmed -= 1
+        if trimmed < end and trimmed - start > 1:
+            again = self._resolve(data, start, trimmed)
+            if again is not None:
+                return [self._prefix_checked(data, again)]
+        colon = text.rfind(b":")
+        tail = start + colon + 1
+        if b"." in data[tail:end] and re.fullmatch(ANY_V4, data[tail:trimmed]):
+            inner = self._resolve(data, tail, trimmed)
+            if inner is not None:
+                return [self._prefix_checked(data, inner)]
+        return []
+
+    def _prefix_checked(self, data: bytes, m: Match) -> Match:
+        """`10.250.0.0/15` around a renamed 10.250.0.0/16 is a supernet, not an address in it:
+        rewriting it would give an invalid network meaning something else."""
+        if m.kind != "network":
+            return m
+        prefix = PREFIX.match(data, m.end)
+        if prefix is None:
+            return m
+        length = int(prefix.group(1))
+        address = ipaddress.ip_address(m.old) if not m.old.endswith(".arpa") else None
+        net = next((old for old, _ in self.networks if address is not None and address in old), None)
+        if net is not None and length < net.prefixlen:
+            return Match(m.start, m.end, m.old, m.new, m.kind, refused="supernet")
+        return m
+
     def _map_network(self, text: str) -> str | None:
+        if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
+            return self._map_zone(text)
         if text.endswith((".in-addr.arpa", ".ip6.arpa")):
             address = _from_reverse(text)
             mapped = self._map_address(address) if address else None
@@ -170,6 +247,20 @@ class Matcher:
             return None
         mapped = self._map_address(address)
         return str(mapped) if mapped else None
+
+    def _map_zone(self, text: str) -> str | None:
+        """A /8-/24 reverse zone inside a renamed IPv4 network follows it."""
+        octets = text[: -len(".in-addr.arpa")].split(".")
+        if not all(o.isdigit() and int(o) < 256 for o in octets):
+            return None
+        zone = ipaddress.IPv4Network(".".join([*reversed(octets), *["0"] * (4 - len(octets))])
+                                     + f"/{8 * len(octets)}")
+        for old_net, _ in self.networks:
+            if isinstance(old_net, ipaddress.IPv4Network) and zone.subnet_of(old_net):
+                mapped = self._map_address(zone.network_address)
+                if mapped is not None:
+                    return reverse_zone(ipaddress.ip_network(f"{mapped}/{zone.prefixlen}"))
+        return None
 
     def _map_address(self, address: IPAddress) -> IPAddress | None:
         for old_net, new_net in self.networks:
@@ -206,6 +297,8 @@ class Matcher:
         """`data` with every match replaced (used for paths and short values)."""
         out, last = [], 0
         for m in self.find(data):
+            if m.refused is not None:
+                continue
             out += [data[last:m.start], m.new.encode("ascii")]
             last = m.end
         out.append(data[last:])

@@ -33,6 +33,11 @@ MAX_LINE_TEXT = 160
 IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it by hand "
                    "or mark the line with the inline marker")
 CODE_HINT = "outside any string or comment, where a text edit could change the code; edit by hand"
+# Occurrences the matcher finds but must not rewrite, by Match.refused.
+REFUSED_HINTS = {
+    "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
+                 "network meaning something else; decide by hand, or keep it with a keep rule"),
+}
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,9 @@ class FileScanner:
             exempt = exemptions.get(lines.index_of(m.start))
             if exempt is not None:
                 refs.append(self._reference(rel, lines, m, KEPT, exempt.reason, exempt.note, where))
+            elif m.refused is not None:
+                refs.append(self._reference(rel, lines, m, RESIDUAL, m.refused, REFUSED_HINTS[m.refused],
+                                            where))
             elif roles is not None and roles[i] in ("identifier", "code"):
                 hint = IDENTIFIER_HINT if roles[i] == "identifier" else CODE_HINT
                 refs.append(self._reference(rel, lines, m, RESIDUAL, roles[i], hint, where))

@@ -255,3 +255,54 @@ def test_renames_that_cannot_apply_together_are_refused(repo, run, renames: str,
     assert result.exit_code == 2
     assert message in result.stderr, result.stderr
     assert all(line.startswith("renamer: error: renamer.yaml:") for line in result.stderr.splitlines())
+
+
+V6_CONFIG = ("version: 1\nrenames:\n  addresses: {'fd00:250::54': 'fd00:251::54', 10.250.50.54: 10.251.50.54}\n"
+             "allowlist: allow.yaml\n")
+
+
+@pytest.mark.parametrize("before, after", [
+    pytest.param("fd00:250:0:0:0:0:0:54", "fd00:251:0:0:0:0:0:54", id="w6-unpadded-groups"),
+    pytest.param("fd00:250::0:54", "fd00:251::54", id="w6-zero-group"),
+    pytest.param("Fd00:250::54", "fd00:251::54", id="w6-mixed-case"),
+    pytest.param("fd00:250:0::54", "fd00:251::54", id="w6-other-compression"),
+    pytest.param("FD00:0250:0000:0000:0000:0000:0000:0054", "FD00:0251:0000:0000:0000:0000:0000:0054",
+                 id="w6-expanded-upper"),
+    pytest.param("[fd00:250::54]:8080", "[fd00:251::54]:8080", id="w6-bracketed-port"),
+    pytest.param("see fd00:250::54.", "see fd00:251::54.", id="w7-end-of-sentence"),
+    pytest.param("::ffff:10.250.50.54", "::ffff:10.251.50.54", id="w7-v4-mapped"),
+    pytest.param("cafe:10.250.50.54", "cafe:10.251.50.54", id="w7-v4-after-hex"),
+])
+def test_w6_w7_every_spelling_of_an_address_is_rewritten(repo, run, before: str, after: str) -> None:
+    root = repo({"n.txt": before + "\n"}, config=V6_CONFIG, allowlist="version: 1\ncurrent: ['**']\n")
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "n.txt").read_text() == after + "\n"
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("fd00:250::540", id="longer-group"),
+    pytest.param("fd00:250::54:1", id="more-groups"),
+    pytest.param("fd00:2500::54", id="other-group"),
+])
+def test_w6_other_addresses_are_left_alone(repo, run, text: str) -> None:
+    root = repo({"n.txt": text + "\n"}, config=V6_CONFIG, allowlist="version: 1\ncurrent: ['**']\n")
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "n.txt").read_text() == text + "\n"
+
+
+NET_CONFIG = "version: 1\nrenames:\n  networks: {10.250.0.0/16: 10.251.0.0/16}\nallowlist: allow.yaml\n"
+
+
+def test_w8_reverse_zones_inside_the_network_follow_and_supernets_are_refused(repo, run) -> None:
+    files = {"named.conf": 'zone "50.250.10.in-addr.arpa" { type master; };\nzone "250.10.in-addr.arpa" {};\n',
+             "routes.txt": "aggregate 10.250.0.0/15\nlocal 10.250.0.0/16\n"}
+    root = repo(files, config=NET_CONFIG, allowlist="version: 1\ncurrent: ['**']\n")
+    result = run(root, "sweep")
+    assert result.exit_code == 0
+    assert "Residual, left for you (1):\n  routes.txt:1:11: 10.250.0.0 (supernet: a network wider" in result.stdout
+    assert (root / "named.conf").read_text() == ('zone "50.251.10.in-addr.arpa" { type master; };\n'
+                                                 'zone "251.10.in-addr.arpa" {};\n')
+    assert (root / "routes.txt").read_text() == "aggregate 10.250.0.0/15\nlocal 10.251.0.0/16\n"
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and "routes.txt:1:11: residual (supernet)" in verify.stdout

@@ -1,32 +1,84 @@
-"""Secret values masked in verify and audit output, which lands in CI logs."""
+"""Secret values masked in every report (text, JSON, SARIF, markdown), which land in CI logs.
+
+Masking errs on the side of hiding: a value is masked when its key looks like a
+secret's (any style: SNAKE_CASE, camelCase, kebab-case, in .env, YAML block or
+flow, JSON, TOML, a DSN or a query string), when it is the password of a URL's
+userinfo (any characters, an empty user too), an Authorization header, a
+command's password flag, a .netrc or a .pgpass line.
+"""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 MASK = "****"
 _NAME = r"[A-Za-z0-9_.\-]+"
-_ENV = re.compile(rf"^(\s*(?:export\s+)?)({_NAME})(\s*=\s*)(.*?)(\s*)$")
+# Whole-line forms first: a value running to the end of the line may hold spaces.
+_ENV = re.compile(rf"^(\s*(?:-\s+)?(?:export\s+)?)({_NAME})(\s*=\s*)(.*?)(\s*)$")
 _YAML = re.compile(rf"^(\s*(?:-\s+)?)([\"']?)({_NAME})\2(\s*:[ \t]+)(.*?)(\s*)$")
-_JSON = re.compile(rf"(\"({_NAME})\"\s*:\s*)(\"(?:[^\"\\]|\\.)*\"|[^,}}\s]+)")
-_URL_CREDENTIALS = re.compile(r"(://[^/\s:@]+:)([^/\s@]+)(@)")
+# Then key/value pairs anywhere: flow mappings, JSON, DSNs, query strings, TOML.
+_PAIR = re.compile(r"""(?P<key>(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q))(?P<sep>\s*[:=]\s*)(?!//)"""
+                   r"""(?P<value>"(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;}&'"\]]+)""")
+_QUERY = re.compile(r"([?&;](?P<name>[A-Za-z0-9_.\-]+)=)([^&#\s'\"]+)")
+# scheme://user:password@host, the password up to the last @ of the URL (it may hold / and @)
+_URL = re.compile(r"""([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"<>]*:)([^\s'"<>]*)(@[^\s@'"<>]*)""")
+_AUTH_HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)(\S+)"
+                          r"|\b(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})")
+_CLI_PASSWORD = re.compile(r"(?<!\S)(--password[= ]|--pass[= ]|-p(?=[^\s-]))(\S+)")
+_CLI_USER = re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=)[^\s:]+:)(\S+)")
+_NETRC = re.compile(r"(?i)\b(password|passwd)(\s+)(\S+)")
+_PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
+                 "apikey", "credential", "credentials", "auth", "authorization", "bearer", "cookie",
+                 "privatekey", "pass", "psk", "otp"}
+_SECRET_PAIRS = {("api", "key"), ("access", "key"), ("private", "key"), ("secret", "key"),
+                 ("client", "secret"), ("signing", "key"), ("encryption", "key"), ("ssh", "key"),
+                 ("master", "key"), ("session", "key"), ("account", "key"), ("deploy", "key")}
 
 
 def is_secret_name(name: str) -> bool:
-    lowered = name.lower().replace("-", "_")
-    return (lowered.endswith(("_key", "_token", "_secret")) or "password" in lowered
-            or "passwd" in lowered or "secret" in lowered
-            or lowered in {"api_key", "apikey", "token", "auth_token"})
+    """Does a key named so hold a secret? Word by word, whatever the case style."""
+    words = [w.lower() for w in _WORDS.findall(name)]
+    lowered = name.lower()
+    if any(w in _SECRET_WORDS for w in words) or any(s in lowered for s in ("password", "passwd", "secret")):
+        return True
+    return any(pair in _SECRET_PAIRS for pair in itertools.pairwise(words))
 
 
 def mask_line(line: str) -> str:
-    """`line` with the values of secret-looking keys (and URL passwords) replaced by ****."""
-    line = _URL_CREDENTIALS.sub(rf"\g<1>{MASK}\g<3>", line)
+    """`line` with every secret-looking value replaced by ****."""
+    line = _URL.sub(rf"\g<1>{MASK}\g<3>", line)
     env = _ENV.match(line)
     if env and is_secret_name(env.group(2)) and env.group(4):
         return f"{env.group(1)}{env.group(2)}{env.group(3)}{MASK}{env.group(5)}"
     yaml = _YAML.match(line)
     if yaml and is_secret_name(yaml.group(3)) and yaml.group(5):
         return f"{yaml.group(1)}{yaml.group(2)}{yaml.group(3)}{yaml.group(2)}{yaml.group(4)}{MASK}"
-    return _JSON.sub(lambda m: m.group(1) + (f'"{MASK}"' if is_secret_name(m.group(2))
-                                             else m.group(3)), line)
+    line = _QUERY.sub(lambda m: m.group(1) + MASK if is_secret_name(m.group("name")) else m.group(0), line)
+    line = _PAIR.sub(_mask_pair, line)
+    line = _AUTH_HEADER.sub(_mask_header, line)
+    line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
+    if re.search(r"\b(mysql|mariadb|mysqldump|mysqladmin)\b", line):
+        line = _CLI_PASSWORD.sub(rf"\g<1>{MASK}", line)
+    else:
+        line = re.sub(r"(?<!\S)(--password[= ]|--pass[= ])(\S+)", rf"\g<1>{MASK}", line)
+    if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
+        line = _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
+    return _PGPASS.sub(rf"\g<1>{MASK}", line)
+
+
+def _mask_pair(m: re.Match[str]) -> str:
+    if not is_secret_name(m.group("name")) or m.group("value") == MASK:
+        return m.group(0)
+    value = m.group("value")
+    quote = value[0] if value[:1] in ("'", '"') else m.group("q")  # JSON: a number becomes a string
+    return f"{m.group('key')}{m.group('sep')}{quote}{MASK}{quote}"
+
+
+def _mask_header(m: re.Match[str]) -> str:
+    if m.group(1) is not None:
+        return f"{m.group(1)}{MASK}"
+    return f"{m.group(3)}{MASK}"

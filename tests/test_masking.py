@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import string
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renamer.masking import MASK, is_secret_name, mask_line
 
@@ -44,18 +48,30 @@ from renamer.masking import MASK, is_secret_name, mask_line
     pytest.param('{"token": 5}', '{"token": "****"}', id="json-number"),
     pytest.param('x: {"password": "a\\"b"}', 'x: {"password": "****"}', id="json-escaped-quote"),
     pytest.param('JSON {"password":"x","n":1}', 'JSON {"password":"****","n":1}', id="json-no-spaces"),
-    pytest.param(
-        "redis://:hunter2@cache:6379/0", "redis://:****@cache:6379/0",
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "_URL_CREDENTIALS needs a non-empty user name (`[^/\\s:@]+`), so a password-only "
-            "URL such as redis://:secret@host is printed in clear")),
-        id="url-password-no-user"),
-    pytest.param(
-        "  - MYSQL_PASSWORD=hunter2", "  - MYSQL_PASSWORD=****",
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "a compose `environment:` list item (`- KEY=value`) matches neither _ENV (no `- ` "
-            "prefix allowed) nor _YAML (no colon), so the password is printed in clear")),
-        id="compose-env-list-item"),
+    pytest.param("redis://:hunter2@cache:6379/0", "redis://:****@cache:6379/0", id="url-password-no-user"),
+    pytest.param("  - MYSQL_PASSWORD=hunter2", "  - MYSQL_PASSWORD=****", id="compose-env-list-item"),
+    # The adversarial pass's W12 table
+    pytest.param("DATABASE_URL=postgres://app:Xy/9+abc@ana-ml2:5432/db",
+                 "DATABASE_URL=postgres://app:****@ana-ml2:5432/db", id="w12-url-password-slash"),
+    pytest.param("REDIS_URL=redis://:p@ss@ana-ml2:6379", "REDIS_URL=redis://:****@ana-ml2:6379",
+                 id="w12-url-password-at"),
+    pytest.param("labels: {host: ana-ml2, password: S3cret}", "labels: {host: ana-ml2, password: ****}",
+                 id="w12-yaml-flow"),
+    pytest.param('{"host": "ana-ml2", "accessToken": "abc", "authToken": "def"}',
+                 '{"host": "ana-ml2", "accessToken": "****", "authToken": "****"}', id="w12-camel-case"),
+    pytest.param("- PG_DSN=host=ana-ml2 user=app password=pw1", "- PG_DSN=host=ana-ml2 user=app password=****",
+                 id="w12-dsn"),
+    pytest.param("mysql -h ana-ml2 -pS3cret db", "mysql -h ana-ml2 -p**** db", id="w12-mysql-flag"),
+    pytest.param("curl -u admin:S3cret https://ana-ml2/", "curl -u admin:**** https://ana-ml2/",
+                 id="w12-curl-user"),
+    pytest.param("machine ana-ml2 login app password S3cret", "machine ana-ml2 login app password ****",
+                 id="w12-netrc"),
+    pytest.param("ana-ml2:5432:app:app:S3cret", "ana-ml2:5432:app:app:****", id="w12-pgpass"),
+    pytest.param("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.x", "Authorization: ****", id="w12-bearer"),
+    pytest.param("curl -H 'X: 1' -H \"Bearer eyJhbGciOiJIUzI1NiJ9.x\"", "curl -H 'X: 1' -H \"Bearer ****\"",
+                 id="bearer-anywhere"),
+    pytest.param("http://ana-ml2/v1?api_key=abc123&q=1", "http://ana-ml2/v1?api_key=****&q=1",
+                 id="query-string"),
 ))
 def test_mask_line_rewrites(line: str, expected: str) -> None:
     assert mask_line(line) == expected
@@ -115,3 +131,33 @@ def test_is_secret_name_leaves_alone(name: str) -> None:
 
 def test_mask_is_four_stars() -> None:
     assert MASK == "****"
+
+
+SECRET_NAMES = ["password", "DB_PASSWORD", "apiKey", "api_key", "clientSecret", "AUTH_TOKEN",
+                "accessToken", "private-key", "x-api-key", "githubToken", "passwd", "secret"]
+SECRET = st.text(st.sampled_from(string.ascii_letters + string.digits + "+/=_-!%^*~.:"), min_size=6,
+                 max_size=30)
+SHAPES = [
+    "{name}={secret}", "export {name}={secret}", "  - {name}={secret}", "{name}: {secret}",
+    "  {name}: '{secret}'", 'x: {{host: ana-ml2, {name}: "{secret}"}}', '{{"{name}": "{secret}", "h": 1}}',
+    "{name} = \"{secret}\"", "http://ana-ml2/?{name}={secret}&x=1",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(name=st.sampled_from(SECRET_NAMES), shape=st.sampled_from(SHAPES), secret=SECRET)
+def test_no_generated_secret_shape_leaks(name: str, shape: str, secret: str) -> None:
+    line = shape.format(name=name, secret=secret)
+    assert secret not in mask_line(line)
+
+
+URL_SECRET = st.text(st.sampled_from(string.ascii_letters + string.digits + "+/=_-!%^*~.:@"), min_size=6,
+                     max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(user=st.sampled_from(["", "app", "u-1"]), secret=URL_SECRET,
+       scheme=st.sampled_from(["postgres", "redis", "https", "mongodb+srv", "amqp"]))
+def test_no_url_password_leaks(user: str, secret: str, scheme: str) -> None:
+    masked = mask_line(f"URL={scheme}://{user}:{secret}@ana-ml2:5432/db")
+    assert secret not in masked and "@ana-ml2:5432/db" in masked

@@ -68,7 +68,10 @@ def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Load
     allowlist = load_allowlists(config.allowlist_paths, config.display)
     implicit = [_rooted(config.display(path))]
     implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]
-    implicit.append(_rooted(config.display(config.dns_dir).rstrip("/")) + "/")
+    # Only the files the DNS inventory loads: anything else in that folder (zone files,
+    # notes) is swept and verified like any other file.
+    dns = _rooted(config.display(config.dns_dir).rstrip("/"))
+    implicit += [f"{dns}/resolvers.yaml", f"{dns}/sites/*.yaml", f"{dns}/sites/*.yml"]
     implicit.append(f"*{TMP_SUFFIX}")  # a sweep's temporary files (its state is never in the tree)
     classifier = Classifier(allowlist, config.cutover, implicit)
     matcher = matcher_of(config)

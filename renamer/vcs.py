@@ -25,9 +25,25 @@ def _repo(root: Path) -> Any:
     import git
 
     try:
-        return git.Repo(root)
+        repo = git.Repo(root)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         return None
+    repo.git.update_environment(**LITERAL)
+    return repo
+
+
+# Paths are paths, never patterns: `x[ab].txt` must not stage xa.txt, `:(glob)x` is a file name.
+LITERAL = {"GIT_LITERAL_PATHSPECS": "1"}
+
+
+def git_error(stderr: str) -> str:
+    """git's own message in one line, without GitPython's `stderr: '...'` wrapping."""
+    text = stderr.strip()
+    if "stderr: '" in text:
+        text = text.split("stderr: '", 1)[1].rstrip("'")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    fatal = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return (fatal or lines or ["unknown error"])[-1]
 
 
 def git_dir(root: Path) -> Path | None:
@@ -55,7 +71,7 @@ def is_git(root: Path) -> bool:
 def _start_ls(root: Path, *args: str) -> subprocess.Popen[bytes]:
     # Listing is the hot path of every scan: plain `git`, no GitPython import (150 ms).
     return subprocess.Popen(["git", "-C", str(root), "ls-files", "-z", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **LITERAL})
 
 
 def _finish_ls(root: Path, process: subprocess.Popen[bytes]) -> list[str]:
@@ -204,8 +220,7 @@ def commit(root: Path, paths: list[str], message: str) -> str | None:
             repo.git.add("--", *present)
         repo.git.commit("-q", "--no-verify", "-m", message, "--", *paths)
     except git.GitCommandError as exc:
-        detail = (exc.stderr or str(exc)).strip().splitlines()
-        raise RenamerError(f"git commit failed: {detail[-1] if detail else exc}") from None
+        raise RenamerError(f"git commit failed: {git_error(exc.stderr or str(exc))}") from None
     return str(repo.head.commit.hexsha)
 
 

@@ -92,7 +92,8 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
         contents = _verified_contents(plan)
         renames = _rename_all(root, plan.renames, stage=not commit)
         datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
-        journal = _prepare(root, targets, datas, [c.mode for c in edited], renames)
+        message = commit_message(plan, summary) if commit and edited else None
+        journal = _prepare(root, targets, datas, [c.mode for c in edited], renames, message)
         try:
             if commit and renames:
                 sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
@@ -103,9 +104,9 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
             raise
         seen = {(c.new_path or c.path): contents[c.path] for c in edited}
         _swap(root, journal, seen)
-        if commit and edited:
-            sha = vcs.commit(root, targets, commit_message(plan, summary))
-            commits += [sha] if sha else []
+        if message is not None:
+            commits += commit_written(root, targets, message)
+            journal.finish()
     return Applied(len(edited), len(renames), tuple(commits))
 
 
@@ -128,10 +129,21 @@ def _unrename(root: Path, done: list[tuple[str, str]]) -> None:
             vcs.unmove(root, old, new)
 
 
+def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: str) -> list[str]:
+    """Commit a rewrite that is in the work tree; on failure say so, and that the next
+    `renamer sweep --commit` makes the commit (the journal keeps it until then)."""
+    try:
+        sha = vcs.commit(root, list(targets), message)
+    except RenamerError as exc:
+        raise RenamerError(f"{exc}; the rewrite of {len(targets)} files is written but not committed: "
+                           "fix the cause, then `renamer sweep --commit` commits it") from None
+    return [sha] if sha else []
+
+
 def _prepare(root: Path, targets: list[str], datas: list[bytes], modes: list[int],
-             renames: list[tuple[str, str]]) -> Journal:
+             renames: list[tuple[str, str]], message: str | None) -> Journal:
     """Phase one: every new file written beside its target; on failure nothing changed."""
-    journal = Journal(root, targets)
+    journal = Journal(root, targets, message)
     current = "the sweep journal"
     try:
         journal.prepare()
@@ -163,7 +175,10 @@ def _swap(root: Path, journal: Journal, seen: dict[str, _Seen]) -> None:
         os.replace(root / tmp, root / target)
     for folder in {(root / t).parent for t, _ in journal.writes}:
         fsync_folder(folder)
-    journal.finish()
+    if journal.commit_message is None:
+        journal.finish()
+    else:
+        journal.written()
 
 
 @dataclass(frozen=True)

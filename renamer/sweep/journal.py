@@ -25,9 +25,10 @@ from renamer.errors import RenamerError, UnsafeError
 from renamer.paths import problem
 from renamer.state import journal_path
 
-JournalState = Literal["preparing", "committing"]
+JournalState = Literal["preparing", "committing", "written"]
 PREPARING: JournalState = "preparing"
 COMMITTING: JournalState = "committing"
+WRITTEN: JournalState = "written"  # every file replaced; the git commit asked for is still to make
 _SWEEP_ID = re.compile(r"[0-9a-f]{12}")
 _JOURNAL_TMP = ".journal-tmp"
 
@@ -37,6 +38,7 @@ class Recovery:
     targets: tuple[str, ...]  # every file the interrupted sweep meant to write
     rolled_forward: tuple[str, ...]
     rolled_back: tuple[str, ...]
+    commit_message: str | None = None  # the interrupted sweep was to commit its rewrite so
 
 
 def temp_name(target: str, sweep_id: str) -> str:
@@ -47,13 +49,15 @@ def temp_name(target: str, sweep_id: str) -> str:
 
 
 class Journal:
-    def __init__(self, root: Path, targets: list[str]) -> None:
+    def __init__(self, root: Path, targets: list[str], commit_message: str | None = None) -> None:
         self.root = root
         self.id = uuid.uuid4().hex[:12]
         self.writes = [(target, temp_name(target, self.id)) for target in targets]
+        self.commit_message = commit_message
 
     def _save(self, state: JournalState) -> None:
-        data = json.dumps({"id": self.id, "state": state, "writes": self.writes}).encode()
+        data = json.dumps({"id": self.id, "state": state, "writes": self.writes,
+                           "commit": self.commit_message}).encode()
         write_atomic(journal_path(self.root), data, suffix=_JOURNAL_TMP)
 
     def prepare(self) -> None:
@@ -61,6 +65,10 @@ class Journal:
 
     def commit(self) -> None:
         self._save(COMMITTING)
+
+    def written(self) -> None:
+        """Every file replaced: only the git commit is left (kept for the next run to make)."""
+        self._save(WRITTEN)
 
     def finish(self) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -94,7 +102,7 @@ def _checked(root: Path, data: dict[str, Any]) -> tuple[JournalState, list[tuple
     if not isinstance(sweep_id, str) or not _SWEEP_ID.fullmatch(sweep_id):
         raise UnsafeError(f"{path}: refused: not a journal renamer wrote (bad id); nothing touched, "
                           "inspect it, then delete it")
-    if state not in (PREPARING, COMMITTING) or not isinstance(writes, list):
+    if state not in (PREPARING, COMMITTING, WRITTEN) or not isinstance(writes, list):
         raise UnsafeError(f"{path}: refused: not a journal renamer wrote (bad state or writes); "
                           "nothing touched, inspect it, then delete it")
     checked: list[tuple[str, str]] = []
@@ -123,9 +131,10 @@ def recover(root: Path) -> Recovery | None:
     if data is None:
         return None
     state, writes = _checked(root, data)
+    message = data.get("commit") if isinstance(data.get("commit"), str) else None
     forward, back = [], []
     for target, tmp in writes:
-        if not os.path.lexists(root / tmp):
+        if state == WRITTEN or not os.path.lexists(root / tmp):
             continue
         if state == COMMITTING:
             os.replace(root / tmp, root / target)
@@ -136,4 +145,6 @@ def recover(root: Path) -> Recovery | None:
     for folder in {(root / t).parent for t, _ in writes}:
         fsync_folder(folder)
     journal_path(root).unlink()
-    return Recovery(tuple(t for t, _ in writes), tuple(forward), tuple(back))
+    rolled_back = state == PREPARING
+    return Recovery(tuple(t for t, _ in writes), tuple(forward), tuple(back),
+                    None if rolled_back else message)

@@ -7,14 +7,14 @@ recovery, the refusals, the verdict); the CLI only parses, calls and renders.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
 from renamer.report.machine import audit_document, sweep_document, verify_document
-from renamer.sweep.apply import Applied, apply_plan, check_clean, recover_interrupted
+from renamer.sweep.apply import Applied, apply_plan, check_clean, commit_written, recover_interrupted
 from renamer.sweep.journal import Recovery, pending
 from renamer.sweep.model import Reference, ScanResult
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
@@ -90,13 +90,18 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
     prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
     recovered = None if dry_run else recover_interrupted(project.root)
     interrupted = dry_run and pending(project.root) is not None
+    finished: list[str] = []
     if recovered is not None:
         listing = None  # the recovery changed the tree: list it again
+        if commit and recovered.commit_message:  # the interrupted sweep's own commit, first
+            finished = commit_written(project.root, recovered.targets, recovered.commit_message)
     plan = plan_sweep(project, prefixes, include_ignored, progress=progress, listing=listing)
     if not dry_run:
         _refuse_unsafe(plan, allow_dirty, recovered)
     diff = diff_bytes(plan) if with_diff else b""
     applied = None if dry_run else apply_plan(plan, commit=commit)
+    if applied is not None and finished:
+        applied = replace(applied, commits=(*finished, *applied.commits))
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted)
 
 

@@ -306,3 +306,40 @@ def test_w8_reverse_zones_inside_the_network_follow_and_supernets_are_refused(re
     assert (root / "routes.txt").read_text() == "aggregate 10.250.0.0/15\nlocal 10.251.0.0/16\n"
     verify = run(root, "verify")
     assert verify.exit_code == 1 and "routes.txt:1:11: residual (supernet)" in verify.stdout
+
+
+def test_c8_c7_a_refused_commit_is_made_by_the_next_sweep(repo, run) -> None:
+    root = repo({"stacks/a.env": "HOST=ana-ml2\n"})
+    git(root, "config", "commit.gpgsign", "true")
+    git(root, "config", "gpg.program", "/bin/false")
+    head = git(root, "rev-parse", "HEAD")
+    failed = run(root, "sweep", "--commit")
+    assert failed.exit_code == 2
+    assert failed.stderr.count("\n") == 1 and "'" not in failed.stderr.split("git commit failed: ")[1][:3]
+    assert "written but not committed" in failed.stderr and "renamer sweep --commit" in failed.stderr
+    assert (root / "stacks/a.env").read_text() == "HOST=fv-ml1\n"
+    assert git(root, "rev-parse", "HEAD") == head
+    git(root, "config", "commit.gpgsign", "false")
+    again = run(root, "sweep", "--commit")
+    assert again.exit_code == 0, again.stderr
+    assert git(root, "status", "--porcelain") == ""
+    assert git(root, "log", "-1", "--format=%s").startswith("fv-ml1-move: ana-ml2 -> fv-ml1")
+
+
+def test_m6_c8_paths_are_literal_for_git(repo, run) -> None:
+    root = repo({"x[ab].txt": "ana-ml2\n", "xa.txt": "one\n", ":(glob)y.txt": "ana-ml2\n"},
+                allowlist="version: 1\ncurrent: ['**']\n")
+    (root / "xa.txt").write_text("work in progress\n")
+    result = run(root, "sweep", "--commit", "--allow-dirty")
+    assert result.exit_code == 0, result.stderr
+    assert git(root, "status", "--porcelain") == " M xa.txt\n"
+    assert git(root, "show", "--name-only", "--format=", "HEAD").split() == [":(glob)y.txt", "x[ab].txt"]
+
+
+def test_w11_only_the_inventory_in_dns_is_left_out(repo, run) -> None:
+    zone = "$ORIGIN ana.lan.\nana-ml2 IN A 10.250.50.54\n"
+    root = repo({"dns/db.ana.lan": zone, "dns/sites/ana.yaml": "site: ana\nretired: [ana-ml2]\n",
+                 "dns/resolvers.yaml": "# ana-ml2 was here\n"}, allowlist="version: 1\ncurrent: ['**']\n")
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and "dns/db.ana.lan:2:1: residual" in verify.stdout
+    assert "dns/sites" not in verify.stdout and "dns/resolvers.yaml" not in verify.stdout

@@ -108,7 +108,8 @@ def test_prepare_commit_finish_save_the_journal(tmp_path: Path, in_git: bool) ->
     journal.prepare()
     path = journal_path(root)
     saved = json.loads(path.read_text())
-    assert saved == {"id": journal.id, "state": PREPARING, "writes": [list(w) for w in journal.writes]}
+    assert saved == {"id": journal.id, "state": PREPARING, "writes": [list(w) for w in journal.writes],
+                     "commit": None}
     assert pending(root) == saved
     journal.commit()
     assert json.loads(path.read_text())["state"] == COMMITTING

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer.errors import ConfigError
-from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, list_at, load_yaml_file
+from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, list_at, load_yaml_file, shown
 from renamer.shipped import shipped
 
 DEFAULT_MARKER = "renamer: keep"
@@ -85,7 +85,7 @@ def _load_preset(name: str, where: str, out: list[_Partial], seen: set[str]) -> 
     path = shipped("allowlists") / f"{name}.yaml"
     if not _NAME.match(name) or not path.is_file():
         available = sorted(p.stem for p in shipped("allowlists").glob("*.yaml"))
-        raise ConfigError(f"{where}: extends: unknown preset {name!r} "
+        raise ConfigError(f"{where}: extends: unknown preset {shown(name)} "
                           f"(available: {', '.join(available)})")
     partial, extends = _load_one(path, f"preset {name}", inherited=True)
     out.append(partial)
@@ -122,7 +122,7 @@ def _load_one(path: Path, display: str, *, inherited: bool) -> tuple[_Partial, l
     problems = Problems(display)
     top = check_mapping({} if data is None else data, "", _TOP_KEYS, problems, data, None) or {}
     if top.get("version", 1) != 1:
-        problems.add(top, "version", "version", f"must be 1, got {top.get('version')!r}")
+        problems.add(top, "version", "version", f"must be 1, got {shown(top.get('version'))}")
     partial = _Partial(
         current=_patterns(top, "current", "current", problems),
         records=_records(top, problems, display, inherited),
@@ -180,7 +180,7 @@ def _name(entry: dict[str, Any], keypath: str, problems: Problems) -> str:
     name = entry.get("name")
     if not isinstance(name, str) or not _NAME.match(name):
         problems.add(entry, "name" if "name" in entry else None, f"{keypath}.name",
-                     f"expected a name of letters, digits, '-', '_' or '.', got {name!r}")
+                     f"expected a name of letters, digits, '-', '_' or '.', got {shown(name)}")
         return ""
     return name
 

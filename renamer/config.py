@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file
+from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file, shown
 from renamer.match import Form, Matcher
 from renamer.names import (
     IPNetwork,
@@ -76,7 +76,7 @@ def load_config(path: Path, root: Path) -> Config:
         raise AssertionError("unreachable")
     version = top.get("version")
     if version != 1:
-        problems.add(top, "version", "version", f"must be 1, got {version!r}")
+        problems.add(top, "version", "version", f"must be 1, got {shown(version)}")
     name = top.get("name", root.resolve().name)
     if not isinstance(name, str) or not name.strip() or "\n" in name:
         problems.add(top, "name", "name", f"expected a one-line string, got {kind(name)}")
@@ -121,7 +121,7 @@ def _cutover(top: dict[str, Any], problems: Problems) -> dt.date | None:
             return dt.date.fromisoformat(value.strip())
         except ValueError:
             pass
-    problems.add(top, "cutover", "cutover", f"expected a date like 2026-10-05, got {value!r}")
+    problems.add(top, "cutover", "cutover", f"expected a date like 2026-10-05, got {shown(value)}")
     return None
 
 
@@ -170,7 +170,11 @@ def _pairs(section: dict[str, Any], key: str, problems: Problems,
     pairs = []
     for old, new in raw.items():
         where = f"{keypath}.{old}"
-        if not isinstance(old, str) or not isinstance(new, str):
+        if not isinstance(old, str):
+            problems.add(raw, old, f"{keypath}[{kind(old)}]", f"a key must be a name or an address, "
+                         f"got {kind(old)} (a YAML complex key?)")
+            continue
+        if not isinstance(new, str):
             problems.add(raw, old, where, f"expected old: new strings, got {kind(new)}")
             continue
         why = invalid(old) or invalid(new)
@@ -186,19 +190,19 @@ def _pairs(section: dict[str, Any], key: str, problems: Problems,
 
 def _host_problem(value: str) -> str | None:
     if parse_address(value) is not None:
-        return f"{value!r} is an address: list it under renames.addresses"
+        return f"{shown(value)} is an address: list it under renames.addresses"
     return host_name_problem(value)
 
 
 def _address_problem(value: str) -> str | None:
     if parse_address(value) is None:
-        return f"invalid address {value!r}"
+        return f"invalid address {shown(value)}"
     return None
 
 
 def _network_problem(value: str) -> str | None:
     if parse_network(value) is None:
-        return f"invalid network {value!r} (expected e.g. 10.250.0.0/16 with no host bits set)"
+        return f"invalid network {shown(value)} (expected e.g. 10.250.0.0/16 with no host bits set)"
     return None
 
 
@@ -213,14 +217,14 @@ def _options(top: dict[str, Any], problems: Problems) -> tuple[bool, bool, int]:
     for key in ("derived_names", "variants"):
         value = section.get(key, False)
         if not isinstance(value, bool):
-            problems.add(section, key, f"options.{key}", f"expected true or false, got {value!r}")
+            problems.add(section, key, f"options.{key}", f"expected true or false, got {shown(value)}")
             value = False
         flags.append(value)
     size = section.get("max_file_size", DEFAULT_MAX_FILE_SIZE)
     parsed = parse_size(size)
     if parsed is None:
         problems.add(section, "max_file_size", "options.max_file_size",
-                     f"expected a size like 50MiB, got {size!r}")
+                     f"expected a size like 50MiB, got {shown(size)}")
         parsed = DEFAULT_MAX_FILE_SIZE
     return flags[0], flags[1], parsed
 
@@ -251,7 +255,8 @@ def _allowlist_paths(top: dict[str, Any], base: Path, problems: Problems) -> tup
     for item in items:
         path = base / item
         if not path.is_file():
-            problems.add(top, "allowlist", "allowlist", f"{item}: file not found")
+            why = "not a regular file" if path.exists() else "file not found"
+            problems.add(top, "allowlist", "allowlist", f"{item}: {why}")
         paths.append(path)
     return tuple(paths)
 
@@ -276,7 +281,7 @@ def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -
         for old, new in pairs:
             if new in olds:
                 what = "swap" if olds[new] == old else "chain"
-                add(section, old, f"{what}: {new!r} is itself renamed ({new} -> {olds[new]}); it cannot "
+                add(section, old, f"{what}: {shown(new)} is itself renamed ({new} -> {olds[new]}); it cannot "
                     "be applied simultaneously without a second sweep rewriting it again")
                 continue
             hits = [m for m in matcher.find(new.encode()) if not m.derived
@@ -293,10 +298,10 @@ def _again(new: str, hit: str, networks: tuple[tuple[IPNetwork, IPNetwork], ...]
     address = parse_address(new)
     inside = next((str(old) for old, _ in networks if address is not None and address in old), None)
     if inside is not None:
-        return (f"new value {new!r} lies in the renamed network {inside}; a second sweep would "
+        return (f"new value {shown(new)} lies in the renamed network {inside}; a second sweep would "
                 "move it again")
-    return (f"new value {new!r} contains old value {hit!r} at a match boundary; a second sweep would "
-            "rewrite it again")
+    return (f"new value {shown(new)} contains old value {shown(hit)} at a match boundary; a second "
+            "sweep would rewrite it again")
 
 
 def _check_shared_spellings(config: Config, add: Any) -> None:
@@ -308,7 +313,7 @@ def _check_shared_spellings(config: Config, add: Any) -> None:
                 text = form.text.decode()
                 seen = owner.setdefault(text, (section, old, form.new.decode()))
                 if seen[1] != old and seen[2] != form.new.decode():
-                    add(section, old, f"{text!r} is rewritten to {form.new.decode()!r} here and to "
+                    add(section, old, f"{shown(text)} is rewritten to {form.new.decode()!r} here and to "
                         f"{seen[2]!r} by {seen[1]!r} (options.variants spells both): keep one")
 
 
@@ -347,8 +352,8 @@ def _check_second_sweep(config: Config, matcher: Matcher, add: Any) -> None:
         once = matcher.replace(sample.encode())
         twice = matcher.replace(once)
         if twice != once:
-            add(section, old, f"not idempotent: {sample!r} becomes {once.decode()!r}, and a second sweep "
-                f"makes it {twice.decode()!r}; rename the longer names directly, or drop one rule")
+            add(section, old, f"not idempotent: {shown(sample)} becomes {once.decode()!r}, and a second "
+                f"sweep makes it {twice.decode()!r}; rename the longer names directly, or drop one rule")
             return
 
 

@@ -14,8 +14,16 @@ class RenamerError(Exception):
     exit_code = EXIT_USAGE
 
     def __init__(self, message: str, *, lines: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.lines = lines or [message]
+        super().__init__(one_line(message))
+        self.lines = [one_line(line) for line in (lines or [message])]
+
+
+def one_line(text: str) -> str:
+    """Every error is one line: a newline or other control character from a file name, a
+    YAML key or a tool's message is shown escaped, never printed raw."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text.strip())
 
 
 class ConfigError(RenamerError):

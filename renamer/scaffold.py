@@ -8,6 +8,7 @@ listed) so `verify` keeps pointing at it until someone decides.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -74,7 +75,7 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
         content = read_content(root / rel, DEFAULT_MAX_FILE_SIZE)
         if content is None or not content.data or not matcher.might_match(content.data):
             continue
-        if not matcher.find(content.data) and not matcher.find(rel.encode()):
+        if not matcher.find(content.data) and not matcher.find(os.fsencode(rel)):
             continue
         proposal.files_with_values.append(rel)
     by_top: dict[str, list[str]] = defaultdict(list)

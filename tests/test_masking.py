@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from renamer.masking import MASK, is_secret_name, mask_line
@@ -148,6 +148,7 @@ SHAPES = [
 @given(name=st.sampled_from(SECRET_NAMES), shape=st.sampled_from(SHAPES), secret=SECRET)
 def test_no_generated_secret_shape_leaks(name: str, shape: str, secret: str) -> None:
     line = shape.format(name=name, secret=secret)
+    assume(secret not in shape.format(name=name, secret=""))  # e.g. "passwo" inside "password"
     assert secret not in mask_line(line)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from renamer.cli.output import printable
 from renamer.errors import EXIT_USAGE, RenamerError
 
 
@@ -28,7 +29,7 @@ def run(group: click.Group, argv: list[str] | None) -> int:
         return exc.exit_code
     except RenamerError as exc:
         for line in exc.lines:
-            click.echo(f"renamer: error: {line}", err=True)
+            click.echo(f"renamer: error: {printable(line)}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("renamer: interrupted", err=True)

@@ -11,6 +11,13 @@ from dataclasses import dataclass, field
 import click
 
 
+def printable(text: str) -> str:
+    """A file name that is not UTF-8 (held as surrogate escapes) shown with its bytes escaped."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 @dataclass
 class Output:
     color: str = "auto"  # auto | always | never
@@ -26,7 +33,7 @@ class Output:
         return bool(getattr(target, "isatty", lambda: False)())
 
     def echo(self, text: str, *, err: bool = False, nl: bool = False) -> None:
-        click.echo(text, nl=nl, err=err, color=self.use_color(sys.stderr if err else sys.stdout))
+        click.echo(printable(text), nl=nl, err=err, color=self.use_color(sys.stderr if err else sys.stdout))
 
     def style(self, text: str, **styles: object) -> str:
         return click.style(text, **styles) if self.use_color() else text  # type: ignore[arg-type]

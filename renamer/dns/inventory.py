@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from renamer.errors import ConfigError
-from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file
+from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file, shown
 from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
 
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
@@ -114,13 +114,13 @@ def load_inventory(folder: Path, display: Any = str) -> Inventory:
     problems: list[str] = []
     sites = []
     for path in site_files:
-        shown = display(path)
-        if not _PLAIN_PATH.match(shown):  # it is written into the header of every snippet
-            problems.append(f"{shown!r}: a site file's path may hold only letters, digits, '.', '_', "
+        where = display(path)
+        if not _PLAIN_PATH.match(where):  # it is written into the header of every snippet
+            problems.append(f"{where!r}: a site file's path may hold only letters, digits, '.', '_', "
                             "'-' and '/' (rename the file or the folder)")
             continue
         try:
-            sites.append(_load_site(path, shown))
+            sites.append(_load_site(path, where))
         except ConfigError as exc:
             problems += exc.lines
     resolvers: tuple[Resolver, ...] = ()
@@ -141,7 +141,7 @@ def _label(value: Any, what: str) -> str | None:
     if not isinstance(value, str):
         return f"expected a {what}, got {kind(value)}"
     if not _LABEL.match(value):
-        return (f"invalid {what} {value!r}: one DNS label of lower-case letters, digits and '-' "
+        return (f"invalid {what} {shown(value)}: one DNS label of lower-case letters, digits and '-' "
                 "(no dots, spaces, commas, '#' or newlines)")
     return None
 
@@ -160,17 +160,17 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
     name = top.get("site")
     if not isinstance(name, str) or not _SITE.match(name):
         problems.add(top, "site", "site", f"expected a plain site name (letters, digits, '-', '_'), "
-                     f"got {name!r}")
+                     f"got {shown(name)}")
         name = path.stem
     domain = top.get("domain")
     if not isinstance(domain, str) or host_name_problem(domain) or _UNSAFE.search(domain):
-        problems.add(top, "domain", "domain", f"invalid domain {domain!r}")
+        problems.add(top, "domain", "domain", f"invalid domain {shown(domain)}")
         domain = "invalid"
     domain = domain.lower().rstrip(".")
     network = parse_network(top["network"]) if isinstance(top.get("network"), str) else None
     if network is None:
         problems.add(top, "network", "network",
-                     f"expected a network like 10.251.0.0/16, got {top.get('network')!r}")
+                     f"expected a network like 10.251.0.0/16, got {shown(top.get('network'))}")
     hosts = []
     raw_hosts = list_at(top, "hosts", "hosts", problems)
     for i, entry in enumerate(raw_hosts):
@@ -204,7 +204,7 @@ def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
     address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
     if address is None:
         problems.add(entry, "address" if "address" in entry else None, f"{keypath}.address",
-                     f"invalid address {entry.get('address')!r}")
+                     f"invalid address {shown(entry.get('address'))}")
         ok = False
     elif network is not None and (address.version != network.version or address not in network):
         problems.add(entry, "address", f"{keypath}.address",
@@ -213,7 +213,7 @@ def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
     mac = entry.get("mac")
     if mac is not None and (not isinstance(mac, str) or not _MAC.match(mac.lower())):
         problems.add(entry, "mac", f"{keypath}.mac",
-                     f"invalid MAC address {mac!r} (expected 3c:ec:ef:12:34:56)")
+                     f"invalid MAC address {shown(mac)} (expected 3c:ec:ef:12:34:56)")
         ok = False
     aliases = entry.get("aliases", [])
     if not isinstance(aliases, list):
@@ -226,7 +226,7 @@ def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
             ok = False
     role = entry.get("role")
     if role is not None and (not isinstance(role, str) or not _LABEL.match(role)):
-        problems.add(entry, "role", f"{keypath}.role", f"invalid role {role!r}")
+        problems.add(entry, "role", f"{keypath}.role", f"invalid role {shown(role)}")
         ok = False
     warning = entry.get("warning")
     if warning is not None and (not isinstance(warning, str) or not warning.strip()
@@ -255,7 +255,7 @@ def _cross_check(sites: list[Site]) -> list[str]:
         for host in site.hosts:
             for name, what in [(host.name, "host"), *((a, "alias") for a in host.aliases)]:
                 if name in names:
-                    problems.append(f"{site.source}: hosts: {what} {name!r} is defined twice "
+                    problems.append(f"{site.source}: hosts: {what} {shown(name)} is defined twice "
                                     f"({names[name]})")
                 names.setdefault(name, f"{what} in {site.source}")
             if host.address in addresses:
@@ -265,11 +265,11 @@ def _cross_check(sites: list[Site]) -> list[str]:
     for site in sites:
         for name in site.retired:
             if name in names:
-                problems.append(f"{site.source}: retired: {name!r} is retired but still defined "
+                problems.append(f"{site.source}: retired: {shown(name)} is retired but still defined "
                                 f"({names[name]})")
     for name, where in names.items():
         if where.startswith("alias") and any(h.name == name for s in sites for h in s.hosts):
-            problems.append(f"{where.split(' in ')[1]}: aliases: {name!r} is also a host")
+            problems.append(f"{where.split(' in ')[1]}: aliases: {shown(name)} is also a host")
     return problems
 
 
@@ -320,21 +320,21 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | N
         bad("name", _label(name, "resolver name") or "")
     address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
     if address is None:
-        bad("address", f"invalid address {entry.get('address')!r}")
+        bad("address", f"invalid address {shown(entry.get('address'))}")
     port = entry.get("port", 53)
     if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
-        bad("port", f"expected a port number 1-65535, got {port!r}")
+        bad("port", f"expected a port number 1-65535, got {shown(port)}")
     if entry.get("backend", "dnsmasq") != "dnsmasq":
-        bad("backend", f"unsupported backend {entry.get('backend')!r} (supported: dnsmasq)")
+        bad("backend", f"unsupported backend {shown(entry.get('backend'))} (supported: dnsmasq)")
     target = entry.get("target", "local")
     if not isinstance(target, str) or not (target == "local" or SSH_TARGET.match(target)):
-        bad("target", f"expected local or ssh://user@host[:port], got {target!r}")
+        bad("target", f"expected local or ssh://user@host[:port], got {shown(target)}")
     folders = {}
     for key in ("snippet_dir", "backup_dir"):
         value = entry.get(key)
         if not isinstance(value, str) or not value.startswith("/") or _UNSAFE.search(value) \
                 or ".." in PurePosixPath(value).parts:
-            bad(key, f"expected an absolute folder path, got {value!r}")
+            bad(key, f"expected an absolute folder path, got {shown(value)}")
         else:
             folders[key] = str(PurePosixPath(value))
     if len(folders) == 2:
@@ -356,10 +356,10 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | N
         bad("ssh_config", f"expected a file path, got {kind(ssh_config)}")
     sudo = entry.get("sudo", False)
     if not isinstance(sudo, bool):
-        bad("sudo", f"expected true or false, got {sudo!r}")
+        bad("sudo", f"expected true or false, got {shown(sudo)}")
     timeout = entry.get("timeout", 2.0)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
-        bad("timeout", f"expected seconds between 0 and 60, got {timeout!r}")
+        bad("timeout", f"expected seconds between 0 and 60, got {shown(timeout)}")
     if len(problems.items) > start:
         return None
     assert address is not None

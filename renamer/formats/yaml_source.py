@@ -6,6 +6,8 @@ the line it was written on: error messages say `file:line: key: problem`.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,10 +32,13 @@ def load_yaml_file(path: Path, display: str, *, fast: bool = False) -> Any:
     try:
         if path.is_dir():
             raise ConfigError(f"{display}: is a folder, expected a YAML file")
-        size = path.stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{display}: {size} bytes is too large for a configuration file")
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # /dev/zero, a FIFO, /proc
+                raise ConfigError(f"{display}: not a regular file, expected a YAML file")
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{display}: more than {MAX_CONFIG_BYTES} bytes is too large for a "
+                              "configuration file")
     except FileNotFoundError:
         raise ConfigError(f"{display}: file not found") from None
     except OSError as exc:
@@ -133,7 +138,7 @@ def check_mapping(
 
 _KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
     (bool, "a boolean"), ((int, float), "a number"), (str, "a string"), (dict, "a mapping"),
-    (list, "a list"),
+    ((list, tuple), "a list"),
 )
 
 
@@ -144,6 +149,17 @@ def list_at(top: dict[str, Any], key: str, what: str, problems: Problems) -> lis
         return raw
     problems.add(top, key, key, f"expected a list of {what}, got {kind(raw)}")
     return []
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A YAML value for an error message: a scalar's repr, shortened; a collection by its kind.
+
+    Never the repr of a list or mapping: through aliases (a billion-laughs document) a few
+    hundred bytes can stand for billions of items, and their repr would never finish."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        text = repr(value)
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+    return kind(value)
 
 
 def kind(value: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Any
 
@@ -44,7 +45,13 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
 
 
 def dumps(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    """JSON as UTF-8 text; a file name that is not UTF-8 keeps its bytes as \\udcXX escapes,
+    which JSON parsers read back (Python's as the same surrogate-escaped name)."""
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def audit_document(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> dict[str, Any]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
+from urllib.parse import quote
 
 from renamer import __version__
 from renamer.masking import mask_line
+from renamer.report.machine import dumps
 from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.summary import Summary
 
@@ -24,14 +25,15 @@ RULES = {
 
 def _fingerprint(*parts: str) -> str:
     """Stable across line moves: built from content, not from line numbers."""
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def _location(path: str, line: int, column: int) -> dict[str, Any]:
     region: dict[str, Any] = {"startLine": max(line, 1)}
     if column > 0 and line > 0:
         region["startColumn"] = column
-    return {"physicalLocation": {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+    uri = quote(path.encode("utf-8", "surrogateescape"), safe="/")  # SARIF wants a URI reference
+    return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
                                  "region": region}}
 
 
@@ -83,4 +85,4 @@ def sarif(summary: Summary, refs: list[Reference], *, include_kept: bool) -> str
             "results": results,
         }],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return dumps(document)

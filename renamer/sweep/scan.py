@@ -6,7 +6,9 @@ that hold a match, and only where they change the answer.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -70,7 +72,7 @@ class FileScanner:
             return FileResult(rel, content.kind, "", refused=content.detail)
         data = content.data
         hit = content.kind != "too-large" and self.matcher.might_match(data)
-        path_hit = self.matcher.might_match(rel.encode())
+        path_hit = self.matcher.might_match(os.fsencode(rel))
         loose_hit = self.options.loose and self.project.loose.might_match(data)
         if not (hit or path_hit or loose_hit or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
@@ -130,7 +132,7 @@ class FileScanner:
             where = locations[i] if locations else None
             if roles is not None and where is None:
                 where = (None, roles[i])
-            exempt = exemptions.get(lines.index_of(m.start))
+            exempt = exemptions.get(wanted[i])
             if exempt is not None:
                 refs.append(self._reference(rel, lines, m, KEPT, exempt.reason, exempt.note, where))
             elif m.refused is not None:
@@ -216,7 +218,7 @@ class FileScanner:
             newlines_before += buf.count(b"\n", 0, max(limit, 0))
 
     def _new_path(self, rel: str) -> str | None:
-        new = self.matcher.replace(rel.encode()).decode()
+        new = os.fsdecode(self.matcher.replace(os.fsencode(rel)))
         return new if new != rel else None
 
     def _path_references(self, rel: str, klass: FileClass) -> list[Reference]:
@@ -224,7 +226,7 @@ class FileScanner:
         note = ("the file's path holds an old value: `renamer sweep` renames it"
                 if klass.status == CURRENT else klass.note)
         return [Reference(rel, 0, m.start + 1, m.old, m.new, status, None, note, rel, None, "path")
-                for m in self.matcher.find(rel.encode())]
+                for m in self.matcher.find(os.fsencode(rel))]
 
     def _near_misses(self, rel: str, data: bytes, matches: list[Match], *, loose: bool) -> list[NearMiss]:
         """Derived-name candidates, and with `loose` what the looser pass finds besides."""
@@ -238,57 +240,102 @@ class FileScanner:
             out.append(NearMiss(rel, line, column, name, like, "derived-name", text))
         if not loose:
             return out
-        taken = exact + [(s, e) for s, e, _ in derived]
+        taken = _Spans(exact + [(s, e) for s, e, _ in derived])
         for start, end, spelling, like in self.project.loose.find(data):
-            if any(s < end and start < e for s, e in taken):
+            if taken.overlaps(start, end):
                 continue
             line, column, text = lines.position(start)
             out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text))
         return out
 
 
+class _Spans:
+    """Byte spans already reported, merged; overlap tests by bisection (linear in matches)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start < merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self._starts = [s for s, _ in merged]
+        self._ends = [e for _, e in merged]
+
+    def overlaps(self, start: int, end: int) -> bool:
+        index = bisect.bisect_left(self._starts, end) - 1  # the last span starting before `end`
+        return index >= 0 and self._ends[index] > start
+
+
 class Lines:
-    """Line and column lookups over a file's bytes, computed only where a match is."""
+    """Line and column lookups over a file's bytes, computed only where a match is.
+
+    Lookups come in file order, so each one continues from the last (line count, line
+    start, column, character offset): linear in the file, however many matches a line
+    holds (a minified JSON file may hold a million on one line).
+    """
 
     def __init__(self, data: bytes) -> None:
         self.data = data
-        self._utf8 = data.isascii() or _is_utf8(data)
-        self._cursor = (0, 0)  # (offset, newlines before it): lookups come in order
+        self._ascii = data.isascii()
+        self._codec = "utf-8" if self._ascii or _is_utf8(data) else "latin-1"
+        self._cursor = (0, 0, 0, 1)  # offset, newlines before it, its line's start, its column
+        self._chars = (0, 0)  # offset, characters before it
 
     def index_of(self, offset: int) -> int:
         """0-based line index of `offset` (counted in C from the previous lookup)."""
-        known, count = self._cursor
+        return self._seek(offset)[1]
+
+    def _seek(self, offset: int) -> tuple[int, int, int, int]:
+        known, count, start, column = self._cursor
+        if offset == known:
+            return self._cursor
         if offset < known:
-            known, count = 0, 0
-        count += self.data.count(b"\n", known, offset)
-        self._cursor = (offset, count)
-        return count
+            known, count, start, column = 0, 0, 0, 1
+        newlines = self.data.count(b"\n", known, offset)
+        if newlines:
+            start = self.data.rfind(b"\n", known, offset) + 1
+            known, column = start, 1
+        count += newlines
+        if self._ascii:
+            column = offset - start + 1
+        else:
+            column += len(self.data[known:offset].decode(self._codec, "replace"))
+        self._cursor = (offset, count, start, column)
+        return self._cursor
 
     def position(self, offset: int, *, with_text: bool = True) -> tuple[int, int, str]:
         """(1-based line, 1-based character column, the line's text trimmed, if asked)."""
-        index = self.index_of(offset)
-        start = self.data.rfind(b"\n", 0, offset) + 1
+        _, index, start, column = self._seek(offset)
         if not with_text:
-            codec = "utf-8" if self._utf8 else "latin-1"
-            return index + 1, len(self.data[start:offset].decode(codec, "replace")) + 1, ""
-        end = self.data.find(b"\n", offset)
-        raw = self.data[start:end if end != -1 else len(self.data)]
-        codec = "utf-8" if self._utf8 else "latin-1"
-        column = len(self.data[start:offset].decode(codec, "replace")) + 1
-        text = raw.decode(codec, "replace").strip().lstrip("\ufeff")
-        text = "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text)
+            return index + 1, column, ""
+        end = self.data.find(b"\n", offset, offset + 4 * MAX_LINE_TEXT)
+        if end == -1:
+            end = min(len(self.data), offset + 4 * MAX_LINE_TEXT)
+        clipped = offset - start > 2 * MAX_LINE_TEXT  # a long line: the part around the match
+        raw = self.data[offset - MAX_LINE_TEXT // 2 if clipped else start:end]
+        text = raw.decode(self._codec, "replace").strip().lstrip("\ufeff")
+        text = text[: 2 * MAX_LINE_TEXT]
+        if not text.isprintable():
+            text = "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text)
+        if clipped:
+            text = "…" + text
         if len(text) > MAX_LINE_TEXT:
             text = text[: MAX_LINE_TEXT - 1] + "…"
         return index + 1, column, text
 
     def char_offset(self, offset: int) -> int:
-        if self.data.isascii() or not self._utf8:
+        if self._ascii or self._codec != "utf-8":
             return offset
-        return len(self.data[:offset].decode("utf-8", "replace"))
+        known, chars = self._chars
+        if offset < known:
+            known, chars = 0, 0
+        chars += len(self.data[known:offset].decode("utf-8", "replace"))
+        self._chars = (offset, chars)
+        return chars
 
     def texts(self) -> list[str]:
-        codec = "utf-8" if self._utf8 else "latin-1"
-        return self.data.decode(codec, "replace").split("\n")
+        return self.data.decode(self._codec, "replace").split("\n")
 
 
 def _is_utf8(data: bytes) -> bool:

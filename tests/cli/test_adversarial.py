@@ -343,3 +343,56 @@ def test_w11_only_the_inventory_in_dns_is_left_out(repo, run) -> None:
     verify = run(root, "verify")
     assert verify.exit_code == 1 and "dns/db.ana.lan:2:1: residual" in verify.stdout
     assert "dns/sites" not in verify.stdout and "dns/resolvers.yaml" not in verify.stdout
+
+
+def test_c1_a_file_name_that_is_not_utf8_is_handled_and_shown_escaped(repo, run) -> None:
+    root = repo({}, allowlist="version: 1\ncurrent: ['**']\n")
+    name = os.fsdecode(b"ana-ml2.caf\xe9.txt")
+    (root / name).write_text("ana-ml2\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "latin-1 name")
+    verify = run(root, "verify")
+    assert verify.exit_code == 1
+    assert "ana-ml2.caf\\xe9.txt:1:1: residual" in verify.stdout
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert {f["path"] for f in data["findings"]} == {name}
+    sarif = json.loads(run(root, "audit", "--format", "sarif").stdout)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert uris == {"ana-ml2.caf%E9.txt"}
+    dry = run(root, "sweep", "--dry-run")
+    assert b'diff --git "a/ana-ml2.caf\\351.txt" "b/fv-ml1.caf\\351.txt"' in dry.stdout_bytes
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / os.fsdecode(b"fv-ml1.caf\xe9.txt")).read_text() == "fv-ml1\n"
+
+
+LAUGHS_AT = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+
+
+@pytest.mark.parametrize("key", ["cutover: *i", "version: *i", "options: {max_file_size: *i}", "name: *i"])
+def test_c4_an_alias_bomb_in_any_value_is_refused_at_once(repo, run, key: str) -> None:
+    config = "version: 1\n" + LAUGHS_AT + "renames: {hosts: {ana-ml2: fv-ml1}}\n" + key + "\n"
+    if key.startswith("version"):
+        config = config.replace("version: 1\n", "", 1)
+    root = repo({"a.txt": "ana-ml2\n"}, config=config)
+    result = run(root, "verify")
+    assert result.exit_code == 2
+    assert all(len(line) < 400 for line in result.stderr.splitlines())
+
+
+@pytest.mark.parametrize("config, message", [
+    pytest.param("version: 1\nrenames:\n  hosts:\n    ? [a, b]\n    : c\n",
+                 "renames.hosts[a list]: a key must be a name or an address, got a list", id="m2-complex-key"),
+    pytest.param('version: 1\nrenames: {hosts: {"ana-ml2\\n": fv-ml1}}\n', "renames.hosts.ana-ml2\\n:",
+                 id="m3-newline-in-key"),
+    pytest.param("version: 1\nrenames: {hosts: {ana-ml2: fv-ml1}}\nallowlist: /proc/self/environ\n",
+                 "/proc/self/environ: invalid YAML: unacceptable character", id="m3-proc-file"),
+    pytest.param("version: 1\nrenames: {hosts: {ana-ml2: fv-ml1}}\nallowlist: /dev/zero\n",
+                 "not a regular file", id="m3-dev-zero"),
+])
+def test_m2_m3_config_errors_are_one_line_and_say_what_is_wrong(repo, run, config: str, message: str) -> None:
+    root = repo({"a.txt": "ana-ml2\n"}, config=config)
+    result = run(root, "verify")
+    assert result.exit_code == 2
+    assert message in result.stderr, result.stderr
+    assert all(line.startswith("renamer: error: ") for line in result.stderr.splitlines())

@@ -154,6 +154,16 @@ def walk_files(root: Path) -> list[str]:
     return out
 
 
+def ignored_among(root: Path, paths: list[str]) -> list[str]:
+    """Which of `paths` (files that do not exist yet) git's ignore rules would ignore."""
+    done = subprocess.run(["git", "-C", str(root), "check-ignore", "--no-index", "-z", "--stdin"],
+                          input=b"\0".join(os.fsencode(p) for p in paths) + b"\0", capture_output=True,
+                          check=False)
+    if done.returncode not in (0, 1):
+        raise RenamerError(f"{root}: git check-ignore failed: {git_error(os.fsdecode(done.stderr))}")
+    return [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
+
+
 def dirty_paths(root: Path) -> list[str]:
     """What `git status` reports as changed or untracked (ignored files excluded)."""
     done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "-z",

@@ -171,8 +171,13 @@ def _swap(root: Path, journal: Journal, seen: dict[str, _Seen]) -> None:
         raise UnsafeError(f"{changed[0]}{more}: changed while the sweep was writing; nothing replaced "
                           "(renames, if any, are in place), run the sweep again")
     journal.commit()  # from here on only renames: atomic, and they need no space
-    for target, tmp in journal.writes:
-        os.replace(root / tmp, root / target)
+    for done, (target, tmp) in enumerate(journal.writes):
+        try:
+            os.replace(root / tmp, root / target)
+        except OSError as exc:  # EPERM: an append-only folder, a bind-mounted file
+            raise UnsafeError(f"cannot replace {target}: {exc.strerror}; {done} of {len(journal.writes)} "
+                              "files are written, the journal keeps the rest: fix the cause, then "
+                              "`renamer sweep` finishes them") from None
     for folder in {(root / t).parent for t, _ in journal.writes}:
         fsync_folder(folder)
     if journal.commit_message is None:

@@ -115,3 +115,9 @@ def _check_renames(project: LoadedProject, plan: Plan) -> None:
             raise UnsafeError(f"{old}: cannot rename to {new}: {why}; nothing changed")
         if os.path.lexists(project.root / new):
             raise UnsafeError(f"{old}: cannot rename to {new}: that path already exists")
+    if project.git and targets:
+        ignored = vcs.ignored_among(project.root, list(targets))
+        if ignored:  # git would refuse to add it, and git status would no longer show the file
+            new = ignored[0]
+            raise UnsafeError(f"{targets[new]}: cannot rename to {new}: git ignores that path "
+                              "(.gitignore); add an exception or rename it by hand; nothing changed")

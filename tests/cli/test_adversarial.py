@@ -396,3 +396,39 @@ def test_m2_m3_config_errors_are_one_line_and_say_what_is_wrong(repo, run, confi
     assert result.exit_code == 2
     assert message in result.stderr, result.stderr
     assert all(line.startswith("renamer: error: ") for line in result.stderr.splitlines())
+
+
+def test_c2_a_rename_into_an_ignored_path_is_refused(repo, run) -> None:
+    root = repo({".gitignore": "*fv-ml1*\n", "stacks/ana-ml2.env": "HOST=ana-ml2\n"})
+    before = snapshot(root)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 3
+    assert result.stderr == ("renamer: error: stacks/ana-ml2.env: cannot rename to stacks/fv-ml1.env: git "
+                             "ignores that path (.gitignore); add an exception or rename it by hand; "
+                             "nothing changed\n")
+    assert snapshot(root) == before and git(root, "status", "--porcelain") == ""
+
+
+def test_c3_a_replace_refused_midway_is_finished_by_the_next_sweep(repo, run, monkeypatch) -> None:
+    root = repo({f"stacks/f{i}.env": f"HOST=ana-ml2 {i}\n" for i in range(4)})
+    real = os.replace
+    calls = []
+
+    def refuse_the_third(src: object, dst: object) -> None:
+        calls.append(dst)
+        if len(calls) == 5:  # the journal's prepare and commit, two files, then the third
+            raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+        real(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(apply_module.os, "replace", refuse_the_third)
+    failed = run(root, "sweep")
+    monkeypatch.undo()
+    assert failed.exit_code == 3
+    assert "Operation not permitted; 2 of 4 files are written" in failed.stderr
+    texts = [(root / f"stacks/f{i}.env").read_text() for i in range(4)]
+    assert all(t in (f"HOST=ana-ml2 {i}\n", f"HOST=fv-ml1 {i}\n") for i, t in enumerate(texts))
+    again = run(root, "sweep")
+    assert again.exit_code == 0, again.stderr
+    assert "an interrupted sweep was completed: 2 files finished" in again.stderr
+    assert all((root / f"stacks/f{i}.env").read_text() == f"HOST=fv-ml1 {i}\n" for i in range(4))
+    assert not list(root.rglob("*.renamer-tmp"))

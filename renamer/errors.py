@@ -6,6 +6,7 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_UNSAFE = 3
+EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
 
 
 class RenamerError(Exception):

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from renamer.cli.output import printable
-from renamer.errors import EXIT_USAGE, RenamerError
+from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, RenamerError
 
 
 def run(group: click.Group, argv: list[str] | None) -> int:
@@ -19,7 +19,7 @@ def run(group: click.Group, argv: list[str] | None) -> int:
         code = click.Group.main(group, args=args, prog_name="renamer", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("renamer: aborted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "renamer"
         click.echo(f"renamer: error: {exc.format_message()} (see '{where} --help')", err=True)
@@ -33,7 +33,7 @@ def run(group: click.Group, argv: list[str] | None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("renamer: interrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # the boundary: never a traceback for the user
         if "-vv" in args:
             raise

@@ -11,7 +11,7 @@ from renamer.cli.options import common_options, settings
 from renamer.dns import run
 from renamer.dns.inventory import Inventory
 from renamer.dns.report import outcome_table, plan_text, verify_json, verify_table
-from renamer.errors import EXIT_FINDINGS, EXIT_OK
+from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK
 from renamer.project import locate_inventory
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."
@@ -116,6 +116,9 @@ def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, invento
     result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
                        progress=out.progress("dns apply", "resolvers", after=0.0))
     out.echo(plan_text(result.plans) if dry_run else outcome_table(result.outcomes))
+    if result.interrupted:
+        out.echo("renamer: aborted\n", err=True)
+        return EXIT_INTERRUPTED
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 

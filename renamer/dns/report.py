@@ -91,6 +91,18 @@ def outcome_table(outcomes: Sequence[Outcome]) -> str:
     for outcome in outcomes:
         if outcome.error:
             lines.append(f"{outcome.resolver.name}: {outcome.error}\n")
-    ok = all(o.ok for o in outcomes)
-    lines.append("dns apply: OK\n" if ok else "dns apply: FAILED, changed resolvers rolled back\n")
+    lines.append(apply_verdict(outcomes) + "\n")
     return "".join(lines)
+
+
+def apply_verdict(outcomes: Sequence[Outcome]) -> str:
+    """The last line, agreeing with the table: never "rolled back" when a rollback failed."""
+    if all(o.ok for o in outcomes):
+        return "dns apply: OK"
+    stuck = [o.resolver.name for o in outcomes if o.status == "rollback FAILED"]
+    if stuck:
+        return (f"dns apply: FAILED, and the rollback FAILED on {', '.join(stuck)}: restore by hand "
+                "from the backup named above, run the resolver's test, then restart it")
+    if any(o.status == "rolled back" for o in outcomes):
+        return "dns apply: FAILED, changed resolvers rolled back"
+    return "dns apply: FAILED, nothing was changed"

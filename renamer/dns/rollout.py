@@ -9,10 +9,13 @@ again, and the whole apply fails.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
 import posixpath
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -76,6 +79,7 @@ class Outcome:
     error: str | None = None
     report: ResolverReport | None = None
     backup: str | None = None
+    restarted: bool = False  # its reload ran: a rollback must restart it too, and only then
 
     @property
     def ok(self) -> bool:
@@ -107,6 +111,7 @@ class Rollout:
     make_querier: Callable[[Resolver], Querier]
     verify: bool = True
     stamp: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ"))
+    interrupted: bool = False
 
     def apply(self, plans: Sequence[ResolverPlan],
               progress: Callable[[str], None] | None = None) -> list[Outcome]:
@@ -130,6 +135,13 @@ class Rollout:
                 outcome.status = "failed"
                 self._roll_back(changed)
                 return outcomes
+            except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (dns/run.py turns it into this)
+                outcome.error = "interrupted: every resolver changed so far is rolled back"
+                outcome.status = "failed"
+                self.interrupted = True
+                with _uninterruptible():  # a second Ctrl-C must not stop a rollback halfway
+                    self._roll_back(changed)
+                return outcomes
         return outcomes
 
     def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
@@ -149,6 +161,7 @@ class Rollout:
             transport.write(plan.path(name), plan.desired[name].encode("utf-8"))
         outcome.steps.append(f"wrote {', '.join(plan.changed)}")
         self._command(transport, resolver.test, "test", outcome)
+        outcome.restarted = True
         self._command(transport, resolver.reload, "reload", outcome)
         if self.verify:
             self._verify(resolver, outcome)
@@ -182,19 +195,22 @@ class Rollout:
                 continue
             try:
                 self._restore(plan, outcome, transport)
-                result = transport.run(resolver.reload)
-                if not result.ok:
-                    raise StepFailed(f"reload after restore failed: {result.tail()}")
+                if outcome.restarted:
+                    result = transport.run(resolver.reload)
+                    if not result.ok:
+                        raise StepFailed(f"reload after restore failed: {result.tail()}")
+                # else it never read the new files: a restart would only risk a running resolver
+                how = "reloaded" if outcome.restarted else "not restarted (it never was)"
                 querier = self.make_querier(resolver)
                 answering = wait_until_answering(querier, restart_deadline(resolver))
                 if not answering:
-                    outcome.steps.append("restored, reloaded, NOT answering")
+                    outcome.steps.append(f"restored, {how}, NOT answering")
                     raise StepFailed(f"{resolver.endpoint} does not answer after the rollback")
                 wrong = _serving(plan, querier)
                 if wrong:
-                    outcome.steps.append("restored, reloaded, answering, old records NOT served")
+                    outcome.steps.append(f"restored, {how}, answering, old records NOT served")
                     raise StepFailed(f"after the rollback: {wrong}")
-                outcome.steps.append("restored, reloaded, old records served")
+                outcome.steps.append(f"restored, {how}, old records served")
                 outcome.status = "rolled back"
             except (StepFailed, TransportError) as exc:
                 outcome.status = "rollback FAILED"
@@ -237,3 +253,17 @@ def _describe(report: ResolverReport) -> str:
     more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
     want = " or ".join(first.expectation.want)
     return f"{first.expectation.label}: expected {want}, got {first.got}{more}"
+
+
+@contextlib.contextmanager
+def _uninterruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM ignored for the duration (main thread only: elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)

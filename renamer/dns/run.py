@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -26,6 +28,7 @@ class Snippet:
 class ApplyResult:
     plans: list[ResolverPlan]
     outcomes: list[Outcome]  # empty for a dry run
+    interrupted: bool = False  # Ctrl-C or SIGTERM: the changed resolvers were rolled back
 
     @property
     def ok(self) -> bool:
@@ -76,10 +79,30 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
             if progress is not None:
                 progress(names.index(name), len(names))
 
-        outcomes = Rollout(inventory, transports, make_querier, verify=verify).apply(plans, progress=step)
+        rollout = Rollout(inventory, transports, make_querier, verify=verify)
+        with _sigterm_interrupts():
+            outcomes = rollout.apply(plans, progress=step)
         if progress is not None:
             progress(len(names), len(names))
-    return ApplyResult(plans, outcomes)
+    return ApplyResult(plans, outcomes, rollout.interrupted)
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C, so the
+    rollout rolls back instead of dying between a write and a restart."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    saved = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, saved)
 
 
 def verify(inventory: Inventory, spec: str,

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -273,3 +277,50 @@ def test_a_hosts_own_warning_replaces_the_bmc_default(run, lab) -> None:
     bmc = lines.index("host-record=fv-ml1-bmc,fv-ml1-bmc.fv.lan,10.251.50.55")
     assert lines[bmc - 1].startswith("#") and "firmware 4.2 drops gratuitous ARP" in "".join(lines[bmc - 2:bmc])
     assert "802.1q" not in text
+
+
+def test_a_failing_test_leaves_that_resolver_running_with_the_same_pid(run, lab) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    _change_inventory(lab)
+    _fail_on(lab, "ns-fv", "test")
+    pid = lab.pids()["ns-fv"]
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 1
+    assert lab.pids()["ns-fv"] == pid
+    assert "restored, not restarted (it never was), old records served" in result.stdout
+    assert result.stdout.splitlines()[-1] == "dns apply: FAILED, changed resolvers rolled back"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_n1_an_interrupted_apply_rolls_back_what_it_changed(lab, sig: signal.Signals) -> None:
+    env = {**os.environ, "NO_COLOR": "1"}
+    command = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all", "--inventory",
+               str(lab.inventory)]
+    assert subprocess.run(command, cwd=lab.root, env=env, capture_output=True).returncode == 0
+    before = lab.snippets()
+    _change_inventory(lab)
+    lab.write_resolvers(ns_fv={"test": ["sh", "-c", "sleep 30"]})  # the last resolver hangs in its test
+    apply = subprocess.Popen(command, cwd=lab.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    fv = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
+    deadline = time.monotonic() + 30
+    while fv.read_bytes() == before["ns-fv/renamer-fv.conf"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # inside ns-fv's test now
+    apply.send_signal(sig)
+    out, err = apply.communicate(timeout=60)
+    assert apply.returncode == 130, out + err
+    assert err.endswith("renamer: aborted\n")
+    rows = {line.split()[0]: line for line in out.splitlines()[1:4]}
+    assert all("  rolled back  " in rows[name] for name in ("ns-ana", "ns-ana2", "ns-fv")), out
+    assert "ns-fv: interrupted: every resolver changed so far is rolled back" in out
+    assert lab.snippets() == before
+    lab.write_resolvers()
+    for name in ("ns-ana", "ns-ana2"):
+        assert "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in dns_cli(lab, "verify", "--resolvers", name)
+
+
+def dns_cli(lab, *args: str) -> str:  # type: ignore[no-untyped-def]
+    done = subprocess.run([sys.executable, "-m", "renamer", "dns", *args, "--inventory", str(lab.inventory)],
+                          cwd=lab.root, capture_output=True, text=True)
+    return done.stdout

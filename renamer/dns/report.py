@@ -74,7 +74,8 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
             out.append(f"{head}: up to date, nothing to do\n")
             continue
         added, changed, removed = plan.record_changes()
-        out.append(f"{head}: {len(plan.changed)} snippet(s) to write\n")
+        count = len(plan.changed)
+        out.append(f"{head}: {count} snippet{'s' if count != 1 else ''} to change\n")
         out.append(plan.diff())
         out.append(f"records: {len(added)} added, {len(changed)} changed, {len(removed)} removed\n")
         for sign, names in (("+", added), ("~", changed), ("-", removed)):

@@ -33,13 +33,17 @@ def restart_deadline(resolver: Resolver) -> float:
 @dataclass
 class ResolverPlan:
     resolver: Resolver
-    desired: dict[str, str]
+    desired: dict[str, str | None]  # None: a snippet of renamer's that must go (site removed)
     current: dict[str, bytes | None]
 
     @property
     def changed(self) -> list[str]:
         return [name for name, text in self.desired.items()
-                if self.current.get(name) != text.encode("utf-8")]
+                if self.current.get(name) != (None if text is None else text.encode("utf-8"))]
+
+    @property
+    def removed(self) -> list[str]:
+        return [name for name in self.changed if self.desired[name] is None]
 
     def path(self, name: str) -> str:
         return posixpath.join(self.resolver.snippet_dir, name)
@@ -48,9 +52,10 @@ class ResolverPlan:
         out: list[str] = []
         for name in self.changed:
             before = (self.current.get(name) or b"").decode("utf-8", "replace").splitlines(keepends=True)
-            after = self.desired[name].splitlines(keepends=True)
+            after = (self.desired[name] or "").splitlines(keepends=True)
             label = "/dev/null" if self.current.get(name) is None else f"a{self.path(name)}"
-            out.extend(difflib.unified_diff(before, after, label, f"b{self.path(name)}"))
+            target = "/dev/null" if self.desired[name] is None else f"b{self.path(name)}"
+            out.extend(difflib.unified_diff(before, after, label, target))
         return "".join(out)
 
     def record_changes(self) -> tuple[list[str], list[str], list[str]]:
@@ -59,7 +64,7 @@ class ResolverPlan:
         new: dict[str, str] = {}
         for name in self.desired:
             old.update(records((self.current.get(name) or b"").decode("utf-8", "replace")))
-            new.update(records(self.desired[name]))
+            new.update(records(self.desired[name] or ""))
         added = sorted(n for n in new if n not in old)
         removed = sorted(n for n in old if n not in new)
         changed = sorted(n for n in new if n in old and old[n] != new[n])
@@ -93,8 +98,10 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
     for resolver in resolvers:
         transports[resolver.name].check_sudo()  # before anything is read or written
     for resolver in resolvers:
-        desired = render_resolver(inventory, resolver)
         transport = transports[resolver.name]
+        desired: dict[str, str | None] = dict(render_resolver(inventory, resolver))
+        for name in transport.list_snippets(resolver.snippet_dir):  # a site removed, or renamed
+            desired.setdefault(name, None)
         current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
         plans.append(ResolverPlan(resolver, desired, current))
     return plans
@@ -158,8 +165,15 @@ class Rollout:
         outcome.backup = folder
         outcome.steps.append(f"backup {folder}")
         for name in plan.changed:
-            transport.write(plan.path(name), plan.desired[name].encode("utf-8"))
-        outcome.steps.append(f"wrote {', '.join(plan.changed)}")
+            text = plan.desired[name]
+            if text is None:
+                transport.remove(plan.path(name))
+            else:
+                transport.write(plan.path(name), text.encode("utf-8"))
+        written = [n for n in plan.changed if n not in plan.removed]
+        outcome.steps.append("; ".join(filter(None, [f"wrote {', '.join(written)}" if written else "",
+                                                     f"removed {', '.join(plan.removed)}"
+                                                     if plan.removed else ""])))
         self._command(transport, resolver.test, "test", outcome)
         outcome.restarted = True
         self._command(transport, resolver.reload, "reload", outcome)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import subprocess
 import tempfile
@@ -23,6 +24,7 @@ from renamer.dns.inventory import SSH_TARGET, Resolver
 from renamer.errors import EXIT_FINDINGS, RenamerError
 
 COMMAND_TIMEOUT = 120.0
+SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as dnsmasq.snippet_name names them
 
 
 class TransportError(RenamerError):
@@ -52,6 +54,9 @@ class Transport(Protocol):
     def write(self, path: str, data: bytes) -> None: ...
 
     def remove(self, path: str) -> None: ...
+
+    def list_snippets(self, folder: str) -> list[str]:
+        """The names of renamer's own snippets (renamer-*.conf) in `folder`, sorted."""
 
     def run(self, argv: Sequence[str]) -> CommandResult: ...
 
@@ -93,6 +98,15 @@ class LocalTransport:
     def run(self, argv: Sequence[str]) -> CommandResult:
         return _run(list(argv))
 
+    def list_snippets(self, folder: str) -> list[str]:
+        try:
+            names = os.listdir(folder)
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise TransportError(f"{folder}: cannot list: {exc.strerror}") from None
+        return sorted(n for n in names if SNIPPET.fullmatch(n))
+
     def check_sudo(self) -> None:
         return None  # local commands run as the user who runs renamer
 
@@ -120,6 +134,8 @@ _WRITE = ('set -e; umask 022; mkdir -p -- "$1"; tmp=$(mktemp "$1/.$2.XXXXXX"); '
           'trap \'rm -f -- "$tmp"\' EXIT; '  # a failed write (disk full) leaves no temporary file
           'cat > "$tmp"; chmod 644 "$tmp"; mv -f -- "$tmp" "$1/$2"')
 _REMOVE = 'rm -f -- "$1"'
+_LIST = ('cd -- "$1" 2>/dev/null || exit 0; '
+         'for f in renamer-*.conf; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0')
 _MISSING = 44
 
 
@@ -177,6 +193,13 @@ class SshTransport:
 
     def run(self, argv: Sequence[str]) -> CommandResult:
         return self._call(argv)
+
+    def list_snippets(self, folder: str) -> list[str]:
+        result = self._call(["sh", "-c", _LIST, "sh", folder])
+        if not result.ok:
+            raise TransportError(f"{self.resolver.name}: {folder}: cannot list: {result.tail()}")
+        names = result.stdout.decode("utf-8", "replace").splitlines()
+        return sorted(n for n in names if SNIPPET.fullmatch(n))
 
     def check_sudo(self) -> None:
         if self.resolver.sudo:

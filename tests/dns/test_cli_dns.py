@@ -324,3 +324,20 @@ def dns_cli(lab, *args: str) -> str:  # type: ignore[no-untyped-def]
     done = subprocess.run([sys.executable, "-m", "renamer", "dns", *args, "--inventory", str(lab.inventory)],
                           cwd=lab.root, capture_output=True, text=True)
     return done.stdout
+
+
+def test_n3_a_site_removed_from_the_inventory_is_removed_from_its_resolvers(run, lab) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    (lab.inventory / "sites" / "ana.yaml").unlink()
+    lab.write_resolvers(**{name.replace("-", "_"): {"sites": ["fv"], "dhcp": [s for s in ("fv",)
+                                                                             if name == "ns-fv"]}
+                           for name in lab.instances})
+    plan = dns(run, lab, "plan", "--resolvers", "all")
+    assert plan.exit_code == 0
+    assert "--- a" in plan.stdout and "+++ /dev/null" in plan.stdout
+    assert plan.stdout.count("records: 0 added, 0 changed, 4 removed\n  - ana-gw\n") == 3, plan.stdout
+    applied = dns(run, lab, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout
+    assert "removed renamer-ana.conf" in applied.stdout
+    assert sorted(lab.snippets()) == ["ns-ana/renamer-fv.conf", "ns-ana2/renamer-fv.conf", "ns-fv/renamer-fv.conf"]
+    assert dns(run, lab, "plan", "--resolvers", "all").stdout.count("up to date") == 3

@@ -14,7 +14,7 @@ from renamer.dns import rollout
 from renamer.dns.dnsmasq import host_records, render_resolver
 from renamer.dns.inventory import Inventory, Resolver, load_inventory
 from renamer.dns.rollout import Outcome, OutcomeStatus, ResolverPlan, Rollout, plan_resolvers
-from renamer.dns.transport import CommandResult, TransportError
+from renamer.dns.transport import SNIPPET, CommandResult, TransportError
 from renamer.dns.verify import Answer, NoAnswer
 
 STAMP = "20240501T120000.000000Z"
@@ -109,6 +109,10 @@ class FakeTransport:
 
     def snippets(self) -> dict[str, bytes]:
         return {path: data for path, data in self.files.items() if path.startswith(f"{SNIPPETS}/")}
+
+    def list_snippets(self, folder: str) -> list[str]:
+        return sorted(path.rsplit("/", 1)[1] for path in self.files
+                      if path.rsplit("/", 1)[0] == folder and SNIPPET.fullmatch(path.rsplit("/", 1)[1]))
 
     def read(self, path: str) -> bytes | None:
         self.journal.append(f"{self.name} read {path}")

@@ -200,15 +200,27 @@ def move(root: Path, old: str, new: str, *, stage: bool = True) -> None:
     tracked = repo is not None and bool(_ls(root, "--cached", "--", old))
     (root / new).parent.mkdir(parents=True, exist_ok=True)
     os.rename(root / old, root / new)
+    _prune_empty(root, (root / old).parent)  # as `git mv` leaves no empty folder behind
     if tracked:
         repo.git.add("--", new)
         if stage:
             repo.git.rm("--cached", "-q", "--", old)
 
 
+def _prune_empty(root: Path, folder: Path) -> None:
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or not ours to remove): stop
+            return
+        folder = folder.parent
+
+
 def unmove(root: Path, old: str, new: str) -> None:
     """Undo `move`: the file back at `old`, the index as it was for both paths."""
+    (root / old).parent.mkdir(parents=True, exist_ok=True)
     os.rename(root / new, root / old)
+    _prune_empty(root, (root / new).parent)
     repo = _repo(root)
     if repo is not None and has_commits(root):
         with contextlib.suppress(Exception):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,6 +40,8 @@ CODE_HINT = "outside any string or comment, where a text edit could change the c
 REFUSED_HINTS = {
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
+    "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
+                  "line too), or keep it with a keep rule"),
 }
 
 
@@ -78,15 +81,20 @@ class FileScanner:
             return FileResult(rel, content.kind, "")
         klass = klass or self.project.classifier.classify(rel)
         status = klass.status
+        # A link or a file too large to rewrite is still renamed with its folder: left behind,
+        # a link would dangle and the old folder would stay.
+        new_path = self._new_path(rel) if status == CURRENT and path_hit else None
+        path_refs = self._path_references(rel, klass) if status != RECORD and path_hit else []
         if content.kind == "symlink":
             refs = self._skipped(rel, data, "symlink", f"symlink to {data.decode('utf-8', 'replace')}: "
                                  "never followed or written through")
-            return FileResult(rel, content.kind, status, tuple(refs))
+            return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         if content.kind == "too-large":
             refs = list(self._scan_large(rel, Path(path), content.detail))
-            return FileResult(rel, content.kind, status, tuple(refs))
-        new_path = self._new_path(rel) if status == CURRENT and path_hit else None
+            return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         matches = self.matcher.find(data) if hit else []
+        if rel == ".gitmodules" and matches:
+            matches = _submodule_paths_refused(data, matches)
         if content.kind in ("binary", "encoding"):
             note = (f"{content.detail} text is not rewritten" if content.kind == "encoding"
                     else "binary file (NUL bytes): never rewritten")
@@ -96,7 +104,6 @@ class FileScanner:
                 refs = [replace(r, text="") for r in refs]
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
                               mode=content.mode)
-        path_refs = self._path_references(rel, klass) if status != RECORD and path_hit else []
         near = self._near_misses(rel, data, matches, loose=self.options.loose) \
             if status != RECORD and (hit or loose_hit) else []
         if not matches:
@@ -247,6 +254,19 @@ class FileScanner:
             line, column, text = lines.position(start)
             out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text))
         return out
+
+
+_SUBMODULE_PATH = re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")
+
+
+def _submodule_paths_refused(data: bytes, matches: list[Match]) -> list[Match]:
+    """In .gitmodules a `path =` line or a section name follows the submodule's checkout and
+    its folder in .git/modules: rewritten alone, git no longer finds the submodule."""
+    out = []
+    for m in matches:
+        line = data[data.rfind(b"\n", 0, m.start) + 1:]
+        out.append(replace(m, refused="submodule") if _SUBMODULE_PATH.match(line) else m)
+    return out
 
 
 class _Spans:

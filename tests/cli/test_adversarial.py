@@ -432,3 +432,41 @@ def test_c3_a_replace_refused_midway_is_finished_by_the_next_sweep(repo, run, mo
     assert "an interrupted sweep was completed: 2 files finished" in again.stderr
     assert all((root / f"stacks/f{i}.env").read_text() == f"HOST=fv-ml1 {i}\n" for i in range(4))
     assert not list(root.rglob("*.renamer-tmp"))
+
+
+def test_w9_a_folder_rename_takes_its_links_and_too_large_files_along(repo, run) -> None:
+    config = ("version: 1\nrenames: {hosts: {ana-ml2: fv-ml1}}\noptions: {max_file_size: 1KiB}\n"
+                          "allowlist: allow.yaml\n")
+    root = repo({"stacks/ana-ml2/compose.yaml": "hostname: ana-ml2\n",
+                 "stacks/ana-ml2/model.txt": "x" * 4096 + "\n"}, config=config,
+                allowlist="version: 1\ncurrent: ['**']\n")
+    (root / "stacks/ana-ml2/docker-compose.yml").symlink_to("compose.yaml")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "link")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert not (root / "stacks/ana-ml2").exists()
+    assert (root / "stacks/fv-ml1/docker-compose.yml").read_text() == "hostname: fv-ml1\n"
+    assert (root / "stacks/fv-ml1/model.txt").stat().st_size == 4097
+    assert git(root, "status", "--porcelain") == ""
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_w10_a_submodule_path_in_gitmodules_is_never_rewritten_alone(repo, run, tmp_path: Path) -> None:
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    git(inner, "init", "-q", "-b", "main")
+    (inner / "x.txt").write_text("x\n")
+    git(inner, "add", "-A")
+    git(inner, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "inner")
+    root = repo({"a.txt": "ana-ml2\n"}, allowlist="version: 1\ncurrent: ['**']\n")
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "modules/ana-ml2")
+    git(root, "commit", "-q", "-m", "submodule")
+    gitmodules = (root / ".gitmodules").read_text()
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stderr
+    assert (root / ".gitmodules").read_text() == gitmodules
+    assert "(submodule: a submodule's path: move the submodule with `git mv" in result.stdout
+    status = subprocess.run(["git", "-C", str(root), "submodule", "status"], capture_output=True, text=True)
+    assert status.returncode == 0 and "modules/ana-ml2" in status.stdout
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and ".gitmodules:1:" in verify.stdout and "residual (submodule)" in verify.stdout

@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from renamer import vcs
+from renamer import ignore, vcs
 from renamer.allowlist import load_allowlists
 from renamer.atomic import save
 from renamer.classify import FILE_DATE, PathPatterns
@@ -65,7 +65,7 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     hosts = [(o, n) for o, n in pairs if parse_address(o) is None]
     addresses = [(o, n) for o, n in pairs if parse_address(o) is not None]
     matcher = Matcher(hosts, addresses)
-    files = vcs.listed_files(root, ignored=False)[0] if vcs.is_git(root) else vcs.walk_files(root)
+    files = vcs.listed_files(root, ignored=False)[0] if vcs.is_git(root) else ignore.walk(root)[0]
     preset = _preset_patterns()
     proposal = Proposal(pairs)
     skip = {config_name, allowlist_rel}

@@ -144,16 +144,6 @@ def listed_files(root: Path, *, ignored: bool) -> tuple[list[str], list[str]]:
     return Listing(root, ignored=ignored).result()
 
 
-def walk_files(root: Path) -> list[str]:
-    """Every file under `root` (outside git), never following symlinked folders."""
-    out = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
-        rel = Path(folder).relative_to(root)
-        out += [(rel / f).as_posix() for f in sorted(files)]
-    return out
-
-
 def ignored_among(root: Path, paths: list[str]) -> list[str]:
     """Which of `paths` (files that do not exist yet) git's ignore rules would ignore."""
     done = subprocess.run(["git", "-C", str(root), "check-ignore", "--no-index", "-z", "--stdin"],

@@ -110,7 +110,7 @@ def test_imports_point_down(name: str) -> None:
     pytest.param("libcst", {"renamer.formats.python_cst"}, id="libcst"),
     pytest.param("ruamel", {"renamer.formats.yaml_source", "renamer.formats.yaml_rt"}, id="ruamel"),
     pytest.param("click", {n for n in MODULES if n.startswith("renamer.cli")}, id="click"),
-    pytest.param("pathspec", {"renamer.classify"}, id="pathspec"),
+    pytest.param("pathspec", {"renamer.classify", "renamer.ignore"}, id="pathspec"),
     pytest.param("multiprocessing", {"renamer.forked"}, id="fork-pool"),
 ])
 def test_third_party_libraries_have_one_home(library: str, allowed: set[str]) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import vcs
+from renamer import ignore, vcs
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
@@ -72,10 +72,15 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     def ignored_current(git: vcs.Listing) -> list[str]:
         return [rel for rel in keep(git.ignored()) if classifier.is_current_pattern(rel)]
 
+    plain_ignored: list[str] = []
+
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""
-        if git is None:
-            yield keep(vcs.walk_files(project.root))
+        if git is None:  # a plain folder: its .gitignore files still apply
+            listed, hidden = ignore.walk(project.root)
+            plain_ignored.extend(hidden)
+            yield keep(listed) + ([rel for rel in keep(hidden) if classifier.is_current_pattern(rel)]
+                                  if include_ignored else [])
             return
         yield keep(git.tracked())
         yield keep(git.untracked()) + (ignored_current(git) if include_ignored else [])
@@ -84,9 +89,11 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")
     ignored_with_references: list[str] = []
-    if git is not None and not include_ignored:
+    if not include_ignored:
         scanner = FileScanner(project, options)
-        for rel in ignored_current(git):
+        hidden = ignored_current(git) if git is not None else [
+            rel for rel in keep(plain_ignored) if classifier.is_current_pattern(rel)]
+        for rel in hidden:
             ignored_file = scanner.scan(rel)
             if ignored_file is not None and ignored_file.references:
                 ignored_with_references.append(rel)

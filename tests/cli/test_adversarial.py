@@ -470,3 +470,22 @@ def test_w10_a_submodule_path_in_gitmodules_is_never_rewritten_alone(repo, run, 
     assert status.returncode == 0 and "modules/ana-ml2" in status.stdout
     verify = run(root, "verify")
     assert verify.exit_code == 1 and ".gitmodules:1:" in verify.stdout and "residual (submodule)" in verify.stdout
+
+
+def test_d2_a_plain_folder_keeps_its_gitignore_rules(run, tmp_path: Path) -> None:
+    root = tmp_path / "export"
+    files = {"renamer.yaml": "version: 1\nrenames: {hosts: {ana-ml2: fv-ml1}}\nallowlist: allow.yaml\n",
+             "allow.yaml": "version: 1\ncurrent: ['**']\n", ".gitignore": "node_modules/\n*.log\n!keep.log\n",
+             "a.txt": "ana-ml2\n", "node_modules/p/index.js": "module.exports='ana-ml2'\n",
+             "debug.log": "ana-ml2\n", "keep.log": "ana-ml2\n", "sub/.gitignore": "local.env\n",
+             "sub/local.env": "HOST=ana-ml2\n", "sub/app.env": "HOST=ana-ml2\n"}
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    result = run(root, "sweep")
+    assert result.exit_code == 0, result.stderr
+    swept = [rel for rel in files if rel != "renamer.yaml" and "fv-ml1" in (root / rel).read_text()]
+    assert swept == ["a.txt", "keep.log", "sub/app.env"]
+    assert "Ignored by git but covered by `current`, holding old values: 3" in result.stdout
+    assert run(root, "sweep", "--include-ignored").exit_code == 0
+    assert "fv-ml1" in (root / "node_modules/p/index.js").read_text()

@@ -38,10 +38,15 @@ LITERAL = {"GIT_LITERAL_PATHSPECS": "1"}
 
 def git_error(stderr: str) -> str:
     """git's own message in one line, without GitPython's `stderr: '...'` wrapping."""
-    text = stderr.strip()
-    if "stderr: '" in text:
-        text = text.split("stderr: '", 1)[1].rstrip("'")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = []
+    for line in stderr.splitlines():
+        line = line.strip()
+        for wrapper in ("stderr: '", "stdout: '"):
+            if line.startswith(wrapper):
+                line = line[len(wrapper):]
+        line = line.rstrip("'").strip()
+        if line:
+            lines.append(line)
     fatal = [line for line in lines if line.startswith(("fatal:", "error:"))]
     return (fatal or lines or ["unknown error"])[-1]
 
@@ -172,6 +177,13 @@ def dirty_paths(root: Path) -> list[str]:
     return paths
 
 
+def head_sha(root: Path) -> str | None:
+    """The commit HEAD names, or None (no commits yet, or not a repository)."""
+    done = subprocess.run(["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
 def has_commits(root: Path) -> bool:
     repo = _repo(root)
     if repo is None:
@@ -232,7 +244,10 @@ def commit(root: Path, paths: list[str], message: str) -> str | None:
             repo.git.add("--", *present)
         repo.git.commit("-q", "--no-verify", "-m", message, "--", *paths)
     except git.GitCommandError as exc:
-        raise RenamerError(f"git commit failed: {git_error(exc.stderr or str(exc))}") from None
+        why = git_error(f"{exc.stderr or ''}\n{exc.stdout or ''}")
+        if "nothing to commit" in why or "no changes added to commit" in why:
+            return None  # already committed (a sweep killed just after its commit)
+        raise RenamerError(f"git commit failed: {why}") from None
     return str(repo.head.commit.hexsha)
 
 

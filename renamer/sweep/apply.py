@@ -90,10 +90,22 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
         for rel in targets + [p for pair in plan.renames for p in pair]:
             inside(root, rel, "write")
         contents = _verified_contents(plan)
-        renames = _rename_all(root, plan.renames, stage=not commit)
-        datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
         message = commit_message(plan, summary) if commit and edited else None
-        journal = _prepare(root, targets, datas, [c.mode for c in edited], renames, message)
+        # Journalled before the first rename: a kill from here on is undone (or finished)
+        # by the next run, renames included (see journal.py).
+        journal = Journal(root, targets, message, renames=plan.renames,
+                          head=vcs.head_sha(root) if project.git else None)
+        try:
+            journal.prepare()
+        except OSError as exc:
+            raise UnsafeError(f"cannot write the sweep journal: {exc.strerror}; nothing changed") from None
+        try:
+            renames = _rename_all(root, plan.renames, stage=not commit)
+        except BaseException:
+            journal.finish()
+            raise
+        datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
+        _prepare(root, journal, datas, [c.mode for c in edited], renames)
         try:
             if commit and renames:
                 sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
@@ -140,13 +152,11 @@ def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: st
     return [sha] if sha else []
 
 
-def _prepare(root: Path, targets: list[str], datas: list[bytes], modes: list[int],
-             renames: list[tuple[str, str]], message: str | None) -> Journal:
+def _prepare(root: Path, journal: Journal, datas: list[bytes], modes: list[int],
+             renames: list[tuple[str, str]]) -> None:
     """Phase one: every new file written beside its target; on failure nothing changed."""
-    journal = Journal(root, targets, message)
     current = "the sweep journal"
     try:
-        journal.prepare()
         for (target, tmp), data, mode in zip(journal.writes, datas, modes, strict=True):
             current = target
             write_new(root / tmp, data, mode)
@@ -156,7 +166,6 @@ def _prepare(root: Path, targets: list[str], datas: list[bytes], modes: list[int
         if isinstance(exc, OSError):
             raise UnsafeError(f"cannot write {current}: {exc.strerror}; nothing changed") from None
         raise
-    return journal
 
 
 def _swap(root: Path, journal: Journal, seen: dict[str, _Seen]) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from renamer import vcs
 from renamer.atomic import TMP_SUFFIX, fsync_folder, write_atomic
 from renamer.errors import RenamerError, UnsafeError
 from renamer.paths import problem
@@ -49,15 +50,19 @@ def temp_name(target: str, sweep_id: str) -> str:
 
 
 class Journal:
-    def __init__(self, root: Path, targets: list[str], commit_message: str | None = None) -> None:
+    def __init__(self, root: Path, targets: list[str], commit_message: str | None = None, *,
+                 renames: list[tuple[str, str]] | None = None, head: str | None = None) -> None:
         self.root = root
         self.id = uuid.uuid4().hex[:12]
         self.writes = [(target, temp_name(target, self.id)) for target in targets]
         self.commit_message = commit_message
+        self.renames = list(renames or [])
+        self.head = head  # HEAD before the sweep: a rename commit moved it, or nothing did
 
     def _save(self, state: JournalState) -> None:
         data = json.dumps({"id": self.id, "state": state, "writes": self.writes,
-                           "commit": self.commit_message}).encode()
+                           "commit": self.commit_message, "renames": self.renames,
+                           "head": self.head}).encode()
         write_atomic(journal_path(self.root), data, suffix=_JOURNAL_TMP)
 
     def prepare(self) -> None:
@@ -121,6 +126,25 @@ def _checked(root: Path, data: dict[str, Any]) -> tuple[JournalState, list[tuple
     return state, checked
 
 
+def _checked_renames(root: Path, data: dict[str, Any]) -> list[tuple[str, str]]:
+    raw = data.get("renames") or []
+    if not isinstance(raw, list) or not all(
+            isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e) for e in raw):
+        raise UnsafeError(f"{journal_path(root)}: refused: renames that are not (old, new) pairs; "
+                          "nothing touched")
+    for old, new in raw:
+        why = problem(root, old) or problem(root, new)
+        if why is not None:
+            raise UnsafeError(f"{journal_path(root)}: refused: {old!r} -> {new!r}: {why}; nothing touched")
+    return [(old, new) for old, new in raw]
+
+
+def _undo_renames(root: Path, renames: list[tuple[str, str]]) -> None:
+    for old, new in reversed(renames):
+        if os.path.lexists(root / new) and not os.path.lexists(root / old):
+            vcs.unmove(root, old, new)
+
+
 def recover(root: Path) -> Recovery | None:
     """Finish or undo an interrupted sweep; None when there was none."""
     path = journal_path(root)
@@ -131,6 +155,7 @@ def recover(root: Path) -> Recovery | None:
     if data is None:
         return None
     state, writes = _checked(root, data)
+    renames = _checked_renames(root, data)
     message = data.get("commit") if isinstance(data.get("commit"), str) else None
     forward, back = [], []
     for target, tmp in writes:
@@ -144,6 +169,9 @@ def recover(root: Path) -> Recovery | None:
             back.append(target)
     for folder in {(root / t).parent for t, _ in writes}:
         fsync_folder(folder)
+    head = data.get("head")
+    if state == PREPARING and renames and (not isinstance(head, str) or vcs.head_sha(root) == head):
+        _undo_renames(root, renames)  # killed before the rename commit: renames undone too
     journal_path(root).unlink()
     rolled_back = state == PREPARING
     return Recovery(tuple(t for t, _ in writes), tuple(forward), tuple(back),

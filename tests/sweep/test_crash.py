@@ -75,3 +75,40 @@ def test_two_sweeps_never_run_at_once(repo, run) -> None:
     assert result.stderr.endswith("another renamer sweep is running here\n")
     assert (root / "stacks/a.env").read_text() == "HOST=ana-ml2\n"
     assert run(root, "sweep").exit_code == 0
+
+
+def _moved_files() -> dict[str, str]:
+    """Files under folders named after the old host: the sweep renames every one."""
+    return {f"stacks/ana-ml2/s{i % 10}/f{i:03d}.env": "HOST=ana-ml2\n" + "pad\n" * (i % 30) for i in range(120)}
+
+
+def test_sigkill_in_the_rename_and_commit_phases_leaves_a_state_the_next_sweep_completes(tmp_path: Path) -> None:
+    files = _moved_files()
+    root = make_repo(tmp_path / "repo", files)
+    start = git(root, "rev-parse", "HEAD").strip()
+    moved = {rel: rel.replace("ana-ml2", "fv-ml1") for rel in files}
+    rng = random.Random(20261130)
+    landed = 0
+    for trial in range(50):
+        git(root, "reset", "-q", "--hard", start)
+        git(root, "clean", "-qfdx")
+        sweep = subprocess.Popen([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.15, 1.2))  # startup, scan, renames, writes, commits
+        sweep.send_signal(signal.SIGKILL)
+        sweep.wait()
+        landed += (root / ".git" / "renamer-journal.json").exists()  # killed inside apply
+        for rel, text in files.items():  # every file whole, old or new, at one of its two paths
+            here = [p for p in (rel, moved[rel]) if (root / p).exists()]
+            assert len(here) == 1, f"trial {trial}: {rel} at {here}"
+            assert (root / here[0]).read_bytes() in (text.encode(), _expected(text)), f"trial {trial}: {rel}"
+        rerun = subprocess.run([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root,
+                               capture_output=True, text=True)
+        assert rerun.returncode == 0, f"trial {trial}: {rerun.stderr}"
+        assert git(root, "status", "--porcelain") == "", f"trial {trial}: left uncommitted"
+        for rel, text in files.items():
+            assert (root / moved[rel]).read_bytes() == _expected(text), f"trial {trial}: {rel}"
+        assert not list(root.rglob("*.renamer-tmp"))
+        follow = git(root, "log", "--follow", "--format=%H", "--", moved["stacks/ana-ml2/s0/f000.env"]).split()
+        assert follow[-1] == start, f"trial {trial}: the rename lost the file's history"
+    assert landed >= 15, landed  # the kills really hit the renames, writes and commits

@@ -109,6 +109,7 @@ def test_prepare_commit_finish_save_the_journal(tmp_path: Path, in_git: bool) ->
     path = journal_path(root)
     saved = json.loads(path.read_text())
     assert saved == {"id": journal.id, "state": PREPARING, "writes": [list(w) for w in journal.writes],
+                     "renames": [], "head": None,
                      "commit": None}
     assert pending(root) == saved
     journal.commit()

@@ -94,10 +94,15 @@ def plan(ctx: click.Context, spec: str, inventory_dir: Path | None) -> int:
 @click.option("--resolvers", "spec", required=True, help=RESOLVERS_HELP)
 @click.option("--dry-run", is_flag=True, help="Show the plan; change nothing.")
 @click.option("--no-verify", is_flag=True, help="Skip the resolution check after each reload.")
+@click.option("--resume", "after_interrupt", flag_value="resume", default="refuse",
+              help="After an apply that was killed: restore the resolvers it left half-done, then apply.")
+@click.option("--rollback", "after_interrupt", flag_value="rollback",
+              help="After an apply that was killed: restore the resolvers it left half-done, and stop.")
 @inventory_option
 @common_options
 @click.pass_context
-def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, inventory_dir: Path | None) -> int:
+def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, after_interrupt: str,
+          inventory_dir: Path | None) -> int:
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
     For each resolver: back up its snippets into backup_dir, write the new ones
@@ -105,17 +110,22 @@ def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, invento
     `test`, run `reload` (a restart: dnsmasq re-reads host-record only then),
     verify resolution. A resolver whose snippets are identical is not touched.
     If any step fails, every resolver already changed is restored from its
-    backup, reloaded and checked, and the command exits 1.
+    backup, reloaded and checked, and the command exits 1. Ctrl-C or SIGTERM
+    rolls back the same way (exit 130). An apply killed outright leaves a marker
+    in each touched resolver's backup_dir: the next apply refuses (exit 3) until
+    told --resume or --rollback.
 
     \b
     Examples:
       renamer dns apply --resolvers all
       renamer dns apply --resolvers ns-fv --dry-run
+      renamer dns apply --resolvers all --rollback    # after an apply that was killed
     """
     out = settings(ctx).output
     result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
-                       progress=out.progress("dns apply", "resolvers", after=0.0))
-    out.echo(plan_text(result.plans) if dry_run else outcome_table(result.outcomes))
+                       progress=out.progress("dns apply", "resolvers", after=0.0),
+                       after_interrupt=after_interrupt)  # type: ignore[arg-type]  # click's choice
+    out.echo(plan_text(result.plans) if dry_run else outcome_table(result.outcomes, restored=result.restored))
     if result.interrupted:
         out.echo("renamer: aborted\n", err=True)
         return EXIT_INTERRUPTED

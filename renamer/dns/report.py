@@ -83,7 +83,7 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
     return "".join(out)
 
 
-def outcome_table(outcomes: Sequence[Outcome]) -> str:
+def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False) -> str:
     rows = [["resolver", "target", "result", "steps"]]
     for outcome in outcomes:
         steps = "; ".join(outcome.steps) or "-"
@@ -92,7 +92,12 @@ def outcome_table(outcomes: Sequence[Outcome]) -> str:
     for outcome in outcomes:
         if outcome.error:
             lines.append(f"{outcome.resolver.name}: {outcome.error}\n")
-    lines.append(apply_verdict(outcomes) + "\n")
+    if restored:  # --rollback after an apply killed outright
+        done = all(o.status == "rolled back" for o in outcomes)
+        lines.append(f"dns apply: {'OK' if done else 'FAILED'}, the interrupted apply is "
+                     f"{'rolled back' if done else 'NOT rolled back everywhere'}\n")
+    else:
+        lines.append(apply_verdict(outcomes) + "\n")
     return "".join(lines)
 
 

@@ -30,11 +30,15 @@ def restart_deadline(resolver: Resolver) -> float:
     return max(3.0, 5 * resolver.timeout)
 
 
+PENDING = "renamer-apply-pending"  # in backup_dir while an apply has this resolver half-done
+
+
 @dataclass
 class ResolverPlan:
     resolver: Resolver
     desired: dict[str, str | None]  # None: a snippet of renamer's that must go (site removed)
     current: dict[str, bytes | None]
+    interrupted: str | None = None  # the backup of an earlier apply that was killed midway
 
     @property
     def changed(self) -> list[str]:
@@ -103,8 +107,31 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
         for name in transport.list_snippets(resolver.snippet_dir):  # a site removed, or renamed
             desired.setdefault(name, None)
         current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
-        plans.append(ResolverPlan(resolver, desired, current))
+        marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
+        interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
+        plans.append(ResolverPlan(resolver, desired, current, interrupted))
     return plans
+
+
+def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
+    """Put back what an apply killed midway had changed, from its backup; restart; clear the
+    marker. Returns the steps taken (a StepFailed or TransportError says what failed)."""
+    backup = plan.interrupted
+    assert backup is not None
+    absent_list = transport.read(posixpath.join(backup, "ABSENT"))
+    if absent_list is None:
+        raise StepFailed(f"the backup {backup} is incomplete (no ABSENT list): restore by hand")
+    for name in absent_list.decode("utf-8", "replace").split():
+        transport.remove(plan.path(name))
+    for name in plan.current:
+        saved = transport.read(posixpath.join(backup, name))
+        if saved is not None:
+            transport.write(plan.path(name), saved)
+    result = transport.run(plan.resolver.reload)
+    if not result.ok:
+        raise StepFailed(f"reload after restoring {backup} failed: {result.tail()}")
+    transport.remove(posixpath.join(plan.resolver.backup_dir, PENDING))
+    return [f"restored {backup} (an interrupted apply), reloaded"]
 
 
 class StepFailed(Exception):
@@ -149,6 +176,8 @@ class Rollout:
                 with _uninterruptible():  # a second Ctrl-C must not stop a rollback halfway
                     self._roll_back(changed)
                 return outcomes
+        for plan, _ in changed:  # every resolver applied and verified: the apply is whole
+            self.transports[plan.resolver.name].remove(posixpath.join(plan.resolver.backup_dir, PENDING))
         return outcomes
 
     def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
@@ -162,6 +191,9 @@ class Rollout:
             else:
                 transport.write(posixpath.join(folder, name), before)
         transport.write(posixpath.join(folder, "ABSENT"), "".join(f"{n}\n" for n in absent).encode())
+        # Kept until this apply ends well or is rolled back: a run killed outright is found by
+        # the next one, which refuses to guess (dns apply --resume or --rollback).
+        transport.write(posixpath.join(resolver.backup_dir, PENDING), f"{folder}\n{self.stamp}\n".encode())
         outcome.backup = folder
         outcome.steps.append(f"backup {folder}")
         for name in plan.changed:
@@ -226,6 +258,7 @@ class Rollout:
                     raise StepFailed(f"after the rollback: {wrong}")
                 outcome.steps.append(f"restored, {how}, old records served")
                 outcome.status = "rolled back"
+                transport.remove(posixpath.join(resolver.backup_dir, PENDING))
             except (StepFailed, TransportError) as exc:
                 outcome.status = "rollback FAILED"
                 outcome.error = (outcome.error + "; " if outcome.error else "") + str(exc)

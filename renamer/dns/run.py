@@ -7,14 +7,22 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from renamer.dns.dnsmasq import render_site, snippet_name
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.query import dnspython_querier
-from renamer.dns.rollout import Outcome, ResolverPlan, Rollout, plan_resolvers
-from renamer.dns.transport import Transport, transport_for
+from renamer.dns.rollout import (
+    Outcome,
+    ResolverPlan,
+    Rollout,
+    StepFailed,
+    plan_resolvers,
+    restore_interrupted,
+)
+from renamer.dns.transport import Transport, TransportError, transport_for
 from renamer.dns.verify import Querier, ResolverReport, verify_all
-from renamer.errors import ConfigError
+from renamer.errors import ConfigError, UnsafeError
 
 
 @dataclass(frozen=True)
@@ -29,9 +37,12 @@ class ApplyResult:
     plans: list[ResolverPlan]
     outcomes: list[Outcome]  # empty for a dry run
     interrupted: bool = False  # Ctrl-C or SIGTERM: the changed resolvers were rolled back
+    restored: bool = False  # --rollback after an apply killed outright: only restores were done
 
     @property
     def ok(self) -> bool:
+        if self.restored:
+            return all(o.status == "rolled back" for o in self.outcomes)
         return all(o.ok for o in self.outcomes)
 
 
@@ -66,13 +77,28 @@ def plan(inventory: Inventory, spec: str) -> list[ResolverPlan]:
 
 def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: bool = True,
           progress: Callable[[int, int], None] | None = None,
-          make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> ApplyResult:
-    """Plan, then apply resolver by resolver, rolling back every changed one on any failure."""
+          make_querier: Callable[[Resolver], Querier] = dnspython_querier,
+          after_interrupt: Literal["refuse", "resume", "rollback"] = "refuse") -> ApplyResult:
+    """Plan, then apply resolver by resolver, rolling back every changed one on any failure.
+
+    An earlier apply killed outright left resolvers half-done (their snippets written, maybe
+    never restarted): it is refused unless told to `resume` (restore those resolvers from
+    their backup, then apply as usual) or to `rollback` (restore them and stop)."""
     resolvers = inventory.select(spec)
     with connected(resolvers) as transports:
         plans = plan_resolvers(inventory, resolvers, transports)
         if dry_run:
             return ApplyResult(plans, [])
+        half_done = [p for p in plans if p.interrupted]
+        if half_done and after_interrupt == "refuse":
+            shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
+            raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
+                              "--resume` to restore them and apply again, or `--rollback` to restore them")
+        if half_done:
+            outcomes = [_restore(plan, transports) for plan in half_done]
+            if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
+                return ApplyResult(plans, outcomes, restored=True)
+            plans = plan_resolvers(inventory, resolvers, transports)
         names = [p.resolver.name for p in plans]
 
         def step(name: str) -> None:
@@ -85,6 +111,16 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
         if progress is not None:
             progress(len(names), len(names))
     return ApplyResult(plans, outcomes, rollout.interrupted)
+
+
+def _restore(plan: ResolverPlan, transports: dict[str, Transport]) -> Outcome:
+    outcome = Outcome(plan.resolver)
+    try:
+        outcome.steps += restore_interrupted(plan, transports[plan.resolver.name])
+        outcome.status = "rolled back"
+    except (StepFailed, TransportError) as exc:
+        outcome.status, outcome.error = "rollback FAILED", str(exc)
+    return outcome
 
 
 @contextlib.contextmanager

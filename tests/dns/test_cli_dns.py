@@ -341,3 +341,47 @@ def test_n3_a_site_removed_from_the_inventory_is_removed_from_its_resolvers(run,
     assert "removed renamer-ana.conf" in applied.stdout
     assert sorted(lab.snippets()) == ["ns-ana/renamer-fv.conf", "ns-ana2/renamer-fv.conf", "ns-fv/renamer-fv.conf"]
     assert dns(run, lab, "plan", "--resolvers", "all").stdout.count("up to date") == 3
+
+
+def _killed_midway(lab) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+    """Apply the old inventory, then kill -9 an apply of the new one inside ns-fv's test."""
+    command = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all", "--inventory",
+               str(lab.inventory)]
+    assert subprocess.run(command, cwd=lab.root, capture_output=True).returncode == 0
+    before = lab.snippets()
+    _change_inventory(lab)
+    lab.write_resolvers(ns_fv={"test": ["sh", "-c", "sleep 30"]})
+    apply = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    fv = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
+    deadline = time.monotonic() + 30
+    while fv.read_bytes() == before["ns-fv/renamer-fv.conf"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    apply.kill()
+    apply.wait()
+    lab.write_resolvers()
+    return before
+
+
+def test_n2_after_an_apply_killed_outright_the_next_refuses_then_rolls_back(run, lab) -> None:
+    before = _killed_midway(lab)
+    assert lab.snippets() != before
+    refused = dns(run, lab, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3
+    assert "an earlier dns apply was interrupted on ns-ana (backup " in refused.stderr
+    assert "--resume" in refused.stderr and refused.stderr.count("\n") == 1
+    rolled = dns(run, lab, "apply", "--resolvers", "all", "--rollback")
+    assert rolled.exit_code == 0, rolled.stdout
+    assert rolled.stdout.splitlines()[-1] == "dns apply: OK, the interrupted apply is rolled back"
+    assert lab.snippets() == before
+    for name in ("ns-ana", "ns-ana2", "ns-fv"):
+        assert "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in dns(run, lab, "verify", "--resolvers", name).stdout
+    assert dns(run, lab, "plan", "--resolvers", "all").stdout.count("1 snippet to change") == 3
+
+
+def test_n2_resume_restores_the_half_done_resolvers_then_applies(run, lab) -> None:
+    _killed_midway(lab)
+    resumed = dns(run, lab, "apply", "--resolvers", "all", "--resume")
+    assert resumed.exit_code == 0, resumed.stdout
+    assert resumed.stdout.splitlines()[-1] == "dns apply: OK"
+    assert dns(run, lab, "verify", "--resolvers", "all").exit_code == 0
+    assert dns(run, lab, "apply", "--resolvers", "all").stdout.count("unchanged") == 3

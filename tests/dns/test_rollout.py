@@ -20,6 +20,7 @@ from renamer.dns.verify import Answer, NoAnswer
 STAMP = "20240501T120000.000000Z"
 SNIPPETS = "/etc/dnsmasq.d"
 BACKUPS = "/var/backups/renamer"
+PENDING = f"{BACKUPS}/renamer-apply-pending"
 TEST_BROKE = CommandResult(1, "dnsmasq: syntax check\ndnsmasq: bad option at line 3\n")
 
 ANA = """\
@@ -232,7 +233,8 @@ def test_plan_reads_each_snippet_and_writes_nothing(old: Inventory, new: Invento
     assert fv.current == {"renamer-fv.conf": None}
     assert (ana.changed, fv.changed) == (["renamer-fv.conf"], ["renamer-fv.conf"])
     assert lab.journal == [f"ns-ana read {SNIPPETS}/renamer-ana.conf", f"ns-ana read {SNIPPETS}/renamer-fv.conf",
-                           f"ns-fv read {SNIPPETS}/renamer-fv.conf"]
+                           f"ns-ana read {PENDING}", f"ns-fv read {SNIPPETS}/renamer-fv.conf",
+                           f"ns-fv read {PENDING}"]
 
 
 def test_a_missing_sudo_right_fails_planning_before_anything_is_read(old: Inventory, new: Inventory) -> None:
@@ -304,10 +306,12 @@ def test_a_changed_resolver_is_backed_up_written_tested_reloaded_and_verified(ol
     assert lab.journal == [
         f"ns-ana write {folder}/renamer-fv.conf",
         f"ns-ana write {folder}/ABSENT",
+        f"ns-ana write {PENDING}",
         f"ns-ana write {SNIPPETS}/renamer-ana.conf",
         f"ns-ana write {SNIPPETS}/renamer-fv.conf",
         "ns-ana run dnsmasq --test",
         "ns-ana run systemctl restart dnsmasq",
+        f"ns-ana remove {PENDING}",
     ]
     files = lab.transports["ns-ana"].files
     assert files[f"{folder}/renamer-fv.conf"] == deployed(old, "ns-ana")[f"{SNIPPETS}/renamer-fv.conf"]
@@ -345,18 +349,23 @@ def test_a_failing_test_rolls_every_changed_resolver_back_byte_for_byte(old: Inv
     assert ana.error is None and not ana.ok and not fv.ok
     assert lab.transports["ns-ana"].snippets() == hand_edited
     assert lab.transports["ns-fv"].snippets() == deployed(old, "ns-fv")
-    assert lab.journal[3:] == [
+    assert lab.journal[2:] == [
+        f"ns-ana write {PENDING}",
+        f"ns-ana write {SNIPPETS}/renamer-fv.conf",
         "ns-ana run dnsmasq --test",
         "ns-ana run systemctl restart dnsmasq",
         f"ns-fv write {backup('ns-fv', 'renamer-fv.conf')}",
         f"ns-fv write {backup('ns-fv', 'ABSENT')}",
+        f"ns-fv write {PENDING}",
         f"ns-fv write {SNIPPETS}/renamer-fv.conf",
         "ns-fv run dnsmasq --test",
         f"ns-fv read {backup('ns-fv', 'renamer-fv.conf')}",
         f"ns-fv write {SNIPPETS}/renamer-fv.conf",
+        f"ns-fv remove {PENDING}",
         f"ns-ana read {backup('ns-ana', 'renamer-fv.conf')}",
         f"ns-ana write {SNIPPETS}/renamer-fv.conf",
         "ns-ana run systemctl restart dnsmasq",
+        f"ns-ana remove {PENDING}",
     ]
     assert lab.journal.count("ns-ana run systemctl restart dnsmasq") == 2
     assert ana.steps[-2:] == ["verify ok (16 checks)", "restored, reloaded, old records served"]

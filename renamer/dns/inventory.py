@@ -20,7 +20,7 @@ _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
 _SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")
 _MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}\Z")
 SSH_TARGET = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
-                  r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?\Z")
+                        r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?\Z")
 _UNSAFE = re.compile(r"[\n\r\0]")
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]{1,255}\Z")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import posixpath
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -89,6 +90,7 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
         plans = plan_resolvers(inventory, resolvers, transports)
         if dry_run:
             return ApplyResult(plans, [])
+        _same_apply(plans, transports)
         half_done = [p for p in plans if p.interrupted]
         if half_done and after_interrupt == "refuse":
             shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
@@ -111,6 +113,18 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
         if progress is not None:
             progress(len(names), len(names))
     return ApplyResult(plans, outcomes, rollout.interrupted)
+
+
+def _same_apply(plans: list[ResolverPlan], transports: dict[str, Transport]) -> None:
+    """A kill while the markers were being cleared leaves some resolvers of that apply unmarked:
+    a backup folder with the same stamp says they took part, so they are restored too."""
+    stamps = {posixpath.basename(p.interrupted).rsplit("-", 1)[-1] for p in plans if p.interrupted}
+    for plan in plans:
+        resolver = plan.resolver
+        for stamp in sorted(stamps) if plan.interrupted is None else []:
+            folder = posixpath.join(resolver.backup_dir, f"{resolver.name}-{stamp}")
+            if transports[resolver.name].read(posixpath.join(folder, "ABSENT")) is not None:
+                plan.interrupted = folder
 
 
 def _restore(plan: ResolverPlan, transports: dict[str, Transport]) -> Outcome:

@@ -14,7 +14,7 @@ def format_of(path: str, data: bytes) -> str | None:
     dot = name.rfind(".")
     if dot > 0 and name[dot:].lower() in FORMATS:
         return FORMATS[name[dot:].lower()]
-    if data.startswith(b"#!") and b"python" in data[: data.find(b"\n")]:
+    if data.startswith(b"#!") and b"python" in data.split(b"\n", 1)[0]:
         return "python"
     return None
 

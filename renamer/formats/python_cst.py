@@ -56,7 +56,14 @@ def _string_spans(source: bytes, lines: set[int]) -> list[tuple[int, int]] | Non
         line_starts.append(position + 1)
         position = source.find(b"\n", position + 1)
     spans = []
+    holes = []  # the {expressions} of f-strings: code, not text
     for node in _covering(tree, lines):
+        if isinstance(node, ast.FormattedValue):
+            value = node.value
+            end_line = getattr(value, "end_lineno", None)
+            if end_line is not None:
+                holes.append((line_starts[value.lineno - 1] + value.col_offset,
+                              line_starts[end_line - 1] + (value.end_col_offset or 0)))
         is_text = isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
         last_line = getattr(node, "end_lineno", None)
         if (is_text or isinstance(node, ast.JoinedStr)) and last_line is not None:
@@ -71,7 +78,19 @@ def _string_spans(source: bytes, lines: set[int]) -> list[tuple[int, int]] | Non
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
             merged.append((start, end))
-    return merged
+    return _cut(merged, sorted(holes))
+
+
+def _cut(spans: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` with the `holes` inside them taken out (both sorted)."""
+    out = []
+    for start, end in spans:
+        for hole_start, hole_end in holes:
+            if start <= hole_start and hole_end <= end:
+                out.append((start, hole_start))
+                start = hole_end
+        out.append((start, end))
+    return [(s, e) for s, e in out if s < e]
 
 
 def _covering(tree: ast.AST, lines: set[int]) -> list[ast.AST]:

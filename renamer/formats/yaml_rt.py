@@ -178,6 +178,10 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
         if old.tag != new.tag:
             return (f"{where}: {new.value!r} would be read as {new.tag.rsplit(':', 1)[-1]}, "
                     f"not {old.tag.rsplit(':', 1)[-1]}; quote it by hand")
+        if (old.tag.endswith(":str") and not new.style and new.value != old.value
+                and new.value.lower() in _YAML11_NOT_STRINGS):
+            return (f"{where}: {new.value!r} would be read as a boolean or null by YAML 1.1 readers "
+                    "(PyYAML, docker compose); quote it by hand")
         return None
     if type(old).__name__ == "SequenceNode":
         if len(old.value) != len(new.value):
@@ -187,18 +191,36 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
             if problem:
                 return problem
         return None
+    if len(old.value) != len(new.value):
+        return f"{where}: the edit would change the mapping's length"
     before: dict[str, str] = {}  # new key -> the key it was before the edit
     for (old_key, old_value), (new_key, new_value) in zip(old.value, new.value, strict=True):
-        child = _join(path, new_key.value)
-        if new_key.value in before:
-            renamed = old_key.value if old_key.value != new_key.value else before[new_key.value]
-            return (f"{child}: renaming key {renamed!r} to {new_key.value!r} would collide with "
+        old_text, new_text = _key_text(old_key), _key_text(new_key)
+        child = _join(path, new_text)
+        if new_text in before:
+            renamed = old_text if old_text != new_text else before[new_text]
+            return (f"{child}: renaming key {renamed!r} to {new_text!r} would collide with "
                     "an existing key")
-        before[new_key.value] = old_key.value
+        before[new_text] = old_text
         problem = _compare(old_key, new_key, child, seen) or _compare(old_value, new_value, child, seen)
         if problem:
             return problem
     return None
+
+
+# Plain scalars a YAML 1.1 reader takes for booleans or null, where YAML 1.2 reads strings.
+_YAML11_NOT_STRINGS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"})
+
+
+def _key_text(node: Any) -> str:
+    """A mapping key as text: a scalar's value; a complex key ([a, b] or {a: b}) spelled out."""
+    if type(node).__name__ == "ScalarNode":
+        return str(node.value)
+    if type(node).__name__ == "SequenceNode":
+        return "[" + ", ".join(_key_text(item) for item in node.value) + "]"
+    if type(node).__name__ == "MappingNode":
+        return "{" + ", ".join(f"{_key_text(k)}: {_key_text(v)}" for k, v in node.value) + "}"
+    return repr(node)
 
 
 def _kind(node: Any) -> str:

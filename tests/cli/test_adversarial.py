@@ -489,3 +489,14 @@ def test_d2_a_plain_folder_keeps_its_gitignore_rules(run, tmp_path: Path) -> Non
     assert "Ignored by git but covered by `current`, holding old values: 3" in result.stdout
     assert run(root, "sweep", "--include-ignored").exit_code == 0
     assert "fv-ml1" in (root / "node_modules/p/index.js").read_text()
+
+
+def test_a_name_inside_an_f_string_field_is_an_identifier_not_text(repo, run) -> None:
+    config = ("version: 1\nrenames: {hosts: {ana-ml2: fv-ml1}}\noptions: {variants: true}\n"
+              "allowlist: allow.yaml\n")
+    source = "ANA_ML2_URL = 'x'\nurl = f'{ANA_ML2_URL}/v1 on ana-ml2'\n"
+    root = repo({"app.py": source}, config=config, allowlist="version: 1\ncurrent: ['**']\n")
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "app.py").read_text() == "ANA_ML2_URL = 'x'\nurl = f'{ANA_ML2_URL}/v1 on fv-ml1'\n"
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and verify.stdout.count("residual (identifier)") == 2

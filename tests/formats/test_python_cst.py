@@ -55,13 +55,9 @@ def test_roles_finds_strings_and_comments(source: str, needles: list[str], expec
     pytest.param("x = ana - ml2\n", ["ana"], [IDENTIFIER], id="one-name"),
     pytest.param("x = ana-ml2\n", ["ana-ml2"], [CODE], id="subtraction"),
     pytest.param("x = 10.250\n", ["10.250"], [CODE], id="number"),
-    pytest.param(
-        'u = f"{ana_ml2} x"\n', ["ana_ml2"], [IDENTIFIER],
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "_string_spans takes a whole JoinedStr as one string span, replacement fields "
-            "included, so a name inside {…} reads as a string and the sweep rewrites it: "
-            "`f'{ANA_ML2_URL}'` becomes `f'{FV_ML1_URL}'` while `ANA_ML2_URL = …` is kept")),
-        id="f-string-replacement-field"),
+    pytest.param('u = f"{ana_ml2} x"\n', ["ana_ml2"], [IDENTIFIER], id="f-string-replacement-field"),
+    pytest.param('u = f"ana_ml2 {x} ana_ml2"\n', ["ana_ml2", "ana_ml2"], [STRING, STRING],
+                 id="f-string-text-around-a-field"),
 ))
 def test_roles_leaves_alone_code(source: str, needles: list[str], expected: list[str]) -> None:
     assert roles_of(source, needles) == expected

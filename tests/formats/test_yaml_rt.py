@@ -116,25 +116,17 @@ def test_locate_leaves_alone_unparseable(text: str) -> None:
     pytest.param("a: 1\n", "a: 1\n---\nb: 2\n", "the edit would change the number of YAML documents",
                  id="document-count"),
     pytest.param("", "a: 1\n", "the edit would change the number of YAML documents", id="from-empty"),
-    pytest.param(
-        "h: ana-ml2\n", "h: yes\n", "h: 'yes' would be read as bool, not str; quote it by hand",
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "docs/matching.md names `yes` as a value YAML would read as another type, and plain_safe "
-            "flags it, but the composer resolves YAML 1.2 tags: `yes` stays str, so the edit is allowed "
-            "and a YAML 1.1 reader (PyYAML, compose) gets a bool")),
-        id="string-to-yes"),
-    pytest.param(
-        "a: x\nb: y\n", "a: x\n", "the edit would change the mapping's length",
-        marks=pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-            "_compare zips a mapping's pairs with strict=True and no length check: a mapping that "
-            "gains or loses a key raises ValueError instead of returning a message")),
-        id="mapping-length"),
-    pytest.param(
-        "? [complex, ana-ml2]\n: v\nfv-ml1: 1\n", "? [complex, fv-ml1]\n: v\nfv-ml1: 1\n", None,
-        marks=pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-            "_compare uses a key node's value as a dict key; a complex (sequence) key's value is a "
-            "list: TypeError unhashable type 'list', which crashes the sweep's scan of such a file")),
-        id="complex-key"),
+    pytest.param("h: ana-ml2\n", "h: yes\n",
+                 "h: 'yes' would be read as a boolean or null by YAML 1.1 readers (PyYAML, docker compose); "
+                 "quote it by hand", id="string-to-yes"),
+    pytest.param("a: x\nb: y\n", "a: x\n", "the document: the edit would change the mapping's length",
+                 id="mapping-length"),
+    pytest.param("? [complex, ana-ml2]\n: v\nfv-ml1: 1\n", "? [complex, fv-ml1]\n: v\nfv-ml1: 1\n", None,
+                 id="complex-key"),
+    pytest.param("? [a, ana-ml2]\n: v\n? [a, fv-ml1]\n: w\n", "? [a, fv-ml1]\n: v\n? [a, fv-ml1]\n: w\n",
+                 "[\"[a, fv-ml1]\"]: renaming key '[a, ana-ml2]' to '[a, fv-ml1]' would collide with an "
+                 "existing key",
+                 id="complex-key-collision"),
 ))
 def test_edit_problem_finds(before: str, after: str, expected: str | None) -> None:
     assert edit_problem(before, after) == expected

@@ -27,7 +27,7 @@ class LoosePass:
         needles: set[bytes] = set()
         self._like: list[tuple[re.Pattern[bytes], str]] = []
         starts: set[bytes] = set()
-        for old in hosts:
+        for old in sorted(hosts, key=len, reverse=True):  # leftmost-longest, as the exact matcher
             tokens = [t.lower().encode() for t in re.split(r"[-_.]", old) if t]
             body = _SEP.join(re.escape(t) for t in tokens)
             parts.append(rb"(?<![A-Za-z0-9])" + body + rb"(?![A-Za-z0-9])")

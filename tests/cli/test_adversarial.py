@@ -147,14 +147,15 @@ def test_w13_a_write_failure_after_renames_changes_nothing(repo, run, monkeypatc
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to hand the repo to another owner")
-def test_d2_a_repo_git_refuses_is_refused_not_swept_as_a_folder(repo, run) -> None:
+def test_d2_a_repo_git_refuses_is_refused_not_swept_as_a_folder(repo, run, monkeypatch) -> None:
     root = repo({"stacks/a.env": "HOST=ana-ml2\n", ".gitignore": "node_modules/\n",
                  "node_modules/p/index.js": "module.exports='ana-ml2'\n"})
     subprocess.run(["chown", "-R", "65534:65534", str(root)], check=True)
     before = snapshot(root)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    if subprocess.run(["git", "-C", str(root), "status"], env=env, capture_output=True).returncode == 0:
-        pytest.skip("git trusts this repo here (safe.directory is set)")
+    # No safe.directory from the machine's own git config: git must distrust this repo here.
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    assert subprocess.run(["git", "-C", str(root), "status"], capture_output=True).returncode != 0
     for args in (["sweep"], ["verify"]):
         result = run(root, *args)
         assert result.exit_code == 3, result.stderr

@@ -288,10 +288,13 @@ def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -
                     and (section != "networks" or m.old != old)]
             if hits:
                 add(section, old, _again(new, hits[0].old, config.renames.networks))
-    _check_shared_spellings(config, add)
+    forms = {(section, old): _forms(section, old, new, config)
+             for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses))
+             for old, new in pairs}
+    _check_shared_spellings(forms, add)
     _check_networks(config, add)
     if not problems.items:
-        _check_second_sweep(config, matcher, add)
+        _check_second_sweep(config, matcher, forms, add)
 
 
 def _again(new: str, hit: str, networks: tuple[tuple[IPNetwork, IPNetwork], ...]) -> str:
@@ -304,17 +307,19 @@ def _again(new: str, hit: str, networks: tuple[tuple[IPNetwork, IPNetwork], ...]
             "sweep would rewrite it again")
 
 
-def _check_shared_spellings(config: Config, add: Any) -> None:
+Forms = dict[tuple[str, str], list[Form]]  # (section, old key) -> the spellings it rewrites
+
+
+def _check_shared_spellings(forms: Forms, add: Any) -> None:
     """One spelling may be rewritten one way only (a variant of one key against another key)."""
-    owner: dict[str, tuple[str, str, str]] = {}
-    for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses)):
-        for old, new in pairs:
-            for form in _forms(section, old, new, config):
-                text = form.text.decode()
-                seen = owner.setdefault(text, (section, old, form.new.decode()))
-                if seen[1] != old and seen[2] != form.new.decode():
-                    add(section, old, f"{shown(text)} is rewritten to {form.new.decode()!r} here and to "
-                        f"{seen[2]!r} by {seen[1]!r} (options.variants spells both): keep one")
+    owner: dict[str, tuple[str, str]] = {}  # spelling -> (old key, its replacement)
+    for (section, old), spellings in forms.items():
+        for form in spellings:
+            text, new = form.text.decode(), form.new.decode()
+            seen = owner.setdefault(text, (old, new))
+            if seen[0] != old and seen[1] != new:
+                add(section, old, f"{shown(text)} is rewritten to {new!r} here and to "
+                    f"{seen[1]!r} by {seen[0]!r} (options.variants spells both): keep one")
 
 
 def _forms(section: str, old: str, new: str, config: Config) -> list[Form]:
@@ -337,17 +342,13 @@ def _check_networks(config: Config, add: Any) -> None:
                     "would collide")
 
 
-def _check_second_sweep(config: Config, matcher: Matcher, add: Any) -> None:
+def _check_second_sweep(config: Config, matcher: Matcher, forms: Forms, add: Any) -> None:
     """Sweep a sample of every spelling twice: the second sweep must change nothing."""
     hosts = [old for old, _ in config.renames.hosts] + [new for _, new in config.renames.hosts]
     suffixes = sorted({h[h.index("."):] for h in hosts if "." in h})  # a name in a longer FQDN
     dashes = sorted({h[len(s):] for h in hosts for s in hosts if h.startswith(s + "-")} | {"-x1"})
-    samples: list[tuple[str, str, str]] = []
-    for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses)):
-        for old, _ in pairs:
-            for form in _forms(section, old, old, config):
-                text = form.text.decode()
-                samples += [(section, old, text + suffix) for suffix in ["", *dashes, *suffixes]]
+    samples = [(section, old, form.text.decode() + suffix) for (section, old), spellings in forms.items()
+               for form in spellings for suffix in ["", *dashes, *suffixes]]
     for section, old, sample in samples:
         once = matcher.replace(sample.encode())
         twice = matcher.replace(once)

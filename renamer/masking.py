@@ -25,8 +25,10 @@ _QUERY = re.compile(r"([?&;](?P<name>[A-Za-z0-9_.\-]+)=)([^&#\s'\"]+)")
 _URL = re.compile(r"""([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"<>]*:)([^\s'"<>]*)(@[^\s@'"<>]*)""")
 _AUTH_HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)(\S+)"
                           r"|\b(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})")
-_CLI_PASSWORD = re.compile(r"(?<!\S)(--password[= ]|--pass[= ]|-p(?=[^\s-]))(\S+)")
+_PASSWORD_FLAG = re.compile(r"(?<!\S)(--password[= ]|--pass[= ])(\S+)")
+_MYSQL_P = re.compile(r"(?<!\S)(-p)(?=[^\s-])(\S+)")  # mysql -pSECRET: only for the MySQL tools
 _CLI_USER = re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=)[^\s:]+:)(\S+)")
+_MYSQL = re.compile(r"\b(mysql|mariadb|mysqldump|mysqladmin)\b")
 _NETRC = re.compile(r"(?i)\b(password|passwd)(\s+)(\S+)")
 _PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
 
@@ -66,10 +68,9 @@ def mask_line(line: str) -> str:
     line = _PAIR.sub(_mask_pair, line)
     line = _AUTH_HEADER.sub(_mask_header, line)
     line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
-    if re.search(r"\b(mysql|mariadb|mysqldump|mysqladmin)\b", line):
-        line = _CLI_PASSWORD.sub(rf"\g<1>{MASK}", line)
-    else:
-        line = re.sub(r"(?<!\S)(--password[= ]|--pass[= ])(\S+)", rf"\g<1>{MASK}", line)
+    line = _PASSWORD_FLAG.sub(rf"\g<1>{MASK}", line)
+    if _MYSQL.search(line):
+        line = _MYSQL_P.sub(rf"\g<1>{MASK}", line)
     if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
         line = _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
     return _PGPASS.sub(rf"\g<1>{MASK}", line)

@@ -9,13 +9,11 @@ again, and the whole apply fails.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import difflib
 import posixpath
 import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,6 +21,7 @@ from renamer.dns.dnsmasq import host_records, records, render_resolver
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
+from renamer.interrupts import handled
 
 
 def restart_deadline(resolver: Resolver) -> float:
@@ -173,7 +172,8 @@ class Rollout:
                 outcome.error = "interrupted: every resolver changed so far is rolled back"
                 outcome.status = "failed"
                 self.interrupted = True
-                with _uninterruptible():  # a second Ctrl-C must not stop a rollback halfway
+                # a second Ctrl-C must not stop a rollback halfway
+                with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
                     self._roll_back(changed)
                 return outcomes
         for plan, _ in changed:  # every resolver applied and verified: the apply is whole
@@ -203,9 +203,9 @@ class Rollout:
             else:
                 transport.write(plan.path(name), text.encode("utf-8"))
         written = [n for n in plan.changed if n not in plan.removed]
-        outcome.steps.append("; ".join(filter(None, [f"wrote {', '.join(written)}" if written else "",
-                                                     f"removed {', '.join(plan.removed)}"
-                                                     if plan.removed else ""])))
+        for verb, names in (("wrote", written), ("removed", plan.removed)):
+            if names:
+                outcome.steps.append(f"{verb} {', '.join(names)}")
         self._command(transport, resolver.test, "test", outcome)
         outcome.restarted = True
         self._command(transport, resolver.reload, "reload", outcome)
@@ -300,17 +300,3 @@ def _describe(report: ResolverReport) -> str:
     more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
     want = " or ".join(first.expectation.want)
     return f"{first.expectation.label}: expected {want}, got {first.got}{more}"
-
-
-@contextlib.contextmanager
-def _uninterruptible() -> Iterator[None]:
-    """SIGINT and SIGTERM ignored for the duration (main thread only: elsewhere a no-op)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    saved = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for number, handler in saved.items():
-            signal.signal(number, handler)

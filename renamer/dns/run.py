@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import posixpath
 import signal
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -24,6 +23,7 @@ from renamer.dns.rollout import (
 from renamer.dns.transport import Transport, TransportError, transport_for
 from renamer.dns.verify import Querier, ResolverReport, verify_all
 from renamer.errors import ConfigError, UnsafeError
+from renamer.interrupts import handled, raise_interrupt
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,9 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
                 progress(names.index(name), len(names))
 
         rollout = Rollout(inventory, transports, make_querier, verify=verify)
-        with _sigterm_interrupts():
+        # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
+        # rollout rolls back instead of dying between a write and a restart.
+        with handled((signal.SIGTERM,), raise_interrupt):
             outcomes = rollout.apply(plans, progress=step)
         if progress is not None:
             progress(len(names), len(names))
@@ -118,13 +120,13 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
 def _same_apply(plans: list[ResolverPlan], transports: dict[str, Transport]) -> None:
     """A kill while the markers were being cleared leaves some resolvers of that apply unmarked:
     a backup folder with the same stamp says they took part, so they are restored too."""
-    stamps = {posixpath.basename(p.interrupted).rsplit("-", 1)[-1] for p in plans if p.interrupted}
-    for plan in plans:
+    stamps = sorted({posixpath.basename(p.interrupted).rsplit("-", 1)[-1] for p in plans if p.interrupted})
+    for plan in (p for p in plans if p.interrupted is None):
         resolver = plan.resolver
-        for stamp in sorted(stamps) if plan.interrupted is None else []:
-            folder = posixpath.join(resolver.backup_dir, f"{resolver.name}-{stamp}")
-            if transports[resolver.name].read(posixpath.join(folder, "ABSENT")) is not None:
-                plan.interrupted = folder
+        folders = [posixpath.join(resolver.backup_dir, f"{resolver.name}-{stamp}") for stamp in stamps]
+        transport = transports[resolver.name]
+        plan.interrupted = next((f for f in folders
+                                 if transport.read(posixpath.join(f, "ABSENT")) is not None), None)
 
 
 def _restore(plan: ResolverPlan, transports: dict[str, Transport]) -> Outcome:
@@ -135,24 +137,6 @@ def _restore(plan: ResolverPlan, transports: dict[str, Transport]) -> Outcome:
     except (StepFailed, TransportError) as exc:
         outcome.status, outcome.error = "rollback FAILED", str(exc)
     return outcome
-
-
-@contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C, so the
-    rollout rolls back instead of dying between a write and a restart."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    saved = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, saved)
 
 
 def verify(inventory: Inventory, spec: str,

@@ -82,7 +82,6 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
     root = project.root
     if commit and not project.git:
         raise UnsafeError(f"{root}: --commit needs a git repository")
-    summary = Summary.of(plan)
     edited = [c for c in plan.changes if c.edits]
     targets = [c.new_path or c.path for c in edited]
     commits: list[str] = []
@@ -90,7 +89,7 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
         for rel in targets + [p for pair in plan.renames for p in pair]:
             inside(root, rel, "write")
         contents = _verified_contents(plan)
-        message = commit_message(plan, summary) if commit and edited else None
+        message = commit_message(plan, Summary.of(plan)) if commit and edited else None
         # Journalled before the first rename: a kill from here on is undone (or finished)
         # by the next run, renames included (see journal.py).
         journal = Journal(root, targets, message, renames=plan.renames,

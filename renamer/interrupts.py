@@ -1,0 +1,31 @@
+"""Signal handling for work that must not stop halfway: one helper for every such place."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Handler = Callable[[int, Any], None] | int
+
+
+@contextlib.contextmanager
+def handled(signals: tuple[signal.Signals, ...], handler: Handler) -> Iterator[None]:
+    """`handler` for `signals` for the duration, the previous handlers after. Only the main
+    thread may set handlers: elsewhere (a library caller's thread) this changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {number: signal.signal(number, handler) for number in signals}
+    try:
+        yield
+    finally:
+        for number, previous in saved.items():
+            signal.signal(number, previous)
+
+
+def raise_interrupt(signum: int, frame: Any) -> None:
+    """A handler that makes a signal (SIGTERM) interrupt like Ctrl-C."""
+    raise KeyboardInterrupt

@@ -75,7 +75,8 @@ def cli(ctx: click.Context) -> None:
       renamer audit --format markdown   # what was kept on purpose, and why
 
     Exit codes: 0 success, 1 the check found problems, 2 usage or configuration
-    error, 3 refused as unsafe.
+    error, 3 refused as unsafe, 130 interrupted (Ctrl-C or SIGTERM; dns apply
+    rolls back what it changed first).
     """
     ctx.ensure_object(Settings)
 

@@ -8,7 +8,7 @@ near-miss, so verify never shares a blind spot with the sweep.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from renamer.match import positions
 
@@ -56,8 +56,12 @@ class LoosePass:
         folded = data.translate(_FOLD)
         return any(n in folded for n in self.needles)
 
-    def find(self, data: bytes) -> list[tuple[int, int, str, str]]:
-        """(start, end, spelling found, old value it resembles) for each loose hit."""
+    def find(self, data: bytes, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, str, str]]:
+        """(start, end, spelling found, old value it resembles) for each loose hit.
+
+        `taken`: spans already reported (sorted, not overlapping); a hit starting inside one
+        is not tried, which keeps a file dense with exact matches from paying twice.
+        """
         if self.pattern is None:
             return []
         folded = data.translate(_FOLD)
@@ -65,9 +69,14 @@ class LoosePass:
             return []
         out = []
         end = 0
+        span, spans = 0, len(taken)
         # Anchored where a first token occurs, as the exact matcher does: no walk over every byte.
         for pos in sorted({p for token in self._starts for p in positions(folded, token)}):
-            hit = self.pattern.match(data, pos) if pos >= end else None
+            while span < spans and taken[span][1] <= pos:
+                span += 1
+            if pos < end or (span < spans and taken[span][0] <= pos):
+                continue
+            hit = self.pattern.match(data, pos)
             if hit is None:
                 continue
             end = hit.end()

@@ -23,8 +23,8 @@ _PAIR = re.compile(r"""(?P<key>(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q))(?P<
 _QUERY = re.compile(r"([?&;](?P<name>[A-Za-z0-9_.\-]+)=)([^&#\s'\"]+)")
 # scheme://user:password@host, the password up to the last @ of the URL (it may hold / and @)
 _URL = re.compile(r"""([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"<>]*:)([^\s'"<>]*)(@[^\s@'"<>]*)""")
-_AUTH_HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)(\S+)"
-                          r"|\b(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})")
+_AUTH_HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)"
+                          r"([^\s'\",;}\]]+)|\b(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})")
 _PASSWORD_FLAG = re.compile(r"(?<!\S)(--password[= ]|--pass[= ])(\S+)")
 _MYSQL_P = re.compile(r"(?<!\S)(-p)(?=[^\s-])(\S+)")  # mysql -pSECRET: only for the MySQL tools
 _CLI_USER = re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=)[^\s:]+:)(\S+)")
@@ -67,8 +67,8 @@ def mask_line(line: str) -> str:
     if yaml and is_secret_name(yaml.group(3)) and yaml.group(5):
         return f"{yaml.group(1)}{yaml.group(2)}{yaml.group(3)}{yaml.group(2)}{yaml.group(4)}{MASK}"
     line = _QUERY.sub(lambda m: m.group(1) + MASK if is_secret_name(m.group("name")) else m.group(0), line)
+    line = _AUTH_HEADER.sub(_mask_header, line)  # first: `Authorization: Bearer X` is no key: value pair
     line = _PAIR.sub(_mask_pair, line)
-    line = _AUTH_HEADER.sub(_mask_header, line)
     line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
     line = _PASSWORD_FLAG.sub(rf"\g<1>{MASK}", line)
     if _MYSQL.search(line):

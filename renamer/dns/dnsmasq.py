@@ -48,6 +48,16 @@ def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
             for site in inventory.sites if site.name in resolver.sites}
 
 
+RENDERED_KEYS = frozenset({"local", "host-record", "dhcp-host", "cname"})  # all render_site writes
+
+
+def drift(snippet: str) -> list[str]:
+    """Lines of a managed snippet that renamer never writes: someone edited it by hand, and an
+    apply replaces them (the backup keeps them)."""
+    return [line for line in snippet.splitlines()
+            if line.strip() and not line.startswith("#") and line.partition("=")[0] not in RENDERED_KEYS]
+
+
 def host_records(snippet: str) -> list[tuple[list[str], str]]:
     """(names, address) of each host-record line in a snippet."""
     out = []
@@ -73,4 +83,6 @@ def records(snippet: str) -> dict[str, str]:
                 out[name] = f"CNAME {parts[-1]}"
         elif key == "dhcp-host" and len(parts) >= 3:
             out[f"dhcp:{parts[2]}"] = f"DHCP {parts[0]} {parts[1]}"
+        elif key in ("address", "server", "ptr-record", "txt-record", "srv-host", "mx-host"):
+            out[f"{key}:{value}"] = line  # a line renamer never writes (drift): counted too
     return out

@@ -80,7 +80,16 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
         out.append(f"records: {len(added)} added, {len(changed)} changed, {len(removed)} removed\n")
         for sign, names in (("+", added), ("~", changed), ("-", removed)):
             out += [f"  {sign} {name}\n" for name in names]
+        out += [f"{line}\n" for line in drift_lines(plan)]
     return "".join(out)
+
+
+def drift_lines(plan: ResolverPlan) -> list[str]:
+    """A warning per snippet edited by hand: apply replaces those lines (the backup keeps them)."""
+    return [f"warning: drift: {plan.resolver.name}: {name} holds {len(lines)} line"
+            f"{'s' if len(lines) != 1 else ''} renamer did not write ({lines[0]}"
+            f"{', ...' if len(lines) > 1 else ''}); apply replaces them, the backup keeps them"
+            for name, lines in plan.drift().items()]
 
 
 def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from renamer.dns.dnsmasq import drift as hand_made
 from renamer.dns.dnsmasq import host_records, records, render_resolver
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
@@ -60,6 +61,12 @@ class ResolverPlan:
             target = "/dev/null" if self.desired[name] is None else f"b{self.path(name)}"
             out.extend(difflib.unified_diff(before, after, label, target))
         return "".join(out)
+
+    def drift(self) -> dict[str, list[str]]:
+        """snippet name -> hand-made lines in it that this apply replaces."""
+        found = {name: hand_made((self.current.get(name) or b"").decode("utf-8", "replace"))
+                 for name in self.changed}
+        return {name: lines for name, lines in found.items() if lines}
 
     def record_changes(self) -> tuple[list[str], list[str], list[str]]:
         """Names added, changed and removed across this resolver's snippets."""

@@ -344,6 +344,22 @@ def test_n3_a_site_removed_from_the_inventory_is_removed_from_its_resolvers(run,
     assert dns(run, lab, "plan", "--resolvers", "all").stdout.count("up to date") == 3
 
 
+def test_m5_a_hand_edited_snippet_is_drift_warned_and_counted(run, lab) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    snippet = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
+    snippet.write_text(snippet.read_text() + "address=/hand.example/192.0.2.99\n")
+    plan = dns(run, lab, "plan", "--resolvers", "ns-fv")
+    assert "records: 0 added, 0 changed, 1 removed\n  - address:/hand.example/192.0.2.99\n" in plan.stdout
+    assert ("warning: drift: ns-fv: renamer-fv.conf holds 1 line renamer did not write "
+            "(address=/hand.example/192.0.2.99); apply replaces them, the backup keeps them") in plan.stdout
+    applied = dns(run, lab, "apply", "--resolvers", "ns-fv")
+    assert applied.exit_code == 0
+    assert "renamer: warning: drift: ns-fv: renamer-fv.conf holds 1 line" in applied.stderr
+    assert "hand.example" not in snippet.read_text()
+    kept = [p for p in (lab.root / "backups" / "ns-fv").rglob("renamer-fv.conf") if "hand.example" in p.read_text()]
+    assert len(kept) == 1  # the backup keeps the hand-made line
+
+
 def _killed_midway(lab) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
     """Apply the old inventory, then kill -9 an apply of the new one inside ns-fv's test."""
     command = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all", "--inventory",

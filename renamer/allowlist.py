@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,9 @@ from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, 
 from renamer.shipped import shipped
 
 DEFAULT_MARKER = "renamer: keep"
-_TOP_KEYS = {"version", "current", "records", "dated", "keep", "inline_marker", "exclude", "extends"}
+_TOP_KEYS = {"version", "current", "records", "dated", "keep", "inline_marker", "exclude", "extends",
+             "near_miss", "keep_paths"}
+_NEAR_MISS_KEYS = {"ignore", "paths"}
 _RECORD_KEYS = {"name", "paths", "reason"}
 _KEEP_KEYS = {"name", "path", "paths", "line_contains", "reason"}
 _DATED_KEYS = {"filenames", "sections", "section_paths"}
@@ -49,6 +51,9 @@ class Allowlist:
     keep: tuple[KeepRule, ...] = ()
     inline_marker: str = DEFAULT_MARKER
     exclude: tuple[str, ...] = ()
+    near_miss_ignore: tuple[re.Pattern[str], ...] = ()  # spellings a user has seen and accepts
+    near_miss_paths: tuple[str, ...] = ()  # where near-misses are not reported at all
+    keep_paths: tuple[str, ...] = ()  # files and folders never renamed (their contents still follow)
 
 
 @dataclass
@@ -63,6 +68,9 @@ class _Partial:
     sections: list[re.Pattern[str]] | None = None
     section_paths: list[str] | None = None
     inline_marker: str | None = None
+    near_miss_ignore: list[re.Pattern[str]] = field(default_factory=list)
+    near_miss_paths: list[str] = field(default_factory=list)
+    keep_paths: list[str] = field(default_factory=list)
 
 
 def load_allowlists(paths: tuple[Path, ...], display: Any) -> Allowlist:
@@ -114,6 +122,9 @@ def _merge(parts: list[_Partial]) -> Allowlist:
         keep=tuple(keep.values()),
         inline_marker=first("inline_marker", DEFAULT_MARKER),
         exclude=tuple(p for part in parts for p in part.exclude),
+        near_miss_ignore=tuple(p for part in parts for p in part.near_miss_ignore),
+        near_miss_paths=tuple(p for part in parts for p in part.near_miss_paths),
+        keep_paths=tuple(p for part in parts for p in part.keep_paths),
     )
 
 
@@ -128,8 +139,10 @@ def _load_one(path: Path, display: str, *, inherited: bool) -> tuple[_Partial, l
         records=_records(top, problems, display, inherited),
         keep=_keep(top, problems, display, inherited),
         exclude=_patterns(top, "exclude", "exclude", problems),
+        keep_paths=_patterns(top, "keep_paths", "keep_paths", problems),
     )
     _dated(top, problems, partial)
+    _near_miss(top, problems, partial)
     marker = top.get("inline_marker")
     if marker is not None and (not isinstance(marker, str) or not marker.strip()):
         problems.add(top, "inline_marker", "inline_marker", "expected a non-empty string")
@@ -260,6 +273,26 @@ def _dated(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
                 continue
             compiled.append(regex)
         partial.sections = compiled
+
+
+def _near_miss(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
+    """`near_miss: {ignore: [regex...], paths: [pattern...]}`: near-misses a user has decided on."""
+    raw = top.get("near_miss")
+    if raw is None:
+        return
+    section = check_mapping(raw, "near_miss", _NEAR_MISS_KEYS, problems, top, "near_miss")
+    if section is None:
+        return
+    partial.near_miss_paths = _patterns(section, "paths", "near_miss.paths", problems)
+    for i, pattern in enumerate(list_at(section, "ignore", "regular expressions", problems)):
+        keypath = f"near_miss.ignore[{i}]"
+        if not isinstance(pattern, str) or not pattern:
+            problems.add(section["ignore"], i, keypath, f"expected a regular expression, got {kind(pattern)}")
+            continue
+        try:
+            partial.near_miss_ignore.append(re.compile(pattern))
+        except re.error as exc:
+            problems.add(section["ignore"], i, keypath, f"invalid regular expression: {exc}")
 
 
 def _optional_tuple(value: list[str] | None) -> tuple[str, ...] | None:

@@ -31,6 +31,7 @@ from renamer.sweep.model import KEPT, SKIPPED, FileResult, NearMiss, Reference
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative
 from renamer.sweep.preview import diff_bytes, edit_list
 from renamer.sweep.run import AuditResult, VerifyResult
+from renamer.sweep.scan import ScanOptions
 from renamer.sweep.summary import Summary
 
 StrPath = str | PathLike[str]
@@ -104,16 +105,20 @@ class Project:
     def plan(self, paths: Sequence[StrPath] = (), *, include_ignored: bool = False) -> SweepPlan:
         """Plan the sweep (of `paths` only, relative to the repo root, if given)."""
         prefixes = repo_relative(self.loaded, [Path(p) for p in paths], self.root)
-        return SweepPlan(plan_sweep(self.loaded, prefixes, include_ignored))
+        # As `sweep --dry-run`: the looser pass too, so that near-misses are counted alike.
+        options = ScanOptions(texts=False, loose=True)
+        return SweepPlan(plan_sweep(self.loaded, prefixes, include_ignored, options))
 
-    def apply(self, plan: SweepPlan, *, commit: bool = True, allow_dirty: bool = False) -> Applied:
-        """Write the plan (renames first, then the rewrite), committing unless told not to.
+    def apply(self, plan: SweepPlan, *, commit: bool = True, allow_dirty: bool = False,
+              hooks: bool = True) -> Applied:
+        """Write the plan (renames first, then the rewrite), committing unless told not to;
+        the repo's commit hooks run unless `hooks=False` (git's --no-verify).
 
         Refused (UnsafeError, nothing written) when a file cannot be read, the work tree is
         dirty (unless `allow_dirty`), a file changed since planning, or an interrupted sweep
         had to be completed first (plan again then).
         """
-        return run.apply_planned(plan.plan, commit=commit, allow_dirty=allow_dirty)
+        return run.apply_planned(plan.plan, commit=commit, allow_dirty=allow_dirty, hooks=hooks)
 
     def verify(self, *, strict: bool = False, include_ignored: bool = False) -> VerifyResult:
         """What `renamer verify` proves: `.verdict.ok`, and `.data()` as its JSON."""

@@ -77,6 +77,8 @@ class Classifier:
         self.cutover = cutover
         self._exclude = _spec([".git/**", *implicit_excludes, *allowlist.exclude])
         self._records = [(r, _spec(r.patterns)) for r in allowlist.records]
+        self._quiet = _spec(allowlist.near_miss_paths)
+        self._kept_paths = _spec(allowlist.keep_paths)
         self._current = _spec(allowlist.current)
         self._keep = [(k, _spec(k.patterns)) for k in allowlist.keep]
         self._multiline_sections = [re.compile(p.pattern, p.flags | re.MULTILINE)
@@ -115,6 +117,14 @@ class Classifier:
             if day is not None and day <= self.cutover:
                 return day
         return None
+
+    def path_kept(self, path: str) -> bool:
+        """Does `keep_paths` keep this file's path (and its folders' names) as it is?"""
+        return self._kept_paths.match_file(path)
+
+    def near_miss_path_ignored(self, path: str) -> bool:
+        """Does the allowlist's `near_miss.paths` silence near-misses in `path`?"""
+        return self._quiet.match_file(path)
 
     def keep_rules_for(self, path: str) -> list[KeepRule]:
         return [rule for rule, spec in self._keep if spec.match_file(path)]

@@ -22,7 +22,8 @@ DEFAULT_MAX_FILE_SIZE = 50 * 1024 * 1024
 
 _TOP_KEYS = {"version", "name", "cutover", "renames", "options", "allowlist", "dns"}
 _RENAME_KEYS = {"hosts", "addresses", "networks"}
-_OPTION_KEYS = {"derived_names", "variants", "max_file_size"}
+_OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts"}
+ACCOUNT_CHOICES = ("keep", "rewrite")
 _SIZE = re.compile(r"(?i)\s*(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*\Z")
 _UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb": 1000**2,
           "mib": 1024**2, "g": 1024**3, "gb": 1000**3, "gib": 1024**3}
@@ -51,6 +52,7 @@ class Config:
     max_file_size: int
     allowlist_paths: tuple[Path, ...]
     dns_dir: Path
+    accounts: str = "keep"  # keep: a user account named like a host is left (reason `account`)
 
     def display(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -59,8 +61,8 @@ class Config:
 def matcher_of(config: Config) -> Matcher:
     """The exact matcher for this config's renames and options."""
     r = config.renames
-    return Matcher(r.hosts, r.addresses, r.networks,
-                   derived_names=config.derived_names, variants=config.variants)
+    return Matcher(r.hosts, r.addresses, r.networks, derived_names=config.derived_names,
+                   variants=config.variants, rewrite_accounts=config.accounts == "rewrite")
 
 
 def load_config(path: Path, root: Path) -> Config:
@@ -93,7 +95,7 @@ def load_config(path: Path, root: Path) -> Config:
     config = Config(
         path=path, root=root, name=name.strip(), cutover=cutover, renames=renames,
         derived_names=derived, variants=variants, max_file_size=max_size,
-        allowlist_paths=allowlists, dns_dir=(base / dns_value),
+        allowlist_paths=allowlists, dns_dir=(base / dns_value), accounts=_accounts(top, problems),
     )
     _check_idempotent(config, top, problems)
     problems.raise_if_any()
@@ -227,6 +229,18 @@ def _options(top: dict[str, Any], problems: Problems) -> tuple[bool, bool, int]:
                      f"expected a size like 50MiB, got {shown(size)}")
         parsed = DEFAULT_MAX_FILE_SIZE
     return flags[0], flags[1], parsed
+
+
+def _accounts(top: dict[str, Any], problems: Problems) -> str:
+    section = top.get("options")
+    if not isinstance(section, dict) or "accounts" not in section:
+        return "keep"
+    value = section["accounts"]
+    if value not in ACCOUNT_CHOICES:
+        problems.add(section, "accounts", "options.accounts",
+                     f"expected keep or rewrite, got {shown(value)}")
+        return "keep"
+    return str(value)
 
 
 def parse_size(value: Any) -> int | None:

@@ -90,3 +90,37 @@ def _mask_header(m: re.Match[str]) -> str:
     if m.group(1) is not None:
         return f"{m.group(1)}{MASK}"
     return f"{m.group(3)}{MASK}"
+
+
+_DIFF_BODY = (b" ", b"-", b"+")
+_DIFF_HEADERS = (b"--- ", b"+++ ")
+
+
+def mask_diff(diff: bytes) -> tuple[bytes, int]:
+    """A unified diff with secrets masked in its hunk lines, and how many lines were masked.
+
+    A masked line no longer applies, so a caller must say so: a masked diff fails
+    `git apply` loudly, never silently. Lines are read as UTF-8, else Latin-1, and
+    written back in the same encoding.
+    """
+    out, masked = [], 0
+    for line in diff.splitlines(keepends=True):
+        if line[:1] in _DIFF_BODY and not line.startswith(_DIFF_HEADERS):
+            body = line.rstrip(b"\r\n")
+            ending = line[len(body):]
+            codec = "utf-8" if _decodes(body) else "latin-1"
+            text = body[1:].decode(codec)
+            shown = mask_line(text)
+            if shown != text:
+                masked += 1
+                line = body[:1] + shown.encode(codec, "replace") + ending
+        out.append(line)
+    return b"".join(out), masked
+
+
+def _decodes(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

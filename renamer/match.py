@@ -12,20 +12,26 @@ files without one are never handed to the regex engine at all.
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from renamer.context import RangeRule, account_starts, find_ranges, is_account, range_rule
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
+from renamer.patterns import PatternHit, find_patterns, fragments
 
-HOST_LEFT = rb"(?<![A-Za-z0-9_.\-])"
+# The letter of a backslash escape (\n, \t, \b...) is no part of a name: "node:\nweb01" holds
+# web01. One or three backslashes: \\n is a backslash then the letter n, which is.
+ESCAPED = rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\\\\b)"
+HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb")"
 HOST_RIGHT = rb"(?![A-Za-z0-9_])"
 NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
 # With `variants`, `_` is a separator: ANA_ML2_URL matches ANA_ML2.
-VARIANT_LEFT = rb"(?<![A-Za-z0-9.\-])"
+VARIANT_LEFT = rb"(?:(?<![A-Za-z0-9.\-])|" + ESCAPED + rb")"
 VARIANT_RIGHT = rb"(?![A-Za-z0-9])"
-V4_LEFT = rb"(?<![A-Za-z0-9.])"
+V4_LEFT = rb"(?:(?<![A-Za-z0-9.])|" + ESCAPED + rb")"
 V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"
 V6_LEFT = rb"(?<![A-Za-z0-9.:])"
 V6_RIGHT = rb"(?![A-Za-z0-9])(?!:[0-9A-Fa-f])"
@@ -35,7 +41,7 @@ ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
 PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen, never changed: a dense file makes millions, 4x cheaper so
 class Match:
     """One occurrence of an old value: byte span, the text as it stands, its replacement."""
 
@@ -46,6 +52,7 @@ class Match:
     kind: str  # host | address | reverse | network
     derived: bool = False  # a host matched as the stem of a longer name (derived_names)
     refused: str | None = None  # why this occurrence must not be rewritten (e.g. supernet)
+    kept: str | None = None  # why it is left on purpose, not a failure (an account)
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,12 @@ class Form:
     new: bytes
     kind: str
     pattern: bytes
+    old_text: str = field(init=False)  # decoded once: a dense file resolves a form millions of times
+    new_text: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "old_text", self.text.decode("ascii"))
+        object.__setattr__(self, "new_text", self.new.decode("ascii"))
 
 
 class Matcher:
@@ -67,12 +80,25 @@ class Matcher:
         *,
         derived_names: bool = False,
         variants: bool = False,
+        rewrite_accounts: bool = False,
     ) -> None:
         self.hosts = tuple(hosts)
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self.derived_names = derived_names
         self.variants = variants
+        self.rewrite_accounts = rewrite_accounts
+        rules = [range_rule(old, new, "host") for old, new in self.hosts]
+        rules += [range_rule(old, new, "address") for old, new in self.addresses]
+        self._ranges = [rule for rule in rules if rule is not None]
+        self._range_stems = tuple(sorted({rule.stem for rule in self._ranges}))
+        self._range_probe = re.compile(b"(?:" + b"|".join(re.escape(s) for s in self._range_stems)
+                                       + rb")[0-9{]") if self._ranges else None
+        self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
+                                                               if ":" not in old]
+        self._pattern_starts = fragments(self._pattern_olds)
+        self._pattern_kinds = {old: (new, "host") for old, new in self.hosts}
+        self._pattern_kinds.update((old, (new, "address")) for old, new in self.addresses)
         forms: dict[bytes, Form] = {}
         for old, new in self.hosts:
             for form in _host_forms(old, new, derived_names, variants):
@@ -131,11 +157,23 @@ class Matcher:
         return needles
 
     def might_match(self, data: bytes) -> bool:
-        """The byte prefilter: can `data` hold a match at all?"""
-        return any(needle in data for needle in self.needles)
+        """The byte prefilter: can `data` hold a match, a range or a pattern?"""
+        return any(needle in data for needle in self.needles) or self.might_hold_context(data)
+
+    def might_hold_context(self, data: bytes) -> bool:
+        """Can `data` hold a range (`web{01..03}` spells no old value) or a pattern for one?"""
+        if (self._range_probe is not None and any(stem in data for stem in self._range_stems)
+                and self._range_probe.search(data)):
+            return True
+        return (any(start in data for start in self._pattern_starts)
+                and any(meta in data for meta in (b"\\", b"[", b"*", b"+", b"?", b"{")))
 
     def find(self, data: bytes) -> list[Match]:
-        """All matches in `data`, leftmost-longest, non-overlapping, in order."""
+        """All matches in `data`, leftmost-longest, non-overlapping, in order; those that must
+        not be rewritten (a range, an account, a pattern) carry `refused` or `kept`."""
+        return self._in_context(data, self._find_exact(data))
+
+    def _find_exact(self, data: bytes) -> list[Match]:
         if self.pattern is None:
             return []
         if self._generic:
@@ -157,13 +195,29 @@ class Matcher:
                     end = hit.end()
         return matches
 
+    def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """Ranges refuse the matches inside them (or stand alone where none is: `web01-03` has
+        no exact match without derived names); accounts are kept; patterns are added."""
+        spans = sorted((span, rule) for rule in self._ranges for span in find_ranges(data, rule))
+        if spans:
+            matches = _with_ranges(matches, spans)
+        if self.hosts and not self.rewrite_accounts:
+            starts = account_starts(data)
+            for m in matches:
+                if m.kind == "host" and m.refused is None and is_account(data, m.start, m.end, starts):
+                    m.kept = "account"
+        if self._pattern_starts:
+            found = find_patterns(data, self._pattern_olds, self._pattern_starts)
+            if found:
+                matches = _with_patterns(matches, found, self._pattern_kinds)
+        return matches
+
     def _resolve(self, data: bytes, start: int, end: int) -> Match | None:
         text = data[start:end]
         form = self.forms.get(text)
         if form is not None:
             derived = form.kind == "host" and _continues_name(data, end)
-            return Match(start, end, text.decode("ascii"), form.new.decode("ascii"), form.kind,
-                         derived)
+            return Match(start, end, form.old_text, form.new_text, form.kind, derived)
         if self._v6_addresses and b":" in text:
             spelled = self._v6_spelling(text.decode("ascii"))
             if spelled is not None:
@@ -297,12 +351,49 @@ class Matcher:
         """`data` with every match replaced (used for paths and short values)."""
         out, last = [], 0
         for m in self.find(data):
-            if m.refused is not None:
+            if m.refused is not None or m.kept is not None:
                 continue
             out += [data[last:m.start], m.new.encode("ascii")]
             last = m.end
         out.append(data[last:])
         return b"".join(out)
+
+
+def _with_ranges(matches: list[Match], spans: list[tuple[tuple[int, int], RangeRule]]) -> list[Match]:
+    """Matches inside a range refused; a range holding none becomes a refused match itself."""
+    starts = [m.start for m in matches]
+    inside: set[int] = set()
+    added: list[Match] = []
+    for (start, end), rule in spans:  # in file order
+        i = max(bisect.bisect_left(starts, start) - 1, 0)
+        held = False
+        while i < len(matches) and matches[i].start < end:
+            if matches[i].end > start:
+                inside.add(i)
+                held = True
+            i += 1
+        if not held and not (added and added[-1].end > start):
+            added.append(Match(start, end, rule.old, rule.new, rule.kind, refused="range"))
+    out = [replace(m, refused="range") if i in inside and m.kind in ("host", "address") else m
+           for i, m in enumerate(matches)]
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
+def _with_patterns(matches: list[Match], found: list[PatternHit],
+                   olds: dict[str, tuple[str, str]]) -> list[Match]:
+    """Patterns that overlap no match (`192[.]168[.]1[.]69` is an exact form) are refused matches."""
+    starts = [m.start for m in matches]
+    added = []
+    for hit in found:
+        i = max(bisect.bisect_left(starts, hit.start) - 1, 0)
+        overlaps = False
+        while i < len(matches) and matches[i].start < hit.end:
+            overlaps = overlaps or matches[i].end > hit.start
+            i += 1
+        if not overlaps:
+            new, kind = olds[hit.old]
+            added.append(Match(hit.start, hit.end, hit.old, new, kind, refused="pattern"))
+    return sorted(matches + added, key=lambda m: m.start) if added else matches
 
 
 def positions(data: bytes, needle: bytes) -> Iterator[int]:
@@ -332,7 +423,29 @@ def _host_forms(old: str, new: str, derived: bool, variants: bool) -> list[Form]
             if text != old:
                 forms.append(Form(text.encode(), replacement.encode(), "host",
                                   VARIANT_LEFT + re.escape(text.encode()) + variant_right))
+    forms += [Form(text, replacement, "host", HOST_LEFT + re.escape(text) + right)
+              for text, replacement in _regex_escaped(old, new)]
     return forms
+
+
+# The spellings of a value inside a regular expression: `\.`, `\\.` in a quoted string, `[.]`,
+# hyphens escaped or not. Each is the same value; its replacement keeps the escape style.
+_ESCAPE_STYLES = ((b"\\.", None), (b"\\.", b"\\-"), (b"\\\\.", None), (b"\\\\.", b"\\\\-"),
+                  (b"[.]", None), (None, b"\\-"), (None, b"\\\\-"))
+
+
+def _regex_escaped(old: str, new: str) -> list[tuple[bytes, bytes]]:
+    out = []
+    for dot, dash in _ESCAPE_STYLES:
+        if (dot and "." not in old) or (dash and "-" not in old):
+            continue
+        text, replacement = old.encode(), new.encode()
+        if dot:
+            text, replacement = text.replace(b".", dot), replacement.replace(b".", dot)
+        if dash:
+            text, replacement = text.replace(b"-", dash), replacement.replace(b"-", dash)
+        out.append((text, replacement))
+    return out
 
 
 def _address_forms(old: str, new: str) -> list[Form]:
@@ -343,6 +456,8 @@ def _address_forms(old: str, new: str) -> list[Form]:
         texts |= {(str(a).upper(), str(b).upper()), (a.exploded, b.exploded)}
     forms = [Form(t.encode(), n.encode(), "address", left + re.escape(t.encode()) + right)
              for t, n in sorted(texts)]
+    if a.version == 4:
+        forms += [Form(t, n, "address", left + re.escape(t) + right) for t, n in _regex_escaped(old, new)]
     rev, new_rev = reverse_name(a), reverse_name(b)
     forms.append(Form(rev.encode(), new_rev.encode(), "reverse",
                       HOST_LEFT + re.escape(rev.encode()) + HOST_RIGHT))

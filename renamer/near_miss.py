@@ -12,7 +12,10 @@ from collections.abc import Iterable, Sequence
 
 from renamer.match import positions
 
-_SEP = rb"[-_.]"
+# A separator, also as a regular expression escapes it (\. \\. [.]): an escaped spelling that the
+# exact forms miss (ANA\-ML2) is still a near-miss.
+_SEP = rb"(?:\\{1,2}[-_.]|\[[-_.]\]|[-_.])"
+_ESCAPES = b"\\[]"  # deleted before the prefilter's `in` tests
 
 
 # One pass folds case and separators: ANA_ML2 and ana-ml2 both read ana.ml2. Byte for
@@ -53,7 +56,7 @@ class LoosePass:
     def might_match(self, data: bytes) -> bool:
         if self.pattern is None:
             return False
-        folded = data.translate(_FOLD)
+        folded = data.translate(_FOLD, _ESCAPES)
         return any(n in folded for n in self.needles)
 
     def find(self, data: bytes, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, str, str]]:
@@ -64,9 +67,9 @@ class LoosePass:
         """
         if self.pattern is None:
             return []
-        folded = data.translate(_FOLD)
-        if not any(n in folded for n in self.needles):
+        if not self.might_match(data):
             return []
+        folded = data.translate(_FOLD)
         out = []
         end = 0
         span, spans = 0, len(taken)
@@ -84,3 +87,26 @@ class LoosePass:
             like = next((old for regex, old in self._like if regex.fullmatch(text)), "")
             out.append((hit.start(), hit.end(), text.decode("ascii", "replace"), like))
         return out
+
+
+_SEPARATORS = re.compile(r"\\*[-_.]|\[[-_.]\]")
+
+
+def why(text: str, like: str, before: str, after: str) -> str:
+    """What sets a loose hit apart from the old value it resembles, in a word."""
+    if "\\" in text or "[" in text:
+        return "regex-escaped"
+    if before[-1:] == "\\":
+        return "escape"
+    if text == like:  # the same spelling: its neighbours set it apart
+        if before[-1:].isalpha():
+            return "letter-left"
+        if after[:1].isalpha() or after[:1] == "_":
+            return "letter-right"
+        return "part-of-name"  # sub.ana-ml2: the tail of a longer name
+    if text.lower() == like.lower():
+        return "case"
+    if _SEPARATORS.sub("", text.lower()) == _SEPARATORS.sub("", like.lower()):
+        same_case = _SEPARATORS.sub("", text) == _SEPARATORS.sub("", like)
+        return "separator" if same_case else "case, separator"
+    return "reordered"  # a reverse-DNS order, or case and separators together

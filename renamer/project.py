@@ -66,7 +66,7 @@ def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Load
     root, path = discover(repo, config_path, cwd)
     config = load_config(path, root)
     allowlist = load_allowlists(config.allowlist_paths, config.display)
-    implicit = [_rooted(config.display(path))]
+    implicit = [_rooted(config.display(path)), CONFIG_NAME]  # every renamer config, in any folder
     implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]
     # Only the files the DNS inventory loads: anything else in that folder (zone files,
     # notes) is swept and verified like any other file.

@@ -48,7 +48,11 @@ def git_error(stderr: str) -> str:
         if line:
             lines.append(line)
     fatal = [line for line in lines if line.startswith(("fatal:", "error:"))]
-    return (fatal or lines or ["unknown error"])[-1]
+    if fatal:
+        return fatal[-1]
+    # A hook's own words (no fatal: line): all of them, joined, at most a few.
+    shown = "; ".join(lines[:4]) + ("; ..." if len(lines) > 4 else "")
+    return shown or "unknown error"
 
 
 def git_dir(root: Path) -> Path | None:
@@ -229,8 +233,16 @@ def unmove(root: Path, old: str, new: str) -> None:
             repo.git.reset("-q", "--", old, new)
 
 
-def commit(root: Path, paths: list[str], message: str) -> str | None:
-    """Commit exactly `paths` (staged or not) with `message`; returns the new sha."""
+RENAMES_PHASE = "RENAMER_SWEEP_PHASE"  # set to "renames" while a sweep commits its pure renames
+
+
+def commit(root: Path, paths: list[str], message: str, *, hooks: bool = True,
+           phase: str | None = None) -> str | None:
+    """Commit exactly `paths` (staged or not) with `message`; returns the new sha.
+
+    The repo's hooks run, as for `git commit` (`hooks=False` is `--no-verify`). `phase`
+    tells a hook which commit of a sweep this is (renamer's own verify hook passes the
+    pure-rename commit, whose rewrite follows)."""
     import git  # deferred, as in _repo
 
     repo = _repo(root)
@@ -242,7 +254,9 @@ def commit(root: Path, paths: list[str], message: str) -> str | None:
         present = [p for p in paths if os.path.lexists(root / p)]
         if present:
             repo.git.add("--", *present)
-        repo.git.commit("-q", "--no-verify", "-m", message, "--", *paths)
+        flags = ["-q"] if hooks else ["-q", "--no-verify"]
+        env = {RENAMES_PHASE: phase} if phase else {}
+        repo.git.commit(*flags, "-m", message, "--", *paths, env=env)
     except git.GitCommandError as exc:
         why = git_error(f"{exc.stderr or ''}\n{exc.stdout or ''}")
         if "nothing to commit" in why or "no changes added to commit" in why:

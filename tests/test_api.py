@@ -31,14 +31,14 @@ def test_the_fv_ml1_move_through_the_api_alone(example: Path, run) -> None:
                for f in before.data()["findings"])
 
     plan = project.plan()
-    dry_run = run(example, "sweep", "--dry-run")
+    dry_run = run(example, "sweep", "--dry-run", "--show-secrets")
     assert dry_run.stdout_bytes.startswith(plan.diff_bytes())
     assert plan.diff() == plan.diff_bytes().decode("utf-8", "surrogateescape")
     assert plan.data() == json.loads(run(example, "sweep", "--dry-run", "--format", "json").stdout)
     assert plan.renames == [("playbooks/host_vars/ana-ml2.yml", "playbooks/host_vars/fv-ml1.yml")]
     assert {r.reason for r in plan.kept} >= {"archival-memory", "backups", "incidents", "inline"}
     assert {r.path for r in plan.skipped} == {"assets/rack-label.bin"}
-    assert {m.text for m in plan.near_misses} == {"ana-ml2-ipmi"}
+    assert {m.text for m in plan.near_misses} == {"ana-ml2-ipmi", "ANA_ML2"}  # as verify counts them
 
     applied = project.apply(plan, commit=True)
     assert applied.renamed == 1 and len(applied.commits) == 2

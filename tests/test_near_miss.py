@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renamer.near_miss import LoosePass
 
@@ -111,3 +113,50 @@ def test_needles_holding_another_are_dropped() -> None:
 ))
 def test_longest_host_wins(hosts: list[str], text: str, expected: list[Hit]) -> None:
     assert LoosePass(hosts, []).find(text.encode()) == expected
+
+
+# -- the loose pass never shares a blind spot with the sweep ------------------------------------
+
+_PIECES = ["ana-ml2", "ANA-ML2", "ana_ml2", "Ana.Ml2", "ana\\-ml2", "ANA\\-ML2", "ana\\\\-ml2", "ana[-]ml2",
+           "10.250.50.54", "10-250-50-54", "10\\.250\\.50\\.54", "10[.]250[.]50[.]54", "54.50.250.10",
+           "ana-ml2.ana.lan", "\\n", "\\t", "\\\\", "\\b", "/home/", "chown ", "@", "-", "–", "..", " to ",
+           "{", "}", ",", "01", "ana-ml3", "x", " ", "\n", "v", ".", "_", "[0-9]", "\\d", "#", "\""]
+
+
+@pytest.fixture(scope="module")
+def scanner(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from renamer.project import load_project
+    from renamer.sweep.scan import FileScanner, ScanOptions
+    from tests.testing.repos import make_repo
+
+    root = make_repo(tmp_path_factory.mktemp("loose") / "repo", {},
+                     allowlist="version: 1\ncurrent: ['**']\n")
+    project = load_project(root, None, root)
+    return project, FileScanner(project, ScanOptions(loose=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_every_loose_hit_is_rewritten_kept_refused_or_reported(scanner, text: str) -> None:  # type: ignore[no-untyped-def]
+    project, files = scanner
+    data = text.encode()
+    found = files.scan("notes.md", read=(data, 0o100644))
+    covered = []
+    if found is not None:
+        lines = data.split(b"\n")
+        starts = [sum(len(line) + 1 for line in lines[:i]) for i in range(len(lines))]
+        covered = [(starts[r.line - 1] + _byte_column(lines[r.line - 1], r.column), r)
+                   for r in found.references if r.role != "path"]
+        covered += [(starts[m.line - 1] + _byte_column(lines[m.line - 1], m.column), m)
+                    for m in found.near_misses]
+    for start, end, spelling, _like in project.loose.find(data):
+        assert any(start <= at < end or (at <= start < at + len(_text(item).encode()))
+                   for at, item in covered), f"{spelling!r} in {text!r}: neither rewritten, kept nor reported"
+
+
+def _byte_column(line: bytes, column: int) -> int:
+    return len(line.decode("utf-8", "replace")[:column - 1].encode())
+
+
+def _text(item: object) -> str:
+    return str(getattr(item, "text", "") if hasattr(item, "like") else getattr(item, "old", ""))

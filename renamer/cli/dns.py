@@ -10,7 +10,7 @@ from renamer.atomic import save
 from renamer.cli.options import common_options, settings
 from renamer.dns import run
 from renamer.dns.inventory import Inventory
-from renamer.dns.report import outcome_table, plan_text, verify_json, verify_table
+from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK
 from renamer.project import locate_inventory
 
@@ -125,6 +125,10 @@ def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, after_i
     result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
                        progress=out.progress("dns apply", "resolvers", after=0.0),
                        after_interrupt=after_interrupt)  # type: ignore[arg-type]  # click's choice
+    if not dry_run:  # a dry run prints the warnings with its plan
+        for plan in result.plans:
+            for line in drift_lines(plan):
+                out.echo(f"renamer: {line}\n", err=True)
     out.echo(plan_text(result.plans) if dry_run else outcome_table(result.outcomes, restored=result.restored))
     if result.interrupted:
         out.echo("renamer: aborted\n", err=True)

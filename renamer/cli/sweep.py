@@ -10,6 +10,7 @@ import click
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
+from renamer.masking import mask_diff
 from renamer.report.machine import dumps
 from renamer.report.text import sweep_summary
 from renamer.sweep import run
@@ -20,15 +21,20 @@ from renamer.sweep.run import SweepResult
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("--commit", is_flag=True, help="Commit the result (renames first, then the rewrite).")
 @click.option("--allow-dirty", is_flag=True, help="Sweep even with uncommitted changes.")
+@click.option("--no-verify", "no_hooks", is_flag=True,
+              help="With --commit: skip the repo's pre-commit and commit-msg hooks, as git's --no-verify.")
 @click.option("--include-ignored", is_flag=True,
               help="Also sweep git-ignored files that a `current` pattern covers (e.g. live .env).")
 @click.option("--format", "fmt", type=click.Choice(["diff", "summary", "json"]), default=None,
               help="Output: diff (default with --dry-run), summary, or json.")
+@click.option("--show-secrets", is_flag=True,
+              help="Print the --dry-run diff exactly, secrets included (for `git apply`); by default "
+                   "secret values are masked, as in every report.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
-def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
-          include_ignored: bool, fmt: str | None, paths: tuple[Path, ...]) -> int:
+def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no_hooks: bool,
+          include_ignored: bool, fmt: str | None, show_secrets: bool, paths: tuple[Path, ...]) -> int:
     """Rewrite old host names and addresses in current-state files.
 
     Records (the allowlist's record classes, dated files and sections, keep
@@ -38,7 +44,7 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
     \b
     Examples:
       renamer sweep --dry-run                 # unified diff + summary, nothing written
-      renamer sweep --dry-run | git apply     # the diff applies as it is
+      renamer sweep --dry-run --show-secrets | git apply   # exact bytes
       renamer sweep --dry-run --format json   # every edit with path, line, column
       renamer sweep --commit                  # apply and commit
       renamer sweep stacks/ litellm/          # only these paths
@@ -49,14 +55,15 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool,
     with early_listing(ctx) as listing:
         result = run.sweep(project_from(ctx), paths, dry_run=dry_run, commit=commit,
                            allow_dirty=allow_dirty, include_ignored=include_ignored,
-                           with_diff=fmt == "diff", progress=out.progress("scanning"), listing=listing)
+                           with_diff=fmt == "diff", progress=out.progress("scanning"), listing=listing,
+                           hooks=not no_hooks)
     out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
     warn_interrupted(ctx, result.interrupted)
-    _show(out, result, fmt, commit)
+    _show(out, result, fmt, commit, show_secrets)
     return 0
 
 
-def _show(out: Output, result: SweepResult, fmt: str, commit: bool) -> None:
+def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets: bool) -> None:
     if result.recovered is not None:
         out.info(f"an interrupted sweep was completed: {len(result.recovered.rolled_forward)} files "
                  f"finished, {len(result.recovered.rolled_back)} left as they were")
@@ -64,7 +71,11 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool) -> None:
         out.echo(dumps(result.data()))
     else:
         if result.diff:
-            out.write_bytes(out.color_diff(result.diff))
+            diff, masked = (result.diff, 0) if show_secrets else mask_diff(result.diff)
+            out.write_bytes(out.color_diff(diff))
+            if masked:
+                out.info(f"renamer: {masked} diff line{'s' if masked != 1 else ''} hold secrets, masked "
+                         "(****): this diff does not apply as printed; --show-secrets prints it exactly")
             out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
         out.echo(sweep_summary(result.summary, dry_run=result.applied is None))
     if result.applied is not None:

@@ -44,6 +44,16 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
     }
 
 
+def _sweep_counts(counts: dict[str, Any], summary: Summary, dry_run: bool) -> dict[str, Any]:
+    """A sweep's counts say what they mean: before it runs, `to_rewrite` (what it will rewrite)
+    and `left` (what it cannot: identifiers, ranges, patterns...) instead of `residual`."""
+    if not dry_run:
+        return counts
+    stuck = len(summary.stuck)
+    out = {k: v for k, v in counts.items() if k != "residual"}
+    return {"to_rewrite": counts["residual"] - stuck, "left": stuck, **out}
+
+
 def dumps(document: dict[str, Any]) -> str:
     """JSON as UTF-8 text; a file name that is not UTF-8 keeps its bytes as \\udcXX escapes,
     which JSON parsers read back (Python's as the same surrogate-escaped name)."""
@@ -60,7 +70,7 @@ def audit_document(name: str, summary: Summary, refs: list[Reference], stale: li
         "summary": summary_dict(summary),
         "references": [reference_dict(r) for r in refs],
         "near_misses": [near_miss_dict(m) for m in summary.derived + summary.near_misses],
-        "stale_exemptions": [asdict(s) for s in stale],
+        "stale_exemptions": [{**asdict(s), "stale": not s.files} for s in stale],
         "unreadable": [{"path": p, "error": e} for p, e in summary.skipped_files],
         "ignored_with_references": summary.ignored_with_references,
     }
@@ -83,11 +93,12 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
         "dry_run": dry_run,
         "edits": edits,
         "renames": [{"from": a, "to": b} for a, b in summary.renames],
+        "serials": [{"path": p, "old": o, "new": n} for p, o, n in summary.serials],
         "summary": {
             "files_changed": summary.files_changed,
             "replacements": [{"old": o, "new": n, "count": c}
                              for (o, n), c in sorted(summary.replacements.items())],
             "derived_candidates": [near_miss_dict(m) for m in summary.derived],
-            **summary_dict(summary),
+            **_sweep_counts(summary_dict(summary), summary, dry_run),
         },
     }

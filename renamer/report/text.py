@@ -7,7 +7,7 @@ from collections import Counter
 from renamer.masking import mask_line
 from renamer.sweep.model import KEPT, Reference
 from renamer.sweep.stale import Stale
-from renamer.sweep.summary import Summary, Verdict
+from renamer.sweep.summary import Summary, Verdict, serial_lines
 
 
 def location(ref: Reference) -> str:
@@ -33,12 +33,17 @@ def sweep_summary(summary: Summary, *, dry_run: bool) -> str:
         lines.append(f"  {old} -> {new}: {count}")
     for old, new in summary.renames:
         lines.append(f"  rename {old} -> {new}")
+    lines += serial_lines(summary)
     if summary.derived:
         lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key or "
                      "set options.derived_names):")
         for name, count in Counter(m.text for m in summary.derived).most_common():
             first = next(m for m in summary.derived if m.text == name)
             lines.append(f"  {name}: {count} (first at {first.path}:{first.line}:{first.column})")
+    if summary.near_misses:
+        count = len(summary.near_misses)
+        lines.append(f"Near-misses, not rewritten: {count} (other spellings of an old value; "
+                     "`renamer verify` lists them)")
     lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
     if summary.stuck:
         lines.append(f"Residual, left for you ({len(summary.stuck)}):")
@@ -86,7 +91,8 @@ def verify_report(summary: Summary, verdict: Verdict) -> str:
             lines.append(f"    {mask_line(ref.text)}")
     level = "error" if verdict.strict else "warning"
     for miss in summary.derived + summary.near_misses:
-        lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}: "
+        why = f" ({miss.why})" if miss.why and miss.kind == "near-miss" else ""
+        lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}{why}: "
                      f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
     lines += _skipped_lines(summary)
     misses = verdict.near_misses
@@ -114,8 +120,12 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> 
         lines += ["", f"{title}: {len(group)}"]
         lines += [f"  {location(r)}  {r.old}{_where(r)}  {r.reason or ''} {mask_line(r.text)}".rstrip()
                   for r in group]
-    lines += ["", f"Stale exemptions: {len(stale)}"]
-    lines += [f"  {s.kind} {s.name} ({s.source}): matched nothing" for s in stale]
+    idle = [s for s in stale if s.files]
+    lines += ["", f"Stale exemptions: {len(stale) - len(idle)}"]
+    lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in stale if not s.files]
+    if idle:
+        lines += ["", f"Kept nothing this time: {len(idle)}"]
+        lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in idle]
     lines += _unscanned_lines(summary)  # skipped references are listed above
     lines.append(f"\n{summary.files_scanned} files scanned")
     return "\n".join(lines) + "\n"
@@ -142,7 +152,7 @@ def audit_markdown(name: str, summary: Summary, refs: list[Reference], stale: li
         lines += [f"- `{location(r)}` {r.status}: `{r.old}` {r.note or ''}".rstrip() for r in problems]
     if stale:
         lines += ["", "### Stale exemptions", ""]
-        lines += [f"- {s.kind} `{s.name}` ({s.source}) matched nothing" for s in stale]
+        lines += [f"- {s.kind} `{s.name}` ({s.source}) {s.wording}" for s in stale]
     return "\n".join(lines) + "\n"
 
 

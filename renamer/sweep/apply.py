@@ -70,7 +70,7 @@ def sweep_lock(root: Path) -> Iterator[None]:
         handle.close()
 
 
-def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
+def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Applied:
     """Write every planned change, atomically; commit if asked.
 
     Order, so that a failure before the point of no return changes nothing: renames,
@@ -107,7 +107,8 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
         _prepare(root, journal, datas, [c.mode for c in edited], renames)
         try:
             if commit and renames:
-                sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan))
+                sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan),
+                                 hooks=hooks, phase="renames")
                 commits += [sha] if sha else []
         except BaseException:
             journal.discard()
@@ -116,7 +117,7 @@ def apply_plan(plan: Plan, *, commit: bool = False) -> Applied:
         seen = {(c.new_path or c.path): contents[c.path] for c in edited}
         _swap(root, journal, seen)
         if message is not None:
-            commits += commit_written(root, targets, message)
+            commits += commit_written(root, targets, message, hooks=hooks)
             journal.finish()
     return Applied(len(edited), len(renames), tuple(commits))
 
@@ -140,11 +141,12 @@ def _unrename(root: Path, done: list[tuple[str, str]]) -> None:
             vcs.unmove(root, old, new)
 
 
-def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: str) -> list[str]:
+def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: str, *,
+                   hooks: bool = True) -> list[str]:
     """Commit a rewrite that is in the work tree; on failure say so, and that the next
     `renamer sweep --commit` makes the commit (the journal keeps it until then)."""
     try:
-        sha = vcs.commit(root, list(targets), message)
+        sha = vcs.commit(root, list(targets), message, hooks=hooks)
     except RenamerError as exc:
         raise RenamerError(f"{exc}; the rewrite of {len(targets)} files is written but not committed: "
                            "fix the cause, then `renamer sweep --commit` commits it") from None

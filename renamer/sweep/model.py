@@ -64,6 +64,7 @@ class NearMiss:
     like: str  # the old value it resembles
     kind: NearMissKind
     line_text: str = ""
+    why: str = ""  # what sets it apart: case, separator, regex-escaped, letter-left, derived...
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class FileResult:
     digest: str = ""
     mode: int = 0
     refused: str | None = None  # why the edits of a structured file were refused
+    serial: tuple[str, str] | None = None  # a zone's SOA serial bumped with its records (old, new)
 
     @property
     def changes(self) -> bool:
@@ -94,6 +96,7 @@ class ScanResult:
     files_scanned: int = 0
     ignored_with_references: tuple[str, ...] = ()
     skipped_files: tuple[tuple[str, str], ...] = ()  # (path, why)
+    paths: tuple[str, ...] = ()  # every path listed for the scan (audit matches rules against them)
 
     def references(self) -> list[Reference]:
         return [ref for f in self.files for ref in f.references]

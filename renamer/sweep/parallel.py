@@ -39,7 +39,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
     """
     scanner = FileScanner(project, options)
     root = f"{project.root}/"
-    needles = project.matcher.needles
+    matcher = project.matcher
+    needles = matcher.needles
     # One test for the whole chunk tells whether any path holds an old value at all.
     joined = "\0".join(paths)
     path_needles = [n for n in (x.decode("ascii") for x in needles) if n in joined]
@@ -71,6 +72,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
                     if candidate or needle in data:
                         candidate = True
                         break
+                if not candidate:
+                    candidate = matcher.might_hold_context(data)
                 if not candidate and path_needles:
                     candidate = any(n in rel for n in path_needles)
                 if not candidate and loose is not None:

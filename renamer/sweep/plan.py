@@ -11,6 +11,7 @@ from renamer import ignore, vcs
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
+from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.scan import FileScanner, ScanOptions
@@ -85,7 +86,14 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
         yield keep(git.tracked())
         yield keep(git.untracked()) + (ignored_current(git) if include_ignored else [])
 
-    scanned, found_files = scan_files(project, options, batches(), progress)
+    listed: list[str] = []
+
+    def recorded(batches: Iterator[list[str]]) -> Iterator[list[str]]:
+        for batch in batches:
+            listed.extend(batch)
+            yield batch
+
+    scanned, found_files = scan_files(project, options, recorded(batches()), progress)
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")
     ignored_with_references: list[str] = []
@@ -97,7 +105,7 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             ignored_file = scanner.scan(rel)
             if ignored_file is not None and ignored_file.references:
                 ignored_with_references.append(rel)
-    return ScanResult(files, scanned, tuple(ignored_with_references), unreadable)
+    return ScanResult(files, scanned, tuple(ignored_with_references), unreadable, tuple(listed))
 
 
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,
@@ -105,7 +113,7 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                listing: vcs.Listing | None = None) -> Plan:
     scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
                      progress, listing)
-    plan = Plan(project, scan)
+    plan = Plan(project, follow_anchors(project, scan))
     _check_renames(project, plan)
     return plan
 

@@ -71,7 +71,8 @@ class AuditResult:
     def failed(self) -> bool:
         """What `audit --strict` fails on: problems, stale exemptions, unreadable files."""
         s = self.summary
-        return bool(s.residual or s.unclassified or self.stale or s.skipped_files)
+        return bool(s.residual or s.unclassified or s.skipped_files
+                    or any(not stale.files for stale in self.stale))
 
     def data(self) -> dict[str, Any]:
         """What `audit --format json` prints."""
@@ -81,7 +82,7 @@ class AuditResult:
 def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | None = None,
           dry_run: bool = False, commit: bool = False, allow_dirty: bool = False,
           include_ignored: bool = False, with_diff: bool = True, progress: Progress | None = None,
-          listing: Listing | None = None) -> SweepResult:
+          listing: Listing | None = None, hooks: bool = True) -> SweepResult:
     """Plan the sweep and, unless `dry_run`, apply it (committing if asked).
 
     Before writing: an interrupted sweep is completed first; a sweep that cannot
@@ -94,25 +95,29 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
     if recovered is not None:
         listing = None  # the recovery changed the tree: list it again
         if commit and recovered.commit_message:  # the interrupted sweep's own commit, first
-            finished = commit_written(project.root, recovered.targets, recovered.commit_message)
-    plan = plan_sweep(project, prefixes, include_ignored, progress=progress, listing=listing)
+            finished = commit_written(project.root, recovered.targets, recovered.commit_message,
+                                      hooks=hooks)
+    # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
+    plan = plan_sweep(project, prefixes, include_ignored, ScanOptions(texts=False, loose=dry_run),
+                      progress=progress, listing=listing)
     if not dry_run:
         _refuse_unsafe(plan, allow_dirty, recovered)
     diff = diff_bytes(plan) if with_diff else b""
-    applied = None if dry_run else apply_plan(plan, commit=commit)
+    applied = None if dry_run else apply_plan(plan, commit=commit, hooks=hooks)
     if applied is not None and finished:
         applied = replace(applied, commits=(*finished, *applied.commits))
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted)
 
 
-def apply_planned(plan: Plan, *, commit: bool = False, allow_dirty: bool = False) -> Applied:
+def apply_planned(plan: Plan, *, commit: bool = False, allow_dirty: bool = False,
+                  hooks: bool = True) -> Applied:
     """Apply a plan made earlier (the library's plan-then-apply), with the sweep's refusals."""
     recovered = recover_interrupted(plan.project.root)
     if recovered is not None:
         raise UnsafeError(f"{plan.project.root}: an interrupted sweep was completed first "
                           f"({len(recovered.targets)} files); plan again: this plan is out of date")
     _refuse_unsafe(plan, allow_dirty, None)
-    return apply_plan(plan, commit=commit)
+    return apply_plan(plan, commit=commit, hooks=hooks)
 
 
 def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) -> None:
@@ -143,5 +148,5 @@ def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Pr
     scan = scan_repo(project, ScanOptions(locate=True, locate_records=True, loose=True),
                      include_ignored=include_ignored, progress=progress, listing=listing)
     refs = scan.references()
-    return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs),
+    return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs, scan.paths),
                        project.config.name, pending(project.root) is not None)

@@ -7,15 +7,17 @@ that hold a match, and only where they change the answer.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from renamer import near_miss
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
-from renamer.formats import data_formats, format_of, plain_safe, python_cst, yaml_rt
+from renamer.formats import data_formats, format_of, plain_safe, python_cst, yaml_rt, zone
 from renamer.match import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
@@ -32,7 +34,13 @@ from renamer.sweep.model import (
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 
+Spot = tuple[int, int, int]  # a match's 0-based line index, its line's start offset, its column
+
 MAX_LINE_TEXT = 160
+# Key paths only name where a reference is; they never change a verdict or an edit. Past this
+# size a YAML/JSON file's references are shown by line and column alone: parsing 20 MB of JSON
+# in ruamel takes a minute.
+LOCATE_LIMIT = 2 * 1024 * 1024
 IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it by hand "
                    "or mark the line with the inline marker")
 CODE_HINT = "outside any string or comment, where a text edit could change the code; edit by hand"
@@ -42,6 +50,16 @@ REFUSED_HINTS = {
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
                   "line too), or keep it with a keep rule"),
+    "range": ("one end of a range or set of machines (web01-04, 192.0.2.10-.14, web{01..03}): "
+              "renaming one member breaks the set; edit the range by hand, or keep it with a keep "
+              "rule or the inline marker"),
+    "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
+                "what it should become; edit it by hand, or keep it with a keep rule"),
+}
+# Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
+KEPT_NOTES = {
+    "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
+                "not the host; set options.accounts: rewrite to rename accounts too"),
 }
 
 
@@ -83,8 +101,9 @@ class FileScanner:
         status = klass.status
         # A link or a file too large to rewrite is still renamed with its folder: left behind,
         # a link would dangle and the old folder would stay.
-        new_path = self._new_path(rel) if status == CURRENT and path_hit else None
-        path_refs = self._path_references(rel, klass) if status != RECORD and path_hit else []
+        path_kept = path_hit and self.project.classifier.path_kept(rel)
+        new_path = self._new_path(rel) if status == CURRENT and path_hit and not path_kept else None
+        path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
         if content.kind == "symlink":
             refs = self._skipped(rel, data, "symlink", f"symlink to {data.decode('utf-8', 'replace')}: "
                                  "never followed or written through")
@@ -99,7 +118,9 @@ class FileScanner:
             note = (f"{content.detail} text is not rewritten" if content.kind == "encoding"
                     else "binary file (NUL bytes): never rewritten")
             lines = Lines(data)
-            refs = [self._reference(rel, lines, m, SKIPPED, content.kind, note) for m in matches]
+            spots = lines.locate([m.start for m in matches])
+            refs = [self._reference(rel, lines, m, spots[i], SKIPPED, content.kind, note)
+                    for i, m in enumerate(matches)]
             if content.kind == "binary":  # a binary "line" is noise in a report
                 refs = [replace(r, text="") for r in refs]
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
@@ -110,15 +131,19 @@ class FileScanner:
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
                               near_misses=tuple(near), mode=content.mode)
         refs, edits, refused = self._decide(rel, data, matches, klass)
+        serial = None
+        if edits:
+            edits, serial = _with_serial(data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
-                          new_path, tuple(near), digest, content.mode, refused)
+                          new_path, tuple(near), digest, content.mode, refused, serial)
 
     # -- decisions -------------------------------------------------------------------------
 
     def _decide(self, rel: str, data: bytes, matches: list[Match],
                 klass: FileClass) -> tuple[list[Reference], list[Edit], str | None]:
         lines = Lines(data)
+        spots = lines.locate([m.start for m in matches])  # once: a dense file holds millions
         fmt = format_of(rel, data)
         locate = self.options.locate and (klass.status != RECORD or self.options.locate_records)
         # Python roles decide edits in current files and locate references: parse once.
@@ -127,11 +152,11 @@ class FileScanner:
         if klass.status in (RECORD, UNCLASSIFIED):
             status = KEPT if klass.status == RECORD else UNCLASSIFIED_STATUS
             reason = klass.reason if klass.status == RECORD else None
-            as_found = [self._reference(rel, lines, m, status, reason, klass.note,
+            as_found = [self._reference(rel, lines, m, spots[i], status, reason, klass.note,
                                         locations[i] if locations else None)
                         for i, m in enumerate(matches)]
             return as_found, [], None
-        wanted = [lines.index_of(m.start) for m in matches]
+        wanted = [spot[0] for spot in spots]
         exemptions = self.project.classifier.line_exemptions(rel, lines.texts(), wanted)
         refs: list[Reference] = []
         pending: list[tuple[int, Match]] = []
@@ -141,16 +166,20 @@ class FileScanner:
                 where = (None, roles[i])
             exempt = exemptions.get(wanted[i])
             if exempt is not None:
-                refs.append(self._reference(rel, lines, m, KEPT, exempt.reason, exempt.note, where))
-            elif m.refused is not None:
-                refs.append(self._reference(rel, lines, m, RESIDUAL, m.refused, REFUSED_HINTS[m.refused],
+                refs.append(self._reference(rel, lines, m, spots[i], KEPT, exempt.reason, exempt.note,
                                             where))
+            elif m.kept is not None:
+                refs.append(self._reference(rel, lines, m, spots[i], KEPT, m.kept, KEPT_NOTES[m.kept],
+                                            where))
+            elif m.refused is not None:
+                refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, m.refused,
+                                            REFUSED_HINTS[m.refused], where))
             elif roles is not None and roles[i] in ("identifier", "code"):
                 hint = IDENTIFIER_HINT if roles[i] == "identifier" else CODE_HINT
-                refs.append(self._reference(rel, lines, m, RESIDUAL, roles[i], hint, where))
+                refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, roles[i], hint, where))
             else:
                 pending.append((len(refs), m))
-                refs.append(self._reference(rel, lines, m, RESIDUAL, None,
+                refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None,
                                             "current-state file: `renamer sweep` rewrites it", where))
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
         refused = self._structure_problem(fmt, data, edits)
@@ -187,7 +216,7 @@ class FileScanner:
 
     def _locations(self, fmt: str | None, data: bytes, lines: Lines, matches: list[Match],
                    roles: list[str] | None) -> list[tuple[str | None, str]] | None:
-        if fmt in ("yaml", "json"):
+        if fmt in ("yaml", "json") and len(data) <= LOCATE_LIMIT:
             text = data.decode("utf-8", "replace")
             offsets = [lines.char_offset(m.start) for m in matches]
             return yaml_rt.locate(text, offsets)
@@ -197,17 +226,20 @@ class FileScanner:
 
     # -- references ------------------------------------------------------------------------
 
-    def _reference(self, rel: str, lines: Lines, m: Match, status: RefStatus,
+    def _reference(self, rel: str, lines: Lines, m: Match, spot: Spot, status: RefStatus,
                    reason: str | None, note: str | None,
                    where: tuple[str | None, str] | None = None) -> Reference:
-        line, column, text = lines.position(m.start, with_text=self.options.texts)
-        return Reference(rel, line, column, m.old, m.new, status, reason, note, text,
+        index, line_start, column = spot
+        text = lines.text(m.start, line_start) if self.options.texts else ""
+        return Reference(rel, index + 1, column, m.old, m.new, status, reason, note, text,
                          where[0] if where else None, where[1] if where else None)
 
     def _skipped(self, rel: str, data: bytes, reason: str, note: str) -> list[Reference]:
         lines = Lines(data)
-        return [self._reference(rel, lines, m, SKIPPED, reason, note)
-                for m in self.matcher.find(data)]
+        matches = self.matcher.find(data)
+        spots = lines.locate([m.start for m in matches])
+        return [self._reference(rel, lines, m, spots[i], SKIPPED, reason, note)
+                for i, m in enumerate(matches)]
 
     def _scan_large(self, rel: str, path: Path, size: str) -> Iterator[Reference]:
         """Stream a file over max_file_size: report its old values, never load it whole."""
@@ -228,12 +260,24 @@ class FileScanner:
         new = os.fsdecode(self.matcher.replace(os.fsencode(rel)))
         return new if new != rel else None
 
-    def _path_references(self, rel: str, klass: FileClass) -> list[Reference]:
-        status = RESIDUAL if klass.status == CURRENT else UNCLASSIFIED_STATUS
-        note = ("the file's path holds an old value: `renamer sweep` renames it"
-                if klass.status == CURRENT else klass.note)
-        return [Reference(rel, 0, m.start + 1, m.old, m.new, status, None, note, rel, None, "path")
-                for m in self.matcher.find(os.fsencode(rel))]
+    def _path_references(self, rel: str, klass: FileClass, *, kept: bool) -> list[Reference]:
+        status: RefStatus = RESIDUAL if klass.status == CURRENT else UNCLASSIFIED_STATUS
+        reason, note = None, ("the file's path holds an old value: `renamer sweep` renames it"
+                              if klass.status == CURRENT else klass.note)
+        if kept:
+            status, reason, note = KEPT, "keep-paths", "kept by keep_paths: only the contents follow"
+        out = []
+        for m in self.matcher.find(os.fsencode(rel)):
+            if m.kept is not None:  # in a path too: /home/NAME/...
+                out.append(Reference(rel, 0, m.start + 1, m.old, m.new, KEPT, m.kept, KEPT_NOTES[m.kept],
+                                     rel, None, "path"))
+            elif m.refused is not None and klass.status == CURRENT:
+                out.append(Reference(rel, 0, m.start + 1, m.old, m.new, RESIDUAL, m.refused,
+                                     REFUSED_HINTS[m.refused], rel, None, "path"))
+            else:
+                out.append(Reference(rel, 0, m.start + 1, m.old, m.new, status, reason, note, rel, None,
+                                     "path"))
+        return out
 
     def _near_misses(self, rel: str, data: bytes, matches: list[Match], *, loose: bool) -> list[NearMiss]:
         """Derived-name candidates, and with `loose` what the looser pass finds besides."""
@@ -241,19 +285,48 @@ class FileScanner:
         derived = self.matcher.derived_candidates(data)
         lines = Lines(data)
         out = []
-        for start, _end, name in derived:
+        exact_spans = _Spans(exact) if derived else None
+        derived = [d for d in derived if exact_spans is None or not exact_spans.overlaps(d[0], d[1])]
+        for start, _end, name in derived:  # (a range such as web01-03 is a match, refused)
             line, column, text = lines.position(start)
             like = next((old for old, _ in self.matcher.hosts if name.startswith(old + "-")), name)
-            out.append(NearMiss(rel, line, column, name, like, "derived-name", text))
-        if not loose:
-            return out
-        taken = _Spans(exact + [(s, e) for s, e, _ in derived])
-        for start, end, spelling, like in self.project.loose.find(data):
-            if taken.overlaps(start, end):
-                continue
-            line, column, text = lines.position(start)
-            out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text))
-        return out
+            out.append(NearMiss(rel, line, column, name, like, "derived-name", text, "derived"))
+        if loose:
+            taken = _Spans(exact + [(s, e) for s, e, _ in derived])
+            for start, end, spelling, like in self.project.loose.find(data, taken.spans):
+                if taken.overlaps(start, end):
+                    continue
+                line, column, text = lines.position(start)
+                before = data[max(0, start - 1):start].decode("latin-1")
+                after = data[end:end + 1].decode("latin-1")
+                out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
+                                    near_miss.why(spelling, like, before, after)))
+        return self._silenced(rel, data, out) if out else out
+
+    def _silenced(self, rel: str, data: bytes, misses: list[NearMiss]) -> list[NearMiss]:
+        """Near-misses the user decided about: on a line a keep rule or the inline marker
+        exempts, or matched by the allowlist's `near_miss:` section."""
+        allowlist = self.project.allowlist
+        if self.project.classifier.near_miss_path_ignored(rel):
+            return []
+        texts = data.decode("utf-8", "replace").split("\n")
+        exempt = self.project.classifier.line_exemptions(rel, texts, [m.line - 1 for m in misses])
+        return [m for m in misses if m.line - 1 not in exempt
+                and not any(p.fullmatch(m.text) for p in allowlist.near_miss_ignore)]
+
+
+def _with_serial(data: bytes, edits: list[Edit]) -> tuple[list[Edit], tuple[str, str] | None]:
+    """A zone file whose records change gets its SOA serial bumped in the same edit: BIND and
+    CoreDNS's file plugin reload a zone only when its serial grows."""
+    if not zone.is_zone(data):
+        return edits, None
+    found = zone.serial_edit(data, dt.date.today())
+    if found is None:
+        return edits, None
+    start, end, new, old_serial, new_serial = found
+    if any(e.start < end and start < e.end for e in edits):
+        return edits, None  # never: a serial holds no name or address
+    return sorted([*edits, Edit(start, end, new)], key=lambda e: e.start), (old_serial, new_serial)
 
 
 _SUBMODULE_PATH = re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")
@@ -273,12 +346,18 @@ class _Spans:
     """Byte spans already reported, merged; overlap tests by bisection (linear in matches)."""
 
     def __init__(self, spans: list[tuple[int, int]]) -> None:
+        if all(spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1)):
+            self.spans = spans  # the exact matches alone: already in order, apart
+            self._starts = [s for s, _ in spans]
+            self._ends = [e for _, e in spans]
+            return
         merged: list[list[int]] = []
         for start, end in sorted(spans):
             if merged and start < merged[-1][1]:
                 merged[-1][1] = max(merged[-1][1], end)
             else:
                 merged.append([start, end])
+        self.spans = [(s, e) for s, e in merged]
         self._starts = [s for s, _ in merged]
         self._ends = [e for _, e in merged]
 
@@ -301,10 +380,24 @@ class Lines:
         self._codec = "utf-8" if self._ascii or _is_utf8(data) else "latin-1"
         self._cursor = (0, 0, 0, 1)  # offset, newlines before it, its line's start, its column
         self._chars = (0, 0)  # offset, characters before it
+        self._texts: dict[bytes, str] = {}
 
-    def index_of(self, offset: int) -> int:
-        """0-based line index of `offset` (counted in C from the previous lookup)."""
-        return self._seek(offset)[1]
+    def locate(self, offsets: Sequence[int]) -> list[Spot]:
+        """(0-based line index, the line's start, 1-based character column) of each offset,
+        offsets ascending: one pass, newlines counted in C between neighbours."""
+        if not self._ascii:
+            return [self._seek(offset)[1:] for offset in offsets]
+        count, rfind = self.data.count, self.data.rfind
+        out: list[Spot] = []
+        known = index = start = 0
+        for offset in offsets:
+            newlines = count(b"\n", known, offset)
+            if newlines:
+                index += newlines
+                start = rfind(b"\n", known, offset) + 1
+            known = offset
+            out.append((index, start, offset - start + 1))
+        return out
 
     def _seek(self, offset: int) -> tuple[int, int, int, int]:
         known, count, start, column = self._cursor
@@ -327,13 +420,20 @@ class Lines:
     def position(self, offset: int, *, with_text: bool = True) -> tuple[int, int, str]:
         """(1-based line, 1-based character column, the line's text trimmed, if asked)."""
         _, index, start, column = self._seek(offset)
-        if not with_text:
-            return index + 1, column, ""
+        return index + 1, column, self.text(offset, start) if with_text else ""
+
+    def text(self, offset: int, start: int) -> str:
+        """The text of the line starting at `start` around `offset`, trimmed for a report.
+        Remembered by the raw bytes: a dense file repeats its lines, and a minified one holds
+        many matches on one line."""
+        clipped = offset - start > 2 * MAX_LINE_TEXT  # a long line: the part around the match
         end = self.data.find(b"\n", offset, offset + 4 * MAX_LINE_TEXT)
         if end == -1:
             end = min(len(self.data), offset + 4 * MAX_LINE_TEXT)
-        clipped = offset - start > 2 * MAX_LINE_TEXT  # a long line: the part around the match
         raw = self.data[offset - MAX_LINE_TEXT // 2 if clipped else start:end]
+        text = None if clipped else self._texts.get(raw)
+        if text is not None:
+            return text
         text = raw.decode(self._codec, "replace").strip().lstrip("\ufeff")
         text = text[: 2 * MAX_LINE_TEXT]
         if not text.isprintable():
@@ -342,7 +442,9 @@ class Lines:
             text = "…" + text
         if len(text) > MAX_LINE_TEXT:
             text = text[: MAX_LINE_TEXT - 1] + "…"
-        return index + 1, column, text
+        if not clipped and len(self._texts) < 4096:
+            self._texts[raw] = text
+        return text
 
     def char_offset(self, offset: int) -> int:
         if self._ascii or self._codec != "utf-8":

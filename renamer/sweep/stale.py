@@ -1,10 +1,18 @@
-"""Exemptions that matched nothing: reported so allowlists do not rot."""
+"""Exemptions that kept nothing: reported so allowlists do not rot.
+
+Two cases read differently: a rule whose paths match no file at all is *stale* (a
+wrong or outdated pattern: `audit --strict` fails on it); a rule whose paths match
+files that hold no old value *kept nothing this time*, which is right for a rename
+that does not touch that history, and only reported.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from renamer.allowlist import Allowlist
+from renamer.classify import PathPatterns
 from renamer.sweep.model import KEPT, Reference
 
 
@@ -13,13 +21,25 @@ class Stale:
     kind: str  # record | keep
     name: str
     source: str
+    files: int = 0  # files its paths match (none held an old value); 0: matches no file
+
+    @property
+    def wording(self) -> str:
+        if not self.files:
+            return "matched nothing"
+        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        return f"kept nothing this time ({files} match, none holds an old value)"
 
 
-def stale_exemptions(allowlist: Allowlist, refs: list[Reference]) -> list[Stale]:
+def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequence[str] = ()) -> list[Stale]:
     """The user's own record classes and keep rules that kept no reference (presets aside)."""
     used = {r.reason for r in refs if r.status == KEPT}
-    out = [Stale("record", r.name, r.source) for r in allowlist.records
-           if not r.inherited and r.name not in used]
-    out += [Stale("keep", k.name, k.source) for k in allowlist.keep
-            if not k.inherited and k.name not in used]
+    rules = [("record", r.name, r.source, r.patterns) for r in allowlist.records
+             if not r.inherited and r.name not in used]
+    rules += [("keep", k.name, k.source, k.patterns) for k in allowlist.keep
+              if not k.inherited and k.name not in used]
+    out = []
+    for kind, name, source, patterns in rules:
+        spec = PathPatterns(patterns)
+        out.append(Stale(kind, name, source, sum(1 for p in paths if spec.match_file(p))))
     return out

@@ -39,6 +39,7 @@ class Summary:
     near_misses: list[NearMiss] = field(default_factory=list)
     files_changed: int = 0
     renames: list[tuple[str, str]] = field(default_factory=list)
+    serials: list[tuple[str, str, str]] = field(default_factory=list)  # zone path, old, new serial
     files_scanned: int = 0
     skipped_files: list[tuple[str, str]] = field(default_factory=list)
     ignored_with_references: list[str] = field(default_factory=list)
@@ -48,7 +49,8 @@ class Summary:
         out = cls(files_scanned=scan.files_scanned, skipped_files=list(scan.skipped_files),
                   ignored_with_references=list(scan.ignored_with_references),
                   files_changed=sum(1 for f in scan.files if f.changes),
-                  renames=[(f.path, f.new_path) for f in scan.files if f.new_path])
+                  renames=[(f.path, f.new_path) for f in scan.files if f.new_path],
+                  serials=[(f.path, *f.serial) for f in scan.files if f.serial])
         for ref in scan.references():
             if ref.status == KEPT and ref.reason:
                 out.kept[ref.reason] += 1
@@ -121,9 +123,15 @@ def commit_message(plan: Plan, summary: Summary) -> str:
                   for (old, new), count in sorted(summary.replacements.items())]
     if summary.renames:
         lines += ["", "Renamed:"] + [f"  {old} -> {new}" for old, new in summary.renames]
+    if summary.serials:
+        lines += ["", "Zone serials bumped:", *serial_lines(summary)]
     lines.append("")
     lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
     stuck, unclassified = summary.stuck, summary.unclassified
     lines.append(f"Residual: {len(stuck)}, unclassified: {len(unclassified)}, "
                  f"skipped: {len(summary.skipped)}")
     return "\n".join(lines) + "\n"
+
+
+def serial_lines(summary: Summary) -> list[str]:
+    return [f"  {path}: serial {old} -> {new}" for path, old, new in summary.serials]

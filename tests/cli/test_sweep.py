@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.testing.repos import CONFIG, git, make_repo, snapshot
 from tests.testing.story import STORY
 
@@ -45,7 +47,7 @@ def test_dry_run_writes_nothing_and_its_diff_applies(repo, run, tmp_path: Path) 
     root = repo({**STORY, "playbooks/host_vars/ana-ml2.yml": "bmc: ana-ml2-bmc\n"},
                 allowlist=_allow_with("playbooks/**"))
     before = snapshot(root)
-    result = run(root, "sweep", "--dry-run")
+    result = run(root, "sweep", "--dry-run", "--show-secrets")  # the story's .env holds a key
     assert result.exit_code == 0
     assert snapshot(root) == before
     patch = result.stdout_bytes
@@ -58,6 +60,28 @@ def test_dry_run_writes_nothing_and_its_diff_applies(repo, run, tmp_path: Path) 
     assert applied.returncode == 0, applied.stderr
     assert run(root, "sweep").exit_code == 0
     assert snapshot(clone) == snapshot(root)
+
+
+@pytest.mark.parametrize("flags, masked", [pytest.param((), True, id="masked"),
+                                           pytest.param(("--show-secrets",), False, id="exact")])
+def test_dry_run_diff_masks_secrets_unless_asked(repo, run, tmp_path: Path, flags: tuple[str, ...],
+                                                 masked: bool) -> None:
+    root = repo({"stacks/app/app.env": "HOST=ana-ml2\nAPI_KEY=sk-live-hunter2\n",
+                 "stacks/app/db.env": "DB_URL=postgres://app:s3cr3t@ana-ml2:5432/app\n"})
+    result = run(root, "sweep", "--dry-run", *flags)
+    assert result.exit_code == 0
+    shown = result.stdout + result.stderr
+    assert ("hunter2" in shown and "s3cr3t" in shown) is not masked
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(root), str(clone)], check=True)
+    applied = subprocess.run(["git", "apply", "-"], cwd=clone, input=result.stdout_bytes, capture_output=True)
+    if masked:  # a masked diff says so, and fails to apply loudly: never a silent wrong patch
+        assert result.stderr == ("renamer: 3 diff lines hold secrets, masked (****): this diff does not "
+                                 "apply as printed; --show-secrets prints it exactly\n")
+        assert "API_KEY=****" in result.stdout and "postgres://app:****@" in result.stdout
+        assert applied.returncode != 0
+    else:
+        assert applied.returncode == 0, applied.stderr
 
 
 def _allow_with(pattern: str) -> str:

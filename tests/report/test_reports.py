@@ -41,8 +41,9 @@ def test_verify_masks_secrets(repo, run) -> None:
     assert "    URL=postgres://u:****@ana-ml2/db" in text
     assert "    api_key: ****" in text
     assert '    {"client_secret": "****", "host": "ana-ml2"}' in text
-    dry = run(root, "sweep", "--dry-run").stdout
-    assert "hunter2@fv-ml1" in dry  # the diff stays exact
+    dry = run(root, "sweep", "--dry-run")
+    assert "hunter2" not in dry.stdout and "diff lines hold secrets, masked" in dry.stderr
+    assert "hunter2@fv-ml1" in run(root, "sweep", "--dry-run", "--show-secrets").stdout  # exact, asked for
 
 
 def test_near_misses_warn_and_fail_under_strict(repo, run) -> None:
@@ -52,14 +53,14 @@ def test_near_misses_warn_and_fail_under_strict(repo, run) -> None:
     lines = [line for line in result.stdout.splitlines() if ": warning: " in line]
     assert lines == [
         "stacks/a.md:1:42: warning: derived-name: 'ana-ml2-ipmi' looks like 'ana-ml2' but the exact rules do not match it",
-        "stacks/a.md:1:1: warning: near-miss: 'ANA-ML2' looks like 'ana-ml2' but the exact rules do not match it",
-        "stacks/a.md:1:13: warning: near-miss: 'ana_ml2' looks like 'ana-ml2' but the exact rules do not match it",
-        "stacks/a.md:1:25: warning: near-miss: '10-250-50-54' looks like '10.250.50.54' but the exact rules do not match it",
-        "stacks/a.md:1:63: warning: near-miss: 'ana-ml2' looks like 'ana-ml2' but the exact rules do not match it",
+        "stacks/a.md:1:1: warning: near-miss (case): 'ANA-ML2' looks like 'ana-ml2' but the exact rules do not match it",
+        "stacks/a.md:1:13: warning: near-miss (separator): 'ana_ml2' looks like 'ana-ml2' but the exact rules do not match it",
+        "stacks/a.md:1:25: warning: near-miss (separator): '10-250-50-54' looks like '10.250.50.54' but the exact rules do not match it",
+        "stacks/a.md:1:63: warning: near-miss (part-of-name): 'ana-ml2' looks like 'ana-ml2' but the exact rules do not match it",
     ]
     strict = run(root, "verify", "--strict")
     assert strict.exit_code == 1
-    assert ": error: near-miss: 'ANA-ML2'" in strict.stdout
+    assert ": error: near-miss (case): 'ANA-ML2'" in strict.stdout
 
 
 def test_audit_json_is_the_documented_interface(repo, run) -> None:
@@ -97,10 +98,10 @@ def test_audit_reports_stale_exemptions_and_strict(repo, run) -> None:
     root = repo({"stacks/a.env": "H=fv-ml1\n"}, allowlist=allow)
     data = json.loads(run(root, "audit", "--format", "json").stdout)
     assert data["stale_exemptions"] == [
-        {"kind": "record", "name": "persistent-memory", "source": "allow.yaml"},
-        {"kind": "record", "name": "incidents", "source": "allow.yaml"},
-        {"kind": "keep", "name": "hand-test-site", "source": "allow.yaml"},
-        {"kind": "keep", "name": "never-used", "source": "allow.yaml"},
+        {"kind": "record", "name": "persistent-memory", "source": "allow.yaml", "files": 0, "stale": True},
+        {"kind": "record", "name": "incidents", "source": "allow.yaml", "files": 0, "stale": True},
+        {"kind": "keep", "name": "hand-test-site", "source": "allow.yaml", "files": 0, "stale": True},
+        {"kind": "keep", "name": "never-used", "source": "allow.yaml", "files": 0, "stale": True},
     ]
     assert run(root, "audit").exit_code == 0
     assert run(root, "audit", "--strict").exit_code == 1

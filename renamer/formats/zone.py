@@ -1,0 +1,216 @@
+"""BIND/CoreDNS zone files: find a zone by its content and bump its SOA serial.
+
+A rename that edits a zone file is not seen by the name servers until the
+zone's SOA serial grows: CoreDNS's ``file`` plugin re-reads a zone only when
+the serial is larger than the one it holds, BIND's ``rndc reload`` (and every
+secondary doing a zone transfer) likewise keeps the old data when the serial
+did not grow. So every edit to a zone file must come with a larger serial.
+
+Everything here works on bytes and is pure: no I/O, stdlib only. Zone files
+are recognised by content, whatever their name (``db.lab``, ``lab.zone``,
+``zones/lab``...): a ``$ORIGIN`` directive at a line start, or an SOA
+record written as a record (owner/TTL/class, ``SOA``, then MNAME, RNAME and
+the five numbers), so that prose mentioning "the SOA serial" is not a zone.
+
+The lexical rules followed are BIND's master-file rules (lib/dns/master.c):
+``;`` starts a comment to the end of the line, ``"..."`` is one token (a ``;``
+or ``(`` inside it is text), ``(`` and ``)`` are tokens of their own even
+without blanks around them and, between them, newlines do not end a record,
+a line that starts with a blank has no owner name, keywords are
+case-insensitive, and a backslash escapes the next character.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterator
+
+__all__ = ["bumped_serial", "find_serial", "is_zone", "serial_edit"]
+
+# RFC 1982: a serial is an unsigned 32-bit number compared in sequence space.
+SERIAL_MAX = 2**32 - 1
+
+# One alternative per token kind; together they match every byte, so finditer
+# walks the data without gaps. "\r" is a blank: CRLF files end lines at "\n".
+# A quoted string cannot span lines in a master file (BIND reports unbalanced
+# quotes), so an unterminated one stops at the end of its line.
+_TOKEN = re.compile(
+    rb"""
+    (?P<nl>\n)
+    |(?P<ws>[ \t\r\f\v]+)
+    |(?P<comment>;[^\n]*)
+    |(?P<open>\()
+    |(?P<close>\))
+    |(?P<quoted>"(?:[^"\\\n]|\\.)*"?)
+    |(?P<word>(?:[^\s;()"\\]|\\.?)+)
+    """,
+    re.VERBOSE,
+)
+
+# A TTL is seconds or BIND's unit form (1h30m, 2W); the same syntax is allowed
+# for the four SOA timers (refresh, retry, expire, minimum).
+_TTL = re.compile(rb"(?:[0-9]+[wdhms]?)+", re.IGNORECASE)
+_CLASS = re.compile(rb"IN|CH|CHAOS|HS|HESIOD|CS|CLASS[0-9]+", re.IGNORECASE)
+# MNAME and RNAME: host-name characters, "@", a wildcard or an escape. Stricter
+# than BIND (which takes any escaped text) to keep prose such as "the SOA
+# record, serial 5" from reading as a record; real zones never need more.
+_NAME = re.compile(rb"(?:[A-Za-z0-9_*@/.-]|\\.)+")
+_DECIMAL = re.compile(rb"[0-9]+")
+_ORIGIN = re.compile(rb"^\$ORIGIN[ \t]+[^\s;]", re.IGNORECASE | re.MULTILINE)
+# A Markdown code fence at a line start. No loadable zone has one (BIND would
+# read "```" as an owner with no record after it), while Markdown documents
+# often quote a whole SOA record inside a fence: such a file is documentation.
+_FENCE = re.compile(rb"^(?:```|~~~)", re.MULTILINE)
+
+_Span = tuple[int, int]
+
+
+def _entries(data: bytes) -> Iterator[tuple[bool, list[_Span]]]:
+    """Each record or directive: whether it has an owner field, and its words' spans.
+
+    Quoted strings count as words (they start with '"'); parentheses, blanks and
+    comments are dropped, and a newline ends the entry only outside parentheses.
+    """
+    words: list[_Span] = []
+    has_owner = False
+    at_line_start = True
+    depth = 0
+    for m in _TOKEN.finditer(data):
+        kind = m.lastgroup
+        if kind == "nl":
+            if depth == 0:
+                if words:
+                    yield has_owner, words
+                    words = []
+                at_line_start = True
+            continue
+        if at_line_start:
+            # Only the first line of an entry decides: a blank there means the
+            # owner is omitted (the previous record's owner is reused).
+            has_owner = kind != "ws"
+            at_line_start = False
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(depth - 1, 0)  # a stray ")" is BIND's error; ignore it
+        elif kind in ("word", "quoted"):
+            words.append(m.span())
+    if words:
+        yield has_owner, words
+
+
+def _soa_serials(data: bytes) -> Iterator[_Span]:
+    """The span of the serial field of each SOA record, in file order.
+
+    A record counts when it reads [owner] [TTL] [class] SOA MNAME RNAME SERIAL
+    REFRESH RETRY EXPIRE MINIMUM with exactly those seven data fields (BIND
+    rejects more or fewer), TTL and class in either order, the four timers
+    TTL-like. The serial itself is not checked here: see find_serial.
+    """
+    for has_owner, words in _entries(data):
+        tokens = [data[a:b] for a, b in words]
+        i = 1 if has_owner else 0
+        if has_owner and tokens[0].startswith(b"$"):
+            continue  # $ORIGIN, $TTL, $INCLUDE, $GENERATE
+        seen_ttl = seen_class = False
+        while i < len(tokens):
+            if not seen_ttl and _TTL.fullmatch(tokens[i]):
+                seen_ttl = True
+            elif not seen_class and _CLASS.fullmatch(tokens[i]):
+                seen_class = True
+            else:
+                break
+            i += 1
+        if i >= len(tokens) or tokens[i].upper() != b"SOA":
+            continue
+        rdata = tokens[i + 1:]
+        if (
+            len(rdata) == 7
+            and all(_NAME.fullmatch(name) for name in rdata[:2])
+            and all(_TTL.fullmatch(timer) for timer in rdata[3:])
+        ):
+            yield words[i + 3]
+
+
+def _plain_serial(token: bytes) -> bool:
+    return _DECIMAL.fullmatch(token) is not None and int(token) <= SERIAL_MAX
+
+
+def _maybe_zone(data: bytes) -> bool:
+    """The cheap prefilter: no "soa" and no "$origin" anywhere means no zone."""
+    lowered = data.lower()  # one C-speed pass; faster than a case-insensitive regex
+    return b"soa" in lowered or b"$origin" in lowered
+
+
+def is_zone(data: bytes) -> bool:
+    """Whether data is a BIND/CoreDNS zone file, judged by content only."""
+    if not _maybe_zone(data) or _FENCE.search(data):
+        return False
+    if _ORIGIN.search(data):
+        return True
+    return any(_plain_serial(data[a:b]) for a, b in _soa_serials(data))
+
+
+def find_serial(data: bytes) -> tuple[int, int] | None:
+    """The byte span of the first SOA record's serial.
+
+    None when there is no SOA record, or when the first one's serial is not a
+    plain decimal number within 32 bits (a later SOA record is not tried: a
+    zone has one SOA, and editing some other one would not reload anything).
+    """
+    if not _maybe_zone(data):
+        return None
+    for start, end in _soa_serials(data):
+        return (start, end) if _plain_serial(data[start:end]) else None
+    return None
+
+
+def _is_date(digits: str) -> bool:
+    try:
+        datetime.date(int(digits[:4]), int(digits[4:6]), int(digits[6:8]))
+    except ValueError:
+        return False
+    return True
+
+
+def bumped_serial(old: str, today: datetime.date) -> str:
+    """The next serial after old: date style (YYYYMMDDnn) stays date style.
+
+    A date-style serial becomes today's first one (YYYYMMDD01), unless that
+    would not grow it (already today's, or a date in the future): then old + 1.
+    A serial that is not date style is a counter: old + 1. Raises ValueError
+    when old is not a plain decimal number within 32 bits.
+    """
+    if not old.isascii() or not old.isdigit() or int(old) > SERIAL_MAX:
+        raise ValueError(f"not an SOA serial: {old!r}")
+    value = int(old) + 1
+    if len(old) == 10 and _is_date(old):
+        # nn = 99 plus one gives YYYYMMD(D+1)00, possibly no date any more
+        # (20261131nn): that is the usual convention's own overflow, accepted.
+        value = max(int(today.strftime("%Y%m%d")) * 100 + 1, value)
+    if value > SERIAL_MAX:
+        # RFC 1982 serial arithmetic: 4294967295 + 1 wraps to 0, and 0 is then
+        # "greater" than 4294967295. We skip 0 and give 1 (also greater in
+        # sequence space, being 2 ahead): people and some tools read serial 0
+        # as "never set", and nothing is lost by stepping over it.
+        value %= 2**32
+        value = value or 1
+    return str(value)
+
+
+def serial_edit(data: bytes, today: datetime.date) -> tuple[int, int, bytes, str, str] | None:
+    """(start, end, new serial bytes, old serial, new serial) for data's SOA.
+
+    None when data is not a zone (see is_zone) or its SOA serial cannot be
+    found (see find_serial). The edit is data[:start] + new + data[end:].
+    """
+    if not is_zone(data):
+        return None
+    span = find_serial(data)
+    if span is None:
+        return None
+    start, end = span
+    old = data[start:end].decode("ascii")
+    new = bumped_serial(old, today)
+    return start, end, new.encode("ascii"), old, new

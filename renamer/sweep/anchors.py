@@ -1,0 +1,165 @@
+"""Markdown anchors follow their headings.
+
+When a sweep rewrites a heading (`## Host 192.0.2.10`), its anchor changes with it
+(`#host-1920210` becomes `#host-1920220`, by GitHub's rules: lower case, punctuation
+dropped, spaces to `-`, `-1`, `-2` for repeats). Links to the old anchor, in the same
+file (`#slug`) or from any other current Markdown file (`other.md#slug`, relative to
+the linking file, or `/docs/other.md#slug` from the repo root), are rewritten to the
+new slug in the same sweep; left alone, they would point nowhere. Records are never
+edited, so links inside records stay as they were written.
+
+This is the one cross-file rule of the sweep: it runs after every file was scanned,
+and reads only current Markdown files that hold `#` plus an old slug.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import re
+from dataclasses import replace
+
+from renamer.classify import CURRENT
+from renamer.project import LoadedProject
+from renamer.sweep.content import OPEN_FLAGS
+from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
+
+MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+# [text](target#slug "title") and [ref]: target#slug
+_INLINE = re.compile(rb"\]\(\s*<?(?P<target>[^()\s#<>]*)#(?P<slug>[^()\s<>]+?)>?(?:\s+\"[^\"]*\")?\s*\)")
+_REFERENCE = re.compile(rb"^[ \t]{0,3}\[[^\]]+\]:[ \t]*<?(?P<target>[^\s#<>]*)#(?P<slug>[^\s<>]+?)>?"
+                        rb"(?:[ \t].*)?$", re.MULTILINE)
+_MARKUP = re.compile(r"`|\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)|!?\[([^\]]*)\]\([^)]*\)")
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a heading's text (before repeats are numbered)."""
+    text = _MARKUP.sub(lambda m: m.group(1) or "", heading).strip().lower()
+    return "".join(ch for ch in text if ch.isalnum() or ch in " -_").replace(" ", "-")
+
+
+def slugs(text: str) -> list[str]:
+    """Every heading's anchor, in order, repeats numbered as GitHub numbers them."""
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        heading = None if fenced else _HEADING.match(line)
+        if heading is None:
+            continue
+        base = github_slug(heading.group(2))
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        out.append(base if count == 0 else f"{base}-{count}")
+    return out
+
+
+def is_markdown(path: str) -> bool:
+    return path.lower().endswith(MARKDOWN)
+
+
+def follow_anchors(project: LoadedProject, scan: ScanResult) -> ScanResult:
+    """`scan` with the edits that keep links to rewritten headings pointing at them."""
+    renamed = _renamed_anchors(project, scan)
+    if not renamed:
+        return scan
+    needles = {b"#" + old.encode() for anchors in renamed.values() for old in anchors}
+    by_path = {f.path: f for f in scan.files}
+    updated: dict[str, FileResult] = {}
+    for rel in scan.paths:
+        if not is_markdown(rel) or project.classifier.classify(rel).status != CURRENT:
+            continue
+        read = _read(project, rel)
+        if read is None or not any(n in read[0] for n in needles):
+            continue
+        data, mode = read
+        found = by_path.get(rel)
+        edits, refs = _link_edits(rel, data, renamed, found.edits if found else ())
+        if not edits:
+            continue
+        if found is not None:
+            updated[rel] = replace(found, edits=tuple(sorted((*found.edits, *edits), key=lambda e: e.start)),
+                                   references=(*found.references, *refs))
+        else:
+            updated[rel] = FileResult(rel, "text", CURRENT, tuple(refs), tuple(edits),
+                                      digest=hashlib.sha1(data).hexdigest(), mode=mode)
+    if not updated:
+        return scan
+    files = [updated.pop(f.path, f) for f in scan.files] + list(updated.values())
+    return replace(scan, files=tuple(sorted(files, key=lambda f: f.path)))
+
+
+def _renamed_anchors(project: LoadedProject, scan: ScanResult) -> dict[str, dict[str, str]]:
+    """Markdown path -> {old anchor: new anchor} for the headings the sweep rewrites."""
+    out: dict[str, dict[str, str]] = {}
+    for found in scan.files:
+        if not found.edits or not is_markdown(found.path):
+            continue
+        read = _read(project, found.path)
+        if read is None:
+            continue
+        before = slugs(read[0].decode("utf-8", "replace"))
+        after = slugs(apply_edits(read[0], found.edits).decode("utf-8", "replace"))
+        if len(before) != len(after):
+            continue  # an edit made or unmade a heading: no safe pairing
+        changed = {old: new for old, new in zip(before, after, strict=True) if old != new}
+        if changed:
+            out[found.path] = changed
+    return out
+
+
+def _link_edits(rel: str, data: bytes, renamed: dict[str, dict[str, str]],
+                taken: tuple[Edit, ...]) -> tuple[list[Edit], list[Reference]]:
+    edits: list[Edit] = []
+    refs: list[Reference] = []
+    for regex in (_INLINE, _REFERENCE):
+        for link in regex.finditer(data):
+            target = _target(rel, link.group("target").decode("utf-8", "replace"))
+            slug = link.group("slug").decode("utf-8", "replace")
+            new = renamed.get(target, {}).get(slug) if target is not None else None
+            start, end = link.span("slug")
+            if new is None or any(e.start < end and start < e.end for e in (*taken, *edits)):
+                continue  # not a renamed anchor, or the exact matcher rewrites it already
+            edits.append(Edit(start, end, new.encode("utf-8")))
+            line = data.count(b"\n", 0, start) + 1
+            column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+            refs.append(Reference(rel, line, column, slug, new, RESIDUAL, None,
+                                  "a link to a rewritten heading: `renamer sweep` follows it", "",
+                                  None, "anchor"))
+    return edits, refs
+
+
+def _target(rel: str, target: str) -> str | None:
+    """The repo path a link points at, or None for a link outside the repo (a URL)."""
+    if not target:
+        return rel
+    if "://" in target or target.startswith(("mailto:", "//")):
+        return None
+    if target.startswith("/"):
+        path = posixpath.normpath(target.lstrip("/"))
+    else:
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target))
+    return None if path.startswith("../") or path == ".." else path
+
+
+def _read(project: LoadedProject, rel: str) -> tuple[bytes, int] | None:
+    try:
+        fd = os.open(f"{project.root}/{rel}", OPEN_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if info.st_size > project.config.max_file_size:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(), info.st_mode
+    except OSError:
+        return None
+    finally:
+        os.close(fd)

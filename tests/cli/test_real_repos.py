@@ -1,0 +1,229 @@
+"""What real repositories showed (issues 12 and 20): backups in every shape, the config in use
+never swept, idempotence with the options in force, commits that behave like `git commit`,
+and audit wording that tells a wrong pattern from an empty one. End to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.testing.repos import git, snapshot
+
+PLAIN = "version: 1\nrenames: {hosts: {ana-ml2: fv-ml1}}\nallowlist: allow.yaml\n"
+PRESET = "version: 1\nextends: [records-common]\ncurrent: ['**']\n"
+
+BACKUPS = ["backup/app.conf", "backups/db.yml", ".backup/x.env", "deploy/app.env.bak",
+           "deploy/app.env.bak-2026", "deploy/app.env.bak.1", "deploy/app.env.bak1", "nginx/site.old",
+           "nginx/site.orig", "nginx/site.save", "nginx/site~", "etc/app.conf.dpkg-old",
+           "etc/app.conf.dpkg-dist", "etc/app.conf.rpmsave", "etc/app.conf.rpmnew",
+           "systemd/app.service.20260101T1200", "nginx/nginx.conf.2026-01-01", "etc/x.conf.20260101"]
+
+
+def test_backups_in_every_common_shape_are_records_of_the_preset(repo, run) -> None:
+    root = repo({**{rel: "host: ana-ml2\n" for rel in BACKUPS}, "nginx/.site.swp": b"ana-ml2\0swap",
+                 "nginx/site": "host: ana-ml2\n"}, config=PLAIN, allowlist=PRESET)
+    before = snapshot(root)
+    assert run(root, "sweep").exit_code == 0
+    after = snapshot(root)
+    assert [rel for rel in before if before[rel] != after.get(rel)] == ["nginx/site"]
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = {ref["path"] for ref in audit["references"] if ref["status"] == "kept"}
+    assert kept == set(BACKUPS)
+    assert {ref["reason"] for ref in audit["references"] if ref["status"] == "kept"} == {"backups"}
+    assert "nginx/.site.swp" not in {ref["path"] for ref in audit["references"]}  # excluded
+    assert run(root, "verify").exit_code == 0
+
+
+@pytest.mark.parametrize("config_at, extra", [
+    pytest.param("alt.yaml", {"renamer.yaml": PLAIN, "sub/renamer.yaml": PLAIN}, id="config-flag"),
+    pytest.param("renamer.yaml", {"other/renamer.yaml": PLAIN}, id="nested-renamer-yaml"),
+])
+def test_the_configuration_in_use_is_never_swept(repo, run, config_at: str, extra: dict[str, str]) -> None:
+    files = {config_at: PLAIN.replace("allow.yaml", "lists/allow.yaml"), "lists/allow.yaml": PRESET,
+             "app.env": "HOST=ana-ml2\n", **extra}
+    root = repo(files, config=None, allowlist=None)
+    args = ("--config", config_at) if config_at != "renamer.yaml" else ()
+    assert run(root, *args, "sweep").exit_code == 0
+    assert (root / "app.env").read_text() == "HOST=fv-ml1\n"
+    for rel, text in files.items():
+        if rel != "app.env":
+            assert (root / rel).read_text() == text, rel  # today --config alt.yaml made it `fv-ml1: fv-ml1`
+    assert run(root, *args, "verify").exit_code == 0
+
+
+def test_a_rename_a_second_sweep_would_repeat_is_refused_with_the_options_in_force(repo, run) -> None:
+    config = "version: 1\nrenames:\n  hosts:\n    web: web-old\noptions: {derived_names: true}\nallowlist: allow.yaml\n"
+    root = repo({"app.env": "HOST=web\n"}, config=config, allowlist=PRESET)
+    result = run(root, "verify")
+    assert result.exit_code == 2
+    assert result.stderr == ("renamer: error: renamer.yaml:4: renames.hosts.web: not idempotent: 'web' "
+                             "becomes 'web-old', and a second sweep makes it 'web-old-old'; rename the "
+                             "longer names directly, or drop one rule\n")
+
+
+def _hook(root: Path, name: str, body: str) -> None:
+    path = root / ".git" / "hooks" / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+
+
+def _moved_repo(repo):  # type: ignore[no-untyped-def]
+    return repo({"stacks/ana-ml2/app.env": "HOST=ana-ml2\n"}, config=PLAIN, allowlist=PRESET)
+
+
+def test_commits_run_the_repos_hooks_and_a_verify_hook_passes_the_pure_rename_commit(repo, run) -> None:
+    root = _moved_repo(repo)
+    log = root / ".git" / "hooks.log"
+    _hook(root, "pre-commit", f'echo "pre-commit ${{RENAMER_SWEEP_PHASE:-rewrite}}" >> {log}\n'
+                              f'exec {sys.executable} -m renamer verify -q\n')
+    _hook(root, "commit-msg", f'echo "commit-msg $(head -1 "$1")" >> {log}\n')
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stderr
+    assert log.read_text().splitlines() == [
+        "pre-commit renames", "commit-msg repo: rename files (ana-ml2 -> fv-ml1)",
+        "pre-commit rewrite", "commit-msg repo: ana-ml2 -> fv-ml1"]
+    assert git(root, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("hook", ["pre-commit", "commit-msg"])
+def test_a_refused_commit_says_why_and_the_next_sweep_completes_it(repo, run, hook: str) -> None:
+    root = _moved_repo(repo)
+    _hook(root, hook, 'echo "policy: no commits today" >&2\necho "see CONTRIBUTING" >&2\nexit 1\n')
+    before = git(root, "rev-parse", "HEAD")
+    refused = run(root, "sweep", "--commit")
+    assert refused.exit_code == 2
+    assert refused.stderr == ("renamer: error: git commit failed: policy: no commits today; see "
+                              "CONTRIBUTING\n")
+    assert git(root, "rev-parse", "HEAD") == before
+    assert git(root, "status", "--porcelain") == ""  # the renames were undone: nothing half-done
+    (root / ".git" / "hooks" / hook).unlink()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "stacks/fv-ml1/app.env").read_text() == "HOST=fv-ml1\n"
+    assert git(root, "status", "--porcelain") == ""
+    assert len(git(root, "log", "--oneline").splitlines()) == 3
+
+
+def test_no_verify_skips_the_hooks_as_gits_does(repo, run) -> None:
+    root = _moved_repo(repo)
+    _hook(root, "pre-commit", "exit 1\n")
+    assert run(root, "sweep", "--commit").exit_code == 2
+    assert run(root, "sweep", "--commit", "--no-verify").exit_code == 0
+    assert git(root, "status", "--porcelain") == ""
+
+
+def test_audit_tells_a_wrong_pattern_from_a_class_that_kept_nothing_this_time(repo, run) -> None:
+    allowlist = ("version: 1\ncurrent: ['*.env']\nrecords:\n"
+                 "  - {name: journal, paths: ['journal/**'], reason: dated notes}\n"
+                 "  - {name: typo, paths: ['jurnal/**'], reason: dated notes}\n")
+    root = repo({"app.env": "HOST=ana-ml2\n", "journal/2026-01-01.md": "nothing to see\n"},
+                config=PLAIN, allowlist=allowlist)
+    text = run(root, "audit")
+    assert "Stale exemptions: 1\n  record typo (allow.yaml): matched nothing\n" in text.stdout
+    assert ("Kept nothing this time: 1\n  record journal (allow.yaml): kept nothing this time "
+            "(1 file match, none holds an old value)\n") in text.stdout
+    data = json.loads(run(root, "audit", "--format", "json").stdout)
+    assert data["stale_exemptions"] == [
+        {"kind": "record", "name": "journal", "source": "allow.yaml", "files": 1, "stale": False},
+        {"kind": "record", "name": "typo", "source": "allow.yaml", "files": 0, "stale": True}]
+    run(root, "sweep", "--commit")
+    assert run(root, "audit", "--strict").exit_code == 1  # the typo
+    fixed = allowlist.replace("  - {name: typo, paths: ['jurnal/**'], reason: dated notes}\n", "")
+    (root / "allow.yaml").write_text(fixed)
+    assert run(root, "audit", "--strict").exit_code == 0  # an empty class is no failure
+
+
+NOISY = ("HOST=ana-ml2\n"  # rewritten
+         "LEGACY_ANA_ML2_URL=x\n"  # case + separator
+         "see ana_ml2 # renamer: keep (the old wiki page name)\n"  # the inline marker
+         "pattern ANA\\-ML2\n")  # an escaped spelling with another case
+
+
+def test_near_misses_say_why_and_a_user_can_silence_them(repo, run) -> None:
+    root = repo({"app.env": NOISY, "docs/wiki.md": "ANA-ML2 everywhere\n"}, config=PLAIN, allowlist=PRESET)
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    found = {(m["path"], m["text"], m["why"]) for m in verify["near_misses"]}
+    assert found == {("app.env", "ANA_ML2", "case, separator"), ("app.env", "ANA\\-ML2", "regex-escaped"),
+                     ("docs/wiki.md", "ANA-ML2", "case")}  # the marked line is not reported
+    text = run(root, "verify").stdout
+    assert "app.env:4:9: warning: near-miss (regex-escaped): 'ANA\\\\-ML2' looks like 'ana-ml2'" in text
+    dry = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert dry["summary"]["near_misses"] == verify["summary"]["near_misses"] == 3  # the counts agree
+    assert (dry["summary"]["to_rewrite"], dry["summary"]["left"]) == (1, 0)
+    assert "Near-misses, not rewritten: 3" in run(root, "sweep", "--dry-run").stdout
+    (root / "allow.yaml").write_text(PRESET + "near_miss:\n  ignore: ['ANA_ML2', 'ANA\\\\-ML2']\n"
+                                     "  paths: ['docs/**']\n")
+    quiet = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert quiet["near_misses"] == []
+    assert run(root, "verify", "--strict").exit_code == 1  # HOST=ana-ml2 is still there
+    run(root, "sweep", "--allow-dirty")
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("section, message", [
+    pytest.param("near_miss: {ignore: ['(']}\n", "allow.yaml:4: near_miss.ignore[0]: invalid regular expression",
+                 id="bad-regex"),
+    pytest.param("near_miss: {skip: []}\n", "allow.yaml:4: near_miss.skip: unknown key", id="unknown-key"),
+])
+def test_a_bad_near_miss_section_is_refused_in_one_line(repo, run, section: str, message: str) -> None:
+    root = repo({"app.env": "HOST=ana-ml2\n"}, config=PLAIN, allowlist=PRESET + section)
+    result = run(root, "verify")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"renamer: error: {message}"), result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_keep_paths_stops_a_rename_but_not_the_edits_inside(repo, run) -> None:
+    allowlist = PRESET + "keep_paths: ['terraform/modules/ana-ml2/']\n"
+    root = repo({"terraform/modules/ana-ml2/main.tf": 'host = "ana-ml2"\n',
+                 "stacks/ana-ml2/app.env": "HOST=ana-ml2\n"}, config=PLAIN, allowlist=allowlist)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "terraform/modules/ana-ml2/main.tf").read_text() == 'host = "fv-ml1"\n'
+    assert (root / "stacks/fv-ml1/app.env").read_text() == "HOST=fv-ml1\n"  # other paths still follow
+    assert run(root, "verify").exit_code == 0
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    assert [(r["path"], r["reason"], r["role"]) for r in audit["references"]] == [
+        ("terraform/modules/ana-ml2/main.tf", "keep-paths", "path")]
+
+
+ANCHOR_CONFIG = ("version: 1\nrenames:\n  hosts: {ana-ml2: fv-ml1}\n  addresses: {192.0.2.10: 192.0.2.20}\n"
+                 "allowlist: allow.yaml\n")
+ANCHOR_ALLOW = "version: 1\ncurrent: ['**']\nrecords: [{name: history, paths: ['notes/**'], reason: dated notes}]\n"
+HOSTS_MD = "# Hosts\n\n## Host 192.0.2.10\n\nSee [setup](#setup-of-ana-ml2).\n\n## Setup of ana-ml2\n"
+
+
+@pytest.mark.parametrize("rel, before, after", [
+    pytest.param("docs/index.md", "[h](hosts.md#host-1920210)\n", "[h](hosts.md#host-1920220)\n", id="relative"),
+    pytest.param("docs/index.md", "[h](./hosts.md#host-1920210 \"t\")\n", "[h](./hosts.md#host-1920220 \"t\")\n",
+                 id="dot-slash-title"),
+    pytest.param("index.md", "[h](/docs/hosts.md#setup-of-ana-ml2)\n", "[h](/docs/hosts.md#setup-of-fv-ml1)\n",
+                 id="from-the-root"),
+    pytest.param("index.md", "[h]: docs/hosts.md#host-1920210\n", "[h]: docs/hosts.md#host-1920220\n",
+                 id="reference-style"),
+    pytest.param("docs/index.md", "[h](hosts.md#other-heading)\n", None, id="another-anchor"),
+    pytest.param("docs/index.md", "[h](https://x.example/hosts.md#host-1920210)\n", None, id="a-url"),
+    pytest.param("docs/index.md", "[h](../elsewhere/hosts.md#host-1920210)\n", None, id="another-file"),
+    pytest.param("notes/2026-01-01.md", "[h](../docs/hosts.md#host-1920210)\n", None, id="from-a-record"),
+])
+def test_links_follow_a_rewritten_heading(repo, run, rel: str, before: str, after: str | None) -> None:
+    root = repo({"docs/hosts.md": HOSTS_MD, rel: before}, config=ANCHOR_CONFIG, allowlist=ANCHOR_ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "docs/hosts.md").read_text() == (
+        "# Hosts\n\n## Host 192.0.2.20\n\nSee [setup](#setup-of-fv-ml1).\n\n## Setup of fv-ml1\n")
+    assert (root / rel).read_text() == (after or before)
+    assert git(root, "status", "--porcelain") == ""
+    assert run(root, "verify").exit_code == 0
+    assert run(root, "sweep", "--dry-run").stdout.startswith("Summary: would change 0 files")
+
+
+def test_derived_spellings_of_an_address_are_near_misses_not_anchors(repo, run) -> None:
+    root = repo({"docs/a.md": "https://192-0-2-10.sslip.io and 192_0_2_10\n"}, config=ANCHOR_CONFIG,
+                allowlist=ANCHOR_ALLOW)
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [(m["text"], m["why"]) for m in data["near_misses"]] == [("192-0-2-10", "separator"),
+                                                                    ("192_0_2_10", "separator")]
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "docs/a.md").read_text() == "https://192-0-2-10.sslip.io and 192_0_2_10\n"

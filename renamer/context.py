@@ -31,6 +31,12 @@ _TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\.\.|~)"  # -, en dash, em dash, .., 
 _SPACED = rb"(?:[ \t]*(?:\xe2\x80\x93|\xe2\x80\x94|\.\.|~)[ \t]*|[ \t]+(?:-|to|through|thru)[ \t]+)"
 
 
+# Every range has a digit right before its separator, or a brace set: a file without one (most
+# files, and any file dense with plain references) is never searched rule by rule.
+RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94]|[ \t]+(?:to|through|thru|-)[ \t])"
+                        rb"|[0-9.A-Za-z_-]\{[0-9]")
+
+
 @dataclass(frozen=True)
 class RangeRule:
     """How one old value is found in a range: its stem (the text before its number) and number."""

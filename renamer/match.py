@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-from renamer.context import RangeRule, account_starts, find_ranges, is_account, range_rule
+from renamer.context import RANGE_HINT, RangeRule, account_starts, find_ranges, is_account, range_rule
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
 from renamer.patterns import PatternHit, find_patterns, fragments
 
@@ -198,7 +198,8 @@ class Matcher:
     def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Ranges refuse the matches inside them (or stand alone where none is: `web01-03` has
         no exact match without derived names); accounts are kept; patterns are added."""
-        spans = sorted((span, rule) for rule in self._ranges for span in find_ranges(data, rule))
+        spans = sorted((span, rule) for rule in self._ranges for span in find_ranges(data, rule)) \
+            if self._ranges and RANGE_HINT.search(data) else []
         if spans:
             matches = _with_ranges(matches, spans)
         if self.hosts and not self.rewrite_accounts:

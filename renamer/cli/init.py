@@ -22,11 +22,14 @@ from renamer.scaffold import parse_pairs, summary, write_scaffold
 def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bool) -> int:
     """Write renamer.yaml and an allowlist proposal for this repo.
 
-    Finds where the old values occur, proposes record classes for folders of
-    history (notes, memory, incidents, journals, backups, dated files) with a
-    reason to edit, current-state patterns for the rest, and lists what it
-    could not classify. Never overwrites existing files without --force. The
-    result works with `renamer sweep --dry-run` straight away.
+    Finds where the old values occur and puts every such file in exactly one
+    place: a record class for folders of history (journals, incidents,
+    decisions/adr, archives, backups, dated files) with a reason to edit, a
+    `test-fixtures` class for test folders, current-state patterns for the
+    rest, or the printed unclassified list (notes/ and the like: the name
+    does not say whether they are history). Ranges and patterns found are
+    listed. Never overwrites existing files without --force. The result works
+    with `renamer sweep --dry-run` straight away.
 
     \b
     Examples:

@@ -29,6 +29,9 @@ HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb")"
 HOST_RIGHT = rb"(?![A-Za-z0-9_])"
 NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
 # With `variants`, `_` is a separator: ANA_ML2_URL matches ANA_ML2.
+# A reverse name may follow a non-numeric label: `db.50.250.10.in-addr.arpa` (a BIND zone file's
+# name) or a subdomain of the zone. After a numeric label it is the tail of a longer reverse name.
+REVERSE_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|(?<=[A-Za-z_\-]\.))"
 VARIANT_LEFT = rb"(?:(?<![A-Za-z0-9.\-])|" + ESCAPED + rb")"
 VARIANT_RIGHT = rb"(?![A-Za-z0-9])"
 V4_LEFT = rb"(?:(?<![A-Za-z0-9.])|" + ESCAPED + rb")"
@@ -109,7 +112,7 @@ class Matcher:
         for old_net, new_net in self.networks:
             zone, new_zone = reverse_zone(old_net), reverse_zone(new_net)
             if zone and new_zone:
-                pattern = HOST_LEFT + re.escape(zone.encode()) + HOST_RIGHT
+                pattern = REVERSE_LEFT + re.escape(zone.encode()) + HOST_RIGHT
                 forms.setdefault(zone.encode(), Form(zone.encode(), new_zone.encode(),
                                                      "network", pattern))
         self.forms = forms
@@ -122,7 +125,7 @@ class Matcher:
         self._generic = bool(self.networks or self._v6_addresses)
         families = {net.version for net, _ in self.networks}
         if 4 in families:
-            parts.append(HOST_LEFT + ANY_V4_REVERSE + HOST_RIGHT)
+            parts.append(REVERSE_LEFT + ANY_V4_REVERSE + HOST_RIGHT)
             parts.append(V4_LEFT + ANY_V4 + V4_RIGHT)
         if 6 in families or self._v6_addresses:
             parts.append(V6_LEFT + ANY_V6 + V6_RIGHT)
@@ -461,7 +464,7 @@ def _address_forms(old: str, new: str) -> list[Form]:
         forms += [Form(t, n, "address", left + re.escape(t) + right) for t, n in _regex_escaped(old, new)]
     rev, new_rev = reverse_name(a), reverse_name(b)
     forms.append(Form(rev.encode(), new_rev.encode(), "reverse",
-                      HOST_LEFT + re.escape(rev.encode()) + HOST_RIGHT))
+                      REVERSE_LEFT + re.escape(rev.encode()) + HOST_RIGHT))
     return forms
 
 

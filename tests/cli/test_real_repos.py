@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -227,3 +228,37 @@ def test_derived_spellings_of_an_address_are_near_misses_not_anchors(repo, run) 
                                                                     ("192_0_2_10", "separator")]
     assert run(root, "sweep").exit_code == 0
     assert (root / "docs/a.md").read_text() == "https://192-0-2-10.sslip.io and 192_0_2_10\n"
+
+
+REVERSE_24 = ("$ORIGIN 50.250.10.in-addr.arpa.\n$TTL 3600\n"
+              "@ IN SOA ns1.lab. admin.lab. 2026050401 7200 3600 1209600 3600\n  IN NS ns1.lab.\n"
+              "54 IN PTR ana-ml2.lab.\n")
+REVERSE_16 = ("$ORIGIN 250.10.in-addr.arpa.\n$TTL 3600\n@ IN SOA ns1.lab. admin.lab. 7 7200 3600 1209600 3600\n"
+              "  IN NS ns1.lab.\n54.50 IN PTR ana-ml2.lab.\n")
+
+
+def test_network_renumbering_takes_reverse_zones_along(repo, run) -> None:
+    config = "version: 1\nrenames:\n  networks: {10.250.0.0/16: 10.251.0.0/16}\nallowlist: allow.yaml\n"
+    root = repo({"zones/db.50.250.10.in-addr.arpa": REVERSE_24, "zones/250.10.in-addr.arpa.zone": REVERSE_16,
+                 "bind/named.conf": 'zone "50.250.10.in-addr.arpa" { file "zones/db.50.250.10.in-addr.arpa"; };\n'
+                                    'zone "250.10.in-addr.arpa" { file "zones/250.10.in-addr.arpa.zone"; };\n',
+                 "dnsmasq.conf": "rev-server=10.250.0.0/16,10.250.0.1\nserver=/250.10.in-addr.arpa/10.250.0.1\n"},
+                config=config, allowlist=PRESET)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "bind/named.conf").read_text() == (
+        'zone "50.251.10.in-addr.arpa" { file "zones/db.50.251.10.in-addr.arpa"; };\n'
+        'zone "251.10.in-addr.arpa" { file "zones/251.10.in-addr.arpa.zone"; };\n')
+    assert (root / "dnsmasq.conf").read_text() == (
+        "rev-server=10.251.0.0/16,10.251.0.1\nserver=/251.10.in-addr.arpa/10.251.0.1\n")
+    assert sorted(p.name for p in (root / "zones").iterdir()) == ["251.10.in-addr.arpa.zone",
+                                                                   "db.50.251.10.in-addr.arpa"]
+    assert "R100\tzones/db.50.250.10.in-addr.arpa\tzones/db.50.251.10.in-addr.arpa" in git(
+        root, "show", "--name-status", "-M", "HEAD~1")  # renamed in a pure-rename commit: history kept
+    for zone, rel in (("50.251.10.in-addr.arpa", "zones/db.50.251.10.in-addr.arpa"),
+                      ("251.10.in-addr.arpa", "zones/251.10.in-addr.arpa.zone")):
+        checked = subprocess.run(["named-checkzone", zone, str(root / rel)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stdout
+    assert "loaded serial 8" in subprocess.run(["named-checkzone", "251.10.in-addr.arpa",
+                                                str(root / "zones/251.10.in-addr.arpa.zone")],
+                                               capture_output=True, text=True).stdout
+    assert run(root, "verify").exit_code == 0

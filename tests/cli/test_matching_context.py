@@ -218,6 +218,10 @@ REGEX_CONFIG = _config("{ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}", "{19
                  id="word-boundaries"),
     pytest.param("fqdn.sh", r"grep 'ana-ml2\.ana\.lan' hosts" "\n", r"grep 'fv-ml1\.fv\.lan' hosts" "\n",
                  id="fqdn-escaped-dots"),
+    pytest.param("scrub.py", 'import re\nHOST = re.compile(r"192\\.168\\.1\\.69")\nOLD = "ana\\\\-ml2"\n',
+                 'import re\nHOST = re.compile(r"192\\.168\\.1\\.59")\nOLD = "fv\\\\-ml1"\n', id="python-raw-and-plain"),
+    pytest.param("docs/alerts.md", "Match `192\\.168\\.1\\.69` and `ana\\-ml2`.\n",
+                 "Match `192\\.168\\.1\\.59` and `fv\\-ml1`.\n", id="markdown-code-span"),
 ])
 def test_a_regex_escaped_spelling_is_rewritten_in_its_own_style(repo: Repo, run: Run, path: str,
                                                                  before: str, after: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer.allowlist import Allowlist, load_allowlists
@@ -90,15 +90,16 @@ def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
                      folder: Path | None = None) -> Inventory:
     """The DNS inventory: `folder` (--inventory), else the `dns:` folder of renamer.yaml,
     else dns/ at the repo root (a repo without renamer.yaml may still have an inventory)."""
-    if folder is not None:
-        root = repo_root(repo, cwd)
-        return load_inventory(folder, lambda p: display_path(p, root))
     try:
         root, config_path = discover(repo, config, cwd)
     except ConfigError:
         if config is not None:
             raise
         root = repo_root(repo, cwd)
-        return load_inventory(root / "dns", lambda p: display_path(p, root))
+        return load_inventory(folder or root / "dns", lambda p: display_path(p, root))
     loaded = load_config(config_path, root)
-    return load_inventory(loaded.dns_dir, loaded.display)
+    inventory = load_inventory(folder or loaded.dns_dir, loaded.display)
+    # The renames' old values: dns verify checks that they resolve nowhere any more.
+    renames = loaded.renames
+    return replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),
+                   old_addresses=tuple(old for old, _ in renames.addresses))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import textwrap
 
 from renamer.dns.inventory import Inventory, Resolver, Site
@@ -21,14 +22,16 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
     lines = [
         f"# Managed by renamer: site {site.name}, from {site.source}.",
         "# Do not edit: `renamer dns apply` overwrites this file. Change the inventory instead.",
-        f"local=/{site.domain}/",
     ]
+    if site.authoritative:  # NXDOMAIN for every other name of the domain, forwarded ones too
+        lines.append(f"local=/{site.domain}/")
     for host in site.hosts:
         warning = host.warning_text()
         if warning:
             wrapped = textwrap.wrap(f"WARNING {host.name}: {warning}", width=76)
             lines += [f"# {wrapped[0]}"] + [f"#   {part}" for part in wrapped[1:]]
-        lines.append(f"host-record={host.name},{site.fqdn(host.name)},{host.address}")
+        # The FQDN first: dnsmasq's PTR answers the first name of a host-record.
+        lines.append(f"host-record={site.fqdn(host.name)},{host.name},{host.address}")
         if host.mac and dhcp:
             # dnsmasq reads an unbracketed IPv6 address there as a hardware address
             address = f"[{host.address}]" if host.address.version == 6 else str(host.address)
@@ -39,7 +42,24 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
         if not line.isprintable():
             raise ConfigError(f"{site.source}: refusing to render a line with a control character: "
                               f"{line!r}")
-    return "\n".join(lines) + "\n"
+    body = "\n".join(lines) + "\n"
+    name, digest = canary(site, body)
+    return body + f'# The canary: `renamer dns verify` asks for it to prove the resolver reads this file.\n' \
+        f'txt-record={name},"{digest}"\n'
+
+
+def canary(site: Site, body: str) -> tuple[str, str]:
+    """(TXT name, value) that prove a resolver serves this very snippet: a digest of the rest."""
+    return f"_renamer.{site.name}.{site.domain}", hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def canary_of(snippet: str) -> tuple[str, str] | None:
+    """The (name, value) a rendered snippet carries, or None (an older renamer wrote it)."""
+    for line in snippet.splitlines():
+        if line.startswith(CANARY):
+            name, _, value = line[len("txt-record="):].partition(",")
+            return name, value.strip('"')
+    return None
 
 
 def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
@@ -48,14 +68,16 @@ def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
             for site in inventory.sites if site.name in resolver.sites}
 
 
-RENDERED_KEYS = frozenset({"local", "host-record", "dhcp-host", "cname"})  # all render_site writes
+RENDERED_KEYS = frozenset({"local", "host-record", "dhcp-host", "cname"})  # all render_site writes, and
+CANARY = "txt-record=_renamer."  # its canary
 
 
 def drift(snippet: str) -> list[str]:
     """Lines of a managed snippet that renamer never writes: someone edited it by hand, and an
     apply replaces them (the backup keeps them)."""
     return [line for line in snippet.splitlines()
-            if line.strip() and not line.startswith("#") and line.partition("=")[0] not in RENDERED_KEYS]
+            if line.strip() and not line.startswith(("#", CANARY))
+            and line.partition("=")[0] not in RENDERED_KEYS]
 
 
 def host_records(snippet: str) -> list[tuple[list[str], str]]:
@@ -83,6 +105,7 @@ def records(snippet: str) -> dict[str, str]:
                 out[name] = f"CNAME {parts[-1]}"
         elif key == "dhcp-host" and len(parts) >= 3:
             out[f"dhcp:{parts[2]}"] = f"DHCP {parts[0]} {parts[1]}"
-        elif key in ("address", "server", "ptr-record", "txt-record", "srv-host", "mx-host"):
+        elif key in ("address", "server", "ptr-record", "txt-record", "srv-host", "mx-host") \
+                and not line.startswith(CANARY):
             out[f"{key}:{value}"] = line  # a line renamer never writes (drift): counted too
     return out

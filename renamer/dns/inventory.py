@@ -24,7 +24,7 @@ SSH_TARGET = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
 _UNSAFE = re.compile(r"[\n\r\0]")
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]{1,255}\Z")
 
-_SITE_KEYS = {"site", "domain", "network", "hosts", "retired"}
+_SITE_KEYS = {"site", "domain", "network", "hosts", "retired", "authoritative"}
 _HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning"}
 _RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
                   "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout"}
@@ -55,6 +55,9 @@ class Site:
     hosts: tuple[Host, ...]
     retired: tuple[str, ...]
     source: str
+    # true: the resolvers answer for the whole domain (dnsmasq `local=`), NXDOMAIN for any name
+    # they do not hold. False (the default): names they do not hold are still forwarded.
+    authoritative: bool = False
 
     def fqdn(self, name: str) -> str:
         return f"{name}.{self.domain}"
@@ -87,6 +90,9 @@ class Inventory:
     folder: Path
     sites: tuple[Site, ...]
     resolvers: tuple[Resolver, ...]
+    # renamer.yaml's old values, where there is one: they must resolve nowhere after the move
+    old_hosts: tuple[str, ...] = ()
+    old_addresses: tuple[str, ...] = ()
 
     def site(self, name: str) -> Site:
         return next(s for s in self.sites if s.name == name)
@@ -185,9 +191,14 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
             problems.add(raw_retired, i, f"retired[{i}]", why)
         else:
             retired.append(value)
+    authoritative = top.get("authoritative", False)
+    if not isinstance(authoritative, bool):
+        problems.add(top, "authoritative", "authoritative",
+                     f"expected true or false, got {shown(authoritative)}")
+        authoritative = False
     problems.raise_if_any()
     assert network is not None
-    return Site(name, domain, network, tuple(hosts), tuple(retired), display)
+    return Site(name, domain, network, tuple(hosts), tuple(retired), display, authoritative)
 
 
 def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,

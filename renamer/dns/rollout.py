@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from renamer.dns.dnsmasq import canary_of, host_records, records, render_resolver
 from renamer.dns.dnsmasq import drift as hand_made
-from renamer.dns.dnsmasq import host_records, records, render_resolver
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
@@ -283,12 +283,23 @@ class Rollout:
 
 
 def _serving(plan: ResolverPlan, querier: Querier) -> str | None:
-    """After a rollback: does the resolver serve the restored snippets' A records again?"""
+    """After a rollback: does the resolver serve the restored snippets (their canary, and
+    their A records) again?"""
     for name in plan.changed:
         before = plan.current[name]
         if before is None:
             continue
-        for names, address in host_records(before.decode("utf-8", "replace")):
+        text = before.decode("utf-8", "replace")
+        found = canary_of(text)
+        if found is not None:
+            try:
+                answer = querier(f"{found[0]}.", "TXT")
+            except NoAnswer:
+                return f"{found[0]} TXT (canary): no answer"
+            if ("TXT", f'"{found[1]}"') not in answer.records:
+                got = " ".join(v for _, v in answer.records) or answer.rcode
+                return f"{found[0]} TXT (canary): expected \"{found[1]}\", got {got}"
+        for names, address in host_records(text):
             if ":" in address:  # IPv6: the A check below says enough
                 continue
             try:

@@ -9,6 +9,7 @@ with real dnsmasq.
 from __future__ import annotations
 
 import concurrent.futures
+import ipaddress
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from renamer.dns.inventory import Inventory, Resolver
 from renamer.forked import available_cores, can_fork, fork_map
 
 NXDOMAIN = "NXDOMAIN"
+NONE = "none"  # no record of that type: NODATA, or the name unknown (NXDOMAIN, REFUSED)
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class Expectation:
     rdtype: str
     want: tuple[str, ...]  # acceptable final values, or ("NXDOMAIN",)
     via: tuple[str, ...] = ()  # acceptable CNAME targets, for aliases
+    forbid: tuple[str, ...] = ()  # values that must not be among the answers (an old PTR target)
 
 
 @dataclass(frozen=True)
@@ -66,33 +69,62 @@ class ResolverReport:
 
 
 def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
-    """Every check DESIGN lists, for the sites this resolver serves."""
+    """Every check, for the sites this resolver serves, and what must be gone everywhere.
+
+    Served sites: the canary (the resolver reads this very snippet), each host's A or AAAA
+    exactly (no second value, none of the other family), its PTR naming the FQDN, aliases.
+    Every resolver: retired names and renamer.yaml's old names resolve to nothing, and the
+    PTR of an old address names no old host.
+    """
+    from renamer.dns.dnsmasq import canary, canary_of, render_site
+
     out = []
-    for site in inventory.sites:
-        if site.name not in resolver.sites:
-            continue
+    served = [site for site in inventory.sites if site.name in resolver.sites]
+    for site in served:
+        name, digest = canary_of(render_site(site, resolver)) or canary(site, "")
+        out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", (f'"{digest}"',)))
         for host in site.hosts:
             names = (f"{host.name}.", f"{site.fqdn(host.name)}.")
             address = str(host.address)
-            rdtype = "A" if host.address.version == 4 else "AAAA"
-            out.append(Expectation(f"{host.name} {rdtype}", names[0], rdtype, (address,)))
-            out.append(Expectation(f"{site.fqdn(host.name)} {rdtype}", names[1], rdtype, (address,)))
-            out.append(Expectation(f"{address} PTR", host.address.reverse_pointer + ".", "PTR", names))
+            rdtype, other = ("A", "AAAA") if host.address.version == 4 else ("AAAA", "A")
+            for label, qname in ((host.name, names[0]), (site.fqdn(host.name), names[1])):
+                out.append(Expectation(f"{label} {rdtype}", qname, rdtype, (address,)))
+                out.append(Expectation(f"{label} {other}", qname, other, (NONE,)))
+            out.append(Expectation(f"{address} PTR", host.address.reverse_pointer + ".", "PTR", (names[1],)))
             for alias in host.aliases:
                 for alias_name in (f"{alias}.", f"{site.fqdn(alias)}."):
                     out.append(Expectation(f"{alias_name[:-1]} CNAME", alias_name, rdtype, (address,),
                                            via=names))
+    gone: dict[str, None] = {}
+    for site in inventory.sites:  # retired names must resolve nowhere, not only where they lived
         for name in site.retired:
-            for retired in (f"{name}.", f"{site.fqdn(name)}."):
-                out.append(Expectation(f"{retired[:-1]} gone", retired, "A", (NXDOMAIN,)))
+            gone.update({f"{name}.": None, f"{site.fqdn(name)}.": None})
+    current = {f"{n}." for site in inventory.sites for h in site.hosts for n in (h.name, site.fqdn(h.name))}
+    gone.update({f"{name}.": None for name in inventory.old_hosts if f"{name}." not in current})
+    local = tuple(f".{site.domain}." for site in served if site.authoritative)
+    out += [Expectation(f"{name[:-1]} gone", name, "A", (NXDOMAIN,) if name.endswith(local) else (NONE,))
+            for name in gone]
+    addresses = {str(h.address) for site in inventory.sites for h in site.hosts}
+    forbidden = tuple(gone)
+    for old in inventory.old_addresses:
+        if old not in addresses:
+            pointer = ipaddress.ip_address(old).reverse_pointer + "."
+            out.append(Expectation(f"{old} PTR (old)", pointer, "PTR", (NONE,), forbid=forbidden))
     return out
 
 
 def judge(expectation: Expectation, answer: Answer) -> Check:
     """Compare one answer with what the inventory says, and say what came back."""
-    if expectation.want == (NXDOMAIN,):
+    if expectation.want in ((NXDOMAIN,), (NONE,)):
+        # Gone: no record. NXDOMAIN where the domain is local; REFUSED where the name would be
+        # forwarded and no upstream knows it; NODATA for the other family. SERVFAIL proves nothing.
         got = answer.rcode if answer.rcode != "NOERROR" or not answer.records else _show(answer)
-        return Check(expectation, got, answer.rcode == NXDOMAIN)
+        if expectation.forbid:
+            return Check(expectation, got, not any(v in expectation.forbid for _, v in answer.records))
+        if expectation.want == (NXDOMAIN,):  # in a domain the resolver answers for: NXDOMAIN only
+            return Check(expectation, got, answer.rcode == NXDOMAIN)
+        gone = answer.rcode in (NXDOMAIN, "REFUSED", "NOERROR") and not answer.records
+        return Check(expectation, got, gone)
     if answer.rcode != "NOERROR":
         return Check(expectation, answer.rcode, False)
     if not answer.records:

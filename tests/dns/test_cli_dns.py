@@ -31,7 +31,7 @@ def test_render_is_golden_and_passes_dnsmasq_test(run, lab, tmp_path: Path) -> N
     without_dhcp = dns(run, lab, "render", "--site", "fv", "--resolver", "ns-ana2").stdout
     assert "dhcp-host" not in without_dhcp
     lines = result.stdout.splitlines()
-    bmc = lines.index("host-record=fv-ml1-bmc,fv-ml1-bmc.fv.lan,10.251.50.55")
+    bmc = lines.index("host-record=fv-ml1-bmc.fv.lan,fv-ml1-bmc,10.251.50.55")
     assert lines[bmc - 3].startswith("# WARNING fv-ml1-bmc: 802.1q VLAN tagging must stay disabled")
     assert all(line.startswith("#") for line in lines[bmc - 3:bmc])
     out = tmp_path / "snippets"
@@ -65,7 +65,7 @@ def test_apply_then_verify_then_idempotent_reapply(run, lab) -> None:
         "renamer-ana.conf\nrenamer-fv.conf\n")
     verified = dns(run, lab, "verify", "--resolvers", "all")
     assert verified.exit_code == 0, verified.stdout
-    assert verified.stdout.splitlines()[-1] == "dns verify: OK: 63 checks on 3 resolvers"
+    assert verified.stdout.splitlines()[-1] == "dns verify: OK: 99 checks on 3 resolvers"
     pids = lab.pids()
     again = dns(run, lab, "apply", "--resolvers", "all")
     assert again.exit_code == 0
@@ -142,7 +142,7 @@ def test_verify_reports_wrong_data_as_it_is(run, lab) -> None:
 
 def test_dry_run_and_plan_write_nothing(run, lab) -> None:
     result = dns(run, lab, "apply", "--resolvers", "ns-fv", "--dry-run")
-    assert result.exit_code == 0 and "+host-record=fv-ml1,fv-ml1.fv.lan,10.251.50.54" in result.stdout
+    assert result.exit_code == 0 and "+host-record=fv-ml1.fv.lan,fv-ml1,10.251.50.54" in result.stdout
     assert lab.snippets() == {} and not (lab.root / "backups").exists()
 
 
@@ -265,7 +265,7 @@ def test_a_symlinked_snippet_is_replaced_never_written_through(run, lab, tmp_pat
     link.symlink_to(target)
     assert dns(run, lab, "apply", "--resolvers", "ns-fv").exit_code == 0
     assert target.read_text() == "# someone else's file\n"
-    assert not link.is_symlink() and "host-record=fv-ml1," in link.read_text()
+    assert not link.is_symlink() and "host-record=fv-ml1.fv.lan," in link.read_text()
 
 
 def test_a_hosts_own_warning_replaces_the_bmc_default(run, lab) -> None:
@@ -275,7 +275,7 @@ def test_a_hosts_own_warning_replaces_the_bmc_default(run, lab) -> None:
         "    role: bmc\n    warning: firmware 4.2 drops gratuitous ARP, ping it after a restart"))
     text = dns(run, lab, "render", "--site", "fv").stdout
     lines = text.splitlines()
-    bmc = lines.index("host-record=fv-ml1-bmc,fv-ml1-bmc.fv.lan,10.251.50.55")
+    bmc = lines.index("host-record=fv-ml1-bmc.fv.lan,fv-ml1-bmc,10.251.50.55")
     assert lines[bmc - 1].startswith("#") and "firmware 4.2 drops gratuitous ARP" in "".join(lines[bmc - 2:bmc])
     assert "802.1q" not in text
 

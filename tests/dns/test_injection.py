@@ -41,9 +41,9 @@ def _directives(snippet: str) -> list[str]:
 
 def _expected(site: object) -> list[str]:
     """What the snippet must say, built from the loaded values, never from the text."""
-    out = [f"local=/{site.domain}/"]  # type: ignore[attr-defined]
+    out = [f"local=/{site.domain}/"] if site.authoritative else []  # type: ignore[attr-defined]
     for host in site.hosts:  # type: ignore[attr-defined]
-        out.append(f"host-record={host.name},{site.fqdn(host.name)},{host.address}")  # type: ignore[attr-defined]
+        out.append(f"host-record={site.fqdn(host.name)},{host.name},{host.address}")  # type: ignore[attr-defined]
         if host.mac:
             address = f"[{host.address}]" if host.address.version == 6 else str(host.address)
             out.append(f"dhcp-host={host.mac},{address},{host.name}")
@@ -110,7 +110,9 @@ def test_any_inventory_renders_exactly_its_records_or_is_refused(
         return
     for loaded in inventory.sites:
         snippet = render_site(loaded)
-        assert _directives(snippet) == _expected(loaded)
+        *records, canary = _directives(snippet)
+        assert records == _expected(loaded)
+        assert canary.startswith(f'txt-record=_renamer.{loaded.name}.{loaded.domain},"')
         assert all(line.isprintable() for line in snippet.splitlines())
 
 

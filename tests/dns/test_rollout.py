@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from renamer.dns import rollout
-from renamer.dns.dnsmasq import host_records, render_resolver
+from renamer.dns.dnsmasq import canary_of, host_records, render_resolver
 from renamer.dns.inventory import Inventory, Resolver, load_inventory
 from renamer.dns.rollout import Outcome, OutcomeStatus, ResolverPlan, Rollout, plan_resolvers
 from renamer.dns.transport import SNIPPET, CommandResult, TransportError
@@ -169,8 +169,13 @@ class FakeDns:
         addresses: dict[str, str] = {}
         pointers: dict[str, str] = {}
         cnames: dict[str, str] = {}
+        texts: dict[str, str] = {}
         for data in self.transport.served.values():
             text = data.decode("utf-8", "replace")
+            found = canary_of(text)
+            if found is not None:
+                texts[found[0]] = f'"{found[1]}"'
+
             for names, address in host_records(text):
                 addresses.update(dict.fromkeys(names, address))
                 pointers[ipaddress.ip_address(address).reverse_pointer] = names[0]
@@ -179,6 +184,8 @@ class FakeDns:
                     *aliases, target = line.removeprefix("cname=").split(",")
                     cnames.update(dict.fromkeys(aliases, target))
         key = name.rstrip(".")
+        if rdtype == "TXT":
+            return Answer("NOERROR", (("TXT", texts[key]),)) if key in texts else Answer("NXDOMAIN")
         if rdtype == "PTR":
             return Answer("NOERROR", (("PTR", f"{pointers[key]}."),)) if key in pointers else Answer("NXDOMAIN")
         chain: tuple[tuple[str, str], ...] = ()
@@ -292,8 +299,8 @@ def test_an_unchanged_resolver_is_not_touched(new: Inventory) -> None:
     lab = fleet(ns_ana=deployed(new, "ns-ana"), ns_fv=deployed(new, "ns-fv"))
     outcomes = lab.apply(new)
     assert statuses(outcomes) == ["unchanged", "unchanged"]
-    assert [o.steps for o in outcomes] == [["snippets identical: not touched", "verify ok (16 checks)"],
-                                           ["snippets identical: not touched", "verify ok (8 checks)"]]
+    assert [o.steps for o in outcomes] == [["snippets identical: not touched", "verify ok (26 checks)"],
+                                           ["snippets identical: not touched", "verify ok (15 checks)"]]
     assert all(o.ok and o.backup is None for o in outcomes)
     assert lab.journal == []
 
@@ -319,7 +326,7 @@ def test_a_changed_resolver_is_backed_up_written_tested_reloaded_and_verified(ol
     assert lab.transports["ns-ana"].snippets() == deployed(new, "ns-ana")
     assert (ana.status, ana.error, ana.backup) == ("applied", None, folder)
     assert ana.steps == [f"backup {folder}", "wrote renamer-ana.conf, renamer-fv.conf", "test ok", "reload ok",
-                         "verify ok (16 checks)"]
+                         "verify ok (26 checks)"]
     assert ana.report is not None and ana.report.ok
     assert (fv.status, fv.ok) == ("unchanged", True)
 
@@ -368,10 +375,11 @@ def test_a_failing_test_rolls_every_changed_resolver_back_byte_for_byte(old: Inv
         f"ns-ana remove {PENDING}",
     ]
     assert lab.journal.count("ns-ana run systemctl restart dnsmasq") == 2
-    assert ana.steps[-2:] == ["verify ok (16 checks)", "restored, reloaded, old records served"]
+    assert ana.steps[-2:] == ["verify ok (26 checks)", "restored, reloaded, old records served"]
     assert fv.steps == [f"backup {BACKUPS}/ns-fv-{STAMP}", "wrote renamer-fv.conf", "test FAILED",
                         "restored, not restarted (it never was), old records served"]
-    assert lab.dns["ns-ana"].asked[-3:] == [("renamer-probe.invalid.", "A"), ("fv-ml1.", "A"), ("fv-gw.", "A")]
+    assert lab.dns["ns-ana"].asked[-4:] == [("renamer-probe.invalid.", "A"), ("_renamer.fv.fv.lan.", "TXT"),
+                                            ("fv-ml1.fv.lan.", "A"), ("fv-gw.fv.lan.", "A")]
 
 
 def test_a_snippet_that_did_not_exist_is_removed_on_rollback(old: Inventory, new: Inventory) -> None:
@@ -426,9 +434,11 @@ def test_a_wrong_answer_after_reload_rolls_back(old: Inventory, new: Inventory) 
     lab.transports["ns-fv"].reload_takes_effect = False
     ana, fv = lab.apply(new)
     assert statuses([ana, fv]) == ["rolled back", "rolled back"]
-    assert fv.error == "verify failed: fv-gw A: expected 10.251.0.2, got 10.251.0.1 (+2 more)"
+    assert fv.error.startswith('verify failed: _renamer.fv.fv.lan TXT (canary): expected "')  # not this file
+    assert fv.error.endswith(" (+3 more)")
     assert fv.report is not None
-    assert [c.expectation.label for c in fv.report.failures()] == ["fv-gw A", "fv-gw.fv.lan A", "10.251.0.2 PTR"]
+    assert [c.expectation.label for c in fv.report.failures()] == [
+        "_renamer.fv.fv.lan TXT (canary)", "fv-gw A", "fv-gw.fv.lan A", "10.251.0.2 PTR"]
     assert fv.steps == [f"backup {BACKUPS}/ns-fv-{STAMP}", "wrote renamer-fv.conf", "test ok", "reload ok",
                         "verify FAILED", "restored, reloaded, old records served"]
     assert lab.transports["ns-fv"].snippets() == deployed(old, "ns-fv")
@@ -449,7 +459,8 @@ def test_a_resolver_down_after_reload_is_rolled_back_and_checked(old: Inventory,
     assert fv.status == "rolled back"
     assert fv.error == "verify failed: 10.251.0.53:53: no answer within 0 s"
     assert fv.steps[-2:] == ["verify FAILED", "restored, reloaded, old records served"]
-    assert dns.asked[-3:] == [("renamer-probe.invalid.", "A"), ("fv-ml1.", "A"), ("fv-gw.", "A")]
+    assert dns.asked[-4:] == [("renamer-probe.invalid.", "A"), ("_renamer.fv.fv.lan.", "TXT"),
+                              ("fv-ml1.fv.lan.", "A"), ("fv-gw.fv.lan.", "A")]
 
 
 def test_an_unchanged_resolver_failing_verify_rolls_the_others_back(old: Inventory, new: Inventory) -> None:
@@ -503,12 +514,13 @@ def _answers(name: str, answer: Answer | NoAnswer) -> Callable[[FakeTransport, F
                  "test FAILED", id="backup-deleted"),
     pytest.param(_goes_down, "10.251.0.53:53 does not answer after the rollback",
                  "restored, not restarted (it never was), NOT answering", id="not-answering"),
-    pytest.param(_answers("fv-gw.", Answer("NOERROR", (("A", "10.251.0.2"),))),
-                 "after the rollback: fv-gw A: expected 10.251.0.1, got 10.251.0.2",
+    pytest.param(_answers("fv-gw.fv.lan.", Answer("NOERROR", (("A", "10.251.0.2"),))),
+                 "after the rollback: fv-gw.fv.lan A: expected 10.251.0.1, got 10.251.0.2",
                  "restored, not restarted (it never was), answering, old records NOT served", id="new-records-still-served"),
-    pytest.param(_answers("fv-ml1.", Answer("REFUSED")), "after the rollback: fv-ml1 A: expected 10.251.50.54, got REFUSED",
+    pytest.param(_answers("fv-ml1.fv.lan.", Answer("REFUSED")),
+                 "after the rollback: fv-ml1.fv.lan A: expected 10.251.50.54, got REFUSED",
                  "restored, not restarted (it never was), answering, old records NOT served", id="refused"),
-    pytest.param(_answers("fv-ml1.", NoAnswer("timeout")), "after the rollback: fv-ml1 A: no answer",
+    pytest.param(_answers("fv-ml1.fv.lan.", NoAnswer("timeout")), "after the rollback: fv-ml1.fv.lan A: no answer",
                  "restored, not restarted (it never was), answering, old records NOT served", id="old-name-times-out"),
 ])
 def test_a_failed_rollback_is_reported(old: Inventory, new: Inventory, monkeypatch: pytest.MonkeyPatch,

@@ -55,7 +55,7 @@ def test_dead_resolver_is_reported_once() -> None:
 
     report = verify_resolver(INVENTORY, RESOLVER, dead)
     assert report.unreachable == "ns 127.0.0.1:53: no answer in 0.1 s"
-    assert calls == ["fv-ml1."] and not report.ok
+    assert calls == ["_renamer.fv.fv.lan."] and not report.ok  # the canary is asked first
 
 
 def test_every_expected_check_is_asked() -> None:
@@ -66,6 +66,7 @@ def test_every_expected_check_is_asked() -> None:
         return Answer("NXDOMAIN")
 
     verify_resolver(INVENTORY, RESOLVER, record)
-    assert asked == [("fv-ml1.", "A"), ("fv-ml1.fv.lan.", "A"), ("54.50.251.10.in-addr.arpa.", "PTR"),
+    assert asked == [("_renamer.fv.fv.lan.", "TXT"), ("fv-ml1.", "A"), ("fv-ml1.", "AAAA"),
+                     ("fv-ml1.fv.lan.", "A"), ("fv-ml1.fv.lan.", "AAAA"), ("54.50.251.10.in-addr.arpa.", "PTR"),
                      ("scriberr.", "A"), ("scriberr.fv.lan.", "A"), ("old-box.", "A"),
                      ("old-box.fv.lan.", "A")]

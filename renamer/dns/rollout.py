@@ -297,8 +297,8 @@ def _serving(plan: ResolverPlan, querier: Querier) -> str | None:
             except NoAnswer:
                 return f"{found[0]} TXT (canary): no answer"
             if ("TXT", f'"{found[1]}"') not in answer.records:
-                got = " ".join(v for _, v in answer.records) or answer.rcode
-                return f"{found[0]} TXT (canary): expected \"{found[1]}\", got {got}"
+                shown = " ".join(v for _, v in answer.records) or answer.rcode
+                return f"{found[0]} TXT (canary): expected \"{found[1]}\", got {shown}"
         for names, address in host_records(text):
             if ":" in address:  # IPv6: the A check below says enough
                 continue

@@ -27,7 +27,8 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9._/-]{1,255}\Z")
 _SITE_KEYS = {"site", "domain", "network", "hosts", "retired", "authoritative"}
 _HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning"}
 _RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
-                  "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout"}
+                  "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout", "check_layout",
+                  "conf_file"}
 BMC_WARNING = ("802.1q VLAN tagging must stay disabled on this BMC: it once shipped tagging "
                "VLAN 250 into an untagged port and vanished from every network-side diagnostic")
 
@@ -78,6 +79,8 @@ class Resolver:
     ssh_config: str | None = None
     sudo: bool = False
     timeout: float = 2.0
+    check_layout: bool = True  # prove before writing that dnsmasq reads snippet_dir (dns/layout.py)
+    conf_file: str | None = None  # the daemon's main configuration; default: test's --conf-file
 
     @property
     def endpoint(self) -> str:
@@ -368,6 +371,13 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | N
     sudo = entry.get("sudo", False)
     if not isinstance(sudo, bool):
         bad("sudo", f"expected true or false, got {shown(sudo)}")
+    conf_file = entry.get("conf_file")
+    if conf_file is not None and (not isinstance(conf_file, str) or not conf_file.startswith("/")
+                                  or _UNSAFE.search(conf_file)):
+        bad("conf_file", f"expected an absolute file path, got {shown(conf_file)}")
+    check_layout = entry.get("check_layout", True)
+    if not isinstance(check_layout, bool):
+        bad("check_layout", f"expected true or false, got {shown(check_layout)}")
     timeout = entry.get("timeout", 2.0)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
         bad("timeout", f"expected seconds between 0 and 60, got {shown(timeout)}")
@@ -375,7 +385,8 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | N
         return None
     assert address is not None
     return Resolver(name, address, port, target, folders["snippet_dir"], folders["backup_dir"],
-                    commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout))
+                    commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout),
+                    check_layout, conf_file)
 
 
 def _names(entry: dict[str, Any], key: str, known: set[str] | None, bad: Any,

@@ -70,6 +70,9 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
     for plan in plans:
         resolver = plan.resolver
         head = f"== {resolver.name} ({resolver.target}, {resolver.snippet_dir})"
+        if plan.problem:
+            out.append(f"{head}: cannot apply here\nerror: {plan.problem}\n")
+            continue
         if not plan.changed:
             out.append(f"{head}: up to date, nothing to do\n")
             continue

@@ -20,6 +20,7 @@ from typing import Literal
 from renamer.dns.dnsmasq import canary_of, host_records, records, render_resolver
 from renamer.dns.dnsmasq import drift as hand_made
 from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.layout import layout_problem
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
 from renamer.interrupts import handled
@@ -39,6 +40,7 @@ class ResolverPlan:
     desired: dict[str, str | None]  # None: a snippet of renamer's that must go (site removed)
     current: dict[str, bytes | None]
     interrupted: str | None = None  # the backup of an earlier apply that was killed midway
+    problem: str | None = None  # why a snippet written here would not take effect (dns/layout.py)
 
     @property
     def changed(self) -> list[str]:
@@ -110,12 +112,19 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
     for resolver in resolvers:
         transport = transports[resolver.name]
         desired: dict[str, str | None] = dict(render_resolver(inventory, resolver))
-        for name in transport.list_snippets(resolver.snippet_dir):  # a site removed, or renamed
+        problem = layout_problem(resolver, transport)
+        try:
+            listed = transport.list_snippets(resolver.snippet_dir)
+        except TransportError:
+            if problem is None:
+                raise
+            listed = []  # a missing snippet_dir: the problem says so
+        for name in listed:  # a site removed, or renamed
             desired.setdefault(name, None)
         current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
         marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
         interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
-        plans.append(ResolverPlan(resolver, desired, current, interrupted))
+        plans.append(ResolverPlan(resolver, desired, current, interrupted, problem))
     return plans
 
 

@@ -90,6 +90,11 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
         plans = plan_resolvers(inventory, resolvers, transports)
         if dry_run:
             return ApplyResult(plans, [])
+        refused = [p.problem for p in plans if p.problem]
+        if refused:  # before anything is written on any resolver
+            more = (f" (and {len(refused) - 1} more resolvers: see `renamer dns plan`)"
+                    if len(refused) > 1 else "")
+            raise UnsafeError(f"{refused[0]}{more}; nothing written")
         _same_apply(plans, transports)
         half_done = [p for p in plans if p.interrupted]
         if half_done and after_interrupt == "refuse":

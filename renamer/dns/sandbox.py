@@ -93,7 +93,7 @@ def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
             "name": name, "address": instance.address, "port": instance.port, "backend": "dnsmasq",
             "target": "local", "snippet_dir": str(instance.snippet_dir),
             "backup_dir": str(backup_root / name), "test": instance.test_command(),
-            "reload": instance.reload_command(), "timeout": timeout,
+            "reload": instance.reload_command(), "timeout": timeout, "conf_file": str(instance.conf),
         }
         entry.update((extra or {}).get(name, {}))
         # JSON is YAML: every value is quoted safely whatever the folder names hold.

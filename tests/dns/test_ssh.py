@@ -153,6 +153,14 @@ def test_hostile_values_are_never_interpreted_by_a_shell(run, lab, sshd, tmp_pat
     hostile_test = ["true", f"$(touch {marker})", f"; touch {marker}", "'", '"', "\\", "*", "&&", "|"]
     lab.write_resolvers(ns_fv=_over_ssh(sshd, snippet_dir=str(odd), test=hostile_test,
                                         reload=["true", f"`touch {marker}`"]))
+    # No dnsmasq reads that folder: the layout check says so (its commands see the hostile
+    # path too, as plain arguments) ...
+    refused = dns(run, lab, "apply", "--resolvers", "ns-fv", "--no-verify")
+    assert refused.exit_code == 3 and "is not read by dnsmasq" in refused.stderr, refused.stderr
+    assert not marker.exists() and not (odd / "renamer-fv.conf").exists()
+    # ... and with the check off, every write, test and reload takes the values literally.
+    lab.write_resolvers(ns_fv=_over_ssh(sshd, snippet_dir=str(odd), test=hostile_test, check_layout=False,
+                                        reload=["true", f"`touch {marker}`"]))
     result = dns(run, lab, "apply", "--resolvers", "ns-fv", "--no-verify")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert (odd / "renamer-fv.conf").read_text().startswith("# Managed by renamer: site fv")

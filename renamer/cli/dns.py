@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -11,8 +13,9 @@ from renamer.cli.options import common_options, settings
 from renamer.dns import run
 from renamer.dns.inventory import Inventory
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
-from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK
+from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import locate_inventory
+from renamer.report.machine import dumps
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."
 
@@ -73,36 +76,49 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
 
 @dns.command()
 @click.option("--resolvers", "spec", required=True, help=RESOLVERS_HELP)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+@click.option("--expect-no-changes", is_flag=True,
+              help="Exit 1 when anything would change (or cannot be applied): a CI drift check.")
 @inventory_option
 @common_options
 @click.pass_context
-def plan(ctx: click.Context, spec: str, inventory_dir: Path | None) -> int:
+def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, inventory_dir: Path | None) -> int:
     """Show, per resolver, the snippet diff and the records added, changed and removed.
 
-    Reads each resolver's current snippets; writes nothing.
+    Reads each resolver's current snippets and its whole dnsmasq configuration;
+    writes nothing. Also says where a snippet could not take effect, which
+    authoritative domains the resolver forwards, and which hand-written records
+    still name old values. The JSON form is what `dns apply --plan` takes.
 
     \b
     Examples:
       renamer dns plan --resolvers all
-      renamer dns plan --resolvers ns-ana,ns-fv
+      renamer dns plan --resolvers all --expect-no-changes   # in CI: exit 1 on drift
+      renamer dns plan --resolvers all --format json > dns-plan.json
     """
-    settings(ctx).output.echo(plan_text(run.plan(_inventory(ctx, inventory_dir), spec)))
-    return EXIT_OK
+    plans = run.plan(_inventory(ctx, inventory_dir), spec)
+    out = settings(ctx).output
+    document = run.plan_document(plans)
+    out.echo(dumps(document) if fmt == "json" else plan_text(plans))
+    return EXIT_FINDINGS if expect_no_changes and document["changes"] else EXIT_OK
 
 
 @dns.command()
-@click.option("--resolvers", "spec", required=True, help=RESOLVERS_HELP)
+@click.option("--resolvers", "spec", default=None, help=RESOLVERS_HELP + " (or --plan)")
 @click.option("--dry-run", is_flag=True, help="Show the plan; change nothing.")
 @click.option("--no-verify", is_flag=True, help="Skip the resolution check after each reload.")
 @click.option("--resume", "after_interrupt", flag_value="resume", default="refuse",
               help="After an apply that was killed: restore the resolvers it left half-done, then apply.")
 @click.option("--rollback", "after_interrupt", flag_value="rollback",
               help="After an apply that was killed: restore the resolvers it left half-done, and stop.")
+@click.option("--plan", "plan_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Apply exactly this reviewed `dns plan --format json`; refused (exit 3) if anything "
+                   "changed since.")
 @inventory_option
 @common_options
 @click.pass_context
-def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, after_interrupt: str,
-          inventory_dir: Path | None) -> int:
+def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, after_interrupt: str,
+          plan_file: Path | None, inventory_dir: Path | None) -> int:
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
     For each resolver: back up its snippets into backup_dir, write the new ones
@@ -120,11 +136,18 @@ def apply(ctx: click.Context, spec: str, dry_run: bool, no_verify: bool, after_i
       renamer dns apply --resolvers all
       renamer dns apply --resolvers ns-fv --dry-run
       renamer dns apply --resolvers all --rollback    # after an apply that was killed
+      renamer dns apply --plan dns-plan.json          # exactly the plan reviewed
     """
     out = settings(ctx).output
+    reviewed = _reviewed(plan_file) if plan_file is not None else None
+    if reviewed is not None:
+        spec = ",".join(str(r.get("resolver")) for r in reviewed.get("resolvers", []) if isinstance(r, dict))
+    if not spec:
+        raise click.UsageError("give --resolvers, or --plan with a reviewed plan")
     result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
                        progress=out.progress("dns apply", "resolvers", after=0.0),
-                       after_interrupt=after_interrupt)  # type: ignore[arg-type]  # click's choice
+                       after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
+                       reviewed=reviewed)
     if not dry_run:  # a dry run prints the warnings with its plan
         for plan in result.plans:
             for line in drift_lines(plan):
@@ -159,3 +182,15 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None) 
     reports = run.verify(_inventory(ctx, inventory_dir), spec)
     settings(ctx).output.echo(verify_json(reports) if fmt == "json" else verify_table(reports))
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
+
+
+def _reviewed(path: Path) -> dict[str, Any]:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"--plan {path}: file not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"--plan {path}: not a JSON plan ({str(exc).splitlines()[0]})") from None
+    if not isinstance(document, dict) or not isinstance(document.get("resolvers"), list):
+        raise ConfigError(f"--plan {path}: not a plan written by `renamer dns plan --format json`")
+    return document

@@ -19,9 +19,11 @@ import posixpath
 import re
 import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from renamer.dns.effective import DEFAULT_CONF, read_effective, reader_for
-from renamer.dns.inventory import Resolver
+from renamer.dns.dnsmasq import PREFIX
+from renamer.dns.effective import DEFAULT_CONF, Directive, Effective, HostsEntry, read_effective, reader_for
+from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
 
 PIHOLE_TOML = "/etc/pihole/pihole.toml"
@@ -30,39 +32,105 @@ OPENWRT_DHCP = "/etc/config/dhcp"
 DEBIAN_DEFAULTS = "/etc/default/dnsmasq"
 DEBIAN_CONFIG_DIR = "/etc/dnsmasq.d,.dpkg-dist,.dpkg-old,.dpkg-new"  # the init script's default
 _TOML_SETTING = re.compile(r"^\s*etc_dnsmasq_d\s*=\s*(true|false)\b", re.MULTILINE)
+# Directives that make records: a hand-written one naming an old value keeps it alive.
+_RECORD_KEYS = frozenset({"host-record", "address", "cname", "ptr-record", "txt-record", "srv-host",
+                          "mx-host", "dhcp-host", "interface-name", "dynamic-host", "caa-record",
+                          "naptr-record"})
+Record = Directive | HostsEntry
 _UCI_CONFDIR = re.compile(r"^\s*option\s+confdir\s+['\"]?([^'\"\s]+)", re.MULTILINE)
+
+
+@dataclass
+class Inspection:
+    """What reading a resolver's configuration found, before anything is written."""
+
+    problem: str | None = None  # a snippet written to snippet_dir would not take effect
+    warnings: list[str] = field(default_factory=list)
+    stale: list[Record] = field(default_factory=list)  # hand-written, naming old values
+
+
+def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
+    """The layout problem, and in the effective configuration: forwarded authoritative domains
+    (local= would hide names only the upstream knows) and hand-written records outside
+    renamer's snippets that name an old or retired name or an old address, or clash with
+    the inventory (a second cname for an alias stops dnsmasq)."""
+    problem, effective = _layout(resolver, transport)
+    found = Inspection(problem)
+    if effective is None:
+        return found
+    for site in inventory.sites:
+        if site.name in resolver.sites and site.authoritative:
+            for line in effective.forwards(site.domain):
+                found.warnings.append(
+                    f"{resolver.name}: site {site.name} is authoritative (local=/{site.domain}/), but "
+                    f"{line.file}:{line.line} forwards it ({line.key}={line.value}): names only the "
+                    "upstream knows will answer NXDOMAIN; set authoritative: false, or drop that line")
+    found.stale = stale_records(inventory, resolver, effective)
+    return found
+
+
+def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective) -> list[Record]:
+    """Records outside renamer's own snippets that keep an old value alive or clash."""
+    gone = {n.lower() for n in inventory.old_hosts}
+    for site in inventory.sites:
+        gone |= {n for name in site.retired for n in (name, site.fqdn(name))}
+    old_addresses = set(inventory.old_addresses)
+    aliases = {n for site in inventory.sites if site.name in resolver.sites for h in site.hosts
+               for a in h.aliases for n in (a, site.fqdn(a))}
+    ours = resolver.snippet_dir.rstrip("/") + "/"
+    out: list[Record] = []
+    for directive in effective.directives:
+        if directive.key not in _RECORD_KEYS or (directive.file.startswith(ours)
+                                                 and directive.file[len(ours):].startswith(PREFIX)):
+            continue
+        words = {w.lower().rstrip(".") for w in re.split(r"[,/\s]+", directive.value) if w}
+        clash = directive.key == "cname" and bool(words & aliases)
+        if words & gone or words & old_addresses or clash:
+            out.append(directive)
+    out += [e for e in effective.hosts if e.address in old_addresses or {n.lower() for n in e.names} & gone]
+    return out
+
+
+def shown_record(record: Record) -> str:
+    if isinstance(record, HostsEntry):
+        return f"{record.file}:{record.line}: {record.address} {' '.join(record.names)}"
+    return f"{record.file}:{record.line}: {record.key}={record.value}"
 
 
 def layout_problem(resolver: Resolver, transport: Transport) -> str | None:
     """Why a snippet written to this resolver's `snippet_dir` would not take effect, or None."""
+    return _layout(resolver, transport)[0]
+
+
+def _layout(resolver: Resolver, transport: Transport) -> tuple[str | None, Effective | None]:
     folder = resolver.snippet_dir.rstrip("/") or "/"
     where = f"{resolver.name}: snippet_dir {folder}"
     if not transport.run(["test", "-d", folder]).ok:
         return (f"{where} does not exist; renamer never creates it (a typo would hide the snippet): "
-                "create it and name it in the dnsmasq configuration (conf-dir=" + folder + "/,*.conf)")
+                "create it and name it in the dnsmasq configuration (conf-dir=" + folder + "/,*.conf)"), None
     if not resolver.check_layout:
-        return None
+        return None, None
     toml = _read(transport, PIHOLE_TOML)
     if toml is not None:
         setting = _TOML_SETTING.search(toml)
         if setting is None or setting.group(1) != "true":
             return (f"{where}: Pi-hole v6 ignores /etc/dnsmasq.d unless misc.etc_dnsmasq_d = true in "
-                    f"{PIHOLE_TOML} (`pihole-FTL --config misc.etc_dnsmasq_d true`, then restart)")
+                    f"{PIHOLE_TOML} (`pihole-FTL --config misc.etc_dnsmasq_d true`, then restart)"), None
     if _read(transport, OPENWRT_RELEASE) is not None:
         confdir = _UCI_CONFDIR.search(_read(transport, OPENWRT_DHCP) or "")
         wanted = (confdir.group(1) if confdir else "/tmp/dnsmasq.d").rstrip("/")
         if wanted != folder:
             return (f"{where}: OpenWrt's dnsmasq reads {wanted} (`option confdir` in {OPENWRT_DHCP}), "
-                    "not this folder: set snippet_dir to it, or set confdir to this folder")
-        return None  # generated by UCI at start: nothing more to read
+                    "not this folder: set snippet_dir to it, or set confdir to this folder"), None
+        return None, None  # generated by UCI at start: nothing more to read
     main, extra, options = _daemon_files(resolver.test, transport)
     if resolver.conf_file is not None:
         main = resolver.conf_file
     effective = read_effective(reader_for(transport), main, extra=extra, options=options)
     if not effective.reads_folder(folder):
         return (f"{where} is not read by dnsmasq: no conf-dir or conf-file in {main} (or what it "
-                f"includes) names it; add `conf-dir={folder}/,*.conf` to {main}")
-    return None
+                f"includes) names it; add `conf-dir={folder}/,*.conf` to {main}"), effective
+    return None, effective
 
 
 def _daemon_files(test: Sequence[str], transport: Transport) -> tuple[str, list[str], list[str]]:

@@ -73,6 +73,10 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
         if plan.problem:
             out.append(f"{head}: cannot apply here\nerror: {plan.problem}\n")
             continue
+        out += [f"warning: {w}\n" for w in plan.warnings]
+        if plan.stale:
+            out.append(f"hand-written records naming old values ({len(plan.stale)}; they keep them alive):\n")
+            out += [f"  {where}\n" for where in plan.stale]
         if not plan.changed:
             out.append(f"{head}: up to date, nothing to do\n")
             continue

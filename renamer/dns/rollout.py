@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import hashlib
 import posixpath
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from renamer.dns.dnsmasq import canary_of, host_records, records, render_resolver
 from renamer.dns.dnsmasq import drift as hand_made
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.layout import layout_problem
+from renamer.dns.layout import inspect, shown_record
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
 from renamer.interrupts import handled
@@ -41,6 +42,8 @@ class ResolverPlan:
     current: dict[str, bytes | None]
     interrupted: str | None = None  # the backup of an earlier apply that was killed midway
     problem: str | None = None  # why a snippet written here would not take effect (dns/layout.py)
+    warnings: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)  # hand-written records naming old values: file:line
 
     @property
     def changed(self) -> list[str]:
@@ -69,6 +72,23 @@ class ResolverPlan:
         found = {name: hand_made((self.current.get(name) or b"").decode("utf-8", "replace"))
                  for name in self.changed}
         return {name: lines for name, lines in found.items() if lines}
+
+    def document(self) -> dict[str, Any]:
+        """What `dns plan --format json` says of this resolver; `apply --plan` checks the digests."""
+        added, changed, removed = self.record_changes()
+        return {
+            "resolver": self.resolver.name, "target": self.resolver.target,
+            "snippet_dir": self.resolver.snippet_dir, "changes": bool(self.changed), "problem": self.problem,
+            "warnings": self.warnings, "hand_written": self.stale,
+            "records": {"added": added, "changed": changed, "removed": removed},
+            "drift": self.drift(),
+            "snippets": [{"file": name, "action": "remove" if self.desired[name] is None else "write",
+                          "current_sha256": _digest(self.current.get(name)),
+                          "desired_sha256": _digest(None if self.desired[name] is None
+                                                    else (self.desired[name] or "").encode())}
+                         for name in sorted(self.desired)],
+            "diff": self.diff(),
+        }
 
     def record_changes(self) -> tuple[list[str], list[str], list[str]]:
         """Names added, changed and removed across this resolver's snippets."""
@@ -112,7 +132,8 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
     for resolver in resolvers:
         transport = transports[resolver.name]
         desired: dict[str, str | None] = dict(render_resolver(inventory, resolver))
-        problem = layout_problem(resolver, transport)
+        inspection = inspect(inventory, resolver, transport)
+        problem = inspection.problem
         try:
             listed = transport.list_snippets(resolver.snippet_dir)
         except TransportError:
@@ -124,8 +145,13 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
         current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
         marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
         interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
-        plans.append(ResolverPlan(resolver, desired, current, interrupted, problem))
+        plans.append(ResolverPlan(resolver, desired, current, interrupted, problem, inspection.warnings,
+                                  [shown_record(r) for r in inspection.stale]))
     return plans
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
 
 
 def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:

@@ -7,7 +7,7 @@ import posixpath
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from renamer.dns.dnsmasq import render_site, snippet_name
 from renamer.dns.inventory import Inventory, Resolver, Site
@@ -79,7 +79,8 @@ def plan(inventory: Inventory, spec: str) -> list[ResolverPlan]:
 def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: bool = True,
           progress: Callable[[int, int], None] | None = None,
           make_querier: Callable[[Resolver], Querier] = dnspython_querier,
-          after_interrupt: Literal["refuse", "resume", "rollback"] = "refuse") -> ApplyResult:
+          after_interrupt: Literal["refuse", "resume", "rollback"] = "refuse",
+          reviewed: dict[str, Any] | None = None) -> ApplyResult:
     """Plan, then apply resolver by resolver, rolling back every changed one on any failure.
 
     An earlier apply killed outright left resolvers half-done (their snippets written, maybe
@@ -90,6 +91,8 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
         plans = plan_resolvers(inventory, resolvers, transports)
         if dry_run:
             return ApplyResult(plans, [])
+        if reviewed is not None:
+            _same_as_reviewed(plans, reviewed)
         refused = [p.problem for p in plans if p.problem]
         if refused:  # before anything is written on any resolver
             more = (f" (and {len(refused) - 1} more resolvers: see `renamer dns plan`)"
@@ -120,6 +123,31 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
         if progress is not None:
             progress(len(names), len(names))
     return ApplyResult(plans, outcomes, rollout.interrupted)
+
+
+def plan_document(plans: Sequence[ResolverPlan]) -> dict[str, Any]:
+    """`dns plan --format json`: what would change, per resolver, with the digests that let
+    `dns apply --plan FILE` apply exactly this and nothing else."""
+    return {"changes": any(p.changed or p.problem for p in plans),
+            "resolvers": [p.document() for p in plans]}
+
+
+def _same_as_reviewed(plans: Sequence[ResolverPlan], reviewed: dict[str, Any]) -> None:
+    """Refuse when the inventory or a resolver's snippets changed since the plan was reviewed."""
+    try:
+        wanted = {r["resolver"]: r["snippets"] for r in reviewed["resolvers"]}
+    except (KeyError, TypeError):
+        raise ConfigError("--plan: not a plan written by `renamer dns plan --format json`") from None
+    now = {p.resolver.name: p.document()["snippets"] for p in plans}
+    if set(now) != set(wanted):
+        raise ConfigError(f"--plan: it plans {', '.join(sorted(wanted))}; this apply would reach "
+                          f"{', '.join(sorted(now))}")
+    for name, snippets in now.items():
+        if snippets != wanted[name]:
+            theirs = {s["file"]: s for s in wanted[name]}
+            what = next((s["file"] for s in snippets if theirs.get(s["file"]) != s), "a snippet")
+            raise UnsafeError(f"{name}: {what} differs from the reviewed plan (the inventory or the resolver "
+                              "changed since): plan and review again; nothing written")
 
 
 def _same_apply(plans: list[ResolverPlan], transports: dict[str, Transport]) -> None:

@@ -3,6 +3,7 @@ change; and the canary, which catches what a layout check cannot see (issue 13, 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -127,3 +128,51 @@ def test_the_conf_file_comes_from_the_test_command_or_the_resolver() -> None:
     assert layout_problem(_resolver("/srv/snippets", ("dnsmasq", "--test", "-C", "/srv/dns.conf")),
                           files) is None  # type: ignore[arg-type]
     assert "is not read by dnsmasq" in (layout_problem(_resolver("/srv/snippets"), files) or "")  # type: ignore[arg-type]
+
+
+def test_plan_lists_hand_written_records_and_warns_of_a_forwarded_authoritative_domain(run, lab) -> None:  # type: ignore[no-untyped-def]
+    instance = lab.instances["ns-ana"]
+    legacy = instance.snippet_dir / "legacy.conf"
+    legacy.write_text("# by hand, years ago\nhost-record=ana-ml2.ana.lan,10.250.50.54\n"
+                      "address=/printer.ana.lan/10.250.9.9\nserver=/ana.lan/10.250.0.1\n")
+    (lab.root / "hosts.extra").write_text("10.250.50.55 ana-ml2-bmc\n")
+    with instance.conf.open("a") as conf:
+        conf.write(f"addn-hosts={lab.root / 'hosts.extra'}\n")
+    plan = dns(run, lab, "plan", "--resolvers", "ns-ana")
+    assert plan.exit_code == 0, plan.stderr
+    assert (f"warning: ns-ana: site ana is authoritative (local=/ana.lan/), but {legacy}:4 forwards it "
+            "(server=/ana.lan/10.250.0.1): names only the upstream knows will answer NXDOMAIN") in plan.stdout
+    assert ("hand-written records naming old values (2; they keep them alive):\n"
+            f"  {legacy}:2: host-record=ana-ml2.ana.lan,10.250.50.54\n"
+            f"  {lab.root / 'hosts.extra'}:1: 10.250.50.55 ana-ml2-bmc\n") in plan.stdout
+
+
+def test_plan_for_pipelines_expect_no_changes_json_and_apply_exactly_the_reviewed_plan(run, lab, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "plan", "--resolvers", "all", "--expect-no-changes").exit_code == 1  # all to write
+    reviewed = tmp_path / "plan.json"
+    reviewed.write_text(dns(run, lab, "plan", "--resolvers", "ns-fv,ns-ana", "--format", "json").stdout)
+    document = json.loads(reviewed.read_text())
+    assert document["changes"] is True
+    fv = next(r for r in document["resolvers"] if r["resolver"] == "ns-fv")
+    assert [s["file"] for s in fv["snippets"]] == ["renamer-ana.conf", "renamer-fv.conf"]
+    assert (fv["snippets"][1]["action"], fv["snippets"][1]["current_sha256"]) == ("write", None)
+    assert len(fv["snippets"][1]["desired_sha256"]) == 64
+    assert {"fv-ml1", "fv-ml1.fv.lan", "scriberr"} <= set(fv["records"]["added"])
+    assert fv["problem"] is None and fv["hand_written"] == [] and fv["diff"].startswith("--- /dev/null")
+    applied = dns(run, lab, "apply", "--plan", str(reviewed))
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert sorted(line.split()[0] for line in applied.stdout.splitlines()[1:3]) == ["ns-ana", "ns-fv"]
+    assert dns(run, lab, "plan", "--resolvers", "ns-fv,ns-ana", "--expect-no-changes").exit_code == 0
+    # Reviewed, then the inventory changed: the old review no longer holds.
+    reviewed.write_text(dns(run, lab, "plan", "--resolvers", "ns-fv", "--format", "json").stdout)
+    site = lab.inventory / "sites" / "fv.yaml"
+    site.write_text(site.read_text().replace("address: 10.251.0.1", "address: 10.251.0.2"))
+    before = lab.snippets()
+    refused = dns(run, lab, "apply", "--plan", str(reviewed))
+    assert refused.exit_code == 3
+    assert refused.stderr == ("renamer: error: ns-fv: renamer-fv.conf differs from the reviewed plan (the inventory "
+                              "or the resolver changed since): plan and review again; nothing written\n")
+    assert lab.snippets() == before
+    (tmp_path / "junk.json").write_text("[1, 2]")
+    junk = dns(run, lab, "apply", "--plan", str(tmp_path / "junk.json"))
+    assert junk.exit_code == 2 and "not a plan written by `renamer dns plan --format json`" in junk.stderr

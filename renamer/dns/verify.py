@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from renamer.dns.dnsmasq import canary, canary_of, render_site
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.forked import available_cores, can_fork, fork_map
 
@@ -76,8 +77,6 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     Every resolver: retired names and renamer.yaml's old names resolve to nothing, and the
     PTR of an old address names no old host.
     """
-    from renamer.dns.dnsmasq import canary, canary_of, render_site
-
     out = []
     served = [site for site in inventory.sites if site.name in resolver.sites]
     for site in served:

@@ -148,6 +148,8 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
                        progress=out.progress("dns apply", "resolvers", after=0.0),
                        after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
                        reviewed=reviewed)
+    for note in result.notes:
+        out.echo(f"renamer: {note}\n", err=True)
     if not dry_run:  # a dry run prints the warnings with its plan
         for plan in result.plans:
             for line in drift_lines(plan):

@@ -6,11 +6,12 @@ import contextlib
 import posixpath
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from renamer.dns.dnsmasq import render_site, snippet_name
 from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.lock import locked
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import (
     Outcome,
@@ -39,6 +40,7 @@ class ApplyResult:
     outcomes: list[Outcome]  # empty for a dry run
     interrupted: bool = False  # Ctrl-C or SIGTERM: the changed resolvers were rolled back
     restored: bool = False  # --rollback after an apply killed outright: only restores were done
+    notes: list[str] = field(default_factory=list)  # stale locks taken over
 
     @property
     def ok(self) -> bool:
@@ -87,41 +89,56 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
     never restarted): it is refused unless told to `resume` (restore those resolvers from
     their backup, then apply as usual) or to `rollback` (restore them and stop)."""
     resolvers = inventory.select(spec)
+    notes: list[str] = []
     with connected(resolvers) as transports:
-        plans = plan_resolvers(inventory, resolvers, transports)
         if dry_run:
-            return ApplyResult(plans, [])
-        if reviewed is not None:
-            _same_as_reviewed(plans, reviewed)
-        refused = [p.problem for p in plans if p.problem]
-        if refused:  # before anything is written on any resolver
-            more = (f" (and {len(refused) - 1} more resolvers: see `renamer dns plan`)"
-                    if len(refused) > 1 else "")
-            raise UnsafeError(f"{refused[0]}{more}; nothing written")
-        _same_apply(plans, transports)
-        half_done = [p for p in plans if p.interrupted]
-        if half_done and after_interrupt == "refuse":
-            shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
-            raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
-                              "--resume` to restore them and apply again, or `--rollback` to restore them")
-        if half_done:
-            outcomes = [_restore(plan, transports) for plan in half_done]
-            if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
-                return ApplyResult(plans, outcomes, restored=True)
-            plans = plan_resolvers(inventory, resolvers, transports)
-        names = [p.resolver.name for p in plans]
+            return ApplyResult(plan_resolvers(inventory, resolvers, transports), [])
+        for resolver in resolvers:  # a missing sudo right is named before even a lock is written
+            transports[resolver.name].check_sudo()
+        with locked(resolvers, transports, notes):  # before anything is read for the apply
+            result = _apply_locked(inventory, resolvers, transports, verify=verify, progress=progress,
+                                   make_querier=make_querier, after_interrupt=after_interrupt,
+                                   reviewed=reviewed)
+    return replace(result, notes=notes)
 
-        def step(name: str) -> None:
-            if progress is not None:
-                progress(names.index(name), len(names))
 
-        rollout = Rollout(inventory, transports, make_querier, verify=verify)
-        # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
-        # rollout rolls back instead of dying between a write and a restart.
-        with handled((signal.SIGTERM,), raise_interrupt):
-            outcomes = rollout.apply(plans, progress=step)
+def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport], *,
+                  verify: bool, progress: Callable[[int, int], None] | None,
+                  make_querier: Callable[[Resolver], Querier],
+                  after_interrupt: Literal["refuse", "resume", "rollback"],
+                  reviewed: dict[str, Any] | None) -> ApplyResult:
+    plans = plan_resolvers(inventory, resolvers, transports)
+    if reviewed is not None:
+        _same_as_reviewed(plans, reviewed)
+    refused = [p.problem for p in plans if p.problem]
+    if refused:  # before anything is written on any resolver
+        more = (f" (and {len(refused) - 1} more resolvers: see `renamer dns plan`)"
+                if len(refused) > 1 else "")
+        raise UnsafeError(f"{refused[0]}{more}; nothing written")
+    _same_apply(plans, transports)
+    half_done = [p for p in plans if p.interrupted]
+    if half_done and after_interrupt == "refuse":
+        shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
+        raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
+                          "--resume` to restore them and apply again, or `--rollback` to restore them")
+    if half_done:
+        outcomes = [_restore(plan, transports) for plan in half_done]
+        if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
+            return ApplyResult(plans, outcomes, restored=True)
+        plans = plan_resolvers(inventory, resolvers, transports)
+    names = [p.resolver.name for p in plans]
+
+    def step(name: str) -> None:
         if progress is not None:
-            progress(len(names), len(names))
+            progress(names.index(name), len(names))
+
+    rollout = Rollout(inventory, transports, make_querier, verify=verify)
+    # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
+    # rollout rolls back instead of dying between a write and a restart.
+    with handled((signal.SIGTERM,), raise_interrupt):
+        outcomes = rollout.apply(plans, progress=step)
+    if progress is not None:
+        progress(len(names), len(names))
     return ApplyResult(plans, outcomes, rollout.interrupted)
 
 

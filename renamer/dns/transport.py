@@ -55,6 +55,11 @@ class Transport(Protocol):
 
     def remove(self, path: str) -> None: ...
 
+    def create(self, path: str, data: bytes) -> bool:
+        """Create `path` holding `data` only if it does not exist (its folder is made); False
+        when it exists. The one exclusive step: a lock."""
+        ...
+
     def list_snippets(self, folder: str) -> list[str]:
         """The names of renamer's own snippets (renamer-*.conf) in `folder`, sorted."""
 
@@ -86,6 +91,18 @@ class LocalTransport:
             write_atomic(target, data, 0o644, suffix=".tmp", replace_links=True)
         except OSError as exc:
             raise TransportError(f"{path}: cannot write: {exc.strerror}") from None
+
+    def create(self, path: str, data: bytes) -> bool:
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            raise TransportError(f"{path}: cannot create: {exc.strerror}") from None
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        return True
 
     def remove(self, path: str) -> None:
         try:
@@ -134,6 +151,9 @@ _WRITE = ('set -e; umask 022; mkdir -p -- "$1"; tmp=$(mktemp "$1/.$2.XXXXXX"); '
           'trap \'rm -f -- "$tmp"\' EXIT; '  # a failed write (disk full) leaves no temporary file
           'cat > "$tmp"; chmod 644 "$tmp"; mv -f -- "$tmp" "$1/$2"')
 _REMOVE = 'rm -f -- "$1"'
+# noclobber: `>` fails when the file exists, atomically (O_EXCL on the remote side)
+_CREATE = 'umask 022; mkdir -p -- "$1" || exit 1; set -C; cat > "$1/$2" 2>/dev/null || exit 45'
+_EXISTS = 45
 _LIST = ('cd -- "$1" 2>/dev/null || exit 0; '
          'for f in renamer-*.conf; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0')
 _MISSING = 44
@@ -185,6 +205,15 @@ class SshTransport:
         result = self._call(["sh", "-c", _WRITE, "sh", folder, name], data)
         if not result.ok:
             raise TransportError(f"{self.resolver.name}: {path}: cannot write: {result.tail()}")
+
+    def create(self, path: str, data: bytes) -> bool:
+        folder, name = os.path.split(path)
+        result = self._call(["sh", "-c", _CREATE, "sh", folder, name], data)
+        if result.returncode == _EXISTS:
+            return False
+        if not result.ok:
+            raise TransportError(f"{self.resolver.name}: {path}: cannot create: {result.tail()}")
+        return True
 
     def remove(self, path: str) -> None:
         result = self._call(["sh", "-c", _REMOVE, "sh", path])

@@ -4,6 +4,10 @@ change; and the canary, which catches what a layout check cannot see (issue 13, 
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -176,3 +180,55 @@ def test_plan_for_pipelines_expect_no_changes_json_and_apply_exactly_the_reviewe
     (tmp_path / "junk.json").write_text("[1, 2]")
     junk = dns(run, lab, "apply", "--plan", str(tmp_path / "junk.json"))
     assert junk.exit_code == 2 and "not a plan written by `renamer dns plan --format json`" in junk.stderr
+
+
+# -- one operator at a time -------------------------------------------------------------------
+
+def test_a_second_apply_is_refused_while_one_holds_the_lock(run, lab) -> None:  # type: ignore[no-untyped-def]
+    slow = 'sleep 2; exec "$@"'
+    instance = lab.instances["ns-fv"]
+    lab.write_resolvers(ns_fv={"test": ["sh", "-c", slow, "sh", *instance.test_command()]})
+    command = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all", "--inventory",
+               str(lab.inventory)]
+    first = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lock = lab.root / "backups" / "ns-fv" / "renamer-apply.lock"
+    deadline = time.monotonic() + 10
+    while not lock.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    holder = json.loads(lock.read_text())
+    second = subprocess.run(command, cwd=lab.root, capture_output=True, text=True)
+    assert second.returncode == 3
+    assert second.stderr.startswith("renamer: error: ns-ana: another dns apply holds the lock (")
+    assert f"pid {holder['pid']}, since {holder['started']}" in second.stderr
+    assert second.stderr.count("\n") == 1
+    out, err = first.communicate(timeout=60)
+    assert first.returncode == 0, out + err
+    assert not lock.exists()  # released at the end
+    assert out.count("  applied  ") == 3  # the first apply, whole, on every resolver
+    assert dns(run, lab, "plan", "--resolvers", "all", "--expect-no-changes").exit_code == 0
+
+
+def test_a_lock_left_by_a_killed_apply_is_taken_over_and_said(run, lab) -> None:  # type: ignore[no-untyped-def]
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock = lab.root / "backups" / "ns-ana" / "renamer-apply.lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text(json.dumps({"host": socket.gethostname(), "pid": int(dead.stdout), "user": "ops",
+                                "started": "2026-11-29T10:00:00Z"}))
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (f"renamer: ns-ana: took over a stale lock of pid {int(dead.stdout)} on {socket.gethostname()} "
+            "(that process is gone), started 2026-11-29T10:00:00Z") in result.stderr
+    assert not lock.exists()
+
+
+def test_a_lock_from_another_host_is_refused_with_how_to_clear_it(run, lab) -> None:  # type: ignore[no-untyped-def]
+    lock = lab.root / "backups" / "ns-ana2" / "renamer-apply.lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text(json.dumps({"host": "other-box", "pid": 4242, "user": "ops", "started": "2026-01-01T00:00:00Z"}))
+    result = dns(run, lab, "apply", "--resolvers", "all")
+    assert result.exit_code == 3
+    assert result.stderr == ("renamer: error: ns-ana2: another dns apply holds the lock (ops@other-box pid 4242, "
+                             "since 2026-01-01T00:00:00Z); it is over 1 h old: if no apply is running there, "
+                             f"remove {lock} on ns-ana2; nothing written\n")
+    assert lab.snippets() == {}
+    assert not (lab.root / "backups" / "ns-ana" / "renamer-apply.lock").exists()  # the ones taken: released

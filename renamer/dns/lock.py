@@ -1,0 +1,120 @@
+"""One operator at a time: a lock per resolver, on the resolver itself.
+
+`dns apply` creates `<backup_dir>/renamer-apply.lock` on every resolver it reaches (in name
+order, exclusively: O_EXCL locally, noclobber over ssh) before it reads or writes a snippet,
+and removes it at the end. A second apply, from this machine or any other, finds it and is
+refused, naming the holder (host, pid, user) and when it started. A lock left by an apply
+that was killed is stale: when its process is provably gone (same host, no such pid) it is
+taken over, and said so; otherwise (another host, or older than `lock_max_age`) the refusal
+says how to clear it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import getpass
+import json
+import os
+import posixpath
+import socket
+from collections.abc import Iterator, Sequence
+
+from renamer.dns.inventory import Resolver
+from renamer.dns.transport import Transport, TransportError
+from renamer.errors import UnsafeError
+
+LOCK = "renamer-apply.lock"
+MAX_AGE = dt.timedelta(hours=1)
+
+
+@contextlib.contextmanager
+def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
+           notes: list[str]) -> Iterator[None]:
+    """Hold every resolver's lock for the duration; `notes` gets each stale lock taken over."""
+    held: list[Resolver] = []
+    mine = _holder()
+    try:
+        for resolver in sorted(resolvers, key=lambda r: r.name):  # one order: no two applies deadlock
+            _take(resolver, transports[resolver.name], mine, notes)
+            held.append(resolver)
+        yield
+    finally:
+        for resolver in reversed(held):
+            with contextlib.suppress(TransportError):
+                transports[resolver.name].remove(_path(resolver))
+
+
+def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str]) -> None:
+    path = _path(resolver)
+    for _ in range(2):
+        if transport.create(path, mine):
+            return
+        raw = transport.read(path)
+        if raw is None:
+            continue  # released in between: try again
+        holder = _parse(raw)
+        if not _gone(holder):
+            raise UnsafeError(_refusal(resolver, path, holder))
+        notes.append(f"{resolver.name}: took over a stale lock of pid {holder.get('pid')} on "
+                     f"{holder.get('host')} (that process is gone), started {holder.get('started')}")
+        transport.remove(path)
+    raise UnsafeError(f"{resolver.name}: cannot take the lock {path}: another apply keeps taking it")
+
+
+def _holder() -> bytes:
+    started = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.getuid())
+    return (json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "user": user,
+                        "started": started}) + "\n").encode()
+
+
+def _parse(raw: bytes) -> dict[str, object]:
+    try:
+        data = json.loads(raw.decode("utf-8", "replace"))
+    except json.JSONDecodeError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _gone(holder: dict[str, object]) -> bool:
+    """Is the process that holds the lock provably gone (this host, no such pid)?"""
+    pid = holder.get("pid")
+    if holder.get("host") != socket.gethostname() or not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # alive, another user's
+    return False
+
+
+def _refusal(resolver: Resolver, path: str, holder: dict[str, object]) -> str:
+    who = (f"{holder.get('user', '?')}@{holder.get('host', '?')} pid {holder.get('pid', '?')}, "
+           f"since {holder.get('started', '?')}") if holder else "an unreadable holder"
+    started = _started(holder)
+    old = started is not None and dt.datetime.now(dt.UTC) - started > MAX_AGE
+    hours = int(MAX_AGE.total_seconds() // 3600)
+    advice = (f"it is over {hours} h old: if no apply is running there, remove {path} on {resolver.name}"
+              if old or not holder else
+              f"wait for it, or if that apply is gone, remove {path} on {resolver.name}")
+    return f"{resolver.name}: another dns apply holds the lock ({who}); {advice}; nothing written"
+
+
+def _started(holder: dict[str, object]) -> dt.datetime | None:
+    value = holder.get("started")
+    if not isinstance(value, str):
+        return None
+    try:
+        return dt.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.UTC)
+    except ValueError:
+        return None
+
+
+def _path(resolver: Resolver) -> str:
+    return posixpath.join(resolver.backup_dir, LOCK)

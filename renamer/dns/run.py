@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from renamer.dns.dhcp import dhcp_checks
 from renamer.dns.dnsmasq import render_site, snippet_name
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.lock import locked
@@ -191,5 +192,20 @@ def _restore(plan: ResolverPlan, transports: dict[str, Transport]) -> Outcome:
 
 def verify(inventory: Inventory, spec: str,
            make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[ResolverReport]:
-    """Ask each resolver of `spec` directly whether it serves the inventory."""
-    return verify_all(inventory, inventory.select(spec), make_querier)
+    """Ask each resolver of `spec` directly whether it serves the inventory; where it serves
+    DHCP for hosts with a MAC, check its reservations and leases too."""
+    resolvers = inventory.select(spec)
+    reports = verify_all(inventory, resolvers, make_querier)
+    with_dhcp = [r for r in resolvers
+                 if any(h.mac for s in inventory.sites if s.name in r.dhcp for h in s.hosts)]
+    if with_dhcp:
+        with connected(with_dhcp) as transports:
+            for report in reports:
+                resolver = report.resolver
+                if resolver not in with_dhcp or report.unreachable is not None:
+                    continue
+                try:
+                    report.checks += dhcp_checks(inventory, resolver, transports[resolver.name])
+                except TransportError as exc:
+                    report.unreachable = str(exc)
+    return reports

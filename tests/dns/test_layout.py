@@ -232,3 +232,34 @@ def test_a_lock_from_another_host_is_refused_with_how_to_clear_it(run, lab) -> N
                              f"remove {lock} on ns-ana2; nothing written\n")
     assert lab.snippets() == {}
     assert not (lab.root / "backups" / "ns-ana" / "renamer-apply.lock").exists()  # the ones taken: released
+
+
+# -- DHCP reservations and leases -----------------------------------------------------------
+
+def test_verify_checks_reservations_and_names_stale_leases(run, lab) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    instance = lab.instances["ns-fv"]
+    leases = lab.root / "dnsmasq.leases"
+    leases.write_text("1893456000 3c:ec:ef:12:34:56 10.251.77.7 fv-ml1 *\n"      # the pinned MAC, a pool address
+                      "1893456000 aa:bb:cc:dd:ee:ff 10.251.9.9 ana-ml2 01:aa:bb:cc:dd:ee:ff\n"  # a retired name
+                      "1893456000 11:22:33:44:55:66 10.251.9.10 laptop *\n")
+    with instance.conf.open("a") as conf:
+        conf.write(f"dhcp-leasefile={leases}\n")
+    data = json.loads(dns(run, lab, "verify", "--resolvers", "ns-fv", "--format", "json").stdout)
+    failed = [(c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"]]
+    assert failed == [
+        ("lease of 3c:ec:ef:12:34:56 (fv-ml1)", f"{leases}:1: 3c:ec:ef:12:34:56 10.251.77.7 fv-ml1"),
+        ("lease of ana-ml2", f"{leases}:2: aa:bb:cc:dd:ee:ff 10.251.9.9 ana-ml2")]
+    ok = [c["got"] for r in data["resolvers"] for c in r["checks"] if c["check"] == "dhcp-host fv-ml1"]
+    assert ok == [f"{instance.snippet_dir}/renamer-fv.conf:5"]  # after the header and local=
+    leases.write_text("1893456000 3c:ec:ef:12:34:56 10.251.50.54 fv-ml1 *\n")
+    assert dns(run, lab, "verify", "--resolvers", "ns-fv").exit_code == 0
+
+
+def test_a_reservation_dnsmasq_does_not_read_fails_verify(run, lab) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    lab.write_resolvers(ns_fv={"dhcp": ["fv"], "conf_file": str(lab.root / "other.conf")})
+    (lab.root / "other.conf").write_text("no-resolv\n")  # a configuration that reads no snippet
+    data = json.loads(dns(run, lab, "verify", "--resolvers", "ns-fv", "--format", "json").stdout)
+    failed = [(c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"]]
+    assert failed == [("dhcp-host fv-ml1", "no dhcp-host line in the configuration dnsmasq reads")]

@@ -1,0 +1,59 @@
+"""DHCP reservations, checked where they take effect: the configuration and the lease file.
+
+A `dhcp-host` line that dnsmasq never reads hands out a pool address while DNS says the
+pinned one; a stale lease keeps an old name alive on the network (dnsmasq answers a
+lease's hostname in DNS). For each host with a `mac` on a resolver that serves its
+site's DHCP, verify checks that the effective configuration holds its `dhcp-host` line,
+and that the lease file (`dhcp-leasefile`, default /var/lib/misc/dnsmasq.leases) holds no
+lease for an old or retired name and none for that MAC at another address.
+"""
+
+from __future__ import annotations
+
+from renamer.dns.effective import Effective, parse_leases, read_effective, reader_for
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.layout import daemon_files
+from renamer.dns.transport import Transport, TransportError
+from renamer.dns.verify import Check, Expectation
+
+DHCP = "DHCP"
+
+
+def dhcp_checks(inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
+    hosts = [(site, host) for site in inventory.sites if site.name in resolver.dhcp
+             for host in site.hosts if host.mac]
+    if not hosts:
+        return []
+    main, extra, options = daemon_files(resolver, transport)
+    effective = read_effective(reader_for(transport), main, extra=extra, options=options)
+    out = [_reservation(effective, host.name, host.mac or "", str(host.address)) for _, host in hosts]
+    path = effective.lease_file()
+    try:
+        data = transport.read(path)
+    except TransportError as exc:
+        label = Expectation(f"leases {path}", path, DHCP, ("readable",))
+        return [*out, Check(label, str(exc), False)]
+    leases = parse_leases(data or b"")
+    gone = {n.lower() for n in inventory.old_hosts}
+    for site in inventory.sites:
+        gone |= {n for name in site.retired for n in (name, site.fqdn(name))}
+    for lease in leases:
+        shown = f"{path}:{lease.line}: {lease.mac} {lease.address} {lease.hostname}"
+        if lease.hostname.lower() in gone:
+            label = Expectation(f"lease of {lease.hostname}", lease.hostname, DHCP, ("no lease",))
+            out.append(Check(label, shown, False))
+        for _, host in hosts:
+            pinned = str(host.address)
+            if lease.mac and lease.mac.lower() == (host.mac or "").lower() and lease.address != pinned:
+                label = Expectation(f"lease of {host.mac} ({host.name})", host.name, DHCP, (pinned,))
+                out.append(Check(label, shown, False))
+    return out
+
+
+def _reservation(effective: Effective, name: str, mac: str, address: str) -> Check:
+    label = Expectation(f"dhcp-host {name}", name, DHCP, (f"{mac},{address}",))
+    for directive in effective.values("dhcp-host"):
+        parts = [p.strip().strip("[]").lower() for p in directive.value.split(",")]
+        if mac.lower() in parts and address.lower() in parts:
+            return Check(label, f"{directive.file}:{directive.line}", True)
+    return Check(label, "no dhcp-host line in the configuration dnsmasq reads", False)

@@ -63,8 +63,9 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
             for line in effective.forwards(site.domain):
                 found.warnings.append(
                     f"{resolver.name}: site {site.name} is authoritative (local=/{site.domain}/), but "
-                    f"{line.file}:{line.line} forwards it ({line.key}={line.value}): names only the "
-                    "upstream knows will answer NXDOMAIN; set authoritative: false, or drop that line")
+                    f"{line.file}:{line.line} forwards it ({line.key}={line.value}): with both, dnsmasq "
+                    "either hides the names only the upstream knows or forwards the names renamer "
+                    "retired; set authoritative: false, or drop that line")
     found.stale = stale_records(inventory, resolver, effective)
     return found
 

@@ -11,8 +11,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import dns.message as dns_message
+import dns.query as dns_query
+import dns.rcode as dns_rcode
 import pytest
 
+from renamer.dns import sandbox
 from renamer.dns.inventory import Resolver
 from renamer.dns.layout import layout_problem
 from renamer.dns.transport import CommandResult
@@ -145,7 +149,7 @@ def test_plan_lists_hand_written_records_and_warns_of_a_forwarded_authoritative_
     plan = dns(run, lab, "plan", "--resolvers", "ns-ana")
     assert plan.exit_code == 0, plan.stderr
     assert (f"warning: ns-ana: site ana is authoritative (local=/ana.lan/), but {legacy}:4 forwards it "
-            "(server=/ana.lan/10.250.0.1): names only the upstream knows will answer NXDOMAIN") in plan.stdout
+            "(server=/ana.lan/10.250.0.1): with both, dnsmasq either hides") in plan.stdout
     assert ("hand-written records naming old values (2; they keep them alive):\n"
             f"  {legacy}:2: host-record=ana-ml2.ana.lan,10.250.50.54\n"
             f"  {lab.root / 'hosts.extra'}:1: 10.250.50.55 ana-ml2-bmc\n") in plan.stdout
@@ -263,3 +267,46 @@ def test_a_reservation_dnsmasq_does_not_read_fails_verify(run, lab) -> None:  # 
     data = json.loads(dns(run, lab, "verify", "--resolvers", "ns-fv", "--format", "json").stdout)
     failed = [(c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"]]
     assert failed == [("dhcp-host fv-ml1", "no dhcp-host line in the configuration dnsmasq reads")]
+
+
+# -- never break names that worked -----------------------------------------------------------
+
+def _forwarding_lab(lab, authoritative: bool) -> None:  # type: ignore[no-untyped-def]
+    """ns-fv forwards fv.lan to ns-ana2, the only one that knows the printer (a router's name)."""
+    upstream = lab.instances["ns-ana2"]
+    (upstream.snippet_dir / "hand.conf").write_text("host-record=printer.fv.lan,10.251.9.9\n")
+    with lab.instances["ns-fv"].conf.open("a") as conf:
+        conf.write(f"server=/fv.lan/{upstream.address}#{upstream.port}\n")
+    site = lab.inventory / "sites" / "fv.yaml"
+    site.write_text(site.read_text().replace("authoritative: true", f"authoritative: {str(authoritative).lower()}"))
+    lab.write_resolvers(ns_fv={"sites": ["fv"]}, ns_ana2={"sites": ["ana"], "dhcp": []})
+    for instance in (upstream, lab.instances["ns-fv"]):
+        sandbox.restart(instance.folder)
+
+
+def _printer(lab) -> str:  # type: ignore[no-untyped-def]
+    instance = lab.instances["ns-fv"]
+    reply = dns_query.udp(dns_message.make_query("printer.fv.lan.", "A"), instance.address, port=instance.port,
+                          timeout=2)
+    return " ".join(str(r) for rrset in reply.answer for r in rrset) or dns_rcode.to_text(reply.rcode())
+
+
+def test_a_forwarding_resolver_keeps_serving_an_upstream_only_name_after_apply(run, lab) -> None:  # type: ignore[no-untyped-def]
+    _forwarding_lab(lab, authoritative=False)
+    assert _printer(lab) == "10.251.9.9"
+    plan = dns(run, lab, "plan", "--resolvers", "ns-fv")
+    assert "warning:" not in plan.stdout
+    assert dns(run, lab, "apply", "--resolvers", "ns-fv").exit_code == 0
+    assert "local=" not in (lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf").read_text()
+    assert _printer(lab) == "10.251.9.9"  # still served: the domain is forwarded as before
+    assert dns(run, lab, "verify", "--resolvers", "ns-fv").exit_code == 0
+
+
+def test_an_authoritative_site_over_a_forwarded_domain_is_warned_about(run, lab) -> None:  # type: ignore[no-untyped-def]
+    _forwarding_lab(lab, authoritative=True)
+    conf = lab.instances["ns-fv"].conf
+    plan = dns(run, lab, "plan", "--resolvers", "ns-fv")
+    line = conf.read_text().splitlines().index(next(x for x in conf.read_text().splitlines()
+                                                    if x.startswith("server=/fv.lan/"))) + 1
+    assert (f"warning: ns-fv: site fv is authoritative (local=/fv.lan/), but {conf}:{line} forwards it") in plan.stdout
+    assert "with both, dnsmasq either hides the names only the upstream knows or forwards" in plan.stdout

@@ -20,6 +20,9 @@ def shipped(name: str) -> Path:
     return _PACKAGE.parent / name
 
 
+UNTRACKED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~", ".*.swp")
+
+
 def build_example(target: Path) -> Path:
     """The fv-ml1 example infra repo (with its allowlist and DNS inventory), committed in a new
     git repo at `target` (a new or empty folder): what `renamer demo` runs on."""
@@ -29,10 +32,12 @@ def build_example(target: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     if any(target.iterdir()):
         raise RenamerError(f"{target}: folder is not empty")
-    shutil.copytree(source, target, dirs_exist_ok=True, symlinks=True)
+    # Only what the repository tracks: a wheel built where the example's script once ran would
+    # otherwise ship (and the demo commit) its __pycache__, and the demo would differ from the README.
+    shutil.copytree(source, target, dirs_exist_ok=True, symlinks=True, ignore=UNTRACKED)
     (target / "allowlists").mkdir(exist_ok=True)
     shutil.copy2(shipped("allowlists") / f"{EXAMPLE}.yaml", target / "allowlists")
-    shutil.copytree(shipped("dns"), target / "dns", dirs_exist_ok=True)
+    shutil.copytree(shipped("dns"), target / "dns", dirs_exist_ok=True, ignore=UNTRACKED)
     vcs.init_with_commit(target, "Infra repo before the move: ana-ml2 at Anaheim",
                          "renamer demo", "demo@renamer.invalid")
     return target

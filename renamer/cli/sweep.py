@@ -50,6 +50,8 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
       renamer sweep stacks/ litellm/          # only these paths
     """
     out = settings(ctx).output
+    if dry_run and commit:
+        raise click.UsageError("--dry-run and --commit exclude each other: a dry run has nothing to commit")
     fmt = fmt or ("diff" if dry_run else "summary")
     started = time.monotonic()
     with early_listing(ctx) as listing:

@@ -109,3 +109,33 @@ def test_unwritable_output_is_a_one_line_error(repo, run, tmp_path) -> None:  # 
     shown = run(root, "dns", "render", "--inventory", str(Path(__file__).parent.parent.parent / "dns"),
                 "--out", str(tmp_path / "file" / "snippets"))
     assert shown.exit_code == 2 and shown.stderr.startswith("renamer: error: ") and "cannot write" in shown.stderr
+
+
+def test_dry_run_and_commit_together_is_a_usage_error(repo, run) -> None:  # type: ignore[no-untyped-def]
+    from tests.testing.story import STORY
+
+    root = repo(STORY)
+    result = run(root, "sweep", "--dry-run", "--commit")
+    assert result.exit_code == 2
+    assert "--dry-run and --commit exclude each other" in result.stderr
+
+
+def test_the_demo_copies_only_what_the_repository_tracks(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A wheel built where the example's script once ran holds its __pycache__: never copied."""
+    import shutil
+
+    from renamer import shipped as shipped_module
+
+    source = tmp_path / "shipped"
+    shutil.copytree(shipped_module.shipped("examples"), source / "examples")
+    shutil.copytree(shipped_module.shipped("allowlists"), source / "allowlists")
+    shutil.copytree(shipped_module.shipped("dns"), source / "dns")
+    cache = source / "examples" / "fv-ml1" / "scripts" / "__pycache__"
+    cache.mkdir()
+    (cache / "healthcheck.cpython-311.pyc").write_bytes(b"\x00compiled")
+    (source / "dns" / "sites" / "fv.yaml~").write_text("an editor's backup\n")
+    monkeypatch.setattr(shipped_module, "shipped", lambda name: source / name)
+    built = shipped_module.build_example(tmp_path / "demo")
+    files = {p.relative_to(built).as_posix() for p in built.rglob("*") if ".git" not in p.parts}
+    assert not any("__pycache__" in f or f.endswith((".pyc", "~")) for f in files), files
+    assert "scripts/healthcheck.py" in files

@@ -258,18 +258,10 @@ def _dated(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
             problems.add(section, "sections", "dated.sections", "expected a list of regular expressions")
             return
         compiled = []
-        for i, pattern in enumerate(raw_sections):
-            keypath = f"dated.sections[{i}]"
-            if not isinstance(pattern, str):
-                problems.add(raw_sections, i, keypath, f"expected a regular expression, got {kind(pattern)}")
-                continue
-            try:
-                regex = re.compile(pattern)
-            except re.error as exc:
-                problems.add(raw_sections, i, keypath, f"invalid regular expression: {exc}")
-                continue
+        for i, regex in _regexes(raw_sections, "dated.sections", problems):
             if "date" not in regex.groupindex:
-                problems.add(raw_sections, i, keypath, "needs a named group (?P<date>...) for the date")
+                problems.add(raw_sections, i, f"dated.sections[{i}]",
+                             "needs a named group (?P<date>...) for the date")
                 continue
             compiled.append(regex)
         partial.sections = compiled
@@ -284,15 +276,22 @@ def _near_miss(top: dict[str, Any], problems: Problems, partial: _Partial) -> No
     if section is None:
         return
     partial.near_miss_paths = _patterns(section, "paths", "near_miss.paths", problems)
-    for i, pattern in enumerate(list_at(section, "ignore", "regular expressions", problems)):
-        keypath = f"near_miss.ignore[{i}]"
+    raw = list_at(section, "ignore", "regular expressions", problems)
+    partial.near_miss_ignore = [regex for _, regex in _regexes(raw, "near_miss.ignore", problems)]
+
+
+def _regexes(raw: list[Any], keypath: str, problems: Problems) -> list[tuple[int, re.Pattern[str]]]:
+    """(index, compiled) of each valid regular expression of a list; the others are problems."""
+    out = []
+    for i, pattern in enumerate(raw):
         if not isinstance(pattern, str) or not pattern:
-            problems.add(section["ignore"], i, keypath, f"expected a regular expression, got {kind(pattern)}")
+            problems.add(raw, i, f"{keypath}[{i}]", f"expected a regular expression, got {kind(pattern)}")
             continue
         try:
-            partial.near_miss_ignore.append(re.compile(pattern))
+            out.append((i, re.compile(pattern)))
         except re.error as exc:
-            problems.add(section["ignore"], i, keypath, f"invalid regular expression: {exc}")
+            problems.add(raw, i, f"{keypath}[{i}]", f"invalid regular expression: {exc}")
+    return out
 
 
 def _optional_tuple(value: list[str] | None) -> tuple[str, ...] | None:

@@ -108,8 +108,10 @@ def mask_diff(diff: bytes) -> tuple[bytes, int]:
         if line[:1] in _DIFF_BODY and not line.startswith(_DIFF_HEADERS):
             body = line.rstrip(b"\r\n")
             ending = line[len(body):]
-            codec = "utf-8" if _decodes(body) else "latin-1"
-            text = body[1:].decode(codec)
+            try:
+                codec, text = "utf-8", body[1:].decode("utf-8")
+            except UnicodeDecodeError:
+                codec, text = "latin-1", body[1:].decode("latin-1")
             shown = mask_line(text)
             if shown != text:
                 masked += 1
@@ -117,10 +119,3 @@ def mask_diff(diff: bytes) -> tuple[bytes, int]:
         out.append(line)
     return b"".join(out), masked
 
-
-def _decodes(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True

@@ -79,10 +79,12 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @click.option("--expect-no-changes", is_flag=True,
               help="Exit 1 when anything would change (or cannot be applied): a CI drift check.")
+@click.option("--retire-stale", is_flag=True, help="Also plan commenting out the hand-written records.")
 @inventory_option
 @common_options
 @click.pass_context
-def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, inventory_dir: Path | None) -> int:
+def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retire_stale: bool,
+         inventory_dir: Path | None) -> int:
     """Show, per resolver, the snippet diff and the records added, changed and removed.
 
     Reads each resolver's current snippets and its whole dnsmasq configuration;
@@ -96,7 +98,7 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, inven
       renamer dns plan --resolvers all --expect-no-changes   # in CI: exit 1 on drift
       renamer dns plan --resolvers all --format json > dns-plan.json
     """
-    plans = run.plan(_inventory(ctx, inventory_dir), spec)
+    plans = run.plan(_inventory(ctx, inventory_dir), spec, retire_stale=retire_stale)
     out = settings(ctx).output
     document = run.plan_document(plans)
     out.echo(dumps(document) if fmt == "json" else plan_text(plans))
@@ -111,6 +113,9 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, inven
               help="After an apply that was killed: restore the resolvers it left half-done, then apply.")
 @click.option("--rollback", "after_interrupt", flag_value="rollback",
               help="After an apply that was killed: restore the resolvers it left half-done, and stop.")
+@click.option("--retire-stale", is_flag=True,
+              help="Comment out hand-written records that keep old names alive (backed up, tested, rolled "
+                   "back like the snippets).")
 @click.option("--plan", "plan_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Apply exactly this reviewed `dns plan --format json`; refused (exit 3) if anything "
                    "changed since.")
@@ -118,7 +123,7 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, inven
 @common_options
 @click.pass_context
 def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, after_interrupt: str,
-          plan_file: Path | None, inventory_dir: Path | None) -> int:
+          retire_stale: bool, plan_file: Path | None, inventory_dir: Path | None) -> int:
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
     For each resolver: back up its snippets into backup_dir, write the new ones
@@ -137,6 +142,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
       renamer dns apply --resolvers ns-fv --dry-run
       renamer dns apply --resolvers all --rollback    # after an apply that was killed
       renamer dns apply --plan dns-plan.json          # exactly the plan reviewed
+      renamer dns apply --resolvers all --retire-stale   # and comment out stale hand records
     """
     out = settings(ctx).output
     reviewed = _reviewed(plan_file) if plan_file is not None else None
@@ -147,7 +153,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
     result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
                        progress=out.progress("dns apply", "resolvers", after=0.0),
                        after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
-                       reviewed=reviewed)
+                       reviewed=reviewed, retire_stale=retire_stale)
     for note in result.notes:
         out.echo(f"renamer: {note}\n", err=True)
     if not dry_run:  # a dry run prints the warnings with its plan

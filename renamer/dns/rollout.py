@@ -21,7 +21,7 @@ from typing import Any, Literal
 from renamer.dns.dnsmasq import canary_of, host_records, records, render_resolver
 from renamer.dns.dnsmasq import drift as hand_made
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.layout import inspect, shown_record
+from renamer.dns.layout import Record, inspect, shown_record
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
 from renamer.interrupts import handled
@@ -70,7 +70,7 @@ class ResolverPlan:
     def drift(self) -> dict[str, list[str]]:
         """snippet name -> hand-made lines in it that this apply replaces."""
         found = {name: hand_made((self.current.get(name) or b"").decode("utf-8", "replace"))
-                 for name in self.changed}
+                 for name in self.changed if not name.startswith("/")}  # renamer's own snippets
         return {name: lines for name, lines in found.items() if lines}
 
     def document(self) -> dict[str, Any]:
@@ -124,7 +124,7 @@ class Outcome:
 
 
 def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
-                   transports: dict[str, Transport]) -> list[ResolverPlan]:
+                   transports: dict[str, Transport], *, retire_stale: bool = False) -> list[ResolverPlan]:
     """Read what each resolver has now; render what it should have. Writes nothing."""
     plans = []
     for resolver in resolvers:
@@ -143,11 +143,47 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
         for name in listed:  # a site removed, or renamed
             desired.setdefault(name, None)
         current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
+        if retire_stale and problem is None:  # hand-written records naming old values: commented out
+            today = dt.date.today().isoformat()
+            for path, (before, after) in _retired(transport, inspection.stale, today).items():
+                desired[path], current[path] = after, before
         marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
         interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
         plans.append(ResolverPlan(resolver, desired, current, interrupted, problem, inspection.warnings,
                                   [shown_record(r) for r in inspection.stale]))
     return plans
+
+
+def backup_name(name: str) -> str:
+    """A changed file's name inside a backup folder: a snippet's own name; a hand-written file
+    retired elsewhere (an absolute path) flattened, `%` for each `/`."""
+    return name if not name.startswith("/") else "retired" + name.replace("%", "%25").replace("/", "%")
+
+
+RETIRED_LIST = "RETIRED"  # in a backup folder: the hand-written files the apply changed
+RETIRED = "# retired by `renamer dns apply --retire-stale` {date}: "
+
+
+def _retired(transport: Transport, stale: list[Record], today: str) -> dict[str, tuple[bytes, str]]:
+    """file -> (its bytes now, its text with each stale line commented out)."""
+    lines_of: dict[str, set[int]] = {}
+    for record in stale:
+        lines_of.setdefault(record.file, set()).add(record.line)
+    out = {}
+    for path, numbers in sorted(lines_of.items()):
+        data = transport.read(path)
+        if data is None:
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # not text renamer can write back byte for byte: listed, not retired
+        lines = text.split("\n")
+        for number in numbers:
+            if 0 < number <= len(lines) and not lines[number - 1].lstrip().startswith("#"):
+                lines[number - 1] = RETIRED.format(date=today) + lines[number - 1]
+        out[path] = (data, "\n".join(lines))
+    return out
 
 
 def _digest(data: bytes | None) -> str | None:
@@ -164,8 +200,10 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
         raise StepFailed(f"the backup {backup} is incomplete (no ABSENT list): restore by hand")
     for name in absent_list.decode("utf-8", "replace").split():
         transport.remove(plan.path(name))
-    for name in plan.current:
-        saved = transport.read(posixpath.join(backup, name))
+    retired = transport.read(posixpath.join(backup, RETIRED_LIST))  # hand-written files it changed
+    names = list(plan.current) + (retired.decode("utf-8", "replace").splitlines() if retired else [])
+    for name in dict.fromkeys(names):
+        saved = transport.read(posixpath.join(backup, backup_name(name)))
         if saved is not None:
             transport.write(plan.path(name), saved)
     result = transport.run(plan.resolver.reload)
@@ -231,8 +269,11 @@ class Rollout:
             if before is None:
                 absent.append(name)
             else:
-                transport.write(posixpath.join(folder, name), before)
+                transport.write(posixpath.join(folder, backup_name(name)), before)
         transport.write(posixpath.join(folder, "ABSENT"), "".join(f"{n}\n" for n in absent).encode())
+        retired = [name for name in plan.changed if name.startswith("/")]
+        if retired:  # a run killed midway restores these too (restore_interrupted)
+            transport.write(posixpath.join(folder, RETIRED_LIST), "".join(f"{n}\n" for n in retired).encode())
         # Kept until this apply ends well or is rolled back: a run killed outright is found by
         # the next one, which refuses to guess (dns apply --resume or --rollback).
         transport.write(posixpath.join(resolver.backup_dir, PENDING), f"{folder}\n{self.stamp}\n".encode())
@@ -311,7 +352,7 @@ class Rollout:
             if plan.current[name] is None:
                 transport.remove(plan.path(name))
                 continue
-            saved = transport.read(posixpath.join(outcome.backup, name))
+            saved = transport.read(posixpath.join(outcome.backup, backup_name(name)))
             if saved is None or saved != plan.current[name]:
                 raise StepFailed(f"backup of {name} in {outcome.backup} is missing or altered")
             transport.write(plan.path(name), saved)

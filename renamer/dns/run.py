@@ -72,18 +72,18 @@ def connected(resolvers: Sequence[Resolver]) -> Iterator[dict[str, Transport]]:
             transport.close()
 
 
-def plan(inventory: Inventory, spec: str) -> list[ResolverPlan]:
+def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False) -> list[ResolverPlan]:
     """What apply would change on each resolver of `spec` (all, or names); writes nothing."""
     resolvers = inventory.select(spec)
     with connected(resolvers) as transports:
-        return plan_resolvers(inventory, resolvers, transports)
+        return plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
 
 
 def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: bool = True,
           progress: Callable[[int, int], None] | None = None,
           make_querier: Callable[[Resolver], Querier] = dnspython_querier,
           after_interrupt: Literal["refuse", "resume", "rollback"] = "refuse",
-          reviewed: dict[str, Any] | None = None) -> ApplyResult:
+          reviewed: dict[str, Any] | None = None, retire_stale: bool = False) -> ApplyResult:
     """Plan, then apply resolver by resolver, rolling back every changed one on any failure.
 
     An earlier apply killed outright left resolvers half-done (their snippets written, maybe
@@ -93,13 +93,14 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
     notes: list[str] = []
     with connected(resolvers) as transports:
         if dry_run:
-            return ApplyResult(plan_resolvers(inventory, resolvers, transports), [])
+            plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+            return ApplyResult(plans, [])
         for resolver in resolvers:  # a missing sudo right is named before even a lock is written
             transports[resolver.name].check_sudo()
         with locked(resolvers, transports, notes):  # before anything is read for the apply
             result = _apply_locked(inventory, resolvers, transports, verify=verify, progress=progress,
                                    make_querier=make_querier, after_interrupt=after_interrupt,
-                                   reviewed=reviewed)
+                                   reviewed=reviewed, retire_stale=retire_stale)
     return replace(result, notes=notes)
 
 
@@ -107,8 +108,8 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
                   verify: bool, progress: Callable[[int, int], None] | None,
                   make_querier: Callable[[Resolver], Querier],
                   after_interrupt: Literal["refuse", "resume", "rollback"],
-                  reviewed: dict[str, Any] | None) -> ApplyResult:
-    plans = plan_resolvers(inventory, resolvers, transports)
+                  reviewed: dict[str, Any] | None, retire_stale: bool) -> ApplyResult:
+    plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
     if reviewed is not None:
         _same_as_reviewed(plans, reviewed)
     refused = [p.problem for p in plans if p.problem]
@@ -126,7 +127,7 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
         outcomes = [_restore(plan, transports) for plan in half_done]
         if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
             return ApplyResult(plans, outcomes, restored=True)
-        plans = plan_resolvers(inventory, resolvers, transports)
+        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
     names = [p.resolver.name for p in plans]
 
     def step(name: str) -> None:

@@ -310,3 +310,33 @@ def test_an_authoritative_site_over_a_forwarded_domain_is_warned_about(run, lab)
                                                     if x.startswith("server=/fv.lan/"))) + 1
     assert (f"warning: ns-fv: site fv is authoritative (local=/fv.lan/), but {conf}:{line} forwards it") in plan.stdout
     assert "with both, dnsmasq either hides the names only the upstream knows or forwards" in plan.stdout
+
+
+# -- retiring hand-written records ----------------------------------------------------------
+
+def test_retire_stale_comments_out_hand_written_records_with_backup_and_rollback(run, lab, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    instance = lab.instances["ns-ana"]
+    legacy = instance.snippet_dir / "legacy.conf"
+    original = "# by hand\nhost-record=ana-ml2.ana.lan,10.250.50.54\nhost-record=nas2.ana.lan,10.250.20.11\n"
+    legacy.write_text(original)
+    sandbox.restart(instance.folder)
+    assert dns(run, lab, "verify", "--resolvers", "ns-ana").exit_code == 1  # the retired name answers
+    planned = dns(run, lab, "plan", "--resolvers", "ns-ana", "--retire-stale")
+    assert f"+# retired by `renamer dns apply --retire-stale` " in planned.stdout
+    assert "  - ana-ml2.ana.lan\n" in planned.stdout and legacy.read_text() == original  # a plan writes nothing
+    # A failing test rolls the hand file back too, byte for byte.
+    lab.write_resolvers(ns_ana={"test": ["sh", "-c", "exit 1"]})
+    failed = dns(run, lab, "apply", "--resolvers", "ns-ana", "--retire-stale")
+    assert failed.exit_code == 1 and legacy.read_text() == original
+    lab.write_resolvers()
+    applied = dns(run, lab, "apply", "--resolvers", "ns-ana", "--retire-stale")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    lines = legacy.read_text().splitlines()
+    assert lines[0] == "# by hand" and lines[2] == "host-record=nas2.ana.lan,10.250.20.11"
+    assert lines[1].startswith("# retired by `renamer dns apply --retire-stale` ")
+    assert lines[1].endswith(": host-record=ana-ml2.ana.lan,10.250.50.54")
+    backups = list((lab.root / "backups" / "ns-ana").rglob("retired*legacy.conf"))
+    assert [b.read_text() for b in backups][-1] == original
+    assert dns(run, lab, "verify", "--resolvers", "ns-ana").exit_code == 0
+    assert "hand-written records" not in dns(run, lab, "plan", "--resolvers", "ns-ana").stdout

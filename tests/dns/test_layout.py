@@ -340,3 +340,26 @@ def test_retire_stale_comments_out_hand_written_records_with_backup_and_rollback
     assert [b.read_text() for b in backups][-1] == original
     assert dns(run, lab, "verify", "--resolvers", "ns-ana").exit_code == 0
     assert "hand-written records" not in dns(run, lab, "plan", "--resolvers", "ns-ana").stdout
+
+
+# -- what must be gone, and exactly what must be there ----------------------------------------
+
+def test_verify_names_a_stale_aaaa_and_an_old_address_ptr(run, lab) -> None:  # type: ignore[no-untyped-def]
+    (lab.root / "renamer.yaml").write_text(
+        "version: 1\nrenames:\n  hosts: {ana-ml2: fv-ml1}\n  addresses: {10.250.50.54: 10.251.50.54}\n"
+        "allowlist: allow.yaml\ndns: dns/\n")
+    (lab.root / "allow.yaml").write_text("version: 1\ncurrent: ['**']\n")
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, lab, "verify", "--resolvers", "all").exit_code == 0
+    instance = lab.instances["ns-fv"]
+    (instance.snippet_dir / "hand.conf").write_text(
+        "host-record=fv-ml1.fv.lan,fd00:251::54\n"                    # an AAAA the inventory never had
+        "ptr-record=54.50.250.10.in-addr.arpa,ana-ml2.ana.lan\n")     # the old address still names the old host
+    sandbox.restart(instance.folder)
+    data = json.loads(dns(run, lab, "verify", "--resolvers", "ns-fv", "--format", "json").stdout)
+    failed = [(c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"]]
+    assert failed == [("fv-ml1.fv.lan AAAA", "fd00:251::54"), ("10.250.50.54 PTR (old)", "ana-ml2.ana.lan.")]
+    text = dns(run, lab, "verify", "--resolvers", "ns-fv")
+    assert text.exit_code == 1 and "ns-fv" in text.stdout
+    plan = dns(run, lab, "plan", "--resolvers", "ns-fv")
+    assert f"{instance.snippet_dir}/hand.conf:2: ptr-record=54.50.250.10.in-addr.arpa,ana-ml2.ana.lan" in plan.stdout

@@ -23,6 +23,7 @@ from renamer.match import Matcher
 from renamer.names import host_name_problem, parse_address
 from renamer.shipped import shipped
 from renamer.sweep.content import read_content
+from renamer.words import plural
 
 _MOVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")
 # Folder names that hold history whatever their files say.
@@ -238,18 +239,19 @@ def write_scaffold(root: Path, pairs: list[tuple[str, str]], name: str | None, f
 
 
 def summary(proposal: Proposal) -> str:
-    lines = [f"Old values found in {len(proposal.files_with_values)} files."]
+    lines = [f"Old values found in {plural(len(proposal.files_with_values), 'file')}."]
     if proposal.current:
-        lines.append(f"Current state (rewritten by sweep, {len(proposal.current_files)} files): "
+        lines.append(f"Current state (rewritten by sweep, {plural(len(proposal.current_files), 'file')}): "
                      + ", ".join(proposal.current))
     for folder, members in sorted(proposal.records.items()):
-        lines.append(f"Record class proposed: {folder} ({len(members)} files) - edit its reason")
+        lines.append(f"Record class proposed: {folder} ({plural(len(members), 'file')}) - edit its reason")
     if proposal.fixtures:
         count = sum(len(m) for m in proposal.fixtures.values())
         lines.append(f"Test fixtures ({FIXTURES_CLASS}): {', '.join(sorted(proposal.fixtures))} "
-                     f"({count} files) - kept unless you make them current")
+                     f"({plural(count, 'file')}) - kept unless you make them current")
     if proposal.covered_by_preset:
-        lines.append(f"History covered by the records-common preset: {len(proposal.covered_by_preset)} files")
+        lines.append(f"History covered by the records-common preset: "
+                     f"{plural(len(proposal.covered_by_preset), 'file')}")
     if proposal.dated_files:
         count = len(proposal.dated_files)
         lines.append(f"Dated file names (kept if dated on or before the cutover): {count}")

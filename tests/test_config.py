@@ -145,3 +145,4 @@ def test_discovery_from_a_subfolder_and_with_options(repo, run, tmp_path: Path) 
     assert run(elsewhere, "verify", "--repo", str(root), "--config",
                str(root / "renamer.yaml")).exit_code == 1
     assert run(elsewhere, "verify", "--repo", str(root / "nope")).exit_code == 2
+

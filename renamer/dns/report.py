@@ -8,6 +8,7 @@ from typing import Any
 
 from renamer.dns.rollout import Outcome, ResolverPlan
 from renamer.dns.verify import ResolverReport
+from renamer.words import plural
 
 
 def table(rows: Sequence[Sequence[str]]) -> str:
@@ -45,7 +46,7 @@ def verify_table(reports: Sequence[ResolverReport]) -> str:
     failed = [r.resolver.name for r in reports if not r.ok]
     total = sum(len(r.checks) for r in reports)
     verdict = (f"dns verify: FAILED on {', '.join(failed)}" if failed
-               else f"dns verify: OK: {total} checks on {len(reports)} resolvers")
+               else f"dns verify: OK: {plural(total, 'check')} on {plural(len(reports), 'resolver')}")
     lines.append(verdict + "\n")
     return "".join(lines)
 

@@ -25,6 +25,7 @@ from renamer.dns.layout import Record, inspect, shown_record
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
 from renamer.interrupts import handled
+from renamer.words import plural
 
 
 def restart_deadline(resolver: Resolver) -> float:
@@ -314,7 +315,7 @@ class Rollout:
             outcome.steps.append("verify FAILED")
             first = report.unreachable or _describe(report)
             raise StepFailed(f"verify failed: {first}")
-        outcome.steps.append(f"verify ok ({len(report.checks)} checks)")
+        outcome.steps.append(f"verify ok ({plural(len(report.checks), 'check')})")
 
     def _roll_back(self, changed: list[tuple[ResolverPlan, Outcome]]) -> None:
         for plan, outcome in reversed(changed):

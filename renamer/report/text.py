@@ -8,6 +8,7 @@ from renamer.masking import mask_line
 from renamer.sweep.model import KEPT, Reference
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict, serial_lines
+from renamer.words import plural
 
 
 def location(ref: Reference) -> str:
@@ -28,7 +29,7 @@ def _where(ref: Reference) -> str:
 def sweep_summary(summary: Summary, *, dry_run: bool) -> str:
     verb = "would change" if dry_run else "changed"
     lines = [f"Summary: {verb} {summary.files_changed} file{'s' if summary.files_changed != 1 else ''}"
-             f" ({len(summary.renames)} renamed), {summary.replacement_total()} replacements"]
+             f" ({len(summary.renames)} renamed), {plural(summary.replacement_total(), 'replacement')}"]
     for (old, new), count in sorted(summary.replacements.items()):
         lines.append(f"  {old} -> {new}: {count}")
     for old, new in summary.renames:
@@ -50,8 +51,8 @@ def sweep_summary(summary: Summary, *, dry_run: bool) -> str:
         lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in summary.stuck]
     files = summary.unclassified_files()
     if files:
-        lines.append(f"Unclassified, never rewritten ({len(files)} files, "
-                     f"{len(summary.unclassified)} references):")
+        lines.append(f"Unclassified, never rewritten ({plural(len(files), 'file')}, "
+                     f"{plural(len(summary.unclassified), 'reference')}):")
         lines += [f"  {path}" for path in files]
     lines += _skipped_lines(summary)
     return "\n".join(lines) + "\n"
@@ -62,7 +63,7 @@ def _skipped_lines(summary: Summary) -> list[str]:
     lines = []
     if summary.skipped:
         by_file = Counter((r.path, r.reason) for r in summary.skipped)
-        lines.append(f"Skipped, holding old values ({len(by_file)} files):")
+        lines.append(f"Skipped, holding old values ({plural(len(by_file), 'file')}):")
         lines += [f"  {path} ({reason}, {count})" for (path, reason), count in sorted(by_file.items())]
     return lines + _unscanned_lines(summary)
 
@@ -70,7 +71,7 @@ def _skipped_lines(summary: Summary) -> list[str]:
 def _unscanned_lines(summary: Summary) -> list[str]:
     lines = []
     if summary.skipped_files:
-        lines.append(f"Unreadable ({len(summary.skipped_files)} files):")
+        lines.append(f"Unreadable ({plural(len(summary.skipped_files), 'file')}):")
         lines += [f"  {path}: {why}" for path, why in summary.skipped_files]
     if summary.ignored_with_references:
         count = len(summary.ignored_with_references)
@@ -98,13 +99,13 @@ def verify_report(summary: Summary, verdict: Verdict) -> str:
     misses = verdict.near_misses
     lines.append(f"verify: {verdict.word}: {verdict.residual} residual, "
                  f"{verdict.unclassified} unclassified, {misses} near-miss"
-                 f"{'es' if misses != 1 else ''}, {verdict.files_scanned} files scanned")
+                 f"{'es' if misses != 1 else ''}, {plural(verdict.files_scanned, 'file')} scanned")
     return "\n".join(lines) + "\n"
 
 
 def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
     kept = [r for r in refs if r.status == KEPT]
-    lines = [f"Kept on purpose: {len(kept)} references"]
+    lines = [f"Kept on purpose: {plural(len(kept), 'reference')}"]
     for reason, count in summary.kept_sorted():
         lines.append("")
         lines.append(f"{reason} ({count}): {summary.kept_notes.get(reason, '')}")
@@ -127,16 +128,16 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> 
         lines += ["", f"Kept nothing this time: {len(idle)}"]
         lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in idle]
     lines += _unscanned_lines(summary)  # skipped references are listed above
-    lines.append(f"\n{summary.files_scanned} files scanned")
+    lines.append(f"\n{plural(summary.files_scanned, 'file')} scanned")
     return "\n".join(lines) + "\n"
 
 
 def audit_markdown(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
     kept = [r for r in refs if r.status == KEPT]
     lines = [f"## renamer audit: {name}", "",
-             f"{len(kept)} references kept on purpose, {len(summary.residual)} residual, "
+             f"{plural(len(kept), 'reference')} kept on purpose, {len(summary.residual)} residual, "
              f"{len(summary.unclassified)} unclassified, {len(summary.skipped)} skipped "
-             f"({summary.files_scanned} files scanned).", "",
+             f"({plural(summary.files_scanned, 'file')} scanned).", "",
              "| reason | count | why |", "| --- | ---: | --- |"]
     for reason, count in summary.kept_sorted():
         lines.append(f"| {reason} | {count} | {_cell(summary.kept_notes.get(reason, ''))} |")

@@ -86,7 +86,7 @@ def test_unreadable_file_refuses_the_sweep_and_fails_verify(as_nobody) -> None: 
         assert (root / "stacks/a.env").read_text() == "HOST=ana-ml2\n"
         checked = as_nobody(["verify"], root)
         assert checked.returncode == 1
-        assert "Unreadable (1 files):\n  stacks/secret.env: Permission denied" in checked.stdout
+        assert "Unreadable (1 file):\n  stacks/secret.env: Permission denied" in checked.stdout
     finally:
         shutil.rmtree(root.parent, ignore_errors=True)
 

@@ -323,7 +323,7 @@ def test_retire_stale_comments_out_hand_written_records_with_backup_and_rollback
     sandbox.restart(instance.folder)
     assert dns(run, lab, "verify", "--resolvers", "ns-ana").exit_code == 1  # the retired name answers
     planned = dns(run, lab, "plan", "--resolvers", "ns-ana", "--retire-stale")
-    assert f"+# retired by `renamer dns apply --retire-stale` " in planned.stdout
+    assert "+# retired by `renamer dns apply --retire-stale` " in planned.stdout
     assert "  - ana-ml2.ana.lan\n" in planned.stdout and legacy.read_text() == original  # a plan writes nothing
     # A failing test rolls the hand file back too, byte for byte.
     lab.write_resolvers(ns_ana={"test": ["sh", "-c", "exit 1"]})

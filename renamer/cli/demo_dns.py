@@ -28,6 +28,7 @@ def dns_tour(tour: Tour, first_step: int) -> int:
     inventory = load_inventory(repo / "dns", str)
     instances = {r.name: sandbox.create(lab / r.name) for r in inventory.resolvers}
     dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.resolvers}
+    shipped = (repo / "dns" / "resolvers.yaml").read_bytes()
     (repo / "dns" / "resolvers.yaml").write_text(
         "# The demo's resolvers: the inventory's three, as real dnsmasq on loopback ports.\n"
         + sandbox.resolvers_yaml(instances, lab / "backups", dhcp))
@@ -57,5 +58,7 @@ def dns_tour(tour: Tour, first_step: int) -> int:
         for instance in instances.values():
             sandbox.stop(instance.folder)
         shutil.rmtree(lab, ignore_errors=True)
+        # The loopback resolvers are gone: a kept repo gets its inventory back as shipped.
+        (repo / "dns" / "resolvers.yaml").write_bytes(shipped)
     out.echo("\nStopped the resolvers. Done: the repo and DNS both follow the move.\n")
     return 0

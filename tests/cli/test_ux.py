@@ -139,3 +139,20 @@ def test_the_demo_copies_only_what_the_repository_tracks(tmp_path, monkeypatch) 
     files = {p.relative_to(built).as_posix() for p in built.rglob("*") if ".git" not in p.parts}
     assert not any("__pycache__" in f or f.endswith((".pyc", "~")) for f in files), files
     assert "scripts/healthcheck.py" in files
+
+
+def test_demo_keep_leaves_a_working_repo_with_its_inventory_as_shipped(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    from renamer.shipped import shipped
+
+    kept = tmp_path / "kept"
+    done = subprocess.run([sys.executable, "-m", "renamer", "demo", "--keep", str(kept)], capture_output=True,
+                          text=True, errors="replace", timeout=300)  # the diff holds Latin-1 bytes
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert (kept / "dns" / "resolvers.yaml").read_bytes() == (shipped("dns") / "resolvers.yaml").read_bytes()
+    status = subprocess.run(["git", "-C", str(kept), "status", "--porcelain"], capture_output=True, text=True)
+    assert status.stdout == ""  # nothing left modified: a repo to look around in
+    again = subprocess.run([sys.executable, "-m", "renamer", "verify"], cwd=kept, capture_output=True, text=True)
+    assert again.returncode == 0, again.stdout

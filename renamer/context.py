@@ -108,11 +108,17 @@ def _is_range(hit: re.Match[bytes], rule: RangeRule) -> bool:
     if not full:
         if hit.group("s2") is None and hit.group("tight") is None:
             return False  # a spaced separator then a bare number: prose
+        if rule.kind == "host" and len(a) != len(b):
+            return False  # web01-2024 (a year), ana-ml2-10: a name, not a set of machines
         if int(b) < int(a) and not len(a) == len(b) >= 2:
             return False  # ana-ml2-1: a derived name, not the range 2 down to 1 (web04-01 is one)
     if rule.kind == "address" and int(b) > 255:
         return False
-    return rule.number in (a, b)
+    # At either end, or inside: a rewrite of one end breaks the set, and a set that still holds
+    # the old member no longer covers the machine that moved.
+    low, high = sorted((int(a), int(b)))
+    return low <= int(rule.number) <= high and (len(rule.number) in (len(a), len(b))
+                                                 or rule.kind == "address")
 
 
 def _brace_holds(items: str, number: str) -> bool:
@@ -133,14 +139,14 @@ _ACCOUNT = re.compile(
     rb"|\b(?:sudo|runuser)[ \t]+(?:-[A-Za-z]+[ \t]+)*-u[ \t]*|\bsu[ \t]+(?:-l?[ \t]+)?"
     rb"|^[ \t]*(?:User|Group)[ \t]*=[ \t]*"
     rb"|<key>(?:UserName|GroupName)</key>\s*<string>"
-    rb"|(?:(?<=[\s{,])|^)[\"']?(?:ansible_user|ansible_ssh_user|remote_user|become_user|user|username|"
-    rb"owner|group)[\"']?[ \t]*[:=][ \t]*[\"']?",
+    rb"|(?:(?<=[\s{,])|^)[\"']?(?:ansible_user|ansible_ssh_user|remote_user|become_user|user|username)"
+    rb"[\"']?[ \t]*[:=][ \t]*[\"']?",
     re.MULTILINE,
 )
 _GROUP = re.compile(rb"\bchown[ \t]+(?:-[A-Za-z]+[ \t]+)*[A-Za-z0-9_.\-]+:")  # chown user:NAME
 # Every alternative above holds one of these: lines without one are never searched.
 _MARKERS = (b"/home/", b"/Users/", b"~", b"sers\\", b"SERS\\", b"chown", b"chgrp", b"-u", b"su ",
-            b"su\t", b"User", b"Group", b"user", b"owner", b"group")
+            b"su\t", b"User", b"Group", b"user")
 
 
 def account_starts(data: bytes) -> set[int]:

@@ -24,7 +24,8 @@ from renamer.patterns import PatternHit, find_patterns, fragments
 
 # The letter of a backslash escape (\n, \t, \b...) is no part of a name: "node:\nweb01" holds
 # web01. One or three backslashes: \\n is a backslash then the letter n, which is.
-ESCAPED = rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\\\\b)"
+ESCAPED = (rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\\\\b)"
+           rb"|(?<=(?<!\\)\\u[0-9A-Fa-f]{4})|(?<=(?<!\\)\\x[0-9A-Fa-f]{2})")  # JSON's \u0020, C's \x20
 HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb")"
 HOST_RIGHT = rb"(?![A-Za-z0-9_])"
 NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
@@ -95,6 +96,7 @@ class Matcher:
         rules += [range_rule(old, new, "address") for old, new in self.addresses]
         self._ranges = [rule for rule in rules if rule is not None]
         self._range_stems = tuple(sorted({rule.stem for rule in self._ranges}))
+        self._v4_pairs = [(old, new) for old, new in self.addresses if ":" not in old]
         self._range_probe = re.compile(b"(?:" + b"|".join(re.escape(s) for s in self._range_stems)
                                        + rb")[0-9{]") if self._ranges else None
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
@@ -168,6 +170,8 @@ class Matcher:
         if (self._range_probe is not None and any(stem in data for stem in self._range_stems)
                 and self._range_probe.search(data)):
             return True
+        if self._v4_pairs and b"$ORIGIN" in data and b"in-addr.arpa" in data.lower():
+            return True  # a reverse zone: relative PTR owners of old addresses (formats/zone.py)
         return (any(start in data for start in self._pattern_starts)
                 and any(meta in data for meta in (b"\\", b"[", b"*", b"+", b"?", b"{")))
 
@@ -200,7 +204,11 @@ class Matcher:
 
     def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Ranges refuse the matches inside them (or stand alone where none is: `web01-03` has
-        no exact match without derived names); accounts are kept; patterns are added."""
+        no exact match without derived names); accounts are kept; patterns are added; a name
+        read after a backslash that is a Windows path's separator (`C:\\new\\tana-ml2`) is no
+        escape, so no match."""
+        if b"\\" in data:
+            matches = [m for m in matches if not _in_windows_path(data, m.start)]
         spans = sorted((span, rule) for rule in self._ranges for span in find_ranges(data, rule)) \
             if self._ranges and RANGE_HINT.search(data) else []
         if spans:
@@ -361,6 +369,17 @@ class Matcher:
             last = m.end
         out.append(data[last:])
         return b"".join(out)
+
+
+# A drive or UNC path running up to a backslash, then one letter: `C:\new\t` + `ana-ml2`.
+_WINDOWS_PATH = re.compile(rb"(?:(?<![A-Za-z0-9])[A-Za-z]:\\|\\\\[A-Za-z0-9])[^\s\"'<>|*?]*\\[A-Za-z]\Z")
+
+
+def _in_windows_path(data: bytes, start: int) -> bool:
+    if start < 2 or data[start - 2:start - 1] != b"\\" or not data[start - 1:start].isalpha():
+        return False
+    line = data.rfind(b"\n", 0, start) + 1
+    return _WINDOWS_PATH.search(data[max(line, start - 256):start]) is not None
 
 
 def _with_ranges(matches: list[Match], spans: list[tuple[tuple[int, int], RangeRule]]) -> list[Match]:

@@ -16,12 +16,13 @@ exponential, and they are short.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass
 
 # Unmistakable regex syntax only: a bare `?`, `*` or `+` after a letter is prose ("ana-ml20?")
 # or a glob whose reading as a regex differs ("ana-ml20*"), never evidence of a pattern.
-_META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]")
+_META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|[*?]")
 _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\\[]{}+*?^$|,")
 _MAX_TOKEN = 128
 
@@ -80,12 +81,22 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
     candidates = [text]
     if "\\\\" in text:  # inside a JSON or C string: "192\\.168" is the regex 192\.168
         candidates.append(text.replace("\\\\", "\\"))
+    globbed = "*" in text or "?" in text
     for candidate in candidates:
-        try:
-            regex = re.compile(candidate)
-        except (re.error, OverflowError, RecursionError):
-            continue
+        regex = None
+        if not globbed or _REGEX_ONLY.search(candidate):  # `web0*`, `192.0.2.1*`: a glob, read as one
+            try:
+                regex = re.compile(candidate)
+            except (re.error, OverflowError, RecursionError):
+                regex = None
         for old in olds:
-            if regex.fullmatch(old) and candidate != old:
+            if candidate == old:
+                continue
+            if regex is not None and regex.fullmatch(old):
+                return old
+            if globbed and fnmatch.fnmatchcase(old, candidate):
                 return old
     return None
+
+
+_REGEX_ONLY = re.compile(r"\\[dDwWsS.]|\.[*+?]|\{[0-9]")  # marks that only a regex would hold

@@ -214,3 +214,30 @@ def serial_edit(data: bytes, today: datetime.date) -> tuple[int, int, bytes, str
     old = data[start:end].decode("ascii")
     new = bumped_serial(old, today)
     return start, end, new.encode("ascii"), old, new
+
+
+_REVERSE_ORIGIN = re.compile(rb"(?im)^\$ORIGIN[ \t]+([0-9.]+)\.in-addr\.arpa\.?[ \t]*(?:;.*)?$")
+
+
+def reverse_owners(data: bytes, pairs: list[tuple[str, str]]) -> list[tuple[int, int, str, str | None]]:
+    """In an IPv4 reverse zone, the owners written relative to `$ORIGIN` (`10` under
+    `$ORIGIN 2.0.192.in-addr.arpa.`) of old addresses: (start, end, old label, new label, or
+    None when the new address lies in another reverse zone and the record must move by hand).
+    The exact matcher sees the full reverse name only, never a relative owner."""
+    out: list[tuple[int, int, str, str | None]] = []
+    origins = list(_REVERSE_ORIGIN.finditer(data))
+    for index, origin in enumerate(origins):
+        zone = origin.group(1).decode("ascii").split(".")
+        stop = origins[index + 1].start() if index + 1 < len(origins) else len(data)
+        for old, new in pairs:
+            old_octets, new_octets = old.split("."), new.split(".")
+            if len(old_octets) != 4 or len(zone) >= 4 or list(reversed(old_octets))[-len(zone):] != zone:
+                continue  # not an IPv4 address inside this reverse zone
+            label = ".".join(reversed(old_octets[len(zone):]))
+            same = len(new_octets) == 4 and list(reversed(new_octets))[-len(zone):] == zone
+            new_label = ".".join(reversed(new_octets[len(zone):])) if same else None
+            owner = re.compile(rb"(?m)^(" + re.escape(label.encode()) + rb")(?=[ \t]+(?:[0-9]+[ \t]+)?"
+                               rb"(?:IN[ \t]+)?PTR[ \t])")
+            found = owner.finditer(data, origin.end(), stop)
+            out += [(m.start(1), m.end(1), label, new_label) for m in found]
+    return sorted(out)

@@ -23,7 +23,7 @@ from dataclasses import replace
 from renamer.classify import CURRENT
 from renamer.project import LoadedProject
 from renamer.sweep.content import OPEN_FLAGS
-from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
+from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
 
 MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
@@ -65,27 +65,35 @@ def is_markdown(path: str) -> bool:
 
 
 def follow_anchors(project: LoadedProject, scan: ScanResult) -> ScanResult:
-    """`scan` with the edits that keep links to rewritten headings pointing at them."""
+    """`scan` with links following their headings: a link to a rewritten heading gets its new
+    anchor; a link whose target keeps its heading (a record, a kept line, another site) keeps
+    its anchor, even where it spells an old value (`[x](notes/2024.md#web01)`): kept, reason
+    `anchor`, never rewritten into a dead link."""
     renamed = _renamed_anchors(project, scan)
-    if not renamed:
-        return scan
     needles = {b"#" + old.encode() for anchors in renamed.values() for old in anchors}
     by_path = {f.path: f for f in scan.files}
+    edited = {f.path for f in scan.files if f.edits and is_markdown(f.path)}
     updated: dict[str, FileResult] = {}
     for rel in scan.paths:
-        if not is_markdown(rel) or project.classifier.classify(rel).status != CURRENT:
+        if not is_markdown(rel) or (rel not in edited and not needles):
+            continue
+        if rel not in edited and project.classifier.classify(rel).status != CURRENT:
             continue
         read = _read(project, rel)
-        if read is None or not any(n in read[0] for n in needles):
+        if read is None or (rel not in edited and not any(n in read[0] for n in needles)):
             continue
         data, mode = read
         found = by_path.get(rel)
-        edits, refs = _link_edits(rel, data, renamed, found.edits if found else ())
-        if not edits:
+        edits, refs, dropped = _link_edits(rel, data, renamed, found.edits if found else ())
+        if not edits and not dropped:
             continue
         if found is not None:
-            updated[rel] = replace(found, edits=tuple(sorted((*found.edits, *edits), key=lambda e: e.start)),
-                                   references=(*found.references, *refs))
+            kept = [e for e in found.edits if (e.start, e.end) not in dropped]
+            references = tuple(_kept_anchor(r) if (r.line, r.column) in dropped.values() else r
+                               for r in found.references)
+            all_edits = tuple(sorted((*kept, *edits), key=lambda e: e.start))
+            updated[rel] = replace(found, edits=all_edits, references=(*references, *refs),
+                                   digest=found.digest or hashlib.sha1(data).hexdigest())
         else:
             updated[rel] = FileResult(rel, "text", CURRENT, tuple(refs), tuple(edits),
                                       digest=hashlib.sha1(data).hexdigest(), mode=mode)
@@ -93,6 +101,12 @@ def follow_anchors(project: LoadedProject, scan: ScanResult) -> ScanResult:
         return scan
     files = [updated.pop(f.path, f) for f in scan.files] + list(updated.values())
     return replace(scan, files=tuple(sorted(files, key=lambda f: f.path)))
+
+
+def _kept_anchor(ref: Reference) -> Reference:
+    return replace(ref, status=KEPT, reason="anchor",
+                   note="a link's anchor: its target heading keeps this name (a record, a kept line, "
+                        "another site), so the link keeps it too")
 
 
 def _renamed_anchors(project: LoadedProject, scan: ScanResult) -> dict[str, dict[str, str]]:
@@ -114,25 +128,37 @@ def _renamed_anchors(project: LoadedProject, scan: ScanResult) -> dict[str, dict
     return out
 
 
-def _link_edits(rel: str, data: bytes, renamed: dict[str, dict[str, str]],
-                taken: tuple[Edit, ...]) -> tuple[list[Edit], list[Reference]]:
+def _link_edits(rel: str, data: bytes, renamed: dict[str, dict[str, str]], taken: tuple[Edit, ...]
+                ) -> tuple[list[Edit], list[Reference], dict[tuple[int, int], tuple[int, int]]]:
+    """(anchor edits, their references, the exact edits inside link anchors to drop, by span ->
+    (line, column) of the reference they made)."""
     edits: list[Edit] = []
     refs: list[Reference] = []
+    dropped: dict[tuple[int, int], tuple[int, int]] = {}
     for regex in (_INLINE, _REFERENCE):
         for link in regex.finditer(data):
             target = _target(rel, link.group("target").decode("utf-8", "replace"))
             slug = link.group("slug").decode("utf-8", "replace")
             new = renamed.get(target, {}).get(slug) if target is not None else None
             start, end = link.span("slug")
-            if new is None or any(e.start < end and start < e.end for e in (*taken, *edits)):
-                continue  # not a renamed anchor, or the exact matcher rewrites it already
+            inside = [e for e in taken if e.start < end and start < e.end]
+            for e in inside:  # the anchor is the target's to decide, never the text's
+                dropped[(e.start, e.end)] = _position(data, e.start)
+            if new is None or any(e.start < end and start < e.end for e in edits):
+                continue
             edits.append(Edit(start, end, new.encode("utf-8")))
-            line = data.count(b"\n", 0, start) + 1
-            column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+            line, column = _position(data, start)
             refs.append(Reference(rel, line, column, slug, new, RESIDUAL, None,
                                   "a link to a rewritten heading: `renamer sweep` follows it", "",
                                   None, "anchor"))
-    return edits, refs
+    return edits, refs, dropped
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and character column, as references give them."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    return data.count(b"\n", 0, offset) + 1, column
 
 
 def _target(rel: str, target: str) -> str | None:

@@ -14,6 +14,7 @@ from typing import Any
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
 from renamer.report.machine import audit_document, sweep_document, verify_document
+from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, check_clean, commit_written, recover_interrupted
 from renamer.sweep.journal import Recovery, pending
 from renamer.sweep.model import Reference, ScanResult
@@ -135,8 +136,9 @@ def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) ->
 def verify(project: LoadedProject, *, strict: bool = False, include_ignored: bool = False,
            progress: Progress | None = None, listing: Listing | None = None) -> VerifyResult:
     """Every live reference left, every near-miss, and the verdict."""
-    scan = scan_repo(project, ScanOptions(locate=True, locate_records=False, loose=True),
-                     include_ignored=include_ignored, progress=progress, listing=listing)
+    options = ScanOptions(locate=True, locate_records=False, loose=True)
+    scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
+    scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
     summary = Summary.of_scan(scan)
     return VerifyResult(scan, summary, summary.verdict(strict=strict), project.config.name,
                         pending(project.root) is not None)
@@ -145,8 +147,9 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
 def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Progress | None = None,
           listing: Listing | None = None) -> AuditResult:
     """Every reference left on purpose and why, the problems, and exemptions that matched nothing."""
-    scan = scan_repo(project, ScanOptions(locate=True, locate_records=True, loose=True),
-                     include_ignored=include_ignored, progress=progress, listing=listing)
+    options = ScanOptions(locate=True, locate_records=True, loose=True)
+    scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
+    scan = follow_anchors(project, scan)
     refs = scan.references()
     return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs, scan.paths),
                        project.config.name, pending(project.root) is not None)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import near_miss
-from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
+from renamer.classify import CURRENT, PROSE_SUFFIXES, RECORD, UNCLASSIFIED, FileClass
 from renamer.formats import data_formats, format_of, plain_safe, python_cst, yaml_rt, zone
 from renamer.match import Match
 from renamer.project import LoadedProject
@@ -55,6 +55,8 @@ REFUSED_HINTS = {
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
+    "reverse-owner": ("the PTR owner of an old address, relative to $ORIGIN, whose new address lies in "
+                      "another reverse zone: move the record to that zone's file by hand"),
 }
 # Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
 KEPT_NOTES = {
@@ -112,6 +114,8 @@ class FileScanner:
             refs = list(self._scan_large(rel, Path(path), content.detail))
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         matches = self.matcher.find(data) if hit else []
+        if hit and content.kind == "text" and b"$ORIGIN" in data:
+            matches = _with_reverse_owners(data, matches, self.matcher.addresses)
         if rel == ".gitmodules" and matches:
             matches = _submodule_paths_refused(data, matches)
         if content.kind in ("binary", "encoding"):
@@ -133,7 +137,7 @@ class FileScanner:
         refs, edits, refused = self._decide(rel, data, matches, klass)
         serial = None
         if edits:
-            edits, serial = _with_serial(data, edits)
+            edits, serial = _with_serial(rel, data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
                           new_path, tuple(near), digest, content.mode, refused, serial)
@@ -315,20 +319,40 @@ class FileScanner:
                 and not any(p.fullmatch(m.text) for p in allowlist.near_miss_ignore)]
 
 
-def _with_serial(data: bytes, edits: list[Edit]) -> tuple[list[Edit], tuple[str, str] | None]:
+def _with_reverse_owners(data: bytes, matches: list[Match],
+                         addresses: tuple[tuple[str, str], ...]) -> list[Match]:
+    """The relative PTR owners of old addresses in a reverse zone: rewritten when the new address
+    lies in the same zone, else refused (the record must move to another zone file)."""
+    pairs = [(old, new) for old, new in addresses if ":" not in old]
+    owners = zone.reverse_owners(data, pairs) if pairs else []
+    if not owners:
+        return matches
+    spans = [(m.start, m.end) for m in matches]
+    added = [Match(start, end, old, new or "(another zone)", "reverse",
+                   refused=None if new else "reverse-owner")
+             for start, end, old, new in owners if not any(s < end and start < e for s, e in spans)]
+    return sorted([*matches, *added], key=lambda m: m.start)
+
+
+def _with_serial(rel: str, data: bytes, edits: list[Edit]) -> tuple[list[Edit], tuple[str, str] | None]:
     """A zone file whose records change gets its SOA serial bumped in the same edit: BIND and
     CoreDNS's file plugin reload a zone only when its serial grows."""
     if not zone.is_zone(data):
-        return edits, None
+        # Zone records with no usable SOA here: an $INCLUDE file, or a serial out of range. The
+        # name servers reload only when the serial of the zone grows: say it was not bumped.
+        prose = rel.lower().endswith(tuple(PROSE_SUFFIXES))  # records quoted in a document
+        return edits, ("", "") if not prose and _ZONE_RECORDS.search(data) else None
     found = zone.serial_edit(data, dt.date.today())
     if found is None:
-        return edits, None
+        return edits, ("", "")
     start, end, new, old_serial, new_serial = found
     if any(e.start < end and start < e.end for e in edits):
         return edits, None  # never: a serial holds no name or address
     return sorted([*edits, Edit(start, end, new)], key=lambda e: e.start), (old_serial, new_serial)
 
 
+_ZONE_RECORDS = re.compile(rb"(?im)^(?:\$ORIGIN\s|\S*[ \t]+(?:[0-9]+[ \t]+)?(?:IN[ \t]+)?"
+                           rb"(?:SOA|A|AAAA|PTR|CNAME|NS|MX|TXT|SRV)[ \t]+\S)")
 _SUBMODULE_PATH = re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")
 
 

@@ -134,4 +134,7 @@ def commit_message(plan: Plan, summary: Summary) -> str:
 
 
 def serial_lines(summary: Summary) -> list[str]:
-    return [f"  {path}: serial {old} -> {new}" for path, old, new in summary.serials]
+    return [f"  {path}: serial {old} -> {new}" if new else
+            f"  {path}: zone records changed, serial NOT bumped (no valid SOA serial in this file: an "
+            "$INCLUDE file or a broken serial): bump the serial of its zone by hand, or the name "
+            "servers keep the old data" for path, old, new in summary.serials]

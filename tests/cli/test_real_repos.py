@@ -262,3 +262,77 @@ def test_network_renumbering_takes_reverse_zones_along(repo, run) -> None:
                                                 str(root / "zones/251.10.in-addr.arpa.zone")],
                                                capture_output=True, text=True).stdout
     assert run(root, "verify").exit_code == 0
+
+
+# -- from the review of this change: each a silent wrong answer before ------------------------
+
+def test_a_link_keeps_the_anchor_its_target_keeps_and_follows_a_renamed_one(repo, run) -> None:
+    config = "version: 1\nrenames: {hosts: {web01: app01}}\nallowlist: allow.yaml\n"
+    allow = "version: 1\ncurrent: ['**']\nrecords: [{name: rec, paths: ['records/**'], reason: history}]\n"
+    root = repo({"docs/a.md": "## app01\n\nx\n\n## web01\n\n[second](#web01)\n[rec](../records/2024-01-01.md#web01)\n"
+                              "[hist](history.md#web01)\n[out](https://example.com/page#web01)\n",
+                 "docs/history.md": "## web01 renamer: keep (the old name's page)\n",
+                 "records/2024-01-01.md": "## web01\n"}, config=config, allowlist=allow)
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "docs/a.md").read_text() == (
+        "## app01\n\nx\n\n## app01\n\n[second](#app01-1)\n[rec](../records/2024-01-01.md#web01)\n"
+        "[hist](history.md#web01)\n[out](https://example.com/page#web01)\n")
+    assert run(root, "verify").exit_code == 0
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    assert sorted(r["line"] for r in audit["references"] if r["reason"] == "anchor") == [8, 9, 10]
+
+
+@pytest.mark.parametrize("text, after", [
+    pytest.param("C:\\new\\tana-ml2\n", "C:\\new\\tana-ml2\n", id="windows-path-not-an-escape"),
+    pytest.param("\\\\srv\\share\\nana-ml2\n", "\\\\srv\\share\\nana-ml2\n", id="unc-path"),
+    pytest.param('{"a": "\\u0020ana-ml2"}\n', '{"a": "\\u0020fv-ml1"}\n', id="json-unicode-escape"),
+    pytest.param("owner: ana-ml2\n", "owner: fv-ml1\n", id="owner-key-is-a-host"),
+])
+def test_escapes_paths_and_keys(repo, run, text: str, after: str) -> None:
+    root = repo({"app.txt": text}, config=PLAIN, allowlist=PRESET)
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "app.txt").read_text() == after
+
+
+@pytest.mark.parametrize("text", ["pool 192.0.2.9-11\n", "nodes web00-02\n", "deny 192.0.2.1*\n", "match web0*\n"])
+def test_a_set_or_glob_holding_an_old_member_fails_verify(repo, run, text: str) -> None:
+    config = ("version: 1\nrenames: {hosts: {web01: app01}, addresses: {192.0.2.10: 192.0.2.20}}\n"
+              "allowlist: allow.yaml\n")
+    root = repo({"fw.conf": text}, config=config, allowlist=PRESET)
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [f["reason"] for f in data["findings"]] in (["range"], ["pattern"]), data["findings"]
+    assert run(root, "sweep").exit_code == 0 and (root / "fw.conf").read_text() == text
+
+
+def test_a_version_suffix_is_no_range(repo, run) -> None:
+    config = "version: 1\nrenames: {hosts: {web01: app01}}\nallowlist: allow.yaml\n"
+    root = repo({"notes.txt": "Release web01-2024 notes\n"}, config=config, allowlist=PRESET)
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert data["findings"] == [] and [m["why"] for m in data["near_misses"]] == ["derived"]
+
+
+def test_zone_records_without_a_usable_serial_are_said(repo, run) -> None:
+    config = "version: 1\nrenames: {hosts: {web01: app01}}\nallowlist: allow.yaml\n"
+    root = repo({"y.db": "$ORIGIN lab.example.\n$INCLUDE hosts.inc\n@ IN SOA ns. admin. 5 7200 3600 1209600 3600\n",
+                 "hosts.inc": "web01 IN A 192.0.2.10\n"}, config=config, allowlist=PRESET)
+    dry = run(root, "sweep", "--dry-run")
+    assert ("hosts.inc: zone records changed, serial NOT bumped (no valid SOA serial in this file: an $INCLUDE "
+            "file or a broken serial): bump the serial of its zone by hand") in dry.stdout
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert data["serials"] == [{"path": "hosts.inc", "old": "", "new": ""}]
+
+
+def test_relative_ptr_owners_of_an_old_address_follow_or_are_refused(repo, run) -> None:
+    config = ("version: 1\nrenames:\n  hosts: {web01: app01}\n"
+              "  addresses: {192.0.2.10: 192.0.2.20, 192.0.2.11: 198.51.100.11}\nallowlist: allow.yaml\n")
+    zone = ("$ORIGIN 2.0.192.in-addr.arpa.\n$TTL 300\n@ IN SOA ns.lab.example. admin.lab.example. 5 7200 3600 "
+            "1209600 3600\n  IN NS ns.lab.example.\n10 IN PTR web01.lab.example.\n11 IN PTR keep.lab.example.\n")
+    root = repo({"rev.db": zone}, config=config, allowlist=PRESET)
+    assert run(root, "sweep").exit_code == 0
+    text = (root / "rev.db").read_text()
+    assert "\n20 IN PTR app01.lab.example.\n" in text and "\n11 IN PTR keep.lab.example.\n" in text
+    checked = subprocess.run(["named-checkzone", "2.0.192.in-addr.arpa", str(root / "rev.db")],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0 and "loaded serial 6" in checked.stdout
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [(f["line"], f["reason"]) for f in data["findings"]] == [(6, "reverse-owner")]  # must move zones

@@ -89,6 +89,7 @@ class LoosePass:
         return out
 
 
+_RANGE_TAIL = re.compile(r"(?:-|\u2013|\u2014|\.\.|~)[0-9]")
 _SEPARATORS = re.compile(r"\\*[-_.]|\[[-_.]\]")
 
 
@@ -98,6 +99,8 @@ def why(text: str, like: str, before: str, after: str) -> str:
         return "regex-escaped"
     if before[-1:] == "\\":
         return "escape"
+    if _RANGE_TAIL.match(after):
+        return "range"  # WEB01-03: another spelling of one end of a set of machines
     if text == like:  # the same spelling: its neighbours set it apart
         if before[-1:].isalpha():
             return "letter-left"

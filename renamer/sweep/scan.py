@@ -302,7 +302,7 @@ class FileScanner:
                     continue
                 line, column, text = lines.position(start)
                 before = data[max(0, start - 1):start].decode("latin-1")
-                after = data[end:end + 1].decode("latin-1")
+                after = data[end:end + 8].decode("utf-8", "replace")
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after)))
         return self._silenced(rel, data, out) if out else out

@@ -336,3 +336,11 @@ def test_relative_ptr_owners_of_an_old_address_follow_or_are_refused(repo, run) 
     assert checked.returncode == 0 and "loaded serial 6" in checked.stdout
     data = json.loads(run(root, "verify", "--format", "json").stdout)
     assert [(f["line"], f["reason"]) for f in data["findings"]] == [(6, "reverse-owner")]  # must move zones
+
+
+def test_another_spelling_of_a_range_end_is_a_near_miss_saying_range(repo, run) -> None:
+    config = "version: 1\nrenames: {hosts: {web01: app01}}\nallowlist: allow.yaml\n"
+    root = repo({"notes.txt": "nodes WEB01-03 and web01-03\n"}, config=config, allowlist=PRESET)
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [(m["text"], m["why"]) for m in data["near_misses"]] == [("WEB01", "range")]
+    assert [(f["old"], f["reason"]) for f in data["findings"]] == [("web01", "range")]

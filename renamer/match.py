@@ -215,7 +215,7 @@ class Matcher:
             matches = _with_ranges(matches, spans)
         if self.hosts and not self.rewrite_accounts:
             starts = account_starts(data)
-            for m in matches:
+            for m in matches if starts or b"@" in data else ():  # a dense file has neither: no loop
                 if m.kind == "host" and m.refused is None and is_account(data, m.start, m.end, starts):
                     m.kept = "account"
         if self._pattern_starts:

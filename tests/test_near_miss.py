@@ -150,8 +150,19 @@ def test_every_loose_hit_is_rewritten_kept_refused_or_reported(scanner, text: st
         covered += [(starts[m.line - 1] + _byte_column(lines[m.line - 1], m.column), m)
                     for m in found.near_misses]
     for start, end, spelling, _like in project.loose.find(data):
-        assert any(start <= at < end or (at <= start < at + len(_text(item).encode()))
+        assert any(start <= at < end or (at <= start < at + _width(data, at, item))
                    for at, item in covered), f"{spelling!r} in {text!r}: neither rewritten, kept nor reported"
+
+
+def _width(data: bytes, at: int, item: object) -> int:
+    """How far a finding reaches: its text, or for a range or a pattern (reported by the value
+    it holds) the whole run of non-space bytes it stands in."""
+    if getattr(item, "reason", None) in ("range", "pattern"):
+        end = at
+        while end < len(data) and data[end:end + 1] not in (b" ", b"\n", b"\t", b""):
+            end += 1
+        return end - at
+    return len(_text(item).encode())
 
 
 def _byte_column(line: bytes, column: int) -> int:

@@ -136,7 +136,7 @@ def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) ->
 def verify(project: LoadedProject, *, strict: bool = False, include_ignored: bool = False,
            progress: Progress | None = None, listing: Listing | None = None) -> VerifyResult:
     """Every live reference left, every near-miss, and the verdict."""
-    options = ScanOptions(locate=True, locate_records=False, loose=True)
+    options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False)
     scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
     scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
     summary = Summary.of_scan(scan)
@@ -147,7 +147,7 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
 def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Progress | None = None,
           listing: Listing | None = None) -> AuditResult:
     """Every reference left on purpose and why, the problems, and exemptions that matched nothing."""
-    options = ScanOptions(locate=True, locate_records=True, loose=True)
+    options = ScanOptions(locate=True, locate_records=True, loose=True, edits=False)
     scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
     scan = follow_anchors(project, scan)
     refs = scan.references()

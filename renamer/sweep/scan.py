@@ -20,6 +20,7 @@ from renamer.classify import CURRENT, PROSE_SUFFIXES, RECORD, UNCLASSIFIED, File
 from renamer.formats import data_formats, format_of, plain_safe, python_cst, yaml_rt, zone
 from renamer.match import Match
 from renamer.project import LoadedProject
+from renamer.sweep.anchors import is_markdown
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.model import (
     KEPT,
@@ -71,6 +72,9 @@ class ScanOptions:
     locate: bool = False  # YAML key paths and Python roles for every reference (reports)
     locate_records: bool = True  # also in record files (audit shows them; verify does not)
     loose: bool = False  # near-misses and derived-name candidates
+    # The byte edits, where only a report is wanted (verify, audit) and nothing depends on them:
+    # a structured file's edits decide `structure` residuals, a Markdown file's its links.
+    edits: bool = True
 
 
 class FileScanner:
@@ -185,6 +189,8 @@ class FileScanner:
                 pending.append((len(refs), m))
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None,
                                             "current-state file: `renamer sweep` rewrites it", where))
+        if not self.options.edits and fmt not in ("yaml", "json", "toml") and not is_markdown(rel):
+            return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
         refused = self._structure_problem(fmt, data, edits)
         if refused:

@@ -54,10 +54,16 @@ class LoosePass:
         self._starts = tuple(sorted(starts))  # every loose hit begins with one of these
 
     def might_match(self, data: bytes) -> bool:
-        if self.pattern is None:
+        return self.pattern is not None and self._holds(data, data.translate(_FOLD))
+
+    def _holds(self, data: bytes, folded: bytes) -> bool:
+        """A needle in the folded bytes; only a file with escapes is folded again without them."""
+        if any(n in folded for n in self.needles):
+            return True
+        if b"\\" not in data and b"[" not in data:
             return False
-        folded = data.translate(_FOLD, _ESCAPES)
-        return any(n in folded for n in self.needles)
+        bare = folded.translate(None, _ESCAPES)
+        return any(n in bare for n in self.needles)
 
     def find(self, data: bytes, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, str, str]]:
         """(start, end, spelling found, old value it resembles) for each loose hit.
@@ -67,9 +73,9 @@ class LoosePass:
         """
         if self.pattern is None:
             return []
-        if not self.might_match(data):
-            return []
         folded = data.translate(_FOLD)
+        if not self._holds(data, folded):
+            return []
         out = []
         end = 0
         span, spans = 0, len(taken)

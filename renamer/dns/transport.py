@@ -167,6 +167,7 @@ class SshTransport:
 
     def __init__(self, resolver: Resolver, connect_timeout: float = 5.0) -> None:
         self.resolver = resolver
+        self._sudo_checked = False
         self.destination, self.port = _parse_target(resolver.target)
         self._control = tempfile.mkdtemp(prefix="renamer-ssh-")
         options = ["-o", "BatchMode=yes", "-o", f"ConnectTimeout={max(1, int(connect_timeout))}",
@@ -231,10 +232,11 @@ class SshTransport:
         return sorted(n for n in names if SNIPPET.fullmatch(n))
 
     def check_sudo(self) -> None:
-        if self.resolver.sudo:
+        if self.resolver.sudo and not self._sudo_checked:  # once per connection: apply asks twice
             result = self._call(["sudo", "-n", "true"], root=False)
             if not result.ok:
                 raise TransportError(f"{self.resolver.name}: sudo -n is not allowed: {result.tail()}")
+            self._sudo_checked = True
 
     def close(self) -> None:
         subprocess.run([*self._base[:-2], "-O", "exit", self.destination], capture_output=True,

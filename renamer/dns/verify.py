@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from renamer.dns.dnsmasq import canary, canary_of, render_site
+from renamer.dns.dnsmasq import canary_of, render_site
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.forked import available_cores, can_fork, fork_map
 
@@ -80,7 +80,9 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     out = []
     served = [site for site in inventory.sites if site.name in resolver.sites]
     for site in served:
-        name, digest = canary_of(render_site(site, resolver)) or canary(site, "")
+        found = canary_of(render_site(site, resolver))
+        assert found is not None  # render_site always writes it
+        name, digest = found
         out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", (f'"{digest}"',)))
         for host in site.hosts:
             names = (f"{host.name}.", f"{site.fqdn(host.name)}.")

@@ -15,14 +15,13 @@ and reads only current Markdown files that hold `#` plus an old slug.
 from __future__ import annotations
 
 import hashlib
-import os
 import posixpath
 import re
 from dataclasses import replace
 
 from renamer.classify import CURRENT
 from renamer.project import LoadedProject
-from renamer.sweep.content import OPEN_FLAGS
+from renamer.sweep.content import read_content
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
 
 MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
@@ -175,17 +174,6 @@ def _target(rel: str, target: str) -> str | None:
 
 
 def _read(project: LoadedProject, rel: str) -> tuple[bytes, int] | None:
-    try:
-        fd = os.open(f"{project.root}/{rel}", OPEN_FLAGS)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if info.st_size > project.config.max_file_size:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(), info.st_mode
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    """A text file's bytes and mode, as the sweep reads them (never through a link)."""
+    content = read_content(f"{project.root}/{rel}", project.config.max_file_size)
+    return (content.data, content.mode) if content is not None and content.kind == "text" else None

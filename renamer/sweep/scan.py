@@ -346,8 +346,9 @@ def _with_serial(rel: str, data: bytes, edits: list[Edit]) -> tuple[list[Edit], 
     if not zone.is_zone(data):
         # Zone records with no usable SOA here: an $INCLUDE file, or a serial out of range. The
         # name servers reload only when the serial of the zone grows: say it was not bumped.
-        prose = rel.lower().endswith(tuple(PROSE_SUFFIXES))  # records quoted in a document
-        return edits, ("", "") if not prose and _ZONE_RECORDS.search(data) else None
+        # Only a file of no known format is read for records: not YAML, JSON, Python or prose.
+        plain = format_of(rel, data) is None and not rel.lower().endswith(tuple(PROSE_SUFFIXES))
+        return edits, ("", "") if plain and _ZONE_RECORDS.search(data) else None
     found = zone.serial_edit(data, dt.date.today())
     if found is None:
         return edits, ("", "")

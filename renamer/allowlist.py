@@ -239,10 +239,7 @@ def _keep(top: dict[str, Any], problems: Problems, source: str, inherited: bool)
 
 
 def _dated(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
-    raw = top.get("dated")
-    if raw is None:
-        return
-    section = check_mapping(raw, "dated", _DATED_KEYS, problems, top, "dated")
+    section = _section(top, "dated", _DATED_KEYS, problems)
     if section is None:
         return
     if "filenames" in section:
@@ -267,12 +264,15 @@ def _dated(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
         partial.sections = compiled
 
 
+def _section(top: dict[str, Any], key: str, known: set[str], problems: Problems) -> dict[str, Any] | None:
+    """The mapping at `key` with only known keys noted as problems; None when absent or broken."""
+    raw = top.get(key)
+    return None if raw is None else check_mapping(raw, key, known, problems, top, key)
+
+
 def _near_miss(top: dict[str, Any], problems: Problems, partial: _Partial) -> None:
     """`near_miss: {ignore: [regex...], paths: [pattern...]}`: near-misses a user has decided on."""
-    raw = top.get("near_miss")
-    if raw is None:
-        return
-    section = check_mapping(raw, "near_miss", _NEAR_MISS_KEYS, problems, top, "near_miss")
+    section = _section(top, "near_miss", _NEAR_MISS_KEYS, problems)
     if section is None:
         return
     partial.near_miss_paths = _patterns(section, "paths", "near_miss.paths", problems)

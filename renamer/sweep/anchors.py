@@ -45,7 +45,7 @@ def slugs(text: str) -> list[str]:
     out: list[str] = []
     seen: dict[str, int] = {}
     fenced = False
-    for line in text.splitlines():
+    for line in text.removeprefix("\ufeff").splitlines():  # a BOM is no part of the first heading
         if _FENCE.match(line):
             fenced = not fenced
             continue

@@ -344,3 +344,11 @@ def test_another_spelling_of_a_range_end_is_a_near_miss_saying_range(repo, run) 
     data = json.loads(run(root, "verify", "--format", "json").stdout)
     assert [(m["text"], m["why"]) for m in data["near_misses"]] == [("WEB01", "range")]
     assert [(f["old"], f["reason"]) for f in data["findings"]] == [("web01", "range")]
+
+
+def test_anchors_follow_in_a_file_with_a_bom_and_crlf_bytes_kept(repo, run) -> None:
+    config = "version: 1\nrenames: {hosts: {web01: app01}}\nallowlist: allow.yaml\n"
+    root = repo({"a.md": b"\xef\xbb\xbf## web01\r\n[x](#web01)\r\n"}, config=config, allowlist=PRESET)
+    assert run(root, "sweep").exit_code == 0
+    assert (root / "a.md").read_bytes() == b"\xef\xbb\xbf## app01\r\n[x](#app01)\r\n"
+    assert run(root, "verify").exit_code == 0

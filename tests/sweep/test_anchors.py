@@ -23,3 +23,7 @@ def test_github_slug(heading: str, slug: str) -> None:
 def test_repeats_are_numbered_and_fenced_headings_ignored() -> None:
     text = "# A\n## A\n```\n# not a heading\n```\n### A ###\nA\n===\n"
     assert slugs(text) == ["a", "a-1", "a-2"]
+
+
+def test_a_byte_order_mark_does_not_hide_the_first_heading() -> None:
+    assert slugs("\ufeff## web01\r\n[x](#web01)\r\n") == ["web01"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -52,6 +53,9 @@ def fork_map(task: Callable[[Item], Result], items: Iterable[Item], workers: int
 def _install(task: Callable[[Any], Any]) -> None:
     global _task
     _task = task
+    # Ctrl-C reaches the whole process group: only the parent handles it (one "renamer: aborted"
+    # line); a worker stopped by it would print its own traceback. The pool's exit ends them.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _call(item: Any) -> Any:

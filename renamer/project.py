@@ -87,18 +87,19 @@ def _rooted(display: str) -> str:
 
 
 def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
-                     folder: Path | None = None) -> Inventory:
+                     folder: Path | None = None, *, resolvers_file: Path | None = None) -> Inventory:
     """The DNS inventory: `folder` (--inventory), else the `dns:` folder of renamer.yaml,
-    else dns/ at the repo root (a repo without renamer.yaml may still have an inventory)."""
+    else dns/ at the repo root (a repo without renamer.yaml may still have an inventory).
+    `resolvers_file` (--resolvers-file) replaces the inventory's resolvers.yaml."""
     try:
         root, config_path = discover(repo, config, cwd)
     except ConfigError:
         if config is not None:
             raise
         root = repo_root(repo, cwd)
-        return load_inventory(folder or root / "dns", lambda p: display_path(p, root))
+        return load_inventory(folder or root / "dns", lambda p: display_path(p, root), resolvers_file)
     loaded = load_config(config_path, root)
-    inventory = load_inventory(folder or loaded.dns_dir, loaded.display)
+    inventory = load_inventory(folder or loaded.dns_dir, loaded.display, resolvers_file)
     # The renames' old values: dns verify checks that they resolve nowhere any more.
     renames = loaded.renames
     return replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),

@@ -5,10 +5,26 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
+from renamer import debug
 from renamer.errors import RenamerError, UnsafeError
+
+
+def _git_run(argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess[Any]:
+    """subprocess.run for a git command, logged with its time under -vv."""
+    start = time.perf_counter()
+    done = subprocess.run(argv, **kwargs)
+    debug.command(argv, time.perf_counter() - start, done.returncode)
+    return done
+
+
+def _gitpython(repo: Any, verb: str, *args: str, **kwargs: Any) -> Any:
+    """`git VERB ARGS` through gitpython, logged under -vv."""
+    debug.command(["git", verb, *args])
+    return getattr(repo.git, verb)(*args, **kwargs)
 
 
 def find_work_tree(start: Path) -> Path | None:
@@ -64,7 +80,7 @@ def git_dir(root: Path) -> Path | None:
     """
     if not os.path.lexists(root / ".git"):
         return None
-    done = subprocess.run(["git", "-C", str(root), "rev-parse", "--absolute-git-dir"],
+    done = _git_run(["git", "-C", str(root), "rev-parse", "--absolute-git-dir"],
                           capture_output=True, check=False)
     if done.returncode != 0:
         lines = [line.strip() for line in os.fsdecode(done.stderr).splitlines() if line.strip()]
@@ -79,6 +95,7 @@ def is_git(root: Path) -> bool:
 
 def _start_ls(root: Path, *args: str) -> subprocess.Popen[bytes]:
     # Listing is the hot path of every scan: plain `git`, no GitPython import (150 ms).
+    debug.command(["git", "-C", str(root), "ls-files", "-z", *args])
     return subprocess.Popen(["git", "-C", str(root), "ls-files", "-z", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **LITERAL})
 
@@ -155,7 +172,7 @@ def listed_files(root: Path, *, ignored: bool) -> tuple[list[str], list[str]]:
 
 def ignored_among(root: Path, paths: list[str]) -> list[str]:
     """Which of `paths` (files that do not exist yet) git's ignore rules would ignore."""
-    done = subprocess.run(["git", "-C", str(root), "check-ignore", "--no-index", "-z", "--stdin"],
+    done = _git_run(["git", "-C", str(root), "check-ignore", "--no-index", "-z", "--stdin"],
                           input=b"\0".join(os.fsencode(p) for p in paths) + b"\0", capture_output=True,
                           check=False)
     if done.returncode not in (0, 1):
@@ -165,7 +182,7 @@ def ignored_among(root: Path, paths: list[str]) -> list[str]:
 
 def dirty_paths(root: Path) -> list[str]:
     """What `git status` reports as changed or untracked (ignored files excluded)."""
-    done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "-z",
+    done = _git_run(["git", "-C", str(root), "status", "--porcelain", "-z",
                            "--untracked-files=all"], capture_output=True, check=False)
     if done.returncode != 0:
         raise RenamerError(f"{root}: git status failed: {done.stderr.decode(errors='replace').strip()}")
@@ -183,7 +200,7 @@ def dirty_paths(root: Path) -> list[str]:
 
 def head_sha(root: Path) -> str | None:
     """The commit HEAD names, or None (no commits yet, or not a repository)."""
-    done = subprocess.run(["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
+    done = _git_run(["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
                           capture_output=True, text=True, check=False)
     return done.stdout.strip() or None if done.returncode == 0 else None
 
@@ -208,9 +225,9 @@ def move(root: Path, old: str, new: str, *, stage: bool = True) -> None:
     os.rename(root / old, root / new)
     _prune_empty(root, (root / old).parent)  # as `git mv` leaves no empty folder behind
     if tracked:
-        repo.git.add("--", new)
+        _gitpython(repo, "add", "--", new)
         if stage:
-            repo.git.rm("--cached", "-q", "--", old)
+            _gitpython(repo, "rm", "--cached", "-q", "--", old)
 
 
 def _prune_empty(root: Path, folder: Path) -> None:
@@ -230,7 +247,7 @@ def unmove(root: Path, old: str, new: str) -> None:
     repo = _repo(root)
     if repo is not None and has_commits(root):
         with contextlib.suppress(Exception):
-            repo.git.reset("-q", "--", old, new)
+            _gitpython(repo, "reset", "-q", "--", old, new)
 
 
 RENAMES_PHASE = "RENAMER_SWEEP_PHASE"  # set to "renames" while a sweep commits its pure renames
@@ -253,10 +270,10 @@ def commit(root: Path, paths: list[str], message: str, *, hooks: bool = True,
     try:
         present = [p for p in paths if os.path.lexists(root / p)]
         if present:
-            repo.git.add("--", *present)
+            _gitpython(repo, "add", "--", *present)
         flags = ["-q"] if hooks else ["-q", "--no-verify"]
         env = {RENAMES_PHASE: phase} if phase else {}
-        repo.git.commit(*flags, "-m", message, "--", *paths, env=env)
+        _gitpython(repo, "commit", *flags, "-m", message, "--", *paths, env=env)
     except git.GitCommandError as exc:
         why = git_error(f"{exc.stderr or ''}\n{exc.stdout or ''}")
         if "nothing to commit" in why or "no changes added to commit" in why:
@@ -270,13 +287,13 @@ def init_with_commit(root: Path, message: str, name: str, email: str) -> None:
     base = ["git", "-C", str(root), "-c", "init.defaultBranch=main"]
     for args in (["init", "-q"], ["config", "user.name", name], ["config", "user.email", email],
                  ["config", "commit.gpgsign", "false"], ["add", "-A"], ["commit", "-q", "-m", message]):
-        done = subprocess.run([*base, *args], capture_output=True, check=False)
+        done = _git_run([*base, *args], capture_output=True, check=False)
         if done.returncode != 0:
             why = done.stderr.decode(errors="replace").strip()
             raise RenamerError(f"{root}: git {args[0]} failed: {why}")
 
 
 def log_oneline(root: Path) -> str:
-    done = subprocess.run(["git", "-C", str(root), "log", "--oneline"], capture_output=True, text=True,
+    done = _git_run(["git", "-C", str(root), "log", "--oneline"], capture_output=True, text=True,
                           check=False)
-    return done.stdout
+    return str(done.stdout)

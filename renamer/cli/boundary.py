@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from renamer import debug
 from renamer.cli.output import printable
 from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, RenamerError
 
@@ -15,6 +16,13 @@ from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, RenamerError
 def run(group: click.Group, argv: list[str] | None) -> int:
     """Run the CLI and return its exit code; every error becomes one line, never a traceback."""
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _run(group, args)
+    finally:
+        debug.disable()  # an in-process caller's next command starts without -vv's logs
+
+
+def _run(group: click.Group, args: list[str]) -> int:
     try:
         code = click.Group.main(group, args=args, prog_name="renamer", standalone_mode=False)
     except click.exceptions.Abort:
@@ -31,11 +39,11 @@ def run(group: click.Group, argv: list[str] | None) -> int:
         for line in exc.lines:
             click.echo(f"renamer: error: {printable(line)}", err=True)
         return exc.exit_code
-    except KeyboardInterrupt:
-        click.echo("renamer: interrupted", err=True)
+    except (KeyboardInterrupt, _Interrupted):  # Ctrl-C (forked workers ignore it)
+        click.echo("renamer: aborted", err=True)
         return EXIT_INTERRUPTED
     except Exception as exc:  # the boundary: never a traceback for the user
-        if "-vv" in args:
+        if debug.on():  # -vv: the traceback, for a bug report
             raise
         click.echo(f"renamer: error: internal error: {type(exc).__name__}: {exc} "
                    "(run with -vv for the traceback)", err=True)
@@ -43,8 +51,18 @@ def run(group: click.Group, argv: list[str] | None) -> int:
     return code if isinstance(code, int) else 0
 
 
+class _Interrupted(Exception):
+    """Ctrl-C inside a command, carried past click's own handler, which prints a bare newline."""
+
+
 class RenamerGroup(click.Group):
     """A click group whose `main` goes through the boundary (as CliRunner and the script call it)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise _Interrupted from exc
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:

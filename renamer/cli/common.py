@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from renamer import debug
 from renamer.cli.options import settings
 from renamer.project import LoadedProject, load_project, repo_root
 from renamer.vcs import Listing, start_listing
@@ -27,7 +28,8 @@ def early_listing(ctx: click.Context) -> Iterator[Listing | None]:
 
 def project_from(ctx: click.Context) -> LoadedProject:
     options = settings(ctx)
-    project = load_project(options.repo, options.config, Path.cwd())
+    with debug.timed("load config and allowlists"):
+        project = load_project(options.repo, options.config, Path.cwd())
     config = project.config
     shown = ", ".join(config.display(p) for p in config.allowlist_paths) or "none"
     options.output.detail(f"repo {project.root} ({'git' if project.git else 'not git'}); config "

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from renamer import vcs
-from renamer.cli.demo_dns import dns_tour
+from renamer.cli.demo_dns import dns_tour, kept_readme, serve_resolvers
 from renamer.cli.options import common_options, settings
 from renamer.cli.tour import Tour
 from renamer.shipped import build_example
@@ -45,9 +45,11 @@ _STEPS = [
 @click.command()
 @click.option("--keep", "keep_dir", type=click.Path(file_okay=False), default=None,
               help="Build the demo repo in this (new) folder and leave it there.")
+@click.option("--resolvers-only", "resolvers_for", type=click.Path(file_okay=False, exists=True),
+              default=None, help="Start a kept demo repo's loopback resolvers again, until Ctrl-C.")
 @common_options
 @click.pass_context
-def demo(ctx: click.Context, keep_dir: str | None) -> int:
+def demo(ctx: click.Context, keep_dir: str | None, resolvers_for: str | None) -> int:
     """Run the fv-ml1 move end to end on the bundled example repo.
 
     Copies the example infra repo (LiteLLM gateway, compose stacks, .env and
@@ -60,8 +62,13 @@ def demo(ctx: click.Context, keep_dir: str | None) -> int:
     Examples:
       renamer demo
       renamer demo --keep /tmp/fv-demo    # keep the repo to look around
+      renamer demo --resolvers-only /tmp/fv-demo   # its DNS resolvers again, until Ctrl-C
     """
     out = settings(ctx).output
+    if resolvers_for is not None:
+        if keep_dir is not None:
+            raise click.UsageError("--resolvers-only runs on a kept repo: give it without --keep")
+        return serve_resolvers(out, Path(resolvers_for).resolve())
     root = ctx.find_root().command
     assert isinstance(root, click.Group)
     folder = Path(keep_dir) if keep_dir else Path(tempfile.mkdtemp(prefix="renamer-demo-"))
@@ -70,8 +77,18 @@ def demo(ctx: click.Context, keep_dir: str | None) -> int:
     finally:
         if keep_dir is None:
             shutil.rmtree(folder, ignore_errors=True)
-        else:
-            out.info(f"demo repo kept at {folder}")
+        elif (folder / ".git").is_dir():
+            _leave_readme(folder)
+            out.info(f"demo repo kept at {folder} (its DEMO.md says what to try there)")
+
+
+def _leave_readme(folder: Path) -> None:
+    """DEMO.md in the kept repo, untracked and excluded, so `git status` stays clean."""
+    (folder / "DEMO.md").write_text(kept_readme(folder))
+    exclude = folder / ".git" / "info" / "exclude"
+    exclude.parent.mkdir(exist_ok=True)
+    with exclude.open("a") as handle:
+        handle.write("/DEMO.md\n")
 
 
 def _tour(tour: Tour) -> int:

@@ -1,14 +1,56 @@
-"""The DNS half of the demo: three real dnsmasq resolvers on loopback, where dnsmasq exists."""
+"""The DNS half of the demo: three real dnsmasq resolvers on loopback, where dnsmasq exists.
+
+The repo's dns/resolvers.yaml stays as shipped: the loopback resolvers are described in a
+separate file the DNS steps name with --resolvers-file, so a kept demo repo is the
+example as it is, and `renamer demo --resolvers-only DIR` can start its resolvers again.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import shlex
 import shutil
+import signal
 import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+from renamer.cli.output import Output
 from renamer.cli.tour import Tour
 from renamer.dns import sandbox
 from renamer.dns.inventory import load_inventory
+from renamer.errors import ConfigError, UnsafeError
+from renamer.interrupts import handled, raise_interrupt
+
+
+@dataclass(frozen=True)
+class Lab:
+    folder: Path
+    resolvers_file: Path
+    ports: tuple[int, ...]
+
+
+@contextlib.contextmanager
+def loopback_resolvers(repo: Path, folder: Path) -> Iterator[Lab]:
+    """The inventory's resolvers as real dnsmasq instances on loopback ports under `folder`,
+    described in `folder`/resolvers.yaml; stopped (and `folder` removed) at the end."""
+    inventory = load_inventory(repo / "dns", str)
+    folder.mkdir(parents=True, exist_ok=True)
+    instances = {r.name: sandbox.create(folder / r.name) for r in inventory.resolvers}
+    dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.resolvers}
+    resolvers_file = folder / "resolvers.yaml"
+    resolvers_file.write_text(
+        "# The demo's resolvers: the inventory's three, as real dnsmasq on loopback ports.\n"
+        + sandbox.resolvers_yaml(instances, folder / "backups", dhcp))
+    try:
+        for instance in instances.values():
+            sandbox.start(instance.folder)
+        yield Lab(folder, resolvers_file, tuple(i.port for i in instances.values()))
+    finally:
+        for instance in instances.values():
+            sandbox.stop(instance.folder)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def dns_tour(tour: Tour, first_step: int) -> int:
@@ -24,41 +66,85 @@ def dns_tour(tour: Tour, first_step: int) -> int:
     except FileNotFoundError as exc:
         out.echo(f"\nSkipping the live DNS steps: {exc}.\n")
         return 0
-    lab = Path(tempfile.mkdtemp(prefix="renamer-demo-dns-"))
-    inventory = load_inventory(repo / "dns", str)
-    instances = {r.name: sandbox.create(lab / r.name) for r in inventory.resolvers}
-    dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.resolvers}
-    shipped = (repo / "dns" / "resolvers.yaml").read_bytes()
-    (repo / "dns" / "resolvers.yaml").write_text(
-        "# The demo's resolvers: the inventory's three, as real dnsmasq on loopback ports.\n"
-        + sandbox.resolvers_yaml(instances, lab / "backups", dhcp))
-    try:
-        for instance in instances.values():
-            sandbox.start(instance.folder)
-        out.echo(f"\nStarted {len(instances)} dnsmasq resolvers on 127.0.0.1 ports "
-                 f"{', '.join(str(i.port) for i in instances.values())}.\n")
+    with loopback_resolvers(repo, Path(tempfile.mkdtemp(prefix="renamer-demo-dns-"))) as lab:
+        out.echo(f"\nStarted {len(lab.ports)} dnsmasq resolvers on 127.0.0.1 ports "
+                 f"{', '.join(str(p) for p in lab.ports)}; {lab.resolvers_file} describes them "
+                 "(dns/resolvers.yaml stays as shipped).\n")
+        use = ["--resolvers-file", str(lab.resolvers_file)]
         steps = [
             ("dns plan --resolvers all", "Per resolver: the snippet diff and the records added.",
-             ["dns", "plan", "--resolvers", "all"]),
+             ["dns", "plan", "--resolvers", "all", *use]),
             ("dns apply --resolvers all", "Resolver by resolver: backup, atomic write, "
              "`dnsmasq --test` on the conf-dir it loads, restart (not SIGHUP: dnsmasq re-reads "
              "host-record only on a restart), verify. Any failure rolls every resolver back.",
-             ["dns", "apply", "--resolvers", "all"]),
+             ["dns", "apply", "--resolvers", "all", *use]),
             ("dns verify --resolvers all", "Ask each resolver directly: every host, PTR and "
              "alias answers, and the retired ana-ml2 names get NXDOMAIN.",
-             ["dns", "verify", "--resolvers", "all"]),
+             ["dns", "verify", "--resolvers", "all", *use]),
             ("dns apply --resolvers all, again", "Nothing changed: no resolver is touched.",
-             ["dns", "apply", "--resolvers", "all"]),
+             ["dns", "apply", "--resolvers", "all", *use]),
         ]
         for offset, (title, why, args) in enumerate(steps, 1):
             step(first_step + offset, title, why)
             if run(*args) != 0:
                 return 1
-    finally:
-        for instance in instances.values():
-            sandbox.stop(instance.folder)
-        shutil.rmtree(lab, ignore_errors=True)
-        # The loopback resolvers are gone: a kept repo gets its inventory back as shipped.
-        (repo / "dns" / "resolvers.yaml").write_bytes(shipped)
     out.echo("\nStopped the resolvers. Done: the repo and DNS both follow the move.\n")
+    return 0
+
+
+LAB = Path(".git") / "renamer-demo"  # in a kept demo repo: never tracked, never swept
+
+
+def kept_readme(repo: Path) -> str:
+    """DEMO.md for a kept demo repo: what it is and how to bring its resolvers back."""
+    where = shlex.quote(str(repo))
+    file = shlex.quote(str(LAB / "resolvers.yaml"))
+    return f"""# The renamer demo repo
+
+`renamer demo --keep` left this repo here: the example infra repo after the
+fv-ml1 move (`git log --stat` shows the sweep's two commits).
+
+    renamer verify                   # exit 0: no live reference left
+    renamer audit                    # what was kept on purpose, and why
+    git log --follow --oneline playbooks/host_vars/fv-ml1.yml
+
+`dns/resolvers.yaml` is the inventory as shipped (real addresses). The demo's DNS
+steps ran against three dnsmasq resolvers on loopback ports, stopped when it
+ended. To start them again (until Ctrl-C):
+
+    renamer demo --resolvers-only {where}
+
+and, in another terminal, in this folder:
+
+    renamer dns plan --resolvers all --resolvers-file {file}
+    renamer dns apply --resolvers all --resolvers-file {file}
+    renamer dns verify --resolvers all --resolvers-file {file}
+"""
+
+
+def serve_resolvers(out: Output, repo: Path) -> int:
+    """`demo --resolvers-only DIR`: the kept repo's loopback resolvers, running until Ctrl-C."""
+    if not (repo / "dns").is_dir() or not (repo / ".git").is_dir():
+        raise ConfigError(f"{repo}: not a demo repo (no dns/ inventory or no .git); "
+                          "make one with `renamer demo --keep DIR`")
+    try:
+        sandbox.dnsmasq_binary()
+    except FileNotFoundError as exc:
+        raise UnsafeError(f"cannot start the demo's resolvers: {exc}") from None
+    folder = repo / LAB
+    if folder.exists():
+        raise UnsafeError(f"{folder}: the demo's resolvers already run from this folder (or a run "
+                          f"was killed: `pkill -f {shlex.quote(str(folder))}`, then remove it)")
+    with loopback_resolvers(repo, folder) as lab, \
+            handled((signal.SIGTERM,), raise_interrupt):
+        relative = LAB / "resolvers.yaml"
+        out.echo(f"Started {len(lab.ports)} dnsmasq resolvers on 127.0.0.1 ports "
+                 f"{', '.join(str(p) for p in lab.ports)}, described in {lab.resolvers_file}.\n"
+                 f"In {repo}, in another terminal:\n"
+                 f"  renamer dns apply --resolvers all --resolvers-file {shlex.quote(str(relative))}\n"
+                 f"  renamer dns verify --resolvers all --resolvers-file {shlex.quote(str(relative))}\n"
+                 "Press Ctrl-C to stop them.\n")
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C (or SIGTERM) is how this ends
+            signal.pause()
+    out.echo(f"Stopped the {len(lab.ports)} resolvers.\n")
     return 0

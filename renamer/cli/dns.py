@@ -9,10 +9,11 @@ from typing import Any
 import click
 
 from renamer.atomic import save
-from renamer.cli.options import common_options, settings
+from renamer.cli.options import Command, common_options, settings
 from renamer.dns import run
 from renamer.dns.inventory import Inventory
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
+from renamer.dns.rollout import Policy
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import locate_inventory
 from renamer.report.machine import dumps
@@ -22,12 +23,28 @@ RESOLVERS_HELP = "all, or resolver names separated by commas."
 
 def _inventory(ctx: click.Context, folder: Path | None) -> Inventory:
     options = settings(ctx)
-    return locate_inventory(options.repo, options.config, Path.cwd(), folder)
+    return locate_inventory(options.repo, options.config, Path.cwd(), folder,
+                            resolvers_file=ctx.meta.get(_RESOLVERS_FILE))
 
 
-inventory_option = click.option(
-    "--inventory", "inventory_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-    help="The DNS inventory folder (default: `dns:` of renamer.yaml, or dns/).")
+_RESOLVERS_FILE = "renamer.resolvers_file"
+
+
+def _keep_resolvers_file(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.meta[_RESOLVERS_FILE] = value
+
+
+def inventory_option(function: Command) -> Command:
+    """--inventory, and --resolvers-file (read by _inventory, so no command has to pass it on)."""
+    function = click.option(
+        "--resolvers-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+        expose_value=False, callback=_keep_resolvers_file,
+        help="Resolvers to use instead of the inventory's resolvers.yaml (a lab, a staging "
+             "fleet); the sites still come from the inventory.")(function)
+    return click.option(
+        "--inventory", "inventory_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+        help="The DNS inventory folder (default: `dns:` of renamer.yaml, or dns/).")(function)
 
 
 @click.group()
@@ -105,6 +122,39 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     return EXIT_FINDINGS if expect_no_changes and document["changes"] else EXIT_OK
 
 
+_POLICY = "renamer.policy"
+
+
+def _keep_policy(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    if value is not None and param.name:
+        ctx.meta.setdefault(_POLICY, {})[param.name] = value
+
+
+def policy_options(function: Command) -> Command:
+    """--batch-size, --canary and --max-fail-percent, for both engines (read by _policy)."""
+    options = [
+        click.option("--batch-size", type=click.IntRange(min=1), default=None, expose_value=False,
+                     callback=_keep_policy,
+                     help="Apply in batches of N resolvers; an applied and verified batch is final, "
+                          "a failure rolls back its own batch only (default: all-or-nothing)."),
+        click.option("--canary", type=click.IntRange(min=0), default=None, expose_value=False,
+                     callback=_keep_policy,
+                     help="A first batch of N resolvers; a failure there stops before any other is touched."),
+        click.option("--max-fail-percent", type=click.IntRange(0, 100), default=None, expose_value=False,
+                     callback=_keep_policy,
+                     help="Failure budget per batch, as Ansible's max_fail_percentage: within it a failed "
+                          "resolver is restored alone and the batch goes on (default 0)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _policy(ctx: click.Context) -> Policy:
+    given = ctx.meta.get(_POLICY, {})
+    return Policy(given.get("batch_size"), given.get("canary", 0), given.get("max_fail_percent", 0))
+
+
 @dns.command()
 @click.option("--resolvers", "spec", default=None, help=RESOLVERS_HELP + " (or --plan)")
 @click.option("--dry-run", is_flag=True, help="Show the plan; change nothing.")
@@ -119,6 +169,7 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
 @click.option("--plan", "plan_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Apply exactly this reviewed `dns plan --format json`; refused (exit 3) if anything "
                    "changed since.")
+@policy_options
 @inventory_option
 @common_options
 @click.pass_context
@@ -143,6 +194,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
       renamer dns apply --resolvers all --rollback    # after an apply that was killed
       renamer dns apply --plan dns-plan.json          # exactly the plan reviewed
       renamer dns apply --resolvers all --retire-stale   # and comment out stale hand records
+      renamer dns apply --resolvers all --canary 1 --batch-size 10 --max-fail-percent 5
     """
     out = settings(ctx).output
     reviewed = _reviewed(plan_file) if plan_file is not None else None
@@ -153,14 +205,15 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
     result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
                        progress=out.progress("dns apply", "resolvers", after=0.0),
                        after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
-                       reviewed=reviewed, retire_stale=retire_stale)
+                       reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx))
     for note in result.notes:
         out.echo(f"renamer: {note}\n", err=True)
     if not dry_run:  # a dry run prints the warnings with its plan
         for plan in result.plans:
             for line in drift_lines(plan):
                 out.echo(f"renamer: {line}\n", err=True)
-    out.echo(plan_text(result.plans) if dry_run else outcome_table(result.outcomes, restored=result.restored))
+    out.echo(plan_text(result.plans) if dry_run else
+             out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result)))
     if result.interrupted:
         out.echo("renamer: aborted\n", err=True)
         return EXIT_INTERRUPTED
@@ -188,7 +241,8 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None) 
       renamer dns verify --resolvers ns-fv --format json
     """
     reports = run.verify(_inventory(ctx, inventory_dir), spec)
-    settings(ctx).output.echo(verify_json(reports) if fmt == "json" else verify_table(reports))
+    out = settings(ctx).output
+    out.echo(verify_json(reports) if fmt == "json" else out.verdict(verify_table(reports, out.result)))
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
 
 

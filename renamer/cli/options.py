@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from renamer import debug
 from renamer.cli.output import Output
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -46,6 +47,8 @@ def _set_quiet(s: Settings, value: Any) -> None:
 def _set_verbose(s: Settings, value: Any) -> None:
     if value:
         s.output.verbosity = value
+    if value and value >= 2:  # -vv: debug logs (phases, workers, commands) on stderr
+        debug.enable()
 
 
 _SETTERS: dict[str, Callable[[Settings, Any], None]] = {

@@ -18,6 +18,11 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+# The words a result table says, and their colours (a cell of any other text stays plain).
+_RESULTS = {"ok": "green", "applied": "green", "FAIL": "red", "DOWN": "red", "failed": "red",
+            "rollback FAILED": "red", "rolled back": "yellow"}
+
+
 @dataclass
 class Output:
     color: str = "auto"  # auto | always | never
@@ -37,6 +42,19 @@ class Output:
 
     def style(self, text: str, **styles: object) -> str:
         return click.style(text, **styles) if self.use_color() else text  # type: ignore[arg-type]
+
+    def result(self, cell: str) -> str:
+        """A table cell coloured by the result it names (ok green, FAIL red, rolled back yellow)."""
+        colour = _RESULTS.get(cell)
+        if colour is None:
+            return cell
+        return self.style(cell, fg=colour, bold=True) if colour == "red" else self.style(cell, fg=colour)
+
+    def verdict(self, text: str) -> str:
+        """`text` with its last line (the verdict) green when it says OK, red otherwise."""
+        body, _, last = text.rstrip("\n").rpartition("\n")
+        ok = ": OK" in last
+        return (body + "\n" if body else "") + self.style(last, fg="green" if ok else "red", bold=True) + "\n"
 
     def info(self, text: str) -> None:
         """A status line on stderr, silenced by -q."""
@@ -59,10 +77,10 @@ class Output:
         stream.flush()
 
     def progress(self, label: str, unit: str = "files",
-                 after: float = 1.0) -> Callable[[int, int], None] | None:
+                 after: float = 0.5) -> Callable[[int, int], None] | None:
         """A progress callback drawing on stderr, or None when stderr is no terminal.
 
-        Nothing is drawn for work that ends within `after` seconds.
+        Nothing is drawn for work that ends within `after` seconds, not even a last line.
         """
         if self.verbosity < 0 or not sys.stderr.isatty():
             return None
@@ -70,7 +88,7 @@ class Output:
 
         def report(done: int, total: int) -> None:
             now = time.monotonic()
-            if done < total and (now - start < after or now - self._last < 0.1):
+            if now - start < after or (done < total and now - self._last < 0.1):
                 return
             self._last = now
             end = "\n" if done >= total else ""  # counts only grow: each line covers the last

@@ -113,8 +113,9 @@ class Inventory:
         return [known[n] for n in dict.fromkeys(names)]
 
 
-def load_inventory(folder: Path, display: Any = str) -> Inventory:
-    """Load and cross-check the inventory; every problem is reported, nothing is written."""
+def load_inventory(folder: Path, display: Any = str, resolvers_file: Path | None = None) -> Inventory:
+    """Load and cross-check the inventory; every problem is reported, nothing is written.
+    `resolvers_file` is read instead of the folder's resolvers.yaml."""
     if not folder.is_dir():
         raise ConfigError(f"{display(folder)}: DNS inventory folder not found")
     site_files = sorted((folder / "sites").glob("*.yaml")) + sorted((folder / "sites").glob("*.yml"))
@@ -136,8 +137,10 @@ def load_inventory(folder: Path, display: Any = str) -> Inventory:
     # With a site file broken, site references cannot be checked without false alarms.
     known_sites = {s.name for s in sites} if not problems else None
     try:
-        resolvers = _load_resolvers(folder / "resolvers.yaml", display(folder / "resolvers.yaml"),
-                                    known_sites)
+        path = resolvers_file or folder / "resolvers.yaml"
+        if resolvers_file is not None and not resolvers_file.is_file():
+            raise ConfigError(f"--resolvers-file {resolvers_file}: file not found")
+        resolvers = _load_resolvers(path, display(path), known_sites)
     except ConfigError as exc:
         problems += exc.lines
     problems += _cross_check(sites)

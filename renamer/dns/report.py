@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from renamer.dns.rollout import Outcome, ResolverPlan
 from renamer.dns.verify import ResolverReport
 from renamer.words import plural
 
+Paint = Callable[[str], str]
 
-def table(rows: Sequence[Sequence[str]]) -> str:
+
+def _plain(cell: str) -> str:
+    return cell
+
+
+def table(rows: Sequence[Sequence[str]], paint: Paint = _plain) -> str:
+    """Columns padded to their widest cell; `paint` colours a body cell (widths stay the text's)."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-                     for row in rows) + "\n"
+    lines = []
+    for number, row in enumerate(rows):
+        cells = [(cell if number == 0 else paint(cell)) + " " * (w - len(cell))
+                 for cell, w in zip(row, widths, strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
 
 
-def verify_table(reports: Sequence[ResolverReport]) -> str:
+def verify_table(reports: Sequence[ResolverReport], paint: Paint = _plain) -> str:
     """Rows are checks, columns resolvers; then every mismatch spelled out."""
     labels: dict[str, None] = {}  # insertion-ordered set
     by_label = [{c.expectation.label: c for c in report.checks} for report in reports]
@@ -35,7 +46,7 @@ def verify_table(reports: Sequence[ResolverReport]) -> str:
             else:
                 row.append("ok" if match.ok else "FAIL")
         rows.append(row)
-    lines = [table(rows) if labels else ""]
+    lines = [table(rows, paint) if labels else ""]
     for report in reports:
         if report.unreachable:
             lines.append(f"{report.unreachable}\n")
@@ -100,12 +111,12 @@ def drift_lines(plan: ResolverPlan) -> list[str]:
             for name, lines in plan.drift().items()]
 
 
-def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False) -> str:
+def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False, paint: Paint = _plain) -> str:
     rows = [["resolver", "target", "result", "steps"]]
     for outcome in outcomes:
         steps = "; ".join(outcome.steps) or "-"
         rows.append([outcome.resolver.name, outcome.resolver.target, outcome.status, steps])
-    lines = [table(rows)]
+    lines = [table(rows, paint)]
     for outcome in outcomes:
         if outcome.error:
             lines.append(f"{outcome.resolver.name}: {outcome.error}\n")
@@ -126,6 +137,12 @@ def apply_verdict(outcomes: Sequence[Outcome]) -> str:
     if stuck:
         return (f"dns apply: FAILED, and the rollback FAILED on {', '.join(stuck)}: restore by hand "
                 "from the backup named above, run the resolver's test, then restart it")
+    kept = sum(o.status == "applied" for o in outcomes)
+    if kept:  # batches: the earlier ones (or those within the failure budget) stay applied
+        rolled = sum(o.status == "rolled back" for o in outcomes)
+        waiting = sum(o.status == "not reached" for o in outcomes)
+        return (f"dns apply: FAILED: {kept} applied and verified, kept; {rolled} rolled back; "
+                f"{waiting} not reached")
     if any(o.status == "rolled back" for o in outcomes):
         return "dns apply: FAILED, changed resolvers rolled back"
     return "dns apply: FAILED, nothing was changed"

@@ -16,8 +16,9 @@ import posixpath
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from renamer import debug
 from renamer.dns.dnsmasq import canary_of, host_records, records, render_resolver
 from renamer.dns.dnsmasq import drift as hand_made
 from renamer.dns.inventory import Inventory, Resolver
@@ -104,6 +105,7 @@ class ResolverPlan:
         return added, changed, removed
 
 
+Item = TypeVar("Item")
 OutcomeStatus = Literal["not reached", "unchanged", "applied", "failed", "rolled back", "rollback FAILED"]
 
 
@@ -218,6 +220,33 @@ class StepFailed(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class Policy:
+    """How far a failure reaches.
+
+    The default is all-or-nothing: one batch of every resolver, no failure allowed, so the
+    first failure rolls back every resolver changed so far. With `batch_size` (and a
+    `canary` batch first), batches are final once applied and verified; a failure rolls
+    back only its own batch. `max_fail_percent` is a failure budget per batch, as
+    Ansible's max_fail_percentage: while the failed resolvers stay within it, each is
+    restored alone and the rollout goes on; past it, the whole batch is rolled back and
+    the later batches are not reached.
+    """
+
+    batch_size: int | None = None
+    canary: int = 0
+    max_fail_percent: int = 0
+
+    def batches(self, items: list[Item]) -> list[list[Item]]:
+        first = items[:self.canary] if self.canary else []
+        rest = items[len(first):]
+        size = self.batch_size or len(rest) or 1
+        return ([first] if first else []) + [rest[i:i + size] for i in range(0, len(rest), size)]
+
+    def over_budget(self, failed: int, batch: int) -> bool:
+        return failed * 100 > self.max_fail_percent * batch
+
+
 @dataclass
 class Rollout:
     inventory: Inventory
@@ -227,11 +256,24 @@ class Rollout:
     stamp: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ"))
     interrupted: bool = False
 
-    def apply(self, plans: Sequence[ResolverPlan],
-              progress: Callable[[str], None] | None = None) -> list[Outcome]:
+    def apply(self, plans: Sequence[ResolverPlan], progress: Callable[[str], None] | None = None,
+              policy: Policy | None = None) -> list[Outcome]:
+        """Apply every plan; the policy decides what a failure undoes (see Policy)."""
+        policy = policy or Policy()
         outcomes = [Outcome(p.resolver) for p in plans]
+        pairs = list(zip(plans, outcomes, strict=True))
+        batches = policy.batches(pairs)
+        for batch in batches:
+            if not self._apply_batch(batch, policy, progress, alone=len(batches) == 1):
+                break  # the failure budget is spent: later batches are not reached
+        return outcomes
+
+    def _apply_batch(self, batch: list[tuple[ResolverPlan, Outcome]], policy: Policy,
+                     progress: Callable[[str], None] | None, *, alone: bool) -> bool:
+        """One batch; False when it was rolled back (over the budget, or interrupted)."""
         changed: list[tuple[ResolverPlan, Outcome]] = []
-        for plan, outcome in zip(plans, outcomes, strict=True):
+        failed = 0
+        for plan, outcome in batch:
             if progress:
                 progress(plan.resolver.name)
             try:
@@ -242,24 +284,32 @@ class Rollout:
                         self._verify(plan.resolver, outcome)
                     continue
                 changed.append((plan, outcome))
-                self._apply_one(plan, outcome)
+                with debug.timed(f"dns apply {plan.resolver.name}"):
+                    self._apply_one(plan, outcome)
                 outcome.status = "applied"
             except (StepFailed, TransportError) as exc:
                 outcome.error = str(exc)
                 outcome.status = "failed"
-                self._roll_back(changed)
-                return outcomes
+                failed += 1
+                if policy.over_budget(failed, len(batch)):
+                    self._roll_back(changed)
+                    return False
+                # within the budget: this resolver alone goes back; the batch goes on
+                self._roll_back([pair for pair in changed if pair[1] is outcome])
             except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (dns/run.py turns it into this)
-                outcome.error = "interrupted: every resolver changed so far is rolled back"
+                outcome.error = ("interrupted: every resolver changed so far is rolled back" if alone else
+                                 "interrupted: every resolver changed in this batch is rolled back "
+                                 "(earlier batches stay applied)")
                 outcome.status = "failed"
                 self.interrupted = True
                 # a second Ctrl-C must not stop a rollback halfway
                 with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
                     self._roll_back(changed)
-                return outcomes
-        for plan, _ in changed:  # every resolver applied and verified: the apply is whole
-            self.transports[plan.resolver.name].remove(posixpath.join(plan.resolver.backup_dir, PENDING))
-        return outcomes
+                return False
+        for plan, outcome in changed:  # the batch is applied and verified: it is final
+            if outcome.status == "applied":
+                self.transports[plan.resolver.name].remove(posixpath.join(plan.resolver.backup_dir, PENDING))
+        return True
 
     def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
         resolver, transport = plan.resolver, self.transports[plan.resolver.name]

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from renamer import debug
 from renamer.dns.dhcp import dhcp_checks
 from renamer.dns.dnsmasq import render_site, snippet_name
 from renamer.dns.inventory import Inventory, Resolver, Site
@@ -16,6 +17,7 @@ from renamer.dns.lock import locked
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import (
     Outcome,
+    Policy,
     ResolverPlan,
     Rollout,
     StepFailed,
@@ -75,7 +77,7 @@ def connected(resolvers: Sequence[Resolver]) -> Iterator[dict[str, Transport]]:
 def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False) -> list[ResolverPlan]:
     """What apply would change on each resolver of `spec` (all, or names); writes nothing."""
     resolvers = inventory.select(spec)
-    with connected(resolvers) as transports:
+    with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         return plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
 
 
@@ -83,7 +85,8 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
           progress: Callable[[int, int], None] | None = None,
           make_querier: Callable[[Resolver], Querier] = dnspython_querier,
           after_interrupt: Literal["refuse", "resume", "rollback"] = "refuse",
-          reviewed: dict[str, Any] | None = None, retire_stale: bool = False) -> ApplyResult:
+          reviewed: dict[str, Any] | None = None, retire_stale: bool = False,
+          policy: Policy | None = None) -> ApplyResult:
     """Plan, then apply resolver by resolver, rolling back every changed one on any failure.
 
     An earlier apply killed outright left resolvers half-done (their snippets written, maybe
@@ -100,7 +103,7 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
         with locked(resolvers, transports, notes):  # before anything is read for the apply
             result = _apply_locked(inventory, resolvers, transports, verify=verify, progress=progress,
                                    make_querier=make_querier, after_interrupt=after_interrupt,
-                                   reviewed=reviewed, retire_stale=retire_stale)
+                                   reviewed=reviewed, retire_stale=retire_stale, policy=policy)
     return replace(result, notes=notes)
 
 
@@ -108,8 +111,10 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
                   verify: bool, progress: Callable[[int, int], None] | None,
                   make_querier: Callable[[Resolver], Querier],
                   after_interrupt: Literal["refuse", "resume", "rollback"],
-                  reviewed: dict[str, Any] | None, retire_stale: bool) -> ApplyResult:
-    plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+                  reviewed: dict[str, Any] | None, retire_stale: bool,
+                  policy: Policy | None) -> ApplyResult:
+    with debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
+        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
     if reviewed is not None:
         _same_as_reviewed(plans, reviewed)
     refused = [p.problem for p in plans if p.problem]
@@ -138,7 +143,7 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
     # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
     # rollout rolls back instead of dying between a write and a restart.
     with handled((signal.SIGTERM,), raise_interrupt):
-        outcomes = rollout.apply(plans, progress=step)
+        outcomes = rollout.apply(plans, progress=step, policy=policy)
     if progress is not None:
         progress(len(names), len(names))
     return ApplyResult(plans, outcomes, rollout.interrupted)
@@ -196,7 +201,8 @@ def verify(inventory: Inventory, spec: str,
     """Ask each resolver of `spec` directly whether it serves the inventory; where it serves
     DHCP for hosts with a MAC, check its reservations and leases too."""
     resolvers = inventory.select(spec)
-    reports = verify_all(inventory, resolvers, make_querier)
+    with debug.timed(f"dns verify: {len(resolvers)} resolvers queried"):
+        reports = verify_all(inventory, resolvers, make_querier)
     with_dhcp = [r for r in resolvers
                  if any(h.mac for s in inventory.sites if s.name in r.dhcp for h in s.hosts)]
     if with_dhcp:

@@ -14,11 +14,13 @@ import re
 import shlex
 import subprocess
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from renamer import debug
 from renamer.atomic import write_atomic
 from renamer.dns.inventory import SSH_TARGET, Resolver
 from renamer.errors import EXIT_FINDINGS, RenamerError
@@ -132,8 +134,10 @@ class LocalTransport:
 
 
 def _run(argv: list[str], data: bytes | None = None, timeout: float = COMMAND_TIMEOUT) -> CommandResult:
+    start = time.perf_counter()
     try:
         done = subprocess.run(argv, input=data, capture_output=True, timeout=timeout, check=False)
+        debug.command(argv, time.perf_counter() - start, done.returncode)
     except FileNotFoundError:
         return CommandResult(127, f"{argv[0]}: command not found")
     except subprocess.TimeoutExpired:

@@ -7,12 +7,15 @@ with something to report travel back.
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import os
 import stat
+import time
 from collections.abc import Callable, Iterator, Sequence
 
+from renamer import debug
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.project import LoadedProject
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
@@ -107,19 +110,35 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
     """
     first = list(next(batches, []))
     workers = available_cores()
-    task = functools.partial(scan_chunk, project, options)
+    task = functools.partial(_worker_chunk, project, options)
     chunks = _chunks(first, batches)
-    if len(first) >= PARALLEL_FROM and workers >= 2 and can_fork():
-        done: Iterator[tuple[int, list[FileResult]]] = fork_map(task, chunks, workers, ordered=False)
+    forked = len(first) >= PARALLEL_FROM and workers >= 2 and can_fork()
+    if forked:
+        done: Iterator[tuple[int, int, list[FileResult]]] = fork_map(task, chunks, workers, ordered=False)
+        debug.say(f"scan: {workers} workers forked for {len(first)} tracked files and more")
     else:
         done = map(task, chunks)
     scanned, kept = 0, list[FileResult]()
-    for count, found in done:
+    per_worker: collections.Counter[int] = collections.Counter()
+    start = time.perf_counter()
+    for worker, count, found in done:
         scanned += count
         kept += found
+        per_worker[worker] += count
         if progress:
             progress(scanned, max(scanned, len(first)))
+    if debug.on():
+        split = ", ".join(str(count) for _, count in sorted(per_worker.items())) or "0"
+        how = f"{len(per_worker)} forked workers" if forked else "in process"
+        debug.say(f"scan: {scanned} files in {(time.perf_counter() - start) * 1000:.1f} ms, {how}; "
+                  f"files per worker: {split}")
     return scanned, sorted(kept, key=lambda r: r.path)
+
+
+def _worker_chunk(project: LoadedProject, options: ScanOptions,
+                  paths: Sequence[str]) -> tuple[int, int, list[FileResult]]:
+    """scan_chunk, with the worker's process id (the -vv log counts files per worker)."""
+    return (os.getpid(), *scan_chunk(project, options, paths))
 
 
 def _chunks(first: list[str], rest: Iterator[Sequence[str]]) -> Iterator[Sequence[str]]:

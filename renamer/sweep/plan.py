@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import ignore, vcs
+from renamer import debug, ignore, vcs
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
@@ -94,6 +94,7 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             yield batch
 
     scanned, found_files = scan_files(project, options, recorded(batches()), progress)
+    debug.say(f"listed: {len(listed)} files")
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")
     ignored_with_references: list[str] = []
@@ -113,7 +114,8 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                listing: vcs.Listing | None = None) -> Plan:
     scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
                      progress, listing)
-    plan = Plan(project, follow_anchors(project, scan))
+    with debug.timed("anchors"):
+        plan = Plan(project, follow_anchors(project, scan))
     _check_renames(project, plan)
     return plan
 

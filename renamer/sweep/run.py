@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from renamer import debug
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
 from renamer.report.machine import audit_document, sweep_document, verify_document
@@ -103,8 +104,10 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
                       progress=progress, listing=listing)
     if not dry_run:
         _refuse_unsafe(plan, allow_dirty, recovered)
-    diff = diff_bytes(plan) if with_diff else b""
-    applied = None if dry_run else apply_plan(plan, commit=commit, hooks=hooks)
+    with debug.timed("diff"):
+        diff = diff_bytes(plan) if with_diff else b""
+    with debug.timed("write and commit" if commit else "write"):
+        applied = None if dry_run else apply_plan(plan, commit=commit, hooks=hooks)
     if applied is not None and finished:
         applied = replace(applied, commits=(*finished, *applied.commits))
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted)
@@ -138,7 +141,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     """Every live reference left, every near-miss, and the verdict."""
     options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False)
     scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
-    scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
+    with debug.timed("anchors"):
+        scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
     summary = Summary.of_scan(scan)
     return VerifyResult(scan, summary, summary.verdict(strict=strict), project.config.name,
                         pending(project.root) is not None)
@@ -149,7 +153,8 @@ def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Pr
     """Every reference left on purpose and why, the problems, and exemptions that matched nothing."""
     options = ScanOptions(locate=True, locate_records=True, loose=True, edits=False)
     scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
-    scan = follow_anchors(project, scan)
+    with debug.timed("anchors"):
+        scan = follow_anchors(project, scan)
     refs = scan.references()
     return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs, scan.paths),
                        project.config.name, pending(project.root) is not None)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -46,7 +48,12 @@ def test_progress_draws_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> N
     terminal = Tty()
     monkeypatch.setattr(sys, "stderr", terminal)
     assert Output(verbosity=-1).progress("scanning") is None  # -q
-    report = Output().progress("scanning")
+    quick = Output().progress("scanning")  # work done within half a second draws nothing at all
+    assert quick is not None
+    quick(5, 10)
+    quick(10, 10)
+    assert terminal.getvalue() == ""
+    report = Output().progress("scanning", after=0.0)
     assert report is not None
     report(10, 10)
     assert terminal.getvalue() == "\rscanning 10/10 files\n"
@@ -156,3 +163,88 @@ def test_demo_keep_leaves_a_working_repo_with_its_inventory_as_shipped(tmp_path)
     assert status.stdout == ""  # nothing left modified: a repo to look around in
     again = subprocess.run([sys.executable, "-m", "renamer", "verify"], cwd=kept, capture_output=True, text=True)
     assert again.returncode == 0, again.stdout
+    readme = (kept / "DEMO.md").read_text()
+    assert f"renamer demo --resolvers-only {kept}" in readme
+    # What DEMO.md says works: the resolvers again, the DNS commands against them, Ctrl-C.
+    lab = kept / ".git" / "renamer-demo"
+    with subprocess.Popen([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(kept)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as serving:
+        assert serving.stdout is not None and serving.stderr is not None
+        said = [serving.stdout.readline() for _ in range(5)]
+        assert said[-1] == "Press Ctrl-C to stop them.\n", said
+        pids = [int((lab / name / "dnsmasq.pid").read_text()) for name in ("ns-ana", "ns-ana2", "ns-fv")]
+        again_refused = subprocess.run([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(kept)],
+                                       capture_output=True, text=True)
+        assert again_refused.returncode == 3
+        assert "the demo's resolvers already run from this folder" in again_refused.stderr
+        for line in readme.splitlines():
+            if line.strip().startswith("renamer dns "):
+                done_dns = subprocess.run([sys.executable, "-m", *line.split()], cwd=kept,
+                                          capture_output=True, text=True)
+                assert done_dns.returncode == 0, line + done_dns.stdout + done_dns.stderr
+        assert "dns verify: OK: 106 checks on 3 resolvers" in done_dns.stdout
+        serving.send_signal(signal.SIGINT)
+        assert serving.wait(timeout=30) == 0
+        assert serving.stdout.read() == "Stopped the 3 resolvers.\n"
+        assert serving.stderr.read() == ""
+    assert not lab.exists()
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split(")")[1][:3]
+    assert (kept / "dns" / "resolvers.yaml").read_bytes() == (shipped("dns") / "resolvers.yaml").read_bytes()
+    not_a_demo = subprocess.run([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(tmp_path)],
+                                capture_output=True, text=True)
+    assert not_a_demo.returncode == 2 and "not a demo repo" in not_a_demo.stderr
+
+
+def _many_files(root: Path, count: int, refs: int) -> None:
+    """`count` tracked files of `refs` old references each: a scan that forks workers."""
+    line = "ana-ml2 at 10.250.50.54 serves the gateway\n" * refs
+    for number in range(count):
+        folder = root / "stacks" / f"s{number % 50:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"f{number}.env").write_text(line)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(root), "commit", "-qm", "many"], check=True)
+
+
+def test_ctrl_c_is_one_line_and_no_worker_traceback(repo) -> None:
+    root = repo(STORY)
+    _many_files(root, 4000, 60)
+    # As a terminal's Ctrl-C does: SIGINT to the whole foreground process group, workers too.
+    with subprocess.Popen([sys.executable, "-m", "renamer", "-vv", "verify"], cwd=root,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as process:
+        assert process.stderr is not None
+        seen = []
+        for line in process.stderr:
+            seen.append(line)
+            if "workers forked" in line:
+                os.killpg(process.pid, signal.SIGINT)
+                break
+        rest = process.stderr.read()
+        assert process.wait(timeout=30) == 130, "".join(seen) + rest
+    assert rest == "renamer: aborted\n"
+    assert "Traceback" not in "".join(seen) + rest
+
+
+def test_debug_logs_phases_workers_and_git_commands(repo, run) -> None:
+    root = repo(STORY)
+    _many_files(root, 3100, 1)
+    verify = run(root, "-vv", "verify")
+    logs = [line for line in verify.stderr.splitlines() if line.startswith("renamer: debug: ")]
+    assert any(re.fullmatch(r"renamer: debug: load config and allowlists: [\d.]+ ms", line) for line in logs)
+    assert any(re.fullmatch(r"renamer: debug: run: git -C \S+ ls-files -z --cached", line) for line in logs)
+    per_worker = [line for line in logs if "files per worker" in line]
+    assert len(per_worker) == 1
+    found = re.fullmatch(r"renamer: debug: scan: (\d+) files in [\d.]+ ms, (\d+) forked workers; "
+                         r"files per worker: ([\d, ]+)", per_worker[0])
+    assert found, per_worker
+    counts = [int(n) for n in found[3].split(", ")]
+    assert sum(counts) == int(found[1]) and len(counts) == int(found[2]) >= 1
+    assert any(re.fullmatch(r"renamer: debug: anchors: [\d.]+ ms", line) for line in logs)
+    committed = run(root, "-vv", "sweep", "--commit")
+    assert committed.exit_code == 0, committed.stderr
+    assert "renamer: debug: run: git commit -q -m 'fv-ml1-move: ana-ml2 -> fv-ml1" in committed.stderr
+    assert re.search(r"renamer: debug: write and commit: [\d.]+ ms", committed.stderr)
+    # Without -vv: no debug line, in the same process (the logs are switched off again).
+    assert "debug:" not in run(root, "verify").stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -440,3 +441,36 @@ def test_sigkill_during_dns_apply_never_leaves_a_partial_snippet_or_an_unmarked_
             assert subprocess.run(command, cwd=lab.root, capture_output=True).returncode == 0
         assert lab.snippets() == old, f"trial {trial}"
     assert landed >= 15, landed  # the kills really hit the applies
+
+
+def test_dns_tables_are_coloured_like_the_rest_only_when_asked(run, lab) -> None:
+    applied = dns(run, lab, "apply", "--resolvers", "all", "--color", "always")
+    assert applied.exit_code == 0
+    assert "\x1b[32mapplied\x1b[0m  " in applied.stdout  # the cell coloured, the padding kept
+    assert applied.stdout.endswith("\x1b[32m\x1b[1mdns apply: OK\x1b[0m\n")
+    lines = [re.sub(r"\x1b\[[\d;]*m", "", line) for line in applied.stdout.splitlines()]
+    plain = dns(run, lab, "verify", "--resolvers", "all")
+    assert "\x1b[" not in plain.stdout  # not a terminal, not asked: no colour
+    coloured = dns(run, lab, "verify", "--resolvers", "all", "--color", "always")
+    assert re.sub(r"\x1b\[[\d;]*m", "", coloured.stdout) == plain.stdout  # same columns
+    assert "\x1b[32mok\x1b[0m" in coloured.stdout
+    sandbox.stop(lab.instances["ns-ana2"].folder)
+    down = dns(run, lab, "verify", "--resolvers", "all", "--color", "always")
+    assert "\x1b[31m\x1b[1mDOWN\x1b[0m" in down.stdout
+    assert down.stdout.endswith("\x1b[31m\x1b[1mdns verify: FAILED on ns-ana2\x1b[0m\n")
+    assert lines[0].split() == ["resolver", "target", "result", "steps"]
+
+
+def test_a_resolvers_file_replaces_the_inventorys_list(run, lab, tmp_path: Path) -> None:
+    # A lab's or a staging fleet's list: the inventory's own resolvers.yaml names no reachable one.
+    listed = lab.inventory / "resolvers.yaml"
+    elsewhere = tmp_path / "lab-resolvers.yaml"
+    elsewhere.write_bytes(listed.read_bytes())
+    listed.write_text(listed.read_text().replace('"port": ', '"port": 1, "was": '))
+    assert dns(run, lab, "plan", "--resolvers", "all").exit_code == 2  # the broken list is read
+    applied = dns(run, lab, "apply", "--resolvers", "all", "--resolvers-file", str(elsewhere))
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert dns(run, lab, "verify", "--resolvers", "ns-fv", "--resolvers-file", str(elsewhere)).exit_code == 0
+    missing = dns(run, lab, "plan", "--resolvers", "all", "--resolvers-file", str(tmp_path / "nope.yaml"))
+    assert missing.exit_code == 2
+    assert missing.stderr == f"renamer: error: --resolvers-file {tmp_path / 'nope.yaml'}: file not found\n"

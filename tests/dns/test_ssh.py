@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -57,7 +60,34 @@ def test_unreachable_host_is_named_within_seconds(run, lab, sshd) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith("renamer: error: ns-fv (ssh://root@127.0.0.1:1): ssh failed: ")
     assert "Connection refused" in result.stderr
+    assert len(result.stderr.splitlines()) == 1  # one line, whatever ssh printed
     assert lab.snippets() == {}
+
+
+def test_a_server_that_hangs_up_at_once_is_one_line(run, lab, sshd) -> None:
+    # Something listens but is no sshd (a port forward with nothing behind it): ssh prints two
+    # lines (kex_exchange_identification, then "Connection closed by ..."); renamer says one.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+
+    def hang_up() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                conn.close()
+
+    threading.Thread(target=hang_up, daemon=True).start()
+    try:
+        lab.write_resolvers(ns_fv={"target": f"ssh://root@127.0.0.1:{port}",
+                                   "ssh_config": str(sshd.client_config)})
+        result = dns(run, lab, "plan", "--resolvers", "all")
+    finally:
+        listener.close()
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"renamer: error: ns-fv (ssh://root@127.0.0.1:{port}): ssh failed: ")
+    assert len(result.stderr.splitlines()) == 1, result.stderr
 
 
 def test_authentication_refused(run, lab, sshd) -> None:

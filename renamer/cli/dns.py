@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,9 @@ from renamer.dns.inventory import Inventory
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
 from renamer.dns.rollout import Policy
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
-from renamer.project import locate_inventory
+from renamer.project import locate_inventory, repo_root
 from renamer.report.machine import dumps
+from renamer.words import plural
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."
 
@@ -169,12 +171,15 @@ def _policy(ctx: click.Context) -> Policy:
 @click.option("--plan", "plan_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Apply exactly this reviewed `dns plan --format json`; refused (exit 3) if anything "
                    "changed since.")
+@click.option("--engine", type=click.Choice(["builtin", "ansible"]), default="builtin", show_default=True,
+              help="Who does the fan-out: renamer itself, or ansible-playbook (renamer[fleet]) over an "
+                   "exported playbook; the same checks, table and exit codes.")
 @policy_options
 @inventory_option
 @common_options
 @click.pass_context
 def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, after_interrupt: str,
-          retire_stale: bool, plan_file: Path | None, inventory_dir: Path | None) -> int:
+          retire_stale: bool, plan_file: Path | None, engine: str, inventory_dir: Path | None) -> int:
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
     For each resolver: back up its snippets into backup_dir, write the new ones
@@ -195,6 +200,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
       renamer dns apply --plan dns-plan.json          # exactly the plan reviewed
       renamer dns apply --resolvers all --retire-stale   # and comment out stale hand records
       renamer dns apply --resolvers all --canary 1 --batch-size 10 --max-fail-percent 5
+      renamer dns apply --resolvers all --engine ansible --batch-size 10
     """
     out = settings(ctx).output
     reviewed = _reviewed(plan_file) if plan_file is not None else None
@@ -202,10 +208,20 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         spec = ",".join(str(r.get("resolver")) for r in reviewed.get("resolvers", []) if isinstance(r, dict))
     if not spec:
         raise click.UsageError("give --resolvers, or --plan with a reviewed plan")
-    result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
-                       progress=out.progress("dns apply", "resolvers", after=0.0),
-                       after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
-                       reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx))
+    if engine == "ansible" and not dry_run:
+        given = [flag for flag, on in (("--no-verify", no_verify), ("--retire-stale", retire_stale),
+                                       ("--plan", plan_file is not None),
+                                       (f"--{after_interrupt}", after_interrupt != "refuse")) if on]
+        if given:
+            raise click.UsageError(f"{given[0]} works with the built-in engine only (not --engine ansible)")
+        argv, args = control_node_argv(ctx, inventory_dir)
+        result = run.apply_with_ansible(_inventory(ctx, inventory_dir), spec, _policy(ctx), argv, args,
+                                        say=lambda line: out.info(f"ansible: {line}"))
+    else:
+        result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
+                           progress=out.progress("dns apply", "resolvers", after=0.0),
+                           after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
+                           reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx))
     for note in result.notes:
         out.echo(f"renamer: {note}\n", err=True)
     if not dry_run:  # a dry run prints the warnings with its plan
@@ -224,10 +240,13 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
 @click.option("--resolvers", "spec", required=True, help=RESOLVERS_HELP)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               help="Output format.")
+@click.option("--restored-from", "restored", type=click.Path(path_type=Path, file_okay=False, exists=True),
+              default=None, help="Check instead that the resolvers serve the snippets in this folder "
+                                 "again (after a rollback): their canary and A records.")
 @inventory_option
 @common_options
 @click.pass_context
-def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None) -> int:
+def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, restored: Path | None) -> int:
     """Query each resolver directly and check every record of the inventory.
 
     A and FQDN A per host, PTR, every alias (CNAME and final address), and
@@ -239,11 +258,74 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None) 
     Examples:
       renamer dns verify --resolvers all
       renamer dns verify --resolvers ns-fv --format json
+      renamer dns verify --resolvers ns-fv --restored-from backups/ns-fv-20261129T1200Z
     """
+    if restored is not None:
+        failures = run.verify_restored(_inventory(ctx, inventory_dir), spec, restored)
+        out = settings(ctx).output
+        out.echo("".join(f"{line}\n" for line in failures) + out.verdict(
+            f"dns verify: FAILED: {len(failures)} not serving {restored}" if failures
+            else f"dns verify: OK: serving {restored} again"))
+        return EXIT_FINDINGS if failures else EXIT_OK
     reports = run.verify(_inventory(ctx, inventory_dir), spec)
     out = settings(ctx).output
     out.echo(verify_json(reports) if fmt == "json" else out.verdict(verify_table(reports, out.result)))
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
+
+
+@dns.group()
+def export() -> None:
+    """Export the rollout for another engine (Ansible).
+
+    \b
+    Examples:
+      renamer dns export ansible --out deploy/dns-fv --resolvers all --batch-size 10
+    """
+
+
+def control_node_argv(ctx: click.Context, inventory_dir: Path | None) -> tuple[list[str], list[str]]:
+    """(this renamer as a command, the dns options it needs) for the verify steps an engine runs
+    on this machine: absolute paths, so they work from any folder."""
+    options = settings(ctx)
+    argv = [sys.executable, "-m", "renamer", "--repo", str(repo_root(options.repo, Path.cwd()))]
+    if options.config is not None:
+        argv += ["--config", str(options.config.resolve())]
+    args = ["--inventory", str(inventory_dir.resolve())] if inventory_dir is not None else []
+    if ctx.meta.get(_RESOLVERS_FILE) is not None:
+        args += ["--resolvers-file", str(Path(ctx.meta[_RESOLVERS_FILE]).resolve())]
+    return argv, args
+
+
+@export.command("ansible")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="A new (or empty) folder for the playbook.")
+@click.option("--resolvers", "spec", default="all", show_default=True, help=RESOLVERS_HELP)
+@policy_options
+@inventory_option
+@common_options
+@click.pass_context
+def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: Path | None) -> int:
+    """Write a self-contained Ansible playbook that applies the snippets to every resolver.
+
+    The folder holds inventory.yml (one host per resolver: its connection, folders,
+    test and reload commands), the rendered snippets, and playbook.yml: per host, in a
+    block/rescue, take the lock, back up, install, run the whole-config test, restart,
+    verify (renamer dns verify on this machine); on failure restore, restart and check
+    the old records are served. --batch-size, --canary and --max-fail-percent become the
+    play's serial and max_fail_percentage (a failed batch is rolled back whole).
+
+    \b
+    Examples:
+      renamer dns export ansible --out deploy/dns-fv
+      renamer dns export ansible --out deploy/dns-fv --canary 1 --batch-size 10 --max-fail-percent 5
+      cd deploy/dns-fv && ansible-playbook playbook.yml --check --diff
+    """
+    argv, args = control_node_argv(ctx, inventory_dir)
+    done = run.export_ansible(_inventory(ctx, inventory_dir), spec, out_dir, _policy(ctx), argv, args)
+    out = settings(ctx).output
+    out.echo(f"exported {plural(len(done.hosts), 'resolver')} to {done.folder} "
+             f"(serial {list(done.serial)}); run it there: ansible-playbook playbook.yml\n")
+    return EXIT_OK
 
 
 def _reviewed(path: Path) -> dict[str, Any]:

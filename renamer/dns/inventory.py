@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from renamer.dns.ansible_inventory import hosts_of, resolver_entry
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file, shown
 from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
@@ -28,7 +29,7 @@ _SITE_KEYS = {"site", "domain", "network", "hosts", "retired", "authoritative"}
 _HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning"}
 _RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
                   "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout", "check_layout",
-                  "conf_file"}
+                  "conf_file", "python"}
 BMC_WARNING = ("802.1q VLAN tagging must stay disabled on this BMC: it once shipped tagging "
                "VLAN 250 into an untagged port and vanished from every network-side diagnostic")
 
@@ -81,6 +82,7 @@ class Resolver:
     timeout: float = 2.0
     check_layout: bool = True  # prove before writing that dnsmasq reads snippet_dir (dns/layout.py)
     conf_file: str | None = None  # the daemon's main configuration; default: test's --conf-file
+    python: str | None = None  # the interpreter the Ansible engine uses there; default: Ansible's choice
 
     @property
     def endpoint(self) -> str:
@@ -293,26 +295,32 @@ def _cross_check(sites: list[Site]) -> list[str]:
 def _load_resolvers(path: Path, display: str, site_names: set[str] | None) -> tuple[Resolver, ...]:
     data = load_yaml_file(path, display)
     problems = Problems(display)
-    top = check_mapping({} if data is None else data, "", {"resolvers"}, problems, data, None) or {}
-    raw = top.get("resolvers")
-    if not isinstance(raw, list) or not raw:
+    top = check_mapping({} if data is None else data, "", {"resolvers", "from_ansible"}, problems, data,
+                        None) or {}
+    raw = top.get("resolvers", [] if "from_ansible" in top else None)
+    entries: list[tuple[Any, str, Any, Any]] = []  # (entry, its key path, its container, its key there)
+    if isinstance(raw, list):
+        entries += [(entry, f"resolvers[{i}]", raw, i) for i, entry in enumerate(raw)]
+    if "from_ansible" in top:
+        entries += _from_ansible(top, path.parent, problems)
+    if not isinstance(raw, list) or (not entries and not problems.items):
         problems.add(top, "resolvers" if "resolvers" in top else None, "resolvers",
-                     "expected a non-empty list of resolvers")
+                     "expected a non-empty list of resolvers (or from_ansible: naming a group with hosts)")
         problems.raise_if_any()
         return ()
     out = []
     seen: dict[str, int] = {}
     endpoints: dict[tuple[str, int], str] = {}
-    for i, entry in enumerate(raw):
-        resolver = _resolver(entry, i, raw, site_names, problems)
+    for i, (entry, keypath, container, at) in enumerate(entries):
+        resolver = _resolver(entry, keypath, container, at, site_names, problems)
         if resolver is None:
             continue
         if resolver.name in seen:
-            problems.add(raw, i, f"resolvers[{i}].name", f"resolver {resolver.name!r} is listed twice")
+            problems.add(container, at, f"{keypath}.name", f"resolver {resolver.name!r} is listed twice")
             continue
         key = (str(resolver.address), resolver.port)
         if key in endpoints:
-            problems.add(raw, i, f"resolvers[{i}].address",
+            problems.add(container, at, f"{keypath}.address",
                          f"{resolver.endpoint} is listed twice (also {endpoints[key]})")
             continue
         seen[resolver.name] = i
@@ -322,10 +330,41 @@ def _load_resolvers(path: Path, display: str, site_names: set[str] | None) -> tu
     return tuple(out)
 
 
-def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | None,
+def _from_ansible(top: dict[str, Any], folder: Path, problems: Problems) -> list[tuple[Any, str, Any, Any]]:
+    """`from_ansible: {inventory, group, defaults}`: one entry per host of the group, read with
+    Ansible's own inventory loader (dns/ansible_inventory.py), checked as any other entry."""
+    spec = check_mapping(top["from_ansible"], "from_ansible", {"inventory", "group", "defaults"}, problems,
+                         top, "from_ansible")
+    if spec is None:
+        return []
+    inventory, group, defaults = spec.get("inventory"), spec.get("group"), spec.get("defaults", {})
+    wanted = (("inventory", inventory, str), ("group", group, str), ("defaults", defaults, dict))
+    for key, value, want in wanted:
+        if not isinstance(value, want):
+            problems.add(spec, key if key in spec else None, f"from_ansible.{key}",
+                         f"expected {'a mapping' if want is dict else 'a string'}, got {shown(value)}")
+    if not isinstance(inventory, str) or not isinstance(group, str) or not isinstance(defaults, dict):
+        return []
+    defaults = {str(k): v for k, v in defaults.items()}
+    unknown = sorted(set(defaults) - _RESOLVER_KEYS)
+    if unknown:
+        problems.add(defaults, unknown[0], f"from_ansible.defaults.{unknown[0]}",
+                     f"unknown key (known: {', '.join(sorted(_RESOLVER_KEYS))})")
+        return []
+    out = []
+    for host, values in hosts_of((folder / inventory).resolve(), group, problems.file):
+        entry, why = resolver_entry(host, values, defaults)
+        keypath = f"from_ansible[{host}]"
+        for message in why:
+            problems.add(spec, "inventory", keypath, message)
+        if not why:
+            out.append((entry, keypath, spec, "group"))
+    return out
+
+
+def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set[str] | None,
               problems: Problems) -> Resolver | None:
-    keypath = f"resolvers[{i}]"
-    if check_mapping(entry, keypath, _RESOLVER_KEYS, problems, container, i) is None:
+    if check_mapping(entry, keypath, _RESOLVER_KEYS, problems, container, at) is None:
         return None
     start = len(problems.items)
 
@@ -378,6 +417,10 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | N
     if conf_file is not None and (not isinstance(conf_file, str) or not conf_file.startswith("/")
                                   or _UNSAFE.search(conf_file)):
         bad("conf_file", f"expected an absolute file path, got {shown(conf_file)}")
+    python = entry.get("python")
+    if python is not None and (not isinstance(python, str) or not python.startswith("/")
+                               or _UNSAFE.search(python)):
+        bad("python", f"expected an absolute file path, got {shown(python)}")
     check_layout = entry.get("check_layout", True)
     if not isinstance(check_layout, bool):
         bad("check_layout", f"expected true or false, got {shown(check_layout)}")
@@ -389,7 +432,7 @@ def _resolver(entry: Any, i: int, container: list[Any], site_names: set[str] | N
     assert address is not None
     return Resolver(name, address, port, target, folders["snippet_dir"], folders["backup_dir"],
                     commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout),
-                    check_layout, conf_file)
+                    check_layout, conf_file, python)
 
 
 def _names(entry: dict[str, Any], key: str, known: set[str] | None, bad: Any,

@@ -201,8 +201,10 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
     absent_list = transport.read(posixpath.join(backup, "ABSENT"))
     if absent_list is None:
         raise StepFailed(f"the backup {backup} is incomplete (no ABSENT list): restore by hand")
-    for name in absent_list.decode("utf-8", "replace").split():
-        transport.remove(plan.path(name))
+    for line in absent_list.decode("utf-8", "replace").splitlines():
+        name = line.strip()
+        if name and not name.startswith("#"):  # the Ansible engine's file starts with a comment
+            transport.remove(plan.path(name))
     retired = transport.read(posixpath.join(backup, RETIRED_LIST))  # hand-written files it changed
     names = list(plan.current) + (retired.decode("utf-8", "replace").splitlines() if retired else [])
     for name in dict.fromkeys(names):
@@ -412,11 +414,15 @@ class Rollout:
 def _serving(plan: ResolverPlan, querier: Querier) -> str | None:
     """After a rollback: does the resolver serve the restored snippets (their canary, and
     their A records) again?"""
-    for name in plan.changed:
-        before = plan.current[name]
-        if before is None:
-            continue
-        text = before.decode("utf-8", "replace")
+    texts = [data.decode("utf-8", "replace") for name in plan.changed
+             if (data := plan.current[name]) is not None]
+    return serving(texts, querier)
+
+
+def serving(texts: Sequence[str], querier: Querier) -> str | None:
+    """Does the resolver serve these snippets (their canary, their A records)? None if so,
+    else the first record it does not serve."""
+    for text in texts:
         found = canary_of(text)
         if found is not None:
             try:

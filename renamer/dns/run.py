@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import posixpath
 import signal
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
 from renamer import debug
+from renamer.dns import ansible_engine
+from renamer.dns.ansible_export import Export, write_export
 from renamer.dns.dhcp import dhcp_checks
 from renamer.dns.dnsmasq import render_site, snippet_name
 from renamer.dns.inventory import Inventory, Resolver, Site
@@ -22,10 +27,12 @@ from renamer.dns.rollout import (
     Rollout,
     StepFailed,
     plan_resolvers,
+    restart_deadline,
     restore_interrupted,
+    serving,
 )
 from renamer.dns.transport import Transport, TransportError, transport_for
-from renamer.dns.verify import Querier, ResolverReport, verify_all
+from renamer.dns.verify import Querier, ResolverReport, verify_all, wait_until_answering
 from renamer.errors import ConfigError, UnsafeError
 from renamer.interrupts import handled, raise_interrupt
 
@@ -216,3 +223,64 @@ def verify(inventory: Inventory, spec: str,
                 except TransportError as exc:
                     report.unreachable = str(exc)
     return reports
+
+
+def verify_restored(inventory: Inventory, spec: str, folder: Path,
+                    make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[str]:
+    """After a rollback (the Ansible engine's, or one by hand): does each resolver of `spec`
+    answer again and serve the snippets in `folder` (their canary and A records)? One line
+    per resolver that does not; none when all do. A folder without snippets (the resolver
+    had none of renamer's) asks only that the resolver answers."""
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.glob("*.conf"))]
+    failures = []
+    for resolver in inventory.select(spec):
+        querier = make_querier(resolver)
+        if not wait_until_answering(querier, restart_deadline(resolver)):
+            failures.append(f"{resolver.name}: {resolver.endpoint} does not answer")
+            continue
+        wrong = serving(texts, querier)
+        if wrong:
+            failures.append(f"{resolver.name}: {wrong}")
+    return failures
+
+
+def export_ansible(inventory: Inventory, spec: str, folder: Path, policy: Policy,
+                   renamer_argv: list[str], dns_args: list[str]) -> Export:
+    """`dns export ansible`: plan every resolver of `spec` (reading what each has now), then
+    write the playbook folder. `renamer_argv` runs renamer on the control node (the verify
+    steps), `dns_args` are the inventory options it needs there (--inventory, ...)."""
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UnsafeError(f"{folder}: exists and is not an empty folder; give a new one")
+    return _export(inventory, inventory.select(spec), folder, policy, renamer_argv, dns_args)[0]
+
+
+def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, policy: Policy,
+            renamer_argv: list[str], dns_args: list[str]) -> tuple[Export, list[ResolverPlan]]:
+    with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
+        plans = plan_resolvers(inventory, resolvers, transports)
+    refused = [p.problem for p in plans if p.problem]
+    if refused:
+        raise UnsafeError(f"{refused[0]}; nothing exported")
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    verify = {}
+    for plan in plans:
+        name = plan.resolver.name
+        base = [*renamer_argv, "dns", "verify", "--resolvers", name, *dns_args]
+        verify[name] = (base, [*base, "--restored-from", str(folder.resolve() / "previous" / name)])
+    return write_export(folder, plans, policy, stamp, verify, str(inventory.folder)), plans
+
+
+def apply_with_ansible(inventory: Inventory, spec: str, policy: Policy, renamer_argv: list[str],
+                       dns_args: list[str], say: Callable[[str], None] | None = None) -> ApplyResult:
+    """`dns apply --engine ansible`: export to a temporary folder, run ansible-playbook there,
+    and read each resolver's outcome from its events (the same outcomes as the built-in engine)."""
+    command = ansible_engine.playbook_command()  # before anything is read: one clear line if missing
+    debug.say(f"ansible engine: {command}")
+    resolvers = inventory.select(spec)
+    with tempfile.TemporaryDirectory(prefix="renamer-ansible-") as scratch:
+        folder = Path(scratch) / "playbook"
+        export, plans = _export(inventory, resolvers, folder, policy, renamer_argv, dns_args)
+        code, events = ansible_engine.run_playbook(folder, max(export.serial), say)
+    backups = {p.resolver.name: posixpath.join(p.resolver.backup_dir, f"{p.resolver.name}-{export.stamp}")
+               for p in plans}
+    return ApplyResult(plans, ansible_engine.outcomes(resolvers, events, backups, code))

@@ -23,7 +23,7 @@ class Lab:
         return self.root / "dns"
 
     def write_resolvers(self, **extra: dict[str, object]) -> None:
-        merged = {name: {"dhcp": DHCP[name], **extra.get(name.replace("-", "_"), {})}
+        merged = {name: {"dhcp": DHCP.get(name, []), **extra.get(name.replace("-", "_"), {})}
                   for name in self.instances}
         (self.inventory / "resolvers.yaml").write_text(
             sandbox.resolvers_yaml(self.instances, self.root / "backups", merged, timeout=0.5))
@@ -41,9 +41,9 @@ class Lab:
             sandbox.stop(instance.folder)
 
 
-def start_lab(root: Path) -> Lab:
+def start_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
     shutil.copytree(shipped("dns") / "sites", root / "dns" / "sites")
-    instances = {name: sandbox.create(root / "run" / name) for name in NAMES}
+    instances = {name: sandbox.create(root / "run" / name) for name in names}
     lab = Lab(root, instances)
     lab.write_resolvers()
     for instance in instances.values():

@@ -1,0 +1,152 @@
+"""`dns apply --engine ansible`: run an exported playbook and read what happened from its events.
+
+The playbook's callback (playbook/callback_plugins/renamer_events.py) writes one JSON line
+per task result to $RENAMER_EVENTS; the playbook reports each host's outcome in a task
+named `Outcome | report` (`applied`, `unchanged`, `rolled back: why`, `failed: why`,
+`rollback failed: why`). From those, the same per-resolver outcomes as the built-in engine:
+the table, the verdict and the exit code are the same whichever engine ran.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from renamer import debug
+from renamer.dns.inventory import Resolver
+from renamer.dns.rollout import Outcome, OutcomeStatus
+from renamer.errors import ConfigError
+
+EXTRA = "pip install 'renamer[fleet]'"
+EVENTS = "events.jsonl"
+# A task's name (as playbook.yml spells it) -> the step the table shows when it ran well.
+_STEPS = {
+    "Backup | save the snippets to be replaced": "backup",
+    "Apply | install the snippets": "wrote snippets",
+    "Apply | remove the retired snippets": "removed snippets",
+    "Apply | test the resolver configuration": "test ok",
+    "Apply | restart the resolver": "reload ok",
+    "Verify | check the resolver serves the records": "verify ok",
+    "Restore | put back the saved snippets": "restored",
+    "Restore | restart the resolver": "reloaded",
+    "Restore | check the resolver serves the previous records": "old records served",
+}
+_STATUSES: dict[str, OutcomeStatus] = {
+    "applied": "applied", "unchanged": "unchanged", "rolled back": "rolled back", "failed": "failed",
+    "rollback failed": "rollback FAILED",
+}
+
+
+def playbook_command() -> str:
+    """ansible-playbook beside the running interpreter (the venv renamer[fleet] installed it
+    in), else on PATH; a clear line when it is in neither."""
+    beside = Path(sys.executable).parent / "ansible-playbook"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("ansible-playbook")
+    if found is None:
+        raise ConfigError(f"--engine ansible needs ansible-playbook (ansible-core): {EXTRA}")
+    return found
+
+
+def run_playbook(folder: Path, forks: int,
+                 say: Callable[[str], None] | None = None) -> tuple[int, list[dict[str, Any]]]:
+    """Run playbook.yml in `folder`; (ansible-playbook's exit status, the events). `say` gets
+    one line per batch started and per host's outcome, as they happen."""
+    events = folder / EVENTS
+    events.unlink(missing_ok=True)
+    env = {**os.environ, "RENAMER_EVENTS": str(events),
+           # Ansible ignores an ansible.cfg in a world-writable folder: name it.
+           "ANSIBLE_CONFIG": str(folder / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1",
+           "ANSIBLE_FORCE_COLOR": "0", "PYTHONUNBUFFERED": "1"}
+    # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it
+    # over once this process is gone (as it does for its own locks).
+    holder = json.dumps({"renamer_pid": os.getpid(), "renamer_control_host": socket.gethostname()})
+    argv = [playbook_command(), "playbook.yml", "--forks", str(max(1, forks)), "--extra-vars", holder]
+    debug.command(argv)
+    with subprocess.Popen(argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace") as process:
+        assert process.stdout is not None
+        seen = 0
+        for line in process.stdout:
+            debug.say(f"ansible: {line.rstrip()}")
+            if say is not None:
+                seen = _tell(events, seen, say)
+        code = process.wait()
+    if say is not None:
+        _tell(events, seen, say)
+    return code, read_events(events)
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:  # a line cut short by a killed run
+            continue
+        if isinstance(event, dict):
+            out.append(event)
+    return out
+
+
+def _tell(path: Path, seen: int, say: Callable[[str], None]) -> int:
+    """Say the batches and outcomes written since event `seen`; returns how many there are now."""
+    events = read_events(path)
+    for event in events[seen:]:
+        if event.get("event") == "batch":
+            say(f"batch {event.get('batch')} started")
+        elif event.get("task") == "Outcome | report":
+            say(f"{event.get('host')}: {event.get('msg')}")
+    return len(events)
+
+
+def outcomes(resolvers: Sequence[Resolver], events: Sequence[dict[str, Any]], backup: dict[str, str],
+             code: int) -> list[Outcome]:
+    """One Outcome per resolver, from the events; `backup` names each resolver's backup folder."""
+    by_host: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        if "host" in event and event.get("event") != "stats":
+            by_host.setdefault(str(event["host"]), []).append(event)
+    result = []
+    for resolver in resolvers:
+        outcome = Outcome(resolver)
+        mine = by_host.get(resolver.name, [])
+        for event in mine:
+            step = _STEPS.get(str(event.get("task")))
+            if step and event.get("event") in ("ok", "changed"):
+                if step == "backup":
+                    outcome.backup = backup.get(resolver.name)
+                    step = f"backup {outcome.backup}"
+                outcome.steps.append(step)
+            if event.get("event") == "unreachable":
+                outcome.status, outcome.error = "failed", f"unreachable: {event.get('msg')}"
+        reported = [e for e in mine if e.get("task") == "Outcome | report"]
+        if reported:
+            text = str(reported[-1].get("msg", ""))
+            status, _, why = text.partition(": ")
+            outcome.status = _STATUSES.get(status, "failed")
+            if why:
+                outcome.error = why
+        elif any(e.get("task", "").startswith("Restore | ") and e.get("event") in ("failed", "rescued")
+                 for e in mine):
+            outcome.status = "rollback FAILED"
+            outcome.error = next(str(e.get("msg")) for e in mine if e.get("task", "").startswith("Restore | ")
+                                 and e.get("event") in ("failed", "rescued"))
+        elif mine and outcome.error is None:  # reached, but no outcome: the run stopped (Ctrl-C, a crash)
+            outcome.status = "failed"
+            outcome.error = (f"the playbook stopped (exit {code}) before this resolver's outcome; "
+                             "check it with `renamer dns verify`")
+        if outcome.status == "unchanged":
+            outcome.steps.insert(0, "snippets identical: not touched")
+        result.append(outcome)
+    return result

@@ -1,0 +1,148 @@
+"""`renamer dns export ansible`: the rollout as a self-contained Ansible playbook folder.
+
+renamer keeps what it is best at (rendering, the plan, the whole-config test, verification
+against the desired state, rollback semantics); Ansible does the fan-out (inventories,
+parallel connections, `serial` batches, `max_fail_percentage`, retries, vaulted
+credentials). The folder holds:
+
+    ansible.cfg                      this folder's inventory and renamer's event callback
+    inventory.yml                    one host per resolver: connection, folders, commands
+    playbook.yml                     per host, block/rescue: lock, backup, install, test,
+    tasks/restore.yml                  restart, verify; restore on failure; rollback per batch
+    callback_plugins/renamer_events.py   one JSON line per task result (RENAMER_EVENTS)
+    files/<resolver>/<snippet>       the rendered snippets
+    previous/<resolver>/<snippet>    what each resolver had when exported (the rollback check)
+
+Every value taken from the inventory is written `!unsafe`: Ansible never templates it, so
+a resolver's command or folder can never become a Jinja expression.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from renamer.dns.inventory import SSH_TARGET, Resolver
+from renamer.dns.rollout import Policy, ResolverPlan
+
+STATIC = Path(__file__).parent / "playbook"  # playbook.yml, tasks/, callback_plugins/, ansible.cfg
+GROUP = "renamer_resolvers"
+# What the static playbook says until the export writes the policy in.
+_DEFAULTS = {"renamer_serial": "renamer_serial | default([1, 10])",
+             "renamer_max_fail_percentage": "renamer_max_fail_percentage | default(0)"}
+
+
+@dataclass(frozen=True)
+class Export:
+    folder: Path
+    hosts: tuple[str, ...]
+    serial: tuple[int, ...]
+    stamp: str
+
+
+def _unsafe(value: str) -> str:
+    return f"!unsafe {json.dumps(value)}"
+
+
+def _argv(argv: Sequence[str]) -> str:
+    return "[" + ", ".join(_unsafe(word) for word in argv) + "]"
+
+
+def _connection(resolver: Resolver) -> dict[str, str]:
+    if resolver.target == "local":
+        # the interpreter running ansible-playbook: no discovery, no warning
+        return {"ansible_connection": json.dumps("local"),
+                "ansible_python_interpreter": json.dumps("{{ ansible_playbook_python }}")}
+    found = SSH_TARGET.match(resolver.target)
+    assert found is not None, resolver.target  # the inventory checked it
+    user, host, port = found.group("user"), found.group("host"), found.group("port")
+    out = {"ansible_connection": json.dumps("ssh"), "ansible_host": _unsafe(host.strip("[]"))}
+    if user:
+        out["ansible_user"] = _unsafe(user)
+    if port:
+        out["ansible_port"] = str(int(port))
+    if resolver.ssh_config:
+        out["ansible_ssh_common_args"] = _unsafe(f"-F {resolver.ssh_config}")
+    if resolver.python:
+        out["ansible_python_interpreter"] = _unsafe(resolver.python)
+    if resolver.sudo:
+        out["ansible_become"] = "true"
+        out["ansible_become_method"] = json.dumps("sudo")
+    return out
+
+
+def serial(policy: Policy, hosts: int) -> tuple[int, ...]:
+    """Ansible's `serial` list for the policy: the canary batch, then the batch size."""
+    sizes = [len(batch) for batch in policy.batches(list(range(hosts)))]
+    if not sizes:
+        return (1,)
+    return (sizes[0], sizes[1]) if len(sizes) > 1 else (sizes[0],)
+
+
+def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
+                   verify: dict[str, tuple[list[str], list[str]]], source: str) -> str:
+    """inventory.yml: `verify` maps a resolver to its (verify argv, restored-check argv)."""
+    batches = serial(policy, len(plans))
+    lines = [f"# Written by `renamer dns export ansible` from {source}: regenerate it, do not edit it.",
+             f"# The batches ({json.dumps(list(batches))}) and the failure budget "
+             f"({policy.max_fail_percent} %) are playbook.yml's defaults.",
+             "all:",
+             "  vars:",
+             f"    renamer_stamp: {json.dumps(stamp)}",
+             "  children:",
+             f"    {GROUP}:",
+             "      hosts:"]
+    for plan in plans:
+        resolver = plan.resolver
+        install = [name for name, text in plan.desired.items() if text is not None]
+        remove = [name for name, text in plan.desired.items() if text is None]
+        checks, restored = verify[resolver.name]
+        host = {
+            **_connection(resolver),
+            "renamer_snippet_dir": _unsafe(resolver.snippet_dir),
+            "renamer_backup_dir": _unsafe(resolver.backup_dir),
+            "renamer_snippets": _argv(install),
+            "renamer_remove": _argv(remove),
+            "renamer_test": _argv(resolver.test),
+            "renamer_reload": _argv(resolver.reload),
+            "renamer_verify": _argv(checks),
+            "renamer_verify_restored": _argv(restored),
+        }
+        lines.append(f"        {resolver.name}:")
+        lines += [f"          {key}: {value}" for key, value in host.items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
+                 verify: dict[str, tuple[list[str], list[str]]], source: str) -> Export:
+    """Write the playbook folder (a new or empty folder); returns what it holds."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(STATIC, folder, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for plan in plans:
+        name = plan.resolver.name
+        for snippet, text in plan.desired.items():
+            if text is not None:
+                target = folder / "files" / name / snippet
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+        previous = folder / "previous" / name
+        previous.mkdir(parents=True, exist_ok=True)
+        for snippet, data in plan.current.items():
+            if data is not None:
+                (previous / snippet).write_bytes(data)
+    (folder / "inventory.yml").write_text(inventory_text(plans, policy, stamp, verify, source))
+    # `serial` is templated before any inventory variable exists: the policy becomes the
+    # playbook's defaults (extra vars, -e renamer_serial=..., still override them).
+    playbook = folder / "playbook.yml"
+    text = playbook.read_text()
+    for variable, value in (("renamer_serial", list(serial(policy, len(plans)))),
+                            ("renamer_max_fail_percentage", policy.max_fail_percent)):
+        default = _DEFAULTS[variable]
+        assert default in text, f"playbook.yml no longer says {default!r}"
+        text = text.replace(default, f"{variable} | default({json.dumps(value)})")
+    playbook.write_text(text)
+    return Export(folder, tuple(p.resolver.name for p in plans), serial(policy, len(plans)), stamp)

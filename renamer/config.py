@@ -20,7 +20,7 @@ from renamer.names import (
 CONFIG_NAME = "renamer.yaml"
 DEFAULT_MAX_FILE_SIZE = 50 * 1024 * 1024
 
-_TOP_KEYS = {"version", "name", "cutover", "renames", "options", "allowlist", "dns"}
+_TOP_KEYS = {"version", "name", "cutover", "renames", "options", "allowlist", "dns", "probe"}
 _RENAME_KEYS = {"hosts", "addresses", "networks"}
 _OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts"}
 ACCOUNT_CHOICES = ("keep", "rewrite")
@@ -41,6 +41,17 @@ class Renames:
 
 
 @dataclass(frozen=True)
+class ProbeConfig:
+    """renamer.yaml's `probe:` (docs/probe.md)."""
+
+    health: tuple[tuple[str, str], ...] = ()  # key pattern -> health path, in order
+    expect: tuple[str, ...] | None = None  # status classes that pass: 2xx, 3xx, 4xx, 5xx
+    exclude: tuple[str, ...] = ()  # glob patterns on an endpoint (as shown) or its host
+    timeout: float = 3.0
+    concurrency: int = 32
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     root: Path
@@ -53,6 +64,7 @@ class Config:
     allowlist_paths: tuple[Path, ...]
     dns_dir: Path
     accounts: str = "keep"  # keep: a user account named like a host is left (reason `account`)
+    probe: ProbeConfig = ProbeConfig()
 
     def display(self, path: Path) -> str:
         return display_path(path, self.root)
@@ -96,6 +108,7 @@ def load_config(path: Path, root: Path) -> Config:
         path=path, root=root, name=name.strip(), cutover=cutover, renames=renames,
         derived_names=derived, variants=variants, max_file_size=max_size,
         allowlist_paths=allowlists, dns_dir=(base / dns_value), accounts=_accounts(top, problems),
+        probe=_probe(top, problems),
     )
     _check_idempotent(config, top, problems)
     problems.raise_if_any()
@@ -241,6 +254,46 @@ def _accounts(top: dict[str, Any], problems: Problems) -> str:
                      f"expected keep or rewrite, got {shown(value)}")
         return "keep"
     return str(value)
+
+
+_STATUS = re.compile(r"[1-5]xx\Z")
+
+
+def _probe(top: dict[str, Any], problems: Problems) -> ProbeConfig:
+    if "probe" not in top:
+        return ProbeConfig()
+    section = check_mapping(top["probe"], "probe", {"health", "expect", "exclude", "timeout", "concurrency"},
+                            problems, top, "probe")
+    if section is None:
+        return ProbeConfig()
+    health = section.get("health", {})
+    if not isinstance(health, dict) or not all(isinstance(k, str) and isinstance(v, str) and v.startswith("/")
+                                               for k, v in health.items()):
+        problems.add(section, "health", "probe.health",
+                     "expected a mapping of key patterns to paths, e.g. {api_base: /health/liveliness}")
+        health = {}
+    expect = section.get("expect")
+    if expect is not None and (not isinstance(expect, list) or not expect
+                               or not all(isinstance(e, str) and _STATUS.match(e) for e in expect)):
+        problems.add(section, "expect", "probe.expect",
+                     f"expected a list like [2xx, 3xx], got {shown(expect)}")
+        expect = None
+    exclude = section.get("exclude", [])
+    if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
+        problems.add(section, "exclude", "probe.exclude", "expected a list of patterns")
+        exclude = []
+    timeout = section.get("timeout", 3.0)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
+        problems.add(section, "timeout", "probe.timeout",
+                     f"expected seconds between 0 and 60, got {shown(timeout)}")
+        timeout = 3.0
+    concurrency = section.get("concurrency", 32)
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or not 1 <= concurrency <= 256:
+        problems.add(section, "concurrency", "probe.concurrency",
+                     f"expected a number from 1 to 256, got {shown(concurrency)}")
+        concurrency = 32
+    return ProbeConfig(tuple((str(k), str(v)) for k, v in health.items()),
+                       tuple(expect) if expect else None, tuple(exclude), float(timeout), concurrency)
 
 
 def parse_size(value: Any) -> int | None:

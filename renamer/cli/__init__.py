@@ -27,6 +27,8 @@ COMMANDS = {
               "List every reference to an old value that remains on purpose, and why."),
     "dns": ("renamer.cli.dns", "dns",
             "DNS for the new site: render dnsmasq snippets, apply them to every resolver, verify."),
+    "probe": ("renamer.cli.probe", "probe",
+              "Probe every endpoint the current-state files name through a new name or address."),
     "demo": ("renamer.cli.demo", "demo", "Run the fv-ml1 move end to end on the bundled example repo."),
 }
 

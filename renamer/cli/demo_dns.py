@@ -8,10 +8,12 @@ example as it is, and `renamer demo --resolvers-only DIR` can start its resolver
 from __future__ import annotations
 
 import contextlib
+import http.server
 import shlex
 import shutil
 import signal
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,8 +90,38 @@ def dns_tour(tour: Tour, first_step: int) -> int:
             step(first_step + offset, title, why)
             if run(*args) != 0:
                 return 1
+        with _answering_server() as port:
+            step(first_step + len(steps) + 1, "probe",
+                 "Every endpoint the current-state files now name through fv-ml1 or its address: "
+                 "resolved through the resolvers, connected to, and fetched once (the gateway's "
+                 "api_base on its health path). The example's hosts do not exist here, so every "
+                 f"connection goes to one small HTTP server on 127.0.0.1:{port} (curl's --connect-to).")
+            if run("probe", *use, "--no-system-resolver", "--connect-to", f"::127.0.0.1:{port}") != 0:
+                return 1
     out.echo("\nStopped the resolvers. Done: the repo and DNS both follow the move.\n")
     return 0
+
+
+@contextlib.contextmanager
+def _answering_server() -> Iterator[int]:
+    """An HTTP server on a loopback port that answers 200 to every GET, while the block runs."""
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield int(server.server_port)
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 LAB = Path(".git") / "renamer-demo"  # in a kept demo repo: never tracked, never swept

@@ -23,7 +23,7 @@ from renamer.words import plural
 RESOLVERS_HELP = "all, or resolver names separated by commas."
 
 
-def _inventory(ctx: click.Context, folder: Path | None) -> Inventory:
+def inventory_from(ctx: click.Context, folder: Path | None) -> Inventory:
     options = settings(ctx)
     return locate_inventory(options.repo, options.config, Path.cwd(), folder,
                             resolvers_file=ctx.meta.get(_RESOLVERS_FILE))
@@ -80,7 +80,7 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
       renamer dns render --site fv
       renamer dns render --resolver ns-fv --out /tmp/snippets
     """
-    snippets = run.render(_inventory(ctx, inventory_dir), site_name, resolver_name)
+    snippets = run.render(inventory_from(ctx, inventory_dir), site_name, resolver_name)
     out = settings(ctx).output
     for snippet in snippets:
         if out_dir is not None:
@@ -117,7 +117,7 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
       renamer dns plan --resolvers all --expect-no-changes   # in CI: exit 1 on drift
       renamer dns plan --resolvers all --format json > dns-plan.json
     """
-    plans = run.plan(_inventory(ctx, inventory_dir), spec, retire_stale=retire_stale)
+    plans = run.plan(inventory_from(ctx, inventory_dir), spec, retire_stale=retire_stale)
     out = settings(ctx).output
     document = run.plan_document(plans)
     out.echo(dumps(document) if fmt == "json" else plan_text(plans))
@@ -172,7 +172,7 @@ def _policy(ctx: click.Context) -> Policy:
               help="Apply exactly this reviewed `dns plan --format json`; refused (exit 3) if anything "
                    "changed since.")
 @click.option("--engine", type=click.Choice(["builtin", "ansible"]), default="builtin", show_default=True,
-              help="Who does the fan-out: renamer itself, or ansible-playbook (renamer[fleet]) over an "
+              help="Who does the fan-out: renamer itself, or ansible-playbook (the fleet extra) over an "
                    "exported playbook; the same checks, table and exit codes.")
 @policy_options
 @inventory_option
@@ -215,10 +215,10 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         if given:
             raise click.UsageError(f"{given[0]} works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
-        result = run.apply_with_ansible(_inventory(ctx, inventory_dir), spec, _policy(ctx), argv, args,
+        result = run.apply_with_ansible(inventory_from(ctx, inventory_dir), spec, _policy(ctx), argv, args,
                                         say=lambda line: out.info(f"ansible: {line}"))
     else:
-        result = run.apply(_inventory(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
+        result = run.apply(inventory_from(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
                            progress=out.progress("dns apply", "resolvers", after=0.0),
                            after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
                            reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx))
@@ -261,13 +261,13 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
       renamer dns verify --resolvers ns-fv --restored-from backups/ns-fv-20261129T1200Z
     """
     if restored is not None:
-        failures = run.verify_restored(_inventory(ctx, inventory_dir), spec, restored)
+        failures = run.verify_restored(inventory_from(ctx, inventory_dir), spec, restored)
         out = settings(ctx).output
         out.echo("".join(f"{line}\n" for line in failures) + out.verdict(
             f"dns verify: FAILED: {len(failures)} not serving {restored}" if failures
             else f"dns verify: OK: serving {restored} again"))
         return EXIT_FINDINGS if failures else EXIT_OK
-    reports = run.verify(_inventory(ctx, inventory_dir), spec)
+    reports = run.verify(inventory_from(ctx, inventory_dir), spec)
     out = settings(ctx).output
     out.echo(verify_json(reports) if fmt == "json" else out.verdict(verify_table(reports, out.result)))
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
@@ -321,7 +321,7 @@ def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: 
       cd deploy/dns-fv && ansible-playbook playbook.yml --check --diff
     """
     argv, args = control_node_argv(ctx, inventory_dir)
-    done = run.export_ansible(_inventory(ctx, inventory_dir), spec, out_dir, _policy(ctx), argv, args)
+    done = run.export_ansible(inventory_from(ctx, inventory_dir), spec, out_dir, _policy(ctx), argv, args)
     out = settings(ctx).output
     out.echo(f"exported {plural(len(done.hosts), 'resolver')} to {done.folder} "
              f"(serial {list(done.serial)}); run it there: ansible-playbook playbook.yml\n")

@@ -20,20 +20,20 @@ from pathlib import Path
 from typing import Any
 
 from renamer import debug
+from renamer.dns.ansible_inventory import EXTRA
 from renamer.dns.inventory import Resolver
 from renamer.dns.rollout import Outcome, OutcomeStatus
 from renamer.errors import ConfigError
 
-EXTRA = "pip install 'renamer[fleet]'"
 EVENTS = "events.jsonl"
 # A task's name (as playbook.yml spells it) -> the step the table shows when it ran well.
 _STEPS = {
-    "Backup | save the snippets to be replaced": "backup",
+    "Backup | save the snippets, list the new ones, mark the host half-done": "backup",
     "Apply | install the snippets": "wrote snippets",
     "Apply | remove the retired snippets": "removed snippets",
     "Apply | test the resolver configuration": "test ok",
     "Apply | restart the resolver": "reload ok",
-    "Verify | check the resolver serves the records": "verify ok",
+    "Verify | record the outcome": "verify ok",  # reached only past the batch's verify
     "Restore | put back the saved snippets": "restored",
     "Restore | restart the resolver": "reloaded",
     "Restore | check the resolver serves the previous records": "old records served",
@@ -45,7 +45,7 @@ _STATUSES: dict[str, OutcomeStatus] = {
 
 
 def playbook_command() -> str:
-    """ansible-playbook beside the running interpreter (the venv renamer[fleet] installed it
+    """ansible-playbook beside the running interpreter (the venv the fleet extra installed it
     in), else on PATH; a clear line when it is in neither."""
     beside = Path(sys.executable).parent / "ansible-playbook"
     if beside.is_file() and os.access(beside, os.X_OK):

@@ -19,6 +19,7 @@ a resolver's command or folder can never become a Jinja expression.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Sequence
@@ -84,7 +85,8 @@ def serial(policy: Policy, hosts: int) -> tuple[int, ...]:
 
 def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
                    verify: dict[str, tuple[list[str], list[str]]], source: str) -> str:
-    """inventory.yml: `verify` maps a resolver to its (verify argv, restored-check argv)."""
+    """inventory.yml: `verify` maps a resolver to its (batch verify argv, which the playbook
+    ends with the batch's names, and its restored-check argv)."""
     batches = serial(policy, len(plans))
     lines = [f"# Written by `renamer dns export ansible` from {source}: regenerate it, do not edit it.",
              f"# The batches ({json.dumps(list(batches))}) and the failure budget "
@@ -99,6 +101,9 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
         resolver = plan.resolver
         install = [name for name, text in plan.desired.items() if text is not None]
         remove = [name for name, text in plan.desired.items() if text is None]
+        # What the playbook compares on the host (sha1sum): NAME=SHA1, or NAME=- to remove.
+        compare = [f"{name}={hashlib.sha1(text.encode()).hexdigest()}" if text is not None else f"{name}=-"
+                   for name, text in plan.desired.items()]
         checks, restored = verify[resolver.name]
         host = {
             **_connection(resolver),
@@ -106,9 +111,10 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
             "renamer_backup_dir": _unsafe(resolver.backup_dir),
             "renamer_snippets": _argv(install),
             "renamer_remove": _argv(remove),
+            "renamer_compare": _argv(compare),
             "renamer_test": _argv(resolver.test),
             "renamer_reload": _argv(resolver.reload),
-            "renamer_verify": _argv(checks),
+            "renamer_verify_batch": _argv(checks),
             "renamer_verify_restored": _argv(restored),
         }
         lines.append(f"        {resolver.name}:")

@@ -15,7 +15,9 @@ from typing import Any
 from renamer.errors import ConfigError
 from renamer.names import parse_address
 
-EXTRA = "pip install 'renamer[fleet]'"
+# What to install, said the same way wherever Ansible is missing.
+EXTRA = ("install ansible-core in renamer's environment "
+         "(its fleet extra: pip install '.[fleet]' in renamer's checkout)")
 # Ansible host variables that become a resolver's keys: renamer_<key> for any key, and these.
 _CONNECTION = ("ansible_host", "ansible_port", "ansible_user", "ansible_connection", "ansible_become",
                "ansible_ssh_common_args", "ansible_python_interpreter")

@@ -263,10 +263,12 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
         raise UnsafeError(f"{refused[0]}; nothing exported")
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     verify = {}
+    batch = [*renamer_argv, "dns", "verify", "--format", "json", *dns_args, "--resolvers"]  # + names
     for plan in plans:
         name = plan.resolver.name
-        base = [*renamer_argv, "dns", "verify", "--resolvers", name, *dns_args]
-        verify[name] = (base, [*base, "--restored-from", str(folder.resolve() / "previous" / name)])
+        restored = [*renamer_argv, "dns", "verify", *dns_args, "--resolvers", name,
+                    "--restored-from", str(folder.resolve() / "previous" / name)]
+        verify[name] = (batch, restored)
     return write_export(folder, plans, policy, stamp, verify, str(inventory.folder)), plans
 
 

@@ -70,6 +70,17 @@ def load_yaml_file(path: Path, display: str, *, fast: bool = False) -> Any:
         raise ConfigError(f"{display}: invalid YAML: nested too deeply") from None
 
 
+def parse_yaml_text(text: str) -> Any:
+    """Plain values of a YAML document (the first), or None when it does not parse: for
+    reading a repo's own files, where a broken one is simply not read."""
+    try:
+        for document in YAML(typ="safe", pure=False).load_all(text):
+            return document
+    except (YAMLError, ValueError, RecursionError):
+        return None
+    return None
+
+
 class _TextTimestamps(RoundTripConstructor):
     """Dates stay text: validated by the config code, with their line, not by the parser."""
 

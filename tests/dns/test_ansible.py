@@ -56,7 +56,7 @@ def test_apply_rerun_and_an_ssh_resolver(run, lab, sshd, tmp_path: Path) -> None
                                "python": "/usr/bin/python3"})  # Debian's, whatever else is on PATH
     first = dns(run, lab, "apply", "--resolvers", "all", "--engine", "ansible")
     assert first.exit_code == 0, first.stdout + first.stderr
-    assert _rows(first.stdout) == {name: "applied wrote" for name in ("ns-ana", "ns-ana2", "ns-fv")}
+    assert _rows(first.stdout) == {name: "applied backup" for name in ("ns-ana", "ns-ana2", "ns-fv")}
     assert "ansible: batch 1 started" in first.stderr
     assert sshd.connections() >= 1  # ns-fv went through the real sshd
     assert dns(run, lab, "verify", "--resolvers", "all").exit_code == 0
@@ -168,7 +168,8 @@ def test_resolvers_from_an_ansible_inventory(run, fleet) -> None:
 def test_without_ansible_the_engine_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(ConfigError, match=r"needs ansible-playbook \(ansible-core\): pip install 'renamer\[fleet\]'"):
+    with pytest.raises(ConfigError, match=r"needs ansible-playbook \(ansible-core\): install ansible-core in "
+                                          r"renamer's environment \(its fleet extra: pip install '\.\[fleet\]'"):
         ansible_engine.playbook_command()
 
 

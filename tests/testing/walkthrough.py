@@ -57,13 +57,15 @@ CLAIMS = (
     Claim("a second `dns apply`\n   that touches nothing", "dns apply --resolvers all",
           r"(\n\S+ +local +unchanged +snippets identical: not touched; verify ok \(\d+ checks\)){3}\n"
           r"dns apply: OK\n", occurrence=2),
-    Claim("the resolvers are stopped afterwards", "dns apply --resolvers all",
-          r"\nStopped the resolvers\. ", occurrence=2),
+    Claim("the resolvers are stopped afterwards", "probe --no-system-resolver",
+          r"\nStopped the resolvers\. "),
+    Claim("`renamer probe`: every endpoint the current-state files now name", "probe --no-system-resolver",
+          r"\nprobe: OK: 25 endpoints resolve and answer\n"),
 )
 
 STEP_COMMANDS = ("verify", "sweep --dry-run", "sweep --commit", "verify", "audit", "dns render --site fv",
                  "dns plan --resolvers all", "dns apply --resolvers all", "dns verify --resolvers all",
-                 "dns apply --resolvers all")
+                 "dns apply --resolvers all", "probe --no-system-resolver")
 
 
 def walkthrough(readme: str) -> str:
@@ -76,7 +78,7 @@ def walkthrough(readme: str) -> str:
 def steps(output: str) -> list[tuple[str, str]]:
     """(command, what it printed up to the next command) for each `$ renamer ...` of the demo."""
     parts = re.split(r"^\$ renamer (.*)$", output, flags=re.MULTILINE)
-    return [(re.sub(r" --resolvers-file \S+", "", parts[i]), "\n" + parts[i + 1])
+    return [(re.sub(r" --(?:resolvers-file|connect-to) \S+", "", parts[i]), "\n" + parts[i + 1])
             for i in range(1, len(parts) - 1, 2)]
 
 

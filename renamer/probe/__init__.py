@@ -1,0 +1,1 @@
+"""renamer probe: do the endpoints the repo now names resolve and answer?"""

@@ -1,0 +1,223 @@
+"""The checks of one endpoint: resolution (each resolver of its site, and the system's), a TCP
+connect, and for http(s) one GET, the TLS name checked against the host the file names.
+
+Safe by construction: GET only, no body, no redirect followed (http.client follows none),
+one connection per endpoint, every step bounded by the timeout.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import http.client
+import socket
+import ssl
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.verify import NoAnswer, Querier
+from renamer.probe.collect import Endpoint, is_address
+
+GOOD = ("2xx", "3xx", "4xx")  # a server that answers at all; a configured health path wants 2xx
+
+
+@dataclass(frozen=True)
+class Settings:
+    timeout: float = 3.0
+    health: tuple[tuple[str, str], ...] = ()  # (key pattern, path)
+    expect: tuple[str, ...] | None = None  # status classes; default: GOOD, or 2xx on a health path
+    # (host:port as the file says it, address, port); an empty host or port matches any
+    connect_to: tuple[tuple[str, str, int], ...] = ()
+    system_resolver: bool = True
+
+
+@dataclass
+class Verdict:
+    endpoint: Endpoint
+    answers: dict[str, list[str] | str] = field(default_factory=dict)  # who -> addresses, or why none
+    resolution: str = "-"  # agree | address | DIFFER | NO ANSWER | pinned ok | PIN DIFFERS
+    connect: str = "-"
+    http: str = "-"
+    latency_ms: float | None = None
+    url: str | None = None  # what was fetched (health path applied), secrets masked
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def resolvers_for(inventory: Inventory | None, host: str) -> tuple[str, list[Resolver]]:
+    """(the name to ask, the inventory's resolvers serving its site); ([host], []) when no
+    site of the inventory holds it."""
+    if inventory is None:
+        return host, []
+    for site in inventory.sites:
+        if _holds(site, host):
+            name = host if "." in host else f"{host}.{site.domain}"
+            return name, [r for r in inventory.resolvers if site.name in r.sites]
+    return host, []
+
+
+def _holds(site: Site, host: str) -> bool:
+    domain = site.domain.lower()
+    lowered = host.lower().rstrip(".")
+    if lowered.endswith("." + domain) or lowered == domain:
+        return True
+    names = {h.name.lower() for h in site.hosts} | {a.lower() for h in site.hosts for a in h.aliases}
+    return lowered in names
+
+
+def check(endpoint: Endpoint, inventory: Inventory | None, settings: Settings,
+          make_querier: Callable[[Resolver], Querier]) -> Verdict:
+    verdict = Verdict(endpoint)
+    addresses = _resolve(endpoint, inventory, settings, make_querier, verdict)
+    port = endpoint.effective_port
+    if port is None:  # a pin: resolution is the whole check
+        return verdict
+    target = _connect_target(endpoint, port, addresses, settings)
+    if target is None:
+        verdict.connect = "no address"
+        return verdict
+    start = time.perf_counter()
+    if endpoint.scheme in ("http", "https"):
+        _fetch(endpoint, target, settings, verdict)
+    else:
+        _connect(target, settings, verdict)
+    verdict.latency_ms = (time.perf_counter() - start) * 1000
+    return verdict
+
+
+def _resolve(endpoint: Endpoint, inventory: Inventory | None, settings: Settings,
+             make_querier: Callable[[Resolver], Querier], verdict: Verdict) -> list[str]:
+    if is_address(endpoint.host):
+        verdict.resolution = "address"
+        return [endpoint.host]
+    name, resolvers = resolvers_for(inventory, endpoint.host)
+    for resolver in resolvers:
+        try:
+            answer = make_querier(resolver)(f"{name}.", "A")
+        except NoAnswer as exc:
+            verdict.answers[resolver.name] = f"no answer ({exc})"
+            continue
+        found = sorted(v for kind, v in answer.records if kind == "A")
+        verdict.answers[resolver.name] = found or answer.rcode
+    if settings.system_resolver:
+        try:
+            infos = socket.getaddrinfo(endpoint.host, None, socket.AF_INET, socket.SOCK_STREAM)
+            verdict.answers["system"] = sorted({str(info[4][0]) for info in infos})
+        except (socket.gaierror, UnicodeError) as exc:
+            verdict.answers["system"] = f"no answer ({exc.args[-1] if exc.args else exc})"
+    sets = [tuple(a) for a in verdict.answers.values() if isinstance(a, list)]
+    missing = [who for who, a in verdict.answers.items() if not isinstance(a, list)]
+    if not verdict.answers:
+        verdict.resolution = "NO RESOLVER"
+        verdict.problems.append(f"{endpoint.host}: no resolver of the inventory serves it and the "
+                                "system resolver is off")
+        return []
+    if missing:
+        verdict.resolution = "NO ANSWER"
+        verdict.problems.append("; ".join(f"{who}: {verdict.answers[who]}" for who in missing))
+    elif len(set(sets)) > 1:
+        verdict.resolution = "DIFFER"
+        verdict.problems.append("resolvers disagree: " + "; ".join(
+            f"{who} {' '.join(a)}" for who, a in verdict.answers.items() if isinstance(a, list)))
+    else:
+        verdict.resolution = "agree"
+    if endpoint.pinned is not None and verdict.resolution == "agree":
+        if sets and list(sets[0]) != [endpoint.pinned]:
+            verdict.resolution = "PIN DIFFERS"
+            verdict.problems.append(f"pinned to {endpoint.pinned}, DNS says {' '.join(sets[0])}")
+        else:
+            verdict.resolution = "pinned ok"
+    return list(sets[0]) if sets else []
+
+
+def _connect_target(endpoint: Endpoint, port: int, addresses: Sequence[str],
+                    settings: Settings) -> tuple[str, int] | None:
+    for pair, address, new_port in settings.connect_to:
+        host, _, wanted = pair.rpartition(":")
+        if host in ("", endpoint.host) and wanted in ("", str(port)):
+            return address, new_port
+    return (addresses[0], port) if addresses else None
+
+
+def _connect(target: tuple[str, int], settings: Settings, verdict: Verdict) -> socket.socket | None:
+    try:
+        sock = socket.create_connection(target, timeout=settings.timeout)
+    except TimeoutError:
+        verdict.connect = "timeout"
+        verdict.problems.append(f"connect {target[0]}:{target[1]}: no answer in {settings.timeout:g} s")
+        return None
+    except OSError as exc:
+        verdict.connect = "refused" if isinstance(exc, ConnectionRefusedError) else "failed"
+        verdict.problems.append(f"connect {target[0]}:{target[1]}: {exc.strerror or exc}")
+        return None
+    verdict.connect = "ok"
+    sock.close()
+    return sock
+
+
+def health_path(endpoint: Endpoint, settings: Settings) -> str | None:
+    for pattern, path in settings.health:
+        for place in endpoint.places:
+            key = place.key or ""
+            last = key.rsplit(".", 1)[-1]
+            if key and (fnmatch.fnmatch(key, pattern) or fnmatch.fnmatch(last, pattern)):
+                return path
+    return None
+
+
+def _fetch(endpoint: Endpoint, target: tuple[str, int], settings: Settings, verdict: Verdict) -> None:
+    health = health_path(endpoint, settings)
+    path = health or endpoint.path or "/"
+    expect = settings.expect or (("2xx",) if health else GOOD)
+    shown = endpoint.shown() if health is None else Endpoint(
+        endpoint.scheme, endpoint.host, endpoint.port, health, userinfo=endpoint.userinfo).shown()
+    verdict.url = shown
+    try:
+        sock = socket.create_connection(target, timeout=settings.timeout)
+    except TimeoutError:
+        verdict.connect = "timeout"
+        verdict.problems.append(f"connect {target[0]}:{target[1]}: no answer in {settings.timeout:g} s")
+        return
+    except OSError as exc:
+        verdict.connect = "refused" if isinstance(exc, ConnectionRefusedError) else "failed"
+        verdict.problems.append(f"connect {target[0]}:{target[1]}: {exc.strerror or exc}")
+        return
+    verdict.connect = "ok"
+    host_header = endpoint.host if endpoint.port is None else f"{endpoint.host}:{endpoint.port}"
+    try:
+        if endpoint.scheme == "https":
+            try:
+                # The certificate must name the host the file names (the new one), whatever
+                # address the connection went to.
+                sock = ssl.create_default_context().wrap_socket(sock, server_hostname=endpoint.host)
+            except (ssl.SSLError, ssl.CertificateError, OSError) as exc:
+                verdict.http = "TLS"
+                verdict.problems.append(f"TLS: {getattr(exc, 'verify_message', None) or exc}")
+                return
+            connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+                endpoint.host, target[1], timeout=settings.timeout)
+        else:
+            connection = http.client.HTTPConnection(endpoint.host, target[1], timeout=settings.timeout)
+        connection.sock = sock
+        connection.request("GET", path, headers={"Host": host_header, "User-Agent": "renamer-probe",
+                                                 "Connection": "close"})
+        response = connection.getresponse()
+        status = response.status
+        response.close()
+    except TimeoutError:
+        verdict.http = "timeout"
+        verdict.problems.append(f"GET {shown}: no answer in {settings.timeout:g} s")
+        return
+    except (OSError, http.client.HTTPException) as exc:
+        verdict.http = "failed"
+        verdict.problems.append(f"GET {shown}: {exc}")
+        return
+    finally:
+        sock.close()
+    verdict.http = str(status)
+    if f"{status // 100}xx" not in expect:
+        verdict.problems.append(f"GET {shown}: HTTP {status}, expected {' or '.join(expect)}")

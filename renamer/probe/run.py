@@ -1,0 +1,69 @@
+"""The probe use case: collect the endpoints the current-state files name through a new value,
+then check them concurrently, every one bounded in time."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from renamer import vcs
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.query import dnspython_querier
+from renamer.dns.verify import Querier
+from renamer.ignore import walk
+from renamer.probe.checks import Settings, Verdict, check
+from renamer.probe.collect import Endpoint, endpoints_in, merged, new_values_matcher, read_current
+from renamer.project import LoadedProject
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    endpoints: list[Endpoint]
+    verdicts: list[Verdict]  # empty for a dry run
+    dry_run: bool
+
+    @property
+    def ok(self) -> bool:
+        return all(v.ok for v in self.verdicts)
+
+
+def collect(project: LoadedProject) -> list[Endpoint]:
+    """Every endpoint of a current-state file that holds a new value, once, with its places."""
+    root, config = project.root, project.config
+    listed = vcs.listed_files(root, ignored=False)[0] if project.git else walk(root)[0]
+    own = {config.display(config.path), *(config.display(p) for p in config.allowlist_paths)}
+    current = [rel for rel in listed if rel not in own and not project.classifier.is_excluded(rel)
+               and project.classifier.classify(rel).status == "current"]
+    renames = config.renames
+    matcher = new_values_matcher(renames.hosts, renames.addresses)
+    found = []
+    for rel, data in read_current(root, current):
+        found += list(endpoints_in(rel, data, matcher))
+    return merged(found, config.probe.exclude)
+
+
+def probe(project: LoadedProject, inventory: Inventory | None, settings: Settings, *, concurrency: int,
+          total: float, dry_run: bool = False,
+          make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> ProbeResult:
+    """Check every endpoint (none with `dry_run`: nothing is contacted). At most `concurrency`
+    at once; what is not done after `total` seconds is reported as not probed."""
+    endpoints = collect(project)
+    if dry_run or not endpoints:
+        return ProbeResult(endpoints, [], dry_run)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(concurrency, len(endpoints)))
+    futures = {pool.submit(check, e, inventory, settings, make_querier): e for e in endpoints}
+    deadline = time.monotonic() + total
+    done, _ = concurrent.futures.wait(futures, timeout=max(0.0, deadline - time.monotonic()))
+    pool.shutdown(wait=False, cancel_futures=True)
+    verdicts = []
+    for future, endpoint in futures.items():
+        if future in done and future.exception() is None:
+            verdicts.append(future.result())
+        else:
+            late = Verdict(endpoint, resolution="-", connect="not probed")
+            late.problems.append(f"not probed: the run's limit of {total:g} s was reached"
+                                 if future not in done else f"probe failed: {future.exception()}")
+            verdicts.append(late)
+    return ProbeResult(endpoints, verdicts, dry_run)

@@ -87,8 +87,8 @@ def main() -> int:
             print(f"| {engine} | {policy} | {took:.1f} s | {verified:.1f} s | {last}; "
                   f"{check.stdout.strip().splitlines()[-1]} |")
         print()
-        for engine in ("builtin", "ansible") if has_ansible else ("builtin",):
-            bump(root, 10 + len(engine))
+        for attempt, engine in enumerate(("builtin", "ansible") if has_ansible else ("builtin",)):
+            bump(root, 20 + attempt)  # a change every resolver must apply, new for each engine
             third = names[2 * args.batch]  # the first resolver of batch 3
             write_resolvers(frozenset({third}))
             took, done = renamer(root, "apply", "--resolvers", "all", "--engine", engine,

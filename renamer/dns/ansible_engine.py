@@ -28,9 +28,7 @@ from renamer.errors import ConfigError
 EVENTS = "events.jsonl"
 # A task's name (as playbook.yml spells it) -> the step the table shows when it ran well.
 _STEPS = {
-    "Backup | save the snippets, list the new ones, mark the host half-done": "backup",
-    "Apply | install the snippets": "wrote snippets",
-    "Apply | remove the retired snippets": "removed snippets",
+    "Apply | back up, mark the host half-done, write and remove the snippets": "backup",
     "Apply | test the resolver configuration": "test ok",
     "Apply | restart the resolver": "reload ok",
     "Verify | record the outcome": "verify ok",  # reached only past the batch's verify
@@ -126,7 +124,7 @@ def outcomes(resolvers: Sequence[Resolver], events: Sequence[dict[str, Any]], ba
             if step and event.get("event") in ("ok", "changed"):
                 if step == "backup":
                     outcome.backup = backup.get(resolver.name)
-                    step = f"backup {outcome.backup}"
+                    step = f"backup {outcome.backup}; wrote snippets"
                 outcome.steps.append(step)
             if event.get("event") == "unreachable":
                 outcome.status, outcome.error = "failed", f"unreachable: {event.get('msg')}"

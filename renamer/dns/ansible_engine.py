@@ -9,6 +9,7 @@ the table, the verdict and the exit code are the same whichever engine ran.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -55,32 +56,47 @@ def playbook_command() -> str:
 
 
 def run_playbook(folder: Path, forks: int,
-                 say: Callable[[str], None] | None = None) -> tuple[int, list[dict[str, Any]]]:
-    """Run playbook.yml in `folder`; (ansible-playbook's exit status, the events). `say` gets
-    one line per batch started and per host's outcome, as they happen."""
+                 say: Callable[[str], None] | None = None) -> tuple[int, list[dict[str, Any]], bool]:
+    """Run playbook.yml in `folder`; (ansible-playbook's exit status, the events, whether it
+    was interrupted). `say` gets one line per batch started and per host's outcome."""
     events = folder / EVENTS
     events.unlink(missing_ok=True)
+    # The environment wins over ansible.cfg: the settings the verdict depends on are named
+    # here, whatever ANSIBLE_* the user's shell holds (a callback list without renamer's
+    # would leave no events, another inventory other hosts).
     env = {**os.environ, "RENAMER_EVENTS": str(events),
-           # Ansible ignores an ansible.cfg in a world-writable folder: name it.
-           "ANSIBLE_CONFIG": str(folder / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1",
-           "ANSIBLE_FORCE_COLOR": "0", "PYTHONUNBUFFERED": "1"}
+           "ANSIBLE_CONFIG": str(folder / "ansible.cfg"),  # ignored in a world-writable folder
+           "ANSIBLE_INVENTORY": str(folder / "inventory.yml"),
+           "ANSIBLE_CALLBACK_PLUGINS": str(folder / "callback_plugins"),
+           "ANSIBLE_CALLBACKS_ENABLED": "renamer_events", "ANSIBLE_STDOUT_CALLBACK": "default",
+           "ANSIBLE_STRATEGY": "linear",
+           "ANSIBLE_NOCOLOR": "1", "ANSIBLE_FORCE_COLOR": "0", "PYTHONUNBUFFERED": "1"}
     # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it
     # over once this process is gone (as it does for its own locks).
     holder = json.dumps({"renamer_pid": os.getpid(), "renamer_control_host": socket.gethostname()})
-    argv = [playbook_command(), "playbook.yml", "--forks", str(max(1, forks)), "--extra-vars", holder]
+    argv = [playbook_command(), "playbook.yml", "-i", "inventory.yml", "--forks", str(max(1, forks)),
+            "--extra-vars", holder]
     debug.command(argv)
+    interrupted = False
     with subprocess.Popen(argv, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, errors="replace") as process:
         assert process.stdout is not None
         seen = 0
-        for line in process.stdout:
-            debug.say(f"ansible: {line.rstrip()}")
-            if say is not None:
-                seen = _tell(events, seen, say)
+        try:
+            for line in process.stdout:
+                debug.say(f"ansible: {line.rstrip()}")
+                if say is not None and ("TASK [" in line or "PLAY [" in line):
+                    seen = _tell(events, seen, say)
+        except KeyboardInterrupt:
+            # Ctrl-C reached ansible-playbook too (one process group): let it stop, then say
+            # where every resolver stands; hosts it left half-done keep renamer's mark.
+            interrupted = True
+            with contextlib.suppress(KeyboardInterrupt):
+                process.wait(timeout=60)
         code = process.wait()
     if say is not None:
         _tell(events, seen, say)
-    return code, read_events(events)
+    return code, read_events(events), interrupted
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:
@@ -127,7 +143,12 @@ def outcomes(resolvers: Sequence[Resolver], events: Sequence[dict[str, Any]], ba
                     step = f"backup {outcome.backup}; wrote snippets"
                 outcome.steps.append(step)
             if event.get("event") == "unreachable":
-                outcome.status, outcome.error = "failed", f"unreachable: {event.get('msg')}"
+                touched = any(e.get("event") == "changed" and str(e.get("task", "")).startswith("Apply | ")
+                              for e in mine[:mine.index(event)])
+                outcome.status = "rollback FAILED" if touched else "failed"
+                why = ("unreachable after its snippets were changed, state unknown" if touched
+                       else "unreachable")
+                outcome.error = f"{why}: {event.get('msg')}"
         reported = [e for e in mine if e.get("task") == "Outcome | report"]
         if reported:
             text = str(reported[-1].get("msg", ""))
@@ -143,8 +164,12 @@ def outcomes(resolvers: Sequence[Resolver], events: Sequence[dict[str, Any]], ba
         elif mine and outcome.error is None:  # reached, but no outcome: the run stopped (Ctrl-C, a crash)
             outcome.status = "failed"
             outcome.error = (f"the playbook stopped (exit {code}) before this resolver's outcome; "
-                             "check it with `renamer dns verify`")
+                             "`renamer dns apply --resume` or `--rollback` restores one it left half-done")
         if outcome.status == "unchanged":
             outcome.steps.insert(0, "snippets identical: not touched")
         result.append(outcome)
+    if code != 0 and all(o.ok for o in result):  # never OK when Ansible itself says otherwise
+        for outcome in result:
+            outcome.status, outcome.error = "failed", (f"ansible-playbook exited {code} although every "
+                                                       "host reported success; check the run with -vv")
     return result

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shlex
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,7 +68,8 @@ def _connection(resolver: Resolver) -> dict[str, str]:
     if port:
         out["ansible_port"] = str(int(port))
     if resolver.ssh_config:
-        out["ansible_ssh_common_args"] = _unsafe(f"-F {resolver.ssh_config}")
+        # Ansible splits these words as a shell would: the path is quoted, as ssh sees it.
+        out["ansible_ssh_common_args"] = _unsafe(f"-F {shlex.quote(os.path.expanduser(resolver.ssh_config))}")
     if resolver.python:
         out["ansible_python_interpreter"] = _unsafe(resolver.python)
     if resolver.sudo:

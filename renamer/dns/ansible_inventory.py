@@ -9,6 +9,7 @@ plugin that runs code, and no variable is templated (a value holding `{{` is ref
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +31,23 @@ def hosts_of(inventory: Path, group: str, where: str) -> list[tuple[str, dict[st
                           "inventories (YAML or INI) are read, never a script")
     if not inventory.exists():
         raise ConfigError(f"{where}: from_ansible.inventory {inventory}: not found")
-    # Before Ansible is imported: its constants are read from the environment at import time.
-    os.environ["ANSIBLE_INVENTORY_ENABLED"] = "yaml,ini"
-    os.environ.setdefault("ANSIBLE_LOCALHOST_WARNING", "False")
-    os.environ.setdefault("ANSIBLE_INVENTORY_UNPARSED_WARNING", "False")
-    try:
-        from ansible.inventory.manager import InventoryManager
-        from ansible.parsing.dataloader import DataLoader
-        from ansible.vars.manager import VariableManager
-    except ImportError:
-        raise ConfigError(f"{where}: from_ansible needs ansible-core: {EXTRA}") from None
+    # Before Ansible is imported: its settings are read from the environment and its config
+    # file at import time. No ansible.cfg (the repo's could enable a plugin, which is code),
+    # only the static inventory plugins, only the built-in host_vars/group_vars reader.
+    with tempfile.TemporaryDirectory(prefix="renamer-ansible-") as scratch:
+        empty = Path(scratch) / "ansible.cfg"  # Ansible wants a .cfg file: an empty one
+        empty.write_text("")
+        os.environ["ANSIBLE_CONFIG"] = str(empty)
+        os.environ["ANSIBLE_INVENTORY_ENABLED"] = "yaml,ini"
+        os.environ["ANSIBLE_VARS_ENABLED"] = "host_group_vars"
+        os.environ["ANSIBLE_LOCALHOST_WARNING"] = "False"
+        os.environ["ANSIBLE_INVENTORY_UNPARSED_WARNING"] = "False"
+        try:
+            from ansible.inventory.manager import InventoryManager
+            from ansible.parsing.dataloader import DataLoader
+            from ansible.vars.manager import VariableManager
+        except ImportError:
+            raise ConfigError(f"{where}: from_ansible needs ansible-core: {EXTRA}") from None
     loader = DataLoader()
     try:
         manager = InventoryManager(loader=loader, sources=[str(inventory)])

@@ -141,7 +141,7 @@ def apply_verdict(outcomes: Sequence[Outcome]) -> str:
     if kept:  # batches: the earlier ones (or those within the failure budget) stay applied
         rolled = sum(o.status == "rolled back" for o in outcomes)
         waiting = sum(o.status == "not reached" for o in outcomes)
-        return (f"dns apply: FAILED: {kept} applied and verified, kept; {rolled} rolled back; "
+        return (f"dns apply: FAILED: {kept} applied and kept; {rolled} rolled back; "
                 f"{waiting} not reached")
     if any(o.status == "rolled back" for o in outcomes):
         return "dns apply: FAILED, changed resolvers rolled back"

@@ -298,6 +298,7 @@ class Rollout:
                     return False
                 # within the budget: this resolver alone goes back; the batch goes on
                 self._roll_back([pair for pair in changed if pair[1] is outcome])
+                changed = [pair for pair in changed if pair[1] is not outcome]  # restored once only
             except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (dns/run.py turns it into this)
                 outcome.error = ("interrupted: every resolver changed so far is rolled back" if alone else
                                  "interrupted: every resolver changed in this batch is rolled back "

@@ -261,6 +261,11 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
     refused = [p.problem for p in plans if p.problem]
     if refused:
         raise UnsafeError(f"{refused[0]}; nothing exported")
+    half_done = [p for p in plans if p.interrupted]
+    if half_done:  # the playbook would refuse them too; say so before anything runs
+        shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
+        raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
+                          "--resume` to restore them and apply again, or `--rollback` to restore them")
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     verify = {}
     batch = [*renamer_argv, "dns", "verify", "--format", "json", *dns_args, "--resolvers"]  # + names
@@ -282,7 +287,7 @@ def apply_with_ansible(inventory: Inventory, spec: str, policy: Policy, renamer_
     with tempfile.TemporaryDirectory(prefix="renamer-ansible-") as scratch:
         folder = Path(scratch) / "playbook"
         export, plans = _export(inventory, resolvers, folder, policy, renamer_argv, dns_args)
-        code, events = ansible_engine.run_playbook(folder, max(export.serial), say)
+        code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), say)
     backups = {p.resolver.name: posixpath.join(p.resolver.backup_dir, f"{p.resolver.name}-{export.stamp}")
                for p in plans}
-    return ApplyResult(plans, ansible_engine.outcomes(resolvers, events, backups, code))
+    return ApplyResult(plans, ansible_engine.outcomes(resolvers, events, backups, code), interrupted)

@@ -48,16 +48,19 @@ class Verdict:
         return not self.problems
 
 
-def resolvers_for(inventory: Inventory | None, host: str) -> tuple[str, list[Resolver]]:
-    """(the name to ask, the inventory's resolvers serving its site); ([host], []) when no
-    site of the inventory holds it."""
+def resolvers_for(inventory: Inventory | None, host: str) -> tuple[str, list[Resolver], str | None]:
+    """(the name to ask, the inventory's resolvers serving its site, the address the inventory
+    gives it); (host, [], None) when no site of the inventory holds it."""
     if inventory is None:
-        return host, []
+        return host, [], None
     for site in inventory.sites:
         if _holds(site, host):
             name = host if "." in host else f"{host}.{site.domain}"
-            return name, [r for r in inventory.resolvers if site.name in r.sites]
-    return host, []
+            short = name.lower()[:-len(site.domain) - 1] if name.lower().endswith("." + site.domain) else ""
+            expected = next((str(h.address) for h in site.hosts if short == h.name.lower()
+                             or short in (a.lower() for a in h.aliases)), None)
+            return name, [r for r in inventory.resolvers if site.name in r.sites], expected
+    return host, [], None
 
 
 def _holds(site: Site, host: str) -> bool:
@@ -94,7 +97,7 @@ def _resolve(endpoint: Endpoint, inventory: Inventory | None, settings: Settings
     if is_address(endpoint.host):
         verdict.resolution = "address"
         return [endpoint.host]
-    name, resolvers = resolvers_for(inventory, endpoint.host)
+    name, resolvers, expected = resolvers_for(inventory, endpoint.host)
     for resolver in resolvers:
         try:
             answer = make_querier(resolver)(f"{name}.", "A")
@@ -123,6 +126,10 @@ def _resolve(endpoint: Endpoint, inventory: Inventory | None, settings: Settings
         verdict.resolution = "DIFFER"
         verdict.problems.append("resolvers disagree: " + "; ".join(
             f"{who} {' '.join(a)}" for who, a in verdict.answers.items() if isinstance(a, list)))
+    elif expected is not None and sets and list(sets[0]) != [expected]:
+        # Every resolver agrees, on something else than the inventory: all of them are stale.
+        verdict.resolution = "STALE"
+        verdict.problems.append(f"every resolver answers {' '.join(sets[0])}; the inventory says {expected}")
     else:
         verdict.resolution = "agree"
     if endpoint.pinned is not None and verdict.resolution == "agree":

@@ -63,14 +63,20 @@ class Endpoint:
         return {"http": 80, "https": 443}.get(self.scheme or "")
 
     def shown(self) -> str:
-        """The endpoint as a URL or host:port, secrets masked."""
+        """The endpoint as a URL or host:port, secrets masked, control characters escaped."""
         if self.pinned:
-            return f"{self.host} -> {self.pinned} (pinned)"
+            return _printable(f"{self.host} -> {self.pinned} (pinned)")
         host = f"[{self.host}]" if ":" in self.host else self.host
         port = f":{self.port}" if self.port is not None else ""
         if self.scheme is None:
-            return f"{host}{port}"
-        return f"{self.scheme}://{'****@' if self.userinfo else ''}{host}{port}{mask_query(self.path)}"
+            return _printable(f"{host}{port}")
+        user = "****@" if self.userinfo else ""
+        return _printable(f"{self.scheme}://{user}{host}{port}{mask_query(self.path)}")
+
+
+def _printable(text: str) -> str:
+    """A repo's text as a terminal may show it: no escape sequence from a file reaches it."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
 def mask_query(path: str) -> str:

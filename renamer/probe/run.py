@@ -3,7 +3,7 @@ then check them concurrently, every one bounded in time."""
 
 from __future__ import annotations
 
-import concurrent.futures
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,18 +52,36 @@ def probe(project: LoadedProject, inventory: Inventory | None, settings: Setting
     endpoints = collect(project)
     if dry_run or not endpoints:
         return ProbeResult(endpoints, [], dry_run)
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(concurrency, len(endpoints)))
-    futures = {pool.submit(check, e, inventory, settings, make_querier): e for e in endpoints}
+    # Daemon threads, not an executor: what is still stuck at the deadline (a resolver that
+    # never answers) is reported and left behind, and the process still ends on time.
+    results: dict[int, Verdict] = {}
+    waiting = list(enumerate(endpoints))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                if not waiting:
+                    return
+                index, endpoint = waiting.pop(0)
+            try:
+                results[index] = check(endpoint, inventory, settings, make_querier)
+            except Exception as exc:  # one endpoint's surprise is its verdict, not the run's end
+                failed = Verdict(endpoint, connect="failed")
+                failed.problems.append(f"probe failed: {type(exc).__name__}: {exc}")
+                results[index] = failed
+
+    workers = [threading.Thread(target=work, daemon=True) for _ in range(min(concurrency, len(endpoints)))]
+    for worker in workers:
+        worker.start()
     deadline = time.monotonic() + total
-    done, _ = concurrent.futures.wait(futures, timeout=max(0.0, deadline - time.monotonic()))
-    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
     verdicts = []
-    for future, endpoint in futures.items():
-        if future in done and future.exception() is None:
-            verdicts.append(future.result())
-        else:
-            late = Verdict(endpoint, resolution="-", connect="not probed")
-            late.problems.append(f"not probed: the run's limit of {total:g} s was reached"
-                                 if future not in done else f"probe failed: {future.exception()}")
-            verdicts.append(late)
+    for index, endpoint in enumerate(endpoints):
+        verdict = results.get(index)
+        if verdict is None:
+            verdict = Verdict(endpoint, connect="not probed")
+            verdict.problems.append(f"not probed: the run's limit of {total:g} s was reached")
+        verdicts.append(verdict)
     return ProbeResult(endpoints, verdicts, dry_run)

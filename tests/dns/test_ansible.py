@@ -84,7 +84,10 @@ def test_apply_rerun_and_an_ssh_resolver(run, lab, sshd, tmp_path: Path) -> None
     env2 = {**env, "ANSIBLE_CONFIG": str(out2 / "ansible.cfg")}
     check = subprocess.run([playbook, "playbook.yml", "--check", "--diff"], cwd=out2, env=env2,
                            capture_output=True, text=True)
-    assert "-host-record=fv-gw.fv.lan,10.251.0.1" in check.stdout or "10.251.0.2" in check.stdout, check.stdout
+    assert check.returncode == 0, check.stdout[-3000:]
+    removed = [line for line in check.stdout.splitlines() if line.startswith("-") and "10.251.0.1" in line]
+    added = [line for line in check.stdout.splitlines() if line.startswith("+") and "10.251.0.2" in line]
+    assert removed and added, check.stdout[-3000:]  # the snippet diff, per resolver
     assert lab.pids() == pids and _serves(run, lab, "ns-ana") == "old"  # --check changed nothing
 
 
@@ -99,7 +102,7 @@ def test_a_failure_in_the_second_batch_rolls_back_that_batch_only(run, fleet) ->
     assert rows["ns-a3"] == "rolled back" and rows["ns-a4"] == "rolled back"
     assert rows["ns-a5"] == "not reached"
     assert "ns-a3: Apply | test the resolver configuration: broken" in result.stdout
-    assert result.stdout.rstrip().endswith("dns apply: FAILED: 2 applied and verified, kept; 2 rolled back; "
+    assert result.stdout.rstrip().endswith("dns apply: FAILED: 2 applied and kept; 2 rolled back; "
                                            "1 not reached")
     fleet.write_resolvers()
     assert [_serves(run, fleet, name) for name in FLEET] == ["new", "new", "old", "old", "old"]
@@ -122,14 +125,29 @@ def test_a_canary_failure_stops_before_any_other_resolver(run, fleet) -> None:
                                                                        if k != "ns-a1"}
 
 
-def test_no_inventory_value_is_ever_templated(run, lab, tmp_path: Path) -> None:
+def test_no_inventory_value_is_ever_templated(run, lab, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # A command argument that Ansible would run as a lookup, were it templated.
     witness = tmp_path / "templated"
     trap = "{{ lookup('ansible.builtin.pipe', 'touch " + str(witness) + "') }}"
     lab.write_resolvers(ns_ana={"test": ["sh", "-c", 'test "$1" = "$2"', "sh", trap, trap]})
+    # The user's own Ansible settings cannot change the verdict: renamer names its own.
+    monkeypatch.setenv("ANSIBLE_CALLBACKS_ENABLED", "ansible.builtin.junit")
+    monkeypatch.setenv("ANSIBLE_INVENTORY", str(tmp_path / "someone-elses-hosts.yml"))
     result = dns(run, lab, "apply", "--resolvers", "all", "--engine", "ansible")
     assert result.exit_code == 0, result.stdout + result.stderr  # the words arrived as they are
+    assert set(_rows(result.stdout).values()) == {"applied backup"}
     assert not witness.exists()
+
+
+def test_a_half_done_resolver_is_never_guessed_over(run, lab) -> None:
+    backups = lab.root / "backups" / "ns-ana2"
+    backups.mkdir(parents=True)
+    (backups / "renamer-apply-pending").write_text(f"{backups}/ns-ana2-20261129T000000Z\n20261129T000000Z\n")
+    result = dns(run, lab, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert result.exit_code == 3
+    assert "an earlier dns apply was interrupted on ns-ana2" in result.stderr
+    assert lab.snippets() == {}
 
 
 def test_resolvers_from_an_ansible_inventory(run, fleet) -> None:

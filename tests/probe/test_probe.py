@@ -221,3 +221,27 @@ def test_bad_connect_to_is_a_usage_error(run, site) -> None:  # type: ignore[no-
     result = run(site["root"], "probe", "--connect-to", "nonsense")
     assert result.exit_code == 2
     assert "--connect-to 'nonsense': expected HOST:PORT:ADDRESS:PORT" in result.stderr
+
+
+def test_resolvers_that_all_agree_on_a_stale_address_fail(run, site) -> None:  # type: ignore[no-untyped-def]
+    root = site["root"]
+    lab_site = root / "dns" / "sites" / "lab.yaml"  # the inventory moved web-ok; no apply since
+    lab_site.write_text(lab_site.read_text().replace("{name: web-ok, address: 127.0.0.1}",
+                                                     "{name: web-ok, address: 127.0.0.8}"))
+    result = run(root, "probe", "--no-system-resolver", "--format", "json")
+    items = {i["endpoint"]: i for i in json.loads(result.stdout)["endpoints"]}
+    ok = items[f"http://web-ok.lab.test:{site['ok'].server_port}/v1"]
+    assert ok["resolution"] == "STALE" and not ok["ok"]
+    assert ok["problems"][0] == "every resolver answers 127.0.0.1; the inventory says 127.0.0.8"
+
+
+def test_the_whole_run_is_bounded(run, site) -> None:  # type: ignore[no-untyped-def]
+    start = time.monotonic()
+    result = run(site["root"], "probe", "--no-system-resolver", "--format", "json", "--timeout", "10",
+                 "--total-timeout", "1")
+    assert time.monotonic() - start < 8  # the slow server answers after 3 s; the run does not wait
+    items = {i["endpoint"]: i for i in json.loads(result.stdout)["endpoints"]}
+    slow = items[f"http://web-slow.lab.test:{site['slow'].server_port}/v1"]
+    assert slow["connect"] == "not probed"
+    assert slow["problems"] == ["not probed: the run's limit of 1 s was reached"]
+    assert result.exit_code == 1

@@ -68,6 +68,8 @@ def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Load
     allowlist = load_allowlists(config.allowlist_paths, config.display)
     implicit = [_rooted(config.display(path)), CONFIG_NAME]  # every renamer config, in any folder
     implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]
+    moves = _rooted(config.display(path.parent / "moves"))  # past moves' configs (sweep/tombstones.py)
+    implicit += [f"{moves}/*.yaml", f"{moves}/*.yml"]
     # Only the files the DNS inventory loads: anything else in that folder (zone files,
     # notes) is swept and verified like any other file.
     dns = _rooted(config.display(config.dns_dir).rstrip("/"))

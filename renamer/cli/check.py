@@ -16,6 +16,24 @@ from renamer.report.machine import dumps
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
 from renamer.sweep import run
+from renamer.words import plural
+
+
+def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -> int:
+    out = settings(ctx).output
+    result = run.verify_change(project_from(ctx), staged=staged, since=since)
+    if fmt == "json":
+        out.echo(dumps(result.data()))
+    else:
+        for stone in result.tombstones:
+            out.echo(f"{stone.path}:{stone.line}:{stone.column}: tombstone: {stone.message()}\n")
+        what = "staged change" if staged else f"change since {since}"
+        last = (f"verify: FAILED: {plural(len(result.tombstones), 'old value')} back in the {what}"
+                if result.tombstones else
+                f"verify: OK: no old value in the {plural(result.lines, 'line')} the {what} adds "
+                f"({plural(len(result.moves), 'move')} checked)")
+        out.echo(out.style(last, fg="green" if result.ok else "red", bold=True) + "\n")
+    return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
 @click.command()
@@ -24,9 +42,15 @@ from renamer.sweep import run
 @click.option("--strict", is_flag=True, help="Near-misses fail too, not just warn.")
 @click.option("--include-ignored", is_flag=True,
               help="Also check git-ignored files that a `current` pattern covers.")
+@click.option("--staged", is_flag=True,
+              help="Check only the lines the index adds against HEAD (a pre-commit hook): an old name "
+                   "of this move or a past one (moves/*.yaml) must not come back.")
+@click.option("--since", "since", metavar="REF", default=None,
+              help="Check only the lines the commits since REF add (CI: the target branch).")
 @common_options
 @click.pass_context
-def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool) -> int:
+def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, staged: bool,
+           since: str | None) -> int:
     """Prove no live reference to an old value remains.
 
     Exits 1 listing each reference left in a current-state file outside an
@@ -40,8 +64,16 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool) ->
       renamer verify                  # in CI or a pre-commit hook
       renamer verify --strict         # near-misses fail too
       renamer verify --format sarif > renamer.sarif
+      renamer verify --staged         # after the move: nothing staged brings an old name back
+      renamer verify --since origin/main
     """
     out = settings(ctx).output
+    if staged or since is not None:
+        if staged and since is not None:
+            raise click.UsageError("--staged and --since exclude each other")
+        if fmt == "sarif":
+            raise click.UsageError("--staged and --since print text or json")
+        return _tombstones(ctx, staged, since, fmt)
     if os.environ.get(vcs.RENAMES_PHASE) == "renames":
         # Run as a commit hook on a sweep's first commit: pure renames, the rewrite follows
         # in the next commit, which this hook checks in full.

@@ -24,6 +24,7 @@ from renamer.sweep.preview import diff_bytes, edit_list
 from renamer.sweep.scan import ScanOptions
 from renamer.sweep.stale import Stale, stale_exemptions
 from renamer.sweep.summary import Summary, Verdict
+from renamer.sweep.tombstones import Tombstone, added_lines, moves_of, new_version, tombstones
 from renamer.vcs import Listing
 
 Progress = Callable[[int, int], None]
@@ -158,3 +159,36 @@ def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Pr
     refs = scan.references()
     return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs, scan.paths),
                        project.config.name, pending(project.root) is not None)
+
+
+@dataclass(frozen=True)
+class TombstoneResult:
+    tombstones: list[Tombstone]
+    files: int  # files the change adds lines to
+    lines: int  # lines it adds
+    moves: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.tombstones
+
+    def data(self) -> dict[str, Any]:
+        """What `verify --staged/--since --format json` prints."""
+        return {"ok": self.ok, "moves": self.moves, "files": self.files, "lines": self.lines,
+                "tombstones": [{"path": t.path, "line": t.line, "column": t.column, "old": t.old,
+                                "new": t.new, "move": t.move, "date": t.date, "message": t.message()}
+                               for t in self.tombstones]}
+
+
+def verify_change(project: LoadedProject, *, staged: bool = False,
+                  since: str | None = None) -> TombstoneResult:
+    """Tombstones: old values of this move or a past one on the lines a change adds (the index
+    against HEAD with `staged`, the commits since `since` otherwise)."""
+    if not project.git:
+        raise UnsafeError(f"{project.root}: --staged and --since need a git repository")
+    moves = moves_of(project)
+    added = added_lines(project.root, staged=staged, since=since)
+    found = tombstones(project, moves, added,
+                       lambda path: new_version(project.root, path, staged=staged))
+    return TombstoneResult(found, len(added), sum(len(lines) for lines in added.values()),
+                           [m.name for m in moves])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from renamer.dns.rollout import Policy
+from tests.testing.resolvers import move_gateway, serving
 
 
 def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
@@ -11,17 +12,6 @@ def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
 
 def _rows(stdout: str) -> dict[str, str]:
     return {line.split()[0]: " ".join(line.split()[2:4]) for line in stdout.splitlines()[1:4]}
-
-
-def _change_inventory(lab) -> None:  # type: ignore[no-untyped-def]
-    path = lab.inventory / "sites" / "fv.yaml"
-    path.write_text(path.read_text().replace("address: 10.251.0.1", "address: 10.251.0.2"))
-
-
-def _serves(run, lab, name: str) -> str:  # type: ignore[no-untyped-def]
-    """'new' or 'old': which fv-gw address the resolver answers (the inventory now says new)."""
-    out = dns(run, lab, "verify", "--resolvers", name).stdout
-    return "old" if "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in out else "new"
 
 
 def _broken(lab, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -41,7 +31,7 @@ def test_batches_and_their_sizes() -> None:
 
 def test_a_failure_in_the_second_batch_leaves_the_first_applied(run, lab) -> None:
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
-    _change_inventory(lab)
+    move_gateway(lab)
     _broken(lab, "ns-ana2")
     result = dns(run, lab, "apply", "--resolvers", "all", "--batch-size", "1")
     assert result.exit_code == 1
@@ -49,7 +39,7 @@ def test_a_failure_in_the_second_batch_leaves_the_first_applied(run, lab) -> Non
     assert result.stdout.endswith("dns apply: FAILED: 1 applied and kept; 1 rolled back; "
                                   "1 not reached\n")
     lab.write_resolvers()
-    assert [_serves(run, lab, name) for name in ("ns-ana", "ns-ana2", "ns-fv")] == ["new", "old", "old"]
+    assert [serving(run, lab, name) for name in ("ns-ana", "ns-ana2", "ns-fv")] == ["new", "old", "old"]
     # Fixed, applied again: the applied batch is unchanged, the rest follows.
     again = dns(run, lab, "apply", "--resolvers", "all", "--batch-size", "1")
     assert again.exit_code == 0
@@ -61,7 +51,7 @@ def test_a_canary_failure_touches_no_other_resolver(run, lab) -> None:
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     before = lab.snippets()
     pids = lab.pids()
-    _change_inventory(lab)
+    move_gateway(lab)
     _broken(lab, "ns-ana")
     result = dns(run, lab, "apply", "--resolvers", "all", "--canary", "1", "--batch-size", "2")
     assert result.exit_code == 1
@@ -73,20 +63,20 @@ def test_a_canary_failure_touches_no_other_resolver(run, lab) -> None:
 
 def test_within_the_failure_budget_only_the_failed_resolver_goes_back(run, lab) -> None:
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
-    _change_inventory(lab)
+    move_gateway(lab)
     _broken(lab, "ns-ana2")
     result = dns(run, lab, "apply", "--resolvers", "all", "--max-fail-percent", "50")
     assert result.exit_code == 1  # a failure is still a failure
     assert _rows(result.stdout) == {"ns-ana": "applied backup", "ns-ana2": "rolled back",
                                     "ns-fv": "applied backup"}
     lab.write_resolvers()
-    assert [_serves(run, lab, name) for name in ("ns-ana", "ns-ana2", "ns-fv")] == ["new", "old", "new"]
+    assert [serving(run, lab, name) for name in ("ns-ana", "ns-ana2", "ns-fv")] == ["new", "old", "new"]
 
 
 def test_over_the_budget_the_whole_batch_goes_back(run, lab) -> None:
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     before = lab.snippets()
-    _change_inventory(lab)
+    move_gateway(lab)
     _broken(lab, "ns-ana2")
     result = dns(run, lab, "apply", "--resolvers", "all", "--max-fail-percent", "20")
     assert result.exit_code == 1

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from renamer.dns import sandbox
 from renamer.shipped import shipped
@@ -49,3 +51,15 @@ def start_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
     for instance in instances.values():
         sandbox.start(instance.folder)
     return lab
+
+
+def move_gateway(lab: Lab) -> None:
+    """A change every resolver must apply: fv-gw moves from 10.251.0.1 to 10.251.0.2."""
+    path = lab.inventory / "sites" / "fv.yaml"
+    path.write_text(path.read_text().replace("address: 10.251.0.1", "address: 10.251.0.2"))
+
+
+def serving(run: Callable[..., Any], lab: Lab, name: str) -> str:
+    """'new' or 'old': which fv-gw address resolver `name` answers, after move_gateway."""
+    out = run(lab.root, "dns", "verify", "--resolvers", name, "--inventory", str(lab.inventory)).stdout
+    return "old" if "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in out else "new"

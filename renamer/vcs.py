@@ -297,3 +297,40 @@ def log_oneline(root: Path) -> str:
     done = _git_run(["git", "-C", str(root), "log", "--oneline"], capture_output=True, text=True,
                           check=False)
     return str(done.stdout)
+
+
+def diff_zero_context(root: Path, *spec: str) -> bytes:
+    """`git diff -U0` of `spec` (--cached, or A...B): the patch, paths unquoted where git can."""
+    done = _git_run(["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "-U0", "--no-color",
+                     "--no-ext-diff", "--no-renames", "--diff-filter=AMCR", *spec, "--"],
+                    capture_output=True, check=False)
+    if done.returncode != 0:
+        why = os.fsdecode(done.stderr).strip().splitlines()
+        raise RenamerError(f"git diff failed: {why[-1] if why else done.returncode}")
+    return bytes(done.stdout)
+
+
+def show(root: Path, spec: str) -> bytes | None:
+    """`git show SPEC` (`:path` in the index, `HEAD:path`); None when git has no such object."""
+    done = _git_run(["git", "-C", str(root), "show", spec], capture_output=True, check=False)
+    return bytes(done.stdout) if done.returncode == 0 else None
+
+
+def config_value(root: Path, key: str) -> str | None:
+    done = _git_run(["git", "-C", str(root), "config", "--get", key], capture_output=True, text=True,
+                    check=False)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def log_bodies(root: Path, grep: str) -> list[tuple[str, str, str]]:
+    """(sha, author date ISO, message) of every commit whose message matches `grep`, newest first."""
+    done = _git_run(["git", "-C", str(root), "log", "-z", "--format=%H%n%aI%n%B", f"--grep={grep}"],
+                    capture_output=True, check=False)
+    if done.returncode != 0:
+        return []  # no commits yet
+    out = []
+    for record in os.fsdecode(done.stdout).split("\0"):
+        if record.strip():
+            sha, date, body = [*record.lstrip("\n").split("\n", 2), "", ""][:3]
+            out.append((sha, date, body))
+    return out

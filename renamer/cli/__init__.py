@@ -25,6 +25,8 @@ COMMANDS = {
     "verify": ("renamer.cli.check", "verify", "Prove no live reference to an old value remains."),
     "audit": ("renamer.cli.check", "audit",
               "List every reference to an old value that remains on purpose, and why."),
+    "log": ("renamer.cli.log", "log",
+            "List the moves found in the history: date, move, commits, counts, kept."),
     "dns": ("renamer.cli.dns", "dns",
             "DNS for the new site: render dnsmasq snippets, apply them to every resolver, verify."),
     "probe": ("renamer.cli.probe", "probe",

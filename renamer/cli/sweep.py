@@ -30,11 +30,15 @@ from renamer.sweep.run import SweepResult
 @click.option("--show-secrets", is_flag=True,
               help="Print the --dry-run diff exactly, secrets included (for `git apply`); by default "
                    "secret values are masked, as in every report.")
+@click.option("--blame-ignore-revs/--no-blame-ignore-revs", "blame_ignore", default=None,
+              help="With --commit: list the rewrite commit in .git-blame-ignore-revs, in a commit of its "
+                   "own (default: when the repo already keeps that file or git config names one).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
 def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no_hooks: bool,
-          include_ignored: bool, fmt: str | None, show_secrets: bool, paths: tuple[Path, ...]) -> int:
+          include_ignored: bool, fmt: str | None, show_secrets: bool, blame_ignore: bool | None,
+          paths: tuple[Path, ...]) -> int:
     """Rewrite old host names and addresses in current-state files.
 
     Records (the allowlist's record classes, dated files and sections, keep
@@ -47,6 +51,7 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
       renamer sweep --dry-run --show-secrets | git apply   # exact bytes
       renamer sweep --dry-run --format json   # every edit with path, line, column
       renamer sweep --commit                  # apply and commit
+      renamer sweep --commit --blame-ignore-revs   # and let git blame skip the rewrite
       renamer sweep stacks/ litellm/          # only these paths
     """
     out = settings(ctx).output
@@ -58,7 +63,7 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
         result = run.sweep(project_from(ctx), paths, dry_run=dry_run, commit=commit,
                            allow_dirty=allow_dirty, include_ignored=include_ignored,
                            with_diff=fmt == "diff", progress=out.progress("scanning"), listing=listing,
-                           hooks=not no_hooks)
+                           hooks=not no_hooks, blame_ignore=blame_ignore)
     out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
     warn_interrupted(ctx, result.interrupted)
     _show(out, result, fmt, commit, show_secrets)

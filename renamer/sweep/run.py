@@ -17,6 +17,7 @@ from renamer.project import LoadedProject
 from renamer.report.machine import audit_document, sweep_document, verify_document
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, check_clean, commit_written, recover_interrupted
+from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.journal import Recovery, pending
 from renamer.sweep.model import Reference, ScanResult
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
@@ -85,8 +86,11 @@ class AuditResult:
 def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | None = None,
           dry_run: bool = False, commit: bool = False, allow_dirty: bool = False,
           include_ignored: bool = False, with_diff: bool = True, progress: Progress | None = None,
-          listing: Listing | None = None, hooks: bool = True) -> SweepResult:
-    """Plan the sweep and, unless `dry_run`, apply it (committing if asked).
+          listing: Listing | None = None, hooks: bool = True,
+          blame_ignore: bool | None = None) -> SweepResult:
+    """Plan the sweep and, unless `dry_run`, apply it (committing if asked). With a commit,
+    the rewrite goes into .git-blame-ignore-revs in a commit of its own when `blame_ignore`
+    says so (None: when the repo already keeps that file or git config names one).
 
     Before writing: an interrupted sweep is completed first; a sweep that cannot
     read every file, or a dirty work tree (unless `allow_dirty`), is refused.
@@ -111,6 +115,12 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
         applied = None if dry_run else apply_plan(plan, commit=commit, hooks=hooks)
     if applied is not None and finished:
         applied = replace(applied, commits=(*finished, *applied.commits))
+    if applied is not None and commit and applied.commits and wants_blame_file(project.root, blame_ignore):
+        config = project.config
+        sha = record_rewrite(project.root, applied.commits[-1], config.name, config.display(config.path),
+                             hooks=hooks)
+        if sha:
+            applied = replace(applied, commits=(*applied.commits, sha))
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted)
 
 

@@ -108,7 +108,16 @@ def rename_message(plan: Plan) -> str:
              "Pure renames, content unchanged, so `git log --follow` keeps each file's",
              "history; the rewrite follows in the next commit.", ""]
     lines += [f"  {old} -> {new}" for old, new in plan.renames]
+    lines += ["", *trailers(plan, "renames", f"{len(plan.renames)} renamed", None)]
     return "\n".join(lines) + "\n"
+
+
+def trailers(plan: Plan, role: str, changed: str, kept: int | None) -> list[str]:
+    """git trailers naming the move, for `renamer log` and for people reading the history."""
+    config = plan.project.config
+    out = [f"Renamer-Move: {config.name}", f"Renamer-Config: {config.display(config.path)}",
+           f"Renamer-Commit: {role}", f"Renamer-Changed: {changed}"]
+    return out + ([f"Renamer-Kept: {kept}"] if kept is not None else [])
 
 
 def commit_message(plan: Plan, summary: Summary) -> str:
@@ -130,6 +139,9 @@ def commit_message(plan: Plan, summary: Summary) -> str:
     stuck, unclassified = summary.stuck, summary.unclassified
     lines.append(f"Residual: {len(stuck)}, unclassified: {len(unclassified)}, "
                  f"skipped: {len(summary.skipped)}")
+    changed = (f"{files} file{'s' if files != 1 else ''}, {summary.replacement_total()} replacements, "
+               f"{len(summary.renames)} renamed")
+    lines += ["", *trailers(plan, "rewrite", changed, sum(summary.kept.values()))]
     return "\n".join(lines) + "\n"
 
 

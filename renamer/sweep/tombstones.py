@@ -12,13 +12,13 @@ and the matcher's own refusals (a range, an account) are left alone, as verify d
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from renamer import vcs
 from renamer.config import Config, load_config, matcher_of
-from renamer.errors import ConfigError, RenamerError
+from renamer.errors import ConfigError
 from renamer.match import Matcher
 from renamer.project import LoadedProject
 
@@ -65,16 +65,10 @@ def added_lines(root: Path, *, staged: bool, since: str | None) -> dict[str, lis
         if since.startswith("-"):
             raise ConfigError(f"--since {since!r}: expected a commit, a branch or a tag")
         spec = [f"{since}...HEAD"]
-    argv = ["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "-U0", "--no-color",
-            "--no-ext-diff", "--no-renames", "--diff-filter=AMCR", *spec, "--"]
-    done = subprocess.run(argv, capture_output=True, check=False)
-    if done.returncode != 0:
-        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise RenamerError(f"git diff failed: {why[-1] if why else done.returncode}")
     out: dict[str, list[tuple[int, bytes]]] = {}
     path: str | None = None
     number = 0
-    for raw in done.stdout.split(b"\n"):
+    for raw in vcs.diff_zero_context(root, *spec).split(b"\n"):
         if raw.startswith(b"+++ "):
             name = raw[4:]
             if name.endswith(b"\t"):  # git ends a name holding a space with a tab
@@ -116,9 +110,7 @@ def _unquote(name: bytes) -> str:
 
 def new_version(root: Path, path: str, *, staged: bool) -> bytes:
     """The file as the change leaves it: in the index (--staged), at HEAD (--since)."""
-    done = subprocess.run(["git", "-C", str(root), "show", f"{':' if staged else 'HEAD:'}{path}"],
-                          capture_output=True, check=False)
-    return done.stdout if done.returncode == 0 else b""
+    return vcs.show(root, f"{':' if staged else 'HEAD:'}{path}") or b""
 
 
 def tombstones(project: LoadedProject, moves: Sequence[Move], added: dict[str, list[tuple[int, bytes]]],

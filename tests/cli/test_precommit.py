@@ -49,3 +49,25 @@ def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, tmp_path: Path) -
     passed = subprocess.run(pre_commit, cwd=root, env=env, capture_output=True, text=True)
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "renamer verify" in passed.stdout and "Passed" in passed.stdout
+
+
+def test_tombstones_hook_checks_what_is_staged(repo, tmp_path: Path) -> None:
+    hooks, sha = _hook_repo(tmp_path)
+    root = repo({"stacks/app.env": "HOST=fv-ml1\n"})
+    (root / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hooks}\n    rev: {sha}\n    hooks:\n      - id: renamer-tombstones\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "hook config")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    pre_commit = [str(Path(sys.executable).parent / "pre-commit"), "run"]
+
+    (root / "stacks/app.env").write_text("HOST=fv-ml1\nOLD=ana-ml2\n")
+    git(root, "add", "stacks/app.env")
+    failed = subprocess.run(pre_commit, cwd=root, env=env, capture_output=True, text=True)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert ("stacks/app.env:2:5: tombstone: ana-ml2 was renamed to fv-ml1 on 2026-10-05 (fv-ml1-move): "
+            "use fv-ml1") in failed.stdout
+
+    git(root, "reset", "-q", "stacks/app.env")  # not staged: not this commit's
+    passed = subprocess.run(pre_commit, cwd=root, env=env, capture_output=True, text=True)
+    assert passed.returncode == 0, passed.stdout + passed.stderr

@@ -95,15 +95,27 @@ class LocalTransport:
             raise TransportError(f"{path}: cannot write: {exc.strerror}") from None
 
     def create(self, path: str, data: bytes) -> bool:
+        # Whole or not at all: the content goes into a temporary file first, then a hard link
+        # creates `path` only if it does not exist (atomically). A kill at any moment never
+        # leaves an empty lock, which no later apply could tell from a live one.
+        folder = Path(path).parent
         try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{Path(path).name}.")
+        except OSError as exc:
+            raise TransportError(f"{path}: cannot create: {exc.strerror}") from None
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.chmod(temporary, 0o644)
+            os.link(temporary, path)
         except FileExistsError:
             return False
         except OSError as exc:
             raise TransportError(f"{path}: cannot create: {exc.strerror}") from None
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
         return True
 
     def remove(self, path: str) -> None:
@@ -156,7 +168,11 @@ _WRITE = ('set -e; umask 022; mkdir -p -- "$1"; tmp=$(mktemp "$1/.$2.XXXXXX"); '
           'cat > "$tmp"; chmod 644 "$tmp"; mv -f -- "$tmp" "$1/$2"')
 _REMOVE = 'rm -f -- "$1"'
 # noclobber: `>` fails when the file exists, atomically (O_EXCL on the remote side)
-_CREATE = 'umask 022; mkdir -p -- "$1" || exit 1; set -C; cat > "$1/$2" 2>/dev/null || exit 45'
+# Whole or not at all: written to a temporary file, then hard-linked into place (ln without -f
+# fails when the name exists, atomically), so a kill never leaves an empty file behind.
+_CREATE = ('umask 022; mkdir -p -- "$1" || exit 1; tmp=$(mktemp "$1/.$2.XXXXXX") || exit 1; '
+           'trap \'rm -f -- "$tmp"\' EXIT; cat > "$tmp" || exit 1; '
+           'ln -- "$tmp" "$1/$2" 2>/dev/null && exit 0; [ -e "$1/$2" ] && exit 45; exit 1')
 _EXISTS = 45
 _LIST = ('cd -- "$1" 2>/dev/null || exit 0; '
          'for f in renamer-*.conf; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0')

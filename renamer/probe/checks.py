@@ -11,6 +11,7 @@ import fnmatch
 import http.client
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -107,11 +108,7 @@ def _resolve(endpoint: Endpoint, inventory: Inventory | None, settings: Settings
         found = sorted(v for kind, v in answer.records if kind == "A")
         verdict.answers[resolver.name] = found or answer.rcode
     if settings.system_resolver:
-        try:
-            infos = socket.getaddrinfo(endpoint.host, None, socket.AF_INET, socket.SOCK_STREAM)
-            verdict.answers["system"] = sorted({str(info[4][0]) for info in infos})
-        except (socket.gaierror, UnicodeError) as exc:
-            verdict.answers["system"] = f"no answer ({exc.args[-1] if exc.args else exc})"
+        verdict.answers["system"] = _system_answer(endpoint.host, settings.timeout)
     sets = [tuple(a) for a in verdict.answers.values() if isinstance(a, list)]
     missing = [who for who, a in verdict.answers.items() if not isinstance(a, list)]
     if not verdict.answers:
@@ -139,6 +136,25 @@ def _resolve(endpoint: Endpoint, inventory: Inventory | None, settings: Settings
         else:
             verdict.resolution = "pinned ok"
     return list(sets[0]) if sets else []
+
+
+def _system_answer(host: str, timeout: float) -> list[str] | str:
+    """This machine's resolver (getaddrinfo: /etc/hosts, nsswitch, search domains), within
+    `timeout`: getaddrinfo itself takes no timeout, so it runs in a daemon thread that is
+    left behind when it does not answer in time."""
+    answer: list[list[str] | str] = []
+
+    def ask() -> None:
+        try:
+            infos = socket.getaddrinfo(host, None, socket.AF_INET, socket.SOCK_STREAM)
+            answer.append(sorted({str(info[4][0]) for info in infos}))
+        except (OSError, UnicodeError) as exc:
+            answer.append(f"no answer ({exc.args[-1] if exc.args else exc})")
+
+    worker = threading.Thread(target=ask, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    return answer[0] if answer else f"no answer within {timeout:g} s"
 
 
 def _connect_target(endpoint: Endpoint, port: int, addresses: Sequence[str],

@@ -55,3 +55,25 @@ def test_old_values_near_misses_and_bare_names_are_not_endpoints() -> None:
 def test_a_repos_escape_sequences_never_reach_the_terminal() -> None:
     endpoint = Endpoint("http", "fv-ml1", 80, "/\x1b[31mred")
     assert endpoint.shown() == "http://fv-ml1:80/\\x1b[31mred"
+
+
+def test_the_system_resolver_is_bounded_by_the_timeout(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import socket
+    import threading
+    import time
+
+    from renamer.probe import checks
+
+    release = threading.Event()
+
+    def stuck(*args: object, **kwargs: object) -> object:
+        release.wait(10)  # a resolver that never answers (a dead nameserver in resolv.conf)
+        raise socket.gaierror(-3, "Temporary failure in name resolution")
+
+    monkeypatch.setattr(socket, "getaddrinfo", stuck)
+    start = time.monotonic()
+    assert checks._system_answer("fv-ml1.example", 0.2) == "no answer within 0.2 s"
+    assert time.monotonic() - start < 2
+    release.set()
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(0, 0, 0, "", ("127.0.0.1", 0))])
+    assert checks._system_answer("localhost", 1.0) == ["127.0.0.1"]

@@ -238,3 +238,23 @@ def test_a_command_past_its_timeout_is_124() -> None:
 def test_run_feeds_stdin() -> None:
     assert _run(["cat"], b"line\n\x00\xff").stdout == b"line\n\x00\xff"
 
+
+
+def test_create_is_whole_or_nothing_and_exclusive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lock = tmp_path / "backups" / "renamer-apply.lock"
+    transport = LocalTransport()
+    assert transport.create(str(lock), b'{"pid": 1}\n')
+    assert lock.read_bytes() == b'{"pid": 1}\n'
+    assert not transport.create(str(lock), b'{"pid": 2}\n')  # held: left as it is
+    assert lock.read_bytes() == b'{"pid": 1}\n'
+    assert sorted(p.name for p in lock.parent.iterdir()) == ["renamer-apply.lock"]  # no temporary left
+    # Killed between writing and linking: the lock does not exist at all, never empty.
+    lock.unlink()
+
+    def killed(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "link", killed)
+    with pytest.raises(KeyboardInterrupt):
+        transport.create(str(lock), b'{"pid": 3}\n')
+    assert not lock.exists()

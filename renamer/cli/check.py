@@ -32,7 +32,7 @@ def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -
                 if result.tombstones else
                 f"verify: OK: no old value in the {plural(result.lines, 'line')} the {what} adds "
                 f"({plural(len(result.moves), 'move')} checked)")
-        out.echo(out.style(last, fg="green" if result.ok else "red", bold=True) + "\n")
+        out.echo(out.verdict(last))
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 

@@ -166,7 +166,8 @@ def _connect_target(endpoint: Endpoint, port: int, addresses: Sequence[str],
     return (addresses[0], port) if addresses else None
 
 
-def _connect(target: tuple[str, int], settings: Settings, verdict: Verdict) -> socket.socket | None:
+def _open(target: tuple[str, int], settings: Settings, verdict: Verdict) -> socket.socket | None:
+    """A TCP connection to `target`, its outcome in `verdict.connect` (and a problem if none)."""
     try:
         sock = socket.create_connection(target, timeout=settings.timeout)
     except TimeoutError:
@@ -178,8 +179,13 @@ def _connect(target: tuple[str, int], settings: Settings, verdict: Verdict) -> s
         verdict.problems.append(f"connect {target[0]}:{target[1]}: {exc.strerror or exc}")
         return None
     verdict.connect = "ok"
-    sock.close()
     return sock
+
+
+def _connect(target: tuple[str, int], settings: Settings, verdict: Verdict) -> None:
+    sock = _open(target, settings, verdict)
+    if sock is not None:
+        sock.close()
 
 
 def health_path(endpoint: Endpoint, settings: Settings) -> str | None:
@@ -199,17 +205,9 @@ def _fetch(endpoint: Endpoint, target: tuple[str, int], settings: Settings, verd
     shown = endpoint.shown() if health is None else Endpoint(
         endpoint.scheme, endpoint.host, endpoint.port, health, userinfo=endpoint.userinfo).shown()
     verdict.url = shown
-    try:
-        sock = socket.create_connection(target, timeout=settings.timeout)
-    except TimeoutError:
-        verdict.connect = "timeout"
-        verdict.problems.append(f"connect {target[0]}:{target[1]}: no answer in {settings.timeout:g} s")
+    sock = _open(target, settings, verdict)
+    if sock is None:
         return
-    except OSError as exc:
-        verdict.connect = "refused" if isinstance(exc, ConnectionRefusedError) else "failed"
-        verdict.problems.append(f"connect {target[0]}:{target[1]}: {exc.strerror or exc}")
-        return
-    verdict.connect = "ok"
     host_header = endpoint.host if endpoint.port is None else f"{endpoint.host}:{endpoint.port}"
     try:
         if endpoint.scheme == "https":

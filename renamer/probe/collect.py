@@ -10,6 +10,7 @@ a file names.
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import re
 from collections.abc import Iterable, Iterator
@@ -174,20 +175,11 @@ def _walk(tree: Any, key: str) -> Any:
 
 
 def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts += [i + 1 for i, char in enumerate(text) if char == "\n"]
-    return starts
+    return [0, *(found.end() for found in re.finditer("\n", text))]
 
 
 def _line_of(starts: list[int], offset: int) -> int:
-    low, high = 0, len(starts)
-    while low + 1 < high:
-        middle = (low + high) // 2
-        if starts[middle] <= offset:
-            low = middle
-        else:
-            high = middle
-    return low + 1
+    return bisect.bisect_right(starts, offset)
 
 
 def merged(found: Iterable[Endpoint], exclude: Iterable[str] = ()) -> list[Endpoint]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from renamer.dns.report import table as padded
 from renamer.probe.checks import Verdict
 from renamer.probe.collect import Endpoint
 from renamer.words import plural
@@ -29,13 +30,7 @@ HEADER = ["endpoint", "where", "resolvers", "connect", "http", "latency", "resul
 
 
 def table(verdicts: Sequence[Verdict], paint: Callable[[str], str] = lambda cell: cell) -> str:
-    rows = [HEADER, *_rows(verdicts)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
-    lines = []
-    for number, row in enumerate(rows):
-        cells = [(cell if number == 0 else paint(cell)) + " " * (w - len(cell))
-                 for cell, w in zip(row, widths, strict=True)]
-        lines.append("  ".join(cells).rstrip())
+    lines = [padded([HEADER, *_rows(verdicts)], paint).rstrip("\n")]
     for verdict in verdicts:
         lines += [f"{verdict.endpoint.shown()}: {problem}" for problem in verdict.problems]
     return "\n".join(lines) + "\n" + verdict_line(verdicts) + "\n"

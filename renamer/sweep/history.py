@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from renamer import vcs
+from renamer.atomic import save
 from renamer.errors import RenamerError
 from renamer.paths import problem
 
@@ -40,7 +41,7 @@ def record_rewrite(root: Path, sha: str, move: str, config: str, *, hooks: bool 
     lines = [] if not before or before.endswith(b"\n") else [b""]
     lines += [f"# {move}: the rewrite of renamer sweep (git blame skips it with "
               f"blame.ignoreRevsFile={BLAME_FILE})".encode(), sha.encode(), b""]
-    path.write_bytes(before + b"\n".join(lines))
+    save(path, before + b"\n".join(lines))  # atomically: a kill leaves the old file or the new
     message = (f"{move}: git blame skips the rewrite commit {sha[:12]}\n\n"
                f"Renamer-Move: {move}\nRenamer-Config: {config}\nRenamer-Commit: blame-ignore\n")
     return vcs.commit(root, [BLAME_FILE], message, hooks=hooks)

@@ -29,16 +29,22 @@ def _hook_repo(tmp_path: Path) -> tuple[Path, str]:
     return target, git(target, "rev-parse", "HEAD").strip()
 
 
-def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, tmp_path: Path) -> None:
+def _with_hook(repo, tmp_path: Path, hook: str) -> tuple[Path, dict[str, str], list[str]]:  # type: ignore[no-untyped-def]
+    """A repo using this project's `hook`: (its root, the environment, `pre-commit run`)."""
     hooks, sha = _hook_repo(tmp_path)
     root = repo({"stacks/app.env": "HOST=fv-ml1\n"})
     (root / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hooks}\n    rev: {sha}\n    hooks:\n      - id: renamer-verify\n")
+        f"repos:\n  - repo: {hooks}\n    rev: {sha}\n    hooks:\n      - id: {hook}\n")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "hook config")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
     # Found beside the interpreter running the tests, as the README's command runs them: no PATH.
-    pre_commit = [str(Path(sys.executable).parent / "pre-commit"), "run", "--all-files"]
+    return root, env, [str(Path(sys.executable).parent / "pre-commit"), "run"]
+
+
+def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, tmp_path: Path) -> None:
+    root, env, run = _with_hook(repo, tmp_path, "renamer-verify")
+    pre_commit = [*run, "--all-files"]
 
     (root / "stacks/app.env").write_text("HOST=ana-ml2\n")
     failed = subprocess.run(pre_commit, cwd=root, env=env, capture_output=True, text=True)
@@ -52,14 +58,7 @@ def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, tmp_path: Path) -
 
 
 def test_tombstones_hook_checks_what_is_staged(repo, tmp_path: Path) -> None:
-    hooks, sha = _hook_repo(tmp_path)
-    root = repo({"stacks/app.env": "HOST=fv-ml1\n"})
-    (root / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hooks}\n    rev: {sha}\n    hooks:\n      - id: renamer-tombstones\n")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "hook config")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
-    pre_commit = [str(Path(sys.executable).parent / "pre-commit"), "run"]
+    root, env, pre_commit = _with_hook(repo, tmp_path, "renamer-tombstones")
 
     (root / "stacks/app.env").write_text("HOST=fv-ml1\nOLD=ana-ml2\n")
     git(root, "add", "stacks/app.env")

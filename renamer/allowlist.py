@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, list_at, load_yaml_file, shown
@@ -16,29 +17,49 @@ DEFAULT_MARKER = "renamer: keep"
 _TOP_KEYS = {"version", "current", "records", "dated", "keep", "inline_marker", "exclude", "extends",
              "near_miss", "keep_paths"}
 _NEAR_MISS_KEYS = {"ignore", "paths"}
-_RECORD_KEYS = {"name", "paths", "reason"}
-_KEEP_KEYS = {"name", "path", "paths", "line_contains", "reason"}
+_RECORD_KEYS = {"name", "paths", "reason", "expires", "owner"}
+_KEEP_KEYS = {"name", "path", "paths", "line_contains", "reason", "expires", "owner"}
 _DATED_KEYS = {"filenames", "sections", "section_paths"}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
 
 
 @dataclass(frozen=True)
-class RecordClass:
+class Exemption:
+    """What every record class and keep rule carries: why, where it is written, and until when."""
+
+    kind: ClassVar[str] = ""  # record | keep
     name: str
     patterns: tuple[str, ...]
     reason: str
-    source: str
-    inherited: bool
+    source: str  # the allowlist file, as shown
+    inherited: bool  # from a preset (`extends:`): never reported stale, never pruned
+    expires: dt.date | None = None  # after this day, verify fails naming the exemption
+    owner: str | None = None  # who decides on renewing it
+    line: int = 0  # of the entry in its file
+    file: Path | None = None  # the allowlist file itself (audit --prune and sweep --interactive edit it)
+
+    @property
+    def label(self) -> str:
+        """`record class notes`, `keep rule legacy-bmc`: how reports name it."""
+        return f"{'record class' if self.kind == 'record' else 'keep rule'} {self.name}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}" if self.line else self.source
+
+    def expired(self, today: dt.date) -> bool:
+        return self.expires is not None and self.expires < today
 
 
 @dataclass(frozen=True)
-class KeepRule:
-    name: str
-    patterns: tuple[str, ...]
-    line_contains: str | None
-    reason: str
-    source: str
-    inherited: bool
+class RecordClass(Exemption):
+    kind: ClassVar[str] = "record"
+
+
+@dataclass(frozen=True)
+class KeepRule(Exemption):
+    line_contains: str | None = None
+    kind: ClassVar[str] = "keep"
 
 
 @dataclass(frozen=True)
@@ -79,7 +100,7 @@ def load_allowlists(paths: tuple[Path, ...], display: Any) -> Allowlist:
     presets: list[_Partial] = []
     seen: set[str] = set()
     for path in paths:
-        partial, extends = _load_one(path, display(path), inherited=False)
+        partial, extends = _load_one(path, display(path), inherited=False, file=path)
         own.append(partial)
         for name, where in extends:
             _load_preset(name, where, presets, seen)
@@ -128,7 +149,8 @@ def _merge(parts: list[_Partial]) -> Allowlist:
     )
 
 
-def _load_one(path: Path, display: str, *, inherited: bool) -> tuple[_Partial, list[tuple[str, str]]]:
+def _load_one(path: Path, display: str, *, inherited: bool,
+              file: Path | None = None) -> tuple[_Partial, list[tuple[str, str]]]:
     data = load_yaml_file(path, display)
     problems = Problems(display)
     top = check_mapping({} if data is None else data, "", _TOP_KEYS, problems, data, None) or {}
@@ -136,8 +158,8 @@ def _load_one(path: Path, display: str, *, inherited: bool) -> tuple[_Partial, l
         problems.add(top, "version", "version", f"must be 1, got {shown(top.get('version'))}")
     partial = _Partial(
         current=_patterns(top, "current", "current", problems),
-        records=_records(top, problems, display, inherited),
-        keep=_keep(top, problems, display, inherited),
+        records=_records(top, problems, _Origin(display, inherited, file)),
+        keep=_keep(top, problems, _Origin(display, inherited, file)),
         exclude=_patterns(top, "exclude", "exclude", problems),
         keep_paths=_patterns(top, "keep_paths", "keep_paths", problems),
     )
@@ -209,22 +231,56 @@ def _entries(top: dict[str, Any], key: str, what: str, known: set[str],
             yield keypath, entry
 
 
-def _records(top: dict[str, Any], problems: Problems, source: str,
-             inherited: bool) -> list[RecordClass]:
+@dataclass(frozen=True)
+class _Origin:
+    source: str
+    inherited: bool
+    file: Path | None
+
+
+def _common(entry: dict[str, Any], keypath: str, problems: Problems, origin: _Origin) -> dict[str, Any]:
+    """The fields every exemption has, checked: name, reason, expires, owner, where it is."""
+    owner = entry.get("owner")
+    if owner is not None and (not isinstance(owner, str) or not owner.strip() or "\n" in owner.strip()):
+        problems.add(entry, "owner", f"{keypath}.owner", f"expected a one-line string, got {kind(owner)}")
+        owner = None
+    return {"name": _name(entry, keypath, problems), "reason": _reason(entry, keypath, problems),
+            "source": origin.source, "inherited": origin.inherited, "file": origin.file,
+            "expires": _expires(entry, keypath, problems), "owner": owner.strip() if owner else None,
+            "line": line_of(entry)}
+
+
+def _expires(entry: dict[str, Any], keypath: str, problems: Problems) -> dt.date | None:
+    value = entry.get("expires")
+    if value is None:
+        return None
+    if isinstance(value, dt.date):
+        return value if not isinstance(value, dt.datetime) else value.date()
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    problems.add(entry, "expires", f"{keypath}.expires",
+                 f"expected a date like 2027-06-30, got {shown(value)}")
+    return None
+
+
+def _records(top: dict[str, Any], problems: Problems, origin: _Origin) -> list[RecordClass]:
     out = []
     for keypath, entry in _entries(top, "records", "record classes", _RECORD_KEYS, problems):
-        name, reason = _name(entry, keypath, problems), _reason(entry, keypath, problems)
+        common = _common(entry, keypath, problems, origin)
         patterns = _patterns(entry, "paths", f"{keypath}.paths", problems)
         if "paths" not in entry:
             problems.add(entry, None, f"{keypath}.paths", "missing: which files are records")
-        out.append(RecordClass(name, tuple(patterns), reason, source, inherited))
+        out.append(RecordClass(patterns=tuple(patterns), **common))
     return out
 
 
-def _keep(top: dict[str, Any], problems: Problems, source: str, inherited: bool) -> list[KeepRule]:
+def _keep(top: dict[str, Any], problems: Problems, origin: _Origin) -> list[KeepRule]:
     out = []
     for keypath, entry in _entries(top, "keep", "keep rules", _KEEP_KEYS, problems):
-        name, reason = _name(entry, keypath, problems), _reason(entry, keypath, problems)
+        common = _common(entry, keypath, problems, origin)
         patterns = _patterns(entry, "path", f"{keypath}.path", problems)
         patterns += _patterns(entry, "paths", f"{keypath}.paths", problems)
         if not patterns:
@@ -234,7 +290,7 @@ def _keep(top: dict[str, Any], problems: Problems, source: str, inherited: bool)
             problems.add(entry, "line_contains", f"{keypath}.line_contains",
                          f"expected a non-empty string, got {kind(contains)}")
             contains = None
-        out.append(KeepRule(name, tuple(patterns), contains, reason, source, inherited))
+        out.append(KeepRule(patterns=tuple(patterns), line_contains=contains, **common))
     return out
 
 

@@ -27,6 +27,7 @@ from renamer.project import LoadedProject, load_project, locate_inventory
 from renamer.report.machine import sweep_document
 from renamer.sweep import run
 from renamer.sweep.apply import Applied
+from renamer.sweep.collisions import Collision, collisions
 from renamer.sweep.model import KEPT, SKIPPED, FileResult, NearMiss, Reference
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative
 from renamer.sweep.preview import diff_bytes, edit_list
@@ -83,9 +84,15 @@ class SweepPlan:
         """The same diff as text; bytes that are not UTF-8 survive as surrogate escapes."""
         return self.diff_bytes().decode("utf-8", "surrogateescape")
 
+    @cached_property
+    def collisions(self) -> list[Collision]:
+        """Where a new value the sweep writes stands already (docs/after-the-move.md)."""
+        return collisions(self.plan.project, self.plan.scan)
+
     def data(self) -> dict[str, Any]:
         """What `sweep --dry-run --format json` prints."""
-        return sweep_document(self.plan.project.config.name, self.summary, edit_list(self.plan), True)
+        return sweep_document(self.plan.project.config.name, self.summary, edit_list(self.plan), True,
+                              self.collisions)
 
 
 class Project:

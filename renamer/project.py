@@ -9,7 +9,7 @@ from renamer.allowlist import Allowlist, load_allowlists
 from renamer.atomic import TMP_SUFFIX
 from renamer.classify import Classifier
 from renamer.config import CONFIG_NAME, Config, display_path, load_config, matcher_of
-from renamer.dns.inventory import Inventory, load_inventory
+from renamer.dns.inventory import Inventory, load_inventory, load_sites
 from renamer.errors import ConfigError, UnsafeError
 from renamer.match import Matcher
 from renamer.near_miss import LoosePass
@@ -106,3 +106,10 @@ def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
     renames = loaded.renames
     return replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),
                    old_addresses=tuple(old for old, _ in renames.addresses))
+
+
+def site_hosts(project: LoadedProject) -> list[tuple[str, str, str]]:
+    """(name, address, site file as shown) of every host of the DNS inventory's sites that load
+    (the DNS commands report a broken one, not the sweep)."""
+    sites = load_sites(project.config.dns_dir, project.config.display)
+    return [(host.name, str(host.address), site.source) for site in sites for host in site.hosts]

@@ -120,7 +120,7 @@ def test_every_allowlist_problem_at_once(repo, run) -> None:
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         "renamer: error: allow.yaml:4: records[0].reason: every exemption needs a reason (why the old name must stay)",
-        "renamer: error: allow.yaml:8: records[1].extra: unknown key (known: name, paths, reason)",
+        "renamer: error: allow.yaml:8: records[1].extra: unknown key (known: expires, name, owner, paths, reason)",
         "renamer: error: allow.yaml:6: records[1].name: expected a name of letters, digits, '-', '_' or '.', got None",
         "renamer: error: allow.yaml:6: records[1].paths: expected a list of path patterns, got a number",
         "renamer: error: allow.yaml:12: keep[0].path: missing: which file the rule applies to",

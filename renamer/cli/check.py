@@ -11,6 +11,7 @@ from renamer import vcs
 from renamer.atomic import save
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
+from renamer.cli.output import Output
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 from renamer.report.machine import dumps
 from renamer.report.sarif import sarif
@@ -34,6 +35,23 @@ def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -
                 f"({plural(len(result.moves), 'move')} checked)")
         out.echo(out.verdict(last))
     return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+def _prune(out: Output, result: run.PruneResult, fmt: str) -> int:
+    if fmt == "json":
+        out.echo(dumps(result.data()))
+        return EXIT_OK
+    for edit in result.edits:
+        out.write_bytes(out.color_diff(edit.diff().encode("utf-8")))
+    for item in result.pruned:
+        out.echo(f"{item.exemption.where}: {'removed' if result.written else 'would remove'} "
+                 f"{item.exemption.label}: {item.why}\n")
+    if not result.pruned:
+        out.echo("audit --prune: nothing to prune: every keep rule kept something, none has expired\n")
+    elif not result.written:
+        out.echo(f"audit --prune: dry run, nothing written: {plural(len(result.pruned), 'exemption')} "
+                 "to remove; --write removes them\n")
+    return EXIT_OK
 
 
 @click.command()
@@ -89,7 +107,8 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
-        body, _, last = verify_report(summary, verdict).rstrip("\n").rpartition("\n")
+        report = verify_report(summary, verdict, result.expired, result.collisions)
+        body, _, last = report.rstrip("\n").rpartition("\n")
         if body:
             out.echo(body + "\n")
         out.echo(out.style(last, fg="green" if verdict.ok else "red", bold=True) + "\n")
@@ -105,10 +124,14 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
               help="Exit 1 on residual or unclassified references or stale exemptions.")
 @click.option("--include-ignored", is_flag=True,
               help="Also audit git-ignored files that a `current` pattern covers.")
+@click.option("--prune", is_flag=True,
+              help="Show the allowlist without keep rules that kept nothing and expired exemptions "
+                   "(a diff; nothing written without --write).")
+@click.option("--write", "write", is_flag=True, help="With --prune: write the pruned allowlist.")
 @common_options
 @click.pass_context
 def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
-          include_ignored: bool) -> int:
+          include_ignored: bool, prune: bool, write: bool) -> int:
     """List every reference to an old value that remains on purpose, and why.
 
     Grouped by reason (record class, dated-file, dated-section, inline, keep
@@ -122,13 +145,22 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
       renamer audit --format markdown > AUDIT.md    # for a PR or commit message
       renamer audit --format json | jq .summary     # the stable interface
       renamer audit --format sarif --output audit.sarif
-      renamer audit --strict                        # fail on stale exemptions too
+      renamer audit --strict                        # fail on stale or expired exemptions too
+      renamer audit --prune                         # what pruning the allowlist would remove
+      renamer audit --prune --write                 # remove it (comments and order kept)
     """
     out = settings(ctx).output
+    if write and not prune:
+        raise click.UsageError("--write goes with --prune")
+    if prune and (fmt not in ("table", "json") or output_file is not None):
+        raise click.UsageError("--prune prints a diff (or json with --format json)")
+    project = project_from(ctx)
     with early_listing(ctx) as listing:
-        result = run.audit(project_from(ctx), include_ignored=include_ignored,
+        result = run.audit(project, include_ignored=include_ignored,
                            progress=out.progress("scanning"), listing=listing)
     warn_interrupted(ctx, result.interrupted)
+    if prune:
+        return _prune(out, run.prune(project, result, write=write), fmt)
     summary, refs, stale = result.summary, result.references, result.stale
     if fmt == "json":
         text = dumps(result.data())

@@ -84,7 +84,7 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
                 out.info(f"renamer: {masked} diff line{'s' if masked != 1 else ''} hold secrets, masked "
                          "(****): this diff does not apply as printed; --show-secrets prints it exactly")
             out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
-        out.echo(sweep_summary(result.summary, dry_run=result.applied is None))
+        out.echo(sweep_summary(result.summary, dry_run=result.applied is None, collisions=result.collisions))
     if result.applied is not None:
         for sha in result.applied.commits:
             out.info(f"committed {sha[:12]}")

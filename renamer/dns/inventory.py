@@ -151,6 +151,18 @@ def load_inventory(folder: Path, display: Any = str, resolvers_file: Path | None
     return Inventory(folder, tuple(sites), resolvers)
 
 
+def load_sites(folder: Path, display: Any = str) -> list[Site]:
+    """The sites that load cleanly, without the resolvers (for the sweep's collision check:
+    the DNS commands report a broken file)."""
+    sites = []
+    for path in sorted((folder / "sites").glob("*.yaml")) + sorted((folder / "sites").glob("*.yml")):
+        try:
+            sites.append(_load_site(path, display(path)))
+        except ConfigError:
+            continue
+    return sites
+
+
 def _label(value: Any, what: str) -> str | None:
     if not isinstance(value, str):
         return f"expected a {what}, got {kind(value)}"

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from renamer.allowlist import Exemption
 from renamer.masking import mask_line
+from renamer.sweep.collisions import Collision
 from renamer.sweep.model import NearMiss, Reference
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict
@@ -76,6 +79,12 @@ def audit_document(name: str, summary: Summary, refs: list[Reference], stale: li
     }
 
 
+def exemption_dict(exemption: Exemption) -> dict[str, Any]:
+    return {"kind": exemption.kind, "name": exemption.name, "source": exemption.source,
+            "line": exemption.line, "reason": exemption.reason, "owner": exemption.owner,
+            "expires": exemption.expires.isoformat() if exemption.expires else None}
+
+
 def verify_document(name: str, summary: Summary, verdict: Verdict) -> dict[str, Any]:
     return {
         "name": name,
@@ -87,9 +96,11 @@ def verify_document(name: str, summary: Summary, verdict: Verdict) -> dict[str, 
     }
 
 
-def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run: bool) -> dict[str, Any]:
+def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run: bool,
+                   collisions: Sequence[Collision] = ()) -> dict[str, Any]:
     return {
         "name": name,
+        "collisions": [c.data() for c in collisions],
         "dry_run": dry_run,
         "edits": edits,
         "renames": [{"from": a, "to": b} for a, b in summary.renames],

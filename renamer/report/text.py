@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
+from renamer.allowlist import Exemption
 from renamer.masking import mask_line
+from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, Reference
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict, serial_lines
@@ -26,7 +29,7 @@ def _where(ref: Reference) -> str:
     return f" [{' '.join(parts)}]" if parts else ""
 
 
-def sweep_summary(summary: Summary, *, dry_run: bool) -> str:
+def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Collision] = ()) -> str:
     verb = "would change" if dry_run else "changed"
     lines = [f"Summary: {verb} {summary.files_changed} file{'s' if summary.files_changed != 1 else ''}"
              f" ({len(summary.renames)} renamed), {plural(summary.replacement_total(), 'replacement')}"]
@@ -55,7 +58,18 @@ def sweep_summary(summary: Summary, *, dry_run: bool) -> str:
                      f"{plural(len(summary.unclassified), 'reference')}):")
         lines += [f"  {path}" for path in files]
     lines += _skipped_lines(summary)
+    if collisions:
+        lines.append(f"Collisions, new values already there ({len(collisions)}; `renamer verify --strict` "
+                     "fails on those inside one structured file):")
+        lines += [f"  {line}" for c in collisions for line in c.render().splitlines()]
     return "\n".join(lines) + "\n"
+
+
+def expired_lines(expired: Sequence[Exemption]) -> list[str]:
+    """One error line per exemption past its `expires:` day."""
+    return [f"{e.where}: error: {e.label}" + (f" (owner: {e.owner})" if e.owner else "")
+            + f" expired on {e.expires}: renew its `expires:`, or remove it (`renamer audit --prune`) "
+            "and sweep what it keeps" for e in expired]
 
 
 def _skipped_lines(summary: Summary) -> list[str]:
@@ -81,9 +95,10 @@ def _unscanned_lines(summary: Summary) -> list[str]:
     return lines
 
 
-def verify_report(summary: Summary, verdict: Verdict) -> str:
+def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemption] = (),
+                  collisions: Sequence[Collision] = ()) -> str:
     """The findings, then the verdict line (last, so a caller may colour it)."""
-    lines = []
+    lines = expired_lines(expired)
     for ref in summary.residual + summary.unclassified:
         hint = ref.note or ""
         label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
@@ -96,10 +111,13 @@ def verify_report(summary: Summary, verdict: Verdict) -> str:
         lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}{why}: "
                      f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
     lines += _skipped_lines(summary)
+    lines += [c.render(strict=verdict.strict) for c in collisions]
     misses = verdict.near_misses
+    extra = (f", {plural(verdict.expired, 'expired exemption')}" if verdict.expired else "") + (
+        f", {plural(verdict.collisions, 'collision')}" if verdict.collisions else "")
     lines.append(f"verify: {verdict.word}: {verdict.residual} residual, "
                  f"{verdict.unclassified} unclassified, {misses} near-miss"
-                 f"{'es' if misses != 1 else ''}, {plural(verdict.files_scanned, 'file')} scanned")
+                 f"{'es' if misses != 1 else ''}{extra}, {plural(verdict.files_scanned, 'file')} scanned")
     return "\n".join(lines) + "\n"
 
 

@@ -6,24 +6,29 @@ recovery, the refusals, the verdict); the CLI only parses, calls and renders.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from renamer import debug
+from renamer.allowlist import Exemption
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
-from renamer.report.machine import audit_document, sweep_document, verify_document
+from renamer.report.machine import audit_document, exemption_dict, sweep_document, verify_document
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, check_clean, commit_written, recover_interrupted
+from renamer.sweep.collisions import Collision, collisions
+from renamer.sweep.decisions import FileEdit, Pruned, prune_edits, to_prune
+from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.journal import Recovery, pending
 from renamer.sweep.model import Reference, ScanResult
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes, edit_list
 from renamer.sweep.scan import ScanOptions
-from renamer.sweep.stale import Stale, stale_exemptions
+from renamer.sweep.stale import Stale, expired_exemptions, stale_exemptions
 from renamer.sweep.summary import Summary, Verdict
 from renamer.sweep.tombstones import Tombstone, added_lines, moves_of, new_version, tombstones
 from renamer.vcs import Listing
@@ -39,11 +44,12 @@ class SweepResult:
     applied: Applied | None  # None for a dry run
     recovered: Recovery | None  # an interrupted sweep this run completed first
     interrupted: bool  # a dry run found an interrupted sweep still pending
+    collisions: list[Collision] = field(default_factory=list)  # listed by a dry run
 
     def data(self) -> dict[str, Any]:
         """What `sweep --format json` prints."""
         return sweep_document(self.plan.project.config.name, self.summary, edit_list(self.plan),
-                              self.applied is None)
+                              self.applied is None, self.collisions)
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class VerifyResult:
     verdict: Verdict
     name: str
     interrupted: bool
+    expired: list[Exemption] = field(default_factory=list)
+    collisions: list[Collision] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -60,7 +68,9 @@ class VerifyResult:
 
     def data(self) -> dict[str, Any]:
         """What `verify --format json` prints."""
-        return verify_document(self.name, self.summary, self.verdict)
+        return {**verify_document(self.name, self.summary, self.verdict),
+                "expired": [exemption_dict(e) for e in self.expired],
+                "collisions": [c.data() for c in self.collisions]}
 
 
 @dataclass(frozen=True)
@@ -70,17 +80,19 @@ class AuditResult:
     stale: list[Stale]
     name: str
     interrupted: bool
+    expired: list[Exemption] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
-        """What `audit --strict` fails on: problems, stale exemptions, unreadable files."""
+        """What `audit --strict` fails on: problems, stale or expired exemptions, unreadable files."""
         s = self.summary
-        return bool(s.residual or s.unclassified or s.skipped_files
+        return bool(s.residual or s.unclassified or s.skipped_files or self.expired
                     or any(not stale.files for stale in self.stale))
 
     def data(self) -> dict[str, Any]:
         """What `audit --format json` prints."""
-        return audit_document(self.name, self.summary, self.references, self.stale)
+        return {**audit_document(self.name, self.summary, self.references, self.stale),
+                "expired": [exemption_dict(e) for e in self.expired]}
 
 
 def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | None = None,
@@ -121,7 +133,8 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
                              hooks=hooks)
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
-    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted)
+    found = collisions(project, plan.scan) if dry_run else []
+    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found)
 
 
 def apply_planned(plan: Plan, *, commit: bool = False, allow_dirty: bool = False,
@@ -148,19 +161,24 @@ def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) ->
 
 
 def verify(project: LoadedProject, *, strict: bool = False, include_ignored: bool = False,
-           progress: Progress | None = None, listing: Listing | None = None) -> VerifyResult:
-    """Every live reference left, every near-miss, and the verdict."""
+           progress: Progress | None = None, listing: Listing | None = None,
+           today: dt.date | None = None) -> VerifyResult:
+    """Every live reference left, every near-miss, expired exemptions, collisions, and the verdict."""
     options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False)
     scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
     summary = Summary.of_scan(scan)
-    return VerifyResult(scan, summary, summary.verdict(strict=strict), project.config.name,
-                        pending(project.root) is not None)
+    expired = expired_exemptions(project.allowlist, today or dt.date.today())
+    found = collisions(project, scan)
+    strict_collisions = sum(1 for c in found if c.strict_failure)
+    verdict = summary.verdict(strict=strict, expired=len(expired), collisions=strict_collisions)
+    return VerifyResult(scan, summary, verdict, project.config.name, pending(project.root) is not None,
+                        expired, found)
 
 
 def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Progress | None = None,
-          listing: Listing | None = None) -> AuditResult:
+          listing: Listing | None = None, today: dt.date | None = None) -> AuditResult:
     """Every reference left on purpose and why, the problems, and exemptions that matched nothing."""
     options = ScanOptions(locate=True, locate_records=True, loose=True, edits=False)
     scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
@@ -168,7 +186,31 @@ def audit(project: LoadedProject, *, include_ignored: bool = False, progress: Pr
         scan = follow_anchors(project, scan)
     refs = scan.references()
     return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs, scan.paths),
-                       project.config.name, pending(project.root) is not None)
+                       project.config.name, pending(project.root) is not None,
+                       expired_exemptions(project.allowlist, today or dt.date.today()))
+
+
+@dataclass(frozen=True)
+class PruneResult:
+    pruned: list[Pruned]
+    edits: list[FileEdit]
+    written: bool
+
+    def data(self) -> dict[str, Any]:
+        """What `audit --prune --format json` prints."""
+        return {"written": self.written,
+                "removed": [{**exemption_dict(p.exemption), "why": p.why} for p in self.pruned],
+                "files": [e.display for e in self.edits]}
+
+
+def prune(project: LoadedProject, result: AuditResult, *, write: bool = False) -> PruneResult:
+    """Keep rules that kept nothing and expired exemptions, removed from the user's allowlist
+    files (only with `write`: a dry run by default)."""
+    pruned = to_prune(project.allowlist, result.stale, result.expired)
+    edits = prune_edits(pruned)
+    if write:
+        write_edits(edits)
+    return PruneResult(pruned, edits, write)
 
 
 @dataclass(frozen=True)

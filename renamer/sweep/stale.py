@@ -8,10 +8,11 @@ that does not touch that history, and only reported.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from renamer.allowlist import Allowlist
+from renamer.allowlist import Allowlist, Exemption
 from renamer.classify import PathPatterns
 from renamer.sweep.model import KEPT, Reference
 
@@ -43,3 +44,8 @@ def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequenc
         spec = PathPatterns(patterns)
         out.append(Stale(kind, name, source, sum(1 for p in paths if spec.match_file(p))))
     return out
+
+
+def expired_exemptions(allowlist: Allowlist, today: dt.date) -> list[Exemption]:
+    """Record classes and keep rules whose `expires:` day has passed: verify fails naming them."""
+    return [e for e in (*allowlist.records, *allowlist.keep) if e.expired(today)]

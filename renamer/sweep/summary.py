@@ -21,6 +21,8 @@ class Verdict:
     unreadable: int
     near_misses: int
     files_scanned: int
+    expired: int = 0  # exemptions past their `expires:` day
+    collisions: int = 0  # new values already in a structured file that the sweep writes them into
 
     @property
     def word(self) -> str:
@@ -67,12 +69,14 @@ class Summary:
             (out.derived if miss.kind == "derived-name" else out.near_misses).append(miss)
         return out
 
-    def verdict(self, *, strict: bool) -> Verdict:
-        """Fails on any residual, unclassified or unreadable file; with `strict`, on near-misses."""
+    def verdict(self, *, strict: bool, expired: int = 0, collisions: int = 0) -> Verdict:
+        """Fails on any residual, unclassified or unreadable file and on an expired exemption;
+        with `strict`, on near-misses and on collisions inside one structured file."""
         misses = len(self.derived) + len(self.near_misses)
-        failed = bool(self.residual or self.unclassified or self.skipped_files)
-        return Verdict(not failed and not (strict and misses), strict, len(self.residual),
-                       len(self.unclassified), len(self.skipped_files), misses, self.files_scanned)
+        failed = bool(self.residual or self.unclassified or self.skipped_files or expired)
+        return Verdict(not failed and not (strict and (misses or collisions)), strict, len(self.residual),
+                       len(self.unclassified), len(self.skipped_files), misses, self.files_scanned,
+                       expired, collisions if strict else 0)
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:

@@ -1,0 +1,130 @@
+"""Collisions: a new value that is already there before the sweep writes it.
+
+After a sweep that turns `ana-ml2` into `fv-ml1`, a current-state file that
+already named `fv-ml1` (another machine, a half-done migration) holds two
+things under one name. That is no reason to refuse (partly migrated repos are
+normal), but it must never be silent: plan, dry run and verify list each place,
+and `verify --strict` fails where both meet in one structured file (YAML, JSON,
+TOML, a zone), where two keys or records with one name are a real conflict.
+
+The DNS inventory is checked too: a new address that the inventory already
+gives a host unrelated to the renames' new names means two names on one address.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from renamer import debug
+from renamer.classify import CURRENT
+from renamer.formats import format_of, zone
+from renamer.formats.yaml_rt import locate
+from renamer.masking import mask_line
+from renamer.match import Match
+from renamer.probe.collect import new_values_matcher, read_current
+from renamer.project import LoadedProject, site_hosts
+from renamer.sweep.model import ScanResult
+
+_STRUCTURED = ("yaml", "json", "toml")
+MAX_TEXT = 160
+
+
+@dataclass(frozen=True)
+class Collision:
+    path: str
+    line: int
+    column: int
+    value: str  # the new value already there
+    olds: tuple[str, ...]  # the old values the sweep turns into it
+    same_file: bool  # this file also holds one of those old values, to be rewritten
+    structured: bool  # YAML, JSON, TOML or a zone file
+    text: str = ""
+    key_path: str | None = None
+
+    @property
+    def strict_failure(self) -> bool:
+        """What `verify --strict` fails on: both spellings in one structured file."""
+        return self.same_file and self.structured
+
+    def message(self) -> str:
+        olds = ", ".join(self.olds)
+        where = " in the same file" if self.same_file else ""
+        return (f"{self.value} is already here, and the sweep turns {olds}{where} into it: "
+                "after the sweep two things would share one name or address; check that they are one")
+
+    def data(self) -> dict[str, object]:
+        return {"path": self.path, "line": self.line, "column": self.column, "value": self.value,
+                "olds": list(self.olds), "same_file": self.same_file, "structured": self.structured,
+                "key_path": self.key_path, "text": mask_line(self.text), "message": self.message()}
+
+    def render(self, *, strict: bool = False) -> str:
+        """One finding, as verify prints it: an error only where `strict` fails on it."""
+        where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        key = f" [{self.key_path}]" if self.key_path else ""
+        level = "error" if strict and self.strict_failure else "warning"
+        shown = f"\n    {mask_line(self.text)}" if self.text else ""
+        return f"{where}{key}: {level}: collision: {self.message()}{shown}"
+
+
+def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
+    """Every place in a current-state file (and the DNS inventory) where a new value the scan
+    would write stands already; nothing to look for when the scan rewrites nothing."""
+    into: dict[str, set[str]] = {}  # new value -> the old values rewritten into it
+    by_file: dict[str, set[str]] = {}  # path -> the new values its rewrites write
+    for ref in scan.references():
+        if ref.rewritable and ref.role != "path":
+            into.setdefault(ref.new, set()).add(ref.old)
+            by_file.setdefault(ref.path, set()).add(ref.new)
+    if not into:
+        return []
+    renames = project.config.renames
+    matcher = new_values_matcher([p for p in renames.hosts if p[1] in into],
+                                 [p for p in renames.addresses if p[1] in into])
+    needles = [value.encode() for value in into]
+    classifier = project.classifier
+    current = [rel for rel in scan.paths if classifier.classify(rel).status == CURRENT]
+    found: list[Collision] = []
+    with debug.timed("collisions"):
+        for rel, data in read_current(project.root, current):
+            if not any(needle in data for needle in needles):
+                continue
+            found += _in_file(rel, data, matcher.find(data), into, by_file.get(rel, set()))
+        found += _in_inventory(project, into)
+    return found
+
+
+def _in_file(rel: str, data: bytes, matches: Iterable[Match], into: dict[str, set[str]],
+             written_here: set[str]) -> list[Collision]:
+    text = data.decode("utf-8", "replace")
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    structured = format_of(rel, data) in _STRUCTURED or zone.is_zone(data)
+    spots = []
+    for match in matches:
+        value = match.new if match.new in into else match.old
+        if value not in into or match.refused is not None:
+            continue
+        spots.append((len(data[:match.start].decode("utf-8", "replace")), value))
+    keys = locate(text, [offset for offset, _ in spots]) if spots and format_of(rel, data) == "yaml" else None
+    out = []
+    for index, (offset, value) in enumerate(spots):
+        line = bisect.bisect_right(starts, offset) - 1
+        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
+        out.append(Collision(rel, line + 1, offset - starts[line] + 1, value, tuple(sorted(into[value])),
+                             value in written_here, structured, text[starts[line]:end].strip()[:MAX_TEXT],
+                             keys[index][0] if keys else None))
+    return out
+
+
+def _in_inventory(project: LoadedProject, into: dict[str, set[str]]) -> list[Collision]:
+    """A new address the inventory gives a host that is none of the new names (or their
+    derived names, `fv-ml1-bmc`): after the move, two names would answer with one address."""
+    new_names = {new for _, new in project.config.renames.hosts}
+    out = []
+    for name, address, source in site_hosts(project):
+        related = any(name == n or name.startswith(n + "-") for n in new_names)
+        if address in into and not related:
+            out.append(Collision(source, 0, 0, address, tuple(sorted(into[address])), False, True,
+                                 f"{name} {address}", f"hosts[{name}]"))
+    return out

@@ -1,0 +1,89 @@
+"""Decisions written back to the allowlist: pruning dead exemptions, adding keep rules.
+
+Both edit the user's own allowlist files through a YAML round trip (comments,
+order and quoting kept) and write atomically; presets are never touched.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from renamer.allowlist import Allowlist, Exemption
+from renamer.atomic import save
+from renamer.errors import ConfigError
+from renamer.formats.yaml_edit import append_entry, remove_entries
+from renamer.sweep.stale import Stale
+
+_LIST = {"record": "records", "keep": "keep"}
+
+
+@dataclass(frozen=True)
+class Pruned:
+    exemption: Exemption
+    why: str
+
+
+@dataclass(frozen=True)
+class FileEdit:
+    path: Path
+    display: str
+    before: str
+    after: str
+
+    def diff(self) -> str:
+        before, after = self.before.splitlines(keepends=True), self.after.splitlines(keepends=True)
+        lines = difflib.unified_diff(before, after, f"a/{self.display}", f"b/{self.display}")
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+                       for line in lines)
+
+
+def to_prune(allowlist: Allowlist, stale: Sequence[Stale], expired: Sequence[Exemption]) -> list[Pruned]:
+    """Keep rules that kept nothing, and expired keep rules and record classes (own files only).
+
+    A record class that kept nothing stays: a rename that does not touch that history is normal."""
+    out: dict[tuple[str, str], Pruned] = {}
+    for exemption in expired:
+        out[(exemption.kind, exemption.name)] = Pruned(exemption, f"expired on {exemption.expires}")
+    by_name = {rule.name: rule for rule in allowlist.keep}
+    for item in stale:
+        rule = by_name.get(item.name)
+        if item.kind == "keep" and rule is not None and ("keep", item.name) not in out:
+            out[("keep", item.name)] = Pruned(rule, item.wording)
+    return [p for p in out.values() if not p.exemption.inherited and p.exemption.file is not None]
+
+
+def prune_edits(pruned: Sequence[Pruned]) -> list[FileEdit]:
+    """The edited text of each allowlist file that loses an entry."""
+    by_file: dict[Path, dict[str, set[str]]] = {}
+    shown: dict[Path, str] = {}
+    for item in pruned:
+        exemption = item.exemption
+        assert exemption.file is not None  # to_prune keeps only entries of the user's own files
+        by_file.setdefault(exemption.file, {}).setdefault(_LIST[exemption.kind], set()).add(exemption.name)
+        shown[exemption.file] = exemption.source
+    out = []
+    for path, names in by_file.items():
+        before = _read(path, shown[path])
+        out.append(FileEdit(path, shown[path], before, remove_entries(before, shown[path], names)))
+    return out
+
+
+def keep_rule_edit(path: Path, display: str, rule: dict[str, str]) -> FileEdit:
+    """The allowlist file with one more keep rule at the end of `keep:`."""
+    before = _read(path, display)
+    return FileEdit(path, display, before, append_entry(before, display, "keep", rule))
+
+
+def write(edits: Sequence[FileEdit]) -> None:
+    for edit in edits:
+        save(edit.path, edit.after.encode("utf-8"))
+
+
+def _read(path: Path, display: str) -> str:
+    try:
+        return path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{display}: cannot read: {exc}") from None

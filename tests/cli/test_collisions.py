@@ -1,0 +1,75 @@
+"""Collisions: a new value already there before the sweep writes it is listed, never silent."""
+
+from __future__ import annotations
+
+import json
+
+from tests.testing.repos import git
+
+FILES = {
+    "stacks/web.yaml": "upstreams:\n  - ana-ml2\n  - fv-ml1\n",
+    "stacks/app.env": "HOST=fv-ml1\n",
+    "stacks/db.env": "HOST=ana-ml2\n",
+    "incidents/2026-09-01.md": "fv-ml1 and ana-ml2 in a record: not a collision\n",
+}
+
+
+def test_plan_dry_run_and_json_list_where_a_new_value_stands(repo, run) -> None:
+    root = repo(FILES)
+    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    assert dry.exit_code == 0
+    lines = dry.stdout.splitlines()
+    at = lines.index("Collisions, new values already there (2; `renamer verify --strict` fails on those "
+                     "inside one structured file):")
+    assert lines[at + 1:] == [
+        "  stacks/app.env:1:6: warning: collision: fv-ml1 is already here, and the sweep turns ana-ml2 "
+        "into it: after the sweep two things would share one name or address; check that they are one",
+        "      HOST=fv-ml1",
+        "  stacks/web.yaml:3:5 [upstreams[1]]: warning: collision: fv-ml1 is already here, and the sweep "
+        "turns ana-ml2 in the same file into it: after the sweep two things would share one name or "
+        "address; check that they are one",
+        "      - fv-ml1"]
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert [(c["path"], c["line"], c["value"], c["olds"], c["same_file"], c["structured"])
+            for c in data["collisions"]] == [("stacks/app.env", 1, "fv-ml1", ["ana-ml2"], False, False),
+                                             ("stacks/web.yaml", 3, "fv-ml1", ["ana-ml2"], True, True)]
+    # Not a refusal: the sweep goes ahead.
+    assert run(root, "sweep", "--commit").exit_code == 0
+
+
+def test_verify_warns_and_strict_fails_only_inside_one_structured_file(repo, run) -> None:
+    root = repo(FILES)
+    plain = run(root, "verify")
+    assert "stacks/web.yaml:3:5 [upstreams[1]]: warning: collision" in plain.stdout
+    strict = run(root, "verify", "--strict")
+    assert "stacks/web.yaml:3:5 [upstreams[1]]: error: collision" in strict.stdout
+    assert "stacks/app.env:1:6: warning: collision" in strict.stdout
+    assert strict.stdout.splitlines()[-1].startswith(
+        "verify: FAILED: 2 residual, 0 unclassified, 0 near-misses, 1 collision,")
+    data = json.loads(run(root, "verify", "--strict", "--format", "json").stdout)
+    assert [c["path"] for c in data["collisions"]] == ["stacks/app.env", "stacks/web.yaml"]
+    # Once the structured file holds one spelling only, --strict has nothing to fail on there.
+    (root / "stacks" / "web.yaml").write_text("upstreams:\n  - fv-ml1\n")
+    git(root, "commit", "-qam", "one upstream")
+    again = run(root, "verify", "--strict")
+    assert "error: collision" not in again.stdout
+    assert "1 collision" not in again.stdout
+
+
+def test_nothing_to_rewrite_means_no_collision(repo, run) -> None:
+    root = repo({"stacks/app.env": "HOST=fv-ml1\n"})
+    dry = run(root, "sweep", "--dry-run", "--format", "json")
+    assert json.loads(dry.stdout)["collisions"] == []
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_a_new_address_another_host_holds_in_the_dns_inventory(repo, run) -> None:
+    site = ("site: fv\ndomain: fv.lan\nnetwork: 10.251.50.0/24\nhosts:\n"
+            "  - {name: fv-ml1-bmc, address: 10.251.50.55}\n  - {name: fv-db1, address: 10.251.50.54}\n")
+    root = repo({"stacks/app.env": "IP=10.250.50.54\n", "dns/sites/fv.yaml": site})
+    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    assert ("  dns/sites/fv.yaml [hosts[fv-db1]]: warning: collision: 10.251.50.54 is already here, and "
+            "the sweep turns 10.250.50.54 into it") in dry.stdout
+    assert "fv-ml1-bmc" not in dry.stdout  # a record of the new names is no collision
+    (root / "dns" / "sites" / "fv.yaml").write_text(site.replace("fv-db1", "fv-ml1"))
+    assert "collision" not in run(root, "sweep", "--dry-run", "--format", "summary").stdout

@@ -75,6 +75,14 @@ class Allowlist:
     near_miss_ignore: tuple[re.Pattern[str], ...] = ()  # spellings a user has seen and accepts
     near_miss_paths: tuple[str, ...] = ()  # where near-misses are not reported at all
     keep_paths: tuple[str, ...] = ()  # files and folders never renamed (their contents still follow)
+    current_where: tuple[str, ...] = ()  # file:line of each `current` pattern (renamer explain)
+    exclude_where: tuple[str, ...] = ()
+
+    def where(self, key: str, pattern: str) -> str:
+        """file:line of a `current` or `exclude` pattern, as `renamer explain` names it."""
+        patterns, places = ((self.current, self.current_where) if key == "current"
+                            else (self.exclude, self.exclude_where))
+        return next((w for p, w in zip(patterns, places, strict=False) if p == pattern), "")
 
 
 @dataclass
@@ -92,6 +100,8 @@ class _Partial:
     near_miss_ignore: list[re.Pattern[str]] = field(default_factory=list)
     near_miss_paths: list[str] = field(default_factory=list)
     keep_paths: list[str] = field(default_factory=list)
+    current_where: list[str] = field(default_factory=list)
+    exclude_where: list[str] = field(default_factory=list)
 
 
 def load_allowlists(paths: tuple[Path, ...], display: Any) -> Allowlist:
@@ -146,6 +156,8 @@ def _merge(parts: list[_Partial]) -> Allowlist:
         near_miss_ignore=tuple(p for part in parts for p in part.near_miss_ignore),
         near_miss_paths=tuple(p for part in parts for p in part.near_miss_paths),
         keep_paths=tuple(p for part in parts for p in part.keep_paths),
+        current_where=tuple(w for part in parts for w in part.current_where),
+        exclude_where=tuple(w for part in parts for w in part.exclude_where),
     )
 
 
@@ -162,6 +174,8 @@ def _load_one(path: Path, display: str, *, inherited: bool,
         keep=_keep(top, problems, _Origin(display, inherited, file)),
         exclude=_patterns(top, "exclude", "exclude", problems),
         keep_paths=_patterns(top, "keep_paths", "keep_paths", problems),
+        current_where=_places(top, "current", display),
+        exclude_where=_places(top, "exclude", display),
     )
     _dated(top, problems, partial)
     _near_miss(top, problems, partial)
@@ -180,6 +194,14 @@ def _load_one(path: Path, display: str, *, inherited: bool,
     _unique(partial.keep, "keep", top, problems)
     problems.raise_if_any()
     return partial, extends
+
+
+def _places(top: dict[str, Any], key: str, display: str) -> list[str]:
+    """file:line of each pattern of a list (or of the one string) at `key`."""
+    raw = top.get(key, [])
+    if isinstance(raw, str):
+        return [f"{display}:{line_of(top, key)}"]
+    return [f"{display}:{line_of(raw, i)}" for i in range(len(raw))] if isinstance(raw, list) else []
 
 
 def _line(container: Any, key: Any) -> int:

@@ -36,6 +36,7 @@ class FileClass:
 class LineExemption:
     reason: str  # dated-section | inline | keep rule name
     note: str
+    start: int = -1  # a dated section's first line (0-based), where it is one
 
 
 class PathPatterns:
@@ -194,7 +195,7 @@ class Classifier:
                 active = None
             if day is not None and day <= self.cutover:
                 note = f"section dated {day}, on or before the cutover {self.cutover}"
-                active = (index, heading, LineExemption("dated-section", note))
+                active = (index, heading, LineExemption("dated-section", note, index))
         if active is not None:
             out.append((active[0], len(lines), active[2]))
         return out

@@ -180,6 +180,13 @@ def ignored_among(root: Path, paths: list[str]) -> list[str]:
     return [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
 
 
+def is_ignored(root: Path, path: str) -> bool:
+    """Does git ignore `path` (an untracked file a .gitignore rule covers)? Tracked files are not."""
+    done = _git_run(["git", "-C", str(root), "check-ignore", "-q", "--", path], capture_output=True,
+                    check=False)
+    return done.returncode == 0
+
+
 def dirty_paths(root: Path) -> list[str]:
     """What `git status` reports as changed or untracked (ignored files excluded)."""
     done = _git_run(["git", "-C", str(root), "status", "--porcelain", "-z",

@@ -1,0 +1,165 @@
+"""renamer explain: for one file (or one line), each decision and the rule that made it.
+
+The file is scanned exactly as sweep, verify and audit scan it; this module only
+names, for each old value or near-miss found, which rule decided: the allowlist
+pattern with its file:line, the record class, the dated section and its date,
+the keep rule and its reason, the inline marker, the boundary that did not hold,
+or the structure guarantee that refused the edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from renamer import vcs
+from renamer.allowlist import Exemption
+from renamer.classify import CURRENT, EXCLUDED, RECORD, PathPatterns
+from renamer.masking import mask_line
+from renamer.project import LoadedProject
+from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
+from renamer.sweep.scan import FileScanner, ScanOptions
+
+
+@dataclass(frozen=True)
+class Decision:
+    line: int
+    column: int
+    found: str  # the spelling in the file
+    new: str | None  # what the sweep writes, where it writes
+    decision: str  # rewritten | kept | residual | unclassified | skipped | near-miss | derived-name
+    rule: str  # the rule that decided, in words, with where it is written
+    key_path: str | None = None
+    text: str = ""
+
+    def data(self) -> dict[str, Any]:
+        return {"line": self.line, "column": self.column, "found": self.found, "new": self.new,
+                "decision": self.decision, "rule": self.rule, "key_path": self.key_path,
+                "text": mask_line(self.text)}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    path: str
+    status: str  # current | record | excluded | unclassified | ignored | not scanned
+    rule: str  # why the file has that status
+    line: int | None  # the one line asked about, if any
+    decisions: list[Decision] = field(default_factory=list)
+
+    def data(self) -> dict[str, Any]:
+        return {"path": self.path, "status": self.status, "rule": self.rule, "line": self.line,
+                "decisions": [d.data() for d in self.decisions]}
+
+
+def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explanation:
+    """What renamer decides in `rel` (repo-relative), on `line` only when given."""
+    classifier = project.classifier
+    klass = classifier.classify(rel)
+    if klass.status != EXCLUDED and project.git and vcs.is_ignored(project.root, rel):
+        return Explanation(rel, "ignored", "git ignores this file (.gitignore): never scanned, unless "
+                           "--include-ignored is given and a `current` pattern covers it", line)
+    status, rule = klass.status, _file_rule(project, rel)
+    if status == EXCLUDED:
+        return Explanation(rel, status, rule, line)
+    options = ScanOptions(locate=True, locate_records=True, loose=True)
+    result = FileScanner(project, options).scan(rel)
+    if result is None:
+        return Explanation(rel, "not scanned", "not a file renamer reads (a folder, a socket, gone)", line)
+    lines = _lines(project, rel)
+    decisions = [_reference(project, rel, ref, lines) for ref in result.references
+                 if line is None or ref.line == line]
+    decisions += [_near_miss(miss) for miss in result.near_misses if line is None or miss.line == line]
+    decisions.sort(key=lambda d: (d.line, d.column))
+    return Explanation(rel, status, rule, line, decisions)
+
+
+def _lines(project: LoadedProject, rel: str) -> list[str]:
+    try:
+        return (project.root / rel).read_bytes().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+
+
+def _file_rule(project: LoadedProject, rel: str) -> str:
+    allowlist, classifier = project.allowlist, project.classifier
+    klass = classifier.classify(rel)
+    if klass.status == EXCLUDED:
+        for pattern in allowlist.exclude:
+            if PathPatterns([pattern]).match_file(rel):
+                return f"exclude pattern {pattern!r} ({allowlist.where('exclude', pattern)}): never scanned"
+        return ("one of renamer's own files (its config, an allowlist, the DNS inventory, a past move) "
+                "or git's: never swept")
+    if klass.status == RECORD:
+        record = next((r for r in allowlist.records if r.name == klass.reason), None)
+        if record is None:  # a dated file
+            return f"record: {klass.note}"
+        return f"record: {_exemption(record, _first_pattern(record.patterns, rel))}"
+    if klass.status == CURRENT:
+        pattern = _first_pattern(allowlist.current, rel)
+        return f"current state: `current` pattern {pattern!r} ({allowlist.where('current', pattern)})"
+    return f"unclassified: {klass.note}"
+
+
+def _first_pattern(patterns: tuple[str, ...], rel: str) -> str:
+    return next((p for p in patterns if PathPatterns([p]).match_file(rel)), patterns[0] if patterns else "")
+
+
+def _exemption(exemption: Exemption, pattern: str | None = None) -> str:
+    parts = [f"{exemption.label} ({exemption.where}{', preset' if exemption.inherited else ''})"]
+    if pattern:
+        parts.append(f"pattern {pattern!r}")
+    if exemption.owner:
+        parts.append(f"owner {exemption.owner}")
+    if exemption.expires:
+        parts.append(f"expires {exemption.expires}")
+    return ", ".join(parts) + f": {exemption.reason}"
+
+
+def _reference(project: LoadedProject, rel: str, ref: Reference, lines: list[str]) -> Decision:
+    def made(decision: str, rule: str, new: str | None = None) -> Decision:
+        return Decision(ref.line, ref.column, ref.old, new, decision, rule, ref.key_path, ref.text)
+
+    if ref.role == "path":
+        rule = "the file's path holds an old value: " + (
+            f"renamed to follow ({ref.note})" if ref.rewritable else (ref.note or ref.reason or "kept"))
+        return made("rewritten" if ref.rewritable else ref.status, rule, ref.new if ref.rewritable else None)
+    if ref.status == RESIDUAL:
+        if ref.rewritable:
+            return made("rewritten", "current-state file, whole-value match at a name boundary: "
+                        "`renamer sweep` rewrites it", ref.new)
+        return made("residual", f"refused ({ref.reason}): {ref.note}")
+    if ref.status == KEPT:
+        return made("kept", _kept_rule(project, rel, ref, lines))
+    if ref.status == SKIPPED:
+        return made("skipped", f"{ref.reason}: {ref.note}")
+    return made("unclassified", ref.note or "no allowlist rule covers this file")
+
+
+def _kept_rule(project: LoadedProject, rel: str, ref: Reference, lines: list[str]) -> str:
+    allowlist = project.allowlist
+    for record in allowlist.records:
+        if record.name == ref.reason:
+            return _exemption(record, _first_pattern(record.patterns, rel))
+    for rule in allowlist.keep:
+        if rule.name == ref.reason:
+            contains = f", line contains {rule.line_contains!r}" if rule.line_contains else ""
+            return f"{_exemption(rule, _first_pattern(rule.patterns, rel))}{contains}"
+    if ref.reason == "dated-section" and 0 < ref.line <= len(lines):
+        exemption = project.classifier.line_exemptions(rel, lines, [ref.line - 1]).get(ref.line - 1)
+        if exemption is not None and exemption.start >= 0:
+            return (f"dated section from line {exemption.start + 1} "
+                    f"({lines[exemption.start].strip()[:80]!r}): {exemption.note}")
+    if ref.reason == "inline":
+        return f"inline marker {allowlist.inline_marker!r} on the line: {ref.note}"
+    return f"{ref.reason}: {ref.note}"
+
+
+def _near_miss(miss: NearMiss) -> Decision:
+    why = f" ({miss.why})" if miss.why else ""
+    if miss.kind == "derived-name":
+        rule = (f"a longer name built on {miss.like!r}: not renamed unless renamer.yaml lists it or "
+                "sets options.derived_names")
+    else:
+        rule = (f"looks like {miss.like!r}{why}, but the exact rules (whole value, name boundaries, "
+                "exact spelling) do not match it: never rewritten; verify warns, --strict fails")
+    return Decision(miss.line, miss.column, miss.text, None, miss.kind, rule, None, miss.line_text)

@@ -26,8 +26,7 @@ COMMANDS = {
     "audit": ("renamer.cli.check", "audit",
               "List every reference to an old value that remains on purpose, and why."),
     "explain": ("renamer.cli.explain", "explain",
-                "Say, for each old value or near-miss in a file (or on one line), what renamer decides and "
-                "the rule that decides it."),
+                "Say what renamer decides for each old value in a file or on a line, and why."),
     "log": ("renamer.cli.log", "log",
             "List the moves found in the history: date, move, commits, counts, kept."),
     "dns": ("renamer.cli.dns", "dns",

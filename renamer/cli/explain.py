@@ -21,10 +21,9 @@ from renamer.sweep.plan import repo_relative
 @common_options
 @click.pass_context
 def explain(ctx: click.Context, target: str, fmt: str) -> int:
-    """Say, for each old value or near-miss in a file (or on one line), what renamer
-    decides and the rule that decides it.
+    """Say what renamer decides for each old value in a file or on a line, and why.
 
-    Names the allowlist pattern or record class with its file:line, the dated
+    For each old value or near-miss, the decision and the rule behind it. Names the allowlist pattern or record class with its file:line, the dated
     section and its date, the keep rule and its reason, the inline marker, the
     boundary that did not hold (a near-miss) or the structure guarantee that
     refused an edit.

@@ -23,10 +23,11 @@ from renamer.sweep.plan import repo_relative
 def explain(ctx: click.Context, target: str, fmt: str) -> int:
     """Say what renamer decides for each old value in a file or on a line, and why.
 
-    For each old value or near-miss, the decision and the rule behind it. Names the allowlist pattern or record class with its file:line, the dated
-    section and its date, the keep rule and its reason, the inline marker, the
-    boundary that did not hold (a near-miss) or the structure guarantee that
-    refused an edit.
+    For each old value or near-miss, the decision and the rule behind it:
+    the allowlist pattern or record class with its file:line, the dated
+    section and its date, the keep rule and its reason, the inline marker,
+    the boundary that did not hold (a near-miss) or the structure guarantee
+    that refused an edit.
 
     \b
     Examples:

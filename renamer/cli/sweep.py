@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
 import click
 
 from renamer.cli.common import early_listing, project_from, warn_interrupted
+from renamer.cli.interactive import Asker
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.masking import mask_diff
@@ -33,12 +35,15 @@ from renamer.sweep.run import SweepResult
 @click.option("--blame-ignore-revs/--no-blame-ignore-revs", "blame_ignore", default=None,
               help="With --commit: list the rewrite commit in .git-blame-ignore-revs, in a commit of its "
                    "own (default: when the repo already keeps that file or git config names one).")
+@click.option("-i", "--interactive", is_flag=True,
+              help="Walk the planned lines one by one, like `git add -p`: y rewrite, n not now, k keep for "
+                   "good (writes a keep rule), K keep with the inline marker, s skip the file, q quit.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
 def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no_hooks: bool,
           include_ignored: bool, fmt: str | None, show_secrets: bool, blame_ignore: bool | None,
-          paths: tuple[Path, ...]) -> int:
+          interactive: bool, paths: tuple[Path, ...]) -> int:
     """Rewrite old host names and addresses in current-state files.
 
     Records (the allowlist's record classes, dated files and sections, keep
@@ -53,10 +58,14 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
       renamer sweep --commit                  # apply and commit
       renamer sweep --commit --blame-ignore-revs   # and let git blame skip the rewrite
       renamer sweep stacks/ litellm/          # only these paths
+      renamer sweep --interactive             # decide line by line; keep decisions persist
     """
     out = settings(ctx).output
     if dry_run and commit:
         raise click.UsageError("--dry-run and --commit exclude each other: a dry run has nothing to commit")
+    if interactive:
+        return _interactive(ctx, out, paths, commit=commit, allow_dirty=allow_dirty, hooks=not no_hooks,
+                            include_ignored=include_ignored, dry_run=dry_run, fmt=fmt)
     fmt = fmt or ("diff" if dry_run else "summary")
     started = time.monotonic()
     with early_listing(ctx) as listing:
@@ -67,6 +76,34 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
     out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
     warn_interrupted(ctx, result.interrupted)
     _show(out, result, fmt, commit, show_secrets)
+    return 0
+
+
+def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], *, commit: bool,
+                 allow_dirty: bool, hooks: bool, include_ignored: bool, dry_run: bool,
+                 fmt: str | None) -> int:
+    if dry_run or fmt == "json":
+        raise click.UsageError("--interactive asks before it writes: it takes no --dry-run or --format json")
+    if not sys.stdin.isatty():
+        raise click.UsageError("--interactive needs a terminal to ask on; "
+                               "decide with keep rules and `renamer sweep` otherwise")
+    project = project_from(ctx)
+    can_keep = None if project.config.allowlist_paths else (
+        "k needs an allowlist file to write the keep rule into: add `allowlist: allowlist.yaml` to "
+        "renamer.yaml, or answer K (the inline marker)")
+    asker = Asker(out, project.allowlist.inline_marker, can_keep)
+    result = run.sweep_interactive(project, asker, paths, commit=commit, allow_dirty=allow_dirty,
+                                   include_ignored=include_ignored, hooks=hooks)
+    if result.applied is None:
+        return 0
+    for problem in result.refused:
+        out.info(f"renamer: {problem}")
+    for rule in result.rules:
+        out.info(f"keep rule {rule['name']} written into {result.allowlist}: "
+                 f"{rule['path']}: {rule['reason']}")
+    out.echo("\n" + sweep_summary(result.summary, dry_run=False))
+    for sha in result.applied.commits:
+        out.info(f"committed {sha[:12]}")
     return 0
 
 

@@ -128,11 +128,11 @@ def _own_comments(lines: list[str], start: int) -> int:
 
 def _rendered(entry: dict[str, str], indent: int) -> list[str]:
     """`entry` as a block list item at `indent`, its values quoted as YAML needs."""
-    yaml = YAML(typ="safe", pure=True)
-    yaml.default_flow_style = False
+    yaml = YAML(typ="rt")  # keeps the entry's key order (name first)
     yaml.width = 4096
+    yaml.indent(mapping=2, sequence=2, offset=0)
     out = io.StringIO()
-    yaml.dump([entry], out)
+    yaml.dump(CommentedSeq([CommentedMap(entry)]), out)
     lines = out.getvalue().splitlines(keepends=True)
     return [" " * indent + line if line.strip() else line for line in lines]
 

@@ -71,10 +71,12 @@ def prune_edits(pruned: Sequence[Pruned]) -> list[FileEdit]:
     return out
 
 
-def keep_rule_edit(path: Path, display: str, rule: dict[str, str]) -> FileEdit:
-    """The allowlist file with one more keep rule at the end of `keep:`."""
-    before = _read(path, display)
-    return FileEdit(path, display, before, append_entry(before, display, "keep", rule))
+def keep_rules_edit(path: Path, display: str, rules: Sequence[dict[str, str]]) -> FileEdit:
+    """The allowlist file with these keep rules at the end of `keep:`, in order."""
+    before = after = _read(path, display)
+    for rule in rules:
+        after = append_entry(after, display, "keep", rule)
+    return FileEdit(path, display, before, after)
 
 
 def write(edits: Sequence[FileEdit]) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from renamer import debug
+from renamer import debug, vcs
 from renamer.allowlist import Exemption
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
@@ -20,9 +20,10 @@ from renamer.report.machine import audit_document, exemption_dict, sweep_documen
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, check_clean, commit_written, recover_interrupted
 from renamer.sweep.collisions import Collision, collisions
-from renamer.sweep.decisions import FileEdit, Pruned, prune_edits, to_prune
+from renamer.sweep.decisions import FileEdit, Pruned, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.history import record_rewrite, wants_blame_file
+from renamer.sweep.interactive import Choices, Hunk, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, pending
 from renamer.sweep.model import Reference, ScanResult
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
@@ -135,6 +136,68 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
             applied = replace(applied, commits=(*applied.commits, sha))
     found = collisions(project, plan.scan) if dry_run else []
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found)
+
+
+@dataclass(frozen=True)
+class InteractiveResult:
+    plan: Plan  # as the answers left it
+    summary: Summary
+    applied: Applied | None  # None: quit, nothing written
+    hunks: int
+    rules: list[dict[str, str]]  # keep rules written into the allowlist
+    allowlist: str | None  # where they were written, as shown
+    refused: list[str]  # files whose chosen lines alone would break their structure: left as they were
+
+
+Ask = Callable[[list[Hunk], dict[str, bytes]], Choices | None]
+
+
+def sweep_interactive(project: LoadedProject, ask: Ask, paths: Sequence[Path] = (), *,
+                      cwd: Path | None = None, commit: bool = False, allow_dirty: bool = False,
+                      include_ignored: bool = False, hooks: bool = True) -> InteractiveResult:
+    """The sweep, hunk by hunk: `ask` answers for the planned hunks (None: quit, nothing written).
+    The refusals come first, so nobody answers questions for a sweep that cannot run. Keep rules
+    go into the first allowlist file after the files are written (with `commit`, in a commit of
+    their own)."""
+    prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
+    recovered = recover_interrupted(project.root)
+    plan = plan_sweep(project, prefixes, include_ignored, ScanOptions(texts=False))
+    _refuse_unsafe(plan, allow_dirty, recovered)
+    read = {c.path: (project.root / c.path).read_bytes() for c in plan.changes if c.edits}
+    found = hunks(plan, read)
+    choices = ask(found, read) if found else Choices()
+    if choices is None:
+        return InteractiveResult(plan, Summary.of(plan), None, len(found), [], None, [])
+    taken = {rule.name for rule in project.allowlist.keep}
+    by_key = {(h.path, h.line): h for h in found}
+    names: dict[tuple[str, int], str] = {}
+    rules = []
+    for key, reason in choices.kept.items():
+        rule = keep_rule(by_key[key], reason, taken)
+        taken.add(rule["name"])
+        names[key] = rule["name"]
+        rules.append(rule)
+    edit = None
+    if rules:
+        target = project.config.allowlist_paths[0]
+        edit = keep_rules_edit(target, project.config.display(target), rules)  # refused before any write
+    reduced, refused = reduce(plan, read, choices, project.allowlist.inline_marker, names)
+    applied = apply_plan(reduced, commit=commit, hooks=hooks)
+    if edit is not None:
+        write_edits([edit])
+        shown = project.config.display(edit.path)
+        if commit and project.git and not Path(shown).is_absolute():
+            config = project.config
+            message = (f"{config.name}: {len(rules)} keep rule{'s' if len(rules) != 1 else ''} decided in "
+                       f"renamer sweep --interactive\n\n"
+                       + "".join(f"  {r['name']}: {r['path']}: {r['reason']}\n" for r in rules)
+                       + f"\nRenamer-Move: {config.name}\nRenamer-Config: {config.display(config.path)}\n"
+                       "Renamer-Commit: decisions\n")
+            sha = vcs.commit(project.root, [shown], message, hooks=hooks)
+            if sha:
+                applied = replace(applied, commits=(*applied.commits, sha))
+    return InteractiveResult(reduced, Summary.of(reduced), applied, len(found), rules,
+                             edit.display if edit else None, refused)
 
 
 def apply_planned(plan: Plan, *, commit: bool = False, allow_dirty: bool = False,

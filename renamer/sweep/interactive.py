@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from renamer.formats import format_of
 from renamer.formats.yaml_rt import edit_problem
 from renamer.formats.yaml_source import parse_yaml_text
+from renamer.masking import mask_line
 from renamer.sweep.anchors import is_markdown
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, apply_edits
 from renamer.sweep.plan import Plan
@@ -94,18 +95,31 @@ def hunks(plan: Plan, read: dict[str, bytes]) -> list[Hunk]:
     return out
 
 
-def keep_rule(hunk: Hunk, reason: str, taken: Iterable[str]) -> dict[str, str]:
-    """A keep rule for exactly this line: its path, a piece of the line holding the old value."""
+def keep_rule(hunk: Hunk, reason: str, taken: Iterable[str], path: str | None = None) -> dict[str, str]:
+    """A keep rule for exactly this line of `path` (the file's path after the sweep; default
+    the hunk's): the path as a pattern matching that file alone, and a piece of the line
+    holding the old value, never a secret the line carries."""
     text = hunk.before.decode("utf-8", "replace").strip()
-    if len(text) > MAX_CONTAINS:
-        at = max(0, text.find(hunk.olds[0]) if hunk.olds else 0)
+    old = hunk.olds[0] if hunk.olds else ""
+    at = max(0, text.find(old))
+    if old and mask_line(text) != text:  # the line carries a secret: the old value and what follows
+        text = re.match(r"[^\s\"'`,;]*", text[at + len(old):]).group(0)  # type: ignore[union-attr]
+        text = old + (text if mask_line(old + text) == old + text else "")
+    elif len(text) > MAX_CONTAINS:
         text = text[max(0, at - 40):at + 60].strip()
     names = set(taken)
-    stem = f"kept-{_SLUG.sub('-', hunk.path).strip('-').lower()}-{hunk.line}"
+    where = path or hunk.path
+    stem = f"kept-{_SLUG.sub('-', where).strip('-').lower()}-{hunk.line}"
     name, number = stem, 2
     while name in names:
         name, number = f"{stem}-{number}", number + 1
-    return {"name": name, "path": hunk.path, "line_contains": text, "reason": " ".join(reason.split())}
+    return {"name": name, "path": _pattern(where), "line_contains": text, "reason": " ".join(reason.split())}
+
+
+def _pattern(path: str) -> str:
+    """A gitignore pattern for exactly this repo-relative path: anchored, its wildcards escaped."""
+    escaped = re.sub(r"([\\*?\[\]])", r"\\\1", path)
+    return escaped if "/" in path and not escaped.startswith(("!", "#")) else "/" + escaped
 
 
 def marker_problem(path: str, data: bytes, line: int, text: str) -> str | None:

@@ -172,8 +172,9 @@ def sweep_interactive(project: LoadedProject, ask: Ask, paths: Sequence[Path] = 
     by_key = {(h.path, h.line): h for h in found}
     names: dict[tuple[str, int], str] = {}
     rules = []
+    renamed = {c.path: c.new_path for c in plan.changes if c.new_path and (c.path, 0) in choices.accepted}
     for key, reason in choices.kept.items():
-        rule = keep_rule(by_key[key], reason, taken)
+        rule = keep_rule(by_key[key], reason, taken, renamed.get(key[0]))
         taken.add(rule["name"])
         names[key] = rule["name"]
         rules.append(rule)

@@ -58,7 +58,7 @@ def test_declined_and_kept_references_are_reported_as_such(tmp_path: Path) -> No
     plan, read = _plan(tmp_path, {"a.env": "A=ana-ml2\nB=ana-ml2\nC=ana-ml2\n"})
     found = hunks(plan, read)
     rule = keep_rule(found[1], " the  lab ", {"kept-a-env-2"})
-    assert rule == {"name": "kept-a-env-2-2", "path": "a.env", "line_contains": "B=ana-ml2", "reason": "the lab"}
+    assert rule == {"name": "kept-a-env-2-2", "path": "/a.env", "line_contains": "B=ana-ml2", "reason": "the lab"}
     choices = Choices(accepted={("a.env", 1)}, kept={("a.env", 2): "the lab"})
     reduced, _ = reduce(plan, read, choices, "renamer: keep", {("a.env", 2): rule["name"]})
     refs = {r.line: (r.status, r.reason) for r in reduced.scan.references()}
@@ -95,3 +95,11 @@ def test_a_yaml_anchor_rewritten_without_its_alias_is_refused(tmp_path: Path) ->
                        "the YAML invalid: found undefined alias); left as it was"]
     assert reduced.changes == []
     assert {r.reason for r in reduced.scan.references()} == {"not-now"}
+
+
+def test_a_keep_rule_never_copies_a_secret_and_matches_its_file_alone(tmp_path: Path) -> None:
+    plan, read = _plan(tmp_path, {"x/[a].env": "DB_URL=postgres://app:hunter2@ana-ml2/db\n"})
+    rule = keep_rule(hunks(plan, read)[0], "r", (), "y/[b]*.env")
+    assert rule["line_contains"] == "ana-ml2/db"
+    assert rule["path"] == "y/\\[b\\]\\*.env"
+    assert rule["name"] == "kept-y-b-env-1"

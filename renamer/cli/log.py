@@ -7,10 +7,11 @@ from pathlib import Path
 import click
 
 from renamer.cli.options import common_options, settings
-from renamer.errors import EXIT_OK
+from renamer.errors import EXIT_OK, UnsafeError
 from renamer.project import repo_root
 from renamer.report.machine import dumps
 from renamer.sweep.history import moves_in_history
+from renamer.vcs import is_git
 from renamer.words import plural
 
 
@@ -30,7 +31,10 @@ def log(ctx: click.Context, fmt: str) -> int:
       renamer log --format json
     """
     options = settings(ctx)
-    records = moves_in_history(repo_root(options.repo, Path.cwd()))
+    root = repo_root(options.repo, Path.cwd())
+    if not is_git(root):
+        raise UnsafeError(f"{root}: not a git repository: renamer log reads the moves from its history")
+    records = moves_in_history(root)
     out = options.output
     if fmt == "json":
         out.echo(dumps({"moves": [{"move": r.move, "date": r.date, "config": r.config,

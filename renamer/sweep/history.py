@@ -38,10 +38,11 @@ def record_rewrite(root: Path, sha: str, move: str, config: str, *, hooks: bool 
         raise RenamerError(f"{BLAME_FILE}: cannot write it: {why}")
     path = root / BLAME_FILE
     before = path.read_bytes() if path.exists() else b""
+    newline = b"\r\n" if b"\r\n" in before else b"\n"  # the file's own line ending
     lines = [] if not before or before.endswith(b"\n") else [b""]
     lines += [f"# {move}: the rewrite of renamer sweep (git blame skips it with "
               f"blame.ignoreRevsFile={BLAME_FILE})".encode(), sha.encode(), b""]
-    save(path, before + b"\n".join(lines))  # atomically: a kill leaves the old file or the new
+    save(path, before + newline.join(lines))  # atomically: a kill leaves the old file or the new
     message = (f"{move}: git blame skips the rewrite commit {sha[:12]}\n\n"
                f"Renamer-Move: {move}\nRenamer-Config: {config}\nRenamer-Commit: blame-ignore\n")
     return vcs.commit(root, [BLAME_FILE], message, hooks=hooks)

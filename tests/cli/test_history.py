@@ -74,3 +74,16 @@ def test_the_pure_rename_commit_carries_trailers_and_stays_blamed(repo, run) -> 
     renames = git(root, "rev-parse", "HEAD~2").strip()
     assert _trailers(root, renames)["Renamer-Changed"] == "1 renamed"
     assert renames not in (root / ".git-blame-ignore-revs").read_text()  # --follow needs it
+
+
+def test_a_crlf_blame_file_stays_crlf_and_log_needs_git(repo, run, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    root = repo({**STORY, ".git-blame-ignore-revs": "# formatting\r\nabc\r\n"})
+    assert run(root, "sweep", "--commit").exit_code == 0
+    listed = (root / ".git-blame-ignore-revs").read_bytes()
+    assert listed.startswith(b"# formatting\r\nabc\r\n# fv-ml1-move:") and listed.endswith(b"\r\n")
+    assert b"\n" not in listed.replace(b"\r\n", b"")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    result = run(plain, "log")
+    assert result.exit_code == 3
+    assert result.stderr == f"renamer: error: {plain}: not a git repository: renamer log reads the moves from its history\n"

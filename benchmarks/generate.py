@@ -82,7 +82,7 @@ def body(rng: random.Random, kind: str, size: int, hit: bool, decoy: bool) -> by
     return ("\n".join(lines) + "\n").encode()
 
 
-def generate(dest: Path, files: int, seed: int) -> None:
+def generate(dest: Path, files: int, seed: int, hits: float = 0.05, decoys: float = 0.03) -> None:
     rng = random.Random(seed)
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "renamer.yaml").write_text(CONFIG)
@@ -100,7 +100,7 @@ def generate(dest: Path, files: int, seed: int) -> None:
         name = f"{dated}file{n}{suffix}"
         path = dest / sub / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        hit, decoy = rng.random() < 0.05, rng.random() < 0.03
+        hit, decoy = rng.random() < hits, rng.random() < decoys
         size = int(rng.lognormvariate(8.2, 0.9))  # median ~3.6 kB, a long tail
         if kind == "bin":
             data = bytes(rng.randrange(256) for _ in range(min(size, 4096))) * max(1, size // 4096)
@@ -120,8 +120,10 @@ def main() -> None:
     parser.add_argument("dest", type=Path)
     parser.add_argument("--files", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hits", type=float, default=0.05, help="share of files holding an old value")
+    parser.add_argument("--decoys", type=float, default=0.03, help="share of files holding a decoy")
     args = parser.parse_args()
-    generate(args.dest, args.files, args.seed)
+    generate(args.dest, args.files, args.seed, args.hits, args.decoys)
 
 
 if __name__ == "__main__":

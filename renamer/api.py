@@ -27,7 +27,7 @@ from renamer.project import LoadedProject, load_project, locate_inventory
 from renamer.report.machine import sweep_document
 from renamer.sweep import run
 from renamer.sweep.apply import Applied
-from renamer.sweep.collisions import Collision, collisions
+from renamer.sweep.collisions import Collision, collisions, new_values
 from renamer.sweep.model import KEPT, SKIPPED, FileResult, NearMiss, Reference
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative
 from renamer.sweep.preview import diff_bytes, edit_list
@@ -113,7 +113,7 @@ class Project:
         """Plan the sweep (of `paths` only, relative to the repo root, if given)."""
         prefixes = repo_relative(self.loaded, [Path(p) for p in paths], self.root)
         # As `sweep --dry-run`: the looser pass too, so that near-misses are counted alike.
-        options = ScanOptions(texts=False, loose=True)
+        options = ScanOptions(texts=False, loose=True, present=new_values(self.loaded))
         return SweepPlan(plan_sweep(self.loaded, prefixes, include_ignored, options))
 
     def apply(self, plan: SweepPlan, *, commit: bool = True, allow_dirty: bool = False,

@@ -43,6 +43,7 @@ ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
 ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}in-addr\.arpa"  # an address's PTR name, or a /8-/24 zone
 ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
 PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
+_FEW = 256  # below this many stems, looking at each costs less than one whole-file regex
 
 
 @dataclass(slots=True)  # not frozen, never changed: a dense file makes millions, 4x cheaper so
@@ -165,6 +166,14 @@ class Matcher:
         """The byte prefilter: can `data` hold a match, a range or a pattern?"""
         return any(needle in data for needle in self.needles) or self.might_hold_context(data)
 
+    def context_literals(self) -> tuple[bytes, ...]:
+        """One of these is in every `data` that might_hold_context accepts."""
+        out = list(self._range_stems if self._range_probe is not None else ())
+        if self._v4_pairs:
+            out.append(b"$ORIGIN")
+        out += self._pattern_starts  # the pattern test: a start (and a meta byte)
+        return tuple(out)
+
     def might_hold_context(self, data: bytes) -> bool:
         """Can `data` hold a range (`web{01..03}` spells no old value) or a pattern for one?"""
         if (self._range_probe is not None and any(stem in data for stem in self._range_stems)
@@ -210,7 +219,7 @@ class Matcher:
         if b"\\" in data:
             matches = [m for m in matches if not _in_windows_path(data, m.start)]
         spans = sorted((span, rule) for rule in self._ranges for span in find_ranges(data, rule)) \
-            if self._ranges and RANGE_HINT.search(data) else []
+            if self._ranges and self._might_hold_range(data) else []
         if spans:
             matches = _with_ranges(matches, spans)
         if self.hosts and not self.rewrite_accounts:
@@ -223,6 +232,13 @@ class Matcher:
             if found:
                 matches = _with_patterns(matches, found, self._pattern_kinds)
         return matches
+
+    def _might_hold_range(self, data: bytes) -> bool:
+        """Can `data` hold a range? find_ranges looks at each stem in turn, which is cheap for a
+        few stems; a file dense with them is first searched for RANGE_HINT (a digit before a
+        separator, or a brace set), which every range holds but which costs a whole-file regex."""
+        stems = sum(data.count(rule.stem) for rule in self._ranges)
+        return stems > 0 and (stems <= _FEW or RANGE_HINT.search(data) is not None)
 
     def _resolve(self, data: bytes, start: int, end: int) -> Match | None:
         text = data[start:end]

@@ -22,6 +22,12 @@ _ESCAPES = b"\\[]"  # deleted before the prefilter's `in` tests
 # byte, so offsets in the folded copy are offsets in the file.
 _UPPER = bytes(range(ord("A"), ord("Z") + 1))
 _FOLD = bytes.maketrans(_UPPER + b"-_", _UPPER.lower() + b"..")
+FOLD_AND_BARE = (_FOLD, _ESCAPES)  # bytes.translate's arguments: folded, escapes deleted
+
+
+def fold_and_bare(data: bytes) -> bytes:
+    """`data` folded and without escapes: the loose pass's `bare` in one copy."""
+    return data.translate(*FOLD_AND_BARE)
 
 
 class LoosePass:

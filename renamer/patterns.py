@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # Unmistakable regex syntax only: a bare `?`, `*` or `+` after a letter is prose ("ana-ml20?")
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 _META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|[*?]")
 _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\\[]{}+*?^$|,")
 _MAX_TOKEN = 128
+_FEW = 256  # below this many starts, testing each token costs less than one whole-file regex
 
 
 @dataclass(frozen=True)
@@ -40,15 +42,15 @@ def fragments(olds: list[str]) -> tuple[bytes, ...]:
 
 
 def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> list[PatternHit]:
-    """Regex-ish runs in `data` that match an old value in full, in file order."""
-    if not _META.search(data):
+    """Regex-ish runs in `data` that match an old value in full, in file order.
+
+    Each token around a start is tested for a meta character; a file with many starts is
+    first searched for one as a whole (a token without one is no pattern), which costs one
+    regex over every byte: for a few starts, looking at each is cheaper."""
+    found = [pos for fragment in starts for pos in _positions(data, fragment)]
+    if not found or (len(found) > _FEW and not _META.search(data)):
         return []
-    spans: set[tuple[int, int]] = set()
-    for fragment in starts:
-        pos = data.find(fragment)
-        while pos != -1:
-            spans.add(_token_around(data, pos))
-            pos = data.find(fragment, pos + 1)
+    spans = {_token_around(data, pos) for pos in found}
     out = []
     for start, end in sorted(spans):
         token = data[start:end]
@@ -58,6 +60,13 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
         if old is not None:
             out.append(PatternHit(start, end, old))
     return out
+
+
+def _positions(data: bytes, fragment: bytes) -> Iterator[int]:
+    pos = data.find(fragment)
+    while pos != -1:
+        yield pos
+        pos = data.find(fragment, pos + 1)
 
 
 def _token_around(data: bytes, pos: int) -> tuple[int, int]:

@@ -125,3 +125,14 @@ def test_columns_and_spans() -> None:
     matcher = Matcher(HOSTS, ADDRESSES)
     spans = [(m.start, m.end, m.old) for m in matcher.find(b"ana-ml2.ana.lan 10.250.50.54")]
     assert spans == [(0, 15, "ana-ml2.ana.lan"), (16, 28, "10.250.50.54")]
+
+
+def test_a_file_dense_with_stems_still_finds_its_range_and_pattern() -> None:
+    m = Matcher([("ana-ml2", "fv-ml1")], [("10.250.50.54", "10.251.50.54")])
+    dense = b"ana-ml2 10.250.50.54\n" * 300
+    plain = m.find(dense)
+    assert len(plain) == 600 and all(x.refused is None for x in plain)
+    found = m.find(dense + b"hosts: ana-ml1-3\nmatch: ana-ml*\nnet: 10.250.50.50-60\n")
+    assert [x.refused for x in found[600:]] == ["range", "pattern", "range"]
+    few = m.find(b"hosts: ana-ml1-3\nmatch: ana-ml*\nnet: 10.250.50.50-60\n")
+    assert [x.refused for x in few] == ["range", "pattern", "range"]

@@ -68,9 +68,16 @@ class Collision:
         return f"{where}{key}: {level}: collision: {self.message()}{shown}"
 
 
+def new_values(project: LoadedProject) -> tuple[bytes, ...]:
+    """What a scan looks for (ScanOptions.present) so that `collisions` reads only those files."""
+    renames = project.config.renames
+    return tuple(dict.fromkeys(new.encode() for _, new in renames.hosts + renames.addresses))
+
+
 def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
     """Every place in a current-state file (and the DNS inventory) where a new value the scan
-    would write stands already; nothing to look for when the scan rewrites nothing."""
+    would write stands already; nothing to look for when the scan rewrites nothing. The scan
+    must have looked for `new_values(project)` (its `holding_new`)."""
     into: dict[str, set[str]] = {}  # new value -> the old values rewritten into it
     by_file: dict[str, set[str]] = {}  # path -> the new values its rewrites write
     for ref in scan.references():
@@ -84,7 +91,7 @@ def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
                                  [p for p in renames.addresses if p[1] in into])
     needles = [value.encode() for value in into]
     classifier = project.classifier
-    current = [rel for rel in scan.paths if classifier.classify(rel).status == CURRENT]
+    current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
     found: list[Collision] = []
     with debug.timed("collisions"):
         for rel, data in read_current(project.root, current):

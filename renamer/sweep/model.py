@@ -97,6 +97,7 @@ class ScanResult:
     ignored_with_references: tuple[str, ...] = ()
     skipped_files: tuple[tuple[str, str], ...] = ()  # (path, why)
     paths: tuple[str, ...] = ()  # every path listed for the scan (audit matches rules against them)
+    holding_new: tuple[str, ...] = ()  # the files holding a new value (ScanOptions.present)
 
     def references(self) -> list[Reference]:
         return [ref for f in self.files for ref in f.references]

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from renamer import debug
 from renamer.forked import available_cores, can_fork, fork_map
+from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
@@ -33,8 +34,9 @@ def _interesting(found: FileResult) -> bool:
 
 
 def scan_chunk(project: LoadedProject, options: ScanOptions,
-               paths: Sequence[str]) -> tuple[int, list[FileResult]]:
-    """(files scanned, the results worth sending back) for one chunk.
+               paths: Sequence[str]) -> tuple[int, list[FileResult], list[str]]:
+    """(files scanned, the results worth sending back, the files holding one of
+    `options.present`) for one chunk.
 
     A lean first pass reads each file once and tests the needles; only
     candidates (a hit, a UTF-16/32 BOM, an old value in the path, anything
@@ -48,9 +50,11 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
     joined = "\0".join(paths)
     path_needles = [n for n in (x.decode("ascii") for x in needles) if n in joined]
     loose = project.loose if options.loose else None
+    present = options.present
+    gates = _gates(project, loose is not None, present)
     limit = project.config.max_file_size
     open_, read_, close_, fstat_ = os.open, os.read, os.close, os.fstat  # hot loop: local names
-    scanned, kept = 0, list[FileResult]()
+    scanned, kept, holding = 0, list[FileResult](), list[str]()
     for rel in paths:
         candidate, read = True, None
         try:
@@ -71,6 +75,16 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
                 if len(data) > limit:
                     raise OSError  # over options.max_file_size: the full scanner streams it
                 candidate = data[:2] in WIDE_BOM_STARTS
+                if not candidate and not path_needles:
+                    # One copy folded and stripped of escapes, a few short `in` tests: a file
+                    # holding none of the gates can pass none of the tests below.
+                    bare = data.translate(*FOLD_AND_BARE)
+                    for gate in gates:
+                        if gate in bare:
+                            break
+                    else:
+                        scanned += 1
+                        continue  # finally: closes fd
                 for needle in needles:
                     if candidate or needle in data:
                         candidate = True
@@ -81,6 +95,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
                     candidate = any(n in rel for n in path_needles)
                 if not candidate and loose is not None:
                     candidate = loose.might_match(data)
+                if present and any(value in data for value in present):
+                    holding.append(rel)
                 if candidate:
                     info = fstat_(fd)
                     if stat.S_ISREG(info.st_mode):
@@ -97,13 +113,30 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
             scanned += 1
             if _interesting(found):
                 kept.append(found)
-    return scanned, kept
+    return scanned, kept, holding
 
+
+
+def _gates(project: LoadedProject, loose: bool, present: tuple[bytes, ...] = ()) -> tuple[bytes, ...]:
+    """Literals at least one of which every candidate holds, once folded and stripped of
+    escapes (near_miss.fold_and_bare): the needles, the stems behind might_hold_context's
+    tests, and the loose needles. `x in data` implies `fold_and_bare(x) in fold_and_bare(data)`,
+    so a file holding none of them is no candidate (the BOM and path tests stay as they are)."""
+    matcher = project.matcher
+    found = {fold_and_bare(x) for x in (*matcher.needles, *matcher.context_literals(), *present)}
+    if loose:
+        found.update(fold_and_bare(n) for n in project.loose.needles)
+    ordered = sorted(found, key=len)
+    if not ordered or b"" in found:
+        return (b"",)  # always a candidate: test as before
+    return tuple(g for i, g in enumerate(ordered) if not any(h in g for h in ordered[:i]))
 
 
 def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[Sequence[str]],
-               progress: Callable[[int, int], None] | None = None) -> tuple[int, list[FileResult]]:
-    """(files scanned, results with something to report, in path order).
+               progress: Callable[[int, int], None] | None = None
+               ) -> tuple[int, list[FileResult], list[str]]:
+    """(files scanned, results with something to report, in path order, the files holding one
+    of `options.present`, in path order).
 
     `batches` may block (the second one waits for git's walk): the pool is already
     scanning the first while it does.
@@ -114,16 +147,19 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
     chunks = _chunks(first, batches)
     forked = len(first) >= PARALLEL_FROM and workers >= 2 and can_fork()
     if forked:
-        done: Iterator[tuple[int, int, list[FileResult]]] = fork_map(task, chunks, workers, ordered=False)
+        done: Iterator[tuple[int, int, list[FileResult], list[str]]] = fork_map(task, chunks, workers,
+                                                                                ordered=False)
         debug.say(f"scan: {workers} workers forked for {len(first)} tracked files and more")
     else:
         done = map(task, chunks)
     scanned, kept = 0, list[FileResult]()
     per_worker: collections.Counter[int] = collections.Counter()
     start = time.perf_counter()
-    for worker, count, found in done:
+    holding: list[str] = []
+    for worker, count, found, holders in done:
         scanned += count
         kept += found
+        holding += holders
         per_worker[worker] += count
         if progress:
             progress(scanned, max(scanned, len(first)))
@@ -132,11 +168,11 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
         how = f"{len(per_worker)} forked workers" if forked else "in process"
         debug.say(f"scan: {scanned} files in {(time.perf_counter() - start) * 1000:.1f} ms, {how}; "
                   f"files per worker: {split}")
-    return scanned, sorted(kept, key=lambda r: r.path)
+    return scanned, sorted(kept, key=lambda r: r.path), sorted(holding)
 
 
 def _worker_chunk(project: LoadedProject, options: ScanOptions,
-                  paths: Sequence[str]) -> tuple[int, int, list[FileResult]]:
+                  paths: Sequence[str]) -> tuple[int, int, list[FileResult], list[str]]:
     """scan_chunk, with the worker's process id (the -vv log counts files per worker)."""
     return (os.getpid(), *scan_chunk(project, options, paths))
 

@@ -93,7 +93,7 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             listed.extend(batch)
             yield batch
 
-    scanned, found_files = scan_files(project, options, recorded(batches()), progress)
+    scanned, found_files, holding = scan_files(project, options, recorded(batches()), progress)
     debug.say(f"listed: {len(listed)} files")
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")
@@ -106,7 +106,8 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             ignored_file = scanner.scan(rel)
             if ignored_file is not None and ignored_file.references:
                 ignored_with_references.append(rel)
-    return ScanResult(files, scanned, tuple(ignored_with_references), unreadable, tuple(listed))
+    return ScanResult(files, scanned, tuple(ignored_with_references), unreadable, tuple(listed),
+                      tuple(holding))
 
 
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,

@@ -19,7 +19,7 @@ from renamer.project import LoadedProject
 from renamer.report.machine import audit_document, exemption_dict, sweep_document, verify_document
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, check_clean, commit_written, recover_interrupted
-from renamer.sweep.collisions import Collision, collisions
+from renamer.sweep.collisions import Collision, collisions, new_values
 from renamer.sweep.decisions import FileEdit, Pruned, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.history import record_rewrite, wants_blame_file
@@ -118,7 +118,8 @@ def sweep(project: LoadedProject, paths: Sequence[Path] = (), *, cwd: Path | Non
             finished = commit_written(project.root, recovered.targets, recovered.commit_message,
                                       hooks=hooks)
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
-    plan = plan_sweep(project, prefixes, include_ignored, ScanOptions(texts=False, loose=dry_run),
+    options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else ())
+    plan = plan_sweep(project, prefixes, include_ignored, options,
                       progress=progress, listing=listing)
     if not dry_run:
         _refuse_unsafe(plan, allow_dirty, recovered)
@@ -228,7 +229,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
            progress: Progress | None = None, listing: Listing | None = None,
            today: dt.date | None = None) -> VerifyResult:
     """Every live reference left, every near-miss, expired exemptions, collisions, and the verdict."""
-    options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False)
+    options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False,
+                          present=new_values(project))
     scan = scan_repo(project, options, include_ignored=include_ignored, progress=progress, listing=listing)
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps

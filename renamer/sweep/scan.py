@@ -75,6 +75,9 @@ class ScanOptions:
     # The byte edits, where only a report is wanted (verify, audit) and nothing depends on them:
     # a structured file's edits decide `structure` residuals, a Markdown file's its links.
     edits: bool = True
+    # New values to look for in every file, for collisions (sweep/collisions.py): the scan lists
+    # the files that hold one, so that only those are read again.
+    present: tuple[bytes, ...] = ()
 
 
 class FileScanner:

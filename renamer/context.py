@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 _TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\.\.|~)"  # -, en dash, em dash, .., ~
@@ -149,24 +150,51 @@ _MARKERS = (b"/home/", b"/Users/", b"~", b"sers\\", b"SERS\\", b"chown", b"chgrp
             b"su\t", b"User", b"Group", b"user")
 
 
-def account_starts(data: bytes) -> set[int]:
-    """Offsets where a user account's name would begin (after `/home/`, `chown `, `User=`...)."""
+def account_starts(data: bytes, near: Iterable[int] | None = None) -> set[int]:
+    """Offsets where a user account's name would begin (after `/home/`, `chown `, `User=`...).
+
+    `near`: only those that could be one of these offsets. A start comes from a marker on its
+    own line or the line before (each search reaches the end of the next line), so only those
+    lines are searched for markers: a file's few matches, not its every `user` or `~`."""
     out: set[int] = set()
     searched: set[int] = set()
-    for marker in _MARKERS:
-        pos = data.find(marker)
-        while pos != -1:
-            line = data.rfind(b"\n", 0, pos) + 1
-            if line not in searched:
-                searched.add(line)
-                # To the end of the next line: a plist's <string> follows its <key> line.
-                end = data.find(b"\n", pos)
-                end = len(data) if end == -1 else data.find(b"\n", end + 1)
-                end = len(data) if end == -1 else end
-                for regex in (_ACCOUNT, _GROUP):
-                    out.update(hit.end() for hit in regex.finditer(data, line, end))
-            pos = data.find(marker, pos + 1)
+    for low, high in _windows(data, near):
+        for marker in _MARKERS:
+            _account_starts_at(data, marker, low, high, searched, out)
     return out
+
+
+def _windows(data: bytes, near: Iterable[int] | None) -> list[tuple[int, int]]:
+    """[line before, end of line] around each offset, merged; the whole of `data` without any."""
+    if near is None:
+        return [(0, len(data))]
+    out: list[tuple[int, int]] = []
+    for pos in sorted(near):
+        line = data.rfind(b"\n", 0, pos) + 1
+        low = data.rfind(b"\n", 0, max(0, line - 1)) + 1 if line else 0
+        high = data.find(b"\n", pos)
+        high = len(data) if high == -1 else high
+        if out and low <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], high))
+        else:
+            out.append((low, high))
+    return out
+
+
+def _account_starts_at(data: bytes, marker: bytes, low: int, high: int, searched: set[int],
+                       out: set[int]) -> None:
+    pos = data.find(marker, low, high)
+    while pos != -1:
+        line = data.rfind(b"\n", 0, pos) + 1
+        if line not in searched:
+            searched.add(line)
+            # To the end of the next line: a plist's <string> follows its <key> line.
+            end = data.find(b"\n", pos)
+            end = len(data) if end == -1 else data.find(b"\n", end + 1)
+            end = len(data) if end == -1 else end
+            for regex in (_ACCOUNT, _GROUP):
+                out.update(hit.end() for hit in regex.finditer(data, line, end))
+        pos = data.find(marker, pos + 1, high)
 
 
 def is_account(data: bytes, start: int, end: int, starts: set[int]) -> bool:

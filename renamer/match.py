@@ -223,7 +223,8 @@ class Matcher:
         if spans:
             matches = _with_ranges(matches, spans)
         if self.hosts and not self.rewrite_accounts:
-            starts = account_starts(data)
+            hosts = [m.start for m in matches if m.kind == "host" and m.refused is None]
+            starts = account_starts(data, hosts)
             for m in matches if starts or b"@" in data else ():  # a dense file has neither: no loop
                 if m.kind == "host" and m.refused is None and is_account(data, m.start, m.end, starts):
                     m.kept = "account"

@@ -31,11 +31,12 @@ def _compose(text: str) -> list[Any]:
     return list(YAML(typ="rt").compose_all(text))
 
 
-def _scalars(text: str) -> list[tuple[int, int, str, str]]:
-    """(start, end, key path, key|value) for every scalar, by character offset."""
+def _scalars(text: str, limit: int | None = None) -> list[tuple[int, int, str, str]]:
+    """(start, end, key path, key|value) for every scalar, by character offset (libyaml's
+    events stop after `limit`: nothing past the last offset asked for is needed)."""
     fast = YAML(typ="safe", pure=False)
     if fast.Parser.__name__ == "CParser":
-        return _scalars_from_events(fast.parse(text))
+        return _scalars_from_events(fast.parse(text), limit)
     out: list[tuple[int, int, str, str]] = []
     seen: set[int] = set()
 
@@ -72,8 +73,9 @@ class _Frame:
         self.key: str | None = None  # a mapping's current key, None while expecting one
 
 
-def _scalars_from_events(events: Any) -> list[tuple[int, int, str, str]]:
-    """Key paths straight from libyaml's events: no node tree, no tag resolution."""
+def _scalars_from_events(events: Any, limit: int | None = None) -> list[tuple[int, int, str, str]]:
+    """Key paths straight from libyaml's events: no node tree, no tag resolution; up to the
+    first event that starts past `limit`."""
     out: list[tuple[int, int, str, str]] = []
     stack: list[_Frame] = []
 
@@ -91,6 +93,8 @@ def _scalars_from_events(events: Any) -> list[tuple[int, int, str, str]]:
         return path, VALUE
 
     for event in events:
+        if limit is not None and event.start_mark.index > limit:
+            break
         kind = type(event).__name__
         if kind == "ScalarEvent":
             path, role = slot()
@@ -123,9 +127,10 @@ def _join(path: str, key: Any) -> str:
 
 
 def locate(text: str, offsets: list[int]) -> list[tuple[str | None, str]] | None:
-    """(key path, role) for each character offset; None when the YAML does not parse."""
+    """(key path, role) for each character offset; None when the YAML does not parse as far as
+    the last offset (what follows is not read: it names nothing asked for)."""
     try:
-        scalars = _scalars(text)
+        scalars = _scalars(text, max(offsets, default=0))
     except (YAMLError, RecursionError, ValueError):
         return None
     starts = [s[0] for s in scalars]

@@ -73,7 +73,13 @@ def test_locate_nothing_asked(text: str, offsets: list[int]) -> None:
     pytest.param("key: 'open\n", id="unclosed-quote"),
 ))
 def test_locate_leaves_alone_unparseable(text: str) -> None:
-    assert locate(text, [0]) is None
+    assert locate(text, [len(text) - 1]) is None
+
+
+def test_locate_reads_only_as_far_as_the_last_offset() -> None:
+    text = "a: ana-ml2\nb: [unclosed\n"
+    assert locate(text, [3]) == [("a", "value")]  # the error lies past what is asked
+    assert locate(text, [3, len(text) - 2]) is None
 
 
 @pytest.mark.parametrize(("before", "after", "expected"), (

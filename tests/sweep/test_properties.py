@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from renamer.match import Matcher
@@ -152,3 +152,19 @@ def test_python_structure_unchanged_but_for_strings(tmp_path_factory, document: 
         return  # a dict literal whose renamed keys merge: Python allows it, the values still match
     assert value == _renamed(document)
     assert swept.endswith("# on fv-ml1\n")
+
+
+ACCOUNT_PIECES = ["ana-ml2", "/home/", "chown ", "chown root:", "User=", "user: ", "username=", "~", "-u ",
+                  "su ", "<key>UserName</key>", "\n  <string>", "\n", " ", "@", "x", "ansible_user: "]
+
+
+@example("<key>UserName</key>\n  <string>ana-ml2")  # the marker on the line before
+@example("x\nchown root:ana-ml2 /srv\n")
+@given(st.lists(st.sampled_from(ACCOUNT_PIECES), max_size=30).map("".join))
+def test_account_starts_near_the_matches_are_the_whole_files_there(text: str) -> None:
+    from renamer.context import account_starts
+
+    data = text.encode()
+    near = [m.start for m in Matcher(HOSTS, ADDRESSES).find(data)]
+    whole = account_starts(data)
+    assert {p for p in near if p in whole} == {p for p in near if p in account_starts(data, near)}

@@ -59,6 +59,14 @@ def slugs(text: str) -> list[str]:
     return out
 
 
+def anchor_literals(project: LoadedProject) -> tuple[bytes, ...]:
+    """What every link to a rewritten heading's old anchor spells: the anchor of a heading
+    holding an old value holds that value's own slug (github_slug works character by
+    character), so a file without any of these links to no old anchor."""
+    olds = [old for old, _ in project.config.renames.pairs()]
+    return tuple(dict.fromkeys(slug.encode() for slug in map(github_slug, olds) if slug))
+
+
 def is_markdown(path: str) -> bool:
     return path.lower().endswith(MARKDOWN)
 
@@ -76,7 +84,9 @@ def follow_anchors(project: LoadedProject, scan: ScanResult) -> ScanResult:
     by_path = {f.path: f for f in scan.files}
     edited = {f.path for f in scan.files if f.edits and is_markdown(f.path)}
     updated: dict[str, FileResult] = {}
-    for rel in scan.paths:
+    # The scan saw which Markdown files spell an old value's slug at all: only those can link.
+    paths = scan.paths if scan.linking is None else sorted(edited.union(scan.linking))
+    for rel in paths:
         if not is_markdown(rel) or (rel not in edited and not needles):
             continue
         if rel not in edited and project.classifier.classify(rel).status != CURRENT:

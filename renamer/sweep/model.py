@@ -98,6 +98,8 @@ class ScanResult:
     skipped_files: tuple[tuple[str, str], ...] = ()  # (path, why)
     paths: tuple[str, ...] = ()  # every path listed for the scan (audit matches rules against them)
     holding_new: tuple[str, ...] = ()  # the files holding a new value (ScanOptions.present)
+    # The Markdown files that may link to an old heading's anchor (sweep/anchors.py); None: any.
+    linking: tuple[str, ...] | None = None
 
     def references(self) -> list[Reference]:
         return [ref for f in self.files for ref in f.references]

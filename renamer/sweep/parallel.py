@@ -14,11 +14,13 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 
 from renamer import debug
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
+from renamer.sweep.anchors import anchor_literals, is_markdown
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.scan import FileScanner, ScanOptions
@@ -33,10 +35,24 @@ def _interesting(found: FileResult) -> bool:
     return bool(found.kind == "unreadable" or found.references or found.new_path or found.near_misses)
 
 
-def scan_chunk(project: LoadedProject, options: ScanOptions,
-               paths: Sequence[str]) -> tuple[int, list[FileResult], list[str]]:
-    """(files scanned, the results worth sending back, the files holding one of
-    `options.present`) for one chunk.
+@dataclass
+class Chunk:
+    """What scanning some files found: only what the parent needs travels back."""
+
+    scanned: int = 0
+    kept: list[FileResult] = field(default_factory=list)  # the results worth sending back
+    holding: list[str] = field(default_factory=list)  # files holding one of `options.present`
+    linking: list[str] = field(default_factory=list)  # Markdown files that may link to an old anchor
+
+    def add(self, other: Chunk) -> None:
+        self.scanned += other.scanned
+        self.kept += other.kept
+        self.holding += other.holding
+        self.linking += other.linking
+
+
+def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str]) -> Chunk:
+    """What one chunk of files holds.
 
     A lean first pass reads each file once and tests the needles; only
     candidates (a hit, a UTF-16/32 BOM, an old value in the path, anything
@@ -51,10 +67,12 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
     path_needles = [n for n in (x.decode("ascii") for x in needles) if n in joined]
     loose = project.loose if options.loose else None
     present = options.present
-    gates = _gates(project, loose is not None, present)
+    slugs = anchor_literals(project)
+    gates = _gates(project, loose is not None, present + slugs)
     limit = project.config.max_file_size
     open_, read_, close_, fstat_ = os.open, os.read, os.close, os.fstat  # hot loop: local names
-    scanned, kept, holding = 0, list[FileResult](), list[str]()
+    out = Chunk()
+    scanned, kept, holding, linking = 0, out.kept, out.holding, out.linking
     for rel in paths:
         candidate, read = True, None
         try:
@@ -97,6 +115,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
                     candidate = loose.might_match(data)
                 if present and any(value in data for value in present):
                     holding.append(rel)
+                if is_markdown(rel) and any(slug in data for slug in slugs):
+                    linking.append(rel)
                 if candidate:
                     info = fstat_(fd)
                     if stat.S_ISREG(info.st_mode):
@@ -113,7 +133,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions,
             scanned += 1
             if _interesting(found):
                 kept.append(found)
-    return scanned, kept, holding
+    out.scanned = scanned
+    return out
 
 
 
@@ -133,10 +154,8 @@ def _gates(project: LoadedProject, loose: bool, present: tuple[bytes, ...] = ())
 
 
 def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[Sequence[str]],
-               progress: Callable[[int, int], None] | None = None
-               ) -> tuple[int, list[FileResult], list[str]]:
-    """(files scanned, results with something to report, in path order, the files holding one
-    of `options.present`, in path order).
+               progress: Callable[[int, int], None] | None = None) -> Chunk:
+    """Everything the files hold, each list in path order.
 
     `batches` may block (the second one waits for git's walk): the pool is already
     scanning the first while it does.
@@ -147,34 +166,32 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
     chunks = _chunks(first, batches)
     forked = len(first) >= PARALLEL_FROM and workers >= 2 and can_fork()
     if forked:
-        done: Iterator[tuple[int, int, list[FileResult], list[str]]] = fork_map(task, chunks, workers,
-                                                                                ordered=False)
+        done: Iterator[tuple[int, Chunk]] = fork_map(task, chunks, workers, ordered=False)
         debug.say(f"scan: {workers} workers forked for {len(first)} tracked files and more")
     else:
         done = map(task, chunks)
-    scanned, kept = 0, list[FileResult]()
+    total = Chunk()
     per_worker: collections.Counter[int] = collections.Counter()
     start = time.perf_counter()
-    holding: list[str] = []
-    for worker, count, found, holders in done:
-        scanned += count
-        kept += found
-        holding += holders
-        per_worker[worker] += count
+    for worker, chunk in done:
+        total.add(chunk)
+        per_worker[worker] += chunk.scanned
         if progress:
-            progress(scanned, max(scanned, len(first)))
+            progress(total.scanned, max(total.scanned, len(first)))
     if debug.on():
         split = ", ".join(str(count) for _, count in sorted(per_worker.items())) or "0"
         how = f"{len(per_worker)} forked workers" if forked else "in process"
-        debug.say(f"scan: {scanned} files in {(time.perf_counter() - start) * 1000:.1f} ms, {how}; "
+        debug.say(f"scan: {total.scanned} files in {(time.perf_counter() - start) * 1000:.1f} ms, {how}; "
                   f"files per worker: {split}")
-    return scanned, sorted(kept, key=lambda r: r.path), sorted(holding)
+    total.kept.sort(key=lambda r: r.path)
+    total.holding.sort()
+    total.linking.sort()
+    return total
 
 
-def _worker_chunk(project: LoadedProject, options: ScanOptions,
-                  paths: Sequence[str]) -> tuple[int, int, list[FileResult], list[str]]:
+def _worker_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str]) -> tuple[int, Chunk]:
     """scan_chunk, with the worker's process id (the -vv log counts files per worker)."""
-    return (os.getpid(), *scan_chunk(project, options, paths))
+    return os.getpid(), scan_chunk(project, options, paths)
 
 
 def _chunks(first: list[str], rest: Iterator[Sequence[str]]) -> Iterator[Sequence[str]]:

@@ -93,7 +93,8 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             listed.extend(batch)
             yield batch
 
-    scanned, found_files, holding = scan_files(project, options, recorded(batches()), progress)
+    chunk = scan_files(project, options, recorded(batches()), progress)
+    found_files = chunk.kept
     debug.say(f"listed: {len(listed)} files")
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")
@@ -106,8 +107,8 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             ignored_file = scanner.scan(rel)
             if ignored_file is not None and ignored_file.references:
                 ignored_with_references.append(rel)
-    return ScanResult(files, scanned, tuple(ignored_with_references), unreadable, tuple(listed),
-                      tuple(holding))
+    return ScanResult(files, chunk.scanned, tuple(ignored_with_references), unreadable, tuple(listed),
+                      tuple(chunk.holding), tuple(chunk.linking))
 
 
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Time `renamer sweep --dry-run` against ripgrep and git grep, side by side, in one run.
+"""Time `renamer sweep --dry-run`, `verify` and `audit` against ripgrep and git grep, side by side.
 
-    python3 benchmarks/bench_sweep.py [--sizes 10000,20000,40000] [--runs 5] [--workdir DIR]
+    python3 benchmarks/bench_sweep.py [--sizes 10000,40000,160000] [--clean 160000] [--runs 5]
+                                      [--workdir DIR] [--json FILE]
 
-For each size it generates (once, deterministically) a synthetic infra repo,
+For each size it generates (once, deterministically) a synthetic infra repo (and,
+for each --clean size, one without any old value),
 warms the page cache with one run of every command, then times the commands
 in alternating rounds and prints medians, ratios and peak RSS. ripgrep and
 git grep look for the same literals renamer does (every old key and the
@@ -13,6 +15,7 @@ reverse-DNS name). Nothing here is a pass/fail test: it measures.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -56,32 +59,43 @@ def measure(repo: Path, argvs: dict[str, list[str]], runs: int) -> dict[str, tup
             for name, got in samples.items()}
 
 
+def repo_for(workdir: Path, size: int, clean: bool) -> Path:
+    """The synthetic repo of `size` files (generated once); `clean`: no old value anywhere."""
+    repo = workdir / (f"repo-clean-{size}" if clean else f"repo-{size}")
+    if not (repo / ".git").exists():
+        print(f"generating {size} files in {repo} ...", flush=True)
+        extra = ["--hits", "0", "--decoys", "0"] if clean else []
+        subprocess.run([sys.executable, str(HERE / "generate.py"), str(repo), "--files", str(size), *extra],
+                       check=True)
+    return repo
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,20000,40000")
+    parser.add_argument("--sizes", default="10000,40000,160000")
+    parser.add_argument("--clean", default="160000",
+                        help="sizes of repos with no old value at all (comma-separated; '' for none)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/renamer-bench"))
+    parser.add_argument("--json", type=Path, help="also write every median here")
     args = parser.parse_args()
     renamer = shutil.which("renamer")
     if renamer is None:
         print("renamer is not on PATH (pip install . first)", file=sys.stderr)
         return 2
-    sizes = [int(s) for s in args.sizes.split(",")]
-    print(f"{os.cpu_count()} cores; {args.runs} alternating runs after a warm-up; medians\n")
-    scaling = []
-    for size in sizes:
-        repo = args.workdir / f"repo-{size}"
-        if not (repo / ".git").exists():
-            print(f"generating {size} files in {repo} ...", flush=True)
-            subprocess.run([sys.executable, str(HERE / "generate.py"), str(repo), "--files", str(size)],
-                           check=True)
+    cores = len(os.sched_getaffinity(0))
+    print(f"{cores} cores; {args.runs} alternating runs after a warm-up; medians\n")
+    cases = [(int(s), False) for s in args.sizes.split(",") if s]
+    cases += [(int(s), True) for s in args.clean.split(",") if s]
+    report = {"cores": cores, "runs": args.runs, "repos": []}
+    for size, clean in cases:
+        repo = repo_for(args.workdir, size, clean)
         argvs = commands(renamer)
-        if size == sizes[-1]:
-            argvs["renamer verify"] = [renamer, "verify"]
-            argvs["renamer audit --format json"] = [renamer, "audit", "--format", "json"]
+        argvs["renamer verify"] = [renamer, "verify"]
+        argvs["renamer audit --format json"] = [renamer, "audit", "--format", "json"]
         results = measure(repo, argvs, args.runs)
         megabytes = sum(p.stat().st_size for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts)
-        print(f"== {size} files, {megabytes / 1e6:.0f} MB")
+        print(f"== {size} files, {megabytes / 1e6:.0f} MB{', no old value' if clean else ''}")
         rg = results.get("rg -F", (0, 0))[0]
         gg = results.get("git grep -F", (0, 0))[0]
         print(f"{'command':32} {'median':>8} {'vs rg':>7} {'vs git grep':>12} {'peak RSS':>9}")
@@ -89,16 +103,15 @@ def main() -> int:
             ratio_rg = f"{seconds / rg:.2f}x" if rg else "-"
             ratio_gg = f"{seconds / gg:.2f}x" if gg else "-"
             print(f"{name:32} {seconds:7.3f}s {ratio_rg:>7} {ratio_gg:>12} {rss:7.0f}MB")
-        scaling.append((size, results["renamer sweep --dry-run"][0], results["renamer sweep --dry-run"][1]))
-        print()
+        print(flush=True)
+        report["repos"].append({"files": size, "clean": clean, "megabytes": round(megabytes / 1e6),
+                                "results": {n: {"seconds": round(t, 4), "rss_mb": round(m)}
+                                            for n, (t, m) in results.items()}})
     help_times = sorted(timed([renamer, "--help"], Path.cwd())[0] for _ in range(7))
     print(f"renamer --help: median {statistics.median(help_times) * 1000:.0f} ms")
-    if len(scaling) > 1:
-        print("\nscaling of sweep --dry-run:")
-        base_size, base_time, _ = scaling[0]
-        for size, seconds, rss in scaling:
-            print(f"  {size:6} files: {seconds:.3f}s ({seconds / base_time:.2f}x time for "
-                  f"{size / base_size:.1f}x files), peak RSS {rss:.0f}MB")
+    report["help_ms"] = round(statistics.median(help_times) * 1000)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 

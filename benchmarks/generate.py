@@ -12,6 +12,7 @@ realistic density (most files hold none), decoys such as ana-ml20 and
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import subprocess
@@ -82,33 +83,41 @@ def body(rng: random.Random, kind: str, size: int, hit: bool, decoy: bool) -> by
     return ("\n".join(lines) + "\n").encode()
 
 
-def generate(dest: Path, files: int, seed: int, hits: float = 0.05, decoys: float = 0.03) -> None:
-    rng = random.Random(seed)
-    dest.mkdir(parents=True, exist_ok=True)
-    (dest / "renamer.yaml").write_text(CONFIG)
-    (dest / "allowlist.yaml").write_text(ALLOWLIST)
-    folders = ["stacks", "services", "scripts", "docs", "playbooks", "notes", "incidents", "vendor"]
-    kinds = [("yaml", 40), ("md", 25), ("py", 15), ("env", 8), ("json", 10), ("bin", 2)]
-    population = [k for k, weight in kinds for _ in range(weight)]
-    for n in range(files):
-        folder = rng.choice(folders)
+FOLDERS = ["stacks", "services", "scripts", "docs", "playbooks", "notes", "incidents", "vendor"]
+KINDS = [("yaml", 40), ("md", 25), ("py", 15), ("env", 8), ("json", 10), ("bin", 2)]
+SUFFIX = {"yaml": ".yaml", "md": ".md", "py": ".py", "env": ".env", "json": ".json", "bin": ".bin"}
+BLOCK = 1000  # files per random stream: the repo is the same whatever the number of cores
+
+
+def _block(dest: Path, block: int, files: int, seed: int, hits: float, decoys: float) -> None:
+    rng = random.Random(seed * 1_000_003 + block)
+    population = [k for k, weight in KINDS for _ in range(weight)]
+    for n in range(block * BLOCK, min(files, (block + 1) * BLOCK)):
+        folder = rng.choice(FOLDERS)
         kind = rng.choice(population)
         sub = f"{folder}/group{n % 97:02d}/unit{n % 13}"
-        suffix = {"yaml": ".yaml", "md": ".md", "py": ".py", "env": ".env", "json": ".json",
-                  "bin": ".bin"}[kind]
         dated = f"2026-09-{n % 28 + 1:02d}-" if folder == "notes" else ""
-        name = f"{dated}file{n}{suffix}"
-        path = dest / sub / name
+        path = dest / sub / f"{dated}file{n}{SUFFIX[kind]}"
         path.parent.mkdir(parents=True, exist_ok=True)
         hit, decoy = rng.random() < hits, rng.random() < decoys
         size = int(rng.lognormvariate(8.2, 0.9))  # median ~3.6 kB, a long tail
         if kind == "bin":
-            data = bytes(rng.randrange(256) for _ in range(min(size, 4096))) * max(1, size // 4096)
+            data = rng.randbytes(min(size, 4096)) * max(1, size // 4096)
             if hit:
                 data += b"\x00ana-ml2\x00"
         else:
             data = body(rng, kind, size, hit, decoy)
         path.write_bytes(data)
+
+
+def generate(dest: Path, files: int, seed: int, hits: float = 0.05, decoys: float = 0.03) -> None:
+    """Blocks of files in parallel, each from its own seeded stream, then one commit."""
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "renamer.yaml").write_text(CONFIG)
+    (dest / "allowlist.yaml").write_text(ALLOWLIST)
+    blocks = range((files + BLOCK - 1) // BLOCK)
+    with multiprocessing.Pool() as pool:
+        pool.starmap(_block, [(dest, b, files, seed, hits, decoys) for b in blocks])
     env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@invalid",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@invalid"}
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "synthetic"]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -104,7 +105,8 @@ def _finish_ls(root: Path, process: subprocess.Popen[bytes]) -> list[str]:
     out, err = process.communicate()
     if process.returncode != 0:
         raise RenamerError(f"{root}: git ls-files failed: {err.decode(errors='replace').strip()}")
-    return [os.fsdecode(p) for p in out.split(b"\0") if p]
+    # os.fsdecode of each path, at once: 160,000 calls cost 0.1 s.
+    return [p for p in out.decode(sys.getfilesystemencoding(), "surrogateescape").split("\0") if p]
 
 
 def _ls(root: Path, *args: str) -> list[str]:

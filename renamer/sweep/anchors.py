@@ -128,7 +128,7 @@ def _renamed_anchors(project: LoadedProject, scan: ScanResult) -> dict[str, dict
         if not found.edits or not is_markdown(found.path):
             continue
         read = _read(project, found.path)
-        if read is None:
+        if read is None or not _edits_a_heading(read[0], found.edits):
             continue
         before = slugs(read[0].decode("utf-8", "replace"))
         after = slugs(apply_edits(read[0], found.edits).decode("utf-8", "replace"))
@@ -138,6 +138,20 @@ def _renamed_anchors(project: LoadedProject, scan: ScanResult) -> dict[str, dict
         if changed:
             out[found.path] = changed
     return out
+
+
+_HEADING_LINE = re.compile(rb"[ ]{0,3}#{1,6}[ \t]")
+
+
+def _edits_a_heading(data: bytes, edits: tuple[Edit, ...]) -> bool:
+    """Does any edit fall on a line that starts like a heading (the only lines slugs reads)?"""
+    for edit in edits:
+        line = data.rfind(b"\n", 0, edit.start) + 1
+        if line == 0 and data.startswith(b"\xef\xbb\xbf"):
+            line = 3  # a byte order mark is no part of the first heading
+        if _HEADING_LINE.match(data, line):
+            return True
+    return False
 
 
 def _link_edits(rel: str, data: bytes, renamed: dict[str, dict[str, str]], taken: tuple[Edit, ...]

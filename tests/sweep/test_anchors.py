@@ -27,3 +27,12 @@ def test_repeats_are_numbered_and_fenced_headings_ignored() -> None:
 
 def test_a_byte_order_mark_does_not_hide_the_first_heading() -> None:
     assert slugs("\ufeff## web01\r\n[x](#web01)\r\n") == ["web01"]
+
+
+def test_only_an_edit_on_a_heading_line_can_change_an_anchor() -> None:
+    from renamer.sweep.anchors import _edits_a_heading
+    from renamer.sweep.model import Edit
+
+    data = b"\xef\xbb\xbf## web01\nweb01 text\n   ### x web01\n    # code web01\n"
+    at = [data.find(b"web01", i) for i in (0, 12, 25, 40)]
+    assert [_edits_a_heading(data, (Edit(p, p + 5, b"web02"),)) for p in at] == [True, False, True, False]

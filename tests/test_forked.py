@@ -118,3 +118,49 @@ def test_can_fork_matches_start_methods() -> None:
     import multiprocessing
 
     assert can_fork() is ("fork" in multiprocessing.get_all_start_methods())
+
+
+def _children() -> set[str]:
+    """This process's child processes, zombies included (/proc: Linux, where fork is)."""
+    out: set[str] = set()
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as handle:
+            out.update(handle.read().split())
+    return out
+
+
+@needs_fork
+def test_a_worker_that_dies_is_an_error_and_none_is_left_behind() -> None:
+    def task(item: int) -> int:
+        if item == 2:
+            os._exit(3)  # as if killed: no result ever comes
+        return item
+
+    before = _children()
+    with pytest.raises(RuntimeError, match="ended without its result"):
+        list(fork_map(task, range(5), 2))
+    assert _children() <= before  # every worker was reaped
+
+
+@needs_fork
+def test_a_caller_that_stops_early_ends_the_busy_workers() -> None:
+    import time
+
+    def slow(item: int) -> int:
+        if item:
+            time.sleep(60)
+        return item
+
+    before = _children()
+    results = fork_map(slow, range(3), 3, ordered=False)
+    started = time.monotonic()
+    assert next(results) == 0
+    results.close()  # the two sleeping workers are killed, not waited for
+    assert time.monotonic() - started < 30
+    assert _children() <= before
+
+
+@needs_fork
+def test_a_result_that_cannot_travel_is_an_error() -> None:
+    with pytest.raises(RuntimeError, match="cannot travel"):
+        list(fork_map(lambda item: (lambda: item), range(2), 2))

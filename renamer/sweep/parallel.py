@@ -43,12 +43,14 @@ class Chunk:
     kept: list[FileResult] = field(default_factory=list)  # the results worth sending back
     holding: list[str] = field(default_factory=list)  # files holding one of `options.present`
     linking: list[str] = field(default_factory=list)  # Markdown files that may link to an old anchor
+    excluded: list[str] = field(default_factory=list)  # never scanned: the allowlist's `exclude` and more
 
     def add(self, other: Chunk) -> None:
         self.scanned += other.scanned
         self.kept += other.kept
         self.holding += other.holding
         self.linking += other.linking
+        self.excluded += other.excluded
 
 
 def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str]) -> Chunk:
@@ -73,7 +75,11 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     open_, read_, close_, fstat_ = os.open, os.read, os.close, os.fstat  # hot loop: local names
     out = Chunk()
     scanned, kept, holding, linking = 0, out.kept, out.holding, out.linking
+    excluded = project.classifier.is_excluded
     for rel in paths:
+        if excluded(rel):
+            out.excluded.append(rel)
+            continue
         candidate, read = True, None
         try:
             fd = open_(root + rel, OPEN_FLAGS)
@@ -177,7 +183,8 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
         total.add(chunk)
         per_worker[worker] += chunk.scanned
         if progress:
-            progress(total.scanned, max(total.scanned, len(first)))
+            done = total.scanned + len(total.excluded)
+            progress(done, max(done, len(first)))
     if debug.on():
         split = ", ".join(str(count) for _, count in sorted(per_worker.items())) or "0"
         how = f"{len(per_worker)} forked workers" if forked else "in process"

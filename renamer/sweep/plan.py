@@ -66,6 +66,10 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     def keep(paths: list[str]) -> list[str]:
         return [rel for rel in paths if _selected(rel, wanted) and not classifier.is_excluded(rel)]
 
+    def selected(paths: list[str]) -> list[str]:
+        """The big batches: the workers leave out excluded files (a regex per path, in parallel)."""
+        return [rel for rel in paths if _selected(rel, wanted)] if wanted else paths
+
     git: vcs.Listing | None = None
     if project.git:
         git = listing if listing is not None and listing.root == project.root else vcs.Listing(project.root)
@@ -80,11 +84,11 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
         if git is None:  # a plain folder: its .gitignore files still apply
             listed, hidden = ignore.walk(project.root)
             plain_ignored.extend(hidden)
-            yield keep(listed) + ([rel for rel in keep(hidden) if classifier.is_current_pattern(rel)]
-                                  if include_ignored else [])
+            yield selected(listed) + ([rel for rel in keep(hidden) if classifier.is_current_pattern(rel)]
+                                      if include_ignored else [])
             return
-        yield keep(git.tracked())
-        yield keep(git.untracked()) + (ignored_current(git) if include_ignored else [])
+        yield selected(git.tracked())
+        yield selected(git.untracked()) + (ignored_current(git) if include_ignored else [])
 
     listed: list[str] = []
 
@@ -94,6 +98,9 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             yield batch
 
     chunk = scan_files(project, options, recorded(batches()), progress)
+    if chunk.excluded:
+        excluded = set(chunk.excluded)
+        listed = [rel for rel in listed if rel not in excluded]
     found_files = chunk.kept
     debug.say(f"listed: {len(listed)} files")
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")

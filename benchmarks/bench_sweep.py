@@ -59,6 +59,15 @@ def measure(repo: Path, argvs: dict[str, list[str]], runs: int) -> dict[str, tup
             for name, got in samples.items()}
 
 
+def _size(repo: Path) -> int:
+    """Bytes of the work tree's files, .git left out."""
+    total = 0
+    for folder, subfolders, files in os.walk(repo):
+        subfolders[:] = [d for d in subfolders if d != ".git"]
+        total += sum(os.lstat(os.path.join(folder, name)).st_size for name in files)
+    return total
+
+
 def repo_for(workdir: Path, size: int, clean: bool) -> Path:
     """The synthetic repo of `size` files (generated once); `clean`: no old value anywhere."""
     repo = workdir / (f"repo-clean-{size}" if clean else f"repo-{size}")
@@ -93,9 +102,9 @@ def main() -> int:
         argvs = commands(renamer)
         argvs["renamer verify"] = [renamer, "verify"]
         argvs["renamer audit --format json"] = [renamer, "audit", "--format", "json"]
+        megabytes = _size(repo) / 1e6
         results = measure(repo, argvs, args.runs)
-        megabytes = sum(p.stat().st_size for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts)
-        print(f"== {size} files, {megabytes / 1e6:.0f} MB{', no old value' if clean else ''}")
+        print(f"== {size} files, {megabytes:.0f} MB{', no old value' if clean else ''}")
         rg = results.get("rg -F", (0, 0))[0]
         gg = results.get("git grep -F", (0, 0))[0]
         print(f"{'command':32} {'median':>8} {'vs rg':>7} {'vs git grep':>12} {'peak RSS':>9}")
@@ -104,7 +113,7 @@ def main() -> int:
             ratio_gg = f"{seconds / gg:.2f}x" if gg else "-"
             print(f"{name:32} {seconds:7.3f}s {ratio_rg:>7} {ratio_gg:>12} {rss:7.0f}MB")
         print(flush=True)
-        report["repos"].append({"files": size, "clean": clean, "megabytes": round(megabytes / 1e6),
+        report["repos"].append({"files": size, "clean": clean, "megabytes": round(megabytes),
                                 "results": {n: {"seconds": round(t, 4), "rss_mb": round(m)}
                                             for n, (t, m) in results.items()}})
     help_times = sorted(timed([renamer, "--help"], Path.cwd())[0] for _ in range(7))

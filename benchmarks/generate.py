@@ -120,7 +120,9 @@ def generate(dest: Path, files: int, seed: int, hits: float = 0.05, decoys: floa
         pool.starmap(_block, [(dest, b, files, seed, hits, decoys) for b in blocks])
     env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@invalid",
            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@invalid"}
-    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "synthetic"]):
+    # No automatic gc: a repack in the background would run during the timings.
+    for args in (["init", "-q", "-b", "main"], ["config", "gc.auto", "0"], ["add", "-A"],
+                 ["commit", "-q", "-m", "synthetic"]):
         subprocess.run(["git", "-C", str(dest), *args], check=True, env=env)
 
 

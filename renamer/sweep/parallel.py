@@ -143,7 +143,6 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     return out
 
 
-
 def _gates(project: LoadedProject, loose: bool, present: tuple[bytes, ...] = ()) -> tuple[bytes, ...]:
     """Literals at least one of which every candidate holds, once folded and stripped of
     escapes (near_miss.fold_and_bare): the needles, the stems behind might_hold_context's

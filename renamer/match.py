@@ -515,3 +515,8 @@ def _from_reverse(text: str) -> IPAddress | None:
         return ipaddress.ip_address(":".join(groups))
     except ValueError:
         return None
+
+
+def new_values_matcher(hosts: Iterable[tuple[str, str]], addresses: Iterable[tuple[str, str]]) -> Matcher:
+    """The exact rules of the sweep, with the new values as the needles (probe, collisions)."""
+    return Matcher([(new, new) for _, new in hosts], [(new, new) for _, new in addresses])

@@ -15,7 +15,6 @@ import fnmatch
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,7 +29,6 @@ _URL = re.compile(r"(?P<scheme>https?)://(?P<userinfo>[^@/\s\"'<>]*@)?(?P<host>\
 _HOST_PORT = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})(?![\d.:])")
 _PIN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*)[:=](?P<address>\d{1,3}(?:\.\d{1,3}){3})(?![\d.])")
 _YAML = (".yaml", ".yml")
-MAX_BYTES = 2 * 1024 * 1024  # larger files are data, not endpoint configuration
 
 
 @dataclass(frozen=True)
@@ -90,11 +88,6 @@ def mask_query(path: str) -> str:
         name, sep, value = pair.partition("=")
         parts.append(f"{name}={'****' if value else ''}" if sep and is_secret_name(name) else pair)
     return head + "?" + "&".join(parts)
-
-
-def new_values_matcher(hosts: Iterable[tuple[str, str]], addresses: Iterable[tuple[str, str]]) -> Matcher:
-    """The exact rules of the sweep, with the new values as the needles."""
-    return Matcher([(new, new) for _, new in hosts], [(new, new) for _, new in addresses])
 
 
 def endpoints_in(path: str, data: bytes, matcher: Matcher) -> Iterator[Endpoint]:
@@ -198,18 +191,3 @@ def merged(found: Iterable[Endpoint], exclude: Iterable[str] = ()) -> list[Endpo
 
 def is_address(host: str) -> bool:
     return parse_address(host) is not None
-
-
-def read_current(root: Path, paths: Iterable[str]) -> Iterator[tuple[str, bytes]]:
-    """(path, bytes) of each readable, regular, text file among `paths` (at most MAX_BYTES)."""
-    for rel in paths:
-        full = root / rel
-        try:
-            if full.is_symlink() or not full.is_file() or full.stat().st_size > MAX_BYTES:
-                continue
-            data = full.read_bytes()
-        except OSError:
-            continue
-        if b"\0" in data[:8192]:
-            continue
-        yield rel, data

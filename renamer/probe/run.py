@@ -13,9 +13,11 @@ from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.query import dnspython_querier
 from renamer.dns.verify import Querier
 from renamer.ignore import walk
+from renamer.match import new_values_matcher
 from renamer.probe.checks import Settings, Verdict, check
-from renamer.probe.collect import Endpoint, endpoints_in, merged, new_values_matcher, read_current
+from renamer.probe.collect import Endpoint, endpoints_in, merged
 from renamer.project import LoadedProject
+from renamer.sweep.content import read_texts
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ def collect(project: LoadedProject) -> list[Endpoint]:
     renames = config.renames
     matcher = new_values_matcher(renames.hosts, renames.addresses)
     found = []
-    for rel, data in read_current(root, current):
+    for rel, data in read_texts(root, current):
         found += list(endpoints_in(rel, data, matcher))
     return merged(found, config.probe.exclude)
 

@@ -22,9 +22,9 @@ from renamer.classify import CURRENT
 from renamer.formats import format_of, zone
 from renamer.formats.yaml_rt import locate
 from renamer.masking import mask_line
-from renamer.match import Match
-from renamer.probe.collect import new_values_matcher, read_current
+from renamer.match import Match, new_values_matcher
 from renamer.project import LoadedProject, site_hosts
+from renamer.sweep.content import read_texts
 from renamer.sweep.model import ScanResult
 
 _STRUCTURED = ("yaml", "json", "toml")
@@ -94,7 +94,7 @@ def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
     found: list[Collision] = []
     with debug.timed("collisions"):
-        for rel, data in read_current(project.root, current):
+        for rel, data in read_texts(project.root, current):
             if not any(needle in data for needle in needles):
                 continue
             found += _in_file(rel, data, matcher.find(data), into, by_file.get(rel, set()))

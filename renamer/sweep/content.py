@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -80,3 +81,22 @@ def classify_bytes(data: bytes, mode: int = 0) -> Content:
     if b"\0" in data:
         return Content("binary", data, mode)
     return Content("text", data, mode)
+
+
+TEXT_LIMIT = 2 * 1024 * 1024  # larger files are data, not configuration that names a host
+
+
+def read_texts(root: Path, paths: Iterable[str], limit: int = TEXT_LIMIT) -> Iterator[tuple[str, bytes]]:
+    """(path, bytes) of each readable, regular, text file among `paths`, never through a link,
+    up to `limit` bytes (the probe's endpoints and the sweep's collisions read configuration)."""
+    for rel in paths:
+        full = root / rel
+        try:
+            if full.is_symlink() or not full.is_file() or full.stat().st_size > limit:
+                continue
+            data = full.read_bytes()
+        except OSError:
+            continue
+        if b"\0" in data[:8192]:
+            continue
+        yield rel, data

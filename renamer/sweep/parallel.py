@@ -182,8 +182,8 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
         total.add(chunk)
         per_worker[worker] += chunk.scanned
         if progress:
-            done = total.scanned + len(total.excluded)
-            progress(done, max(done, len(first)))
+            seen = total.scanned + len(total.excluded)
+            progress(seen, max(seen, len(first)))
     if debug.on():
         split = ", ".join(str(count) for _, count in sorted(per_worker.items())) or "0"
         how = f"{len(per_worker)} forked workers" if forked else "in process"

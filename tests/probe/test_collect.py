@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from renamer.probe.collect import Endpoint, endpoints_in, merged, new_values_matcher
+from renamer.match import new_values_matcher
+from renamer.probe.collect import Endpoint, endpoints_in, merged
 
 MATCHER = new_values_matcher([("ana-ml2", "fv-ml1")], [("10.250.50.54", "10.251.50.54")])
 

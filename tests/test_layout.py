@@ -162,3 +162,9 @@ def test_command_table_matches_each_command() -> None:
         command = cli.get_command(ctx, name)
         assert command is not None and command.name == name
         assert (command.help or "").strip().splitlines()[0] == short
+
+
+def test_neither_wing_imports_the_probe() -> None:
+    for name, targets in GRAPH.items():
+        if name.startswith(("renamer.sweep", "renamer.dns")):
+            assert not any(t.startswith("renamer.probe") for t in targets), name

@@ -211,6 +211,7 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
         saved = transport.read(posixpath.join(backup, backup_name(name)))
         if saved is not None:
             transport.write(plan.path(name), saved)
+    transport.remove_leftovers(plan.resolver.snippet_dir)  # a snippet half-written when killed
     result = transport.run(plan.resolver.reload)
     if not result.ok:
         raise StepFailed(f"reload after restoring {backup} failed: {result.tail()}")
@@ -333,6 +334,7 @@ class Rollout:
         transport.write(posixpath.join(resolver.backup_dir, PENDING), f"{folder}\n{self.stamp}\n".encode())
         outcome.backup = folder
         outcome.steps.append(f"backup {folder}")
+        transport.remove_leftovers(resolver.snippet_dir)  # of a run killed while writing
         for name in plan.changed:
             text = plan.desired[name]
             if text is None:

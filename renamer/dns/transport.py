@@ -27,6 +27,9 @@ from renamer.errors import EXIT_FINDINGS, RenamerError
 
 COMMAND_TIMEOUT = 120.0
 SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as dnsmasq.snippet_name names them
+# A snippet's temporary file while it is written: atomic.write_atomic's `.NAME.XXXXXXXX.tmp`
+# here, mktemp's `.NAME.XXXXXX` over ssh.
+LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
 
 
 class TransportError(RenamerError):
@@ -64,6 +67,11 @@ class Transport(Protocol):
 
     def list_snippets(self, folder: str) -> list[str]:
         """The names of renamer's own snippets (renamer-*.conf) in `folder`, sorted."""
+
+    def remove_leftovers(self, folder: str) -> None:
+        """Remove the hidden temporary files of renamer's own snippets that a run killed while
+        writing left in `folder` (dnsmasq skips dot files; nobody else wants them). Only under
+        renamer's lock: no other renamer writes there meanwhile."""
 
     def run(self, argv: Sequence[str]) -> CommandResult: ...
 
@@ -138,6 +146,16 @@ class LocalTransport:
             raise TransportError(f"{folder}: cannot list: {exc.strerror}") from None
         return sorted(n for n in names if SNIPPET.fullmatch(n))
 
+    def remove_leftovers(self, folder: str) -> None:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+        for name in names:
+            if LEFTOVER.fullmatch(name):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(os.path.join(folder, name))
+
     def check_sudo(self) -> None:
         return None  # local commands run as the user who runs renamer
 
@@ -177,6 +195,10 @@ _EXISTS = 45
 _LIST = ('cd -- "$1" 2>/dev/null || exit 0; '
          'for f in renamer-*.conf; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0')
 _MISSING = 44
+# The same names as LEFTOVER: mktemp's six characters, or write_atomic's eight and .tmp.
+_LEFTOVERS = ('cd -- "$1" 2>/dev/null || exit 0; '
+              'for f in .renamer-*.conf.??????  .renamer-*.conf.????????.tmp; do '
+              '[ -f "$f" ] && rm -f -- "$f"; done; exit 0')
 
 
 class SshTransport:
@@ -250,6 +272,11 @@ class SshTransport:
             raise TransportError(f"{self.resolver.name}: {folder}: cannot list: {result.tail()}")
         names = result.stdout.decode("utf-8", "replace").splitlines()
         return sorted(n for n in names if SNIPPET.fullmatch(n))
+
+    def remove_leftovers(self, folder: str) -> None:
+        result = self._call(["sh", "-c", _LEFTOVERS, "sh", folder])
+        if not result.ok:
+            raise TransportError(f"{self.resolver.name}: {folder}: cannot clean up: {result.tail()}")
 
     def check_sudo(self) -> None:
         if self.resolver.sudo and not self._sudo_checked:  # once per connection: apply asks twice

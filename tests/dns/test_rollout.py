@@ -14,7 +14,7 @@ from renamer.dns import rollout
 from renamer.dns.dnsmasq import canary_of, host_records, render_resolver
 from renamer.dns.inventory import Inventory, Resolver, load_inventory
 from renamer.dns.rollout import Outcome, OutcomeStatus, ResolverPlan, Rollout, plan_resolvers
-from renamer.dns.transport import SNIPPET, CommandResult, TransportError
+from renamer.dns.transport import LEFTOVER, SNIPPET, CommandResult, TransportError
 from renamer.dns.verify import Answer, NoAnswer
 
 STAMP = "20240501T120000.000000Z"
@@ -116,6 +116,11 @@ class FakeTransport:
     def list_snippets(self, folder: str) -> list[str]:
         return sorted(path.rsplit("/", 1)[1] for path in self.files
                       if path.rsplit("/", 1)[0] == folder and SNIPPET.fullmatch(path.rsplit("/", 1)[1]))
+
+    def remove_leftovers(self, folder: str) -> None:
+        for path in [p for p in self.files if p.rsplit("/", 1)[0] == folder
+                     and LEFTOVER.fullmatch(p.rsplit("/", 1)[1])]:
+            del self.files[path]
 
     def read(self, path: str) -> bytes | None:
         self.journal.append(f"{self.name} read {path}")

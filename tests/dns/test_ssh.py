@@ -214,3 +214,18 @@ def test_the_ssh_commands_are_argv_lists(sshd) -> None:
         transport.close()
     assert result.ok and result.output == "a b|$HOME|`id`|'q'|"
     assert sys.executable  # the same interpreter drives the local steps
+
+
+def test_a_killed_writes_leftovers_go_with_the_next_apply_locally_and_over_ssh(run, lab, sshd) -> None:
+    lab.write_resolvers(ns_fv=_over_ssh(sshd))
+    leftovers = [".renamer-fv.conf.Ab3_x9", ".renamer-fv.conf.x__ihlht.tmp"]  # mktemp's, write_atomic's
+    others = [".renamer-fv.conf.notes", "renamer-fv.conf.bak", ".hidden"]  # not renamer's temporaries
+    for instance in lab.instances.values():
+        for name in leftovers + others:
+            (instance.snippet_dir / name).write_text("partial")
+    done = dns(run, lab, "apply", "--resolvers", "all")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    for instance in lab.instances.values():  # ns-fv over ssh, the others locally
+        names = {p.name for p in instance.snippet_dir.iterdir()}
+        assert not names & set(leftovers)
+        assert set(others) <= names

@@ -71,7 +71,7 @@ renames:
 allowlist: allow.yaml
 probe:
   health: {api_base: /health/liveliness}
-  timeout: 1
+  timeout: 2.5
 """
 
 
@@ -80,7 +80,8 @@ def site(tmp_path: Path) -> Iterator[dict[str, object]]:
     """A repo whose LiteLLM config points at four HTTP servers, and two resolvers for its site,
     the second one serving a stale extra answer for web-stale."""
     ok, bad = _server("127.0.0.1", 200), _server("127.0.0.2", 500)
-    slow, stale = _server("127.0.0.3", 200, delay=3.0), _server("127.0.0.5", 200)
+    # 2.5 s per step gives a loaded CI machine room; the slow server stays well past it.
+    slow, stale = _server("127.0.0.3", 200, delay=8.0), _server("127.0.0.5", 200)
     closed = _closed_port()
     config = f"""model_list:
   - model_name: ok
@@ -144,7 +145,7 @@ def test_each_endpoint_gets_its_verdict(run, site) -> None:  # type: ignore[no-u
     found = {item["endpoint"]: item for item in data["endpoints"]}
     port = site["ok"].server_port
     ok = found[f"http://web-ok.lab.test:{port}/v1"]
-    assert ok["ok"] and ok["resolution"] == "agree" and ok["http"] == "200"
+    assert ok["ok"] and ok["resolution"] == "agree" and ok["http"] == "200", ok
     assert ok["url"] == f"http://web-ok.lab.test:{port}/health/liveliness"  # probe.health for api_base
     assert ok["places"] == [{"path": "litellm/config.yaml", "line": 4,
                              "key": "model_list[0].litellm_params.api_base"}]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from renamer.context import RANGE_HINT, RangeRule, account_starts, find_ranges, is_account, range_rule
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
-from renamer.patterns import PatternHit, find_patterns, fragments
+from renamer.patterns import FEW, PatternHit, find_patterns, fragments
 
 # The letter of a backslash escape (\n, \t, \b...) is no part of a name: "node:\nweb01" holds
 # web01. One or three backslashes: \\n is a backslash then the letter n, which is.
@@ -43,7 +43,6 @@ ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
 ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}in-addr\.arpa"  # an address's PTR name, or a /8-/24 zone
 ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
 PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
-_FEW = 256  # below this many stems, looking at each costs less than one whole-file regex
 
 
 @dataclass(slots=True)  # not frozen, never changed: a dense file makes millions, 4x cheaper so
@@ -239,7 +238,7 @@ class Matcher:
         few stems; a file dense with them is first searched for RANGE_HINT (a digit before a
         separator, or a brace set), which every range holds but which costs a whole-file regex."""
         stems = sum(data.count(rule.stem) for rule in self._ranges)
-        return stems > 0 and (stems <= _FEW or RANGE_HINT.search(data) is not None)
+        return stems > 0 and (stems <= FEW or RANGE_HINT.search(data) is not None)
 
     def _resolve(self, data: bytes, start: int, end: int) -> Match | None:
         text = data[start:end]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 _META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|[*?]")
 _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\\[]{}+*?^$|,")
 _MAX_TOKEN = 128
-_FEW = 256  # below this many starts, testing each token costs less than one whole-file regex
+FEW = 256  # below this many starts (or stems), looking at each costs less than one whole-file regex
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
     first searched for one as a whole (a token without one is no pattern), which costs one
     regex over every byte: for a few starts, looking at each is cheaper."""
     found = [pos for fragment in starts for pos in _positions(data, fragment)]
-    if not found or (len(found) > _FEW and not _META.search(data)):
+    if not found or (len(found) > FEW and not _META.search(data)):
         return []
     spans = {_token_around(data, pos) for pos in found}
     out = []

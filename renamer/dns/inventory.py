@@ -120,7 +120,7 @@ def load_inventory(folder: Path, display: Any = str, resolvers_file: Path | None
     `resolvers_file` is read instead of the folder's resolvers.yaml."""
     if not folder.is_dir():
         raise ConfigError(f"{display(folder)}: DNS inventory folder not found")
-    site_files = sorted((folder / "sites").glob("*.yaml")) + sorted((folder / "sites").glob("*.yml"))
+    site_files = _site_files(folder)
     if not site_files:
         raise ConfigError(f"{display(folder / 'sites')}: no site files (*.yaml)")
     problems: list[str] = []
@@ -151,11 +151,15 @@ def load_inventory(folder: Path, display: Any = str, resolvers_file: Path | None
     return Inventory(folder, tuple(sites), resolvers)
 
 
+def _site_files(folder: Path) -> list[Path]:
+    return sorted((folder / "sites").glob("*.yaml")) + sorted((folder / "sites").glob("*.yml"))
+
+
 def load_sites(folder: Path, display: Any = str) -> list[Site]:
     """The sites that load cleanly, without the resolvers (for the sweep's collision check:
     the DNS commands report a broken file)."""
     sites = []
-    for path in sorted((folder / "sites").glob("*.yaml")) + sorted((folder / "sites").glob("*.yml")):
+    for path in _site_files(folder):
         try:
             sites.append(_load_site(path, display(path)))
         except ConfigError:

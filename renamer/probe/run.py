@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from renamer import vcs
+from renamer.classify import CURRENT
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.query import dnspython_querier
 from renamer.dns.verify import Querier
@@ -36,8 +37,7 @@ def collect(project: LoadedProject) -> list[Endpoint]:
     root, config = project.root, project.config
     listed = vcs.listed_files(root, ignored=False)[0] if project.git else walk(root)[0]
     own = {config.display(config.path), *(config.display(p) for p in config.allowlist_paths)}
-    current = [rel for rel in listed if rel not in own and not project.classifier.is_excluded(rel)
-               and project.classifier.classify(rel).status == "current"]
+    current = [rel for rel in listed if rel not in own and project.classifier.classify(rel).status == CURRENT]
     renames = config.renames
     matcher = new_values_matcher(renames.hosts, renames.addresses)
     found = []

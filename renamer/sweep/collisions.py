@@ -13,7 +13,6 @@ gives a host unrelated to the renames' new names means two names on one address.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -26,9 +25,9 @@ from renamer.match import Match, new_values_matcher
 from renamer.project import LoadedProject, site_hosts
 from renamer.sweep.content import read_texts
 from renamer.sweep.model import ScanResult
+from renamer.sweep.scan import Lines
 
 _STRUCTURED = ("yaml", "json", "toml")
-MAX_TEXT = 160
 
 
 @dataclass(frozen=True)
@@ -104,23 +103,18 @@ def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
 
 def _in_file(rel: str, data: bytes, matches: Iterable[Match], into: dict[str, set[str]],
              written_here: set[str]) -> list[Collision]:
-    text = data.decode("utf-8", "replace")
-    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    structured = format_of(rel, data) in _STRUCTURED or zone.is_zone(data)
-    spots = []
-    for match in matches:
-        value = match.new if match.new in into else match.old
-        if value not in into or match.refused is not None:
-            continue
-        spots.append((len(data[:match.start].decode("utf-8", "replace")), value))
-    keys = locate(text, [offset for offset, _ in spots]) if spots and format_of(rel, data) == "yaml" else None
+    kind = format_of(rel, data)
+    structured = kind in _STRUCTURED or zone.is_zone(data)
+    found = [(m, m.new if m.new in into else m.old) for m in matches if m.refused is None]
+    found = [(m, value) for m, value in found if value in into]
+    lines = Lines(data)  # the scanner's own line, column and text lookups, in file order
+    keys = (locate(data.decode("utf-8", "replace"), [lines.char_offset(m.start) for m, _ in found])
+            if found and kind == "yaml" else None)
     out = []
-    for index, (offset, value) in enumerate(spots):
-        line = bisect.bisect_right(starts, offset) - 1
-        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
-        out.append(Collision(rel, line + 1, offset - starts[line] + 1, value, tuple(sorted(into[value])),
-                             value in written_here, structured, text[starts[line]:end].strip()[:MAX_TEXT],
-                             keys[index][0] if keys else None))
+    for index, (match, value) in enumerate(found):
+        line, column, text = lines.position(match.start)
+        out.append(Collision(rel, line, column, value, tuple(sorted(into[value])), value in written_here,
+                             structured, text, keys[index][0] if keys else None))
     return out
 
 

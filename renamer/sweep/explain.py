@@ -14,7 +14,7 @@ from typing import Any
 
 from renamer import vcs
 from renamer.allowlist import Exemption
-from renamer.classify import CURRENT, EXCLUDED, RECORD, PathPatterns
+from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass, PathPatterns
 from renamer.masking import mask_line
 from renamer.project import LoadedProject
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
@@ -58,7 +58,7 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     if klass.status != EXCLUDED and project.git and vcs.is_ignored(project.root, rel):
         return Explanation(rel, "ignored", "git ignores this file (.gitignore): never scanned, unless "
                            "--include-ignored is given and a `current` pattern covers it", line)
-    status, rule = klass.status, _file_rule(project, rel)
+    status, rule = klass.status, _file_rule(project, rel, klass)
     if status == EXCLUDED:
         return Explanation(rel, status, rule, line)
     options = ScanOptions(locate=True, locate_records=True, loose=True)
@@ -80,9 +80,8 @@ def _lines(project: LoadedProject, rel: str) -> list[str]:
         return []
 
 
-def _file_rule(project: LoadedProject, rel: str) -> str:
-    allowlist, classifier = project.allowlist, project.classifier
-    klass = classifier.classify(rel)
+def _file_rule(project: LoadedProject, rel: str, klass: FileClass) -> str:
+    allowlist = project.allowlist
     if klass.status == EXCLUDED:
         for pattern in allowlist.exclude:
             if PathPatterns([pattern]).match_file(rel):

@@ -18,6 +18,7 @@ from renamer import vcs
 from renamer.atomic import save
 from renamer.errors import RenamerError
 from renamer.paths import problem
+from renamer.sweep.summary import trailer_lines
 
 BLAME_FILE = ".git-blame-ignore-revs"
 _TRAILER = re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
@@ -44,7 +45,7 @@ def record_rewrite(root: Path, sha: str, move: str, config: str, *, hooks: bool 
               f"blame.ignoreRevsFile={BLAME_FILE})".encode(), sha.encode(), b""]
     save(path, before + newline.join(lines))  # atomically: a kill leaves the old file or the new
     message = (f"{move}: git blame skips the rewrite commit {sha[:12]}\n\n"
-               f"Renamer-Move: {move}\nRenamer-Config: {config}\nRenamer-Commit: blame-ignore\n")
+               + "".join(f"{line}\n" for line in trailer_lines(move, config, "blame-ignore")))
     return vcs.commit(root, [BLAME_FILE], message, hooks=hooks)
 
 

@@ -30,9 +30,10 @@ from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes, edit_list
 from renamer.sweep.scan import ScanOptions
 from renamer.sweep.stale import Stale, expired_exemptions, stale_exemptions
-from renamer.sweep.summary import Summary, Verdict
+from renamer.sweep.summary import Summary, Verdict, trailer_lines
 from renamer.sweep.tombstones import Tombstone, added_lines, moves_of, new_version, tombstones
 from renamer.vcs import Listing
+from renamer.words import plural
 
 Progress = Callable[[int, int], None]
 
@@ -190,11 +191,11 @@ def sweep_interactive(project: LoadedProject, ask: Ask, paths: Sequence[Path] = 
         shown = project.config.display(edit.path)
         if commit and project.git and not Path(shown).is_absolute():
             config = project.config
-            message = (f"{config.name}: {len(rules)} keep rule{'s' if len(rules) != 1 else ''} decided in "
+            message = (f"{config.name}: {plural(len(rules), 'keep rule')} decided in "
                        f"renamer sweep --interactive\n\n"
-                       + "".join(f"  {r['name']}: {r['path']}: {r['reason']}\n" for r in rules)
-                       + f"\nRenamer-Move: {config.name}\nRenamer-Config: {config.display(config.path)}\n"
-                       "Renamer-Commit: decisions\n")
+                       + "".join(f"  {r['name']}: {r['path']}: {r['reason']}\n" for r in rules) + "\n"
+                       + "".join(f"{line}\n" for line in
+                                 trailer_lines(config.name, config.display(config.path), "decisions")))
             sha = vcs.commit(project.root, [shown], message, hooks=hooks)
             if sha:
                 applied = replace(applied, commits=(*applied.commits, sha))

@@ -119,8 +119,14 @@ def rename_message(plan: Plan) -> str:
 def trailers(plan: Plan, role: str, changed: str, kept: int | None) -> list[str]:
     """git trailers naming the move, for `renamer log` and for people reading the history."""
     config = plan.project.config
-    out = [f"Renamer-Move: {config.name}", f"Renamer-Config: {config.display(config.path)}",
-           f"Renamer-Commit: {role}", f"Renamer-Changed: {changed}"]
+    return trailer_lines(config.name, config.display(config.path), role, changed, kept)
+
+
+def trailer_lines(move: str, config: str, role: str, changed: str | None = None,
+                  kept: int | None = None) -> list[str]:
+    """The trailers of every commit renamer makes (sweep/history.py reads them back)."""
+    out = [f"Renamer-Move: {move}", f"Renamer-Config: {config}", f"Renamer-Commit: {role}"]
+    out += [f"Renamer-Changed: {changed}"] if changed is not None else []
     return out + ([f"Renamer-Kept: {kept}"] if kept is not None else [])
 
 

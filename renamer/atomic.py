@@ -55,7 +55,11 @@ def save(path: Path, data: bytes, *, make_folder: bool = False) -> None:
     try:
         if make_folder:
             path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, data)
+        try:  # a file that exists keeps its mode (an allowlist, .git-blame-ignore-revs)
+            mode: int | None = stat.S_IMODE(os.lstat(path).st_mode)
+        except FileNotFoundError:
+            mode = None
+        write_atomic(path, data, mode)
     except OSError as exc:
         raise RenamerError(f"{path}: cannot write: {exc.strerror or exc}") from None
 

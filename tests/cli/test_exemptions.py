@@ -103,3 +103,18 @@ def test_prune_needs_its_flag_and_never_touches_presets(repo, run) -> None:
     result = run(root, "audit", "--prune", "--write")
     assert result.stdout.startswith("audit --prune: nothing to prune")
     assert (root / "allow.yaml").read_text() == preset
+
+
+def test_prune_keeps_the_allowlists_mode_line_endings_and_bom(repo, run) -> None:
+    import os
+    import stat
+
+    root = repo(FILES, allowlist=EXPIRING)
+    path = root / "allow.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + EXPIRING.replace("\n", "\r\n").encode())
+    os.chmod(path, 0o640)
+    assert run(root, "audit", "--prune", "--write").exit_code == 0
+    after = path.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbfversion: 1\r\n") and b"old-dashboard" not in after
+    assert b"\n" not in after.replace(b"\r\n", b"")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640

@@ -29,6 +29,7 @@ from renamer.masking import mask_line
 from renamer.sweep.anchors import is_markdown
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, apply_edits
 from renamer.sweep.plan import Plan
+from renamer.sweep.scan import is_utf8
 
 NOT_NOW = "not-now"
 MAX_CONTAINS = 100  # longest line_contains a keep rule gets; longer lines get a window around the value
@@ -128,6 +129,8 @@ def marker_problem(path: str, data: bytes, line: int, text: str) -> str | None:
     if comment is None:
         return ("renamer writes the inline marker only into Markdown, YAML and Python, where a comment "
                 "at the end of a line is safe; keep it with `k` (a keep rule) instead")
+    if not text.isascii() and not is_utf8(data):  # a Latin-1 file: one encoding per file
+        return "this file is not UTF-8: give the reason in ASCII, or keep it with `k` (a keep rule)"
     end = _line_end(data, _line_starts(data), line - 1)
     if _means_otherwise(comment, data, data[:end] + comment(text).encode() + data[end:]):
         return ("a comment at the end of this line would change what the file means (the line lies "

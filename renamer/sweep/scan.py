@@ -411,7 +411,7 @@ class Lines:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self._ascii = data.isascii()
-        self._codec = "utf-8" if self._ascii or _is_utf8(data) else "latin-1"
+        self._codec = "utf-8" if self._ascii or is_utf8(data) else "latin-1"
         self._cursor = (0, 0, 0, 1)  # offset, newlines before it, its line's start, its column
         self._chars = (0, 0)  # offset, characters before it
         self._texts: dict[bytes, str] = {}
@@ -494,7 +494,7 @@ class Lines:
         return self.data.decode(self._codec, "replace").split("\n")
 
 
-def _is_utf8(data: bytes) -> bool:
+def is_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:

@@ -103,3 +103,9 @@ def test_a_keep_rule_never_copies_a_secret_and_matches_its_file_alone(tmp_path: 
     assert rule["line_contains"] == "ana-ml2/db"
     assert rule["path"] == "y/\\[b\\]\\*.env"
     assert rule["name"] == "kept-y-b-env-1"
+
+
+def test_a_latin1_file_takes_an_ascii_reason_only() -> None:
+    data = "Caf\u00e9 ana-ml2\n".encode("latin-1")
+    assert marker_problem("notes.md", data, 1, "renamer: keep: why") is None
+    assert "not UTF-8" in (marker_problem("notes.md", data, 1, "renamer: keep: d\u00e9j\u00e0") or "")

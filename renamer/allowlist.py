@@ -68,7 +68,7 @@ class Allowlist:
     records: tuple[RecordClass, ...] = ()
     dated_filenames: bool = False
     sections: tuple[re.Pattern[str], ...] = ()
-    section_paths: tuple[str, ...] | None = None  # None: prose files (see classify.is_prose)
+    section_paths: tuple[str, ...] | None = None  # None: prose files (see formats/prose.is_prose)
     keep: tuple[KeepRule, ...] = ()
     inline_marker: str = DEFAULT_MARKER
     exclude: tuple[str, ...] = ()

@@ -13,6 +13,7 @@ from typing import Literal
 import pathspec
 
 from renamer.allowlist import Allowlist, KeepRule
+from renamer.formats.prose import is_prose
 
 # 2026-10-05 or 20261005, not part of a longer number.
 FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
@@ -226,16 +227,3 @@ def _marker_note(line: str, marker: str) -> str:
         after = after.replace(closer, "")
     note = after.strip().lstrip(":-—").strip()
     return note or "marked on the line"
-
-
-PROSE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mdx", ".txt", ".text", ".rst", ".adoc",
-                            ".asciidoc", ".org", ".textile", ".wiki"})
-
-
-def is_prose(path: str, first_line: str) -> bool:
-    """Markdown and plain-text notes: by suffix, or a name without one that is no script."""
-    name = path.rsplit("/", 1)[-1]
-    stem, dot, suffix = name.rpartition(".")
-    if dot and stem:
-        return f".{suffix.lower()}" in PROSE_SUFFIXES
-    return not first_line.startswith("#!") and not name.startswith(".")

@@ -1,30 +1,33 @@
-"""Format-aware checks: where a reference sits, and whether an edit keeps the structure."""
+"""File formats as plugins: the registry, and the one question the rest of renamer asks.
+
+Each format is a module of this package implementing `base.Format`; the
+registry lists them in the order they claim files (the first claim wins; plain
+text claims whatever is left). No module outside this package names a file
+format: the sweep asks the format `format_of` returns.
+"""
 
 from __future__ import annotations
 
-FORMATS = {
-    ".yaml": "yaml", ".yml": "yaml", ".json": "json", ".toml": "toml",
-    ".py": "python", ".pyi": "python",
-}
+from renamer.formats import json_format, markdown, prose, python_cst, text, toml_format, yaml_rt, zone
+from renamer.formats.base import Format
+from renamer.formats.yaml_rt import plain_safe
+
+__all__ = ["FORMATS", "Format", "format_of", "plain_safe"]
+
+FORMATS: tuple[Format, ...] = (
+    yaml_rt.FORMAT,
+    json_format.FORMAT,
+    toml_format.FORMAT,
+    python_cst.FORMAT,
+    markdown.FORMAT,
+    zone.FORMAT,  # by content, whatever the file's name
+    prose.FORMAT,
+    text.ENV,
+    text.FORMAT,  # last: it claims every file
+)
 
 
-def format_of(path: str, data: bytes) -> str | None:
-    """yaml, json, toml, python or None (plain text), by extension or shebang."""
+def format_of(path: str, data: bytes) -> Format:
+    """The format that claims the file: by suffix, name, shebang or content."""
     name = path.rsplit("/", 1)[-1]
-    dot = name.rfind(".")
-    if dot > 0 and name[dot:].lower() in FORMATS:
-        return FORMATS[name[dot:].lower()]
-    if data.startswith(b"#!") and b"python" in data.split(b"\n", 1)[0]:
-        return "python"
-    return None
-
-
-# A new value that starts with a letter and is no YAML keyword stays a plain string
-# wherever the old one stood; anything else (1e5, yes, null) could change a type.
-_YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
-
-
-def plain_safe(value: str) -> bool:
-    if value[:1].isalpha():
-        return value.lower() not in _YAML_WORDS
-    return value.count(".") == 3 or ":" in value  # an IPv4 or IPv6 address
+    return next(fmt for fmt in FORMATS if fmt.claims(path, name, data))

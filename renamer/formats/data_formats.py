@@ -1,4 +1,5 @@
-"""JSON and TOML: an edit may only change strings, never keys' uniqueness or shape."""
+"""JSON and TOML, shared by their two formats: an edit may only change strings, never keys'
+uniqueness or shape."""
 
 from __future__ import annotations
 

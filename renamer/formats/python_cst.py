@@ -11,6 +11,9 @@ from __future__ import annotations
 import ast
 import bisect
 import warnings
+from collections.abc import Sequence
+
+from renamer.formats.base import BaseFormat, Comment
 
 STRING = "string"
 COMMENT = "comment"
@@ -155,3 +158,26 @@ def _role_of(node: object) -> str | None:
     if isinstance(node, libcst.Name):
         return IDENTIFIER
     return None
+
+
+class Python(BaseFormat):
+    name = "python"
+    comment = Comment("  # ")
+    suffixes = (".py", ".pyi")
+
+    def claims(self, path: str, name: str, data: bytes) -> bool:
+        if super().claims(path, name, data):
+            return True
+        return data.startswith(b"#!") and b"python" in data.split(b"\n", 1)[0]
+
+    def roles(self, data: bytes, spans: Sequence[tuple[int, int]]) -> list[str] | None:
+        return roles(data, list(spans))
+
+    def means_otherwise(self, before: str, after: str) -> bool:
+        try:
+            return ast.dump(ast.parse(before)) != ast.dump(ast.parse(after))
+        except (SyntaxError, ValueError):
+            return True
+
+
+FORMAT = Python()

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
+
+from renamer.formats.base import BaseFormat, Comment, Location
+from renamer.formats.yaml_source import parse_yaml_text
 
 KEY = "key"
 VALUE = "value"
@@ -126,7 +130,7 @@ def _join(path: str, key: Any) -> str:
     return f'{path}["{key}"]'
 
 
-def locate(text: str, offsets: list[int]) -> list[tuple[str | None, str]] | None:
+def locate(text: str, offsets: Sequence[int]) -> list[tuple[str | None, str]] | None:
     """(key path, role) for each character offset; None when the YAML does not parse as far as
     the last offset (what follows is not read: it names nothing asked for)."""
     try:
@@ -231,3 +235,43 @@ def _key_text(node: Any) -> str:
 def _kind(node: Any) -> str:
     return {"ScalarNode": "scalar", "SequenceNode": "list", "MappingNode": "mapping"}.get(
         type(node).__name__, "node")
+
+
+# A new value that starts with a letter and is no YAML keyword stays a plain string
+# wherever the old one stood; anything else (1e5, yes, null) could change a type.
+_YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+
+
+def plain_safe(value: str) -> bool:
+    if value[:1].isalpha():
+        return value.lower() not in _YAML_WORDS
+    return value.count(".") == 3 or ":" in value  # an IPv4 or IPv6 address
+
+
+class Yaml(BaseFormat):
+    name = "yaml"
+    structured = True
+    keys = True
+    checks_edits = True
+    needs_edits = True
+    comment = Comment("  # ")
+    suffixes = (".yaml", ".yml")
+
+    def locate(self, text: str, offsets: Sequence[int]) -> list[Location] | None:
+        return locate(text, offsets)
+
+    def retypes(self, new: str) -> bool:
+        return not plain_safe(new)
+
+    def edit_problem(self, before: str, after: str) -> str | None:
+        return edit_problem(before, after)
+
+    def means_otherwise(self, before: str, after: str) -> bool:
+        return bool(parse_yaml_text(before) != parse_yaml_text(after))
+
+    def tree(self, text: str) -> object | None:
+        tree: object | None = parse_yaml_text(text)
+        return tree
+
+
+FORMAT = Yaml()

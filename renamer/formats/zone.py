@@ -26,6 +26,8 @@ import datetime
 import re
 from collections.abc import Iterator
 
+from renamer.formats.base import UNBUMPED, BaseFormat, Serial
+
 __all__ = ["bumped_serial", "find_serial", "is_zone", "serial_edit"]
 
 # RFC 1982: a serial is an unsigned 32-bit number compared in sequence space.
@@ -205,8 +207,10 @@ def serial_edit(data: bytes, today: datetime.date) -> tuple[int, int, bytes, str
     None when data is not a zone (see is_zone) or its SOA serial cannot be
     found (see find_serial). The edit is data[:start] + new + data[end:].
     """
-    if not is_zone(data):
-        return None
+    return _bumped(data, today) if is_zone(data) else None
+
+
+def _bumped(data: bytes, today: datetime.date) -> Serial | None:
     span = find_serial(data)
     if span is None:
         return None
@@ -241,3 +245,19 @@ def reverse_owners(data: bytes, pairs: list[tuple[str, str]]) -> list[tuple[int,
             found = owner.finditer(data, origin.end(), stop)
             out += [(m.start(1), m.end(1), label, new_label) for m in found]
     return sorted(out)
+
+
+class Zone(BaseFormat):
+    """Claimed by content: a zone file may have any name."""
+
+    name = "zone"
+    structured = True  # two records with one owner name are a real conflict
+
+    def claims(self, path: str, name: str, data: bytes) -> bool:
+        return is_zone(data)
+
+    def serial(self, data: bytes, today: datetime.date) -> Serial | None:
+        return _bumped(data, today) or UNBUMPED
+
+
+FORMAT = Zone()

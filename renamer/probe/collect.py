@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from renamer.formats.yaml_rt import locate
-from renamer.formats.yaml_source import parse_yaml_text
+from renamer.formats import format_of
 from renamer.masking import is_secret_name
 from renamer.match import Matcher
 from renamer.names import parse_address
@@ -28,7 +27,6 @@ _URL = re.compile(r"(?P<scheme>https?)://(?P<userinfo>[^@/\s\"'<>]*@)?(?P<host>\
                   r"(?::(?P<port>\d{1,5}))?(?P<path>/[^\s\"'<>`)\]]*)?")
 _HOST_PORT = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\]):(?P<port>\d{1,5})(?![\d.:])")
 _PIN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*)[:=](?P<address>\d{1,3}(?:\.\d{1,3}){3})(?![\d.])")
-_YAML = (".yaml", ".yml")
 
 
 @dataclass(frozen=True)
@@ -97,11 +95,9 @@ def endpoints_in(path: str, data: bytes, matcher: Matcher) -> Iterator[Endpoint]
         return
     text = data.decode("utf-8", "replace")
     starts = _line_starts(text)
-    yaml = path.endswith(_YAML)
-    keys = locate(text, [m.start for m in matches]) if yaml else None
-    tree: Any = None
-    if yaml:
-        tree = parse_yaml_text(text)
+    fmt = format_of(path, data)
+    tree: Any = fmt.tree(text)  # a document whose values can be walked (YAML)
+    keys = fmt.locate(text, [m.start for m in matches]) if tree is not None else None
     for index, match in enumerate(matches):
         line_number = _line_of(starts, match.start)
         line_start = starts[line_number - 1]
@@ -110,7 +106,7 @@ def endpoints_in(path: str, data: bytes, matcher: Matcher) -> Iterator[Endpoint]
         key = keys[index][0] if keys else None
         place = Place(path, line_number, key)
         found = _from_line(line, column, match.end - line_start)
-        if found is None and yaml and key is not None:
+        if found is None and tree is not None and key is not None:
             found = _beside_port(tree, key, match.new)
         if found is not None:
             found.places.append(place)

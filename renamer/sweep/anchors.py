@@ -20,43 +20,15 @@ import re
 from dataclasses import replace
 
 from renamer.classify import CURRENT
+from renamer.formats.markdown import github_slug, is_markdown, slugs
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_content
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
 
-MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mdx")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
 # [text](target#slug "title") and [ref]: target#slug
 _INLINE = re.compile(rb"\]\(\s*<?(?P<target>[^()\s#<>]*)#(?P<slug>[^()\s<>]+?)>?(?:\s+\"[^\"]*\")?\s*\)")
 _REFERENCE = re.compile(rb"^[ \t]{0,3}\[[^\]]+\]:[ \t]*<?(?P<target>[^\s#<>]*)#(?P<slug>[^\s<>]+?)>?"
                         rb"(?:[ \t].*)?$", re.MULTILINE)
-_MARKUP = re.compile(r"`|\*\*|__|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)|!?\[([^\]]*)\]\([^)]*\)")
-
-
-def github_slug(heading: str) -> str:
-    """The anchor GitHub gives a heading's text (before repeats are numbered)."""
-    text = _MARKUP.sub(lambda m: m.group(1) or "", heading).strip().lower()
-    return "".join(ch for ch in text if ch.isalnum() or ch in " -_").replace(" ", "-")
-
-
-def slugs(text: str) -> list[str]:
-    """Every heading's anchor, in order, repeats numbered as GitHub numbers them."""
-    out: list[str] = []
-    seen: dict[str, int] = {}
-    fenced = False
-    for line in text.removeprefix("\ufeff").splitlines():  # a BOM is no part of the first heading
-        if _FENCE.match(line):
-            fenced = not fenced
-            continue
-        heading = None if fenced else _HEADING.match(line)
-        if heading is None:
-            continue
-        base = github_slug(heading.group(2))
-        count = seen.get(base, 0)
-        seen[base] = count + 1
-        out.append(base if count == 0 else f"{base}-{count}")
-    return out
 
 
 def anchor_literals(project: LoadedProject) -> tuple[bytes, ...]:
@@ -65,10 +37,6 @@ def anchor_literals(project: LoadedProject) -> tuple[bytes, ...]:
     character), so a file without any of these links to no old anchor."""
     olds = [old for old, _ in project.config.renames.pairs()]
     return tuple(dict.fromkeys(slug.encode() for slug in map(github_slug, olds) if slug))
-
-
-def is_markdown(path: str) -> bool:
-    return path.lower().endswith(MARKDOWN)
 
 
 def follow_anchors(project: LoadedProject, scan: ScanResult) -> ScanResult:

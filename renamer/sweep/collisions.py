@@ -18,16 +18,13 @@ from dataclasses import dataclass
 
 from renamer import debug
 from renamer.classify import CURRENT
-from renamer.formats import format_of, zone
-from renamer.formats.yaml_rt import locate
+from renamer.formats import format_of
 from renamer.masking import mask_line
 from renamer.match import Match, new_values_matcher
 from renamer.project import LoadedProject, site_hosts
 from renamer.sweep.content import read_texts
 from renamer.sweep.model import ScanResult
 from renamer.sweep.scan import Lines
-
-_STRUCTURED = ("yaml", "json", "toml")
 
 
 @dataclass(frozen=True)
@@ -103,18 +100,17 @@ def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
 
 def _in_file(rel: str, data: bytes, matches: Iterable[Match], into: dict[str, set[str]],
              written_here: set[str]) -> list[Collision]:
-    kind = format_of(rel, data)
-    structured = kind in _STRUCTURED or zone.is_zone(data)
+    fmt = format_of(rel, data)
     found = [(m, m.new if m.new in into else m.old) for m in matches if m.refused is None]
     found = [(m, value) for m, value in found if value in into]
     lines = Lines(data)  # the scanner's own line, column and text lookups, in file order
-    keys = (locate(data.decode("utf-8", "replace"), [lines.char_offset(m.start) for m, _ in found])
-            if found and kind == "yaml" else None)
+    keys = (fmt.locate(data.decode("utf-8", "replace"), [lines.char_offset(m.start) for m, _ in found])
+            if found and fmt.keys else None)
     out = []
     for index, (match, value) in enumerate(found):
         line, column, text = lines.position(match.start)
         out.append(Collision(rel, line, column, value, tuple(sorted(into[value])), value in written_here,
-                             structured, text, keys[index][0] if keys else None))
+                             fmt.structured, text, keys[index][0] if keys else None))
     return out
 
 

@@ -16,17 +16,13 @@ are left for later on purpose.
 
 from __future__ import annotations
 
-import ast
 import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from renamer.formats import format_of
-from renamer.formats.yaml_rt import edit_problem
-from renamer.formats.yaml_source import parse_yaml_text
+from renamer.formats import Format, format_of
 from renamer.masking import mask_line
-from renamer.sweep.anchors import is_markdown
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, apply_edits
 from renamer.sweep.plan import Plan
 from renamer.sweep.scan import is_utf8
@@ -132,7 +128,7 @@ def marker_problem(path: str, data: bytes, line: int, text: str) -> str | None:
     if not text.isascii() and not is_utf8(data):  # a Latin-1 file: one encoding per file
         return "this file is not UTF-8: give the reason in ASCII, or keep it with `k` (a keep rule)"
     end = _line_end(data, _line_starts(data), line - 1)
-    if _means_otherwise(comment, data, data[:end] + comment(text).encode() + data[end:]):
+    if _means_otherwise(comment, data, data[:end] + _marked(comment, text) + data[end:]):
         return ("a comment at the end of this line would change what the file means (the line lies "
                 "inside a string or a block scalar); keep it with `k` (a keep rule) instead")
     return None
@@ -175,7 +171,7 @@ def _reduced(found: FileResult, data: bytes, choices: Choices, marker: str,
     for (path, line), reason in sorted(choices.marked.items()):
         if path == found.path and comment is not None:
             end = _line_end(data, starts, line - 1)
-            edits.append(Edit(end, end, comment(f"{marker}: {' '.join(reason.split())}").encode()))
+            edits.append(Edit(end, end, _marked(comment, f"{marker}: {' '.join(reason.split())}")))
     refs = []
     for ref in found.references:
         key = (found.path, ref.line)
@@ -205,48 +201,27 @@ def _not_now(ref: Reference) -> Reference:
 
 def _partial_problem(path: str, before: bytes, after: bytes) -> str | None:
     """Whether some of a structured file's edits without the others would change its structure."""
-    if format_of(path, before) != "yaml":
-        return None
-    problem = edit_problem(before.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
+    problem = format_of(path, before).edit_problem(before.decode("utf-8", "replace"),
+                                                   after.decode("utf-8", "replace"))
     if problem is None:
         return None
     return f"the chosen lines alone would change its structure ({problem}); left as it was"
 
 
-def _comment(path: str, data: bytes) -> _Comment | None:
-    kind = format_of(path, data)
-    if is_markdown(path):
-        return _Comment("<!-- ", " -->", None)
-    if kind == "yaml":
-        return _Comment("  # ", "", "yaml")
-    if kind == "python":
-        return _Comment("  # ", "", "python")
-    return None
+def _comment(path: str, data: bytes) -> Format | None:
+    """The file's format where it offers the inline marker as a comment, else None."""
+    fmt = format_of(path, data)
+    return fmt if fmt.comment is not None else None
 
 
-@dataclass(frozen=True)
-class _Comment:
-    opener: str
-    closer: str
-    check: str | None  # yaml | python: the file must mean the same with the comment
-
-    def __call__(self, text: str) -> str:
-        if self.closer:  # a reason must not close the comment early
-            text = text.replace(self.closer.strip(), "")
-        return f"{self.opener}{text}{self.closer}"
+def _marked(fmt: Format, text: str) -> bytes:
+    assert fmt.comment is not None
+    return fmt.comment(text).encode()
 
 
-def _means_otherwise(comment: _Comment, before: bytes, after: bytes) -> bool:
+def _means_otherwise(fmt: Format, before: bytes, after: bytes) -> bool:
     """Does the added comment change what the file means (it fell inside a string or block scalar)?"""
-    if comment.check is None:
-        return False
-    old, new = before.decode("utf-8", "replace"), after.decode("utf-8", "replace")
-    if comment.check == "yaml":
-        return bool(parse_yaml_text(old) != parse_yaml_text(new))
-    try:
-        return ast.dump(ast.parse(old)) != ast.dump(ast.parse(new))
-    except (SyntaxError, ValueError):
-        return True
+    return fmt.means_otherwise(before.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
 
 
 def _serial_edit(found: FileResult, data: bytes) -> Edit | None:

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 
 from renamer import debug
 from renamer.forked import available_cores, can_fork, fork_map
+from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
-from renamer.sweep.anchors import anchor_literals, is_markdown
+from renamer.sweep.anchors import anchor_literals
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.scan import FileScanner, ScanOptions

@@ -16,11 +16,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import near_miss
-from renamer.classify import CURRENT, PROSE_SUFFIXES, RECORD, UNCLASSIFIED, FileClass
-from renamer.formats import data_formats, format_of, plain_safe, python_cst, yaml_rt, zone
+from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
+from renamer.formats import Format, format_of, zone
 from renamer.match import Match
 from renamer.project import LoadedProject
-from renamer.sweep.anchors import is_markdown
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.model import (
     KEPT,
@@ -141,21 +140,21 @@ class FileScanner:
         if not matches:
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
                               near_misses=tuple(near), mode=content.mode)
-        refs, edits, refused = self._decide(rel, data, matches, klass)
+        fmt = format_of(rel, data)
+        refs, edits, refused = self._decide(rel, fmt, data, matches, klass)
         serial = None
         if edits:
-            edits, serial = _with_serial(rel, data, edits)
+            edits, serial = _with_serial(fmt, data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
                           new_path, tuple(near), digest, content.mode, refused, serial)
 
     # -- decisions -------------------------------------------------------------------------
 
-    def _decide(self, rel: str, data: bytes, matches: list[Match],
+    def _decide(self, rel: str, fmt: Format, data: bytes, matches: list[Match],
                 klass: FileClass) -> tuple[list[Reference], list[Edit], str | None]:
         lines = Lines(data)
         spots = lines.locate([m.start for m in matches])  # once: a dense file holds millions
-        fmt = format_of(rel, data)
         locate = self.options.locate and (klass.status != RECORD or self.options.locate_records)
         # Python roles decide edits in current files and locate references: parse once.
         roles = self._python_roles(fmt, data, matches) if klass.status == CURRENT or locate else None
@@ -192,7 +191,7 @@ class FileScanner:
                 pending.append((len(refs), m))
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None,
                                             "current-state file: `renamer sweep` rewrites it", where))
-        if not self.options.edits and fmt not in ("yaml", "json", "toml") and not is_markdown(rel):
+        if not self.options.edits and not fmt.needs_edits:
             return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
         refused = self._structure_problem(fmt, data, edits)
@@ -202,37 +201,32 @@ class FileScanner:
             edits = []
         return refs, edits, refused
 
-    def _python_roles(self, fmt: str | None, data: bytes, matches: list[Match]) -> list[str] | None:
-        if fmt != "python":
-            return None
-        return python_cst.roles(data, [(m.start, m.end) for m in matches])
+    def _python_roles(self, fmt: Format, data: bytes, matches: list[Match]) -> list[str] | None:
+        return fmt.roles(data, [(m.start, m.end) for m in matches])
 
-    def _structure_problem(self, fmt: str | None, data: bytes, edits: list[Edit]) -> str | None:
-        """Parse only when an edit could change structure: a value that YAML might read as
-        another type, or a new value already present (a renamed key could collide)."""
-        if fmt not in ("yaml", "json", "toml") or not edits:
+    def _structure_problem(self, fmt: Format, data: bytes, edits: list[Edit]) -> str | None:
+        """Parse only when an edit could change structure: a value that the format might read
+        as another type, or a new value already present (a renamed key could collide)."""
+        if not fmt.checks_edits or not edits:
             return None
         news = {e.new for e in edits}
         sources: dict[bytes, set[bytes]] = {}
         for e in edits:
             sources.setdefault(e.new, set()).add(data[e.start:e.end])
         merged = any(len(olds) > 1 for olds in sources.values())  # two old keys could become one
-        risky = merged or any(n in data for n in news) or (
-            fmt == "yaml" and not all(plain_safe(n.decode()) for n in news))
+        risky = merged or any(n in data for n in news) or any(fmt.retypes(n.decode()) for n in news)
         if not risky:
             return None
         before = data.decode("utf-8", "replace")
         after = apply_edits(data, edits).decode("utf-8", "replace")
-        if fmt == "yaml":
-            return yaml_rt.edit_problem(before, after)
-        return data_formats.edit_problem(fmt, before, after)
+        return fmt.edit_problem(before, after)
 
-    def _locations(self, fmt: str | None, data: bytes, lines: Lines, matches: list[Match],
+    def _locations(self, fmt: Format, data: bytes, lines: Lines, matches: list[Match],
                    roles: list[str] | None) -> list[tuple[str | None, str]] | None:
-        if fmt in ("yaml", "json") and len(data) <= LOCATE_LIMIT:
+        if fmt.keys and len(data) <= LOCATE_LIMIT:
             text = data.decode("utf-8", "replace")
             offsets = [lines.char_offset(m.start) for m in matches]
-            return yaml_rt.locate(text, offsets)
+            return fmt.locate(text, offsets)
         if roles is not None:
             return [(None, role) for role in roles]
         return None
@@ -343,26 +337,21 @@ def _with_reverse_owners(data: bytes, matches: list[Match],
     return sorted([*matches, *added], key=lambda m: m.start)
 
 
-def _with_serial(rel: str, data: bytes, edits: list[Edit]) -> tuple[list[Edit], tuple[str, str] | None]:
+def _with_serial(fmt: Format, data: bytes, edits: list[Edit]) -> tuple[list[Edit], tuple[str, str] | None]:
     """A zone file whose records change gets its SOA serial bumped in the same edit: BIND and
-    CoreDNS's file plugin reload a zone only when its serial grows."""
-    if not zone.is_zone(data):
-        # Zone records with no usable SOA here: an $INCLUDE file, or a serial out of range. The
-        # name servers reload only when the serial of the zone grows: say it was not bumped.
-        # Only a file of no known format is read for records: not YAML, JSON, Python or prose.
-        plain = format_of(rel, data) is None and not rel.lower().endswith(tuple(PROSE_SUFFIXES))
-        return edits, ("", "") if plain and _ZONE_RECORDS.search(data) else None
-    found = zone.serial_edit(data, dt.date.today())
+    CoreDNS's file plugin reload a zone only when its serial grows. Zone records with no usable
+    SOA here (an $INCLUDE file, a serial out of range) are said to be left unbumped."""
+    found = fmt.serial(data, dt.date.today())
     if found is None:
-        return edits, ("", "")
+        return edits, None
     start, end, new, old_serial, new_serial = found
+    if not new:
+        return edits, ("", "")
     if any(e.start < end and start < e.end for e in edits):
         return edits, None  # never: a serial holds no name or address
     return sorted([*edits, Edit(start, end, new)], key=lambda e: e.start), (old_serial, new_serial)
 
 
-_ZONE_RECORDS = re.compile(rb"(?im)^(?:\$ORIGIN\s|\S*[ \t]+(?:[0-9]+[ \t]+)?(?:IN[ \t]+)?"
-                           rb"(?:SOA|A|AAAA|PTR|CNAME|NS|MX|TXT|SRV)[ \t]+\S)")
 _SUBMODULE_PATH = re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")
 
 

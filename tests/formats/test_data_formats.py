@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.formats import format_of, plain_safe
+from renamer.formats import format_of as claimed_by
+from renamer.formats import plain_safe
 from renamer.formats.data_formats import edit_problem
+
+_PARSED = {"yaml", "json", "toml", "python"}
+
+
+def format_of(path: str, data: bytes) -> str | None:
+    """The parsed format claiming the file, or None where text rules apply (Markdown, .env, ...)."""
+    name = claimed_by(path, data).name
+    return name if name in _PARSED else None
 
 
 @pytest.mark.parametrize(("fmt", "before", "after", "expected"), (

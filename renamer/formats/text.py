@@ -1,0 +1,37 @@
+"""Plain text, the format of every file no other format claims, and `.env` files.
+
+A plain file is still read for zone records: zone data with no usable SOA here
+(an $INCLUDE file, a serial out of range) needs its serial bumped where the zone
+is, which renamer reports instead of doing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from renamer.formats.base import UNBUMPED, BaseFormat, Serial
+
+_ZONE_RECORDS = re.compile(rb"(?im)^(?:\$ORIGIN\s|\S*[ \t]+(?:[0-9]+[ \t]+)?(?:IN[ \t]+)?"
+                           rb"(?:SOA|A|AAAA|PTR|CNAME|NS|MX|TXT|SRV)[ \t]+\S)")
+
+
+class Text(BaseFormat):
+    def claims(self, path: str, name: str, data: bytes) -> bool:
+        return True
+
+    def serial(self, data: bytes, today: dt.date) -> Serial | None:
+        return UNBUMPED if _ZONE_RECORDS.search(data) else None
+
+
+class Env(Text):
+    """`KEY=value` lines (.env, app.env): plain text whose secrets masking.py knows by line."""
+
+    name = "env"
+
+    def claims(self, path: str, name: str, data: bytes) -> bool:
+        return name.lower().endswith(".env")
+
+
+FORMAT = Text()
+ENV = Env()

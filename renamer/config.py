@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file, shown
-from renamer.match import Form, Matcher
+from renamer.idempotence import check_idempotent
+from renamer.match import Matcher
 from renamer.names import (
     IPNetwork,
     host_name_problem,
@@ -110,7 +111,7 @@ def load_config(path: Path, root: Path) -> Config:
         allowlist_paths=allowlists, dns_dir=(base / dns_value), accounts=_accounts(top, problems),
         probe=_probe(top, problems),
     )
-    _check_idempotent(config, top, problems)
+    check_idempotent(config, matcher_of(config), top, problems)
     problems.raise_if_any()
     return config
 
@@ -326,103 +327,6 @@ def _allowlist_paths(top: dict[str, Any], base: Path, problems: Problems) -> tup
             problems.add(top, "allowlist", "allowlist", f"{item}: {why}")
         paths.append(path)
     return tuple(paths)
-
-
-def _check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -> None:
-    """Reject renames that cannot be applied together: chains and swaps, a new value an old
-    form would match again, one spelling claimed by two renames, overlapping or merging
-    networks, and anything a second sweep would rewrite again (checked on every form the
-    matcher rewrites: variants, derived names, longer names that contain a key)."""
-    renames = top.get("renames")
-    if not isinstance(renames, dict):
-        return
-    matcher = matcher_of(config)
-    olds = {old: new for old, new in config.renames.pairs()}
-    nets = tuple((str(a), str(b)) for a, b in config.renames.networks)
-
-    def add(section: str, old: str, message: str) -> None:
-        problems.add(renames.get(section, renames), old, f"renames.{section}.{old}", message)
-
-    for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses),
-                           ("networks", nets)):
-        for old, new in pairs:
-            if new in olds:
-                what = "swap" if olds[new] == old else "chain"
-                add(section, old, f"{what}: {shown(new)} is itself renamed ({new} -> {olds[new]}); it cannot "
-                    "be applied simultaneously without a second sweep rewriting it again")
-                continue
-            hits = [m for m in matcher.find(new.encode()) if not m.derived
-                    and (section != "networks" or m.old != old)]
-            if hits:
-                add(section, old, _again(new, hits[0].old, config.renames.networks))
-    forms = {(section, old): _forms(section, old, new, config)
-             for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses))
-             for old, new in pairs}
-    _check_shared_spellings(forms, add)
-    _check_networks(config, add)
-    if not problems.items:
-        _check_second_sweep(config, matcher, forms, add)
-
-
-def _again(new: str, hit: str, networks: tuple[tuple[IPNetwork, IPNetwork], ...]) -> str:
-    address = parse_address(new)
-    inside = next((str(old) for old, _ in networks if address is not None and address in old), None)
-    if inside is not None:
-        return (f"new value {shown(new)} lies in the renamed network {inside}; a second sweep would "
-                "move it again")
-    return (f"new value {shown(new)} contains old value {shown(hit)} at a match boundary; a second "
-            "sweep would rewrite it again")
-
-
-Forms = dict[tuple[str, str], list[Form]]  # (section, old key) -> the spellings it rewrites
-
-
-def _check_shared_spellings(forms: Forms, add: Any) -> None:
-    """One spelling may be rewritten one way only (a variant of one key against another key)."""
-    owner: dict[str, tuple[str, str]] = {}  # spelling -> (old key, its replacement)
-    for (section, old), spellings in forms.items():
-        for form in spellings:
-            text, new = form.text.decode(), form.new.decode()
-            seen = owner.setdefault(text, (old, new))
-            if seen[0] != old and seen[1] != new:
-                add(section, old, f"{shown(text)} is rewritten to {new!r} here and to "
-                    f"{seen[1]!r} by {seen[0]!r} (options.variants spells both): keep one")
-
-
-def _forms(section: str, old: str, new: str, config: Config) -> list[Form]:
-    """The spellings one rename adds to the matcher, in the matcher's own terms."""
-    pair = ((old, new),)
-    single = Matcher(pair if section == "hosts" else (), pair if section == "addresses" else (),
-                     derived_names=config.derived_names, variants=config.variants)
-    return list(single.forms.values())
-
-
-def _check_networks(config: Config, add: Any) -> None:
-    nets = config.renames.networks
-    for i, (old, new) in enumerate(nets):
-        for other_old, other_new in nets[:i]:
-            if old.version == other_old.version and old.overlaps(other_old):
-                add("networks", str(old), f"overlaps the renamed network {other_old}: an address in "
-                    "both could follow either rule")
-            elif new == other_new:
-                add("networks", str(old), f"{other_old} is renamed to {new} too: their addresses "
-                    "would collide")
-
-
-def _check_second_sweep(config: Config, matcher: Matcher, forms: Forms, add: Any) -> None:
-    """Sweep a sample of every spelling twice: the second sweep must change nothing."""
-    hosts = [old for old, _ in config.renames.hosts] + [new for _, new in config.renames.hosts]
-    suffixes = sorted({h[h.index("."):] for h in hosts if "." in h})  # a name in a longer FQDN
-    dashes = sorted({h[len(s):] for h in hosts for s in hosts if h.startswith(s + "-")} | {"-x1"})
-    samples = [(section, old, form.text.decode() + suffix) for (section, old), spellings in forms.items()
-               for form in spellings for suffix in ["", *dashes, *suffixes]]
-    for section, old, sample in samples:
-        once = matcher.replace(sample.encode())
-        twice = matcher.replace(once)
-        if twice != once:
-            add(section, old, f"not idempotent: {shown(sample)} becomes {once.decode()!r}, and a second "
-                f"sweep makes it {twice.decode()!r}; rename the longer names directly, or drop one rule")
-            return
 
 
 __all__ = ["Config", "Renames", "line_of", "load_config", "matcher_of"]

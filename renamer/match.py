@@ -12,65 +12,16 @@ files without one are never handed to the regex engine at all.
 
 from __future__ import annotations
 
-import bisect
 import ipaddress
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
 
-from renamer.context import RANGE_HINT, RangeRule, account_starts, find_ranges, is_account, range_rule
+from renamer import forms as spelling
+from renamer.context import RANGE_HINT, account_starts, find_ranges, is_account, range_rule
+from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
-from renamer.patterns import FEW, PatternHit, find_patterns, fragments
-
-# The letter of a backslash escape (\n, \t, \b...) is no part of a name: "node:\nweb01" holds
-# web01. One or three backslashes: \\n is a backslash then the letter n, which is.
-ESCAPED = (rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\\\\b)"
-           rb"|(?<=(?<!\\)\\u[0-9A-Fa-f]{4})|(?<=(?<!\\)\\x[0-9A-Fa-f]{2})")  # JSON's \u0020, C's \x20
-HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb")"
-HOST_RIGHT = rb"(?![A-Za-z0-9_])"
-NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
-# With `variants`, `_` is a separator: ANA_ML2_URL matches ANA_ML2.
-# A reverse name may follow a non-numeric label: `db.50.250.10.in-addr.arpa` (a BIND zone file's
-# name) or a subdomain of the zone. After a numeric label it is the tail of a longer reverse name.
-REVERSE_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|(?<=[A-Za-z_\-]\.))"
-VARIANT_LEFT = rb"(?:(?<![A-Za-z0-9.\-])|" + ESCAPED + rb")"
-VARIANT_RIGHT = rb"(?![A-Za-z0-9])"
-V4_LEFT = rb"(?:(?<![A-Za-z0-9.])|" + ESCAPED + rb")"
-V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"
-V6_LEFT = rb"(?<![A-Za-z0-9.:])"
-V6_RIGHT = rb"(?![A-Za-z0-9])(?!:[0-9A-Fa-f])"
-ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
-ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}in-addr\.arpa"  # an address's PTR name, or a /8-/24 zone
-ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
-PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
-
-
-@dataclass(slots=True)  # not frozen, never changed: a dense file makes millions, 4x cheaper so
-class Match:
-    """One occurrence of an old value: byte span, the text as it stands, its replacement."""
-
-    start: int
-    end: int
-    old: str
-    new: str
-    kind: str  # host | address | reverse | network
-    derived: bool = False  # a host matched as the stem of a longer name (derived_names)
-    refused: str | None = None  # why this occurrence must not be rewritten (e.g. supernet)
-    kept: str | None = None  # why it is left on purpose, not a failure (an account)
-
-
-@dataclass(frozen=True)
-class Form:
-    text: bytes
-    new: bytes
-    kind: str
-    pattern: bytes
-    old_text: str = field(init=False)  # decoded once: a dense file resolves a form millions of times
-    new_text: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "old_text", self.text.decode("ascii"))
-        object.__setattr__(self, "new_text", self.new.decode("ascii"))
+from renamer.occurrences import Match, with_patterns, with_ranges
+from renamer.patterns import FEW, find_patterns, fragments
 
 
 class Matcher:
@@ -106,15 +57,15 @@ class Matcher:
         self._pattern_kinds.update((old, (new, "address")) for old, new in self.addresses)
         forms: dict[bytes, Form] = {}
         for old, new in self.hosts:
-            for form in _host_forms(old, new, derived_names, variants):
+            for form in spelling.host_forms(old, new, derived_names, variants):
                 forms.setdefault(form.text, form)
         for old, new in self.addresses:
-            for form in _address_forms(old, new):
+            for form in spelling.address_forms(old, new):
                 forms.setdefault(form.text, form)
         for old_net, new_net in self.networks:
             zone, new_zone = reverse_zone(old_net), reverse_zone(new_net)
             if zone and new_zone:
-                pattern = REVERSE_LEFT + re.escape(zone.encode()) + HOST_RIGHT
+                pattern = spelling.REVERSE_LEFT + re.escape(zone.encode()) + spelling.HOST_RIGHT
                 forms.setdefault(zone.encode(), Form(zone.encode(), new_zone.encode(),
                                                      "network", pattern))
         self.forms = forms
@@ -127,10 +78,10 @@ class Matcher:
         self._generic = bool(self.networks or self._v6_addresses)
         families = {net.version for net, _ in self.networks}
         if 4 in families:
-            parts.append(REVERSE_LEFT + ANY_V4_REVERSE + HOST_RIGHT)
-            parts.append(V4_LEFT + ANY_V4 + V4_RIGHT)
+            parts.append(spelling.REVERSE_LEFT + spelling.ANY_V4_REVERSE + spelling.HOST_RIGHT)
+            parts.append(spelling.V4_LEFT + spelling.ANY_V4 + spelling.V4_RIGHT)
         if 6 in families or self._v6_addresses:
-            parts.append(V6_LEFT + ANY_V6 + V6_RIGHT)
+            parts.append(spelling.V6_LEFT + spelling.ANY_V6 + spelling.V6_RIGHT)
         self.pattern = re.compile(b"|".join(parts)) if parts else None
         texts = sorted({f.text for f in ordered}, key=lambda t: (len(t), t))
         network = self._network_needles()
@@ -220,7 +171,7 @@ class Matcher:
         spans = sorted((span, rule) for rule in self._ranges for span in find_ranges(data, rule)) \
             if self._ranges and self._might_hold_range(data) else []
         if spans:
-            matches = _with_ranges(matches, spans)
+            matches = with_ranges(matches, spans)
         if self.hosts and not self.rewrite_accounts:
             hosts = [m.start for m in matches if m.kind == "host" and m.refused is None]
             starts = account_starts(data, hosts)
@@ -230,7 +181,7 @@ class Matcher:
         if self._pattern_starts:
             found = find_patterns(data, self._pattern_olds, self._pattern_starts)
             if found:
-                matches = _with_patterns(matches, found, self._pattern_kinds)
+                matches = with_patterns(matches, found, self._pattern_kinds)
         return matches
 
     def _might_hold_range(self, data: bytes) -> bool:
@@ -295,7 +246,7 @@ class Matcher:
                 return [self._prefix_checked(data, again)]
         colon = text.rfind(b":")
         tail = start + colon + 1
-        if b"." in data[tail:end] and re.fullmatch(ANY_V4, data[tail:trimmed]):
+        if b"." in data[tail:end] and re.fullmatch(spelling.ANY_V4, data[tail:trimmed]):
             inner = self._resolve(data, tail, trimmed)
             if inner is not None:
                 return [self._prefix_checked(data, inner)]
@@ -306,7 +257,7 @@ class Matcher:
         rewriting it would give an invalid network meaning something else."""
         if m.kind != "network":
             return m
-        prefix = PREFIX.match(data, m.end)
+        prefix = spelling.PREFIX.match(data, m.end)
         if prefix is None:
             return m
         length = int(prefix.group(1))
@@ -320,7 +271,7 @@ class Matcher:
         if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
             return self._map_zone(text)
         if text.endswith((".in-addr.arpa", ".ip6.arpa")):
-            address = _from_reverse(text)
+            address = spelling.from_reverse(text)
             mapped = self._map_address(address) if address else None
             return reverse_name(mapped) if mapped else None
         try:
@@ -356,7 +307,7 @@ class Matcher:
             return None
         stems = sorted({old.encode() for old, _ in self.hosts}, key=len, reverse=True)
         alternatives = b"|".join(re.escape(s) for s in stems)
-        return re.compile(HOST_LEFT + b"(?:" + alternatives + rb")-[A-Za-z0-9][A-Za-z0-9-]*")
+        return re.compile(spelling.HOST_LEFT + b"(?:" + alternatives + rb")-[A-Za-z0-9][A-Za-z0-9-]*")
 
     def derived_candidates(self, data: bytes) -> list[tuple[int, int, str]]:
         """Names like ana-ml2-ipmi that only `derived_names: true` (or their own key) would rename."""
@@ -398,43 +349,6 @@ def _in_windows_path(data: bytes, start: int) -> bool:
     return _WINDOWS_PATH.search(data[max(line, start - 256):start]) is not None
 
 
-def _with_ranges(matches: list[Match], spans: list[tuple[tuple[int, int], RangeRule]]) -> list[Match]:
-    """Matches inside a range refused; a range holding none becomes a refused match itself."""
-    starts = [m.start for m in matches]
-    inside: set[int] = set()
-    added: list[Match] = []
-    for (start, end), rule in spans:  # in file order
-        i = max(bisect.bisect_left(starts, start) - 1, 0)
-        held = False
-        while i < len(matches) and matches[i].start < end:
-            if matches[i].end > start:
-                inside.add(i)
-                held = True
-            i += 1
-        if not held and not (added and added[-1].end > start):
-            added.append(Match(start, end, rule.old, rule.new, rule.kind, refused="range"))
-    out = [replace(m, refused="range") if i in inside and m.kind in ("host", "address") else m
-           for i, m in enumerate(matches)]
-    return sorted(out + added, key=lambda m: m.start) if added else out
-
-
-def _with_patterns(matches: list[Match], found: list[PatternHit],
-                   olds: dict[str, tuple[str, str]]) -> list[Match]:
-    """Patterns that overlap no match (`192[.]168[.]1[.]69` is an exact form) are refused matches."""
-    starts = [m.start for m in matches]
-    added = []
-    for hit in found:
-        i = max(bisect.bisect_left(starts, hit.start) - 1, 0)
-        overlaps = False
-        while i < len(matches) and matches[i].start < hit.end:
-            overlaps = overlaps or matches[i].end > hit.start
-            i += 1
-        if not overlaps:
-            new, kind = olds[hit.old]
-            added.append(Match(hit.start, hit.end, hit.old, new, kind, refused="pattern"))
-    return sorted(matches + added, key=lambda m: m.start) if added else matches
-
-
 def positions(data: bytes, needle: bytes) -> Iterator[int]:
     """Every offset of `needle` in `data`, overlapping ones included."""
     pos = data.find(needle)
@@ -446,74 +360,6 @@ def positions(data: bytes, needle: bytes) -> Iterator[int]:
 def _continues_name(data: bytes, end: int) -> bool:
     """Is the match at `end` followed by `-x`, i.e. the stem of a longer (derived) name?"""
     return data[end:end + 1] == b"-" and data[end + 1:end + 2].isalnum()
-
-
-def _host_forms(old: str, new: str, derived: bool, variants: bool) -> list[Form]:
-    right = HOST_RIGHT if derived else HOST_RIGHT + NOT_DERIVED
-    forms = [Form(old.encode(), new.encode(), "host", HOST_LEFT + re.escape(old.encode()) + right)]
-    if variants:
-        variant_right = VARIANT_RIGHT if derived else VARIANT_RIGHT + NOT_DERIVED
-        spellings = {
-            (old.upper(), new.upper()),
-            (old.replace("-", "_"), new.replace("-", "_")),
-            (old.upper().replace("-", "_"), new.upper().replace("-", "_")),
-        }
-        for text, replacement in sorted(spellings):
-            if text != old:
-                forms.append(Form(text.encode(), replacement.encode(), "host",
-                                  VARIANT_LEFT + re.escape(text.encode()) + variant_right))
-    forms += [Form(text, replacement, "host", HOST_LEFT + re.escape(text) + right)
-              for text, replacement in _regex_escaped(old, new)]
-    return forms
-
-
-# The spellings of a value inside a regular expression: `\.`, `\\.` in a quoted string, `[.]`,
-# hyphens escaped or not. Each is the same value; its replacement keeps the escape style.
-_ESCAPE_STYLES = ((b"\\.", None), (b"\\.", b"\\-"), (b"\\\\.", None), (b"\\\\.", b"\\\\-"),
-                  (b"[.]", None), (None, b"\\-"), (None, b"\\\\-"))
-
-
-def _regex_escaped(old: str, new: str) -> list[tuple[bytes, bytes]]:
-    out = []
-    for dot, dash in _ESCAPE_STYLES:
-        if (dot and "." not in old) or (dash and "-" not in old):
-            continue
-        text, replacement = old.encode(), new.encode()
-        if dot:
-            text, replacement = text.replace(b".", dot), replacement.replace(b".", dot)
-        if dash:
-            text, replacement = text.replace(b"-", dash), replacement.replace(b"-", dash)
-        out.append((text, replacement))
-    return out
-
-
-def _address_forms(old: str, new: str) -> list[Form]:
-    a, b = ipaddress.ip_address(old), ipaddress.ip_address(new)
-    left, right = (V4_LEFT, V4_RIGHT) if a.version == 4 else (V6_LEFT, V6_RIGHT)
-    texts = {(old, new), (str(a), str(b))}
-    if a.version == 6:
-        texts |= {(str(a).upper(), str(b).upper()), (a.exploded, b.exploded)}
-    forms = [Form(t.encode(), n.encode(), "address", left + re.escape(t.encode()) + right)
-             for t, n in sorted(texts)]
-    if a.version == 4:
-        forms += [Form(t, n, "address", left + re.escape(t) + right) for t, n in _regex_escaped(old, new)]
-    rev, new_rev = reverse_name(a), reverse_name(b)
-    forms.append(Form(rev.encode(), new_rev.encode(), "reverse",
-                      REVERSE_LEFT + re.escape(rev.encode()) + HOST_RIGHT))
-    return forms
-
-
-def _from_reverse(text: str) -> IPAddress | None:
-    try:
-        if text.endswith(".in-addr.arpa"):
-            return ipaddress.ip_address(".".join(reversed(text[: -len(".in-addr.arpa")].split("."))))
-        nibbles = list(reversed(text[: -len(".ip6.arpa")].split(".")))
-        if len(nibbles) != 32:
-            return None
-        groups = ["".join(nibbles[i:i + 4]) for i in range(0, 32, 4)]
-        return ipaddress.ip_address(":".join(groups))
-    except ValueError:
-        return None
 
 
 def new_values_matcher(hosts: Iterable[tuple[str, str]], addresses: Iterable[tuple[str, str]]) -> Matcher:

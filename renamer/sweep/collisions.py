@@ -20,11 +20,12 @@ from renamer import debug
 from renamer.classify import CURRENT
 from renamer.formats import format_of
 from renamer.masking import mask_line
-from renamer.match import Match, new_values_matcher
+from renamer.match import new_values_matcher
+from renamer.occurrences import Match
 from renamer.project import LoadedProject, site_hosts
 from renamer.sweep.content import read_texts
+from renamer.sweep.lines import Lines
 from renamer.sweep.model import ScanResult
-from renamer.sweep.scan import Lines
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 
 from renamer.formats import Format, format_of
 from renamer.masking import mask_line
+from renamer.sweep.lines import is_utf8
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, apply_edits
 from renamer.sweep.plan import Plan
-from renamer.sweep.scan import is_utf8
 
 NOT_NOW = "not-now"
 MAX_CONTAINS = 100  # longest line_contains a keep rule gets; longer lines get a window around the value

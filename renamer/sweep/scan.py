@@ -6,21 +6,20 @@ that hold a match, and only where they change the answer.
 
 from __future__ import annotations
 
-import bisect
-import datetime as dt
 import hashlib
 import os
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import near_miss
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
-from renamer.formats import Format, format_of, zone
-from renamer.match import Match
+from renamer.formats import Format, format_of
+from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
+from renamer.sweep.file_rules import submodule_paths_refused, with_reverse_owners, with_serial
+from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.model import (
     KEPT,
     RESIDUAL,
@@ -34,9 +33,6 @@ from renamer.sweep.model import (
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 
-Spot = tuple[int, int, int]  # a match's 0-based line index, its line's start offset, its column
-
-MAX_LINE_TEXT = 160
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
 # size a YAML/JSON file's references are shown by line and column alone: parsing 20 MB of JSON
 # in ruamel takes a minute.
@@ -121,9 +117,9 @@ class FileScanner:
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         matches = self.matcher.find(data) if hit else []
         if hit and content.kind == "text" and b"$ORIGIN" in data:
-            matches = _with_reverse_owners(data, matches, self.matcher.addresses)
+            matches = with_reverse_owners(data, matches, self.matcher.addresses)
         if rel == ".gitmodules" and matches:
-            matches = _submodule_paths_refused(data, matches)
+            matches = submodule_paths_refused(data, matches)
         if content.kind in ("binary", "encoding"):
             note = (f"{content.detail} text is not rewritten" if content.kind == "encoding"
                     else "binary file (NUL bytes): never rewritten")
@@ -144,7 +140,7 @@ class FileScanner:
         refs, edits, refused = self._decide(rel, fmt, data, matches, klass)
         serial = None
         if edits:
-            edits, serial = _with_serial(fmt, data, edits)
+            edits, serial = with_serial(fmt, data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
                           new_path, tuple(near), digest, content.mode, refused, serial)
@@ -253,7 +249,7 @@ class FileScanner:
         overlap = max((len(n) for n in self.matcher.needles), default=0) + 64
         note = f"{size}, over options.max_file_size: never rewritten"
         newlines_before, last_end = 0, -1
-        for base, buf, final in _chunks(path, overlap):
+        for base, buf, final in chunks(path, overlap):
             limit = len(buf) if final else len(buf) - overlap
             for m in self.matcher.find(buf):
                 if m.start >= limit or base + m.start < last_end:
@@ -292,14 +288,14 @@ class FileScanner:
         derived = self.matcher.derived_candidates(data)
         lines = Lines(data)
         out = []
-        exact_spans = _Spans(exact) if derived else None
+        exact_spans = Spans(exact) if derived else None
         derived = [d for d in derived if exact_spans is None or not exact_spans.overlaps(d[0], d[1])]
         for start, _end, name in derived:  # (a range such as web01-03 is a match, refused)
             line, column, text = lines.position(start)
             like = next((old for old, _ in self.matcher.hosts if name.startswith(old + "-")), name)
             out.append(NearMiss(rel, line, column, name, like, "derived-name", text, "derived"))
         if loose:
-            taken = _Spans(exact + [(s, e) for s, e, _ in derived])
+            taken = Spans(exact + [(s, e) for s, e, _ in derived])
             for start, end, spelling, like in self.project.loose.find(data, taken.spans):
                 if taken.overlaps(start, end):
                     continue
@@ -320,187 +316,3 @@ class FileScanner:
         exempt = self.project.classifier.line_exemptions(rel, texts, [m.line - 1 for m in misses])
         return [m for m in misses if m.line - 1 not in exempt
                 and not any(p.fullmatch(m.text) for p in allowlist.near_miss_ignore)]
-
-
-def _with_reverse_owners(data: bytes, matches: list[Match],
-                         addresses: tuple[tuple[str, str], ...]) -> list[Match]:
-    """The relative PTR owners of old addresses in a reverse zone: rewritten when the new address
-    lies in the same zone, else refused (the record must move to another zone file)."""
-    pairs = [(old, new) for old, new in addresses if ":" not in old]
-    owners = zone.reverse_owners(data, pairs) if pairs else []
-    if not owners:
-        return matches
-    spans = [(m.start, m.end) for m in matches]
-    added = [Match(start, end, old, new or "(another zone)", "reverse",
-                   refused=None if new else "reverse-owner")
-             for start, end, old, new in owners if not any(s < end and start < e for s, e in spans)]
-    return sorted([*matches, *added], key=lambda m: m.start)
-
-
-def _with_serial(fmt: Format, data: bytes, edits: list[Edit]) -> tuple[list[Edit], tuple[str, str] | None]:
-    """A zone file whose records change gets its SOA serial bumped in the same edit: BIND and
-    CoreDNS's file plugin reload a zone only when its serial grows. Zone records with no usable
-    SOA here (an $INCLUDE file, a serial out of range) are said to be left unbumped."""
-    found = fmt.serial(data, dt.date.today())
-    if found is None:
-        return edits, None
-    start, end, new, old_serial, new_serial = found
-    if not new:
-        return edits, ("", "")
-    if any(e.start < end and start < e.end for e in edits):
-        return edits, None  # never: a serial holds no name or address
-    return sorted([*edits, Edit(start, end, new)], key=lambda e: e.start), (old_serial, new_serial)
-
-
-_SUBMODULE_PATH = re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")
-
-
-def _submodule_paths_refused(data: bytes, matches: list[Match]) -> list[Match]:
-    """In .gitmodules a `path =` line or a section name follows the submodule's checkout and
-    its folder in .git/modules: rewritten alone, git no longer finds the submodule."""
-    out = []
-    for m in matches:
-        line = data[data.rfind(b"\n", 0, m.start) + 1:]
-        out.append(replace(m, refused="submodule") if _SUBMODULE_PATH.match(line) else m)
-    return out
-
-
-class _Spans:
-    """Byte spans already reported, merged; overlap tests by bisection (linear in matches)."""
-
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        if all(spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1)):
-            self.spans = spans  # the exact matches alone: already in order, apart
-            self._starts = [s for s, _ in spans]
-            self._ends = [e for _, e in spans]
-            return
-        merged: list[list[int]] = []
-        for start, end in sorted(spans):
-            if merged and start < merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end])
-        self.spans = [(s, e) for s, e in merged]
-        self._starts = [s for s, _ in merged]
-        self._ends = [e for _, e in merged]
-
-    def overlaps(self, start: int, end: int) -> bool:
-        index = bisect.bisect_left(self._starts, end) - 1  # the last span starting before `end`
-        return index >= 0 and self._ends[index] > start
-
-
-class Lines:
-    """Line and column lookups over a file's bytes, computed only where a match is.
-
-    Lookups come in file order, so each one continues from the last (line count, line
-    start, column, character offset): linear in the file, however many matches a line
-    holds (a minified JSON file may hold a million on one line).
-    """
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self._ascii = data.isascii()
-        self._codec = "utf-8" if self._ascii or is_utf8(data) else "latin-1"
-        self._cursor = (0, 0, 0, 1)  # offset, newlines before it, its line's start, its column
-        self._chars = (0, 0)  # offset, characters before it
-        self._texts: dict[bytes, str] = {}
-
-    def locate(self, offsets: Sequence[int]) -> list[Spot]:
-        """(0-based line index, the line's start, 1-based character column) of each offset,
-        offsets ascending: one pass, newlines counted in C between neighbours."""
-        if not self._ascii:
-            return [self._seek(offset)[1:] for offset in offsets]
-        count, rfind = self.data.count, self.data.rfind
-        out: list[Spot] = []
-        known = index = start = 0
-        for offset in offsets:
-            newlines = count(b"\n", known, offset)
-            if newlines:
-                index += newlines
-                start = rfind(b"\n", known, offset) + 1
-            known = offset
-            out.append((index, start, offset - start + 1))
-        return out
-
-    def _seek(self, offset: int) -> tuple[int, int, int, int]:
-        known, count, start, column = self._cursor
-        if offset == known:
-            return self._cursor
-        if offset < known:
-            known, count, start, column = 0, 0, 0, 1
-        newlines = self.data.count(b"\n", known, offset)
-        if newlines:
-            start = self.data.rfind(b"\n", known, offset) + 1
-            known, column = start, 1
-        count += newlines
-        if self._ascii:
-            column = offset - start + 1
-        else:
-            column += len(self.data[known:offset].decode(self._codec, "replace"))
-        self._cursor = (offset, count, start, column)
-        return self._cursor
-
-    def position(self, offset: int, *, with_text: bool = True) -> tuple[int, int, str]:
-        """(1-based line, 1-based character column, the line's text trimmed, if asked)."""
-        _, index, start, column = self._seek(offset)
-        return index + 1, column, self.text(offset, start) if with_text else ""
-
-    def text(self, offset: int, start: int) -> str:
-        """The text of the line starting at `start` around `offset`, trimmed for a report.
-        Remembered by the raw bytes: a dense file repeats its lines, and a minified one holds
-        many matches on one line."""
-        clipped = offset - start > 2 * MAX_LINE_TEXT  # a long line: the part around the match
-        end = self.data.find(b"\n", offset, offset + 4 * MAX_LINE_TEXT)
-        if end == -1:
-            end = min(len(self.data), offset + 4 * MAX_LINE_TEXT)
-        raw = self.data[offset - MAX_LINE_TEXT // 2 if clipped else start:end]
-        text = None if clipped else self._texts.get(raw)
-        if text is not None:
-            return text
-        text = raw.decode(self._codec, "replace").strip().lstrip("\ufeff")
-        text = text[: 2 * MAX_LINE_TEXT]
-        if not text.isprintable():
-            text = "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text)
-        if clipped:
-            text = "…" + text
-        if len(text) > MAX_LINE_TEXT:
-            text = text[: MAX_LINE_TEXT - 1] + "…"
-        if not clipped and len(self._texts) < 4096:
-            self._texts[raw] = text
-        return text
-
-    def char_offset(self, offset: int) -> int:
-        if self._ascii or self._codec != "utf-8":
-            return offset
-        known, chars = self._chars
-        if offset < known:
-            known, chars = 0, 0
-        chars += len(self.data[known:offset].decode("utf-8", "replace"))
-        self._chars = (offset, chars)
-        return chars
-
-    def texts(self) -> list[str]:
-        return self.data.decode(self._codec, "replace").split("\n")
-
-
-def is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _chunks(path: Path, overlap: int) -> Iterator[tuple[int, bytes, bool]]:
-    """(offset of buf in the file, buf, is this the last) with `overlap` bytes carried over."""
-    size = 8 * 1024 * 1024
-    with open(path, "rb") as handle:
-        offset, tail = 0, b""
-        block = handle.read(size)
-        while block:
-            following = handle.read(size)
-            buf = tail + block
-            yield offset - len(tail), buf, not following
-            tail = buf[-overlap:]
-            offset += len(block)
-            block = following

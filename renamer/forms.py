@@ -1,0 +1,119 @@
+"""The spellings of an old value and the boundaries around them (DESIGN's matching table).
+
+Every old value becomes one or more literal forms: the key, with `variants` its
+upper-case and `_` spellings, its spellings inside a regular expression, and an
+address's other text forms and reverse-DNS name. Each form carries the regex that
+guards it with the boundary rules; the matcher joins them into one pass.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass, field
+
+from renamer.names import IPAddress, reverse_name
+
+# The letter of a backslash escape (\n, \t, \b...) is no part of a name: "node:\nweb01" holds
+# web01. One or three backslashes: \\n is a backslash then the letter n, which is.
+ESCAPED = (rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\\\\b)"
+           rb"|(?<=(?<!\\)\\u[0-9A-Fa-f]{4})|(?<=(?<!\\)\\x[0-9A-Fa-f]{2})")  # JSON's \u0020, C's \x20
+HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb")"
+HOST_RIGHT = rb"(?![A-Za-z0-9_])"
+NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
+# With `variants`, `_` is a separator: ANA_ML2_URL matches ANA_ML2.
+# A reverse name may follow a non-numeric label: `db.50.250.10.in-addr.arpa` (a BIND zone file's
+# name) or a subdomain of the zone. After a numeric label it is the tail of a longer reverse name.
+REVERSE_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|(?<=[A-Za-z_\-]\.))"
+VARIANT_LEFT = rb"(?:(?<![A-Za-z0-9.\-])|" + ESCAPED + rb")"
+VARIANT_RIGHT = rb"(?![A-Za-z0-9])"
+V4_LEFT = rb"(?:(?<![A-Za-z0-9.])|" + ESCAPED + rb")"
+V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"
+V6_LEFT = rb"(?<![A-Za-z0-9.:])"
+V6_RIGHT = rb"(?![A-Za-z0-9])(?!:[0-9A-Fa-f])"
+ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
+ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}in-addr\.arpa"  # an address's PTR name, or a /8-/24 zone
+ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
+PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
+
+
+@dataclass(frozen=True)
+class Form:
+    text: bytes
+    new: bytes
+    kind: str
+    pattern: bytes
+    old_text: str = field(init=False)  # decoded once: a dense file resolves a form millions of times
+    new_text: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "old_text", self.text.decode("ascii"))
+        object.__setattr__(self, "new_text", self.new.decode("ascii"))
+
+
+def host_forms(old: str, new: str, derived: bool, variants: bool) -> list[Form]:
+    right = HOST_RIGHT if derived else HOST_RIGHT + NOT_DERIVED
+    forms = [Form(old.encode(), new.encode(), "host", HOST_LEFT + re.escape(old.encode()) + right)]
+    if variants:
+        variant_right = VARIANT_RIGHT if derived else VARIANT_RIGHT + NOT_DERIVED
+        spellings = {
+            (old.upper(), new.upper()),
+            (old.replace("-", "_"), new.replace("-", "_")),
+            (old.upper().replace("-", "_"), new.upper().replace("-", "_")),
+        }
+        for text, replacement in sorted(spellings):
+            if text != old:
+                forms.append(Form(text.encode(), replacement.encode(), "host",
+                                  VARIANT_LEFT + re.escape(text.encode()) + variant_right))
+    forms += [Form(text, replacement, "host", HOST_LEFT + re.escape(text) + right)
+              for text, replacement in _regex_escaped(old, new)]
+    return forms
+
+
+# The spellings of a value inside a regular expression: `\.`, `\\.` in a quoted string, `[.]`,
+# hyphens escaped or not. Each is the same value; its replacement keeps the escape style.
+_ESCAPE_STYLES = ((b"\\.", None), (b"\\.", b"\\-"), (b"\\\\.", None), (b"\\\\.", b"\\\\-"),
+                  (b"[.]", None), (None, b"\\-"), (None, b"\\\\-"))
+
+
+def _regex_escaped(old: str, new: str) -> list[tuple[bytes, bytes]]:
+    out = []
+    for dot, dash in _ESCAPE_STYLES:
+        if (dot and "." not in old) or (dash and "-" not in old):
+            continue
+        text, replacement = old.encode(), new.encode()
+        if dot:
+            text, replacement = text.replace(b".", dot), replacement.replace(b".", dot)
+        if dash:
+            text, replacement = text.replace(b"-", dash), replacement.replace(b"-", dash)
+        out.append((text, replacement))
+    return out
+
+
+def address_forms(old: str, new: str) -> list[Form]:
+    a, b = ipaddress.ip_address(old), ipaddress.ip_address(new)
+    left, right = (V4_LEFT, V4_RIGHT) if a.version == 4 else (V6_LEFT, V6_RIGHT)
+    texts = {(old, new), (str(a), str(b))}
+    if a.version == 6:
+        texts |= {(str(a).upper(), str(b).upper()), (a.exploded, b.exploded)}
+    forms = [Form(t.encode(), n.encode(), "address", left + re.escape(t.encode()) + right)
+             for t, n in sorted(texts)]
+    if a.version == 4:
+        forms += [Form(t, n, "address", left + re.escape(t) + right) for t, n in _regex_escaped(old, new)]
+    rev, new_rev = reverse_name(a), reverse_name(b)
+    forms.append(Form(rev.encode(), new_rev.encode(), "reverse",
+                      REVERSE_LEFT + re.escape(rev.encode()) + HOST_RIGHT))
+    return forms
+
+
+def from_reverse(text: str) -> IPAddress | None:
+    try:
+        if text.endswith(".in-addr.arpa"):
+            return ipaddress.ip_address(".".join(reversed(text[: -len(".in-addr.arpa")].split("."))))
+        nibbles = list(reversed(text[: -len(".ip6.arpa")].split(".")))
+        if len(nibbles) != 32:
+            return None
+        groups = ["".join(nibbles[i:i + 4]) for i in range(0, 32, 4)]
+        return ipaddress.ip_address(":".join(groups))
+    except ValueError:
+        return None

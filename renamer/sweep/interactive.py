@@ -21,6 +21,7 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from renamer.formats import format_of
 from renamer.formats.yaml_rt import edit_problem
@@ -228,7 +229,7 @@ def _comment(path: str, data: bytes) -> _Comment | None:
 class _Comment:
     opener: str
     closer: str
-    check: str | None  # yaml | python: the file must mean the same with the comment
+    check: Literal["yaml", "python"] | None  # the file must mean the same with the comment
 
     def __call__(self, text: str) -> str:
         if self.closer:  # a reason must not close the comment early

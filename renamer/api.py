@@ -8,32 +8,35 @@
     project.apply(plan, commit=True)   # what `renamer sweep --commit` does
     assert project.verify().ok
 
-Results carry the same data the commands' JSON formats print (`.data()`).
+Results carry the same data the commands' JSON formats print (`.data()`, rendered by
+`renamer.report.machine`: the use cases' own results are plain values).
 Failures raise `renamer.RenamerError` subclasses carrying the exit code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from renamer.config import Config
-from renamer.dns.inventory import Inventory
-from renamer.project import LoadedProject, load_project, locate_inventory
-from renamer.report.machine import sweep_document
-from renamer.sweep import run
+from renamer.project import LoadedProject, load_project
+from renamer.report.machine import audit_data, plan_data, verify_data
+from renamer.sites import locate_inventory, site_hosts
+from renamer.sweep import results, run
 from renamer.sweep.apply import Applied
 from renamer.sweep.collisions import Collision, collisions, new_values
 from renamer.sweep.model import KEPT, SKIPPED, FileResult, NearMiss, Reference
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative
-from renamer.sweep.preview import diff_bytes, edit_list
-from renamer.sweep.run import AuditResult, VerifyResult
+from renamer.sweep.preview import diff_bytes
 from renamer.sweep.scan import ScanOptions
 from renamer.sweep.summary import Summary
+
+if TYPE_CHECKING:
+    from renamer.dns.inventory import Inventory
 
 StrPath = str | PathLike[str]
 
@@ -87,12 +90,30 @@ class SweepPlan:
     @cached_property
     def collisions(self) -> list[Collision]:
         """Where a new value the sweep writes stands already (docs/after-the-move.md)."""
-        return collisions(self.plan.project, self.plan.scan)
+        project = self.plan.project
+        return collisions(project, self.plan.scan, site_hosts(project.config))
 
     def data(self) -> dict[str, Any]:
         """What `sweep --dry-run --format json` prints."""
-        return sweep_document(self.plan.project.config.name, self.summary, edit_list(self.plan), True,
-                              self.collisions)
+        return plan_data(self.plan, self.summary, self.collisions)
+
+
+@dataclass(frozen=True)
+class VerifyResult(results.VerifyResult):
+    """`renamer.sweep.results.VerifyResult`, with its JSON."""
+
+    def data(self) -> dict[str, Any]:
+        """What `verify --format json` prints."""
+        return verify_data(self)
+
+
+@dataclass(frozen=True)
+class AuditResult(results.AuditResult):
+    """`renamer.sweep.results.AuditResult`, with its JSON."""
+
+    def data(self) -> dict[str, Any]:
+        """What `audit --format json` prints."""
+        return audit_data(self)
 
 
 class Project:
@@ -125,15 +146,19 @@ class Project:
         dirty (unless `allow_dirty`), a file changed since planning, or an interrupted sweep
         had to be completed first (plan again then).
         """
-        return run.apply_planned(plan.plan, commit=commit, allow_dirty=allow_dirty, hooks=hooks)
+        request = run.SweepRequest(commit=commit, allow_dirty=allow_dirty, hooks=hooks)
+        return run.apply_planned(plan.plan, request)
 
     def verify(self, *, strict: bool = False, include_ignored: bool = False) -> VerifyResult:
         """What `renamer verify` proves: `.verdict.ok`, and `.data()` as its JSON."""
-        return run.verify(self.loaded, strict=strict, include_ignored=include_ignored)
+        result = run.verify(self.loaded, strict=strict, include_ignored=include_ignored,
+                            hosts=site_hosts(self.config))
+        return VerifyResult(**{f.name: getattr(result, f.name) for f in fields(result)})
 
     def audit(self, *, include_ignored: bool = False) -> AuditResult:
         """What `renamer audit` lists: `.references`, `.stale`, and `.data()` as its JSON."""
-        return run.audit(self.loaded, include_ignored=include_ignored)
+        result = run.audit(self.loaded, include_ignored=include_ignored)
+        return AuditResult(**{f.name: getattr(result, f.name) for f in fields(result)})
 
     def inventory(self) -> Inventory:
         """The DNS inventory this project's renamer.yaml points at (or dns/)."""

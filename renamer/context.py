@@ -26,6 +26,7 @@ import ipaddress
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 _TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\.\.|~)"  # -, en dash, em dash, .., ~
 # Spaced forms need a full second end: "10.0.0.1 - 14 hosts" is prose, not a range.
@@ -38,20 +39,23 @@ RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94]|[ \t]+(?:to|throu
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
 
 
+RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
+
+
 @dataclass(frozen=True)
 class RangeRule:
     """How one old value is found in a range: its stem (the text before its number) and number."""
 
     old: str
     new: str
-    kind: str  # host | address
+    kind: RangeKind
     stem: bytes
     number: str
     pattern: re.Pattern[bytes]
     braces: re.Pattern[bytes]
 
 
-def range_rule(old: str, new: str, kind: str) -> RangeRule | None:
+def range_rule(old: str, new: str, kind: RangeKind) -> RangeRule | None:
     """The rule for `old`, or None when it has no number to range over (`ana-ml` or IPv6)."""
     if kind == "address":
         try:

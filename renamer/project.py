@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.allowlist import Allowlist, load_allowlists
 from renamer.atomic import TMP_SUFFIX
 from renamer.classify import Classifier
-from renamer.config import CONFIG_NAME, Config, display_path, load_config, matcher_of
-from renamer.dns.inventory import Inventory, load_inventory, load_sites
+from renamer.config import CONFIG_NAME, Config, load_config, matcher_of
 from renamer.errors import ConfigError, UnsafeError
 from renamer.match import Matcher
 from renamer.near_miss import LoosePass
@@ -86,30 +85,3 @@ def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> Load
 def _rooted(display: str) -> str:
     """A gitignore pattern for exactly this repo-relative path."""
     return "/" + display.lstrip("/")
-
-
-def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
-                     folder: Path | None = None, *, resolvers_file: Path | None = None) -> Inventory:
-    """The DNS inventory: `folder` (--inventory), else the `dns:` folder of renamer.yaml,
-    else dns/ at the repo root (a repo without renamer.yaml may still have an inventory).
-    `resolvers_file` (--resolvers-file) replaces the inventory's resolvers.yaml."""
-    try:
-        root, config_path = discover(repo, config, cwd)
-    except ConfigError:
-        if config is not None:
-            raise
-        root = repo_root(repo, cwd)
-        return load_inventory(folder or root / "dns", lambda p: display_path(p, root), resolvers_file)
-    loaded = load_config(config_path, root)
-    inventory = load_inventory(folder or loaded.dns_dir, loaded.display, resolvers_file)
-    # The renames' old values: dns verify checks that they resolve nowhere any more.
-    renames = loaded.renames
-    return replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),
-                   old_addresses=tuple(old for old, _ in renames.addresses))
-
-
-def site_hosts(project: LoadedProject) -> list[tuple[str, str, str]]:
-    """(name, address, site file as shown) of every host of the DNS inventory's sites that load
-    (the DNS commands report a broken one, not the sweep)."""
-    sites = load_sites(project.config.dns_dir, project.config.display)
-    return [(host.name, str(host.address), site.source) for site in sites for host in site.hosts]

@@ -1,8 +1,10 @@
-"""The house rules of docs/architecture.md, checked on the source: layers, cycles, deferred imports."""
+"""The house rules of docs/architecture.md, checked on the source: layers, cycles (between modules
+and between folders), deferred imports, every module named in the docs, no preset restated by hand."""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +12,10 @@ from pathlib import Path
 import click
 import pytest
 
+from renamer.allowlist import load_allowlists
 from renamer.cli import COMMANDS, cli
+from renamer.scaffold import Proposal, render_allowlist
+from renamer.shipped import shipped
 
 PACKAGE = Path(__file__).resolve().parent.parent / "renamer"
 
@@ -54,14 +59,15 @@ def _imports(path: Path, *, top_level: bool) -> set[str]:
 GRAPH = {name: {m for m in _imports(path, top_level=True) if m in MODULES} for name, path in MODULES.items()}
 
 
-def _cycle() -> list[str] | None:
+def _cycle(graph: dict[str, set[str]] | None = None) -> list[str] | None:
+    graph = GRAPH if graph is None else graph
     state: dict[str, int] = {}
     stack: list[str] = []
 
     def walk(name: str) -> list[str] | None:
         state[name] = 1
         stack.append(name)
-        for target in sorted(GRAPH[name]):
+        for target in sorted(graph[name]):
             if state.get(target) == 1:
                 return [*stack[stack.index(target):], target]
             if target not in state and (found := walk(target)):
@@ -70,7 +76,7 @@ def _cycle() -> list[str] | None:
         state[name] = 2
         return None
 
-    for name in sorted(GRAPH):
+    for name in sorted(graph):
         if name not in state and (found := walk(name)):
             return found
     return None
@@ -78,6 +84,33 @@ def _cycle() -> list[str] | None:
 
 def test_no_import_cycle() -> None:
     assert _cycle() is None
+
+
+# A folder is a package directory under renamer/ (its __init__.py included); each top-level
+# module, renamer/__init__.py too, is a node of its own (docs/architecture.md, "The folder rule").
+def _folder(name: str) -> str:
+    path = MODULES[name]
+    return _module_name(path.parent / "__init__.py") if path.parent != PACKAGE else name
+
+
+FOLDERS: dict[str, set[str]] = {}
+for _name, _targets in GRAPH.items():
+    FOLDERS.setdefault(_folder(_name), set()).update(_folder(t) for t in _targets)
+for _name, _targets in FOLDERS.items():
+    _targets.discard(_name)
+
+
+def test_no_cycle_between_folders() -> None:
+    assert _cycle(FOLDERS) is None
+
+
+def test_the_folder_graph_is_the_one_the_docs_draw() -> None:
+    """The arrows docs/architecture.md draws between the wings are the ones the imports make."""
+    wings = ("renamer.sweep", "renamer.dns", "renamer.probe", "renamer.report")
+    edges = {(a, b) for a, targets in FOLDERS.items() for b in targets if a in wings and b in wings}
+    assert edges == {("renamer.probe", "renamer.sweep"), ("renamer.probe", "renamer.dns"),
+                     ("renamer.report", "renamer.sweep"), ("renamer.report", "renamer.probe"),
+                     ("renamer.report", "renamer.dns")}
 
 
 def test_every_module_imports_in_a_fresh_interpreter() -> None:
@@ -132,6 +165,25 @@ def test_the_sweep_and_the_dns_wing_do_not_import_each_other() -> None:
             assert not any(t.startswith("renamer.sweep") for t in targets), name
 
 
+def _reach(name: str) -> set[str]:
+    """Every module `name` imports, directly or through others (module level)."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        for target in GRAPH[todo.pop()] - seen:
+            seen.add(target)
+            todo.append(target)
+    return seen
+
+
+def test_neither_wing_reaches_the_other_through_a_module_in_between() -> None:
+    for name in GRAPH:
+        if name.startswith("renamer.sweep"):
+            assert not any(t.startswith("renamer.dns") for t in _reach(name)), name
+        if name.startswith("renamer.dns"):
+            assert not any(t.startswith("renamer.sweep") for t in _reach(name)), name
+
+
 # The deferred imports docs/architecture.md lists, each with its measured reason.
 DEFERRED = {
     "renamer": {"renamer.api"},
@@ -168,3 +220,62 @@ def test_neither_wing_imports_the_probe() -> None:
     for name, targets in GRAPH.items():
         if name.startswith(("renamer.sweep", "renamer.dns")):
             assert not any(t.startswith("renamer.probe") for t in targets), name
+
+
+ROOT = PACKAGE.parent
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text()
+
+
+def _named(rel: str) -> bool:
+    """As docs/architecture.md says ("How a module is named here")."""
+    text = ARCHITECTURE
+    if f"`{rel}`" in text or f"**{rel}**" in text or f"`renamer/{rel}`" in text:
+        return True
+    if "/" not in rel:
+        return False
+    folder, file = rel.rsplit("/", 1)
+    if file == "__init__.py":
+        return f"`{folder}/`" in text or f"**{folder}/**" in text
+    chunks = re.split(r"\n(?=\*\*|#)", text)  # paragraphs and tables under a bold or # heading
+    return any(f"`{file}`" in chunk and (f"`{folder}/" in chunk or f"**{folder}/**" in chunk)
+               for chunk in chunks)
+
+
+@pytest.mark.parametrize("rel", sorted(p.relative_to(PACKAGE).as_posix() for p in MODULES.values()
+                                        if PACKAGE / "dns" not in p.parents))  # the DNS wing: later
+def test_every_module_is_named_in_the_architecture_page(rel: str) -> None:
+    assert _named(rel), f"renamer/{rel} is not in docs/architecture.md"
+
+
+PRESET = load_allowlists((shipped("allowlists") / "records-common.yaml",), str)
+
+
+def _preset_section() -> str:
+    """docs/configuration.md's "### records-common", as the loaded preset says it."""
+    def code(items: tuple[str, ...]) -> str:
+        return ", ".join(f"`{item}`" for item in items)
+
+    lines = ["### records-common", "",
+             "The shipped preset `allowlists/records-common.yaml`, as it loads (tests/test_layout.py",
+             "compares this list with it). Record classes:", ""]
+    lines += [f"- `{record.name}` ({record.reason}): {code(record.patterns)}" for record in PRESET.records]
+    lines += ["", f"Dated file names: {'yes' if PRESET.dated_filenames else 'no'}. Dated sections: "
+              f"{code(tuple(p.pattern for p in PRESET.sections))}.", "",
+              f"Excluded: {code(PRESET.exclude)}.", "", ""]
+    return "\n".join(lines)
+
+
+def test_the_preset_is_not_restated_by_hand_in_the_docs() -> None:
+    text = (ROOT / "docs" / "configuration.md").read_text()
+    start = text.index("### records-common")
+    section = text[start:text.index("\n## ", start) + 1]
+    assert section == _preset_section(), f"docs/configuration.md is stale; write:\n{_preset_section()}"
+
+
+def test_init_names_the_preset_s_record_classes() -> None:
+    """`renamer init`'s `extends: [records-common]   # ...` comment lists every record class of the
+    preset, in order (a name or its plural)."""
+    line = next(line for line in render_allowlist(Proposal([])).splitlines() if line.startswith("extends:"))
+    said = [word.strip() for word in line.split("#", 1)[1].split(",")]
+    names = [record.name for record in PRESET.records]
+    assert len(said) == len(names) and all(w in (n, n + "s") for w, n in zip(said, names, strict=True)), line

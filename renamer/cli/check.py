@@ -13,10 +13,12 @@ from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
-from renamer.report.machine import dumps
+from renamer.report.machine import audit_data, dumps, prune_data, tombstone_data, verify_data
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
+from renamer.sites import site_hosts
 from renamer.sweep import run
+from renamer.sweep.results import PruneResult
 from renamer.words import plural
 
 
@@ -24,7 +26,7 @@ def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -
     out = settings(ctx).output
     result = run.verify_change(project_from(ctx), staged=staged, since=since)
     if fmt == "json":
-        out.echo(dumps(result.data()))
+        out.echo(dumps(tombstone_data(result)))
     else:
         for stone in result.tombstones:
             out.echo(f"{stone.path}:{stone.line}:{stone.column}: tombstone: {stone.message()}\n")
@@ -37,9 +39,9 @@ def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
-def _prune(out: Output, result: run.PruneResult, fmt: str) -> int:
+def _prune(out: Output, result: PruneResult, fmt: str) -> int:
     if fmt == "json":
-        out.echo(dumps(result.data()))
+        out.echo(dumps(prune_data(result)))
         return EXIT_OK
     for edit in result.edits:
         out.write_bytes(out.color_diff(edit.diff().encode("utf-8")))
@@ -98,12 +100,14 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
         out.info("verify: passed for a sweep's pure-rename commit; its rewrite commit is checked")
         return EXIT_OK
     with early_listing(ctx) as listing:
-        result = run.verify(project_from(ctx), strict=strict, include_ignored=include_ignored,
-                            progress=out.progress("scanning"), listing=listing)
+        project = project_from(ctx)
+        result = run.verify(project, strict=strict, include_ignored=include_ignored,
+                            hosts=site_hosts(project.config),
+                            runtime=run.Runtime(out.progress("scanning"), listing))
     warn_interrupted(ctx, result.interrupted)
     summary, verdict = result.summary, result.verdict
     if fmt == "json":
-        out.echo(dumps(result.data()))
+        out.echo(dumps(verify_data(result)))
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
@@ -157,13 +161,13 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     project = project_from(ctx)
     with early_listing(ctx) as listing:
         result = run.audit(project, include_ignored=include_ignored,
-                           progress=out.progress("scanning"), listing=listing)
+                           runtime=run.Runtime(out.progress("scanning"), listing))
     warn_interrupted(ctx, result.interrupted)
     if prune:
         return _prune(out, run.prune(project, result, write=write), fmt)
     summary, refs, stale = result.summary, result.references, result.stale
     if fmt == "json":
-        text = dumps(result.data())
+        text = dumps(audit_data(result))
     elif fmt == "markdown":
         text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":

@@ -16,8 +16,9 @@ from renamer.dns.inventory import Inventory
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
 from renamer.dns.rollout import Policy
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
-from renamer.project import locate_inventory, repo_root
+from renamer.project import repo_root
 from renamer.report.machine import dumps
+from renamer.sites import locate_inventory
 from renamer.words import plural
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."

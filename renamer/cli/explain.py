@@ -10,7 +10,7 @@ from renamer.cli.common import project_from
 from renamer.cli.options import common_options, settings
 from renamer.errors import EXIT_OK
 from renamer.masking import mask_line
-from renamer.report.machine import dumps
+from renamer.report.machine import dumps, explanation_data
 from renamer.sweep.explain import explain as explain_file
 from renamer.sweep.plan import repo_relative
 
@@ -43,7 +43,7 @@ def explain(ctx: click.Context, target: str, fmt: str) -> int:
     result = explain_file(project, rel, line)
     out = settings(ctx).output
     if fmt == "json":
-        out.echo(dumps(result.data()))
+        out.echo(dumps(explanation_data(result)))
         return EXIT_OK
     out.echo(f"{result.path}: {result.rule}\n")
     for d in result.decisions:

@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import click
 
@@ -22,10 +23,12 @@ def printable(text: str) -> str:
 _RESULTS = {"ok": "green", "applied": "green", "FAIL": "red", "DOWN": "red", "failed": "red",
             "rollback FAILED": "red", "rolled back": "yellow"}
 
+ColorMode = Literal["auto", "always", "never"]  # --color
+
 
 @dataclass
 class Output:
-    color: str = "auto"  # auto | always | never
+    color: ColorMode = "auto"
     verbosity: int = 0  # -1 quiet, 0 normal, 1+ verbose
     _last: float = field(default=0.0)
 

@@ -12,7 +12,7 @@ from renamer.cli.common import project_from
 from renamer.cli.dns import inventory_from, inventory_option
 from renamer.cli.options import common_options, settings
 from renamer.errors import EXIT_FINDINGS, EXIT_OK, ConfigError
-from renamer.probe.checks import Settings
+from renamer.probe.checks import Limits
 from renamer.probe.run import probe as run_probe
 from renamer.report.machine import dumps
 from renamer.report.probe import document, listing, markdown, table
@@ -84,8 +84,8 @@ def probe(ctx: click.Context, dry_run: bool, fmt: str, timeout: float | None, co
         if inventory_dir is not None or (project.config.dns_dir.is_dir()):
             raise
         inventory = None  # no DNS inventory: only this machine's resolver answers for the names
-    checks = Settings(timeout=timeout or config.timeout, health=config.health, expect=config.expect,
-                      connect_to=_connect_to(connect_to), system_resolver=not no_system_resolver)
+    checks = Limits(timeout=timeout or config.timeout, health=config.health, expect=config.expect,
+                    connect_to=_connect_to(connect_to), system_resolver=not no_system_resolver)
     if not dry_run and sys.stderr.isatty():
         out.info("renamer: probing the endpoints this repo's current-state files name, from this "
                  "machine: DNS queries, TCP connects and one GET each (no body, no redirect followed)")

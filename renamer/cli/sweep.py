@@ -13,10 +13,12 @@ from renamer.cli.interactive import Asker
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.masking import mask_diff
-from renamer.report.machine import dumps
+from renamer.report.machine import dumps, sweep_data
 from renamer.report.text import sweep_summary
+from renamer.sites import site_hosts
 from renamer.sweep import run
-from renamer.sweep.run import SweepResult
+from renamer.sweep.results import SweepResult
+from renamer.sweep.run import Runtime, SweepRequest
 
 
 @click.command()
@@ -63,26 +65,27 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
     out = settings(ctx).output
     if dry_run and commit:
         raise click.UsageError("--dry-run and --commit exclude each other: a dry run has nothing to commit")
+    request = SweepRequest(dry_run=dry_run, commit=commit, allow_dirty=allow_dirty,
+                           include_ignored=include_ignored, hooks=not no_hooks, blame_ignore=blame_ignore,
+                           with_diff=(fmt or ("diff" if dry_run else "summary")) == "diff")
     if interactive:
-        return _interactive(ctx, out, paths, commit=commit, allow_dirty=allow_dirty, hooks=not no_hooks,
-                            include_ignored=include_ignored, dry_run=dry_run, fmt=fmt)
+        return _interactive(ctx, out, paths, request, fmt)
     fmt = fmt or ("diff" if dry_run else "summary")
     started = time.monotonic()
     with early_listing(ctx) as listing:
-        result = run.sweep(project_from(ctx), paths, dry_run=dry_run, commit=commit,
-                           allow_dirty=allow_dirty, include_ignored=include_ignored,
-                           with_diff=fmt == "diff", progress=out.progress("scanning"), listing=listing,
-                           hooks=not no_hooks, blame_ignore=blame_ignore)
+        project = project_from(ctx)
+        hosts = site_hosts(project.config) if dry_run else []  # only a dry run lists collisions
+        result = run.sweep(project, request, paths, hosts=hosts,
+                           runtime=Runtime(out.progress("scanning"), listing))
     out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
     warn_interrupted(ctx, result.interrupted)
     _show(out, result, fmt, commit, show_secrets)
     return 0
 
 
-def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], *, commit: bool,
-                 allow_dirty: bool, hooks: bool, include_ignored: bool, dry_run: bool,
+def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], request: SweepRequest,
                  fmt: str | None) -> int:
-    if dry_run or fmt == "json":
+    if request.dry_run or fmt == "json":
         raise click.UsageError("--interactive asks before it writes: it takes no --dry-run or --format json")
     if not sys.stdin.isatty():
         raise click.UsageError("--interactive needs a terminal to ask on; "
@@ -92,8 +95,7 @@ def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], *, co
         "k needs an allowlist file to write the keep rule into: add `allowlist: allowlist.yaml` to "
         "renamer.yaml, or answer K (the inline marker)")
     asker = Asker(out, project.allowlist.inline_marker, can_keep)
-    result = run.sweep_interactive(project, asker, paths, commit=commit, allow_dirty=allow_dirty,
-                                   include_ignored=include_ignored, hooks=hooks)
+    result = run.sweep_interactive(project, asker, request, paths)
     if result.applied is None:
         return 0
     for problem in result.refused:
@@ -112,7 +114,7 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
         out.info(f"an interrupted sweep was completed: {len(result.recovered.rolled_forward)} files "
                  f"finished, {len(result.recovered.rolled_back)} left as they were")
     if fmt == "json":
-        out.echo(dumps(result.data()))
+        out.echo(dumps(sweep_data(result)))
     else:
         if result.diff:
             diff, masked = (result.diff, 0) if show_secrets else mask_diff(result.diff)

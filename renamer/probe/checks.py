@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.verify import NoAnswer, Querier
@@ -24,7 +25,7 @@ GOOD = ("2xx", "3xx", "4xx")  # a server that answers at all; a configured healt
 
 
 @dataclass(frozen=True)
-class Settings:
+class Limits:
     timeout: float = 3.0
     health: tuple[tuple[str, str], ...] = ()  # (key pattern, path)
     expect: tuple[str, ...] | None = None  # status classes; default: GOOD, or 2xx on a health path
@@ -33,12 +34,18 @@ class Settings:
     system_resolver: bool = True
 
 
+# What the resolvers said of the endpoint's host ("-": not asked yet).
+Resolution = Literal["-", "agree", "address", "DIFFER", "STALE", "NO ANSWER", "NO RESOLVER", "pinned ok",
+                     "PIN DIFFERS"]
+Connect = Literal["-", "ok", "no address", "timeout", "refused", "failed", "not probed"]
+
+
 @dataclass
-class Verdict:
+class EndpointCheck:
     endpoint: Endpoint
     answers: dict[str, list[str] | str] = field(default_factory=dict)  # who -> addresses, or why none
-    resolution: str = "-"  # agree | address | DIFFER | NO ANSWER | pinned ok | PIN DIFFERS
-    connect: str = "-"
+    resolution: Resolution = "-"
+    connect: Connect = "-"
     http: str = "-"
     latency_ms: float | None = None
     url: str | None = None  # what was fetched (health path applied), secrets masked
@@ -73,28 +80,28 @@ def _holds(site: Site, host: str) -> bool:
     return lowered in names
 
 
-def check(endpoint: Endpoint, inventory: Inventory | None, settings: Settings,
-          make_querier: Callable[[Resolver], Querier]) -> Verdict:
-    verdict = Verdict(endpoint)
-    addresses = _resolve(endpoint, inventory, settings, make_querier, verdict)
+def check(endpoint: Endpoint, inventory: Inventory | None, limits: Limits,
+          make_querier: Callable[[Resolver], Querier]) -> EndpointCheck:
+    verdict = EndpointCheck(endpoint)
+    addresses = _resolve(endpoint, inventory, limits, make_querier, verdict)
     port = endpoint.effective_port
     if port is None:  # a pin: resolution is the whole check
         return verdict
-    target = _connect_target(endpoint, port, addresses, settings)
+    target = _connect_target(endpoint, port, addresses, limits)
     if target is None:
         verdict.connect = "no address"
         return verdict
     start = time.perf_counter()
     if endpoint.scheme in ("http", "https"):
-        _fetch(endpoint, target, settings, verdict)
+        _fetch(endpoint, target, limits, verdict)
     else:
-        _connect(target, settings, verdict)
+        _connect(target, limits, verdict)
     verdict.latency_ms = (time.perf_counter() - start) * 1000
     return verdict
 
 
-def _resolve(endpoint: Endpoint, inventory: Inventory | None, settings: Settings,
-             make_querier: Callable[[Resolver], Querier], verdict: Verdict) -> list[str]:
+def _resolve(endpoint: Endpoint, inventory: Inventory | None, limits: Limits,
+             make_querier: Callable[[Resolver], Querier], verdict: EndpointCheck) -> list[str]:
     if is_address(endpoint.host):
         verdict.resolution = "address"
         return [endpoint.host]
@@ -107,8 +114,8 @@ def _resolve(endpoint: Endpoint, inventory: Inventory | None, settings: Settings
             continue
         found = sorted(v for kind, v in answer.records if kind == "A")
         verdict.answers[resolver.name] = found or answer.rcode
-    if settings.system_resolver:
-        verdict.answers["system"] = _system_answer(endpoint.host, settings.timeout)
+    if limits.system_resolver:
+        verdict.answers["system"] = _system_answer(endpoint.host, limits.timeout)
     sets = [tuple(a) for a in verdict.answers.values() if isinstance(a, list)]
     missing = [who for who, a in verdict.answers.items() if not isinstance(a, list)]
     if not verdict.answers:
@@ -158,21 +165,21 @@ def _system_answer(host: str, timeout: float) -> list[str] | str:
 
 
 def _connect_target(endpoint: Endpoint, port: int, addresses: Sequence[str],
-                    settings: Settings) -> tuple[str, int] | None:
-    for pair, address, new_port in settings.connect_to:
+                    limits: Limits) -> tuple[str, int] | None:
+    for pair, address, new_port in limits.connect_to:
         host, _, wanted = pair.rpartition(":")
         if host in ("", endpoint.host) and wanted in ("", str(port)):
             return address, new_port
     return (addresses[0], port) if addresses else None
 
 
-def _open(target: tuple[str, int], settings: Settings, verdict: Verdict) -> socket.socket | None:
+def _open(target: tuple[str, int], limits: Limits, verdict: EndpointCheck) -> socket.socket | None:
     """A TCP connection to `target`, its outcome in `verdict.connect` (and a problem if none)."""
     try:
-        sock = socket.create_connection(target, timeout=settings.timeout)
+        sock = socket.create_connection(target, timeout=limits.timeout)
     except TimeoutError:
         verdict.connect = "timeout"
-        verdict.problems.append(f"connect {target[0]}:{target[1]}: no answer in {settings.timeout:g} s")
+        verdict.problems.append(f"connect {target[0]}:{target[1]}: no answer in {limits.timeout:g} s")
         return None
     except OSError as exc:
         verdict.connect = "refused" if isinstance(exc, ConnectionRefusedError) else "failed"
@@ -182,14 +189,14 @@ def _open(target: tuple[str, int], settings: Settings, verdict: Verdict) -> sock
     return sock
 
 
-def _connect(target: tuple[str, int], settings: Settings, verdict: Verdict) -> None:
-    sock = _open(target, settings, verdict)
+def _connect(target: tuple[str, int], limits: Limits, verdict: EndpointCheck) -> None:
+    sock = _open(target, limits, verdict)
     if sock is not None:
         sock.close()
 
 
-def health_path(endpoint: Endpoint, settings: Settings) -> str | None:
-    for pattern, path in settings.health:
+def health_path(endpoint: Endpoint, limits: Limits) -> str | None:
+    for pattern, path in limits.health:
         for place in endpoint.places:
             key = place.key or ""
             last = key.rsplit(".", 1)[-1]
@@ -198,14 +205,14 @@ def health_path(endpoint: Endpoint, settings: Settings) -> str | None:
     return None
 
 
-def _fetch(endpoint: Endpoint, target: tuple[str, int], settings: Settings, verdict: Verdict) -> None:
-    health = health_path(endpoint, settings)
+def _fetch(endpoint: Endpoint, target: tuple[str, int], limits: Limits, verdict: EndpointCheck) -> None:
+    health = health_path(endpoint, limits)
     path = health or endpoint.path or "/"
-    expect = settings.expect or (("2xx",) if health else GOOD)
+    expect = limits.expect or (("2xx",) if health else GOOD)
     shown = endpoint.shown() if health is None else Endpoint(
         endpoint.scheme, endpoint.host, endpoint.port, health, userinfo=endpoint.userinfo).shown()
     verdict.url = shown
-    sock = _open(target, settings, verdict)
+    sock = _open(target, limits, verdict)
     if sock is None:
         return
     host_header = endpoint.host if endpoint.port is None else f"{endpoint.host}:{endpoint.port}"
@@ -220,9 +227,9 @@ def _fetch(endpoint: Endpoint, target: tuple[str, int], settings: Settings, verd
                 verdict.problems.append(f"TLS: {getattr(exc, 'verify_message', None) or exc}")
                 return
             connection: http.client.HTTPConnection = http.client.HTTPSConnection(
-                endpoint.host, target[1], timeout=settings.timeout)
+                endpoint.host, target[1], timeout=limits.timeout)
         else:
-            connection = http.client.HTTPConnection(endpoint.host, target[1], timeout=settings.timeout)
+            connection = http.client.HTTPConnection(endpoint.host, target[1], timeout=limits.timeout)
         connection.sock = sock
         connection.request("GET", path, headers={"Host": host_header, "User-Agent": "renamer-probe",
                                                  "Connection": "close"})
@@ -231,7 +238,7 @@ def _fetch(endpoint: Endpoint, target: tuple[str, int], settings: Settings, verd
         response.close()
     except TimeoutError:
         verdict.http = "timeout"
-        verdict.problems.append(f"GET {shown}: no answer in {settings.timeout:g} s")
+        verdict.problems.append(f"GET {shown}: no answer in {limits.timeout:g} s")
         return
     except (OSError, http.client.HTTPException) as exc:
         verdict.http = "failed"

@@ -15,7 +15,7 @@ from renamer.dns.query import dnspython_querier
 from renamer.dns.verify import Querier
 from renamer.ignore import walk
 from renamer.match import new_values_matcher
-from renamer.probe.checks import Settings, Verdict, check
+from renamer.probe.checks import EndpointCheck, Limits, check
 from renamer.probe.collect import Endpoint, endpoints_in, merged
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_texts
@@ -24,7 +24,7 @@ from renamer.sweep.content import read_texts
 @dataclass(frozen=True)
 class ProbeResult:
     endpoints: list[Endpoint]
-    verdicts: list[Verdict]  # empty for a dry run
+    verdicts: list[EndpointCheck]  # empty for a dry run
     dry_run: bool
 
     @property
@@ -46,7 +46,7 @@ def collect(project: LoadedProject) -> list[Endpoint]:
     return merged(found, config.probe.exclude)
 
 
-def probe(project: LoadedProject, inventory: Inventory | None, settings: Settings, *, concurrency: int,
+def probe(project: LoadedProject, inventory: Inventory | None, limits: Limits, *, concurrency: int,
           total: float, dry_run: bool = False,
           make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> ProbeResult:
     """Check every endpoint (none with `dry_run`: nothing is contacted). At most `concurrency`
@@ -56,7 +56,7 @@ def probe(project: LoadedProject, inventory: Inventory | None, settings: Setting
         return ProbeResult(endpoints, [], dry_run)
     # Daemon threads, not an executor: what is still stuck at the deadline (a resolver that
     # never answers) is reported and left behind, and the process still ends on time.
-    results: dict[int, Verdict] = {}
+    results: dict[int, EndpointCheck] = {}
     waiting = list(enumerate(endpoints))
     lock = threading.Lock()
 
@@ -67,9 +67,9 @@ def probe(project: LoadedProject, inventory: Inventory | None, settings: Setting
                     return
                 index, endpoint = waiting.pop(0)
             try:
-                results[index] = check(endpoint, inventory, settings, make_querier)
+                results[index] = check(endpoint, inventory, limits, make_querier)
             except Exception as exc:  # one endpoint's surprise is its verdict, not the run's end
-                failed = Verdict(endpoint, connect="failed")
+                failed = EndpointCheck(endpoint, connect="failed")
                 failed.problems.append(f"probe failed: {type(exc).__name__}: {exc}")
                 results[index] = failed
 
@@ -83,7 +83,7 @@ def probe(project: LoadedProject, inventory: Inventory | None, settings: Setting
     for index, endpoint in enumerate(endpoints):
         verdict = results.get(index)
         if verdict is None:
-            verdict = Verdict(endpoint, connect="not probed")
+            verdict = EndpointCheck(endpoint, connect="not probed")
             verdict.problems.append(f"not probed: the run's limit of {total:g} s was reached")
         verdicts.append(verdict)
     return ProbeResult(endpoints, verdicts, dry_run)

@@ -1,4 +1,9 @@
-"""JSON renderers: the stable interface for audit, verify and sweep."""
+"""JSON renderers: the stable interface for audit, verify and sweep.
+
+The use cases' results are plain values (`sweep/results.py`); each has its function here,
+which the CLI prints and the API's `.data()` returns: `sweep_data`, `plan_data`, `verify_data`,
+`audit_data`, `prune_data`, `tombstone_data` (and `explanation_data` for `renamer explain`).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,11 @@ from typing import Any
 from renamer.allowlist import Exemption
 from renamer.masking import mask_line
 from renamer.sweep.collisions import Collision
+from renamer.sweep.explain import Decision, Explanation
 from renamer.sweep.model import NearMiss, Reference
+from renamer.sweep.plan import Plan
+from renamer.sweep.preview import edit_list
+from renamer.sweep.results import AuditResult, PruneResult, SweepResult, TombstoneResult, VerifyResult
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict
 
@@ -100,7 +109,7 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
                    collisions: Sequence[Collision] = ()) -> dict[str, Any]:
     return {
         "name": name,
-        "collisions": [c.data() for c in collisions],
+        "collisions": [collision_dict(c) for c in collisions],
         "dry_run": dry_run,
         "edits": edits,
         "renames": [{"from": a, "to": b} for a, b in summary.renames],
@@ -113,3 +122,62 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
             **_sweep_counts(summary_dict(summary), summary, dry_run),
         },
     }
+
+
+def collision_dict(collision: Collision) -> dict[str, object]:
+    c = collision
+    return {"path": c.path, "line": c.line, "column": c.column, "value": c.value,
+            "olds": list(c.olds), "same_file": c.same_file, "structured": c.structured,
+            "key_path": c.key_path, "text": mask_line(c.text), "message": c.message()}
+
+
+def plan_data(plan: Plan, summary: Summary, collisions: Sequence[Collision], *,
+              dry_run: bool = True) -> dict[str, Any]:
+    """What `sweep --dry-run --format json` prints for a plan (the API's `SweepPlan.data()`)."""
+    return sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions)
+
+
+def sweep_data(result: SweepResult) -> dict[str, Any]:
+    """What `sweep --format json` prints."""
+    return plan_data(result.plan, result.summary, result.collisions, dry_run=result.applied is None)
+
+
+def verify_data(result: VerifyResult) -> dict[str, Any]:
+    """What `verify --format json` prints."""
+    return {**verify_document(result.name, result.summary, result.verdict),
+            "expired": [exemption_dict(e) for e in result.expired],
+            "collisions": [collision_dict(c) for c in result.collisions]}
+
+
+def audit_data(result: AuditResult) -> dict[str, Any]:
+    """What `audit --format json` prints."""
+    return {**audit_document(result.name, result.summary, result.references, result.stale),
+            "expired": [exemption_dict(e) for e in result.expired]}
+
+
+def prune_data(result: PruneResult) -> dict[str, Any]:
+    """What `audit --prune --format json` prints."""
+    return {"written": result.written,
+            "removed": [{**exemption_dict(p.exemption), "why": p.why} for p in result.pruned],
+            "files": [e.display for e in result.edits]}
+
+
+def tombstone_data(result: TombstoneResult) -> dict[str, Any]:
+    """What `verify --staged/--since --format json` prints."""
+    return {"ok": result.ok, "moves": result.moves, "files": result.files, "lines": result.lines,
+            "tombstones": [{"path": t.path, "line": t.line, "column": t.column, "old": t.old,
+                            "new": t.new, "move": t.move, "date": t.date, "message": t.message()}
+                           for t in result.tombstones]}
+
+
+def decision_dict(decision: Decision) -> dict[str, Any]:
+    d = decision
+    return {"line": d.line, "column": d.column, "found": d.found, "new": d.new,
+            "decision": d.decision, "rule": d.rule, "key_path": d.key_path, "text": mask_line(d.text)}
+
+
+def explanation_data(explanation: Explanation) -> dict[str, Any]:
+    """What `explain --format json` prints."""
+    e = explanation
+    return {"path": e.path, "status": e.status, "rule": e.rule, "line": e.line,
+            "decisions": [decision_dict(d) for d in e.decisions]}

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from renamer.dns.report import table as padded
-from renamer.probe.checks import Verdict
+from renamer.probe.checks import EndpointCheck
 from renamer.probe.collect import Endpoint
 from renamer.words import plural
 
@@ -17,11 +17,11 @@ def _where(endpoint: Endpoint) -> str:
     return first + (f" (+{more} more)" if more else "")
 
 
-def _latency(verdict: Verdict) -> str:
+def _latency(verdict: EndpointCheck) -> str:
     return f"{verdict.latency_ms:.0f} ms" if verdict.latency_ms is not None else "-"
 
 
-def _rows(verdicts: Sequence[Verdict]) -> list[list[str]]:
+def _rows(verdicts: Sequence[EndpointCheck]) -> list[list[str]]:
     return [[v.endpoint.shown(), _where(v.endpoint), v.resolution, v.connect, v.http, _latency(v),
              "ok" if v.ok else "FAIL"] for v in verdicts]
 
@@ -29,21 +29,21 @@ def _rows(verdicts: Sequence[Verdict]) -> list[list[str]]:
 HEADER = ["endpoint", "where", "resolvers", "connect", "http", "latency", "result"]
 
 
-def table(verdicts: Sequence[Verdict], paint: Callable[[str], str] = lambda cell: cell) -> str:
+def table(verdicts: Sequence[EndpointCheck], paint: Callable[[str], str] = lambda cell: cell) -> str:
     lines = [padded([HEADER, *_rows(verdicts)], paint).rstrip("\n")]
     for verdict in verdicts:
         lines += [f"{verdict.endpoint.shown()}: {problem}" for problem in verdict.problems]
     return "\n".join(lines) + "\n" + verdict_line(verdicts) + "\n"
 
 
-def verdict_line(verdicts: Sequence[Verdict]) -> str:
+def verdict_line(verdicts: Sequence[EndpointCheck]) -> str:
     failed = sum(not v.ok for v in verdicts)
     if failed:
         return f"probe: FAILED: {failed} of {plural(len(verdicts), 'endpoint')} did not answer as expected"
     return f"probe: OK: {plural(len(verdicts), 'endpoint')} resolve and answer"
 
 
-def markdown(verdicts: Sequence[Verdict]) -> str:
+def markdown(verdicts: Sequence[EndpointCheck]) -> str:
     lines = ["| " + " | ".join(HEADER) + " |", "|" + " --- |" * len(HEADER)]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in _rows(verdicts)]
     problems = [f"- `{v.endpoint.shown()}`: {p}" for v in verdicts for p in v.problems]
@@ -58,7 +58,8 @@ def listing(endpoints: Sequence[Endpoint]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def document(endpoints: Sequence[Endpoint], verdicts: Sequence[Verdict], dry_run: bool) -> dict[str, Any]:
+def document(endpoints: Sequence[Endpoint], verdicts: Sequence[EndpointCheck],
+             dry_run: bool) -> dict[str, Any]:
     by_endpoint = {id(v.endpoint): v for v in verdicts}
     items = []
     for endpoint in endpoints:

@@ -14,6 +14,16 @@ from renamer.sweep.summary import Summary, Verdict, serial_lines
 from renamer.words import plural
 
 
+def collision_line(collision: Collision, *, strict: bool = False) -> str:
+    """One collision, as verify prints it: an error only where `strict` fails on it."""
+    c = collision
+    where = f"{c.path}:{c.line}:{c.column}" if c.line else c.path
+    key = f" [{c.key_path}]" if c.key_path else ""
+    level = "error" if strict and c.strict_failure else "warning"
+    shown = f"\n    {mask_line(c.text)}" if c.text else ""
+    return f"{where}{key}: {level}: collision: {c.message()}{shown}"
+
+
 def location(ref: Reference) -> str:
     if ref.line == 0:
         return f"{ref.path}"
@@ -61,7 +71,7 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
     if collisions:
         lines.append(f"Collisions, new values already there ({len(collisions)}; `renamer verify --strict` "
                      "fails on those inside one structured file):")
-        lines += [f"  {line}" for c in collisions for line in c.render().splitlines()]
+        lines += [f"  {line}" for c in collisions for line in collision_line(c).splitlines()]
     return "\n".join(lines) + "\n"
 
 
@@ -111,7 +121,7 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
         lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}{why}: "
                      f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
     lines += _skipped_lines(summary)
-    lines += [c.render(strict=verdict.strict) for c in collisions]
+    lines += [collision_line(c, strict=verdict.strict) for c in collisions]
     misses = verdict.near_misses
     extra = (f", {plural(verdict.expired, 'expired exemption')}" if verdict.expired else "") + (
         f", {plural(verdict.collisions, 'collision')}" if verdict.collisions else "")

@@ -9,23 +9,26 @@ TOML, a zone), where two keys or records with one name are a real conflict.
 
 The DNS inventory is checked too: a new address that the inventory already
 gives a host unrelated to the renames' new names means two names on one address.
+The inventory's hosts come in as plain values (`SiteHost`): the sweep never reads
+the DNS wing itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from renamer import debug
 from renamer.classify import CURRENT
 from renamer.formats import format_of
-from renamer.masking import mask_line
 from renamer.match import new_values_matcher
 from renamer.occurrences import Match
-from renamer.project import LoadedProject, site_hosts
+from renamer.project import LoadedProject
 from renamer.sweep.content import read_texts
 from renamer.sweep.lines import Lines
 from renamer.sweep.model import ScanResult
+
+SiteHost = tuple[str, str, str]  # a host of the DNS inventory: (name, address, site file as shown)
 
 
 @dataclass(frozen=True)
@@ -51,19 +54,6 @@ class Collision:
         return (f"{self.value} is already here, and the sweep turns {olds}{where} into it: "
                 "after the sweep two things would share one name or address; check that they are one")
 
-    def data(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "column": self.column, "value": self.value,
-                "olds": list(self.olds), "same_file": self.same_file, "structured": self.structured,
-                "key_path": self.key_path, "text": mask_line(self.text), "message": self.message()}
-
-    def render(self, *, strict: bool = False) -> str:
-        """One finding, as verify prints it: an error only where `strict` fails on it."""
-        where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
-        key = f" [{self.key_path}]" if self.key_path else ""
-        level = "error" if strict and self.strict_failure else "warning"
-        shown = f"\n    {mask_line(self.text)}" if self.text else ""
-        return f"{where}{key}: {level}: collision: {self.message()}{shown}"
-
 
 def new_values(project: LoadedProject) -> tuple[bytes, ...]:
     """What a scan looks for (ScanOptions.present) so that `collisions` reads only those files."""
@@ -71,10 +61,10 @@ def new_values(project: LoadedProject) -> tuple[bytes, ...]:
     return tuple(dict.fromkeys(new.encode() for _, new in renames.hosts + renames.addresses))
 
 
-def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
-    """Every place in a current-state file (and the DNS inventory) where a new value the scan
-    would write stands already; nothing to look for when the scan rewrites nothing. The scan
-    must have looked for `new_values(project)` (its `holding_new`)."""
+def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHost] = ()) -> list[Collision]:
+    """Every place in a current-state file (and among the DNS inventory's `hosts`) where a new
+    value the scan would write stands already; nothing to look for when the scan rewrites
+    nothing. The scan must have looked for `new_values(project)` (its `holding_new`)."""
     into: dict[str, set[str]] = {}  # new value -> the old values rewritten into it
     by_file: dict[str, set[str]] = {}  # path -> the new values its rewrites write
     for ref in scan.references():
@@ -95,7 +85,7 @@ def collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
             if not any(needle in data for needle in needles):
                 continue
             found += _in_file(rel, data, matcher.find(data), into, by_file.get(rel, set()))
-        found += _in_inventory(project, into)
+        found += _in_inventory(project, hosts, into)
     return found
 
 
@@ -115,12 +105,13 @@ def _in_file(rel: str, data: bytes, matches: Iterable[Match], into: dict[str, se
     return out
 
 
-def _in_inventory(project: LoadedProject, into: dict[str, set[str]]) -> list[Collision]:
+def _in_inventory(project: LoadedProject, hosts: Sequence[SiteHost],
+                  into: dict[str, set[str]]) -> list[Collision]:
     """A new address the inventory gives a host that is none of the new names (or their
     derived names, `fv-ml1-bmc`): after the move, two names would answer with one address."""
     new_names = {new for _, new in project.config.renames.hosts}
     out = []
-    for name, address, source in site_hosts(project):
+    for name, address, source in hosts:
         related = any(name == n or name.startswith(n + "-") for n in new_names)
         if address in into and not related:
             out.append(Collision(source, 0, 0, address, tuple(sorted(into[address])), False, True,

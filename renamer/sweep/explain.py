@@ -10,15 +10,18 @@ or the structure guarantee that refused the edit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from renamer import vcs
 from renamer.allowlist import Exemption
-from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass, PathPatterns
-from renamer.masking import mask_line
+from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass, FileStatus, PathPatterns
 from renamer.project import LoadedProject
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
 from renamer.sweep.scan import FileScanner, ScanOptions
+
+DecisionKind = Literal["rewritten", "kept", "residual", "unclassified", "skipped", "near-miss",
+                       "derived-name"]
+ExplainedStatus = FileStatus | Literal["ignored", "not scanned"]  # a file, as explain sees it
 
 
 @dataclass(frozen=True)
@@ -27,28 +30,19 @@ class Decision:
     column: int
     found: str  # the spelling in the file
     new: str | None  # what the sweep writes, where it writes
-    decision: str  # rewritten | kept | residual | unclassified | skipped | near-miss | derived-name
+    decision: DecisionKind
     rule: str  # the rule that decided, in words, with where it is written
     key_path: str | None = None
     text: str = ""
-
-    def data(self) -> dict[str, Any]:
-        return {"line": self.line, "column": self.column, "found": self.found, "new": self.new,
-                "decision": self.decision, "rule": self.rule, "key_path": self.key_path,
-                "text": mask_line(self.text)}
 
 
 @dataclass(frozen=True)
 class Explanation:
     path: str
-    status: str  # current | record | excluded | unclassified | ignored | not scanned
+    status: ExplainedStatus
     rule: str  # why the file has that status
     line: int | None  # the one line asked about, if any
     decisions: list[Decision] = field(default_factory=list)
-
-    def data(self) -> dict[str, Any]:
-        return {"path": self.path, "status": self.status, "rule": self.rule, "line": self.line,
-                "decisions": [d.data() for d in self.decisions]}
 
 
 def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explanation:
@@ -115,7 +109,7 @@ def _exemption(exemption: Exemption, pattern: str | None = None) -> str:
 
 
 def _reference(project: LoadedProject, rel: str, ref: Reference, lines: list[str]) -> Decision:
-    def made(decision: str, rule: str, new: str | None = None) -> Decision:
+    def made(decision: DecisionKind, rule: str, new: str | None = None) -> Decision:
         return Decision(ref.line, ref.column, ref.old, new, decision, rule, ref.key_path, ref.text)
 
     if ref.role == "path":

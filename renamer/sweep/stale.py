@@ -11,15 +11,18 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from renamer.allowlist import Allowlist, Exemption
 from renamer.classify import PathPatterns
 from renamer.sweep.model import KEPT, Reference
 
+ExemptionKind = Literal["record", "keep"]  # a record class, or a keep rule
+
 
 @dataclass(frozen=True)
 class Stale:
-    kind: str  # record | keep
+    kind: ExemptionKind
     name: str
     source: str
     files: int = 0  # files its paths match (none held an old value); 0: matches no file
@@ -35,6 +38,7 @@ class Stale:
 def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequence[str] = ()) -> list[Stale]:
     """The user's own record classes and keep rules that kept no reference (presets aside)."""
     used = {r.reason for r in refs if r.status == KEPT}
+    rules: list[tuple[ExemptionKind, str, str, tuple[str, ...]]]
     rules = [("record", r.name, r.source, r.patterns) for r in allowlist.records
              if not r.inherited and r.name not in used]
     rules += [("keep", k.name, k.source, k.patterns) for k in allowlist.keep

@@ -1,0 +1,41 @@
+"""The DNS inventory a repository's renamer.yaml points at: located whole (for the DNS
+commands, the probe and the API), and its sites' hosts as plain values (for the sweep's
+collision check, which takes them as `SiteHost` tuples and never reads the DNS wing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from renamer.config import Config, display_path, load_config
+from renamer.dns.inventory import Inventory, load_inventory, load_sites
+from renamer.errors import ConfigError
+from renamer.project import discover, repo_root
+
+
+def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
+                     folder: Path | None = None, *, resolvers_file: Path | None = None) -> Inventory:
+    """The DNS inventory: `folder` (--inventory), else the `dns:` folder of renamer.yaml,
+    else dns/ at the repo root (a repo without renamer.yaml may still have an inventory).
+    `resolvers_file` (--resolvers-file) replaces the inventory's resolvers.yaml."""
+    try:
+        root, config_path = discover(repo, config, cwd)
+    except ConfigError:
+        if config is not None:
+            raise
+        root = repo_root(repo, cwd)
+        return load_inventory(folder or root / "dns", lambda p: display_path(p, root), resolvers_file)
+    loaded = load_config(config_path, root)
+    inventory = load_inventory(folder or loaded.dns_dir, loaded.display, resolvers_file)
+    # The renames' old values: dns verify checks that they resolve nowhere any more.
+    renames = loaded.renames
+    return replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),
+                   old_addresses=tuple(old for old, _ in renames.addresses))
+
+
+def site_hosts(config: Config) -> list[tuple[str, str, str]]:
+    """(name, address, site file as shown) of every host of the DNS inventory's sites that load
+    (the DNS commands report a broken one, not the sweep)."""
+    sites = load_sites(config.dns_dir, config.display)
+    return [(host.name, str(host.address), site.source) for site in sites for host in site.hosts]

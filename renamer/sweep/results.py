@@ -1,0 +1,98 @@
+"""What the repository use cases (`sweep/run.py`) return: plain, frozen values.
+
+They decide nothing and render nothing: `report/machine.py` turns each into the JSON
+its command prints, `report/text.py` into text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from renamer.allowlist import Exemption
+from renamer.sweep.apply import Applied
+from renamer.sweep.collisions import Collision
+from renamer.sweep.decisions import FileEdit, Pruned
+from renamer.sweep.interactive import Choices, Hunk
+from renamer.sweep.journal import Recovery
+from renamer.sweep.model import Reference, ScanResult
+from renamer.sweep.plan import Plan
+from renamer.sweep.stale import Stale
+from renamer.sweep.summary import Summary, Verdict
+from renamer.sweep.tombstones import Tombstone
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    plan: Plan
+    summary: Summary
+    diff: bytes  # the dry-run diff, made from the original bytes before anything was written
+    applied: Applied | None  # None for a dry run
+    recovered: Recovery | None  # an interrupted sweep this run completed first
+    interrupted: bool  # a dry run found an interrupted sweep still pending
+    collisions: list[Collision] = field(default_factory=list)  # listed by a dry run
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    scan: ScanResult
+    summary: Summary
+    verdict: Verdict
+    name: str
+    interrupted: bool
+    expired: list[Exemption] = field(default_factory=list)
+    collisions: list[Collision] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict.ok
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    summary: Summary
+    references: list[Reference]
+    stale: list[Stale]
+    name: str
+    interrupted: bool
+    expired: list[Exemption] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        """What `audit --strict` fails on: problems, stale or expired exemptions, unreadable files."""
+        s = self.summary
+        return bool(s.residual or s.unclassified or s.skipped_files or self.expired
+                    or any(not stale.files for stale in self.stale))
+
+
+@dataclass(frozen=True)
+class InteractiveResult:
+    plan: Plan  # as the answers left it
+    summary: Summary
+    applied: Applied | None  # None: quit, nothing written
+    hunks: int
+    rules: list[dict[str, str]]  # keep rules written into the allowlist
+    allowlist: str | None  # where they were written, as shown
+    refused: list[str]  # files whose chosen lines alone would break their structure: left as they were
+
+
+Ask = Callable[[list[Hunk], dict[str, bytes]], Choices | None]
+
+
+@dataclass(frozen=True)
+class PruneResult:
+    pruned: list[Pruned]
+    edits: list[FileEdit]
+    written: bool
+
+
+@dataclass(frozen=True)
+class TombstoneResult:
+    tombstones: list[Tombstone]
+    files: int  # files the change adds lines to
+    lines: int  # lines it adds
+    moves: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.tombstones

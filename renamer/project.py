@@ -9,7 +9,8 @@ from renamer.allowlist import Allowlist, load_allowlists
 from renamer.atomic import TMP_SUFFIX
 from renamer.classify import Classifier
 from renamer.config import CONFIG_NAME, Config, display_path, load_config, matcher_of
-from renamer.dns.inventory import Inventory, load_inventory, load_sites
+from renamer.dns.inventory import Inventory
+from renamer.dns.load import load_inventory, load_sites
 from renamer.errors import ConfigError, UnsafeError
 from renamer.match import Matcher
 from renamer.near_miss import LoosePass

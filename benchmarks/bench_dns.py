@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from renamer.dns import sandbox
-from renamer.dns.dnsmasq import render_resolver
-from renamer.dns.inventory import load_inventory
+from renamer.dns.dnsmasq.render import render_resolver
+from renamer.dns.load import load_inventory
 
 
 def site_yaml(hosts: int) -> str:

@@ -9,7 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from renamer.config import Config, display_path, load_config
-from renamer.dns.inventory import Inventory, load_inventory, load_sites
+from renamer.dns.inventory import Inventory
+from renamer.dns.load import load_inventory, load_sites
 from renamer.errors import ConfigError
 from renamer.project import discover, repo_root
 

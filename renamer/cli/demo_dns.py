@@ -20,8 +20,8 @@ from pathlib import Path
 
 from renamer.cli.output import Output
 from renamer.cli.tour import Tour
-from renamer.dns import sandbox
-from renamer.dns.inventory import load_inventory
+from renamer.dns.dnsmasq import sandbox
+from renamer.dns.load import load_inventory
 from renamer.errors import ConfigError, UnsafeError
 from renamer.interrupts import handled, raise_interrupt
 

@@ -13,8 +13,8 @@ from renamer.atomic import save
 from renamer.cli.options import Command, common_options, settings
 from renamer.dns import run
 from renamer.dns.inventory import Inventory
+from renamer.dns.policy import Policy
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
-from renamer.dns.rollout import Policy
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
 from renamer.report.machine import dumps
@@ -219,10 +219,11 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         result = run.apply_with_ansible(inventory_from(ctx, inventory_dir), spec, _policy(ctx), argv, args,
                                         say=lambda line: out.info(f"ansible: {line}"))
     else:
-        result = run.apply(inventory_from(ctx, inventory_dir), spec, dry_run=dry_run, verify=not no_verify,
-                           progress=out.progress("dns apply", "resolvers", after=0.0),
-                           after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
-                           reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx))
+        request = run.ApplyRequest(dry_run=dry_run, verify=not no_verify,
+                                   after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
+                                   reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx))
+        result = run.apply(inventory_from(ctx, inventory_dir), spec, request,
+                           progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:
         out.echo(f"renamer: {note}\n", err=True)
     if not dry_run:  # a dry run prints the warnings with its plan

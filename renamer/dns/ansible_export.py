@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.dns.inventory import SSH_TARGET, Resolver
-from renamer.dns.rollout import Policy, ResolverPlan
+from renamer.dns.plan import ResolverPlan
+from renamer.dns.policy import Policy
 
 STATIC = Path(__file__).parent / "playbook"  # playbook.yml, tasks/, callback_plugins/, ansible.cfg
 GROUP = "renamer_resolvers"

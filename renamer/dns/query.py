@@ -21,8 +21,8 @@ import dns.query
 import dns.rcode
 import dns.rdatatype
 
+from renamer.dns.answers import Answer, NoAnswer, Querier
 from renamer.dns.inventory import Resolver
-from renamer.dns.verify import Answer, NoAnswer, Querier
 
 
 class DnsPythonQuerier:

@@ -6,8 +6,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from renamer.dns.rollout import Outcome, ResolverPlan
-from renamer.dns.verify import ResolverReport
+from renamer.dns.answers import ResolverReport
+from renamer.dns.plan import ResolverPlan
+from renamer.dns.rollout import Outcome
 from renamer.words import plural
 
 Paint = Callable[[str], str]

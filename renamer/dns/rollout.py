@@ -1,7 +1,7 @@
 """dns plan and dns apply: resolver by resolver, with backups and rollback.
 
 For each resolver: back up the current snippets into backup_dir (never into
-snippet_dir, which dnsmasq loads), write the new ones atomically, run `test`,
+snippet_dir, which the resolver loads), write the new ones atomically, run `test`,
 run `reload`, verify resolution. If any step fails on any resolver, every
 resolver already changed is restored from its backup, reloaded and checked
 again, and the whole apply fails.
@@ -10,21 +10,20 @@ again, and the whole apply fails.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
-import hashlib
 import posixpath
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Literal
 
 from renamer import debug
-from renamer.dns.dnsmasq import canary_of, host_records, records, render_resolver
-from renamer.dns.dnsmasq import drift as hand_made
+from renamer.dns.answers import NoAnswer, Querier, ResolverReport
+from renamer.dns.backend import Backend, backend_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.layout import Record, inspect, shown_record
-from renamer.dns.transport import Transport, TransportError
-from renamer.dns.verify import NoAnswer, Querier, ResolverReport, verify_resolver, wait_until_answering
+from renamer.dns.plan import PENDING, RETIRED_LIST, ResolverPlan, backup_name
+from renamer.dns.policy import Policy
+from renamer.dns.transport import CommandResult, Transport, TransportError
+from renamer.dns.verify import verify_resolver, wait_until_answering
 from renamer.interrupts import handled
 from renamer.words import plural
 
@@ -34,78 +33,6 @@ def restart_deadline(resolver: Resolver) -> float:
     return max(3.0, 5 * resolver.timeout)
 
 
-PENDING = "renamer-apply-pending"  # in backup_dir while an apply has this resolver half-done
-
-
-@dataclass
-class ResolverPlan:
-    resolver: Resolver
-    desired: dict[str, str | None]  # None: a snippet of renamer's that must go (site removed)
-    current: dict[str, bytes | None]
-    interrupted: str | None = None  # the backup of an earlier apply that was killed midway
-    problem: str | None = None  # why a snippet written here would not take effect (dns/layout.py)
-    warnings: list[str] = field(default_factory=list)
-    stale: list[str] = field(default_factory=list)  # hand-written records naming old values: file:line
-
-    @property
-    def changed(self) -> list[str]:
-        return [name for name, text in self.desired.items()
-                if self.current.get(name) != (None if text is None else text.encode("utf-8"))]
-
-    @property
-    def removed(self) -> list[str]:
-        return [name for name in self.changed if self.desired[name] is None]
-
-    def path(self, name: str) -> str:
-        return posixpath.join(self.resolver.snippet_dir, name)
-
-    def diff(self) -> str:
-        out: list[str] = []
-        for name in self.changed:
-            before = (self.current.get(name) or b"").decode("utf-8", "replace").splitlines(keepends=True)
-            after = (self.desired[name] or "").splitlines(keepends=True)
-            label = "/dev/null" if self.current.get(name) is None else f"a{self.path(name)}"
-            target = "/dev/null" if self.desired[name] is None else f"b{self.path(name)}"
-            out.extend(difflib.unified_diff(before, after, label, target))
-        return "".join(out)
-
-    def drift(self) -> dict[str, list[str]]:
-        """snippet name -> hand-made lines in it that this apply replaces."""
-        found = {name: hand_made((self.current.get(name) or b"").decode("utf-8", "replace"))
-                 for name in self.changed if not name.startswith("/")}  # renamer's own snippets
-        return {name: lines for name, lines in found.items() if lines}
-
-    def document(self) -> dict[str, Any]:
-        """What `dns plan --format json` says of this resolver; `apply --plan` checks the digests."""
-        added, changed, removed = self.record_changes()
-        return {
-            "resolver": self.resolver.name, "target": self.resolver.target,
-            "snippet_dir": self.resolver.snippet_dir, "changes": bool(self.changed), "problem": self.problem,
-            "warnings": self.warnings, "hand_written": self.stale,
-            "records": {"added": added, "changed": changed, "removed": removed},
-            "drift": self.drift(),
-            "snippets": [{"file": name, "action": "remove" if self.desired[name] is None else "write",
-                          "current_sha256": _digest(self.current.get(name)),
-                          "desired_sha256": _digest(None if self.desired[name] is None
-                                                    else (self.desired[name] or "").encode())}
-                         for name in sorted(self.desired)],
-            "diff": self.diff(),
-        }
-
-    def record_changes(self) -> tuple[list[str], list[str], list[str]]:
-        """Names added, changed and removed across this resolver's snippets."""
-        old: dict[str, str] = {}
-        new: dict[str, str] = {}
-        for name in self.desired:
-            old.update(records((self.current.get(name) or b"").decode("utf-8", "replace")))
-            new.update(records(self.desired[name] or ""))
-        added = sorted(n for n in new if n not in old)
-        removed = sorted(n for n in old if n not in new)
-        changed = sorted(n for n in new if n in old and old[n] != new[n])
-        return added, changed, removed
-
-
-Item = TypeVar("Item")
 OutcomeStatus = Literal["not reached", "unchanged", "applied", "failed", "rolled back", "rollback FAILED"]
 
 
@@ -126,73 +53,6 @@ class Outcome:
         return self.status in ("unchanged", "applied") and self.error is None
 
 
-def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
-                   transports: dict[str, Transport], *, retire_stale: bool = False) -> list[ResolverPlan]:
-    """Read what each resolver has now; render what it should have. Writes nothing."""
-    plans = []
-    for resolver in resolvers:
-        transports[resolver.name].check_sudo()  # before anything is read or written
-    for resolver in resolvers:
-        transport = transports[resolver.name]
-        desired: dict[str, str | None] = dict(render_resolver(inventory, resolver))
-        inspection = inspect(inventory, resolver, transport)
-        problem = inspection.problem
-        try:
-            listed = transport.list_snippets(resolver.snippet_dir)
-        except TransportError:
-            if problem is None:
-                raise
-            listed = []  # a missing snippet_dir: the problem says so
-        for name in listed:  # a site removed, or renamed
-            desired.setdefault(name, None)
-        current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
-        if retire_stale and problem is None:  # hand-written records naming old values: commented out
-            today = dt.date.today().isoformat()
-            for path, (before, after) in _retired(transport, inspection.stale, today).items():
-                desired[path], current[path] = after, before
-        marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
-        interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
-        plans.append(ResolverPlan(resolver, desired, current, interrupted, problem, inspection.warnings,
-                                  [shown_record(r) for r in inspection.stale]))
-    return plans
-
-
-def backup_name(name: str) -> str:
-    """A changed file's name inside a backup folder: a snippet's own name; a hand-written file
-    retired elsewhere (an absolute path) flattened, `%` for each `/`."""
-    return name if not name.startswith("/") else "retired" + name.replace("%", "%25").replace("/", "%")
-
-
-RETIRED_LIST = "RETIRED"  # in a backup folder: the hand-written files the apply changed
-RETIRED = "# retired by `renamer dns apply --retire-stale` {date}: "
-
-
-def _retired(transport: Transport, stale: list[Record], today: str) -> dict[str, tuple[bytes, str]]:
-    """file -> (its bytes now, its text with each stale line commented out)."""
-    lines_of: dict[str, set[int]] = {}
-    for record in stale:
-        lines_of.setdefault(record.file, set()).add(record.line)
-    out = {}
-    for path, numbers in sorted(lines_of.items()):
-        data = transport.read(path)
-        if data is None:
-            continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue  # not text renamer can write back byte for byte: listed, not retired
-        lines = text.split("\n")
-        for number in numbers:
-            if 0 < number <= len(lines) and not lines[number - 1].lstrip().startswith("#"):
-                lines[number - 1] = RETIRED.format(date=today) + lines[number - 1]
-        out[path] = (data, "\n".join(lines))
-    return out
-
-
-def _digest(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
-
-
 def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
     """Put back what an apply killed midway had changed, from its backup; restart; clear the
     marker. Returns the steps taken (a StepFailed or TransportError says what failed)."""
@@ -211,8 +71,9 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
         saved = transport.read(posixpath.join(backup, backup_name(name)))
         if saved is not None:
             transport.write(plan.path(name), saved)
-    transport.remove_leftovers(plan.resolver.snippet_dir)  # a snippet half-written when killed
-    result = transport.run(plan.resolver.reload)
+    backend = backend_for(plan.resolver)
+    transport.remove_leftovers(plan.resolver.snippet_dir, backend.files)  # a snippet half-written when killed
+    result = backend.activate(plan.resolver, transport)
     if not result.ok:
         raise StepFailed(f"reload after restoring {backup} failed: {result.tail()}")
     transport.remove(posixpath.join(plan.resolver.backup_dir, PENDING))
@@ -221,33 +82,6 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
 
 class StepFailed(Exception):
     pass
-
-
-@dataclass(frozen=True)
-class Policy:
-    """How far a failure reaches.
-
-    The default is all-or-nothing: one batch of every resolver, no failure allowed, so the
-    first failure rolls back every resolver changed so far. With `batch_size` (and a
-    `canary` batch first), batches are final once applied and verified; a failure rolls
-    back only its own batch. `max_fail_percent` is a failure budget per batch, as
-    Ansible's max_fail_percentage: while the failed resolvers stay within it, each is
-    restored alone and the rollout goes on; past it, the whole batch is rolled back and
-    the later batches are not reached.
-    """
-
-    batch_size: int | None = None
-    canary: int = 0
-    max_fail_percent: int = 0
-
-    def batches(self, items: list[Item]) -> list[list[Item]]:
-        first = items[:self.canary] if self.canary else []
-        rest = items[len(first):]
-        size = self.batch_size or len(rest) or 1
-        return ([first] if first else []) + [rest[i:i + size] for i in range(0, len(rest), size)]
-
-    def over_budget(self, failed: int, batch: int) -> bool:
-        return failed * 100 > self.max_fail_percent * batch
 
 
 @dataclass
@@ -334,7 +168,8 @@ class Rollout:
         transport.write(posixpath.join(resolver.backup_dir, PENDING), f"{folder}\n{self.stamp}\n".encode())
         outcome.backup = folder
         outcome.steps.append(f"backup {folder}")
-        transport.remove_leftovers(resolver.snippet_dir)  # of a run killed while writing
+        backend = backend_for(resolver)
+        transport.remove_leftovers(resolver.snippet_dir, backend.files)  # of a run killed while writing
         for name in plan.changed:
             text = plan.desired[name]
             if text is None:
@@ -345,14 +180,13 @@ class Rollout:
         for verb, names in (("wrote", written), ("removed", plan.removed)):
             if names:
                 outcome.steps.append(f"{verb} {', '.join(names)}")
-        self._command(transport, resolver.test, "test", outcome)
+        self._command(backend.test(resolver, transport), resolver.test, "test", outcome)
         outcome.restarted = True
-        self._command(transport, resolver.reload, "reload", outcome)
+        self._command(backend.activate(resolver, transport), resolver.reload, "reload", outcome)
         if self.verify:
             self._verify(resolver, outcome)
 
-    def _command(self, transport: Transport, argv: Sequence[str], step: str, outcome: Outcome) -> None:
-        result = transport.run(argv)
+    def _command(self, result: CommandResult, argv: Sequence[str], step: str, outcome: Outcome) -> None:
         if not result.ok:
             outcome.steps.append(f"{step} FAILED")
             raise StepFailed(f"{step} failed ({' '.join(argv)}): {result.tail()}")
@@ -381,7 +215,7 @@ class Rollout:
             try:
                 self._restore(plan, outcome, transport)
                 if outcome.restarted:
-                    result = transport.run(resolver.reload)
+                    result = backend_for(resolver).activate(resolver, transport)
                     if not result.ok:
                         raise StepFailed(f"reload after restore failed: {result.tail()}")
                 # else it never read the new files: a restart would only risk a running resolver
@@ -419,14 +253,14 @@ def _serving(plan: ResolverPlan, querier: Querier) -> str | None:
     their A records) again?"""
     texts = [data.decode("utf-8", "replace") for name in plan.changed
              if (data := plan.current[name]) is not None]
-    return serving(texts, querier)
+    return serving(texts, querier, backend_for(plan.resolver))
 
 
-def serving(texts: Sequence[str], querier: Querier) -> str | None:
+def serving(texts: Sequence[str], querier: Querier, backend: Backend) -> str | None:
     """Does the resolver serve these snippets (their canary, their A records)? None if so,
     else the first record it does not serve."""
     for text in texts:
-        found = canary_of(text)
+        found = backend.canary_of(text)
         if found is not None:
             try:
                 answer = querier(f"{found[0]}.", "TXT")
@@ -435,7 +269,7 @@ def serving(texts: Sequence[str], querier: Querier) -> str | None:
             if ("TXT", f'"{found[1]}"') not in answer.records:
                 shown = " ".join(v for _, v in answer.records) or answer.rcode
                 return f"{found[0]} TXT (canary): expected \"{found[1]}\", got {shown}"
-        for names, address in host_records(text):
+        for names, address in backend.host_records(text):
             if ":" in address:  # IPv6: the A check below says enough
                 continue
             try:

@@ -15,24 +15,16 @@ from typing import Any, Literal
 from renamer import debug
 from renamer.dns import ansible_engine
 from renamer.dns.ansible_export import Export, write_export
-from renamer.dns.dhcp import dhcp_checks
-from renamer.dns.dnsmasq import render_site, snippet_name
+from renamer.dns.answers import Querier, ResolverReport
+from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.lock import locked
+from renamer.dns.plan import ResolverPlan, plan_resolvers
+from renamer.dns.policy import Policy
 from renamer.dns.query import dnspython_querier
-from renamer.dns.rollout import (
-    Outcome,
-    Policy,
-    ResolverPlan,
-    Rollout,
-    StepFailed,
-    plan_resolvers,
-    restart_deadline,
-    restore_interrupted,
-    serving,
-)
+from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
 from renamer.dns.transport import Transport, TransportError, transport_for
-from renamer.dns.verify import Querier, ResolverReport, verify_all, wait_until_answering
+from renamer.dns.verify import verify_all, wait_until_answering
 from renamer.errors import ConfigError, UnsafeError
 from renamer.interrupts import handled, raise_interrupt
 
@@ -40,7 +32,7 @@ from renamer.interrupts import handled, raise_interrupt
 @dataclass(frozen=True)
 class Snippet:
     site: Site
-    name: str  # renamer-<site>.conf
+    name: str  # Backend.snippet_name: renamer-<site>.conf
     text: str
 
 
@@ -67,7 +59,8 @@ def render(inventory: Inventory, site: str | None = None, resolver: str | None =
     if site and not sites:
         known = ", ".join(s.name for s in inventory.sites)
         raise ConfigError(f"--site: unknown site {site!r} (known: {known})")
-    return [Snippet(s, snippet_name(s), render_site(s, chosen)) for s in sites]
+    backend = backend_for(chosen)  # without a resolver: the inventory's default backend
+    return [Snippet(s, backend.snippet_name(s), backend.render(s, chosen)) for s in sites]
 
 
 @contextlib.contextmanager
@@ -88,12 +81,24 @@ def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False) -> list
         return plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
 
 
-def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: bool = True,
+AfterInterrupt = Literal["refuse", "resume", "rollback"]  # what to do with an apply killed outright
+
+
+@dataclass(frozen=True)
+class ApplyRequest:
+    """What `dns apply` is asked for (cli/dns.py builds it from its options)."""
+
+    dry_run: bool = False  # plan only
+    verify: bool = True
+    after_interrupt: AfterInterrupt = "refuse"
+    reviewed: dict[str, Any] | None = None  # `--plan FILE`: apply exactly this reviewed plan
+    retire_stale: bool = False  # comment out hand-written records that name old values
+    policy: Policy | None = None  # how far a failure reaches; None: all or nothing
+
+
+def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(), *,
           progress: Callable[[int, int], None] | None = None,
-          make_querier: Callable[[Resolver], Querier] = dnspython_querier,
-          after_interrupt: Literal["refuse", "resume", "rollback"] = "refuse",
-          reviewed: dict[str, Any] | None = None, retire_stale: bool = False,
-          policy: Policy | None = None) -> ApplyResult:
+          make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> ApplyResult:
     """Plan, then apply resolver by resolver, rolling back every changed one on any failure.
 
     An earlier apply killed outright left resolvers half-done (their snippets written, maybe
@@ -102,24 +107,20 @@ def apply(inventory: Inventory, spec: str, *, dry_run: bool = False, verify: boo
     resolvers = inventory.select(spec)
     notes: list[str] = []
     with connected(resolvers) as transports:
-        if dry_run:
-            plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+        if request.dry_run:
+            plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
             return ApplyResult(plans, [])
         for resolver in resolvers:  # a missing sudo right is named before even a lock is written
             transports[resolver.name].check_sudo()
         with locked(resolvers, transports, notes):  # before anything is read for the apply
-            result = _apply_locked(inventory, resolvers, transports, verify=verify, progress=progress,
-                                   make_querier=make_querier, after_interrupt=after_interrupt,
-                                   reviewed=reviewed, retire_stale=retire_stale, policy=policy)
+            result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier)
     return replace(result, notes=notes)
 
 
-def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport], *,
-                  verify: bool, progress: Callable[[int, int], None] | None,
-                  make_querier: Callable[[Resolver], Querier],
-                  after_interrupt: Literal["refuse", "resume", "rollback"],
-                  reviewed: dict[str, Any] | None, retire_stale: bool,
-                  policy: Policy | None) -> ApplyResult:
+def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport],
+                  request: ApplyRequest, progress: Callable[[int, int], None] | None,
+                  make_querier: Callable[[Resolver], Querier]) -> ApplyResult:
+    retire_stale, after_interrupt, reviewed = request.retire_stale, request.after_interrupt, request.reviewed
     with debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
     if reviewed is not None:
@@ -146,11 +147,11 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
         if progress is not None:
             progress(names.index(name), len(names))
 
-    rollout = Rollout(inventory, transports, make_querier, verify=verify)
+    rollout = Rollout(inventory, transports, make_querier, verify=request.verify)
     # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
     # rollout rolls back instead of dying between a write and a restart.
     with handled((signal.SIGTERM,), raise_interrupt):
-        outcomes = rollout.apply(plans, progress=step, policy=policy)
+        outcomes = rollout.apply(plans, progress=step, policy=request.policy)
     if progress is not None:
         progress(len(names), len(names))
     return ApplyResult(plans, outcomes, rollout.interrupted)
@@ -219,7 +220,8 @@ def verify(inventory: Inventory, spec: str,
                 if resolver not in with_dhcp or report.unreachable is not None:
                     continue
                 try:
-                    report.checks += dhcp_checks(inventory, resolver, transports[resolver.name])
+                    backend = backend_for(resolver)
+                    report.checks += backend.checks(inventory, resolver, transports[resolver.name])
                 except TransportError as exc:
                     report.unreachable = str(exc)
     return reports
@@ -231,14 +233,16 @@ def verify_restored(inventory: Inventory, spec: str, folder: Path,
     answer again and serve the snippets in `folder` (their canary and A records)? One line
     per resolver that does not; none when all do. A folder without snippets (the resolver
     had none of renamer's) asks only that the resolver answers."""
-    texts = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.glob("*.conf"))]
     failures = []
     for resolver in inventory.select(spec):
+        backend = backend_for(resolver)
+        texts = [path.read_text(encoding="utf-8", errors="replace")
+                 for path in sorted(folder.glob(backend.restored_glob))]
         querier = make_querier(resolver)
         if not wait_until_answering(querier, restart_deadline(resolver)):
             failures.append(f"{resolver.name}: {resolver.endpoint} does not answer")
             continue
-        wrong = serving(texts, querier)
+        wrong = serving(texts, querier, backend)
         if wrong:
             failures.append(f"{resolver.name}: {wrong}")
     return failures

@@ -26,10 +26,19 @@ from renamer.dns.inventory import SSH_TARGET, Resolver
 from renamer.errors import EXIT_FINDINGS, RenamerError
 
 COMMAND_TIMEOUT = 120.0
-SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as dnsmasq.snippet_name names them
-# A snippet's temporary file while it is written: atomic.write_atomic's `.NAME.XXXXXXXX.tmp`
-# here, mktemp's `.NAME.XXXXXX` over ssh.
-LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
+
+
+@dataclass(frozen=True)
+class OwnFiles:
+    """How a backend names its own files in a folder (the backend says; a transport knows no
+    file name): for listing them, and for cleaning up after a run killed while writing."""
+
+    pattern: re.Pattern[str]  # the name of one of them
+    glob: str  # the same names as a shell glob (the ssh listing)
+    # Its temporary file while it is written: atomic.write_atomic's `.NAME.XXXXXXXX.tmp` here,
+    # mktemp's `.NAME.XXXXXX` over ssh; and the same as shell globs, separated by spaces.
+    leftover: re.Pattern[str]
+    leftover_globs: str
 
 
 class TransportError(RenamerError):
@@ -65,12 +74,12 @@ class Transport(Protocol):
         when it exists. The one exclusive step: a lock."""
         ...
 
-    def list_snippets(self, folder: str) -> list[str]:
-        """The names of renamer's own snippets (renamer-*.conf) in `folder`, sorted."""
+    def list_snippets(self, folder: str, files: OwnFiles) -> list[str]:
+        """The names of renamer's own snippets (as `files` names them) in `folder`, sorted."""
 
-    def remove_leftovers(self, folder: str) -> None:
+    def remove_leftovers(self, folder: str, files: OwnFiles) -> None:
         """Remove the hidden temporary files of renamer's own snippets that a run killed while
-        writing left in `folder` (dnsmasq skips dot files; nobody else wants them). Only under
+        writing left in `folder` (resolvers skip dot files; nobody else wants them). Only under
         renamer's lock: no other renamer writes there meanwhile."""
 
     def run(self, argv: Sequence[str]) -> CommandResult: ...
@@ -94,7 +103,7 @@ class LocalTransport:
             raise TransportError(f"{path}: cannot read: {exc.strerror}") from None
 
     def write(self, path: str, data: bytes) -> None:
-        """Atomic, through a dot-named temporary file dnsmasq's *.conf filter never loads."""
+        """Atomic, through a dot-named temporary file a resolver's drop-in filter never loads."""
         target = Path(path)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -137,22 +146,22 @@ class LocalTransport:
     def run(self, argv: Sequence[str]) -> CommandResult:
         return _run(list(argv))
 
-    def list_snippets(self, folder: str) -> list[str]:
+    def list_snippets(self, folder: str, files: OwnFiles) -> list[str]:
         try:
             names = os.listdir(folder)
         except FileNotFoundError:
             return []
         except OSError as exc:
             raise TransportError(f"{folder}: cannot list: {exc.strerror}") from None
-        return sorted(n for n in names if SNIPPET.fullmatch(n))
+        return sorted(n for n in names if files.pattern.fullmatch(n))
 
-    def remove_leftovers(self, folder: str) -> None:
+    def remove_leftovers(self, folder: str, files: OwnFiles) -> None:
         try:
             names = os.listdir(folder)
         except OSError:
             return
         for name in names:
-            if LEFTOVER.fullmatch(name):
+            if files.leftover.fullmatch(name):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(os.path.join(folder, name))
 
@@ -193,12 +202,11 @@ _CREATE = ('umask 022; mkdir -p -- "$1" || exit 1; tmp=$(mktemp "$1/.$2.XXXXXX")
            'ln -- "$tmp" "$1/$2" 2>/dev/null && exit 0; [ -e "$1/$2" ] && exit 45; exit 1')
 _EXISTS = 45
 _LIST = ('cd -- "$1" 2>/dev/null || exit 0; '
-         'for f in renamer-*.conf; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0')
+         'for f in $2; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0')  # $2: the glob, split
 _MISSING = 44
-# The same names as LEFTOVER: mktemp's six characters, or write_atomic's eight and .tmp.
+# $2: OwnFiles.leftover_globs (mktemp's six characters, or write_atomic's eight and .tmp).
 _LEFTOVERS = ('cd -- "$1" 2>/dev/null || exit 0; '
-              'for f in .renamer-*.conf.??????  .renamer-*.conf.????????.tmp; do '
-              '[ -f "$f" ] && rm -f -- "$f"; done; exit 0')
+              'for f in $2; do [ -f "$f" ] && rm -f -- "$f"; done; exit 0')
 
 
 class SshTransport:
@@ -266,15 +274,15 @@ class SshTransport:
     def run(self, argv: Sequence[str]) -> CommandResult:
         return self._call(argv)
 
-    def list_snippets(self, folder: str) -> list[str]:
-        result = self._call(["sh", "-c", _LIST, "sh", folder])
+    def list_snippets(self, folder: str, files: OwnFiles) -> list[str]:
+        result = self._call(["sh", "-c", _LIST, "sh", folder, files.glob])
         if not result.ok:
             raise TransportError(f"{self.resolver.name}: {folder}: cannot list: {result.tail()}")
         names = result.stdout.decode("utf-8", "replace").splitlines()
-        return sorted(n for n in names if SNIPPET.fullmatch(n))
+        return sorted(n for n in names if files.pattern.fullmatch(n))
 
-    def remove_leftovers(self, folder: str) -> None:
-        result = self._call(["sh", "-c", _LEFTOVERS, "sh", folder])
+    def remove_leftovers(self, folder: str, files: OwnFiles) -> None:
+        result = self._call(["sh", "-c", _LEFTOVERS, "sh", folder, files.leftover_globs])
         if not result.ok:
             raise TransportError(f"{self.resolver.name}: {folder}: cannot clean up: {result.tail()}")
 

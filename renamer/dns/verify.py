@@ -3,7 +3,7 @@
 No system resolver, no search domains, no cache: every name is sent fully
 qualified to exactly one server. The querier is injected (dns/query.py holds
 the real one), so the comparison logic is tested with a fake and the whole
-with real dnsmasq.
+with a real resolver.
 """
 
 from __future__ import annotations
@@ -12,61 +12,11 @@ import concurrent.futures
 import ipaddress
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
 
-from renamer.dns.dnsmasq import canary_of, render_site
+from renamer.dns.answers import NONE, NXDOMAIN, Answer, Check, Expectation, NoAnswer, Querier, ResolverReport
+from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.forked import available_cores, can_fork, fork_map
-
-NXDOMAIN = "NXDOMAIN"
-NONE = "none"  # no record of that type: NODATA, or the name unknown (NXDOMAIN, REFUSED)
-
-
-@dataclass(frozen=True)
-class Answer:
-    rcode: str  # NOERROR, NXDOMAIN, REFUSED, SERVFAIL ...
-    records: tuple[tuple[str, str], ...] = ()  # (type, value) in answer order
-
-
-class NoAnswer(Exception):
-    """The resolver did not answer within its timeout."""
-
-
-class Querier(Protocol):
-    def __call__(self, name: str, rdtype: str) -> Answer: ...
-
-
-
-@dataclass(frozen=True)
-class Expectation:
-    label: str  # what the table shows: "fv-ml1.fv.lan A"
-    name: str  # fully qualified, with the trailing dot
-    rdtype: str
-    want: tuple[str, ...]  # acceptable final values, or ("NXDOMAIN",)
-    via: tuple[str, ...] = ()  # acceptable CNAME targets, for aliases
-    forbid: tuple[str, ...] = ()  # values that must not be among the answers (an old PTR target)
-
-
-@dataclass(frozen=True)
-class Check:
-    expectation: Expectation
-    got: str
-    ok: bool
-
-
-@dataclass
-class ResolverReport:
-    resolver: Resolver
-    checks: list[Check] = field(default_factory=list)
-    unreachable: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.unreachable is None and all(c.ok for c in self.checks)
-
-    def failures(self) -> list[Check]:
-        return [c for c in self.checks if not c.ok]
 
 
 def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
@@ -80,9 +30,7 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     out = []
     served = [site for site in inventory.sites if site.name in resolver.sites]
     for site in served:
-        found = canary_of(render_site(site, resolver))
-        assert found is not None  # render_site always writes it
-        name, digest = found
+        name, digest = backend_for(resolver).canary(site, resolver)
         out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", (f'"{digest}"',)))
         for host in site.hosts:
             names = (f"{host.name}.", f"{site.fqdn(host.name)}.")

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from renamer.dns.answers import NoAnswer, Querier
 from renamer.dns.inventory import Inventory, Resolver, Site
-from renamer.dns.verify import NoAnswer, Querier
 from renamer.probe.collect import Endpoint, is_address
 
 GOOD = ("2xx", "3xx", "4xx")  # a server that answers at all; a configured health path wants 2xx

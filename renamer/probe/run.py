@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from renamer import vcs
 from renamer.classify import CURRENT
+from renamer.dns.answers import Querier
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.query import dnspython_querier
-from renamer.dns.verify import Querier
 from renamer.ignore import walk
 from renamer.match import new_values_matcher
 from renamer.probe.checks import EndpointCheck, Limits, check

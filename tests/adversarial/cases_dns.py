@@ -7,7 +7,7 @@ import signal
 import stat
 import subprocess
 
-from renamer.dns import sandbox
+from renamer.dns.dnsmasq import sandbox
 from tests.adversarial.dnslab import (
     addresses,
     dns_cli,

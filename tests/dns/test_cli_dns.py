@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from renamer.dns import sandbox
-from renamer.dns.dnsmasq import render_site
-from renamer.dns.inventory import load_inventory
+from renamer.dns.dnsmasq import sandbox
+from renamer.dns.dnsmasq.render import render_site
+from renamer.dns.load import load_inventory
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -222,8 +222,8 @@ def test_a_restart_that_leaves_the_resolver_down_is_rolled_back_and_verified(run
     _change_inventory(lab)
     fv = lab.instances["ns-fv"]
     # The new snippet "breaks" the daemon at start: it stops and stays down until the old one is back.
-    restart = ["sh", "-c", 'python3 -m renamer.dns.sandbox stop "$1"; '
-               'grep -q 10.251.0.2 "$1/dnsmasq.d/renamer-fv.conf" || python3 -m renamer.dns.sandbox start "$1"',
+    restart = ["sh", "-c", 'python3 -m renamer.dns.dnsmasq.sandbox stop "$1"; '
+               'grep -q 10.251.0.2 "$1/dnsmasq.d/renamer-fv.conf" || python3 -m renamer.dns.dnsmasq.sandbox start "$1"',
                "sh", str(fv.folder)]
     import sys
 

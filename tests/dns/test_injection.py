@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from renamer.dns import sandbox
-from renamer.dns.dnsmasq import render_site
-from renamer.dns.inventory import load_inventory
+from renamer.dns.dnsmasq import sandbox
+from renamer.dns.dnsmasq.render import render_site
+from renamer.dns.load import load_inventory
 from renamer.errors import ConfigError
 
 SHIPPED = Path(__file__).resolve().parent.parent.parent / "dns"

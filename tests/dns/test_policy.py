@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from renamer.dns.rollout import Policy
+from renamer.dns.policy import Policy
 from tests.testing.resolvers import move_gateway, serving
 
 

@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from renamer.dns import rollout
-from renamer.dns.dnsmasq import canary_of, host_records, render_resolver
-from renamer.dns.inventory import Inventory, Resolver, load_inventory
-from renamer.dns.rollout import Outcome, OutcomeStatus, ResolverPlan, Rollout, plan_resolvers
-from renamer.dns.transport import LEFTOVER, SNIPPET, CommandResult, TransportError
-from renamer.dns.verify import Answer, NoAnswer
+from renamer.dns.answers import Answer, NoAnswer
+from renamer.dns.dnsmasq.render import canary_of, host_records, render_resolver
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.load import load_inventory
+from renamer.dns.plan import ResolverPlan, plan_resolvers
+from renamer.dns.rollout import Outcome, OutcomeStatus, Rollout
+from renamer.dns.transport import CommandResult, OwnFiles, TransportError
 
 STAMP = "20240501T120000.000000Z"
 SNIPPETS = "/etc/dnsmasq.d"
@@ -113,13 +115,13 @@ class FakeTransport:
     def snippets(self) -> dict[str, bytes]:
         return {path: data for path, data in self.files.items() if path.startswith(f"{SNIPPETS}/")}
 
-    def list_snippets(self, folder: str) -> list[str]:
+    def list_snippets(self, folder: str, files: OwnFiles) -> list[str]:
         return sorted(path.rsplit("/", 1)[1] for path in self.files
-                      if path.rsplit("/", 1)[0] == folder and SNIPPET.fullmatch(path.rsplit("/", 1)[1]))
+                      if path.rsplit("/", 1)[0] == folder and files.pattern.fullmatch(path.rsplit("/", 1)[1]))
 
-    def remove_leftovers(self, folder: str) -> None:
+    def remove_leftovers(self, folder: str, files: OwnFiles) -> None:
         for path in [p for p in self.files if p.rsplit("/", 1)[0] == folder
-                     and LEFTOVER.fullmatch(p.rsplit("/", 1)[1])]:
+                     and files.leftover.fullmatch(p.rsplit("/", 1)[1])]:
             del self.files[path]
 
     def read(self, path: str) -> bytes | None:

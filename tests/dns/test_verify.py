@@ -6,8 +6,9 @@ import ipaddress
 
 import pytest
 
+from renamer.dns.answers import Answer, Expectation, NoAnswer
 from renamer.dns.inventory import Host, Inventory, Resolver, Site
-from renamer.dns.verify import Answer, Expectation, NoAnswer, judge, verify_resolver
+from renamer.dns.verify import judge, verify_resolver
 
 SITE = Site("fv", "fv.lan", ipaddress.ip_network("10.251.0.0/16"),
             (Host("fv-ml1", ipaddress.ip_address("10.251.50.54"), aliases=("scriberr",)),),

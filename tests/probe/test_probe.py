@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from renamer.dns import sandbox
+from renamer.dns.dnsmasq import sandbox
 from tests.testing.repos import make_repo
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from renamer.dns import sandbox
+from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
 
 NAMES = ("ns-ana", "ns-ana2", "ns-fv")

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer.dns.sandbox import free_port
+from renamer.dns.dnsmasq.sandbox import free_port
 
 
 @dataclass

@@ -10,11 +10,13 @@ lease for an old or retired name and none for that MAC at another address.
 
 from __future__ import annotations
 
-from renamer.dns.effective import Effective, parse_leases, read_effective, reader_for
+from renamer.dns.answers import Check, Expectation
+from renamer.dns.dnsmasq.config import read_effective
+from renamer.dns.dnsmasq.effective import Effective, reader_for
+from renamer.dns.dnsmasq.layout import daemon_files
+from renamer.dns.dnsmasq.leases import parse_leases
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.layout import daemon_files
 from renamer.dns.transport import Transport, TransportError
-from renamer.dns.verify import Check, Expectation
 
 DHCP = "DHCP"
 

@@ -16,9 +16,9 @@ import dns.query as dns_query
 import dns.rcode as dns_rcode
 import pytest
 
-from renamer.dns import sandbox
+from renamer.dns.dnsmasq import sandbox
+from renamer.dns.dnsmasq.layout import layout_problem
 from renamer.dns.inventory import Resolver
-from renamer.dns.layout import layout_problem
 from renamer.dns.transport import CommandResult
 from tests.dns.test_cli_dns import dns
 

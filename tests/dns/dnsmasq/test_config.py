@@ -10,22 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from renamer.dns import sandbox
-from renamer.dns.effective import (
-    COMMAND_LINE,
-    DEFAULT_LEASE_FILE,
-    Directive,
-    Effective,
-    HostsEntry,
-    Lease,
-    Reader,
-    TransportReader,
-    _reverse_zones,
-    parse_leases,
-    read_effective,
-    reader_for,
-)
-from renamer.dns.transport import SNIPPET, LocalTransport, TransportError
+from renamer.dns.dnsmasq import sandbox
+from renamer.dns.dnsmasq.config import read_effective
+from renamer.dns.dnsmasq.effective import COMMAND_LINE, Effective, Reader, TransportReader, reader_for
+from renamer.dns.dnsmasq.leases import DEFAULT_LEASE_FILE, Lease, parse_leases
+from renamer.dns.dnsmasq.render import SNIPPET
+from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
+from renamer.dns.dnsmasq.syntax import reverse_zones as _reverse_zones
+from renamer.dns.transport import LocalTransport, TransportError
 
 MAIN = "/etc/dnsmasq.conf"
 

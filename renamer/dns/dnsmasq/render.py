@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import textwrap
 
 from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.transport import OwnFiles
 from renamer.errors import ConfigError
 
 PREFIX = "renamer-"
+SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as snippet_name names them
+# A snippet's temporary file while it is written: atomic.write_atomic's `.NAME.XXXXXXXX.tmp`
+# here, mktemp's `.NAME.XXXXXX` over ssh.
+LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
+FILES = OwnFiles(SNIPPET, "renamer-*.conf", LEFTOVER, ".renamer-*.conf.?????? .renamer-*.conf.????????.tmp")
 
 
 def snippet_name(site: Site) -> str:

@@ -21,8 +21,10 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from renamer.dns.dnsmasq import PREFIX
-from renamer.dns.effective import DEFAULT_CONF, Directive, Effective, HostsEntry, read_effective, reader_for
+from renamer.dns.dnsmasq.config import read_effective
+from renamer.dns.dnsmasq.effective import DEFAULT_CONF, Effective, reader_for
+from renamer.dns.dnsmasq.render import PREFIX
+from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
 
@@ -36,7 +38,7 @@ _TOML_SETTING = re.compile(r"^\s*etc_dnsmasq_d\s*=\s*(true|false)\b", re.MULTILI
 _RECORD_KEYS = frozenset({"host-record", "address", "cname", "ptr-record", "txt-record", "srv-host",
                           "mx-host", "dhcp-host", "interface-name", "dynamic-host", "caa-record",
                           "naptr-record"})
-Record = Directive | HostsEntry
+HandRecord = Directive | HostsEntry  # a hand-written line that makes a record
 _UCI_CONFDIR = re.compile(r"^\s*option\s+confdir\s+['\"]?([^'\"\s]+)", re.MULTILINE)
 
 
@@ -46,7 +48,7 @@ class Inspection:
 
     problem: str | None = None  # a snippet written to snippet_dir would not take effect
     warnings: list[str] = field(default_factory=list)
-    stale: list[Record] = field(default_factory=list)  # hand-written, naming old values
+    stale: list[HandRecord] = field(default_factory=list)  # hand-written, naming old values
 
 
 def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
@@ -70,7 +72,7 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
     return found
 
 
-def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective) -> list[Record]:
+def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective) -> list[HandRecord]:
     """Records outside renamer's own snippets that keep an old value alive or clash."""
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
@@ -79,7 +81,7 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
     aliases = {n for site in inventory.sites if site.name in resolver.sites for h in site.hosts
                for a in h.aliases for n in (a, site.fqdn(a))}
     ours = resolver.snippet_dir.rstrip("/") + "/"
-    out: list[Record] = []
+    out: list[HandRecord] = []
     for directive in effective.directives:
         if directive.key not in _RECORD_KEYS or (directive.file.startswith(ours)
                                                  and directive.file[len(ours):].startswith(PREFIX)):
@@ -92,7 +94,7 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
     return out
 
 
-def shown_record(record: Record) -> str:
+def shown_record(record: HandRecord) -> str:
     if isinstance(record, HostsEntry):
         return f"{record.file}:{record.line}: {record.address} {' '.join(record.names)}"
     return f"{record.file}:{record.line}: {record.key}={record.value}"

@@ -2,7 +2,7 @@
 
 The folder holds dnsmasq.conf (listening address and port, no upstream, no
 /etc/hosts, `domain-needed`, a pid file, and conf-dir=<folder>/dnsmasq.d,*.conf
-as Debian's drop-in folder is loaded). `python -m renamer.dns.sandbox restart
+as Debian's drop-in folder is loaded). `python -m renamer.dns.dnsmasq.sandbox restart
 FOLDER` is the resolver's `reload`: dnsmasq re-reads host-record, cname and
 dhcp-host lines only on a restart, not on SIGHUP.
 """
@@ -44,7 +44,7 @@ class Instance:
         return [dnsmasq_binary(), "--test", f"--conf-file={self.conf}"]
 
     def reload_command(self) -> list[str]:
-        return [sys.executable, "-m", "renamer.dns.sandbox", "restart", str(self.folder)]
+        return [sys.executable, "-m", "renamer.dns.dnsmasq.sandbox", "restart", str(self.folder)]
 
 
 def dnsmasq_binary() -> str:
@@ -149,7 +149,7 @@ def restart(folder: Path) -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] not in {"start", "stop", "restart"}:
-        print("usage: python -m renamer.dns.sandbox start|stop|restart FOLDER", file=sys.stderr)
+        print("usage: python -m renamer.dns.dnsmasq.sandbox start|stop|restart FOLDER", file=sys.stderr)
         return 2
     action, folder = argv[0], Path(argv[1])
     try:

@@ -1,0 +1,57 @@
+"""What a resolver answered, what it should answer, and how that compared: the values that
+dns/verify.py, a backend's own checks (Backend.checks) and the probe share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from renamer.dns.inventory import Resolver
+
+NXDOMAIN = "NXDOMAIN"
+NONE = "none"  # no record of that type: NODATA, or the name unknown (NXDOMAIN, REFUSED)
+
+
+@dataclass(frozen=True)
+class Answer:
+    rcode: str  # NOERROR, NXDOMAIN, REFUSED, SERVFAIL ...
+    records: tuple[tuple[str, str], ...] = ()  # (type, value) in answer order
+
+
+class NoAnswer(Exception):
+    """The resolver did not answer within its timeout."""
+
+
+class Querier(Protocol):
+    def __call__(self, name: str, rdtype: str) -> Answer: ...
+
+
+@dataclass(frozen=True)
+class Expectation:
+    label: str  # what the table shows: "fv-ml1.fv.lan A"
+    name: str  # fully qualified, with the trailing dot
+    rdtype: str
+    want: tuple[str, ...]  # acceptable final values, or ("NXDOMAIN",)
+    via: tuple[str, ...] = ()  # acceptable CNAME targets, for aliases
+    forbid: tuple[str, ...] = ()  # values that must not be among the answers (an old PTR target)
+
+
+@dataclass(frozen=True)
+class Check:
+    expectation: Expectation
+    got: str
+    ok: bool
+
+
+@dataclass
+class ResolverReport:
+    resolver: Resolver
+    checks: list[Check] = field(default_factory=list)
+    unreachable: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.unreachable is None and all(c.ok for c in self.checks)
+
+    def failures(self) -> list[Check]:
+        return [c for c in self.checks if not c.ok]

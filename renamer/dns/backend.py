@@ -1,0 +1,103 @@
+"""The DNS backend seam: what a resolver daemon must provide, and the registry of them.
+
+A backend knows one daemon's files, syntax and commands (dnsmasq/ is the one today).
+Everything generic - batching, the policy, the lock, backups and their rollback order,
+the transport, verification by DNS queries, the Ansible engine - talks to this Protocol
+only, as octoDNS's providers do (populate -> plan -> apply). docs/architecture.md, "The
+backend contract", says what each step must do and what the rollout guarantees around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from renamer.dns.answers import Check
+from renamer.dns.dnsmasq.backend import DNSMASQ
+from renamer.dns.inventory import BACKEND_NAMES, BackendName, Inventory, Resolver, Site
+from renamer.dns.transport import CommandResult, OwnFiles, Transport
+
+
+class HandLine(Protocol):
+    """A hand-written line of a resolver's live configuration, outside renamer's files."""
+
+    @property
+    def file(self) -> str: ...
+
+    @property
+    def line(self) -> int: ...  # 1-based
+
+
+class Inspection(Protocol):
+    """What reading a resolver's live configuration found, before anything is written."""
+
+    @property
+    def problem(self) -> str | None: ...  # a file written to snippet_dir would not take effect
+
+    @property
+    def warnings(self) -> list[str]: ...
+
+    @property
+    def stale(self) -> Sequence[HandLine]: ...  # hand-written records naming old values
+
+
+class Backend(Protocol):
+    """One resolver daemon, as dns plan / apply / verify need it. Pure where it can be: only
+    `inspect`, `test`, `activate` and `checks` reach the resolver, through its transport."""
+
+    @property
+    def files(self) -> OwnFiles:
+        """How renamer's own files in snippet_dir are named (listing, and leftovers of a kill)."""
+
+    @property
+    def restored_glob(self) -> str:
+        """The files of a backup folder whose records a rollback check (`dns verify
+        --restored-from`) asks the resolver for."""
+
+    def snippet_name(self, site: Site) -> str:
+        """The file name of a site's records in snippet_dir."""
+
+    def render(self, site: Site, resolver: Resolver | None = None) -> str:
+        """The desired state of one site (as `resolver` gets it; None: everything)."""
+
+    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
+        """file name -> content, for every site the resolver serves."""
+
+    def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
+        """Read the live configuration (populate): the layout problem, warnings, stale lines."""
+
+    def shown(self, line: HandLine) -> str:
+        """`file:line: text` of a stale line that `inspect` found."""
+
+    def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
+        """(TXT name, value) that prove the resolver serves this very rendering of `site`."""
+
+    def canary_of(self, text: str) -> tuple[str, str] | None:
+        """The canary a rendered file carries, or None (an older renamer wrote it)."""
+
+    def host_records(self, text: str) -> list[tuple[list[str], str]]:
+        """(names, address) of each host record in a rendered file: what a rollback checks."""
+
+    def records(self, text: str) -> dict[str, str]:
+        """name -> what it points at, of every record in a file (plan summaries)."""
+
+    def drift(self, text: str) -> list[str]:
+        """Lines of a managed file that renamer never writes (edited by hand): an apply replaces them."""
+
+    def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        """Check the written configuration before it is activated."""
+
+    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        """Make the daemon serve what is written now (a reload or restart); a rollback calls it too."""
+
+    def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
+        """`dns verify`'s checks beyond DNS answers (dnsmasq: DHCP reservations and leases)."""
+
+
+# The inventory's `backend:` key accepts exactly these names (inventory.BACKEND_NAMES).
+BACKENDS: dict[BackendName, Backend] = {"dnsmasq": DNSMASQ}
+
+
+def backend_for(resolver: Resolver | None) -> Backend:
+    """The resolver's backend; without one (`dns render` of every site), the inventory's default."""
+    return BACKENDS[resolver.backend if resolver is not None else BACKEND_NAMES[0]]

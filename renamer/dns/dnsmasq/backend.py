@@ -1,0 +1,65 @@
+"""dnsmasq behind dns/backend.py's Protocol: each step is one of this package's modules."""
+
+from __future__ import annotations
+
+from renamer.dns.answers import Check
+from renamer.dns.dnsmasq import render
+from renamer.dns.dnsmasq.dhcp import dhcp_checks
+from renamer.dns.dnsmasq.layout import Inspection, inspect, shown_record
+from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
+from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.transport import CommandResult, OwnFiles, Transport
+
+
+class Dnsmasq:
+    """A dnsmasq that loads renamer-<site>.conf from a conf-dir; `test` and `reload` are the
+    resolver's own commands (`dnsmasq --test ...`, a restart: dnsmasq re-reads host-record
+    only then)."""
+
+    files: OwnFiles = render.FILES
+    restored_glob = "*.conf"  # the snippets a backup holds, and the hand-written files it retired
+
+    def snippet_name(self, site: Site) -> str:
+        return render.snippet_name(site)
+
+    def render(self, site: Site, resolver: Resolver | None = None) -> str:
+        return render.render_site(site, resolver)
+
+    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
+        return render.render_resolver(inventory, resolver)
+
+    def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
+        return inspect(inventory, resolver, transport)
+
+    def shown(self, line: object) -> str:
+        assert isinstance(line, Directive | HostsEntry)  # what inspect finds
+        return shown_record(line)
+
+    def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
+        found = render.canary_of(render.render_site(site, resolver))
+        assert found is not None  # render_site always writes it
+        return found
+
+    def canary_of(self, text: str) -> tuple[str, str] | None:
+        return render.canary_of(text)
+
+    def host_records(self, text: str) -> list[tuple[list[str], str]]:
+        return render.host_records(text)
+
+    def records(self, text: str) -> dict[str, str]:
+        return render.records(text)
+
+    def drift(self, text: str) -> list[str]:
+        return render.drift(text)
+
+    def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        return transport.run(resolver.test)
+
+    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        return transport.run(resolver.reload)
+
+    def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
+        return dhcp_checks(inventory, resolver, transport)
+
+
+DNSMASQ = Dnsmasq()

@@ -1,0 +1,155 @@
+"""dns plan: what each resolver has now (read through its backend and transport), and what
+it should have. Writes nothing; dns/rollout.py applies the plans."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import hashlib
+import posixpath
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from renamer.dns.backend import HandLine, backend_for
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.transport import Transport, TransportError
+
+PENDING = "renamer-apply-pending"  # in backup_dir while an apply has this resolver half-done
+
+
+@dataclass
+class ResolverPlan:
+    resolver: Resolver
+    desired: dict[str, str | None]  # None: a snippet of renamer's that must go (site removed)
+    current: dict[str, bytes | None]
+    interrupted: str | None = None  # the backup of an earlier apply that was killed midway
+    problem: str | None = None  # why a snippet written here would not take effect (Backend.inspect)
+    warnings: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)  # hand-written records naming old values: file:line
+
+    @property
+    def changed(self) -> list[str]:
+        return [name for name, text in self.desired.items()
+                if self.current.get(name) != (None if text is None else text.encode("utf-8"))]
+
+    @property
+    def removed(self) -> list[str]:
+        return [name for name in self.changed if self.desired[name] is None]
+
+    def path(self, name: str) -> str:
+        return posixpath.join(self.resolver.snippet_dir, name)
+
+    def diff(self) -> str:
+        out: list[str] = []
+        for name in self.changed:
+            before = (self.current.get(name) or b"").decode("utf-8", "replace").splitlines(keepends=True)
+            after = (self.desired[name] or "").splitlines(keepends=True)
+            label = "/dev/null" if self.current.get(name) is None else f"a{self.path(name)}"
+            target = "/dev/null" if self.desired[name] is None else f"b{self.path(name)}"
+            out.extend(difflib.unified_diff(before, after, label, target))
+        return "".join(out)
+
+    def drift(self) -> dict[str, list[str]]:
+        """snippet name -> hand-made lines in it that this apply replaces."""
+        hand_made = backend_for(self.resolver).drift
+        found = {name: hand_made((self.current.get(name) or b"").decode("utf-8", "replace"))
+                 for name in self.changed if not name.startswith("/")}  # renamer's own snippets
+        return {name: lines for name, lines in found.items() if lines}
+
+    def document(self) -> dict[str, Any]:
+        """What `dns plan --format json` says of this resolver; `apply --plan` checks the digests."""
+        added, changed, removed = self.record_changes()
+        return {
+            "resolver": self.resolver.name, "target": self.resolver.target,
+            "snippet_dir": self.resolver.snippet_dir, "changes": bool(self.changed), "problem": self.problem,
+            "warnings": self.warnings, "hand_written": self.stale,
+            "records": {"added": added, "changed": changed, "removed": removed},
+            "drift": self.drift(),
+            "snippets": [{"file": name, "action": "remove" if self.desired[name] is None else "write",
+                          "current_sha256": _digest(self.current.get(name)),
+                          "desired_sha256": _digest(None if self.desired[name] is None
+                                                    else (self.desired[name] or "").encode())}
+                         for name in sorted(self.desired)],
+            "diff": self.diff(),
+        }
+
+    def record_changes(self) -> tuple[list[str], list[str], list[str]]:
+        """Names added, changed and removed across this resolver's snippets."""
+        records = backend_for(self.resolver).records
+        old: dict[str, str] = {}
+        new: dict[str, str] = {}
+        for name in self.desired:
+            old.update(records((self.current.get(name) or b"").decode("utf-8", "replace")))
+            new.update(records(self.desired[name] or ""))
+        added = sorted(n for n in new if n not in old)
+        removed = sorted(n for n in old if n not in new)
+        changed = sorted(n for n in new if n in old and old[n] != new[n])
+        return added, changed, removed
+
+
+def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
+                   transports: dict[str, Transport], *, retire_stale: bool = False) -> list[ResolverPlan]:
+    """Read what each resolver has now; render what it should have. Writes nothing."""
+    plans = []
+    for resolver in resolvers:
+        transports[resolver.name].check_sudo()  # before anything is read or written
+    for resolver in resolvers:
+        transport, backend = transports[resolver.name], backend_for(resolver)
+        desired: dict[str, str | None] = dict(backend.desired(inventory, resolver))
+        inspection = backend.inspect(inventory, resolver, transport)
+        problem = inspection.problem
+        try:
+            listed = transport.list_snippets(resolver.snippet_dir, backend.files)
+        except TransportError:
+            if problem is None:
+                raise
+            listed = []  # a missing snippet_dir: the problem says so
+        for name in listed:  # a site removed, or renamed
+            desired.setdefault(name, None)
+        current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
+        if retire_stale and problem is None:  # hand-written records naming old values: commented out
+            today = dt.date.today().isoformat()
+            for path, (before, after) in _retired(transport, inspection.stale, today).items():
+                desired[path], current[path] = after, before
+        marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
+        interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
+        plans.append(ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
+                                  [backend.shown(r) for r in inspection.stale]))
+    return plans
+
+
+def backup_name(name: str) -> str:
+    """A changed file's name inside a backup folder: a snippet's own name; a hand-written file
+    retired elsewhere (an absolute path) flattened, `%` for each `/`."""
+    return name if not name.startswith("/") else "retired" + name.replace("%", "%25").replace("/", "%")
+
+
+RETIRED_LIST = "RETIRED"  # in a backup folder: the hand-written files the apply changed
+RETIRED = "# retired by `renamer dns apply --retire-stale` {date}: "
+
+
+def _retired(transport: Transport, stale: Sequence[HandLine], today: str) -> dict[str, tuple[bytes, str]]:
+    """file -> (its bytes now, its text with each stale line commented out)."""
+    lines_of: dict[str, set[int]] = {}
+    for record in stale:
+        lines_of.setdefault(record.file, set()).add(record.line)
+    out = {}
+    for path, numbers in sorted(lines_of.items()):
+        data = transport.read(path)
+        if data is None:
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # not text renamer can write back byte for byte: listed, not retired
+        lines = text.split("\n")
+        for number in numbers:
+            if 0 < number <= len(lines) and not lines[number - 1].lstrip().startswith("#"):
+                lines[number - 1] = RETIRED.format(date=today) + lines[number - 1]
+        out[path] = (data, "\n".join(lines))
+    return out
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()

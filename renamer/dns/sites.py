@@ -1,0 +1,151 @@
+"""One site file (dns/sites/<site>.yaml) -> a checked Site, and the checks across sites."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from renamer.dns.inventory import LABEL, UNSAFE, Host, Site, label_problem
+from renamer.errors import ConfigError
+from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file, shown
+from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
+
+_SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")
+_MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}\Z")
+_SITE_KEYS = {"site", "domain", "network", "hosts", "retired", "authoritative"}
+_HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning"}
+
+
+def load_site(path: Path, display: str) -> Site:
+    """Fast without positions; on any problem, again with them, so messages name lines."""
+    try:
+        return _site_from(load_yaml_file(path, display, fast=True), path, display)
+    except ConfigError:
+        return _site_from(load_yaml_file(path, display), path, display)
+
+
+def _site_from(data: Any, path: Path, display: str) -> Site:
+    problems = Problems(display)
+    top = check_mapping({} if data is None else data, "", _SITE_KEYS, problems, data, None) or {}
+    name = top.get("site")
+    if not isinstance(name, str) or not _SITE.match(name):
+        problems.add(top, "site", "site", f"expected a plain site name (letters, digits, '-', '_'), "
+                     f"got {shown(name)}")
+        name = path.stem
+    domain = top.get("domain")
+    if not isinstance(domain, str) or host_name_problem(domain) or UNSAFE.search(domain):
+        problems.add(top, "domain", "domain", f"invalid domain {shown(domain)}")
+        domain = "invalid"
+    domain = domain.lower().rstrip(".")
+    network = parse_network(top["network"]) if isinstance(top.get("network"), str) else None
+    if network is None:
+        problems.add(top, "network", "network",
+                     f"expected a network like 10.251.0.0/16, got {shown(top.get('network'))}")
+    hosts = []
+    raw_hosts = list_at(top, "hosts", "hosts", problems)
+    for i, entry in enumerate(raw_hosts):
+        host = _host(entry, i, raw_hosts, network, problems)
+        if host is not None:
+            hosts.append(host)
+    retired = []
+    raw_retired = list_at(top, "retired", "names", problems)
+    for i, value in enumerate(raw_retired):
+        why = label_problem(value, "retired name")
+        if why:
+            problems.add(raw_retired, i, f"retired[{i}]", why)
+        else:
+            retired.append(value)
+    authoritative = top.get("authoritative", False)
+    if not isinstance(authoritative, bool):
+        problems.add(top, "authoritative", "authoritative",
+                     f"expected true or false, got {shown(authoritative)}")
+        authoritative = False
+    problems.raise_if_any()
+    assert network is not None
+    return Site(name, domain, network, tuple(hosts), tuple(retired), display, authoritative)
+
+
+def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
+          problems: Problems) -> Host | None:
+    keypath = f"hosts[{i}]"
+    if check_mapping(entry, keypath, _HOST_KEYS, problems, container, i) is None:
+        return None
+    ok = True
+    name = entry.get("name")
+    why = label_problem(name, "host name")
+    if why:
+        problems.add(entry, "name" if "name" in entry else None, f"{keypath}.name", why)
+        ok = False
+    address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
+    if address is None:
+        problems.add(entry, "address" if "address" in entry else None, f"{keypath}.address",
+                     f"invalid address {shown(entry.get('address'))}")
+        ok = False
+    elif network is not None and (address.version != network.version or address not in network):
+        problems.add(entry, "address", f"{keypath}.address",
+                     f"{address} is outside the site's network {network}")
+        ok = False
+    mac = entry.get("mac")
+    if mac is not None and (not isinstance(mac, str) or not _MAC.match(mac.lower())):
+        problems.add(entry, "mac", f"{keypath}.mac",
+                     f"invalid MAC address {shown(mac)} (expected 3c:ec:ef:12:34:56)")
+        ok = False
+    aliases = entry.get("aliases", [])
+    if not isinstance(aliases, list):
+        problems.add(entry, "aliases", f"{keypath}.aliases", f"expected a list of names, got {kind(aliases)}")
+        aliases, ok = [], False
+    for j, alias in enumerate(aliases):
+        why = label_problem(alias, "alias")
+        if why:
+            problems.add(aliases, j, f"{keypath}.aliases[{j}]", why)
+            ok = False
+    role = entry.get("role")
+    if role is not None and (not isinstance(role, str) or not LABEL.match(role)):
+        problems.add(entry, "role", f"{keypath}.role", f"invalid role {shown(role)}")
+        ok = False
+    warning = entry.get("warning")
+    if warning is not None and (not isinstance(warning, str) or not warning.strip()
+                                or UNSAFE.search(warning.strip())
+                                or not " ".join(warning.split()).isprintable()):
+        problems.add(entry, "warning", f"{keypath}.warning",
+                     "expected a one-line text of printable characters")
+        ok = False
+    if not ok:
+        return None
+    assert address is not None
+    return Host(name, address, mac.lower() if mac else None, tuple(aliases), role,
+                " ".join(warning.split()) if warning else None)
+
+
+def cross_check(sites: list[Site]) -> list[str]:
+    """Names and addresses defined once across all sites; retired names truly gone."""
+    problems = []
+    names: dict[str, str] = {}
+    addresses: dict[IPAddress, str] = {}
+    seen_sites: dict[str, str] = {}
+    for site in sites:
+        if site.name in seen_sites:
+            problems.append(f"{site.source}: site: {site.name!r} is also defined in {seen_sites[site.name]}")
+        seen_sites[site.name] = site.source
+        for host in site.hosts:
+            for name, what in [(host.name, "host"), *((a, "alias") for a in host.aliases)]:
+                if name in names:
+                    problems.append(f"{site.source}: hosts: {what} {shown(name)} is defined twice "
+                                    f"({names[name]})")
+                names.setdefault(name, f"{what} in {site.source}")
+            if host.address in addresses:
+                problems.append(f"{site.source}: hosts: address {host.address} of {host.name!r} is "
+                                f"defined twice ({addresses[host.address]})")
+            addresses.setdefault(host.address, f"{host.name} in {site.source}")
+    for site in sites:
+        for name in site.retired:
+            if name in names:
+                problems.append(f"{site.source}: retired: {shown(name)} is retired but still defined "
+                                f"({names[name]})")
+    for name, where in names.items():
+        if where.startswith("alias") and any(h.name == name for s in sites for h in s.hosts):
+            problems.append(f"{where.split(' in ')[1]}: aliases: {shown(name)} is also a host")
+    return problems
+
+

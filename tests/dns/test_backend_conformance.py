@@ -1,0 +1,177 @@
+"""The backend conformance suite: every backend of dns/backend.py BACKENDS, against its real daemon.
+
+Each scenario drives `renamer dns apply` through the CLI and asserts what the resolvers answer
+over DNS: apply -> verify by queries -> a second apply is a no-op -> a failing test rolls back
+-> an unreachable server is refused before any write -> kill -9, then --resume or --rollback
+-> two applies at once are refused. A new backend is done when it passes this suite: add its
+lab to LABS (real daemons of that backend on loopback ports, and an inventory that names
+them, with the methods of tests/testing/resolvers.py's Lab).
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from renamer.dns.answers import NoAnswer
+from renamer.dns.backend import BACKENDS
+from renamer.dns.inventory import BACKEND_NAMES, Inventory
+from renamer.dns.query import dnspython_querier
+from renamer.sites import locate_inventory
+from tests.testing.resolvers import Lab, move_gateway, start_lab
+
+LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab}
+OLD, NEW = "10.251.0.1", "10.251.0.2"  # fv-gw before and after move_gateway
+FAIL = ["sh", "-c", "echo broken >&2; exit 1"]
+
+
+def test_the_registry_is_what_the_inventory_accepts() -> None:
+    assert sorted(BACKENDS) == sorted(BACKEND_NAMES)
+    assert sorted(LABS) == sorted(BACKENDS)  # each backend brings its lab
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def daemons(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Lab]:
+    """Three real resolvers of one backend on loopback; stopped after the test."""
+    started = LABS[request.param](tmp_path / "lab")
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def dns(run: Callable[..., Any], lab: Lab, *args: str) -> Any:
+    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
+
+
+def inventory(lab: Lab) -> Inventory:
+    """The inventory as `renamer dns` in lab.root reads it (a site's source shows as there)."""
+    return locate_inventory(None, None, lab.root, lab.inventory)
+
+
+def addresses(lab: Lab, resolver: str, name: str = "fv-gw.fv.lan.") -> list[str]:
+    """The A records `resolver` answers for `name`, asked over DNS."""
+    chosen = inventory(lab).select(resolver)[0]
+    try:
+        answer = dnspython_querier(chosen)(name, "A")
+    except NoAnswer:
+        return ["no answer"]
+    return [value for kind, value in answer.records if kind == "A"]
+
+
+def serving_everywhere(lab: Lab, address: str) -> bool:
+    return all(addresses(lab, name) == [address] for name in lab.instances)
+
+
+def test_apply_then_every_resolver_answers_the_inventory(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert all(addresses(daemons, name) == [] for name in daemons.instances)  # nothing served yet
+    applied = dns(run, daemons, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout
+    assert serving_everywhere(daemons, OLD)
+    loaded = inventory(daemons)
+    for resolver in loaded.resolvers:  # the canary the backend promises is what the resolver serves
+        backend = BACKENDS[resolver.backend]
+        for site in (s for s in loaded.sites if s.name in resolver.sites):
+            name, value = backend.canary(site, resolver)
+            answer = dnspython_querier(resolver)(f"{name}.", "TXT")
+            assert ("TXT", f'"{value}"') in answer.records
+    verified = dns(run, daemons, "verify", "--resolvers", "all")
+    assert verified.exit_code == 0, verified.stdout
+
+
+def test_a_second_apply_is_a_no_op(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
+    files, pids = daemons.snippets(), daemons.pids()
+    again = dns(run, daemons, "apply", "--resolvers", "all")
+    assert again.exit_code == 0, again.stdout
+    assert again.stdout.count("unchanged") == len(daemons.instances)
+    assert daemons.snippets() == files and daemons.pids() == pids  # nothing written, nothing restarted
+    assert serving_everywhere(daemons, OLD)
+
+
+def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
+    before = daemons.snippets()
+    move_gateway(daemons)
+    daemons.write_resolvers(ns_fv={"test": FAIL})
+    failed = dns(run, daemons, "apply", "--resolvers", "all")
+    assert failed.exit_code == 1
+    assert "ns-fv: test failed" in failed.stdout
+    assert daemons.snippets() == before
+    assert serving_everywhere(daemons, OLD)
+
+
+def test_an_unreachable_server_is_refused_before_any_write(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    daemons.write_resolvers(ns_fv={"target": "ssh://nobody@127.0.0.1:1"})
+    refused = dns(run, daemons, "apply", "--resolvers", "all")
+    assert refused.exit_code == 1
+    assert "ns-fv (ssh://nobody@127.0.0.1:1): ssh failed" in refused.stderr
+    assert daemons.snippets() == {}
+    assert all(addresses(daemons, name) == [] for name in ("ns-ana", "ns-ana2"))
+
+
+def _apply_command(lab: Lab) -> list[str]:
+    return [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all", "--inventory",
+            str(lab.inventory)]
+
+
+def _hanging_apply(lab: Lab) -> subprocess.Popen[bytes]:
+    """Apply the old inventory, then start an apply of the new one that hangs in ns-fv's test
+    (the last resolver): every resolver is locked, and written, when this returns."""
+    assert subprocess.run(_apply_command(lab), cwd=lab.root, capture_output=True).returncode == 0
+    before = lab.snippets()
+    move_gateway(lab)
+    lab.write_resolvers(ns_fv={"test": ["sh", "-c", "sleep 30"]})
+    apply = subprocess.Popen(_apply_command(lab), cwd=lab.root, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    fv = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
+    deadline = time.monotonic() + 30
+    while fv.read_bytes() == before["ns-fv/renamer-fv.conf"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return apply
+
+
+def _killed_midway(lab: Lab) -> None:
+    apply = _hanging_apply(lab)
+    apply.kill()
+    apply.wait()
+    lab.write_resolvers()
+
+
+def test_killed_then_rollback_serves_the_old_records(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    _killed_midway(daemons)
+    refused = dns(run, daemons, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3 and "an earlier dns apply was interrupted" in refused.stderr
+    rolled = dns(run, daemons, "apply", "--resolvers", "all", "--rollback")
+    assert rolled.exit_code == 0, rolled.stdout
+    assert serving_everywhere(daemons, OLD)
+
+
+def test_killed_then_resume_serves_the_new_records(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    _killed_midway(daemons)
+    resumed = dns(run, daemons, "apply", "--resolvers", "all", "--resume")
+    assert resumed.exit_code == 0, resumed.stdout
+    assert serving_everywhere(daemons, NEW)
+    assert dns(run, daemons, "apply", "--resolvers", "all").stdout.count("unchanged") == len(daemons.instances)
+
+
+def test_two_applies_at_once_are_refused(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    first = _hanging_apply(daemons)
+    try:
+        during = daemons.snippets()
+        second = dns(run, daemons, "apply", "--resolvers", "all")
+        assert second.exit_code == 3
+        assert "another dns apply holds the lock" in second.stderr
+        assert daemons.snippets() == during  # the second wrote nothing
+    finally:
+        first.send_signal(signal.SIGTERM)  # the first rolls back what it changed
+        assert first.wait(timeout=60) == 130
+    daemons.write_resolvers()
+    assert serving_everywhere(daemons, OLD)

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from renamer.errors import ConfigError, RenamerError, UnsafeError
 
-__version__ = "0.1.0"
 __all__ = ["ConfigError", "Project", "RenamerError", "SweepPlan", "UnsafeError", "__version__",
            "open_project"]
 
@@ -22,6 +21,10 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     # Deferred (docs/architecture.md): the API imports the whole library (~150 ms), and every
     # `renamer.*` import, `renamer --help` included, runs this file first.
+    if name == "__version__":  # from the package metadata: pyproject.toml is the one place
+        from renamer.about import version
+
+        return version()
     if name in ("Project", "SweepPlan", "open_project"):
         from renamer import api
 

@@ -14,7 +14,6 @@ import sys
 
 import click
 
-from renamer import __version__
 from renamer.cli.boundary import RenamerGroup, run
 from renamer.cli.options import CONTEXT, Settings, common_options
 
@@ -62,7 +61,7 @@ class LazyGroup(RenamerGroup):
 
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT)
-@click.version_option(__version__, "--version", prog_name="renamer")
+@click.version_option(None, "--version", package_name="renamer", prog_name="renamer")
 @common_options
 @click.pass_context
 def cli(ctx: click.Context) -> None:

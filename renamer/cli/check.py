@@ -67,10 +67,11 @@ def _prune(out: Output, result: PruneResult, fmt: str) -> int:
                    "of this move or a past one (moves/*.yaml) must not come back.")
 @click.option("--since", "since", metavar="REF", default=None,
               help="Check only the lines the commits since REF add (CI: the target branch).")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
 def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, staged: bool,
-           since: str | None) -> int:
+           since: str | None, paths: tuple[Path, ...]) -> int:
     """Prove no live reference to an old value remains.
 
     Exits 1 listing each reference left in a current-state file outside an
@@ -83,6 +84,7 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
     Examples:
       renamer verify                  # in CI or a pre-commit hook
       renamer verify --strict         # near-misses fail too
+      renamer verify stacks/ runbook.md  # only these paths
       renamer verify --format sarif > renamer.sarif
       renamer verify --staged         # after the move: nothing staged brings an old name back
       renamer verify --since origin/main
@@ -93,6 +95,8 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
             raise click.UsageError("--staged and --since exclude each other")
         if fmt == "sarif":
             raise click.UsageError("--staged and --since print text or json")
+        if paths:
+            raise click.UsageError("--staged and --since check a change; PATH... checks the work tree")
         return _tombstones(ctx, staged, since, fmt)
     if os.environ.get(vcs.RENAMES_PHASE) == "renames":
         # Run as a commit hook on a sweep's first commit: pure renames, the rewrite follows
@@ -103,7 +107,7 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
         project = project_from(ctx)
         result = run.verify(project, strict=strict, include_ignored=include_ignored,
                             hosts=site_hosts(project.config),
-                            runtime=run.Runtime(out.progress("scanning"), listing))
+                            runtime=run.Runtime(out.progress("scanning"), listing), paths=paths)
     warn_interrupted(ctx, result.interrupted)
     summary, verdict = result.summary, result.verdict
     if fmt == "json":
@@ -111,7 +115,10 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
-        report = verify_report(summary, verdict, result.expired, result.collisions)
+        report = verify_report(summary, verdict, result.expired, result.collisions, quiet=out.quiet)
+        if out.quiet:  # -q: the findings alone
+            out.echo(report)
+            return EXIT_OK if verdict.ok else EXIT_FINDINGS
         body, _, last = report.rstrip("\n").rpartition("\n")
         if body:
             out.echo(body + "\n")

@@ -231,7 +231,8 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
             for line in drift_lines(plan):
                 out.echo(f"renamer: {line}\n", err=True)
     out.echo(plan_text(result.plans) if dry_run else
-             out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result)))
+             out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result,
+                                         width=out.width())))
     if result.interrupted:
         out.echo("renamer: aborted\n", err=True)
         return EXIT_INTERRUPTED
@@ -271,7 +272,11 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
         return EXIT_FINDINGS if failures else EXIT_OK
     reports = run.verify(inventory_from(ctx, inventory_dir), spec)
     out = settings(ctx).output
-    out.echo(verify_json(reports) if fmt == "json" else out.verdict(verify_table(reports, out.result)))
+    if fmt == "json":
+        shown = verify_json(reports)
+    else:
+        shown = out.verdict(verify_table(reports, out.result, out.width()))
+    out.echo(shown)
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
 
 

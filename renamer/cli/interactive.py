@@ -7,6 +7,7 @@ import click
 from renamer.cli.output import Output
 from renamer.masking import mask_diff
 from renamer.sweep.interactive import Choices, Hunk, marker_problem
+from renamer.words import plural
 
 HELP = """\
 y - rewrite this line
@@ -14,14 +15,14 @@ n - not now: leave it as it is; it stays a residual, which verify reports
 k - keep it for good: asks why, and writes a keep rule into the allowlist
 K - keep it for good with the inline marker, in a comment on the line itself (asks why)
 s - not now, for this line and the rest of this file
-q - quit: write nothing at all
+q - quit: keep the answers given so far (as git add -p does), leave the rest for later
 ? - this help
 """
 RENAME_HELP = """\
 y - rename the file
 n - not now: the file keeps its name (its lines are asked next)
 s - not now, for this file and every line of it
-q - quit: write nothing at all
+q - quit: keep the answers given so far, leave the rest for later
 ? - this help
 """
 
@@ -43,8 +44,13 @@ class Asker:
             self._show(hunk, number, len(hunks))
             answer = self._answer(hunk, read, choices)
             if answer == "q":
-                self.out.info("quit: nothing written")
-                return None
+                given = len(choices.accepted) + len(choices.kept) + len(choices.marked)
+                if not given:
+                    self.out.info("quit: nothing written")
+                    return None
+                self.out.info(f"quit: keeping the {plural(given, 'answer')} given; "
+                              "the other lines are left for later")
+                return choices
             if answer == "s":
                 skipped = hunk.path
         return choices

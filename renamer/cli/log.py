@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from renamer.cli.options import common_options, settings
+from renamer.documents import versioned
 from renamer.errors import EXIT_OK, UnsafeError
 from renamer.project import repo_root
 from renamer.report.machine import dumps
@@ -37,9 +38,10 @@ def log(ctx: click.Context, fmt: str) -> int:
     records = moves_in_history(root)
     out = options.output
     if fmt == "json":
-        out.echo(dumps({"moves": [{"move": r.move, "date": r.date, "config": r.config,
-                                   "commits": [{"sha": sha, "role": role} for sha, role in r.commits],
-                                   "changed": r.changed, "kept": r.kept} for r in records]}))
+        moves = [{"move": r.move, "date": r.date, "config": r.config,
+                  "commits": [{"sha": sha, "role": role} for sha, role in r.commits],
+                  "changed": r.changed, "kept": r.kept} for r in records]
+        out.echo(dumps(versioned({"moves": moves})))
         return EXIT_OK
     if not records:
         out.echo("log: no move recorded in this history (renamer sweep --commit writes the trailers)\n")

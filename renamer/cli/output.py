@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -32,13 +33,31 @@ class Output:
     verbosity: int = 0  # -1 quiet, 0 normal, 1+ verbose
     _last: float = field(default=0.0)
 
+    @property
+    def quiet(self) -> bool:
+        return self.verbosity < 0
+
     def use_color(self, stream: object = None) -> bool:
-        if self.color == "always":
+        """--color, then NO_COLOR, then FORCE_COLOR or CLICOLOR_FORCE, then TERM=dumb, then
+        whether the stream is a terminal (the order no-color.org and force-color.org agree on)."""
+        if self.color != "auto":
+            return self.color == "always"
+        env = os.environ
+        if env.get("NO_COLOR"):
+            return False
+        if env.get("FORCE_COLOR") or env.get("CLICOLOR_FORCE", "0") != "0":
             return True
-        if self.color == "never" or os.environ.get("NO_COLOR"):
+        if env.get("TERM") == "dumb":
             return False
         target = stream or sys.stdout
         return bool(getattr(target, "isatty", lambda: False)())
+
+    def width(self) -> int | None:
+        """The terminal's width for tables, or None when stdout is no terminal (a file or a pipe
+        gets every cell whole)."""
+        if not sys.stdout.isatty():
+            return None
+        return shutil.get_terminal_size().columns
 
     def echo(self, text: str, *, err: bool = False, nl: bool = False) -> None:
         click.echo(printable(text), nl=nl, err=err, color=self.use_color(sys.stderr if err else sys.stdout))

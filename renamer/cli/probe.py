@@ -100,6 +100,6 @@ def probe(ctx: click.Context, dry_run: bool, fmt: str, timeout: float | None, co
     elif not result.endpoints:
         out.echo("probe: no endpoint in the current-state files holds a new value\n")
     else:
-        out.echo(out.verdict(table(result.verdicts, out.result)))
+        out.echo(out.verdict(table(result.verdicts, out.result, out.width())))
     out.detail(f"{plural(len(result.endpoints), 'endpoint')} found")
     return EXIT_OK if result.ok else EXIT_FINDINGS

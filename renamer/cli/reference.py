@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import click
 
-from renamer.cli import cli
+from renamer.cli import cli, json_docs
 
 
-def _commands(group: click.Group, prefix: str, ctx: click.Context) -> list[tuple[str, click.Command]]:
+def commands(group: click.Group, prefix: str, ctx: click.Context) -> list[tuple[str, click.Command]]:
     out: list[tuple[str, click.Command]] = []
     for name in sorted(group.list_commands(ctx)):
         command = group.get_command(ctx, name)
@@ -21,11 +21,11 @@ def _commands(group: click.Group, prefix: str, ctx: click.Context) -> list[tuple
         path = f"{prefix} {name}"
         out.append((path, command))
         if isinstance(command, click.Group):
-            out += _commands(command, path, ctx)
+            out += commands(command, path, ctx)
     return out
 
 
-def _context(command: click.Command, name: str) -> click.Context:
+def context(command: click.Command, name: str) -> click.Context:
     # The group's help option names, given explicitly: click otherwise settles them on first use.
     return click.Context(command, info_name=name, terminal_width=100, max_content_width=100,
                          help_option_names=["-h", "--help"])
@@ -35,12 +35,12 @@ def reference() -> str:
     parts = ["# CLI reference", "",
              "Generated from `--help` by `python -m renamer.cli.reference > docs/cli.md`;",
              "a test fails when this page and the tool disagree.", ""]
-    root = _context(cli, "renamer")
-    entries: list[tuple[str, click.Command]] = [("renamer", cli), *_commands(cli, "renamer", root)]
+    root = context(cli, "renamer")
+    entries: list[tuple[str, click.Command]] = [("renamer", cli), *commands(cli, "renamer", root)]
     for path, command in entries:
-        ctx = _context(command, path)
+        ctx = context(command, path)
         parts += [f"## `{path}`", "", "```", command.get_help(ctx).rstrip(), "```", ""]
-    return "\n".join(parts)
+    return "\n".join(parts) + "\n" + json_docs.markdown()
 
 
 if __name__ == "__main__":

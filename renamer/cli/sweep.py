@@ -103,7 +103,8 @@ def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], reque
     for rule in result.rules:
         out.info(f"keep rule {rule['name']} written into {result.allowlist}: "
                  f"{rule['path']}: {rule['reason']}")
-    out.echo("\n" + sweep_summary(result.summary, dry_run=False))
+    if not out.quiet:
+        out.echo("\n" + sweep_summary(result.summary, dry_run=False))
     for sha in result.applied.commits:
         out.info(f"committed {sha[:12]}")
     return 0
@@ -123,7 +124,9 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
                 out.info(f"renamer: {masked} diff line{'s' if masked != 1 else ''} hold secrets, masked "
                          "(****): this diff does not apply as printed; --show-secrets prints it exactly")
             out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
-        out.echo(sweep_summary(result.summary, dry_run=result.applied is None, collisions=result.collisions))
+        if not out.quiet:  # -q: the diff is the result; the summary is not
+            out.echo(sweep_summary(result.summary, dry_run=result.applied is None,
+                                   collisions=result.collisions))
     if result.applied is not None:
         for sha in result.applied.commits:
             out.info(f"committed {sha[:12]}")

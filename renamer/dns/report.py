@@ -3,33 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from renamer.dns.answers import ResolverReport
 from renamer.dns.plan import ResolverPlan
 from renamer.dns.rollout import Outcome
+from renamer.documents import versioned
+from renamer.table import Paint, plain, table
 from renamer.words import plural
 
-Paint = Callable[[str], str]
 
-
-def _plain(cell: str) -> str:
-    return cell
-
-
-def table(rows: Sequence[Sequence[str]], paint: Paint = _plain) -> str:
-    """Columns padded to their widest cell; `paint` colours a body cell (widths stay the text's)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for number, row in enumerate(rows):
-        cells = [(cell if number == 0 else paint(cell)) + " " * (w - len(cell))
-                 for cell, w in zip(row, widths, strict=True)]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
-
-
-def verify_table(reports: Sequence[ResolverReport], paint: Paint = _plain) -> str:
+def verify_table(reports: Sequence[ResolverReport], paint: Paint = plain, width: int | None = None) -> str:
     """Rows are checks, columns resolvers; then every mismatch spelled out."""
     labels: dict[str, None] = {}  # insertion-ordered set
     by_label = [{c.expectation.label: c for c in report.checks} for report in reports]
@@ -47,7 +32,7 @@ def verify_table(reports: Sequence[ResolverReport], paint: Paint = _plain) -> st
             else:
                 row.append("ok" if match.ok else "FAIL")
         rows.append(row)
-    lines = [table(rows, paint) if labels else ""]
+    lines = [table(rows, paint, width) if labels else ""]
     for report in reports:
         if report.unreachable:
             lines.append(f"{report.unreachable}\n")
@@ -64,8 +49,8 @@ def verify_table(reports: Sequence[ResolverReport], paint: Paint = _plain) -> st
 
 
 def verify_json(reports: Sequence[ResolverReport]) -> str:
-    return json.dumps({"ok": all(r.ok for r in reports),
-                       "resolvers": [_report_dict(r) for r in reports]}, indent=2) + "\n"
+    return json.dumps(versioned({"ok": all(r.ok for r in reports),
+                                 "resolvers": [_report_dict(r) for r in reports]}), indent=2) + "\n"
 
 
 def _report_dict(report: ResolverReport) -> dict[str, Any]:
@@ -112,12 +97,13 @@ def drift_lines(plan: ResolverPlan) -> list[str]:
             for name, lines in plan.drift().items()]
 
 
-def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False, paint: Paint = _plain) -> str:
+def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False, paint: Paint = plain,
+                  width: int | None = None) -> str:
     rows = [["resolver", "target", "result", "steps"]]
     for outcome in outcomes:
         steps = "; ".join(outcome.steps) or "-"
         rows.append([outcome.resolver.name, outcome.resolver.target, outcome.status, steps])
-    lines = [table(rows, paint)]
+    lines = [table(rows, paint, width)]
     for outcome in outcomes:
         if outcome.error:
             lines.append(f"{outcome.resolver.name}: {outcome.error}\n")

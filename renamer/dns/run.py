@@ -25,6 +25,7 @@ from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
 from renamer.dns.transport import Transport, TransportError, transport_for
 from renamer.dns.verify import verify_all, wait_until_answering
+from renamer.documents import versioned
 from renamer.errors import ConfigError, UnsafeError
 from renamer.interrupts import handled, raise_interrupt
 
@@ -160,8 +161,8 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
 def plan_document(plans: Sequence[ResolverPlan]) -> dict[str, Any]:
     """`dns plan --format json`: what would change, per resolver, with the digests that let
     `dns apply --plan FILE` apply exactly this and nothing else."""
-    return {"changes": any(p.changed or p.problem for p in plans),
-            "resolvers": [p.document() for p in plans]}
+    return versioned({"changes": any(p.changed or p.problem for p in plans),
+                      "resolvers": [p.document() for p in plans]})
 
 
 def _same_as_reviewed(plans: Sequence[ResolverPlan], reviewed: dict[str, Any]) -> None:

@@ -12,6 +12,10 @@ are recognised by content, whatever their name (``db.lab``, ``lab.zone``,
 record written as a record (owner/TTL/class, ``SOA``, then MNAME, RNAME and
 the five numbers), so that prose mentioning "the SOA serial" is not a zone.
 
+Written here, not with dnspython's `dns.tokenizer` (already a dependency): its tokens carry
+a line number but no byte offset, and a serial bump must be a byte splice that leaves every
+other byte of the file as it was (dnspython's `dns.zone` writes a zone anew).
+
 The lexical rules followed are BIND's master-file rules (lib/dns/master.c):
 ``;`` starts a comment to the end of the line, ``"..."`` is one token (a ``;``
 or ``(`` inside it is text), ``(`` and ``)`` are tokens of their own even

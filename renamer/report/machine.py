@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from renamer.allowlist import Exemption
+from renamer.documents import versioned
 from renamer.masking import mask_line
 from renamer.sweep.collisions import Collision
 from renamer.sweep.explain import Decision, Explanation
@@ -134,7 +135,7 @@ def collision_dict(collision: Collision) -> dict[str, object]:
 def plan_data(plan: Plan, summary: Summary, collisions: Sequence[Collision], *,
               dry_run: bool = True) -> dict[str, Any]:
     """What `sweep --dry-run --format json` prints for a plan (the API's `SweepPlan.data()`)."""
-    return sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions)
+    return versioned(sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions))
 
 
 def sweep_data(result: SweepResult) -> dict[str, Any]:
@@ -144,30 +145,30 @@ def sweep_data(result: SweepResult) -> dict[str, Any]:
 
 def verify_data(result: VerifyResult) -> dict[str, Any]:
     """What `verify --format json` prints."""
-    return {**verify_document(result.name, result.summary, result.verdict),
-            "expired": [exemption_dict(e) for e in result.expired],
-            "collisions": [collision_dict(c) for c in result.collisions]}
+    return versioned({**verify_document(result.name, result.summary, result.verdict),
+                      "expired": [exemption_dict(e) for e in result.expired],
+                      "collisions": [collision_dict(c) for c in result.collisions]})
 
 
 def audit_data(result: AuditResult) -> dict[str, Any]:
     """What `audit --format json` prints."""
-    return {**audit_document(result.name, result.summary, result.references, result.stale),
-            "expired": [exemption_dict(e) for e in result.expired]}
+    return versioned({**audit_document(result.name, result.summary, result.references, result.stale),
+                      "expired": [exemption_dict(e) for e in result.expired]})
 
 
 def prune_data(result: PruneResult) -> dict[str, Any]:
     """What `audit --prune --format json` prints."""
-    return {"written": result.written,
-            "removed": [{**exemption_dict(p.exemption), "why": p.why} for p in result.pruned],
-            "files": [e.display for e in result.edits]}
+    return versioned({"written": result.written,
+                      "removed": [{**exemption_dict(p.exemption), "why": p.why} for p in result.pruned],
+                      "files": [e.display for e in result.edits]})
 
 
 def tombstone_data(result: TombstoneResult) -> dict[str, Any]:
     """What `verify --staged/--since --format json` prints."""
-    return {"ok": result.ok, "moves": result.moves, "files": result.files, "lines": result.lines,
-            "tombstones": [{"path": t.path, "line": t.line, "column": t.column, "old": t.old,
-                            "new": t.new, "move": t.move, "date": t.date, "message": t.message()}
-                           for t in result.tombstones]}
+    return versioned({"ok": result.ok, "moves": result.moves, "files": result.files, "lines": result.lines,
+                      "tombstones": [{"path": t.path, "line": t.line, "column": t.column, "old": t.old,
+                                      "new": t.new, "move": t.move, "date": t.date, "message": t.message()}
+                                     for t in result.tombstones]})
 
 
 def decision_dict(decision: Decision) -> dict[str, Any]:
@@ -179,5 +180,5 @@ def decision_dict(decision: Decision) -> dict[str, Any]:
 def explanation_data(explanation: Explanation) -> dict[str, Any]:
     """What `explain --format json` prints."""
     e = explanation
-    return {"path": e.path, "status": e.status, "rule": e.rule, "line": e.line,
-            "decisions": [decision_dict(d) for d in e.decisions]}
+    return versioned({"path": e.path, "status": e.status, "rule": e.rule, "line": e.line,
+                      "decisions": [decision_dict(d) for d in e.decisions]})

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from renamer.dns.report import table as padded
+from renamer.documents import versioned
 from renamer.probe.checks import EndpointCheck
 from renamer.probe.collect import Endpoint
+from renamer.table import table as padded
 from renamer.words import plural
 
 
@@ -29,8 +30,9 @@ def _rows(verdicts: Sequence[EndpointCheck]) -> list[list[str]]:
 HEADER = ["endpoint", "where", "resolvers", "connect", "http", "latency", "result"]
 
 
-def table(verdicts: Sequence[EndpointCheck], paint: Callable[[str], str] = lambda cell: cell) -> str:
-    lines = [padded([HEADER, *_rows(verdicts)], paint).rstrip("\n")]
+def table(verdicts: Sequence[EndpointCheck], paint: Callable[[str], str] = lambda cell: cell,
+          width: int | None = None) -> str:
+    lines = [padded([HEADER, *_rows(verdicts)], paint, width).rstrip("\n")]
     for verdict in verdicts:
         lines += [f"{verdict.endpoint.shown()}: {problem}" for problem in verdict.problems]
     return "\n".join(lines) + "\n" + verdict_line(verdicts) + "\n"
@@ -75,4 +77,4 @@ def document(endpoints: Sequence[Endpoint], verdicts: Sequence[EndpointCheck],
                          "latency_ms": None if verdict.latency_ms is None else round(verdict.latency_ms, 1),
                          "problems": verdict.problems})
         items.append(item)
-    return {"dry_run": dry_run, "ok": all(v.ok for v in verdicts), "endpoints": items}
+    return versioned({"dry_run": dry_run, "ok": all(v.ok for v in verdicts), "endpoints": items})

@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 from urllib.parse import quote
 
-from renamer import __version__
+from renamer.about import home_page, version
 from renamer.masking import mask_line
 from renamer.report.machine import dumps
 from renamer.sweep.model import KEPT, NearMiss, Reference
@@ -75,14 +75,14 @@ def sarif(summary: Summary, refs: list[Reference], *, include_kept: bool) -> str
     rules = [{"id": rule_id, "shortDescription": {"text": text},
               "defaultConfiguration": {"level": level}}
              for rule_id, (level, text) in RULES.items()]
+    driver: dict[str, Any] = {"name": "renamer", "version": version()}
+    url = home_page()
+    if url is not None:  # optional in SARIF: better none than a page that is not ours
+        driver["informationUri"] = url
+    driver["rules"] = rules
     document = {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "renamer", "version": __version__,
-                                "informationUri": "https://pypi.org/project/renamer/",
-                                "rules": rules}},
-            "results": results,
-        }],
+        "runs": [{"tool": {"driver": driver}, "results": results}],
     }
     return dumps(document)

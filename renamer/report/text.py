@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from renamer.allowlist import Exemption
 from renamer.masking import mask_line
 from renamer.sweep.collisions import Collision
-from renamer.sweep.model import KEPT, Reference
+from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict, serial_lines
+from renamer.table import table
 from renamer.words import plural
 
 
@@ -106,8 +107,9 @@ def _unscanned_lines(summary: Summary) -> list[str]:
 
 
 def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemption] = (),
-                  collisions: Sequence[Collision] = ()) -> str:
-    """The findings, then the verdict line (last, so a caller may colour it)."""
+                  collisions: Sequence[Collision] = (), *, quiet: bool = False) -> str:
+    """The findings, then the verdict line (last, so a caller may colour it). `quiet` (-q): the
+    findings that fail verify alone, with no warnings, lists or verdict line."""
     lines = expired_lines(expired)
     for ref in summary.residual + summary.unclassified:
         hint = ref.note or ""
@@ -116,10 +118,13 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
         if ref.text and ref.role != "path":
             lines.append(f"    {mask_line(ref.text)}")
     level = "error" if verdict.strict else "warning"
+    if quiet:
+        failing = summary.derived + summary.near_misses if verdict.strict else []
+        lines += [_miss_line(miss, level) for miss in failing]
+        lines += [collision_line(c, strict=True) for c in collisions if verdict.strict and c.strict_failure]
+        return "".join(line + "\n" for line in lines)
     for miss in summary.derived + summary.near_misses:
-        why = f" ({miss.why})" if miss.why and miss.kind == "near-miss" else ""
-        lines.append(f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}{why}: "
-                     f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
+        lines.append(_miss_line(miss, level))
     lines += _skipped_lines(summary)
     lines += [collision_line(c, strict=verdict.strict) for c in collisions]
     misses = verdict.near_misses
@@ -129,6 +134,12 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
                  f"{verdict.unclassified} unclassified, {misses} near-miss"
                  f"{'es' if misses != 1 else ''}{extra}, {plural(verdict.files_scanned, 'file')} scanned")
     return "\n".join(lines) + "\n"
+
+
+def _miss_line(miss: NearMiss, level: str) -> str:
+    why = f" ({miss.why})" if miss.why and miss.kind == "near-miss" else ""
+    return (f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}{why}: "
+            f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
 
 
 def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
@@ -142,8 +153,8 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> 
     per_file = Counter(r.path for r in kept)
     if per_file:
         lines += ["", "Per file:"]
-        width = max(len(p) for p in per_file)
-        lines += [f"  {path.ljust(width)}  {count}" for path, count in sorted(per_file.items())]
+        rows = [["", ""], *([path, str(count)] for path, count in sorted(per_file.items()))]
+        lines += table(rows, indent="  ").splitlines()[1:]  # no header: the heading says it
     for title, group in (("Residual", summary.residual), ("Unclassified", summary.unclassified),
                          ("Skipped", summary.skipped)):
         lines += ["", f"{title}: {len(group)}"]

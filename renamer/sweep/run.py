@@ -182,12 +182,14 @@ def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) ->
 
 def verify(project: LoadedProject, *, strict: bool = False, include_ignored: bool = False,
            hosts: Sequence[SiteHost] = (), runtime: Runtime = Runtime(),
-           today: dt.date | None = None) -> VerifyResult:
+           today: dt.date | None = None, paths: Sequence[Path] = (), cwd: Path | None = None) -> VerifyResult:
     """Every live reference left, every near-miss, expired exemptions, collisions (the DNS
-    inventory's `hosts` included), and the verdict."""
+    inventory's `hosts` included), and the verdict; in `paths` alone where given (files or
+    folders, relative to `cwd`)."""
     options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False,
                           present=new_values(project))
-    scan = scan_repo(project, options, include_ignored=include_ignored, progress=runtime.progress,
+    prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
+    scan = scan_repo(project, options, prefixes, include_ignored=include_ignored, progress=runtime.progress,
                      listing=runtime.listing)
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps

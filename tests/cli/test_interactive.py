@@ -77,18 +77,37 @@ def test_answers_write_a_keep_rule_and_the_next_sweep_agrees(repo, run) -> None:
     assert "inline (1): the old board keeps its name" in audit
 
 
-def test_quit_writes_nothing(repo) -> None:
+def test_quit_before_any_answer_writes_nothing(repo) -> None:
     root = repo(FILES)
     term = _session(root)
-    term.expect(PROMPT)
-    term.send("k")
-    term.expect(WHY)
-    term.send("a reason, then a change of mind")
     term.expect(PROMPT)
     term.send("q")
     assert term.wait() == 0
     assert "quit: nothing written" in term.text
     assert git(root, "status", "--porcelain") == ""
+
+
+def test_quit_keeps_the_answers_given_as_git_add_p_does(repo) -> None:
+    """`q` keeps what was answered (a rewrite, a keep rule) and leaves the rest for later."""
+    root = repo(FILES)
+    allow_before = (root / "allow.yaml").read_text()
+    term = _session(root)
+    term.expect(PROMPT)  # runbook.md:3
+    term.send("y")
+    term.expect(PROMPT)  # runbook.md:4
+    term.send("k")
+    term.expect(WHY)
+    term.send("the old board keeps its name")
+    term.expect(PROMPT)  # scripts/deploy.sh:2
+    term.send("q")
+    assert term.wait() == 0
+    assert "quit: keeping the 2 answers given; the other lines are left for later" in term.text
+    assert (root / "runbook.md").read_text() == (
+        "# Runbook\n\nThe box is fv-ml1.\nThe old board was on ana-ml2.\n")
+    assert (root / "allow.yaml").read_text().startswith(allow_before)
+    assert "reason: the old board keeps its name" in (root / "allow.yaml").read_text()
+    for rel in ("scripts/deploy.sh", "stacks/app.env", "stacks/lab.env"):
+        assert (root / rel).read_text() == FILES[rel]
 
 
 def test_commit_records_the_decisions_in_a_commit_of_their_own(repo, run) -> None:

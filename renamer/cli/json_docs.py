@@ -1,0 +1,71 @@
+"""The fields of every JSON document, for docs/cli.md (rendered by reference.py; a test checks the
+top-level keys against what each command prints)."""
+
+from __future__ import annotations
+
+_SCHEMA = "the document's version (renamer/documents.py): raised only by a release that says so"
+
+DOCUMENTS: dict[str, dict[str, str]] = {
+    "renamer verify --format json": {
+        "schema": _SCHEMA, "name": "the move's name", "ok": "the verdict: what the exit code says",
+        "summary": "counts: files_scanned, residual, unclassified, kept (per reason), near_misses, skipped",
+        "findings": "each live reference: path, line, column, old, new, status, reason, note, key_path, role",
+        "near_misses": "what looks like an old value but is not one: path, line, column, text, like, kind, why",
+        "ignored_with_references": "git-ignored files that hold an old value (not checked without --include-ignored)",
+        "expired": "keep rules and record classes past their expires: date",
+        "collisions": "new values already standing where the sweep writes them, and whether --strict fails",
+    },
+    "renamer verify --staged/--since --format json": {
+        "schema": _SCHEMA, "ok": "no old value comes back", "moves": "the moves checked (this one and moves/*.yaml)",
+        "files": "files the change touches", "lines": "lines it adds",
+        "tombstones": "each old value back: path, line, column, old, new, move, date, message",
+    },
+    "renamer audit --format json": {
+        "schema": _SCHEMA, "name": "the move's name", "summary": "counts, as verify's",
+        "references": "every reference with its status (kept, residual, ...), reason and note",
+        "near_misses": "as verify's", "stale_exemptions": "exemptions that matched nothing, or kept nothing",
+        "unreadable": "files that could not be read", "ignored_with_references": "as verify's",
+        "expired": "as verify's",
+    },
+    "renamer audit --prune --format json": {
+        "schema": _SCHEMA, "written": "whether --write removed them",
+        "removed": "each exemption removed (or to remove) and why", "files": "the allowlist files edited",
+    },
+    "renamer sweep --format json": {
+        "schema": _SCHEMA, "name": "the move's name", "collisions": "as verify's",
+        "dry_run": "nothing was written",
+        "edits": "each planned replacement: path, line, column, old, new", "renames": "files moved: from, to",
+        "serials": "zone files whose SOA serial goes with the edits: path, old, new",
+        "summary": "counts: files_changed, replacements, to_rewrite and left (dry run), kept, near_misses, ...",
+    },
+    "renamer explain --format json": {
+        "schema": _SCHEMA, "path": "the file", "status": "its class: current, record, excluded, unclassified",
+        "rule": "the rule that classes it", "line": "the line asked about, or null",
+        "decisions": "each old value or near-miss there: line, column, found, new, decision, rule, key_path",
+    },
+    "renamer log --format json": {
+        "schema": _SCHEMA, "moves": "each move in the history: move, date, config, commits (sha, role), changed, kept",
+    },
+    "renamer dns plan --format json": {
+        "schema": _SCHEMA, "changes": "whether any resolver would change",
+        "resolvers": "per resolver: its snippets with their digests (for dns apply --plan), records +/-/~",
+    },
+    "renamer dns verify --format json": {
+        "schema": _SCHEMA, "ok": "every check on every resolver passed",
+        "resolvers": "per resolver: name, endpoint, ok, unreachable, checks (check, name, type, expected, got)",
+    },
+    "renamer probe --format json": {
+        "schema": _SCHEMA, "dry_run": "the endpoints were listed, not probed", "ok": "every endpoint answered",
+        "endpoints": "each endpoint: where it is named, resolution, answers, connect, http, latency_ms, problems",
+    },
+}
+
+
+def markdown() -> str:
+    parts = ["# JSON documents", "",
+             "Every document starts with `schema`; these are the top-level fields of each.", ""]
+    for command, fields in DOCUMENTS.items():
+        parts += [f"### `{command}`", "", "| field | what it holds |", "| --- | --- |"]
+        parts += [f"| `{name}` | {meaning} |" for name, meaning in fields.items()]
+        parts.append("")
+    return "\n".join(parts)

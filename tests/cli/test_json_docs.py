@@ -1,0 +1,47 @@
+"""docs/cli.md's JSON section names exactly the top-level fields each command prints."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from renamer.cli.json_docs import DOCUMENTS
+from renamer.dns.report import verify_json
+from renamer.dns.run import plan_document
+from renamer.report.probe import document
+from tests.conftest import Result
+
+FILES = {"runbook.md": "ssh ana-ml2\n"}
+ARGV = {
+    "renamer verify --format json": ["verify", "--format", "json"],
+    "renamer verify --staged/--since --format json": ["verify", "--staged", "--format", "json"],
+    "renamer audit --format json": ["audit", "--format", "json"],
+    "renamer audit --prune --format json": ["audit", "--prune", "--format", "json"],
+    "renamer sweep --format json": ["sweep", "--dry-run", "--format", "json"],
+    "renamer explain --format json": ["explain", "runbook.md", "--format", "json"],
+    "renamer log --format json": ["log", "--format", "json"],
+}
+BUILT = {  # the DNS and probe documents, from the functions that build them (no resolver asked)
+    "renamer dns plan --format json": lambda: plan_document([]),
+    "renamer dns verify --format json": lambda: json.loads(verify_json([])),
+    "renamer probe --format json": lambda: document([], [], True),
+}
+
+
+def test_every_document_is_documented() -> None:
+    assert set(DOCUMENTS) == set(ARGV) | set(BUILT)
+
+
+@pytest.mark.parametrize("command", sorted(ARGV))
+def test_the_fields_are_the_ones_printed(command: str, repo: Callable[..., Path],
+                                         run: Callable[..., Result]) -> None:
+    printed = json.loads(run(repo(FILES), *ARGV[command]).stdout)
+    assert list(printed) == list(DOCUMENTS[command])
+
+
+@pytest.mark.parametrize("command", sorted(BUILT))
+def test_the_built_fields_are_documented(command: str) -> None:
+    assert list(BUILT[command]()) == list(DOCUMENTS[command])

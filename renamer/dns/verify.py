@@ -42,8 +42,9 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
             out.append(Expectation(f"{address} PTR", host.address.reverse_pointer + ".", "PTR", (names[1],)))
             for alias in host.aliases:
                 for alias_name in (f"{alias}.", f"{site.fqdn(alias)}."):
+                    # The CNAME must point at the FQDN: a one-label target breaks behind a forwarder.
                     out.append(Expectation(f"{alias_name[:-1]} CNAME", alias_name, rdtype, (address,),
-                                           via=names))
+                                           via=(names[1],)))
     gone: dict[str, None] = {}
     for site in inventory.sites:  # retired names must resolve nowhere, not only where they lived
         for name in site.retired:

@@ -47,7 +47,7 @@ def _expected(site: object) -> list[str]:
         if host.mac:
             address = f"[{host.address}]" if host.address.version == 6 else str(host.address)
             out.append(f"dhcp-host={host.mac},{address},{host.name}")
-        out += [f"cname={a},{site.fqdn(a)},{host.name}" for a in host.aliases]  # type: ignore[attr-defined]
+        out += [f"cname={a},{site.fqdn(a)},{site.fqdn(host.name)}" for a in host.aliases]  # type: ignore[attr-defined]
     return out
 
 

@@ -71,3 +71,19 @@ def test_every_expected_check_is_asked() -> None:
                      ("fv-ml1.fv.lan.", "A"), ("fv-ml1.fv.lan.", "AAAA"), ("54.50.251.10.in-addr.arpa.", "PTR"),
                      ("scriberr.", "A"), ("scriberr.fv.lan.", "A"), ("old-box.", "A"),
                      ("old-box.fv.lan.", "A")]
+
+
+@pytest.mark.parametrize("target, ok", [
+    pytest.param("fv-ml1.fv.lan.", True, id="fqdn-target"),
+    pytest.param("fv-ml1.", False, id="one-label-target-breaks-behind-a-forwarder"),
+    pytest.param("other.fv.lan.", False, id="another-name"),
+])
+def test_an_alias_must_point_at_the_fqdn(target: str, ok: bool) -> None:
+    """What verify expects of an alias: a CNAME to the host's FQDN, which a forwarding resolver
+    (Unbound, Pi-hole) that forwards only the site's domain can still resolve."""
+    from renamer.dns.verify import expectations
+
+    aliases = [e for e in expectations(INVENTORY, RESOLVER) if e.label.startswith("scriberr")]
+    assert [e.via for e in aliases] == [("fv-ml1.fv.lan.",), ("fv-ml1.fv.lan.",)]
+    answer = Answer("NOERROR", (("CNAME", target), ("A", "10.251.50.54")))
+    assert all(judge(e, answer).ok is ok for e in aliases)

@@ -44,7 +44,10 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
             address = f"[{host.address}]" if host.address.version == 6 else str(host.address)
             lines.append(f"dhcp-host={host.mac},{address},{host.name}")
         for alias in host.aliases:
-            lines.append(f"cname={alias},{site.fqdn(alias)},{host.name}")
+            # The target as an FQDN: a one-label target (`hq-nas.`) is NXDOMAIN to a client that
+            # asks through a forwarding resolver (Pi-hole + Unbound, OPNsense), which forwards
+            # only the site's domain here.
+            lines.append(f"cname={alias},{site.fqdn(alias)},{site.fqdn(host.name)}")
     for line in lines:  # the inventory's grammar already refuses this: a second, independent guard
         if not line.isprintable():
             raise ConfigError(f"{site.source}: refusing to render a line with a control character: "

@@ -144,6 +144,12 @@ class Rollout:
                 with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
                     self._roll_back(changed)
                 return False
+            except Exception as exc:  # anything else (a bug, a library's error): roll back, then say it
+                outcome.error = f"unexpected error; each resolver changed in this batch is rolled back: {exc}"
+                outcome.status = "failed"
+                with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
+                    self._roll_back(changed)
+                raise
         for plan, outcome in changed:  # the batch is applied and verified: it is final
             if outcome.status == "applied":
                 self.transports[plan.resolver.name].remove(posixpath.join(plan.resolver.backup_dir, PENDING))

@@ -61,9 +61,36 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
         problems.add(top, "authoritative", "authoritative",
                      f"expected true or false, got {shown(authoritative)}")
         authoritative = False
+    _check_lengths(name, domain, top, raw_hosts, hosts, raw_retired, retired, problems)
     problems.raise_if_any()
     assert network is not None
     return Site(name, domain, network, tuple(hosts), tuple(retired), display, authoritative)
+
+
+MAX_NAME = 253  # octets of a name's text form, without the final dot (255 on the wire)
+
+
+def _check_lengths(site: str, domain: str, top: dict[str, Any], raw_hosts: list[Any], hosts: list[Host],
+                   raw_retired: list[Any], retired: list[str], problems: Problems) -> None:
+    """Every name renamer writes or asks for (the canary, each host's, alias's and retired name's
+    FQDN) fits in a DNS name: checked at load, so that no apply fails halfway through on one."""
+    def long(name: str) -> str | None:
+        return None if len(name) <= MAX_NAME else f"{name[:40]}...: {len(name)} octets, over DNS's {MAX_NAME}"
+
+    canary = long(f"_renamer.{site}.{domain}")
+    if canary and domain != "invalid":
+        problems.add(top, "domain", "domain", f"the canary name {canary} (shorten the site or the domain)")
+    by_name = {entry.get("name"): (i, entry) for i, entry in enumerate(raw_hosts) if isinstance(entry, dict)}
+    for host in hosts:
+        i, entry = by_name.get(host.name, (0, {}))
+        for label, what in [(host.name, "name"), *((a, "aliases") for a in host.aliases)]:
+            why = long(f"{label}.{domain}")
+            if why:
+                problems.add(entry, what, f"hosts[{i}].{what}", f"the FQDN {why}")
+    for j, name in enumerate(retired):
+        why = long(f"{name}.{domain}")
+        if why:
+            problems.add(raw_retired, j, f"retired[{j}]", f"the FQDN {why}")
 
 
 def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,

@@ -10,24 +10,32 @@ from __future__ import annotations
 
 from renamer.formats import json_format, markdown, prose, python_cst, text, toml_format, yaml_rt, zone
 from renamer.formats.base import Format
+from renamer.formats.layered import WithRecords
 from renamer.formats.yaml_rt import plain_safe
 
-__all__ = ["FORMATS", "Format", "format_of", "plain_safe"]
+__all__ = ["CONTENT", "FORMATS", "Format", "format_of", "plain_safe"]
 
+# A file's own format: the first that claims it.
 FORMATS: tuple[Format, ...] = (
     yaml_rt.FORMAT,
     json_format.FORMAT,
     toml_format.FORMAT,
+    markdown.FORMAT,  # before Python: a .md file is Markdown, whatever its first line
     python_cst.FORMAT,
-    markdown.FORMAT,
-    zone.FORMAT,  # by content, whatever the file's name
     prose.FORMAT,
     text.ENV,
     text.FORMAT,  # last: it claims every file
 )
+# Content any file may hold besides its own format, known by the content alone: zone records.
+CONTENT: tuple[Format, ...] = (zone.FORMAT,)
 
 
 def format_of(path: str, data: bytes) -> Format:
-    """The format that claims the file: by suffix, name, shebang or content."""
+    """The format that claims the file (by suffix, name or shebang), with the zone records its
+    content holds, whatever its name."""
     name = path.rsplit("/", 1)[-1]
-    return next(fmt for fmt in FORMATS if fmt.claims(path, name, data))
+    own = next(fmt for fmt in FORMATS if fmt.claims(path, name, data))
+    for records in CONTENT:
+        if records.claims(path, name, data):
+            return WithRecords(own, records, plain=own is text.FORMAT)
+    return own

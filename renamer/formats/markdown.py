@@ -52,5 +52,8 @@ class Markdown(BaseFormat):
     comment = Comment("<!-- ", " -->")
     suffixes = SUFFIXES
 
+    def claims(self, path: str, name: str, data: bytes) -> bool:
+        return is_markdown(path)  # a file named `.md` too
+
 
 FORMAT = Markdown()

@@ -19,7 +19,7 @@ from renamer.formats.base import BaseFormat, Location
 _TOKEN = re.compile(
     r'''
     (?P<nl>\r?\n)
-    |(?P<ws>[ \t]+)
+    |(?P<ws>[ \t\ufeff]+)
     |(?P<comment>\#[^\n]*)
     |(?P<string>"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')
     |(?P<punct>[\[\]{}=,.])

@@ -97,7 +97,7 @@ def endpoints_in(path: str, data: bytes, matcher: Matcher) -> Iterator[Endpoint]
     starts = _line_starts(text)
     fmt = format_of(path, data)
     tree: Any = fmt.tree(text)  # a document whose values can be walked (YAML)
-    keys = fmt.locate(text, [m.start for m in matches]) if tree is not None else None
+    keys = fmt.locate(text, [m.start for m in matches]) if fmt.keys else None
     for index, match in enumerate(matches):
         line_number = _line_of(starts, match.start)
         line_start = starts[line_number - 1]

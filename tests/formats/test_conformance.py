@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from renamer.formats import FORMATS, format_of
+from renamer.formats import CONTENT, FORMATS, format_of
 from tests.conftest import Result
 from tests.testing.repos import git
 
@@ -66,7 +66,7 @@ VARIANTS: dict[str, Callable[[str], bytes]] = {
 
 
 def test_every_registered_format_has_a_sample() -> None:
-    assert {fmt.name for fmt in FORMATS} == SAMPLES.keys()
+    assert {fmt.name for fmt in (*FORMATS, *CONTENT)} == SAMPLES.keys()
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))

@@ -172,6 +172,9 @@ def _policy(ctx: click.Context) -> Policy:
 @click.option("--plan", "plan_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Apply exactly this reviewed `dns plan --format json`; refused (exit 3) if anything "
                    "changed since.")
+@click.option("--force", is_flag=True,
+              help="Apply even where a site that has 10 records or more would lose, or see updated, more "
+                   "than 30 % of them (refused otherwise, exit 3, naming the counts).")
 @click.option("--engine", type=click.Choice(["builtin", "ansible"]), default="builtin", show_default=True,
               help="Who does the fan-out: renamer itself, or ansible-playbook (the fleet extra) over an "
                    "exported playbook; the same checks, table and exit codes.")
@@ -180,7 +183,8 @@ def _policy(ctx: click.Context) -> Policy:
 @common_options
 @click.pass_context
 def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, after_interrupt: str,
-          retire_stale: bool, plan_file: Path | None, engine: str, inventory_dir: Path | None) -> int:
+          retire_stale: bool, plan_file: Path | None, force: bool, engine: str,
+          inventory_dir: Path | None) -> int:
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
     For each resolver: back up its snippets into backup_dir, write the new ones
@@ -202,6 +206,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
       renamer dns apply --resolvers all --retire-stale   # and comment out stale hand records
       renamer dns apply --resolvers all --canary 1 --batch-size 10 --max-fail-percent 5
       renamer dns apply --resolvers all --engine ansible --batch-size 10
+      renamer dns apply --resolvers all --force       # past the safety thresholds
     """
     out = settings(ctx).output
     reviewed = _reviewed(plan_file) if plan_file is not None else None
@@ -217,11 +222,12 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
             raise click.UsageError(f"{given[0]} works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
         result = run.apply_with_ansible(inventory_from(ctx, inventory_dir), spec, _policy(ctx), argv, args,
-                                        say=lambda line: out.info(f"ansible: {line}"))
+                                        say=lambda line: out.info(f"ansible: {line}"), force=force)
     else:
         request = run.ApplyRequest(dry_run=dry_run, verify=not no_verify,
                                    after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
-                                   reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx))
+                                   reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx),
+                                   force=force)
         result = run.apply(inventory_from(ctx, inventory_dir), spec, request,
                            progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:

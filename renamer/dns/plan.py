@@ -88,6 +88,33 @@ class ResolverPlan:
         return added, changed, removed
 
 
+# octoDNS's safety thresholds: on a site that already has this many records on a resolver, an
+# apply may delete, or update, at most this share of them without --force.
+MIN_EXISTING = 10
+MAX_SHARE = 0.30
+
+
+def over_thresholds(plans: Sequence[ResolverPlan]) -> list[str]:
+    """Each snippet whose change would delete or update more than MAX_SHARE of a site's existing
+    records (counted apart; a renumbered address is an update), as `resolver: file: counts`."""
+    out = []
+    for plan in plans:
+        records = backend_for(plan.resolver).records
+        for name in plan.changed:
+            old = records((plan.current.get(name) or b"").decode("utf-8", "replace"))
+            if len(old) < MIN_EXISTING:
+                continue
+            new = records(plan.desired[name] or "")
+            deleted = sum(1 for key in old if key not in new)
+            updated = sum(1 for key in old if key in new and new[key] != old[key])
+            for count, verb in ((deleted, "delete"), (updated, "update")):
+                if count > MAX_SHARE * len(old):
+                    out.append(f"{plan.resolver.name}: {name}: the apply would {verb} {count} of its "
+                               f"{len(old)} records ({100 * count // len(old)} %, over "
+                               f"{int(MAX_SHARE * 100)} %)")
+    return out
+
+
 def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
                    transports: dict[str, Transport], *, retire_stale: bool = False) -> list[ResolverPlan]:
     """Read what each resolver has now; render what it should have. Writes nothing."""

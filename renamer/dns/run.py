@@ -19,7 +19,7 @@ from renamer.dns.answers import Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.lock import locked
-from renamer.dns.plan import ResolverPlan, plan_resolvers
+from renamer.dns.plan import ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
@@ -95,6 +95,7 @@ class ApplyRequest:
     reviewed: dict[str, Any] | None = None  # `--plan FILE`: apply exactly this reviewed plan
     retire_stale: bool = False  # comment out hand-written records that name old values
     policy: Policy | None = None  # how far a failure reaches; None: all or nothing
+    force: bool = False  # past the safety thresholds (plan.over_thresholds)
 
 
 def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(), *,
@@ -131,6 +132,7 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
         more = (f" (and {len(refused) - 1} more resolvers: see `renamer dns plan`)"
                 if len(refused) > 1 else "")
         raise UnsafeError(f"{refused[0]}{more}; nothing written")
+    _refuse_over_thresholds(plans, request.force)
     _same_apply(plans, transports)
     half_done = [p for p in plans if p.interrupted]
     if half_done and after_interrupt == "refuse":
@@ -282,8 +284,18 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
     return write_export(folder, plans, policy, stamp, verify, str(inventory.folder)), plans
 
 
+def _refuse_over_thresholds(plans: Sequence[ResolverPlan], force: bool) -> None:
+    """Refuse, before anything is written, an apply that deletes or updates much of a site."""
+    over = over_thresholds(plans)
+    if over and not force:
+        more = f" (and {len(over) - 1} more)" if len(over) > 1 else ""
+        raise UnsafeError(f"{over[0]}{more}: refused, nothing written; check `renamer dns plan`, "
+                          "then apply with --force if that is the change you mean")
+
+
 def apply_with_ansible(inventory: Inventory, spec: str, policy: Policy, renamer_argv: list[str],
-                       dns_args: list[str], say: Callable[[str], None] | None = None) -> ApplyResult:
+                       dns_args: list[str], say: Callable[[str], None] | None = None, *,
+                       force: bool = False) -> ApplyResult:
     """`dns apply --engine ansible`: export to a temporary folder, run ansible-playbook there,
     and read each resolver's outcome from its events (the same outcomes as the built-in engine)."""
     command = ansible_engine.playbook_command()  # before anything is read: one clear line if missing
@@ -292,6 +304,7 @@ def apply_with_ansible(inventory: Inventory, spec: str, policy: Policy, renamer_
     with tempfile.TemporaryDirectory(prefix="renamer-ansible-") as scratch:
         folder = Path(scratch) / "playbook"
         export, plans = _export(inventory, resolvers, folder, policy, renamer_argv, dns_args)
+        _refuse_over_thresholds(plans, force)  # before the playbook touches any resolver
         code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), say)
     backups = {p.resolver.name: posixpath.join(p.resolver.backup_dir, f"{p.resolver.name}-{export.stamp}")
                for p in plans}

@@ -17,7 +17,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from renamer import forms as spelling
-from renamer.context import RANGE_HINT, account_starts, find_ranges, is_account, range_rule
+from renamer.accounts import account_starts, is_account
+from renamer.context import RANGE_HINT, find_ranges, range_rule
 from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges

@@ -5,14 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer.allowlist import Allowlist, load_allowlists
+from renamer.allowlist import Allowlist
+from renamer.allowlist_load import load_allowlists
 from renamer.atomic import TMP_SUFFIX
 from renamer.classify import Classifier
-from renamer.config import CONFIG_NAME, Config, load_config, matcher_of
+from renamer.config import CONFIG_NAME, Config, matcher_of
+from renamer.config_load import load_config
 from renamer.errors import ConfigError, UnsafeError
 from renamer.match import Matcher
 from renamer.near_miss import LoosePass
-from renamer.vcs import find_work_tree, is_git
+from renamer.vcs_command import find_work_tree, is_git
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from renamer.config import Config, display_path, load_config
+from renamer.config import Config, display_path
+from renamer.config_load import load_config
 from renamer.dns.inventory import Inventory
 from renamer.dns.load import load_inventory, load_sites
 from renamer.errors import ConfigError

@@ -14,14 +14,14 @@ import hashlib
 import os
 from pathlib import Path
 
-from renamer import vcs
+from renamer import vcs_command
 
 JOURNAL_NAME = "renamer-journal.json"
 LOCK_NAME = "renamer.lock"
 
 
 def state_folder(root: Path) -> Path:
-    git_dir = vcs.git_dir(root)
+    git_dir = vcs_command.git_dir(root)
     if git_dir is not None:
         return git_dir
     base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")

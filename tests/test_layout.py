@@ -12,9 +12,10 @@ from pathlib import Path
 import click
 import pytest
 
-from renamer.allowlist import load_allowlists
+from renamer.allowlist_load import load_allowlists
 from renamer.cli import COMMANDS, cli
-from renamer.scaffold import Proposal, render_allowlist
+from renamer.scaffold_place import Proposal
+from renamer.scaffold_render import render_allowlist
 from renamer.shipped import shipped
 
 PACKAGE = Path(__file__).resolve().parent.parent / "renamer"

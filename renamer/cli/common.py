@@ -11,7 +11,7 @@ import click
 from renamer import debug
 from renamer.cli.options import settings
 from renamer.project import LoadedProject, load_project, repo_root
-from renamer.vcs import Listing, start_listing
+from renamer.vcs_listing import Listing, start_listing
 
 
 @contextlib.contextmanager

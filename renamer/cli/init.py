@@ -9,7 +9,8 @@ import click
 
 from renamer.cli.options import common_options, settings
 from renamer.project import repo_root
-from renamer.scaffold import parse_pairs, summary, write_scaffold
+from renamer.scaffold import parse_pairs, write_scaffold
+from renamer.scaffold_render import summary
 
 
 @click.command()

@@ -12,7 +12,7 @@ from renamer.errors import EXIT_OK, UnsafeError
 from renamer.project import repo_root
 from renamer.report.machine import dumps
 from renamer.sweep.history import moves_in_history
-from renamer.vcs import is_git
+from renamer.vcs_command import is_git
 from renamer.words import plural
 
 

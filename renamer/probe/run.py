@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from renamer import vcs
+from renamer import vcs_listing
 from renamer.classify import CURRENT
 from renamer.dns.answers import Querier
 from renamer.dns.inventory import Inventory, Resolver
@@ -35,7 +35,7 @@ class ProbeResult:
 def collect(project: LoadedProject) -> list[Endpoint]:
     """Every endpoint of a current-state file that holds a new value, once, with its places."""
     root, config = project.root, project.config
-    listed = vcs.listed_files(root, ignored=False)[0] if project.git else walk(root)[0]
+    listed = vcs_listing.listed_files(root, ignored=False)[0] if project.git else walk(root)[0]
     own = {config.display(config.path), *(config.display(p) for p in config.allowlist_paths)}
     current = [rel for rel in listed if rel not in own and project.classifier.classify(rel).status == CURRENT]
     renames = config.renames

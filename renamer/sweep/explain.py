@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from renamer import vcs
-from renamer.allowlist import Exemption
-from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass, FileStatus, PathPatterns
+from renamer import vcs_listing
+from renamer.classify import EXCLUDED, FileStatus
 from renamer.project import LoadedProject
+from renamer.sweep.explain_rules import file_rule, kept_rule
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
 from renamer.sweep.scan import FileScanner, ScanOptions
 
@@ -49,10 +49,10 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     """What renamer decides in `rel` (repo-relative), on `line` only when given."""
     classifier = project.classifier
     klass = classifier.classify(rel)
-    if klass.status != EXCLUDED and project.git and vcs.is_ignored(project.root, rel):
+    if klass.status != EXCLUDED and project.git and vcs_listing.is_ignored(project.root, rel):
         return Explanation(rel, "ignored", "git ignores this file (.gitignore): never scanned, unless "
                            "--include-ignored is given and a `current` pattern covers it", line)
-    status, rule = klass.status, _file_rule(project, rel, klass)
+    status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:
         return Explanation(rel, status, rule, line)
     options = ScanOptions(locate=True, locate_records=True, loose=True)
@@ -74,40 +74,6 @@ def _lines(project: LoadedProject, rel: str) -> list[str]:
         return []
 
 
-def _file_rule(project: LoadedProject, rel: str, klass: FileClass) -> str:
-    allowlist = project.allowlist
-    if klass.status == EXCLUDED:
-        for pattern in allowlist.exclude:
-            if PathPatterns([pattern]).match_file(rel):
-                return f"exclude pattern {pattern!r} ({allowlist.where('exclude', pattern)}): never scanned"
-        return ("one of renamer's own files (its config, an allowlist, the DNS inventory, a past move) "
-                "or git's: never swept")
-    if klass.status == RECORD:
-        record = next((r for r in allowlist.records if r.name == klass.reason), None)
-        if record is None:  # a dated file
-            return f"record: {klass.note}"
-        return f"record: {_exemption(record, _first_pattern(record.patterns, rel))}"
-    if klass.status == CURRENT:
-        pattern = _first_pattern(allowlist.current, rel)
-        return f"current state: `current` pattern {pattern!r} ({allowlist.where('current', pattern)})"
-    return f"unclassified: {klass.note}"
-
-
-def _first_pattern(patterns: tuple[str, ...], rel: str) -> str:
-    return next((p for p in patterns if PathPatterns([p]).match_file(rel)), patterns[0] if patterns else "")
-
-
-def _exemption(exemption: Exemption, pattern: str | None = None) -> str:
-    parts = [f"{exemption.label} ({exemption.where}{', preset' if exemption.inherited else ''})"]
-    if pattern:
-        parts.append(f"pattern {pattern!r}")
-    if exemption.owner:
-        parts.append(f"owner {exemption.owner}")
-    if exemption.expires:
-        parts.append(f"expires {exemption.expires}")
-    return ", ".join(parts) + f": {exemption.reason}"
-
-
 def _reference(project: LoadedProject, rel: str, ref: Reference, lines: list[str]) -> Decision:
     def made(decision: DecisionKind, rule: str, new: str | None = None) -> Decision:
         return Decision(ref.line, ref.column, ref.old, new, decision, rule, ref.key_path, ref.text)
@@ -122,29 +88,10 @@ def _reference(project: LoadedProject, rel: str, ref: Reference, lines: list[str
                         "`renamer sweep` rewrites it", ref.new)
         return made("residual", f"refused ({ref.reason}): {ref.note}")
     if ref.status == KEPT:
-        return made("kept", _kept_rule(project, rel, ref, lines))
+        return made("kept", kept_rule(project, rel, ref, lines))
     if ref.status == SKIPPED:
         return made("skipped", f"{ref.reason}: {ref.note}")
     return made("unclassified", ref.note or "no allowlist rule covers this file")
-
-
-def _kept_rule(project: LoadedProject, rel: str, ref: Reference, lines: list[str]) -> str:
-    allowlist = project.allowlist
-    for record in allowlist.records:
-        if record.name == ref.reason:
-            return _exemption(record, _first_pattern(record.patterns, rel))
-    for rule in allowlist.keep:
-        if rule.name == ref.reason:
-            contains = f", line contains {rule.line_contains!r}" if rule.line_contains else ""
-            return f"{_exemption(rule, _first_pattern(rule.patterns, rel))}{contains}"
-    if ref.reason == "dated-section" and 0 < ref.line <= len(lines):
-        exemption = project.classifier.line_exemptions(rel, lines, [ref.line - 1]).get(ref.line - 1)
-        if exemption is not None and exemption.start >= 0:
-            return (f"dated section from line {exemption.start + 1} "
-                    f"({lines[exemption.start].strip()[:80]!r}): {exemption.note}")
-    if ref.reason == "inline":
-        return f"inline marker {allowlist.inline_marker!r} on the line: {ref.note}"
-    return f"{ref.reason}: {ref.note}"
 
 
 def _near_miss(miss: NearMiss) -> Decision:

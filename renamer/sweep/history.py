@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from renamer import vcs
+from renamer import vcs, vcs_status
 from renamer.atomic import save
 from renamer.errors import RenamerError
 from renamer.paths import problem
-from renamer.sweep.summary import trailer_lines
+from renamer.sweep.messages import trailer_lines
 
 BLAME_FILE = ".git-blame-ignore-revs"
 _TRAILER = re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
@@ -29,7 +29,8 @@ def wants_blame_file(root: Path, choice: bool | None) -> bool:
     already keeps the file or git is told to read one (a new file is the user's call)."""
     if choice is not None:
         return choice
-    return os.path.lexists(root / BLAME_FILE) or vcs.config_value(root, "blame.ignoreRevsFile") is not None
+    return (os.path.lexists(root / BLAME_FILE)
+            or vcs_status.config_value(root, "blame.ignoreRevsFile") is not None)
 
 
 def record_rewrite(root: Path, sha: str, move: str, config: str, *, hooks: bool = True) -> str | None:
@@ -62,7 +63,7 @@ class MoveRecord:
 def moves_in_history(root: Path) -> list[MoveRecord]:
     """Every move the history records through renamer's trailers, oldest first."""
     found: dict[str, MoveRecord] = {}
-    for sha, date, body in reversed(vcs.log_bodies(root, "^Renamer-Move: ")):
+    for sha, date, body in reversed(vcs_status.log_bodies(root, "^Renamer-Move: ")):
         paragraph = body.strip().split("\n\n")[-1]  # git's trailers: the last paragraph
         trailers = dict(_TRAILER.findall(paragraph))
         move = trailers.get("Renamer-Move")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from renamer import vcs
+from renamer import vcs, vcs_status
 from renamer.atomic import TMP_SUFFIX, fsync_folder, write_atomic
 from renamer.errors import RenamerError, UnsafeError
 from renamer.paths import problem
@@ -170,7 +170,7 @@ def recover(root: Path) -> Recovery | None:
     for folder in {(root / t).parent for t, _ in writes}:
         fsync_folder(folder)
     head = data.get("head")
-    if state == PREPARING and renames and (not isinstance(head, str) or vcs.head_sha(root) == head):
+    if state == PREPARING and renames and (not isinstance(head, str) or vcs_status.head_sha(root) == head):
         _undo_renames(root, renames)  # killed before the rename commit: renames undone too
     journal_path(root).unlink()
     rolled_back = state == PREPARING

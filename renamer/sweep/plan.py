@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import debug, ignore, vcs
+from renamer import debug, ignore, vcs_listing
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
@@ -54,10 +54,10 @@ def _selected(rel: str, prefixes: list[str]) -> bool:
 
 def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[str] = (),
               include_ignored: bool = False, progress: Progress | None = None,
-              listing: vcs.Listing | None = None) -> ScanResult:
+              listing: vcs_listing.Listing | None = None) -> ScanResult:
     """Scan every file the sweep would see; keep the files with anything to say.
 
-    `listing`: a `git ls-files` already started for this root (see vcs.start_listing).
+    `listing`: a `git ls-files` already started for this root (see vcs_listing.start_listing).
     Tracked files are scanned while git still walks the work tree for untracked ones.
     """
     classifier = project.classifier
@@ -70,11 +70,12 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
         """The big batches: the workers leave out excluded files (a regex per path, in parallel)."""
         return [rel for rel in paths if _selected(rel, wanted)] if wanted else paths
 
-    git: vcs.Listing | None = None
+    git: vcs_listing.Listing | None = None
     if project.git:
-        git = listing if listing is not None and listing.root == project.root else vcs.Listing(project.root)
+        git = (listing if listing is not None and listing.root == project.root
+               else vcs_listing.Listing(project.root))
 
-    def ignored_current(git: vcs.Listing) -> list[str]:
+    def ignored_current(git: vcs_listing.Listing) -> list[str]:
         return [rel for rel in keep(git.ignored()) if classifier.is_current_pattern(rel)]
 
     plain_ignored: list[str] = []
@@ -120,7 +121,7 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
 
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,
                options: ScanOptions | None = None, progress: Progress | None = None,
-               listing: vcs.Listing | None = None) -> Plan:
+               listing: vcs_listing.Listing | None = None) -> Plan:
     scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
                      progress, listing)
     with debug.timed("anchors"):
@@ -142,7 +143,7 @@ def _check_renames(project: LoadedProject, plan: Plan) -> None:
         if os.path.lexists(project.root / new):
             raise UnsafeError(f"{old}: cannot rename to {new}: that path already exists")
     if project.git and targets:
-        ignored = vcs.ignored_among(project.root, list(targets))
+        ignored = vcs_listing.ignored_among(project.root, list(targets))
         if ignored:  # git would refuse to add it, and git status would no longer show the file
             new = ignored[0]
             raise UnsafeError(f"{targets[new]}: cannot rename to {new}: git ignores that path "

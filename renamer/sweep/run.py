@@ -14,14 +14,17 @@ from pathlib import Path
 from renamer import debug, vcs
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
+from renamer.sweep.added import added_lines, new_version
 from renamer.sweep.anchors import follow_anchors
-from renamer.sweep.apply import Applied, apply_plan, check_clean, commit_written, recover_interrupted
+from renamer.sweep.apply import Applied, apply_plan, commit_written
 from renamer.sweep.collisions import SiteHost, collisions, new_values
 from renamer.sweep.decisions import keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
+from renamer.sweep.guard import check_clean, recover_interrupted
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, pending
+from renamer.sweep.messages import trailer_lines
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes
 from renamer.sweep.results import (
@@ -35,9 +38,9 @@ from renamer.sweep.results import (
 )
 from renamer.sweep.scan import ScanOptions
 from renamer.sweep.stale import expired_exemptions, stale_exemptions
-from renamer.sweep.summary import Summary, trailer_lines
-from renamer.sweep.tombstones import added_lines, moves_of, new_version, tombstones
-from renamer.vcs import Listing
+from renamer.sweep.summary import Summary
+from renamer.sweep.tombstones import moves_of, tombstones
+from renamer.vcs_listing import Listing
 from renamer.words import plural
 
 Progress = Callable[[int, int], None]

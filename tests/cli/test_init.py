@@ -70,7 +70,7 @@ def test_init_rejects_bad_pairs(repo, run) -> None:
 
 def _classes(root: Path, allowlist: Path, files: list[str]) -> dict[str, str]:
     """Each file's fate under an allowlist: current, record or unclassified (the cutover is today's)."""
-    from renamer.allowlist import load_allowlists
+    from renamer.allowlist_load import load_allowlists
     from renamer.classify import Classifier
 
     classifier = Classifier(load_allowlists((allowlist,), str), dt.date.today(), [])
@@ -150,7 +150,8 @@ def test_the_proposal_needs_at_most_three_edits_to_match_a_careful_human(repo, r
 
 
 def _files_with_values(root: Path, pairs: list[str]) -> list[str]:
-    from renamer.scaffold import parse_pairs, propose
+    from renamer.scaffold import parse_pairs
+    from renamer.scaffold_propose import propose
 
     return propose(root, parse_pairs(tuple(pairs)), "renamer.yaml", "allowlists/x.yaml").files_with_values
 
@@ -158,7 +159,8 @@ def _files_with_values(root: Path, pairs: list[str]) -> list[str]:
 def test_every_file_with_an_old_value_is_current_a_record_or_listed(repo, run, tmp_path: Path) -> None:
     root = repo(OBSIDIAN, config=None, allowlist=None)
     assert run(root, "init", "--from", "pve-old=pve-new", "--from", "10.0.0.5=10.1.0.5").exit_code == 0
-    from renamer.scaffold import parse_pairs, propose
+    from renamer.scaffold import parse_pairs
+    from renamer.scaffold_propose import propose
 
     proposal = propose(root, parse_pairs(("pve-old=pve-new", "10.0.0.5=10.1.0.5")), "renamer.yaml",
                        "allowlists/pve-new-move.yaml")

@@ -162,7 +162,7 @@ ACCOUNT_PIECES = ["ana-ml2", "/home/", "chown ", "chown root:", "User=", "user: 
 @example("x\nchown root:ana-ml2 /srv\n")
 @given(st.lists(st.sampled_from(ACCOUNT_PIECES), max_size=30).map("".join))
 def test_account_starts_near_the_matches_are_the_whole_files_there(text: str) -> None:
-    from renamer.context import account_starts
+    from renamer.accounts import account_starts
 
     data = text.encode()
     near = [m.start for m in Matcher(HOSTS, ADDRESSES).find(data)]

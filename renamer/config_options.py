@@ -1,0 +1,65 @@
+"""renamer.yaml's `options:`, checked: derived names, variants, the largest file read (a size like
+50MiB), accounts."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from renamer.config import DEFAULT_MAX_FILE_SIZE
+from renamer.formats.yaml_source import Problems, check_mapping, shown
+
+_OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts"}
+ACCOUNT_CHOICES = ("keep", "rewrite")
+_SIZE = re.compile(r"(?i)\s*(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*\Z")
+_UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb": 1000**2,
+          "mib": 1024**2, "g": 1024**3, "gb": 1000**3, "gib": 1024**3}
+
+
+def read_options(top: dict[str, Any], problems: Problems) -> tuple[bool, bool, int]:
+    raw = top.get("options")
+    if raw is None:
+        return False, False, DEFAULT_MAX_FILE_SIZE
+    section = check_mapping(raw, "options", _OPTION_KEYS, problems, top, "options")
+    if section is None:
+        return False, False, DEFAULT_MAX_FILE_SIZE
+    flags = []
+    for key in ("derived_names", "variants"):
+        value = section.get(key, False)
+        if not isinstance(value, bool):
+            problems.add(section, key, f"options.{key}", f"expected true or false, got {shown(value)}")
+            value = False
+        flags.append(value)
+    size = section.get("max_file_size", DEFAULT_MAX_FILE_SIZE)
+    parsed = parse_size(size)
+    if parsed is None:
+        problems.add(section, "max_file_size", "options.max_file_size",
+                     f"expected a size like 50MiB, got {shown(size)}")
+        parsed = DEFAULT_MAX_FILE_SIZE
+    return flags[0], flags[1], parsed
+
+
+def read_accounts(top: dict[str, Any], problems: Problems) -> str:
+    section = top.get("options")
+    if not isinstance(section, dict) or "accounts" not in section:
+        return "keep"
+    value = section["accounts"]
+    if value not in ACCOUNT_CHOICES:
+        problems.add(section, "accounts", "options.accounts",
+                     f"expected keep or rewrite, got {shown(value)}")
+        return "keep"
+    return str(value)
+
+
+def parse_size(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value > 0 else None
+    if not isinstance(value, str):
+        return None
+    match = _SIZE.match(value)
+    if not match:
+        return None
+    number = int(match.group(1)) * _UNITS[(match.group(2) or "").lower() or None]
+    return number if number > 0 else None

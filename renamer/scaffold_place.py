@@ -1,0 +1,92 @@
+"""renamer init's Proposal and where each file goes in it by its path: the preset's history, dated
+names, history, test fixtures or current folders, or unclassified; and the `current` patterns that
+cover the current files."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from renamer.classify import FILE_DATE, PathPatterns
+
+# Folder names that hold history whatever their files say.
+_HISTORY = re.compile(r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
+                      r"archives?|archived|backups?|changelog\.d|decisions?|adrs?|minutes)$")
+# Names that say nothing for sure: notes/ may be dated history or today's runbooks. Their files
+# go to the unclassified list for a person to decide, never into a record class by name alone.
+_AMBIGUOUS = re.compile(r"(?i)^(notes?|memory|memories|logs?|reports?|wiki|journal-notes)$")
+# Test folders spell old values in fixtures on purpose: their own class, with a reason to edit.
+_FIXTURES = re.compile(r"(?i)^(tests?|specs?|fixtures?|testdata|test-data|__tests__|__fixtures__)$")
+FIXTURES_CLASS = "test-fixtures"
+
+
+@dataclass
+class Proposal:
+    pairs: list[tuple[str, str]]
+    files_with_values: list[str] = field(default_factory=list)
+    current: list[str] = field(default_factory=list)  # patterns
+    current_files: list[str] = field(default_factory=list)
+    records: dict[str, list[str]] = field(default_factory=dict)  # folder pattern -> files
+    fixtures: dict[str, list[str]] = field(default_factory=dict)  # folder pattern -> files
+    covered_by_preset: list[str] = field(default_factory=list)
+    dated_files: list[str] = field(default_factory=list)
+    unclassified: list[str] = field(default_factory=list)
+    why_unclassified: dict[str, str] = field(default_factory=dict)
+    ranges: list[str] = field(default_factory=list)  # path:line: text, for each refused occurrence
+
+
+def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set[str]) -> None:
+    folders = rel.split("/")[:-1]
+    history = _first(folders, _HISTORY)
+    fixtures = _first(folders, _FIXTURES)
+    ambiguous = _first(folders, _AMBIGUOUS)
+    parent = "/".join(folders)
+    if preset.match_file(rel):
+        proposal.covered_by_preset.append(rel)
+    elif FILE_DATE.search(rel.rsplit("/", 1)[-1]):
+        proposal.dated_files.append(rel)
+    elif history is not None:
+        proposal.records.setdefault(history, []).append(rel)
+    elif fixtures is not None:
+        proposal.fixtures.setdefault(fixtures, []).append(rel)
+    elif ambiguous is not None:
+        _unclassified(proposal, rel, f"in {ambiguous.removesuffix('/**')}/: history or current? the name "
+                                     "does not say")
+    elif parent in dated_folders:
+        _unclassified(proposal, rel, "undated, beside dated files: history or current?")
+    else:
+        proposal.current_files.append(rel)
+
+
+def _first(folders: list[str], names: re.Pattern[str]) -> str | None:
+    """The shallowest folder whose name matches, as a pattern (`docs/adr/**`)."""
+    for depth, part in enumerate(folders):
+        if names.match(part):
+            return "/".join(folders[: depth + 1]) + "/**"
+    return None
+
+
+def _unclassified(proposal: Proposal, rel: str, why: str) -> None:
+    proposal.unclassified.append(rel)
+    proposal.why_unclassified[rel] = why
+
+
+def current_patterns(current: list[str], unclassified: list[str]) -> list[str]:
+    """Patterns that cover every current file and no unclassified one: a whole top folder
+    where it can, else the file's own folder, else the file."""
+    out: list[str] = []
+    for rel in sorted(current):
+        if "/" not in rel:
+            out.append(rel)  # root files: runbooks, tables, READMEs
+            continue
+        folders = rel.split("/")[:-1]
+        for depth in range(1, len(folders) + 1):
+            prefix = "/".join(folders[:depth]) + "/"
+            if not any(u.startswith(prefix) for u in unclassified):
+                pattern = prefix + "**"
+                break
+        else:
+            pattern = rel
+        if pattern not in out:
+            out.append(pattern)
+    return out

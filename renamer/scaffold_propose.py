@@ -1,0 +1,63 @@
+"""renamer init's proposal from a repo: the files that spell an old value, each placed, and the ranges
+and patterns never rewritten."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from renamer import ignore, vcs_command, vcs_listing
+from renamer.allowlist_load import load_allowlists
+from renamer.classify import FILE_DATE, PathPatterns
+from renamer.config import DEFAULT_MAX_FILE_SIZE
+from renamer.match import Matcher
+from renamer.names import parse_address
+from renamer.scaffold_place import Proposal, current_patterns, place
+from renamer.shipped import shipped
+from renamer.sweep.content import read_content
+
+
+def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlist_rel: str) -> Proposal:
+    """Every file holding an old value lands in exactly one place: current, a record class
+    (a history folder, test fixtures, the preset, a dated name), or the unclassified list."""
+    hosts = [(o, n) for o, n in pairs if parse_address(o) is None]
+    addresses = [(o, n) for o, n in pairs if parse_address(o) is not None]
+    matcher = Matcher(hosts, addresses)
+    git = vcs_command.is_git(root)
+    files = vcs_listing.listed_files(root, ignored=False)[0] if git else ignore.walk(root)[0]
+    preset = _preset_patterns()
+    proposal = Proposal(pairs)
+    skip = {config_name, allowlist_rel}
+    for rel in files:
+        if rel in skip or rel.startswith("dns/") or rel.rsplit("/", 1)[-1] == config_name:
+            continue
+        content = read_content(root / rel, DEFAULT_MAX_FILE_SIZE)
+        if content is None or not content.data or not matcher.might_match(content.data):
+            continue
+        matches = matcher.find(content.data)
+        if not matches and not matcher.find(os.fsencode(rel)):
+            continue
+        proposal.files_with_values.append(rel)
+        proposal.ranges += [_where(rel, content.data, m.start, m.end) for m in matches
+                            if m.refused in ("range", "pattern")]
+    dated_folders = {rel.rsplit("/", 1)[0] if "/" in rel else "" for rel in proposal.files_with_values
+                     if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and not preset.match_file(rel)}
+    for rel in proposal.files_with_values:
+        place(proposal, rel, preset, dated_folders)
+    proposal.current = current_patterns(proposal.current_files, proposal.unclassified)
+    return proposal
+
+
+def _where(rel: str, data: bytes, start: int, end: int) -> str:
+    """path:line: the line (trimmed) holding a range or pattern."""
+    del end
+    line = data.count(b"\n", 0, start) + 1
+    first = data.rfind(b"\n", 0, start) + 1
+    last = data.find(b"\n", start)
+    text = data[first:last if last != -1 else len(data)].decode("utf-8", "replace").strip()
+    return f"{rel}:{line}: {text[:120]}"
+
+
+def _preset_patterns() -> PathPatterns:
+    preset = load_allowlists((shipped("allowlists") / "records-common.yaml",), str)
+    return PathPatterns([p for record in preset.records for p in record.patterns])

@@ -1,0 +1,56 @@
+"""What must hold before a sweep writes: one sweep at a time per repository (its lock), an interrupted
+sweep completed or undone first, a clean work tree."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+from collections.abc import Iterator
+from pathlib import Path
+
+from renamer import vcs_status
+from renamer.errors import RenamerError, UnsafeError
+from renamer.project import LoadedProject
+from renamer.state import lock_path
+from renamer.sweep.journal import Recovery, recover
+
+
+def check_clean(project: LoadedProject, ours: frozenset[str] = frozenset()) -> None:
+    """Refuse a dirty work tree: a sweep must be reviewable and revertible on its own.
+
+    `ours`: files an interrupted sweep (now completed) left changed; they do not count.
+    """
+    if not project.git:
+        return
+    dirty = [path for path in vcs_status.dirty_paths(project.root) if path not in ours]
+    if dirty:
+        shown = ", ".join(dirty[:3]) + (f" and {len(dirty) - 3} more" if len(dirty) > 3 else "")
+        raise UnsafeError(f"{project.root}: the work tree has uncommitted changes ({shown}); "
+                          "commit or stash them, or pass --allow-dirty")
+
+
+def recover_interrupted(root: Path) -> Recovery | None:
+    """Complete (or undo) a sweep that was killed while writing; see journal.py."""
+    with sweep_lock(root):
+        return recover(root)
+
+
+@contextlib.contextmanager
+def sweep_lock(root: Path) -> Iterator[None]:
+    """One sweep at a time per repository."""
+    path = lock_path(root)
+    try:
+        handle = open(path, "a+b")  # noqa: SIM115 - held for the duration of the sweep
+    except OSError as exc:
+        raise RenamerError(f"{path}: cannot create the lock file: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise UnsafeError(f"{root}: another renamer sweep is running here") from None
+            raise
+        yield
+    finally:
+        handle.close()

@@ -1,0 +1,72 @@
+"""What git says of a repository's state and history: changed paths, HEAD, diffs, objects, config
+values, commit messages."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from renamer.errors import RenamerError
+from renamer.vcs_command import git_run
+
+
+def dirty_paths(root: Path) -> list[str]:
+    """What `git status` reports as changed or untracked (ignored files excluded)."""
+    done = git_run(["git", "-C", str(root), "status", "--porcelain", "-z",
+                           "--untracked-files=all"], capture_output=True, check=False)
+    if done.returncode != 0:
+        raise RenamerError(f"{root}: git status failed: {done.stderr.decode(errors='replace').strip()}")
+    entries = os.fsdecode(done.stdout).split("\0")
+    paths, index = [], 0
+    while index < len(entries):
+        entry = entries[index]
+        index += 1
+        if len(entry) > 3:
+            paths.append(entry[3:])
+            if entry[0] in "RC":  # a rename or copy is followed by its source path
+                index += 1
+    return paths
+
+
+def head_sha(root: Path) -> str | None:
+    """The commit HEAD names, or None (no commits yet, or not a repository)."""
+    done = git_run(["git", "-C", str(root), "rev-parse", "-q", "--verify", "HEAD"],
+                          capture_output=True, text=True, check=False)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def diff_zero_context(root: Path, *spec: str) -> bytes:
+    """`git diff -U0` of `spec` (--cached, or A...B): the patch, paths unquoted where git can."""
+    done = git_run(["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "-U0", "--no-color",
+                     "--no-ext-diff", "--no-renames", "--diff-filter=AMCR", *spec, "--"],
+                    capture_output=True, check=False)
+    if done.returncode != 0:
+        why = os.fsdecode(done.stderr).strip().splitlines()
+        raise RenamerError(f"git diff failed: {why[-1] if why else done.returncode}")
+    return bytes(done.stdout)
+
+
+def show(root: Path, spec: str) -> bytes | None:
+    """`git show SPEC` (`:path` in the index, `HEAD:path`); None when git has no such object."""
+    done = git_run(["git", "-C", str(root), "show", spec], capture_output=True, check=False)
+    return bytes(done.stdout) if done.returncode == 0 else None
+
+
+def config_value(root: Path, key: str) -> str | None:
+    done = git_run(["git", "-C", str(root), "config", "--get", key], capture_output=True, text=True,
+                    check=False)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def log_bodies(root: Path, grep: str) -> list[tuple[str, str, str]]:
+    """(sha, author date ISO, message) of every commit whose message matches `grep`, newest first."""
+    done = git_run(["git", "-C", str(root), "log", "-z", "--format=%H%n%aI%n%B", f"--grep={grep}"],
+                    capture_output=True, check=False)
+    if done.returncode != 0:
+        return []  # no commits yet
+    out = []
+    for record in os.fsdecode(done.stdout).split("\0"):
+        if record.strip():
+            sha, date, body = [*record.lstrip("\n").split("\n", 2), "", ""][:3]
+            out.append((sha, date, body))
+    return out

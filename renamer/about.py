@@ -20,7 +20,7 @@ def version() -> str:
 
 @cache
 def home_page() -> str | None:
-    """The project's URL: [project.urls]'s Homepage (else Repository, else the first), or None
+    """The project's URL: [project.urls]'s Homepage (else Repository, else Source), or None
     while it names none. Never a guess: the name `renamer` on the package index is not ours."""
     try:
         entries = metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
@@ -30,7 +30,5 @@ def home_page() -> str | None:
     for entry in entries:
         label, _, url = entry.partition(",")
         urls[label.strip().lower()] = url.strip()
-    for label in ("homepage", "repository", "source"):
-        if urls.get(label):
-            return urls[label]
-    return next(iter(urls.values()), None)
+    # The project's own page only: a bug tracker or a funding link is no "information URI".
+    return next((urls[label] for label in ("homepage", "repository", "source") if urls.get(label)), None)

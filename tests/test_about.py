@@ -23,7 +23,7 @@ def test_the_version_is_pyproject_s() -> None:
 
 def test_the_home_page_is_pyproject_s_or_none() -> None:
     urls = PYPROJECT["project"].get("urls", {})
-    expected = urls.get("Homepage") or urls.get("Repository") or next(iter(urls.values()), None)
+    expected = urls.get("Homepage") or urls.get("Repository") or urls.get("Source") or None
     assert home_page() == expected
 
 

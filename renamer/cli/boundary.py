@@ -63,7 +63,10 @@ class RenamerGroup(click.Group):
                         args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
-            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
+            known = self.list_commands(ctx)
+            starting = [c for c in known if c.startswith(name.lower())]
+            close = (starting if len(starting) == 1 else
+                     difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6))
             if close:  # as git does for `git stauts`
                 ctx.fail(f"No such command {name!r}. Did you mean {close[0]!r}?")
         return super().resolve_command(ctx, args)

@@ -109,6 +109,10 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
                             hosts=site_hosts(project.config),
                             runtime=run.Runtime(out.progress("scanning"), listing), paths=paths)
     warn_interrupted(ctx, result.interrupted)
+    for path in result.unchecked:  # never a silent OK for a path verify did not look at
+        out.echo(f"renamer: warning: {path}: no file here is checked (ignored by git, excluded, renamer's "
+                 "own files, or nothing there); --include-ignored checks ignored files that `current` "
+                 "covers\n", err=True)
     summary, verdict = result.summary, result.verdict
     if fmt == "json":
         out.echo(dumps(verify_data(result)))
@@ -180,7 +184,7 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     elif fmt == "sarif":
         text = sarif(summary, refs, include_kept=True)
     else:
-        text = audit_table(summary, refs, stale)
+        text = audit_table(summary, refs, stale, out.width() if output_file is None else None)
     if output_file is None:
         out.echo(text)
     else:

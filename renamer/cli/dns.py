@@ -15,6 +15,7 @@ from renamer.dns import run
 from renamer.dns.inventory import Inventory
 from renamer.dns.policy import Policy
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
+from renamer.documents import SCHEMA
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
 from renamer.report.machine import dumps
@@ -350,4 +351,8 @@ def _reviewed(path: Path) -> dict[str, Any]:
         raise ConfigError(f"--plan {path}: not a JSON plan ({str(exc).splitlines()[0]})") from None
     if not isinstance(document, dict) or not isinstance(document.get("resolvers"), list):
         raise ConfigError(f"--plan {path}: not a plan written by `renamer dns plan --format json`")
+    schema = document.get("schema", SCHEMA)  # none: written by renamer 0.1, the same document
+    if schema != SCHEMA or isinstance(schema, bool):
+        raise ConfigError(f"--plan {path}: schema {json.dumps(schema)}, but this renamer reads plans of "
+                          f"schema {SCHEMA}: make the plan again with its `dns plan --format json`")
     return document

@@ -43,6 +43,7 @@ def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bo
     out = options.output
     for path in reversed(written):
         out.info(f"wrote {path.relative_to(root)}")
-    out.echo(summary(proposal))
-    out.echo("Next: review the allowlist, then `renamer sweep --dry-run`.\n")
+    if not out.quiet:  # -q: the files written are the result
+        out.echo(summary(proposal))
+        out.echo("Next: review the allowlist, then `renamer sweep --dry-run`.\n")
     return 0

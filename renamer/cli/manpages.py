@@ -15,6 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import click
 from click_man.core import generate_man_page
 
 from renamer.about import version
@@ -31,8 +32,37 @@ def pages(date: str) -> dict[str, str]:
         warnings.simplefilter("ignore", DeprecationWarning)
         for path, command in [("renamer", cli), *commands(cli, "renamer", root)]:
             ctx = context(command, path)
-            out[path.replace(" ", "-") + ".1"] = generate_man_page(ctx, version=version(), date=date)
+            page = generate_man_page(ctx, version=version(), date=date)
+            out[path.replace(" ", "-") + ".1"] = _examples_kept(_whole_name(page, path, command))
     return out
+
+
+def _whole_name(page: str, path: str, command: click.Command) -> str:
+    """The NAME line with the command's whole first help line (click-man cuts it at 45 columns)."""
+    first = (command.help or "").strip().splitlines()[0] if command.help else ""
+    name = path.replace(" ", "-").replace("-", "\\-")
+    lines = page.split("\n")
+    at = lines.index(".SH NAME") + 1
+    escaped = first.replace("-", "\\-")
+    lines[at] = f"{name} \\- {escaped}"
+    return "\n".join(lines)
+
+
+def _examples_kept(page: str) -> str:
+    """The help's example blocks (click's \\b paragraphs) as written: no fill, no adjusting."""
+    out: list[str] = []
+    inside = False
+    for line in page.split("\n"):
+        if inside and not line.startswith("  "):
+            out.append(".fi")
+            inside = False
+        out.append(line)
+        if line.rstrip().endswith(("Examples:", "Example:")):
+            out.append(".nf")
+            inside = True
+    if inside:
+        out.append(".fi")
+    return "\n".join(out)
 
 
 def main(target: Path) -> None:

@@ -120,13 +120,23 @@ class Output:
         return report
 
     def color_diff(self, data: bytes) -> bytes:
+        """A git-style diff coloured as git does: a file's header lines bold (until its first hunk),
+        hunk headers cyan, removed lines red, added lines green. A body line that starts with `--`
+        or `++` is a removed or added line, never taken for a header."""
         if not self.use_color():
             return data
         out = []
+        in_header = False
         for line in data.splitlines(keepends=True):
-            colour = {b"+": b"\x1b[32m", b"-": b"\x1b[31m", b"@": b"\x1b[36m", b"d": b"\x1b[1m"}
-            code = colour.get(line[:1])
-            if code and not line.startswith((b"+++", b"---")):
+            if line.startswith(b"diff --git "):
+                in_header = True
+            elif line.startswith(b"@@"):
+                in_header = False
+            if in_header:
+                code = b"\x1b[1m" if line.startswith(b"diff ") else None
+            else:
+                code = {b"+": b"\x1b[32m", b"-": b"\x1b[31m", b"@": b"\x1b[36m"}.get(line[:1])
+            if code:
                 body = line.rstrip(b"\n")
                 out.append(code + body + b"\x1b[0m" + line[len(body):])
             else:

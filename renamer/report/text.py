@@ -142,7 +142,7 @@ def _miss_line(miss: NearMiss, level: str) -> str:
             f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
 
 
-def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> str:
+def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale], width: int | None = None) -> str:
     kept = [r for r in refs if r.status == KEPT]
     lines = [f"Kept on purpose: {plural(len(kept), 'reference')}"]
     for reason, count in summary.kept_sorted():
@@ -154,7 +154,7 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale]) -> 
     if per_file:
         lines += ["", "Per file:"]
         rows = [["", ""], *([path, str(count)] for path, count in sorted(per_file.items()))]
-        lines += table(rows, indent="  ").splitlines()[1:]  # no header: the heading says it
+        lines += table(rows, width=width, indent="  ").splitlines()[1:]  # no header: the heading says it
     for title, group in (("Residual", summary.residual), ("Unclassified", summary.unclassified),
                          ("Skipped", summary.skipped)):
         lines += ["", f"{title}: {len(group)}"]

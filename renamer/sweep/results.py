@@ -42,6 +42,7 @@ class VerifyResult:
     interrupted: bool
     expired: list[Exemption] = field(default_factory=list)
     collisions: list[Collision] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)  # paths given (verify PATH...) holding no file checked
 
     @property
     def ok(self) -> bool:

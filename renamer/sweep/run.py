@@ -201,8 +201,10 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     found = collisions(project, scan, hosts)
     strict_collisions = sum(1 for c in found if c.strict_failure)
     verdict = summary.verdict(strict=strict, expired=len(expired), collisions=strict_collisions)
+    unchecked = [p or "." for p in prefixes
+                 if not any(p == "" or r == p or r.startswith(p + "/") for r in scan.paths)]
     return VerifyResult(scan, summary, verdict, project.config.name, pending(project.root) is not None,
-                        expired, found)
+                        expired, found, unchecked)
 
 
 def audit(project: LoadedProject, *, include_ignored: bool = False, runtime: Runtime = Runtime(),

@@ -176,3 +176,47 @@ def test_query_ids_are_random() -> None:
     server.close()
     assert len(seen) == 40 and len(set(seen)) > 30  # not one formula of the question's index
     assert seen[:20] != seen[20:]
+
+
+def test_quiet_init_prints_nothing(tmp_path: Path, run: Callable[..., Result]) -> None:
+    from tests.testing.repos import make_repo
+
+    root = make_repo(tmp_path / "r", {"stacks/app.env": "HOST=ana-ml2\n"}, config=None, allowlist=None)
+    done = run(root, "-q", "init", "--from", "ana-ml2=fv-ml1")
+    assert done.exit_code == 0 and done.stdout == "" and done.stderr == ""
+    assert (root / "renamer.yaml").is_file()
+
+
+def test_narrow_tables_keep_the_column_that_names_each_row() -> None:
+    rows = [["check", "ns-ana", "ns-fv"], ["ana-nas.ana.lan A", "ok", "FAIL"], ["ana-nas.ana.lan AAAA", "ok", "ok"]]
+    lines = table(rows, width=40).splitlines()
+    assert lines[1].startswith("ana-nas.ana.lan A ") and lines[2].startswith("ana-nas.ana.lan AAAA")
+    probe = [["endpoint", "where", "result"],
+             ["http://fv-ml1:8001/v1", "stacks/litellm/config.yaml:12 [model_list[0].api_base]", "ok"],
+             ["http://fv-ml1:8002/v1", "stacks/litellm/config.yaml:19 [model_list[1].api_base]", "FAIL"]]
+    cut = table(probe, width=50).splitlines()
+    assert [line.split()[0] for line in cut[1:]] == ["http://fv-ml1:8001/v1", "http://fv-ml1:8002/v1"]
+    assert all(len(line) <= 50 for line in cut)
+
+
+def test_wide_characters_keep_the_columns_aligned() -> None:
+    from renamer.table import shown_width
+
+    rows = [["", ""], ["notes/日本語のメモ", "3"], ["notes/plain", "12"], ["notes/e\u0301", "1"]]
+    lines = table(rows).splitlines()[1:]
+    starts = {shown_width(line[:len(line) - len(line.lstrip(" ").split()[-1])]) for line in lines}
+    assert len(starts) == 1, lines  # the counts start in one column
+
+
+def test_verify_warns_of_a_path_it_does_not_check(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({**FILES, ".gitignore": "ign.txt\n", "ign.txt": "ana-ml2\n"})
+    done = run(root, "verify", "ign.txt")
+    assert "renamer: warning: ign.txt: no file here is checked" in done.stderr
+    assert "warning" not in run(root, "verify", "stacks").stderr
+
+
+def test_diff_colour_never_takes_a_body_line_for_a_header() -> None:
+    diff = b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n--- ana-ml2 note\n+++ fv-ml1 plus\n"
+    coloured = Output("always").color_diff(diff).splitlines()
+    assert coloured[1:3] == [b"--- a/x", b"+++ b/x"]
+    assert coloured[4] == b"\x1b[31m--- ana-ml2 note\x1b[0m" and coloured[5] == b"\x1b[32m+++ fv-ml1 plus\x1b[0m"

@@ -32,14 +32,15 @@ class Ran:
     code: int | None  # None: skipped
 
 
-def _runs(step: dict[str, str], failed: bool, event: str) -> bool:
+def _runs(step: dict[str, str], failed: bool, event: str, outcomes: dict[str, str]) -> bool:
     condition = step.get("if", "success()")
     always = "always()" in condition
     if failed and not always:
         return False
-    if "github.event_name == 'pull_request'" in condition:
-        return event == "pull_request"
-    return True
+    if "github.event_name == 'pull_request'" in condition and event != "pull_request":
+        return False
+    return all(outcomes.get(step_id) == "success"
+               for step_id in re.findall(r"steps\.(\w+)\.outcome == 'success'", condition))
 
 
 def _run_workflow(root: Path, event: str = "pull_request") -> tuple[list[Ran], Path]:
@@ -48,19 +49,26 @@ def _run_workflow(root: Path, event: str = "pull_request") -> tuple[list[Ran], P
     env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", "GITHUB_STEP_SUMMARY": str(summary),
            "NO_COLOR": "1"}
     ran, failed = [], False
+    outcomes: dict[str, str] = {}
     for step in _steps():
         if "run" not in step:
-            continue  # an action (checkout, setup-python, upload-sarif): GitHub's, not ours
-        script = step["run"].replace("${{ github.base_ref }}", "main")
-        assert "${{" not in script, script
+            if "upload-sarif" in step.get("uses", "") and _runs(step, failed, event, outcomes):
+                ran.append(Ran("upload-sarif", 0 if (root / "renamer.sarif").is_file() else 1))
+            continue  # an action (checkout, setup-python): GitHub's, not ours
+        script = step["run"]
+        assert "${{" not in script, script  # expressions reach a script through env: only
+        step_env = {k: str(v).replace("${{ github.base_ref }}", "main") for k, v in step.get("env", {}).items()}
         if script.startswith("pip install"):
             assert re.search(r"RENAMER_REF: v\d+\.\d+\.\d+\b", EXAMPLE.read_text())
             continue  # installed already: renamer is on PATH
-        if not _runs(step, failed, event):
+        if not _runs(step, failed, event, outcomes):
             ran.append(Ran(step.get("name", script), None))
             continue
-        done = subprocess.run(["bash", "-e", "-c", script], cwd=root, env=env, capture_output=True, text=True)
+        done = subprocess.run(["bash", "-e", "-c", script], cwd=root, env={**env, **step_env},
+                              capture_output=True, text=True)
         ran.append(Ran(step.get("name", script), done.returncode))
+        if "id" in step:
+            outcomes[step["id"]] = "success" if done.returncode == 0 else "failure"
         failed = failed or done.returncode != 0
     return ran, summary
 
@@ -94,8 +102,9 @@ def test_an_old_name_fails_the_gate_and_the_summary_still_comes(pull_request: Pa
     ran, summary = _run_workflow(pull_request)
     codes = _codes(ran)
     assert codes["renamer verify (SARIF for code scanning)"] == 0  # a finding is no step failure
+    assert codes["upload-sarif"] == 0
     assert codes["renamer verify (the gate)"] == 1
-    assert codes["no old name comes back in this pull request (tombstones)"] is None  # after a failure
+    assert codes["no old name comes back in this pull request (tombstones)"] == 1  # if: always(), and it fails
     assert codes["what stays on purpose, for the job summary"] == 0  # if: always()
     assert summary.read_text().strip()
     results = json.loads((pull_request / "renamer.sarif").read_text())["runs"][0]["results"]
@@ -106,6 +115,8 @@ def test_a_configuration_error_fails_the_sarif_step_instead_of_uploading_nothing
     (pull_request / "renamer.yaml").write_text("version: 2\n")
     ran, _ = _run_workflow(pull_request)
     assert _codes(ran)["renamer verify (SARIF for code scanning)"] == 2
+    assert "upload-sarif" not in _codes(ran)  # skipped: the step did not succeed
+    assert not (pull_request / "renamer.sarif").exists()
 
 
 def test_the_tombstone_step_runs_on_a_pull_request_only(pull_request: Path) -> None:

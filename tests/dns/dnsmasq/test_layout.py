@@ -363,3 +363,18 @@ def test_verify_names_a_stale_aaaa_and_an_old_address_ptr(run, lab) -> None:  # 
     assert text.exit_code == 1 and "ns-fv" in text.stdout
     plan = dns(run, lab, "plan", "--resolvers", "ns-fv")
     assert f"{instance.snippet_dir}/hand.conf:2: ptr-record=54.50.250.10.in-addr.arpa,ana-ml2.ana.lan" in plan.stdout
+
+
+@pytest.mark.parametrize("schema", [pytest.param(2, id="newer"), pytest.param("1", id="a-string"),
+                                    pytest.param(True, id="a-boolean")])
+def test_a_plan_of_another_schema_is_refused(run, lab, tmp_path, schema) -> None:  # type: ignore[no-untyped-def]
+    reviewed = tmp_path / "plan.json"
+    document = json.loads(dns(run, lab, "plan", "--resolvers", "ns-fv", "--format", "json").stdout)
+    assert document["schema"] == 1
+    reviewed.write_text(json.dumps({**document, "schema": schema}))
+    refused = dns(run, lab, "apply", "--plan", str(reviewed))
+    assert refused.exit_code == 2 and "but this renamer reads plans of schema 1" in refused.stderr
+    assert lab.snippets() == {}
+    del document["schema"]  # a plan written by renamer 0.1 has none: the same document
+    reviewed.write_text(json.dumps(document))
+    assert dns(run, lab, "apply", "--plan", str(reviewed)).exit_code == 0

@@ -18,14 +18,17 @@ from renamer.names import IPAddress, reverse_name
 # web01. One or three backslashes: \\n is a backslash then the letter n, which is.
 ESCAPED = (rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\\\\b)"
            rb"|(?<=(?<!\\)\\u[0-9A-Fa-f]{4})|(?<=(?<!\\)\\x[0-9A-Fa-f]{2})")  # JSON's \u0020, C's \x20
-HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb")"
+# A shell parameter's default value (${HOST:-web01}) starts a name: that `-` is the operator's,
+# not a name's (`:=`, `:+` and `:?` need no rule: `=`, `+` and `?` are no name characters).
+SHELL_DEFAULT = rb"(?<=\$\{[A-Za-z_]:-)|(?<=[A-Za-z0-9_]{2}:-)"
+HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb"|" + SHELL_DEFAULT + rb")"
 HOST_RIGHT = rb"(?![A-Za-z0-9_])"
 NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
 # With `variants`, `_` is a separator: ANA_ML2_URL matches ANA_ML2.
 # A reverse name may follow a non-numeric label: `db.50.250.10.in-addr.arpa` (a BIND zone file's
 # name) or a subdomain of the zone. After a numeric label it is the tail of a longer reverse name.
 REVERSE_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|(?<=[A-Za-z_\-]\.))"
-VARIANT_LEFT = rb"(?:(?<![A-Za-z0-9.\-])|" + ESCAPED + rb")"
+VARIANT_LEFT = rb"(?:(?<![A-Za-z0-9.\-])|" + ESCAPED + rb"|" + SHELL_DEFAULT + rb")"
 VARIANT_RIGHT = rb"(?![A-Za-z0-9])"
 V4_LEFT = rb"(?:(?<![A-Za-z0-9.])|" + ESCAPED + rb")"
 V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"

@@ -59,7 +59,10 @@ def _prune(out: Output, result: PruneResult, fmt: str) -> int:
 @click.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
               help="Output format (sarif: for GitHub code scanning).")
-@click.option("--strict", is_flag=True, help="Near-misses fail too, not just warn.")
+@click.option("--strict", is_flag=True,
+              help="Near-misses fail too, not just warn; so do collisions inside one structured file, and "
+                   "current-state files skipped unread (binary, another encoding, too large) that hold an "
+                   "old value.")
 @click.option("--include-ignored", is_flag=True,
               help="Also check git-ignored files that a `current` pattern covers.")
 @click.option("--staged", is_flag=True,

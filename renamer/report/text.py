@@ -129,7 +129,8 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
     lines += [collision_line(c, strict=verdict.strict) for c in collisions]
     misses = verdict.near_misses
     extra = (f", {plural(verdict.expired, 'expired exemption')}" if verdict.expired else "") + (
-        f", {plural(verdict.collisions, 'collision')}" if verdict.collisions else "")
+        f", {plural(verdict.collisions, 'collision')}" if verdict.collisions else "") + (
+        f", {plural(verdict.skipped, 'current-state file')} skipped unread" if verdict.skipped else "")
     lines.append(f"verify: {verdict.word}: {verdict.residual} residual, "
                  f"{verdict.unclassified} unclassified, {misses} near-miss"
                  f"{'es' if misses != 1 else ''}{extra}, {plural(verdict.files_scanned, 'file')} scanned")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from renamer.classify import CURRENT
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
 from renamer.sweep.plan import Plan
 
@@ -22,10 +23,14 @@ class Verdict:
     files_scanned: int
     expired: int = 0  # exemptions past their `expires:` day
     collisions: int = 0  # new values already in a structured file that the sweep writes them into
+    skipped: int = 0  # with strict: current-state files skipped unread (binary, encoding, too large)
 
     @property
     def word(self) -> str:
         return "OK" if self.ok else "FAILED"
+
+
+_UNREAD = ("binary", "encoding", "too-large")  # skipped without reading the text (a link is no content)
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,9 @@ class Summary:
     residual: list[Reference] = field(default_factory=list)  # includes what a sweep rewrites
     unclassified: list[Reference] = field(default_factory=list)
     skipped: list[Reference] = field(default_factory=list)
+    # Of those, in current-state files renamer could not read as text (a NUL, UTF-16, over
+    # max_file_size): live references it cannot rewrite or prove gone (verify --strict fails).
+    skipped_live: list[Reference] = field(default_factory=list)
     derived: list[NearMiss] = field(default_factory=list)
     near_misses: list[NearMiss] = field(default_factory=list)
     files_changed: int = 0
@@ -64,18 +72,22 @@ class Summary:
                 out.unclassified.append(ref)
             elif ref.status == SKIPPED:
                 out.skipped.append(ref)
+        out.skipped_live.extend(r for f in scan.files if f.status == CURRENT for r in f.references
+                                if r.status == SKIPPED and r.reason in _UNREAD)
         for miss in scan.near_misses():
             (out.derived if miss.kind == "derived-name" else out.near_misses).append(miss)
         return out
 
     def verdict(self, *, strict: bool, expired: int = 0, collisions: int = 0) -> Verdict:
         """Fails on any residual, unclassified or unreadable file and on an expired exemption;
-        with `strict`, on near-misses and on collisions inside one structured file."""
+        with `strict`, on near-misses, on collisions inside one structured file, and on a
+        current-state file skipped unread (binary, another encoding, too large) holding an old value."""
         misses = len(self.derived) + len(self.near_misses)
         failed = bool(self.residual or self.unclassified or self.skipped_files or expired)
-        return Verdict(not failed and not (strict and (misses or collisions)), strict, len(self.residual),
-                       len(self.unclassified), len(self.skipped_files), misses, self.files_scanned,
-                       expired, collisions if strict else 0)
+        skipped = len({r.path for r in self.skipped_live}) if strict else 0
+        return Verdict(not failed and not (strict and (misses or collisions or skipped)), strict,
+                       len(self.residual), len(self.unclassified), len(self.skipped_files), misses,
+                       self.files_scanned, expired, collisions if strict else 0, skipped)
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:

@@ -157,10 +157,10 @@ class Classifier:
 
     def has_dated_sections(self, path: str, lines: Sequence[str]) -> bool:
         """Dated sections are a prose convention: a `# 2025-03-01 ...` line in YAML, shell,
-        .env or Python is a comment, not a heading (dated.section_paths overrides)."""
-        if self._section_paths is not None:
-            return self._section_paths.match_file(path)
-        return is_prose(path, lines[0] if lines else "")
+        .env, a Makefile or Python is a comment, not a heading (dated.section_paths adds files)."""
+        if self._section_paths is not None and self._section_paths.match_file(path):
+            return True  # dated.section_paths extends the list of prose files
+        return is_prose(path)
 
     def _dated_sections(self, lines: Sequence[str]) -> list[tuple[int, int, LineExemption]]:
         """(first line, end line, exemption) of each dated section, in order.

@@ -13,13 +13,19 @@ from renamer.formats.markdown import SUFFIXES as MARKDOWN
 SUFFIXES = frozenset({*MARKDOWN, ".txt", ".text", ".rst", ".adoc", ".asciidoc", ".org", ".textile", ".wiki"})
 
 
-def is_prose(path: str, first_line: str) -> bool:
-    """Markdown and plain-text notes: by suffix, or a name without one that is no script."""
+# Files without a suffix that are notes by their name; any other suffix-less file (Makefile,
+# Dockerfile, Jenkinsfile, Caddyfile, an ssh `config`, `hosts`, a crontab) is configuration,
+# where a `# 2025-03-01 ...` line is a comment, never a dated heading.
+NAMES = frozenset({"README", "NOTES", "CHANGELOG", "CHANGES", "HISTORY", "NEWS", "TODO", "JOURNAL"})
+
+
+def is_prose(path: str) -> bool:
+    """Markdown and plain-text notes, a closed list: by suffix, or by name (README, NOTES, ...)."""
     name = path.rsplit("/", 1)[-1]
     stem, dot, suffix = name.rpartition(".")
     if dot and stem:
         return f".{suffix.lower()}" in SUFFIXES
-    return not first_line.startswith("#!") and not name.startswith(".")
+    return name.upper() in NAMES
 
 
 class Prose(BaseFormat):

@@ -7,6 +7,7 @@ the line it was written on: error messages say `file:line: key: problem`.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,9 @@ def load_yaml_file(path: Path, display: str, *, fast: bool = False) -> Any:
                 return quick.load(text)
             except (YAMLError, ValueError, RecursionError):
                 pass  # the round-trip loader below says where, with a line number
+    deep = _too_deep(text)
+    if deep:  # the pure-Python parser would take seconds to find that out by recursing
+        raise ConfigError(f"{display}:{deep}: invalid YAML: nested too deeply")
     yaml = YAML(typ="rt")
     yaml.Constructor = _TextTimestamps
     try:
@@ -68,6 +72,28 @@ def load_yaml_file(path: Path, display: str, *, fast: bool = False) -> Any:
         raise ConfigError(f"{display}: invalid YAML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{display}: invalid YAML: nested too deeply") from None
+
+
+MAX_DEPTH = 200  # flow collections inside one another; renamer's files need a handful
+_FLOW = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]|\n')
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where `[`/`{` nest deeper than MAX_DEPTH (quoted strings and comments aside)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth, line = 0, 1
+    for token in _FLOW.finditer(text):
+        value = token.group()
+        if value == "\n":
+            line += 1
+        elif value in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line
+        elif value in "]}":
+            depth = max(depth - 1, 0)
+    return None
 
 
 def parse_yaml_text(text: str) -> Any:

@@ -202,13 +202,14 @@ def test_w1_dated_sections_are_prose_only(repo, run) -> None:
     assert (root / "NOTES").read_text() == W1_FILES["NOTES"]
 
 
-def test_w1_section_paths_choose_where_dated_sections_apply(repo, run) -> None:
+def test_w1_section_paths_add_files_where_dated_sections_apply(repo, run) -> None:
+    """dated.section_paths extends the closed list of prose files (issue 27, item 8)."""
     allowlist = ("version: 1\nextends: [records-common]\ncurrent: ['**']\n"
                  "dated: {section_paths: ['config.yaml']}\n")
     root = repo(W1_FILES, config=W1_CONFIG, allowlist=allowlist)
     assert run(root, "sweep").exit_code == 0
     assert (root / "config.yaml").read_text() == W1_FILES["config.yaml"]
-    assert "fv-ml1" in (root / "notes.md").read_text()
+    assert (root / "notes.md").read_text() == W1_FILES["notes.md"]  # still prose
 
 
 MANY_TO_ONE = """version: 1

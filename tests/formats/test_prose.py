@@ -8,25 +8,35 @@ from renamer.formats import format_of
 from renamer.formats.prose import is_prose
 
 
-@pytest.mark.parametrize(("path", "first_line"), (
-    pytest.param("notes.txt", "", id="txt"),
-    pytest.param("docs/guide.rst", "", id="rst"),
-    pytest.param("NOTES.ADOC", "", id="upper-case"),
-    pytest.param("README.md", "", id="markdown"),
-    pytest.param("journal/2026", "# 2026-01-01", id="no-suffix"),
+@pytest.mark.parametrize("path", (
+    pytest.param("notes.txt", id="txt"),
+    pytest.param("docs/guide.rst", id="rst"),
+    pytest.param("NOTES.ADOC", id="upper-case"),
+    pytest.param("README.md", id="markdown"),
+    pytest.param("README", id="readme"),
+    pytest.param("ops/NOTES", id="notes"),
+    pytest.param("CHANGELOG", id="changelog"),
+    pytest.param("docs/todo", id="todo-lower-case"),
 ))
-def test_is_prose(path: str, first_line: str) -> None:
-    assert is_prose(path, first_line)
+def test_is_prose(path: str) -> None:
+    assert is_prose(path)
 
 
-@pytest.mark.parametrize(("path", "first_line"), (
-    pytest.param("stack.yaml", "", id="yaml"),
-    pytest.param("bin/run", "#!/bin/sh", id="script"),
-    pytest.param(".profile", "", id="dot-file"),
-    pytest.param("app.env", "", id="env"),
+@pytest.mark.parametrize("path", (
+    pytest.param("stack.yaml", id="yaml"),
+    pytest.param("bin/run", id="script"),
+    pytest.param(".profile", id="dot-file"),
+    pytest.param("app.env", id="env"),
+    pytest.param("Makefile", id="makefile"),
+    pytest.param("Dockerfile", id="dockerfile"),
+    pytest.param("Jenkinsfile", id="jenkinsfile"),
+    pytest.param("Caddyfile", id="caddyfile"),
+    pytest.param(".ssh/config", id="ssh-config"),
+    pytest.param("etc/hosts", id="hosts"),
+    pytest.param("journal/2026", id="a-suffix-less-note-is-not-guessed"),
 ))
-def test_is_prose_noop(path: str, first_line: str) -> None:
-    assert not is_prose(path, first_line)
+def test_is_prose_noop(path: str) -> None:
+    assert not is_prose(path)
 
 
 @pytest.mark.parametrize(("path", "name"), (

@@ -22,7 +22,7 @@ from renamer.context import RANGE_HINT, find_ranges, range_rule
 from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges
-from renamer.patterns import FEW, find_patterns, fragments
+from renamer.patterns import FEW, find_patterns, fragments, quantified
 
 
 class Matcher:
@@ -183,7 +183,7 @@ class Matcher:
             found = find_patterns(data, self._pattern_olds, self._pattern_starts)
             if found:
                 matches = with_patterns(matches, found, self._pattern_kinds)
-        return matches
+        return quantified(data, matches)
 
     def _might_hold_range(self, data: bytes) -> bool:
         """Can `data` hold a range? find_ranges looks at each stem in turn, which is cheap for a

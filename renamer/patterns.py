@@ -19,7 +19,11 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from renamer.occurrences import Match
 
 # Unmistakable regex syntax only: a bare `?`, `*` or `+` after a letter is prose ("ana-ml20?")
 # or a glob whose reading as a regex differs ("ana-ml20*"), never evidence of a pattern.
@@ -37,8 +41,18 @@ class PatternHit:
 
 
 def fragments(olds: list[str]) -> tuple[bytes, ...]:
-    """What a pattern for one of `olds` almost surely spells literally: its first three characters."""
-    return tuple(sorted({old[:3].encode() for old in olds if len(old) >= 3}))
+    """What a pattern for one of `olds` almost surely spells literally: its first three characters,
+    or, where a dot comes sooner, what precedes it and the dot escaped (`10\\.`, `10\\\\.` in a JSON
+    string, `10[.]`)."""
+    out = set()
+    for old in olds:
+        if len(old) < 3:
+            continue
+        out.add(old[:3].encode())
+        dot = old.find(".", 0, 3)
+        if dot > 0:
+            out.update(f"{old[:dot]}{escape}".encode() for escape in ("\\", "["))
+    return tuple(sorted(out))
 
 
 def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> list[PatternHit]:
@@ -76,6 +90,9 @@ def _token_around(data: bytes, pos: int) -> tuple[int, int]:
     end = pos
     while end < len(data) and data[end] in _TOKEN and end - pos < _MAX_TOKEN:
         end += 1
+    # The backslash of an escaped quote that ends a string (JSON's `"...[0-9]\""`) is the string's.
+    if end > start and data[end - 1:end] == b"\\" and data[end:end + 1] in (b'"', b"'"):
+        end -= 1
     # Separators and list punctuation around a value are no part of its pattern.
     while start < end and data[start] in b".,-|":
         start += 1
@@ -109,3 +126,33 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
 
 
 _REGEX_ONLY = re.compile(r"\\[dDwWsS.]|\.[*+?]|\{[0-9]")  # marks that only a regex would hold
+
+
+# A quantifier right after a value makes it a pattern: `pihole0{1,2}` means pihole0 or pihole00,
+# and rewritten it would mean something else again (`dns-a{1,2}`: dns-a or dns-aa).
+_BOUNDED = re.compile(rb"\{[0-9]{1,3}(?:,[0-9]{0,3})?\}")
+# `?`, `*` or `+` after a value is prose or a glob ("is it on ana-ml2?") unless the run around it
+# holds unmistakable regex syntax as well (`web01+[.]lab`, `^web01?\.`).
+_BARE = frozenset(b"?*+")
+_REGEX_NEARBY = re.compile(rb"\\[dDwWsS.]|\[[^\]\s]{1,40}\]|\.[*+?]|\^|\$")
+
+
+def quantified(data: bytes, matches: list[Match]) -> list[Match]:
+    """Matches followed by a regex quantifier, refused as `pattern` (a person decides)."""
+    if not any(sign in data for sign in (b"{", b"?", b"*", b"+")):
+        return matches  # most files: no quantifier anywhere, no look at each match
+    out = []
+    for m in matches:
+        following = data[m.end:m.end + 1]
+        if following and following in b"{?*+" and m.refused is None and m.kept is None \
+                and m.kind in ("host", "address") and _quantifies(data, m.start, m.end):
+            m = replace(m, refused="pattern")
+        out.append(m)
+    return out
+
+
+def _quantifies(data: bytes, start: int, end: int) -> bool:
+    if _BOUNDED.match(data, end):
+        return True
+    first, last = _token_around(data, start)
+    return _REGEX_NEARBY.search(data[first:max(last, end + 1)]) is not None

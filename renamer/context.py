@@ -12,7 +12,9 @@ The exact matcher finds a value; these rules look at its neighbours (accounts,
 
 A range is two numbered ends joined by a separator; the second end is the
 same stem with another number, or (after an unspaced separator) the number
-alone. `192.0.2.10 - see below` has no second end, so it is no range. A bare
+alone. Each end may be dressed (`` `web01` ``, `**web01**`, quotes, brackets)
+and a host's end may be an FQDN (`web01.lab.example-web05.lab.example`).
+`192.0.2.10 - see below` has no second end, so it is no range. A bare
 numeric tail must be as wide as the first number or greater than it, so a
 derived name such as `ana-ml2-1` is not read as a range.
 """
@@ -31,6 +33,8 @@ _SPACED = rb"(?:[ \t]*(?:\xe2\x80\x93|\xe2\x80\x94|\.\.|~)[ \t]*|[ \t]+(?:-|to|t
 # files, and any file dense with plain references) is never searched rule by rule.
 RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94]|[ \t]+(?:to|through|thru|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
+_CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\])?"  # what dresses a range's first end after it
+_OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[)?"  # and its second end before it
 RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
 
 
@@ -69,8 +73,12 @@ def range_rule(old: str, new: str, kind: RangeKind) -> RangeRule | None:
         second = rb"(?P<s2>" + re.escape(stem.encode()) + rb")?"
         digits = rb"[0-9]+"
     escaped = re.escape(stem.encode())
-    pattern = re.compile(left + escaped + rb"(?P<a>" + digits + rb")(?:(?P<tight>" + _TIGHT + rb")|"
-                         + _SPACED + rb")" + second + rb"(?P<b>" + digits + rb")" + right)
+    # Each end may be dressed (`web01`, **web01**, "web01", [web01]) and a host's end may be an
+    # FQDN (web01.lab.example): still a range, each end a member of the set.
+    domain = rb"(?:\.[A-Za-z][A-Za-z0-9-]*)*" if kind == "host" else rb""
+    pattern = re.compile(left + escaped + rb"(?P<a>" + digits + rb")" + domain + _CLOSE
+                         + rb"(?:(?P<tight>" + _TIGHT + rb")|" + _SPACED + rb")" + _OPEN + second
+                         + rb"(?P<b>" + digits + rb")" + right)
     braces = re.compile(left + escaped + rb"\{(?P<items>[0-9]+(?:,[0-9]+)+|[0-9]+\.\.[0-9]+)\}")
     return RangeRule(old, new, kind, stem.encode(), number, pattern, braces)
 

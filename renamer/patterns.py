@@ -103,6 +103,9 @@ def _token_around(data: bytes, pos: int) -> tuple[int, int]:
 
 def _matched(token: bytes, olds: list[str]) -> str | None:
     text = token.decode("ascii", "replace")
+    emphasis = _EMPHASIS.fullmatch(text)  # Markdown's **10.0.0.1** is bold, not the glob 10.0.0.1*
+    if emphasis:
+        text = emphasis.group(2)
     text = re.sub(r"^(?:\^|\\b)+|(?:\$|\\b)+$", "", text)
     candidates = [text]
     if "\\\\" in text:  # inside a JSON or C string: "192\\.168" is the regex 192\.168
@@ -125,6 +128,7 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
     return None
 
 
+_EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(.+?)\1")
 _REGEX_ONLY = re.compile(r"\\[dDwWsS.]|\.[*+?]|\{[0-9]")  # marks that only a regex would hold
 
 
@@ -154,5 +158,9 @@ def quantified(data: bytes, matches: list[Match]) -> list[Match]:
 def _quantifies(data: bytes, start: int, end: int) -> bool:
     if _BOUNDED.match(data, end):
         return True
+    if data[end:end + 1] == b"*":  # a glob (`ls web01*`), unless it closes Markdown's *web01* or **web01**
+        stars = len(data[end:end + 3]) - len(data[end:end + 3].lstrip(b"*"))
+        opened = data[max(0, start - stars):start]
+        return not (opened == b"*" * stars and data[start - stars - 1:start - stars] != b"*")
     first, last = _token_around(data, start)
     return _REGEX_NEARBY.search(data[first:max(last, end + 1)]) is not None

@@ -1,0 +1,66 @@
+"""Ranges and sets in every dress (issue 27, item 2): decorated or FQDN ends are still a range, never
+rewritten at one end; and the reverse, Markdown emphasis is no glob while a glob needs a decision."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+
+CONFIG = """\
+version: 1
+renames:
+  hosts: {web01: web11, web01.lab.example: web11.lab.example}
+  addresses: {10.0.0.70: 10.1.0.70, 10.0.0.1: 10.1.0.1}
+allowlist: allow.yaml
+"""
+ALLOW = "version: 1\ncurrent: ['**']\n"
+
+
+def _reasons(root: Path, run: Callable[..., Result]) -> list[str | None]:
+    return [f["reason"] for f in json.loads(run(root, "verify", "--format", "json").stdout)["findings"]]
+
+
+@pytest.mark.parametrize("line", (
+    pytest.param("`web01`–`web05` at `10.0.0.70`–`.74`", id="code-spans"),
+    pytest.param("web01.lab.example–web05.lab.example at 10.0.0.70–.74", id="fqdn-ends"),
+    pytest.param("**web01**-**web04**", id="bold"),
+    pytest.param("[web01]..[web03]", id="brackets"),
+    pytest.param("'web01' to 'web04'", id="quoted-spaced"),
+    pytest.param("\"10.0.0.70\"-\"10.0.0.74\"", id="quoted-addresses"),
+    pytest.param("web01.lab.example-web03", id="fqdn-then-bare"),
+))
+def test_a_dressed_range_is_never_rewritten_at_one_end(line: str, repo: Callable[..., Path],
+                                                       run: Callable[..., Result]) -> None:
+    root = repo({"servers.md": line + "\n"}, config=CONFIG, allowlist=ALLOW)
+    reasons = _reasons(root, run)
+    assert reasons and set(reasons) == {"range"}
+    run(root, "sweep", "--commit")
+    assert (root / "servers.md").read_text() == line + "\n"
+
+
+@pytest.mark.parametrize(("line", "expected"), (
+    pytest.param("The gateway is **10.0.0.1**.", "The gateway is **10.1.0.1**.", id="bold-address"),
+    pytest.param("on *web01* and ***web01***", "on *web11* and ***web11***", id="italic-and-bold-italic"),
+    pytest.param("web01.lab.example and web05", "web11.lab.example and web05", id="no-range"),
+    pytest.param("`web01` - see below", "`web11` - see below", id="prose-after-a-dash"),
+))
+def test_emphasis_and_prose_are_no_range_or_glob(line: str, expected: str, repo: Callable[..., Path],
+                                                 run: Callable[..., Result]) -> None:
+    root = repo({"servers.md": line + "\n"}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "servers.md").read_text() == expected + "\n"
+
+
+@pytest.mark.parametrize("line", (
+    pytest.param("ls web01*", id="host-glob"), pytest.param("allow 10.0.0.1*", id="address-glob"),
+))
+def test_a_glob_needs_a_decision(line: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"run.sh": line + "\n"}, config=CONFIG, allowlist=ALLOW)
+    assert _reasons(root, run) == ["pattern"]
+    run(root, "sweep", "--commit")
+    assert (root / "run.sh").read_text() == line + "\n"

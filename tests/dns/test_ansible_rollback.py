@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import dns.message
-import dns.query
-import dns.rdatatype
 import pytest
 
-from tests.testing.resolvers import move_gateway, start_lab
+from tests.testing.resolvers import addresses, move_gateway, start_lab
 
 THREE = ("ns-b1", "ns-b2", "ns-b3")
 
@@ -28,16 +25,6 @@ def _dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
     return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
 
 
-def _a(lab, name: str) -> dict[str, tuple[str, ...]]:  # type: ignore[no-untyped-def]
-    out = {}
-    for resolver, instance in lab.instances.items():
-        response = dns.query.udp(dns.message.make_query(name, "A"), instance.address, port=instance.port,
-                                 timeout=2.0)
-        out[resolver] = tuple(sorted(i.address for r in response.answer if r.rdtype == dns.rdatatype.A
-                                     for i in r))
-    return out
-
-
 def _broken(name: str) -> dict[str, dict[str, object]]:
     return {name.replace("-", "_"): {"test": ["sh", "-c", "echo broken >&2; exit 1"]}}
 
@@ -48,8 +35,8 @@ def test_a_host_without_snippets_is_rolled_back_to_none(run, fleet) -> None:  # 
     result = _dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "3")
     assert result.exit_code == 1, result.stdout + result.stderr
     assert fleet.snippets() == {}, "the two new snippets (two sites) are removed again"
-    assert set(_a(fleet, "fv-gw.fv.lan.").values()) == {()}
-    assert set(_a(fleet, "ana-gw.ana.lan.").values()) == {()}
+    assert set(addresses(fleet, "fv-gw.fv.lan.").values()) == {()}
+    assert set(addresses(fleet, "ana-gw.ana.lan.").values()) == {()}
 
 
 def test_two_changed_snippets_are_backed_up_and_restored(run, fleet) -> None:  # type: ignore[no-untyped-def]
@@ -64,9 +51,9 @@ def test_two_changed_snippets_are_backed_up_and_restored(run, fleet) -> None:  #
     assert result.exit_code == 1, result.stdout + result.stderr
     assert "rollback FAILED" not in result.stdout
     assert fleet.snippets() == before
-    assert set(_a(fleet, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
-    assert set(_a(fleet, "ana-gw.ana.lan.").values()) == {("10.250.0.1",)}
+    assert set(addresses(fleet, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
+    assert set(addresses(fleet, "ana-gw.ana.lan.").values()) == {("10.250.0.1",)}
     fleet.write_resolvers()  # the test mended: the same apply now goes through, both sites
     assert _dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible").exit_code == 0
-    assert set(_a(fleet, "fv-gw.fv.lan.").values()) == {("10.251.0.2",)}
-    assert set(_a(fleet, "ana-gw.ana.lan.").values()) == {("10.250.0.2",)}
+    assert set(addresses(fleet, "fv-gw.fv.lan.").values()) == {("10.251.0.2",)}
+    assert set(addresses(fleet, "ana-gw.ana.lan.").values()) == {("10.250.0.2",)}

@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import dns.message
-import dns.query
 import pytest
 
 from renamer.dns.rollout import Rollout
-from tests.testing.resolvers import move_gateway
+from tests.testing.resolvers import addresses, move_gateway
 
 
 def _dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
     return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
-
-
-def _answers(lab, name: str) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
-    """What each resolver of the lab answers for `name` A, asked straight over DNS."""
-    out = {}
-    for resolver, instance in lab.instances.items():
-        response = dns.query.udp(dns.message.make_query(name, "A"), instance.address, port=instance.port,
-                                 timeout=2.0)
-        out[resolver] = sorted(item.address for rrset in response.answer for item in rrset
-                               if rrset.rdtype == dns.rdatatype.A)
-    return out
 
 
 LONG_DOMAIN = ".".join(["d" * 60] * 3) + ".abcdefg"  # 190 octets: every host fits, a 63-octet alias not
@@ -48,14 +35,14 @@ def test_names_over_dns_limits_are_refused_at_load(run, lab, edits: list[tuple[s
         assert "over DNS's 253" in result.stderr
         assert lab.snippets() == {}
     if where is None:  # the long alias is served, and its FQDN too
-        assert set(map(tuple, _answers(lab, "a" * 63 + ".fv.lan.").values())) == {("10.251.50.54",)}
+        assert set(addresses(lab, "a" * 63 + ".fv.lan.").values()) == {("10.251.50.54",)}
 
 
 def test_any_exception_after_the_write_rolls_back(run, lab, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """B-6's class: an error that is neither a failed step nor a transport error (here a bug in
     verification) must not leave a changed resolver behind."""
     assert _dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
-    assert set(map(tuple, _answers(lab, "fv-gw.fv.lan.").values())) == {("10.251.0.1",)}
+    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
     move_gateway(lab)
     calls = []
 
@@ -67,4 +54,4 @@ def test_any_exception_after_the_write_rolls_back(run, lab, monkeypatch: pytest.
     monkeypatch.setattr(Rollout, "_verify", broken)
     result = _dns(run, lab, "apply", "--resolvers", "all", "--batch-size", "3")
     assert result.exit_code != 0 and "internal error: ValueError: a bug in verification" in result.stderr
-    assert set(map(tuple, _answers(lab, "fv-gw.fv.lan.").values())) == {("10.251.0.1",)}, "rolled back"
+    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}, "rolled back"

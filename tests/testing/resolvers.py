@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import dns.message
+import dns.query
+import dns.rdatatype
+
 from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
 
@@ -63,3 +67,15 @@ def serving(run: Callable[..., Any], lab: Lab, name: str) -> str:
     """'new' or 'old': which fv-gw address resolver `name` answers, after move_gateway."""
     out = run(lab.root, "dns", "verify", "--resolvers", name, "--inventory", str(lab.inventory)).stdout
     return "old" if "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in out else "new"
+
+
+def addresses(lab: Lab, name: str) -> dict[str, tuple[str, ...]]:
+    """What each resolver of the lab answers for `name` A, asked straight over DNS (never through
+    renamer's own report)."""
+    out = {}
+    for resolver, instance in lab.instances.items():
+        response = dns.query.udp(dns.message.make_query(name, "A"), instance.address, port=instance.port,
+                                 timeout=2.0)
+        out[resolver] = tuple(sorted(item.address for rrset in response.answer
+                                     if rrset.rdtype == dns.rdatatype.A for item in rrset))
+    return out

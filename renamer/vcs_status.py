@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from renamer.errors import RenamerError
-from renamer.vcs_command import git_run
+from renamer.vcs_command import LITERAL, git_run
 
 
 def dirty_paths(root: Path) -> list[str]:
@@ -70,3 +70,16 @@ def log_bodies(root: Path, grep: str) -> list[tuple[str, str, str]]:
             sha, date, body = [*record.lstrip("\n").split("\n", 2), "", ""][:3]
             out.append((sha, date, body))
     return out
+
+
+def skip_worktree(root: Path, paths: list[str]) -> list[str]:
+    """Of `paths`, those git marks skip-worktree (`git update-index --skip-worktree`, or outside a
+    sparse checkout): git will not stage their changes."""
+    if not paths:
+        return []
+    done = git_run(["git", "-C", str(root), "ls-files", "-v", "-z", "--", *paths], capture_output=True,
+                   check=False, env={**os.environ, **LITERAL})
+    if done.returncode != 0:
+        raise RenamerError(f"{root}: git ls-files failed: {done.stderr.decode(errors='replace').strip()}")
+    entries = [e for e in os.fsdecode(done.stdout).split("\0") if e]
+    return [entry[2:] for entry in entries if entry[:1] == "S"]

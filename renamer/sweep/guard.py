@@ -14,6 +14,7 @@ from renamer.errors import RenamerError, UnsafeError
 from renamer.project import LoadedProject
 from renamer.state import lock_path
 from renamer.sweep.journal import Recovery, recover
+from renamer.vcs_command import git_dir
 
 
 def check_clean(project: LoadedProject, ours: frozenset[str] = frozenset()) -> None:
@@ -28,6 +29,24 @@ def check_clean(project: LoadedProject, ours: frozenset[str] = frozenset()) -> N
         shown = ", ".join(dirty[:3]) + (f" and {len(dirty) - 3} more" if len(dirty) > 3 else "")
         raise UnsafeError(f"{project.root}: the work tree has uncommitted changes ({shown}); "
                           "commit or stash them, or pass --allow-dirty")
+
+
+def check_index(project: LoadedProject, targets: list[str]) -> None:
+    """Ask git before writing: refuse, with nothing changed, what git would refuse later (a held
+    index lock) or never stage (a skip-worktree target), instead of a rewrite left uncommitted."""
+    if not project.git:
+        return
+    folder = git_dir(project.root)
+    lock = folder / "index.lock" if folder is not None else None
+    if lock is not None and lock.exists():
+        raise UnsafeError(f"{lock}: another git process holds the index (git's lock file): wait for it, "
+                          "or remove the file if no git command runs; nothing written")
+    hidden = vcs_status.skip_worktree(project.root, targets)
+    if hidden:
+        more = f" and {len(hidden) - 1} more" if len(hidden) > 1 else ""
+        raise UnsafeError(f"{hidden[0]}{more}: marked skip-worktree (or outside the sparse checkout), so "
+                          f"git would never stage the rewrite: `git update-index --no-skip-worktree "
+                          f"{hidden[0]}` first; nothing written")
 
 
 def recover_interrupted(root: Path) -> Recovery | None:

@@ -20,7 +20,7 @@ from renamer.sweep.apply import Applied, apply_plan, commit_written
 from renamer.sweep.collisions import SiteHost, collisions, new_values
 from renamer.sweep.decisions import keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
-from renamer.sweep.guard import check_clean, recover_interrupted
+from renamer.sweep.guard import check_clean, check_index, recover_interrupted
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, pending
@@ -181,6 +181,8 @@ def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) ->
                           "a sweep that cannot see every file could miss a live reference: nothing written")
     if not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
         check_clean(plan.project, frozenset(recovered.targets) if recovered else frozenset())
+    if plan.changes:
+        check_index(plan.project, [path for c in plan.changes for path in (c.path, c.new_path) if path])
 
 
 def verify(project: LoadedProject, *, strict: bool = False, include_ignored: bool = False,

@@ -50,8 +50,12 @@ def fragments(olds: list[str]) -> tuple[bytes, ...]:
             continue
         out.add(old[:3].encode())
         dot = old.find(".", 0, 3)
-        if dot > 0:
-            out.update(f"{old[:dot]}{escape}".encode() for escape in ("\\", "["))
+        if dot > 0 and dot + 1 < len(old):
+            # With the character after the dot: folded and stripped of escapes, as the first pass
+            # reads them (`10.0`), these hold the plain fragment (`10.`), so they pass no file the
+            # plain one would not (`10\\` alone folds to `10`, which nearly every file holds).
+            after = old[dot + 1]
+            out.update(f"{old[:dot]}{escape}{after}".encode() for escape in ("\\.", "\\\\.", "[.]"))
     return tuple(sorted(out))
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from renamer.dns import ansible_engine
 from renamer.errors import ConfigError
-from tests.testing.resolvers import move_gateway, serving, start_lab
+from tests.testing.resolvers import dns, move_gateway, serving, start_lab
 
 FLEET = ("ns-a1", "ns-a2", "ns-a3", "ns-a4", "ns-a5")
 SIX = (*FLEET, "ns-ssh")  # five local resolvers and one reached through a real sshd
@@ -27,8 +27,6 @@ def fleet(tmp_path: Path):  # type: ignore[no-untyped-def]
         started.stop()
 
 
-def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
-    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
 
 
 def _rows(stdout: str) -> dict[str, str]:

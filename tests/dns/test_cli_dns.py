@@ -17,12 +17,11 @@ import pytest
 from renamer.dns.dnsmasq import sandbox
 from renamer.dns.dnsmasq.render import render_site
 from renamer.dns.load import load_inventory
+from tests.testing.resolvers import dns
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
-    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
 
 
 def test_render_is_golden_and_passes_dnsmasq_test(run, lab, tmp_path: Path) -> None:

@@ -5,12 +5,7 @@ from __future__ import annotations
 import pytest
 
 from renamer.dns.rollout import Rollout
-from tests.testing.resolvers import addresses, move_gateway
-
-
-def _dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
-    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
-
+from tests.testing.resolvers import addresses, dns, move_gateway
 
 LONG_DOMAIN = ".".join(["d" * 60] * 3) + ".abcdefg"  # 190 octets: every host fits, a 63-octet alias not
 @pytest.mark.parametrize("edits, where", [
@@ -26,7 +21,7 @@ def test_names_over_dns_limits_are_refused_at_load(run, lab, edits: list[tuple[s
     for edit in edits:
         path.write_text(path.read_text().replace(*edit))
     for command in (("render",), ("plan", "--resolvers", "all"), ("apply", "--resolvers", "all")):
-        result = _dns(run, lab, *command)
+        result = dns(run, lab, *command)
         if where is None:
             assert result.exit_code == 0, result.stderr
             continue
@@ -41,7 +36,7 @@ def test_names_over_dns_limits_are_refused_at_load(run, lab, edits: list[tuple[s
 def test_any_exception_after_the_write_rolls_back(run, lab, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """B-6's class: an error that is neither a failed step nor a transport error (here a bug in
     verification) must not leave a changed resolver behind."""
-    assert _dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
     move_gateway(lab)
     calls = []
@@ -52,6 +47,6 @@ def test_any_exception_after_the_write_rolls_back(run, lab, monkeypatch: pytest.
             raise ValueError("a bug in verification")
 
     monkeypatch.setattr(Rollout, "_verify", broken)
-    result = _dns(run, lab, "apply", "--resolvers", "all", "--batch-size", "3")
+    result = dns(run, lab, "apply", "--resolvers", "all", "--batch-size", "3")
     assert result.exit_code != 0 and "internal error: ValueError: a bug in verification" in result.stderr
     assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}, "rolled back"

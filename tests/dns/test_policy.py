@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from renamer.dns.policy import Policy
-from tests.testing.resolvers import move_gateway, serving
-
-
-def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
-    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
+from tests.testing.resolvers import dns, move_gateway, serving
 
 
 def _rows(stdout: str) -> dict[str, str]:

@@ -11,11 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+from tests.testing.resolvers import dns
 from tests.testing.sshd import start_sshd
-
-
-def dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
-    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
 
 
 def _over_ssh(server, **more: object) -> dict[str, object]:  # type: ignore[no-untyped-def]

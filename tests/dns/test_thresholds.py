@@ -3,11 +3,7 @@
 
 from __future__ import annotations
 
-from tests.testing.resolvers import addresses, move_gateway
-
-
-def _dns(run, lab, *args: str):  # type: ignore[no-untyped-def]
-    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
+from tests.testing.resolvers import addresses, dns, move_gateway
 
 
 def _grow(lab, count: int) -> None:  # type: ignore[no-untyped-def]
@@ -19,41 +15,41 @@ def _grow(lab, count: int) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_the_seeds_fv_move_passes_without_force(run, lab) -> None:  # type: ignore[no-untyped-def]
-    assert _dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     move_gateway(lab)  # one renumbered address: an update of 2 names in a small site
-    assert _dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.2",)}
 
 
 def test_deleting_much_of_a_site_is_refused_without_force(run, lab) -> None:  # type: ignore[no-untyped-def]
     _grow(lab, 8)
-    assert _dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     path = lab.inventory / "sites" / "fv.yaml"
     text = path.read_text()
     for i in range(1, 9):  # 8 hosts (16 names) of the site's records go
         text = text.replace(f"  - name: fv-n{i}\n    address: 10.251.9.{i}\n", "")
     path.write_text(text)
-    refused = _dns(run, lab, "apply", "--resolvers", "all")
+    refused = dns(run, lab, "apply", "--resolvers", "all")
     assert refused.exit_code == 3, refused.stdout + refused.stderr
     assert "renamer-fv.conf: the apply would delete 16 of its" in refused.stderr
     assert "--force" in refused.stderr and "nothing written" in refused.stderr
     assert set(addresses(lab, "fv-n1.fv.lan.").values()) == {("10.251.9.1",)}  # still served everywhere
-    forced = _dns(run, lab, "apply", "--resolvers", "all", "--force")
+    forced = dns(run, lab, "apply", "--resolvers", "all", "--force")
     assert forced.exit_code == 0, forced.stdout + forced.stderr
     assert set(addresses(lab, "fv-n1.fv.lan.").values()) == {()}
 
 
 def test_updates_are_counted_apart_from_deletes(run, lab) -> None:  # type: ignore[no-untyped-def]
     _grow(lab, 8)
-    assert _dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     path = lab.inventory / "sites" / "fv.yaml"
     text = path.read_text()
     for i in range(1, 9):  # a renumbering of most of the site: updates, not deletes
         text = text.replace(f"address: 10.251.9.{i}\n", f"address: 10.251.8.{i}\n")
     path.write_text(text)
-    refused = _dns(run, lab, "apply", "--resolvers", "all")
+    refused = dns(run, lab, "apply", "--resolvers", "all")
     assert refused.exit_code == 3 and "would update 16 of its" in refused.stderr
     assert "delete" not in refused.stderr.split("would")[1].split("(")[0]
     assert set(addresses(lab, "fv-n1.fv.lan.").values()) == {("10.251.9.1",)}
-    assert _dns(run, lab, "apply", "--resolvers", "all", "--force").exit_code == 0
+    assert dns(run, lab, "apply", "--resolvers", "all", "--force").exit_code == 0
     assert set(addresses(lab, "fv-n1.fv.lan.").values()) == {("10.251.8.1",)}

@@ -8,10 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import dns.message
-import dns.query
-import dns.rdatatype
-
+from dns import message as dns_message
+from dns import query as dns_query
+from dns import rdatatype as dns_rdatatype
 from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
 
@@ -74,8 +73,13 @@ def addresses(lab: Lab, name: str) -> dict[str, tuple[str, ...]]:
     renamer's own report)."""
     out = {}
     for resolver, instance in lab.instances.items():
-        response = dns.query.udp(dns.message.make_query(name, "A"), instance.address, port=instance.port,
+        response = dns_query.udp(dns_message.make_query(name, "A"), instance.address, port=instance.port,
                                  timeout=2.0)
         out[resolver] = tuple(sorted(item.address for rrset in response.answer
-                                     if rrset.rdtype == dns.rdatatype.A for item in rrset))
+                                     if rrset.rdtype == dns_rdatatype.A for item in rrset))
     return out
+
+
+def dns(run: Callable[..., Any], lab: Lab, *args: str) -> Any:
+    """`renamer dns ARGS... --inventory` the lab's inventory, through the `run` fixture."""
+    return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))

@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 """Time `renamer sweep --dry-run`, `verify` and `audit` against ripgrep and git grep, side by side.
 
-    python3 benchmarks/bench_sweep.py [--sizes 10000,40000,160000] [--clean 160000] [--runs 5]
-                                      [--workdir DIR] [--json FILE]
+    python3 benchmarks/bench_sweep.py [--shapes mixed,dense10,...] [--sizes 40000,160000]
+                                      [--clean mixed,dense10] [--runs 5] [--workdir DIR]
+                                      [--also NAME=PATH_TO_RENAMER ...] [--json FILE]
 
-For each size it generates (once, deterministically) a synthetic infra repo (and,
-for each --clean size, one without any old value),
-warms the page cache with one run of every command, then times the commands
-in alternating rounds and prints medians, ratios and peak RSS. ripgrep and
-git grep look for the same literals renamer does (every old key and the
-reverse-DNS name). Nothing here is a pass/fail test: it measures.
+For each shape and size it generates (once, deterministically) a synthetic
+infra repo (generate.py's SHAPES; each --clean shape also without any old
+value), warms the page cache with one run of every command, then times the
+commands in alternating rounds and prints medians, ratios and peak RSS.
+ripgrep and git grep look for the same literals renamer does (every old key
+and its reverse-DNS name). `--also old=/tmp/old/bin/renamer` times another
+renamer in the same rounds (a release to compare with). Every sample is
+written to benchmarks/results/ (or --json). Nothing here is a pass/fail test:
+it measures.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import shutil
@@ -25,7 +30,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LITERALS = ["ana-ml2", "ana-ml2-bmc", "ana-ml2.ana.lan", "10.250.50.54", "54.50.250.10.in-addr.arpa"]
+sys.path.insert(0, str(HERE))
+from generate import SHAPES  # noqa: E402  (a script beside this one, not a package)
 
 
 def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
@@ -38,25 +44,35 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
     return elapsed, usage.ru_maxrss / 1024
 
 
-def commands(renamer: str) -> dict[str, list[str]]:
-    literals = [arg for lit in LITERALS for arg in ("-e", lit)]
-    out = {
-        "renamer sweep --dry-run": [renamer, "sweep", "--dry-run", "--format", "summary"],
-        "rg -F": ["rg", "-F", "-c", "--hidden", *literals],
-        "git grep -F": ["git", "grep", "-F", "-c", *literals],
-    }
+def literals(shape: str) -> list[str]:
+    """What a grep would look for: every old key, and each old address's reverse-DNS name."""
+    spec = SHAPES[shape]
+    out = [*spec.hosts, *spec.addresses]
+    out += [ipaddress.ip_address(a).reverse_pointer for a in spec.addresses]
+    return out
+
+
+def commands(renamers: dict[str, str], shape: str) -> dict[str, list[str]]:
+    patterns = [arg for lit in literals(shape) for arg in ("-e", lit)]
+    out: dict[str, list[str]] = {}
+    for label, renamer in renamers.items():
+        suffix = "" if label == "renamer" else f" ({label})"
+        out[f"sweep --dry-run{suffix}"] = [renamer, "sweep", "--dry-run", "--format", "summary"]
+        out[f"verify{suffix}"] = [renamer, "verify"]
+        out[f"audit --format json{suffix}"] = [renamer, "audit", "--format", "json"]
+    out["rg -F -c"] = ["rg", "-F", "-c", "--hidden", *patterns]
+    out["git grep -F -c"] = ["git", "grep", "-F", "-c", *patterns]
     return {name: argv for name, argv in out.items() if shutil.which(argv[0])}
 
 
-def measure(repo: Path, argvs: dict[str, list[str]], runs: int) -> dict[str, tuple[float, float]]:
+def measure(repo: Path, argvs: dict[str, list[str]], runs: int) -> dict[str, list[tuple[float, float]]]:
     for argv in argvs.values():  # warm-up: page cache, git index
         timed(argv, repo)
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in argvs}
     for _ in range(runs):
         for name, argv in argvs.items():  # alternating, so drift hits every command alike
             samples[name].append(timed(argv, repo))
-    return {name: (statistics.median(s for s, _ in got), max(m for _, m in got))
-            for name, got in samples.items()}
+    return samples
 
 
 def _size(repo: Path) -> int:
@@ -68,59 +84,71 @@ def _size(repo: Path) -> int:
     return total
 
 
-def repo_for(workdir: Path, size: int, clean: bool) -> Path:
+def repo_for(workdir: Path, shape: str, size: int, clean: bool) -> Path:
     """The synthetic repo of `size` files (generated once); `clean`: no old value anywhere."""
-    repo = workdir / (f"repo-clean-{size}" if clean else f"repo-{size}")
+    repo = workdir / f"{shape}{'-clean' if clean else ''}-{size}"
     if not (repo / ".git").exists():
-        print(f"generating {size} files in {repo} ...", flush=True)
+        print(f"generating {size} files ({shape}{', clean' if clean else ''}) in {repo} ...", flush=True)
         extra = ["--hits", "0", "--decoys", "0"] if clean else []
-        subprocess.run([sys.executable, str(HERE / "generate.py"), str(repo), "--files", str(size), *extra],
-                       check=True)
+        subprocess.run([sys.executable, str(HERE / "generate.py"), str(repo), "--files", str(size),
+                        "--shape", shape, *extra], check=True)
     return repo
+
+
+def _table(results: dict[str, list[tuple[float, float]]]) -> None:
+    medians = {name: statistics.median(s for s, _ in got) for name, got in results.items()}
+    rg, gg = medians.get("rg -F -c", 0.0), medians.get("git grep -F -c", 0.0)
+    print(f"{'command':34} {'median':>8} {'vs rg':>7} {'vs git grep':>12} {'peak RSS':>9}")
+    for name, seconds in medians.items():
+        rss = max(m for _, m in results[name])
+        ratio_rg = f"{seconds / rg:.2f}x" if rg else "-"
+        ratio_gg = f"{seconds / gg:.2f}x" if gg else "-"
+        print(f"{name:34} {seconds:7.3f}s {ratio_rg:>7} {ratio_gg:>12} {rss:7.0f}MB")
+    print(flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,40000,160000")
-    parser.add_argument("--clean", default="160000",
-                        help="sizes of repos with no old value at all (comma-separated; '' for none)")
+    parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--sizes", default="40000,160000")
+    parser.add_argument("--clean", default="mixed,dense10",
+                        help="shapes also measured with no old value at all (comma-separated; '' for none)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/renamer-bench"))
-    parser.add_argument("--json", type=Path, help="also write every median here")
+    parser.add_argument("--also", action="append", default=[], metavar="NAME=PATH",
+                        help="another renamer to time in the same rounds")
+    parser.add_argument("--json", type=Path, help="where the samples go (default: benchmarks/results/)")
     args = parser.parse_args()
     renamer = shutil.which("renamer")
     if renamer is None:
         print("renamer is not on PATH (pip install . first)", file=sys.stderr)
         return 2
+    renamers = {"renamer": renamer, **dict(item.split("=", 1) for item in args.also)}
     cores = len(os.sched_getaffinity(0))
     print(f"{cores} cores; {args.runs} alternating runs after a warm-up; medians\n")
-    cases = [(int(s), False) for s in args.sizes.split(",") if s]
-    cases += [(int(s), True) for s in args.clean.split(",") if s]
-    report = {"cores": cores, "runs": args.runs, "repos": []}
-    for size, clean in cases:
-        repo = repo_for(args.workdir, size, clean)
-        argvs = commands(renamer)
-        argvs["renamer verify"] = [renamer, "verify"]
-        argvs["renamer audit --format json"] = [renamer, "audit", "--format", "json"]
+    cases = [(shape, int(size), False) for shape in args.shapes.split(",") if shape
+             for size in args.sizes.split(",") if size]
+    cases += [(shape, int(size), True) for shape in args.clean.split(",") if shape
+              for size in args.sizes.split(",") if size]
+    report: dict[str, object] = {"cores": cores, "runs": args.runs, "renamers": renamers, "repos": []}
+    repos: list[object] = []
+    for shape, size, clean in cases:
+        repo = repo_for(args.workdir, shape, size, clean)
         megabytes = _size(repo) / 1e6
-        results = measure(repo, argvs, args.runs)
-        print(f"== {size} files, {megabytes:.0f} MB{', no old value' if clean else ''}")
-        rg = results.get("rg -F", (0, 0))[0]
-        gg = results.get("git grep -F", (0, 0))[0]
-        print(f"{'command':32} {'median':>8} {'vs rg':>7} {'vs git grep':>12} {'peak RSS':>9}")
-        for name, (seconds, rss) in results.items():
-            ratio_rg = f"{seconds / rg:.2f}x" if rg else "-"
-            ratio_gg = f"{seconds / gg:.2f}x" if gg else "-"
-            print(f"{name:32} {seconds:7.3f}s {ratio_rg:>7} {ratio_gg:>12} {rss:7.0f}MB")
-        print(flush=True)
-        report["repos"].append({"files": size, "clean": clean, "megabytes": round(megabytes),
-                                "results": {n: {"seconds": round(t, 4), "rss_mb": round(m)}
-                                            for n, (t, m) in results.items()}})
+        results = measure(repo, commands(renamers, shape), args.runs)
+        print(f"== {shape}{', no old value' if clean else ''}: {size} files, {megabytes:.0f} MB")
+        _table(results)
+        repos.append({"shape": shape, "files": size, "clean": clean, "megabytes": round(megabytes),
+                      "samples": {n: [{"seconds": round(t, 4), "rss_mb": round(m)} for t, m in got]
+                                  for n, got in results.items()}})
+    report["repos"] = repos
     help_times = sorted(timed([renamer, "--help"], Path.cwd())[0] for _ in range(7))
     print(f"renamer --help: median {statistics.median(help_times) * 1000:.0f} ms")
     report["help_ms"] = round(statistics.median(help_times) * 1000)
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    target = args.json or HERE / "results" / f"bench_sweep-{cores}-cores.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"samples written to {target}")
     return 0
 
 

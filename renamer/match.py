@@ -22,7 +22,7 @@ from renamer.context import RANGE_HINT, find_ranges, range_rule
 from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges
-from renamer.patterns import FEW, find_patterns, fragments, quantified
+from renamer.patterns import FEW, PatternHit, find_patterns, fragments, quantified
 
 
 class Matcher:
@@ -54,6 +54,8 @@ class Matcher:
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
+        self._patterns_of: bytes | None = None  # the last file asked about, and its answer
+        self._patterns_found: list[PatternHit] = []
         self._pattern_kinds = {old: (new, "host") for old, new in self.hosts}
         self._pattern_kinds.update((old, (new, "address")) for old, new in self.addresses)
         forms: dict[bytes, Form] = {}
@@ -132,8 +134,16 @@ class Matcher:
             return True
         if self._v4_pairs and b"$ORIGIN" in data and b"in-addr.arpa" in data.lower():
             return True  # a reverse zone: relative PTR owners of old addresses (formats/zone.py)
-        return (any(start in data for start in self._pattern_starts)
-                and any(meta in data for meta in (b"\\", b"[", b"*", b"+", b"?", b"{")))
+        # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
+        # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
+        return bool(self._pattern_starts) and bool(self._patterns(data))
+
+    def _patterns(self, data: bytes) -> list[PatternHit]:
+        """find_patterns, asked once per file: the first pass's answer is the full scan's."""
+        if data is not self._patterns_of:
+            self._patterns_of = data
+            self._patterns_found = find_patterns(data, self._pattern_olds, self._pattern_starts)
+        return self._patterns_found
 
     def find(self, data: bytes) -> list[Match]:
         """All matches in `data`, leftmost-longest, non-overlapping, in order; those that must
@@ -180,7 +190,7 @@ class Matcher:
                 if m.kind == "host" and m.refused is None and is_account(data, m.start, m.end, starts):
                     m.kept = "account"
         if self._pattern_starts:
-            found = find_patterns(data, self._pattern_olds, self._pattern_starts)
+            found = self._patterns(data)
             if found:
                 matches = with_patterns(matches, found, self._pattern_kinds)
         return quantified(data, matches)

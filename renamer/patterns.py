@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from renamer import work
+
 if TYPE_CHECKING:
     from renamer.occurrences import Match
 
@@ -62,12 +64,17 @@ def fragments(olds: list[str]) -> tuple[bytes, ...]:
 def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> list[PatternHit]:
     """Regex-ish runs in `data` that match an old value in full, in file order.
 
-    Each token around a start is tested for a meta character; a file with many starts is
-    first searched for one as a whole (a token without one is no pattern), which costs one
-    regex over every byte: for a few starts, looking at each is cheaper."""
-    found = [pos for fragment in starts for pos in _positions(data, fragment)]
-    if not found or (len(found) > FEW and not _META.search(data)):
+    Only the starts near regex syntax are looked at: a candidate token holds a meta character
+    and reaches at most _MAX_TOKEN bytes either side of its start, so a start farther than that
+    from every meta match can make no candidate. A file on a 10/8 network holds `10.` on most
+    lines and a meta character on few: the work follows the metas, not the starts."""
+    if not any(sign in data for sign in _META_SIGNS) or not any(s in data for s in starts):
         return []
+    found: set[int] = set()
+    for low, high in _near_metas(data):
+        for fragment in starts:
+            found.update(_positions(data, fragment, low, high))
+    work.add("pattern positions", len(found))
     spans = {_token_around(data, pos) for pos in found}
     out = []
     for start, end in sorted(spans):
@@ -80,11 +87,51 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
     return out
 
 
-def _positions(data: bytes, fragment: bytes) -> Iterator[int]:
-    pos = data.find(fragment)
-    while pos != -1:
+# Every _META match holds one of these bytes: a file without any holds no pattern.
+_META_SIGNS = (b"\\", b"[", b"{", b"*", b"?", b"+")
+# How far a candidate token can reach from a meta match: _MAX_TOKEN, and a margin.
+_REACH = _MAX_TOKEN + 64
+
+
+def _near_metas(data: bytes) -> Iterator[tuple[int, int]]:
+    """Merged windows of `data`: each meta match widened over the token characters on both sides.
+
+    A candidate token is a run of token characters around its start that holds a meta match;
+    that match either is one finditer reports or starts inside one, so the token's start lies in
+    the reported match's window (the run reaches it without a break, within _REACH). A `[gpu]`
+    section header or a Markdown `*` widens to a word or two, not to the lines around it."""
+    low = high = -1
+    for meta in _META.finditer(data):
+        start, end = _edge(data, meta.start(), -1), _edge(data, meta.end(), 1)
+        if start > high:
+            if high >= 0:
+                yield low, high
+            low = start
+        high = max(high, end)
+    if high >= 0:
+        yield low, high
+
+
+def _edge(data: bytes, pos: int, step: int) -> int:
+    """Where the run of token characters from `pos` ends, going `step` (-1 left, 1 right)."""
+    if step < 0:
+        limit = max(0, pos - _REACH)
+        while pos > limit and data[pos - 1] in _TOKEN:
+            pos -= 1
+        return pos
+    limit = min(len(data), pos + _REACH)
+    while pos < limit and data[pos] in _TOKEN:
+        pos += 1
+    return pos
+
+
+def _positions(data: bytes, fragment: bytes, low: int = 0, high: int = -1) -> Iterator[int]:
+    """Where `fragment` starts in data[low:high] (high -1: to the end)."""
+    high = len(data) if high < 0 else high
+    pos = data.find(fragment, low, high + len(fragment))
+    while pos != -1 and pos < high:
         yield pos
-        pos = data.find(fragment, pos + 1)
+        pos = data.find(fragment, pos + 1, high + len(fragment))
 
 
 def _token_around(data: bytes, pos: int) -> tuple[int, int]:

@@ -171,3 +171,14 @@ def _byte_column(line: bytes, column: int) -> int:
 
 def _text(item: object) -> str:
     return str(getattr(item, "text", "") if hasattr(item, "like") else getattr(item, "old", ""))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["ana", "-", "_", ".", "ml2", "ML2", "ANA", "10", "250", "50", "54",
+                                 " ", "\n", "\\", "[.]", "x", "2", "bmc", "0"]), max_size=40))
+def test_anchoring_on_whole_needles_finds_what_first_tokens_find(pieces: list[str]) -> None:
+    data = "".join(pieces).encode()
+    anchored = LoosePass(["ana-ml2", "ana-ml2-bmc", "ml2"], ["10.250.50.54"])
+    reference = LoosePass(["ana-ml2", "ana-ml2-bmc", "ml2"], ["10.250.50.54"])
+    reference._anchors = reference._starts  # the old way: every first token is tried
+    assert anchored.find(data) == reference.find(data)

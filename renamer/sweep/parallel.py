@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from renamer import debug
+from renamer import debug, work
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
@@ -45,6 +45,7 @@ class Chunk:
     holding: list[str] = field(default_factory=list)  # files holding one of `options.present`
     linking: list[str] = field(default_factory=list)  # Markdown files that may link to an old anchor
     excluded: list[str] = field(default_factory=list)  # never scanned: the allowlist's `exclude` and more
+    work: collections.Counter[str] = field(default_factory=collections.Counter)  # work.py: for -vv
 
     def add(self, other: Chunk) -> None:
         self.scanned += other.scanned
@@ -52,6 +53,7 @@ class Chunk:
         self.holding += other.holding
         self.linking += other.linking
         self.excluded += other.excluded
+        self.work.update(other.work)
 
 
 def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str]) -> Chunk:
@@ -61,6 +63,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     candidates (a hit, a UTF-16/32 BOM, an old value in the path, anything
     unusual) go through the full scanner. Most files never leave this loop.
     """
+    counted = collections.Counter(work.COUNTS)
     scanner = FileScanner(project, options)
     root = f"{project.root}/"
     matcher = project.matcher
@@ -81,7 +84,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
         if excluded(rel):
             out.excluded.append(rel)
             continue
-        candidate, read = True, None
+        candidate, read, hints = True, None, None
         try:
             fd = open_(root + rel, OPEN_FLAGS)
         except OSError:
@@ -110,16 +113,10 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                     else:
                         scanned += 1
                         continue  # finally: closes fd
-                for needle in needles:
-                    if candidate or needle in data:
-                        candidate = True
-                        break
-                if not candidate:
-                    candidate = matcher.might_hold_context(data)
-                if not candidate and path_needles:
-                    candidate = any(n in rel for n in path_needles)
-                if not candidate and loose is not None:
-                    candidate = loose.might_match(data)
+                # Each test once: the full scanner takes their answers instead of asking again.
+                hit = any(needle in data for needle in needles) or matcher.might_hold_context(data)
+                loose_hit = loose is not None and loose.might_match(data)
+                candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)
                 if present and any(value in data for value in present):
                     holding.append(rel)
                 if is_markdown(rel) and any(slug in data for slug in slugs):
@@ -128,6 +125,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                     info = fstat_(fd)
                     if stat.S_ISREG(info.st_mode):
                         read = (data, info.st_mode)
+                        hints = (hit, loose_hit)
             except OSError:
                 pass  # a folder (a submodule), a file over the limit: the full scanner decides
             finally:
@@ -135,12 +133,13 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
         if not candidate:
             scanned += 1
             continue
-        found = scanner.scan(rel, read=read)
+        found = scanner.scan(rel, read=read, hints=hints)
         if found is not None:
             scanned += 1
             if _interesting(found):
                 kept.append(found)
     out.scanned = scanned
+    out.work = work.since(counted)
     return out
 
 
@@ -190,6 +189,7 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
         how = f"{len(per_worker)} forked workers" if forked else "in process"
         debug.say(f"scan: {total.scanned} files in {(time.perf_counter() - start) * 1000:.1f} ms, {how}; "
                   f"files per worker: {split}")
+        debug.say(f"work: {work.line(total.work)}")
     total.kept.sort(key=lambda r: r.path)
     total.holding.sort()
     total.linking.sort()

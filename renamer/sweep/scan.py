@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import near_miss
+from renamer import near_miss, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.formats import Format, format_of
 from renamer.occurrences import Match
@@ -82,11 +82,13 @@ class FileScanner:
         self.matcher = project.matcher
 
     def scan(self, rel: str, klass: FileClass | None = None,
-             read: tuple[bytes, int] | None = None) -> FileResult | None:
+             read: tuple[bytes, int] | None = None,
+             hints: tuple[bool, bool] | None = None) -> FileResult | None:
         """What `rel` holds; None when it is no file to scan (a folder, a socket, gone).
 
         Classification waits until a prefilter hit: most files hold no old value.
-        `read`: the (bytes, mode) of a regular file the caller has read already.
+        `read`: the (bytes, mode) of a regular file the caller has read already; `hints`: what
+        the matcher's and the loose pass's prefilters answered for those bytes (not asked again).
         """
         path = f"{self.project.root}/{rel}"
         content = (classify_bytes(*read) if read is not None
@@ -96,11 +98,15 @@ class FileScanner:
         if content.kind == "unreadable":
             return FileResult(rel, content.kind, "", refused=content.detail)
         data = content.data
-        hit = content.kind != "too-large" and self.matcher.might_match(data)
+        if hints is not None and read is not None and data is read[0]:  # not decoded from UTF-16
+            hit, loose_hit = hints
+        else:
+            hit = content.kind != "too-large" and self.matcher.might_match(data)
+            loose_hit = self.options.loose and self.project.loose.might_match(data)
         path_hit = self.matcher.might_match(os.fsencode(rel))
-        loose_hit = self.options.loose and self.project.loose.might_match(data)
         if not (hit or path_hit or loose_hit or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
+        work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
         status = klass.status
         # A link or a file too large to rewrite is still renamed with its folder: left behind,
@@ -198,7 +204,10 @@ class FileScanner:
         return refs, edits, refused
 
     def _python_roles(self, fmt: Format, data: bytes, matches: list[Match]) -> list[str] | None:
-        return fmt.roles(data, [(m.start, m.end) for m in matches])
+        roles = fmt.roles(data, [(m.start, m.end) for m in matches])
+        if roles is not None:
+            work.add("python parses")
+        return roles
 
     def _structure_problem(self, fmt: Format, data: bytes, edits: list[Edit]) -> str | None:
         """Parse only when an edit could change structure: a value that the format might read
@@ -215,6 +224,7 @@ class FileScanner:
             return None
         before = data.decode("utf-8", "replace")
         after = apply_edits(data, edits).decode("utf-8", "replace")
+        work.add("edit checks")
         return fmt.edit_problem(before, after)
 
     def _locations(self, fmt: Format, data: bytes, lines: Lines, matches: list[Match],
@@ -222,6 +232,7 @@ class FileScanner:
         if fmt.keys and len(data) <= LOCATE_LIMIT:
             text = data.decode("utf-8", "replace")
             offsets = [lines.char_offset(m.start) for m in matches]
+            work.add("key path parses")
             return fmt.locate(text, offsets)
         if roles is not None:
             return [(None, role) for role in roles]

@@ -1,0 +1,66 @@
+"""A regression guard that counts instead of timing: the work a scan does on a generated repo
+on a 10/8 network (`10.x` on most lines) must stay within committed bounds.
+
+A timed test passes on a fast machine and fails on a busy one; these counts are the same on any
+machine. Each bound is the measured count with some headroom; a change that makes a count grow
+past it (the pattern probe looking at every `10.` again, every file scanned in full, a parse per
+file) fails with the count, the bound and what it measures. Raise a bound only with the reason in
+the commit message.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+BOUNDS = json.loads((HERE / "work_bounds.json").read_text())
+WHAT = {
+    "full scans": "files the first pass could not reject, scanned in full",
+    "pattern positions": "fragment positions the pattern probe looked at (patterns.py)",
+    "loose positions": "positions the loose pass tried its regex at (near_miss.py)",
+    "python parses": "Python files parsed for the roles of their matches",
+    "key path parses": "files parsed for YAML/JSON/TOML key paths",
+    "edit checks": "results parsed to prove an edit keeps the structure",
+}
+
+
+def _generate(dest: Path) -> None:
+    spec = importlib.util.spec_from_file_location("generate", HERE.parents[1] / "benchmarks" / "generate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["generate"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    module.generate(dest, BOUNDS["files"], seed=1, shape=BOUNDS["shape"])
+
+
+@pytest.fixture(scope="module")
+def dense(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = tmp_path_factory.mktemp("dense") / "repo"
+    _generate(repo)
+    return repo
+
+
+def counted(repo: Path, *args: str) -> dict[str, int]:
+    done = subprocess.run([sys.executable, "-m", "renamer", "-vv", *args], cwd=repo,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    line = next(line for line in done.stderr.splitlines() if line.startswith("renamer: debug: work: "))
+    pairs = [item.rsplit(" ", 1) for item in line.removeprefix("renamer: debug: work: ").split(", ")]
+    return {what: int(n) for what, n in pairs}
+
+
+@pytest.mark.parametrize("command", sorted(BOUNDS["commands"]))
+def test_the_work_stays_within_its_bounds(dense: Path, command: str) -> None:
+    counts = counted(dense, *command.split())
+    bounds = BOUNDS["commands"][command]
+    grown = [f"{what}: {counts.get(what, 0)} > bound {bound} ({WHAT[what]})"
+             for what, bound in bounds.items() if counts.get(what, 0) > bound]
+    assert not grown, f"`renamer {command}` on the dense repo does more work than before: " + "; ".join(grown)
+    assert set(counts) <= set(bounds), f"a new count needs a bound in work_bounds.json: {set(counts) - set(bounds)}"
+    assert counts["full scans"] > 0  # the repo holds old values: the guard measures a real scan

@@ -37,3 +37,10 @@ class UnsafeError(RenamerError):
     """Refused because going on could lose data (exit 3)."""
 
     exit_code = EXIT_UNSAFE
+
+
+class Interrupted(RenamerError):
+    """Ctrl-C or SIGTERM stopped work halfway: the message says what is left and how the
+    next run completes it (exit 130). The CLI prints it as `renamer: interrupted ...`."""
+
+    exit_code = EXIT_INTERRUPTED

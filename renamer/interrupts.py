@@ -29,3 +29,24 @@ def handled(signals: tuple[signal.Signals, ...], handler: Handler) -> Iterator[N
 def raise_interrupt(signum: int, frame: Any) -> None:
     """A handler that makes a signal (SIGTERM) interrupt like Ctrl-C."""
     raise KeyboardInterrupt
+
+
+class Deferred:
+    """Signals received while work must not stop halfway: recorded, for the work to stop
+    at its next safe point (`received`), instead of raised wherever they land."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.received = signum
+
+
+@contextlib.contextmanager
+def deferred(signals: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[Deferred]:
+    """Ctrl-C and SIGTERM recorded, not raised, for the duration (see `Deferred`). A signal
+    the process ignores (a background job started by `nohup` or a non-interactive shell's
+    `&`) stays ignored."""
+    recorder = Deferred()
+    with handled(tuple(n for n in signals if signal.getsignal(n) is not signal.SIG_IGN), recorder):
+        yield recorder

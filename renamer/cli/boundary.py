@@ -11,7 +11,7 @@ import click
 
 from renamer import debug
 from renamer.cli.output import printable
-from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, RenamerError
+from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, Interrupted, RenamerError
 
 
 def run(group: click.Group, argv: list[str] | None) -> int:
@@ -35,6 +35,9 @@ def _run(group: click.Group, args: list[str]) -> int:
         return EXIT_USAGE
     except click.ClickException as exc:
         click.echo(f"renamer: error: {exc.format_message()}", err=True)
+        return exc.exit_code
+    except Interrupted as exc:  # stopped halfway: what is left, and how the next run finishes it
+        click.echo(f"renamer: {printable(str(exc))}", err=True)
         return exc.exit_code
     except RenamerError as exc:
         for line in exc.lines:

@@ -40,4 +40,5 @@ def project_from(ctx: click.Context) -> LoadedProject:
 
 def warn_interrupted(ctx: click.Context, interrupted: bool) -> None:
     if interrupted:
-        settings(ctx).output.info("warning: an interrupted sweep is pending; `renamer sweep` completes it")
+        settings(ctx).output.info("warning: an interrupted sweep is pending; `renamer sweep` completes it "
+                                  "(`renamer sweep --commit` where it was to commit)")

@@ -12,6 +12,7 @@ from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.interactive import Asker
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
+from renamer.interrupts import deferred
 from renamer.masking import mask_diff
 from renamer.report.machine import dumps, sweep_data
 from renamer.report.text import sweep_summary
@@ -19,6 +20,7 @@ from renamer.sites import site_hosts
 from renamer.sweep import run
 from renamer.sweep.results import SweepResult
 from renamer.sweep.run import Runtime, SweepRequest
+from renamer.words import plural
 
 
 @click.command()
@@ -79,7 +81,13 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
                            runtime=Runtime(out.progress("scanning"), listing))
     out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
     warn_interrupted(ctx, result.interrupted)
-    _show(out, result, fmt, commit, show_secrets)
+    if result.applied is None:
+        _show(out, result, fmt, commit, show_secrets)
+        return 0
+    with deferred() as signals:  # the work is done: an interrupt now changes nothing
+        _show(out, result, fmt, commit, show_secrets)
+        if result.applied.commits and (result.applied.interrupted or signals.received is not None):
+            out.info("renamer: interrupted after the commit: the sweep is complete")
     return 0
 
 
@@ -111,9 +119,18 @@ def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], reque
 
 
 def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets: bool) -> None:
-    if result.recovered is not None:
-        out.info(f"an interrupted sweep was completed: {len(result.recovered.rolled_forward)} files "
-                 f"finished, {len(result.recovered.rolled_back)} left as they were")
+    recovered = result.recovered
+    if recovered is not None and result.completed:
+        out.info(f"an interrupted sweep was completed: {len(recovered.rolled_forward)} files finished now; "
+                 f"its rewrite ({plural(len(recovered.targets), 'file')}, "
+                 f"{plural(recovered.replacements, 'replacement')}) committed as {result.completed[-1][:12]}")
+    elif recovered is not None:
+        out.info(f"an interrupted sweep was completed: {len(recovered.rolled_forward)} files "
+                 f"finished, {len(recovered.rolled_back)} left as they were")
+    if recovered is not None and recovered.saved:
+        more = f" and {len(recovered.saved) - 1} more" if len(recovered.saved) > 1 else ""
+        out.info(f"renamer: {recovered.saved[0]}{more}: saved by someone else meanwhile: that save is kept "
+                 "and the file is not rewritten")
     if fmt == "json":
         out.echo(dumps(sweep_data(result)))
     else:

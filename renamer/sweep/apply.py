@@ -1,18 +1,26 @@
 """apply_plan: the only code that changes the user's files, in order: the renames (`moves.py`),
 the new files written beside their targets, the journalled swap of every file at once (each
-checked first by `seen.py`), the commits."""
+checked first by `seen.py`, then swapped in by `swap.py`, which compares what it displaced),
+the commits.
+
+Ctrl-C and SIGTERM in the swap loop are deferred to the next file (a swap is never cut
+in half) and stop it there; the journal keeps the rest and the error says how the next
+run finishes it. Once the rewrite commit exists the sweep has done its work: an interrupt
+from then on is answered by finishing, not by a failure."""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
+import hashlib
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import vcs, vcs_status
+from renamer import debug, vcs, vcs_status
 from renamer.atomic import fsync_folder, write_new
-from renamer.errors import RenamerError, UnsafeError
+from renamer.errors import Interrupted, RenamerError, UnsafeError
+from renamer.interrupts import Deferred, deferred
 from renamer.paths import inside
-from renamer.sweep.guard import sweep_lock
+from renamer.sweep.guard import shown_journal, sweep_lock
 from renamer.sweep.journal import Journal
 from renamer.sweep.messages import commit_message, rename_message
 from renamer.sweep.model import apply_edits
@@ -20,6 +28,9 @@ from renamer.sweep.moves import rename_all, unrename
 from renamer.sweep.plan import Plan
 from renamer.sweep.seen import Seen, verified_contents
 from renamer.sweep.summary import Summary
+from renamer.sweep.swap import Swapper
+from renamer.vcs_command import git_dir
+from renamer.words import plural
 
 
 @dataclass(frozen=True)
@@ -27,6 +38,7 @@ class Applied:
     files_written: int
     renamed: int
     commits: tuple[str, ...]
+    interrupted: bool = False  # Ctrl-C came once the rewrite commit existed: it finished anyway
 
 
 def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Applied:
@@ -48,11 +60,16 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
         for rel in targets + [p for pair in plan.renames for p in pair]:
             inside(root, rel, "write")
         contents = verified_contents(plan)
-        message = commit_message(plan, Summary.of(plan)) if commit and edited else None
+        summary = Summary.of(plan)
+        written_message = commit_message(plan, summary) if edited and project.git else None
+        message = written_message if commit else None
+        datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
+        digests = [(c.digest, hashlib.sha1(data).hexdigest()) for c, data in zip(edited, datas, strict=True)]
         # Journalled before the first rename: a kill from here on is undone (or finished)
         # by the next run, renames included (see journal.py).
         journal = Journal(root, targets, message, renames=plan.renames,
-                          head=vcs_status.head_sha(root) if project.git else None)
+                          head=vcs_status.head_sha(root) if project.git else None, digests=digests,
+                          replacements=summary.replacement_total(), message=written_message)
         try:
             journal.prepare()
         except OSError as exc:
@@ -62,7 +79,6 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
         except BaseException:
             journal.finish()
             raise
-        datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
         _prepare(root, journal, datas, [c.mode for c in edited], renames)
         try:
             if commit and renames:
@@ -74,11 +90,48 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             unrename(root, renames)
             raise
         seen = {(c.new_path or c.path): contents[c.path] for c in edited}
-        _swap(root, journal, seen)
+        with deferred() as signals:
+            saved = _swap(root, journal, seen, signals)
+        if saved:
+            _refuse_saved(plan, journal, saved)
+        late = False
         if message is not None:
-            commits += commit_written(root, targets, message, hooks=hooks)
-            journal.finish()
-    return Applied(len(edited), len(renames), tuple(commits))
+            made, late = commit_pending(root, [t for t, _ in journal.writes], message, hooks=hooks)
+            commits += made
+            with deferred() as signals:  # the commit exists: nothing left worth stopping for
+                journal.finish()
+            late = late or signals.received is not None
+    return Applied(len(edited), len(renames), tuple(commits), late)
+
+
+def commit_pending(root: Path, targets: list[str] | tuple[str, ...], message: str, *,
+                   hooks: bool = True) -> tuple[list[str], bool]:
+    """The rewrite commit, interruptible (a hook may hang), and whether an interrupt came: one
+    after git made the commit is no failure; one before it leaves the journal to make it."""
+    before = vcs_status.head_sha(root)
+    try:
+        return commit_written(root, targets, message, hooks=hooks), False
+    except KeyboardInterrupt:
+        _wait_for_git(root)
+        after = vcs_status.head_sha(root)
+        if after is not None and after != before:  # git finished the commit: the sweep is done
+            return [after], True
+        raise Interrupted(f"interrupted before the commit: the rewrite of {plural(len(targets), 'file')} is "
+                          f"written, not committed; `renamer sweep --commit` commits it "
+                          f"(journal: {shown_journal(root)})") from None
+
+
+def _wait_for_git(root: Path, seconds: float = 10.0) -> None:
+    """An interrupt sent to renamer alone (not its process group) leaves git running: wait,
+    a while, for it to let go of the index (it holds index.lock until the commit is made or
+    refused), so that what is said next is what git did."""
+    folder = git_dir(root)
+    if folder is None:
+        return
+    deadline = time.monotonic() + seconds
+    with deferred():  # a second Ctrl-C does not cut the wait short into a wrong answer
+        while (folder / "index.lock").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
 
 
 def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: str, *,
@@ -109,28 +162,70 @@ def _prepare(root: Path, journal: Journal, datas: list[bytes], modes: list[int],
         raise
 
 
-def _swap(root: Path, journal: Journal, seen: dict[str, Seen]) -> None:
-    """Phase two: check each target is as it was read, then only renames (see journal.py).
+def _swap(root: Path, journal: Journal, seen: dict[str, Seen], signals: Deferred) -> set[str]:
+    """Phase two: check each target is as it was read, then only swaps (see journal.py).
 
     A file saved by someone else while the new files were written stops the sweep
-    before anything is replaced; the temporary files are removed."""
+    before anything is replaced; the temporary files are removed. One saved during the
+    swaps is caught by its swap and left as saved: returned, for the caller to refuse."""
     changed = [target for target, _ in journal.writes if not seen[target].unchanged(root / target)]
     if changed:
         journal.discard()
         more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
         raise UnsafeError(f"{changed[0]}{more}: changed while the sweep was writing; nothing replaced "
                           "(renames, if any, are in place), run the sweep again")
-    journal.commit()  # from here on only renames: atomic, and they need no space
+    journal.commit()  # from here on only swaps: atomic, and they need no space
+    swapper = Swapper()
+    saved: set[str] = set()
+    total = len(journal.writes)
     for done, (target, tmp) in enumerate(journal.writes):
+        if signals.received is not None:
+            _interrupted(root, journal, done, total)
         try:
-            os.replace(root / tmp, root / target)
+            if not swapper.swap_in(root / target, root / tmp, seen[target].unchanged):
+                saved.add(target)
         except OSError as exc:  # EPERM: an append-only folder, a bind-mounted file
-            raise UnsafeError(f"cannot replace {target}: {exc.strerror}; {done} of {len(journal.writes)} "
+            raise UnsafeError(f"cannot replace {target}: {exc.strerror}; {done} of {total} "
                               "files are written, the journal keeps the rest: fix the cause, then "
                               "`renamer sweep` finishes them") from None
+    debug.say(f"swap: {total} files by {swapper.method}")
     for folder in {(root / t).parent for t, _ in journal.writes}:
         fsync_folder(folder)
+    journal.drop(saved)
     if journal.commit_message is None:
         journal.finish()
+    elif signals.received is not None:  # all written: only the commit is left, for the next run
+        journal.written()
+        raise Interrupted(f"interrupted after writing all {total - len(saved)} files, before the commit: "
+                          f"`renamer sweep --commit` commits them (journal: {shown_journal(root)})")
     else:
         journal.written()
+    return saved
+
+
+def _interrupted(root: Path, journal: Journal, done: int, total: int) -> None:
+    """Stop the swaps at a file boundary: the journal (still `committing`) keeps the rest."""
+    again = "renamer sweep --commit" if journal.commit_message is not None else "renamer sweep"
+    then = " and commits the rewrite" if journal.commit_message is not None else ""
+    raise Interrupted(f"interrupted after writing {done} of {total} files: `{again}` writes the other "
+                      f"{total - done}{then} (journal: {shown_journal(root)})")
+
+
+def _refuse_saved(plan: Plan, journal: Journal, saved: set[str]) -> None:
+    """Files saved by someone else during the swaps: their save is kept, those files are not
+    rewritten; the rest is (the commit left to the next run, with counts of what was written)."""
+    first = sorted(saved)[0]
+    more = f" and {len(saved) - 1} more" if len(saved) > 1 else ""
+    written = len(journal.writes)
+    if journal.commit_message is not None:
+        kept = Plan(plan.project, replace(plan.scan, files=tuple(
+            f for f in plan.scan.files if (f.new_path or f.path) not in saved)))
+        journal.commit_message = journal.message = commit_message(kept, Summary.of(kept))
+        journal.replacements = Summary.of(kept).replacement_total()
+        journal.written()
+        then = (f"the other {written} files are rewritten, not committed: check it, then "
+                f"`renamer sweep --commit` commits them (journal: {shown_journal(plan.project.root)})")
+    else:
+        then = f"the other {written} files are rewritten: check it, then run the sweep again"
+    raise UnsafeError(f"{first}{more}: saved by someone else while the sweep replaced it: that save is kept "
+                      f"and the file is not rewritten; {then}")

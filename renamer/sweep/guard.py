@@ -12,8 +12,8 @@ from pathlib import Path
 from renamer import vcs_status
 from renamer.errors import RenamerError, UnsafeError
 from renamer.project import LoadedProject
-from renamer.state import lock_path
-from renamer.sweep.journal import Recovery, recover
+from renamer.state import journal_path, lock_path
+from renamer.sweep.journal import Recovery, recover, wants_commit
 from renamer.vcs_command import git_dir
 
 
@@ -49,10 +49,25 @@ def check_index(project: LoadedProject, targets: list[str]) -> None:
                           f"{hidden[0]}` first; nothing written")
 
 
-def recover_interrupted(root: Path) -> Recovery | None:
-    """Complete (or undo) a sweep that was killed while writing; see journal.py."""
+def recover_interrupted(root: Path, *, commit: bool = False) -> Recovery | None:
+    """Complete (or undo) a sweep that was killed while writing; see journal.py. One that was
+    to commit is asked about first: only a `commit` run may finish it, since any other would
+    leave its rewrite uncommitted and the journal that knows it gone."""
     with sweep_lock(root):
-        return recover(root)
+        if not commit and wants_commit(root):
+            raise UnsafeError(f"an interrupted `renamer sweep --commit` is pending (journal: "
+                              f"{shown_journal(root)}): its rewrite is written, or partly, but not "
+                              "committed; `renamer sweep --commit` finishes and commits it; nothing written")
+        return recover(root, commit=commit)
+
+
+def shown_journal(root: Path) -> str:
+    """The journal's path as the user would type it: relative to the repo where it is inside."""
+    path = journal_path(root)
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 @contextlib.contextmanager

@@ -7,6 +7,12 @@ renamed over its target. Renames need no space and are atomic, so a kill at
 any moment leaves every file wholly old or wholly new, and the journal says
 which way to finish: a `preparing` journal is rolled back (temporary files
 removed), a `committing` one rolled forward (remaining renames done).
+
+Each rename is a swap (`swap.py`): the file it displaces comes out at the
+temporary name and is compared with what was read. The journal keeps the SHA-1 of
+each file as read and as written, so recovery can tell a temporary file still to
+put in place from one displaced by a swap, and a save that a swap caught (and a
+kill interrupted) from the file as it was read: a newer save is never replaced.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from renamer.atomic import TMP_SUFFIX, fsync_folder, write_atomic
 from renamer.errors import RenamerError, UnsafeError
 from renamer.paths import problem
 from renamer.state import journal_path
+from renamer.sweep.swap import Swapper, digest
 
 JournalState = Literal["preparing", "committing", "written"]
 PREPARING: JournalState = "preparing"
@@ -32,6 +39,7 @@ COMMITTING: JournalState = "committing"
 WRITTEN: JournalState = "written"  # every file replaced; the git commit asked for is still to make
 _SWEEP_ID = re.compile(r"[0-9a-f]{12}")
 _JOURNAL_TMP = ".journal-tmp"
+_SHA1 = re.compile(r"[0-9a-f]{40}")
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,8 @@ class Recovery:
     rolled_forward: tuple[str, ...]
     rolled_back: tuple[str, ...]
     commit_message: str | None = None  # the interrupted sweep was to commit its rewrite so
+    saved: tuple[str, ...] = ()  # saved by someone else meanwhile: their version kept, not rewritten
+    replacements: int = 0  # in the rewrite it completes
 
 
 def temp_name(target: str, sweep_id: str) -> str:
@@ -51,10 +61,16 @@ def temp_name(target: str, sweep_id: str) -> str:
 
 class Journal:
     def __init__(self, root: Path, targets: list[str], commit_message: str | None = None, *,
-                 renames: list[tuple[str, str]] | None = None, head: str | None = None) -> None:
+                 renames: list[tuple[str, str]] | None = None, head: str | None = None,
+                 digests: list[tuple[str, str]] | None = None, replacements: int = 0,
+                 message: str | None = None) -> None:
         self.root = root
         self.id = uuid.uuid4().hex[:12]
         self.writes = [(target, temp_name(target, self.id)) for target in targets]
+        # target -> (SHA-1 as read, SHA-1 as written): what recovery compares (see above)
+        self.digests = dict(zip(targets, digests or [], strict=False))
+        self.replacements = replacements
+        self.message = message or commit_message  # the rewrite's message, for a `--commit` rerun
         self.commit_message = commit_message
         self.renames = list(renames or [])
         self.head = head  # HEAD before the sweep: a rename commit moved it, or nothing did
@@ -62,7 +78,8 @@ class Journal:
     def _save(self, state: JournalState) -> None:
         data = json.dumps({"id": self.id, "state": state, "writes": self.writes,
                            "commit": self.commit_message, "renames": self.renames,
-                           "head": self.head}).encode()
+                           "head": self.head, "replacements": self.replacements, "message": self.message,
+                           "digests": {t: list(pair) for t, pair in self.digests.items()}}).encode()
         write_atomic(journal_path(self.root), data, suffix=_JOURNAL_TMP)
 
     def prepare(self) -> None:
@@ -75,6 +92,11 @@ class Journal:
         """Every file replaced: only the git commit is left (kept for the next run to make)."""
         self._save(WRITTEN)
 
+    def drop(self, targets: set[str]) -> None:
+        """Forget `targets` (saved by someone else, left as they are): the rest is what was written."""
+        self.writes = [(t, tmp) for t, tmp in self.writes if t not in targets]
+        self.digests = {t: pair for t, pair in self.digests.items() if t not in targets}
+
     def finish(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             journal_path(self.root).unlink()
@@ -85,6 +107,21 @@ class Journal:
             with contextlib.suppress(FileNotFoundError):
                 (self.root / tmp).unlink()
         self.finish()
+
+
+def wants_commit(root: Path) -> bool:
+    """A pending journal whose sweep was to commit, and got as far as writing (it is finished
+    forward, so only a `--commit` run may finish it: any other would leave it uncommitted)."""
+    data = pending(root)
+    if not data:
+        return False
+    return data.get("state") in (COMMITTING, WRITTEN) and isinstance(data.get("commit"), str)
+
+
+def clear(root: Path) -> None:
+    """The pending commit made: the journal is done."""
+    with contextlib.suppress(FileNotFoundError):
+        journal_path(root).unlink()
 
 
 def pending(root: Path) -> dict[str, Any] | None:
@@ -145,8 +182,10 @@ def _undo_renames(root: Path, renames: list[tuple[str, str]]) -> None:
             vcs.unmove(root, old, new)
 
 
-def recover(root: Path) -> Recovery | None:
-    """Finish or undo an interrupted sweep; None when there was none."""
+def recover(root: Path, *, commit: bool = False) -> Recovery | None:
+    """Finish or undo an interrupted sweep; None when there was none. A rewrite finished
+    forward that its sweep, or this one (`commit`), commits keeps the journal (`WRITTEN`)
+    until the commit is made (`clear`)."""
     path = journal_path(root)
     for stale in path.parent.glob(f".{path.name}.*{_JOURNAL_TMP}"):  # a kill while the journal was saved
         with contextlib.suppress(OSError):
@@ -156,23 +195,61 @@ def recover(root: Path) -> Recovery | None:
         return None
     state, writes = _checked(root, data)
     renames = _checked_renames(root, data)
+    digests = _checked_digests(root, data)
     message = data.get("commit") if isinstance(data.get("commit"), str) else None
-    forward, back = [], []
+    if message is None and commit and isinstance(data.get("message"), str):
+        message = data["message"]  # a plain sweep interrupted, finished by a `--commit` one
+    forward, back, saved = [], [], []
+    swapper = Swapper()
     for target, tmp in writes:
         if state == WRITTEN or not os.path.lexists(root / tmp):
             continue
-        if state == COMMITTING:
-            os.replace(root / tmp, root / target)
-            forward.append(target)
-        else:
+        if state == PREPARING:
             (root / tmp).unlink()
             back.append(target)
+        elif target not in digests:  # a journal from before digests were kept
+            os.replace(root / tmp, root / target)
+            forward.append(target)
+        elif _roll_forward(swapper, root / target, root / tmp, digests[target]):
+            forward.append(target)
+        else:
+            saved.append(target)
     for folder in {(root / t).parent for t, _ in writes}:
         fsync_folder(folder)
     head = data.get("head")
     if state == PREPARING and renames and (not isinstance(head, str) or vcs_status.head_sha(root) == head):
         _undo_renames(root, renames)  # killed before the rename commit: renames undone too
-    journal_path(root).unlink()
     rolled_back = state == PREPARING
-    return Recovery(tuple(t for t, _ in writes), tuple(forward), tuple(back),
-                    None if rolled_back else message)
+    message = None if rolled_back else message
+    written = [(t, tmp) for t, tmp in writes if t not in saved]
+    if message is None:
+        journal_path(root).unlink()
+    else:  # kept until the commit is made (`clear`): a failed commit is never dropped
+        write_atomic(journal_path(root), json.dumps({**data, "state": WRITTEN, "writes": written,
+                                                     "commit": message}).encode(), suffix=_JOURNAL_TMP)
+    replacements = data.get("replacements")
+    return Recovery(tuple(t for t, _ in written), tuple(forward), tuple(back), message, tuple(saved),
+                    replacements if isinstance(replacements, int) else 0)
+
+
+def _roll_forward(swapper: Swapper, target: Path, tmp: Path, pair: tuple[str, str]) -> bool:
+    """Finish one swap of a `committing` journal; False where someone else's save is kept."""
+    as_read, written = pair
+    if digest(tmp) == written:  # not swapped in yet (or swapped back after a newer save)
+        return swapper.swap_in(target, tmp, lambda path: digest(path) == as_read)
+    if digest(target) != written:  # neither is ours: both someone else's; the temporary file is kept
+        return False
+    if digest(tmp) == as_read:  # swapped in, killed before the displaced file was removed
+        tmp.unlink()
+        return True
+    swapper.put_back(target, tmp)  # a newer save was swapped out, killed before it was put back
+    return False
+
+
+def _checked_digests(root: Path, data: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    raw = data.get("digests") or {}
+    if not isinstance(raw, dict) or not all(
+            isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) and _SHA1.fullmatch(x) for x in v)
+            for v in raw.values()):
+        raise UnsafeError(f"{journal_path(root)}: refused: digests that are not SHA-1 pairs; nothing touched")
+    return {str(target): (pair[0], pair[1]) for target, pair in raw.items()}

@@ -31,6 +31,7 @@ class SweepResult:
     recovered: Recovery | None  # an interrupted sweep this run completed first
     interrupted: bool  # a dry run found an interrupted sweep still pending
     collisions: list[Collision] = field(default_factory=list)  # listed by a dry run
+    completed: list[str] = field(default_factory=list)  # the commit made of the recovered rewrite
 
 
 @dataclass(frozen=True)

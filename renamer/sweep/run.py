@@ -16,14 +16,14 @@ from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
 from renamer.sweep.added import added_lines, new_version
 from renamer.sweep.anchors import follow_anchors
-from renamer.sweep.apply import Applied, apply_plan, commit_written
+from renamer.sweep.apply import Applied, apply_plan, commit_pending
 from renamer.sweep.collisions import SiteHost, collisions, new_values
 from renamer.sweep.decisions import keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.guard import check_clean, check_index, recover_interrupted
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
-from renamer.sweep.journal import Recovery, pending
+from renamer.sweep.journal import Recovery, clear, pending
 from renamer.sweep.messages import trailer_lines
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes
@@ -81,20 +81,24 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     dry_run, commit, hooks = request.dry_run, request.commit, request.hooks
     listing = runtime.listing
     prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
-    recovered = None if dry_run else recover_interrupted(project.root)
+    recovered = None if dry_run else recover_interrupted(project.root, commit=commit)
     interrupted = dry_run and pending(project.root) is not None
     finished: list[str] = []
     if recovered is not None:
         listing = None  # the recovery changed the tree: list it again
-        if commit and recovered.commit_message:  # the interrupted sweep's own commit, first
-            finished = commit_written(project.root, recovered.targets, recovered.commit_message,
-                                      hooks=hooks)
+        finished = _complete(project.root, recovered, commit, hooks)
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
     options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else ())
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing)
     if not dry_run:
-        _refuse_unsafe(plan, request.allow_dirty, recovered)
+        try:
+            _refuse_unsafe(plan, request.allow_dirty, recovered)
+        except UnsafeError as exc:
+            if not finished:
+                raise
+            raise UnsafeError(f"committed {finished[-1][:12]}, the interrupted sweep's rewrite; "
+                              f"then refused: {exc}") from None
     with debug.timed("diff"):
         diff = diff_bytes(plan) if request.with_diff else b""
     with debug.timed("write and commit" if commit else "write"):
@@ -102,14 +106,25 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     if applied is not None and finished:
         applied = replace(applied, commits=(*finished, *applied.commits))
     blame_ignore = request.blame_ignore
-    if applied is not None and commit and applied.commits and wants_blame_file(project.root, blame_ignore):
+    if (applied is not None and commit and applied.commits and not applied.interrupted
+            and wants_blame_file(project.root, blame_ignore)):
         config = project.config
         sha = record_rewrite(project.root, applied.commits[-1], config.name, config.display(config.path),
                              hooks=hooks)
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
     found = collisions(project, plan.scan, hosts) if dry_run else []
-    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found)
+    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found, finished)
+
+
+def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:
+    """The commit of an interrupted sweep's rewrite, finished forward, when this run commits;
+    its journal is done once the commit is made (kept, for the next run, if it fails)."""
+    if not (commit and recovered.commit_message):
+        return []
+    made, _ = commit_pending(root, recovered.targets, recovered.commit_message, hooks=hooks)
+    clear(root)
+    return made
 
 
 def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, paths: Sequence[Path] = (), *,
@@ -120,7 +135,9 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
     their own). The request's `dry_run`, `blame_ignore` and `with_diff` do not apply."""
     commit, hooks = request.commit, request.hooks
     prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
-    recovered = recover_interrupted(project.root)
+    recovered = recover_interrupted(project.root, commit=commit)
+    if recovered is not None:
+        _complete(project.root, recovered, commit, hooks)
     plan = plan_sweep(project, prefixes, request.include_ignored, ScanOptions(texts=False))
     _refuse_unsafe(plan, request.allow_dirty, recovered)
     read = {c.path: (project.root / c.path).read_bytes() for c in plan.changes if c.edits}
@@ -163,8 +180,9 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
 
 def apply_planned(plan: Plan, request: SweepRequest) -> Applied:
     """Apply a plan made earlier (the library's plan-then-apply), with the sweep's refusals."""
-    recovered = recover_interrupted(plan.project.root)
+    recovered = recover_interrupted(plan.project.root, commit=request.commit)
     if recovered is not None:
+        _complete(plan.project.root, recovered, request.commit, request.hooks)
         raise UnsafeError(f"{plan.project.root}: an interrupted sweep was completed first "
                           f"({len(recovered.targets)} files); plan again: this plan is out of date")
     _refuse_unsafe(plan, request.allow_dirty, None)

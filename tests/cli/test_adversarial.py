@@ -17,6 +17,7 @@ import pytest
 
 from renamer import atomic
 from renamer.sweep import apply as apply_module
+from renamer.sweep import swap as swap_module
 from tests.testing.repos import git, snapshot
 
 HOSTILE_JOURNAL = {"id": "0123456789ab", "state": "committing",
@@ -413,16 +414,16 @@ def test_c2_a_rename_into_an_ignored_path_is_refused(repo, run) -> None:
 
 def test_c3_a_replace_refused_midway_is_finished_by_the_next_sweep(repo, run, monkeypatch) -> None:
     root = repo({f"stacks/f{i}.env": f"HOST=ana-ml2 {i}\n" for i in range(4)})
-    real = os.replace
+    real = swap_module.exchange
     calls = []
 
-    def refuse_the_third(src: object, dst: object) -> None:
-        calls.append(dst)
-        if len(calls) == 5:  # the journal's prepare and commit, two files, then the third
+    def refuse_the_third(new: Path, target: Path) -> None:
+        calls.append(target)
+        if len(calls) == 3:  # two files swapped in, then the third
             raise OSError(errno.EPERM, os.strerror(errno.EPERM))
-        real(src, dst)  # type: ignore[arg-type]
+        real(new, target)
 
-    monkeypatch.setattr(apply_module.os, "replace", refuse_the_third)
+    monkeypatch.setattr(swap_module, "exchange", refuse_the_third)
     failed = run(root, "sweep")
     monkeypatch.undo()
     assert failed.exit_code == 3

@@ -110,7 +110,7 @@ def test_prepare_commit_finish_save_the_journal(tmp_path: Path, in_git: bool) ->
     saved = json.loads(path.read_text())
     assert saved == {"id": journal.id, "state": PREPARING, "writes": [list(w) for w in journal.writes],
                      "renames": [], "head": None,
-                     "commit": None}
+                     "commit": None, "message": None, "replacements": 0, "digests": {}}
     assert pending(root) == saved
     journal.commit()
     assert json.loads(path.read_text())["state"] == COMMITTING
@@ -270,3 +270,66 @@ def test_recover_refuses_and_leaves_alone(tmp_path: Path, data: object, message:
     assert _contents(root) == OLD
     assert journal_path(root).exists()
     assert _temps(root) == [".a.env.0123456789ab.renamer-tmp"]
+
+
+def _sha1(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+SAVED = b"HOST=ana-ml2\nUSER EDIT\n"
+OTHER = b"HOST=something else\n"
+
+
+def _killed_in_the_swaps(root: Path, target: bytes, tmp: bytes) -> Journal:
+    """A `committing` journal for a.env (the plan's digests kept), killed with `target` at
+    a.env and `tmp` at its temporary name: one of the moments of a swap."""
+    journal = Journal(root, ["a.env"], digests=[(_sha1(OLD["a.env"]), _sha1(NEW["a.env"]))])
+    journal.prepare()
+    journal.commit()
+    (root / "a.env").write_bytes(target)
+    (root / journal.writes[0][1]).write_bytes(tmp)
+    return journal
+
+
+@pytest.mark.parametrize(("target", "tmp", "after", "kept_tmp", "forward"), (
+    pytest.param(OLD["a.env"], NEW["a.env"], NEW["a.env"], False, True, id="before-the-swap"),
+    pytest.param(SAVED, NEW["a.env"], SAVED, False, False, id="a-save-before-the-swap"),
+    pytest.param(NEW["a.env"], OLD["a.env"], NEW["a.env"], False, True, id="swapped-not-yet-cleaned"),
+    pytest.param(NEW["a.env"], SAVED, SAVED, False, False, id="a-save-swapped-out-not-yet-put-back"),
+    pytest.param(OTHER, SAVED, OTHER, True, False, id="both-someone-elses"),
+))
+def test_recovery_never_replaces_a_newer_save(tmp_path: Path, target: bytes, tmp: bytes, after: bytes,
+                                              kept_tmp: bool, forward: bool) -> None:
+    root = _root(tmp_path)
+    journal = _killed_in_the_swaps(root, target, tmp)
+    recovery = recover(root)
+    assert recovery is not None
+    assert (root / "a.env").read_bytes() == after
+    assert (root / journal.writes[0][1]).exists() == kept_tmp
+    assert (recovery.rolled_forward, recovery.saved) == ((("a.env",), ()) if forward else ((), ("a.env",)))
+    assert recovery.targets == (("a.env",) if forward else ())
+    assert pending(root) is None
+
+
+def test_recovery_refuses_digests_renamer_never_wrote(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    _killed_in_the_swaps(root, OLD["a.env"], NEW["a.env"])
+    data = json.loads(journal_path(root).read_text())
+    journal_path(root).write_text(json.dumps({**data, "digests": {"a.env": ["../x", "y"]}}))
+    with pytest.raises(UnsafeError, match="digests that are not SHA-1 pairs; nothing touched"):
+        recover(root)
+    assert (root / "a.env").read_bytes() == OLD["a.env"]
+
+
+def test_a_commit_still_to_make_keeps_the_journal_until_it_is_made(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    journal = Journal(root, ["a.env"], "move: rewrite\n",
+                      digests=[(_sha1(OLD["a.env"]), _sha1(NEW["a.env"]))], replacements=1)
+    journal.prepare()
+    (root / journal.writes[0][1]).write_bytes(NEW["a.env"])
+    journal.commit()
+    recovery = recover(root, commit=True)
+    assert recovery is not None and recovery.commit_message == "move: rewrite\n" and recovery.replacements == 1
+    kept = pending(root)
+    assert kept is not None and kept["state"] == "written" and kept["commit"] == "move: rewrite\n"
+    assert (root / "a.env").read_bytes() == NEW["a.env"]

@@ -1,0 +1,226 @@
+"""Ctrl-C and SIGTERM during `renamer sweep` say what happened (issue 27 items 17 and 9;
+newcomer pass 2 C1): after the commit the sweep is complete (exit 0, and it says so); in the
+write phase it says how many files are written and which command finishes the rest; the
+finishing run counts what it commits; a pending journal that was to commit is asked about
+before anything is written, and is never dropped while its rewrite is uncommitted.
+
+The signals are real: sent by the process to itself at a point of the swap loop, to the
+process group as a terminal's Ctrl-C does, or by the repo's own git hooks while git commits."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from renamer.sweep import swap as swap_module
+from tests.testing.repos import git
+
+FILES = {f"stacks/f{i}.env": f"HOST=ana-ml2 {i}\n" for i in range(5)}
+JOURNAL = ".git/renamer-journal.json"
+
+
+def _signal_at_the_third_swap(monkeypatch: pytest.MonkeyPatch, number: signal.Signals) -> None:
+    real, calls = swap_module.exchange, []
+
+    def signalling(new: Path, target: Path) -> None:
+        calls.append(target)
+        if len(calls) == 3:
+            os.kill(os.getpid(), number)  # lands during the third swap, which is never cut in half
+        real(new, target)
+
+    monkeypatch.setattr(swap_module, "exchange", signalling)
+
+
+def _rewritten(root: Path) -> list[bool]:
+    return [(root / rel).read_text() == text.replace("ana-ml2", "fv-ml1") for rel, text in FILES.items()]
+
+
+@pytest.mark.parametrize("number", [pytest.param(signal.SIGINT, id="ctrl-c"),
+                                    pytest.param(signal.SIGTERM, id="sigterm")])
+def test_an_interrupt_in_the_write_phase_says_what_is_left_and_the_rerun_commits_it(
+        repo, run, monkeypatch, number: signal.Signals) -> None:
+    root = repo(FILES)
+    head = git(root, "rev-parse", "HEAD")
+    _signal_at_the_third_swap(monkeypatch, number)
+    stopped = run(root, "sweep", "--commit")
+    monkeypatch.undo()
+    assert stopped.exit_code == 130
+    assert stopped.stderr == ("renamer: interrupted after writing 3 of 5 files: `renamer sweep --commit` writes "
+                              f"the other 2 and commits the rewrite (journal: {JOURNAL})\n")
+    assert _rewritten(root) == [True, True, True, False, False]
+    assert git(root, "rev-parse", "HEAD") == head
+    # A run that would not commit is refused before it writes: it would leave the rewrite uncommitted.
+    plain = run(root, "sweep")
+    assert plain.exit_code == 3
+    assert plain.stderr == (f"renamer: error: an interrupted `renamer sweep --commit` is pending (journal: "
+                            f"{JOURNAL}): its rewrite is written, or partly, but not committed; `renamer sweep "
+                            "--commit` finishes and commits it; nothing written\n")
+    assert _rewritten(root) == [True, True, True, False, False] and (root / JOURNAL).exists()
+    checked = run(root, "verify")  # what verify reads is not what the sweep will leave: it says so
+    assert "warning: an interrupted sweep is pending; `renamer sweep` completes it (`renamer sweep --commit` " \
+        "where it was to commit)" in checked.stderr
+    finishing = run(root, "sweep", "--commit")
+    assert finishing.exit_code == 0, finishing.stderr
+    sha = git(root, "rev-parse", "HEAD").strip()
+    assert finishing.stderr.splitlines() == [
+        f"an interrupted sweep was completed: 2 files finished now; its rewrite (5 files, 5 replacements) "
+        f"committed as {sha[:12]}", f"committed {sha[:12]}"]
+    assert "nothing to change" not in finishing.stdout + finishing.stderr
+    assert "Rewrote 5 references in 5 files" in git(root, "log", "-1", "--format=%B")
+    assert git(root, "rev-parse", "HEAD~1") == head  # one commit, all five files
+    assert all(_rewritten(root)) and git(root, "status", "--porcelain") == ""
+    assert not (root / JOURNAL).exists() and not list(root.rglob("*.renamer-tmp"))
+
+
+def test_without_commit_the_rerun_finishes_and_a_commit_run_commits_what_it_finished(repo, run,
+                                                                                    monkeypatch) -> None:
+    root = repo(FILES)
+    _signal_at_the_third_swap(monkeypatch, signal.SIGINT)
+    stopped = run(root, "sweep")
+    monkeypatch.undo()
+    assert stopped.exit_code == 130
+    assert stopped.stderr == ("renamer: interrupted after writing 3 of 5 files: `renamer sweep` writes the other 2 "
+                              f"(journal: {JOURNAL})\n")
+    finishing = run(root, "sweep", "--commit")  # asks for the commit the interrupted sweep never wanted
+    assert finishing.exit_code == 0, finishing.stderr
+    sha = git(root, "rev-parse", "HEAD").strip()
+    assert finishing.stderr.startswith("an interrupted sweep was completed: 2 files finished now; its rewrite "
+                                       f"(5 files, 5 replacements) committed as {sha[:12]}\n")
+    assert "nothing to change" not in finishing.stderr
+    assert all(_rewritten(root)) and git(root, "status", "--porcelain") == ""
+
+
+def _hook(root: Path, name: str, body: str) -> None:
+    """A git hook in Python that signals the renamer process running the commit."""
+    hook = root / ".git" / "hooks" / name
+    hook.write_text(f"#!{sys.executable}\n" + """\
+import os, signal, sys, time
+
+def parent(pid):
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+
+def renamer():
+    pid = os.getppid()
+    while pid > 1:
+        argv = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\\0")
+        if argv[1:3] == [b"-m", b"renamer"]:  # python -m renamer (git's own argv names renamer too)
+            return pid
+        pid = parent(pid)
+    sys.exit("no renamer above this hook")
+
+if os.environ.get("RENAMER_SWEEP_PHASE") != "renames":
+""" + body)
+    hook.chmod(0o755)
+
+
+def _interruptible() -> None:
+    """A child as a shell starts it: SIGINT not ignored (pytest-xdist's workers ignore it, and
+    an ignored signal stays ignored across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _sweep(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "renamer", "sweep", *args], cwd=root, capture_output=True,
+                          text=True, check=False, env={**os.environ, "NO_COLOR": "1"}, preexec_fn=_interruptible)
+
+
+@pytest.mark.parametrize(("hook", "body"), [
+    pytest.param("post-commit", "    os.kill(renamer(), signal.SIGINT)\n    time.sleep(0.3)\n",
+                 id="after-the-commit"),
+    pytest.param("pre-commit", "    os.kill(renamer(), signal.SIGINT)\n    time.sleep(0.5)\n",
+                 id="while-git-commits-and-git-finishes"),
+])
+def test_ctrl_c_once_the_commit_is_made_says_it_committed_and_exits_0(repo, hook: str, body: str) -> None:
+    root = repo(FILES)
+    _hook(root, hook, body)
+    result = _sweep(root, "--commit")
+    sha = git(root, "rev-parse", "HEAD").strip()
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (f"committed {sha[:12]}\n"
+                             "renamer: interrupted after the commit: the sweep is complete\n")
+    assert "Rewrote 5 references in 5 files" in git(root, "log", "-1", "--format=%B")
+    assert git(root, "status", "--porcelain") == "" and not (root / JOURNAL).exists()
+
+
+def test_ctrl_c_before_git_made_the_commit_says_it_is_not_committed(repo) -> None:
+    root = repo(FILES)
+    head = git(root, "rev-parse", "HEAD")
+    _hook(root, "pre-commit", "    os.kill(renamer(), signal.SIGINT)\n    sys.exit(1)\n")
+    result = _sweep(root, "--commit")
+    assert result.returncode == 130
+    assert result.stderr == ("renamer: interrupted before the commit: the rewrite of 5 files is written, not "
+                             f"committed; `renamer sweep --commit` commits it (journal: {JOURNAL})\n")
+    assert git(root, "rev-parse", "HEAD") == head and all(_rewritten(root))
+    (root / ".git/hooks/pre-commit").unlink()
+    finishing = _sweep(root, "--commit")
+    assert finishing.returncode == 0, finishing.stderr
+    sha = git(root, "rev-parse", "HEAD").strip()
+    assert finishing.stderr.startswith("an interrupted sweep was completed: 0 files finished now; its rewrite "
+                                       f"(5 files, 5 replacements) committed as {sha[:12]}\n")
+    assert git(root, "status", "--porcelain") == ""
+
+
+def test_a_pending_commit_that_git_refuses_is_never_dropped(repo, run) -> None:
+    root = repo(FILES)
+    hook = root / ".git/hooks/pre-commit"
+    hook.write_text("#!/bin/sh\necho 'lint: refused' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    first = run(root, "sweep", "--commit")
+    assert first.exit_code == 2 and "the rewrite of 5 files is written but not committed" in first.stderr
+    for _ in range(2):  # every rerun says the same, and keeps the journal
+        again = run(root, "sweep", "--commit", "--allow-dirty")
+        assert again.exit_code == 2, again.stderr
+        assert "lint: refused" in again.stderr and "nothing to change" not in again.stdout + again.stderr
+        assert json.loads((root / JOURNAL).read_text())["state"] == "written"
+    hook.unlink()
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stderr
+    assert "its rewrite (5 files, 5 replacements) committed as" in done.stderr
+    assert git(root, "status", "--porcelain") == "" and not (root / JOURNAL).exists()
+
+
+def test_a_terminal_ctrl_c_during_the_writes_always_tells_the_truth(repo) -> None:
+    files = {f"s/f{i:04d}.env": f"HOST=ana-ml2 {i}\n" for i in range(2000)}
+    root = repo(files)
+    head = git(root, "rev-parse", "HEAD")
+    with subprocess.Popen([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root, text=True,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                          preexec_fn=_interruptible) as sweep:
+        deadline = time.monotonic() + 120
+        while sweep.poll() is None and time.monotonic() < deadline:
+            try:
+                if json.loads((root / JOURNAL).read_text()).get("state") == "committing":
+                    break
+            except (OSError, ValueError):
+                pass
+        os.killpg(sweep.pid, signal.SIGINT)  # as a terminal does: the whole process group
+        stderr = sweep.communicate(timeout=120)[1]
+    committed = git(root, "rev-parse", "HEAD") != head
+    if sweep.returncode == 0:  # it landed once the commit was made
+        assert committed and stderr.endswith("renamer: interrupted after the commit: the sweep is complete\n")
+        return
+    assert sweep.returncode == 130 and not committed, stderr
+    found = re.fullmatch(r"renamer: interrupted after writing (\d+) of 2000 files: `renamer sweep --commit` "
+                         r"writes the other (\d+) and commits the rewrite \(journal: \.git/renamer-journal\.json\)\n"
+                         r"|renamer: interrupted after writing all 2000 files, before the commit: `renamer sweep "
+                         r"--commit` commits them \(journal: \.git/renamer-journal\.json\)\n"
+                         r"|renamer: interrupted before the commit: the rewrite of 2000 files is written, not "
+                         r"committed; `renamer sweep --commit` commits it \(journal: \.git/renamer-journal\.json\)\n",
+                         stderr)
+    assert found, stderr
+    if found.group(1):
+        written = int(found.group(1))
+        assert written + int(found.group(2)) == 2000
+        assert sum((root / rel).read_text() != text for rel, text in files.items()) == written
+    finishing = _sweep(root, "--commit")
+    assert finishing.returncode == 0, finishing.stderr
+    assert "its rewrite (2000 files, 2000 replacements) committed as" in finishing.stderr
+    assert git(root, "status", "--porcelain") == ""

@@ -50,7 +50,7 @@ class Form:
     new_text: str = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "old_text", self.text.decode("ascii"))
+        object.__setattr__(self, "old_text", self.text.decode("utf-8"))  # a U-label is UTF-8
         object.__setattr__(self, "new_text", self.new.decode("ascii"))
 
 
@@ -70,7 +70,32 @@ def host_forms(old: str, new: str, derived: bool, variants: bool) -> list[Form]:
                                   VARIANT_LEFT + re.escape(text.encode()) + variant_right))
     forms += [Form(text, replacement, "host", HOST_LEFT + re.escape(text) + right)
               for text, replacement in _regex_escaped(old, new)]
-    return forms
+    return forms + _idna_forms(old, new, right)
+
+
+# Beside a U-label, a UTF-8 byte is a letter of the same name (`öbücher` is not `bücher`).
+_NOT_UTF8_LEFT, _NOT_UTF8_RIGHT = rb"(?<![\x80-\xff])", rb"(?![\x80-\xff])"
+
+
+def _idna_forms(old: str, new: str, right: bytes) -> list[Form]:
+    """An IDNA name (a label `xn--...`) is the same name in upper case (`XN--BCHER-KVA`: DNS is
+    case-insensitive) and in its Unicode form (`bücher`, which browsers and tools show and many
+    files spell). Each is rewritten to the new name as configured: an A-label every resolver
+    reads, never a guess at a Unicode spelling."""
+    labels = old.split(".")
+    if not any(label.lower().startswith("xn--") for label in labels):
+        return []
+    try:
+        unicode = ".".join(label.encode("ascii").decode("idna") for label in labels)
+    except UnicodeError:
+        return []  # not a valid A-label: only its own spelling is matched
+    out = [Form(old.upper().encode(), new.upper().encode(), "host",
+                HOST_LEFT + re.escape(old.upper().encode()) + right)]
+    for text in sorted({unicode, unicode.upper()}):
+        raw = text.encode("utf-8")
+        out.append(Form(raw, new.encode(), "host",
+                        HOST_LEFT + _NOT_UTF8_LEFT + re.escape(raw) + right + _NOT_UTF8_RIGHT))
+    return out
 
 
 # The spellings of a value inside a regular expression: `\.`, `\\.` in a quoted string, `[.]`,
@@ -107,6 +132,56 @@ def address_forms(old: str, new: str) -> list[Form]:
     forms.append(Form(rev.encode(), new_rev.encode(), "reverse",
                       REVERSE_LEFT + re.escape(rev.encode()) + HOST_RIGHT))
     return forms
+
+
+# An IPv4-mapped IPv6 address with its IPv4 part in hex: ::ffff:0afa:3236, 0:0:0:0:0:FFFF:AFA:3236.
+MAPPED = re.compile(V6_LEFT + rb"[0:]*[Ff]{4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}" + V6_RIGHT)
+
+
+def mapped_like(text: str, new: ipaddress.IPv4Address) -> str:
+    """`new` as IPv4-mapped IPv6 spelled as `text` spells the old one: the groups before the last
+    two kept, each hex group as wide (zero-padded or not) and in the same case as written."""
+    head, hi, lo = text.rsplit(":", 2)
+    value = int(new)
+    groups = [f"{value >> 16:0{len(hi) if hi.startswith('0') else 0}x}",
+              f"{value & 0xFFFF:0{len(lo) if lo.startswith('0') else 0}x}"]
+    spelled = ":".join([head, *groups])
+    letters = [c for c in hi + lo if c.isalpha()]
+    return spelled.upper() if letters and all(c.isupper() for c in letters) else spelled
+
+
+_RUN = re.compile(r"[A-Za-z0-9]+")
+
+
+def case_like(found: str, new: str) -> str:
+    """`new` in the case `found` is written in, where DNS names are case-insensitive: all lower
+    gives `new` as configured, all upper `new` upper; otherwise, when both have as many runs of
+    letters and digits, each run of `new` takes its counterpart's style (upper, Capitalised,
+    lower): `Ana-Ml2` -> `Fv-Ml1`; any other mix gives `new` as configured."""
+    letters = [c for c in found if c.isalpha()]
+    if not letters or all(c.islower() for c in letters):
+        return new
+    if all(c.isupper() for c in letters):
+        return new.upper()
+    runs, targets = _RUN.findall(found), list(_RUN.finditer(new))
+    if len(runs) != len(targets):
+        return new
+    out, last = [], 0
+    for run, target in zip(runs, targets, strict=True):
+        out += [new[last:target.start()], _styled(run, target.group())]
+        last = target.end()
+    return "".join([*out, new[last:]])
+
+
+def _styled(run: str, target: str) -> str:
+    letters = [c for c in run if c.isalpha()]
+    if letters and all(c.isupper() for c in letters):
+        return target.upper()
+    if letters and run[0].isupper() and all(c.islower() for c in letters[1:]):
+        return target.capitalize()
+    if letters and all(c.islower() for c in letters):
+        return target.lower()
+    return target
 
 
 def from_reverse(text: str) -> IPAddress | None:

@@ -80,6 +80,13 @@ class Matcher:
                               for old, new in self.addresses if ":" in old}
         self._generic = bool(self.networks or self._v6_addresses)
         families = {net.version for net, _ in self.networks}
+        # An IPv4 address written as IPv4-mapped IPv6 in hex (::ffff:0afa:3236 is ::ffff:10.250.50.54)
+        # spells no form: looked for only in files holding `ffff:` (the generic IPv6 pattern, where
+        # there is one, finds it as any other IPv6 run).
+        self._v4_map = dict(self._v4_pairs)
+        self._v4_networks = 4 in families
+        v6_generic = 6 in families or bool(self._v6_addresses)
+        self._mapped_scan = bool(self._v4_pairs or 4 in families) and not v6_generic
         if 4 in families:
             parts.append(spelling.REVERSE_LEFT + spelling.ANY_V4_REVERSE + spelling.HOST_RIGHT)
             parts.append(spelling.V4_LEFT + spelling.ANY_V4 + spelling.V4_RIGHT)
@@ -101,6 +108,8 @@ class Matcher:
         self.needles = tuple(prefilter + network)
         self._starters = tuple(starters + network)
         self._derived = self._derived_pattern()
+        self._folded: Matcher | None = None  # built on first use: only DNS files need it
+        self._lower_hosts = {old.lower(): new for old, new in self.hosts}
 
     def _network_needles(self) -> list[bytes]:
         needles = []
@@ -122,8 +131,10 @@ class Matcher:
     def context_literals(self) -> tuple[bytes, ...]:
         """One of these is in every `data` that might_hold_context accepts."""
         out = list(self._range_stems if self._range_probe is not None else ())
-        if self._v4_pairs:
+        if self._v4_pairs or self._v4_networks:
             out.append(b"$ORIGIN")
+        if self._mapped_scan:
+            out.append(b"ffff:")
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
 
@@ -132,8 +143,11 @@ class Matcher:
         if (self._range_probe is not None and any(stem in data for stem in self._range_stems)
                 and self._range_probe.search(data)):
             return True
-        if self._v4_pairs and b"$ORIGIN" in data and b"in-addr.arpa" in data.lower():
+        if ((self._v4_pairs or self._v4_networks) and (b"$ORIGIN" in data or b"$origin" in data)
+                and b"in-addr.arpa" in data.lower()):
             return True  # a reverse zone: relative PTR owners of old addresses (formats/zone.py)
+        if self._mapped_scan and _holds_mapped(data):
+            return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
@@ -148,7 +162,80 @@ class Matcher:
     def find(self, data: bytes) -> list[Match]:
         """All matches in `data`, leftmost-longest, non-overlapping, in order; those that must
         not be rewritten (a range, an account, a pattern) carry `refused` or `kept`."""
-        return self._in_context(data, self._find_exact(data))
+        found = self._find_exact(data)
+        if self._mapped_scan and _holds_mapped(data):
+            found = self._with_mapped(data, found)
+        return self._in_context(data, found)
+
+    def renumbered(self, address: str) -> str | None:
+        """The new address of an old IPv4 one (its own key, else its renamed network), or None."""
+        new = self._v4_map.get(address)
+        if new is not None:
+            return new
+        mapped = self._map_address(ipaddress.IPv4Address(address)) if self.networks else None
+        return str(mapped) if mapped is not None else None
+
+    def zone_moves(self, network: str) -> bool:
+        """Does the IPv4 network lie inside a renamed one (so its reverse zone is renamed whole)?"""
+        net = ipaddress.IPv4Network(network)
+        return any(isinstance(old, ipaddress.IPv4Network) and net.subnet_of(old) for old, _ in self.networks)
+
+    def find_any_case(self, data: bytes) -> list[Match]:
+        """`find` where host names are DNS names (a zone, a hosts file): any case matches, and the
+        new value takes the case of what was found (forms.case_like). Byte offsets are the
+        same in `data.lower()`, which the lower-cased rules run over."""
+        folded = self._any_case()
+        out = []
+        for m in folded.find(data.lower()):
+            found = data[m.start:m.end]
+            if found != found.lower() or m.kind == "host":
+                text = found.decode("utf-8", "replace")
+                m.old, m.new = text, spelling.case_like(text, self._configured(m.old, m.new))
+            out.append(m)
+        return out
+
+    def might_match_any_case(self, data: bytes) -> bool:
+        """Does `data` spell an old value's form in another case? Forms only: a DNS file's names
+        are what any case is for, and ranges or patterns are asked of the bytes as they are (the
+        pattern probe would otherwise run twice over every file of a 10/8 repo)."""
+        lowered = data.lower()
+        return any(needle in lowered for needle in self._any_case().needles)
+
+    def _any_case(self) -> Matcher:
+        if self._folded is None:
+            self._folded = Matcher([(old.lower(), new) for old, new in self.hosts], self.addresses,
+                                   self.networks, derived_names=self.derived_names, variants=self.variants,
+                                   rewrite_accounts=self.rewrite_accounts)
+        return self._folded
+
+    def _configured(self, old: str, new: str) -> str:
+        """The new value as configured for the lower-cased key `old` (an address's is as it is)."""
+        return self._lower_hosts.get(old, new)
+
+    def _with_mapped(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """IPv4-mapped IPv6 addresses in hex whose IPv4 address is an old one (one regex over a
+        file that holds `ffff:`, which few do)."""
+        added = []
+        for x in spelling.MAPPED.finditer(data):
+            new = self._mapped(x.group().decode("ascii"))
+            if new is not None and not any(m.start < x.end() and x.start() < m.end for m in matches):
+                added.append(Match(x.start(), x.end(), x.group().decode("ascii"), new, "address"))
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+    def _mapped(self, text: str) -> str | None:
+        """`::ffff:0afa:3236` -> the new address in the same spelling (`::ffff:0afb:3236`): the
+        groups before the last two kept, each hex group as wide and in the same case as written."""
+        try:
+            v4 = ipaddress.IPv6Address(text).ipv4_mapped
+        except ValueError:
+            return None
+        if v4 is None or "." in text:
+            return None  # the dotted tail (::ffff:10.250.50.54) is an exact form of its own
+        new = self._v4_map.get(str(v4))
+        mapped = ipaddress.IPv4Address(new) if new is not None else self._map_address(v4)
+        if not isinstance(mapped, ipaddress.IPv4Address):
+            return None
+        return spelling.mapped_like(text, mapped)
 
     def _find_exact(self, data: bytes) -> list[Match]:
         if self.pattern is None:
@@ -212,6 +299,10 @@ class Matcher:
             spelled = self._v6_spelling(text.decode("ascii"))
             if spelled is not None:
                 return Match(start, end, text.decode("ascii"), spelled, "address")
+        if b":" in text and (self._v4_pairs or self.networks):
+            mapped = self._mapped(text.decode("ascii"))
+            if mapped is not None:
+                return Match(start, end, text.decode("ascii"), mapped, "address")
         new = self._map_network(text.decode("ascii"))
         if new is None:
             return None
@@ -358,6 +449,10 @@ def _in_windows_path(data: bytes, start: int) -> bool:
         return False
     line = data.rfind(b"\n", 0, start) + 1
     return _WINDOWS_PATH.search(data[max(line, start - 256):start]) is not None
+
+
+def _holds_mapped(data: bytes) -> bool:
+    return b"ffff:" in data or b"FFFF:" in data
 
 
 def positions(data: bytes, needle: bytes) -> Iterator[int]:

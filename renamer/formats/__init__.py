@@ -8,7 +8,17 @@ format: the sweep asks the format `format_of` returns.
 
 from __future__ import annotations
 
-from renamer.formats import json_format, markdown, prose, python_cst, text, toml_format, yaml_rt, zone
+from renamer.formats import (
+    dns_config,
+    json_format,
+    markdown,
+    prose,
+    python_cst,
+    text,
+    toml_format,
+    yaml_rt,
+    zone,
+)
 from renamer.formats.base import Format
 from renamer.formats.layered import WithRecords
 from renamer.formats.yaml_rt import plain_safe
@@ -22,6 +32,7 @@ FORMATS: tuple[Format, ...] = (
     toml_format.FORMAT,
     markdown.FORMAT,  # before Python: a .md file is Markdown, whatever its first line
     python_cst.FORMAT,
+    dns_config.FORMAT,
     prose.FORMAT,
     text.ENV,
     text.FORMAT,  # last: it claims every file
@@ -37,5 +48,5 @@ def format_of(path: str, data: bytes) -> Format:
     own = next(fmt for fmt in FORMATS if fmt.claims(path, name, data))
     for records in CONTENT:
         if records.claims(path, name, data):
-            return WithRecords(own, records, plain=own is text.FORMAT)
+            return WithRecords(own, records, plain=own in (text.FORMAT, dns_config.FORMAT))
     return own

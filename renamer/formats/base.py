@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-FormatName = Literal["yaml", "json", "toml", "python", "markdown", "zone", "prose", "env", "text"]
+FormatName = Literal["yaml", "json", "toml", "python", "markdown", "zone", "dns", "prose", "env", "text"]
 Location = tuple[str | None, str]  # (key path, role)
 # An SOA serial's edit: (start, end, new bytes, old serial, new serial). A zone whose serial
 # cannot be bumped (none, out of range, in an $INCLUDE) is UNBUMPED.
@@ -67,6 +67,19 @@ class Format(Protocol):
         """The inline marker's comment where one is safe, else None."""
         ...
 
+    @property
+    def dns_names(self) -> bool:
+        """Host names here are DNS names, matched in any case and rewritten in the case found
+        (zone files, hosts files, resolver configuration); elsewhere they are case-sensitive."""
+        ...
+
+    @property
+    def joins_indent(self) -> bool:
+        """A line-ending backslash also drops the next line's leading blanks (YAML's escaped line
+        break, TOML's line-ending backslash); else only the backslash and the line end go, as in
+        a shell (decoded.py)."""
+        ...
+
     def claims(self, path: str, name: str, data: bytes) -> bool:
         """Whether this format reads the file at `path` (its last component `name`)."""
         ...
@@ -113,6 +126,8 @@ class BaseFormat:
     checks_edits = False
     needs_edits = False
     comment: Comment | None = None
+    joins_indent = False
+    dns_names = False
     suffixes: tuple[str, ...] = ()
 
     def claims(self, path: str, name: str, data: bytes) -> bool:

@@ -39,6 +39,14 @@ class WithRecords:
     def comment(self) -> Comment | None:
         return self.own.comment
 
+    @property
+    def dns_names(self) -> bool:
+        return self.plain or self.own.dns_names  # a zone quoted in a note keeps the note's rules
+
+    @property
+    def joins_indent(self) -> bool:
+        return self.own.joins_indent
+
     def claims(self, path: str, name: str, data: bytes) -> bool:
         return self.own.claims(path, name, data) and self.records.claims(path, name, data)
 

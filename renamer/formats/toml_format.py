@@ -185,6 +185,7 @@ def locate(text: str, offsets: Sequence[int]) -> list[Location] | None:
 class Toml(BaseFormat):
     name = "toml"
     structured = True
+    joins_indent = True  # a line-ending backslash in a basic string trims up to the next non-blank
     keys = True
     checks_edits = True
     needs_edits = True

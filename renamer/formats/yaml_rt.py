@@ -251,6 +251,7 @@ def plain_safe(value: str) -> bool:
 class Yaml(BaseFormat):
     name = "yaml"
     structured = True
+    joins_indent = True  # "ana-\\ + newline + "  ml2" in a double-quoted scalar reads ana-ml2
     keys = True
     checks_edits = True
     needs_edits = True

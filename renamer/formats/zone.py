@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from renamer.formats.base import UNBUMPED, BaseFormat, Serial
 
@@ -224,30 +224,61 @@ def _bumped(data: bytes, today: datetime.date) -> Serial | None:
     return start, end, new.encode("ascii"), old, new
 
 
-_REVERSE_ORIGIN = re.compile(rb"(?im)^\$ORIGIN[ \t]+([0-9.]+)\.in-addr\.arpa\.?[ \t]*(?:;.*)?$")
+_ORIGIN_LINE = re.compile(rb"(?im)^\$ORIGIN[ \t]+([^\s;]+)")
+_ARPA = "in-addr.arpa."
+# After the owner, a TTL and a class in either order (each optional), then PTR: BIND's rules.
+_BEFORE_PTR = (rb"(?=[ \t]+(?:(?:[0-9]+[wdhms]?)+[ \t]+)?(?:(?:IN|CH|HS)[ \t]+)?"
+               rb"(?:(?:[0-9]+[wdhms]?)+[ \t]+)?PTR[ \t])")
 
 
-def reverse_owners(data: bytes, pairs: list[tuple[str, str]]) -> list[tuple[int, int, str, str | None]]:
-    """In an IPv4 reverse zone, the owners written relative to `$ORIGIN` (`10` under
-    `$ORIGIN 2.0.192.in-addr.arpa.`) of old addresses: (start, end, old label, new label, or
-    None when the new address lies in another reverse zone and the record must move by hand).
-    The exact matcher sees the full reverse name only, never a relative owner."""
+def _reverse_origins(data: bytes) -> list[tuple[int, int, list[str]]]:
+    """Each `$ORIGIN` that names an IPv4 reverse zone: (where its scope starts, where it ends, the
+    zone's labels in written order: `['2', '0', '192']`, `[]` for `in-addr.arpa.` itself). A
+    relative `$ORIGIN` (no final dot) is read against the one before it, as BIND reads it."""
+    out: list[tuple[int, int, list[str]]] = []
+    current = ""
+    lines = list(_ORIGIN_LINE.finditer(data))
+    for index, line in enumerate(lines):
+        name = line.group(1).decode("ascii", "replace").lower()
+        current = name if name.endswith(".") else (f"{name}.{current}" if current else "")
+        stop = lines[index + 1].start() if index + 1 < len(lines) else len(data)
+        if current == _ARPA or current.endswith("." + _ARPA):
+            labels = current[: -len(_ARPA)].rstrip(".").split(".") if current != _ARPA else []
+            if all(label.isdigit() for label in labels) and len(labels) < 4:
+                out.append((line.end(), stop, labels))
+    return out
+
+
+_OWNER = re.compile(rb"(?m)^([0-9]{1,3}(?:\.[0-9]{1,3}){0,3})" + _BEFORE_PTR, re.IGNORECASE)
+Renumber = Callable[[str], "str | None"]  # an IPv4 address -> its new address, or None
+ZoneMoves = Callable[[str], bool]  # an IPv4 network (`10.250.50.0/24`) -> is it renamed as a whole?
+
+
+def reverse_owners(data: bytes, renumber: Renumber,
+                   zone_moves: ZoneMoves) -> list[tuple[int, int, str, str | None]]:
+    """In an IPv4 reverse zone, the owners written relative to `$ORIGIN` of old addresses: `10`
+    under `$ORIGIN 2.0.192.in-addr.arpa.`, `10.2` under `0.192.in-addr.arpa.`, `10.2.0.192` under
+    `in-addr.arpa.` itself: (start, end, old label, new label, or None when the new address lies
+    in another reverse zone and the record must move by hand). A zone renamed as a whole (inside
+    a renamed network) takes its owners along through its `$ORIGIN`: they stay as written. The
+    exact matcher sees the full reverse name only, never a relative owner."""
     out: list[tuple[int, int, str, str | None]] = []
-    origins = list(_REVERSE_ORIGIN.finditer(data))
-    for index, origin in enumerate(origins):
-        zone = origin.group(1).decode("ascii").split(".")
-        stop = origins[index + 1].start() if index + 1 < len(origins) else len(data)
-        for old, new in pairs:
-            old_octets, new_octets = old.split("."), new.split(".")
-            if len(old_octets) != 4 or len(zone) >= 4 or list(reversed(old_octets))[-len(zone):] != zone:
-                continue  # not an IPv4 address inside this reverse zone
-            label = ".".join(reversed(old_octets[len(zone):]))
-            same = len(new_octets) == 4 and list(reversed(new_octets))[-len(zone):] == zone
-            new_label = ".".join(reversed(new_octets[len(zone):])) if same else None
-            owner = re.compile(rb"(?m)^(" + re.escape(label.encode()) + rb")(?=[ \t]+(?:[0-9]+[ \t]+)?"
-                               rb"(?:IN[ \t]+)?PTR[ \t])")
-            found = owner.finditer(data, origin.end(), stop)
-            out += [(m.start(1), m.end(1), label, new_label) for m in found]
+    for begin, stop, zone in _reverse_origins(data):
+        depth = len(zone)
+        prefix = list(reversed(zone))  # the zone's first octets, in address order
+        if depth and zone_moves(".".join([*prefix, *["0"] * (4 - depth)]) + f"/{8 * depth}"):
+            continue
+        for m in _OWNER.finditer(data, begin, stop):
+            label = m.group(1).decode("ascii")
+            octets = [*prefix, *reversed(label.split("."))]
+            if len(octets) != 4 or not all(int(o) < 256 for o in octets):
+                continue
+            new = renumber(".".join(octets))
+            if new is None:
+                continue
+            new_octets = new.split(".")
+            new_label = ".".join(reversed(new_octets[depth:])) if new_octets[:depth] == prefix else None
+            out.append((m.start(1), m.end(1), label, new_label))
     return sorted(out)
 
 
@@ -256,6 +287,7 @@ class Zone(BaseFormat):
 
     name = "zone"
     structured = True  # two records with one owner name are a real conflict
+    dns_names = True  # owners and targets are DNS names: ANA-ML2 is ana-ml2 (RFC 4343)
 
     def claims(self, path: str, name: str, data: bytes) -> bool:
         return is_zone(data)

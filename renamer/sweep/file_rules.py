@@ -8,23 +8,32 @@ import re
 from dataclasses import replace
 
 from renamer.formats import Format, zone
+from renamer.match import Matcher
 from renamer.occurrences import Match
 from renamer.sweep.model import Edit
 
 
-def with_reverse_owners(data: bytes, matches: list[Match],
-                         addresses: tuple[tuple[str, str], ...]) -> list[Match]:
+def with_reverse_owners(data: bytes, matches: list[Match], matcher: Matcher) -> list[Match]:
     """The relative PTR owners of old addresses in a reverse zone: rewritten when the new address
-    lies in the same zone, else refused (the record must move to another zone file)."""
-    pairs = [(old, new) for old, new in addresses if ":" not in old]
-    owners = zone.reverse_owners(data, pairs) if pairs else []
+    lies in the same zone, else refused (the record must move to another zone file). A refused
+    owner refuses its whole record: the PTR target renamed while the owner stays would tell
+    resolvers the old address is the new host."""
+    owners = zone.reverse_owners(data, matcher.renumbered, matcher.zone_moves)
     if not owners:
         return matches
     spans = [(m.start, m.end) for m in matches]
     added = [Match(start, end, old, new or "(another zone)", "reverse",
                    refused=None if new else "reverse-owner")
              for start, end, old, new in owners if not any(s < end and start < e for s, e in spans)]
-    return sorted([*matches, *added], key=lambda m: m.start)
+    stuck = [(start, _line_end(data, start)) for start, _, _, new in owners if new is None]
+    kept = [replace(m, refused="reverse-owner") if m.refused is None and m.kept is None
+            and any(start < m.start < end for start, end in stuck) else m for m in matches]
+    return sorted([*kept, *added], key=lambda m: m.start)
+
+
+def _line_end(data: bytes, start: int) -> int:
+    end = data.find(b"\n", start)
+    return len(data) if end == -1 else end
 
 
 def with_serial(fmt: Format, data: bytes, edits: list[Edit]) -> tuple[list[Edit], tuple[str, str] | None]:

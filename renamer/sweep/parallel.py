@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from renamer import debug, work
+from renamer.decoded import might_hold_break, might_split
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
@@ -70,11 +71,12 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     needles = matcher.needles
     # One test for the whole chunk tells whether any path holds an old value at all.
     joined = "\0".join(paths)
-    path_needles = [n for n in (x.decode("ascii") for x in needles) if n in joined]
+    path_needles = [n for n in (os.fsdecode(x) for x in needles) if n in joined]  # U-labels: UTF-8
     loose = project.loose if options.loose else None
     present = options.present
     slugs = anchor_literals(project)
     gates = _gates(project, loose is not None, present + slugs)
+    folded = [fold_and_bare(needle) for needle in needles]  # an old form in any case holds one
     limit = project.config.max_file_size
     open_, read_, close_, fstat_ = os.open, os.read, os.close, os.fstat  # hot loop: local names
     out = Chunk()
@@ -103,6 +105,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 if len(data) > limit:
                     raise OSError  # over options.max_file_size: the full scanner streams it
                 candidate = data[:2] in WIDE_BOM_STARTS
+                gated = True  # it holds a gate (or was not asked)
+                bare = None
                 if not candidate and not path_needles:
                     # One copy folded and stripped of escapes, a few short `in` tests: a file
                     # holding none of the gates can pass none of the tests below.
@@ -111,12 +115,19 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                         if gate in bare:
                             break
                     else:
-                        scanned += 1
-                        continue  # finally: closes fd
+                        if not might_hold_break(data):  # a name split by a line break: below
+                            scanned += 1
+                            continue  # finally: closes fd
+                        gated = False
                 # Each test once: the full scanner takes their answers instead of asking again.
-                hit = any(needle in data for needle in needles) or matcher.might_hold_context(data)
+                hit = (any(needle in data for needle in needles) or matcher.might_hold_context(data)
+                       or might_split(matcher, data))
                 loose_hit = loose is not None and loose.might_match(data)
                 candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)
+                if not candidate and gated and (bare is None or any(f in bare for f in folded)):
+                    # It holds a gate, folded: an old value in another case, which a DNS file
+                    # (a zone, a hosts file) matches; the scanner asks its format.
+                    candidate = matcher.might_match_any_case(data)
                 if present and any(value in data for value in present):
                     holding.append(rel)
                 if is_markdown(rel) and any(slug in data for slug in slugs):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from renamer import near_miss, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
+from renamer.decoded import might_hold_break, might_split, split_matches
 from renamer.formats import Format, format_of
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
@@ -51,6 +52,9 @@ REFUSED_HINTS = {
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
+    "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation): "
+              "read joined, but no text edit knows where the break goes; rejoin it and rerun the sweep, "
+              "or keep it with a keep rule"),
     "reverse-owner": ("the PTR owner of an old address, relative to $ORIGIN, whose new address lies in "
                       "another reverse zone: move the record to that zone's file by hand"),
 }
@@ -101,9 +105,16 @@ class FileScanner:
         if hints is not None and read is not None and data is read[0]:  # not decoded from UTF-16
             hit, loose_hit = hints
         else:
-            hit = content.kind != "too-large" and self.matcher.might_match(data)
+            hit = content.kind != "too-large" and (self.matcher.might_match(data)
+                                                   or might_split(self.matcher, data))
             loose_hit = self.options.loose and self.project.loose.might_match(data)
         path_hit = self.matcher.might_match(os.fsencode(rel))
+        # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
+        # value in some case, which the first pass let through (its gates are case-folded).
+        fmt = format_of(rel, data) if content.kind == "text" and (
+            hit or self.matcher.might_match_any_case(data)) else None
+        any_case = fmt is not None and fmt.dns_names
+        hit = hit or any_case
         if not (hit or path_hit or loose_hit or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         work.add("full scans")
@@ -121,9 +132,13 @@ class FileScanner:
         if content.kind == "too-large":
             refs = list(self._scan_large(rel, Path(path), content.detail))
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
-        matches = self.matcher.find(data) if hit else []
-        if hit and content.kind == "text" and b"$ORIGIN" in data:
-            matches = with_reverse_owners(data, matches, self.matcher.addresses)
+        find = self.matcher.find_any_case if any_case else self.matcher.find
+        matches = find(data) if hit else []
+        if hit and content.kind == "text" and (b"$ORIGIN" in data or b"$origin" in data):
+            matches = with_reverse_owners(data, matches, self.matcher)
+        if hit and content.kind == "text" and might_hold_break(data):
+            indent = (fmt or format_of(rel, data)).joins_indent
+            matches = split_matches(self.matcher, data, matches, indent=indent)
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
         if content.kind in ("binary", "encoding"):
@@ -142,7 +157,7 @@ class FileScanner:
         if not matches:
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
                               near_misses=tuple(near), mode=content.mode)
-        fmt = format_of(rel, data)
+        fmt = fmt or format_of(rel, data)
         refs, edits, refused = self._decide(rel, fmt, data, matches, klass)
         serial = None
         if edits:

@@ -48,7 +48,8 @@ SAMPLES = {
                     "café: the gateway runs on fv-ml1 (10.251.50.54).\n"),
     "env": Sample("stacks/app.env", "# café\nLLM_HOST=ana-ml2\nLLM_IP=10.250.50.54\n",
                   "# café\nLLM_HOST=fv-ml1\nLLM_IP=10.251.50.54\n"),
-    "text": Sample("scripts/hosts", "# café\n10.250.50.54 ana-ml2\n", "# café\n10.251.50.54 fv-ml1\n"),
+    "text": Sample("scripts/hosts.list", "# café\n10.250.50.54 ana-ml2\n", "# café\n10.251.50.54 fv-ml1\n"),
+    "dns": Sample("etc/hosts", "# café\n10.250.50.54 ANA-ML2 ana-ml2\n", "# café\n10.251.50.54 FV-ML1 fv-ml1\n"),
 }
 
 

@@ -59,3 +59,23 @@ def test_markdown_by_its_name_whatever_its_first_line(path: str, data: bytes) ->
 def test_a_bom_is_no_part_of_the_first_toml_key() -> None:
     text = '\ufeffhost = "web01"\n'
     assert locate(text, [text.index("web01")]) == [("host", "value")]
+
+
+@pytest.mark.parametrize(("path", "dns"), (
+    pytest.param("etc/hosts", True, id="hosts"),
+    pytest.param("files/web.hosts", True, id="dot-hosts"),
+    pytest.param("dnsmasq.conf", True, id="dnsmasq-conf"),
+    pytest.param("roles/dns/files/dnsmasq.d/lab.conf", True, id="dnsmasq-drop-in"),
+    pytest.param("unbound.conf", True, id="unbound-conf"),
+    pytest.param("etc/unbound/unbound.conf.d/lab.conf", True, id="unbound-drop-in"),
+    pytest.param("zones/db.lab", True, id="a-zone-by-content"),
+    pytest.param("etc/hosts.allow", False, id="noop-tcp-wrappers"),
+    pytest.param("docs/dnsmasq.md", False, id="noop-a-page-about-dnsmasq"),
+    pytest.param("app/nginx.conf", False, id="noop-other-conf"),
+    pytest.param("docs/zone.md", False, id="noop-zone-quoted-in-markdown"),
+    pytest.param("hosts.yml", False, id="noop-ansible-inventory"),
+))
+def test_dns_names_by_file(path: str, dns: bool) -> None:
+    """Where host names are DNS names, matched in any case (issue 27, item 4)."""
+    data = ZONE if path.startswith(("zones/", "docs/zone")) else b"x\n"
+    assert format_of(path, data).dns_names is dns

@@ -1,0 +1,109 @@
+"""Old values a consumer reads only after decoding: a name split by a line-ending backslash.
+
+YAML's escaped line break in a double-quoted scalar (`"http://ana-\\` newline `  ml2"`), TOML's
+line-ending backslash in a multi-line basic string, and a shell (or Dockerfile, Makefile) line
+continuation (`ssh root@ana-\\` newline `ml2`) all hand the consumer one joined token, while the
+bytes spell no old value. No text edit can rename such a token safely (which half changes, where
+the break goes, is the author's), so each is an occurrence refused with reason `split`: verify
+fails on it until a person rejoins or keeps it.
+
+YAML and TOML drop the next line's leading blanks with the break; a shell keeps them (`ana-\\`
+newline `  ml2` is two words there), so the join depends on the format (`Format.joins_indent`).
+
+Cost: a file is looked at only when it holds a backslash right before a line end (one `in`
+test), and then only a window of the longest form around each break is matched again.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from renamer.occurrences import Match
+
+# A backslash ending a line that is itself not escaped (`\\` then a newline is a literal
+# backslash): an even run of backslashes before it.
+_BREAK = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n)")
+_BREAK_INDENT = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n[ \t]*)")
+
+
+class Finder(Protocol):
+    """What this needs of the matcher: its needles and its exact rules over bytes."""
+
+    needles: tuple[bytes, ...]
+
+    def find(self, data: bytes) -> list[Match]: ...
+
+
+def might_hold_break(data: bytes) -> bool:
+    """The cheap prefilter: a backslash right before a line end."""
+    return b"\\\n" in data or b"\\\r\n" in data
+
+
+def _joined(data: bytes, indent: bool) -> tuple[bytes, list[tuple[int, int]]]:
+    """`data` with each line-ending backslash removed, and each cut as (position in the joined
+    bytes, bytes removed up to and including it)."""
+    pattern = _BREAK_INDENT if indent else _BREAK
+    parts, cuts, last, removed = [], [], 0, 0
+    for x in pattern.finditer(data):
+        start, end = x.span(1)
+        parts.append(data[last:start])
+        removed += end - start
+        cuts.append((start - (removed - (end - start)), removed))
+        last = end
+    parts.append(data[last:])
+    return b"".join(parts), cuts
+
+
+def might_split(finder: Finder, data: bytes) -> bool:
+    """Can `data` hold an old value split by a line break? (Both joins: the format is not known
+    to the first pass.)"""
+    if not might_hold_break(data):
+        return False
+    for indent in (False, True):
+        joined, cuts = _joined(data, indent)
+        if cuts and any(needle in joined for needle in finder.needles):
+            return True
+    return False
+
+
+def split_matches(finder: Finder, data: bytes, matches: list[Match], *, indent: bool) -> list[Match]:
+    """`matches` with every old value that only the joined text spells added, refused `split`."""
+    if not might_hold_break(data):
+        return matches
+    joined, cuts = _joined(data, indent)
+    if not cuts:
+        return matches
+    reach = max((len(n) for n in finder.needles), default=0) + 8
+    added: list[Match] = []
+    for cut, _ in cuts:
+        low, high = max(0, cut - reach), min(len(joined), cut + reach)
+        for m in finder.find(joined[low:high]):
+            start, end = low + m.start, low + m.end
+            # At a window's edge the boundary rules cannot see the neighbour: left to the window
+            # that holds it whole (every cut has one).
+            at_edge = (m.start == 0 and low > 0) or (m.end == high - low and high < len(joined))
+            if not start < cut < end or at_edge:
+                continue
+            first, last = _original(start, cuts, at_cut=False), _original(end, cuts, at_cut=True)
+            if any(a.start < last and first < a.end for a in added):
+                continue  # found from another cut's window
+            added.append(Match(first, last, m.old, m.new, m.kind, m.derived, refused="split"))
+    if not added:
+        return matches
+    # The joined reading wins over a shorter one in the bytes: `ana-ml2\` + `.ana.lan` is the FQDN,
+    # never `ana-ml2` renamed alone.
+    kept = [m for m in matches if not any(a.start < m.end and m.start < a.end for a in added)]
+    return sorted([*kept, *added], key=lambda m: m.start)
+
+
+def _original(position: int, cuts: list[tuple[int, int]], *, at_cut: bool) -> int:
+    """Where a position of the joined bytes is in the original; a match's end exactly at a cut
+    ends before the removed break."""
+    removed = 0
+    for cut, total in cuts:
+        if cut < position or (cut == position and not at_cut):
+            removed = total
+        else:
+            break
+    return position + removed

@@ -1,0 +1,92 @@
+"""DNS names are case-insensitive (issue 27, item 4; adversarial pass 2, B-8).
+
+In zone files, hosts files and dnsmasq or Unbound configuration, `ANA-ML2` is the host `ana-ml2`:
+it is renamed in the case found (`FV-ML1`, `Fv-Ml1`). Everywhere else host names stay
+case-sensitive, as DESIGN says: `ANA-ML2` in a script is a near-miss, not a rewrite."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+
+Repo = Callable[..., Path]
+Run = Callable[..., Result]
+CONFIG = """\
+version: 1
+renames:
+  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}
+  addresses: {10.250.50.54: 10.251.50.54}
+allowlist: allow.yaml
+"""
+ALLOW = "version: 1\ncurrent: ['**']\n"
+ZONE = ("$ORIGIN ana.lan.\n$TTL 300\n@ IN SOA ns.ana.lan. admin.ana.lan. 7 7200 3600 1209600 3600\n"
+        "  IN NS ns.ana.lan.\nns IN A 10.250.0.53\n")
+
+
+@pytest.mark.parametrize(("path", "content", "expected"), [
+    pytest.param("db.ana.lan", ZONE + "ANA-ML2 IN A 10.250.50.54\nwww IN CNAME ANA-ML2.ana.lan.\n",
+                 ZONE.replace(" 7 ", " 8 ") + "FV-ML1 IN A 10.251.50.54\nwww IN CNAME FV-ML1.fv.lan.\n",
+                 id="b8-zone-upper-case"),
+    pytest.param("zones/lab.zone", ZONE + "Ana-Ml2 IN A 10.250.50.54\nALIAS IN CNAME Ana-Ml2\n",
+                 ZONE.replace(" 7 ", " 8 ") + "Fv-Ml1 IN A 10.251.50.54\nALIAS IN CNAME Fv-Ml1\n",
+                 id="zone-capitalised"),
+    pytest.param("etc/hosts", "127.0.0.1 localhost\n10.250.50.54 ANA-ML2 Ana-Ml2.ana.lan\n",
+                 "127.0.0.1 localhost\n10.251.50.54 FV-ML1 Fv-Ml1.fv.lan\n", id="hosts-file"),
+    pytest.param("dnsmasq.conf", "host-record=ANA-ML2,ANA-ML2.ANA.LAN,10.250.50.54\n",
+                 "host-record=FV-ML1,FV-ML1.FV.LAN,10.251.50.54\n", id="dnsmasq-conf"),
+    pytest.param("etc/dnsmasq.d/lab.conf", "cname=gpu,Ana-ML2\naddress=/ANA-ML2.ana.lan/10.250.50.54\n",
+                 "cname=gpu,Fv-ML1\naddress=/FV-ML1.fv.lan/10.251.50.54\n", id="dnsmasq-drop-in-mixed"),
+    pytest.param("unbound/lab.conf", 'local-data: "ANA-ML2.ana.lan. A 10.250.50.54"\n',
+                 'local-data: "FV-ML1.fv.lan. A 10.251.50.54"\n', id="unbound-drop-in"),
+    pytest.param("etc/hosts", "10.250.50.54 aNa-mL2\n", "10.251.50.54 fv-ml1\n", id="irregular-case-as-configured"),
+    pytest.param("etc/hosts", "10.250.50.9 ANA-ML20 XANA-ML2 ANA-ML2-BMC\n",
+                 "10.250.50.9 ANA-ML20 XANA-ML2 ANA-ML2-BMC\n", id="noop-boundaries-hold-in-any-case"),
+])
+def test_dns_names_match_in_any_case_and_keep_it(repo: Repo, run: Run, path: str, content: str,
+                                                  expected: str) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    changes = content != expected
+    assert run(root, "verify").exit_code == (1 if changes else 0)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (root / path).read_text() == expected
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert verify["findings"] == []
+    assert run(root, "sweep", "--commit").exit_code == 0  # a second sweep changes nothing
+    assert (root / path).read_text() == expected
+
+
+def test_the_b8_zone_loads_with_the_new_name_and_a_bumped_serial(repo: Repo, run: Run) -> None:
+    root = repo({"db.ana.lan": ZONE + "ANA-ML2 IN A 10.250.50.54\n"}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    done = subprocess.run(["named-checkzone", "-D", "ana.lan", str(root / "db.ana.lan")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "loaded serial 8" in done.stderr
+    records = [line.split() for line in done.stdout.splitlines() if " IN A" in line]
+    assert sorted((r[0].lower(), r[-1]) for r in records) == [("fv-ml1.ana.lan.", "10.251.50.54"),
+                                                              ("ns.ana.lan.", "10.250.0.53")]
+
+
+@pytest.mark.parametrize("path", ["scripts/run.sh", "README.md", "app.yaml", "notes.txt"])
+def test_elsewhere_host_names_stay_case_sensitive(repo: Repo, run: Run, path: str) -> None:
+    content = "ANA-ML2 at 10.250.50.54\n"
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / path).read_text() == "ANA-ML2 at 10.251.50.54\n"
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert verify["findings"] == []
+    assert [(m["text"], m["why"]) for m in verify["near_misses"]] == [("ANA-ML2", "case")]
+
+
+def test_a_zone_quoted_in_a_markdown_page_keeps_the_page_rules(repo: Repo, run: Run) -> None:
+    content = "# Lab\n\n    $ORIGIN ana.lan.\n    ANA-ML2 IN A 10.250.50.54\n"
+    root = repo({"docs/zone.md": content}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "docs/zone.md").read_text() == content.replace("10.250.50.54", "10.251.50.54")

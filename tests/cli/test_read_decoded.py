@@ -1,0 +1,151 @@
+"""References consumers read decoded (issue 27, item 3; adversarial pass 2, B-2, B-4, B-13).
+
+A name split by a line-ending backslash (YAML's escaped line break, TOML's line-ending backslash,
+a shell continuation) is read joined: no edit can rename it safely, so it is a residual `split`
+that fails verify and leaves the file as it is. An IDNA name in its upper-case or Unicode form
+and an IPv4 address written as IPv4-mapped IPv6 in hex are the same name or address: rewritten,
+in the spelling found."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+
+Repo = Callable[..., Path]
+Run = Callable[..., Result]
+CONFIG = """\
+version: 1
+renames:
+  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan, xn--bcher-kva: fv-books}
+  addresses: {10.250.50.54: 10.251.50.54}
+allowlist: allow.yaml
+"""
+NETWORKS = """\
+version: 1
+renames:
+  networks: {10.250.0.0/16: 10.251.0.0/16}
+allowlist: allow.yaml
+"""
+ALLOW = "version: 1\ncurrent: ['**']\n"
+
+
+def _findings(run: Run, root: Path) -> tuple[int, list[tuple[str, int, str, str | None]]]:
+    done = run(root, "verify", "--format", "json")
+    data = json.loads(done.stdout)
+    return done.exit_code, [(f["path"], f["line"], f["old"], f["reason"]) for f in data["findings"]]
+
+
+# -- split by a line-ending backslash: a residual, never a guess -------------------------------------
+
+SPLIT = [
+    pytest.param("c.yaml", b'api: "http://ana-\\\n  ml2:8000/v1"\n', "ana-ml2", 1, id="yaml-escaped-break"),
+    pytest.param("c.yaml", b'api: "http://a\\\n    na-ml2.ana.lan/v1"\n', "ana-ml2.ana.lan", 1,
+                 id="yaml-fqdn-split-early"),
+    pytest.param("c.yaml", b'ip: "10.250.\\\r\n   50.54"\r\n', "10.250.50.54", 1, id="yaml-address-crlf"),
+    pytest.param("c.yaml", b'a: 1\nlist:\n  - "x ana-ml2\\\n    .ana.lan"\n', "ana-ml2.ana.lan", 3,
+                 id="yaml-split-at-the-dot"),
+    pytest.param("c.toml", b'url = """http://ana-\\\n  ml2:8000"""\n', "ana-ml2", 1, id="toml-basic-multiline"),
+    pytest.param("c.toml", b'[svc]\nurl = """\nhttp://ana-m\\\n\t  l2:8000"""\n', "ana-ml2", 3,
+                 id="toml-split-mid-label-tab"),
+    pytest.param("r.sh", b"#!/bin/sh\nssh root@ana-\\\nml2 uptime\n", "ana-ml2", 2, id="shell-continuation"),
+    pytest.param("Dockerfile", b"FROM debian\nRUN ping -c1 an\\\na-ml2\n", "ana-ml2", 2, id="dockerfile"),
+    pytest.param("deploy.sh", b"curl http://10.250.\\\n50.54:8000/health\n", "10.250.50.54", 1,
+                 id="shell-address"),
+]
+
+
+@pytest.mark.parametrize(("path", "content", "old", "line"), SPLIT)
+def test_a_split_old_value_is_a_residual_and_the_file_is_left_alone(repo: Repo, run: Run, path: str,
+                                                                     content: bytes, old: str, line: int) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    code, findings = _findings(run, root)
+    assert code == 1
+    assert findings == [(path, line, old, "split")]
+    run(root, "sweep", "--commit")
+    assert (root / path).read_bytes() == content
+    assert _findings(run, root) == (1, [(path, line, old, "split")])
+
+
+def test_a_split_value_beside_a_plain_one_on_the_same_file(repo: Repo, run: Run) -> None:
+    content = b'a: "ana-ml2"\nb: "http://ana-\\\n  ml2/v1"\n'
+    root = repo({"c.yaml": content}, config=CONFIG, allowlist=ALLOW)
+    run(root, "sweep", "--commit")
+    assert (root / "c.yaml").read_bytes() == b'a: "fv-ml1"\nb: "http://ana-\\\n  ml2/v1"\n'
+    assert _findings(run, root) == (1, [("c.yaml", 2, "ana-ml2", "split")])
+
+
+def test_a_keep_rule_records_the_decision_on_a_split_value(repo: Repo, run: Run) -> None:
+    allow = ALLOW + "keep:\n  - name: legacy-url\n    path: c.yaml\n    line_contains: legacy\n    reason: frozen\n"
+    root = repo({"c.yaml": b'legacy: "http://ana-\\\n  ml2/v1"\n'}, config=CONFIG, allowlist=allow)
+    assert _findings(run, root) == (0, [])
+
+
+@pytest.mark.parametrize(("path", "content"), [
+    pytest.param("r.sh", b"ssh root@ana-\\\n  ml2 uptime\n", id="shell-keeps-the-indent-two-words"),
+    pytest.param("c.yaml", b'x: "ana-\\\\\n  ml2"\n', id="yaml-escaped-backslash-no-break"),
+    pytest.param("r.sh", b"echo ana-\\\nml20\n", id="longer-name-once-joined"),
+    pytest.param("r.sh", b"echo xana-\\\nml2\n", id="part-of-a-name-once-joined"),
+    pytest.param("r.sh", b"echo ana-\\\\\nml2\n", id="escaped-backslash-in-shell"),
+])
+def test_noop_nothing_is_split(repo: Repo, run: Run, path: str, content: bytes) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    assert _findings(run, root) == (0, [])
+    run(root, "sweep", "--commit")
+    assert (root / path).read_bytes() == content
+
+
+def test_a_continuation_between_whole_names_is_rewritten_as_usual(repo: Repo, run: Run) -> None:
+    root = repo({"r.sh": b"ssh root@ana-ml2 \\\n  uptime && ping 10.250.50.54\n"}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "r.sh").read_bytes() == b"ssh root@fv-ml1 \\\n  uptime && ping 10.251.50.54\n"
+    assert _findings(run, root) == (0, [])
+
+
+# -- IDNA: the A-label in any case, and its Unicode form ---------------------------------------------
+
+@pytest.mark.parametrize(("content", "expected"), [
+    pytest.param("c: b\u00fccher.lan\n", "c: fv-books.lan\n", id="u-label"),
+    pytest.param("d: XN--BCHER-KVA.lan\n", "d: FV-BOOKS.lan\n", id="upper-case-a-label"),
+    pytest.param("e: xn--bcher-kva.lan\n", "e: fv-books.lan\n", id="a-label"),
+    pytest.param("f: http://B\u00dcCHER.lan/x\n", "f: http://fv-books.lan/x\n", id="upper-case-u-label"),
+    pytest.param("g: \u00f6b\u00fccher.lan, b\u00fccherei.lan\n", "g: \u00f6b\u00fccher.lan, b\u00fccherei.lan\n",
+                 id="noop-longer-unicode-names"),
+])
+def test_an_idna_name_in_every_form(repo: Repo, run: Run, content: str, expected: str) -> None:
+    root = repo({"c.yaml": content}, config=CONFIG, allowlist=ALLOW)
+    changes = content != expected
+    assert run(root, "verify").exit_code == (1 if changes else 0)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "c.yaml").read_text(encoding="utf-8") == expected
+    assert run(root, "verify").exit_code == 0
+
+
+# -- IPv4-mapped IPv6 in hex: the new address in the same spelling ----------------------------------
+
+@pytest.mark.parametrize(("config", "content", "expected"), [
+    pytest.param(CONFIG, "e ::ffff:0afa:3236\n", "e ::ffff:0afb:3236\n", id="b13-report"),
+    pytest.param(CONFIG, "e ::FFFF:AFA:3236/128\n", "e ::FFFF:AFB:3236/128\n", id="upper-case-unpadded-prefix"),
+    pytest.param(CONFIG, "e 0:0:0:0:0:ffff:0afa:3236\n", "e 0:0:0:0:0:ffff:0afb:3236\n", id="expanded"),
+    pytest.param(CONFIG, "url http://[::ffff:0afa:3236]:8080/\n", "url http://[::ffff:0afb:3236]:8080/\n",
+                 id="bracketed-with-port"),
+    pytest.param(CONFIG, "e ::ffff:10.250.50.54\n", "e ::ffff:10.251.50.54\n", id="dotted-as-before"),
+    pytest.param(NETWORKS, "e ::ffff:0afa:0101\n", "e ::ffff:0afb:0101\n", id="inside-a-renamed-network"),
+    pytest.param(CONFIG, "e ::ffff:0afa:3237 ::fffe:0afa:3236 2001:db8::afa:3236 x::ffff:0afa:3236\n",
+                 "e ::ffff:0afa:3237 ::fffe:0afa:3236 2001:db8::afa:3236 x::ffff:0afa:3236\n",
+                 id="noop-other-addresses"),
+])
+def test_an_ipv4_mapped_address_in_hex(repo: Repo, run: Run, config: str, content: str, expected: str) -> None:
+    root = repo({"n.txt": content}, config=config, allowlist=ALLOW)
+    changes = content != expected
+    assert run(root, "verify").exit_code == (1 if changes else 0)
+    dry = run(root, "sweep", "--dry-run")
+    if changes:
+        assert f"-{content}+{expected}" in dry.stdout, dry.stdout
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "n.txt").read_text() == expected
+    assert run(root, "verify").exit_code == 0

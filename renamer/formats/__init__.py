@@ -8,7 +8,7 @@ format: the sweep asks the format `format_of` returns.
 
 from __future__ import annotations
 
-from renamer.formats import json_format, markdown, prose, python_cst, text, toml_format, yaml_rt, zone
+from renamer.formats import ini, json_format, markdown, prose, python_cst, text, toml_format, yaml_rt, zone
 from renamer.formats.base import Format
 from renamer.formats.layered import WithRecords
 from renamer.formats.yaml_rt import plain_safe
@@ -20,6 +20,7 @@ FORMATS: tuple[Format, ...] = (
     yaml_rt.FORMAT,
     json_format.FORMAT,
     toml_format.FORMAT,
+    ini.FORMAT,
     markdown.FORMAT,  # before Python: a .md file is Markdown, whatever its first line
     python_cst.FORMAT,
     prose.FORMAT,

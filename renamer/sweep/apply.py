@@ -16,7 +16,7 @@ from renamer.sweep.guard import sweep_lock
 from renamer.sweep.journal import Journal
 from renamer.sweep.messages import commit_message, rename_message
 from renamer.sweep.model import apply_edits
-from renamer.sweep.moves import rename_all, unrename
+from renamer.sweep.moves import relink_all, rename_all, unrename
 from renamer.sweep.plan import Plan
 from renamer.sweep.seen import Seen, verified_contents
 from renamer.sweep.summary import Summary
@@ -48,7 +48,8 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
         for rel in targets + [p for pair in plan.renames for p in pair]:
             inside(root, rel, "write")
         contents = verified_contents(plan)
-        message = commit_message(plan, Summary.of(plan)) if commit and edited else None
+        # Re-pointed links go into the rewrite commit (with no rewrite, a commit of their own).
+        message = commit_message(plan, Summary.of(plan)) if commit and (edited or plan.links) else None
         # Journalled before the first rename: a kill from here on is undone (or finished)
         # by the next run, renames included (see journal.py).
         journal = Journal(root, targets, message, renames=plan.renames,
@@ -73,10 +74,20 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             journal.discard()
             unrename(root, renames)
             raise
+        # After the rename commit: a kill from here leaves the links naming the old paths, which
+        # verify reports as dangling and the next sweep re-points (links.py), never links naming
+        # paths a recovery took back.
+        try:
+            relinked = relink_all(root, plan.links)
+        except BaseException:
+            journal.discard()
+            if not (commit and renames):
+                unrename(root, renames)
+            raise
         seen = {(c.new_path or c.path): contents[c.path] for c in edited}
         _swap(root, journal, seen)
         if message is not None:
-            commits += commit_written(root, targets, message, hooks=hooks)
+            commits += commit_written(root, targets + [r.path for r in relinked], message, hooks=hooks)
             journal.finish()
     return Applied(len(edited), len(renames), tuple(commits))
 

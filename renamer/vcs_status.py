@@ -83,3 +83,15 @@ def skip_worktree(root: Path, paths: list[str]) -> list[str]:
         raise RenamerError(f"{root}: git ls-files failed: {done.stderr.decode(errors='replace').strip()}")
     entries = [e for e in os.fsdecode(done.stdout).split("\0") if e]
     return [entry[2:] for entry in entries if entry[:1] == "S"]
+
+
+def files_holding(root: Path, rev: str, needle: str) -> frozenset[str] | None:
+    """The paths of `rev`'s tree whose bytes hold `needle` (a fixed string, as `git grep -F`
+    finds it); None when git has no such revision."""
+    done = git_run(["git", "-C", str(root), "grep", "-z", "-l", "-I", "-F", "-e", needle, rev, "--"],
+                   capture_output=True, check=False)
+    if done.returncode not in (0, 1):  # 1: found nothing
+        return None
+    prefix = f"{rev}:"
+    return frozenset(name[len(prefix):] if name.startswith(prefix) else name
+                     for name in os.fsdecode(done.stdout).split("\0") if name)

@@ -35,6 +35,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "name": "the move's name", "collisions": "as verify's",
         "dry_run": "nothing was written",
         "edits": "each planned replacement: path, line, column, old, new", "renames": "files moved: from, to",
+        "refused": "files whose edits would break their structure, links that would dangle (path, line, "
+                   "problem): a sweep that writes refuses",
+        "relinks": "symlinks re-pointed to follow the renames: path, from, to (target texts)",
         "serials": "zone files whose SOA serial goes with the edits: path, old, new",
         "summary": "counts: files_changed, replacements, to_rewrite and left (dry run), kept, near_misses, ...",
     },

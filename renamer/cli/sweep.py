@@ -143,7 +143,7 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
             out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
         if not out.quiet:  # -q: the diff is the result; the summary is not
             out.echo(sweep_summary(result.summary, dry_run=result.applied is None,
-                                   collisions=result.collisions))
+                                   collisions=result.collisions, refused=result.refused))
     if result.applied is not None:
         for sha in result.applied.commits:
             out.info(f"committed {sha[:12]}")

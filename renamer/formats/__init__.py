@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from renamer.formats import (
     dns_config,
+    ini,
     json_format,
     markdown,
     prose,
@@ -30,6 +31,7 @@ FORMATS: tuple[Format, ...] = (
     yaml_rt.FORMAT,
     json_format.FORMAT,
     toml_format.FORMAT,
+    ini.FORMAT,
     markdown.FORMAT,  # before Python: a .md file is Markdown, whatever its first line
     python_cst.FORMAT,
     dns_config.FORMAT,

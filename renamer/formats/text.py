@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from renamer.formats import keylines
 from renamer.formats.base import UNBUMPED, BaseFormat, Serial
 
 _ZONE_RECORDS = re.compile(rb"(?im)^(?:\$ORIGIN\s|\S*[ \t]+(?:[0-9]+[ \t]+)?(?:IN[ \t]+)?"
@@ -17,8 +18,15 @@ _ZONE_RECORDS = re.compile(rb"(?im)^(?:\$ORIGIN\s|\S*[ \t]+(?:[0-9]+[ \t]+)?(?:I
 
 
 class Text(BaseFormat):
+    # No parser reads a plain file, but its key-like lines (a Jinja template's YAML keys, an
+    # INI-style `.conf`'s sections) can still collide after a rename.
+    checks_edits = True
+
     def claims(self, path: str, name: str, data: bytes) -> bool:
         return True
+
+    def edit_problem(self, before: str, after: str) -> str | None:
+        return keylines.collision(before, after)
 
     def serial(self, data: bytes, today: dt.date) -> Serial | None:
         return UNBUMPED if _ZONE_RECORDS.search(data) else None

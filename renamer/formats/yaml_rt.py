@@ -13,6 +13,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from renamer.formats import keylines
 from renamer.formats.base import BaseFormat, Comment, Location
 from renamer.formats.yaml_source import parse_yaml_text
 
@@ -155,7 +156,15 @@ def edit_problem(before: str, after: str) -> str | None:
     try:
         old_docs = _compose(before)
     except (YAMLError, RecursionError, ValueError):
-        return None  # not YAML we can read: text rules apply, as for any text file
+        # Not YAML a parser reads (a Jinja template): its key-like lines still must not collide.
+        return keylines.collision(before, after)
+    try:
+        bound = _bindings(before)
+        problem = _rebound(bound, _bindings(after))
+    except (YAMLError, RecursionError, ValueError):
+        problem = None  # the composer below says why
+    if problem:
+        return problem
     try:
         new_docs = _compose(after)
     except (YAMLError, ValueError) as exc:
@@ -170,6 +179,40 @@ def edit_problem(before: str, after: str) -> str | None:
                 return problem
     except RecursionError:
         return "nested too deeply to check its structure; edit it by hand"
+    return None
+
+
+Binding = tuple[int, str, int | None]  # an alias: (its line, its name, the line of the anchor it names)
+
+
+def _bindings(text: str) -> list[Binding]:
+    """Each alias, in order, with the anchor it refers to (the last one of its name before it,
+    within its document): what a renamed anchor or alias must leave as it was."""
+    fast = YAML(typ="safe", pure=False)
+    events = fast.parse(text) if fast.Parser.__name__ == "CParser" else YAML(typ="rt").parse(text)
+    anchors: dict[str, int] = {}
+    out: list[Binding] = []
+    for event in events:
+        kind = type(event).__name__
+        if kind == "DocumentStartEvent":
+            anchors = {}
+        elif kind == "AliasEvent":
+            out.append((event.start_mark.line + 1, str(event.anchor), anchors.get(str(event.anchor))))
+        elif getattr(event, "anchor", None) is not None:
+            anchors[str(event.anchor)] = event.start_mark.line + 1
+    return out
+
+
+def _rebound(before: list[Binding], after: list[Binding]) -> str | None:
+    """Why the aliases of the edited text no longer name the anchors they named, or None."""
+    for (line, old_name, old_anchor), (_, name, anchor) in zip(before, after, strict=False):
+        if anchor is None and old_anchor is not None:
+            return (f"line {line}: the alias *{name} would name no anchor: the anchor &{old_name} "
+                    f"(line {old_anchor}) and its alias would no longer be spelled alike; rename both, "
+                    "or keep both")
+        if anchor != old_anchor:
+            return (f"line {line}: the alias *{name} would name the anchor at line {anchor}, not the "
+                    f"one at line {old_anchor}")
     return None
 
 
@@ -202,15 +245,17 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
         return None
     if len(old.value) != len(new.value):
         return f"{where}: the edit would change the mapping's length"
-    before: dict[str, str] = {}  # new key -> the key it was before the edit
+    before: dict[str, tuple[str, int]] = {}  # new key -> the key it was before the edit, its line
     for (old_key, old_value), (new_key, new_value) in zip(old.value, new.value, strict=True):
         old_text, new_text = _key_text(old_key), _key_text(new_key)
         child = _join(path, new_text)
-        if new_text in before:
-            renamed = old_text if old_text != new_text else before[new_text]
-            return (f"{child}: renaming key {renamed!r} to {new_text!r} would collide with "
+        line = new_key.start_mark.line + 1
+        if new_text in before and before[new_text][0] != old_text:  # not a key held twice already
+            renamed = old_text if old_text != new_text else before[new_text][0]
+            standing = line if old_text == new_text else before[new_text][1]  # the key already there
+            return (f"line {standing}: {child}: renaming key {renamed!r} to {new_text!r} would collide with "
                     "an existing key")
-        before[new_text] = old_text
+        before[new_text] = (old_text, line)
         problem = _compare(old_key, new_key, child, seen) or _compare(old_value, new_value, child, seen)
         if problem:
             return problem

@@ -21,6 +21,7 @@ from renamer.sweep.explain import Decision, Explanation
 from renamer.sweep.model import NearMiss, Reference
 from renamer.sweep.plan import Plan
 from renamer.sweep.preview import edit_list
+from renamer.sweep.refusals import Refusal
 from renamer.sweep.results import AuditResult, PruneResult, SweepResult, TombstoneResult, VerifyResult
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict
@@ -107,13 +108,15 @@ def verify_document(name: str, summary: Summary, verdict: Verdict) -> dict[str, 
 
 
 def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run: bool,
-                   collisions: Sequence[Collision] = ()) -> dict[str, Any]:
+                   collisions: Sequence[Collision] = (), refused: Sequence[Refusal] = ()) -> dict[str, Any]:
     return {
         "name": name,
         "collisions": [collision_dict(c) for c in collisions],
         "dry_run": dry_run,
         "edits": edits,
         "renames": [{"from": a, "to": b} for a, b in summary.renames],
+        "refused": [{"path": r.path, "line": r.line, "problem": r.problem} for r in refused],
+        "relinks": [{"path": p, "from": a, "to": b} for p, a, b in summary.relinks],
         "serials": [{"path": p, "old": o, "new": n} for p, o, n in summary.serials],
         "summary": {
             "files_changed": summary.files_changed,
@@ -129,18 +132,22 @@ def collision_dict(collision: Collision) -> dict[str, object]:
     c = collision
     return {"path": c.path, "line": c.line, "column": c.column, "value": c.value,
             "olds": list(c.olds), "same_file": c.same_file, "structured": c.structured,
-            "key_path": c.key_path, "text": mask_line(c.text), "message": c.message()}
+            "key_path": c.key_path, "text": mask_line(c.text), "message": c.message(), "refused": c.refused,
+            "count": c.count}
 
 
 def plan_data(plan: Plan, summary: Summary, collisions: Sequence[Collision], *,
-              dry_run: bool = True) -> dict[str, Any]:
+              dry_run: bool = True, refused: Sequence[Refusal] | None = None) -> dict[str, Any]:
     """What `sweep --dry-run --format json` prints for a plan (the API's `SweepPlan.data()`)."""
-    return versioned(sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions))
+    shown = plan.refusals if refused is None and dry_run else (refused or ())
+    return versioned(sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions,
+                                    shown))
 
 
 def sweep_data(result: SweepResult) -> dict[str, Any]:
     """What `sweep --format json` prints."""
-    return plan_data(result.plan, result.summary, result.collisions, dry_run=result.applied is None)
+    return plan_data(result.plan, result.summary, result.collisions, dry_run=result.applied is None,
+                     refused=result.refused)
 
 
 def verify_data(result: VerifyResult) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from renamer.allowlist import Exemption
 from renamer.masking import mask_line
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
+from renamer.sweep.refusals import Refusal
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict, serial_lines
 from renamer.table import table
@@ -20,7 +21,7 @@ def collision_line(collision: Collision, *, strict: bool = False) -> str:
     c = collision
     where = f"{c.path}:{c.line}:{c.column}" if c.line else c.path
     key = f" [{c.key_path}]" if c.key_path else ""
-    level = "error" if strict and c.strict_failure else "warning"
+    level = "error" if c.refused or (strict and c.strict_failure) else "warning"
     shown = f"\n    {mask_line(c.text)}" if c.text else ""
     return f"{where}{key}: {level}: collision: {c.message()}{shown}"
 
@@ -40,7 +41,8 @@ def _where(ref: Reference) -> str:
     return f" [{' '.join(parts)}]" if parts else ""
 
 
-def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Collision] = ()) -> str:
+def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Collision] = (),
+                  refused: Sequence[Refusal] = ()) -> str:
     verb = "would change" if dry_run else "changed"
     lines = [f"Summary: {verb} {summary.files_changed} file{'s' if summary.files_changed != 1 else ''}"
              f" ({len(summary.renames)} renamed), {plural(summary.replacement_total(), 'replacement')}"]
@@ -48,6 +50,8 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines.append(f"  {old} -> {new}: {count}")
     for old, new in summary.renames:
         lines.append(f"  rename {old} -> {new}")
+    for link, old, new in summary.relinks:
+        lines.append(f"  re-point link {link}: {old} -> {new}")
     lines += serial_lines(summary)
     if summary.derived:
         lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key or "
@@ -73,6 +77,11 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines.append(f"Collisions, new values already there ({len(collisions)}; `renamer verify --strict` "
                      "fails on those inside one structured file):")
         lines += [f"  {line}" for c in collisions for line in collision_line(c).splitlines()]
+    if refused:
+        refused_files = plural(len(refused), "file")
+        lines.append(f"Refused: a sweep that writes stops before its first write ({refused_files} would no "
+                     "longer parse, would collide or would dangle; decide each by hand or keep it):")
+        lines += [f"  {r}" for r in refused]
     return "\n".join(lines) + "\n"
 
 

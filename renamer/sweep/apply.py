@@ -24,7 +24,7 @@ from renamer.sweep.guard import shown_journal, sweep_lock
 from renamer.sweep.journal import Journal
 from renamer.sweep.messages import commit_message, rename_message
 from renamer.sweep.model import apply_edits
-from renamer.sweep.moves import rename_all, unrename
+from renamer.sweep.moves import relink_all, rename_all, unrename
 from renamer.sweep.plan import Plan
 from renamer.sweep.seen import Seen, verified_contents
 from renamer.sweep.summary import Summary
@@ -61,7 +61,8 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             inside(root, rel, "write")
         contents = verified_contents(plan)
         summary = Summary.of(plan)
-        written_message = commit_message(plan, summary) if edited and project.git else None
+        # Re-pointed links go into the rewrite commit (with no rewrite, a commit of their own).
+        written_message = commit_message(plan, summary) if (edited or plan.links) and project.git else None
         message = written_message if commit else None
         datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
         digests = [(c.digest, hashlib.sha1(data).hexdigest()) for c, data in zip(edited, datas, strict=True)]
@@ -89,6 +90,16 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             journal.discard()
             unrename(root, renames)
             raise
+        # After the rename commit: a kill from here leaves the links naming the old paths, which
+        # verify reports as dangling and the next sweep re-points (links.py), never links naming
+        # paths a recovery took back.
+        try:
+            relinked = relink_all(root, plan.links)
+        except BaseException:
+            journal.discard()
+            if not (commit and renames):
+                unrename(root, renames)
+            raise
         seen = {(c.new_path or c.path): contents[c.path] for c in edited}
         with deferred() as signals:
             saved = _swap(root, journal, seen, signals)
@@ -96,7 +107,8 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             _refuse_saved(plan, journal, saved)
         late = False
         if message is not None:
-            made, late = commit_pending(root, [t for t, _ in journal.writes], message, hooks=hooks)
+            made, late = commit_pending(root, [t for t, _ in journal.writes] + [r.path for r in relinked],
+                                         message, hooks=hooks)
             commits += made
             with deferred() as signals:  # the commit exists: nothing left worth stopping for
                 journal.finish()

@@ -7,6 +7,12 @@ normal), but it must never be silent: plan, dry run and verify list each place,
 and `verify --strict` fails where both meet in one structured file (YAML, JSON,
 TOML, a zone), where two keys or records with one name are a real conflict.
 
+After the move, the new values the move itself wrote are no collision: where the history
+records this move (its commits' trailers, sweep/history.py), a file that held none of a new
+value before the move's first commit holds only the move's own (or later) uses of it, and one
+old value coming back there is one residual, not a warning per new name (newcomer C2). Every
+collision is one line per file and value, with a count.
+
 The DNS inventory is checked too: a new address that the inventory already
 gives a host unrelated to the renames' new names means two names on one address.
 The inventory's hosts come in as plain values (`SiteHost`): the sweep never reads
@@ -16,15 +22,16 @@ the DNS wing itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from renamer import debug
+from renamer import debug, vcs_status
 from renamer.classify import CURRENT
 from renamer.formats import format_of
 from renamer.match import new_values_matcher
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_texts
+from renamer.sweep.history import moves_in_history
 from renamer.sweep.lines import Lines
 from renamer.sweep.model import ScanResult
 
@@ -42,6 +49,10 @@ class Collision:
     structured: bool  # YAML, JSON, TOML or a zone file
     text: str = ""
     key_path: str | None = None
+    count: int = 1  # the places in this file holding the value; the first is named
+    # The sweep refuses this file: its edits would make a key, section, anchor or alias collide
+    # or stop parsing (sweep/refusals.py); the dry run says so where it warns.
+    refused: bool = False
 
     @property
     def strict_failure(self) -> bool:
@@ -51,7 +62,11 @@ class Collision:
     def message(self) -> str:
         olds = ", ".join(self.olds)
         where = " in the same file" if self.same_file else ""
-        return (f"{self.value} is already here, and the sweep turns {olds}{where} into it: "
+        here = f"already here ({self.count} places)" if self.count > 1 else "already here"
+        if self.refused:
+            return (f"{self.value} is {here}, and the sweep turns {olds}{where} into it: "
+                    "refused, a sweep that writes stops before its first write (see Refused)")
+        return (f"{self.value} is {here}, and the sweep turns {olds}{where} into it: "
                 "after the sweep two things would share one name or address; check that they are one")
 
 
@@ -79,12 +94,16 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
     needles = [value.encode() for value in into]
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
+    refused = {f.path for f in scan.files if f.refused is not None}
     found: list[Collision] = []
     with debug.timed("collisions"):
+        before = _before_move(project, list(into))
         for rel, data in read_texts(project.root, current):
             if not any(needle in data for needle in needles):
                 continue
-            found += _in_file(rel, data, matcher.find(data), into, by_file.get(rel, set()))
+            here = [c for c in _in_file(rel, data, matcher.find(data), into, by_file.get(rel, set()))
+                    if before is None or rel in before.get(c.value, frozenset())]
+            found += [replace(c, refused=True) for c in here] if rel in refused else here
         found += _in_inventory(project, hosts, into)
     return found
 
@@ -97,12 +116,28 @@ def _in_file(rel: str, data: bytes, matches: Iterable[Match], into: dict[str, se
     lines = Lines(data)  # the scanner's own line, column and text lookups, in file order
     keys = (fmt.locate(data.decode("utf-8", "replace"), [lines.char_offset(m.start) for m, _ in found])
             if found and fmt.keys else None)
-    out = []
+    first: dict[str, Collision] = {}  # value -> its first place here, counting the others
     for index, (match, value) in enumerate(found):
+        if value in first:
+            first[value] = replace(first[value], count=first[value].count + 1)
+            continue
         line, column, text = lines.position(match.start)
-        out.append(Collision(rel, line, column, value, tuple(sorted(into[value])), value in written_here,
-                             fmt.structured, text, keys[index][0] if keys else None))
-    return out
+        first[value] = Collision(rel, line, column, value, tuple(sorted(into[value])), value in written_here,
+                                 fmt.structured, text, keys[index][0] if keys else None)
+    return sorted(first.values(), key=lambda c: (c.line, c.column))
+
+
+def _before_move(project: LoadedProject, values: list[str]) -> dict[str, frozenset[str]] | None:
+    """Per new value, the files that held it before this move's first commit; None when the
+    history records no commit of this move (before the sweep: every place counts)."""
+    if not project.git:
+        return None
+    record = next((m for m in moves_in_history(project.root) if m.move == project.config.name), None)
+    if record is None or not record.commits:
+        return None
+    parent = f"{record.commits[0][0]}^"
+    held = {value: vcs_status.files_holding(project.root, parent, value) for value in values}
+    return {value: paths or frozenset() for value, paths in held.items()}
 
 
 def _in_inventory(project: LoadedProject, hosts: Sequence[SiteHost],

@@ -99,3 +99,12 @@ def _line(prefix: bytes, line: bytes) -> list[bytes]:
     if line.endswith(b"\n"):
         return [prefix + line]
     return [prefix + line + b"\n", NO_NEWLINE]
+
+
+def link_diff(old_path: str, new_path: str, old: bytes, new: bytes) -> bytes:
+    """The block re-pointing a symlink (its target text is its content, mode 120000, no final
+    newline), renamed too where the paths differ."""
+    block = file_diff(old_path, new_path, old, new)
+    at = block.find(b"\n--- ") + 1
+    # git apply reads the mode from the index line; the object names are not needed to apply.
+    return block[:at] + b"index 0000000..0000000 120000\n" + block[at:]

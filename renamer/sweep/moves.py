@@ -1,12 +1,16 @@
-"""A sweep's file renames, as `git mv` does them, all undone when one fails."""
+"""A sweep's file renames, as `git mv` does them, and the links re-pointed to follow them
+(links.py); all undone when one fails."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 from renamer import vcs
 from renamer.errors import RenamerError, UnsafeError
+from renamer.paths import problem
+from renamer.sweep.links import Relink
 
 
 def rename_all(root: Path, renames: list[tuple[str, str]], *, stage: bool) -> list[tuple[str, str]]:
@@ -26,3 +30,37 @@ def unrename(root: Path, done: list[tuple[str, str]]) -> None:
     for old, new in reversed(done):
         with contextlib.suppress(OSError, RenamerError):
             vcs.unmove(root, old, new)
+
+
+def relink_all(root: Path, relinks: tuple[Relink, ...]) -> list[Relink]:
+    """Re-point each link: a new link beside it, renamed over it (atomic); all undone on failure."""
+    done: list[Relink] = []
+    try:
+        for link in relinks:
+            why = problem(root, link.path)
+            if why is not None:
+                raise UnsafeError(f"cannot re-point the link {link.path}: {why}")
+            _swap_link(root, link.path, link.new)
+            done.append(link)
+    except OSError as exc:
+        unlink_all(root, done)
+        raise UnsafeError(f"cannot re-point the link {link.path}: {exc.strerror}; nothing changed") from None
+    except BaseException:
+        unlink_all(root, done)
+        raise
+    return done
+
+
+def unlink_all(root: Path, done: list[Relink]) -> None:
+    for link in reversed(done):
+        with contextlib.suppress(OSError):
+            _swap_link(root, link.path, link.old)
+
+
+def _swap_link(root: Path, rel: str, target: str) -> None:
+    path = root / rel
+    tmp = path.with_name(f".{path.name}.renamer-link")  # a leading dot, like every temp file here
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    os.symlink(target, tmp)
+    os.replace(tmp, path)

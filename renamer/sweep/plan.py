@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import debug, ignore, vcs_listing
@@ -12,8 +12,10 @@ from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
+from renamer.sweep.links import Relink, plan_links
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
+from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import FileScanner, ScanOptions
 
 Progress = Callable[[int, int], None]
@@ -23,6 +25,14 @@ Progress = Callable[[int, int], None]
 class Plan:
     project: LoadedProject
     scan: ScanResult
+    links: tuple[Relink, ...] = ()  # symlinks re-pointed to follow the renames (links.py)
+    link_refusals: tuple[Refusal, ...] = ()
+
+    @property
+    def refusals(self) -> list[Refusal]:
+        """What a sweep that writes refuses on, and its dry run lists: edits that would break a
+        file's structure, links that would dangle."""
+        return sorted(refusals(self.scan) + list(self.link_refusals), key=lambda r: (r.path, r.line))
 
     @property
     def changes(self) -> list[FileResult]:
@@ -127,7 +137,9 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
     with debug.timed("anchors"):
         plan = Plan(project, follow_anchors(project, scan))
     _check_renames(project, plan)
-    return plan
+    links = [f for f in plan.scan.files if f.kind == "symlink"]
+    relinks, refused = plan_links(project.root, links, plan.renames, plan.scan.paths, project.matcher)
+    return replace(plan, links=tuple(relinks), link_refusals=tuple(refused)) if relinks or refused else plan
 
 
 def _check_renames(project: LoadedProject, plan: Plan) -> None:

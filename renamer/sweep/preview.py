@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from renamer.errors import UnsafeError
-from renamer.sweep.diff import file_diff
+from renamer.sweep.diff import file_diff, link_diff
 from renamer.sweep.model import apply_edits
 from renamer.sweep.plan import Plan
 
@@ -19,11 +20,18 @@ def _original(plan: Plan, path: str) -> bytes:
 
 def diff_bytes(plan: Plan) -> bytes:
     """One `diff --git` block per changed file, in path order."""
+    relinks = {link.path: link for link in plan.links}  # by the path the link has after the renames
     blocks = []
     for change in sorted(plan.changes, key=lambda c: c.path):
+        link = relinks.pop(change.new_path or change.path, None)
+        if link is not None:
+            blocks.append(link_diff(change.path, link.path, os.fsencode(link.old), os.fsencode(link.new)))
+            continue
         old = _original(plan, change.path) if change.edits else b""
         new = apply_edits(old, change.edits) if change.edits else b""
         blocks.append(file_diff(change.path, change.new_path or change.path, old, new))
+    blocks += [link_diff(link.path, link.path, os.fsencode(link.old), os.fsencode(link.new))
+               for link in sorted(relinks.values(), key=lambda link: link.path)]
     return b"".join(blocks)
 
 

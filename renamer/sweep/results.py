@@ -17,6 +17,7 @@ from renamer.sweep.interactive import Choices, Hunk
 from renamer.sweep.journal import Recovery
 from renamer.sweep.model import Reference, ScanResult
 from renamer.sweep.plan import Plan
+from renamer.sweep.refusals import Refusal
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict
 from renamer.sweep.tombstones import Tombstone
@@ -32,6 +33,7 @@ class SweepResult:
     interrupted: bool  # a dry run found an interrupted sweep still pending
     collisions: list[Collision] = field(default_factory=list)  # listed by a dry run
     completed: list[str] = field(default_factory=list)  # the commit made of the recovered rewrite
+    refused: list[Refusal] = field(default_factory=list)  # what a sweep that writes refuses on (dry run)
 
 
 @dataclass(frozen=True)

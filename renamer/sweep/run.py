@@ -27,6 +27,7 @@ from renamer.sweep.journal import Recovery, clear, pending
 from renamer.sweep.messages import trailer_lines
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes
+from renamer.sweep.refusals import refuse
 from renamer.sweep.results import (
     Ask,
     AuditResult,
@@ -114,7 +115,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
     found = collisions(project, plan.scan, hosts) if dry_run else []
-    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found, finished)
+    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found, finished,
+                       plan.refusals if dry_run else [])
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:
@@ -190,13 +192,15 @@ def apply_planned(plan: Plan, request: SweepRequest) -> Applied:
 
 
 def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) -> None:
-    """Refuse a sweep that cannot see every file, or one over uncommitted changes."""
+    """Refuse a sweep that cannot see every file, one whose edits would break a file's
+    structure (the list its dry run shows), or one over uncommitted changes."""
     unreadable = plan.scan.skipped_files
     if unreadable:
         path, why = unreadable[0]
         more = f" and {len(unreadable) - 1} more" if len(unreadable) > 1 else ""
         raise UnsafeError(f"{path}: cannot read ({why}){more}; "
                           "a sweep that cannot see every file could miss a live reference: nothing written")
+    refuse(plan.refusals)
     if not allow_dirty and plan.changes:  # nothing to write: nothing to refuse
         check_clean(plan.project, frozenset(recovered.targets) if recovered else frozenset())
     if plan.changes:

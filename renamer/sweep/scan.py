@@ -21,6 +21,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_reverse_owners, with_serial
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
+from renamer.sweep.links import dangling
 from renamer.sweep.model import (
     KEPT,
     RESIDUAL,
@@ -58,6 +59,17 @@ REFUSED_HINTS = {
     "reverse-owner": ("the PTR owner of an old address, relative to $ORIGIN, whose new address lies in "
                       "another reverse zone: move the record to that zone's file by hand"),
 }
+# The byte before an edit that makes it a YAML anchor (&) or an alias (*): names other lines
+# refer to, so the result is parsed; and an INI section's `[` opening its line.
+_NAMING = frozenset({b"&", b"*"})
+
+
+def _names(data: bytes, start: int) -> bool:
+    before = data[start - 1:start]
+    if before in _NAMING:
+        return True
+    return before == b"[" and not data[data.rfind(b"\n", 0, start) + 1:start - 1].strip()
+
 # Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
 KEPT_NOTES = {
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
@@ -126,8 +138,14 @@ class FileScanner:
         new_path = self._new_path(rel) if status == CURRENT and path_hit and not path_kept else None
         path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
         if content.kind == "symlink":
-            refs = self._skipped(rel, data, "symlink", f"symlink to {data.decode('utf-8', 'replace')}: "
-                                 "never followed or written through")
+            shown = data.decode("utf-8", "replace")
+            refs = self._skipped(rel, data, "symlink",
+                                 f"symlink to {shown}: never followed or written through")
+            missing = dangling(self.project.root, rel)
+            if missing is not None and status != RECORD:  # a link that names an old path and leads nowhere
+                refs = [replace(r, status=RESIDUAL, reason="dangling-link",
+                                note=f"symlink to {shown}: {missing} does not exist; re-point it at the "
+                                     "renamed path") for r in refs]
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         if content.kind == "too-large":
             refs = list(self._scan_large(rel, Path(path), content.detail))
@@ -208,10 +226,11 @@ class FileScanner:
                 pending.append((len(refs), m))
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None,
                                             "current-state file: `renamer sweep` rewrites it", where))
-        if not self.options.edits and not fmt.needs_edits:
+        if not self.options.edits and not fmt.needs_edits and not (
+                fmt.checks_edits and any(new.encode() in data for new in {m.new for _, m in pending})):
             return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
-        refused = self._structure_problem(fmt, data, edits)
+        refused = self._structure_problem(fmt, data, edits, partial=len(pending) < len(matches))
         if refused:
             for index, _ in pending:
                 refs[index] = replace(refs[index], reason="structure", note=refused)
@@ -224,9 +243,11 @@ class FileScanner:
             work.add("python parses")
         return roles
 
-    def _structure_problem(self, fmt: Format, data: bytes, edits: list[Edit]) -> str | None:
+    def _structure_problem(self, fmt: Format, data: bytes, edits: list[Edit], *, partial: bool) -> str | None:
         """Parse only when an edit could change structure: a value that the format might read
-        as another type, or a new value already present (a renamed key could collide)."""
+        as another type, a new value already present (a renamed key could collide), a partial
+        edit set (a kept alias whose anchor is renamed), an anchor, alias or INI section
+        renamed, or a template (its keys are no parser's)."""
         if not fmt.checks_edits or not edits:
             return None
         news = {e.new for e in edits}
@@ -234,7 +255,9 @@ class FileScanner:
         for e in edits:
             sources.setdefault(e.new, set()).add(data[e.start:e.end])
         merged = any(len(olds) > 1 for olds in sources.values())  # two old keys could become one
-        risky = merged or any(n in data for n in news) or any(fmt.retypes(n.decode()) for n in news)
+        risky = (merged or any(n in data for n in news) or any(fmt.retypes(n.decode()) for n in news)
+                 or (partial and fmt.structured) or b"{%" in data or b"{{" in data
+                 or any(_names(data, e.start) for e in edits))
         if not risky:
             return None
         before = data.decode("utf-8", "replace")

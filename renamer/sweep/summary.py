@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from renamer.classify import CURRENT
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
@@ -48,6 +48,7 @@ class Summary:
     near_misses: list[NearMiss] = field(default_factory=list)
     files_changed: int = 0
     renames: list[tuple[str, str]] = field(default_factory=list)
+    relinks: list[tuple[str, str, str]] = field(default_factory=list)  # link, old target, new target
     serials: list[tuple[str, str, str]] = field(default_factory=list)  # zone path, old, new serial
     files_scanned: int = 0
     skipped_files: list[tuple[str, str]] = field(default_factory=list)
@@ -91,7 +92,7 @@ class Summary:
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:
-        return cls.of_scan(plan.scan)
+        return replace(cls.of_scan(plan.scan), relinks=[(r.path, r.old, r.new) for r in plan.links])
 
     @property
     def stuck(self) -> list[Reference]:

@@ -6,6 +6,8 @@ import json
 import tomllib
 
 from tests.adversarial.harness import (
+    ALL_CURRENT,
+    MK_CONFIG,
     Outcome,
     Scratch,
     case,
@@ -27,15 +29,22 @@ ANCHORED = ("base: &b\n  ana-ml2: {gpu: 4}\n  fv-ml1: {gpu: 8}\nother: *b\n"
 @case(33, "struct", "refused")
 def case_33(s: Scratch) -> Outcome:
     """YAML anchors/aliases/multi-doc with collision"""
-    root, _ = swept(s, {"anchored.yaml": ANCHORED, "aliased.yaml": "x: &h ana-ml2\ny: *h\n---\nz: ana-ml2\n"})
+    root = s.repo({"anchored.yaml": ANCHORED, "aliased.yaml": "x: &h ana-ml2\ny: *h\n---\nz: ana-ml2\n"},
+                  config=MK_CONFIG, allowlist=ALL_CURRENT)
+    refused = s.cli(root, "sweep")
+    require(refused.exit_code == 3 and "anchored.yaml:3:" in refused.stderr,
+            f"the sweep does not refuse the colliding keys: {refused.brief()}")
     after = (root / "anchored.yaml").read_text()
     require(after == ANCHORED, f"the colliding keys were rewritten: {after!r}")
-    aliased = (root / "aliased.yaml").read_text()
-    require(aliased == "x: &h fv-ml1\ny: *h\n---\nz: fv-ml1\n", f"plain values not rewritten: {aliased!r}")
     verify = s.cli(root, "verify")
     require(verify.exit_code == 1 and "residual (structure)" in verify.stdout,
             f"verify does not report the refused keys: {verify.brief()}")
-    return ok("colliding keys refused (residual structure), other values rewritten")
+    # The sweep refuses as a whole (issue 27 item 7); once the keys are decided, the rest follows.
+    (root / "anchored.yaml").write_text(ANCHORED.replace("  ana-ml2: {gpu: 4}\n", "").replace("  ana-ml2: 1\n", ""))
+    s.cli(root, "sweep", "--allow-dirty")
+    aliased = (root / "aliased.yaml").read_text()
+    require(aliased == "x: &h fv-ml1\ny: *h\n---\nz: fv-ml1\n", f"plain values not rewritten: {aliased!r}")
+    return ok("colliding keys refused (residual structure, the sweep refuses), other values rewritten once decided")
 
 
 @doubtful(34, "struct", "refused")
@@ -125,7 +134,10 @@ COLLIDING = {
 @case(40, "struct", "refused")
 def case_40(s: Scratch) -> Outcome:
     """many-to-one → duplicate keys JSON/YAML/TOML"""
-    root, _ = swept(s, COLLIDING, cfg=MANY_TO_ONE, args=("sweep", "--commit"))
+    root = s.repo(COLLIDING, config=MANY_TO_ONE, allowlist=ALL_CURRENT)
+    refused = s.cli(root, "sweep", "--commit")
+    require(refused.exit_code == 3 and "3 files would no longer parse, would collide or would dangle" in refused.stderr,
+            f"the sweep does not refuse the duplicate keys: {refused.brief()}")
     now = snapshot(root)
     broken = [rel for rel, text in COLLIDING.items() if now[rel] != text.encode()]
     require(not broken, f"rewritten into duplicate keys: {', '.join(broken)}")
@@ -134,7 +146,7 @@ def case_40(s: Scratch) -> Outcome:
     verify = s.cli(root, "verify")
     require(verify.exit_code == 1 and verify.stdout.count("residual (structure)") >= 3,
             f"verify does not fail on the refused keys: {verify.brief()}")
-    return ok("the colliding keys left as they were, verify fails with residual (structure)")
+    return ok("the colliding keys refused (nothing written), verify fails with residual (structure)")
 
 
 DATED = {

@@ -228,7 +228,9 @@ allowlist: allow.yaml
 ])
 def test_w2_two_old_keys_becoming_one_are_refused_and_verify_fails(repo, run, rel: str, text: str) -> None:
     root = repo({rel: text}, config=MANY_TO_ONE, allowlist="version: 1\ncurrent: ['**']\n")
-    assert run(root, "sweep", "--commit").exit_code == 0
+    done = run(root, "sweep", "--commit")  # refused as a whole (issue 27 item 7): nothing written
+    assert done.exit_code == 3 and f"renamer: error: 1 file would no longer parse, would collide or would dangle: {rel}:" \
+        in done.stderr
     assert (root / rel).read_text() == text
     verify = run(root, "verify")
     assert verify.exit_code == 1 and "residual (structure)" in verify.stdout

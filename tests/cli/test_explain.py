@@ -59,7 +59,8 @@ def test_records_structure_refusals_and_files_never_scanned(repo, run) -> None:
                          "'incidents/**': incident notes describe the system at the time of the incident")
     assert record[1].startswith("  1:1  ana-ml2: kept: record class incidents (allow.yaml:7)")
     structure = run(root, "explain", "stacks/hosts.yaml:2").stdout.splitlines()
-    assert structure[1] == ("  2:3 [hosts.ana-ml2]  ana-ml2: residual: refused (structure): hosts.fv-ml1: "
+    assert structure[1] == ("  2:3 [hosts.ana-ml2]  ana-ml2: residual: refused (structure): line 3: "
+                            "hosts.fv-ml1: "
                             "renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key")
     loose = run(root, "explain", "notes/loose.txt").stdout.splitlines()
     assert loose[0].startswith("notes/loose.txt: unclassified: no allowlist rule covers this file")

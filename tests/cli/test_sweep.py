@@ -147,9 +147,10 @@ def test_symlinks_are_never_followed_or_written(repo, run) -> None:
     assert (root / "elsewhere/outside.txt").read_text() == "HOST=ana-ml2\n"
     assert (root / "stacks/real.env").read_text() == "HOST=fv-ml1\n"
     audit = json.loads(run(root, "audit", "--format", "json").stdout)
-    links = [r for r in audit["references"] if r["reason"] == "symlink"]
-    assert [(r["path"], r["status"], r["old"]) for r in links] == [
-        ("stacks/named-link", "skipped", "ana-ml2")]
+    links = [r for r in audit["references"] if r["reason"] in ("symlink", "dangling-link")]
+    # Its target never existed: a dangling link naming an old path, which verify fails on.
+    assert [(r["path"], r["status"], r["reason"], r["old"]) for r in links] == [
+        ("stacks/named-link", "residual", "dangling-link", "ana-ml2")]
 
 
 def test_binary_too_large_and_wide_encodings_are_skipped_and_reported(repo, run) -> None:
@@ -208,9 +209,9 @@ def test_structure_changing_yaml_edit_is_refused(repo, run) -> None:
     config = CONFIG.replace("ana-ml2: fv-ml1", "ana-ml2: '1e5'")
     files = {"stacks/a.yaml": "host: ana-ml2\n", "stacks/c.yaml": "url: http://ana-ml2:80\n"}
     root = repo(files, config=config)
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 3  # refused as a whole (issue 27 item 7): nothing written
     assert (root / "stacks/a.yaml").read_text() == "host: ana-ml2\n"
-    assert (root / "stacks/c.yaml").read_text() == "url: http://1e5:80\n"
+    assert (root / "stacks/c.yaml").read_text() == "url: http://ana-ml2:80\n"
     result = run(root, "verify")
     assert result.exit_code == 1
     assert ("stacks/a.yaml:1:7: residual (structure): ana-ml2 -> 1e5 [host]: host: '1e5' would be "
@@ -220,18 +221,18 @@ def test_structure_changing_yaml_edit_is_refused(repo, run) -> None:
 def test_yaml_key_collision_is_refused(repo, run) -> None:
     text = "hosts:\n  ana-ml2: 1   # old\n  fv-ml1: 2\nother: ana-ml2\n"
     root = repo({"stacks/b.yaml": text})
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 3
     assert (root / "stacks/b.yaml").read_text() == text
     result = run(root, "verify")
     assert ("stacks/b.yaml:2:3: residual (structure): ana-ml2 -> fv-ml1 [hosts.ana-ml2 key]: "
-            "hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key") in result.stdout
+            "line 3: hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key") in result.stdout
 
 
 def test_json_key_collision_is_refused(repo, run) -> None:
     root = repo({"stacks/a.json": '{"ana-ml2": 1, "fv-ml1": 2}\n', "stacks/b.json": '{"h": "ana-ml2"}'})
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 3  # the whole sweep refuses: nothing written
     assert (root / "stacks/a.json").read_text() == '{"ana-ml2": 1, "fv-ml1": 2}\n'
-    assert (root / "stacks/b.json").read_text() == '{"h": "fv-ml1"}'
+    assert (root / "stacks/b.json").read_text() == '{"h": "ana-ml2"}'
 
 
 def test_python_identifiers_are_residuals(repo, run) -> None:

@@ -43,13 +43,18 @@ SAMPLES = {
                        "# café\n\n## fv-ml1\n\nSee [the box](#fv-ml1) at 10.251.50.54.\n"),
     "zone": Sample("zones/db.lab", "; café\n$ORIGIN lab.\n@ IN SOA ns. admin. 7 3600 600 86400 60\n"
                                   "ana-ml2 IN A 10.250.50.54\n",
-                   "; café\n$ORIGIN lab.\n@ IN SOA ns. admin. 8 3600 600 86400 60\nfv-ml1 IN A 10.251.50.54\n"),
+                   "; café\n$ORIGIN lab.\n@ IN SOA ns. admin. 8 3600 600 86400 60\nfv-ml1 IN A 10.251.50.54\n",
+                   "[fv-ml1]\n[fv-ml1]\n"),
+    "ini": Sample("stacks/app.ini", "; café\n[upstream]\nhost = ana-ml2\nip = 10.250.50.54\n",
+                  "; café\n[upstream]\nhost = fv-ml1\nip = 10.251.50.54\n", "[upstream]\nhost = fv-ml1\nhost = x\n"),
     "prose": Sample("notes.txt", "café: the gateway runs on ana-ml2 (10.250.50.54).\n",
                     "café: the gateway runs on fv-ml1 (10.251.50.54).\n"),
     "env": Sample("stacks/app.env", "# café\nLLM_HOST=ana-ml2\nLLM_IP=10.250.50.54\n",
-                  "# café\nLLM_HOST=fv-ml1\nLLM_IP=10.251.50.54\n"),
-    "text": Sample("scripts/hosts.list", "# café\n10.250.50.54 ana-ml2\n", "# café\n10.251.50.54 fv-ml1\n"),
-    "dns": Sample("etc/hosts", "# café\n10.250.50.54 ANA-ML2 ana-ml2\n", "# café\n10.251.50.54 FV-ML1 fv-ml1\n"),
+                  "# café\nLLM_HOST=fv-ml1\nLLM_IP=10.251.50.54\n", "# café\nLLM_HOST=fv-ml1\nLLM_HOST=10.251.50.54\n"),
+    "text": Sample("scripts/hosts.list", "# café\n10.250.50.54 ana-ml2\n", "# café\n10.251.50.54 fv-ml1\n",
+                   "# café\n[fv-ml1]\n[fv-ml1]\n"),
+    "dns": Sample("etc/hosts", "# café\n10.250.50.54 ANA-ML2 ana-ml2\n", "# café\n10.251.50.54 FV-ML1 fv-ml1\n",
+                  "# café\n[fv-ml1]\n[fv-ml1]\n"),
 }
 
 

@@ -110,12 +110,12 @@ def test_locate_reads_only_as_far_as_the_last_offset() -> None:
     pytest.param("- a\n- b\n", "- a\n", "the document: the edit would change the list's length",
                  id="root-list-length"),
     pytest.param("hosts:\n  ana-ml2: 1\n  fv-ml1: 2\n", "hosts:\n  fv-ml1: 1\n  fv-ml1: 2\n",
-                 "hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key",
+                 "line 3: hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key",
                  id="key-collides-with-later"),
     pytest.param("hosts:\n  fv-ml1: 1\n  ana-ml2: 2\n", "hosts:\n  fv-ml1: 1\n  fv-ml1: 2\n",
-                 "hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key",
+                 "line 2: hosts.fv-ml1: renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key",
                  id="key-collides-with-earlier"),
-    pytest.param("a: 1\nb: 2\n", "a: 1\na: 2\n", "a: renaming key 'b' to 'a' would collide with an existing key",
+    pytest.param("a: 1\nb: 2\n", "a: 1\na: 2\n", "line 1: a: renaming key 'b' to 'a' would collide with an existing key",
                  id="top-level-collision"),
     pytest.param("a: 1\n", "a: [1\n", "the edit would make the YAML invalid: while parsing a flow sequence",
                  id="made-invalid"),
@@ -130,9 +130,27 @@ def test_locate_reads_only_as_far_as_the_last_offset() -> None:
     pytest.param("? [complex, ana-ml2]\n: v\nfv-ml1: 1\n", "? [complex, fv-ml1]\n: v\nfv-ml1: 1\n", None,
                  id="complex-key"),
     pytest.param("? [a, ana-ml2]\n: v\n? [a, fv-ml1]\n: w\n", "? [a, fv-ml1]\n: v\n? [a, fv-ml1]\n: w\n",
-                 "[\"[a, fv-ml1]\"]: renaming key '[a, ana-ml2]' to '[a, fv-ml1]' would collide with an "
-                 "existing key",
+                 "line 3: [\"[a, fv-ml1]\"]: renaming key '[a, ana-ml2]' to '[a, fv-ml1]' would collide "
+                 "with an existing key",
                  id="complex-key-collision"),
+    # Duplicate keys the file held already are no collision the edit makes.
+    pytest.param("a: 1\na: ana-ml2\n", "a: 1\na: fv-ml1\n", None, id="duplicate-before"),
+    # Anchors and aliases name each other: a rename of one alone unbinds them.
+    pytest.param("b: &ana-ml2 {p: 1}\nc: *ana-ml2\n", "b: &fv-ml1 {p: 1}\nc: *ana-ml2\n",
+                 "line 2: the alias *ana-ml2 would name no anchor: the anchor &ana-ml2 (line 1) and its alias "
+                 "would no longer be spelled alike; rename both, or keep both", id="anchor-renamed-alias-kept"),
+    pytest.param("b: &ana-ml2 {p: 1}\nc: *ana-ml2\n", "b: &ana-ml2 {p: 1}\nc: *fv-ml1\n",
+                 "line 2: the alias *fv-ml1 would name no anchor: the anchor &ana-ml2 (line 1) and its alias "
+                 "would no longer be spelled alike; rename both, or keep both", id="alias-renamed-anchor-kept"),
+    pytest.param("a: &fv-ml1 1\nb: &ana-ml2 2\nc: *ana-ml2\nd: *fv-ml1\n",
+                 "a: &fv-ml1 1\nb: &fv-ml1 2\nc: *fv-ml1\nd: *fv-ml1\n",
+                 "line 4: the alias *fv-ml1 would name the anchor at line 2, not the one at line 1",
+                 id="anchor-renamed-onto-another"),
+    pytest.param("b: &ana-ml2 {p: 1}\nc: *ana-ml2\n", "b: &fv-ml1 {p: 1}\nc: *fv-ml1\n", None,
+                 id="anchor-and-alias-renamed"),
+    pytest.param("{% if x %}\nana-ml2: 1\nfv-ml1: 2\n{% endif %}\n", "{% if x %}\nfv-ml1: 1\nfv-ml1: 2\n{% endif %}\n",
+                 "line 3: after the rename the key 'fv-ml1' would stand twice (lines 2, 3): a renamed key would "
+                 "collide with an existing one", id="jinja-keys-by-line"),
 ))
 def test_edit_problem_finds(before: str, after: str, expected: str | None) -> None:
     assert edit_problem(before, after) == expected

@@ -91,8 +91,9 @@ def test_a_yaml_anchor_rewritten_without_its_alias_is_refused(tmp_path: Path) ->
     plan, read = _plan(tmp_path, {"hosts.yaml": "a: &ana-ml2 {ip: 1}\nb: *ana-ml2\n"})
     assert [(h.path, h.line) for h in hunks(plan, read)] == [("hosts.yaml", 1), ("hosts.yaml", 2)]
     reduced, refused = reduce(plan, read, Choices(accepted={("hosts.yaml", 1)}), "renamer: keep", {})
-    assert refused == ["hosts.yaml: the chosen lines alone would change its structure (the edit would make "
-                       "the YAML invalid: found undefined alias); left as it was"]
+    assert refused == ["hosts.yaml: the chosen lines alone would change its structure (line 2: the alias "
+                       "*ana-ml2 would name no anchor: the anchor &ana-ml2 (line 1) and its alias would no longer "
+                       "be spelled alike; rename both, or keep both); left as it was"]
     assert reduced.changes == []
     assert {r.reason for r in reduced.scan.references()} == {"not-now"}
 

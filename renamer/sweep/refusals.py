@@ -1,0 +1,57 @@
+"""Refusals: edits the sweep will not make, because the file's structure would break.
+
+A structured file whose edit set would not parse, or would make a renamed key, section,
+anchor or alias collide with another (the scanner's structure check, `FileResult.refused`),
+is no residual to leave behind while the rest is written: the dry run lists each one, and a
+sweep that writes refuses before its first write with the very same list (one function
+makes it for both). The user decides each by hand, or keeps it with a keep rule or the
+inline marker, and sweeps again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from renamer.errors import UnsafeError
+from renamer.sweep.model import ScanResult
+from renamer.words import plural
+
+# A format's problem names the line where it is, when it knows it: "line 3: ...".
+_LINE = re.compile(r"line (\d+): ")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    path: str
+    line: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.problem}" if self.line else f"{self.path}: {self.problem}"
+
+
+def refusals(scan: ScanResult) -> list[Refusal]:
+    """Every file whose edits the structure check refused, at the line it names (else the line
+    of the first reference it refused), in path order."""
+    out = []
+    for result in scan.files:
+        if result.refused is None:
+            continue
+        found = _LINE.match(result.refused)
+        if found is not None:
+            out.append(Refusal(result.path, int(found.group(1)), result.refused[found.end():]))
+            continue
+        lines = [r.line for r in result.references if r.reason == "structure"]
+        out.append(Refusal(result.path, min(lines, default=0), result.refused))
+    return out
+
+
+def refuse(found: list[Refusal]) -> None:
+    """Stop a sweep before its first write when any edit is refused: one line names them all."""
+    if not found:
+        return
+    listed = "; ".join(str(r) for r in found)
+    raise UnsafeError(f"{plural(len(found), 'file')} would no longer parse, would collide or would dangle: "
+                      f"{listed}; nothing written: edit them by hand, or keep them with a keep rule or the "
+                      "inline marker, then sweep again")

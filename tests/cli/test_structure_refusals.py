@@ -1,0 +1,134 @@
+"""Edits that would break the structure they sit in (issue 27 item 7, adversarial B-3, B-7):
+refused with file and line, the dry run listing exactly what a sweep that writes refuses on,
+and nothing written anywhere."""
+
+from __future__ import annotations
+
+import configparser
+import json
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from tests.testing.repos import git, snapshot
+
+ALLOW = "version: 1\ncurrent: ['**']\nkeep:\n  - {name: legacy, path: '**', line_contains: legacy, reason: kept}\n"
+FINE = {"stacks/fine.env": "HOST=ana-ml2\n"}  # a file the sweep would rewrite, had it not refused
+
+
+@pytest.mark.parametrize("rel, text, line, says", [
+    # B-3 and its variants: an anchor and its aliases must be renamed together or not at all.
+    pytest.param("c.yaml", "base: &ana-ml2 {port: 80}\nsvc:\n  <<: *ana-ml2   # renamer: keep legacy alias\n",
+                 3, "the alias *ana-ml2 would name no anchor", id="b3-alias-kept-by-marker"),
+    pytest.param("c.yaml", "base: &ana-ml2 {port: 80}  # legacy\nsvc:\n  <<: *ana-ml2\n",
+                 3, "the alias *fv-ml1 would name no anchor", id="anchor-kept-by-rule"),
+    pytest.param("c.yaml", "a: &fv-ml1 {gpu: 8}\nb: &ana-ml2 {gpu: 4}\nc: *fv-ml1\nd: *ana-ml2\n",
+                 3, "the alias *fv-ml1 would name the anchor at line 2", id="anchor-onto-existing"),
+    # B-7 and its variants: INI sections and keys, keys inside Jinja templates.
+    pytest.param("hosts.ini", "[ana-ml2]\nip=1\n[fv-ml1]\nip=2\n", 3,
+                 "renaming a section would collide with the existing section 'fv-ml1'", id="b7-ini-section"),
+    pytest.param("inventory/hosts.cfg", "[gpu]\nana-ml2\nfv-ml1\n", 3,
+                 "renaming a key would collide with the existing key 'gpu.fv-ml1'", id="ini-inventory-host"),
+    pytest.param("supervisor/app.conf", "[program:fv-ml1]\ncommand=y\n[program:ana-ml2]\ncommand=x\n", 1,
+                 "the section '[program:fv-ml1]' would stand twice", id="ini-like-conf"),
+    pytest.param("hosts.yaml", "{% if x %}\nana-ml2: {ip: 1}\nfv-ml1: {ip: 2}\n{% endif %}\n", 3,
+                 "the key 'fv-ml1' would stand twice", id="b7-yaml-in-jinja"),
+    pytest.param("templates/compose.yml.j2",
+                 "services:\n{% for s in stacks %}\n  {{ s }}:\n    ana-ml2: 1\n    fv-ml1: 2\n{% endfor %}\n",
+                 5, "the key 'fv-ml1' under services would stand twice", id="j2-for-body"),
+    # Duplicate keys in every parsed format.
+    pytest.param("d.yaml", "hosts:\n  ana-ml2: 1\n  fv-ml1: 2\n", 3, "would collide with an existing key",
+                 id="yaml-key"),
+    pytest.param("d.json", '{"ana-ml2": 1, "fv-ml1": 2}\n', 1, "would collide with the existing key 'fv-ml1'",
+                 id="json-key"),
+    pytest.param("d.toml", "[ana-ml2]\nport = 1\n[fv-ml1]\nport = 2\n", 3,
+                 "renaming a key or table would collide with the existing 'fv-ml1'", id="toml-table"),
+])
+def test_refused_with_file_and_line_and_nothing_written(repo, run, rel: str, text: str, line: int,
+                                                        says: str) -> None:
+    root = repo({rel: text, **FINE}, allowlist=ALLOW)
+    before, head = snapshot(root), git(root, "rev-parse", "HEAD")
+    dry = run(root, "sweep", "--dry-run", "--format", "json")
+    assert dry.exit_code == 0
+    listed = json.loads(dry.stdout)["refused"]
+    assert [(r["path"], r["line"]) for r in listed] == [(rel, line)]
+    assert says in listed[0]["problem"]
+    for args in (("sweep", "--commit"), ("sweep",)):
+        done = run(root, *args)
+        assert done.exit_code == 3, done.stdout + done.stderr
+        assert done.stderr.startswith(f"renamer: error: 1 file would no longer parse, would collide or would dangle: "
+                                      f"{rel}:{line}: {listed[0]['problem']}; nothing written")
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+        assert snapshot(root) == before and git(root, "rev-parse", "HEAD") == head
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and f"{rel}:" in verify.stdout and "residual (structure)" in verify.stdout
+
+
+@pytest.mark.parametrize("rel, text", [
+    pytest.param("c.yaml", "base: &ana-ml2 {port: 80}\nsvc:\n  <<: *ana-ml2\n", id="anchor-and-alias"),
+    pytest.param("hosts.ini", "[ana-ml2]\nip=1\n[b]\nfv-ml1=2\n", id="ini-apart"),
+    pytest.param("hosts.yaml", "{% if x %}\nana-ml2: 1\n{% else %}\nfv-ml1: 2\n{% endif %}\n", id="jinja-if-else"),
+    pytest.param("t.yml.j2", "{% for h in hs %}\n{{ h }}:\n  peer: ana-ml2\n{% endfor %}\nfv-ml1: 1\n",
+                 id="j2-values"),
+])
+def test_safe_edits_are_made(repo, run, rel: str, text: str) -> None:
+    root = repo({rel: text}, allowlist=ALLOW)
+    assert json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)["refused"] == []
+    assert run(root, "sweep", "--commit").exit_code == 0
+    after = (root / rel).read_text()
+    assert after == text.replace("ana-ml2", "fv-ml1")
+    if rel.endswith(".yaml") and "{%" not in after:
+        YAML(typ="safe").load(after)
+    if rel.endswith(".ini"):
+        configparser.ConfigParser().read_string(after)
+
+
+def test_the_dry_run_and_the_commit_refuse_the_same_list(repo, run) -> None:
+    files = {
+        "a/c.yaml": "base: &ana-ml2 {port: 80}\nsvc:\n  <<: *ana-ml2  # legacy\n",
+        "b/hosts.ini": "[ana-ml2]\nip=1\n[fv-ml1]\nip=2\n",
+        "c/hosts.yaml": "{% if x %}\nana-ml2: {ip: 1}\nfv-ml1: {ip: 2}\n{% endif %}\n",
+        "d/ok.yaml": "h: ana-ml2\n",
+    }
+    root = repo(files, allowlist=ALLOW)
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    listed = [f"{r['path']}:{r['line']}: {r['problem']}" for r in data["refused"]]
+    assert [r.split(":")[0] for r in listed] == ["a/c.yaml", "b/hosts.ini", "c/hosts.yaml"]
+    # Every collision the dry run finds in a refused file says so, at a line the refusal names.
+    refused_at = {(r["path"], r["line"]) for r in data["refused"]}
+    assert [(c["path"], c["line"], c["refused"]) for c in data["collisions"]] == [
+        ("b/hosts.ini", 3, True), ("c/hosts.yaml", 3, True)]
+    assert {(c["path"], c["line"]) for c in data["collisions"]} <= refused_at
+    text = run(root, "sweep", "--dry-run", "--format", "summary").stdout
+    assert [f"  {r}" for r in listed] == text.splitlines()[-3:]
+    assert "b/hosts.ini:3:2 [fv-ml1]: error: collision" in text
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert done.stderr == (f"renamer: error: 3 files would no longer parse, would collide or would dangle: {'; '.join(listed)}; "
+                           "nothing written: edit them by hand, or keep them with a keep rule or the inline "
+                           "marker, then sweep again\n")
+    assert (root / "d" / "ok.yaml").read_text() == "h: ana-ml2\n"
+    # Decided by hand: the sweep goes ahead.
+    (root / "b" / "hosts.ini").write_text("[fv-ml1]\nip=2\n")
+    (root / "c" / "hosts.yaml").write_text("{% if x %}\nfv-ml1: {ip: 2}\n{% endif %}\n")
+    (root / "a" / "c.yaml").write_text("base: &ana-ml2 {port: 80}  # legacy\nsvc:\n  <<: *ana-ml2  # legacy\n")
+    git(root, "commit", "-qam", "decided")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "d" / "ok.yaml").read_text() == "h: fv-ml1\n"
+    assert YAML(typ="safe").load((root / "a" / "c.yaml").read_text())["svc"] == {"port": 80}
+    assert run(root, "verify").exit_code == 0
+
+
+def test_interactive_and_the_library_refuse_too(repo) -> None:
+    import renamer
+
+    root: Path = repo({"hosts.ini": "[ana-ml2]\nip=1\n[fv-ml1]\nip=2\n"}, allowlist=ALLOW)
+    project = renamer.open_project(root)
+    plan = project.plan()
+    assert plan.data()["refused"] == [{"path": "hosts.ini", "line": 3,
+                                       "problem": "renaming a section would collide with the existing "
+                                                  "section 'fv-ml1'"}]
+    with pytest.raises(renamer.UnsafeError, match=r"hosts\.ini:3: renaming a section"):
+        project.apply(plan)
+    assert (root / "hosts.ini").read_text() == "[ana-ml2]\nip=1\n[fv-ml1]\nip=2\n"

@@ -8,6 +8,7 @@ from typing import Any
 
 from renamer.allowlist_merge import Partial
 from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, list_at
+from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 _NEAR_MISS_KEYS = {"ignore", "paths"}
 _DATED_KEYS = {"filenames", "sections", "section_paths"}
@@ -87,7 +88,9 @@ def _regexes(raw: list[Any], keypath: str, problems: Problems) -> list[tuple[int
             problems.add(raw, i, f"{keypath}[{i}]", f"expected a regular expression, got {kind(pattern)}")
             continue
         try:
-            out.append((i, re.compile(pattern)))
-        except re.error as exc:
+            out.append((i, compile_untrusted(pattern)))  # a repo's regex: refused if it could hang
+        except UnsafeRegex as exc:
+            problems.add(raw, i, f"{keypath}[{i}]", f"refused regular expression: {exc}")
+        except (re.error, OverflowError, RecursionError) as exc:
             problems.add(raw, i, f"{keypath}[{i}]", f"invalid regular expression: {exc}")
     return out

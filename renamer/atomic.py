@@ -22,7 +22,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: st
     """
     if path.is_symlink() and not replace_links:
         raise UnsafeError(f"{path}: is a symlink; renamer never writes through links")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    # a short fixed prefix, not the file's name: a name near 255 bytes leaves no room (B-12)
+    fd, tmp = tempfile.mkstemp(prefix=".renamer-", suffix=suffix, dir=path.parent)
     try:
         _fill(fd, data, mode)
         os.replace(tmp, path)

@@ -40,6 +40,18 @@ class LineExemption:
     start: int = -1  # a dated section's first line (0-based), where it is one
 
 
+def literal_pattern(path: str) -> str:
+    """A gitignore-style pattern that matches `path` literally: its wildcards (`*`, `?`, `[`, `]`)
+    and backslashes escaped, a leading `#` or `!` (a comment, a negation) and trailing spaces (which
+    git drops) too. Every writer of patterns (init, sweep --interactive) builds them so: a folder
+    named `cfg[1]` must not become the class `[1]` that covers `cfg1/` (adversarial B-23)."""
+    escaped = re.sub(r"([\\*?\[\]])", r"\\\1", path)
+    if escaped[:1] in ("#", "!"):
+        escaped = "\\" + escaped
+    stripped = escaped.rstrip(" ")
+    return stripped + "\\ " * (len(escaped) - len(stripped))
+
+
 class PathPatterns:
     """gitignore-style patterns, matched with pathspec's semantics.
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from renamer.masking_flags import HINTS, mask_flags
+
 MASK = "****"
 _NAME = r"[A-Za-z0-9_.\-]+"
 # Whole-line forms first: a value running to the end of the line may hold spaces.
@@ -20,27 +22,28 @@ _YAML = re.compile(rf"^(\s*(?:-\s+)?)([\"']?)({_NAME})\2(\s*:[ \t]+)(.*?)(\s*)$"
 # Then key/value pairs anywhere: flow mappings, JSON, DSNs, query strings, TOML.
 _PAIR = re.compile(r"""(?P<key>(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q))(?P<sep>\s*[:=]\s*)(?!//)"""
                    r"""(?P<value>"(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;}&'"\]]+)""")
+# An innermost flow mapping, `{user: a, password: s3 cret}` or `{"token": "x"}`, and one item of it.
+_FLOW = re.compile(r"\{([^{}]*:[^{}]*)\}")
+_FLOW_ITEM = re.compile(r"""(?P<key>\s*(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q)\s*:\s*)"""
+                        r"(?P<value>.*?)(?P<tail>\s*)$", re.DOTALL)
 _QUERY = re.compile(r"([?&;](?P<name>[A-Za-z0-9_.\-]+)=)([^&#\s'\"]+)")
 # scheme://user:password@host, the password up to the last @ of the URL (it may hold / and @)
 _URL = re.compile(r"""([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"<>]*:)([^\s'"<>]*)(@[^\s@'"<>]*)""")
 _AUTH_HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)"
                           r"([^\s'\",;}\]]+)|\b(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})")
-_PASSWORD_FLAG = re.compile(r"(?<!\S)(--password[= ]|--pass[= ])(\S+)")
-_MYSQL_P = re.compile(r"(?<!\S)(-p)(?=[^\s-])(\S+)")  # mysql -pSECRET: only for the MySQL tools
 _CLI_USER = re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=)[^\s:]+:)(\S+)")
-_MYSQL = re.compile(r"\b(mysql|mariadb|mysqldump|mysqladmin)\b")
 _NETRC = re.compile(r"(?i)\b(password|passwd)(\s+)(\S+)")
 _PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
 
 # Every secret word and pair below, and every shape above, holds one of these.
 # Searched in the lower-cased line: a (?i) alternation is five times slower, and a dense file
 # has a million lines to show.
-_MAYBE = re.compile(r"pass|secret|token|key|auth|pwd|bearer|cookie|credential|psk|otp|://|machine|"
-                    r"login|-u|--user|:[0-9*]+:|mysql|mariadb")
+_MAYBE = re.compile(r"pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp|://|machine|"
+                    r":[0-9*]+:|" + "|".join(re.escape(hint) for hint in HINTS))
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
                  "apikey", "credential", "credentials", "auth", "authorization", "bearer", "cookie",
-                 "privatekey", "pass", "psk", "otp"}
+                 "privatekey", "pass", "psk", "otp", "pw"}
 _SECRET_PAIRS = {("api", "key"), ("access", "key"), ("private", "key"), ("secret", "key"),
                  ("client", "secret"), ("signing", "key"), ("encryption", "key"), ("ssh", "key"),
                  ("master", "key"), ("session", "key"), ("account", "key"), ("deploy", "key")}
@@ -68,11 +71,10 @@ def mask_line(line: str) -> str:
         return f"{yaml.group(1)}{yaml.group(2)}{yaml.group(3)}{yaml.group(2)}{yaml.group(4)}{MASK}"
     line = _QUERY.sub(lambda m: m.group(1) + MASK if is_secret_name(m.group("name")) else m.group(0), line)
     line = _AUTH_HEADER.sub(_mask_header, line)  # first: `Authorization: Bearer X` is no key: value pair
+    line = _FLOW.sub(_mask_flow, line)  # before pairs: a flow value runs to its comma, spaces and all
     line = _PAIR.sub(_mask_pair, line)
     line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
-    line = _PASSWORD_FLAG.sub(rf"\g<1>{MASK}", line)
-    if _MYSQL.search(line):
-        line = _MYSQL_P.sub(rf"\g<1>{MASK}", line)
+    line = mask_flags(line, is_secret_name)
     if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
         line = _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
     return _PGPASS.sub(rf"\g<1>{MASK}", line)
@@ -86,36 +88,85 @@ def _mask_pair(m: re.Match[str]) -> str:
     return f"{m.group('key')}{m.group('sep')}{quote}{MASK}{quote}"
 
 
+def _mask_flow(m: re.Match[str]) -> str:
+    """One innermost `{...}` of YAML or JSON flow style, each secret-named item's value masked."""
+    items = _flow_items(m.group(1))
+    return "{" + ",".join(_mask_flow_item(item) for item in items) + "}"
+
+
+def _flow_items(body: str) -> list[str]:
+    """The items of a flow mapping's body, split at the commas outside quotes."""
+    items, start, quote = [], 0, ""
+    for i, ch in enumerate(body):
+        if quote:
+            quote = "" if ch == quote and body[i - 1] != "\\" else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            items.append(body[start:i])
+            start = i + 1
+    return [*items, body[start:]]
+
+
+def _mask_flow_item(item: str) -> str:
+    pair = _FLOW_ITEM.match(item)
+    if not pair or not is_secret_name(pair.group("name")) or not pair.group("value") or MASK in item:
+        return item  # MASK in it: masked already, by a shape that knows more (`Basic ****`)
+    value = pair.group("value")
+    quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
+    quote = value[0] if quoted else pair.group("q")  # JSON: a number becomes a string
+    return f"{pair.group('key')}{quote}{MASK}{quote}{pair.group('tail')}"
+
+
 def _mask_header(m: re.Match[str]) -> str:
     if m.group(1) is not None:
         return f"{m.group(1)}{MASK}"
     return f"{m.group(3)}{MASK}"
 
 
-_DIFF_BODY = (b" ", b"-", b"+")
-_DIFF_HEADERS = (b"--- ", b"+++ ")
+_HUNK = re.compile(rb"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
 def mask_diff(diff: bytes) -> tuple[bytes, int]:
     """A unified diff with secrets masked in its hunk lines, and how many lines were masked.
 
-    A masked line no longer applies, so a caller must say so: a masked diff fails
-    `git apply` loudly, never silently. Lines are read as UTF-8, else Latin-1, and
-    written back in the same encoding.
+    Hunk lines are told from headers by the counts of each `@@` line, never by their look: a
+    removed line reading `-- password=x` shows as `--- password=x` and is a line, not a header.
+    A masked line no longer applies, so a caller must say so: a masked diff fails `git apply`
+    loudly, never silently. Lines are read as UTF-8, else Latin-1, and written back so.
     """
     out, masked = [], 0
-    for line in diff.splitlines(keepends=True):
-        if line[:1] in _DIFF_BODY and not line.startswith(_DIFF_HEADERS):
-            body = line.rstrip(b"\r\n")
-            ending = line[len(body):]
-            try:
-                codec, text = "utf-8", body[1:].decode("utf-8")
-            except UnicodeDecodeError:
-                codec, text = "latin-1", body[1:].decode("latin-1")
-            shown = mask_line(text)
-            if shown != text:
-                masked += 1
-                line = body[:1] + shown.encode(codec, "replace") + ending
+    old_left = new_left = 0
+    for line in _lines(diff):
+        kind = line[:1]
+        if (old_left or new_left) and kind in (b" ", b"-", b"+"):
+            old_left -= kind != b"+"
+            new_left -= kind != b"-"
+            line, changed = _mask_diff_line(line)
+            masked += changed
+        elif kind != b"\\":  # `\ No newline at end of file` belongs to the line before it
+            old_left = new_left = 0
+            hunk = _HUNK.match(line)
+            if hunk:
+                old_left, new_left = int(hunk.group(1) or 1), int(hunk.group(2) or 1)
         out.append(line)
     return b"".join(out), masked
 
+
+def _lines(data: bytes) -> list[bytes]:
+    """Lines split at LF only: a CR inside a line is part of it (bytes.splitlines would split)."""
+    parts = data.split(b"\n")
+    return [part + b"\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _mask_diff_line(line: bytes) -> tuple[bytes, int]:
+    body = line.rstrip(b"\r\n")
+    ending = line[len(body):]
+    try:
+        codec, text = "utf-8", body[1:].decode("utf-8")
+    except UnicodeDecodeError:
+        codec, text = "latin-1", body[1:].decode("latin-1")
+    shown = mask_line(text)
+    if shown == text:
+        return line, 0
+    return body[:1] + shown.encode(codec, "replace") + ending, 1

@@ -24,6 +24,9 @@ def problem(root: Path, rel: str) -> str | None:
         return "an absolute path"
     if any(part in ("", ".", "..") for part in rel.split("/")):
         return "a path with '..', '.' or an empty part"
+    too_long = limit_problem(root, rel)
+    if too_long:
+        return too_long
     folder = root
     for part in pure.parts[:-1]:
         folder = folder / part
@@ -38,6 +41,32 @@ def problem(root: Path, rel: str) -> str | None:
         if not stat.S_ISDIR(info.st_mode):
             return f"{folder.relative_to(root).as_posix()} is not a folder"
     return None
+
+
+def limit_problem(root: Path, rel: str) -> str | None:
+    """Why `rel` is over the file system's limits (NAME_MAX for one part, PATH_MAX for the whole
+    path from `/`), or None. Asked at plan time, so a dry run reports what a commit would refuse,
+    and no write starts that the kernel would stop halfway (adversarial B-12)."""
+    name_max, path_max = _limits(root)
+    for part in rel.split("/"):
+        size = len(part.encode("utf-8", "surrogateescape"))
+        if size > name_max:
+            return (f"its name {part[:24]}... is {size} bytes, over the file system's limit "
+                    f"of {name_max} (NAME_MAX)")
+    size = len(os.fsencode(root / rel))
+    if size >= path_max:
+        return f"the path is {size} bytes from /, over the system's limit of {path_max - 1} (PATH_MAX)"
+    return None
+
+
+def _limits(root: Path) -> tuple[int, int]:
+    """NAME_MAX and PATH_MAX where `root` lives; Linux's 255 and 4096 where they cannot be asked."""
+    def ask(name: str, default: int) -> int:
+        try:
+            return os.pathconf(root, name)
+        except (OSError, ValueError):
+            return default
+    return ask("PC_NAME_MAX", 255), ask("PC_PATH_MAX", 4096)
 
 
 def inside(root: Path, rel: str, what: str = "path") -> Path:

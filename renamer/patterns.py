@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from renamer import work
+from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 if TYPE_CHECKING:
     from renamer.occurrences import Match
@@ -165,9 +166,9 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
     for candidate in candidates:
         regex = None
         if not globbed or _REGEX_ONLY.search(candidate):  # `web0*`, `192.0.2.1*`: a glob, read as one
-            try:
-                regex = re.compile(candidate)
-            except (re.error, OverflowError, RecursionError):
+            try:  # a token from a file: never run where it could backtrack for ever (B-9)
+                regex = compile_untrusted(candidate)
+            except (re.error, OverflowError, RecursionError, UnsafeRegex):
                 regex = None
         for old in olds:
             if candidate == old:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from renamer.classify import FILE_DATE, PathPatterns
+from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 
 # Folder names that hold history whatever their files say.
 _HISTORY = re.compile(r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
@@ -59,10 +59,11 @@ def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set
 
 
 def _first(folders: list[str], names: re.Pattern[str]) -> str | None:
-    """The shallowest folder whose name matches, as a pattern (`docs/adr/**`)."""
+    """The shallowest folder whose name matches, as a pattern (`docs/adr/**`), the folder's own
+    name taken literally (`cfg[1]/**` would cover `cfg1/`)."""
     for depth, part in enumerate(folders):
         if names.match(part):
-            return "/".join(folders[: depth + 1]) + "/**"
+            return literal_pattern("/".join(folders[: depth + 1])) + "/**"
     return None
 
 
@@ -77,16 +78,16 @@ def current_patterns(current: list[str], unclassified: list[str]) -> list[str]:
     out: list[str] = []
     for rel in sorted(current):
         if "/" not in rel:
-            out.append(rel)  # root files: runbooks, tables, READMEs
+            out.append(literal_pattern(rel))  # root files: runbooks, tables, READMEs
             continue
         folders = rel.split("/")[:-1]
         for depth in range(1, len(folders) + 1):
             prefix = "/".join(folders[:depth]) + "/"
             if not any(u.startswith(prefix) for u in unclassified):
-                pattern = prefix + "**"
+                pattern = literal_pattern(prefix) + "**"
                 break
         else:
-            pattern = rel
+            pattern = literal_pattern(rel)
         if pattern not in out:
             out.append(pattern)
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from renamer.formats.yaml_edit import scalar
 from renamer.names import parse_address
 from renamer.scaffold_place import FIXTURES_CLASS, Proposal
 from renamer.words import plural
@@ -14,13 +15,14 @@ def render_config(name: str, pairs: list[tuple[str, str]], allowlist_rel: str, t
     hosts = [(o, n) for o, n in pairs if parse_address(o) is None]
     addresses = [(o, n) for o, n in pairs if parse_address(o) is not None]
     lines = ["# Written by `renamer init`; see the README for every key.", "version: 1",
-             f"name: {name}", f"cutover: {today.isoformat()}   # dated records up to this day keep old names",
-             "renames:"]
+             f"name: {scalar(name)}",
+             f"cutover: {today.isoformat()}   # dated records up to this day keep old names", "renames:"]
     lines.append("  hosts:" if hosts else "  hosts: {}")
-    lines += [f"    {o}: {n}" for o, n in hosts]
+    lines += [f"    {scalar(o)}: {scalar(n)}" for o, n in hosts]
     lines.append("  addresses:" if addresses else "  addresses: {}")
-    lines += [f"    {o}: {n}" for o, n in addresses]
-    lines += ["options:", "  derived_names: false", "  variants: false", f"allowlist: {allowlist_rel}", ""]
+    lines += [f"    {scalar(o)}: {scalar(n)}" for o, n in addresses]
+    lines += ["options:", "  derived_names: false", "  variants: false",
+              f"allowlist: {scalar(allowlist_rel)}", ""]
     return "\n".join(lines)
 
 
@@ -30,16 +32,16 @@ def render_allowlist(proposal: Proposal) -> str:
              "# add them to `current` or a record class, `renamer verify` fails on them.",
              "version: 1", "extends: [records-common]   # incidents, journals, changelogs, archives, backups"]
     lines.append("current:" if proposal.current else "current: []")
-    lines += [f"  - {_quote(p)}" for p in proposal.current]
+    lines += [f"  - {scalar(p)}" for p in proposal.current]
     lines.append("records:" if proposal.records or proposal.fixtures else "records: []")
     for folder, members in sorted(proposal.records.items()):
         name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.replace("/**", "").rsplit("/", 1)[-1]).strip("-")
-        lines += [f"  - name: {name or 'records'}", f"    paths: [{_quote(folder)}]",
+        lines += [f"  - name: {scalar(name or 'records')}", f"    paths: [{scalar(folder)}]",
                   f"    reason: {len(members)} file(s) of history that must keep the old names (edit me)"]
     if proposal.fixtures:
         count = sum(len(m) for m in proposal.fixtures.values())
         lines += [f"  - name: {FIXTURES_CLASS}",
-                  f"    paths: [{', '.join(_quote(p) for p in sorted(proposal.fixtures))}]",
+                  f"    paths: [{', '.join(scalar(p) for p in sorted(proposal.fixtures))}]",
                   f"    reason: {count} test file(s) spell the old values in fixtures on purpose (edit me; "
                   "or make them current to rewrite them)"]
     lines += ["dated:", "  filenames: true", "  sections:",
@@ -48,24 +50,24 @@ def render_allowlist(proposal: Proposal) -> str:
               "keep: []", 'inline_marker: "renamer: keep"', 'exclude: [".git/**"]']
     if proposal.unclassified:
         lines.append("# Unclassified (old values found, no rule proposed):")
-        lines += [f"#   {rel}  ({proposal.why_unclassified.get(rel, '')})" for rel in proposal.unclassified]
+        # a comment ends at a newline: the name goes in as the emitter writes it, one line
+        lines += [f"#   {scalar(rel)}  ({proposal.why_unclassified.get(rel, '')})"
+                  for rel in proposal.unclassified]
     return "\n".join(lines) + "\n"
-
-
-def _quote(pattern: str) -> str:
-    return f'"{pattern}"' if pattern[:1] in "*[{!&#?|>'\"%@`" or ": " in pattern else pattern
 
 
 def summary(proposal: Proposal) -> str:
     lines = [f"Old values found in {plural(len(proposal.files_with_values), 'file')}."]
     if proposal.current:
         lines.append(f"Current state (rewritten by sweep, {plural(len(proposal.current_files), 'file')}): "
-                     + ", ".join(proposal.current))
+                     + ", ".join(scalar(p) for p in proposal.current))
     for folder, members in sorted(proposal.records.items()):
-        lines.append(f"Record class proposed: {folder} ({plural(len(members), 'file')}) - edit its reason")
+        lines.append(f"Record class proposed: {scalar(folder)} ({plural(len(members), 'file')}) "
+                     "- edit its reason")
     if proposal.fixtures:
         count = sum(len(m) for m in proposal.fixtures.values())
-        lines.append(f"Test fixtures ({FIXTURES_CLASS}): {', '.join(sorted(proposal.fixtures))} "
+        folders = ", ".join(scalar(p) for p in sorted(proposal.fixtures))
+        lines.append(f"Test fixtures ({FIXTURES_CLASS}): {folders} "
                      f"({plural(count, 'file')}) - kept unless you make them current")
     if proposal.covered_by_preset:
         lines.append(f"History covered by the records-common preset: "
@@ -75,7 +77,8 @@ def summary(proposal: Proposal) -> str:
         lines.append(f"Dated file names (kept if dated on or before the cutover): {count}")
     if proposal.unclassified:
         lines.append(f"Could not classify ({len(proposal.unclassified)}; verify fails until you decide):")
-        lines += [f"  {rel}  ({proposal.why_unclassified.get(rel, '')})" for rel in proposal.unclassified]
+        lines += [f"  {scalar(rel)}  ({proposal.why_unclassified.get(rel, '')})"
+                  for rel in proposal.unclassified]
     if proposal.ranges:
         lines.append(f"Ranges and patterns, never rewritten ({len(proposal.ranges)}; "
                      "edit by hand or keep them):")

@@ -210,7 +210,8 @@ def test_help_loads_no_command() -> None:
             "'libcst', 'pathspec'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == str(["renamer.cli", "renamer.cli.boundary", "renamer.cli.options",
-                                       "renamer.cli.output", "renamer.debug", "renamer.errors"])
+                                       "renamer.cli.output", "renamer.debug", "renamer.errors",
+                                       "renamer.printable"])  # the sanitiser of every line printed
 
 
 def test_command_table_matches_each_command() -> None:

@@ -10,8 +10,8 @@ from typing import Any
 import click
 
 from renamer import debug
-from renamer.cli.output import printable
 from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, Interrupted, RenamerError
+from renamer.printable import printable
 
 
 def run(group: click.Group, argv: list[str] | None) -> int:
@@ -31,10 +31,10 @@ def _run(group: click.Group, args: list[str]) -> int:
         return EXIT_INTERRUPTED
     except click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "renamer"
-        click.echo(f"renamer: error: {exc.format_message()} (see '{where} --help')", err=True)
+        click.echo(printable(f"renamer: error: {exc.format_message()} (see '{where} --help')"), err=True)
         return EXIT_USAGE
     except click.ClickException as exc:
-        click.echo(f"renamer: error: {exc.format_message()}", err=True)
+        click.echo(printable(f"renamer: error: {exc.format_message()}"), err=True)
         return exc.exit_code
     except Interrupted as exc:  # stopped halfway: what is left, and how the next run finishes it
         click.echo(f"renamer: {printable(str(exc))}", err=True)
@@ -49,8 +49,8 @@ def _run(group: click.Group, args: list[str]) -> int:
     except Exception as exc:  # the boundary: never a traceback for the user
         if debug.on():  # -vv: the traceback, for a bug report
             raise
-        click.echo(f"renamer: error: internal error: {type(exc).__name__}: {exc} "
-                   "(run with -vv for the traceback)", err=True)
+        click.echo(printable(f"renamer: error: internal error: {type(exc).__name__}: {exc} "
+                             "(run with -vv for the traceback)"), err=True)
         return EXIT_USAGE
     return code if isinstance(code, int) else 0
 

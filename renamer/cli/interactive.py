@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from renamer.cli.output import Output
-from renamer.masking import mask_diff
+from renamer.masking import mask_line
 from renamer.sweep.interactive import Choices, Hunk, marker_problem
 from renamer.words import plural
 
@@ -62,7 +62,7 @@ class Asker:
             return
         old = hunk.before.decode("utf-8", "replace")
         new = hunk.after.decode("utf-8", "replace")
-        diff, _ = mask_diff(f"-{old}\n+{new}\n".encode())
+        diff = f"-{mask_line(old)}\n+{mask_line(new)}\n".encode()
         out.echo(f"\n({number}/{total}) {hunk.path}:{hunk.line}\n")
         out.write_bytes(out.color_diff(diff))
 

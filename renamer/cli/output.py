@@ -12,13 +12,7 @@ from typing import Literal
 
 import click
 
-
-def printable(text: str) -> str:
-    """A file name that is not UTF-8 (held as surrogate escapes) shown with its bytes escaped."""
-    if text.isascii():
-        return text
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
+from renamer.printable import printable, printable_bytes
 
 # The words a result table says, and their colours (a cell of any other text stays plain).
 _RESULTS = {"ok": "green", "applied": "green", "FAIL": "red", "DOWN": "red", "failed": "red",
@@ -60,7 +54,9 @@ class Output:
         return shutil.get_terminal_size().columns
 
     def echo(self, text: str, *, err: bool = False, nl: bool = False) -> None:
-        click.echo(printable(text), nl=nl, err=err, color=self.use_color(sys.stderr if err else sys.stdout))
+        # every line renamer prints may hold repo text: through the one sanitiser (printable.py)
+        colour = self.use_color(sys.stderr if err else sys.stdout)
+        click.echo(printable(text, keep_colour=colour), nl=nl, err=err, color=colour)
 
     def style(self, text: str, **styles: object) -> str:
         return click.style(text, **styles) if self.use_color() else text  # type: ignore[arg-type]
@@ -81,15 +77,18 @@ class Output:
     def info(self, text: str) -> None:
         """A status line on stderr, silenced by -q."""
         if self.verbosity >= 0:
-            click.echo(text, err=True)
+            click.echo(printable(text), err=True)
 
     def detail(self, text: str) -> None:
         """A line on stderr only with -v."""
         if self.verbosity >= 1:
-            click.echo(f"renamer: {text}", err=True)
+            click.echo(printable(f"renamer: {text}"), err=True)
 
     def write_bytes(self, data: bytes) -> None:
-        """Raw bytes to stdout: diffs keep Latin-1 and CRLF bytes exactly."""
+        """Raw bytes to stdout: diffs keep Latin-1 and CRLF bytes exactly for `git apply`, except on
+        a terminal, where a person reads them: there they go through the sanitiser too."""
+        if sys.stdout.isatty():
+            data = printable_bytes(data) if not self.use_color() else _coloured_bytes(data)
         sys.stdout.flush()
         stream = getattr(sys.stdout, "buffer", None)
         if stream is None:  # a text-only stream: keep every byte through surrogateescape
@@ -142,3 +141,9 @@ class Output:
             else:
                 out.append(line)
         return b"".join(out)
+
+
+def _coloured_bytes(data: bytes) -> bytes:
+    """printable_bytes for a diff renamer has coloured: its own colour codes kept."""
+    text = data.decode("utf-8", "surrogateescape")
+    return printable(text, keep_colour=True).encode("utf-8", "surrogateescape")

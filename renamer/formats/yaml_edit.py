@@ -10,6 +10,7 @@ asked: an edit that would change anything else is refused, never written.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -135,6 +136,37 @@ def _rendered(entry: dict[str, str], indent: int) -> list[str]:
     yaml.dump(CommentedSeq([CommentedMap(entry)]), out)
     lines = out.getvalue().splitlines(keepends=True)
     return [" " * indent + line if line.strip() else line for line in lines]
+
+
+def scalar(value: str) -> str:
+    """`value` as one YAML flow scalar on one line, written by ruamel.yaml's emitter (quoted and
+    escaped as YAML needs), safe inside `[...]` and as a block value alike: generated files are
+    never built by pasting a repo's names into YAML text (adversarial B-22)."""
+    if not value.isprintable():  # a newline, ESC, U+2028, a bidi control: escaped, never raw
+        return json.dumps(value)  # a JSON string is a YAML double-quoted scalar, on one line
+    yaml = YAML(typ="rt")
+    yaml.width = 1 << 20  # never folded onto a second line
+    out = io.StringIO()
+    yaml.dump(CommentedSeq([value]), out)  # a block list: `- value`
+    text = out.getvalue()
+    body = text.removeprefix("- ").removesuffix("\n")
+    if "\n" in body or body == text:  # a scalar the emitter would break over lines: quote it whole
+        return _double_quoted(value)
+    if body[:1] not in ("'", '"') and any(ch in body for ch in ",[]{}#"):
+        return _double_quoted(value)  # plain in a block, not inside a flow list
+    return body
+
+
+def _double_quoted(value: str) -> str:
+    yaml = YAML(typ="rt")
+    yaml.width = 1 << 20
+    yaml.default_style = '"'  # type: ignore[assignment]
+    out = io.StringIO()
+    yaml.dump(CommentedSeq([value]), out)
+    body = out.getvalue().removeprefix("- ").removesuffix("\n")
+    # a double-quoted scalar folded over lines reads back with spaces: JSON's string, which YAML
+    # reads as the same double-quoted scalar, is one line whatever it holds
+    return json.dumps(value) if "\n" in body else body
 
 
 def _plain(data: Any) -> Any:

@@ -22,6 +22,7 @@ from renamer.formats import format_of
 from renamer.masking import is_secret_name
 from renamer.match import Matcher
 from renamer.names import parse_address
+from renamer.printable import printable
 
 _URL = re.compile(r"(?P<scheme>https?)://(?P<userinfo>[^@/\s\"'<>]*@)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^:/\s\"'<>?#\\]+)"
                   r"(?::(?P<port>\d{1,5}))?(?P<path>/[^\s\"'<>`)\]]*)?")
@@ -62,18 +63,13 @@ class Endpoint:
     def shown(self) -> str:
         """The endpoint as a URL or host:port, secrets masked, control characters escaped."""
         if self.pinned:
-            return _printable(f"{self.host} -> {self.pinned} (pinned)")
+            return printable(f"{self.host} -> {self.pinned} (pinned)")
         host = f"[{self.host}]" if ":" in self.host else self.host
         port = f":{self.port}" if self.port is not None else ""
         if self.scheme is None:
-            return _printable(f"{host}{port}")
+            return printable(f"{host}{port}")
         user = "****@" if self.userinfo else ""
-        return _printable(f"{self.scheme}://{user}{host}{port}{mask_query(self.path)}")
-
-
-def _printable(text: str) -> str:
-    """A repo's text as a terminal may show it: no escape sequence from a file reaches it."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+        return printable(f"{self.scheme}://{user}{host}{port}{mask_query(self.path)}")
 
 
 def mask_query(path: str) -> str:

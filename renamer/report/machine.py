@@ -16,6 +16,7 @@ from typing import Any
 from renamer.allowlist import Exemption
 from renamer.documents import versioned
 from renamer.masking import mask_line
+from renamer.printable import json_escaped
 from renamer.sweep.collisions import Collision
 from renamer.sweep.explain import Decision, Explanation
 from renamer.sweep.model import NearMiss, Reference
@@ -70,9 +71,11 @@ def _sweep_counts(counts: dict[str, Any], summary: Summary, dry_run: bool) -> di
 
 def dumps(document: dict[str, Any]) -> str:
     """JSON as UTF-8 text; a file name that is not UTF-8 keeps its bytes as \\udcXX escapes,
-    which JSON parsers read back (Python's as the same surrogate-escaped name)."""
+    which JSON parsers read back (Python's as the same surrogate-escaped name). Nothing in it
+    can drive a terminal: every character printable.py escapes is a \\uXXXX escape here."""
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return json_escaped(text)  # DEL, C1 and bidi controls too: JSON's escapes, never raw
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

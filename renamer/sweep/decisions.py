@@ -7,14 +7,16 @@ order and quoting kept) and write atomically; presets are never touched.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.allowlist import Allowlist, Exemption
 from renamer.atomic import save
-from renamer.errors import ConfigError
+from renamer.errors import ConfigError, UnsafeError
 from renamer.formats.yaml_edit import append_entry, remove_entries
+from renamer.paths import problem
 from renamer.sweep.stale import Stale
 
 _LIST = {"record": "records", "keep": "keep"}
@@ -79,7 +81,27 @@ def keep_rules_edit(path: Path, display: str, rules: Sequence[dict[str, str]]) -
     return FileEdit(path, display, before, after)
 
 
-def write(edits: Sequence[FileEdit]) -> None:
+def check_inside(root: Path, edit: FileEdit) -> None:
+    """Refuse an allowlist edit that would land outside the repo: a file named by `..` or an
+    absolute path, or reached through a symlinked folder, or itself a symlink (`allowlist:` in
+    renamer.yaml, or an `extends:` of the user's, comes from the repo, and so from whoever wrote
+    it). Asked for every file before the first is written."""
+    lexical = Path(os.path.abspath(edit.path))
+    try:
+        rel = lexical.relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        rel = os.path.relpath(lexical, os.path.abspath(root))
+    why = problem(root, rel)
+    if why is None and lexical.is_symlink():
+        why = "it is a symlink"
+    if why is not None:
+        raise UnsafeError(f"{edit.display}: refused to write the allowlist: {why}, outside the repo "
+                          f"or on the way out of it; nothing written, edit it by hand")
+
+
+def write(root: Path, edits: Sequence[FileEdit]) -> None:
+    for edit in edits:
+        check_inside(root, edit)
     for edit in edits:
         save(edit.path, edit.after.encode("utf-8"))
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from renamer.classify import literal_pattern
 from renamer.formats import Format, format_of
 from renamer.masking import mask_line
 from renamer.sweep.lines import is_utf8
@@ -115,8 +116,8 @@ def keep_rule(hunk: Hunk, reason: str, taken: Iterable[str], path: str | None = 
 
 def _pattern(path: str) -> str:
     """A gitignore pattern for exactly this repo-relative path: anchored, its wildcards escaped."""
-    escaped = re.sub(r"([\\*?\[\]])", r"\\\1", path)
-    return escaped if "/" in path and not escaped.startswith(("!", "#")) else "/" + escaped
+    escaped = literal_pattern(path)
+    return escaped if "/" in path else "/" + escaped
 
 
 def marker_problem(path: str, data: bytes, line: int, text: str) -> str | None:

@@ -18,6 +18,7 @@ kill interrupted) from the file as it was read: a newer save is never replaced.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -53,9 +54,14 @@ class Recovery:
 
 
 def temp_name(target: str, sweep_id: str) -> str:
-    """The temporary file for `target`: hidden, in the same folder, named by the sweep."""
+    """The temporary file for `target`: hidden, in the same folder, named by the sweep.
+
+    Of fixed length (the sweep's id and a digest of the target, which the journal maps back), so a
+    file whose name is near the file system's 255-byte limit can be swept too (adversarial B-12).
+    """
     folder, _, name = target.rpartition("/")
-    hidden = f".{name}.{sweep_id}{TMP_SUFFIX}"
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    hidden = f".renamer-{sweep_id}-{digest}{TMP_SUFFIX}"
     return f"{folder}/{hidden}" if folder else hidden
 
 

@@ -7,6 +7,8 @@ import bisect
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from renamer.printable import printable
+
 Spot = tuple[int, int, int]  # a match's 0-based line index, its line's start offset, its column
 
 MAX_LINE_TEXT = 160
@@ -106,8 +108,7 @@ class Lines:
             return text
         text = raw.decode(self._codec, "replace").strip().lstrip("\ufeff")
         text = text[: 2 * MAX_LINE_TEXT]
-        if not text.isprintable():
-            text = "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text)
+        text = printable(text)  # shown escaped: what a reviewer reads is what the file holds
         if clipped:
             text = "…" + text
         if len(text) > MAX_LINE_TEXT:

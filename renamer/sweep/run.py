@@ -18,7 +18,7 @@ from renamer.sweep.added import added_lines, new_version
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, commit_pending
 from renamer.sweep.collisions import SiteHost, collisions, new_values
-from renamer.sweep.decisions import keep_rules_edit, prune_edits, to_prune
+from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.guard import check_clean, check_index, recover_interrupted
 from renamer.sweep.history import record_rewrite, wants_blame_file
@@ -161,10 +161,11 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
     if rules:
         target = project.config.allowlist_paths[0]
         edit = keep_rules_edit(target, project.config.display(target), rules)  # refused before any write
+        check_inside(project.root, edit)
     reduced, refused = reduce(plan, read, choices, project.allowlist.inline_marker, names)
     applied = apply_plan(reduced, commit=commit, hooks=hooks)
     if edit is not None:
-        write_edits([edit])
+        write_edits(project.root, [edit])
         shown = project.config.display(edit.path)
         if commit and project.git and not Path(shown).is_absolute():
             config = project.config
@@ -251,7 +252,7 @@ def prune(project: LoadedProject, result: AuditResult, *, write: bool = False) -
     pruned = to_prune(project.allowlist, result.stale, result.expired)
     edits = prune_edits(pruned)
     if write:
-        write_edits(edits)
+        write_edits(project.root, edits)
     return PruneResult(pruned, edits, write)
 
 

@@ -21,13 +21,21 @@ NEW = {"a.env": b"HOST=fv-ml1\n", "stacks/app/b.yaml": b"host: fv-ml1\n"}
 
 
 @pytest.mark.parametrize(("target", "sweep_id", "expected"), (
-    pytest.param("a.env", "abc123", ".a.env.abc123.renamer-tmp", id="top-level"),
-    pytest.param("stacks/app/b.yaml", "abc123", "stacks/app/.b.yaml.abc123.renamer-tmp", id="in-a-folder"),
-    pytest.param(".env", "0f", "..env.0f.renamer-tmp", id="hidden-target"),
-    pytest.param("a/b/c", "x", "a/b/.c.x.renamer-tmp", id="no-extension"),
+    pytest.param("a.env", "abc123", ".renamer-abc123-cf43d774866073da.renamer-tmp", id="top-level"),
+    pytest.param("stacks/app/b.yaml", "abc123", "stacks/app/.renamer-abc123-0f9a30d3bea9d99c.renamer-tmp",
+                 id="in-a-folder"),
+    pytest.param(".env", "0f", ".renamer-0f-e9cbb0224c4a3d23.renamer-tmp", id="hidden-target"),
+    pytest.param("a/b/c", "x", "a/b/.renamer-x-2e7d2c03a9507ae2.renamer-tmp", id="no-extension"),
 ))
 def test_temp_name_finds(target: str, sweep_id: str, expected: str) -> None:
     assert temp_name(target, sweep_id) == expected
+
+
+def test_temp_name_is_of_fixed_length_whatever_the_target() -> None:
+    """A name near the 255-byte limit still has room for its temporary file (adversarial B-12)."""
+    long, short = "x" * 250 + ".txt", "a"
+    assert len(temp_name(long, "0123456789ab")) == len(temp_name(short, "0123456789ab")) < 64
+    assert temp_name(long, "0123456789ab") != temp_name(long + "y", "0123456789ab")
 
 
 @pytest.fixture(autouse=True)
@@ -93,8 +101,9 @@ def _contents(root: Path) -> dict[str, bytes]:
 def test_journal_writes_and_id(tmp_path: Path) -> None:
     journal = Journal(_root(tmp_path), list(OLD))
     assert re.fullmatch(r"[0-9a-f]{12}", journal.id)
-    assert journal.writes == [("a.env", f".a.env.{journal.id}.renamer-tmp"),
-                              ("stacks/app/b.yaml", f"stacks/app/.b.yaml.{journal.id}.renamer-tmp")]
+    assert journal.writes == [("a.env", temp_name("a.env", journal.id)),
+                              ("stacks/app/b.yaml", temp_name("stacks/app/b.yaml", journal.id))]
+    assert all(tmp.rsplit("/", 1)[-1].startswith(f".renamer-{journal.id}-") for _, tmp in journal.writes)
     assert Journal(journal.root, list(OLD)).id != journal.id
 
 
@@ -269,7 +278,7 @@ def test_recover_refuses_and_leaves_alone(tmp_path: Path, data: object, message:
         recover(root)
     assert _contents(root) == OLD
     assert journal_path(root).exists()
-    assert _temps(root) == [".a.env.0123456789ab.renamer-tmp"]
+    assert _temps(root) == [temp_name("a.env", "0123456789ab")]
 
 
 def _sha1(data: bytes) -> str:

@@ -1,0 +1,84 @@
+"""Secret arguments on command lines, read by each tool's grammar rather than by a list of spellings.
+
+Two shapes: a long flag whose name says secret (`--password X`, `--password=X`, `--token=X`,
+`--http-passwd X`, `--client-secret X`), for any tool; and the short flags that take a password in
+the tools known to have them (`redis-cli -a X`, `sshpass -p X`, `mysql -pX` and `mysql -p X`,
+`ipmitool -P X`, `ldapsearch -w X`, `docker login -p X`, `snmpwalk -c X`), masked from where that
+tool is named on. Also `smbclient -U user%X` and openssl's `-passin pass:X`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# tool -> its short flags whose argument is a password or a key (attached, `-pX`, or the next word).
+# Only flags that mean a secret in that tool: `docker run -p` is a port, so only `docker login`.
+SHORT_FLAGS: dict[str, str] = {
+    "redis-cli": "a", "valkey-cli": "a", "keydb-cli": "a", "sshpass": "p",
+    "mysql": "p", "mariadb": "p", "mysqldump": "p", "mysqladmin": "p", "mysqlimport": "p",
+    "mysqlshow": "p", "mysqlcheck": "p", "mariadb-dump": "p", "mariadb-admin": "p",
+    "ipmitool": "P", "ldapsearch": "w", "ldapmodify": "w", "ldapadd": "w", "ldapdelete": "w",
+    "ldapwhoami": "w", "ldappasswd": "ws", "mongo": "p", "mongosh": "p", "mongodump": "p",
+    "mongorestore": "p", "mongoexport": "p", "mongoimport": "p", "rabbitmqadmin": "p",
+    "docker login": "p", "podman login": "p", "nerdctl login": "p", "buildah login": "p",
+    "skopeo login": "p", "smbmap": "p", "crackmapexec": "pH", "netexec": "pH", "zip": "P",
+    "unzip": "P", "7z": "p", "sqlcmd": "P", "bcp": "P", "snmpwalk": "cAX", "snmpget": "cAX",
+    "snmpset": "cAX", "snmpbulkwalk": "cAX", "snmptrap": "cAX",
+}
+MASK = "****"
+_VALUE = r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s'\"]+)"
+_LONG = re.compile(r"(?<![^\s'\"=(])(?P<dash>--)(?P<name>[A-Za-z][A-Za-z0-9_\-]*)(?P<sep>=|\s+)" + _VALUE)
+_SAMBA_USER = re.compile(r"(?<!\S)((?:-U|--user)(?:\s+|=)['\"]?[^\s%'\"]+%)([^\s'\"]+)")  # user%password
+_PASS_ARG = re.compile(r"(?<![\w-])(-pass(?:in|out)?\s+['\"]?pass:)([^\s'\"]+)")  # openssl
+_TOOL = re.compile(r"(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
+    re.escape(tool).replace(r"\ ", r"\s+") for tool in sorted(SHORT_FLAGS, key=len, reverse=True))
+    + r")(?![\w\-])")
+_SHORT = {flags: re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])(?P<sep>\s+|(?=[^\s\-]))" + _VALUE)
+          for flags in set(SHORT_FLAGS.values())}
+# the words a line must hold for any shape above (the caller's cheap prefilter adds these)
+HINTS = ("--", "-pass", "-u", "redis", "valkey", "keydb", "sshpass", "mysql", "mariadb", "ipmitool",
+         "ldap", "mongo", "rabbitmq", "login", "smb", "crackmapexec", "netexec", "zip", "7z", "sqlcmd",
+         "bcp", "snmp")
+
+
+def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:
+    """`line` with the password arguments of command-line tools masked."""
+    line = _LONG.sub(lambda m: _long(m, is_secret_name), line)
+    line = _SAMBA_USER.sub(rf"\g<1>{MASK}", line)
+    line = _PASS_ARG.sub(rf"\g<1>{MASK}", line)
+    start = 0
+    while tool := _TOOL.search(line, start):
+        flags = SHORT_FLAGS[" ".join(tool.group(1).split())]
+        # the tool's own flags, from where it is named to the next command of the line
+        end = _command_end(line, tool.end())
+        line = line[:tool.end()] + _SHORT[flags].sub(_short, line[tool.end():end]) + line[end:]
+        start = tool.end()
+    return line
+
+
+def _command_end(line: str, start: int) -> int:
+    found = re.compile(r"[|;&]").search(line, start)
+    return found.start() if found else len(line)
+
+
+def _long(m: re.Match[str], is_secret_name: Callable[[str], bool]) -> str:
+    name, value, sep = m.group("name"), m.group("value"), m.group("sep")
+    if not is_secret_name(name) or name.endswith(("-stdin", "-file", "_file", "-prompt")):
+        return m.group(0)  # --password-stdin, --password-file PATH: no secret follows
+    if (sep != "=" and value.startswith("-")) or value.strip("'\"") == MASK:
+        return m.group(0)  # --password -h host: a flag that prompts, then the next flag
+    return f"--{name}{sep}{_masked(value)}"
+
+
+def _short(m: re.Match[str]) -> str:
+    value = m.group("value")
+    if value.strip("'\"") == MASK:
+        return m.group(0)
+    return f"{m.group('flag')}{m.group('sep')}{_masked(value)}"
+
+
+def _masked(value: str) -> str:
+    """MASK, inside the value's own quotes where it had them."""
+    quote = value[0] if value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0] else ""
+    return f"{quote}{MASK}{quote}"

@@ -1,0 +1,162 @@
+"""Secrets (issue 27, item 14 / adversarial A-3 and a flow mapping): every output that shows a repo's
+lines masks every secret shape renamer claims to mask, checked by a property over a generated corpus
+through the real commands, and a masked diff counts exactly the lines it masked."""
+
+from __future__ import annotations
+
+import json
+import string
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import Result
+from tests.testing.repos import make_repo
+from tests.testing.terminal import Terminal
+
+# Each shape holds the old host, so every output shows its line, and one secret.
+CLI_SHAPES = [
+    "redis-cli -h ana-ml2 -a {s} ping", "sshpass -p {s} ssh root@ana-ml2", "sshpass -p{s} scp f ana-ml2:",
+    "mysql -h ana-ml2 -p{s} app", "mysql -h ana-ml2 -u root -p {s}", "mysqladmin -h ana-ml2 -p{s} status",
+    "mysql --host=ana-ml2 --password={s}", "mysqldump --password {s} -h ana-ml2 app",
+    "smbclient //ana-ml2/share -U admin%{s}", "wget --password {s} http://ana-ml2/f",
+    "wget --http-password={s} http://ana-ml2/f", "curl -u admin:{s} http://ana-ml2/",
+    "deploy --token={s} --host ana-ml2", "deploy --api-key {s} ana-ml2", "cli --client-secret='{s}' ana-ml2",
+    "ipmitool -I lanplus -H ana-ml2 -U admin -P {s} power status", "docker login -u me -p {s} ana-ml2:5000",
+    "ldapsearch -H ldap://ana-ml2 -D cn=admin -w {s}", "snmpwalk -v2c -c {s} ana-ml2",
+    "/usr/bin/redis-cli -a \"{s}\" -h ana-ml2", "x=$(sshpass -p '{s}' ssh ana-ml2 uptime)",
+    "openssl s_client -connect ana-ml2:443 -pass pass:{s}",
+]
+URL_SHAPES = ["DB_URL={scheme}://app:{s}@ana-ml2:5432/db", "  url: {scheme}://:{s}@ana-ml2/0"]
+FLOW_SHAPES = [
+    "db: {{host: ana-ml2, {name}: {s}}}", "- {{user: app, {name}: {s}, host: ana-ml2}}",
+    'cfg: {{"host": "ana-ml2", "{name}": "{s}"}}', '{{"{name}": "{s}", "host": "ana-ml2"}}',
+    "labels: {{a: {{host: ana-ml2, {name}: '{s}'}}}}",
+]
+ENV_SHAPES = ["{name}={s}  # ana-ml2", "export {name}='{s}' # ana-ml2", "  - {name}={s} host=ana-ml2"]
+NAMES = ["password", "DB_PASSWORD", "apiKey", "api_key", "clientSecret", "AUTH_TOKEN", "accessToken",
+         "private-key", "passwd", "secret", "REDIS_PASS", "SMTP_PW"]
+SCHEMES = ["postgres", "redis", "https", "mongodb+srv", "amqp"]
+# A secret starts with a marker no output holds by itself and then a letter: a value that starts
+# with `-` after a space reads as the next flag (docs/reliability.md).
+SECRET = st.text(st.sampled_from(string.ascii_letters + string.digits + "+/=_!^~."), min_size=5,
+                 max_size=16).map(lambda tail: f"Zq{tail}")
+FLOW_SECRET = st.text(st.sampled_from(string.ascii_letters + string.digits + "+/=_!^~. "), min_size=5,
+                      max_size=16).map(lambda tail: f"Zq{tail.strip()}x")
+
+
+@st.composite
+def corpus(draw: st.DrawFn) -> list[tuple[str, str]]:
+    """(line, secret) pairs: one line of each family and a few drawn at random."""
+    lines = []
+    for _ in range(draw(st.integers(4, 10))):
+        family = draw(st.sampled_from(["cli", "url", "flow", "env"]))
+        name, scheme = draw(st.sampled_from(NAMES)), draw(st.sampled_from(SCHEMES))
+        if family == "cli":
+            secret, shape = draw(SECRET), draw(st.sampled_from(CLI_SHAPES))
+        elif family == "url":
+            secret, shape = draw(SECRET) + "@x", draw(st.sampled_from(URL_SHAPES))
+        elif family == "flow":
+            secret, shape = draw(FLOW_SECRET), draw(st.sampled_from(FLOW_SHAPES))
+        else:
+            secret, shape = draw(SECRET), draw(st.sampled_from(ENV_SHAPES))
+        lines.append((shape.format(s=secret, name=name, scheme=scheme), secret))
+    return lines
+
+
+ALLOW = """version: 1
+current: [stacks/**]
+records:
+  - name: incidents
+    paths: [incidents/**]
+    reason: incident notes describe the system then
+"""
+CONFIG = "version: 1\nname: m\nrenames:\n  hosts: {ana-ml2: fv-ml1}\nallowlist: allow.yaml\n"
+OUTPUTS = [
+    ("verify",), ("verify", "--format", "json"), ("verify", "--format", "sarif"), ("audit",),
+    ("audit", "--format", "markdown"), ("audit", "--format", "json"), ("audit", "--format", "sarif"),
+    ("explain", "stacks/run.sh"), ("explain", "incidents/then.md", "--format", "json"),
+    ("sweep", "--dry-run"), ("sweep", "--dry-run", "--format", "json"),
+]
+
+
+def _repo(root: Path, lines: list[tuple[str, str]]) -> Path:
+    text = "".join(f"{line}\n" for line, _ in lines)
+    return make_repo(root, {"stacks/run.sh": text, "incidents/then.md": text}, config=CONFIG, allowlist=ALLOW)
+
+
+def _leaks(result: Result, lines: list[tuple[str, str]]) -> list[str]:
+    shown = result.stdout + result.stderr
+    return [line for line, secret in lines if secret in shown or secret.strip() in shown]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=corpus())
+def test_no_output_shows_a_generated_secret(lines: list[tuple[str, str]], run: Callable[..., Result]) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        root = _repo(Path(scratch) / "repo", lines)
+        for args in OUTPUTS:
+            result = run(root, *args)
+            assert "ana-ml2" in result.stdout, (args, result.stdout, result.stderr)  # the lines are shown
+            assert _leaks(result, lines) == [], args
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=corpus())
+def test_a_masked_diff_counts_the_lines_it_masked(lines: list[tuple[str, str]],
+                                                  run: Callable[..., Result]) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        root = _repo(Path(scratch) / "repo", lines)
+        masked = run(root, "sweep", "--dry-run")
+        exact = run(root, "sweep", "--dry-run", "--show-secrets")
+        differ = [pair for pair in zip(masked.stdout.splitlines(), exact.stdout.splitlines(), strict=True)
+                  if pair[0] != pair[1]]
+        assert all("****" in shown and "****" not in real for shown, real in differ)
+        n = len(differ)  # each line of the corpus shows twice: removed and added
+        assert n == 2 * len(lines)
+        assert f"renamer: {n} diff lines hold secrets, masked (****)" in masked.stderr
+        assert "hold secrets" not in exact.stderr
+
+
+@pytest.mark.parametrize("line", (
+    pytest.param("-- password=Sq1Lx9 on ana-ml2", id="sql-comment-reads-as-a-header"),
+    pytest.param("++ token=Sq1Lx9 ana-ml2", id="plus-plus-reads-as-a-header"),
+    pytest.param("@@ -1 +1 @@ password=Sq1Lx9 ana-ml2", id="a-line-like-a-hunk-header"),
+))
+def test_a_line_that_looks_like_a_diff_header_is_still_masked(line: str, repo: Callable[..., Path],
+                                                              run: Callable[..., Result]) -> None:
+    root = repo({"stacks/run.sh": f"ssh ana-ml2\n{line}\n"}, config=CONFIG, allowlist=ALLOW)
+    result = run(root, "sweep", "--dry-run")
+    assert "Sq1Lx9" not in result.stdout
+    assert "renamer: 2 diff lines hold secrets, masked (****)" in result.stderr
+
+
+def test_a_diff_without_secrets_claims_nothing(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"stacks/run.sh": "ssh ana-ml2\nmysql -h ana-ml2 -u app db\ndocker run -p 80:80 ana-ml2\n"},
+                config=CONFIG, allowlist=ALLOW)
+    result = run(root, "sweep", "--dry-run")
+    assert "-p 80:80" in result.stdout and "hold secrets" not in result.stderr
+
+
+def test_interactive_prompts_mask_secrets(repo: Callable[..., Path]) -> None:
+    root = repo({"stacks/run.sh": "redis-cli -h ana-ml2 -a R3dKq9\n"
+                                  "db: {host: ana-ml2, password: Fl0w s3cret}\n"}, config=CONFIG, allowlist=ALLOW)
+    term = Terminal([str(Path(sys.executable).parent / "renamer"), "sweep", "--interactive"], root)
+    shown = term.expect("]? ")
+    term.send("n")
+    shown += term.expect("]? ")
+    term.send("q")
+    term.wait()
+    assert "ana-ml2" in shown and "R3dKq9" not in shown and "Fl0w" not in shown and "s3cret" not in shown
+
+
+def test_json_keeps_the_masked_line_valid(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"stacks/run.sh": 'cfg: {"host": "ana-ml2", "token": 5}\n'}, config=CONFIG, allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)
+    texts = [json.dumps(found)]
+    assert '\\"token\\": \\"****\\"' in texts[0] and "5}" not in texts[0]

@@ -67,6 +67,10 @@ def summary(proposal: Proposal) -> str:
         count = sum(len(m) for m in proposal.fixtures.values())
         lines.append(f"Test fixtures ({FIXTURES_CLASS}): {', '.join(sorted(proposal.fixtures))} "
                      f"({plural(count, 'file')}) - kept unless you make them current")
+    if proposal.live_tests:
+        lines.append(f"Tests that read live files, made current ({len(proposal.live_tests)}; the sweep "
+                     "rewrites them with what they test):")
+        lines += [f"  {rel}  (reads {reads})" for rel, reads in sorted(proposal.live_tests.items())]
     if proposal.covered_by_preset:
         lines.append(f"History covered by the records-common preset: "
                      f"{plural(len(proposal.covered_by_preset), 'file')}")

@@ -36,6 +36,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "dry_run": "nothing was written",
         "edits": "each planned replacement: path, line, column, old, new", "renames": "files moved: from, to",
         "serials": "zone files whose SOA serial goes with the edits: path, old, new",
+        "pins": ("digests of rewritten files recorded elsewhere: path, line, column, of, algorithm, old, new, "
+                 "status (updated, residual, kept), why"),
         "summary": "counts: files_changed, replacements, to_rewrite and left (dry run), kept, near_misses, ...",
     },
     "renamer explain --format json": {

@@ -115,6 +115,8 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
         "edits": edits,
         "renames": [{"from": a, "to": b} for a, b in summary.renames],
         "serials": [{"path": p, "old": o, "new": n} for p, o, n in summary.serials],
+        "pins": [{"path": p.path, "line": p.line, "column": p.column, "of": p.of, "algorithm": p.algorithm,
+                  "old": p.old, "new": p.new, "status": p.status, "why": p.why} for p in summary.pins],
         "summary": {
             "files_changed": summary.files_changed,
             "replacements": [{"old": o, "new": n, "count": c}

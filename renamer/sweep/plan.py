@@ -14,6 +14,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
+from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.scan import FileScanner, ScanOptions
 
 Progress = Callable[[int, int], None]
@@ -23,6 +24,7 @@ Progress = Callable[[int, int], None]
 class Plan:
     project: LoadedProject
     scan: ScanResult
+    pins: tuple[Pin, ...] = ()  # digests of the files it rewrites, recorded elsewhere (sweep/pins.py)
 
     @property
     def changes(self) -> list[FileResult]:
@@ -121,11 +123,15 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
 
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,
                options: ScanOptions | None = None, progress: Progress | None = None,
-               listing: vcs_listing.Listing | None = None) -> Plan:
+               listing: vcs_listing.Listing | None = None, *, update_pins: bool = False) -> Plan:
+    """The plan, pins included: with `update_pins`, the pins whose format is certain are edits too."""
     scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
                      progress, listing)
     with debug.timed("anchors"):
-        plan = Plan(project, follow_anchors(project, scan))
+        scan = follow_anchors(project, scan)
+    with debug.timed("pins"):  # after the anchors: their edits change the bytes too
+        scan, pins = find_pins(project, scan, update=update_pins)
+    plan = Plan(project, scan, pins)
     _check_renames(project, plan)
     return plan
 

@@ -31,6 +31,16 @@ class SweepResult:
     recovered: Recovery | None  # an interrupted sweep this run completed first
     interrupted: bool  # a dry run found an interrupted sweep still pending
     collisions: list[Collision] = field(default_factory=list)  # listed by a dry run
+    expired: list[Exemption] = field(default_factory=list)  # exemptions past their day (verify fails)
+
+    @property
+    def undecided(self) -> int:
+        """What a sweep that wrote leaves for a decision, where `verify` would fail on it: residuals
+        it cannot rewrite (pins, identifiers, ranges, refused structures), unclassified references,
+        expired exemptions. A dry run decides nothing: 0."""
+        if self.applied is None:
+            return 0
+        return len(self.summary.stuck) + len(self.summary.unclassified) + len(self.expired)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_reverse_owners, with_serial
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
+from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
     RESIDUAL,
@@ -190,7 +191,9 @@ class FileScanner:
         if not self.options.edits and not fmt.needs_edits:
             return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
-        refused = self._structure_problem(fmt, data, edits)
+        merges = self.project.config.renames.merges
+        refused = (merge_problem(data, edits, merges) if merges else None) or \
+            self._structure_problem(fmt, data, edits)
         if refused:
             for index, _ in pending:
                 refs[index] = replace(refs[index], reason="structure", note=refused)

@@ -21,6 +21,8 @@ class Renames:
     hosts: tuple[tuple[str, str], ...]
     addresses: tuple[tuple[str, str], ...]
     networks: tuple[tuple[IPNetwork, IPNetwork], ...]
+    # renames.merges: new -> the old values that become it on purpose (two machines into one)
+    merges: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def pairs(self) -> tuple[tuple[str, str], ...]:
         nets = tuple((str(a), str(b)) for a, b in self.networks)

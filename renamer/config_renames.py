@@ -14,7 +14,7 @@ from renamer.names import (
     parse_network,
 )
 
-_RENAME_KEYS = {"hosts", "addresses", "networks"}
+_RENAME_KEYS = {"hosts", "addresses", "networks", "merges"}
 
 
 def read_renames(top: dict[str, Any], problems: Problems) -> Renames:
@@ -47,7 +47,52 @@ def read_renames(top: dict[str, Any], problems: Problems) -> Renames:
         networks.append((a_net, b_net))
     if not (hosts or addresses or networks) and not problems.items:
         problems.add(section, None, "renames", "no hosts, addresses or networks to rename")
-    return Renames(tuple(hosts), tuple(addresses), tuple(networks))
+    merges = _merges(section, hosts + addresses, problems)
+    for key, pairs in (("hosts", hosts), ("addresses", addresses)):
+        _check_many_to_one(section, key, pairs, merges, problems)
+    return Renames(tuple(hosts), tuple(addresses), tuple(networks),
+                   tuple((new, tuple(olds)) for new, olds in merges.items()))
+
+
+def _merges(section: dict[str, Any], pairs: list[tuple[str, str]],
+            problems: Problems) -> dict[str, list[str]]:
+    """renames.merges: `new: [old, old, ...]`, each old a rename of this file that maps to `new`."""
+    raw = section.get("merges")
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        problems.add(section, "merges", "renames.merges",
+                     f"expected a mapping of new: [old, old], got {kind(raw)}")
+        return {}
+    news = dict(pairs)
+    out: dict[str, list[str]] = {}
+    for new, olds in raw.items():
+        where = f"renames.merges.{new}"
+        if not isinstance(olds, list) or not all(isinstance(o, str) for o in olds) or len(set(olds)) < 2:
+            problems.add(raw, new, where, "expected a list of two or more old names that become this one")
+            continue
+        wrong = [o for o in olds if news.get(o) != new]
+        if wrong:
+            problems.add(raw, new, where, f"{shown(wrong[0])} is not renamed to {shown(new)} under "
+                         "renames.hosts or renames.addresses")
+            continue
+        out[str(new)] = list(dict.fromkeys(olds))
+    return out
+
+
+def _check_many_to_one(section: dict[str, Any], key: str, pairs: list[tuple[str, str]],
+                       merges: dict[str, list[str]], problems: Problems) -> None:
+    """Two old values that become one new value are a merge of two machines: refused unless
+    renames.merges lists them, since every file naming both would then name one twice."""
+    first: dict[str, str] = {}
+    for old, new in pairs:
+        other = first.setdefault(new, old)
+        if other == old or set(merges.get(new, ())) >= {other, old}:
+            continue
+        problems.add(section[key], old, f"renames.{key}.{old}",
+                     f"{shown(other)} and {shown(old)} both become {shown(new)}: two old values cannot "
+                     "become one unless listed as an intended merge "
+                     f"(renames.merges: {{{new}: [{other}, {old}]}})")
 
 
 def _pairs(section: dict[str, Any], key: str, problems: Problems,

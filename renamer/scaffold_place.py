@@ -10,13 +10,16 @@ from dataclasses import dataclass, field
 from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 
 # Folder names that hold history whatever their files say.
-_HISTORY = re.compile(r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
+HISTORY = re.compile(r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
                       r"archives?|archived|backups?|changelog\.d|decisions?|adrs?|minutes)$")
 # Names that say nothing for sure: notes/ may be dated history or today's runbooks. Their files
 # go to the unclassified list for a person to decide, never into a record class by name alone.
 _AMBIGUOUS = re.compile(r"(?i)^(notes?|memory|memories|logs?|reports?|wiki|journal-notes)$")
-# Test folders spell old values in fixtures on purpose: their own class, with a reason to edit.
-_FIXTURES = re.compile(r"(?i)^(tests?|specs?|fixtures?|testdata|test-data|__tests__|__fixtures__)$")
+# Fixture folders freeze data on purpose: their own record class, with a reason to edit.
+FIXTURES = re.compile(r"(?i)^(fixtures?|testdata|test-data|__fixtures__|__snapshots__|snapshots?|golden)$")
+# Test folders hold both kinds: a test that reads the live configuration (current state: it must
+# follow the files it tests) and one that freezes old data. What it reads decides (scaffold_tests.py).
+TESTS = re.compile(r"(?i)^(tests?|specs?|__tests__|t)$")
 FIXTURES_CLASS = "test-fixtures"
 
 
@@ -28,6 +31,7 @@ class Proposal:
     current_files: list[str] = field(default_factory=list)
     records: dict[str, list[str]] = field(default_factory=dict)  # folder pattern -> files
     fixtures: dict[str, list[str]] = field(default_factory=dict)  # folder pattern -> files
+    live_tests: dict[str, str] = field(default_factory=dict)  # a test made current -> the live file it reads
     covered_by_preset: list[str] = field(default_factory=list)
     dated_files: list[str] = field(default_factory=list)
     unclassified: list[str] = field(default_factory=list)
@@ -35,10 +39,13 @@ class Proposal:
     ranges: list[str] = field(default_factory=list)  # path:line: text, for each refused occurrence
 
 
-def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set[str]) -> None:
+def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set[str],
+          reads: str | None = None) -> None:
+    """Put `rel` in one place; `reads`: the live file a test names (scaffold_tests.live_file)."""
     folders = rel.split("/")[:-1]
-    history = _first(folders, _HISTORY)
-    fixtures = _first(folders, _FIXTURES)
+    history = _first(folders, HISTORY)
+    fixtures = _first(folders, FIXTURES)
+    tests = _first(folders, TESTS)
     ambiguous = _first(folders, _AMBIGUOUS)
     parent = "/".join(folders)
     if preset.match_file(rel):
@@ -49,6 +56,12 @@ def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set
         proposal.records.setdefault(history, []).append(rel)
     elif fixtures is not None:
         proposal.fixtures.setdefault(fixtures, []).append(rel)
+    elif tests is not None and reads is not None:
+        proposal.current_files.append(rel)
+        proposal.live_tests[rel] = reads
+    elif tests is not None:
+        _unclassified(proposal, rel, f"a test in {tests.removesuffix('/**')}/ that names no live file: does "
+                                     "it check live values (current) or freeze old data (a record)?")
     elif ambiguous is not None:
         _unclassified(proposal, rel, f"in {ambiguous.removesuffix('/**')}/: history or current? the name "
                                      "does not say")
@@ -56,6 +69,10 @@ def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set
         _unclassified(proposal, rel, "undated, beside dated files: history or current?")
     else:
         proposal.current_files.append(rel)
+
+
+def in_folder(rel: str, names: re.Pattern[str]) -> bool:
+    return _first(rel.split("/")[:-1], names) is not None
 
 
 def _first(folders: list[str], names: re.Pattern[str]) -> str | None:

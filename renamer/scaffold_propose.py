@@ -12,7 +12,8 @@ from renamer.classify import FILE_DATE, PathPatterns
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.match import Matcher
 from renamer.names import parse_address
-from renamer.scaffold_place import Proposal, current_patterns, place
+from renamer.scaffold_place import FIXTURES, HISTORY, TESTS, Proposal, current_patterns, in_folder, place
+from renamer.scaffold_tests import live_file
 from renamer.shipped import shipped
 from renamer.sweep.content import read_content
 
@@ -27,6 +28,7 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     files = vcs_listing.listed_files(root, ignored=False)[0] if git else ignore.walk(root)[0]
     preset = _preset_patterns()
     proposal = Proposal(pairs)
+    tests: dict[str, bytes] = {}  # the test files holding an old value, read once
     skip = {config_name, allowlist_rel}
     for rel in files:
         if rel in skip or rel.startswith("dns/") or rel.rsplit("/", 1)[-1] == config_name:
@@ -38,14 +40,29 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
         if not matches and not matcher.find(os.fsencode(rel)):
             continue
         proposal.files_with_values.append(rel)
+        if in_folder(rel, TESTS):
+            tests[rel] = content.data
         proposal.ranges += [_where(rel, content.data, m.start, m.end) for m in matches
                             if m.refused in ("range", "pattern")]
     dated_folders = {rel.rsplit("/", 1)[0] if "/" in rel else "" for rel in proposal.files_with_values
                      if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and not preset.match_file(rel)}
+    probe = Proposal(pairs)  # where each file would go by its path alone: the live ones are current
     for rel in proposal.files_with_values:
-        place(proposal, rel, preset, dated_folders)
+        place(probe, rel, preset, dated_folders)
+    live = set(files) - set(tests) - {rel for rel in files if not _outside_records(probe, rel)}
+    for rel in proposal.files_with_values:
+        reads = live_file(rel, tests[rel], live, files) if rel in tests else None
+        place(proposal, rel, preset, dated_folders, reads)
     proposal.current = current_patterns(proposal.current_files, proposal.unclassified)
     return proposal
+
+
+def _outside_records(probe: Proposal, rel: str) -> bool:
+    """Whether `rel` may be live: not a record by its path (history, fixtures, preset, dated name).
+    Files without an old value were never placed: live unless a history or fixture folder holds them."""
+    if rel in probe.files_with_values:
+        return rel in probe.current_files
+    return not (in_folder(rel, HISTORY) or in_folder(rel, FIXTURES) or in_folder(rel, TESTS))
 
 
 def _where(rel: str, data: bytes, start: int, end: int) -> str:

@@ -69,6 +69,10 @@ def summary(proposal: Proposal) -> str:
         folders = ", ".join(scalar(p) for p in sorted(proposal.fixtures))
         lines.append(f"Test fixtures ({FIXTURES_CLASS}): {folders} "
                      f"({plural(count, 'file')}) - kept unless you make them current")
+    if proposal.live_tests:
+        lines.append(f"Tests that read live files, made current ({len(proposal.live_tests)}; the sweep "
+                     "rewrites them with what they test):")
+        lines += [f"  {rel}  (reads {reads})" for rel, reads in sorted(proposal.live_tests.items())]
     if proposal.covered_by_preset:
         lines.append(f"History covered by the records-common preset: "
                      f"{plural(len(proposal.covered_by_preset), 'file')}")

@@ -79,9 +79,10 @@ def cli(ctx: click.Context) -> None:
       renamer verify                    # exit 1 if a live reference remains
       renamer audit --format markdown   # what was kept on purpose, and why
 
-    Exit codes: 0 success, 1 the check found problems, 2 usage or configuration
-    error, 3 refused as unsafe, 130 interrupted (Ctrl-C or SIGTERM; dns apply
-    rolls back what it changed first).
+    Exit codes: 0 success, 1 the check found problems (also a sweep that wrote
+    and left references for a decision, as verify would fail; a dry run is 0),
+    2 usage or configuration error, 3 refused as unsafe, 130 interrupted
+    (Ctrl-C or SIGTERM; dns apply rolls back what it changed first).
     """
     ctx.ensure_object(Settings)
 

@@ -26,9 +26,11 @@ def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bo
     Finds where the old values occur and puts every such file in exactly one
     place: a record class for folders of history (journals, incidents,
     decisions/adr, archives, backups, dated files) with a reason to edit, a
-    `test-fixtures` class for test folders, current-state patterns for the
-    rest, or the printed unclassified list (notes/ and the like: the name
-    does not say whether they are history). Ranges and patterns found are
+    `test-fixtures` class for fixture folders (fixtures/, testdata/),
+    current-state patterns for the rest and for tests that read a live file
+    of the repo, or the printed unclassified list (notes/ and the like, and
+    tests that name no live file: the name does not say whether they are
+    history). Ranges and patterns found are
     listed. Never overwrites existing files without --force. The result works
     with `renamer sweep --dry-run` straight away.
 

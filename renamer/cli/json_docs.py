@@ -39,6 +39,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                    "problem): a sweep that writes refuses",
         "relinks": "symlinks re-pointed to follow the renames: path, from, to (target texts)",
         "serials": "zone files whose SOA serial goes with the edits: path, old, new",
+        "pins": ("digests of rewritten files recorded elsewhere: path, line, column, of, algorithm, old, new, "
+                 "status (updated, residual, kept), why"),
         "summary": "counts: files_changed, replacements, to_rewrite and left (dry run), kept, near_misses, ...",
     },
     "renamer explain --format json": {

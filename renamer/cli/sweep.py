@@ -29,6 +29,9 @@ from renamer.words import plural
 @click.option("--allow-dirty", is_flag=True, help="Sweep even with uncommitted changes.")
 @click.option("--no-verify", "no_hooks", is_flag=True,
               help="With --commit: skip the repo's pre-commit and commit-msg hooks, as git's --no-verify.")
+@click.option("--update-pins", is_flag=True,
+              help="Rewrite the SHA-256/SHA-1/MD5 pins of rewritten files to their new digest where "
+                   "the format is certain (`<hash>  <path>` manifests, `key=<hash>`, `key: <hash>`).")
 @click.option("--include-ignored", is_flag=True,
               help="Also sweep git-ignored files that a `current` pattern covers (e.g. live .env).")
 @click.option("--format", "fmt", type=click.Choice(["diff", "summary", "json"]), default=None,
@@ -46,13 +49,16 @@ from renamer.words import plural
 @common_options
 @click.pass_context
 def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no_hooks: bool,
-          include_ignored: bool, fmt: str | None, show_secrets: bool, blame_ignore: bool | None,
-          interactive: bool, paths: tuple[Path, ...]) -> int:
+          update_pins: bool, include_ignored: bool, fmt: str | None, show_secrets: bool,
+          blame_ignore: bool | None, interactive: bool, paths: tuple[Path, ...]) -> int:
     """Rewrite old host names and addresses in current-state files.
 
     Records (the allowlist's record classes, dated files and sections, keep
     rules, inline markers) are never touched. Without --dry-run the work tree
     must be clean (exit 3 otherwise) and every file is written atomically.
+    A sweep that writes exits 1 when it leaves references that need a
+    decision (residuals, hash pins, unclassified files), as `verify` would;
+    a dry run exits 0.
 
     \b
     Examples:
@@ -69,7 +75,8 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
         raise click.UsageError("--dry-run and --commit exclude each other: a dry run has nothing to commit")
     request = SweepRequest(dry_run=dry_run, commit=commit, allow_dirty=allow_dirty,
                            include_ignored=include_ignored, hooks=not no_hooks, blame_ignore=blame_ignore,
-                           with_diff=(fmt or ("diff" if dry_run else "summary")) == "diff")
+                           with_diff=(fmt or ("diff" if dry_run else "summary")) == "diff",
+                           update_pins=update_pins)
     if interactive:
         return _interactive(ctx, out, paths, request, fmt)
     fmt = fmt or ("diff" if dry_run else "summary")
@@ -88,6 +95,10 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
         _show(out, result, fmt, commit, show_secrets)
         if result.applied.commits and (result.applied.interrupted or signals.received is not None):
             out.info("renamer: interrupted after the commit: the sweep is complete")
+    if result.undecided:  # like `git merge` with conflicts: written, and something is left to decide
+        out.info(f"renamer: left for a decision: {result.undecided} (listed above); "
+                 "`renamer verify` fails until each is decided")
+        return 1
     return 0
 
 

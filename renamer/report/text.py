@@ -53,6 +53,7 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
     for link, old, new in summary.relinks:
         lines.append(f"  re-point link {link}: {old} -> {new}")
     lines += serial_lines(summary)
+    lines += _pin_lines(summary, dry_run)
     if summary.derived:
         lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key or "
                      "set options.derived_names):")
@@ -83,6 +84,22 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
                      "longer parse, would collide or would dangle; decide each by hand or keep it):")
         lines += [f"  {r}" for r in refused]
     return "\n".join(lines) + "\n"
+
+
+def _pin_lines(summary: Summary, dry_run: bool) -> list[str]:
+    """Pins rewritten with the files they name, and those a record keeps (residual ones are
+    listed with the other residuals)."""
+    lines = []
+    updated = [p for p in summary.pins if p.status == "updated"]
+    if updated:
+        verb = "that would be updated" if dry_run else "updated"
+        lines.append(f"Pins {verb} to the new bytes' digest ({len(updated)}):")
+        lines += [f"  {p.path}:{p.line}:{p.column}: {p.what}: {p.old} -> {p.new}" for p in updated]
+    kept = [p for p in summary.pins if p.status == "kept"]
+    if kept:
+        lines.append(f"Pins of the old bytes, kept ({len(kept)}):")
+        lines += [f"  {p.path}:{p.line}:{p.column}: {p.what} ({p.why})" for p in kept]
+    return lines
 
 
 def expired_lines(expired: Sequence[Exemption]) -> list[str]:

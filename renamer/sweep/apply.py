@@ -230,7 +230,7 @@ def _refuse_saved(plan: Plan, journal: Journal, saved: set[str]) -> None:
     more = f" and {len(saved) - 1} more" if len(saved) > 1 else ""
     written = len(journal.writes)
     if journal.commit_message is not None:
-        kept = Plan(plan.project, replace(plan.scan, files=tuple(
+        kept = replace(plan, scan=replace(plan.scan, files=tuple(
             f for f in plan.scan.files if (f.new_path or f.path) not in saved)))
         journal.commit_message = journal.message = commit_message(kept, Summary.of(kept))
         journal.replacements = Summary.of(kept).replacement_total()

@@ -152,7 +152,7 @@ def reduce(plan: Plan, read: dict[str, bytes], choices: Choices, marker: str,
                 refused.append(f"{found.path}: {problem}")
                 changed = _declined(changed, keep_rename=changed.new_path is not None)
         files.append(changed)
-    return Plan(plan.project, replace(plan.scan, files=tuple(files))), refused
+    return replace(plan, scan=replace(plan.scan, files=tuple(files))), refused
 
 
 def _reduced(found: FileResult, data: bytes, choices: Choices, marker: str,

@@ -53,6 +53,10 @@ def commit_message(plan: Plan, summary: Summary) -> str:
         lines += ["", "Renamed:"] + [f"  {old} -> {new}" for old, new in summary.renames]
     if summary.serials:
         lines += ["", "Zone serials bumped:", *serial_lines(summary)]
+    updated = [p for p in summary.pins if p.status == "updated"]
+    if updated:
+        lines += ["", "Pins updated to the new bytes' digest:"]
+        lines += [f"  {p.path}:{p.line}: {p.what}" for p in updated]
     lines.append("")
     lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
     stuck, unclassified = summary.stuck, summary.unclassified

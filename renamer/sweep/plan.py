@@ -15,6 +15,7 @@ from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.links import Relink, plan_links
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
+from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import FileScanner, ScanOptions
 
@@ -27,6 +28,7 @@ class Plan:
     scan: ScanResult
     links: tuple[Relink, ...] = ()  # symlinks re-pointed to follow the renames (links.py)
     link_refusals: tuple[Refusal, ...] = ()
+    pins: tuple[Pin, ...] = ()  # digests of the files it rewrites, recorded elsewhere (sweep/pins.py)
 
     @property
     def refusals(self) -> list[Refusal]:
@@ -131,11 +133,15 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
 
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,
                options: ScanOptions | None = None, progress: Progress | None = None,
-               listing: vcs_listing.Listing | None = None) -> Plan:
+               listing: vcs_listing.Listing | None = None, *, update_pins: bool = False) -> Plan:
+    """The plan, pins included: with `update_pins`, the pins whose format is certain are edits too."""
     scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
                      progress, listing)
     with debug.timed("anchors"):
-        plan = Plan(project, follow_anchors(project, scan))
+        scan = follow_anchors(project, scan)
+    with debug.timed("pins"):  # after the anchors: their edits change the bytes too
+        scan, pins = find_pins(project, scan, update=update_pins)
+    plan = Plan(project, scan, pins=pins)
     _check_renames(project, plan)
     links = [f for f in plan.scan.files if f.kind == "symlink"]
     relinks, refused = plan_links(project.root, links, plan.renames, plan.scan.paths, project.matcher)

@@ -34,6 +34,16 @@ class SweepResult:
     collisions: list[Collision] = field(default_factory=list)  # listed by a dry run
     completed: list[str] = field(default_factory=list)  # the commit made of the recovered rewrite
     refused: list[Refusal] = field(default_factory=list)  # what a sweep that writes refuses on (dry run)
+    expired: list[Exemption] = field(default_factory=list)  # exemptions past their day (verify fails)
+
+    @property
+    def undecided(self) -> int:
+        """What a sweep that wrote leaves for a decision, where `verify` would fail on it: residuals
+        it cannot rewrite (pins, identifiers, ranges, refused structures), unclassified references,
+        expired exemptions. A dry run decides nothing: 0."""
+        if self.applied is None:
+            return 0
+        return len(self.summary.stuck) + len(self.summary.unclassified) + len(self.expired)
 
 
 @dataclass(frozen=True)

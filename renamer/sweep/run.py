@@ -25,6 +25,7 @@ from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
 from renamer.sweep.messages import trailer_lines
+from renamer.sweep.pins import stale_manifest_pins, with_references
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes
 from renamer.sweep.refusals import refuse
@@ -58,6 +59,7 @@ class SweepRequest:
     hooks: bool = True  # the repo's commit hooks run (False: git's --no-verify)
     blame_ignore: bool | None = None  # None: when the repo already keeps .git-blame-ignore-revs
     with_diff: bool = True  # make the dry-run diff (only `--format diff` prints it)
+    update_pins: bool = False  # rewrite the digests of rewritten files where their format is certain
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
     options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else ())
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
-                      progress=runtime.progress, listing=listing)
+                      progress=runtime.progress, listing=listing, update_pins=request.update_pins)
     if not dry_run:
         try:
             _refuse_unsafe(plan, request.allow_dirty, recovered)
@@ -116,7 +118,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
             applied = replace(applied, commits=(*applied.commits, sha))
     found = collisions(project, plan.scan, hosts) if dry_run else []
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found, finished,
-                       plan.refusals if dry_run else [])
+                       plan.refusals if dry_run else [],
+                       expired_exemptions(project.allowlist, dt.date.today()))
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:
@@ -221,6 +224,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
                      listing=runtime.listing)
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
+    with debug.timed("pins"):
+        scan = with_references(scan, stale_manifest_pins(project, scan.paths, scan.holding_new))
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = collisions(project, scan, hosts)

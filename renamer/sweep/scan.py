@@ -22,6 +22,7 @@ from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_reverse_owners, with_serial
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
+from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
     RESIDUAL,
@@ -230,7 +231,9 @@ class FileScanner:
                 fmt.checks_edits and any(new.encode() in data for new in {m.new for _, m in pending})):
             return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
-        refused = self._structure_problem(fmt, data, edits, partial=len(pending) < len(matches))
+        merges = self.project.config.renames.merges
+        refused = (merge_problem(data, edits, merges) if merges else None) or \
+            self._structure_problem(fmt, data, edits, partial=len(pending) < len(matches))
         if refused:
             for index, _ in pending:
                 refs[index] = replace(refs[index], reason="structure", note=refused)

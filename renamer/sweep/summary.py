@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from renamer.classify import CURRENT
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
+from renamer.sweep.pins import Pin
 from renamer.sweep.plan import Plan
 
 
@@ -53,6 +54,7 @@ class Summary:
     files_scanned: int = 0
     skipped_files: list[tuple[str, str]] = field(default_factory=list)
     ignored_with_references: list[str] = field(default_factory=list)
+    pins: list[Pin] = field(default_factory=list)  # a sweep's (the residual ones are in `residual` too)
 
     @classmethod
     def of_scan(cls, scan: ScanResult) -> Summary:
@@ -92,7 +94,9 @@ class Summary:
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:
-        return replace(cls.of_scan(plan.scan), relinks=[(r.path, r.old, r.new) for r in plan.links])
+        out = replace(cls.of_scan(plan.scan), relinks=[(r.path, r.old, r.new) for r in plan.links])
+        out.pins.extend(plan.pins)
+        return out
 
     @property
     def stuck(self) -> list[Reference]:

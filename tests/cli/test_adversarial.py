@@ -217,6 +217,7 @@ MANY_TO_ONE = """version: 1
 renames:
   hosts: {ana-ml2: fv-ml1, ana-ml3: fv-ml1}
   addresses: {10.250.50.54: 10.251.50.54, 10.250.50.55: 10.251.50.54}
+  merges: {fv-ml1: [ana-ml2, ana-ml3], 10.251.50.54: [10.250.50.54, 10.250.50.55]}   # intended (issue 27 item 18)
 allowlist: allow.yaml
 """
 
@@ -304,7 +305,7 @@ def test_w8_reverse_zones_inside_the_network_follow_and_supernets_are_refused(re
              "routes.txt": "aggregate 10.250.0.0/15\nlocal 10.250.0.0/16\n"}
     root = repo(files, config=NET_CONFIG, allowlist="version: 1\ncurrent: ['**']\n")
     result = run(root, "sweep")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # issue 27 item 18: the supernet is left for a decision
     assert "Residual, left for you (1):\n  routes.txt:1:11: 10.250.0.0 (supernet: a network wider" in result.stdout
     assert (root / "named.conf").read_text() == ('zone "50.251.10.in-addr.arpa" { type master; };\n'
                                                  'zone "251.10.in-addr.arpa" {};\n')
@@ -468,7 +469,7 @@ def test_w10_a_submodule_path_in_gitmodules_is_never_rewritten_alone(repo, run, 
     git(root, "commit", "-q", "-m", "submodule")
     gitmodules = (root / ".gitmodules").read_text()
     result = run(root, "sweep", "--commit")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr  # issue 27 item 18: the submodule path is left for a decision
     assert (root / ".gitmodules").read_text() == gitmodules
     assert "(submodule: a submodule's path: move the submodule with `git mv" in result.stdout
     status = subprocess.run(["git", "-C", str(root), "submodule", "status"], capture_output=True, text=True)
@@ -501,7 +502,7 @@ def test_a_name_inside_an_f_string_field_is_an_identifier_not_text(repo, run) ->
               "allowlist: allow.yaml\n")
     source = "ANA_ML2_URL = 'x'\nurl = f'{ANA_ML2_URL}/v1 on ana-ml2'\n"
     root = repo({"app.py": source}, config=config, allowlist="version: 1\ncurrent: ['**']\n")
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 1  # issue 27 item 18: the identifiers are left for a decision
     assert (root / "app.py").read_text() == "ANA_ML2_URL = 'x'\nurl = f'{ANA_ML2_URL}/v1 on fv-ml1'\n"
     verify = run(root, "verify")
     assert verify.exit_code == 1 and verify.stdout.count("residual (identifier)") == 2

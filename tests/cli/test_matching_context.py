@@ -80,7 +80,7 @@ def test_a_range_is_never_rewritten_and_verify_names_it(run: Run, tmp_path: Path
         config = RANGE_CONFIG.replace("allowlist:", f"options: {{derived_names: {derived}}}\nallowlist:")
         root = make_repo(tmp_path / f"derived-{derived}", files, config=config, allowlist=CURRENT_ALL)
         before = snapshot(root)
-        assert run(root, "sweep").exit_code == 0
+        assert run(root, "sweep").exit_code == 1  # issue 27 item 18: the ranges are left for a decision
         changed = sorted(path for path, data in snapshot(root).items() if before.get(path) != data)
         if changed:
             problems.append(f"derived_names={derived}: sweep rewrote {changed}")
@@ -255,7 +255,7 @@ def test_a_pattern_matching_an_old_value_is_a_residual(repo: Repo, run: Run, pat
     assert _by_reason(findings) == {(path, line, "pattern") for line in (2, 3, 4)}, findings
     verify = run(root, "verify")
     assert verify.stdout.count("residual (pattern)") == 3, verify.stdout
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 1  # issue 27 item 18: the patterns are left for a decision
     assert snapshot(root) == before
 
 

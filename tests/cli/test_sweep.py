@@ -35,7 +35,7 @@ def test_sweep_rewrites_exactly_what_the_rules_say(repo, run) -> None:
     git(root, "commit", "-q", "-m", "mode")
     before = snapshot(root)
     result = run(root, "sweep")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr
     after = snapshot(root)
     for rel, data in before.items():
         assert after[rel] == EXPECTED_CHANGES.get(rel, data), rel
@@ -58,7 +58,7 @@ def test_dry_run_writes_nothing_and_its_diff_applies(repo, run, tmp_path: Path) 
     subprocess.run(["git", "clone", "-q", str(root), str(clone)], check=True)
     applied = subprocess.run(["git", "apply", "-"], cwd=clone, input=patch, capture_output=True)
     assert applied.returncode == 0, applied.stderr
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 1  # issue 27 item 18: STORY's docs/unlisted.md is unclassified, left for a decision
     assert snapshot(clone) == snapshot(root)
 
 
@@ -99,7 +99,7 @@ def test_dirty_tree_is_refused(repo, run) -> None:
     assert "uncommitted changes (stacks/app/app.env)" in result.stderr
     assert "--allow-dirty" in result.stderr
     assert snapshot(root) == before
-    assert run(root, "sweep", "--allow-dirty").exit_code == 0
+    assert run(root, "sweep", "--allow-dirty").exit_code == 1  # issue 27 item 18: STORY's docs/unlisted.md is unclassified, left for a decision
     assert b"fv-ml1" in (root / "stacks/app/app.env").read_bytes()
 
 
@@ -107,7 +107,7 @@ def test_commit_splits_renames_and_second_sweep_is_a_noop(repo, run) -> None:
     files = {**STORY, "playbooks/host_vars/ana-ml2.yml": "bmc: ana-ml2-bmc\n" + "x: 1\n" * 3}
     root = repo(files, allowlist=_allow_with("playbooks/**"))
     result = run(root, "sweep", "--commit")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr
     log = git(root, "log", "--format=%s").splitlines()
     assert log[0].startswith("fv-ml1-move: ana-ml2 -> fv-ml1")
     assert log[1].startswith("fv-ml1-move: rename files")
@@ -121,7 +121,7 @@ def test_commit_splits_renames_and_second_sweep_is_a_noop(repo, run) -> None:
     assert git(root, "status", "--porcelain") == ""
     head = git(root, "rev-parse", "HEAD")
     again = run(root, "sweep", "--commit")
-    assert again.exit_code == 0
+    assert again.exit_code == 1  # issue 27 item 18: STORY's docs/unlisted.md is unclassified, left for a decision
     assert "nothing to change" in again.stderr
     assert git(root, "rev-parse", "HEAD") == head
 
@@ -142,7 +142,7 @@ def test_symlinks_are_never_followed_or_written(repo, run) -> None:
     os.symlink("ana-ml2.conf", root / "stacks/named-link")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "links")
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 1  # issue 27 item 18: STORY's docs/unlisted.md is unclassified, left for a decision
     assert os.readlink(root / "stacks/link.env") == "../elsewhere/outside.txt"
     assert (root / "elsewhere/outside.txt").read_text() == "HOST=ana-ml2\n"
     assert (root / "stacks/real.env").read_text() == "HOST=fv-ml1\n"
@@ -239,7 +239,7 @@ def test_python_identifiers_are_residuals(repo, run) -> None:
     config = CONFIG + "options:\n  variants: true\n"
     source = 'ANA_ML2_URL = "http://ana-ml2:1"  # ana_ml2 comment\nprint(ANA_ML2_URL)\n'
     root = repo({"scripts/x.py": source}, config=config)
-    assert run(root, "sweep").exit_code == 0
+    assert run(root, "sweep").exit_code == 1  # issue 27 item 18: the identifiers are left for a decision
     assert (root / "scripts/x.py").read_text() == (
         'ANA_ML2_URL = "http://fv-ml1:1"  # fv_ml1 comment\nprint(ANA_ML2_URL)\n')
     audit = json.loads(run(root, "audit", "--format", "json").stdout)
@@ -282,7 +282,7 @@ def test_bare_repository_is_refused(repo, run, tmp_path: Path) -> None:
 def test_repo_without_commits(repo, run) -> None:
     root = repo(STORY, commit=False)
     assert run(root, "sweep").exit_code == 3  # untracked files count as uncommitted work
-    assert run(root, "sweep", "--allow-dirty").exit_code == 0
+    assert run(root, "sweep", "--allow-dirty").exit_code == 1  # issue 27 item 18: STORY's docs/unlisted.md is unclassified, left for a decision
     assert (root / "stacks/app/app.env").read_bytes().startswith(b"HOST=fv-ml1")
 
 

@@ -1,0 +1,121 @@
+"""Exit codes that mean something (issue 27, item 18): a sweep that writes exits 1 when it leaves
+what verify fails on (like git merge with conflicts), 0 only when verify would pass; a dry run exits
+0. Two old values that become one are refused at load, naming both, unless listed under
+renames.merges; then every place where the two would collide is refused, naming both."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+from tests.testing.repos import git, snapshot
+
+ALLOW = "version: 1\ncurrent: ['**']\n"
+
+
+def _config(hosts: str, merges: str = "") -> str:
+    return ("version: 1\nname: merge\ncutover: 2026-10-05\nrenames:\n  hosts:\n" + hosts
+            + (f"  merges:\n{merges}" if merges else "") + "allowlist: allow.yaml\n")
+
+
+TWO_INTO_ONE = "    web01: app01\n    web02: app01\n"
+MERGED = "    app01: [web01, web02]\n"
+
+
+@pytest.mark.parametrize(("files", "code"), [
+    pytest.param({"a.txt": "ssh web01\n"}, 0, id="all-rewritten"),
+    pytest.param({"a.txt": "ssh web01\n", "b.txt": "web01-05 are the pool\n"}, 1, id="a-range-left"),
+    pytest.param({"a.txt": "ssh web01\n", "b.sh": "grep -E 'web01{1,2}' x\n"}, 1, id="a-pattern-left"),
+])
+def test_a_sweep_exits_1_exactly_when_verify_would_fail(files: dict[str, str], code: int,
+                                                        repo: Callable[..., Path],
+                                                        run: Callable[..., Result]) -> None:
+    root = repo(files, config=_config("    web01: app01\n"), allowlist=ALLOW)
+    assert run(root, "sweep", "--dry-run").exit_code == 0  # a preview
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == code, done.stdout + done.stderr
+    assert run(root, "verify").exit_code == code
+    assert git(root, "status", "--porcelain") == ""  # written and committed either way
+    assert run(root, "sweep", "--commit").exit_code == code  # nothing more to write, the same answer
+
+
+def test_an_unclassified_file_left_is_exit_1(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"a.txt": "ssh web01\n", "other/b.txt": "web01\n"}, config=_config("    web01: app01\n"),
+                allowlist="version: 1\ncurrent: ['a.txt']\n")
+    done = run(root, "sweep")
+    assert done.exit_code == 1 and "left for a decision: 1" in done.stderr
+    assert (root / "a.txt").read_text() == "ssh app01\n"
+
+
+@pytest.mark.parametrize("kind", ["hosts", "addresses"])
+def test_two_old_values_into_one_are_refused_at_load_naming_both(kind: str, repo: Callable[..., Path],
+                                                                 run: Callable[..., Result]) -> None:
+    pairs = (TWO_INTO_ONE if kind == "hosts" else "    10.0.0.1: 10.0.0.9\n    10.0.0.2: 10.0.0.9\n")
+    config = ("version: 1\nname: merge\ncutover: 2026-10-05\nrenames:\n  " + kind + ":\n" + pairs
+              + "allowlist: allow.yaml\n")
+    root = repo({"a.txt": "web01 10.0.0.1\n"}, config=config, allowlist=ALLOW)
+    before = snapshot(root)
+    for args in (("sweep", "--dry-run"), ("sweep",), ("verify",)):
+        done = run(root, *args)
+        assert done.exit_code == 2, done.stdout + done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        old1, old2, new = ("web01", "web02", "app01") if kind == "hosts" else ("10.0.0.1", "10.0.0.2", "10.0.0.9")
+        assert done.stderr.startswith(f"renamer: error: renamer.yaml:7: renames.{kind}.{old2}: ")
+        assert f"'{old1}' and '{old2}' both become '{new}'" in done.stderr
+        assert f"renames.merges: {{{new}: [{old1}, {old2}]}}" in done.stderr
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize(("merges", "message"), [
+    pytest.param("    app01: [web01]\n", "expected a list of two or more old names", id="one-old"),
+    pytest.param("    app01: [web01, web03]\n", "'web03' is not renamed to 'app01'", id="not-renamed"),
+    pytest.param("    app01: web01\n", "expected a list of two or more old names", id="not-a-list"),
+])
+def test_a_wrong_merge_entry_is_refused(merges: str, message: str, repo: Callable[..., Path],
+                                        run: Callable[..., Result]) -> None:
+    root = repo({"a.txt": "web01\n"}, config=_config(TWO_INTO_ONE, merges), allowlist=ALLOW)
+    done = run(root, "sweep", "--dry-run")
+    assert done.exit_code == 2 and "Traceback" not in done.stderr
+    assert f"renamer: error: renamer.yaml:9: renames.merges.app01: {message}" in done.stderr
+
+
+def test_a_listed_merge_rewrites_both_where_nothing_collides(repo: Callable[..., Path],
+                                                             run: Callable[..., Result]) -> None:
+    files = {"hosts.yaml": "a:\n  web01: 1\nb:\n  web02: 2\n",  # keys under different parents
+             "deploy.env": "PRIMARY=web01\nSECONDARY=web02\n",  # values merge: fine
+             "zone.db": "web01 IN A 10.0.0.9\nweb02 IN A 10.0.0.9\n"}  # the same record twice: one
+    root = repo(files, config=_config(TWO_INTO_ONE, MERGED), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "hosts.yaml").read_text() == "a:\n  app01: 1\nb:\n  app01: 2\n"
+    assert (root / "deploy.env").read_text() == "PRIMARY=app01\nSECONDARY=app01\n"
+
+
+@pytest.mark.parametrize(("path", "text", "what"), [
+    pytest.param("hosts.yaml", "hosts:\n  web01: {port: 1}\n  web02: {port: 2}\n", "key app01", id="yaml-keys"),
+    pytest.param("inventory.ini", "[web01]\n10.0.0.1\n[web02]\n10.0.0.2\n", "section app01", id="ini-sections"),
+    pytest.param("site.toml", "[web01]\nport = 1\n[web02]\nport = 2\n", "section app01", id="toml-tables"),
+    pytest.param("app.ini", "[pool]\nweb01 = 1\nweb02 = 2\n", "key app01", id="ini-keys"),
+    pytest.param("zone.db", "web01 IN A 10.0.0.1\nweb02 IN A 10.0.0.2\n", "A record app01", id="zone-records"),
+    pytest.param("zone.db", "web01 300 IN AAAA 2001:db8::1\nweb02 300 IN AAAA 2001:db8::2\n", "AAAA record app01",
+                 id="zone-records-ttl"),
+    pytest.param("dnsmasq.conf", "host-record=web01,10.0.0.1\nhost-record=web02,10.0.0.2\n",
+                 "host-record record app01", id="dnsmasq-records"),
+    pytest.param("hosts.json", '{\n  "web01": 1,\n  "web02": 2\n}\n', "key app01", id="json-keys"),
+])
+def test_every_place_two_merged_names_collide_is_refused_naming_both(path: str, text: str, what: str,
+                                                                      repo: Callable[..., Path],
+                                                                      run: Callable[..., Result]) -> None:
+    root = repo({path: text, "other.txt": "ssh web01\n"}, config=_config(TWO_INTO_ONE, MERGED), allowlist=ALLOW)
+    preview = run(root, "sweep", "--dry-run", "--format", "summary")
+    assert preview.exit_code == 0
+    assert "web01 (line " in preview.stdout and "and web02 (line " in preview.stdout, preview.stdout
+    assert f"both would become the {what}" in preview.stdout
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / path).read_text() == text  # nothing of that file written
+    assert (root / "other.txt").read_text() == "ssh app01\n"
+    assert run(root, "verify").exit_code == 1

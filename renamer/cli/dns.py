@@ -215,20 +215,17 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         spec = ",".join(str(r.get("resolver")) for r in reviewed.get("resolvers", []) if isinstance(r, dict))
     if not spec:
         raise click.UsageError("give --resolvers, or --plan with a reviewed plan")
+    request = run.ApplyRequest(dry_run=dry_run, verify=not no_verify,
+                               after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
+                               reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx),
+                               force=force)
     if engine == "ansible" and not dry_run:
-        given = [flag for flag, on in (("--no-verify", no_verify), ("--retire-stale", retire_stale),
-                                       ("--plan", plan_file is not None),
-                                       (f"--{after_interrupt}", after_interrupt != "refuse")) if on]
-        if given:
-            raise click.UsageError(f"{given[0]} works with the built-in engine only (not --engine ansible)")
+        if no_verify:  # the playbook's verify is what decides each batch
+            raise click.UsageError("--no-verify works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
-        result = run.apply_with_ansible(inventory_from(ctx, inventory_dir), spec, _policy(ctx), argv, args,
-                                        say=lambda line: out.info(f"ansible: {line}"), force=force)
+        result = run.apply_with_ansible(inventory_from(ctx, inventory_dir), spec, request, argv, args,
+                                        say=lambda line: out.info(f"ansible: {line}"))
     else:
-        request = run.ApplyRequest(dry_run=dry_run, verify=not no_verify,
-                                   after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
-                                   reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx),
-                                   force=force)
         result = run.apply(inventory_from(ctx, inventory_dir), spec, request,
                            progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:
@@ -324,9 +321,11 @@ def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: 
     The folder holds inventory.yml (one host per resolver: its connection, folders,
     test and reload commands), the rendered snippets, and playbook.yml: per host, in a
     block/rescue, take the lock, back up, install, run the whole-config test, restart,
-    verify (renamer dns verify on this machine); on failure restore, restart and check
-    the old records are served. --batch-size, --canary and --max-fail-percent become the
-    play's serial and max_fail_percentage (a failed batch is rolled back whole).
+    verify (renamer dns verify on this machine); on failure restore, restart (only where
+    the apply had restarted) and check the old records are served. --batch-size, --canary
+    and --max-fail-percent become the play's serial and its batch step's failure budget
+    (a batch over it is rolled back whole; the play keyword max_fail_percentage is not
+    used).
 
     \b
     Examples:

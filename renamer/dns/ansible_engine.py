@@ -29,11 +29,14 @@ from renamer.errors import ConfigError
 EVENTS = "events.jsonl"
 # A task's name (as playbook.yml spells it) -> the step the table shows when it ran well.
 _STEPS = {
-    "Apply | back up, mark the host half-done, write and remove the snippets": "backup",
+    "Apply | back up and mark the host half-done": "backup",
+    "Apply | write the snippets": "wrote snippets",
+    "Apply | remove the snippets": "removed snippets",
     "Apply | test the resolver configuration": "test ok",
-    "Apply | restart the resolver": "reload ok",
+    "Apply | restart the resolver": "reload ok",  # the handler
     "Verify | record the outcome": "verify ok",  # reached only past the batch's verify
     "Restore | put back the saved snippets": "restored",
+    "Restore | remove the snippets that did not exist before": "restored",
     "Restore | restart the resolver": "reloaded",
     "Restore | check the resolver serves the previous records": "old records served",
 }
@@ -140,8 +143,11 @@ def outcomes(resolvers: Sequence[Resolver], events: Sequence[dict[str, Any]], ba
             if step and event.get("event") in ("ok", "changed"):
                 if step == "backup":
                     outcome.backup = backup.get(resolver.name)
-                    step = f"backup {outcome.backup}; wrote snippets"
-                outcome.steps.append(step)
+                    step = f"backup {outcome.backup}"
+                if step not in outcome.steps:  # a loop's items report one by one
+                    outcome.steps.append(step)
+            elif step == "reloaded" and event.get("event") == "skipped":  # the test had failed
+                outcome.steps.append("not restarted (it never was)")
             if event.get("event") == "unreachable":
                 touched = any(e.get("event") == "changed" and str(e.get("task", "")).startswith("Apply | ")
                               for e in mine[:mine.index(event)])

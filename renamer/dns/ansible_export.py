@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from renamer.dns.backend import backend_for
 from renamer.dns.inventory import SSH_TARGET, Resolver
-from renamer.dns.plan import ResolverPlan
+from renamer.dns.plan import ResolverPlan, backup_name
 from renamer.dns.policy import Policy
 
 STATIC = Path(__file__).parent / "playbook"  # playbook.yml, tasks/, callback_plugins/, ansible.cfg
@@ -79,6 +80,21 @@ def _connection(resolver: Resolver) -> dict[str, str]:
     return out
 
 
+def _files(plan: ResolverPlan) -> str:
+    """PATH -> [NAME, STORED, MODE] for every file the plan may write or remove: NAME as a
+    backup's ABSENT and RETIRED lists say it, STORED the file's name under files/ and in a
+    backup folder (a file outside snippet_dir flattened, as the built-in engine does), MODE
+    "0644" for renamer's own files, "" for a hand-written file (its mode is kept)."""
+    backend = backend_for(plan.resolver)
+
+    def mode(name: str) -> str:
+        return "0644" if not name.startswith("/") or backend.live(plan.resolver, [name]) else ""
+
+    items = [f"{_unsafe(plan.path(name))}: [{_unsafe(name)}, {_unsafe(backup_name(name))}, "
+             f"{_unsafe(mode(name))}]" for name in plan.desired]
+    return "{" + ", ".join(items) + "}"
+
+
 def serial(policy: Policy, hosts: int) -> tuple[int, ...]:
     """Ansible's `serial` list for the policy: the canary batch, then the batch size."""
     sizes = [len(batch) for batch in policy.batches(list(range(hosts)))]
@@ -103,18 +119,15 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
              "      hosts:"]
     for plan in plans:
         resolver = plan.resolver
-        install = [name for name, text in plan.desired.items() if text is not None]
-        remove = [name for name, text in plan.desired.items() if text is None]
-        # What the playbook compares on the host (sha1sum): NAME=SHA1, or NAME=- to remove.
-        compare = [f"{name}={hashlib.sha1(text.encode()).hexdigest()}" if text is not None else f"{name}=-"
-                   for name, text in plan.desired.items()]
+        # What the playbook compares on the host (sha1sum): PATH=SHA1, or PATH=- to remove.
+        compare = [f"{plan.path(name)}={hashlib.sha1(text.encode()).hexdigest()}" if text is not None
+                   else f"{plan.path(name)}=-" for name, text in plan.desired.items()]
         checks, restored = verify[resolver.name]
         host = {
             **_connection(resolver),
             "renamer_snippet_dir": _unsafe(resolver.snippet_dir),
             "renamer_backup_dir": _unsafe(resolver.backup_dir),
-            "renamer_snippets": _argv(install),
-            "renamer_remove": _argv(remove),
+            "renamer_files": _files(plan),
             "renamer_compare": _argv(compare),
             "renamer_test": _argv(resolver.test),
             "renamer_reload": _argv(resolver.reload),
@@ -136,14 +149,14 @@ def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, st
         name = plan.resolver.name
         for snippet, text in plan.desired.items():
             if text is not None:
-                target = folder / "files" / name / snippet
+                target = folder / "files" / name / backup_name(snippet)  # never an absolute path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
         previous = folder / "previous" / name
         previous.mkdir(parents=True, exist_ok=True)
         for snippet, data in plan.current.items():
             if data is not None:
-                (previous / snippet).write_bytes(data)
+                (previous / backup_name(snippet)).write_bytes(data)
     (folder / "inventory.yml").write_text(inventory_text(plans, policy, stamp, verify, source))
     # `serial` is templated before any inventory variable exists: the policy becomes the
     # playbook's defaults (extra vars, -e renamer_serial=..., still override them).

@@ -90,6 +90,13 @@ class Backend(Protocol):
     def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
         """Make the daemon serve what is written now (a reload or restart); a rollback calls it too."""
 
+    def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
+        """(folder, names) of renamer's files the daemon re-reads by itself, with no activate
+        (dnsmasq: the resolver's hosts_dir), or None."""
+
+    def live(self, resolver: Resolver, names: Sequence[str]) -> bool:
+        """Whether a change of these files (a plan's names) is served without `activate`."""
+
     def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
         """`dns verify`'s checks beyond DNS answers (dnsmasq: DHCP reservations and leases)."""
 

@@ -77,6 +77,8 @@ class Resolver:
     conf_file: str | None = None  # the daemon's main configuration; default: test's --conf-file
     python: str | None = None  # the interpreter the Ansible engine uses there; default: Ansible's choice
     backend: BackendName = "dnsmasq"  # what serves the records there (dns/backend.py BACKENDS)
+    # dnsmasq's hostsdir=: the sites' addresses go there as hosts files, re-read without a restart
+    hosts_dir: str | None = None
 
     @property
     def endpoint(self) -> str:

@@ -134,6 +134,10 @@ def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
             listed = []  # a missing snippet_dir: the problem says so
         for name in listed:  # a site removed, or renamed
             desired.setdefault(name, None)
+        live = backend.live_files(resolver)
+        if live is not None and problem is None:  # the hosts files of a site removed go too
+            for name in transport.list_snippets(live[0], live[1]):
+                desired.setdefault(posixpath.join(live[0], name), None)
         current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
         if retire_stale and problem is None:  # hand-written records naming old values: commented out
             today = dt.date.today().isoformat()

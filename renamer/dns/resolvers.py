@@ -12,7 +12,7 @@ from renamer.names import parse_address
 
 _RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
                   "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout", "check_layout",
-                  "conf_file", "python"}
+                  "conf_file", "python", "hosts_dir"}
 
 
 def load_resolvers(path: Path, display: str, site_names: set[str] | None) -> tuple[Resolver, ...]:
@@ -118,6 +118,15 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
             bad(key, f"expected an absolute folder path, got {shown(value)}")
         else:
             folders[key] = str(PurePosixPath(value))
+    hosts_dir = entry.get("hosts_dir")
+    if hosts_dir is not None:
+        if not isinstance(hosts_dir, str) or not hosts_dir.startswith("/") or UNSAFE.search(hosts_dir) \
+                or ".." in PurePosixPath(hosts_dir).parts:
+            bad("hosts_dir", f"expected an absolute folder path, got {shown(hosts_dir)}")
+        elif str(PurePosixPath(hosts_dir)) in folders.values():
+            bad("hosts_dir", "must be a folder of its own (not snippet_dir or backup_dir)")
+        else:
+            hosts_dir = str(PurePosixPath(hosts_dir))
     if len(folders) == 2:
         snippet, backup = PurePosixPath(folders["snippet_dir"]), PurePosixPath(folders["backup_dir"])
         if backup == snippet or snippet in backup.parents:
@@ -157,7 +166,7 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     assert address is not None
     return Resolver(name, address, port, target, folders["snippet_dir"], folders["backup_dir"],
                     commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout),
-                    check_layout, conf_file, python, backend)
+                    check_layout, conf_file, python, backend, hosts_dir)
 
 
 def _names(entry: dict[str, Any], key: str, known: set[str] | None, bad: Any,

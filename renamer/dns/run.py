@@ -262,9 +262,10 @@ def export_ansible(inventory: Inventory, spec: str, folder: Path, policy: Policy
 
 
 def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, policy: Policy,
-            renamer_argv: list[str], dns_args: list[str]) -> tuple[Export, list[ResolverPlan]]:
+            renamer_argv: list[str], dns_args: list[str], *,
+            retire_stale: bool = False) -> tuple[Export, list[ResolverPlan]]:
     with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
-        plans = plan_resolvers(inventory, resolvers, transports)
+        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
     refused = [p.problem for p in plans if p.problem]
     if refused:
         raise UnsafeError(f"{refused[0]}; nothing exported")
@@ -293,19 +294,51 @@ def _refuse_over_thresholds(plans: Sequence[ResolverPlan], force: bool) -> None:
                           "then apply with --force if that is the change you mean")
 
 
-def apply_with_ansible(inventory: Inventory, spec: str, policy: Policy, renamer_argv: list[str],
-                       dns_args: list[str], say: Callable[[str], None] | None = None, *,
-                       force: bool = False) -> ApplyResult:
+def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, renamer_argv: list[str],
+                       dns_args: list[str], say: Callable[[str], None] | None = None) -> ApplyResult:
     """`dns apply --engine ansible`: export to a temporary folder, run ansible-playbook there,
-    and read each resolver's outcome from its events (the same outcomes as the built-in engine)."""
+    and read each resolver's outcome from its events (the same outcomes as the built-in engine).
+
+    `--resume` and `--rollback` restore the resolvers an apply killed outright left half-done
+    first, from their backups (the two engines write the same backup folders and marks), as
+    the built-in engine does; `--plan` and `--retire-stale` shape the export, checked before
+    the playbook touches any resolver."""
     command = ansible_engine.playbook_command()  # before anything is read: one clear line if missing
     debug.say(f"ansible engine: {command}")
     resolvers = inventory.select(spec)
+    notes: list[str] = []
+    if request.after_interrupt != "refuse":
+        recovered = _recover(inventory, resolvers, request.after_interrupt, notes)
+        if recovered is not None:
+            return replace(recovered, notes=notes)
     with tempfile.TemporaryDirectory(prefix="renamer-ansible-") as scratch:
         folder = Path(scratch) / "playbook"
-        export, plans = _export(inventory, resolvers, folder, policy, renamer_argv, dns_args)
-        _refuse_over_thresholds(plans, force)  # before the playbook touches any resolver
+        export, plans = _export(inventory, resolvers, folder, request.policy or Policy(), renamer_argv,
+                                dns_args, retire_stale=request.retire_stale)
+        if request.reviewed is not None:
+            _same_as_reviewed(plans, request.reviewed)
+        _refuse_over_thresholds(plans, request.force)  # before the playbook touches any resolver
         code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), say)
     backups = {p.resolver.name: posixpath.join(p.resolver.backup_dir, f"{p.resolver.name}-{export.stamp}")
                for p in plans}
-    return ApplyResult(plans, ansible_engine.outcomes(resolvers, events, backups, code), interrupted)
+    return ApplyResult(plans, ansible_engine.outcomes(resolvers, events, backups, code), interrupted,
+                       notes=notes)
+
+
+def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: AfterInterrupt,
+             notes: list[str]) -> ApplyResult | None:
+    """Restore what an apply killed outright left half-done, under the lock; a result when the
+    apply stops here (`--rollback`, or a restore failed), None when it goes on."""
+    with connected(resolvers) as transports:
+        for resolver in resolvers:
+            transports[resolver.name].check_sudo()
+        with locked(resolvers, transports, notes):
+            plans = plan_resolvers(inventory, resolvers, transports)
+            _same_apply(plans, transports)
+            half_done = [p for p in plans if p.interrupted]
+            if not half_done:
+                return None
+            outcomes = [_restore(plan, transports) for plan in half_done]
+    if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
+        return ApplyResult(plans, outcomes, restored=True)
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from renamer.dns.answers import Check
 from renamer.dns.dnsmasq import render
 from renamer.dns.dnsmasq.dhcp import dhcp_checks
@@ -57,6 +59,15 @@ class Dnsmasq:
 
     def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
         return transport.run(resolver.reload)
+
+    def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
+        return None if resolver.hosts_dir is None else (resolver.hosts_dir, render.HOSTS_FILES)
+
+    def live(self, resolver: Resolver, names: Sequence[str]) -> bool:
+        # hostsdir= files are re-read on change (inotify) with no restart: host-record lines,
+        # cname, dhcp-host and the canary's txt-record only on a restart.
+        folder = None if resolver.hosts_dir is None else resolver.hosts_dir.rstrip("/") + "/"
+        return bool(names) and folder is not None and all(n.startswith(folder) for n in names)
 
     def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
         return dhcp_checks(inventory, resolver, transport)

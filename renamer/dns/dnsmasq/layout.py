@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from renamer.dns.dnsmasq.config import read_effective
 from renamer.dns.dnsmasq.effective import DEFAULT_CONF, Effective, reader_for
 from renamer.dns.dnsmasq.render import PREFIX
-from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
+from renamer.dns.dnsmasq.syntax import Directive, HostsEntry, unquote
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
 
@@ -90,7 +90,10 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
         clash = directive.key == "cname" and bool(words & aliases)
         if words & gone or words & old_addresses or clash:
             out.append(directive)
-    out += [e for e in effective.hosts if e.address in old_addresses or {n.lower() for n in e.names} & gone]
+    own_hosts = None if resolver.hosts_dir is None else posixpath.normpath(resolver.hosts_dir) + "/"
+    out += [e for e in effective.hosts if (e.address in old_addresses or {n.lower() for n in e.names} & gone)
+            and not (own_hosts and e.file.startswith(own_hosts)
+                     and e.file[len(own_hosts):].startswith(PREFIX))]  # renamer's own hosts files
     return out
 
 
@@ -131,6 +134,16 @@ def _layout(resolver: Resolver, transport: Transport) -> tuple[str | None, Effec
     if not effective.reads_folder(folder):
         return (f"{where} is not read by dnsmasq: no conf-dir or conf-file in {main} (or what it "
                 f"includes) names it; add `conf-dir={folder}/,*.conf` to {main}"), effective
+    if resolver.hosts_dir is not None:
+        hosts = posixpath.normpath(resolver.hosts_dir)
+        named = [posixpath.normpath(posixpath.join(effective.cwd, unquote(d.value)))
+                 for d in effective.values("hostsdir") if d.value]
+        if hosts not in named:
+            return (f"{resolver.name}: hosts_dir {hosts} is not read by dnsmasq: no hostsdir= in {main} "
+                    f"(or what it includes) names it; add `hostsdir={hosts}` to {main}, or drop "
+                    "hosts_dir"), effective
+        if not transport.run(["test", "-d", hosts]).ok:
+            return f"{resolver.name}: hosts_dir {hosts} does not exist; renamer never creates it", effective
     return None, effective
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 import textwrap
 
@@ -16,6 +17,12 @@ SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as snippet_na
 # here, mktemp's `.NAME.XXXXXX` over ssh.
 LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
 FILES = OwnFiles(SNIPPET, "renamer-*.conf", LEFTOVER, ".renamer-*.conf.?????? .renamer-*.conf.????????.tmp")
+# With a resolver's hosts_dir: the site's addresses as a hosts file there (dnsmasq's hostsdir=,
+# re-read on change through inotify: no restart, no gap in answers).
+HOSTS = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.hosts")
+HOSTS_LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9_-]{0,62}\.hosts\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
+HOSTS_FILES = OwnFiles(HOSTS, "renamer-*.hosts", HOSTS_LEFTOVER,
+                       ".renamer-*.hosts.?????? .renamer-*.hosts.????????.tmp")
 
 
 def snippet_name(site: Site) -> str:
@@ -23,9 +30,33 @@ def snippet_name(site: Site) -> str:
     return f"{PREFIX}{site.name}.conf"
 
 
+def hosts_name(site: Site) -> str:
+    """The file name in a resolver's hosts_dir."""
+    return f"{PREFIX}{site.name}.hosts"
+
+
+def render_hosts(site: Site) -> str:
+    """The site's addresses as a hosts file (A, AAAA and, from the first name, PTR)."""
+    lines = [f"# Managed by renamer: site {site.name}, from {site.source}.",
+             "# Do not edit: `renamer dns apply` overwrites this file. Change the inventory instead."]
+    for host in site.hosts:
+        warning = host.warning_text()
+        if warning:
+            wrapped = textwrap.wrap(f"WARNING {host.name}: {warning}", width=76)
+            lines += [f"# {wrapped[0]}"] + [f"#   {part}" for part in wrapped[1:]]
+        lines.append(f"{host.address} {site.fqdn(host.name)} {host.name}")  # the FQDN first: the PTR
+    for line in lines:
+        if not line.isprintable():
+            raise ConfigError(f"{site.source}: refusing to render a line with a control character: "
+                              f"{line!r}")
+    return "\n".join(lines) + "\n"
+
+
 def render_site(site: Site, resolver: Resolver | None = None) -> str:
-    """The snippet for `site`; `dhcp-host` lines only where `resolver` serves DHCP for it."""
+    """The snippet for `site`; `dhcp-host` lines only where `resolver` serves DHCP for it; no
+    host-record where the resolver has a hosts_dir (render_hosts writes the addresses there)."""
     dhcp = resolver is None or site.name in resolver.dhcp
+    in_hosts_file = resolver is not None and resolver.hosts_dir is not None
     lines = [
         f"# Managed by renamer: site {site.name}, from {site.source}.",
         "# Do not edit: `renamer dns apply` overwrites this file. Change the inventory instead.",
@@ -34,11 +65,11 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
         lines.append(f"local=/{site.domain}/")
     for host in site.hosts:
         warning = host.warning_text()
-        if warning:
+        if warning and not in_hosts_file:
             wrapped = textwrap.wrap(f"WARNING {host.name}: {warning}", width=76)
             lines += [f"# {wrapped[0]}"] + [f"#   {part}" for part in wrapped[1:]]
-        # The FQDN first: dnsmasq's PTR answers the first name of a host-record.
-        lines.append(f"host-record={site.fqdn(host.name)},{host.name},{host.address}")
+        if not in_hosts_file:  # The FQDN first: dnsmasq's PTR answers the first name of a host-record.
+            lines.append(f"host-record={site.fqdn(host.name)},{host.name},{host.address}")
         if host.mac and dhcp:
             # dnsmasq reads an unbracketed IPv6 address there as a hardware address
             address = f"[{host.address}]" if host.address.version == 6 else str(host.address)
@@ -73,9 +104,14 @@ def canary_of(snippet: str) -> tuple[str, str] | None:
 
 
 def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
-    """file name -> content, for every site the resolver serves."""
-    return {snippet_name(site): render_site(site, resolver)
-            for site in inventory.sites if site.name in resolver.sites}
+    """file name -> content, for every site the resolver serves; with a hosts_dir, also each
+    site's hosts file, named by its absolute path there."""
+    out = {snippet_name(site): render_site(site, resolver)
+           for site in inventory.sites if site.name in resolver.sites}
+    if resolver.hosts_dir is not None:
+        out.update({posixpath.join(resolver.hosts_dir, hosts_name(site)): render_hosts(site)
+                    for site in inventory.sites if site.name in resolver.sites})
+    return out
 
 
 RENDERED_KEYS = frozenset({"local", "host-record", "dhcp-host", "cname"})  # all render_site writes, and
@@ -91,13 +127,16 @@ def drift(snippet: str) -> list[str]:
 
 
 def host_records(snippet: str) -> list[tuple[list[str], str]]:
-    """(names, address) of each host-record line in a snippet."""
+    """(names, address) of each host-record line in a snippet, or of each line of a hosts file."""
     out = []
     for line in snippet.splitlines():
         key, _, value = line.partition("=")
         parts = value.split(",")
         if key == "host-record" and len(parts) >= 2:
             out.append((parts[:-1], parts[-1]))
+        elif not value and not line.startswith("#") and len(words := line.split()) >= 2 \
+                and (":" in words[0] or words[0][:1].isdigit()):  # ADDRESS NAME... (a hosts file)
+            out.append((words[1:], words[0]))
     return out
 
 

@@ -77,6 +77,9 @@ class Resolver:
     conf_file: str | None = None  # the daemon's main configuration; default: test's --conf-file
     python: str | None = None  # the interpreter the Ansible engine uses there; default: Ansible's choice
     backend: BackendName = "dnsmasq"  # what serves the records there (dns/backend.py BACKENDS)
+    # false: a resolver renamer never writes, locks, backs up or restarts, only asks over DNS
+    # (the forwarder a site's clients use: `dns verify` proves the records reach them)
+    manage: bool = True
 
     @property
     def endpoint(self) -> str:
@@ -92,6 +95,10 @@ class Inventory:
     # renamer.yaml's old values, where there is one: they must resolve nowhere after the move
     old_hosts: tuple[str, ...] = ()
     old_addresses: tuple[str, ...] = ()
+
+    @property
+    def managed(self) -> tuple[Resolver, ...]:
+        return tuple(r for r in self.resolvers if r.manage)
 
     def site(self, name: str) -> Site:
         return next(s for s in self.sites if s.name == name)

@@ -30,7 +30,8 @@ from renamer.interrupts import handled, raise_interrupt
 class Lab:
     folder: Path
     resolvers_file: Path
-    ports: tuple[int, ...]
+    ports: tuple[int, ...]  # the managed resolvers'
+    forwarders: tuple[int, ...] = ()  # the ports of those with manage: false
 
 
 @contextlib.contextmanager
@@ -39,18 +40,26 @@ def loopback_resolvers(repo: Path, folder: Path) -> Iterator[Lab]:
     described in `folder`/resolvers.yaml; stopped (and `folder` removed) at the end."""
     inventory = load_inventory(repo / "dns", str)
     folder.mkdir(parents=True, exist_ok=True)
-    instances = {r.name: sandbox.create(folder / r.name) for r in inventory.resolvers}
-    dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.resolvers}
+    instances = {r.name: sandbox.create(folder / r.name) for r in inventory.managed}
+    # The forwarders the sites' clients ask (manage: false) forward every site's domain and
+    # reverse zone across the "mesh" to the resolvers that hold the records.
+    domains = [s.domain for s in inventory.sites]
+    networks = [str(s.network) for s in inventory.sites]
+    asked = {r.name: sandbox.create_forwarder(folder / r.name, domains, networks, list(instances.values()))
+             for r in inventory.resolvers if not r.manage}
+    dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.managed}
     resolvers_file = folder / "resolvers.yaml"
     resolvers_file.write_text(
-        "# The demo's resolvers: the inventory's three, as real dnsmasq on loopback ports.\n"
-        + sandbox.resolvers_yaml(instances, folder / "backups", dhcp))
+        "# The demo's resolvers: the inventory's, as real dnsmasq on loopback ports.\n"
+        + sandbox.resolvers_yaml(instances, folder / "backups", dhcp, asked=asked))
+    everything = [*instances.values(), *asked.values()]
     try:
-        for instance in instances.values():
+        for instance in everything:
             sandbox.start(instance.folder)
-        yield Lab(folder, resolvers_file, tuple(i.port for i in instances.values()))
+        yield Lab(folder, resolvers_file, tuple(i.port for i in instances.values()),
+                  tuple(i.port for i in asked.values()))
     finally:
-        for instance in instances.values():
+        for instance in everything:
             sandbox.stop(instance.folder)
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -70,8 +79,8 @@ def dns_tour(tour: Tour, first_step: int) -> int:
         return 0
     with loopback_resolvers(repo, Path(tempfile.mkdtemp(prefix="renamer-demo-dns-"))) as lab:
         out.echo(f"\nStarted {len(lab.ports)} dnsmasq resolvers on 127.0.0.1 ports "
-                 f"{', '.join(str(p) for p in lab.ports)}; {lab.resolvers_file} describes them "
-                 "(dns/resolvers.yaml stays as shipped).\n")
+                 f"{', '.join(str(p) for p in lab.ports)}{_forwarders(lab)}; {lab.resolvers_file} "
+                 "describes them (dns/resolvers.yaml stays as shipped).\n")
         use = ["--resolvers-file", str(lab.resolvers_file)]
         steps = [
             ("dns plan --resolvers all", "Per resolver: the snippet diff and the records added.",
@@ -100,6 +109,15 @@ def dns_tour(tour: Tour, first_step: int) -> int:
                 return 1
     out.echo("\nStopped the resolvers. Done: the repo and DNS both follow the move.\n")
     return 0
+
+
+def _forwarders(lab: Lab) -> str:
+    if not lab.forwarders:
+        return ""
+    ports = ", ".join(str(p) for p in lab.forwarders)
+    what = "a forwarder" if len(lab.forwarders) == 1 else f"{len(lab.forwarders)} forwarders"
+    return (f", and {what} renamer never writes, only asks (manage: false), on port {ports}, "
+            "forwarding the sites' domains to them")
 
 
 @contextlib.contextmanager
@@ -141,7 +159,7 @@ fv-ml1 move (`git log --stat` shows the sweep's two commits).
     git log --follow --oneline playbooks/host_vars/fv-ml1.yml
 
 `dns/resolvers.yaml` is the inventory as shipped (real addresses). The demo's DNS
-steps ran against three dnsmasq resolvers on loopback ports, stopped when it
+steps ran against its resolvers as dnsmasq instances on loopback ports, stopped when it
 ended. To start them again (until Ctrl-C):
 
     renamer demo --resolvers-only {where}
@@ -171,12 +189,13 @@ def serve_resolvers(out: Output, repo: Path) -> int:
             handled((signal.SIGTERM,), raise_interrupt):
         relative = LAB / "resolvers.yaml"
         out.echo(f"Started {len(lab.ports)} dnsmasq resolvers on 127.0.0.1 ports "
-                 f"{', '.join(str(p) for p in lab.ports)}, described in {lab.resolvers_file}.\n"
+                 f"{', '.join(str(p) for p in lab.ports)}{_forwarders(lab)}, described in "
+                 f"{lab.resolvers_file}.\n"
                  f"In {repo}, in another terminal:\n"
                  f"  renamer dns apply --resolvers all --resolvers-file {shlex.quote(str(relative))}\n"
                  f"  renamer dns verify --resolvers all --resolvers-file {shlex.quote(str(relative))}\n"
                  "Press Ctrl-C to stop them.\n")
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C (or SIGTERM) is how this ends
             signal.pause()
-    out.echo(f"Stopped the {len(lab.ports)} resolvers.\n")
+    out.echo(f"Stopped the {len(lab.ports) + len(lab.forwarders)} resolvers.\n")
     return 0

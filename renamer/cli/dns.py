@@ -60,7 +60,7 @@ def dns() -> None:
       renamer dns render                      # every site's snippet
       renamer dns plan --resolvers all        # what apply would change, per resolver
       renamer dns apply --resolvers all       # backup, write, test, reload, verify; rollback on failure
-      renamer dns verify --resolvers ns-fv    # ask the resolver itself
+      renamer dns verify --resolvers ns-ana3    # ask the resolver itself
     """
 
 
@@ -80,7 +80,7 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
     \b
     Examples:
       renamer dns render --site fv
-      renamer dns render --resolver ns-fv --out /tmp/snippets
+      renamer dns render --resolver ns-ana3 --out /tmp/snippets
     """
     snippets = run.render(inventory_from(ctx, inventory_dir), site_name, resolver_name)
     out = settings(ctx).output
@@ -99,7 +99,8 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
 @click.option("--resolvers", "spec", required=True, help=RESOLVERS_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @click.option("--expect-no-changes", is_flag=True,
-              help="Exit 1 when anything would change (or cannot be applied): a CI drift check.")
+              help="Exit 1 when anything is left to do (a snippet to change or not served, an "
+                   "interrupted apply, a lock left, hand-written records): a CI drift check.")
 @click.option("--retire-stale", is_flag=True, help="Also plan commenting out the hand-written records.")
 @inventory_option
 @common_options
@@ -110,8 +111,11 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
 
     Reads each resolver's current snippets and its whole dnsmasq configuration;
     writes nothing. Also says where a snippet could not take effect, which
-    authoritative domains the resolver forwards, and which hand-written records
-    still name old values. The JSON form is what `dns apply --plan` takes.
+    authoritative domains the resolver forwards, which hand-written records
+    still name old values or give a host another address, and an apply killed
+    midway; a resolver whose snippets need no change is asked over DNS whether
+    it serves them. Resolvers with `manage: false` are listed and skipped. The
+    JSON form is what `dns apply --plan` takes.
 
     \b
     Examples:
@@ -201,7 +205,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
     \b
     Examples:
       renamer dns apply --resolvers all
-      renamer dns apply --resolvers ns-fv --dry-run
+      renamer dns apply --resolvers ns-ana3 --dry-run
       renamer dns apply --resolvers all --rollback    # after an apply that was killed
       renamer dns apply --plan dns-plan.json          # exactly the plan reviewed
       renamer dns apply --resolvers all --retire-stale   # and comment out stale hand records
@@ -236,7 +240,9 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
                 out.echo(f"renamer: {line}\n", err=True)
     out.echo(plan_text(result.plans) if dry_run else
              out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result,
-                                         width=out.width())))
+                                       width=out.width(), vantage=result.vantage,
+                                       skipped=[p.resolver.name for p in result.plans
+                                                if not p.resolver.manage])))
     if result.interrupted:
         out.echo("renamer: aborted\n", err=True)
         return EXIT_INTERRUPTED
@@ -264,8 +270,8 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
     \b
     Examples:
       renamer dns verify --resolvers all
-      renamer dns verify --resolvers ns-fv --format json
-      renamer dns verify --resolvers ns-fv --restored-from backups/ns-fv-20261129T1200Z
+      renamer dns verify --resolvers ns-ana3 --format json
+      renamer dns verify --resolvers ns-ana3 --restored-from backups/ns-ana3-20261129T1200Z
     """
     if restored is not None:
         failures = run.verify_restored(inventory_from(ctx, inventory_dir), spec, restored)

@@ -52,8 +52,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "moves": "each move in the history: move, date, config, commits (sha, role), changed, kept",
     },
     "renamer dns plan --format json": {
-        "schema": _SCHEMA, "changes": "whether any resolver would change",
-        "resolvers": "per resolver: its snippets with their digests (for dns apply --plan), records +/-/~",
+        "schema": _SCHEMA, "changes": "whether anything is left to do on any resolver (not only snippets)",
+        "resolvers": "per resolver: managed, changes, its snippets with their digests (for dns apply --plan), "
+                     "records +/-/~, interrupted, lock, not_served (asked over DNS), hand_written",
     },
     "renamer dns verify --format json": {
         "schema": _SCHEMA, "ok": "every check on every resolver passed",

@@ -79,6 +79,9 @@ class Resolver:
     backend: BackendName = "dnsmasq"  # what serves the records there (dns/backend.py BACKENDS)
     # dnsmasq's hostsdir=: the sites' addresses go there as hosts files, re-read without a restart
     hosts_dir: str | None = None
+    # false: a resolver renamer never writes, locks, backs up or restarts, only asks over DNS
+    # (the forwarder a site's clients use: `dns verify` proves the records reach them)
+    manage: bool = True
 
     @property
     def endpoint(self) -> str:
@@ -94,6 +97,10 @@ class Inventory:
     # renamer.yaml's old values, where there is one: they must resolve nowhere after the move
     old_hosts: tuple[str, ...] = ()
     old_addresses: tuple[str, ...] = ()
+
+    @property
+    def managed(self) -> tuple[Resolver, ...]:
+        return tuple(r for r in self.resolvers if r.manage)
 
     def site(self, name: str) -> Site:
         return next(s for s in self.sites if s.name == name)

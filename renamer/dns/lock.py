@@ -118,3 +118,15 @@ def _started(holder: dict[str, object]) -> dt.datetime | None:
 
 def _path(resolver: Resolver) -> str:
     return posixpath.join(resolver.backup_dir, LOCK)
+
+
+def holder_of(resolver: Resolver, transport: Transport) -> str | None:
+    """Who holds this resolver's lock, as `dns plan` says it (None: nobody): an apply running
+    now, or one killed outright that left it."""
+    raw = transport.read(_path(resolver))
+    if raw is None:
+        return None
+    holder = _parse(raw)
+    who = (f"{holder.get('user', '?')}@{holder.get('host', '?')} pid {holder.get('pid', '?')}, "
+           f"since {holder.get('started', '?')}") if holder else "an unreadable holder"
+    return f"{_path(resolver)} is held by {who}" + (" (that process is gone)" if _gone(holder) else "")

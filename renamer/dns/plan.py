@@ -27,6 +27,16 @@ class ResolverPlan:
     problem: str | None = None  # why a snippet written here would not take effect (Backend.inspect)
     warnings: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)  # hand-written records naming old values: file:line
+    held: str | None = None  # its lock, left by an apply (dns/served.py)
+    not_served: list[str] = field(default_factory=list)  # up-to-date snippets it does not serve, by DNS
+
+    @property
+    def pending(self) -> bool:
+        """Anything left to do here: a snippet to change, a layout problem, an apply killed midway,
+        a lock left behind, hand-written records contradicting the inventory, or snippets that
+        are written but not served. Only none of these is "up to date"."""
+        return bool(self.changed or self.problem or self.interrupted or self.held or self.stale
+                    or self.not_served)
 
     @property
     def changed(self) -> list[str]:
@@ -61,8 +71,9 @@ class ResolverPlan:
         """What `dns plan --format json` says of this resolver; `apply --plan` checks the digests."""
         added, changed, removed = self.record_changes()
         return {
-            "resolver": self.resolver.name, "target": self.resolver.target,
-            "snippet_dir": self.resolver.snippet_dir, "changes": bool(self.changed), "problem": self.problem,
+            "resolver": self.resolver.name, "target": self.resolver.target, "managed": self.resolver.manage,
+            "snippet_dir": self.resolver.snippet_dir, "changes": self.pending, "problem": self.problem,
+            "interrupted": self.interrupted, "lock": self.held, "not_served": self.not_served,
             "warnings": self.warnings, "hand_written": self.stale,
             "records": {"added": added, "changed": changed, "removed": removed},
             "drift": self.drift(),

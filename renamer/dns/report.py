@@ -33,14 +33,9 @@ def verify_table(reports: Sequence[ResolverReport], paint: Paint = plain, width:
                 row.append("ok" if match.ok else "FAIL")
         rows.append(row)
     lines = [table(rows, paint, width) if labels else ""]
-    for report in reports:
-        if report.unreachable:
-            lines.append(f"{report.unreachable}\n")
-        for check in report.failures():
-            want = " or ".join(check.expectation.want)
-            lines.append(f"{report.resolver.name} {report.resolver.endpoint}: {check.expectation.label}: "
-                         f"expected {want}, got {check.got}\n")
-    failed = [r.resolver.name for r in reports if not r.ok]
+    lines += _failures(reports)
+    failed = [r.resolver.name + ("" if r.resolver.manage else " (manage: false)")
+              for r in reports if not r.ok]
     total = sum(len(r.checks) for r in reports)
     verdict = (f"dns verify: FAILED on {', '.join(failed)}" if failed
                else f"dns verify: OK: {plural(total, 'check')} on {plural(len(reports), 'resolver')}")
@@ -67,16 +62,19 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
     out = []
     for plan in plans:
         resolver = plan.resolver
+        if not resolver.manage:
+            out.append(f"== {resolver.name} ({resolver.endpoint}): manage: false: skipped, renamer never "
+                       "writes it; dns verify asks it\n")
+            continue
         head = f"== {resolver.name} ({resolver.target}, {resolver.snippet_dir})"
         if plan.problem:
             out.append(f"{head}: cannot apply here\nerror: {plan.problem}\n")
             continue
         out += [f"warning: {w}\n" for w in plan.warnings]
-        if plan.stale:
-            out.append(f"hand-written records naming old values ({len(plan.stale)}; they keep them alive):\n")
-            out += [f"  {where}\n" for where in plan.stale]
+        out += _not_done(plan)
         if not plan.changed:
-            out.append(f"{head}: up to date, nothing to do\n")
+            out.append(f"{head}: snippets up to date, but not done (above)\n" if plan.pending
+                       else f"{head}: up to date, nothing to do\n")
             continue
         added, changed, removed = plan.record_changes()
         count = len(plan.changed)
@@ -89,6 +87,25 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
     return "".join(out)
 
 
+def _not_done(plan: ResolverPlan) -> list[str]:
+    """What keeps a resolver from being up to date besides its snippets, one block each."""
+    out = []
+    name = plan.resolver.name
+    if plan.interrupted:
+        out.append(f"interrupted: {name}: an earlier dns apply was killed with this resolver half-done "
+                   f"(backup {plan.interrupted}): run `renamer dns apply --resume` or `--rollback`\n")
+    if plan.held:
+        out.append(f"locked: {name}: {plan.held}\n")
+    if plan.stale:
+        out.append(f"hand-written records naming old values or giving an inventory name another address "
+                   f"({len(plan.stale)}; they stay served: `dns apply --retire-stale` comments them out):\n")
+        out += [f"  {where}\n" for where in plan.stale]
+    if plan.not_served:
+        out.append(f"not served: {name} does not answer as its snippets say (asked over DNS):\n")
+        out += [f"  {line}\n" for line in plan.not_served]
+    return out
+
+
 def drift_lines(plan: ResolverPlan) -> list[str]:
     """A warning per snippet edited by hand: apply replaces those lines (the backup keeps them)."""
     return [f"warning: drift: {plan.resolver.name}: {name} holds {len(lines)} line"
@@ -98,22 +115,51 @@ def drift_lines(plan: ResolverPlan) -> list[str]:
 
 
 def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False, paint: Paint = plain,
-                  width: int | None = None) -> str:
+                  width: int | None = None, vantage: Sequence[ResolverReport] = (),
+                  skipped: Sequence[str] = ()) -> str:
+    """The apply table; `vantage`: the unmanaged resolvers asked after it (`skipped`: not asked)."""
     rows = [["resolver", "target", "result", "steps"]]
     for outcome in outcomes:
         steps = "; ".join(outcome.steps) or "-"
         rows.append([outcome.resolver.name, outcome.resolver.target, outcome.status, steps])
-    lines = [table(rows, paint, width)]
+    for report in vantage:
+        verdict = f"verify ok ({plural(len(report.checks), 'check')})" if report.ok else "verify FAILED"
+        rows.append([report.resolver.name, "unmanaged", "asked", f"manage: false: not written; {verdict}"])
+    asked = {r.resolver.name for r in vantage}
+    for name in skipped:
+        if name not in asked:
+            rows.append([name, "unmanaged", "not asked", "manage: false: not written; not asked (the apply "
+                                                          "did not complete, or --no-verify)"])
+    lines = [table(rows, paint, width) if len(rows) > 1 else ""]
     for outcome in outcomes:
         if outcome.error:
             lines.append(f"{outcome.resolver.name}: {outcome.error}\n")
+    lines += _failures(vantage)
     if restored:  # --rollback after an apply killed outright
         done = all(o.status == "rolled back" for o in outcomes)
         lines.append(f"dns apply: {'OK' if done else 'FAILED'}, the interrupted apply is "
                      f"{'rolled back' if done else 'NOT rolled back everywhere'}\n")
+    elif any(not r.ok for r in vantage):
+        failed = ", ".join(r.resolver.name for r in vantage if not r.ok)
+        lines.append(f"dns apply: FAILED at {failed} (manage: false): the managed resolvers are applied "
+                     "and verified, but clients asking there do not get the inventory's answers; renamer "
+                     "does not write it and rolls nothing back: fix its forwarding, then run "
+                     "`renamer dns verify --resolvers all`\n")
     else:
         lines.append(apply_verdict(outcomes) + "\n")
     return "".join(lines)
+
+
+def _failures(reports: Sequence[ResolverReport]) -> list[str]:
+    """A line per unreachable resolver and per failed check, naming the resolver."""
+    lines = []
+    for report in reports:
+        if report.unreachable:
+            lines.append(f"{report.unreachable}\n")
+        for check in report.failures():
+            lines.append(f"{report.resolver.name} {report.resolver.endpoint}: {check.expectation.label}: "
+                         f"expected {' or '.join(check.expectation.want)}, got {check.got}\n")
+    return lines
 
 
 def apply_verdict(outcomes: Sequence[Outcome]) -> str:

@@ -12,7 +12,10 @@ from renamer.names import parse_address
 
 _RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
                   "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout", "check_layout",
-                  "conf_file", "python", "hosts_dir"}
+                  "conf_file", "python", "hosts_dir", "manage"}
+# With `manage: false` renamer only asks the resolver over DNS: these keys would say it writes,
+# tests or restarts it, so they are refused there rather than silently ignored.
+_ASKED_KEYS = {"name", "address", "port", "sites", "timeout", "manage"}
 
 
 def load_resolvers(path: Path, display: str, site_names: set[str] | None) -> tuple[Resolver, ...]:
@@ -94,6 +97,12 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     def bad(key: str, message: str) -> None:
         problems.add(entry, key if key in entry else None, f"{keypath}.{key}", message)
 
+    manage = entry.get("manage", True)
+    if not isinstance(manage, bool):
+        bad("manage", f"expected true or false, got {shown(manage)}")
+    elif not manage:
+        return _asked(entry, site_names, bad, problems, start)
+
     name = entry.get("name")
     if label_problem(name, "resolver name"):
         bad("name", label_problem(name, "resolver name") or "")
@@ -167,6 +176,33 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     return Resolver(name, address, port, target, folders["snippet_dir"], folders["backup_dir"],
                     commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout),
                     check_layout, conf_file, python, backend, hosts_dir)
+
+
+def _asked(entry: dict[str, Any], site_names: set[str] | None, bad: Any, problems: Problems,
+           start: int) -> Resolver | None:
+    """A `manage: false` resolver: only where it answers, for which sites, how long to wait."""
+    for key in sorted(set(entry) - _ASKED_KEYS):
+        bad(key, "not used with manage: false (renamer never writes, tests or restarts this resolver; "
+                 "it only asks it over DNS): remove the key, or set manage: true")
+    name = entry.get("name")
+    if label_problem(name, "resolver name"):
+        bad("name", label_problem(name, "resolver name") or "")
+    address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
+    if address is None:
+        bad("address", f"invalid address {shown(entry.get('address'))}")
+    port = entry.get("port", 53)
+    if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
+        bad("port", f"expected a port number 1-65535, got {shown(port)}")
+    timeout = entry.get("timeout", 2.0)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
+        bad("timeout", f"expected seconds between 0 and 60, got {shown(timeout)}")
+    sites = _names(entry, "sites", site_names, bad, default=tuple(sorted(site_names or ())))
+    if len(problems.items) > start:
+        return None
+    assert address is not None and isinstance(name, str)
+    # No target, folders or commands: dns/transport.py refuses to open one for it.
+    return Resolver(name, address, port, "unmanaged", "", "", (), (), sites, (), timeout=float(timeout),
+                    check_layout=False, manage=False)
 
 
 def _names(entry: dict[str, Any], key: str, known: set[str] | None, bad: Any,

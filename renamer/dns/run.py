@@ -7,6 +7,7 @@ import datetime as dt
 import posixpath
 import signal
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from renamer.dns.plan import ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
+from renamer.dns.served import observe
 from renamer.dns.transport import Transport, TransportError, transport_for
 from renamer.dns.verify import verify_all, wait_until_answering
 from renamer.documents import versioned
@@ -44,17 +46,22 @@ class ApplyResult:
     interrupted: bool = False  # Ctrl-C or SIGTERM: the changed resolvers were rolled back
     restored: bool = False  # --rollback after an apply killed outright: only restores were done
     notes: list[str] = field(default_factory=list)  # stale locks taken over
+    # the resolvers with `manage: false`, asked after the managed ones were applied and verified
+    vantage: list[ResolverReport] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         if self.restored:
             return all(o.status == "rolled back" for o in self.outcomes)
-        return all(o.ok for o in self.outcomes)
+        return all(o.ok for o in self.outcomes) and all(r.ok for r in self.vantage)
 
 
 def render(inventory: Inventory, site: str | None = None, resolver: str | None = None) -> list[Snippet]:
     """Each site's snippet (only `site`; as `resolver` gets it, with its DHCP lines)."""
     chosen = inventory.select(resolver)[0] if resolver else None
+    if chosen is not None and not chosen.manage:
+        raise ConfigError(f"--resolver: {chosen.name} has manage: false: renamer renders nothing for it "
+                          "(it only asks it over DNS)")
     sites = [s for s in inventory.sites if site in (None, s.name)
              and (chosen is None or s.name in chosen.sites)]
     if site and not sites:
@@ -75,11 +82,23 @@ def connected(resolvers: Sequence[Resolver]) -> Iterator[dict[str, Transport]]:
             transport.close()
 
 
-def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False) -> list[ResolverPlan]:
-    """What apply would change on each resolver of `spec` (all, or names); writes nothing."""
-    resolvers = inventory.select(spec)
+def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False,
+         make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[ResolverPlan]:
+    """What apply would change on each resolver of `spec` (all, or names); writes nothing. A
+    resolver whose snippets need no change is asked over DNS whether it serves them, and a lock
+    left there is named (dns/served.py). One with `manage: false` gets an empty plan."""
+    selected = inventory.select(spec)
+    resolvers = [r for r in selected if r.manage]
     with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
-        return plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+        observe(inventory, plans, transports, make_querier)
+    return _with_unmanaged(selected, plans)
+
+
+def _with_unmanaged(selected: Sequence[Resolver], plans: list[ResolverPlan]) -> list[ResolverPlan]:
+    """The plans in the order the resolvers were selected, an empty one for each unmanaged."""
+    by_name = {p.resolver.name: p for p in plans}
+    return [by_name.get(r.name) or ResolverPlan(r, {}, {}) for r in selected]
 
 
 AfterInterrupt = Literal["refuse", "resume", "rollback"]  # what to do with an apply killed outright
@@ -106,17 +125,46 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
     An earlier apply killed outright left resolvers half-done (their snippets written, maybe
     never restarted): it is refused unless told to `resume` (restore those resolvers from
     their backup, then apply as usual) or to `rollback` (restore them and stop)."""
-    resolvers = inventory.select(spec)
+    selected = inventory.select(spec)
+    resolvers = [r for r in selected if r.manage]  # the others are never reached but over DNS
     notes: list[str] = []
     with connected(resolvers) as transports:
         if request.dry_run:
             plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
-            return ApplyResult(plans, [])
+            observe(inventory, plans, transports, make_querier)
+            return ApplyResult(_with_unmanaged(selected, plans), [])
         for resolver in resolvers:  # a missing sudo right is named before even a lock is written
             transports[resolver.name].check_sudo()
         with locked(resolvers, transports, notes):  # before anything is read for the apply
             result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier)
-    return replace(result, notes=notes)
+    result = replace(result, plans=_with_unmanaged(selected, result.plans), notes=notes)
+    return _ask_unmanaged(inventory, selected, result, request.verify, make_querier)
+
+
+def _ask_unmanaged(inventory: Inventory, selected: Sequence[Resolver], result: ApplyResult, verify: bool,
+                   make_querier: Callable[[Resolver], Querier]) -> ApplyResult:
+    """Apply's last verification: once every managed resolver is applied and verified, ask the
+    unmanaged ones (the forwarders clients use) too. A failure there fails the apply but rolls
+    nothing back: the managed resolvers serve the inventory, and renamer cannot repair a path
+    it does not own (its forwarding, its cache); the line names the resolver to look at."""
+    unmanaged = [r for r in selected if not r.manage]
+    if not unmanaged or not verify or result.restored or result.interrupted or not result.ok:
+        return result
+    reports = verify_all(inventory, unmanaged, make_querier)
+    for _ in range(FORWARDER_CACHE_TRIES):
+        failed = [i for i, report in enumerate(reports) if not report.ok]
+        if not failed:
+            break
+        # A forwarder may still hold what it got before the restart for its TTL (dnsmasq's own
+        # records have TTL 0, which Unbound keeps until the next second): ask again a little later.
+        time.sleep(1.1)
+        again = verify_all(inventory, [reports[i].resolver for i in failed], make_querier)
+        for i, report in zip(failed, again, strict=True):
+            reports[i] = report
+    return replace(result, vantage=reports)
+
+
+FORWARDER_CACHE_TRIES = 2  # more rounds of asking a failing unmanaged resolver after an apply
 
 
 def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport],
@@ -163,7 +211,7 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
 def plan_document(plans: Sequence[ResolverPlan]) -> dict[str, Any]:
     """`dns plan --format json`: what would change, per resolver, with the digests that let
     `dns apply --plan FILE` apply exactly this and nothing else."""
-    return versioned({"changes": any(p.changed or p.problem for p in plans),
+    return versioned({"changes": any(p.pending for p in plans),
                       "resolvers": [p.document() for p in plans]})
 
 
@@ -211,10 +259,10 @@ def verify(inventory: Inventory, spec: str,
            make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[ResolverReport]:
     """Ask each resolver of `spec` directly whether it serves the inventory; where it serves
     DHCP for hosts with a MAC, check its reservations and leases too."""
-    resolvers = inventory.select(spec)
+    resolvers = inventory.select(spec)  # managed or not: both are asked
     with debug.timed(f"dns verify: {len(resolvers)} resolvers queried"):
         reports = verify_all(inventory, resolvers, make_querier)
-    with_dhcp = [r for r in resolvers
+    with_dhcp = [r for r in resolvers if r.manage
                  if any(h.mac for s in inventory.sites if s.name in r.dhcp for h in s.hosts)]
     if with_dhcp:
         with connected(with_dhcp) as transports:
@@ -238,6 +286,8 @@ def verify_restored(inventory: Inventory, spec: str, folder: Path,
     had none of renamer's) asks only that the resolver answers."""
     failures = []
     for resolver in inventory.select(spec):
+        if not resolver.manage:  # it holds no backup: nothing of it was restored
+            continue
         backend = backend_for(resolver)
         texts = [path.read_text(encoding="utf-8", errors="replace")
                  for path in sorted(folder.glob(backend.restored_glob))]
@@ -258,7 +308,15 @@ def export_ansible(inventory: Inventory, spec: str, folder: Path, policy: Policy
     steps), `dns_args` are the inventory options it needs there (--inventory, ...)."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise UnsafeError(f"{folder}: exists and is not an empty folder; give a new one")
-    return _export(inventory, inventory.select(spec), folder, policy, renamer_argv, dns_args)[0]
+    return _export(inventory, _managed(inventory, spec), folder, policy, renamer_argv, dns_args)[0]
+
+
+def _managed(inventory: Inventory, spec: str) -> list[Resolver]:
+    """The resolvers of `spec` that renamer writes: an engine's hosts."""
+    resolvers = [r for r in inventory.select(spec) if r.manage]
+    if not resolvers:
+        raise ConfigError(f"--resolvers {spec}: no resolver renamer manages (all have manage: false)")
+    return resolvers
 
 
 def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, policy: Policy,
@@ -305,7 +363,8 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
     the playbook touches any resolver."""
     command = ansible_engine.playbook_command()  # before anything is read: one clear line if missing
     debug.say(f"ansible engine: {command}")
-    resolvers = inventory.select(spec)
+    selected = inventory.select(spec)
+    resolvers = _managed(inventory, spec)
     notes: list[str] = []
     if request.after_interrupt != "refuse":
         recovered = _recover(inventory, resolvers, request.after_interrupt, notes)
@@ -321,8 +380,9 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
         code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), say)
     backups = {p.resolver.name: posixpath.join(p.resolver.backup_dir, f"{p.resolver.name}-{export.stamp}")
                for p in plans}
-    return ApplyResult(plans, ansible_engine.outcomes(resolvers, events, backups, code), interrupted,
-                       notes=notes)
+    outcomes = ansible_engine.outcomes(resolvers, events, backups, code)
+    result = ApplyResult(_with_unmanaged(selected, plans), outcomes, interrupted, notes=notes)
+    return _ask_unmanaged(inventory, selected, result, True, dnspython_querier)
 
 
 def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: AfterInterrupt,

@@ -23,7 +23,7 @@ from typing import Protocol
 from renamer import debug
 from renamer.atomic import write_atomic
 from renamer.dns.inventory import SSH_TARGET, Resolver
-from renamer.errors import EXIT_FINDINGS, RenamerError
+from renamer.errors import EXIT_FINDINGS, RenamerError, UnsafeError
 
 COMMAND_TIMEOUT = 120.0
 
@@ -312,6 +312,8 @@ def _parse_target(target: str) -> tuple[str, int | None]:
 
 
 def transport_for(resolver: Resolver) -> Transport:
+    if not resolver.manage:  # a second guard: the use cases never ask for one
+        raise UnsafeError(f"{resolver.name}: manage: false: renamer never reaches it but over DNS")
     if resolver.target == "local":
         return LocalTransport()
     return SshTransport(resolver)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from renamer.dns.answers import NONE, NXDOMAIN, Answer, Check, Expectation, NoAnswer, Querier, ResolverReport
 from renamer.dns.backend import backend_for
-from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.forked import available_cores, can_fork, fork_map
 
 
@@ -26,22 +26,28 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     exactly (no second value, none of the other family), its PTR naming the FQDN, aliases.
     Every resolver: retired names and renamer.yaml's old names resolve to nothing, and the
     PTR of an old address names no old host.
+
+    A resolver with `manage: false` (a forwarder the site's clients use) is asked what those
+    clients ask it: fully qualified names only (a client's search domain makes `fv-ml1` into
+    `fv-ml1.fv.lan.` before it asks; a one-label name is no name a forwarder sends on), and
+    the canary of any managed resolver serving the site, whichever it forwards to.
     """
     out = []
     served = [site for site in inventory.sites if site.name in resolver.sites]
+    short = resolver.manage  # one-label names are asked of the resolvers that hold the records
     for site in served:
-        name, digest = backend_for(resolver).canary(site, resolver)
-        out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", (f'"{digest}"',)))
+        name, digests = canaries(inventory, site, resolver)
+        out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", digests))
         for host in site.hosts:
             names = (f"{host.name}.", f"{site.fqdn(host.name)}.")
             address = str(host.address)
             rdtype, other = ("A", "AAAA") if host.address.version == 4 else ("AAAA", "A")
-            for label, qname in ((host.name, names[0]), (site.fqdn(host.name), names[1])):
+            for label, qname in ((host.name, names[0]), (site.fqdn(host.name), names[1]))[0 if short else 1:]:
                 out.append(Expectation(f"{label} {rdtype}", qname, rdtype, (address,)))
                 out.append(Expectation(f"{label} {other}", qname, other, (NONE,)))
             out.append(Expectation(f"{address} PTR", host.address.reverse_pointer + ".", "PTR", (names[1],)))
             for alias in host.aliases:
-                for alias_name in (f"{alias}.", f"{site.fqdn(alias)}."):
+                for alias_name in (f"{alias}.", f"{site.fqdn(alias)}.")[0 if short else 1:]:
                     # The CNAME must point at the FQDN: a one-label target breaks behind a forwarder.
                     out.append(Expectation(f"{alias_name[:-1]} CNAME", alias_name, rdtype, (address,),
                                            via=(names[1],)))
@@ -51,6 +57,8 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
             gone.update({f"{name}.": None, f"{site.fqdn(name)}.": None})
     current = {f"{n}." for site in inventory.sites for h in site.hosts for n in (h.name, site.fqdn(h.name))}
     gone.update({f"{name}.": None for name in inventory.old_hosts if f"{name}." not in current})
+    if not short:
+        gone = {name: None for name in gone if "." in name[:-1]}
     local = tuple(f".{site.domain}." for site in served if site.authoritative)
     out += [Expectation(f"{name[:-1]} gone", name, "A", (NXDOMAIN,) if name.endswith(local) else (NONE,))
             for name in gone]
@@ -61,6 +69,18 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
             pointer = ipaddress.ip_address(old).reverse_pointer + "."
             out.append(Expectation(f"{old} PTR (old)", pointer, "PTR", (NONE,), forbid=forbidden))
     return out
+
+
+def canaries(inventory: Inventory, site: Site, resolver: Resolver) -> tuple[str, tuple[str, ...]]:
+    """(TXT name, acceptable values) of a site's canary at `resolver`: its own rendering's; for a
+    resolver renamer does not manage, that of any managed resolver serving the site."""
+    if resolver.manage:
+        name, digest = backend_for(resolver).canary(site, resolver)
+        return name, (f'"{digest}"',)
+    found = {backend_for(r).canary(site, r) for r in inventory.managed if site.name in r.sites}
+    if not found:  # no managed resolver serves it: still a name, a value that cannot match
+        return backend_for(None).canary(site, resolver)[0], ("(no managed resolver serves this site)",)
+    return min(found)[0], tuple(sorted(f'"{digest}"' for _, digest in found))
 
 
 def judge(expectation: Expectation, answer: Answer) -> Check:

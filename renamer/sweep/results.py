@@ -43,7 +43,9 @@ class SweepResult:
         expired exemptions. A dry run decides nothing: 0."""
         if self.applied is None:
             return 0
-        return len(self.summary.stuck) + len(self.summary.unclassified) + len(self.expired)
+        relinked = {path for path, _, _ in self.summary.relinks}  # the sweep re-pointed these itself
+        stuck = [r for r in self.summary.stuck if not (r.reason == "dangling-link" and r.path in relinked)]
+        return len(stuck) + len(self.summary.unclassified) + len(self.expired)
 
 
 @dataclass(frozen=True)

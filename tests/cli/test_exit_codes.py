@@ -114,8 +114,9 @@ def test_every_place_two_merged_names_collide_is_refused_naming_both(path: str, 
     assert preview.exit_code == 0
     assert "web01 (line " in preview.stdout and "and web02 (line " in preview.stdout, preview.stdout
     assert f"both would become the {what}" in preview.stdout
-    done = run(root, "sweep", "--commit")
-    assert done.exit_code == 1, done.stdout + done.stderr
-    assert (root / path).read_text() == text  # nothing of that file written
-    assert (root / "other.txt").read_text() == "ssh app01\n"
+    done = run(root, "sweep", "--commit")  # a collision is refused as a whole (item 7): nothing written
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "web01 (line " in done.stderr and "and web02 (line " in done.stderr
+    assert (root / path).read_text() == text
+    assert (root / "other.txt").read_text() == "ssh web01\n"
     assert run(root, "verify").exit_code == 1

@@ -172,7 +172,7 @@ def test_demo_keep_leaves_a_working_repo_with_its_inventory_as_shipped(tmp_path)
         assert serving.stdout is not None and serving.stderr is not None
         said = [serving.stdout.readline() for _ in range(5)]
         assert said[-1] == "Press Ctrl-C to stop them.\n", said
-        pids = [int((lab / name / "dnsmasq.pid").read_text()) for name in ("ns-ana", "ns-ana2", "ns-fv")]
+        pids = [int((lab / name / "dnsmasq.pid").read_text()) for name in ("ns-ana", "ns-ana2", "ns-ana3", "fv-gw")]
         again_refused = subprocess.run([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(kept)],
                                        capture_output=True, text=True)
         assert again_refused.returncode == 3
@@ -182,10 +182,10 @@ def test_demo_keep_leaves_a_working_repo_with_its_inventory_as_shipped(tmp_path)
                 done_dns = subprocess.run([sys.executable, "-m", *line.split()], cwd=kept,
                                           capture_output=True, text=True)
                 assert done_dns.returncode == 0, line + done_dns.stdout + done_dns.stderr
-        assert "dns verify: OK: 106 checks on 3 resolvers" in done_dns.stdout
+        assert "dns verify: OK: 128 checks on 4 resolvers" in done_dns.stdout
         serving.send_signal(signal.SIGINT)
         assert serving.wait(timeout=30) == 0
-        assert serving.stdout.read() == "Stopped the 3 resolvers.\n"
+        assert serving.stdout.read() == "Stopped the 4 resolvers.\n"
         assert serving.stderr.read() == ""
     assert not lab.exists()
     for pid in pids:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,11 +28,14 @@ class Lab:
     def inventory(self) -> Path:
         return self.root / "dns"
 
-    def write_resolvers(self, **extra: dict[str, object]) -> None:
+    def write_resolvers(self, asked: tuple[dict[str, object], ...] = (), **extra: dict[str, object]) -> None:
+        """resolvers.yaml for the lab's instances (`extra`: more keys per resolver, by name with
+        `_` for `-`), then the `asked` entries as they are (resolvers with `manage: false`)."""
         merged = {name: {"dhcp": DHCP.get(name, []), **extra.get(name.replace("-", "_"), {})}
                   for name in self.instances}
-        (self.inventory / "resolvers.yaml").write_text(
-            sandbox.resolvers_yaml(self.instances, self.root / "backups", merged, timeout=0.5))
+        text = sandbox.resolvers_yaml(self.instances, self.root / "backups", merged, timeout=0.5)
+        text += "".join(f"  - {json.dumps(entry)}\n" for entry in asked)
+        (self.inventory / "resolvers.yaml").write_text(text)
 
     def snippets(self) -> dict[str, bytes]:
         return {f"{name}/{p.name}": p.read_bytes() for name, i in self.instances.items()

@@ -50,12 +50,15 @@ CLAIMS = (
     Claim("every kept reference, by reason, with the reason's text", "audit",
           r"\nKept on purpose: 19 references\n\narchival-memory \(5\): archived context"),
     Claim("the new site's dnsmasq snippet", "dns render --site fv", r"\nhost-record=fv-ml1\.fv\.lan,"),
-    Claim("three real resolvers on loopback ports", "dns render --site fv",
-          r"\nStarted 3 dnsmasq resolvers on 127\.0\.0\.1 ports \d+, \d+, \d+;"),
-    Claim("`dns verify` (106 checks)", "dns verify --resolvers all",
-          r"\ndns verify: OK: 106 checks on 3 resolvers\n"),
+    Claim("three real resolvers on loopback ports, and the\n   fv clients' forwarder (`manage: false`: "
+          "renamer never writes it, only asks it)", "dns render --site fv",
+          r"\nStarted 3 dnsmasq resolvers on 127\.0\.0\.1 ports \d+, \d+, \d+, and a forwarder renamer never "
+          r"writes, only asks \(manage: false\), on port \d+, forwarding the sites' domains to them;"),
+    Claim("`dns verify` (128 checks, on the forwarder too)", "dns verify --resolvers all",
+          r"\ncheck +ns-ana +ns-ana2 +ns-ana3 +fv-gw\n(?s:.*)\ndns verify: OK: 128 checks on 4 resolvers\n"),
     Claim("a second `dns apply`\n   that touches nothing", "dns apply --resolvers all",
           r"(\n\S+ +local +unchanged +snippets identical: not touched; verify ok \(\d+ checks\)){3}\n"
+          r"fv-gw +unmanaged +asked +manage: false: not written; verify ok \(\d+ checks\)\n"
           r"dns apply: OK\n", occurrence=2),
     Claim("the resolvers are stopped afterwards", "probe --no-system-resolver",
           r"\nStopped the resolvers\. "),

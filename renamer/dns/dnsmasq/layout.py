@@ -27,6 +27,7 @@ from renamer.dns.dnsmasq.render import PREFIX
 from renamer.dns.dnsmasq.syntax import Directive, HostsEntry, unquote
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
+from renamer.names import parse_address
 
 PIHOLE_TOML = "/etc/pihole/pihole.toml"
 OPENWRT_RELEASE = "/etc/openwrt_release"
@@ -73,13 +74,16 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
 
 
 def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective) -> list[HandRecord]:
-    """Records outside renamer's own snippets that keep an old value alive or clash."""
+    """Records outside renamer's own snippets that keep an old value alive, clash, or give a
+    current name of a site this resolver serves a second address."""
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n for name in site.retired for n in (name, site.fqdn(name))}
     old_addresses = set(inventory.old_addresses)
     aliases = {n for site in inventory.sites if site.name in resolver.sites for h in site.hosts
                for a in h.aliases for n in (a, site.fqdn(a))}
+    current = {n: str(h.address) for site in inventory.sites if site.name in resolver.sites
+               for h in site.hosts for n in (h.name, site.fqdn(h.name))}
     ours = resolver.snippet_dir.rstrip("/") + "/"
     out: list[HandRecord] = []
     for directive in effective.directives:
@@ -88,13 +92,31 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
             continue
         words = {w.lower().rstrip(".") for w in re.split(r"[,/\s]+", directive.value) if w}
         clash = directive.key == "cname" and bool(words & aliases)
-        if words & gone or words & old_addresses or clash:
+        if words & gone or words & old_addresses or clash or _second_address(directive, current):
             out.append(directive)
     own_hosts = None if resolver.hosts_dir is None else posixpath.normpath(resolver.hosts_dir) + "/"
-    out += [e for e in effective.hosts if (e.address in old_addresses or {n.lower() for n in e.names} & gone)
+    out += [e for e in effective.hosts
+            if (e.address in old_addresses or {n.lower() for n in e.names} & gone
+                or any(current.get(n.lower().rstrip("."), e.address) != e.address for n in e.names))
             and not (own_hosts and e.file.startswith(own_hosts)
                      and e.file[len(own_hosts):].startswith(PREFIX))]  # renamer's own hosts files
     return out
+
+
+def _second_address(directive: Directive, current: dict[str, str]) -> bool:
+    """Does a hand-written host-record or address= give an inventory name an address the inventory
+    does not? dnsmasq then serves both (B-f4: a second address nobody sees until verify)."""
+    if directive.key == "host-record":
+        parts = [p.strip().lower().rstrip(".") for p in directive.value.split(",")]
+        names = [p for p in parts if parse_address(p) is None and not p.isdigit()]
+        given = [str(a) for p in parts if (a := parse_address(p)) is not None]
+    elif directive.key == "address":
+        parts = directive.value.strip("/").split("/")
+        names = [p.lower().rstrip(".") for p in parts[:-1]]
+        given = [str(a) for a in (parse_address(parts[-1]),) if a is not None] if len(parts) > 1 else []
+    else:
+        return False
+    return any(name in current and address != current[name] for name in names for address in given)
 
 
 def shown_record(record: HandRecord) -> str:

@@ -84,9 +84,27 @@ def create(folder: Path, address: str = "127.0.0.1", port: int | None = None) ->
     return instance
 
 
+def create_forwarder(folder: Path, domains: list[str], networks: list[str],
+                     upstreams: list[Instance], address: str = "127.0.0.1") -> Instance:
+    """A dnsmasq that holds no records and forwards `domains` and the reverse zones of `networks`
+    to `upstreams`: the forwarder a site's clients ask, which renamer never writes (manage:
+    false). No cache, so it never answers from before a change."""
+    instance = create(folder, address)
+    lines = ["cache-size=0"]
+    for upstream in upstreams:
+        server = f"{upstream.address}#{upstream.port}"
+        lines += [f"server=/{domain}/{server}" for domain in domains]
+        lines += [f"rev-server={network},{server}" for network in networks]
+    with instance.conf.open("a") as conf:
+        conf.write("\n".join(lines) + "\n")
+    return instance
+
+
 def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
-                   extra: dict[str, dict[str, object]] | None = None, timeout: float = 1.0) -> str:
-    """A resolvers.yaml for `instances`, each with its own test and restart commands."""
+                   extra: dict[str, dict[str, object]] | None = None, timeout: float = 1.0,
+                   asked: dict[str, Instance] | None = None) -> str:
+    """A resolvers.yaml for `instances`, each with its own test and restart commands, then the
+    `asked` ones (forwarders, `manage: false`)."""
     blocks = []
     for name, instance in instances.items():
         entry: dict[str, object] = {
@@ -98,6 +116,9 @@ def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
         entry.update((extra or {}).get(name, {}))
         # JSON is YAML: every value is quoted safely whatever the folder names hold.
         blocks.append("  - " + json.dumps(entry))
+    for name, instance in (asked or {}).items():  # manage: false: only asked over DNS
+        blocks.append("  - " + json.dumps({"name": name, "address": instance.address, "port": instance.port,
+                                           "manage": False, "timeout": timeout}))
     return "resolvers:\n" + "\n".join(blocks) + "\n"
 
 

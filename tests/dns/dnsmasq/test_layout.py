@@ -150,7 +150,8 @@ def test_plan_lists_hand_written_records_and_warns_of_a_forwarded_authoritative_
     assert plan.exit_code == 0, plan.stderr
     assert (f"warning: ns-ana: site ana is authoritative (local=/ana.lan/), but {legacy}:4 forwards it "
             "(server=/ana.lan/10.250.0.1): with both, dnsmasq either hides") in plan.stdout
-    assert ("hand-written records naming old values (2; they keep them alive):\n"
+    assert ("hand-written records naming old values or giving an inventory name another address "
+            "(2; they stay served: `dns apply --retire-stale` comments them out):\n"
             f"  {legacy}:2: host-record=ana-ml2.ana.lan,10.250.50.54\n"
             f"  {lab.root / 'hosts.extra'}:1: 10.250.50.55 ana-ml2-bmc\n") in plan.stdout
 

@@ -1,0 +1,51 @@
+"""What `dns plan` learns beyond the files: the lock, and what each resolver answers over DNS.
+
+Reading the snippets says what is written, not what is served. A snippet written by an apply
+killed before its restart is identical to the one planned, and a second address that no file
+renamer can read gives (a lease, a hosts file it is not shown, a layout with `check_layout:
+false`) leaves every file as planned: both looked "up to date". So where a resolver's
+snippets need no change, plan asks it, as `dns verify` does, whether it serves them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from renamer.dns.answers import Querier
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.lock import holder_of
+from renamer.dns.plan import ResolverPlan
+from renamer.dns.transport import Transport, TransportError
+from renamer.dns.verify import verify_resolver
+
+SHOWN = 5  # failed checks listed per resolver; the rest counted
+
+
+def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dict[str, Transport],
+            make_querier: Callable[[Resolver], Querier]) -> None:
+    """Fill in each managed plan's `held` (a lock left there) and `not_served` (what it answers
+    otherwise than its up-to-date snippets say)."""
+    for plan in plans:
+        resolver = plan.resolver
+        if not resolver.manage or plan.problem:
+            continue
+        try:
+            plan.held = holder_of(resolver, transports[resolver.name])
+        except TransportError:
+            plan.held = None  # the plan itself read through this transport: a race, said by apply
+        if plan.changed:
+            continue  # the apply restarts it and verifies; what it serves now says nothing
+        report = verify_resolver(inventory, resolver, make_querier(resolver))
+        if report.unreachable:
+            plan.not_served = [f"{report.unreachable}: its snippets are written, but it does not answer"]
+            continue
+        failures = report.failures()
+        lines = [f"{c.expectation.label}: expected {' or '.join(c.expectation.want)}, got {c.got}"
+                 for c in failures[:SHOWN]]
+        if len(failures) > SHOWN:
+            lines.append(f"(and {len(failures) - SHOWN} more: "
+                         f"`renamer dns verify --resolvers {resolver.name}`)")
+        if any(c.expectation.label.endswith("TXT (canary)") for c in failures):
+            lines.append("the canary is not this snippet's: it is written but not served (not restarted "
+                         "since it was written, e.g. an apply killed before the restart)")
+        plan.not_served = lines

@@ -1,0 +1,145 @@
+"""Plan tells the truth (issue 28, item 8 / dns-pass-2 B-f4, B-f5): a second address for a current
+host, wherever it is written, and a resolver left half-done by a kill show in `dns plan`, whose
+`--expect-no-changes` then exits 1; never "up to date". Real dnsmasq; answers asked over DNS."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from renamer.dns.dnsmasq import sandbox
+from tests.testing.resolvers import Lab, addresses, dns, move_gateway
+
+
+def _plan(run, lab: Lab):  # type: ignore[no-untyped-def]
+    result = dns(run, lab, "plan", "--resolvers", "all", "--expect-no-changes")
+    return result.exit_code, result.stdout
+
+
+def _up_to_date(out: str, name: str) -> bool:
+    return any(line.startswith(f"== {name} ") and line.endswith(": up to date, nothing to do")
+               for line in out.splitlines())
+
+
+@pytest.mark.parametrize("hand, shown, name, second", [
+    pytest.param("host-record=fv-ml1.fv.lan,10.251.9.9\n", "50-legacy.conf:1: host-record=fv-ml1.fv.lan,10.251.9.9",
+                 "fv-ml1.fv.lan.", "10.251.9.9", id="host-record"),
+    pytest.param("# an old record\nhost-record=fv-gw,fv-gw.fv.lan,10.251.7.7\n",
+                 "50-legacy.conf:2: host-record=fv-gw,fv-gw.fv.lan,10.251.7.7", "fv-gw.", "10.251.7.7",
+                 id="short-name"),
+    pytest.param("addn-hosts={hosts}\n", "legacy.hosts:2: 10.251.9.8 fv-ml1-bmc.fv.lan", "fv-ml1-bmc.fv.lan.",
+                 "10.251.9.8", id="addn-hosts"),
+    # the same address under the short name: no second address, but dnsmasq's PTR now names the
+    # first host-record it read (the hand file sorts first): found over DNS
+    pytest.param("host-record=fv-ml1,10.251.50.54\n", "  10.251.50.54 PTR: expected fv-ml1.fv.lan., got fv-ml1.\n",
+                 "fv-ml1.fv.lan.", None, id="same-address-other-ptr"),
+])
+def test_b_f4_a_hand_written_second_address_shows_in_plan_and_retire_stale_removes_it(
+        run, lab: Lab, hand: str, shown: str | None, name: str, second: str | None) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    hosts = lab.root / "legacy.hosts"
+    hosts.write_text("# printers\n10.251.9.8 fv-ml1-bmc.fv.lan\n")
+    instance = lab.instances["ns-ana2"]
+    (instance.snippet_dir / "50-legacy.conf").write_text(hand.format(hosts=hosts))
+    sandbox.restart(instance.folder)
+    first = addresses(lab, name)["ns-fv"]
+    served = addresses(lab, name)["ns-ana2"]
+    if second is None:
+        assert served == first
+        code, out = _plan(run, lab)
+        assert code == 1 and shown in out and not _up_to_date(out, "ns-ana2"), out
+        return
+    assert served == tuple(sorted((first[0], second))), "dnsmasq serves both"
+    code, out = _plan(run, lab)
+    assert code == 1, out
+    assert shown in out and not _up_to_date(out, "ns-ana2"), out
+    assert "== ns-ana2 (local, " in out and ": snippets up to date, but not done (above)" in out
+    assert _up_to_date(out, "ns-ana") and _up_to_date(out, "ns-fv")
+    retired = dns(run, lab, "apply", "--resolvers", "all", "--retire-stale")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    assert addresses(lab, name)["ns-ana2"] == first
+    assert _plan(run, lab)[0] == 0
+
+
+def test_b_f4_a_second_address_no_file_shows_is_found_over_dns(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    """check_layout: false (a layout renamer cannot read): only the answers reveal it."""
+    lab.write_resolvers(ns_ana2={"check_layout": False})
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    instance = lab.instances["ns-ana2"]
+    (instance.snippet_dir / "50-legacy.conf").write_text("host-record=fv-ml1.fv.lan,10.251.9.9\n")
+    sandbox.restart(instance.folder)
+    code, out = _plan(run, lab)
+    assert code == 1 and not _up_to_date(out, "ns-ana2"), out
+    assert "not served: ns-ana2 does not answer as its snippets say (asked over DNS):\n" in out
+    assert "  fv-ml1.fv.lan A: expected 10.251.50.54, got 10.251.50.54 -> 10.251.9.9\n" in out \
+        or "  fv-ml1.fv.lan A: expected 10.251.50.54, got 10.251.9.9 -> 10.251.50.54\n" in out, out
+
+
+def test_b_f4_a_second_address_in_the_managed_snippet_is_a_change(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    instance = lab.instances["ns-ana"]
+    snippet = instance.snippet_dir / "renamer-fv.conf"
+    snippet.write_text(snippet.read_text() + "host-record=fv-ml1.fv.lan,10.251.9.9\n")
+    sandbox.restart(instance.folder)
+    code, out = _plan(run, lab)
+    assert code == 1 and not _up_to_date(out, "ns-ana"), out
+    assert "-host-record=fv-ml1.fv.lan,10.251.9.9\n" in out
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert set(addresses(lab, "fv-ml1.fv.lan.").values()) == {("10.251.50.54",)}
+
+
+def test_b_f5_a_snippet_written_but_not_restarted_is_not_up_to_date(run, lab: Lab, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """No marker at all (copied by hand, say): the canary asked over DNS reveals it."""
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    move_gateway(lab)
+    out_dir = tmp_path / "rendered"
+    assert dns(run, lab, "render", "--resolver", "ns-ana", "--out", str(out_dir)).exit_code == 0
+    for rendered in out_dir.iterdir():
+        (lab.instances["ns-ana"].snippet_dir / rendered.name).write_bytes(rendered.read_bytes())
+    assert addresses(lab, "fv-gw.fv.lan.")["ns-ana"] == ("10.251.0.1",)  # written, not served
+    code, out = _plan(run, lab)
+    assert code == 1 and not _up_to_date(out, "ns-ana"), out
+    assert "_renamer.fv.fv.lan TXT (canary): expected " in out
+    assert "it is written but not served (not restarted since it was written" in out
+
+
+def test_b_f5_an_apply_killed_between_two_resolvers_shows_in_plan(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    mark = lab.root / "in-test"
+    slow = f'touch {mark}; sleep 30; exec "$@"'  # ns-ana2's test waits: the kill lands there
+    test = lab.instances["ns-ana2"].test_command()
+    lab.write_resolvers(ns_ana2={"test": ["sh", "-c", slow, "sh", *test]})
+    move_gateway(lab)
+    command = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all",
+               "--inventory", str(lab.inventory)]
+    apply = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        end = time.monotonic() + 60
+        while not mark.exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert mark.exists(), "the apply reached ns-ana2's test"
+    finally:
+        os.killpg(apply.pid, signal.SIGKILL)  # the apply and its sleeping test, as a kill -9 would
+        apply.wait()
+    # ns-ana: applied and restarted; ns-ana2: written, not restarted; ns-fv: not reached
+    assert addresses(lab, "fv-gw.fv.lan.") == {"ns-ana": ("10.251.0.2",), "ns-ana2": ("10.251.0.1",),
+                                               "ns-fv": ("10.251.0.1",)}
+    code, out = _plan(run, lab)
+    assert code == 1, out
+    assert not _up_to_date(out, "ns-ana") and not _up_to_date(out, "ns-ana2"), out
+    for name in ("ns-ana", "ns-ana2"):
+        assert f"interrupted: {name}: an earlier dns apply was killed with this resolver half-done" in out
+        assert f"locked: {name}: " in out and "(that process is gone)" in out
+    assert "it is written but not served" in out  # ns-ana2's snippet, never restarted
+    lab.write_resolvers()
+    rolled = dns(run, lab, "apply", "--resolvers", "all", "--rollback")
+    assert rolled.exit_code == 0, rolled.stdout + rolled.stderr
+    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
+    code, out = _plan(run, lab)
+    assert code == 1 and "interrupted" not in out and "locked" not in out  # only the move itself is left

@@ -1,0 +1,185 @@
+"""Client vantage (issue 28, items 2 and 4): the new site's names ride on the existing resolvers,
+and a client at the site asks them through a forwarder renamer does not manage (`manage: false`).
+A real Unbound on loopback forwards the sites' domains to the lab's dnsmasq resolvers; every
+assertion about what is served asks a resolver over DNS."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from renamer.dns.dnsmasq import render, sandbox
+from renamer.dns.load import load_inventory
+from tests.testing.resolvers import Lab, addresses, dns, move_gateway
+from tests.testing.unbound import Forwarder, ask, reverse_zone, start_forwarder
+
+# Unbound holds an answer of TTL 0 (dnsmasq's local records) until the next second: what a client
+# there sees a little after a change.
+CACHED = 1.1
+ZONES = ("fv.lan", "ana.lan", reverse_zone("10.251.0.0/16"), reverse_zone("10.250.0.0/16"))
+
+
+def _forwarder(lab: Lab, name: str, zones: tuple[str, ...] = ZONES, to: tuple[str, ...] = ("ns-ana",),
+               **keys: object) -> Forwarder:
+    """Unbound forwarding `zones` to the lab resolvers `to`, listed as `name` with manage: false."""
+    servers = [(lab.instances[n].address, lab.instances[n].port) for n in to]
+    forwarder = start_forwarder(lab.root / name, {zone: servers for zone in zones})
+    lab.write_resolvers(({"name": name, "address": forwarder.address, "port": forwarder.port,
+                          "manage": False, "timeout": 1.0, **keys},))
+    return forwarder
+
+
+@pytest.fixture
+def edge(lab: Lab) -> Iterator[Forwarder]:
+    """fv-edge: the site's Unbound, forwarding both sites' domains and reverse zones to ns-ana."""
+    forwarder = _forwarder(lab, "fv-edge")
+    try:
+        yield forwarder
+    finally:
+        forwarder.stop()
+
+
+def _one_label_targets(lab: Lab) -> None:
+    """The rendering before item 2 (`cname=scriberr,scriberr.fv.lan,fv-ml1`), written by hand on
+    every resolver with a canary that matches it, and the resolvers restarted."""
+    site = load_inventory(lab.inventory, str).site("fv")
+    for instance in lab.instances.values():
+        path = instance.snippet_dir / "renamer-fv.conf"
+        body = path.read_text().split("# The canary")[0].replace(",fv-ml1.fv.lan\n", ",fv-ml1\n")
+        name, digest = render.canary(site, body)
+        path.write_text(body + f'txt-record={name},"{digest}"\n')
+        sandbox.restart(instance.folder)
+    time.sleep(CACHED)
+
+
+def test_a1_a_one_label_target_is_nxdomain_behind_unbound_and_verify_names_the_forwarder(
+        run, lab: Lab, edge: Forwarder) -> None:  # type: ignore[no-untyped-def]
+    applied = dns(run, lab, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert ask(edge, "scriberr.fv.lan.") == ("NOERROR", ("CNAME fv-ml1.fv.lan.", "A 10.251.50.54"))
+    assert dns(run, lab, "verify", "--resolvers", "all").exit_code == 0
+
+    _one_label_targets(lab)
+    # Asked directly, dnsmasq still hands out the address; a client behind the forwarder gets none.
+    assert set(addresses(lab, "scriberr.fv.lan.").values()) == {("10.251.50.54",)}
+    assert ask(edge, "scriberr.fv.lan.") == ("NXDOMAIN", ("CNAME fv-ml1.",))
+    result = dns(run, lab, "verify", "--resolvers", "fv-edge")
+    assert result.exit_code == 1, result.stdout
+    assert f"fv-edge 127.0.0.1:{edge.port}: scriberr.fv.lan CNAME: expected 10.251.50.54, got NXDOMAIN\n" \
+        in result.stdout
+    assert "dns verify: FAILED on fv-edge (manage: false)\n" in result.stdout
+
+    again = dns(run, lab, "apply", "--resolvers", "all")  # the FQDN target, rendered by renamer
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert ask(edge, "scriberr.fv.lan.") == ("NOERROR", ("CNAME fv-ml1.fv.lan.", "A 10.251.50.54"))
+    assert dns(run, lab, "verify", "--resolvers", "fv-edge").exit_code == 0
+
+
+def test_an_unmanaged_resolver_is_never_written_but_asked_by_plan_apply_and_verify(
+        run, lab: Lab, edge: Forwarder) -> None:  # type: ignore[no-untyped-def]
+    before = sorted(p.name for p in edge.folder.iterdir())
+    pid = edge.pid_file.read_text()
+    plan = dns(run, lab, "plan", "--resolvers", "all")
+    assert plan.exit_code == 0, plan.stderr
+    assert (f"== fv-edge (127.0.0.1:{edge.port}): manage: false: skipped, renamer never writes it; "
+            "dns verify asks it\n") in plan.stdout
+    applied = dns(run, lab, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    row = next(line for line in applied.stdout.splitlines() if line.startswith("fv-edge"))
+    assert row.split()[1:3] == ["unmanaged", "asked"] and "not written; verify ok" in row
+    move_gateway(lab)
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    assert ask(edge, "fv-gw.fv.lan.") == ("NOERROR", ("A 10.251.0.2",))  # the client sees the move
+    assert ask(edge, "ana-ml2.ana.lan.")[0] == "NXDOMAIN"  # and the retired name gone
+    verified = dns(run, lab, "verify", "--resolvers", "all")
+    assert verified.exit_code == 0, verified.stdout
+    assert verified.stdout.splitlines()[0].split() == ["check", "ns-ana", "ns-ana2", "ns-fv", "fv-edge"]
+    # only fully qualified names are asked of it: a client's search domain expands the short ones
+    assert [line.split()[-1] for line in verified.stdout.splitlines() if line.startswith("fv-gw A ")] == ["-"]
+    assert edge.pid_file.read_text() == pid, "never restarted"
+    assert sorted(p.name for p in edge.folder.iterdir()) == before, "nothing written there"
+    assert not (lab.root / "backups" / "fv-edge").exists()
+
+
+def test_a_forwarder_missing_the_reverse_zone_fails_apply_and_verify_with_nothing_rolled_back(
+        run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    forwarder = _forwarder(lab, "fv-edge", zones=("fv.lan", "ana.lan"))  # no in-addr.arpa override
+    try:
+        move_gateway(lab)
+        applied = dns(run, lab, "apply", "--resolvers", "all")
+        assert applied.exit_code == 1, applied.stdout + applied.stderr
+        assert "fv-edge 127.0.0.1:" in applied.stdout and ": 10.251.0.2 PTR: expected fv-gw.fv.lan., got" \
+            in applied.stdout
+        assert "dns apply: FAILED at fv-edge (manage: false): the managed resolvers are applied" in applied.stdout
+        # the managed resolvers keep what was applied and verified there
+        assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.2",)}
+        assert ask(forwarder, "fv-gw.fv.lan.") == ("NOERROR", ("A 10.251.0.2",))
+        verified = dns(run, lab, "verify", "--resolvers", "all")
+        assert verified.exit_code == 1 and "dns verify: FAILED on fv-edge (manage: false)\n" in verified.stdout
+        assert dns(run, lab, "verify", "--resolvers", "ns-ana,ns-ana2,ns-fv").exit_code == 0
+    finally:
+        forwarder.stop()
+
+
+def test_a_forwarder_to_a_resolver_that_does_not_serve_the_site_fails_on_the_canary(
+        run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    lab.write_resolvers(ns_ana2={"sites": ["ana"]})
+    servers = [(lab.instances["ns-ana2"].address, lab.instances["ns-ana2"].port)]
+    forwarder = start_forwarder(lab.root / "edge", {zone: servers for zone in ZONES})
+    try:
+        lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": forwarder.port,
+                              "manage": False, "sites": ["fv"]},), ns_ana2={"sites": ["ana"]})
+        applied = dns(run, lab, "apply", "--resolvers", "all")
+        assert applied.exit_code == 1, applied.stdout + applied.stderr
+        assert ": _renamer.fv.fv.lan TXT (canary): expected " in applied.stdout
+        assert ask(forwarder, "fv-ml1.fv.lan.")[1] == ()  # what a client there gets: nothing
+    finally:
+        forwarder.stop()
+
+
+def test_an_unmanaged_resolver_that_is_down_fails_verify_naming_it(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    port = sandbox.free_port()
+    lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": port, "manage": False,
+                          "timeout": 0.5},))
+    assert dns(run, lab, "apply", "--resolvers", "ns-ana,ns-ana2,ns-fv").exit_code == 0
+    result = dns(run, lab, "verify", "--resolvers", "all")
+    assert result.exit_code == 1
+    assert f"fv-edge 127.0.0.1:{port}: no answer in 0.5 s\n" in result.stdout
+
+
+@pytest.mark.parametrize("entry, message", [
+    pytest.param({"snippet_dir": "/etc/dnsmasq.d"}, "resolvers[3].snippet_dir: not used with manage: false",
+                 id="snippet-dir"),
+    pytest.param({"reload": ["systemctl", "restart", "unbound"]}, "resolvers[3].reload: not used with manage",
+                 id="reload"),
+    pytest.param({"target": "ssh://root@127.0.0.1"}, "resolvers[3].target: not used with manage: false",
+                 id="target"),
+    pytest.param({"manage": "no"}, "resolvers[3].manage: expected true or false, got 'no'", id="not-a-bool"),
+    pytest.param({"sites": ["hq"]}, "resolvers[3].sites: unknown site 'hq'", id="unknown-site"),
+])
+def test_an_unmanaged_entry_holds_only_what_asking_needs(run, lab: Lab, entry: dict[str, object],  # type: ignore[no-untyped-def]
+                                                        message: str) -> None:
+    lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": 5399, "manage": False,
+                          **entry},))
+    for command in (("plan", "--resolvers", "all"), ("verify", "--resolvers", "all")):
+        result = dns(run, lab, *command)
+        assert result.exit_code == 2, result.stdout + result.stderr
+        line = result.stderr.strip()
+        assert line.startswith("renamer: error: ") and "dns/resolvers.yaml" in line and message in line
+        assert ", line 5" in line or ":5" in line, line  # the fourth entry is the file's fifth line
+    assert lab.snippets() == {}
+
+
+def test_what_needs_a_managed_resolver_refuses_an_unmanaged_one(run, lab: Lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": 5399, "manage": False},))
+    rendered = dns(run, lab, "render", "--resolver", "fv-edge")
+    assert rendered.exit_code == 2 and "fv-edge has manage: false" in rendered.stderr
+    exported = dns(run, lab, "export", "ansible", "--out", str(tmp_path / "out"), "--resolvers", "fv-edge")
+    assert exported.exit_code == 2 and "no resolver renamer manages" in exported.stderr
+    document = dns(run, lab, "plan", "--resolvers", "all", "--format", "json")
+    managed = {r["resolver"]: r["managed"] for r in json.loads(document.stdout)["resolvers"]}
+    assert managed == {"ns-ana": True, "ns-ana2": True, "ns-fv": True, "fv-edge": False}

@@ -7,13 +7,13 @@ import datetime as dt
 import difflib
 import hashlib
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from renamer.dns.backend import HandLine, backend_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.transport import Transport, TransportError
+from renamer.dns.transport import Transport, TransportError, Unreachable
 
 PENDING = "renamer-apply-pending"  # in backup_dir while an apply has this resolver half-done
 
@@ -27,6 +27,7 @@ class ResolverPlan:
     problem: str | None = None  # why a snippet written here would not take effect (Backend.inspect)
     warnings: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)  # hand-written records naming old values: file:line
+    unreachable: str | None = None  # its machine could not be reached: nothing is known of it
 
     @property
     def changed(self) -> list[str]:
@@ -63,6 +64,7 @@ class ResolverPlan:
         return {
             "resolver": self.resolver.name, "target": self.resolver.target,
             "snippet_dir": self.resolver.snippet_dir, "changes": bool(self.changed), "problem": self.problem,
+            "unreachable": self.unreachable,
             "warnings": self.warnings, "hand_written": self.stale,
             "records": {"added": added, "changed": changed, "removed": removed},
             "drift": self.drift(),
@@ -116,34 +118,54 @@ def over_thresholds(plans: Sequence[ResolverPlan]) -> list[str]:
 
 
 def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
-                   transports: dict[str, Transport], *, retire_stale: bool = False) -> list[ResolverPlan]:
-    """Read what each resolver has now; render what it should have. Writes nothing."""
+                   transports: dict[str, Transport], *, retire_stale: bool = False,
+                   unreachable: Mapping[str, str] | None = None) -> list[ResolverPlan]:
+    """Read what each resolver has now; render what it should have. Writes nothing. A resolver
+    that cannot be reached (or is in `unreachable` already) gets a plan saying so; the others
+    are planned all the same."""
+    gone = dict(unreachable or {})
+    for resolver in resolvers:
+        try:
+            if resolver.name not in gone:
+                transports[resolver.name].check_sudo()  # before anything is read or written
+        except Unreachable as exc:
+            gone[resolver.name] = str(exc)
     plans = []
     for resolver in resolvers:
-        transports[resolver.name].check_sudo()  # before anything is read or written
-    for resolver in resolvers:
-        transport, backend = transports[resolver.name], backend_for(resolver)
-        desired: dict[str, str | None] = dict(backend.desired(inventory, resolver))
-        inspection = backend.inspect(inventory, resolver, transport)
-        problem = inspection.problem
-        try:
-            listed = transport.list_snippets(resolver.snippet_dir, backend.files)
-        except TransportError:
-            if problem is None:
-                raise
-            listed = []  # a missing snippet_dir: the problem says so
-        for name in listed:  # a site removed, or renamed
-            desired.setdefault(name, None)
-        current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
-        if retire_stale and problem is None:  # hand-written records naming old values: commented out
-            today = dt.date.today().isoformat()
-            for path, (before, after) in _retired(transport, inspection.stale, today).items():
-                desired[path], current[path] = after, before
-        marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
-        interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
-        plans.append(ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
-                                  [backend.shown(r) for r in inspection.stale]))
+        if resolver.name not in gone:
+            try:
+                plans.append(_plan_one(inventory, resolver, transports[resolver.name], retire_stale))
+                continue
+            except Unreachable as exc:
+                gone[resolver.name] = str(exc)
+        plans.append(ResolverPlan(resolver, {}, {}, unreachable=gone[resolver.name]))
     return plans
+
+
+def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
+              retire_stale: bool) -> ResolverPlan:
+    """One resolver's plan: its live configuration read, its desired files rendered."""
+    backend = backend_for(resolver)
+    desired: dict[str, str | None] = dict(backend.desired(inventory, resolver))
+    inspection = backend.inspect(inventory, resolver, transport)
+    problem = inspection.problem
+    try:
+        listed = transport.list_snippets(resolver.snippet_dir, backend.files)
+    except TransportError as exc:
+        if problem is None or isinstance(exc, Unreachable):
+            raise
+        listed = []  # a missing snippet_dir: the problem says so
+    for name in listed:  # a site removed, or renamed
+        desired.setdefault(name, None)
+    current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
+    if retire_stale and problem is None:  # hand-written records naming old values: commented out
+        today = dt.date.today().isoformat()
+        for path, (before, after) in _retired(transport, inspection.stale, today).items():
+            desired[path], current[path] = after, before
+    marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
+    interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
+    return ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
+                        [backend.shown(r) for r in inspection.stale])
 
 
 def backup_name(name: str) -> str:

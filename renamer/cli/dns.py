@@ -127,7 +127,8 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     out = settings(ctx).output
     document = run.plan_document(plans)
     out.echo(dumps(document) if fmt == "json" else plan_text(plans))
-    return EXIT_FINDINGS if expect_no_changes and document["changes"] else EXIT_OK
+    unreachable = any(p.unreachable for p in plans)  # planned without it: not a clean plan
+    return EXIT_FINDINGS if unreachable or (expect_no_changes and document["changes"]) else EXIT_OK
 
 
 _POLICY = "renamer.policy"

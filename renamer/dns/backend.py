@@ -66,6 +66,10 @@ class Backend(Protocol):
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         """Read the live configuration (populate): the layout problem, warnings, stale lines."""
 
+    def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
+        """(files, folders, read-only commands) `inspect` will read: a remote transport fetches
+        them in one round trip (Transport.prefetch)."""
+
     def shown(self, line: HandLine) -> str:
         """`file:line: text` of a stale line that `inspect` found."""
 

@@ -21,7 +21,7 @@ import socket
 from collections.abc import Iterator, Sequence
 
 from renamer.dns.inventory import Resolver
-from renamer.dns.transport import Transport, TransportError
+from renamer.dns.transport import Transport, TransportError, Unreachable
 from renamer.errors import UnsafeError
 
 LOCK = "renamer-apply.lock"
@@ -30,19 +30,29 @@ MAX_AGE = dt.timedelta(hours=1)
 
 @contextlib.contextmanager
 def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
-           notes: list[str]) -> Iterator[None]:
-    """Hold every resolver's lock for the duration; `notes` gets each stale lock taken over."""
+           notes: list[str], unreachable: dict[str, str] | None = None) -> Iterator[None]:
+    """Hold every resolver's lock for the duration; `notes` gets each stale lock taken over.
+    With `unreachable`, a resolver that cannot be reached at all is named there and left
+    out (nothing can be written there either); without it, that stops everything."""
     held: list[Resolver] = []
     mine = _holder()
     try:
         for resolver in sorted(resolvers, key=lambda r: r.name):  # one order: no two applies deadlock
-            _take(resolver, transports[resolver.name], mine, notes)
+            try:
+                _take(resolver, transports[resolver.name], mine, notes)
+            except Unreachable as exc:
+                if unreachable is None:
+                    raise
+                unreachable[resolver.name] = str(exc)
+                continue
             held.append(resolver)
         yield
     finally:
         for resolver in reversed(held):
+            # The last round trip: what the apply left queued (dns/applies.end), then the lock.
             with contextlib.suppress(TransportError):
                 transports[resolver.name].remove(_path(resolver))
+                transports[resolver.name].flush()
 
 
 def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str]) -> None:

@@ -7,13 +7,13 @@ import datetime as dt
 import difflib
 import hashlib
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from renamer.dns.backend import HandLine, backend_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.transport import Transport, TransportError
+from renamer.dns.transport import Transport, TransportError, Unreachable
 
 PENDING = "renamer-apply-pending"  # in backup_dir while an apply has this resolver half-done
 
@@ -29,14 +29,15 @@ class ResolverPlan:
     stale: list[str] = field(default_factory=list)  # hand-written records naming old values: file:line
     held: str | None = None  # its lock, left by an apply (dns/served.py)
     not_served: list[str] = field(default_factory=list)  # up-to-date snippets it does not serve, by DNS
+    unreachable: str | None = None  # its machine could not be reached: nothing is known of it
 
     @property
     def pending(self) -> bool:
         """Anything left to do here: a snippet to change, a layout problem, an apply killed midway,
-        a lock left behind, hand-written records contradicting the inventory, or snippets that
-        are written but not served. Only none of these is "up to date"."""
+        a lock left behind, hand-written records contradicting the inventory, snippets that are
+        written but not served, or a machine not reached. Only none of these is "up to date"."""
         return bool(self.changed or self.problem or self.interrupted or self.held or self.stale
-                    or self.not_served)
+                    or self.not_served or self.unreachable)
 
     @property
     def changed(self) -> list[str]:
@@ -74,6 +75,7 @@ class ResolverPlan:
             "resolver": self.resolver.name, "target": self.resolver.target, "managed": self.resolver.manage,
             "snippet_dir": self.resolver.snippet_dir, "changes": self.pending, "problem": self.problem,
             "interrupted": self.interrupted, "lock": self.held, "not_served": self.not_served,
+            "unreachable": self.unreachable,
             "warnings": self.warnings, "hand_written": self.stale,
             "records": {"added": added, "changed": changed, "removed": removed},
             "drift": self.drift(),
@@ -127,38 +129,58 @@ def over_thresholds(plans: Sequence[ResolverPlan]) -> list[str]:
 
 
 def plan_resolvers(inventory: Inventory, resolvers: Sequence[Resolver],
-                   transports: dict[str, Transport], *, retire_stale: bool = False) -> list[ResolverPlan]:
-    """Read what each resolver has now; render what it should have. Writes nothing."""
+                   transports: dict[str, Transport], *, retire_stale: bool = False,
+                   unreachable: Mapping[str, str] | None = None) -> list[ResolverPlan]:
+    """Read what each resolver has now; render what it should have. Writes nothing. A resolver
+    that cannot be reached (or is in `unreachable` already) gets a plan saying so; the others
+    are planned all the same."""
+    gone = dict(unreachable or {})
+    for resolver in resolvers:
+        try:
+            if resolver.name not in gone:
+                transports[resolver.name].check_sudo()  # before anything is read or written
+        except Unreachable as exc:
+            gone[resolver.name] = str(exc)
     plans = []
     for resolver in resolvers:
-        transports[resolver.name].check_sudo()  # before anything is read or written
-    for resolver in resolvers:
-        transport, backend = transports[resolver.name], backend_for(resolver)
-        desired: dict[str, str | None] = dict(backend.desired(inventory, resolver))
-        inspection = backend.inspect(inventory, resolver, transport)
-        problem = inspection.problem
-        try:
-            listed = transport.list_snippets(resolver.snippet_dir, backend.files)
-        except TransportError:
-            if problem is None:
-                raise
-            listed = []  # a missing snippet_dir: the problem says so
-        for name in listed:  # a site removed, or renamed
-            desired.setdefault(name, None)
-        live = backend.live_files(resolver)
-        if live is not None and problem is None:  # the hosts files of a site removed go too
-            for name in transport.list_snippets(live[0], live[1]):
-                desired.setdefault(posixpath.join(live[0], name), None)
-        current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
-        if retire_stale and problem is None:  # hand-written records naming old values: commented out
-            today = dt.date.today().isoformat()
-            for path, (before, after) in _retired(transport, inspection.stale, today).items():
-                desired[path], current[path] = after, before
-        marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
-        interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
-        plans.append(ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
-                                  [backend.shown(r) for r in inspection.stale]))
+        if resolver.name not in gone:
+            try:
+                plans.append(_plan_one(inventory, resolver, transports[resolver.name], retire_stale))
+                continue
+            except Unreachable as exc:
+                gone[resolver.name] = str(exc)
+        plans.append(ResolverPlan(resolver, {}, {}, unreachable=gone[resolver.name]))
     return plans
+
+
+def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
+              retire_stale: bool) -> ResolverPlan:
+    """One resolver's plan: its live configuration read, its desired files rendered."""
+    backend = backend_for(resolver)
+    desired: dict[str, str | None] = dict(backend.desired(inventory, resolver))
+    inspection = backend.inspect(inventory, resolver, transport)
+    problem = inspection.problem
+    try:
+        listed = transport.list_snippets(resolver.snippet_dir, backend.files)
+    except TransportError as exc:
+        if problem is None or isinstance(exc, Unreachable):
+            raise
+        listed = []  # a missing snippet_dir: the problem says so
+    for name in listed:  # a site removed, or renamed
+        desired.setdefault(name, None)
+    live = backend.live_files(resolver)
+    if live is not None and problem is None:  # the hosts files of a site removed go too
+        for name in transport.list_snippets(live[0], live[1]):
+            desired.setdefault(posixpath.join(live[0], name), None)
+    current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
+    if retire_stale and problem is None:  # hand-written records naming old values: commented out
+        today = dt.date.today().isoformat()
+        for path, (before, after) in _retired(transport, inspection.stale, today).items():
+            desired[path], current[path] = after, before
+    marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
+    interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
+    return ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
+                        [backend.shown(r) for r in inspection.stale])
 
 
 def backup_name(name: str) -> str:

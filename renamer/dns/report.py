@@ -67,6 +67,9 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
                        "writes it; dns verify asks it\n")
             continue
         head = f"== {resolver.name} ({resolver.target}, {resolver.snippet_dir})"
+        if plan.unreachable:  # the others are planned all the same
+            out.append(f"{head}: unreachable\nerror: {plan.unreachable}\n")
+            continue
         if plan.problem:
             out.append(f"{head}: cannot apply here\nerror: {plan.problem}\n")
             continue

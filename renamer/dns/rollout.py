@@ -9,7 +9,6 @@ again, and the whole apply fails.
 
 from __future__ import annotations
 
-import datetime as dt
 import posixpath
 import signal
 import time
@@ -18,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from renamer import debug
+from renamer.dns import applies
 from renamer.dns.answers import NoAnswer, Querier, ResolverReport
 from renamer.dns.backend import Backend, backend_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.plan import PENDING, RETIRED_LIST, ResolverPlan, backup_name
+from renamer.dns.plan import RETIRED_LIST, ResolverPlan, backup_name
 from renamer.dns.policy import Policy
 from renamer.dns.transport import CommandResult, Transport, TransportError
 from renamer.dns.verify import verify_resolver, wait_until_answering
@@ -56,9 +56,10 @@ class Outcome:
         return self.status in ("unchanged", "applied") and self.error is None
 
 
-def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
-    """Put back what an apply killed midway had changed, from its backup; restart; clear the
-    marker. Returns the steps taken (a StepFailed or TransportError says what failed)."""
+def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Querier) -> list[str]:
+    """Put back what an apply killed midway had changed, from its backup; restart; check the
+    old records are served, as an in-run rollback does; record the apply as rolled back there.
+    Returns the steps taken (a StepFailed or TransportError says what failed)."""
     backup = plan.interrupted
     assert backup is not None
     absent_list = transport.read(posixpath.join(backup, "ABSENT"))
@@ -70,17 +71,24 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport) -> list[str]:
             transport.remove(plan.path(name))
     retired = transport.read(posixpath.join(backup, RETIRED_LIST))  # hand-written files it changed
     names = list(plan.current) + (retired.decode("utf-8", "replace").splitlines() if retired else [])
+    texts = []
     for name in dict.fromkeys(names):
         saved = transport.read(posixpath.join(backup, backup_name(name)))
         if saved is not None:
             transport.write(plan.path(name), saved)
+            texts.append(saved.decode("utf-8", "replace"))
     backend = backend_for(plan.resolver)
     transport.remove_leftovers(plan.resolver.snippet_dir, backend.files)  # a snippet half-written when killed
     result = backend.activate(plan.resolver, transport)
     if not result.ok:
         raise StepFailed(f"reload after restoring {backup} failed: {result.tail()}")
-    transport.remove(posixpath.join(plan.resolver.backup_dir, PENDING))
-    return [f"restored {backup} (an interrupted apply), reloaded"]
+    if not wait_until_answering(querier, restart_deadline(plan.resolver)):
+        raise StepFailed(f"{plan.resolver.endpoint} does not answer after restoring {backup}")
+    wrong = serving(texts, querier, backend)
+    if wrong:
+        raise StepFailed(f"after restoring {backup}: {wrong}")
+    applies.end(plan.resolver, transport, applies.id_of(backup), "rolled back")
+    return [f"restored {backup} (an interrupted apply), reloaded, old records served"]
 
 
 class StepFailed(Exception):
@@ -93,7 +101,7 @@ class Rollout:
     transports: dict[str, Transport]
     make_querier: Callable[[Resolver], Querier]
     verify: bool = True
-    stamp: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ"))
+    stamp: str = field(default_factory=applies.new_id)  # this apply's id (dns/applies.py)
     interrupted: bool = False
 
     def apply(self, plans: Sequence[ResolverPlan], progress: Callable[[str], None] | None = None,
@@ -155,12 +163,12 @@ class Rollout:
                 raise
         for plan, outcome in changed:  # the batch is applied and verified: it is final
             if outcome.status == "applied":
-                self.transports[plan.resolver.name].remove(posixpath.join(plan.resolver.backup_dir, PENDING))
+                applies.end(plan.resolver, self.transports[plan.resolver.name], self.stamp, "applied")
         return True
 
     def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
         resolver, transport = plan.resolver, self.transports[plan.resolver.name]
-        folder = posixpath.join(resolver.backup_dir, f"{resolver.name}-{self.stamp}")
+        folder = applies.folder_of(resolver, self.stamp)
         absent = []
         for name in plan.changed:
             before = plan.current[name]
@@ -174,7 +182,7 @@ class Rollout:
             transport.write(posixpath.join(folder, RETIRED_LIST), "".join(f"{n}\n" for n in retired).encode())
         # Kept until this apply ends well or is rolled back: a run killed outright is found by
         # the next one, which refuses to guess (dns apply --resume or --rollback).
-        transport.write(posixpath.join(resolver.backup_dir, PENDING), f"{folder}\n{self.stamp}\n".encode())
+        applies.mark_pending(resolver, transport, folder, self.stamp)
         outcome.backup = folder
         outcome.steps.append(f"backup {folder}")
         backend = backend_for(resolver)
@@ -254,7 +262,7 @@ class Rollout:
                     raise StepFailed(f"after the rollback: {wrong}")
                 outcome.steps.append(f"restored, {how}, old records served")
                 outcome.status = "rolled back"
-                transport.remove(posixpath.join(resolver.backup_dir, PENDING))
+                applies.end(resolver, transport, self.stamp, "rolled back")
             except (StepFailed, TransportError) as exc:
                 outcome.status = "rollback FAILED"
                 outcome.error = (outcome.error + "; " if outcome.error else "") + str(exc)
@@ -267,6 +275,8 @@ class Rollout:
                 continue
             saved = transport.read(posixpath.join(outcome.backup, backup_name(name)))
             if saved is None or saved != plan.current[name]:
+                if transport.read(plan.path(name)) == plan.current[name]:
+                    continue  # never replaced (the backup's own write failed): nothing to restore
                 raise StepFailed(f"backup of {name} in {outcome.backup} is missing or altered")
             transport.write(plan.path(name), saved)
 

@@ -11,21 +11,21 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from renamer import debug
-from renamer.dns import ansible_engine
+from renamer.dns import ansible_engine, applies, preflight
 from renamer.dns.ansible_export import Export, write_export
 from renamer.dns.answers import Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.lock import locked
-from renamer.dns.plan import ResolverPlan, over_thresholds, plan_resolvers
+from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
 from renamer.dns.served import observe
-from renamer.dns.transport import Transport, TransportError, transport_for
+from renamer.dns.transport import Transport, TransportError, Unreachable, transport_for
 from renamer.dns.verify import verify_all, wait_until_answering
 from renamer.documents import versioned
 from renamer.errors import ConfigError, UnsafeError
@@ -45,9 +45,10 @@ class ApplyResult:
     outcomes: list[Outcome]  # empty for a dry run
     interrupted: bool = False  # Ctrl-C or SIGTERM: the changed resolvers were rolled back
     restored: bool = False  # --rollback after an apply killed outright: only restores were done
-    notes: list[str] = field(default_factory=list)  # stale locks taken over
+    notes: list[str] = field(default_factory=list)  # stale locks taken over; markers and backups left alone
     # the resolvers with `manage: false`, asked after the managed ones were applied and verified
     vantage: list[ResolverReport] = field(default_factory=list)
+    apply_id: str = ""  # this apply's id (dns/applies.py); a rollback's is the apply it restored
 
     @property
     def ok(self) -> bool:
@@ -90,6 +91,7 @@ def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False,
     selected = inventory.select(spec)
     resolvers = [r for r in selected if r.manage]
     with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
+        _read_ahead(resolvers, transports, test=False)
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
         observe(inventory, plans, transports, make_querier)
     return _with_unmanaged(selected, plans)
@@ -101,7 +103,17 @@ def _with_unmanaged(selected: Sequence[Resolver], plans: list[ResolverPlan]) -> 
     return [by_name.get(r.name) or ResolverPlan(r, {}, {}) for r in selected]
 
 
-AfterInterrupt = Literal["refuse", "resume", "rollback"]  # what to do with an apply killed outright
+def _read_ahead(resolvers: Sequence[Resolver], transports: dict[str, Transport], *, test: bool) -> None:
+    """What planning reads on each resolver (and, for an apply, the test of its configuration as
+    it stands, dns/preflight.py), fetched by a remote transport with its first round trip."""
+    for resolver in resolvers:
+        files, folders, runs = backend_for(resolver).reads(resolver)
+        state = [posixpath.join(resolver.backup_dir, name) for name in (PENDING, applies.LAST)]
+        tests = [resolver.test] if test else []
+        transports[resolver.name].prefetch([*files, *state], folders, [*runs, *tests])
+
+
+AfterInterrupt = applies.AfterInterrupt
 
 
 @dataclass(frozen=True)
@@ -129,15 +141,24 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
     resolvers = [r for r in selected if r.manage]  # the others are never reached but over DNS
     notes: list[str] = []
     with connected(resolvers) as transports:
+        _read_ahead(resolvers, transports, test=not request.dry_run)
         if request.dry_run:
             plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
             observe(inventory, plans, transports, make_querier)
             return ApplyResult(_with_unmanaged(selected, plans), [])
+        unreachable: dict[str, str] = {}  # a fleet goes on without them, within the failure budget
         for resolver in resolvers:  # a missing sudo right is named before even a lock is written
-            transports[resolver.name].check_sudo()
-        with locked(resolvers, transports, notes):  # before anything is read for the apply
-            result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier)
-    result = replace(result, plans=_with_unmanaged(selected, result.plans), notes=notes)
+            try:
+                transports[resolver.name].check_sudo()
+            except Unreachable as exc:
+                unreachable[resolver.name] = str(exc)
+        with locked([r for r in resolvers if r.name not in unreachable], transports, notes, unreachable):
+            result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier,
+                                   unreachable)
+    if result.outcomes:
+        ended: dict[str, str] = {o.resolver.name: o.status for o in result.outcomes}
+        applies.log_ended(inventory.folder, _id_of(result), ended)
+    result = replace(result, plans=_with_unmanaged(selected, result.plans), notes=notes + result.notes)
     return _ask_unmanaged(inventory, selected, result, request.verify, make_querier)
 
 
@@ -169,10 +190,11 @@ FORWARDER_CACHE_TRIES = 2  # more rounds of asking a failing unmanaged resolver 
 
 def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport],
                   request: ApplyRequest, progress: Callable[[int, int], None] | None,
-                  make_querier: Callable[[Resolver], Querier]) -> ApplyResult:
+                  make_querier: Callable[[Resolver], Querier], unreachable: dict[str, str]) -> ApplyResult:
     retire_stale, after_interrupt, reviewed = request.retire_stale, request.after_interrupt, request.reviewed
     with debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
-        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale,
+                               unreachable=unreachable)
     if reviewed is not None:
         _same_as_reviewed(plans, reviewed)
     refused = [p.problem for p in plans if p.problem]
@@ -181,17 +203,29 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
                 if len(refused) > 1 else "")
         raise UnsafeError(f"{refused[0]}{more}; nothing written")
     _refuse_over_thresholds(plans, request.force)
-    _same_apply(plans, transports)
+    notes = applies.interrupted(plans, transports, after_interrupt)
     half_done = [p for p in plans if p.interrupted]
     if half_done and after_interrupt == "refuse":
         shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
         raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
                           "--resume` to restore them and apply again, or `--rollback` to restore them")
+    if after_interrupt == "rollback" and not half_done:  # never an apply in its place
+        why = "; ".join(notes) or "none of them has a pending marker"
+        raise UnsafeError(f"--rollback: no interrupted apply to roll back on "
+                          f"{', '.join(p.resolver.name for p in plans)} ({why}); nothing written")
     if half_done:
-        outcomes = [_restore(plan, transports) for plan in half_done]
+        outcomes = [_restore(plan, transports, make_querier) for plan in half_done]
         if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
-            return ApplyResult(plans, outcomes, restored=True)
-        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+            return ApplyResult(plans, outcomes, restored=True, notes=notes)
+        plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale,
+                               unreachable=unreachable)
+    # Before the first write: a fault already there on one resolver stops the apply before a
+    # healthy one is written and restarted for nothing (the policy's budget may let the others go).
+    found = preflight.faults(plans, transports, make_querier, ask=request.verify)
+    if found and (request.policy or Policy()).over_budget(len(found), len(plans)):
+        return ApplyResult(plans, [_preflight_outcome(p, found) for p in plans], notes=notes)
+    faulty = {p.resolver.name: _preflight_outcome(p, found) for p in plans if p.resolver.name in found}
+    every, plans = plans, [p for p in plans if p.resolver.name not in found]
     names = [p.resolver.name for p in plans]
 
     def step(name: str) -> None:
@@ -202,10 +236,24 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
     # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
     # rollout rolls back instead of dying between a write and a restart.
     with handled((signal.SIGTERM,), raise_interrupt):
-        outcomes = rollout.apply(plans, progress=step, policy=request.policy)
+        applied = {o.resolver.name: o for o in rollout.apply(plans, progress=step, policy=request.policy)}
     if progress is not None:
         progress(len(names), len(names))
-    return ApplyResult(plans, outcomes, rollout.interrupted)
+    outcomes = [applied.get(r.name) or faulty[r.name] for r in resolvers
+                if r.name in applied or r.name in faulty]
+    return ApplyResult(every, outcomes, rollout.interrupted, notes=notes, apply_id=rollout.stamp)
+
+
+def _preflight_outcome(plan: ResolverPlan, found: dict[str, str]) -> Outcome:
+    """A resolver the preflight stopped: its own fault, or the fault elsewhere that kept it untouched."""
+    outcome = Outcome(plan.resolver)
+    fault = found.get(plan.resolver.name)
+    if fault is not None:
+        outcome.status, outcome.error = "failed", f"{fault}; nothing written"
+        outcome.steps.append("preflight FAILED")
+    else:
+        outcome.steps.append(f"preflight failed on {', '.join(sorted(found))}: not touched")
+    return outcome
 
 
 def plan_document(plans: Sequence[ResolverPlan]) -> dict[str, Any]:
@@ -233,22 +281,18 @@ def _same_as_reviewed(plans: Sequence[ResolverPlan], reviewed: dict[str, Any]) -
                               "changed since): plan and review again; nothing written")
 
 
-def _same_apply(plans: list[ResolverPlan], transports: dict[str, Transport]) -> None:
-    """A kill while the markers were being cleared leaves some resolvers of that apply unmarked:
-    a backup folder with the same stamp says they took part, so they are restored too."""
-    stamps = sorted({posixpath.basename(p.interrupted).rsplit("-", 1)[-1] for p in plans if p.interrupted})
-    for plan in (p for p in plans if p.interrupted is None):
-        resolver = plan.resolver
-        folders = [posixpath.join(resolver.backup_dir, f"{resolver.name}-{stamp}") for stamp in stamps]
-        transport = transports[resolver.name]
-        plan.interrupted = next((f for f in folders
-                                 if transport.read(posixpath.join(f, "ABSENT")) is not None), None)
+def _id_of(result: ApplyResult) -> str:
+    backups = [o.backup for o in result.outcomes if o.backup]
+    return result.apply_id or (applies.id_of(backups[0]) if backups else "")
 
 
-def _restore(plan: ResolverPlan, transports: dict[str, Transport]) -> Outcome:
+def _restore(plan: ResolverPlan, transports: dict[str, Transport],
+             make_querier: Callable[[Resolver], Querier]) -> Outcome:
     outcome = Outcome(plan.resolver)
+    outcome.backup = plan.interrupted
     try:
-        outcome.steps += restore_interrupted(plan, transports[plan.resolver.name])
+        transport, querier = transports[plan.resolver.name], make_querier(plan.resolver)
+        outcome.steps += restore_interrupted(plan, transport, querier)
         outcome.status = "rolled back"
     except (StepFailed, TransportError) as exc:
         outcome.status, outcome.error = "rollback FAILED", str(exc)
@@ -394,11 +438,11 @@ def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: A
             transports[resolver.name].check_sudo()
         with locked(resolvers, transports, notes):
             plans = plan_resolvers(inventory, resolvers, transports)
-            _same_apply(plans, transports)
+            notes += applies.interrupted(plans, transports, after_interrupt)  # this apply's alone
             half_done = [p for p in plans if p.interrupted]
             if not half_done:
                 return None
-            outcomes = [_restore(plan, transports) for plan in half_done]
+            outcomes = [_restore(plan, transports, dnspython_querier) for plan in half_done]
     if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
         return ApplyResult(plans, outcomes, restored=True)
     return None

@@ -27,8 +27,8 @@ def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dic
     otherwise than its up-to-date snippets say)."""
     for plan in plans:
         resolver = plan.resolver
-        if not resolver.manage or plan.problem:
-            continue
+        if not resolver.manage or plan.problem or plan.unreachable:
+            continue  # an unreachable machine: the plan says so, and nothing more is known
         try:
             plan.held = holder_of(resolver, transports[resolver.name])
         except TransportError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import posixpath
 import re
 import shlex
 import subprocess
@@ -23,6 +24,7 @@ from typing import Protocol
 from renamer import debug
 from renamer.atomic import write_atomic
 from renamer.dns.inventory import SSH_TARGET, Resolver
+from renamer.dns.ssh_batch import EXISTS, MISSING, SCRIPT, Done, Entry, Op, decode, dumped, encode
 from renamer.errors import EXIT_FINDINGS, RenamerError, UnsafeError
 
 COMMAND_TIMEOUT = 120.0
@@ -45,6 +47,11 @@ class TransportError(RenamerError):
     """A resolver could not be reached or a file operation failed on it."""
 
     exit_code = EXIT_FINDINGS
+
+
+class Unreachable(TransportError):
+    """The resolver's machine could not be reached at all (ssh's own failure): nothing was
+    read or written there. A fleet goes on without it where the failure budget allows."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,15 @@ class Transport(Protocol):
         renamer's lock: no other renamer writes there meanwhile."""
 
     def run(self, argv: Sequence[str]) -> CommandResult: ...
+
+    def prefetch(self, paths: Sequence[str], folders: Sequence[str] = (),
+                 runs: Sequence[Sequence[str]] = ()) -> None:
+        """What a plan is about to read (files, whole folders, read-only commands): a remote
+        transport fetches it all in its next round trip; a local one needs nothing."""
+
+    def flush(self) -> None:
+        """Carry out the writes and removals still queued (a remote transport sends them with
+        its next round trip); raise if one failed."""
 
     def check_sudo(self) -> None:
         """Before anything is read or written: fail now if a needed sudo right is missing."""
@@ -165,6 +181,13 @@ class LocalTransport:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(os.path.join(folder, name))
 
+    def prefetch(self, paths: Sequence[str], folders: Sequence[str] = (),
+                 runs: Sequence[Sequence[str]] = ()) -> None:
+        return None  # every read is as cheap now as later
+
+    def flush(self) -> None:
+        return None  # every write is done when it returns
+
     def check_sudo(self) -> None:
         return None  # local commands run as the user who runs renamer
 
@@ -188,31 +211,15 @@ def _run(argv: list[str], data: bytes | None = None, timeout: float = COMMAND_TI
     return CommandResult(done.returncode, output, stdout)
 
 
-# Fixed remote scripts; paths arrive as "$1", "$2", never inside the script text.
-_READ = 'if [ -e "$1" ]; then exec cat -- "$1"; else exit 44; fi'
-_WRITE = ('set -e; umask 022; mkdir -p -- "$1"; tmp=$(mktemp "$1/.$2.XXXXXX"); '
-          'trap \'rm -f -- "$tmp"\' EXIT; '  # a failed write (disk full) leaves no temporary file
-          'cat > "$tmp"; chmod 644 "$tmp"; mv -f -- "$tmp" "$1/$2"')
-_REMOVE = 'rm -f -- "$1"'
-# noclobber: `>` fails when the file exists, atomically (O_EXCL on the remote side)
-# Whole or not at all: written to a temporary file, then hard-linked into place (ln without -f
-# fails when the name exists, atomically), so a kill never leaves an empty file behind.
-_CREATE = ('umask 022; mkdir -p -- "$1" || exit 1; tmp=$(mktemp "$1/.$2.XXXXXX") || exit 1; '
-           'trap \'rm -f -- "$tmp"\' EXIT; cat > "$tmp" || exit 1; '
-           'ln -- "$tmp" "$1/$2" 2>/dev/null && exit 0; [ -e "$1/$2" ] && exit 45; exit 1')
-_EXISTS = 45
-_LIST = ('cd -- "$1" 2>/dev/null || exit 0; '
-         'for f in $2; do [ -f "$f" ] && printf "%s\\n" "$f"; done; exit 0')  # $2: the glob, split
-_MISSING = 44
-# $2: OwnFiles.leftover_globs (mktemp's six characters, or write_atomic's eight and .tmp).
-_LEFTOVERS = ('cd -- "$1" 2>/dev/null || exit 0; '
-              'for f in $2; do [ -f "$f" ] && rm -f -- "$f"; done; exit 0')
-
-
 class SshTransport:
     """The same operations through the user's own ssh (their config, keys and agent).
 
-    One master connection per resolver (ControlMaster) is reused by every step.
+    One master connection per resolver (ControlMaster) is reused by every step, and each
+    round trip runs ssh_batch.SCRIPT with many operations: writes, removals and clean-ups
+    wait in a queue and go with the next operation that needs an answer (a read, a command),
+    a failed one ending the batch there, so a command never runs after a write that failed;
+    the reads a plan will make are sent ahead (`prefetch`) with the first round trip, and
+    served from what came back until something is written or run.
     """
 
     def __init__(self, resolver: Resolver, connect_timeout: float = 5.0) -> None:
@@ -229,6 +236,10 @@ class SshTransport:
         if self.port:
             options += ["-p", str(self.port)]
         self._base = ["ssh", *options, self.destination, "--"]
+        self._queue: list[Op] = []  # writes waiting for the next round trip
+        self._ahead: list[Op] = []  # reads sent ahead with it
+        self._cache: dict[Op, Done] = {}  # what the reads sent ahead found
+        self._dumps: dict[str, dict[str, Entry]] = {}  # folder -> its entries, read ahead
 
     def _remote(self, argv: Sequence[str], *, root: bool) -> list[str]:
         words = list(argv)
@@ -239,52 +250,116 @@ class SshTransport:
     def _call(self, argv: Sequence[str], data: bytes | None = None, *, root: bool = True) -> CommandResult:
         result = _run(self._remote(argv, root=root), data)
         if result.returncode == 255:  # ssh's own failure: unreachable, refused, host key
-            raise TransportError(f"{self.resolver.name} ({self.resolver.target}): ssh failed: "
-                                 f"{result.tail()}")
+            raise Unreachable(f"{self.resolver.name} ({self.resolver.target}): ssh failed: "
+                              f"{result.tail()}")
         return result
 
+    def _batch(self, ops: list[Op]) -> list[Done]:
+        """One round trip: the queued writes, then `ops`, then the reads sent ahead."""
+        queued, ahead = self._queue, self._ahead
+        self._queue, self._ahead = [], []
+        sent = [*queued, *ops, *ahead]
+        if any(op.code in _CHANGING for op in sent):
+            self._forget()
+        result = self._call(["sh", "-c", SCRIPT, "sh"], encode(sent))
+        done = decode(result.stdout)
+        for op, answer in zip(queued, done, strict=False):
+            if answer.status != 0:
+                raise TransportError(self._failure(op, answer))
+        if len(done) < len(queued) + len(ops):
+            raise TransportError(f"{self.resolver.name}: the remote operations stopped early: "
+                                 f"{result.tail()}")
+        for op, answer in zip(ahead, done[len(queued) + len(ops):], strict=False):
+            if op.code == "T":
+                if answer.status == 0:
+                    self._dumps[_folder(op.fields[0].decode("utf-8", "surrogateescape"))] = dumped(answer.out)
+            else:
+                self._cache[op] = answer
+        return done[len(queued):len(queued) + len(ops)]
+
+    def _forget(self) -> None:
+        self._cache.clear()
+        self._dumps.clear()
+
+    def _failure(self, op: Op, answer: Done) -> str:
+        what = {"W": "cannot write", "D": "cannot remove", "G": "cannot clean up"}.get(op.code, "failed")
+        where = op.fields[0].decode("utf-8", "surrogateescape")
+        if op.code == "W":
+            where = posixpath.join(where, op.fields[1].decode("utf-8", "surrogateescape"))
+        tail = CommandResult(answer.status, (answer.err + answer.out).decode("utf-8", "replace")).tail()
+        return f"{self.resolver.name}: {where}: {what}: {tail}"
+
+    def _ask(self, op: Op) -> Done:
+        cached = self._cache.get(op)
+        return cached if cached is not None else self._batch([op])[0]
+
+    def prefetch(self, paths: Sequence[str], folders: Sequence[str] = (),
+                 runs: Sequence[Sequence[str]] = ()) -> None:
+        """Send these reads, folder dumps and read-only commands with the next round trip."""
+        self._ahead += [Op("R", (_b(p),)) for p in dict.fromkeys(paths)]
+        self._ahead += [Op("T", (_b(f), str(_DUMP_LIMIT).encode())) for f in dict.fromkeys(folders)]
+        self._ahead += [Op("X", tuple(_b(w) for w in argv)) for argv in runs]
+
+    def flush(self) -> None:
+        if self._queue:
+            self._batch([])
+
     def read(self, path: str) -> bytes | None:
-        result = self._call(["sh", "-c", _READ, "sh", path])
-        if result.returncode == _MISSING:
+        folder, name = posixpath.split(path)
+        folder = _folder(folder)
+        entry = self._dumps.get(folder, {}).get(name) if folder in self._dumps else Entry("?")
+        if entry is None:
+            return None  # the folder was read ahead: no such entry
+        if entry.kind == "F":
+            return entry.data
+        answer = self._ask(Op("R", (_b(path),)))
+        if answer.status == MISSING:
             return None
-        if not result.ok:
-            raise TransportError(f"{self.resolver.name}: {path}: cannot read: {result.tail()}")
-        return result.stdout
+        if answer.status != 0:
+            raise TransportError(f"{self.resolver.name}: {path}: cannot read: {_tail(answer)}")
+        return answer.out
 
     def write(self, path: str, data: bytes) -> None:
         folder, name = os.path.split(path)
-        result = self._call(["sh", "-c", _WRITE, "sh", folder, name], data)
-        if not result.ok:
-            raise TransportError(f"{self.resolver.name}: {path}: cannot write: {result.tail()}")
+        self._queue.append(Op("W", (_b(folder), _b(name), data), must=True))
+        self._forget()
 
     def create(self, path: str, data: bytes) -> bool:
         folder, name = os.path.split(path)
-        result = self._call(["sh", "-c", _CREATE, "sh", folder, name], data)
-        if result.returncode == _EXISTS:
+        answer = self._batch([Op("C", (_b(folder), _b(name), data))])[0]
+        if answer.status == EXISTS:
             return False
-        if not result.ok:
-            raise TransportError(f"{self.resolver.name}: {path}: cannot create: {result.tail()}")
+        if answer.status != 0:
+            raise TransportError(f"{self.resolver.name}: {path}: cannot create: {_tail(answer)}")
         return True
 
     def remove(self, path: str) -> None:
-        result = self._call(["sh", "-c", _REMOVE, "sh", path])
-        if not result.ok:
-            raise TransportError(f"{self.resolver.name}: {path}: cannot remove: {result.tail()}")
+        self._queue.append(Op("D", (_b(path),), must=True))
+        self._forget()
 
     def run(self, argv: Sequence[str]) -> CommandResult:
-        return self._call(argv)
+        words = list(argv)
+        # dnsmasq/effective.py lists a folder with `ls -1A -- FOLDER/`: a folder read ahead answers it
+        if len(words) == 4 and words[:3] == ["ls", "-1A", "--"] and _folder(words[3]) in self._dumps:
+            listed = "".join(f"{n}\n" for n in self._dumps[_folder(words[3])])
+            names = listed.encode("utf-8", "surrogateescape")
+            return CommandResult(0, names.decode("utf-8", "replace"), names)
+        answer = self._ask(Op("X", tuple(_b(w) for w in words)))
+        return CommandResult(answer.status, (answer.out + answer.err).decode("utf-8", "replace"), answer.out)
 
     def list_snippets(self, folder: str, files: OwnFiles) -> list[str]:
-        result = self._call(["sh", "-c", _LIST, "sh", folder, files.glob])
-        if not result.ok:
-            raise TransportError(f"{self.resolver.name}: {folder}: cannot list: {result.tail()}")
-        names = result.stdout.decode("utf-8", "replace").splitlines()
+        dump = self._dumps.get(_folder(folder))
+        if dump is not None:
+            return sorted(n for n, e in dump.items() if e.is_file and files.pattern.fullmatch(n))
+        answer = self._ask(Op("S", (_b(folder), _b(files.glob))))
+        if answer.status != 0:
+            raise TransportError(f"{self.resolver.name}: {folder}: cannot list: {_tail(answer)}")
+        names = answer.out.decode("utf-8", "replace").splitlines()
         return sorted(n for n in names if files.pattern.fullmatch(n))
 
     def remove_leftovers(self, folder: str, files: OwnFiles) -> None:
-        result = self._call(["sh", "-c", _LEFTOVERS, "sh", folder, files.leftover_globs])
-        if not result.ok:
-            raise TransportError(f"{self.resolver.name}: {folder}: cannot clean up: {result.tail()}")
+        self._queue.append(Op("G", (_b(folder), _b(files.leftover_globs)), must=True))
+        self._forget()
 
     def check_sudo(self) -> None:
         if self.resolver.sudo and not self._sudo_checked:  # once per connection: apply asks twice
@@ -294,12 +369,30 @@ class SshTransport:
             self._sudo_checked = True
 
     def close(self) -> None:
+        with contextlib.suppress(TransportError):
+            self.flush()  # the callers flush what matters (dns/lock.py); this is the last chance
         subprocess.run([*self._base[:-2], "-O", "exit", self.destination], capture_output=True,
                        timeout=10, check=False)
         with contextlib.suppress(OSError):
             for entry in os.listdir(self._control):
                 os.unlink(os.path.join(self._control, entry))
             os.rmdir(self._control)
+
+
+_CHANGING = frozenset("WDCGX")  # operations after which nothing read ahead can be trusted
+_DUMP_LIMIT = 1 << 20  # a file read ahead whole up to this size; a larger one on its own
+
+
+def _folder(path: str) -> str:
+    return path.rstrip("/") or "/"
+
+
+def _b(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _tail(answer: Done) -> str:
+    return CommandResult(answer.status, (answer.out + answer.err).decode("utf-8", "replace")).tail()
 
 
 def _parse_target(target: str) -> tuple[str, int | None]:

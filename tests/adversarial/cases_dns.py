@@ -34,7 +34,7 @@ from tests.adversarial.harness import (
     require_none,
     succeeded,
 )
-from tests.testing.resolvers import Lab
+from tests.testing.resolvers import Lab, fails_once_written
 
 OLD_GW, NEW_GW = "10.251.0.1", "10.251.0.2"
 
@@ -124,7 +124,7 @@ def case_85(s: Scratch) -> Outcome:
     plain = dns_cli(s, where, "apply", "--resolvers", "all")
     clear_error(plain, 3)
     require("rolled back" not in plain.output, "a refused run claims a rollback")
-    where.write_resolvers(ns_fv={"test": ["sh", "-c", "echo broken >&2; exit 1"]})
+    where.write_resolvers(ns_fv={"test": fails_once_written(where, "ns-fv")})
     failed = dns_cli(s, where, "apply", "--resolvers", "all", "--resume")
     no_crash(failed)
     require(failed.exit_code == 1, f"the failing --resume: {failed.brief()}")

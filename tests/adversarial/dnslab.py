@@ -17,7 +17,7 @@ import dns.message
 import dns.query
 
 from tests.adversarial.harness import Run, Scratch
-from tests.testing.resolvers import Lab, start_lab
+from tests.testing.resolvers import Lab, fails_once_written, start_lab
 from tests.testing.sshd import SshServer, start_sshd
 
 GATEWAY_BEFORE, GATEWAY_AFTER = "address: 10.251.0.1", "address: 10.251.0.2"  # fv-gw in sites/fv.yaml
@@ -74,7 +74,7 @@ def interrupt_in_test(s: Scratch, where: Lab, sig: signal.Signals) -> tuple[int,
     """Apply the gateway move with ns-fv's `test` hanging; send `sig` once ns-fv's snippet is
     written (between its write and its reload). Returns the exit status and the output."""
     move_gateway(where)
-    where.write_resolvers(ns_fv={"test": ["sh", "-c", "sleep 30"]})
+    where.write_resolvers(ns_fv={"test": fails_once_written(where, "ns-fv", "sleep 30")})
     snippet = where.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
     before = snippet.read_bytes()
     log = s.root / f"apply-{sig.name}.log"

@@ -25,11 +25,10 @@ from renamer.dns.backend import BACKENDS
 from renamer.dns.inventory import BACKEND_NAMES, Inventory
 from renamer.dns.query import dnspython_querier
 from renamer.sites import locate_inventory
-from tests.testing.resolvers import Lab, move_gateway, start_lab
+from tests.testing.resolvers import Lab, fails_once_written, move_gateway, start_lab
 
 LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab}
 OLD, NEW = "10.251.0.1", "10.251.0.2"  # fv-gw before and after move_gateway
-FAIL = ["sh", "-c", "echo broken >&2; exit 1"]
 
 
 def test_the_registry_is_what_the_inventory_accepts() -> None:
@@ -100,7 +99,7 @@ def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  #
     assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
     before = daemons.snippets()
     move_gateway(daemons)
-    daemons.write_resolvers(ns_fv={"test": FAIL})
+    daemons.write_resolvers(ns_fv={"test": fails_once_written(daemons, "ns-fv")})
     failed = dns(run, daemons, "apply", "--resolvers", "all")
     assert failed.exit_code == 1
     assert "ns-fv: test failed" in failed.stdout
@@ -112,7 +111,7 @@ def test_an_unreachable_server_is_refused_before_any_write(run, daemons: Lab) ->
     daemons.write_resolvers(ns_fv={"target": "ssh://nobody@127.0.0.1:1"})
     refused = dns(run, daemons, "apply", "--resolvers", "all")
     assert refused.exit_code == 1
-    assert "ns-fv (ssh://nobody@127.0.0.1:1): ssh failed" in refused.stderr
+    assert "ns-fv: unreachable: ns-fv (ssh://nobody@127.0.0.1:1): ssh failed" in refused.stdout
     assert daemons.snippets() == {}
     assert all(addresses(daemons, name) == [] for name in ("ns-ana", "ns-ana2"))
 
@@ -128,7 +127,7 @@ def _hanging_apply(lab: Lab) -> subprocess.Popen[bytes]:
     assert subprocess.run(_apply_command(lab), cwd=lab.root, capture_output=True).returncode == 0
     before = lab.snippets()
     move_gateway(lab)
-    lab.write_resolvers(ns_fv={"test": ["sh", "-c", "sleep 30"]})
+    lab.write_resolvers(ns_fv={"test": fails_once_written(lab, "ns-fv", "sleep 30")})
     apply = subprocess.Popen(_apply_command(lab), cwd=lab.root, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     fv = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"

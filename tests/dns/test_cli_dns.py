@@ -17,7 +17,7 @@ import pytest
 from renamer.dns.dnsmasq import sandbox
 from renamer.dns.dnsmasq.render import render_site
 from renamer.dns.load import load_inventory
-from tests.testing.resolvers import dns
+from tests.testing.resolvers import dns, fails_once_written
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -60,7 +60,7 @@ def test_apply_then_verify_then_idempotent_reapply(run, lab) -> None:
     assert applied.exit_code == 0, applied.stdout
     assert applied.stdout.splitlines()[-1] == "dns apply: OK"
     assert len(lab.snippets()) == 6
-    backups = sorted(p.name for p in (lab.root / "backups" / "ns-fv").iterdir())
+    backups = sorted(p.name for p in (lab.root / "backups" / "ns-fv").iterdir() if p.is_dir())
     assert len(backups) == 1 and (lab.root / "backups/ns-fv" / backups[0] / "ABSENT").read_text() == (
         "renamer-ana.conf\nrenamer-fv.conf\n")
     verified = dns(run, lab, "verify", "--resolvers", "all")
@@ -75,7 +75,9 @@ def test_apply_then_verify_then_idempotent_reapply(run, lab) -> None:
 
 
 def _fail_on(lab, resolver: str, step: str) -> None:  # type: ignore[no-untyped-def]
-    lab.write_resolvers(**{resolver.replace("-", "_"): {step: ["sh", "-c", "echo broken >&2; exit 1"]}})
+    # The test fails only on what the apply writes: the configuration as it stands passes (the preflight's).
+    failing = (fails_once_written(lab, resolver) if step == "test" else ["sh", "-c", "echo broken >&2; exit 1"])
+    lab.write_resolvers(**{resolver.replace("-", "_"): {step: failing}})
 
 
 def _change_inventory(lab) -> None:  # type: ignore[no-untyped-def]
@@ -91,7 +93,7 @@ def test_a_failing_step_rolls_every_resolver_back(run, lab, step: str) -> None:
     _fail_on(lab, "ns-fv", step)
     result = dns(run, lab, "apply", "--resolvers", "all")
     assert result.exit_code == 1
-    assert f"ns-fv: {step} failed (sh -c echo broken >&2; exit 1): broken" in result.stdout
+    assert re.search(rf"ns-fv: {step} failed \(sh -c .*echo broken >&2; exit 1.*\): broken", result.stdout)
     rows = {line.split()[0]: line for line in result.stdout.splitlines()[1:4]}
     assert "  rolled back  " in rows["ns-ana"] and "  rolled back  " in rows["ns-ana2"]
     # A broken reload also fails the reload after the restore: said, not hidden.
@@ -105,8 +107,9 @@ def test_a_failing_step_rolls_every_resolver_back(run, lab, step: str) -> None:
 
 
 def test_a_resolver_that_stays_down_fails_verify_and_rolls_back(run, lab) -> None:
-    sandbox.stop(lab.instances["ns-ana2"].folder)
-    lab.write_resolvers(ns_ana2={"reload": ["true"]})
+    # Its restart stops it for good (one down before the apply is the preflight's: test_preflight.py).
+    stop = [sys.executable, "-m", "renamer.dns.dnsmasq.sandbox", "stop", str(lab.instances["ns-ana2"].folder)]
+    lab.write_resolvers(ns_ana2={"reload": stop})
     result = dns(run, lab, "apply", "--resolvers", "all")
     assert result.exit_code == 1
     port = lab.instances["ns-ana2"].port
@@ -246,8 +249,9 @@ def test_unreachable_ssh_target_is_a_fast_clear_error(run, lab) -> None:
     result = dns(run, lab, "apply", "--resolvers", "all")
     assert time.monotonic() - start < 20
     assert result.exit_code == 1
-    assert result.stderr.startswith("renamer: error: ns-fv (ssh://nobody@127.0.0.1:1): ssh failed: ")
-    assert lab.snippets() == {}  # planning reads every resolver first: nothing was touched
+    assert "\nns-fv: unreachable: ns-fv (ssh://nobody@127.0.0.1:1): ssh failed: " in result.stdout
+    assert result.stdout.endswith("; nothing written\ndns apply: FAILED, nothing was changed\n")
+    assert lab.snippets() == {}  # the preflight reaches every resolver first: nothing was touched
 
 
 def test_inventory_values_never_reach_a_shell(run, lab, tmp_path: Path) -> None:
@@ -300,7 +304,7 @@ def test_n1_an_interrupted_apply_rolls_back_what_it_changed(lab, sig: signal.Sig
     assert subprocess.run(command, cwd=lab.root, env=env, capture_output=True).returncode == 0
     before = lab.snippets()
     _change_inventory(lab)
-    lab.write_resolvers(ns_fv={"test": ["sh", "-c", "sleep 30"]})  # the last resolver hangs in its test
+    lab.write_resolvers(ns_fv={"test": fails_once_written(lab, "ns-fv", "sleep 30")})  # the last one hangs in its test
     apply = subprocess.Popen(command, cwd=lab.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
     fv = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
@@ -367,7 +371,7 @@ def _killed_midway(lab) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
     assert subprocess.run(command, cwd=lab.root, capture_output=True).returncode == 0
     before = lab.snippets()
     _change_inventory(lab)
-    lab.write_resolvers(ns_fv={"test": ["sh", "-c", "sleep 30"]})
+    lab.write_resolvers(ns_fv={"test": fails_once_written(lab, "ns-fv", "sleep 30")})
     apply = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     fv = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
     deadline = time.monotonic() + 30
@@ -423,7 +427,7 @@ def test_sigkill_during_dns_apply_never_leaves_a_partial_snippet_or_an_unmarked_
     for trial in range(50):
         site.write_text(new_text)
         apply = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.2, 2.2))
+        time.sleep(rng.uniform(0.5, 4.5))  # the preflight runs every test once before the first write
         apply.kill()
         apply.wait()
         now = lab.snippets()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from renamer.dns.policy import Policy
-from tests.testing.resolvers import dns, move_gateway, serving
+from tests.testing.resolvers import dns, fails_once_written, move_gateway, serving
 
 
 def _rows(stdout: str) -> dict[str, str]:
@@ -11,7 +11,7 @@ def _rows(stdout: str) -> dict[str, str]:
 
 
 def _broken(lab, name: str) -> None:  # type: ignore[no-untyped-def]
-    lab.write_resolvers(**{name.replace("-", "_"): {"test": ["sh", "-c", "echo broken >&2; exit 1"]}})
+    lab.write_resolvers(**{name.replace("-", "_"): {"test": fails_once_written(lab, name)}})
 
 
 def test_batches_and_their_sizes() -> None:

@@ -328,6 +328,7 @@ def test_a_changed_resolver_is_backed_up_written_tested_reloaded_and_verified(ol
         f"ns-ana write {SNIPPETS}/renamer-fv.conf",
         "ns-ana run dnsmasq --test",
         "ns-ana run systemctl restart dnsmasq",
+        f"ns-ana write {BACKUPS}/renamer-apply-last",  # the apply ended here (dns/applies.py)
         f"ns-ana remove {PENDING}",
     ]
     files = lab.transports["ns-ana"].files
@@ -378,10 +379,12 @@ def test_a_failing_test_rolls_every_changed_resolver_back_byte_for_byte(old: Inv
         "ns-fv run dnsmasq --test",
         f"ns-fv read {backup('ns-fv', 'renamer-fv.conf')}",
         f"ns-fv write {SNIPPETS}/renamer-fv.conf",
+        f"ns-fv write {BACKUPS}/renamer-apply-last",  # the apply ended here (dns/applies.py)
         f"ns-fv remove {PENDING}",
         f"ns-ana read {backup('ns-ana', 'renamer-fv.conf')}",
         f"ns-ana write {SNIPPETS}/renamer-fv.conf",
         "ns-ana run systemctl restart dnsmasq",
+        f"ns-ana write {BACKUPS}/renamer-apply-last",  # the apply ended here (dns/applies.py)
         f"ns-ana remove {PENDING}",
     ]
     assert lab.journal.count("ns-ana run systemctl restart dnsmasq") == 2
@@ -498,7 +501,9 @@ def test_an_altered_backup_is_never_restored(old: Inventory, new: Inventory) -> 
     assert fv.error == ("test failed (dnsmasq --test): dnsmasq: bad option at line 3; backup of renamer-fv.conf "
                         f"in {BACKUPS}/ns-fv-{STAMP} is missing or altered")
     assert lab.transports["ns-fv"].snippets() == deployed(new, "ns-fv")
-    assert lab.journal[-1] == f"ns-fv read {backup('ns-fv', 'renamer-fv.conf')}"
+    # the altered backup read, then the live file: written over, so there is something to restore
+    assert lab.journal[-2:] == [f"ns-fv read {backup('ns-fv', 'renamer-fv.conf')}",
+                                "ns-fv read /etc/dnsmasq.d/renamer-fv.conf"]
 
 
 def _delete_backup(transport: FakeTransport, dns: FakeDns) -> None:

@@ -72,11 +72,13 @@ def serving(run: Callable[..., Any], lab: Lab, name: str) -> str:
     return "old" if "fv-gw A: expected 10.251.0.2, got 10.251.0.1" in out else "new"
 
 
-def addresses(lab: Lab, name: str) -> dict[str, tuple[str, ...]]:
-    """What each resolver of the lab answers for `name` A, asked straight over DNS (never through
-    renamer's own report)."""
+def addresses(lab: Lab, name: str, *only: str) -> dict[str, tuple[str, ...]]:
+    """What each resolver of the lab (or those named in `only`) answers for `name` A, asked
+    straight over DNS (never through renamer's own report)."""
     out = {}
     for resolver, instance in lab.instances.items():
+        if only and resolver not in only:
+            continue
         response = dns_query.udp(dns_message.make_query(name, "A"), instance.address, port=instance.port,
                                  timeout=2.0)
         out[resolver] = tuple(sorted(item.address for rrset in response.answer
@@ -87,3 +89,15 @@ def addresses(lab: Lab, name: str) -> dict[str, tuple[str, ...]]:
 def dns(run: Callable[..., Any], lab: Lab, *args: str) -> Any:
     """`renamer dns ARGS... --inventory` the lab's inventory, through the `run` fixture."""
     return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
+
+
+def fails_once_written(lab: Lab, name: str, then: str = "echo broken >&2; exit 1") -> list[str]:
+    """A `test` argv for resolver `name` that passes on its snippets as they are now, so the
+    preflight (dns/preflight.py) finds nothing wrong, and runs the shell code `then` once an
+    apply has written anything there: a fault of the new configuration."""
+    instance = lab.instances[name]
+    saved = lab.root / "as-it-was" / name
+    shutil.rmtree(saved, ignore_errors=True)
+    shutil.copytree(instance.snippet_dir, saved)
+    return ["sh", "-c", 'diff -r -q -- "$1" "$2" > /dev/null && exit 0; ' + then, "sh",
+            str(instance.snippet_dir), str(saved)]

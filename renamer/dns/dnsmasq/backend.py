@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from renamer.dns.answers import Check
 from renamer.dns.dnsmasq import render
 from renamer.dns.dnsmasq.dhcp import dhcp_checks
-from renamer.dns.dnsmasq.layout import Inspection, inspect, shown_record
+from renamer.dns.dnsmasq.layout import Inspection, inspect, reads_ahead, shown_record
 from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
@@ -32,6 +32,9 @@ class Dnsmasq:
 
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         return inspect(inventory, resolver, transport)
+
+    def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
+        return reads_ahead(resolver)
 
     def shown(self, line: object) -> str:
         assert isinstance(line, Directive | HostsEntry)  # what inspect finds

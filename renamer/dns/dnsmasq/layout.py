@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from renamer.dns.dnsmasq.config import read_effective
-from renamer.dns.dnsmasq.effective import DEFAULT_CONF, Effective, reader_for
+from renamer.dns.dnsmasq.effective import DEFAULT_CONF, HOSTS_FILE, Effective, reader_for
 from renamer.dns.dnsmasq.render import PREFIX
 from renamer.dns.dnsmasq.syntax import Directive, HostsEntry, unquote
 from renamer.dns.inventory import Inventory, Resolver
@@ -167,6 +167,21 @@ def _layout(resolver: Resolver, transport: Transport) -> tuple[str | None, Effec
         if not transport.run(["test", "-d", hosts]).ok:
             return f"{resolver.name}: hosts_dir {hosts} does not exist; renamer never creates it", effective
     return None, effective
+
+
+def reads_ahead(resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
+    """(files, folders, read-only commands) that `inspect` is about to read on this resolver,
+    for a remote transport to fetch in one round trip: the layout files, the daemon's config
+    files, the folders its command line names, snippet_dir. What they include beyond that is
+    read when the walk gets there."""
+    main, extra, options = _from_argv(resolver.test)
+    main = resolver.conf_file or main
+    folders = [resolver.snippet_dir]
+    folders += [o.split("=", 1)[1].split(",", 1)[0] for o in options if o.startswith("conf-dir=")]
+    if main == DEFAULT_CONF:
+        folders.append(DEBIAN_CONFIG_DIR.split(",", 1)[0])
+    files = [PIHOLE_TOML, OPENWRT_RELEASE, OPENWRT_DHCP, DEBIAN_DEFAULTS, main, *extra, HOSTS_FILE]
+    return files, folders, [["test", "-d", resolver.snippet_dir.rstrip("/") or "/"]]
 
 
 def daemon_files(resolver: Resolver, transport: Transport) -> tuple[str, list[str], list[str]]:

@@ -89,16 +89,8 @@ class _Files:
         self.data: dict[str, bytes] = {}
         self.modes: dict[str, int] = {}
         self.words: dict[str, list[tuple[int, int, str]]] = {}
-        self.read: set[str] = set()
-        self.extend(project, paths)
-
-    def extend(self, project: LoadedProject, paths: Iterable[str]) -> None:
-        """Read the files of `paths` not read yet."""
         limit = project.config.max_file_size
         for rel in paths:
-            if rel in self.read:
-                continue
-            self.read.add(rel)
             content = read_content(project.root / rel, limit)
             if content is None or content.kind != "text":
                 continue
@@ -108,11 +100,11 @@ class _Files:
                 self.data[rel], self.modes[rel], self.words[rel] = content.data, content.mode, words
 
 
-def _holders(project: LoadedProject, paths: Sequence[str], patterns: Sequence[str], *,
-             regex: bool = False) -> list[str]:
-    """The files of `paths` that may hold one of `patterns` (any case): asked of git grep, which
-    reads a repo's files in parallel; every one of `paths` where git cannot answer."""
-    found = vcs_status.worktree_files_holding(project.root, patterns, regex=regex) if project.git else None
+def _holders(project: LoadedProject, paths: Sequence[str]) -> list[str]:
+    """The files of `paths` that hold a hex run as long as a digest: asked of git grep, which
+    reads a repo's files in parallel (few files hold one: lock files, manifests); every one of
+    `paths` where git cannot answer."""
+    found = vcs_status.worktree_files_holding(project.root, "[0-9A-Fa-f]{32}") if project.git else None
     return list(paths) if found is None else [p for p in paths if p in found]
 
 
@@ -156,7 +148,7 @@ def find_pins(project: LoadedProject, scan: ScanResult, *,
     changed = [f.path for f in scan.files if f.edits]
     if not changed:
         return scan, ()
-    files = _Files(project, ())
+    files = _Files(project, _holders(project, scan.paths))
     old: dict[str, bytes] = {}
     for rel in changed:
         content = read_content(project.root / rel, project.config.max_file_size)
@@ -172,7 +164,6 @@ def find_pins(project: LoadedProject, scan: ScanResult, *,
             for algorithm, digest in digests(old[rel]).items():
                 needles.setdefault(digest, []).append((rel, algorithm))
         pending = []
-        files.extend(project, _holders(project, scan.paths, sorted(needles)))
         for holder, words in files.words.items():
             for start, end, token in words:
                 for target, algorithm in needles.get(token, ()):
@@ -285,7 +276,7 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
     if not moved:
         return []  # no file holds a new value: no manifest can name one
     listed = set(paths)
-    hexed = _holders(project, paths, ["[0-9a-f]{32}"], regex=True)
+    hexed = _holders(project, paths)
     files = _Files(project, [p for p in hexed if project.classifier.classify(p).status == CURRENT])
     out: list[Reference] = []
     hashed: dict[str, dict[str, str]] = {}

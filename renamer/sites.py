@@ -37,7 +37,9 @@ def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
 
 
 def site_hosts(config: Config) -> list[tuple[str, str, str]]:
-    """(name, address, site file as shown) of every host of the DNS inventory's sites that load
-    (the DNS commands report a broken one, not the sweep)."""
+    """(name, address, site file as shown) of every address of every host of the DNS inventory's
+    sites that load (the DNS commands report a broken one, not the sweep); a dual-stack host
+    gives one value per address."""
     sites = load_sites(config.dns_dir, config.display)
-    return [(host.name, str(host.address), site.source) for site in sites for host in site.hosts]
+    return [(host.name, str(address), site.source) for site in sites for host in site.hosts
+            for address in host.addresses]

@@ -44,7 +44,7 @@ def loopback_resolvers(repo: Path, folder: Path) -> Iterator[Lab]:
     # The forwarders the sites' clients ask (manage: false) forward every site's domain and
     # reverse zone across the "mesh" to the resolvers that hold the records.
     domains = [s.domain for s in inventory.sites]
-    networks = [str(s.network) for s in inventory.sites]
+    networks = [str(n) for s in inventory.sites for n in s.networks]
     asked = {r.name: sandbox.create_forwarder(folder / r.name, domains, networks, list(instances.values()))
              for r in inventory.resolvers if not r.manage}
     dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.managed}

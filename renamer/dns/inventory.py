@@ -35,6 +35,13 @@ class Host:
     aliases: tuple[str, ...] = ()
     role: str | None = None
     warning: str | None = None
+    # a dual-stack host's IPv6 address (`address: [IPv4, IPv6]`); its `address` is then the IPv4
+    address6: IPAddress | None = None
+
+    @property
+    def addresses(self) -> tuple[IPAddress, ...]:
+        """Its addresses, IPv4 first: one, or one of each family."""
+        return (self.address,) if self.address6 is None else (self.address, self.address6)
 
     def warning_text(self) -> str | None:
         if self.warning:
@@ -53,6 +60,12 @@ class Site:
     # true: the resolvers answer for the whole domain (a local zone), NXDOMAIN for any name
     # they do not hold. False (the default): names they do not hold are still forwarded.
     authoritative: bool = False
+    # the IPv6 prefix of a dual-stack site (`network: [IPv4, IPv6]`); its `network` is the IPv4 one
+    network6: IPNetwork | None = None
+
+    @property
+    def networks(self) -> tuple[IPNetwork, ...]:
+        return (self.network,) if self.network6 is None else (self.network, self.network6)
 
     def fqdn(self, name: str) -> str:
         return f"{name}.{self.domain}"

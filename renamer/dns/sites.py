@@ -38,14 +38,12 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
         problems.add(top, "domain", "domain", f"invalid domain {shown(domain)}")
         domain = "invalid"
     domain = domain.lower().rstrip(".")
-    network = parse_network(top["network"]) if isinstance(top.get("network"), str) else None
-    if network is None:
-        problems.add(top, "network", "network",
-                     f"expected a network like 10.251.0.0/16, got {shown(top.get('network'))}")
+    networks = _networks(top, problems)
+    network = networks[0] if networks else None
     hosts = []
     raw_hosts = list_at(top, "hosts", "hosts", problems)
     for i, entry in enumerate(raw_hosts):
-        host = _host(entry, i, raw_hosts, network, problems)
+        host = _host(entry, i, raw_hosts, networks, problems)
         if host is not None:
             hosts.append(host)
     retired = []
@@ -63,8 +61,9 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
         authoritative = False
     _check_lengths(name, domain, top, raw_hosts, hosts, raw_retired, retired, problems)
     problems.raise_if_any()
-    assert network is not None
-    return Site(name, domain, network, tuple(hosts), tuple(retired), display, authoritative)
+    assert network is not None and networks is not None
+    return Site(name, domain, network, tuple(hosts), tuple(retired), display, authoritative,
+                networks[1] if len(networks) > 1 else None)
 
 
 MAX_NAME = 253  # octets of a name's text form, without the final dot (255 on the wire)
@@ -93,7 +92,7 @@ def _check_lengths(site: str, domain: str, top: dict[str, Any], raw_hosts: list[
             problems.add(raw_retired, j, f"retired[{j}]", f"the FQDN {why}")
 
 
-def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
+def _host(entry: Any, i: int, container: list[Any], networks: tuple[IPNetwork, ...] | None,
           problems: Problems) -> Host | None:
     keypath = f"hosts[{i}]"
     if check_mapping(entry, keypath, _HOST_KEYS, problems, container, i) is None:
@@ -104,15 +103,8 @@ def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
     if why:
         problems.add(entry, "name" if "name" in entry else None, f"{keypath}.name", why)
         ok = False
-    address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
-    if address is None:
-        problems.add(entry, "address" if "address" in entry else None, f"{keypath}.address",
-                     f"invalid address {shown(entry.get('address'))}")
-        ok = False
-    elif network is not None and (address.version != network.version or address not in network):
-        problems.add(entry, "address", f"{keypath}.address",
-                     f"{address} is outside the site's network {network}")
-        ok = False
+    addresses = _addresses(entry, keypath, networks, problems)
+    ok = ok and bool(addresses)
     mac = entry.get("mac")
     if mac is not None and (not isinstance(mac, str) or not _MAC.match(mac.lower())):
         problems.add(entry, "mac", f"{keypath}.mac",
@@ -140,9 +132,105 @@ def _host(entry: Any, i: int, container: list[Any], network: IPNetwork | None,
         ok = False
     if not ok:
         return None
-    assert address is not None
-    return Host(name, address, mac.lower() if mac else None, tuple(aliases), role,
-                " ".join(warning.split()) if warning else None)
+    return Host(name, addresses[0], mac.lower() if mac else None, tuple(aliases), role,
+                " ".join(warning.split()) if warning else None,
+                addresses[1] if len(addresses) > 1 else None)
+
+
+# A site's `network` and a host's `address`: one value, or a list of one IPv4 and one IPv6
+# (a dual-stack site or host); any other list is refused, so that "which address is the A
+# record" never needs guessing.
+PAIR = "a list of one IPv4 and one IPv6"
+
+
+def _networks(top: dict[str, Any], problems: Problems) -> tuple[IPNetwork, ...] | None:
+    """The site's prefixes, IPv4 first; None (noted) when `network` is missing or wrong."""
+    raw = top.get("network")
+    example = "10.251.0.0/16"
+    if isinstance(raw, str):
+        network = parse_network(raw)
+        if network is None:
+            problems.add(top, "network", "network", f"expected a network like {example}, got {shown(raw)}")
+            return None
+        return (network,)
+    if not isinstance(raw, list):
+        problems.add(top, "network", "network",
+                     f"expected a network like {example} or {PAIR} network, got {shown(raw)}")
+        return None
+    found = _pair(raw, (top, "network"), parse_network, "network", "network", problems)
+    return found or None
+
+
+def _addresses(entry: dict[str, Any], keypath: str, networks: tuple[IPNetwork, ...] | None,
+               problems: Problems) -> tuple[IPAddress, ...]:
+    """The host's addresses, IPv4 first, each inside the site's network of its family; () (noted)
+    on any problem."""
+    raw = entry.get("address")
+    where = f"{keypath}.address"
+    if isinstance(raw, str):
+        address = parse_address(raw)
+        if address is None:
+            problems.add(entry, "address", where, f"invalid address {shown(raw)}")
+            return ()
+        found: tuple[IPAddress, ...] = (address,)
+    elif isinstance(raw, list):
+        found = _pair(raw, (entry, "address"), parse_address, "address", where, problems)
+        if not found:
+            return ()
+    else:
+        problems.add(entry, "address" if "address" in entry else None, where,
+                     f"expected one address or {PAIR} address, got {shown(raw)}")
+        return ()
+    if networks is None:  # the site's network is wrong: that problem is reported already
+        return found
+    ok = True
+    for address in found:
+        # where it is written: the key, or its place in the list (as written, not as sorted)
+        j = 0 if isinstance(raw, str) else [parse_address(item) for item in raw].index(address)
+        at, shown_at = (entry, "address") if isinstance(raw, str) else (raw, j)
+        keyed = where if isinstance(raw, str) else f"{where}[{j}]"
+        network = next((n for n in networks if n.version == address.version), None)
+        if network is None and len(networks) == 1 and isinstance(raw, str):
+            problems.add(at, shown_at, keyed, f"{address} is outside the site's network {networks[0]}")
+            ok = False
+        elif network is None:
+            # Decided: an address of a family the site has no prefix for is refused, not left
+            # unchecked: the check is what catches an address typed into the wrong site.
+            family = f"IPv{address.version}"
+            problems.add(at, shown_at, keyed,
+                         f"{address} is {family} but the site declares no {family} network "
+                         f"(give the site's network as {PAIR} network)")
+            ok = False
+        elif address not in network:
+            problems.add(at, shown_at, keyed, f"{address} is outside the site's network {network}")
+            ok = False
+    return found if ok else ()
+
+
+def _pair(raw: list[Any], key: tuple[Any, str], parse: Any, what: str, keypath: str,
+          problems: Problems) -> tuple[Any, ...]:
+    """A YAML list (at `key`: its mapping and key) of one IPv4 and one IPv6 value, either order
+    -> (IPv4, IPv6); () (noted) otherwise: empty, one, more than two, two of a family, an item
+    that is not a `what`."""
+    if len(raw) != 2:
+        got = {0: "an empty list", 1: f"1 item (one {what} needs no list)"}.get(len(raw), f"{len(raw)} items")
+        problems.add(*key, keypath, f"expected {PAIR} {what}, got {got}")
+        return ()
+    values: list[IPAddress | IPNetwork] = []
+    for j, item in enumerate(raw):
+        value = parse(item) if isinstance(item, str) else None
+        if value is None:
+            problems.add(raw, j, f"{keypath}[{j}]", f"invalid {what} {shown(item)}")
+        else:
+            values.append(value)
+    if len(values) < 2:
+        return ()
+    if values[0].version == values[1].version:
+        family = f"IPv{values[0].version}"
+        problems.add(*key, keypath, f"expected {PAIR} {what}, got two {family} ones "
+                     f"({values[0]}, {values[1]})")
+        return ()
+    return tuple(sorted(values, key=lambda v: v.version))
 
 
 def cross_check(sites: list[Site]) -> list[str]:
@@ -161,10 +249,11 @@ def cross_check(sites: list[Site]) -> list[str]:
                     problems.append(f"{site.source}: hosts: {what} {shown(name)} is defined twice "
                                     f"({names[name]})")
                 names.setdefault(name, f"{what} in {site.source}")
-            if host.address in addresses:
-                problems.append(f"{site.source}: hosts: address {host.address} of {host.name!r} is "
-                                f"defined twice ({addresses[host.address]})")
-            addresses.setdefault(host.address, f"{host.name} in {site.source}")
+            for address in host.addresses:
+                if address in addresses:
+                    problems.append(f"{site.source}: hosts: address {address} of {host.name!r} is "
+                                    f"defined twice ({addresses[address]})")
+                addresses.setdefault(address, f"{host.name} in {site.source}")
     for site in sites:
         for name in site.retired:
             if name in names:

@@ -18,6 +18,8 @@ from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.forked import available_cores, can_fork, fork_map
 
+_TYPES = ("A", "AAAA")  # by family: _TYPES[address.version == 6]
+
 
 def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     """Every check, for the sites this resolver serves, and what must be gone everywhere.
@@ -40,17 +42,20 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
         out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", digests))
         for host in site.hosts:
             names = (f"{host.name}.", f"{site.fqdn(host.name)}.")
-            address = str(host.address)
-            rdtype, other = ("A", "AAAA") if host.address.version == 4 else ("AAAA", "A")
+            # Each family exactly: a dual-stack host's A and AAAA, each its one address; a host
+            # of one family has nothing of the other.
+            wanted = {_TYPES[a.version == 6]: (str(a),) for a in host.addresses}
+            asked = [(rdtype, wanted.get(rdtype, (NONE,))) for rdtype in _TYPES]
             for label, qname in ((host.name, names[0]), (site.fqdn(host.name), names[1]))[0 if short else 1:]:
-                out.append(Expectation(f"{label} {rdtype}", qname, rdtype, (address,)))
-                out.append(Expectation(f"{label} {other}", qname, other, (NONE,)))
-            out.append(Expectation(f"{address} PTR", host.address.reverse_pointer + ".", "PTR", (names[1],)))
+                out += [Expectation(f"{label} {rdtype}", qname, rdtype, want) for rdtype, want in asked]
+            for address in host.addresses:  # each address's PTR names the FQDN
+                out.append(Expectation(f"{address} PTR", address.reverse_pointer + ".", "PTR", (names[1],)))
             for alias in host.aliases:
                 for alias_name in (f"{alias}.", f"{site.fqdn(alias)}.")[0 if short else 1:]:
                     # The CNAME must point at the FQDN: a one-label target breaks behind a forwarder.
-                    out.append(Expectation(f"{alias_name[:-1]} CNAME", alias_name, rdtype, (address,),
-                                           via=(names[1],)))
+                    for n, (rdtype, want) in enumerate(wanted.items()):  # a dual-stack host's AAAA too
+                        label = f"{alias_name[:-1]} CNAME" + (" AAAA" if n else "")
+                        out.append(Expectation(label, alias_name, rdtype, want, via=(names[1],)))
     gone: dict[str, None] = {}
     for site in inventory.sites:  # retired names must resolve nowhere, not only where they lived
         for name in site.retired:
@@ -62,7 +67,7 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     local = tuple(f".{site.domain}." for site in served if site.authoritative)
     out += [Expectation(f"{name[:-1]} gone", name, "A", (NXDOMAIN,) if name.endswith(local) else (NONE,))
             for name in gone]
-    addresses = {str(h.address) for site in inventory.sites for h in site.hosts}
+    addresses = {str(a) for site in inventory.sites for h in site.hosts for a in h.addresses}
     forbidden = tuple(gone)
     for old in inventory.old_addresses:
         if old not in addresses:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.testing.repos import git
+from tests.testing.repos import CONFIG, git
 
 FILES = {
     "stacks/web.yaml": "upstreams:\n  - ana-ml2\n  - fv-ml1\n",
@@ -73,3 +73,25 @@ def test_a_new_address_another_host_holds_in_the_dns_inventory(repo, run) -> Non
     assert "fv-ml1-bmc" not in dry.stdout  # a record of the new names is no collision
     (root / "dns" / "sites" / "fv.yaml").write_text(site.replace("fv-db1", "fv-ml1"))
     assert "collision" not in run(root, "sweep", "--dry-run", "--format", "summary").stdout
+
+
+DUAL_CONFIG = CONFIG.replace("    10.250.50.54: 10.251.50.54\n",
+                             "    10.250.50.54: 10.251.50.54\n    2001:db8:50::54: 2001:db8:51::54\n")
+
+
+def test_a_dual_stack_host_of_the_dns_inventory_collides_by_either_address(repo, run) -> None:
+    # Each address of a host's `address: [IPv4, IPv6]` is one the sweep may collide with.
+    site = ("site: fv\ndomain: fv.lan\nnetwork: [10.251.0.0/16, 2001:db8:51::/64]\nhosts:\n"
+            "  - {name: fv-db1, address: [10.251.50.54, 2001:db8:51::99]}\n"
+            "  - name: fv-db2\n    address:\n      - 2001:db8:51::54\n      - 10.251.9.9\n")
+    root = repo({"stacks/app.env": "IP=10.250.50.54\nIP6=2001:db8:50::54\n", "dns/sites/fv.yaml": site},
+                config=DUAL_CONFIG)
+    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    assert dry.exit_code == 0, dry.stdout + dry.stderr
+    assert ("  dns/sites/fv.yaml [hosts[fv-db1]]: warning: collision: 10.251.50.54 is already here, and "
+            "the sweep turns 10.250.50.54 into it") in dry.stdout
+    assert ("  dns/sites/fv.yaml [hosts[fv-db2]]: warning: collision: 2001:db8:51::54 is already here, and "
+            "the sweep turns 2001:db8:50::54 into it") in dry.stdout
+    assert "2001:db8:51::99" not in dry.stdout and "10.251.9.9" not in dry.stdout
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert sorted(c["value"] for c in data["collisions"]) == ["10.251.50.54", "2001:db8:51::54"]

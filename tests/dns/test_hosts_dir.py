@@ -15,25 +15,10 @@ from dns import exception as dns_exception
 from dns import message as dns_message
 from dns import query as dns_query
 from dns import rcode as dns_rcode
-from renamer.dns.dnsmasq import sandbox
-from tests.testing.resolvers import Lab, addresses, dns, move_gateway, start_lab
+from tests.testing.resolvers import Lab, addresses, dns, move_gateway, start_lab, with_hosts_dir
 
 TWO = ("ns-h1", "ns-h2")
 OLD, NEW = ("10.251.0.1",), ("10.251.0.2",)  # fv-gw before and after move_gateway
-
-
-def _with_hosts_dir(lab: Lab) -> dict[str, dict[str, object]]:
-    """Give each dnsmasq of the lab a hostsdir= folder (restarted once); the resolvers' keys."""
-    extra: dict[str, dict[str, object]] = {}
-    for name, instance in lab.instances.items():
-        folder = instance.folder / "hosts.d"
-        folder.mkdir()
-        with instance.conf.open("a") as conf:
-            conf.write(f"hostsdir={folder}\n")
-        sandbox.restart(instance.folder)
-        extra[name.replace("-", "_")] = {"hosts_dir": str(folder)}
-    lab.write_resolvers(**extra)
-    return extra
 
 
 @pytest.fixture
@@ -76,7 +61,7 @@ class Probe:
 
 
 def test_an_address_change_activates_with_no_restart_and_no_gap(run, pair) -> None:  # type: ignore[no-untyped-def]
-    extra = _with_hosts_dir(pair)
+    extra = with_hosts_dir(pair)
     first = dns(run, pair, "apply", "--resolvers", "all")
     assert first.exit_code == 0, first.stdout + first.stderr
     for instance in pair.instances.values():
@@ -131,7 +116,7 @@ def test_a_hosts_dir_dnsmasq_does_not_read_is_refused(run, pair) -> None:  # typ
 
 def test_the_ansible_engine_writes_the_hosts_files_too(run, pair) -> None:  # type: ignore[no-untyped-def]
     """The Ansible engine installs the same files (a restart after any change: no live path there)."""
-    _with_hosts_dir(pair)
+    with_hosts_dir(pair)
     move_gateway(pair)
     applied = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible")
     assert applied.exit_code == 0, applied.stdout + applied.stderr

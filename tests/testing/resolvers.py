@@ -60,6 +60,20 @@ def start_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
     return lab
 
 
+def with_hosts_dir(lab: Lab) -> dict[str, dict[str, object]]:
+    """Give each dnsmasq of the lab a hostsdir= folder (restarted once); the resolvers' keys."""
+    extra: dict[str, dict[str, object]] = {}
+    for name, instance in lab.instances.items():
+        folder = instance.folder / "hosts.d"
+        folder.mkdir()
+        with instance.conf.open("a") as conf:
+            conf.write(f"hostsdir={folder}\n")
+        sandbox.restart(instance.folder)
+        extra[name.replace("-", "_")] = {"hosts_dir": str(folder)}
+    lab.write_resolvers(**extra)
+    return extra
+
+
 def move_gateway(lab: Lab) -> None:
     """A change every resolver must apply: fv-gw moves from 10.251.0.1 to 10.251.0.2."""
     path = lab.inventory / "sites" / "fv.yaml"
@@ -75,14 +89,21 @@ def serving(run: Callable[..., Any], lab: Lab, name: str) -> str:
 def addresses(lab: Lab, name: str, *only: str) -> dict[str, tuple[str, ...]]:
     """What each resolver of the lab (or those named in `only`) answers for `name` A, asked
     straight over DNS (never through renamer's own report)."""
+    return answers(lab, name, "A", *only)
+
+
+def answers(lab: Lab, name: str, rdtype: str, *only: str) -> dict[str, tuple[str, ...]]:
+    """The `rdtype` records (A, AAAA, PTR, ...) each resolver of the lab (or those named in
+    `only`) answers for `name`, sorted, as text; a CNAME on the way is left out."""
     out = {}
+    wanted = dns_rdatatype.from_text(rdtype)
     for resolver, instance in lab.instances.items():
         if only and resolver not in only:
             continue
-        response = dns_query.udp(dns_message.make_query(name, "A"), instance.address, port=instance.port,
+        response = dns_query.udp(dns_message.make_query(name, rdtype), instance.address, port=instance.port,
                                  timeout=2.0)
-        out[resolver] = tuple(sorted(item.address for rrset in response.answer
-                                     if rrset.rdtype == dns_rdatatype.A for item in rrset))
+        out[resolver] = tuple(sorted(item.to_text() for rrset in response.answer
+                                     if rrset.rdtype == wanted for item in rrset))
     return out
 
 

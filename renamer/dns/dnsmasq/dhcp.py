@@ -28,7 +28,8 @@ def dhcp_checks(inventory: Inventory, resolver: Resolver, transport: Transport) 
         return []
     main, extra, options = daemon_files(resolver, transport)
     effective = read_effective(reader_for(transport), main, extra=extra, options=options)
-    out = [_reservation(effective, host.name, host.mac or "", str(host.address)) for _, host in hosts]
+    out = [_reservation(effective, host.name, host.mac or "", [str(a) for a in host.addresses])
+           for _, host in hosts]
     path = effective.lease_file()
     try:
         data = transport.read(path)
@@ -45,17 +46,17 @@ def dhcp_checks(inventory: Inventory, resolver: Resolver, transport: Transport) 
             label = Expectation(f"lease of {lease.hostname}", lease.hostname, DHCP, ("no lease",))
             out.append(Check(label, shown, False))
         for _, host in hosts:
-            pinned = str(host.address)
-            if lease.mac and lease.mac.lower() == (host.mac or "").lower() and lease.address != pinned:
-                label = Expectation(f"lease of {host.mac} ({host.name})", host.name, DHCP, (pinned,))
+            pinned = [str(a) for a in host.addresses]
+            if lease.mac and lease.mac.lower() == (host.mac or "").lower() and lease.address not in pinned:
+                label = Expectation(f"lease of {host.mac} ({host.name})", host.name, DHCP, tuple(pinned))
                 out.append(Check(label, shown, False))
     return out
 
 
-def _reservation(effective: Effective, name: str, mac: str, address: str) -> Check:
-    label = Expectation(f"dhcp-host {name}", name, DHCP, (f"{mac},{address}",))
+def _reservation(effective: Effective, name: str, mac: str, addresses: list[str]) -> Check:
+    label = Expectation(f"dhcp-host {name}", name, DHCP, (",".join([mac, *addresses]),))
     for directive in effective.values("dhcp-host"):
         parts = [p.strip().strip("[]").lower() for p in directive.value.split(",")]
-        if mac.lower() in parts and address.lower() in parts:
+        if mac.lower() in parts and all(a.lower() in parts for a in addresses):
             return Check(label, f"{directive.file}:{directive.line}", True)
     return Check(label, "no dhcp-host line in the configuration dnsmasq reads", False)

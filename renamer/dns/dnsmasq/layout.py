@@ -82,7 +82,7 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
     old_addresses = set(inventory.old_addresses)
     aliases = {n for site in inventory.sites if site.name in resolver.sites for h in site.hosts
                for a in h.aliases for n in (a, site.fqdn(a))}
-    current = {n: str(h.address) for site in inventory.sites if site.name in resolver.sites
+    current = {n: {str(a) for a in h.addresses} for site in inventory.sites if site.name in resolver.sites
                for h in site.hosts for n in (h.name, site.fqdn(h.name))}
     ours = resolver.snippet_dir.rstrip("/") + "/"
     out: list[HandRecord] = []
@@ -97,13 +97,13 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
     own_hosts = None if resolver.hosts_dir is None else posixpath.normpath(resolver.hosts_dir) + "/"
     out += [e for e in effective.hosts
             if (e.address in old_addresses or {n.lower() for n in e.names} & gone
-                or any(current.get(n.lower().rstrip("."), e.address) != e.address for n in e.names))
+                or any(e.address not in current.get(n.lower().rstrip("."), {e.address}) for n in e.names))
             and not (own_hosts and e.file.startswith(own_hosts)
                      and e.file[len(own_hosts):].startswith(PREFIX))]  # renamer's own hosts files
     return out
 
 
-def _second_address(directive: Directive, current: dict[str, str]) -> bool:
+def _second_address(directive: Directive, current: dict[str, set[str]]) -> bool:
     """Does a hand-written host-record or address= give an inventory name an address the inventory
     does not? dnsmasq then serves both (B-f4: a second address nobody sees until verify)."""
     if directive.key == "host-record":
@@ -116,7 +116,7 @@ def _second_address(directive: Directive, current: dict[str, str]) -> bool:
         given = [str(a) for a in (parse_address(parts[-1]),) if a is not None] if len(parts) > 1 else []
     else:
         return False
-    return any(name in current and address != current[name] for name in names for address in given)
+    return any(name in current and address not in current[name] for name in names for address in given)
 
 
 def shown_record(record: HandRecord) -> str:

@@ -10,6 +10,7 @@ import textwrap
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
 from renamer.errors import ConfigError
+from renamer.names import parse_address
 
 PREFIX = "renamer-"
 SNIPPET = re.compile(r"renamer-[a-z0-9][a-z0-9_-]{0,62}\.conf")  # as snippet_name names them
@@ -44,7 +45,8 @@ def render_hosts(site: Site) -> str:
         if warning:
             wrapped = textwrap.wrap(f"WARNING {host.name}: {warning}", width=76)
             lines += [f"# {wrapped[0]}"] + [f"#   {part}" for part in wrapped[1:]]
-        lines.append(f"{host.address} {site.fqdn(host.name)} {host.name}")  # the FQDN first: the PTR
+        for address in host.addresses:  # one line each: a dual-stack host's A and AAAA, two PTRs
+            lines.append(f"{address} {site.fqdn(host.name)} {host.name}")  # the FQDN first: the PTR
     for line in lines:
         if not line.isprintable():
             raise ConfigError(f"{site.source}: refusing to render a line with a control character: "
@@ -69,11 +71,14 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
             wrapped = textwrap.wrap(f"WARNING {host.name}: {warning}", width=76)
             lines += [f"# {wrapped[0]}"] + [f"#   {part}" for part in wrapped[1:]]
         if not in_hosts_file:  # The FQDN first: dnsmasq's PTR answers the first name of a host-record.
-            lines.append(f"host-record={site.fqdn(host.name)},{host.name},{host.address}")
+            # A dual-stack host's two addresses on one line (IPv4, then IPv6): an A, an AAAA and
+            # a PTR for each, all naming the FQDN.
+            lines.append(f"host-record={site.fqdn(host.name)},{host.name},"
+                         + ",".join(str(a) for a in host.addresses))
         if host.mac and dhcp:
             # dnsmasq reads an unbracketed IPv6 address there as a hardware address
-            address = f"[{host.address}]" if host.address.version == 6 else str(host.address)
-            lines.append(f"dhcp-host={host.mac},{address},{host.name}")
+            pinned = ",".join(f"[{a}]" if a.version == 6 else str(a) for a in host.addresses)
+            lines.append(f"dhcp-host={host.mac},{pinned},{host.name}")
         for alias in host.aliases:
             # The target as an FQDN: a one-label target (`hq-nas.`) is NXDOMAIN to a client that
             # asks through a forwarding resolver (Pi-hole + Unbound, OPNsense), which forwards
@@ -127,13 +132,17 @@ def drift(snippet: str) -> list[str]:
 
 
 def host_records(snippet: str) -> list[tuple[list[str], str]]:
-    """(names, address) of each host-record line in a snippet, or of each line of a hosts file."""
+    """(names, address) of each address of each host-record line in a snippet (a dual-stack
+    line gives two), or of each line of a hosts file."""
     out = []
     for line in snippet.splitlines():
         key, _, value = line.partition("=")
         parts = value.split(",")
         if key == "host-record" and len(parts) >= 2:
-            out.append((parts[:-1], parts[-1]))
+            # host-record=<name>[,<name>...],[<IPv4>],[<IPv6>][,<TTL>]: the names end where the
+            # addresses begin
+            names = [p for p in parts if parse_address(p) is None and not p.isdigit()]
+            out += [(names, p) for p in parts if parse_address(p) is not None]
         elif not value and not line.startswith("#") and len(words := line.split()) >= 2 \
                 and (":" in words[0] or words[0][:1].isdigit()):  # ADDRESS NAME... (a hosts file)
             out.append((words[1:], words[0]))
@@ -144,8 +153,11 @@ def records(snippet: str) -> dict[str, str]:
     """name -> what it points at, from a snippet's record lines (for plan summaries)."""
     out: dict[str, str] = {}
     for names, address in host_records(snippet):
+        # One key per name and family: a dual-stack host's AAAA is a record of its own, so adding
+        # or dropping it is an add or a delete, and renumbering either address an update.
+        v6 = ":" in address
         for name in names:
-            out[name] = f"A {address}"
+            out[f"{name} AAAA" if v6 else name] = f"{'AAAA' if v6 else 'A'} {address}"
     for line in snippet.splitlines():
         key, _, value = line.partition("=")
         parts = value.split(",")

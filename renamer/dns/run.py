@@ -19,7 +19,7 @@ from renamer.dns.ansible_export import Export, write_export
 from renamer.dns.answers import Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
-from renamer.dns.lock import locked
+from renamer.dns.lock import LOCK, locked
 from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
 from renamer.dns.query import dnspython_querier
@@ -108,7 +108,8 @@ def _read_ahead(resolvers: Sequence[Resolver], transports: dict[str, Transport],
     it stands, dns/preflight.py), fetched by a remote transport with its first round trip."""
     for resolver in resolvers:
         files, folders, runs = backend_for(resolver).reads(resolver)
-        state = [posixpath.join(resolver.backup_dir, name) for name in (PENDING, applies.LAST)]
+        # the plan names a lock left there (dns/served.py): read with the rest, no round trip of its own
+        state = [posixpath.join(resolver.backup_dir, name) for name in (PENDING, applies.LAST, LOCK)]
         tests = [resolver.test] if test else []
         transports[resolver.name].prefetch([*files, *state], folders, [*runs, *tests])
 

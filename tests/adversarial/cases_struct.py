@@ -123,7 +123,9 @@ def case_39(s: Scratch) -> Outcome:
 
 
 MANY_TO_ONE = config(hosts={"ana-ml2": "fv-ml1", "ana-ml3": "fv-ml1"},
-                     addresses={"10.250.50.54": "10.251.50.54", "10.250.50.55": "10.251.50.54"})
+                     addresses={"10.250.50.54": "10.251.50.54", "10.250.50.55": "10.251.50.54"}).replace(
+    "}}\n", "}, \"merges\": {\"fv-ml1\": [\"ana-ml2\", \"ana-ml3\"], "
+    "\"10.251.50.54\": [\"10.250.50.54\", \"10.250.50.55\"]}}\n", 1)  # intended merges (issue 27 item 18)
 COLLIDING = {
     "a.json": '{"ana-ml2": {"gpu": 4}, "ana-ml3": {"gpu": 8}}\n',
     "b.yaml": "hosts:\n  10.250.50.54: {role: web}\n  10.250.50.55: {role: db}\n",

@@ -260,9 +260,12 @@ def clear_error(run: Run, code: int) -> None:
     require_none([repr(line) for line in strays], "a multi-line error")
 
 
-def succeeded(run: Run, what: str = "renamer") -> None:
+def succeeded(run: Run, what: str = "renamer", *, decisions: bool = False) -> None:
+    """It ran to the end: exit 0, or with `decisions` also exit 1 of a sweep that wrote and left
+    references for a decision (issue 27 item 18: as verify would fail); the case checks them."""
     no_crash(run)
-    require(run.exit_code == 0, f"{what} failed: {run.brief()}")
+    left = decisions and run.exit_code == 1 and "left for a decision" in run.stdout + run.stderr
+    require(run.exit_code == 0 or left, f"{what} failed: {run.brief()}")
 
 
 # -- common shapes of a case ------------------------------------------------------------------
@@ -285,7 +288,7 @@ def swept(scratch: Scratch, files: Mapping[str, str | bytes], *, cfg: str = MK_C
     """A repo holding `files`, swept; the sweep must succeed."""
     root = scratch.repo(files, config=cfg, allowlist=allowlist)
     result = scratch.cli(root, *args)
-    succeeded(result, " ".join(args))
+    succeeded(result, " ".join(args), decisions=True)
     return root, result
 
 

@@ -5,8 +5,9 @@
 At the NTH time the run reaches POINT it creates MARKER and sleeps; the parent
 waits for MARKER and kills the process group. POINT is one of
 
-* `swap`: before the NTH `os.replace` of a sweep's temporary file over its
-  target (the commit phase of the two-phase write);
+* `swap`: before the NTH swap of a sweep's temporary file with its target
+  (the exchange of sweep/swap.py, or `os.replace` where the file system
+  cannot exchange: the commit phase of the two-phase write);
 * `commit-before`: before the NTH `vcs.commit` (the rename commit is the first
   of a sweep that renames, the rewrite commit the last);
 * `commit-after`: after the NTH `vcs.commit` made its git commit, before renamer
@@ -25,6 +26,7 @@ from typing import Any
 
 from renamer import vcs
 from renamer.atomic import TMP_SUFFIX
+from renamer.sweep import swap
 
 POINTS = ("swap", "commit-before", "commit-after")
 
@@ -59,6 +61,7 @@ def _is_swap(src: Any, dst: Any, *args: Any, **kwargs: Any) -> bool:
 def install(point: str, nth: int, marker: Path) -> None:
     if point == "swap":
         os.replace = _counting(os.replace, nth, marker, after=False, counts=_is_swap)
+        swap.exchange = _counting(swap.exchange, nth, marker, after=False, counts=_is_swap)
     elif point in ("commit-before", "commit-after"):
         vcs.commit = _counting(vcs.commit, nth, marker, after=point == "commit-after",
                                counts=lambda *a, **k: True)

@@ -166,7 +166,7 @@ def test_rollback_and_resume_after_a_killed_apply(run, pair) -> None:  # type: i
     assert dns(run, pair, "apply", "--resolvers", "all").exit_code == 0
     before = pair.snippets()
     move_gateway(pair)
-    _half_done(pair, "ns-e1", "20261201T100000.000000Z")
+    _half_done(pair, "ns-e1", "29991201T100000.000000Z")  # later than the apply above
     assert addresses(pair, "fv-gw.fv.lan.") == {"ns-e1": NEW, "ns-e2": OLD}
     refused = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible")
     assert refused.exit_code == 3 and "--resume" in refused.stderr
@@ -175,7 +175,7 @@ def test_rollback_and_resume_after_a_killed_apply(run, pair) -> None:  # type: i
     assert "ns-e1" in rolled.stdout and "rolled back" in rolled.stdout
     assert pair.snippets() == before
     assert addresses(pair, "fv-gw.fv.lan.") == {name: OLD for name in TWO}
-    _half_done(pair, "ns-e2", "20261201T110000.000000Z")
+    _half_done(pair, "ns-e2", "29991201T110000.000000Z")
     resumed = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible", "--resume")
     assert resumed.exit_code == 0, resumed.stdout + resumed.stderr
     assert addresses(pair, "fv-gw.fv.lan.") == {name: NEW for name in TWO}

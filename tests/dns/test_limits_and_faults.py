@@ -41,7 +41,7 @@ def test_any_exception_after_the_write_rolls_back(run, lab, monkeypatch: pytest.
     move_gateway(lab)
     calls = []
 
-    def broken(self, resolver, outcome):  # type: ignore[no-untyped-def]
+    def broken(self, resolver, outcome, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(resolver.name)
         if len(calls) == 2:
             raise ValueError("a bug in verification")

@@ -111,7 +111,10 @@ def test_b_f5_a_snippet_written_but_not_restarted_is_not_up_to_date(run, lab: La
 def test_b_f5_an_apply_killed_between_two_resolvers_shows_in_plan(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
     mark = lab.root / "in-test"
-    slow = f'touch {mark}; sleep 30; exec "$@"'  # ns-ana2's test waits: the kill lands there
+    # ns-ana2's test waits once its new snippet is written (the preflight tests the configuration
+    # as it stands first, which must pass): the kill lands there
+    written = lab.instances["ns-ana2"].snippet_dir / "renamer-fv.conf"
+    slow = f'if grep -q 10.251.0.2 {written}; then touch {mark}; sleep 30; fi; exec "$@"'
     test = lab.instances["ns-ana2"].test_command()
     lab.write_resolvers(ns_ana2={"test": ["sh", "-c", slow, "sh", *test]})
     move_gateway(lab)

@@ -266,7 +266,8 @@ class Matcher:
         escape, so no match."""
         if b"\\" in data:
             matches = [m for m in matches if not _in_windows_path(data, m.start)]
-        spans = sorted((span, rule) for rule in self._ranges for span in find_ranges(data, rule)) \
+        spans = sorted(((span, rule) for rule in self._ranges for span in find_ranges(data, rule)),
+                       key=lambda pair: pair[0]) \
             if self._ranges and self._might_hold_range(data) else []
         if spans:
             matches = with_ranges(matches, spans)

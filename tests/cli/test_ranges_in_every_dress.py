@@ -64,3 +64,31 @@ def test_a_glob_needs_a_decision(line: str, repo: Callable[..., Path], run: Call
     assert _reasons(root, run) == ["pattern"]
     run(root, "sweep", "--commit")
     assert (root / "run.sh").read_text() == line + "\n"
+
+
+BOTH_ENDS = """\
+version: 1
+renames:
+  hosts: {web01: app01, web03: app03, web05: app05}
+  addresses: {10.0.0.70: 10.1.0.70, 10.0.0.74: 10.1.0.74}
+allowlist: allow.yaml
+"""
+
+
+@pytest.mark.parametrize("line", (
+    pytest.param("web01-web05", id="two-renamed-ends"),
+    pytest.param("web{01..03}", id="brace-set-of-two-renamed"),
+    pytest.param("dhcp-range=10.0.0.70-10.0.0.74", id="two-renamed-addresses"),
+    pytest.param("`web01`–`web05` at 10.0.0.70–.74", id="dressed-two-renamed"),
+))
+def test_a_range_whose_ends_are_both_renamed_is_refused_not_a_crash(line: str, repo: Callable[..., Path],
+                                                                    run: Callable[..., Result]) -> None:
+    # Two rules found the same span, and sorting fell back to comparing the rules (a TypeError
+    # in sweep, verify and audit alike): the span alone orders them.
+    root = repo({"servers.md": line + "\n"}, config=BOTH_ENDS, allowlist=ALLOW)
+    assert run(root, "sweep", "--dry-run").exit_code == 0
+    assert run(root, "audit").exit_code == 0
+    reasons = _reasons(root, run)
+    assert reasons and set(reasons) == {"range"}
+    assert run(root, "sweep", "--commit").exit_code == 1  # left for a decision
+    assert (root / "servers.md").read_text() == line + "\n"

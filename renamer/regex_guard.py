@@ -43,40 +43,42 @@ def refusal(pattern: str | bytes, flags: int = 0) -> str | None:
         parsed = sre_parse.parse(pattern, flags)
     except (re.error, OverflowError, RecursionError):
         return None  # not ours to judge: compiling it says what is wrong
-    return _walk(list(parsed), repeated=False)
+    return _walk(list(parsed), rounds=1)
 
 
-def _walk(items: list[tuple[Any, Any]], repeated: bool) -> str | None:
+def _walk(items: list[tuple[Any, Any]], rounds: float) -> str | None:
+    """`rounds`: how many times the enclosing repetitions may run these items, multiplied
+    ((?:(?:a?){8}){8} runs `a?` 64 times: as many as an unbounded one, for backtracking)."""
     for op, av in items:
-        problem = _item(op, av, repeated)
+        problem = _item(op, av, rounds)
         if problem:
             return problem
     return None
 
 
-def _item(op: Any, av: Any, repeated: bool) -> str | None:
+def _item(op: Any, av: Any, rounds: float) -> str | None:
+    repeated = rounds > _MANY
     if op in _REPEATS or op == getattr(sre, "POSSESSIVE_REPEAT", None):
         low, high, body = av
         varies = low != high
         if repeated and varies and _matches_text(body):
             return ("a quantifier inside a repeated group ((a+)+ style) can take exponential time: "
                     "repeat a character class instead, or make the inner part fixed")
-        many = high == sre.MAXREPEAT or high > _MANY
-        return _walk(list(body), repeated or (many and high > 1))
+        return _walk(list(body), rounds * (float("inf") if high == sre.MAXREPEAT else max(high, 1)))
     if op == sre.BRANCH:
         branches = av[1]
         if repeated and not _distinct_starts(branches):
             return ("an alternation whose branches can start alike inside a repetition ((a|ab)* style) "
                     "can take exponential time: use a character class, or branches that start differently")
-        return next((p for b in branches if (p := _walk(list(b), repeated))), None)
+        return next((p for b in branches if (p := _walk(list(b), rounds))), None)
     if op == sre.SUBPATTERN:
-        return _walk(list(av[3]), repeated)
+        return _walk(list(av[3]), rounds)
     if op in (sre.ASSERT, sre.ASSERT_NOT):
-        return _walk(list(av[1]), repeated)
+        return _walk(list(av[1]), rounds)
     if op == getattr(sre, "ATOMIC_GROUP", None):
-        return _walk(list(av), repeated)
+        return _walk(list(av), rounds)
     if op == sre.GROUPREF_EXISTS:
-        return _walk(list(av[1]), repeated) or (_walk(list(av[2]), repeated) if av[2] else None)
+        return _walk(list(av[1]), rounds) or (_walk(list(av[2]), rounds) if av[2] else None)
     return None
 
 

@@ -37,6 +37,9 @@ def _allow(key: str, pattern: str) -> str:
                  id="inside-a-lookahead"),
     pytest.param("near_miss.ignore", r"(x|xy)*z", "an alternation whose branches", id="near-miss-ignore"),
     pytest.param("near_miss.ignore", r"((x+)+)+y", "a quantifier inside", id="three-deep"),
+    # bounds that are small each but multiply: 8 x 8 rounds of `a?` (found by the break-it pass)
+    pytest.param("dated.sections", r"^(?:(?:a?){8}){8}(?P<date>\d{4}-\d\d-\d\d)", "a quantifier inside",
+                 id="nested-bounds-multiply"),
 ))
 def test_a_catastrophic_regex_is_refused_at_load(key: str, pattern: str, why: str, repo: Callable[..., Path],
                                                   run: Callable[..., Result]) -> None:

@@ -103,15 +103,7 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     elif not manage:
         return _asked(entry, site_names, bad, problems, start)
 
-    name = entry.get("name")
-    if label_problem(name, "resolver name"):
-        bad("name", label_problem(name, "resolver name") or "")
-    address = parse_address(entry["address"]) if isinstance(entry.get("address"), str) else None
-    if address is None:
-        bad("address", f"invalid address {shown(entry.get('address'))}")
-    port = entry.get("port", 53)
-    if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
-        bad("port", f"expected a port number 1-65535, got {shown(port)}")
+    name, address, port = _endpoint(entry, bad)
     backend = entry.get("backend", BACKEND_NAMES[0])
     if backend not in BACKEND_NAMES:
         bad("backend", f"unsupported backend {shown(entry.get('backend'))} "
@@ -178,12 +170,8 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
                     check_layout, conf_file, python, backend, hosts_dir)
 
 
-def _asked(entry: dict[str, Any], site_names: set[str] | None, bad: Any, problems: Problems,
-           start: int) -> Resolver | None:
-    """A `manage: false` resolver: only where it answers, for which sites, how long to wait."""
-    for key in sorted(set(entry) - _ASKED_KEYS):
-        bad(key, "not used with manage: false (renamer never writes, tests or restarts this resolver; "
-                 "it only asks it over DNS): remove the key, or set manage: true")
+def _endpoint(entry: dict[str, Any], bad: Any) -> tuple[Any, Any, Any]:
+    """A resolver's name, address and port, each checked (managed or not, one rule)."""
     name = entry.get("name")
     if label_problem(name, "resolver name"):
         bad("name", label_problem(name, "resolver name") or "")
@@ -193,6 +181,16 @@ def _asked(entry: dict[str, Any], site_names: set[str] | None, bad: Any, problem
     port = entry.get("port", 53)
     if not isinstance(port, int) or isinstance(port, bool) or not 1 <= port <= 65535:
         bad("port", f"expected a port number 1-65535, got {shown(port)}")
+    return name, address, port
+
+
+def _asked(entry: dict[str, Any], site_names: set[str] | None, bad: Any, problems: Problems,
+           start: int) -> Resolver | None:
+    """A `manage: false` resolver: only where it answers, for which sites, how long to wait."""
+    for key in sorted(set(entry) - _ASKED_KEYS):
+        bad(key, "not used with manage: false (renamer never writes, tests or restarts this resolver; "
+                 "it only asks it over DNS): remove the key, or set manage: true")
+    name, address, port = _endpoint(entry, bad)
     timeout = entry.get("timeout", 2.0)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 60:
         bad("timeout", f"expected seconds between 0 and 60, got {shown(timeout)}")

@@ -26,15 +26,16 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-_TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\.\.|~)"  # -, en dash, em dash, .., ~
+_TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\xe2\x80\xa6|\.\.|~)"  # -, en dash, em dash, ellipsis, .., ~
 # Spaced forms need a full second end: "10.0.0.1 - 14 hosts" is prose, not a range.
-_SPACED = rb"(?:[ \t]*(?:\xe2\x80\x93|\xe2\x80\x94|\.\.|~)[ \t]*|[ \t]+(?:-|to|through|thru)[ \t]+)"
+_SPACED = (rb"(?:[ \t]*(?:\xe2\x80\x93|\xe2\x80\x94|\xe2\x80\xa6|\.\.|~)[ \t]*"
+           rb"|[ \t]+(?:-|to|through|thru)[ \t]+)")
 # Every range has a digit right before its separator, or a brace set: a file without one (most
 # files, and any file dense with plain references) is never searched rule by rule.
-RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94]|[ \t]+(?:to|through|thru|-)[ \t])"
+RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94\xa6]|[ \t]+(?:to|through|thru|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
-_CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\])?"  # what dresses a range's first end after it
-_OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[)?"  # and its second end before it
+_CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\]|>)?"  # what dresses a range's first end after it
+_OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[|<)?"  # and its second end before it
 RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
 
 

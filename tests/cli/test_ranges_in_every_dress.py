@@ -33,6 +33,8 @@ def _reasons(root: Path, run: Callable[..., Result]) -> list[str | None]:
     pytest.param("'web01' to 'web04'", id="quoted-spaced"),
     pytest.param("\"10.0.0.70\"-\"10.0.0.74\"", id="quoted-addresses"),
     pytest.param("web01.lab.example-web03", id="fqdn-then-bare"),
+    pytest.param("<web01>\u2013<web05>", id="angle-brackets"),  # the break-it pass's two dresses
+    pytest.param("web01\u2026web05", id="ellipsis"),
 ))
 def test_a_dressed_range_is_never_rewritten_at_one_end(line: str, repo: Callable[..., Path],
                                                        run: Callable[..., Result]) -> None:

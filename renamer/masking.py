@@ -22,6 +22,7 @@ _YAML = re.compile(rf"^(\s*(?:-\s+)?)([\"']?)({_NAME})\2(\s*:[ \t]+)(.*?)(\s*)$"
 # Then key/value pairs anywhere: flow mappings, JSON, DSNs, query strings, TOML.
 _PAIR = re.compile(r"""(?P<key>(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q))(?P<sep>\s*[:=]\s*)(?!//)"""
                    r"""(?P<value>"(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;}&'"\]]+)""")
+_INNER = re.compile(r"([A-Za-z0-9_.\-]+)([:=])(.*)\Z")
 # An innermost flow mapping, `{user: a, password: s3 cret}` or `{"token": "x"}`, and one item of it.
 _FLOW = re.compile(r"\{([^{}]*:[^{}]*)\}")
 _FLOW_ITEM = re.compile(r"""(?P<key>\s*(?P<q>["']?)(?P<name>[A-Za-z0-9_.\-]+)(?P=q)\s*:\s*)"""
@@ -81,7 +82,13 @@ def mask_line(line: str) -> str:
 
 
 def _mask_pair(m: re.Match[str]) -> str:
-    if not is_secret_name(m.group("name")) or m.group("value") == MASK:
+    if m.group("value") == MASK:
+        return m.group(0)
+    if not is_secret_name(m.group("name")):
+        # A pair inside a value: `--from-literal=password=X` (kubectl), `-e TOKEN=X`.
+        inner = _INNER.match(m.group("value"))
+        if inner and is_secret_name(inner.group(1)) and inner.group(3):
+            return f"{m.group('key')}{m.group('sep')}{inner.group(1)}{inner.group(2)}{MASK}"
         return m.group(0)
     value = m.group("value")
     quote = value[0] if value[:1] in ("'", '"') else m.group("q")  # JSON: a number becomes a string

@@ -76,6 +76,10 @@ from renamer.masking import MASK, is_secret_name, mask_line
                  id="bearer-anywhere"),
     pytest.param("http://ana-ml2/v1?api_key=abc123&q=1", "http://ana-ml2/v1?api_key=****&q=1",
                  id="query-string"),
+    # a pair inside a flag's value (the break-it pass): kubectl's literal, docker's env
+    ("kubectl create secret generic x --from-literal=password=S3cretX",
+     "kubectl create secret generic x --from-literal=password=****"),
+    ("docker run --env=API_TOKEN=abc123 img", "docker run --env=API_TOKEN=**** img"),
 ))
 def test_mask_line_rewrites(line: str, expected: str) -> None:
     assert mask_line(line) == expected

@@ -14,7 +14,7 @@ TMP_SUFFIX = ".renamer-tmp"  # every temporary file renamer makes ends so (and i
 
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: str = TMP_SUFFIX,
-                 replace_links: bool = False) -> None:
+                 replace_links: bool = False, prefix: str = ".renamer-") -> None:
     """Replace `path` with `data` so readers see the old or the new file, never a mix.
 
     The temporary file is hidden (a leading dot) and ends in `suffix`. A link at
@@ -23,7 +23,7 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None, *, suffix: st
     if path.is_symlink() and not replace_links:
         raise UnsafeError(f"{path}: is a symlink; renamer never writes through links")
     # a short fixed prefix, not the file's name: a name near 255 bytes leaves no room (B-12)
-    fd, tmp = tempfile.mkstemp(prefix=".renamer-", suffix=suffix, dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
     try:
         _fill(fd, data, mode)
         os.replace(tmp, path)

@@ -123,7 +123,8 @@ class LocalTransport:
         target = Path(path)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(target, data, 0o644, suffix=".tmp", replace_links=True)
+            # named after the snippet, as `OwnFiles.leftover` finds what a killed run left
+            write_atomic(target, data, 0o644, suffix=".tmp", replace_links=True, prefix=f".{target.name}.")
         except OSError as exc:
             raise TransportError(f"{path}: cannot write: {exc.strerror}") from None
 

@@ -140,8 +140,8 @@ def test_write_goes_through_a_hidden_temporary_file_and_leaves_none(tmp_path: Pa
     ((source, target),) = renames
     assert target == str(path)
     assert os.path.dirname(source) == str(tmp_path)
-    # hidden, of fixed length whatever the name (a name near 255 bytes leaves no room for more)
-    assert os.path.basename(source).startswith(".renamer-") and source.endswith(".tmp")
+    # hidden and named after the snippet, so that what a killed run left is found and removed
+    assert os.path.basename(source).startswith(".renamer-fv.conf.") and source.endswith(".tmp")
     assert [p.name for p in tmp_path.iterdir()] == ["renamer-fv.conf"]
 
 

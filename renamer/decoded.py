@@ -1,4 +1,4 @@
-"""Old values a consumer reads only after decoding: a name split by a line-ending backslash.
+"""Old values a consumer reads only joined: a name split by a line-ending backslash, or by quotes.
 
 YAML's escaped line break in a double-quoted scalar (`"http://ana-\\` newline `  ml2"`), TOML's
 line-ending backslash in a multi-line basic string, and a shell (or Dockerfile, Makefile) line
@@ -10,12 +10,22 @@ fails on it until a person rejoins or keeps it.
 YAML and TOML drop the next line's leading blanks with the break; a shell keeps them (`ana-\\`
 newline `  ml2` is two words there), so the join depends on the format (`Format.joins_indent`).
 
+A shell also joins the quoted and unquoted pieces of one word: `ana-"ml2"`, `'ana-'ml2`,
+`"ana-"'ml2'` and `an""a-ml2` are each the one word `ana-ml2` (in a script, a `.env` file, a
+Dockerfile's RUN, a Makefile's recipe, a compose file's command; Python and C join adjacent
+string literals the same way). Which piece the new name goes in is the author's choice, so these
+are refused `split` too. Quotes around a whole name (`"ana-ml2"`) join nothing and are matched as
+ever; `ana\\-ml2` is a regular expression's spelling, rewritten `fv\\-ml1` (forms.py), which the
+shell reads as `fv-ml1`.
+
 Cost: a file is looked at only when it holds a backslash right before a line end (one `in`
-test), and then only a window of the longest form around each break is matched again.
+test), and then only a window of the longest form around each break is matched again; for
+quotes, when the file without its quote characters holds a needle more often than with them.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Protocol
 
@@ -107,3 +117,40 @@ def _original(position: int, cuts: list[tuple[int, int]], *, at_cut: bool) -> in
         else:
             break
     return position + removed
+
+
+_QUOTES = b"'\""
+_QUOTE = re.compile(b"['\"]")
+
+
+def might_join_quotes(finder: Finder, data: bytes) -> bool:
+    """Does removing the quote characters make an old value's needle appear, or continue one?
+    (`translate` and `count` passes in C: cheap enough for every file holding a quote.)"""
+    if b"'" not in data and b'"' not in data:
+        return False
+    joined = data.translate(None, _QUOTES)
+    if any(joined.count(needle) > data.count(needle) for needle in finder.needles):
+        return True
+    # A quote that a longer form continues past (`"ana-ml2".ana.lan`): same needles, another match.
+    return any(re.search(re.escape(needle) + rb"['\"]+[A-Za-z0-9.:_-]", data) for needle in finder.needles
+               if needle + b'"' in data or needle + b"'" in data)
+
+
+def quote_joined_matches(finder: Finder, data: bytes, matches: list[Match]) -> list[Match]:
+    """`matches` with every old value spelled across quotes (`ana-"ml2"`) added, refused `split`."""
+    if not might_join_quotes(finder, data):
+        return matches
+    removed = [x.start() for x in _QUOTE.finditer(data)]  # original offsets, in order
+    in_joined = [at - index for index, at in enumerate(removed)]  # where each one was cut
+    added: list[Match] = []
+    for m in finder.find(data.translate(None, _QUOTES)):
+        # Quotes cut inside the match (not at its edges): the pieces of one word.
+        first, last = bisect.bisect_right(in_joined, m.start), bisect.bisect_left(in_joined, m.end)
+        if first >= last:
+            continue
+        added.append(Match(m.start + first, m.end + last, m.old, m.new, m.kind, m.derived, refused="split"))
+    if not added:
+        return matches
+    # The joined reading wins over a shorter one in the bytes: `"ana-ml2".ana.lan` is the FQDN.
+    kept = [m for m in matches if not any(a.start < m.end and m.start < a.end for a in added)]
+    return sorted([*kept, *added], key=lambda m: m.start)

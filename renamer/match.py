@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from renamer import forms as spelling
+from renamer import name_starts
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
 from renamer.forms import Form
@@ -105,6 +106,7 @@ class Matcher:
         for text in texts:
             if not any(text.startswith(s) for s in starters):
                 starters.append(text)
+        self._longest = max((len(t) for t in texts), default=0)
         self.needles = tuple(prefilter + network)
         self._starters = tuple(starters + network)
         self._derived = self._derived_pattern()
@@ -159,13 +161,30 @@ class Matcher:
             self._patterns_found = find_patterns(data, self._pattern_olds, self._pattern_starts)
         return self._patterns_found
 
-    def find(self, data: bytes) -> list[Match]:
+    def find(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:
         """All matches in `data`, leftmost-longest, non-overlapping, in order; those that must
-        not be rewritten (a range, an account, a pattern) carry `refused` or `kept`."""
+        not be rewritten (a range, an account, a pattern) carry `refused` or `kept`. `starts`:
+        where the file's format says a name starts whatever the byte before it
+        (name_starts.py); a shell default's start is found here, in any file."""
         found = self._find_exact(data)
         if self._mapped_scan and _holds_mapped(data):
             found = self._with_mapped(data, found)
+        found = name_starts.with_starts(self, data, found, starts)
         return self._in_context(data, found)
+
+    def match_at(self, data: bytes, pos: int) -> Match | None:
+        """The form starting at `pos`, with its right boundary but not its left one (the caller
+        knows a name starts there): matched in a slice, whose start passes every left rule."""
+        if self.pattern is None:
+            return None
+        window = data[pos:pos + self._longest + 4]  # the right rules look at most 2 bytes on
+        hit = self.pattern.match(window)
+        if hit is None or (hit.end() == len(window) and pos + len(window) < len(data)):
+            return None
+        found = self._resolve(window, 0, hit.end())
+        if found is not None:
+            found.start, found.end = pos, pos + hit.end()
+        return found
 
     def renumbered(self, address: str) -> str | None:
         """The new address of an old IPv4 one (its own key, else its renamed network), or None."""
@@ -180,13 +199,13 @@ class Matcher:
         net = ipaddress.IPv4Network(network)
         return any(isinstance(old, ipaddress.IPv4Network) and net.subnet_of(old) for old, _ in self.networks)
 
-    def find_any_case(self, data: bytes) -> list[Match]:
+    def find_any_case(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:
         """`find` where host names are DNS names (a zone, a hosts file): any case matches, and the
         new value takes the case of what was found (forms.case_like). Byte offsets are the
         same in `data.lower()`, which the lower-cased rules run over."""
         folded = self._any_case()
         out = []
-        for m in folded.find(data.lower()):
+        for m in folded.find(data.lower(), starts):
             found = data[m.start:m.end]
             if found != found.lower() or m.kind == "host":
                 text = found.decode("utf-8", "replace")

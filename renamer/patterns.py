@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -167,8 +168,12 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
         regex = None
         if not globbed or _REGEX_ONLY.search(candidate):  # `web0*`, `192.0.2.1*`: a glob, read as one
             try:  # a token from a file: never run where it could backtrack for ever (B-9)
-                regex = compile_untrusted(candidate)
-            except (re.error, OverflowError, RecursionError, UnsafeRegex):
+                with warnings.catch_warnings():
+                    # `[[hosts.web01]]` (a TOML header) is a "possible nested set" to `re`, which
+                    # warns: a token whose reading Python means to change is no pattern here.
+                    warnings.simplefilter("error", FutureWarning)
+                    regex = compile_untrusted(candidate)
+            except (re.error, OverflowError, RecursionError, UnsafeRegex, FutureWarning):
                 regex = None
         for old in olds:
             if candidate == old:

@@ -81,8 +81,21 @@ class Format(Protocol):
         a shell (decoded.py)."""
         ...
 
+    @property
+    def escapes(self) -> tuple[str, ...]:
+        """The escape styles this format decodes wherever they stand, so that a name spelled with
+        them is rewritten in the same style (JSON's `\\u`: only inside strings, each exactly one
+        character); any other escaped spelling is a residual `encoded` (escapes.py)."""
+        ...
+
     def claims(self, path: str, name: str, data: bytes) -> bool:
         """Whether this format reads the file at `path` (its last component `name`)."""
+        ...
+
+    def name_starts(self, data: bytes) -> list[int]:
+        """Byte offsets where this format's grammar starts a name although the byte before is a
+        name character (a TOML key's part after a dot); the matcher's left rule is not asked
+        there (name_starts.py)."""
         ...
 
     def locate(self, text: str, offsets: Sequence[int]) -> list[Location] | None:
@@ -128,12 +141,16 @@ class BaseFormat:
     needs_edits = False
     comment: Comment | None = None
     joins_indent = False
+    escapes: tuple[str, ...] = ()
     dns_names = False
     suffixes: tuple[str, ...] = ()
 
     def claims(self, path: str, name: str, data: bytes) -> bool:
         dot = name.rfind(".")
         return dot > 0 and name[dot:].lower() in self.suffixes
+
+    def name_starts(self, data: bytes) -> list[int]:
+        return []
 
     def locate(self, text: str, offsets: Sequence[int]) -> list[Location] | None:
         return None

@@ -15,6 +15,7 @@ class Json(BaseFormat):
     keys = True
     checks_edits = True
     needs_edits = True
+    escapes = ("u",)  # JSON has escapes only inside strings, and `\u002d` is exactly `-`
     suffixes = (".json",)
 
     def locate(self, text: str, offsets: Sequence[int]) -> list[Location] | None:

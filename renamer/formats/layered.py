@@ -47,8 +47,15 @@ class WithRecords:
     def joins_indent(self) -> bool:
         return self.own.joins_indent
 
+    @property
+    def escapes(self) -> tuple[str, ...]:
+        return self.own.escapes
+
     def claims(self, path: str, name: str, data: bytes) -> bool:
         return self.own.claims(path, name, data) and self.records.claims(path, name, data)
+
+    def name_starts(self, data: bytes) -> list[int]:
+        return self.own.name_starts(data)
 
     def locate(self, text: str, offsets: Sequence[int]) -> list[Location] | None:
         return self.own.locate(text, offsets)

@@ -10,6 +10,7 @@ edit: it only names where a reference stands, as YAML's key paths do.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import re
 from collections.abc import Sequence
 
@@ -56,6 +57,7 @@ class _Reader:
         self.spans: list[Span] = []
         self.arrays: dict[tuple[str, ...], int] = {}  # array-of-tables path -> entries so far
         self.begun = 0  # where the statement being read began: what a break leaves unread
+        self.parts: list[int] = []  # where each bare key part after a dot starts
 
     def peek(self) -> tuple[str, str, int, int]:
         while self.at < len(self.tokens) and self.tokens[self.at][0] in ("ws", "comment"):
@@ -89,6 +91,8 @@ class _Reader:
             if kind not in ("bare", "string") or text.startswith(('"""', "'''")):
                 raise _Broken(begin)
             parts.append(_key_text(text))
+            if start >= 0 and kind == "bare":
+                self.parts.append(begin)
             start = begin if start < 0 else start
             end = finish
             if self.peek()[1] != ".":
@@ -182,6 +186,19 @@ def locate(text: str, offsets: Sequence[int]) -> list[Location] | None:
     return out
 
 
+def name_starts(data: bytes) -> list[int]:
+    """Byte offsets of the bare key parts that follow a dot (`[servers.ana-ml2]`,
+    `a.ana-ml2 = 1`): a name starts there, the dot is TOML's (name_starts.py). Up to where the
+    TOML breaks, if it does."""
+    text = data.decode("utf-8", "surrogateescape")
+    reader = _Reader(text)
+    with contextlib.suppress(_Broken, RecursionError):  # the parts read before a break stand
+        reader.document()
+    if text.isascii():
+        return reader.parts
+    return [len(text[:part].encode("utf-8", "surrogateescape")) for part in reader.parts]
+
+
 class Toml(BaseFormat):
     name = "toml"
     structured = True
@@ -196,6 +213,9 @@ class Toml(BaseFormat):
 
     def edit_problem(self, before: str, after: str) -> str | None:
         return data_formats.edit_problem("toml", before, after)
+
+    def name_starts(self, data: bytes) -> list[int]:
+        return name_starts(data)
 
 
 FORMAT = Toml()

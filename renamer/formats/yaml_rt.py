@@ -259,7 +259,52 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
         problem = _compare(old_key, new_key, child, seen) or _compare(old_value, new_value, child, seen)
         if problem:
             return problem
+    return _merge_collision(old, new, where)
+
+
+_MERGE = "tag:yaml.org,2002:merge"
+_MERGED_MAX = 10_000  # keys one mapping gathers through its merge keys: past it, not checked
+
+
+def _merge_collision(old: Any, new: Any, where: str) -> str | None:
+    """A mapping with a merge key (`<<: *base`, `<<: [*a, *b]`) holds its own keys and the merged
+    mappings' keys: a renamed key that meets another there is a collision no parser reports
+    (the own key silently wins, or the first merged one), so the mapping would lose a key."""
+    if not any(type(k).__name__ == "ScalarNode" and k.tag == _MERGE for k, _ in new.value):
+        return None
+    before, after = _effective(old, set()), _effective(new, set())
+    if len(before) != len(after):
+        return None  # another shape: the walk of the merged mappings says why
+    first: dict[str, tuple[str, int]] = {}  # a key as edited -> as it was, its line
+    for (was, _), (key, line) in zip(before, after, strict=True):
+        if key not in first:
+            first[key] = (was, line)
+            continue
+        other, other_line = first[key]
+        if other == was:
+            continue  # the same key before the edit too: an override the author wrote
+        renamed, at, standing = (was, line, other_line) if was != key else (other, other_line, line)
+        return (f"line {at}: {where}: renaming key {renamed!r} to {key!r} would collide with the key "
+                f"{key!r} at line {standing}, which the merge key `<<` brings into the same mapping")
     return None
+
+
+def _effective(node: Any, seen: set[int]) -> list[tuple[str, int]]:
+    """(key, line) of every key a mapping holds once merged: its own keys, then each merged
+    mapping's, in order; a mapping merged twice is counted once (a merge bomb stays linear)."""
+    out: list[tuple[str, int]] = []
+    merged: list[Any] = []
+    for key, value in node.value:
+        if type(key).__name__ == "ScalarNode" and key.tag == _MERGE:
+            merged += value.value if type(value).__name__ == "SequenceNode" else [value]
+        else:
+            out.append((_key_text(key), key.start_mark.line + 1))
+    for mapping in merged:
+        if type(mapping).__name__ != "MappingNode" or id(mapping) in seen or len(out) > _MERGED_MAX:
+            continue
+        seen.add(id(mapping))
+        out += _effective(mapping, seen)
+    return out
 
 
 # Plain scalars a YAML 1.1 reader takes for booleans or null, where YAML 1.2 reads strings.

@@ -14,7 +14,14 @@ from pathlib import Path
 
 from renamer import near_miss, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
-from renamer.decoded import might_hold_break, might_split, split_matches
+from renamer.decoded import (
+    might_hold_break,
+    might_join_quotes,
+    might_split,
+    quote_joined_matches,
+    split_matches,
+)
+from renamer.escapes import escaped_matches, might_escape, might_hold_escape
 from renamer.formats import Format, format_of
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
@@ -54,9 +61,12 @@ REFUSED_HINTS = {
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
-    "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation): "
-              "read joined, but no text edit knows where the break goes; rejoin it and rerun the sweep, "
-              "or keep it with a keep rule"),
+    "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation) or by "
+              "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`): read joined, but no text edit knows "
+              "where the break goes; rejoin it and rerun the sweep, or keep it with a keep rule"),
+    "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `%2D`, `&#45;`) where renamer cannot "
+                "tell that the consumer decodes them, or an escape beside it that makes another name once "
+                "decoded (`ana-ml2%30`): write it plainly and rerun the sweep, or keep it with a keep rule"),
     "reverse-owner": ("the PTR owner of an old address, relative to $ORIGIN, whose new address lies in "
                       "another reverse zone: move the record to that zone's file by hand"),
 }
@@ -119,7 +129,9 @@ class FileScanner:
             hit, loose_hit = hints
         else:
             hit = content.kind != "too-large" and (self.matcher.might_match(data)
-                                                   or might_split(self.matcher, data))
+                                                   or might_split(self.matcher, data)
+                                                   or might_join_quotes(self.matcher, data)
+                                                   or might_escape(self.matcher, data))
             loose_hit = self.options.loose and self.project.loose.might_match(data)
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
@@ -152,12 +164,17 @@ class FileScanner:
             refs = list(self._scan_large(rel, Path(path), content.detail))
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         find = self.matcher.find_any_case if any_case else self.matcher.find
-        matches = find(data) if hit else []
+        matches = find(data, fmt.name_starts(data) if fmt is not None else ()) if hit else []
         if hit and content.kind == "text" and (b"$ORIGIN" in data or b"$origin" in data):
             matches = with_reverse_owners(data, matches, self.matcher)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
             matches = split_matches(self.matcher, data, matches, indent=indent)
+        if hit and content.kind == "text":
+            matches = quote_joined_matches(self.matcher, data, matches)
+        if hit and content.kind == "text" and might_hold_escape(data):
+            decodes = (fmt or format_of(rel, data)).escapes
+            matches = escaped_matches(self.matcher, data, matches, decodes=decodes)
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
         if content.kind in ("binary", "encoding"):
@@ -232,7 +249,7 @@ class FileScanner:
             return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
         merges = self.project.config.renames.merges
-        refused = (merge_problem(data, edits, merges) if merges else None) or \
+        refused = (merge_problem(data, edits, merges, fmt) if merges else None) or \
             self._structure_problem(fmt, data, edits, partial=len(pending) < len(matches))
         if refused:
             for index, _ in pending:
@@ -258,7 +275,10 @@ class FileScanner:
         for e in edits:
             sources.setdefault(e.new, set()).add(data[e.start:e.end])
         merged = any(len(olds) > 1 for olds in sources.values())  # two old keys could become one
-        risky = (merged or any(n in data for n in news) or any(fmt.retypes(n.decode()) for n in news)
+        # An escaped new value (`fv\u002dml1`) may already stand in its plain spelling.
+        escaped = any(b"\\" in n or b"%" in n or b"&#" in n for n in news)
+        risky = (merged or escaped or any(n in data for n in news)
+                 or any(fmt.retypes(n.decode()) for n in news)
                  or (partial and fmt.structured) or b"{%" in data or b"{{" in data
                  or any(_names(data, e.start) for e in edits))
         if not risky:

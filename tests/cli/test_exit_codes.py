@@ -105,6 +105,24 @@ def test_a_listed_merge_rewrites_both_where_nothing_collides(repo: Callable[...,
     pytest.param("dnsmasq.conf", "host-record=web01,10.0.0.1\nhost-record=web02,10.0.0.2\n",
                  "host-record record app01", id="dnsmasq-records"),
     pytest.param("hosts.json", '{\n  "web01": 1,\n  "web02": 2\n}\n', "key app01", id="json-keys"),
+    # The break-it pass: two ssh Host blocks became two `Host app01` (ssh reads only the first).
+    pytest.param(".ssh/config", "Host web01\n  HostName 10.0.0.1\nHost web02\n  HostName 10.0.0.2\n",
+                 "ssh Host block app01", id="ssh-host-blocks"),
+    pytest.param("ssh_config", "Host web01 web01.lab\n  User a\nHost bastion web02\n  User b\n",
+                 "ssh Host block app01", id="ssh-host-pattern-lists"),
+    pytest.param("etc/hosts", "10.0.0.1 web01 web01.lan\n10.0.0.2 web02  # the spare\n",
+                 "hosts-file entry app01", id="hosts-file"),
+    pytest.param("inventory/hosts.ini", "[gpu]\nweb01 ansible_host=10.0.0.1\nweb02 ansible_host=10.0.0.2\n",
+                 "host app01 of the inventory group [gpu]", id="ansible-ini-inventory"),
+    pytest.param("inventory/hosts", "[gpu]\nweb01\nweb02\n", "host app01 of the inventory group [gpu]",
+                 id="ansible-ini-inventory-bare-hosts"),
+    pytest.param("flow.yaml", "hosts: {web01: 1, web02: 2}\n", "key hosts.app01", id="yaml-flow-mapping"),
+    pytest.param("one.json", '{"hosts": {"web01": 1, "web02": 2}}\n', "key hosts.app01", id="json-one-line"),
+    pytest.param("inline.toml", "hosts = { web01 = 1, web02 = 2 }\n", "key hosts.app01", id="toml-inline-table"),
+    pytest.param("dotted.toml", "[pool.web01]\nport = 1\n[pool.web02]\nport = 2\n", "section pool.app01",
+                 id="toml-dotted-tables"),
+    pytest.param("dnsmasq.conf", "address=/web01/10.0.0.1\naddress=/web02/10.0.0.2\n",
+                 "address record app01", id="dnsmasq-address"),
 ])
 def test_every_place_two_merged_names_collide_is_refused_naming_both(path: str, text: str, what: str,
                                                                       repo: Callable[..., Path],
@@ -120,3 +138,18 @@ def test_every_place_two_merged_names_collide_is_refused_naming_both(path: str, 
     assert (root / path).read_text() == text
     assert (root / "other.txt").read_text() == "ssh web01\n"
     assert run(root, "verify").exit_code == 1
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    pytest.param("etc/hosts", "10.0.0.9 web01\n10.0.0.9 web02\n", id="hosts-file-same-address"),
+    pytest.param("app.ini", "[a]\nhost = web01\n[b]\nhost = web02\n", id="ini-values-named-host"),
+    pytest.param(".ssh/config", "Host a\n  HostName web01\nHost b\n  HostName web02\n", id="ssh-values"),
+    pytest.param("inventory/hosts", "[gpu]\nweb01\n[cpu]\nweb02\n", id="inventory-two-groups"),
+])
+def test_merged_names_that_meet_nowhere_are_both_rewritten(path: str, text: str, repo: Callable[..., Path],
+                                                           run: Callable[..., Result]) -> None:
+    root = repo({path: text}, config=_config(TWO_INTO_ONE, MERGED), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / path).read_text() == text.replace("web01", "app01").replace("web02", "app01")
+    assert run(root, "verify").exit_code == 0

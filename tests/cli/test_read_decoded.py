@@ -4,7 +4,10 @@ A name split by a line-ending backslash (YAML's escaped line break, TOML's line-
 a shell continuation) is read joined: no edit can rename it safely, so it is a residual `split`
 that fails verify and leaves the file as it is. An IDNA name in its upper-case or Unicode form
 and an IPv4 address written as IPv4-mapped IPv6 in hex are the same name or address: rewritten,
-in the spelling found."""
+in the spelling found. Quotes inside one shell word (`ana-"ml2"`) split a name too; escaped
+spellings (`ana\\u002dml2`, `ana%2Dml2`, `ana\\x2dml2`, `ana&#45;ml2`) are rewritten in their style
+where the decoding is certain (JSON's `\\u`, a URL's percent-escapes) and are residuals `encoded`
+elsewhere (break-it pass)."""
 
 from __future__ import annotations
 
@@ -56,6 +59,17 @@ SPLIT = [
     pytest.param("Dockerfile", b"FROM debian\nRUN ping -c1 an\\\na-ml2\n", "ana-ml2", 2, id="dockerfile"),
     pytest.param("deploy.sh", b"curl http://10.250.\\\n50.54:8000/health\n", "10.250.50.54", 1,
                  id="shell-address"),
+    # Quotes inside one shell word join its pieces (break-it pass): `ana-"ml2"` is ana-ml2.
+    pytest.param("r.sh", b'#!/bin/sh\nssh ana-"ml2" uptime\n', "ana-ml2", 2, id="shell-double-quoted-tail"),
+    pytest.param("r.sh", b"ssh 'ana-'ml2\n", "ana-ml2", 1, id="shell-single-quoted-head"),
+    pytest.param("r.sh", b"ping \"ana-\"'ml2'\n", "ana-ml2", 1, id="shell-two-quote-styles"),
+    pytest.param("app.env", b"HOST=ana-'ml2'\n", "ana-ml2", 1, id="env-file"),
+    pytest.param("Dockerfile", b'FROM debian\nRUN curl http://"10.250."50.54:8000/\n', "10.250.50.54", 2,
+                 id="dockerfile-address"),
+    pytest.param("Makefile", b'deploy:\n\tssh root@an""a-ml2 make\n', "ana-ml2", 2, id="makefile-empty-quotes"),
+    pytest.param("r.sh", b'ssh "ana-ml2".ana.lan\n', "ana-ml2.ana.lan", 1, id="shell-fqdn-joined-wins"),
+    pytest.param("docker-compose.yml", b"services:\n  a:\n    command: [\"sh\", \"-c\", \"ssh ana-'ml2'\"]\n",
+                 "ana-ml2", 3, id="compose-command"),
 ]
 
 
@@ -91,6 +105,7 @@ def test_a_keep_rule_records_the_decision_on_a_split_value(repo: Repo, run: Run)
     pytest.param("r.sh", b"echo ana-\\\nml20\n", id="longer-name-once-joined"),
     pytest.param("r.sh", b"echo xana-\\\nml2\n", id="part-of-a-name-once-joined"),
     pytest.param("r.sh", b"echo ana-\\\\\nml2\n", id="escaped-backslash-in-shell"),
+    pytest.param("r.sh", b'echo "ana-" "ml2" ana-"ml20" x"ana-"ml2\n', id="quotes-join-nothing-old"),
 ])
 def test_noop_nothing_is_split(repo: Repo, run: Run, path: str, content: bytes) -> None:
     root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
@@ -149,3 +164,95 @@ def test_an_ipv4_mapped_address_in_hex(repo: Repo, run: Run, config: str, conten
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "n.txt").read_text() == expected
     assert run(root, "verify").exit_code == 0
+
+
+# -- escapes the consumer decodes: rewritten in the same style where that is certain -----------------
+# (break-it pass on issue 27: `ana\u002dml2`, `ana%2Dml2` and the rest passed verify silently)
+
+ESCAPED = [
+    pytest.param("c.json", b'{"a": "ana\\u002dml2"}\n', b'{"a": "fv\\u002dml1"}\n', id="json-u-escape"),
+    pytest.param("c.json", b'{"a": ["http://ana\\u002Dml2\\u002Eana\\u002Elan:80"]}\n',
+                 b'{"a": ["http://fv\\u002Dml1\\u002Efv\\u002Elan:80"]}\n', id="json-fqdn-upper-hex-every-dot"),
+    pytest.param("c.json", b'{"ip": "10\\u002e250\\u002e50\\u002e54"}\n', b'{"ip": "10\\u002e251\\u002e50\\u002e54"}\n',
+                 id="json-address"),
+    pytest.param("c.json", b'{"\\u0061na-ml2": {"gpu": 8}}\n', b'{"fv-ml1": {"gpu": 8}}\n',
+                 id="json-escaped-letter-in-a-key"),
+    pytest.param("r.sh", b"ssh ana\\-ml2\n", b"ssh fv\\-ml1\n", id="shell-backslash-dash-reads-fv-ml1"),
+    pytest.param("c.yaml", b"url: http://ana%2Dml2:8000/v1\n", b"url: http://fv%2Dml1:8000/v1\n", id="url-percent"),
+    pytest.param("app.env", b"U=https://u@ana%2dml2.ana.lan/x\n", b"U=https://u@fv%2dml1.fv.lan/x\n",
+                 id="url-percent-lower-hex-fqdn"),
+    pytest.param("c.yaml", b"u: 'http://10%2E250%2E50%2E54/'\n", b"u: 'http://10%2E251%2E50%2E54/'\n",
+                 id="url-percent-address"),
+    pytest.param("c.yaml", b"next: https://sso/?r=http%3A%2F%2Fana-ml2%3A8000%2Fv1\n",
+                 b"next: https://sso/?r=http%3A%2F%2Ffv-ml1%3A8000%2Fv1\n", id="url-inside-a-query-string"),
+]
+
+
+@pytest.mark.parametrize(("path", "content", "expected"), ESCAPED)
+def test_an_escaped_spelling_is_rewritten_in_its_style(repo: Repo, run: Run, path: str, content: bytes,
+                                                        expected: bytes) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    assert _findings(run, root)[0] == 1
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / path).read_bytes() == expected
+    if path.endswith(".json"):
+        json.loads(expected)
+    assert _findings(run, root) == (0, [])
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+ENCODED = [
+    pytest.param("c.yaml", b'a: "ana\\x2dml2"\n', "ana\\x2dml2", id="yaml-double-quoted-x"),
+    pytest.param("c.yaml", b'b: "ana\\u002Dml2"\n', "ana\\u002Dml2", id="yaml-double-quoted-u"),
+    pytest.param("c.py", b'HOST = "ana\\x2dml2"\n', "ana\\x2dml2", id="python-x"),
+    pytest.param("app.js", b"const h = 'ana\\u002dml2';\n", "ana\\u002dml2", id="javascript-u"),
+    pytest.param("c.toml", b'h = "10\\u002E250\\u002E50\\u002E54"\n', "10\\u002E250\\u002E50\\u002E54",
+                 id="toml-address-u"),
+    pytest.param("notes.txt", b"host ana%2Dml2 is up\n", "ana%2Dml2", id="percent-outside-a-url"),
+    pytest.param("page.html", b"<td>ana&#45;ml2</td><td>&#x61;na-ml2</td>\n", "ana&#45;ml2",
+                 id="html-character-reference"),
+    pytest.param("c.json", b'{"a": "ana\\u002d%6Dl2"}\n', "ana\\u002d%6Dl2", id="two-styles-mixed"),
+]
+
+
+@pytest.mark.parametrize(("path", "content", "old"), ENCODED)
+def test_an_escaped_spelling_renamer_cannot_decide_is_a_residual(repo: Repo, run: Run, path: str,
+                                                                  content: bytes, old: str) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    code, findings = _findings(run, root)
+    assert code == 1 and findings[0] == (path, 1, old, "encoded")
+    run(root, "sweep", "--commit")
+    assert (root / path).read_bytes() == content
+    assert _findings(run, root)[0] == 1
+
+
+@pytest.mark.parametrize(("path", "content"), [
+    pytest.param("c.yaml", b"u: http://ana-ml2%30/x\n", id="url-escape-continues-the-name"),
+    pytest.param("c.py", b'h = "\\x61ana-ml2"\n', id="x-escape-continues-the-name"),
+])
+def test_a_name_an_escape_continues_is_never_rewritten(repo: Repo, run: Run, path: str, content: bytes) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    assert _findings(run, root) == (1, [(path, 1, "ana-ml2", "encoded")])
+    run(root, "sweep", "--commit")
+    assert (root / path).read_bytes() == content
+
+
+@pytest.mark.parametrize(("path", "content"), [
+    pytest.param("c.json", b'{"a": "ana\\u002dml20", "b": "x\\u002dana-ml2"}\n', id="other-names-once-decoded"),
+    pytest.param("c.json", b'{"a": "\\u0078ana-ml2", "b": "ana-ml2\\u0030"}\n', id="json-escape-continues-the-name"),
+    pytest.param("c.json", b'{"a": "ana\\\\u002dml2"}\n', id="escaped-backslash-no-escape"),
+    pytest.param("c.yaml", b"u: http://x/%2Dana-ml2x\n", id="percent-then-a-longer-name"),
+])
+def test_noop_escapes_that_spell_no_old_value(repo: Repo, run: Run, path: str, content: bytes) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    assert _findings(run, root) == (0, [])
+    run(root, "sweep", "--commit")
+    assert (root / path).read_bytes() == content
+
+
+def test_a_json_key_escaped_onto_an_existing_one_is_refused(repo: Repo, run: Run) -> None:
+    content = b'{"ana\\u002dml2": 1, "fv-ml1": 2}\n'
+    root = repo({"c.json": content}, config=CONFIG, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3 and "c.json:1:" in done.stderr and "Traceback" not in done.stderr
+    assert (root / "c.json").read_bytes() == content

@@ -1,4 +1,5 @@
-"""Shell parameter defaults (issue 27, item 5): the value after `:-` is a host name, as after `:=`."""
+"""Shell parameter defaults (issue 27, item 5): the value after `:-` is a host name, as after `:=`;
+and without the colon (`${W-web01}`, `=`, `+`, `?`: a break-it pass found these near-misses only)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,20 @@ ALLOW = "version: 1\ncurrent: ['**']\n"
     pytest.param("H=${H:+web01}", "H=${H:+web11}", id="alternative"),
     pytest.param("H=${H:?web01}", "H=${H:?web11}", id="error-if-unset"),
     pytest.param("ADDR=${ADDR:-10.0.0.70}", "ADDR=${ADDR:-10.1.0.70}", id="address-default"),
+    # Without the colon (POSIX: unset only): the `-`, `=`, `+` and `?` are the operator's too.
+    pytest.param("H=${W-web01}", "H=${W-web11}", id="no-colon-default"),
+    pytest.param('H="${LLM_HOST-web01.lab.example}:8000"', 'H="${LLM_HOST-web11.lab.example}:8000"',
+                 id="no-colon-long-variable-fqdn-port"),
+    pytest.param("H=${W=web01}", "H=${W=web11}", id="no-colon-assign"),
+    pytest.param("H=${W+web01}", "H=${W+web11}", id="no-colon-alternative"),
+    pytest.param("H=${W?web01}", "H=${W?web11}", id="no-colon-error"),
+    pytest.param("ADDR=${A_1-10.0.0.70}", "ADDR=${A_1-10.1.0.70}", id="no-colon-address"),
+    pytest.param("ssh ${1-web01} uptime", "ssh ${1-web11} uptime", id="no-colon-positional"),
+    pytest.param("H=${A-${B-web01}}", "H=${A-${B-web11}}", id="no-colon-nested"),
+    pytest.param("H=${W-web01-bmc} ${W-web010} ${W-xweb01}", "H=${W-web01-bmc} ${W-web010} ${W-xweb01}",
+                 id="noop-no-colon-other-names"),
+    pytest.param("H=$W-web01 {W-web01} ${W}-web01", "H=$W-web01 {W-web01} ${W}-web01",
+                 id="noop-no-colon-not-an-operator"),
     pytest.param("H=${H:-web01-bmc}", "H=${H:-web01-bmc}", id="noop-a-derived-name"),
     pytest.param("H=my-web01", "H=my-web01", id="noop-part-of-a-name"),
     pytest.param("H=${H:-xweb01}", "H=${H:-xweb01}", id="noop-longer-name"),
@@ -36,3 +51,14 @@ def test_shell_defaults(line: str, expected: str, repo: Callable[..., Path], run
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "scripts" / "run.sh").read_text() == f"#!/bin/sh\n{expected}\n"
     assert run(root, "verify").exit_code == 0
+
+
+@pytest.mark.parametrize("path", ["docker-compose.yml", "app.env", "Dockerfile", "Makefile"])
+def test_a_no_colon_default_in_any_file(path: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    content = "x: ${W-web01}\n" if path.endswith(".yml") else "RUN ping ${W-web01}\n"
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "verify").exit_code == 1
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / path).read_text() == content.replace("web01", "web11")
+    done = run(root, "verify", "--strict")
+    assert done.exit_code == 0, done.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import configparser
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,25 @@ FINE = {"stacks/fine.env": "HOST=ana-ml2\n"}  # a file the sweep would rewrite, 
                  id="json-key"),
     pytest.param("d.toml", "[ana-ml2]\nport = 1\n[fv-ml1]\nport = 2\n", 3,
                  "renaming a key or table would collide with the existing 'fv-ml1'", id="toml-table"),
+    # A merge key brings the anchor's keys into the mapping: a renamed key meeting one there is lost
+    # without any parser saying so (break-it pass).
+    pytest.param("c.yaml", "base: &base\n  fv-ml1: {gpu: 8}\nsvc:\n  <<: *base\n  ana-ml2: {gpu: 4}\n", 5,
+                 "svc: renaming key 'ana-ml2' to 'fv-ml1' would collide with the key 'fv-ml1' at line 2, which "
+                 "the merge key `<<` brings", id="yaml-merge-local-key-renamed"),
+    pytest.param("c.yaml", "base: &base\n  ana-ml2: {gpu: 8}\nsvc:\n  <<: *base\n  fv-ml1: {gpu: 4}\n", 2,
+                 "renaming key 'ana-ml2' to 'fv-ml1' would collide with the key 'fv-ml1' at line 5",
+                 id="yaml-merge-anchor-key-renamed"),
+    pytest.param("c.yaml", "a: &a {ana-ml2: 1}\nb: &b {fv-ml1: 2}\nsvc:\n  <<: [*a, *b]\n  x: 1\n", 1,
+                 "would collide with the key 'fv-ml1' at line 2", id="yaml-merge-two-anchors"),
+    pytest.param("c.yaml", "a: &a {fv-ml1: 1}\nb: &b {<<: *a, y: 2}\nsvc:\n  <<: *b\n  ana-ml2: 3\n", 5,
+                 "would collide with the key 'fv-ml1' at line 1", id="yaml-merge-through-a-merge"),
+    # A dotted TOML key's part names the host as well (break-it pass): renamed, so it can collide.
+    pytest.param("d.toml", "[servers.ana-ml2]\nport = 1\n[servers.fv-ml1]\nport = 2\n", 3,
+                 "would collide with the existing 'servers', 'fv-ml1'", id="toml-dotted-table"),
+    pytest.param("d.toml", "[[hosts.ana-ml2]]\nport = 1\n[hosts.fv-ml1]\nport = 2\n", 3,
+                 "would collide with the existing 'hosts', 'fv-ml1'", id="toml-array-of-tables"),
+    pytest.param("d.toml", "servers.ana-ml2.port = 1\nservers.fv-ml1.port = 2\n", 2,
+                 "renaming a key would collide with the existing key there", id="toml-dotted-key"),
 ])
 def test_refused_with_file_and_line_and_nothing_written(repo, run, rel: str, text: str, line: int,
                                                         says: str) -> None:
@@ -66,7 +86,33 @@ def test_refused_with_file_and_line_and_nothing_written(repo, run, rel: str, tex
 
 
 @pytest.mark.parametrize("rel, text", [
+    pytest.param("d.toml", '[servers.ana-ml2]\nport = 1\n[servers."ana-ml2".tls]\non = true\n', id="toml-header"),
+    pytest.param("d.toml", "[[hosts.ana-ml2]]\nport = 1\n[[hosts.ana-ml2]]\nport = 2\n", id="toml-array-header"),
+    pytest.param("d.toml", "a.ana-ml2.port = 1\nb = { ana-ml2.gpu = 8 }\n[c]\nd.ana-ml2 = 'x'\n", id="toml-dotted-keys"),
+    pytest.param("d.toml", "[servers . ana-ml2]\nport = 1\n", id="toml-header-spaced-dots"),
+])
+def test_toml_key_parts_are_renamed(repo, run, rel: str, text: str) -> None:
+    root = repo({rel: text}, allowlist=ALLOW)
+    assert run(root, "verify").exit_code == 1
+    assert run(root, "sweep", "--commit").exit_code == 0
+    after = (root / rel).read_text()
+    assert after == text.replace("ana-ml2", "fv-ml1")
+    tomllib.loads(after)
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_toml_noop_a_dot_inside_a_string_or_another_name(repo, run) -> None:
+    text = 'a = "sub.ana-ml2"\nb = """\nx.ana-ml2 = 1\n"""\n[servers.ana-ml20]\n[servers.xana-ml2]\n'
+    root = repo({"d.toml": text}, allowlist=ALLOW)
+    run(root, "sweep", "--commit")
+    assert (root / "d.toml").read_text() == text
+    assert run(root, "verify").exit_code == 0
+
+
+@pytest.mark.parametrize("rel, text", [
     pytest.param("c.yaml", "base: &ana-ml2 {port: 80}\nsvc:\n  <<: *ana-ml2\n", id="anchor-and-alias"),
+    pytest.param("c.yaml", "a: &a {ana-ml2: 1, fv-ml2: 0}\nsvc:\n  <<: *a\n  ana-ml2: 2\n", id="yaml-merge-override-kept"),
+    pytest.param("c.yaml", "a: &a {fv-ml1: 1}\nsvc:\n  <<: *a\nother:\n  ana-ml2: 2\n", id="yaml-merge-elsewhere"),
     pytest.param("hosts.ini", "[ana-ml2]\nip=1\n[b]\nfv-ml1=2\n", id="ini-apart"),
     pytest.param("hosts.yaml", "{% if x %}\nana-ml2: 1\n{% else %}\nfv-ml1: 2\n{% endif %}\n", id="jinja-if-else"),
     pytest.param("t.yml.j2", "{% for h in hs %}\n{{ h }}:\n  peer: ana-ml2\n{% endfor %}\nfv-ml1: 1\n",

@@ -146,7 +146,8 @@ def test_json(sweep_one, before: str, after: str) -> None:  # type: ignore[no-un
 @pytest.mark.parametrize("before, after", [
     pytest.param('host = "ana-ml2"\n', 'host = "fv-ml1"\n', id="value"),
     pytest.param("[ana-ml2]\nport = 1\n", "[fv-ml1]\nport = 1\n", id="bare-table-key"),
-    pytest.param("[hosts.ana-ml2]\nport = 1\n", "[hosts.ana-ml2]\nport = 1\n", id="noop-dotted-key"),
+    # A dotted key's part names the host (break-it pass; it was left alone before).
+    pytest.param("[hosts.ana-ml2]\nport = 1\n", "[hosts.fv-ml1]\nport = 1\n", id="dotted-key"),
     pytest.param("[ana-ml2]\nport = 1\n[fv-ml1]\nport = 2\n",
                  "[ana-ml2]\nport = 1\n[fv-ml1]\nport = 2\n", id="noop-collision"),
     pytest.param("# ana-ml2\nx = 1\n", "# fv-ml1\nx = 1\n", id="comment"),

@@ -1,0 +1,199 @@
+"""Old values spelled with escapes that a consumer decodes before it reads the name.
+
+`ana\\u002dml2` (JSON, YAML and TOML strings, JavaScript), `ana\\x2Dml2` (YAML double-quoted,
+Python, JavaScript, C), `ana%2Dml2` (a URL's percent-encoding, any hex case, any character:
+`10%2E250%2E50%2E54`) and `ana&#45;ml2` (an HTML or XML character reference) all read
+`ana-ml2`, while the bytes spell no old value. An escape also makes boundaries the bytes do not
+show: `http%3A%2F%2Fana-ml2%3A8000` (a URL inside a query string) names the host after `%2F`,
+and `ana-ml2%30` is `ana-ml20`, another name.
+
+The decoded reading (each escape of an ASCII character replaced by it) is matched where the
+file holds an escape, and each occurrence is decided by what the escapes are:
+
+* none inside it, only around it: a plain match (`%2Fana-ml2`), rewritten as usual;
+* escapes the format decodes wherever they stand (`Format.escapes`: JSON's `\\u`, which occurs
+  only inside strings and decodes to exactly its character), or percent-escapes inside a URL
+  (`scheme://` before it with no blank, quote or bracket between): rewritten to the new value
+  in the same style, each character escaped in the old spelling escaped the same way in the new
+  one (`ana%2Dml2` -> `fv%2Dml1`);
+* anything else: refused `encoded` (verify fails on it), since whether the consumer decodes it
+  depends on where it stands (`\\x2d` in a YAML plain scalar is four characters);
+* a match in the bytes that an adjacent escape continues (`ana-ml2%30`, `\\x61ana-ml2`): no
+  longer the old value once decoded, so refused `encoded` as well, never rewritten; no match at
+  all where the format decodes that escape for certain (JSON's `x\\u002dana-ml2` is x-ana-ml2).
+
+Cost: a file is decoded only when it holds `\\`, `%` or `&#`, and matched again only when an
+escape of an ASCII character is found.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from renamer.occurrences import Match
+
+# An escaped backslash first (`\\x2d` is a backslash, then `x2d`), so a run is read in pairs.
+_ESCAPE = re.compile(rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|%[0-9A-Fa-f]{2}"
+                     rb"|&#[xX][0-9A-Fa-f]{1,6};|&#[0-9]{1,7};")
+_NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:")
+_NAME_BYTES = frozenset(bytes([c]) for c in _NAME_CHARS)
+# What ends a URL before a match, on its line: a blank, a quote, a bracket.
+_URL_START = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'<>()\[\]{}`]*\Z")
+ENCODED = "encoded"
+
+
+class Finder(Protocol):
+    needles: tuple[bytes, ...]
+
+    def find(self, data: bytes) -> list[Match]: ...
+
+
+@dataclass(frozen=True)
+class _Escape:
+    at: int  # where its character stands in the decoded bytes
+    start: int  # its span in the original
+    end: int
+    char: int  # the ASCII character it spells
+    style: str  # "x", "u", "U", "%", "&#x", "&#"
+    upper: bool  # hex digits in upper case
+
+
+def might_hold_escape(data: bytes) -> bool:
+    """The cheap prefilter: the bytes that start an escape."""
+    return (b"%" in data or b"\\x" in data or b"\\u" in data or b"\\U" in data
+            or b"&#" in data)
+
+
+def _escapes(data: bytes) -> list[_Escape]:
+    out = []
+    shift = 0  # bytes the escapes before this one removed
+    for x in _ESCAPE.finditer(data):
+        text = x.group()
+        if text == b"\\\\":
+            continue
+        if text.startswith(b"&#"):
+            style = "&#x" if text[2:3] in b"xX" else "&#"
+            digits = text[3:-1] if style == "&#x" else text[2:-1]
+            char = int(digits, 16 if style == "&#x" else 10)
+        else:
+            style = "%" if text[:1] == b"%" else text[1:2].decode()
+            digits = text[1:] if style == "%" else text[2:]
+            char = int(digits, 16)
+        if char >= 0x80:
+            continue  # not a character of a host name or address, nor a boundary they need
+        out.append(_Escape(x.start() - shift, x.start(), x.end(), char, style,
+                           any(c in b"ABCDEF" for c in digits)))
+        shift += len(text) - 1
+    return out
+
+
+def _decoded(data: bytes, escapes: list[_Escape]) -> bytes:
+    parts, last = [], 0
+    for e in escapes:
+        parts += [data[last:e.start], bytes([e.char])]
+        last = e.end
+    parts.append(data[last:])
+    return b"".join(parts)
+
+
+def might_escape(finder: Finder, data: bytes) -> bool:
+    """Can the decoded reading spell an old value the bytes do not? (First pass: an escape of a
+    name character, and a needle in the decoded bytes.)"""
+    if not might_hold_escape(data):
+        return False
+    escapes = _escapes(data)
+    if not any(e.char in _NAME_CHARS for e in escapes):
+        return False
+    decoded = _decoded(data, escapes)
+    return any(needle in decoded for needle in finder.needles)
+
+
+def escaped_matches(finder: Finder, data: bytes, matches: list[Match], *,
+                    decodes: tuple[str, ...]) -> list[Match]:
+    """`matches` as the decoded reading has them: occurrences spelled with escapes added
+    (rewritten in style where that is certain, else refused `encoded`), and matches an escape
+    continues refused. `decodes`: the escape styles the file's format decodes wherever they
+    stand."""
+    if not might_hold_escape(data):
+        return matches
+    escapes = _escapes(data)
+    if not escapes:
+        return matches
+    if not any(e.char in _NAME_CHARS or data[e.end:e.end + 1] in _NAME_BYTES for e in escapes):
+        return matches  # no escape spells a name's character or stands right before one
+    positions, starts = [e.at for e in escapes], [e.start for e in escapes]
+    removed = [0]  # bytes the first i escapes removed from the original
+    for e in escapes:
+        removed.append(removed[-1] + e.end - e.start - 1)
+    found = []
+    for d in finder.find(_decoded(data, escapes)):
+        first = bisect.bisect_left(positions, d.start)
+        last = bisect.bisect_left(positions, d.end)
+        inside = escapes[first:last]
+        found.append((d.start + removed[first], d.end + removed[last], inside, d))
+    spans = {(start, end) for start, end, inside, _ in found if not inside}
+    out: list[Match] = []
+    for m in matches:
+        if (m.start, m.end) in spans or any(s < m.end and m.start < e for s, e, inside, _ in found if inside):
+            continue  # the decoded reading has it (added below), or spells it with escapes
+        touching = _touching(escapes, starts, m)
+        if touching and all(e.style in decodes for e in touching):
+            continue  # certainly another name once decoded: JSON's `x\u002dana-ml2` is x-ana-ml2
+        if touching and m.refused is None and m.kept is None:
+            m.refused = ENCODED  # `ana-ml2%30` reads ana-ml20, if it is decoded
+        out.append(m)
+    for start, end, inside, d in found:
+        if not inside:
+            if any(m.start == start and m.end == end for m in matches):
+                out.append(next(m for m in matches if m.start == start and m.end == end))
+            else:  # a boundary an escape made: `%2Fana-ml2`
+                out.append(Match(start, end, d.old, d.new, d.kind, d.derived, d.refused, d.kept))
+            continue
+        spelled = data[start:end].decode("ascii", "replace")
+        certain = d.refused is None and d.kept is None and _certain(data, start, inside, decodes)
+        new = _in_style(d.new, inside) if certain else d.new
+        out.append(Match(start, end, spelled, new, d.kind, d.derived,
+                         d.refused if d.refused is not None or certain else ENCODED, d.kept))
+    return sorted(out, key=lambda m: m.start)
+
+
+def _touching(escapes: list[_Escape], starts: list[int], m: Match) -> list[_Escape]:
+    """The escapes of a name character right before or after `m`."""
+    at = bisect.bisect_left(starts, m.start) - 1
+    near = escapes[max(at, 0):at + 3]
+    return [e for e in near if e.char in _NAME_CHARS and (e.end == m.start or e.start == m.end)]
+
+
+def _certain(data: bytes, start: int, inside: list[_Escape], decodes: tuple[str, ...]) -> bool:
+    styles = {e.style for e in inside}
+    if len(styles) != 1:
+        return False
+    style = styles.pop()
+    if style in decodes:
+        return True
+    if style != "%":
+        return False
+    line = data.rfind(b"\n", 0, start) + 1
+    return _URL_START.search(data[max(line, start - 2048):start]) is not None
+
+
+def _in_style(new: str, inside: list[_Escape]) -> str:
+    """`new` with each character the old spelling escaped escaped the same way."""
+    styles = {chr(e.char): e for e in inside}
+    out = []
+    for ch in new:
+        e = styles.get(ch)
+        out.append(ch if e is None else _spell(ord(ch), e))
+    return "".join(out)
+
+
+def _spell(char: int, like: _Escape) -> str:
+    width = {"x": 2, "u": 4, "U": 8, "%": 2, "&#x": 2}.get(like.style, 0)
+    if like.style == "&#":
+        return f"&#{char};"
+    digits = f"{char:0{width}X}" if like.upper else f"{char:0{width}x}"
+    prefix = {"%": "%", "&#x": "&#x"}.get(like.style, "\\" + like.style)
+    return f"{prefix}{digits};" if like.style == "&#x" else f"{prefix}{digits}"

@@ -1,0 +1,49 @@
+"""Escaped spellings (escapes.py): the decoded reading mapped back to the bytes, and the new value
+in the old spelling's style. Pure logic over a real Matcher; the CLI cases are in
+tests/cli/test_read_decoded.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.escapes import escaped_matches, might_escape
+from renamer.match import Matcher
+
+MATCHER = Matcher([("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")], [("10.250.50.54", "10.251.50.54")])
+
+
+def _found(data: bytes, decodes: tuple[str, ...] = ()) -> list[tuple[bytes, str, str | None]]:
+    return [(data[m.start:m.end], m.new, m.refused)
+            for m in escaped_matches(MATCHER, data, MATCHER.find(data), decodes=decodes)]
+
+
+@pytest.mark.parametrize(("data", "decodes", "expected"), (
+    pytest.param(b'"ana\\u002dml2"', ("u",), [(b"ana\\u002dml2", "fv\\u002dml1", None)], id="u-decoded"),
+    pytest.param(b'"ana\\u002Dml2"', (), [(b"ana\\u002Dml2", "fv-ml1", "encoded")], id="u-not-decoded-here"),
+    pytest.param(b"http://ana%2dml2%2eana%2elan/", (),
+                 [(b"ana%2dml2%2eana%2elan", "fv%2dml1%2efv%2elan", None)], id="url-fqdn-lower-hex"),
+    pytest.param(b"http://10%2E250%2E50%2E54/", (), [(b"10%2E250%2E50%2E54", "10%2E251%2E50%2E54", None)],
+                 id="url-address-upper-hex"),
+    pytest.param(b"see http://x/ then ana%2Dml2", (), [(b"ana%2Dml2", "fv-ml1", "encoded")],
+                 id="percent-after-a-url-ended"),
+    pytest.param(b"ana&#45;ml2 &#x61;na-ml2", (), [(b"ana&#45;ml2", "fv-ml1", "encoded"),
+                                                  (b"&#x61;na-ml2", "fv-ml1", "encoded")], id="html"),
+    pytest.param(b"q=%2Fana-ml2", (), [(b"ana-ml2", "fv-ml1", None)], id="a-boundary-an-escape-makes"),
+    pytest.param(b"http://ana-ml2%30/", (), [(b"ana-ml2", "fv-ml1", "encoded")], id="an-escape-continues-it"),
+    pytest.param(b'"x\\u002dana-ml2"', ("u",), [], id="certainly-another-name"),
+    pytest.param(b'"\\u0020ana-ml2"', ("u",), [(b"ana-ml2", "fv-ml1", None)], id="noop-a-blank-before-it"),
+    pytest.param(b'"ana\\\\u002dml2"', ("u",), [], id="noop-escaped-backslash"),
+    pytest.param(b'"ana\\u00e9ml2"', ("u",), [], id="noop-not-ascii"),
+))
+def test_escaped_matches(data: bytes, decodes: tuple[str, ...], expected: list[tuple[bytes, str, str | None]]) -> None:
+    assert _found(data, decodes) == expected
+
+
+@pytest.mark.parametrize(("data", "expected"), (
+    pytest.param(b"ana%2Dml2", True, id="percent"),
+    pytest.param(b"\\x61na-ml2", True, id="escaped-letter"),
+    pytest.param(b"ana %20\\u0020ml2 \\u0041", False, id="noop-escapes-spell-no-needle"),
+    pytest.param(b"100% done", False, id="noop-no-escape"),
+))
+def test_might_escape(data: bytes, expected: bool) -> None:
+    assert might_escape(MATCHER, data) is expected

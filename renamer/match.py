@@ -86,6 +86,9 @@ class Matcher:
         # there is one, finds it as any other IPv6 run).
         self._v4_map = dict(self._v4_pairs)
         self._v4_networks = 4 in families
+        # Renumbered addresses give reverse zones relative owners that spell no form (`54` under
+        # `$ORIGIN 50.250.10.in-addr.arpa.`, nibbles under an ip6.arpa origin): sweep/zone_rules.py.
+        self._reverse_owners = bool(self._v4_pairs or self.networks or self._v6_addresses)
         v6_generic = 6 in families or bool(self._v6_addresses)
         self._mapped_scan = bool(self._v4_pairs or 4 in families) and not v6_generic
         if 4 in families:
@@ -112,6 +115,10 @@ class Matcher:
         self._derived = self._derived_pattern()
         self._folded: Matcher | None = None  # built on first use: only DNS files need it
         self._lower_hosts = {old.lower(): new for old, new in self.hosts}
+        # A zone file may write an old FQDN relative to its origin (`ana-ml2` under `$ORIGIN
+        # ana.lan.`): its first label, in a zone, makes the file a candidate (sweep/zone_rules.py).
+        self._zone_labels = tuple(sorted({old.lower().split(".")[0].encode() for old, _ in self.hosts
+                                          if "." in old.strip(".")}))
 
     def _network_needles(self) -> list[bytes]:
         needles = []
@@ -133,10 +140,11 @@ class Matcher:
     def context_literals(self) -> tuple[bytes, ...]:
         """One of these is in every `data` that might_hold_context accepts."""
         out = list(self._range_stems if self._range_probe is not None else ())
-        if self._v4_pairs or self._v4_networks:
+        if self._reverse_owners:
             out.append(b"$ORIGIN")
         if self._mapped_scan:
             out.append(b"ffff:")
+        out += self._zone_labels
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
 
@@ -145,9 +153,11 @@ class Matcher:
         if (self._range_probe is not None and any(stem in data for stem in self._range_stems)
                 and self._range_probe.search(data)):
             return True
-        if ((self._v4_pairs or self._v4_networks) and (b"$ORIGIN" in data or b"$origin" in data)
-                and b"in-addr.arpa" in data.lower()):
-            return True  # a reverse zone: relative PTR owners of old addresses (formats/zone.py)
+        if (self._reverse_owners and (b"$ORIGIN" in data or b"$origin" in data)
+                and (b"in-addr.arpa" in (lowered := data.lower()) or b"ip6.arpa" in lowered)):
+            return True  # a reverse zone: relative PTR owners of old addresses (sweep/zone_rules.py)
+        if self._zone_labels and _holds_zone_label(data, self._zone_labels):
+            return True
         if self._mapped_scan and _holds_mapped(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
@@ -186,19 +196,6 @@ class Matcher:
             found.start, found.end = pos, pos + hit.end()
         return found
 
-    def renumbered(self, address: str) -> str | None:
-        """The new address of an old IPv4 one (its own key, else its renamed network), or None."""
-        new = self._v4_map.get(address)
-        if new is not None:
-            return new
-        mapped = self._map_address(ipaddress.IPv4Address(address)) if self.networks else None
-        return str(mapped) if mapped is not None else None
-
-    def zone_moves(self, network: str) -> bool:
-        """Does the IPv4 network lie inside a renamed one (so its reverse zone is renamed whole)?"""
-        net = ipaddress.IPv4Network(network)
-        return any(isinstance(old, ipaddress.IPv4Network) and net.subnet_of(old) for old, _ in self.networks)
-
     def find_any_case(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:
         """`find` where host names are DNS names (a zone, a hosts file): any case matches, and the
         new value takes the case of what was found (forms.case_like). Byte offsets are the
@@ -219,6 +216,23 @@ class Matcher:
         pattern probe would otherwise run twice over every file of a 10/8 repo)."""
         lowered = data.lower()
         return any(needle in lowered for needle in self._any_case().needles)
+
+    def renamed_whole(self, name: str) -> str | None:
+        """The new value of `name` (a DNS name, any case, no final dot) when one rename matches all
+        of it: `nas.local.lab.example`, `54.50.250.10.in-addr.arpa`; None for a part (`nas` in
+        it), a refused or derived match. A zone file asks this of each of its names: the needle
+        test first, as `find` does for a file."""
+        folded = self._any_case()
+        data = name.lower().encode("ascii", "replace")
+        if not any(needle in data for needle in folded.needles):
+            return None
+        found = self.find_any_case(data)
+        if len(found) != 1:
+            return None
+        m = found[0]
+        if m.start != 0 or m.end != len(data) or m.refused or m.kept or m.derived:
+            return None
+        return m.new
 
     def _any_case(self) -> Matcher:
         if self._folded is None:
@@ -469,6 +483,12 @@ def _in_windows_path(data: bytes, start: int) -> bool:
         return False
     line = data.rfind(b"\n", 0, start) + 1
     return _WINDOWS_PATH.search(data[max(line, start - 256):start]) is not None
+
+
+def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
+    """Zone-like data (`$ORIGIN` or `SOA` in any case) holding an old FQDN's first label."""
+    lowered = data.lower()
+    return (b"$origin" in lowered or b"soa" in lowered) and any(label in lowered for label in labels)
 
 
 def _holds_mapped(data: bytes) -> bool:

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from renamer.formats.base import UNBUMPED, BaseFormat, Serial
 
-__all__ = ["bumped_serial", "find_serial", "is_zone", "serial_edit"]
+__all__ = ["CLASS_TOKEN", "TTL_TOKEN", "bumped_serial", "entries", "find_serial", "is_zone",
+           "placeholder_serial", "serial_edit"]
 
 # RFC 1982: a serial is an unsigned 32-bit number compared in sequence space.
 SERIAL_MAX = 2**32 - 1
@@ -56,8 +57,8 @@ _TOKEN = re.compile(
 
 # A TTL is seconds or BIND's unit form (1h30m, 2W); the same syntax is allowed
 # for the four SOA timers (refresh, retry, expire, minimum).
-_TTL = re.compile(rb"(?:[0-9]+[wdhms]?)+", re.IGNORECASE)
-_CLASS = re.compile(rb"IN|CH|CHAOS|HS|HESIOD|CS|CLASS[0-9]+", re.IGNORECASE)
+TTL_TOKEN = _TTL = re.compile(rb"(?:[0-9]+[wdhms]?)+", re.IGNORECASE)
+CLASS_TOKEN = _CLASS = re.compile(rb"IN|CH|CHAOS|HS|HESIOD|CS|CLASS[0-9]+", re.IGNORECASE)
 # MNAME and RNAME: host-name characters, "@", a wildcard or an escape. Stricter
 # than BIND (which takes any escaped text) to keep prose such as "the SOA
 # record, serial 5" from reading as a record; real zones never need more.
@@ -72,7 +73,7 @@ _FENCE = re.compile(rb"^(?:```|~~~)", re.MULTILINE)
 _Span = tuple[int, int]
 
 
-def _entries(data: bytes) -> Iterator[tuple[bool, list[_Span]]]:
+def entries(data: bytes) -> Iterator[tuple[bool, list[_Span]]]:
     """Each record or directive: whether it has an owner field, and its words' spans.
 
     Quoted strings count as words (they start with '"'); parentheses, blanks and
@@ -114,7 +115,7 @@ def _soa_serials(data: bytes) -> Iterator[_Span]:
     rejects more or fewer), TTL and class in either order, the four timers
     TTL-like. The serial itself is not checked here: see find_serial.
     """
-    for has_owner, words in _entries(data):
+    for has_owner, words in entries(data):
         tokens = [data[a:b] for a, b in words]
         i = 1 if has_owner else 0
         if has_owner and tokens[0].startswith(b"$"):
@@ -143,6 +144,21 @@ def _plain_serial(token: bytes) -> bool:
     return _DECIMAL.fullmatch(token) is not None and int(token) <= SERIAL_MAX
 
 
+# A serial a deploy step fills in (`SERIALNUMBERPLACEHOLDER` replaced by `sed` with the epoch, `@SERIAL@`,
+# `%SERIAL%`, `${SERIAL}`): one word holding a letter. The zone is still a zone; its serial is not bumped.
+_PLACEHOLDER = re.compile(rb"[A-Za-z0-9_@%${}-]*[A-Za-z][A-Za-z0-9_@%${}-]*")
+
+
+def placeholder_serial(data: bytes) -> str | None:
+    """The first SOA record's serial when it is a placeholder (see _PLACEHOLDER), else None."""
+    if not _maybe_zone(data):
+        return None
+    for start, end in _soa_serials(data):
+        token = data[start:end]
+        return token.decode("ascii") if _PLACEHOLDER.fullmatch(token) else None
+    return None
+
+
 def _maybe_zone(data: bytes) -> bool:
     """The cheap prefilter: no "soa" and no "$origin" anywhere means no zone."""
     lowered = data.lower()  # one C-speed pass; faster than a case-insensitive regex
@@ -155,7 +171,7 @@ def is_zone(data: bytes) -> bool:
         return False
     if _ORIGIN.search(data):
         return True
-    return any(_plain_serial(data[a:b]) for a, b in _soa_serials(data))
+    return any(_plain_serial(data[a:b]) or _PLACEHOLDER.fullmatch(data[a:b]) for a, b in _soa_serials(data))
 
 
 def find_serial(data: bytes) -> tuple[int, int] | None:
@@ -224,64 +240,6 @@ def _bumped(data: bytes, today: datetime.date) -> Serial | None:
     return start, end, new.encode("ascii"), old, new
 
 
-_ORIGIN_LINE = re.compile(rb"(?im)^\$ORIGIN[ \t]+([^\s;]+)")
-_ARPA = "in-addr.arpa."
-# After the owner, a TTL and a class in either order (each optional), then PTR: BIND's rules.
-_BEFORE_PTR = (rb"(?=[ \t]+(?:(?:[0-9]+[wdhms]?)+[ \t]+)?(?:(?:IN|CH|HS)[ \t]+)?"
-               rb"(?:(?:[0-9]+[wdhms]?)+[ \t]+)?PTR[ \t])")
-
-
-def _reverse_origins(data: bytes) -> list[tuple[int, int, list[str]]]:
-    """Each `$ORIGIN` that names an IPv4 reverse zone: (where its scope starts, where it ends, the
-    zone's labels in written order: `['2', '0', '192']`, `[]` for `in-addr.arpa.` itself). A
-    relative `$ORIGIN` (no final dot) is read against the one before it, as BIND reads it."""
-    out: list[tuple[int, int, list[str]]] = []
-    current = ""
-    lines = list(_ORIGIN_LINE.finditer(data))
-    for index, line in enumerate(lines):
-        name = line.group(1).decode("ascii", "replace").lower()
-        current = name if name.endswith(".") else (f"{name}.{current}" if current else "")
-        stop = lines[index + 1].start() if index + 1 < len(lines) else len(data)
-        if current == _ARPA or current.endswith("." + _ARPA):
-            labels = current[: -len(_ARPA)].rstrip(".").split(".") if current != _ARPA else []
-            if all(label.isdigit() for label in labels) and len(labels) < 4:
-                out.append((line.end(), stop, labels))
-    return out
-
-
-_OWNER = re.compile(rb"(?m)^([0-9]{1,3}(?:\.[0-9]{1,3}){0,3})" + _BEFORE_PTR, re.IGNORECASE)
-Renumber = Callable[[str], "str | None"]  # an IPv4 address -> its new address, or None
-ZoneMoves = Callable[[str], bool]  # an IPv4 network (`10.250.50.0/24`) -> is it renamed as a whole?
-
-
-def reverse_owners(data: bytes, renumber: Renumber,
-                   zone_moves: ZoneMoves) -> list[tuple[int, int, str, str | None]]:
-    """In an IPv4 reverse zone, the owners written relative to `$ORIGIN` of old addresses: `10`
-    under `$ORIGIN 2.0.192.in-addr.arpa.`, `10.2` under `0.192.in-addr.arpa.`, `10.2.0.192` under
-    `in-addr.arpa.` itself: (start, end, old label, new label, or None when the new address lies
-    in another reverse zone and the record must move by hand). A zone renamed as a whole (inside
-    a renamed network) takes its owners along through its `$ORIGIN`: they stay as written. The
-    exact matcher sees the full reverse name only, never a relative owner."""
-    out: list[tuple[int, int, str, str | None]] = []
-    for begin, stop, zone in _reverse_origins(data):
-        depth = len(zone)
-        prefix = list(reversed(zone))  # the zone's first octets, in address order
-        if depth and zone_moves(".".join([*prefix, *["0"] * (4 - depth)]) + f"/{8 * depth}"):
-            continue
-        for m in _OWNER.finditer(data, begin, stop):
-            label = m.group(1).decode("ascii")
-            octets = [*prefix, *reversed(label.split("."))]
-            if len(octets) != 4 or not all(int(o) < 256 for o in octets):
-                continue
-            new = renumber(".".join(octets))
-            if new is None:
-                continue
-            new_octets = new.split(".")
-            new_label = ".".join(reversed(new_octets[depth:])) if new_octets[:depth] == prefix else None
-            out.append((m.start(1), m.end(1), label, new_label))
-    return sorted(out)
-
-
 class Zone(BaseFormat):
     """Claimed by content: a zone file may have any name."""
 
@@ -293,7 +251,8 @@ class Zone(BaseFormat):
         return is_zone(data)
 
     def serial(self, data: bytes, today: datetime.date) -> Serial | None:
-        return _bumped(data, today) or UNBUMPED
+        placeholder = None if find_serial(data) else placeholder_serial(data)
+        return _bumped(data, today) or ((0, 0, b"", placeholder, "") if placeholder else UNBUMPED)
 
 
 FORMAT = Zone()

@@ -18,6 +18,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.explain_rules import file_rule, kept_rule
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
 from renamer.sweep.scan import FileScanner, ScanOptions
+from renamer.sweep.zone_origins import listed_zone_origins
 
 DecisionKind = Literal["rewritten", "kept", "residual", "unclassified", "skipped", "near-miss",
                        "derived-name"]
@@ -55,7 +56,8 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:
         return Explanation(rel, status, rule, line)
-    options = ScanOptions(locate=True, locate_records=True, loose=True)
+    origins = listed_zone_origins(project.root, project.git, project.config.max_file_size)
+    options = ScanOptions(locate=True, locate_records=True, loose=True, zone_origins=origins)
     result = FileScanner(project, options).scan(rel)
     if result is None:
         return Explanation(rel, "not scanned", "not a file renamer reads (a folder, a socket, gone)", line)

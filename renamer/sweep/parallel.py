@@ -83,11 +83,19 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     out = Chunk()
     scanned, kept, holding, linking = 0, out.kept, out.holding, out.linking
     excluded = project.classifier.is_excluded
+    zone_files = {zone[0] for zone in options.zone_origins}  # always scanned: sweep/zone_origins.py
     for rel in paths:
         if excluded(rel):
             out.excluded.append(rel)
             continue
         candidate, read, hints = True, None, None
+        if rel in zone_files:
+            found = scanner.scan(rel)
+            if found is not None:
+                scanned += 1
+                if _interesting(found):
+                    kept.append(found)
+            continue
         try:
             fd = open_(root + rel, OPEN_FLAGS)
         except OSError:

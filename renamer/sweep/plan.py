@@ -18,6 +18,7 @@ from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import FileScanner, ScanOptions
+from renamer.sweep.zone_origins import zone_origins
 
 Progress = Callable[[int, int], None]
 
@@ -91,11 +92,18 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
         return [rel for rel in keep(git.ignored()) if classifier.is_current_pattern(rel)]
 
     plain_ignored: list[str] = []
+    walked = ignore.walk(project.root) if git is None else None
+    # Which zone each zone file holds, where a named.conf says so: read from the tracked files (git's
+    # walk for untracked ones is not waited for; a server's configuration is tracked).
+    origins = zone_origins(project.root, git.tracked() if git is not None else walked[0] if walked else [],
+                           project.config.max_file_size)
+    if origins:
+        options = replace(options, zone_origins=origins)
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""
         if git is None:  # a plain folder: its .gitignore files still apply
-            listed, hidden = ignore.walk(project.root)
+            listed, hidden = walked or ([], [])
             plain_ignored.extend(hidden)
             yield selected(listed) + ([rel for rel in keep(hidden) if classifier.is_current_pattern(rel)]
                                       if include_ignored else [])

@@ -22,11 +22,11 @@ from renamer.decoded import (
     split_matches,
 )
 from renamer.escapes import escaped_matches, might_escape, might_hold_escape
-from renamer.formats import Format, format_of
+from renamer.formats import Format, format_of, zone
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
-from renamer.sweep.file_rules import submodule_paths_refused, with_reverse_owners, with_serial
+from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
 from renamer.sweep.merges import merge_problem
@@ -42,6 +42,7 @@ from renamer.sweep.model import (
     apply_edits,
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
+from renamer.sweep.zone_rules import with_zone_names
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
 # size a YAML/JSON file's references are shown by line and column alone: parsing 20 MB of JSON
@@ -67,8 +68,14 @@ REFUSED_HINTS = {
     "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `%2D`, `&#45;`) where renamer cannot "
                 "tell that the consumer decodes them, or an escape beside it that makes another name once "
                 "decoded (`ana-ml2%30`): write it plainly and rerun the sweep, or keep it with a keep rule"),
-    "reverse-owner": ("the PTR owner of an old address, relative to $ORIGIN, whose new address lies in "
-                      "another reverse zone: move the record to that zone's file by hand"),
+    "reverse-owner": ("the PTR owner of an old address whose new address lies in another reverse zone: "
+                      "move the record to that zone's file by hand"),
+    "signed-zone": ("a DNSSEC-signed zone file (it holds RRSIG records): an edit breaks its signatures and "
+                    "validating resolvers refuse the name; edit the unsigned zone and sign it again "
+                    "(dnssec-signzone), or keep this file with a keep rule"),
+    "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
+                   "ignores an out-of-zone owner, so the record would be lost; move the record to the "
+                   "new name's zone file by hand"),
 }
 # The byte before an edit that makes it a YAML anchor (&) or an alias (*): names other lines
 # refer to, so the result is parsed; and an INI section's `[` opening its line.
@@ -100,6 +107,10 @@ class ScanOptions:
     # New values to look for in every file, for collisions (sweep/collisions.py): the scan lists
     # the files that hold one, so that only those are read again.
     present: tuple[bytes, ...] = ()
+    # Zone files a server's configuration in the repo names (or a zone of it $INCLUDEs): (path, the
+    # origin it is read against, its zone's apex), from sweep/zone_origins.py. Such a file needs no
+    # $ORIGIN, and is always scanned (its owners spell no old value).
+    zone_origins: tuple[tuple[str, str, str], ...] = ()
 
 
 class FileScanner:
@@ -107,6 +118,7 @@ class FileScanner:
         self.project = project
         self.options = options
         self.matcher = project.matcher
+        self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -133,6 +145,8 @@ class FileScanner:
                                                    or might_join_quotes(self.matcher, data)
                                                    or might_escape(self.matcher, data))
             loose_hit = self.options.loose and self.project.loose.might_match(data)
+        origin, apex = self.origins.get(rel, (None, None))
+        hit = hit or (origin is not None and content.kind == "text")
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -165,8 +179,8 @@ class FileScanner:
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         find = self.matcher.find_any_case if any_case else self.matcher.find
         matches = find(data, fmt.name_starts(data) if fmt is not None else ()) if hit else []
-        if hit and content.kind == "text" and (b"$ORIGIN" in data or b"$origin" in data):
-            matches = with_reverse_owners(data, matches, self.matcher)
+        if hit and content.kind == "text" and (origin is not None or zone.is_zone(data)):
+            matches = with_zone_names(data, matches, self.matcher, origin, apex)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
             matches = split_matches(self.matcher, data, matches, indent=indent)

@@ -118,6 +118,8 @@ class Summary:
 
 def serial_lines(summary: Summary) -> list[str]:
     return [f"  {path}: serial {old} -> {new}" if new else
+            f"  {path}: serial {old} is a placeholder filled in when the zone is deployed: left as it is"
+            if old else
             f"  {path}: zone records changed, serial NOT bumped (no valid SOA serial in this file: an "
             "$INCLUDE file or a broken serial): bump the serial of its zone by hand, or the name "
             "servers keep the old data" for path, old, new in summary.serials]

@@ -120,7 +120,8 @@ def test_a_record_that_moves_zones_beside_one_that_follows(repo: Repo, run: Run)
 
 @pytest.mark.parametrize("records", [
     pytest.param("70.0.0.11 IN PTR web02.lab.example.\n", id="another-address"),
-    pytest.param("70.0.0.10 IN A 10.9.9.9\n", id="not-a-ptr"),
+    # An owner of any type at the old reverse name follows (tests/cli/test_zone_origins.py: RFC 2317).
+    pytest.param("70.0.0.11 IN TXT \"x\"\n", id="another-address-not-a-ptr"),
     pytest.param("x70.0.0.10 IN PTR other.lab.example.\n", id="longer-owner"),
     pytest.param("; 70.0.0.10 IN PTR other.lab.example.\n", id="comment-not-owner"),
 ])
@@ -160,3 +161,73 @@ def test_a_zone_inside_a_renumbered_network_takes_its_owners_along(repo: Repo, r
     assert text.startswith("$ORIGIN 50.251.10.in-addr.arpa.\n") and "\n54 IN PTR gpu.lab.example.\n" in text
     assert _ptrs(root / "rev.db", "50.251.10.in-addr.arpa") == [("54.50.251.10.in-addr.arpa.", "gpu.lab.example.")]
     assert run(root, "verify").exit_code == 0
+
+
+NESTED = ("version: 1\nrenames:\n  addresses: {10.250.50.54: 10.250.50.64, 10.250.50.55: 10.250.51.55, "
+          "10.250.50.56: 10.9.9.56}\nallowlist: allow.yaml\n")
+
+
+@pytest.mark.parametrize("inner", [
+    pytest.param("$ORIGIN 50\n", id="relative-nested-origin"),
+    pytest.param("$ORIGIN 50.250.10.in-addr.arpa.\n", id="absolute-nested-origin"),
+])
+def test_a_nested_origin_inside_its_own_zone(repo: Repo, run: Run, inner: str) -> None:
+    """The zone is 250.10.in-addr.arpa. (its SOA's); `54` under a nested `$ORIGIN 50` stays in it
+    whether it stays under 50 (written relative) or moves to 51 (written absolute: still the same
+    zone, no residual); only the address that leaves 10.250/16 is a residual."""
+    records = f"{inner}54 PTR gpu.lab.example.\n55 PTR db.lab.example.\n56 PTR far.lab.example.\n"
+    root = repo({"rev.db": _zone("250.10.in-addr.arpa.", records)}, config=NESTED, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert _ptrs(root / "rev.db", "250.10.in-addr.arpa") == [
+        ("55.51.250.10.in-addr.arpa.", "db.lab.example."), ("56.50.250.10.in-addr.arpa.", "far.lab.example."),
+        ("64.50.250.10.in-addr.arpa.", "gpu.lab.example.")]
+    assert "\n64 PTR gpu.lab.example.\n55.51.250.10.in-addr.arpa. PTR db.lab.example.\n" in (root / "rev.db").read_text()
+    assert _serial(root / "rev.db", "250.10.in-addr.arpa") == "6"
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert sorted((f["line"], f["old"], f["reason"]) for f in findings) == [(8, "56", "reverse-owner")]
+
+
+@pytest.mark.parametrize("owner", [
+    pytest.param("70.0.0.10.in-addr.arpa.", id="absolute"),
+    pytest.param("70.0.0.10.IN-ADDR.ARPA.", id="absolute-upper-case"),
+])
+def test_an_absolute_owner_renumbered_into_another_zone_is_a_residual(repo: Repo, run: Run, owner: str) -> None:
+    """Before, the absolute owner followed as any reverse name does, and BIND dropped the record
+    (out of zone). The owner and its PTR target stay, and wait for a decision."""
+    root = repo({"rev.db": _zone("0.0.10.in-addr.arpa.", f"{owner} IN PTR web01.lab.example.\n")},
+                config=CONFIG, allowlist=ALLOW)
+    before = (root / "rev.db").read_text()
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "rev.db").read_text() == before
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert sorted((f["line"], f["reason"]) for f in findings) == [(5, "reverse-owner"), (5, "reverse-owner")]
+
+
+def test_an_owner_of_any_type_follows_the_address(repo: Repo, run: Run) -> None:
+    """RFC 2317 classless delegation: the owner of the address's CNAME is its reverse name too."""
+    records = "80 IN CNAME 80.64-26.0.0.10.in-addr.arpa.\n"
+    root = repo({"rev.db": _zone("0.0.10.in-addr.arpa.", records)}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "rev.db").read_text().endswith("\n81 IN CNAME 80.64-26.0.0.10.in-addr.arpa.\n")
+    assert _serial(root / "rev.db", "0.0.10.in-addr.arpa") == "6"
+
+
+def test_ipv6_nibble_owners_follow(repo: Repo, run: Run) -> None:
+    """The same rules under an ip6.arpa origin: a relative nibble owner follows where it stays
+    under its origin (relative), is written absolute where it moves elsewhere in the zone, and is a
+    residual where it leaves the zone (2001:db9::/32 is another zone)."""
+    config = ('version: 1\nrenames:\n  addresses: {"2001:db8::54": "2001:db8::64", '
+              '"2001:db8::55": "2001:db8:1::55", "2001:db8::56": "2001:db9::56"}\nallowlist: allow.yaml\n')
+    zeros = ".".join(["0"] * 22)
+    records = (f"4.5.{zeros} IN PTR gpu.lab.example.\n$ORIGIN {zeros}.8.b.d.0.1.0.0.2.ip6.arpa.\n"
+               "5.5 IN PTR db.lab.example.\n6.5 IN PTR far.lab.example.\n")
+    root = repo({"rev6.db": _zone("8.b.d.0.1.0.0.2.ip6.arpa.", records)}, config=config, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    nibbles = "0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0"
+    assert _ptrs(root / "rev6.db", "8.b.d.0.1.0.0.2.ip6.arpa") == [
+        (f"4.6.0.0.{nibbles}.8.b.d.0.1.0.0.2.ip6.arpa.", "gpu.lab.example."),
+        (f"5.5.0.0.{'.'.join(['0'] * 16)}.1.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa.", "db.lab.example."),  # 2001:db8:1::55
+        (f"6.5.0.0.{nibbles}.8.b.d.0.1.0.0.2.ip6.arpa.", "far.lab.example.")]
+    assert _serial(root / "rev6.db", "8.b.d.0.1.0.0.2.ip6.arpa") == "6"
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert sorted((f["line"], f["old"], f["reason"]) for f in findings) == [(8, "6.5", "reverse-owner")]

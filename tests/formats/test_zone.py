@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from renamer.formats.zone import SERIAL_MAX, bumped_serial, find_serial, is_zone, serial_edit
+from renamer.formats.zone import (
+    SERIAL_MAX,
+    bumped_serial,
+    find_serial,
+    is_zone,
+    placeholder_serial,
+    serial_edit,
+)
 
 TODAY = datetime.date(2026, 11, 29)
 
@@ -173,3 +180,17 @@ def test_named_checkzone_accepts_before_and_after(data: bytes, tmp_path: Path) -
         result = subprocess.run([checkzone, "lab", str(zone)], capture_output=True, text=True, check=False)
         assert result.returncode == 0, result.stdout + result.stderr
         assert f"loaded serial {int(serial)}" in result.stdout
+
+
+@pytest.mark.parametrize(("data", "expected"), (
+    pytest.param(b"@ IN SOA ns. admin. ( SERIALNUMBERPLACEHOLDER 3600 1800 604800 86400 )\n",
+                 "SERIALNUMBERPLACEHOLDER", id="word"),
+    pytest.param(b"@ IN SOA ns. admin. @SERIAL@ 1 2 3 4\n", "@SERIAL@", id="at-signs"),
+    pytest.param(b"@ IN SOA ns. admin. %SERIAL% 1 2 3 4\n", "%SERIAL%", id="percent"),
+    pytest.param(b"@ IN SOA ns. admin. 2026050401 1 2 3 4\n", None, id="noop-a-number"),
+    pytest.param(b"@ IN SOA ns. admin. {{ serial }} 1 2 3 4\n", None, id="noop-several-words"),
+    pytest.param(b"the SOA record, serial X 1 2 3 4\n", None, id="noop-prose"),
+))
+def test_placeholder_serial(data: bytes, expected: str | None) -> None:
+    assert placeholder_serial(data) == expected
+    assert is_zone(data) == (expected is not None or find_serial(data) is not None)

@@ -1,0 +1,129 @@
+"""The DNS names of a zone file with what they mean: each owner, `$ORIGIN` and RDATA name, and the
+origin it is read against, so that a relative `nas.local` under `$ORIGIN lab.example.` is known to
+be `nas.local.lab.example.` and `54` under `$ORIGIN 50.250.10.in-addr.arpa.` the reverse name of
+10.250.50.54. Pure: bytes in, names out (the sweep decides what they become: sweep/zone_rules.py).
+
+BIND's rules (lib/dns/master.c): a name ending in `.` is absolute, `@` is the origin, any other
+name is relative to the current origin; `$ORIGIN` sets the origin (itself read against the one
+before it when relative); a record whose line starts with a blank has the previous owner.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from renamer.formats.zone import CLASS_TOKEN, TTL_TOKEN, entries
+
+__all__ = ["Name", "ZoneNames", "absolute", "includes", "zone_names"]
+
+# Which RDATA fields are domain names, by record type: the index among the RDATA words. An SOA's
+# RNAME is a mailbox and RP's fields are mailbox and TXT owner: not host names, left alone.
+_NAME_FIELDS: dict[bytes, tuple[int, ...]] = {
+    b"NS": (0,), b"CNAME": (0,), b"DNAME": (0,), b"PTR": (0,), b"SOA": (0,), b"MX": (1,),
+    b"KX": (1,), b"AFSDB": (1,), b"RT": (1,), b"SRV": (3,), b"SVCB": (1,), b"HTTPS": (1,),
+    b"NAPTR": (5,),
+}
+# A plain host-name spelling: an escape, a template (`{{ host }}`, `$GENERATE`'s `$`) or a quoted
+# string is no name this module reads; the exact matcher still sees its text.
+_PLAIN = re.compile(rb"@|\*?[A-Za-z0-9_.-]+")
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name as written in the file: its span, text, role and the origin it is read against."""
+
+    start: int
+    end: int
+    text: str
+    role: str  # "origin" ($ORIGIN's argument) | "owner" | "rdata"
+    origin: str | None  # lower case, with its final dot ("lab.example."); None when unknown
+    record: tuple[int, int]  # an owner's record(s), those with the owner omitted after it included
+
+
+@dataclass(frozen=True)
+class ZoneNames:
+    apex: str | None  # the zone's own name: named.conf's, else the SOA owner's, else the first $ORIGIN
+    names: tuple[Name, ...]
+    signed: bool = False  # it holds RRSIG records: a DNSSEC-signed zone (dnssec-signzone's output)
+
+
+def absolute(text: str, origin: str | None) -> str | None:
+    """The absolute name (lower case, final dot) that `text` means under `origin`."""
+    lowered = text.lower()
+    if lowered == "@":
+        return origin
+    if lowered.endswith("."):
+        return lowered
+    if origin is None:
+        return None
+    return f"{lowered}." if origin == "." else f"{lowered}.{origin}"
+
+
+def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) -> ZoneNames:
+    """Every owner, `$ORIGIN` and RDATA name of the zone in `data`, in file order. `origin`: where
+    a named.conf (or another server's configuration) says which zone the file holds, the origin
+    until the first `$ORIGIN`; `apex`: that zone's name (`origin` when not given)."""
+    apex = apex or origin
+    first_origin: str | None = None
+    soa_owner: str | None = None
+    names: list[Name] = []
+    signed = False
+    owner_at = -1  # index in `names` of the last owner, whose record span grows
+    for has_owner, words in entries(data):
+        tokens = [data[a:b] for a, b in words]
+        if has_owner and tokens[0].startswith(b"$"):
+            if tokens[0].upper() == b"$ORIGIN" and len(tokens) > 1 and _PLAIN.fullmatch(tokens[1]):
+                start, end = words[1]
+                names.append(Name(start, end, tokens[1].decode("ascii"), "origin", origin, (start, end)))
+                origin = absolute(tokens[1].decode("ascii"), origin)
+                first_origin = first_origin or origin
+            owner_at = -1  # $INCLUDE, $GENERATE, $TTL: the next record names its owner
+            continue
+        i = 0
+        if has_owner:
+            if not _PLAIN.fullmatch(tokens[0]):
+                owner_at = -1
+                continue
+            start, end = words[0]
+            names.append(Name(start, end, tokens[0].decode("ascii"), "owner", origin, (start, words[-1][1])))
+            owner_at = len(names) - 1
+            i = 1
+        elif owner_at >= 0:
+            held = names[owner_at]
+            names[owner_at] = Name(held.start, held.end, held.text, held.role, held.origin,
+                                   (held.record[0], words[-1][1]))
+        while i < len(tokens) and (TTL_TOKEN.fullmatch(tokens[i]) or CLASS_TOKEN.fullmatch(tokens[i])):
+            i += 1
+        if i >= len(tokens):
+            continue
+        kind = tokens[i].upper()
+        signed = signed or kind == b"RRSIG"
+        if kind == b"SOA" and soa_owner is None:
+            soa_owner = absolute(names[owner_at].text, names[owner_at].origin) if owner_at >= 0 else origin
+        for field in _NAME_FIELDS.get(kind, ()):
+            at = i + 1 + field
+            if at < len(tokens) and _PLAIN.fullmatch(tokens[at]) and tokens[at] != b".":
+                start, end = words[at]
+                names.append(Name(start, end, tokens[at].decode("ascii"), "rdata", origin, (start, end)))
+    return ZoneNames(apex or soa_owner or first_origin, tuple(names), signed)
+
+
+def includes(data: bytes, origin: str | None) -> list[tuple[str, str]]:
+    """(path as written, origin) of each `$INCLUDE path [origin]`: the included file is read
+    against the origin given, else the one in force where the directive stands (RFC 1035 5.1)."""
+    out = []
+    for has_owner, words in entries(data):
+        tokens = [data[a:b] for a, b in words]
+        if not has_owner or not tokens[0].startswith(b"$"):
+            continue
+        directive = tokens[0].upper()
+        if directive == b"$ORIGIN" and len(tokens) > 1 and _PLAIN.fullmatch(tokens[1]):
+            origin = absolute(tokens[1].decode("ascii"), origin)
+        elif directive == b"$INCLUDE" and len(tokens) > 1:
+            path = tokens[1].strip(b'"').decode("utf-8", "replace")
+            given = (absolute(tokens[2].decode("ascii"), origin)
+                     if len(tokens) > 2 and _PLAIN.fullmatch(tokens[2]) else origin)
+            if path and given is not None:
+                out.append((path, given))
+    return out

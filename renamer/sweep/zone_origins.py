@@ -1,0 +1,117 @@
+"""The zone each zone file in the repo holds, where a name server's configuration in the repo says
+so (formats/server_zones.py): `zone "50.250.10.in-addr.arpa" { file "db.10.250.50"; };`, and the
+files such a zone `$INCLUDE`s, with the origin in force at the directive.
+
+Nothing from the repo is trusted as a path: a configured path (`/etc/bind/db.10.250.50`,
+`../zones/db.lab`) is only compared with the repo's own file list, by its trailing components,
+and a name two repo files could answer to names neither. Configuration files are read like any
+scanned file (no link followed, no file over `max_file_size`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from renamer import ignore, vcs_listing
+from renamer.formats.server_zones import bind_includes, server_zone_files
+from renamer.formats.zone_names import includes
+from renamer.sweep.content import read_content
+
+# Where server configuration lives by name: named.conf, named.conf.local, zones.conf, nsd.conf,
+# knot.conf, unbound.conf, their templates (`.j2`), and any `*.conf`.
+_CONFIG_NAME = re.compile(r"(?:named|bind|nsd|knot|unbound|zones?)\b.*|.*\.conf(?:\.[a-z0-9]+)?",
+                          re.IGNORECASE)
+
+
+def zone_origins(root: Path, files: Sequence[str], limit: int) -> tuple[tuple[str, str, str], ...]:
+    """(repo path, origin, zone) for each zone file the configuration names (origin and zone are
+    the zone's name) and each file such a zone `$INCLUDE`s, in path order."""
+    listed = set(files)
+    by_name: dict[str, list[str]] = {}
+    for rel in files:
+        by_name.setdefault(posixpath.basename(rel), []).append(rel)
+    queue = [rel for rel in files if _CONFIG_NAME.fullmatch(posixpath.basename(rel))]
+    seen: set[str] = set()
+    found: dict[str, set[str]] = {}
+    while queue:
+        rel = queue.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        content = read_content(f"{root}/{rel}", limit)
+        if content is None or content.kind != "text":
+            continue
+        for origin, path in server_zone_files(content.data):
+            target = _in_repo(rel, path, listed, by_name)
+            if target is not None and target != rel:
+                found.setdefault(target, set()).add(origin)
+        for path in bind_includes(content.data):
+            target = _in_repo(rel, path, listed, by_name)
+            if target is not None:
+                queue.append(target)
+    # A zone's `$INCLUDE`d files are read against the origin where the directive stands, and
+    # belong to that zone. A file that two statements give different zones (two views) is left out.
+    out: dict[str, tuple[str, str]] = {rel: (next(iter(o)),) * 2 for rel, o in found.items() if len(o) == 1}
+    ambiguous = {rel for rel, o in found.items() if len(o) > 1}
+    zones = sorted(out.items())
+    read: set[str] = set()
+    while zones:
+        rel, (origin, apex) = zones.pop()
+        if rel in read:
+            continue
+        read.add(rel)
+        content = read_content(f"{root}/{rel}", limit)
+        if content is None or content.kind != "text" or b"$include" not in content.data.lower():
+            continue
+        for path, given in includes(content.data, origin):
+            target = _in_repo(rel, path, listed, by_name)
+            if target is None or target == rel or target in ambiguous:
+                continue
+            if out.get(target, (given, apex)) != (given, apex):
+                ambiguous.add(target)
+                out.pop(target, None)
+                continue
+            out[target] = (given, apex)
+            zones.append((target, (given, apex)))
+    return tuple(sorted((rel, origin, apex) for rel, (origin, apex) in out.items()))
+
+
+def listed_zone_origins(root: Path, git: bool, limit: int) -> tuple[tuple[str, str, str], ...]:
+    """zone_origins over the repo's files as a scan lists them (git's tracked files, else the
+    walk): for a command that scans one file (`explain`) as the sweep would."""
+    files = vcs_listing.ls_files(root, "--cached") if git else ignore.walk(root)[0]
+    return zone_origins(root, files, limit)
+
+
+def _in_repo(config: str, path: str, listed: set[str], by_name: dict[str, list[str]]) -> str | None:
+    """The repo file a configured path names: beside the configuration or at the repo root when
+    relative, else the one repo file sharing the most trailing components with it."""
+    if not path or "\0" in path:
+        return None
+    if not path.startswith("/"):
+        for base in (posixpath.dirname(config), ""):
+            joined = posixpath.normpath(posixpath.join(base, path))
+            if joined in listed:
+                return joined
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if not parts or parts[-1] == "..":
+        return None
+    best: list[str] = []
+    best_depth = 0
+    for rel in by_name.get(parts[-1], []):
+        depth = _shared_tail(rel.split("/"), parts)
+        if depth > best_depth:
+            best, best_depth = [rel], depth
+        elif depth == best_depth:
+            best.append(rel)
+    return best[0] if len(best) == 1 else None
+
+
+def _shared_tail(a: list[str], b: list[str]) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n

@@ -1,0 +1,147 @@
+"""A zone file's names decided by what they mean, not only by how they are spelled.
+
+An owner, a `$ORIGIN` or an RDATA name is read against its origin (formats/zone_names.py) and the
+absolute name it means is matched whole against the renames: a relative `nas.local` under
+`$ORIGIN lab.example.` is `nas.local.lab.example`, `54` under `$ORIGIN 50.250.10.in-addr.arpa.`
+the reverse name of 10.250.50.54. The new name is written back in the spelling found (relative
+stays relative under the same origin, else absolute with its final dot).
+
+An owner (or a `$ORIGIN`) must stay inside its zone: BIND ignores an out-of-zone owner, so the
+record would be lost. Such a name is never rewritten; it and its whole record are a residual
+(`zone-owner`, or `reverse-owner` in a reverse zone): the record moves to the other zone's file by
+hand. An RDATA name may point anywhere (a CNAME to another zone), and simply follows. A signed
+zone (RRSIG records) is never edited at all (`signed-zone`).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import replace
+
+from renamer import forms as spelling
+from renamer.formats.zone_names import Name, absolute, zone_names
+from renamer.match import Matcher
+from renamer.occurrences import Match
+
+_REVERSE = ("in-addr.arpa.", "ip6.arpa.")
+
+
+def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
+                    origin: str | None = None, apex: str | None = None) -> list[Match]:
+    """`matches` (the exact matcher's, in file order) with each zone name decided by its meaning.
+    `origin`, `apex`: where a server's configuration in the repo names the file (or a zone of it
+    `$INCLUDE`s it), the origin it starts with and its zone's name."""
+    zone = zone_names(data, origin, apex)
+    if zone.signed:
+        # Every record is covered by a signature over its bytes: one edit and resolvers that
+        # validate reject the name (SERVFAIL). The unsigned zone is edited, then signed again.
+        return [replace(m, refused="signed-zone") if m.refused is None and m.kept is None else m
+                for m in matches]
+    if zone.apex is None or not zone.names:
+        return matches
+    apex = _renamed(matcher, zone.apex) or zone.apex
+    reverse = zone.apex.endswith(_REVERSE) or zone.apex[:-1] in ("in-addr.arpa", "ip6.arpa")
+    reason = "reverse-owner" if reverse else "zone-owner"
+    kind = "reverse" if reverse else "host"
+    # The origin after the sweep, as each $ORIGIN is decided in turn.
+    new_origin = (_renamed(matcher, origin) or origin) if origin is not None else None
+    ordered = sorted(matches, key=lambda m: m.start)
+    starts = [m.start for m in ordered]
+    dropped: set[int] = set()  # indices in `ordered` of matches a zone name's decision replaces
+    added: list[Match] = []
+    stuck: list[tuple[int, int]] = []
+    for name in zone.names:
+        # Matches never overlap each other: those overlapping the name start at most one before.
+        first = max(bisect.bisect_left(starts, name.start) - 1, 0)
+        last = bisect.bisect_left(starts, name.end)
+        at = [i for i in range(first, last) if ordered[i].end > name.start]
+        here = [ordered[i] for i in at]
+        if any(m.refused or m.kept for m in here):
+            continue  # a range, a pattern, an account: already decided, never overridden
+        written = _written(data, name, here)  # the name's text after the matcher's own edits
+        meant = absolute(name.text, name.origin)
+        full = _renamed(matcher, meant) if meant is not None else None
+        if full is None and name.role != "origin" and meant is not None and written == name.text:
+            full = _moved(meant, zone.apex, apex) if name.text.endswith(".") else None
+        new_text = written if full is None else _spelled(name, full, new_origin)
+        if name.role != "rdata":
+            after = absolute(new_text, new_origin)  # a relative $ORIGIN too: read against the last
+            # Only what the sweep moves out: an owner out of its zone already is BIND's to report.
+            if (after is not None and meant is not None and _inside(meant, zone.apex)
+                    and not _inside(after, apex)):
+                stuck.append(name.record)
+                if not here:
+                    added.append(Match(name.start, name.end, name.text,
+                                       full[:-1] if full else "(outside the zone)", kind, refused=reason))
+                if name.role == "origin":
+                    new_origin = absolute(name.text, new_origin)
+                continue
+        if new_text != written:
+            dropped.update(at)
+            start, end, old = name.start, name.end, name.text
+            if old.endswith(".") and new_text.endswith("."):
+                end, old, new_text = end - 1, old[:-1], new_text[:-1]
+            added.append(Match(start, end, old, new_text, kind))
+        if name.role == "origin":
+            new_origin = absolute(new_text, new_origin)
+    if not added and not stuck:
+        return matches
+    out = [m for i, m in enumerate(ordered) if i not in dropped] + added
+    out.sort(key=lambda m: m.start)
+    if stuck:
+        # The whole record: its RDATA renamed while its owner stays would tell resolvers the old
+        # name is the new host (or the old address the new one).
+        stuck_starts = [a for a, _ in stuck]  # in file order, never overlapping
+        out = [replace(m, refused=reason) if m.refused is None and m.kept is None
+               and _within(m.start, stuck, stuck_starts) else m for m in out]
+    return out
+
+
+def _renamed(matcher: Matcher, name: str | None) -> str | None:
+    """The new absolute name (final dot) of an absolute one that a rename matches whole."""
+    if name is None or name == ".":
+        return None
+    new = matcher.renamed_whole(name[:-1])
+    return None if new is None else new.lower() + "."
+
+
+def _written(data: bytes, name: Name, here: list[Match]) -> str:
+    """The name's text with the matcher's plain edits applied."""
+    text = data[name.start:name.end].decode("ascii", "replace")
+    for m in sorted(here, key=lambda m: -m.start):
+        if m.start < name.start or m.end > name.end:
+            return text  # a match across the name's edge: not a name edit this rule knows
+        a, b = m.start - name.start, m.end - name.start
+        text = text[:a] + m.new + text[b:]
+    return text
+
+
+def _spelled(name: Name, new: str, origin: str | None) -> str:
+    """`new` (absolute) written as `name` was: absolute stays absolute; relative stays relative
+    when `new` lies under the origin it will be read against, else it is written absolute."""
+    if not name.text.endswith(".") and origin is not None:
+        if new == origin and name.role != "origin":
+            return "@"
+        if origin == "." or new.endswith("." + origin):
+            relative = new[:-1] if origin == "." else new[: -len(origin) - 1]
+            return spelling.case_like(name.text, relative)
+    if name.text == "@":
+        return new
+    return spelling.case_like(name.text.rstrip("."), new[:-1]) + "."
+
+
+def _moved(name: str, apex: str, new_apex: str) -> str | None:
+    """An absolute name under a zone renamed whole (`www.ana.lan.` as `ana.lan` becomes `fv.lan`)
+    moves with it, owner or RDATA: its relative neighbours do, through the zone's `$ORIGIN`."""
+    if new_apex == apex or not name.endswith("." + apex):
+        return None
+    return name[: -len(apex)] + new_apex
+
+
+def _within(at: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
+    i = bisect.bisect_right(starts, at) - 1
+    return i >= 0 and at < spans[i][1]
+
+
+def _inside(name: str, apex: str) -> bool:
+    return apex == "." or name == apex or name.endswith("." + apex)

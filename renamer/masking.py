@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from renamer.masking_args import HINTS as ARG_HINTS
+from renamer.masking_args import mask_args
 from renamer.masking_flags import HINTS, mask_flags
 
 MASK = "****"
@@ -32,7 +34,7 @@ _QUERY = re.compile(r"([?&;](?P<name>[A-Za-z0-9_.\-]+)=)([^&#\s'\"]+)")
 _URL = re.compile(r"""([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"<>]*:)([^\s'"<>]*)(@[^\s@'"<>]*)""")
 _AUTH_HEADER = re.compile(r"(?i)\b((?:proxy-)?authorization\s*:\s*(?:bearer|basic|token|digest)\s+)"
                           r"([^\s'\",;}\]]+)|\b(bearer\s+)([A-Za-z0-9._~+/=\-]{8,})")
-_CLI_USER = re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=)[^\s:]+:)(\S+)")
+_CLI_USER = re.compile(r"(?<!\S)((?:-u|--user)(?:\s+|=|(?=[^\s\-]))['\"]?[^\s:'\"]+:)([^\s'\"]+)")
 _NETRC = re.compile(r"(?i)\b(password|passwd)(\s+)(\S+)")
 _PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
 
@@ -40,7 +42,7 @@ _PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
 # Searched in the lower-cased line: a (?i) alternation is five times slower, and a dense file
 # has a million lines to show.
 _MAYBE = re.compile(r"pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp|://|machine|"
-                    r":[0-9*]+:|" + "|".join(re.escape(hint) for hint in HINTS))
+                    r":[0-9*]+:|" + "|".join(re.escape(hint) for hint in (*HINTS, *ARG_HINTS)))
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
                  "apikey", "credential", "credentials", "auth", "authorization", "bearer", "cookie",
@@ -76,6 +78,7 @@ def mask_line(line: str) -> str:
     line = _PAIR.sub(_mask_pair, line)
     line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
     line = mask_flags(line, is_secret_name)
+    line = mask_args(line, is_secret_name)
     if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
         line = _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
     return _PGPASS.sub(rf"\g<1>{MASK}", line)

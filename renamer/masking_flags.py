@@ -4,7 +4,9 @@ Two shapes: a long flag whose name says secret (`--password X`, `--password=X`, 
 `--http-passwd X`, `--client-secret X`), for any tool; and the short flags that take a password in
 the tools known to have them (`redis-cli -a X`, `sshpass -p X`, `mysql -pX` and `mysql -p X`,
 `ipmitool -P X`, `ldapsearch -w X`, `docker login -p X`, `snmpwalk -c X`), masked from where that
-tool is named on. Also `smbclient -U user%X` and openssl's `-passin pass:X`.
+tool is named on; a single-dash long flag whose name says secret (influx `-password X`, keytool
+`-storepass X`). Also `smbclient -U user%X`, `lftp -u user,X` and openssl's `-passin pass:X`.
+Secrets that are plain arguments (`htpasswd -b FILE USER X`) are masking_args.py's.
 """
 
 from __future__ import annotations
@@ -25,34 +27,52 @@ SHORT_FLAGS: dict[str, str] = {
     "skopeo login": "p", "smbmap": "p", "crackmapexec": "pH", "netexec": "pH", "zip": "P",
     "unzip": "P", "7z": "p", "sqlcmd": "P", "bcp": "P", "snmpwalk": "cAX", "snmpget": "cAX",
     "snmpset": "cAX", "snmpbulkwalk": "cAX", "snmptrap": "cAX",
+    "mosquitto_pub": "P", "mosquitto_sub": "P", "mosquitto_rr": "P", "racadm": "p", "ssh-keygen": "NP",
+    "useradd": "p", "usermod": "p", "az login": "p", "influx": "pt",
 }
+# Tools whose short flags never hold their value attached (Go's flag package, Python's argparse
+# here): influx `-password X` is a long flag, not `-p` with `assword`.
+SPACED = frozenset({"influx", "az login"})
 MASK = "****"
 _VALUE = r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s'\"]+)"
-_LONG = re.compile(r"(?<![^\s'\"=(])(?P<dash>--)(?P<name>[A-Za-z][A-Za-z0-9_\-]*)(?P<sep>=|\s+)" + _VALUE)
+# After a space, a word starting with `-` is the next flag, never this one's value (`--verbose --password X`).
+_LONG = re.compile(r"(?<![^\s'\"=(])(?P<dash>--)(?P<name>[A-Za-z][A-Za-z0-9_\-]*)(?P<sep>=|\s+(?!-))"
+                   + _VALUE)
+# A single-dash long flag (influx `-password X`, keytool `-storepass X`): the name says secret;
+# openssl's `-pass pass:X` is _PASS_ARG's, and its `env:VAR`/`file:PATH` forms hold no secret.
+_SINGLE = re.compile(r"(?<![^\s'\"(])-(?P<name>[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)(?P<sep>=|\s+(?!-))"
+                     + _VALUE)
+_NOT_A_VALUE = re.compile(r"['\"]?(?:pass|env|file|fd|stdin)(?::|['\"]?$)|-")
+_USER_COMMA = re.compile(r"(?<![^\s(`])((?:lftp|[\w.\-]*/lftp)\b[^|;&]*?\s-u\s+['\"]?[^\s,'\"]+,)([^\s'\"]+)")
 _SAMBA_USER = re.compile(r"(?<!\S)((?:-U|--user)(?:\s+|=)['\"]?[^\s%'\"]+%)([^\s'\"]+)")  # user%password
 _PASS_ARG = re.compile(r"(?<![\w-])(-pass(?:in|out)?\s+['\"]?pass:)([^\s'\"]+)")  # openssl
 _TOOL = re.compile(r"(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
     re.escape(tool).replace(r"\ ", r"\s+") for tool in sorted(SHORT_FLAGS, key=len, reverse=True))
     + r")(?![\w\-])")
-_SHORT = {flags: re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])(?P<sep>\s+|(?=[^\s\-]))" + _VALUE)
-          for flags in set(SHORT_FLAGS.values())}
+_SHORT = {(flags, spaced): re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])"
+                                      + (r"(?P<sep>\s+)" if spaced else r"(?P<sep>\s+|(?=[^\s\-]))") + _VALUE)
+          for flags in set(SHORT_FLAGS.values()) for spaced in (False, True)}
 # the words a line must hold for any shape above (the caller's cheap prefilter adds these)
 HINTS = ("--", "-pass", "-u", "redis", "valkey", "keydb", "sshpass", "mysql", "mariadb", "ipmitool",
          "ldap", "mongo", "rabbitmq", "login", "smb", "crackmapexec", "netexec", "zip", "7z", "sqlcmd",
-         "bcp", "snmp")
+         "bcp", "snmp", "mosquitto", "racadm", "ssh-keygen", "useradd", "usermod", "influx", "lftp")
 
 
 def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:
     """`line` with the password arguments of command-line tools masked."""
     line = _LONG.sub(lambda m: _long(m, is_secret_name), line)
+    line = _SINGLE.sub(lambda m: _single(m, is_secret_name), line)
+    line = _USER_COMMA.sub(rf"\g<1>{MASK}", line)  # lftp -u user,password
     line = _SAMBA_USER.sub(rf"\g<1>{MASK}", line)
     line = _PASS_ARG.sub(rf"\g<1>{MASK}", line)
     start = 0
     while tool := _TOOL.search(line, start):
-        flags = SHORT_FLAGS[" ".join(tool.group(1).split())]
+        name = " ".join(tool.group(1).split())
+        flags = SHORT_FLAGS[name]
         # the tool's own flags, from where it is named to the next command of the line
         end = _command_end(line, tool.end())
-        line = line[:tool.end()] + _SHORT[flags].sub(_short, line[tool.end():end]) + line[end:]
+        own = _SHORT[flags, name in SPACED].sub(_short, line[tool.end():end])
+        line = line[:tool.end()] + own + line[end:]
         start = tool.end()
     return line
 
@@ -69,6 +89,17 @@ def _long(m: re.Match[str], is_secret_name: Callable[[str], bool]) -> str:
     if (sep != "=" and value.startswith("-")) or value.strip("'\"") == MASK:
         return m.group(0)  # --password -h host: a flag that prompts, then the next flag
     return f"--{name}{sep}{_masked(value)}"
+
+
+def _single(m: re.Match[str], is_secret_name: Callable[[str], bool]) -> str:
+    name, value = m.group("name"), m.group("value")
+    if len(name) < 4 or not (is_secret_name(name) or name.endswith("pass")):
+        return m.group(0)  # -p, -pw: a short flag, the tool's own (SHORT_FLAGS)
+    if name.endswith(("-stdin", "-file", "_file", "-prompt")) or _NOT_A_VALUE.match(value):
+        return m.group(0)
+    if value.strip("'\"") == MASK:
+        return m.group(0)
+    return f"-{name}{m.group('sep')}{_masked(value)}"
 
 
 def _short(m: re.Match[str]) -> str:

@@ -4,10 +4,13 @@ values, commit messages."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from renamer.errors import RenamerError
 from renamer.vcs_command import LITERAL, git_run
+
+_OBJECT = re.compile(rb"[0-9a-f]{40,64} (\w+) (\d+)")  # cat-file --batch: `<oid> <type> <size>`
 
 
 def dirty_paths(root: Path) -> list[str]:
@@ -108,3 +111,37 @@ def files_holding(root: Path, rev: str, needle: str) -> frozenset[str] | None:
     prefix = f"{rev}:"
     return frozenset(name[len(prefix):] if name.startswith(prefix) else name
                      for name in os.fsdecode(done.stdout).split("\0") if name)
+
+
+def modified_in(root: Path, sha: str) -> list[str]:
+    """The paths commit `sha` modified in place (against its first parent; added, deleted and
+    renamed paths aside: a pure rename keeps the bytes)."""
+    done = git_run(["git", "-C", str(root), "diff-tree", "-r", "-z", "--no-commit-id", "--no-renames",
+                    "--diff-filter=M", "--name-only", sha, "--"], capture_output=True, check=False)
+    if done.returncode != 0:
+        return []  # a root commit, or one gc took away: nothing to compare with
+    return [name for name in os.fsdecode(done.stdout).split("\0") if name]
+
+
+def blobs(root: Path, specs: list[str]) -> dict[str, bytes]:
+    """The bytes of each `REV:path` of `specs` git has, read in one `git cat-file --batch`."""
+    if not specs:
+        return {}
+    done = git_run(["git", "-C", str(root), "cat-file", "--batch"],
+                   input=b"".join(os.fsencode(spec) + b"\n" for spec in specs), capture_output=True,
+                   check=False)
+    out: dict[str, bytes] = {}
+    data, at = bytes(done.stdout), 0
+    for spec in specs:
+        end = data.find(b"\n", at)
+        if end < 0:
+            break
+        header = _OBJECT.fullmatch(data[at:end])
+        at = end + 1
+        if header is None:
+            continue  # `<spec> missing` (or ambiguous): no object follows
+        size = int(header.group(2))
+        if header.group(1) == b"blob":
+            out[spec] = data[at:at + size]
+        at += size + 1  # the object, then a newline
+    return out

@@ -16,13 +16,15 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer.classify import CURRENT
 from renamer.match import Matcher
-from renamer.sweep.model import FileResult
+from renamer.sweep.model import RESIDUAL, SKIPPED, FileResult, Reference, ScanResult
 from renamer.sweep.refusals import Refusal
+
+LINK_REASONS = ("symlink", "dangling-link")  # what scan.py says of a link whose target holds an old value
 
 
 @dataclass(frozen=True)
@@ -126,3 +128,19 @@ def dangling(root: Path, link: str) -> str | None:
     if path is None or os.path.lexists(root / path):
         return None
     return path
+
+
+def without_relinked(scan: ScanResult, relinks: Iterable[Relink]) -> ScanResult:
+    """`scan` without the `skipped (symlink)` references of the links the sweep re-points: a link
+    is reported once, as re-pointed (the scan lists every link whose target holds an old value
+    as skipped, before the plan knows which ones follow the renames)."""
+    moved = {r.path for r in relinks}
+    if not moved:
+        return scan
+
+    def kept(ref: Reference) -> bool:
+        return not (ref.status in (SKIPPED, RESIDUAL) and ref.reason in LINK_REASONS)
+
+    files = tuple(replace(f, references=tuple(r for r in f.references if kept(r)))
+                  if f.kind == "symlink" and (f.new_path or f.path) in moved else f for f in scan.files)
+    return replace(scan, files=files)

@@ -5,19 +5,22 @@ Before writing, the sweep hashes each file it will rewrite and looks for those d
 either case, in every file it lists: one pass over the files' hex words, looked up in one set.
 A pin in a record stays (it names what the file was); one in a current-state file is a residual
 `pin`, unless `--update-pins` rewrites it to the new bytes' digest, which it does only where the
-format is certain (`<hash>  <path>` manifests naming the file, `key=<hash>` and `key: <hash>`
-lines). Git's blob ids are not raw-bytes SHA-1s and never match.
+format is certain (`<hash>  <path>` manifests naming the file, `key=<hash>`, `key: <hash>` and
+`key: sha256:<hash>` lines, a JSON member `"key": "<hash>"`). Git's blob ids are not raw-bytes
+SHA-1s and never match.
 
 After the sweep, `verify` re-hashes the file a manifest line names (`stale_manifest_pins`): a
-manifest is the one format that says which file a digest belongs to.
+manifest is the one format that says which file a digest belongs to; pins in any other format are
+found by the digests of the bytes the move replaced (pins_history.py).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -29,11 +32,20 @@ from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference, ScanResul
 
 PinStatus = Literal["updated", "residual", "kept"]
 ALGORITHMS = {32: "md5", 40: "sha1", 64: "sha256"}  # hex length -> hashlib name
-SHOWN = {"md5": "MD5", "sha1": "SHA-1", "sha256": "SHA-256"}
+# The forms a digest is looked for in: hex, and Subresource Integrity's `sha256-<base64>` (npm
+# lock files, <script integrity=...>, Nix), whose prefix names the algorithm.
+SRI_FORMS = ("sri-sha256", "sri-sha384", "sri-sha512")
+FORMS = (*ALGORITHMS.values(), *SRI_FORMS)
+SHOWN = {"md5": "MD5", "sha1": "SHA-1", "sha256": "SHA-256", "sri-sha256": "SHA-256 (SRI)",
+         "sri-sha384": "SHA-384 (SRI)", "sri-sha512": "SHA-512 (SRI)"}
 PIN = "pin"
+THIS_SWEEP = "before this sweep"
 
 # A hex word of a digest's length, standing alone: not part of a longer word or hex run.
 _HEX = re.compile(rb"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{64}|[0-9A-Fa-f]{40}|[0-9A-Fa-f]{32})(?![0-9A-Za-z])")
+_SRI = re.compile(rb"(?<![0-9A-Za-z+/-])(?:sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|"
+                  rb"sha512-[A-Za-z0-9+/]{86}==)(?![0-9A-Za-z+/=])")
+_HOLDS = "[0-9A-Fa-f]{32}|sha(256|384|512)-[A-Za-z0-9+/]{43}"  # for git grep: a file that may hold one
 # sha256sum/md5sum output: `<hash>  <path>` (or ` *<path>`, binary mode); and the BSD form.
 _MANIFEST = re.compile(r"^\s*(?P<hash>[0-9A-Fa-f]+)[ \t]+\*?(?P<path>\S(?:.*\S)?)\s*$")
 _BSD = re.compile(r"^\s*(?:SHA256|SHA1|MD5|SHA-256|SHA-1) ?\((?P<path>[^)]+)\)\s*=\s*"
@@ -42,7 +54,10 @@ _BSD = re.compile(r"^\s*(?:SHA256|SHA1|MD5|SHA-256|SHA-1) ?\((?P<path>[^)]+)\)\s
 # whole value. A shell `readonly`/`export`/`declare -r` and a YAML list dash may come first.
 _ASSIGNED = re.compile(
     r"""^\s*(?:-\s+)?(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?[A-Za-z_][\w.-]*\s*[=:]\s*"""
-    r"""(?P<q>["']?)(?P<hash>[0-9A-Fa-f]+)(?P=q)\s*(?:[#;].*)?$""")
+    r"""(?P<q>["']?)(?:(?P<algo>[A-Za-z0-9-]+):)?(?P<hash>[0-9A-Fa-f]+)(?P=q)\s*(?:[#;].*)?$""")
+# A JSON member whose string value is the digest, alone or after its algorithm: `"sha256": "<hex>"`,
+# `"checksum": "sha256:<hex>"`; read up to the digest, which must close the string.
+_MEMBER = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*"(?:(?P<algo>[A-Za-z0-9-]+):)?$')
 
 
 @dataclass(frozen=True)
@@ -69,21 +84,32 @@ class _Hit:
     holder: str
     start: int
     end: int
-    token: str  # lower-case hex
+    token: str  # lower-case hex, or an SRI digest as written
     target: str
     algorithm: str
+    before: str = THIS_SWEEP  # whose bytes it names: the ones this sweep replaces, or an earlier commit's
+
+
+def digest_of(form: str, data: bytes) -> str:
+    """`data`'s digest written in `form`: lower-case hex, or SRI's `<algorithm>-<base64>`."""
+    if form in SRI_FORMS:
+        algorithm = form.removeprefix("sri-")
+        return f"{algorithm}-{base64.b64encode(hashlib.new(algorithm, data).digest()).decode('ascii')}"
+    return hashlib.new(form, data).hexdigest()
 
 
 def digests(data: bytes) -> dict[str, str]:
-    return {name: hashlib.new(name, data).hexdigest() for name in ALGORITHMS.values()}
+    """form -> `data`'s digest in it (every form of FORMS)."""
+    return {form: digest_of(form, data) for form in FORMS}
 
 
-def _cased(digest: str, like: str) -> str:
+def cased(digest: str, like: str) -> str:
     return digest.upper() if like.upper() == like else digest
 
 
-class _Files:
-    """The listed text files that hold a hex word of a digest's length: their bytes and words."""
+class HexWords:
+    """The listed text files that hold a hex word of a digest's length or an SRI digest: their
+    bytes and words."""
 
     def __init__(self, project: LoadedProject, paths: Iterable[str]) -> None:
         self.data: dict[str, bytes] = {}
@@ -96,19 +122,20 @@ class _Files:
                 continue
             words = [(m.start(), m.end(), m.group().decode("ascii").lower())
                      for m in _HEX.finditer(content.data)]
+            words += [(m.start(), m.end(), m.group().decode("ascii")) for m in _SRI.finditer(content.data)]
             if words:
                 self.data[rel], self.modes[rel], self.words[rel] = content.data, content.mode, words
 
 
-def _holders(project: LoadedProject, paths: Sequence[str]) -> list[str]:
-    """The files of `paths` that hold a hex run as long as a digest: asked of git grep, which
+def hex_holders(project: LoadedProject, paths: Sequence[str]) -> list[str]:
+    """The files of `paths` that hold a hex run as long as a digest (or an SRI one): asked of git grep, which
     reads a repo's files in parallel (few files hold one: lock files, manifests); every one of
     `paths` where git cannot answer."""
-    found = vcs_status.worktree_files_holding(project.root, "[0-9A-Fa-f]{32}") if project.git else None
+    found = vcs_status.worktree_files_holding(project.root, _HOLDS) if project.git else None
     return list(paths) if found is None else [p for p in paths if p in found]
 
 
-def _line_of(data: bytes, start: int) -> tuple[int, int, str]:
+def line_of(data: bytes, start: int) -> tuple[int, int, str]:
     """1-based line and column of `start`, and the line's text."""
     begin = data.rfind(b"\n", 0, start) + 1
     end = data.find(b"\n", start)
@@ -124,50 +151,72 @@ def _names(holder: str, written: str) -> set[str]:
     return {p for p in out if not p.startswith("../") and p != ".."}
 
 
-def _certain(line: str, token: str, holder: str, target_paths: set[str]) -> str | None:
-    """None when the line's format says for certain that `token` is the digest of the target;
-    otherwise why not."""
+def _names_algorithm(written: str | None, algorithm: str) -> bool:
+    """Whether a prefix such as `sha256:` (or none) agrees with the digest's algorithm."""
+    return written is None or written.lower().replace("-", "") == algorithm
+
+
+def _certain(line: str, column: int, token: str, algorithm: str, holder: str,
+             target_paths: set[str]) -> str | None:
+    """None when the line's format says for certain that `token` (at 1-based `column`) is the
+    target's digest: a manifest line naming the file, `key=<hash>` or `key: sha256:<hash>` as the
+    whole value, a JSON member `"key": "<hash>"`; otherwise why not."""
+    if algorithm in SRI_FORMS:
+        return None  # `sha256-<base64>`: a form made for pins, which names its algorithm
     manifest = _MANIFEST.match(line) or _BSD.match(line)
     if manifest and manifest.group("hash").lower() == token:
         if _names(holder, manifest.group("path")) & target_paths:
             return None
         return f"the manifest line names {manifest.group('path')}, not this file"
     assigned = _ASSIGNED.match(line)
-    if assigned and assigned.group("hash").lower() == token:
+    if assigned and assigned.group("hash").lower() == token and _names_algorithm(assigned.group("algo"),
+                                                                                 algorithm):
         return None
-    return "not a `<hash>  <path>` manifest line or a `key=<hash>` line: update it by hand"
+    member = _MEMBER.search(line, 0, column - 1)
+    if (member and line[column - 1 + len(token):].startswith('"')
+            and _names_algorithm(member.group("algo"), algorithm)):
+        return None
+    return ("not a `<hash>  <path>` manifest line, a `key=<hash>` line or a JSON `\"key\": \"<hash>\"` "
+            "member: update it by hand")
 
 
-def find_pins(project: LoadedProject, scan: ScanResult, *,
-              update: bool = False) -> tuple[ScanResult, tuple[Pin, ...]]:
+Versions = Mapping[str, Sequence[tuple[bytes, str]]]  # path -> (bytes a commit replaced, which commit)
+
+
+def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
+              prior: Versions | None = None) -> tuple[ScanResult, tuple[Pin, ...]]:
     """The pins of the files `scan` rewrites, and the scan with them: residual pins become
     `pin` references of the file holding them; with `update`, certain pins in current-state
     files become edits (the digest of the file's bytes as the sweep leaves them, pin edits
-    included), and a file that only holds pins is rewritten too."""
+    included), and a file that only holds pins is rewritten too. `prior` (path -> bytes an
+    earlier commit of the move replaced, and which commit) adds the pins of those bytes: left
+    stale by a sweep already committed, they follow the file's bytes now the same way."""
     by_path = {f.path: f for f in scan.files}
     changed = [f.path for f in scan.files if f.edits]
-    if not changed:
-        return scan, ()
-    files = _Files(project, _holders(project, scan.paths))
+    limit = project.config.max_file_size
     old: dict[str, bytes] = {}
-    for rel in changed:
-        content = read_content(project.root / rel, project.config.max_file_size)
-        old[rel] = content.data if content is not None else b""
-    base = {rel: list(by_path[rel].edits) for rel in changed}
+    for rel in [*changed, *sorted(set(prior or {}) - set(changed))]:
+        content = read_content(project.root / rel, limit)
+        if content is not None or rel in changed:
+            old[rel] = content.data if content is not None else b""
+    if not old:
+        return scan, ()
+    files = HexWords(project, hex_holders(project, scan.paths))
+    base = {rel: list(by_path[rel].edits) if rel in by_path else [] for rel in old}
     classes = {}
     hits: list[_Hit] = []
     decided: dict[_Hit, tuple[PinStatus, str]] = {}
     pending = list(changed)
-    while pending:  # a file that only holds pins changes too, with --update-pins: its own pins next
-        needles: dict[str, list[tuple[str, str]]] = {}
+    needles = _prior_needles(old, prior or {})
+    while pending or needles:  # a file that only holds pins changes too, with --update-pins: its own next
         for rel in pending:
             for algorithm, digest in digests(old[rel]).items():
-                needles.setdefault(digest, []).append((rel, algorithm))
+                needles.setdefault(digest, []).append((rel, algorithm, THIS_SWEEP))
         pending = []
         for holder, words in files.words.items():
             for start, end, token in words:
-                for target, algorithm in needles.get(token, ()):
-                    hit = _Hit(holder, start, end, token, target, algorithm)
+                for target, algorithm, before in needles.get(token, ()):
+                    hit = _Hit(holder, start, end, token, target, algorithm, before)
                     hits.append(hit)
                     if holder not in classes:
                         classes[holder] = project.classifier.classify(holder)
@@ -178,16 +227,34 @@ def find_pins(project: LoadedProject, scan: ScanResult, *,
                         old[holder] = files.data[holder]
                         base[holder] = []
                         pending.append(holder)
+        needles = {}
+    # a record keeps what an earlier commit replaced, as it keeps all history: not worth a line
+    hits = [h for h in hits if h.before == THIS_SWEEP or decided[h][0] != "kept"]
     new = _settle(hits, decided, old, base)
     pins = tuple(_pin(files, hit, decided[hit], new) for hit in hits)
     return _with_pins(project, scan, files, hits, decided, new, old, base), pins
 
 
-def _decide(project: LoadedProject, files: _Files, hit: _Hit, status: str, reason: str | None,
+def _prior_needles(old: Mapping[str, bytes], prior: Versions) -> dict[str, list[tuple[str, str, str]]]:
+    """digest -> (path, algorithm, whose bytes) for the bytes earlier commits replaced, unless the
+    file holds those very bytes again (then a pin of them still holds)."""
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for rel, versions in prior.items():
+        if rel not in old:
+            continue  # gone from the work tree: nothing to re-hash it to
+        now = digests(old[rel])
+        for data, before in versions:
+            for algorithm, digest in digests(data).items():
+                if now[algorithm] != digest and all(t != rel for t, _a, _b in out.get(digest, ())):
+                    out.setdefault(digest, []).append((rel, algorithm, before))
+    return out
+
+
+def _decide(project: LoadedProject, files: HexWords, hit: _Hit, status: str, reason: str | None,
             by_path: dict[str, FileResult], base: dict[str, list[Edit]],
             update: bool) -> tuple[PinStatus, str]:
     data = files.data[hit.holder]
-    line_no, _, line = _line_of(data, hit.start)
+    line_no, column, line = line_of(data, hit.start)
     if status == RECORD:
         return "kept", reason or "record"
     if status != CURRENT:
@@ -198,7 +265,7 @@ def _decide(project: LoadedProject, files: _Files, hit: _Hit, status: str, reaso
         return "kept", exempt.reason
     target = by_path.get(hit.target)
     target_paths = {hit.target} | ({target.new_path} if target is not None and target.new_path else set())
-    why = _certain(line, hit.token, hit.holder, target_paths)
+    why = _certain(line, column, hit.token, hit.algorithm, hit.holder, target_paths)
     if why is not None:
         return "residual", why
     if any(e.start < hit.end and hit.start < e.end for e in base.get(hit.holder, ())):
@@ -218,7 +285,7 @@ def _settle(hits: Sequence[_Hit], decided: dict[_Hit, tuple[PinStatus, str]], ol
         final = {rel: apply_edits(data, base[rel] + [Edit(h.start, h.end, new[h].encode()) for h in hits
                                                      if h.holder == rel and decided[h][0] == "updated"])
                  for rel, data in old.items()}
-        settled = {hit: _cased(hashlib.new(hit.algorithm, final[hit.target]).hexdigest(),
+        settled = {hit: cased(digest_of(hit.algorithm, final[hit.target]),
                                _token_as_written(hit, old)) for hit in hits}
         if settled == new:
             break
@@ -231,14 +298,14 @@ def _token_as_written(hit: _Hit, old: dict[str, bytes]) -> str:
     return data[hit.start:hit.end].decode("ascii") if data is not None else hit.token
 
 
-def _pin(files: _Files, hit: _Hit, decision: tuple[PinStatus, str], new: dict[_Hit, str]) -> Pin:
+def _pin(files: HexWords, hit: _Hit, decision: tuple[PinStatus, str], new: dict[_Hit, str]) -> Pin:
     data = files.data[hit.holder]
-    line, column, _ = _line_of(data, hit.start)
+    line, column, _ = line_of(data, hit.start)
     return Pin(hit.holder, line, column, hit.target, hit.algorithm, data[hit.start:hit.end].decode("ascii"),
-               _cased(new[hit], data[hit.start:hit.end].decode("ascii")), decision[0], decision[1])
+               cased(new[hit], data[hit.start:hit.end].decode("ascii")), decision[0], decision[1])
 
 
-def _with_pins(project: LoadedProject, scan: ScanResult, files: _Files, hits: Sequence[_Hit],
+def _with_pins(project: LoadedProject, scan: ScanResult, files: HexWords, hits: Sequence[_Hit],
                decided: dict[_Hit, tuple[PinStatus, str]], new: dict[_Hit, str], old: dict[str, bytes],
                base: dict[str, list[Edit]]) -> ScanResult:
     by_path = {f.path: f for f in scan.files}
@@ -258,12 +325,12 @@ def _with_pins(project: LoadedProject, scan: ScanResult, files: _Files, hits: Se
     return replace(scan, files=tuple(by_path[p] for p in sorted(by_path)))
 
 
-def _reference(files: _Files, hit: _Hit, why: str, new: str) -> Reference:
+def _reference(files: HexWords, hit: _Hit, why: str, new: str) -> Reference:
     data = files.data[hit.holder]
-    line, column, text = _line_of(data, hit.start)
+    line, column, text = line_of(data, hit.start)
     written = data[hit.start:hit.end].decode("ascii")
     return Reference(hit.holder, line, column, written, new, RESIDUAL, PIN,
-                     f"the {SHOWN[hit.algorithm]} of {hit.target} before this sweep; "
+                     f"the {SHOWN[hit.algorithm]} of {hit.target} {hit.before}; "
                      f"its new digest is {new}: {why}", text)
 
 
@@ -276,15 +343,15 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
     if not moved:
         return []  # no file holds a new value: no manifest can name one
     listed = set(paths)
-    hexed = _holders(project, paths)
-    files = _Files(project, [p for p in hexed if project.classifier.classify(p).status == CURRENT])
+    hexed = hex_holders(project, paths)
+    files = HexWords(project, [p for p in hexed if project.classifier.classify(p).status == CURRENT])
     out: list[Reference] = []
     hashed: dict[str, dict[str, str]] = {}
     for holder, words in files.words.items():
         data = files.data[holder]
         lines = data.decode("utf-8", "surrogateescape").split("\n")
         for start, _end, token in words:
-            line_no, column, text = _line_of(data, start)
+            line_no, column, text = line_of(data, start)
             manifest = _MANIFEST.match(text) or _BSD.match(text)
             if manifest is None or manifest.group("hash").lower() != token:
                 continue
@@ -302,8 +369,8 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
                 continue
             written = data[start:start + len(token)].decode("ascii")
             note = (f"a stale {SHOWN[algorithm]} of {named[0]}, which holds a new value of this move: "
-                    f"the file's digest is now {_cased(now, written)}; update the line")
-            out.append(Reference(holder, line_no, column, written, _cased(now, written), RESIDUAL, PIN, note,
+                    f"the file's digest is now {cased(now, written)}; update the line")
+            out.append(Reference(holder, line_no, column, written, cased(now, written), RESIDUAL, PIN, note,
                                  text))
     return out
 

@@ -12,10 +12,11 @@ from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
-from renamer.sweep.links import Relink, plan_links
+from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
+from renamer.sweep.pins_history import replaced_versions
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import FileScanner, ScanOptions
 from renamer.sweep.zone_origins import zone_origins
@@ -148,12 +149,17 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)
     with debug.timed("pins"):  # after the anchors: their edits change the bytes too
-        scan, pins = find_pins(project, scan, update=update_pins)
+        # the pins a commit of this move left stale too (pins_history.py): a second sweep reports
+        # what verify would, and --update-pins after the commit still updates them
+        scan, pins = find_pins(project, scan, update=update_pins, prior=replaced_versions(project))
     plan = Plan(project, scan, pins=pins)
     _check_renames(project, plan)
     links = [f for f in plan.scan.files if f.kind == "symlink"]
     relinks, refused = plan_links(project.root, links, plan.renames, plan.scan.paths, project.matcher)
-    return replace(plan, links=tuple(relinks), link_refusals=tuple(refused)) if relinks or refused else plan
+    if not (relinks or refused):
+        return plan
+    return replace(plan, scan=without_relinked(plan.scan, relinks), links=tuple(relinks),
+                   link_refusals=tuple(refused))
 
 
 def _check_renames(project: LoadedProject, plan: Plan) -> None:

@@ -26,6 +26,7 @@ from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
 from renamer.sweep.messages import trailer_lines
 from renamer.sweep.pins import stale_manifest_pins, with_references
+from renamer.sweep.pins_history import stale_history_pins
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes
 from renamer.sweep.refusals import refuse
@@ -225,7 +226,10 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
     with debug.timed("pins"):
-        scan = with_references(scan, stale_manifest_pins(project, scan.paths, scan.holding_new))
+        manifests = stale_manifest_pins(project, scan.paths, scan.holding_new)
+        seen = {(r.path, r.line, r.column) for r in manifests}
+        scan = with_references(scan, [*manifests,
+                                      *stale_history_pins(project, scan.paths, scan.holding_new, seen)])
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = collisions(project, scan, hosts)

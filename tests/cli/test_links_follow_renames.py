@@ -141,3 +141,35 @@ def test_verify_fails_on_a_dangling_link_that_names_an_old_path(tmp_path, run) -
     assert os.readlink(root / "current.yaml") == "stacks/fv-ml1/compose.yaml"
     assert os.readlink(root / "incidents/old.yaml") == "../stacks/ana-ml2/compose.yaml"
     assert run(root, "verify").exit_code == 0
+
+
+def test_a_re_pointed_link_is_reported_once_as_re_pointed_never_as_skipped(tmp_path, run) -> None:
+    """Issue 27 item 10 (break-it pass): the scan lists every link whose target holds an old value as
+    skipped; the ones the sweep re-points leave that list, in every output; a link it does not
+    re-point (out of the repo) stays listed; a dangling one it re-points is no residual."""
+    files = {**FILES, "stacks/fv-ml2/x.yaml": "x\n"}
+    links = {"current.yaml": LINKS["current.yaml"], "docs/c.yaml": LINKS["docs/c.yaml"],
+             "out.conf": LINKS["out.conf"], "late.yaml": "stacks/ana-ml2/conf/app.env"}
+    root = _repo(tmp_path, links, files)
+    summary = run(root, "sweep", "--dry-run", "--format", "summary").stdout
+    skipped = summary.split("Skipped, holding old values")[1]
+    assert "current.yaml" not in skipped and "docs/c.yaml" not in skipped and "late.yaml" not in skipped
+    assert "(1 file):\n  out.conf (symlink, 1)\n" in skipped
+    assert summary.count("current.yaml") == 1 and "re-point link current.yaml" in summary
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert {r["path"] for r in data["relinks"]} == {"current.yaml", "docs/c.yaml", "late.yaml"}
+    assert data["summary"]["skipped"] == 1  # out.conf
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert done.stdout.count("current.yaml") == 1 and "(1 file)" in done.stdout.split("Skipped")[1]
+    assert "skipped: 1" in git(root, "log", "-1", "--format=%B")
+
+
+def test_a_dangling_link_the_sweep_re_points_is_no_residual(tmp_path, run) -> None:
+    files = {"stacks/fv-ml1/compose.yaml": "h: fv-ml1\n"}  # moved by hand, the link forgotten
+    root = _repo(tmp_path, {"current.yaml": "stacks/ana-ml2/compose.yaml"}, files)
+    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    assert "dangling-link" not in dry.stdout and "Skipped" not in dry.stdout, dry.stdout
+    assert "re-point link current.yaml: stacks/ana-ml2/compose.yaml -> stacks/fv-ml1/compose.yaml" in dry.stdout
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert data["summary"]["left"] == 0 and data["summary"]["skipped"] == 0

@@ -16,6 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import Result
+from tests.test_masking_args import LINES as ARGUMENT_SHAPES
+from tests.test_masking_args import WHOLE_LINES
 from tests.testing.repos import make_repo
 from tests.testing.terminal import Terminal
 
@@ -31,6 +33,8 @@ CLI_SHAPES = [
     "ldapsearch -H ldap://ana-ml2 -D cn=admin -w {s}", "snmpwalk -v2c -c {s} ana-ml2",
     "/usr/bin/redis-cli -a \"{s}\" -h ana-ml2", "x=$(sshpass -p '{s}' ssh ana-ml2 uptime)",
     "openssl s_client -connect ana-ml2:443 -pass pass:{s}",
+    # every command of the grammar tables (tests/test_masking_args.py), on a line naming the old host
+    *(f"{shape} # on ana-ml2" for shape in ARGUMENT_SHAPES if shape not in WHOLE_LINES),
 ]
 URL_SHAPES = ["DB_URL={scheme}://app:{s}@ana-ml2:5432/db", "  url: {scheme}://:{s}@ana-ml2/0"]
 FLOW_SHAPES = [
@@ -117,6 +121,8 @@ def test_a_masked_diff_counts_the_lines_it_masked(lines: list[tuple[str, str]],
         differ = [pair for pair in zip(masked.stdout.splitlines(), exact.stdout.splitlines(), strict=True)
                   if pair[0] != pair[1]]
         assert all("****" in shown and "****" not in real for shown, real in differ)
+        # no line counted as masked still shows a secret (a mask that hides one of two is no mask)
+        assert [shown for shown, _ in differ if any(secret in shown for _, secret in lines)] == []
         n = len(differ)  # each line of the corpus shows twice: removed and added
         assert n == 2 * len(lines)
         assert f"renamer: {n} diff lines hold secrets, masked (****)" in masked.stderr

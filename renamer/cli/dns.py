@@ -117,6 +117,11 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     it serves them. Resolvers with `manage: false` are listed and skipped. The
     JSON form is what `dns apply --plan` takes.
 
+    Exits 1 (attention needed) when a resolver cannot be reached or does not
+    answer over DNS (the apply would refuse it), or when the safety thresholds
+    would refuse the apply; with --expect-no-changes also when anything is left
+    to do.
+
     \b
     Examples:
       renamer dns plan --resolvers all
@@ -127,8 +132,10 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     out = settings(ctx).output
     document = run.plan_document(plans)
     out.echo(dumps(document) if fmt == "json" else plan_text(plans))
-    unreachable = any(p.unreachable for p in plans)  # planned without it: not a clean plan
-    return EXIT_FINDINGS if unreachable or (expect_no_changes and document["changes"]) else EXIT_OK
+    # Attention needed whatever the flags: a resolver planned without being read, one that does
+    # not answer (the apply's preflight refuses it), a plan the safety thresholds refuse.
+    attention = any(p.unreachable or p.down for p in plans) or bool(document["over_thresholds"])
+    return EXIT_FINDINGS if attention or (expect_no_changes and document["changes"]) else EXIT_OK
 
 
 _POLICY = "renamer.policy"

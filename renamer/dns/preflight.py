@@ -4,9 +4,9 @@ restarted for nothing (B-f3), and a resolver that is down is named, never starte
 apply's restart without a word (B-f2).
 
 The lock, the reading of each resolver and its layout check come before this (dns/run.py);
-here, for each resolver the apply will change: does it answer over DNS now, and does its
-configuration as it stands pass its own `test`? A fault found here is a fault of that
-resolver with nothing written on it.
+here, for each resolver the apply will change: does it answer over DNS now, does its
+configuration as it stands pass its own `test`, and has its backup_dir room for the backup?
+A fault found here is a fault of that resolver with nothing written on it.
 """
 
 from __future__ import annotations
@@ -48,13 +48,60 @@ def faults(plans: Sequence[ResolverPlan], transports: dict[str, Transport],
         if not result.ok:
             found[resolver.name] = (f"its configuration as it stands already fails its test "
                                     f"({' '.join(resolver.test)}): {result.tail()}; fix that first")
+            continue
+        short = _short_of_space(plan, transports[resolver.name])
+        if short:
+            found[resolver.name] = short
     return found
 
 
-def _down(resolver: Resolver, querier: Querier) -> str | None:
+# The free space under backup_dir, in KiB, from `df -P` (POSIX output; busybox has it too) on the
+# nearest folder that exists: backup_dir itself is made by the first apply. The path is an
+# argument, never part of the script.
+_SPACE = ('d=$1; while [ ! -d "$d" ]; do d=${d%/*}; [ -n "$d" ] || d=/; done; '
+          'exec df -Pk -- "$d"')  # two processes, no more: it runs on every resolver of every apply
+BLOCK = 4096  # what a file takes at least on the usual filesystems
+SPARE = 4  # the ABSENT list, the pending marker, renamer-apply-last, the folder itself: a block each
+
+
+def space_probe(resolver: Resolver) -> list[str]:
+    """The read-only command whose output `_short_of_space` reads (sent ahead with the reads)."""
+    return ["sh", "-c", _SPACE, "renamer-space", resolver.backup_dir]
+
+
+def _short_of_space(plan: ResolverPlan, transport: Transport) -> str | None:
+    """Why backup_dir cannot take this apply's backup (a full disk found before any resolver is
+    written, not halfway through the fleet); None when it can, or when df says nothing usable."""
+    resolver = plan.resolver
+    try:
+        result = transport.run(space_probe(resolver))
+    except TransportError:
+        return None  # the writes will say it, with the path
+    lines = result.stdout.decode("utf-8", "replace").splitlines()
+    words = lines[-1].split() if lines else []  # the last line: df -P never wraps a long device name
+    if not result.ok or len(words) < 4 or not words[3].isdigit():
+        return None
+    free = int(words[3]) * 1024
+    saved = [len(data) for name in plan.changed if (data := plan.current.get(name)) is not None]
+    need = (sum(-(-size // BLOCK) for size in saved) + SPARE) * BLOCK
+    if free >= need:
+        return None
+    return (f"backup_dir {resolver.backup_dir} has {free // 1024} KiB free, the backup needs "
+            f"{need // 1024} KiB: free some space there first")
+
+
+def silent(resolver: Resolver, querier: Querier) -> str | None:
+    """None when the resolver answers over DNS now (NXDOMAIN included); else `endpoint: why`."""
     try:
         querier("renamer-probe.invalid.", "A")  # any answer, NXDOMAIN included, is an answer
     except NoAnswer as exc:
-        return (f"did not answer before the apply ({resolver.endpoint}: {exc}): a stopped resolver is "
-                "not started by dns apply; start it, or leave it out with --resolvers")
+        return f"{resolver.endpoint}: {exc}"
     return None
+
+
+STOPPED = "a stopped resolver is not started by dns apply; start it, or leave it out with --resolvers"
+
+
+def _down(resolver: Resolver, querier: Querier) -> str | None:
+    why = silent(resolver, querier)
+    return None if why is None else f"did not answer before the apply ({why}): {STOPPED}"

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from renamer.dns.answers import ResolverReport
-from renamer.dns.plan import ResolverPlan
+from renamer.dns.plan import ResolverPlan, over_thresholds
 from renamer.dns.rollout import Outcome
 from renamer.documents import versioned
 from renamer.table import Paint, plain, table
@@ -87,6 +87,10 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
         for sign, names in (("+", added), ("~", changed), ("-", removed)):
             out += [f"  {sign} {name}\n" for name in names]
         out += [f"{line}\n" for line in drift_lines(plan)]
+    over = over_thresholds(plans)
+    if over:
+        out.append("refused: dns apply would refuse this plan without --force (the safety thresholds):\n")
+        out += [f"  {line}\n" for line in over]
     return "".join(out)
 
 
@@ -99,6 +103,8 @@ def _not_done(plan: ResolverPlan) -> list[str]:
                    f"(backup {plan.interrupted}): run `renamer dns apply --resume` or `--rollback`\n")
     if plan.held:
         out.append(f"locked: {name}: {plan.held}\n")
+    if plan.down:
+        out.append(f"down: {name}: {plan.down}\n")
     if plan.stale:
         out.append(f"hand-written records naming old values or giving an inventory name another address "
                    f"({len(plan.stale)}; they stay served: `dns apply --retire-stale` comments them out):\n")

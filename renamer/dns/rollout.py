@@ -50,6 +50,7 @@ class Outcome:
     report: ResolverReport | None = None
     backup: str | None = None
     restarted: bool = False  # its reload ran: a rollback must restart it too, and only then
+    sequence: int = 0  # the resolver's apply sequence this apply took there (dns/applies.py)
 
     @property
     def ok(self) -> bool:
@@ -62,6 +63,8 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
     Returns the steps taken (a StepFailed or TransportError says what failed)."""
     backup = plan.interrupted
     assert backup is not None
+    # read before anything is written: the sequence its record keeps (dns/applies.py)
+    sequence = applies.restored_sequence(plan.resolver, transport, applies.id_of(backup))
     absent_list = transport.read(posixpath.join(backup, "ABSENT"))
     if absent_list is None:
         raise StepFailed(f"the backup {backup} is incomplete (no ABSENT list): restore by hand")
@@ -87,7 +90,7 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
     wrong = serving(texts, querier, backend)
     if wrong:
         raise StepFailed(f"after restoring {backup}: {wrong}")
-    applies.end(plan.resolver, transport, applies.id_of(backup), "rolled back")
+    applies.end(plan.resolver, transport, applies.id_of(backup), "rolled back", sequence)
     return [f"restored {backup} (an interrupted apply), reloaded, old records served"]
 
 
@@ -163,12 +166,16 @@ class Rollout:
                 raise
         for plan, outcome in changed:  # the batch is applied and verified: it is final
             if outcome.status == "applied":
-                applies.end(plan.resolver, self.transports[plan.resolver.name], self.stamp, "applied")
+                applies.end(plan.resolver, self.transports[plan.resolver.name], self.stamp, "applied",
+                            outcome.sequence)
         return True
 
     def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
         resolver, transport = plan.resolver, self.transports[plan.resolver.name]
         folder = applies.folder_of(resolver, self.stamp)
+        # The number after the resolver's last one, read (under its lock) before the first write
+        # here: the order of applies there, whatever any clock says (dns/applies.py).
+        outcome.sequence = applies.sequence_of(applies.last_apply(resolver, transport)) + 1
         absent = []
         for name in plan.changed:
             before = plan.current[name]
@@ -182,7 +189,7 @@ class Rollout:
             transport.write(posixpath.join(folder, RETIRED_LIST), "".join(f"{n}\n" for n in retired).encode())
         # Kept until this apply ends well or is rolled back: a run killed outright is found by
         # the next one, which refuses to guess (dns apply --resume or --rollback).
-        applies.mark_pending(resolver, transport, folder, self.stamp)
+        applies.mark_pending(resolver, transport, folder, self.stamp, outcome.sequence)
         outcome.backup = folder
         outcome.steps.append(f"backup {folder}")
         backend = backend_for(resolver)
@@ -262,7 +269,7 @@ class Rollout:
                     raise StepFailed(f"after the rollback: {wrong}")
                 outcome.steps.append(f"restored, {how}, old records served")
                 outcome.status = "rolled back"
-                applies.end(resolver, transport, self.stamp, "rolled back")
+                applies.end(resolver, transport, self.stamp, "rolled back", outcome.sequence)
             except (StepFailed, TransportError) as exc:
                 outcome.status = "rollback FAILED"
                 outcome.error = (outcome.error + "; " if outcome.error else "") + str(exc)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import posixpath
 import signal
 import tempfile
@@ -110,7 +109,7 @@ def _read_ahead(resolvers: Sequence[Resolver], transports: dict[str, Transport],
         files, folders, runs = backend_for(resolver).reads(resolver)
         # the plan names a lock left there (dns/served.py): read with the rest, no round trip of its own
         state = [posixpath.join(resolver.backup_dir, name) for name in (PENDING, applies.LAST, LOCK)]
-        tests = [resolver.test] if test else []
+        tests = [resolver.test, preflight.space_probe(resolver)] if test else []
         transports[resolver.name].prefetch([*files, *state], folders, [*runs, *tests])
 
 
@@ -158,8 +157,10 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
                                    unreachable)
     if result.outcomes:
         ended: dict[str, str] = {o.resolver.name: o.status for o in result.outcomes}
-        applies.log_ended(inventory.folder, _id_of(result), ended)
-    result = replace(result, plans=_with_unmanaged(selected, result.plans), notes=notes + result.notes)
+        sequences = {o.resolver.name: o.sequence for o in result.outcomes if o.sequence}
+        applies.log_ended(inventory.folder, _id_of(result), ended, sequences)
+    shown = [*selected, *(r for r in in_front(inventory, selected) if r not in selected)]
+    result = replace(result, plans=_with_unmanaged(shown, result.plans), notes=notes + result.notes)
     return _ask_unmanaged(inventory, selected, result, request.verify, make_querier)
 
 
@@ -169,7 +170,7 @@ def _ask_unmanaged(inventory: Inventory, selected: Sequence[Resolver], result: A
     unmanaged ones (the forwarders clients use) too. A failure there fails the apply but rolls
     nothing back: the managed resolvers serve the inventory, and renamer cannot repair a path
     it does not own (its forwarding, its cache); the line names the resolver to look at."""
-    unmanaged = [r for r in selected if not r.manage]
+    unmanaged = in_front(inventory, selected)
     if not unmanaged or not verify or result.restored or result.interrupted or not result.ok:
         return result
     reports = verify_all(inventory, unmanaged, make_querier)
@@ -186,6 +187,16 @@ def _ask_unmanaged(inventory: Inventory, selected: Sequence[Resolver], result: A
     return replace(result, vantage=reports)
 
 
+def in_front(inventory: Inventory, selected: Sequence[Resolver]) -> list[Resolver]:
+    """The unmanaged resolvers an apply to `selected` asks last: those selected, and, for a subset
+    of the managed ones (`--resolvers X`), every forwarder serving a site X carries (the site's
+    clients ask through it: an apply to X alone must prove they get the records too)."""
+    sites = {site for r in selected if r.manage for site in r.sites}
+    chosen = {r.name for r in selected}
+    return [r for r in inventory.resolvers if not r.manage
+            and (r.name in chosen or sites.intersection(r.sites))]
+
+
 FORWARDER_CACHE_TRIES = 2  # more rounds of asking a failing unmanaged resolver after an apply
 
 
@@ -198,18 +209,12 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
                                unreachable=unreachable)
     if reviewed is not None:
         _same_as_reviewed(plans, reviewed)
-    refused = [p.problem for p in plans if p.problem]
-    if refused:  # before anything is written on any resolver
-        more = (f" (and {len(refused) - 1} more resolvers: see `renamer dns plan`)"
-                if len(refused) > 1 else "")
-        raise UnsafeError(f"{refused[0]}{more}; nothing written")
+    _refuse_problems(plans)  # before anything is written on any resolver
     _refuse_over_thresholds(plans, request.force)
     notes = applies.interrupted(plans, transports, after_interrupt)
     half_done = [p for p in plans if p.interrupted]
-    if half_done and after_interrupt == "refuse":
-        shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
-        raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
-                          "--resume` to restore them and apply again, or `--rollback` to restore them")
+    if after_interrupt == "refuse":
+        _refuse_half_done(half_done)
     if after_interrupt == "rollback" and not half_done:  # never an apply in its place
         why = "; ".join(notes) or "none of them has a pending marker"
         raise UnsafeError(f"--rollback: no interrupted apply to roll back on "
@@ -261,7 +266,8 @@ def plan_document(plans: Sequence[ResolverPlan]) -> dict[str, Any]:
     """`dns plan --format json`: what would change, per resolver, with the digests that let
     `dns apply --plan FILE` apply exactly this and nothing else."""
     return versioned({"changes": any(p.pending for p in plans),
-                      "resolvers": [p.document() for p in plans]})
+                      "resolvers": [p.document() for p in plans],
+                      "over_thresholds": over_thresholds(plans)})  # dns apply refuses it without --force
 
 
 def _same_as_reviewed(plans: Sequence[ResolverPlan], reviewed: dict[str, Any]) -> None:
@@ -372,12 +378,8 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
     refused = [p.problem for p in plans if p.problem]
     if refused:
         raise UnsafeError(f"{refused[0]}; nothing exported")
-    half_done = [p for p in plans if p.interrupted]
-    if half_done:  # the playbook would refuse them too; say so before anything runs
-        shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
-        raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
-                          "--resume` to restore them and apply again, or `--rollback` to restore them")
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    _refuse_half_done(plans)  # the playbook would refuse them too; say so before anything runs
+    stamp = applies.new_id()  # the same apply identity as the built-in engine's (dns/applies.py)
     verify = {}
     batch = [*renamer_argv, "dns", "verify", "--format", "json", *dns_args, "--resolvers"]  # + names
     for plan in plans:
@@ -386,6 +388,23 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
                     "--restored-from", str(folder.resolve() / "previous" / name)]
         verify[name] = (batch, restored)
     return write_export(folder, plans, policy, stamp, verify, str(inventory.folder)), plans
+
+
+def _refuse_problems(plans: Sequence[ResolverPlan]) -> None:
+    """Refuse where a snippet written would not take effect (the layout check)."""
+    refused = [p.problem for p in plans if p.problem]
+    if refused:
+        more = (f" (and {len(refused) - 1} more resolvers: see `renamer dns plan`)"
+                if len(refused) > 1 else "")
+        raise UnsafeError(f"{refused[0]}{more}; nothing written")
+
+
+def _refuse_half_done(plans: Sequence[ResolverPlan]) -> None:
+    half_done = [p for p in plans if p.interrupted]
+    if half_done:
+        shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
+        raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
+                          "--resume` to restore them and apply again, or `--rollback` to restore them")
 
 
 def _refuse_over_thresholds(plans: Sequence[ResolverPlan], force: bool) -> None:
@@ -415,19 +434,50 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
         recovered = _recover(inventory, resolvers, request.after_interrupt, notes)
         if recovered is not None:
             return replace(recovered, notes=notes)
+    checked, found = _preflight_for_ansible(inventory, resolvers, request, notes)
+    policy = request.policy or Policy()
+    healthy = [r for r in resolvers if r.name not in found]  # within the budget: the others go on
+    if not healthy or (found and policy.over_budget(len(found), len(checked))):
+        outcomes = [_preflight_outcome(p, found) for p in checked]
+        return ApplyResult(_with_unmanaged(selected, checked), outcomes, notes=notes)
+    faulty = [_preflight_outcome(p, found) for p in checked if p.resolver.name in found]
     with tempfile.TemporaryDirectory(prefix="renamer-ansible-") as scratch:
         folder = Path(scratch) / "playbook"
-        export, plans = _export(inventory, resolvers, folder, request.policy or Policy(), renamer_argv,
+        export, plans = _export(inventory, healthy, folder, policy, renamer_argv,
                                 dns_args, retire_stale=request.retire_stale)
-        if request.reviewed is not None:
+        if request.reviewed is not None and not found:
             _same_as_reviewed(plans, request.reviewed)
         _refuse_over_thresholds(plans, request.force)  # before the playbook touches any resolver
         code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), say)
     backups = {p.resolver.name: posixpath.join(p.resolver.backup_dir, f"{p.resolver.name}-{export.stamp}")
                for p in plans}
-    outcomes = ansible_engine.outcomes(resolvers, events, backups, code)
-    result = ApplyResult(_with_unmanaged(selected, plans), outcomes, interrupted, notes=notes)
+    played = {o.resolver.name: o for o in ansible_engine.outcomes(healthy, events, backups, code)}
+    played.update({o.resolver.name: o for o in faulty})
+    outcomes = [played[r.name] for r in resolvers]
+    shown = [*selected, *(r for r in in_front(inventory, selected) if r not in selected)]
+    result = ApplyResult(_with_unmanaged(shown, checked), outcomes, interrupted, notes=notes)
     return _ask_unmanaged(inventory, selected, result, True, dnspython_querier)
+
+
+def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], request: ApplyRequest,
+                           notes: list[str]) -> tuple[list[ResolverPlan], dict[str, str]]:
+    """The built-in engine's checks before the playbook writes anything: sudo, the lock (a stale
+    one taken over, as the built-in engine does; released again for the playbook to take), the
+    layout, a half-done apply, the thresholds and the preflight (dns/preflight.py: down, or the
+    configuration as it stands failing its test), with the same messages and exit codes. A
+    refusal raises; the faults found come back, by resolver."""
+    with connected(resolvers) as transports:
+        _read_ahead(resolvers, transports, test=True)
+        for resolver in resolvers:
+            transports[resolver.name].check_sudo()
+        with locked(resolvers, transports, notes):
+            plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
+            if request.reviewed is not None:
+                _same_as_reviewed(plans, request.reviewed)
+            _refuse_problems(plans)
+            _refuse_over_thresholds(plans, request.force)
+            _refuse_half_done(plans)
+            return plans, preflight.faults(plans, transports, dnspython_querier, ask=request.verify)
 
 
 def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: AfterInterrupt,

@@ -15,6 +15,7 @@ from renamer.dns.answers import Querier
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.lock import holder_of
 from renamer.dns.plan import ResolverPlan
+from renamer.dns.preflight import STOPPED, silent
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import verify_resolver
 
@@ -33,7 +34,10 @@ def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dic
             plan.held = holder_of(resolver, transports[resolver.name])
         except TransportError:
             plan.held = None  # the plan itself read through this transport: a race, said by apply
-        if plan.changed:
+        # A stopped resolver is refused by the apply's preflight: the plan says so now.
+        why = silent(resolver, make_querier(resolver))
+        plan.down = None if why is None else f"it does not answer over DNS ({why}): {STOPPED}"
+        if plan.changed or plan.down:
             continue  # the apply restarts it and verifies; what it serves now says nothing
         report = verify_resolver(inventory, resolver, make_querier(resolver))
         if report.unreachable:

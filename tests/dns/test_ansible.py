@@ -11,7 +11,7 @@ import pytest
 
 from renamer.dns import ansible_engine
 from renamer.errors import ConfigError
-from tests.testing.resolvers import dns, move_gateway, serving, start_lab
+from tests.testing.resolvers import broken_test, dns, move_gateway, serving, start_lab
 
 FLEET = ("ns-a1", "ns-a2", "ns-a3", "ns-a4", "ns-a5")
 SIX = (*FLEET, "ns-ssh")  # five local resolvers and one reached through a real sshd
@@ -34,10 +34,6 @@ def _rows(stdout: str) -> dict[str, str]:
     end = next(i for i, line in enumerate(lines) if line.startswith("dns apply:"))
     return {line.split()[0]: " ".join(line.split()[2:4]) for line in lines[1:end] if line[:1] != " "
             and line.split()[0] in (*SIX, "ns-ana", "ns-ana2", "ns-fv")}
-
-
-def _broken(**names: str) -> dict[str, dict[str, object]]:
-    return {name.replace("-", "_"): {"test": ["sh", "-c", "echo broken >&2; exit 1"]} for name in names}
 
 
 def test_apply_rerun_and_an_ssh_resolver(run, sshd, tmp_path: Path) -> None:
@@ -91,7 +87,7 @@ def _six_resolvers(run, lab, sshd, tmp_path: Path) -> None:  # type: ignore[no-u
 def test_a_failure_in_the_second_batch_rolls_back_that_batch_only(run, fleet) -> None:
     assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
     move_gateway(fleet)
-    fleet.write_resolvers(**_broken(ns_a3="x"))
+    fleet.write_resolvers(**broken_test(fleet, "ns-a3"))
     result = dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "2")
     assert result.exit_code == 1, result.stdout + result.stderr
     rows = _rows(result.stdout)
@@ -110,7 +106,7 @@ def test_a_canary_failure_stops_before_any_other_resolver(run, fleet) -> None:
     before = fleet.snippets()
     pids = fleet.pids()
     move_gateway(fleet)
-    fleet.write_resolvers(**_broken(ns_a1="x"))
+    fleet.write_resolvers(**broken_test(fleet, "ns-a1"))
     result = dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible", "--canary", "1",
                  "--batch-size", "2")
     assert result.exit_code == 1

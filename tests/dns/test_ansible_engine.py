@@ -11,28 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from dns import message as dns_message
 from dns import query as dns_query
 from dns import rcode as dns_rcode
-from tests.testing.resolvers import Lab, addresses, dns, move_gateway, start_lab
+from tests.testing.resolvers import Lab, addresses, broken_test, dns, move_gateway
 
 TWO = ("ns-e1", "ns-e2")
 OLD, NEW = ("10.251.0.1",), ("10.251.0.2",)  # fv-gw before and after move_gateway
-
-
-@pytest.fixture
-def pair(tmp_path: Path):  # type: ignore[no-untyped-def]
-    started = start_lab(tmp_path / "pair", TWO)
-    try:
-        yield started
-    finally:
-        started.stop()
-
-
-def _broken(name: str) -> dict[str, dict[str, object]]:
-    return {name.replace("-", "_"): {"test": ["sh", "-c", "echo broken >&2; exit 1"]}}
 
 
 def _rcode(lab: Lab, resolver: str, name: str) -> str:
@@ -46,7 +31,7 @@ def test_a_failed_test_never_restarts_the_resolver(run, pair) -> None:  # type: 
     batch, which was restarted, is restored and restarted."""
     assert dns(run, pair, "apply", "--resolvers", "all").exit_code == 0
     move_gateway(pair)
-    pair.write_resolvers(**_broken("ns-e2"))
+    pair.write_resolvers(**broken_test(pair, "ns-e2"))
     pids = pair.pids()
     result = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "2")
     assert result.exit_code == 1, result.stdout + result.stderr
@@ -74,7 +59,7 @@ def test_a_snippet_over_the_argv_limit_is_applied(run, pair) -> None:  # type: i
     path = pair.inventory / "sites" / "bulk.yaml"
     path.write_text(path.read_text().replace("address: 10.252.10.100", "address: 10.252.10.200"))
     before = pair.snippets()
-    pair.write_resolvers(**_broken("ns-e2"))
+    pair.write_resolvers(**broken_test(pair, "ns-e2"))
     failed = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "2")
     assert failed.exit_code == 1 and "rollback FAILED" not in failed.stdout, failed.stdout[-3000:]
     assert pair.snippets() == before
@@ -127,7 +112,7 @@ def test_retire_stale_and_a_reviewed_plan(run, pair, tmp_path: Path) -> None:  #
     assert str(hand) in json.dumps(json.loads(reviewed.stdout)["resolvers"])
     # A failure on the other host rolls the batch back: the hand file too, byte for byte, mode kept.
     original = hand.read_bytes()
-    pair.write_resolvers(**_broken("ns-e1"))
+    pair.write_resolvers(**broken_test(pair, "ns-e1"))
     failed = dns(run, pair, "apply", "--plan", str(plan_file), "--retire-stale", "--engine", "ansible",
                  "--batch-size", "2")
     assert failed.exit_code == 1 and "rollback FAILED" not in failed.stdout, failed.stdout[-3000:]

@@ -1,35 +1,23 @@
 """The Ansible engine rolls back what it changed, asserted by asking each dnsmasq over DNS (not by the
-playbook's report): a host that had no snippet before, and a host with two snippets to restore."""
+playbook's report): a host that had no snippet before, and a host with two snippets to restore. Both
+engines record the same apply identity on every resolver they write (dns/applies.py), so a rollback
+or resume by either engine acts on the interrupted apply's resolvers alone (B-f1)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
 
 import pytest
 
-from tests.testing.resolvers import addresses, dns, move_gateway, start_lab
+from renamer.dns.dnsmasq import sandbox
+from tests.testing.resolvers import Lab, addresses, broken_test, dies_on_start, dns, dns_process, move_gateway
 
 THREE = ("ns-b1", "ns-b2", "ns-b3")
 
 
-@pytest.fixture
-def fleet(tmp_path: Path):  # type: ignore[no-untyped-def]
-    started = start_lab(tmp_path / "fleet", THREE)
-    try:
-        yield started
-    finally:
-        started.stop()
-
-
-
-
-def _broken(name: str) -> dict[str, dict[str, object]]:
-    return {name.replace("-", "_"): {"test": ["sh", "-c", "echo broken >&2; exit 1"]}}
-
-
 def test_a_host_without_snippets_is_rolled_back_to_none(run, fleet) -> None:  # type: ignore[no-untyped-def]
     """Every snippet an apply added is removed by its rollback: ABSENT lists each on a line."""
-    fleet.write_resolvers(**_broken("ns-b3"))
+    fleet.write_resolvers(**broken_test(fleet, "ns-b3"))
     result = dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "3")
     assert result.exit_code == 1, result.stdout + result.stderr
     assert fleet.snippets() == {}, "the two new snippets (two sites) are removed again"
@@ -44,7 +32,7 @@ def test_two_changed_snippets_are_backed_up_and_restored(run, fleet) -> None:  #
     move_gateway(fleet)  # fv-gw 10.251.0.1 -> .2
     path = fleet.inventory / "sites" / "ana.yaml"
     path.write_text(path.read_text().replace("address: 10.250.0.1", "address: 10.250.0.2"))
-    fleet.write_resolvers(**_broken("ns-b3"))
+    fleet.write_resolvers(**broken_test(fleet, "ns-b3"))
     result = dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "3")
     assert result.exit_code == 1, result.stdout + result.stderr
     assert "rollback FAILED" not in result.stdout
@@ -55,3 +43,82 @@ def test_two_changed_snippets_are_backed_up_and_restored(run, fleet) -> None:  #
     assert dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible").exit_code == 0
     assert set(addresses(fleet, "fv-gw.fv.lan.").values()) == {("10.251.0.2",)}
     assert set(addresses(fleet, "ana-gw.ana.lan.").values()) == {("10.250.0.2",)}
+
+
+GW = "fv-gw.fv.lan."
+
+
+def _gateway(lab: Lab, address: str) -> None:
+    path = lab.inventory / "sites" / "fv.yaml"
+    path.write_text(re.sub(r"(name: fv-gw\n    address: )\S+", rf"\g<1>{address}", path.read_text()))
+
+
+def _last(lab: Lab, name: str) -> list[str]:
+    return (lab.root / "backups" / name / "renamer-apply-last").read_text().split()
+
+
+ENGINES = [pytest.param("ansible", "builtin", id="ansible-apply-builtin-rollback"),
+           pytest.param("builtin", "ansible", id="builtin-apply-ansible-rollback")]
+
+
+@pytest.mark.parametrize(("writer", "undoer"), ENGINES)
+def test_a_rollback_never_restores_what_a_later_apply_of_the_other_engine_wrote(
+        run, fleet, writer: str, undoer: str) -> None:  # type: ignore[no-untyped-def]
+    """Apply A (engine `writer`) cannot restart ns-b3: its rollback fails there and leaves the
+    marker. Apply B (same engine) then changes ns-b1 and ns-b2 and is verified. `--rollback` by
+    the other engine restores ns-b3 alone: ns-b1 and ns-b2 keep serving B."""
+    engine = ["--engine", "ansible"] if writer == "ansible" else []
+    assert dns(run, fleet, "apply", "--resolvers", "all", *engine).exit_code == 0  # sequence 1
+    assert [_last(fleet, n)[::2] for n in THREE] == [["1", "applied"]] * 3
+    hand = dies_on_start(fleet, "ns-b3")
+    _gateway(fleet, "10.251.0.4")
+    # a process of its own: the lock it may leave names a process that is gone, as in real life
+    failed = dns_process(fleet, "apply", "--resolvers", "all", *engine)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert re.search(r"ns-b3 +\S+ +rollback FAILED", failed.stdout), failed.stdout
+    hand.unlink()
+    sandbox.start(fleet.instances["ns-b3"].folder)
+    first = (fleet.root / "backups" / "ns-b3" / "renamer-apply-pending").read_text().split()
+    assert first[2] == "2"  # A's sequence there
+    assert [_last(fleet, n) for n in ("ns-b1", "ns-b2")] == [["2", first[1], "rolled", "back"]] * 2
+    _gateway(fleet, "10.251.0.5")
+    later = dns_process(fleet, "apply", "--resolvers", "ns-b1,ns-b2", *engine)
+    assert later.returncode == 0, later.stdout + later.stderr
+    assert [_last(fleet, n)[::2] for n in ("ns-b1", "ns-b2")] == [["3", "applied"]] * 2
+    assert addresses(fleet, GW, "ns-b1", "ns-b2") == {"ns-b1": ("10.251.0.5",), "ns-b2": ("10.251.0.5",)}
+    pids = fleet.pids()
+    other = ["--engine", "ansible"] if undoer == "ansible" else []
+    rolled = dns_process(fleet, "apply", "--resolvers", "all", "--rollback", *other)
+    assert rolled.returncode == 0, rolled.stdout + rolled.stderr
+    assert re.search(r"ns-b3 +\S+ +rolled back +restored", rolled.stdout), rolled.stdout
+    for name in ("ns-b1", "ns-b2"):
+        assert re.search(rf"renamer: {name}: left as it is, not part of the interrupted apply {first[1]}: the "
+                         r"last apply there is \S+ \(sequence 3\), applied", rolled.stderr), rolled.stderr
+        assert fleet.pids()[name] == pids[name]  # never restarted
+    assert addresses(fleet, GW) == {"ns-b1": ("10.251.0.5",), "ns-b2": ("10.251.0.5",), "ns-b3": ("10.251.0.1",)}
+    assert _last(fleet, "ns-b3") == ["2", first[1], "rolled", "back"]
+
+
+def test_resume_under_ansible_after_a_builtin_failure_then_a_builtin_rollback_refuses(
+        run, fleet) -> None:  # type: ignore[no-untyped-def]
+    """The built-in engine leaves ns-b3 half-done; `--resume --engine ansible` restores it and
+    applies the inventory everywhere through the playbook (each resolver's third apply); a
+    `--rollback` afterwards has nothing to act on and refuses, resolvers untouched."""
+    assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
+    hand = dies_on_start(fleet, "ns-b3")
+    _gateway(fleet, "10.251.0.4")
+    failed = dns(run, fleet, "apply", "--resolvers", "all")
+    assert failed.exit_code == 1 and re.search(r"ns-b3 +\S+ +rollback FAILED", failed.stdout), failed.stdout
+    hand.unlink()
+    resumed = dns_process(fleet, "apply", "--resolvers", "all", "--resume", "--engine", "ansible")
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert set(addresses(fleet, GW).values()) == {("10.251.0.4",)}
+    assert [_last(fleet, n)[0] for n in THREE] == ["3", "3", "3"]
+    assert len({_last(fleet, n)[1] for n in THREE}) == 1  # the playbook's apply, on each
+    assert not any((fleet.root / "backups" / n / "renamer-apply-pending").exists() for n in THREE)
+    pids = fleet.pids()
+    refused = dns(run, fleet, "apply", "--resolvers", "all", "--rollback")
+    assert refused.exit_code == 3
+    assert "--rollback: no interrupted apply to roll back on ns-b1, ns-b2, ns-b3" in refused.stderr
+    assert fleet.pids() == pids
+    assert set(addresses(fleet, GW).values()) == {("10.251.0.4",)}

@@ -427,7 +427,8 @@ def test_sigkill_during_dns_apply_never_leaves_a_partial_snippet_or_an_unmarked_
     for trial in range(50):
         site.write_text(new_text)
         apply = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.5, 4.5))  # the preflight runs every test once before the first write
+        # the preflight runs every test once (and df on each backup_dir) before the first write
+        time.sleep(rng.uniform(0.5, 5.5))
         apply.kill()
         apply.wait()
         now = lab.snippets()

@@ -4,6 +4,7 @@ host, wherever it is written, and a resolver left half-done by a kill show in `d
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -146,3 +147,42 @@ def test_b_f5_an_apply_killed_between_two_resolvers_shows_in_plan(run, lab: Lab)
     assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
     code, out = _plan(run, lab)
     assert code == 1 and "interrupted" not in out and "locked" not in out  # only the move itself is left
+
+
+@pytest.mark.parametrize("changed", [True, False], ids=["to-change", "up-to-date"])
+def test_plan_exits_1_naming_a_stopped_resolver(run, lab: Lab, changed: bool) -> None:  # type: ignore[no-untyped-def]
+    """The apply's preflight would refuse a resolver that does not answer: plan says so and
+    exits 1 (attention needed), whether or not its snippets need a change."""
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    if changed:
+        move_gateway(lab)
+    sandbox.stop(lab.instances["ns-ana2"].folder)
+    planned = dns(run, lab, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1, planned.stdout + planned.stderr
+    port = lab.instances["ns-ana2"].port
+    assert f"down: ns-ana2: it does not answer over DNS (127.0.0.1:{port}: " in planned.stdout
+    assert "a stopped resolver is not started by dns apply; start it, or leave it out with --resolvers" in \
+        planned.stdout
+    assert "down:" not in planned.stdout.replace("down: ns-ana2", "")  # the others answer
+    assert lab.pids()["ns-ana2"] == ""  # plan started nothing
+    sandbox.start(lab.instances["ns-ana2"].folder)
+    again = dns(run, lab, "plan", "--resolvers", "all")
+    assert again.exit_code == 0 and "down:" not in again.stdout, again.stdout
+
+
+def test_plan_exits_1_when_the_safety_thresholds_would_refuse_the_apply(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    path = lab.inventory / "sites" / "fv.yaml"
+    extra = "".join(f"  - name: fv-n{i}\n    address: 10.251.9.{i}\n" for i in range(1, 9))
+    grown = path.read_text().replace("hosts:\n", "hosts:\n" + extra, 1)
+    path.write_text(grown)
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    path.write_text(grown.replace(extra, ""))  # a bad merge: most of the site gone
+    planned = dns(run, lab, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1, planned.stdout + planned.stderr
+    assert "refused: dns apply would refuse this plan without --force (the safety thresholds):\n" in planned.stdout
+    assert "  ns-ana: renamer-fv.conf: the apply would delete 16 of its" in planned.stdout
+    document = dns(run, lab, "plan", "--resolvers", "all", "--format", "json")
+    assert document.exit_code == 1
+    assert len(json.loads(document.stdout)["over_thresholds"]) == 3  # one per resolver
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 3  # what plan said
+    assert set(addresses(lab, "fv-n1.fv.lan.").values()) == {("10.251.9.1",)}

@@ -4,7 +4,9 @@ named, never started by the apply (B-f2). Real dnsmasq; answers asked over DNS."
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 
 import pytest
 
@@ -73,3 +75,69 @@ def test_b_f2_a_resolver_down_before_the_apply_is_named_and_not_started(run, lab
     left_out = dns(run, lab, "apply", "--resolvers", "ns-ana,ns-fv")  # what the message says to do
     assert left_out.exit_code == 0, left_out.stdout
     assert addresses(lab, GW, "ns-ana", "ns-fv") == {"ns-ana": ("10.251.0.2",), "ns-fv": ("10.251.0.2",)}
+
+
+def test_the_ansible_engine_runs_the_same_preflight_before_the_playbook(run, lab: Lab) -> None:
+    """The same faults, found before ansible-playbook starts: the same table, messages and exit
+    codes as the built-in engine's, nothing written, nothing restarted."""
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    move_gateway(lab)
+    # the configuration as it stands already fails its test on one resolver (B-f3)
+    hand = lab.instances["ns-ana2"].snippet_dir / "zz-hand.conf"
+    hand.write_text("cname=scriberr.fv.lan,fv-gw.fv.lan\n")
+    before, pids = lab.snippets(), lab.pids()
+    builtin = dns(run, lab, "apply", "--resolvers", "all")
+    ansible = dns(run, lab, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert ansible.exit_code == builtin.exit_code == 1
+    assert ansible.stdout == builtin.stdout
+    assert re.search(r"ns-ana2 +\S+ +failed +preflight FAILED", ansible.stdout), ansible.stdout
+    _untouched(lab, before, pids, *lab.instances)
+    hand.unlink()
+    # a resolver down before the apply (B-f2) is named and never started
+    sandbox.stop(lab.instances["ns-fv"].folder)
+    before = lab.snippets()
+    builtin = dns(run, lab, "apply", "--resolvers", "all")
+    ansible = dns(run, lab, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert ansible.exit_code == builtin.exit_code == 1
+    assert ansible.stdout == builtin.stdout
+    assert "ns-fv: did not answer before the apply" in ansible.stdout
+    assert lab.pids()["ns-fv"] == ""
+    _untouched(lab, before, pids, "ns-ana", "ns-ana2")
+    sandbox.start(lab.instances["ns-fv"].folder)
+    # a lock held by an apply that is still running: exit 3, the built-in engine's refusal
+    lock = lab.root / "backups" / "ns-ana" / "renamer-apply.lock"
+    lock.write_text('{"host": "elsewhere", "pid": 1, "user": "op", "started": "2026-12-01T00:00:00Z"}\n')
+    builtin = dns(run, lab, "apply", "--resolvers", "all")
+    ansible = dns(run, lab, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert ansible.exit_code == builtin.exit_code == 3
+    assert ansible.stderr == builtin.stderr
+    assert "ns-ana: another dns apply holds the lock (op@elsewhere pid 1" in ansible.stderr
+    assert lab.snippets() == before
+    assert set(addresses(lab, GW).values()) == {("10.251.0.1",)}
+
+
+def test_a_backup_dir_without_room_for_the_backup_stops_the_apply_before_any_write(run, lab: Lab) -> None:
+    """ns-fv's backup_dir is a small tmpfs, nearly full: the preflight measures it (df over the
+    transport, with the other reads) and stops the apply before any resolver is written."""
+    backups = lab.root / "backups" / "ns-fv"
+    backups.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(backups)], check=True)
+    try:
+        assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+        room = os.statvfs(backups)
+        (backups / "filler").write_bytes(b"\0" * (room.f_bavail * room.f_frsize - 8192))  # 8 KiB left
+        before, pids = lab.snippets(), lab.pids()
+        move_gateway(lab)
+        result = dns(run, lab, "apply", "--resolvers", "all")
+        assert result.exit_code == 1, result.stdout + result.stderr
+        assert re.search(rf"\nns-fv: backup_dir {backups} has \d KiB free, the backup needs 20 KiB: free some "
+                         r"space there first; nothing written\n", result.stdout), result.stdout
+        assert re.search(r"ns-ana +\S+ +not reached +preflight failed on ns-fv: not touched", result.stdout)
+        _untouched(lab, before, pids, *lab.instances)
+        assert set(addresses(lab, GW).values()) == {("10.251.0.1",)}
+        (backups / "filler").unlink()
+        done = dns(run, lab, "apply", "--resolvers", "all")
+        assert done.exit_code == 0, done.stdout + done.stderr
+        assert set(addresses(lab, GW).values()) == {("10.251.0.2",)}
+    finally:
+        subprocess.run(["umount", "-l", str(backups)], check=False)

@@ -321,6 +321,7 @@ def test_a_changed_resolver_is_backed_up_written_tested_reloaded_and_verified(ol
     ana, fv = lab.apply(new)
     folder = f"{BACKUPS}/ns-ana-{STAMP}"
     assert lab.journal == [
+        f"ns-ana read {BACKUPS}/renamer-apply-last",  # its sequence, before the first write (dns/applies.py)
         f"ns-ana write {folder}/renamer-fv.conf",
         f"ns-ana write {folder}/ABSENT",
         f"ns-ana write {PENDING}",
@@ -367,11 +368,12 @@ def test_a_failing_test_rolls_every_changed_resolver_back_byte_for_byte(old: Inv
     assert ana.error is None and not ana.ok and not fv.ok
     assert lab.transports["ns-ana"].snippets() == hand_edited
     assert lab.transports["ns-fv"].snippets() == deployed(old, "ns-fv")
-    assert lab.journal[2:] == [
+    assert lab.journal[3:] == [
         f"ns-ana write {PENDING}",
         f"ns-ana write {SNIPPETS}/renamer-fv.conf",
         "ns-ana run dnsmasq --test",
         "ns-ana run systemctl restart dnsmasq",
+        f"ns-fv read {BACKUPS}/renamer-apply-last",
         f"ns-fv write {backup('ns-fv', 'renamer-fv.conf')}",
         f"ns-fv write {backup('ns-fv', 'ABSENT')}",
         f"ns-fv write {PENDING}",

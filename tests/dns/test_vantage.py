@@ -145,7 +145,11 @@ def test_an_unmanaged_resolver_that_is_down_fails_verify_naming_it(run, lab: Lab
     port = sandbox.free_port()
     lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": port, "manage": False,
                           "timeout": 0.5},))
-    assert dns(run, lab, "apply", "--resolvers", "ns-ana,ns-ana2,ns-fv").exit_code == 0
+    # the managed ones named alone: the forwarder serving their sites is still asked, last
+    applied = dns(run, lab, "apply", "--resolvers", "ns-ana,ns-ana2,ns-fv")
+    assert applied.exit_code == 1, applied.stdout + applied.stderr
+    assert "dns apply: FAILED at fv-edge (manage: false): the managed resolvers are applied" in applied.stdout
+    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}  # applied, kept
     result = dns(run, lab, "verify", "--resolvers", "all")
     assert result.exit_code == 1
     assert f"fv-edge 127.0.0.1:{port}: no answer in 0.5 s\n" in result.stdout
@@ -183,3 +187,33 @@ def test_what_needs_a_managed_resolver_refuses_an_unmanaged_one(run, lab: Lab, t
     document = dns(run, lab, "plan", "--resolvers", "all", "--format", "json")
     managed = {r["resolver"]: r["managed"] for r in json.loads(document.stdout)["resolvers"]}
     assert managed == {"ns-ana": True, "ns-ana2": True, "ns-fv": True, "fv-edge": False}
+
+
+@pytest.mark.parametrize("to, served", [(("ns-ana",), True), (("ns-fv",), False)],
+                         ids=["forwards-to-it", "forwards-elsewhere"])
+def test_a_subset_apply_asks_the_forwarders_of_its_sites(run, lab: Lab, to: tuple[str, ...],  # type: ignore[no-untyped-def]
+                                                         served: bool) -> None:
+    """`--resolvers ns-ana` alone: the forwarder serving ns-ana's sites is asked after it, as a
+    client there asks. Where it forwards to ns-ana, the client sees the move and the apply is OK;
+    where it forwards to a resolver the apply did not reach, the apply says the client does not
+    see it yet (exit 1), and rolls nothing back."""
+    forwarder = _forwarder(lab, "fv-edge", to=to)
+    try:
+        assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+        move_gateway(lab)
+        time.sleep(CACHED)
+        applied = dns(run, lab, "apply", "--resolvers", "ns-ana")
+        row = next(line for line in applied.stdout.splitlines() if line.startswith("fv-edge"))
+        assert row.split()[1:3] == ["unmanaged", "asked"], applied.stdout
+        assert addresses(lab, "fv-gw.fv.lan.", "ns-ana") == {"ns-ana": ("10.251.0.2",)}
+        if served:
+            assert applied.exit_code == 0, applied.stdout + applied.stderr
+            assert ask(forwarder, "fv-gw.fv.lan.") == ("NOERROR", ("A 10.251.0.2",))
+        else:
+            assert applied.exit_code == 1, applied.stdout + applied.stderr
+            assert "fv-gw.fv.lan A: expected 10.251.0.2, got 10.251.0.1" in applied.stdout
+            assert "dns apply: FAILED at fv-edge (manage: false): the managed resolvers are applied" \
+                in applied.stdout
+            assert ask(forwarder, "fv-gw.fv.lan.") == ("NOERROR", ("A 10.251.0.1",))  # what a client gets
+    finally:
+        forwarder.stop()

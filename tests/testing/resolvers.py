@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +113,30 @@ def answers(lab: Lab, name: str, rdtype: str, *only: str) -> dict[str, tuple[str
 def dns(run: Callable[..., Any], lab: Lab, *args: str) -> Any:
     """`renamer dns ARGS... --inventory` the lab's inventory, through the `run` fixture."""
     return run(lab.root, "dns", *args, "--inventory", str(lab.inventory))
+
+
+def dns_process(lab: Lab, *args: str, minutes: float = 0) -> subprocess.CompletedProcess[str]:
+    """`renamer dns ARGS... --inventory` the lab's, in a process of its own whose clock is
+    `minutes` off (tests/testing/skewed.py): a lock it leaves names a process that is gone
+    once it returns, as after any real run."""
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run([sys.executable, "-m", "tests.testing.skewed", str(minutes), "dns", *args,
+                           "--inventory", str(lab.inventory)], cwd=lab.root, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root), "NO_COLOR": "1"}, check=False)
+
+
+def broken_test(lab: Lab, *names: str) -> dict[str, dict[str, object]]:
+    """write_resolvers' keys for resolvers whose `test` fails once an apply wrote there (it
+    passes on the configuration as it stands, so the preflight lets the apply start)."""
+    return {name.replace("-", "_"): {"test": fails_once_written(lab, name)} for name in names}
+
+
+def dies_on_start(lab: Lab, name: str) -> Path:
+    """A hand file that `dnsmasq --test` accepts but that stops dnsmasq from starting (a restart,
+    and so a rollback that restarts, fails there); unlink it to mend."""
+    hand = lab.instances[name].snippet_dir / "10-site.conf"
+    hand.write_text("interface=eth9\n")
+    return hand
 
 
 def fails_once_written(lab: Lab, name: str, then: str = "echo broken >&2; exit 1") -> list[str]:

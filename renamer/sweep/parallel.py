@@ -26,6 +26,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.anchors import anchor_literals
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
+from renamer.sweep.native_gate import NativeGate, choose_native
 from renamer.sweep.scan import FileScanner, ScanOptions
 
 # Below this many files a pool costs more than it saves.
@@ -58,12 +59,14 @@ class Chunk:
         self.work.update(other.work)
 
 
-def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str]) -> Chunk:
+def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str],
+               native: NativeGate | None = None) -> Chunk:
     """What one chunk of files holds.
 
     A lean first pass reads each file once and tests the needles; only
     candidates (a hit, a UTF-16/32 BOM, an old value in the path, anything
     unusual) go through the full scanner. Most files never leave this loop.
+    `native`: the same tests answered by one hyperscan scan a file (sweep/native_gate.py).
     """
     counted = collections.Counter(work.COUNTS)
     scanner = FileScanner(project, options)
@@ -114,36 +117,55 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 if len(data) > limit:
                     raise OSError  # over options.max_file_size: the full scanner streams it
                 candidate = data[:2] in WIDE_BOM_STARTS
-                gated = True  # it holds a gate (or was not asked)
-                bare = None
-                if not candidate and not path_needles:
-                    # One copy folded and stripped of escapes, a few short `in` tests: a file
-                    # holding none of the gates can pass none of the tests below.
-                    bare = data.translate(*FOLD_AND_BARE)
-                    for gate in gates:
-                        if gate in bare:
-                            break
-                    else:
-                        # A name split by a line break, or spelled with escapes: below.
-                        if not (might_hold_break(data) or might_join_quotes(matcher, data)
-                                or might_escape(matcher, data)):
+                if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)
+                    answer = native.answer(data, rel, candidate, path_needles)
+                    # Quote joins and escapes (decoded.py, escapes.py) have no question in the
+                    # database yet: their Python tests run where no other test held.
+                    decoded = (answer is None or not answer.hit) and (
+                        might_join_quotes(matcher, data) or might_escape(matcher, data))
+                    if answer is None:
+                        if not decoded:
                             scanned += 1
                             continue  # finally: closes fd
-                        gated = False
-                # Each test once: the full scanner takes their answers instead of asking again.
-                hit = (any(needle in data for needle in needles) or matcher.might_hold_context(data)
-                       or might_split(matcher, data) or might_join_quotes(matcher, data)
-                       or might_escape(matcher, data))
-                loose_hit = loose is not None and loose.might_match(data)
-                candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)
-                if not candidate and gated and (bare is None or any(f in bare for f in folded)):
-                    # It holds a gate, folded: an old value in another case, which a DNS file
-                    # (a zone, a hosts file) matches; the scanner asks its format.
-                    candidate = matcher.might_match_any_case(data)
-                if present and any(value in data for value in present):
-                    holding.append(rel)
-                if is_markdown(rel) and any(slug in data for slug in slugs):
-                    linking.append(rel)
+                        hit, loose_hit, candidate = True, False, True  # no question held: no present, no slug
+                    else:
+                        hit, loose_hit = answer.hit or decoded, answer.loose_hit
+                        candidate = answer.candidate or decoded
+                        if answer.holds_present:
+                            holding.append(rel)
+                        if answer.holds_slug and is_markdown(rel):
+                            linking.append(rel)
+                else:
+                    gated = True  # it holds a gate (or was not asked)
+                    bare = None
+                    if not candidate and not path_needles:
+                        # One copy folded and stripped of escapes, a few short `in` tests: a file
+                        # holding none of the gates can pass none of the tests below.
+                        bare = data.translate(*FOLD_AND_BARE)
+                        for gate in gates:
+                            if gate in bare:
+                                break
+                        else:
+                            # A name split by a line break, or spelled with escapes: below.
+                            if not (might_hold_break(data) or might_join_quotes(matcher, data)
+                                    or might_escape(matcher, data)):
+                                scanned += 1
+                                continue  # finally: closes fd
+                            gated = False
+                    # Each test once: the full scanner takes their answers instead of asking again.
+                    hit = (any(needle in data for needle in needles) or matcher.might_hold_context(data)
+                           or might_split(matcher, data) or might_join_quotes(matcher, data)
+                           or might_escape(matcher, data))
+                    loose_hit = loose is not None and loose.might_match(data)
+                    candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)
+                    if not candidate and gated and (bare is None or any(f in bare for f in folded)):
+                        # It holds a gate, folded: an old value in another case, which a DNS file
+                        # (a zone, a hosts file) matches; the scanner asks its format.
+                        candidate = matcher.might_match_any_case(data)
+                    if present and any(value in data for value in present):
+                        holding.append(rel)
+                    if is_markdown(rel) and any(slug in data for slug in slugs):
+                        linking.append(rel)
                 if candidate:
                     info = fstat_(fd)
                     if stat.S_ISREG(info.st_mode):
@@ -190,7 +212,11 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
     """
     first = list(next(batches, []))
     workers = available_cores()
-    task = functools.partial(_worker_chunk, project, options)
+    slugs = anchor_literals(project)
+    native, which = choose_native(project.matcher, project.loose if options.loose else None,
+                                  options.present, slugs, len(first))
+    debug.say(f"scan: {which}")
+    task = functools.partial(_worker_chunk, project, options, native)
     chunks = _chunks(first, batches)
     forked = len(first) >= PARALLEL_FROM and workers >= 2 and can_fork()
     if forked:
@@ -219,9 +245,10 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
     return total
 
 
-def _worker_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str]) -> tuple[int, Chunk]:
+def _worker_chunk(project: LoadedProject, options: ScanOptions, native: NativeGate | None,
+                  paths: Sequence[str]) -> tuple[int, Chunk]:
     """scan_chunk, with the worker's process id (the -vv log counts files per worker)."""
-    return os.getpid(), scan_chunk(project, options, paths)
+    return os.getpid(), scan_chunk(project, options, paths, native)
 
 
 def _chunks(first: list[str], rest: Iterator[Sequence[str]]) -> Iterator[Sequence[str]]:

@@ -27,6 +27,8 @@ WHAT = {
     "python parses": "Python files parsed for the roles of their matches",
     "key path parses": "files parsed for YAML/JSON/TOML key paths",
     "edit checks": "results parsed to prove an edit keeps the structure",
+    "native scans": "files the native first pass scanned (sweep/native_gate.py): each read file once",
+    "native follow-ups": "Python tests the native first pass could not rule out (a context, a split, loose, any case)",
 }
 
 

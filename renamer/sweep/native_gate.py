@@ -1,0 +1,198 @@
+"""The first pass's tests through hyperscan: one scan of a file answers which tests can hold.
+
+The pure-Python first pass (sweep/parallel.py) asks each file a dozen questions, each a pass
+over its bytes: a folded copy and the gates, the needles, the context probes (ranges, `$ORIGIN`,
+mapped IPv6, the pattern probe), a name split by a line-ending backslash, the loose needles,
+another case, the new values, the Markdown slugs. Here every test after the gates is compiled
+into one hyperscan database (block mode, one scan per file, each question reported at most
+once), and Python is asked only what the scan could not rule out. The gates need no pattern of
+their own: they only spare the tests behind them (tests/sweep/test_parallel.py proves they reject
+nothing those tests keep), and a file where no native question holds passes none of those tests.
+
+The Python tests stay the reference, and still decide: each question's native pattern is a
+*necessary* condition (the same literal where the Python test is an `in` test, whose answer is
+then taken as it is; a looser one where Python runs a regex or a decoder, which then runs as
+before, on the files that passed). So this pass can only let through more files than Python's,
+never fewer (tests/sweep/test_native_gate.py holds each primitive to that, and the corpus
+differential the whole output).
+
+Where it runs (choose_native): `hyperscan` imported (wheels exist for Linux x86_64 only; any
+other platform, or a failed import or compile, is the pure-Python pass, never an error), and
+`RENAMER_NATIVE` not `0`; unset, only for a repo of NATIVE_FROM files or more, since compiling
+the database costs more than it saves below that (`RENAMER_NATIVE=1`: whatever the size).
+`renamer -vv` names the pass that ran, and why.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from renamer import work
+from renamer.decoded import might_split
+from renamer.match import Matcher
+from renamer.near_miss import LoosePass
+
+try:  # an optional accelerator: anything short of a working module is the pure-Python pass
+    import hyperscan
+except Exception:  # a broken wheel raises what it likes (OSError, ImportError)
+    hyperscan = None  # type: ignore[assignment]
+
+ENV = "RENAMER_NATIVE"
+# Measured (2 loaded cores, first pass alone, compile included; 2,000 files): the native pass
+# took 0.69-0.96 of the Python pass's CPU on dense, clean and homelab repos, saving 0.04-0.16 ms
+# a file, and compiling took 24-89 ms: below about 1,000 files the compile is not paid back.
+NATIVE_FROM = 1000
+
+# Questions, each a report id of the database: hyperscan's single-match flag reports an id once
+# per scan however many of its patterns match, so a file costs a callback per question at most.
+BREAK, NEEDLE, CONTEXT, START, META, LOOSE, ANY_CASE, PRESENT, SLUG = range(9)
+# The bytes the loose pass's fold deletes (near_miss._ESCAPES) may stand anywhere inside a needle.
+_ESCAPED = rb"[\x5c\x5b\x5d]*"
+# A match of patterns._META always holds one of these (its `\s` spelled out: hyperscan's set
+# differs from Python's), its counted repeats left open: the exact bounds cost hyperscan ten
+# times the compile time, and the probe in Python decides. tests/sweep/test_native_gate.py
+# checks this against patterns._META.
+META_SOURCE = rb"\\[dDwWsS]|\[[^\]\x09\x0a\x0b\x0c\x0d\x20]+\]|\{[0-9]|\.\+|[*?]"
+
+
+class Answer(NamedTuple):
+    """What the Python first pass computes for one file, answered from one native scan."""
+
+    hit: bool  # a needle, a context, a split name: the matcher's prefilter
+    loose_hit: bool
+    candidate: bool  # the file goes to the full scanner
+    holds_present: bool  # holds one of options.present (collisions)
+    holds_slug: bool  # holds an anchor's slug (the caller asks whether it is Markdown)
+
+
+def _literal(text: bytes) -> bytes:
+    return b"".join(b"\\x%02x" % byte for byte in text)
+
+
+def _folded(needle: bytes) -> bytes:
+    """A pattern over the raw bytes matching wherever `needle` (folded and bare, as
+    near_miss.fold_and_bare spells it) is in the folded and bare copy: each byte as any byte that
+    folds to it, the deleted escapes allowed between them."""
+    parts = []
+    for byte in needle:
+        char = bytes([byte])
+        if char == b".":
+            parts.append(rb"[\x2d\x2e\x5f]")  # `-`, `.` and `_` all fold to `.`
+        elif char.isalpha() and char.islower():
+            parts.append(b"[" + _literal(char) + _literal(char.upper()) + b"]")
+        else:
+            parts.append(_literal(char))
+    return _ESCAPED.join(parts)
+
+
+class NativeGate:
+    """The compiled questions for one scan (its project and options); used by the first pass."""
+
+    def __init__(self, matcher: Matcher, loose: LoosePass | None, present: tuple[bytes, ...],
+                 slugs: tuple[bytes, ...]) -> None:
+        self.matcher = matcher
+        self.loose = loose
+        # A question whose Python test always holds (an empty needle) needs no pattern: it is set.
+        self._always: set[int] = set()
+        patterns: list[tuple[bytes, int, bool]] = []  # (pattern, question, caseless)
+
+        def add(question: int, texts: Iterable[bytes], *, folded: bool = False,
+                caseless: bool = False) -> None:
+            for text in texts:
+                if not text:
+                    self._always.add(question)
+                else:
+                    patterns.append((_folded(text) if folded else _literal(text), question, caseless))
+
+        patterns.append((rb"\x5c\x0d?\x0a", BREAK, False))  # decoded.might_hold_break
+        add(NEEDLE, matcher.needles)
+        # might_hold_context: a range stem, `$ORIGIN`, `ffff:` (caseless: its tests ask for either
+        # case), or the pattern probe, which needs a start and a meta match both. context_literals
+        # ends with the starts; any other order leaves every literal a context (more follow-ups).
+        starts = matcher._pattern_starts
+        context = matcher.context_literals()
+        split = bool(starts) and context[len(context) - len(starts):] == starts
+        add(CONTEXT, context[:len(context) - len(starts)] if split else context, caseless=True)
+        add(START, starts)
+        if starts:
+            patterns.append((META_SOURCE, META, False))
+        if loose is not None:
+            add(LOOSE, loose.needles, folded=True)
+        # might_match_any_case: the lower-cased needles in the lower-cased bytes (ASCII case, as
+        # bytes.lower and hyperscan's caseless flag both fold).
+        add(ANY_CASE, matcher._any_case().needles, caseless=True)
+        add(PRESENT, present)
+        add(SLUG, slugs)
+        self.questions = len(patterns)
+        self._database: Any = None
+        if patterns and hyperscan is not None:
+            flags = [hyperscan.HS_FLAG_SINGLEMATCH | (hyperscan.HS_FLAG_CASELESS if caseless else 0)
+                     for _, _, caseless in patterns]
+            database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+            database.compile(expressions=[p for p, _, _ in patterns], ids=[q for _, q, _ in patterns],
+                             elements=len(patterns), flags=flags)
+            self._database = database
+
+    def questions_holding(self, data: bytes) -> set[int]:
+        """The questions whose native pattern matches somewhere in `data`."""
+        found = set(self._always)
+        if self._database is not None and data:
+            def report(question: int, _start: int, _end: int, _flags: int, _context: object) -> None:
+                found.add(question)
+            self._database.scan(data, match_event_handler=report)
+        return found
+
+    def answer(self, data: bytes, rel: str, candidate: bool, path_needles: list[str]) -> Answer | None:
+        """The first pass for one file, as parallel.scan_chunk's Python tests answer it; None
+        when no question holds (the file is no candidate and holds nothing to note)."""
+        work.add("native scans")
+        found = self.questions_holding(data)
+        if not (found or candidate or path_needles):
+            return None
+        matcher = self.matcher
+        # As the Python pass: needles, then the context probes, then a split name; each Python
+        # test asked only where its native condition holds (the needles' is the test itself).
+        hit = NEEDLE in found
+        if not hit and (CONTEXT in found or (START in found and META in found)):
+            work.add("native follow-ups")
+            hit = matcher.might_hold_context(data)
+        if not hit and BREAK in found:
+            work.add("native follow-ups")
+            hit = might_split(matcher, data)
+        loose_hit = False
+        if self.loose is not None and LOOSE in found:
+            work.add("native follow-ups")
+            loose_hit = self.loose.might_match(data)
+        candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)
+        # (The Python pass asks this only of a file that passed its gates: an old form in another
+        # case passes them, so asking where they would not changes no answer.)
+        if not candidate and ANY_CASE in found:
+            work.add("native follow-ups")
+            candidate = matcher.might_match_any_case(data)
+        return Answer(hit, loose_hit, candidate, PRESENT in found, SLUG in found)
+
+
+def version() -> str | None:
+    """hyperscan's version where it imported, else None."""
+    return str(getattr(hyperscan, "__version__", "?")) if hyperscan is not None else None
+
+
+def choose_native(matcher: Matcher, loose: LoosePass | None, present: tuple[bytes, ...],
+                  slugs: tuple[bytes, ...], files: int) -> tuple[NativeGate | None, str]:
+    """The native first pass where it can run and pays for `files` files, and a line for -vv
+    saying which pass runs and why."""
+    wanted = os.environ.get(ENV, "").strip()
+    if wanted == "0":
+        return None, f"first pass: pure Python ({ENV}=0)"
+    if wanted != "1" and files < NATIVE_FROM:
+        return None, f"first pass: pure Python ({files} files, under {NATIVE_FROM}: compiling would not pay)"
+    if hyperscan is None:
+        return None, "first pass: pure Python (hyperscan not installed)"
+    try:
+        gate = NativeGate(matcher, loose, present, slugs)
+    except (hyperscan.error, re.error) as exc:  # a pattern it cannot compile: Python answers instead
+        return None, f"first pass: pure Python (hyperscan refused the patterns: {exc})"
+    return gate, f"first pass: hyperscan {version()}, {gate.questions} patterns in one database"

@@ -4,8 +4,12 @@ values, commit messages."""
 from __future__ import annotations
 
 import os
+import subprocess
+import tempfile
+import time
 from pathlib import Path
 
+from renamer import debug
 from renamer.errors import RenamerError
 from renamer.vcs_command import LITERAL, git_run
 
@@ -90,12 +94,65 @@ def worktree_files_holding(root: Path, pattern: str) -> frozenset[str] | None:
     the regex `pattern`: git grep reads them in parallel in C, where a Python pass over every
     file costs seconds. PCRE where git has it (an ERE with a bound such as {32} is ten times
     slower in git's own engine); None when git cannot answer (the caller reads the files)."""
-    for engine in ("-P", "-E"):
-        done = git_run(["git", "-C", str(root), "grep", "-z", "-l", "-I", "--untracked", engine,
-                        "-e", pattern, "--"], capture_output=True, check=False)
-        if done.returncode in (0, 1):  # 1: found nothing
-            return frozenset(name for name in os.fsdecode(done.stdout).split("\0") if name)
-    return None
+    with PendingGrep(root, pattern) as pending:
+        return pending.result()
+
+
+class PendingGrep:
+    """`worktree_files_holding`, started now and collected later: the sweep starts it before its
+    scan, so git reads the work tree while Python scans it (the answer is needed only after).
+
+    Its output goes to an unnamed temporary file, so git never waits on a full pipe; leaving the
+    `with` block stops a grep nobody collected (an error in the scan, nothing to pin)."""
+
+    def __init__(self, root: Path, pattern: str) -> None:
+        self.root, self.pattern = root, pattern
+        self._argv = _grep_argv(root, "-P", pattern)
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 (closed by result or close)
+        self._start = time.perf_counter()
+        debug.command(self._argv)  # started: -vv shows it before the scan's lines
+        self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+            self._argv, stdout=self._out, stderr=subprocess.DEVNULL)
+        self._found: frozenset[str] | None = None
+
+    def result(self) -> frozenset[str] | None:
+        process = self._process
+        if process is None:
+            return self._found
+        self._process = None
+        returncode = process.wait()
+        # Collected after the scan: the time says when it was asked for, not how long git took.
+        debug.say(f"git grep collected {(time.perf_counter() - self._start) * 1000:.1f} ms after it "
+                  f"started (exit {returncode})")
+        if returncode in (0, 1):  # 1: found nothing
+            self._out.seek(0)
+            self._found = _names(self._out.read())
+        else:  # no PCRE in this git: its own engine
+            done = git_run(_grep_argv(self.root, "-E", self.pattern), capture_output=True, check=False)
+            self._found = _names(done.stdout) if done.returncode in (0, 1) else None
+        self._out.close()
+        return self._found
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+            process.wait()
+        self._out.close()
+
+    def __enter__(self) -> PendingGrep:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _grep_argv(root: Path, engine: str, pattern: str) -> list[str]:
+    return ["git", "-C", str(root), "grep", "-z", "-l", "-I", "--untracked", engine, "-e", pattern, "--"]
+
+
+def _names(out: bytes) -> frozenset[str]:
+    return frozenset(name for name in os.fsdecode(out).split("\0") if name)
 
 
 def files_holding(root: Path, rev: str, needle: str) -> frozenset[str] | None:

@@ -18,6 +18,7 @@ import hashlib
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -100,11 +101,24 @@ class _Files:
                 self.data[rel], self.modes[rel], self.words[rel] = content.data, content.mode, words
 
 
-def _holders(project: LoadedProject, paths: Sequence[str]) -> list[str]:
+_HEX_RUN = "[0-9A-Fa-f]{32}"  # the shortest digest: every hex word of _HEX holds one
+
+
+def search_holders(project: LoadedProject) -> AbstractContextManager[vcs_status.PendingGrep | None]:
+    """The git grep behind `_holders`, started now (before the scan, which it overlaps) and
+    stopped on leaving the `with` block if nobody asked for its answer; nothing outside git."""
+    return vcs_status.PendingGrep(project.root, _HEX_RUN) if project.git else nullcontext(None)
+
+
+def _holders(project: LoadedProject, paths: Sequence[str],
+             search: vcs_status.PendingGrep | None = None) -> list[str]:
     """The files of `paths` that hold a hex run as long as a digest: asked of git grep, which
     reads a repo's files in parallel (few files hold one: lock files, manifests); every one of
-    `paths` where git cannot answer."""
-    found = vcs_status.worktree_files_holding(project.root, "[0-9A-Fa-f]{32}") if project.git else None
+    `paths` where git cannot answer. `search`: that grep, started earlier (search_holders)."""
+    if search is not None:
+        found = search.result()
+    else:
+        found = vcs_status.worktree_files_holding(project.root, _HEX_RUN) if project.git else None
     return list(paths) if found is None else [p for p in paths if p in found]
 
 
@@ -138,21 +152,25 @@ def _certain(line: str, token: str, holder: str, target_paths: set[str]) -> str 
     return "not a `<hash>  <path>` manifest line or a `key=<hash>` line: update it by hand"
 
 
-def find_pins(project: LoadedProject, scan: ScanResult, *,
-              update: bool = False) -> tuple[ScanResult, tuple[Pin, ...]]:
+def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
+              search: vcs_status.PendingGrep | None = None) -> tuple[ScanResult, tuple[Pin, ...]]:
     """The pins of the files `scan` rewrites, and the scan with them: residual pins become
     `pin` references of the file holding them; with `update`, certain pins in current-state
     files become edits (the digest of the file's bytes as the sweep leaves them, pin edits
-    included), and a file that only holds pins is rewritten too."""
+    included), and a file that only holds pins is rewritten too. `search`: search_holders'
+    grep, started before the scan."""
     by_path = {f.path: f for f in scan.files}
     changed = [f.path for f in scan.files if f.edits]
     if not changed:
         return scan, ()
-    files = _Files(project, _holders(project, scan.paths))
+    files = _Files(project, _holders(project, scan.paths, search))
+    if not files.words:  # no file holds a digest-long hex word: no pin, and nothing to hash
+        return _with_pins(project, scan, files, [], {}, {}, {}, {}), ()
+    # Each rewritten file is read and hashed in turn; only the bytes of the files a pin names, and
+    # of the hashed files that hold one, are kept (all _settle needs): a sweep that rewrites 80,000
+    # files does not hold them all at once.
     old: dict[str, bytes] = {}
-    for rel in changed:
-        content = read_content(project.root / rel, project.config.max_file_size)
-        old[rel] = content.data if content is not None else b""
+    seen = set(changed)  # hashed, or to be: the rewritten files and the pin holders rewritten too
     base = {rel: list(by_path[rel].edits) for rel in changed}
     classes = {}
     hits: list[_Hit] = []
@@ -161,26 +179,37 @@ def find_pins(project: LoadedProject, scan: ScanResult, *,
     while pending:  # a file that only holds pins changes too, with --update-pins: its own pins next
         needles: dict[str, list[tuple[str, str]]] = {}
         for rel in pending:
-            for algorithm, digest in digests(old[rel]).items():
+            data = old[rel] if rel in old else _read(project, rel)
+            for algorithm, digest in digests(data).items():
                 needles.setdefault(digest, []).append((rel, algorithm))
+            if rel in files.words:
+                old[rel] = data
         pending = []
         for holder, words in files.words.items():
             for start, end, token in words:
                 for target, algorithm in needles.get(token, ()):
                     hit = _Hit(holder, start, end, token, target, algorithm)
                     hits.append(hit)
+                    if target not in old:
+                        old[target] = _read(project, target)
                     if holder not in classes:
                         classes[holder] = project.classifier.classify(holder)
                     klass = classes[holder]
                     decided[hit] = _decide(project, files, hit, klass.status, klass.reason, by_path, base,
                                            update)
-                    if decided[hit][0] == "updated" and holder not in old:
+                    if decided[hit][0] == "updated" and holder not in seen:
+                        seen.add(holder)
                         old[holder] = files.data[holder]
                         base[holder] = []
                         pending.append(holder)
     new = _settle(hits, decided, old, base)
     pins = tuple(_pin(files, hit, decided[hit], new) for hit in hits)
     return _with_pins(project, scan, files, hits, decided, new, old, base), pins
+
+
+def _read(project: LoadedProject, rel: str) -> bytes:
+    content = read_content(project.root / rel, project.config.max_file_size)
+    return content.data if content is not None else b""
 
 
 def _decide(project: LoadedProject, files: _Files, hit: _Hit, status: str, reason: str | None,
@@ -267,8 +296,8 @@ def _reference(files: _Files, hit: _Hit, why: str, new: str) -> Reference:
                      f"its new digest is {new}: {why}", text)
 
 
-def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
-                        holding_new: Sequence[str]) -> list[Reference]:
+def stale_manifest_pins(project: LoadedProject, paths: Sequence[str], holding_new: Sequence[str],
+                        search: vcs_status.PendingGrep | None = None) -> list[Reference]:
     """verify's pins: manifest lines (`<hash>  <path>`, `SHA256 (path) = <hash>`) in current-state
     files whose digest no longer matches the file they name, where that file holds a new value of
     this move (a stale manifest the move did not touch is not this move's to report)."""
@@ -276,7 +305,7 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
     if not moved:
         return []  # no file holds a new value: no manifest can name one
     listed = set(paths)
-    hexed = _holders(project, paths)
+    hexed = _holders(project, paths, search)
     files = _Files(project, [p for p in hexed if project.classifier.classify(p).status == CURRENT])
     out: list[Reference] = []
     hashed: dict[str, dict[str, str]] = {}

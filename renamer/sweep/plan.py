@@ -15,7 +15,7 @@ from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.links import Relink, plan_links
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
-from renamer.sweep.pins import Pin, find_pins
+from renamer.sweep.pins import Pin, find_pins, search_holders
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import FileScanner, ScanOptions
 
@@ -135,12 +135,13 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                options: ScanOptions | None = None, progress: Progress | None = None,
                listing: vcs_listing.Listing | None = None, *, update_pins: bool = False) -> Plan:
     """The plan, pins included: with `update_pins`, the pins whose format is certain are edits too."""
-    scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
-                     progress, listing)
-    with debug.timed("anchors"):
-        scan = follow_anchors(project, scan)
-    with debug.timed("pins"):  # after the anchors: their edits change the bytes too
-        scan, pins = find_pins(project, scan, update=update_pins)
+    with search_holders(project) as search:  # git grep for pins reads the tree while we scan it
+        scan = scan_repo(project, options or ScanOptions(texts=False), prefixes, include_ignored,
+                         progress, listing)
+        with debug.timed("anchors"):
+            scan = follow_anchors(project, scan)
+        with debug.timed("pins"):  # after the anchors: their edits change the bytes too
+            scan, pins = find_pins(project, scan, update=update_pins, search=search)
     plan = Plan(project, scan, pins=pins)
     _check_renames(project, plan)
     links = [f for f in plan.scan.files if f.kind == "symlink"]

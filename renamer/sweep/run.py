@@ -25,7 +25,7 @@ from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
 from renamer.sweep.messages import trailer_lines
-from renamer.sweep.pins import stale_manifest_pins, with_references
+from renamer.sweep.pins import search_holders, stale_manifest_pins, with_references
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes
 from renamer.sweep.refusals import refuse
@@ -220,12 +220,13 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False,
                           present=new_values(project))
     prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
-    scan = scan_repo(project, options, prefixes, include_ignored=include_ignored, progress=runtime.progress,
-                     listing=runtime.listing)
-    with debug.timed("anchors"):
-        scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
-    with debug.timed("pins"):
-        scan = with_references(scan, stale_manifest_pins(project, scan.paths, scan.holding_new))
+    with search_holders(project) as search:  # git grep for pins reads the tree while we scan it
+        scan = scan_repo(project, options, prefixes, include_ignored=include_ignored,
+                         progress=runtime.progress, listing=runtime.listing)
+        with debug.timed("anchors"):
+            scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
+        with debug.timed("pins"):
+            scan = with_references(scan, stale_manifest_pins(project, scan.paths, scan.holding_new, search))
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = collisions(project, scan, hosts)

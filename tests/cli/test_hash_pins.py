@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Result
-from tests.testing.repos import git, snapshot
+from tests.testing.repos import CONFIG, git, snapshot, write_files
 
 ALLOW = """version: 1
 current: ['**']
@@ -143,3 +147,81 @@ def test_a_git_blob_id_is_no_pin(repo: Callable[..., Path], run: Callable[..., R
     assert git(root, "rev-parse", "HEAD:deploy.sh").strip() == blob
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0 and "pin" not in done.stdout
+
+
+def _greps_left() -> list[str]:
+    """The `git grep` processes this test process started that are still there (zombies too)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            argv = (stat.parent / "cmdline").read_bytes().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == os.getpid() and b"grep" in argv and argv[0].endswith(b"git"):
+            found.append(stat.parent.name)
+    return found
+
+
+@pytest.mark.parametrize("command", [("sweep", "--commit", "--allow-dirty"), ("verify",)])
+def test_the_pin_search_runs_beside_the_scan(repo: Callable[..., Path], run: Callable[..., Result],
+                                             command: tuple[str, ...]) -> None:
+    """Issue 30 item 3: git grep for digest-long hex words starts before the scan, and its answer
+    is the one a grep after the scan gave: an untracked file's pin is found too."""
+    root = repo(_files(), allowlist=ALLOW)
+    if command == ("verify",):
+        assert run(root, "sweep", "--commit").exit_code == 1
+    (root / "untracked.env").write_text(f"DEPLOY_SHA256={_sha256(DEPLOY)}\n")  # not added
+    done = run(root, "-vv", *command)
+    assert done.exit_code == 1, done.stdout + done.stderr
+    logs = done.stderr.splitlines()
+    started = [i for i, line in enumerate(logs) if re.fullmatch(
+        r"renamer: debug: run: git -C \S+ grep -z -l -I --untracked -P -e '\[0-9A-Fa-f\]\{32\}' --", line)]
+    scanned = [i for i, line in enumerate(logs) if line.startswith("renamer: debug: scan: ")]
+    assert started and scanned and started[0] < scanned[0], done.stderr
+    if command == ("verify",):
+        assert "SHA256SUMS:1:1" in done.stdout and "stale SHA-256 of scripts/deploy.sh" in done.stdout
+    else:
+        assert "untracked.env:1:15" in done.stdout and done.stdout.count("(pin: ") == 6
+    assert _greps_left() == []
+
+
+def test_a_pin_search_nobody_asks_for_is_stopped(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """No file changes: the grep started before the scan is never collected, and left behind
+    by nobody (no git child remains, no half-read output)."""
+    root = repo({"notes.txt": UNTOUCHED, "SHA256SUMS": f"{_sha256(UNTOUCHED)}  notes.txt\n"}, allowlist=ALLOW)
+    done = run(root, "-vv", "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert " grep -z -l -I --untracked -P " in done.stderr
+    assert _greps_left() == []
+    assert git(root, "status", "--porcelain") == ""
+
+
+def test_pins_in_a_plain_folder_are_found_without_git(tmp_path: Path, run: Callable[..., Result]) -> None:
+    """Outside git no grep starts: every file is read, and the pins are the same."""
+    root = tmp_path / "plain"
+    files = {"renamer.yaml": CONFIG, "allow.yaml": ALLOW, **_files()}
+    write_files(root, files)
+    done = run(root, "-vv", "sweep")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert " grep " not in done.stderr
+    for where in ("scripts/SHA256SUMS:1:1", "runner.env:1:20", "settings.ini:2:15", "checks.yaml:2:9",
+                  "README.md:1:32"):
+        assert f"  {where}: " in done.stdout, where
+    assert done.stdout.count("(pin: ") == 5
+    assert (root / "scripts/deploy.sh").read_bytes() == _after(DEPLOY)
+
+
+def test_a_rewritten_file_that_pins_another_keeps_its_digest_case(repo: Callable[..., Path],
+                                                                 run: Callable[..., Result]) -> None:
+    """The pins pass keeps only the bytes of files that hold or are named by a pin (issue 30,
+    item 4): a holder that is itself rewritten is still read as written (upper-case digest), and
+    the many rewritten files that no pin names change nothing."""
+    others = {f"hosts/h{i}.txt": f"ssh ana-ml2 # {i}\n" for i in range(40)}
+    runner = f"# on ana-ml2\nreadonly transaction_sha256={_sha256(DEPLOY).upper()}\n".encode()
+    root = repo({"deploy.sh": DEPLOY, "runner.sh": runner, **others}, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit", "--update-pins")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "runner.sh").read_bytes() == (
+        f"# on fv-ml1\nreadonly transaction_sha256={_sha256(_after(DEPLOY)).upper()}\n".encode())
+    assert all((root / rel).read_text() == text.replace("ana-ml2", "fv-ml1") for rel, text in others.items())

@@ -17,9 +17,10 @@ exponential, and they are short.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,9 @@ if TYPE_CHECKING:
 
 # Unmistakable regex syntax only: a bare `?`, `*` or `+` after a letter is prose ("ana-ml20?")
 # or a glob whose reading as a regex differs ("ana-ml20*"), never evidence of a pattern.
-_META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|[*?]")
+# Every branch starts with a literal, so re skips to the next of their first bytes in C (a final
+# `[*?]` branch would make it try each branch at every byte of a file: 3x slower).
+_META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|\*|\?")
 _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\\[]{}+*?^$|,")
 _MAX_TOKEN = 128
 FEW = 256  # below this many starts (or stems), looking at each costs less than one whole-file regex
@@ -72,12 +75,13 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
     lines and a meta character on few: the work follows the metas, not the starts."""
     if not any(sign in data for sign in _META_SIGNS) or not any(s in data for s in starts):
         return []
+    runs = token_runs(data)
     found: set[int] = set()
-    for low, high in _near_metas(data):
+    for low, high in _near_metas(data, runs):
         for fragment in starts:
             found.update(_positions(data, fragment, low, high))
     work.add("pattern positions", len(found))
-    spans = {_token_around(data, pos) for pos in found}
+    spans = {_token_around(data, pos, runs) for pos in found}
     out = []
     for start, end in sorted(spans):
         token = data[start:end]
@@ -93,18 +97,28 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
 _META_SIGNS = (b"\\", b"[", b"{", b"*", b"?", b"+")
 # How far a candidate token can reach from a meta match: _MAX_TOKEN, and a margin.
 _REACH = _MAX_TOKEN + 64
+# Token characters to `t`, every other byte to a space: where a run of token characters ends is
+# then one bytes.find or rfind of a space, in C, instead of a Python loop over the bytes.
+_RUNS = bytes(ord("t") if i in _TOKEN else ord(" ") for i in range(256))
 
 
-def _near_metas(data: bytes) -> Iterator[tuple[int, int]]:
+def token_runs(data: bytes) -> bytes:
+    """`data` with each token character as `t` and each other byte as a space (same offsets)."""
+    return data.translate(_RUNS)
+
+
+def _near_metas(data: bytes, runs: bytes | None = None) -> Iterator[tuple[int, int]]:
     """Merged windows of `data`: each meta match widened over the token characters on both sides.
 
     A candidate token is a run of token characters around its start that holds a meta match;
     that match either is one finditer reports or starts inside one, so the token's start lies in
     the reported match's window (the run reaches it without a break, within _REACH). A `[gpu]`
-    section header or a Markdown `*` widens to a word or two, not to the lines around it."""
+    section header or a Markdown `*` widens to a word or two, not to the lines around it.
+    `runs`: token_runs(data), where the caller has it."""
+    runs = token_runs(data) if runs is None else runs
     low = high = -1
     for meta in _META.finditer(data):
-        start, end = _edge(data, meta.start(), -1), _edge(data, meta.end(), 1)
+        start, end = _left_edge(runs, meta.start(), _REACH), _right_edge(runs, meta.end(), _REACH)
         if start > high:
             if high >= 0:
                 yield low, high
@@ -114,17 +128,17 @@ def _near_metas(data: bytes) -> Iterator[tuple[int, int]]:
         yield low, high
 
 
-def _edge(data: bytes, pos: int, step: int) -> int:
-    """Where the run of token characters from `pos` ends, going `step` (-1 left, 1 right)."""
-    if step < 0:
-        limit = max(0, pos - _REACH)
-        while pos > limit and data[pos - 1] in _TOKEN:
-            pos -= 1
-        return pos
-    limit = min(len(data), pos + _REACH)
-    while pos < limit and data[pos] in _TOKEN:
-        pos += 1
-    return pos
+def _left_edge(runs: bytes, pos: int, reach: int) -> int:
+    """Where the run of token characters ending at `pos` starts, looking back at most `reach`."""
+    limit = max(0, pos - reach)
+    return max(limit, runs.rfind(b" ", limit, pos) + 1)
+
+
+def _right_edge(runs: bytes, pos: int, reach: int) -> int:
+    """Where the run of token characters from `pos` ends, looking on at most `reach`."""
+    limit = min(len(runs), pos + reach)
+    found = runs.find(b" ", pos, limit)
+    return limit if found == -1 else found
 
 
 def _positions(data: bytes, fragment: bytes, low: int = 0, high: int = -1) -> Iterator[int]:
@@ -136,13 +150,15 @@ def _positions(data: bytes, fragment: bytes, low: int = 0, high: int = -1) -> It
         pos = data.find(fragment, pos + 1, high + len(fragment))
 
 
-def _token_around(data: bytes, pos: int) -> tuple[int, int]:
-    start = pos
-    while start > 0 and data[start - 1] in _TOKEN and pos - start < _MAX_TOKEN:
-        start -= 1
-    end = pos
-    while end < len(data) and data[end] in _TOKEN and end - pos < _MAX_TOKEN:
-        end += 1
+def _token_around(data: bytes, pos: int, runs: bytes | None = None) -> tuple[int, int]:
+    """The run of token characters around `pos`, at most _MAX_TOKEN either side, trimmed.
+    `runs`: token_runs(data); without it only the bytes within reach are translated."""
+    if runs is None:
+        low = max(0, pos - _MAX_TOKEN)
+        near, at = data[low:pos + _MAX_TOKEN].translate(_RUNS), pos - low
+        start, end = low + _left_edge(near, at, _MAX_TOKEN), low + _right_edge(near, at, _MAX_TOKEN)
+    else:
+        start, end = _left_edge(runs, pos, _MAX_TOKEN), _right_edge(runs, pos, _MAX_TOKEN)
     # The backslash of an escaped quote that ends a string (JSON's `"...[0-9]\""`) is the string's.
     if end > start and data[end - 1:end] == b"\\" and data[end:end + 1] in (b'"', b"'"):
         end -= 1
@@ -154,7 +170,16 @@ def _token_around(data: bytes, pos: int) -> tuple[int, int]:
     return start, end
 
 
-def _matched(token: bytes, olds: list[str]) -> str | None:
+def _matched(token: bytes, olds: Sequence[str]) -> str | None:
+    """The old value the token (a regex or a glob) matches in full, if any."""
+    return _matched_in(token, tuple(olds))
+
+
+# A repo repeats its patterns (the same relabel regex in every dashboard, a glob per playbook):
+# compiling each one through regex_guard costs ~2 ms, so each distinct token is decided once per
+# process. The answer is a pure function of the token and the old values.
+@functools.lru_cache(maxsize=4096)
+def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
     text = token.decode("ascii", "replace")
     emphasis = _EMPHASIS.fullmatch(text)  # Markdown's **10.0.0.1** is bold, not the glob 10.0.0.1*
     if emphasis:
@@ -165,8 +190,16 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
         candidates.append(text.replace("\\\\", "\\"))
     globbed = "*" in text or "?" in text
     for candidate in candidates:
+        as_regex = not globbed or _REGEX_ONLY.search(candidate) is not None  # `web0*`: a glob
+        # What the token spells literally before its first wildcard must begin the old value: on a
+        # 10/8 network most tokens (`^10\.24\.139\.[0-9]+$`) are then decided without compiling.
+        regex_head, glob_head = _regex_head(candidate) if as_regex else "", _glob_head(candidate)
+        possible = [old for old in olds if (as_regex and _begins(old, regex_head))
+                    or (globbed and old.startswith(glob_head))]
+        if not possible:
+            continue
         regex = None
-        if not globbed or _REGEX_ONLY.search(candidate):  # `web0*`, `192.0.2.1*`: a glob, read as one
+        if as_regex:
             try:  # a token from a file: never run where it could backtrack for ever (B-9)
                 with warnings.catch_warnings():
                     # `[[hosts.web01]]` (a TOML header) is a "possible nested set" to `re`, which
@@ -175,7 +208,7 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
                     regex = compile_untrusted(candidate)
             except (re.error, OverflowError, RecursionError, UnsafeRegex, FutureWarning):
                 regex = None
-        for old in olds:
+        for old in possible:
             if candidate == old:
                 continue
             if regex is not None and regex.fullmatch(old):
@@ -183,6 +216,50 @@ def _matched(token: bytes, olds: list[str]) -> str | None:
             if globbed and fnmatch.fnmatchcase(old, candidate):
                 return old
     return None
+
+
+_ANY = "\0"  # in a regex head: the place of an unescaped `.`, any character (no old value holds NUL)
+
+
+def _begins(old: str, head: str) -> bool:
+    return len(old) >= len(head) and all(h in (_ANY, c) for h, c in zip(head, old, strict=False))
+
+
+def _regex_head(pattern: str) -> str:
+    """What every full match of the regex `pattern` starts with: its leading literals (an escaped
+    punctuation mark is one; an unescaped `.` is _ANY), short of the first other special
+    character, less the last one where a quantifier follows it. Empty where an alternation or a
+    group could change that."""
+    if "|" in pattern or "(" in pattern:
+        return ""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            escaped = pattern[i + 1:i + 2]
+            if not escaped or escaped.isalnum() or not escaped.isascii():
+                break  # \d, \b, \1, \x41: a class, an anchor or a code, no literal
+            out.append(escaped)
+            i += 2
+        elif char.isascii() and (char.isalnum() or char in "-_,:/=@%#~!&;'\"<> "):
+            out.append(char)
+            i += 1
+        elif char == ".":
+            out.append(_ANY)
+            i += 1
+        else:
+            break
+        if pattern[i:i + 1] in ("*", "+", "?", "{"):  # the literal just read may be absent or repeated
+            out.pop()
+            break
+    return "".join(out)
+
+
+def _glob_head(pattern: str) -> str:
+    """The text every name the glob `pattern` matches starts with (fnmatch: a backslash is literal)."""
+    cut = min((i for i in (pattern.find(c) for c in "*?[") if i >= 0), default=len(pattern))
+    return pattern[:cut]
 
 
 _EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(.+?)\1")

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import fnmatch
+import re
+import warnings
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renamer import patterns
 from renamer.patterns import PatternHit, find_patterns, fragments
+from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 OLDS = ["ana-ml2", "ana-ml2-bmc", "ana-ml2.ana.lan", "10.250.50.54", "web01"]
 STARTS = fragments(OLDS)
@@ -44,3 +49,92 @@ def test_a_start_far_from_any_meta_is_not_looked_at() -> None:
     assert [hit.old for hit in find_patterns(data, OLDS, STARTS)] == ["10.250.50.54"]
     assert every_start(data) == find_patterns(data, OLDS, STARTS)
     assert list(patterns._near_metas(data)) == [(len(lines) + len(b"regex: "), len(data) - 1)]
+
+
+def _walk(data: bytes, pos: int, step: int, reach: int) -> int:
+    """The reference for the edges: a token run walked byte by byte, as the probe once did."""
+    limit = max(0, pos - reach) if step < 0 else min(len(data), pos + reach)
+    while (pos > limit and data[pos - 1] in patterns._TOKEN) if step < 0 else \
+            (pos < limit and data[pos] in patterns._TOKEN):
+        pos += step
+    return pos
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*PIECES, b"\t", b"\xe2\x80\x93", b"\0", b"\xff", b"\xc3\xa9"]), max_size=60),
+       st.data())
+def test_token_edges_found_by_translation_are_the_byte_walks(pieces: list[bytes], choice: st.DataObject) -> None:
+    """Issue 30: the edges come from one translated copy (bytes.find in C), not a Python loop:
+    the same offsets, for the meta windows and for a token around any position."""
+    data = b"".join(pieces)
+    pos = choice.draw(st.integers(0, len(data)))
+    runs = patterns.token_runs(data)
+    for reach in (patterns._MAX_TOKEN, patterns._REACH, 3):
+        assert patterns._left_edge(runs, pos, reach) == _walk(data, pos, -1, reach)
+        assert patterns._right_edge(runs, pos, reach) == _walk(data, pos, 1, reach)
+    if pos < len(data):
+        assert patterns._token_around(data, pos) == patterns._token_around(data, pos, runs)
+    windows = []
+    for meta in patterns._META.finditer(data):
+        start = _walk(data, meta.start(), -1, patterns._REACH)
+        end = _walk(data, meta.end(), 1, patterns._REACH)
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], end))
+        else:
+            windows.append((start, end))
+    assert list(patterns._near_metas(data)) == windows
+
+
+def test_a_token_is_decided_once_and_answers_the_same() -> None:
+    token = b"10\\.250\\.50\\.5[0-9]"
+    patterns._matched_in.cache_clear()
+    assert patterns._matched(token, OLDS) == "10.250.50.54"
+    assert patterns._matched(token, OLDS) == "10.250.50.54"
+    assert patterns._matched(token, ["web01"]) is None  # the old values are part of the question
+    info = patterns._matched_in.cache_info()
+    assert (info.hits, info.misses) == (1, 2)
+
+
+def _matched_unpruned(token: bytes, olds: list[str]) -> str | None:
+    """The reference for the literal-head prune: every candidate compiled and tried on every old value."""
+    text = token.decode("ascii", "replace")
+    emphasis = patterns._EMPHASIS.fullmatch(text)
+    if emphasis:
+        text = emphasis.group(2)
+    text = re.sub(r"^(?:\^|\\b)+|(?:\$|\\b)+$", "", text)
+    candidates = [text] + ([text.replace("\\\\", "\\")] if "\\\\" in text else [])
+    globbed = "*" in text or "?" in text
+    for candidate in candidates:
+        regex = None
+        if not globbed or patterns._REGEX_ONLY.search(candidate):
+            try:
+                regex = compile_untrusted(candidate)
+            except (re.error, OverflowError, RecursionError, UnsafeRegex):
+                regex = None
+        for old in olds:
+            if candidate != old and ((regex is not None and regex.fullmatch(old))
+                                     or (globbed and fnmatch.fnmatchcase(old, candidate))):
+                return old
+    return None
+
+
+TOKEN_PIECES = ["10", ".", "\\.", "\\\\.", "250", "50", "54", "5", "[0-9]", "[.]", "*", "?", "+", "{1,3}",
+                "{2}", "{", "}", "\\d", "\\w", "\\b", "^", "$", "|", "ana", "-", "ml", "2", "ml2", "\\-", "_",
+                ",", "[", "]", "A", "\\", "\\1", "web0", "1", "**", ".*", "x"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(TOKEN_PIECES), min_size=1, max_size=14))
+def test_the_literal_head_prune_decides_every_token_as_compiling_it_does(pieces: list[str]) -> None:
+    """Issue 30: a token whose literal head begins no old value is decided without compiling it;
+    every answer is the one compiling and trying it gives."""
+    token = "".join(pieces).encode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # `[[`: re warns of a future nested set, both ways
+        assert patterns._matched_in.__wrapped__(token, tuple(OLDS)) == _matched_unpruned(token, OLDS)
+
+
+def test_the_meta_regex_finds_what_its_character_class_spelling_found() -> None:
+    before = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|[*?]")
+    data = b"".join(PIECES) * 3 + b"a.+b [gpu] x{2,} ?*\\s\\S.?"
+    assert [m.span() for m in patterns._META.finditer(data)] == [m.span() for m in before.finditer(data)]

@@ -193,6 +193,11 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
     stale by a sweep already committed, they follow the file's bytes now the same way."""
     by_path = {f.path: f for f in scan.files}
     changed = [f.path for f in scan.files if f.edits]
+    if not changed and not prior:
+        return scan, ()
+    files = HexWords(project, hex_holders(project, scan.paths))
+    if not files.words:  # no file holds a digest-long hex word: no pin, and nothing to hash
+        return scan, ()
     limit = project.config.max_file_size
     old: dict[str, bytes] = {}
     for rel in [*changed, *sorted(set(prior or {}) - set(changed))]:
@@ -201,7 +206,6 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
             old[rel] = content.data if content is not None else b""
     if not old:
         return scan, ()
-    files = HexWords(project, hex_holders(project, scan.paths))
     base = {rel: list(by_path[rel].edits) if rel in by_path else [] for rel in old}
     classes = {}
     hits: list[_Hit] = []

@@ -27,6 +27,7 @@ from renamer.sweep.anchors import anchor_literals
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.scan import FileScanner, ScanOptions
+from renamer.unicode_names import might_fold
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_FROM = 3000
@@ -126,14 +127,14 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                     else:
                         # A name split by a line break, or spelled with escapes: below.
                         if not (might_hold_break(data) or might_join_quotes(matcher, data)
-                                or might_escape(matcher, data)):
+                                or might_escape(matcher, data) or might_fold(matcher, data)):
                             scanned += 1
                             continue  # finally: closes fd
                         gated = False
                 # Each test once: the full scanner takes their answers instead of asking again.
                 hit = (any(needle in data for needle in needles) or matcher.might_hold_context(data)
                        or might_split(matcher, data) or might_join_quotes(matcher, data)
-                       or might_escape(matcher, data))
+                       or might_escape(matcher, data) or might_fold(matcher, data))
                 loose_hit = loose is not None and loose.might_match(data)
                 candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)
                 if not candidate and gated and (bare is None or any(f in bare for f in folded)):

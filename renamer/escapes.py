@@ -1,14 +1,18 @@
 """Old values spelled with escapes that a consumer decodes before it reads the name.
 
 `ana\\u002dml2` (JSON, YAML and TOML strings, JavaScript), `ana\\x2Dml2` (YAML double-quoted,
-Python, JavaScript, C), `ana%2Dml2` (a URL's percent-encoding, any hex case, any character:
-`10%2E250%2E50%2E54`) and `ana&#45;ml2` (an HTML or XML character reference) all read
-`ana-ml2`, while the bytes spell no old value. An escape also makes boundaries the bytes do not
-show: `http%3A%2F%2Fana-ml2%3A8000` (a URL inside a query string) names the host after `%2F`,
-and `ana-ml2%30` is `ana-ml20`, another name.
+Python, JavaScript, C), `ana\\055ml2` (octal: Python, C, bash `$'...'`), `ana\\u{2d}ml2`
+(JavaScript, Rust), `\\N{HYPHEN-MINUS}` (Python), `ana%2Dml2` (a URL's percent-encoding, any hex
+case, any character: `10%2E250%2E50%2E54`; a UTF-8 sequence such as `b%C3%BCcher` is one
+character) and `ana&#45;ml2` (an HTML or XML character reference) all read `ana-ml2`, while the
+bytes spell no old value; so does `an\\a-ml2` in an unquoted shell word, which drops a backslash
+before an ordinary character. An escape of a non-ASCII character (`b\\u00fccher`) decodes to
+its UTF-8 bytes, which an IDNA name's Unicode form matches. An escape also makes boundaries the
+bytes do not show: `http%3A%2F%2Fana-ml2%3A8000` (a URL inside a query string) names the host
+after `%2F`, and `ana-ml2%30` is `ana-ml20`, another name.
 
-The decoded reading (each escape of an ASCII character replaced by it) is matched where the
-file holds an escape, and each occurrence is decided by what the escapes are:
+The decoded reading (each escape replaced by its character) is matched where the file holds an
+escape, and each occurrence is decided by what the escapes are:
 
 * none inside it, only around it: a plain match (`%2Fana-ml2`), rewritten as usual;
 * escapes the format decodes wherever they stand (`Format.escapes`: JSON's `\\u`, which occurs
@@ -22,22 +26,35 @@ file holds an escape, and each occurrence is decided by what the escapes are:
   longer the old value once decoded, so refused `encoded` as well, never rewritten; no match at
   all where the format decodes that escape for certain (JSON's `x\\u002dana-ml2` is x-ana-ml2).
 
+A second reading drops every single backslash before a name character (`\\4`, `\\n` too: a
+shell reads them as `4` and `n`, where C reads octal and a newline), and what only it spells,
+where no match stands, is refused `encoded`.
+
 Cost: a file is decoded only when it holds `\\`, `%` or `&#`, and matched again only when an
-escape of an ASCII character is found.
+escape of a name character is found, or dropping backslashes adds a needle.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Protocol
 
 from renamer.occurrences import Match
 
 # An escaped backslash first (`\\x2d` is a backslash, then `x2d`), so a run is read in pairs.
-_ESCAPE = re.compile(rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|%[0-9A-Fa-f]{2}"
-                     rb"|&#[xX][0-9A-Fa-f]{1,6};|&#[0-9]{1,7};")
+# Then every spelling of one character: `\\x2d`, `\\u002d`, `\\u{2d}` (JavaScript, Rust),
+# `\\U0000002d`, `\\N{HYPHEN-MINUS}` (Python), octal `\\055` (Python, C, bash `$'...'`), a
+# percent-encoded UTF-8 sequence (`%C3%BC` is one character, ü), `%2D`, `&#x2d;`, `&#45;`; last,
+# a backslash before an ordinary name character (`an\\a-ml2`: an unquoted shell word reads
+# `ana-ml2`), never the letters of the usual escapes and regex classes (`\\n`, `\\b`, `\\d`...).
+_ESCAPE = re.compile(rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]{1,6}\}|\\U[0-9A-Fa-f]{8}"
+                     rb"|\\N\{[A-Za-z0-9 -]{1,80}\}|\\[0-7]{1,3}"
+                     rb"|%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){1,3}|%[0-9A-Fa-f]{2}"
+                     rb"|&#[xX][0-9A-Fa-f]{1,6};|&#[0-9]{1,7};"
+                     rb"|\\[aijlmoqyCFHIJMOTVY89._:-]")
 _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:")
 _NAME_BYTES = frozenset(bytes([c]) for c in _NAME_CHARS)
 # What ends a URL before a match, on its line: a blank, a quote, a bracket.
@@ -56,15 +73,15 @@ class _Escape:
     at: int  # where its character stands in the decoded bytes
     start: int  # its span in the original
     end: int
-    char: int  # the ASCII character it spells
-    style: str  # "x", "u", "U", "%", "&#x", "&#"
+    char: int  # the character it spells (a code point)
+    style: str  # "x", "u", "u{", "U", "N", "o" (octal), "%", "&#x", "&#", "lit" (`\\a`)
     upper: bool  # hex digits in upper case
+    out: bytes  # what it decodes to: the character in UTF-8
 
 
 def might_hold_escape(data: bytes) -> bool:
     """The cheap prefilter: the bytes that start an escape."""
-    return (b"%" in data or b"\\x" in data or b"\\u" in data or b"\\U" in data
-            or b"&#" in data)
+    return b"%" in data or b"\\" in data or b"&#" in data
 
 
 def _escapes(data: bytes) -> list[_Escape]:
@@ -74,26 +91,58 @@ def _escapes(data: bytes) -> list[_Escape]:
         text = x.group()
         if text == b"\\\\":
             continue
-        if text.startswith(b"&#"):
-            style = "&#x" if text[2:3] in b"xX" else "&#"
-            digits = text[3:-1] if style == "&#x" else text[2:-1]
-            char = int(digits, 16 if style == "&#x" else 10)
-        else:
-            style = "%" if text[:1] == b"%" else text[1:2].decode()
-            digits = text[1:] if style == "%" else text[2:]
-            char = int(digits, 16)
-        if char >= 0x80:
-            continue  # not a character of a host name or address, nor a boundary they need
+        read = _read(text)
+        if read is None:
+            continue  # no character (a surrogate, an unknown name, invalid UTF-8): left as written
+        style, digits, char = read
+        spelled = chr(char).encode("utf-8")
         out.append(_Escape(x.start() - shift, x.start(), x.end(), char, style,
-                           any(c in b"ABCDEF" for c in digits)))
-        shift += len(text) - 1
+                           any(c in b"ABCDEF" for c in digits), spelled))
+        shift += len(text) - len(spelled)
     return out
+
+
+def _read(text: bytes) -> tuple[str, bytes, int] | None:
+    """An escape's style, its digits and the code point it spells."""
+    if text.startswith(b"&#"):
+        style = "&#x" if text[2:3] in b"xX" else "&#"
+        digits = text[3:-1] if style == "&#x" else text[2:-1]
+        char = int(digits, 16 if style == "&#x" else 10)
+    elif text.startswith(b"%"):
+        style, digits = "%", text.replace(b"%", b"")
+        try:
+            decoded = bytes.fromhex(digits.decode()).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if len(decoded) != 1:
+            return None
+        char = ord(decoded)
+    elif text.startswith(b"\\N{"):
+        try:
+            char = ord(unicodedata.lookup(text[3:-1].decode()))
+        except KeyError:
+            return None
+        style, digits = "N", b""
+    elif text.startswith(b"\\u{"):
+        style, digits = "u{", text[3:-1]
+        char = int(digits, 16)
+    elif text[1:2].isdigit():
+        style, digits = "o", text[1:]
+        char = int(digits, 8)
+    elif text[1:2] in b"xuU":
+        style, digits = text[1:2].decode(), text[2:]
+        char = int(digits, 16)
+    else:
+        style, digits, char = "lit", b"", text[1]
+    if char > 0x10FFFF or 0xD800 <= char < 0xE000:
+        return None  # half of a surrogate pair: not matched decoded
+    return style, digits, char
 
 
 def _decoded(data: bytes, escapes: list[_Escape]) -> bytes:
     parts, last = [], 0
     for e in escapes:
-        parts += [data[last:e.start], bytes([e.char])]
+        parts += [data[last:e.start], e.out]
         last = e.end
     parts.append(data[last:])
     return b"".join(parts)
@@ -104,11 +153,54 @@ def might_escape(finder: Finder, data: bytes) -> bool:
     name character, and a needle in the decoded bytes.)"""
     if not might_hold_escape(data):
         return False
+    if _might_backslash(finder, data):
+        return True
     escapes = _escapes(data)
-    if not any(e.char in _NAME_CHARS for e in escapes):
+    if not any(_spells_name(e) for e in escapes):
         return False
     decoded = _decoded(data, escapes)
     return any(needle in decoded for needle in finder.needles)
+
+
+def _might_backslash(finder: Finder, data: bytes) -> bool:
+    if b"\\" not in data:
+        return False
+    bare = data.replace(b"\\", b"")
+    return any(bare.count(n) > data.count(n) for n in finder.needles)
+
+
+# A single backslash before a name character: an unquoted shell word drops it (`an\\na-ml2`,
+# `10.250.50\\.5\\4` read ana-ml2 and the address), whatever the letter or digit.
+_BACKSLASHED = re.compile(rb"\\\\|\\(?=[A-Za-z0-9._:-])")
+
+
+def _backslashed(finder: Finder, data: bytes, matches: list[Match]) -> list[Match]:
+    """`matches` with the old values only the reading without those backslashes spells added,
+    refused `encoded` (a C or Python string reads `\\n` as a newline: never certain), where no
+    match already stands."""
+    if not _might_backslash(finder, data):
+        return matches
+    cuts = [x.start() for x in _BACKSLASHED.finditer(data) if x.end() - x.start() == 1]
+    if not cuts:
+        return matches
+    parts, last = [], 0
+    for at in cuts:
+        parts.append(data[last:at])
+        last = at + 1
+    parts.append(data[last:])
+    joined = b"".join(parts)
+    in_joined = [at - index for index, at in enumerate(cuts)]  # where each one was cut
+    added = []
+    for d in finder.find(joined):
+        first, last = bisect.bisect_right(in_joined, d.start), bisect.bisect_left(in_joined, d.end)
+        if first >= last:
+            continue  # no backslash inside: the bytes spell it (or it is another name there)
+        start, end = d.start + first, d.end + last
+        if any(m.start < end and start < m.end for m in matches):
+            continue
+        added.append(Match(start, end, data[start:end].decode("utf-8", "replace"), d.new, d.kind,
+                           d.derived, d.refused if d.refused is not None else ENCODED, d.kept))
+    return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
 
 def escaped_matches(finder: Finder, data: bytes, matches: list[Match], *,
@@ -117,23 +209,31 @@ def escaped_matches(finder: Finder, data: bytes, matches: list[Match], *,
     (rewritten in style where that is certain, else refused `encoded`), and matches an escape
     continues refused. `decodes`: the escape styles the file's format decodes wherever they
     stand."""
+    return _backslashed(finder, data, _escaped(finder, data, matches, decodes))
+
+
+def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[str, ...]) -> list[Match]:
     if not might_hold_escape(data):
         return matches
     escapes = _escapes(data)
     if not escapes:
         return matches
-    if not any(e.char in _NAME_CHARS or data[e.end:e.end + 1] in _NAME_BYTES for e in escapes):
+    if not any(_spells_name(e) or data[e.end:e.end + 1] in _NAME_BYTES for e in escapes):
         return matches  # no escape spells a name's character or stands right before one
     positions, starts = [e.at for e in escapes], [e.start for e in escapes]
     removed = [0]  # bytes the first i escapes removed from the original
     for e in escapes:
-        removed.append(removed[-1] + e.end - e.start - 1)
+        removed.append(removed[-1] + e.end - e.start - len(e.out))
     found = []
     for d in finder.find(_decoded(data, escapes)):
         first = bisect.bisect_left(positions, d.start)
         last = bisect.bisect_left(positions, d.end)
         inside = escapes[first:last]
         found.append((d.start + removed[first], d.end + removed[last], inside, d))
+    # A reading that only drops backslashes before ordinary characters loses to the bytes: a
+    # regex's `ana\\-ml2` is its own spelling (forms.py), rewritten `fv\\-ml1`.
+    found = [f for f in found if not (f[2] and all(e.style == "lit" for e in f[2]) and any(
+        f[0] < m.end and m.start < f[1] for m in matches))]
     spans = {(start, end) for start, end, inside, _ in found if not inside}
     out: list[Match] = []
     for m in matches:
@@ -160,11 +260,18 @@ def escaped_matches(finder: Finder, data: bytes, matches: list[Match], *,
     return sorted(out, key=lambda m: m.start)
 
 
+def _spells_name(e: _Escape) -> bool:
+    """A character of a name: ASCII, or any other (a U-label's `ü`)."""
+    return e.char in _NAME_CHARS or e.char >= 0x80
+
+
 def _touching(escapes: list[_Escape], starts: list[int], m: Match) -> list[_Escape]:
     """The escapes of a name character right before or after `m`."""
     at = bisect.bisect_left(starts, m.start) - 1
     near = escapes[max(at, 0):at + 3]
-    return [e for e in near if e.char in _NAME_CHARS and (e.end == m.start or e.start == m.end)]
+    # `\\a` beside a name is no evidence of another name (`C:\\ana-ml2`, a regex's `\\.`).
+    return [e for e in near if e.char in _NAME_CHARS and e.style != "lit"
+            and (e.end == m.start or e.start == m.end)]
 
 
 def _certain(data: bytes, start: int, inside: list[_Escape], decodes: tuple[str, ...]) -> bool:

@@ -205,7 +205,7 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
                     # `[[hosts.web01]]` (a TOML header) is a "possible nested set" to `re`, which
                     # warns: a token whose reading Python means to change is no pattern here.
                     warnings.simplefilter("error", FutureWarning)
-                    regex = compile_untrusted(candidate)
+                    regex = compile_untrusted(candidate, lines=False)  # run on old values only
             except (re.error, OverflowError, RecursionError, UnsafeRegex, FutureWarning):
                 regex = None
         for old in possible:

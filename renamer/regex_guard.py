@@ -1,15 +1,25 @@
 """Regular expressions a repo supplies (allowlist keys such as `dated.sections`, `near_miss.ignore`;
 regex-looking tokens in files), refused before they run when Python's backtracking engine could
-take exponential time on them.
+take more than quadratic time on them.
 
 Why a check and not another engine: a linear-time engine (RE2) is a compiled dependency for every
 install and drops lookarounds and backreferences people write in these keys; a deadline needs a
-process to kill, since a running `re` match never yields to a signal handler. The exponential
-cases all have one shape, a repetition that can match the same text in more than one way: a
-repeated group holding a quantifier of variable count (`(a+)+`, `(a?){50}`, `(\\w+\\s?)*`), or
-an alternation whose branches can start alike (`(a|ab)*`, `(\\w|\\d)+`). Those are refused, with
-the way to write them safely. Polynomial cases (`.*.*.*x`) stay: their time is bounded by a
-line's length (docs/reliability.md).
+process to kill, since a running `re` match never yields to a signal handler. Two shapes make
+backtracking blow up, and both are a way to match the same text in more than one way:
+
+* exponential: a repeated group holding a quantifier of variable count (`(a+)+`, `(a?){50}`,
+  `(\\w+\\s?)*`), or an alternation whose branches can start alike (`(a|ab)*`, `(\\w|\\d)+`);
+* polynomial (issue 27, break-it pass 2: `\\s*\\s*\\s*\\s*\\s*\\s*z` on 300 blanks ran for minutes):
+  two unbounded quantifiers in one sequence that can match the same character, with nothing
+  between them that must match a character outside that run (`\\s*\\s*`, `\\w+\\w+`,
+  `.*x.*y`, `\\s*a?\\s*`, `a+.\\w+`): each way of sharing the text between them is tried, so k
+  of them cost a line's length to the power k. A quantifier at the very end of the pattern is exempt (nothing
+  after it can fail, so it is never backtracked into).
+
+Each is refused with the way to write it safely. What is accepted costs at most a line's length
+squared (one quantifier tried from each start), proved by a property test over generated patterns.
+Tokens from files are matched only against the configured old values (a few dozen characters), so
+for them the polynomial rule is not applied (`lines=False`).
 """
 
 from __future__ import annotations
@@ -28,22 +38,27 @@ class UnsafeRegex(ValueError):
     """A regular expression refused before it runs; the message says why and what to write."""
 
 
-def compile_untrusted(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """`pattern` compiled, or UnsafeRegex when it could backtrack exponentially (re.error as usual)."""
+def compile_untrusted(pattern: str, flags: int = 0, *, lines: bool = True) -> re.Pattern[str]:
+    """`pattern` compiled, or UnsafeRegex when it could backtrack exponentially, or polynomially
+    where it runs over a file's lines (`lines`); re.error as usual."""
     compiled = re.compile(pattern, flags)
-    problem = refusal(pattern, flags)
+    problem = refusal(pattern, flags, lines=lines)
     if problem:
         raise UnsafeRegex(problem)
     return compiled
 
 
-def refusal(pattern: str | bytes, flags: int = 0) -> str | None:
-    """Why `pattern` could take exponential time, or None; the pattern must compile."""
+def refusal(pattern: str | bytes, flags: int = 0, *, lines: bool = True) -> str | None:
+    """Why `pattern` could take exponential (or, with `lines`, polynomial) time, or None; the
+    pattern must compile."""
     try:
         parsed = sre_parse.parse(pattern, flags)
     except (re.error, OverflowError, RecursionError):
         return None  # not ours to judge: compiling it says what is wrong
-    return _walk(list(parsed), rounds=1)
+    problem = _walk(list(parsed), rounds=1)
+    if problem is None and lines:
+        problem = _Polynomial(parsed.state).sequence(list(parsed), last_exempt=True)
+    return problem
 
 
 def _walk(items: list[tuple[Any, Any]], rounds: float) -> str | None:
@@ -96,3 +111,128 @@ def _distinct_starts(branches: list[Any]) -> bool:
             return False
         firsts.append(items[0][1])
     return len(set(firsts)) == len(firsts)
+
+
+# The characters a pattern item's chars are tested against: ASCII, and a few of each Unicode
+# class `\\d`, `\\w` and `\\s` hold beyond it.
+_SAMPLE = [chr(c) for c in range(128)] + ["\u00e9", "\u00c4", "\u00a0", "\u2003", "\u0663", "\u4e00",
+                                           "\u00df"]
+_CATEGORIES: dict[Any, Any] = {
+    sre.CATEGORY_DIGIT: str.isdecimal, sre.CATEGORY_SPACE: str.isspace,
+    sre.CATEGORY_WORD: lambda c: c.isalnum() or c == "_",
+    sre.CATEGORY_NOT_DIGIT: lambda c: not c.isdecimal(), sre.CATEGORY_NOT_SPACE: lambda c: not c.isspace(),
+    sre.CATEGORY_NOT_WORD: lambda c: not (c.isalnum() or c == "_"),
+    sre.CATEGORY_LINEBREAK: lambda c: c == "\n", sre.CATEGORY_NOT_LINEBREAK: lambda c: c != "\n",
+}
+_POLYNOMIAL = ("two quantifiers that can match the same characters, one after the other (\\s*\\s* or .*x.*y "
+               "style), can take polynomial time on a long line: merge them into one, or make the first "
+               "exclude what follows it ([^x]*x)")
+
+
+class _Polynomial:
+    """The polynomial shape, over one parsed pattern (its flags decide case)."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.fold = bool(state.flags & re.IGNORECASE)
+
+    def sequence(self, items: list[tuple[Any, Any]], *, last_exempt: bool) -> str | None:
+        flat = self._flatten(items)
+        for i, item in enumerate(flat):
+            if not self._elastic(item):
+                continue
+            # The characters a run shared by the first and what follows can be made of: the
+            # items between slide along such a run (`a+.\\w+` on `aaaa`), so each narrows it.
+            run = self._chars(item)
+            for j in range(i + 1, len(flat)):
+                later = flat[j]
+                if self._elastic(later) and run & self._chars(later):
+                    if j == len(flat) - 1 and last_exempt:
+                        break  # nothing after it can fail: it is never backtracked into
+                    return _POLYNOMIAL
+                if not self._nullable(later):
+                    run &= self._chars(later)
+                if not run:
+                    break  # must match a character the run cannot hold: no sharing past it
+        for op, av in flat:  # the sequences inside: a branch, a lookaround, a repeated body
+            problem = None
+            if op == sre.BRANCH:
+                problem = next((p for b in av[1] if (p := self.sequence(list(b), last_exempt=False))), None)
+            elif op in (sre.ASSERT, sre.ASSERT_NOT):
+                problem = self.sequence(list(av[1]), last_exempt=False)
+            elif op in _REPEATS or op == getattr(sre, "POSSESSIVE_REPEAT", None):
+                # Two rounds in a row are one sequence: `(?:\\s{0,20}){2}` is `\\s{0,20}\\s{0,20}`.
+                problem = self.sequence(list(av[2]) * (2 if av[1] >= 2 else 1), last_exempt=False)
+            if problem:
+                return problem
+        return None
+
+    def _flatten(self, items: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+        """A group's items stand in the sequence around it (`(?P<date>...)\\s*` is one sequence)."""
+        out: list[tuple[Any, Any]] = []
+        for op, av in items:
+            if op == sre.SUBPATTERN:
+                out += self._flatten(list(av[3]))
+            else:
+                out.append((op, av))
+        return out
+
+    def _width(self, item: tuple[Any, Any]) -> tuple[int, int]:
+        low, high = sre_parse.SubPattern(self.state, [item]).getwidth()
+        return int(low), int(high)
+
+    def _elastic(self, item: tuple[Any, Any]) -> bool:
+        """Can it match many lengths (an unbounded quantifier, or a bound wider than _MANY)?
+        An atomic group or a possessive quantifier never gives back what it took."""
+        if item[0] in (getattr(sre, "ATOMIC_GROUP", None), getattr(sre, "POSSESSIVE_REPEAT", None)):
+            return False
+        low, high = self._width(item)
+        return high - low > _MANY
+
+    def _nullable(self, item: tuple[Any, Any]) -> bool:
+        return self._width(item)[0] == 0
+
+    def _chars(self, item: tuple[Any, Any]) -> frozenset[str]:
+        """The sample characters `item` can match anywhere in it (a lookaround, none)."""
+        return frozenset(c for c in _SAMPLE if self._holds([item], c))
+
+    def _holds(self, items: list[tuple[Any, Any]], c: str) -> bool:
+        return any(self._item_holds(op, av, c) for op, av in items)
+
+    def _item_holds(self, op: Any, av: Any, c: str) -> bool:
+        if op == sre.LITERAL:
+            return self._same(av, c)
+        if op == sre.NOT_LITERAL:
+            return not self._same(av, c)
+        if op == sre.ANY:
+            return c != "\n" or bool(self.state.flags & re.DOTALL)
+        if op == sre.IN:
+            negate = any(o == sre.NEGATE for o, _ in av)
+            return negate != any(self._set_holds(o, a, c) for o, a in av if o != sre.NEGATE)
+        if op in _REPEATS or op == getattr(sre, "POSSESSIVE_REPEAT", None):
+            return self._holds(list(av[2]), c)
+        if op == sre.SUBPATTERN:
+            return self._holds(list(av[3]), c)
+        if op == sre.BRANCH:
+            return any(self._holds(list(b), c) for b in av[1])
+        if op == getattr(sre, "ATOMIC_GROUP", None):
+            return self._holds(list(av), c)
+        if op == sre.GROUPREF_EXISTS:
+            return self._holds(list(av[1]), c) or bool(av[2] and self._holds(list(av[2]), c))
+        return bool(op == sre.GROUPREF)  # a backreference: any character; an anchor or lookaround: none
+
+    def _set_holds(self, op: Any, av: Any, c: str) -> bool:
+        if op == sre.LITERAL:
+            return self._same(av, c)
+        if op == sre.RANGE:
+            return any(av[0] <= ord(x) <= av[1] for x in self._cases(c))
+        if op == sre.CATEGORY:
+            test = _CATEGORIES.get(av)
+            return True if test is None else bool(test(c))
+        return True  # anything else in a set: assume it may
+
+    def _same(self, code: int, c: str) -> bool:
+        return chr(code) in self._cases(c)
+
+    def _cases(self, c: str) -> set[str]:
+        return {c, c.lower(), c.upper()} if self.fold else {c}

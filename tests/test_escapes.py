@@ -47,3 +47,16 @@ def test_escaped_matches(data: bytes, decodes: tuple[str, ...], expected: list[t
 ))
 def test_might_escape(data: bytes, expected: bool) -> None:
     assert might_escape(MATCHER, data) is expected
+
+
+@pytest.mark.parametrize(("data", "expected"), (
+    pytest.param(b'"ana\\055ml2"', [(b"ana\\055ml2", "fv-ml1", "encoded")], id="octal"),
+    pytest.param(b'"ana\\u{2D}ml2"', [(b"ana\\u{2D}ml2", "fv-ml1", "encoded")], id="braced-u"),
+    pytest.param(b'"ana\\N{HYPHEN-MINUS}ml2"', [(b"ana\\N{HYPHEN-MINUS}ml2", "fv-ml1", "encoded")], id="named"),
+    pytest.param(b'"ana\\N{NO SUCH CHARACTER}ml2"', [], id="noop-unknown-name"),
+    pytest.param(b"an\\a-ml2", [(b"an\\a-ml2", "fv-ml1", "encoded")], id="shell-backslash"),
+    pytest.param(b"10.250.50\\.5\\4", [(b"10.250.50\\.5\\4", "10.251.50.54", "encoded")], id="shell-digit"),
+    pytest.param(b'"\\ud83d\\ude00ana-ml2"', [(b"ana-ml2", "fv-ml1", None)], id="surrogates-left-alone"),
+))
+def test_every_escape_syntax(data: bytes, expected: list[tuple[bytes, str, str | None]]) -> None:
+    assert _found(data) == expected

@@ -21,6 +21,7 @@ from renamer.decoded import might_hold_break, might_join_quotes, might_split
 from renamer.escapes import might_escape
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
+from renamer.match import Matcher
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import anchor_literals
@@ -28,6 +29,14 @@ from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.native_gate import NativeGate, choose_native
 from renamer.sweep.scan import FileScanner, ScanOptions
+from renamer.unicode_names import might_fold
+
+
+def might_decode(matcher: Matcher, data: bytes) -> bool:
+    """Could a decoded reading spell an old value the bytes do not: quotes inside one word
+    (decoded.py), escapes (escapes.py), a Unicode form after NFC and folding (unicode_names.py)?"""
+    return might_join_quotes(matcher, data) or might_escape(matcher, data) or might_fold(matcher, data)
+
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_FROM = 3000
@@ -119,10 +128,9 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 candidate = data[:2] in WIDE_BOM_STARTS
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)
                     answer = native.answer(data, rel, candidate, path_needles)
-                    # Quote joins and escapes (decoded.py, escapes.py) have no question in the
+                    # Quote joins, escapes and Unicode forms (might_decode) have no question in the
                     # database yet: their Python tests run where no other test held.
-                    decoded = (answer is None or not answer.hit) and (
-                        might_join_quotes(matcher, data) or might_escape(matcher, data))
+                    decoded = (answer is None or not answer.hit) and might_decode(matcher, data)
                     if answer is None:
                         if not decoded:
                             scanned += 1
@@ -147,15 +155,13 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                                 break
                         else:
                             # A name split by a line break, or spelled with escapes: below.
-                            if not (might_hold_break(data) or might_join_quotes(matcher, data)
-                                    or might_escape(matcher, data)):
+                            if not (might_hold_break(data) or might_decode(matcher, data)):
                                 scanned += 1
                                 continue  # finally: closes fd
                             gated = False
                     # Each test once: the full scanner takes their answers instead of asking again.
                     hit = (any(needle in data for needle in needles) or matcher.might_hold_context(data)
-                           or might_split(matcher, data) or might_join_quotes(matcher, data)
-                           or might_escape(matcher, data))
+                           or might_split(matcher, data) or might_decode(matcher, data))
                     loose_hit = loose is not None and loose.might_match(data)
                     candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)
                     if not candidate and gated and (bare is None or any(f in bare for f in folded)):

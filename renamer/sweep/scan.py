@@ -43,6 +43,7 @@ from renamer.sweep.model import (
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.zone_rules import with_zone_names
+from renamer.unicode_names import folded_matches, might_fold
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
 # size a YAML/JSON file's references are shown by line and column alone: parsing 20 MB of JSON
@@ -65,9 +66,11 @@ REFUSED_HINTS = {
     "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation) or by "
               "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`): read joined, but no text edit knows "
               "where the break goes; rejoin it and rerun the sweep, or keep it with a keep rule"),
-    "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `%2D`, `&#45;`) where renamer cannot "
-                "tell that the consumer decodes them, or an escape beside it that makes another name once "
-                "decoded (`ana-ml2%30`): write it plainly and rerun the sweep, or keep it with a keep rule"),
+    "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `\\055`, `%2D`, `&#45;`, "
+                "`an\\a-ml2`) where renamer cannot tell that the consumer decodes them, an escape beside "
+                "it that makes another name once decoded (`ana-ml2%30`), or a Unicode name in a case "
+                "renamer does not rewrite (`BÜCHER.ana.lan`): write it plainly and rerun the sweep, or "
+                "keep it with a keep rule"),
     "reverse-owner": ("the PTR owner of an old address whose new address lies in another reverse zone: "
                       "move the record to that zone's file by hand"),
     "signed-zone": ("a DNSSEC-signed zone file (it holds RRSIG records): an edit breaks its signatures and "
@@ -143,7 +146,8 @@ class FileScanner:
             hit = content.kind != "too-large" and (self.matcher.might_match(data)
                                                    or might_split(self.matcher, data)
                                                    or might_join_quotes(self.matcher, data)
-                                                   or might_escape(self.matcher, data))
+                                                   or might_escape(self.matcher, data)
+                                                   or might_fold(self.matcher, data))
             loose_hit = self.options.loose and self.project.loose.might_match(data)
         origin, apex = self.origins.get(rel, (None, None))
         hit = hit or (origin is not None and content.kind == "text")
@@ -189,6 +193,8 @@ class FileScanner:
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes)
+        if hit and content.kind == "text":
+            matches = folded_matches(self.matcher, data, matches)
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
         if content.kind in ("binary", "encoding"):

@@ -256,3 +256,106 @@ def test_a_json_key_escaped_onto_an_existing_one_is_refused(repo: Repo, run: Run
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 3 and "c.json:1:" in done.stderr and "Traceback" not in done.stderr
     assert (root / "c.json").read_bytes() == content
+
+
+# -- every escape syntax of a character, and Unicode names after NFC and case folding -----------------
+# (break-it pass 2 on issue 27: octal, `\u{..}`, a backslash in a shell word, `\u00fc`, `%C3%BC`,
+# upper-case and NFD U-labels all passed verify --strict)
+
+ENCODED_SYNTAX = [
+    pytest.param("c.py", b'H = "ana\\055ml2"\n', "ana\\055ml2", id="python-octal"),
+    pytest.param("c.py", b'H = "ana\\55ml2"\n', "ana\\55ml2", id="python-octal-two-digits"),
+    pytest.param("c.py", b'H = "\\N{LATIN SMALL LETTER A}na-ml2"\n', "\\N{LATIN SMALL LETTER A}na-ml2",
+                 id="python-named-character"),
+    pytest.param("c.c", b'const char *h = "10\\05650.50.54";\n', None, id="c-octal-no-old-value"),
+    pytest.param("r.sh", b"H=$'ana\\055ml2'\n", "ana\\055ml2", id="bash-dollar-quote-octal"),
+    pytest.param("r.sh", b"H=$'ana\\x2dml2'\n", "ana\\x2dml2", id="bash-dollar-quote-x"),
+    pytest.param("r.sh", b"J=an\\a-ml2\n", "an\\a-ml2", id="shell-backslash-before-a-letter"),
+    pytest.param("r.sh", b"ssh root@10.250.50\\.5\\4 true\n", "10.250.50\\.5\\4", id="shell-backslashes-in-an-address"),
+    pytest.param("app.js", b'const h = "ana\\u{2d}ml2";\n', "ana\\u{2d}ml2", id="javascript-braced-u"),
+    pytest.param("main.rs", b'let h = "ana\\u{002D}ml2.ana.lan";\n', "ana\\u{002D}ml2.ana.lan",
+                 id="rust-braced-u-fqdn"),
+    pytest.param("c.yaml", b'a: "10.250.50.\\065\\064"\n', "10.250.50.\\065\\064", id="yaml-octal-address"),
+]
+
+
+@pytest.mark.parametrize(("path", "content", "old"), ENCODED_SYNTAX)
+def test_every_escape_syntax_of_a_character_is_read(repo: Repo, run: Run, path: str, content: bytes,
+                                                    old: str | None) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    code, findings = _findings(run, root)
+    if old is None:  # `\056` is `.`: 10.50.50.54, another address
+        assert (code, findings) == (0, [])
+    else:
+        assert code == 1 and findings == [(path, 1, old, "encoded")]
+    run(root, "sweep", "--commit")
+    assert (root / path).read_bytes() == content
+    assert run(root, "verify", "--strict").exit_code == (0 if old is None else 1)
+
+
+@pytest.mark.parametrize(("path", "content"), [
+    pytest.param("r.sh", b"K=ana\\-ml2\n", id="regex-escaped-hyphen-kept-its-rewrite"),
+    pytest.param("c.py", b'p = r"C:\\ana-ml2\\share"\n', id="windows-path"),
+    pytest.param("c.py", b'p = "node:\\nana-ml2"\n', id="newline-escape-before-a-name"),
+])
+def test_a_backslash_before_a_name_still_rewrites_it(repo: Repo, run: Run, path: str, content: bytes) -> None:
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    code, findings = _findings(run, root)
+    assert code == 1 and [f[3] for f in findings] == [None]
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert b"fv" in (root / path).read_bytes() and _findings(run, root) == (0, [])
+
+
+IDNA = """\
+version: 1
+renames:
+  hosts: {xn--bcher-kva.ana.lan: buch.fv.lan}
+allowlist: allow.yaml
+"""
+NFD = "bu\u0308cher.ana.lan"
+
+
+@pytest.mark.parametrize(("path", "content", "expected"), [
+    pytest.param("c.txt", f"host {NFD}\n".encode(), b"host buch.fv.lan\n", id="nfd-combining-diaeresis"),
+    pytest.param("c.txt", "host BU\u0308CHER.ANA.LAN\n".encode(), b"host buch.fv.lan\n", id="nfd-upper"),
+    pytest.param("c.json", b'{"h": "b\\u00fccher.ana.lan"}\n', b'{"h": "buch.fv.lan"}\n', id="json-u-non-ascii"),
+    pytest.param("c.json", b'{"h": "b\\u00FCcher.ana.lan"}\n', b'{"h": "buch.fv.lan"}\n', id="json-u-upper-hex"),
+    pytest.param("c.yaml", b"u: http://b%C3%BCcher.ana.lan/x\n", b"u: http://buch.fv.lan/x\n",
+                 id="url-percent-utf8"),
+])
+def test_a_unicode_name_the_consumer_reads_is_rewritten(repo: Repo, run: Run, path: str, content: bytes,
+                                                        expected: bytes) -> None:
+    root = repo({path: content}, config=IDNA, allowlist=ALLOW)
+    assert _findings(run, root)[0] == 1
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / path).read_bytes() == expected
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize(("path", "content", "old"), [
+    pytest.param("c.txt", "host BÜCHER.ana.lan\n".encode(), "BÜCHER.ana.lan", id="upper-unicode-mixed"),
+    pytest.param("c.txt", "host Bücher.ana.lan\n".encode(), "Bücher.ana.lan", id="capitalised"),
+    pytest.param("c.txt", "host BU\u0308cher.ana.lan\n".encode(), "BU\u0308cher.ana.lan", id="nfd-mixed-case"),
+    pytest.param("c.yaml", b'h: "b\\u00fccher.ana.lan"\n', "b\\u00fccher.ana.lan", id="yaml-u-non-ascii"),
+    pytest.param("c.txt", b"see b%C3%BCcher.ana.lan\n", "b%C3%BCcher.ana.lan", id="percent-utf8-outside-a-url"),
+    pytest.param("c.py", b'h = "b\\xfccher.ana.lan"\n', "b\\xfccher.ana.lan", id="python-x-latin1"),
+    pytest.param("c.py", b'h = "b\\N{LATIN SMALL LETTER U WITH DIAERESIS}cher.ana.lan"\n',
+                 "b\\N{LATIN SMALL LETTER U WITH DIAERESIS}cher.ana.lan", id="python-named-u-umlaut"),
+])
+def test_a_unicode_name_in_an_uncertain_spelling_is_a_residual(repo: Repo, run: Run, path: str,
+                                                               content: bytes, old: str) -> None:
+    root = repo({path: content}, config=IDNA, allowlist=ALLOW)
+    code, findings = _findings(run, root)
+    assert code == 1 and findings == [(path, 1, old, "encoded")]
+    run(root, "sweep", "--commit")
+    assert (root / path).read_bytes() == content
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param("host öbücher.ana.lan and bücherei.ana.lan\n".encode(), id="longer-unicode-names"),
+    pytest.param(b"host b%C3%BCchers.ana.lan b%C3%28cher.ana.lan\n", id="percent-other-or-invalid-utf8"),
+    pytest.param("host BU\u0308CHERS.ana.lan\n".encode(), id="nfd-longer-name"),
+])
+def test_noop_unicode_names_that_are_other_names(repo: Repo, run: Run, content: bytes) -> None:
+    root = repo({"c.txt": content}, config=IDNA, allowlist=ALLOW)
+    assert _findings(run, root) == (0, [])

@@ -4,6 +4,8 @@ patterns people write still load and work."""
 
 from __future__ import annotations
 
+import random
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -77,7 +79,82 @@ def test_ordinary_section_patterns_still_work(pattern: str, repo: Callable[..., 
     pytest.param(r"(a{2})+", False, id="fixed-inner"),
     pytest.param(r"(?:\d{1,3}\.){3}", False, id="few-rounds"),
     pytest.param(r"(?:^)*x", False, id="empty-body"),
-    pytest.param(r".*.*x", False, id="polynomial-left-alone"),
+    pytest.param(r".*.*x", True, id="polynomial"),
+    pytest.param(r".*x.*", False, id="trailing-quantifier-never-backtracked"),
+    pytest.param(r"(?>\s*)\s*y", False, id="atomic-gives-nothing-back"),
+    pytest.param(r"\s*+\s*y", False, id="possessive"),
+    pytest.param(r"\s*x\s*y", False, id="separated-by-what-the-first-cannot-match"),
+    pytest.param(r"a*A*b", False, id="case-sensitive-disjoint"),
+    pytest.param(r"(?i)a*A*b", True, id="ignorecase-overlaps"),
 ))
 def test_refusal_reads_the_pattern_tree(pattern: str, refused: bool) -> None:
     assert (refusal(pattern) is not None) is refused
+
+
+
+# -- polynomial backtracking (break-it pass 2 on issue 27): refused at load as well -------------------
+
+POLY_NOTES = "2025-01-01" + " " * 300 + "!\n" + "9" * 300 + "!\n" + "a" * 300 + "!\nana-ml2\n"
+
+
+@pytest.mark.parametrize(("key", "pattern"), (
+    pytest.param("dated.sections", r"(?P<date>\d{4}-\d{2}-\d{2})\s*\s*\s*\s*\s*\s*z", id="break-it-reproduction"),
+    pytest.param("dated.sections", r"(?P<date>\d{4}-\d{2}-\d{2})\s+\s+\s+\s+z", id="plus-quantifiers"),
+    pytest.param("dated.sections", r"(?P<date>\d{4}-\d{2}-\d{2})[ \t]*\s*(?: *)\s*z", id="class-and-group"),
+    pytest.param("dated.sections", r"(?P<date>\d{4}-\d{2}-\d{2})\s*x?\s*y?\s*z", id="through-optional-items"),
+    pytest.param("dated.sections", r"(?P<date>\d{4}-\d{2}-\d{2}).*.*.*.*z", id="dots"),
+    pytest.param("dated.sections", r"(?P<date>\d{4}-\d{2}-\d{2})\s{0,400}\s{0,400}\s{0,400}z", id="wide-bounds"),
+    pytest.param("near_miss.ignore", r"\d+\d+\d+\d+\d+!x", id="near-miss-digits"),
+    pytest.param("dated.sections", r"^(?P<date>\d{4}-\d{2}-\d{2})?\w*\w*\w*\w*\w*z", id="words"),
+))
+def test_a_polynomial_regex_is_refused_at_load(key: str, pattern: str, repo: Callable[..., Path],
+                                               run: Callable[..., Result]) -> None:
+    allow = _allow(key, pattern) + ('  section_paths: ["**"]\n' if key == "dated.sections" else "")
+    root = repo({"notes.txt": POLY_NOTES}, config=CONFIG, allowlist=allow)
+    for command in (("sweep", "--dry-run"), ("verify", "--strict")):
+        started = time.monotonic()
+        result = run(root, *command)
+        assert time.monotonic() - started < 10
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith(f"renamer: error: allow.yaml:4: {key}[0]: refused regular expression: "
+                                        "two quantifiers that can match the same characters")
+        assert "Traceback" not in result.stderr
+
+
+# A small grammar of the atoms and quantifiers people write; every pattern it makes that the guard
+# accepts must run in bounded time on lines built to make it backtrack (each atom's character,
+# repeated, then one that fails).
+_ATOMS = (r"\s", r"\w", r"\d", ".", "a", "[a-z]", "[^x]", " ", r"\.", "(?:ab|c)", "(?:a|\\s)")
+_QUANTIFIERS = ("", "*", "+", "?", "{0,20}", "{2,}", "*?")
+
+
+def _generated(count: int) -> list[str]:
+    chooser = random.Random(27)
+    out = []
+    while len(out) < count:
+        items = [chooser.choice(_ATOMS) + chooser.choice(_QUANTIFIERS) for _ in range(chooser.randint(2, 6))]
+        if chooser.random() < 0.3:
+            cut = chooser.randint(0, len(items) - 1)
+            items[cut] = "(?:" + items[cut] + ")" + chooser.choice(("", "?", "{2}"))
+        out.append("".join(items) + chooser.choice(("z", "$", "!x", "")))
+    return out
+
+
+_HOSTILE = [c * 500 + "!" for c in (" ", "a", "9", "ab", "c", "a ", ".", "x")]
+
+
+def test_every_accepted_pattern_runs_in_bounded_time_on_adversarial_lines() -> None:
+    accepted = refused = 0
+    for pattern in _generated(400):
+        if refusal(pattern) is not None:
+            refused += 1
+            continue
+        accepted += 1
+        compiled = re.compile(pattern)
+        started = time.monotonic()
+        for line in _HOSTILE:
+            compiled.search(line)
+        # Quadratic at worst: 8 lines of 500 characters take a fraction of a second; a cubic pattern on
+        # one of them alone takes seconds.
+        assert time.monotonic() - started < 2, pattern
+    assert accepted > 100 and refused > 50, (accepted, refused)  # the grammar makes both kinds

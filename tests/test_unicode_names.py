@@ -1,0 +1,36 @@
+"""Unicode forms of an IDNA name (unicode_names.py): the folded reading mapped back to the bytes, one
+grapheme at a time. Pure logic over a real Matcher; the CLI cases are in tests/cli/test_read_decoded.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.match import Matcher
+from renamer.unicode_names import folded_matches, might_fold
+
+MATCHER = Matcher([("xn--bcher-kva.ana.lan", "buch.fv.lan")], [])
+
+
+def _found(text: str) -> list[tuple[str, str, str | None]]:
+    data = text.encode("utf-8")
+    return [(data[m.start:m.end].decode(), m.new, m.refused)
+            for m in folded_matches(MATCHER, data, MATCHER.find(data))]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("a bu\u0308cher.ana.lan b", [("bu\u0308cher.ana.lan", "buch.fv.lan", None)], id="nfd"),
+    pytest.param("BU\u0308CHER.ANA.LAN", [("BU\u0308CHER.ANA.LAN", "buch.fv.lan", None)], id="nfd-upper"),
+    pytest.param("x BÜCHER.ana.lan", [("BÜCHER.ana.lan", "buch.fv.lan", "encoded")], id="mixed-case"),
+    pytest.param("bücher.ana.lan", [("bücher.ana.lan", "buch.fv.lan", None)], id="exact-form-unchanged"),
+    pytest.param("öbücher.ana.lan bu\u0308\u0308cher.ana.lan", [], id="noop-other-names"),
+    pytest.param("ana.lan only ascii", [], id="noop-ascii"),
+])
+def test_folded_matches(text: str, expected: list[tuple[str, str, str | None]]) -> None:
+    assert _found(text) == expected
+
+
+def test_might_fold_only_where_the_folded_reading_adds_a_name() -> None:
+    assert might_fold(MATCHER, "BÜCHER.ana.lan".encode())
+    assert not might_fold(MATCHER, "bücher.ana.lan".encode())  # the exact form: the first pass finds it
+    assert not might_fold(MATCHER, b"\xff\xfe not utf-8 b\xc3")
+    assert not might_fold(Matcher([("ana-ml2", "fv-ml1")], []), "BÜCHER.ana.lan".encode())

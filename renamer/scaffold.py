@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
+from renamer.allowlist_load import load_allowlists
 from renamer.atomic import save
 from renamer.config_load import load_config
 from renamer.errors import ConfigError, UnsafeError
@@ -58,5 +59,12 @@ def write_scaffold(root: Path, pairs: list[tuple[str, str]], name: str | None, f
     allowlist_text = render_allowlist(proposal)
     save(targets[1], allowlist_text.encode(), make_folder=True)
     save(targets[0], config_text.encode())
-    load_config(targets[0], root)  # what init writes must load: fail here, not at the first sweep
+    try:  # what init writes must load: fail here, not at the first sweep
+        load_allowlists((targets[1],), str)
+        load_config(targets[0], root)
+    except ConfigError:
+        for path in targets:  # nothing half-written: never leave a scaffold the sweep refuses
+            if path not in existing:
+                path.unlink(missing_ok=True)
+        raise
     return proposal, targets

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
+from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name, looks_like_tooling
 
 # Folder names that hold history whatever their files say.
 HISTORY = re.compile(r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
@@ -21,15 +22,19 @@ FIXTURES = re.compile(r"(?i)^(fixtures?|testdata|test-data|__fixtures__|__snapsh
 # follow the files it tests) and one that freezes old data. What it reads decides (scaffold_tests.py).
 TESTS = re.compile(r"(?i)^(tests?|specs?|__tests__|t)$")
 FIXTURES_CLASS = "test-fixtures"
+BACKUPS_CLASS = "backup-copies"
 
 
 @dataclass
 class Proposal:
     pairs: list[tuple[str, str]]
-    files_with_values: list[str] = field(default_factory=list)
+    files_with_values: list[str] = field(default_factory=list)  # in their text or their path
+    named_by_path: list[str] = field(default_factory=list)  # a folder or file named after an old value
     current: list[str] = field(default_factory=list)  # patterns
     current_files: list[str] = field(default_factory=list)
     records: dict[str, list[str]] = field(default_factory=dict)  # folder pattern -> files
+    record_reasons: dict[str, str] = field(default_factory=dict)  # folder pattern -> why, when not history
+    backups: dict[str, list[str]] = field(default_factory=dict)  # backup suffix pattern -> files
     fixtures: dict[str, list[str]] = field(default_factory=dict)  # folder pattern -> files
     live_tests: dict[str, str] = field(default_factory=dict)  # a test made current -> the live file it reads
     covered_by_preset: list[str] = field(default_factory=list)
@@ -47,13 +52,28 @@ def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set
     fixtures = _first(folders, FIXTURES)
     tests = _first(folders, TESTS)
     ambiguous = _first(folders, _AMBIGUOUS)
+    backup = _first(folders, BACKUP_FOLDER)
+    if backup is not None and is_role_name(backup):
+        backup = None
+    backup_name = backup_file_pattern(rel.rsplit("/", 1)[-1])
     parent = "/".join(folders)
     if preset.match_file(rel):
         proposal.covered_by_preset.append(rel)
+    elif backup_name is not None:  # a copy whatever its date: the cutover does not decide it
+        proposal.backups.setdefault(backup_name, []).append(rel)
     elif FILE_DATE.search(rel.rsplit("/", 1)[-1]):
         proposal.dated_files.append(rel)
     elif history is not None:
         proposal.records.setdefault(history, []).append(rel)
+    elif fixtures is not None and tests is not None:  # tests/snapshots/: frozen test data
+        proposal.fixtures.setdefault(fixtures, []).append(rel)
+    elif backup is not None and looks_like_tooling(rel, backup):
+        _unclassified(proposal, rel, f"in {backup.removesuffix('/**')}/, named for backups but holding code: "
+                                     "the backup tool (current) or an old copy (a record)?")
+    elif backup is not None:  # previous_records/, old/, snapshots/ outside tests: copies of what was
+        proposal.records.setdefault(backup, []).append(rel)
+        proposal.record_reasons[backup] = ("in a folder named as backups or old copies: kept as they were, "
+                                           "to roll back to")
     elif fixtures is not None:
         proposal.fixtures.setdefault(fixtures, []).append(rel)
     elif tests is not None and reads is not None:

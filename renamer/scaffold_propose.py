@@ -12,6 +12,7 @@ from renamer.classify import FILE_DATE, PathPatterns
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.match import Matcher
 from renamer.names import parse_address
+from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern
 from renamer.scaffold_place import FIXTURES, HISTORY, TESTS, Proposal, current_patterns, in_folder, place
 from renamer.scaffold_tests import live_file
 from renamer.shipped import shipped
@@ -34,18 +35,24 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
         if rel in skip or rel.startswith("dns/") or rel.rsplit("/", 1)[-1] == config_name:
             continue
         content = read_content(root / rel, DEFAULT_MAX_FILE_SIZE)
-        if content is None or not content.data or not matcher.might_match(content.data):
-            continue
-        matches = matcher.find(content.data)
-        if not matches and not matcher.find(os.fsencode(rel)):
+        data = content.data if content is not None else b""
+        matches = matcher.find(data) if data and matcher.might_match(data) else []
+        # A reference only in the path (host_vars/<old>.example/vars.yml, an empty marker file):
+        # the sweep renames it, so it is placed like any file that spells the old value.
+        named = bool(matcher.find(os.fsencode(rel)))
+        if not matches and not named:
             continue
         proposal.files_with_values.append(rel)
+        if named:
+            proposal.named_by_path.append(rel)
         if in_folder(rel, TESTS):
-            tests[rel] = content.data
-        proposal.ranges += [_where(rel, content.data, m.start, m.end) for m in matches
+            tests[rel] = data
+        proposal.ranges += [_where(rel, data, m.start, m.end) for m in matches
                             if m.refused in ("range", "pattern")]
+    listed = set(files)
     dated_folders = {rel.rsplit("/", 1)[0] if "/" in rel else "" for rel in proposal.files_with_values
-                     if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and not preset.match_file(rel)}
+                     if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and not preset.match_file(rel)
+                     and not _dated_copy(rel, listed)}
     probe = Proposal(pairs)  # where each file would go by its path alone: the live ones are current
     for rel in proposal.files_with_values:
         place(probe, rel, preset, dated_folders)
@@ -62,7 +69,21 @@ def _outside_records(probe: Proposal, rel: str) -> bool:
     Files without an old value were never placed: live unless a history or fixture folder holds them."""
     if rel in probe.files_with_values:
         return rel in probe.current_files
-    return not (in_folder(rel, HISTORY) or in_folder(rel, FIXTURES) or in_folder(rel, TESTS))
+    return not (in_folder(rel, HISTORY) or in_folder(rel, FIXTURES) or in_folder(rel, TESTS)
+                or in_folder(rel, BACKUP_FOLDER) or backup_file_pattern(rel.rsplit("/", 1)[-1]) is not None)
+
+
+def _dated_copy(rel: str, listed: set[str]) -> bool:
+    """Whether `rel` is a dated copy of a file beside it (`db.zone-20240102` next to `db.zone`):
+    the copy is a record by its date, and it says nothing about the undated original, which is
+    the live file (a folder of dated notes, by contrast, leaves its undated files undecided)."""
+    folder, _, name = rel.rpartition("/")
+    match = FILE_DATE.search(name)
+    if match is None:
+        return False
+    before, after = name[: match.start()].rstrip("._-"), name[match.end():]
+    original = before + after if before else after.lstrip("._-")
+    return bool(original) and (f"{folder}/{original}" if folder else original) in listed
 
 
 def _where(rel: str, data: bytes, start: int, end: int) -> str:

@@ -7,7 +7,7 @@ import re
 
 from renamer.formats.yaml_edit import scalar
 from renamer.names import parse_address
-from renamer.scaffold_place import FIXTURES_CLASS, Proposal
+from renamer.scaffold_place import BACKUPS_CLASS, FIXTURES_CLASS, Proposal
 from renamer.words import plural
 
 
@@ -33,11 +33,18 @@ def render_allowlist(proposal: Proposal) -> str:
              "version: 1", "extends: [records-common]   # incidents, journals, changelogs, archives, backups"]
     lines.append("current:" if proposal.current else "current: []")
     lines += [f"  - {scalar(p)}" for p in proposal.current]
-    lines.append("records:" if proposal.records or proposal.fixtures else "records: []")
+    lines.append("records:" if proposal.records or proposal.fixtures or proposal.backups else "records: []")
     for folder, members in sorted(proposal.records.items()):
         name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.replace("/**", "").rsplit("/", 1)[-1]).strip("-")
+        what = proposal.record_reasons.get(folder, "of history that must keep the old names")
         lines += [f"  - name: {scalar(name or 'records')}", f"    paths: [{scalar(folder)}]",
-                  f"    reason: {len(members)} file(s) of history that must keep the old names (edit me)"]
+                  f"    reason: {scalar(f'{len(members)} file(s) {what} (edit me)')}"]
+    if proposal.backups:
+        count = sum(len(m) for m in proposal.backups.values())
+        lines += [f"  - name: {BACKUPS_CLASS}",
+                  f"    paths: [{', '.join(scalar(p) for p in sorted(proposal.backups))}]",
+                  "    reason: " + scalar(f"{count} file(s) named as backup copies (.bak, .save.N, .old, ~): "
+                                         "copies of what was, kept to roll back to (edit me)")]
     if proposal.fixtures:
         count = sum(len(m) for m in proposal.fixtures.values())
         lines += [f"  - name: {FIXTURES_CLASS}",
@@ -64,6 +71,14 @@ def summary(proposal: Proposal) -> str:
     for folder, members in sorted(proposal.records.items()):
         lines.append(f"Record class proposed: {scalar(folder)} ({plural(len(members), 'file')}) "
                      "- edit its reason")
+    if proposal.named_by_path:
+        renamed = [rel for rel in proposal.named_by_path if rel in proposal.current_files]
+        lines.append(f"Paths named after an old value: {len(proposal.named_by_path)} "
+                     f"({len(renamed)} current, renamed by the sweep)")
+    if proposal.backups:
+        count = sum(len(m) for m in proposal.backups.values())
+        names = ", ".join(scalar(p) for p in sorted(proposal.backups))
+        lines.append(f"Backup copies by name ({BACKUPS_CLASS}): {names} ({plural(count, 'file')}) - kept")
     if proposal.fixtures:
         count = sum(len(m) for m in proposal.fixtures.values())
         folders = ", ".join(scalar(p) for p in sorted(proposal.fixtures))

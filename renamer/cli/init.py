@@ -23,9 +23,12 @@ from renamer.scaffold_render import summary
 def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bool) -> int:
     """Write renamer.yaml and an allowlist proposal for this repo.
 
-    Finds where the old values occur and puts every such file in exactly one
+    Finds where the old values occur, in a file's text or its path (a
+    host_vars/<host>/ folder), and puts every such file in exactly one
     place: a record class for folders of history (journals, incidents,
-    decisions/adr, archives, backups, dated files) with a reason to edit, a
+    decisions/adr, dated files) and of copies (previous*/, old/, archive*/,
+    backup*/, attic/, dumps/) with a reason to edit, a `backup-copies` class
+    for files named as copies (.bak, .save.N, .old, .orig, .dist, ~), a
     `test-fixtures` class for fixture folders (fixtures/, testdata/),
     current-state patterns for the rest and for tests that read a live file
     of the repo, or the printed unclassified list (notes/ and the like, and

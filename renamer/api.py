@@ -28,7 +28,7 @@ from renamer.report.machine import audit_data, plan_data, verify_data
 from renamer.sites import locate_inventory, site_hosts
 from renamer.sweep import results, run
 from renamer.sweep.apply import Applied
-from renamer.sweep.collisions import Collision, collisions, new_values
+from renamer.sweep.collisions import Collision, before_move, collisions, new_values
 from renamer.sweep.model import KEPT, SKIPPED, FileResult, NearMiss, Reference
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative
 from renamer.sweep.preview import diff_bytes
@@ -134,7 +134,8 @@ class Project:
         """Plan the sweep (of `paths` only, relative to the repo root, if given)."""
         prefixes = repo_relative(self.loaded, [Path(p) for p in paths], self.root)
         # As `sweep --dry-run`: the looser pass too, so that near-misses are counted alike.
-        options = ScanOptions(texts=False, loose=True, present=new_values(self.loaded))
+        options = ScanOptions(texts=False, loose=True, present=new_values(self.loaded),
+                              before_move=before_move(self.loaded))
         return SweepPlan(plan_sweep(self.loaded, prefixes, include_ignored, options))
 
     def apply(self, plan: SweepPlan, *, commit: bool = True, allow_dirty: bool = False,

@@ -31,7 +31,7 @@ from renamer.match import new_values_matcher
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_texts
-from renamer.sweep.history import moves_in_history
+from renamer.sweep.history import move_parent
 from renamer.sweep.lines import Lines
 from renamer.sweep.model import ScanResult
 
@@ -130,14 +130,16 @@ def _in_file(rel: str, data: bytes, matches: Iterable[Match], into: dict[str, se
 def _before_move(project: LoadedProject, values: list[str]) -> dict[str, frozenset[str]] | None:
     """Per new value, the files that held it before this move's first commit; None when the
     history records no commit of this move (before the sweep: every place counts)."""
-    if not project.git:
+    parent = before_move(project)
+    if parent is None:
         return None
-    record = next((m for m in moves_in_history(project.root) if m.move == project.config.name), None)
-    if record is None or not record.commits:
-        return None
-    parent = f"{record.commits[0][0]}^"
     held = {value: vcs_status.files_holding(project.root, parent, value) for value in values}
     return {value: paths or frozenset() for value, paths in held.items()}
+
+
+def before_move(project: LoadedProject) -> str | None:
+    """The revision just before this move's first commit, where the history records one."""
+    return move_parent(project.root, project.config.name) if project.git else None
 
 
 def _in_inventory(project: LoadedProject, hosts: Sequence[SiteHost],

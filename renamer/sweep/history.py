@@ -76,3 +76,12 @@ def moves_in_history(root: Path) -> list[MoveRecord]:
             record.kept = trailers.get("Renamer-Kept")
         record.config = record.config or trailers.get("Renamer-Config")
     return list(found.values())
+
+
+def move_parent(root: Path, move: str) -> str | None:
+    """The revision just before move `move`'s first commit; None when the history records none."""
+    record = next((m for m in moves_in_history(root) if m.move == move), None)
+    if record is None or not record.commits:
+        return None
+    return f"{record.commits[0][0]}^"
+

@@ -1,176 +1,196 @@
-"""Intended merges (renames.merges: two old values become one new one): the places where the two
-would collide once both are rewritten. Each collision refuses the file's edits, naming both old
-values; this is the one place that knows them, for every keyed format:
+"""Collisions the sweep refuses: two things that would stand under one name once rewritten.
 
-* by line, in any file: two mapping keys or `key=` lines of one parent, two INI/TOML sections,
-  two hosts of one Ansible INI group (`web01 ansible_host=...`), two ssh `Host` blocks (ssh uses
-  the first that matches: the second would never apply), two hosts-file entries or zone or
-  dnsmasq records of one name and type with different data (two identical ones are one);
-* by key path, where the format knows key paths (YAML, JSON, TOML): two keys of one mapping
-  wherever they stand, a flow mapping or one-line JSON included (`{"web01": 1, "web02": 2}`).
+Two ways a rename makes them, both refused with the file's edits, naming both lines:
 
-The parsers' own structure check (sweep/scan.py) refuses these too, naming one key: this check
-runs first so the refusal names both.
+* an intended merge (renames.merges: two old values become one new one) whose two old values
+  both stand as keys of one kind in one file;
+* a renamed key that meets the new name already standing there (`Host ana-ml2` renamed to
+  `Host fv-ml1` beside a `Host fv-ml1` block): two machines would merge into one, silently. Only
+  a name that stood in the file before the move counts (`held_before`): after a completed move,
+  one old name coming back meets only the move's own writes, and is one residual, not a refusal
+  (issue 27, item 19).
+
+What a key is, per format, is sweep/keyed.py's: by line in any file (keys and sections, ssh
+`Host` blocks, hosts-file entries, inventory hosts, zone records by owner and type and a CNAME
+beside other data, dnsmasq and Unbound records, dhcp-host names and addresses); two identical
+records are one. Where the format knows key paths (YAML, JSON, TOML) two keys of one path
+collide wherever they stand, a flow mapping or one-line JSON included (`{"web01": 1, "web02": 2}`).
+
+The parsers' own structure check (sweep/scan.py) refuses some of these too, naming one key and
+the parser's line: this check runs first so the refusal names both lines.
 """
 
 from __future__ import annotations
 
 import bisect
-import ipaddress
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from renamer.formats import Format
+from renamer.sweep.keyed import Found, Key, line_keys
 from renamer.sweep.model import Edit, apply_edits
 
-_SECTION = re.compile(r"^\s*\[\[?\s*(?P<key>[^\]]+?)\s*\]\]?\s*(?:[#;].*)?$")
-_MAPPING = re.compile(r"""^(?P<indent>\s*)(?:-\s+)?(?P<q>["']?)(?P<key>[^\s:#="'{}\[\],]+)(?P=q)"""
-                      r"\s*:(?:\s|$)")
-_ASSIGN = re.compile(r"^(?P<indent>\s*)(?:export\s+)?(?P<key>[A-Za-z_][\w.-]*)\s*=")
-_RECORD = re.compile(r"^(?P<key>[^\s;$]+)\s+(?:\d+[smhdw]?\s+)?(?:IN\s+)?"
-                     r"(?P<type>A|AAAA|CNAME|PTR|MX|TXT|SRV|NS)\s+(?P<data>.+?)\s*(?:;.*)?$")
-_DNSMASQ = re.compile(r"^(?P<type>host-record|cname|address|ptr-record|txt-record)=/?(?P<key>[^,/]+)[,/]"
-                      r"(?P<data>.*)$")
-# ssh_config: `Host web01 web01.lab` (`host = web01` is an INI or TOML key: values may merge).
-_SSH_HOST = re.compile(r"^\s*(?:Host|host|HOST)\s+(?P<names>[^#=\s][^#=]*?)\s*(?:#.*)?$")
-# A hosts file's line: an address, then its names.
-_HOSTS_LINE = re.compile(r"^\s*(?P<address>[0-9A-Fa-f.:]+(?:%\w+)?)\s+(?P<names>[^#]+?)\s*(?:#.*)?$")
-# An Ansible INI inventory's host line inside a group: a name, then only `var=value` pairs.
-_INVENTORY_HOST = re.compile(r"^(?P<key>[A-Za-z0-9_.\-]+)(?:\s+[\w.]+=\S*)*\s*$")
-_WORD = re.compile(r"\S+")
+# Keys whose format the structure check parses (sweep/scan.py): it refuses a renamed one meeting a
+# standing one already, with the parser's own words; merged pairs are this module's alone.
+_PARSED = frozenset({"key", "section", "host"})
+HeldBefore = Callable[[str], bool]  # did the file hold this new value before the move?
 
 
 @dataclass(frozen=True)
-class _Key:
-    what: str  # what the two would become, said in the message: "key", "section", "A record"
-    scope: str  # the parent (mapping line, INI section), the record type
-    name: str
-
-
-_Found = tuple[_Key, tuple[int, int], str]  # a key, its character span on its line, the record data
+class _Side:
+    line: int  # 0-based
+    old: str | None  # the old value rewritten here; None: the key stood already
+    new: str
+    found: Found
 
 
 def merge_problem(data: bytes, edits: Sequence[Edit], merges: Sequence[tuple[str, tuple[str, ...]]],
-                  fmt: Format | None = None) -> str | None:
-    """Why the edits would collide two merged values in this file, naming both; None if they do not."""
-    groups = {old.encode(): (new, set(olds)) for new, olds in merges for old in olds}
-    merged = [e for e in edits if data[e.start:e.end] in groups]
-    if len({data[e.start:e.end] for e in merged}) < 2:
-        return None  # one old value alone cannot collide with another
+                  fmt: Format | None = None, held_before: HeldBefore | None = None, *,
+                  parsed: bool = False) -> str | None:
+    """Why the edits would make two things share one key in this file, naming both lines (every
+    such place, in line order); None if they would not. With `parsed`, only the renamed keys
+    meeting standing ones of the kinds a parser refuses (keys, sections, inventory hosts), each
+    as both its lines: what the parser's refusal adds to name every place."""
+    if not edits:
+        return None
+    groups = {old: (new, set(olds)) for new, olds in merges for old in olds}
     after = apply_edits(data, list(edits))
-    shift, moved = 0, []  # each edit's offset in the rewritten bytes, for the line it lands on
+    moved: list[tuple[int, int, str, str]] = []  # the rewritten spans in `after`, with old and new
+    shift = 0
     for e in sorted(edits, key=lambda e: e.start):
-        if e in merged:
-            moved.append((e.start + shift, data[e.start:e.end].decode()))
+        start = e.start + shift
+        moved.append((start, start + len(e.new), data[e.start:e.end].decode("utf-8", "replace"),
+                      e.new.decode("utf-8", "replace")))
         shift += len(e.new) - (e.end - e.start)
+    lines = after.decode("utf-8", "replace").split("\n")
     starts = [0]
     for line in after.split(b"\n")[:-1]:
         starts.append(starts[-1] + len(line) + 1)
-    keys = _keys(after.decode("utf-8", "replace").split("\n"))
-    seen: dict[_Key, tuple[str, int, str]] = {}
-    for start, old in moved:
-        index = bisect.bisect_right(starts, start) - 1
-        column = start - starts[index]
-        found = next(((k, payload) for k, span, payload in keys.get(index, ())
-                      if span[0] <= column < span[1]), None)
-        if found is None:
-            continue  # the value merges, not the key: `host: a` and `host: b` may both say `host: c`
-        problem = _meets(seen, found[0], old, index, found[1], groups)
-        if problem:
-            return problem
-    return _by_key_path(fmt, after, moved, starts, groups) if fmt is not None and fmt.keys else None
+    # Each line as the file holds it now, for the messages (the indices are the rewritten ones').
+    shown = data.decode("utf-8", "replace").split("\n")
+    problems = _by_line(lines, shown, starts, moved, groups, held_before, parsed)
+    if fmt is not None and fmt.keys:
+        problems += _by_key_path(fmt, after, shown, moved, starts, groups, held_before, parsed)
+    return "; ".join(dict.fromkeys(problems)) if problems else None
 
 
-def _meets(seen: dict[_Key, tuple[str, int, str]], key: _Key, old: str, index: int, payload: str,
-           groups: dict[bytes, tuple[str, set[str]]]) -> str | None:
-    other = seen.setdefault(key, (old, index, payload))
-    differs = not key.what.endswith(("record", "entry")) or other[2] != payload  # identical records are one
-    if other[0] != old and other[0] in groups[old.encode()][1] and differs:
-        return (f"{other[0]} (line {other[1] + 1}) and {old} (line {index + 1}) are merged into "
-                f"{groups[old.encode()][0]}: both would become the {key.what} {key.name}; merge the two "
+_Moved = list[tuple[int, int, str, str]]  # the rewritten spans (start, end in the new bytes), old and new
+_Groups = dict[str, tuple[str, set[str]]]  # a merged old value -> (its new value, the values merged)
+
+
+def _by_line(lines: list[str], shown: list[str], starts: list[int], moved: _Moved, groups: _Groups,
+             held_before: HeldBefore | None, parsed: bool) -> list[str]:
+    news = {new.lower() for _, _, _, new in moved}
+    per_line: dict[int, list[tuple[int, int, str, str]]] = {}
+    for span in moved:
+        per_line.setdefault(bisect.bisect_right(starts, span[0]) - 1, []).append(span)
+    seen: dict[Key, list[_Side]] = {}
+    problems: list[str] = []
+    owner: tuple[str | None, str] | None = None  # the last zone owner's side, for lines that leave it out
+    for index, keys in sorted(line_keys(lines).items()):
+        for found in keys:
+            if found.span == (0, 0) and owner is not None:
+                old, new = owner  # a record whose owner is the previous line's
+            else:
+                hit = next(((o, n) for s, _e, o, n in per_line.get(index, ())
+                            if found.span[0] <= s - starts[index] < found.span[1]), None)
+                old, new = hit if hit else (None, "")
+                if found.key.scope == "owner":
+                    owner = (old, new)
+            if old is None and not any(n in found.key.name.lower() for n in news):
+                continue  # a key no new value names can meet no rename
+            side = _Side(index, old, new, found)
+            for other in seen.setdefault(found.key, []):
+                problem = _meets(other, side, groups, held_before, shown, parsed)
+                if problem:
+                    problems.append(problem)
+            seen[found.key].append(side)
+    return problems
+
+
+def _meets(first: _Side, second: _Side, groups: dict[str, tuple[str, set[str]]],
+           held_before: HeldBefore | None, lines: list[str], parsed: bool = False) -> str | None:
+    key = first.found.key
+    if key.scope == "owner":  # a CNAME beside other data, or nothing
+        if not (first.found.alone or second.found.alone) or first.found.data == second.found.data:
+            return None
+    elif key.scope == "path":  # two dotted keys may extend one table; not a table and its value
+        if first.found.data != second.found.data and key.name not in (first.found.data, second.found.data):
+            return None
+    elif _is_record(key) and first.found.data == second.found.data:
+        return None  # two identical records are one
+    if first.old is not None and second.old is not None:
+        merged = groups.get(second.old)
+        if first.old == second.old or merged is None or first.old not in merged[1]:
+            return None
+        return (f"{first.old} (line {first.line + 1}) and {second.old} (line {second.line + 1}) are merged "
+                f"into {merged[0]}: both would become the {key.what} {key.name}; merge the two "
                 "by hand (or keep one with a keep rule)")
-    return None
+    if first.old is None and second.old is None:
+        return None  # both stood already: not the sweep's doing
+    if (key.what in _PARSED) != parsed:
+        return None  # a renamed key meeting a standing one: the parsers' structure check refuses it
+    renamed, standing = (first, second) if first.old is not None else (second, first)
+    if held_before is not None and not held_before(renamed.new):
+        return None  # the new name there is the move's own: the old one came back (one residual)
+    if parsed:  # what the parser's words leave out: both lines, every place in the file
+        return (f"line {renamed.line + 1} ({lines[renamed.line].strip()!r}) meets line {standing.line + 1} "
+                f"({lines[standing.line].strip()!r})")
+    what = ("a CNAME beside other data at " if key.scope == "owner" else f"the {key.what} ") + key.name
+    return (f"line {renamed.line + 1}: {renamed.old} would become {renamed.new}, and line "
+            f"{standing.line + 1} already holds it ({lines[standing.line].strip()!r}): both would be {what}, "
+            f"two things under one name; rename one of them, merge the two by hand, or keep line "
+            f"{renamed.line + 1} with a keep rule")
 
 
-def _by_key_path(fmt: Format, after: bytes, moved: list[tuple[int, str]], starts: list[int],
-                 groups: dict[bytes, tuple[str, set[str]]]) -> str | None:
-    """Two merged keys with one key path once rewritten, as the format locates them (a flow
-    mapping, one-line JSON, a TOML inline table: what no line rule sees)."""
+def _is_record(key: Key) -> bool:
+    """Keys under which two identical lines are one. Not dhcp-host: dnsmasq refuses even two
+    identical lines of one address ("duplicate dhcp-host IP address")."""
+    return key.what.endswith(("record", "entry")) or key.what.startswith("local-data")
+
+
+def _by_key_path(fmt: Format, after: bytes, shown: list[str], moved: _Moved, starts: list[int],
+                 groups: dict[str, tuple[str, set[str]]], held_before: HeldBefore | None,
+                 parsed: bool) -> list[str]:
+    """Two keys with one key path once rewritten, as the format locates them (a flow mapping,
+    one-line JSON, a TOML inline table: what no line rule sees): two merged old values, or a
+    renamed key and the new one standing."""
     text = after.decode("utf-8", "replace")
-    offsets = [len(after[:start].decode("utf-8", "replace")) for start, _ in moved]
+    spots: list[tuple[int, str | None, str]] = [(start, old, new) for start, _end, old, new in moved]
+    rewritten = {start for start, _end, _o, _n in moved}
+    for new in {new for _, _, _, new in moved}:  # where each new value already stands
+        needle, at = new.encode(), after.find(new.encode())
+        while at >= 0:
+            if at not in rewritten:
+                spots.append((at, None, new))
+            at = after.find(needle, at + 1)
+    spots.sort(key=lambda s: s[0])
+    offsets = [len(after[:start].decode("utf-8", "replace")) for start, _, _ in spots]
     located = fmt.locate(text, offsets)
     if located is None:
-        return None
-    seen: dict[_Key, tuple[str, int, str]] = {}
-    for (start, old), (path, role) in zip(moved, located, strict=True):
+        return []
+    seen: dict[Key, list[_Side]] = {}
+    problems = []
+    for (start, old, new), (path, role) in zip(spots, located, strict=True):
         if role != "key" or path is None:
             continue
-        index = bisect.bisect_right(starts, start) - 1
-        problem = _meets(seen, _Key("key", "", path), old, index, "", groups)
-        if problem:
-            return problem
-    return None
+        # A TOML dotted key (`fv-ml1.port = 1`) names the table `fv-ml1` it extends: compared there.
+        key = Key("key", "path", _up_to(path, new))
+        side = _Side(bisect.bisect_right(starts, start) - 1, old, new, Found(key, (0, 0), path))
+        for other in seen.setdefault(key, []):
+            problem = _meets(other, side, groups, held_before, shown, parsed)
+            if problem:
+                problems.append(problem)
+        seen[key].append(side)
+    return problems
 
 
-def _keys(lines: list[str]) -> dict[int, list[_Found]]:
-    """Each line's keys (what two lines of a kind may not share), each key's character span, and
-    the record data (two identical records are no conflict)."""
-    out: dict[int, list[_Found]] = {}
-    parents: list[tuple[int, str]] = []  # (indent, line) of the open YAML mappings
-    section = ""
-    for index, line in enumerate(lines):
-        text = line.rstrip("\r")
-        if not text.strip() or text.lstrip().startswith(("#", ";")):
-            continue
-        if m := _SECTION.match(text):
-            section = m.group("key")
-            out[index] = [(_Key("section", "", section), m.span("key"), "")]
-            parents = []
-            continue
-        if m := _DNSMASQ.match(text):
-            key = _Key(f"{m.group('type')} record", m.group("type"), m.group("key").lower())
-            out[index] = [(key, m.span("key"), m.group("data"))]
-            continue
-        if m := _RECORD.match(text):
-            kind = m.group("type").upper()
-            key = _Key(f"{kind} record", kind, m.group("key").lower())
-            out[index] = [(key, m.span("key"), m.group("data"))]
-            continue
-        if found := _words(text, _SSH_HOST, "names", "ssh Host block", "Host", ""):
-            out[index] = found
-            continue
-        if (m := _HOSTS_LINE.match(text)) and _address(m.group("address")):
-            out[index] = _words(text, _HOSTS_LINE, "names", "hosts-file entry", "hosts", m.group("address"),
-                                lower=True)
-            continue
-        indent = len(text) - len(text.lstrip())
-        while parents and parents[-1][0] >= indent:
-            parents.pop()
-        if m := _MAPPING.match(text) or _ASSIGN.match(text):
-            scope = section + "\n" + "\n".join(p for _, p in parents)
-            out[index] = [(_Key("key", scope, m.group("key")), m.span("key"), "")]
-            parents.append((indent, text.strip()))
-        elif section and (m := _INVENTORY_HOST.match(text)):
-            name = f"{m.group('key')} of the inventory group [{section}]"
-            out[index] = [(_Key("host", section, name), m.span("key"), "")]
-    return out
-
-
-def _words(text: str, pattern: re.Pattern[str], group: str, what: str, scope: str, payload: str,
-           *, lower: bool = False) -> list[_Found]:
-    """One key per word of a line's name list (`Host a b`, `10.0.0.1 a a.lan`)."""
-    m = pattern.match(text)
-    if m is None:
-        return []
-    base = m.start(group)
-    return [(_Key(what, scope, w.group().lower() if lower else w.group()), (base + w.start(), base + w.end()),
-             payload) for w in _WORD.finditer(m.group(group))]
-
-
-def _address(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text.split("%", 1)[0])
-    except ValueError:
-        return False
-    return True
+def _up_to(path: str, value: str) -> str:
+    """A key path cut after its last part that is `value` (`srv.fv-ml1.port` -> `srv.fv-ml1`)."""
+    at = path.rfind(value)
+    while at >= 0:
+        end = at + len(value)
+        if (at == 0 or path[at - 1] == ".") and (end == len(path) or path[end] == "."):
+            return path[:end]
+        at = path.rfind(value, 0, at)
+    return path

@@ -17,7 +17,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.added import added_lines, new_version
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, commit_pending
-from renamer.sweep.collisions import SiteHost, collisions, new_values
+from renamer.sweep.collisions import SiteHost, before_move, collisions, new_values
 from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.guard import check_clean, check_index, recover_interrupted
@@ -92,7 +92,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         listing = None  # the recovery changed the tree: list it again
         finished = _complete(project.root, recovered, commit, hooks)
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
-    options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else ())
+    options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else (),
+                          before_move=before_move(project))
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
     if not dry_run:
@@ -144,7 +145,8 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
     recovered = recover_interrupted(project.root, commit=commit)
     if recovered is not None:
         _complete(project.root, recovered, commit, hooks)
-    plan = plan_sweep(project, prefixes, request.include_ignored, ScanOptions(texts=False))
+    plan = plan_sweep(project, prefixes, request.include_ignored,
+                      ScanOptions(texts=False, before_move=before_move(project)))
     _refuse_unsafe(plan, request.allow_dirty, recovered)
     read = {c.path: (project.root / c.path).read_bytes() for c in plan.changes if c.edits}
     found = hunks(plan, read)
@@ -219,7 +221,7 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     inventory's `hosts` included), and the verdict; in `paths` alone where given (files or
     folders, relative to `cwd`)."""
     options = ScanOptions(locate=True, locate_records=False, loose=True, edits=False,
-                          present=new_values(project))
+                          present=new_values(project), before_move=before_move(project))
     prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
     scan = scan_repo(project, options, prefixes, include_ignored=include_ignored, progress=runtime.progress,
                      listing=runtime.listing)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import near_miss, work
+from renamer import near_miss, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.decoded import (
     might_hold_break,
@@ -107,6 +107,10 @@ class ScanOptions:
     # The byte edits, where only a report is wanted (verify, audit) and nothing depends on them:
     # a structured file's edits decide `structure` residuals, a Markdown file's its links.
     edits: bool = True
+    # The revision just before this move's first commit (sweep/history.py's move_parent), where
+    # the history records one: a renamed key meeting its new name collides only where the file
+    # held that name there (sweep/merges.py).
+    before_move: str | None = None
     # New values to look for in every file, for collisions (sweep/collisions.py): the scan lists
     # the files that hold one, so that only those are read again.
     present: tuple[bytes, ...] = ()
@@ -120,6 +124,7 @@ class FileScanner:
     def __init__(self, project: LoadedProject, options: ScanOptions) -> None:
         self.project = project
         self.options = options
+        self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
 
@@ -269,13 +274,32 @@ class FileScanner:
             return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
         merges = self.project.config.renames.merges
-        refused = (merge_problem(data, edits, merges, fmt) if merges else None) or \
-            self._structure_problem(fmt, data, edits, partial=len(pending) < len(matches))
+        # A renamed key may meet its new name standing already (two machines under one name).
+        lowered = data.lower()
+        standing = any(e.new.lower() in lowered for e in edits)
+        held = (lambda new: self._held_before(rel, new))  # noqa: E731
+        refused = (merge_problem(data, edits, merges, fmt, held) if merges or standing else None)
+        if refused is None:
+            refused = self._structure_problem(fmt, data, edits, partial=len(pending) < len(matches))
+            # The parser names one place, on its own line: name both lines of every place.
+            places = (merge_problem(data, edits, merges, fmt, held, parsed=True)
+                      if refused and standing else None)
+            refused = f"{refused} ({places})" if refused and places else refused
         if refused:
             for index, _ in pending:
                 refs[index] = replace(refs[index], reason="structure", note=refused)
             edits = []
         return refs, edits, refused
+
+    def _held_before(self, rel: str, value: str) -> bool:
+        """Whether `rel` held new value `value` before this move's first commit (every file did,
+        where no commit of the move is known): after the move, only such a name collides."""
+        parent = self.options.before_move
+        if parent is None:
+            return True
+        if value not in self._held:
+            self._held[value] = vcs_status.files_holding(self.project.root, parent, value) or frozenset()
+        return rel in self._held[value]
 
     def _python_roles(self, fmt: Format, data: bytes, matches: list[Match]) -> list[str] | None:
         roles = fmt.roles(data, [(m.start, m.end) for m in matches])

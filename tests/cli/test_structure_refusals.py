@@ -174,7 +174,8 @@ def test_interactive_and_the_library_refuse_too(repo) -> None:
     plan = project.plan()
     assert plan.data()["refused"] == [{"path": "hosts.ini", "line": 3,
                                        "problem": "renaming a section would collide with the existing "
-                                                  "section 'fv-ml1'"}]
+                                                  "section 'fv-ml1' (line 1 ('[ana-ml2]') meets line 3 "
+                                                  "('[fv-ml1]'))"}]
     with pytest.raises(renamer.UnsafeError, match=r"hosts\.ini:3: renaming a section"):
         project.apply(plan)
     assert (root / "hosts.ini").read_text() == "[ana-ml2]\nip=1\n[fv-ml1]\nip=2\n"

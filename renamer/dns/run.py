@@ -216,9 +216,7 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
     if after_interrupt == "refuse":
         _refuse_half_done(half_done)
     if after_interrupt == "rollback" and not half_done:  # never an apply in its place
-        why = "; ".join(notes) or "none of them has a pending marker"
-        raise UnsafeError(f"--rollback: no interrupted apply to roll back on "
-                          f"{', '.join(p.resolver.name for p in plans)} ({why}); nothing written")
+        _refuse_rollback_of_nothing(plans, notes)
     if half_done:
         outcomes = [_restore(plan, transports, make_querier) for plan in half_done]
         if after_interrupt == "rollback" or not all(o.status == "rolled back" for o in outcomes):
@@ -456,7 +454,7 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
     outcomes = [played[r.name] for r in resolvers]
     shown = [*selected, *(r for r in in_front(inventory, selected) if r not in selected)]
     result = ApplyResult(_with_unmanaged(shown, checked), outcomes, interrupted, notes=notes)
-    return _ask_unmanaged(inventory, selected, result, True, dnspython_querier)
+    return _ask_unmanaged(inventory, selected, result, request.verify, dnspython_querier)
 
 
 def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], request: ApplyRequest,
@@ -480,6 +478,13 @@ def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], requ
             return plans, preflight.faults(plans, transports, dnspython_querier, ask=request.verify)
 
 
+def _refuse_rollback_of_nothing(plans: list[ResolverPlan], notes: list[str]) -> None:
+    """`--rollback` where no resolver holds an interrupted apply: refused, under either engine."""
+    why = "; ".join(notes) or "none of them has a pending marker"
+    raise UnsafeError(f"--rollback: no interrupted apply to roll back on "
+                      f"{', '.join(p.resolver.name for p in plans)} ({why}); nothing written")
+
+
 def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: AfterInterrupt,
              notes: list[str]) -> ApplyResult | None:
     """Restore what an apply killed outright left half-done, under the lock; a result when the
@@ -491,6 +496,8 @@ def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: A
             plans = plan_resolvers(inventory, resolvers, transports)
             notes += applies.interrupted(plans, transports, after_interrupt)  # this apply's alone
             half_done = [p for p in plans if p.interrupted]
+            if not half_done and after_interrupt == "rollback":  # never an apply in its place
+                _refuse_rollback_of_nothing(plans, notes)
             if not half_done:
                 return None
             outcomes = [_restore(plan, transports, dnspython_querier) for plan in half_done]

@@ -122,3 +122,18 @@ def test_resume_under_ansible_after_a_builtin_failure_then_a_builtin_rollback_re
     assert "--rollback: no interrupted apply to roll back on ns-b1, ns-b2, ns-b3" in refused.stderr
     assert fleet.pids() == pids
     assert set(addresses(fleet, GW).values()) == {("10.251.0.4",)}
+
+
+def test_a_rollback_under_ansible_with_nothing_interrupted_refuses_and_applies_nothing(
+        run, fleet) -> None:  # type: ignore[no-untyped-def]
+    """`--rollback --engine ansible` where no apply was interrupted is refused as the built-in
+    engine refuses it (exit 3), never run as a forward apply of the changed inventory (break-it)."""
+    assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
+    pids = fleet.pids()
+    _gateway(fleet, "10.251.0.6")  # a change an apply would serve
+    refused = dns(run, fleet, "apply", "--resolvers", "all", "--rollback", "--engine", "ansible")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "--rollback: no interrupted apply to roll back on ns-b1, ns-b2, ns-b3" in refused.stderr
+    assert "nothing written" in refused.stderr
+    assert fleet.pids() == pids
+    assert set(addresses(fleet, GW).values()) == {("10.251.0.1",)}

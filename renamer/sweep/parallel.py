@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from renamer import debug, work
-from renamer.decoded import might_hold_break, might_join_quotes, might_split
+from renamer.decoded import might_hold_break, might_join_default, might_join_quotes, might_split
 from renamer.escapes import might_escape
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
@@ -126,6 +126,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                     else:
                         # A name split by a line break, or spelled with escapes: below.
                         if not (might_hold_break(data) or might_join_quotes(matcher, data)
+                                or might_join_default(matcher, data)
                                 or might_escape(matcher, data)):
                             scanned += 1
                             continue  # finally: closes fd
@@ -133,6 +134,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 # Each test once: the full scanner takes their answers instead of asking again.
                 hit = (any(needle in data for needle in needles) or matcher.might_hold_context(data)
                        or might_split(matcher, data) or might_join_quotes(matcher, data)
+                       or might_join_default(matcher, data)
                        or might_escape(matcher, data))
                 loose_hit = loose is not None and loose.might_match(data)
                 candidate = candidate or hit or loose_hit or any(n in rel for n in path_needles)

@@ -18,6 +18,13 @@ are refused `split` too. Quotes around a whole name (`"ana-ml2"`) join nothing a
 ever; `ana\\-ml2` is a regular expression's spelling, rewritten `fv\\-ml1` (forms.py), which the
 shell reads as `fv-ml1`.
 
+A shell parameter's default joins the same way: `${X:-ana-ml2}.ana.lan` (also `-`, `=`, `+`,
+with or without the colon) expands to the word `ana-ml2.ana.lan` when X is unset, an FQDN with a
+rename of its own. Where the old name's cut falls at a label boundary and the new name has as
+many labels, each piece takes the new name's labels (`${X:-fv-ml1}.fv.lan` for `fv-ml1.fv.lan`,
+so the expansion is the new FQDN); otherwise no edit knows where the cut goes: `split`.
+(`${X:?word}`'s word is an error message, never joined.)
+
 Cost: a file is looked at only when it holds a backslash right before a line end (one `in`
 test), and then only a window of the longest form around each break is matched again; for
 quotes, when the file without its quote characters holds a needle more often than with them.
@@ -134,6 +141,60 @@ def might_join_quotes(finder: Finder, data: bytes) -> bool:
     # A quote that a longer form continues past (`"ana-ml2".ana.lan`): same needles, another match.
     return any(re.search(re.escape(needle) + rb"['\"]+[A-Za-z0-9.:_-]", data) for needle in finder.needles
                if needle + b'"' in data or needle + b"'" in data)
+
+
+# `${NAME:-word}` right before name characters: the default word and what follows are one word.
+_DEFAULT_JOIN = re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+):?[-=+]"
+                           rb"([A-Za-z0-9._-]+)\}([A-Za-z0-9._-]+)")
+
+
+def might_join_default(finder: Finder, data: bytes) -> bool:
+    """Does a shell default's word joined with the text after its `}` hold an old value's needle?"""
+    if b"${" not in data:
+        return False
+    # Needles are prefixes of the longer names (`ana-ml2` stands for `ana-ml2.ana.lan` too), so any
+    # needle in the joined word makes the file a candidate; the full match decides.
+    return any(needle in m.group(1) + m.group(2)
+               for m in _DEFAULT_JOIN.finditer(data) for needle in finder.needles)
+
+
+def default_joined_matches(finder: Finder, data: bytes, matches: list[Match]) -> list[Match]:
+    """`matches` with each old value a shell default's word spells joined with what follows its
+    `}`: rewritten piece by piece where the cut is certain, else refused `split`."""
+    if not might_join_default(finder, data):
+        return matches
+    added: list[Match] = []
+    for d in _DEFAULT_JOIN.finditer(data):
+        word_at, tail_at = d.start(1), d.start(2)
+        cut = tail_at - 1 - word_at  # the word's length: where `}` stood in the joined word
+        for m in finder.find(d.group(1) + d.group(2)):
+            if not m.start < cut < m.end:
+                continue
+            pieces = None if m.refused or m.kept else _cut(m.old, m.new, cut - m.start)
+            if pieces is None:
+                added.append(Match(word_at + m.start, tail_at + m.end - cut, m.old, m.new, m.kind, m.derived,
+                                   refused=m.refused or "split", kept=m.kept))
+                continue
+            (old_head, new_head), (old_tail, new_tail) = pieces
+            # A piece that stays as it is (`.lan` in `${X:-ana-ml2.ana}.lan`) is no replacement.
+            spans = ((word_at + m.start, word_at + cut, old_head, new_head),
+                     (tail_at, tail_at + m.end - cut, old_tail, new_tail))
+            added += [Match(start, end, old_piece, new_piece, m.kind, m.derived)
+                      for start, end, old_piece, new_piece in spans if old_piece != new_piece]
+    if not added:
+        return matches
+    kept = [m for m in matches if not any(a.start < m.end and m.start < a.end for a in added)]
+    return sorted([*kept, *added], key=lambda m: m.start)
+
+
+def _cut(old: str, new: str, at: int) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """((old head, new head), (old tail, new tail)) when `old` cut at `at` falls right before a
+    label's dot and `new` has as many labels; None when no cut of `new` is certain."""
+    if old[at:at + 1] != "." or old.count(".") != new.count("."):
+        return None
+    labels = old[:at].count(".") + 1
+    parts = new.split(".")
+    return (old[:at], ".".join(parts[:labels])), (old[at:], "." + ".".join(parts[labels:]))
 
 
 def quote_joined_matches(finder: Finder, data: bytes, matches: list[Match]) -> list[Match]:

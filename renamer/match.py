@@ -141,7 +141,7 @@ class Matcher:
         """One of these is in every `data` that might_hold_context accepts."""
         out = list(self._range_stems if self._range_probe is not None else ())
         if self._reverse_owners:
-            out.append(b"$ORIGIN")
+            out += [b"$ORIGIN", b"PTR"]  # PTR: a reverse zone of unknown origin (below)
         if self._mapped_scan:
             out.append(b"ffff:")
         out += self._zone_labels
@@ -156,6 +156,8 @@ class Matcher:
         if (self._reverse_owners and (b"$ORIGIN" in data or b"$origin" in data)
                 and (b"in-addr.arpa" in (lowered := data.lower()) or b"ip6.arpa" in lowered)):
             return True  # a reverse zone: relative PTR owners of old addresses (sweep/zone_rules.py)
+        if self._reverse_owners and b"SOA" in data.upper() and b"PTR" in data.upper():
+            return True  # a reverse zone of unknown origin: its relative owners are residuals there
         if self._zone_labels and _holds_zone_label(data, self._zone_labels):
             return True
         if self._mapped_scan and _holds_mapped(data):

@@ -24,6 +24,10 @@ _NAME_FIELDS: dict[bytes, tuple[int, ...]] = {
     b"KX": (1,), b"AFSDB": (1,), b"RT": (1,), b"SRV": (3,), b"SVCB": (1,), b"HTTPS": (1,),
     b"NAPTR": (5,),
 }
+# Records only a DNSSEC signer writes (dnssec-signzone, a server's inline signing dumped to disk).
+_SIGNER_OUTPUT = frozenset({b"RRSIG", b"NSEC", b"NSEC3", b"NSEC3PARAM"})
+# Records whose owner name a parent's DS digest covers (RFC 4034 5.1.4), or that are that DS.
+_KEY_TYPES = frozenset({b"DNSKEY", b"CDNSKEY", b"CDS", b"DS"})
 # A plain host-name spelling: an escape, a template (`{{ host }}`, `$GENERATE`'s `$`) or a quoted
 # string is no name this module reads; the exact matcher still sees its text.
 _PLAIN = re.compile(rb"@|\*?[A-Za-z0-9_.-]+")
@@ -45,7 +49,15 @@ class Name:
 class ZoneNames:
     apex: str | None  # the zone's own name: named.conf's, else the SOA owner's, else the first $ORIGIN
     names: tuple[Name, ...]
-    signed: bool = False  # it holds RRSIG records: a DNSSEC-signed zone (dnssec-signzone's output)
+    # It holds a signer's output (RRSIG, NSEC, NSEC3, NSEC3PARAM records): signatures over each
+    # RRset's bytes and denial chains over the owner names, which any edit breaks.
+    signed: bool = False
+    # The first SOA's owner, absolute, where it can be read: an SOA stands at its zone's apex, so
+    # this is the origin the zone is loaded with (that of the lines before any $ORIGIN).
+    soa: str | None = None
+    # Where each owner of a key record (DNSKEY, CDNSKEY, CDS, DS) starts: a DS is a digest over its
+    # owner name and key, so renaming that owner breaks the chain of trust from the parent.
+    keyed: frozenset[int] = frozenset()
 
 
 def absolute(text: str, origin: str | None) -> str | None:
@@ -69,6 +81,7 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
     soa_owner: str | None = None
     names: list[Name] = []
     signed = False
+    keyed: set[int] = set()
     owner_at = -1  # index in `names` of the last owner, whose record span grows
     for has_owner, words in entries(data):
         tokens = [data[a:b] for a, b in words]
@@ -98,7 +111,9 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
         if i >= len(tokens):
             continue
         kind = tokens[i].upper()
-        signed = signed or kind == b"RRSIG"
+        signed = signed or kind in _SIGNER_OUTPUT
+        if kind in _KEY_TYPES and owner_at >= 0:
+            keyed.add(names[owner_at].start)
         if kind == b"SOA" and soa_owner is None:
             soa_owner = absolute(names[owner_at].text, names[owner_at].origin) if owner_at >= 0 else origin
         for field in _NAME_FIELDS.get(kind, ()):
@@ -106,7 +121,7 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
             if at < len(tokens) and _PLAIN.fullmatch(tokens[at]) and tokens[at] != b".":
                 start, end = words[at]
                 names.append(Name(start, end, tokens[at].decode("ascii"), "rdata", origin, (start, end)))
-    return ZoneNames(apex or soa_owner or first_origin, tuple(names), signed)
+    return ZoneNames(apex or soa_owner or first_origin, tuple(names), signed, soa_owner, frozenset(keyed))
 
 
 def includes(data: bytes, origin: str | None) -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from renamer import debug, work
-from renamer.decoded import might_hold_break, might_join_quotes, might_split
+from renamer.decoded import might_hold_break, might_join_default, might_join_quotes, might_split
 from renamer.escapes import might_escape
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
@@ -33,9 +33,11 @@ from renamer.unicode_names import might_fold
 
 
 def might_decode(matcher: Matcher, data: bytes) -> bool:
-    """Could a decoded reading spell an old value the bytes do not: quotes inside one word
-    (decoded.py), escapes (escapes.py), a Unicode form after NFC and folding (unicode_names.py)?"""
-    return might_join_quotes(matcher, data) or might_escape(matcher, data) or might_fold(matcher, data)
+    """Could a decoded reading spell an old value the bytes do not: quotes inside one word or a
+    shell default joined to what follows its brace (decoded.py), escapes (escapes.py), a Unicode
+    form after NFC and folding (unicode_names.py)?"""
+    return (might_join_quotes(matcher, data) or might_join_default(matcher, data)
+            or might_escape(matcher, data) or might_fold(matcher, data))
 
 
 # Below this many files a pool costs more than it saves.

@@ -19,7 +19,8 @@ from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.pins_history import replaced_versions
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import FileScanner, ScanOptions
-from renamer.sweep.zone_origins import zone_origins
+from renamer.sweep.zone_origins import zone_map
+from renamer.sweep.zone_serials import including_serials
 
 Progress = Callable[[int, int], None]
 
@@ -96,10 +97,10 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     walked = ignore.walk(project.root) if git is None else None
     # Which zone each zone file holds, where a named.conf says so: read from the tracked files (git's
     # walk for untracked ones is not waited for; a server's configuration is tracked).
-    origins = zone_origins(project.root, git.tracked() if git is not None else walked[0] if walked else [],
-                           project.config.max_file_size)
-    if origins:
-        options = replace(options, zone_origins=origins)
+    zones = zone_map(project.root, git.tracked() if git is not None else walked[0] if walked else [],
+                     project.config.max_file_size)
+    if zones.origins:
+        options = replace(options, zone_origins=zones.origins)
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""
@@ -124,6 +125,10 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
         excluded = set(chunk.excluded)
         listed = [rel for rel in listed if rel not in excluded]
     found_files = chunk.kept
+    if zones.parents and options.edits:
+        found_files = list(including_serials(project.root, found_files, zones.parents,
+                                             lambda rel: classifier.classify(rel).status,
+                                             project.config.max_file_size))
     debug.say(f"listed: {len(listed)} files")
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")

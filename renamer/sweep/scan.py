@@ -15,7 +15,9 @@ from pathlib import Path
 from renamer import near_miss, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.decoded import (
+    default_joined_matches,
     might_hold_break,
+    might_join_default,
     might_join_quotes,
     might_split,
     quote_joined_matches,
@@ -64,8 +66,9 @@ REFUSED_HINTS = {
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
     "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation) or by "
-              "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`): read joined, but no text edit knows "
-              "where the break goes; rejoin it and rerun the sweep, or keep it with a keep rule"),
+              "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`) or by a shell default's brace "
+              "(`${X:-ana}-ml2`): read joined, but no text edit knows where the break goes; rejoin it and "
+              "rerun the sweep, or keep it with a keep rule"),
     "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `\\055`, `%2D`, `&#45;`, "
                 "`an\\a-ml2`) where renamer cannot tell that the consumer decodes them, an escape beside "
                 "it that makes another name once decoded (`ana-ml2%30`), or a Unicode name in a case "
@@ -73,9 +76,18 @@ REFUSED_HINTS = {
                 "keep it with a keep rule"),
     "reverse-owner": ("the PTR owner of an old address whose new address lies in another reverse zone: "
                       "move the record to that zone's file by hand"),
-    "signed-zone": ("a DNSSEC-signed zone file (it holds RRSIG records): an edit breaks its signatures and "
+    "dnssec-key": ("the owner of a DNSSEC key record (DNSKEY, CDNSKEY, CDS, DS) that the rename would "
+                   "move: the parent's DS is a digest over the owner name, so validating resolvers would "
+                   "reject the zone; rename it with a key rollover (a new DS at the parent) by hand, or keep "
+                   "it with a keep rule"),
+    "signed-zone": ("a DNSSEC-signed zone file (it holds RRSIG, NSEC, NSEC3 or NSEC3PARAM records): an edit "
+                    "breaks its signatures or its denial chain and "
                     "validating resolvers refuse the name; edit the unsigned zone and sign it again "
                     "(dnssec-signzone), or keep this file with a keep rule"),
+    "zone-origin": ("a relative name in a zone file whose origin is unknown (no $ORIGIN before it, no "
+                    "named.conf naming the file, no zone $INCLUDEing it) that spells an old name or an old "
+                    "address's reverse name relatively: what it means cannot be judged; add $ORIGIN (or the "
+                    "named.conf zone statement) and rerun the sweep, or keep it with a keep rule"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -151,6 +163,7 @@ class FileScanner:
             hit = content.kind != "too-large" and (self.matcher.might_match(data)
                                                    or might_split(self.matcher, data)
                                                    or might_join_quotes(self.matcher, data)
+                                                   or might_join_default(self.matcher, data)
                                                    or might_escape(self.matcher, data)
                                                    or might_fold(self.matcher, data))
             loose_hit = self.options.loose and self.project.loose.might_match(data)
@@ -195,6 +208,7 @@ class FileScanner:
             matches = split_matches(self.matcher, data, matches, indent=indent)
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
+            matches = default_joined_matches(self.matcher, data, matches)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes)
@@ -276,7 +290,7 @@ class FileScanner:
         merges = self.project.config.renames.merges
         # A renamed key may meet its new name standing already (two machines under one name).
         lowered = data.lower()
-        standing = any(e.new.lower() in lowered for e in edits)
+        standing = any(new in lowered for new in {e.new.lower() for e in edits})  # each new value once
         held = (lambda new: self._held_before(rel, new))  # noqa: E731
         refused = (merge_problem(data, edits, merges, fmt, held) if merges or standing else None)
         if refused is None:

@@ -13,11 +13,13 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from renamer import ignore, vcs_listing
+from renamer import ignore, vcs_listing, vcs_status
 from renamer.formats.server_zones import bind_includes, server_zone_files
-from renamer.formats.zone_names import includes
+from renamer.formats.zone import is_zone
+from renamer.formats.zone_names import includes, zone_names
 from renamer.sweep.content import read_content
 
 # Where server configuration lives by name: named.conf, named.conf.local, zones.conf, nsd.conf,
@@ -26,9 +28,22 @@ _CONFIG_NAME = re.compile(r"(?:named|bind|nsd|knot|unbound|zones?)\b.*|.*\.conf(
                           re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class ZoneMap:
+    # (repo path, origin, zone) for each zone file the configuration names (origin and zone are the
+    # zone's name) and each file a known zone `$INCLUDE`s, in path order.
+    origins: tuple[tuple[str, str, str], ...] = ()
+    parents: tuple[tuple[str, str], ...] = ()  # (fragment, a zone file whose $INCLUDE names it)
+
+
 def zone_origins(root: Path, files: Sequence[str], limit: int) -> tuple[tuple[str, str, str], ...]:
     """(repo path, origin, zone) for each zone file the configuration names (origin and zone are
     the zone's name) and each file such a zone `$INCLUDE`s, in path order."""
+    return zone_map(root, files, limit).origins
+
+
+def zone_map(root: Path, files: Sequence[str], limit: int) -> ZoneMap:
+    """zone_origins, and which zone file includes each fragment."""
     listed = set(files)
     by_name: dict[str, list[str]] = {}
     for rel in files:
@@ -56,27 +71,60 @@ def zone_origins(root: Path, files: Sequence[str], limit: int) -> tuple[tuple[st
     # belong to that zone. A file that two statements give different zones (two views) is left out.
     out: dict[str, tuple[str, str]] = {rel: (next(iter(o)),) * 2 for rel, o in found.items() if len(o) == 1}
     ambiguous = {rel for rel, o in found.items() if len(o) > 1}
-    zones = sorted(out.items())
+    zones: list[tuple[str, tuple[str | None, str]]] = [(rel, o) for rel, o in sorted(out.items())]
+    zones += _self_named(root, files, limit, set(out) | ambiguous)
+    parents: dict[str, set[str]] = {}
     read: set[str] = set()
     while zones:
-        rel, (origin, apex) = zones.pop()
+        rel, (start, apex) = zones.pop()
         if rel in read:
             continue
         read.add(rel)
         content = read_content(f"{root}/{rel}", limit)
         if content is None or content.kind != "text" or b"$include" not in content.data.lower():
             continue
-        for path, given in includes(content.data, origin):
+        for path, given in includes(content.data, start):
             target = _in_repo(rel, path, listed, by_name)
             if target is None or target == rel or target in ambiguous:
                 continue
             if out.get(target, (given, apex)) != (given, apex):
                 ambiguous.add(target)
                 out.pop(target, None)
+                parents.pop(target, None)
                 continue
             out[target] = (given, apex)
+            # Two files of one zone (two views) may include it: each one's serial is bumped.
+            parents.setdefault(target, set()).add(rel)
             zones.append((target, (given, apex)))
-    return tuple(sorted((rel, origin, apex) for rel, (origin, apex) in out.items()))
+    return ZoneMap(tuple(sorted((rel, origin, apex) for rel, (origin, apex) in out.items())),
+                   tuple(sorted((rel, by) for rel, including in parents.items() for by in including)))
+
+
+_INCLUDE_LINE = "^[$][Ii][Nn][Cc][Ll][Uu][Dd][Ee]"  # ERE and PCRE alike: $INCLUDE in any case
+
+
+def _self_named(root: Path, files: Sequence[str], limit: int,
+                known: set[str]) -> list[tuple[str, tuple[str | None, str]]]:
+    """(path, (origin, apex)) of each zone file no configuration names that `$INCLUDE`s a file and
+    says its own zone (`$ORIGIN`, or an absolute SOA owner): its includes are read against the
+    origin in force where each directive stands. The origin it starts with is its SOA owner's
+    (the zone's name) where that can be read, else unknown (None) until its first `$ORIGIN`."""
+    out: list[tuple[str, tuple[str | None, str]]] = []
+    # A directive starts its line: git grep finds the few files holding one, in parallel in C, where
+    # reading every file here first would cost a 40k-file repo seconds (None outside git: read them).
+    holding = vcs_status.worktree_files_holding(root, _INCLUDE_LINE)
+    for rel in files:
+        if rel in known or (holding is not None and rel not in holding):
+            continue
+        content = read_content(f"{root}/{rel}", limit)
+        if content is None or content.kind != "text" or b"$include" not in content.data.lower():
+            continue
+        if not is_zone(content.data):
+            continue
+        names = zone_names(content.data)
+        if names.apex is not None:
+            out.append((rel, (names.soa, names.apex)))
+    return out
 
 
 def listed_zone_origins(root: Path, git: bool, limit: int) -> tuple[tuple[str, str, str], ...]:

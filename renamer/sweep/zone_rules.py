@@ -10,12 +10,22 @@ An owner (or a `$ORIGIN`) must stay inside its zone: BIND ignores an out-of-zone
 record would be lost. Such a name is never rewritten; it and its whole record are a residual
 (`zone-owner`, or `reverse-owner` in a reverse zone): the record moves to the other zone's file by
 hand. An RDATA name may point anywhere (a CNAME to another zone), and simply follows. A signed
-zone (RRSIG records) is never edited at all (`signed-zone`).
+zone (a signer's RRSIG, NSEC, NSEC3 or NSEC3PARAM records) is never edited at all (`signed-zone`).
+A zone that only publishes keys (DNSKEY, CDNSKEY, CDS; signed by its server inline) is edited as
+usual, since the server signs again, except where a key record's owner would be renamed (the
+zone renamed whole, or a DS in a parent zone): a DS digest covers the owner name, so the chain of
+trust would break (`dnssec-key`; the whole file where the owner moves with its `$ORIGIN`).
+
+A relative name whose origin is unknown (no `$ORIGIN` before it, no named.conf naming the file,
+no zone including it) means nothing certain: where it spells an old name relatively (`ana-ml2`
+or `ana-ml2.ana` for `ana-ml2.ana.lan`) or an old address's reverse name (`54` or `54.50` for
+10.250.50.54, in a file holding PTR records) it is a residual (`zone-origin`), never a silent pass.
 """
 
 from __future__ import annotations
 
 import bisect
+import ipaddress
 from dataclasses import replace
 
 from renamer import forms as spelling
@@ -33,10 +43,12 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
     `$INCLUDE`s it), the origin it starts with and its zone's name."""
     zone = zone_names(data, origin, apex)
     if zone.signed:
-        # Every record is covered by a signature over its bytes: one edit and resolvers that
-        # validate reject the name (SERVFAIL). The unsigned zone is edited, then signed again.
-        return [replace(m, refused="signed-zone") if m.refused is None and m.kept is None else m
-                for m in matches]
+        # Every RRset is covered by a signature over its bytes, and NSEC/NSEC3 chains by the owner
+        # names (NSEC3PARAM: the chain's parameters): one edit and resolvers that validate reject
+        # the name (SERVFAIL), or the chain proves the new name does not exist. The unsigned zone
+        # is edited, then signed again.
+        return _refused(matches, "signed-zone")
+    matches = _unknown_origins(data, zone.names, matches, matcher)
     if zone.apex is None or not zone.names:
         return matches
     apex = _renamed(matcher, zone.apex) or zone.apex
@@ -50,6 +62,9 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
     dropped: set[int] = set()  # indices in `ordered` of matches a zone name's decision replaces
     added: list[Match] = []
     stuck: list[tuple[int, int]] = []
+    keys: list[tuple[int, int]] = []  # records of key owners the sweep would rename
+    keyed = {absolute(n.text, n.origin) for n in zone.names if n.start in zone.keyed}
+    whole = False
     for name in zone.names:
         # Matches never overlap each other: those overlapping the name start at most one before.
         first = max(bisect.bisect_left(starts, name.start) - 1, 0)
@@ -64,6 +79,18 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
         if full is None and name.role != "origin" and meant is not None and written == name.text:
             full = _moved(meant, zone.apex, apex) if name.text.endswith(".") else None
         new_text = written if full is None else _spelled(name, full, new_origin)
+        if (name.role == "owner" and meant is not None and meant in keyed
+                and absolute(new_text, new_origin) != meant):
+            # A key record's owner would change: the parent's DS no longer matches it. Its other
+            # records (a delegation's NS and glue beside its DS) stay with it.
+            if new_text == name.text:
+                whole = True  # moved by its origin's rename: no edit of this file is safe alone
+            else:
+                keys.append(name.record)
+                if not here:
+                    added.append(Match(name.start, name.end, name.text, new_text, kind,
+                                       refused="dnssec-key"))
+            continue
         if name.role != "rdata":
             after = absolute(new_text, new_origin)  # a relative $ORIGIN too: read against the last
             # Only what the sweep moves out: an owner out of its zone already is BIND's to report.
@@ -84,16 +111,67 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
             added.append(Match(start, end, old, new_text, kind))
         if name.role == "origin":
             new_origin = absolute(new_text, new_origin)
-    if not added and not stuck:
+    if whole:
+        return _refused(matches, "dnssec-key")
+    if not added and not stuck and not keys:
         return matches
     out = [m for i, m in enumerate(ordered) if i not in dropped] + added
     out.sort(key=lambda m: m.start)
+    if keys:
+        keys.sort()
+        firsts = [a for a, _ in keys]
+        out = [replace(m, refused="dnssec-key") if m.refused is None and m.kept is None
+               and _within(m.start, keys, firsts) else m for m in out]
     if stuck:
         # The whole record: its RDATA renamed while its owner stays would tell resolvers the old
         # name is the new host (or the old address the new one).
         stuck_starts = [a for a, _ in stuck]  # in file order, never overlapping
         out = [replace(m, refused=reason) if m.refused is None and m.kept is None
                and _within(m.start, stuck, stuck_starts) else m for m in out]
+    return out
+
+
+def _refused(matches: list[Match], why: str) -> list[Match]:
+    return [replace(m, refused=why) if m.refused is None and m.kept is None else m for m in matches]
+
+
+def _unknown_origins(data: bytes, names: tuple[Name, ...], matches: list[Match],
+                     matcher: Matcher) -> list[Match]:
+    """`matches` with a `zone-origin` residual for each relative name read against no known
+    origin that spells an old name (or an old address's reverse name) relatively."""
+    loose = [n for n in names if n.origin is None and n.role != "origin" and not n.text.endswith(".")
+             and n.text != "@"]
+    if not loose:
+        return matches
+    spellings = _relative_spellings(matcher, b"PTR" in data.upper())
+    covered = [(m.start, m.end) for m in matches]
+    added = [Match(n.start, n.end, n.text, spellings[n.text.lower()][1],
+                   spellings[n.text.lower()][2], refused="zone-origin")
+             for n in loose if n.text.lower() in spellings
+             and not any(a < n.end and n.start < b for a, b in covered)]
+    return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+
+def _relative_spellings(matcher: Matcher, reverse: bool) -> dict[str, tuple[str, str, str]]:
+    """relative spelling -> (old, new, kind): each proper leading part of an old FQDN, label by
+    label (`ana-ml2`, `ana-ml2.ana` of `ana-ml2.ana.lan`), and where `reverse`, of an old IPv4
+    address's reverse name (`54`, `54.50`, `54.50.250`, `54.50.250.10`)."""
+    out: dict[str, tuple[str, str, str]] = {}
+    for old, new in matcher.hosts:
+        labels = old.lower().strip(".").split(".")
+        for n in range(1, len(labels)):
+            out.setdefault(".".join(labels[:n]), (old, new, "host"))
+    if reverse:
+        for old, new in matcher.addresses:
+            try:
+                address = ipaddress.ip_address(old)
+            except ValueError:
+                continue  # a network or a range: its own rules
+            if address.version != 4:
+                continue
+            labels = address.reverse_pointer.split(".")
+            for n in range(1, 5):
+                out.setdefault(".".join(labels[:n]), (old, new, "reverse"))
     return out
 
 

@@ -312,10 +312,16 @@ def test_a_version_suffix_is_no_range(repo, run) -> None:
 
 
 def test_zone_records_without_a_usable_serial_are_said(repo, run) -> None:
+    """An $INCLUDEd file's change bumps its zone's serial (issue 27b); where that serial is out of
+    range, it is said, and a `zone-serial` residual makes the sweep exit 1."""
     config = "version: 1\nrenames: {hosts: {web01: app01}}\nallowlist: allow.yaml\n"
     root = repo({"y.db": "$ORIGIN lab.example.\n$INCLUDE hosts.inc\n@ IN SOA ns. admin. 5 7200 3600 1209600 3600\n",
                  "hosts.inc": "web01 IN A 192.0.2.10\n"}, config=config, allowlist=PRESET)
+    assert "  y.db: serial 5 -> 6\n" in run(root, "sweep", "--dry-run").stdout
+    (root / "y.db").write_text((root / "y.db").read_text().replace(" 5 7200", " 99999999999 7200"))
     dry = run(root, "sweep", "--dry-run")
+    assert "hosts.inc:1:1: SOA serial (zone-serial: records of this $INCLUDEd file change, and the serial of y.db" \
+        in dry.stdout
     assert ("hosts.inc: zone records changed, serial NOT bumped (no valid SOA serial in this file: an $INCLUDE "
             "file or a broken serial): bump the serial of its zone by hand") in dry.stdout
     data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)

@@ -3,6 +3,9 @@ and without the colon (`${W-web01}`, `=`, `+`, `?`: a break-it pass found these 
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,3 +65,54 @@ def test_a_no_colon_default_in_any_file(path: str, repo: Callable[..., Path], ru
     assert (root / path).read_text() == content.replace("web01", "web11")
     done = run(root, "verify", "--strict")
     assert done.exit_code == 0, done.stdout
+
+
+JOINED = """\
+version: 1
+renames:
+  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan, db.ana.lan: db2.ana.lan}
+allowlist: allow.yaml
+"""
+
+
+def _expanded(script: Path, name: str) -> str:
+    """What bash makes of `name` after sourcing `script`, its variables unset."""
+    done = subprocess.run(["bash", "-c", f'unset X; . "$0" && printf %s "${name}"', str(script)],
+                          capture_output=True, text=True, check=True, env={"PATH": os.environ["PATH"]})
+    return done.stdout
+
+
+@pytest.mark.parametrize(("line", "expected", "expansion"), (
+    pytest.param("B=${X:-ana-ml2}.ana.lan", "B=${X:-fv-ml1}.fv.lan", "fv-ml1.fv.lan", id="reported"),
+    pytest.param("B=${X-ana-ml2}.ana.lan:22", "B=${X-fv-ml1}.fv.lan:22", "fv-ml1.fv.lan:22", id="no-colon-port"),
+    pytest.param("B=${X:=ana-ml2.ana}.lan", "B=${X:=fv-ml1.fv}.lan", "fv-ml1.fv.lan", id="cut-before-the-last-label"),
+    pytest.param("B=${X:-db}.ana.lan", "B=${X:-db2}.ana.lan", "db2.ana.lan", id="only-the-head-changes"),
+    pytest.param("B=https://${X:-ana-ml2}.ana.lan/x", "B=https://${X:-fv-ml1}.fv.lan/x", "https://fv-ml1.fv.lan/x",
+                 id="in-a-url"),
+))
+def test_a_default_joined_to_a_domain_expands_to_the_new_fqdn(line: str, expected: str, expansion: str,
+                                                              repo: Callable[..., Path],
+                                                              run: Callable[..., Result]) -> None:
+    """`${X:-ana-ml2}.ana.lan` is the word `ana-ml2.ana.lan` when X is unset (issue 27b item 3):
+    each piece takes the new FQDN's labels, so bash expands it to the new name."""
+    root = repo({"run.sh": f"{line}\n"}, config=JOINED, allowlist=ALLOW)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (root / "run.sh").read_text() == f"{expected}\n"
+    assert _expanded(root / "run.sh", "B") == expansion
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("line", [
+    pytest.param("B=${X:-ana}-ml2.ana.lan", id="cut-inside-a-label"),
+    pytest.param("B=${X:+ana-ml2}.ana.lan", id="alternative-word"),
+    pytest.param("B=${X:-ana-m}l2", id="short-name-cut"),
+])
+def test_a_default_joined_where_no_cut_is_certain_is_a_split(line: str, repo: Callable[..., Path],
+                                                             run: Callable[..., Result]) -> None:
+    root = repo({"run.sh": f"{line}\n"}, config=JOINED.replace("fv-ml1.fv.lan", "fv.ml1.fv.lan"), allowlist=ALLOW)
+    before = (root / "run.sh").read_text()
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "run.sh").read_text() == before
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [f["reason"] for f in findings] == ["split"]

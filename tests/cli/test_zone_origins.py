@@ -110,10 +110,14 @@ def test_a_path_leading_out_of_the_repo_names_only_a_repo_file(repo: Repo, run: 
     pytest.param({"notes.md": NAMED % "db.10.250.50", "db.10.250.50": REVERSE}, id="not-a-configuration-file"),
 ])
 def test_noop_when_the_origin_is_not_known_for_certain(repo: Repo, run: Run, files: dict[str, str]) -> None:
+    """Nothing is written; the owner `55` that may be 10.250.50.55's is a residual `zone-origin`
+    (issue 27b: a relative old spelling under an unknown origin is never a silent pass)."""
     root = repo(files, config=CONFIG, allowlist=ALLOW)
     before = {rel: (root / rel).read_text() for rel in files}
-    assert run(root, "sweep", "--commit").exit_code == 0
+    assert run(root, "sweep", "--commit").exit_code == 1
     assert {rel: (root / rel).read_text() for rel in files} == before
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert {(f["old"], f["reason"]) for f in findings} == {("55", "zone-origin")}
 
 
 PLACEHOLDER_ZONE = ("$TTL 86400\n@ IN SOA ns-a.home.example. admin.home.example. (\n"

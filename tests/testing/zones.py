@@ -24,7 +24,9 @@ def loaded(path: Path, origin: str, directory: Path | None = None) -> list[Recor
     return sorted(out)
 
 
-def serial(path: Path, origin: str) -> str:
-    done = subprocess.run(["named-checkzone", origin, str(path)], capture_output=True, text=True, check=False)
+def serial(path: Path, origin: str, directory: Path | None = None) -> str:
+    where = ["-w", str(directory)] if directory is not None else []
+    done = subprocess.run(["named-checkzone", *where, origin, str(path)], capture_output=True, text=True,
+                          check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout.split("loaded serial ")[1].split()[0]

@@ -126,7 +126,7 @@ def _read(text: bytes) -> tuple[str, bytes, int] | None:
     elif text.startswith(b"\\u{"):
         style, digits = "u{", text[3:-1]
         char = int(digits, 16)
-    elif text[1:2].isdigit():
+    elif text[1:2] in b"01234567":  # `\8`, `\9`: no octal digit, a backslash before a name character
         style, digits = "o", text[1:]
         char = int(digits, 8)
     elif text[1:2] in b"xuU":

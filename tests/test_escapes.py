@@ -5,6 +5,8 @@ tests/cli/test_read_decoded.py."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renamer.escapes import escaped_matches, might_escape
 from renamer.match import Matcher
@@ -60,3 +62,23 @@ def test_might_escape(data: bytes, expected: bool) -> None:
 ))
 def test_every_escape_syntax(data: bytes, expected: list[tuple[bytes, str, str | None]]) -> None:
     assert _found(data) == expected
+
+
+ESCAPE_BYTES = st.lists(st.sampled_from([b"\\", b"%", b"&#", b"x", b"u", b"U", b"N{", b"{", b"}", b";", b"0", b"7",
+                                         b"8", b"9", b"2d", b"C3", b"BC", b"ff", b"ana-ml2", b"ana", b"-", b"ml2",
+                                         b"a", b"\n", b"\xc3\xbc", b"\x00"]), max_size=40).map(b"".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=ESCAPE_BYTES, decodes=st.sampled_from([(), ("u",)]))
+def test_any_bytes_decode_without_an_error(data: bytes, decodes: tuple[str, ...]) -> None:
+    """Every run of escape-like bytes reads (the benchmark's `\\8` raised ValueError from int(.., 8),
+    an internal error for the whole sweep): a decoder never raises on what a file holds."""
+    might_escape(MATCHER, data)
+    escaped_matches(MATCHER, data, MATCHER.find(data), decodes=decodes)
+
+
+@pytest.mark.parametrize("data", [b"C:\\8\\9 ana-ml2", b"\\8ana-ml2", b"ana\\9ml2 \\08"])
+def test_a_backslash_before_8_or_9_is_no_octal_escape(data: bytes) -> None:
+    might_escape(MATCHER, data)
+    escaped_matches(MATCHER, data, MATCHER.find(data), decodes=())

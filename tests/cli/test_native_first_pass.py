@@ -142,20 +142,3 @@ def test_vv_names_the_pass_that_ran_and_a_broken_hyperscan_is_the_python_pass(co
                      r"would not pay\)", small.stderr), small.stderr
     assert native.returncode == off.returncode == missing.returncode == small.returncode == 0
     assert native.stdout == off.stdout == missing.stdout == small.stdout != ""
-
-
-# The CLI tests whose cases go through every rule of the first pass: ranges, patterns, split and
-# decoded names, DNS names in any case, collisions, anchors.
-PYTHON_PASS = ["tests/cli/test_ranges_in_every_dress.py", "tests/cli/test_patterns_need_a_decision.py",
-               "tests/cli/test_read_decoded.py", "tests/cli/test_dns_names_any_case.py",
-               "tests/cli/test_collisions.py", "tests/sweep/test_anchors.py"]
-
-
-def test_the_native_pass_also_passes_the_cli_cases() -> None:
-    """The suite's repos are small, so they run the pure-Python pass, as a user's small repo does
-    (NATIVE_FROM); these cases run again with the native pass forced on."""
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-x",
-                           "-p", "no:randomly", *PYTHON_PASS], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "RENAMER_NATIVE": "1"}, check=False)
-    assert done.returncode == 0, done.stdout[-3000:]
-    assert " passed" in done.stdout and " skipped" not in done.stdout

@@ -11,6 +11,16 @@ from click.testing import CliRunner
 from renamer.cli import cli
 from tests.testing.repos import Files, make_repo
 
+# The longest tests (real daemons killed over and over, ansible-playbook runs): started first, so
+# that under `pytest -n auto` they run beside the many short ones instead of alone at the end.
+_SLOW = ("tests/dns/test_cli_dns.py::test_sigkill_during_dns_apply", "tests/sweep/test_crash.py::",
+         "tests/dns/test_ansible", "tests/dns/test_applies.py::test_rollback_of_a_batched_apply",
+         "tests/cli/test_native_first_pass.py", "tests/cli/test_precommit.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(_SLOW))  # stable: the order otherwise kept
+
 
 @dataclass
 class Result:

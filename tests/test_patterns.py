@@ -108,7 +108,7 @@ def _matched_unpruned(token: bytes, olds: list[str]) -> str | None:
         regex = None
         if not globbed or patterns._REGEX_ONLY.search(candidate):
             try:
-                regex = compile_untrusted(candidate)
+                regex = compile_untrusted(candidate, lines=False)  # as patterns.py: run on old values only
             except (re.error, OverflowError, RecursionError, UnsafeRegex):
                 regex = None
         for old in olds:

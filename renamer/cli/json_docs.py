@@ -54,7 +54,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer dns plan --format json": {
         "schema": _SCHEMA, "changes": "whether anything is left to do on any resolver (not only snippets)",
         "resolvers": "per resolver: managed, changes, its snippets with their digests (for dns apply --plan), "
-                     "records +/-/~, interrupted, lock, not_served (asked over DNS), hand_written",
+                     "records +/-/~, interrupted, lock, not_served (asked over DNS), hand_written, down",
+        "over_thresholds": "what the safety thresholds would refuse without --force (deletes and updates, "
+                           "counted apart, per resolver and site); empty when the apply may go on",
     },
     "renamer dns verify --format json": {
         "schema": _SCHEMA, "ok": "every check on every resolver passed",

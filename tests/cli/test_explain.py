@@ -61,7 +61,8 @@ def test_records_structure_refusals_and_files_never_scanned(repo, run) -> None:
     structure = run(root, "explain", "stacks/hosts.yaml:2").stdout.splitlines()
     assert structure[1] == ("  2:3 [hosts.ana-ml2]  ana-ml2: residual: refused (structure): line 3: "
                             "hosts.fv-ml1: "
-                            "renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key")
+                            "renaming key 'ana-ml2' to 'fv-ml1' would collide with an existing key "
+                            "(line 2 ('ana-ml2: {ip: 1}') meets line 3 ('fv-ml1: {ip: 2}'))")
     loose = run(root, "explain", "notes/loose.txt").stdout.splitlines()
     assert loose[0].startswith("notes/loose.txt: unclassified: no allowlist rule covers this file")
     assert loose[1].startswith("  1:1  ana-ml2: unclassified:")

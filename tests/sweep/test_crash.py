@@ -36,7 +36,7 @@ def test_sigkill_leaves_every_file_wholly_old_or_new_and_a_rerun_completes(tmp_p
     journal = root / ".git" / "renamer-journal.json"
     rng = random.Random(20261129)
     landed_in_write_phase = 0
-    for trial in range(50):
+    for trial in range(25):
         git(root, "reset", "-q", "--hard")
         git(root, "clean", "-qfdx")
         sweep = subprocess.Popen([sys.executable, "-m", "renamer", "sweep"], cwd=root,
@@ -63,7 +63,7 @@ def test_sigkill_leaves_every_file_wholly_old_or_new_and_a_rerun_completes(tmp_p
             assert os.stat(root / rel).st_mode == modes[rel]
         assert not journal.exists()
         assert not list(root.rglob("*.renamer-tmp"))
-    assert landed_in_write_phase >= 20  # the kills really hit the writes, not just startup
+    assert landed_in_write_phase >= 10  # the kills really hit the writes, not just startup
 
 
 def test_two_sweeps_never_run_at_once(repo, run) -> None:
@@ -89,12 +89,19 @@ def test_sigkill_in_the_rename_and_commit_phases_leaves_a_state_the_next_sweep_c
     moved = {rel: rel.replace("ana-ml2", "fv-ml1") for rel in files}
     rng = random.Random(20261130)
     landed = 0
-    for trial in range(50):
+    journal = root / ".git" / "renamer-journal.json"
+    for trial in range(25):
         git(root, "reset", "-q", "--hard", start)
         git(root, "clean", "-qfdx")
         sweep = subprocess.Popen([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.15, 1.2))  # startup, scan, renames, writes, commits
+        if trial % 5 == 0:  # anywhere: startup and the scan included
+            time.sleep(rng.uniform(0.15, 1.2))
+        else:  # once the journal exists: inside the renames, writes and commits, however slow the start
+            deadline = time.monotonic() + 20
+            while not journal.exists() and sweep.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.0005)
+            time.sleep(rng.uniform(0.0, 0.3))
         sweep.send_signal(signal.SIGKILL)
         sweep.wait()
         landed += (root / ".git" / "renamer-journal.json").exists()  # killed inside apply
@@ -111,4 +118,4 @@ def test_sigkill_in_the_rename_and_commit_phases_leaves_a_state_the_next_sweep_c
         assert not list(root.rglob("*.renamer-tmp"))
         follow = git(root, "log", "--follow", "--format=%H", "--", moved["stacks/ana-ml2/s0/f000.env"]).split()
         assert follow[-1] == start, f"trial {trial}: the rename lost the file's history"
-    assert landed >= 15, landed  # the kills really hit the renames, writes and commits
+    assert landed >= 8, landed  # the kills really hit the renames, writes and commits

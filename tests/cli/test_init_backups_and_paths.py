@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.testing.repos import git
+from tests.testing.repos import git, init_and_commit
 
 PAIRS = ("--from", "ana-ml2=fv-ml1", "--from", "ana-ml2.ana.lan=fv-ml1.fv.lan",
          "--from", "10.250.50.54=10.251.50.54")
@@ -58,11 +58,7 @@ LIVE = {
 
 
 def _init(root: Path, run: Callable[..., Result]) -> Result:
-    done = run(root, "init", *PAIRS)
-    assert done.exit_code == 0, done.stderr
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "renamer config")
-    return done
+    return init_and_commit(root, run, PAIRS)  # type: ignore[no-any-return]
 
 
 def test_backups_and_archives_by_name_are_records_and_survive_the_sweep(

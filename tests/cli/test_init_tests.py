@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.testing.repos import git
+from tests.testing.repos import init_and_commit
 
 RENDER = '#!/bin/sh\necho "node_a=pihole0.local.theama.co addr=10.1.0.53"\n'
 LIVE_TEST = ('#!/bin/sh\nout=$(sh "$ROOT/scripts/render-node-config.sh")\n'
@@ -20,11 +20,7 @@ PAIRS = ("--from", "pihole0.local.theama.co=dns-a.local.theama.co", "--from", "1
 
 
 def _init(root: Path, run: Callable[..., Result]) -> Result:
-    done = run(root, "init", *PAIRS)
-    assert done.exit_code == 0, done.stderr
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "renamer config")
-    return done
+    return init_and_commit(root, run, PAIRS)  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(("rel", "text"), [

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 IDENTITY = {
     "GIT_AUTHOR_NAME": "renamer tests", "GIT_AUTHOR_EMAIL": "tests@renamer.invalid",
@@ -97,3 +99,13 @@ def snapshot(root: Path) -> dict[str, bytes]:
         elif path.is_file():
             out[rel] = path.read_bytes()
     return out
+
+
+def init_and_commit(root: Path, run: Callable[..., Any], pairs: Sequence[str]) -> Any:
+    """`renamer init` with `pairs` (`--from OLD=NEW` ...), asserted to succeed, and what it wrote
+    committed: the start of every init-then-sweep test."""
+    done = run(root, "init", *pairs)
+    assert done.exit_code == 0, done.stderr
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "renamer config")
+    return done

@@ -58,10 +58,11 @@ def playbook_command() -> str:
     return found
 
 
-def run_playbook(folder: Path, forks: int,
+def run_playbook(folder: Path, forks: int, apply_id: str,
                  say: Callable[[str], None] | None = None) -> tuple[int, list[dict[str, Any]], bool]:
-    """Run playbook.yml in `folder`; (ansible-playbook's exit status, the events, whether it
-    was interrupted). `say` gets one line per batch started and per host's outcome."""
+    """Run playbook.yml in `folder` as apply `apply_id`; (ansible-playbook's exit status, the
+    events, whether it was interrupted). `say` gets one line per batch started and per host's
+    outcome."""
     events = folder / EVENTS
     events.unlink(missing_ok=True)
     # The environment wins over ansible.cfg: the settings the verdict depends on are named
@@ -76,7 +77,8 @@ def run_playbook(folder: Path, forks: int,
            "ANSIBLE_NOCOLOR": "1", "ANSIBLE_FORCE_COLOR": "0", "PYTHONUNBUFFERED": "1"}
     # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it
     # over once this process is gone (as it does for its own locks).
-    holder = json.dumps({"renamer_pid": os.getpid(), "renamer_control_host": socket.gethostname()})
+    holder = json.dumps({"renamer_pid": os.getpid(), "renamer_control_host": socket.gethostname(),
+                         "renamer_apply_id": apply_id})
     argv = [playbook_command(), "playbook.yml", "-i", "inventory.yml", "--forks", str(max(1, forks)),
             "--extra-vars", holder]
     debug.command(argv)

@@ -45,7 +45,6 @@ class Export:
     folder: Path
     hosts: tuple[str, ...]
     serial: tuple[int, ...]
-    stamp: str
 
 
 def _unsafe(value: str) -> str:
@@ -103,7 +102,7 @@ def serial(policy: Policy, hosts: int) -> tuple[int, ...]:
     return (sizes[0], sizes[1]) if len(sizes) > 1 else (sizes[0],)
 
 
-def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
+def inventory_text(plans: Sequence[ResolverPlan], policy: Policy,
                    verify: dict[str, tuple[list[str], list[str]]], source: str) -> str:
     """inventory.yml: `verify` maps a resolver to its (batch verify argv, which the playbook
     ends with the batch's names, and its restored-check argv)."""
@@ -111,9 +110,8 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
     lines = [f"# Written by `renamer dns export ansible` from {source}: regenerate it, do not edit it.",
              f"# The batches ({json.dumps(list(batches))}) and the failure budget "
              f"({policy.max_fail_percent} %) are playbook.yml's defaults.",
+             "# Each run of playbook.yml is an apply of its own, with an id of its own.",
              "all:",
-             "  vars:",
-             f"    renamer_stamp: {json.dumps(stamp)}",
              "  children:",
              f"    {GROUP}:",
              "      hosts:"]
@@ -139,7 +137,7 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
     return "\n".join(lines) + "\n"
 
 
-def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, stamp: str,
+def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy,
                  verify: dict[str, tuple[list[str], list[str]]], source: str) -> Export:
     """Write the playbook folder (a new or empty folder); returns what it holds."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -157,7 +155,7 @@ def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, st
         for snippet, data in plan.current.items():
             if data is not None:
                 (previous / backup_name(snippet)).write_bytes(data)
-    (folder / "inventory.yml").write_text(inventory_text(plans, policy, stamp, verify, source))
+    (folder / "inventory.yml").write_text(inventory_text(plans, policy, verify, source))
     # `serial` is templated before any inventory variable exists: the policy becomes the
     # playbook's defaults (extra vars, -e renamer_serial=..., still override them).
     playbook = folder / "playbook.yml"
@@ -168,4 +166,4 @@ def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, st
         assert default in text, f"playbook.yml no longer says {default!r}"
         text = text.replace(default, f"{variable} | default({json.dumps(value)})")
     playbook.write_text(text)
-    return Export(folder, tuple(p.resolver.name for p in plans), serial(policy, len(plans)), stamp)
+    return Export(folder, tuple(p.resolver.name for p in plans), serial(policy, len(plans)))

@@ -377,7 +377,6 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
     if refused:
         raise UnsafeError(f"{refused[0]}; nothing exported")
     _refuse_half_done(plans)  # the playbook would refuse them too; say so before anything runs
-    stamp = applies.new_id()  # the same apply identity as the built-in engine's (dns/applies.py)
     verify = {}
     batch = [*renamer_argv, "dns", "verify", "--format", "json", *dns_args, "--resolvers"]  # + names
     for plan in plans:
@@ -385,7 +384,7 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
         restored = [*renamer_argv, "dns", "verify", *dns_args, "--resolvers", name,
                     "--restored-from", str(folder.resolve() / "previous" / name)]
         verify[name] = (batch, restored)
-    return write_export(folder, plans, policy, stamp, verify, str(inventory.folder)), plans
+    return write_export(folder, plans, policy, verify, str(inventory.folder)), plans
 
 
 def _refuse_problems(plans: Sequence[ResolverPlan]) -> None:
@@ -446,14 +445,15 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
         if request.reviewed is not None and not found:
             _same_as_reviewed(plans, request.reviewed)
         _refuse_over_thresholds(plans, request.force)  # before the playbook touches any resolver
-        code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), say)
-    backups = {p.resolver.name: posixpath.join(p.resolver.backup_dir, f"{p.resolver.name}-{export.stamp}")
-               for p in plans}
+        apply_id = applies.new_id()  # the same apply identity as the built-in engine's (dns/applies.py)
+        code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), apply_id, say)
+    backups = {p.resolver.name: applies.folder_of(p.resolver, apply_id) for p in plans}
     played = {o.resolver.name: o for o in ansible_engine.outcomes(healthy, events, backups, code)}
     played.update({o.resolver.name: o for o in faulty})
     outcomes = [played[r.name] for r in resolvers]
     shown = [*selected, *(r for r in in_front(inventory, selected) if r not in selected)]
-    result = ApplyResult(_with_unmanaged(shown, checked), outcomes, interrupted, notes=notes)
+    result = ApplyResult(_with_unmanaged(shown, checked), outcomes, interrupted, notes=notes,
+                         apply_id=apply_id)
     return _ask_unmanaged(inventory, selected, result, request.verify, dnspython_querier)
 
 

@@ -6,15 +6,13 @@ the exported playbook, --retire-stale, --plan, --rollback and --resume."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from dns import message as dns_message
 from dns import query as dns_query
 from dns import rcode as dns_rcode
-from tests.testing.resolvers import Lab, addresses, broken_test, dns, move_gateway
+from tests.testing.resolvers import Lab, addresses, broken_test, dns, move_gateway, playbook_by_hand
 
 TWO = ("ns-e1", "ns-e2")
 OLD, NEW = ("10.251.0.1",), ("10.251.0.2",)  # fv-gw before and after move_gateway
@@ -66,12 +64,6 @@ def test_a_snippet_over_the_argv_limit_is_applied(run, pair) -> None:  # type: i
     assert addresses(pair, "bulk-host-02599.bulk.example.lan.") == {name: ("10.252.10.100",) for name in TWO}
 
 
-def _playbook(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "ANSIBLE_CONFIG": str(folder / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1"}
-    return subprocess.run([str(Path(sys.executable).parent / "ansible-playbook"), "playbook.yml", *args],
-                          cwd=folder, env=env, capture_output=True, text=True)
-
-
 def test_the_exported_playbook_shows_its_diff_and_restarts_through_a_handler(
         run, pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert dns(run, pair, "apply", "--resolvers", "all").exit_code == 0
@@ -79,14 +71,14 @@ def test_the_exported_playbook_shows_its_diff_and_restarts_through_a_handler(
     folder = tmp_path / "export"
     assert dns(run, pair, "export", "ansible", "--out", str(folder)).exit_code == 0
     pids = pair.pids()
-    done = _playbook(folder, "--diff")  # a real run, not --check
+    done = playbook_by_hand(folder, "--diff")  # a real run, not --check
     assert done.returncode == 0, done.stdout[-3000:]
     assert [line for line in done.stdout.splitlines() if line.startswith("-") and "10.251.0.1" in line]
     assert [line for line in done.stdout.splitlines() if line.startswith("+") and "10.251.0.2" in line]
     assert "RUNNING HANDLER [Apply | restart the resolver]" in done.stdout
     assert addresses(pair, "fv-gw.fv.lan.") == {name: NEW for name in TWO}
     assert all(pair.pids()[name] != pids[name] for name in TWO)
-    again = _playbook(folder, "--diff")
+    again = playbook_by_hand(folder, "--diff")
     assert again.returncode == 0 and "RUNNING HANDLER" not in again.stdout, again.stdout[-3000:]
 
 

@@ -125,6 +125,13 @@ def dns_process(lab: Lab, *args: str, minutes: float = 0) -> subprocess.Complete
                           env={**os.environ, "PYTHONPATH": str(root), "NO_COLOR": "1"}, check=False)
 
 
+def playbook_by_hand(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`ansible-playbook playbook.yml ARGS...` in an exported folder, as a user runs it by hand."""
+    env = {**os.environ, "ANSIBLE_CONFIG": str(folder / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1"}
+    return subprocess.run([str(Path(sys.executable).parent / "ansible-playbook"), "playbook.yml", *args],
+                          cwd=folder, env=env, capture_output=True, text=True, check=False)
+
+
 def broken_test(lab: Lab, *names: str) -> dict[str, dict[str, object]]:
     """write_resolvers' keys for resolvers whose `test` fails once an apply wrote there (it
     passes on the configuration as it stands, so the preflight lets the apply start)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from renamer.errors import RenamerError
@@ -121,6 +122,33 @@ def modified_in(root: Path, sha: str) -> list[str]:
     if done.returncode != 0:
         return []  # a root commit, or one gc took away: nothing to compare with
     return [name for name in os.fsdecode(done.stdout).split("\0") if name]
+
+
+def replaced_blobs(root: Path, paths: Sequence[str], chunk: int = 1000) -> list[tuple[str, str, str, str]]:
+    """(path, blob, the blob that replaced it, commit) for every version of `paths` a commit of
+    HEAD's history modified (merges against each parent), newest first:
+    whatever the history's shape (squashed, rebased, cherry-picked), the versions a path had are
+    the blobs its commits replaced."""
+    out: list[tuple[str, str, str, str]] = []
+    for at in range(0, len(paths), chunk):
+        done = git_run(["git", "-C", str(root), "log", "-z", "--format=%x01%H", "--raw", "--no-abbrev",
+                        "--no-renames", "-m", "--root", "HEAD", "--", *paths[at:at + chunk]],
+                       capture_output=True, check=False, env={**os.environ, **LITERAL})
+        if done.returncode != 0:
+            return out  # no commits yet
+        fields = os.fsdecode(done.stdout).split("\0")
+        commit, index = "", 0
+        while index < len(fields):
+            field = fields[index].lstrip("\n")
+            index += 1
+            if field.startswith("\x01"):
+                commit = field[1:]
+            elif field.startswith(":") and index < len(fields):
+                meta, path = field.split(), fields[index]
+                index += 1
+                if len(meta) >= 5 and meta[2].strip("0") and meta[3].strip("0") and meta[0] != ":160000":
+                    out.append((path, meta[2], meta[3], commit))
+    return out
 
 
 def blobs(root: Path, specs: list[str]) -> dict[str, bytes]:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import posixpath
+import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import stat
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -29,6 +30,7 @@ from renamer.classify import CURRENT, RECORD
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_content
 from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
+from renamer.sweep.pins_context import Contexts, repo_names
 
 PinStatus = Literal["updated", "residual", "kept"]
 ALGORITHMS = {32: "md5", 40: "sha1", 64: "sha256"}  # hex length -> hashlib name
@@ -143,14 +145,6 @@ def line_of(data: bytes, start: int) -> tuple[int, int, str]:
     return data.count(b"\n", 0, start) + 1, len(data[begin:start].decode("utf-8", "replace")) + 1, text
 
 
-def _names(holder: str, written: str) -> set[str]:
-    """The repo paths a manifest line's path may mean: from the manifest's folder, or the root."""
-    written = written.removeprefix("./")
-    out = {posixpath.normpath(posixpath.join(posixpath.dirname(holder), written)),
-           posixpath.normpath(written)}
-    return {p for p in out if not p.startswith("../") and p != ".."}
-
-
 def _names_algorithm(written: str | None, algorithm: str) -> bool:
     """Whether a prefix such as `sha256:` (or none) agrees with the digest's algorithm."""
     return written is None or written.lower().replace("-", "") == algorithm
@@ -165,7 +159,7 @@ def _certain(line: str, column: int, token: str, algorithm: str, holder: str,
         return None  # `sha256-<base64>`: a form made for pins, which names its algorithm
     manifest = _MANIFEST.match(line) or _BSD.match(line)
     if manifest and manifest.group("hash").lower() == token:
-        if _names(holder, manifest.group("path")) & target_paths:
+        if repo_names(holder, manifest.group("path")) & target_paths:
             return None
         return f"the manifest line names {manifest.group('path')}, not this file"
     assigned = _ASSIGNED.match(line)
@@ -183,35 +177,92 @@ def _certain(line: str, column: int, token: str, algorithm: str, holder: str,
 Versions = Mapping[str, Sequence[tuple[bytes, str]]]  # path -> (bytes a commit replaced, which commit)
 
 
+class Standing:
+    """The digests of the repo's files as they stand (a sweep's files aside, which it rewrites):
+    a pinned digest one of them still has may be that file's pin, and is no stale pin. Only the
+    files of a pinned size are read: a digest names bytes of one length."""
+
+    def __init__(self, project: LoadedProject, paths: Iterable[str], sizes: Iterable[int],
+                 rewritten: Iterable[str] = ()) -> None:
+        self.holders: dict[str, set[str]] = {}  # digest (any form) -> files that have it now
+        wanted, skip = set(sizes), set(rewritten)
+        limit = project.config.max_file_size
+        for rel in paths:
+            if rel in skip:
+                continue
+            try:
+                info = os.lstat(project.root / rel)
+            except OSError:
+                continue
+            if not stat.S_ISREG(info.st_mode) or info.st_size not in wanted or info.st_size > limit:
+                continue
+            try:
+                data = (project.root / rel).read_bytes()
+            except OSError:
+                continue
+            for digest in digests(data).values():
+                self.holders.setdefault(digest, set()).add(rel)
+
+    def held(self, token: str) -> list[str]:
+        """The files that still have the digest `token`."""
+        return sorted(self.holders.get(token, ()))
+
+
+def belongs(files: HexWords, contexts: Contexts, holder: str, start: int, token: str, owner: set[str],
+            standing: Standing) -> bool:
+    """Whether the digest `token` at `start` of `holder` is a pin of the file `owner` names (its
+    path, and its new path): not where its context names another file of the repo, nor, naming
+    none, where a file of the repo still has that digest (an unchanged copy: its pin holds)."""
+    data = files.data[holder]
+    _line, _column, text = line_of(data, start)
+    manifest = _MANIFEST.match(text) or _BSD.match(text)
+    if manifest is not None and manifest.group("hash").lower() == token:
+        named = sorted(repo_names(holder, manifest.group("path")) & (set(contexts.known) | owner))
+        named_one = named[0] if named else None
+    else:
+        occurrence = sum(1 for s, _e, t in files.words[holder] if t == token and s < start)
+        named_one = contexts.named(holder, data, token, occurrence, text)
+    if named_one is not None:
+        return named_one in owner
+    # the owner itself aside: a pin file that --update-pins rewrites still has its old digest now
+    return not set(standing.held(token)) - owner
+
+
 def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
-              prior: Versions | None = None) -> tuple[ScanResult, tuple[Pin, ...]]:
+              prior: Callable[[], Versions] | None = None) -> tuple[ScanResult, tuple[Pin, ...]]:
     """The pins of the files `scan` rewrites, and the scan with them: residual pins become
     `pin` references of the file holding them; with `update`, certain pins in current-state
     files become edits (the digest of the file's bytes as the sweep leaves them, pin edits
-    included), and a file that only holds pins is rewritten too. `prior` (path -> bytes an
-    earlier commit of the move replaced, and which commit) adds the pins of those bytes: left
-    stale by a sweep already committed, they follow the file's bytes now the same way."""
+    included), and a file that only holds pins is rewritten too. `prior` (asked only where some
+    file holds a digest: path -> bytes an earlier commit of the move replaced, and which commit)
+    adds the pins of those bytes: left stale by a sweep already committed, they follow the
+    file's bytes now the same way. A digest is a pin of a file only where `belongs` says so."""
     by_path = {f.path: f for f in scan.files}
     changed = [f.path for f in scan.files if f.edits]
-    if not changed and not prior:
+    if not changed and prior is None:
         return scan, ()
     files = HexWords(project, hex_holders(project, scan.paths))
     if not files.words:  # no file holds a digest-long hex word: no pin, and nothing to hash
         return scan, ()
+    earlier = prior() if prior is not None else {}
     limit = project.config.max_file_size
     old: dict[str, bytes] = {}
-    for rel in [*changed, *sorted(set(prior or {}) - set(changed))]:
+    for rel in [*changed, *sorted(set(earlier) - set(changed))]:
         content = read_content(project.root / rel, limit)
         if content is not None or rel in changed:
             old[rel] = content.data if content is not None else b""
     if not old:
         return scan, ()
     base = {rel: list(by_path[rel].edits) if rel in by_path else [] for rel in old}
+    known = set(scan.paths) | {f.new_path for f in scan.files if f.new_path}
+    contexts = Contexts(known)
+    standing = Standing(project, scan.paths, [len(old[rel]) for rel in changed]
+                        + [len(data) for versions in earlier.values() for data, _w in versions], changed)
     classes = {}
     hits: list[_Hit] = []
     decided: dict[_Hit, tuple[PinStatus, str]] = {}
     pending = list(changed)
-    needles = _prior_needles(old, prior or {})
+    needles = _prior_needles(old, earlier)
     while pending or needles:  # a file that only holds pins changes too, with --update-pins: its own next
         for rel in pending:
             for algorithm, digest in digests(old[rel]).items():
@@ -219,24 +270,39 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
         pending = []
         for holder, words in files.words.items():
             for start, end, token in words:
-                for target, algorithm, before in needles.get(token, ()):
-                    hit = _Hit(holder, start, end, token, target, algorithm, before)
-                    hits.append(hit)
-                    if holder not in classes:
-                        classes[holder] = project.classifier.classify(holder)
-                    klass = classes[holder]
-                    decided[hit] = _decide(project, files, hit, klass.status, klass.reason, by_path, base,
-                                           update)
-                    if decided[hit][0] == "updated" and holder not in old:
-                        old[holder] = files.data[holder]
-                        base[holder] = []
-                        pending.append(holder)
+                targets = [t for t in needles.get(token, ())
+                           if belongs(files, contexts, holder, start, token, _owner(by_path, t[0]), standing)]
+                if not targets:
+                    continue
+                target, algorithm, before = targets[0]
+                hit = _Hit(holder, start, end, token, target, algorithm, before)
+                hits.append(hit)
+                if holder not in classes:
+                    classes[holder] = project.classifier.classify(holder)
+                klass = classes[holder]
+                decided[hit] = _decide(project, files, hit, klass.status, klass.reason, by_path, base,
+                                       update)
+                apart = sorted({t for t, _a, _b in targets
+                                if apply_edits(old[t], base[t]) != apply_edits(old[target], base[target])})
+                if apart and decided[hit][0] != "kept":  # two files had these bytes, the sweep parts them
+                    decided[hit] = ("residual", f"{target} and {', '.join(apart)} had these bytes, and "
+                                    "the sweep rewrites them differently: update it by hand")
+                if decided[hit][0] == "updated" and holder not in old:
+                    old[holder] = files.data[holder]
+                    base[holder] = []
+                    pending.append(holder)
         needles = {}
     # a record keeps what an earlier commit replaced, as it keeps all history: not worth a line
     hits = [h for h in hits if h.before == THIS_SWEEP or decided[h][0] != "kept"]
     new = _settle(hits, decided, old, base)
     pins = tuple(_pin(files, hit, decided[hit], new) for hit in hits)
     return _with_pins(project, scan, files, hits, decided, new, old, base), pins
+
+
+def _owner(by_path: Mapping[str, FileResult], rel: str) -> set[str]:
+    """The paths that name the file `rel`: its own, and the new one where the sweep moves it."""
+    found = by_path.get(rel)
+    return {rel} | ({found.new_path} if found is not None and found.new_path else set())
 
 
 def _prior_needles(old: Mapping[str, bytes], prior: Versions) -> dict[str, list[tuple[str, str, str]]]:
@@ -359,7 +425,7 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
             manifest = _MANIFEST.match(text) or _BSD.match(text)
             if manifest is None or manifest.group("hash").lower() != token:
                 continue
-            named = sorted(_names(holder, manifest.group("path")) & listed & moved)
+            named = sorted(repo_names(holder, manifest.group("path")) & listed & moved)
             if not named:
                 continue
             if project.classifier.line_exemptions(holder, lines, [line_no - 1]):

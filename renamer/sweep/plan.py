@@ -156,7 +156,8 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
     with debug.timed("pins"):  # after the anchors: their edits change the bytes too
         # the pins a commit of this move left stale too (pins_history.py): a second sweep reports
         # what verify would, and --update-pins after the commit still updates them
-        scan, pins = find_pins(project, scan, update=update_pins, prior=replaced_versions(project))
+        scan, pins = find_pins(project, scan, update=update_pins,
+                               prior=lambda: replaced_versions(project))
     plan = Plan(project, scan, pins=pins)
     _check_renames(project, plan)
     links = [f for f in plan.scan.files if f.kind == "symlink"]

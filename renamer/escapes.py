@@ -55,6 +55,11 @@ _ESCAPE = re.compile(rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f
                      rb"|%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){1,3}|%[0-9A-Fa-f]{2}"
                      rb"|&#[xX][0-9A-Fa-f]{1,6};|&#[0-9]{1,7};"
                      rb"|\\[aijlmoqyCFHIJMOTVY89._:-]")
+# Where names are in presentation format (a zone file, BIND's, NSD's or Unbound's configuration),
+# RFC 1035 5.1 has two escapes only: `\\DDD`, a DECIMAL byte (`ana\\045ml2` is ana-ml2, `ana\\055ml2`
+# ana7ml2), and a backslash before any other character, that character (`\\x2d` is `x2d`, `%2D` no
+# escape at all). An escaped dot is a dot inside a label, no name character here.
+_DECIMAL_ESCAPE = re.compile(rb"\\\\|\\[0-9]{3}|\\[A-Za-z_:-]")
 _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:")
 _NAME_BYTES = frozenset(bytes([c]) for c in _NAME_CHARS)
 # What ends a URL before a match, on its line: a blank, a quote, a bracket.
@@ -74,7 +79,7 @@ class _Escape:
     start: int  # its span in the original
     end: int
     char: int  # the character it spells (a code point)
-    style: str  # "x", "u", "u{", "U", "N", "o" (octal), "%", "&#x", "&#", "lit" (`\\a`)
+    style: str  # "x", "u", "u{", "U", "N", "o" (octal), "d" (`\\DDD`), "%", "&#x", "&#", "lit" (`\\a`)
     upper: bool  # hex digits in upper case
     out: bytes  # what it decodes to: the character in UTF-8
 
@@ -84,14 +89,15 @@ def might_hold_escape(data: bytes) -> bool:
     return b"%" in data or b"\\" in data or b"&#" in data
 
 
-def _escapes(data: bytes) -> list[_Escape]:
+def _escapes(data: bytes, decimal: bool = False) -> list[_Escape]:
+    """Each escape of `data`, in order; `decimal`: `\\DDD` is RFC 1035's decimal, not octal."""
     out = []
     shift = 0  # bytes the escapes before this one removed
-    for x in _ESCAPE.finditer(data):
+    for x in (_DECIMAL_ESCAPE if decimal else _ESCAPE).finditer(data):
         text = x.group()
         if text == b"\\\\":
             continue
-        read = _read(text)
+        read = _read(text, decimal)
         if read is None:
             continue  # no character (a surrogate, an unknown name, invalid UTF-8): left as written
         style, digits, char = read
@@ -102,8 +108,10 @@ def _escapes(data: bytes) -> list[_Escape]:
     return out
 
 
-def _read(text: bytes) -> tuple[str, bytes, int] | None:
+def _read(text: bytes, decimal: bool = False) -> tuple[str, bytes, int] | None:
     """An escape's style, its digits and the code point it spells."""
+    if decimal and len(text) == 2:  # presentation format: `\x` is the letter x
+        return "lit", b"", text[1]
     if text.startswith(b"&#"):
         style = "&#x" if text[2:3] in b"xX" else "&#"
         digits = text[3:-1] if style == "&#x" else text[2:-1]
@@ -126,6 +134,11 @@ def _read(text: bytes) -> tuple[str, bytes, int] | None:
     elif text.startswith(b"\\u{"):
         style, digits = "u{", text[3:-1]
         char = int(digits, 16)
+    elif decimal and len(text) == 4 and text[1:].isdigit():
+        style, digits = "d", text[1:]
+        char = int(digits)
+        if char > 255:
+            return None  # BIND refuses `\256`: no byte
     elif text[1:2] in b"01234567":  # `\8`, `\9`: no octal digit, a backslash before a name character
         style, digits = "o", text[1:]
         char = int(digits, 8)
@@ -155,11 +168,19 @@ def might_escape(finder: Finder, data: bytes) -> bool:
         return False
     if _might_backslash(finder, data):
         return True
-    escapes = _escapes(data)
-    if not any(_spells_name(e) for e in escapes):
-        return False
-    decoded = _decoded(data, escapes)
-    return any(needle in decoded for needle in finder.needles)
+    # The octal and the decimal reading of `\\055` both: which one the file's format uses is not
+    # known before the file is classified (a prefilter may over-approximate).
+    readings = [False, True] if _THREE_DIGITS.search(data) else [False]
+    for decimal in readings:
+        escapes = _escapes(data, decimal)
+        if any(_spells_name(e) for e in escapes):
+            decoded = _decoded(data, escapes)
+            if any(needle in decoded for needle in finder.needles):
+                return True
+    return False
+
+
+_THREE_DIGITS = re.compile(rb"\\[0-9]{3}")
 
 
 def _might_backslash(finder: Finder, data: bytes) -> bool:
@@ -204,18 +225,20 @@ def _backslashed(finder: Finder, data: bytes, matches: list[Match]) -> list[Matc
 
 
 def escaped_matches(finder: Finder, data: bytes, matches: list[Match], *,
-                    decodes: tuple[str, ...]) -> list[Match]:
+                    decodes: tuple[str, ...], decimal: bool = False) -> list[Match]:
     """`matches` as the decoded reading has them: occurrences spelled with escapes added
     (rewritten in style where that is certain, else refused `encoded`), and matches an escape
     continues refused. `decodes`: the escape styles the file's format decodes wherever they
-    stand."""
-    return _backslashed(finder, data, _escaped(finder, data, matches, decodes))
+    stand; `decimal`: names are in presentation format (a zone file, a name server's
+    configuration), where `\\DDD` is decimal (RFC 1035 5.1)."""
+    return _backslashed(finder, data, _escaped(finder, data, matches, decodes, decimal))
 
 
-def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[str, ...]) -> list[Match]:
+def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[str, ...],
+             decimal: bool) -> list[Match]:
     if not might_hold_escape(data):
         return matches
-    escapes = _escapes(data)
+    escapes = _escapes(data, decimal)
     if not escapes:
         return matches
     if not any(_spells_name(e) or data[e.end:e.end + 1] in _NAME_BYTES for e in escapes):
@@ -301,6 +324,8 @@ def _spell(char: int, like: _Escape) -> str:
     width = {"x": 2, "u": 4, "U": 8, "%": 2, "&#x": 2}.get(like.style, 0)
     if like.style == "&#":
         return f"&#{char};"
+    if like.style == "d":
+        return f"\\{char:03d}"
     digits = f"{char:0{width}X}" if like.upper else f"{char:0{width}x}"
     prefix = {"%": "%", "&#x": "&#x"}.get(like.style, "\\" + like.style)
     return f"{prefix}{digits};" if like.style == "&#x" else f"{prefix}{digits}"

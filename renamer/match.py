@@ -142,6 +142,7 @@ class Matcher:
         out = list(self._range_stems if self._range_probe is not None else ())
         if self._reverse_owners:
             out += [b"$ORIGIN", b"PTR"]  # PTR: a reverse zone of unknown origin (below)
+        out += [b"$GENERATE", b"$generate"]  # its records spell no old value (below)
         if self._mapped_scan:
             out.append(b"ffff:")
         out += self._zone_labels
@@ -156,8 +157,13 @@ class Matcher:
         if (self._reverse_owners and (b"$ORIGIN" in data or b"$origin" in data)
                 and (b"in-addr.arpa" in (lowered := data.lower()) or b"ip6.arpa" in lowered)):
             return True  # a reverse zone: relative PTR owners of old addresses (sweep/zone_rules.py)
-        if self._reverse_owners and b"SOA" in data.upper() and b"PTR" in data.upper():
-            return True  # a reverse zone of unknown origin: its relative owners are residuals there
+        if self._reverse_owners and b"PTR" in (upper := data.upper()) and (
+                b"SOA" in upper or _PTR_RECORD.search(upper)):
+            # A reverse zone (or a fragment of one, with no SOA) of unknown origin: its relative
+            # owners are residuals there.
+            return True
+        if b"$GENERATE" in data or b"$generate" in data:
+            return True  # `$GENERATE 50-60 dyn-$ A 10.250.50.$` holds 10.250.50.54 (sweep/zone_rules.py)
         if self._zone_labels and _holds_zone_label(data, self._zone_labels):
             return True
         if self._mapped_scan and _holds_mapped(data):
@@ -487,10 +493,17 @@ def _in_windows_path(data: bytes, start: int) -> bool:
     return _WINDOWS_PATH.search(data[max(line, start - 256):start]) is not None
 
 
+_CLASS_IN = re.compile(rb"[ \t]in[ \t]")
+# A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
+_PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")
+
+
 def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
-    """Zone-like data (`$ORIGIN` or `SOA` in any case) holding an old FQDN's first label."""
+    """Zone-like data (`$ORIGIN` or `SOA` in any case, or a record's class `IN` between blanks: a
+    fragment with no SOA) holding an old FQDN's first label."""
     lowered = data.lower()
-    return (b"$origin" in lowered or b"soa" in lowered) and any(label in lowered for label in labels)
+    return any(label in lowered for label in labels) and (
+        b"$origin" in lowered or b"soa" in lowered or _CLASS_IN.search(lowered) is not None)
 
 
 def _holds_mapped(data: bytes) -> bool:

@@ -12,13 +12,25 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["bind_includes", "server_zone_files"]
+__all__ = ["bind_includes", "presentation_config", "server_zone_files"]
 
 # BIND's three comment styles; a quoted string may hold any of their markers.
 _BIND_TOKEN = re.compile(rb'"(?:[^"\\\n]|\\.)*"|/\*.*?\*/|//[^\n]*|#[^\n]*|[{};]|[^\s{};"#/]+|/', re.DOTALL)
 _ZONE_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?")
 # NSD, Unbound (auth-zone) and Knot: one key a line; a value quoted or bare, a comment after `#`.
 _KEYED = re.compile(rb'(?m)^[ \t]*(?:-[ \t]*)?(name|domain|zonefile|file)[ \t]*:[ \t]*"?([^"\s#]+)"?')
+
+
+# A name server's configuration by its file name (named.conf.local, nsd.conf, unbound.conf and their
+# templates) or folder (unbound.conf.d/): names there are in presentation format, as in a zone.
+_SERVER_CONFIG = re.compile(r"(?:[^/]*/)*(?:(?:named|nsd|unbound|knot)[^/]*\.conf[^/]*"
+                            r"|unbound\.conf\.d/[^/]+\.conf)", re.IGNORECASE)
+
+
+def presentation_config(path: str) -> bool:
+    """Whether `path` (a repo path) is a name server's configuration, where a name's `\\DDD` is a
+    decimal byte (RFC 1035 5.1) as in a zone file."""
+    return _SERVER_CONFIG.fullmatch(path) is not None
 
 
 def _bind_tokens(data: bytes) -> list[str]:

@@ -32,8 +32,8 @@ from collections.abc import Iterator
 
 from renamer.formats.base import UNBUMPED, BaseFormat, Serial
 
-__all__ = ["CLASS_TOKEN", "TTL_TOKEN", "bumped_serial", "entries", "find_serial", "is_zone",
-           "placeholder_serial", "serial_edit"]
+__all__ = ["CLASS_TOKEN", "GENERIC_TYPES", "TTL_TOKEN", "bumped_serial", "entries", "find_serial",
+           "is_records", "is_zone", "placeholder_serial", "record_type", "serial_edit"]
 
 # RFC 1982: a serial is an unsigned 32-bit number compared in sequence space.
 SERIAL_MAX = 2**32 - 1
@@ -172,6 +172,55 @@ def is_zone(data: bytes) -> bool:
     if _ORIGIN.search(data):
         return True
     return any(_plain_serial(data[a:b]) or _PLACEHOLDER.fullmatch(data[a:b]) for a, b in _soa_serials(data))
+
+
+# Record types a zone file holds, by mnemonic; RFC 3597's generic `TYPEnnn` is read as its mnemonic
+# where it is one of these numbers (a DNSSEC or digest record written generically is still one).
+GENERIC_TYPES: dict[int, bytes] = {
+    1: b"A", 2: b"NS", 5: b"CNAME", 6: b"SOA", 12: b"PTR", 13: b"HINFO", 15: b"MX", 16: b"TXT",
+    17: b"RP", 18: b"AFSDB", 21: b"RT", 28: b"AAAA", 29: b"LOC", 33: b"SRV", 35: b"NAPTR", 36: b"KX",
+    39: b"DNAME", 43: b"DS", 44: b"SSHFP", 46: b"RRSIG", 47: b"NSEC", 48: b"DNSKEY", 50: b"NSEC3",
+    51: b"NSEC3PARAM", 52: b"TLSA", 59: b"CDS", 60: b"CDNSKEY", 63: b"ZONEMD", 64: b"SVCB",
+    65: b"HTTPS", 99: b"SPF", 256: b"URI", 257: b"CAA",
+}
+_KNOWN_TYPES = frozenset(GENERIC_TYPES.values())
+_GENERIC = re.compile(rb"TYPE([0-9]{1,5})", re.IGNORECASE)
+
+
+def record_type(token: bytes) -> bytes:
+    """A record's type token in upper case, `TYPE46` read as RRSIG (RFC 3597)."""
+    upper = token.upper()
+    generic = _GENERIC.fullmatch(upper)
+    if generic is not None:
+        return GENERIC_TYPES.get(int(generic.group(1)), upper)
+    return upper
+
+
+def is_records(data: bytes) -> bool:
+    """Whether data is zone records with no SOA or `$ORIGIN` of their own: a fragment a zone
+    `$INCLUDE`s (or that nobody includes: then its origin is unknown). Every entry must read
+    [owner] [TTL] [class] TYPE RDATA with a known type (or a `$TTL`/`$INCLUDE`/`$GENERATE`
+    directive), and one record at least names its class (`IN`): a hosts file, an inventory or
+    prose never reads so."""
+    if _FENCE.search(data):
+        return False
+    records, classed = 0, False
+    for has_owner, words in entries(data):
+        tokens = [data[a:b] for a, b in words]
+        if has_owner and tokens[0].startswith(b"$"):
+            if tokens[0].upper() not in (b"$TTL", b"$INCLUDE", b"$GENERATE", b"$ORIGIN"):
+                return False
+            continue
+        i = 1 if has_owner else 0
+        while i < len(tokens) and (_TTL.fullmatch(tokens[i]) or _CLASS.fullmatch(tokens[i])):
+            classed = classed or _CLASS.fullmatch(tokens[i]) is not None
+            i += 1
+        kind = record_type(tokens[i]) if i < len(tokens) else b""
+        if i + 1 >= len(tokens) or kind == b"SOA" or (
+                kind not in _KNOWN_TYPES and not _GENERIC.fullmatch(kind)):
+            return False  # no record, or a zone's own SOA (is_zone's)
+        records += 1
+    return records > 0 and classed
 
 
 def find_serial(data: bytes) -> tuple[int, int] | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from renamer.formats.zone import CLASS_TOKEN, TTL_TOKEN, entries
+from renamer.formats.zone import CLASS_TOKEN, TTL_TOKEN, entries, record_type
 
 __all__ = ["Name", "ZoneNames", "absolute", "includes", "zone_names"]
 
@@ -55,6 +55,9 @@ class ZoneNames:
     # The first SOA's owner, absolute, where it can be read: an SOA stands at its zone's apex, so
     # this is the origin the zone is loaded with (that of the lines before any $ORIGIN).
     soa: str | None = None
+    # It holds a ZONEMD record (RFC 8976): a digest over every record of the zone, which any edit
+    # makes wrong, so that a consumer verifying it rejects the whole zone.
+    digested: bool = False
     # Where each owner of a key record (DNSKEY, CDNSKEY, CDS, DS) starts: a DS is a digest over its
     # owner name and key, so renaming that owner breaks the chain of trust from the parent.
     keyed: frozenset[int] = frozenset()
@@ -80,7 +83,7 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
     first_origin: str | None = None
     soa_owner: str | None = None
     names: list[Name] = []
-    signed = False
+    signed = digested = False
     keyed: set[int] = set()
     owner_at = -1  # index in `names` of the last owner, whose record span grows
     for has_owner, words in entries(data):
@@ -97,6 +100,12 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
         if has_owner:
             if not _PLAIN.fullmatch(tokens[0]):
                 owner_at = -1
+                # An owner written with an escape is no name read here, but what the record is
+                # still counts: a signature or a digest stands over the whole zone.
+                rest = _rest(tokens, 1)
+                kind = record_type(rest[0]) if rest else b""
+                signed = signed or kind in _SIGNER_OUTPUT
+                digested = digested or kind == b"ZONEMD"
                 continue
             start, end = words[0]
             names.append(Name(start, end, tokens[0].decode("ascii"), "owner", origin, (start, words[-1][1])))
@@ -110,8 +119,9 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
             i += 1
         if i >= len(tokens):
             continue
-        kind = tokens[i].upper()
+        kind = record_type(tokens[i])
         signed = signed or kind in _SIGNER_OUTPUT
+        digested = digested or kind == b"ZONEMD"
         if kind in _KEY_TYPES and owner_at >= 0:
             keyed.add(names[owner_at].start)
         if kind == b"SOA" and soa_owner is None:
@@ -121,7 +131,15 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
             if at < len(tokens) and _PLAIN.fullmatch(tokens[at]) and tokens[at] != b".":
                 start, end = words[at]
                 names.append(Name(start, end, tokens[at].decode("ascii"), "rdata", origin, (start, end)))
-    return ZoneNames(apex or soa_owner or first_origin, tuple(names), signed, soa_owner, frozenset(keyed))
+    return ZoneNames(apex or soa_owner or first_origin, tuple(names), signed, soa_owner, digested,
+                     frozenset(keyed))
+
+
+def _rest(tokens: list[bytes], i: int) -> list[bytes]:
+    """The tokens from the record type on: those after `i` past a TTL and a class."""
+    while i < len(tokens) and (TTL_TOKEN.fullmatch(tokens[i]) or CLASS_TOKEN.fullmatch(tokens[i])):
+        i += 1
+    return tokens[i:]
 
 
 def includes(data: bytes, origin: str | None) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from renamer import vcs_listing
-from renamer.classify import EXCLUDED, FileStatus
+from renamer.classify import EXCLUDED, RECORD, FileStatus
 from renamer.project import LoadedProject
 from renamer.sweep.explain_rules import file_rule, kept_rule
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
@@ -56,7 +56,8 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:
         return Explanation(rel, status, rule, line)
-    origins = listed_zone_origins(project.root, project.git, project.config.max_file_size)
+    origins = listed_zone_origins(project.root, project.git, project.config.max_file_size,
+                                  lambda path: classifier.classify(path).status == RECORD)
     options = ScanOptions(locate=True, locate_records=True, loose=True, zone_origins=origins)
     result = FileScanner(project, options).scan(rel)
     if result is None:

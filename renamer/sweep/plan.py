@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import debug, ignore, vcs_listing
+from renamer.classify import RECORD
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
@@ -97,8 +98,9 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     walked = ignore.walk(project.root) if git is None else None
     # Which zone each zone file holds, where a named.conf says so: read from the tracked files (git's
     # walk for untracked ones is not waited for; a server's configuration is tracked).
+    # A record (a backed-up named.conf) is never a server's configuration: no server loads it.
     zones = zone_map(project.root, git.tracked() if git is not None else walked[0] if walked else [],
-                     project.config.max_file_size)
+                     project.config.max_file_size, lambda rel: classifier.classify(rel).status == RECORD)
     if zones.origins:
         options = replace(options, zone_origins=zones.origins)
 
@@ -125,10 +127,10 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
         excluded = set(chunk.excluded)
         listed = [rel for rel in listed if rel not in excluded]
     found_files = chunk.kept
-    if zones.parents and options.edits:
+    if options.edits:
         found_files = list(including_serials(project.root, found_files, zones.parents,
                                              lambda rel: classifier.classify(rel).status,
-                                             project.config.max_file_size))
+                                             project.config.max_file_size, zones.unsure))
     debug.say(f"listed: {len(listed)} files")
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")

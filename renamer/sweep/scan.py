@@ -25,6 +25,7 @@ from renamer.decoded import (
 )
 from renamer.escapes import escaped_matches, might_escape, might_hold_escape
 from renamer.formats import Format, format_of, zone
+from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
@@ -80,10 +81,15 @@ REFUSED_HINTS = {
                    "move: the parent's DS is a digest over the owner name, so validating resolvers would "
                    "reject the zone; rename it with a key rollover (a new DS at the parent) by hand, or keep "
                    "it with a keep rule"),
-    "signed-zone": ("a DNSSEC-signed zone file (it holds RRSIG, NSEC, NSEC3 or NSEC3PARAM records): an edit "
-                    "breaks its signatures or its denial chain and "
+    "signed-zone": ("a DNSSEC-signed zone file (it holds RRSIG, NSEC, NSEC3 or NSEC3PARAM records, by "
+                    "name or in RFC 3597's generic TYPEnn form): an edit breaks its signatures or its "
+                    "denial chain and "
                     "validating resolvers refuse the name; edit the unsigned zone and sign it again "
                     "(dnssec-signzone), or keep this file with a keep rule"),
+    "zonemd": ("a zone file holding a ZONEMD record (RFC 8976): its digest covers every record, so an "
+               "edit makes a consumer that checks it (a secondary, a local root copy) refuse the whole zone; "
+               "edit the zone and compute its ZONEMD again (dnssec-signzone -z, ldns-zone-digest), or keep "
+               "this file with a keep rule"),
     "zone-origin": ("a relative name in a zone file whose origin is unknown (no $ORIGIN before it, no "
                     "named.conf naming the file, no zone $INCLUDEing it) that spells an old name or an old "
                     "address's reverse name relatively: what it means cannot be judged; add $ORIGIN (or the "
@@ -201,7 +207,11 @@ class FileScanner:
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         find = self.matcher.find_any_case if any_case else self.matcher.find
         matches = find(data, fmt.name_starts(data) if fmt is not None else ()) if hit else []
-        if hit and content.kind == "text" and (origin is not None or zone.is_zone(data)):
+        # A zone, a fragment of one (records with no SOA), a name server's configuration: names in
+        # presentation format, whose `\DDD` escapes are decimal (RFC 1035 5.1).
+        zone_like = hit and content.kind == "text" and (origin is not None or zone.is_zone(data)
+                                                         or zone.is_records(data))
+        if zone_like:
             matches = with_zone_names(data, matches, self.matcher, origin, apex)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
@@ -211,7 +221,8 @@ class FileScanner:
             matches = default_joined_matches(self.matcher, data, matches)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
-            matches = escaped_matches(self.matcher, data, matches, decodes=decodes)
+            matches = escaped_matches(self.matcher, data, matches, decodes=decodes,
+                                      decimal=zone_like or presentation_config(rel))
         if hit and content.kind == "text":
             matches = folded_matches(self.matcher, data, matches)
         if rel == ".gitmodules" and matches:

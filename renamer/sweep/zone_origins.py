@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,27 +28,39 @@ _CONFIG_NAME = re.compile(r"(?:named|bind|nsd|knot|unbound|zones?)\b.*|.*\.conf(
                           re.IGNORECASE)
 
 
+def _none(rel: str) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class ZoneMap:
     # (repo path, origin, zone) for each zone file the configuration names (origin and zone are the
     # zone's name) and each file a known zone `$INCLUDE`s, in path order.
     origins: tuple[tuple[str, str, str], ...] = ()
     parents: tuple[tuple[str, str], ...] = ()  # (fragment, a zone file whose $INCLUDE names it)
+    # Files some zone may `$INCLUDE` but whose zone is not known for certain: zones of two origins
+    # include it, or an `$INCLUDE` path names it and other repo files alike. Neither its origin
+    # nor the serial to bump is known (sweep/zone_serials.py says so).
+    unsure: tuple[str, ...] = ()
 
 
-def zone_origins(root: Path, files: Sequence[str], limit: int) -> tuple[tuple[str, str, str], ...]:
+def zone_origins(root: Path, files: Sequence[str], limit: int,
+                 record: Callable[[str], bool] = _none) -> tuple[tuple[str, str, str], ...]:
     """(repo path, origin, zone) for each zone file the configuration names (origin and zone are
     the zone's name) and each file such a zone `$INCLUDE`s, in path order."""
-    return zone_map(root, files, limit).origins
+    return zone_map(root, files, limit, record).origins
 
 
-def zone_map(root: Path, files: Sequence[str], limit: int) -> ZoneMap:
-    """zone_origins, and which zone file includes each fragment."""
+def zone_map(root: Path, files: Sequence[str], limit: int, record: Callable[[str], bool] = _none) -> ZoneMap:
+    """zone_origins, and which zone file includes each fragment. `record`: whether a path is a
+    record (a backup, an archive): no server loads it, so it is never read as configuration nor
+    as a zone including others (a backed-up named.conf naming a zone file anew would make the
+    live one's origin ambiguous)."""
     listed = set(files)
     by_name: dict[str, list[str]] = {}
     for rel in files:
         by_name.setdefault(posixpath.basename(rel), []).append(rel)
-    queue = [rel for rel in files if _CONFIG_NAME.fullmatch(posixpath.basename(rel))]
+    queue = [rel for rel in files if _CONFIG_NAME.fullmatch(posixpath.basename(rel)) and not record(rel)]
     seen: set[str] = set()
     found: dict[str, set[str]] = {}
     while queue:
@@ -72,7 +84,7 @@ def zone_map(root: Path, files: Sequence[str], limit: int) -> ZoneMap:
     out: dict[str, tuple[str, str]] = {rel: (next(iter(o)),) * 2 for rel, o in found.items() if len(o) == 1}
     ambiguous = {rel for rel, o in found.items() if len(o) > 1}
     zones: list[tuple[str, tuple[str | None, str]]] = [(rel, o) for rel, o in sorted(out.items())]
-    zones += _self_named(root, files, limit, set(out) | ambiguous)
+    zones += _self_named(root, files, limit, set(out) | ambiguous, record)
     parents: dict[str, set[str]] = {}
     read: set[str] = set()
     while zones:
@@ -84,7 +96,14 @@ def zone_map(root: Path, files: Sequence[str], limit: int) -> ZoneMap:
         if content is None or content.kind != "text" or b"$include" not in content.data.lower():
             continue
         for path, given in includes(content.data, start):
-            target = _in_repo(rel, path, listed, by_name)
+            named = _candidates(rel, path, listed, by_name)
+            if len(named) > 1:  # `/etc/bind/hosts.inc` and two repo files called hosts.inc
+                for target in named:
+                    ambiguous.add(target)
+                    out.pop(target, None)
+                    parents.pop(target, None)
+                continue
+            target = named[0] if named else None
             if target is None or target == rel or target in ambiguous:
                 continue
             if out.get(target, (given, apex)) != (given, apex):
@@ -97,14 +116,15 @@ def zone_map(root: Path, files: Sequence[str], limit: int) -> ZoneMap:
             parents.setdefault(target, set()).add(rel)
             zones.append((target, (given, apex)))
     return ZoneMap(tuple(sorted((rel, origin, apex) for rel, (origin, apex) in out.items())),
-                   tuple(sorted((rel, by) for rel, including in parents.items() for by in including)))
+                   tuple(sorted((rel, by) for rel, including in parents.items() for by in including)),
+                   tuple(sorted(ambiguous)))
 
 
 _INCLUDE_LINE = "^[$][Ii][Nn][Cc][Ll][Uu][Dd][Ee]"  # ERE and PCRE alike: $INCLUDE in any case
 
 
-def _self_named(root: Path, files: Sequence[str], limit: int,
-                known: set[str]) -> list[tuple[str, tuple[str | None, str]]]:
+def _self_named(root: Path, files: Sequence[str], limit: int, known: set[str],
+                record: Callable[[str], bool]) -> list[tuple[str, tuple[str | None, str]]]:
     """(path, (origin, apex)) of each zone file no configuration names that `$INCLUDE`s a file and
     says its own zone (`$ORIGIN`, or an absolute SOA owner): its includes are read against the
     origin in force where each directive stands. The origin it starts with is its SOA owner's
@@ -114,7 +134,7 @@ def _self_named(root: Path, files: Sequence[str], limit: int,
     # reading every file here first would cost a 40k-file repo seconds (None outside git: read them).
     holding = vcs_status.worktree_files_holding(root, _INCLUDE_LINE)
     for rel in files:
-        if rel in known or (holding is not None and rel not in holding):
+        if rel in known or (holding is not None and rel not in holding) or record(rel):
             continue
         content = read_content(f"{root}/{rel}", limit)
         if content is None or content.kind != "text" or b"$include" not in content.data.lower():
@@ -127,26 +147,35 @@ def _self_named(root: Path, files: Sequence[str], limit: int,
     return out
 
 
-def listed_zone_origins(root: Path, git: bool, limit: int) -> tuple[tuple[str, str, str], ...]:
+def listed_zone_origins(root: Path, git: bool, limit: int,
+                        record: Callable[[str], bool] = _none) -> tuple[tuple[str, str, str], ...]:
     """zone_origins over the repo's files as a scan lists them (git's tracked files, else the
     walk): for a command that scans one file (`explain`) as the sweep would."""
     files = vcs_listing.ls_files(root, "--cached") if git else ignore.walk(root)[0]
-    return zone_origins(root, files, limit)
+    return zone_origins(root, files, limit, record)
 
 
 def _in_repo(config: str, path: str, listed: set[str], by_name: dict[str, list[str]]) -> str | None:
     """The repo file a configured path names: beside the configuration or at the repo root when
     relative, else the one repo file sharing the most trailing components with it."""
+    named = _candidates(config, path, listed, by_name)
+    return named[0] if len(named) == 1 else None
+
+
+def _candidates(config: str, path: str, listed: set[str], by_name: dict[str, list[str]]) -> list[str]:
+    """The repo files a configured path may name: the one beside the configuration or at the repo
+    root when relative, else those sharing the most trailing components with it (two or more:
+    it names none for certain)."""
     if not path or "\0" in path:
-        return None
+        return []
     if not path.startswith("/"):
         for base in (posixpath.dirname(config), ""):
             joined = posixpath.normpath(posixpath.join(base, path))
             if joined in listed:
-                return joined
+                return [joined]
     parts = [p for p in path.split("/") if p not in ("", ".")]
     if not parts or parts[-1] == "..":
-        return None
+        return []
     best: list[str] = []
     best_depth = 0
     for rel in by_name.get(parts[-1], []):
@@ -155,7 +184,7 @@ def _in_repo(config: str, path: str, listed: set[str], by_name: dict[str, list[s
             best, best_depth = [rel], depth
         elif depth == best_depth:
             best.append(rel)
-    return best[0] if len(best) == 1 else None
+    return best
 
 
 def _shared_tail(a: list[str], b: list[str]) -> int:

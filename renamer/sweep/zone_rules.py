@@ -10,7 +10,9 @@ An owner (or a `$ORIGIN`) must stay inside its zone: BIND ignores an out-of-zone
 record would be lost. Such a name is never rewritten; it and its whole record are a residual
 (`zone-owner`, or `reverse-owner` in a reverse zone): the record moves to the other zone's file by
 hand. An RDATA name may point anywhere (a CNAME to another zone), and simply follows. A signed
-zone (a signer's RRSIG, NSEC, NSEC3 or NSEC3PARAM records) is never edited at all (`signed-zone`).
+zone (a signer's RRSIG, NSEC, NSEC3 or NSEC3PARAM records, by name or as RFC 3597's `TYPEnn`) is
+never edited at all (`signed-zone`), nor is a zone holding a ZONEMD digest over its records
+(`zonemd`). A `$GENERATE` line one of whose records is an old address or name is a `range`.
 A zone that only publishes keys (DNSKEY, CDNSKEY, CDS; signed by its server inline) is edited as
 usual, since the server signs again, except where a key record's owner would be renamed (the
 zone renamed whole, or a DS in a parent zone): a DS digest covers the owner name, so the chain of
@@ -19,16 +21,19 @@ trust would break (`dnssec-key`; the whole file where the owner moves with its `
 A relative name whose origin is unknown (no `$ORIGIN` before it, no named.conf naming the file,
 no zone including it) means nothing certain: where it spells an old name relatively (`ana-ml2`
 or `ana-ml2.ana` for `ana-ml2.ana.lan`) or an old address's reverse name (`54` or `54.50` for
-10.250.50.54, in a file holding PTR records) it is a residual (`zone-origin`), never a silent pass.
+10.250.50.54, an IPv6 address's leading nibbles, in a file holding PTR records) it is a residual
+(`zone-origin`), with the rest of its record when it is an owner, never a silent pass.
 """
 
 from __future__ import annotations
 
 import bisect
 import ipaddress
+from collections.abc import Iterator
 from dataclasses import replace
 
 from renamer import forms as spelling
+from renamer.formats.zone_generate import generates
 from renamer.formats.zone_names import Name, absolute, zone_names
 from renamer.match import Matcher
 from renamer.occurrences import Match
@@ -48,6 +53,12 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
         # the name (SERVFAIL), or the chain proves the new name does not exist. The unsigned zone
         # is edited, then signed again.
         return _refused(matches, "signed-zone")
+    if zone.digested:
+        # ZONEMD (RFC 8976): one digest over every record; an edit makes a consumer that checks it
+        # (a secondary, an RFC 8806 root copy) refuse the whole zone. Edit, then digest it again.
+        return _refused(matches, "zonemd")
+    if b"$generate" in data.lower():
+        matches = _generated(data, matches, matcher, origin)
     matches = _unknown_origins(data, zone.names, matches, matcher)
     if zone.apex is None or not zone.names:
         return matches
@@ -145,17 +156,70 @@ def _unknown_origins(data: bytes, names: tuple[Name, ...], matches: list[Match],
         return matches
     spellings = _relative_spellings(matcher, b"PTR" in data.upper())
     covered = [(m.start, m.end) for m in matches]
+    flagged = [n for n in loose if n.text.lower() in spellings]
     added = [Match(n.start, n.end, n.text, spellings[n.text.lower()][1],
                    spellings[n.text.lower()][2], refused="zone-origin")
-             for n in loose if n.text.lower() in spellings
-             and not any(a < n.end and n.start < b for a, b in covered)]
-    return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+             for n in flagged if not any(a < n.end and n.start < b for a, b in covered)]
+    # The rest of an undecided owner's record waits with it: its address renumbered while the
+    # owner may keep the old name would give that name the new host's address.
+    records = sorted(n.record for n in flagged if n.role == "owner")
+    if records:
+        firsts = [a for a, _ in records]
+        matches = [replace(m, refused="zone-origin") if m.refused is None and m.kept is None
+                   and _within(m.start, records, firsts) else m for m in matches]
+    return sorted([*matches, *added], key=lambda m: m.start) if added or records else matches
+
+
+def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str | None) -> list[Match]:
+    """`matches` with each `$GENERATE` line one of whose records is an old name or address (an
+    owner or RDATA the iterator makes: `dyn-$ A 10.250.50.$` over 50-60 holds 10.250.50.54) a
+    residual `range`, as any other range of machines: renumbering one member breaks the set, and
+    no text edit of the template renames one member alone. Old values its constant text spells
+    (`dyn-$ CNAME ana-ml2.ana.lan.`) are the exact matcher's, rewritten as usual."""
+    lines = generates(data, origin)
+    if not lines:
+        return matches
+    spellings = _relative_spellings(matcher, True)
+    added: list[Match] = []
+    spans: list[tuple[int, int]] = []
+    for line in lines:
+        constant = {m.old.lower() for m in matcher.find_any_case(data[line.start:line.end])}
+        hit = _member(matcher, line.records(), line.origin, spellings, constant)
+        if hit is not None:
+            spans.append((line.start, line.end))
+            added.append(Match(line.start, line.end, hit.old, hit.new, hit.kind, refused="range"))
+    if not added:
+        return matches
+    firsts = [a for a, _ in spans]
+    out = [m for m in matches if not _within(m.start, spans, firsts)]
+    return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _member(matcher: Matcher, records: Iterator[tuple[str, str]], origin: str | None,
+            spellings: dict[str, tuple[str, str, str]], constant: set[str]) -> Match | None:
+    """The first old value among the generated records' owners and RDATA, read against `origin`
+    (a relative owner under an unknown one compared with the old values' relative spellings)."""
+    for owner, rdata in records:
+        for at, text in enumerate([owner, *rdata.split()]):
+            meant = absolute(text, origin) if not text.endswith(".") else text.lower()
+            # What the name means first (`ana-ml2` under ana.lan. is ana-ml2.ana.lan), then its text
+            # (an address, a name written absolute).
+            candidates = [text] if meant is None else [meant.rstrip("."), text]
+            for candidate in candidates:
+                for m in matcher.find_any_case(candidate.encode("utf-8", "replace")):
+                    if m.refused is None and m.old.lower() not in constant:
+                        return m
+            if meant is None and at == 0 and text.lower() in spellings:
+                old, new, kind = spellings[text.lower()]
+                return Match(0, 0, old, new, kind)
+    return None
 
 
 def _relative_spellings(matcher: Matcher, reverse: bool) -> dict[str, tuple[str, str, str]]:
     """relative spelling -> (old, new, kind): each proper leading part of an old FQDN, label by
-    label (`ana-ml2`, `ana-ml2.ana` of `ana-ml2.ana.lan`), and where `reverse`, of an old IPv4
-    address's reverse name (`54`, `54.50`, `54.50.250`, `54.50.250.10`)."""
+    label (`ana-ml2`, `ana-ml2.ana` of `ana-ml2.ana.lan`), and where `reverse`, of an old
+    address's reverse name (`54`, `54.50`, `54.50.250`, `54.50.250.10`; an IPv6 address's nibbles,
+    `4`, `4.5`, ... all 32 of them)."""
     out: dict[str, tuple[str, str, str]] = {}
     for old, new in matcher.hosts:
         labels = old.lower().strip(".").split(".")
@@ -167,10 +231,8 @@ def _relative_spellings(matcher: Matcher, reverse: bool) -> dict[str, tuple[str,
                 address = ipaddress.ip_address(old)
             except ValueError:
                 continue  # a network or a range: its own rules
-            if address.version != 4:
-                continue
             labels = address.reverse_pointer.split(".")
-            for n in range(1, 5):
+            for n in range(1, 5 if address.version == 4 else 33):
                 out.setdefault(".".join(labels[:n]), (old, new, "reverse"))
     return out
 

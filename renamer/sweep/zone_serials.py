@@ -17,23 +17,34 @@ from pathlib import Path
 
 from renamer.classify import CURRENT
 from renamer.formats.zone import FORMAT as ZONE
+from renamer.formats.zone import is_records
 from renamer.sweep.content import read_content
 from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference
 
 
 def including_serials(root: Path, files: Sequence[FileResult], parents: Sequence[tuple[str, str]],
-                      status_of: Callable[[str], str], limit: int) -> tuple[FileResult, ...]:
+                      status_of: Callable[[str], str], limit: int,
+                      unsure: Sequence[str] = ()) -> tuple[FileResult, ...]:
     """`files` (in path order) with the serial of each zone that includes a changed fragment
     bumped. `parents`: (fragment, including file) pairs (sweep/zone_origins.py); `status_of`:
-    a path's classification (only a current-state zone file is edited)."""
+    a path's classification (only a current-state zone file is edited); `unsure`: files whose
+    including zone is not known for certain (sweep/zone_origins.py's ZoneMap.unsure)."""
     up: dict[str, set[str]] = {}
     for part, by in parents:
         up.setdefault(part, set()).add(by)
     by_path = {f.path: f for f in files}
+    out = dict(by_path)
+    # A changed fragment (records with no SOA) that no zone is known to include: the serial that
+    # makes a server load the change belongs to a zone the sweep cannot name for certain.
+    for held in files:
+        if held.edits and held.path not in up and held.kind == "text":
+            why = _orphan(root, held.path, limit, held.path in unsure)
+            if why is not None:
+                unbumped = Reference(held.path, 1, 1, "SOA serial", "", RESIDUAL, "zone-serial", why)
+                out[held.path] = replace(held, references=(*held.references, unbumped))
     changed = [f for f in files if f.edits and f.path in up and not (f.serial and f.serial[1])]
     if not changed:
-        return tuple(files)
-    out = dict(by_path)
+        return tuple(out[path] for path in sorted(out))
     for fragment in changed:
         roots = _roots(fragment.path, up)
         left = [r for r in roots if not _bump(root, r, out, status_of, limit)]
@@ -47,6 +58,31 @@ def including_serials(root: Path, files: Sequence[FileResult], parents: Sequence
             left_note = Reference(fragment.path, 1, 1, "SOA serial", "", RESIDUAL, "zone-serial", note)
             out[fragment.path] = replace(held, references=(*held.references, left_note))
     return tuple(out[path] for path in sorted(out))
+
+
+def _orphan(root: Path, rel: str, limit: int, unsure: bool) -> str | None:
+    """Why no serial is bumped for the changed records of `rel`, where it is a zone fragment (zone
+    records with no SOA) no zone is known to include; None for any other file."""
+    # Its first lines first: most changed files are no zone records, and a sweep changing thousands
+    # of files should not read each one twice.
+    try:
+        with open(f"{root}/{rel}", "rb", buffering=0) as held:
+            head = held.read(4096)
+    except OSError:
+        return None
+    if not is_records(head[: head.rfind(b"\n") + 1] if len(head) == 4096 else head):
+        return None
+    content = read_content(f"{root}/{rel}", limit)
+    if content is None or content.kind != "text" or not is_records(content.data):
+        return None
+    if unsure:
+        return ("records of this zone fragment change, but which zone $INCLUDEs it is not certain "
+                "(zones of different origins include it, or an $INCLUDE path names it and other repo "
+                "files alike): bump the serial of the zone that loads it by hand, or the name servers "
+                "keep the old data")
+    return ("records of this zone fragment (no SOA of its own) change, and no zone in the repo "
+            "$INCLUDEs it: bump the serial of the zone that loads it by hand, or the name servers "
+            "keep the old data")
 
 
 def _roots(path: str, up: dict[str, set[str]]) -> list[str]:

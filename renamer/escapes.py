@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from renamer.occurrences import Match
+from renamer.unicode_names import folded_matches, might_fold
 
 # An escaped backslash first (`\\x2d` is a backslash, then `x2d`), so a run is read in pairs.
 # Then every spelling of one character: `\\x2d`, `\\u002d`, `\\u{2d}` (JavaScript, Rust),
@@ -175,7 +176,7 @@ def might_escape(finder: Finder, data: bytes) -> bool:
         escapes = _escapes(data, decimal)
         if any(_spells_name(e) for e in escapes):
             decoded = _decoded(data, escapes)
-            if any(needle in decoded for needle in finder.needles):
+            if any(needle in decoded for needle in finder.needles) or might_fold(finder, decoded):
                 return True
     return False
 
@@ -248,7 +249,16 @@ def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[s
     for e in escapes:
         removed.append(removed[-1] + e.end - e.start - len(e.out))
     found = []
-    for d in finder.find(_decoded(data, escapes)):
+    decoded = _decoded(data, escapes)
+    readings = finder.find(decoded)
+    # what the decoded text spells once normalised too (`bu%CC%88cher`: NFD, percent-encoded): refused
+    # `encoded`, since whether a consumer decodes and then normalises is not certain
+    direct = {id(d) for d in readings}
+    readings = folded_matches(finder, decoded, readings)
+    for d in readings:
+        if id(d) not in direct and d.refused is None and d.kept is None:
+            d.refused = ENCODED
+    for d in readings:
         first = bisect.bisect_left(positions, d.start)
         last = bisect.bisect_left(positions, d.end)
         inside = escapes[first:last]

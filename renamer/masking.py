@@ -75,10 +75,11 @@ def mask_line(line: str) -> str:
     line = _QUERY.sub(lambda m: m.group(1) + MASK if is_secret_name(m.group("name")) else m.group(0), line)
     line = _AUTH_HEADER.sub(_mask_header, line)  # first: `Authorization: Bearer X` is no key: value pair
     line = _FLOW.sub(_mask_flow, line)  # before pairs: a flow value runs to its comma, spaces and all
+    # before pairs: `$pw = ConvertTo-SecureString 'X'` would lose the command's name to the mask
+    line = mask_args(line, is_secret_name)
     line = _PAIR.sub(_mask_pair, line)
     line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
     line = mask_flags(line, is_secret_name)
-    line = mask_args(line, is_secret_name)
     if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
         line = _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
     return _PGPASS.sub(rf"\g<1>{MASK}", line)

@@ -1,6 +1,8 @@
 """Secrets a command takes as plain arguments, not after a flag: `htpasswd -b FILE USER PASSWORD`,
 `mc alias set NAME URL ACCESS SECRET`, `vault login TOKEN`, `nmcli ... wifi-sec.psk PSK`,
-`rabbitmqctl add_user USER PASSWORD`, `sqlplus user/PASSWORD@db`.
+`rabbitmqctl add_user USER PASSWORD`, `sqlplus user/PASSWORD@db`, and the password after a share:
+`net use [X:] \\\\host\\share PASSWORD [/user:DOM\\bob]` (Windows, any case), `smbclient //host/share
+PASSWORD -U bob`, `net user bob PASSWORD /add`.
 
 One table, `GRAMMARS`, says for each command (its name, and the subcommand words that make it take
 the secret) which of its flags take the next word as their value, and where the secret sits among
@@ -34,6 +36,10 @@ class Grammar:
     named_at: int | None = None  # the positional naming a key: when it names a secret, the next is one
     part: re.Pattern[str] | None = None  # a positional holding the secret inside: group 1 is masked
     bare_only: bool = False  # positions count only words that are no `field=value` and no `-`
+    after: re.Pattern[str] | None = None  # a positional matching it (a share): the next one is a secret
+    slash_flags: bool = False  # Windows: a word starting with one `/` (`/user:bob`, `/add`) is a flag
+    secret_flags: frozenset[str] = frozenset()  # flags (lower case, `-` or `/`) whose next word is a secret
+    at_start: bool = False  # only where a command starts: prose says "the net user count" too
 
 
 def _htpasswd(flags: frozenset[str]) -> tuple[int, ...]:
@@ -53,6 +59,15 @@ _VAULT_VALUED = frozenset({"method", "address", "path", "field", "format", "name
                            "ca-path", "client-cert", "client-key", "mfa", "header", "wrap-ttl",
                            "policy-override", "tls-server-name", "agent-address", "log-level"})
 _USER_SLASH_PASSWORD = re.compile(r"^['\"]?[^/\s'\"@]+/([^@\s'\"]+)")  # Oracle's user/password@db
+# A share, `\\\\host\\share` or `//host/share` (a shell script may double each backslash).
+_SHARE = re.compile(r"^['\"]?(?:(?:\\\\)+|//)[^\\/\s'\"]+")
+# Words where a password may stand that are none: a prompt (`*`), a redirection, a variable's flag.
+_NO_SECRET = re.compile(r"^(?:\*|\d*[<>].*|['\"]?\*['\"]?)$")
+_SMBCLIENT_LONG = frozenset({
+    "user", "workgroup", "command", "directory", "port", "ip-address", "max-protocol", "netbiosname",
+    "scope", "configfile", "debuglevel", "log-basename", "signing", "authentication-file", "tar",
+    "name-resolve", "message", "list", "socket-options", "timeout", "send-buffer", "client-protection",
+    "option", "realm", "debug-stdout"})
 
 # command (its words, a path before the first allowed) -> where it takes a secret as an argument
 GRAMMARS: dict[str, Grammar] = {
@@ -74,13 +89,25 @@ GRAMMARS: dict[str, Grammar] = {
     "expdp": Grammar(part=_USER_SLASH_PASSWORD),
     "impdp": Grammar(part=_USER_SLASH_PASSWORD),
     "rman target": Grammar(part=_USER_SLASH_PASSWORD),
+    "net use": Grammar(after=_SHARE, slash_flags=True, at_start=True),
+    "net user": Grammar(positions=_at(1), slash_flags=True, at_start=True),
+    "smbclient": Grammar(valued="UWIpnOsldmtTDcAiRbLMS", valued_long=_SMBCLIENT_LONG, after=_SHARE),
+    "schtasks": Grammar(slash_flags=True, secret_flags=frozenset({"/p", "/rp"})),
+    # PowerShell: `ConvertTo-SecureString 'PW' -AsPlainText -Force`, or `-String PW`
+    "convertto-securestring": Grammar(positions=_at(0), secret_flags=frozenset({"-string"})),
 }
 
-# A command is found by its first word; its subcommand words are its first positionals, after any
-# global flags (`rabbitmqctl -n rabbit@h add_user`).
-_TOOL = re.compile(r"(?<![\w.\-/])(?:[\w.\-]*/)?(" + "|".join(
+# A command is found by its first word, in any case (Windows reads `NET USE` and `net.exe use`); its
+# subcommand words are its first positionals, after any global flags (`rabbitmqctl -n rabbit@h add_user`).
+_TOOL = re.compile(r"(?i)(?<![\w.\-/])(?:[\w.\-]*[/\\])?(" + "|".join(
     re.escape(tool) for tool in sorted({t.split()[0] for t in GRAMMARS}, key=len, reverse=True))
-    + r")(?![\w\-])")
+    + r")(?:\.exe)?(?![\w\-])")
+# Where a command starts: the line's start, after `|;&(`, a quote, a backtick, a `key:` or `key=`,
+# a YAML item, or a word that runs the next (`RUN`, `cmd /c`, `call`, `sudo`, `then`, `@`).
+_COMMAND_START = re.compile(r"(?:^|[|;&(`'\":=]"
+                            r"|(?<![\w-])(?:RUN|/[cCkK]|call|CALL|start|sudo|then|do|else|exec))"
+                            r"\s*(?:-\s+)?@?\s*\Z")
+_PATH_BEFORE = re.compile(r"(?:[A-Za-z]:)?[\w.\\/-]*[\\/]\Z")  # `C:\Windows\System32\` before `net.exe`
 _WORD = re.compile(r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"|;&]+)+""")
 _END = re.compile(r"[|;&]")
 # vault's `username=u password=P` (its fields are lower case); a token may end in `=` (base64)
@@ -94,15 +121,24 @@ HINTS = tuple(sorted({max(tool.split(), key=len) for tool in GRAMMARS}))
 class _Read:
     flags: set[str] = field(default_factory=set)
     positionals: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, word)
+    secrets: list[tuple[int, int]] = field(default_factory=list)  # words after a secret flag
 
 
 def _read(grammar: Grammar, line: str, start: int, end: int) -> _Read:
     """The command's flags and positional words between `start` and `end`."""
-    out, skip, rest = _Read(), False, False
+    out, skip, rest, secret = _Read(), False, False, False
     for m in _WORD.finditer(line, start, end):
         word = m.group()
-        if skip:
+        if secret:
+            secret = False
+            if not _NO_SECRET.match(word):
+                out.secrets.append((m.start(), m.end()))
+        elif not rest and word.lower() in grammar.secret_flags:
+            secret = True  # schtasks `/rp PW`, PowerShell's `-String PW`
+        elif skip:
             skip = False
+        elif grammar.slash_flags and not rest and word.startswith("/") and not word.startswith("//"):
+            continue  # `/user:DOM\bob`, `/persistent:no`, `/add`: Windows flags, their value in the word
         elif rest or word == "-" or not word.startswith("-"):
             out.positionals.append((m.start(), m.end(), word))
         elif word == "--":
@@ -132,12 +168,17 @@ def _secrets(grammar: Grammar, read: _Read, is_secret_name: Callable[[str], bool
     words = read.positionals
     counted = [w for w in words if not (_FIELD.match(w[2]) or w[2] == "-")] if grammar.bare_only else words
     spans = [(w[0], w[1]) for i, w in enumerate(counted) if i in grammar.positions(frozenset(read.flags))]
+    spans += read.secrets
     for i, (_s, _e, word) in enumerate(words[:-1]):
         if grammar.keyword is not None and grammar.keyword.search(word.strip("'\"")):
             spans.append(words[i + 1][:2])
     at = grammar.named_at
     if at is not None and len(words) > at + 1 and is_secret_name(words[at][2].strip("'\"")):
         spans.append(words[at + 1][:2])
+    if grammar.after is not None:
+        share = next((i for i, w in enumerate(words) if grammar.after.match(w[2])), None)
+        if share is not None and share + 1 < len(words) and not _NO_SECRET.match(words[share + 1][2]):
+            spans.append(words[share + 1][:2])
     if grammar.part is not None and words:
         inner = grammar.part.match(words[0][2])
         if inner:
@@ -154,10 +195,12 @@ def mask_args(line: str, is_secret_name: Callable[[str], bool]) -> str:
         spans: list[tuple[int, int]] = []
         for command, grammar in GRAMMARS.items():
             first, *sub = command.split()
-            if first != tool.group(1):
+            if first != tool.group(1).lower():
+                continue
+            if grammar.at_start and not _COMMAND_START.search(_PATH_BEFORE.sub("", line[:tool.start()])):
                 continue
             read = _read(grammar, line, tool.end(), end)
-            if [w[2] for w in read.positionals[:len(sub)]] == sub:
+            if [w[2].lower() for w in read.positionals[:len(sub)]] == sub:
                 read.positionals = read.positionals[len(sub):]
                 spans += _secrets(grammar, read, is_secret_name)
         for s, e in sorted(set(spans), reverse=True):

@@ -29,6 +29,7 @@ SHORT_FLAGS: dict[str, str] = {
     "snmpset": "cAX", "snmpbulkwalk": "cAX", "snmptrap": "cAX",
     "mosquitto_pub": "P", "mosquitto_sub": "P", "mosquitto_rr": "P", "racadm": "p", "ssh-keygen": "NP",
     "useradd": "p", "usermod": "p", "az login": "p", "influx": "pt",
+    "psexec": "p", "PsExec": "p", "psexec64": "p", "PsExec64": "p", "paexec": "p",
 }
 # Tools whose short flags never hold their value attached (Go's flag package, Python's argparse
 # here): influx `-password X` is a long flag, not `-p` with `assword`.
@@ -45,6 +46,12 @@ _SINGLE = re.compile(r"(?<![^\s'\"(])-(?P<name>[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0
 _NOT_A_VALUE = re.compile(r"['\"]?(?:pass|env|file|fd|stdin)(?::|['\"]?$)|-")
 _USER_COMMA = re.compile(r"(?<![^\s(`])((?:lftp|[\w.\-]*/lftp)\b[^|;&]*?\s-u\s+['\"]?[^\s,'\"]+,)([^\s'\"]+)")
 _SAMBA_USER = re.compile(r"(?<!\S)((?:-U|--user)(?:\s+|=)['\"]?[^\s%'\"]+%)([^\s'\"]+)")  # user%password
+# Windows tools whose password flag takes its value after a colon: FreeRDP's `/p:X` (and its
+# pass-the-hash `/pth:X`), winrs's `-p:X` (`/p:` alone is no secret: `net use /p:yes` persists).
+_COLON_PASSWORD = re.compile(r"(?i)(?<![\w.\-])((?:[\w.\-]*[/\\])?(?:x|wl|sdl-)?freerdp3?(?:\.exe)?\s[^|;&]*?"
+                             r"(?<!\S)[/+]?(?:p|pth|password):)([^\s'\"]+)"
+                             r"|(?<![\w.\-])((?:[\w.\-]*[/\\])?winrs(?:\.exe)?\s[^|;&]*?(?<!\S)[-/](?:p|password):)"
+                             r"([^\s'\"]+)")
 _PASS_ARG = re.compile(r"(?<![\w-])(-pass(?:in|out)?\s+['\"]?pass:)([^\s'\"]+)")  # openssl
 _TOOL = re.compile(r"(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
     re.escape(tool).replace(r"\ ", r"\s+") for tool in sorted(SHORT_FLAGS, key=len, reverse=True))
@@ -55,7 +62,8 @@ _SHORT = {(flags, spaced): re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])"
 # the words a line must hold for any shape above (the caller's cheap prefilter adds these)
 HINTS = ("--", "-pass", "-u", "redis", "valkey", "keydb", "sshpass", "mysql", "mariadb", "ipmitool",
          "ldap", "mongo", "rabbitmq", "login", "smb", "crackmapexec", "netexec", "zip", "7z", "sqlcmd",
-         "bcp", "snmp", "mosquitto", "racadm", "ssh-keygen", "useradd", "usermod", "influx", "lftp")
+         "bcp", "snmp", "mosquitto", "racadm", "ssh-keygen", "useradd", "usermod", "influx", "lftp",
+         "psexec", "paexec", "freerdp", "winrs")
 
 
 def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:
@@ -65,6 +73,7 @@ def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:
     line = _USER_COMMA.sub(rf"\g<1>{MASK}", line)  # lftp -u user,password
     line = _SAMBA_USER.sub(rf"\g<1>{MASK}", line)
     line = _PASS_ARG.sub(rf"\g<1>{MASK}", line)
+    line = _COLON_PASSWORD.sub(lambda m: f"{m.group(1) or m.group(3)}{MASK}", line)
     start = 0
     while tool := _TOOL.search(line, start):
         name = " ".join(tool.group(1).split())

@@ -5,10 +5,12 @@ cover the current files."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name, looks_like_tooling
+from renamer.scaffold_live import is_tool_output
 
 # Folder names that hold history whatever their files say.
 HISTORY = re.compile(r"(?i)^(.*memory\.d|journals?|logbook|history|incidents?|postmortems?|post-mortems?|"
@@ -42,22 +44,46 @@ class Proposal:
     unclassified: list[str] = field(default_factory=list)
     why_unclassified: dict[str, str] = field(default_factory=dict)
     ranges: list[str] = field(default_factory=list)  # path:line: text, for each refused occurrence
+    # folders named for copies that hold live configuration -> the live file that says so
+    live_named: dict[str, str] = field(default_factory=dict)
+    live_in_preset: list[str] = field(default_factory=list)  # current files a preset folder pattern covers
+    live_copies: dict[str, str] = field(default_factory=dict)  # a copy inside a live folder -> its original
+    preset_names: list[str] = field(default_factory=list)  # the preset's record classes: names taken
+    # preset classes written again with the live folders taken out: (name, patterns, reason)
+    preset_overrides: list[tuple[str, list[str], str]] = field(default_factory=list)
 
 
 def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set[str],
           reads: str | None = None) -> None:
-    """Put `rel` in one place; `reads`: the live file a test names (scaffold_tests.live_file)."""
+    """Put `rel` in one place; `reads`: the live file a test names (scaffold_tests.live_file).
+    A folder in `proposal.live_named` (named for copies, holding live configuration) is no record
+    by its name: its files are placed as if it were named otherwise."""
     folders = rel.split("/")[:-1]
-    history = _first(folders, HISTORY)
+    live = proposal.live_named
+    history = _first(folders, HISTORY, live)
     fixtures = _first(folders, FIXTURES)
     tests = _first(folders, TESTS)
     ambiguous = _first(folders, _AMBIGUOUS)
-    backup = _first(folders, BACKUP_FOLDER)
+    backup = _first(folders, BACKUP_FOLDER, live)
     if backup is not None and is_role_name(backup):
         backup = None
-    backup_name = backup_file_pattern(rel.rsplit("/", 1)[-1])
+    name = rel.rsplit("/", 1)[-1]
+    backup_name = backup_file_pattern(name)
+    above = {literal_pattern("/".join(folders[: d + 1])) + "/**" for d in range(len(folders))}
+    in_live = bool(live.keys() & above)
     parent = "/".join(folders)
-    if preset.match_file(rel):
+    live_copy = in_live and backup is None and history is None and (
+        is_tool_output(name) or rel in proposal.live_copies)
+    if live_copy:  # before the preset: its folder pattern is taken out for the live folder
+        # a dump the live backup service wrote, or a copy of another file: what was, kept
+        proposal.records.setdefault(literal_pattern(rel), []).append(rel)
+        proposal.record_reasons[literal_pattern(rel)] = (
+            f"a copy of {proposal.live_copies[rel]}" if rel in proposal.live_copies
+            else "written by a backup tool: a copy of what was")
+    # a preset pattern by folder name (`**/backup/**`) is a word in a name too: a live folder's files
+    # pass it, unless their own name says copy (a `.bak`, a date)
+    elif preset.match_file(rel) and not (in_live and backup_name is None and not FILE_DATE.search(name)
+                                         and history is None and backup is None):
         proposal.covered_by_preset.append(rel)
     elif backup_name is not None:  # a copy whatever its date: the cutover does not decide it
         proposal.backups.setdefault(backup_name, []).append(rel)
@@ -89,18 +115,22 @@ def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set
         _unclassified(proposal, rel, "undated, beside dated files: history or current?")
     else:
         proposal.current_files.append(rel)
+        if preset.match_file(rel):
+            proposal.live_in_preset.append(rel)
 
 
-def in_folder(rel: str, names: re.Pattern[str]) -> bool:
-    return _first(rel.split("/")[:-1], names) is not None
+def in_folder(rel: str, names: re.Pattern[str], live: Collection[str] = ()) -> bool:
+    return _first(rel.split("/")[:-1], names, live) is not None
 
 
-def _first(folders: list[str], names: re.Pattern[str]) -> str | None:
+def _first(folders: list[str], names: re.Pattern[str], live: Collection[str] = ()) -> str | None:
     """The shallowest folder whose name matches, as a pattern (`docs/adr/**`), the folder's own
-    name taken literally (`cfg[1]/**` would cover `cfg1/`)."""
+    name taken literally (`cfg[1]/**` would cover `cfg1/`); folders in `live` pass over."""
     for depth, part in enumerate(folders):
         if names.match(part):
-            return literal_pattern("/".join(folders[: depth + 1])) + "/**"
+            pattern = literal_pattern("/".join(folders[: depth + 1])) + "/**"
+            if pattern not in live:
+                return pattern
     return None
 
 

@@ -4,6 +4,7 @@ and patterns never rewritten."""
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 from renamer import ignore, vcs_command, vcs_listing
@@ -13,6 +14,7 @@ from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.match import Matcher
 from renamer.names import parse_address
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern
+from renamer.scaffold_live import Copies, copies_in_live, live_folders
 from renamer.scaffold_place import FIXTURES, HISTORY, TESTS, Proposal, current_patterns, in_folder, place
 from renamer.scaffold_tests import live_file
 from renamer.shipped import shipped
@@ -29,6 +31,10 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     files = vcs_listing.listed_files(root, ignored=False)[0] if git else ignore.walk(root)[0]
     preset = _preset_patterns()
     proposal = Proposal(pairs)
+    # which folders named for copies hold live configuration, decided before any file is placed
+    copies = Copies(files, lambda rel: _read(root, rel))
+    live_named = live_folders(copies)
+    proposal.live_named = live_named
     tests: dict[str, bytes] = {}  # the test files holding an old value, read once
     skip = {config_name, allowlist_rel}
     for rel in files:
@@ -49,28 +55,61 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
             tests[rel] = data
         proposal.ranges += [_where(rel, data, m.start, m.end) for m in matches
                             if m.refused in ("range", "pattern")]
+    proposal.live_copies = copies_in_live(proposal.files_with_values, live_named, copies)
     listed = set(files)
     dated_folders = {rel.rsplit("/", 1)[0] if "/" in rel else "" for rel in proposal.files_with_values
                      if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and not preset.match_file(rel)
                      and not _dated_copy(rel, listed)}
-    probe = Proposal(pairs)  # where each file would go by its path alone: the live ones are current
+    # where each file goes by its path: the live ones are current
+    probe = Proposal(pairs, live_named=live_named, live_copies=proposal.live_copies)
     for rel in proposal.files_with_values:
         place(probe, rel, preset, dated_folders)
-    live = set(files) - set(tests) - {rel for rel in files if not _outside_records(probe, rel)}
+    live = set(files) - set(tests) - {rel for rel in files if not _outside_records(probe, rel, live_named)}
     for rel in proposal.files_with_values:
         reads = live_file(rel, tests[rel], live, files) if rel in tests else None
         place(proposal, rel, preset, dated_folders, reads)
     proposal.current = current_patterns(proposal.current_files, proposal.unclassified)
+    proposal.preset_overrides = _preset_overrides(proposal)
+    proposal.preset_names = [record.name for record in
+                             load_allowlists((shipped("allowlists") / "records-common.yaml",), str).records]
     return proposal
 
 
-def _outside_records(probe: Proposal, rel: str) -> bool:
+def _preset_overrides(proposal: Proposal) -> list[tuple[str, list[str], str]]:
+    """The preset's classes whose folder patterns (`**/backup/**`) cover a live folder, written again
+    with that folder taken out right after the pattern (`!stacks/backup/**`): a class of the user's
+    own replaces the preset's of the same name, and the later patterns (`**/*.bak`) still hold."""
+    if not proposal.live_in_preset:
+        return []
+    out = []
+    preset = load_allowlists((shipped("allowlists") / "records-common.yaml",), str)
+    for record in preset.records:
+        patterns: list[str] = []
+        for pattern in record.patterns:
+            patterns.append(pattern)
+            one = PathPatterns([pattern])
+            covered = [rel for rel in proposal.live_in_preset if one.match_file(rel)]
+            patterns += sorted({"!" + folder for folder in proposal.live_named for rel in covered
+                                if PathPatterns([folder]).match_file(rel)} - set(patterns))
+        if patterns != list(record.patterns):
+            out.append((record.name, patterns, record.reason))
+    return out
+
+
+def _outside_records(probe: Proposal, rel: str, live_named: Collection[str]) -> bool:
     """Whether `rel` may be live: not a record by its path (history, fixtures, preset, dated name).
-    Files without an old value were never placed: live unless a history or fixture folder holds them."""
+    Files without an old value were never placed: live unless a history or fixture folder holds them
+    (a folder named for copies that holds live configuration is no such folder)."""
     if rel in probe.files_with_values:
         return rel in probe.current_files
-    return not (in_folder(rel, HISTORY) or in_folder(rel, FIXTURES) or in_folder(rel, TESTS)
-                or in_folder(rel, BACKUP_FOLDER) or backup_file_pattern(rel.rsplit("/", 1)[-1]) is not None)
+    return not (in_folder(rel, HISTORY, live_named) or in_folder(rel, FIXTURES) or in_folder(rel, TESTS)
+                or in_folder(rel, BACKUP_FOLDER, live_named)
+                or backup_file_pattern(rel.rsplit("/", 1)[-1]) is not None)
+
+
+def _read(root: Path, rel: str) -> bytes:
+    content = read_content(root / rel, DEFAULT_MAX_FILE_SIZE)
+    return content.data if content is not None and content.kind in ("text", "encoding") else b""
 
 
 def _dated_copy(rel: str, listed: set[str]) -> bool:

@@ -33,11 +33,18 @@ def render_allowlist(proposal: Proposal) -> str:
              "version: 1", "extends: [records-common]   # incidents, journals, changelogs, archives, backups"]
     lines.append("current:" if proposal.current else "current: []")
     lines += [f"  - {scalar(p)}" for p in proposal.current]
-    lines.append("records:" if proposal.records or proposal.fixtures or proposal.backups else "records: []")
+    lines.append("records:" if proposal.records or proposal.fixtures or proposal.backups
+                 or proposal.preset_overrides else "records: []")
+    for name, patterns, reason in proposal.preset_overrides:  # replaces the preset's class of that name
+        lines += [f"  - name: {scalar(name)}", f"    paths: [{', '.join(scalar(p) for p in patterns)}]",
+                  f"    reason: {scalar(reason)}   # records-common's, minus live folders named like it"]
+    # a class named like another replaces it (or is refused): `zones/old/` and `etc/old/` need two names
+    taken = {BACKUPS_CLASS, FIXTURES_CLASS, *proposal.preset_names}
     for folder, members in sorted(proposal.records.items()):
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", folder.replace("/**", "").rsplit("/", 1)[-1]).strip("-")
+        name = _class_name(folder, taken)
+        taken.add(name)
         what = proposal.record_reasons.get(folder, "of history that must keep the old names")
-        lines += [f"  - name: {scalar(name or 'records')}", f"    paths: [{scalar(folder)}]",
+        lines += [f"  - name: {scalar(name)}", f"    paths: [{scalar(folder)}]",
                   f"    reason: {scalar(f'{len(members)} file(s) {what} (edit me)')}"]
     if proposal.backups:
         count = sum(len(m) for m in proposal.backups.values())
@@ -63,6 +70,17 @@ def render_allowlist(proposal: Proposal) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _class_name(folder: str, taken: set[str]) -> str:
+    """The folder's own name (`old`), else its path (`zones-old`), else numbered: never one taken."""
+    path = folder.replace("/**", "")
+    own = re.sub(r"[^A-Za-z0-9_.-]+", "-", path.rsplit("/", 1)[-1]).strip("-") or "records"
+    whole = re.sub(r"[^A-Za-z0-9_.-]+", "-", path).strip("-") or "records"
+    for name in (own, whole, *(f"{whole}-{n}" for n in range(2, len(taken) + 3))):
+        if name not in taken:
+            return name
+    raise AssertionError("unreachable: more numbers than names taken")
+
+
 def summary(proposal: Proposal) -> str:
     lines = [f"Old values found in {plural(len(proposal.files_with_values), 'file')}."]
     if proposal.current:
@@ -71,6 +89,11 @@ def summary(proposal: Proposal) -> str:
     for folder, members in sorted(proposal.records.items()):
         lines.append(f"Record class proposed: {scalar(folder)} ({plural(len(members), 'file')}) "
                      "- edit its reason")
+    if proposal.live_named:
+        lines.append(f"Live configuration in folders named like backups or history, current "
+                     f"({len(proposal.live_named)}):")
+        lines += [f"  {scalar(folder)}  ({scalar(rel)})"
+                  for folder, rel in sorted(proposal.live_named.items())]
     if proposal.named_by_path:
         renamed = [rel for rel in proposal.named_by_path if rel in proposal.current_files]
         lines.append(f"Paths named after an old value: {len(proposal.named_by_path)} "

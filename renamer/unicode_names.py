@@ -12,7 +12,15 @@ matched again:
 * anything else (a case forms.py does not spell): refused `encoded`, since which case the new
   name should take is not certain, and host names outside DNS files are case-sensitive.
 
-Cost: only where a configured old name has a Unicode form and the file holds a non-ASCII byte.
+The reading is UTS46's: NFKC, so compatibility forms count too (round 3 finding 18): fullwidth
+letters and digits (`ａｎａ-ｍｌ２`, `１０.250.50.54`), the Kelvin sign, and the ideographic full stops
+`。`, `．` and `｡` as label separators (`ana-ml2。ana。lan`). Such a spelling is refused `encoded`:
+the new name in the same dress is a guess (which letters were fullwidth?), and only some consumers
+fold it. Boundaries are the folded text's: `ｋana-ml2` reads `kana-ml2`, another host, so the
+bytes' match of `ana-ml2` inside it is dropped, as is `ana-ml2ｘ`'s.
+
+Cost: only where the file holds a non-ASCII byte, and for an ASCII old name only in runs holding a
+compatibility character.
 """
 
 from __future__ import annotations
@@ -44,9 +52,15 @@ def _non_ascii(needles: tuple[bytes, ...]) -> tuple[bytes, ...]:
     return tuple(n for n in needles if not n.isascii())
 
 
-def _folded(run: bytes) -> tuple[bytes, list[tuple[int, int]]] | None:
-    """`run` NFC and lower-cased, with the (folded, original) byte offsets of each grapheme's
-    start and of the end; None when it is not UTF-8."""
+# UTS46 maps these to `.` (NFKC leaves U+3002 as it is and turns U+FF61 into it; U+FF0E becomes `.`).
+_FULL_STOPS = str.maketrans({"\u3002": "."})
+_NAME_ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:")
+
+
+def _folded(run: bytes) -> tuple[bytes, list[tuple[int, int]], bool] | None:
+    """`run` NFKC and lower-cased, with the (folded, original) byte offsets of each grapheme's
+    start and of the end, and whether a compatibility character was folded; None when it is not
+    UTF-8."""
     try:
         text = run.decode("utf-8")
     except UnicodeDecodeError:
@@ -57,25 +71,33 @@ def _folded(run: bytes) -> tuple[bytes, list[tuple[int, int]]] | None:
             clusters[-1] += ch
         else:
             clusters.append(ch)
-    out, marks, at, original = [], [], 0, 0
+    out, marks, at, original, compat = [], [], 0, 0, False
     for cluster in clusters:
         marks.append((at, original))
-        piece = unicodedata.normalize("NFC", cluster).lower().encode("utf-8")
+        nfc = unicodedata.normalize("NFC", cluster)
+        nfkc = unicodedata.normalize("NFKC", nfc).translate(_FULL_STOPS)
+        # a character outside ASCII that reads as a name's ASCII one (`ｋ`, the Kelvin sign, `。`)
+        compat = compat or (not cluster.isascii() and any(c in _NAME_ASCII for c in nfkc))
+        piece = nfkc.lower().encode("utf-8")
         out.append(piece)
         at += len(piece)
         original += len(cluster.encode("utf-8"))
     marks.append((at, original))
-    return b"".join(out), marks
+    return b"".join(out), marks, compat
 
 
-def _runs(finder: Finder, data: bytes) -> list[tuple[int, bytes, bytes, list[tuple[int, int]]]]:
-    needles = _unicode_needles(finder)
-    if not needles or max(data, default=0) < 0x80:
+def _runs(finder: Finder, data: bytes) -> list[tuple[int, bytes, bytes, list[tuple[int, int]], bool]]:
+    if max(data, default=0) < 0x80:
         return []
+    unicode_needles = _unicode_needles(finder)
     out = []
     for x in _RUN.finditer(data):
         folded = _folded(x.group())
-        if folded is not None and folded[0] != x.group() and any(n in folded[0] for n in needles):
+        if folded is None or folded[0] == x.group():
+            continue
+        # an ASCII old name can only hide behind a compatibility character (`ａｎａ`, `。`)
+        needles = finder.needles if folded[2] else unicode_needles
+        if any(n in folded[0] for n in needles):
             out.append((x.start(), x.group(), *folded))
     return out
 
@@ -89,14 +111,23 @@ def folded_matches(finder: Finder, data: bytes, matches: list[Match]) -> list[Ma
     """`matches` with the old names only the folded reading spells added (rewritten where NFC alone
     makes the exact form, else refused `encoded`); a shorter match inside one gives way."""
     added: list[Match] = []
-    for base, _spelled, folded, marks in _runs(finder, data):
+    joined: list[Match] = []  # matches of the bytes the folded reading joins to another name
+    for base, spelled_run, folded, marks, compat in _runs(finder, data):
         starts = {f: o for f, o in marks}
-        for d in finder.find(folded):
+        readings = finder.find(folded)
+        if compat:
+            spans = [(base + starts[d.start], base + starts[d.end]) for d in readings
+                     if d.start in starts and d.end in starts]
+            joined += [m for m in matches if base <= m.start and m.end <= base + len(spelled_run)
+                       and not any(s < m.end and m.start < e for s, e in spans)]
+        for d in readings:
             if d.start not in starts or d.end not in starts:
                 continue  # inside a grapheme: the forms' UTF-8 guards make this another name
             start, end = base + starts[d.start], base + starts[d.end]
             if any(m.start == start and m.end == end for m in matches):
                 continue  # an exact form, found in the bytes
+            if compat and data[start:end].isascii():
+                continue  # only the case differs, beside a compatibility character: forms.py's call
             spelled = data[start:end]
             nfc = unicodedata.normalize("NFC", spelled.decode("utf-8")).encode("utf-8")
             exact = [m for m in finder.find(nfc) if m.start == 0 and m.end == len(nfc)]
@@ -105,7 +136,9 @@ def folded_matches(finder: Finder, data: bytes, matches: list[Match]) -> list[Ma
             else:
                 added.append(Match(start, end, spelled.decode("utf-8"), d.new, d.kind, d.derived,
                                    d.refused if d.refused is not None else ENCODED, d.kept))
-    if not added:
+    if not added and not joined:
         return matches
-    kept = [m for m in matches if not any(a.start < m.end and m.start < a.end for a in added)]
+    dropped = {id(m) for m in joined}
+    kept = [m for m in matches if id(m) not in dropped
+            and not any(a.start < m.end and m.start < a.end for a in added)]
     return sorted([*kept, *added], key=lambda m: m.start)

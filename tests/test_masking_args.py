@@ -37,6 +37,19 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "expdp": ("expdp system/{s}@db schemas=app",),
     "impdp": ("impdp system/{s} directory=d",),
     "rman target": ("rman target sys/{s}@db",),
+    # round 3 finding 16: a password after a share, Windows flags, PowerShell
+    "net use": (r"net use \\ana-ml2\share {s} /user:bob", r"net use X: \\ana-ml2\share {s} /user:bob",
+                r"net use \\ana-ml2\share /user:dom\bob {s}", r"NET USE Z: \\h\s {s} /USER:d\b /persistent:no",
+                r"C:\Windows\System32\net.exe use \\h\s '{s}'", r"net use \\\\h\\s {s} /savecred"),
+    "net user": ("net user bob {s} /add", "NET USER bob {s}"),
+    "smbclient": ("smbclient //ana-ml2/share {s} -U bob", "smbclient -U bob //h/s {s}",
+                  "smbclient -W DOM -U bob -p 445 //h/s '{s}'", r"smbclient \\\\h\\s {s} -U bob",
+                  "smbclient --user=bob //h/s {s} -c 'ls'"),
+    "schtasks": ("schtasks /create /s h /u bob /p {s} /tn x", "SCHTASKS /Create /RU bob /RP {s} /TN x"),
+    "convertto-securestring": ("$pw = ConvertTo-SecureString '{s}' -AsPlainText -Force",
+                               'ConvertTo-SecureString -String "{s}" -AsPlainText -Force'),
+    "psexec": (r"psexec \\ana-ml2 -u bob -p {s} cmd",), "PsExec": (r"PsExec.exe \\h -u bob -p {s} cmd",),
+    "psexec64": ("psexec64 -p {s} cmd",), "PsExec64": ("PsExec64 -p {s} cmd",), "paexec": ("paexec -p {s} cmd",),
     # short flags (masking_flags.SHORT_FLAGS), one per tool family
     "redis-cli": ("redis-cli -h ana-ml2 -a {s} ping",), "valkey-cli": ("valkey-cli -a {s}",),
     "keydb-cli": ("keydb-cli -a {s}",), "sshpass": ("sshpass -p {s} ssh h", "sshpass -p{s} scp f h:"),
@@ -68,7 +81,14 @@ SAMPLES: dict[str, tuple[str, ...]] = {
 OTHER = ("deploy --verbose --password {s} h", "keytool -list -storepass {s} -keystore k", "curl -u user:{s} h",
          "curl -uuser:{s} h", "curl --user=u:{s} h", "smbclient //h/s -U 'DOM\\user%{s}'", "lftp -u user,{s} ftp://h",
          "openssl rsa -passin pass:{s} -in k", "psql postgresql://app:{s}@h/db", "wget --password={s} http://h",
-         "ldapsearch -x -w {s}", "docker login --password {s} h")
+         "ldapsearch -x -w {s}", "docker login --password {s} h",
+         # round 3 finding 16's other shapes, checked
+         "mount -t cifs //h/s /mnt -o password={s},user=bob", "mount -t cifs -o username=bob,pass={s} //h/s /m",
+         "mount.cifs //h/s /mnt -o user=bob,password={s},vers=3.0", "smbclient //h/s -U bob%{s}",
+         "sshpass -p {s} ssh root@h", "mysql -h h -p{s} app", "cd /x && PGPASSWORD={s} psql -h h",
+         "env PGPASSWORD='{s}' pg_dump -h h", "curl -u bob:{s} http://h/", "curl -s --user 'bob:{s}' http://h/",
+         "tool --password={s} --host h", "cmdkey /add:h /user:bob /pass:{s}", "xfreerdp /v:h /u:bob /p:{s}",
+         "xfreerdp3 /v:h /u:bob /pth:{s}", "winrs -r:h -u:bob -p:{s} ipconfig", "rpcclient -U bob%{s} h")
 WHOLE_LINES = ("h:5432:db:app:{s}", "*:*:*:app:{s}")  # .pgpass: a line of its own
 
 
@@ -107,6 +127,19 @@ def test_no_generated_argument_secret_is_shown(shape: str, secret: str, prefix: 
     pytest.param("openssl enc -pass env:VAR", id="openssl-env"),
     pytest.param("find / -name password", id="find-name"),
     pytest.param("mysql --password -h h", id="mysql-prompts"),
+    pytest.param(r"net use X: \\ana-ml2\share * /user:bob", id="net-use-prompts"),
+    pytest.param(r"net use X: \\ana-ml2\share /user:bob /persistent:yes", id="net-use-no-password"),
+    pytest.param(r"net use X: \\ana-ml2\share /p:yes", id="net-use-persistent"),
+    pytest.param("net use X: /delete", id="net-use-delete"),
+    pytest.param("net user bob /delete", id="net-user-delete"),
+    pytest.param("smbclient //ana-ml2/share -N -c 'ls'", id="smbclient-no-password"),
+    pytest.param("smbclient //ana-ml2/share < cmds.txt", id="smbclient-redirect"),
+    pytest.param("smbclient -L //ana-ml2 -N", id="smbclient-list"),
+    pytest.param("xfreerdp /v:ana-ml2 /u:bob", id="freerdp-prompts"),
+    pytest.param("schtasks /query /s ana-ml2", id="schtasks-query"),
+    pytest.param("the network is internet-facing: use it", id="net-in-words"),
+    pytest.param("the net user count grew by 5 this week", id="net-user-in-prose"),
+    pytest.param(r"we net use \\h\s shares less now", id="net-use-in-prose"),
 ))
 def test_a_line_without_a_secret_is_left_as_it_is(line: str) -> None:
     assert mask_line(line) == line

@@ -34,3 +34,26 @@ def test_might_fold_only_where_the_folded_reading_adds_a_name() -> None:
     assert not might_fold(MATCHER, "bücher.ana.lan".encode())  # the exact form: the first pass finds it
     assert not might_fold(MATCHER, b"\xff\xfe not utf-8 b\xc3")
     assert not might_fold(Matcher([("ana-ml2", "fv-ml1")], []), "BÜCHER.ana.lan".encode())
+
+
+ASCII = Matcher([("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")], [("10.250.50.54", "10.251.50.54")])
+
+
+def _ascii_found(text: str) -> list[tuple[str, str | None]]:
+    data = text.encode("utf-8")
+    return [(data[m.start:m.end].decode(), m.refused) for m in folded_matches(ASCII, data, ASCII.find(data))]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("ａｎａ-ｍｌ２", [("ａｎａ-ｍｌ２", "encoded")], id="fullwidth"),
+    pytest.param("x ana-ml2。ana。lan", [("ana-ml2。ana。lan", "encoded")], id="ideographic-stops-fqdn"),
+    pytest.param("１０.250.50.54", [("１０.250.50.54", "encoded")], id="fullwidth-digits-address"),
+    pytest.param("x ana-ml2．lan", [("ana-ml2", None)], id="exact-short-name-before-a-fullwidth-stop"),
+    pytest.param("ｋana-ml2.ana.lan", [], id="fullwidth-letter-joins-another-name"),
+    pytest.param("\u212aana-ml2", [], id="kelvin-sign-joins-another-name"),
+    pytest.param("ana-ml2ｘ", [], id="joined-after"),
+    pytest.param("Ana-ml2—x", [], id="noop-case-beside-a-dash"),
+    pytest.param("café ana-ml2", [("ana-ml2", None)], id="noop-accented-prose"),
+])
+def test_compatibility_forms_of_ascii_names(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert _ascii_found(text) == expected

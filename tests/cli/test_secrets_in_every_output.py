@@ -166,3 +166,40 @@ def test_json_keeps_the_masked_line_valid(repo: Callable[..., Path], run: Callab
     found = json.loads(run(root, "verify", "--format", "json").stdout)
     texts = [json.dumps(found)]
     assert '\\"token\\": \\"****\\"' in texts[0] and "5}" not in texts[0]
+
+
+# Round 3 finding 16: a password after a share (`net use`, smbclient), Windows and PowerShell flags,
+# and the other shapes the report named, each on a line naming the old host.
+SHARE_LINES = [
+    (r"net use \\ana-ml2\share S3cretKa /user:bob", "S3cretKa"),
+    (r"net use X: \\ana-ml2\share S3cretKb /user:bob", "S3cretKb"),
+    (r"net use \\ana-ml2\share /user:dom\bob S3cretKc", "S3cretKc"),
+    (r"NET USE Z: \\ana-ml2\share S3cretKd /USER:dom\bob /persistent:no", "S3cretKd"),
+    ("smbclient //ana-ml2/share S3cretKe -U bob", "S3cretKe"),
+    ("smbclient -U bob //ana-ml2/share 'S3cretKf'", "S3cretKf"),
+    ("mount -t cifs //ana-ml2/share /mnt -o user=bob,password=S3cretKg,vers=3.0", "S3cretKg"),
+    ("sshpass -p S3cretKh ssh root@ana-ml2", "S3cretKh"),
+    ("mysql -h ana-ml2 -pS3cretKi app", "S3cretKi"),
+    ("cd /srv && PGPASSWORD=S3cretKj psql -h ana-ml2", "S3cretKj"),
+    ("curl -u bob:S3cretKk http://ana-ml2/", "S3cretKk"),
+    ("tool --password=S3cretKl --host ana-ml2", "S3cretKl"),
+    (r"psexec \\ana-ml2 -u bob -p S3cretKm cmd", "S3cretKm"),
+    ("xfreerdp /v:ana-ml2 /u:bob /p:S3cretKn", "S3cretKn"),
+    ("schtasks /create /s ana-ml2 /u bob /p S3cretKo /tn x", "S3cretKo"),
+    ("$pw = ConvertTo-SecureString 'S3cretKp' -AsPlainText -Force # ana-ml2", "S3cretKp"),
+]
+
+
+@pytest.mark.parametrize("args", [pytest.param(args, id="-".join(args)) for args in OUTPUTS])
+def test_share_passwords_are_masked_in_every_output(args: tuple[str, ...], repo: Callable[..., Path],
+                                                    run: Callable[..., Result]) -> None:
+    text = "".join(f"{line}\n" for line, _ in SHARE_LINES)
+    text += r"net use X: \\ana-ml2\share * /user:bob" + "\n"  # a prompt: nothing to mask, shown as it is
+    root = repo({"stacks/run.sh": text, "incidents/then.md": text}, config=CONFIG, allowlist=ALLOW)
+    result = run(root, *args)
+    assert "ana-ml2" in result.stdout, result.stdout + result.stderr
+    assert _leaks(result, SHARE_LINES) == []
+    if args in (("audit",), ("explain", "stacks/run.sh")):
+        assert r"\share * /user:bob" in result.stdout  # the prompt's `*` is no secret
+    if args == ("sweep", "--dry-run"):  # every line but the prompt's counted, twice: removed and added
+        assert f"renamer: {2 * len(SHARE_LINES)} diff lines hold secrets, masked (****)" in result.stderr

@@ -153,6 +153,11 @@ def _read(text: bytes, decimal: bool = False) -> tuple[str, bytes, int] | None:
     return style, digits, char
 
 
+def decoded(data: bytes) -> bytes:
+    """`data` with every escape this module reads decoded: what a consumer that decodes them reads."""
+    return _decoded(data, _escapes(data))
+
+
 def _decoded(data: bytes, escapes: list[_Escape]) -> bytes:
     parts, last = [], 0
     for e in escapes:

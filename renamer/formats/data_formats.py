@@ -11,6 +11,7 @@ from typing import Any
 from renamer.formats import keylines
 
 _OVERWRITE = re.compile(r"Cannot overwrite a value \(at line (\d+)")
+_AT = re.compile(r"\(at line (\d+), column \d+\)")
 _TWICE = re.compile(r"Cannot declare \((.*?),?\) twice \(at line (\d+)")
 
 
@@ -51,13 +52,52 @@ def edit_problem(kind: str, before: str, after: str) -> str | None:
         over = _OVERWRITE.search(str(exc))
         if over is not None:  # tomllib: "Cannot overwrite a value (at line 3, column 11)"
             return f"line {over.group(1)}: renaming a key would collide with the existing key there"
+        at = _AT.search(str(exc))
+        if at is not None:  # tomllib: "Duplicate inline table key 'fv-ml1' (at line 1, column 40)"
+            said = str(exc)[:at.start()].rstrip()
+            return f"line {at.group(1)}: the edit would make the {kind.upper()} invalid: {said}"
         return f"the edit would make the {kind.upper()} invalid: {exc}"
-    return None if _shape(old) == _shape(new) else f"the edit would change the {kind.upper()} structure"
+    changed = _changed(old, new, "")
+    if changed is None or (changed[1].endswith(_MERGED) and _leaves(old) == _leaves(new)):
+        # The same values under fewer tables: TOML dotted keys that now extend one table
+        # (`ana-ml2.ana.lan` renamed beside `fv-ml1.fv.www`), which loses nothing.
+        return None
+    where, what = changed
+    return f"{where or 'the document'}: the edit would change the {kind.upper()} structure ({what})"
 
 
-def _shape(value: Any) -> Any:
+_MERGED = ": two keys would become one"
+
+
+def _leaves(value: Any) -> list[str]:
+    """Every value that is no table, by type, in a stable order: what a document holds."""
     if isinstance(value, dict):
-        return ("map", len(value), tuple(_shape(v) for v in value.values()))
+        return sorted(leaf for v in value.values() for leaf in _leaves(v))
     if isinstance(value, list):
-        return ("list", tuple(_shape(v) for v in value))
-    return type(value).__name__
+        return ["list", *sorted(leaf for v in value for leaf in _leaves(v))]
+    return [type(value).__name__]
+
+
+def _changed(old: Any, new: Any, path: str) -> tuple[str, str] | None:
+    """Where the edited document's shape differs, and how: a mapping that holds another number
+    of keys (two merged into one table: a key lost), a list of another length, another type."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        if len(old) != len(new):
+            merged = _MERGED if len(new) < len(old) else ""
+            return path, f"{len(old)} keys before the edit, {len(new)} after{merged}"
+        for (key, a), b in zip(old.items(), new.values(), strict=True):
+            found = _changed(a, b, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return path, f"a list of {len(old)} items before the edit, {len(new)} after"
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+            found = _changed(a, b, f"{path}[{index}]")
+            if found is not None:
+                return found
+        return None
+    if type(old) is not type(new):
+        return path, f"a {type(old).__name__} would become a {type(new).__name__}"
+    return None

@@ -13,6 +13,12 @@ Each line gives its keys, each with its character span on the line and the data 
   dhcp-host address), `address=/name/`, `cname`, `ptr-record`, `txt-record`;
 * Unbound `local-data` (as a zone record) and `local-data-ptr` (by address).
 
+Keys compare by what their reader takes them to mean, not by their bytes (issue 27, break-it 1
+and 4): a double-quoted key's escapes decoded (`"fv\\u002dml1"`, `"fv\\x2dml1"` are `fv-ml1`), an
+address in its canonical spelling (`[fd00:251:0:0::54]`, `::ffff:10.0.0.5`), DNS names and ssh
+`Host` names (ssh lower-cases the host it matches) in lower case. `may_stand` answers, cheaply,
+whether a new value stands in a file in any of those spellings: only then are its keys compared.
+
 sweep/merges.py compares them; this module only reads lines.
 """
 
@@ -20,12 +26,24 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from renamer.escapes import decoded
 
 _SECTION = re.compile(r"^\s*\[\[?\s*(?P<key>[^\]]+?)\s*\]\]?\s*(?:[#;].*)?$")
 _MAPPING = re.compile(r"""^(?P<indent>\s*)(?P<item>-\s+)?(?P<q>["']?)(?P<key>[^\s:#="'{}\[\],]+)(?P=q)"""
                       r"\s*:(?:\s|$)")
 _ASSIGN = re.compile(r"""^(?P<indent>\s*)(?:export\s+)?(?P<q>["']?)(?P<key>[A-Za-z_][\w.-]*)(?P=q)\s*=""")
+# A TOML (or INI-like) key in double quotes that holds escapes: `"fv\u002dml1" = 2`.
+_QUOTED_ASSIGN = re.compile(r'^(?P<indent>\s*)(?P<q>")(?P<key>(?:[^"\\\n]|\\.)+)"\s*=')
+# What a double-quoted YAML, JSON or TOML key's escapes spell; a single-quoted or bare key has none.
+_KEY_ESCAPE = re.compile(r"\\(?:x(?P<x>[0-9A-Fa-f]{2})|u(?P<u>[0-9A-Fa-f]{4})|U(?P<U>[0-9A-Fa-f]{8})"
+                         r"|(?P<c>.))")
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "e": "\x1b", " ": " ",
+           "/": "/", "\\": "\\", '"': '"', "_": "\xa0", "N": "\x85", "L": "\u2028", "P": "\u2029"}
+# An IPv6 address (or IPv4-mapped) in any spelling, for `may_stand`.
+_V6_WORD = re.compile(rb"(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?")
 _TYPES = r"A|AAAA|CNAME|PTR|MX|TXT|SRV|NS|CAA|SSHFP|HINFO|DNAME|TLSA|HTTPS|SVCB"
 # A zone record: owner (or none: the previous line's), TTL and class in either order, type, data.
 _RECORD = re.compile(r"^(?P<key>[^\s;$\"]+)?\s+(?:(?:\d+[smhdwSMHDW]?|IN|in|CH|HS)\s+)*"
@@ -91,21 +109,22 @@ def line_keys(lines: list[str]) -> dict[int, list[Found]]:
             span = m.span("key") if m.group("key") else (0, 0)  # left out: the previous line's
             out[index] = _record(owner, m.group("type"), m.group("data"), span)
             continue
-        if found := _words(text, _SSH_HOST, "names", "ssh Host block", "Host", ""):
+        if found := _words(text, _SSH_HOST, "names", "ssh Host block", "Host", "", lower=True):
             out[index] = found
             continue
         if (m := _HOSTS_LINE.match(text)) and is_address(m.group("address")):
-            out[index] = _words(text, _HOSTS_LINE, "names", "hosts-file entry", "hosts", m.group("address"),
-                                lower=True)
+            out[index] = _words(text, _HOSTS_LINE, "names", "hosts-file entry", "hosts",
+                                canonical(m.group("address")), lower=True)
             continue
         indent = len(text) - len(text.lstrip())
         while parents and parents[-1][0] >= indent:
             parents.pop()
-        if m := _MAPPING.match(text) or _ASSIGN.match(text):
+        if m := _MAPPING.match(text) or _ASSIGN.match(text) or _QUOTED_ASSIGN.match(text):
             # Two items of a list are two mappings: `- a:` and `- b:` never share a parent.
             item = f"\nitem {index}" if m.groupdict().get("item") else ""
             scope = section + "\n" + "\n".join(p for _, p in parents) + item
-            out[index] = [Found(Key("key", scope, m.group("key")), m.span("key"), "")]
+            key = unquoted(m.group("key")) if m.group("q") == '"' else m.group("key")
+            out[index] = [Found(Key("key", scope, key), m.span("key"), "")]
             parents.append((indent, text.strip()))
         elif section and (m := _INVENTORY_HOST.match(text)):
             name = f"{m.group('key')} of the inventory group [{section}]"
@@ -125,7 +144,10 @@ def _absolute(name: str, origin: str) -> str:
 
 def _record(owner: str, kind: str, data: str, span: tuple[int, int]) -> list[Found]:
     kind = kind.upper()
-    found = [Found(Key(f"{kind} record", kind, owner), span, " ".join(data.split()).lower())]
+    data = " ".join(data.split()).lower()
+    if kind in ("A", "AAAA") and is_address(data):
+        data = canonical(data)  # `fd00::5` and `fd00:0::5` are one record
+    found = [Found(Key(f"{kind} record", kind, owner), span, data)]
     # Every record of an owner meets a CNAME there: one key per owner, `alone` where a CNAME stands.
     found.append(Found(Key("owner of a CNAME", "owner", owner), span, kind, alone=kind == "CNAME"))
     return found
@@ -137,7 +159,7 @@ def _dnsmasq(kind: str, value: str, base: int) -> list[Found]:
         parts = [(m.start(), m.group()) for m in re.finditer(r"[^/]+", value)]
         if len(parts) < 2 or not value.startswith("/"):
             return []
-        data = parts[-1][1]
+        data = canonical(parts[-1][1])
         return [Found(Key("address record", kind, name.lower()), (base + at, base + at + len(name)), data)
                 for at, name in parts[:-1]]
     fields = [(m.start(), m.group().strip()) for m in _FIELD.finditer(value)]
@@ -145,7 +167,7 @@ def _dnsmasq(kind: str, value: str, base: int) -> list[Found]:
         return _dhcp_host(fields, base)
     if kind == "host-record":
         names = [(at, f) for at, f in fields if not is_address(f) and not f.isdigit()]
-        data = ",".join(sorted(f for _, f in fields if is_address(f)))
+        data = ",".join(sorted(canonical(f) for _, f in fields if is_address(f)))
     else:  # cname=alias[,alias],target[,ttl]; ptr-record=name,target; txt-record=name,text
         if len(fields) < 2:
             return []
@@ -164,7 +186,8 @@ def _dhcp_host(fields: list[tuple[int, str]], base: int) -> list[Found]:
     for at, f in fields:
         span = (base + at, base + at + len(f))
         if is_address(f.strip("[]")):
-            out.append(Found(Key("dhcp-host address", "dhcp-host address", f.strip("[]")), span, client))
+            out.append(Found(Key("dhcp-host address", "dhcp-host address", canonical(f.strip("[]"))), span,
+                             client))
         elif not (_MAC.match(f) or ":" in f or _LEASE.match(f) or f in ("ignore", "*")):
             out.append(Found(Key("dhcp-host name", "dhcp-host", f.lower()), span, client))
     return out
@@ -176,8 +199,8 @@ def _unbound(kind: str, value: str, base: int) -> list[Found]:
         if len(words) < 2:
             return []
         first = words[0]
-        return [Found(Key("local-data-ptr", kind, first.group()), (base + first.start(), base + first.end()),
-                      words[-1].group().lower().rstrip("."))]
+        return [Found(Key("local-data-ptr", kind, canonical(first.group())),
+                      (base + first.start(), base + first.end()), words[-1].group().lower().rstrip("."))]
     m = _RECORD.match(value)
     if m is None or not m.group("key"):
         return []
@@ -204,3 +227,46 @@ def is_address(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def canonical(text: str) -> str:
+    """An address as every reader compares it: IPv6 compressed in lower case, an IPv4-mapped IPv6
+    address as its IPv4 address, a zone index (`%eth0`) kept; anything else as it is."""
+    address, _, zone = text.partition("%")
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return text
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    return f"{parsed.compressed}%{zone}" if zone else parsed.compressed
+
+
+def unquoted(key: str) -> str:
+    """A double-quoted key as its reader decodes it (`fv\\u002dml1` is `fv-ml1`); an escape no
+    reader knows stays as written."""
+    def one(m: re.Match[str]) -> str:
+        digits = m.group("x") or m.group("u") or m.group("U")
+        if digits is not None:
+            code = int(digits, 16)
+            return chr(code) if code <= 0x10FFFF and not 0xD800 <= code < 0xE000 else m.group()
+        return _SIMPLE.get(m.group("c"), m.group())
+    return _KEY_ESCAPE.sub(one, key) if "\\" in key else key
+
+
+def may_stand(data: bytes, news: Iterable[str]) -> bool:
+    """Whether any new value may stand in `data` already, in any spelling a key comparison reads
+    as the same (any case, escaped, an address spelled otherwise): the cheap question asked of
+    each file the sweep changes before its keys are compared."""
+    values = set(news)
+    lowered = data.lower()
+    if any(new.lower().encode() in lowered for new in values):
+        return True
+    if b"\\" in data or b"%" in data or b"&#" in data:
+        plain = decoded(data).lower()
+        if any(new.lower().encode() in plain for new in values):
+            return True
+    addresses = {canonical(new) for new in values if is_address(new)}
+    if not addresses or b":" not in data:
+        return False
+    return any(canonical(w.group().decode()) in addresses for w in _V6_WORD.finditer(data))

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from renamer.formats import Format
-from renamer.sweep.keyed import Found, Key, line_keys
+from renamer.sweep.keyed import Found, Key, canonical, line_keys
 from renamer.sweep.model import Edit, apply_edits
 
 # Keys whose format the structure check parses (sweep/scan.py): it refuses a renamed one meeting a
@@ -81,6 +81,7 @@ _Groups = dict[str, tuple[str, set[str]]]  # a merged old value -> (its new valu
 def _by_line(lines: list[str], shown: list[str], starts: list[int], moved: _Moved, groups: _Groups,
              held_before: HeldBefore | None, parsed: bool) -> list[str]:
     news = {new.lower() for _, _, _, new in moved}
+    news |= {canonical(new) for new in news}  # an address key is compared in its canonical spelling
     per_line: dict[int, list[tuple[int, int, str, str]]] = {}
     for span in moved:
         per_line.setdefault(bisect.bisect_right(starts, span[0]) - 1, []).append(span)

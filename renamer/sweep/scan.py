@@ -30,6 +30,7 @@ from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
 from renamer.sweep.merges import merge_problem
@@ -299,9 +300,9 @@ class FileScanner:
             return refs, [], None  # a dense file holds millions: a report needs none of them
         edits = [Edit(m.start, m.end, m.new.encode("ascii")) for _, m in pending]
         merges = self.project.config.renames.merges
-        # A renamed key may meet its new name standing already (two machines under one name).
-        lowered = data.lower()
-        standing = any(new in lowered for new in {e.new.lower() for e in edits})  # each new value once
+        # A renamed key may meet its new name standing already (two machines under one name), in
+        # any spelling its reader takes for the same (escaped, another case, another address form).
+        standing = may_stand(data, {e.new.decode("ascii") for e in edits})  # each new value once
         held = (lambda new: self._held_before(rel, new))  # noqa: E731
         refused = (merge_problem(data, edits, merges, fmt, held) if merges or standing else None)
         if refused is None:
@@ -333,12 +334,20 @@ class FileScanner:
         return roles
 
     def _structure_problem(self, fmt: Format, data: bytes, edits: list[Edit], *, partial: bool) -> str | None:
-        """Parse only when an edit could change structure: a value that the format might read
-        as another type, a new value already present (a renamed key could collide), a partial
-        edit set (a kept alias whose anchor is renamed), an anchor, alias or INI section
-        renamed, or a template (its keys are no parser's)."""
+        """Parse only when an edit could change structure: always in a format with a parser that
+        knows keys (YAML, JSON, TOML, INI: what loaded before the edit must load after it with as
+        many keys per mapping, whatever spelling a standing key has: `"fv\\u002dml1"`, a TOML
+        dotted key `fv-ml1.fv = {..}` that a renamed `fv-ml1.fv.lan` would overwrite; issue 27,
+        break-it 1 and 2); elsewhere (key-like lines of plain text) when a value that the format
+        might read as another type, a new value already present (a renamed key could collide), a
+        partial edit set (a kept alias whose anchor is renamed), an anchor, alias or INI section
+        renamed, or a template (its keys are no parser's). Only files the sweep changes are parsed."""
         if not fmt.checks_edits or not edits:
             return None
+        if fmt.keys:
+            work.add("edit checks")
+            return fmt.edit_problem(data.decode("utf-8", "replace"),
+                                    apply_edits(data, edits).decode("utf-8", "replace"))
         news = {e.new for e in edits}
         sources: dict[bytes, set[bytes]] = {}
         for e in edits:

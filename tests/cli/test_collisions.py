@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.testing.repos import CONFIG, git
 
 FILES = {
@@ -95,3 +97,13 @@ def test_a_dual_stack_host_of_the_dns_inventory_collides_by_either_address(repo,
     assert "2001:db8:51::99" not in dry.stdout and "10.251.9.9" not in dry.stdout
     data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
     assert sorted(c["value"] for c in data["collisions"]) == ["10.251.50.54", "2001:db8:51::54"]
+
+
+@pytest.mark.parametrize("spelled", ["2001:DB8:51::54", "2001:db8:51:0:0:0:0:54", "2001:0db8:0051::0054"])
+def test_an_inventory_address_in_another_spelling_collides(repo, run, spelled: str) -> None:
+    # The inventory's address compares by meaning: any spelling of the new address is it.
+    site = (f"site: fv\ndomain: fv.lan\nnetwork: 2001:db8:51::/64\nhosts:\n"
+            f"  - {{name: fv-db2, address: '{spelled}'}}\n")
+    root = repo({"stacks/app.env": "IP6=2001:db8:50::54\n", "dns/sites/fv.yaml": site}, config=DUAL_CONFIG)
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert [(c["path"], c["value"]) for c in data["collisions"]] == [("dns/sites/fv.yaml", "2001:db8:51::54")]

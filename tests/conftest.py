@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,15 +13,42 @@ from click.testing import CliRunner
 from renamer.cli import cli
 from tests.testing.repos import Files, make_repo
 
-# The longest tests (real daemons killed over and over, ansible-playbook runs): started first, so
-# that under `pytest -n auto` they run beside the many short ones instead of alone at the end.
-_SLOW = ("tests/dns/test_cli_dns.py::test_sigkill_during_dns_apply", "tests/sweep/test_crash.py::",
-         "tests/dns/test_ansible", "tests/dns/test_applies.py::test_rollback_of_a_batched_apply",
-         "tests/cli/test_native_first_pass.py", "tests/cli/test_precommit.py")
+# The longest tests (real daemons killed over and over, ansible-playbook runs), longest first:
+# `pytest -n auto` hands the tests out one or two at a time in this order (pytest_configure
+# below), so the long ones run side by side on every worker from the start and the many short
+# ones fill in after them.
+_SLOW = ("tests/dns/test_ansible_rollback.py", "tests/dns/test_ansible.py::test_apply_rerun",
+         "tests/dns/test_ansible_engine.py", "tests/dns/test_ansible.py",
+         "tests/dns/test_cli_dns.py::test_sigkill_during_dns_apply", "tests/sweep/test_crash.py::test_sigkill",
+         "tests/dns/test_applies.py::test_rollback_of_a_batched_apply", "tests/cli/test_precommit.py",
+         "tests/dns/test_preflight.py", "tests/dns/test_hosts_dir.py", "tests/cli/test_native_first_pass.py")
+
+
+def _rank(item: pytest.Item) -> int:
+    return next((i for i, prefix in enumerate(_SLOW) if item.nodeid.startswith(prefix)), len(_SLOW))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist's default (--dist load) first gives each worker a quarter of the collection, in order:
+    # every long test landed on the first worker, one after the other, while the second ran only
+    # short ones. One test at a time keeps the order above across all workers. Set here, not in
+    # addopts: `-p no:xdist` would then reject the option.
+    if getattr(config.option, "maxschedchunk", 0) is None:
+        config.option.maxschedchunk = 1
+    # Where PYTHONDONTWRITEBYTECODE is set (as in the containers the suite was timed in), every `python -m
+    # renamer` a test starts (the SIGKILL matrices start hundreds, each resolver reload one)
+    # compiled all of renamer from source again: a fifth of those tests' CPU. Their bytecode goes
+    # to a folder of this run instead: cached for every process, nothing written in the tree.
+    # Set before xdist starts the workers, which inherit it (and so skip this).
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTHONPYCACHEPREFIX" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="renamer-tests-pycache-")
+        os.environ["PYTHONPYCACHEPREFIX"] = folder
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(_SLOW))  # stable: the order otherwise kept
+    items.sort(key=_rank)  # stable: the order otherwise kept
 
 
 @dataclass

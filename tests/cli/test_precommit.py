@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.testing.repos import git
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
 
 
-def _hook_repo(tmp_path: Path) -> tuple[Path, str]:
+def _hook_repo(target: Path) -> str:
     """This project's files (committed or not) as a git repo pre-commit can clone at a sha."""
     listed = subprocess.run(["git", "-C", str(PROJECT), "ls-files", "-z", "--cached", "--others",
                              "--exclude-standard"], capture_output=True, check=True).stdout
-    target = tmp_path / "hook-repo"
     for rel in filter(None, listed.decode().split("\0")):
         source = PROJECT / rel
         if source.is_file() and not source.is_symlink():
@@ -26,24 +28,41 @@ def _hook_repo(tmp_path: Path) -> tuple[Path, str]:
     git(target, "init", "-q", "-b", "main")
     git(target, "add", "-A")
     git(target, "commit", "-q", "-m", "hook repo")
-    return target, git(target, "rev-parse", "HEAD").strip()
+    return git(target, "rev-parse", "HEAD").strip()
 
 
-def _with_hook(repo, tmp_path: Path, hook: str) -> tuple[Path, dict[str, str], list[str]]:  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="session")
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path]:
+    """(the hook repo, its sha, a PRE_COMMIT_HOME): made once per run, shared by the tests of
+    every xdist worker, so that pre-commit builds the hooks' environment (a pip install of this
+    project) once, not once a test. pre-commit locks its home while it installs."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # this run's, all workers'
+    target = shared / "precommit-hook-repo"
+    with open(shared / "precommit-hook-repo.lock", "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # the other worker waits for the repo
+        if not (target / ".git").is_dir():
+            shutil.rmtree(target, ignore_errors=True)  # a half-made one
+            _hook_repo(target)
+        sha = git(target, "rev-parse", "HEAD").strip()
+    return target, sha, shared / "precommit-home"
+
+
+def _with_hook(repo, hooks: tuple[Path, str, Path], hook: str) -> tuple[Path, dict[str, str], list[str]]:  # type: ignore[no-untyped-def]
     """A repo using this project's `hook`: (its root, the environment, `pre-commit run`)."""
-    hooks, sha = _hook_repo(tmp_path)
+    hook_repo, sha, home = hooks
     root = repo({"stacks/app.env": "HOST=fv-ml1\n"})
     (root / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hooks}\n    rev: {sha}\n    hooks:\n      - id: {hook}\n")
+        f"repos:\n  - repo: {hook_repo}\n    rev: {sha}\n    hooks:\n      - id: {hook}\n")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "hook config")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"}
     # Found beside the interpreter running the tests, as the README's command runs them: no PATH.
     return root, env, [str(Path(sys.executable).parent / "pre-commit"), "run"]
 
 
-def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, tmp_path: Path) -> None:
-    root, env, run = _with_hook(repo, tmp_path, "renamer-verify")
+def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, hooks) -> None:  # type: ignore[no-untyped-def]
+    root, env, run = _with_hook(repo, hooks, "renamer-verify")
     pre_commit = [*run, "--all-files"]
 
     (root / "stacks/app.env").write_text("HOST=ana-ml2\n")
@@ -57,8 +76,8 @@ def test_pre_commit_hook_catches_a_reintroduced_old_name(repo, tmp_path: Path) -
     assert "renamer verify" in passed.stdout and "Passed" in passed.stdout
 
 
-def test_tombstones_hook_checks_what_is_staged(repo, tmp_path: Path) -> None:
-    root, env, pre_commit = _with_hook(repo, tmp_path, "renamer-tombstones")
+def test_tombstones_hook_checks_what_is_staged(repo, hooks) -> None:  # type: ignore[no-untyped-def]
+    root, env, pre_commit = _with_hook(repo, hooks, "renamer-tombstones")
 
     (root / "stacks/app.env").write_text("HOST=fv-ml1\nOLD=ana-ml2\n")
     git(root, "add", "stacks/app.env")

@@ -40,28 +40,42 @@ def test_a_failed_test_never_restarts_the_resolver(run, pair) -> None:  # type: 
     assert "rollback FAILED" not in result.stdout
 
 
+# Names as long as DNS allows (a 63-byte label, a 253-byte name): a snippet line is ~340 bytes,
+# so a few hundred hosts cross the limit, where short names took thousands (each one resolved
+# and verified: the size is what this proves, not the count).
+BULK_DOMAIN = ".".join(f"{part}-" + "l" * (60 - len(part)) for part in ("bulk", "argv", "limit")) + ".lan"
+BULK = 420
+
+
+def _bulk_host(i: int) -> str:
+    return f"bulk-host-{i:04d}-" + "h" * 48
+
+
 def test_a_snippet_over_the_argv_limit_is_applied(run, pair) -> None:  # type: ignore[no-untyped-def]
-    """A site of 2,600 hosts (a snippet over Linux's 128 KiB cap on one argument) goes through
-    `copy`, never a command line; a change to it activates and a failure rolls it back."""
-    hosts = "".join(f"  - name: bulk-host-{i:05d}\n    address: 10.252.{i // 250}.{i % 250 + 1}\n"
-                    for i in range(2600))
+    """A site of 420 hosts of the longest names (a snippet over Linux's 128 KiB cap on one
+    argument) goes through `copy`, never a command line; a change to it activates and a failure
+    rolls it back."""
+    hosts = "".join(f"  - name: {_bulk_host(i)}\n    address: 10.252.{i // 250}.{i % 250 + 1}\n"
+                    for i in range(BULK))
     (pair.inventory / "sites" / "bulk.yaml").write_text(
-        f"site: bulk\ndomain: bulk.example.lan\nnetwork: 10.252.0.0/16\nhosts:\n{hosts}")
+        f"site: bulk\ndomain: {BULK_DOMAIN}\nnetwork: 10.252.0.0/16\nhosts:\n{hosts}")
+    last = f"{_bulk_host(BULK - 1)}.{BULK_DOMAIN}."
+    assert len(last) == 254 and len(last.split(".")[0]) == 63  # the longest a name and a label can be
     result = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "2")
     assert result.exit_code == 0, result.stdout[-3000:] + result.stderr[-3000:]
     sizes = {name: (i.snippet_dir / "renamer-bulk.conf").stat().st_size for name, i in pair.instances.items()}
     assert min(sizes.values()) > 128 * 1024, sizes
-    assert addresses(pair, "bulk-host-02599.bulk.example.lan.") == {name: ("10.252.10.100",) for name in TWO}
+    assert addresses(pair, last) == {name: ("10.252.1.170",) for name in TWO}
     assert addresses(pair, "fv-gw.fv.lan.") == {name: OLD for name in TWO}
     # A change to the big snippet, failing on one host: both are put back (the backup holds it).
     path = pair.inventory / "sites" / "bulk.yaml"
-    path.write_text(path.read_text().replace("address: 10.252.10.100", "address: 10.252.10.200"))
+    path.write_text(path.read_text().replace("address: 10.252.1.170", "address: 10.252.1.200"))
     before = pair.snippets()
     pair.write_resolvers(**broken_test(pair, "ns-e2"))
     failed = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible", "--batch-size", "2")
     assert failed.exit_code == 1 and "rollback FAILED" not in failed.stdout, failed.stdout[-3000:]
     assert pair.snippets() == before
-    assert addresses(pair, "bulk-host-02599.bulk.example.lan.") == {name: ("10.252.10.100",) for name in TWO}
+    assert addresses(pair, last) == {name: ("10.252.1.170",) for name in TWO}
 
 
 def test_the_exported_playbook_shows_its_diff_and_restarts_through_a_handler(

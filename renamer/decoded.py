@@ -21,9 +21,12 @@ shell reads as `fv-ml1`.
 A shell parameter's default joins the same way: `${X:-ana-ml2}.ana.lan` (also `-`, `=`, `+`,
 with or without the colon) expands to the word `ana-ml2.ana.lan` when X is unset, an FQDN with a
 rename of its own. Where the old name's cut falls at a label boundary and the new name has as
-many labels, each piece takes the new name's labels (`${X:-fv-ml1}.fv.lan` for `fv-ml1.fv.lan`,
-so the expansion is the new FQDN); otherwise no edit knows where the cut goes: `split`.
-(`${X:?word}`'s word is an error message, never joined.)
+many labels, the word takes the new name's labels, but only where the text after `}` stays as
+it is (`${X:-fv-ml1}.ana.lan` for `fv-ml1.ana.lan`): that text is joined to whatever X holds too
+(`X=db01` makes it db01.ana.lan), so rewriting it would move another name. A rename that changes
+it (`fv-ml1.fv.lan`), or a cut no edit can place, is refused `split`.
+(`${X:?word}`'s word is an error message, never joined.) Jinja's default filter joins the same way,
+`{{ host | default('ana-ml2') }}.ana.lan`, and follows the same rule.
 
 Cost: a file is looked at only when it holds a backslash right before a line end (one `in`
 test), and then only a window of the longest form around each break is matched again; for
@@ -145,17 +148,30 @@ def might_join_quotes(finder: Finder, data: bytes) -> bool:
 
 # `${NAME:-word}` right before name characters: the default word and what follows are one word.
 _DEFAULT_JOIN = re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+):?[-=+]"
-                           rb"([A-Za-z0-9._-]+)\}([A-Za-z0-9._-]+)")
+                           rb"([A-Za-z0-9._-]+)\}\"?([A-Za-z0-9._-]+)")  # `"${X:-w}".lan` joins too
+# Jinja's `{{ host | default('ana-ml2') }}.ana.lan`: the same join, the filter's word the default.
+_JINJA_JOIN = re.compile(rb"\{\{-?[ \t]*[A-Za-z_][A-Za-z0-9_.]*[ \t]*\|[ \t]*(?:default|d)[ \t]*"
+                         rb"\([ \t]*(['\"])([A-Za-z0-9._-]+)\1[ \t]*\)[ \t]*-?\}\}([A-Za-z0-9._-]+)")
+
+
+def _joins(data: bytes) -> list[tuple[int, bytes, int, bytes]]:
+    """(where the word starts, the word, where the text after the brace starts, that text) of each
+    default joined to what follows it: a shell's `${X:-word}tail`, Jinja's `{{ x | default('word') }}tail`."""
+    out = []
+    if b"${" in data:
+        out += [(d.start(1), d.group(1), d.start(2), d.group(2)) for d in _DEFAULT_JOIN.finditer(data)]
+    if b"{{" in data and (b"default" in data or b"d(" in data):
+        out += [(d.start(2), d.group(2), d.start(3), d.group(3)) for d in _JINJA_JOIN.finditer(data)]
+    return out
 
 
 def might_join_default(finder: Finder, data: bytes) -> bool:
     """Does a shell default's word joined with the text after its `}` hold an old value's needle?"""
-    if b"${" not in data:
+    if b"${" not in data and b"{{" not in data:
         return False
     # Needles are prefixes of the longer names (`ana-ml2` stands for `ana-ml2.ana.lan` too), so any
     # needle in the joined word makes the file a candidate; the full match decides.
-    return any(needle in m.group(1) + m.group(2)
-               for m in _DEFAULT_JOIN.finditer(data) for needle in finder.needles)
+    return any(needle in word + tail for _, word, _, tail in _joins(data) for needle in finder.needles)
 
 
 def default_joined_matches(finder: Finder, data: bytes, matches: list[Match]) -> list[Match]:
@@ -164,16 +180,20 @@ def default_joined_matches(finder: Finder, data: bytes, matches: list[Match]) ->
     if not might_join_default(finder, data):
         return matches
     added: list[Match] = []
-    for d in _DEFAULT_JOIN.finditer(data):
-        word_at, tail_at = d.start(1), d.start(2)
-        cut = tail_at - 1 - word_at  # the word's length: where `}` stood in the joined word
-        for m in finder.find(d.group(1) + d.group(2)):
+    for word_at, word, tail_at, tail in _joins(data):
+        cut = len(word)  # the word's length: where `}` stood in the joined word
+        for m in finder.find(word + tail):
             if not m.start < cut < m.end:
                 continue
             pieces = None if m.refused or m.kept else _cut(m.old, m.new, cut - m.start)
-            if pieces is None:
+            # The text after `}` is the variable's too: `X=db01` makes `${X:-ana-ml2}.ana.lan` the name
+            # db01.ana.lan, so a new tail would move db01 as well. Only the word is the old name's own.
+            if pieces is None or pieces[1][0] != pieces[1][1]:
+                note = None if pieces is None or m.refused else (
+                    f"`{pieces[1][0]}` after the brace follows the variable too, whatever it holds: "
+                    f"rewriting it to `{pieces[1][1]}` would move every name the variable makes")
                 added.append(Match(word_at + m.start, tail_at + m.end - cut, m.old, m.new, m.kind, m.derived,
-                                   refused=m.refused or "split", kept=m.kept))
+                                   refused=m.refused or "split", kept=m.kept, note=note))
                 continue
             (old_head, new_head), (old_tail, new_tail) = pieces
             # A piece that stays as it is (`.lan` in `${X:-ana-ml2.ana}.lan`) is no replacement.

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from renamer import forms as spelling
-from renamer import name_starts
+from renamer import host_sets, name_starts, templated_names
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
 from renamer.forms import Form
@@ -52,6 +52,11 @@ class Matcher:
         self._v4_pairs = [(old, new) for old, new in self.addresses if ":" not in old]
         self._range_probe = re.compile(b"(?:" + b"|".join(re.escape(s) for s in self._range_stems)
                                        + rb")[0-9{]") if self._ranges else None
+        # Sets that expand to an old value (`ana-ml[1:3]`, `{ana,fv}-ml2`): host_sets.py.
+        self._set_needles = host_sets.pieces((old for old, _ in self.hosts),
+                                             (old for old, _ in self.addresses))
+        # `ana-ml2.{{ domain }}`: an old FQDN's label before a template (sweep/templated.py decides).
+        self._templated = templated_names.literals(templated_names.labels_of(self.hosts))
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
@@ -146,6 +151,8 @@ class Matcher:
         if self._mapped_scan:
             out.append(b"ffff:")
         out += self._zone_labels
+        out += self._set_needles
+        out += self._templated
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
 
@@ -167,6 +174,10 @@ class Matcher:
         if self._zone_labels and _holds_zone_label(data, self._zone_labels):
             return True
         if self._mapped_scan and _holds_mapped(data):
+            return True
+        if host_sets.might_hold(data, self._set_needles):
+            return True
+        if self._templated and templated_names.might_hold(data, self._templated):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
@@ -312,6 +323,7 @@ class Matcher:
             if self._ranges and self._might_hold_range(data) else []
         if spans:
             matches = with_ranges(matches, spans)
+        matches = host_sets.with_sets(data, matches, self._find_exact, self._set_needles)
         if self.hosts and not self.rewrite_accounts:
             hosts = [m.start for m in matches if m.kind == "host" and m.refused is None]
             starts = account_starts(data, hosts)

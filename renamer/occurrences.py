@@ -23,6 +23,7 @@ class Match:
     derived: bool = False  # a host matched as the stem of a longer name (derived_names)
     refused: str | None = None  # why this occurrence must not be rewritten (e.g. supernet)
     kept: str | None = None  # why it is left on purpose, not a failure (an account)
+    note: str | None = None  # what its refusal adds to the reason's hint (a variable's definition)
 
 
 def with_ranges(matches: list[Match], spans: list[tuple[tuple[int, int], RangeRule]]) -> list[Match]:

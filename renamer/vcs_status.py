@@ -173,3 +173,18 @@ def blobs(root: Path, specs: list[str]) -> dict[str, bytes]:
             out[spec] = data[at:at + size]
         at += size + 1  # the object, then a newline
     return out
+
+
+def worktree_lines_matching(root: Path, pattern: str) -> list[tuple[str, int, str]] | None:
+    """(path, line number, line) of every line of the work tree's text files (tracked, and
+    untracked ones not ignored) matching the extended regex `pattern`; None when git cannot say."""
+    done = git_run(["git", "-C", str(root), "grep", "-z", "-n", "-I", "--untracked", "-E", "-e", pattern,
+                    "--"], capture_output=True, check=False)
+    if done.returncode not in (0, 1):  # 1: found nothing
+        return None
+    out = []
+    for record in done.stdout.split(b"\n"):
+        parts = record.split(b"\0", 2)  # -z: path NUL line NUL text
+        if len(parts) == 3 and parts[1].isdigit():
+            out.append((os.fsdecode(parts[0]), int(parts[1]), parts[2].decode("utf-8", "replace")))
+    return out

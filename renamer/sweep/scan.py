@@ -46,6 +46,8 @@ from renamer.sweep.model import (
     apply_edits,
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
+from renamer.sweep.templated import Definitions, templated_matches
+from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.zone_rules import with_zone_names
 from renamer.unicode_names import folded_matches, might_fold
 
@@ -62,7 +64,9 @@ REFUSED_HINTS = {
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
                   "line too), or keep it with a keep rule"),
-    "range": ("one end of a range or set of machines (web01-04, 192.0.2.10-.14, web{01..03}): "
+    "range": ("one end of a range or set of machines (web01-04, 192.0.2.10-.14, web{01..03}), or a set "
+              "that expands to an old value (an Ansible range ana-ml[1:3], 10.0.0.[50:60]; a shell brace set "
+              "{ana,fv}-ml2): "
               "renaming one member breaks the set; edit the range by hand, or keep it with a keep "
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
@@ -95,6 +99,11 @@ REFUSED_HINTS = {
                     "named.conf naming the file, no zone $INCLUDEing it) that spells an old name or an old "
                     "address's reverse name relatively: what it means cannot be judged; add $ORIGIN (or the "
                     "named.conf zone statement) and rerun the sweep, or keep it with a keep rule"),
+    "templated-name": ("a name built from a variable the repo defines as an old FQDN's domain "
+                       "(`ana-ml2.{{ domain }}` beside `domain: ana.lan`, `ana-ml2.${DOMAIN}`): no byte "
+                       "spells the old name, so no text edit follows it, and rewriting the label alone "
+                       "would keep a domain the rename changes; write the new name (or its label, where "
+                       "the domain stays) by hand, or keep it with a keep rule"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -146,6 +155,7 @@ class FileScanner:
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
+        self.definitions = Definitions(project.root)  # variables a templated name reads (sweep/templated.py)
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -207,6 +217,7 @@ class FileScanner:
             refs = list(self._scan_large(rel, Path(path), content.detail))
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         find = self.matcher.find_any_case if any_case else self.matcher.find
+        templated: list[TemplatedNote] = []
         matches = find(data, fmt.name_starts(data) if fmt is not None else ()) if hit else []
         # A zone, a fragment of one (records with no SOA), a name server's configuration: names in
         # presentation format, whose `\DDD` escapes are decimal (RFC 1035 5.1).
@@ -220,6 +231,7 @@ class FileScanner:
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
             matches = default_joined_matches(self.matcher, data, matches)
+            matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,
@@ -241,6 +253,8 @@ class FileScanner:
                               mode=content.mode)
         near = self._near_misses(rel, data, matches, loose=self.options.loose) \
             if status != RECORD and (hit or loose_hit) else []
+        if templated and status != RECORD:
+            near += self._templated_notes(rel, data, templated)
         if not matches:
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
                               near_misses=tuple(near), mode=content.mode)
@@ -286,8 +300,9 @@ class FileScanner:
                 refs.append(self._reference(rel, lines, m, spots[i], KEPT, m.kept, KEPT_NOTES[m.kept],
                                             where))
             elif m.refused is not None:
+                hint = REFUSED_HINTS[m.refused]
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, m.refused,
-                                            REFUSED_HINTS[m.refused], where))
+                                            f"{m.note}; {hint}" if m.note else hint, where))
             elif roles is not None and roles[i] in ("identifier", "code"):
                 hint = IDENTIFIER_HINT if roles[i] == "identifier" else CODE_HINT
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, roles[i], hint, where))
@@ -455,6 +470,15 @@ class FileScanner:
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after)))
         return self._silenced(rel, data, out) if out else out
+
+    def _templated_notes(self, rel: str, data: bytes, notes: list[TemplatedNote]) -> list[NearMiss]:
+        """A templated name whose variable the repo defines nowhere: a near-miss (sweep/templated.py)."""
+        lines = Lines(data)
+        out = []
+        for start, text, like, why in notes:
+            line, column, line_text = lines.position(start)
+            out.append(NearMiss(rel, line, column, text, like, "near-miss", line_text, why))
+        return self._silenced(rel, data, out)
 
     def _silenced(self, rel: str, data: bytes, misses: list[NearMiss]) -> list[NearMiss]:
         """Near-misses the user decided about: on a line a keep rule or the inline marker

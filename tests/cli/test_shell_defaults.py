@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from tests.conftest import Result
@@ -82,25 +83,63 @@ def _expanded(script: Path, name: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize(("line", "expected", "expansion"), (
-    pytest.param("B=${X:-ana-ml2}.ana.lan", "B=${X:-fv-ml1}.fv.lan", "fv-ml1.fv.lan", id="reported"),
-    pytest.param("B=${X-ana-ml2}.ana.lan:22", "B=${X-fv-ml1}.fv.lan:22", "fv-ml1.fv.lan:22", id="no-colon-port"),
-    pytest.param("B=${X:=ana-ml2.ana}.lan", "B=${X:=fv-ml1.fv}.lan", "fv-ml1.fv.lan", id="cut-before-the-last-label"),
-    pytest.param("B=${X:-db}.ana.lan", "B=${X:-db2}.ana.lan", "db2.ana.lan", id="only-the-head-changes"),
-    pytest.param("B=https://${X:-ana-ml2}.ana.lan/x", "B=https://${X:-fv-ml1}.fv.lan/x", "https://fv-ml1.fv.lan/x",
-                 id="in-a-url"),
+# The same renames, the domain kept: the default's word is the old name's own, the rest is X's too.
+KEPT_DOMAIN = JOINED.replace("fv-ml1.fv.lan", "fv-ml1.ana.lan")
+
+
+def _expanded_with(script: Path, name: str, value: str) -> str:
+    """What bash makes of `name` after sourcing `script` with X set to `value`."""
+    done = subprocess.run(["bash", "-c", f'X="$1"; . "$0" && printf %s "${name}"', str(script), value],
+                          capture_output=True, text=True, check=True, env={"PATH": os.environ["PATH"]})
+    return done.stdout
+
+
+@pytest.mark.parametrize(("config", "line", "expected", "expansion"), (
+    pytest.param(KEPT_DOMAIN, "B=${X:-ana-ml2}.ana.lan", "B=${X:-fv-ml1}.ana.lan", "fv-ml1.ana.lan",
+                 id="domain-kept"),
+    pytest.param(KEPT_DOMAIN, "B=${X-ana-ml2}.ana.lan:22", "B=${X-fv-ml1}.ana.lan:22", "fv-ml1.ana.lan:22",
+                 id="no-colon-port"),
+    pytest.param(KEPT_DOMAIN, "B=https://${X:=ana-ml2}.ana.lan/x", "B=https://${X:=fv-ml1}.ana.lan/x",
+                 "https://fv-ml1.ana.lan/x", id="in-a-url"),
+    # The cut before the last label: `.lan` stays, so X=db01.ana still means db01.ana.lan.
+    pytest.param(JOINED, "B=${X:=ana-ml2.ana}.lan", "B=${X:=fv-ml1.fv}.lan", "fv-ml1.fv.lan",
+                 id="cut-before-the-last-label"),
+    pytest.param(JOINED, "B=${X:-db}.ana.lan", "B=${X:-db2}.ana.lan", "db2.ana.lan", id="only-the-head-changes"),
 ))
-def test_a_default_joined_to_a_domain_expands_to_the_new_fqdn(line: str, expected: str, expansion: str,
-                                                              repo: Callable[..., Path],
-                                                              run: Callable[..., Result]) -> None:
-    """`${X:-ana-ml2}.ana.lan` is the word `ana-ml2.ana.lan` when X is unset (issue 27b item 3):
-    each piece takes the new FQDN's labels, so bash expands it to the new name."""
-    root = repo({"run.sh": f"{line}\n"}, config=JOINED, allowlist=ALLOW)
+def test_a_default_joined_to_a_domain_rewrites_only_its_word(config: str, line: str, expected: str, expansion: str,
+                                                            repo: Callable[..., Path],
+                                                            run: Callable[..., Result]) -> None:
+    """`${X:-ana-ml2}.ana.lan` is the word `ana-ml2.ana.lan` when X is unset (issue 27b item 3), and
+    `db01.ana.lan` when X=db01 (break-it round 3, finding 12): the word is rewritten, what follows
+    the brace only where it stays, so X's name keeps its meaning."""
+    root = repo({"run.sh": f"{line}\n"}, config=config, allowlist=ALLOW)
     result = run(root, "sweep", "--commit")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert (root / "run.sh").read_text() == f"{expected}\n"
     assert _expanded(root / "run.sh", "B") == expansion
+    tail = line.split("}", 1)[1].split("\n")[0]
+    assert _expanded_with(root / "run.sh", "B", "db01").endswith("db01" + tail)
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("line", [
+    pytest.param("X=db01\nH=${X:-ana-ml2}.ana.lan", id="reported"),
+    pytest.param("H=${X-ana-ml2}.ana.lan:22", id="no-colon-port"),
+    pytest.param("H=https://${X:=ana-ml2}.ana.lan/x", id="in-a-url"),
+    pytest.param('H="${X:-ana-ml2}".ana.lan', id="quoted-word"),
+])
+def test_a_default_joined_to_a_domain_that_changes_is_a_split(line: str, repo: Callable[..., Path],
+                                                              run: Callable[..., Result]) -> None:
+    """The rename changes the domain after the brace: rewriting it would move X's own name
+    (`X=db01`: db01.ana.lan to db01.fv.lan), so nothing is written and a person decides."""
+    root = repo({"run.sh": f"{line}\n"}, config=JOINED, allowlist=ALLOW)
+    before = (root / "run.sh").read_text()
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert (root / "run.sh").read_text() == before
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [(f["reason"], f["old"]) for f in findings] == [("split", "ana-ml2.ana.lan")]
+    assert "`.ana.lan` after the brace follows the variable too" in findings[0]["note"]
 
 
 @pytest.mark.parametrize("line", [
@@ -116,3 +155,36 @@ def test_a_default_joined_where_no_cut_is_certain_is_a_split(line: str, repo: Ca
     assert (root / "run.sh").read_text() == before
     findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     assert [f["reason"] for f in findings] == ["split"]
+
+
+def _rendered(text: str, **variables: str) -> str:
+    """What Jinja (Ansible's templating) makes of `text`."""
+    return jinja2.Environment(undefined=jinja2.Undefined).from_string(text).render(**variables)
+
+
+@pytest.mark.parametrize(("config", "value", "expected", "outcome"), [
+    pytest.param(KEPT_DOMAIN, "{{ host | default('ana-ml2') }}.ana.lan", "{{ host | default('fv-ml1') }}.ana.lan", 0,
+                 id="domain-kept"),
+    pytest.param(KEPT_DOMAIN, '{{ host|d("ana-ml2") }}.ana.lan:8443', '{{ host|d("fv-ml1") }}.ana.lan:8443', 0,
+                 id="short-filter-port"),
+    pytest.param(JOINED, "{{ host | default('ana-ml2') }}.ana.lan", None, 1, id="domain-changes"),
+    pytest.param(JOINED, "https://{{ inventory_host | default('ana-ml2') }}.ana.lan/", None, 1, id="in-a-url"),
+])
+def test_a_jinja_default_joined_to_a_domain(config: str, value: str, expected: str | None, outcome: int,
+                                            repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """Jinja's `default` filter joined to a domain is the same join (finding 12's class): only the
+    default is the old name's own; a domain the rename changes is X's too, a residual `split`."""
+    content = f"url: \"{value}\"\n"
+    root = repo({"roles/web/vars/main.yml": content}, config=config, allowlist=ALLOW)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == outcome, result.stdout + result.stderr
+    written = (root / "roles/web/vars/main.yml").read_text()
+    if expected is None:
+        assert written == content
+        findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+        assert [(f["reason"], f["old"]) for f in findings] == [("split", "ana-ml2.ana.lan")]
+        return
+    assert written == f"url: \"{expected}\"\n"
+    assert "fv-ml1.ana.lan" in _rendered(expected)
+    assert "db01.ana.lan" in _rendered(expected, host="db01")
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -1,0 +1,124 @@
+"""Names built from a domain variable: `ana-ml2.{{ domain }}`, `ana-ml2.${DOMAIN}`, `ana-ml2.$DOMAIN`.
+
+An old FQDN's first label followed by a dot and a template (Jinja `{{ var }}`, `{{ site.domain }}`,
+`{{ base_domain | default('ana.lan') }}`, Helm's `{{ .Values.domain }}`; a shell's `${VAR}`,
+`${VAR:-ana.lan}`, `$VAR`, Terraform's `${var.domain}`) is the
+old FQDN wherever the variable holds the old domain, while the bytes spell no old value. Where
+the variable is defined is another file's business (sweep/templated.py asks the repo); this
+module finds such names, says which variable (and default) each reads, and reads a definition
+of a variable off a line (YAML `domain: ana.lan`, `.env` or shell `DOMAIN=ana.lan`, `export`,
+an INI inventory's `domain=ana.lan`, a compose list's `- DOMAIN=ana.lan`, Jinja's `{% set %}`).
+Pure: bytes in, spans out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
+# The template right after `label.`: Jinja (a dotted name, then filters), `${VAR...}`, `$VAR`.
+_TEMPLATE = re.compile(
+    rb"\{\{-?[ \t]*\.?(?P<jvar>" + _IDENT + rb"(?:\." + _IDENT + rb")*)"
+    rb"(?P<filters>(?:[^}\n]|\}(?!\}))*)-?\}\}"
+    rb"|\$\{(?P<svar>" + _IDENT + rb"(?:\." + _IDENT + rb")*)(?:(?P<op>:?[-=?+])(?P<sdef>[^}\n]*))?\}"
+    rb"|\$(?P<bvar>" + _IDENT + rb")")
+_JINJA_DEFAULT = re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[^'\"\n]*)\1")
+_TAIL = re.compile(rb"(?:\.[A-Za-z0-9-]+)*")  # labels after the template: `.{{ domain }}.internal`
+_LEFT = re.compile(rb"[A-Za-z0-9_.-]")
+
+
+@dataclass(frozen=True)
+class TemplatedName:
+    """`label.` and a template at [start, end): the candidates it may be, each (old, new, domain)."""
+
+    start: int
+    end: int
+    text: str
+    variable: str
+    default: str | None  # a Jinja `default('...')` or a shell `${V:-...}` word
+    tail: str  # labels after the template, which the old domain must end with
+    candidates: tuple[tuple[str, str, str], ...]
+
+
+def labels_of(hosts: Iterable[tuple[str, str]]) -> dict[str, tuple[tuple[str, str, str], ...]]:
+    """Old FQDNs by each of their leading labels: `ana-ml2` and `ana-ml2.ana` for ana-ml2.ana.lan
+    (the variable may hold the domain, or only its last labels) -> ((old, new, the rest), ...)."""
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    for old, new in hosts:
+        labels = old.rstrip(".").split(".")
+        for cut in range(1, len(labels)):
+            head, rest = ".".join(labels[:cut]), ".".join(labels[cut:])
+            if head and rest:
+                out.setdefault(head, []).append((old, new, rest))
+    return {label: tuple(found) for label, found in out.items()}
+
+
+def literals(labels: Iterable[str]) -> tuple[bytes, ...]:
+    """One of these is in every file holding a templated name: `label.{{` or `label.$`."""
+    return tuple(sorted({f"{label}.{start}".encode() for label in labels for start in ("{{", "$")}))
+
+
+def might_hold(data: bytes, needles: Iterable[bytes]) -> bool:
+    return (b".{{" in data or b".$" in data) and any(n in data for n in needles)
+
+
+def find(data: bytes, labels: dict[str, tuple[tuple[str, str, str], ...]]) -> list[TemplatedName]:
+    """Every `label.` + template in `data` whose label is an old FQDN's first label, in order."""
+    out = []
+    for label, candidates in labels.items():
+        needle = label.encode() + b"."
+        pos = data.find(needle)
+        while pos != -1:
+            found = _at(data, pos, len(needle), candidates)
+            if found is not None:
+                out.append(found)
+            pos = data.find(needle, pos + 1)
+    return sorted(out, key=lambda t: t.start)
+
+
+def _at(data: bytes, pos: int, width: int,
+        candidates: tuple[tuple[str, str, str], ...]) -> TemplatedName | None:
+    if pos > 0 and _LEFT.match(data, pos - 1) and data[pos - 2:pos] != b":-":
+        return None  # `x-ana-ml2.{{`: another name (DESIGN's left boundary)
+    template = _TEMPLATE.match(data, pos + width)
+    if template is None:
+        return None
+    tail = _TAIL.match(data, template.end())
+    end = tail.end() if tail is not None else template.end()
+    tail_text = data[template.end():end].decode("ascii", "replace")
+    default = None
+    if template.group("jvar") is not None:
+        variable = template.group("jvar").decode().rsplit(".", 1)[-1]  # `site.domain`: the key `domain`
+        filters = _JINJA_DEFAULT.search(template.group("filters"))
+        default = filters.group("value").decode("utf-8", "replace") if filters else None
+    elif template.group("svar") is not None:
+        variable = template.group("svar").decode().rsplit(".", 1)[-1]  # Terraform's `${var.domain}`
+        if template.group("op") is not None and template.group("op")[-1:] in b"-=":
+            default = template.group("sdef").decode("utf-8", "replace")
+    else:
+        variable = template.group("bvar").decode()
+    text = data[pos:end].decode("utf-8", "replace")
+    return TemplatedName(pos, end, text, variable, default, tail_text, candidates)
+
+
+def same_domain(value: str, tail: str, domain: str) -> bool:
+    """Does a variable holding `value`, followed by `tail`, spell `domain` (any case, a final dot)?"""
+    return (value.strip().strip("'\"") + tail).rstrip(".").lower() == domain.lower()
+
+
+def defined_value(line: str, variable: str) -> str | None:
+    """The value `line` gives `variable`, if it defines it: `variable: value` (YAML),
+    `variable=value` (`.env`, shell, an INI inventory, a compose list's `- VAR=value`),
+    `export variable=value`, `{% set variable = 'value' %}`; quotes and a trailing comment off."""
+    name = re.escape(variable)
+    found = (re.match(rf"\s*(?:-\s+)?(?:export\s+)?{name}\s*[:=]\s*(.*)$", line)
+             or re.search(rf"\{{%-?\s*set\s+{name}\s*=\s*(.*?)\s*-?%\}}", line))
+    if found is None:
+        return None
+    value = found.group(1).strip()
+    if value[:1] in ("'", '"'):
+        closing = value.find(value[0], 1)
+        return value[1:closing] if closing > 0 else None
+    return re.split(r"\s+#", value, maxsplit=1)[0].strip()

@@ -34,7 +34,8 @@ class Finder(Protocol):
     def find(self, data: bytes) -> list[Match]: ...
 
 
-def _unicode_needles(finder: Finder) -> tuple[bytes, ...]:
+def unicode_needles(finder: Finder) -> tuple[bytes, ...]:
+    """The needles with a non-ASCII byte: only a file holding one can hold their folded forms."""
     return _non_ascii(finder.needles)
 
 
@@ -69,7 +70,7 @@ def _folded(run: bytes) -> tuple[bytes, list[tuple[int, int]]] | None:
 
 
 def _runs(finder: Finder, data: bytes) -> list[tuple[int, bytes, bytes, list[tuple[int, int]]]]:
-    needles = _unicode_needles(finder)
+    needles = unicode_needles(finder)
     if not needles or max(data, default=0) < 0x80:
         return []
     out = []

@@ -39,7 +39,10 @@ import bisect
 import re
 from typing import Protocol
 
+from renamer import work
+from renamer.escapes import might_escape
 from renamer.occurrences import Match
+from renamer.unicode_names import might_fold
 
 # A backslash ending a line that is itself not escaped (`\\` then a newline is a literal
 # backslash): an even run of backslashes before it.
@@ -53,6 +56,16 @@ class Finder(Protocol):
     needles: tuple[bytes, ...]
 
     def find(self, data: bytes) -> list[Match]: ...
+
+
+def might_decode(finder: Finder, data: bytes) -> bool:
+    """Could a decoded reading spell an old value the bytes do not: quotes inside one word or a
+    shell default joined to what follows its brace (below), escapes (escapes.py), a Unicode
+    form after NFC and folding (unicode_names.py)? (The first pass's decoder tests, counted:
+    sweep/native_gate.py asks them only where a native question says they can hold.)"""
+    work.add("decoder tests")
+    return (might_join_quotes(finder, data) or might_join_default(finder, data)
+            or might_escape(finder, data) or might_fold(finder, data))
 
 
 def might_hold_break(data: bytes) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 from collections.abc import Iterable, Iterator
 
 from renamer import forms as spelling
@@ -84,6 +85,10 @@ class Matcher:
         # addresses: any spelling of the same address (expanded, leading zeros, any case).
         self._v6_addresses = {ipaddress.ip_address(old): ipaddress.ip_address(new)
                               for old, new in self.addresses if ":" in old}
+        # What an IPv6 candidate's value must be for _resolve to find anything (_v6_rejects).
+        self._v6_values = frozenset(int(address) for address in self._v6_addresses)
+        self._v6_ranges = tuple((int(net.network_address), int(net.broadcast_address))
+                                for net, _ in self.networks if net.version == 6)
         self._generic = bool(self.networks or self._v6_addresses)
         families = {net.version for net, _ in self.networks}
         # An IPv4 address written as IPv4-mapped IPv6 in hex (::ffff:0afa:3236 is ::ffff:10.250.50.54)
@@ -117,6 +122,7 @@ class Matcher:
         self._longest = max((len(t) for t in texts), default=0)
         self.needles = tuple(prefilter + network)
         self._starters = tuple(starters + network)
+        self._form_starters = tuple(starters)  # every form's match starts where its text does
         self._derived = self._derived_pattern()
         self._folded: Matcher | None = None  # built on first use: only DNS files need it
         self._lower_hosts = {old.lower(): new for old, new in self.hosts}
@@ -294,7 +300,7 @@ class Matcher:
             return []
         if self._generic:
             out: list[Match] = []
-            for x in self.pattern.finditer(data):
+            for x in self._generic_candidates(data):
                 out += self._resolve_generic(data, x.start(), x.end())
             return out
         starts = sorted({pos for needle in self._starters for pos in positions(data, needle)})
@@ -310,6 +316,28 @@ class Matcher:
                     matches.append(resolved)
                     end = hit.end()
         return matches
+
+    def _generic_candidates(self, data: bytes) -> Iterator[re.Match[bytes]]:
+        """What `self.pattern.finditer(data)` yields. The IPv6 branch starts with a class that
+        may match nothing, so a regex search tries every form's lookbehinds at every byte (6 µs a
+        byte on an IPv6-heavy repo); without IPv4 networks, a match can start only where a form's
+        text does or where a run of IPv6 characters holding a colon does (_v6_starts), so the
+        pattern is tried at those places alone, in order, each match skipping the places inside
+        it as finditer does. (The IPv4 network branches start at any dotted quad: searched.)"""
+        assert self.pattern is not None
+        if self._v4_networks:
+            yield from self.pattern.finditer(data)
+            return
+        starts = sorted({pos for text in self._form_starters for pos in positions(data, text)}
+                        | set(_v6_starts(data)))
+        end = 0
+        for pos in starts:
+            if pos < end:
+                continue
+            hit = self.pattern.match(data, pos)
+            if hit:
+                end = hit.end()
+                yield hit
 
     def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Ranges refuse the matches inside them (or stand alone where none is: `web01-03` has
@@ -349,6 +377,8 @@ class Matcher:
         if form is not None:
             derived = form.kind == "host" and _continues_name(data, end)
             return Match(start, end, form.old_text, form.new_text, form.kind, derived)
+        if b":" in text and self._v6_rejects(text):
+            return None
         if self._v6_addresses and b":" in text:
             spelled = self._v6_spelling(text.decode("ascii"))
             if spelled is not None:
@@ -357,10 +387,27 @@ class Matcher:
             mapped = self._mapped(text.decode("ascii"))
             if mapped is not None:
                 return Match(start, end, text.decode("ascii"), mapped, "address")
+        if b"." not in text and b":" not in text:
+            return None  # no address and no reverse name: `10` of `10:` (_resolve_generic's trim)
         new = self._map_network(text.decode("ascii"))
         if new is None:
             return None
         return Match(start, end, text.decode("ascii"), new, "network")
+
+    def _v6_rejects(self, text: bytes) -> bool:
+        """Is `text` an IPv6 address that no rule below maps (neither an old address, nor in an
+        old network, nor IPv4-mapped)? Asked first: inet_pton parses in C, where ipaddress takes
+        ~40 µs a candidate, and an IPv6-heavy file has thousands. Both parsers are exact, so where
+        both read an address they read the same one; where inet_pton cannot, ipaddress decides."""
+        if text.count(b":") < 2:
+            return True  # ipaddress reads no address, nor a reverse name, in `10:` or `:443`
+        try:
+            value = int.from_bytes(socket.inet_pton(socket.AF_INET6, text.decode("ascii")), "big")
+        except (OSError, UnicodeDecodeError, ValueError):
+            return False
+        if value in self._v6_values or any(low <= value <= high for low, high in self._v6_ranges):
+            return False
+        return not ((self._v4_pairs or self.networks) and value >> 32 == 0xFFFF)  # ::ffff:a.b.c.d
 
     def _v6_spelling(self, text: str) -> str | None:
         """The new address, spelled as `text` spells the old one (expanded or not, case)."""
@@ -508,6 +555,28 @@ def _in_windows_path(data: bytes, start: int) -> bool:
 _CLASS_IN = re.compile(rb"[ \t]in[ \t]")
 # A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
 _PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")
+
+
+# Where an IPv6 candidate (forms.V6_LEFT + forms.ANY_V6) can start: at the first byte of a run of
+# hex digits and colons holding a colon, after no letter, digit, dot or colon.
+_COLON_RUN = re.compile(rb":[0-9A-Fa-f:]*")
+_HEX_RUNS = bytes(ord("h") if chr(i) in "0123456789ABCDEFabcdef" else ord(" ") for i in range(256))
+_NOT_BEFORE_V6 = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.:")
+
+
+def _v6_starts(data: bytes) -> list[int]:
+    """Every offset where the IPv6 branch of the matcher's pattern can match: each finditer
+    match below is a run's first colon (the one before took the run's colons), and the run
+    starts after the hex digits before it."""
+    if b":" not in data:
+        return []
+    hexes = data.translate(_HEX_RUNS)
+    out = []
+    for x in _COLON_RUN.finditer(data):
+        start = hexes.rfind(b" ", 0, x.start()) + 1
+        if start == 0 or data[start - 1] not in _NOT_BEFORE_V6:
+            out.append(start)
+    return out
 
 
 def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:

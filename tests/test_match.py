@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renamer.match import Matcher
 
@@ -136,3 +139,51 @@ def test_a_file_dense_with_stems_still_finds_its_range_and_pattern() -> None:
     assert [x.refused for x in found[600:]] == ["range", "pattern", "range"]
     few = m.find(b"hosts: ana-ml1-3\nmatch: ana-ml*\nnet: 10.250.50.50-60\n")
     assert [x.refused for x in few] == ["range", "pattern", "range"]
+
+
+# IPv6-heavy text: the generic pattern's candidates (match.py's _generic_candidates, _v6_rejects).
+V6_PIECES = ["2001:db8:50::54", "2001:DB8:50::54", "2001:0db8:0050:0000:0000:0000:0000:0054", "2001:db8:50::540",
+             "2001:db8:50::5", "[2001:db8:50::54]:8001", "fe80::1%eth0", "fd00:1:2::1", "::ffff:10.250.50.54",
+             "::ffff:0afa:3236", "::FFFF:AFA:3236", "2001:db8:51::7/64", "::", ":", "::1", "10:", ":443", "cafe:",
+             "deadbeef:", "a:b:c", "10.250.50.54", "10.250.7.7", "ana-ml2", "\\nana-ml2", "x", "g", ".", " ", "\n",
+             "0", "f", "1.2.3.4", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8:9", "::1.2.3.4.5"]
+V6_MATCHERS = {
+    "address": Matcher([("ana-ml2", "fv-ml1")], [("2001:db8:50::54", "2001:db8:51::54")]),
+    "with-v4": Matcher(HOSTS, [*ADDRESSES, ("2001:db8:50::54", "2001:db8:51::54")]),
+    "v6-network": Matcher(HOSTS, ADDRESSES, [(ipaddress.ip_network("2001:db8:50::/48"),
+                                              ipaddress.ip_network("2001:db8:51::/48"))]),
+}
+v6_text = st.lists(st.sampled_from(V6_PIECES) | st.text("0123456789abcdefABCDEF:.[]% -g", max_size=4),
+                   max_size=16).map(lambda parts: "".join(parts).encode())
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=v6_text, which=st.sampled_from(sorted(V6_MATCHERS)))
+def test_the_generic_candidates_are_what_a_regex_search_finds(data: bytes, which: str) -> None:
+    """Tried only where a form's text or an IPv6 run starts, the pattern finds what finditer does."""
+    matcher = V6_MATCHERS[which]
+    assert matcher.pattern is not None and not matcher._v4_networks
+    assert [x.span() for x in matcher._generic_candidates(data)] == \
+        [x.span() for x in matcher.pattern.finditer(data)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=v6_text, which=st.sampled_from(sorted(V6_MATCHERS)))
+def test_an_ipv6_candidate_rejected_early_is_one_ipaddress_maps_nowhere(data: bytes, which: str) -> None:
+    matcher = V6_MATCHERS[which]
+    for x in re.finditer(rb"[0-9A-Fa-f:.]+", data):
+        text = x.group()
+        if b":" in text and matcher._v6_rejects(text):
+            shown = text.decode()
+            assert matcher._v6_spelling(shown) is None and matcher._mapped(shown) is None
+            assert matcher._map_network(shown) is None
+        if b":" not in text and b"." not in text:  # _resolve's shortcut for `10` of `10:`
+            assert matcher._map_network(text.decode()) is None
+
+
+def test_an_ipv6_heavy_file_finds_every_spelling() -> None:
+    matcher = V6_MATCHERS["with-v4"]
+    data = b"a: 2001:db8:9::1\nb: [2001:DB8:50::54]:8001 c: 2001:0db8:0050:0000:0000:0000:0000:0054\n" * 3
+    assert [(m.old, m.new) for m in matcher.find(data)] == [
+        ("2001:DB8:50::54", "2001:DB8:51::54"),
+        ("2001:0db8:0050:0000:0000:0000:0000:0054", "2001:0db8:0051:0000:0000:0000:0000:0054")] * 3

@@ -25,13 +25,14 @@ the database costs more than it saves below that (`RENAMER_NATIVE=1`: whatever t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from renamer import work
-from renamer.decoded import might_split
+from renamer.decoded import might_decode, might_split
 from renamer.match import Matcher
 from renamer.near_miss import LoosePass
 
@@ -48,7 +49,7 @@ NATIVE_FROM = 1000
 
 # Questions, each a report id of the database: hyperscan's single-match flag reports an id once
 # per scan however many of its patterns match, so a file costs a callback per question at most.
-BREAK, NEEDLE, CONTEXT, START, META, LOOSE, ANY_CASE, PRESENT, SLUG = range(9)
+BREAK, NEEDLE, CONTEXT, START, META, LOOSE, ANY_CASE, PRESENT, SLUG, ESCAPE, FOLD = range(11)
 # The bytes the loose pass's fold deletes (near_miss._ESCAPES) may stand anywhere inside a needle.
 _ESCAPED = rb"[\x5c\x5b\x5d]*"
 # A match of patterns._META always holds one of these (its `\s` spelled out: hyperscan's set
@@ -56,6 +57,56 @@ _ESCAPED = rb"[\x5c\x5b\x5d]*"
 # times the compile time, and the probe in Python decides. tests/sweep/test_native_gate.py
 # checks this against patterns._META.
 META_SOURCE = rb"\\[dDwWsS]|\[[^\]\x09\x0a\x0b\x0c\x0d\x20]+\]|\{[0-9]|\.\+|[*?]"
+
+
+# decoded.might_decode's tests are asked only where no needle stands (a needle makes the file a
+# hit first), and then only where one of two necessary conditions holds (tests/sweep/
+# test_native_gate.py holds them to it):
+# * JOINED: removing quotes or backslashes (decoded.might_join_quotes, escapes.might_escape), a
+#   shell default's `}` (decoded.might_join_default), or a backslash that an escape drops
+#   (`an\\a-ml2`, `10\\.250`) adds a needle only where the bytes without all of those hold one
+#   (a needle's regex spelling, `ana\\-ml2`, becomes its plain form, itself a needle or holding
+#   one): the needles' own database, scanned over a copy without them.
+# * ESCAPE (in the database): any other escape (escapes._ESCAPE: `\\x2d`, `\\u002d`, `%2D`,
+#   `&#45;`, octal...) must spell a character of some needle for the decoded reading to hold one.
+# (FOLD: unicode_names.might_fold reads only a file holding a non-ASCII byte.)
+JOINERS = b"\"'\\}"
+
+
+def _hex(digits: str) -> bytes:
+    """Hex digits in either case, as escapes._ESCAPE reads them."""
+    return b"".join(f"[{d}{d.upper()}]".encode() if d.isalpha() else d.encode() for d in digits)
+
+
+def _escaped(char: str) -> list[bytes]:
+    """`char` spelled by each escape escapes._read reads as it, but a backslash before the
+    character itself (JOINED asks that); leading zeros and repeats left open where escapes._ESCAPE
+    bounds them (a looser pattern is still necessary, and compiles faster)."""
+    value = ord(char)
+    ways = [rb"\x5cu\x7b0*" + _hex(f"{value:x}") + rb"\x7d",  # \\u{2d}
+            rb"\x5cU" + _hex(f"{value:08x}"),
+            b"".join(b"%" + _hex(f"{byte:02x}") for byte in char.encode("utf-8")),  # %2D, %C3%BC
+            rb"&#[xX]0*" + _hex(f"{value:x}") + b";",
+            rb"&#0*" + str(value).encode() + b";"]
+    if value <= 0xFF:
+        ways.append(rb"\x5cx" + _hex(f"{value:02x}"))
+    if value <= 0xFFFF:
+        ways.append(rb"\x5cu" + _hex(f"{value:04x}"))
+    if value <= 0o777:
+        ways.append(rb"\x5c0*" + f"{value:o}".encode())
+    if value <= 255:  # RFC 1035's decimal `\\DDD`, where names are in presentation format (zones)
+        ways.append(rb"\x5c" + f"{value:03d}".encode())
+    return ways
+
+
+def escape_pattern(needles: Iterable[bytes]) -> bytes | None:
+    """ESCAPE for all needles: an escape spelling one of their characters, or `\\N{...}` (any
+    name: Python looks it up)."""
+    chars = sorted({char for needle in needles for char in needle.decode("utf-8", "replace")} - {"\ufffd"})
+    if not chars:
+        return None
+    named = rb"\x5cN\x7b[A-Za-z0-9\x20\x2d]+\x7d"
+    return b"|".join([named, *(way for char in chars for way in _escaped(char))])
 
 
 class Answer(NamedTuple):
@@ -126,15 +177,31 @@ class NativeGate:
         add(ANY_CASE, matcher._any_case().needles, caseless=True)
         add(PRESENT, present)
         add(SLUG, slugs)
+        escape = escape_pattern(matcher.needles)
+        if escape is not None:
+            patterns.append((escape, ESCAPE, False))
+        # unicode_names.might_fold: only a file holding a non-ASCII byte, whatever the names (an
+        # ASCII name in compatibility dress, `ａｎａ-ｍｌ２`, is one too)
+        patterns.append((rb"[\x80-\xff]", FOLD, False))
         self.questions = len(patterns)
-        self._database: Any = None
-        if patterns and hyperscan is not None:
-            flags = [hyperscan.HS_FLAG_SINGLEMATCH | (hyperscan.HS_FLAG_CASELESS if caseless else 0)
-                     for _, _, caseless in patterns]
-            database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-            database.compile(expressions=[p for p, _, _ in patterns], ids=[q for _, q, _ in patterns],
-                             elements=len(patterns), flags=flags)
-            self._database = database
+        self._database: Any = _compiled(patterns)
+        # JOINED: the needles alone, for the copy without quotes, `}` and backslashes.
+        self._joined: Any = _compiled([(_literal(n), NEEDLE, False) for n in matcher.needles if n])
+
+    def holds_joined(self, data: bytes) -> bool:
+        """JOINED: does `data` hold a needle once its quotes, `}` and backslashes are deleted?"""
+        stripped = data.translate(None, JOINERS)
+        if len(stripped) == len(data) or self._joined is None:
+            return False  # nothing deleted: no needle more than the bytes hold
+        work.add("native join scans")
+        found: list[int] = []
+
+        def report(question: int, _start: int, _end: int, _flags: int, _context: object) -> bool:
+            found.append(question)
+            return True  # one is enough: stop the scan
+        with contextlib.suppress(hyperscan.ScanTerminated):
+            self._joined.scan(stripped, match_event_handler=report)
+        return bool(found)
 
     def questions_holding(self, data: bytes) -> set[int]:
         """The questions whose native pattern matches somewhere in `data`."""
@@ -150,8 +217,12 @@ class NativeGate:
         when no question holds (the file is no candidate and holds nothing to note)."""
         work.add("native scans")
         found = self.questions_holding(data)
+        # JOINED (a copy, another scan) is asked only where no question of the database decided.
+        joined = None
         if not (found or candidate or path_needles):
-            return None
+            joined = self.holds_joined(data)
+            if not joined:
+                return None
         matcher = self.matcher
         # As the Python pass: needles, then the context probes, then a split name; each Python
         # test asked only where its native condition holds (the needles' is the test itself).
@@ -162,6 +233,10 @@ class NativeGate:
         if not hit and BREAK in found:
             work.add("native follow-ups")
             hit = might_split(matcher, data)
+        if not hit and (ESCAPE in found or FOLD in found
+                        or (joined if joined is not None else self.holds_joined(data))):
+            work.add("native follow-ups")
+            hit = might_decode(matcher, data)
         loose_hit = False
         if self.loose is not None and LOOSE in found:
             work.add("native follow-ups")
@@ -173,6 +248,18 @@ class NativeGate:
             work.add("native follow-ups")
             candidate = matcher.might_match_any_case(data)
         return Answer(hit, loose_hit, candidate, PRESENT in found, SLUG in found)
+
+
+def _compiled(patterns: list[tuple[bytes, int, bool]]) -> Any:
+    """One block-mode database of (pattern, question, caseless), each question reported once a scan."""
+    if not patterns or hyperscan is None:
+        return None
+    flags = [hyperscan.HS_FLAG_SINGLEMATCH | (hyperscan.HS_FLAG_CASELESS if caseless else 0)
+             for _, _, caseless in patterns]
+    database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    database.compile(expressions=[p for p, _, _ in patterns], ids=[q for _, q, _ in patterns],
+                     elements=len(patterns), flags=flags)
+    return database
 
 
 def version() -> str | None:

@@ -17,11 +17,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from renamer import debug, work
-from renamer.decoded import might_hold_break, might_join_default, might_join_quotes, might_split
-from renamer.escapes import might_escape
+from renamer.decoded import might_decode, might_hold_break, might_split
 from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
-from renamer.match import Matcher
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import anchor_literals
@@ -29,16 +27,6 @@ from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.native_gate import NativeGate, choose_native
 from renamer.sweep.scan import FileScanner, ScanOptions
-from renamer.unicode_names import might_fold
-
-
-def might_decode(matcher: Matcher, data: bytes) -> bool:
-    """Could a decoded reading spell an old value the bytes do not: quotes inside one word or a
-    shell default joined to what follows its brace (decoded.py), escapes (escapes.py), a Unicode
-    form after NFC and folding (unicode_names.py)?"""
-    return (might_join_quotes(matcher, data) or might_join_default(matcher, data)
-            or might_escape(matcher, data) or might_fold(matcher, data))
-
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_FROM = 3000
@@ -130,21 +118,14 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 candidate = data[:2] in WIDE_BOM_STARTS
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)
                     answer = native.answer(data, rel, candidate, path_needles)
-                    # Quote joins, escapes and Unicode forms (might_decode) have no question in the
-                    # database yet: their Python tests run where no other test held.
-                    decoded = (answer is None or not answer.hit) and might_decode(matcher, data)
                     if answer is None:
-                        if not decoded:
-                            scanned += 1
-                            continue  # finally: closes fd
-                        hit, loose_hit, candidate = True, False, True  # no question held: no present, no slug
-                    else:
-                        hit, loose_hit = answer.hit or decoded, answer.loose_hit
-                        candidate = answer.candidate or decoded
-                        if answer.holds_present:
-                            holding.append(rel)
-                        if answer.holds_slug and is_markdown(rel):
-                            linking.append(rel)
+                        scanned += 1
+                        continue  # finally: closes fd
+                    hit, loose_hit, candidate = answer.hit, answer.loose_hit, answer.candidate
+                    if answer.holds_present:
+                        holding.append(rel)
+                    if answer.holds_slug and is_markdown(rel):
+                        linking.append(rel)
                 else:
                     gated = True  # it holds a gate (or was not asked)
                     bare = None

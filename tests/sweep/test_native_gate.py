@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from renamer import patterns
-from renamer.decoded import might_hold_break, might_split
+from renamer.decoded import might_decode, might_hold_break, might_join_default, might_join_quotes, might_split
+from renamer.escapes import might_escape
 from renamer.near_miss import fold_and_bare
 from renamer.project import LoadedProject, load_project
 from renamer.sweep import native_gate, parallel
@@ -26,6 +27,8 @@ from renamer.sweep.native_gate import (
     ANY_CASE,
     BREAK,
     CONTEXT,
+    ESCAPE,
+    FOLD,
     LOOSE,
     META,
     NEEDLE,
@@ -35,6 +38,7 @@ from renamer.sweep.native_gate import (
     NativeGate,
 )
 from renamer.sweep.scan import ScanOptions
+from renamer.unicode_names import might_fold
 from tests.testing.repos import CONFIG, write_files
 
 # Every old value of both configs below in the spellings the rules know, and the bytes around them.
@@ -47,7 +51,16 @@ PIECES = ["ana-ml2", "ANA_ML2", "Ana.Ml2", "ana\\-ml2", "a[n]a-ml2", "ana\\\\-ml
           "xn--bcher-kva", "bücher", "B\u00fcCHER", "\xff\xfe", "\xfe\xff", "\x00", "\r\n", "\\", "[", "]",
           " ", "-", "_", ".", "\n", "x", "ana", "ml2", "10.", "ANA", "web01", "web{01..03}", "#fv-ml1",
           "10.250.7.7", "10.250.0.0/15"]
-contents = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=24).map(
+# Spellings only a decoder reads (decoded.py, escapes.py, unicode_names.py), and their pieces, so
+# that random bytes also put an escape or a quote inside a name.
+DECODED = ["ana\\u002dml2", "ana%2Dml2", "ana%2dml2", "ana&#45;ml2", "ana&#x2D;ml2", "ana\\x2Dml2", "ana\\055ml2",
+           "ana\\u{2d}ml2", "ana\\U0000002dml2", "ana\\N{HYPHEN-MINUS}ml2", "an\\a-ml2", "\\ana-ml2",
+           "10%2E250%2E50%2E54", "10\\.250\\.50\\.5\\4", "1\\060.250.50.54", 'ana-"ml2"', "'ana-'ml2",
+           'an""a-ml2', '"ana-"\'ml2\'', "${W:-ana}-ml2", "${X:-ana-ml2}.ana.lan", "${W-ana-}ml2", "b\\u00fccher",
+           "b%C3%BCcher", "b&#252;cher", "b\\xfccher", "BÜCHER", "bu\u0308cher", "B\u00fcCHER.ana.lan",
+           "xn--bcher-kva", "we\\x62\\x301", "web&#48;1", "%2D", "%2E", "\\x2d", "\\u002e", "&#45;", "&#x2e;",
+           "\\055", "\\56", '"', "'", "}", "${W:-", "${W-", "\\", "%", "&#", "ü", "\u0308"]
+contents = st.lists(st.sampled_from(PIECES + DECODED) | st.text(max_size=3), max_size=24).map(
     lambda parts: "".join(parts).encode("utf-8", "surrogateescape"))
 
 WIDE = """\
@@ -135,6 +148,42 @@ def test_a_chunk_scanned_natively_is_the_chunk_python_scans(project: LoadedProje
     native = _gate(project, loose, anchor_literals(project))
     assert _found(parallel.scan_chunk(project, options, names, native)) == \
         _found(parallel.scan_chunk(project, options, names))
+
+
+@SETTINGS
+@given(data=contents)
+def test_each_decoder_test_holds_only_where_its_native_question_does(project: LoadedProject, data: bytes) -> None:
+    """The decoder tests (decoded.might_decode) are asked only where no needle stands: there, each
+    holds only where ESCAPE, FOLD or the scan of the copy without joiners (JOINED) does."""
+    gate = _gate(project, loose=True)
+    matcher = project.matcher
+    if any(n in data for n in matcher.needles):
+        return  # a hit already: the decoder tests are not asked
+    found = gate.questions_holding(data)
+    joined = gate.holds_joined(data)
+    if might_join_quotes(matcher, data) or might_join_default(matcher, data):
+        assert joined
+    if might_escape(matcher, data):
+        assert joined or ESCAPE in found
+    if might_fold(matcher, data):
+        assert FOLD in found
+    if might_decode(matcher, data):
+        assert joined or {ESCAPE, FOLD} & found
+
+
+@pytest.mark.parametrize("spelled", DECODED[:30])
+def test_each_decoded_spelling_is_let_through(project: LoadedProject, spelled: str) -> None:
+    """The decoded-spelling fixture, one spelling a file: what Python's decoders find, the native
+    pass lets through, and the chunk is the one the Python pass gives."""
+    data = f"host: {spelled}\n".encode("utf-8", "surrogateescape")
+    gate = _gate(project, loose=False)
+    if might_decode(project.matcher, data):
+        answer = gate.answer(data, "f.txt", False, [])
+        assert answer is not None and answer.hit
+    (Path(project.root) / "spelled.sh").write_bytes(data)
+    options = ScanOptions(present=PRESENT_VALUES)
+    assert _found(parallel.scan_chunk(project, options, ["spelled.sh"], gate)) == \
+        _found(parallel.scan_chunk(project, options, ["spelled.sh"]))
 
 
 def test_the_meta_pattern_follows_the_pattern_probe_s() -> None:

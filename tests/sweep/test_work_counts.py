@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,16 +30,18 @@ WHAT = {
     "edit checks": "results parsed to prove an edit keeps the structure",
     "native scans": "files the native first pass scanned (sweep/native_gate.py): each read file once",
     "native follow-ups": "Python tests the native first pass could not rule out (a context, a split, loose, any case)",
+    "native join scans": "files the native first pass scanned again without quotes, `}` and backslashes (JOINED)",
+    "decoder tests": "files the first pass asked its decoder tests (quote joins, escapes, Unicode forms)",
 }
 
 
-def _generate(dest: Path) -> None:
+def _generate(dest: Path, **clean: float) -> None:
     spec = importlib.util.spec_from_file_location("generate", HERE.parents[1] / "benchmarks" / "generate.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["generate"] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
-    module.generate(dest, BOUNDS["files"], seed=1, shape=BOUNDS["shape"])
+    module.generate(dest, BOUNDS["files"], seed=1, shape=BOUNDS["shape"], **clean)
 
 
 @pytest.fixture(scope="module")
@@ -48,9 +51,19 @@ def dense(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
-def counted(repo: Path, *args: str) -> dict[str, int]:
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = tmp_path_factory.mktemp("clean") / "repo"
+    _generate(repo, hits=0.0, decoys=0.0)
+    return repo
+
+
+def counted(repo: Path, *args: str, native: str | None = None) -> dict[str, int]:
+    env = {k: v for k, v in os.environ.items() if k != "RENAMER_NATIVE"}
+    if native is not None:
+        env["RENAMER_NATIVE"] = native
     done = subprocess.run([sys.executable, "-m", "renamer", "-vv", *args], cwd=repo,
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, env=env)
     assert done.returncode in (0, 1), done.stderr[-2000:]
     line = next(line for line in done.stderr.splitlines() if line.startswith("renamer: debug: work: "))
     pairs = [item.rsplit(" ", 1) for item in line.removeprefix("renamer: debug: work: ").split(", ")]
@@ -66,3 +79,15 @@ def test_the_work_stays_within_its_bounds(dense: Path, command: str) -> None:
     assert not grown, f"`renamer {command}` on the dense repo does more work than before: " + "; ".join(grown)
     assert set(counts) <= set(bounds), f"a new count needs a bound in work_bounds.json: {set(counts) - set(bounds)}"
     assert counts["full scans"] > 0  # the repo holds old values: the guard measures a real scan
+
+
+def test_a_clean_file_never_reaches_the_decoder_tests(clean: Path) -> None:
+    """On a repo where no old value stands in any spelling, the native first pass rules the decoder
+    tests out for every file (ESCAPE, FOLD and JOINED hold nowhere), where the pure-Python pass
+    asks them of every file; both passes scan every file."""
+    native = counted(clean, "sweep", "--dry-run", "--format", "summary", native="1")
+    python = counted(clean, "sweep", "--dry-run", "--format", "summary", native="0")
+    assert native["native scans"] > BOUNDS["files"] - 10  # the native pass ran, over every file
+    assert native.get("decoder tests", 0) == 0, native
+    assert python["decoder tests"] > BOUNDS["files"] - 10, python  # the counter counts where it is asked
+    assert native.get("full scans", 0) == python.get("full scans", 0)

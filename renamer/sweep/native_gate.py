@@ -69,7 +69,11 @@ META_SOURCE = rb"\\[dDwWsS]|\[[^\]\x09\x0a\x0b\x0c\x0d\x20]+\]|\{[0-9]|\.\+|[*?]
 #   one): the needles' own database, scanned over a copy without them.
 # * ESCAPE (in the database): any other escape (escapes._ESCAPE: `\\x2d`, `\\u002d`, `%2D`,
 #   `&#45;`, octal...) must spell a character of some needle for the decoded reading to hold one.
-# (FOLD: unicode_names.might_fold reads only a file holding a non-ASCII byte.)
+# FOLD: unicode_names.might_fold folds only a run holding a UTF-8 character outside ASCII, whatever
+# the names (an ASCII name in compatibility dress, `ａｎａ-ｍｌ２`, is one too): a lead byte, but
+# not the byte-order mark's (U+FEFF folds to itself, and a file's BOM would let every such file
+# through). A lone continuation byte starts no character: `_folded` reads no such run.
+FOLD_SOURCE = rb"[\xc2-\xee\xf0-\xf4]|\xef[\x80-\xba\xbc-\xbf]|\xef\xbb[\x80-\xbe]"
 JOINERS = b"\"'\\}"
 
 
@@ -106,7 +110,16 @@ def escape_pattern(needles: Iterable[bytes]) -> bytes | None:
     if not chars:
         return None
     named = rb"\x5cN\x7b[A-Za-z0-9\x20\x2d]+\x7d"
-    return b"|".join([named, *(way for char in chars for way in _escaped(char))])
+    return b"|".join([named, NON_ASCII_ESCAPE, *(way for char in chars for way in _escaped(char))])
+
+
+# An escape of any character outside ASCII (loosely: a looser pattern is still necessary): NFC and
+# NFKC fold such a character into a needle's (`u%CC%88` is `ü`, `%EF%BD%81` fullwidth `a`), which
+# no escape of a needle's own characters spells (unicode_names.py reads the decoded text).
+NON_ASCII_ESCAPE = (rb"%[C-Fc-f][0-9A-Fa-f]|\x5cx[89A-Fa-f][0-9A-Fa-f]|\x5cu0*[89A-Fa-f][0-9A-Fa-f]"
+                    rb"|\x5cu0*[1-9A-Fa-f][0-9A-Fa-f]{2,3}"
+                    rb"|\x5cu\x7b|\x5cU|&#[xX]0*[1-9A-Fa-f][0-9A-Fa-f]{1}|&#0*[1-9][0-9]{2}"
+                    rb"|\x5c0*[2-7][0-7]{2}|\x5c1[2-9][0-9]|\x5c2[0-5][0-9]")
 
 
 class Answer(NamedTuple):
@@ -180,9 +193,7 @@ class NativeGate:
         escape = escape_pattern(matcher.needles)
         if escape is not None:
             patterns.append((escape, ESCAPE, False))
-        # unicode_names.might_fold: only a file holding a non-ASCII byte, whatever the names (an
-        # ASCII name in compatibility dress, `ａｎａ-ｍｌ２`, is one too)
-        patterns.append((rb"[\x80-\xff]", FOLD, False))
+        patterns.append((FOLD_SOURCE, FOLD, False))
         self.questions = len(patterns)
         self._database: Any = _compiled(patterns)
         # JOINED: the needles alone, for the copy without quotes, `}` and backslashes.

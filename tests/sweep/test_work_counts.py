@@ -13,11 +13,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from renamer.sweep.native_gate import FOLD_SOURCE
 
 HERE = Path(__file__).resolve().parent
 BOUNDS = json.loads((HERE / "work_bounds.json").read_text())
@@ -83,11 +86,17 @@ def test_the_work_stays_within_its_bounds(dense: Path, command: str) -> None:
 
 def test_a_clean_file_never_reaches_the_decoder_tests(clean: Path) -> None:
     """On a repo where no old value stands in any spelling, the native first pass rules the decoder
-    tests out for every file (ESCAPE, FOLD and JOINED hold nowhere), where the pure-Python pass
-    asks them of every file; both passes scan every file."""
+    tests out for every file where ESCAPE, FOLD and JOINED hold nowhere: here every file but those
+    holding a UTF-8 lead byte (FOLD: an ASCII name in compatibility dress, `ａｎａ-ｍｌ２`, is one
+    too; the generated binaries hold such bytes), where the pure-Python pass asks them of every
+    file; both passes scan every file."""
     native = counted(clean, "sweep", "--dry-run", "--format", "summary", native="1")
     python = counted(clean, "sweep", "--dry-run", "--format", "summary", native="0")
     assert native["native scans"] > BOUNDS["files"] - 10  # the native pass ran, over every file
-    assert native.get("decoder tests", 0) == 0, native
+    fold = re.compile(FOLD_SOURCE)
+    leads = sum(1 for path in clean.rglob("*") if ".git" not in path.parts and path.is_file()
+                and fold.search(path.read_bytes()))
+    assert leads < 20  # the shape: a few binaries, every text file ASCII
+    assert native.get("decoder tests", 0) <= leads, native
     assert python["decoder tests"] > BOUNDS["files"] - 10, python  # the counter counts where it is asked
     assert native.get("full scans", 0) == python.get("full scans", 0)

@@ -107,6 +107,11 @@ def _pairs(section: dict[str, Any], key: str, problems: Problems,
     pairs = []
     for old, new in raw.items():
         where = f"{keypath}.{old}"
+        if isinstance(old, (int, float)) and not isinstance(old, bool):
+            # YAML reads `12345:` as a number: as a string it would be refused as all digits
+            problems.add(raw, old, f"{keypath}.{old}", f"YAML reads this key as the number {old}: a host "
+                         "name or an address is a string, and a name is never all digits (RFC 1123 2.1)")
+            continue
         if not isinstance(old, str):
             problems.add(raw, old, f"{keypath}[{kind(old)}]", f"a key must be a name or an address, "
                          f"got {kind(old)} (a YAML complex key?)")
@@ -128,7 +133,9 @@ def _pairs(section: dict[str, Any], key: str, problems: Problems,
 def _host_problem(value: str) -> str | None:
     if parse_address(value) is not None:
         return f"{shown(value)} is an address: list it under renames.addresses"
-    return host_name_problem(value)
+    # no final dot: `ana-ml2.ana.lan` already matches `ana-ml2.ana.lan.` (the dot stays), while a
+    # dot on one side only would turn a zone file's absolute names relative, or the reverse
+    return host_name_problem(value, absolute=False)
 
 
 def _address_problem(value: str) -> str | None:

@@ -11,16 +11,41 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 _LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
 
 
-def host_name_problem(name: str) -> str | None:
-    """Why `name` is not an RFC 1123 host name (labels may be joined by dots), or None."""
+def host_name_problem(name: str, *, absolute: bool = True) -> str | None:
+    """Why `name` is not an RFC 1123 host name (labels may be joined by dots), or None.
+    `absolute`: a final dot (the absolute form) is allowed; else it is refused."""
     if not name:
         return "empty host name"
     if len(name.rstrip(".")) > 253:
         return "host name longer than 253 characters"
+    if name.endswith(".") and not absolute and name != ".":
+        return (f"invalid host name {name!r}: a trailing dot (write {name.rstrip('.')!r}: "
+                "the name matches with or without the dot after it)")
     labels = name[:-1].split(".") if name.endswith(".") else name.split(".")
     for label in labels:
         if not _LABEL.match(label):
-            return f"invalid host name {name!r} (RFC 1123: labels of letters, digits and '-')"
+            why = "an empty label" if not label else "labels of letters, digits and '-'"
+            return f"invalid host name {name!r} (RFC 1123: {why})"
+    return address_like(name)
+
+
+# What inet_aton(3) (and so ping, curl, getaddrinfo) reads as an IPv4 address: one to four
+# parts, each decimal, octal (a leading 0) or hex (0x): `10.1`, `167772161`, `0x0a.1`, `012`.
+_INET_ATON = re.compile(r"(?:(?:0[xX][0-9a-fA-F]*|[0-9]+)\.){0,3}(?:0[xX][0-9a-fA-F]*|[0-9]+)\.?\Z")
+_DIGITS = re.compile(r"[0-9]+\Z")
+
+
+def address_like(name: str) -> str | None:
+    """Why `name`, a name of valid labels, is never a host name: its last label is all digits
+    (RFC 1123 2.1: a host name never has the dotted-decimal form, its highest-level label being
+    alphabetic; RFC 3696 2: a top-level label is never all-numeric), or the whole of it is what
+    inet_aton reads as an address (`0x1f`). Digits elsewhere are fine: `ml2`, `123.fv.lan`."""
+    last = name.rstrip(".").rsplit(".", 1)[-1]
+    if _DIGITS.match(last):
+        return (f"invalid host name {name!r}: its last label is all digits, so it reads as an address, "
+                "never a host name (RFC 1123 2.1, RFC 3696 2)")
+    if _INET_ATON.match(name):
+        return f"invalid host name {name!r}: it reads as an IPv4 address (inet_aton), never a host name"
     return None
 
 

@@ -76,6 +76,33 @@ def test_every_config_problem_at_once(repo, run) -> None:
     pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2: 10.1.1.1}\n",
                  "renamer.yaml:3: renames.hosts.ana-ml2: '10.1.1.1' is an address: list it under "
                  "renames.addresses", id="address-as-host"),
+    # a name that reads as an address is never a host name; nor one with an empty label or a final dot
+    pytest.param('version: 1\nrenames:\n  hosts: {"12345": fv-ml1}\n',
+                 "renamer.yaml:3: renames.hosts.12345: invalid host name '12345': its last label is all digits, so it reads as an address, never a host name (RFC 1123 2.1, RFC 3696 2)", id="all-digits-old"),
+    pytest.param('version: 1\nrenames:\n  hosts: {ana-ml2: "4711"}\n',
+                 "renamer.yaml:3: renames.hosts.ana-ml2: invalid host name '4711': its last label is all digits, so it reads as an address, never a host name (RFC 1123 2.1, RFC 3696 2)", id="all-digits-new"),
+    pytest.param("version: 1\nrenames:\n  hosts: {12345: fv-ml1}\n",
+                 "renamer.yaml:3: renames.hosts.12345: YAML reads this key as the number 12345: a host name or "
+                 "an address is a string, and a name is never all digits (RFC 1123 2.1)", id="yaml-number"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2: 10.251.50}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2: invalid host name '10.251.50': its last label is all digits, so it reads as an address, never a host name (RFC 1123 2.1, RFC 3696 2)", id="three-octets"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2.ana.lan: fv-ml1.10}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2.ana.lan: invalid host name 'fv-ml1.10': its last label is all digits, so it reads as an address, never a host name (RFC 1123 2.1, RFC 3696 2)",
+                 id="numeric-top-label"),
+    pytest.param('version: 1\nrenames:\n  hosts: {"0x0a": fv-ml1}\n',
+                 "renamer.yaml:3: renames.hosts.0x0a: invalid host name '0x0a': it reads as an IPv4 address "
+                 "(inet_aton), never a host name", id="hex-address"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2..ana.lan: fv-ml1.fv.lan}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2..ana.lan: invalid host name 'ana-ml2..ana.lan' (RFC 1123: "
+                 "an empty label)", id="empty-label"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2.ana.lan.: fv-ml1.fv.lan.}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2.ana.lan.: invalid host name 'ana-ml2.ana.lan.': a trailing "
+                 "dot (write 'ana-ml2.ana.lan': the name matches with or without the dot after it)",
+                 id="trailing-dot"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2.ana.lan: fv-ml1.fv.lan.}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2.ana.lan: invalid host name 'fv-ml1.fv.lan.': a trailing "
+                 "dot (write 'fv-ml1.fv.lan': the name matches with or without the dot after it)",
+                 id="trailing-dot-new"),
 ])
 def test_config_rejections(repo, run, config: str, message: str) -> None:
     root = repo({"stacks/a.env": "HOST=ana-ml2\n"}, config=config, allowlist=None)
@@ -108,3 +135,14 @@ def test_discovery_from_a_subfolder_and_with_options(repo, run, tmp_path: Path) 
                str(root / "renamer.yaml")).exit_code == 1
     assert run(elsewhere, "verify", "--repo", str(root / "nope")).exit_code == 2
 
+
+
+def test_names_with_digits_that_are_host_names_are_accepted(repo, run) -> None:
+    """Digits are fine inside a name and in any label but the last: only a name that reads as an
+    address is refused."""
+    config = ("version: 1\nallowlist: allow.yaml\nrenames:\n  hosts:\n    ana-ml2: 2fv-ml1\n    host-123: 123-host\n"
+              "    ana-ml3.250.ana.lan: fv-ml3.251.fv.lan\n    db0x: x0db\n")
+    root = repo({"stacks/a.env": "A=ana-ml2\nB=host-123\nC=ana-ml3.250.ana.lan\n"}, config=config)
+    result = run(root, "sweep", "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert "+A=2fv-ml1\n+B=123-host\n+C=fv-ml3.251.fv.lan\n" in result.stdout

@@ -114,13 +114,16 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     authoritative domains the resolver forwards, which hand-written records
     still name old values or give a host another address, and an apply killed
     midway; a resolver whose snippets need no change is asked over DNS whether
-    it serves them. Resolvers with `manage: false` are listed and skipped. The
-    JSON form is what `dns apply --plan` takes.
+    it serves them. Resolvers with `manage: false` (those named, and the
+    forwarders in front of the resolvers named) are listed, asked whether they
+    answer, and skipped. The JSON form is what `dns apply --plan` takes.
 
-    Exits 1 (attention needed) when a resolver cannot be reached or does not
-    answer over DNS (the apply would refuse it), or when the safety thresholds
-    would refuse the apply; with --expect-no-changes also when anything is left
-    to do.
+    Exits 1 (attention needed) when the apply would refuse a resolver: it
+    cannot be reached, it (or a forwarder in front) does not answer over DNS,
+    or, where the apply would change it, its configuration as it stands fails
+    its test or its backup_dir has no room for the backup (`preflight:`); or
+    when the safety thresholds would refuse the apply; with
+    --expect-no-changes also when anything is left to do.
 
     \b
     Examples:
@@ -133,8 +136,11 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     document = run.plan_document(plans)
     out.echo(dumps(document) if fmt == "json" else plan_text(plans))
     # Attention needed whatever the flags: a resolver planned without being read, one that does
-    # not answer (the apply's preflight refuses it), a plan the safety thresholds refuse.
-    attention = any(p.unreachable or p.down for p in plans) or bool(document["over_thresholds"])
+    # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
+    # whose configuration fails its test or whose backup_dir is full (refused too), a plan the
+    # safety thresholds refuse.
+    refused = any(p.unreachable or p.down or p.preflight for p in plans)
+    attention = refused or bool(document["over_thresholds"])
     return EXIT_FINDINGS if attention or (expect_no_changes and document["changes"]) else EXIT_OK
 
 
@@ -272,12 +278,15 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
 
     A and FQDN A per host, PTR, every alias (CNAME and final address), and
     NXDOMAIN for every retired name, sent straight to the resolver's address
-    and port (no system resolver, no search domains). Exits 1 on any mismatch
-    or unreachable resolver.
+    and port (no system resolver, no search domains). The forwarders in front
+    of the resolvers named (`manage: false`, serving their sites) are asked
+    too, as `dns apply` asks them. Exits 1 on any mismatch or unreachable
+    resolver.
 
     \b
     Examples:
       renamer dns verify --resolvers all
+      renamer dns verify --resolvers ns-ana    # ns-ana and the forwarders in front of it
       renamer dns verify --resolvers ns-ana3 --format json
       renamer dns verify --resolvers ns-ana3 --restored-from backups/ns-ana3-20261129T1200Z
     """

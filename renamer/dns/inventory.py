@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import kind, shown
-from renamer.names import IPAddress, IPNetwork
+from renamer.names import IPAddress, IPNetwork, address_like
 
 LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
 SSH_TARGET = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
@@ -140,3 +140,12 @@ def label_problem(value: Any, what: str) -> str | None:
                 "(no dots, spaces, commas, '#' or newlines)")
     return None
 
+
+def name_problem(value: Any, what: str) -> str | None:
+    """label_problem, for a name the resolvers serve or must not (a host, an alias, a retired
+    name): also never one a client reads as an address (`12345`, `0x1f`: names.address_like)."""
+    why = label_problem(value, what)
+    if why is None and address_like(value):
+        return (f"invalid {what} {shown(value)}: all digits (or hex, 0x...), it reads as an address, "
+                "never a host name (RFC 1123 2.1, RFC 3696 2); give it a letter")
+    return why

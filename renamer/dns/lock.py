@@ -17,11 +17,12 @@ import getpass
 import json
 import os
 import posixpath
+import shlex
 import socket
 from collections.abc import Iterator, Sequence
 
 from renamer.dns.inventory import Resolver
-from renamer.dns.transport import Transport, TransportError, Unreachable
+from renamer.dns.transport import Transport, TransportError, Unreachable, by_hand
 from renamer.errors import UnsafeError
 
 LOCK = "renamer-apply.lock"
@@ -90,10 +91,18 @@ def _parse(raw: bytes) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
+def _checkable(holder: dict[str, object]) -> int | None:
+    """The holder's pid where renamer can check it: taken on this machine, a real pid."""
+    pid = holder.get("pid")
+    if holder.get("host") != socket.gethostname() or not isinstance(pid, int) or isinstance(pid, bool):
+        return None
+    return pid if pid > 0 else None
+
+
 def _gone(holder: dict[str, object]) -> bool:
     """Is the process that holds the lock provably gone (this host, no such pid)?"""
-    pid = holder.get("pid")
-    if holder.get("host") != socket.gethostname() or not isinstance(pid, int) or pid <= 0:
+    pid = _checkable(holder)
+    if pid is None:
         return False
     try:
         os.kill(pid, 0)
@@ -105,15 +114,47 @@ def _gone(holder: dict[str, object]) -> bool:
 
 
 def _refusal(resolver: Resolver, path: str, holder: dict[str, object]) -> str:
+    """Refused: the holder's process may be running. Where renamer can see it is (this machine,
+    that pid alive), wait; where it cannot tell (another machine, a lock with no pid renamer can
+    check: a hand-run playbook of an older export, an unreadable lock), the person who can look
+    is told what to look for and the exact command that clears it."""
     who = (f"{holder.get('user', '?')}@{holder.get('host', '?')} pid {holder.get('pid', '?')}, "
            f"since {holder.get('started', '?')}") if holder else "an unreadable holder"
+    head = f"{resolver.name}: another dns apply holds the lock ({who})"
+    if _alive_here(holder):
+        return f"{head}; it is running on this machine: wait for it to end; nothing written"
     started = _started(holder)
     old = started is not None and dt.datetime.now(dt.UTC) - started > MAX_AGE
     hours = int(MAX_AGE.total_seconds() // 3600)
-    advice = (f"it is over {hours} h old: if no apply is running there, remove {path} on {resolver.name}"
-              if old or not holder else
-              f"wait for it, or if that apply is gone, remove {path} on {resolver.name}")
-    return f"{resolver.name}: another dns apply holds the lock ({who}); {advice}; nothing written"
+    why = (f"it is over {hours} h old, but " if old else "") + _unprovable(holder)
+    clear = shlex.join(by_hand(resolver, ["rm", "--", path]))
+    return (f"{head}; {why}: once you know no apply runs there, clear it with `{clear}` and apply "
+            "again (a half-done resolver is then found and named); nothing written")
+
+
+def _unprovable(holder: dict[str, object]) -> str:
+    """Why renamer cannot prove this holder gone."""
+    pid, host = holder.get("pid"), holder.get("host")
+    if not holder:
+        return "renamer cannot read who holds it"
+    if host != socket.gethostname():
+        where = f"on {host}" if isinstance(host, str) else "on the machine that took it"
+        return f"its process runs, or ran, {where}, not on this machine, so renamer cannot check it"
+    if _checkable(holder) is None:
+        return "it names no process renamer can check (a playbook run by hand from an older export?)"
+    return f"pid {pid} on this machine is another user's"
+
+
+def _alive_here(holder: dict[str, object]) -> bool:
+    """Its process provably runs: this machine, a pid of this user's that answers kill 0."""
+    pid = _checkable(holder)
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except OSError:  # gone (then it was taken over), or another user's: not provably an apply
+        return False
+    return True
 
 
 def _started(holder: dict[str, object]) -> dt.datetime | None:

@@ -31,6 +31,8 @@ class ResolverPlan:
     not_served: list[str] = field(default_factory=list)  # up-to-date snippets it does not serve, by DNS
     unreachable: str | None = None  # its machine could not be reached: nothing is known of it
     down: str | None = None  # it does not answer over DNS now (dns/served.py): apply would refuse it
+    # its configuration as it stands fails its test, or backup_dir has no room (dns/preflight.refusal)
+    preflight: str | None = None
 
     @property
     def pending(self) -> bool:
@@ -38,7 +40,7 @@ class ResolverPlan:
         a lock left behind, hand-written records contradicting the inventory, snippets that are
         written but not served, or a machine not reached. Only none of these is "up to date"."""
         return bool(self.changed or self.problem or self.interrupted or self.held or self.stale
-                    or self.not_served or self.unreachable or self.down)
+                    or self.not_served or self.unreachable or self.down or self.preflight)
 
     @property
     def changed(self) -> list[str]:
@@ -76,7 +78,7 @@ class ResolverPlan:
             "resolver": self.resolver.name, "target": self.resolver.target, "managed": self.resolver.manage,
             "snippet_dir": self.resolver.snippet_dir, "changes": self.pending, "problem": self.problem,
             "interrupted": self.interrupted, "lock": self.held, "not_served": self.not_served,
-            "unreachable": self.unreachable, "down": self.down,
+            "unreachable": self.unreachable, "down": self.down, "preflight": self.preflight,
             "warnings": self.warnings, "hand_written": self.stale,
             "records": {"added": added, "changed": changed, "removed": removed},
             "drift": self.drift(),

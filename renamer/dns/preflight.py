@@ -40,18 +40,38 @@ def faults(plans: Sequence[ResolverPlan], transports: dict[str, Transport],
             continue
         if not plan.changed:
             continue  # not touched: its configuration is its own business
-        try:
-            result = backend_for(resolver).test(resolver, transports[resolver.name])
-        except TransportError as exc:
-            found[resolver.name] = f"unreachable: {exc}"
-            continue
-        if not result.ok:
-            found[resolver.name] = (f"its configuration as it stands already fails its test "
-                                    f"({' '.join(resolver.test)}): {result.tail()}; fix that first")
-            continue
-        short = _short_of_space(plan, transports[resolver.name])
-        if short:
-            found[resolver.name] = short
+        fault = refusal(plan, transports[resolver.name])
+        if fault:
+            found[resolver.name] = fault
+    return found
+
+
+def refusal(plan: ResolverPlan, transport: Transport) -> str | None:
+    """Why the apply would refuse this resolver, found on its files alone (no DNS): its
+    configuration as it stands fails its `test`, or its backup_dir has no room for the backup.
+    `dns plan` asks the same (dns/served.py), so it never promises an apply that is refused."""
+    resolver = plan.resolver
+    try:
+        result = backend_for(resolver).test(resolver, transport)
+    except TransportError as exc:
+        return f"unreachable: {exc}"
+    if not result.ok:
+        return (f"its configuration as it stands already fails its test "
+                f"({' '.join(resolver.test)}): {result.tail()}; fix that first")
+    return _short_of_space(plan, transport)
+
+
+def forwarders_down(forwarders: Sequence[Resolver],
+                    make_querier: Callable[[Resolver], Querier]) -> dict[str, str]:
+    """resolver name -> why, for each `manage: false` resolver in front of the apply (dns/run.py
+    in_front) that does not answer now. Clients ask through it and the apply's last step asks
+    it: down, that step could only fail after every managed resolver was written and restarted,
+    so it is found here, before the first write. renamer never starts it."""
+    found = {}
+    for resolver in forwarders:
+        why = silent(resolver, make_querier(resolver))
+        if why is not None:
+            found[resolver.name] = f"did not answer before the apply ({why}): {FORWARDER_STOPPED}"
     return found
 
 
@@ -100,6 +120,10 @@ def silent(resolver: Resolver, querier: Querier) -> str | None:
 
 
 STOPPED = "a stopped resolver is not started by dns apply; start it, or leave it out with --resolvers"
+# A forwarder in front cannot be left out with --resolvers: it serves the sites of the resolvers
+# applied, and renamer never starts what it does not manage.
+FORWARDER_STOPPED = ("a manage: false resolver in front of the resolvers applied (their sites' clients ask "
+                     "through it) must answer before anything is written; start it, then apply again")
 
 
 def _down(resolver: Resolver, querier: Querier) -> str | None:

@@ -65,6 +65,8 @@ def plan_text(plans: Sequence[ResolverPlan]) -> str:
         if not resolver.manage:
             out.append(f"== {resolver.name} ({resolver.endpoint}): manage: false: skipped, renamer never "
                        "writes it; dns verify asks it\n")
+            if plan.down:
+                out.append(f"down: {resolver.name}: {plan.down}\n")
             continue
         head = f"== {resolver.name} ({resolver.target}, {resolver.snippet_dir})"
         if plan.unreachable:  # the others are planned all the same
@@ -105,6 +107,8 @@ def _not_done(plan: ResolverPlan) -> list[str]:
         out.append(f"locked: {name}: {plan.held}\n")
     if plan.down:
         out.append(f"down: {name}: {plan.down}\n")
+    if plan.preflight:
+        out.append(f"preflight: {name}: dns apply would refuse it: {plan.preflight}\n")
     if plan.stale:
         out.append(f"hand-written records naming old values or giving an inventory name another address "
                    f"({len(plan.stale)}; they stay served: `dns apply --retire-stale` comments them out):\n")
@@ -134,7 +138,7 @@ def outcome_table(outcomes: Sequence[Outcome], *, restored: bool = False, paint:
     for report in vantage:
         verdict = f"verify ok ({plural(len(report.checks), 'check')})" if report.ok else "verify FAILED"
         rows.append([report.resolver.name, "unmanaged", "asked", f"manage: false: not written; {verdict}"])
-    asked = {r.resolver.name for r in vantage}
+    asked = {r.resolver.name for r in vantage} | {o.resolver.name for o in outcomes}
     for name in skipped:
         if name not in asked:
             rows.append([name, "unmanaged", "not asked", "manage: false: not written; not asked (the apply "

@@ -23,7 +23,7 @@ from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolv
 from renamer.dns.policy import Policy
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
-from renamer.dns.served import observe
+from renamer.dns.served import observe, observe_unmanaged
 from renamer.dns.transport import Transport, TransportError, Unreachable, transport_for
 from renamer.dns.verify import verify_all, wait_until_answering
 from renamer.documents import versioned
@@ -86,14 +86,31 @@ def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False,
          make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[ResolverPlan]:
     """What apply would change on each resolver of `spec` (all, or names); writes nothing. A
     resolver whose snippets need no change is asked over DNS whether it serves them, and a lock
-    left there is named (dns/served.py). One with `manage: false` gets an empty plan."""
+    left there is named (dns/served.py). One with `manage: false` gets an empty plan, and so
+    does each forwarder in front of the resolvers selected (the apply asks them: in_front),
+    each asked whether it answers; each managed one is asked what the apply's preflight asks
+    (dns/preflight.py), so the plan never promises an apply that would be refused."""
     selected = inventory.select(spec)
     resolvers = [r for r in selected if r.manage]
     with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
-        _read_ahead(resolvers, transports, test=False)
+        _read_ahead(resolvers, transports, test=True)
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
         observe(inventory, plans, transports, make_querier)
-    return _with_unmanaged(selected, plans)
+    return _observed_unmanaged(inventory, selected, plans, make_querier)
+
+
+def _observed_unmanaged(inventory: Inventory, selected: Sequence[Resolver], plans: list[ResolverPlan],
+                        make_querier: Callable[[Resolver], Querier]) -> list[ResolverPlan]:
+    """The plans of `selected` and of the forwarders in front of them, each forwarder asked
+    whether it answers (a down one would stop the apply's preflight)."""
+    every = _with_unmanaged(_and_in_front(inventory, selected), plans)
+    observe_unmanaged(every, make_querier)
+    return every
+
+
+def _and_in_front(inventory: Inventory, selected: Sequence[Resolver]) -> list[Resolver]:
+    """`selected`, then the forwarders in front of them that it does not name."""
+    return [*selected, *(r for r in in_front(inventory, selected) if r not in selected)]
 
 
 def _with_unmanaged(selected: Sequence[Resolver], plans: list[ResolverPlan]) -> list[ResolverPlan]:
@@ -141,11 +158,11 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
     resolvers = [r for r in selected if r.manage]  # the others are never reached but over DNS
     notes: list[str] = []
     with connected(resolvers) as transports:
-        _read_ahead(resolvers, transports, test=not request.dry_run)
+        _read_ahead(resolvers, transports, test=True)
         if request.dry_run:
             plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
             observe(inventory, plans, transports, make_querier)
-            return ApplyResult(_with_unmanaged(selected, plans), [])
+            return ApplyResult(_observed_unmanaged(inventory, selected, plans, make_querier), [])
         unreachable: dict[str, str] = {}  # a fleet goes on without them, within the failure budget
         for resolver in resolvers:  # a missing sudo right is named before even a lock is written
             try:
@@ -154,13 +171,13 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
                 unreachable[resolver.name] = str(exc)
         with locked([r for r in resolvers if r.name not in unreachable], transports, notes, unreachable):
             result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier,
-                                   unreachable)
+                                   unreachable, in_front(inventory, selected))
     if result.outcomes:
-        ended: dict[str, str] = {o.resolver.name: o.status for o in result.outcomes}
+        ended: dict[str, str] = {o.resolver.name: o.status for o in result.outcomes if o.resolver.manage}
         sequences = {o.resolver.name: o.sequence for o in result.outcomes if o.sequence}
         applies.log_ended(inventory.folder, _id_of(result), ended, sequences)
-    shown = [*selected, *(r for r in in_front(inventory, selected) if r not in selected)]
-    result = replace(result, plans=_with_unmanaged(shown, result.plans), notes=notes + result.notes)
+    result = replace(result, plans=_with_unmanaged(_and_in_front(inventory, selected), result.plans),
+                     notes=notes + result.notes)
     return _ask_unmanaged(inventory, selected, result, request.verify, make_querier)
 
 
@@ -202,7 +219,8 @@ FORWARDER_CACHE_TRIES = 2  # more rounds of asking a failing unmanaged resolver 
 
 def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport],
                   request: ApplyRequest, progress: Callable[[int, int], None] | None,
-                  make_querier: Callable[[Resolver], Querier], unreachable: dict[str, str]) -> ApplyResult:
+                  make_querier: Callable[[Resolver], Querier], unreachable: dict[str, str],
+                  forwarders: Sequence[Resolver]) -> ApplyResult:
     retire_stale, after_interrupt, reviewed = request.retire_stale, request.after_interrupt, request.reviewed
     with debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale,
@@ -226,6 +244,9 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
     # Before the first write: a fault already there on one resolver stops the apply before a
     # healthy one is written and restarted for nothing (the policy's budget may let the others go).
     found = preflight.faults(plans, transports, make_querier, ask=request.verify)
+    ahead = preflight.forwarders_down(forwarders, make_querier) if request.verify else {}
+    if ahead:  # whatever the budget: the apply's last step would fail there, after every write
+        return ApplyResult(plans, _stopped_ahead(plans, forwarders, found, ahead), notes=notes)
     if found and (request.policy or Policy()).over_budget(len(found), len(plans)):
         return ApplyResult(plans, [_preflight_outcome(p, found) for p in plans], notes=notes)
     faulty = {p.resolver.name: _preflight_outcome(p, found) for p in plans if p.resolver.name in found}
@@ -246,6 +267,15 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
     outcomes = [applied.get(r.name) or faulty[r.name] for r in resolvers
                 if r.name in applied or r.name in faulty]
     return ApplyResult(every, outcomes, rollout.interrupted, notes=notes, apply_id=rollout.stamp)
+
+
+def _stopped_ahead(plans: Sequence[ResolverPlan], forwarders: Sequence[Resolver], found: dict[str, str],
+                   ahead: dict[str, str]) -> list[Outcome]:
+    """A forwarder in front is down: every managed resolver untouched (its own fault named, if
+    it has one), and a row for each forwarder that did not answer."""
+    every = {**found, **ahead}
+    return ([_preflight_outcome(p, every) for p in plans]
+            + [_preflight_outcome(ResolverPlan(r, {}, {}), every) for r in forwarders if r.name in ahead])
 
 
 def _preflight_outcome(plan: ResolverPlan, found: dict[str, str]) -> Outcome:
@@ -307,8 +337,11 @@ def _restore(plan: ResolverPlan, transports: dict[str, Transport],
 def verify(inventory: Inventory, spec: str,
            make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[ResolverReport]:
     """Ask each resolver of `spec` directly whether it serves the inventory; where it serves
-    DHCP for hosts with a MAC, check its reservations and leases too."""
-    resolvers = inventory.select(spec)  # managed or not: both are asked
+    DHCP for hosts with a MAC, check its reservations and leases too. The forwarders in front
+    of them (`manage: false`, serving their sites: in_front) are asked as well, as apply asks
+    them: `--resolvers X` proves what X's clients get, not only what X says."""
+    # managed or not, both are asked, and the forwarders in front of them too: the set apply asks
+    resolvers = _and_in_front(inventory, inventory.select(spec))
     with debug.timed(f"dns verify: {len(resolvers)} resolvers queried"):
         reports = verify_all(inventory, resolvers, make_querier)
     with_dhcp = [r for r in resolvers if r.manage
@@ -432,11 +465,15 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
         if recovered is not None:
             return replace(recovered, notes=notes)
     checked, found = _preflight_for_ansible(inventory, resolvers, request, notes)
+    forwarders = in_front(inventory, selected)
+    ahead = preflight.forwarders_down(forwarders, dnspython_querier)
+    shown = _with_unmanaged(_and_in_front(inventory, selected), checked)
+    if ahead:  # as the built-in engine: before the playbook writes anything
+        return ApplyResult(shown, _stopped_ahead(checked, forwarders, found, ahead), notes=notes)
     policy = request.policy or Policy()
     healthy = [r for r in resolvers if r.name not in found]  # within the budget: the others go on
     if not healthy or (found and policy.over_budget(len(found), len(checked))):
-        outcomes = [_preflight_outcome(p, found) for p in checked]
-        return ApplyResult(_with_unmanaged(selected, checked), outcomes, notes=notes)
+        return ApplyResult(shown, [_preflight_outcome(p, found) for p in checked], notes=notes)
     faulty = [_preflight_outcome(p, found) for p in checked if p.resolver.name in found]
     with tempfile.TemporaryDirectory(prefix="renamer-ansible-") as scratch:
         folder = Path(scratch) / "playbook"
@@ -451,9 +488,8 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
     played = {o.resolver.name: o for o in ansible_engine.outcomes(healthy, events, backups, code)}
     played.update({o.resolver.name: o for o in faulty})
     outcomes = [played[r.name] for r in resolvers]
-    shown = [*selected, *(r for r in in_front(inventory, selected) if r not in selected)]
-    result = ApplyResult(_with_unmanaged(shown, checked), outcomes, interrupted, notes=notes,
-                         apply_id=apply_id)
+    result = ApplyResult(_with_unmanaged(_and_in_front(inventory, selected), checked), outcomes, interrupted,
+                         notes=notes, apply_id=apply_id)
     return _ask_unmanaged(inventory, selected, result, request.verify, dnspython_querier)
 
 

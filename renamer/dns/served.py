@@ -15,7 +15,7 @@ from renamer.dns.answers import Querier
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.lock import holder_of
 from renamer.dns.plan import ResolverPlan
-from renamer.dns.preflight import STOPPED, silent
+from renamer.dns.preflight import FORWARDER_STOPPED, STOPPED, refusal, silent
 from renamer.dns.transport import Transport, TransportError
 from renamer.dns.verify import verify_resolver
 
@@ -24,8 +24,9 @@ SHOWN = 5  # failed checks listed per resolver; the rest counted
 
 def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dict[str, Transport],
             make_querier: Callable[[Resolver], Querier]) -> None:
-    """Fill in each managed plan's `held` (a lock left there) and `not_served` (what it answers
-    otherwise than its up-to-date snippets say)."""
+    """Fill in each managed plan's `held` (a lock left there), `down` and `preflight` (what the
+    apply's preflight would refuse it for) and `not_served` (what it answers otherwise than its
+    up-to-date snippets say)."""
     for plan in plans:
         resolver = plan.resolver
         if not resolver.manage or plan.problem or plan.unreachable:
@@ -37,6 +38,9 @@ def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dic
         # A stopped resolver is refused by the apply's preflight: the plan says so now.
         why = silent(resolver, make_querier(resolver))
         plan.down = None if why is None else f"it does not answer over DNS ({why}): {STOPPED}"
+        if plan.changed and not plan.down:
+            # what the apply's preflight refuses on the files alone: the plan says it now
+            plan.preflight = refusal(plan, transports[resolver.name])
         if plan.changed or plan.down:
             continue  # the apply restarts it and verifies; what it serves now says nothing
         report = verify_resolver(inventory, resolver, make_querier(resolver))
@@ -53,3 +57,13 @@ def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dic
             lines.append("the canary is not this snippet's: it is written but not served (not restarted "
                          "since it was written, e.g. an apply killed before the restart)")
         plan.not_served = lines
+
+
+def observe_unmanaged(plans: Sequence[ResolverPlan], make_querier: Callable[[Resolver], Querier]) -> None:
+    """Fill in `down` of each `manage: false` plan: a forwarder in front that does not answer
+    stops the apply's preflight (dns/preflight.forwarders_down), so the plan says so now."""
+    for plan in plans:
+        if plan.resolver.manage:
+            continue
+        why = silent(plan.resolver, make_querier(plan.resolver))
+        plan.down = None if why is None else f"it does not answer over DNS ({why}): {FORWARDER_STOPPED}"

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from renamer.dns.inventory import LABEL, UNSAFE, Host, Site, label_problem
+from renamer.dns.inventory import LABEL, UNSAFE, Host, Site, name_problem
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file, shown
 from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
@@ -34,8 +34,12 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
                      f"got {shown(name)}")
         name = path.stem
     domain = top.get("domain")
-    if not isinstance(domain, str) or host_name_problem(domain) or UNSAFE.search(domain):
-        problems.add(top, "domain", "domain", f"invalid domain {shown(domain)}")
+    why = host_name_problem(domain) if isinstance(domain, str) and not UNSAFE.search(domain) else None
+    if not isinstance(domain, str) or UNSAFE.search(domain) or why:
+        # the reason where there is one: a domain whose last label is all digits (`fv.10`)
+        # would make every FQDN of the site read as an address
+        detail = why.removeprefix(f"invalid host name {domain!r}") if why else ""
+        problems.add(top, "domain", "domain", f"invalid domain {shown(domain)}{detail}")
         domain = "invalid"
     domain = domain.lower().rstrip(".")
     networks = _networks(top, problems)
@@ -49,7 +53,7 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
     retired = []
     raw_retired = list_at(top, "retired", "names", problems)
     for i, value in enumerate(raw_retired):
-        why = label_problem(value, "retired name")
+        why = name_problem(value, "retired name")
         if why:
             problems.add(raw_retired, i, f"retired[{i}]", why)
         else:
@@ -99,7 +103,7 @@ def _host(entry: Any, i: int, container: list[Any], networks: tuple[IPNetwork, .
         return None
     ok = True
     name = entry.get("name")
-    why = label_problem(name, "host name")
+    why = name_problem(name, "host name")
     if why:
         problems.add(entry, "name" if "name" in entry else None, f"{keypath}.name", why)
         ok = False
@@ -115,7 +119,7 @@ def _host(entry: Any, i: int, container: list[Any], networks: tuple[IPNetwork, .
         problems.add(entry, "aliases", f"{keypath}.aliases", f"expected a list of names, got {kind(aliases)}")
         aliases, ok = [], False
     for j, alias in enumerate(aliases):
-        why = label_problem(alias, "alias")
+        why = name_problem(alias, "alias")
         if why:
             problems.add(aliases, j, f"{keypath}.aliases[{j}]", why)
             ok = False

@@ -405,6 +405,18 @@ def _parse_target(target: str) -> tuple[str, int | None]:
     return (f"{user}@{host}" if user else host), (int(port) if port else None)
 
 
+def by_hand(resolver: Resolver, argv: Sequence[str]) -> list[str]:
+    """The command a person runs on this machine to run `argv` on the resolver's machine: as it
+    is (local), or through their ssh with the resolver's ssh_config, port and sudo."""
+    command = ["sudo", "-n", *argv] if resolver.sudo else list(argv)
+    if resolver.target == "local":
+        return command
+    destination, port = _parse_target(resolver.target)
+    options = ["-F", os.path.expanduser(resolver.ssh_config)] if resolver.ssh_config else []
+    options += ["-p", str(port)] if port else []
+    return ["ssh", *options, destination, "--", *command]
+
+
 def transport_for(resolver: Resolver) -> Transport:
     if not resolver.manage:  # a second guard: the use cases never ask for one
         raise UnsafeError(f"{resolver.name}: manage: false: renamer never reaches it but over DNS")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -186,3 +187,75 @@ def test_plan_exits_1_when_the_safety_thresholds_would_refuse_the_apply(run, lab
     assert len(json.loads(document.stdout)["over_thresholds"]) == 3  # one per resolver
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 3  # what plan said
     assert set(addresses(lab, "fv-n1.fv.lan.").values()) == {("10.251.9.1",)}
+
+
+HAND_BROKEN = "cname=scriberr.fv.lan,fv-gw.fv.lan\n"  # a duplicate CNAME: dnsmasq --test refuses it
+
+
+def _refused_by_preflight(planned, name: str, why: str, code: int = 1) -> None:  # type: ignore[no-untyped-def]
+    assert planned.exit_code == code, planned.stdout + planned.stderr
+    lines = [line for line in planned.stdout.splitlines() if line.startswith("preflight: ")]
+    assert len(lines) == 1, planned.stdout + "\n".join(lines)  # one line: the resolver apply would refuse
+    assert re.match(rf"preflight: {name}: dns apply would refuse it: {why}", lines[0]), lines[0]
+
+
+@pytest.mark.parametrize("broken, fault, why", [
+    pytest.param("ns-fv", "hand-file", r"its configuration as it stands already fails its test \(\S*dnsmasq --test .*\): "
+                 r".*duplicate.*; fix that first$", id="dnsmasq-test"),
+    pytest.param("ns-ana", "test-argv", r"its configuration as it stands already fails its test \(sh -c .*\): "
+                 r"config broken by hand; fix that first$", id="any-test-command"),
+])
+def test_plan_says_the_apply_would_refuse_a_resolver_whose_config_already_fails_its_test(  # type: ignore[no-untyped-def]
+        run, lab: Lab, broken: str, fault: str, why: str) -> None:
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    if fault == "hand-file":
+        (lab.instances[broken].snippet_dir / "zz-hand.conf").write_text(HAND_BROKEN)
+    else:
+        lab.write_resolvers(**{broken.replace("-", "_"): {"test": ["sh", "-c", "echo config broken by hand >&2; "
+                                                                             "exit 1"]}})
+    move_gateway(lab)
+    before, pids = lab.snippets(), lab.pids()
+    _refused_by_preflight(dns(run, lab, "plan", "--resolvers", "all"), broken, why)
+    # the dry run shows the same line; as any preview, it exits 0
+    _refused_by_preflight(dns(run, lab, "apply", "--resolvers", "all", "--dry-run"), broken, why, code=0)
+    document = dns(run, lab, "plan", "--resolvers", "all", "--format", "json")
+    assert document.exit_code == 1
+    refused = {r["resolver"]: r["preflight"] for r in json.loads(document.stdout)["resolvers"]}
+    assert refused[broken] and re.match(why, refused[broken]), refused
+    assert all(v is None for k, v in refused.items() if k != broken), refused
+    # what plan promised: the apply refuses it, with the same reason, before any write
+    applied = dns(run, lab, "apply", "--resolvers", "all")
+    assert applied.exit_code == 1
+    assert f"\n{broken}: {refused[broken]}; nothing written\n" in applied.stdout, applied.stdout
+    assert lab.snippets() == before and lab.pids() == pids
+    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
+
+
+def test_plan_says_nothing_of_a_broken_config_the_apply_would_not_touch(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    """The preflight tests only the resolvers it changes (a resolver's own configuration is its
+    business until renamer writes there): up to date, the plan has nothing to refuse."""
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    (lab.instances["ns-ana2"].snippet_dir / "zz-hand.conf").write_text(HAND_BROKEN)
+    planned = dns(run, lab, "plan", "--resolvers", "all")
+    assert planned.exit_code == 0 and "preflight:" not in planned.stdout, planned.stdout
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+
+
+def test_plan_says_the_apply_would_refuse_a_backup_dir_without_room(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    backups = lab.root / "backups" / "ns-ana2"
+    backups.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(backups)], check=True)
+    try:
+        assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+        room = os.statvfs(backups)
+        (backups / "filler").write_bytes(b"\0" * (room.f_bavail * room.f_frsize - 8192))  # 8 KiB left
+        move_gateway(lab)
+        why = rf"backup_dir {backups} has \d KiB free, the backup needs 20 KiB: free some space there first$"
+        _refused_by_preflight(dns(run, lab, "plan", "--resolvers", "all"), "ns-ana2", why)
+        _refused_by_preflight(dns(run, lab, "plan", "--resolvers", "ns-ana2"), "ns-ana2", why)
+        assert dns(run, lab, "plan", "--resolvers", "ns-ana,ns-fv").exit_code == 0  # the others are fine
+        (backups / "filler").unlink()
+        again = dns(run, lab, "plan", "--resolvers", "all")
+        assert again.exit_code == 0 and "preflight:" not in again.stdout, again.stdout
+    finally:
+        subprocess.run(["umount", "-l", str(backups)], check=False)

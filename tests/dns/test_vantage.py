@@ -6,6 +6,7 @@ assertion about what is served asks a resolver over DNS."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,7 +121,9 @@ def test_a_forwarder_missing_the_reverse_zone_fails_apply_and_verify_with_nothin
         assert ask(forwarder, "fv-gw.fv.lan.") == ("NOERROR", ("A 10.251.0.2",))
         verified = dns(run, lab, "verify", "--resolvers", "all")
         assert verified.exit_code == 1 and "dns verify: FAILED on fv-edge (manage: false)\n" in verified.stdout
-        assert dns(run, lab, "verify", "--resolvers", "ns-ana,ns-ana2,ns-fv").exit_code == 0
+        # the managed ones named alone: the forwarder in front of them is asked too, as apply asks it
+        managed = dns(run, lab, "verify", "--resolvers", "ns-ana,ns-ana2,ns-fv")
+        assert managed.exit_code == 1 and managed.stdout.endswith("dns verify: FAILED on fv-edge (manage: false)\n")
     finally:
         forwarder.stop()
 
@@ -145,14 +148,90 @@ def test_an_unmanaged_resolver_that_is_down_fails_verify_naming_it(run, lab: Lab
     port = sandbox.free_port()
     lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": port, "manage": False,
                           "timeout": 0.5},))
-    # the managed ones named alone: the forwarder serving their sites is still asked, last
-    applied = dns(run, lab, "apply", "--resolvers", "ns-ana,ns-ana2,ns-fv")
-    assert applied.exit_code == 1, applied.stdout + applied.stderr
-    assert "dns apply: FAILED at fv-edge (manage: false): the managed resolvers are applied" in applied.stdout
-    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}  # applied, kept
     result = dns(run, lab, "verify", "--resolvers", "all")
     assert result.exit_code == 1
     assert f"fv-edge 127.0.0.1:{port}: no answer in 0.5 s\n" in result.stdout
+    assert result.stdout.endswith(", fv-edge (manage: false)\n")  # nothing applied: the others fail too
+
+
+def _refused_ahead(result, port: int) -> None:  # type: ignore[no-untyped-def]
+    """The preflight's refusal for a forwarder in front that does not answer: the same line and
+    exit code as for a managed resolver that is down, every managed resolver not touched."""
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert re.search(rf"\nfv-edge: did not answer before the apply \(127\.0\.0\.1:{port}: [^)]*\): a manage: "
+                     r"false resolver in front of the resolvers applied \(their sites' clients ask through "
+                     r"it\) must answer before anything is written; start it, then apply again; nothing "
+                     r"written\n", result.stdout), result.stdout
+    assert re.search(r"fv-edge +unmanaged +failed +preflight FAILED", result.stdout), result.stdout
+    assert "not asked" not in result.stdout
+    assert result.stdout.endswith("dns apply: FAILED, nothing was changed\n"), result.stdout
+
+
+@pytest.mark.parametrize("how, spec, extra", [
+    pytest.param("stopped", "all", (), id="unbound-stopped"),
+    pytest.param("never-there", "all", (), id="nothing-listening"),
+    pytest.param("stopped", "ns-ana", (), id="in-front-of-a-subset"),
+    pytest.param("stopped", "all", ("--max-fail-percent", "100"), id="whatever-the-budget"),
+    pytest.param("stopped", "all", ("--batch-size", "1"), id="batched"),
+])
+def test_a_forwarder_in_front_that_is_down_stops_the_apply_before_any_write(  # type: ignore[no-untyped-def]
+        run, lab: Lab, how: str, spec: str, extra: tuple[str, ...]) -> None:
+    """Before: the managed resolvers were written and restarted, then the apply's last step
+    failed on the forwarder (or, with a budget, went on): found now before the first write."""
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    if how == "stopped":
+        forwarder = _forwarder(lab, "fv-edge", timeout=0.5)
+        forwarder.stop()
+        port = forwarder.port
+    else:
+        port = sandbox.free_port()
+        lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": port, "manage": False,
+                              "timeout": 0.5},))
+    move_gateway(lab)
+    before, pids = lab.snippets(), lab.pids()
+    planned = dns(run, lab, "plan", "--resolvers", spec)  # the plan says what the apply will refuse
+    assert planned.exit_code == 1, planned.stdout
+    assert f"down: fv-edge: it does not answer over DNS (127.0.0.1:{port}: " in planned.stdout
+    document = json.loads(dns(run, lab, "plan", "--resolvers", spec, "--format", "json").stdout)
+    down = {r["resolver"]: r["down"] for r in document["resolvers"]}
+    assert down["fv-edge"] and all(v is None for k, v in down.items() if k != "fv-edge"), down
+    result = dns(run, lab, "apply", "--resolvers", spec, *extra)
+    _refused_ahead(result, port)
+    for name in ([spec] if spec != "all" else lab.instances):
+        assert re.search(rf"{name} +\S+ +not reached +preflight failed on fv-edge: not touched", result.stdout)
+    assert lab.snippets() == before and lab.pids() == pids  # nothing written, nothing restarted
+    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
+
+
+def test_a_forwarder_down_stops_the_ansible_engine_the_same_way(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    port = sandbox.free_port()
+    lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": port, "manage": False,
+                          "timeout": 0.5},))
+    move_gateway(lab)
+    before, pids = lab.snippets(), lab.pids()
+    builtin = dns(run, lab, "apply", "--resolvers", "all")
+    ansible = dns(run, lab, "apply", "--resolvers", "all", "--engine", "ansible")
+    _refused_ahead(ansible, port)
+    assert ansible.stdout == builtin.stdout and ansible.exit_code == builtin.exit_code
+    assert lab.snippets() == before and lab.pids() == pids
+    assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.1",)}
+
+
+def test_a_forwarder_down_in_front_of_other_sites_stops_nothing(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    """fv-edge serves only ana; ns-fv carries only fv: an apply to ns-fv does not ask fv-edge,
+    in its preflight or at its end, and goes on; one to a resolver carrying ana is refused."""
+    lab.write_resolvers(({"name": "fv-edge", "address": "127.0.0.1", "port": sandbox.free_port(),
+                          "manage": False, "timeout": 0.5, "sites": ["ana"]},), ns_fv={"sites": ["fv"]})
+    move_gateway(lab)
+    assert dns(run, lab, "plan", "--resolvers", "ns-fv").exit_code == 0
+    applied = dns(run, lab, "apply", "--resolvers", "ns-fv")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert "fv-edge" not in applied.stdout
+    assert addresses(lab, "fv-gw.fv.lan.", "ns-fv") == {"ns-fv": ("10.251.0.2",)}
+    refused = dns(run, lab, "apply", "--resolvers", "ns-ana")
+    assert refused.exit_code == 1 and "fv-edge: did not answer before the apply" in refused.stdout
+    assert addresses(lab, "fv-gw.fv.lan.", "ns-ana") == {"ns-ana": ()}  # never written
 
 
 @pytest.mark.parametrize("entry, message", [
@@ -215,5 +294,49 @@ def test_a_subset_apply_asks_the_forwarders_of_its_sites(run, lab: Lab, to: tupl
             assert "dns apply: FAILED at fv-edge (manage: false): the managed resolvers are applied" \
                 in applied.stdout
             assert ask(forwarder, "fv-gw.fv.lan.") == ("NOERROR", ("A 10.251.0.1",))  # what a client gets
+    finally:
+        forwarder.stop()
+
+
+def _columns(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return result.stdout.splitlines()[0].split()[1:]
+
+
+@pytest.mark.parametrize("zones, ok", [(ZONES, True), (("fv.lan", "ana.lan"), False)],
+                         ids=["forwards-every-zone", "no-reverse-zone"])
+def test_verify_of_a_subset_asks_the_forwarders_apply_asks(run, lab: Lab, zones: tuple[str, ...],  # type: ignore[no-untyped-def]
+                                                           ok: bool) -> None:
+    """`dns verify --resolvers ns-ana` asks what `dns apply --resolvers ns-ana` asks: ns-ana and
+    the forwarder in front of it. Before, it asked ns-ana alone and said OK where a client
+    behind the forwarder gets no PTR."""
+    forwarder = _forwarder(lab, "fv-edge", zones=zones)
+    try:
+        applied = dns(run, lab, "apply", "--resolvers", "ns-ana")
+        asked = [line.split()[0] for line in applied.stdout.splitlines() if " unmanaged " in line]
+        assert asked == ["fv-edge"], applied.stdout
+        verified = dns(run, lab, "verify", "--resolvers", "ns-ana")
+        assert _columns(verified) == ["ns-ana", "fv-edge"], verified.stdout
+        document = json.loads(dns(run, lab, "verify", "--resolvers", "ns-ana", "--format", "json").stdout)
+        assert [r["name"] for r in document["resolvers"]] == ["ns-ana", "fv-edge"]
+        assert applied.exit_code == verified.exit_code == (0 if ok else 1), verified.stdout
+        if not ok:
+            assert verified.stdout.endswith("dns verify: FAILED on fv-edge (manage: false)\n"), verified.stdout
+            assert ": 10.251.0.1 PTR: expected fv-gw.fv.lan., got" in verified.stdout
+            assert ask(forwarder, "1.0.251.10.in-addr.arpa.", "PTR")[1] == ()  # what a client there gets
+        named = dns(run, lab, "verify", "--resolvers", "fv-edge")  # named alone: only itself
+        assert _columns(named) == ["fv-edge"]
+    finally:
+        forwarder.stop()
+
+
+def test_verify_does_not_ask_a_forwarder_of_other_sites(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
+    forwarder = _forwarder(lab, "fv-edge")
+    try:
+        lab.write_resolvers(({"name": "fv-edge", "address": forwarder.address, "port": forwarder.port,
+                              "manage": False, "sites": ["ana"]},), ns_fv={"sites": ["fv"]})
+        assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+        assert _columns(dns(run, lab, "verify", "--resolvers", "ns-fv")) == ["ns-fv"]
+        assert _columns(dns(run, lab, "verify", "--resolvers", "ns-ana")) == ["ns-ana", "fv-edge"]
+        assert _columns(dns(run, lab, "verify", "--resolvers", "all")) == ["ns-ana", "ns-ana2", "ns-fv", "fv-edge"]
     finally:
         forwarder.stop()

@@ -233,8 +233,10 @@ def test_a_lock_from_another_host_is_refused_with_how_to_clear_it(run, lab) -> N
     result = dns(run, lab, "apply", "--resolvers", "all")
     assert result.exit_code == 3
     assert result.stderr == ("renamer: error: ns-ana2: another dns apply holds the lock (ops@other-box pid 4242, "
-                             "since 2026-01-01T00:00:00Z); it is over 1 h old: if no apply is running there, "
-                             f"remove {lock} on ns-ana2; nothing written\n")
+                             "since 2026-01-01T00:00:00Z); it is over 1 h old, but its process runs, or ran, on "
+                             "other-box, not on this machine, so renamer cannot check it: once you know no apply "
+                             f"runs there, clear it with `rm -- {lock}` and apply again (a half-done resolver is "
+                             "then found and named); nothing written\n")
     assert lab.snippets() == {}
     assert not (lab.root / "backups" / "ns-ana" / "renamer-apply.lock").exists()  # the ones taken: released
 

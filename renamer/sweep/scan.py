@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -119,8 +120,25 @@ def _names(data: bytes, start: int) -> bool:
         return True
     return before == b"[" and not data[data.rfind(b"\n", 0, start) + 1:start - 1].strip()
 
+_KEY_TAIL = re.compile(rb"""[A-Za-z0-9_.\-"' \t\]]*?(?:=|:(?:[ \t\r\n]|$)|(?<=["']):)""")
+
+
+def _in_key(data: bytes, start: int, end: int) -> bool:
+    """Whether the edit at start:end may stand in a key: on its line, only name characters,
+    quotes, blanks, dots or `]` before a `=` or a `:` that ends a YAML key (a blank or the line's
+    end after it, or a quote before it: JSON), or a line that opens a table, a section or a
+    complex key (`[`, `?`), or a flow mapping (`{`)."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    if data[line_start:start].lstrip()[:1] in (b"[", b"?", b"{"):
+        return True
+    line_end = data.find(b"\n", end)
+    return _KEY_TAIL.match(data, end, len(data) if line_end < 0 else line_end) is not None
+
+
 # Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
 KEPT_NOTES = {
+    "base64": ("inside base64 key material (a WireGuard or ssh key, a certificate line: `/` and `+` are "
+               "base64's letters): no reference to the host, and rewriting it would make another key"),
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
                 "not the host; set options.accounts: rewrite to rename accounts too"),
 }
@@ -359,10 +377,6 @@ class FileScanner:
         renamed, or a template (its keys are no parser's). Only files the sweep changes are parsed."""
         if not fmt.checks_edits or not edits:
             return None
-        if fmt.keys:
-            work.add("edit checks")
-            return fmt.edit_problem(data.decode("utf-8", "replace"),
-                                    apply_edits(data, edits).decode("utf-8", "replace"))
         news = {e.new for e in edits}
         sources: dict[bytes, set[bytes]] = {}
         for e in edits:
@@ -373,7 +387,11 @@ class FileScanner:
         risky = (merged or escaped or any(n in data for n in news)
                  or any(fmt.retypes(n.decode()) for n in news)
                  or (partial and fmt.structured) or b"{%" in data or b"{{" in data
-                 or any(_names(data, e.start) for e in edits))
+                 or any(_names(data, e.start) for e in edits)
+                 # a key renamed, in a format whose parser knows keys: it may meet a standing key in
+                 # any spelling, or a dotted key's table (parsing every changed file of those
+                 # formats doubled a compose-heavy sweep; a value's edit changes no key)
+                 or (fmt.keys and any(_in_key(data, e.start, e.end) for e in edits)))
         if not risky:
             return None
         before = data.decode("utf-8", "replace")

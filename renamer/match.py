@@ -346,6 +346,10 @@ class Matcher:
         escape, so no match."""
         if b"\\" in data:
             matches = [m for m in matches if not _in_windows_path(data, m.start)]
+        if b"/" in data or b"+" in data:
+            for m in matches:
+                if m.refused is None and m.kept is None and _in_base64(data, m.start, m.end):
+                    m.kept = "base64"  # no reference to the host: a key's letters
         spans = sorted(((span, rule) for rule in self._ranges for span in find_ranges(data, rule)),
                        key=lambda pair: pair[0]) \
             if self._ranges and self._might_hold_range(data) else []
@@ -543,6 +547,30 @@ class Matcher:
 
 # A drive or UNC path running up to a backslash, then one letter: `C:\new\t` + `ana-ml2`.
 _WINDOWS_PATH = re.compile(rb"(?:(?<![A-Za-z0-9])[A-Za-z]:\\|\\\\[A-Za-z0-9])[^\s\"'<>|*?]*\\[A-Za-z]\Z")
+
+
+# Base64 key material (a WireGuard key, an ssh key blob, a certificate line): `/` and `+` are its
+# letters, so a name can stand whole between them (`pug/2tk1iYPAwTGTK3ChOCBwEIIhoC4PsgKnQ2VoVWE=`);
+# rewriting it makes another key, of the same length when the names are (break-it round 4).
+_BASE64_RUN = re.compile(rb"[A-Za-z0-9+/]{20,}={0,2}")
+_BASE64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_MIXED_PIECE = re.compile(rb"(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{12,}")
+
+
+def _in_base64(data: bytes, start: int, end: int) -> bool:
+    """Whether start:end lies inside a run that reads as base64 key material: 20 or more base64
+    characters with a `/` or `+` beside the name, and, besides the name, a piece of 12 or more
+    letters and digits mixing upper case, lower case and digits (a path's words do not)."""
+    if data[start - 1:start] not in (b"/", b"+") and data[end:end + 1] not in (b"/", b"+"):
+        return False
+    left = start
+    while left > 0 and data[left - 1] in _BASE64_BYTES:
+        left -= 1
+    run = _BASE64_RUN.match(data, left)
+    if run is None or run.end() < end:
+        return False
+    rest = data[run.start():start] + b"/" + data[end:run.end()]
+    return _MIXED_PIECE.search(rest) is not None
 
 
 def _in_windows_path(data: bytes, start: int) -> bool:

@@ -15,7 +15,7 @@ import pytest
 
 from renamer.dns.dnsmasq import render, sandbox
 from renamer.dns.load import load_inventory
-from tests.testing.resolvers import Lab, addresses, dns, move_gateway
+from tests.testing.resolvers import Lab, addresses, dns, move_gateway, playbook_by_hand
 from tests.testing.unbound import Forwarder, ask, reverse_zone, start_forwarder
 
 # Unbound holds an answer of TTL 0 (dnsmasq's local records) until the next second: what a client
@@ -340,3 +340,35 @@ def test_verify_does_not_ask_a_forwarder_of_other_sites(run, lab: Lab) -> None: 
         assert _columns(dns(run, lab, "verify", "--resolvers", "all")) == ["ns-ana", "ns-ana2", "ns-fv", "fv-edge"]
     finally:
         forwarder.stop()
+
+
+def test_a_hand_run_of_the_playbook_fails_where_a_forwarder_in_front_does_not_serve(
+        run, lab: Lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The exported playbook run by hand has no preflight of renamer's: a forwarder in front that
+    is down (or serves something else) makes the run fail, naming it, where it said `applied`
+    with rc 0 (break-it round 3, F1). The resolvers keep what the run wrote, as `dns apply` rolls
+    back nothing for a forwarder's fault; with the forwarder up, the same run passes."""
+    assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+    forwarder = _forwarder(lab, "fv-edge", timeout=0.5)
+    try:
+        move_gateway(lab)
+        folder = tmp_path / "export"
+        assert dns(run, lab, "export", "ansible", "--out", str(folder)).exit_code == 0
+        forwarder.stop()
+        failed = playbook_by_hand(folder)
+        assert failed.returncode != 0, failed.stdout[-3000:]
+        assert "fv-edge (manage: false, in front of this batch) does not serve the records" in failed.stdout
+        assert set(addresses(lab, "fv-gw.fv.lan.").values()) == {("10.251.0.2",)}
+    finally:
+        forwarder.stop()
+    up = _forwarder(lab, "fv-edge2")  # a forwarder that answers, in its place
+    try:
+        folder2 = tmp_path / "export2"
+        assert dns(run, lab, "export", "ansible", "--out", str(folder2)).exit_code == 0
+        passed = playbook_by_hand(folder2)
+        assert passed.returncode == 0, passed.stdout[-3000:]
+        assert "does not serve the records" not in passed.stdout
+        time.sleep(CACHED)
+        assert ask(up, "fv-gw.fv.lan.") == ("NOERROR", ("A 10.251.0.2",))
+    finally:
+        up.stop()

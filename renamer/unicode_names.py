@@ -87,7 +87,7 @@ def _folded(run: bytes) -> tuple[bytes, list[tuple[int, int]], bool] | None:
 
 
 def _runs(finder: Finder, data: bytes) -> list[tuple[int, bytes, bytes, list[tuple[int, int]], bool]]:
-    if max(data, default=0) < 0x80:
+    if data.isascii():  # in C: no Python loop over the bytes
         return []
     unicode_needles = _unicode_needles(finder)
     out = []

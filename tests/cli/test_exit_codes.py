@@ -86,7 +86,9 @@ def test_a_listed_merge_rewrites_both_where_nothing_collides(repo: Callable[...,
                                                              run: Callable[..., Result]) -> None:
     files = {"hosts.yaml": "a:\n  web01: 1\nb:\n  web02: 2\n",  # keys under different parents
              "deploy.env": "PRIMARY=web01\nSECONDARY=web02\n",  # values merge: fine
-             "zone.db": "web01 IN A 10.0.0.9\nweb02 IN A 10.0.0.9\n"}  # the same record twice: one
+             # the same record twice: one (a whole zone: a fragment nobody includes leaves zone-serial)
+             "zone.db": ("$ORIGIN lab.\n@ IN SOA ns1.lab. hostmaster.lab. 1 3600 900 604800 300\n"
+                         "web01 IN A 10.0.0.9\nweb02 IN A 10.0.0.9\n")}
     root = repo(files, config=_config(TWO_INTO_ONE, MERGED), allowlist=ALLOW)
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr

@@ -350,12 +350,15 @@ ana-ml2 IN  A   10.250.50.54   ; the GPU box
 gpu     IN  CNAME ana-ml2
 """
 ONE_LINE_ZONE = """\
+$ORIGIN lab.
 $TTL 300
 @ 300 IN SOA ns1.lab. hostmaster.lab. 42 3600 900 604800 300 ; one-line SOA
 @ IN NS ns1.lab.
 ns1 IN A 10.250.50.1
 ana-ml2 IN A 10.250.50.54
 """
+# (its $ORIGIN says what `ana-ml2` means: without it, a zone of unknown origin, that relative
+# owner is a residual zone-origin, the renames holding ana-ml2.ana.lan too)
 OTHER_ZONE = ONE_LINE_ZONE.replace("ana-ml2 IN A 10.250.50.54\n", "www IN A 10.250.50.2\n")
 
 

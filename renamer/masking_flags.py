@@ -30,6 +30,7 @@ SHORT_FLAGS: dict[str, str] = {
     "mosquitto_pub": "P", "mosquitto_sub": "P", "mosquitto_rr": "P", "racadm": "p", "ssh-keygen": "NP",
     "useradd": "p", "usermod": "p", "az login": "p", "influx": "pt",
     "psexec": "p", "PsExec": "p", "psexec64": "p", "PsExec64": "p", "paexec": "p",
+    "rdesktop": "p", "ncftp": "p", "ncftpget": "p", "ncftpput": "p", "ncftpls": "p",
 }
 # Tools whose short flags never hold their value attached (Go's flag package, Python's argparse
 # here): influx `-password X` is a long flag, not `-p` with `assword`.
@@ -63,7 +64,7 @@ _SHORT = {(flags, spaced): re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])"
 HINTS = ("--", "-pass", "-u", "redis", "valkey", "keydb", "sshpass", "mysql", "mariadb", "ipmitool",
          "ldap", "mongo", "rabbitmq", "login", "smb", "crackmapexec", "netexec", "zip", "7z", "sqlcmd",
          "bcp", "snmp", "mosquitto", "racadm", "ssh-keygen", "useradd", "usermod", "influx", "lftp",
-         "psexec", "paexec", "freerdp", "winrs")
+         "psexec", "paexec", "freerdp", "winrs", "rdesktop", "ncftp")
 
 
 def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:

@@ -187,6 +187,8 @@ SHARE_LINES = [
     ("xfreerdp /v:ana-ml2 /u:bob /p:S3cretKn", "S3cretKn"),
     ("schtasks /create /s ana-ml2 /u bob /p S3cretKo /tn x", "S3cretKo"),
     ("$pw = ConvertTo-SecureString 'S3cretKp' -AsPlainText -Force # ana-ml2", "S3cretKp"),
+    ("rdesktop -u bob -p S3cretKq ana-ml2", "S3cretKq"),  # round 4 finding 10
+    ("ncftp -u bob -p S3cretKr ana-ml2", "S3cretKr"),
 ]
 
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from renamer.dns.dnsmasq import sandbox
-from tests.testing.resolvers import Lab, addresses, dns, move_gateway
+from tests.testing.resolvers import Lab, addresses, dns, fill_leaving_8k, move_gateway, small_backup_dir
 
 
 def _plan(run, lab: Lab):  # type: ignore[no-untyped-def]
@@ -242,13 +242,9 @@ def test_plan_says_nothing_of_a_broken_config_the_apply_would_not_touch(run, lab
 
 
 def test_plan_says_the_apply_would_refuse_a_backup_dir_without_room(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
-    backups = lab.root / "backups" / "ns-ana2"
-    backups.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(backups)], check=True)
-    try:
+    with small_backup_dir(lab, "ns-ana2") as backups:
         assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
-        room = os.statvfs(backups)
-        (backups / "filler").write_bytes(b"\0" * (room.f_bavail * room.f_frsize - 8192))  # 8 KiB left
+        fill_leaving_8k(backups)
         move_gateway(lab)
         why = rf"backup_dir {backups} has \d KiB free, the backup needs 20 KiB: free some space there first$"
         _refused_by_preflight(dns(run, lab, "plan", "--resolvers", "all"), "ns-ana2", why)
@@ -257,5 +253,3 @@ def test_plan_says_the_apply_would_refuse_a_backup_dir_without_room(run, lab: La
         (backups / "filler").unlink()
         again = dns(run, lab, "plan", "--resolvers", "all")
         assert again.exit_code == 0 and "preflight:" not in again.stdout, again.stdout
-    finally:
-        subprocess.run(["umount", "-l", str(backups)], check=False)

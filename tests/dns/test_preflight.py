@@ -4,14 +4,12 @@ named, never started by the apply (B-f2). Real dnsmasq; answers asked over DNS."
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 
 import pytest
 
 from renamer.dns.dnsmasq import sandbox
-from tests.testing.resolvers import Lab, addresses, dns, move_gateway
+from tests.testing.resolvers import Lab, addresses, dns, fill_leaving_8k, move_gateway, small_backup_dir
 
 GW = "fv-gw.fv.lan"
 
@@ -119,13 +117,9 @@ def test_the_ansible_engine_runs_the_same_preflight_before_the_playbook(run, lab
 def test_a_backup_dir_without_room_for_the_backup_stops_the_apply_before_any_write(run, lab: Lab) -> None:
     """ns-fv's backup_dir is a small tmpfs, nearly full: the preflight measures it (df over the
     transport, with the other reads) and stops the apply before any resolver is written."""
-    backups = lab.root / "backups" / "ns-fv"
-    backups.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(backups)], check=True)
-    try:
+    with small_backup_dir(lab, "ns-fv") as backups:
         assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
-        room = os.statvfs(backups)
-        (backups / "filler").write_bytes(b"\0" * (room.f_bavail * room.f_frsize - 8192))  # 8 KiB left
+        fill_leaving_8k(backups)
         before, pids = lab.snippets(), lab.pids()
         move_gateway(lab)
         result = dns(run, lab, "apply", "--resolvers", "all")
@@ -139,5 +133,3 @@ def test_a_backup_dir_without_room_for_the_backup_stops_the_apply_before_any_wri
         done = dns(run, lab, "apply", "--resolvers", "all")
         assert done.exit_code == 0, done.stdout + done.stderr
         assert set(addresses(lab, GW).values()) == {("10.251.0.2",)}
-    finally:
-        subprocess.run(["umount", "-l", str(backups)], check=False)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,24 @@ def dns_process(lab: Lab, *args: str, minutes: float = 0) -> subprocess.Complete
     return subprocess.run([sys.executable, "-m", "tests.testing.skewed", str(minutes), "dns", *args,
                            "--inventory", str(lab.inventory)], cwd=lab.root, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(root), "NO_COLOR": "1"}, check=False)
+
+
+@contextlib.contextmanager
+def small_backup_dir(lab: Lab, name: str) -> Iterator[Path]:
+    """Resolver `name`'s backup_dir as a 64 KiB tmpfs, unmounted at the end."""
+    backups = lab.root / "backups" / name
+    backups.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(backups)], check=True)
+    try:
+        yield backups
+    finally:
+        subprocess.run(["umount", "-l", str(backups)], check=False)
+
+
+def fill_leaving_8k(folder: Path) -> None:
+    """A file `filler` in `folder` that leaves 8 KiB free there."""
+    room = os.statvfs(folder)
+    (folder / "filler").write_bytes(b"\0" * (room.f_bavail * room.f_frsize - 8192))
 
 
 def playbook_by_hand(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:

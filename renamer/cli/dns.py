@@ -138,8 +138,9 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     # Attention needed whatever the flags: a resolver planned without being read, one that does
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the
-    # safety thresholds refuse.
-    refused = any(p.unreachable or p.down or p.preflight for p in plans)
+    # safety thresholds refuse, one where the apply cannot take effect (its `problem`: a layout
+    # that never reads the snippet, a hand-written line that keeps a retired name alive).
+    refused = any(p.unreachable or p.down or p.preflight or p.problem for p in plans)
     attention = refused or bool(document["over_thresholds"])
     return EXIT_FINDINGS if attention or (expect_no_changes and document["changes"]) else EXIT_OK
 

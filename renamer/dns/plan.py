@@ -4,13 +4,13 @@ it should have. Writes nothing; dns/rollout.py applies the plans."""
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import hashlib
 import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from renamer.diffs import unified
 from renamer.dns.backend import HandLine, backend_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError, Unreachable
@@ -57,11 +57,10 @@ class ResolverPlan:
     def diff(self) -> str:
         out: list[str] = []
         for name in self.changed:
-            before = (self.current.get(name) or b"").decode("utf-8", "replace").splitlines(keepends=True)
-            after = (self.desired[name] or "").splitlines(keepends=True)
+            before = (self.current.get(name) or b"").decode("utf-8", "replace")
             label = "/dev/null" if self.current.get(name) is None else f"a{self.path(name)}"
             target = "/dev/null" if self.desired[name] is None else f"b{self.path(name)}"
-            out.extend(difflib.unified_diff(before, after, label, target))
+            out.append(unified(before, self.desired[name] or "", label, target))
         return "".join(out)
 
     def drift(self) -> dict[str, list[str]]:

@@ -110,8 +110,9 @@ def _not_done(plan: ResolverPlan) -> list[str]:
     if plan.preflight:
         out.append(f"preflight: {name}: dns apply would refuse it: {plan.preflight}\n")
     if plan.stale:
-        out.append(f"hand-written records naming old values or giving an inventory name another address "
-                   f"({len(plan.stale)}; they stay served: `dns apply --retire-stale` comments them out):\n")
+        out.append(f"hand-written records naming old values, giving an inventory name another address or "
+                   f"reserving its MAC or address ({len(plan.stale)}; they stay served: `dns apply "
+                   "--retire-stale` comments them out):\n")
         out += [f"  {where}\n" for where in plan.stale]
     if plan.not_served:
         out.append(f"not served: {name} does not answer as its snippets say (asked over DNS):\n")

@@ -6,7 +6,6 @@ order and quoting kept) and write atomically; presets are never touched.
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from renamer.allowlist import Allowlist, Exemption
 from renamer.atomic import save
+from renamer.diffs import unified
 from renamer.errors import ConfigError, UnsafeError
 from renamer.formats.yaml_edit import append_entry, remove_entries
 from renamer.paths import problem
@@ -36,10 +36,7 @@ class FileEdit:
     after: str
 
     def diff(self) -> str:
-        before, after = self.before.splitlines(keepends=True), self.after.splitlines(keepends=True)
-        lines = difflib.unified_diff(before, after, f"a/{self.display}", f"b/{self.display}")
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-                       for line in lines)
+        return unified(self.before, self.after, f"a/{self.display}", f"b/{self.display}")
 
 
 def to_prune(allowlist: Allowlist, stale: Sequence[Stale], expired: Sequence[Exemption]) -> list[Pruned]:

@@ -17,6 +17,7 @@ from renamer.dns.dnsmasq.layout import daemon_files
 from renamer.dns.dnsmasq.leases import parse_leases
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
+from renamer.names import parse_address
 
 DHCP = "DHCP"
 
@@ -55,8 +56,17 @@ def dhcp_checks(inventory: Inventory, resolver: Resolver, transport: Transport) 
 
 def _reservation(effective: Effective, name: str, mac: str, addresses: list[str]) -> Check:
     label = Expectation(f"dhcp-host {name}", name, DHCP, (",".join([mac, *addresses]),))
+    found = None
     for directive in effective.values("dhcp-host"):
         parts = [p.strip().strip("[]").lower() for p in directive.value.split(",")]
-        if mac.lower() in parts and all(a.lower() in parts for a in addresses):
-            return Check(label, f"{directive.file}:{directive.line}", True)
+        if not any(p.split("-")[-1] == mac.lower() for p in parts):
+            continue
+        if all(a.lower() in parts for a in addresses):
+            found = found or directive
+        elif any(parse_address(p) is not None for p in parts):
+            # dnsmasq hands out whichever line for the MAC it read first: not proved to be ours
+            return Check(label, f"{directive.file}:{directive.line} reserves {mac} for another address too "
+                                f"(dhcp-host={directive.value})", False)
+    if found is not None:
+        return Check(label, f"{found.file}:{found.line}", True)
     return Check(label, "no dhcp-host line in the configuration dnsmasq reads", False)

@@ -70,28 +70,113 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                     "either hides the names only the upstream knows or forwards the names renamer "
                     "retired; set authoritative: false, or drop that line")
     found.stale = stale_records(inventory, resolver, effective)
+    nxdomain, local = _nxdomain(effective), _local(inventory, resolver, effective)
+    for directive, domains in _domain_wide(inventory, resolver, effective):
+        under = sorted(n for n in _gone(inventory) if _answered(n, domains, nxdomain, local))
+        shown = f"{directive.file}:{directive.line}: address={directive.value}"
+        if under and found.problem is None:
+            found.problem = (f"{resolver.name}: {shown} answers every name under {', '.join(domains)}, "
+                             f"so {', '.join(under)} can never be gone; renamer does not comment out a line "
+                             "that answers names outside the inventory: edit it by hand (or give each "
+                             "retired name an `address=/NAME/` line: NXDOMAIN), then apply")
+        elif set(_words(directive)) & set(inventory.old_addresses):
+            found.warnings.append(f"{resolver.name}: {shown} answers every name under {', '.join(domains)} "
+                                  "with an old address; --retire-stale leaves it (it answers names outside "
+                                  "the inventory): edit its address by hand")
     return found
+
+
+def _gone(inventory: Inventory) -> set[str]:
+    """The old and retired names, short and fully qualified, lower case."""
+    gone = {n.lower() for n in inventory.old_hosts}
+    for site in inventory.sites:
+        gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
+    return gone
+
+
+def _words(directive: Directive) -> list[str]:
+    return [w.lower().rstrip(".") for w in re.split(r"[,/\s]+", directive.value) if w]
+
+
+def _under(name: str, domain: str) -> bool:
+    return domain == "#" or name == domain or name.endswith("." + domain)
+
+
+def _domains_without_address(directives: Sequence[Directive]) -> set[str]:
+    """The domains of `KEY=/D1/D2/` lines that give no address (nor upstream)."""
+    return {p.lower().lstrip("*").strip(".") or "#" for d in directives if d.value.rstrip().endswith("/")
+            for p in d.value.strip().strip("/").split("/") if p}
+
+
+def _nxdomain(effective: Effective) -> set[str]:
+    """The domains of `address=/D/` lines without an address: dnsmasq answers NXDOMAIN under D
+    (how a retired name is kept gone under a wildcard)."""
+    return _domains_without_address(effective.values("address"))
+
+
+def _local(inventory: Inventory, resolver: Resolver, effective: Effective) -> set[str]:
+    """Domains dnsmasq answers from its own records only (NXDOMAIN for any other name): a
+    `local=/D/` or `server=/D/` without upstream, and an authoritative site's domain, which
+    renamer's snippet makes local."""
+    return (_domains_without_address([*effective.values("local"), *effective.values("server")])
+            | {s.domain.lower() for s in inventory.sites if s.authoritative and s.name in resolver.sites})
+
+
+def _answered(name: str, wide: Sequence[str], nxdomain: set[str], local: set[str]) -> bool:
+    """Does a domain-wide address= line answer `name`? dnsmasq takes the most specific domain of
+    its address=, local= and server= lines; of one domain in both, address= wins over local=."""
+    def depth(domains: Sequence[str] | set[str]) -> int:
+        return max((0 if d == "#" else d.count(".") + 1 for d in domains if _under(name, d)), default=-1)
+    answered = depth(wide)
+    return answered >= 0 and answered > depth(nxdomain) and answered >= depth(local)
+
+
+def _hand(directive: Directive, resolver: Resolver) -> bool:
+    """Written by hand: not one of renamer's own snippets."""
+    ours = resolver.snippet_dir.rstrip("/") + "/"
+    return not (directive.file.startswith(ours) and directive.file[len(ours):].startswith(PREFIX))
+
+
+def _domain_wide(inventory: Inventory, resolver: Resolver,
+                 effective: Effective) -> list[tuple[Directive, list[str]]]:
+    """Hand-written `address=/D/.../IP` lines where some D is no host the inventory knows (a
+    site's domain, a parent, `#`): dnsmasq answers every name under D with IP (a host-record
+    still wins for its own name). Commenting one out would make names vanish that renamer has
+    never heard of (the services behind a reverse proxy), so --retire-stale leaves them."""
+    known = _gone(inventory) | {n.lower() for site in inventory.sites for h in site.hosts
+                                for a in (h.name, *h.aliases) for n in (a, site.fqdn(a))}
+    out = []
+    for directive in effective.values("address"):
+        parts = directive.value.strip("/").split("/")
+        if len(parts) < 2 or not _hand(directive, resolver):
+            continue
+        domains = [p.lower().lstrip("*").strip(".") or "#" for p in parts[:-1]]
+        if any(d not in known for d in domains):
+            out.append((directive, domains))
+    return out
 
 
 def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective) -> list[HandRecord]:
     """Records outside renamer's own snippets that keep an old value alive, clash, or give a
-    current name of a site this resolver serves a second address."""
-    gone = {n.lower() for n in inventory.old_hosts}
-    for site in inventory.sites:
-        gone |= {n for name in site.retired for n in (name, site.fqdn(name))}
+    current name of a site this resolver serves a second address, or reserve (dhcp-host) a
+    MAC or an address that the inventory reserves there. A domain-wide address= line is not
+    one of them (`_domain_wide`)."""
+    gone = _gone(inventory)
     old_addresses = set(inventory.old_addresses)
     aliases = {n for site in inventory.sites if site.name in resolver.sites for h in site.hosts
                for a in h.aliases for n in (a, site.fqdn(a))}
     current = {n: {str(a) for a in h.addresses} for site in inventory.sites if site.name in resolver.sites
                for h in site.hosts for n in (h.name, site.fqdn(h.name))}
-    ours = resolver.snippet_dir.rstrip("/") + "/"
+    reserved = _reservations(inventory, resolver)
+    wide = {id(d) for d, _ in _domain_wide(inventory, resolver, effective)}
     out: list[HandRecord] = []
     for directive in effective.directives:
-        if directive.key not in _RECORD_KEYS or (directive.file.startswith(ours)
-                                                 and directive.file[len(ours):].startswith(PREFIX)):
-            continue
-        words = {w.lower().rstrip(".") for w in re.split(r"[,/\s]+", directive.value) if w}
-        clash = directive.key == "cname" and bool(words & aliases)
+        if (directive.key not in _RECORD_KEYS or not _hand(directive, resolver) or id(directive) in wide
+                or (directive.key == "address" and directive.value.rstrip().endswith("/"))):
+            continue  # (an address=/NAME/ line keeps NAME gone: NXDOMAIN)
+        words = set(_words(directive))
+        clash = ((directive.key == "cname" and bool(words & aliases))
+                 or (directive.key == "dhcp-host" and _reserves(directive, reserved, current)))
         if words & gone or words & old_addresses or clash or _second_address(directive, current):
             out.append(directive)
     own_hosts = None if resolver.hosts_dir is None else posixpath.normpath(resolver.hosts_dir) + "/"
@@ -101,6 +186,29 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
             and not (own_hosts and e.file.startswith(own_hosts)
                      and e.file[len(own_hosts):].startswith(PREFIX))]  # renamer's own hosts files
     return out
+
+
+_MAC = re.compile(r"^(?:[0-9a-f]{2}-)?[0-9a-f]{2}(?::[0-9a-f]{2}){5}$")
+
+
+def _reservations(inventory: Inventory, resolver: Resolver) -> set[str]:
+    """The MACs and addresses the inventory's dhcp-host lines reserve on this resolver."""
+    return {str(v).lower() for site in inventory.sites if site.name in resolver.dhcp for h in site.hosts
+            if h.mac for v in (h.mac, *h.addresses)}
+
+
+def _reserves(directive: Directive, reserved: set[str], current: dict[str, set[str]]) -> bool:
+    """Does a hand-written dhcp-host reserve a MAC or an address that renamer's reserves too, or
+    pin an inventory name to another address? dnsmasq refuses two lines for one address
+    ("duplicate dhcp-host IP address"), and of two for one MAC hands out whichever it reads
+    first: the hand one, in a file that sorts before renamer's, keeps the old address."""
+    parts = [p.strip().strip("[]").lower() for p in directive.value.split(",")]
+    macs = [p.split("-")[-1] for p in parts if _MAC.match(p)]  # `01-` (hardware type) dropped
+    given = [str(a) for p in parts if (a := parse_address(p)) is not None]
+    names = [p.rstrip(".") for p in parts if p and parse_address(p) is None and not _MAC.match(p)
+             and ":" not in p and not p[:1].isdigit() and p not in ("ignore", "infinite")]
+    return (any(v in reserved for v in (*macs, *given))
+            or any(n in current and a not in current[n] for n in names for a in given))
 
 
 def _second_address(directive: Directive, current: dict[str, set[str]]) -> bool:

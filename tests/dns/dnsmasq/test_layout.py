@@ -33,7 +33,8 @@ def test_a_missing_snippet_dir_is_refused_and_never_created(run, lab) -> None:  
     assert result.stderr.endswith("; nothing written\n") and result.stderr.count("\n") == 1
     assert not missing.exists() and lab.snippets() == {}  # nothing written anywhere
     plan = dns(run, lab, "plan", "--resolvers", "ns-fv")
-    assert plan.exit_code == 0 and f"error: ns-fv: snippet_dir {missing} does not exist" in plan.stdout
+    # the plan never promises an apply that is refused: exit 1, as for a resolver that is down
+    assert plan.exit_code == 1 and f"error: ns-fv: snippet_dir {missing} does not exist" in plan.stdout
 
 
 def test_a_folder_dnsmasq_does_not_read_is_refused_even_when_the_answers_match(run, lab) -> None:  # type: ignore[no-untyped-def]
@@ -150,8 +151,8 @@ def test_plan_lists_hand_written_records_and_warns_of_a_forwarded_authoritative_
     assert plan.exit_code == 0, plan.stderr
     assert (f"warning: ns-ana: site ana is authoritative (local=/ana.lan/), but {legacy}:4 forwards it "
             "(server=/ana.lan/10.250.0.1): with both, dnsmasq either hides") in plan.stdout
-    assert ("hand-written records naming old values or giving an inventory name another address "
-            "(2; they stay served: `dns apply --retire-stale` comments them out):\n"
+    assert ("hand-written records naming old values, giving an inventory name another address or "
+            "reserving its MAC or address (2; they stay served: `dns apply --retire-stale` comments them out):\n"
             f"  {legacy}:2: host-record=ana-ml2.ana.lan,10.250.50.54\n"
             f"  {lab.root / 'hosts.extra'}:1: 10.250.50.55 ana-ml2-bmc\n") in plan.stdout
 
@@ -381,3 +382,128 @@ def test_a_plan_of_another_schema_is_refused(run, lab, tmp_path, schema) -> None
     del document["schema"]  # a plan written by renamer 0.1 has none: the same document
     reviewed.write_text(json.dumps(document))
     assert dns(run, lab, "apply", "--plan", str(reviewed)).exit_code == 0
+
+
+def _ask(lab, resolver: str, name: str) -> tuple[str, tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    instance = lab.instances[resolver]
+    response = dns_query.udp(dns_message.make_query(name, "A"), instance.address, port=instance.port, timeout=2.0)
+    return dns_rcode.to_text(response.rcode()), tuple(sorted(i.to_text() for r in response.answer for i in r))
+
+
+@pytest.mark.parametrize("wildcard", ["address=/ana.lan/10.250.9.9", "address=/.ana.lan/10.250.9.9",
+                                      "address=/*.ana.lan/10.250.9.9", "address=/#/10.250.9.9"])
+def test_a_domain_wide_address_line_over_a_retired_name_refuses_the_apply_and_is_never_retired(  # type: ignore[no-untyped-def]
+        run, lab, wildcard: str) -> None:
+    """Found on bencetotht/playbooks: `address=/.local.bnbdevelopment.hu/IP` sends every name of the
+    domain to a reverse proxy. A retired name under it can never be gone (the apply would write,
+    fail its verify and roll back); commenting the line out would make every name behind the proxy
+    vanish, names renamer has never heard of. So: refused before anything is written, left alone
+    by --retire-stale, and an `address=/NAME/` line (NXDOMAIN) for the retired name clears it."""
+    instance = lab.instances["ns-ana"]
+    proxy = instance.snippet_dir / "dnsmasq.conf"
+    proxy.write_text(wildcard + "\n")
+    sandbox.restart(instance.folder)
+    assert _ask(lab, "ns-ana", "ana-ml2.ana.lan") == ("NOERROR", ("10.250.9.9",))
+    for flags in ((), ("--retire-stale",)):
+        plan = dns(run, lab, "plan", "--resolvers", "all", *flags)
+        assert plan.exit_code == 1, plan.stdout
+        assert (f"error: ns-ana: {proxy}:1: {wildcard} answers every name under ") in plan.stdout
+        named = "ana-ml2, ana-ml2-bmc" if "#" in wildcard else "ana-ml2-bmc.ana.lan, ana-ml2.ana.lan"
+        assert f"so {named} can never be gone; renamer does not comment out a line" in plan.stdout
+        assert "retired by" not in plan.stdout  # nothing of the line retired
+        applied = dns(run, lab, "apply", "--resolvers", "all", *flags)
+        assert applied.exit_code == 3 and "can never be gone" in applied.stderr, applied.stdout + applied.stderr
+        assert lab.snippets() == {"ns-ana/dnsmasq.conf": (wildcard + "\n").encode()}  # nothing written anywhere
+    gone = "address=/ana-ml2.ana.lan/\naddress=/ana-ml2-bmc.ana.lan/ana-ml2/ana-ml2-bmc/\n"  # (`#`: short ones too)
+    proxy.write_text(wildcard + "\n" + gone)
+    sandbox.restart(instance.folder)
+    applied = dns(run, lab, "apply", "--resolvers", "all", "--retire-stale")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert proxy.read_text() == wildcard + "\n" + gone
+    assert _ask(lab, "ns-ana", "ana-ml2.ana.lan") == ("NXDOMAIN", ())
+    behind = "grafana.home.lan" if "#" in wildcard else "grafana.ana.lan"  # (local=/ana.lan/ is nearer than #)
+    assert _ask(lab, "ns-ana", behind) == ("NOERROR", ("10.250.9.9",))  # behind the proxy: kept
+    assert _ask(lab, "ns-ana", "fv-ml1.fv.lan")[1] == ("10.251.50.54",)  # the inventory's own record wins
+
+
+def test_a_domain_wide_address_line_with_an_old_address_is_named_and_never_retired(run, lab) -> None:  # type: ignore[no-untyped-def]
+    instance = lab.instances["ns-ana2"]
+    proxy = instance.snippet_dir / "proxy.conf"
+    proxy.write_text("address=/apps.ana.lan/10.250.50.54\n")  # ana-ml2's old address, for every app
+    sandbox.restart(instance.folder)
+    (lab.root / "renamer.yaml").write_text("version: 1\nrenames:\n  hosts: {ana-ml2: fv-ml1}\n"
+                                           "  addresses: {10.250.50.54: 10.251.50.54}\ndns: dns/\n")
+    subprocess.run(["git", "init", "-q", str(lab.root)], check=True)
+    plan = dns(run, lab, "plan", "--resolvers", "all", "--retire-stale")
+    assert plan.exit_code == 0, plan.stdout
+    assert (f"warning: ns-ana2: {proxy}:1: address=/apps.ana.lan/10.250.50.54 answers every name under "
+            "apps.ana.lan with an old address; --retire-stale leaves it") in plan.stdout
+    assert dns(run, lab, "apply", "--resolvers", "all", "--retire-stale").exit_code == 0
+    assert proxy.read_text() == "address=/apps.ana.lan/10.250.50.54\n"
+    assert _ask(lab, "ns-ana2", "wiki.apps.ana.lan") == ("NOERROR", ("10.250.50.54",))
+
+
+@pytest.mark.parametrize("hand", [
+    "dhcp-host=3c:ec:ef:12:34:56,10.251.50.54\n",              # the inventory's very reservation, again
+    "dhcp-host=3C:EC:EF:12:34:56,10.251.50.99,fv-ml1\n",       # its MAC, another address
+    "dhcp-host=01-3c:ec:ef:12:34:56,set:lab,10.251.9.9\n",     # hardware type and a tag
+    "dhcp-host=aa:bb:cc:dd:ee:ff,10.251.50.54,printer\n",      # its address, another MAC
+    "dhcp-host=aa:bb:cc:dd:ee:ff,fv-ml1,10.251.7.7,12h\n",     # its name, another address
+])
+def test_a_hand_written_dhcp_reservation_of_an_inventory_host_is_stale(run, lab, hand: str) -> None:  # type: ignore[no-untyped-def]
+    """Found on ricsanfre/pi-cluster with ricsanfre.dnsmasq: the role writes a dhcp-host per inventory
+    host. Two lines for one address stop dnsmasq (its test refuses them); two for one MAC hand out
+    whichever dnsmasq reads first, the hand one in a file that sorts first: the host keeps its old
+    address while DNS and verify said the new one. Listed in the plan, commented out by
+    --retire-stale, and verify fails while one is left."""
+    instance = lab.instances["ns-fv"]
+    legacy = instance.snippet_dir / "00-role.conf"  # sorts before renamer-fv.conf
+    legacy.write_text("# DHCP configuration based on inventory\n" + hand + "dhcp-host=11:22:33:44:55:66,10.251.1.1\n")
+    sandbox.restart(instance.folder)
+    plan = dns(run, lab, "plan", "--resolvers", "ns-fv")
+    assert f"  {legacy}:2: {hand.strip()}\n" in plan.stdout and f"{legacy}:3" not in plan.stdout, plan.stdout
+    assert dns(run, lab, "apply", "--resolvers", "ns-fv", "--retire-stale").exit_code == 0
+    assert legacy.read_text().splitlines()[1].startswith("# retired by `renamer dns apply --retire-stale` ")
+    assert legacy.read_text().splitlines()[2] == "dhcp-host=11:22:33:44:55:66,10.251.1.1"
+    assert subprocess.run(instance.test_command(), capture_output=True, check=False).returncode == 0
+    assert dns(run, lab, "verify", "--resolvers", "ns-fv").exit_code == 0
+
+
+def test_verify_fails_where_a_second_line_reserves_the_mac_for_another_address(run, lab) -> None:  # type: ignore[no-untyped-def]
+    instance = lab.instances["ns-fv"]
+    assert dns(run, lab, "apply", "--resolvers", "ns-fv").exit_code == 0
+    legacy = instance.snippet_dir / "00-role.conf"
+    legacy.write_text("dhcp-host=3c:ec:ef:12:34:56,10.251.50.99\n")
+    sandbox.restart(instance.folder)
+    verified = dns(run, lab, "verify", "--resolvers", "ns-fv")
+    assert verified.exit_code == 1
+    assert (f"{legacy}:1 reserves 3c:ec:ef:12:34:56 for another address too "
+            "(dhcp-host=3c:ec:ef:12:34:56,10.251.50.99)") in verified.stdout, verified.stdout
+
+
+@pytest.mark.parametrize("wildcard", ["address=/lan/10.250.9.9", "address=/home.lan/lan/10.250.9.9"])
+def test_a_wider_address_line_is_no_obstacle_where_the_site_is_authoritative(run, lab, wildcard: str) -> None:  # type: ignore[no-untyped-def]
+    """dnsmasq takes the most specific domain: renamer's local=/ana.lan/ (site ana is authoritative)
+    answers NXDOMAIN for the retired names before a line for all of `lan` does."""
+    instance = lab.instances["ns-ana"]
+    (instance.snippet_dir / "dnsmasq.conf").write_text(wildcard + "\n")
+    sandbox.restart(instance.folder)
+    applied = dns(run, lab, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert _ask(lab, "ns-ana", "ana-ml2.ana.lan") == ("NXDOMAIN", ())
+    assert _ask(lab, "ns-ana", "printer.home.lan") == ("NOERROR", ("10.250.9.9",))
+
+
+def test_the_plan_of_a_hand_written_file_without_a_final_newline_says_so(run, lab) -> None:  # type: ignore[no-untyped-def]
+    """Found on bencetotht/playbooks (a one-line template, no final newline): the diff's next line
+    ran on after the last one, and the patch could not be applied."""
+    instance = lab.instances["ns-ana"]
+    legacy = instance.snippet_dir / "dnsmasq.conf"
+    legacy.write_bytes(b"host-record=ana-ml2.ana.lan,10.250.50.54")
+    sandbox.restart(instance.folder)
+    plan = dns(run, lab, "plan", "--resolvers", "ns-ana", "--retire-stale").stdout
+    assert ("-host-record=ana-ml2.ana.lan,10.250.50.54\n\\ No newline at end of file\n+# retired by "
+            "`renamer dns apply --retire-stale` ") in plan, plan
+    assert plan.split("+# retired by ", 1)[1].split("\n")[1] == "\\ No newline at end of file"
+    assert dns(run, lab, "apply", "--resolvers", "ns-ana", "--retire-stale").exit_code == 0
+    assert legacy.read_bytes().startswith(b"# retired by ") and not legacy.read_bytes().endswith(b"\n")

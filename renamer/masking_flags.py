@@ -54,7 +54,7 @@ _COLON_PASSWORD = re.compile(r"(?i)(?<![\w.\-])((?:[\w.\-]*[/\\])?(?:x|wl|sdl-)?
                              r"|(?<![\w.\-])((?:[\w.\-]*[/\\])?winrs(?:\.exe)?\s[^|;&]*?(?<!\S)[-/](?:p|password):)"
                              r"([^\s'\"]+)")
 _PASS_ARG = re.compile(r"(?<![\w-])(-pass(?:in|out)?\s+['\"]?pass:)([^\s'\"]+)")  # openssl
-_TOOL = re.compile(r"(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
+_TOOL = re.compile(r"(?i)(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
     re.escape(tool).replace(r"\ ", r"\s+") for tool in sorted(SHORT_FLAGS, key=len, reverse=True))
     + r")(?![\w\-])")
 _SHORT = {(flags, spaced): re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])"
@@ -77,7 +77,7 @@ def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:
     line = _COLON_PASSWORD.sub(lambda m: f"{m.group(1) or m.group(3)}{MASK}", line)
     start = 0
     while tool := _TOOL.search(line, start):
-        name = " ".join(tool.group(1).split())
+        name = " ".join(tool.group(1).split()).lower()  # Windows names are any case: PSEXEC.EXE
         flags = SHORT_FLAGS[name]
         # the tool's own flags, from where it is named to the next command of the line
         end = _command_end(line, tool.end())

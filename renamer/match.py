@@ -13,6 +13,7 @@ files without one are never handed to the regex engine at all.
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import re
 import socket
 from collections.abc import Iterable, Iterator
@@ -554,14 +555,17 @@ _WINDOWS_PATH = re.compile(rb"(?:(?<![A-Za-z0-9])[A-Za-z]:\\|\\\\[A-Za-z0-9])[^\
 # rewriting it makes another key, of the same length when the names are (break-it round 4).
 _BASE64_RUN = re.compile(rb"[A-Za-z0-9+/]{20,}={0,2}")
 _BASE64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-_MIXED_PIECE = re.compile(rb"(?=[A-Za-z0-9]*[A-Z])(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{12,}")
+_MIXED = re.compile(rb"(?=[^A-Z]*[A-Z])(?=[^a-z]*[a-z])(?=[^0-9]*[0-9])")
 
 
 def _in_base64(data: bytes, start: int, end: int) -> bool:
     """Whether start:end lies inside a run that reads as base64 key material: 20 or more base64
-    characters with a `/` or `+` beside the name, and, besides the name, a piece of 12 or more
-    letters and digits mixing upper case, lower case and digits (a path's words do not)."""
+    characters with a `/` or `+` beside the name, whose letters besides the name (14 or more)
+    mix upper case, lower case and digits as randomly as a key's do. A path's words do not
+    (`Backup2024Q1Files`), nor does a URL's host (`https://nas01/...`)."""
     if data[start - 1:start] not in (b"/", b"+") and data[end:end + 1] not in (b"/", b"+"):
+        return False
+    if data[start - 3:start] == b"://":
         return False
     left = start
     while left > 0 and data[left - 1] in _BASE64_BYTES:
@@ -569,8 +573,19 @@ def _in_base64(data: bytes, start: int, end: int) -> bool:
     run = _BASE64_RUN.match(data, left)
     if run is None or run.end() < end:
         return False
-    rest = data[run.start():start] + b"/" + data[end:run.end()]
-    return _MIXED_PIECE.search(rest) is not None
+    rest = data[run.start():start] + data[end:run.end()]
+    letters = rest.translate(None, b"+/=")
+    if len(letters) < 14 or _MIXED.match(letters) is None:
+        return False
+    return _switches(letters) >= (0.3 if rest.endswith(b"=") else 0.4)
+
+
+def _switches(letters: bytes) -> float:
+    """How often a neighbour changes kind (upper case, lower case, digit): random base64 about
+    0.62 (26, 26 and 10 of its 62 letters), a path's words 0.1 to 0.35. Measured on 3,000
+    random keys each with a name inside: 0.4 misses 3.5 % of 16-byte keys, 0.1 % of 32-byte ones."""
+    kinds = [0 if 65 <= b <= 90 else 1 if 97 <= b <= 122 else 2 for b in letters]
+    return sum(a != b for a, b in itertools.pairwise(kinds)) / (len(kinds) - 1)
 
 
 def _in_windows_path(data: bytes, start: int) -> bool:

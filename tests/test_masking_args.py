@@ -49,9 +49,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "convertto-securestring": ("$pw = ConvertTo-SecureString '{s}' -AsPlainText -Force",
                                'ConvertTo-SecureString -String "{s}" -AsPlainText -Force'),
     "psexec": (r"psexec \\ana-ml2 -u bob -p {s} cmd",), "PsExec": (r"PsExec.exe \\h -u bob -p {s} cmd",),
-    "psexec64": ("psexec64 -p {s} cmd",), "PsExec64": ("PsExec64 -p {s} cmd",), "paexec": ("paexec -p {s} cmd",),
+    "psexec64": ("psexec64 -p {s} cmd",), "PsExec64": ("PsExec64 -p {s} cmd",),
+    "paexec": ("paexec -p {s} cmd", r"PAEXEC.EXE \\h -u bob -p {s} cmd", r"PSEXEC.EXE \\h -p {s} cmd"),
     # round 4 finding 10: the diff showed these
-    "rdesktop": ("rdesktop -u bob -p {s} ana-ml2",), "ncftp": ("ncftp -u bob -p {s} ana-ml2",),
+    "rdesktop": ("rdesktop -u bob -p {s} ana-ml2", "RDESKTOP -u bob -p {s} ana-ml2"), "ncftp": ("ncftp -u bob -p {s} ana-ml2",),
     "ncftpget": ("ncftpget -u bob -p {s} ana-ml2 . /f",), "ncftpput": ("ncftpput -u bob -p{s} ana-ml2 /d f",),
     "ncftpls": ("ncftpls -u bob -p {s} ftp://ana-ml2/",),
     # short flags (masking_flags.SHORT_FLAGS), one per tool family

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 import ipaddress
+import random
 import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from renamer.match import Matcher
+from renamer.match import Matcher, _in_base64
 
 HOSTS = [("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")]
 ADDRESSES = [("10.250.50.54", "10.251.50.54")]
@@ -187,3 +189,22 @@ def test_an_ipv6_heavy_file_finds_every_spelling() -> None:
     assert [(m.old, m.new) for m in matcher.find(data)] == [
         ("2001:DB8:50::54", "2001:DB8:51::54"),
         ("2001:0db8:0050:0000:0000:0000:0000:0054", "2001:0db8:0051:0000:0000:0000:0000:0054")] * 3
+
+
+def test_a_name_inside_random_base64_is_key_material_and_a_path_s_words_are_not() -> None:
+    """The measure behind `kept: base64` (review of round 4's fix): keys of 16 to 48 random bytes
+    with the name at any place, and paths whose words mix upper case, lower case and digits."""
+    chance = random.Random(28)
+    for size, most_missed in ((16, 12), (24, 6), (32, 2), (48, 2)):
+        missed = 0
+        for _ in range(300):
+            key = base64.b64encode(chance.randbytes(size))
+            at = chance.randrange(1, len(key) - 8)
+            data = key[:at] + b"/pug/" + key[at:]
+            missed += not _in_base64(data, at + 1, at + 4)
+        assert missed <= most_missed, (size, missed)
+    for path in (b"https://pug/Share/Backup2024Q1Files", b"/srv/pug/Photos2024Album/x",
+                 b"/volume1/Backup/pug/photos/2020/summer/Holidays2019", b"roles/pug/templates/Corefile2024Prod",
+                 b"/home/pug/MyDocuments2023Archive/Q4Reports", b"s3://pug/DataLake2024v2Export"):
+        at = path.index(b"pug")
+        assert not _in_base64(path, at, at + 3), path

@@ -38,7 +38,8 @@ def _site_from(data: Any, path: Path, display: str) -> Site:
     if not isinstance(domain, str) or UNSAFE.search(domain) or why:
         # the reason where there is one: a domain whose last label is all digits (`fv.10`)
         # would make every FQDN of the site read as an address
-        detail = why.removeprefix(f"invalid host name {domain!r}") if why else ""
+        prefix = f"invalid host name {domain!r}"
+        detail = "" if not why else why.removeprefix(prefix) if why.startswith(prefix) else f": {why}"
         problems.add(top, "domain", "domain", f"invalid domain {shown(domain)}{detail}")
         domain = "invalid"
     domain = domain.lower().rstrip(".")

@@ -37,6 +37,11 @@ def _edit(lab: Lab, site: str, old: str, new: str) -> None:
                  f"fv.yaml:2: domain: invalid domain '10.251.0.1': {LAST}", id="domain-an-address"),
     pytest.param("fv", "domain: fv.lan", "domain: fv..lan",
                  "fv.yaml:2: domain: invalid domain 'fv..lan' (RFC 1123: an empty label)", id="domain-empty-label"),
+    pytest.param("fv", "domain: fv.lan", "domain: \"\"",
+                 "fv.yaml:2: domain: invalid domain '': empty host name", id="domain-empty"),
+    pytest.param("fv", "domain: fv.lan", "domain: " + ".".join(c * 60 for c in "abcde") + ".lan",
+                 "fv.yaml:2: domain: invalid domain '" + "a" * 58 + "…: host name longer than 253 characters",
+                 id="domain-too-long"),
     pytest.param("fv", "name: fv-ml1\n", "name: fv-ml1.\n",
                  "fv.yaml:5: hosts[0].name: invalid host name 'fv-ml1.': one DNS label", id="host-trailing-dot"),
 ])

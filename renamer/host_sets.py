@@ -119,6 +119,11 @@ def with_sets(data: bytes, matches: list[Match], find: Callable[[bytes], list[Ma
     return _refused(matches, flagged) if flagged else matches
 
 
+# The kinds a set's expansion can hold and whose rewrite would touch one member of the set only
+# (a reverse name, `{54,55}.50.250.10.in-addr.arpa`, as much as a host or an address).
+_RENAMED = ("host", "address", "network", "reverse")
+
+
 def _covered(parts: tuple[Part, ...], find: Callable[[bytes], list[Match]]) -> Match | None:
     """The first old value one of the pattern's names holds where the expansion builds it."""
     names = _expand(parts, ends_only=_count(parts) > CAP)[:CAP]
@@ -128,7 +133,7 @@ def _covered(parts: tuple[Part, ...], find: Callable[[bytes], list[Match]]) -> M
         starts.append(at)
         at += len(text) + 1
     for m in find(b"\n".join(texts)):
-        if m.kind not in ("host", "address", "network", "reverse") or m.kept is not None:
+        if m.kind not in _RENAMED or m.kept is not None:
             continue
         index = bisect.bisect_right(starts, m.start) - 1
         low, high = m.start - starts[index], m.end - starts[index]
@@ -154,7 +159,7 @@ def _refused(matches: list[Match], flagged: list[tuple[int, int, Match]]) -> lis
         inside = [i for i, m in enumerate(out) if m.start < end and start < m.end]
         for i in inside:
             m = out[i]
-            if m.refused is None and m.kept is None and m.kind in ("host", "address", "network"):
+            if m.refused is None and m.kept is None and m.kind in _RENAMED:
                 out[i] = replace(m, refused="range")
         if not inside:
             added.append(Match(start, end, covered.old, covered.new, covered.kind, refused="range"))

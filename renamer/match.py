@@ -17,6 +17,7 @@ import itertools
 import re
 import socket
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from renamer import forms as spelling
 from renamer import host_sets, name_starts, templated_names
@@ -347,10 +348,10 @@ class Matcher:
         escape, so no match."""
         if b"\\" in data:
             matches = [m for m in matches if not _in_windows_path(data, m.start)]
-        if b"/" in data or b"+" in data:
-            for m in matches:
-                if m.refused is None and m.kept is None and _in_base64(data, m.start, m.end):
-                    m.kept = "base64"  # no reference to the host: a key's letters
+        if b"/" in data or b"+" in data:  # no reference to the host: a key's letters
+            matches = [replace(m, kept="base64")
+                       if m.refused is None and m.kept is None and _in_base64(data, m.start, m.end) else m
+                       for m in matches]
         spans = sorted(((span, rule) for rule in self._ranges for span in find_ranges(data, rule)),
                        key=lambda pair: pair[0]) \
             if self._ranges and self._might_hold_range(data) else []

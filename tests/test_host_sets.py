@@ -7,6 +7,7 @@ import pytest
 
 from renamer import host_sets
 from renamer.match import Matcher
+from renamer.occurrences import Match
 
 MATCHER = Matcher([("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")], [("10.250.50.54", "10.251.50.54")])
 
@@ -56,3 +57,11 @@ def test_the_prefilter_needs_a_group_and_a_word() -> None:
     assert not host_sets.might_hold(b"ana-ml2 and [x]", needles)
     assert not host_sets.might_hold(b"web[1:3]", needles)
     assert host_sets.might_hold(b"{ana,fv}-ml2", needles)
+
+
+def test_a_reverse_name_inside_a_covering_set_is_refused_as_a_host_is() -> None:
+    """`_covered` flags a set whose expansion holds a reverse name; the reverse matches inside its
+    span are refused too, not rewritten alone (review of round 4: the two kind lists differed)."""
+    inside = Match(0, 25, "54.50.250.10.in-addr.arpa", "54.50.251.10.in-addr.arpa", "reverse")
+    [out] = host_sets._refused([inside], [(0, 40, inside)])
+    assert out.refused == "range" and inside.refused is None  # a copy: the match itself is unchanged

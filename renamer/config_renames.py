@@ -109,7 +109,7 @@ def _pairs(section: dict[str, Any], key: str, problems: Problems,
         where = f"{keypath}.{old}"
         if isinstance(old, (int, float)) and not isinstance(old, bool):
             # YAML reads `12345:` as a number: as a string it would be refused as all digits
-            problems.add(raw, old, f"{keypath}.{old}", f"YAML reads this key as the number {old}: a host "
+            problems.add(raw, old, where, f"YAML reads this key as the number {old}: a host "
                          "name or an address is a string, and a name is never all digits (RFC 1123 2.1)")
             continue
         if not isinstance(old, str):

@@ -175,16 +175,16 @@ def _pattern_around(data: bytes, group: int) -> tuple[int, int, tuple[Part, ...]
     high = min(len(data) if line_end == -1 else line_end, group + _REACH)
     pos = low
     while pos <= group:
-        parts, end = _sequence(data, pos, high, nested=False)
+        parts, end = _sequence(data, pos, high)
         if parts and pos <= group < end:
             if any(not isinstance(p, Literal) for p in parts):
                 return pos, end, parts
             return None
-        pos = max(end, pos) + 1 if end > pos else pos + 1
+        pos = end + 1 if end > pos else pos + 1
     return None
 
 
-def _sequence(data: bytes, pos: int, high: int, *, nested: bool) -> tuple[tuple[Part, ...], int]:
+def _sequence(data: bytes, pos: int, high: int) -> tuple[tuple[Part, ...], int]:
     """Parts from `pos` up to the first byte that is none of them (a `,` or `}` ends an
     alternative); where they end."""
     parts: list[Part] = []
@@ -223,7 +223,7 @@ def _brace(data: bytes, pos: int, high: int) -> tuple[Part, int] | None:
     alternatives = []
     at = pos + 1
     while at < high:
-        parts, at = _sequence(data, at, high, nested=True)
+        parts, at = _sequence(data, at, high)
         alternatives.append(parts)
         if at >= high:
             return None

@@ -114,16 +114,6 @@ def files_holding(root: Path, rev: str, needle: str) -> frozenset[str] | None:
                      for name in os.fsdecode(done.stdout).split("\0") if name)
 
 
-def modified_in(root: Path, sha: str) -> list[str]:
-    """The paths commit `sha` modified in place (against its first parent; added, deleted and
-    renamed paths aside: a pure rename keeps the bytes)."""
-    done = git_run(["git", "-C", str(root), "diff-tree", "-r", "-z", "--no-commit-id", "--no-renames",
-                    "--diff-filter=M", "--name-only", sha, "--"], capture_output=True, check=False)
-    if done.returncode != 0:
-        return []  # a root commit, or one gc took away: nothing to compare with
-    return [name for name in os.fsdecode(done.stdout).split("\0") if name]
-
-
 def replaced_blobs(root: Path, paths: Sequence[str], chunk: int = 1000) -> list[tuple[str, str, str, str]]:
     """(path, blob, the blob that replaced it, commit) for every version of `paths` a commit of
     HEAD's history modified (merges against each parent), newest first:

@@ -367,8 +367,9 @@ class FileScanner:
         return roles
 
     def _structure_problem(self, fmt: Format, data: bytes, edits: list[Edit], *, partial: bool) -> str | None:
-        """Parse only when an edit could change structure: always in a format with a parser that
-        knows keys (YAML, JSON, TOML, INI: what loaded before the edit must load after it with as
+        """Parse only when an edit could change structure: in a format with a parser that knows
+        keys (YAML, JSON, TOML, INI) wherever an edit may stand in a key (`_in_key`: what loaded
+        before the edit must load after it with as
         many keys per mapping, whatever spelling a standing key has: `"fv\\u002dml1"`, a TOML
         dotted key `fv-ml1.fv = {..}` that a renamed `fv-ml1.fv.lan` would overwrite; issue 27,
         break-it 1 and 2); elsewhere (key-like lines of plain text) when a value that the format

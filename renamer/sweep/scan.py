@@ -31,6 +31,7 @@ from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
@@ -105,6 +106,11 @@ REFUSED_HINTS = {
                        "spells the old name, so no text edit follows it, and rewriting the label alone "
                        "would keep a domain the rename changes; write the new name (or its label, where "
                        "the domain stays) by hand, or keep it with a keep rule"),
+    "key-reference": ("a reference to a mapping key named by an old host (`{{ net.hosts.pug.ip }}`, "
+                      "`var.hosts[\"pug\"]`) by a path no key of the repo has, while a key of that name "
+                      "is renamed: which key it reads cannot be told, so it is not rewritten; write the "
+                      "path of the renamed key (or keep the reference with a keep rule or the inline "
+                      "marker) and rerun the sweep"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -139,6 +145,8 @@ def _in_key(data: bytes, start: int, end: int) -> bool:
 KEPT_NOTES = {
     "base64": ("inside base64 key material (a WireGuard or ssh key, a certificate line: `/` and `+` are "
                "base64's letters): no reference to the host, and rewriting it would make another key"),
+    "key-of-record": ("a reference to a mapping key that keeps the old name (a record's, a kept "
+                      "line's): it reads that key, so it keeps the name with it"),
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
                 "not the host; set options.accounts: rewrite to rename accounts too"),
 }
@@ -174,6 +182,7 @@ class FileScanner:
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
         self.definitions = Definitions(project.root)  # variables a templated name reads (sweep/templated.py)
+        self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -250,6 +259,8 @@ class FileScanner:
             matches = quote_joined_matches(self.matcher, data, matches)
             matches = default_joined_matches(self.matcher, data, matches)
             matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
+            if status == CURRENT:  # a reference to a renamed key follows it, or says why not
+                matches = key_matches(data, rel, matches, self.keys)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,
@@ -315,8 +326,8 @@ class FileScanner:
                 refs.append(self._reference(rel, lines, m, spots[i], KEPT, exempt.reason, exempt.note,
                                             where))
             elif m.kept is not None:
-                refs.append(self._reference(rel, lines, m, spots[i], KEPT, m.kept, KEPT_NOTES[m.kept],
-                                            where))
+                note = f"{m.note}; {KEPT_NOTES[m.kept]}" if m.note else KEPT_NOTES[m.kept]
+                refs.append(self._reference(rel, lines, m, spots[i], KEPT, m.kept, note, where))
             elif m.refused is not None:
                 hint = REFUSED_HINTS[m.refused]
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, m.refused,
@@ -326,8 +337,9 @@ class FileScanner:
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, roles[i], hint, where))
             else:
                 pending.append((len(refs), m))
-                refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None,
-                                            "current-state file: `renamer sweep` rewrites it", where))
+                note = (f"{m.note}; `renamer sweep` rewrites it" if m.note  # a key reference says why
+                        else "current-state file: `renamer sweep` rewrites it")
+                refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None, note, where))
         if not self.options.edits and not fmt.needs_edits and not (
                 fmt.checks_edits and any(new.encode() in data for new in {m.new for _, m in pending})):
             return refs, [], None  # a dense file holds millions: a report needs none of them

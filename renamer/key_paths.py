@@ -1,0 +1,193 @@
+"""Mapping keys by path, read by line: YAML (block and flow), JSON, TOML, INI sections, HCL.
+
+`net:\\n  hosts:\\n    pug: {ip: ...}` names the key path `net.hosts.pug`; so do
+`{"net": {"hosts": {"pug": ...}}}`, TOML's `[net.hosts.pug]` and `net.hosts.pug.ip = ...`,
+an INI section `[pug]` (`pug`) and Terraform's `locals { hosts = { pug = {...} } }`
+(`local.hosts.pug`, as Terraform reads it) or `variable "hosts" { default = { pug = ... } }`
+(`var.hosts.pug`; a `.tfvars` file's keys are the caller's to put under `var`).
+A reference elsewhere (`{{ net.hosts.pug.ip }}`, `var.hosts["pug"]`, renamer/key_refs.py) is
+compared with these paths (renamer/sweep/key_index.py). One reader for every keyed dialect,
+by line and bracket, because the files that matter often hold templates no parser reads
+(a group_vars file with `{{ }}` values, a `.tf` file) and only paths and lines are wanted.
+Pure: text in, paths out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Literal
+
+Dialect = Literal["yaml", "toml", "ini", "hcl"]
+
+_PART = r"""(?:"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[A-Za-z0-9_$][\w$\-]*)"""
+# A key: one part, or parts joined by dots (a TOML or HCL dotted key: `a."pug".b`, `a.b`).
+_KEY = re.compile(rf"""(?P<key>{_PART}(?:[ \t]*\.[ \t]*{_PART})*)[ \t]*"""
+                  r"""(?P<sep>:(?=[ \t]|$|[{\[])|=(?![=~>]))""")
+_PARTS = re.compile(_PART)
+_SECTION = re.compile(r"[ \t]*\[\[?[ \t]*(?P<key>[^\[\]\n]+?)[ \t]*\]\]?[ \t]*(?:[#;].*)?$")
+# An HCL block header: `locals {`, `variable "hosts" {`, `resource "a" "b" {`.
+_BLOCK = re.compile(r"""(?P<type>[A-Za-z_][\w-]*)(?P<labels>(?:[ \t]+"[^"\n]*")*)[ \t]*\{""")
+_STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?""")
+_BLOCK_SCALAR = re.compile(r"[|>][+-]?\d*[ \t]*(?:#.*)?$")
+# Where a flow value ends: `,`, a closing bracket, a comment.
+_FLOW_VALUE = re.compile(r"""[^,{}\[\]"'#\n]*""")
+
+
+@dataclass(frozen=True)
+class KeyDef:
+    """A mapping key whose last part is one of the names asked for: its path and 1-based line."""
+
+    path: tuple[str, ...]
+    line: int
+
+
+@dataclass
+class _Frame:
+    parts: tuple[str, ...]  # () for an anonymous object; `[]` for a list or its item
+    kind: Literal["indent", "brace"]
+    indent: int = 0
+    variable: bool = False  # an HCL `variable "x" {` block: its `default` adds no part
+
+
+@dataclass
+class _State:
+    base: tuple[str, ...] = ()
+    stack: list[_Frame] = field(default_factory=list)
+    scalar_indent: int | None = None  # inside a YAML block scalar (`key: |`) indented past this
+
+
+def key_defs(text: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef]:
+    """Every key of `text` whose last path part is in `names`, with its path and line."""
+    state = _State()
+    out: list[KeyDef] = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip(" \t"))
+        if state.scalar_indent is not None:
+            if not stripped or indent > state.scalar_indent:
+                continue
+            state.scalar_indent = None
+        if not stripped or stripped[:1] == "#" or stripped[:2] == "//" or (
+                dialect == "ini" and stripped[:1] == ";"):
+            continue
+        braces_open = any(f.kind == "brace" for f in state.stack)
+        if dialect in ("toml", "ini") and not braces_open:
+            section = _SECTION.match(line)
+            if section is not None:
+                state.base = _parts(section.group("key"), dialect)
+                state.stack = []
+                if state.base and state.base[-1] in names:
+                    out.append(KeyDef(state.base, number))
+                continue
+        if dialect == "yaml" and not braces_open:
+            while state.stack and state.stack[-1].kind == "indent" and state.stack[-1].indent >= indent:
+                state.stack.pop()
+        _line(line, indent, number, dialect, names, state, out)
+    return out
+
+
+def _parts(key: str, dialect: Dialect) -> tuple[str, ...]:
+    """A key's path parts: TOML and HCL split a bare dotted key (`a.b = 1`); YAML, JSON, INI keep it."""
+    if dialect in ("toml", "hcl"):
+        return tuple(_unquote(p) for p in _PARTS.findall(key))
+    return (_unquote(key),)
+
+
+def _unquote(part: str) -> str:
+    return part[1:-1] if len(part) >= 2 and part[0] == part[-1] and part[0] in "'\"" else part
+
+
+def _flow(state: _State) -> bool:
+    return any(f.kind == "brace" for f in state.stack)
+
+
+def _line(line: str, indent: int, number: int, dialect: Dialect, names: Collection[str],
+          state: _State, out: list[KeyDef]) -> None:
+    pos = indent
+    flow = _flow(state)
+    expect_key = True  # a line starts with a key; so does what follows `,` or `{`
+    while pos < len(line):
+        char = line[pos]
+        if char in " \t":
+            pos += 1
+        elif char == ",":
+            expect_key, pos = True, pos + 1
+        elif char == "#" or line.startswith("//", pos):
+            return
+        elif dialect == "yaml" and not flow and (line.startswith("- ", pos) or line[pos:] == "-"):
+            state.stack.append(_Frame(("[]",), "indent", pos))  # a list item: `x[0].key` reads its keys
+            pos += 2
+        elif char in "{[":
+            state.stack.append(_Frame(("[]",) if char == "[" else (), "brace"))
+            flow, expect_key, pos = True, True, pos + 1
+        elif char in "}]":
+            while state.stack and state.stack.pop().kind != "brace":
+                pass
+            flow, expect_key, pos = _flow(state), False, pos + 1
+        elif dialect == "hcl" and expect_key and (block := _BLOCK.match(line, pos)) is not None \
+                and _KEY.match(line, pos) is None:
+            labels = re.findall(r'"([^"\n]*)"', block.group("labels"))
+            kind = block.group("type")
+            # `var.x` reads a variable's default (and the tfvars' x), `local.x` a locals block's x
+            parts = (("var", labels[0]) if kind == "variable" and labels
+                     else ("local",) if kind == "locals" else (f"<{kind}>",))
+            state.stack.append(_Frame(parts, "brace", variable=kind == "variable"))
+            flow, expect_key, pos = True, True, block.end()
+        elif expect_key and (found := _KEY.match(line, pos)) is not None:
+            pos = _key(line, found, indent, number, dialect, names, state, out)
+            if pos < 0:
+                return
+            flow, expect_key = _flow(state), pos < len(line) and line[pos - 1] == "{"
+        elif not flow:
+            return  # a block value runs to the line's end
+        else:
+            pos, expect_key = _skip_value(line, pos), False
+
+
+def _key(line: str, found: re.Match[str], indent: int, number: int, dialect: Dialect,
+         names: Collection[str], state: _State, out: list[KeyDef]) -> int:
+    """Record the key `found`, open what its value opens; where to go on, or -1: the line is done."""
+    parts = _parts(found.group("key"), "yaml" if dialect == "ini" else dialect)
+    parent = state.stack[-1] if state.stack else None
+    if parent is not None and parent.variable and parts == ("default",):
+        parts = ()  # `variable "hosts" { default = {...} }`: var.hosts is the default
+    path = (*_path(state), *parts)
+    if parts and parts[-1] in names:
+        out.append(KeyDef(path, number))
+    pos = found.end()
+    while pos < len(line) and line[pos] in " \t":
+        pos += 1
+    rest = line[pos:]
+    if rest[:1] == "{":
+        state.stack.append(_Frame(parts, "brace"))
+        return pos + 1
+    if rest[:1] == "[":
+        state.stack.append(_Frame((*parts, "[]"), "brace"))
+        return pos + 1
+    flow = _flow(state)
+    if dialect == "yaml" and not flow:
+        if not rest or rest.startswith("#"):
+            state.stack.append(_Frame(parts, "indent", found.start() if found.start() > indent else indent))
+        elif _BLOCK_SCALAR.match(rest):
+            state.scalar_indent = indent
+        return -1
+    if not flow:
+        return -1
+    return _skip_value(line, pos)
+
+
+def _path(state: _State) -> tuple[str, ...]:
+    return (*state.base, *(p for f in state.stack for p in f.parts))
+
+
+def _skip_value(line: str, pos: int) -> int:
+    """Past one value inside a flow: a quoted string, or up to the next `,`, bracket or comment."""
+    string = _STRING.match(line, pos)
+    if string is not None and string.end() > pos:
+        return string.end()
+    value = _FLOW_VALUE.match(line, pos)
+    end = value.end() if value is not None else pos
+    return end if end > pos else pos + 1

@@ -1,0 +1,41 @@
+"""References to a mapping key by its path: pairs of text and the references to `pug` found,
+negatives beside them (a host read through the inventory, a value, a name outside an expression)."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.key_refs import key_refs
+
+NAMES = {"pug"}
+
+
+@pytest.mark.parametrize(("text", "hcl", "expected"), [
+    pytest.param("{{ net.hosts.pug.ip }}", False, [(("net", "hosts", "pug"), False)], id="jinja-dotted"),
+    pytest.param("{{ net.hosts['pug'] }} {{ net[\"hosts\"][\"pug\"] }}", False,
+                 [(("net", "hosts", "pug"), True), (("net", "hosts", "pug"), True)], id="jinja-both-quotes"),
+    pytest.param("{% for x in net.hosts.get('pug') %}", False, [(("net", "hosts", "pug"), True)], id="jinja-get"),
+    pytest.param("{{ a[0].pug }} {{ a[k].pug }}", False, [(("a", "[]", "pug"), False), (("a", "*", "pug"), False)],
+                 id="index-and-variable-parts"),
+    pytest.param("{{ .Values.hosts.pug }}", False, [(("hosts", "pug"), False)], id="helm-values-root"),
+    pytest.param("- debug: msg=x\n  when: net.hosts.pug.up\n", False, [(("net", "hosts", "pug"), False)],
+                 id="ansible-bare-when"),
+    pytest.param("{{ hostvars['pug'].ip }} {{ groups['pug'] }} {{ pug.ip }} {{ x | default('pug') }}", False, [],
+                 id="inventory-hosts-roots-and-values-no-key"),
+    pytest.param("net.hosts.pug.ip outside any expression", False, [], id="prose-no-expression"),
+    pytest.param('x = var.hosts.pug.ip\ny = local.hosts["pug"]\nz = lookup(var.hosts, "pug", null)\n', True,
+                 [(("var", "hosts", "pug"), False), (("local", "hosts", "pug"), True), (("var", "hosts", "pug"), True)],
+                 id="hcl"),
+    pytest.param('v = "${var.hosts.pug.ip}"\n', False, [(("var", "hosts", "pug"), False)], id="interpolation"),
+    pytest.param('a = "www.pug.lab"\nb = "${var.hosts.pug.ip}-x.pug.y"\n', True, [(("var", "hosts", "pug"), False)],
+                 id="hcl-string-is-a-name"),
+    pytest.param("{{ lookup('dig', 'www.pug.lab') }} {{ \"x.pug\" ~ a.pug }}", False, [(("a", "pug"), False)],
+                 id="jinja-string-is-a-name"),
+    pytest.param("  when: \"net.hosts.pug.up\"\n", False, [(("net", "hosts", "pug"), False)],
+                 id="ansible-when-in-yaml-quotes"),
+    pytest.param("{{ net.hosts.pugs.ip }} {{ net.hosts['pug-1'] }}", False, [], id="longer-names"),
+])
+def test_references_by_path(text: str, hcl: bool, expected: list[tuple[tuple[str, ...], bool]]) -> None:
+    found = key_refs(text.encode(), NAMES, hcl=hcl)
+    assert [(r.path, r.quoted) for r in found] == expected
+    assert all(text.encode()[r.start:r.end] == b"pug" for r in found)

@@ -28,12 +28,18 @@ _BACKUP_FILE = re.compile(
     r"|~)$")
 
 
+# A script or unit named for the backup it runs (break-it round 4, finding 7).
+_DOES_BACKUPS = re.compile(r"(?i)[._-]backups?\.(?:sh|bash|zsh|py|pl|rb|ps1|service|timer|socket|path)$")
+
+
 def backup_file_pattern(name: str) -> str | None:
     """The pattern of the backup suffix `name` ends with (`**/*.save.[0-9]*` for `db.x.save.1`),
     or None when its name does not say it is a copy. Digits become a range: the next save
     (`.save.2`) is a backup too."""
     match = _BACKUP_FILE.search(name)
     if match is None or match.start() == 0:  # `.bak` alone, `~` alone: no name before the marker
+        return None
+    if _DOES_BACKUPS.search(name):  # `restic-backup.sh`, `pg_backup.timer`: what it does, not a copy
         return None
     parts = re.split(r"(\d+)", name[match.start():])
     suffix = "".join("[0-9]*" if part.isdigit() else literal_pattern(part) for part in parts)

@@ -6,11 +6,16 @@ proposed as records and kept their old host). A word in a folder's name never de
 
 * the folder is live when it holds a live-configuration file (a compose file, a Kubernetes manifest,
   an Ansible playbook, a `.env`, a Dockerfile, Terraform or Nomad) that is no copy;
+* in a folder named `backup/`, `backups/` or `bak/`, so is the backup tool itself: a systemd unit,
+  a crontab, an executable or a script a live file runs (scaffold_tooling.py, round 4 finding 7);
 * such a file is a copy when its path below the folder has a date in a folder name
-  (`backups/2024-01-05/compose.yml`), when that path stands elsewhere in the repo
-  (`backups/stacks/app/compose.yml` beside `stacks/app/compose.yml`; `old/compose.yml` beside
-  `../compose.yml`), or when a file outside every folder named for copies has the same bytes (two
-  live stacks may share a compose file; neither is the other's copy).
+  (`backups/2024-01-05/compose.yml`), when that path, two names or more, stands elsewhere in the
+  repo (`backups/stacks/app/compose.yml` beside `stacks/app/compose.yml`), or when a file of the
+  same name one folder up or outside every folder named for copies is alike (`scaffold_tooling.alike`:
+  the same bytes, or near-identical; `old/compose.yml` beside an edited `../compose.yml`). A
+  same-named file of other content is no original (round 4 finding 7: a backup server's
+  `backups/compose.yml` is not the app's `compose.yml`); two live stacks may share a compose file,
+  and neither is the other's copy.
 
 Inside a live folder, what a backup tool writes (`*.sql`, `*.dump`, archives) stays a record.
 """
@@ -22,7 +27,8 @@ import re
 from collections.abc import Callable, Collection, Sequence
 
 from renamer.classify import FILE_DATE, literal_pattern
-from renamer.scaffold_backups import BACKUP_FOLDER, is_role_name
+from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name
+from renamer.scaffold_tooling import BACKUP_WORD, Mentions, alike, tooling_reason
 
 # Live by their name alone: what a container runtime, compose or an orchestrator reads as it is.
 _LIVE_NAME = re.compile(
@@ -59,10 +65,12 @@ class Copies:
     path (`archive/app/compose.yml`, `stacks/app/compose.yml`), or its bytes are those of a file
     outside every such folder, of the same name or (for configuration) of any YAML file."""
 
-    def __init__(self, files: Sequence[str], read: Callable[[str], bytes]) -> None:
+    def __init__(self, files: Sequence[str], read: Callable[[str], bytes],
+                 executable: Callable[[str], bool] = lambda _rel: False) -> None:
         self.files = files
         self.listed = set(files)
         self._read = read
+        self.executable = executable
         self._contents: dict[str, bytes] = {}
         self._by_name: dict[str, list[str]] = {}
         for rel in files:
@@ -80,19 +88,24 @@ class Copies:
         below = rel[len(folder) + 1:]
         if any(FILE_DATE.search(part) for part in below.split("/")[:-1]):
             return "a dated folder"
+        mine = self.data(rel)
         above = folder
         while above:
             above = posixpath.dirname(above)
-            if posixpath.join(above, below) in self.listed:
-                return posixpath.join(above, below)
+            standing = posixpath.join(above, below)
+            # a mirrored path of two names or more is a copy by its path; a name alone only when alike
+            if standing in self.listed and ("/" in below or alike(mine, self.data(standing))):
+                return standing
         if "/" in below:
             ends = [p for p in self.files if p.endswith("/" + below) and not p.startswith(folder + "/")]
             if ends:
                 return ends[0]
-        mine = self.data(rel)
-        same = [*self._by_name.get(posixpath.basename(rel), []),
-                *(self._sized().get(len(mine), []) if _could_be_live(rel) else [])]
-        return next((other for other in same if other != rel and self.data(other) == mine), None)
+        named = [other for other in self._by_name.get(posixpath.basename(rel), []) if other != rel]
+        found = next((other for other in named if alike(mine, self.data(other))), None)
+        if found is not None:
+            return found
+        sized = self._sized().get(len(mine), []) if _could_be_live(rel) else []
+        return next((other for other in sized if other != rel and self.data(other) == mine), None)
 
     def _sized(self) -> dict[int, list[str]]:
         """Configuration files outside every folder named for copies, by length: read once, on demand."""
@@ -104,21 +117,43 @@ class Copies:
         return self._by_size
 
 
-def live_folders(copies: Copies) -> dict[str, str]:
-    """The folders named for copies (as patterns, `stacks/archivebox/**`) that hold live configuration,
-    each with the first live file found in it."""
-    live: dict[str, str] = {}
+def live_folders(copies: Copies) -> dict[str, tuple[str, str]]:
+    """The folders named for copies (as patterns, `stacks/archivebox/**`) that hold live configuration
+    or, named for backups, the backup tool: each with the first live file found in it and why."""
+    live: dict[str, tuple[str, str]] = {}
+    mentions = Mentions([rel for rel in copies.files if not named_folders(rel)
+                         or tooling_reason(rel, b"", False, lambda _n: None) is not None], copies.data)
     for rel in copies.files:
         folders = named_folders(rel)
-        if not folders or not _could_be_live(rel):
+        if not folders:
             continue
-        if not is_live_config(posixpath.basename(rel), copies.data(rel)):
+        name = posixpath.basename(rel)
+        why: str | None = None
+        if _could_be_live(rel) and is_live_config(name, copies.data(rel)):
+            why, where = "live configuration", folders
+        else:
+            why = _tooling(rel, copies, mentions)
+            where = [f for f in folders if BACKUP_WORD.match(f.rsplit("/", 1)[-1])]
+        if why is None:
             continue
-        for folder in folders:
+        for folder in where:
             pattern = literal_pattern(folder) + "/**"
             if pattern not in live and copies.original(rel, folder) is None:
-                live[pattern] = rel
+                live[pattern] = (rel, why)
     return live
+
+
+def _tooling(rel: str, copies: Copies, mentions: Mentions) -> str | None:
+    """Why `rel` is the backup tool (scaffold_tooling.tooling_reason), unless its name says it is
+    what a tool wrote or a copy (a dump, a dated name, a `.bak`)."""
+    name = posixpath.basename(rel)
+    if is_tool_output(name) or FILE_DATE.search(name) or backup_file_pattern(name) is not None:
+        return None
+
+    def named_by(other: str) -> str | None:
+        return mentions.named_by(other, rel)
+
+    return tooling_reason(rel, copies.data(rel)[:2], copies.executable(rel), named_by)
 
 
 def copies_in_live(rels: Sequence[str], live: Collection[str], copies: Copies) -> dict[str, str]:

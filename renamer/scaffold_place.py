@@ -46,6 +46,8 @@ class Proposal:
     ranges: list[str] = field(default_factory=list)  # path:line: text, for each refused occurrence
     # folders named for copies that hold live configuration -> the live file that says so
     live_named: dict[str, str] = field(default_factory=dict)
+    live_why: dict[str, str] = field(default_factory=dict)  # the same folders -> why they are live
+    backup_records: list[str] = field(default_factory=list)  # folders named for backups, no tool in them
     live_in_preset: list[str] = field(default_factory=list)  # current files a preset folder pattern covers
     live_copies: dict[str, str] = field(default_factory=dict)  # a copy inside a live folder -> its original
     preset_names: list[str] = field(default_factory=list)  # the preset's record classes: names taken

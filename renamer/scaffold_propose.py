@@ -9,14 +9,15 @@ from pathlib import Path
 
 from renamer import ignore, vcs_command, vcs_listing
 from renamer.allowlist_load import load_allowlists
-from renamer.classify import FILE_DATE, PathPatterns
+from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.match import Matcher
 from renamer.names import parse_address
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern
-from renamer.scaffold_live import Copies, copies_in_live, live_folders
+from renamer.scaffold_live import Copies, copies_in_live, live_folders, named_folders
 from renamer.scaffold_place import FIXTURES, HISTORY, TESTS, Proposal, current_patterns, in_folder, place
 from renamer.scaffold_tests import live_file
+from renamer.scaffold_tooling import BACKUP_WORD
 from renamer.shipped import shipped
 from renamer.sweep.content import read_content
 
@@ -32,9 +33,11 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     preset = _preset_patterns()
     proposal = Proposal(pairs)
     # which folders named for copies hold live configuration, decided before any file is placed
-    copies = Copies(files, lambda rel: _read(root, rel))
-    live_named = live_folders(copies)
+    copies = Copies(files, lambda rel: _read(root, rel), lambda rel: _executable(root, rel))
+    found = live_folders(copies)
+    live_named = {pattern: rel for pattern, (rel, _why) in found.items()}
     proposal.live_named = live_named
+    proposal.live_why = {pattern: why for pattern, (_rel, why) in found.items()}
     tests: dict[str, bytes] = {}  # the test files holding an old value, read once
     skip = {config_name, allowlist_rel}
     for rel in files:
@@ -57,11 +60,14 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
                             if m.refused in ("range", "pattern")]
     proposal.live_copies = copies_in_live(proposal.files_with_values, live_named, copies)
     listed = set(files)
+    # a live backup folder's dated files are what its tool wrote (records): its undated ones are no question
+    in_live = PathPatterns(list(live_named))
     dated_folders = {rel.rsplit("/", 1)[0] if "/" in rel else "" for rel in proposal.files_with_values
                      if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and not preset.match_file(rel)
-                     and not _dated_copy(rel, listed)}
+                     and not _dated_copy(rel, listed) and not in_live.match_file(rel)}
     # where each file goes by its path: the live ones are current
-    probe = Proposal(pairs, live_named=live_named, live_copies=proposal.live_copies)
+    probe = Proposal(pairs, live_named=live_named, live_why=proposal.live_why,
+                     live_copies=proposal.live_copies)
     for rel in proposal.files_with_values:
         place(probe, rel, preset, dated_folders)
     live = set(files) - set(tests) - {rel for rel in files if not _outside_records(probe, rel, live_named)}
@@ -69,6 +75,11 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
         reads = live_file(rel, tests[rel], live, files) if rel in tests else None
         place(proposal, rel, preset, dated_folders, reads)
     proposal.current = current_patterns(proposal.current_files, proposal.unclassified)
+    kept = [rel for rel in proposal.files_with_values if rel not in proposal.current_files]
+    proposal.backup_records = sorted({
+        pattern for rel in kept for folder in named_folders(rel)
+        if BACKUP_WORD.match(folder.rsplit("/", 1)[-1])
+        and (pattern := literal_pattern(folder) + "/**") not in live_named})
     proposal.preset_overrides = _preset_overrides(proposal)
     proposal.preset_names = [record.name for record in
                              load_allowlists((shipped("allowlists") / "records-common.yaml",), str).records]
@@ -105,6 +116,13 @@ def _outside_records(probe: Proposal, rel: str, live_named: Collection[str]) -> 
     return not (in_folder(rel, HISTORY, live_named) or in_folder(rel, FIXTURES) or in_folder(rel, TESTS)
                 or in_folder(rel, BACKUP_FOLDER, live_named)
                 or backup_file_pattern(rel.rsplit("/", 1)[-1]) is not None)
+
+
+def _executable(root: Path, rel: str) -> bool:
+    try:
+        return os.lstat(root / rel).st_mode & 0o111 != 0
+    except OSError:
+        return False
 
 
 def _read(root: Path, rel: str) -> bytes:

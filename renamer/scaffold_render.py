@@ -89,11 +89,18 @@ def summary(proposal: Proposal) -> str:
     for folder, members in sorted(proposal.records.items()):
         lines.append(f"Record class proposed: {scalar(folder)} ({plural(len(members), 'file')}) "
                      "- edit its reason")
+    def why(folder: str) -> str:
+        return proposal.live_why.get(folder, "live configuration")
+
     if proposal.live_named:
-        lines.append(f"Live configuration in folders named like backups or history, current "
+        lines.append(f"Live configuration or tooling in folders named like backups or history, current "
                      f"({len(proposal.live_named)}):")
-        lines += [f"  {scalar(folder)}  ({scalar(rel)})"
+        lines += [f"  {scalar(folder)}  ({scalar(rel)}: {why(folder)})"
                   for folder, rel in sorted(proposal.live_named.items())]
+    if proposal.backup_records:
+        lines.append("Folders named for backups with no backup tool in them (no systemd unit, crontab, "
+                     "executable, script a live file runs, or live configuration), kept as records: "
+                     + ", ".join(scalar(p) for p in proposal.backup_records))
     if proposal.named_by_path:
         renamed = [rel for rel in proposal.named_by_path if rel in proposal.current_files]
         lines.append(f"Paths named after an old value: {len(proposal.named_by_path)} "

@@ -57,3 +57,31 @@ def _ascii_found(text: str) -> list[tuple[str, str | None]]:
 ])
 def test_compatibility_forms_of_ascii_names(text: str, expected: list[tuple[str, str | None]]) -> None:
     assert _ascii_found(text) == expected
+
+
+# Code points a name reader deletes (break-it round 4, finding 8): Python's own IDNA codec, the one
+# socket.getaddrinfo applies to a str host, reads each of these as the old name.
+DELETED = ["\u00ad", "\u200b", "\u200c", "\u200d", "\u034f", "\ufe00", "\ufe0f", "\u2060", "\ufeff", "\u180b",
+           "\U000e0100"]
+
+
+@pytest.mark.parametrize("ch", DELETED, ids=[f"U+{ord(c):04X}" for c in DELETED])
+@pytest.mark.parametrize("where", [1, 3, 4, 6], ids=["after-a", "before-dash", "after-dash", "before-2"])
+def test_a_deleted_code_point_inside_a_name_is_the_old_name(ch: str, where: int) -> None:
+    name = "ana-ml2"[:where] + ch + "ana-ml2"[where:]
+    if ch not in "\U000e0100":  # UTS46-only: IDNA2003 has no such table entry
+        assert f"{name}.lan".encode("idna") == b"ana-ml2.lan"  # what a consumer resolves
+    assert _ascii_found(f"ssh root@{name} -p 22") == [(name, "encoded")]
+    assert _ascii_found(f"{name}.ana.lan") == [(f"{name}.ana.lan", "encoded")]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("ana-ml2\u200b is up", [("ana-ml2", None)], id="trailing-outside-the-name"),
+    pytest.param("\u200bana-ml2 is up", [("ana-ml2", None)], id="leading-outside-the-name"),
+    pytest.param("ana-ml2\u00adx", [], id="joins-another-name"),
+    pytest.param("x\u200dana-ml2", [], id="joins-another-name-before"),
+    pytest.param("\ufeffana-ml2", [("ana-ml2", None)], id="a-files-bom-is-no-names"),
+    pytest.param("ana-ml2 \u00ad soft", [("ana-ml2", None)], id="noop-apart"),
+])
+def test_deleted_code_points_at_a_names_edge(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert _ascii_found(text) == expected

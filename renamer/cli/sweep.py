@@ -30,10 +30,11 @@ from renamer.words import plural
 @click.option("--no-verify", "no_hooks", is_flag=True,
               help="With --commit: skip the repo's pre-commit and commit-msg hooks, as git's --no-verify.")
 @click.option("--update-pins", is_flag=True,
-              help="Rewrite the SHA-256/SHA-1/MD5 pins of rewritten files (this sweep's, or an earlier "
-                   "commit's of the move) to their new digest where the format is certain (`<hash>  <path>` "
-                   "manifests, `key=<hash>`, `key: sha256:<hash>`, a JSON `\"sha256\": \"<hash>\"`, "
-                   "SRI `sha256-<base64>`).")
+              help="Rewrite the pins of rewritten files (MD5, SHA-1, SHA-2, BLAKE2b; this sweep's, or an "
+                   "earlier commit's of the move) to their new digest, in the dress each wore (hex, "
+                   "base64, SRI, Nix base32), where the format is certain (`<hash>  <path>` manifests, "
+                   "`f.sha256` beside `f`, `key=<hash>`, `key: sha256:<hash>`, a JSON "
+                   "`\"sha256\": \"<hash>\"`, SRI `sha384-<base64>`).")
 @click.option("--include-ignored", is_flag=True,
               help="Also sweep git-ignored files that a `current` pattern covers (e.g. live .env).")
 @click.option("--format", "fmt", type=click.Choice(["diff", "summary", "json"]), default=None,

@@ -70,10 +70,13 @@ META_SOURCE = rb"\\[dDwWsS]|\[[^\]\x09\x0a\x0b\x0c\x0d\x20]+\]|\{[0-9]|\.\+|[*?]
 # * ESCAPE (in the database): any other escape (escapes._ESCAPE: `\\x2d`, `\\u002d`, `%2D`,
 #   `&#45;`, octal...) must spell a character of some needle for the decoded reading to hold one.
 # FOLD: unicode_names.might_fold folds only a run holding a UTF-8 character outside ASCII, whatever
-# the names (an ASCII name in compatibility dress, `ａｎａ-ｍｌ２`, is one too): a lead byte, but
-# not the byte-order mark's (U+FEFF folds to itself, and a file's BOM would let every such file
-# through). A lone continuation byte starts no character: `_folded` reads no such run.
-FOLD_SOURCE = rb"[\xc2-\xee\xf0-\xf4]|\xef[\x80-\xba\xbc-\xbf]|\xef\xbb[\x80-\xbe]"
+# the names (an ASCII name in compatibility dress, `ａｎａ-ｍｌ２`, is one too): a lead byte, and
+# the byte-order mark's only after some byte (U+FEFF inside a name is deleted, as the soft hyphen
+# and the zero-width characters are, whose lead bytes are here: round 4, finding 8; a file's own
+# BOM, at its start, is no name's and would let every such file through). A lone continuation
+# byte starts no character: `_folded` reads no such run.
+FOLD_SOURCE = (rb"[\xc2-\xee\xf0-\xf4]|\xef[\x80-\xba\xbc-\xbf]|\xef\xbb[\x80-\xbe]"
+               rb"|[\x00-\xff]\xef\xbb\xbf")
 JOINERS = b"\"'\\}"
 
 

@@ -1,12 +1,15 @@
-"""Hash pins: the SHA-256, SHA-1 or MD5 of a file the sweep rewrites, recorded in another file
-(a `SHA256SUMS` manifest, a deploy runner's `transaction_sha256=` pin), which the rewrite makes stale.
+"""Hash pins: a digest of a file the sweep rewrites (MD5, SHA-1, SHA-2 of any size, BLAKE2b),
+recorded in another file (a `SHA256SUMS` or `SHA512SUMS` manifest, a `deploy.sh.md5` beside it, a
+deploy runner's `transaction_sha256=` pin, an SRI `integrity=`), which the rewrite makes stale.
 
-Before writing, the sweep hashes each file it will rewrite and looks for those digests, as hex in
-either case, in every file it lists: one pass over the files' hex words, looked up in one set.
+Before writing, the sweep hashes each file it will rewrite and looks for those digests, in every
+dress digest_words.py reads (hex in either case, base64, SRI, Nix base32), in every file it lists:
+one pass over the files' digest-shaped words, each decoded to its bytes and looked up in one set.
 A pin in a record stays (it names what the file was); one in a current-state file is a residual
 `pin`, unless `--update-pins` rewrites it to the new bytes' digest, which it does only where the
-format is certain (`<hash>  <path>` manifests naming the file, `key=<hash>`, `key: <hash>` and
-`key: sha256:<hash>` lines, a JSON member `"key": "<hash>"`). Git's blob ids are not raw-bytes
+format is certain (`<hash>  <path>` manifests naming the file, a file named for the one it pins
+holding only the digest, `key=<hash>`, `key: <hash>` and `key: sha256:<hash>` lines, a JSON member
+`"key": "<hash>"`, SRI), written in the dress the old digest wore. Git's blob ids are not raw-bytes
 SHA-1s and never match.
 
 After the sweep, `verify` re-hashes the file a manifest line names (`stale_manifest_pins`): a
@@ -16,7 +19,6 @@ found by the digests of the bytes the move replaced (pins_history.py).
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import os
 import re
@@ -29,34 +31,25 @@ from renamer import vcs_status
 from renamer.classify import CURRENT, RECORD
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_content
+from renamer.sweep.digest_words import HOLDS, Dress, algorithms_for, digests, form, key_of, shown, words_in
 from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
-from renamer.sweep.pins_context import Contexts, repo_names
+from renamer.sweep.pins_context import Contexts, repo_names, sidecar_of
 
 PinStatus = Literal["updated", "residual", "kept"]
-ALGORITHMS = {32: "md5", 40: "sha1", 64: "sha256"}  # hex length -> hashlib name
-# The forms a digest is looked for in: hex, and Subresource Integrity's `sha256-<base64>` (npm
-# lock files, <script integrity=...>, Nix), whose prefix names the algorithm.
-SRI_FORMS = ("sri-sha256", "sri-sha384", "sri-sha512")
-FORMS = (*ALGORITHMS.values(), *SRI_FORMS)
-SHOWN = {"md5": "MD5", "sha1": "SHA-1", "sha256": "SHA-256", "sri-sha256": "SHA-256 (SRI)",
-         "sri-sha384": "SHA-384 (SRI)", "sri-sha512": "SHA-512 (SRI)"}
 PIN = "pin"
 THIS_SWEEP = "before this sweep"
 
-# A hex word of a digest's length, standing alone: not part of a longer word or hex run.
-_HEX = re.compile(rb"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{64}|[0-9A-Fa-f]{40}|[0-9A-Fa-f]{32})(?![0-9A-Za-z])")
-_SRI = re.compile(rb"(?<![0-9A-Za-z+/-])(?:sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|"
-                  rb"sha512-[A-Za-z0-9+/]{86}==)(?![0-9A-Za-z+/=])")
-_HOLDS = "[0-9A-Fa-f]{32}|sha(256|384|512)-[A-Za-z0-9+/]{43}"  # for git grep: a file that may hold one
-# sha256sum/md5sum output: `<hash>  <path>` (or ` *<path>`, binary mode); and the BSD form.
-_MANIFEST = re.compile(r"^\s*(?P<hash>[0-9A-Fa-f]+)[ \t]+\*?(?P<path>\S(?:.*\S)?)\s*$")
-_BSD = re.compile(r"^\s*(?:SHA256|SHA1|MD5|SHA-256|SHA-1) ?\((?P<path>[^)]+)\)\s*=\s*"
-                  r"(?P<hash>[0-9A-Fa-f]+)\s*$")
+# sha256sum/md5sum/b2sum output: `<hash>  <path>` (or ` *<path>`, binary mode); and the BSD form
+# (`sha512sum --tag`, `cksum -a sha384 [--base64]`): the hash group is checked by key_of.
+_MANIFEST = re.compile(r"^\s*(?P<hash>[0-9A-Za-z+/_=-]{22,})[ \t]+\*?(?P<path>\S(?:.*\S)?)\s*$")
+_BSD = re.compile(r"^\s*(?P<tag>(?:SHA|SHA-|SHA3-|MD|BLAKE2[bs]?-?|blake2b-?)[0-9]*) ?\((?P<path>[^)]+)\)"
+                  r"\s*=\s*(?P<hash>[0-9A-Za-z+/_=-]+)\s*$")
 # `key=<hash>` (shell, .env, INI), `key: <hash>` (YAML), `key = "<hash>"` (TOML): the digest is the
 # whole value. A shell `readonly`/`export`/`declare -r` and a YAML list dash may come first.
 _ASSIGNED = re.compile(
     r"""^\s*(?:-\s+)?(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?[A-Za-z_][\w.-]*\s*[=:]\s*"""
-    r"""(?P<q>["']?)(?:(?P<algo>[A-Za-z0-9-]+):)?(?P<hash>[0-9A-Fa-f]+)(?P=q)\s*(?:[#;].*)?$""")
+    r"""(?P<q>["']?)(?:(?P<algo>[A-Za-z][A-Za-z0-9]*(?:-[0-9]+)?)[:=])?(?P<hash>[0-9A-Za-z+/_-][0-9A-Za-z+/_=-]*)"""
+    r"""(?P=q)\s*(?:[#;].*)?$""")
 # A JSON member whose string value is the digest, alone or after its algorithm: `"sha256": "<hex>"`,
 # `"checksum": "sha256:<hex>"`; read up to the digest, which must close the string.
 _MEMBER = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*"(?:(?P<algo>[A-Za-z0-9-]+):)?$')
@@ -70,15 +63,16 @@ class Pin:
     line: int
     column: int
     of: str  # the rewritten file whose bytes it names
-    algorithm: str  # md5 | sha1 | sha256
+    algorithm: str  # its form: md5 | sha1 | sha256 | sha512 ... | sri-sha384 | base64-sha256 ...
     old: str  # the digest as written
-    new: str  # the digest of the file's bytes after the sweep, in the same case
+    new: str  # the digest of the file's bytes after the sweep, in the same dress
     status: PinStatus
     why: str  # for a residual: why it is not updated; for kept: the record's reason
+    shown: str = ""  # how the report names the form: `SHA-384 (SRI)`
 
     @property
     def what(self) -> str:
-        return f"{SHOWN[self.algorithm]} of {self.of}"
+        return f"{self.shown or self.algorithm} of {self.of}"
 
 
 @dataclass(frozen=True)
@@ -86,54 +80,39 @@ class _Hit:
     holder: str
     start: int
     end: int
-    token: str  # lower-case hex, or an SRI digest as written
+    token: str  # the digest's bytes as lower-case hex, whatever its dress
     target: str
     algorithm: str
+    dress: Dress
     before: str = THIS_SWEEP  # whose bytes it names: the ones this sweep replaces, or an earlier commit's
 
 
-def digest_of(form: str, data: bytes) -> str:
-    """`data`'s digest written in `form`: lower-case hex, or SRI's `<algorithm>-<base64>`."""
-    if form in SRI_FORMS:
-        algorithm = form.removeprefix("sri-")
-        return f"{algorithm}-{base64.b64encode(hashlib.new(algorithm, data).digest()).decode('ascii')}"
-    return hashlib.new(form, data).hexdigest()
-
-
-def digests(data: bytes) -> dict[str, str]:
-    """form -> `data`'s digest in it (every form of FORMS)."""
-    return {form: digest_of(form, data) for form in FORMS}
-
-
-def cased(digest: str, like: str) -> str:
-    return digest.upper() if like.upper() == like else digest
-
-
 class HexWords:
-    """The listed text files that hold a hex word of a digest's length or an SRI digest: their
-    bytes and words."""
+    """The listed text files that hold a digest-shaped word (digest_words.py): their bytes, their
+    words as (start, end, key) and each word's dress by its start."""
 
     def __init__(self, project: LoadedProject, paths: Iterable[str]) -> None:
         self.data: dict[str, bytes] = {}
         self.modes: dict[str, int] = {}
         self.words: dict[str, list[tuple[int, int, str]]] = {}
+        self.dresses: dict[str, dict[int, Dress]] = {}
         limit = project.config.max_file_size
         for rel in paths:
             content = read_content(project.root / rel, limit)
             if content is None or content.kind != "text":
                 continue
-            words = [(m.start(), m.end(), m.group().decode("ascii").lower())
-                     for m in _HEX.finditer(content.data)]
-            words += [(m.start(), m.end(), m.group().decode("ascii")) for m in _SRI.finditer(content.data)]
-            if words:
-                self.data[rel], self.modes[rel], self.words[rel] = content.data, content.mode, words
+            found = words_in(content.data)
+            if found:
+                self.data[rel], self.modes[rel] = content.data, content.mode
+                self.words[rel] = [(w.start, w.end, w.key) for w in found]
+                self.dresses[rel] = {w.start: w.dress for w in found}
 
 
 def hex_holders(project: LoadedProject, paths: Sequence[str]) -> list[str]:
     """The files of `paths` that hold a hex run as long as a digest (or an SRI one): asked of git grep, which
     reads a repo's files in parallel (few files hold one: lock files, manifests); every one of
     `paths` where git cannot answer."""
-    found = vcs_status.worktree_files_holding(project.root, _HOLDS) if project.git else None
+    found = vcs_status.worktree_files_holding(project.root, HOLDS) if project.git else None
     return list(paths) if found is None else [p for p in paths if p in found]
 
 
@@ -146,28 +125,47 @@ def line_of(data: bytes, start: int) -> tuple[int, int, str]:
 
 
 def _names_algorithm(written: str | None, algorithm: str) -> bool:
-    """Whether a prefix such as `sha256:` (or none) agrees with the digest's algorithm."""
-    return written is None or written.lower().replace("-", "") == algorithm
+    """Whether a prefix such as `sha256:`, `SHA-512` or `BLAKE2b-512` (or none) agrees with the
+    digest's algorithm."""
+    if written is None:
+        return True
+    name = written.lower().replace("-", "").replace("_", "")
+    return name == algorithm or (algorithm == "blake2b" and name in ("blake2b512", "blake2", "b2"))
 
 
-def _certain(line: str, column: int, token: str, algorithm: str, holder: str,
-             target_paths: set[str]) -> str | None:
-    """None when the line's format says for certain that `token` (at 1-based `column`) is the
-    target's digest: a manifest line naming the file, `key=<hash>` or `key: sha256:<hash>` as the
-    whole value, a JSON member `"key": "<hash>"`; otherwise why not."""
-    if algorithm in SRI_FORMS:
+def manifest_line(line: str) -> re.Match[str] | None:
+    """A `<hash>  <path>` or BSD `ALGO (<path>) = <hash>` line (its hash a digest), or None."""
+    found = _BSD.match(line) or _MANIFEST.match(line)
+    return found if found is not None and key_of(found.group("hash")) is not None else None
+
+
+def _certain(line: str, column: int, length: int, hit: _Hit, target_paths: set[str],
+             sidecar: str | None) -> str | None:
+    """None when the line's format says for certain that the word (`length` characters at 1-based
+    `column`) is the target's digest: a manifest line naming the file, a file named for the one
+    it pins that holds only the digest, `key=<hash>` or `key: sha256:<hash>` as the whole value, a
+    JSON member `"key": "<hash>"`, SRI; otherwise why not."""
+    token, algorithm = hit.token, hit.algorithm
+    if hit.dress.kind == "sri":
         return None  # `sha256-<base64>`: a form made for pins, which names its algorithm
-    manifest = _MANIFEST.match(line) or _BSD.match(line)
-    if manifest and manifest.group("hash").lower() == token:
-        if repo_names(holder, manifest.group("path")) & target_paths:
+    if sidecar is not None:
+        if sidecar in target_paths:
+            return None
+        return f"the file is named for {sidecar}, not this file"
+    manifest = manifest_line(line)
+    if manifest and key_of(manifest.group("hash")) == token:
+        tag = manifest.groupdict().get("tag")
+        if not _names_algorithm(tag, algorithm):
+            return f"the manifest line says {tag}, not {algorithm}"
+        if repo_names(hit.holder, manifest.group("path")) & target_paths:
             return None
         return f"the manifest line names {manifest.group('path')}, not this file"
     assigned = _ASSIGNED.match(line)
-    if assigned and assigned.group("hash").lower() == token and _names_algorithm(assigned.group("algo"),
-                                                                                 algorithm):
+    if assigned and key_of(assigned.group("hash")) == token and _names_algorithm(assigned.group("algo"),
+                                                                               algorithm):
         return None
     member = _MEMBER.search(line, 0, column - 1)
-    if (member and line[column - 1 + len(token):].startswith('"')
+    if (member and line[column - 1 + length:].startswith('"')
             and _names_algorithm(member.group("algo"), algorithm)):
         return None
     return ("not a `<hash>  <path>` manifest line, a `key=<hash>` line or a JSON `\"key\": \"<hash>\"` "
@@ -215,8 +213,8 @@ def belongs(files: HexWords, contexts: Contexts, holder: str, start: int, token:
     none, where a file of the repo still has that digest (an unchanged copy: its pin holds)."""
     data = files.data[holder]
     _line, _column, text = line_of(data, start)
-    manifest = _MANIFEST.match(text) or _BSD.match(text)
-    if manifest is not None and manifest.group("hash").lower() == token:
+    manifest = manifest_line(text)
+    if manifest is not None and key_of(manifest.group("hash")) == token:
         named = sorted(repo_names(holder, manifest.group("path")) & (set(contexts.known) | owner))
         named_one = named[0] if named else None
     else:
@@ -275,7 +273,7 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
                 if not targets:
                     continue
                 target, algorithm, before = targets[0]
-                hit = _Hit(holder, start, end, token, target, algorithm, before)
+                hit = _Hit(holder, start, end, token, target, algorithm, files.dresses[holder][start], before)
                 hits.append(hit)
                 if holder not in classes:
                     classes[holder] = project.classifier.classify(holder)
@@ -295,6 +293,12 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
     # a record keeps what an earlier commit replaced, as it keeps all history: not worth a line
     hits = [h for h in hits if h.before == THIS_SWEEP or decided[h][0] != "kept"]
     new = _settle(hits, decided, old, base)
+    while unsure := [h for h in hits if decided[h][0] == "updated" and not h.dress.alphabet_known
+                     and set(new[h]) & set("+/-_")]:
+        for hit in unsure:  # which alphabet the old one was in, nothing says: the new one needs to know
+            decided[hit] = ("residual", "unpadded base64 showing neither alphabet (`+/` or `-_`), and the "
+                            "new digest needs one: update it by hand")
+        new = _settle(hits, decided, old, base)
     pins = tuple(_pin(files, hit, decided[hit], new) for hit in hits)
     return _with_pins(project, scan, files, hits, decided, new, old, base), pins
 
@@ -335,7 +339,8 @@ def _decide(project: LoadedProject, files: HexWords, hit: _Hit, status: str, rea
         return "kept", exempt.reason
     target = by_path.get(hit.target)
     target_paths = {hit.target} | ({target.new_path} if target is not None and target.new_path else set())
-    why = _certain(line, column, hit.token, hit.algorithm, hit.holder, target_paths)
+    sidecar = sidecar_of(hit.holder, data, target_paths)
+    why = _certain(line, column, hit.end - hit.start, hit, target_paths, sidecar)
     if why is not None:
         return "residual", why
     if any(e.start < hit.end and hit.start < e.end for e in base.get(hit.holder, ())):
@@ -355,24 +360,20 @@ def _settle(hits: Sequence[_Hit], decided: dict[_Hit, tuple[PinStatus, str]], ol
         final = {rel: apply_edits(data, base[rel] + [Edit(h.start, h.end, new[h].encode()) for h in hits
                                                      if h.holder == rel and decided[h][0] == "updated"])
                  for rel, data in old.items()}
-        settled = {hit: cased(digest_of(hit.algorithm, final[hit.target]),
-                               _token_as_written(hit, old)) for hit in hits}
+        settled = {hit: hit.dress.write(hashlib.new(hit.algorithm, final[hit.target]).digest())
+                   for hit in hits}
         if settled == new:
             break
         new = settled
     return new
 
 
-def _token_as_written(hit: _Hit, old: dict[str, bytes]) -> str:
-    data = old.get(hit.holder)
-    return data[hit.start:hit.end].decode("ascii") if data is not None else hit.token
-
-
 def _pin(files: HexWords, hit: _Hit, decision: tuple[PinStatus, str], new: dict[_Hit, str]) -> Pin:
     data = files.data[hit.holder]
     line, column, _ = line_of(data, hit.start)
-    return Pin(hit.holder, line, column, hit.target, hit.algorithm, data[hit.start:hit.end].decode("ascii"),
-               cased(new[hit], data[hit.start:hit.end].decode("ascii")), decision[0], decision[1])
+    return Pin(hit.holder, line, column, hit.target, form(hit.algorithm, hit.dress),
+               data[hit.start:hit.end].decode("ascii"), new[hit], decision[0], decision[1],
+               shown(hit.algorithm, hit.dress))
 
 
 def _with_pins(project: LoadedProject, scan: ScanResult, files: HexWords, hits: Sequence[_Hit],
@@ -400,7 +401,7 @@ def _reference(files: HexWords, hit: _Hit, why: str, new: str) -> Reference:
     line, column, text = line_of(data, hit.start)
     written = data[hit.start:hit.end].decode("ascii")
     return Reference(hit.holder, line, column, written, new, RESIDUAL, PIN,
-                     f"the {SHOWN[hit.algorithm]} of {hit.target} {hit.before}; "
+                     f"the {shown(hit.algorithm, hit.dress)} of {hit.target} {hit.before}; "
                      f"its new digest is {new}: {why}", text)
 
 
@@ -420,12 +421,14 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
     for holder, words in files.words.items():
         data = files.data[holder]
         lines = data.decode("utf-8", "surrogateescape").split("\n")
-        for start, _end, token in words:
+        for start, end, token in words:
             line_no, column, text = line_of(data, start)
-            manifest = _MANIFEST.match(text) or _BSD.match(text)
-            if manifest is None or manifest.group("hash").lower() != token:
-                continue
-            named = sorted(repo_names(holder, manifest.group("path")) & listed & moved)
+            manifest = manifest_line(text)
+            if manifest is not None and key_of(manifest.group("hash")) == token:
+                named = sorted(repo_names(holder, manifest.group("path")) & listed & moved)
+            else:  # `deploy.sh.sha256` holding only the digest names its file too
+                sidecar = sidecar_of(holder, data, listed & moved)
+                named = [sidecar] if sidecar is not None else []
             if not named:
                 continue
             if project.classifier.line_exemptions(holder, lines, [line_no - 1]):
@@ -433,16 +436,30 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
             if named[0] not in hashed:
                 content = read_content(project.root / named[0], project.config.max_file_size)
                 hashed[named[0]] = digests(content.data) if content is not None else {}
-            algorithm = ALGORITHMS[len(token)]
-            now = hashed[named[0]].get(algorithm)
-            if now is None or now == token:
+            tag = manifest.groupdict().get("tag") if manifest else None
+            algorithm = manifest_algorithm(token, tag, holder)
+            if algorithm is None or not hashed[named[0]] or token in hashed[named[0]].values():
                 continue
-            written = data[start:start + len(token)].decode("ascii")
-            note = (f"a stale {SHOWN[algorithm]} of {named[0]}, which holds a new value of this move: "
-                    f"the file's digest is now {cased(now, written)}; update the line")
-            out.append(Reference(holder, line_no, column, written, cased(now, written), RESIDUAL, PIN, note,
+            dress = files.dresses[holder][start]
+            written = data[start:end].decode("ascii")
+            now = dress.write(bytes.fromhex(hashed[named[0]][algorithm]))
+            note = (f"a stale {shown(algorithm, dress)} of {named[0]}, which holds a new value of this move: "
+                    f"the file's digest is now {now}; update the line")
+            out.append(Reference(holder, line_no, column, written, now, RESIDUAL, PIN, note,
                                  text))
     return out
+
+
+def manifest_algorithm(token: str, tag: str | None, holder: str) -> str | None:
+    """The algorithm a manifest's digest is of: the one its BSD tag names, else by its length
+    (a 64-byte digest is BLAKE2b in a `B2SUMS` or `*.b2` file, SHA-512 elsewhere)."""
+    candidates = algorithms_for(token)
+    named = [a for a in candidates if tag is not None and _names_algorithm(tag, a)]
+    if named:
+        return named[0]
+    if len(candidates) > 1 and "b2" in holder.rsplit("/", 1)[-1].lower():
+        return "blake2b"
+    return candidates[0] if candidates else None
 
 
 def with_references(scan: ScanResult, refs: Sequence[Reference]) -> ScanResult:

@@ -5,6 +5,8 @@ record copy under backups/), and the pin of the copy must not follow the live fi
 the pin's context names a file of the repo, the pin belongs to that file alone:
 
 * the path of a manifest line (`<hash>  <path>`, `SHA256 (<path>) = <hash>`), read by pins.py;
+* a file named for the file it pins, holding only the digest (`deploy.sh.sha256`, `app.tar.md5`,
+  `app.jar.sha512`: `sidecar_of`);
 * in JSON, YAML or TOML, a sibling member naming a path (`{"path": "backups/app.yaml",
   "sha256": ...}`, or `app_path:` beside `app_sha256:`), else the nearest enclosing key that is a
   path (`{"files": {"backups/app.yaml": {"sha256": ...}}}`);
@@ -27,11 +29,8 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from renamer.formats.yaml_source import parse_yaml_text
+from renamer.sweep.digest_words import key_of, words
 
-# a digest-long hex word or an SRI digest standing alone, as pins.py finds them in the bytes
-_WORD = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{64}|[0-9A-Fa-f]{40}|[0-9A-Fa-f]{32})(?![0-9A-Za-z])"
-                   r"|(?<![0-9A-Za-z+/-])(?:sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|"
-                   r"sha512-[A-Za-z0-9+/]{86}==)(?![0-9A-Za-z+/=])")
 # a key that holds a digest, and its stem: `sha256`, `backup_sha256`, `appChecksum`, `integrity`
 _DIGEST_KEY = re.compile(r"^(?P<stem>.*?)[_.-]?(?:sha-?256|sha-?1|md5|sha-?384|sha-?512|checksum|"
                          r"digest|hash|integrity)(?:sum)?$", re.IGNORECASE)
@@ -39,6 +38,9 @@ _PATH_WORDS = ("path", "file", "filename", "name", "src", "source", "target", "d
 _ASSIGNMENT = re.compile(r"""^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?"""
                          r"""(?P<key>[A-Za-z_][\w.-]*)\s*[=:]\s*(?P<q>["']?)(?P<value>[^"'#;\s]+)(?P=q)\s*(?:[#;].*)?$""")
 _SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
+# the suffixes of a file that holds one file's digest, named for it (`app.tar.gz.sha256`)
+_SIDECARS = (".md5", ".sha1", ".sha224", ".sha256", ".sha384", ".sha512", ".b2", ".blake2b",
+             ".md5sum", ".sha1sum", ".sha256sum", ".sha512sum", ".checksum", ".digest", ".hash")
 
 
 def repo_names(holder: str, written: str) -> set[str]:
@@ -55,6 +57,19 @@ def resolve(holder: str, written: object, known: Collection[str]) -> str | None:
         return None
     found = sorted(p for p in repo_names(holder, written.strip()) if p in known)
     return found[0] if found else None
+
+
+def sidecar_of(holder: str, data: bytes, known: Collection[str]) -> str | None:
+    """The file of `known` that `holder` is named for, where it holds only a digest (a `.sha256`
+    file beside the file it pins, as `sha256sum f | cut -d' ' -f1 > f.sha256` writes it)."""
+    stem, suffix = posixpath.splitext(holder)
+    if suffix.lower() not in _SIDECARS or len(data) > 512:
+        return None
+    text = data.decode("utf-8", "replace").strip().lstrip("\ufeff")
+    found = words(text)
+    if len(found) != 1 or (found[0].start, found[0].end) != (0, len(text)):
+        return None
+    return stem if stem in known else None
 
 
 def _sibling_keys(key: str) -> set[str]:
@@ -78,6 +93,9 @@ class Contexts:
 
     def named(self, holder: str, data: bytes, token: str, occurrence: int, line: str) -> str | None:
         """The repo file the context of the `occurrence`-th (0-based) `token` of `holder` names."""
+        sidecar = sidecar_of(holder, data, self.known)
+        if sidecar is not None:
+            return sidecar
         found = self._structured_of(holder, data)
         if found is not None:
             names = found.get(token)
@@ -114,9 +132,8 @@ class Contexts:
         # the walk sees only the document's values: where the text holds a digest the walk did not
         # (a YAML or TOML comment), the occurrences cannot be paired, and nothing is named
         counts: dict[str, int] = {}
-        for match in _WORD.finditer(text):
-            token = _token(match.group())
-            counts[token] = counts.get(token, 0) + 1
+        for word in words(text):
+            counts[word.key] = counts.get(word.key, 0) + 1
         result = {t: names for t, names in out.items() if counts.get(t) == len(names)}
         self._structured[holder] = result
         return result
@@ -138,10 +155,6 @@ class Contexts:
                 if name is not None:
                     return name
         return None
-
-
-def _token(word: str) -> str:
-    return word if word.startswith("sha") and "-" in word else word.lower()
 
 
 def _walk(holder: str, value: Any, enclosing: tuple[str | None, ...],
@@ -179,5 +192,7 @@ def _sibling(holder: str, key: str, items: list[tuple[Any, Any]], known: Collect
 
 
 def _words(text: str, named: str | None) -> Iterator[tuple[str, str | None]]:
-    for match in _WORD.finditer(text):
-        yield _token(match.group()), named
+    found = words(text)
+    whole = key_of(text.strip()) if not found else None  # a value its key marks: unpadded base64
+    for key in [w.key for w in found] or ([whole] if whole is not None else []):
+        yield key, named

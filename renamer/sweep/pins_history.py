@@ -33,8 +33,9 @@ from renamer import vcs_status
 from renamer.classify import CURRENT
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_content
+from renamer.sweep.digest_words import digests, shown
 from renamer.sweep.model import RESIDUAL, Reference
-from renamer.sweep.pins import PIN, SHOWN, HexWords, Standing, belongs, cased, digests, hex_holders, line_of
+from renamer.sweep.pins import PIN, HexWords, Standing, belongs, hex_holders, line_of
 from renamer.sweep.pins_context import Contexts
 
 
@@ -122,7 +123,7 @@ def stale_history_pins(project: LoadedProject, paths: Collection[str], holding_n
     for holder, words in files.words.items():
         data = files.data[holder]
         lines: list[str] | None = None
-        for start, _end, token in words:
+        for start, end, token in words:
             if token not in needles:
                 continue
             line_no, column, text = line_of(data, start)
@@ -136,12 +137,13 @@ def stale_history_pins(project: LoadedProject, paths: Collection[str], holding_n
             if project.classifier.line_exemptions(holder, lines, [line_no - 1]):
                 continue
             path, algorithm, where = owners[0]
-            written = data[start:start + len(token)].decode("ascii")
+            dress = files.dresses[holder][start]
+            written = data[start:end].decode("ascii")
             today = now[path].get(algorithm)
-            current = cased(today, written) if today else ""
+            current = dress.write(bytes.fromhex(today)) if today else ""
             state = f"its digest is now {current}" if today else "it is gone from the work tree"
-            note = (f"a stale {SHOWN[algorithm]} of {path} as it was {where}, bytes this move replaced: "
-                    f"{state}; update it (sweep --update-pins where its format is certain), or keep it "
-                    "with a reason")
+            note = (f"a stale {shown(algorithm, dress)} of {path} as it was {where}, bytes this move "
+                    f"replaced: {state}; update it (sweep --update-pins where its format is certain), or "
+                    "keep it with a reason")
             out.append(Reference(holder, line_no, column, written, current, RESIDUAL, PIN, note, text))
     return out

@@ -94,7 +94,7 @@ def test_copies_inside_a_live_folder_stay_records(repo: Callable[..., Path], run
              "backups/db-2024.dump": "ana-ml2\n"}
     root = repo(files, config=None, allowlist=None)
     done = init_and_commit(root, run, PAIRS)
-    assert "  backups/**  (backups/compose.yml)" in done.stdout, done.stdout
+    assert "  backups/**  (backups/compose.yml: live configuration)" in done.stdout, done.stdout
     assert "Could not classify" not in done.stdout, done.stdout
     assert run(root, "sweep", "--commit").exit_code == 0
     for rel in ("backups/compose.yml", "backups/README.md", "etc/hosts", "etc/ssh/ssh_config"):

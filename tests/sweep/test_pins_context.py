@@ -3,11 +3,12 @@ tests/cli/test_pins_that_still_hold.py)."""
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
 
-from renamer.sweep.pins_context import Contexts, resolve
+from renamer.sweep.pins_context import Contexts, resolve, sidecar_of
 
 H = "ab" * 32
 KNOWN = {"app.yaml", "backups/app.yaml", "web/app.js"}
@@ -45,3 +46,24 @@ def test_resolve_keeps_inside_the_repo() -> None:
     assert resolve("ops/sums", "../app.yaml", KNOWN) == "app.yaml"
     assert resolve("sums", "../app.yaml", KNOWN) is None
     assert resolve("sums", 42, KNOWN) is None
+
+
+@pytest.mark.parametrize(("holder", "data", "named"), [
+    pytest.param("web/app.js.sha256", f"{H}\n".encode(), "web/app.js", id="beside-its-file"),
+    pytest.param("web/app.js.SHA256", H.upper().encode(), "web/app.js", id="upper-case-no-newline"),
+    pytest.param("app.yaml.md5", b"\xef\xbb\xbf" + H[:32].encode() + b"\r\n", "app.yaml", id="bom-crlf"),
+    pytest.param("web/app.js.sha256", f"{H}  app.js\n".encode(), None, id="a-manifest-line-is-the-manifest-rule"),
+    pytest.param("web/app.js.txt", f"{H}\n".encode(), None, id="not-a-digest-suffix"),
+    pytest.param("gone.sh.sha256", f"{H}\n".encode(), None, id="no-such-file"),
+])
+def test_a_file_named_for_the_one_it_pins(holder: str, data: bytes, named: str | None) -> None:
+    assert sidecar_of(holder, data, KNOWN) == named
+
+
+def test_a_value_its_key_marks_pairs_with_its_context() -> None:
+    """Unpadded base64 is read where its key says digest, in the text and in the parsed document
+    alike, so the pin still pairs with the path beside it."""
+    unpadded = base64.b64encode(bytes(range(48))).decode()  # 64 letters, no padding: a SHA-384's size
+    text = f"app_path: backups/app.yaml\napp_sha384: {unpadded}\n"
+    line = text.splitlines()[1]
+    assert Contexts(KNOWN).named("l.yaml", text.encode(), bytes(range(48)).hex(), 0, line) == "backups/app.yaml"

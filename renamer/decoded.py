@@ -26,7 +26,10 @@ it is (`${X:-fv-ml1}.ana.lan` for `fv-ml1.ana.lan`): that text is joined to what
 (`X=db01` makes it db01.ana.lan), so rewriting it would move another name. A rename that changes
 it (`fv-ml1.fv.lan`), or a cut no edit can place, is refused `split`.
 (`${X:?word}`'s word is an error message, never joined.) Jinja's default filter joins the same way,
-`{{ host | default('ana-ml2') }}.ana.lan`, and follows the same rule.
+`{{ host | default('ana-ml2') }}.ana.lan`, and follows the same rule. The word may be quoted
+(`${X:-"ana-ml2"}`) or nested (`${X:-${Y:-ana-ml2}}`): one grammar, composed_names.py's, reads them
+(break-it round 4, finding 5). Where the repo defines the variable, sweep/composed.py decides the
+whole name over its values (and may make the domain follow).
 
 Cost: a file is looked at only when it holds a backslash right before a line end (one `in`
 test), and then only a window of the longest form around each break is matched again; for
@@ -39,7 +42,7 @@ import bisect
 import re
 from typing import Protocol
 
-from renamer import work
+from renamer import composed_names, work
 from renamer.escapes import might_escape
 from renamer.occurrences import Match
 from renamer.unicode_names import might_fold
@@ -159,22 +162,23 @@ def might_join_quotes(finder: Finder, data: bytes) -> bool:
                if needle + b'"' in data or needle + b"'" in data)
 
 
-# `${NAME:-word}` right before name characters: the default word and what follows are one word.
-_DEFAULT_JOIN = re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+):?[-=+]"
-                           rb"([A-Za-z0-9._-]+)\}\"?([A-Za-z0-9._-]+)")  # `"${X:-w}".lan` joins too
-# Jinja's `{{ host | default('ana-ml2') }}.ana.lan`: the same join, the filter's word the default.
-_JINJA_JOIN = re.compile(rb"\{\{-?[ \t]*[A-Za-z_][A-Za-z0-9_.]*[ \t]*\|[ \t]*(?:default|d)[ \t]*"
-                         rb"\([ \t]*(['\"])([A-Za-z0-9._-]+)\1[ \t]*\)[ \t]*-?\}\}([A-Za-z0-9._-]+)")
+_JOINED = re.compile(rb"[A-Za-z0-9._-]+")
 
 
 def _joins(data: bytes) -> list[tuple[int, bytes, int, bytes]]:
     """(where the word starts, the word, where the text after the brace starts, that text) of each
-    default joined to what follows it: a shell's `${X:-word}tail`, Jinja's `{{ x | default('word') }}tail`."""
+    default joined to what follows it: a shell's `${X:-word}tail` (the word quoted, `${X:-"word"}`,
+    or nested, `${X:-${Y:-word}}`), Jinja's `{{ x | default('word') }}tail` (`d("word")`,
+    `default('word', true)`, other filters after it); the grammar is composed_names.py's."""
+    if b"${" not in data and b"{{" not in data:
+        return []
     out = []
-    if b"${" in data:
-        out += [(d.start(1), d.group(1), d.start(2), d.group(2)) for d in _DEFAULT_JOIN.finditer(data)]
-    if b"{{" in data and (b"default" in data or b"d(" in data):
-        out += [(d.start(2), d.group(2), d.start(3), d.group(3)) for d in _JINJA_JOIN.finditer(data)]
+    for template in composed_names.defaults(data):
+        assert template.default is not None and template.default_span is not None
+        at = template.end + (data[template.end:template.end + 1] in (b'"', b"'"))  # `"${X:-w}".lan`
+        tail = _JOINED.match(data, at)
+        if tail is not None:
+            out.append((template.default_span[0], template.default.encode(), tail.start(), tail.group()))
     return out
 
 

@@ -19,8 +19,8 @@ import socket
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
+from renamer import composed_names, host_sets, name_starts, templated_names
 from renamer import forms as spelling
-from renamer import host_sets, name_starts, templated_names
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
 from renamer.forms import Form
@@ -60,6 +60,9 @@ class Matcher:
                                              (old for old, _ in self.addresses))
         # `ana-ml2.{{ domain }}`: an old FQDN's label before a template (sweep/templated.py decides).
         self._templated = templated_names.literals(templated_names.labels_of(self.hosts))
+        # `${NODE}.ana.lan`: a variable host part before an old FQDN's domain (sweep/composed.py decides).
+        self._tails = composed_names.tails_of(self.hosts)
+        self._composed = composed_names.literals(self._tails)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
@@ -161,6 +164,7 @@ class Matcher:
         out += self._zone_labels
         out += self._set_needles
         out += self._templated
+        out += self._composed
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
 
@@ -186,6 +190,8 @@ class Matcher:
         if host_sets.might_hold(data, self._set_needles):
             return True
         if self._templated and templated_names.might_hold(data, self._templated):
+            return True
+        if self._composed and composed_names.might_hold(data, self._composed, self._tails):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.

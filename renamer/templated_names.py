@@ -110,11 +110,15 @@ def same_domain(value: str, tail: str, domain: str) -> bool:
 
 def defined_value(line: str, variable: str) -> str | None:
     """The value `line` gives `variable`, if it defines it: `variable: value` (YAML),
-    `variable=value` (`.env`, shell, an INI inventory, a compose list's `- VAR=value`),
+    `variable=value` (`.env`, shell, an INI inventory's vars and host lines, a compose list's
+    `- VAR=value`),
     `export variable=value`, `{% set variable = 'value' %}`; quotes and a trailing comment off."""
     name = re.escape(variable)
     found = (re.match(rf"\s*(?:-\s+)?(?:export\s+)?{name}\s*[:=]\s*(.*)$", line)
-             or re.search(rf"\{{%-?\s*set\s+{name}\s*=\s*(.*?)\s*-?%\}}", line))
+             or re.search(rf"\{{%-?\s*set\s+{name}\s*=\s*(.*?)\s*-?%\}}", line)
+             # An INI inventory's host line: `ana-ml2 ansible_host=10.250.50.54 node=ana-ml2`.
+             or re.match(rf"[A-Za-z0-9_.\[\]:-]+(?:\s+[A-Za-z0-9_]+=\S+)*?\s+{name}="
+                         rf"(\"[^\"]*\"|'[^']*'|\S+)", line))
     if found is None:
         return None
     value = found.group(1).strip()

@@ -29,6 +29,7 @@ from renamer.formats import Format, format_of, zone
 from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
+from renamer.sweep.composed import composed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.key_index import KeyIndex, key_matches
@@ -111,6 +112,11 @@ REFUSED_HINTS = {
                       "is renamed: which key it reads cannot be told, so it is not rewritten; write the "
                       "path of the renamed key (or keep the reference with a keep rule or the inline "
                       "marker) and rerun the sweep"),
+    "composed-name": ("a name whose host part is a variable and whose domain is literal (`${NODE}.ana.lan`, "
+                      "`{{ inventory_hostname }}.ana.lan`, `$(hostname).ana.lan`), where no one domain is "
+                      "right for every value the variable may hold: after the move the literal domain "
+                      "would make a name that does not exist (`fv-ml1.ana.lan`); give the moved host its "
+                      "own domain variable, or keep it with a keep rule"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -181,7 +187,9 @@ class FileScanner:
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
-        self.definitions = Definitions(project.root)  # variables a templated name reads (sweep/templated.py)
+        # Variables a templated or composed name reads (sweep/templated.py): defined in live files only.
+        self.definitions = Definitions(project.root, lambda rel: project.classifier.classify(rel).status
+                                       in (CURRENT, UNCLASSIFIED))
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
 
     def scan(self, rel: str, klass: FileClass | None = None,
@@ -261,6 +269,9 @@ class FileScanner:
             matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not
                 matches = key_matches(data, rel, matches, self.keys)
+            if status != RECORD:  # a record keeps its names as they are: no domain to follow
+                matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel)
+                templated += composed
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

@@ -7,9 +7,12 @@ rename `ana-ml2 -> fv-ml1` with the FQDN's rename keeping the domain: `fv-ml1.{{
 then the new FQDN), it is a residual `templated-name` naming the variable and the file:line that
 defines it as the old domain (or the template's own default, `default('ana.lan')`,
 `${DOMAIN:-ana.lan}`); any plain match of the label inside it is refused with it (rewriting the
-label alone would leave the old domain). Where the repo defines the variable nowhere (or only
-as another template), what it holds cannot be told: a near-miss note, never silence. A variable
-the repo defines only as other domains makes no finding: the name is another machine.
+label alone would leave the old domain). A definition naming another variable (`DOMAIN=${BASE}`,
+`domain: "{{ base_domain }}"`, Terraform's `var.base`) is followed to that one's definitions
+(variable_values.py: bounded depth, cycles refused). Where the repo defines the variable nowhere
+(or only through a variable defined nowhere, or a cycle), what it holds cannot be told: a
+near-miss note saying which, never silence. A variable the repo defines only as other domains
+makes no finding: the name is another machine. Only live files define (`Definitions.live`).
 
 The definitions are asked of git (`git grep`, sweep/../vcs_status.py) once per variable and
 process, and only for a file that holds `label.{{` or `label.$` for an old FQDN's label.
@@ -18,21 +21,24 @@ process, and only for a file that holds `label.{{` or `label.$` for an old FQDN'
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
-from renamer import templated_names, vcs_status
+from renamer import templated_names, variable_values, vcs_status
 from renamer.occurrences import Match
 from renamer.templated_names import TemplatedName
-
-Definition = tuple[str, int, str]  # path, line, value
+from renamer.variable_values import Definition, Values
 
 
 class Definitions:
-    """Where the repo defines each variable (its work tree, through git grep), asked lazily."""
+    """Where the repo defines each variable (its work tree, through git grep), asked lazily; only
+    lines of files `live` accepts count (a record's old `.env` defines nothing today)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, live: Callable[[str], bool] | None = None) -> None:
         self.root = root
+        self.live = live or (lambda _: True)
         self._found: dict[str, list[Definition]] = {}
+        self._values: dict[tuple[str, str | None], Values] = {}
 
     def of(self, variable: str) -> list[Definition]:
         if variable not in self._found:
@@ -42,10 +48,64 @@ class Definitions:
             found = []
             for path, number, text in lines:
                 value = templated_names.defined_value(text, variable)
-                if value is not None:
+                if value is not None and self.live(path):
                     found.append((path, number, value))
-            self._found[variable] = found
+            self._found[variable] = found + self._terraform(variable)
         return self._found[variable]
+
+    def values(self, variable: str, near: str | None = None) -> Values:
+        """What `variable` may hold, followed through the variables its definitions name; `near`:
+        the file that reads it, whose own definitions, else its folder's (or the nearest folder
+        above with any), win over the rest of the repo's (a compose file reads its own `.env`)."""
+        scope = None if near is None else _scope(near, self.of(variable))
+        if (variable, scope) not in self._values:
+            lookup = self.of if scope is None else (lambda v: _nearest(self.of(v), near or ""))
+            self._values[(variable, scope)] = variable_values.resolve(variable, lookup)
+        return self._values[(variable, scope)]
+
+    def _terraform(self, variable: str) -> list[Definition]:
+        """`variable "NAME" { default = "value" }`: the default line of each such block."""
+        name = re.escape(variable)
+        blocks = vcs_status.worktree_lines_matching(
+            self.root, rf"^[[:space:]]*variable[[:space:]]+\"{name}\"[[:space:]]*\{{") or []
+        found = []
+        for path, number, _ in blocks:
+            if not self.live(path):
+                continue
+            try:
+                lines = (self.root / path).read_text("utf-8", "replace").splitlines()
+            except OSError:
+                continue
+            for offset, text in enumerate(lines[number:], start=number + 1):
+                if text.startswith("}"):
+                    break
+                value = templated_names.defined_value(text, "default")
+                if value is not None:
+                    found.append((path, offset, value))
+                    break
+        return found
+
+
+def _nearest(found: list[Definition], near: str) -> list[Definition]:
+    """The definitions in `near` itself, else in its folder or the nearest folder above holding
+    any, else all of them."""
+    same = [d for d in found if d[0] == near]
+    if same:
+        return same
+    folder = near.rpartition("/")[0]
+    while True:
+        here = [d for d in found if d[0].rpartition("/")[0] == folder]
+        if here or not folder:
+            return here or found
+        folder = folder.rpartition("/")[0]
+
+
+def _scope(near: str, found: list[Definition]) -> str | None:
+    """A cache key for `_nearest`: the folder (or file) whose definitions it picks."""
+    picked = _nearest(found, near)
+    if picked is found or not picked:
+        return None
+    return picked[0][0] if picked[0][0] == near else picked[0][0].rpartition("/")[0] + "/"
 
 
 # Left by templated_matches for the caller: (start, the name as written, what it may be, why).
@@ -66,7 +126,8 @@ def templated_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
     for name in templated_names.find(data, labels):
         if any(m.refused is not None and m.start < name.end and name.start < m.end for m in matches):
             continue  # inside a range or a split already: one residual is enough
-        known = [d for d in definitions.of(name.variable) if not _templated(d[2])]
+        values = definitions.values(name.variable)
+        known = [(r.value, r.why()) for r in values.found]
         for old, new, domain in name.candidates:
             why = _why(name, old, domain, known)
             label = old[:len(old) - len(domain) - 1]
@@ -79,9 +140,10 @@ def templated_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
                 break
             if not known:
                 held = domain[:len(domain) - len(name.tail)] if name.tail else domain
+                unknown = (values.unknown[0] if values.unknown
+                           else f"`{name.variable}` is defined nowhere in the repo")
                 notes.append((name.start, name.text, old,
-                              f"templated: `{name.variable}` is defined nowhere in the repo; where it holds "
-                              f"{held}, this is {old}"))
+                              f"templated: {unknown}; where it holds {held}, this is {old}"))
                 break
     if not added:
         return matches, notes
@@ -89,19 +151,15 @@ def templated_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
     return sorted([*kept, *added], key=lambda m: m.start), notes
 
 
-def _why(name: TemplatedName, old: str, domain: str, known: list[Definition]) -> str | None:
-    """Why `name` is `old` (the variable, then `name.tail`, spelling `domain`): the definition, or
-    where the repo defines it nowhere the template's default, that makes it so."""
-    for path, line, value in known:
+def _why(name: TemplatedName, old: str, domain: str, known: list[tuple[str, str]]) -> str | None:
+    """Why `name` is `old` (the variable, then `name.tail`, spelling `domain`): the definitions, or
+    where the repo defines it nowhere the template's default, that make it so."""
+    for value, why in known:
         if templated_names.same_domain(value, name.tail, domain):
-            return f"{name.text} is {old}: `{name.variable}` is {value} at {path}:{line}"
+            return f"{name.text} is {old}: {why}"
     default = name.default
     if not known and default is not None and templated_names.same_domain(default, name.tail, domain):
         return (f"{name.text} is {old}: `{name.variable}` is defined nowhere in the repo and its default "
                 f"is {name.default}")
     return None
 
-
-def _templated(value: str) -> bool:
-    """A value that is a template itself (`{{ base }}`, `${BASE}`): what it holds is unknown."""
-    return "{{" in value or "${" in value or value.startswith("$")

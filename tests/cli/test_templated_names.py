@@ -129,3 +129,68 @@ def test_a_label_rename_keeping_the_domain_is_rewritten(repo: Callable[..., Path
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "task.yml").read_text() == "h: fv-ml1.{{ domain }}\n"
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+# Break-it round 4, finding 4: the domain variable defined through another variable was "defined
+# nowhere" (or, for Terraform's `var.base`, read as the literal text `var.base`: no finding at all).
+THROUGH = [
+    pytest.param({"stack/.env": "BASE=ana.lan\nDOMAIN=${BASE}\n"}, "stack/compose.yml",
+                 "services:\n  web:\n    environment:\n      - URL=https://ana-ml2.${DOMAIN}/\n",
+                 ["`DOMAIN` is ${BASE} at stack/.env:2", "`BASE` is ana.lan at stack/.env:1"], id="env-through-env"),
+    pytest.param({"group_vars/all.yml": 'base_domain: ana.lan\ndomain: "{{ base_domain }}"\n'},
+                 "roles/web/templates/site.conf.j2", "server_name ana-ml2.{{ domain }};\n",
+                 ["`domain` is {{ base_domain }} at group_vars/all.yml:2", "`base_domain` is ana.lan"],
+                 id="group-vars-through-jinja"),
+    pytest.param({"variables.tf": 'variable "base" {\n  type    = string\n  default = "ana.lan"\n}\n',
+                  "locals.tf": "locals {\n  domain = var.base\n}\n"}, "main.tf",
+                 'output "url" {\n  value = "https://ana-ml2.${local.domain}/"\n}\n',
+                 ["`domain` is var.base at locals.tf:2", "`base` is ana.lan at variables.tf:3"],
+                 id="terraform-local-through-a-variable-default"),
+    pytest.param({"a.env": "SUB=ana\r\nDOMAIN=${SUB}.lan\r\n"}, "run.sh", "ssh root@ana-ml2.$DOMAIN\r\n",
+                 ["`DOMAIN` is ${SUB}.lan at a.env:2", "`SUB` is ana at a.env:1"], id="a-value-built-from-a-variable-crlf"),
+    pytest.param({"a.env": "DOMAIN=${BASE:-ana.lan}\n"}, "run.sh", "H=ana-ml2.${DOMAIN}\n",
+                 ["`DOMAIN` is ${BASE:-ana.lan} at a.env:1"], id="through-a-default-defined-nowhere"),
+    pytest.param({"a.env": "A=${B}\nB=${C}\nC=ana.lan\n"}, "run.sh", "H=ana-ml2.${A}\n",
+                 ["`A` is ${B} at a.env:1", "`B` is ${C} at a.env:2", "`C` is ana.lan at a.env:3"], id="three-deep"),
+]
+
+
+@pytest.mark.parametrize(("defs", "path", "content", "said"), THROUGH)
+def test_a_domain_variable_defined_through_another_is_followed(
+        defs: dict[str, str], path: str, content: str, said: list[str],
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({**defs, path: content}, config=MOVED, allowlist=ALLOW)
+    found = [f for f in _findings(root, run) if f["path"] == path]
+    assert [f["reason"] for f in found] == ["templated-name"], found
+    assert all(s in str(found[0]["note"]) for s in said), found[0]["note"]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / path).read_bytes().decode() == content
+    assert run(root, "verify", "--strict").exit_code == 1
+
+
+@pytest.mark.parametrize(("defs", "said"), [
+    pytest.param({"a.env": "DOMAIN=${BASE}\nBASE=${DOMAIN}\n"}, "is defined through a cycle", id="a-cycle"),
+    pytest.param({"a.env": "DOMAIN=${BASE}\n"}, "`DOMAIN` is ${BASE} at a.env:1 and `BASE` is defined nowhere",
+                 id="to-a-variable-defined-nowhere"),
+    pytest.param({"a.env": "".join(f"V{i}=${{V{i + 1}}}\n" for i in range(12)) + "V12=ana.lan\n"},
+                 "more than 8 variables", id="too-deep"),
+    pytest.param({"a.env": "DOMAIN=$(cat /etc/domain)\n"}, "computed when it runs", id="computed"),
+])
+def test_a_domain_that_cannot_be_followed_says_why(defs: dict[str, str], said: str, repo: Callable[..., Path],
+                                                   run: Callable[..., Result]) -> None:
+    variable = "V0" if "V0" in defs["a.env"] else "DOMAIN"
+    root = repo({**defs, "run.sh": f"H=ana-ml2.${{{variable}}}\n"}, config=LABEL_ONLY, allowlist=ALLOW)
+    checked = run(root, "verify")
+    assert checked.exit_code == 0, checked.stdout
+    assert "near-miss" in checked.stdout and said in checked.stdout, checked.stdout
+    assert "defined nowhere in the repo; where" not in checked.stdout or "BASE" in said
+    assert run(root, "verify", "--strict").exit_code == 1
+
+
+def test_a_domain_variable_defined_through_another_domain_is_another_machine(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"a.env": "BASE=other.lan\nDOMAIN=${BASE}\n", "run.sh": "H=ana-ml2.${DOMAIN}\n"}
+    root = repo(files, config=MOVED, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "run.sh").read_text() == "H=fv-ml1.${DOMAIN}\n"
+    assert run(root, "verify", "--strict").exit_code == 0

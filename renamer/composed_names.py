@@ -1,0 +1,232 @@
+"""Names whose host part is a variable and whose domain is literal: `${NODE}.ana.lan`.
+
+`URL=https://${NODE}.ana.lan/` beside `NODE=ana-ml2`, `{{ inventory_hostname }}.ana.lan`,
+Puppet's `%{hostname}.ana.lan`, a shell's `$(hostname).ana.lan`: the host part follows its
+definition (`NODE=fv-ml1` after the sweep), the literal domain stays, and where the rename moves
+the host to another domain (`ana-ml2.ana.lan -> fv-ml1.fv.lan`) the result names nothing
+(`fv-ml1.ana.lan`). This module is the grammar: the templates a host part may be (with their
+default words, quoted or nested: `${X:-"ana-ml2"}`, `${X:-${Y:-ana-ml2}}`,
+`{{ x | default('ana-ml2', true) }}`), and where one stands before `.` and a domain of interest.
+What the variable holds, and what follows, is sweep/composed.py's. Pure: bytes in, spans out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+# Variables whose value is the machine's (or the play's host's) own name: every host of the fleet,
+# the renamed one included.
+HOST_BUILTINS = frozenset({"inventory_hostname", "inventory_hostname_short", "ansible_hostname",
+                           "ansible_nodename", "HOSTNAME", "HOST", "hostname", "nodename", "certname"})
+_KEEPING = frozenset({"default", "d", "lower", "upper", "trim", "string", "mandatory"})
+
+_IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
+_START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])")
+_SHELL_HEAD = re.compile(rb"\$\{(" + _IDENT + rb"(?:\." + _IDENT + rb")*|[0-9]+)")
+_SHELL_OP = re.compile(rb":?[-=+?]")
+_WORD = re.compile(rb"[A-Za-z0-9._-]*")
+_ARGUMENTS = rb"(?:\((?:[^()'\"\n]|'[^'\n]*'|\"[^\"\n]*\")*\))?"  # a filter's `(...)`, quotes skipped
+_JINJA = re.compile(rb"\{\{-?[ \t]*\.?(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*"
+                    rb"(?P<filters>(?:\|[ \t]*" + _IDENT + rb"[ \t]*" + _ARGUMENTS + rb"[ \t]*)*)"
+                    rb"-?\}\}")
+_JINJA_DEFAULT = re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[A-Za-z0-9._-]*)\1"
+                            rb"[ \t]*(?:,[ \t]*(?:true|True|false|False|boolean[ \t]*=[ \t]*\w+)[ \t]*)?\)")
+_JINJA_FILTER = re.compile(rb"\|[ \t]*(?P<name>" + _IDENT + rb")")
+_PUPPET = re.compile(rb"%\{(?:::)?(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb")*)\}")
+_COMMAND = re.compile(rb"\$\([ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*\)"
+                      rb"|`[ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*`")
+_BARE = re.compile(rb"\$(" + _IDENT + rb")")
+_LABEL = re.compile(rb"[A-Za-z0-9-]*")
+_NAME_BYTE = re.compile(rb"[A-Za-z0-9_-]")
+_LEFT = re.compile(rb"[A-Za-z0-9_.-]")
+
+
+@dataclass(frozen=True)
+class Template:
+    """A template at [start, end): the variables it reads (outermost first), its default word and
+    where the word stands, the host-valued builtin it reads, whether its filters keep the text."""
+
+    start: int
+    end: int
+    variables: tuple[str, ...]
+    default: str | None = None
+    default_span: tuple[int, int] | None = None
+    builtin: str | None = None
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class ComposedName:
+    """`prefix` + a template + `suffix`, a dot, and `tail` (a domain of interest) at [start, end)."""
+
+    start: int
+    end: int
+    template: Template
+    prefix: str
+    suffix: str
+    tail: str
+    tail_start: int
+    text: str
+
+
+def _builtin(name: str) -> str | None:
+    return name if name in HOST_BUILTINS else None
+
+
+def template_at(data: bytes, pos: int, depth: int = 0) -> Template | None:
+    """The template starting at `pos`, if one does."""
+    head = data[pos:pos + 2]
+    if head == b"${":
+        return _shell(data, pos, depth)
+    if head == b"{{":
+        return _jinja(data, pos)
+    if head == b"%{":
+        found = _PUPPET.match(data, pos)
+        if found is None:
+            return None
+        name = found.group("var").decode().rsplit(".", 1)[-1]  # `facts.hostname`, `::hostname`
+        return Template(pos, found.end(), (name,), builtin=_builtin(name))
+    if head == b"$(" or head[:1] == b"`":
+        command = _COMMAND.match(data, pos)
+        return Template(pos, command.end(), (), builtin="hostname") if command else None
+    bare = _BARE.match(data, pos)
+    if bare is None:
+        return None
+    name = bare.group(1).decode()
+    return Template(pos, bare.end(), (name,), builtin=_builtin(name))
+
+
+def _shell(data: bytes, pos: int, depth: int) -> Template | None:
+    """`${X}`, `${X:-word}` (`-`, `=`, `+`, colon or not; the word quoted or a nested `${Y:-...}`),
+    `${var.x}` (Terraform): the innermost word is the default."""
+    head = _SHELL_HEAD.match(data, pos)
+    if head is None:
+        return None
+    name = head.group(1).decode().rsplit(".", 1)[-1]
+    at = head.end()
+    if data[at:at + 1] == b"}":
+        return Template(pos, at + 1, (name,), builtin=_builtin(name))
+    op = _SHELL_OP.match(data, at)
+    if op is None:
+        return None
+    at = op.end()
+    if data.startswith(b"${", at):
+        inner = _shell(data, at, depth + 1) if depth < 4 else None
+        if inner is None or data[inner.end:inner.end + 1] != b"}":
+            return None
+        return Template(pos, inner.end + 1, (name, *inner.variables), inner.default, inner.default_span,
+                        inner.builtin or _builtin(name))
+    quote = data[at:at + 1] if data[at:at + 1] in (b"'", b'"') else b""
+    word = _WORD.match(data, at + len(quote))
+    if word is None:
+        return None
+    close = word.end() + len(quote)
+    if (quote and data[word.end():close] != quote) or data[close:close + 1] != b"}":
+        return None
+    if op.group().endswith(b"?"):  # `${X:?message}`: the word is an error message, never a value
+        return Template(pos, close + 1, (name,), builtin=_builtin(name))
+    return Template(pos, close + 1, (name,), word.group().decode(), word.span(), _builtin(name))
+
+
+def _jinja(data: bytes, pos: int) -> Template | None:
+    found = _JINJA.match(data, pos)
+    if found is None:
+        return None
+    name = found.group("var").decode().rsplit(".", 1)[-1]  # `site.domain`, Helm's `.Values.node`
+    filters = found.group("filters")
+    exact = all(f.group("name").decode() in _KEEPING for f in _JINJA_FILTER.finditer(filters))
+    default = _JINJA_DEFAULT.search(filters)
+    if default is None:
+        return Template(pos, found.end(), (name,), builtin=_builtin(name), exact=exact)
+    offset = found.start("filters")
+    span = (offset + default.start("value"), offset + default.end("value"))
+    return Template(pos, found.end(), (name,), default.group("value").decode(), span, _builtin(name), exact)
+
+
+def templates(data: bytes) -> Iterator[Template]:
+    """Every template in `data`, in order (one inside another's default is its own)."""
+    for start in _START.finditer(data):
+        found = template_at(data, start.start())
+        if found is not None:
+            yield found
+
+
+_DEFAULT_START = re.compile(rb"\$\{|\{\{")
+
+
+def defaults(data: bytes) -> Iterator[Template]:
+    """Every shell or Jinja template with a default word, in order (the outermost of a nest)."""
+    last = -1
+    for start in _DEFAULT_START.finditer(data):
+        if start.start() < last:
+            continue  # inside a nest already read: `${Y:-...}` of `${X:-${Y:-...}}`
+        found = template_at(data, start.start())
+        if found is not None and found.default_span is not None:
+            last = found.end
+            yield found
+
+
+def tails_of(hosts: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """The domains a composed name may end in: each old FQDN's labels after its first
+    (`ana.lan` for ana-ml2.ana.lan), and each old name with a dot that is a domain renamed
+    itself (`ana.lan -> fv.lan`: its first label is no old host name)."""
+    olds = {old.rstrip(".") for old, _ in hosts}
+    out: set[str] = set()
+    for old in olds:
+        labels = old.split(".")
+        if len(labels) > 1:
+            out.add(".".join(labels[1:]))
+            if labels[0] not in olds:
+                out.add(old)
+    return tuple(sorted(out, key=lambda t: (-len(t), t)))
+
+
+def literals(tails: Iterable[str]) -> tuple[bytes, ...]:
+    """One of these is in every file holding a composed name."""
+    return tuple(sorted({b"." + tail.encode() for tail in tails}))
+
+
+def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) -> bool:
+    """Does `data` hold a composed name? (A needle first: most files hold none.)"""
+    return any(needle in data for needle in needles) and bool(find(data, tails))
+
+
+def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
+    """Every template standing as a host part before `.` and one of `tails` (longest first), the
+    name ending there."""
+    encoded = [(tail, tail.encode()) for tail in tails]
+    out = []
+    for template in templates(data):
+        suffix = _LABEL.match(data, template.end)
+        at = suffix.end() if suffix is not None else template.end
+        if at == template.end and data[at:at + 1] in (b'"', b"'") and data[at + 1:at + 2] == b".":
+            at += 1  # `"${NODE}".ana.lan`: a shell joins the quoted expansion and what follows
+        if data[at:at + 1] != b".":
+            continue
+        for tail, raw in encoded:
+            end = at + 1 + len(raw)
+            if data[at + 1:end] != raw or _NAME_BYTE.match(data, end) or (
+                    data[end:end + 1] == b"." and _NAME_BYTE.match(data, end + 1)):
+                continue
+            start = _prefix_start(data, template.start)
+            if start is None:
+                break
+            out.append(ComposedName(start, end, template, data[start:template.start].decode(),
+                                    data[template.end:at].strip(b"'\"").decode(), tail, at + 1,
+                                    data[start:end].decode("utf-8", "replace")))
+            break
+    return out
+
+
+def _prefix_start(data: bytes, pos: int) -> int | None:
+    """Where the host label holding a template at `pos` starts; None where a dot or an
+    underscore before it makes the template part of a longer name (`sub.${X}.ana.lan`)."""
+    start = pos
+    while start > 0 and (data[start - 1:start].isalnum() or data[start - 1:start] == b"-") \
+            and data[start - 1] < 0x80:
+        start -= 1
+    if start > 0 and _LEFT.match(data, start - 1):
+        return None
+    return start

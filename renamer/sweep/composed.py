@@ -1,0 +1,218 @@
+"""Names whose host part is a variable and whose domain is literal (break-it round 4, findings 4, 5).
+
+`https://${NODE}.ana.lan/` beside `NODE=ana-ml2` in the stack's `.env`: the sweep rewrites the
+definition (`NODE=fv-ml1`), and where the rename moves the host to another domain
+(`ana-ml2.ana.lan -> fv-ml1.fv.lan`, or `ana-ml2 -> fv-ml1` with the domain's own `ana.lan ->
+fv.lan`) the literal `.ana.lan` left behind makes `fv-ml1.ana.lan`, a name that does not exist.
+Each such name (composed_names.py) is decided over every value its variable may hold
+(sweep/templated.py's `Definitions`, followed through other variables, the nearest first: the
+file's own definitions, else its folder's or the nearest folder above with any, as a compose
+file reads its own `.env`, else the whole repo's; a default word, `${X:-ana-ml2}`,
+`{{ x | default('ana-ml2') }}`, is one more value):
+
+* every value known, and one new domain right for all of them (each value is a renamed host
+  moving there, or the domain itself is renamed): the literal domain follows (`${NODE}.fv.lan`),
+  and a default word with it (`${X:-"fv-ml1"}.fv.lan`, quotes and nesting kept);
+* a value the move takes elsewhere beside one it does not (`NODE=db01` in another stack), a
+  value that cannot be told (defined nowhere, computed when it runs) beside a renamed one, or a
+  variable that is the machine's own name (`{{ inventory_hostname }}`, `$(hostname)`,
+  `%{hostname}`: every host, the renamed one too): a residual `composed-name` naming the
+  definitions, which verify fails on;
+* nothing known and nothing certain: a near-miss note where a renamed host would break it.
+
+A default whose variable the repo defines nowhere stays decoded.py's (`split` where the domain
+changes: the variable may hold any name from the environment).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from renamer import composed_names
+from renamer.composed_names import ComposedName
+from renamer.occurrences import Match
+from renamer.sweep.templated import Note
+from renamer.variable_values import Values
+
+REASON = "composed-name"
+
+
+class Known(Protocol):
+    """What the repo gives a variable (sweep/templated.py's `Definitions`)."""
+
+    def values(self, variable: str, near: str | None = None) -> Values: ...
+
+
+@dataclass(frozen=True)
+class _Value:
+    value: str
+    why: str  # where the repo gives it
+
+
+def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                     definitions: Known, rel: str = "") -> tuple[list[Match], list[Note]]:
+    """`matches` with each composed name decided: its literal domain (and default word) rewritten
+    where one new domain is right for every value, else refused `composed-name`; and a note
+    for each one whose values cannot be told but a renamed host would break."""
+    tails = composed_names.tails_of(hosts)
+    if not tails or not composed_names.might_hold(data, composed_names.literals(tails), tails):
+        return matches, []
+    renamed = dict(hosts)
+    added: list[Match] = []
+    replaced: list[tuple[int, int]] = []
+    notes: list[Note] = []
+    for name in composed_names.find(data, tails):
+        if any(m.refused not in (None, "split") and m.start < name.end and name.start < m.end
+               for m in matches):
+            continue  # a range, a pattern, a templated name: one residual is enough
+        decided = _decide(name, renamed, definitions, rel)
+        if decided is None:
+            continue
+        if isinstance(decided, tuple):
+            notes.append((name.start, name.text, *decided))
+            continue
+        added += decided
+        replaced.append((name.start, name.end))
+    if not added:
+        return matches, notes
+    kept = [m for m in matches if not any(start < m.end and m.start < end for start, end in replaced)]
+    return sorted([*kept, *added], key=lambda m: m.start), notes
+
+
+def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
+            rel: str) -> list[Match] | tuple[str, str] | None:
+    """The edits or the refusal for `name`, a note (the old name it may be, why), or None."""
+    template = name.template
+    if template.builtin is not None and template.default is None:
+        return _builtin(name, renamed)
+    values: list[_Value] = []
+    unknown: list[str] = []
+    for variable in template.variables:
+        found = definitions.values(variable, rel or None)
+        values += [_Value(r.value.strip(), r.why()) for r in found.found]
+        if not found.found:
+            unknown += found.unknown
+    if template.default is not None:
+        if unknown and not values:
+            return None  # `${X:-ana-ml2}.ana.lan`, X from the environment: decoded.py's split
+        values.append(_Value(template.default, f"the default is {template.default}"))
+    if not template.exact:
+        unknown.append(f"`{template.variables[0]}` goes through a filter that changes it")
+    needs = {v.value: _need(renamed, name, v.value) for v in values}
+    broken = [v for v in values if needs[v.value] != ""]
+    if not broken:
+        if values:
+            return None
+        movers = _movers(name, renamed)
+        if not movers:
+            return None
+        old, new = movers[0]
+        return old, (f"composed: {unknown[0] if unknown else 'what it holds cannot be told'}; where it holds "
+                     f"{_value_of(name, old)}, {name.text} is {old}, renamed {new}, and would read "
+                     f"{_after(name, renamed, _value_of(name, old))}.{name.tail}")
+    first = broken[0]
+    old = f"{name.prefix}{first.value}{name.suffix}.{name.tail}"
+    new = _new_name(renamed, f"{name.prefix}{first.value}{name.suffix}", name.tail)
+    targets = set(needs.values())
+    if unknown or len(targets) != 1 or None in targets:
+        why = _refusal(name, renamed, values, needs, unknown)
+        return [Match(name.start, name.end, old, new, "host", refused=REASON, note=why)]
+    [target] = targets
+    assert target is not None
+    edits = [Match(name.tail_start - 1, name.end, f".{name.tail}", f".{target}", "host")]
+    if template.default is not None and template.default_span is not None:
+        word = renamed.get(template.default, template.default)
+        if word != template.default:
+            start, end = template.default_span
+            edits.append(Match(start, end, template.default, word, "host"))
+    return sorted(edits, key=lambda m: m.start)
+
+
+def _need(renamed: dict[str, str], name: ComposedName, value: str) -> str | None:
+    """The domain `name` must end in for `value` to make its new name: "" where the literal one
+    stays right, None where no domain can (the host part itself would read wrong)."""
+    # A value that is already a new name (the definition rewritten, verify after the sweep) is
+    # read as the old host it was: `NODE=fv-ml1` beside `${NODE}.ana.lan` still names nothing.
+    source = value if value in renamed else _reverse(renamed).get(value, value)
+    host = f"{name.prefix}{source}{name.suffix}"
+    expected = _new_name(renamed, host, name.tail)
+    after = _after(name, renamed, source)
+    if expected == f"{after}.{name.tail}":
+        return ""
+    if expected.startswith(f"{after}."):
+        return expected[len(after) + 1:]
+    return None
+
+
+def _reverse(renamed: dict[str, str]) -> dict[str, str]:
+    return {new: old for old, new in renamed.items()}
+
+
+def _after(name: ComposedName, renamed: dict[str, str], value: str) -> str:
+    """The host part once the sweep has rewritten the value where it is defined."""
+    return f"{name.prefix}{renamed.get(value, value)}{name.suffix}"
+
+
+def _new_name(renamed: dict[str, str], host: str, tail: str) -> str:
+    """What `host.tail` becomes: its own rename, else its host's rename in the domain's new name
+    (or the same domain); a host the move does not rename keeps its name."""
+    full = f"{host}.{tail}"
+    if full in renamed:
+        return renamed[full]
+    if host in renamed:
+        return f"{renamed[host]}.{renamed.get(tail, tail)}"
+    return full
+
+
+def _movers(name: ComposedName, renamed: dict[str, str]) -> list[tuple[str, str]]:
+    """Renamed hosts that, held by the variable, would make `name` a name that does not exist."""
+    out = []
+    for old in renamed:
+        host = old[:-len(name.tail) - 1] if old.endswith(f".{name.tail}") else None
+        if host is None and name.tail in renamed and "." not in old:
+            host = old  # a short name under a domain renamed itself
+        if host is None or not (host.startswith(name.prefix) and host.endswith(name.suffix)):
+            continue
+        value = host[len(name.prefix):len(host) - len(name.suffix)]
+        if value and _need(renamed, name, value) != "":
+            out.append((f"{host}.{name.tail}", _new_name(renamed, host, name.tail)))
+    return out
+
+
+def _value_of(name: ComposedName, full: str) -> str:
+    host = full[:-len(name.tail) - 1]
+    return host[len(name.prefix):len(host) - len(name.suffix)]
+
+
+def _builtin(name: ComposedName, renamed: dict[str, str]) -> list[Match] | None:
+    """`{{ inventory_hostname }}.ana.lan`, `$(hostname).ana.lan`: the variable is each host's own
+    name, so a host the move takes to another domain makes a name that does not exist there."""
+    movers = _movers(name, renamed)
+    if not movers:
+        return None
+    old, new = movers[0]
+    value = _value_of(name, old)
+    why = (f"{name.text}: `{name.template.builtin}` is each host's own name; on {value} (renamed "
+           f"{new}) it reads {_after(name, renamed, value)}.{name.tail}, a name that does not exist; "
+           f"use the host's own domain variable, or keep it with a keep rule where no moved host reads it")
+    return [Match(name.start, name.end, old, new, "host", refused=REASON, note=why)]
+
+
+def _refusal(name: ComposedName, renamed: dict[str, str], values: list[_Value],
+             needs: dict[str, str | None], unknown: list[str]) -> str:
+    """Why no one literal domain is right: each value, what it needs, where it is defined."""
+    parts = []
+    for v in values:
+        need = needs[v.value]
+        full = f"{name.prefix}{v.value}{name.suffix}.{name.tail}"
+        if need == "":
+            parts.append(f"{v.why}: {full} keeps .{name.tail}")
+        elif need is None:
+            parts.append(f"{v.why}: {full} cannot follow by its domain")
+        else:
+            new = _new_name(renamed, f"{name.prefix}{v.value}{name.suffix}", name.tail)
+            parts.append(f"{v.why}: {full} becomes {new}")
+    parts += unknown
+    return (f"{name.text}: no one domain is right for every value: " + "; ".join(parts)
+            + f"; after the sweep the literal .{name.tail} would make a name that does not exist")

@@ -60,6 +60,8 @@ class Finder(Protocol):
 
     def find(self, data: bytes) -> list[Match]: ...
 
+    def might_hold_zone_label(self, data: bytes) -> bool: ...
+
 
 def might_decode(finder: Finder, data: bytes) -> bool:
     """Could a decoded reading spell an old value the bytes do not: quotes inside one word or a

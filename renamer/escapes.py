@@ -39,6 +39,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -72,6 +73,8 @@ class Finder(Protocol):
     needles: tuple[bytes, ...]
 
     def find(self, data: bytes) -> list[Match]: ...
+
+    def might_hold_zone_label(self, data: bytes) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,10 @@ def might_escape(finder: Finder, data: bytes) -> bool:
         return False
     if _might_backslash(finder, data):
         return True
+    # A zone's relative owner spelled with escapes (`\\097na-ml2` under `$ORIGIN ana.lan.`): the
+    # name an old FQDN's first label makes, which is no needle (sweep/zone_rules.py reads it).
+    if b"\\" in data and finder.might_hold_zone_label(data):
+        return True
     # The octal and the decimal reading of `\\055` both: which one the file's format uses is not
     # known before the file is classified (a prefilter may over-approximate).
     readings = [False, True] if _THREE_DIGITS.search(data) else [False]
@@ -201,7 +208,8 @@ def _might_backslash(finder: Finder, data: bytes) -> bool:
 _BACKSLASHED = re.compile(rb"\\\\|\\(?=[A-Za-z0-9._:-])")
 
 
-def _backslashed(finder: Finder, data: bytes, matches: list[Match]) -> list[Match]:
+def _backslashed(finder: Finder, data: bytes, matches: list[Match],
+                 decided: Sequence[tuple[int, int]]) -> list[Match]:
     """`matches` with the old values only the reading without those backslashes spells added,
     refused `encoded` (a C or Python string reads `\\n` as a newline: never certain), where no
     match already stands."""
@@ -223,25 +231,30 @@ def _backslashed(finder: Finder, data: bytes, matches: list[Match]) -> list[Matc
         if first >= last:
             continue  # no backslash inside: the bytes spell it (or it is another name there)
         start, end = d.start + first, d.end + last
-        if any(m.start < end and start < m.end for m in matches):
+        if any(m.start < end and start < m.end for m in matches) or _overlaps(decided, start, end):
             continue
         added.append(Match(start, end, data[start:end].decode("utf-8", "replace"), d.new, d.kind,
                            d.derived, d.refused if d.refused is not None else ENCODED, d.kept))
     return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
 
-def escaped_matches(finder: Finder, data: bytes, matches: list[Match], *,
-                    decodes: tuple[str, ...], decimal: bool = False) -> list[Match]:
+def escaped_matches(finder: Finder, data: bytes, matches: list[Match], *, decodes: tuple[str, ...],
+                    decimal: bool = False, decided: Sequence[tuple[int, int]] = ()) -> list[Match]:
     """`matches` as the decoded reading has them: occurrences spelled with escapes added
     (rewritten in style where that is certain, else refused `encoded`), and matches an escape
     continues refused. `decodes`: the escape styles the file's format decodes wherever they
     stand; `decimal`: names are in presentation format (a zone file, a name server's
-    configuration), where `\\DDD` is decimal (RFC 1035 5.1)."""
-    return _backslashed(finder, data, _escaped(finder, data, matches, decodes, decimal))
+    configuration), where `\\DDD` is decimal (RFC 1035 5.1); `decided`: the spans of a zone's
+    names that its rules read decoded and decided already (sweep/zone_rules.py), left as they are."""
+    return _backslashed(finder, data, _escaped(finder, data, matches, decodes, decimal, decided), decided)
+
+
+def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return any(a < end and start < b for a, b in spans)
 
 
 def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[str, ...],
-             decimal: bool) -> list[Match]:
+             decimal: bool, decided: Sequence[tuple[int, int]]) -> list[Match]:
     if not might_hold_escape(data):
         return matches
     escapes = _escapes(data, decimal)
@@ -267,7 +280,9 @@ def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[s
         first = bisect.bisect_left(positions, d.start)
         last = bisect.bisect_left(positions, d.end)
         inside = escapes[first:last]
-        found.append((d.start + removed[first], d.end + removed[last], inside, d))
+        start, end = d.start + removed[first], d.end + removed[last]
+        if not _overlaps(decided, start, end):
+            found.append((start, end, inside, d))
     # A reading that only drops backslashes before ordinary characters loses to the bytes: a
     # regex's `ana\\-ml2` is its own spelling (forms.py), rewritten `fv\\-ml1`.
     found = [f for f in found if not (f[2] and all(e.style == "lit" for e in f[2]) and any(
@@ -277,7 +292,7 @@ def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[s
     for m in matches:
         if (m.start, m.end) in spans or any(s < m.end and m.start < e for s, e, inside, _ in found if inside):
             continue  # the decoded reading has it (added below), or spells it with escapes
-        touching = _touching(escapes, starts, m)
+        touching = _touching(escapes, starts, m) if not _overlaps(decided, m.start, m.end) else []
         if touching and all(e.style in decodes for e in touching):
             continue  # certainly another name once decoded: JSON's `x\u002dana-ml2` is x-ana-ml2
         if touching and m.refused is None and m.kept is None:

@@ -24,7 +24,7 @@ from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
 from renamer.forms import Form
-from renamer.names import IPAddress, IPNetwork, reverse_name, reverse_zone
+from renamer.names import IPAddress, IPNetwork, presentation_decoded, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges
 from renamer.patterns import FEW, PatternHit, find_patterns, fragments, quantified
 
@@ -183,7 +183,7 @@ class Matcher:
             return True
         if b"$GENERATE" in data or b"$generate" in data:
             return True  # `$GENERATE 50-60 dyn-$ A 10.250.50.$` holds 10.250.50.54 (sweep/zone_rules.py)
-        if self._zone_labels and _holds_zone_label(data, self._zone_labels):
+        if self.might_hold_zone_label(data):
             return True
         if self._mapped_scan and _holds_mapped(data):
             return True
@@ -196,6 +196,20 @@ class Matcher:
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
+
+    @property
+    def zone_labels(self) -> tuple[bytes, ...]:
+        """The first label of each old FQDN: a zone's relative owner under that FQDN's domain."""
+        return self._zone_labels
+
+    def might_hold_zone_label(self, data: bytes) -> bool:
+        """Zone-like data holding an old FQDN's first label, as written or with a zone's escapes
+        decoded (`\\097na-ml2`, `ana\\-ml2`: formats/zone_names.py reads names so)."""
+        if not self._zone_labels:
+            return False
+        if _holds_zone_label(data, self._zone_labels):
+            return True
+        return b"\\" in data and _holds_zone_label(presentation_decoded(data), self._zone_labels)
 
     def _patterns(self, data: bytes) -> list[PatternHit]:
         """find_patterns, asked once per file: the first pass's answer is the full scan's."""

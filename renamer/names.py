@@ -79,3 +79,54 @@ def reverse_zone(network: IPNetwork) -> str | None:
         return None
     nibbles = network.network_address.exploded.replace(":", "")[: network.prefixlen // 4]
     return ".".join(reversed(nibbles)) + ".ip6.arpa"
+
+
+# RFC 1035 5.1's presentation format (zone files, a name server's configuration): `\DDD` is the
+# byte of DECIMAL value DDD, `\X` the character X itself, so `ana\-ml2`, `\097na-ml2` and
+# `ana\045ml2` are all the name ana-ml2.
+_PRESENTATION_ESCAPE = re.compile(rb"\\(?:([0-9]{3})|(.))", re.DOTALL)
+# What a decoded host name holds: letters, digits, `-`, `_`, a wildcard `*` (`\.`, an escaped
+# dot, is a dot inside a label: no host name a rename can match).
+_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_*")
+
+
+def presentation_decoded(data: bytes) -> bytes:
+    """`data` with every presentation-format escape decoded (a prefilter's reading)."""
+    if b"\\" not in data:
+        return data
+    return _PRESENTATION_ESCAPE.sub(_decoded_escape, data)
+
+
+def _decoded_escape(x: re.Match[bytes]) -> bytes:
+    if x.group(1) is None:
+        return x.group(2)
+    value = int(x.group(1))
+    return bytes([value]) if value < 256 else x.group()  # `\256` is BIND's error: left as written
+
+
+def presentation_name(token: bytes) -> str | None:
+    """The name a presentation-format token spells, escapes decoded (`ana\\045ml2.` is
+    `ana-ml2.`), where that is a host name a rename can match: labels of letters, digits, `-`,
+    `_` and `*` joined by unescaped dots, or `@`. None for anything else: an escaped dot or
+    another character no host name holds, an escape BIND refuses (`\\256`, a lone backslash)."""
+    if token == b"@":
+        return "@"
+    out = bytearray()
+    at = 0
+    while at < len(token):
+        byte = token[at]
+        if byte == 0x5C:  # a backslash
+            x = _PRESENTATION_ESCAPE.match(token, at)
+            if x is None:
+                return None
+            decoded = _decoded_escape(x)
+            if len(decoded) != 1 or decoded[0] not in _NAME_BYTES:
+                return None
+            out += decoded
+            at = x.end()
+        elif byte in _NAME_BYTES or byte == 0x2E:
+            out.append(byte)
+            at += 1
+        else:
+            return None
+    return out.decode("ascii") if out else None

@@ -2,19 +2,16 @@
 
 A plain file is still read for zone records: zone data with no usable SOA here
 (an $INCLUDE file, a serial out of range) needs its serial bumped where the zone
-is, which renamer reports instead of doing.
+is, which renamer reports instead of doing. Only text that reads as zone records
+counts (formats/zone.holds_records): a shell comment `# a 1.2.3.4` is none.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 
-from renamer.formats import keylines
+from renamer.formats import keylines, zone
 from renamer.formats.base import UNBUMPED, BaseFormat, Serial
-
-_ZONE_RECORDS = re.compile(rb"(?im)^(?:\$ORIGIN\s|\S*[ \t]+(?:[0-9]+[ \t]+)?(?:IN[ \t]+)?"
-                           rb"(?:SOA|A|AAAA|PTR|CNAME|NS|MX|TXT|SRV)[ \t]+\S)")
 
 
 class Text(BaseFormat):
@@ -29,7 +26,7 @@ class Text(BaseFormat):
         return keylines.collision(before, after)
 
     def serial(self, data: bytes, today: dt.date) -> Serial | None:
-        return UNBUMPED if _ZONE_RECORDS.search(data) else None
+        return UNBUMPED if zone.holds_records(data) else None
 
 
 class Env(Text):

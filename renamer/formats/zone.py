@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from renamer.formats.base import UNBUMPED, BaseFormat, Serial
 
 __all__ = ["CLASS_TOKEN", "GENERIC_TYPES", "TTL_TOKEN", "bumped_serial", "entries", "find_serial",
-           "is_records", "is_zone", "placeholder_serial", "record_type", "serial_edit"]
+           "holds_records", "is_records", "is_zone", "placeholder_serial", "record_type", "serial_edit"]
 
 # RFC 1982: a serial is an unsigned 32-bit number compared in sequence space.
 SERIAL_MAX = 2**32 - 1
@@ -229,6 +229,16 @@ def is_records(data: bytes) -> bool:
     return records > 0 and classed
 
 
+def holds_records(data: bytes) -> bool:
+    """Whether data is zone records whose serial is not here to bump: a fragment (is_records),
+    or a zone whose SOA record has a serial no bump can make (out of 32 bits, a placeholder is
+    is_zone's). Only text that reads as a zone: a shell comment `# a 1.2.3.4`, an INI line
+    `ns = ns1` or a Markdown table is no record (break-it round 4, finding 9)."""
+    if is_records(data):
+        return True
+    return _maybe_zone(data) and not _FENCE.search(data) and next(_soa_serials(data), None) is not None
+
+
 def find_serial(data: bytes) -> tuple[int, int] | None:
     """The byte span of the first SOA record's serial.
 
@@ -303,7 +313,9 @@ class Zone(BaseFormat):
     dns_names = True  # owners and targets are DNS names: ANA-ML2 is ana-ml2 (RFC 4343)
 
     def claims(self, path: str, name: str, data: bytes) -> bool:
-        return is_zone(data)
+        # A fragment (records with no SOA of their own, is_records) is zone data as well: its names
+        # are DNS names, matched in any case, as in the zone that includes it.
+        return is_zone(data) or is_records(data)
 
     def serial(self, data: bytes, today: datetime.date) -> Serial | None:
         placeholder = None if find_serial(data) else placeholder_serial(data)

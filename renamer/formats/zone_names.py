@@ -5,15 +5,18 @@ be `nas.local.lab.example.` and `54` under `$ORIGIN 50.250.10.in-addr.arpa.` the
 
 BIND's rules (lib/dns/master.c): a name ending in `.` is absolute, `@` is the origin, any other
 name is relative to the current origin; `$ORIGIN` sets the origin (itself read against the one
-before it when relative); a record whose line starts with a blank has the previous owner.
+before it when relative); a record whose line starts with a blank has the previous owner. A name
+is read with its escapes decoded (RFC 1035 5.1: `ana\\-ml2`, `\\097na-ml2` and `ana\\045ml2` are all
+ana-ml2), so that every comparison, rewrite and move is made on what the name server reads; the
+spelling in the file is kept beside it (`Name.spelled`).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from renamer.formats.zone import CLASS_TOKEN, TTL_TOKEN, entries, record_type
+from renamer.names import presentation_name
 
 __all__ = ["Name", "ZoneNames", "absolute", "includes", "zone_names"]
 
@@ -28,21 +31,25 @@ _NAME_FIELDS: dict[bytes, tuple[int, ...]] = {
 _SIGNER_OUTPUT = frozenset({b"RRSIG", b"NSEC", b"NSEC3", b"NSEC3PARAM"})
 # Records whose owner name a parent's DS digest covers (RFC 4034 5.1.4), or that are that DS.
 _KEY_TYPES = frozenset({b"DNSKEY", b"CDNSKEY", b"CDS", b"DS"})
-# A plain host-name spelling: an escape, a template (`{{ host }}`, `$GENERATE`'s `$`) or a quoted
-# string is no name this module reads; the exact matcher still sees its text.
-_PLAIN = re.compile(rb"@|\*?[A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
 class Name:
-    """A name as written in the file: its span, text, role and the origin it is read against."""
+    """A name of the file: its span, what it reads (escapes decoded), role and the origin it is
+    read against, and how the file spells it where that differs (an escape)."""
 
     start: int
     end: int
-    text: str
+    text: str  # the name with its escapes decoded: `ana-ml2` for `ana\045ml2`
     role: str  # "origin" ($ORIGIN's argument) | "owner" | "rdata"
     origin: str | None  # lower case, with its final dot ("lab.example."); None when unknown
     record: tuple[int, int]  # an owner's record(s), those with the owner omitted after it included
+    spelled: str | None = None  # the bytes of the file where they hold an escape, else None
+
+    @property
+    def written(self) -> str:
+        """The name as the file spells it."""
+        return self.text if self.spelled is None else self.spelled
 
 
 @dataclass(frozen=True)
@@ -89,32 +96,34 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
     for has_owner, words in entries(data):
         tokens = [data[a:b] for a, b in words]
         if has_owner and tokens[0].startswith(b"$"):
-            if tokens[0].upper() == b"$ORIGIN" and len(tokens) > 1 and _PLAIN.fullmatch(tokens[1]):
+            if tokens[0].upper() == b"$ORIGIN" and len(tokens) > 1 and (read := _name(tokens[1])):
                 start, end = words[1]
-                names.append(Name(start, end, tokens[1].decode("ascii"), "origin", origin, (start, end)))
-                origin = absolute(tokens[1].decode("ascii"), origin)
+                names.append(Name(start, end, read[0], "origin", origin, (start, end), read[1]))
+                origin = absolute(read[0], origin)
                 first_origin = first_origin or origin
             owner_at = -1  # $INCLUDE, $GENERATE, $TTL: the next record names its owner
             continue
         i = 0
         if has_owner:
-            if not _PLAIN.fullmatch(tokens[0]):
+            read = _name(tokens[0])
+            if read is None:
                 owner_at = -1
-                # An owner written with an escape is no name read here, but what the record is
-                # still counts: a signature or a digest stands over the whole zone.
+                # An owner that is no host name (an escaped dot, a template, a quoted string) is
+                # no name read here, but what the record is still counts: a signature or a
+                # digest stands over the whole zone.
                 rest = _rest(tokens, 1)
                 kind = record_type(rest[0]) if rest else b""
                 signed = signed or kind in _SIGNER_OUTPUT
                 digested = digested or kind == b"ZONEMD"
                 continue
             start, end = words[0]
-            names.append(Name(start, end, tokens[0].decode("ascii"), "owner", origin, (start, words[-1][1])))
+            names.append(Name(start, end, read[0], "owner", origin, (start, words[-1][1]), read[1]))
             owner_at = len(names) - 1
             i = 1
         elif owner_at >= 0:
             held = names[owner_at]
             names[owner_at] = Name(held.start, held.end, held.text, held.role, held.origin,
-                                   (held.record[0], words[-1][1]))
+                                   (held.record[0], words[-1][1]), held.spelled)
         while i < len(tokens) and (TTL_TOKEN.fullmatch(tokens[i]) or CLASS_TOKEN.fullmatch(tokens[i])):
             i += 1
         if i >= len(tokens):
@@ -128,11 +137,21 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
             soa_owner = absolute(names[owner_at].text, names[owner_at].origin) if owner_at >= 0 else origin
         for field in _NAME_FIELDS.get(kind, ()):
             at = i + 1 + field
-            if at < len(tokens) and _PLAIN.fullmatch(tokens[at]) and tokens[at] != b".":
+            if at < len(tokens) and (read := _name(tokens[at])) and read[0] != ".":
                 start, end = words[at]
-                names.append(Name(start, end, tokens[at].decode("ascii"), "rdata", origin, (start, end)))
+                names.append(Name(start, end, read[0], "rdata", origin, (start, end), read[1]))
     return ZoneNames(apex or soa_owner or first_origin, tuple(names), signed, soa_owner, digested,
                      frozenset(keyed))
+
+
+def _name(token: bytes) -> tuple[str, str | None] | None:
+    """(the name a token reads, its spelling where an escape makes it differ), or None where the
+    token is no host name (a template: `{{ host }}`, `$GENERATE`'s `$`; a quoted string; an
+    escaped dot): the exact matcher still sees its text."""
+    read = presentation_name(token)
+    if read is None:
+        return None
+    return read, (token.decode("ascii") if b"\\" in token else None)
 
 
 def _rest(tokens: list[bytes], i: int) -> list[bytes]:
@@ -151,12 +170,12 @@ def includes(data: bytes, origin: str | None) -> list[tuple[str, str]]:
         if not has_owner or not tokens[0].startswith(b"$"):
             continue
         directive = tokens[0].upper()
-        if directive == b"$ORIGIN" and len(tokens) > 1 and _PLAIN.fullmatch(tokens[1]):
-            origin = absolute(tokens[1].decode("ascii"), origin)
+        if directive == b"$ORIGIN" and len(tokens) > 1 and (read := _name(tokens[1])):
+            origin = absolute(read[0], origin)
         elif directive == b"$INCLUDE" and len(tokens) > 1:
             path = tokens[1].strip(b'"').decode("utf-8", "replace")
-            given = (absolute(tokens[2].decode("ascii"), origin)
-                     if len(tokens) > 2 and _PLAIN.fullmatch(tokens[2]) else origin)
+            given = (absolute(named[0], origin)
+                     if len(tokens) > 2 and (named := _name(tokens[2])) else origin)
             if path and given is not None:
                 out.append((path, given))
     return out

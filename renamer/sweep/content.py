@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from renamer.sweep.wide import wide_codec
+
 ContentKind = Literal["text", "binary", "encoding", "too-large", "symlink", "unreadable"]
 
 # O_NOFOLLOW: a link is never followed; O_NONBLOCK: a FIFO cannot hang the scan.
@@ -79,6 +81,11 @@ def classify_bytes(data: bytes, mode: int = 0) -> Content:
                 return Content("binary", data, mode)
             return Content("encoding", text.encode("utf-8", "replace"), mode, codec.upper())
     if b"\0" in data:
+        # UTF-16 or UTF-32 with no BOM: its NUL bytes are the pattern of text (sweep/wide.py).
+        wide = wide_codec(data)
+        if wide is not None:
+            return Content("encoding", data.decode(wide).encode("utf-8", "replace"), mode,
+                           f"{wide.upper()} (no BOM)")
         return Content("binary", data, mode)
     return Content("text", data, mode)
 

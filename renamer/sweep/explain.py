@@ -87,7 +87,8 @@ def _reference(project: LoadedProject, rel: str, ref: Reference, lines: list[str
         return made("rewritten" if ref.rewritable else ref.status, rule, ref.new if ref.rewritable else None)
     if ref.status == RESIDUAL:
         if ref.rewritable and ref.note and not ref.note.startswith("current-state file"):
-            return made("rewritten", f"current-state file, a reference to a renamed key: {ref.note}", ref.new)
+            # a key reference, a zone name's spelling: the note says why
+            return made("rewritten", f"current-state file, {ref.note}", ref.new)
         if ref.rewritable:
             return made("rewritten", "current-state file, whole-value match at a name boundary: "
                         "`renamer sweep` rewrites it", ref.new)

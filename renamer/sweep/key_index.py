@@ -200,11 +200,12 @@ def decide(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision | None:
     shown = ".".join(ref.path)
     if ANY not in ref.path and moves:
         # a renamed key wins over a record's copy at the same path: the live one is read
-        return "follow", (f"`{ref.text}` reads the key {shown}, renamed {new} at {moves[0].where}: "
-                          "the reference follows the key")
+        return "follow", (f"a reference to a renamed key: `{ref.text}` reads the key {shown}, renamed "
+                          f"{new} at {moves[0].where}: the reference follows the key")
     if ANY not in ref.path and stood:
-        return "follow", (f"`{ref.text}` reads the key {shown}, which is gone: it is {stood[0].dotted} "
-                          f"at {stood[0].where} now, and the reference follows it")
+        return "follow", (f"a reference to a renamed key: `{ref.text}` reads the key {shown}, which is "
+                          f"gone: it is {stood[0].dotted} at {stood[0].where} now, and the reference "
+                          "follows it")
     if ANY not in ref.path and stays:
         d = stays[0]
         return "keep", f"`{ref.text}` reads the key {shown} at {d.where}, which keeps its name ({d.why})"

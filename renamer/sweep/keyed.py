@@ -46,8 +46,9 @@ _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f", "e"
 _V6_WORD = re.compile(rb"(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?")
 _TYPES = r"A|AAAA|CNAME|PTR|MX|TXT|SRV|NS|CAA|SSHFP|HINFO|DNAME|TLSA|HTTPS|SVCB"
 # A zone record: owner (or none: the previous line's), TTL and class in either order, type, data.
-_RECORD = re.compile(r"^(?P<key>[^\s;$\"]+)?\s+(?:(?:\d+[smhdwSMHDW]?|IN|in|CH|HS)\s+)*"
-                     rf"(?P<type>{_TYPES})\s+(?P<data>[^;]+?)\s*(?:;.*)?$")
+# Asked only of a zone (line_keys' `records`), where keywords are case-insensitive (`www in a`).
+_RECORD = re.compile(r"^(?P<key>[^\s;$\"]+)?\s+(?:(?:\d+[smhdw]?|IN|CH|HS)\s+)*"
+                     rf"(?P<type>{_TYPES})\s+(?P<data>[^;]+?)\s*(?:;.*)?$", re.IGNORECASE)
 _ORIGIN = re.compile(r"^\$ORIGIN\s+(?P<origin>\S+)", re.IGNORECASE)
 _DNSMASQ = re.compile(r"^\s*(?P<type>host-record|dhcp-host|address|cname|ptr-record|txt-record)\s*="
                       r"(?P<value>.*?)\s*$")
@@ -80,8 +81,9 @@ class Found:
     alone: bool = False
 
 
-def line_keys(lines: list[str]) -> dict[int, list[Found]]:
-    """Each line's keys, by 0-based line index."""
+def line_keys(lines: list[str], *, records: bool = True) -> dict[int, list[Found]]:
+    """Each line's keys, by 0-based line index; `records`: the text is a zone (formats/zone.py
+    says so), whose record lines are keys too."""
     out: dict[int, list[Found]] = {}
     parents: list[tuple[int, str]] = []  # (indent, line) of the open YAML mappings
     section, origin, owner = "", "", ""
@@ -103,7 +105,7 @@ def line_keys(lines: list[str]) -> dict[int, list[Found]]:
         if m := _UNBOUND.match(text):
             out[index] = _unbound(m.group("type"), m.group("value"), m.start("value"))
             continue
-        if (m := _RECORD.match(text)) and (m.group("key") or owner):
+        if records and (m := _RECORD.match(text)) and (m.group("key") or owner):
             if m.group("key"):
                 owner = _absolute(m.group("key"), origin)
             span = m.span("key") if m.group("key") else (0, 0)  # left out: the previous line's

@@ -155,6 +155,18 @@ def _folded(needle: bytes) -> bytes:
     return _ESCAPED.join(parts)
 
 
+def _presentation(label: bytes) -> bytes:
+    """A pattern over the raw bytes for `label` spelled with RFC 1035's escapes anywhere in it: each
+    character plain, after a backslash, or as `\\DDD` (decimal) of either case (caseless)."""
+    parts = []
+    for byte in label:
+        codes = {byte, bytes([byte]).upper()[0], bytes([byte]).lower()[0]}
+        ways = [_literal(bytes([byte])), rb"\x5c" + _literal(bytes([byte]))]
+        ways += [rb"\x5c" + f"{code:03d}".encode() for code in sorted(codes)]
+        parts.append(b"(?:" + b"|".join(ways) + b")")
+    return b"".join(parts)
+
+
 class NativeGate:
     """The compiled questions for one scan (its project and options); used by the first pass."""
 
@@ -183,6 +195,9 @@ class NativeGate:
         context = matcher.context_literals()
         split = bool(starts) and context[len(context) - len(starts):] == starts
         add(CONTEXT, context[:len(context) - len(starts)] if split else context, caseless=True)
+        # ... and an old FQDN's first label spelled with a zone's escapes (Matcher.might_hold_zone_label
+        # reads the data decoded): each character as itself, `\\X` or `\\DDD`, in either case.
+        patterns += [(_presentation(label), CONTEXT, True) for label in matcher.zone_labels if label]
         add(START, starts)
         if starts:
             patterns.append((META_SOURCE, META, False))

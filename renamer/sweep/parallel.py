@@ -27,6 +27,7 @@ from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.native_gate import NativeGate, choose_native
 from renamer.sweep.scan import FileScanner, ScanOptions
+from renamer.sweep.wide import holds_wide, wide_needles
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_FROM = 3000
@@ -80,6 +81,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     slugs = anchor_literals(project)
     gates = _gates(project, loose is not None, present + slugs)
     folded = [fold_and_bare(needle) for needle in needles]  # an old form in any case holds one
+    wide = wide_needles(needles)
     limit = project.config.max_file_size
     open_, read_, close_, fstat_ = os.open, os.read, os.close, os.fstat  # hot loop: local names
     out = Chunk()
@@ -115,7 +117,9 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                     data += read_(fd, info.st_size + 1 - len(data))
                 if len(data) > limit:
                     raise OSError  # over options.max_file_size: the full scanner streams it
-                candidate = data[:2] in WIDE_BOM_STARTS
+                # A BOM, or NULs with an old value in UTF-16/32 code units (no BOM, or in a binary
+                # file): the full scanner reads it and reports it skipped (sweep/wide.py).
+                candidate = data[:2] in WIDE_BOM_STARTS or holds_wide(data, wide)
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)
                     answer = native.answer(data, rel, candidate, path_needles)
                     if answer is None:

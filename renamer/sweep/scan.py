@@ -51,6 +51,7 @@ from renamer.sweep.model import (
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.templated import Definitions, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
+from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import with_zone_names
 from renamer.unicode_names import folded_matches, might_fold
 
@@ -187,6 +188,7 @@ class FileScanner:
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
+        self.wide = wide_needles(self.matcher.needles)  # old values in UTF-16/32 code units (sweep/wide.py)
         # Variables a templated or composed name reads (sweep/templated.py): defined in live files only.
         self.definitions = Definitions(project.root, lambda rel: project.classifier.classify(rel).status
                                        in (CURRENT, UNCLASSIFIED))
@@ -221,6 +223,8 @@ class FileScanner:
             loose_hit = self.options.loose and self.project.loose.might_match(data)
         origin, apex = self.origins.get(rel, (None, None))
         hit = hit or (origin is not None and content.kind == "text")
+        # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
+        wide = content.kind == "binary" and holds_wide(data, self.wide)
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -228,7 +232,7 @@ class FileScanner:
             hit or self.matcher.might_match_any_case(data)) else None
         any_case = fmt is not None and fmt.dns_names
         hit = hit or any_case
-        if not (hit or path_hit or loose_hit or content.kind == "too-large"):
+        if not (hit or wide or path_hit or loose_hit or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
@@ -258,8 +262,9 @@ class FileScanner:
         # presentation format, whose `\DDD` escapes are decimal (RFC 1035 5.1).
         zone_like = hit and content.kind == "text" and (origin is not None or zone.is_zone(data)
                                                          or zone.is_records(data))
+        decided: list[tuple[int, int]] = []  # zone names spelled with escapes, decided by meaning
         if zone_like:
-            matches = with_zone_names(data, matches, self.matcher, origin, apex)
+            matches, decided = with_zone_names(data, matches, self.matcher, origin, apex, any_case=any_case)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
             matches = split_matches(self.matcher, data, matches, indent=indent)
@@ -275,11 +280,15 @@ class FileScanner:
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,
-                                      decimal=zone_like or presentation_config(rel))
+                                      decimal=zone_like or presentation_config(rel), decided=decided)
         if hit and content.kind == "text":
             matches = folded_matches(self.matcher, data, matches)
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
+        if wide:
+            covered = {(m.start, m.end) for m in matches}
+            matches = sorted([*matches, *(m for m in wide_matches(self.matcher, data)
+                                          if (m.start, m.end) not in covered)], key=lambda m: m.start)
         if content.kind in ("binary", "encoding"):
             note = (f"{content.detail} text is not rewritten" if content.kind == "encoding"
                     else "binary file (NUL bytes): never rewritten")
@@ -348,8 +357,8 @@ class FileScanner:
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, roles[i], hint, where))
             else:
                 pending.append((len(refs), m))
-                note = (f"{m.note}; `renamer sweep` rewrites it" if m.note  # a key reference says why
-                        else "current-state file: `renamer sweep` rewrites it")
+                note = (f"{m.note}; `renamer sweep` rewrites it" if m.note  # a key reference, a zone
+                        else "current-state file: `renamer sweep` rewrites it")  # spelling: says why
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None, note, where))
         if not self.options.edits and not fmt.needs_edits and not (
                 fmt.checks_edits and any(new.encode() in data for new in {m.new for _, m in pending})):

@@ -18,6 +18,11 @@ usual, since the server signs again, except where a key record's owner would be 
 zone renamed whole, or a DS in a parent zone): a DS digest covers the owner name, so the chain of
 trust would break (`dnssec-key`; the whole file where the owner moves with its `$ORIGIN`).
 
+A name spelled with escapes (`ana\\-ml2`, `\\097na-ml2`, `ana\\045ml2`: RFC 1035's presentation
+format) is decided by what it reads, exactly as its plain spelling would be, and written back
+with the same character escaped the same way (`fv\\045ml1`); where no escaped character stands in
+the new name it is written plainly, and the reference says so.
+
 A relative name whose origin is unknown (no `$ORIGIN` before it, no named.conf naming the file,
 no zone including it) means nothing certain: where it spells an old name relatively (`ana-ml2`
 or `ana-ml2.ana` for `ana-ml2.ana.lan`) or an old address's reverse name (`54` or `54.50` for
@@ -29,24 +34,42 @@ from __future__ import annotations
 
 import bisect
 import ipaddress
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from renamer import forms as spelling
 from renamer.formats.zone_generate import generates
-from renamer.formats.zone_names import Name, absolute, zone_names
+from renamer.formats.zone_names import Name, ZoneNames, absolute, zone_names
 from renamer.match import Matcher
 from renamer.occurrences import Match
 
 _REVERSE = ("in-addr.arpa.", "ip6.arpa.")
 
 
-def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
-                    origin: str | None = None, apex: str | None = None) -> list[Match]:
-    """`matches` (the exact matcher's, in file order) with each zone name decided by its meaning.
+def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher, origin: str | None = None,
+                    apex: str | None = None, *,
+                    any_case: bool = True) -> tuple[list[Match], list[tuple[int, int]]]:
+    """`matches` (the exact matcher's, in file order) with each zone name decided by its meaning,
+    and the spans of the names spelled with escapes that this decided (escapes.py leaves them).
     `origin`, `apex`: where a server's configuration in the repo names the file (or a zone of it
-    `$INCLUDE`s it), the origin it starts with and its zone's name."""
+    `$INCLUDE`s it), the origin it starts with and its zone's name; `any_case`: the file's names
+    match in any case (a zone file's, not a fragment's or a note's), so an escaped name's too."""
     zone = zone_names(data, origin, apex)
+    find = matcher.find_any_case if any_case else matcher.find
+    out = _decided(data, zone, matches, matcher, origin, find)
+    escaped = [(n.start, n.end) for n in zone.names if n.spelled is not None]
+    if not escaped:
+        return out, []
+    # Decided: the escaped names a match of `out` stands on (one whose decoded reading spells no
+    # old value needs no decision). Any other (a signed zone's, say) is escapes.py's to refuse.
+    spans = sorted((m.start, m.end) for m in out)
+    firsts = [a for a, _ in spans]
+    return out, [(a, b) for a, b in escaped if _overlapping(spans, firsts, a, b)]
+
+
+def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matcher,
+             origin: str | None, find: Callable[[bytes], list[Match]]) -> list[Match]:
     if zone.signed:
         # Every RRset is covered by a signature over its bytes, and NSEC/NSEC3 chains by the owner
         # names (NSEC3PARAM: the chain's parameters): one edit and resolvers that validate reject
@@ -61,7 +84,7 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
         matches = _generated(data, matches, matcher, origin)
     matches = _unknown_origins(data, zone.names, matches, matcher)
     if zone.apex is None or not zone.names:
-        return matches
+        return _escaped_plainly(zone.names, matches, find)
     apex = _renamed(matcher, zone.apex) or zone.apex
     reverse = zone.apex.endswith(_REVERSE) or zone.apex[:-1] in ("in-addr.arpa", "ip6.arpa")
     reason = "reverse-owner" if reverse else "zone-owner"
@@ -84,7 +107,16 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
         here = [ordered[i] for i in at]
         if any(m.refused or m.kept for m in here):
             continue  # a range, a pattern, an account: already decided, never overridden
-        written = _written(data, name, here)  # the name's text after the matcher's own edits
+        if name.spelled is not None:
+            # Spelled with escapes: what the matcher made of its bytes (`ana\-ml2` as a regex's
+            # spelling) gives way to what it makes of the name the server reads.
+            decoded = _written_decoded(find, name.text)
+            if decoded is None:
+                continue
+            dropped.update(at)
+            written, here = decoded, []
+        else:
+            written = _written(data, name, here)  # the name's text after the matcher's own edits
         meant = absolute(name.text, name.origin)
         full = _renamed(matcher, meant) if meant is not None else None
         if full is None and name.role != "origin" and meant is not None and written == name.text:
@@ -99,7 +131,7 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
             else:
                 keys.append(name.record)
                 if not here:
-                    added.append(Match(name.start, name.end, name.text, new_text, kind,
+                    added.append(Match(name.start, name.end, name.written, new_text, kind,
                                        refused="dnssec-key"))
             continue
         if name.role != "rdata":
@@ -109,17 +141,18 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher,
                     and not _inside(after, apex)):
                 stuck.append(name.record)
                 if not here:
-                    added.append(Match(name.start, name.end, name.text,
+                    added.append(Match(name.start, name.end, name.written,
                                        full[:-1] if full else "(outside the zone)", kind, refused=reason))
                 if name.role == "origin":
                     new_origin = absolute(name.text, new_origin)
                 continue
-        if new_text != written:
+        if new_text != (written if name.spelled is None else name.text):
             dropped.update(at)
-            start, end, old = name.start, name.end, name.text
-            if old.endswith(".") and new_text.endswith("."):
-                end, old, new_text = end - 1, old[:-1], new_text[:-1]
-            added.append(Match(start, end, old, new_text, kind))
+            start, end, old = name.start, name.end, name.written
+            spelled, note = _escaped_like(name.spelled, new_text) if name.spelled else (new_text, None)
+            if old.endswith(".") and spelled.endswith("."):
+                end, old, spelled = end - 1, old[:-1], spelled[:-1]
+            added.append(Match(start, end, old, spelled, kind, note=note))
         if name.role == "origin":
             new_origin = absolute(new_text, new_origin)
     if whole:
@@ -157,7 +190,7 @@ def _unknown_origins(data: bytes, names: tuple[Name, ...], matches: list[Match],
     spellings = _relative_spellings(matcher, b"PTR" in data.upper())
     covered = [(m.start, m.end) for m in matches]
     flagged = [n for n in loose if n.text.lower() in spellings]
-    added = [Match(n.start, n.end, n.text, spellings[n.text.lower()][1],
+    added = [Match(n.start, n.end, n.written, spellings[n.text.lower()][1],
                    spellings[n.text.lower()][2], refused="zone-origin")
              for n in flagged if not any(a < n.end and n.start < b for a, b in covered)]
     # The rest of an undecided owner's record waits with it: its address renumbered while the
@@ -254,6 +287,72 @@ def _written(data: bytes, name: Name, here: list[Match]) -> str:
         a, b = m.start - name.start, m.end - name.start
         text = text[:a] + m.new + text[b:]
     return text
+
+
+def _escaped_plainly(names: tuple[Name, ...], matches: list[Match],
+                     find: Callable[[bytes], list[Match]]) -> list[Match]:
+    """With no zone to judge names by (its apex unknown): each name spelled with escapes edited as
+    the matcher edits its plain spelling (an absolute `ana\\045ml2.ana.lan.` follows, as the plain
+    one does), in the file's escapes where they can be kept."""
+    out = list(matches)
+    for name in names:
+        if name.spelled is None or any(m.start < name.end and name.start < m.end for m in matches):
+            continue
+        written = _written_decoded(find, name.text)
+        if written is None or written == name.text:
+            continue
+        spelled, note = _escaped_like(name.spelled, written)
+        kind = next(m.kind for m in find(name.text.encode("ascii")))
+        start, end, old = name.start, name.end, name.spelled
+        if old.endswith(".") and spelled.endswith("."):
+            end, old, spelled = end - 1, old[:-1], spelled[:-1]
+        out.append(Match(start, end, old, spelled, kind, note=note))
+    return sorted(out, key=lambda m: m.start) if len(out) > len(matches) else matches
+
+
+def _overlapping(spans: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    i = bisect.bisect_left(starts, end) - 1
+    return i >= 0 and spans[i][1] > start
+
+
+def _written_decoded(find: Callable[[bytes], list[Match]], text: str) -> str | None:
+    """A name spelled with escapes, decoded (`text`), with the matcher's edits applied as they would
+    be to that plain spelling; None where one of them is refused or kept (a range, an account)."""
+    found = find(text.encode("ascii"))
+    if any(m.refused or m.kept for m in found):
+        return None
+    for m in sorted(found, key=lambda m: -m.start):
+        text = text[:m.start] + m.new + text[m.end:]
+    return text
+
+
+_PRESENTATION_CHAR = re.compile(r"\\(?:[0-9]{3}|.)|.")
+
+
+def _escaped_like(spelled: str, new: str) -> tuple[str, str | None]:
+    """`new` with each character that `spelled` escapes wherever it stands escaped the same way
+    wherever it stands in `new` (`ana\\045ml2` -> `fv\\045ml1`, `ana\\-ml2.ana.lan` ->
+    `fv\\-ml1.fv.lan`), and a note where the file's style cannot be carried over: a character
+    escaped in some places only (`\\097na-ml2`: which `a` of the new name?), or no escaped
+    character standing in the new name; the rest is written plainly."""
+    ways: dict[str, set[str]] = {}  # character (lower case) -> how it is spelled: "", "d" (\DDD), "x" (\X)
+    for x in _PRESENTATION_CHAR.finditer(spelled):
+        text = x.group()
+        if len(text) == 1:
+            ways.setdefault(text.lower(), set()).add("")
+        else:
+            char = chr(int(text[1:])) if len(text) == 4 else text[1]
+            ways.setdefault(char.lower(), set()).add("d" if len(text) == 4 else "x")
+    kept = {char: next(iter(way)) for char, way in ways.items() if len(way) == 1 and "" not in way}
+    escaped = {char: (f"\\{ord(char):03d}" if kept[char.lower()] == "d" else f"\\{char}") for char in new
+               if char.lower() in kept}
+    out = "".join(escaped.get(char, char) for char in new)
+    mixed = sorted(char for char, way in ways.items() if len(way) > 1)
+    if out != new and not mixed:
+        return out, None
+    why = (f"`{spelled}` escapes {', '.join(repr(c) for c in mixed)} in some places only" if mixed
+           else f"no character that `{spelled}` escapes stands in the new name")
+    return out, f"written as {out.rstrip('.')}: {why}, so the file's escapes are not all carried over"
 
 
 def _spelled(name: Name, new: str, origin: str | None) -> str:

@@ -28,23 +28,24 @@ def _findings(run: Run, root: Path) -> set[tuple[str, int, str, str]]:
     return {(f["path"], f["line"], f["old"], f["reason"]) for f in out}
 
 
-@pytest.mark.parametrize(("records", "lines"), [
-    pytest.param("ana\\045ml2 IN A 10.1.1.8\nwww IN CNAME ana\\045ml2.ana.lan.\n", {6, 7}, id="reported-owner-and-target"),
-    pytest.param("mx IN MX 10 \\097na-ml2.ana.lan.\n", {6}, id="first-letter-escaped"),
-    pytest.param("txt IN CNAME ana-ml\\050.ana.lan.\n", {6}, id="last-digit-escaped"),
+@pytest.mark.parametrize(("records", "found", "after"), [
+    pytest.param("ana\\045ml2 IN A 10.1.1.8\nwww IN CNAME ana\\045ml2.ana.lan.\n", {(6, "zone-owner")},
+                 "ana\\045ml2 IN A 10.1.1.8\nwww IN CNAME fv\\045ml1.fv.lan.\n", id="reported-owner-and-target"),
+    pytest.param("mx IN MX 10 \\097na-ml2.ana.lan.\n", set(), "mx IN MX 10 fv-ml1.fv.lan.\n", id="first-letter-escaped"),
+    pytest.param("txt IN CNAME ana-ml\\050.ana.lan.\n", set(), "txt IN CNAME fv-ml1.fv.lan.\n", id="last-digit-escaped"),
 ])
-def test_a_decimal_escape_spelling_an_old_name_is_found(repo: Repo, run: Run, records: str, lines: set[int]) -> None:
-    """BIND reads these as ana-ml2 (we load the zone to prove it): never a silent pass. Each is a
-    residual `encoded` (written plainly, the zone rules decide what a relative owner becomes),
-    and nothing is written."""
+def test_a_decimal_escape_spelling_an_old_name_is_found(repo: Repo, run: Run, records: str,
+                                                        found: set[tuple[int, str]], after: str) -> None:
+    """BIND reads these as ana-ml2 (we load the zone to prove it): never a silent pass, and decided
+    as the plain name would be (break-it round 4, finding 3: tests/cli/test_zone_escaped_names.py):
+    the owner that would leave the zone is a residual `zone-owner`, targets follow."""
     root = repo({"db.ana": HEAD + records}, config=CONFIG, allowlist=ALLOW)
     assert any(owner.startswith("ana-ml2.") or data.startswith(("ana-ml2.", "10 ana-ml2."))
                for owner, _, data in loaded(root / "db.ana", "ana.lan"))
-    assert run(root, "sweep", "--commit").exit_code == 1
-    assert (root / "db.ana").read_text() == HEAD + records
-    found = _findings(run, root)
-    assert {line for _, line, _, _ in found} == lines
-    assert {reason for *_, reason in found} == {"encoded"}
+    assert run(root, "sweep", "--commit").exit_code == (1 if found else 0)
+    assert (root / "db.ana").read_text().endswith(after)
+    assert not any("ana-ml2" in data for _, _, data in loaded(root / "db.ana", "ana.lan"))
+    assert {(line, reason) for _, line, _, reason in _findings(run, root)} == found
 
 
 @pytest.mark.parametrize("records", [

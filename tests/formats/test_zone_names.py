@@ -61,3 +61,29 @@ def test_signed() -> None:
 ])
 def test_includes(data: bytes, expected: list[tuple[str, str]]) -> None:
     assert includes(data, "lab.example.") == expected
+
+
+@pytest.mark.parametrize(("token", "text", "spelled"), [
+    pytest.param(b"ana\\-ml2", "ana-ml2", "ana\\-ml2", id="backslash-dash"),
+    pytest.param(b"\\097na-ml2", "ana-ml2", "\\097na-ml2", id="decimal-letter"),
+    pytest.param(b"ana\\045ml2.ana.lan.", "ana-ml2.ana.lan.", "ana\\045ml2.ana.lan.", id="decimal-dash-absolute"),
+    pytest.param(b"ana-ml2", "ana-ml2", None, id="plain"),
+])
+def test_a_name_is_read_with_its_escapes_decoded(token: bytes, text: str, spelled: str | None) -> None:
+    """Owner, RDATA target and `$ORIGIN` alike (RFC 1035 5.1), the file's spelling kept beside."""
+    data = b"$ORIGIN " + token + b"\n" + token + b" IN CNAME " + token + b"\n"
+    found = zone_names(data)
+    assert [(n.text, n.role, n.spelled) for n in found.names] == [
+        (text, "origin", spelled), (text, "owner", spelled), (text, "rdata", spelled)]
+    assert all(n.written == token.decode() for n in found.names)
+    assert found.names[1].origin == absolute(text, None)  # the owner is read against the decoded $ORIGIN
+
+
+@pytest.mark.parametrize("token", [
+    pytest.param(b"ana\\.ml2", id="escaped-dot-a-dot-inside-a-label"),
+    pytest.param(b"ana\\032ml2", id="a-blank"),
+    pytest.param(b"ana\\256ml2", id="no-byte"),
+    pytest.param(b"\\@", id="escaped-at-is-no-origin"),
+])
+def test_noop_an_escape_no_host_name_holds_is_no_name(token: bytes) -> None:
+    assert zone_names(b"$ORIGIN lab.\n" + token + b" IN A 10.0.0.1\n").names[1:] == ()

@@ -61,7 +61,9 @@ _ESCAPE = re.compile(rb"\\\\|\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f
 # RFC 1035 5.1 has two escapes only: `\\DDD`, a DECIMAL byte (`ana\\045ml2` is ana-ml2, `ana\\055ml2`
 # ana7ml2), and a backslash before any other character, that character (`\\x2d` is `x2d`, `%2D` no
 # escape at all). An escaped dot is a dot inside a label, no name character here.
-_DECIMAL_ESCAPE = re.compile(rb"\\\\|\\[0-9]{3}|\\[A-Za-z_:-]")
+# A character beyond ASCII is its UTF-8 octets, one `\\DDD` each (`m\\195\\188ller` is müller).
+_DECIMAL_ESCAPE = re.compile(rb"\\\\|\\(?:19[4-9]|2[0-4][0-9])(?:\\(?:12[89]|1[3-8][0-9]|19[01])){1,3}"
+                             rb"|\\[0-9]{3}|\\[A-Za-z_:-]")
 _NAME_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_:")
 _NAME_BYTES = frozenset(bytes([c]) for c in _NAME_CHARS)
 # What ends a URL before a match, on its line: a blank, a quote, a bracket.
@@ -138,6 +140,15 @@ def _read(text: bytes, decimal: bool = False) -> tuple[str, bytes, int] | None:
     elif text.startswith(b"\\u{"):
         style, digits = "u{", text[3:-1]
         char = int(digits, 16)
+    elif decimal and len(text) > 4 and text.count(b"\\") > 1:  # UTF-8 octets, one \DDD each
+        style, digits = "d", text[1:]
+        try:
+            decoded = bytes(int(octet) for octet in text[1:].split(b"\\")).decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if len(decoded) != 1:
+            return None
+        char = ord(decoded)
     elif decimal and len(text) == 4 and text[1:].isdigit():
         style, digits = "d", text[1:]
         char = int(digits)
@@ -354,8 +365,8 @@ def _spell(char: int, like: _Escape) -> str:
     width = {"x": 2, "u": 4, "U": 8, "%": 2, "&#x": 2}.get(like.style, 0)
     if like.style == "&#":
         return f"&#{char};"
-    if like.style == "d":
-        return f"\\{char:03d}"
+    if like.style == "d":  # RFC 1035: a byte each, a character beyond ASCII its UTF-8 octets
+        return "".join(f"\\{octet:03d}" for octet in chr(char).encode("utf-8"))
     digits = f"{char:0{width}X}" if like.upper else f"{char:0{width}x}"
     prefix = {"%": "%", "&#x": "&#x"}.get(like.style, "\\" + like.style)
     return f"{prefix}{digits};" if like.style == "&#x" else f"{prefix}{digits}"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from renamer.escapes import escaped_matches, might_escape
+from renamer.escapes import _escapes, _spell, escaped_matches, might_escape
 from renamer.match import Matcher
 
 MATCHER = Matcher([("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")], [("10.250.50.54", "10.251.50.54")])
@@ -82,3 +82,11 @@ def test_any_bytes_decode_without_an_error(data: bytes, decodes: tuple[str, ...]
 def test_a_backslash_before_8_or_9_is_no_octal_escape(data: bytes) -> None:
     might_escape(MATCHER, data)
     escaped_matches(MATCHER, data, MATCHER.find(data), decodes=())
+
+
+def test_a_decimal_escape_beyond_ascii_is_utf8_octets_read_and_spelled_as_one_character() -> None:
+    """RFC 1035's `\\DDD` is an octet: `m\\195\\188ller` is müller, not mÃ¼ller (review of round 4)."""
+    found = _escapes(rb"m\195\188ller.ana.lan ana\045ml2 x\255y", decimal=True)
+    assert [chr(e.char) for e in found] == ["ü", "-", "ÿ"]
+    assert _spell(ord("ü"), found[0]) == "\\195\\188" and _spell(ord("-"), found[1]) == "\\045"
+    assert [chr(e.char) for e in _escapes(rb"m\195x", decimal=True)] == ["Ã"]  # a lone lead octet: as read

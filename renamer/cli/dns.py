@@ -121,9 +121,12 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     Exits 1 (attention needed) when the apply would refuse a resolver: it
     cannot be reached, it (or a forwarder in front) does not answer over DNS,
     or, where the apply would change it, its configuration as it stands fails
-    its test or its backup_dir has no room for the backup (`preflight:`); or
-    when the safety thresholds would refuse the apply; with
-    --expect-no-changes also when anything is left to do.
+    its test or its backup_dir has no room for the backup (`preflight:`); when
+    the apply would refuse or fail it by its own checks (`would fail:`: an
+    earlier apply left it half-done, or its verify would fail, on a hand-written
+    record the apply leaves in place or on what it serves now); or when the
+    safety thresholds would refuse the apply; with --expect-no-changes also
+    when anything is left to do.
 
     \b
     Examples:
@@ -139,8 +142,9 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the
     # safety thresholds refuse, one where the apply cannot take effect (its `problem`: a layout
-    # that never reads the snippet, a hand-written line that keeps a retired name alive).
-    refused = any(p.unreachable or p.down or p.preflight or p.problem for p in plans)
+    # that never reads the snippet, a hand-written line that keeps a retired name alive), one it
+    # would fail on (`fails`: half-done, a hand-written record its verify would not accept).
+    refused = any(p.unreachable or p.down or p.preflight or p.problem or p.fails for p in plans)
     attention = refused or bool(document["over_thresholds"])
     return EXIT_FINDINGS if attention or (expect_no_changes and document["changes"]) else EXIT_OK
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer import debug
+from renamer.dns import lock
 from renamer.dns.ansible_inventory import EXTRA
 from renamer.dns.inventory import Resolver
 from renamer.dns.rollout import Outcome, OutcomeStatus
@@ -58,6 +60,55 @@ def playbook_command() -> str:
     return found
 
 
+# One host's line of `ansible -o`: `NAME | SUCCESS => {...}`, `NAME | FAILED! => {...}`, `NAME |
+# UNREACHABLE! => {...}`.
+_ONE_LINE = re.compile(r"^(?P<host>\S+) \| (?P<status>[A-Z]+)!? (?:=> )?(?P<rest>.*)$")
+MODULE_CHECK_TIMEOUT = 300.0
+
+
+def modules_that_cannot_run(folder: Path, hosts: Sequence[str], forks: int) -> dict[str, str]:
+    """Before the playbook writes anything on any host: can Ansible run a module on each of
+    `hosts` (its Python interpreter found and started: `ansible_python_interpreter`, the
+    resolver's `python`)? One `ansible -m ping` over the exported inventory; host -> why not.
+    Without it, a host where no module runs fails at its first task, after the other hosts of
+    its batch were written and restarted, and are rolled back for nothing."""
+    if not hosts:
+        return {}
+    command = str(Path(playbook_command()).with_name("ansible"))
+    env = {**os.environ, "ANSIBLE_CONFIG": str(folder / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1",
+           "ANSIBLE_FORCE_COLOR": "0", "ANSIBLE_INVENTORY": str(folder / "inventory.yml")}
+    env.pop("RENAMER_EVENTS", None)
+    argv = [command, "renamer_resolvers", "-i", "inventory.yml", "-m", "ansible.builtin.ping", "-o",
+            "--forks", str(max(1, forks)), "--limit", ",".join(hosts)]
+    debug.command(argv)
+    try:
+        done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, errors="replace",
+                              timeout=MODULE_CHECK_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {host: f"`ansible -m ping` did not run: {exc}" for host in hosts}
+    seen: dict[str, str] = {}
+    for line in done.stdout.splitlines():
+        found = _ONE_LINE.match(line.strip())
+        if found is None or found.group("host") not in hosts:
+            continue
+        seen[found.group("host")] = ("" if found.group("status") == "SUCCESS"
+                                     else f"{found.group('status').lower()}: {_why(found.group('rest'))}")
+    return {host: seen.get(host, "no answer from `ansible -m ping`")
+            for host in hosts if seen.get(host) != ""}
+
+
+def _why(rest: str) -> str:
+    """The message of a failed module run, in one line."""
+    try:
+        data = json.loads(rest)
+    except json.JSONDecodeError:
+        return " ".join(rest.split())[:300]
+    if not isinstance(data, dict):
+        return " ".join(rest.split())[:300]
+    parts = [str(data[key]) for key in ("msg", "module_stderr") if data.get(key)]
+    return " ".join(" ".join(parts).split())[:300] or "failed"
+
+
 def run_playbook(folder: Path, forks: int, apply_id: str,
                  say: Callable[[str], None] | None = None) -> tuple[int, list[dict[str, Any]], bool]:
     """Run playbook.yml in `folder` as apply `apply_id`; (ansible-playbook's exit status, the
@@ -77,8 +128,12 @@ def run_playbook(folder: Path, forks: int, apply_id: str,
            "ANSIBLE_NOCOLOR": "1", "ANSIBLE_FORCE_COLOR": "0", "PYTHONUNBUFFERED": "1"}
     # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it
     # over once this process is gone (as it does for its own locks).
+    # Its start time, machine and boot too: a reused pid, or another controller of the same
+    # name, never passes for it (dns/lock.py).
+    mine = lock.identity(os.getpid())
     holder = json.dumps({"renamer_pid": os.getpid(), "renamer_control_host": socket.gethostname(),
-                         "renamer_apply_id": apply_id})
+                         "renamer_apply_id": apply_id, "renamer_pid_start": mine["pid_start"],
+                         "renamer_machine": mine["machine"], "renamer_boot": mine["boot"]})
     argv = [playbook_command(), "playbook.yml", "-i", "inventory.yml", "--forks", str(max(1, forks)),
             "--extra-vars", holder]
     debug.command(argv)

@@ -55,6 +55,26 @@ def folder_of(resolver: Resolver, apply_id: str) -> str:
     return posixpath.join(resolver.backup_dir, f"{resolver.name}-{apply_id}")
 
 
+def used(resolver: Resolver, apply_id: str) -> str:
+    """The file that says `apply_id` already wrote a backup on this resolver: its ABSENT list,
+    which both engines write into every backup folder before the pending marker (a folder
+    without it was never marked, so no rollback reads it)."""
+    return posixpath.join(folder_of(resolver, apply_id), "ABSENT")
+
+
+def refuse_reused(resolvers: list[Resolver], transports: dict[str, Transport], apply_id: str) -> None:
+    """Before anything is written: refuse an apply whose id already names a backup folder on a
+    resolver. Writing into it would overwrite that earlier apply's backup, and its rollback
+    would then restore the state this apply found, not the one it found (F5)."""
+    for resolver in resolvers:
+        if transports[resolver.name].read(used(resolver, apply_id)) is not None:
+            folder = folder_of(resolver, apply_id)
+            raise UnsafeError(f"{resolver.name}: the backup folder {folder} exists already: apply id "
+                              f"{apply_id} was used there before, and this apply would overwrite that "
+                              "apply's backup; apply again with an id never used (a new apply makes "
+                              "its own); nothing written")
+
+
 def id_of(folder: str) -> str:
     """The apply id of a backup folder (`.../<resolver>-<id>`)."""
     return posixpath.basename(folder).rsplit("-", 1)[-1]
@@ -157,14 +177,14 @@ def log_ended(inventory_folder: Path, apply_id: str, outcomes: dict[str, str],
 
 
 def interrupted(plans: list[ResolverPlan], transports: dict[str, Transport],
-                after_interrupt: AfterInterrupt) -> list[str]:
+                after_interrupt: AfterInterrupt, *, dry: bool = False) -> list[str]:
     """Which resolvers the interrupted apply left half-done: `plan.interrupted` stays set on
     those alone. A marker whose apply already ended there (a kill between the two steps of
     `end`) is dropped; a kill while the markers were being cleared leaves some resolvers
     of that apply unmarked, which its backup folder names, when their record says that apply
     ended there, applied (a batch made final before a later batch failed, too). Refuses
     markers of two applies at once, and a marker its resolver's sequence contradicts.
-    Returns notes."""
+    `dry` (dns plan): decide the same, but drop no marker. Returns notes."""
     notes: list[str] = []
     plans = [p for p in plans if p.unreachable is None]  # nothing is known of the others
     last = {p.resolver.name: last_apply(p.resolver, transports[p.resolver.name]) for p in plans}
@@ -181,8 +201,9 @@ def interrupted(plans: list[ResolverPlan], transports: dict[str, Transport],
         if ended is None or ended.apply_id != apply_id or ended.outcome == "applied":
             raise UnsafeError(f"{name}: its pending marker names apply {apply_id}, but {why}: check "
                               f"{plan.resolver.backup_dir} by hand; nothing written")
-        transports[name].remove(posixpath.join(plan.resolver.backup_dir, PENDING))
-        notes.append(f"{name}: dropped the marker of apply {apply_id}: {why}")
+        if not dry:
+            transports[name].remove(posixpath.join(plan.resolver.backup_dir, PENDING))
+        notes.append(f"{name}: {'would drop' if dry else 'dropped'} the marker of apply {apply_id}: {why}")
         plan.interrupted = None
     if len(set(ids.values())) > 1 and after_interrupt != "refuse":
         shown = ", ".join(f"{name} by apply {apply_id}" for name, apply_id in sorted(ids.items()))

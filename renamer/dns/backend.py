@@ -73,6 +73,10 @@ class Backend(Protocol):
     def shown(self, line: HandLine) -> str:
         """`file:line: text` of a stale line that `inspect` found."""
 
+    def answers(self, line: HandLine) -> list[tuple[str, str, str]]:
+        """(name, type, value) the daemon answers because of a stale line: the name lower case
+        with no final dot (`fv-gw.fv.lan`, `2.0.251.10.in-addr.arpa`), as verify asks it."""
+
     def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
         """(TXT name, value) that prove the resolver serves this very rendering of `site`."""
 

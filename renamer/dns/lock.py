@@ -4,9 +4,15 @@
 order, exclusively: O_EXCL locally, noclobber over ssh) before it reads or writes a snippet,
 and removes it at the end. A second apply, from this machine or any other, finds it and is
 refused, naming the holder (host, pid, user) and when it started. A lock left by an apply
-that was killed is stale: when its process is provably gone (same host, no such pid) it is
-taken over, and said so; otherwise (another host, or older than `lock_max_age`) the refusal
-says how to clear it.
+that was killed is stale: when its process is provably gone it is taken over, and said so;
+otherwise the refusal says how old it is and how to clear it.
+
+"Provably gone" needs more than a host name and a pid: two controllers may share a host name
+(cloned VMs, containers named alike), and a pid is reused once its process ends. So the lock
+also names the machine (/etc/machine-id), its boot (the kernel's boot_id) and the holder's
+start time (field 22 of /proc/PID/stat, in clock ticks since that boot). Only a lock taken
+on this very machine and boot is checked; its pid is gone, or runs a process that started at
+another time (a reused pid), or it provably still runs.
 """
 
 from __future__ import annotations
@@ -20,13 +26,21 @@ import posixpath
 import shlex
 import socket
 from collections.abc import Iterator, Sequence
+from typing import Literal
 
 from renamer.dns.inventory import Resolver
 from renamer.dns.transport import Transport, TransportError, Unreachable, by_hand
 from renamer.errors import UnsafeError
 
 LOCK = "renamer-apply.lock"
+# Held with flock(1) by the exported playbook's test and restarts while they run on the host: a
+# step a run killed outright left running there (dns/playbook/playbook.yml, renamer_step_argv).
+STEP = ".renamer-apply.step"
 MAX_AGE = dt.timedelta(hours=1)
+MACHINE_ID = ("/etc/machine-id", "/var/lib/dbus/machine-id")
+BOOT_ID = "/proc/sys/kernel/random/boot_id"
+
+State = Literal["live", "gone", "unproven"]
 
 
 @contextlib.contextmanager
@@ -64,13 +78,37 @@ def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str
         raw = transport.read(path)
         if raw is None:
             continue  # released in between: try again
-        holder = _parse(raw)
-        if not _gone(holder):
-            raise UnsafeError(_refusal(resolver, path, holder))
+        holder = parse(raw)
+        state, why = judge(holder)
+        if state != "gone":
+            raise UnsafeError(_refusal(resolver, path, holder, state, why))
+        if _step_running(resolver, transport):
+            # its process is gone, but a step it started on the host (a slow restart) still runs:
+            # taking over now would let that step finish in the middle of this apply
+            step = posixpath.join(resolver.backup_dir, STEP)
+            raise UnsafeError(f"{resolver.name}: the lock's holder (pid {holder.get('pid')} on "
+                              f"{holder.get('host')}) is gone, but a step it started there still runs (it "
+                              f"holds {step}: a test or a restart): wait for it to end, then apply again; "
+                              "nothing written")
         notes.append(f"{resolver.name}: took over a stale lock of pid {holder.get('pid')} on "
-                     f"{holder.get('host')} (that process is gone), started {holder.get('started')}")
+                     f"{holder.get('host')} ({why}), started {holder.get('started')}")
         transport.remove(path)
     raise UnsafeError(f"{resolver.name}: cannot take the lock {path}: another apply keeps taking it")
+
+
+def _step_running(resolver: Resolver, transport: Transport) -> bool:
+    """Does a step of a killed run still hold the step file (flock -n fails: exit 1)? A host
+    without flock(1), or without the file, has none renamer can see."""
+    step = posixpath.join(resolver.backup_dir, STEP)
+    result = transport.run(["sh", "-c", '[ ! -e "$1" ] || ! command -v flock >/dev/null 2>&1 || '
+                            'flock -n "$1" true', "renamer-step", step])
+    return result.returncode == 1
+
+
+def identity(pid: int) -> dict[str, object]:
+    """What tells process `pid` of this machine from any other: the machine, its boot, and the
+    process's start time (None where this system does not say)."""
+    return {"machine": _first_line(*MACHINE_ID), "boot": _first_line(BOOT_ID), "pid_start": start_of(pid)}
 
 
 def _holder() -> bytes:
@@ -80,81 +118,109 @@ def _holder() -> bytes:
     except (KeyError, OSError):
         user = str(os.getuid())
     return (json.dumps({"host": socket.gethostname(), "pid": os.getpid(), "user": user,
-                        "started": started}) + "\n").encode()
+                        "started": started, **identity(os.getpid())}) + "\n").encode()
 
 
-def _parse(raw: bytes) -> dict[str, object]:
+def _first_line(*paths: str) -> str | None:
+    for path in paths:
+        try:
+            with open(path, encoding="ascii", errors="replace") as handle:
+                line = handle.readline().strip()
+        except OSError:
+            continue
+        if line:
+            return line
+    return None
+
+
+def start_of(pid: int) -> str | None:
+    """The start time of process `pid` in clock ticks since boot (/proc/PID/stat field 22), as
+    text; None when there is no such process or no /proc. Read after the last `)`: the command
+    name before it may hold spaces and parentheses."""
     try:
-        data = json.loads(raw.decode("utf-8", "replace"))
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[-1].split()
+    except OSError:
+        return None
+    return fields[19] if len(fields) > 19 and fields[19].isdigit() else None
+
+
+def parse(raw: bytes) -> dict[str, object]:
+    first = raw.decode("utf-8", "replace").strip().splitlines()
+    try:
+        data = json.loads(first[0]) if first else None
     except json.JSONDecodeError:
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def _checkable(holder: dict[str, object]) -> int | None:
-    """The holder's pid where renamer can check it: taken on this machine, a real pid."""
-    pid = holder.get("pid")
-    if holder.get("host") != socket.gethostname() or not isinstance(pid, int) or isinstance(pid, bool):
-        return None
-    return pid if pid > 0 else None
-
-
-def _gone(holder: dict[str, object]) -> bool:
-    """Is the process that holds the lock provably gone (this host, no such pid)?"""
-    pid = _checkable(holder)
-    if pid is None:
-        return False
+def judge(holder: dict[str, object]) -> tuple[State, str]:
+    """Does the lock's process provably run (live), provably not (gone), or can renamer not
+    tell (unproven)? With the reason, as the messages say it."""
+    pid, host = holder.get("pid"), holder.get("host")
+    if not holder:
+        return "unproven", "renamer cannot read who holds it"
+    if host != socket.gethostname():
+        where = f"on {host}" if isinstance(host, str) else "on the machine that took it"
+        return "unproven", (f"its process runs, or ran, {where}, not on this machine, so renamer cannot "
+                            "check it")
+    machine, boot = _first_line(*MACHINE_ID), _first_line(BOOT_ID)
+    if holder.get("machine") not in (None, machine):
+        # the same host name, another machine (F8): its pid means nothing here
+        return "unproven", (f"it was taken on another machine of the same name (machine id "
+                            f"{holder.get('machine')}, this one's is {machine}), so renamer cannot check it")
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return "unproven", ("it names no process renamer can check (a playbook run by hand from an older "
+                            "export?)")
+    if holder.get("boot") not in (None, boot):
+        return "unproven", ("it was taken before this machine last booted, or on a clone of it: renamer "
+                            "cannot tell which")
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
-        return True
+        return "gone", "that process is gone"
     except PermissionError:
-        return False  # alive, another user's
-    return False
+        pass  # it exists, another user's: its start time still says whether it is the holder
+    now, then = start_of(pid), holder.get("pid_start")
+    if isinstance(then, str) and now is not None:
+        if now != then:
+            return "gone", f"that process is gone: pid {pid} is now another process, started later"
+        return "live", "it is running on this machine"
+    return "unproven", (f"pid {pid} runs on this machine, but the lock does not say when its process "
+                        f"started (an older renamer or export), so renamer cannot tell it from a reused pid: "
+                        f"see `ps -o lstart=,args= -p {pid}`")
 
 
-def _refusal(resolver: Resolver, path: str, holder: dict[str, object]) -> str:
-    """Refused: the holder's process may be running. Where renamer can see it is (this machine,
-    that pid alive), wait; where it cannot tell (another machine, a lock with no pid renamer can
-    check: a hand-run playbook of an older export, an unreadable lock), the person who can look
-    is told what to look for and the exact command that clears it."""
-    who = (f"{holder.get('user', '?')}@{holder.get('host', '?')} pid {holder.get('pid', '?')}, "
-           f"since {holder.get('started', '?')}") if holder else "an unreadable holder"
-    head = f"{resolver.name}: another dns apply holds the lock ({who})"
-    if _alive_here(holder):
+def _who(holder: dict[str, object]) -> str:
+    if not holder:
+        return "an unreadable holder"
+    return (f"{holder.get('user', '?')}@{holder.get('host', '?')} pid {holder.get('pid', '?')}, "
+            f"since {holder.get('started', '?')}{_age(holder)}")
+
+
+def _refusal(resolver: Resolver, path: str, holder: dict[str, object], state: State, why: str) -> str:
+    """Refused: the holder's process may be running. Where renamer can see it is (this machine and
+    boot, that very process), wait; where it cannot tell, the person who can look is told what to
+    look for and the exact command that clears it."""
+    head = f"{resolver.name}: another dns apply holds the lock ({_who(holder)})"
+    if state == "live":
         return f"{head}; it is running on this machine: wait for it to end; nothing written"
     started = _started(holder)
     old = started is not None and dt.datetime.now(dt.UTC) - started > MAX_AGE
     hours = int(MAX_AGE.total_seconds() // 3600)
-    why = (f"it is over {hours} h old, but " if old else "") + _unprovable(holder)
     clear = shlex.join(by_hand(resolver, ["rm", "--", path]))
-    return (f"{head}; {why}: once you know no apply runs there, clear it with `{clear}` and apply "
-            "again (a half-done resolver is then found and named); nothing written")
+    return (f"{head}; {f'it is over {hours} h old, but ' if old else ''}{why}: once you know no apply runs "
+            f"there, clear it with `{clear}` and apply again (a half-done resolver is then found and named); "
+            "nothing written")
 
 
-def _unprovable(holder: dict[str, object]) -> str:
-    """Why renamer cannot prove this holder gone."""
-    pid, host = holder.get("pid"), holder.get("host")
-    if not holder:
-        return "renamer cannot read who holds it"
-    if host != socket.gethostname():
-        where = f"on {host}" if isinstance(host, str) else "on the machine that took it"
-        return f"its process runs, or ran, {where}, not on this machine, so renamer cannot check it"
-    if _checkable(holder) is None:
-        return "it names no process renamer can check (a playbook run by hand from an older export?)"
-    return f"pid {pid} on this machine is another user's"
-
-
-def _alive_here(holder: dict[str, object]) -> bool:
-    """Its process provably runs: this machine, a pid of this user's that answers kill 0."""
-    pid = _checkable(holder)
-    if pid is None:
-        return False
-    try:
-        os.kill(pid, 0)
-    except OSError:  # gone (then it was taken over), or another user's: not provably an apply
-        return False
-    return True
+def _age(holder: dict[str, object]) -> str:
+    started = _started(holder)
+    if started is None:
+        return ""
+    minutes = max(0, int((dt.datetime.now(dt.UTC) - started).total_seconds() // 60))
+    hours, minutes = divmod(minutes, 60)
+    return f", {f'{hours} h ' if hours else ''}{minutes} min ago"
 
 
 def _started(holder: dict[str, object]) -> dt.datetime | None:
@@ -177,7 +243,6 @@ def holder_of(resolver: Resolver, transport: Transport) -> str | None:
     raw = transport.read(_path(resolver))
     if raw is None:
         return None
-    holder = _parse(raw)
-    who = (f"{holder.get('user', '?')}@{holder.get('host', '?')} pid {holder.get('pid', '?')}, "
-           f"since {holder.get('started', '?')}") if holder else "an unreadable holder"
-    return f"{_path(resolver)} is held by {who}" + (" (that process is gone)" if _gone(holder) else "")
+    holder = parse(raw)
+    state, why = judge(holder)
+    return f"{_path(resolver)} is held by {_who(holder)}" + (f" ({why})" if state != "unproven" else "")

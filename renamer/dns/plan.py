@@ -33,6 +33,12 @@ class ResolverPlan:
     down: str | None = None  # it does not answer over DNS now (dns/served.py): apply would refuse it
     # its configuration as it stands fails its test, or backup_dir has no room (dns/preflight.refusal)
     preflight: str | None = None
+    # what its hand-written records (`stale`) that the apply leaves in place (no --retire-stale)
+    # make it answer, (name, type, value): its verify after the write meets them (dns/served.py)
+    left_in_place: tuple[tuple[str, str, str], ...] = ()
+    # why the apply would refuse or fail it, by the apply's own checks: a half-done resolver
+    # (applies.interrupted), a verify that fails (dns/served.py)
+    fails: list[str] = field(default_factory=list)
 
     @property
     def pending(self) -> bool:
@@ -40,7 +46,7 @@ class ResolverPlan:
         a lock left behind, hand-written records contradicting the inventory, snippets that are
         written but not served, or a machine not reached. Only none of these is "up to date"."""
         return bool(self.changed or self.problem or self.interrupted or self.held or self.stale
-                    or self.not_served or self.unreachable or self.down or self.preflight)
+                    or self.not_served or self.unreachable or self.down or self.preflight or self.fails)
 
     @property
     def changed(self) -> list[str]:
@@ -78,6 +84,7 @@ class ResolverPlan:
             "snippet_dir": self.resolver.snippet_dir, "changes": self.pending, "problem": self.problem,
             "interrupted": self.interrupted, "lock": self.held, "not_served": self.not_served,
             "unreachable": self.unreachable, "down": self.down, "preflight": self.preflight,
+            "would_fail": self.fails,
             "warnings": self.warnings, "hand_written": self.stale,
             "records": {"added": added, "changed": changed, "removed": removed},
             "drift": self.drift(),
@@ -181,8 +188,10 @@ def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
             desired[path], current[path] = after, before
     marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
     interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
+    kept = () if retire_stale else inspection.stale  # retired ones are commented out by the apply
     return ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
-                        [backend.shown(r) for r in inspection.stale])
+                        [backend.shown(r) for r in inspection.stale],
+                        left_in_place=tuple(a for r in kept for a in backend.answers(r)))
 
 
 def backup_name(name: str) -> str:

@@ -109,6 +109,7 @@ def _not_done(plan: ResolverPlan) -> list[str]:
         out.append(f"down: {name}: {plan.down}\n")
     if plan.preflight:
         out.append(f"preflight: {name}: dns apply would refuse it: {plan.preflight}\n")
+    out += [f"would fail: {name}: {why}\n" for why in plan.fails]
     if plan.stale:
         out.append(f"hand-written records naming old values, giving an inventory name another address or "
                    f"reserving its MAC or address ({len(plan.stale)}; they stay served: `dns apply "

@@ -95,6 +95,7 @@ def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False,
     with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         _read_ahead(resolvers, transports, test=True)
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
+        _would_refuse_half_done(plans, transports)  # before observe: a half-done resolver is refused first
         observe(inventory, plans, transports, make_querier)
     return _observed_unmanaged(inventory, selected, plans, make_querier)
 
@@ -119,13 +120,16 @@ def _with_unmanaged(selected: Sequence[Resolver], plans: list[ResolverPlan]) -> 
     return [by_name.get(r.name) or ResolverPlan(r, {}, {}) for r in selected]
 
 
-def _read_ahead(resolvers: Sequence[Resolver], transports: dict[str, Transport], *, test: bool) -> None:
+def _read_ahead(resolvers: Sequence[Resolver], transports: dict[str, Transport], *, test: bool,
+                apply_id: str = "") -> None:
     """What planning reads on each resolver (and, for an apply, the test of its configuration as
-    it stands, dns/preflight.py), fetched by a remote transport with its first round trip."""
+    it stands, dns/preflight.py, and whether its id was used there), fetched by a remote
+    transport with its first round trip."""
     for resolver in resolvers:
         files, folders, runs = backend_for(resolver).reads(resolver)
         # the plan names a lock left there (dns/served.py): read with the rest, no round trip of its own
         state = [posixpath.join(resolver.backup_dir, name) for name in (PENDING, applies.LAST, LOCK)]
+        state += [applies.used(resolver, apply_id)] if apply_id else []
         tests = [resolver.test, preflight.space_probe(resolver)] if test else []
         transports[resolver.name].prefetch([*files, *state], folders, [*runs, *tests])
 
@@ -144,6 +148,9 @@ class ApplyRequest:
     retire_stale: bool = False  # comment out hand-written records that name old values
     policy: Policy | None = None  # how far a failure reaches; None: all or nothing
     force: bool = False  # past the safety thresholds (plan.over_thresholds)
+    # This apply's id (dns/applies.py); "" makes a new one. A library caller may name one: one
+    # that already names a backup folder on a resolver is refused (applies.refuse_reused).
+    apply_id: str = ""
 
 
 def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(), *,
@@ -157,10 +164,12 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
     selected = inventory.select(spec)
     resolvers = [r for r in selected if r.manage]  # the others are never reached but over DNS
     notes: list[str] = []
+    request = replace(request, apply_id=request.apply_id or applies.new_id())
     with connected(resolvers) as transports:
-        _read_ahead(resolvers, transports, test=True)
+        _read_ahead(resolvers, transports, test=True, apply_id=request.apply_id)
         if request.dry_run:
             plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
+            _would_refuse_half_done(plans, transports)
             observe(inventory, plans, transports, make_querier)
             return ApplyResult(_observed_unmanaged(inventory, selected, plans, make_querier), [])
         unreachable: dict[str, str] = {}  # a fleet goes on without them, within the failure budget
@@ -229,6 +238,7 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
         _same_as_reviewed(plans, reviewed)
     _refuse_problems(plans)  # before anything is written on any resolver
     _refuse_over_thresholds(plans, request.force)
+    applies.refuse_reused([p.resolver for p in plans if p.unreachable is None], transports, request.apply_id)
     notes = applies.interrupted(plans, transports, after_interrupt)
     half_done = [p for p in plans if p.interrupted]
     if after_interrupt == "refuse":
@@ -257,7 +267,7 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
         if progress is not None:
             progress(names.index(name), len(names))
 
-    rollout = Rollout(inventory, transports, make_querier, verify=request.verify)
+    rollout = Rollout(inventory, transports, make_querier, verify=request.verify, stamp=request.apply_id)
     # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
     # rollout rolls back instead of dying between a write and a restart.
     with handled((signal.SIGTERM,), raise_interrupt):
@@ -430,11 +440,35 @@ def _refuse_problems(plans: Sequence[ResolverPlan]) -> None:
 
 
 def _refuse_half_done(plans: Sequence[ResolverPlan]) -> None:
+    why = _half_done(plans)
+    if why is not None:
+        raise UnsafeError(why)
+
+
+def _half_done(plans: Sequence[ResolverPlan]) -> str | None:
+    """Why the apply refuses these resolvers (left half-done by an apply killed outright), or None."""
     half_done = [p for p in plans if p.interrupted]
-    if half_done:
-        shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
-        raise UnsafeError(f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
-                          "--resume` to restore them and apply again, or `--rollback` to restore them")
+    if not half_done:
+        return None
+    shown = ", ".join(f"{p.resolver.name} (backup {p.interrupted})" for p in half_done)
+    return (f"an earlier dns apply was interrupted on {shown}: run `renamer dns apply "
+            "--resume` to restore them and apply again, or `--rollback` to restore them")
+
+
+def _would_refuse_half_done(plans: list[ResolverPlan], transports: dict[str, Transport]) -> None:
+    """`dns plan`: the apply's own half-done check (applies.interrupted, dropping nothing, then
+    its refusal), said on each resolver it would refuse: the plan never promises that apply. A
+    marker the apply would drop (its apply ended there) is a warning, no longer "interrupted"."""
+    try:
+        notes = applies.interrupted(plans, transports, "refuse", dry=True)
+    except UnsafeError as exc:  # a marker its resolver's records contradict: refused as it is
+        for plan in (p for p in plans if p.interrupted):
+            plan.fails.append(str(exc))
+        return
+    for plan in plans:
+        plan.warnings += [note for note in notes if note.startswith(f"{plan.resolver.name}: ")]
+    for plan in (p for p in plans if p.interrupted):
+        plan.fails.append(f"{_half_done([plan])} (exit 3, nothing written)")
 
 
 def _refuse_over_thresholds(plans: Sequence[ResolverPlan], force: bool) -> None:
@@ -464,6 +498,8 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
         recovered = _recover(inventory, resolvers, request.after_interrupt, notes)
         if recovered is not None:
             return replace(recovered, notes=notes)
+    # the same apply identity as the built-in engine's (dns/applies.py), checked unused first
+    request = replace(request, apply_id=request.apply_id or applies.new_id())
     checked, found = _preflight_for_ansible(inventory, resolvers, request, notes)
     forwarders = in_front(inventory, selected)
     ahead = preflight.forwarders_down(forwarders, dnspython_querier)
@@ -482,7 +518,8 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
         if request.reviewed is not None and not found:
             _same_as_reviewed(plans, request.reviewed)
         _refuse_over_thresholds(plans, request.force)  # before the playbook touches any resolver
-        apply_id = applies.new_id()  # the same apply identity as the built-in engine's (dns/applies.py)
+        _refuse_hosts_without_modules(folder, plans, max(export.serial))
+        apply_id = request.apply_id
         code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), apply_id, say)
     backups = {p.resolver.name: applies.folder_of(p.resolver, apply_id) for p in plans}
     played = {o.resolver.name: o for o in ansible_engine.outcomes(healthy, events, backups, code)}
@@ -493,6 +530,18 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
     return _ask_unmanaged(inventory, selected, result, request.verify, dnspython_querier)
 
 
+def _refuse_hosts_without_modules(folder: Path, plans: Sequence[ResolverPlan], forks: int) -> None:
+    """The Ansible engine's own preflight: a host where Ansible cannot run a module (no Python
+    it can start there) is refused before the playbook writes anything on any host."""
+    broken = ansible_engine.modules_that_cannot_run(folder, [p.resolver.name for p in plans], forks)
+    if broken:
+        name, why = sorted(broken.items())[0]
+        more = f" (and {', '.join(sorted(broken)[1:])})" if len(broken) > 1 else ""
+        raise UnsafeError(f"{name}: Ansible cannot run a module there{more} ({why}): set the resolver's "
+                          "`python` (ansible_python_interpreter) to a Python it has, or apply it with "
+                          "--engine builtin; nothing written on any resolver")
+
+
 def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], request: ApplyRequest,
                            notes: list[str]) -> tuple[list[ResolverPlan], dict[str, str]]:
     """The built-in engine's checks before the playbook writes anything: sudo, the lock (a stale
@@ -501,7 +550,7 @@ def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], requ
     configuration as it stands failing its test), with the same messages and exit codes. A
     refusal raises; the faults found come back, by resolver."""
     with connected(resolvers) as transports:
-        _read_ahead(resolvers, transports, test=True)
+        _read_ahead(resolvers, transports, test=True, apply_id=request.apply_id)
         for resolver in resolvers:
             transports[resolver.name].check_sudo()
         with locked(resolvers, transports, notes):
@@ -510,6 +559,7 @@ def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], requ
                 _same_as_reviewed(plans, request.reviewed)
             _refuse_problems(plans)
             _refuse_over_thresholds(plans, request.force)
+            applies.refuse_reused(resolvers, transports, request.apply_id)
             _refuse_half_done(plans)
             return plans, preflight.faults(plans, transports, dnspython_querier, ask=request.verify)
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from renamer.dns.answers import Querier
+from renamer.dns.answers import NONE, NXDOMAIN, Answer, Check, Querier
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.lock import holder_of
 from renamer.dns.plan import ResolverPlan
 from renamer.dns.preflight import FORWARDER_STOPPED, STOPPED, refusal, silent
 from renamer.dns.transport import Transport, TransportError
-from renamer.dns.verify import verify_resolver
+from renamer.dns.verify import expectations, judge, verify_resolver
 
 SHOWN = 5  # failed checks listed per resolver; the rest counted
 
@@ -41,8 +41,9 @@ def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dic
         if plan.changed and not plan.down:
             # what the apply's preflight refuses on the files alone: the plan says it now
             plan.preflight = refusal(plan, transports[resolver.name])
+            _still_served(inventory, plan)
         if plan.changed or plan.down:
-            continue  # the apply restarts it and verifies; what it serves now says nothing
+            continue  # the apply restarts it and verifies; what it serves now says nothing more
         report = verify_resolver(inventory, resolver, make_querier(resolver))
         if report.unreachable:
             plan.not_served = [f"{report.unreachable}: its snippets are written, but it does not answer"]
@@ -57,6 +58,36 @@ def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dic
             lines.append("the canary is not this snippet's: it is written but not served (not restarted "
                          "since it was written, e.g. an apply killed before the restart)")
         plan.not_served = lines
+        if lines and not plan.interrupted:  # the apply verifies an unchanged resolver too: it fails here
+            plan.fails.append("its verify fails now (not served, below), and the apply does not change its "
+                              "snippets: dns apply would fail and roll back")
+
+
+def _still_served(inventory: Inventory, plan: ResolverPlan) -> None:
+    """A resolver the apply changes, with hand-written records the apply leaves in place: after
+    the write and restart it answers what the new snippets say plus what those records say. Each
+    check of its verify that such a record speaks to is judged (verify.judge) on that answer,
+    before anything is asked or written: the verify the apply runs would fail the same way."""
+    theirs: dict[tuple[str, str], list[str]] = {}
+    for name, rdtype, value in plan.left_in_place:
+        theirs.setdefault((name, rdtype), []).append(value)
+    failed: list[Check] = []
+    for expectation in expectations(inventory, plan.resolver):
+        values = theirs.get((expectation.name.rstrip(".").lower(), expectation.rdtype))
+        if not values or expectation.via:  # an alias's answer is its CNAME first: not judged here
+            continue
+        ours = () if expectation.want in ((NXDOMAIN,), (NONE,)) else expectation.want
+        answer = Answer("NOERROR", tuple((expectation.rdtype, v) for v in (*ours, *values)))
+        check = judge(expectation, answer)
+        if not check.ok:
+            failed.append(check)
+    if failed:
+        first = failed[0]
+        more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+        plan.fails.append(f"its verify after the write would fail: {first.expectation.label}: expected "
+                          f"{' or '.join(first.expectation.want)}, got {first.got}{more}, from a "
+                          "hand-written record the apply leaves in place (hand-written records, below): "
+                          "`dns apply --retire-stale` comments it out")
 
 
 def observe_unmanaged(plans: Sequence[ResolverPlan], make_querier: Callable[[Resolver], Querier]) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from renamer.dns.answers import Check
 from renamer.dns.dnsmasq import render
 from renamer.dns.dnsmasq.dhcp import dhcp_checks
-from renamer.dns.dnsmasq.layout import Inspection, inspect, reads_ahead, shown_record
+from renamer.dns.dnsmasq.layout import Inspection, inspect, reads_ahead, record_answers, shown_record
 from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
@@ -35,6 +35,10 @@ class Dnsmasq:
 
     def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
         return reads_ahead(resolver)
+
+    def answers(self, line: object) -> list[tuple[str, str, str]]:
+        assert isinstance(line, Directive | HostsEntry)
+        return record_answers(line)
 
     def shown(self, line: object) -> str:
         assert isinstance(line, Directive | HostsEntry)  # what inspect finds

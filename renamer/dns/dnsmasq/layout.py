@@ -227,6 +227,29 @@ def _second_address(directive: Directive, current: dict[str, set[str]]) -> bool:
     return any(name in current and address not in current[name] for name in names for address in given)
 
 
+def record_answers(record: HandRecord) -> list[tuple[str, str, str]]:
+    """What dnsmasq answers because of a hand-written record: (name, type, value), the name lower
+    case with no final dot, as `dns verify` asks it. host-record= and a hosts line give A or AAAA
+    for each name and a PTR naming the first; address=/name/.../addr an A or AAAA alone."""
+    if isinstance(record, HostsEntry):
+        names, given, ptr = list(record.names), [a for a in (parse_address(record.address),) if a], True
+    elif record.key == "host-record":
+        parts = [p.strip() for p in record.value.split(",")]
+        names = [p for p in parts if p and parse_address(p) is None and not p.isdigit()]
+        given, ptr = [a for p in parts if (a := parse_address(p)) is not None], True
+    elif record.key == "address":
+        parts = record.value.strip("/").split("/")
+        names, ptr = parts[:-1], False
+        given = [a for a in (parse_address(parts[-1]),) if a is not None] if len(parts) > 1 else []
+    else:
+        return []
+    names = [n.lower().rstrip(".") for n in names if n]
+    out = [(n, "AAAA" if a.version == 6 else "A", str(a)) for n in names for a in given]
+    if ptr and names:
+        out += [(a.reverse_pointer, "PTR", f"{names[0]}.") for a in given]
+    return out
+
+
 def shown_record(record: HandRecord) -> str:
     if isinstance(record, HostsEntry):
         return f"{record.file}:{record.line}: {record.address} {' '.join(record.names)}"

@@ -4,6 +4,7 @@ change; and the canary, which catches what a layout check cannot see (issue 13, 
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -148,7 +149,11 @@ def test_plan_lists_hand_written_records_and_warns_of_a_forwarded_authoritative_
     with instance.conf.open("a") as conf:
         conf.write(f"addn-hosts={lab.root / 'hosts.extra'}\n")
     plan = dns(run, lab, "plan", "--resolvers", "ns-ana")
-    assert plan.exit_code == 0, plan.stderr
+    # the apply restarts ns-ana, which then serves the hand-written ana-ml2 too: its verify would
+    # fail, so the plan says so and exits 1 (F3)
+    assert plan.exit_code == 1, plan.stderr
+    assert ("would fail: ns-ana: its verify after the write would fail: ana-ml2.ana.lan gone: expected NXDOMAIN, "
+            "got 10.250.50.54 (and 1 more), from a hand-written record the apply leaves in place") in plan.stdout
     assert (f"warning: ns-ana: site ana is authoritative (local=/ana.lan/), but {legacy}:4 forwards it "
             "(server=/ana.lan/10.250.0.1): with both, dnsmasq either hides") in plan.stdout
     assert ("hand-written records naming old values, giving an inventory name another address or "
@@ -233,7 +238,10 @@ def test_a_lock_from_another_host_is_refused_with_how_to_clear_it(run, lab) -> N
     lock.write_text(json.dumps({"host": "other-box", "pid": 4242, "user": "ops", "started": "2026-01-01T00:00:00Z"}))
     result = dns(run, lab, "apply", "--resolvers", "all")
     assert result.exit_code == 3
-    assert result.stderr == ("renamer: error: ns-ana2: another dns apply holds the lock (ops@other-box pid 4242, "
+    age = re.search(r"since 2026-01-01T00:00:00Z(, \d+ h \d+ min ago)\)", result.stderr)
+    assert age is not None, result.stderr  # how old it is, as the clock now says
+    assert result.stderr.replace(age.group(1), "") == (
+        "renamer: error: ns-ana2: another dns apply holds the lock (ops@other-box pid 4242, "
                              "since 2026-01-01T00:00:00Z); it is over 1 h old, but its process runs, or ran, on "
                              "other-box, not on this machine, so renamer cannot check it: once you know no apply "
                              f"runs there, clear it with `rm -- {lock}` and apply again (a half-done resolver is "

@@ -275,10 +275,18 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
 @click.option("--restored-from", "restored", type=click.Path(path_type=Path, file_okay=False, exists=True),
               default=None, help="Check instead that the resolvers serve the snippets in this folder "
                                  "again (after a rollback): their canary and A records.")
+# The exported playbook's own steps (dns/ansible_export.ControlNode), not for people: hidden.
+@click.option("--alone", is_flag=True, hidden=True,
+              help="Ask only the resolvers named, not the forwarders in front of them.")
+@click.option("--settle", is_flag=True, hidden=True,
+              help="Ask a resolver that fails twice more, a second apart, as dns apply asks its forwarders.")
+@click.option("--answering", is_flag=True, hidden=True,
+              help="Check instead that each resolver named, and each forwarder in front, answers now.")
 @inventory_option
 @common_options
 @click.pass_context
-def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, restored: Path | None) -> int:
+def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, restored: Path | None,
+           alone: bool, settle: bool, answering: bool) -> int:
     """Query each resolver directly and check every record of the inventory.
 
     A and FQDN A per host, PTR, every alias (CNAME and final address), and
@@ -302,7 +310,11 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
             f"dns verify: FAILED: {len(failures)} not serving {restored}" if failures
             else f"dns verify: OK: serving {restored} again"))
         return EXIT_FINDINGS if failures else EXIT_OK
-    reports = run.verify(inventory_from(ctx, inventory_dir), spec)
+    if answering:  # the hand run's preflight: a line per resolver that does not answer
+        silent = run.answering(inventory_from(ctx, inventory_dir), spec)
+        settings(ctx).output.echo("".join(f"{line}\n" for line in silent))
+        return EXIT_FINDINGS if silent else EXIT_OK
+    reports = run.verify(inventory_from(ctx, inventory_dir), spec, alone=alone, settle=settle)
     out = settings(ctx).output
     if fmt == "json":
         shown = verify_json(reports)

@@ -11,7 +11,8 @@ credentials). The folder holds:
     tasks/restore.yml                  restart, verify; restore on failure; rollback per batch
     callback_plugins/renamer_events.py   one JSON line per task result (RENAMER_EVENTS)
     files/<resolver>/<snippet>       the rendered snippets
-    previous/<resolver>/<snippet>    what each resolver had when exported (the rollback check)
+    previous/<resolver>/<snippet>    what each resolver had when exported (for review: the run
+                                     compares digests of these, and restores from its own backup)
 
 Every value taken from the inventory is written `!unsafe`: Ansible never templates it, so
 a resolver's command or folder can never become a Jinja expression.
@@ -45,6 +46,20 @@ class Export:
     folder: Path
     hosts: tuple[str, ...]
     serial: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ControlNode:
+    """The renamer commands the playbook runs on the control node, each an argv the playbook
+    ends with resolver names: `verify` (JSON, the resolvers named alone), `restored` (the
+    playbook adds the host, then --restored-from and the folder of the backup it fetched),
+    `answering` (the hand run's preflight: each resolver named, and each forwarder in front of
+    them, answers over DNS); and `forwarders`, per resolver, the `manage: false` resolvers in
+    front of it (dns/run.in_front), which a hand run asks after its last batch."""
+    verify: list[str]
+    restored: list[str]
+    answering: list[str]
+    forwarders: dict[str, list[str]]
 
 
 def _unsafe(value: str) -> str:
@@ -102,10 +117,19 @@ def serial(policy: Policy, hosts: int) -> tuple[int, ...]:
     return (sizes[0], sizes[1]) if len(sizes) > 1 else (sizes[0],)
 
 
-def inventory_text(plans: Sequence[ResolverPlan], policy: Policy,
-                   verify: dict[str, tuple[list[str], list[str]]], source: str) -> str:
-    """inventory.yml: `verify` maps a resolver to its (batch verify argv, which the playbook
-    ends with the batch's names, and its restored-check argv)."""
+def _compare(plan: ResolverPlan) -> list[str]:
+    """What the playbook compares on the host (sha1sum): PATH=WANT=HAD per file, WANT its digest
+    after the apply and HAD when exported, `-` for no file. A file that is neither is a resolver
+    changed since the export (the export is outdated: refused before anything is written)."""
+    def digest(data: bytes | None) -> str:
+        return "-" if data is None else hashlib.sha1(data).hexdigest()
+
+    return [f"{plan.path(name)}={digest(None if text is None else text.encode())}"
+            f"={digest(plan.current.get(name))}" for name, text in plan.desired.items()]
+
+
+def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, control: ControlNode, source: str) -> str:
+    """inventory.yml: one host per resolver, with the control node's commands (ControlNode)."""
     batches = serial(policy, len(plans))
     lines = [f"# Written by `renamer dns export ansible` from {source}: regenerate it, do not edit it.",
              f"# The batches ({json.dumps(list(batches))}) and the failure budget "
@@ -117,28 +141,26 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy,
              "      hosts:"]
     for plan in plans:
         resolver = plan.resolver
-        # What the playbook compares on the host (sha1sum): PATH=SHA1, or PATH=- to remove.
-        compare = [f"{plan.path(name)}={hashlib.sha1(text.encode()).hexdigest()}" if text is not None
-                   else f"{plan.path(name)}=-" for name, text in plan.desired.items()]
-        checks, restored = verify[resolver.name]
         host = {
             **_connection(resolver),
             "renamer_snippet_dir": _unsafe(resolver.snippet_dir),
             "renamer_backup_dir": _unsafe(resolver.backup_dir),
             "renamer_files": _files(plan),
-            "renamer_compare": _argv(compare),
+            "renamer_compare": _argv(_compare(plan)),
             "renamer_test": _argv(resolver.test),
             "renamer_reload": _argv(resolver.reload),
-            "renamer_verify_batch": _argv(checks),
-            "renamer_verify_restored": _argv(restored),
+            "renamer_verify_batch": _argv(control.verify),
+            "renamer_verify_restored": _argv(control.restored),
+            "renamer_answering": _argv(control.answering),
+            "renamer_forwarders": _argv(control.forwarders.get(resolver.name, [])),
         }
         lines.append(f"        {resolver.name}:")
         lines += [f"          {key}: {value}" for key, value in host.items()]
     return "\n".join(lines) + "\n"
 
 
-def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy,
-                 verify: dict[str, tuple[list[str], list[str]]], source: str) -> Export:
+def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, control: ControlNode,
+                 source: str) -> Export:
     """Write the playbook folder (a new or empty folder); returns what it holds."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copytree(STATIC, folder, dirs_exist_ok=True,
@@ -155,7 +177,7 @@ def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy,
         for snippet, data in plan.current.items():
             if data is not None:
                 (previous / backup_name(snippet)).write_bytes(data)
-    (folder / "inventory.yml").write_text(inventory_text(plans, policy, verify, source))
+    (folder / "inventory.yml").write_text(inventory_text(plans, policy, control, source))
     # `serial` is templated before any inventory variable exists: the policy becomes the
     # playbook's defaults (extra vars, -e renamer_serial=..., still override them).
     playbook = folder / "playbook.yml"

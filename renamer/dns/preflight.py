@@ -126,6 +126,16 @@ FORWARDER_STOPPED = ("a manage: false resolver in front of the resolvers applied
                      "through it) must answer before anything is written; start it, then apply again")
 
 
-def _down(resolver: Resolver, querier: Querier) -> str | None:
+# The same, for a hand run of the exported playbook (`renamer dns verify --answering`): its way
+# to leave a resolver out is Ansible's.
+STOPPED_BY_HAND = "a stopped resolver is not started by the playbook; start it, or leave it out with --limit"
+
+
+def _down(resolver: Resolver, querier: Querier, stopped: str = STOPPED) -> str | None:
     why = silent(resolver, querier)
-    return None if why is None else f"did not answer before the apply ({why}): {STOPPED}"
+    return None if why is None else f"did not answer before the apply ({why}): {stopped}"
+
+
+def down_by_hand(resolver: Resolver, querier: Querier) -> str | None:
+    """Why a managed resolver of a hand run does not answer now; None when it answers."""
+    return _down(resolver, querier, STOPPED_BY_HAND)

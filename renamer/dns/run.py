@@ -14,7 +14,7 @@ from typing import Any
 
 from renamer import debug
 from renamer.dns import ansible_engine, applies, preflight
-from renamer.dns.ansible_export import Export, write_export
+from renamer.dns.ansible_export import ControlNode, Export, write_export
 from renamer.dns.answers import Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
@@ -199,7 +199,14 @@ def _ask_unmanaged(inventory: Inventory, selected: Sequence[Resolver], result: A
     unmanaged = in_front(inventory, selected)
     if not unmanaged or not verify or result.restored or result.interrupted or not result.ok:
         return result
-    reports = verify_all(inventory, unmanaged, make_querier)
+    return replace(result, vantage=settled(inventory, unmanaged, make_querier))
+
+
+def settled(inventory: Inventory, resolvers: Sequence[Resolver],
+            make_querier: Callable[[Resolver], Querier]) -> list[ResolverReport]:
+    """verify_all, where a resolver that fails is asked FORWARDER_CACHE_TRIES more times: what
+    apply asks the forwarders last, and the exported playbook after its last batch."""
+    reports = verify_all(inventory, resolvers, make_querier)
     for _ in range(FORWARDER_CACHE_TRIES):
         failed = [i for i, report in enumerate(reports) if not report.ok]
         if not failed:
@@ -210,7 +217,7 @@ def _ask_unmanaged(inventory: Inventory, selected: Sequence[Resolver], result: A
         again = verify_all(inventory, [reports[i].resolver for i in failed], make_querier)
         for i, report in zip(failed, again, strict=True):
             reports[i] = report
-    return replace(result, vantage=reports)
+    return reports
 
 
 def in_front(inventory: Inventory, selected: Sequence[Resolver]) -> list[Resolver]:
@@ -345,15 +352,20 @@ def _restore(plan: ResolverPlan, transports: dict[str, Transport],
 
 
 def verify(inventory: Inventory, spec: str,
-           make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[ResolverReport]:
+           make_querier: Callable[[Resolver], Querier] = dnspython_querier, *,
+           alone: bool = False, settle: bool = False) -> list[ResolverReport]:
     """Ask each resolver of `spec` directly whether it serves the inventory; where it serves
     DHCP for hosts with a MAC, check its reservations and leases too. The forwarders in front
     of them (`manage: false`, serving their sites: in_front) are asked as well, as apply asks
-    them: `--resolvers X` proves what X's clients get, not only what X says."""
+    them: `--resolvers X` proves what X's clients get, not only what X says. `alone`: only
+    those of `spec` (the exported playbook's batch verify: a forwarder in front of one batch may
+    forward to a resolver of a later one, so a hand run asks them once, after its last batch).
+    `settle`: one that fails is asked again, as apply asks its forwarders (settled)."""
     # managed or not, both are asked, and the forwarders in front of them too: the set apply asks
-    resolvers = _and_in_front(inventory, inventory.select(spec))
+    selected = inventory.select(spec)
+    resolvers = selected if alone else _and_in_front(inventory, selected)
     with debug.timed(f"dns verify: {len(resolvers)} resolvers queried"):
-        reports = verify_all(inventory, resolvers, make_querier)
+        reports = (settled if settle else verify_all)(inventory, resolvers, make_querier)
     with_dhcp = [r for r in resolvers if r.manage
                  if any(h.mac for s in inventory.sites if s.name in r.dhcp for h in s.hosts)]
     if with_dhcp:
@@ -368,6 +380,17 @@ def verify(inventory: Inventory, spec: str,
                 except TransportError as exc:
                     report.unreachable = str(exc)
     return reports
+
+
+def answering(inventory: Inventory, spec: str,
+              make_querier: Callable[[Resolver], Querier] = dnspython_querier) -> list[str]:
+    """The preflight of a hand run of the exported playbook, over DNS: one line per resolver of
+    `spec`, or forwarder in front of them (in_front), that does not answer now, in the words of
+    `dns apply`'s own preflight (dns/preflight.py); none when all answer."""
+    selected = [r for r in inventory.select(spec) if r.manage]
+    down = {r.name: why for r in selected if (why := preflight.down_by_hand(r, make_querier(r)))}
+    down.update(preflight.forwarders_down(in_front(inventory, selected), make_querier))
+    return [f"{name}: {why}" for name, why in down.items()]
 
 
 def verify_restored(inventory: Inventory, spec: str, folder: Path,
@@ -420,14 +443,12 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
     if refused:
         raise UnsafeError(f"{refused[0]}; nothing exported")
     _refuse_half_done(plans)  # the playbook would refuse them too; say so before anything runs
-    verify = {}
-    batch = [*renamer_argv, "dns", "verify", "--format", "json", *dns_args, "--resolvers"]  # + names
-    for plan in plans:
-        name = plan.resolver.name
-        restored = [*renamer_argv, "dns", "verify", *dns_args, "--resolvers", name,
-                    "--restored-from", str(folder.resolve() / "previous" / name)]
-        verify[name] = (batch, restored)
-    return write_export(folder, plans, policy, verify, str(inventory.folder)), plans
+    dns = [*renamer_argv, "dns", "verify"]
+    control = ControlNode(verify=[*dns, "--format", "json", "--alone", *dns_args, "--resolvers"],
+                          restored=[*dns, *dns_args, "--resolvers"],
+                          answering=[*dns, "--answering", *dns_args, "--resolvers"],
+                          forwarders={r.name: [f.name for f in in_front(inventory, [r])] for r in resolvers})
+    return write_export(folder, plans, policy, control, str(inventory.folder)), plans
 
 
 def _refuse_problems(plans: Sequence[ResolverPlan]) -> None:

@@ -156,28 +156,28 @@ def _pending(lab: Lab, name: str) -> list[str]:
 def test_each_run_of_an_exported_playbook_is_an_apply_of_its_own(
         run, fleet, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The same exported folder run twice by hand (the Ansible habit: run it again after a fix)
-    makes two applies, each with its own id. The second writes only ns-b1, which drifted since;
-    a rollback of it restores ns-b1 alone, and ns-b2 and ns-b3 keep serving what the first run
-    wrote (break-it: with one id per export, the rollback restored them to before the first run)."""
+    makes two applies, each with its own id. The first reaches ns-b2 and ns-b3 (--limit), the
+    second writes only ns-b1; a rollback of it restores ns-b1 alone, and ns-b2 and ns-b3 keep
+    serving what the first run wrote (break-it: with one id per export, the rollback restored them
+    to before the first run). (A resolver changed since the export by other means is refused as
+    outdated since round 4: tests/dns/test_ansible_by_hand.py.)"""
     assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0  # sequence 1, 10.251.0.1
     _gateway(fleet, "10.251.0.4")
     folder = tmp_path / "export"
     assert dns(run, fleet, "export", "ansible", "--out", str(folder)).exit_code == 0
     # --limit leaves localhost out: the run's id is still made (a fact of localhost, not a play)
-    first = playbook_by_hand(folder, "--limit", ",".join(THREE))
+    first = playbook_by_hand(folder, "--limit", ",".join(THREE[1:]))
     assert first.returncode == 0, first.stdout[-3000:]
-    assert set(addresses(fleet, GW).values()) == {("10.251.0.4",)}
+    assert addresses(fleet, GW) == {"ns-b1": ("10.251.0.1",), "ns-b2": ("10.251.0.4",), "ns-b3": ("10.251.0.4",)}
     records = [_last(fleet, name) for name in THREE]
-    assert [r[::2] for r in records] == [["2", "applied"]] * 3 and len({r[1] for r in records}) == 1
-    one_id = records[0][1]
-    # ns-b1 drifts (its snippet edited by hand) and will not start after the next restart
-    snippet = next(p for p in fleet.instances["ns-b1"].snippet_dir.iterdir() if "10.251.0.4" in p.read_text())
-    snippet.write_text(snippet.read_text().replace("10.251.0.4", "10.251.0.9"))
-    hand = dies_on_start(fleet, "ns-b1")
+    assert [r[::2] for r in records[1:]] == [["2", "applied"]] * 2 and len({r[1] for r in records[1:]}) == 1
+    assert records[0][::2] == ["1", "applied"]
+    one_id = records[1][1]
+    hand = dies_on_start(fleet, "ns-b1")  # ns-b1 will not start after the next restart
     second = playbook_by_hand(folder)
     assert second.returncode != 0, second.stdout[-3000:]
     pending = _pending(fleet, "ns-b1")  # its rollback could not restart it: the marker stays
-    assert pending[2] == "3" and pending[1] != one_id, pending
+    assert pending[2] == "2" and pending[1] != one_id, pending
     assert [_last(fleet, name) for name in THREE] == records  # nothing ended anywhere
     hand.unlink()
     sandbox.start(fleet.instances["ns-b1"].folder)
@@ -187,8 +187,8 @@ def test_each_run_of_an_exported_playbook_is_an_apply_of_its_own(
     rolled = dns_process(fleet, "apply", "--resolvers", "all", "--rollback")
     assert rolled.returncode == 0, rolled.stdout + rolled.stderr
     assert re.search(r"ns-b1 +\S+ +rolled back +restored", rolled.stdout), rolled.stdout
-    assert addresses(fleet, GW) == {"ns-b1": ("10.251.0.9",), "ns-b2": ("10.251.0.4",),
+    assert addresses(fleet, GW) == {"ns-b1": ("10.251.0.1",), "ns-b2": ("10.251.0.4",),
                                     "ns-b3": ("10.251.0.4",)}
     assert {n: fleet.pids()[n] for n in ("ns-b2", "ns-b3")} == {n: pids[n] for n in ("ns-b2", "ns-b3")}
     assert [_last(fleet, name) for name in ("ns-b2", "ns-b3")] == records[1:]
-    assert _last(fleet, "ns-b1") == ["3", pending[1], "rolled", "back"]
+    assert _last(fleet, "ns-b1") == ["2", pending[1], "rolled", "back"]

@@ -3,6 +3,7 @@
 
 Events (keys always present unless noted):
   {"event": "batch", "batch": n, "play": name}                  a serial batch starts
+                                                  (not the play named "Preflight ...")
   {"event": "ok"|"changed"|"failed"|"skipped"|"unreachable"|"rescued",
    "host": inventory name, "task": task name, "msg": short text,
    "batch": n, "ts": unix time}
@@ -111,7 +112,10 @@ class CallbackModule(CallbackBase):
 
     # -- play / batch -------------------------------------------------------
     def v2_playbook_on_play_start(self, play):
-        # Ansible sends play_start once per serial batch.
+        # Ansible sends play_start once per serial batch. The preflight play is none (a hand
+        # run's checks before the first batch; under renamer's own run it has no host).
+        if play.get_name().startswith("Preflight"):
+            return
         self._batch += 1
         self._write({"event": "batch", "batch": self._batch, "play": play.get_name(),
                      "ts": round(time.time(), 3)})

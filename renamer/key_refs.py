@@ -9,7 +9,10 @@ namespaces are part of the path; Helm's `.Values` is a root, not a key). A host 
 such key where a mapping is keyed by host; whether this one is, is another module's business
 (renamer/sweep/key_index.py compares the path with the keys the repo defines, read by
 renamer/key_paths.py). `hostvars['pug']` and `groups['pug']` read the inventory's host names,
-which the plain rules follow: they are no key reference here. Pure: bytes in, spans out.
+which the plain rules follow; their attribute form, `hostvars.pug.ansible_host`, `groups.pug`,
+reads the same host, and the `.` before it keeps the plain rules away: it is a `host` reference
+(`KeyRef.host`), which follows the host's rename as the subscript does (break-it round 5,
+finding B). Pure: bytes in, spans out.
 """
 
 from __future__ import annotations
@@ -24,7 +27,17 @@ from dataclasses import dataclass
 _JINJA = re.compile(rb"\{\{.*?\}\}|\{%.*?%\}|\$\{[^}\n]*\}", re.DOTALL)
 _BARE = re.compile(rb"^[ \t]*(?:-[ \t]+)?(?:when|failed_when|changed_when|until|loop|with_[a-z]+|that)"
                    rb"[ \t]*:[ \t]*(?P<value>[^\r\n]*)", re.MULTILINE)
-_ROOT = re.compile(rb"(?<![A-Za-z0-9_.\]\)$-])(?P<dot>\.)?(?P<root>[A-Za-z_][A-Za-z0-9_]*)")
+# A root stands after no name, index or call; Helm's `$.Values` (the top context from anywhere) too.
+_ROOT = re.compile(rb"(?:(?<![A-Za-z0-9_.\]\)$-])|(?<=\$)(?=\.Values(?![A-Za-z0-9_])))"
+                   rb"(?P<dot>\.)?(?P<root>[A-Za-z_][A-Za-z0-9_]*)")
+# Go template actions that change (or keep, for a block's end) what `.` is.
+_ACTION = re.compile(rb"\{\{-?[ \t\r\n]*(?P<kw>with|range|if|define|block|else|end)\b"
+                     rb"(?P<rest>.*?)-?[ \t\r\n]*\}\}", re.DOTALL)
+_VALUES_PATH = re.compile(rb"\$?\.Values(?P<rest>(?:\.[A-Za-z_][A-Za-z0-9_]*)*)")
+_RELATIVE_PATH = re.compile(rb"(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+# What `.` is in a Go template: None at the top (the chart's context: `.Values` is a root), else
+# the path under `.Values` it was set to by `with` (`ANY` in it: it cannot be read).
+Dot = tuple[str, ...] | None
 _ATTR = re.compile(rb"[ \t]*\.[ \t]*(?P<attr>[A-Za-z_][A-Za-z0-9_]*)")
 _ATTR_DASHED = re.compile(rb"[ \t]*\.[ \t]*(?P<attr>[A-Za-z_][A-Za-z0-9_-]*)")  # HCL names may hold `-`
 _SUB = re.compile(rb"""[ \t]*\[[ \t]*(?:(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)|(?P<index>\d+)"""
@@ -51,6 +64,7 @@ class KeyRef:
     path: tuple[str, ...]  # the parts through the name; a list index is `[]`, a variable `*`
     text: str  # the reference as written, through the name
     quoted: bool  # a subscript's or a lookup's string (plain text rules see it); else an attribute
+    host: bool = False  # `hostvars.pug`, `groups.pug`: an inventory host's name, not a mapping's key
 
 
 def might_hold(data: bytes, names: Collection[str]) -> bool:
@@ -68,13 +82,56 @@ def key_refs(data: bytes, names: Collection[str], *, hcl: bool) -> list[KeyRef]:
     wanted = {n.encode() for n in names}
     seen: set[int] = set()
     out: list[KeyRef] = []
+    offsets, dots = ([0], [None]) if hcl or b"{{" not in data else _dots(data)
     for start, end in _regions(data, hcl=hcl):
         strings = _strings(data, start, end, hcl=hcl)
-        for ref in _chains(data, start, end, wanted, dashed=hcl, strings=strings):
+        dot = dots[bisect.bisect_right(offsets, start) - 1]
+        for ref in _chains(data, start, end, wanted, dashed=hcl, strings=strings, dot=dot):
             if ref.start not in seen:
                 seen.add(ref.start)
                 out.append(ref)
     return sorted(out, key=lambda r: r.start)
+
+
+def _dots(data: bytes) -> tuple[list[int], list[Dot]]:
+    """Where `.` changes in a Go template (Helm), and what it is from there on: `with .Values.hosts`
+    makes `{{ .pug }}` read `.Values.hosts.pug` until its `end`; `range`, `define`, `block` and
+    a `with` of anything else make it a context that cannot be read."""
+    offsets: list[int] = [0]
+    dots: list[Dot] = [None]
+    stack: list[tuple[bytes, Dot]] = []
+    dot: Dot = None
+    for action in _ACTION.finditer(data):
+        kw, rest = action.group("kw"), action.group("rest")
+        if kw in (b"with", b"range", b"if", b"define", b"block"):
+            stack.append((kw, dot))
+            if kw == b"with":
+                dot = _dot_of(rest, dot)
+            elif kw == b"range":  # each element: its keys cannot be told from the values' paths
+                inner = _dot_of(rest.split(b":=")[-1], dot)
+                dot = (*inner, ANY) if inner is not None else (ANY,)
+            elif kw != b"if":
+                dot = (ANY,)
+        elif kw == b"else" and stack and stack[-1][0] in (b"with", b"range"):
+            dot = stack[-1][1]  # a `with`'s else runs with the outer `.`
+        elif kw == b"end" and stack:
+            dot = stack.pop()[1]
+        offsets.append(action.end())
+        dots.append(dot)
+    return offsets, dots
+
+
+def _dot_of(expression: bytes, dot: Dot) -> Dot:
+    """What `.` becomes under `with expression`, where it was `dot`."""
+    expression = expression.strip()
+    values = _VALUES_PATH.fullmatch(expression)
+    if values is not None:
+        return tuple(p.decode() for p in values.group("rest").split(b".")[1:])
+    if expression == b".":
+        return dot
+    if dot is not None and _RELATIVE_PATH.fullmatch(expression):
+        return (*dot, *(p.decode() for p in expression.split(b".")[1:]))
+    return (ANY,)
 
 
 def _regions(data: bytes, *, hcl: bool) -> Iterator[tuple[int, int]]:
@@ -108,7 +165,7 @@ def _strings(data: bytes, start: int, end: int, *, hcl: bool) -> list[tuple[int,
 
 
 def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bool,
-            strings: list[tuple[int, int]]) -> Iterator[KeyRef]:
+            strings: list[tuple[int, int]], dot: Dot = None) -> Iterator[KeyRef]:
     attr = _ATTR_DASHED if dashed else _ATTR
     starts = [s for s, _ in strings]
     pos = start
@@ -125,9 +182,21 @@ def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bo
         if lookup is not None:
             continue  # `lookup(` itself: its first argument is the chain, read next
         scoped = bool(root.group("dot")) and name == "Values"  # Helm's values: the file's top
-        if name in _HOST_ROOTS:
-            continue
         parts: list[str] = [] if scoped else [name]
+        if root.group("dot") and not scoped and dot is not None:
+            # `{{ .pug }}` under `with .Values.hosts`: the path is the `with`'s, then this name
+            parts, scoped = [*dot, name], True
+            if root.group("root") in wanted:
+                yield KeyRef(root.start("root"), root.end("root"), name, tuple(parts),
+                             data[root.start():root.end()].decode("utf-8", "replace"), False)
+        if name in _HOST_ROOTS:
+            if not root.group("dot"):
+                step = attr.match(data, pos, end)
+                if step is not None and step.group("attr") in wanted and not _GET.match(data, pos, end):
+                    part = step.group("attr").decode()
+                    yield KeyRef(step.start("attr"), step.end("attr"), part, (name, part),
+                                 data[root.start():step.end()].decode("utf-8", "replace"), False, host=True)
+            continue  # the subscript form is the plain rules'; what lies below a host is its vars
         while True:
             step = attr.match(data, pos, end)
             if step is not None and not _GET.match(data, pos, end):

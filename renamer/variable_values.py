@@ -125,11 +125,14 @@ def _reference(ref: re.Match[str]) -> tuple[str, str | None, bool]:
 
 
 def _unique(found: list[Resolved]) -> list[Resolved]:
-    seen: set[str] = set()
+    """One of each value per set of definitions giving it: two files defining the same value are
+    two values to a caller that asks each definition's fate (one kept, one rewritten)."""
+    seen: set[tuple[str, tuple[tuple[str, int], ...]]] = set()
     out = []
     for item in found:
-        if item.value not in seen:
-            seen.add(item.value)
+        key = (item.value, tuple((path, line) for _, path, line, _ in item.via))
+        if key not in seen:
+            seen.add(key)
             out.append(item)
     return out
 

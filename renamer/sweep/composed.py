@@ -20,6 +20,12 @@ file reads its own `.env`, else the whole repo's; a default word, `${X:-ana-ml2}
   definitions, which verify fails on;
 * nothing known and nothing certain: a near-miss note where a renamed host would break it.
 
+A value follows its definition's fate (break-it round 5, finding A): a definition the sweep keeps
+(the inline marker, a keep rule, a dated section) holds the old host after the sweep too, so the
+literal domain stays right for it (`NODE=ana-ml2  # renamer: keep` leaves `${NODE}.ana.lan` as it
+is); one whose fate cannot be told (an unclassified file) is one more reason for `composed-name`
+where the value would need another domain once rewritten.
+
 A default whose variable the repo defines nowhere stays decoded.py's (`split` where the domain
 changes: the variable may hold any name from the environment).
 """
@@ -29,11 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from renamer import composed_names
+from renamer import composed_names, variable_values
 from renamer.composed_names import ComposedName
 from renamer.occurrences import Match
-from renamer.sweep.templated import Note
-from renamer.variable_values import Values
+from renamer.sweep.templated import Fate, Note
+from renamer.variable_values import Resolved, Values
 
 REASON = "composed-name"
 
@@ -43,11 +49,14 @@ class Known(Protocol):
 
     def values(self, variable: str, near: str | None = None) -> Values: ...
 
+    def fate(self, path: str, line: int) -> Fate: ...
+
 
 @dataclass(frozen=True)
 class _Value:
     value: str
     why: str  # where the repo gives it
+    fate: Fate = "rewritten"  # what the sweep does to the definition spelling it
 
 
 def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...],
@@ -90,7 +99,12 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
     unknown: list[str] = []
     for variable in template.variables:
         found = definitions.values(variable, rel or None)
-        values += [_Value(r.value.strip(), r.why()) for r in found.found]
+        for r in found.found:
+            fate = _fate(r, definitions)
+            values.append(_Value(r.value.strip(), r.why(), fate))
+            if fate == "unknown":
+                unknown.append(f"{r.why()}, in a file no allowlist rule covers: whether the sweep rewrites "
+                               "it cannot be told")
         if not found.found:
             unknown += found.unknown
     if template.default is not None:
@@ -99,8 +113,9 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
         values.append(_Value(template.default, f"the default is {template.default}"))
     if not template.exact:
         unknown.append(f"`{template.variables[0]}` goes through a filter that changes it")
-    needs = {v.value: _need(renamed, name, v.value) for v in values}
-    broken = [v for v in values if needs[v.value] != ""]
+    # A kept definition holds the old host after the sweep too: the literal domain stays right.
+    needs = {v: "" if v.fate == "kept" else _need(renamed, name, v.value) for v in values}
+    broken = [v for v in values if needs[v] != ""]
     if not broken:
         if values:
             return None
@@ -127,6 +142,14 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
             start, end = template.default_span
             edits.append(Match(start, end, template.default, word, "host"))
     return sorted(edits, key=lambda m: m.start)
+
+
+def _fate(found: Resolved, definitions: Known) -> Fate:
+    """The fate of the definitions that spell `found`'s value (those naming no other variable):
+    unknown where any is, else kept where any is, else rewritten."""
+    leaves = [(path, line) for _, path, line, raw in found.via if not variable_values.names_variables(raw)]
+    fates = {definitions.fate(path, line) for path, line in leaves}
+    return "unknown" if "unknown" in fates else "kept" if "kept" in fates else "rewritten"
 
 
 def _need(renamed: dict[str, str], name: ComposedName, value: str) -> str | None:
@@ -200,13 +223,15 @@ def _builtin(name: ComposedName, renamed: dict[str, str]) -> list[Match] | None:
 
 
 def _refusal(name: ComposedName, renamed: dict[str, str], values: list[_Value],
-             needs: dict[str, str | None], unknown: list[str]) -> str:
+             needs: dict[_Value, str | None], unknown: list[str]) -> str:
     """Why no one literal domain is right: each value, what it needs, where it is defined."""
     parts = []
     for v in values:
-        need = needs[v.value]
+        need = needs[v]
         full = f"{name.prefix}{v.value}{name.suffix}.{name.tail}"
-        if need == "":
+        if v.fate == "kept":
+            parts.append(f"{v.why}, kept: {full} keeps .{name.tail}")
+        elif need == "":
             parts.append(f"{v.why}: {full} keeps .{name.tail}")
         elif need is None:
             parts.append(f"{v.why}: {full} cannot follow by its domain")

@@ -20,7 +20,13 @@ TOML, INI and HCL file holding the name, found by git grep once per scanner):
   nothing is rewritten there;
 * no key of the repo has that name: no finding here (the plain rules, and the near-miss pass).
 
-Two mappings with a key of one name are told apart by their whole path, never by the name.
+Two mappings with a key of one name are told apart by their whole path, never by the name; and
+two charts or two Terraform modules by where they stand (break-it round 5, finding D): a
+reference in a Helm chart (the nearest folder above holding `Chart.yaml` or `values.yaml`) reads
+only the keys of that chart, a sub-chart being a chart of its own; one in a `.tf` file reads
+only its module's (its folder's `.tf` and `.tfvars` files, and a `.tfvars` or data file outside
+every module, which any module may be given). `charts/db`'s `hosts.pug` kept while
+`charts/web`'s is renamed keeps db's references.
 """
 
 from __future__ import annotations
@@ -87,6 +93,9 @@ class KeyIndex:
         self.olds = frozenset(self.renames)
         self.news = {new: old for old, new in self.renames.items()}
         self._defs: list[KeyDef] | None = None
+        self._scoped: dict[str, list[KeyDef]] = {}
+        self._charts: dict[str, bool] = {}  # folder -> holds Chart.yaml or values.yaml
+        self._modules: dict[str, bool] = {}  # folder -> holds a .tf file
 
     def defs(self) -> list[KeyDef]:
         if self._defs is None:
@@ -182,8 +191,49 @@ class KeyIndex:
                 out.append(KeyDef(d.path, rel, d.line, "stays", why))
         return out
 
-    def decide(self, ref: KeyRef) -> Decision | None:
-        return decide(ref, self.renames[ref.name], self.defs())
+    def decide(self, ref: KeyRef, rel: str = "") -> Decision | None:
+        return decide(ref, self.renames[ref.name], self.scoped(rel) if rel else self.defs())
+
+    def scoped(self, rel: str) -> list[KeyDef]:
+        """The keys a reference in `rel` may read: its chart's, its module's, else all."""
+        if rel not in self._scoped:
+            defs = self.defs()
+            chart = self._chart(rel)
+            if chart is not None:
+                defs = [d for d in defs if self._chart(d.rel) == chart]
+            elif rel.endswith(".tf"):
+                module = _folder(rel)
+                defs = [d for d in defs if _folder(d.rel) == module or not self._module(_folder(d.rel))
+                        or not d.rel.endswith((".tf", ".tfvars", ".tfvars.json"))]
+            self._scoped[rel] = defs
+        return self._scoped[rel]
+
+    def _chart(self, rel: str) -> str | None:
+        """The nearest folder above `rel` holding `Chart.yaml` or `values.yaml` (None: no chart)."""
+        folder = _folder(rel)
+        while True:
+            if folder not in self._charts:
+                base = self.project.root / folder
+                self._charts[folder] = ((base / "Chart.yaml").is_file() or (base / "values.yaml").is_file())
+            if self._charts[folder]:
+                return folder
+            if not folder:
+                return None
+            folder = _folder(folder)
+
+    def _module(self, folder: str) -> bool:
+        """Does `folder` hold a `.tf` file (a Terraform module)?"""
+        if folder not in self._modules:
+            base = self.project.root / folder
+            try:
+                self._modules[folder] = any(p.suffix == ".tf" and p.is_file() for p in base.iterdir())
+            except OSError:
+                self._modules[folder] = False
+        return self._modules[folder]
+
+
+def _folder(rel: str) -> str:
+    return rel.rpartition("/")[0]
 
 
 Decision = tuple[Literal["follow", "keep", "refuse"], str]
@@ -193,6 +243,9 @@ def decide(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision | None:
     """What becomes of a reference to old name `ref.name` (renamed `new`), and why, given the
     repo's keys of either name; None: no key of the repo has that name."""
     old = ref.name
+    if ref.host:  # `hostvars.pug`: the inventory's host, renamed as `hostvars['pug']` is
+        return "follow", (f"`{ref.text}` reads the inventory host {old} by attribute, renamed {new}: "
+                          f"it follows as `{ref.path[0]}['{old}']` does")
     renamed_path = (*ref.path[:-1], new)
     moves = [d for d in defs if d.fate == "moves" and d.path == ref.path]
     stood = [d for d in defs if d.fate == "new" and d.path == renamed_path]
@@ -231,7 +284,7 @@ def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) ->
     out = list(matches)
     added: list[Match] = []
     for ref in refs:
-        decided = index.decide(ref)
+        decided = index.decide(ref, rel)
         if decided is None:
             continue
         action, why = decided

@@ -49,7 +49,7 @@ from renamer.sweep.model import (
     apply_edits,
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
-from renamer.sweep.templated import Definitions, templated_matches
+from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import with_zone_names
@@ -191,7 +191,7 @@ class FileScanner:
         self.wide = wide_needles(self.matcher.needles)  # old values in UTF-16/32 code units (sweep/wide.py)
         # Variables a templated or composed name reads (sweep/templated.py): defined in live files only.
         self.definitions = Definitions(project.root, lambda rel: project.classifier.classify(rel).status
-                                       in (CURRENT, UNCLASSIFIED))
+                                       in (CURRENT, UNCLASSIFIED), Fates(project.root, project.classifier))
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
 
     def scan(self, rel: str, klass: FileClass | None = None,

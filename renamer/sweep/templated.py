@@ -14,6 +14,11 @@ label alone would leave the old domain). A definition naming another variable (`
 near-miss note saying which, never silence. A variable the repo defines only as other domains
 makes no finding: the name is another machine. Only live files define (`Definitions.live`).
 
+Each definition also has a fate (`Definitions.fate`): the sweep rewrites it, keeps it (an inline
+marker, a keep rule, a dated section: its value stays old), or cannot tell (an unclassified file:
+left for a person). A composed name reads the value the definition will hold (sweep/composed.py;
+break-it round 5, finding A).
+
 The definitions are asked of git (`git grep`, sweep/../vcs_status.py) once per variable and
 process, and only for a file that holds `label.{{` or `label.$` for an old FQDN's label.
 """
@@ -23,20 +28,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 from renamer import templated_names, variable_values, vcs_status
+from renamer.classify import CURRENT, Classifier
 from renamer.occurrences import Match
 from renamer.templated_names import TemplatedName
 from renamer.variable_values import Definition, Values
+
+Fate = Literal["rewritten", "kept", "unknown"]
+FateOf = Callable[[str, int], Fate]  # path, 1-based line -> what the sweep does to that definition
 
 
 class Definitions:
     """Where the repo defines each variable (its work tree, through git grep), asked lazily; only
     lines of files `live` accepts count (a record's old `.env` defines nothing today)."""
 
-    def __init__(self, root: Path, live: Callable[[str], bool] | None = None) -> None:
+    def __init__(self, root: Path, live: Callable[[str], bool] | None = None,
+                 fate: FateOf | None = None) -> None:
         self.root = root
         self.live = live or (lambda _: True)
+        self._fate = fate or (lambda _path, _line: "rewritten")
         self._found: dict[str, list[Definition]] = {}
         self._values: dict[tuple[str, str | None], Values] = {}
 
@@ -63,6 +75,10 @@ class Definitions:
             self._values[(variable, scope)] = variable_values.resolve(variable, lookup)
         return self._values[(variable, scope)]
 
+    def fate(self, path: str, line: int) -> Fate:
+        """What the sweep does to the definition at `path:line`."""
+        return self._fate(path, line)
+
     def _terraform(self, variable: str) -> list[Definition]:
         """`variable "NAME" { default = "value" }`: the default line of each such block."""
         name = re.escape(variable)
@@ -84,6 +100,30 @@ class Definitions:
                     found.append((path, offset, value))
                     break
         return found
+
+
+class Fates:
+    """`FateOf` from the allowlist: a current file's line is rewritten unless exempt (the inline
+    marker, a keep rule, a dated section); any other live file (unclassified) is not the sweep's
+    to rewrite, and what a person will make of it cannot be told."""
+
+    def __init__(self, root: Path, classifier: Classifier) -> None:
+        self.root = root
+        self.classifier = classifier
+        self._lines: dict[str, list[str]] = {}
+
+    def __call__(self, path: str, line: int) -> Fate:
+        if self.classifier.classify(path).status != CURRENT:
+            return "unknown"
+        if path not in self._lines:
+            try:
+                self._lines[path] = (self.root / path).read_bytes().decode("utf-8", "replace").split("\n")
+            except OSError:
+                self._lines[path] = []
+        lines = self._lines[path]
+        if not 0 < line <= len(lines):
+            return "unknown"
+        return "kept" if self.classifier.line_exemptions(path, lines, [line - 1]) else "rewritten"
 
 
 def _nearest(found: list[Definition], near: str) -> list[Definition]:

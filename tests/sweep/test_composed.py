@@ -7,6 +7,7 @@ import pytest
 
 from renamer.occurrences import Match
 from renamer.sweep.composed import composed_matches
+from renamer.sweep.templated import Fate
 from renamer.variable_values import Resolved, Values
 
 MOVED = (("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan"))
@@ -14,8 +15,13 @@ KEPT = (("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.ana.lan"))
 
 
 class Given:
-    def __init__(self, **table: list[str]) -> None:
+    def __init__(self, kept: tuple[int, ...] = (), unknown: tuple[int, ...] = (), **table: list[str]) -> None:
         self.table = table
+        self.kept = kept  # lines of a.env the sweep keeps
+        self.unknown = unknown  # lines whose fate cannot be told
+
+    def fate(self, path: str, line: int) -> Fate:
+        return "kept" if line in self.kept else "unknown" if line in self.unknown else "rewritten"
 
     def values(self, variable: str, near: str | None = None) -> Values:
         if variable not in self.table:
@@ -50,6 +56,8 @@ def test_follows(hosts: tuple[tuple[str, str], ...], given: Given, text: bytes, 
     pytest.param(MOVED, Given(), b"{{ inventory_hostname }}.ana.lan", id="builtin"),
     pytest.param(MOVED, Given(X=["db01"]), b"${X:-ana-ml2}.ana.lan", id="default-against-its-variable"),
     pytest.param(MOVED, Given(N=["ml2"]), b"ana-${N}.ana.lan", id="the-host-part-cannot-follow"),
+    pytest.param(MOVED, Given(unknown=(1,), NODE=["ana-ml2"]), b"${NODE}.ana.lan", id="fate-unknown"),
+    pytest.param(MOVED, Given(kept=(1,), NODE=["ana-ml2", "ana-ml2"]), b"${NODE}.ana.lan", id="kept-beside-rewritten"),
 ])
 def test_refused(hosts: tuple[tuple[str, str], ...], given: Given, text: bytes) -> None:
     matches, _ = composed_matches(text, [], hosts, given)
@@ -58,6 +66,8 @@ def test_refused(hosts: tuple[tuple[str, str], ...], given: Given, text: bytes) 
 
 @pytest.mark.parametrize(("hosts", "given", "text"), [
     pytest.param(MOVED, Given(NODE=["db01"]), b"${NODE}.ana.lan", id="another-host"),
+    pytest.param(MOVED, Given(kept=(1,), NODE=["ana-ml2"]), b"${NODE}.ana.lan", id="definition-kept"),
+    pytest.param(MOVED, Given(unknown=(1,), NODE=["db01"]), b"${NODE}.ana.lan", id="fate-unknown-another-host"),
     pytest.param(KEPT, Given(NODE=["ana-ml2"]), b"${NODE}.ana.lan", id="domain-kept"),
     pytest.param(KEPT, Given(), b"$(hostname).ana.lan", id="builtin-domain-kept"),
     pytest.param(MOVED, Given(), b"${X:-ana-ml2}.ana.lan", id="default-of-an-unknown-variable-is-decoded-s"),

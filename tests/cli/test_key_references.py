@@ -124,22 +124,39 @@ def _terraform(root: Path, tmp: Path) -> subprocess.CompletedProcess[str]:
                           env=env, capture_output=True, text=True, check=False)
 
 
-@pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not installed")
-def test_an_hcl_map_key_and_its_lookups_move_together_as_terraform_reads_them(
-        tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
-    root = repo({"infra/main.tf": TF_MAIN, "infra/terraform.tfvars": TFVARS, "data/topology.yml": TOPOLOGY},
+def _hcl_repo(repo: Callable[..., Path]) -> Path:
+    return repo({"infra/main.tf": TF_MAIN, "infra/terraform.tfvars": TFVARS, "data/topology.yml": TOPOLOGY},
                 config=CONFIG, allowlist=ALLOW)
-    assert _terraform(root / "infra", tmp_path).returncode == 0  # the repo plans before the move
+
+
+def _hcl_moved(root: Path, run: Callable[..., Result]) -> None:
+    """The map key and every lookup of it, swept: checked byte by byte, and verify agrees."""
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
-    main = (root / "infra/main.tf").read_text()
-    assert "var.hosts.wolf.ip" in main and 'var.hosts["wolf"]' in main and 'lookup(var.hosts, "wolf"' in main
-    assert "local.aliases.wolf" in main and "local.network.hosts.wolf.ip" in main and "pug" not in main
+    assert (root / "infra/main.tf").read_text() == TF_MAIN.replace("pug", "wolf")
+    assert (root / "infra/terraform.tfvars").read_text() == TFVARS.replace("pug", "wolf")
+    assert (root / "data/topology.yml").read_text() == TOPOLOGY.replace("pug", "wolf")
+    assert _verify(root, run) == (0, [])
+
+
+def test_an_hcl_map_key_and_its_lookups_move_together(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    _hcl_moved(_hcl_repo(repo), run)
+
+
+# Terraform is in neither Debian nor PyPI (HashiCorp's licence): .ci/run takes it from HashiCorp's
+# apt repository where that can be reached. Without it the swept bytes are still checked above;
+# this adds terraform's own reading of them.
+@pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not installed (not in Debian or "
+                    "on PyPI); the swept bytes are checked by test_an_hcl_map_key_and_its_lookups_move_together")
+def test_an_hcl_map_key_and_its_lookups_move_together_as_terraform_reads_them(
+        tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = _hcl_repo(repo)
+    assert _terraform(root / "infra", tmp_path).returncode == 0  # the repo plans before the move
+    _hcl_moved(root, run)
     planned = _terraform(root / "infra", tmp_path)
     assert planned.returncode == 0, planned.stdout + planned.stderr
     for output in ("dotted", "bracketed", "looked_up", "loaded"):
         assert f'{output} = "10.0.0.5"' in " ".join(planned.stdout.split()), planned.stdout
-    assert _verify(root, run) == (0, [])
 
 
 def test_an_ansible_template_renders_after_the_move(tmp_path: Path, repo: Callable[..., Path],

@@ -196,20 +196,15 @@ def record_type(token: bytes) -> bytes:
     return upper
 
 
-# A class token as entries() splits words (blanks, parentheses, a comment's `;` around it): asked
-# first, in C, since most files the sweep reads hold none and the loop below reads every entry.
-_CLASS_WORD = re.compile(rb"(?:^|[\s(])(?:IN|CH|CHAOS|HS|HESIOD|CS|CLASS[0-9]+)(?=[\s();]|$)",
-                         re.IGNORECASE | re.MULTILINE)
-
-
 def is_records(data: bytes) -> bool:
     """Whether data is zone records with no SOA or `$ORIGIN` of their own: a fragment a zone
     `$INCLUDE`s (or that nobody includes: then its origin is unknown). Every entry must read
     [owner] [TTL] [class] TYPE RDATA with a known type (or a `$TTL`/`$INCLUDE`/`$GENERATE`
     directive), and one record at least names its class (`IN`): a hosts file, an inventory or
-    prose never reads so."""
-    if _FENCE.search(data) or _CLASS_WORD.search(data) is None:
-        return False  # (no class word: not one record names its class, so the loop would say no)
+    prose never reads so.
+
+    The loop comes first: most files the sweep reads fail at their first entry (a YAML key, a
+    shell line), where a search of the whole file for a class word would not (` in ` in prose)."""
     records, classed = 0, False
     for has_owner, words in entries(data):
         tokens = [data[a:b] for a, b in words]
@@ -226,7 +221,7 @@ def is_records(data: bytes) -> bool:
                 kind not in _KNOWN_TYPES and not _GENERIC.fullmatch(kind)):
             return False  # no record, or a zone's own SOA (is_zone's)
         records += 1
-    return records > 0 and classed
+    return records > 0 and classed and _FENCE.search(data) is None  # (a Markdown page's fenced block)
 
 
 def holds_records(data: bytes) -> bool:

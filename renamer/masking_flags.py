@@ -54,9 +54,15 @@ _COLON_PASSWORD = re.compile(r"(?i)(?<![\w.\-])((?:[\w.\-]*[/\\])?(?:x|wl|sdl-)?
                              r"|(?<![\w.\-])((?:[\w.\-]*[/\\])?winrs(?:\.exe)?\s[^|;&]*?(?<!\S)[-/](?:p|password):)"
                              r"([^\s'\"]+)")
 _PASS_ARG = re.compile(r"(?<![\w-])(-pass(?:in|out)?\s+['\"]?pass:)([^\s'\"]+)")  # openssl
-_TOOL = re.compile(r"(?i)(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
-    re.escape(tool).replace(r"\ ", r"\s+") for tool in sorted(SHORT_FLAGS, key=len, reverse=True))
+_TOOL_PATTERN = (r"(?<![\w.\-])(?:[\w.\-]*/)?(" + "|".join(
+    re.escape(tool.lower()).replace(r"\ ", r"\s+") for tool in sorted(set(map(str.lower, SHORT_FLAGS)),
+                                                                      key=len, reverse=True))
     + r")(?![\w\-])")
+# Windows names are any case (PSEXEC.EXE): an ASCII line is searched lower-cased, where every
+# offset stays put (a (?i) alternation is several times slower); any other line with (?i).
+_TOOL = re.compile(_TOOL_PATTERN)
+_FLAGS_BY_NAME = {tool.lower(): flags for tool, flags in SHORT_FLAGS.items()}
+_TOOL_ANY_CASE = re.compile("(?i)" + _TOOL_PATTERN)
 _SHORT = {(flags, spaced): re.compile(rf"(?<![^\s'\"(])(?P<flag>-[{flags}])"
                                       + (r"(?P<sep>\s+)" if spaced else r"(?P<sep>\s+|(?=[^\s\-]))") + _VALUE)
           for flags in set(SHORT_FLAGS.values()) for spaced in (False, True)}
@@ -76,13 +82,15 @@ def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:
     line = _PASS_ARG.sub(rf"\g<1>{MASK}", line)
     line = _COLON_PASSWORD.sub(lambda m: f"{m.group(1) or m.group(3)}{MASK}", line)
     start = 0
-    while tool := _TOOL.search(line, start):
-        name = " ".join(tool.group(1).split()).lower()  # Windows names are any case: PSEXEC.EXE
-        flags = SHORT_FLAGS[name]
+    tools, lowered = (_TOOL, line.lower()) if line.isascii() else (_TOOL_ANY_CASE, line)
+    while tool := tools.search(lowered, start):
+        name = " ".join(tool.group(1).split()).lower()
+        flags = _FLAGS_BY_NAME[name]
         # the tool's own flags, from where it is named to the next command of the line
         end = _command_end(line, tool.end())
         own = _SHORT[flags, name in SPACED].sub(_short, line[tool.end():end])
         line = line[:tool.end()] + own + line[end:]
+        lowered = line.lower() if tools is _TOOL else line
         start = tool.end()
     return line
 

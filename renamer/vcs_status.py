@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from renamer import work
 from renamer.errors import RenamerError
 from renamer.vcs_command import LITERAL, git_run
 
@@ -94,6 +95,7 @@ def worktree_files_holding(root: Path, pattern: str) -> frozenset[str] | None:
     the regex `pattern`: git grep reads them in parallel in C, where a Python pass over every
     file costs seconds. PCRE where git has it (an ERE with a bound such as {32} is ten times
     slower in git's own engine); None when git cannot answer (the caller reads the files)."""
+    work.add("tree greps")  # a walk of the whole work tree: once per scan, not per chunk (-vv)
     for engine in ("-P", "-E"):
         done = git_run(["git", "-C", str(root), "grep", "-z", "-l", "-I", "--untracked", engine,
                         "-e", pattern, "--"], capture_output=True, check=False)
@@ -168,6 +170,7 @@ def blobs(root: Path, specs: list[str]) -> dict[str, bytes]:
 def worktree_lines_matching(root: Path, pattern: str) -> list[tuple[str, int, str]] | None:
     """(path, line number, line) of every line of the work tree's text files (tracked, and
     untracked ones not ignored) matching the extended regex `pattern`; None when git cannot say."""
+    work.add("tree greps")
     done = git_run(["git", "-C", str(root), "grep", "-z", "-n", "-I", "--untracked", "-E", "-e", pattern,
                     "--"], capture_output=True, check=False)
     if done.returncode not in (0, 1):  # 1: found nothing

@@ -27,7 +27,7 @@ from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.native_gate import NativeGate, choose_native
 from renamer.sweep.scan import FileScanner, ScanOptions
-from renamer.sweep.wide import holds_wide, wide_needles
+from renamer.sweep.wide import holds_wide
 
 # Below this many files a pool costs more than it saves.
 PARALLEL_FROM = 3000
@@ -60,16 +60,18 @@ class Chunk:
 
 
 def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str],
-               native: NativeGate | None = None) -> Chunk:
+               native: NativeGate | None = None, scanner: FileScanner | None = None) -> Chunk:
     """What one chunk of files holds.
 
     A lean first pass reads each file once and tests the needles; only
     candidates (a hit, a UTF-16/32 BOM, an old value in the path, anything
     unusual) go through the full scanner. Most files never leave this loop.
     `native`: the same tests answered by one hyperscan scan a file (sweep/native_gate.py).
+    `scanner`: one for every chunk of a scan, so that what it reads of the whole tree (variable
+    definitions, keys: a git grep each) is read once per process, not once per chunk.
     """
     counted = collections.Counter(work.COUNTS)
-    scanner = FileScanner(project, options)
+    scanner = scanner or FileScanner(project, options)
     root = f"{project.root}/"
     matcher = project.matcher
     needles = matcher.needles
@@ -81,7 +83,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     slugs = anchor_literals(project)
     gates = _gates(project, loose is not None, present + slugs)
     folded = [fold_and_bare(needle) for needle in needles]  # an old form in any case holds one
-    wide = wide_needles(needles)
+    wide = scanner.wide  # old values in UTF-16/32 code units, as the scanner holds them
     limit = project.config.max_file_size
     open_, read_, close_, fstat_ = os.open, os.read, os.close, os.fstat  # hot loop: local names
     out = Chunk()
@@ -197,19 +199,22 @@ def _gates(project: LoadedProject, loose: bool, present: tuple[bytes, ...] = ())
 
 
 def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[Sequence[str]],
-               progress: Callable[[int, int], None] | None = None) -> Chunk:
+               progress: Callable[[int, int], None] | None = None,
+               scanner: FileScanner | None = None) -> Chunk:
     """Everything the files hold, each list in path order.
 
     `batches` may block (the second one waits for git's walk): the pool is already
-    scanning the first while it does.
+    scanning the first while it does. `scanner`: the caller's, to scan more files with
+    afterwards (its lazily read definitions and keys then serve both).
     """
+    scanner = scanner or FileScanner(project, options)  # forked workers inherit it, caches and all
     first = list(next(batches, []))
     workers = available_cores()
     slugs = anchor_literals(project)
     native, which = choose_native(project.matcher, project.loose if options.loose else None,
                                   options.present, slugs, len(first))
     debug.say(f"scan: {which}")
-    task = functools.partial(_worker_chunk, project, options, native)
+    task = functools.partial(_worker_chunk, project, options, native, scanner)
     chunks = _chunks(first, batches)
     forked = len(first) >= PARALLEL_FROM and workers >= 2 and can_fork()
     if forked:
@@ -239,9 +244,9 @@ def scan_files(project: LoadedProject, options: ScanOptions, batches: Iterator[S
 
 
 def _worker_chunk(project: LoadedProject, options: ScanOptions, native: NativeGate | None,
-                  paths: Sequence[str]) -> tuple[int, Chunk]:
+                  scanner: FileScanner, paths: Sequence[str]) -> tuple[int, Chunk]:
     """scan_chunk, with the worker's process id (the -vv log counts files per worker)."""
-    return os.getpid(), scan_chunk(project, options, paths, native)
+    return os.getpid(), scan_chunk(project, options, paths, native, scanner)
 
 
 def _chunks(first: list[str], rest: Iterator[Sequence[str]]) -> Iterator[Sequence[str]]:

@@ -122,7 +122,8 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             listed.extend(batch)
             yield batch
 
-    chunk = scan_files(project, options, recorded(batches()), progress)
+    scanner = FileScanner(project, options)
+    chunk = scan_files(project, options, recorded(batches()), progress, scanner)
     if chunk.excluded:
         excluded = set(chunk.excluded)
         listed = [rel for rel in listed if rel not in excluded]
@@ -136,7 +137,6 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     files = tuple(f for f in found_files if f.kind != "unreadable")
     ignored_with_references: list[str] = []
     if not include_ignored:
-        scanner = FileScanner(project, options)
         hidden = ignored_current(git) if git is not None else [
             rel for rel in keep(plain_ignored) if classifier.is_current_pattern(rel)]
         for rel in hidden:

@@ -35,6 +35,7 @@ WHAT = {
     "native follow-ups": "Python tests the native first pass could not rule out (a context, a split, loose, any case)",
     "native join scans": "files the native first pass scanned again without quotes, `}` and backslashes (JOINED)",
     "decoder tests": "files the first pass asked its decoder tests (quote joins, escapes, Unicode forms)",
+    "tree greps": "git greps over the whole work tree (variable definitions, keys named by a host)",
 }
 
 
@@ -100,3 +101,34 @@ def test_a_clean_file_never_reaches_the_decoder_tests(clean: Path) -> None:
     assert native.get("decoder tests", 0) <= leads, native
     assert python["decoder tests"] > BOUNDS["files"] - 10, python  # the counter counts where it is asked
     assert native.get("full scans", 0) == python.get("full scans", 0)
+
+
+def _composed_repo(dest: Path, files: int) -> Path:
+    """`files` plain files, three of them (far apart in path order) composing a name from a
+    variable and reading a renamed key: each asks the scanner for the tree's definitions and keys."""
+    dest.mkdir()
+    (dest / "renamer.yaml").write_text("version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\n"
+                                       "  addresses: {10.0.0.5: 10.1.0.5}\nallowlist: allow.yaml\n")
+    (dest / "allow.yaml").write_text('version: 1\ncurrent: ["**"]\n')
+    (dest / ".env").write_text("NODE=pug\n")
+    (dest / "d").mkdir()
+    (dest / "d" / "hosts.yml").write_text("hosts:\n  pug: 10.0.0.5\n")
+    for i in range(files):
+        (dest / "d" / f"f{i:04}.txt").write_text(f"line {i}\n")
+    for i in (0, files // 2, files - 1):
+        (dest / "d" / f"f{i:04}.txt").write_text("url: https://${NODE}.ana.lan/\nkey: {{ hosts.pug }}\n")
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=dest, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=dest, check=True)
+    return dest
+
+
+def test_the_tree_is_grepped_once_per_scan_not_once_per_chunk(tmp_path: Path) -> None:
+    """Variable definitions and keys are read from the whole tree by git grep, lazily, by the
+    scanner: one scanner for every chunk of a scan (sweep/parallel.py), so a repo of three chunks
+    greps the tree as often as a repo of one."""
+    one = counted(_composed_repo(tmp_path / "one", 300), "sweep", "--dry-run", "--format", "summary")
+    three = counted(_composed_repo(tmp_path / "three", 1400), "sweep", "--dry-run", "--format", "summary")
+    assert one["full scans"] == three["full scans"] >= 3
+    assert one["tree greps"] > 0  # the composed names asked for the tree's definitions and keys
+    assert three["tree greps"] == one["tree greps"], (one, three)

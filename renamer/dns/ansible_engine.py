@@ -75,8 +75,7 @@ def modules_that_cannot_run(folder: Path, hosts: Sequence[str], forks: int) -> d
     if not hosts:
         return {}
     command = str(Path(playbook_command()).with_name("ansible"))
-    env = {**os.environ, "ANSIBLE_CONFIG": str(folder / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1",
-           "ANSIBLE_FORCE_COLOR": "0", "ANSIBLE_INVENTORY": str(folder / "inventory.yml")}
+    env = _env(folder)
     env.pop("RENAMER_EVENTS", None)
     argv = [command, "renamer_resolvers", "-i", "inventory.yml", "-m", "ansible.builtin.ping", "-o",
             "--forks", str(max(1, forks)), "--limit", ",".join(hosts)]
@@ -109,6 +108,13 @@ def _why(rest: str) -> str:
     return " ".join(" ".join(parts).split())[:300] or "failed"
 
 
+def _env(folder: Path) -> dict[str, str]:
+    """The user's environment with the exported folder's config and inventory, no colour."""
+    return {**os.environ, "ANSIBLE_CONFIG": str(folder / "ansible.cfg"),  # ignored in a world-writable folder
+            "ANSIBLE_INVENTORY": str(folder / "inventory.yml"), "ANSIBLE_NOCOLOR": "1",
+            "ANSIBLE_FORCE_COLOR": "0"}
+
+
 def run_playbook(folder: Path, forks: int, apply_id: str,
                  say: Callable[[str], None] | None = None) -> tuple[int, list[dict[str, Any]], bool]:
     """Run playbook.yml in `folder` as apply `apply_id`; (ansible-playbook's exit status, the
@@ -119,13 +125,10 @@ def run_playbook(folder: Path, forks: int, apply_id: str,
     # The environment wins over ansible.cfg: the settings the verdict depends on are named
     # here, whatever ANSIBLE_* the user's shell holds (a callback list without renamer's
     # would leave no events, another inventory other hosts).
-    env = {**os.environ, "RENAMER_EVENTS": str(events),
-           "ANSIBLE_CONFIG": str(folder / "ansible.cfg"),  # ignored in a world-writable folder
-           "ANSIBLE_INVENTORY": str(folder / "inventory.yml"),
+    env = {**_env(folder), "RENAMER_EVENTS": str(events),
            "ANSIBLE_CALLBACK_PLUGINS": str(folder / "callback_plugins"),
            "ANSIBLE_CALLBACKS_ENABLED": "renamer_events", "ANSIBLE_STDOUT_CALLBACK": "default",
-           "ANSIBLE_STRATEGY": "linear",
-           "ANSIBLE_NOCOLOR": "1", "ANSIBLE_FORCE_COLOR": "0", "PYTHONUNBUFFERED": "1"}
+           "ANSIBLE_STRATEGY": "linear", "PYTHONUNBUFFERED": "1"}
     # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it
     # over once this process is gone (as it does for its own locks).
     # Its start time, machine and boot too: a reused pid, or another controller of the same

@@ -540,14 +540,13 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
             _same_as_reviewed(plans, request.reviewed)
         _refuse_over_thresholds(plans, request.force)  # before the playbook touches any resolver
         _refuse_hosts_without_modules(folder, plans, max(export.serial))
-        apply_id = request.apply_id
-        code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial), apply_id, say)
-    backups = {p.resolver.name: applies.folder_of(p.resolver, apply_id) for p in plans}
+        code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial),
+                                                                request.apply_id, say)
+    backups = {p.resolver.name: applies.folder_of(p.resolver, request.apply_id) for p in plans}
     played = {o.resolver.name: o for o in ansible_engine.outcomes(healthy, events, backups, code)}
     played.update({o.resolver.name: o for o in faulty})
     outcomes = [played[r.name] for r in resolvers]
-    result = ApplyResult(_with_unmanaged(_and_in_front(inventory, selected), checked), outcomes, interrupted,
-                         notes=notes, apply_id=apply_id)
+    result = ApplyResult(shown, outcomes, interrupted, notes=notes, apply_id=request.apply_id)
     return _ask_unmanaged(inventory, selected, result, request.verify, dnspython_querier)
 
 

@@ -15,6 +15,7 @@ from renamer.dns.dnsmasq.config import read_effective
 from renamer.dns.dnsmasq.effective import Effective, reader_for
 from renamer.dns.dnsmasq.layout import daemon_files
 from renamer.dns.dnsmasq.leases import parse_leases
+from renamer.dns.dnsmasq.syntax import bare_mac, dhcp_host_fields
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
 from renamer.names import parse_address
@@ -58,8 +59,8 @@ def _reservation(effective: Effective, name: str, mac: str, addresses: list[str]
     label = Expectation(f"dhcp-host {name}", name, DHCP, (",".join([mac, *addresses]),))
     found = None
     for directive in effective.values("dhcp-host"):
-        parts = [p.strip().strip("[]").lower() for p in directive.value.split(",")]
-        if not any(p.split("-")[-1] == mac.lower() for p in parts):
+        parts = dhcp_host_fields(directive.value)
+        if not any(bare_mac(p) == mac.lower() for p in parts):
             continue
         if all(a.lower() in parts for a in addresses):
             found = found or directive

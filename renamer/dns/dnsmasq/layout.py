@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from renamer.dns.dnsmasq.config import read_effective
 from renamer.dns.dnsmasq.effective import DEFAULT_CONF, HOSTS_FILE, Effective, reader_for
 from renamer.dns.dnsmasq.render import PREFIX
-from renamer.dns.dnsmasq.syntax import Directive, HostsEntry, unquote
+from renamer.dns.dnsmasq.syntax import Directive, HostsEntry, bare_mac, dhcp_host_fields, unquote
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
-from renamer.names import parse_address
+from renamer.names import IPAddress, parse_address
 
 PIHOLE_TOML = "/etc/pihole/pihole.toml"
 OPENWRT_RELEASE = "/etc/openwrt_release"
@@ -69,10 +69,12 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                     f"{line.file}:{line.line} forwards it ({line.key}={line.value}): with both, dnsmasq "
                     "either hides the names only the upstream knows or forwards the names renamer "
                     "retired; set authoritative: false, or drop that line")
-    found.stale = stale_records(inventory, resolver, effective)
+    gone = _gone(inventory)
+    wide = _domain_wide(inventory, resolver, effective, gone)
+    found.stale = stale_records(inventory, resolver, effective, wide)
     nxdomain, local = _nxdomain(effective), _local(inventory, resolver, effective)
-    for directive, domains in _domain_wide(inventory, resolver, effective):
-        under = sorted(n for n in _gone(inventory) if _answered(n, domains, nxdomain, local))
+    for directive, domains in wide:
+        under = sorted(n for n in gone if _answered(n, domains, nxdomain, local))
         shown = f"{directive.file}:{directive.line}: address={directive.value}"
         if under and found.problem is None:
             found.problem = (f"{resolver.name}: {shown} answers every name under {', '.join(domains)}, "
@@ -137,13 +139,13 @@ def _hand(directive: Directive, resolver: Resolver) -> bool:
     return not (directive.file.startswith(ours) and directive.file[len(ours):].startswith(PREFIX))
 
 
-def _domain_wide(inventory: Inventory, resolver: Resolver,
-                 effective: Effective) -> list[tuple[Directive, list[str]]]:
+def _domain_wide(inventory: Inventory, resolver: Resolver, effective: Effective,
+                 gone: set[str]) -> list[tuple[Directive, list[str]]]:
     """Hand-written `address=/D/.../IP` lines where some D is no host the inventory knows (a
     site's domain, a parent, `#`): dnsmasq answers every name under D with IP (a host-record
     still wins for its own name). Commenting one out would make names vanish that renamer has
     never heard of (the services behind a reverse proxy), so --retire-stale leaves them."""
-    known = _gone(inventory) | {n.lower() for site in inventory.sites for h in site.hosts
+    known = gone | {n.lower() for site in inventory.sites for h in site.hosts
                                 for a in (h.name, *h.aliases) for n in (a, site.fqdn(a))}
     out = []
     for directive in effective.values("address"):
@@ -156,11 +158,12 @@ def _domain_wide(inventory: Inventory, resolver: Resolver,
     return out
 
 
-def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective) -> list[HandRecord]:
+def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective,
+                  wide: list[tuple[Directive, list[str]]]) -> list[HandRecord]:
     """Records outside renamer's own snippets that keep an old value alive, clash, or give a
     current name of a site this resolver serves a second address, or reserve (dhcp-host) a
     MAC or an address that the inventory reserves there. A domain-wide address= line is not
-    one of them (`_domain_wide`)."""
+    one of them (`wide`: `_domain_wide`'s)."""
     gone = _gone(inventory)
     old_addresses = set(inventory.old_addresses)
     aliases = {n for site in inventory.sites if site.name in resolver.sites for h in site.hosts
@@ -168,10 +171,10 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
     current = {n: {str(a) for a in h.addresses} for site in inventory.sites if site.name in resolver.sites
                for h in site.hosts for n in (h.name, site.fqdn(h.name))}
     reserved = _reservations(inventory, resolver)
-    wide = {id(d) for d, _ in _domain_wide(inventory, resolver, effective)}
+    wide_ids = {id(d) for d, _ in wide}
     out: list[HandRecord] = []
     for directive in effective.directives:
-        if (directive.key not in _RECORD_KEYS or not _hand(directive, resolver) or id(directive) in wide
+        if (directive.key not in _RECORD_KEYS or not _hand(directive, resolver) or id(directive) in wide_ids
                 or (directive.key == "address" and directive.value.rstrip().endswith("/"))):
             continue  # (an address=/NAME/ line keeps NAME gone: NXDOMAIN)
         words = set(_words(directive))
@@ -202,8 +205,8 @@ def _reserves(directive: Directive, reserved: set[str], current: dict[str, set[s
     pin an inventory name to another address? dnsmasq refuses two lines for one address
     ("duplicate dhcp-host IP address"), and of two for one MAC hands out whichever it reads
     first: the hand one, in a file that sorts before renamer's, keeps the old address."""
-    parts = [p.strip().strip("[]").lower() for p in directive.value.split(",")]
-    macs = [p.split("-")[-1] for p in parts if _MAC.match(p)]  # `01-` (hardware type) dropped
+    parts = dhcp_host_fields(directive.value)
+    macs = [bare_mac(p) for p in parts if _MAC.match(p)]
     given = [str(a) for p in parts if (a := parse_address(p)) is not None]
     names = [p.rstrip(".") for p in parts if p and parse_address(p) is None and not _MAC.match(p)
              and ":" not in p and not p[:1].isdigit() and p not in ("ignore", "infinite")]
@@ -214,17 +217,24 @@ def _reserves(directive: Directive, reserved: set[str], current: dict[str, set[s
 def _second_address(directive: Directive, current: dict[str, set[str]]) -> bool:
     """Does a hand-written host-record or address= give an inventory name an address the inventory
     does not? dnsmasq then serves both (B-f4: a second address nobody sees until verify)."""
-    if directive.key == "host-record":
-        parts = [p.strip().lower().rstrip(".") for p in directive.value.split(",")]
-        names = [p for p in parts if parse_address(p) is None and not p.isdigit()]
-        given = [str(a) for p in parts if (a := parse_address(p)) is not None]
-    elif directive.key == "address":
-        parts = directive.value.strip("/").split("/")
-        names = [p.lower().rstrip(".") for p in parts[:-1]]
-        given = [str(a) for a in (parse_address(parts[-1]),) if a is not None] if len(parts) > 1 else []
+    names, given = _names_and_addresses(directive)
+    return any(name in current and str(address) not in current[name] for name in names for address in given)
+
+
+def _names_and_addresses(record: Directive) -> tuple[list[str], list[IPAddress]]:
+    """The names (lower case, no final dot) and addresses of a host-record= or an
+    address=/name/.../addr line; nothing for any other key."""
+    if record.key == "host-record":
+        parts = [p.strip() for p in record.value.split(",")]
+        names = [p for p in parts if p and parse_address(p) is None and not p.isdigit()]  # a digit: the TTL
+        given = [a for p in parts if (a := parse_address(p)) is not None]
+    elif record.key == "address":
+        parts = record.value.strip("/").split("/")
+        names = parts[:-1]
+        given = [a for a in (parse_address(parts[-1]),) if a is not None] if len(parts) > 1 else []
     else:
-        return False
-    return any(name in current and address not in current[name] for name in names for address in given)
+        return [], []
+    return [n.lower().rstrip(".") for n in names if n], given
 
 
 def record_answers(record: HandRecord) -> list[tuple[str, str, str]]:
@@ -232,18 +242,11 @@ def record_answers(record: HandRecord) -> list[tuple[str, str, str]]:
     case with no final dot, as `dns verify` asks it. host-record= and a hosts line give A or AAAA
     for each name and a PTR naming the first; address=/name/.../addr an A or AAAA alone."""
     if isinstance(record, HostsEntry):
-        names, given, ptr = list(record.names), [a for a in (parse_address(record.address),) if a], True
-    elif record.key == "host-record":
-        parts = [p.strip() for p in record.value.split(",")]
-        names = [p for p in parts if p and parse_address(p) is None and not p.isdigit()]
-        given, ptr = [a for p in parts if (a := parse_address(p)) is not None], True
-    elif record.key == "address":
-        parts = record.value.strip("/").split("/")
-        names, ptr = parts[:-1], False
-        given = [a for a in (parse_address(parts[-1]),) if a is not None] if len(parts) > 1 else []
+        given = [a for a in (parse_address(record.address),) if a]
+        names, ptr = [n.lower().rstrip(".") for n in record.names if n], True
     else:
-        return []
-    names = [n.lower().rstrip(".") for n in names if n]
+        names, given = _names_and_addresses(record)
+        ptr = record.key == "host-record"
     out = [(n, "AAAA" if a.version == 6 else "A", str(a)) for n in names for a in given]
     if ptr and names:
         out += [(a.reverse_pointer, "PTR", f"{names[0]}.") for a in given]

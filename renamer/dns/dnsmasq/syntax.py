@@ -107,6 +107,16 @@ def split_commas(value: str) -> list[str]:
     return items if any(items) else []
 
 
+def dhcp_host_fields(value: str) -> list[str]:
+    """A dhcp-host line's comma-separated fields, lower case, an IPv6 address's brackets dropped."""
+    return [p.strip().strip("[]").lower() for p in value.split(",")]
+
+
+def bare_mac(field: str) -> str:
+    """A dhcp-host MAC field without its ARP hardware type (`01-aa:bb:..` is `aa:bb:..`)."""
+    return field.split("-")[-1]
+
+
 def resolve(path: str, cwd: str) -> str:
     return path if path.startswith("/") else posixpath.join(cwd or "/", path)
 

@@ -220,18 +220,19 @@ def shown(algorithm: str, dress: Dress) -> str:
     return name + extra
 
 
-def written(algorithm: str, hexdigest: str, dress: Dress) -> str:
-    """`hexdigest` (of `algorithm`) written in `dress`."""
-    return dress.write(bytes.fromhex(hexdigest))
+def whole_word(text: str) -> Word | None:
+    """The digest-shaped word `text` is, where it is one and nothing else."""
+    found = words(text)
+    return found[0] if len(found) == 1 and (found[0].start, found[0].end) == (0, len(text)) else None
 
 
 def key_of(text: str) -> str | None:
     """The key of `text` where it is one digest-shaped word and nothing else (a value its format
     already marks as a digest: unpadded base64 counts here, as it does after a prefix)."""
-    found = words(text)
-    if len(found) == 1 and (found[0].start, found[0].end) == (0, len(text)):
-        return found[0].key
-    if found or not re.fullmatch(f"[{_B64}]{{22,88}}={{0,2}}", text):
+    whole = whole_word(text)
+    if whole is not None:
+        return whole.key
+    if words(text) or not re.fullmatch(f"[{_B64}]{{22,88}}={{0,2}}", text):
         return None
     word = _word("p", 0, len(text), text, None)
     return word.key if word is not None else None

@@ -139,13 +139,13 @@ def manifest_line(line: str) -> re.Match[str] | None:
     return found if found is not None and key_of(found.group("hash")) is not None else None
 
 
-def _certain(line: str, column: int, length: int, hit: _Hit, target_paths: set[str],
+def _certain(line: str, column: int, hit: _Hit, target_paths: set[str],
              sidecar: str | None) -> str | None:
-    """None when the line's format says for certain that the word (`length` characters at 1-based
-    `column`) is the target's digest: a manifest line naming the file, a file named for the one
+    """None when the line's format says for certain that the word (`hit`, at 1-based `column`
+    of `line`) is the target's digest: a manifest line naming the file, a file named for the one
     it pins that holds only the digest, `key=<hash>` or `key: sha256:<hash>` as the whole value, a
     JSON member `"key": "<hash>"`, SRI; otherwise why not."""
-    token, algorithm = hit.token, hit.algorithm
+    token, algorithm, length = hit.token, hit.algorithm, hit.end - hit.start
     if hit.dress.kind == "sri":
         return None  # `sha256-<base64>`: a form made for pins, which names its algorithm
     if sidecar is not None:
@@ -340,7 +340,7 @@ def _decide(project: LoadedProject, files: HexWords, hit: _Hit, status: str, rea
     target = by_path.get(hit.target)
     target_paths = {hit.target} | ({target.new_path} if target is not None and target.new_path else set())
     sidecar = sidecar_of(hit.holder, data, target_paths)
-    why = _certain(line, column, hit.end - hit.start, hit, target_paths, sidecar)
+    why = _certain(line, column, hit, target_paths, sidecar)
     if why is not None:
         return "residual", why
     if any(e.start < hit.end and hit.start < e.end for e in base.get(hit.holder, ())):

@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from renamer.formats.yaml_source import parse_yaml_text
-from renamer.sweep.digest_words import key_of, words
+from renamer.sweep.digest_words import key_of, whole_word, words
 
 # a key that holds a digest, and its stem: `sha256`, `backup_sha256`, `appChecksum`, `integrity`
 _DIGEST_KEY = re.compile(r"^(?P<stem>.*?)[_.-]?(?:sha-?256|sha-?1|md5|sha-?384|sha-?512|checksum|"
@@ -66,10 +66,7 @@ def sidecar_of(holder: str, data: bytes, known: Collection[str]) -> str | None:
     if suffix.lower() not in _SIDECARS or len(data) > 512:
         return None
     text = data.decode("utf-8", "replace").strip().lstrip("\ufeff")
-    found = words(text)
-    if len(found) != 1 or (found[0].start, found[0].end) != (0, len(text)):
-        return None
-    return stem if stem in known else None
+    return stem if whole_word(text) is not None and stem in known else None
 
 
 def _sibling_keys(key: str) -> set[str]:

@@ -12,16 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import Result
+from tests.testing.pins import ALLOW, DEPLOY
 from tests.testing.repos import git, snapshot
 
-ALLOW = """version: 1
-current: ['**']
-records:
-  - name: history
-    paths: [HISTORY.md]
-    reason: what was deployed then
-"""
-DEPLOY = b"#!/bin/sh\nssh root@ana-ml2 systemctl restart app\r\n"  # CRLF on purpose: bytes are hashed
 NOTES = b"caf\xe9 on ana-ml2\n"  # Latin-1
 UNTOUCHED = b"echo no old value here\n"
 

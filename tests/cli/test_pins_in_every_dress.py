@@ -15,16 +15,9 @@ from pathlib import Path
 
 from renamer.sweep.digest_words import nix32
 from tests.conftest import Result
+from tests.testing.pins import ALLOW, DEPLOY
 from tests.testing.repos import git, snapshot
 
-ALLOW = """version: 1
-current: ['**']
-records:
-  - name: history
-    paths: [HISTORY.md]
-    reason: what was deployed then
-"""
-DEPLOY = b"#!/bin/sh\nssh root@ana-ml2 systemctl restart app\r\n"  # CRLF on purpose: bytes are hashed
 NEW = DEPLOY.replace(b"ana-ml2", b"fv-ml1")
 
 

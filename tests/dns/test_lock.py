@@ -37,10 +37,13 @@ def _hand_run(folder: Path) -> subprocess.Popen[bytes]:
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
-def test_a_hand_run_killed_with_sigkill_is_taken_over_and_rolled_back(run, fleet: Lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def _waiting_in_ns_l2_restart(run, fleet: Lab,  # type: ignore[no-untyped-def]
+                              tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path, Path]:
+    """The fleet applied, the gateway moved and exported, and a hand run started that waits in
+    ns-l2's restart (once its new snippet is written) until the file `go` exists: (the run, go,
+    the export folder)."""
     assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
     mark, go = tmp_path / "restarting", tmp_path / "go"
-    # ns-l2's restart waits (once its new snippet is written): the hand run is killed there
     reload = fleet.instances["ns-l2"].reload_command()
     slow = f'touch {mark}; while [ ! -e {go} ]; do sleep 0.1; done; exec "$@"'
     fleet.write_resolvers(ns_l2={"reload": ["sh", "-c", slow, "sh", *reload]})
@@ -48,11 +51,20 @@ def test_a_hand_run_killed_with_sigkill_is_taken_over_and_rolled_back(run, fleet
     folder = tmp_path / "export"
     assert dns(run, fleet, "export", "ansible", "--out", str(folder), "--batch-size", "3").exit_code == 0
     hand = _hand_run(folder)
+    end = time.monotonic() + 180
+    while not mark.exists() and time.monotonic() < end and hand.poll() is None:
+        time.sleep(0.1)
+    if not mark.exists():
+        hand.kill()
+        hand.wait()
+    assert mark.exists(), "the hand run reached ns-l2's restart"
+    return hand, go, folder
+
+
+def test_a_hand_run_killed_with_sigkill_is_taken_over_and_rolled_back(run, fleet: Lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    hand, go, folder = _waiting_in_ns_l2_restart(run, fleet, tmp_path)  # the hand run is killed there
     try:
         end = time.monotonic() + 180
-        while not mark.exists() and time.monotonic() < end and hand.poll() is None:
-            time.sleep(0.1)
-        assert mark.exists(), "the hand run reached ns-l2's restart"
         # the kill lands while only ns-l2's restart waits: ns-l1 and ns-l3 restarted and serving
         while time.monotonic() < end and _serving(fleet, "ns-l1", "ns-l3") != {("10.251.0.2",)}:
             time.sleep(0.2)
@@ -247,20 +259,8 @@ def test_a_second_hand_run_while_the_first_is_live_is_told_it_runs_and_touches_n
         run, fleet: Lab, tmp_path: Path) -> None:
     """F4: the look step takes the lock before it reads the half-done mark, so the live first run's
     own mark never makes the second one say "interrupted"; the first then finishes as if alone."""
-    assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
-    mark, go = tmp_path / "restarting", tmp_path / "go"
-    reload = fleet.instances["ns-l2"].reload_command()
-    slow = f'touch {mark}; while [ ! -e {go} ]; do sleep 0.1; done; exec "$@"'
-    fleet.write_resolvers(ns_l2={"reload": ["sh", "-c", slow, "sh", *reload]})
-    move_gateway(fleet)
-    folder = tmp_path / "export"
-    assert dns(run, fleet, "export", "ansible", "--out", str(folder), "--batch-size", "3").exit_code == 0
-    first = _hand_run(folder)
+    first, go, folder = _waiting_in_ns_l2_restart(run, fleet, tmp_path)
     try:
-        end = time.monotonic() + 180
-        while not mark.exists() and time.monotonic() < end and first.poll() is None:
-            time.sleep(0.1)
-        assert mark.exists(), "the first run reached ns-l2's restart"
         locks = {n: (fleet.root / "backups" / n / "renamer-apply.lock").read_bytes() for n in THREE}
         files = {p: p.read_bytes() for p in sorted((fleet.root / "backups").rglob("*")) if p.is_file()}
         snippets = fleet.snippets()
@@ -336,21 +336,10 @@ def test_a_takeover_waits_for_a_step_a_killed_run_left_running_on_the_host(  # t
     """F2: kill -9 of ansible-playbook alone leaves its module running on the host (here a slow
     restart). The playbook runs its test and restarts under flock on a step file, and renamer
     does not take the dead run's lock over while a step holds it."""
-    assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
-    mark, go = tmp_path / "restarting", tmp_path / "go"
-    reload = fleet.instances["ns-l2"].reload_command()
-    slow = f'touch {mark}; while [ ! -e {go} ]; do sleep 0.1; done; exec "$@"'
-    fleet.write_resolvers(ns_l2={"reload": ["sh", "-c", slow, "sh", *reload]})
-    move_gateway(fleet)
-    folder = tmp_path / "export"
-    assert dns(run, fleet, "export", "ansible", "--out", str(folder), "--batch-size", "3").exit_code == 0
     step = fleet.root / "backups" / "ns-l2" / ".renamer-apply.step"
-    hand = _hand_run(folder)
+    hand, go, _folder = _waiting_in_ns_l2_restart(run, fleet, tmp_path)
     try:
         end = time.monotonic() + 180
-        while not mark.exists() and time.monotonic() < end and hand.poll() is None:
-            time.sleep(0.1)
-        assert mark.exists(), "the hand run reached ns-l2's restart"
         # ns-l1's and ns-l3's restarts are over: only ns-l2's still runs at the kill
         while time.monotonic() < end and _serving(fleet, "ns-l1", "ns-l3") != {("10.251.0.2",)}:
             time.sleep(0.2)

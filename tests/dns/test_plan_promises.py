@@ -8,17 +8,12 @@ dnsmasq; answers asked over DNS."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from renamer.dns.dnsmasq import sandbox
-from tests.testing.resolvers import Lab, addresses, dns, move_gateway
+from tests.testing.resolvers import Lab, addresses, dns, kill_apply_in_ns_ana2_test, move_gateway
 
 GW = "fv-gw.fv.lan."
 
@@ -30,31 +25,10 @@ def _plan(run, lab: Lab, *args: str) -> tuple[int, str, dict[str, list[str]]]:  
     return text.exit_code, text.stdout, fails
 
 
-def _kill_between_two_resolvers(lab: Lab) -> None:
-    """An apply of the gateway's move killed with SIGKILL while ns-ana2's test runs: ns-ana
-    applied, ns-ana2 written (both half-done), ns-fv not reached."""
-    mark = lab.root / "in-test"
-    written = lab.instances["ns-ana2"].snippet_dir / "renamer-fv.conf"
-    slow = f'if grep -q 10.251.0.2 {written}; then touch {mark}; sleep 30; fi; exec "$@"'
-    lab.write_resolvers(ns_ana2={"test": ["sh", "-c", slow, "sh", *lab.instances["ns-ana2"].test_command()]})
-    move_gateway(lab)
-    apply = subprocess.Popen([sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all",
-                              "--inventory", str(lab.inventory)], cwd=lab.root, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        end = time.monotonic() + 60
-        while not mark.exists() and time.monotonic() < end:
-            time.sleep(0.05)
-        assert mark.exists(), "the apply reached ns-ana2's test"
-    finally:
-        os.killpg(apply.pid, signal.SIGKILL)
-        apply.wait()
-    lab.write_resolvers()
-
-
 def test_plan_exits_1_where_the_apply_would_refuse_a_half_done_resolver(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
-    _kill_between_two_resolvers(lab)
+    kill_apply_in_ns_ana2_test(lab)
+    lab.write_resolvers()
     backups = {n: (lab.root / "backups" / n / "renamer-apply-pending").read_text().splitlines()[0]
                for n in ("ns-ana", "ns-ana2")}
     code, out, fails = _plan(run, lab)

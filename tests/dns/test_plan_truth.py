@@ -5,17 +5,20 @@ host, wherever it is written, and a resolver left half-done by a kill show in `d
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
 from renamer.dns.dnsmasq import sandbox
-from tests.testing.resolvers import Lab, addresses, dns, fill_leaving_8k, move_gateway, small_backup_dir
+from tests.testing.resolvers import (
+    Lab,
+    addresses,
+    dns,
+    fill_leaving_8k,
+    kill_apply_in_ns_ana2_test,
+    move_gateway,
+    small_backup_dir,
+)
 
 
 def _plan(run, lab: Lab):  # type: ignore[no-untyped-def]
@@ -112,26 +115,7 @@ def test_b_f5_a_snippet_written_but_not_restarted_is_not_up_to_date(run, lab: La
 
 def test_b_f5_an_apply_killed_between_two_resolvers_shows_in_plan(run, lab: Lab) -> None:  # type: ignore[no-untyped-def]
     assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
-    mark = lab.root / "in-test"
-    # ns-ana2's test waits once its new snippet is written (the preflight tests the configuration
-    # as it stands first, which must pass): the kill lands there
-    written = lab.instances["ns-ana2"].snippet_dir / "renamer-fv.conf"
-    slow = f'if grep -q 10.251.0.2 {written}; then touch {mark}; sleep 30; fi; exec "$@"'
-    test = lab.instances["ns-ana2"].test_command()
-    lab.write_resolvers(ns_ana2={"test": ["sh", "-c", slow, "sh", *test]})
-    move_gateway(lab)
-    command = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all",
-               "--inventory", str(lab.inventory)]
-    apply = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
-    try:
-        end = time.monotonic() + 60
-        while not mark.exists() and time.monotonic() < end:
-            time.sleep(0.05)
-        assert mark.exists(), "the apply reached ns-ana2's test"
-    finally:
-        os.killpg(apply.pid, signal.SIGKILL)  # the apply and its sleeping test, as a kill -9 would
-        apply.wait()
+    kill_apply_in_ns_ana2_test(lab)
     # ns-ana: applied and restarted; ns-ana2: written, not restarted; ns-fv: not reached
     assert addresses(lab, "fv-gw.fv.lan.") == {"ns-ana": ("10.251.0.2",), "ns-ana2": ("10.251.0.1",),
                                                "ns-fv": ("10.251.0.1",)}

@@ -6,8 +6,10 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +84,30 @@ def move_gateway(lab: Lab) -> None:
     """A change every resolver must apply: fv-gw moves from 10.251.0.1 to 10.251.0.2."""
     path = lab.inventory / "sites" / "fv.yaml"
     path.write_text(path.read_text().replace("address: 10.251.0.1", "address: 10.251.0.2"))
+
+
+def kill_apply_in_ns_ana2_test(lab: Lab) -> None:
+    """An apply of the gateway's move killed with SIGKILL (the apply and its sleeping test, as a
+    kill -9 of its session would) while ns-ana2's test runs: ns-ana applied and restarted,
+    ns-ana2 written, not restarted (both half-done), ns-fv not reached. ns-ana2's slow test is
+    left configured (the preflight tests the configuration as it stands first, which passes):
+    `lab.write_resolvers()` restores it."""
+    mark = lab.root / "in-test"
+    written = lab.instances["ns-ana2"].snippet_dir / "renamer-fv.conf"
+    slow = f'if grep -q 10.251.0.2 {written}; then touch {mark}; sleep 30; fi; exec "$@"'
+    lab.write_resolvers(ns_ana2={"test": ["sh", "-c", slow, "sh", *lab.instances["ns-ana2"].test_command()]})
+    move_gateway(lab)
+    apply = subprocess.Popen([sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all",
+                              "--inventory", str(lab.inventory)], cwd=lab.root, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        end = time.monotonic() + 60
+        while not mark.exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert mark.exists(), "the apply reached ns-ana2's test"
+    finally:
+        os.killpg(apply.pid, signal.SIGKILL)
+        apply.wait()
 
 
 def serving(run: Callable[..., Any], lab: Lab, name: str) -> str:

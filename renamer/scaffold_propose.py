@@ -4,10 +4,11 @@ and patterns never rewritten."""
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from renamer import ignore, vcs_command, vcs_listing
+from renamer.allowlist import RecordClass
 from renamer.allowlist_load import load_allowlists
 from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 from renamer.config import DEFAULT_MAX_FILE_SIZE
@@ -30,7 +31,8 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     matcher = Matcher(hosts, addresses)
     git = vcs_command.is_git(root)
     files = vcs_listing.listed_files(root, ignored=False)[0] if git else ignore.walk(root)[0]
-    preset = _preset_patterns()
+    records_common = load_allowlists((shipped("allowlists") / "records-common.yaml",), str).records
+    preset = PathPatterns([p for record in records_common for p in record.patterns])
     proposal = Proposal(pairs)
     # which folders named for copies hold live configuration, decided before any file is placed
     copies = Copies(files, lambda rel: _read(root, rel), lambda rel: _executable(root, rel))
@@ -80,21 +82,20 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
         pattern for rel in kept for folder in named_folders(rel)
         if BACKUP_WORD.match(folder.rsplit("/", 1)[-1])
         and (pattern := literal_pattern(folder) + "/**") not in live_named})
-    proposal.preset_overrides = _preset_overrides(proposal)
-    proposal.preset_names = [record.name for record in
-                             load_allowlists((shipped("allowlists") / "records-common.yaml",), str).records]
+    proposal.preset_overrides = _preset_overrides(proposal, records_common)
+    proposal.preset_names = [record.name for record in records_common]
     return proposal
 
 
-def _preset_overrides(proposal: Proposal) -> list[tuple[str, list[str], str]]:
+def _preset_overrides(proposal: Proposal,
+                      records_common: Sequence[RecordClass]) -> list[tuple[str, list[str], str]]:
     """The preset's classes whose folder patterns (`**/backup/**`) cover a live folder, written again
     with that folder taken out right after the pattern (`!stacks/backup/**`): a class of the user's
     own replaces the preset's of the same name, and the later patterns (`**/*.bak`) still hold."""
     if not proposal.live_in_preset:
         return []
     out = []
-    preset = load_allowlists((shipped("allowlists") / "records-common.yaml",), str)
-    for record in preset.records:
+    for record in records_common:
         patterns: list[str] = []
         for pattern in record.patterns:
             patterns.append(pattern)
@@ -152,7 +153,3 @@ def _where(rel: str, data: bytes, start: int, end: int) -> str:
     text = data[first:last if last != -1 else len(data)].decode("utf-8", "replace").strip()
     return f"{rel}:{line}: {text[:120]}"
 
-
-def _preset_patterns() -> PathPatterns:
-    preset = load_allowlists((shipped("allowlists") / "records-common.yaml",), str)
-    return PathPatterns([p for record in preset.records for p in record.patterns])

@@ -204,6 +204,10 @@ def default_joined_matches(finder: Finder, data: bytes, matches: list[Match]) ->
         for m in finder.find(word + tail):
             if not m.start < cut < m.end:
                 continue
+            if m.kind != "host":
+                # `${X:-10.0.0}.5`: an address cut at the brace renumbers a prefix, which the sweep
+                # never guesses; sweep/composed_addresses.py reports it with X's definitions.
+                continue
             pieces = None if m.refused or m.kept else _cut(m.old, m.new, cut - m.start)
             # The text after `}` is the variable's too: `X=db01` makes `${X:-ana-ml2}.ana.lan` the name
             # db01.ana.lan, so a new tail would move db01 as well. Only the word is the old name's own.

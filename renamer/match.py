@@ -19,7 +19,7 @@ import socket
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from renamer import composed_names, host_sets, name_starts, templated_names
+from renamer import address_parts, composed_names, host_sets, name_starts, templated_names
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
@@ -63,6 +63,11 @@ class Matcher:
         # `${NODE}.ana.lan`: a variable host part before an old FQDN's domain (sweep/composed.py decides).
         self._tails = composed_names.tails_of(self.hosts)
         self._composed = composed_names.literals(self._tails)
+        # `${LAB_PREFIX}.5`: variables and literal octets making an old address (sweep/composed_addresses.py).
+        v4_olds = [old for old, _ in self.addresses if ":" not in old]
+        composes = bool(v4_olds) or any(net.version == 4 for net, _ in self.networks)
+        self._address_parts = address_parts.literals(v4_olds) if composes else ()
+        self._bare_tails = address_parts.bare_tails(v4_olds)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
@@ -165,6 +170,7 @@ class Matcher:
         out += self._set_needles
         out += self._templated
         out += self._composed
+        out += self._address_parts
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
 
@@ -193,9 +199,16 @@ class Matcher:
             return True
         if self._composed and composed_names.might_hold(data, self._composed, self._tails):
             return True
+        if self.might_compose_address(data):
+            return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
+
+    def might_compose_address(self, data: bytes) -> bool:
+        """Can `data` hold variables and literal octets making an old address (`${P}.5`)?"""
+        return bool(self._address_parts) and address_parts.might_hold(data, self._address_parts,
+                                                                      self._bare_tails)
 
     @property
     def zone_labels(self) -> tuple[bytes, ...]:

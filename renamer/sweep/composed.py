@@ -32,14 +32,15 @@ changes: the variable may hold any name from the environment).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from renamer import composed_names, variable_values
+from renamer import composed_names, loop_values, variable_values
 from renamer.composed_names import ComposedName
+from renamer.loop_values import Loop
 from renamer.occurrences import Match
 from renamer.sweep.templated import Fate, Note
-from renamer.variable_values import Resolved, Values
+from renamer.variable_values import Definition, Resolved, Values
 
 REASON = "composed-name"
 
@@ -50,6 +51,9 @@ class Known(Protocol):
     def values(self, variable: str, near: str | None = None) -> Values: ...
 
     def fate(self, path: str, line: int) -> Fate: ...
+
+    def list_items(self, variable: str, near: str | None = None,
+                   split: bool = False) -> tuple[list[Definition], list[str]]: ...
 
 
 @dataclass(frozen=True)
@@ -71,11 +75,17 @@ def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
     added: list[Match] = []
     replaced: list[tuple[int, int]] = []
     notes: list[Note] = []
+    found_loops: list[Loop] | None = None
+    split: list[tuple[Loop, str]] = []  # loops of moving and staying hosts, and the name they make
     for name in composed_names.find(data, tails):
         if any(m.refused not in (None, "split") and m.start < name.end and name.start < m.end
                for m in matches):
             continue  # a range, a pattern, a templated name: one residual is enough
-        decided = _decide(name, renamed, definitions, rel)
+        if found_loops is None:
+            found_loops = loop_values.loops(data)
+        read = loop_values.read_by(data, name.template.start, name.template.end)
+        loop = loop_values.binding(found_loops, read, name.start)
+        decided = _decide(name, renamed, definitions, rel, loop)
         if decided is None:
             continue
         if isinstance(decided, tuple):
@@ -83,21 +93,45 @@ def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
             continue
         added += decided
         replaced.append((name.start, name.end))
+        if loop is not None and loop.items is not None and any(m.refused == REASON for m in decided):
+            split.append((loop, name.text))
     if not added:
         return matches, notes
+    matches = _loop_words_left(matches, split, rel)
     kept = [m for m in matches if not any(start < m.end and m.start < end for start, end in replaced)]
     return sorted([*kept, *added], key=lambda m: m.start), notes
 
 
+def _loop_words_left(matches: list[Match], split: list[tuple[Loop, str]], rel: str) -> list[Match]:
+    """A loop whose words cannot all follow keeps them as they are (`for n in pug rex`: rewriting
+    pug alone would make the body's name wrong another way); each is the same residual."""
+    out = []
+    for m in matches:
+        held = next(((loop, text) for loop, text in split
+                     if loop.words[0] <= m.start and m.end <= loop.words[1]), None)
+        if held is None or m.refused is not None or m.kept is not None:
+            out.append(m)
+            continue
+        loop, text = held
+        note = (f"a word of the loop at {rel}:{loop.line} ({loop.header}), whose body makes {text}: its "
+                f"hosts move to different domains, so the loop is left as it is; split it (the hosts that "
+                f"move in a loop of their own with their new domain) and rerun the sweep")
+        out.append(replace(m, refused=REASON, note=note))
+    return out
+
+
 def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
-            rel: str) -> list[Match] | tuple[str, str] | None:
-    """The edits or the refusal for `name`, a note (the old name it may be, why), or None."""
+            rel: str, loop: Loop | None = None) -> list[Match] | tuple[str, str] | None:
+    """The edits or the refusal for `name`, a note (the old name it may be, why), or None;
+    `loop`: the loop binding its variable, whose values it reads instead of any definition."""
     template = name.template
-    if template.builtin is not None and template.default is None:
+    if template.builtin is not None and template.default is None and loop is None:
         return _builtin(name, renamed)
     values: list[_Value] = []
     unknown: list[str] = []
-    for variable in template.variables:
+    if loop is not None:
+        values, unknown = _loop_values(loop, definitions, rel)
+    for variable in template.variables if loop is None else ():
         found = definitions.values(variable, rel or None)
         for r in found.found:
             fate = _fate(r, definitions)
@@ -126,12 +160,15 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
         return old, (f"composed: {unknown[0] if unknown else 'what it holds cannot be told'}; where it holds "
                      f"{_value_of(name, old)}, {name.text} is {old}, renamed {new}, and would read "
                      f"{_after(name, renamed, _value_of(name, old))}.{name.tail}")
-    first = broken[0]
-    old = f"{name.prefix}{first.value}{name.suffix}.{name.tail}"
-    new = _new_name(renamed, f"{name.prefix}{first.value}{name.suffix}", name.tail)
+    first = _source(renamed, broken[0].value)
+    old = f"{name.prefix}{first}{name.suffix}.{name.tail}"
+    new = _new_name(renamed, f"{name.prefix}{first}{name.suffix}", name.tail)
     targets = set(needs.values())
     if unknown or len(targets) != 1 or None in targets:
         why = _refusal(name, renamed, values, needs, unknown)
+        if loop is not None:
+            why += (f"; split the loop at {rel}:{loop.line} ({loop.header}): the hosts that move in a loop "
+                    f"of their own with their new domain, the others as they are")
         return [Match(name.start, name.end, old, new, "host", refused=REASON, note=why)]
     [target] = targets
     assert target is not None
@@ -142,6 +179,26 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
             start, end = template.default_span
             edits.append(Match(start, end, template.default, word, "host"))
     return sorted(edits, key=lambda m: m.start)
+
+
+def _loop_values(loop: Loop, definitions: Known, rel: str) -> tuple[list[_Value], list[str]]:
+    """The values a loop gives its variable (its own words, or the words of the list variable it
+    walks, each with the fate of the line spelling it), and why they cannot be told."""
+    if loop.items is not None:
+        fate = definitions.fate(rel, loop.line)
+        return [_Value(item, f"`{loop.variable}` is {item} in the loop at {rel}:{loop.line}", fate)
+                for item in loop.items], []
+    if loop.source is None:
+        return [], [f"{loop.why} (the loop at {rel}:{loop.line})"]
+    items, unknown = definitions.list_items(loop.source, rel or None, loop.split)
+    if unknown:
+        return [], [f"the loop at {rel}:{loop.line} walks `{loop.source}`: {unknown[0]}"]
+    out = []
+    for path, line, item in items:
+        why = (f"`{loop.variable}` is {item} in the loop at {rel}:{loop.line}, "
+               f"from `{loop.source}` at {path}:{line}")
+        out.append(_Value(item, why, definitions.fate(path, line)))
+    return out, []
 
 
 def _fate(found: Resolved, definitions: Known) -> Fate:
@@ -157,7 +214,7 @@ def _need(renamed: dict[str, str], name: ComposedName, value: str) -> str | None
     stays right, None where no domain can (the host part itself would read wrong)."""
     # A value that is already a new name (the definition rewritten, verify after the sweep) is
     # read as the old host it was: `NODE=fv-ml1` beside `${NODE}.ana.lan` still names nothing.
-    source = value if value in renamed else _reverse(renamed).get(value, value)
+    source = _source(renamed, value)
     host = f"{name.prefix}{source}{name.suffix}"
     expected = _new_name(renamed, host, name.tail)
     after = _after(name, renamed, source)
@@ -168,8 +225,9 @@ def _need(renamed: dict[str, str], name: ComposedName, value: str) -> str | None
     return None
 
 
-def _reverse(renamed: dict[str, str]) -> dict[str, str]:
-    return {new: old for old, new in renamed.items()}
+def _source(renamed: dict[str, str], value: str) -> str:
+    """The old host a value spelled new was (a definition already swept), else the value."""
+    return value if value in renamed else {new: old for old, new in renamed.items()}.get(value, value)
 
 
 def _after(name: ComposedName, renamed: dict[str, str], value: str) -> str:
@@ -236,8 +294,13 @@ def _refusal(name: ComposedName, renamed: dict[str, str], values: list[_Value],
         elif need is None:
             parts.append(f"{v.why}: {full} cannot follow by its domain")
         else:
-            new = _new_name(renamed, f"{name.prefix}{v.value}{name.suffix}", name.tail)
-            parts.append(f"{v.why}: {full} becomes {new}")
+            source = _source(renamed, v.value)
+            new = _new_name(renamed, f"{name.prefix}{source}{name.suffix}", name.tail)
+            if source == v.value:
+                parts.append(f"{v.why}: {full} becomes {new}")
+            else:
+                parts.append(f"{v.why}: {full} names nothing, {name.prefix}{source}{name.suffix}.{name.tail} "
+                             f"is now {new}")
     parts += unknown
     return (f"{name.text}: no one domain is right for every value: " + "; ".join(parts)
             + f"; after the sweep the literal .{name.tail} would make a name that does not exist")

@@ -30,6 +30,7 @@ from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.composed import composed_matches
+from renamer.sweep.composed_addresses import composed_address_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.key_index import KeyIndex, key_matches
@@ -118,6 +119,12 @@ REFUSED_HINTS = {
                       "right for every value the variable may hold: after the move the literal domain "
                       "would make a name that does not exist (`fv-ml1.ana.lan`); give the moved host its "
                       "own domain variable, or keep it with a keep rule"),
+    "composed-address": ("an address made of a variable and literal octets (`${LAB_PREFIX}.5` beside "
+                         "`LAB_PREFIX=10.0.0`, `10.0.0.${HOST}`, `${PTR}.${REV_ZONE}`) that is an old "
+                         "address: no byte spells it, and the sweep renumbers no prefix or octet (one "
+                         "prefix serves addresses that move and addresses that stay); write the new "
+                         "address, or a variable of the new network, by hand, or keep the line with a "
+                         "keep rule or the inline marker"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -277,6 +284,8 @@ class FileScanner:
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel)
                 templated += composed
+                if self.matcher.might_compose_address(data):
+                    matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
-from renamer import templated_names, variable_values, vcs_status
+from renamer import loop_values, templated_names, variable_values, vcs_status
 from renamer.classify import CURRENT, Classifier
 from renamer.occurrences import Match
 from renamer.templated_names import TemplatedName
@@ -74,6 +74,60 @@ class Definitions:
             lookup = self.of if scope is None else (lambda v: _nearest(self.of(v), near or ""))
             self._values[(variable, scope)] = variable_values.resolve(variable, lookup)
         return self._values[(variable, scope)]
+
+    def list_items(self, variable: str, near: str | None = None,
+                   split: bool = False) -> tuple[list[Definition], list[str]]:
+        """The words of each list the repo defines `variable` as (`gpu_hosts: [pug, rex]`, a YAML
+        block list below the key, Terraform's `default = ["pug"]`, on one line or several), each
+        with the line spelling it; and why a definition gives no list (a loop walks it). `split`:
+        a shell value's words (`HOSTS="pug rex"` for `for n in $HOSTS`)."""
+        found = self.of(variable)
+        if near is not None:
+            found = _nearest(found, near)
+        if not found:
+            return [], [f"`{variable}` is defined nowhere in the repo"]
+        items: list[Definition] = []
+        unknown: list[str] = []
+        for path, line, raw in found:
+            words = loop_values.shell_words(raw) if split else loop_values.list_items(raw)
+            if words is not None:
+                items += [(path, line, word) for word in words]
+                continue
+            block = self._block_list(path, line, raw) if raw.strip() in ("", "[") and not split else None
+            if block is None:
+                unknown.append(f"`{variable}` is {raw or 'a mapping'} at {path}:{line}, no list of words")
+            else:
+                items += block
+        return items, unknown
+
+    def _block_list(self, path: str, line: int, raw: str) -> list[Definition] | None:
+        """A list written below its key: YAML's `- word` lines, or an HCL list over several lines."""
+        try:
+            lines = (self.root / path).read_text("utf-8", "replace").splitlines()
+        except OSError:
+            return None
+        out: list[Definition] = []
+        if raw.strip() == "[":
+            for number, text in enumerate(lines[line:], start=line + 1):
+                word = text.strip().rstrip(",")
+                if word.startswith("]"):
+                    return out
+                words = loop_values.list_items(f"[{word}]")
+                if words is None:
+                    return None
+                out += [(path, number, w) for w in words]
+            return None
+        for number, text in enumerate(lines[line:], start=line + 1):
+            item = re.match(r"\s*-\s+(.*?)\s*(?:#.*)?$", text)
+            if item is None:
+                if not text.strip() or text.lstrip().startswith("#"):
+                    continue
+                break
+            words = loop_values.list_items(f"[{item.group(1)}]")
+            if words is None or len(words) != 1:
+                return None
+            out.append((path, number, words[0]))
+        return out or None
 
     def fate(self, path: str, line: int) -> Fate:
         """What the sweep does to the definition at `path:line`."""

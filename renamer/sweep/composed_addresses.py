@@ -1,0 +1,104 @@
+"""Addresses composed of variables and literal octets (the composed names' twin for addresses).
+
+`--listen-address=${LAB_PREFIX}.5` beside `LAB_PREFIX=10.0.0` in the stack's `.env` is 10.0.0.5:
+the sweep rewrites 10.0.0.5 wherever it is spelled, but `10.0.0` is no address, so the definition
+stays, the composition keeps meaning the old address, and verify said OK. Each address-shaped word
+holding a template (address_parts.py) is expanded over every value its variables may hold (the
+loop binding it, else the definitions nearest the file, as sweep/composed.py reads them, and a
+default word); where one expansion is an old address (or an old address's reverse name,
+`${PTR}.${REV_ZONE}` beside `PTR=53` and `REV_ZONE=0.168.192.in-addr.arpa`), it is a residual
+`composed-address` naming the variables and where each is defined. Nothing is rewritten: the
+sweep renumbers no prefix or octet, since one prefix serves many addresses, some renamed, some
+not (prefix renumbering is its own question), so a person decides.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Protocol
+
+from renamer import address_parts, loop_values
+from renamer.composed_names import Template
+from renamer.loop_values import Loop
+from renamer.occurrences import Match
+from renamer.sweep.composed import Known
+from renamer.variable_values import WIDTH
+
+REASON = "composed-address"
+
+
+class Finds(Protocol):
+    """The matcher's exact pass (match.Matcher.find)."""
+
+    def find(self, data: bytes) -> list[Match]: ...
+
+
+Choice = tuple[str, tuple[str, ...]]  # the text so far, why each variable holds its part
+
+
+def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, definitions: Known,
+                             rel: str = "") -> list[Match]:
+    """`matches` with a `composed-address` residual for each composition that makes an old address."""
+    added: list[Match] = []
+    found_loops: list[Loop] | None = None
+    for word in address_parts.find(data):
+        if any(m.start < word.end and word.start < m.end for m in matches):
+            continue  # a plain match inside it (`${X:-10.0.0.5}`) is decided as it stands
+        if found_loops is None:
+            found_loops = loop_values.loops(data)
+        choices: list[Choice] = [("", ())]
+        for part in word.parts:
+            if isinstance(part, str):
+                choices = [(text + part, why) for text, why in choices]
+                continue
+            values = _values(data, part, definitions, rel, found_loops)
+            if not values:
+                choices = []
+                break  # a variable nothing in the repo tells: what it makes cannot be said
+            choices = [(text + value, (*why, reason)) for (text, why), (value, reason)
+                       in itertools.islice(itertools.product(choices, values), WIDTH)]
+        for text, why in choices:
+            old = _old_address(matcher, text)
+            if old is None:
+                continue
+            note = (f"{word.text} is {old[0]} (renamed {old[1]}): " + "; ".join(dict.fromkeys(why)))
+            added.append(Match(word.start, word.end, old[0], old[1], "address", refused=REASON, note=note))
+            break
+    if not added:
+        return matches
+    return sorted([*matches, *added], key=lambda m: m.start)
+
+
+def _old_address(matcher: Finds, text: str) -> tuple[str, str] | None:
+    """(old, new) where `text` is, whole, an old address or an old address's reverse name."""
+    found = matcher.find(text.encode("utf-8", "replace"))
+    if len(found) == 1 and found[0].start == 0 and found[0].end == len(text) and found[0].kind != "host" \
+            and found[0].refused is None:
+        return found[0].old, found[0].new
+    return None
+
+
+def _values(data: bytes, template: Template, definitions: Known, rel: str,
+            found_loops: list[Loop]) -> list[tuple[str, str]]:
+    """What `template` may stand for, each with why: a loop's words, else each variable's values
+    (nearest definitions first), and its default word."""
+    read = loop_values.read_by(data, template.start, template.end)
+    loop = loop_values.binding(found_loops, read, template.start)
+    if loop is not None:
+        if loop.items is not None:
+            return [(item, f"`{loop.variable}` is {item} in the loop at {rel}:{loop.line}")
+                    for item in loop.items]
+        if loop.source is None:
+            return []
+        items, why_not = definitions.list_items(loop.source, rel or None, loop.split)
+        return [] if why_not else [(item, f"`{loop.variable}` is {item} from `{loop.source}` at "
+                                          f"{path}:{line}") for path, line, item in items]
+    out: list[tuple[str, str]] = []
+    unknown: list[str] = []
+    for variable in template.variables:
+        found = definitions.values(variable, rel or None)
+        out += [(r.value.strip(), r.why()) for r in found.found]
+        unknown += [] if found.found else list(found.unknown[:1])
+    if template.default is not None:
+        out.append((template.default, "; ".join([*unknown, f"the default is {template.default}"])))
+    return list(dict.fromkeys(out))

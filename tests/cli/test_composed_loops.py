@@ -1,0 +1,220 @@
+"""A composed name inside a loop reads the loop's values (break-it round 5, finding 7): `for n in
+pug rex; do ssh root@$n.ana.lan` became `for n in wolf rex` with `$n.ana.lan` left, wolf.ana.lan, a
+name that does not exist, and verify passed (a near-miss only). Where every value of the loop
+follows one domain move, the literal domain follows; where they are mixed, a `composed-name`
+residual naming the loop's line; where they cannot be told, a near-miss as before."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import jinja2
+import pytest
+from ruamel.yaml import YAML
+
+from tests.conftest import Result
+
+CONFIG = """\
+version: 1
+renames:
+  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}
+  addresses: {10.0.0.5: 10.1.0.5}
+allowlist: allow.yaml
+"""
+ALLOW = 'version: 1\ncurrent: ["**"]\n'
+GROUP_VARS = "group_vars/all.yml"
+
+# (files, the file holding the loop, what it must become), every value of the loop moving.
+FOLLOWS = [
+    pytest.param({}, "up.sh", "#!/bin/sh\nfor n in pug; do\n  ssh root@$n.ana.lan uptime\ndone\n",
+                 "#!/bin/sh\nfor n in wolf; do\n  ssh root@$n.fv.lan uptime\ndone\n", id="shell"),
+    pytest.param({}, "up.sh", "for n in 'pug' \"pug\"\r\ndo\r\n  curl https://${n}.ana.lan/\r\ndone\r\n",
+                 "for n in 'wolf' \"wolf\"\r\ndo\r\n  curl https://${n}.fv.lan/\r\ndone\r\n", id="shell-quoted-crlf"),
+    pytest.param({"hosts.env": 'GPU_HOSTS="pug"\n'}, "up.sh", "for n in $GPU_HOSTS; do ssh $n.ana.lan; done\n",
+                 "for n in $GPU_HOSTS; do ssh $n.fv.lan; done\n", id="shell-over-a-variable"),
+    pytest.param({}, "t.j2", "{% for h in ['pug'] %}{{ h }}.ana.lan\n{% endfor %}\n",
+                 "{% for h in ['wolf'] %}{{ h }}.fv.lan\n{% endfor %}\n", id="jinja-list"),
+    pytest.param({}, "play.yml", "- name: up\n  command: ssh root@{{ item }}.ana.lan uptime\n  loop: [pug]\n",
+                 "- name: up\n  command: ssh root@{{ item }}.fv.lan uptime\n  loop: [wolf]\n", id="ansible-loop"),
+    pytest.param({}, "play.yml", "- name: up\n  command: ssh root@{{ host }}.ana.lan uptime\n  with_items:\n"
+                 "    - pug\n  loop_control:\n    loop_var: host\n",
+                 "- name: up\n  command: ssh root@{{ host }}.fv.lan uptime\n  with_items:\n"
+                 "    - wolf\n  loop_control:\n    loop_var: host\n", id="ansible-with-items-loop-var"),
+    pytest.param({GROUP_VARS: "gpu_hosts:\n  - pug\n"}, "play.yml",
+                 '- name: up\n  command: "ssh {{ item }}.ana.lan"\n  loop: "{{ gpu_hosts }}"\n',
+                 '- name: up\n  command: "ssh {{ item }}.fv.lan"\n  loop: "{{ gpu_hosts }}"\n',
+                 id="ansible-loop-over-group-vars"),
+    pytest.param({GROUP_VARS: "gpu_hosts: [pug]\n"}, "t.j2", "{% for h in gpu_hosts %}\n{{ h }}.ana.lan\n{% endfor %}\n",
+                 "{% for h in gpu_hosts %}\n{{ h }}.fv.lan\n{% endfor %}\n", id="jinja-over-group-vars"),
+    pytest.param({}, "main.tf", 'locals {\n  names = [for n in ["pug"] : "${n}.ana.lan"]\n}\n',
+                 'locals {\n  names = [for n in ["wolf"] : "${n}.fv.lan"]\n}\n', id="terraform-for"),
+    pytest.param({}, "main.tf", 'resource "terraform_data" "x" {\n  for_each = toset(["pug"])\n'
+                 '  input    = "${each.key}.ana.lan"\n}\n',
+                 'resource "terraform_data" "x" {\n  for_each = toset(["wolf"])\n'
+                 '  input    = "${each.key}.fv.lan"\n}\n', id="terraform-for-each"),
+    pytest.param({"vars.tf": 'variable "hosts" {\n  default = [\n    "pug",\n  ]\n}\n'}, "main.tf",
+                 'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n  input    = "${each.value}.ana.lan"\n}\n',
+                 'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n  input    = "${each.value}.fv.lan"\n}\n',
+                 id="terraform-for-each-over-a-variable"),
+]
+
+
+def _findings(root: Path, run: Callable[..., Result], path: str) -> list[dict[str, object]]:
+    found: list[dict[str, object]] = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    return [f for f in found if f["path"] == path]
+
+
+@pytest.mark.parametrize(("defs", "path", "content", "expected"), FOLLOWS)
+def test_the_literal_domain_follows_where_every_value_of_the_loop_moves(
+        defs: dict[str, str], path: str, content: str, expected: str,
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({**defs, path: content}, config=CONFIG, allowlist=ALLOW)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (root / path).read_bytes().decode() == expected
+    done = run(root, "verify", "--strict")
+    assert done.exit_code == 0, done.stdout
+    assert run(root, "sweep", "--commit").exit_code == 0  # a second sweep changes nothing
+    assert (root / path).read_bytes().decode() == expected
+
+
+# (files, the file holding the loop, its loop's line, the file after the sweep where it changes): pug moves, rex stays. A loop over a list
+# variable leaves the list's definition to the plain rules, as any definition composed names read.
+MIXED = [
+    pytest.param({}, "up.sh", "#!/bin/sh\nfor n in pug rex; do\n  ssh root@$n.ana.lan uptime\ndone\n", 2, None, id="shell"),
+    pytest.param({}, "up.sh", 'HOSTS="pug rex"\nfor n in ${HOSTS}; do ssh $n.ana.lan; done\n', 2,
+                 'HOSTS="wolf rex"\nfor n in ${HOSTS}; do ssh $n.ana.lan; done\n', id="shell-over-a-variable"),
+    pytest.param({}, "t.j2", "{% for h in ['pug','rex'] %}{{ h }}.ana.lan{% endfor %}\n", 1, None, id="jinja-list"),
+    pytest.param({}, "play.yml", "- name: up\n  command: \"{{ item }}.ana.lan\"\n  loop: \"{{ ['pug', 'rex'] }}\"\n",
+                 3, None, id="ansible-loop-expression"),
+    pytest.param({}, "play.yml", "- hosts: all\n  tasks:\n    - name: up\n      command: ssh {{ item }}.ana.lan\n"
+                 "      loop: [pug, rex]\n    - name: other\n      command: ssh {{ item }}.ana.lan\n"
+                 "      loop: [db01]\n", 5, None, id="ansible-loop"),
+    pytest.param({}, "play.yml", "- name: up\n  command: \"{{ item }}.ana.lan\"\n  with_items:\n    - pug\n    - rex\n",
+                 3, None, id="ansible-with-items"),
+    pytest.param({GROUP_VARS: "gpu_hosts: [pug, rex]\n"}, "play.yml",
+                 '- name: up\n  command: "ssh {{ item }}.ana.lan"\n  loop: "{{ gpu_hosts }}"\n', 3,
+                 None, id="ansible-loop-over-group-vars"),
+    pytest.param({}, "main.tf", 'locals {\n  names = [for n in ["pug", "rex"] : "${n}.ana.lan"]\n}\n', 2,
+                 None, id="terraform-for"),
+    pytest.param({}, "main.tf", 'resource "terraform_data" "x" {\n  for_each = toset(["pug", "rex"])\n'
+                 '  input    = "${each.key}.ana.lan"\n}\n', 2, None, id="terraform-for-each"),
+]
+
+
+@pytest.mark.parametrize(("defs", "path", "content", "line", "after"), MIXED)
+def test_a_loop_of_moving_and_staying_hosts_is_a_residual_naming_the_loop(
+        defs: dict[str, str], path: str, content: str, line: int, after: str | None,
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({**defs, path: content}, config=CONFIG, allowlist=ALLOW)
+    found = [f for f in _findings(root, run, path)
+             if f["reason"] == "composed-name" and str(f["old"]).endswith(".ana.lan")]
+    assert len(found) == 1, found
+    note = str(found[0]["note"])
+    assert f"the loop at {path}:{line}" in note and "split the loop" in note, note
+    assert "rex.ana.lan keeps .ana.lan" in note, note
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    # Left as it is, the loop's own words too: rewriting pug alone would break the name another way
+    # (a list variable's definition is rewritten as any definition is).
+    assert (root / path).read_bytes().decode() == (after or content)
+    checked = run(root, "verify")
+    assert checked.exit_code == 1, checked.stdout
+    assert "composed-name" in checked.stdout and "split the loop" in checked.stdout
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    reasons = {(r["old"], r["reason"]) for r in audit["references"] if r["path"] == path}
+    assert {reason for _, reason in reasons} == {"composed-name"}, reasons
+    if after is None and "pug" in content:  # the loop's own word is the same residual
+        assert ("pug", "composed-name") in reasons, reasons
+
+
+def test_a_swept_shell_loop_runs_to_the_new_names(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    script = "for n in pug; do\n  echo \"$n.ana.lan\"\ndone\nfor n in rex; do echo $n.ana.lan; done\n"
+    root = repo({"names.sh": script}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    done = subprocess.run(["sh", "names.sh"], cwd=root, capture_output=True, text=True, check=True,
+                          env={"PATH": os.environ["PATH"]})
+    assert done.stdout == "wolf.fv.lan\nrex.ana.lan\n"
+
+
+def test_a_swept_jinja_loop_over_group_vars_renders_the_new_names(repo: Callable[..., Path],
+                                                                  run: Callable[..., Result]) -> None:
+    files = {GROUP_VARS: "gpu_hosts:\n  - pug  # the gpu box\n",
+             "t.j2": "{% for h in gpu_hosts %}{{ h }}.ana.lan {% endfor %}"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    variables = YAML(typ="safe").load((root / GROUP_VARS).read_text())
+    template = (root / "t.j2").read_text()
+    rendered = jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(template).render(**variables)
+    assert rendered == "wolf.fv.lan "
+
+
+def test_ansible_runs_the_swept_loop_to_the_new_names(tmp_path: Path, repo: Callable[..., Path],
+                                                     run: Callable[..., Result]) -> None:
+    out = tmp_path / "names"
+    play = ("- hosts: localhost\n  connection: local\n  gather_facts: false\n  tasks:\n"
+            "    - name: the names a loop reaches\n"
+            "      ansible.builtin.lineinfile: {path: '{{ out }}', line: '{{ item }}.ana.lan', create: true}\n"
+            "      loop:\n        - pug\n")
+    root = repo({"play.yml": play}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    (tmp_path / "ansible.cfg").write_text("[defaults]\n")  # none of the machine's settings
+    env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCAL_TEMP": str(tmp_path / "ansible"),
+           "ANSIBLE_HOME": str(tmp_path / "ansible-home"), "ANSIBLE_CONFIG": str(tmp_path / "ansible.cfg"),
+           "ANSIBLE_LOCALHOST_WARNING": "0", "ANSIBLE_INVENTORY_UNPARSED_WARNING": "0"}
+    played = subprocess.run(
+        [str(Path(sys.executable).parent / "ansible-playbook"), "play.yml", "-e", f"out={out}",
+         "-e", f"ansible_python_interpreter={sys.executable}"],
+        cwd=root, env=env, capture_output=True, text=True, check=False, timeout=300)
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert out.read_text() == "wolf.fv.lan\n"
+
+
+def test_terraform_evaluates_the_swept_for_expression_to_the_new_names(repo: Callable[..., Path],
+                                                                       run: Callable[..., Result]) -> None:
+    tf = 'locals {\n  names = [for n in ["pug"] : "${n}.ana.lan"]\n  kept = [for n in ["rex"] : "${n}.ana.lan"]\n}\n'
+    root = repo({"main.tf": tf}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    done = subprocess.run(["terraform", "console"], input="jsonencode([local.names, local.kept])\n", cwd=root,
+                          capture_output=True, text=True, check=True, timeout=120,
+                          env={**os.environ, "TF_IN_AUTOMATION": "1", "CHECKPOINT_DISABLE": "1"})
+    assert '[[\\"wolf.fv.lan\\"],[\\"rex.ana.lan\\"]]' in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param("for h in $(cat hosts); do ssh $h.ana.lan; done\n", id="shell-computed"),
+    pytest.param("for h in \"$@\"; do ssh $h.ana.lan; done\n", id="shell-arguments"),
+    pytest.param("{% for h in groups['gpu'] %}{{ h }}.ana.lan{% endfor %}\n", id="jinja-inventory-group"),
+])
+def test_a_loop_whose_values_cannot_be_told_is_a_near_miss(content: str, repo: Callable[..., Path],
+                                                           run: Callable[..., Result]) -> None:
+    root = repo({"f.j2": content}, config=CONFIG, allowlist=ALLOW)
+    checked = run(root, "verify")
+    assert checked.exit_code == 0, checked.stdout
+    assert "near-miss" in checked.stdout and "the loop at f.j2:1" in checked.stdout, checked.stdout
+    assert run(root, "verify", "--strict").exit_code == 1
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "f.j2").read_text() == content
+
+
+@pytest.mark.parametrize(("files", "path"), [
+    pytest.param({"up.sh": "for n in db01 rex; do ssh $n.ana.lan; done\n"}, "up.sh", id="no-value-moves"),
+    pytest.param({"up.sh": "for n in pug; do echo x; done\nssh $n.ana.lan\n", "a.env": "n=db01\n"}, "up.sh",
+                 id="outside-the-body-a-definition-decides"),
+    pytest.param({"up.sh": "for n in pug rex; do  # renamer: keep\n  ssh $n.ana.lan\ndone\n"}, "up.sh",
+                 id="a-kept-loop-keeps-its-domain"),
+])
+def test_loops_no_move_breaks_are_left_alone(files: dict[str, str], path: str, repo: Callable[..., Path],
+                                            run: Callable[..., Result]) -> None:
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert all(f["reason"] != "composed-name" for f in _findings(root, run, path))
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (root / path).read_text() == files[path].replace("for n in pug; do echo", "for n in wolf; do echo")
+    done = run(root, "verify", "--strict")
+    assert done.exit_code == 0, done.stdout

@@ -1,0 +1,75 @@
+"""loop_values.py: where a loop binds its variable, and to what (tests/cli/test_composed_loops.py
+checks the sweep's use of it on real repos)."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.loop_values import binding, list_items, loops, read_by
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    pytest.param("[pug, rex]", ("pug", "rex"), id="flow"),
+    pytest.param('["pug", "rex",]', ("pug", "rex"), id="quoted-trailing-comma"),
+    pytest.param("('pug','rex')", ("pug", "rex"), id="tuple"),
+    pytest.param('toset(["pug"])', ("pug",), id="toset"),
+    pytest.param("[]", (), id="empty"),
+    pytest.param("gpu_hosts", None, id="a-variable"),
+    pytest.param("[pug, $X]", None, id="an-item-that-computes"),
+    pytest.param("{pug: 1}", None, id="a-mapping"),
+])
+def test_list_items(raw: str, expected: tuple[str, ...] | None) -> None:
+    assert list_items(raw) == expected
+
+
+# (text, the variable, a byte inside the body, items, source, why-fragment)
+BOUND = [
+    pytest.param(b"for n in pug rex; do\n  ssh $n.ana.lan\ndone\n", "n", b"$n.ana", ("pug", "rex"), None, None,
+                 id="shell"),
+    pytest.param(b"x; for n in 'pug'\ndo echo $n.x; done", "n", b"$n.x", ("pug",), None, None, id="shell-quoted"),
+    pytest.param(b"for h in $(cat f); do echo $h.x; done", "h", b"$h.x", None, None, "$(cat f)", id="shell-computed"),
+    pytest.param(b"{% for h in ['pug'] %}{{ h }}.x{% endfor %}", "h", b"{{ h }}", ("pug",), None, None, id="jinja"),
+    pytest.param(b"{%- for h in gpu -%}{{ h }}.x{% endfor %}", "h", b"{{ h }}", None, "gpu", None, id="jinja-variable"),
+    pytest.param(b"{% for h in groups['gpu'] %}{{ h }}{% endfor %}", "h", b"{{ h }}", None, None, "groups",
+                 id="jinja-unknown"),
+    pytest.param(b"- name: a\n  debug: {msg: '{{ item }}.x'}\n  loop: [pug]\n", "item", b"{{ item }}", ("pug",), None,
+                 None, id="ansible"),
+    pytest.param(b"- name: a\n  debug: {msg: '{{ h }}'}\n  with_items:\n    - pug\n  loop_control: {loop_var: h}\n",
+                 "h", b"{{ h }}", ("pug",), None, None, id="ansible-with-items-flow-loop-control"),
+    pytest.param(b'x = [for i, n in ["pug"] : "${n}.x"]', "n", b"${n}", ("pug",), None, None, id="terraform-pair"),
+    pytest.param(b'r "a" "b" {\n  for_each = toset(var.hosts)\n  n = "${each.key}"\n}\n', "each.key", b"${each",
+                 None, "hosts", None, id="terraform-for-each"),
+]
+
+
+@pytest.mark.parametrize(("data", "variable", "inside", "items", "source", "why"), BOUND)
+def test_a_loop_binds_its_variable_in_its_body(data: bytes, variable: str, inside: bytes,
+                                               items: tuple[str, ...] | None, source: str | None,
+                                               why: str | None) -> None:
+    found = binding(loops(data), variable, data.index(inside))
+    assert found is not None
+    assert (found.items, found.source) == (items, source)
+    assert (why is None) == (found.why is None) and (why is None or why in str(found.why))
+
+
+@pytest.mark.parametrize(("data", "variable", "outside"), [
+    pytest.param(b"for n in pug; do echo; done\necho $n.x\n", "n", b"$n.x", id="after-done"),
+    pytest.param(b"for n in pug; do for m in a; do echo; done; echo $n.x; done\n$n", "n", b"$n",
+                 id="nested-do-done-counted"),
+    pytest.param(b"{% for h in ['pug'] %}{% endfor %}{{ h }}", "h", b"{{ h }}", id="after-endfor"),
+    pytest.param(b"- name: a\n  loop: [pug]\n- name: b\n  debug: {msg: '{{ item }}'}\n", "item", b"{{ item }}",
+                 id="the-next-task"),
+    pytest.param(b"echo for n in pug; do x; done", "m", b"x;", id="another-variable"),
+])
+def test_outside_its_body_a_loop_binds_nothing(data: bytes, variable: str, outside: bytes) -> None:
+    assert binding(loops(data), variable, data.rindex(outside)) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param(b"${each.key}", "each.key", id="terraform-each"),
+    pytest.param(b"{{ item }}", "item", id="jinja"),
+    pytest.param(b"$n", "n", id="bare"),
+    pytest.param(b"${X:-pug}", "X", id="a-default"),
+])
+def test_read_by(text: bytes, expected: str) -> None:
+    assert read_by(text, 0, len(text)) == expected

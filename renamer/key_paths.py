@@ -62,6 +62,8 @@ def key_defs(text: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef
     """Every key of `text` whose last path part is in `names`, with its path and line."""
     state = _State()
     out: list[KeyDef] = []
+    if text.startswith("\ufeff"):  # a UTF-8 BOM is no part of the first key (break-it round 6, 8)
+        text = text[1:]
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()

@@ -52,6 +52,14 @@ _INTERPOLATION = re.compile(rb"\$\{[^}\n]*\}")
 # Roots whose subscripts are the inventory's host names, not a mapping's keys.
 _HOST_ROOTS = frozenset({"hostvars", "groups"})
 ANY = "*"  # a part read through a variable (`net.hosts[name]`): any key
+# A Go template variable's assignment (`{{- $hosts := .Values.hosts }}`, `{{ range $k, $v := ... }}`)
+# and its use (`$hosts.pug`); a grouping paren (not a call's) closing after a chain.
+_ASSIGN = re.compile(rb"\{\{-?[ \t]*(?:(?P<range>range[ \t]+)|(?:with|if)[ \t]+)?"
+                     rb"(?:\$[A-Za-z_]\w*[ \t]*,[ \t]*)?"
+                     rb"\$(?P<var>[A-Za-z_]\w*)[ \t]*:?=[ \t]*(?P<expr>[^{}]*?)[ \t]*-?\}\}")
+_VAR = re.compile(rb"(?<![A-Za-z0-9_])\$(?P<var>[A-Za-z_]\w*)")
+_GROUPED = re.compile(rb"(?<![A-Za-z0-9_\]\)])\([ \t]*\Z")
+_CLOSE = re.compile(rb"[ \t]*\)")
 
 
 @dataclass(frozen=True)
@@ -83,10 +91,12 @@ def key_refs(data: bytes, names: Collection[str], *, hcl: bool) -> list[KeyRef]:
     seen: set[int] = set()
     out: list[KeyRef] = []
     offsets, dots = ([0], [None]) if hcl or b"{{" not in data else _dots(data)
+    assigned = _assigned(data, offsets, dots) if not hcl and b"$" in data and b"=" in data else {}
     for start, end in _regions(data, hcl=hcl):
         strings = _strings(data, start, end, hcl=hcl)
         dot = dots[bisect.bisect_right(offsets, start) - 1]
-        for ref in _chains(data, start, end, wanted, dashed=hcl, strings=strings, dot=dot):
+        for ref in [*_chains(data, start, end, wanted, dashed=hcl, strings=strings, dot=dot),
+                    *_variables(data, start, end, wanted, assigned)]:
             if ref.start not in seen:
                 seen.add(ref.start)
                 out.append(ref)
@@ -119,6 +129,51 @@ def _dots(data: bytes) -> tuple[list[int], list[Dot]]:
         offsets.append(action.end())
         dots.append(dot)
     return offsets, dots
+
+
+def _assigned(data: bytes, offsets: list[int], dots: list[Dot] | list[None]) -> dict[bytes, tuple[str, ...]]:
+    """What each Go template variable of `data` holds, as a path under `.Values` (break-it round 6,
+    finding 7): `$hosts := .Values.hosts` is `hosts`; a `range`'s element, a variable set twice to
+    different paths or to anything else holds what cannot be read (`ANY`)."""
+    out: dict[bytes, tuple[str, ...]] = {}
+    for found in _ASSIGN.finditer(data):
+        expr = found.group("expr")
+        dot = dots[bisect.bisect_right(offsets, found.start()) - 1]
+        variable = found.group("var")
+        if expr.startswith(b"$") and expr[1:2] != b"." and expr[1:].split(b".")[0] in out:
+            base = out[expr[1:].split(b".")[0]]  # `$net := $v.net`: through another variable
+            rest = expr[1:].split(b".")[1:]
+            path: Dot = (*base, *(p.decode() for p in rest)) if _RELATIVE_PATH.fullmatch(
+                b"." + b".".join(rest)) or not rest else (ANY,)
+        else:
+            path = _dot_of(expr, dot)
+        if path is None:
+            path = (ANY,)  # `$x := .`: the chart's context, not its values
+        if found.group("range"):
+            path = (*path, ANY)
+        out[variable] = path if out.get(variable, path) == path else (ANY,)
+    return out
+
+
+def _variables(data: bytes, start: int, end: int, wanted: set[bytes],
+               assigned: dict[bytes, tuple[str, ...]]) -> Iterator[KeyRef]:
+    """`$hosts.pug.ip` where `$hosts` is assigned in the file: the key at its path; a variable the
+    file never assigns is left (it cannot be a chart's: Go templates reject it)."""
+    if not assigned:
+        return
+    for found in _VAR.finditer(data, start, end):
+        base = assigned.get(found.group("var"))
+        if base is None:
+            continue
+        parts = list(base)
+        pos = found.end()
+        while (step := _ATTR.match(data, pos, end)) is not None:
+            part = step.group("attr")
+            parts.append(part.decode())
+            if part in wanted:
+                yield KeyRef(step.start("attr"), step.end("attr"), part.decode(), tuple(parts),
+                             data[found.start():step.end()].decode("utf-8", "replace"), False)
+            pos = step.end()
 
 
 def _dot_of(expression: bytes, dot: Dot) -> Dot:
@@ -182,6 +237,7 @@ def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bo
         if lookup is not None:
             continue  # `lookup(` itself: its first argument is the chain, read next
         scoped = bool(root.group("dot")) and name == "Values"  # Helm's values: the file's top
+        grouped = _GROUPED.search(data, max(start, root.start() - 8), root.start()) is not None
         parts: list[str] = [] if scoped else [name]
         if root.group("dot") and not scoped and dot is not None:
             # `{{ .pug }}` under `with .Values.hosts`: the path is the `with`'s, then this name
@@ -196,7 +252,13 @@ def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bo
                     part = step.group("attr").decode()
                     yield KeyRef(step.start("attr"), step.end("attr"), part, (name, part),
                                  data[root.start():step.end()].decode("utf-8", "replace"), False, host=True)
-            continue  # the subscript form is the plain rules'; what lies below a host is its vars
+                sub = _SUB.match(data, pos, end)
+                if sub is not None and sub.group("sub") is not None and sub.group("sub") in wanted:
+                    # `hostvars['pug']`: the plain rules match it; its fate is the host's (round 6)
+                    part = sub.group("sub").decode()
+                    yield KeyRef(sub.start("sub"), sub.end("sub"), part, (name, part),
+                                 data[root.start():sub.end()].decode("utf-8", "replace"), True, host=True)
+            continue  # what lies below a host is its vars
         while True:
             step = attr.match(data, pos, end)
             if step is not None and not _GET.match(data, pos, end):
@@ -209,6 +271,9 @@ def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bo
                                           (-1, -1), False)
             elif (step := _GET.match(data, pos, end)) is not None:
                 part, span, quoted = step.group("sub"), step.span("sub"), True
+            elif grouped and (close := _CLOSE.match(data, pos, end)) is not None:
+                grouped, pos = False, close.end()  # `(.Values.hosts).pug`: the group, then its keys
+                continue
             else:
                 break
             parts.append(part.decode("utf-8", "replace"))

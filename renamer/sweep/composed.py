@@ -32,6 +32,7 @@ changes: the variable may hold any name from the environment).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -64,10 +65,13 @@ class _Value:
 
 
 def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...],
-                     definitions: Known, rel: str = "") -> tuple[list[Match], list[Note]]:
+                     definitions: Known, rel: str = "",
+                     kept: Callable[[int], str | None] | None = None) -> tuple[list[Match], list[Note]]:
     """`matches` with each composed name decided: its literal domain (and default word) rewritten
     where one new domain is right for every value, else refused `composed-name`; and a note
-    for each one whose values cannot be told but a renamed host would break."""
+    for each one whose values cannot be told but a renamed host would break. `kept`: what keeps
+    the line at an offset (None: nothing), where a kept name whose definition is rewritten is
+    refused `kept-reference`."""
     tails = composed_names.tails_of(hosts)
     if not tails or not composed_names.might_hold(data, composed_names.literals(tails), tails):
         return matches, []
@@ -85,6 +89,20 @@ def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
             found_loops = loop_values.loops(data)
         read = loop_values.read_by(data, name.template.start, name.template.end)
         loop = loop_values.binding(found_loops, read, name.start)
+        reason = kept(name.start) if kept is not None else None
+        moved = _rewritten(name, renamed, definitions, rel) if reason is not None else []
+        if moved:
+            # Kept on purpose, its variable rewritten: the kept line would read the new host (break-it
+            # round 6, finding 3); refused before anything is written.
+            why = (f"{name.text} is kept on purpose ({reason}), but the sweep rewrites what it reads ("
+                   + "; ".join(w for w, _ in moved) + "): kept, it would read another name; keep the "
+                   "definition too (the marker or a keep rule on its line), or drop the keep here")
+            host = f"{name.prefix}{moved[0][1]}{name.suffix}"
+            added.append(Match(name.start, name.end, f"{host}.{name.tail}",
+                               _new_name(renamed, host, name.tail), "host", refused="kept-reference",
+                               note=why))
+            replaced.append((name.start, name.end))
+            continue
         decided = _decide(name, renamed, definitions, rel, loop)
         if decided is None:
             continue
@@ -98,8 +116,8 @@ def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
     if not added:
         return matches, notes
     matches = _loop_words_left(matches, split, rel)
-    kept = [m for m in matches if not any(start < m.end and m.start < end for start, end in replaced)]
-    return sorted([*kept, *added], key=lambda m: m.start), notes
+    left = [m for m in matches if not any(start < m.end and m.start < end for start, end in replaced)]
+    return sorted([*left, *added], key=lambda m: m.start), notes
 
 
 def _loop_words_left(matches: list[Match], split: list[tuple[Loop, str]], rel: str) -> list[Match]:
@@ -199,6 +217,17 @@ def _loop_values(loop: Loop, definitions: Known, rel: str) -> tuple[list[_Value]
                f"from `{loop.source}` at {path}:{line}")
         out.append(_Value(item, why, definitions.fate(path, line)))
     return out, []
+
+
+def _rewritten(name: ComposedName, renamed: dict[str, str], definitions: Known,
+               rel: str) -> list[tuple[str, str]]:
+    """The definitions of `name`'s variables the sweep rewrites to another host's name: why, value."""
+    out = []
+    for variable in name.template.variables:
+        for r in definitions.values(variable, rel or None).found:
+            if r.value.strip() in renamed and _fate(r, definitions) == "rewritten":
+                out.append((f"{r.why()}, renamed {renamed[r.value.strip()]}", r.value.strip()))
+    return out
 
 
 def _fate(found: Resolved, definitions: Known) -> Fate:

@@ -27,6 +27,13 @@ only the keys of that chart, a sub-chart being a chart of its own; one in a `.tf
 only its module's (its folder's `.tf` and `.tfvars` files, and a `.tfvars` or data file outside
 every module, which any module may be given). `charts/db`'s `hosts.pug` kept while
 `charts/web`'s is renamed keeps db's references.
+
+A key moves only where the sweep provably rewrites it (break-it round 6): its file is a
+current-state text file within `max_file_size` and its line is not exempt; a key also reads where
+it is given (sweep/key_mounts.py: a module call's arguments, a parent chart's values, the data
+file a load's search path gives); a live key kept beside a renamed one at the reader's path, or a
+load that may read two files, is a `key-reference`; `hostvars.pug` follows the inventory host's
+fate; and a kept line whose key moves is refused (`kept-reference`) before anything is written.
 """
 
 from __future__ import annotations
@@ -37,13 +44,16 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from renamer import key_paths, key_refs, vcs_status
-from renamer.classify import CURRENT, EXCLUDED, RECORD
+from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
+from renamer.sweep import key_mounts
+from renamer.sweep.content import classify_bytes
 
-Fate = Literal["moves", "stays", "new"]
+# `unsure`: which file is read cannot be told (two data files a load may mean): never followed.
+Fate = Literal["moves", "stays", "new", "unsure"]
 _DIALECTS: dict[str, Dialect] = {".yml": "yaml", ".yaml": "yaml", ".json": "yaml", ".toml": "toml",
                                  ".ini": "ini", ".cfg": "ini", ".tf": "hcl", ".tfvars": "hcl", ".hcl": "hcl"}
 # Ansible's folders of YAML files that need no suffix.
@@ -54,6 +64,11 @@ _LOADS = r"(from_yaml|from_json|yamldecode|jsondecode)"
 _BINDING = re.compile(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*[:=]""")
 _LOADED = re.compile(r"""['"](?P<path>[^'"\n]*\.(?:ya?ml|json))['"]""")
 _ALIAS = r"""^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*["']?\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}["']?\s*$"""
+# Ansible inventory files: a folder named inventory, or a file named hosts/inventory (any suffix).
+_INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A-Za-z0-9]+)?$)")
+_INI_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s]+)\]")
+# An INI inventory's host line is no mapping key: only `hostvars.pug` and its like read it.
+_HOSTS_ONLY = "<inventory>"
 
 
 @dataclass(frozen=True)
@@ -64,7 +79,9 @@ class KeyDef:
     rel: str
     line: int
     fate: Fate
-    why: str = ""  # what keeps it (a record class, a keep rule), for `stays`
+    why: str = ""  # what keeps it (a record class, a keep rule, a file never rewritten), for `stays`
+    scope: str | None = None  # mounted: the module or chart folder that reads it under `path`
+    record: bool = False  # a record's key: history, which a live reader never reads
 
     @property
     def where(self) -> str:
@@ -112,12 +129,58 @@ class KeyIndex:
         out: list[KeyDef] = []
         for rel in files:
             dialect = dialect_of(rel)
-            if dialect is not None:
+            if _INVENTORY.search(rel) and dialect in (None, "ini"):
+                out.extend(self._inventory_hosts(rel, names))
+            elif dialect is not None:
                 out.extend(self._defs_in(rel, dialect, names))
         mounted = self._mounts({d.rel for d in out})
-        return out + [replace(d, path=(*prefix, *d.path)) for d in out for prefix in mounted.get(d.rel, ())]
+        loaded = [replace(d, path=(*prefix, *d.path), fate="unsure" if unsure and d.fate != "new" else d.fate)
+                  for d in out for prefix, unsure in mounted.get(d.rel, ())]
+        return out + loaded + self._module_arguments(out)
 
-    def _mounts(self, rels: set[str]) -> dict[str, list[tuple[str, ...]]]:
+    def _module_arguments(self, defs: list[KeyDef]) -> list[KeyDef]:
+        """A module call's arguments as the called module's `var.` keys (sweep/key_mounts.py)."""
+        out: list[KeyDef] = []
+        calls: dict[str, list[tuple[int, int, str, str]]] = {}
+        for d in defs:
+            if not d.rel.endswith(".tf") or len(d.path) < 3:
+                continue
+            if d.rel not in calls:
+                calls[d.rel] = key_mounts.module_calls(self._text(d.rel))
+            for first, last, label, source in calls[d.rel]:
+                if not first <= d.line <= last:
+                    continue
+                # the block's own parts: `<module>` today, ("module", label) where labels are named
+                rest = (d.path[1:] if d.path[0] == "<module>"
+                        else d.path[2:] if d.path[:2] == ("module", label) else ())
+                folder = key_mounts.module_folder(d.rel, source)
+                if rest and folder is not None:
+                    out.append(replace(d, path=("var", *rest), scope=folder))
+        return out
+
+    def _text(self, rel: str) -> str:
+        try:
+            return (self.project.root / rel).read_bytes()[:_READ_LIMIT].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def _inventory_hosts(self, rel: str, names: list[str]) -> list[KeyDef]:
+        """An INI inventory's host lines (`pug ansible_host=...` under `[web]`) as `web.hosts.pug`,
+        with the fate of the line (finding 4: `hostvars.pug` follows the host only where it moves)."""
+        text = self._text(rel)
+        found: list[key_paths.KeyDef] = []
+        section = "ungrouped"
+        for number, line in enumerate(text.split("\n"), start=1):
+            head = _INI_SECTION.match(line)
+            if head is not None:
+                section = head.group("name")
+                continue
+            words = line.split()
+            if words and words[0] in names and ":" not in section:  # `[web:vars]` holds no host
+                found.append(key_paths.KeyDef((section, "hosts", words[0]), number))
+        return [replace(d, scope=_HOSTS_ONLY) for d in self._fated(rel, text, found)]
+
+    def _mounts(self, rels: set[str]) -> dict[str, list[tuple[tuple[str, ...], bool]]]:
         """The variables a data file is loaded into, as the paths its keys are read under:
         `network: "{{ lookup('file', 'data/net.yml') | from_yaml }}"` (and `net: "{{ network }}"`
         beside it) reads data/net.yml's `hosts.pug` as `network.hosts.pug`; Terraform's
@@ -125,27 +188,31 @@ class KeyIndex:
         if not rels:
             return {}
         lines = vcs_status.worktree_lines_matching(self.project.root, _LOADS) or []
-        bound: dict[str, list[tuple[str, ...]]] = {}
-        names: dict[str, str] = {}  # a variable bound to a file -> that file
+        bound: dict[str, list[tuple[tuple[str, ...], bool]]] = {}  # file -> (prefix, which file unsure)
+        names: dict[str, list[str]] = {}  # a variable bound to a file -> the files it may read
         for rel, _line, text in lines:
             binding = _BINDING.match(text)
             loaded = _LOADED.search(text)
             if binding is None or loaded is None:
                 continue
-            tail = loaded.group("path").replace("\\", "/").split("}/")[-1].lstrip("./")
-            target = next((r for r in sorted(rels) if r == tail or r.endswith("/" + tail)), None)
-            if target is None:
-                continue
-            variable = binding.group("name")
             hcl = dialect_of(rel) == "hcl"
-            bound.setdefault(target, []).append(("local", variable) if hcl else (variable,))
-            if not hcl:
-                names[variable] = target
+            # break-it round 6, finding 5: the file the load's search path gives, not any of the name
+            targets, decided = key_mounts.loaded_files(rel, loaded.group("path"), hcl, sorted(rels),
+                                                       lambda r: (self.project.root / r).is_file())
+            targets = [t for t in targets if t in rels]
+            unsure = not decided and len(targets) > 1
+            variable = binding.group("name")
+            for target in targets:
+                bound.setdefault(target, []).append((("local", variable) if hcl else (variable,), unsure))
+                if not hcl:
+                    names.setdefault(variable, []).append(target)
         if names:  # `network: "{{ prod_network }}"`: an alias reads the same file
             for _rel, _line, text in vcs_status.worktree_lines_matching(self.project.root, _ALIAS) or []:
                 alias = re.match(_ALIAS, text)
                 if alias is not None and alias.group(2) in names and alias.group(1) not in names:
-                    bound[names[alias.group(2)]].append((alias.group(1),))
+                    for target in names[alias.group(2)]:
+                        unsure = len(names[alias.group(2)]) > 1
+                        bound[target].append(((alias.group(1),), unsure))
         return bound
 
     def _walk(self, names: list[str]) -> list[str]:
@@ -160,53 +227,98 @@ class KeyIndex:
         return found
 
     def _defs_in(self, rel: str, dialect: Dialect, names: list[str]) -> list[KeyDef]:
-        klass = self.project.classifier.classify(rel)
-        if klass.status == EXCLUDED:
-            return []
-        path = self.project.root / rel
-        try:
-            if path.is_symlink() or path.stat().st_size > _READ_LIMIT:
-                return []
-            text = path.read_bytes().decode("utf-8", "replace")
-        except OSError:
-            return []
+        if (self.project.root / rel).is_symlink():
+            return []  # a link's target is read as itself
+        text = self._text(rel)  # its first 4 MiB: a larger file is never rewritten, and is kept
         found = key_paths.key_defs(text, dialect, names)
         if not found:
             return []
         if rel.endswith((".tfvars", ".tfvars.json")):  # it sets variables: `var.hosts` reads its `hosts`
             found = [replace(d, path=("var", *d.path)) for d in found]
+        return self._fated(rel, text, found)
+
+    def _fated(self, rel: str, text: str, found: list[key_paths.KeyDef]) -> list[KeyDef]:
+        """Each key with what the sweep will do to its line: moved only where the sweep rewrites
+        that file and that line (break-it round 6, finding 6: a file skipped too large, binary,
+        excluded is not rewritten, and neither is its key)."""
+        klass = self.project.classifier.classify(rel)
+        skipped = self._skipped(rel, klass)
         exempt = (self.project.classifier.line_exemptions(rel, text.split("\n"), [d.line - 1 for d in found])
-                  if klass.status == CURRENT else {})
+                  if skipped is None else {})
         out = []
         for d in found:
             new = d.path[-1] in self.news and d.path[-1] not in self.olds
             if new:
-                if klass.status == CURRENT:
+                if skipped is None:
                     out.append(KeyDef(d.path, rel, d.line, "new"))
-            elif klass.status == CURRENT and d.line - 1 not in exempt:
+            elif skipped is None and d.line - 1 not in exempt:
                 out.append(KeyDef(d.path, rel, d.line, "moves"))
             else:
-                why = (exempt[d.line - 1].reason if d.line - 1 in exempt
-                       else klass.reason if klass.status == RECORD and klass.reason else klass.status)
-                out.append(KeyDef(d.path, rel, d.line, "stays", why))
+                why = exempt[d.line - 1].reason if d.line - 1 in exempt else skipped or ""
+                out.append(KeyDef(d.path, rel, d.line, "stays", why, record=klass.status == RECORD))
         return out
 
+    def _skipped(self, rel: str, klass: FileClass) -> str | None:
+        """Why the sweep does not rewrite `rel` (its class, or what its bytes are), or None."""
+        if klass.status != CURRENT:
+            return (klass.reason if klass.status == RECORD and klass.reason
+                    else "excluded" if klass.status == EXCLUDED else klass.status)
+        path = self.project.root / rel
+        try:
+            size = path.stat().st_size
+            if size > self.project.config.max_file_size:
+                return f"too-large: {size} bytes, over options.max_file_size, never rewritten"
+            kind = classify_bytes(path.read_bytes()).kind
+        except OSError:
+            return "unreadable"
+        return None if kind == "text" else f"{kind}: never rewritten"
+
     def decide(self, ref: KeyRef, rel: str = "") -> Decision | None:
+        if ref.host:
+            return decide_host(ref, self.renames[ref.name],
+                               [d for d in self.defs() if d.scope in (None, _HOSTS_ONLY)
+                                and _INVENTORY.search(d.rel)])
         return decide(ref, self.renames[ref.name], self.scoped(rel) if rel else self.defs())
 
     def scoped(self, rel: str) -> list[KeyDef]:
-        """The keys a reference in `rel` may read: its chart's, its module's, else all."""
+        """The keys a reference in `rel` may read: its module's (a `.tf` file: the module's own
+        files, shared files outside every module, its callers' arguments), its chart's (and what a
+        parent chart gives it), else all but those mounted into a module or chart."""
         if rel not in self._scoped:
             defs = self.defs()
-            chart = self._chart(rel)
-            if chart is not None:
-                defs = [d for d in defs if self._chart(d.rel) == chart]
-            elif rel.endswith(".tf"):
+            chart = None if rel.endswith(".tf") else self._chart(rel)
+            if rel.endswith(".tf"):  # a values.yaml beside it makes no chart of a module (round 6)
                 module = _folder(rel)
-                defs = [d for d in defs if _folder(d.rel) == module or not self._module(_folder(d.rel))
-                        or not d.rel.endswith((".tf", ".tfvars", ".tfvars.json"))]
+                defs = [d for d in defs if d.scope == module or (d.scope is None and (
+                    _folder(d.rel) == module or not self._module(_folder(d.rel))
+                    or not d.rel.endswith((".tf", ".tfvars", ".tfvars.json"))))]
+            elif chart is not None:
+                defs = self._chart_defs(chart)
+            else:
+                defs = [d for d in defs if d.scope is None]
             self._scoped[rel] = defs
         return self._scoped[rel]
+
+    def _chart_defs(self, chart: str) -> list[KeyDef]:
+        """A chart's keys, with those its parent chart gives it (break-it round 6, finding 2):
+        `<subchart>.x` as `x`, `global.x` as itself, all of them to a library chart."""
+        own = [d for d in self.defs() if d.scope is None and self._chart(d.rel) == chart]
+        holder = key_mounts.parent_of(chart)
+        if holder is None:
+            return own
+        parent = self._chart(f"{holder}/Chart.yaml" if holder else "Chart.yaml")
+        if parent is None:
+            return own
+        meta = self._text(f"{chart}/Chart.yaml")
+        names = key_mounts.subchart_name(chart, meta)
+        library = key_mounts.is_library(meta)
+        given = []
+        for d in self._chart_defs(parent):
+            if library or d.path[0] == "global":
+                given.append(d)
+            elif d.path[0] in names and len(d.path) > 1:
+                given.append(replace(d, path=d.path[1:]))
+        return own + given
 
     def _chart(self, rel: str) -> str | None:
         """The nearest folder above `rel` holding `Chart.yaml` or `values.yaml` (None: no chart)."""
@@ -243,14 +355,27 @@ def decide(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision | None:
     """What becomes of a reference to old name `ref.name` (renamed `new`), and why, given the
     repo's keys of either name; None: no key of the repo has that name."""
     old = ref.name
-    if ref.host:  # `hostvars.pug`: the inventory's host, renamed as `hostvars['pug']` is
-        return "follow", (f"`{ref.text}` reads the inventory host {old} by attribute, renamed {new}: "
-                          f"it follows as `{ref.path[0]}['{old}']` does")
     renamed_path = (*ref.path[:-1], new)
     moves = [d for d in defs if d.fate == "moves" and d.path == ref.path]
     stood = [d for d in defs if d.fate == "new" and d.path == renamed_path]
     stays = [d for d in defs if d.fate == "stays" and d.path == ref.path]
+    unsure = [d for d in defs if d.fate == "unsure" and d.path == ref.path]
     shown = ".".join(ref.path)
+    # Break-it round 6: the reference follows only where every live key it may read moves; a
+    # key the sweep keeps beside one it renames (two callers of a module, a kept subchart default
+    # under a parent's override, a key-of-record on an exempt line) leaves it undecidable.
+    live_stays = [d for d in stays if not d.record]
+    if ANY not in ref.path and (unsure or ((moves or stood) and live_stays)):
+        kept = live_stays[0] if live_stays else None
+        renamed = (moves or stood)[0] if moves or stood else None
+        if unsure:
+            why = (f"which file it reads cannot be told: the key {shown} stands at "
+                   + " and ".join(d.where for d in unsure))
+        else:
+            assert kept is not None and renamed is not None
+            why = (f"the key {shown} is renamed {new} at {renamed.where} but kept at {kept.where} "
+                   f"({kept.why}), and both are read there")
+        return "refuse", f"`{ref.text}` reads a key the sweep both renames and keeps: {why}"
     if ANY not in ref.path and moves:
         # a renamed key wins over a record's copy at the same path: the live one is read
         return "follow", (f"a reference to a renamed key: `{ref.text}` reads the key {shown}, renamed "
@@ -271,6 +396,42 @@ def decide(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision | None:
                       f"while the key {d.dotted} is renamed {new} at {d.where}")
 
 
+def decide_host(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision:
+    """`hostvars.pug`, `hostvars['pug']`, `groups.pug` follow the inventory host's fate (break-it
+    round 6, finding 4): renamed everywhere, they follow; kept everywhere, they keep; else (kept
+    in one inventory and renamed in another, or no inventory of the repo names it) a residual."""
+    old = ref.name
+    # the host's new name standing already is the host moved before (verify after the sweep)
+    hosts = [d if d.fate != "new" else replace(d, fate="moves") for d in defs
+             if len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in (old, new)]
+    fates = {d.fate for d in hosts}
+    if hosts and fates == {"moves"}:
+        return "follow", (f"`{ref.text}` reads the inventory host {old}, renamed {new} at {hosts[0].where}: "
+                          f"it follows as `{ref.path[0]}['{old}']` does")
+    if hosts and fates == {"stays"}:
+        return "keep", (f"`{ref.text}` reads the inventory host {old} at {hosts[0].where}, which keeps its "
+                        f"name ({hosts[0].why})")
+    if not hosts:
+        return "refuse", (f"`{ref.text}` reads an inventory host {old}, which no inventory file of the repo "
+                          "names: whether it is renamed cannot be told")
+    kept = next(d for d in hosts if d.fate != "moves")
+    moved = [d for d in hosts if d.fate == "moves"]
+    also = f", renamed {new} at {moved[0].where}" if moved else ""
+    return "refuse", (f"`{ref.text}` reads the inventory host {old}, kept at {kept.where} ({kept.why})"
+                      f"{also}: which it is after the sweep cannot be told")
+
+
+KEPT_REFERENCE = "kept-reference"  # a kept line whose target the sweep rewrites: refused
+
+
+def _kept_lines(data: bytes, rel: str, refs: list[KeyRef], index: KeyIndex) -> dict[int, str]:
+    """The exempt lines (0-based) holding a reference, and what keeps each."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    wanted = [data.count(b"\n", 0, r.start) for r in refs]
+    found = index.project.classifier.line_exemptions(rel, lines, wanted)
+    return {i: e.reason for i, e in found.items()}
+
+
 def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) -> list[Match]:
     """`matches` with each key reference decided: followed (a match, rewritten), kept with its
     key (`key-of-record`), or refused (`key-reference`); see the module's docstring."""
@@ -283,11 +444,21 @@ def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) ->
     by_start = {m.start: i for i, m in enumerate(matches)}
     out = list(matches)
     added: list[Match] = []
+    kept = _kept_lines(data, rel, refs, index)
     for ref in refs:
         decided = index.decide(ref, rel)
         if decided is None:
             continue
-        action, why = decided
+        action: str = decided[0]
+        why = decided[1]
+        exempt = kept.get(data.count(b"\n", 0, ref.start))
+        if action == "follow" and exempt is not None:
+            # A line kept on purpose whose key the sweep renames would read a key that is gone:
+            # refused before anything is written (break-it round 6, finding 3).
+            action, why = "broken-keep", (
+                f"`{ref.text}` is kept on purpose ({exempt}), but {why.split(': ', 1)[-1]}; after the "
+                "sweep it reads a key that is gone: keep the key too (the marker or a keep rule on its "
+                "line), or drop the keep here")
         at = by_start.get(ref.start)
         if at is not None and (out[at].refused is not None or out[at].kept is not None):
             continue  # a range, a pattern, an account: decided already
@@ -297,6 +468,8 @@ def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) ->
             decided_match = replace(base, note=why)
         elif action == "keep":
             decided_match = replace(base, kept="key-of-record", note=why)
+        elif action == "broken-keep":
+            decided_match = replace(base, refused=KEPT_REFERENCE, note=why)
         else:
             decided_match = replace(base, refused="key-reference", note=why)
         if at is not None:

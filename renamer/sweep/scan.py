@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -125,6 +125,9 @@ REFUSED_HINTS = {
                          "prefix serves addresses that move and addresses that stay); write the new "
                          "address, or a variable of the new network, by hand, or keep the line with a "
                          "keep rule or the inline marker"),
+    "kept-reference": ("a line kept on purpose (the inline marker, a keep rule, a dated section) that reads "
+                       "a key or a variable the sweep rewrites: kept, it would read a key that is gone or "
+                       "a name that does not exist; nothing is written until it is decided"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -198,7 +201,8 @@ class FileScanner:
         self.wide = wide_needles(self.matcher.needles)  # old values in UTF-16/32 code units (sweep/wide.py)
         # Variables a templated or composed name reads (sweep/templated.py): defined in live files only.
         self.definitions = Definitions(project.root, lambda rel: project.classifier.classify(rel).status
-                                       in (CURRENT, UNCLASSIFIED), Fates(project.root, project.classifier))
+                                       in (CURRENT, UNCLASSIFIED), Fates(project.root, project.classifier,
+                                                                 project.config.max_file_size))
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
 
     def scan(self, rel: str, klass: FileClass | None = None,
@@ -282,7 +286,9 @@ class FileScanner:
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not
                 matches = key_matches(data, rel, matches, self.keys)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
-                matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel)
+                kept = self._kept_at(rel, data) if status == CURRENT else None
+                matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
+                                                     kept)
                 templated += composed
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
@@ -346,12 +352,17 @@ class FileScanner:
         exemptions = self.project.classifier.line_exemptions(rel, lines.texts(), wanted)
         refs: list[Reference] = []
         pending: list[tuple[int, Match]] = []
+        broken: str | None = None
         for i, m in enumerate(matches):
             where = locations[i] if locations else None
             if roles is not None and where is None:
                 where = (None, roles[i])
             exempt = exemptions.get(wanted[i])
-            if exempt is not None:
+            if m.refused == "kept-reference":  # kept on purpose, but what it reads moves: refused
+                refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, m.refused, m.note or "",
+                                            where))
+                broken = broken or f"line {spots[i][0] + 1}: {m.note}"
+            elif exempt is not None:
                 refs.append(self._reference(rel, lines, m, spots[i], KEPT, exempt.reason, exempt.note,
                                             where))
             elif m.kept is not None:
@@ -369,6 +380,8 @@ class FileScanner:
                 note = (f"{m.note}; `renamer sweep` rewrites it" if m.note  # a key reference, a zone
                         else "current-state file: `renamer sweep` rewrites it")  # spelling: says why
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None, note, where))
+        if broken is not None:
+            return refs, [], broken
         if not self.options.edits and not fmt.needs_edits and not (
                 fmt.checks_edits and any(new.encode() in data for new in {m.new for _, m in pending})):
             return refs, [], None  # a dense file holds millions: a report needs none of them
@@ -390,6 +403,16 @@ class FileScanner:
                 refs[index] = replace(refs[index], reason="structure", note=refused)
             edits = []
         return refs, edits, refused
+
+    def _kept_at(self, rel: str, data: bytes) -> Callable[[int], str | None]:
+        """What keeps the line at an offset of `data` (the inline marker, a keep rule), or None."""
+        lines = Lines(data)
+
+        def at(offset: int) -> str | None:
+            index = lines.locate([offset])[0][0]
+            found = self.project.classifier.line_exemptions(rel, lines.texts(), [index])
+            return found[index].reason if index in found else None
+        return at
 
     def _held_before(self, rel: str, value: str) -> bool:
         """Whether `rel` held new value `value` before this move's first commit (every file did,

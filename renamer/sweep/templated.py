@@ -33,6 +33,7 @@ from typing import Literal
 from renamer import loop_values, templated_names, variable_values, vcs_status
 from renamer.classify import CURRENT, Classifier
 from renamer.occurrences import Match
+from renamer.sweep.content import classify_bytes
 from renamer.templated_names import TemplatedName
 from renamer.variable_values import Definition, Values
 
@@ -158,26 +159,39 @@ class Definitions:
 
 class Fates:
     """`FateOf` from the allowlist: a current file's line is rewritten unless exempt (the inline
-    marker, a keep rule, a dated section); any other live file (unclassified) is not the sweep's
-    to rewrite, and what a person will make of it cannot be told."""
+    marker, a keep rule, a dated section) or the file is one the sweep never rewrites (a link,
+    over `max_size`, binary or another encoding: kept, break-it round 6, finding 6); any other
+    live file (unclassified) is not the sweep's to rewrite, and what a person will make of it
+    cannot be told."""
 
-    def __init__(self, root: Path, classifier: Classifier) -> None:
+    def __init__(self, root: Path, classifier: Classifier, max_size: int | None = None) -> None:
         self.root = root
         self.classifier = classifier
-        self._lines: dict[str, list[str]] = {}
+        self.max_size = max_size
+        self._lines: dict[str, list[str] | None] = {}  # None: a file the sweep never rewrites
 
     def __call__(self, path: str, line: int) -> Fate:
         if self.classifier.classify(path).status != CURRENT:
             return "unknown"
         if path not in self._lines:
-            try:
-                self._lines[path] = (self.root / path).read_bytes().decode("utf-8", "replace").split("\n")
-            except OSError:
-                self._lines[path] = []
+            self._lines[path] = self._read(path)
         lines = self._lines[path]
+        if lines is None:
+            return "kept"
         if not 0 < line <= len(lines):
             return "unknown"
         return "kept" if self.classifier.line_exemptions(path, lines, [line - 1]) else "rewritten"
+
+
+    def _read(self, path: str) -> list[str] | None:
+        full = self.root / path
+        try:
+            if full.is_symlink() or (self.max_size is not None and full.stat().st_size > self.max_size):
+                return None
+            content = classify_bytes(full.read_bytes())
+        except OSError:
+            return []
+        return content.data.decode("utf-8", "replace").split("\n") if content.kind == "text" else None
 
 
 def _nearest(found: list[Definition], near: str) -> list[Definition]:

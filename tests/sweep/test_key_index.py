@@ -10,8 +10,10 @@ from renamer.sweep.key_index import Decision, KeyDef, decide, dialect_of
 
 NET = KeyDef(("net", "hosts", "pug"), "group_vars/all.yml", 3, "moves")
 MOVED = KeyDef(("net", "hosts", "wolf"), "group_vars/all.yml", 3, "new")
-RECORD = KeyDef(("old", "hosts", "pug"), "archive/net.json", 1, "stays", "archive")
-SAME_PATH_RECORD = KeyDef(("net", "hosts", "pug"), "archive/net.yml", 2, "stays", "archive")
+RECORD = KeyDef(("old", "hosts", "pug"), "archive/net.json", 1, "stays", "archive", record=True)
+SAME_PATH_RECORD = KeyDef(("net", "hosts", "pug"), "archive/net.yml", 2, "stays", "archive", record=True)
+SAME_PATH_KEPT = KeyDef(("net", "hosts", "pug"), "group_vars/lab.yml", 2, "stays", "inline")
+SAME_PATH_UNSURE = KeyDef(("net", "hosts", "pug"), "lab/net.yml", 1, "unsure")
 
 
 def _ref(*path: str) -> KeyRef:
@@ -24,6 +26,11 @@ def _ref(*path: str) -> KeyRef:
     pytest.param(("net", "hosts", "pug"), [SAME_PATH_RECORD, NET], "follow", "group_vars/all.yml:3",
                  id="the-live-key-wins-over-a-record-copy"),
     pytest.param(("old", "hosts", "pug"), [NET, RECORD], "keep", "archive/net.json:1", id="record-key"),
+    pytest.param(("net", "hosts", "pug"), [NET, SAME_PATH_KEPT], "refuse", "group_vars/lab.yml:2",
+                 id="renamed-and-kept-live-at-one-path"),
+    pytest.param(("net", "hosts", "pug"), [MOVED, SAME_PATH_KEPT], "refuse", "group_vars/lab.yml:2",
+                 id="moved-before-and-kept-live"),
+    pytest.param(("net", "hosts", "pug"), [SAME_PATH_UNSURE], "refuse", "lab/net.yml:1", id="which-file-unsure"),
     pytest.param(("hosts", "pug"), [NET], "refuse", "group_vars/all.yml:3", id="partial-path"),
     pytest.param(("net", "hosts", "*", "pug"), [NET], "refuse", "group_vars/all.yml:3", id="variable-part"),
     pytest.param(("net", "*", "pug"), [SAME_PATH_RECORD], None, None, id="only-a-record-has-the-name"),

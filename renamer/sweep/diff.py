@@ -1,10 +1,14 @@
 """Git-style unified diffs over bytes, exact enough for `git apply`.
 
 Edits replace host names and addresses inside lines and never add or remove a
-line break, so old and new line i always correspond: no diff algorithm needed.
+line break, so old and new line i always correspond: no diff algorithm needed. The one
+exception, a `moved` block added after a renamed Terraform label (sweep/terraform_labels.py),
+adds lines: that file's diff is difflib's.
 """
 
 from __future__ import annotations
+
+import difflib
 
 CONTEXT = 3
 NO_NEWLINE = b"\\ No newline at end of file\n"
@@ -54,9 +58,12 @@ def file_diff(old_path: str, new_path: str, old: bytes, new: bytes) -> bytes:
     if old == new:
         return b"".join(header) if old_path != new_path else b""
     old_lines, new_lines = _split(old), _split(new)
-    assert len(old_lines) == len(new_lines), "edits never add or remove lines"
-    changed = [i for i, (x, y) in enumerate(zip(old_lines, new_lines, strict=True)) if x != y]
     header += [b"--- " + a + b"\n", b"+++ " + b + b"\n"]
+    if len(old_lines) != len(new_lines):  # lines added: a Terraform `moved` block
+        lines = list(difflib.diff_bytes(difflib.unified_diff, old_lines, new_lines, n=CONTEXT))[2:]
+        return b"".join(header + [line if line.endswith(b"\n") else line + b"\n" + NO_NEWLINE
+                                  for line in lines])
+    changed = [i for i, (x, y) in enumerate(zip(old_lines, new_lines, strict=True)) if x != y]
     body = [hunk for group in _groups(changed, len(old_lines))
             for hunk in _hunk(group, old_lines, new_lines)]
     return b"".join(header + body)

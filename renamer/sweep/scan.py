@@ -52,6 +52,8 @@ from renamer.sweep.model import (
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
+from renamer.sweep.terraform_labels import TerraformIndex
+from renamer.sweep.terraform_matches import terraform_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import with_zone_names
 from renamer.unicode_names import folded_matches, might_fold
@@ -114,6 +116,11 @@ REFUSED_HINTS = {
                       "is renamed: which key it reads cannot be told, so it is not rewritten; write the "
                       "path of the renamed key (or keep the reference with a keep rule or the inline "
                       "marker) and rerun the sweep"),
+    "terraform-label": ("a Terraform block label (resource, data, module, variable, output) that cannot move "
+                        "with every reference to it (the note says which part could not): renaming the "
+                        "label alone would leave a reference to an undeclared name; rename it and its "
+                        "references by hand (with a `moved` block for a resource or module), or keep it "
+                        "with a keep rule"),
     "composed-name": ("a name whose host part is a variable and whose domain is literal (`${NODE}.ana.lan`, "
                       "`{{ inventory_hostname }}.ana.lan`, `$(hostname).ana.lan`), where no one domain is "
                       "right for every value the variable may hold: after the move the literal domain "
@@ -164,6 +171,10 @@ KEPT_NOTES = {
                "base64's letters): no reference to the host, and rewriting it would make another key"),
     "key-of-record": ("a reference to a mapping key that keeps the old name (a record's, a kept "
                       "line's): it reads that key, so it keeps the name with it"),
+    "terraform-label": ("a reference to a Terraform label that keeps its old name (a record's, a kept "
+                        "line's): it reads that label, so it keeps the name with it"),
+    "terraform-moved": ("the `from` of a Terraform `moved` or `removed` block: the address before the "
+                        "move, kept on purpose"),
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
                 "not the host; set options.accounts: rewrite to rename accounts too"),
 }
@@ -204,6 +215,7 @@ class FileScanner:
                                        in (CURRENT, UNCLASSIFIED), Fates(project.root, project.classifier,
                                                                  project.config.max_file_size))
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
+        self.terraform = TerraformIndex(project)  # Terraform labels and their references
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -268,6 +280,7 @@ class FileScanner:
             return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
         find = self.matcher.find_any_case if any_case else self.matcher.find
         templated: list[TemplatedNote] = []
+        inserts: list[Edit] = []  # `moved` blocks after renamed Terraform labels
         matches = find(data, fmt.name_starts(data) if fmt is not None else ()) if hit else []
         # A zone, a fragment of one (records with no SOA), a name server's configuration: names in
         # presentation format, whose `\DDD` escapes are decimal (RFC 1035 5.1).
@@ -285,6 +298,7 @@ class FileScanner:
             matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not
                 matches = key_matches(data, rel, matches, self.keys)
+                matches, inserts = terraform_matches(data, rel, matches, self.terraform)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
                 kept = self._kept_at(rel, data) if status == CURRENT else None
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
@@ -323,7 +337,7 @@ class FileScanner:
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
                               near_misses=tuple(near), mode=content.mode)
         fmt = fmt or format_of(rel, data)
-        refs, edits, refused = self._decide(rel, fmt, data, matches, klass)
+        refs, edits, refused = self._decide(rel, fmt, data, matches, klass, inserts)
         serial = None
         if edits:
             edits, serial = with_serial(fmt, data, edits)
@@ -333,8 +347,8 @@ class FileScanner:
 
     # -- decisions -------------------------------------------------------------------------
 
-    def _decide(self, rel: str, fmt: Format, data: bytes, matches: list[Match],
-                klass: FileClass) -> tuple[list[Reference], list[Edit], str | None]:
+    def _decide(self, rel: str, fmt: Format, data: bytes, matches: list[Match], klass: FileClass,
+                inserts: list[Edit] | None = None) -> tuple[list[Reference], list[Edit], str | None]:
         lines = Lines(data)
         spots = lines.locate([m.start for m in matches])  # once: a dense file holds millions
         locate = self.options.locate and (klass.status != RECORD or self.options.locate_records)
@@ -402,6 +416,8 @@ class FileScanner:
             for index, _ in pending:
                 refs[index] = replace(refs[index], reason="structure", note=refused)
             edits = []
+        elif inserts and edits:  # a renamed Terraform label's `moved` block (sweep/terraform_labels.py)
+            edits = sorted([*edits, *inserts], key=lambda e: e.start)
         return refs, edits, refused
 
     def _kept_at(self, rel: str, data: bytes) -> Callable[[int], str | None]:

@@ -1,0 +1,145 @@
+"""A Terraform label's verdict (renamer/sweep/terraform_labels.py) applied to one file's matches:
+the label and its references rewritten, refused or kept, each in the file that holds it, and
+the `moved` blocks a renamed resource or module gets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from renamer import hcl_blocks
+from renamer.hcl_blocks import Label
+from renamer.occurrences import Match
+from renamer.sweep.model import Edit
+from renamer.sweep.terraform_labels import (
+    STATE,
+    VARS,
+    TerraformIndex,
+    Verdict,
+    folder_of,
+    is_terraform,
+    state_folder,
+    tfvars_keys,
+)
+
+_SETTER = re.compile(rb"""-var[= ]["']?(?P<name>[A-Za-z_][\w-]*)=""")
+_OUTPUT = re.compile(rb"""\boutput(?:[ \t]+-[\w=-]+)*[ \t]+["']?(?P<name>[A-Za-z_][\w-]*)""")
+
+
+def terraform_matches(data: bytes, rel: str, matches: list[Match],
+                      index: TerraformIndex) -> tuple[list[Match], list[Edit]]:
+    """`matches` with each Terraform label and reference decided (see the module's docstring),
+    and the `moved` blocks to insert."""
+    if not index.olds or not any(n.encode() in data for n in index.olds):
+        return matches, []
+    index.load()
+    if not is_terraform(rel):
+        return (_outside(data, rel, matches, index) if rel in index.outside else matches), []
+    if rel.endswith(STATE):
+        return _in_state(rel, matches, index), []
+    by_start = {m.start: i for i, m in enumerate(matches)}
+    out = list(matches)
+    added: list[Match] = []
+    inserts: list[Edit] = []
+
+    def decide(start: int, end: int, name: str, verdict: Verdict, *, label: bool) -> None:
+        at = by_start.get(start)
+        # a label's traversal is no mapping key's path: key_index's `key-reference` yields here
+        if at is not None and out[at].refused == "key-reference":
+            out[at] = replace(out[at], refused=None, note=None)
+        elif at is not None and (out[at].refused is not None or out[at].kept is not None):
+            return
+        new = index.renames[name]
+        base = out[at] if at is not None else Match(start, end, name, new, "host")
+        if verdict.action == "moves":
+            decided = replace(base, note=verdict.why)
+        elif verdict.action == "refused":
+            decided = replace(base, refused="terraform-label", note=verdict.why)
+        elif at is not None:
+            decided = replace(base, kept="terraform-label", note=verdict.why)
+        else:
+            return
+        if at is not None:
+            out[at] = decided
+        elif not label and verdict.action == "moves":
+            added.append(decided)
+
+    if rel.endswith(VARS):
+        for name, _line, start, end in tfvars_keys(data, index.olds):
+            verdict = index.verdict((folder_of(rel), "variable", "", name))
+            if verdict is not None:
+                decide(start, end, name, verdict, label=False)
+    else:
+        parsed = index.parsed.get(rel) or hcl_blocks.read(data, index.olds, is_json=rel.endswith(".json"))
+        for label in parsed.labels:
+            if label.name not in index.olds:
+                continue
+            verdict = index.verdict(TerraformIndex._label_key(rel, label))
+            if verdict is None:
+                continue
+            decide(label.start, label.end, label.name, verdict, label=True)
+            if verdict.moved_block and label.close >= 0:
+                inserts.append(_moved(label, index.renames[label.name]))
+        for use in parsed.uses:
+            if use.name not in index.olds:
+                continue
+            if use.history:  # the address before a move: kept on purpose
+                at = by_start.get(use.start)
+                if at is None:
+                    added.append(Match(use.start, use.end, use.name, index.renames[use.name], "host",
+                                       kept="terraform-moved"))
+                elif out[at].refused in (None, "key-reference"):
+                    out[at] = replace(out[at], refused=None, kept="terraform-moved", note=None)
+                continue
+            key = index.resolve(rel, use)
+            verdict = index.verdict(key) if key is not None else None
+            if verdict is not None:
+                decide(use.start, use.end, use.name, verdict, label=False)
+    spans = [(m.start, m.end) for m in out]
+    added = [m for m in added if not any(s < m.end and m.start < e for s, e in spans)]
+    return (sorted([*out, *added], key=lambda m: m.start) if added else out), inserts
+
+
+def _moved(label: Label, new: str) -> Edit:
+    """`moved { from = OLD  to = NEW }` after the label's block, as `terraform fmt` writes it."""
+    nl, indent = label.newline, label.indent
+    old_address = label.address.encode()
+    new_address = replace(label, name=new).address.encode()
+    text = (nl + nl + indent + b"moved {" + nl + indent + b"  from = " + old_address + nl
+            + indent + b"  to   = " + new_address + nl + indent + b"}")
+    return Edit(label.close, label.close, text)
+
+
+def _in_state(rel: str, matches: list[Match], index: TerraformIndex) -> list[Match]:
+    """A state or lock file is terraform's: a name of a label of its folder is refused there
+    with the label (the label itself is refused for it)."""
+    folder = state_folder(rel)
+    names = {key[3] for key in index.labels if key[0] == folder}
+    return [replace(m, refused="terraform-label", note=f"{rel} is terraform's own file: the label "
+                    f"{m.old} it names is renamed by terraform, never by a text edit")
+            if m.old in names and m.refused is None and m.kept is None else m for m in matches]
+
+
+def _outside(data: bytes, rel: str, matches: list[Match], index: TerraformIndex) -> list[Match]:
+    """`terraform plan -var "pug=..."` and `terraform output pug` in a Makefile or a CI script,
+    which the plain rules would rewrite: refused with the variable or output they name where
+    that label is refused."""
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+    spans: dict[int, str] = {}  # where a setter's or an output's name starts -> the label's kind
+    for line in index.outside[rel]:
+        if line > len(starts):
+            continue
+        begin = starts[line - 1]
+        end = data.find(b"\n", begin)
+        text = data[begin:len(data) if end < 0 else end]
+        for kind, pattern in (("variable", _SETTER), ("output", _OUTPUT)):
+            for found in pattern.finditer(text):
+                spans[begin + found.start("name")] = kind
+    out = []
+    for m in matches:
+        named = spans.get(m.start)
+        verdict = next((v for key in index.labels if key[1] == named and key[3] == m.old
+                        and (v := index.verdict(key)) is not None and v.action == "refused"), None)
+        out.append(replace(m, refused="terraform-label", note=verdict.why)
+                   if verdict is not None and m.refused is None and m.kept is None else m)
+    return out

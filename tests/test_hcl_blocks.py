@@ -1,0 +1,55 @@
+"""Terraform's labels and references, read from one file (hcl_blocks.py): tables of the grammar,
+negatives included. The sweep's decisions over them are tests/sweep/test_terraform_labels.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from renamer import hcl_blocks
+
+# (a file, the labels read as (kind, type, name, line), the uses as (kind, type, via, history, line))
+CASES = [
+    pytest.param(b'resource "aws_instance" "pug" {\n  ami = data.aws_ami.pug.id\n}\n',
+                 [("resource", "aws_instance", "pug", 1)], [("data", "aws_ami", "", False, 2)], id="resource-and-data"),
+    pytest.param(b'module "m" {\n  source = "./mod"\n  pug    = var.pug\n}\noutput "o" { value = module.m.pug }\n',
+                 [], [("variable", "", "m", False, 3), ("variable", "", "", False, 3), ("output", "", "m", False, 5)],
+                 id="argument-variable-and-output"),
+    pytest.param(b'moved {\n  from = aws_instance.pug\n  to   = aws_instance.wolf\n}\n'
+                 b'removed {\n  from = module.pug\n}\n',
+                 [], [("resource", "aws_instance", "", True, 2), ("module", "", "", True, 6)], id="moved-and-removed-from"),
+    pytest.param(b'locals {\n  x = <<EOT\nresource "a_b" "pug" {\nEOT\n  y = "${ {a = 1} } aws_instance.pug"\n}\n'
+                 b'/* module "pug" {} */\n# variable "pug" {}\n',
+                 [], [("resource", "aws_instance", "", False, 5)], id="heredoc-interpolation-comments-no-labels"),
+    pytest.param(b'output "host" { value = "pug.ana.lan" }\nvariable "x" { default = each.pug }\n', [], [],
+                 id="host-name-strings-and-each-are-no-references"),
+    pytest.param(b'resource "a_b" "c" {\n  dynamic "pug" {\n    for_each = []\n  }\n}\n', [], [],
+                 id="a-nested-block-declares-nothing"),
+]
+
+
+@pytest.mark.parametrize(("data", "labels", "uses"), CASES)
+def test_labels_and_uses(data: bytes, labels: list[tuple[str, str, str, int]],
+                         uses: list[tuple[str, str, str, bool, int]]) -> None:
+    parsed = hcl_blocks.read(data, {"pug"})
+    assert [(lab.kind, lab.type, lab.name, lab.line) for lab in parsed.labels] == labels
+    assert [(u.kind, u.type, u.via, u.history, u.line) for u in parsed.uses] == uses
+    for use in parsed.uses:
+        assert data[use.start:use.end] == b"pug"
+
+
+def test_a_tf_json_file() -> None:
+    data = (json.dumps({"resource": {"terraform_data": {"pug": {"input": "${var.pug}"}}},
+                        "module": {"m": {"source": "./mod", "pug": 1}}}, indent=2) + "\n").encode()
+    parsed = hcl_blocks.read(data, {"pug"}, is_json=True)
+    assert [(lab.kind, lab.type, data[lab.start:lab.end]) for lab in parsed.labels] == [
+        ("resource", "terraform_data", b"pug")]
+    assert sorted((u.kind, u.via) for u in parsed.uses) == [("variable", ""), ("variable", "m")]
+    assert [(c.name, c.source) for c in parsed.calls] == [("m", "./mod")]
+
+
+def test_where_a_block_after_a_label_goes() -> None:
+    data = b'resource "a_b" "pug" {\r\n  x = "}"\r\n} # the web server\r\nx = 1\r\n'
+    label = hcl_blocks.read(data, {"pug"}).labels[0]
+    assert data[label.close:] == b"\r\nx = 1\r\n" and label.newline == b"\r\n"

@@ -15,6 +15,7 @@ import re
 from renamer.masking_args import HINTS as ARG_HINTS
 from renamer.masking_args import mask_args
 from renamer.masking_flags import HINTS, mask_flags
+from renamer.masking_paths import is_material, is_path, names_a_key, names_a_location
 
 MASK = "****"
 _NAME = r"[A-Za-z0-9_.\-]+"
@@ -61,25 +62,37 @@ def is_secret_name(name: str) -> bool:
     return any(pair in _SECRET_PAIRS for pair in itertools.pairwise(words))
 
 
+def hides(name: str, value: str) -> bool:
+    """Is the value of a key named `name` masked? When the name says secret, unless the value is
+    only where a key lies: a file path (no key material) under a name for a location or for key
+    material, never under one for the secret itself (masking_paths.py); and under a name that
+    says key without saying secret (`key`, `tls_key`), when the value is key material."""
+    words = [w.lower() for w in _WORDS.findall(name)]
+    if not is_secret_name(name):
+        # `key: AKIA...`, `tls_key: MIIEv...`: a bare or plain key name holding key material.
+        return names_a_key(words) and is_material(value)
+    return not (is_path(value) and names_a_location(words))
+
+
 def mask_line(line: str) -> str:
     """`line` with every secret-looking value replaced by ****."""
     if not _MAYBE.search(line.lower()):  # most lines: nothing that could name or carry a secret
         return line
     line = _URL.sub(rf"\g<1>{MASK}\g<3>", line)
     env = _ENV.match(line)
-    if env and is_secret_name(env.group(2)) and env.group(4):
+    if env and env.group(4) and hides(env.group(2), env.group(4)):
         return f"{env.group(1)}{env.group(2)}{env.group(3)}{MASK}{env.group(5)}"
     yaml = _YAML.match(line)
-    if yaml and is_secret_name(yaml.group(3)) and yaml.group(5):
+    if yaml and yaml.group(5) and hides(yaml.group(3), yaml.group(5)):
         return f"{yaml.group(1)}{yaml.group(2)}{yaml.group(3)}{yaml.group(2)}{yaml.group(4)}{MASK}"
-    line = _QUERY.sub(lambda m: m.group(1) + MASK if is_secret_name(m.group("name")) else m.group(0), line)
+    line = _QUERY.sub(lambda m: m.group(1) + MASK if hides(m.group("name"), m.group(3)) else m.group(0), line)
     line = _AUTH_HEADER.sub(_mask_header, line)  # first: `Authorization: Bearer X` is no key: value pair
     line = _FLOW.sub(_mask_flow, line)  # before pairs: a flow value runs to its comma, spaces and all
     # before pairs: `$pw = ConvertTo-SecureString 'X'` would lose the command's name to the mask
     line = mask_args(line, is_secret_name)
     line = _PAIR.sub(_mask_pair, line)
     line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
-    line = mask_flags(line, is_secret_name)
+    line = mask_flags(line, is_secret_name, hides)
     if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
         line = _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
     return _PGPASS.sub(rf"\g<1>{MASK}", line)
@@ -88,10 +101,10 @@ def mask_line(line: str) -> str:
 def _mask_pair(m: re.Match[str]) -> str:
     if m.group("value") == MASK:
         return m.group(0)
-    if not is_secret_name(m.group("name")):
+    if not hides(m.group("name"), m.group("value")):
         # A pair inside a value: `--from-literal=password=X` (kubectl), `-e TOKEN=X`.
         inner = _INNER.match(m.group("value"))
-        if inner and is_secret_name(inner.group(1)) and inner.group(3):
+        if inner and inner.group(3) and hides(inner.group(1), inner.group(3)):
             return f"{m.group('key')}{m.group('sep')}{inner.group(1)}{inner.group(2)}{MASK}"
         return m.group(0)
     value = m.group("value")
@@ -121,7 +134,8 @@ def _flow_items(body: str) -> list[str]:
 
 def _mask_flow_item(item: str) -> str:
     pair = _FLOW_ITEM.match(item)
-    if not pair or not is_secret_name(pair.group("name")) or not pair.group("value") or MASK in item:
+    if not pair or not pair.group("value") or MASK in item or not hides(pair.group("name"),
+                                                                         pair.group("value")):
         return item  # MASK in it: masked already, by a shape that knows more (`Basic ****`)
     value = pair.group("value")
     quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1

@@ -73,10 +73,13 @@ HINTS = ("--", "-pass", "-u", "redis", "valkey", "keydb", "sshpass", "mysql", "m
          "psexec", "paexec", "freerdp", "winrs", "rdesktop", "ncftp")
 
 
-def mask_flags(line: str, is_secret_name: Callable[[str], bool]) -> str:
-    """`line` with the password arguments of command-line tools masked."""
-    line = _LONG.sub(lambda m: _long(m, is_secret_name), line)
-    line = _SINGLE.sub(lambda m: _single(m, is_secret_name), line)
+def mask_flags(line: str, is_secret_name: Callable[[str], bool],
+               hides: Callable[[str, str], bool] | None = None) -> str:
+    """`line` with the password arguments of command-line tools masked. `hides(name, value)`:
+    whether a secret-named flag's value is masked (a key's path, `--private-key ~/.ssh/id`, is
+    not: masking_paths.py); by default every value of one."""
+    line = _LONG.sub(lambda m: _long(m, is_secret_name, hides), line)
+    line = _SINGLE.sub(lambda m: _single(m, is_secret_name, hides), line)
     line = _USER_COMMA.sub(rf"\g<1>{MASK}", line)  # lftp -u user,password
     line = _SAMBA_USER.sub(rf"\g<1>{MASK}", line)
     line = _PASS_ARG.sub(rf"\g<1>{MASK}", line)
@@ -100,19 +103,25 @@ def _command_end(line: str, start: int) -> int:
     return found.start() if found else len(line)
 
 
-def _long(m: re.Match[str], is_secret_name: Callable[[str], bool]) -> str:
+def _long(m: re.Match[str], is_secret_name: Callable[[str], bool],
+          hides: Callable[[str, str], bool] | None) -> str:
     name, value, sep = m.group("name"), m.group("value"), m.group("sep")
     if not is_secret_name(name) or name.endswith(("-stdin", "-file", "_file", "-prompt")):
         return m.group(0)  # --password-stdin, --password-file PATH: no secret follows
+    if hides is not None and not hides(name, value):
+        return m.group(0)  # --private-key ~/.ssh/id_ed25519: where the key lies
     if (sep != "=" and value.startswith("-")) or value.strip("'\"") == MASK:
         return m.group(0)  # --password -h host: a flag that prompts, then the next flag
     return f"--{name}{sep}{_masked(value)}"
 
 
-def _single(m: re.Match[str], is_secret_name: Callable[[str], bool]) -> str:
+def _single(m: re.Match[str], is_secret_name: Callable[[str], bool],
+            hides: Callable[[str, str], bool] | None) -> str:
     name, value = m.group("name"), m.group("value")
     if len(name) < 4 or not (is_secret_name(name) or name.endswith("pass")):
         return m.group(0)  # -p, -pw: a short flag, the tool's own (SHORT_FLAGS)
+    if hides is not None and is_secret_name(name) and not hides(name, value):
+        return m.group(0)  # -privatekey ./pug.pem: where the key lies
     if name.endswith(("-stdin", "-file", "_file", "-prompt")) or _NOT_A_VALUE.match(value):
         return m.group(0)
     if value.strip("'\"") == MASK:

@@ -16,7 +16,7 @@ import ipaddress
 import itertools
 import re
 import socket
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import replace
 
 from renamer import address_parts, composed_names, host_sets, name_starts, templated_names
@@ -134,6 +134,8 @@ class Matcher:
         self._starters = tuple(starters + network)
         self._form_starters = tuple(starters)  # every form's match starts where its text does
         self._derived = self._derived_pattern()
+        # The same over lower-cased text, and the forms lower-cased: built on first use (DNS files).
+        self._derived_lower: tuple[re.Pattern[bytes] | None, frozenset[bytes]] | None = None
         self._folded: Matcher | None = None  # built on first use: only DNS files need it
         self._lower_hosts = {old.lower(): new for old, new in self.hosts}
         # A zone file may write an old FQDN relative to its origin (`ana-ml2` under `$ORIGIN
@@ -545,28 +547,41 @@ class Matcher:
                 return ipaddress.ip_address(int(new_net.network_address) + offset)
         return None
 
-    def _derived_pattern(self) -> re.Pattern[bytes] | None:
+    def _derived_pattern(self, *, lower: bool = False) -> re.Pattern[bytes] | None:
         if self.derived_names or not self.hosts:
             return None
-        stems = sorted({old.encode() for old, _ in self.hosts}, key=len, reverse=True)
+        stems = sorted({(old.lower() if lower else old).encode() for old, _ in self.hosts}, key=len,
+                       reverse=True)
         alternatives = b"|".join(re.escape(s) for s in stems)
         return re.compile(spelling.HOST_LEFT + b"(?:" + alternatives + rb")-[A-Za-z0-9][A-Za-z0-9-]*")
 
-    def derived_candidates(self, data: bytes) -> list[tuple[int, int, str]]:
-        """Names like ana-ml2-ipmi that only `derived_names: true` (or their own key) would rename."""
+    def derived_candidates(self, data: bytes, *, any_case: bool = False) -> list[tuple[int, int, str]]:
+        """Names like ana-ml2-ipmi that only `derived_names: true` (or their own key) would rename.
+        `any_case`: host names are DNS names here (a zone, a hosts file), so `ANA-ML2-IPMI` is one
+        too, as `find_any_case` would rename it; the name is given as the file spells it."""
         if self._derived is None:
             return []
+        pattern, text = self._derived, data
+        known: Collection[bytes] = self.forms.keys()
+        if any_case:  # ASCII lower-casing keeps every offset
+            if self._derived_lower is None:
+                self._derived_lower = (self._derived_pattern(lower=True),
+                                       frozenset(k.lower() for k in self.forms))
+            lowered, known = self._derived_lower
+            pattern, text = lowered or pattern, data.lower()
         found = []
         end = -1
         # Anchored only where a stem occurs, like `find`: no regex walk over the whole file.
-        for pos in sorted({p for stem, _ in self.hosts for p in positions(data, stem.encode() + b"-")}):
-            hit = self._derived.match(data, pos) if pos >= end else None
+        stems = {(stem.lower() if any_case else stem).encode() + b"-" for stem, _ in self.hosts}
+        for pos in sorted({p for stem in stems for p in positions(text, stem)}):
+            hit = pattern.match(text, pos) if pos >= end else None
             if hit is None:
                 continue
             name = hit.group().decode("ascii").rstrip("-")
             end = hit.end()
-            if name.encode() not in self.forms:
-                found.append((hit.start(), hit.start() + len(name), name))
+            if name.encode() not in known:
+                found.append((hit.start(), hit.start() + len(name),
+                              data[hit.start():hit.start() + len(name)].decode("ascii")))
         return found
 
     def replace(self, data: bytes) -> bytes:

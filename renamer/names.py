@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from dataclasses import dataclass
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -102,6 +103,51 @@ def _decoded_escape(x: re.Match[bytes]) -> bytes:
         return x.group(2)
     value = int(x.group(1))
     return bytes([value]) if value < 256 else x.group()  # `\256` is BIND's error: left as written
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A presentation-format token read label by label: `text` is what it decodes to, with each
+    character no host label holds (an escaped dot `\\.` or `\\046`, a space, a backslash) as
+    `_`; `at[i]` is where the token's bytes for `text[i]` start (`at[len(text)]` is its end);
+    `opaque` are the positions in `text` so replaced (never part of a host name)."""
+
+    text: str
+    at: tuple[int, ...]
+    opaque: frozenset[int]
+
+
+def presentation_reading(token: bytes) -> Reading | None:
+    """The token as a name server reads it, where an escape makes that differ from its bytes, with
+    where each character stands in the token. A label holding a character no host name holds
+    (`pug\\.ana` is ONE label, `pug.ana`) is opaque there: no match may stand on those characters,
+    or touch them, whatever the bytes beside them spell. None where the token holds no escape, or
+    one BIND refuses (`\\256`, a lone backslash)."""
+    if b"\\" not in token:
+        return None
+    text: list[str] = []
+    at: list[int] = []
+    opaque: set[int] = set()
+    pos = 0
+    while pos < len(token):
+        at.append(pos)
+        if token[pos] == 0x5C:  # a backslash
+            x = _PRESENTATION_ESCAPE.match(token, pos)
+            if x is None:
+                return None
+            decoded = _decoded_escape(x)
+            if len(decoded) != 1:
+                return None
+            char, pos = decoded[0], x.end()
+        else:
+            char, pos, decoded = token[pos], pos + 1, b""
+        if char in _NAME_BYTES or (char == 0x2E and not decoded):  # only an unescaped dot parts labels
+            text.append(chr(char))
+        else:
+            opaque.add(len(text))
+            text.append("_")
+    at.append(pos)
+    return Reading("".join(text), tuple(at), frozenset(opaque))
 
 
 def presentation_name(token: bytes) -> str | None:

@@ -109,6 +109,20 @@ class LoosePass:
         return out
 
 
+def in_identifier(text: str, like: str, before: str, after: str) -> bool:
+    """Whether a loose hit is a word of an identifier, not a spelling of the host: joined by `_`
+    to what stands before or after it (`DDNS_NS1_PTR`, `NS1_ADDR`, `${NS1_IP}`, `ANA_ML2_URL`) and
+    in a case the old name does not have. No host name holds `_` (RFC 1123), so such a word
+    names a variable or a constant, not a machine; `variants: true` renames them, where wanted.
+    A hit in the old name's own case joined so (`ns1_backup`, `ana-ml2_backup.tar`, a file or a
+    variable built on the name as it is spelled, as a derived name is) stays a near-miss."""
+    if not (before[-1:] == "_" or after[:1] == "_"):
+        return False
+    if not any(c.isalpha() for c in like):
+        return False  # an address: digits have no case, `IP_10_250_50_54` is one spelled so
+    return _SEPARATORS.sub("", text) != _SEPARATORS.sub("", like)
+
+
 _RANGE_TAIL = re.compile(r"(?:-|\u2013|\u2014|\.\.|~)[0-9]")
 _SEPARATORS = re.compile(r"\\*[-_.]|\[[-_.]\]")
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from renamer.masking import MASK, is_secret_name, mask_line
+from renamer.masking import MASK, hides, is_secret_name, mask_line
+from renamer.masking_paths import is_path
 
 
 @pytest.mark.parametrize(("line", "expected"), (
@@ -157,6 +158,8 @@ SHAPES = [
 def test_no_generated_secret_shape_leaks(name: str, shape: str, secret: str) -> None:
     line = shape.format(name=name, secret=secret)
     assume(secret not in shape.format(name=name, secret=""))  # e.g. "passwo" inside "password"
+    # A file path under a key's name is where the key lies, shown (test_a_key_s_path_is_shown...).
+    assume(not (name == "private-key" and is_path(secret)))
     assert secret not in mask_line(line)
 
 
@@ -170,3 +173,61 @@ URL_SECRET = st.text(st.sampled_from(string.ascii_letters + string.digits + "+/=
 def test_no_url_password_leaks(user: str, secret: str, scheme: str) -> None:
     masked = mask_line(f"URL={scheme}://{user}:{secret}@ana-ml2:5432/db")
     assert secret not in masked and "@ana-ml2:5432/db" in masked
+
+
+# Break-it round 5, finding 8: a key's file path is shown, so that a rename of it can be reviewed;
+# key material under the same names, and any value of a name for the secret itself, stay masked.
+@pytest.mark.parametrize("line", (
+    pytest.param("ssh_private_key_file: ~/.ssh/pug_ed25519", id="ansible-key-file"),
+    pytest.param("ansible_ssh_private_key_file=/home/op/.ssh/pug.pem", id="inventory-var"),
+    pytest.param("private_key_path: /etc/ssl/private/pug.key", id="key-path"),
+    pytest.param('private_key_path = "C:/keys/pug.pem"', id="toml-windows-path"),
+    pytest.param("key_file: ./certs/pug.pem", id="relative-path"),
+    pytest.param("tls_key: ../tls/pug.key", id="parent-path"),
+    pytest.param("private_key: pug.pem", id="key-file-name"),
+    pytest.param("SSH_PRIVATE_KEY=id_pug_ed25519", id="ssh-key-name"),
+    pytest.param("SSH_KEY=~/.ssh/pug_rsa  # deploy key", id="env-with-comment"),
+    pytest.param("    IdentityFile ~/.ssh/id_pug", id="ssh-config"),
+    pytest.param("password_file: /run/secrets/pug", id="a-password-s-file"),
+    pytest.param("secrets_dir: /run/secrets", id="secrets-dir"),
+    pytest.param('{"ssh_key_file": "~/.ssh/pug.pem", "port": 22}', id="json"),
+    pytest.param("vm: {private_key: /etc/tls/pug.key, user: op}", id="yaml-flow"),
+    pytest.param("ansible-playbook --private-key ~/.ssh/pug_rsa site.yml", id="long-flag"),
+    pytest.param("ansible-playbook --private-key=./keys/pug.pem site.yml", id="long-flag-equals"),
+    pytest.param("keytool -keystore ./pug.jks -list", id="keytool-keystore"),
+))
+def test_a_key_s_path_is_shown(line: str) -> None:
+    assert mask_line(line) == line
+
+
+@pytest.mark.parametrize(("line", "expected"), (
+    pytest.param("ssh_key: -----BEGIN OPENSSH PRIVATE KEY-----", "ssh_key: ****", id="pem-armour"),
+    pytest.param("private_key: MC4CAQAwBQYDK2VwBCIEIOe0pugXqz", "private_key: ****", id="base64-run"),
+    pytest.param("private_key: /9j/4AAQSkZJRgABAQAAAQABAAD", "private_key: ****", id="base64-with-slashes"),
+    pytest.param("private_key: AKIAIOSFODNN7EXAMPLE.pem", "private_key: ****", id="key-id-dressed-as-a-file"),
+    pytest.param("key: AKIAIOSFODNN7EXAMPLE", "key: ****", id="bare-key-aws-id"),
+    pytest.param("tls_key: MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "tls_key: ****", id="plain-key-name-material"),
+    pytest.param("ssh_key_file: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPug", "ssh_key_file: ****",
+                 id="material-under-a-file-name"),
+    pytest.param("password: /etc/pug.pass", "password: ****", id="password-path-shaped"),
+    pytest.param("token: ../pug.token", "token: ****", id="token-path-shaped"),
+    pytest.param("api_key: /etc/pug.key", "api_key: ****", id="api-key-path-shaped"),
+    pytest.param("private_key_path: /etc/my keys/pug.key", "private_key_path: ****", id="blank-inside"),
+    pytest.param("ansible-playbook --password /etc/pug ok", "ansible-playbook --password **** ok",
+                 id="password-flag"),
+    pytest.param("vm: {private_key: /etc/tls/pug.key, password: x}", "vm: {private_key: /etc/tls/pug.key, "
+                 "password: ****}", id="flow-path-beside-password"),
+))
+def test_key_material_and_the_secret_itself_stay_masked(line: str, expected: str) -> None:
+    assert mask_line(line) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(["private_key_path", "ssh_private_key_file", "tls_key", "key_file", "SSH_KEY"]),
+       start=st.sampled_from(["/", "~/", "./", "../", "/home/op/.ssh/"]),
+       stem=st.text(st.sampled_from(string.ascii_lowercase + "-_."), min_size=1, max_size=12),
+       shape=st.sampled_from(["{name}: {v}", "{name}={v}", '{{"{name}": "{v}"}}', "x: {{{name}: {v}, a: 1}}"]))
+def test_any_key_path_is_shown_in_every_shape(name: str, start: str, stem: str, shape: str) -> None:
+    value = f"{start}{stem}.pem"
+    assert hides(name, value) is False
+    assert value in mask_line(shape.format(name=name, v=value))

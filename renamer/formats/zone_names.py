@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from renamer.formats.zone import CLASS_TOKEN, TTL_TOKEN, entries, record_type
-from renamer.names import presentation_name
+from renamer.names import Reading, presentation_name, presentation_reading
 
 __all__ = ["Name", "ZoneNames", "absolute", "includes", "zone_names"]
 
@@ -68,6 +68,10 @@ class ZoneNames:
     # Where each owner of a key record (DNSKEY, CDNSKEY, CDS, DS) starts: a DS is a digest over its
     # owner name and key, so renaming that owner breaks the chain of trust from the parent.
     keyed: frozenset[int] = frozenset()
+    # Each owner, `$ORIGIN` or RDATA name field spelled with escapes: (where it starts, how it reads).
+    # Those whose reading is `opaque` somewhere (`pug\\.ana`: one label holding a dot) are no host
+    # name, so they are not among `names`; a match on their bytes is decided by this reading.
+    escaped: tuple[tuple[int, Reading], ...] = ()
 
 
 def absolute(text: str, origin: str | None) -> str | None:
@@ -92,21 +96,40 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
     names: list[Name] = []
     signed = digested = False
     keyed: set[int] = set()
+    escaped: list[tuple[int, Reading]] = []
+
+    def spelled(at: tuple[int, int]) -> None:
+        if (reading := presentation_reading(data[at[0]:at[1]])) is not None:
+            escaped.append((at[0], reading))
+
     owner_at = -1  # index in `names` of the last owner, whose record span grows
     for has_owner, words in entries(data):
         tokens = [data[a:b] for a, b in words]
         if has_owner and tokens[0].startswith(b"$"):
+            if tokens[0].upper() == b"$ORIGIN" and len(tokens) > 1:
+                spelled(words[1])
             if tokens[0].upper() == b"$ORIGIN" and len(tokens) > 1 and (read := _name(tokens[1])):
                 start, end = words[1]
                 names.append(Name(start, end, read[0], "origin", origin, (start, end), read[1]))
                 origin = absolute(read[0], origin)
                 first_origin = first_origin or origin
+            elif tokens[0].upper() == b"$ORIGIN" and len(tokens) > 1 and (
+                    opaque := presentation_reading(tokens[1])) is not None:
+                # `$ORIGIN pug\\.ana.lan.`: the names under it are under a label no host name
+                # spells, never an old name; its reading (`_` for the escaped dot) says so.
+                origin = absolute(opaque.text, origin)
             owner_at = -1  # $INCLUDE, $GENERATE, $TTL: the next record names its owner
             continue
         i = 0
         if has_owner:
+            spelled(words[0])
             read = _name(tokens[0])
-            if read is None:
+            if read is None and b"\\" in tokens[0] and presentation_reading(tokens[0]) is not None:
+                # An escaped owner no host name spells (`pug\\.ana`, one label): its record is read
+                # on, so that its RDATA names are decided as any other's.
+                owner_at = -1
+                i = 1
+            elif read is None:
                 owner_at = -1
                 # An owner that is no host name (an escaped dot, a template, a quoted string) is
                 # no name read here, but what the record is still counts: a signature or a
@@ -116,10 +139,11 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
                 signed = signed or kind in _SIGNER_OUTPUT
                 digested = digested or kind == b"ZONEMD"
                 continue
-            start, end = words[0]
-            names.append(Name(start, end, read[0], "owner", origin, (start, words[-1][1]), read[1]))
-            owner_at = len(names) - 1
-            i = 1
+            else:
+                start, end = words[0]
+                names.append(Name(start, end, read[0], "owner", origin, (start, words[-1][1]), read[1]))
+                owner_at = len(names) - 1
+                i = 1
         elif owner_at >= 0:
             held = names[owner_at]
             names[owner_at] = Name(held.start, held.end, held.text, held.role, held.origin,
@@ -137,11 +161,13 @@ def zone_names(data: bytes, origin: str | None = None, apex: str | None = None) 
             soa_owner = absolute(names[owner_at].text, names[owner_at].origin) if owner_at >= 0 else origin
         for field in _NAME_FIELDS.get(kind, ()):
             at = i + 1 + field
+            if at < len(tokens):
+                spelled(words[at])
             if at < len(tokens) and (read := _name(tokens[at])) and read[0] != ".":
                 start, end = words[at]
                 names.append(Name(start, end, read[0], "rdata", origin, (start, end), read[1]))
     return ZoneNames(apex or soa_owner or first_origin, tuple(names), signed, soa_owner, digested,
-                     frozenset(keyed))
+                     frozenset(keyed), tuple(escaped))
 
 
 def _name(token: bytes) -> tuple[str, str | None] | None:

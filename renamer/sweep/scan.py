@@ -55,7 +55,7 @@ from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import terraform_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
-from renamer.sweep.zone_rules import with_zone_names
+from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.unicode_names import folded_matches, might_fold
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
@@ -329,7 +329,8 @@ class FileScanner:
                 refs = [replace(r, text="") for r in refs]
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
                               mode=content.mode)
-        near = self._near_misses(rel, data, matches, loose=self.options.loose) \
+        near = self._near_misses(rel, data, matches, loose=self.options.loose, any_case=any_case,
+                                 zone_like=zone_like and b"\\" in data) \
             if status != RECORD and (hit or loose_hit) else []
         if templated and status != RECORD:
             near += self._templated_notes(rel, data, templated)
@@ -546,17 +547,26 @@ class FileScanner:
                                      "path"))
         return out
 
-    def _near_misses(self, rel: str, data: bytes, matches: list[Match], *, loose: bool) -> list[NearMiss]:
-        """Derived-name candidates, and with `loose` what the looser pass finds besides."""
+    def _near_misses(self, rel: str, data: bytes, matches: list[Match], *, loose: bool,
+                     any_case: bool = False, zone_like: bool = False) -> list[NearMiss]:
+        """Derived-name candidates, and with `loose` what the looser pass finds besides.
+        `any_case`: host names are DNS names (`PUG-X` in a zone is a derived name, as the sweep
+        would rename it); `zone_like`: a zone holding escapes, whose escaped names are read
+        decoded (`pug\\045x` is the derived name pug-x; `pug-x\\.y`, one label, is none)."""
         exact = [(m.start, m.end) for m in matches]
-        derived = self.matcher.derived_candidates(data)
+        derived = self.matcher.derived_candidates(data, any_case=any_case)
+        if zone_like and not self.matcher.derived_names:
+            decoded, escaped = derived_in_zone(data, self.matcher, any_case=any_case)
+            inside = Spans(escaped)
+            derived = sorted([d for d in derived if not inside.overlaps(d[0], d[1])] + decoded)
         lines = Lines(data)
         out = []
         exact_spans = Spans(exact) if derived else None
         derived = [d for d in derived if exact_spans is None or not exact_spans.overlaps(d[0], d[1])]
         for start, _end, name in derived:  # (a range such as web01-03 is a match, refused)
             line, column, text = lines.position(start)
-            like = next((old for old, _ in self.matcher.hosts if name.startswith(old + "-")), name)
+            like = next((old for old, _ in self.matcher.hosts
+                         if name.lower().startswith(old.lower() + "-")), name)
             out.append(NearMiss(rel, line, column, name, like, "derived-name", text, "derived"))
         if loose:
             taken = Spans(exact + [(s, e) for s, e, _ in derived])
@@ -566,6 +576,8 @@ class FileScanner:
                 line, column, text = lines.position(start)
                 before = data[max(0, start - 1):start].decode("latin-1")
                 after = data[end:end + 8].decode("utf-8", "replace")
+                if near_miss.in_identifier(spelling, like, before, after):
+                    continue  # NS1_ADDR, DDNS_NS1_PTR: a constant named for the host, no host name
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after)))
         return self._silenced(rel, data, out) if out else out

@@ -42,6 +42,7 @@ from renamer import forms as spelling
 from renamer.formats.zone_generate import generates
 from renamer.formats.zone_names import Name, ZoneNames, absolute, zone_names
 from renamer.match import Matcher
+from renamer.names import Reading
 from renamer.occurrences import Match
 
 _REVERSE = ("in-addr.arpa.", "ip6.arpa.")
@@ -57,15 +58,65 @@ def with_zone_names(data: bytes, matches: list[Match], matcher: Matcher, origin:
     match in any case (a zone file's, not a fragment's or a note's), so an escaped name's too."""
     zone = zone_names(data, origin, apex)
     find = matcher.find_any_case if any_case else matcher.find
+    opaque = [(at, r) for at, r in zone.escaped if r.opaque]
+    if opaque:
+        matches = _read_opaque(data, matches, opaque, find)
     out = _decided(data, zone, matches, matcher, origin, find)
     escaped = [(n.start, n.end) for n in zone.names if n.spelled is not None]
-    if not escaped:
-        return out, []
-    # Decided: the escaped names a match of `out` stands on (one whose decoded reading spells no
-    # old value needs no decision). Any other (a signed zone's, say) is escapes.py's to refuse.
+    if not (zone.signed or zone.digested):
+        # Every escaped name was decided by what it reads, those it leaves as they are too
+        # (`pug\\045x`, the derived name pug-x): escapes.py must not read them again by their bytes.
+        return out, sorted(escaped + _spans(opaque))
+    # A signed or digested zone: the escaped names a match of `out` stands on (refused with the
+    # rest) are decided; any other is escapes.py's to refuse.
     spans = sorted((m.start, m.end) for m in out)
     firsts = [a for a, _ in spans]
-    return out, [(a, b) for a, b in escaped if _overlapping(spans, firsts, a, b)]
+    return out, sorted([(a, b) for a, b in escaped if _overlapping(spans, firsts, a, b)] + _spans(opaque))
+
+
+def derived_in_zone(data: bytes, matcher: Matcher, *,
+                    any_case: bool = True) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
+    """(the derived-name candidates of a zone's escaped names, read decoded: `pug\\045x` is the
+    name pug-x, a candidate as its plain spelling is; the spans of those escaped names, where what
+    the bytes alone spell gives way). A candidate touching an opaque character (`pug-x\\.y`, one
+    label holding a dot) is none."""
+    found: list[tuple[int, int, str]] = []
+    spans: list[tuple[int, int]] = []
+    for at, reading in zone_names(data).escaped:
+        spans.append((at, at + reading.at[-1]))
+        for start, end, name in matcher.derived_candidates(reading.text.encode("ascii"), any_case=any_case):
+            if not _touches(reading, start, end):
+                found.append((at + reading.at[start], at + reading.at[end], name))
+    return found, spans
+
+
+def _spans(escaped: list[tuple[int, Reading]]) -> list[tuple[int, int]]:
+    return [(at, at + r.at[-1]) for at, r in escaped]
+
+
+def _touches(reading: Reading, start: int, end: int) -> bool:
+    """Whether text[start:end] holds an opaque character of the reading, or stands beside one."""
+    return any(p in reading.opaque for p in range(start - 1, end + 1))
+
+
+def _read_opaque(data: bytes, matches: list[Match], opaque: list[tuple[int, Reading]],
+                 find: Callable[[bytes], list[Match]]) -> list[Match]:
+    """`matches` with those on an opaque escaped name (`pug\\.ana`: one label, pug.ana, no host
+    name) replaced by what its decoded reading holds: nothing on or beside an opaque character,
+    and elsewhere the matcher's matches as in its plain spelling (`pug.x\\.y` is pug under a
+    label x.y), written in the file's escapes where the match's bytes hold any."""
+    spans = _spans(opaque)
+    firsts = [a for a, _ in spans]
+    out = [m for m in matches if not _overlapping(spans, firsts, m.start, m.end)]
+    for at, reading in opaque:
+        for m in find(reading.text.encode("ascii")):
+            if _touches(reading, m.start, m.end):
+                continue
+            start, end = at + reading.at[m.start], at + reading.at[m.end]
+            old = data[start:end].decode("ascii", "replace")
+            new, note = _escaped_like(old, m.new) if "\\" in old else (m.new, None)
+            out.append(Match(start, end, old, new, m.kind, m.derived, m.refused, m.kept, note or m.note))
+    return sorted(out, key=lambda m: m.start)
 
 
 def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matcher,
@@ -157,7 +208,7 @@ def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matche
             new_origin = absolute(new_text, new_origin)
     if whole:
         return _refused(matches, "dnssec-key")
-    if not added and not stuck and not keys:
+    if not added and not stuck and not keys and not dropped:
         return matches
     out = [m for i, m in enumerate(ordered) if i not in dropped] + added
     out.sort(key=lambda m: m.start)

@@ -138,7 +138,7 @@ def test_audit_tells_a_wrong_pattern_from_a_class_that_kept_nothing_this_time(re
 
 
 NOISY = ("HOST=ana-ml2\n"  # rewritten
-         "LEGACY_ANA_ML2_URL=x\n"  # case + separator
+         "LEGACY_URL=ANA_ML2 LEGACY_ANA_ML2_URL=x\n"  # case + separator; a constant's word is none
          "see ana_ml2 # renamer: keep (the old wiki page name)\n"  # the inline marker
          "pattern ANA\\-ML2\n")  # an escaped spelling with another case
 

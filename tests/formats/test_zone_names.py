@@ -87,3 +87,14 @@ def test_a_name_is_read_with_its_escapes_decoded(token: bytes, text: str, spelle
 ])
 def test_noop_an_escape_no_host_name_holds_is_no_name(token: bytes) -> None:
     assert zone_names(b"$ORIGIN lab.\n" + token + b" IN A 10.0.0.1\n").names[1:] == ()
+
+
+def test_escaped_names_are_listed_with_their_reading_owners_and_rdata_alike() -> None:
+    data = b"$ORIGIN lab.\n$ORIGIN a\\.b.lab.\npug\\.x IN CNAME pug\\045x\nw IN MX 10 pug\\032y\nok IN A 10.0.0.1\n"
+    found = zone_names(data)
+    assert [(data[at:at + r.at[-1]], r.text, bool(r.opaque)) for at, r in found.escaped] == [
+        (b"a\\.b.lab.", "a_b.lab.", True), (b"pug\\.x", "pug_x", True), (b"pug\\045x", "pug-x", False),
+        (b"pug\\032y", "pug_y", True)]
+    # the names under an opaque $ORIGIN are read against it, and an opaque owner's RDATA is read
+    assert [(n.text, n.origin) for n in found.names if n.role == "rdata"] == [("pug-x", "a_b.lab.")]
+    assert ("ok", "owner", "a_b.lab.") in [(n.text, n.role, n.origin) for n in found.names]

@@ -43,7 +43,7 @@ def keep_rules(top: dict[str, Any], problems: Problems, origin: Origin) -> list[
         common = common_fields(entry, keypath, problems, origin)
         patterns = path_patterns(entry, "path", f"{keypath}.path", problems)
         patterns += path_patterns(entry, "paths", f"{keypath}.paths", problems)
-        if not patterns:
+        if not patterns and "path" not in entry and "paths" not in entry:  # a bad one is said already
             problems.add(entry, None, f"{keypath}.path", "missing: which file the rule applies to")
         contains = entry.get("line_contains")
         if contains is not None and (not isinstance(contains, str) or not contains):

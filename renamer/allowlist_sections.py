@@ -7,7 +7,9 @@ import re
 from typing import Any
 
 from renamer.allowlist_merge import Partial
-from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, list_at
+from renamer.classify import compile_problem
+from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, list_at, shown
+from renamer.glob_grammar import pattern_problem
 from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 _NEAR_MISS_KEYS = {"ignore", "paths"}
@@ -24,8 +26,12 @@ def places(top: dict[str, Any], key: str, display: str) -> list[str]:
 
 def path_patterns(section: dict[str, Any], key: str, keypath: str, problems: Problems) -> list[str]:
     raw = section.get(key, [])
-    if isinstance(raw, str):
-        raw = [raw]
+    if isinstance(raw, str):  # one pattern: its problem is said at the key
+        why = (pattern_problem(raw) or compile_problem(raw)) if raw.strip() else "is empty"
+        if why:
+            problems.add(section, key, keypath, f"{shown(raw)} {why}")
+            return []
+        return [raw]
     if not isinstance(raw, list):
         problems.add(section, key, keypath, f"expected a list of path patterns, got {kind(raw)}")
         return []
@@ -33,6 +39,10 @@ def path_patterns(section: dict[str, Any], key: str, keypath: str, problems: Pro
     for i, item in enumerate(raw):
         if not isinstance(item, str) or not item.strip():
             problems.add(raw, i, f"{keypath}[{i}]", f"expected a path pattern, got {kind(item)}")
+            continue
+        why = pattern_problem(item) or compile_problem(item)
+        if why:
+            problems.add(raw, i, f"{keypath}[{i}]", f"{shown(item)} {why}")
             continue
         out.append(item)
     return out

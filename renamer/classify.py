@@ -6,6 +6,7 @@ import bisect
 import datetime as dt
 import itertools
 import re
+import warnings
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -14,6 +15,7 @@ import pathspec
 
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats.prose import is_prose
+from renamer.glob_grammar import with_classes
 
 # 2026-10-05 or 20261005, not part of a longer number.
 FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
@@ -61,7 +63,9 @@ class PathPatterns:
     """
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        self._spec = pathspec.GitIgnoreSpec.from_lines(list(patterns))
+        # POSIX classes spelt out: pathspec hands `[[:alpha:]]` to `re` as it is, which reads it
+        # as a set of `[:alph` (and warns); git reads a letter
+        self._spec = pathspec.GitIgnoreSpec.from_lines([with_classes(p) for p in patterns])
         active = [p for p in self._spec.patterns if p.include is not None and p.regex is not None]
         self._empty = not active
         self._regex: re.Pattern[str] | None = None
@@ -76,6 +80,18 @@ class PathPatterns:
         if self._regex is not None:
             return self._regex.search(path) is not None
         return bool(self._spec.match_file(path))
+
+
+def compile_problem(pattern: str) -> str | None:
+    """Why pathspec (or the `re` it hands the pattern to) refuses `pattern`, warnings included
+    (`re`'s FutureWarning on a nested set), or None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            PathPatterns([pattern])
+    except (ValueError, re.error, Warning) as exc:  # pathspec's GitIgnorePatternError is a ValueError
+        return f"is not a gitignore pattern: {exc}"
+    return None
 
 
 def _spec(patterns: Sequence[str]) -> PathPatterns:

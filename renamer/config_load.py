@@ -13,6 +13,7 @@ from renamer.config_options import read_accounts, read_options
 from renamer.config_probe import read_probe
 from renamer.config_renames import read_renames
 from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file, shown
+from renamer.glob_grammar import path_problem
 from renamer.idempotence import check_idempotent
 
 _TOP_KEYS = {"version", "name", "cutover", "renames", "options", "allowlist", "dns", "probe"}
@@ -44,6 +45,9 @@ def load_config(path: Path, root: Path) -> Config:
     dns_value = top.get("dns", "dns/")
     if not isinstance(dns_value, str):
         problems.add(top, "dns", "dns", f"expected a folder path, got {kind(dns_value)}")
+        dns_value = "dns/"
+    elif path_problem(dns_value):
+        problems.add(top, "dns", "dns", f"{shown(dns_value)} {path_problem(dns_value)}")
         dns_value = "dns/"
     config = Config(
         path=path, root=root, name=name.strip(), cutover=cutover, renames=renames,
@@ -84,6 +88,10 @@ def _allowlist_paths(top: dict[str, Any], base: Path, problems: Problems) -> tup
     paths = []
     for item in items:
         path = base / item
+        why = path_problem(item)
+        if why:
+            problems.add(top, "allowlist", "allowlist", f"{shown(item)} {why}")
+            continue
         if not path.is_file():
             why = "not a regular file" if path.exists() else "file not found"
             problems.add(top, "allowlist", "allowlist", f"{item}: {why}")

@@ -130,6 +130,21 @@ def _pairs(section: dict[str, Any], key: str, problems: Problems,
     return pairs
 
 
+def pair_problem(old: str, new: str) -> str | None:
+    """Why `old: new` is no rename renames.hosts or renames.addresses would take (the same checks,
+    for `init --from OLD=NEW`, before anything is written), or None."""
+    a, b = parse_address(old), parse_address(new)
+    if a is None and b is None:
+        why = _host_problem(old) or _host_problem(new)
+    elif a is None or b is None:
+        why = "maps a host name to an address (or back)"
+    else:
+        why = _address_problem(old) or _address_problem(new)
+        if why is None and a.version != b.version:
+            why = f"maps IPv{a.version} to IPv{b.version}"
+    return why or ("old and new are the same" if old == new else None)
+
+
 def _host_problem(value: str) -> str | None:
     if parse_address(value) is not None:
         return f"{shown(value)} is an address: list it under renames.addresses"
@@ -139,6 +154,9 @@ def _host_problem(value: str) -> str | None:
 
 
 def _address_problem(value: str) -> str | None:
+    if "%" in value:  # Python's ipaddress takes `fe80::1%eth0`; nothing that renders one does
+        return (f"{shown(value)} is a scoped address (%zone): the zone names a link on one machine, not "
+                "part of the address; rename the address without it")
     if parse_address(value) is None:
         return f"invalid address {shown(value)}"
     return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,19 +50,56 @@ def discover(repo: Path | None, config: Path | None, cwd: Path) -> tuple[Path, P
                           "clone it and run renamer in the clone")
     if config is not None:
         if not config.is_file():
-            raise ConfigError(f"--config {config}: file not found")
+            raise ConfigError(f"--config {config}: {not_a_file(config)}")
         return root, config.resolve()
     here = cwd.resolve()
     if here == root or root in here.parents:
         for folder in [here, *here.parents]:
-            if (folder / CONFIG_NAME).is_file():
+            if _config_at(folder / CONFIG_NAME):
                 return root, folder / CONFIG_NAME
             if folder == root:
                 break
-    if (root / CONFIG_NAME).is_file():
+    if _config_at(root / CONFIG_NAME):
         return root, root / CONFIG_NAME
     raise ConfigError(f"{root / CONFIG_NAME}: file not found "
                       "(write one as the README shows, or pass --config)")
+
+
+def _config_at(path: Path) -> bool:
+    """Whether `path` is a renamer.yaml to load; one that is there but no file is an error saying
+    what it is (a folder, a link to a device), never "not found" and never passed over."""
+    if path.is_file():
+        return True
+    if os.path.lexists(path):
+        raise ConfigError(f"{path}: {not_a_file(path)}")
+    return False
+
+
+def not_a_file(path: Path) -> str:
+    """What `path`, which is no regular file, is: said instead of "file not found"."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return "file not found"
+    except OSError as exc:
+        return f"cannot read: {exc.strerror}"
+    if stat.S_ISLNK(info.st_mode):
+        target = os.readlink(path)
+        try:
+            pointed = os.stat(path)
+        except OSError:
+            return f"a link to {target}, which does not exist, expected a YAML file"
+        return f"a link to {target}, {_kind(pointed.st_mode)}, expected a YAML file"
+    return f"{_kind(info.st_mode)}, expected a YAML file"
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a file")):
+        if test(mode):
+            return what
+    return "not a regular file"
 
 
 def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> LoadedProject:

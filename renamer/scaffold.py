@@ -16,8 +16,8 @@ from pathlib import Path
 from renamer.allowlist_load import load_allowlists
 from renamer.atomic import save
 from renamer.config_load import load_config
+from renamer.config_renames import pair_problem
 from renamer.errors import ConfigError, UnsafeError
-from renamer.names import host_name_problem, parse_address
 from renamer.scaffold_place import Proposal
 from renamer.scaffold_propose import propose
 from renamer.scaffold_render import render_allowlist, render_config
@@ -32,11 +32,9 @@ def parse_pairs(values: tuple[str, ...]) -> list[tuple[str, str]]:
         old, new = old.strip(), new.strip()
         if not sep or not old or not new:
             raise ConfigError(f"--from {value!r}: expected OLD=NEW, e.g. --from ana-ml2=fv-ml1")
-        for side in (old, new):
-            if parse_address(side) is None and host_name_problem(side):
-                raise ConfigError(f"--from {value!r}: {host_name_problem(side)}")
-        if (parse_address(old) is None) != (parse_address(new) is None):
-            raise ConfigError(f"--from {value!r}: maps a host name to an address (or back)")
+        why = pair_problem(old, new)  # what renamer.yaml's renames would refuse, refused first
+        if why:
+            raise ConfigError(f"--from {value!r}: {why}; nothing written")
         pairs.append((old, new))
     if not pairs:
         raise ConfigError("init needs at least one --from OLD=NEW")
@@ -57,14 +55,20 @@ def write_scaffold(root: Path, pairs: list[tuple[str, str]], name: str | None, f
     proposal = propose(root, pairs, "renamer.yaml", allowlist_rel)
     config_text = render_config(slug, pairs, allowlist_rel, today)
     allowlist_text = render_allowlist(proposal)
+    folders = [f for f in (targets[1].parent,) if not f.exists()]
     save(targets[1], allowlist_text.encode(), make_folder=True)
     save(targets[0], config_text.encode())
     try:  # what init writes must load: fail here, not at the first sweep
         load_allowlists((targets[1],), str)
         load_config(targets[0], root)
-    except ConfigError:
+    except ConfigError as exc:
         for path in targets:  # nothing half-written: never leave a scaffold the sweep refuses
             if path not in existing:
                 path.unlink(missing_ok=True)
-        raise
+        for folder in folders:
+            folder.rmdir()
+        # the file the error names is gone: say it is what init would have written
+        raise ConfigError(f"init would write a configuration that does not load ({exc}); nothing written",
+                          lines=[f"init would write a configuration that does not load: {line}"
+                                 for line in exc.lines] + ["nothing written"]) from None
     return proposal, targets

@@ -10,27 +10,65 @@ from pathlib import Path
 
 from renamer import work
 from renamer.errors import RenamerError
-from renamer.vcs_command import LITERAL, git_run
+from renamer.vcs_command import LITERAL, git_dir, git_run
 
 _OBJECT = re.compile(rb"[0-9a-f]{40,64} (\w+) (\d+)")  # cat-file --batch: `<oid> <type> <size>`
 
 
 def dirty_paths(root: Path) -> list[str]:
     """What `git status` reports as changed or untracked (ignored files excluded)."""
+    return list(path_states(root))
+
+
+def path_states(root: Path, paths: Sequence[str] | None = None) -> dict[str, str]:
+    """Each changed or untracked path (of `paths`, or all) and its `git status --porcelain` code
+    (`XY`: index, work tree; `??` untracked)."""
+    if paths is not None and not paths:
+        return {}
+    # Of given paths each is asked about on its own (--no-renames: a staged rename is its two paths).
+    spec = ["--no-renames", "--", *paths] if paths is not None else []
     done = git_run(["git", "-C", str(root), "status", "--porcelain", "-z",
-                           "--untracked-files=all"], capture_output=True, check=False)
+                    "--untracked-files=all", *spec], capture_output=True, check=False,
+                   env={**os.environ, **LITERAL})
     if done.returncode != 0:
         raise RenamerError(f"{root}: git status failed: {done.stderr.decode(errors='replace').strip()}")
     entries = os.fsdecode(done.stdout).split("\0")
-    paths, index = [], 0
+    states, index = {}, 0
     while index < len(entries):
         entry = entries[index]
         index += 1
         if len(entry) > 3:
-            paths.append(entry[3:])
+            states[entry[3:]] = entry[:2]
             if entry[0] in "RC":  # a rename or copy is followed by its source path
                 index += 1
-    return paths
+    return states
+
+
+# git's state files for an operation it has stopped in the middle of (each in the work tree's own
+# git dir, so a linked worktree's merge is its own), in the order git's status reports them, with
+# the way out of each.
+_OPERATIONS = (
+    ("rebase-merge", "a rebase", "`git rebase --continue` or `git rebase --abort`"),
+    ("rebase-apply/applying", "a `git am`", "`git am --continue` or `git am --abort`"),
+    ("rebase-apply", "a rebase", "`git rebase --continue` or `git rebase --abort`"),
+    ("MERGE_HEAD", "a merge", "`git commit` or `git merge --abort`"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "`git cherry-pick --continue` or `git cherry-pick --abort`"),
+    ("REVERT_HEAD", "a revert", "`git revert --continue` or `git revert --abort`"),
+    ("sequencer", "a cherry-pick or revert sequence", "`git cherry-pick --continue` or `--abort`"),
+    ("BISECT_LOG", "a bisect", "`git bisect reset`"),
+)
+
+
+def operation_in_progress(root: Path) -> tuple[str, str, str] | None:
+    """(what, git's state file, the way out) of a merge, rebase, am, cherry-pick, revert or bisect
+    git has stopped in the middle of; None when there is none (or no git)."""
+    folder = git_dir(root)
+    if folder is None:
+        return None
+    for name, what, way_out in _OPERATIONS:
+        if os.path.lexists(folder / name):
+            return what, str(folder / name), way_out
+    return None
 
 
 def head_sha(root: Path) -> str | None:

@@ -71,7 +71,12 @@ DOCUMENTS: dict[str, dict[str, str]] = {
 
 def markdown() -> str:
     parts = ["# JSON documents", "",
-             "Every document starts with `schema`; these are the top-level fields of each.", ""]
+             "Every document starts with `schema`; these are the top-level fields of each.", "",
+             "A file name (or any other text) that is not UTF-8 is shown with each byte that is not as "
+             "`\\xNN` (`\"n\\\\xe9-pug.txt\"`), and given exactly beside it, base64, in a field named "
+             "after it with `_bytes` (`\"path_bytes\": \"buktcHVnLnR4dA==\"`): read that one to open the "
+             "file. A JSON string never holds a lone surrogate (`\\udce9`), which strict parsers refuse "
+             "or replace.", ""]
     for command, fields in DOCUMENTS.items():
         parts += [f"### `{command}`", "", "| field | what it holds |", "| --- | --- |"]
         parts += [f"| `{name}` | {meaning} |" for name, meaning in fields.items()]

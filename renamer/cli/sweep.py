@@ -93,6 +93,8 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
     warn_interrupted(ctx, result.interrupted)
     if result.applied is None:
         _show(out, result, fmt, commit, show_secrets)
+        if result.operation is not None:
+            out.info(f"renamer: note: {result.operation}; a sweep that writes is refused until then")
         return 0
     with deferred() as signals:  # the work is done: an interrupt now changes nothing
         _show(out, result, fmt, commit, show_secrets)
@@ -161,5 +163,10 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
     if result.applied is not None:
         for sha in result.applied.commits:
             out.info(f"committed {sha[:12]}")
+        for path in result.applied.carrying:
+            out.info(f"renamer: {path} carries uncommitted changes of yours: the commit holds only the "
+                     "sweep's edits; yours stay uncommitted in the work tree (and the index)")
+        for path in result.applied.untracked:
+            out.info(f"renamer: {path} is not tracked by git: rewritten in the work tree, left uncommitted")
         if commit and not result.applied.commits:
             out.info("nothing to change: no commit made")

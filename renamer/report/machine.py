@@ -7,6 +7,7 @@ which the CLI prints and the API's `.data()` returns: `sweep_data`, `plan_data`,
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Sequence
@@ -70,15 +71,36 @@ def _sweep_counts(counts: dict[str, Any], summary: Summary, dry_run: bool) -> di
 
 
 def dumps(document: dict[str, Any]) -> str:
-    """JSON as UTF-8 text; a file name that is not UTF-8 keeps its bytes as \\udcXX escapes,
-    which JSON parsers read back (Python's as the same surrogate-escaped name). Nothing in it
-    can drive a terminal: every character printable.py escapes is a \\uXXXX escape here."""
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    """JSON as UTF-8 text. A file name that is not UTF-8 is shown with each byte that is not as
+    `\\xNN`, and given exactly, base64, in a field beside it named `<field>_bytes` (docs/cli.md,
+    "JSON documents"): a lone-surrogate `\\udcXX` escape is no Unicode, which strict parsers refuse
+    or replace, so two such names could not be told apart. Nothing in it can drive a terminal:
+    every character printable.py escapes is a \\uXXXX escape here."""
+    text = json.dumps(_faithful(document), indent=2, ensure_ascii=False) + "\n"
     text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return json_escaped(text)  # DEL, C1 and bidi controls too: JSON's escapes, never raw
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")  # a byte that is not UTF-8, as os.fsdecode reads it
+
+
+def _faithful(value: Any) -> Any:
+    """`value` with every string holding bytes that are not UTF-8 shown as `\\xNN`, and in a
+    mapping given exactly beside it (`<key>_bytes`, base64)."""
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            out[key] = _faithful(item)
+            if isinstance(item, str) and _ESCAPED_BYTE.search(item):
+                exact = item.encode("utf-8", "surrogateescape")
+                out[f"{key}_bytes"] = base64.b64encode(exact).decode("ascii")
+        return out
+    if isinstance(value, list | tuple):
+        return [_faithful(item) for item in value]
+    if isinstance(value, str) and _ESCAPED_BYTE.search(value):
+        return _ESCAPED_BYTE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", value)
+    return value
 
 
 def audit_document(name: str, summary: Summary, refs: list[Reference], stale: list[Stale]) -> dict[str, Any]:

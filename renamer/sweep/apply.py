@@ -20,6 +20,7 @@ from renamer.atomic import fsync_folder, write_new
 from renamer.errors import Interrupted, RenamerError, UnsafeError
 from renamer.interrupts import Deferred, deferred
 from renamer.paths import inside
+from renamer.sweep.dirty import NOTHING_UNCOMMITTED, Uncommitted, uncommitted_work
 from renamer.sweep.guard import shown_journal, sweep_lock
 from renamer.sweep.journal import Journal
 from renamer.sweep.messages import commit_message, rename_message
@@ -30,6 +31,7 @@ from renamer.sweep.seen import Seen, verified_contents
 from renamer.sweep.summary import Summary
 from renamer.sweep.swap import Swapper
 from renamer.vcs_command import git_dir
+from renamer.vcs_index import commit_chosen
 from renamer.words import plural
 
 
@@ -39,6 +41,8 @@ class Applied:
     renamed: int
     commits: tuple[str, ...]
     interrupted: bool = False  # Ctrl-C came once the rewrite commit existed: it finished anyway
+    carrying: tuple[str, ...] = ()  # rewritten and committed, their own uncommitted changes left out
+    untracked: tuple[str, ...] = ()  # rewritten in the work tree, not committed (untracked)
 
 
 def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Applied:
@@ -65,12 +69,17 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
         written_message = commit_message(plan, summary) if (edited or plan.links) and project.git else None
         message = written_message if commit else None
         datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
+        # --allow-dirty: the commits hold the sweep's edits alone (refused here, before any write,
+        # where they cannot); a clean tree has nothing to set apart.
+        dirty = (uncommitted_work(root, edited, [contents[c.path].data for c in edited], datas, plan.renames)
+                 if commit else NOTHING_UNCOMMITTED)
         digests = [(c.digest, hashlib.sha1(data).hexdigest()) for c, data in zip(edited, datas, strict=True)]
         # Journalled before the first rename: a kill from here on is undone (or finished)
         # by the next run, renames included (see journal.py).
         journal = Journal(root, targets, message, renames=plan.renames,
                           head=vcs_status.head_sha(root) if project.git else None, digests=digests,
-                          replacements=summary.replacement_total(), message=written_message)
+                          replacements=summary.replacement_total(), message=written_message,
+                          uncommitted=dirty.to_json() if dirty.chosen or dirty.untracked else None)
         try:
             journal.prepare()
         except OSError as exc:
@@ -82,9 +91,9 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             raise
         _prepare(root, journal, datas, [c.mode for c in edited], renames)
         try:
-            if commit and renames:
-                sha = vcs.commit(root, [p for pair in renames for p in pair], rename_message(plan),
-                                 hooks=hooks, phase="renames")
+            moved = [p for pair in renames if not dirty.leaves(pair[1]) for p in pair]
+            if commit and moved:
+                sha = vcs.commit(root, moved, rename_message(plan), hooks=hooks, phase="renames")
                 commits += [sha] if sha else []
         except BaseException:
             journal.discard()
@@ -108,21 +117,21 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
         late = False
         if message is not None:
             made, late = commit_pending(root, [t for t, _ in journal.writes] + [r.path for r in relinked],
-                                         message, hooks=hooks)
+                                         message, hooks=hooks, dirty=dirty)
             commits += made
             with deferred() as signals:  # the commit exists: nothing left worth stopping for
                 journal.finish()
             late = late or signals.received is not None
-    return Applied(len(edited), len(renames), tuple(commits), late)
+    return Applied(len(edited), len(renames), tuple(commits), late, dirty.carrying, dirty.untracked)
 
 
 def commit_pending(root: Path, targets: list[str] | tuple[str, ...], message: str, *,
-                   hooks: bool = True) -> tuple[list[str], bool]:
+                   hooks: bool = True, dirty: Uncommitted = NOTHING_UNCOMMITTED) -> tuple[list[str], bool]:
     """The rewrite commit, interruptible (a hook may hang), and whether an interrupt came: one
     after git made the commit is no failure; one before it leaves the journal to make it."""
     before = vcs_status.head_sha(root)
     try:
-        return commit_written(root, targets, message, hooks=hooks), False
+        return commit_written(root, targets, message, hooks=hooks, dirty=dirty), False
     except KeyboardInterrupt:
         _wait_for_git(root)
         after = vcs_status.head_sha(root)
@@ -147,11 +156,16 @@ def _wait_for_git(root: Path, seconds: float = 10.0) -> None:
 
 
 def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: str, *,
-                   hooks: bool = True) -> list[str]:
-    """Commit a rewrite that is in the work tree; on failure say so, and that the next
+                   hooks: bool = True, dirty: Uncommitted = NOTHING_UNCOMMITTED) -> list[str]:
+    """Commit a rewrite that is in the work tree (over uncommitted work: the contents `dirty`
+    chose, its untracked files left out); on failure say so, and that the next
     `renamer sweep --commit` makes the commit (the journal keeps it until then)."""
     try:
-        sha = vcs.commit(root, list(targets), message, hooks=hooks)
+        if dirty.chosen or dirty.untracked:
+            sha = commit_chosen(root, [t for t in targets if not dirty.leaves(t)], dirty.chosen, message,
+                                hooks=hooks)
+        else:
+            sha = vcs.commit(root, list(targets), message, hooks=hooks)
     except RenamerError as exc:
         raise RenamerError(f"{exc}; the rewrite of {len(targets)} files is written but not committed: "
                            "fix the cause, then `renamer sweep --commit` commits it") from None

@@ -31,6 +31,27 @@ def check_clean(project: LoadedProject, ours: frozenset[str] = frozenset()) -> N
                           "commit or stash them, or pass --allow-dirty")
 
 
+def check_operation(project: LoadedProject) -> None:
+    """Refuse to write while git is in the middle of a merge, rebase, cherry-pick, revert or bisect:
+    a commit there lands in git's operation (a partial commit during a merge fails after the write,
+    one on a rebase's detached HEAD is dropped by `git rebase --abort`), and even an uncommitted
+    rewrite mixes with the conflict resolution."""
+    state = operation_note(project)
+    if state is not None:
+        raise UnsafeError(f"{state}; nothing written")
+
+
+def operation_note(project: LoadedProject) -> str | None:
+    """The line that names git's operation in progress and the way out of it; None when none."""
+    if not project.git:
+        return None
+    found = vcs_status.operation_in_progress(project.root)
+    if found is None:
+        return None
+    what, state, way_out = found
+    return f"{what} is in progress ({state}): finish it with {way_out}, then sweep"
+
+
 def check_index(project: LoadedProject, targets: list[str]) -> None:
     """Ask git before writing: refuse, with nothing changed, what git would refuse later (a held
     index lock) or never stage (a skip-worktree target), instead of a rewrite left uncommitted."""

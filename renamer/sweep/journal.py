@@ -51,6 +51,7 @@ class Recovery:
     commit_message: str | None = None  # the interrupted sweep was to commit its rewrite so
     saved: tuple[str, ...] = ()  # saved by someone else meanwhile: their version kept, not rewritten
     replacements: int = 0  # in the rewrite it completes
+    uncommitted: Any = None  # what its commit holds over uncommitted work (`dirty.Uncommitted.to_json`)
 
 
 def temp_name(target: str, sweep_id: str) -> str:
@@ -69,7 +70,7 @@ class Journal:
     def __init__(self, root: Path, targets: list[str], commit_message: str | None = None, *,
                  renames: list[tuple[str, str]] | None = None, head: str | None = None,
                  digests: list[tuple[str, str]] | None = None, replacements: int = 0,
-                 message: str | None = None) -> None:
+                 message: str | None = None, uncommitted: dict[str, Any] | None = None) -> None:
         self.root = root
         self.id = uuid.uuid4().hex[:12]
         self.writes = [(target, temp_name(target, self.id)) for target in targets]
@@ -80,12 +81,14 @@ class Journal:
         self.commit_message = commit_message
         self.renames = list(renames or [])
         self.head = head  # HEAD before the sweep: a rename commit moved it, or nothing did
+        self.uncommitted = uncommitted  # --allow-dirty: the commit's contents, set apart from the user's
 
     def _save(self, state: JournalState) -> None:
         data = json.dumps({"id": self.id, "state": state, "writes": self.writes,
                            "commit": self.commit_message, "renames": self.renames,
                            "head": self.head, "replacements": self.replacements, "message": self.message,
-                           "digests": {t: list(pair) for t, pair in self.digests.items()}}).encode()
+                           "digests": {t: list(pair) for t, pair in self.digests.items()},
+                           **({"uncommitted": self.uncommitted} if self.uncommitted else {})}).encode()
         write_atomic(journal_path(self.root), data, suffix=_JOURNAL_TMP)
 
     def prepare(self) -> None:
@@ -235,7 +238,7 @@ def recover(root: Path, *, commit: bool = False) -> Recovery | None:
                                                      "commit": message}).encode(), suffix=_JOURNAL_TMP)
     replacements = data.get("replacements")
     return Recovery(tuple(t for t, _ in written), tuple(forward), tuple(back), message, tuple(saved),
-                    replacements if isinstance(replacements, int) else 0)
+                    replacements if isinstance(replacements, int) else 0, data.get("uncommitted"))
 
 
 def _roll_forward(swapper: Swapper, target: Path, tmp: Path, pair: tuple[str, str]) -> bool:

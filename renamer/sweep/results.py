@@ -35,6 +35,7 @@ class SweepResult:
     completed: list[str] = field(default_factory=list)  # the commit made of the recovered rewrite
     refused: list[Refusal] = field(default_factory=list)  # what a sweep that writes refuses on (dry run)
     expired: list[Exemption] = field(default_factory=list)  # exemptions past their day (verify fails)
+    operation: str | None = None  # a dry run's note of git's merge, rebase, ... in progress
 
     @property
     def undecided(self) -> int:

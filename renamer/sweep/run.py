@@ -20,7 +20,8 @@ from renamer.sweep.apply import Applied, apply_plan, commit_pending
 from renamer.sweep.collisions import SiteHost, before_move, collisions, new_values
 from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
-from renamer.sweep.guard import check_clean, check_index, recover_interrupted
+from renamer.sweep.dirty import Uncommitted
+from renamer.sweep.guard import check_clean, check_index, check_operation, operation_note, recover_interrupted
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
@@ -85,6 +86,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     dry_run, commit, hooks = request.dry_run, request.commit, request.hooks
     listing = runtime.listing
     prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
+    if not dry_run:  # before the recovery too: it writes
+        check_operation(project)
     recovered = None if dry_run else recover_interrupted(project.root, commit=commit)
     interrupted = dry_run and pending(project.root) is not None
     finished: list[str] = []
@@ -121,7 +124,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     found = collisions(project, plan.scan, hosts) if dry_run else []
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found, finished,
                        plan.refusals if dry_run else [],
-                       expired_exemptions(project.allowlist, dt.date.today()))
+                       expired_exemptions(project.allowlist, dt.date.today()),
+                       operation_note(project) if dry_run else None)
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:
@@ -129,7 +133,8 @@ def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> lis
     its journal is done once the commit is made (kept, for the next run, if it fails)."""
     if not (commit and recovered.commit_message):
         return []
-    made, _ = commit_pending(root, recovered.targets, recovered.commit_message, hooks=hooks)
+    made, _ = commit_pending(root, recovered.targets, recovered.commit_message, hooks=hooks,
+                             dirty=Uncommitted.from_json(recovered.uncommitted))
     clear(root)
     return made
 
@@ -142,6 +147,7 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
     their own). The request's `dry_run`, `blame_ignore` and `with_diff` do not apply."""
     commit, hooks = request.commit, request.hooks
     prefixes = repo_relative(project, list(paths), cwd or Path.cwd())
+    check_operation(project)
     recovered = recover_interrupted(project.root, commit=commit)
     if recovered is not None:
         _complete(project.root, recovered, commit, hooks)
@@ -189,6 +195,7 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
 
 def apply_planned(plan: Plan, request: SweepRequest) -> Applied:
     """Apply a plan made earlier (the library's plan-then-apply), with the sweep's refusals."""
+    check_operation(plan.project)
     recovered = recover_interrupted(plan.project.root, commit=request.commit)
     if recovered is not None:
         _complete(plan.project.root, recovered, request.commit, request.hooks)
@@ -262,7 +269,8 @@ def prune(project: LoadedProject, result: AuditResult, *, write: bool = False) -
     files (only with `write`: a dry run by default)."""
     pruned = to_prune(project.allowlist, result.stale, result.expired)
     edits = prune_edits(pruned)
-    if write:
+    if write and edits:
+        check_operation(project)
         write_edits(project.root, edits)
     return PruneResult(pruned, edits, write)
 

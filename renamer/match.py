@@ -19,7 +19,7 @@ import socket
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from renamer import composed_names, host_sets, name_starts, templated_names
+from renamer import composed_names, composed_tails, host_sets, name_starts, templated_names
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
@@ -63,6 +63,10 @@ class Matcher:
         # `${NODE}.ana.lan`: a variable host part before an old FQDN's domain (sweep/composed.py decides).
         self._tails = composed_names.tails_of(self.hosts)
         self._composed = composed_names.literals(self._tails)
+        # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
+        # (composed_tails.py decides).
+        self.completions = composed_tails.Completions(self.hosts, self.addresses,
+                                                      derived_names=derived_names)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
@@ -165,6 +169,7 @@ class Matcher:
         out += self._set_needles
         out += self._templated
         out += self._composed
+        out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
 
@@ -192,6 +197,8 @@ class Matcher:
         if self._templated and templated_names.might_hold(data, self._templated):
             return True
         if self._composed and composed_names.might_hold(data, self._composed, self._tails):
+            return True
+        if self.completions.might_hold(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from renamer import near_miss, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
+from renamer.composed_tails import completed_matches
 from renamer.decoded import (
     default_joined_matches,
     might_hold_break,
@@ -113,11 +114,18 @@ REFUSED_HINTS = {
                       "is renamed: which key it reads cannot be told, so it is not rewritten; write the "
                       "path of the renamed key (or keep the reference with a keep rule or the inline "
                       "marker) and rerun the sweep"),
-    "composed-name": ("a name whose host part is a variable and whose domain is literal (`${NODE}.ana.lan`, "
-                      "`{{ inventory_hostname }}.ana.lan`, `$(hostname).ana.lan`), where no one domain is "
-                      "right for every value the variable may hold: after the move the literal domain "
-                      "would make a name that does not exist (`fv-ml1.ana.lan`); give the moved host its "
-                      "own domain variable, or keep it with a keep rule"),
+    "composed-name": ("a name built from a variable and literal text: a variable host part before a "
+                      "literal domain (`${NODE}.ana.lan`, `{{ inventory_hostname }}.ana.lan`) where no one "
+                      "domain is right for every value (the literal domain would make a name that does not "
+                      "exist, `fv-ml1.ana.lan`), or an old name's start an interpolation completes "
+                      "(`k3s-server-0${count.index + 1}`), which no text edit follows for one value alone; "
+                      "give the moved host its own variable or write its name out, or keep it with a keep "
+                      "rule"),
+    "composed-address": ("an old address's start an interpolation completes "
+                         "(`10.0.40.10${count.index + 1}`), or an old address it continues: no text edit "
+                         "follows one value alone (the line "
+                         "makes the others too); write the moved host's address out or give it its own "
+                         "variable, or keep it with a keep rule"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -277,6 +285,8 @@ class FileScanner:
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel)
                 templated += composed
+                # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
+                matches = completed_matches(data, matches, self.matcher.completions)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

@@ -19,7 +19,7 @@ import socket
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import replace
 
-from renamer import address_parts, composed_names, host_sets, name_starts, templated_names
+from renamer import address_parts, composed_names, composed_tails, host_sets, name_starts, templated_names
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
@@ -68,6 +68,10 @@ class Matcher:
         composes = bool(v4_olds) or any(net.version == 4 for net, _ in self.networks)
         self._address_parts = address_parts.literals(v4_olds) if composes else ()
         self._bare_tails = address_parts.bare_tails(v4_olds)
+        # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
+        # (composed_tails.py decides).
+        self.completions = composed_tails.Completions(self.hosts, self.addresses,
+                                                      derived_names=derived_names)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
@@ -173,6 +177,7 @@ class Matcher:
         out += self._templated
         out += self._composed
         out += self._address_parts
+        out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
 
@@ -201,7 +206,7 @@ class Matcher:
             return True
         if self._composed and composed_names.might_hold(data, self._composed, self._tails):
             return True
-        if self.might_compose_address(data):
+        if self.might_compose_address(data) or self.completions.might_hold(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from renamer import near_miss, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
+from renamer.composed_tails import completed_matches
 from renamer.decoded import (
     default_joined_matches,
     might_hold_break,
@@ -121,17 +122,20 @@ REFUSED_HINTS = {
                         "label alone would leave a reference to an undeclared name; rename it and its "
                         "references by hand (with a `moved` block for a resource or module), or keep it "
                         "with a keep rule"),
-    "composed-name": ("a name whose host part is a variable and whose domain is literal (`${NODE}.ana.lan`, "
-                      "`{{ inventory_hostname }}.ana.lan`, `$(hostname).ana.lan`), where no one domain is "
-                      "right for every value the variable may hold: after the move the literal domain "
-                      "would make a name that does not exist (`fv-ml1.ana.lan`); give the moved host its "
-                      "own domain variable, or keep it with a keep rule"),
-    "composed-address": ("an address made of a variable and literal octets (`${LAB_PREFIX}.5` beside "
-                         "`LAB_PREFIX=10.0.0`, `10.0.0.${HOST}`, `${PTR}.${REV_ZONE}`) that is an old "
+    "composed-name": ("a name built from a variable and literal text: a variable host part before a "
+                      "literal domain (`${NODE}.ana.lan`, `{{ inventory_hostname }}.ana.lan`) where no one "
+                      "domain is right for every value (the literal domain would make a name that does not "
+                      "exist, `fv-ml1.ana.lan`), or an old name's start an interpolation completes "
+                      "(`k3s-server-0${count.index + 1}`), which no text edit follows for one value alone; "
+                      "give the moved host its own variable or write its name out, or keep it with a keep "
+                      "rule"),
+    "composed-address": ("an address made of variables and literal octets (`${LAB_PREFIX}.5` beside "
+                         "`LAB_PREFIX=10.0.0`, `10.0.0.${HOST}`, `${PTR}.${REV_ZONE}`), or an old address's "
+                         "start an interpolation completes (`10.0.40.10${count.index + 1}`), that is an old "
                          "address: no byte spells it, and the sweep renumbers no prefix or octet (one "
-                         "prefix serves addresses that move and addresses that stay); write the new "
-                         "address, or a variable of the new network, by hand, or keep the line with a "
-                         "keep rule or the inline marker"),
+                         "prefix serves addresses that move and addresses that stay; the line makes the "
+                         "others too); write the new address, or a variable of the new network, by hand, "
+                         "or keep the line with a keep rule or the inline marker"),
     "kept-reference": ("a line kept on purpose (the inline marker, a keep rule, a dated section) that reads "
                        "a key or a variable the sweep rewrites: kept, it would read a key that is gone or "
                        "a name that does not exist; nothing is written until it is decided"),
@@ -306,6 +310,8 @@ class FileScanner:
                 templated += composed
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
+                # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
+                matches = completed_matches(data, matches, self.matcher.completions)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

@@ -53,6 +53,7 @@ from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import with_zone_names
+from renamer.terraform_state import is_hcl, kept_state
 from renamer.unicode_names import folded_matches, might_fold
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
@@ -154,6 +155,9 @@ KEPT_NOTES = {
                "base64's letters): no reference to the host, and rewriting it would make another key"),
     "key-of-record": ("a reference to a mapping key that keeps the old name (a record's, a kept "
                       "line's): it reads that key, so it keeps the name with it"),
+    "terraform-state": ("names where Terraform keeps this configuration's state; renaming it starts an "
+                        "empty state: move the state first (terraform state / workspace rename), then "
+                        "edit it by hand"),
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
                 "not the host; set options.accounts: rewrite to rename accounts too"),
 }
@@ -285,6 +289,8 @@ class FileScanner:
             matches = folded_matches(self.matcher, data, matches)
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
+        if matches and is_hcl(rel):  # a Terraform state's name: renamed, the next apply starts empty
+            matches = kept_state(rel, data, matches)
         if wide:
             covered = {(m.start, m.end) for m in matches}
             matches = sorted([*matches, *(m for m in wide_matches(self.matcher, data)

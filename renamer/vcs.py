@@ -51,14 +51,14 @@ def move(root: Path, old: str, new: str, *, stage: bool = True) -> None:
     tracked = repo is not None and bool(ls_files(root, "--cached", "--", old))
     (root / new).parent.mkdir(parents=True, exist_ok=True)
     os.rename(root / old, root / new)
-    _prune_empty(root, (root / old).parent)  # as `git mv` leaves no empty folder behind
+    prune_empty(root, (root / old).parent)  # as `git mv` leaves no empty folder behind
     if tracked:
         _gitpython(repo, "add", "--", new)
         if stage:
             _gitpython(repo, "rm", "--cached", "-q", "--", old)
 
 
-def _prune_empty(root: Path, folder: Path) -> None:
+def prune_empty(root: Path, folder: Path) -> None:
     while folder != root and root in folder.parents:
         try:
             folder.rmdir()
@@ -71,11 +71,34 @@ def unmove(root: Path, old: str, new: str) -> None:
     """Undo `move`: the file back at `old`, the index as it was for both paths."""
     (root / old).parent.mkdir(parents=True, exist_ok=True)
     os.rename(root / new, root / old)
-    _prune_empty(root, (root / new).parent)
+    prune_empty(root, (root / new).parent)
     repo = _repo(root)
     if repo is not None and has_commits(root):
         with contextlib.suppress(Exception):
             _gitpython(repo, "reset", "-q", "--", old, new)
+
+
+def record_moves(root: Path, pairs: list[tuple[str, str]], *, stage: bool = True) -> None:
+    """Tell git of renames already made on disk (a folder moved whole, sweep/folders.py), as
+    `move` does for each tracked one."""
+    repo = _repo(root)
+    if repo is None or not pairs:
+        return
+    tracked = set(ls_files(root, "--cached", "--", *[old for old, _ in pairs]))
+    moved = [(old, new) for old, new in pairs if old in tracked]
+    if not moved:
+        return
+    _gitpython(repo, "add", "--", *[new for _, new in moved])
+    if stage:
+        _gitpython(repo, "rm", "--cached", "-q", "--", *[old for old, _ in moved])
+
+
+def forget_moves(root: Path, pairs: list[tuple[str, str]]) -> None:
+    """Undo `record_moves`: the index as it was for both paths of each."""
+    repo = _repo(root)
+    if repo is not None and pairs and has_commits(root):
+        with contextlib.suppress(Exception):
+            _gitpython(repo, "reset", "-q", "--", *[p for pair in pairs for p in pair])
 
 
 RENAMES_PHASE = "RENAMER_SWEEP_PHASE"  # set to "renames" while a sweep commits its pure renames

@@ -38,6 +38,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "refused": "files whose edits would break their structure, links that would dangle (path, line, "
                    "problem): a sweep that writes refuses",
         "relinks": "symlinks re-pointed to follow the renames: path, from, to (target texts)",
+        "folders": "folders moved whole (every tracked file of them renamed into one new folder): from, to, and untracked: what git does not track in them, moved with them (a folder ends in /)",
         "serials": "zone files whose SOA serial goes with the edits: path, old, new",
         "pins": ("digests of rewritten files recorded elsewhere: path, line, column, of, algorithm, old, new, "
                  "status (updated, residual, kept), why"),

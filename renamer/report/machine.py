@@ -142,6 +142,7 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
         "renames": [{"from": a, "to": b} for a, b in summary.renames],
         "refused": [{"path": r.path, "line": r.line, "problem": r.problem} for r in refused],
         "relinks": [{"path": p, "from": a, "to": b} for p, a, b in summary.relinks],
+        "folders": [{"from": f.old, "to": f.new, "untracked": list(f.untracked)} for f in summary.folders],
         "serials": [{"path": p, "old": o, "new": n} for p, o, n in summary.serials],
         "pins": [{"path": p.path, "line": p.line, "column": p.column, "of": p.of, "algorithm": p.algorithm,
                   "old": p.old, "new": p.new, "status": p.status, "why": p.why} for p in summary.pins],

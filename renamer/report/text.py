@@ -52,6 +52,9 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines.append(f"  rename {old} -> {new}")
     for link, old, new in summary.relinks:
         lines.append(f"  re-point link {link}: {old} -> {new}")
+    for folder in summary.folders:
+        lines.append(f"  folder {folder.old}/ -> {folder.new}/ moved whole; moved with its folder, "
+                     f"not tracked by git: {', '.join(folder.untracked)}")
     lines += serial_lines(summary)
     lines += _pin_lines(summary, dry_run)
     if summary.derived:
@@ -65,6 +68,10 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines.append(f"Near-misses, not rewritten: {count} (other spellings of an old value; "
                      "`renamer verify` lists them)")
     lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
+    if summary.state_names:  # each one needs a hand: the state moved first, then the name edited
+        lines.append(f"Terraform state names, kept ({len(summary.state_names)}; move the state first "
+                     "(terraform state / workspace rename), then edit them by hand):")
+        lines += [f"  {location(r)}: {r.old}" for r in summary.state_names]
     if summary.stuck:
         lines.append(f"Residual, left for you ({len(summary.stuck)}):")
         lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in summary.stuck]

@@ -79,13 +79,14 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
         journal = Journal(root, targets, message, renames=plan.renames,
                           head=vcs_status.head_sha(root) if project.git else None, digests=digests,
                           replacements=summary.replacement_total(), message=written_message,
-                          uncommitted=dirty.to_json() if dirty.chosen or dirty.untracked else None)
+                          uncommitted=dirty.to_json() if dirty.chosen or dirty.untracked else None,
+                          folders=[(f.old, f.new) for f in plan.folders])
         try:
             journal.prepare()
         except OSError as exc:
             raise UnsafeError(f"cannot write the sweep journal: {exc.strerror}; nothing changed") from None
         try:
-            renames = rename_all(root, plan.renames, stage=not commit)
+            renames = rename_all(root, plan.renames, stage=not commit, folders=plan.folders)
         except BaseException:
             journal.finish()
             raise

@@ -32,6 +32,7 @@ from renamer.atomic import TMP_SUFFIX, fsync_folder, write_atomic
 from renamer.errors import RenamerError, UnsafeError
 from renamer.paths import problem
 from renamer.state import journal_path
+from renamer.sweep.folders import FolderMove, folded, unfold
 from renamer.sweep.swap import Swapper, digest
 
 JournalState = Literal["preparing", "committing", "written"]
@@ -70,7 +71,8 @@ class Journal:
     def __init__(self, root: Path, targets: list[str], commit_message: str | None = None, *,
                  renames: list[tuple[str, str]] | None = None, head: str | None = None,
                  digests: list[tuple[str, str]] | None = None, replacements: int = 0,
-                 message: str | None = None, uncommitted: dict[str, Any] | None = None) -> None:
+                 message: str | None = None, uncommitted: dict[str, Any] | None = None,
+                 folders: list[tuple[str, str]] | None = None) -> None:
         self.root = root
         self.id = uuid.uuid4().hex[:12]
         self.writes = [(target, temp_name(target, self.id)) for target in targets]
@@ -80,12 +82,13 @@ class Journal:
         self.message = message or commit_message  # the rewrite's message, for a `--commit` rerun
         self.commit_message = commit_message
         self.renames = list(renames or [])
+        self.folders = list(folders or [])  # moved whole before the renames (folders.py), in order
         self.head = head  # HEAD before the sweep: a rename commit moved it, or nothing did
         self.uncommitted = uncommitted  # --allow-dirty: the commit's contents, set apart from the user's
 
     def _save(self, state: JournalState) -> None:
         data = json.dumps({"id": self.id, "state": state, "writes": self.writes,
-                           "commit": self.commit_message, "renames": self.renames,
+                           "commit": self.commit_message, "renames": self.renames, "folders": self.folders,
                            "head": self.head, "replacements": self.replacements, "message": self.message,
                            "digests": {t: list(pair) for t, pair in self.digests.items()},
                            **({"uncommitted": self.uncommitted} if self.uncommitted else {})}).encode()
@@ -172,8 +175,8 @@ def _checked(root: Path, data: dict[str, Any]) -> tuple[JournalState, list[tuple
     return state, checked
 
 
-def _checked_renames(root: Path, data: dict[str, Any]) -> list[tuple[str, str]]:
-    raw = data.get("renames") or []
+def _checked_renames(root: Path, data: dict[str, Any], key: str = "renames") -> list[tuple[str, str]]:
+    raw = data.get(key) or []
     if not isinstance(raw, list) or not all(
             isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e) for e in raw):
         raise UnsafeError(f"{journal_path(root)}: refused: renames that are not (old, new) pairs; "
@@ -185,10 +188,14 @@ def _checked_renames(root: Path, data: dict[str, Any]) -> list[tuple[str, str]]:
     return [(old, new) for old, new in raw]
 
 
-def _undo_renames(root: Path, renames: list[tuple[str, str]]) -> None:
+def _undo_renames(root: Path, renames: list[tuple[str, str]], folders: list[tuple[str, str]]) -> None:
+    moved = [FolderMove(old, new, ()) for old, new in folders]
+    inside = folded(renames, moved)
     for old, new in reversed(renames):
-        if os.path.lexists(root / new) and not os.path.lexists(root / old):
+        if (old, new) not in inside and os.path.lexists(root / new) and not os.path.lexists(root / old):
             vcs.unmove(root, old, new)
+    if moved:  # moved back whole, untracked files with them, never file by file
+        unfold(root, moved, inside)
 
 
 def recover(root: Path, *, commit: bool = False) -> Recovery | None:
@@ -204,6 +211,7 @@ def recover(root: Path, *, commit: bool = False) -> Recovery | None:
         return None
     state, writes = _checked(root, data)
     renames = _checked_renames(root, data)
+    folders = _checked_renames(root, data, "folders")
     digests = _checked_digests(root, data)
     message = data.get("commit") if isinstance(data.get("commit"), str) else None
     if message is None and commit and isinstance(data.get("message"), str):
@@ -227,7 +235,7 @@ def recover(root: Path, *, commit: bool = False) -> Recovery | None:
         fsync_folder(folder)
     head = data.get("head")
     if state == PREPARING and renames and (not isinstance(head, str) or vcs_status.head_sha(root) == head):
-        _undo_renames(root, renames)  # killed before the rename commit: renames undone too
+        _undo_renames(root, renames, folders)  # killed before the rename commit: renames undone too
     rolled_back = state == PREPARING
     message = None if rolled_back else message
     written = [(t, tmp) for t, tmp in writes if t not in saved]

@@ -13,6 +13,7 @@ from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
+from renamer.sweep.folders import FolderMove, plan_folders
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
@@ -33,6 +34,7 @@ class Plan:
     links: tuple[Relink, ...] = ()  # symlinks re-pointed to follow the renames (links.py)
     link_refusals: tuple[Refusal, ...] = ()
     pins: tuple[Pin, ...] = ()  # digests of the files it rewrites, recorded elsewhere (sweep/pins.py)
+    folders: tuple[FolderMove, ...] = ()  # moved whole, with what git does not track (folders.py)
 
     @property
     def refusals(self) -> list[Refusal]:
@@ -162,6 +164,10 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                                prior=lambda: replaced_versions(project))
     plan = Plan(project, scan, pins=pins)
     _check_renames(project, plan)
+    if project.git and plan.renames:
+        root = project.root
+        plan = replace(plan, folders=plan_folders(
+            root, plan.renames, lambda folder: vcs_listing.ls_files(root, "--cached", "--", folder)))
     links = [f for f in plan.scan.files if f.kind == "symlink"]
     relinks, refused = plan_links(project.root, links, plan.renames, plan.scan.paths, project.matcher)
     if not (relinks or refused):

@@ -57,6 +57,7 @@ from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import terraform_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
+from renamer.terraform_state import is_hcl, kept_state
 from renamer.unicode_names import folded_matches, might_fold
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
@@ -179,6 +180,9 @@ KEPT_NOTES = {
                         "line's): it reads that label, so it keeps the name with it"),
     "terraform-moved": ("the `from` of a Terraform `moved` or `removed` block: the address before the "
                         "move, kept on purpose"),
+    "terraform-state": ("names where Terraform keeps this configuration's state; renaming it starts an "
+                        "empty state: move the state first (terraform state / workspace rename), then "
+                        "edit it by hand"),
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
                 "not the host; set options.accounts: rewrite to rename accounts too"),
 }
@@ -320,6 +324,8 @@ class FileScanner:
             matches = folded_matches(self.matcher, data, matches)
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
+        if matches and is_hcl(rel):  # a Terraform state's name: renamed, the next apply starts empty
+            matches = kept_state(rel, data, matches)
         if wide:
             covered = {(m.start, m.end) for m in matches}
             matches = sorted([*matches, *(m for m in wide_matches(self.matcher, data)

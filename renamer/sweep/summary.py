@@ -6,9 +6,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from renamer.classify import CURRENT
+from renamer.sweep.folders import FolderMove
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
 from renamer.sweep.pins import Pin
 from renamer.sweep.plan import Plan
+from renamer.terraform_state import KEPT as STATE_KEPT
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class Summary:
     skipped_files: list[tuple[str, str]] = field(default_factory=list)
     ignored_with_references: list[str] = field(default_factory=list)
     pins: list[Pin] = field(default_factory=list)  # a sweep's (the residual ones are in `residual` too)
+    folders: list[FolderMove] = field(default_factory=list)  # moved whole, untracked files with them
+    state_names: list[Reference] = field(default_factory=list)  # kept: where Terraform keeps state
 
     @classmethod
     def of_scan(cls, scan: ScanResult) -> Summary:
@@ -66,6 +70,8 @@ class Summary:
         for ref in scan.references():
             if ref.status == KEPT and ref.reason:
                 out.kept[ref.reason] += 1
+                if ref.reason == STATE_KEPT:
+                    out.state_names.append(ref)
                 out.kept_notes.setdefault(ref.reason, ref.note or "")
             elif ref.status == RESIDUAL:
                 out.residual.append(ref)
@@ -94,7 +100,8 @@ class Summary:
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:
-        out = replace(cls.of_scan(plan.scan), relinks=[(r.path, r.old, r.new) for r in plan.links])
+        out = replace(cls.of_scan(plan.scan), relinks=[(r.path, r.old, r.new) for r in plan.links],
+                      folders=list(plan.folders))
         out.pins.extend(plan.pins)
         return out
 

@@ -118,7 +118,7 @@ def test_prepare_commit_finish_save_the_journal(tmp_path: Path, in_git: bool) ->
     path = journal_path(root)
     saved = json.loads(path.read_text())
     assert saved == {"id": journal.id, "state": PREPARING, "writes": [list(w) for w in journal.writes],
-                     "renames": [], "head": None,
+                     "renames": [], "folders": [], "head": None,
                      "commit": None, "message": None, "replacements": 0, "digests": {}}
     assert pending(root) == saved
     journal.commit()

@@ -1,0 +1,106 @@
+"""Names where Terraform keeps a configuration's state are kept by the sweep, each reported
+(renamer/terraform_state.py): renamed, they point Terraform at a new, empty state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.testing.repos import git, make_repo
+
+CONFIG = """\
+version: 1
+renames:
+  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}
+  addresses: {10.0.0.5: 10.1.0.5}
+allowlist: allow.yaml
+"""
+CURRENT = "version: 1\ncurrent: ['**']\n"
+
+# Each file: its text, then what the sweep leaves (only the server names and the resource's follow).
+FILES = {
+    "tf/cloud.tf": (
+        'terraform {\n  cloud {\n    organization = "pug"\n    hostname     = "pug.ana.lan" # our TFE\n'
+        '    workspaces {\n      name = "pug"\n    }\n  }\n}\n',
+        'terraform {\n  cloud {\n    organization = "pug"\n    hostname     = "wolf.fv.lan" # our TFE\n'
+        '    workspaces {\n      name = "pug"\n    }\n  }\n}\n'),
+    "tf/tags/main.tf": (
+        'terraform {\n  cloud {\n    workspaces {\n      tags = ["pug", "web"]\n    }\n  }\n}\n'
+        'resource "terraform_data" "x" {\n  input = "pug.ana.lan"\n}\n',
+        'terraform {\n  cloud {\n    workspaces {\n      tags = ["pug", "web"]\n    }\n  }\n}\n'
+        'resource "terraform_data" "x" {\n  input = "wolf.fv.lan"\n}\n'),
+    "tf/remote.tf": (
+        'terraform {\n  backend "remote" {\n    workspaces { prefix = "pug-" }\n  }\n}\n'
+        'terraform {\n  backend "remote" {\n    workspaces { name = "pug" }\n  }\n}\n',
+        None),
+    "tf/s3/backend.tf": (  # CRLF, a comment holding braces, an interpolated key
+        'terraform {\r\n  # } not the end {\r\n  backend "s3" {\r\n'
+        '    key      = "${local.env}/pug/terraform.tfstate"\r\n    workspace_key_prefix = "pug"\r\n'
+        '    endpoint = "http://pug.ana.lan:9000"\r\n  }\r\n}\r\n',
+        'terraform {\r\n  # } not the end {\r\n  backend "s3" {\r\n'
+        '    key      = "${local.env}/pug/terraform.tfstate"\r\n    workspace_key_prefix = "pug"\r\n'
+        '    endpoint = "http://wolf.fv.lan:9000"\r\n  }\r\n}\r\n'),
+    "tf/local.tf": ('terraform {\n  backend "local" { path = "pug.tfstate" }\n}\n', None),
+    "tf/remote_state.tf": (
+        'data "terraform_remote_state" "net" {\n  backend   = "s3"\n  workspace = "pug"\n'
+        '  config = {\n    key    = "pug/terraform.tfstate"\n    region = "us-east-1"\n  }\n}\n'
+        'resource "tfe_workspace" "w" {\n  name = "pug"\n}\n',
+        'data "terraform_remote_state" "net" {\n  backend   = "s3"\n  workspace = "pug"\n'
+        '  config = {\n    key    = "pug/terraform.tfstate"\n    region = "us-east-1"\n  }\n}\n'
+        'resource "tfe_workspace" "w" {\n  name = "wolf"\n}\n'),
+    "tf/prod.s3.tfbackend": ('key = "pug/terraform.tfstate"\naddress = "https://pug.ana.lan/state"\n',
+                             'key = "pug/terraform.tfstate"\naddress = "https://wolf.fv.lan/state"\n'),
+    "tf/backend.hcl": ('key = "pug/terraform.tfstate"\n', None),
+    "live/terragrunt.hcl": (
+        'remote_state {\n  backend = "s3"\n  config = {\n    bucket = "pug"\n'
+        '    key    = "${path_relative_to_include()}/pug.tfstate"\n  }\n}\n'
+        'inputs = {\n  host = "pug.ana.lan"\n}\n',
+        'remote_state {\n  backend = "s3"\n  config = {\n    bucket = "pug"\n'
+        '    key    = "${path_relative_to_include()}/pug.tfstate"\n  }\n}\n'
+        'inputs = {\n  host = "wolf.fv.lan"\n}\n'),
+}
+KEPT_PLACES = [
+    "tf/backend.hcl:1", "tf/cloud.tf:3", "tf/cloud.tf:6", "tf/local.tf:2", "tf/prod.s3.tfbackend:1",
+    "tf/remote.tf:3", "tf/remote.tf:8", "tf/remote_state.tf:3", "tf/remote_state.tf:5",
+    "tf/s3/backend.tf:4", "tf/s3/backend.tf:5", "tf/tags/main.tf:4", "live/terragrunt.hcl:4",
+    "live/terragrunt.hcl:5"]
+
+
+def _repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo", {rel: text for rel, (text, _) in FILES.items()},
+                     config=CONFIG, allowlist=CURRENT)
+
+
+def test_state_names_are_kept_by_the_sweep_and_everything_else_follows(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    root = _repo(tmp_path)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stderr
+    for rel, (before, after) in FILES.items():
+        assert (root / rel).read_bytes() == (after or before).encode(), rel
+    assert f"Kept on purpose: terraform-state {len(KEPT_PLACES)}" in result.stdout
+    assert ("Terraform state names, kept (14; move the state first (terraform state / workspace rename), "
+            "then edit them by hand):") in result.stdout
+    assert "  tf/s3/backend.tf:5:29: pug" in result.stdout
+    assert git(root, "status", "--porcelain") == ""
+    verify = run(root, "verify")
+    assert verify.exit_code == 0, verify.stdout
+
+
+def test_audit_lists_each_under_its_own_reason_and_explain_says_why(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    root = _repo(tmp_path)
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = [r for r in audit["references"] if r["reason"] == "terraform-state"]
+    assert sorted(f"{r['path']}:{r['line']}" for r in kept) == sorted(KEPT_PLACES)
+    assert all(r["status"] == "kept" for r in kept)
+    text = run(root, "audit").stdout
+    assert ("terraform-state (14): names where Terraform keeps this configuration's state; renaming it "
+            "starts an empty state: move the state first (terraform state / workspace rename), then "
+            "edit it by hand") in text
+    explained = run(root, "explain", "tf/cloud.tf")
+    assert explained.exit_code == 0
+    assert "6:15  pug: kept: terraform-state: names where Terraform keeps" in explained.stdout
+    assert "4:21  pug.ana.lan -> wolf.fv.lan: rewritten" in explained.stdout
+    assert run(root, "verify").exit_code == 1  # the servers' names are still to sweep
+    assert {r["path"] for r in json.loads(run(root, "verify", "--format", "json").stdout)["findings"]} == {
+        "tf/cloud.tf", "tf/tags/main.tf", "tf/s3/backend.tf", "tf/remote_state.tf", "tf/prod.s3.tfbackend",
+        "live/terragrunt.hcl"}

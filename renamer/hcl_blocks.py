@@ -22,8 +22,10 @@ from renamer import key_paths
 
 LABELLED = ("resource", "data", "module", "variable", "output")
 # A top-level block's header: its type and its quoted labels, then `{`.
-_HEADER = re.compile(rb'[ \t]*(?P<type>[A-Za-z_][\w-]*)(?P<labels>(?:[ \t]+"[^"\r\n]*")*)[ \t]*\{')
-_LABEL = re.compile(rb'"(?P<label>[^"\r\n]*)"')
+# Labels may be quoted or bare (`resource terraform_data pug {`: HCL reads both alike).
+_HEADER = re.compile(rb'[ \t]*(?P<type>[A-Za-z_][\w-]*)'
+                     rb'(?P<labels>(?:[ \t]*"[^"\r\n]*"|[ \t]+[A-Za-z_][\w-]*)*)[ \t]*\{')
+_LABEL = re.compile(rb'(?P<q>")?(?P<label>(?(q)[^"\r\n]*|[A-Za-z_][\w-]*))(?(q)")')
 _ATTR = re.compile(rb"[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*")
 _SOURCE = re.compile(rb'"(?P<source>[^"\r\n]*)"')
 _DECLARED = re.compile(rb"configuration_aliases[ \t]*=[ \t]*\[[^\]]*\]")
@@ -33,6 +35,13 @@ _HEREDOC = re.compile(rb"<<-?(?P<marker>[A-Za-z_][\w-]*)[ \t]*\r?\n")
 # A traversal of two or three names, at a place where a name does not continue.
 _TRAVERSAL = re.compile(rb"(?<![A-Za-z0-9_.\-])(?P<a>[A-Za-z_][\w-]*)[ \t]*\.[ \t]*(?P<b>[A-Za-z_][\w-]*)"
                         rb"(?:[ \t]*\.[ \t]*(?P<c>[A-Za-z_][\w-]*))?")
+# `module.m` and what follows it: an attribute, an index or a splat and then one, a `for`'s source.
+_MODULE = re.compile(rb"(?<![\w.-])module[ \t]*\.[ \t]*(?P<call>[A-Za-z_][\w-]*)(?![\w-])")
+_DOT = re.compile(rb"[ \t]*\.[ \t]*[A-Za-z_]")
+_INDEXED = re.compile(rb"[ \t]*(?:\[[^\[\]\r\n]*\]|\.[ \t]*\*)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)")
+_FOR = re.compile(rb"\bfor[ \t]+(?:[A-Za-z_][\w-]*[ \t]*,[ \t]*)?(?P<value>[A-Za-z_][\w-]*)[ \t]+in[ \t]+")
+_FOR_COLON = re.compile(rb"[ \t]*(?:\[[ \t]*\*[ \t]*\])?[ \t]*:")
+_DEPENDS = re.compile(rb"\bdepends_on[ \t]*=[ \t]*\[[^\]]*\Z")
 # Roots that are no block of the module: an object's attributes follow them, never a label.
 _NOT_LABELS = frozenset({"local", "each", "count", "path", "self", "terraform"})
 
@@ -71,7 +80,7 @@ class Use:
     end: int
     line: int
     via: str = ""
-    history: bool = False  # a `moved`/`removed` block's `from`: an address gone on purpose
+    history: bool = False  # a `moved`/`removed` block's `from`, a `moved` block's `to`: kept on purpose
 
 
 @dataclass(frozen=True)
@@ -89,6 +98,7 @@ class Parsed:
     calls: list[Call] = field(default_factory=list)
     moved_from: set[str] = field(default_factory=set)  # addresses a `moved` block moves away from
     passed: set[str] = field(default_factory=set)  # provider aliases passed to or declared by modules
+    opaque: dict[str, int] = field(default_factory=dict)  # module calls read whole -> the first line
 
 
 def read(data: bytes, names: Collection[str], *, is_json: bool = False) -> Parsed:
@@ -105,11 +115,18 @@ def _read_hcl(data: bytes, wanted: set[bytes]) -> Parsed:
     out = Parsed()
     depths, closes = structure(data)
     history: list[tuple[int, int]] = []
-    line_start = 0
+    line_start = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # a UTF-8 BOM stands before the first block
+    checks: list[tuple[int, int]] = []  # the bodies of `check` blocks, which may hold a scoped `data`
     for depth in depths:
         if depth == 0:
             header = _HEADER.match(data, line_start)
             if header is not None:
+                _block(data, header, closes, wanted, out, history)
+                if header.group("type") == b"check":
+                    checks.append((header.end(), closes.get(header.end() - 1, len(data))))
+        elif depth == 1 and any(s <= line_start < e for s, e in checks):
+            header = _HEADER.match(data, line_start)
+            if header is not None and header.group("type") == b"data":
                 _block(data, header, closes, wanted, out, history)
         line_end = data.find(b"\n", line_start)
         if line_end < 0:
@@ -117,8 +134,58 @@ def _read_hcl(data: bytes, wanted: set[bytes]) -> Parsed:
         line_start = line_end + 1
     for declared in _DECLARED.finditer(data):  # a module's `configuration_aliases = [aws.pug]`
         out.passed.update(m.group(1).decode() for m in _PASSED.finditer(declared.group()))
-    out.uses.extend(_traversals(data, wanted, history))
+    _module_reads(data, wanted, history, out)
+    read = {u.start for u in out.uses if u.kind == "output"}  # `v.pug` in a `for`: no resource `v`
+    out.uses.extend(u for u in _traversals(data, wanted, history) if u.start not in read)
     return out
+
+
+def _module_reads(data: bytes, wanted: set[bytes], history: list[tuple[int, int]], out: Parsed) -> None:
+    """A module call's outputs read through an index, a splat or a `for` (`module.m["a"].pug`,
+    `module.n[*].pug`, `[for k, v in module.m : v.pug]`) are uses of them; `module.m` read whole
+    in any other way (`local.all = module.m`) is `opaque`: which outputs it reads cannot be told
+    (break-it round 7, finding 2). `module.m.X` is `_traversals`' own."""
+    for found in _MODULE.finditer(data):
+        call, after = found.group("call").decode(), found.end()
+        if any(s <= found.start() < e for s, e in history):
+            continue
+        line_start = data.rfind(b"\n", 0, found.start()) + 1
+        if _DEPENDS.search(data[line_start:found.start()]):  # `depends_on = [module.m]` reads no output
+            continue
+        if _DOT.match(data, after):
+            continue
+        indexed = _INDEXED.match(data, after)
+        if indexed is not None:
+            if indexed.group("name") in wanted:
+                out.uses.append(_use(data, indexed, "name", "output", "", False, via=call))
+            continue
+        bound = _FOR.search(data, line_start, found.start())
+        colon = _FOR_COLON.match(data, after)
+        if bound is not None and bound.end() == found.start() and colon is not None:
+            _for_body(data, wanted, bound.group("value").decode(), call, colon.end(), out)
+            continue
+        out.opaque.setdefault(call, _line_of(data, found.start()))
+
+
+def _for_body(data: bytes, wanted: set[bytes], value: str, call: str, start: int, out: Parsed) -> None:
+    """The body of `for k, v in module.m :` up to its closing bracket: `v.X` reads output X."""
+    depth, end = 0, start
+    while end < len(data):
+        c = data[end:end + 1]
+        if c in (b"[", b"{", b"("):
+            depth += 1
+        elif c in (b"]", b"}", b")"):
+            if depth == 0:
+                break
+            depth -= 1
+        end += 1
+    name = re.compile(rb"(?<![\w.-])" + re.escape(value.encode())
+                      + rb"(?![\w-])[ \t]*(?:\.[ \t]*(?P<name>[A-Za-z_][\w-]*))?")
+    for read in name.finditer(data, start, end):
+        if read.group("name") is None:
+            out.opaque.setdefault(call, _line_of(data, read.start()))
+        elif read.group("name") in wanted:
+            out.uses.append(_use(data, read, "name", "output", "", False, via=call))
 
 
 def _block(data: bytes, header: re.Match[bytes], closes: dict[int, int], wanted: set[bytes],
@@ -136,10 +203,13 @@ def _block(data: bytes, header: re.Match[bytes], closes: dict[int, int], wanted:
                                     attr.end("key"), _line_of(data, attr.start("key")), via=name))
     if kind in ("moved", "removed"):
         for attr in _attributes(data, opened + 1, close - 1, closes):
-            if attr.group("key") == b"from":
+            # a `moved` block's `to` stays too: a chain `old -> pug` then `pug -> wolf` is one
+            # terraform accepts, where `old -> wolf` beside `pug -> wolf` is "Ambiguous move
+            # statements" (break-it round 7, finding 6)
+            if attr.group("key") == b"from" or (kind == "moved" and attr.group("key") == b"to"):
                 end = data.find(b"\n", attr.end())
                 history.append((attr.end(), len(data) if end < 0 else end))
-                if kind == "moved":
+                if kind == "moved" and attr.group("key") == b"from":
                     value = data[attr.end():len(data) if end < 0 else end].split(b"#")[0].strip()
                     out.moved_from.add(re.sub(rb"\s+", b"", value).decode("utf-8", "replace"))
     if kind == "provider" and labels:  # `alias = "pug"` declares the configuration `aws.pug`

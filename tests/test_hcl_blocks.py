@@ -26,7 +26,30 @@ CASES = [
                  id="host-name-strings-and-each-are-no-references"),
     pytest.param(b'resource "a_b" "c" {\n  dynamic "pug" {\n    for_each = []\n  }\n}\n', [], [],
                  id="a-nested-block-declares-nothing"),
+    pytest.param(b'moved {\n  from = aws_instance.old\n  to   = aws_instance.pug\n}\nimport {\n  to = aws_instance.pug\n}\n',
+                 [], [("resource", "aws_instance", "", True, 3), ("resource", "aws_instance", "", False, 6)],
+                 id="a-moved-to-is-history-an-import-to-is-not"),
+    pytest.param(b'\xef\xbb\xbfresource "a_b" "pug" {}\n', [("resource", "a_b", "pug", 1)], [], id="bom"),
+    pytest.param(b'resource a_b pug {}\nmodule pug {\n  source = "./m"\n}\n',
+                 [("resource", "a_b", "pug", 1), ("module", "", "pug", 2)], [], id="bare-labels"),
+    pytest.param(b'check "h" {\n  data "a_b" "pug" {}\n  assert {\n    condition = data.a_b.pug.ok\n  }\n}\n'
+                 b'resource "a_b" "c" {\n  data "a_b" "pug" {}\n}\n',
+                 [("data", "a_b", "pug", 2)], [("data", "a_b", "", False, 4)], id="check-scoped-data-only"),
+    pytest.param(b'output "a" { value = module.m["k"].pug }\noutput "b" { value = module.m[*].pug }\n'
+                 b'output "c" { value = [for k, v in module.m : v.pug] }\noutput "d" { value = module.m.*.pug }\n',
+                 [], [("output", "", "m", False, n) for n in (1, 2, 3, 4)], id="module-output-readers"),
 ]
+
+
+@pytest.mark.parametrize(("data", "opaque"), [
+    pytest.param(b'locals { all = module.m }\n', {"m": 1}, id="held-by-a-local"),
+    pytest.param(b'output "x" { value = [for v in module.m : v] }\n', {"m": 1}, id="a-for-yielding-it-whole"),
+    pytest.param(b'resource "a_b" "c" { depends_on = [module.m] }\noutput "o" { value = module.m.x }\n', {},
+                 id="depends-on-and-an-attribute-read-no-output-whole"),
+    pytest.param(b'moved {\n  from = module.m\n  to   = module.n\n}\n', {}, id="a-move-reads-nothing"),
+])
+def test_a_module_call_read_whole(data: bytes, opaque: dict[str, int]) -> None:
+    assert hcl_blocks.read(data, {"pug"}).opaque == opaque
 
 
 @pytest.mark.parametrize(("data", "labels", "uses"), CASES)

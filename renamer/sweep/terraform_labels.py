@@ -22,7 +22,10 @@ to a module (a `providers` map, `configuration_aliases`: refused).
   `TF_VAR_pug` or `-var pug=` anywhere does, a resource or module declared in `.tf.json`
   (where renamer writes no `moved` block), an address a terraform command of a script or a
   Makefile names (`-replace=aws_instance.pug`: which root module it runs in cannot be told),
-  `terraform output pug` and `-var "pug=..."` there refused with the label they name;
+  `terraform output pug` and `-var "pug=..."` there refused with the label they name; a
+  setter or a reader from outside (`TF_VAR_`, `-var`, `terraform output`, remote state's
+  `outputs.pug`) whether or not a module block calls the folder (run as a root too); a
+  `terraform test` file of the module naming it; an output of a call read whole;
 * **stays** where its own declaration does (a record, an exempt line): the references the plain
   rules would rewrite (a `.tfvars` key, a module argument) keep it (`terraform-label`, kept).
 
@@ -48,8 +51,14 @@ Key = tuple[str, str, str, str]  # folder, kind, type, name
 _CONFIG = (".tf", ".tf.json")
 VARS = (".tfvars", ".tfvars.json")
 STATE = (".tfstate", ".tfstate.backup", ".terraform.lock.hcl")
+# `terraform test`'s files: run blocks' variables, asserts and overrides read the module's labels
+TESTS = (".tftest.hcl", ".tftest.json", ".tfmock.hcl")
 _READ_LIMIT = 4 * 1024 * 1024
 _TFVARS_KEY = re.compile(rb"^[ \t]*\"?(?P<key>[A-Za-z_][\w-]*)\"?[ \t]*[=:]", re.MULTILINE)
+# `data.terraform_remote_state.net.outputs.pug` (or `["pug"]`): another root module's output
+REMOTE = re.compile(rb"terraform_remote_state[ \t]*\.[ \t]*[A-Za-z_][\w-]*(?:\[[^\]\r\n]*\])?[ \t]*\.[ \t]*"
+                    rb"outputs[ \t]*(?:\.[ \t]*(?P<name>[A-Za-z_][\w-]*)"
+                    rb"|\[[ \t]*\"(?P<key>[^\"\r\n]*)\"[ \t]*\])")
 _CALLS = r'^[[:space:]]*"?source"?[[:space:]]*[=:]'
 # How a root module's variable is set from outside its files: the environment, terraform's flag.
 # Lines outside the configuration that name a label or set a variable: the environment,
@@ -66,7 +75,7 @@ class Verdict:
 
 
 def is_terraform(rel: str) -> bool:
-    return rel.endswith(_CONFIG + VARS + STATE)
+    return rel.endswith(_CONFIG + VARS + STATE + TESTS)
 
 
 def folder_of(rel: str) -> str:
@@ -93,6 +102,7 @@ class TerraformIndex:
         self.tf_vars: dict[str, str] = {}  # name -> where `TF_VAR_name` or `-var name=` first stands
         # file -> line -> text: where a terraform command or a variable's setter names an old name
         self.outside: dict[str, dict[int, str]] = {}
+        self.remote_outputs: dict[str, str] = {}  # name -> where remote state or `terraform output` reads it
         self._verdicts: dict[Key, Verdict | None] = {}
         self._exempt: dict[str, dict[int, str]] = {}
 
@@ -121,15 +131,17 @@ class TerraformIndex:
             data = self._bytes(rel)
             if data is None:
                 continue
-            if rel.endswith(STATE):
+            if rel.endswith(STATE + TESTS):
                 self.states.setdefault(state_folder(rel), []).append(rel)
                 self.texts[rel] = data
-            elif rel.endswith(_CONFIG):
-                self.texts[rel] = data
-                self.parsed[rel] = hcl_blocks.read(data, self.olds | set(self.news),
-                                                   is_json=rel.endswith(".json"))
             else:
                 self.texts[rel] = data
+        if self.project.matcher.derived_names:
+            self._derive()
+        for rel, data in self.texts.items():
+            if rel.endswith(_CONFIG):
+                self.parsed[rel] = hcl_blocks.read(data, self.olds | set(self.news),
+                                                   is_json=rel.endswith(".json"))
         for rel, parsed in self.parsed.items():
             for call in parsed.calls:
                 child = _child(folder_of(rel), call.source)
@@ -156,6 +168,30 @@ class TerraformIndex:
                 found = re.search(rf"TF_VAR_{word}(?![\w-])|-var[= ][\"']?{word}=", text)
                 if found:
                     self.tf_vars.setdefault(name, f"{found.group()} at {rel}:{line}")
+                read = re.search(rf"""\boutput(?:[ \t]+-[\w=-]+)*[ \t]+["']?{word}(?![\w-])""", text)
+                if read:
+                    self.remote_outputs.setdefault(name, f"`{read.group()}` at {rel}:{line}")
+        for rel, data in self.texts.items():  # `data.terraform_remote_state.net.outputs.pug`
+            if rel.endswith(_CONFIG):
+                for reader in REMOTE.finditer(data):
+                    name = (reader.group("name") or reader.group("key")).decode()
+                    if name in self.olds:
+                        at = data.count(b"\n", 0, reader.start()) + 1
+                        self.remote_outputs.setdefault(name, f"`{reader.group().decode()}` at {rel}:{at}")
+
+    def _derive(self) -> None:
+        """With `derived_names: true` the plain rules rename `pug-db` to `wolf-db`: such a name in
+        a configuration file is a label (or a reference) decided by the same rule as `pug`, so
+        it moves with its references or not at all (break-it round 7, finding 3d)."""
+        stems = "|".join(re.escape(o) for o in sorted(self.olds, key=len, reverse=True))
+        derived = re.compile(rf"(?<![\w.-])({stems})(-[A-Za-z0-9][\w-]*)".encode())
+        for rel, data in self.texts.items():
+            if rel.endswith(_CONFIG + VARS):
+                for found in derived.finditer(data):
+                    stem, rest = found.group(1).decode(), found.group(2).decode()
+                    self.renames.setdefault(stem + rest, self.renames[stem] + rest)
+        self.olds = frozenset(self.renames)
+        self.news = frozenset(self.renames.values())
 
     def _walk(self) -> list[str]:
         found = []
@@ -201,6 +237,21 @@ class TerraformIndex:
         if key not in self._verdicts:
             self._verdicts[key] = self._decide(key)
         return self._verdicts[key]
+
+    def tfvars_verdict(self, folder: str, name: str) -> Verdict | None:
+        """A `.tfvars` key: its folder's variable's verdict; in a folder declaring no such
+        variable (`envs/prod.tfvars`, read through `-var-file=`), which module reads it cannot be
+        told: it follows only where every variable of that name moves, and is kept with the first
+        that does not (break-it round 7, finding 10a)."""
+        own = self.verdict((folder, "variable", "", name))
+        if own is not None or (folder, "variable", "", name) in self.labels:
+            return own
+        verdicts = [(k, v) for k in sorted(self.labels) if k[1] == "variable" and k[3] == name
+                    and (v := self.verdict(k)) is not None]
+        held = next((v for _k, v in verdicts if v.action != "moves"), None)
+        if held is not None:
+            return Verdict("refused" if held.action == "refused" else "stays", held.why)
+        return verdicts[0][1] if verdicts else None
 
     def _decide(self, key: Key) -> Verdict | None:
         folder, kind, type_, name = key
@@ -254,6 +305,10 @@ class TerraformIndex:
                     "with one")
         word = re.compile(rb"(?<![\w-])" + re.escape(label.name.encode()) + rb"(?![\w-])")
         for state in self.states.get(folder, []):
+            if word.search(self.texts[state]) and state.endswith(TESTS):
+                return (f"{state}, a terraform test file, names it: its run blocks, variables and asserts "
+                        "are not rewritten with the label (break-it round 7, finding 4); rename it by hand "
+                        "or keep it with a keep rule")
             if word.search(self.texts[state]):
                 return (f"{state} names it: terraform's own files are never edited; move it with terraform "
                         "and rerun the sweep, or keep it with a keep rule")
@@ -266,6 +321,21 @@ class TerraformIndex:
                 if line is not None:
                     return (f"a terraform command at {other}:{line} names {label.address} outside the "
                             "configuration: renamer cannot tell which root module it runs in")
+        # a folder a module block calls may be run as a root too (`terraform -chdir=net apply`):
+        # what reads or sets it from outside keeps the label whether or not it is called
+        # (break-it round 7, finding 9)
+        if kind == "output":
+            for caller, parsed in sorted(self.parsed.items()):
+                for call, line in sorted(parsed.opaque.items()):
+                    if self.children.get((folder_of(caller), call), "\0") == folder:
+                        return (f"module.{call} is read whole at {caller}:{line}: which of its outputs "
+                                "are read there cannot be told")
+        if kind == "output" and folder in self.called and label.name in self.remote_outputs:
+            return (f"an output read from outside the configuration as {self.remote_outputs[label.name]}: "
+                    "the module is run as a root too")
+        if kind == "variable" and folder in self.called and label.name in self.tf_vars:
+            return (f"a variable set from outside its files as {self.tf_vars[label.name]}: the module is run "
+                    "as a root too")
         if kind == "output" and folder not in self.called:
             return ("an output of a root module (no module block of the repo calls it): `terraform output` "
                     "and `terraform_remote_state` read it outside this configuration")
@@ -301,6 +371,8 @@ def state_folder(rel: str) -> str:
     """The module a state or lock file belongs to: its folder, or the one holding the
     `terraform.tfstate.d/` of a workspace's state."""
     parts = rel.split("/")
+    if rel.endswith(TESTS) and len(parts) >= 2 and parts[-2] == "tests":
+        return "/".join(parts[:-2])  # `terraform test` reads the tests/ folder of the module above it
     if "terraform.tfstate.d" in parts[:-1]:
         return "/".join(parts[:parts.index("terraform.tfstate.d")])
     return folder_of(rel)

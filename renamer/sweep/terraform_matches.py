@@ -12,7 +12,9 @@ from renamer.hcl_blocks import Label
 from renamer.occurrences import Match
 from renamer.sweep.model import Edit
 from renamer.sweep.terraform_labels import (
+    REMOTE,
     STATE,
+    TESTS,
     VARS,
     TerraformIndex,
     Verdict,
@@ -35,7 +37,7 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match],
     index.load()
     if not is_terraform(rel):
         return (_outside(data, rel, matches, index) if rel in index.outside else matches), []
-    if rel.endswith(STATE):
+    if rel.endswith(STATE + TESTS):
         return _in_state(rel, matches, index), []
     by_start = {m.start: i for i, m in enumerate(matches)}
     out = list(matches)
@@ -66,7 +68,7 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match],
 
     if rel.endswith(VARS):
         for name, _line, start, end in tfvars_keys(data, index.olds):
-            verdict = index.verdict((folder_of(rel), "variable", "", name))
+            verdict = index.tfvars_verdict(folder_of(rel), name)
             if verdict is not None:
                 decide(start, end, name, verdict, label=False)
     else:
@@ -78,7 +80,7 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match],
             if verdict is None:
                 continue
             decide(label.start, label.end, label.name, verdict, label=True)
-            if verdict.moved_block and label.close >= 0:
+            if verdict.moved_block and label.close >= 0 and not is_override(rel):
                 inserts.append(_moved(label, index.renames[label.name]))
         for use in parsed.uses:
             if use.name not in index.olds:
@@ -95,9 +97,23 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match],
             verdict = index.verdict(key) if key is not None else None
             if verdict is not None:
                 decide(use.start, use.end, use.name, verdict, label=False)
+        for found in REMOTE.finditer(data):  # `outputs["pug"]`: an output of another root module
+            name = (found.group("key") or b"").decode()
+            if name in index.olds:
+                decide(found.start("key"), found.end("key"), name, Verdict(
+                    "refused", f"`{found.group().decode()}` reads the output {name} of a root module's "
+                               "state: it is renamed only with that output, by hand"), label=True)
     spans = [(m.start, m.end) for m in out]
     added = [m for m in added if not any(s < m.end and m.start < e for s, e in spans)]
     return (sorted([*out, *added], key=lambda m: m.start) if added else out), inserts
+
+
+def is_override(rel: str) -> bool:
+    """`override.tf`, `x_override.tf` (and `.tf.json`): merged into the block its base file declares;
+    terraform refuses a `moved` block there ("Cannot override 'moved' blocks"), so the base file's
+    declaration alone gets one (break-it round 7, finding 5)."""
+    name = rel.rpartition("/")[2].removesuffix(".json").removesuffix(".tf")
+    return name == "override" or name.endswith("_override")
 
 
 def _moved(label: Label, new: str) -> Edit:
@@ -115,8 +131,10 @@ def _in_state(rel: str, matches: list[Match], index: TerraformIndex) -> list[Mat
     with the label (the label itself is refused for it)."""
     folder = state_folder(rel)
     names = {key[3] for key in index.labels if key[0] == folder}
-    return [replace(m, refused="terraform-label", note=f"{rel} is terraform's own file: the label "
-                    f"{m.old} it names is renamed by terraform, never by a text edit")
+    note = ("is a terraform test file: the label {} it names is kept with it" if rel.endswith(TESTS)
+            else "is terraform's own file: the label {} it names is renamed by terraform, never by a text "
+                 "edit")
+    return [replace(m, refused="terraform-label", note=f"{rel} " + note.format(m.old))
             if m.old in names and m.refused is None and m.kept is None else m for m in matches]
 
 

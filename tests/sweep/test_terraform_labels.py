@@ -39,7 +39,8 @@ REPORT_AFTER = ('module "wolf" {\n  source = "./mod"\n}\n\nmoved {\n  from = mod
 MOD = 'output "id" {\n  value = "x"\n}\n'
 
 # count/for_each indexes, interpolations, depends_on, a data source (no `moved` for it), an
-# import block's `to`, an earlier move's chain (its `to` follows, its `from` stays)
+# import block's `to`, an earlier move's chain (its `from` and `to` stay: the chain grows a
+# link, `aws_instance.pug -> aws_instance.wolf`, break-it round 7 finding 6)
 INDEXED = '''\
 data "aws_ami" "pug" {
   most_recent = true
@@ -68,7 +69,9 @@ INDEXED_AFTER = (INDEXED.replace("pug_old", "KEEP").replace("pug", "wolf").repla
                  .replace("KEEP", "pug_old")
                  .replace('  tags  = { Name = "wolf", fqdn = "wolf.fv.lan" }\n}\n',
                           '  tags  = { Name = "wolf", fqdn = "wolf.fv.lan" }\n}\n\nmoved {\n'
-                          '  from = aws_instance.pug\n  to   = aws_instance.wolf\n}\n'))
+                          '  from = aws_instance.pug\n  to   = aws_instance.wolf\n}\n')
+                 .replace("  from = aws_instance.pug_old\n  to   = aws_instance.wolf\n",
+                          "  from = aws_instance.pug_old\n  to   = aws_instance.pug\n"))
 
 # a variable and an output of a called module: the caller's argument and `module.net.pug` follow
 NESTED = {

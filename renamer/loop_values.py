@@ -36,7 +36,19 @@ _SOURCE = re.compile(r"^(?:(?:var|local)\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
 _JINJA_SOURCE = re.compile(r"^\{\{-?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$")
 _JINJA_EXPRESSION = re.compile(r"^\{\{-?\s*(?P<inner>[\[(].*?)\s*-?\}\}$")
 _ITEM = re.compile(r"""\s*(?:"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)'|(?P<bare>[A-Za-z0-9._-]+))\s*""")
-_SHELL_SOURCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_SHELL_SOURCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"
+                           r"|\"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}\"?")  # a bash array's every element
+# `printf '%s\n' pug rex | while read -r h; do`: a here-list, one word a line, read into `h`.
+_WHILE_READ = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s\\n(?P=q)"
+                         rb"(?P<words>(?:[ \t]+[^|;&\n]+?)?)[ \t]*\|[ \t]*while[ \t]+read(?:[ \t]+-r)?[ \t]+"
+                         rb"(?P<var>" + _IDENT + rb")[ \t]*"
+                         rb"(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
+# The inventory's hosts: `groups['web']`, `groups.web`, `ansible_play_hosts`: any host, a renamed one too.
+_INVENTORY = re.compile(r"^\{\{-?\s*(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
+                        r"|ansible_play_hosts(?:_all)?|play_hosts)\s*(?:\|\s*(?:list|sort|unique)\s*)*-?\}\}$")
+_MAPPING = re.compile(r"\s*\{(?P<body>[^{}]*)\}\s*")
+_PAIR = re.compile(r"\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*"
+                   r"(?:\"(?P<dq>[^\"\\]*)\"|'(?P<sq>[^'\\]*)'|(?P<bare>[A-Za-z0-9._-]+))\s*")
 _UNQUOTED_WORD = re.compile(r"[A-Za-z0-9._-]+")
 
 
@@ -55,6 +67,7 @@ class Loop:
     why: str | None = None
     split: bool = False  # a shell's `for n in $HOSTS`: the source's value split into words
     words: tuple[int, int] = (0, 0)  # where the loop's own words are written
+    hosts: bool = False  # it walks the inventory's hosts (`groups['web']`): any host, renamed ones too
 
 
 def list_items(raw: str) -> tuple[str, ...] | None:
@@ -80,14 +93,18 @@ def list_items(raw: str) -> tuple[str, ...] | None:
 
 
 def shell_words(raw: str) -> tuple[str, ...] | None:
-    """The words a shell splits a variable's value into, where each is a plain word."""
-    words = raw.split()
+    """The words a shell splits a variable's value into, where each is a plain word (a bash
+    array's `(pug rex)` too)."""
+    text = raw.strip()
+    if len(text) >= 2 and text[0] == "(" and text[-1] == ")":
+        text = text[1:-1]
+    words = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in text.split()]
     return tuple(words) if words and all(_UNQUOTED_WORD.fullmatch(w) for w in words) else None
 
 
 def loops(data: bytes) -> list[Loop]:
     """Every loop of the four grammars in `data`, in order of their headers."""
-    found = [*_shell(data), *_jinja(data), *_ansible(data), *_terraform(data)]
+    found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data)]
     return sorted(found, key=lambda loop: (loop.start, -loop.end))
 
 
@@ -139,11 +156,34 @@ def _shell(data: bytes) -> Iterator[Loop]:
         source = _SHELL_SOURCE.fullmatch(words[0]) if len(words) == 1 else None
         if words and all(_UNQUOTED_WORD.fullmatch(w) for w in plain):
             yield Loop(var, found.end(), end, line, header, items=tuple(plain), words=found.span("words"))
-        elif source is not None:  # unquoted: the shell splits the value into words
-            yield Loop(var, found.end(), end, line, header, source=source.group(1), split=True)
+        elif source is not None:  # unquoted, or an array's every element: one value a word
+            yield Loop(var, found.end(), end, line, header, source=source.group(1) or source.group(2),
+                       split=True)
         else:
             yield Loop(var, found.end(), end, line, header,
                        why=f"`{var}` walks {' '.join(words) or 'the arguments'}, "
+                           "which cannot be told before it runs")
+
+
+def _while_read(data: bytes) -> Iterator[Loop]:
+    if b"while" not in data:
+        return
+    for found in _WHILE_READ.finditer(data):
+        words = (found.group("words") or b"").decode("utf-8", "replace").split()
+        plain = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in words]
+        end = _closing(data, _SHELL_BLOCK, b"do", found.end())
+        header = _header(data, found.start(), found.end())
+        line = _line(data, found.start("var"))
+        var = found.group("var").decode()
+        source = _SHELL_SOURCE.fullmatch(words[0]) if len(words) == 1 else None
+        if plain and all(_UNQUOTED_WORD.fullmatch(w) for w in plain):
+            yield Loop(var, found.end(), end, line, header, items=tuple(plain), words=found.span("words"))
+        elif source is not None:
+            yield Loop(var, found.end(), end, line, header, source=source.group(1) or source.group(2),
+                       split=True)
+        else:
+            yield Loop(var, found.end(), end, line, header,
+                       why=f"`{var}` reads {' '.join(words) or 'nothing'}, "
                            "which cannot be told before it runs")
 
 
@@ -187,6 +227,30 @@ def _ansible(data: bytes) -> Iterator[Loop]:
                 words = (words[0], offsets[offset] + len(text))
             value = "[" + ", ".join(items) + "]"
         yield replace(_from_expression(variable, value, start, end, number, header), words=words)
+        for key, values in _attributes(value).items():  # `loop: [{name: pug}]` read as `item.name`
+            yield Loop(f"{variable}.{key}", start, end, number, header, items=values, words=words)
+
+
+def _attributes(value: str) -> dict[str, tuple[str, ...]]:
+    """Each key every mapping of a flow list of mappings gives (`[{name: pug}, {name: rex}]`:
+    name -> (pug, rex)), where each value is a plain word; else nothing."""
+    text = value.strip()
+    if len(text) < 2 or text[0] != "[" or text[-1] != "]" or "{" not in text:
+        return {}
+    mappings = []
+    for part in re.split(r"(?<=\})\s*,", text[1:-1].strip().rstrip(",")):
+        found = _MAPPING.fullmatch(part)
+        if found is None:
+            return {}
+        pairs = {}
+        for pair in found.group("body").split(","):
+            item = _PAIR.fullmatch(pair)
+            if item is None:
+                return {}
+            pairs[item.group("key")] = next(v for v in item.group("dq", "sq", "bare") if v is not None)
+        mappings.append(pairs)
+    keys = set.intersection(*(set(m) for m in mappings)) if mappings else set()
+    return {key: tuple(m[key] for m in mappings) for key in sorted(keys)}
 
 
 def _task(lines: list[bytes], at: int, indent: int) -> tuple[int, int]:
@@ -281,6 +345,9 @@ def _from_expression(variable: str, expr: str, start: int, end: int, line: int, 
     items = list_items(braced.group("inner") if braced else text)
     if items is not None:
         return Loop(variable, start, end, line, header, items=items)
+    if _INVENTORY.match(text):
+        return Loop(variable, start, end, line, header, hosts=True,
+                    why=f"`{variable}` walks {expr}, the inventory's hosts, any of which may be renamed")
     source = _JINJA_SOURCE.match(text) or _SOURCE.match(text)
     inner = _TOSET.match(text)
     if source is None and inner is not None:

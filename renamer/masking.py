@@ -4,7 +4,8 @@ Masking errs on the side of hiding: a value is masked when its key looks like a
 secret's (any style: SNAKE_CASE, camelCase, kebab-case, in .env, YAML block or
 flow, JSON, TOML, a DSN or a query string), when it is the password of a URL's
 userinfo (any characters, an empty user too), an Authorization header, a
-command's password flag, a .netrc or a .pgpass line.
+command's password flag, a value piped into a command that reads a password on stdin
+(masking_stdin.py), a .netrc or a .pgpass line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from renamer.masking_args import HINTS as ARG_HINTS
 from renamer.masking_args import mask_args
 from renamer.masking_flags import HINTS, mask_flags
 from renamer.masking_paths import is_material, is_path, names_a_key, names_a_location
+from renamer.masking_stdin import HINTS as STDIN_HINTS
+from renamer.masking_stdin import mask_stdin
 
 MASK = "****"
 _NAME = r"[A-Za-z0-9_.\-]+"
@@ -43,7 +46,7 @@ _PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
 # Searched in the lower-cased line: a (?i) alternation is five times slower, and a dense file
 # has a million lines to show.
 _MAYBE = re.compile(r"pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp|://|machine|"
-                    r":[0-9*]+:|" + "|".join(re.escape(hint) for hint in (*HINTS, *ARG_HINTS)))
+                    r":[0-9*]+:|" + "|".join(re.escape(hint) for hint in (*HINTS, *ARG_HINTS, *STDIN_HINTS)))
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
                  "apikey", "credential", "credentials", "auth", "authorization", "bearer", "cookie",
@@ -79,6 +82,7 @@ def mask_line(line: str) -> str:
     if not _MAYBE.search(line.lower()):  # most lines: nothing that could name or carry a secret
         return line
     line = _URL.sub(rf"\g<1>{MASK}\g<3>", line)
+    line = mask_stdin(line)  # `echo 'pug:X' | chpasswd`: no key or flag names the secret
     env = _ENV.match(line)
     if env and env.group(4) and hides(env.group(2), env.group(4)):
         return f"{env.group(1)}{env.group(2)}{env.group(3)}{MASK}{env.group(5)}"

@@ -125,4 +125,8 @@ def defined_value(line: str, variable: str) -> str | None:
     if value[:1] in ("'", '"'):
         closing = value.find(value[0], 1)
         return value[1:closing] if closing > 0 else None
-    return re.split(r"\s+#", value, maxsplit=1)[0].strip()
+    value = re.split(r"\s+#", value, maxsplit=1)[0].strip()
+    if re.match(rf"\s*(?:-\s+)?(?:export\s+)?{name}\s*=", line):
+        # A shell assignment ends where its command list goes on: `OCT=5; ping 10.0.0.$OCT`.
+        value = re.split(r"\s*(?:;|&&|\|\|)", value, maxsplit=1)[0].strip()
+    return value

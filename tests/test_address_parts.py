@@ -17,6 +17,12 @@ from renamer.address_parts import bare_tails, find, literals, might_hold
     pytest.param(b"http://10.0.0.${HOST}:80/", ["10.0.0.${HOST}"], id="a-literal-prefix"),
     pytest.param(b"ptr-record=${PTR}.${REV},ns1.${ZONE}", ["${PTR}.${REV}"], id="two-templates"),
     pytest.param(b"${A}.${B}.in-addr.arpa x", ["${A}.${B}.in-addr.arpa"], id="a-reverse-tail"),
+    # break-it round 7, finding 13: quotes between the parts, arithmetic, the dot inside the value
+    pytest.param(b'ping "$NET".5 ${NET}\'.5\'', ['$NET".5', "${NET}'.5"], id="quotes-between"),
+    pytest.param(b'ping 10.0.0."$OCT"', ['10.0.0."$OCT'], id="quotes-before-the-template"),
+    pytest.param(b"ping 10.0.0.$((OCT)) 10.0.0.$(( $O ))", ["10.0.0.$((OCT))", "10.0.0.$(( $O ))"],
+                 id="arithmetic"),
+    pytest.param(b"ping ${IP}5", ["${IP}5"], id="the-dot-inside-the-value"),
 ])
 def test_compositions(data: bytes, expected: list[str]) -> None:
     assert [c.text for c in find(data)] == expected
@@ -27,6 +33,8 @@ def test_compositions(data: bytes, expected: list[str]) -> None:
     pytest.param(b"v1.${P}.5 x${P}.5", id="part-of-a-longer-word"),
     pytest.param(b"ns1.${ZONE}", id="a-name"),
     pytest.param(b"${P}-5 ${P}:5", id="no-dot"),
+    pytest.param(b'echo "$OCT". done; x "${A}" y', id="a-quote-then-a-sentence-dot"),
+    pytest.param(b"10.0.0.$((OCT + 1))", id="arithmetic-that-computes"),
 ])
 def test_no_composition(data: bytes) -> None:
     assert find(data) == []

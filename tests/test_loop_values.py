@@ -73,3 +73,22 @@ def test_outside_its_body_a_loop_binds_nothing(data: bytes, variable: str, outsi
 ])
 def test_read_by(text: bytes, expected: str) -> None:
     assert read_by(text, 0, len(text)) == expected
+
+
+@pytest.mark.parametrize(("data", "variable", "items", "source"), [
+    pytest.param(b'H=(pug rex); for h in "${H[@]}"; do ssh $h.ana.lan; done', "h", None, "H", id="bash-array"),
+    pytest.param(b"printf '%s\\n' pug rex | while read -r h; do ssh $h.ana.lan; done", "h", ("pug", "rex"), None,
+                 id="while-read"),
+    pytest.param(b'- debug:\n    msg: "{{ item.name }}.ana.lan"\n  loop: [{name: pug, port: 22}, {name: "rex"}]\n',
+                 "item.name", ("pug", "rex"), None, id="list-of-mappings"),
+])
+def test_round_7_loops_give_their_values(data: bytes, variable: str, items: tuple[str, ...] | None,
+                                         source: str | None) -> None:
+    found = binding(loops(data), variable, data.index(b".ana.lan"))
+    assert found is not None and (found.items, found.source) == (items, source)
+
+
+def test_a_loop_over_the_inventory_walks_its_hosts() -> None:
+    data = b'- debug:\n    msg: "{{ item }}.ana.lan"\n  loop: "{{ groups[\'web\'] }}"\n'
+    found = binding(loops(data), "item", data.index(b".ana.lan"))
+    assert found is not None and found.hosts and found.items is None

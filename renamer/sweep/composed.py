@@ -72,9 +72,59 @@ def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
     for each one whose values cannot be told but a renamed host would break. `kept`: what keeps
     the line at an offset (None: nothing), where a kept name whose definition is rewritten is
     refused `kept-reference`."""
+    found, notes, _ = _composed(data, matches, hosts, definitions, rel, kept)
+    return found, notes
+
+
+Held = tuple[str, int, str, str]  # the path and line of a list's word a loop walks, the word, why held
+
+
+def held_list_words(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                    definitions: Known, rel: str = "") -> list[Held]:
+    """The words of the list variables the loops of `data` walk where a body's composed name is a
+    `composed-name` residual (`nodes: [pug, rex]` beside `loop: "{{ nodes }}"` and
+    `"{{ item }}.ana.lan"`): rewriting pug where the list is defined would make wolf.ana.lan as
+    surely as rewriting the loop's own words (break-it round 7, finding 10e). Wherever the list is
+    defined (this file, a group_vars file), the scanner of that file holds them."""
+    _, _, split = _composed(data, matches, hosts, definitions, rel, None)
+    out: list[Held] = []
+    for loop, text in split:
+        if loop.source is None:
+            continue
+        items, unknown = definitions.list_items(loop.source, rel or None, loop.split)
+        if unknown:
+            continue
+        for path, line, item in items:
+            note = (f"a word of `{loop.source}`, which the loop at {rel}:{loop.line} ({loop.header}) walks "
+                    f"and whose body makes {text}: its hosts move to different domains, so the list is "
+                    f"left as it is; split it (the hosts that move in a list and a loop of their own with "
+                    f"their new domain) and rerun the sweep")
+            out.append((path, line, item, note))
+    return out
+
+
+def hold_list_words(data: bytes, matches: list[Match], held: list[tuple[int, str, str]]) -> list[Match]:
+    """`matches` with each rewrite of a held list word (its line, the word, why) refused `composed-name`."""
+    if not held:
+        return matches
+    out = []
+    for m in matches:
+        line = data.count(b"\n", 0, m.start) + 1
+        why = next((note for at, item, note in held
+                    if at == line and (m.old == item or m.old.split(".")[0] == item)), None)
+        if why is None or m.refused is not None or m.kept is not None:
+            out.append(m)
+        else:
+            out.append(replace(m, refused=REASON, note=why))
+    return out
+
+
+def _composed(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...], definitions: Known,
+              rel: str, kept: Callable[[int], str | None] | None,
+              ) -> tuple[list[Match], list[Note], list[tuple[Loop, str]]]:
     tails = composed_names.tails_of(hosts)
     if not tails or not composed_names.might_hold(data, composed_names.literals(tails), tails):
-        return matches, []
+        return matches, [], []
     renamed = dict(hosts)
     added: list[Match] = []
     replaced: list[tuple[int, int]] = []
@@ -111,13 +161,14 @@ def composed_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
             continue
         added += decided
         replaced.append((name.start, name.end))
-        if loop is not None and loop.items is not None and any(m.refused == REASON for m in decided):
+        if loop is not None and any(m.refused == REASON for m in decided):
             split.append((loop, name.text))
     if not added:
-        return matches, notes
-    matches = _loop_words_left(matches, split, rel)
+        return matches, notes, split
+    own = [(loop, text) for loop, text in split if loop.items is not None]  # the loop's own words
+    matches = _loop_words_left(matches, own, rel)
     left = [m for m in matches if not any(start < m.end and m.start < end for start, end in replaced)]
-    return sorted([*left, *added], key=lambda m: m.start), notes
+    return sorted([*left, *added], key=lambda m: m.start), notes, split
 
 
 def _loop_words_left(matches: list[Match], split: list[tuple[Loop, str]], rel: str) -> list[Match]:
@@ -145,6 +196,8 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
     template = name.template
     if template.builtin is not None and template.default is None and loop is None:
         return _builtin(name, renamed)
+    if loop is not None and loop.hosts:
+        return _inventory(name, renamed, loop, rel)
     values: list[_Value] = []
     unknown: list[str] = []
     if loop is not None:
@@ -306,6 +359,21 @@ def _builtin(name: ComposedName, renamed: dict[str, str]) -> list[Match] | None:
     why = (f"{name.text}: `{name.template.builtin}` is each host's own name; on {value} (renamed "
            f"{new}) it reads {_after(name, renamed, value)}.{name.tail}, a name that does not exist; "
            f"use the host's own domain variable, or keep it with a keep rule where no moved host reads it")
+    return [Match(name.start, name.end, old, new, "host", refused=REASON, note=why)]
+
+
+def _inventory(name: ComposedName, renamed: dict[str, str], loop: Loop, rel: str) -> list[Match] | None:
+    """`"{{ item }}.ana.lan"` under `loop: "{{ groups['web'] }}"`: the loop walks the inventory's
+    hosts, so a host the move takes to another domain may be one of them (break-it round 7,
+    finding 11): a residual, never an OK, since which hosts the group holds is the inventory's."""
+    movers = _movers(name, renamed)
+    if not movers:
+        return None
+    old, new = movers[0]
+    value = _value_of(name, old)
+    why = (f"{name.text}: the loop at {rel}:{loop.line} ({loop.header}) walks the inventory's hosts; where "
+           f"it holds {value} (renamed {new}) it reads {_after(name, renamed, value)}.{name.tail}, a name "
+           f"that does not exist; use each host's own domain variable, or loop over the moved hosts apart")
     return [Match(name.start, name.end, old, new, "host", refused=REASON, note=why)]
 
 

@@ -38,6 +38,7 @@ from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
+from renamer.sweep.loop_holds import LoopHolds
 from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
@@ -222,6 +223,9 @@ class FileScanner:
         self.definitions = Definitions(project.root, lambda rel: project.classifier.classify(rel).status
                                        in (CURRENT, UNCLASSIFIED), Fates(project.root, project.classifier,
                                                                  project.config.max_file_size))
+        # Words of lists that a loop whose composed name is a residual walks (sweep/loop_holds.py).
+        self.loop_holds = LoopHolds(project.root, self.matcher, self.definitions, self.definitions.live,
+                                    project.config.max_file_size)
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
 
@@ -312,6 +316,7 @@ class FileScanner:
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
                                                      kept)
                 templated += composed
+                matches = self.loop_holds.hold(rel, data, matches)
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.

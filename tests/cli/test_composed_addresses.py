@@ -158,3 +158,55 @@ def test_the_dnsmasq_lab_reverse_name_is_reported_and_its_octet_left(repo: Calla
     assert "${DDNS_NS1_IP:-192.168.1.53}" in entry and "${DDNS_NS1_PTR:-53}" in entry and "DNS_PORT=53" in entry
     assert (root / "config/dnsmasq.conf").read_text() == files["config/dnsmasq.conf"]
     assert run(root, "verify").exit_code == 1
+
+
+# Break-it round 7, finding 13: the parts of a composed address in the shell's other dresses (the
+# definition on the line it is used on, quotes between the parts, arithmetic, the dot inside the
+# value). (script, its line:column, the definition named.) Each script is run with `ping` echoing
+# its argument: after the sweep it still reaches the old address, so the residual is due.
+ROUND_7 = [
+    pytest.param("OCT=5; ping 10.0.0.$OCT\n", "1:13", "`OCT` is 5 at run.sh:1", id="same-line-semicolon"),
+    pytest.param("OCT=5 && ping 10.0.0.${OCT}\n", "1:15", "`OCT` is 5 at run.sh:1", id="same-line-and"),
+    pytest.param('NET=10.0.0\nping "$NET".5\n', "2:7", "`NET` is 10.0.0 at run.sh:1", id="double-quotes-between"),
+    pytest.param("NET=10.0.0\nping ${NET}'.5'\n", "2:6", "`NET` is 10.0.0 at run.sh:1", id="single-quotes-between"),
+    pytest.param('export NET="10.0.0"; ping "${NET}"."5"\n', "1:28", "`NET` is 10.0.0 at run.sh:1",
+                 id="every-part-quoted"),
+    pytest.param('OCT=5\nping 10.0.0."$OCT"\n', "2:6", "`OCT` is 5 at run.sh:1", id="quoted-octet-variable"),
+    pytest.param("OCT=5\nping 10.0.0.$((OCT))\n", "2:6", "`OCT` is 5 at run.sh:1", id="arithmetic"),
+    pytest.param("OCT=5\nping 10.0.0.$(( $OCT ))\n", "2:6", "`OCT` is 5 at run.sh:1", id="arithmetic-spaced"),
+    pytest.param("IP=10.0.0.; ping ${IP}5\n", "1:18", "`IP` is 10.0.0. at run.sh:1", id="the-dot-in-the-value"),
+    pytest.param("NET=10.0.; ping ${NET}0.5\n", "1:17", "`NET` is 10.0. at run.sh:1", id="two-dots-in-the-value"),
+]
+
+
+@pytest.mark.parametrize(("script", "where", "said"), ROUND_7)
+def test_composed_addresses_in_the_shells_other_dresses_are_residuals(
+        script: str, where: str, said: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"run.sh": script}, config=CONFIG, allowlist=ALLOW)
+    [found] = _residuals(root, run, "run.sh")
+    assert (found["old"], f"{found['line']}:{found['column']}") == ("10.0.0.5", where)
+    assert said in str(found["note"]), found["note"]
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert (root / "run.sh").read_text() == script
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and f"run.sh:{where}: residual (composed-address)" in checked.stdout
+    done = subprocess.run(["sh", "-c", 'ping() { printf "%s\\n" "$1"; }; . ./run.sh'], cwd=root,
+                          capture_output=True, text=True, check=True, env={"PATH": os.environ["PATH"]})
+    assert done.stdout == "10.0.0.5\n"
+
+
+@pytest.mark.parametrize("script", [
+    pytest.param("HEAD=10.0.0.0; ping ${HEAD}.5\n", id="a-whole-address-before-the-octet"),
+    pytest.param("OCT=4; ping 10.0.0.$((OCT + 1))\n", id="arithmetic-that-computes"),
+    pytest.param('NET=10.0.0\nping "$NET".6 ${NET}\'.50\'\n', id="other-octets-quoted"),
+    pytest.param("IP=10.0.0.; ping ${IP}50\n", id="another-address-with-the-dot-in-the-value"),
+    pytest.param('OCT=5; echo "$OCT". done\n', id="a-sentence-after-a-quote"),
+])
+def test_other_shell_dresses_that_make_no_old_address_are_left_alone(
+        script: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"run.sh": script}, config=CONFIG, allowlist=ALLOW)
+    assert _residuals(root, run, "run.sh") == []
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert run(root, "verify", "--strict").exit_code == 0

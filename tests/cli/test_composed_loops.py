@@ -61,6 +61,16 @@ FOLLOWS = [
                  'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n  input    = "${each.value}.ana.lan"\n}\n',
                  'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n  input    = "${each.value}.fv.lan"\n}\n',
                  id="terraform-for-each-over-a-variable"),
+    # Break-it round 7, finding 11: a bash array, a here-list read by `while read`, a list of mappings.
+    pytest.param({}, "up.sh", 'HOSTS=(pug "pug"); for h in "${HOSTS[@]}"; do ssh "$h.ana.lan"; done\n',
+                 'HOSTS=(wolf "wolf"); for h in "${HOSTS[@]}"; do ssh "$h.fv.lan"; done\n', id="bash-array"),
+    pytest.param({"hosts.sh": "HOSTS=(pug)\n"}, "up.sh", 'for h in ${HOSTS[*]}; do ssh "$h.ana.lan"; done\n',
+                 'for h in ${HOSTS[*]}; do ssh "$h.fv.lan"; done\n', id="bash-array-elsewhere"),
+    pytest.param({}, "up.sh", "printf '%s\\n' pug | while read -r h; do curl \"http://$h.ana.lan/\"; done\n",
+                 "printf '%s\\n' wolf | while read -r h; do curl \"http://$h.fv.lan/\"; done\n", id="while-read"),
+    pytest.param({}, "play.yml", '- debug:\n    msg: "{{ item.name }}.ana.lan"\n  loop: [{name: pug, port: 22}]\n',
+                 '- debug:\n    msg: "{{ item.name }}.fv.lan"\n  loop: [{name: wolf, port: 22}]\n',
+                 id="list-of-mappings"),
 ]
 
 
@@ -83,34 +93,40 @@ def test_the_literal_domain_follows_where_every_value_of_the_loop_moves(
     assert (root / path).read_bytes().decode() == expected
 
 
-# (files, the file holding the loop, its loop's line, the file after the sweep where it changes): pug moves, rex stays. A loop over a list
-# variable leaves the list's definition to the plain rules, as any definition composed names read.
+# (files, the file holding the loop, its loop's line): pug moves, rex stays. A loop over a list
+# variable holds the list's words too, wherever the list is defined (break-it round 7, finding 10e).
 MIXED = [
-    pytest.param({}, "up.sh", "#!/bin/sh\nfor n in pug rex; do\n  ssh root@$n.ana.lan uptime\ndone\n", 2, None, id="shell"),
+    pytest.param({}, "up.sh", "#!/bin/sh\nfor n in pug rex; do\n  ssh root@$n.ana.lan uptime\ndone\n", 2, id="shell"),
     pytest.param({}, "up.sh", 'HOSTS="pug rex"\nfor n in ${HOSTS}; do ssh $n.ana.lan; done\n', 2,
-                 'HOSTS="wolf rex"\nfor n in ${HOSTS}; do ssh $n.ana.lan; done\n', id="shell-over-a-variable"),
-    pytest.param({}, "t.j2", "{% for h in ['pug','rex'] %}{{ h }}.ana.lan{% endfor %}\n", 1, None, id="jinja-list"),
+                 id="shell-over-a-variable"),
+    pytest.param({}, "t.j2", "{% for h in ['pug','rex'] %}{{ h }}.ana.lan{% endfor %}\n", 1, id="jinja-list"),
     pytest.param({}, "play.yml", "- name: up\n  command: \"{{ item }}.ana.lan\"\n  loop: \"{{ ['pug', 'rex'] }}\"\n",
-                 3, None, id="ansible-loop-expression"),
+                 3, id="ansible-loop-expression"),
     pytest.param({}, "play.yml", "- hosts: all\n  tasks:\n    - name: up\n      command: ssh {{ item }}.ana.lan\n"
                  "      loop: [pug, rex]\n    - name: other\n      command: ssh {{ item }}.ana.lan\n"
-                 "      loop: [db01]\n", 5, None, id="ansible-loop"),
+                 "      loop: [db01]\n", 5, id="ansible-loop"),
     pytest.param({}, "play.yml", "- name: up\n  command: \"{{ item }}.ana.lan\"\n  with_items:\n    - pug\n    - rex\n",
-                 3, None, id="ansible-with-items"),
+                 3, id="ansible-with-items"),
     pytest.param({GROUP_VARS: "gpu_hosts: [pug, rex]\n"}, "play.yml",
                  '- name: up\n  command: "ssh {{ item }}.ana.lan"\n  loop: "{{ gpu_hosts }}"\n', 3,
-                 None, id="ansible-loop-over-group-vars"),
+                 id="ansible-loop-over-group-vars"),
     pytest.param({}, "main.tf", 'locals {\n  names = [for n in ["pug", "rex"] : "${n}.ana.lan"]\n}\n', 2,
-                 None, id="terraform-for"),
+                 id="terraform-for"),
     pytest.param({}, "main.tf", 'resource "terraform_data" "x" {\n  for_each = toset(["pug", "rex"])\n'
-                 '  input    = "${each.key}.ana.lan"\n}\n', 2, None, id="terraform-for-each"),
+                 '  input    = "${each.key}.ana.lan"\n}\n', 2, id="terraform-for-each"),
+    pytest.param({}, "up.sh", 'HOSTS=(pug rex); for h in "${HOSTS[@]}"; do ssh "$h.ana.lan"; done\n', 1,
+                 id="bash-array"),
+    pytest.param({}, "up.sh", "printf '%s\\n' pug rex | while read -r h; do\n  curl \"http://$h.ana.lan/\"\ndone\n", 1,
+                 id="while-read"),
+    pytest.param({}, "play.yml", '- debug:\n    msg: "{{ item.name }}.ana.lan"\n  loop: [{name: pug}, {name: "rex"}]\n',
+                 3, id="list-of-mappings"),
 ]
 
 
-@pytest.mark.parametrize(("defs", "path", "content", "line", "after"), MIXED)
+@pytest.mark.parametrize(("defs", "path", "content", "line"), MIXED)
 def test_a_loop_of_moving_and_staying_hosts_is_a_residual_naming_the_loop(
-        defs: dict[str, str], path: str, content: str, line: int, after: str | None,
-        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+        defs: dict[str, str], path: str, content: str, line: int, repo: Callable[..., Path],
+        run: Callable[..., Result]) -> None:
     root = repo({**defs, path: content}, config=CONFIG, allowlist=ALLOW)
     found = [f for f in _findings(root, run, path)
              if f["reason"] == "composed-name" and str(f["old"]).endswith(".ana.lan")]
@@ -120,17 +136,102 @@ def test_a_loop_of_moving_and_staying_hosts_is_a_residual_naming_the_loop(
     assert "rex.ana.lan keeps .ana.lan" in note, note
     result = run(root, "sweep", "--commit")
     assert result.exit_code == 1, result.stdout + result.stderr
-    # Left as it is, the loop's own words too: rewriting pug alone would break the name another way
-    # (a list variable's definition is rewritten as any definition is).
-    assert (root / path).read_bytes().decode() == (after or content)
+    # Left as it is, the loop's own words too, and the list it walks: rewriting pug alone would
+    # break the name another way.
+    assert (root / path).read_bytes().decode() == content
+    assert {p: (root / p).read_text() for p in defs} == defs
     checked = run(root, "verify")
     assert checked.exit_code == 1, checked.stdout
     assert "composed-name" in checked.stdout and "split the loop" in checked.stdout
     audit = json.loads(run(root, "audit", "--format", "json").stdout)
     reasons = {(r["old"], r["reason"]) for r in audit["references"] if r["path"] == path}
     assert {reason for _, reason in reasons} == {"composed-name"}, reasons
-    if after is None and "pug" in content:  # the loop's own word is the same residual
+    if "pug" in content and not defs:  # the loop's own word is the same residual
         assert ("pug", "composed-name") in reasons, reasons
+
+
+# (files, the file defining the list and its line): a mixed loop walks a list defined elsewhere or
+# beside it; the list's pug would make wolf.ana.lan as surely as the loop's own word (round 7, 10e).
+HELD_LISTS = [
+    pytest.param({"play.yml": '- hosts: all\n  vars:\n    nodes: [pug, rex]\n  tasks:\n    - debug:\n'
+                  '        msg: "{{ item }}.ana.lan"\n      loop: "{{ nodes }}"\n'}, "play.yml", 3, id="play-vars"),
+    pytest.param({GROUP_VARS: "nodes:\n  - rex\n  - pug  # the gpu box\n",
+                  "play.yml": '- debug:\n    msg: "{{ item }}.ana.lan"\n  with_items: "{{ nodes }}"\n'},
+                 GROUP_VARS, 3, id="group-vars-block-list"),
+    pytest.param({"run.sh": 'LIST="pug rex"\nfor h in $LIST; do ssh $h.ana.lan; done\n'}, "run.sh", 1,
+                 id="shell-same-file"),
+    pytest.param({"hosts.env": "export LIST='rex pug'\n", "run.sh": ". ./hosts.env\nfor h in $LIST\ndo\n"
+                  "  ssh $h.ana.lan\ndone\n"}, "hosts.env", 1, id="shell-list-in-another-file"),
+    pytest.param({"t.j2": "{% set nodes = ['pug','rex'] %}{% for h in nodes %}{{ h }}.ana.lan{% endfor %}\n"},
+                 "t.j2", 1, id="jinja-set"),
+    pytest.param({GROUP_VARS: "nodes: [pug, rex]\n", "t.j2": "{% for h in nodes -%}\n{{ h }}.ana.lan\n{% endfor %}\n"},
+                 GROUP_VARS, 1, id="jinja-over-group-vars"),
+    pytest.param({"vars.tf": 'variable "hosts" {\n  default = ["rex", "pug"]\n}\n',
+                  "main.tf": 'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n'
+                  '  input    = "${each.key}.ana.lan"\n}\n'}, "vars.tf", 2, id="terraform-variable"),
+]
+
+
+@pytest.mark.parametrize(("files", "listed", "line"), HELD_LISTS)
+def test_the_list_a_mixed_loop_walks_is_held_wherever_it_is_defined(
+        files: dict[str, str], listed: str, line: int, repo: Callable[..., Path],
+        run: Callable[..., Result]) -> None:
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    preview = run(root, "sweep", "--dry-run")
+    assert preview.exit_code == 0 and "wolf" not in preview.stdout.split("Residual")[0], preview.stdout
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert {p: (root / p).read_text() for p in files} == files  # nothing of the pair written
+    held = [f for f in _findings(root, run, listed) if f["old"] == "pug" and f["line"] == line]
+    assert [f["reason"] for f in held] == ["composed-name"], _findings(root, run, listed)
+    assert "walks" in str(held[0]["note"]) and ".ana.lan" in str(held[0]["note"]), held
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and f"{listed}:{line}" in checked.stdout, checked.stdout
+
+
+@pytest.mark.parametrize("walks", ["groups['web']", 'groups["web"] | sort', "groups.web", "ansible_play_hosts"])
+def test_a_loop_over_the_inventorys_hosts_is_a_residual_where_a_host_moves(
+        walks: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    play = f'- hosts: web\n  tasks:\n    - debug:\n        msg: "{{{{ item }}}}.ana.lan"\n      loop: "{{{{ {walks} }}}}"\n'
+    root = repo({"inventory.ini": "[web]\npug\nrex\n", "play.yml": play}, config=CONFIG, allowlist=ALLOW)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert (root / "play.yml").read_text() == play
+    [found] = [f for f in _findings(root, run, "play.yml") if f["reason"] == "composed-name"]
+    assert "the inventory's hosts" in str(found["note"]) and "wolf.ana.lan" in str(found["note"]), found
+    assert run(root, "verify").exit_code == 1
+
+
+def test_a_swept_bash_array_and_while_read_run_to_the_new_names(repo: Callable[..., Path],
+                                                               run: Callable[..., Result]) -> None:
+    script = ('HOSTS=(pug); for h in "${HOSTS[@]}"; do echo "$h.ana.lan"; done\n'
+              "printf '%s\\n' pug | while read -r h; do echo \"$h.ana.lan\"; done\n")
+    root = repo({"names.sh": script}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    done = subprocess.run(["bash", "names.sh"], cwd=root, capture_output=True, text=True, check=True,
+                          env={"PATH": os.environ["PATH"]})
+    assert done.stdout == "wolf.fv.lan\nwolf.fv.lan\n"
+
+
+def test_a_held_shell_list_still_runs_to_names_that_exist(repo: Callable[..., Path],
+                                                        run: Callable[..., Result]) -> None:
+    files = {"hosts.env": 'LIST="pug rex"\n', "run.sh": '. ./hosts.env\nfor h in $LIST; do echo "$h.ana.lan"; done\n'}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    done = subprocess.run(["sh", "run.sh"], cwd=root, capture_output=True, text=True, check=True,
+                          env={"PATH": os.environ["PATH"]})
+    assert done.stdout == "pug.ana.lan\nrex.ana.lan\n"  # never wolf.ana.lan
+
+
+def test_a_list_every_word_of_which_follows_is_rewritten_with_its_loop(repo: Callable[..., Path],
+                                                                      run: Callable[..., Result]) -> None:
+    files = {"hosts.env": 'LIST="pug"\n', "run.sh": '. ./hosts.env\nfor h in $LIST; do echo "$h.ana.lan"; done\n'}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stdout
+    done = subprocess.run(["sh", "run.sh"], cwd=root, capture_output=True, text=True, check=True,
+                          env={"PATH": os.environ["PATH"]})
+    assert done.stdout == "wolf.fv.lan\n"
 
 
 def test_a_swept_shell_loop_runs_to_the_new_names(repo: Callable[..., Path], run: Callable[..., Result]) -> None:

@@ -33,6 +33,11 @@ CLI_SHAPES = [
     "ldapsearch -H ldap://ana-ml2 -D cn=admin -w {s}", "snmpwalk -v2c -c {s} ana-ml2",
     "/usr/bin/redis-cli -a \"{s}\" -h ana-ml2", "x=$(sshpass -p '{s}' ssh ana-ml2 uptime)",
     "openssl s_client -connect ana-ml2:443 -pass pass:{s}",
+    # sent on stdin to a command that reads a password there (break-it round 7, finding 14)
+    "echo 'root:{s}' | chpasswd  # on ana-ml2", "echo {s} | sudo -S ssh ana-ml2 true",
+    "printf 'admin:%s\\n' {s} | ssh ana-ml2 chpasswd", "echo -n \"{s}\" | docker login -u me --password-stdin ana-ml2",
+    "echo {s} | passwd --stdin bob  # ana-ml2", "echo '{s}' | htpasswd -i /etc/ana-ml2.htpasswd bob",
+    "echo {s} | kinit admin@ana-ml2", "ssh ana-ml2 chpasswd <<< 'bob:{s}'",
     # every command of the grammar tables (tests/test_masking_args.py), on a line naming the old host
     *(f"{shape} # on ana-ml2" for shape in ARGUMENT_SHAPES if shape not in WHOLE_LINES),
 ]

@@ -83,11 +83,20 @@ def bare_tails(addresses: Iterable[str]) -> re.Pattern[bytes] | None:
                       + rb"|[})](?:" + held + rb")(?![0-9]|\.[0-9])")
 
 
+# One of these stands in every match of _PROBE (a template's end, a dot, a quote between them):
+# `in` tests first, since the probe's regex costs a pass over the whole file.
+_JOINS = (b"}.", b").", b'}"', b"}'", b')"', b")'", b".$", b".{{", b".%{", b'."', b".'", b'".', b"'.")
+
+
 def might_hold(data: bytes, needles: tuple[bytes, ...], bare: re.Pattern[bytes] | None) -> bool:
     """Can `data` hold a composed address? (A needle first: most files hold none.)"""
     if not any(needle in data for needle in needles):
         return False
-    return bool(_PROBE.search(data)) or (bare is not None and b"$" in data and bool(bare.search(data)))
+    if not (b"$" in data or b"{{" in data or b"%{" in data or b"`" in data):
+        return False  # every composition holds a template, and each template opens so
+    if any(join in data for join in _JOINS) and _PROBE.search(data):
+        return True
+    return bare is not None and b"$" in data and bool(bare.search(data))
 
 
 def find(data: bytes) -> list[Composition]:

@@ -198,7 +198,6 @@ def test_composed_addresses_in_the_shells_other_dresses_are_residuals(
 
 @pytest.mark.parametrize("script", [
     pytest.param("HEAD=10.0.0.0; ping ${HEAD}.5\n", id="a-whole-address-before-the-octet"),
-    pytest.param("OCT=4; ping 10.0.0.$((OCT + 1))\n", id="arithmetic-that-computes"),
     pytest.param('NET=10.0.0\nping "$NET".6 ${NET}\'.50\'\n', id="other-octets-quoted"),
     pytest.param("IP=10.0.0.; ping ${IP}50\n", id="another-address-with-the-dot-in-the-value"),
     pytest.param('OCT=5; echo "$OCT". done\n', id="a-sentence-after-a-quote"),
@@ -210,3 +209,19 @@ def test_other_shell_dresses_that_make_no_old_address_are_left_alone(
     result = run(root, "sweep", "--commit")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_arithmetic_that_computes_an_old_octet_is_a_residual_it_may_spell(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """`10.0.0.$((OCT + 1))` is computed, so its variable's value alone is no octet; but the literal
+    is the old address's start and the interpolation completes it (renamer/composed_tails.py): it
+    may spell 10.0.0.5, and here it does."""
+    script = "OCT=4; ping 10.0.0.$((OCT + 1))\n"
+    root = repo({"run.sh": script}, config=CONFIG, allowlist=ALLOW)
+    [found] = _residuals(root, run, "run.sh")
+    assert (found["old"], found["line"]) == ("10.0.0.5", 1) and "may spell 10.0.0.5" in str(found["note"])
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "run.sh").read_text() == script
+    done = subprocess.run(["sh", "-c", 'ping() { printf "%s\\n" "$1"; }; . ./run.sh'], cwd=root,
+                          capture_output=True, text=True, check=True, env={"PATH": os.environ["PATH"]})
+    assert done.stdout == "10.0.0.5\n"

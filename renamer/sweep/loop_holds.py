@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from renamer import vcs_status
+from renamer import composed_names, vcs_status
 from renamer.occurrences import Match
 from renamer.sweep.composed import Known, held_list_words, hold_list_words
 
@@ -53,6 +53,8 @@ class LoopHolds:
     def _index(self) -> dict[str, list[tuple[int, str, str]]]:
         if self._held is None:
             held: dict[str, list[tuple[int, str, str]]] = {}
+            tails = composed_names.tails_of(self.matcher.hosts)
+            literals = composed_names.literals(tails)
             lines = vcs_status.worktree_lines_matching(self.root, _HEADERS) or []
             for rel in dict.fromkeys(path for path, _, _ in lines):
                 if not self.live(rel):
@@ -63,6 +65,8 @@ class LoopHolds:
                     data = (self.root / rel).read_bytes()
                 except OSError:
                     continue  # gone since git listed it: nothing of it to hold
+                if not (tails and composed_names.might_hold(data, literals, tails)):
+                    continue  # no composed name in it (its body's): held_list_words finds nothing
                 found = held_list_words(data, self.matcher.find(data), self.matcher.hosts,
                                         self.definitions, rel)
                 for path, line, item, note in found:

@@ -128,14 +128,16 @@ def skip_worktree(root: Path, paths: list[str]) -> list[str]:
     return [entry[2:] for entry in entries if entry[:1] == "S"]
 
 
-def worktree_files_holding(root: Path, pattern: str) -> frozenset[str] | None:
+def worktree_files_holding(root: Path, pattern: str, *, binary: bool = False) -> frozenset[str] | None:
     """The work tree's text files (tracked, and untracked ones not ignored) holding a match of
     the regex `pattern`: git grep reads them in parallel in C, where a Python pass over every
     file costs seconds. PCRE where git has it (an ERE with a bound such as {32} is ten times
-    slower in git's own engine); None when git cannot answer (the caller reads the files)."""
+    slower in git's own engine); None when git cannot answer (the caller reads the files).
+    `binary`: files git takes for binary too (a NUL byte), which `-I` leaves out."""
     work.add("tree greps")  # a walk of the whole work tree: once per scan, not per chunk (-vv)
     for engine in ("-P", "-E"):
-        done = git_run(["git", "-C", str(root), "grep", "-z", "-l", "-I", "--untracked", engine,
+        text = "-a" if binary else "-I"
+        done = git_run(["git", "-C", str(root), "grep", "-z", "-l", text, "--untracked", engine,
                         "-e", pattern, "--"], capture_output=True, check=False)
         if done.returncode in (0, 1):  # 1: found nothing
             return frozenset(name for name in os.fsdecode(done.stdout).split("\0") if name)

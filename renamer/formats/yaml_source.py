@@ -96,11 +96,12 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-def parse_yaml_text(text: str) -> Any:
+def parse_yaml_text(text: str, *, pure: bool = False) -> Any:
     """Plain values of a YAML document (the first), or None when it does not parse: for
-    reading a repo's own files, where a broken one is simply not read."""
+    reading a repo's own files, where a broken one is simply not read. `pure`: ruamel's own
+    parser, which (unlike libyaml) takes `{repository: file://charts/web}` as Go's YAML does."""
     try:
-        for document in YAML(typ="safe", pure=False).load_all(text):
+        for document in YAML(typ="safe", pure=pure).load_all(text):
             return document
     except (YAMLError, ValueError, RecursionError):
         return None

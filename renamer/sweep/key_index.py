@@ -34,6 +34,12 @@ it is given (sweep/key_mounts.py: a module call's arguments, a parent chart's va
 file a load's search path gives); a live key kept beside a renamed one at the reader's path, or a
 load that may read two files, is a `key-reference`; `hostvars.pug` follows the inventory host's
 fate; and a kept line whose key moves is refused (`kept-reference`) before anything is written.
+
+Break-it round 7: every other consumer of an inventory host's name (renamer/host_refs.py) and its
+`host_vars/NAME` path follow the host's fate too (`host_path`); a file the sweep skips (a NUL,
+UTF-16) is read for its kept keys though git grep -I leaves it out; a dependency's alias and
+`import-values` mount values between charts; and a key that a residual reference may read is
+held back with it (`held`: fate `held`, a `key-reference` at the key), so no half is written.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from renamer import key_paths, key_refs, vcs_status
+from renamer import host_refs, key_paths, key_refs, vcs_status
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
@@ -53,7 +59,8 @@ from renamer.sweep import key_mounts
 from renamer.sweep.content import classify_bytes
 
 # `unsure`: which file is read cannot be told (two data files a load may mean): never followed.
-Fate = Literal["moves", "stays", "new", "unsure"]
+# `held`: a key the sweep would rename, held back with a reference to it that cannot follow.
+Fate = Literal["moves", "stays", "new", "unsure", "held"]
 _DIALECTS: dict[str, Dialect] = {".yml": "yaml", ".yaml": "yaml", ".json": "yaml", ".toml": "toml",
                                  ".ini": "ini", ".cfg": "ini", ".tf": "hcl", ".tfvars": "hcl", ".hcl": "hcl"}
 # Ansible's folders of YAML files that need no suffix.
@@ -113,6 +120,8 @@ class KeyIndex:
         self._scoped: dict[str, list[KeyDef]] = {}
         self._charts: dict[str, bool] = {}  # folder -> holds Chart.yaml or values.yaml
         self._modules: dict[str, bool] = {}  # folder -> holds a .tf file
+        self._held: dict[tuple[str, int, str], str] | None = None  # (file, line, old name) -> why
+        self._holders: dict[tuple[str, int, str], list[str]] = {}  # a reference -> the keys it holds
 
     def defs(self) -> list[KeyDef]:
         if self._defs is None:
@@ -124,7 +133,15 @@ class KeyIndex:
         if not names:
             return []
         pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)
-        listed = vcs_status.worktree_files_holding(self.project.root, pattern)
+        # Break-it round 7, finding 8: a file the sweep skips (binary for a NUL, UTF-16) still
+        # defines keys, kept ones: listed with the text files (git's -I would leave it out), and a
+        # wide one found by its NULs and read decoded (`_text`), within _READ_LIMIT.
+        listed = vcs_status.worktree_files_holding(self.project.root, pattern, binary=True)
+        if listed is not None:
+            nul = vcs_status.worktree_files_holding(self.project.root, r"\x00", binary=True) or frozenset()
+            wide = {rel for rel in nul - listed if dialect_of(rel) is not None
+                    and re.search(pattern, self._text(rel)) is not None}
+            listed = listed | wide
         files = sorted(listed) if listed is not None else self._walk(names)
         out: list[KeyDef] = []
         for rel in files:
@@ -159,10 +176,14 @@ class KeyIndex:
         return out
 
     def _text(self, rel: str) -> str:
+        """`rel`'s first 4 MiB as text: UTF-16 and UTF-32 decoded (such a file is skipped by the
+        sweep, and its keys are kept)."""
         try:
-            return (self.project.root / rel).read_bytes()[:_READ_LIMIT].decode("utf-8", "replace")
+            with open(self.project.root / rel, "rb") as handle:
+                data = handle.read(_READ_LIMIT)
         except OSError:
             return ""
+        return classify_bytes(data).data.decode("utf-8", "replace")
 
     def _inventory_hosts(self, rel: str, names: list[str]) -> list[KeyDef]:
         """An INI inventory's host lines (`pug ansible_host=...` under `[web]`) as `web.hosts.pug`,
@@ -274,11 +295,119 @@ class KeyIndex:
         return None if kind == "text" else f"{kind}: never rewritten"
 
     def decide(self, ref: KeyRef, rel: str = "") -> Decision | None:
+        alone = self._decide(ref, rel, {})
+        if alone is not None and alone[0] == "refuse":
+            return alone  # its own reason, not the hold it causes
+        return self._decide(ref, rel, self.held())
+
+    def _decide(self, ref: KeyRef, rel: str, held: dict[tuple[str, int, str], str]) -> Decision | None:
+        new = self.renames[ref.name]
         if ref.host:
-            return decide_host(ref, self.renames[ref.name],
-                               [d for d in self.defs() if d.scope in (None, _HOSTS_ONLY)
-                                and _INVENTORY.search(d.rel)])
-        return decide(ref, self.renames[ref.name], self.scoped(rel) if rel else self.defs())
+            inventory = _holding(self._inventory(), held)
+            if ref.path[0] in host_refs.CONSUMERS and not _naming(ref.name, new, inventory):
+                return None  # `delegate_to: pug` with no inventory of the repo naming it: the plain rules
+            return decide_host(ref, new, inventory)
+        return decide(ref, new, _holding(self.scoped(rel) if rel else self.defs(), held))
+
+    def _implicated(self, ref: KeyRef, rel: str) -> list[KeyDef]:
+        """The keys (inventory host lines) the sweep would rename that `ref` may read."""
+        new = self.renames[ref.name]
+        if ref.host:
+            return [d for d in self._inventory() if d.fate == "moves" and len(d.path) >= 2
+                    and d.path[-2] == "hosts" and d.path[-1] == ref.name]
+        defs = [d for d in (self.scoped(rel) if rel else self.defs()) if d.fate in ("moves", "unsure")]
+        at = [d for d in defs if d.path == ref.path]
+        return at or ([] if ANY not in ref.path and any(d.path == (*ref.path[:-1], new) for d in self.defs())
+                      else [d for d in defs if d.path[-1] == ref.name])
+
+    def held(self) -> dict[tuple[str, int, str], str]:
+        """The keys held back in this sweep (break-it round 7, finding 10): a key the sweep would
+        rename, read by a reference that cannot follow (a `key-reference` residual), keeps its
+        name with it, so that no half of the pair is written; then a reference that followed a
+        held key is held too, until nothing more is. Each (file, line, old name) with why."""
+        if self._held is not None:
+            return self._held
+        self._held = {}  # a reference decided while this is computed holds nothing yet
+        held: dict[tuple[str, int, str], str] = {}
+        refs = list(self._references())
+        while True:
+            grown = False
+            for rel, line, ref in refs:
+                decided = self._decide(ref, rel, held)
+                if decided is None or decided[0] != "refuse":
+                    continue
+                for d in self._implicated(ref, rel):
+                    spot = (d.rel, d.line, ref.name)
+                    if spot not in held:
+                        held[spot] = (f"held back with `{ref.text}` at {rel}:{line}, which cannot follow it: "
+                                      f"{decided[1]}")
+                        self._holders.setdefault((rel, line, ref.name), []).append(d.where)
+                        grown = True
+            if not grown:
+                break
+        self._held = held
+        return held
+
+    def _references(self) -> list[tuple[str, int, KeyRef]]:
+        """Every key reference of the repo's current-state text files, with its file and line."""
+        names = sorted(self.olds)
+        if not names:
+            return []
+        pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)
+        listed = vcs_status.worktree_files_holding(self.project.root, pattern)
+        if listed is None:
+            return []  # outside git: no hold (the references themselves are still decided)
+        out = []
+        for rel in sorted(listed):
+            if (self.project.classifier.classify(rel).status != CURRENT
+                    or self._skipped(rel, _CURRENT) is not None):
+                continue
+            try:
+                with open(self.project.root / rel, "rb") as handle:
+                    data = handle.read(self.project.config.max_file_size + 1)
+            except OSError:
+                continue
+            for ref in _all_refs(data, rel, self.olds):
+                out.append((rel, data.count(b"\n", 0, ref.start) + 1, ref))
+        return out
+
+    def holding(self, rel: str, line: int, name: str) -> list[str]:
+        """The keys (file:line) the reference to `name` at rel:line holds back."""
+        self.held()
+        return self._holders.get((rel, line, name), [])
+
+    def hold(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
+        """`matches` with those of a held key refused (`key-reference`): not written this sweep."""
+        if not matches or not any(d.rel == rel for d in self.defs()):
+            return matches  # no key here: the repo's references are not read for it
+        held = self.held()
+        if not held or not any(spot[0] == rel for spot in held):
+            return matches
+        out = []
+        for m in matches:
+            why = held.get((rel, data.count(b"\n", 0, m.start) + 1, m.old))
+            if why is not None and m.refused is None and m.kept is None:
+                m = replace(m, refused="key-reference", note=why)
+            out.append(m)
+        return out
+
+    def _inventory(self) -> list[KeyDef]:
+        return [d for d in self.defs() if d.scope in (None, _HOSTS_ONLY) and _INVENTORY.search(d.rel)]
+
+    def host_path(self, rel: str) -> Decision | None:
+        """What becomes of `host_vars/pug.yml` (`host_vars/pug/...`): it is the inventory host's
+        vars, found by its name, so its path follows the host's fate (break-it round 7, finding 1);
+        None: no old host name there, or no inventory of the repo names it (the plain path rules)."""
+        found = _HOST_VARS.search(rel)
+        if found is None or found.group("name") not in self.olds:
+            return None
+        name = found.group("name")
+        inventory = self._inventory()
+        if not _naming(name, self.renames[name], inventory):
+            return None
+        shown = rel[:found.end("name")] + (found.group("suffix") or "")
+        return decide_host(KeyRef(0, 0, name, ("host_vars", name), shown, True, host=True),
+                           self.renames[name], inventory)
 
     def scoped(self, rel: str) -> list[KeyDef]:
         """The keys a reference in `rel` may read: its module's (a `.tf` file: the module's own
@@ -302,7 +431,14 @@ class KeyIndex:
     def _chart_defs(self, chart: str) -> list[KeyDef]:
         """A chart's keys, with those its parent chart gives it (break-it round 6, finding 2):
         `<subchart>.x` as `x`, `global.x` as itself, all of them to a library chart."""
-        own = [d for d in self.defs() if d.scope is None and self._chart(d.rel) == chart]
+        own = self._own_chart_defs(chart)
+        # import-values: a subchart's values read in this chart under the parent path (round 7)
+        meta_here = self._text(f"{chart}/Chart.yaml" if chart else "Chart.yaml")
+        for dependency in key_mounts.dependencies(chart, meta_here):
+            for child, parent_path in dependency.imports:
+                own += [replace(d, path=(*parent_path, *d.path[len(child):]))
+                        for d in self._own_chart_defs(dependency.folder)
+                        if d.path[:len(child)] == child and len(d.path) > len(child)]
         holder = key_mounts.parent_of(chart)
         if holder is None:
             return own
@@ -311,6 +447,11 @@ class KeyIndex:
             return own
         meta = self._text(f"{chart}/Chart.yaml")
         names = key_mounts.subchart_name(chart, meta)
+        # a dependency's alias is the values block Helm gives it (break-it round 7, finding 7)
+        for dependency in key_mounts.dependencies(parent, self._text(f"{parent}/Chart.yaml" if parent
+                                                                      else "Chart.yaml")):
+            if dependency.folder == chart:
+                names |= dependency.names
         library = key_mounts.is_library(meta)
         given = []
         for d in self._chart_defs(parent):
@@ -319,6 +460,9 @@ class KeyIndex:
             elif d.path[0] in names and len(d.path) > 1:
                 given.append(replace(d, path=d.path[1:]))
         return own + given
+
+    def _own_chart_defs(self, chart: str) -> list[KeyDef]:
+        return [d for d in self.defs() if d.scope is None and self._chart(d.rel) == chart]
 
     def _chart(self, rel: str) -> str | None:
         """The nearest folder above `rel` holding `Chart.yaml` or `values.yaml` (None: no chart)."""
@@ -348,6 +492,38 @@ def _folder(rel: str) -> str:
     return rel.rpartition("/")[0]
 
 
+# Ansible reads a host's vars from host_vars/NAME, NAME.yml, NAME.yaml, NAME.json or NAME/ (a folder).
+_HOST_VARS = re.compile(r"(?:^|/)host_vars/(?P<name>[^/]+?)(?P<suffix>\.(?:ya?ml|json))?(?:/|$)")
+
+
+_CURRENT = FileClass(CURRENT, "", "")
+
+
+def _holding(defs: list[KeyDef], held: dict[tuple[str, int, str], str]) -> list[KeyDef]:
+    """`defs` with each held key's fate `held`."""
+    if not held:
+        return defs
+    return [replace(d, fate="held", why=held[(d.rel, d.line, d.path[-1])])
+            if d.fate in ("moves", "unsure") and (d.rel, d.line, d.path[-1]) in held else d for d in defs]
+
+
+def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
+    """Every key and host reference of `data` (key_refs.py, host_refs.py), by start."""
+    dialect = dialect_of(rel)
+    refs = key_refs.key_refs(data, olds, hcl=dialect == "hcl") if key_refs.might_hold(data, olds) else []
+    if dialect != "hcl" and host_refs.might_hold(data, olds):
+        # `delegate_to: pug`, `inventory_hostname == 'pug'`, `--limit pug`: the host's fate (round 7)
+        taken = {r.start for r in refs}
+        refs = sorted([*refs, *(r for r in host_refs.host_refs(data, olds, yaml=dialect == "yaml")
+                                if r.start not in taken)], key=lambda r: r.start)
+    return refs
+
+
+def _naming(old: str, new: str, inventory: list[KeyDef]) -> bool:
+    """Does an inventory of the repo name the host (by its old name, or its new one already)?"""
+    return any(len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in (old, new) for d in inventory)
+
+
 Decision = tuple[Literal["follow", "keep", "refuse"], str]
 
 
@@ -361,6 +537,12 @@ def decide(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision | None:
     stays = [d for d in defs if d.fate == "stays" and d.path == ref.path]
     unsure = [d for d in defs if d.fate == "unsure" and d.path == ref.path]
     shown = ".".join(ref.path)
+    # a held key at its path, or (no key at its path) one of its name, as `candidates` below
+    by_name = ANY in ref.path or not (moves or stood or stays or unsure)
+    held = [d for d in defs if d.fate == "held" and (d.path == ref.path or (by_name and d.path[-1] == old))]
+    if held:
+        return "refuse", (f"`{ref.text}` reads the key {held[0].dotted} at {held[0].where}, which this sweep "
+                          f"does not rename: it is {held[0].why}")
     # Break-it round 6: the reference follows only where every live key it may read moves; a
     # key the sweep keeps beside one it renames (two callers of a module, a kept subchart default
     # under a parent's override, a key-of-record on an exempt line) leaves it undecidable.
@@ -407,7 +589,7 @@ def decide_host(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision:
     fates = {d.fate for d in hosts}
     if hosts and fates == {"moves"}:
         return "follow", (f"`{ref.text}` reads the inventory host {old}, renamed {new} at {hosts[0].where}: "
-                          f"it follows as `{ref.path[0]}['{old}']` does")
+                          "it follows the host")
     if hosts and fates == {"stays"}:
         return "keep", (f"`{ref.text}` reads the inventory host {old} at {hosts[0].where}, which keeps its "
                         f"name ({hosts[0].why})")
@@ -435,10 +617,7 @@ def _kept_lines(data: bytes, rel: str, refs: list[KeyRef], index: KeyIndex) -> d
 def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) -> list[Match]:
     """`matches` with each key reference decided: followed (a match, rewritten), kept with its
     key (`key-of-record`), or refused (`key-reference`); see the module's docstring."""
-    if not key_refs.might_hold(data, index.olds):
-        return matches
-    hcl = dialect_of(rel) == "hcl"
-    refs = key_refs.key_refs(data, index.olds, hcl=hcl)
+    refs = _all_refs(data, rel, index.olds)
     if not refs:
         return matches
     by_start = {m.start: i for i, m in enumerate(matches)}
@@ -452,7 +631,9 @@ def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) ->
         action: str = decided[0]
         why = decided[1]
         exempt = kept.get(data.count(b"\n", 0, ref.start))
-        if action == "follow" and exempt is not None:
+        # a kept `delegate_to: pug` or `hosts: pug` is a play kept on the old host on purpose
+        consumer = ref.host and ref.path[0] in host_refs.CONSUMERS
+        if action == "follow" and exempt is not None and not consumer:
             # A line kept on purpose whose key the sweep renames would read a key that is gone:
             # refused before anything is written (break-it round 6, finding 3).
             action, why = "broken-keep", (
@@ -471,6 +652,9 @@ def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) ->
         elif action == "broken-keep":
             decided_match = replace(base, refused=KEPT_REFERENCE, note=why)
         else:
+            holds = index.holding(rel, data.count(b"\n", 0, ref.start) + 1, ref.name)
+            if holds:  # round 7, finding 10: no half of the pair is written
+                why += f"; held back with it, not renamed in this sweep: the key at {', '.join(holds)}"
             decided_match = replace(base, refused="key-reference", note=why)
         if at is not None:
             out[at] = decided_match

@@ -22,6 +22,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+from renamer.formats.yaml_source import parse_yaml_text
 
 _MODULE = re.compile(r'^[ \t]*module[ \t]+"(?P<label>[^"\n]+)"[ \t]*\{')
 _SOURCE = re.compile(r'^[ \t]*source[ \t]*=[ \t]*"(?P<source>[^"\n]*)"')
@@ -71,6 +75,48 @@ def subchart_name(chart: str, text: str) -> set[str]:
     if found is not None:
         names.add(found.group("name"))
     return names
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """One entry of a Chart.yaml's `dependencies` (break-it round 7, finding 7)."""
+
+    folder: str  # the subchart's folder in the repo: `file://` repository, else charts/<name>
+    names: frozenset[str]  # the parent's values block it reads: its alias where it has one, and its name
+    # `import-values`: (child path, parent path) pairs; a plain string `x` is (exports.x, top)
+    imports: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+
+
+def dependencies(chart: str, chart_yaml: str) -> list[Dependency]:
+    """The dependencies chart folder `chart` declares in its Chart.yaml text."""
+    top = parse_yaml_text(chart_yaml, pure=True)  # a Chart.yaml is small
+    entries = top.get("dependencies") if isinstance(top, dict) else None
+    out = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        name = entry["name"]
+        repository = entry.get("repository")
+        local = (repository[len("file://"):]
+                 if isinstance(repository, str) and repository.startswith("file://") else None)
+        folder = posixpath.normpath(posixpath.join(chart, local) if local
+                                    else posixpath.join(chart, "charts", name))
+        names = {name} | ({entry["alias"]} if isinstance(entry.get("alias"), str) else set())
+        out.append(Dependency("" if folder == "." else folder, frozenset(names),
+                              _imports(entry.get("import-values"))))
+    return out
+
+
+def _imports(value: Any) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    out = []
+    for item in value if isinstance(value, list) else []:
+        if isinstance(item, str):
+            out.append((("exports", *item.split(".")), ()))
+        elif (isinstance(item, dict) and isinstance(item.get("child"), str)
+              and isinstance(item.get("parent"), str)):
+            parent = tuple(p for p in item["parent"].split(".") if p)
+            out.append((tuple(item["child"].split(".")), parent))
+    return tuple(out)
 
 
 def is_library(chart_yaml: str) -> bool:

@@ -277,6 +277,8 @@ class FileScanner:
         path_kept = path_hit and self.project.classifier.path_kept(rel)
         new_path = self._new_path(rel) if status == CURRENT and path_hit and not path_kept else None
         path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
+        if new_path is not None:
+            new_path, path_refs = self._host_vars_path(rel, new_path, path_refs)
         if content.kind == "symlink":
             shown = data.decode("utf-8", "replace")
             refs = self._skipped(rel, data, "symlink",
@@ -310,6 +312,7 @@ class FileScanner:
             matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not
                 matches = key_matches(data, rel, matches, self.keys)
+                matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
                 matches, inserts = terraform_matches(data, rel, matches, self.terraform)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
                 kept = self._kept_at(rel, data) if status == CURRENT else None
@@ -544,6 +547,18 @@ class FileScanner:
     def _new_path(self, rel: str) -> str | None:
         new = os.fsdecode(self.matcher.replace(os.fsencode(rel)))
         return new if new != rel else None
+
+    def _host_vars_path(self, rel: str, new_path: str,
+                        refs: list[Reference]) -> tuple[str | None, list[Reference]]:
+        """`host_vars/pug.yml` keeps its name where the inventory keeps the host `pug`, and is a
+        residual where the inventories disagree (break-it round 7, finding 1): renamed alone, the
+        host would lose its vars. Either way the whole path stays as it is in this sweep."""
+        decided = self.keys.host_path(rel)
+        if decided is None or decided[0] == "follow":
+            return new_path, refs
+        if decided[0] == "keep":
+            return None, [replace(r, status=KEPT, reason="key-of-record", note=decided[1]) for r in refs]
+        return None, [replace(r, status=RESIDUAL, reason="key-reference", note=decided[1]) for r in refs]
 
     def _path_references(self, rel: str, klass: FileClass, *, kept: bool) -> list[Reference]:
         status: RefStatus = RESIDUAL if klass.status == CURRENT else UNCLASSIFIED_STATUS

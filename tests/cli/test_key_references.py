@@ -227,8 +227,12 @@ def test_a_reference_no_key_matches_is_a_residual_naming_both_lines(
     assert (root / "templates/a.j2").read_text() == template  # nothing rewritten there
     code, found = _verify(root, run)
     assert code == 1
-    assert [(f["path"], f["reason"]) for f in found] == [("templates/a.j2", "key-reference")], found
-    assert "group_vars/all.yml:3" in str(found[0]["note"]), found
+    # break-it round 7, finding 10: the key is held back with the reader that cannot follow it
+    assert [(f["path"], f["reason"]) for f in found] == [("group_vars/all.yml", "key-reference"),
+                                                         ("templates/a.j2", "key-reference")], found
+    assert "group_vars/all.yml:3" in str(found[1]["note"]), found
+    assert "templates/a.j2:1" in str(found[0]["note"]), found
+    assert (root / "group_vars/all.yml").read_text().split("\n")[2] == "    pug:"
 
 
 def test_a_reference_to_a_key_that_keeps_its_name_is_kept_with_it(

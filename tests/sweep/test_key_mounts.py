@@ -51,3 +51,23 @@ FILES = ["lab/data/net.yml", "prod/data/net.yml", "roles/dns/files/net.yml", "ro
 ])
 def test_loaded_files(rel: str, loaded: str, hcl: bool, expected: tuple[list[str], bool]) -> None:
     assert key_mounts.loaded_files(rel, loaded, hcl, FILES, lambda p: p in FILES) == expected
+
+
+def test_a_chart_s_dependencies_give_folder_alias_and_imports() -> None:
+    meta = ("apiVersion: v2\nname: app\ndependencies:\n"
+            "  - {name: web, alias: frontend, repository: file://charts/web}\n"
+            "  - name: db\n    import-values: [data, {child: hosts, parent: sub.hosts}]\n"
+            "  - name: remote\n    repository: https://charts.example/x\n"
+            "  - {alias: no-name}\n")
+    found = key_mounts.dependencies("app", meta)
+    assert found == [
+        key_mounts.Dependency("app/charts/web", frozenset({"web", "frontend"}), ()),
+        key_mounts.Dependency("app/charts/db", frozenset({"db"}),
+                              ((("exports", "data"), ()), (("hosts",), ("sub", "hosts")))),
+        key_mounts.Dependency("app/charts/remote", frozenset({"remote"}), ()),
+    ]
+
+
+@pytest.mark.parametrize("meta", ["name: app\n", "dependencies: [\n", "dependencies: 3\n", ""])
+def test_a_chart_with_no_readable_dependencies_gives_none(meta: str) -> None:
+    assert key_mounts.dependencies("", meta) == []

@@ -211,9 +211,14 @@ def worktree_lines_matching(root: Path, pattern: str) -> list[tuple[str, int, st
     """(path, line number, line) of every line of the work tree's text files (tracked, and
     untracked ones not ignored) matching the extended regex `pattern`; None when git cannot say."""
     work.add("tree greps")
-    done = git_run(["git", "-C", str(root), "grep", "-z", "-n", "-I", "--untracked", "-E", "-e", pattern,
-                    "--"], capture_output=True, check=False)
-    if done.returncode not in (0, 1):  # 1: found nothing
+    # PCRE where git has it: git's own ERE engine is about twice as slow on these alternations;
+    # the patterns are written in the syntax both read alike ([[:space:]], escaped literals).
+    for engine in ("-P", "-E"):
+        done = git_run(["git", "-C", str(root), "grep", "-z", "-n", "-I", "--untracked", engine,
+                        "-e", pattern, "--"], capture_output=True, check=False)
+        if done.returncode in (0, 1):  # 1: found nothing
+            break
+    else:
         return None
     out = []
     for record in done.stdout.split(b"\n"):

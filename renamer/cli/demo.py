@@ -33,8 +33,9 @@ _STEPS = [
      "history, then the rewrite, whose message carries the audit summary.",
      ["sweep", "--commit"], 0),
     ("verify after the sweep",
-     "No live reference left: exit 0. Near-misses (ANA_ML2_URL, ana-ml2-ipmi) are "
-     "listed as warnings so verify never shares a blind spot with the sweep.",
+     "No live reference left: exit 0. A near-miss (ana-ml2-ipmi, a derived name) is "
+     "listed as a warning so verify never shares a blind spot with the sweep; ANA_ML2_URL, "
+     "a constant's name, is an identifier's word, no host reference.",
      ["verify"], 0),
     ("audit",
      "Every reference left on purpose, grouped by reason, with the reason's text.",

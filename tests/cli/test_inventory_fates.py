@@ -138,9 +138,6 @@ def _ansible(root: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess[s
                           cwd=root, env=env, capture_output=True, text=True, check=False)
 
 
-@pytest.mark.skipif(not (Path(sys.executable).parent / "ansible-playbook").exists(),
-                    reason="ansible is in the [test] extra; the bytes are checked by "
-                           "test_a_kept_host_keeps_its_vars_and_its_plays")
 def test_ansible_still_finds_the_kept_host_s_vars_and_runs_its_tasks(
         tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
     play = ("- hosts: web\n  gather_facts: false\n  tasks:\n"

@@ -402,9 +402,6 @@ def _play(root: Path, tmp: Path, inventory: str) -> subprocess.CompletedProcess[
         cwd=root, env=env, capture_output=True, text=True, check=False)
 
 
-@pytest.mark.skipif(not (Path(sys.executable).parent / "ansible-playbook").exists(),
-                    reason="ansible is in the [test] extra; the bytes are checked by "
-                           "test_a_kept_inventory_host_keeps_its_hostvars")
 def test_ansible_reads_a_kept_host_s_hostvars_after_the_sweep(tmp_path: Path, repo: Callable[..., Path],
                                                              run: Callable[..., Result]) -> None:
     play = ("- hosts: all\n  gather_facts: false\n  tasks:\n"

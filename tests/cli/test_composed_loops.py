@@ -18,15 +18,9 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.conftest import Result
+from tests.testing.repos import PUG_ALLOW as ALLOW
+from tests.testing.repos import PUG_CONFIG as CONFIG
 
-CONFIG = """\
-version: 1
-renames:
-  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}
-  addresses: {10.0.0.5: 10.1.0.5}
-allowlist: allow.yaml
-"""
-ALLOW = 'version: 1\ncurrent: ["**"]\n'
 GROUP_VARS = "group_vars/all.yml"
 
 # (files, the file holding the loop, what it must become), every value of the loop moving.

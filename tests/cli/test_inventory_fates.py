@@ -21,15 +21,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
+from tests.testing.repos import PUG_ALLOW as ALLOW
+from tests.testing.repos import PUG_CONFIG as CONFIG
 
-CONFIG = """\
-version: 1
-renames:
-  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}
-  addresses: {10.0.0.5: 10.1.0.5}
-allowlist: allow.yaml
-"""
-ALLOW = 'version: 1\ncurrent: ["**"]\n'
 RECORDS = ALLOW + "records:\n  - {name: old-inventory, paths: [hosts], reason: the old lab}\n"
 PLAY = """\
 - hosts: web

@@ -109,3 +109,14 @@ def init_and_commit(root: Path, run: Callable[..., Any], pairs: Sequence[str]) -
     git(root, "add", "-A")
     git(root, "commit", "-qm", "renamer config")
     return done
+
+
+# The pug -> wolf move most sweep tests of break-it rounds 5-7 build their repo with.
+PUG_CONFIG = """\
+version: 1
+renames:
+  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}
+  addresses: {10.0.0.5: 10.1.0.5}
+allowlist: allow.yaml
+"""
+PUG_ALLOW = 'version: 1\ncurrent: ["**"]\n'

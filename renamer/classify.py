@@ -16,7 +16,7 @@ import pathspec
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats.prose import is_prose, reads_as_configuration
 from renamer.glob_grammar import with_classes
-from renamer.preset_folders import Claim, FolderClaims
+from renamer.preset_folders import Claim, FolderClaims, named_folder
 
 # 2026-10-05 or 20261005, not part of a longer number.
 FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
@@ -109,6 +109,8 @@ class Classifier:
         self._exclude = _spec([".git/**", *implicit_excludes, *allowlist.exclude])
         self._records = [(r, _spec(r.patterns)) for r in allowlist.records]
         self._claims = {r.name: FolderClaims(r.patterns, _spec) for r in allowlist.records if r.inherited}
+        self._named_current = [(folder, _spec([p])) for p in allowlist.current
+                               if (folder := named_folder(p)) is not None]
         self._quiet = _spec(allowlist.near_miss_paths)
         self._kept_paths = _spec(allowlist.keep_paths)
         self._current = _spec(allowlist.current)
@@ -150,9 +152,17 @@ class Classifier:
 
     def preset_claim(self, name: str, path: str) -> Claim:
         """A record class of your own always keeps what it covers; a preset's folder pattern is
-        evidence, not proof (preset_folders.py)."""
+        evidence, not proof (preset_folders.py), and a `current` pattern naming that folder
+        (`stacks/backup/**`, not `**`) is your decision about it: it beats the preset's guess."""
         claims = self._claims.get(name)
-        return claims.claim(path) if claims is not None else Claim("record")
+        if claims is None:
+            return Claim("record")
+        claim = claims.claim(path)
+        if claim.verdict != "live" and claim.folder and any(
+                (named == claim.folder or named.startswith(claim.folder + "/")) and spec.match_file(path)
+                for named, spec in self._named_current):
+            return Claim("live", "a current pattern names the folder", claim.folder)
+        return claim
 
     def file_date(self, path: str) -> dt.date | None:
         if not self.allowlist.dated_filenames or self.cutover is None:
@@ -263,8 +273,7 @@ def undecided_note(name: str, claim: Claim) -> str:
     """Why a file a preset's folder pattern covers is left for a person to decide, and how."""
     return (f"the preset's record class {name} covers it only by the folder name {claim.folder}/, and "
             f"{claim.why}: a copy or the live configuration? keep it with a record class of your own "
-            f"({claim.folder}/**), or make it current by writing the class {name} in your allowlist "
-            f"without this folder (!{claim.folder}/**)")
+            f"({claim.folder}/**), or name it or its folder in current ({claim.folder}/**)")
 
 
 def _date(year: str, month: str, day: str) -> dt.date | None:

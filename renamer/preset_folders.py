@@ -27,8 +27,13 @@ from typing import Literal, Protocol
 
 Verdict = Literal["record", "live", "undecided"]
 
-# The folder holding a role or chart by the name of what it does.
-_UNIT_PARENTS = frozenset({"roles", "charts"})
+# The folders holding roles or charts by the name of what they do, and what a role's or chart's own
+# folders are called.
+_UNIT_DIRS = {
+    "roles": frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates", "files", "library",
+                        "module_utils", "filter_plugins", "lookup_plugins", "tests"}),
+    "charts": frozenset({"templates", "charts", "crds", "files", "ci"}),
+}
 # An Ansible role's folders (and a Helm chart's templates/): what runs, never a note.
 _ROLE_PARTS = frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates"})
 # Live by their name alone.
@@ -39,6 +44,7 @@ _LIVE_NAME = re.compile(
     r"|[\w.@-]+\.(?:service|timer|socket|path|mount|automount|target))$")
 # A dated folder name (2024-05-01, 20240501), as classify.FILE_DATE reads a file name.
 _DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
+_WILDCARD = re.compile(r"(?<!\\)[*?\[]")
 # A machine's file tree copied whole: `backups/host1/etc/...`.
 _TREE = frozenset({"etc", "usr", "var", "opt", "srv", "home", "root", "boot", "lib"})
 
@@ -75,15 +81,52 @@ class FolderClaims:
         if depth is None:
             return Claim("record")
         folder = "/".join(parts[: depth + 1])
-        if depth > 0 and parts[depth - 1].lower() in _UNIT_PARENTS:
-            kind = "an Ansible role" if parts[depth - 1].lower() == "roles" else "a Helm chart"
-            return Claim("live", f"{kind} named after what it does", folder)
         below = parts[depth + 1:]
-        if any(_DATED.search(p) for p in below[:-1]) or (len(below) > 1 and below[0] in _TREE) or (
-                len(below) > 2 and below[1] in _TREE):
-            return Claim("record")
+        unit = _unit(parts, depth)
+        if unit is not None:
+            return Claim("live", unit, folder)
+        if copy_by_path(below) is not None:
+            return Claim("record", "", folder)
         why = structure(below)
-        return Claim("undecided", why, folder) if why else Claim("record")
+        return Claim("undecided", why, folder) if why else Claim("record", "", folder)
+
+
+def _unit(parts: list[str], depth: int) -> str | None:
+    """Why the folder at `depth` is, or lies inside, an Ansible role or a Helm chart (`roles/backup/`
+    holding `tasks/` or files of its own, `roles/web/files/backup/`), or None: a role folder holding
+    other folders (`roles/archive/oldrole/tasks/`) is a folder of roles, no role."""
+    for at in range(depth):
+        kind = parts[at].lower()
+        if kind not in _UNIT_DIRS or at + 1 > depth:
+            continue
+        what = "an Ansible role" if kind == "roles" else "a Helm chart"
+        role = "/".join(parts[: at + 2])
+        inside = parts[at + 2] if len(parts) > at + 3 else None  # the role's own folder under it, if any
+        if inside is not None and inside not in _UNIT_DIRS[kind]:
+            continue
+        if at + 1 == depth:
+            return f"{what} named after what it does"
+        return f"inside {what}, {role}/"
+    return None
+
+
+def copy_by_path(below: list[str]) -> str | None:
+    """Why a file is a copy by its path below a folder named for copies (`below`: its folders and
+    name under it), or None: a dated folder (`2024-05-01/compose.yml`), or a machine's file tree
+    (`host1/etc/systemd/system/x.service`, `etc/nginx/nginx.conf`)."""
+    folders = below[:-1]
+    if any(_DATED.search(part) for part in folders):
+        return "a dated folder"
+    if any(part in _TREE for part in folders[:2]):
+        return "a machine's file tree"
+    return None
+
+
+def in_unit(folder: str) -> bool:
+    """Whether `folder` (`roles/backup`, `roles/web/files/backup`) is an Ansible role or a Helm chart,
+    or lies inside one: named after what it does, never a copy by its name."""
+    parts = folder.removesuffix("/**").split("/")
+    return _unit([*parts, ""], len(parts) - 1) is not None
 
 
 def structure(below: list[str]) -> str | None:
@@ -91,11 +134,28 @@ def structure(below: list[str]) -> str | None:
     folder the preset names), or None."""
     name = below[-1]
     part = next((p for p in below[:-1] if p in _ROLE_PARTS), None)
+    if part == "templates":
+        return "in a templates/ folder, an Ansible role's or a Helm chart's"
     if part is not None:
-        return f"in a {part}/ folder, an Ansible role's or a Helm chart's"
+        return f"in a {part}/ folder, an Ansible role's"
     if _LIVE_NAME.match(name):
         return f"{name} is live configuration by its name"
     return None
+
+
+def named_folder(pattern: str) -> str | None:
+    """The folder a `current` pattern names literally (`stacks/backup/**` -> `stacks/backup`): its
+    segments before the first wildcard, for a pattern anchored by a `/` before its end; None for
+    `**`, `*.yml`, a negation or an unanchored name. Such a pattern is your decision about that
+    folder, and beats a preset's guess from the folder's name."""
+    if pattern.startswith("!") or "/" not in pattern.rstrip("/"):
+        return None
+    literal: list[str] = []
+    for segment in pattern.strip("/").split("/"):
+        if _WILDCARD.search(segment):
+            break
+        literal.append(re.sub(r"\\(.)", r"\1", segment))
+    return "/".join(literal) or None
 
 
 def _is_folder(pattern: str) -> bool:

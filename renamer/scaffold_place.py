@@ -8,9 +8,9 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
-from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name, looks_like_tooling
+from renamer.classify import FILE_DATE, literal_pattern
 from renamer.preset_folders import PresetClaims
+from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name, looks_like_tooling
 from renamer.scaffold_live import is_tool_output
 
 # Folder names that hold history whatever their files say.
@@ -70,11 +70,13 @@ def place(proposal: Proposal, rel: str, preset: PresetClaims, dated_folders: set
     folders = rel.split("/")[:-1]
     live = proposal.live_named
     history = _first(folders, HISTORY, live)
-    if history is not None and _unit(history):
+    if history is not None and is_role_name(history):
         history = None
     claimed = preset.claim(rel)
-    if claimed is not None and claimed[1].verdict == "live":
-        proposal.preset_freed[rel] = literal_pattern(claimed[1].folder) + "/**"
+    if claimed is not None and claimed[1].verdict == "live":  # taken out as narrowly as it was judged
+        below = rel[len(claimed[1].folder) + 1:].split("/")
+        scope = literal_pattern(f"{claimed[1].folder}/{below[0]}")
+        proposal.preset_freed[rel] = scope + "/**" if len(below) > 1 else scope
     fixtures = _first(folders, FIXTURES)
     tests = _first(folders, TESTS)
     ambiguous = _first(folders, _AMBIGUOUS)
@@ -141,12 +143,6 @@ def place(proposal: Proposal, rel: str, preset: PresetClaims, dated_folders: set
         proposal.current_files.append(rel)
         if claimed is not None:
             proposal.live_in_preset.append(rel)
-
-
-def _unit(pattern: str) -> bool:
-    """Whether a folder (`roles/backup/**`) is an Ansible role or a Helm chart named after what it does."""
-    parent = pattern.removesuffix("/**").rpartition("/")[0]
-    return parent.rsplit("/", 1)[-1].lower() in ("roles", "charts")
 
 
 def in_folder(rel: str, names: re.Pattern[str], live: Collection[str] = ()) -> bool:

@@ -271,9 +271,10 @@ class Classifier:
 
 def undecided_note(name: str, claim: Claim) -> str:
     """Why a file a preset's folder pattern covers is left for a person to decide, and how."""
+    folder = literal_pattern(claim.folder) + "/**"
     return (f"the preset's record class {name} covers it only by the folder name {claim.folder}/, and "
             f"{claim.why}: a copy or the live configuration? keep it with a record class of your own "
-            f"({claim.folder}/**), or name it or its folder in current ({claim.folder}/**)")
+            f"({folder}), or name it or its folder in current ({folder})")
 
 
 def _date(year: str, month: str, day: str) -> dt.date | None:

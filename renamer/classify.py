@@ -14,8 +14,9 @@ from typing import Literal
 import pathspec
 
 from renamer.allowlist import Allowlist, KeepRule
-from renamer.formats.prose import is_prose
+from renamer.formats.prose import is_prose, reads_as_configuration
 from renamer.glob_grammar import with_classes
+from renamer.preset_folders import Claim, FolderClaims, named_folder
 
 # 2026-10-05 or 20261005, not part of a longer number.
 FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
@@ -107,6 +108,9 @@ class Classifier:
         self.cutover = cutover
         self._exclude = _spec([".git/**", *implicit_excludes, *allowlist.exclude])
         self._records = [(r, _spec(r.patterns)) for r in allowlist.records]
+        self._claims = {r.name: FolderClaims(r.patterns, _spec) for r in allowlist.records if r.inherited}
+        self._named_current = [(folder, _spec([p])) for p in allowlist.current
+                               if (folder := named_folder(p)) is not None]
         self._quiet = _spec(allowlist.near_miss_paths)
         self._kept_paths = _spec(allowlist.keep_paths)
         self._current = _spec(allowlist.current)
@@ -126,17 +130,39 @@ class Classifier:
         """DESIGN's rules, first that applies wins."""
         if self.is_excluded(path):
             return FileClass(EXCLUDED)
+        undecided: tuple[str, Claim] | None = None
         for record, spec in self._records:
             if spec.match_file(path):
-                return FileClass(RECORD, record.name, record.reason)
+                claim = self.preset_claim(record.name, path)
+                if claim.verdict == "record":
+                    return FileClass(RECORD, record.name, record.reason)
+                if claim.verdict == "undecided" and undecided is None:
+                    undecided = (record.name, claim)
         dated = self.file_date(path)
         if dated is not None:
             return FileClass(RECORD, "dated-file",
                              f"file name dated {dated}, on or before the cutover {self.cutover}")
+        if undecided is not None:
+            name, claim = undecided
+            return FileClass(UNCLASSIFIED, None, undecided_note(name, claim))
         if self._current.match_file(path):
             return FileClass(CURRENT)
         return FileClass(UNCLASSIFIED, None,
                          "no allowlist rule covers this file: add it to current or to a record class")
+
+    def preset_claim(self, name: str, path: str) -> Claim:
+        """A record class of your own always keeps what it covers; a preset's folder pattern is
+        evidence, not proof (preset_folders.py), and a `current` pattern naming that folder
+        (`stacks/backup/**`, not `**`) is your decision about it: it beats the preset's guess."""
+        claims = self._claims.get(name)
+        if claims is None:
+            return Claim("record")
+        claim = claims.claim(path)
+        if claim.verdict != "live" and claim.folder and any(
+                (named == claim.folder or named.startswith(claim.folder + "/")) and spec.match_file(path)
+                for named, spec in self._named_current):
+            return Claim("live", "a current pattern names the folder", claim.folder)
+        return claim
 
     def file_date(self, path: str) -> dt.date | None:
         if not self.allowlist.dated_filenames or self.cutover is None:
@@ -185,10 +211,12 @@ class Classifier:
 
     def has_dated_sections(self, path: str, lines: Sequence[str]) -> bool:
         """Dated sections are a prose convention: a `# 2025-03-01 ...` line in YAML, shell,
-        .env, a Makefile or Python is a comment, not a heading (dated.section_paths adds files)."""
+        .env, a Makefile or Python is a comment, not a heading (dated.section_paths adds files),
+        and so it is in a `.txt` that is configuration by its name (requirements.txt,
+        CMakeLists.txt) or by its lines (every one a key=value, a host list, a requirement...)."""
         if self._section_paths is not None and self._section_paths.match_file(path):
             return True  # dated.section_paths extends the list of prose files
-        return is_prose(path)
+        return is_prose(path) and not reads_as_configuration(path, lines)
 
     def _dated_sections(self, lines: Sequence[str]) -> list[tuple[int, int, LineExemption]]:
         """(first line, end line, exemption) of each dated section, in order.
@@ -239,6 +267,14 @@ class Classifier:
                 day = _date(*digits.groups()) if digits else None
                 return day if day is not None else dt.date.max
         return None
+
+
+def undecided_note(name: str, claim: Claim) -> str:
+    """Why a file a preset's folder pattern covers is left for a person to decide, and how."""
+    folder = literal_pattern(claim.folder) + "/**"
+    return (f"the preset's record class {name} covers it only by the folder name {claim.folder}/, and "
+            f"{claim.why}: a copy or the live configuration? keep it with a record class of your own "
+            f"({folder}), or name it or its folder in current ({folder})")
 
 
 def _date(year: str, month: str, day: str) -> dt.date | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from renamer.classify import literal_pattern
+from renamer.preset_folders import in_unit
 
 # A folder named so holds copies, whatever its files look like. `backup*`, `archive*` and
 # `previous*` as prefixes (`backups-2024`, `archive_zones`, `previous_records`); the other words
@@ -63,7 +64,7 @@ def looks_like_tooling(rel: str, backup_folder: str) -> bool:
 
 
 def is_role_name(backup_folder: str) -> bool:
-    """Whether the folder named for backups is an Ansible role's own folder (`roles/backups_restic/`):
-    a role is code that runs today, its name says what it does, not that it is a copy."""
-    folder = backup_folder.removesuffix("/**")
-    return folder.rpartition("/")[0].rsplit("/", 1)[-1] == "roles"
+    """Whether the folder named for backups is an Ansible role's or a Helm chart's own folder
+    (`roles/backups_restic/`, `charts/backup/`) or lies inside one (`roles/web/files/backup/`): a
+    role is code that runs today, its name says what it does, not that it is a copy."""
+    return in_unit(backup_folder)

@@ -9,8 +9,9 @@ proposed as records and kept their old host). A word in a folder's name never de
 * in a folder named `backup/`, `backups/` or `bak/`, so is the backup tool itself: a systemd unit,
   a crontab, an executable or a script a live file runs (scaffold_tooling.py, round 4 finding 7);
 * such a file is a copy when its path below the folder has a date in a folder name
-  (`backups/2024-01-05/compose.yml`), when that path, two names or more, stands elsewhere in the
-  repo (`backups/stacks/app/compose.yml` beside `stacks/app/compose.yml`), or when a file of the
+  (`backups/2024-01-05/compose.yml`) or is a machine's file tree (`backups/host1/etc/...`), when
+  that path, two names or more, stands elsewhere in the repo (`backups/stacks/app/compose.yml` beside
+  `stacks/app/compose.yml`), or when a file of the
   same name one folder up or outside every folder named for copies is alike (`scaffold_tooling.alike`:
   the same bytes, or near-identical; `old/compose.yml` beside an edited `../compose.yml`). A
   same-named file of other content is no original (round 4 finding 7: a backup server's
@@ -27,6 +28,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 
 from renamer.classify import FILE_DATE, literal_pattern
+from renamer.preset_folders import copy_by_path
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name
 from renamer.scaffold_tooling import BACKUP_WORD, Mentions, alike, tooling_reason
 
@@ -86,8 +88,9 @@ class Copies:
     def original(self, rel: str, folder: str) -> str | None:
         """What `rel`, below `folder`, is a copy of (a path, or `a dated folder`); None when none."""
         below = rel[len(folder) + 1:]
-        if any(FILE_DATE.search(part) for part in below.split("/")[:-1]):
-            return "a dated folder"
+        by_path = copy_by_path(below.split("/"))
+        if by_path is not None:
+            return by_path
         mine = self.data(rel)
         above = folder
         while above:

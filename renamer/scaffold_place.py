@@ -8,7 +8,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
+from renamer.classify import FILE_DATE, literal_pattern
+from renamer.preset_folders import PresetClaims
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern, is_role_name, looks_like_tooling
 from renamer.scaffold_live import is_tool_output
 
@@ -50,19 +51,32 @@ class Proposal:
     backup_records: list[str] = field(default_factory=list)  # folders named for backups, no tool in them
     live_in_preset: list[str] = field(default_factory=list)  # current files a preset folder pattern covers
     live_copies: dict[str, str] = field(default_factory=dict)  # a copy inside a live folder -> its original
+    # a file the preset's folder pattern leaves undecided (preset_folders.py) that copies another
+    preset_copies: dict[str, str] = field(default_factory=dict)
+    # files a preset's folder pattern covers but does not keep (a role named after what it does, a file
+    # left undecided) -> the pattern that takes them out of a preset class written again
+    preset_freed: dict[str, str] = field(default_factory=dict)
     preset_names: list[str] = field(default_factory=list)  # the preset's record classes: names taken
     # preset classes written again with the live folders taken out: (name, patterns, reason)
     preset_overrides: list[tuple[str, list[str], str]] = field(default_factory=list)
 
 
-def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set[str],
+def place(proposal: Proposal, rel: str, preset: PresetClaims, dated_folders: set[str],
           reads: str | None = None) -> None:
     """Put `rel` in one place; `reads`: the live file a test names (scaffold_tests.live_file).
     A folder in `proposal.live_named` (named for copies, holding live configuration) is no record
-    by its name: its files are placed as if it were named otherwise."""
+    by its name: its files are placed as if it were named otherwise; so is a role or chart named
+    after what it does (`roles/backup/`, preset_folders.py)."""
     folders = rel.split("/")[:-1]
     live = proposal.live_named
     history = _first(folders, HISTORY, live)
+    if history is not None and is_role_name(history):
+        history = None
+    claimed = preset.claim(rel)
+    if claimed is not None and claimed[1].verdict == "live":  # taken out as narrowly as it was judged
+        below = rel[len(claimed[1].folder) + 1:].split("/")
+        scope = literal_pattern(f"{claimed[1].folder}/{below[0]}")
+        proposal.preset_freed[rel] = scope + "/**" if len(below) > 1 else scope
     fixtures = _first(folders, FIXTURES)
     tests = _first(folders, TESTS)
     ambiguous = _first(folders, _AMBIGUOUS)
@@ -84,9 +98,19 @@ def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set
             else "written by a backup tool: a copy of what was")
     # a preset pattern by folder name (`**/backup/**`) is a word in a name too: a live folder's files
     # pass it, unless their own name says copy (a `.bak`, a date)
-    elif preset.match_file(rel) and not (in_live and backup_name is None and not FILE_DATE.search(name)
-                                         and history is None and backup is None):
-        proposal.covered_by_preset.append(rel)
+    elif claimed is not None and claimed[1].verdict != "live" and not (
+            in_live and backup_name is None and not FILE_DATE.search(name) and history is None
+            and backup is None):
+        if claimed[1].verdict == "record":
+            proposal.covered_by_preset.append(rel)
+        elif rel in proposal.preset_copies:  # the preset cannot tell by the path; its content can
+            proposal.records.setdefault(literal_pattern(rel), []).append(rel)
+            proposal.record_reasons[literal_pattern(rel)] = f"a copy of {proposal.preset_copies[rel]}"
+        else:
+            proposal.preset_freed[rel] = literal_pattern(rel)
+            _unclassified(proposal, rel, f"in {claimed[1].folder}/, which records-common's {claimed[0]} "
+                                         f"class names, but {claimed[1].why}: a copy (a record) or live "
+                                         "(current)?")
     elif backup_name is not None:  # a copy whatever its date: the cutover does not decide it
         proposal.backups.setdefault(backup_name, []).append(rel)
     elif FILE_DATE.search(rel.rsplit("/", 1)[-1]):
@@ -117,7 +141,7 @@ def place(proposal: Proposal, rel: str, preset: PathPatterns, dated_folders: set
         _unclassified(proposal, rel, "undated, beside dated files: history or current?")
     else:
         proposal.current_files.append(rel)
-        if preset.match_file(rel):
+        if claimed is not None:
             proposal.live_in_preset.append(rel)
 
 

@@ -14,6 +14,7 @@ from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.match import Matcher
 from renamer.names import parse_address
+from renamer.preset_folders import PresetClaims
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern
 from renamer.scaffold_live import Copies, copies_in_live, live_folders, named_folders
 from renamer.scaffold_place import FIXTURES, HISTORY, TESTS, Proposal, current_patterns, in_folder, place
@@ -32,7 +33,7 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     git = vcs_command.is_git(root)
     files = vcs_listing.listed_files(root, ignored=False)[0] if git else ignore.walk(root)[0]
     records_common = load_allowlists((shipped("allowlists") / "records-common.yaml",), str).records
-    preset = PathPatterns([p for record in records_common for p in record.patterns])
+    preset = PresetClaims([(record.name, record.patterns) for record in records_common], PathPatterns)
     proposal = Proposal(pairs)
     # which folders named for copies hold live configuration, decided before any file is placed
     copies = Copies(files, lambda rel: _read(root, rel), lambda rel: _executable(root, rel))
@@ -65,11 +66,19 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     # a live backup folder's dated files are what its tool wrote (records): its undated ones are no question
     in_live = PathPatterns(list(live_named))
     dated_folders = {rel.rsplit("/", 1)[0] if "/" in rel else "" for rel in proposal.files_with_values
-                     if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and not preset.match_file(rel)
+                     if FILE_DATE.search(rel.rsplit("/", 1)[-1]) and preset.claim(rel) is None
                      and not _dated_copy(rel, listed) and not in_live.match_file(rel)}
     # where each file goes by its path: the live ones are current
+    # a file the preset's folder name leaves undecided (preset_folders.py) and init finds a copy of
+    # another (the same bytes, a mirrored path): a record of its own
+    for rel in proposal.files_with_values:
+        claimed = preset.claim(rel)
+        if claimed is not None and claimed[1].verdict == "undecided" and not in_live.match_file(rel):
+            original = copies.original(rel, claimed[1].folder)
+            if original is not None:
+                proposal.preset_copies[rel] = original
     probe = Proposal(pairs, live_named=live_named, live_why=proposal.live_why,
-                     live_copies=proposal.live_copies)
+                     live_copies=proposal.live_copies, preset_copies=proposal.preset_copies)
     for rel in proposal.files_with_values:
         place(probe, rel, preset, dated_folders)
     live = set(files) - set(tests) - {rel for rel in files if not _outside_records(probe, rel, live_named)}
@@ -92,7 +101,7 @@ def _preset_overrides(proposal: Proposal,
     """The preset's classes whose folder patterns (`**/backup/**`) cover a live folder, written again
     with that folder taken out right after the pattern (`!stacks/backup/**`): a class of the user's
     own replaces the preset's of the same name, and the later patterns (`**/*.bak`) still hold."""
-    if not proposal.live_in_preset:
+    if not proposal.live_in_preset and not proposal.preset_freed:
         return []
     out = []
     for record in records_common:
@@ -101,8 +110,12 @@ def _preset_overrides(proposal: Proposal,
             patterns.append(pattern)
             one = PathPatterns([pattern])
             covered = [rel for rel in proposal.live_in_preset if one.match_file(rel)]
-            patterns += sorted({"!" + folder for folder in proposal.live_named for rel in covered
-                                if PathPatterns([folder]).match_file(rel)} - set(patterns))
+            freed = {"!" + folder for folder in proposal.live_named for rel in covered
+                     if PathPatterns([folder]).match_file(rel)}
+            # a role named after what it does, a file left undecided: the class of your own holds
+            # whatever it covers, so what the preset's folder name did not decide is taken out too
+            freed |= {"!" + out_ for rel, out_ in proposal.preset_freed.items() if one.match_file(rel)}
+            patterns += sorted(freed - set(patterns))
         if patterns != list(record.patterns):
             out.append((record.name, patterns, record.reason))
     return out

@@ -1,0 +1,181 @@
+"""A preset's folder pattern is evidence, not proof (break-it round 8, #1; the sibling of issue 27
+item 13's `tests/` folder): `records-common` keeps `**/backup/**`, `**/archive/**`, `**/journal/**`
+as history, and a role, chart or service is often named after what it does (`roles/backup/`,
+`roles/archive/tasks/main.yml`, `roles/journal/templates/journal-upload.conf.j2`). Pure, by path:
+
+* a file a class's file-name pattern covers (`**/*.bak`, `**/CHANGELOG*`) is a record, wherever it is;
+* a folder the pattern names whose parent is `roles/` or `charts/` is an Ansible role or a Helm chart
+  named after what it does: live, none of its files a record by the folder's name (`live`);
+* a file below the folder that is structurally live configuration (an Ansible role's tasks, handlers,
+  defaults, vars, meta or templates, a Jinja template, Terraform, Nomad, a systemd unit, a compose
+  file, a kustomization, a chart, a Dockerfile, a `.env`) is a copy or the live thing, and the path
+  cannot say which (`undecided`): the sweep leaves it unclassified, with why, so verify fails until
+  a person decides; `renamer init` decides from the content (scaffold_live.py) and writes it down;
+* unless its path below the folder says copy: a dated folder (`backups/2024-05-01/compose.yml`) or a
+  machine's file tree (`backups/host1/etc/systemd/system/x.service`);
+* anything else under the folder is a record, as before.
+
+Only a preset's classes are read so: a record class of your own is your decision and always holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+Verdict = Literal["record", "live", "undecided"]
+
+# The folders holding roles or charts by the name of what they do, and what a role's or chart's own
+# folders are called.
+_UNIT_DIRS = {
+    "roles": frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates", "files", "library",
+                        "module_utils", "filter_plugins", "lookup_plugins", "tests"}),
+    "charts": frozenset({"templates", "charts", "crds", "files", "ci"}),
+}
+# An Ansible role's folders (and a Helm chart's templates/): what runs, never a note.
+_ROLE_PARTS = frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates"})
+# Live by their name alone.
+_LIVE_NAME = re.compile(
+    r"(?i)^(?:(?:docker-)?compose(?:[._-][\w.-]+)?\.ya?ml|[\w.-]+\.compose\.ya?ml|\.env"
+    r"|Dockerfile(?:\.[\w.-]+)?|Containerfile|[\w.-]+\.dockerfile|kustomization\.ya?ml|Chart\.ya?ml"
+    r"|helmfile\.ya?ml|[\w.-]+\.(?:tf|tfvars|nomad|j2|jinja2?)"
+    r"|[\w.@-]+\.(?:service|timer|socket|path|mount|automount|target))$")
+# A dated folder name (2024-05-01, 20240501), as classify.FILE_DATE reads a file name.
+_DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
+_WILDCARD = re.compile(r"(?<!\\)[*?\[]")
+# A machine's file tree copied whole: `backups/host1/etc/...`.
+_TREE = frozenset({"etc", "usr", "var", "opt", "srv", "home", "root", "boot", "lib"})
+
+
+@dataclass(frozen=True)
+class Claim:
+    verdict: Verdict
+    why: str = ""  # what the file is, for `live` and `undecided`
+    folder: str = ""  # the folder the preset's pattern names, `roles/backup`
+
+
+class Patterns(Protocol):
+    def match_file(self, path: str) -> bool: ...
+
+
+# classify.PathPatterns (given, not imported: classify asks this module)
+Compile = Callable[[Sequence[str]], Patterns]
+
+
+class FolderClaims:
+    """One preset record class's patterns, split into file-name patterns and folder patterns."""
+
+    def __init__(self, patterns: Sequence[str], compile_: Compile) -> None:
+        self._files = compile_([p for p in patterns if not _is_folder(p)])
+        self._folders = compile_([p for p in patterns if _is_folder(p)])
+
+    def claim(self, path: str) -> Claim:
+        """Whether the class keeps `path` (which one of its patterns matches) as a record."""
+        if self._files.match_file(path):
+            return Claim("record")
+        parts = path.split("/")
+        depth = next((d for d in range(len(parts) - 1)
+                      if self._folders.match_file("/".join(parts[: d + 1]) + "/x")), None)
+        if depth is None:
+            return Claim("record")
+        folder = "/".join(parts[: depth + 1])
+        below = parts[depth + 1:]
+        unit = _unit(parts, depth)
+        if unit is not None:
+            return Claim("live", unit, folder)
+        if copy_by_path(below) is not None:
+            return Claim("record", "", folder)
+        why = structure(below)
+        return Claim("undecided", why, folder) if why else Claim("record", "", folder)
+
+
+def _unit(parts: list[str], depth: int) -> str | None:
+    """Why the folder at `depth` is, or lies inside, an Ansible role or a Helm chart (`roles/backup/`
+    holding `tasks/` or files of its own, `roles/web/files/backup/`), or None: a role folder holding
+    other folders (`roles/archive/oldrole/tasks/`) is a folder of roles, no role."""
+    for at in range(depth):
+        kind = parts[at].lower()
+        if kind not in _UNIT_DIRS or at + 1 > depth:
+            continue
+        what = "an Ansible role" if kind == "roles" else "a Helm chart"
+        role = "/".join(parts[: at + 2])
+        inside = parts[at + 2] if len(parts) > at + 3 else None  # the role's own folder under it, if any
+        if inside is not None and inside not in _UNIT_DIRS[kind]:
+            continue
+        if at + 1 == depth:
+            return f"{what} named after what it does"
+        return f"inside {what}, {role}/"
+    return None
+
+
+def copy_by_path(below: list[str]) -> str | None:
+    """Why a file is a copy by its path below a folder named for copies (`below`: its folders and
+    name under it), or None: a dated folder (`2024-05-01/compose.yml`), or a machine's file tree
+    (`host1/etc/systemd/system/x.service`, `etc/nginx/nginx.conf`)."""
+    folders = below[:-1]
+    if any(_DATED.search(part) for part in folders):
+        return "a dated folder"
+    if any(part in _TREE for part in folders[:2]):
+        return "a machine's file tree"
+    return None
+
+
+def in_unit(folder: str) -> bool:
+    """Whether `folder` (`roles/backup`, `roles/web/files/backup`) is an Ansible role or a Helm chart,
+    or lies inside one: named after what it does, never a copy by its name."""
+    parts = folder.removesuffix("/**").split("/")
+    return _unit([*parts, ""], len(parts) - 1) is not None
+
+
+def structure(below: list[str]) -> str | None:
+    """What makes a file live configuration by its path (`below`: its folders and name under the
+    folder the preset names), or None."""
+    name = below[-1]
+    part = next((p for p in below[:-1] if p in _ROLE_PARTS), None)
+    if part == "templates":
+        return "in a templates/ folder, an Ansible role's or a Helm chart's"
+    if part is not None:
+        return f"in a {part}/ folder, an Ansible role's"
+    if _LIVE_NAME.match(name):
+        return f"{name} is live configuration by its name"
+    return None
+
+
+def named_folder(pattern: str) -> str | None:
+    """The folder a `current` pattern names literally (`stacks/backup/**` -> `stacks/backup`): its
+    segments before the first wildcard, for a pattern anchored by a `/` before its end; None for
+    `**`, `*.yml`, a negation or an unanchored name. Such a pattern is your decision about that
+    folder, and beats a preset's guess from the folder's name."""
+    if pattern.startswith("!") or "/" not in pattern.rstrip("/"):
+        return None
+    literal: list[str] = []
+    for segment in pattern.strip("/").split("/"):
+        if _WILDCARD.search(segment):
+            break
+        literal.append(re.sub(r"\\(.)", r"\1", segment))
+    return "/".join(literal) or None
+
+
+def _is_folder(pattern: str) -> bool:
+    return pattern.endswith("/**")
+
+
+class PresetClaims:
+    """Every class of a preset, asked together (renamer init): the claim of the first class that
+    keeps the file, else the first that leaves it undecided, else a live one; None when no class
+    covers the file."""
+
+    def __init__(self, classes: Sequence[tuple[str, Sequence[str]]], compile_: Compile) -> None:
+        self._classes = [(name, compile_(patterns), FolderClaims(patterns, compile_))
+                         for name, patterns in classes]
+
+    def claim(self, path: str) -> tuple[str, Claim] | None:
+        found: list[tuple[str, Claim]] = [(name, claims.claim(path)) for name, spec, claims in self._classes
+                                          if spec.match_file(path)]
+        for verdict in ("record", "undecided", "live"):
+            for name, claim in found:
+                if claim.verdict == verdict:
+                    return name, claim
+        return None

@@ -1,0 +1,62 @@
+"""preset_folders: which files a preset's folder pattern keeps, leaves live or leaves undecided."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.classify import PathPatterns
+from renamer.preset_folders import FolderClaims, in_unit, named_folder
+
+BACKUPS = FolderClaims(["**/backup/**", "**/backups/**", "**/*.bak"], PathPatterns)
+ARCHIVE = FolderClaims(["**/archive/**"], PathPatterns)
+
+
+@pytest.mark.parametrize(("claims", "path", "verdict"), (
+    # a role or chart named after what it does, or a preset folder inside one: live
+    (BACKUPS, "roles/backup/defaults/main.yml", "live"),
+    (BACKUPS, "roles/backup/README.md", "live"),
+    (BACKUPS, "ansible/roles/backups/handlers/main.yml", "live"),
+    (BACKUPS, "roles/web/files/backup/restic.conf", "live"),
+    (BACKUPS, "charts/backup/values.yaml", "live"),
+    (ARCHIVE, "ROLES/archive/tasks/main.yml", "live"),
+    # structurally live below the folder: undecided
+    (BACKUPS, "backup/compose.yaml", "undecided"),
+    (BACKUPS, "infra/backup/main.tf", "undecided"),
+    (BACKUPS, "backups/restic.timer", "undecided"),
+    (ARCHIVE, "archive/roles/web/tasks/main.yml", "undecided"),
+    (ARCHIVE, "archive/templates/nginx.conf.j2", "undecided"),
+    (ARCHIVE, "roles/archive/oldrole/tasks/main.yml", "undecided"),  # a folder of roles, no role
+    (ARCHIVE, "charts/archive/old/templates/cm.yaml", "undecided"),
+    # records: a file-name pattern, a dated folder, a machine's tree, anything else
+    (BACKUPS, "roles/backup/files/restic.conf.bak", "record"),
+    (BACKUPS, "backups/2024-05-01/compose.yml", "record"),
+    (BACKUPS, "backups/host1/etc/systemd/system/restic.service", "record"),
+    (BACKUPS, "backups/etc/nginx/nginx.conf", "record"),
+    (ARCHIVE, "archive/notes.txt", "record"),
+    (ARCHIVE, "roles/archive/oldrole/README.md", "record"),
+    (BACKUPS, "backup/db.sql", "record"),
+))
+def test_claims(claims: FolderClaims, path: str, verdict: str) -> None:
+    assert claims.claim(path).verdict == verdict
+
+
+def test_an_undecided_claim_says_why_and_where() -> None:
+    claim = BACKUPS.claim("infra/backup/main.tf")
+    assert (claim.folder, claim.why) == ("infra/backup", "main.tf is live configuration by its name")
+
+
+@pytest.mark.parametrize(("pattern", "folder"), (
+    ("**", None), ("*.yml", None), ("backup", None), ("backup/", None), ("**/backup/**", None),
+    ("!stacks/backup/**", None), ("stacks/backup/**", "stacks/backup"), ("/stacks/backup/", "stacks/backup"),
+    ("a/*/b/**", "a"), ("cfg\\[1\\]/**", "cfg[1]"), ("backup/compose.yaml", "backup/compose.yaml"),
+))
+def test_named_folder(pattern: str, folder: str | None) -> None:
+    assert named_folder(pattern) == folder
+
+
+@pytest.mark.parametrize(("folder", "unit"), (
+    ("roles/backup", True), ("roles/web/files/backup", True), ("charts/backup/**", True),
+    ("backup", False), ("roles/archive/oldrole", False), ("stacks/backup", False),
+))
+def test_in_unit(folder: str, unit: bool) -> None:
+    assert in_unit(folder) is unit

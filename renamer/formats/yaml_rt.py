@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -242,7 +243,7 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
             problem = _compare(a, b, f"{path}[{index}]", seen)
             if problem:
                 return problem
-        return None
+        return _identity_collision(old, new, path)
     if len(old.value) != len(new.value):
         return f"{where}: the edit would change the mapping's length"
     before: dict[str, tuple[str, int]] = {}  # new key -> the key it was before the edit, its line
@@ -260,6 +261,47 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
         if problem:
             return problem
     return _merge_collision(old, new, where)
+
+
+# A list item's identifying field: its reader refuses two items alike (Prometheus two scrape
+# jobs of one `job_name`, Kubernetes two containers, volumes or ports of one `name`, Alertmanager
+# two receivers, a rule file two groups, a kubeconfig two clusters, contexts or users). `name`
+# counts only in the lists named here: an Ansible task's `name` is a free label.
+_ID_ANYWHERE = frozenset({"job_name"})
+_NAMED_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers", "volumes", "ports",
+                          "receivers", "groups", "clusters", "contexts", "users", "datasources",
+                          "listeners", "scrape_configs"})
+
+
+def _identities(sequence: Any, parent: str) -> list[tuple[str, str, int]]:
+    """(field, value, line) of each item's identifying field in a list of mappings."""
+    out = []
+    for item in sequence.value:
+        if type(item).__name__ != "MappingNode":
+            continue
+        for key, value in item.value:
+            field = _key_text(key)
+            if type(value).__name__ == "ScalarNode" and (
+                    field in _ID_ANYWHERE or (field == "name" and parent in _NAMED_LISTS)):
+                out.append((field, str(value.value), value.start_mark.line + 1))
+    return out
+
+
+def _identity_collision(old: Any, new: Any, path: str) -> str | None:
+    """Two items of one list that a rename makes alike by their identifying field (issue 27 item 7:
+    `- job_name: pug` beside `- job_name: wolf`): no parser reports it, every reader refuses it."""
+    parent = re.split(r"[.\[\]\"]+", path.rstrip("]\""))[-1] if path else ""
+    before = Counter((field, value) for field, value, _ in _identities(old, parent))
+    after: dict[tuple[str, str], list[int]] = {}
+    for field, value, line in _identities(new, parent):
+        after.setdefault((field, value), []).append(line)
+    for (field, value), lines in after.items():
+        if len(lines) > max(before[(field, value)], 1):
+            where = path or "the document"
+            listed = ", ".join(str(line) for line in lines)
+            return (f"line {lines[-1]}: {where}: after the rename two items would have {field} {value!r} "
+                    f"(lines {listed}): a renamed item would collide with an existing one")
+    return None
 
 
 _MERGE = "tag:yaml.org,2002:merge"

@@ -304,6 +304,43 @@ def _identity_collision(old: Any, new: Any, path: str) -> str | None:
     return None
 
 
+def _identity_lines(docs: list[Any]) -> dict[tuple[str, str, str], list[int]]:
+    """(list path, field, value) -> the lines of the items holding it, over whole documents."""
+    out: dict[tuple[str, str, str], list[int]] = {}
+    seen: set[int] = set()
+    pending: list[tuple[Any, str]] = [(doc, "") for doc in docs]
+    while pending:
+        node, path = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        kind = type(node).__name__
+        if kind == "SequenceNode":
+            parent = re.split(r"[.\[\]\"]+", path.rstrip("]\""))[-1] if path else ""
+            for field, value, line in _identities(node, parent):
+                out.setdefault((path, field, value), []).append(line)
+            pending += [(item, f"{path}[]") for item in node.value]
+        elif kind == "MappingNode":
+            pending += [(value, _join(path, _key_text(key))) for key, value in node.value]
+    return out
+
+
+def identity_collision(before: str, after: str) -> str | None:
+    """What `_identity_collision` finds, over whole documents that may differ in other ways too
+    (verify, after the move: the file then and now): a list item's identifying field that more
+    items hold now than did then; else None (also where either does not parse)."""
+    try:
+        then, now = _identity_lines(_compose(before)), _identity_lines(_compose(after))
+    except (YAMLError, RecursionError, ValueError):
+        return None
+    for (path, field, value), lines in sorted(now.items(), key=lambda item: min(item[1])):
+        if len(lines) > max(len(then.get((path, field, value), [])), 1):
+            listed = ", ".join(str(line) for line in sorted(lines))
+            return (f"line {max(lines)}: {path.replace('[]', '') or 'the document'}: two items have {field} "
+                    f"{value!r} (lines {listed})")
+    return None
+
+
 _MERGE = "tag:yaml.org,2002:merge"
 _MERGED_MAX = 10_000  # keys one mapping gathers through its merge keys: past it, not checked
 

@@ -17,7 +17,14 @@ from renamer.project import LoadedProject
 from renamer.sweep.added import added_lines, new_version
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, commit_pending
-from renamer.sweep.collisions import SiteHost, before_move, collisions, new_values
+from renamer.sweep.collisions import (
+    SiteHost,
+    before_move,
+    collisions,
+    merged_folders,
+    new_values,
+    written_collisions,
+)
 from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.dirty import Uncommitted
@@ -258,7 +265,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
                                       *stale_history_pins(project, scan.paths, scan.holding_new, seen)])
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
-    found = collisions(project, scan, hosts)
+    found = [*collisions(project, scan, hosts), *written_collisions(project, scan),
+             *merged_folders(project, scan)]
     strict_collisions = sum(1 for c in found if c.strict_failure)
     verdict = summary.verdict(strict=strict, expired=len(expired), collisions=strict_collisions)
     unchecked = [p or "." for p in prefixes

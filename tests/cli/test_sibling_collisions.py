@@ -123,3 +123,35 @@ def test_a_folder_renamed_where_nothing_stands_still_moves(repo, run) -> None:
     root = repo({"renamer.yaml": PUG_CONFIG, "allow.yaml": PUG_ALLOW, **files}, config=None, allowlist=None)
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "stacks/wolf/compose.yaml").exists() and not (root / "stacks/pug").exists()
+
+
+def test_verify_strict_fails_on_siblings_a_move_already_made_one(repo, run) -> None:
+    """A move committed before the sweep refused these (renamer before round 8, or by hand):
+    `verify --strict` compares each current file with the commit before the move's first one."""
+    config = PUG_CONFIG.replace("version: 1\n", "version: 1\nname: pug-move\n")
+    before = {p: t for p, (t, _) in COLLIDING.items()}
+    before.update({"host_vars/pug/net.yml": "ansible_host: 10.0.0.5\n", "host_vars/wolf/main.yml": "role: db\n",
+                   "inventory/hosts": "[web]\npug\nwolf\n"})
+    root = repo({"renamer.yaml": config, "allow.yaml": PUG_ALLOW, **before}, config=None, allowlist=None)
+    for path, text in before.items():  # the move, written as the sweep on main wrote it
+        (root / path).write_text(text.replace("pug.ana.lan", "wolf.fv.lan").replace("pug", "wolf")
+                                 .replace("10.0.0.5", "10.1.0.5"))
+    (root / "host_vars/wolf/net.yml").write_text((root / "host_vars/pug/net.yml").read_text())
+    git(root, "rm", "-qf", "host_vars/pug/net.yml")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "pug-move: pug -> wolf\n\nRenamer-Move: pug-move\nRenamer-Commit: rewrite")
+    assert run(root, "verify").exit_code == 0  # warnings only
+    strict = run(root, "verify", "--strict")
+    assert strict.exit_code == 1
+    errors = [line for line in strict.stdout.splitlines() if ": error: collision: " in line]
+    assert [line.split(": error:")[0] for line in errors] == [
+        "Caddyfile:4:1", "haproxy.cfg:3:1", "inventory/hosts:3:1", "nginx/nginx.conf:3:1", "prometheus.yml:4:1",
+        "host_vars/wolf/"]
+    assert ("haproxy.cfg:3:1: error: collision: the section 'backend wolf' stands twice among its siblings "
+            "(lines 1, 3): the move turned pug into wolf beside the wolf that stood here before its first "
+            "commit") in strict.stdout
+    assert "host_vars/wolf/ now holds what host_vars/pug/ held (net.yml) beside its own main.yml" in strict.stdout
+    # one of them renamed by hand: that file has nothing left to fail on
+    (root / "haproxy.cfg").write_text(COLLIDING["haproxy.cfg"][0].replace("pug", "rex"))
+    git(root, "commit", "-qam", "rex")
+    assert "haproxy.cfg" not in run(root, "verify", "--strict").stdout

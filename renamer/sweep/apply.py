@@ -124,10 +124,11 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             with deferred() as signals:  # the commit exists: nothing left worth stopping for
                 journal.finish()
             late = late or signals.received is not None
-        elif project.git and (targets or renames or relinked):
+        elif not commit and project.git and (targets or renames or relinked):
             # Written, not committed: what a `--commit` run commits as this sweep's own (uncommitted.py).
+            read = {c.new_path or c.path: (c.path, contents[c.path].data) for c in edited}
             remember(root, journal.head, [*targets, *(r.path for r in relinked)], renames, written_message,
-                     rename_message(plan) if renames else None)
+                     rename_message(plan) if renames else None, read)
     return Applied(len(edited), len(renames), tuple(commits), late, dirty.carrying, dirty.untracked)
 
 

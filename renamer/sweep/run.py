@@ -112,7 +112,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         finished = _complete(project.root, recovered, commit, hooks)
     # A plain sweep's rewrite, left uncommitted: a `--commit` run commits it as that sweep's own, or
     # refuses where it no longer is (uncommitted.py); never "nothing to change" over it.
-    left = pending_rewrite(project.root) if project.git and recovered is None else None
+    left = pending_rewrite(project.root, tidy=not dry_run) if project.git and recovered is None else None
     adopted = 0
     if left is not None and commit and not dry_run:
         with sweep_lock(project.root):

@@ -85,28 +85,45 @@ def forget(root: Path) -> None:
 
 
 def remember(root: Path, head: str | None, paths: list[str], renames: list[tuple[str, str]],
-             message: str | None, renames_message: str | None) -> None:
+             message: str | None, renames_message: str | None,
+             read: dict[str, tuple[str, bytes]] | None = None) -> None:
     """After a plain sweep wrote `paths` (and made `renames`) over HEAD `head`: the record, with
-    what an earlier plain sweep over the same HEAD left uncommitted."""
+    what an earlier plain sweep over the same HEAD left uncommitted. `read`: per written path, the
+    path it was read from and the bytes read; a file that differed from HEAD then (uncommitted work
+    under `--allow-dirty`) is recorded as mixed (never committed as the sweep's), an untracked one
+    not at all (a `--commit` sweep leaves those uncommitted too)."""
     if head is None:
         return
     earlier = _load(root)
     files: dict[str, str] = {}
+    mixed: list[str] = []
     pairs: list[tuple[str, str]] = []
     if earlier is not None and earlier.get("head") == head:
         files.update({str(p): str(d) for p, d in earlier["files"].items()})
+        mixed += [str(p) for p in earlier.get("mixed") or []]
         pairs += [(str(a), str(b)) for a, b in earlier.get("renames") or []]
         message = message or earlier.get("message")
         renames_message = renames_message or earlier.get("renames_message")
+    read = read or {}
+    then = vcs_status.blobs(root, [f"{head}:{source}" for source, _ in read.values()])
     for path in paths + [new for _, new in renames]:
+        if path in read:
+            source, data_read = read[path]
+            committed = then.get(f"{head}:{source}")
+            if committed is None:
+                continue  # untracked: rewritten in the work tree, never committed by a sweep
+            if committed != data_read:
+                mixed.append(path)
+                files.pop(path, None)
+                continue
         data = _current(root, path)
         if data is not None:
             files[path] = _digest(data)
     pairs += [pair for pair in renames if pair not in pairs]
-    if not files:
+    if not (files or mixed):
         return
     write_atomic(record_path(root), json.dumps({
-        "head": head, "files": files, "renames": pairs, "message": message,
+        "head": head, "files": files, "mixed": sorted(set(mixed)), "renames": pairs, "message": message,
         "renames_message": renames_message}).encode(), suffix=".uncommitted-tmp")
 
 
@@ -121,25 +138,28 @@ class Pending:
     moved: bool  # HEAD is no longer the commit the sweep wrote over
     message: str | None
     renames_message: str | None
+    mixed: tuple[str, ...] = ()  # the sweep's rewrite over uncommitted work (--allow-dirty), uncommitted
 
     @property
     def count(self) -> int:
-        return len(set(self.files) | {new for _, new in self.renames})
+        return len(set(self.files) | {new for _, new in self.renames} | set(self.mixed))
 
 
-def pending_rewrite(root: Path) -> Pending | None:
+def pending_rewrite(root: Path, *, tidy: bool = True) -> Pending | None:
     """The record, checked against the work tree; None where there is none or nothing of it is
-    left uncommitted (then it is forgotten)."""
+    left uncommitted (then it is forgotten, with `tidy`)."""
     data = _load(root)
     if data is None:
         return None
     head = str(data.get("head"))
     renames = [(str(a), str(b)) for a, b in data.get("renames") or []]
+    recorded = {str(p): str(d) for p, d in data["files"].items()}
+    mixed_paths = [str(p) for p in data.get("mixed") or []]
+    committed = vcs_status.blobs(root, [f"HEAD:{path}" for path in [*recorded, *mixed_paths]])
     files, changed = [], []
-    for path, digest in sorted(data["files"].items()):
+    for path, digest in sorted(recorded.items()):
         now = _current(root, path)
-        committed = _at_head(root, path)
-        if now is not None and committed is not None and committed[2] == now:
+        if now is not None and committed.get(f"HEAD:{path}") == now:
             continue  # committed by hand, or undone: nothing of the sweep's uncommitted here
         if now is None and any(new == path and os.path.lexists(root / old) for old, new in renames):
             continue  # the rename undone
@@ -147,14 +167,19 @@ def pending_rewrite(root: Path) -> Pending | None:
             files.append(path)
         else:
             changed.append(path)
+    mixed = [path for path in sorted(mixed_paths)
+             if (now := _current(root, path)) is not None and committed.get(f"HEAD:{path}") != now]
+    olds = vcs_status.blobs(root, [f"HEAD:{old}" for old, _ in renames])
     moves = [(old, new) for old, new in renames
-             if not os.path.lexists(root / old) and os.path.lexists(root / new) and _at_head(root, old)]
-    if not (files or moves or changed):
-        forget(root)
+             if not os.path.lexists(root / old) and os.path.lexists(root / new) and f"HEAD:{old}" in olds]
+    if not (files or moves or changed or mixed):
+        if tidy:
+            forget(root)
         return None
     return Pending(head, tuple(files), tuple(moves), tuple(changed), vcs_status.head_sha(root) != head,
                    data.get("message") if isinstance(data.get("message"), str) else None,
-                   data.get("renames_message") if isinstance(data.get("renames_message"), str) else None)
+                   data.get("renames_message") if isinstance(data.get("renames_message"), str) else None,
+                   tuple(mixed))
 
 
 def _named(paths: list[str] | tuple[str, ...]) -> str:
@@ -171,6 +196,12 @@ def refuse_unprovable(pending: Pending) -> None:
             "since (neither what the sweep wrote nor HEAD's version): the rewrite is in the work tree, "
             "uncommitted; review it and commit it with git (`git add` and `git commit`), or undo it "
             "(`git restore` those files), then run `renamer sweep --commit` again; nothing written")
+    if pending.mixed:
+        raise UnsafeError(
+            f"{_named(pending.mixed)}: rewritten by an earlier `renamer sweep` over uncommitted changes of "
+            "yours, not committed: the rewrite is in the work tree, mixed with your changes; commit what you "
+            "mean to with git (`git add -p` and `git commit`), then run `renamer sweep --commit` again; "
+            "nothing written")
     if pending.moved:
         paths = sorted(set(pending.files) | {new for _, new in pending.renames})
         raise UnsafeError(

@@ -85,3 +85,18 @@ def test_a_rewrite_committed_by_hand_or_undone_is_not_taken_for_it(repo, run, tm
     done = run(other, "sweep", "--commit")
     assert done.exit_code == 0 and "earlier" not in done.stderr
     assert git(other, "status", "--porcelain") == "" and git(other, "show", "HEAD:a.txt") == "x wolf\n"
+
+
+def test_a_plain_sweep_over_uncommitted_work_is_never_committed_as_its_own(repo, run) -> None:
+    """`sweep --allow-dirty` over a file with work of yours: that file holds both; the `--commit`
+    run refuses it by name rather than commit your work under the sweep's message."""
+    root = repo({**FILES, "a.txt": "x pug\n\nnotes\n"}, config=None, allowlist=None)
+    (root / "a.txt").write_text("x pug\n\nnotes, edited\n")
+    assert run(root, "sweep", "--allow-dirty").exit_code == 0
+    head = git(root, "rev-parse", "HEAD")
+    done = run(root, "sweep", "--commit", "--allow-dirty")
+    assert done.exit_code == 3
+    assert done.stderr.startswith("renamer: error: a.txt: rewritten by an earlier `renamer sweep` over "
+                                  "uncommitted changes of yours, not committed")
+    assert git(root, "rev-parse", "HEAD") == head
+    assert (root / "a.txt").read_text() == "x wolf\n\nnotes, edited\n"

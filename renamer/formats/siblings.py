@@ -12,7 +12,9 @@ lines; these are the other labels, each unique among its siblings:
   a templated head (`{{ }}`, `${ }`) is no label;
 - an HAProxy section, an unindented `frontend|backend|listen|... NAME` line;
 - an INI inventory's host line: the bare first word of a line under a `[group]`;
-- a Prometheus `job_name` (unique in its file), where the YAML does not parse (a template).
+- a Prometheus `job_name` (unique in its file), where the YAML does not parse (a template);
+- a Nagios object's own name, `host_name` in `define host {` (`contact_name` in `define contact {`
+  ...): a service's `host_name` names the host it runs on, no identity.
 
 An edit set collides when, after it, some label stands more often among its siblings than
 before: two names became one. Nothing else is compared, so later edits elsewhere never count.
@@ -27,6 +29,8 @@ from dataclasses import dataclass
 _HAPROXY = re.compile(r"(?P<kw>frontend|backend|listen|peers|resolvers|userlist|mailers|cache|program|ring|"
                       r"http-errors|fcgi-app|log-forward|crt-store)[ \t]+(?P<name>[^\s#]+)")
 _JOB = re.compile(r"[ \t]*(?:-[ \t]+)?job_name[ \t]*:[ \t]*[\"']?(?P<name>[^\s\"'#]+)")
+_DEFINE = re.compile(r"define[ \t]+(?P<type>\w+)")
+_FIELD = re.compile(r"[ \t]+(?P<type>\w+)_name[ \t]+(?P<name>[^\s;#]+)")
 _GROUP = re.compile(r"[ \t]*\[(?P<name>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
 _HOST = re.compile(r"(?P<name>[A-Za-z0-9_][\w.\-]*)(?:[ \t]+\S+=.*|[ \t]*(?:#.*)?)\Z")
 # Spans whose braces are no blocks: templating, interpolation and quoted strings.
@@ -35,14 +39,15 @@ _QUOTED = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
 _TEMPLATED = re.compile(r"\{\{|\{%|\$\{")
 _COMMENT = re.compile(r"(?:^|[ \t])(?:#|//).*")
 _LABEL = re.compile(r"[^(){}\[\]=;<>|&!+?`]+")
-_KINDS = {"block": "block", "section": "section", "host": "host line", "job": "job_name"}
+_KINDS = {"block": "block", "section": "section", "host": "host line", "job": "job_name",
+          "object": "Nagios object name"}
 
 
 @dataclass(frozen=True)
 class Label:
     line: int  # 1-based
     scope: tuple[object, ...]  # what the siblings share: the enclosing block, the HAProxy file, a group
-    kind: str  # "block", "section", "host" or "job"
+    kind: str  # "block", "section", "host", "job" or "object"
     label: str
 
 
@@ -51,6 +56,7 @@ def labels(text: str) -> list[Label]:
     out: list[Label] = []
     opened: list[int] = []  # the line of each enclosing block's head (0: an anonymous one)
     group: str | None = None
+    defined: tuple[int, str] | None = None  # a Nagios `define TYPE {` block open: its depth and type
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()
@@ -71,6 +77,11 @@ def labels(text: str) -> list[Label]:
             if host is not None:
                 out.append(Label(number, ("group", group), "host", host.group("name")))
                 continue
+        found = _FIELD.match(line) if defined is not None and len(opened) == defined[0] else None
+        if found is not None and defined is not None and found.group("type") == defined[1]:
+            # `host_name` of a host; a service's `host_name` is a reference
+            out.append(Label(number, ("nagios", defined[1]), "object", found.group("name")))
+            continue
         shown = _COMMENT.sub("", _HIDDEN.sub(lambda m: "\x00" * len(m.group()), line))
         start = len(shown) - len(shown.lstrip())
         while shown[start:start + 1] == "}" and opened:  # `} else {`: the block before closes first
@@ -85,19 +96,24 @@ def labels(text: str) -> list[Label]:
                     and _LABEL.fullmatch(bare) is not None):
                 scope = ("block", opened[-1] if opened else 0)
                 out.append(Label(number, scope, "block", " ".join(head.split())))
+                nagios = _DEFINE.fullmatch(head)
+                defined = (len(opened) + 1, nagios.group("type")) if nagios else None
         depth = shown.count("{") - shown.count("}")
         for _ in range(depth):
             opened.append(number)
         for _ in range(-depth):
             if opened:
                 opened.pop()
+        if defined is not None and len(opened) < defined[0]:
+            defined = None
     return out
 
 
 def collision(before: str, after: str) -> str | None:
     """Where the edited text holds a sibling label twice that the original held once, or None."""
-    old = Counter((label.scope, label.label) for label in labels(before))
-    was = {label.line: label.label for label in labels(before)}
+    earlier = labels(before)
+    old = Counter((label.scope, label.label) for label in earlier)
+    was = {label.line: label.label for label in earlier}
     groups: dict[tuple[tuple[object, ...], str], list[Label]] = {}
     for label in labels(after):
         groups.setdefault((label.scope, label.label), []).append(label)

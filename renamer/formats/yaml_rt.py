@@ -273,10 +273,21 @@ _NAMED_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers",
                           "listeners", "scrape_configs"})
 
 
+# Lists of `KEY=value` strings whose keys are unique (docker compose `labels` and `environment`:
+# two `traefik.http.routers.wolf.rule=` labels, the second silently wins).
+_KEYED_LISTS = frozenset({"labels", "environment"})
+_KEY_EQUALS = re.compile(r"([^=\s]+)=")
+
+
 def _identities(sequence: Any, parent: str) -> list[tuple[str, str, int]]:
     """(field, value, line) of each item's identifying field in a list of mappings."""
     out = []
     for item in sequence.value:
+        if type(item).__name__ == "ScalarNode" and parent in _KEYED_LISTS:
+            found = _KEY_EQUALS.match(str(item.value))
+            if found is not None:  # a compose label or variable: `KEY=value`, one per key
+                out.append((f"{parent} key", found.group(1), item.start_mark.line + 1))
+            continue
         if type(item).__name__ != "MappingNode":
             continue
         for key, value in item.value:

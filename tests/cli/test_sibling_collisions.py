@@ -33,6 +33,10 @@ VARIANTS = {
     "inventory/hosts": ("[web]\npug ansible_host=10.0.0.5\nwolf ansible_host=10.1.0.99\n", 3),
     "nginx/site.conf": ("server {\n  location /pug/ { proxy_pass http://a; }\n"
                         "  location /wolf/ { proxy_pass http://b; }\n}\n", 3),
+    "nagios/hosts.cfg": ("define host {\n  host_name pug\n  address 10.0.0.5\n}\n"
+                         "define host {\n  host_name wolf\n  address 10.1.0.99\n}\n", 6),
+    "compose.yaml": ('services:\n  app:\n    image: x\n    labels:\n      - "pug=db"\n      - "wolf=web"\n', 6),
+    "smb.conf": ("[pug]\n  path = /srv/a\n[wolf]\n  path = /srv/b\n", 3),
 }
 
 

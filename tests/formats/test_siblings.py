@@ -19,6 +19,7 @@ COLLIDE = {
     "dhcpd host": "host pug {\n  fixed-address 10.0.0.5;\n}\nhost wolf {\n  fixed-address 10.1.0.9;\n}\n",
     "job_name in a template": "scrape_configs:\n{% if a %}\n  - job_name: pug\n{% endif %}\n  - job_name: 'wolf'\n",
     "a third of one name": "backend wolf\nbackend pug\nbackend wolf\n",
+    "nagios host": "define host {\n  host_name pug\n  address 10.0.0.5\n}\ndefine host {\n  host_name wolf\n}\n",
 }
 
 APART = {
@@ -30,6 +31,8 @@ APART = {
     "inventory vars": "[all:vars]\npug=1\n[all]\nwolf\n",
     "a JSON-like key": '"pug": {\n  "a": 1\n},\n"wolf": {\n  "a": 2\n}\n',
     "no new one there": "backend pug\n  server s1 pug:80\nbackend rex\n",
+    "nagios services of two hosts": ("define service {\n  host_name pug\n  service_description ping\n}\n"
+                                     "define service {\n  host_name wolf\n  service_description ping\n}\n"),
 }
 
 

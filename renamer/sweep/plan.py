@@ -170,7 +170,8 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
     if merged:
         plan = replace(plan, folder_refusals=tuple(
             Refusal(f"{folder}/", 0, f"renaming it to {target}/ would merge it into that existing folder, "
-                                     f"which holds {named(held)}: two folders would become one")
+                                     f"which holds {named(held)}: two folders would become one (merge them "
+                                     f"by hand, or keep the folder's name with `keep_paths: [{folder}]`)")
             for folder, target, held in merged))
     if project.git and plan.renames:
         root = project.root

@@ -114,12 +114,24 @@ def test_a_folder_renamed_into_an_existing_folder_is_refused(repo, run, files, f
     head = git(root, "rev-parse", "HEAD")
     dry = run(root, "sweep", "--dry-run", "--format", "summary")
     assert (f"  {folder}/: renaming it to {target}/ would merge it into that existing folder, which holds "
-            f"{held}: two folders would become one") in dry.stdout
+            f"{held}: two folders would become one (merge them by hand, or keep the folder's name with "
+            f"`keep_paths: [{folder}]`)") in dry.stdout
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 3
     assert f"{folder}/: renaming it to {target}/" in done.stderr and "nothing written" in done.stderr
     assert git(root, "rev-parse", "HEAD") == head and git(root, "status", "--porcelain") == ""
     assert all((root / path).exists() for path in files)
+
+
+def test_a_folder_merge_kept_by_keep_paths_sweeps_the_rest(repo, run) -> None:
+    files = {"stacks/pug/compose.yaml": "services:\n  app: {image: a, hostname: pug}\n",
+             "stacks/wolf/compose.override.yaml": "services:\n  app: {image: b}\n", "a.txt": "x pug\n"}
+    allow = PUG_ALLOW + "keep_paths: [stacks/pug]\n"
+    root = repo({"renamer.yaml": PUG_CONFIG, "allow.yaml": allow, **files}, config=None, allowlist=None)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stderr
+    assert (root / "stacks/pug/compose.yaml").read_text().endswith("hostname: wolf}\n")
+    assert (root / "a.txt").read_text() == "x wolf\n"
 
 
 def test_a_folder_renamed_where_nothing_stands_still_moves(repo, run) -> None:

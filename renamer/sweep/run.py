@@ -225,8 +225,14 @@ def apply_planned(plan: Plan, request: SweepRequest) -> Applied:
         _complete(plan.project.root, recovered, request.commit, request.hooks)
         raise UnsafeError(f"{plan.project.root}: an interrupted sweep was completed first "
                           f"({len(recovered.targets)} files); plan again: this plan is out of date")
+    made: list[str] = []
+    left = pending_rewrite(plan.project.root) if request.commit and plan.project.git else None
+    if left is not None:  # a plain apply's rewrite, left uncommitted: committed first (uncommitted.py)
+        with sweep_lock(plan.project.root):
+            made = commit_pending_rewrite(plan.project.root, left, hooks=request.hooks)
     _refuse_unsafe(plan, request.allow_dirty, None)
-    return apply_plan(plan, commit=request.commit, hooks=request.hooks)
+    applied = apply_plan(plan, commit=request.commit, hooks=request.hooks)
+    return replace(applied, commits=(*made, *applied.commits)) if made else applied
 
 
 def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) -> None:

@@ -88,8 +88,12 @@ def commit_chosen(root: Path, paths: Sequence[str], chosen: Mapping[str, Chosen]
         if os.path.lexists(name):
             os.unlink(name)
     own = {**os.environ, **LITERAL}
-    if plain:
-        _git(root, ["add", "-A", "--", *plain], own)
+    present = [p for p in plain if os.path.lexists(root / p)]
+    if present:
+        _git(root, ["add", "-A", "--", *present], own)
+    gone = [p for p in plain if p not in present]  # a rename's old path: the user's index may have none
+    if gone:
+        _git(root, ["rm", "--cached", "-q", "--ignore-unmatch", "--", *gone], own)
     _set(root, {p: (c.mode, c.staged) for p, c in chosen.items()}, own)
     return sha if sha != before else None
 

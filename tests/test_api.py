@@ -88,3 +88,14 @@ def test_docs_api_example_runs_as_written(tmp_path: Path) -> None:
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "files to change;" in done.stdout and "commits" in done.stdout
+
+
+def test_apply_without_commit_then_with_commits_the_rewrite(example: Path) -> None:
+    """Round 8 #15 through the library: `apply(commit=False)`, then `apply()` of a new plan."""
+    project = renamer.open_project(example)
+    first = project.apply(project.plan(), commit=False)
+    assert first.files_written and not first.commits
+    again = project.apply(project.plan())
+    assert again.commits  # the earlier rewrite, committed as the sweep's own
+    assert git(example, "status", "--porcelain") == ""
+    assert project.verify().ok

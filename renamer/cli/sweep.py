@@ -143,6 +143,13 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
     elif recovered is not None:
         out.info(f"an interrupted sweep was completed: {len(recovered.rolled_forward)} files "
                  f"finished, {len(recovered.rolled_back)} left as they were")
+    if result.adopted and result.completed:
+        files = plural(result.adopted, "file")
+        out.info(f"the rewrite an earlier `renamer sweep` left uncommitted ({files}, exactly as it wrote "
+                 f"them) is committed as {result.completed[-1][:12]}")
+    if result.uncommitted:
+        out.info(f"renamer: an earlier `renamer sweep` rewrote {plural(result.uncommitted, 'file')}, not "
+                 "committed: `renamer sweep --commit` commits them (`git diff` shows them)")
     if recovered is not None and recovered.saved:
         more = f" and {len(recovered.saved) - 1} more" if len(recovered.saved) > 1 else ""
         out.info(f"renamer: {recovered.saved[0]}{more}: saved by someone else meanwhile: that save is kept "

@@ -14,6 +14,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from renamer.formats import siblings
+
 _SECTION = re.compile(r"[ \t]*\[(?P<key>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
 _ITEM = re.compile(r"[ \t]*-[ \t]+")
 _KEY = re.compile(r"[ \t]*(?P<key>\"[^\"\n]*\"|'[^'\n]*'|[^\s:=#;\[\]{}'\"]+)"
@@ -94,7 +96,13 @@ def _clashes(group: list[KeyLine]) -> int:
 
 
 def collision(before: str, after: str) -> str | None:
-    """Where the edited text holds a key twice in one scope that the original did not, or None."""
+    """Where the edited text holds a key twice in one scope that the original did not, or a
+    sibling label (a block's head, an HAProxy section, an inventory host line: siblings.py)
+    twice among its siblings; else None."""
+    return _key_collision(before, after) or siblings.collision(before, after)
+
+
+def _key_collision(before: str, after: str) -> str | None:
     earlier = key_lines(before)
     old = Counter({name: _clashes(group) for name, group in _groups(earlier).items()})
     was = {k.line: k.key for k in earlier}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -242,7 +243,7 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
             problem = _compare(a, b, f"{path}[{index}]", seen)
             if problem:
                 return problem
-        return None
+        return _identity_collision(old, new, path)
     if len(old.value) != len(new.value):
         return f"{where}: the edit would change the mapping's length"
     before: dict[str, tuple[str, int]] = {}  # new key -> the key it was before the edit, its line
@@ -260,6 +261,95 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
         if problem:
             return problem
     return _merge_collision(old, new, where)
+
+
+# A list item's identifying field: its reader refuses two items alike (Prometheus two scrape
+# jobs of one `job_name`, Kubernetes two containers, volumes or ports of one `name`, Alertmanager
+# two receivers, a rule file two groups, a kubeconfig two clusters, contexts or users). `name`
+# counts only in the lists named here: an Ansible task's `name` is a free label.
+_ID_ANYWHERE = frozenset({"job_name"})
+_NAMED_LISTS = frozenset({"containers", "initContainers", "ephemeralContainers", "volumes", "ports",
+                          "receivers", "groups", "clusters", "contexts", "users", "datasources",
+                          "listeners", "scrape_configs"})
+
+
+# Lists of `KEY=value` strings whose keys are unique (docker compose `labels` and `environment`:
+# two `traefik.http.routers.wolf.rule=` labels, the second silently wins).
+_KEYED_LISTS = frozenset({"labels", "environment"})
+_KEY_EQUALS = re.compile(r"([^=\s]+)=")
+
+
+def _identities(sequence: Any, parent: str) -> list[tuple[str, str, int]]:
+    """(field, value, line) of each item's identifying field in a list of mappings."""
+    out = []
+    for item in sequence.value:
+        if type(item).__name__ == "ScalarNode" and parent in _KEYED_LISTS:
+            found = _KEY_EQUALS.match(str(item.value))
+            if found is not None:  # a compose label or variable: `KEY=value`, one per key
+                out.append((f"{parent} key", found.group(1), item.start_mark.line + 1))
+            continue
+        if type(item).__name__ != "MappingNode":
+            continue
+        for key, value in item.value:
+            field = _key_text(key)
+            if type(value).__name__ == "ScalarNode" and (
+                    field in _ID_ANYWHERE or (field == "name" and parent in _NAMED_LISTS)):
+                out.append((field, str(value.value), value.start_mark.line + 1))
+    return out
+
+
+def _identity_collision(old: Any, new: Any, path: str) -> str | None:
+    """Two items of one list that a rename makes alike by their identifying field (issue 27 item 7:
+    `- job_name: pug` beside `- job_name: wolf`): no parser reports it, every reader refuses it."""
+    parent = re.split(r"[.\[\]\"]+", path.rstrip("]\""))[-1] if path else ""
+    before = Counter((field, value) for field, value, _ in _identities(old, parent))
+    after: dict[tuple[str, str], list[int]] = {}
+    for field, value, line in _identities(new, parent):
+        after.setdefault((field, value), []).append(line)
+    for (field, value), lines in after.items():
+        if len(lines) > max(before[(field, value)], 1):
+            where = path or "the document"
+            listed = ", ".join(str(line) for line in lines)
+            return (f"line {lines[-1]}: {where}: after the rename two items would have {field} {value!r} "
+                    f"(lines {listed}): a renamed item would collide with an existing one")
+    return None
+
+
+def _identity_lines(docs: list[Any]) -> dict[tuple[str, str, str], list[int]]:
+    """(list path, field, value) -> the lines of the items holding it, over whole documents."""
+    out: dict[tuple[str, str, str], list[int]] = {}
+    seen: set[int] = set()
+    pending: list[tuple[Any, str]] = [(doc, "") for doc in docs]
+    while pending:
+        node, path = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        kind = type(node).__name__
+        if kind == "SequenceNode":
+            parent = re.split(r"[.\[\]\"]+", path.rstrip("]\""))[-1] if path else ""
+            for field, value, line in _identities(node, parent):
+                out.setdefault((path, field, value), []).append(line)
+            pending += [(item, f"{path}[]") for item in node.value]
+        elif kind == "MappingNode":
+            pending += [(value, _join(path, _key_text(key))) for key, value in node.value]
+    return out
+
+
+def identity_collision(before: str, after: str) -> str | None:
+    """What `_identity_collision` finds, over whole documents that may differ in other ways too
+    (verify, after the move: the file then and now): a list item's identifying field that more
+    items hold now than did then; else None (also where either does not parse)."""
+    try:
+        then, now = _identity_lines(_compose(before)), _identity_lines(_compose(after))
+    except (YAMLError, RecursionError, ValueError):
+        return None
+    for (path, field, value), lines in sorted(now.items(), key=lambda item: min(item[1])):
+        if len(lines) > max(len(then.get((path, field, value), [])), 1):
+            listed = ", ".join(str(line) for line in sorted(lines))
+            return (f"line {max(lines)}: {path.replace('[]', '') or 'the document'}: two items have {field} "
+                    f"{value!r} (lines {listed})")
+    return None
 
 
 _MERGE = "tag:yaml.org,2002:merge"

@@ -30,6 +30,7 @@ from renamer.sweep.plan import Plan
 from renamer.sweep.seen import Seen, verified_contents
 from renamer.sweep.summary import Summary
 from renamer.sweep.swap import Swapper
+from renamer.sweep.uncommitted import remember
 from renamer.vcs_command import git_dir
 from renamer.vcs_index import commit_chosen
 from renamer.words import plural
@@ -123,6 +124,11 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             with deferred() as signals:  # the commit exists: nothing left worth stopping for
                 journal.finish()
             late = late or signals.received is not None
+        elif not commit and project.git and (targets or renames or relinked):
+            # Written, not committed: what a `--commit` run commits as this sweep's own (uncommitted.py).
+            read = {c.new_path or c.path: (c.path, contents[c.path].data) for c in edited}
+            remember(root, journal.head, [*targets, *(r.path for r in relinked)], renames, written_message,
+                     rename_message(plan) if renames else None, read)
     return Applied(len(edited), len(renames), tuple(commits), late, dirty.carrying, dirty.untracked)
 
 

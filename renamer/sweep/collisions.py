@@ -21,12 +21,15 @@ the DNS wing itself.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from renamer import debug, vcs_status
 from renamer.classify import CURRENT
-from renamer.formats import format_of
+from renamer.formats import format_of, keylines
+from renamer.formats.yaml_rt import identity_collision
 from renamer.match import new_values_matcher
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
@@ -34,6 +37,7 @@ from renamer.sweep.content import read_texts
 from renamer.sweep.history import move_parent
 from renamer.sweep.lines import Lines
 from renamer.sweep.model import ScanResult
+from renamer.vcs_command import LITERAL, git_run
 
 SiteHost = tuple[str, str, str]  # a host of the DNS inventory: (name, address, site file as shown)
 
@@ -53,6 +57,8 @@ class Collision:
     # The sweep refuses this file: its edits would make a key, section, anchor or alias collide
     # or stop parsing (sweep/refusals.py); the dry run says so where it warns.
     refused: bool = False
+    # Written already (verify, after the move): two siblings this move made one name (written_collisions).
+    note: str | None = None
 
     @property
     def strict_failure(self) -> bool:
@@ -61,6 +67,9 @@ class Collision:
 
     def message(self) -> str:
         olds = ", ".join(self.olds)
+        if self.note:
+            return (f"{self.note}: the move turned {olds} into {self.value} beside the {self.value} that "
+                    "stood here before its first commit: two siblings share one name now; rename one by hand")
         where = " in the same file" if self.same_file else ""
         here = f"already here ({self.count} places)" if self.count > 1 else "already here"
         if self.refused:
@@ -106,6 +115,96 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
             found += [replace(c, refused=True) for c in here] if rel in refused else here
         found += _in_inventory(project, hosts, into)
     return found
+
+
+def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
+    """After the move (its history records a first commit): two siblings the move made one name,
+    written already (by hand, or by a renamer that did not refuse it, issue 27 item 7): a block's
+    head, an HAProxy section, an inventory host line, a key by line (formats/keylines.py,
+    siblings.py) or a YAML list item's identifying field standing more often in a current file
+    now than before the move's first commit, naming a new value. What the sweep refuses before
+    it writes, `verify --strict` fails on once written."""
+    parent = before_move(project)
+    renames = project.config.renames
+    olds: dict[str, set[str]] = {}
+    for old, new in renames.hosts + renames.addresses:
+        olds.setdefault(new, set()).add(old)
+    if parent is None or not olds:
+        return []
+    classifier = project.classifier
+    current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
+    then = vcs_status.blobs(project.root, [f"{parent}:{rel}" for rel in current])
+    found: list[Collision] = []
+    with debug.timed("written collisions"):
+        for rel, data in read_texts(project.root, [rel for rel in current if f"{parent}:{rel}" in then]):
+            before = then[f"{parent}:{rel}"]
+            if before == data or len(data) > _CHECKED_MAX:  # a dump: parsing it twice costs more than verify
+                continue
+            problem = _sibling_problem(rel, before, data)
+            value = next((new for new in sorted(olds, key=len, reverse=True)
+                          if problem and (f"'{new}" in problem or f" {new}'" in problem)), None)
+            if problem is None or value is None:
+                continue
+            line = int(found_line.group(1)) if (found_line := _PROBLEM_LINE.match(problem)) else 0
+            note = problem[found_line.end():] if found_line else problem
+            # the check's words are for a sweep about to write; here the rename is written
+            note = _WOULD.sub("", note).replace("after the rename the ", "the ").replace(
+                "would stand twice", "stands twice")
+            text = Lines(data).texts()[line - 1] if 0 < line <= len(Lines(data).texts()) else ""
+            found.append(Collision(rel, line, 1, value, tuple(sorted(olds[value])), True, True, text,
+                                   note=note))
+    return found
+
+
+def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
+    """After the move: a folder named by an old host name whose files now stand in the folder of
+    its new name, which held files of its own before the move's first commit (`host_vars/pug/`
+    merged into another host's `host_vars/wolf/`): two folders became one (issue 27 item 7)."""
+    parent = before_move(project)
+    if parent is None:
+        return []
+    done = git_run(["git", "-C", str(project.root), "ls-tree", "-r", "-z", "--name-only", parent],
+                   capture_output=True, check=False, env={**os.environ, **LITERAL})
+    if done.returncode != 0:
+        return []
+    then: dict[str, list[str]] = {}  # folder -> the files under it, relative to it
+    for path in os.fsdecode(done.stdout).split("\0"):
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            then.setdefault("/".join(parts[:depth]), []).append("/".join(parts[depth:]))
+    now = set(scan.paths)
+    found: list[Collision] = []
+    for old, new in project.config.renames.hosts:
+        if "/" in old or "/" in new:
+            continue
+        for folder, files in sorted(then.items()):
+            base, _, name = folder.rpartition("/")
+            target = f"{base}/{new}" if base else new
+            if name != old or target not in then or any(f"{folder}/{f}" in now for f in files):
+                continue
+            moved = [f for f in files if f"{target}/{f}" in now and f not in then[target]]
+            if moved:
+                found.append(Collision(
+                    f"{target}/", 0, 0, new, (old,), True, True, "",
+                    note=(f"{target}/ now holds what {folder}/ held ({moved[0]}"
+                          f"{f' and {len(moved) - 1} more' if len(moved) > 1 else ''}) beside its own "
+                          f"{then[target][0]}: two folders became one")))
+    return found
+
+
+_CHECKED_MAX = 2 * 1024 * 1024
+_PROBLEM_LINE = re.compile(r"line (\d+): ")
+_WOULD = re.compile(r": a renamed [\w ]+ would collide with an existing one")
+
+
+def _sibling_problem(rel: str, before: bytes, after: bytes) -> str | None:
+    fmt = format_of(rel, after)
+    old, new = before.decode("utf-8", "replace"), after.decode("utf-8", "replace")
+    if fmt.name == "yaml":
+        return identity_collision(old, new) or keylines.collision(old, new)
+    if fmt.name in ("text", "dns", "env", "ini"):
+        return keylines.collision(old, new)
+    return None
 
 
 def _in_file(rel: str, data: bytes, matches: Iterable[Match], into: dict[str, set[str]],

@@ -14,6 +14,7 @@ from typing import Literal
 
 from renamer import vcs_listing
 from renamer.classify import EXCLUDED, RECORD, FileStatus
+from renamer.errors import ConfigError
 from renamer.project import LoadedProject
 from renamer.sweep.explain_rules import file_rule, kept_rule
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
@@ -63,6 +64,9 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     if result is None:
         return Explanation(rel, "not scanned", "not a file renamer reads (a folder, a socket, gone)", line)
     lines = _lines(project, rel)
+    if line is not None and line > len(lines):  # past the end: no line to explain (round 8, severity 3)
+        held = f"only {len(lines)} line{'' if len(lines) == 1 else 's'}" if lines else "no lines"
+        raise ConfigError(f"{rel}:{line}: no such line: the file has {held}")
     decisions = [_reference(project, rel, ref, lines) for ref in result.references
                  if line is None or ref.line == line]
     decisions += [_near_miss(miss) for miss in result.near_misses if line is None or miss.line == line]

@@ -88,6 +88,42 @@ def named(paths: Sequence[str]) -> str:
     return shown + (f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else "")
 
 
+def merging(root: Path, renames: Sequence[tuple[str, str]]) -> list[tuple[str, str, list[str]]]:
+    """Folders whose files a rename moves into another folder that exists already and holds
+    files of its own (issue 27 item 7: `stacks/pug/` into `stacks/wolf/`, another host's
+    `host_vars/wolf/`): (folder, existing folder, what it holds), outermost first. Two folders
+    would become one: the files meet (a compose override applies to the wrong stack, two hosts'
+    variables merge), which no file-level check sees."""
+    leaving = {old for old, _ in renames}
+    found: dict[str, tuple[str, list[str]]] = {}
+    for old, new in renames:
+        pair = _first_difference(old, new)
+        if pair is None or pair[0] in found:
+            continue
+        folder, target = pair
+        if not os.path.isdir(root / target) or os.path.islink(root / target):
+            continue
+        held = [rel for rel in _files_under(root, target) if rel not in leaving]
+        if held:
+            found[folder] = (target, held)
+    return [(folder, target, held) for folder, (target, held) in sorted(found.items())]
+
+
+def _files_under(root: Path, folder: str) -> list[str]:
+    out: list[str] = []
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        with os.scandir(root / current) as entries:
+            for entry in entries:
+                rel = f"{current}/{entry.name}"
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(rel)
+                else:
+                    out.append(rel)
+    return sorted(out)
+
+
 def plan_folders(root: Path, renames: Sequence[tuple[str, str]],
                  tracked_under: Callable[[str], list[str]]) -> tuple[FolderMove, ...]:
     """The folders to move whole, outermost first; refuses where untracked files would stay behind.

@@ -13,7 +13,7 @@ from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
-from renamer.sweep.folders import FolderMove, plan_folders
+from renamer.sweep.folders import FolderMove, merging, named, plan_folders
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.model import FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
@@ -33,6 +33,7 @@ class Plan:
     scan: ScanResult
     links: tuple[Relink, ...] = ()  # symlinks re-pointed to follow the renames (links.py)
     link_refusals: tuple[Refusal, ...] = ()
+    folder_refusals: tuple[Refusal, ...] = ()  # a renamed folder that would merge into an existing one
     pins: tuple[Pin, ...] = ()  # digests of the files it rewrites, recorded elsewhere (sweep/pins.py)
     folders: tuple[FolderMove, ...] = ()  # moved whole, with what git does not track (folders.py)
 
@@ -40,7 +41,8 @@ class Plan:
     def refusals(self) -> list[Refusal]:
         """What a sweep that writes refuses on, and its dry run lists: edits that would break a
         file's structure, links that would dangle."""
-        return sorted(refusals(self.scan) + list(self.link_refusals), key=lambda r: (r.path, r.line))
+        return sorted(refusals(self.scan) + list(self.link_refusals) + list(self.folder_refusals),
+                      key=lambda r: (r.path, r.line))
 
     @property
     def changes(self) -> list[FileResult]:
@@ -164,6 +166,13 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                                prior=lambda: replaced_versions(project))
     plan = Plan(project, scan, pins=pins)
     _check_renames(project, plan)
+    merged = merging(project.root, plan.renames)
+    if merged:
+        plan = replace(plan, folder_refusals=tuple(
+            Refusal(f"{folder}/", 0, f"renaming it to {target}/ would merge it into that existing folder, "
+                                     f"which holds {named(held)}: two folders would become one (merge them "
+                                     f"by hand, or keep the folder's name with `keep_paths: [{folder}]`)")
+            for folder, target, held in merged))
     if project.git and plan.renames:
         root = project.root
         plan = replace(plan, folders=plan_folders(

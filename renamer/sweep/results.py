@@ -36,6 +36,8 @@ class SweepResult:
     refused: list[Refusal] = field(default_factory=list)  # what a sweep that writes refuses on (dry run)
     expired: list[Exemption] = field(default_factory=list)  # exemptions past their day (verify fails)
     operation: str | None = None  # a dry run's note of git's merge, rebase, ... in progress
+    adopted: int = 0  # files an earlier plain sweep wrote, left uncommitted, and this run committed
+    uncommitted: int = 0  # files an earlier plain sweep wrote and left uncommitted (a run that commits not)
 
     @property
     def undecided(self) -> int:

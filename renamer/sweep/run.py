@@ -17,11 +17,25 @@ from renamer.project import LoadedProject
 from renamer.sweep.added import added_lines, new_version
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, commit_pending
-from renamer.sweep.collisions import SiteHost, before_move, collisions, new_values
+from renamer.sweep.collisions import (
+    SiteHost,
+    before_move,
+    collisions,
+    merged_folders,
+    new_values,
+    written_collisions,
+)
 from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.dirty import Uncommitted
-from renamer.sweep.guard import check_clean, check_index, check_operation, operation_note, recover_interrupted
+from renamer.sweep.guard import (
+    check_clean,
+    check_index,
+    check_operation,
+    operation_note,
+    recover_interrupted,
+    sweep_lock,
+)
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
@@ -44,6 +58,7 @@ from renamer.sweep.scan import ScanOptions
 from renamer.sweep.stale import expired_exemptions, stale_exemptions
 from renamer.sweep.summary import Summary
 from renamer.sweep.tombstones import moves_of, tombstones
+from renamer.sweep.uncommitted import commit_pending_rewrite, pending_rewrite
 from renamer.vcs_listing import Listing
 from renamer.words import plural
 
@@ -91,9 +106,18 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     recovered = None if dry_run else recover_interrupted(project.root, commit=commit)
     interrupted = dry_run and pending(project.root) is not None
     finished: list[str] = []
+    earlier = "the interrupted sweep's rewrite"
     if recovered is not None:
         listing = None  # the recovery changed the tree: list it again
         finished = _complete(project.root, recovered, commit, hooks)
+    # A plain sweep's rewrite, left uncommitted: a `--commit` run commits it as that sweep's own, or
+    # refuses where it no longer is (uncommitted.py); never "nothing to change" over it.
+    left = pending_rewrite(project.root, tidy=not dry_run) if project.git and recovered is None else None
+    adopted = 0
+    if left is not None and commit and not dry_run:
+        with sweep_lock(project.root):
+            finished = commit_pending_rewrite(project.root, left, hooks=hooks)
+        adopted, earlier, listing = left.count, "an earlier `renamer sweep`'s rewrite", None
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
     options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else (),
                           before_move=before_move(project))
@@ -105,8 +129,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         except UnsafeError as exc:
             if not finished:
                 raise
-            raise UnsafeError(f"committed {finished[-1][:12]}, the interrupted sweep's rewrite; "
-                              f"then refused: {exc}") from None
+            raise UnsafeError(f"committed {finished[-1][:12]}, {earlier}; then refused: {exc}") from None
     with debug.timed("diff"):
         diff = diff_bytes(plan) if request.with_diff else b""
     with debug.timed("write and commit" if commit else "write"):
@@ -125,7 +148,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
     return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found, finished,
                        plan.refusals if dry_run else [],
                        expired_exemptions(project.allowlist, dt.date.today()),
-                       operation_note(project) if dry_run else None)
+                       operation_note(project) if dry_run else None,
+                       adopted=adopted, uncommitted=left.count if left is not None and not commit else 0)
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:
@@ -201,8 +225,14 @@ def apply_planned(plan: Plan, request: SweepRequest) -> Applied:
         _complete(plan.project.root, recovered, request.commit, request.hooks)
         raise UnsafeError(f"{plan.project.root}: an interrupted sweep was completed first "
                           f"({len(recovered.targets)} files); plan again: this plan is out of date")
+    made: list[str] = []
+    left = pending_rewrite(plan.project.root) if request.commit and plan.project.git else None
+    if left is not None:  # a plain apply's rewrite, left uncommitted: committed first (uncommitted.py)
+        with sweep_lock(plan.project.root):
+            made = commit_pending_rewrite(plan.project.root, left, hooks=request.hooks)
     _refuse_unsafe(plan, request.allow_dirty, None)
-    return apply_plan(plan, commit=request.commit, hooks=request.hooks)
+    applied = apply_plan(plan, commit=request.commit, hooks=request.hooks)
+    return replace(applied, commits=(*made, *applied.commits)) if made else applied
 
 
 def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) -> None:
@@ -241,7 +271,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
                                       *stale_history_pins(project, scan.paths, scan.holding_new, seen)])
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
-    found = collisions(project, scan, hosts)
+    found = [*collisions(project, scan, hosts), *written_collisions(project, scan),
+             *merged_folders(project, scan)]
     strict_collisions = sum(1 for c in found if c.strict_failure)
     verdict = summary.verdict(strict=strict, expired=len(expired), collisions=strict_collisions)
     unchecked = [p or "." for p in prefixes

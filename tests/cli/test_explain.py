@@ -73,3 +73,15 @@ def test_records_structure_refusals_and_files_never_scanned(repo, run) -> None:
     assert ignored.startswith("secret.env: git ignores this file (.gitignore): never scanned")
     assert run(root, "explain", "nope.txt").exit_code == 2
     assert run(root, "explain", "stacks").exit_code == 2
+
+
+def test_a_line_past_the_end_is_an_error_naming_the_length(repo, run) -> None:
+    """Round 8 (severity 3): `explain p.py:99` on a 2-line file said "no old value on line 99"."""
+    root = repo({**FILES, "p.py": "a = 1\nb = 2\n", "empty.txt": "", "one.txt": "ana-ml2"})
+    past = run(root, "explain", "p.py:99")
+    assert past.exit_code == 2
+    assert past.stderr == "renamer: error: p.py:99: no such line: the file has only 2 lines\n"
+    assert run(root, "explain", "one.txt:2").stderr.endswith("the file has only 1 line\n")
+    assert run(root, "explain", "empty.txt:1").stderr.endswith("no such line: the file has no lines\n")
+    last = run(root, "explain", "one.txt:1")  # the last line, without a final newline, is a line
+    assert last.exit_code == 0 and "\n  1:1  ana-ml2" in last.stdout

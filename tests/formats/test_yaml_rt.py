@@ -175,3 +175,28 @@ def test_edit_problem_finds(before: str, after: str, expected: str | None) -> No
 ))
 def test_edit_problem_leaves_alone(before: str, after: str) -> None:
     assert edit_problem(before, after) is None
+
+
+@pytest.mark.parametrize(("text", "field"), [
+    ("scrape_configs:\n  - job_name: pug\n    static_configs: [{targets: ['pug:9100']}]\n"
+     "  - job_name: wolf\n    static_configs: [{targets: ['x:9100']}]\n", "job_name"),
+    ("spec:\n  containers:\n  - name: pug\n    image: a\n  - name: wolf\n    image: b\n", "name"),
+    ("receivers:\n  - name: pug\n  - name: wolf\n", "name"),
+    ("contexts:\n- name: pug\n  context: {cluster: a}\n- name: wolf\n  context: {cluster: b}\n", "name"),
+    ('services:\n  app:\n    labels:\n      - "traefik.http.routers.pug.rule=Host(`a`)"\n'
+     '      - "traefik.http.routers.wolf.rule=Host(`b`)"\n', "labels key 'traefik.http.routers.wolf.rule"),
+])
+def test_a_list_items_identifying_field_renamed_onto_another_collides(text: str, field: str) -> None:
+    problem = edit_problem(text, text.replace("pug", "wolf"))
+    expected = field if "'" in field else f"{field} 'wolf'"
+    assert problem is not None and f"two items would have {expected}" in problem
+
+
+def test_a_free_label_in_a_list_may_repeat() -> None:
+    """An Ansible task's `name` is a label, not an identity: two alike is no conflict."""
+    text = "- name: restart pug\n  service: {name: x}\n- name: restart wolf\n  service: {name: y}\n"
+    assert edit_problem(text, text.replace("pug", "wolf")) is None
+    plain = "upstreams:\n  - pug\n  - wolf\n"  # a list of plain values: a warned collision, no refusal
+    assert edit_problem(plain, plain.replace("pug", "wolf")) is None
+    values = "services:\n  app:\n    environment:\n      - PUG_HOST=pug\n      - WOLF=wolf\n"  # values only
+    assert edit_problem(values, values.replace("=pug", "=wolf")) is None

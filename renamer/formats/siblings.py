@@ -1,0 +1,127 @@
+"""Sibling labels no key parser sees, which a rename can make equal (issue 27 item 7).
+
+A rename that turns `pug` into `wolf` beside a `wolf` already there makes two siblings one
+name where the reader wants them apart: nginx refuses a second `upstream wolf`, HAProxy a
+second `backend wolf`, Caddy an ambiguous site, BIND a second `zone`, Terraform a second
+`resource "a" "wolf"`. The key-by-line check (keylines.py) sees `key:` and `[section]`
+lines; these are the other labels, each unique among its siblings:
+
+- a brace block's head, `upstream pug {`, `pug.lab.lan {`, `zone "pug.lan" {`,
+  `resource "x" "pug" {`: its siblings are the blocks of the same enclosing block. A head is
+  words alone (no parenthesis, operator or `=`: `if (x == "pug") {` is code, not a label);
+  a templated head (`{{ }}`, `${ }`) is no label;
+- an HAProxy section, an unindented `frontend|backend|listen|... NAME` line;
+- an INI inventory's host line: the bare first word of a line under a `[group]`;
+- a Prometheus `job_name` (unique in its file), where the YAML does not parse (a template);
+- a Nagios object's own name, `host_name` in `define host {` (`contact_name` in `define contact {`
+  ...): a service's `host_name` names the host it runs on, no identity.
+
+An edit set collides when, after it, some label stands more often among its siblings than
+before: two names became one. Nothing else is compared, so later edits elsewhere never count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+_HAPROXY = re.compile(r"(?P<kw>frontend|backend|listen|peers|resolvers|userlist|mailers|cache|program|ring|"
+                      r"http-errors|fcgi-app|log-forward|crt-store)[ \t]+(?P<name>[^\s#]+)")
+_JOB = re.compile(r"[ \t]*(?:-[ \t]+)?job_name[ \t]*:[ \t]*[\"']?(?P<name>[^\s\"'#]+)")
+_DEFINE = re.compile(r"define[ \t]+(?P<type>\w+)")
+_FIELD = re.compile(r"[ \t]+(?P<type>\w+)_name[ \t]+(?P<name>[^\s;#]+)")
+_GROUP = re.compile(r"[ \t]*\[(?P<name>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
+_HOST = re.compile(r"(?P<name>[A-Za-z0-9_][\w.\-]*)(?:[ \t]+\S+=.*|[ \t]*(?:#.*)?)\Z")
+# Spans whose braces are no blocks: templating, interpolation and quoted strings.
+_HIDDEN = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\$\{[^}]*\}|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
+_QUOTED = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
+_TEMPLATED = re.compile(r"\{\{|\{%|\$\{")
+_COMMENT = re.compile(r"(?:^|[ \t])(?:#|//).*")
+_LABEL = re.compile(r"[^(){}\[\]=;<>|&!+?`]+")
+_KINDS = {"block": "block", "section": "section", "host": "host line", "job": "job_name",
+          "object": "Nagios object name"}
+
+
+@dataclass(frozen=True)
+class Label:
+    line: int  # 1-based
+    scope: tuple[object, ...]  # what the siblings share: the enclosing block, the HAProxy file, a group
+    kind: str  # "block", "section", "host", "job" or "object"
+    label: str
+
+
+def labels(text: str) -> list[Label]:
+    """Every sibling label of `text`: block heads, HAProxy sections, inventory host lines."""
+    out: list[Label] = []
+    opened: list[int] = []  # the line of each enclosing block's head (0: an anonymous one)
+    group: str | None = None
+    defined: tuple[int, str] | None = None  # a Nagios `define TYPE {` block open: its depth and type
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        stripped = line.strip()
+        if not stripped or stripped[0] in "#;" or stripped.startswith("//"):
+            continue
+        if (found := _JOB.match(line)) is not None:
+            out.append(Label(number, ("job_name",), "job", found.group("name")))
+            continue
+        if not opened and (found := _HAPROXY.match(line)) is not None:
+            out.append(Label(number, ("haproxy",), "section", f"{found.group('kw')} {found.group('name')}"))
+            continue
+        if not opened and (found := _GROUP.match(line)) is not None:
+            name = found.group("name").strip()
+            group = None if name.endswith(":vars") else name
+            continue
+        if group is not None and not opened and line[:1] not in " \t":
+            host = _HOST.match(line)
+            if host is not None:
+                out.append(Label(number, ("group", group), "host", host.group("name")))
+                continue
+        found = _FIELD.match(line) if defined is not None and len(opened) == defined[0] else None
+        if found is not None and defined is not None and found.group("type") == defined[1]:
+            # `host_name` of a host; a service's `host_name` is a reference
+            out.append(Label(number, ("nagios", defined[1]), "object", found.group("name")))
+            continue
+        shown = _COMMENT.sub("", _HIDDEN.sub(lambda m: "\x00" * len(m.group()), line))
+        start = len(shown) - len(shown.lstrip())
+        while shown[start:start + 1] == "}" and opened:  # `} else {`: the block before closes first
+            opened.pop()
+            shown = shown[:start] + " " + shown[start + 1:]
+            start = len(shown) - len(shown.lstrip())
+        brace = shown.find("{")
+        if brace >= 0:
+            head = line[start:brace].strip()
+            bare = _QUOTED.sub(" ", head)  # `zone "pug.lan"`, `resource "a" "b"`: quoted labels count
+            if (head and _TEMPLATED.search(head) is None and not head.endswith((":", ","))
+                    and _LABEL.fullmatch(bare) is not None):
+                scope = ("block", opened[-1] if opened else 0)
+                out.append(Label(number, scope, "block", " ".join(head.split())))
+                nagios = _DEFINE.fullmatch(head)
+                defined = (len(opened) + 1, nagios.group("type")) if nagios else None
+        depth = shown.count("{") - shown.count("}")
+        for _ in range(depth):
+            opened.append(number)
+        for _ in range(-depth):
+            if opened:
+                opened.pop()
+        if defined is not None and len(opened) < defined[0]:
+            defined = None
+    return out
+
+
+def collision(before: str, after: str) -> str | None:
+    """Where the edited text holds a sibling label twice that the original held once, or None."""
+    earlier = labels(before)
+    old = Counter((label.scope, label.label) for label in earlier)
+    was = {label.line: label.label for label in earlier}
+    groups: dict[tuple[tuple[object, ...], str], list[Label]] = {}
+    for label in labels(after):
+        groups.setdefault((label.scope, label.label), []).append(label)
+    for (scope, name), group in sorted(groups.items(), key=lambda g: g[1][0].line):
+        if len(group) > max(old[(scope, name)], 1):
+            lines = ", ".join(str(label.line) for label in group)
+            standing = next((label.line for label in group if was.get(label.line) == name), group[-1].line)
+            kind = _KINDS[group[0].kind]
+            return (f"line {standing}: after the rename the {kind} {name!r} would stand twice among its "
+                    f"siblings (lines {lines}): a renamed {kind} would collide with an existing one")
+    return None

@@ -1,0 +1,62 @@
+"""Sibling labels no key parser sees: a rename that makes two of them one is a collision."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.formats import keylines, siblings
+
+COLLIDE = {
+    "nginx upstream": "http {\n  upstream pug { server 10.0.0.5:80; }\n  upstream wolf { server x:80; }\n}\n",
+    "nginx location": "server {\n  location /pug/ { }\n  location /wolf/ { }\n}\n",
+    "caddy site": "pug.ana.lan {\n  reverse_proxy x\n}\nwolf.ana.lan {\n  reverse_proxy y\n}\n",
+    "haproxy backend": "backend pug\n  server s1 pug:80\nbackend wolf\n  server s1 other:80\n",
+    "haproxy listen": "listen pug :8080\n  mode http\nlisten wolf :8081\n  mode http\n",
+    "inventory host": "[all]\npug\nwolf ansible_host=10.1.0.9\n",
+    "bind zone": 'zone "pug.ana.lan" {\n  type master;\n};\nzone "wolf.ana.lan" { type master; };\n',
+    "hcl resource": 'resource "dns_a" "pug" {\n  x = 1\n}\nresource "dns_a" "wolf" {\n  x = "${var.a}"\n}\n',
+    "keepalived": "vrrp_instance pug {\n  state MASTER\n}\nvrrp_instance wolf {\n  state BACKUP\n}\n",
+    "dhcpd host": "host pug {\n  fixed-address 10.0.0.5;\n}\nhost wolf {\n  fixed-address 10.1.0.9;\n}\n",
+    "job_name in a template": "scrape_configs:\n{% if a %}\n  - job_name: pug\n{% endif %}\n  - job_name: 'wolf'\n",
+    "a third of one name": "backend wolf\nbackend pug\nbackend wolf\n",
+    "nagios host": "define host {\n  host_name pug\n  address 10.0.0.5\n}\ndefine host {\n  host_name wolf\n}\n",
+}
+
+APART = {
+    "code, not a label": 'if (x == "pug") {\n  a()\n}\nif (x == "wolf") {\n  b()\n}\n',
+    "go code": 'if x == "pug" {\n  a()\n} else if x == "wolf" {\n  b()\n}\n',
+    "different parents": "http {\n server {\n  location /pug/ { }\n }\n server {\n  location /wolf/ { }\n }\n}\n",
+    "templated heads": "upstream {{ pug }} {\n}\nupstream {{ wolf }} {\n}\n",
+    "inventory groups": "[web]\npug ansible_host=1\n[db]\nwolf\n",
+    "inventory vars": "[all:vars]\npug=1\n[all]\nwolf\n",
+    "a JSON-like key": '"pug": {\n  "a": 1\n},\n"wolf": {\n  "a": 2\n}\n',
+    "no new one there": "backend pug\n  server s1 pug:80\nbackend rex\n",
+    "nagios services of two hosts": ("define service {\n  host_name pug\n  service_description ping\n}\n"
+                                     "define service {\n  host_name wolf\n  service_description ping\n}\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COLLIDE))
+def test_a_renamed_sibling_label_that_meets_another_collides(name: str) -> None:
+    text = COLLIDE[name]
+    problem = siblings.collision(text, text.replace("pug", "wolf"))
+    assert problem is not None and "would stand twice among its siblings" in problem
+    assert keylines.collision(text, text.replace("pug", "wolf")) == problem  # what plain text asks
+
+
+@pytest.mark.parametrize("name", sorted(APART))
+def test_labels_that_stay_apart_do_not(name: str) -> None:
+    text = APART[name]
+    assert siblings.collision(text, text.replace("pug", "wolf")) is None
+
+
+def test_the_message_names_the_standing_line_and_both() -> None:
+    text = COLLIDE["haproxy backend"]
+    assert siblings.collision(text, text.replace("pug", "wolf")) == (
+        "line 3: after the rename the section 'backend wolf' would stand twice among its siblings "
+        "(lines 1, 3): a renamed section would collide with an existing one")
+
+
+def test_a_label_held_twice_already_is_no_new_collision() -> None:
+    text = "backend wolf\nbackend wolf\nbackend pug-x\n"
+    assert siblings.collision(text, text.replace("pug-x", "rex")) is None

@@ -27,6 +27,7 @@ from renamer.decoded import (
 )
 from renamer.escapes import escaped_matches, might_escape, might_hold_escape
 from renamer.formats import Format, format_of, zone
+from renamer.formats.dns_config import names_dns
 from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
@@ -265,7 +266,8 @@ class FileScanner:
         # value in some case, which the first pass let through (its gates are case-folded).
         fmt = format_of(rel, data) if content.kind == "text" and (
             hit or self.matcher.might_match_any_case(data)) else None
-        any_case = fmt is not None and fmt.dns_names
+        # A Kea `.json` is JSON in every other respect (formats/dns_config.py).
+        any_case = fmt is not None and (fmt.dns_names or names_dns(rel))
         hit = hit or any_case
         if not (hit or wide or path_hit or loose_hit or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")

@@ -98,16 +98,40 @@ def test_the_b8_zone_loads_with_the_new_name_and_a_bumped_serial(repo: Repo, run
                                                               ("ns.lab.", "10.250.0.53")]
 
 
-@pytest.mark.parametrize("path", ["scripts/run.sh", "README.md", "app.yaml", "notes.txt", "dhcpd.md",
-                                  "app/kea.yaml", "dhcp/notes.txt"])
+PATHS = ["scripts/run.sh", "README.md", "app.yaml", "notes.txt", "dhcpd.md", "app/kea.yaml", "dhcp/notes.txt"]
+
+
+@pytest.mark.parametrize("path", PATHS)
 def test_elsewhere_host_names_stay_case_sensitive(repo: Repo, run: Run, path: str) -> None:
-    content = "ANA-ML2 at 10.250.50.54\n"
+    content = "ANA-ML2 is up\n\nssh 10.250.50.54\n"  # a blank line: the address's record holds no name
     root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 0
-    assert (root / path).read_text() == "ANA-ML2 at 10.251.50.54\n"
+    assert (root / path).read_text() == "ANA-ML2 is up\n\nssh 10.251.50.54\n"
     verify = json.loads(run(root, "verify", "--format", "json").stdout)
     assert verify["findings"] == []
     assert [(m["text"], m["why"]) for m in verify["near_misses"]] == [("ANA-ML2", "case")]
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param("ANA-ML2 at 10.250.50.54\n", id="same-line"),
+    pytest.param("- {name: Ana-Ml2, ip: 10.250.50.54}\n", id="flow-record"),
+    pytest.param("Host ANA-ML2\n  User x\n  HostName 10.250.50.54\n", id="ssh-stanza"),
+])
+@pytest.mark.parametrize("path", PATHS[:4])
+def test_elsewhere_a_name_in_another_case_beside_its_address_holds_the_record(
+        repo: Repo, run: Run, path: str, content: str) -> None:
+    """Break-it round 8, finding 11 (B-8's fallback): outside the DNS files the name is not matched
+    in another case, so the address moved alone, pairing the old name with the new address, and
+    verify passed (a near-miss). Now both are a `case-record` residual, nothing of the record written,
+    and verify fails before and after the sweep."""
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    checked = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert sorted(f["reason"] for f in checked["findings"]) == ["case-record", "case-record"], checked
+    note = next(str(f["note"]) for f in checked["findings"])
+    assert "in the record of 10.250.50.54" in note and "neither is written" in note, note
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / path).read_text() == content
+    assert run(root, "verify").exit_code == 1
 
 
 def test_the_dhcpd_reservation_and_its_ddns_name_move_together(repo: Repo, run: Run) -> None:
@@ -130,7 +154,9 @@ def test_the_dhcpd_reservation_and_its_ddns_name_move_together(repo: Repo, run: 
 
 
 def test_a_zone_quoted_in_a_markdown_page_keeps_the_page_rules(repo: Repo, run: Run) -> None:
-    content = "# Lab\n\n    $ORIGIN ana.lan.\n    ANA-ML2 IN A 10.250.50.54\n"
+    content = "# Lab\n\n    $ORIGIN ana.lan.\n    ANA-ML2 IN A 10.250.50.54\n\n    www IN A 10.250.50.54\n"
     root = repo({"docs/zone.md": content}, config=CONFIG, allowlist=ALLOW)
-    assert run(root, "sweep", "--commit").exit_code == 0
-    assert (root / "docs/zone.md").read_text() == content.replace("10.250.50.54", "10.251.50.54")
+    # The page's rules: ANA-ML2 is not matched in another case. Beside it, its address is not moved
+    # alone either (a `case-record` residual, break-it round 8, finding 11); the record apart is.
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "docs/zone.md").read_text() == content.replace("www IN A 10.250.50.54", "www IN A 10.251.50.54")

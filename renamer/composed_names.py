@@ -23,12 +23,14 @@ HOST_BUILTINS = frozenset({"inventory_hostname", "inventory_hostname_short", "an
 _KEEPING = frozenset({"default", "d", "lower", "upper", "trim", "string", "mandatory"})
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
-_START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])")
+_START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])|\{[0-9]*\}")
 _SHELL_HEAD = re.compile(rb"\$\{(" + _IDENT + rb"(?:\." + _IDENT + rb")*|[0-9]+)")
 _SHELL_OP = re.compile(rb":?[-=+?]")
 _WORD = re.compile(rb"[A-Za-z0-9._-]*")
 _ARGUMENTS = rb"(?:\((?:[^()'\"\n]|'[^'\n]*'|\"[^\"\n]*\")*\))?"  # a filter's `(...)`, quotes skipped
-_JINJA = re.compile(rb"\{\{-?[ \t]*\.?(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*"
+# `{{ x }}`, Helm's `{{ .Values.x }}` and `{{ $h }}` (a range's variable), Ansible's `{{ item.0 }}`
+_JINJA = re.compile(rb"\{\{-?[ \t]*(?:\$\.?|\.)?(?P<var>" + _IDENT + rb"(?:\.(?:" + _IDENT + rb"|[0-9]+))*)"
+                    rb"[ \t]*"
                     rb"(?P<filters>(?:\|[ \t]*" + _IDENT + rb"[ \t]*" + _ARGUMENTS + rb"[ \t]*)*)"
                     rb"-?\}\}")
 _JINJA_DEFAULT = re.compile(rb"\|[ \t]*(?:default|d)[ \t]*\([ \t]*(['\"])(?P<value>[A-Za-z0-9._-]*)\1"
@@ -38,6 +40,8 @@ _PUPPET = re.compile(rb"%\{(?:::)?(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb")
 _COMMAND = re.compile(rb"\$\([ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*\)"
                       rb"|`[ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*`")
 _BARE = re.compile(rb"\$(" + _IDENT + rb")")
+_MAKE = re.compile(rb"\$\((" + _IDENT + rb")\)")  # Make's `$(h)` (a shell's would be a command: unknown)
+_PLACEHOLDER = re.compile(rb"\{[0-9]*\}")  # GNU parallel's and xargs -I's `{}`, parallel's `{1}`
 _LABEL = re.compile(rb"[A-Za-z0-9-]*")
 _NAME_BYTE = re.compile(rb"[A-Za-z0-9_-]")
 _LEFT = re.compile(rb"[A-Za-z0-9_.-]")
@@ -90,7 +94,13 @@ def template_at(data: bytes, pos: int, depth: int = 0) -> Template | None:
         return Template(pos, found.end(), (name,), builtin=_builtin(name))
     if head == b"$(" or head[:1] == b"`":
         command = _COMMAND.match(data, pos)
-        return Template(pos, command.end(), (), builtin="hostname") if command else None
+        if command is not None:
+            return Template(pos, command.end(), (), builtin="hostname")
+        make = _MAKE.match(data, pos)
+        return Template(pos, make.end(), (make.group(1).decode(),)) if make is not None else None
+    if head[:1] == b"{" and head != b"{{":
+        placeholder = _PLACEHOLDER.match(data, pos)
+        return Template(pos, placeholder.end(), (placeholder.group().decode(),)) if placeholder else None
     bare = _BARE.match(data, pos)
     if bare is None:
         return None

@@ -352,8 +352,10 @@ def _certain(data: bytes, start: int, inside: list[_Escape], decodes: tuple[str,
 
 
 def _in_style(new: str, inside: list[_Escape]) -> str:
-    """`new` with each character the old spelling escaped escaped the same way."""
-    styles = {chr(e.char): e for e in inside}
+    """`new` with each separator the old spelling escaped escaped the same way (`ana\\u002dml2` ->
+    `fv\\u002dml1`); an escaped letter or digit (`10.0.40.\\u00311`) is no style of the name's
+    own, and the new name is written plain there (break-it round 8: `\\u00310.0.50.2\\u0031`)."""
+    styles = {chr(e.char): e for e in inside if not chr(e.char).isalnum()}
     out = []
     for ch in new:
         e = styles.get(ch)

@@ -25,7 +25,9 @@ _SHELL_BLOCK = re.compile(rb"(?<![A-Za-z0-9_-])(do|done)(?![A-Za-z0-9_-])")
 _JINJA_FOR = re.compile(rb"\{%-?[ \t]*for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
                         rb"(?P<expr>.*?)[ \t]*-?%\}")
 _JINJA_BLOCK = re.compile(rb"\{%-?[ \t]*(for|endfor)\b")
-_ANSIBLE_LOOP = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>loop|with_items|with_list)[ \t]*:"
+_ANSIBLE_LOOP = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>loop|with_items|with_list|with_flattened"
+                           rb"|with_dict|with_nested|with_cartesian|with_together|with_indexed_items"
+                           rb"|with_subelements)[ \t]*:"
                            rb"[ \t]*(?P<value>[^\r\n]*)$", re.M)
 _LOOP_VAR = re.compile(rb"(?:^|[{,])[ \t]*loop_var[ \t]*:[ \t]*['\"]?(?P<var>" + _IDENT + rb")", re.M)
 _TF_FOR = re.compile(rb"[\[{][ \t\r\n]*for[ \t]+(?P<var>" + _IDENT + rb")(?:[ \t]*,[ \t]*(?P<var2>" + _IDENT
@@ -46,6 +48,7 @@ _WHILE_READ = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s
 # The inventory's hosts: `groups['web']`, `groups.web`, `ansible_play_hosts`: any host, a renamed one too.
 _INVENTORY = re.compile(r"^\{\{-?\s*(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
                         r"|ansible_play_hosts(?:_all)?|play_hosts)\s*(?:\|\s*(?:list|sort|unique)\s*)*-?\}\}$")
+_SPLIT = re.compile(r"""^(['"])(?P<body>[A-Za-z0-9._, -]*)\1\.split\(\s*(?:(['"])(?P<sep>[^'"]+)\3)?\s*\)$""")
 _MAPPING = re.compile(r"\s*\{(?P<body>[^{}]*)\}\s*")
 _PAIR = re.compile(r"\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*"
                    r"(?:\"(?P<dq>[^\"\\]*)\"|'(?P<sq>[^'\\]*)'|(?P<bare>[A-Za-z0-9._-]+))\s*")
@@ -94,8 +97,8 @@ def list_items(raw: str) -> tuple[str, ...] | None:
 
 def shell_words(raw: str) -> tuple[str, ...] | None:
     """The words a shell splits a variable's value into, where each is a plain word (a bash
-    array's `(pug rex)` too)."""
-    text = raw.strip()
+    array's `(pug rex)` too; Make's `HOSTS := pug rex`, read as `HOSTS` set to `= pug rex`)."""
+    text = re.sub(r"^(?:::?|[?+!])?=[ \t]*", "", raw.strip())
     if len(text) >= 2 and text[0] == "(" and text[-1] == ")":
         text = text[1:-1]
     words = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in text.split()]
@@ -103,22 +106,37 @@ def shell_words(raw: str) -> tuple[str, ...] | None:
 
 
 def loops(data: bytes) -> list[Loop]:
-    """Every loop of the four grammars in `data`, in order of their headers."""
-    found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data)]
+    """Every loop of the grammars in `data` (shell, while-read, Jinja, Ansible, Terraform, GNU
+    parallel, Make's foreach, Go templates' range), in order of their headers."""
+    found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data),
+             *_parallel(data), *_make(data), *_helm(data)]
     return sorted(found, key=lambda loop: (loop.start, -loop.end))
 
 
 def binding(found: list[Loop], variable: str, pos: int) -> Loop | None:
-    """The innermost loop binding `variable` at `pos`."""
+    """The innermost loop binding `variable` at `pos`; for `item.key` or `item.0`, a loop binding
+    `item` to values that cannot be told (`loop: "{{ nodes | dict2items }}"`) when none binds it."""
     inside = [loop for loop in found if loop.variable == variable and loop.start <= pos < loop.end]
-    return min(inside, key=lambda loop: loop.end - loop.start) if inside else None
+    if not inside and "." in variable:
+        head = variable.split(".", 1)[0]
+        inside = [loop for loop in found if loop.variable == head and loop.start <= pos < loop.end
+                  and loop.items is None]
+    if not inside:
+        return None
+    loop = min(inside, key=lambda loop: loop.end - loop.start)
+    if loop.variable != variable:  # a part of each value: what the values are matters no more
+        loop = replace(loop, source=None, split=False,
+                       why=f"`{variable}` is a part of each value `{loop.variable}` walks, "
+                           "which cannot be told here")
+    return loop
 
 
-_READ = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_READ = re.compile(rb"\{[0-9]*\}|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*")
 
 
 def read_by(data: bytes, start: int, end: int) -> str:
-    """The variable a template at [start, end) reads, as a loop names it (`n`, `item`, `each.key`)."""
+    """The variable a template at [start, end) reads, as a loop names it (`n`, `item`, `each.key`,
+    `item.0`, parallel's `{}`)."""
     found = _READ.search(data, start, end)
     return found.group().decode() if found is not None else ""
 
@@ -153,6 +171,7 @@ def _shell(data: bytes) -> Iterator[Loop]:
         line = _line(data, found.start("var"))
         var = found.group("var").decode()
         plain = [w.strip("'\"") if w[:1] in "'\"" and w[-1:] == w[:1] else w for w in words]
+        plain = [part for w in plain for part in _braced(w)]  # bash's `{pug,rex}`, `node{1,2}`
         source = _SHELL_SOURCE.fullmatch(words[0]) if len(words) == 1 else None
         if words and all(_UNQUOTED_WORD.fullmatch(w) for w in plain):
             yield Loop(var, found.end(), end, line, header, items=tuple(plain), words=found.span("words"))
@@ -163,6 +182,121 @@ def _shell(data: bytes) -> Iterator[Loop]:
             yield Loop(var, found.end(), end, line, header,
                        why=f"`{var}` walks {' '.join(words) or 'the arguments'}, "
                            "which cannot be told before it runs")
+
+
+_BRACE = re.compile(r"^(?P<pre>[A-Za-z0-9._-]*)\{(?P<alts>[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+)\}"
+                    r"(?P<post>[A-Za-z0-9._-]*)$")
+
+
+def _braced(word: str) -> list[str]:
+    """The words bash's brace expansion makes of `word` (`{pug,rex}`, `web{1,2}.x`), else the word."""
+    found = _BRACE.match(word)
+    if found is None:
+        return [word]
+    return [f"{found.group('pre')}{alt}{found.group('post')}" for alt in found.group("alts").split(",")]
+
+
+_PARALLEL = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*(?:[\w./-]*/)?parallel[ \t][^\n]*?"
+                       rb"(?P<groups>(?:[ \t]:::[ \t]+[^\n;&|]*?)+)[ \t]*(?=$|[;&|\n])", re.M)
+_PARALLEL_GROUP = re.compile(rb":::(?P<words>(?:[ \t]+(?!:::)[^ \t\n;&|]+)*)")
+
+
+def _parallel(data: bytes) -> Iterator[Loop]:
+    """GNU parallel's `parallel CMD {}.ana.lan ::: pug rex`: `{}` (and `{1}`, `{2}` for each
+    `:::` group) is each word in turn, inside the command's own line."""
+    if b":::" not in data:
+        return
+    for found in _PARALLEL.finditer(data):
+        line = _line(data, found.start())
+        header = _header(data, found.start(), found.end())
+        groups = list(_PARALLEL_GROUP.finditer(data, found.start("groups"), found.end("groups")))
+        for index, group in enumerate(groups, start=1):
+            words = group.group("words").decode("utf-8", "replace").split()
+            plain = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in words]
+            names = [f"{{{index}}}"] + (["{}"] if len(groups) == 1 else [])
+            for name in names:
+                if plain and all(_UNQUOTED_WORD.fullmatch(w) for w in plain):
+                    yield Loop(name, found.start(), found.end(), line, header, items=tuple(plain),
+                               words=group.span("words"))
+                else:
+                    yield Loop(name, found.start(), found.end(), line, header,
+                               why=f"`{name}` walks {' '.join(words) or 'nothing'}, "
+                                   "which cannot be told here")
+
+
+_MAKE_FOREACH = re.compile(rb"\$[({]foreach[ \t]+(?P<var>" + _IDENT + rb")[ \t]*,(?P<list>[^,\n]*),")
+_MAKE_SOURCE = re.compile(rb"^[ \t]*\$[({](?P<name>" + _IDENT + rb")[)}][ \t]*$")
+
+
+def _make(data: bytes) -> Iterator[Loop]:
+    """Make's `$(foreach h,pug rex,ssh $(h).ana.lan;)`, its list written out or a variable the
+    Makefile sets (`HOSTS := pug rex`: its words are where that line spells them)."""
+    if b"foreach" not in data:
+        return
+    for found in _MAKE_FOREACH.finditer(data):
+        opener = data[found.start() + 1:found.start() + 2]
+        end = _bracket_end(data, found.start() + 1, opener)
+        var = found.group("var").decode()
+        line = _line(data, found.start())
+        header = _header(data, found.start(), found.end())
+        listed = found.group("list")
+        source = _MAKE_SOURCE.match(listed)
+        span = found.span("list")
+        if source is not None:
+            name = re.escape(source.group("name"))
+            assignment = (rb"^(?:override[ \t]+|export[ \t]+)?" + name
+                          + rb"[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$")
+            setting = list(re.finditer(assignment, data, re.M))
+            if len(setting) != 1:
+                yield Loop(var, found.end(), end, line, header, source=source.group("name").decode(),
+                           split=True)
+                continue
+            listed, span = setting[0].group("value"), setting[0].span("value")
+        words = listed.decode("utf-8", "replace").split()
+        if words and all(_UNQUOTED_WORD.fullmatch(w) for w in words):
+            yield Loop(var, found.end(), end, line, header, items=tuple(words), words=span)
+        else:
+            yield Loop(var, found.end(), end, line, header,
+                       why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()}, "
+                           "which cannot be told here")
+
+
+_HELM_RANGE = re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?\$(?P<var>"
+                         + _IDENT + rb")[ \t]*:?=[ \t]*(?P<expr>.*?)[ \t]*-?\}\}")
+_HELM_BLOCK = re.compile(rb"\{\{-?[ \t]*(range|if|with|define|block|end)\b")
+_HELM_LIST = re.compile(r"^(?:list|tuple)((?:\s+\"[^\"\\]*\")*)\s*$")
+_HELM_VALUES = re.compile(r"^\$?\.Values(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def _helm(data: bytes) -> Iterator[Loop]:
+    """Go templates' `{{ range $h := list "pug" "rex" }}` (Helm): `$h` is each word up to its `{{ end }}`."""
+    if b"range" not in data:
+        return
+    for found in _HELM_RANGE.finditer(data):
+        end = _helm_end(data, found.end())
+        var = found.group("var").decode()
+        expr = found.group("expr").decode("utf-8", "replace").strip()
+        line = _line(data, found.start())
+        header = _header(data, found.start(), found.end())
+        listed = _HELM_LIST.match(expr)
+        values = _HELM_VALUES.match(expr)
+        if listed is not None and found.group("index") is None:
+            items = tuple(re.findall(r'"([^"\\]*)"', listed.group(1)))
+            yield Loop(var, found.end(), end, line, header, items=items, words=found.span("expr"))
+        elif values is not None and found.group("index") is None:
+            yield Loop(var, found.end(), end, line, header, source=values.group("name"))
+        else:
+            yield Loop(var, found.end(), end, line, header, why=f"`${var}` walks {expr}, "
+                                                                "which cannot be told here")
+
+
+def _helm_end(data: bytes, pos: int) -> int:
+    depth = 1
+    for token in _HELM_BLOCK.finditer(data, pos):
+        depth += -1 if token.group(1) == b"end" else 1
+        if depth == 0:
+            return token.start()
+    return len(data)
 
 
 def _while_read(data: bytes) -> Iterator[Loop]:
@@ -226,9 +360,40 @@ def _ansible(data: bytes) -> Iterator[Loop]:
                 items.append(item.group(1).decode("utf-8", "replace"))
                 words = (words[0], offsets[offset] + len(text))
             value = "[" + ", ".join(items) + "]"
-        yield replace(_from_expression(variable, value, start, end, number, header), words=words)
-        for key, values in _attributes(value).items():  # `loop: [{name: pug}]` read as `item.name`
-            yield Loop(f"{variable}.{key}", start, end, number, header, items=values, words=words)
+        kind = found.group("key").decode()
+        if kind in ("loop", "with_items", "with_list", "with_flattened"):
+            yield replace(_from_expression(variable, value, start, end, number, header), words=words)
+            for key, values in _attributes(value).items():  # `loop: [{name: pug}]` read as `item.name`
+                yield Loop(f"{variable}.{key}", start, end, number, header, items=values, words=words)
+        else:
+            yield from _ansible_shaped(kind, variable, value, start, end, number, header, words)
+
+
+def _ansible_shaped(kind: str, variable: str, value: str, start: int, end: int, number: int, header: str,
+                    words: tuple[int, int]) -> Iterator[Loop]:
+    """The lookups whose item is no plain word: `with_dict: {pug: 1}` (`item.key`, `item.value`),
+    `with_nested: [[pug, rex], [a]]` (`item.0`, `item.1`); anything else cannot be told."""
+    text = value.strip()
+    mapping = _MAPPING.fullmatch(text) if kind == "with_dict" else None
+    pairs = [_PAIR.fullmatch(p) for p in mapping.group("body").split(",")] if mapping is not None else []
+    if mapping is not None and pairs and all(pairs):
+        keys = tuple(p.group("key") for p in pairs if p is not None)
+        values = tuple(next(v for v in p.group("dq", "sq", "bare") if v is not None)
+                       for p in pairs if p is not None)
+        yield Loop(f"{variable}.key", start, end, number, header, items=keys, words=words)
+        yield Loop(f"{variable}.value", start, end, number, header, items=values, words=words)
+        return
+    inner = re.fullmatch(r"\[\s*(\[.*\])\s*\]", text, re.S) if kind in ("with_nested", "with_cartesian",
+                                                                        "with_together") else None
+    parts = [part.strip() for part in re.split(r"\]\s*,", inner.group(1))] if inner else []
+    lists = [list_items(part if part.endswith("]") else part + "]") for part in parts]
+    lists = [items for items in lists if items is not None] if None not in lists else []
+    if lists:
+        for index, items in enumerate(lists):
+            yield Loop(f"{variable}.{index}", start, end, number, header, items=items, words=words)
+        return
+    yield Loop(variable, start, end, number, header, why=f"`{variable}` walks {kind}: {text}, "
+                                                         "which cannot be told here")
 
 
 def _attributes(value: str) -> dict[str, tuple[str, ...]]:
@@ -343,6 +508,12 @@ def _from_expression(variable: str, expr: str, start: int, end: int, line: int, 
     text = expr.strip().strip("'\"") if expr.strip()[:1] in "'\"" else expr.strip()
     braced = _JINJA_EXPRESSION.match(text)  # Ansible's `loop: "{{ ['pug', 'rex'] }}"`
     items = list_items(braced.group("inner") if braced else text)
+    split = _SPLIT.match(expr.strip())  # Jinja's `"pug rex".split()`, `'pug,rex'.split(',')`
+    if items is None and split is not None:
+        body = split.group("body")
+        parts = body.split(split.group("sep")) if split.group("sep") else body.split()
+        if all(_UNQUOTED_WORD.fullmatch(p.strip()) for p in parts):
+            items = tuple(p.strip() for p in parts)
     if items is not None:
         return Loop(variable, start, end, line, header, items=items)
     if _INVENTORY.match(text):

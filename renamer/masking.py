@@ -15,6 +15,8 @@ import re
 
 from renamer.masking_args import HINTS as ARG_HINTS
 from renamer.masking_args import mask_args
+from renamer.masking_directives import HINT as DIRECTIVE_HINT
+from renamer.masking_directives import mask_directives
 from renamer.masking_flags import HINTS, mask_flags
 from renamer.masking_paths import is_material, is_path, names_a_key, names_a_location
 from renamer.masking_stdin import HINTS as STDIN_HINTS
@@ -46,7 +48,8 @@ _PGPASS = re.compile(r"^(\s*[^:\s]+:(?:\d+|\*):[^:\s]*:[^:\s]*:)(\S+)\s*$")
 # Searched in the lower-cased line: a (?i) alternation is five times slower, and a dense file
 # has a million lines to show.
 _MAYBE = re.compile(r"pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp|://|machine|"
-                    r":[0-9*]+:|" + "|".join(re.escape(hint) for hint in (*HINTS, *ARG_HINTS, *STDIN_HINTS)))
+                    r":[0-9*]+:|" + DIRECTIVE_HINT + "|"
+                    + "|".join(re.escape(hint) for hint in (*HINTS, *ARG_HINTS, *STDIN_HINTS)))
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "secrets", "token", "tokens",
                  "apikey", "credential", "credentials", "auth", "authorization", "bearer", "cookie",
@@ -83,6 +86,7 @@ def mask_line(line: str) -> str:
         return line
     line = _URL.sub(rf"\g<1>{MASK}\g<3>", line)
     line = mask_stdin(line)  # `echo 'pug:X' | chpasswd`: no key or flag names the secret
+    line = mask_directives(line)  # `auth_pass X`, `stats auth u:X`: a daemon's bare statement
     env = _ENV.match(line)
     if env and env.group(4) and hides(env.group(2), env.group(4)):
         return f"{env.group(1)}{env.group(2)}{env.group(3)}{MASK}{env.group(5)}"
@@ -103,7 +107,8 @@ def mask_line(line: str) -> str:
 
 
 def _mask_pair(m: re.Match[str]) -> str:
-    if m.group("value") == MASK:
+    if m.group("value") == MASK or m.group("value")[:1] in ("{", "["):
+        # `basic_auth: {username: u, password: X}`: the mapping's own items are _FLOW's, masked by name
         return m.group(0)
     if not hides(m.group("name"), m.group("value")):
         # A pair inside a value: `--from-literal=password=X` (kubectl), `-e TOKEN=X`.

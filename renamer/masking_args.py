@@ -109,7 +109,7 @@ _COMMAND_START = re.compile(r"(?:^|[|;&(`'\":=]"
                             r"\s*(?:-\s+)?@?\s*\Z")
 _PATH_BEFORE = re.compile(r"(?:[A-Za-z]:)?[\w.\\/-]*[\\/]\Z")  # `C:\Windows\System32\` before `net.exe`
 _WORD = re.compile(r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s'"|;&]+)+""")
-_END = re.compile(r"[|;&]")
+_END = re.compile(r"[|;&]|(?<=\s)#")  # a shell comment ends the command: `vault login u=x # pug`
 # vault's `username=u password=P` (its fields are lower case); a token may end in `=` (base64)
 _FIELD = re.compile(r"['\"]?[a-z_][a-z0-9_-]*=[^=]")
 # A word each line naming a command above holds (masking.py's cheap prefilter adds these): its

@@ -92,3 +92,42 @@ def test_a_loop_over_the_inventory_walks_its_hosts() -> None:
     data = b'- debug:\n    msg: "{{ item }}.ana.lan"\n  loop: "{{ groups[\'web\'] }}"\n'
     found = binding(loops(data), "item", data.index(b".ana.lan"))
     assert found is not None and found.hosts and found.items is None
+
+
+@pytest.mark.parametrize(("data", "variable", "items", "source"), [
+    pytest.param(b'for h in {pug,rex}; do ssh "$h.ana.lan"; done', "h", ("pug", "rex"), None, id="bash-brace"),
+    pytest.param(b'for h in web{1,2}.x db; do ssh "$h.ana.lan"; done', "h", ("web1.x", "web2.x", "db"), None,
+                 id="bash-brace-with-prefix-and-suffix"),
+    pytest.param(b"parallel ssh {}.ana.lan uptime ::: pug rex", "{}", ("pug", "rex"), None, id="parallel"),
+    pytest.param(b"parallel ssh {1}.ana.lan {2} ::: pug rex ::: a b", "{1}", ("pug", "rex"), None,
+                 id="parallel-numbered"),
+    pytest.param(b"HOSTS := pug rex\nall:\n\t$(foreach h,$(HOSTS),ssh $(h).ana.lan;)\n", "h", ("pug", "rex"), None,
+                 id="make-foreach-over-the-makefile-s-variable"),
+    pytest.param(b"all:\n\t$(foreach h,$(HOSTS),ssh $(h).ana.lan;)\n", "h", None, "HOSTS", id="make-foreach-elsewhere"),
+    pytest.param(b'{{- range $h := list "pug" "rex" }}\n{{ $h }}.ana.lan\n{{- end }}', "h", ("pug", "rex"), None,
+                 id="helm-range-list"),
+    pytest.param(b"{{- range $h := .Values.net.hosts }}\n{{ $h }}.ana.lan\n{{- end }}", "h", None, "hosts",
+                 id="helm-range-values"),
+    pytest.param(b'{% for h in "pug rex".split() %}{{ h }}.ana.lan{% endfor %}', "h", ("pug", "rex"), None,
+                 id="jinja-split"),
+    pytest.param(b'- debug: msg="{{ item.key }}.ana.lan"\n  with_dict: {pug: 1, rex: 2}\n', "item.key",
+                 ("pug", "rex"), None, id="ansible-with-dict"),
+    pytest.param(b'- debug: msg="{{ item.1 }}.ana.lan"\n  with_nested: [[a], [pug, rex]]\n', "item.1",
+                 ("pug", "rex"), None, id="ansible-with-nested"),
+])
+def test_round_8_loops_give_their_values(data: bytes, variable: str, items: tuple[str, ...] | None,
+                                         source: str | None) -> None:
+    found = binding(loops(data), variable, data.index(b".ana.lan"))
+    assert found is not None and (found.items, found.source) == (items, source)
+
+
+def test_a_part_of_each_value_of_a_loop_not_read_cannot_be_told() -> None:
+    data = b'- debug: msg="{{ item.key }}.ana.lan"\n  loop: "{{ nodes | dict2items }}"\n'
+    found = binding(loops(data), "item.key", data.index(b".ana.lan"))
+    assert found is not None and found.items is None and found.source is None and found.why
+
+
+@pytest.mark.parametrize(("text", "expected"), [(b"{}", "{}"), (b"{2}", "{2}"), (b"{{ $h }}", "h"),
+                                                (b"{{ item.0 }}", "item.0"), (b"$(h)", "h")])
+def test_read_by_round_8(text: bytes, expected: str) -> None:
+    assert read_by(text, 0, len(text)) == expected

@@ -48,7 +48,7 @@ def explain(ctx: click.Context, target: str, fmt: str) -> int:
     out.echo(f"{result.path}: {result.rule}\n")
     for d in result.decisions:
         new = f" -> {d.new}" if d.new else ""
-        key = f" [{d.key_path}]" if d.key_path else ""
+        key = f" [{mask_line(d.key_path)}]" if d.key_path else ""
         decision = out.style(d.decision, bold=True)
         out.echo(f"  {d.line}:{d.column}{key}  {d.found}{new}: {decision}: {d.rule}\n")
         if d.text:

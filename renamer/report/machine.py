@@ -36,7 +36,7 @@ def reference_dict(ref: Reference) -> dict[str, Any]:
         "text": mask_line(ref.text),
     }
     if ref.key_path:
-        out["key_path"] = ref.key_path
+        out["key_path"] = mask_line(ref.key_path)
     if ref.role:
         out["role"] = ref.role
     return out
@@ -160,8 +160,8 @@ def collision_dict(collision: Collision) -> dict[str, object]:
     c = collision
     return {"path": c.path, "line": c.line, "column": c.column, "value": c.value,
             "olds": list(c.olds), "same_file": c.same_file, "structured": c.structured,
-            "key_path": c.key_path, "text": mask_line(c.text), "message": c.message(), "refused": c.refused,
-            "count": c.count}
+            "key_path": c.key_path and mask_line(c.key_path), "text": mask_line(c.text),
+            "message": c.message(), "refused": c.refused, "count": c.count}
 
 
 def plan_data(plan: Plan, summary: Summary, collisions: Sequence[Collision], *,
@@ -209,7 +209,8 @@ def tombstone_data(result: TombstoneResult) -> dict[str, Any]:
 def decision_dict(decision: Decision) -> dict[str, Any]:
     d = decision
     return {"line": d.line, "column": d.column, "found": d.found, "new": d.new,
-            "decision": d.decision, "rule": d.rule, "key_path": d.key_path, "text": mask_line(d.text)}
+            "decision": d.decision, "rule": d.rule, "key_path": d.key_path and mask_line(d.key_path),
+            "text": mask_line(d.text)}
 
 
 def explanation_data(explanation: Explanation) -> dict[str, Any]:

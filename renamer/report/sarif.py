@@ -41,7 +41,7 @@ def _result(ref: Reference) -> dict[str, Any]:
     rule = ref.status
     text = f"{ref.old} -> {ref.new}: {ref.note or ref.status}"
     if ref.key_path:
-        text += f" (at {ref.key_path})"
+        text += f" (at {mask_line(ref.key_path)})"
     result: dict[str, Any] = {
         "ruleId": rule,
         "level": RULES[rule][0],

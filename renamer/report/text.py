@@ -20,7 +20,7 @@ def collision_line(collision: Collision, *, strict: bool = False) -> str:
     """One collision, as verify prints it: an error only where `strict` fails on it."""
     c = collision
     where = f"{c.path}:{c.line}:{c.column}" if c.line else c.path
-    key = f" [{c.key_path}]" if c.key_path else ""
+    key = f" [{mask_line(c.key_path)}]" if c.key_path else ""
     level = "error" if c.refused or (strict and c.strict_failure) else "warning"
     shown = f"\n    {mask_line(c.text)}" if c.text else ""
     return f"{where}{key}: {level}: collision: {c.message()}{shown}"
@@ -35,7 +35,7 @@ def location(ref: Reference) -> str:
 def _where(ref: Reference) -> str:
     parts = []
     if ref.key_path:
-        parts.append(ref.key_path)
+        parts.append(mask_line(ref.key_path))  # a directive's key path is its line: `user bob password X`
     if ref.role and ref.role not in ("value",):
         parts.append(ref.role)
     return f" [{' '.join(parts)}]" if parts else ""

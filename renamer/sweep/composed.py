@@ -32,6 +32,7 @@ changes: the variable may hold any name from the environment).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -131,6 +132,7 @@ def _composed(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], .
     notes: list[Note] = []
     found_loops: list[Loop] | None = None
     split: list[tuple[Loop, str]] = []  # loops of moving and staying hosts, and the name they make
+    listed: dict[int, str] = {}  # the list words held beside a composed use that cannot be read, why
     for name in composed_names.find(data, tails):
         if any(m.refused not in (None, "split") and m.start < name.end and name.start < m.end
                for m in matches):
@@ -157,7 +159,23 @@ def _composed(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], .
         if decided is None:
             continue
         if isinstance(decided, tuple):
-            notes.append((name.start, name.text, *decided))
+            words = _listed_nearby(data, matches, name, _value_of(name, decided[0]), loop)
+            if not words:
+                notes.append((name.start, name.text, *decided))
+                continue
+            # An old name in a list beside a use whose values cannot be read (a loop syntax not
+            # read, a lookup): never an OK, and nothing of the list written (break-it round 8, #5).
+            spelled = ", ".join(f"{rel}:{_line_of(data, m.start)}" for m in words)
+            why = (f"{name.text}: {decided[1].removeprefix('composed: ')}; {_value_of(name, decided[0])} "
+                   f"stands in a list beside it ({spelled}) whose words it may read: the list is left as it "
+                   f"is; write the moved host's name out, or split the list (the hosts that move apart, with "
+                   f"their new domain), and rerun the sweep")
+            new = _new_name(renamed, decided[0][:-len(name.tail) - 1], name.tail)
+            added.append(Match(name.start, name.end, decided[0], new, "host", refused=REASON, note=why))
+            replaced.append((name.start, name.end))
+            for m in words:
+                listed.setdefault(m.start, f"a word of a list beside {name.text} at {rel}:"
+                                           f"{_line_of(data, name.start)}, which may read it: {why}")
             continue
         added += decided
         replaced.append((name.start, name.end))
@@ -167,8 +185,62 @@ def _composed(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], .
         return matches, notes, split
     own = [(loop, text) for loop, text in split if loop.items is not None]  # the loop's own words
     matches = _loop_words_left(matches, own, rel)
+    matches = [replace(m, refused=REASON, note=listed[m.start]) if m.start in listed and m.refused is None
+               else m for m in matches]
     left = [m for m in matches if not any(start < m.end and m.start < end for start, end in replaced)]
     return sorted([*left, *added], key=lambda m: m.start), notes, split
+
+
+def _line_of(data: bytes, pos: int) -> int:
+    return data.count(b"\n", 0, pos) + 1
+
+
+_NEARBY_LINES = 30  # how far above a composed use (or its loop's header) a list is read as its source
+
+
+def _listed_nearby(data: bytes, matches: list[Match], name: ComposedName, value: str,
+                   loop: Loop | None) -> list[Match]:
+    """The rewrites of `value` (an old host the use would read wrong) standing in a list literal
+    near `name`: from 30 lines above the use (or its loop's header) to its own line."""
+    line = data.count(b"\n", 0, name.start) + 1
+    first = max(1, min(line, loop.line if loop is not None else line) - _NEARBY_LINES)
+    out = []
+    for m in matches:
+        if m.refused is not None or m.kept is not None or m.kind != "host" or m.old.split(".")[0] != value:
+            continue
+        if name.start <= m.start < name.end:
+            continue
+        at = data.count(b"\n", 0, m.start) + 1
+        if first <= at <= line and _in_list(data, m.start, m.end):
+            out.append(m)
+    return out
+
+
+_PIPED = re.compile(rb"\|[ \t]*(?:[\w./-]*/)?(?:xargs|parallel|while[ \t]+read)\b")  # `echo pug rex | xargs`
+_BLOCK_ITEM = re.compile(rb"^[ \t]*-[ \t]+['\"]?$")  # a YAML block list's `- pug`
+
+
+def _in_list(data: bytes, start: int, end: int) -> bool:
+    """Does the word at [start, end) stand in a list: inside brackets on its line (`[pug, rex]`,
+    `{pug,rex}`, `{pug: 1, rex: 2}`, `(foreach h,pug rex,`), in a quoted run of words (`"pug
+    rex".split()`), after parallel's `:::`, piped into xargs, parallel or `while read`, as a YAML
+    block item or key?"""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line_end = data.find(b"\n", end)
+    line_end = len(data) if line_end == -1 else line_end
+    before, after = data[line_start:start], data[end:line_end]
+    opens = (sum(before.count(c) for c in (b"[", b"(", b"{"))
+             - sum(before.count(c) for c in (b"]", b")", b"}")))
+    if opens > 0 and any(c in after for c in (b"]", b")", b"}")):
+        return True
+    for quote in (b'"', b"'"):
+        if before.count(quote) % 2 == 1 and quote in after:
+            run = before[before.rfind(quote) + 1:] + data[start:end] + after[:after.find(quote)]
+            if re.search(rb"[\s,]", run.strip()):
+                return True
+    if b":::" in before or _BLOCK_ITEM.match(before) or _PIPED.search(after):
+        return True
+    return bool(re.match(rb"^[ \t]*['\"]?[ \t]*:", after) and not before.strip(b" \t'\""))
 
 
 def _loop_words_left(matches: list[Match], split: list[tuple[Loop, str]], rel: str) -> list[Match]:

@@ -22,7 +22,7 @@ from renamer.composed_names import Template
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
 from renamer.sweep.composed import Known
-from renamer.variable_values import WIDTH
+from renamer.variable_values import WIDTH, Resolved
 
 REASON = "composed-address"
 
@@ -69,6 +69,13 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
     return sorted([*matches, *added], key=lambda m: m.start)
 
 
+def _chart_values(found: Resolved) -> bool:
+    """Is `found` given by a Helm chart's values file (values.yaml, values-prod.yaml)?"""
+    path = found.via[0][1] if found.via else ""
+    name = path.rsplit("/", 1)[-1]
+    return name.startswith("values") and name.endswith((".yaml", ".yml"))
+
+
 def _old_address(matcher: Finds, text: str) -> tuple[str, str] | None:
     """(old, new) where `text` is, whole, an old address or an old address's reverse name."""
     found = matcher.find(text.encode("utf-8", "replace"))
@@ -95,9 +102,14 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
                                           f"{path}:{line}") for path, line, item in items]
     out: list[tuple[str, str]] = []
     unknown: list[str] = []
+    helm = b".Values." in data[template.start:template.end]
     for variable in template.variables:
         found = definitions.values(variable, rel or None)
-        out += [(r.value.strip(), r.why()) for r in found.found]
+        # The definitions the template's own dialect reads first, so a note names them: Helm's
+        # `.Values.x` a chart's values file, any other template anything but one (break-it round 8:
+        # a Jinja `{{ prefix }}` was said to read chart/values.yaml's `net.prefix`).
+        ordered = sorted(found.found, key=lambda r: _chart_values(r) != helm)
+        out += [(r.value.strip(), r.why()) for r in ordered]
         unknown += [] if found.found else list(found.unknown[:1])
     if template.default is not None:
         out.append((template.default, "; ".join([*unknown, f"the default is {template.default}"])))

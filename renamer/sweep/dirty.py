@@ -3,14 +3,16 @@ nothing of the user's: decided before anything is written.
 
 * A tracked file with uncommitted changes: the sweep's edits are merged into HEAD's version
   (the commit) and into the index's (the user's staged changes kept there); the work tree keeps
-  the user's changes plus the edits. Where the user's changes touch the lines the sweep rewrites
-  (git's merge would conflict), or the sweep also renames the file, it is refused by name.
+  the user's changes plus the edits. Where the user's changes touch the lines the sweep rewrites,
+  or sit right next to one (git's merge would conflict), or the sweep also renames the file, it is
+  refused by name, saying which line meets which.
 * An untracked file (or one only added to the index): rewritten in the work tree, never
   committed; listed as left uncommitted.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,12 +81,39 @@ def uncommitted_work(root: Path, edited: Sequence[FileResult], befores: Sequence
         committed = merge_edits(before, after, head[1])
         staged = committed if index == head else merge_edits(before, after, index[1]) if index else None
         if committed is None or staged is None:
-            raise UnsafeError(f"{change.path}: your uncommitted changes touch the lines the sweep rewrites, "
-                              "so its commit cannot hold the sweep's edits without them: commit or stash "
+            other = head[1] if committed is None or index is None else index[1]
+            meet = where_they_meet(other, before, after)
+            raise UnsafeError(f"{change.path}: your uncommitted changes {meet}, so its "
+                              "commit cannot hold the sweep's edits without them: commit or stash "
                               "them first, or sweep without --commit; nothing written")
         chosen[target] = Chosen(head[0], store(root, committed), store(root, staged))
         carrying.append(target)
     return Uncommitted(chosen, tuple(carrying), tuple(untracked))
+
+
+def where_they_meet(other: bytes, before: bytes, after: bytes) -> str:
+    """Where the user's changes (`other` -> `before`) meet the sweep's (`before` -> `after`), as
+    git's merge sees it: on a line the sweep rewrites, or on the line next to one (a three-way
+    merge needs an unchanged line between two changes; break-it round 8: a WIP edit on the line
+    after a rewritten one was said to touch it)."""
+    lines = before.split(b"\n")
+    theirs = [(j1, j2) for tag, _, _, j1, j2 in
+              difflib.SequenceMatcher(None, other.split(b"\n"), lines, autojunk=False).get_opcodes()
+              if tag != "equal"]
+    ours = sorted({i for tag, i1, i2, _, _ in
+                   difflib.SequenceMatcher(None, lines, after.split(b"\n"), autojunk=False).get_opcodes()
+                   if tag != "equal" for i in range(i1, max(i2, i1 + 1))})
+    for j1, j2 in theirs:
+        touched = [i for i in ours if j1 <= i < j2]
+        if touched:
+            return f"touch line {touched[0] + 1}, which the sweep rewrites"
+    for j1, j2 in theirs:
+        near = [i for i in ours if j1 - 1 <= i <= j2]
+        if near:
+            mine = j1 + 1 if j2 > j1 else j1
+            return (f"on line {mine} sit right next to line {near[0] + 1}, which the sweep rewrites (git's "
+                    f"merge needs an unchanged line between two changes)")
+    return "meet the lines the sweep rewrites where git's merge cannot keep them apart"
 
 
 NOTHING_UNCOMMITTED = Uncommitted()  # a clean work tree: the commit is the work tree's files

@@ -19,9 +19,11 @@ from renamer.occurrences import Match
 from renamer.sweep.composed import Known, held_list_words, hold_list_words
 
 # A line that may open a loop over a list variable: a shell or Jinja `for`, Ansible's loop keys,
-# Terraform's for_each (git grep's extended regex).
+# Terraform's for_each, Helm's range, Make's foreach (git grep's extended regex).
 _HEADERS = (r"(^|[^A-Za-z0-9_])for[[:space:]]+[A-Za-z_][A-Za-z0-9_,[:space:]]*[[:space:]]in[[:space:]]"
             r"|(loop|with_items|with_list)[[:space:]]*:|for_each[[:space:]]*=")
+# Go templates' `range $h := .Values.hosts` and Make's `$(foreach h,$(HOSTS),...)` (break-it round 8, #5).
+_HEADERS += r"|range[[:space:]]+\$|foreach[[:space:]]+[A-Za-z_]"
 
 
 class Finds(Protocol):

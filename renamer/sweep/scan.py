@@ -27,9 +27,11 @@ from renamer.decoded import (
 )
 from renamer.escapes import escaped_matches, might_escape, might_hold_escape
 from renamer.formats import Format, format_of, zone
+from renamer.formats.dns_config import names_dns
 from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
+from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches
 from renamer.sweep.content import classify_bytes, read_content
@@ -70,6 +72,9 @@ IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it
 CODE_HINT = "outside any string or comment, where a text edit could change the code; edit by hand"
 # Occurrences the matcher finds but must not rewrite, by Match.refused.
 REFUSED_HINTS = {
+    "case-record": ("an old host name in another case (`PUG`) in the record of an old address: moved alone, "
+                    "the address would pair with the old name; rename the record by hand, or keep it with a "
+                    "keep rule"),
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
@@ -265,7 +270,8 @@ class FileScanner:
         # value in some case, which the first pass let through (its gates are case-folded).
         fmt = format_of(rel, data) if content.kind == "text" and (
             hit or self.matcher.might_match_any_case(data)) else None
-        any_case = fmt is not None and fmt.dns_names
+        # A Kea `.json` is JSON in every other respect (formats/dns_config.py).
+        any_case = fmt is not None and (fmt.dns_names or names_dns(rel))
         hit = hit or any_case
         if not (hit or wide or path_hit or loose_hit or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
@@ -324,6 +330,8 @@ class FileScanner:
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
+                if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
+                    matches = case_in_records(data, matches, self.matcher)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

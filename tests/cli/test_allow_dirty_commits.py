@@ -93,11 +93,17 @@ def test_crlf_and_no_final_newline_survive_the_merge(repo: Callable[..., Path], 
     assert (root / "w.ini").read_bytes() == b"[a]\r\nhost=fv-ml1\r\n\r\n[b]\r\nx=1\r\n\r\n[c]\r\nend-wip"
 
 
-@pytest.mark.parametrize("wip", (
-    pytest.param("host ana-ml2 # my note\nline2\n", id="same-line"),
-    pytest.param("host ana-ml2\nMY WIP right below\nline2\n", id="next-line"),
+@pytest.mark.parametrize(("wip", "said"), (
+    pytest.param("host ana-ml2 # my note\nline2\n", "touch line 1, which the sweep rewrites", id="same-line"),
+    pytest.param("host ana-ml2\nMY WIP right below\nline2\n",
+                 "on line 2 sit right next to line 1, which the sweep rewrites", id="next-line-added"),
+    # break-it round 8 (severity 3, repo ad2): an edit of the line after was said to touch the rewritten one
+    pytest.param("host ana-ml2\nline2 WIP\n", "on line 2 sit right next to line 1, which the sweep rewrites",
+                 id="next-line-edited"),
+    pytest.param("wip above\nhost ana-ml2\nline2\n", "on line 1 sit right next to line 2, which the sweep rewrites",
+                 id="line-above-added"),
 ))
-def test_work_on_the_rewritten_lines_is_refused_by_name(wip: str, repo: Callable[..., Path],
+def test_work_on_the_rewritten_lines_is_refused_by_name(wip: str, said: str, repo: Callable[..., Path],
                                                          run: Callable[..., Result]) -> None:
     root = repo({"a.txt": "host ana-ml2\nline2\n", "b.txt": "ana-ml2\n"}, allowlist=ALLOW)
     (root / "a.txt").write_text(wip)
@@ -105,7 +111,7 @@ def test_work_on_the_rewritten_lines_is_refused_by_name(wip: str, repo: Callable
     done = run(root, *SWEEP)
     assert done.exit_code == 3, done.stdout + done.stderr
     line, = done.stderr.splitlines()
-    assert line.startswith("renamer: error: a.txt: your uncommitted changes touch the lines the sweep rewrites")
+    assert line.startswith(f"renamer: error: a.txt: your uncommitted changes {said}"), line
     assert line.endswith("nothing written")
     assert snapshot(root) == before and git(root, "rev-parse", "HEAD") == head
 

@@ -225,3 +225,19 @@ def test_arithmetic_that_computes_an_old_octet_is_a_residual_it_may_spell(
     done = subprocess.run(["sh", "-c", 'ping() { printf "%s\\n" "$1"; }; . ./run.sh'], cwd=root,
                           capture_output=True, text=True, check=True, env={"PATH": os.environ["PATH"]})
     assert done.stdout == "10.0.0.5\n"
+
+
+def test_the_note_names_the_definition_the_template_s_own_dialect_reads(repo: Callable[..., Path],
+                                                                       run: Callable[..., Result]) -> None:
+    """Break-it round 8 (severity 3): a Jinja `{{ prefix }}` was said to read a Helm chart's
+    `net.prefix` (chart/values.yaml), not group_vars' `prefix`; and the chart's template its own."""
+    root = repo({"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+                 "chart/values.yaml": 'net:\n  prefix: "10.0.0"\n',
+                 "chart/templates/cm.yaml": 'data:\n  ip: "{{ .Values.net.prefix }}.5"\n',
+                 "group_vars/all.yml": "prefix: 10.0.0\nhost_octet: 5\n",
+                 "t.j2": "addr {{ prefix }}.{{ host_octet }}\n"}, config=CONFIG, allowlist=ALLOW)
+    found = {f["path"]: str(f["note"]) for f in json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+             if f["reason"] == "composed-address"}
+    assert "`prefix` is 10.0.0 at group_vars/all.yml:1" in found["t.j2"], found
+    assert "chart/values.yaml" not in found["t.j2"], found
+    assert "`prefix` is 10.0.0 at chart/values.yaml:2" in found["chart/templates/cm.yaml"], found

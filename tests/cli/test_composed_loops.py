@@ -65,6 +65,21 @@ FOLLOWS = [
     pytest.param({}, "play.yml", '- debug:\n    msg: "{{ item.name }}.ana.lan"\n  loop: [{name: pug, port: 22}]\n',
                  '- debug:\n    msg: "{{ item.name }}.fv.lan"\n  loop: [{name: wolf, port: 22}]\n',
                  id="list-of-mappings"),
+    # Break-it round 8, finding 5: the other spellings of a loop.
+    pytest.param({}, "up.sh", 'for h in {pug,pug}; do ssh "$h.ana.lan"; done\n',
+                 'for h in {wolf,wolf}; do ssh "$h.fv.lan"; done\n', id="bash-brace"),
+    pytest.param({}, "up.sh", "parallel ssh {}.ana.lan uptime ::: pug\n", "parallel ssh {}.fv.lan uptime ::: wolf\n",
+                 id="gnu-parallel"),
+    pytest.param({}, "Makefile", "HOSTS := pug\nall:\n\t$(foreach h,$(HOSTS),ssh $(h).ana.lan uptime;)\n",
+                 "HOSTS := wolf\nall:\n\t$(foreach h,$(HOSTS),ssh $(h).fv.lan uptime;)\n", id="make-foreach"),
+    pytest.param({}, "chart/templates/cm.yaml", 'data:\n{{- range $h := list "pug" }}\n  x: "{{ $h }}.ana.lan"\n{{- end }}\n',
+                 'data:\n{{- range $h := list "wolf" }}\n  x: "{{ $h }}.fv.lan"\n{{- end }}\n', id="helm-range-list"),
+    pytest.param({}, "t.j2", '{% for h in "pug".split() %}{{ h }}.ana.lan{% endfor %}\n',
+                 '{% for h in "wolf".split() %}{{ h }}.fv.lan{% endfor %}\n', id="jinja-split"),
+    pytest.param({}, "play.yml", '- debug: msg="{{ item.key }}.ana.lan"\n  with_dict: {pug: 1}\n',
+                 '- debug: msg="{{ item.key }}.fv.lan"\n  with_dict: {wolf: 1}\n', id="ansible-with-dict"),
+    pytest.param({}, "play.yml", '- debug: msg="{{ item.0 }}.ana.lan"\n  with_nested: [[pug], [a, b]]\n',
+                 '- debug: msg="{{ item.0 }}.fv.lan"\n  with_nested: [[wolf], [a, b]]\n', id="ansible-with-nested"),
 ]
 
 
@@ -114,6 +129,25 @@ MIXED = [
                  id="while-read"),
     pytest.param({}, "play.yml", '- debug:\n    msg: "{{ item.name }}.ana.lan"\n  loop: [{name: pug}, {name: "rex"}]\n',
                  3, id="list-of-mappings"),
+    # Break-it round 8, finding 5: each became `wolf rex`, sweep --commit 0, verify 0.
+    pytest.param({}, "up.sh", '#!/bin/bash\nfor h in {pug,rex}; do ssh "$h.ana.lan" uptime; done\n', 2, id="bash-brace"),
+    pytest.param({}, "up.sh", "parallel ssh {}.ana.lan uptime ::: pug rex\n", 1, id="gnu-parallel"),
+    pytest.param({}, "up.sh", "parallel -j4 'ssh {1}.ana.lan {2}' ::: rex pug ::: uptime\n", 1,
+                 id="gnu-parallel-numbered"),
+    pytest.param({}, "Makefile", "HOSTS := pug rex\nall:\n\t$(foreach h,$(HOSTS),ssh $(h).ana.lan uptime;)\n", 3,
+                 id="make-foreach"),
+    pytest.param({}, "Makefile", "all:\n\techo $(foreach h,rex pug,$(h).ana.lan)\n", 2, id="make-foreach-literal"),
+    pytest.param({}, "chart/templates/cm.yaml",
+                 'data:\n{{- range $h := list "pug" "rex" }}\n  {{ $h }}: "{{ $h }}.ana.lan"\n{{- end }}\n', 2,
+                 id="helm-range-list"),
+    pytest.param({}, "t.j2", '{% for h in "pug rex".split() %}\nserver {{ h }}.ana.lan;\n{% endfor %}\n', 1,
+                 id="jinja-split"),
+    pytest.param({}, "t.j2", "{% for h in 'rex,pug'.split(',') %}{{ h }}.ana.lan{% endfor %}\n", 1,
+                 id="jinja-split-comma"),
+    pytest.param({}, "play.yml", '- debug: msg="{{ item.key }}.ana.lan"\n  with_dict: {pug: 1, rex: 2}\n', 2,
+                 id="ansible-with-dict"),
+    pytest.param({}, "play.yml", '- debug: msg="{{ item.0 }}.ana.lan"\n  with_nested: [[pug, rex], [a]]\n', 2,
+                 id="ansible-with-nested"),
 ]
 
 
@@ -163,7 +197,48 @@ HELD_LISTS = [
     pytest.param({"vars.tf": 'variable "hosts" {\n  default = ["rex", "pug"]\n}\n',
                   "main.tf": 'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n'
                   '  input    = "${each.key}.ana.lan"\n}\n'}, "vars.tf", 2, id="terraform-variable"),
+    # Break-it round 8, finding 5: Helm's values, a Makefile's included list.
+    pytest.param({"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/values.yaml": "hosts: [rex, pug]\n",
+                  "chart/templates/cm.yaml": 'data:\n{{- range $h := .Values.hosts }}\n  {{ $h }}: "{{ $h }}.ana.lan"\n'
+                  '{{- end }}\n'}, "chart/values.yaml", 1, id="helm-range-over-values"),
+    pytest.param({"mk/hosts.mk": "HOSTS := rex pug\n",
+                  "mk/Makefile": "include hosts.mk\nall:\n\t$(foreach h,$(HOSTS),ssh $(h).ana.lan uptime;)\n"},
+                 "mk/hosts.mk", 1, id="make-include"),
 ]
+
+
+# Break-it round 8, finding 5: where a loop is not read (a lookup, a pipe into xargs, a command's
+# output), an old name in a list beside the use that would read it wrong is never an OK, and the
+# list is left as it is.
+NOT_READ = [
+    pytest.param({"play.yml": "- hosts: localhost\n  vars:\n    nodes: {pug: 1, rex: 2}\n  tasks:\n"
+                  '    - debug: msg="{{ item.key }}.ana.lan"\n      loop: "{{ nodes | dict2items }}"\n'},
+                 "play.yml", [3], id="ansible-dict2items"),
+    pytest.param({"play.yml": "- hosts: localhost\n  vars:\n    nodes:\n      - rex\n      - pug\n  tasks:\n"
+                  '    - debug: msg="{{ item }}.ana.lan"\n      loop: "{{ nodes | shuffle }}"\n'},
+                 "play.yml", [5], id="ansible-filtered-block-list"),
+    pytest.param({"x.sh": "echo pug rex | xargs -n1 -I{} ssh {}.ana.lan uptime\n"}, "x.sh", [1], id="xargs"),
+    pytest.param({"x.sh": 'for h in $(echo pug rex); do ssh "$h.ana.lan"; done\n'}, "x.sh", [1],
+                 id="shell-command-output"),
+    pytest.param({"x.sh": 'hosts="pug rex"\nfor h in $(echo $hosts | tr " " "\\n"); do ssh "$h.ana.lan"; done\n'},
+                 "x.sh", [1], id="shell-quoted-list-through-a-command"),
+]
+
+
+@pytest.mark.parametrize(("files", "listed", "lines"), NOT_READ)
+def test_an_old_name_listed_beside_a_use_that_cannot_be_read_is_held(
+        files: dict[str, str], listed: str, lines: list[int], repo: Callable[..., Path],
+        run: Callable[..., Result]) -> None:
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    checked = run(root, "verify")
+    assert checked.exit_code == 1, checked.stdout
+    held = [f for f in _findings(root, run, listed) if f["old"] == "pug"]
+    assert [(f["line"], f["reason"]) for f in held] == [(n, "composed-name") for n in lines], held
+    assert "which may read it" in str(held[0]["note"]), held
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert {p: (root / p).read_text() for p in files} == files  # nothing of the list written
+    assert run(root, "verify").exit_code == 1
 
 
 @pytest.mark.parametrize(("files", "listed", "line"), HELD_LISTS)

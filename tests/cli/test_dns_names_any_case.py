@@ -47,6 +47,28 @@ ZONE = ("$ORIGIN lab.\n$TTL 300\n@ IN SOA ns.lab. admin.lab. 7 7200 3600 1209600
     pytest.param("unbound/lab.conf", 'local-data: "ANA-ML2.ana.lan. A 10.250.50.54"\n',
                  'local-data: "FV-ML1.fv.lan. A 10.251.50.54"\n', id="unbound-drop-in"),
     pytest.param("etc/hosts", "10.250.50.54 aNa-mL2\n", "10.251.50.54 fv-ml1\n", id="irregular-case-as-configured"),
+    # break-it round 8, finding 11: a DHCP server's names are the names DDNS registers
+    pytest.param("dhcpd.conf", 'host ANA-ML2 {\n  hardware ethernet 00:11:22:33:44:55;\n  fixed-address 10.250.50.54;\n'
+                 '  option host-name "ANA-ML2";\n  ddns-hostname "Ana-Ml2";\n}\n',
+                 'host FV-ML1 {\n  hardware ethernet 00:11:22:33:44:55;\n  fixed-address 10.251.50.54;\n'
+                 '  option host-name "FV-ML1";\n  ddns-hostname "Fv-Ml1";\n}\n', id="r8-11-isc-dhcpd"),
+    pytest.param("etc/dhcp/dhcpd6.conf", 'host ANA-ML2 { fixed-address6 fd00::5; option dhcp6.fqdn "ANA-ML2.ANA.LAN"; }\n',
+                 'host FV-ML1 { fixed-address6 fd00::5; option dhcp6.fqdn "FV-ML1.FV.LAN"; }\n', id="isc-dhcpd6"),
+    pytest.param("etc/dhcp/lab.conf", "host ANA-ML2 { fixed-address 10.250.50.54; }\n",
+                 "host FV-ML1 { fixed-address 10.251.50.54; }\n", id="isc-dhcpd-include"),
+    pytest.param("kea-dhcp4.conf", '{"Dhcp4": {"reservations": [{"hostname": "ANA-ML2", "ip-address": "10.250.50.54"}]}}\n',
+                 '{"Dhcp4": {"reservations": [{"hostname": "FV-ML1", "ip-address": "10.251.50.54"}]}}\n',
+                 id="r8-11-kea"),
+    pytest.param("kea/kea-dhcp4.json", '{"Dhcp4": {"reservations": [{"hostname": "Ana-Ml2.ana.lan",\n'
+                 '  "ip-address": "10.250.50.54"}]}}\n',
+                 '{"Dhcp4": {"reservations": [{"hostname": "Fv-Ml1.fv.lan",\n  "ip-address": "10.251.50.54"}]}}\n',
+                 id="kea-json"),
+    pytest.param("etc/bind/named.conf.local", 'zone "lab" { type secondary; primaries { 10.250.50.54 key ANA-ML2; }; };\n',
+                 'zone "lab" { type secondary; primaries { 10.251.50.54 key FV-ML1; }; };\n', id="named-conf"),
+    pytest.param("Corefile", "lab {\n  hosts {\n    10.250.50.54 ANA-ML2.ana.lan\n  }\n}\n",
+                 "lab {\n  hosts {\n    10.251.50.54 FV-ML1.fv.lan\n  }\n}\n", id="corefile"),
+    pytest.param("dhcpd.conf", "host ANA-ML2-BMC { fixed-address 10.250.50.9; }\n",
+                 "host ANA-ML2-BMC { fixed-address 10.250.50.9; }\n", id="dhcpd-boundaries-hold"),
     pytest.param("etc/hosts", "10.250.50.9 ANA-ML20 XANA-ML2 ANA-ML2-BMC\n",
                  "10.250.50.9 ANA-ML20 XANA-ML2 ANA-ML2-BMC\n", id="noop-boundaries-hold-in-any-case"),
 ])
@@ -76,19 +98,65 @@ def test_the_b8_zone_loads_with_the_new_name_and_a_bumped_serial(repo: Repo, run
                                                               ("ns.lab.", "10.250.0.53")]
 
 
-@pytest.mark.parametrize("path", ["scripts/run.sh", "README.md", "app.yaml", "notes.txt"])
+PATHS = ["scripts/run.sh", "README.md", "app.yaml", "notes.txt", "dhcpd.md", "app/kea.yaml", "dhcp/notes.txt"]
+
+
+@pytest.mark.parametrize("path", PATHS)
 def test_elsewhere_host_names_stay_case_sensitive(repo: Repo, run: Run, path: str) -> None:
-    content = "ANA-ML2 at 10.250.50.54\n"
+    content = "ANA-ML2 is up\n\nssh 10.250.50.54\n"  # a blank line: the address's record holds no name
     root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 0
-    assert (root / path).read_text() == "ANA-ML2 at 10.251.50.54\n"
+    assert (root / path).read_text() == "ANA-ML2 is up\n\nssh 10.251.50.54\n"
     verify = json.loads(run(root, "verify", "--format", "json").stdout)
     assert verify["findings"] == []
     assert [(m["text"], m["why"]) for m in verify["near_misses"]] == [("ANA-ML2", "case")]
 
 
-def test_a_zone_quoted_in_a_markdown_page_keeps_the_page_rules(repo: Repo, run: Run) -> None:
-    content = "# Lab\n\n    $ORIGIN ana.lan.\n    ANA-ML2 IN A 10.250.50.54\n"
-    root = repo({"docs/zone.md": content}, config=CONFIG, allowlist=ALLOW)
+@pytest.mark.parametrize("content", [
+    pytest.param("ANA-ML2 at 10.250.50.54\n", id="same-line"),
+    pytest.param("- {name: Ana-Ml2, ip: 10.250.50.54}\n", id="flow-record"),
+    pytest.param("Host ANA-ML2\n  User x\n  HostName 10.250.50.54\n", id="ssh-stanza"),
+])
+@pytest.mark.parametrize("path", PATHS[:4])
+def test_elsewhere_a_name_in_another_case_beside_its_address_holds_the_record(
+        repo: Repo, run: Run, path: str, content: str) -> None:
+    """Break-it round 8, finding 11 (B-8's fallback): outside the DNS files the name is not matched
+    in another case, so the address moved alone, pairing the old name with the new address, and
+    verify passed (a near-miss). Now both are a `case-record` residual, nothing of the record written,
+    and verify fails before and after the sweep."""
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    checked = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert sorted(f["reason"] for f in checked["findings"]) == ["case-record", "case-record"], checked
+    note = next(str(f["note"]) for f in checked["findings"])
+    assert "in the record of 10.250.50.54" in note and "neither is written" in note, note
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / path).read_text() == content
+    assert run(root, "verify").exit_code == 1
+
+
+def test_the_dhcpd_reservation_and_its_ddns_name_move_together(repo: Repo, run: Run) -> None:
+    """Break-it round 8, finding 11: the address moved while `PUG` stayed, and DDNS registered
+    the old name at the new address; BIND's named.conf, read in any case too, still parses."""
+    dhcpd = ('host PUG {\n  hardware ethernet 00:11:22:33:44:55;\n  fixed-address 10.250.50.54;\n'
+             '  option host-name "PUG";\n}\n')
+    named = ('key "ANA-ML2" { algorithm hmac-sha256; secret "c2VjcmV0"; };\n'
+             'server 10.250.50.54 { keys { "ANA-ML2"; }; };\n')
+    config = CONFIG.replace("{ana-ml2: fv-ml1,", "{ana-ml2: fv-ml1, pug: wolf,")
+    root = repo({"dhcpd.conf": dhcpd, "named.conf": named}, config=config, allowlist=ALLOW)
+    assert run(root, "verify").exit_code == 1
     assert run(root, "sweep", "--commit").exit_code == 0
-    assert (root / "docs/zone.md").read_text() == content.replace("10.250.50.54", "10.251.50.54")
+    assert (root / "dhcpd.conf").read_text() == dhcpd.replace("PUG", "WOLF").replace("10.250", "10.251")
+    assert "ANA-ML2" not in (root / "named.conf").read_text()
+    checked = subprocess.run(["named-checkconf", str(root / "named.conf")], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert verify["findings"] == [] and verify["near_misses"] == []
+
+
+def test_a_zone_quoted_in_a_markdown_page_keeps_the_page_rules(repo: Repo, run: Run) -> None:
+    content = "# Lab\n\n    $ORIGIN ana.lan.\n    ANA-ML2 IN A 10.250.50.54\n\n    www IN A 10.250.50.54\n"
+    root = repo({"docs/zone.md": content}, config=CONFIG, allowlist=ALLOW)
+    # The page's rules: ANA-ML2 is not matched in another case. Beside it, its address is not moved
+    # alone either (a `case-record` residual, break-it round 8, finding 11); the record apart is.
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "docs/zone.md").read_text() == content.replace("www IN A 10.250.50.54", "www IN A 10.251.50.54")

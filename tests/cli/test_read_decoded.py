@@ -185,6 +185,15 @@ ESCAPED = [
                  id="url-percent-address"),
     pytest.param("c.yaml", b"next: https://sso/?r=http%3A%2F%2Fana-ml2%3A8000%2Fv1\n",
                  b"next: https://sso/?r=http%3A%2F%2Ffv-ml1%3A8000%2Fv1\n", id="url-inside-a-query-string"),
+    # Break-it round 8 (severity 3): an escaped digit or letter is no style of the name's own; the
+    # new one was written `\\u00310.251...\\u0031`, every `1` escaped as the old spelling's one was.
+    pytest.param("c.json", b'{"ip": "10.250.50.5\\u0034"}\n', b'{"ip": "10.251.50.54"}\n', id="json-escaped-digit"),
+    pytest.param("c.json", b'{"h": "\\u0061na-ml2.ana.lan"}\n', b'{"h": "fv-ml1.fv.lan"}\n',
+                 id="json-escaped-letter-in-a-value"),
+    pytest.param("c.json", b'{"h": "\\u0061na\\u002dml2"}\n', b'{"h": "fv\\u002dml1"}\n',
+                 id="json-escaped-letter-and-separator"),
+    pytest.param("c.yaml", b"url: http://%61na-ml2:8000/v1\n", b"url: http://fv-ml1:8000/v1\n",
+                 id="url-percent-letter"),
 ]
 
 

@@ -47,6 +47,11 @@ FLOW_SHAPES = [
     'cfg: {{"host": "ana-ml2", "{name}": "{s}"}}', '{{"{name}": "{s}", "host": "ana-ml2"}}',
     "labels: {{a: {{host: ana-ml2, {name}: '{s}'}}}}",
 ]
+# daemons' bare directives (break-it round 8, finding 12)
+DIRECTIVE_SHAPES = ["stats auth admin:{s} # ana-ml2", "vrrp_instance ana-ml2 {{ auth_pass {s} }}",
+                    "requirepass {s} # ana-ml2", "masterauth {s} # ana-ml2", "sentinel auth-pass ana-ml2 {s}",
+                    "user admin insecure-password {s} # ana-ml2", 'secret "{s}"; # ana-ml2',
+                    'ana-ml2 : PSK "{s}"', "rocommunity {s} ana-ml2", "bindpw {s} # ana-ml2"]
 ENV_SHAPES = ["{name}={s}  # ana-ml2", "export {name}='{s}' # ana-ml2", "  - {name}={s} host=ana-ml2"]
 NAMES = ["password", "DB_PASSWORD", "apiKey", "api_key", "clientSecret", "AUTH_TOKEN", "accessToken",
          "private-key", "passwd", "secret", "REDIS_PASS", "SMTP_PW"]
@@ -64,7 +69,7 @@ def corpus(draw: st.DrawFn) -> list[tuple[str, str]]:
     """(line, secret) pairs: one line of each family and a few drawn at random."""
     lines = []
     for _ in range(draw(st.integers(4, 10))):
-        family = draw(st.sampled_from(["cli", "url", "flow", "env"]))
+        family = draw(st.sampled_from(["cli", "url", "flow", "env", "directive"]))
         name, scheme = draw(st.sampled_from(NAMES)), draw(st.sampled_from(SCHEMES))
         if family == "cli":
             secret, shape = draw(SECRET), draw(st.sampled_from(CLI_SHAPES))
@@ -72,6 +77,8 @@ def corpus(draw: st.DrawFn) -> list[tuple[str, str]]:
             secret, shape = draw(SECRET) + "@x", draw(st.sampled_from(URL_SHAPES))
         elif family == "flow":
             secret, shape = draw(FLOW_SECRET), draw(st.sampled_from(FLOW_SHAPES))
+        elif family == "directive":
+            secret, shape = draw(SECRET), draw(st.sampled_from(DIRECTIVE_SHAPES))
         else:
             secret, shape = draw(SECRET), draw(st.sampled_from(ENV_SHAPES))
         lines.append((shape.format(s=secret, name=name, scheme=scheme), secret))
@@ -210,3 +217,27 @@ def test_share_passwords_are_masked_in_every_output(args: tuple[str, ...], repo:
         assert r"\share * /user:bob" in result.stdout  # the prompt's `*` is no secret
     if args == ("sweep", "--dry-run"):  # every line but the prompt's counted, twice: removed and added
         assert f"renamer: {2 * len(SHARE_LINES)} diff lines hold secrets, masked (****)" in result.stderr
+
+
+# Break-it round 8, finding 12: daemons write their secrets as bare directives.
+DAEMON_FILES = {
+    "stacks/haproxy.cfg": "listen stats\n  stats auth admin:H4proxyZ2 # ana-ml2\n"
+                          "userlist ops\n  user bob insecure-password HaUserZ3 # ana-ml2\n",
+    "stacks/keepalived.conf": "authentication { auth_type PASS; auth_pass K33paliveZ } # ana-ml2\n",
+    "stacks/redis.conf": "replicaof ana-ml2 6379\nmasterauth R3dMasterZ # ana-ml2\nrequirepass R3dReqZ # ana-ml2\n",
+    "stacks/named.conf": 'key "ana-ml2" { algorithm hmac-sha256; secret "TsigZ64="; };\n',
+    "stacks/snmpd.conf": "rocommunity SnmpCommZ ana-ml2\n",
+    "stacks/ipsec.secrets": 'ana-ml2 : PSK "IpsecPskZ"\n',
+}
+
+
+@pytest.mark.parametrize("args", [pytest.param(args, id="-".join(args)) for args in OUTPUTS[:7] + OUTPUTS[9:]])
+def test_daemon_directive_secrets_are_masked_in_every_output(args: tuple[str, ...], repo: Callable[..., Path],
+                                                             run: Callable[..., Result]) -> None:
+    root = repo(DAEMON_FILES, config=CONFIG, allowlist=ALLOW)
+    result = run(root, *args)
+    shown = result.stdout + result.stderr
+    assert "ana-ml2" in result.stdout, (args, result.stdout)
+    leaked = [s for s in ("H4proxyZ2", "HaUserZ3", "K33paliveZ", "R3dMasterZ", "R3dReqZ", "TsigZ64",
+                          "SnmpCommZ", "IpsecPskZ") if s in shown]
+    assert leaked == [], args

@@ -31,7 +31,7 @@ from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.composed import composed_matches
-from renamer.sweep.composed_addresses import composed_address_matches
+from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.key_index import KeyIndex, key_matches
@@ -322,6 +322,8 @@ class FileScanner:
                 matches = self.loop_holds.hold(rel, data, matches)
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
+                if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
+                    matches = computed_matches(data, matches, self.matcher, self.matcher.v4_olds, rel)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
         if hit and content.kind == "text" and might_hold_escape(data):

@@ -27,6 +27,7 @@ from renamer import (
     host_sets,
     name_starts,
     templated_names,
+    tool_names,
 )
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
@@ -79,6 +80,9 @@ class Matcher:
         # `cidrhost("10.0.40.0/24", 11)`: a literal network and number (sweep/composed_addresses.py).
         self.v4_olds = v4_olds
         self._computed = computed_addresses.literals(v4_olds) if v4_olds else ()
+        # `Host wolf` + `HostName %h.ana.lan`: a host word a tool composes (sweep/tool_names.py), its
+        # new spelling too, so verify after a sweep reads it.
+        self._tool_names = tool_names.LITERALS if any("." in old for old, _ in self.hosts) else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
         # (composed_tails.py decides).
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
@@ -189,6 +193,7 @@ class Matcher:
         out += self._composed
         out += self._address_parts
         out += self._computed
+        out += self._tool_names
         out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
@@ -221,6 +226,8 @@ class Matcher:
         if self.might_compose_address(data) or self.completions.might_hold(data):
             return True
         if self.might_compute_address(data):
+            return True
+        if self._tool_names and tool_names.might_hold(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.

@@ -56,6 +56,7 @@ from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import terraform_matches
+from renamer.sweep.tool_names import instance_note, tool_name_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
@@ -279,6 +280,8 @@ class FileScanner:
         path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
         if new_path is not None:
             new_path, path_refs = self._host_vars_path(rel, new_path, path_refs)
+        if new_path is not None and "@" in rel:  # `check@pug.service` of a template making `%i.ana.lan`
+            new_path, path_refs = self._instance_path(rel, new_path, path_refs)
         if content.kind == "symlink":
             shown = data.decode("utf-8", "replace")
             refs = self._skipped(rel, data, "symlink",
@@ -320,6 +323,7 @@ class FileScanner:
                                                      kept)
                 templated += composed
                 matches = self.loop_holds.hold(rel, data, matches)
+                matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
@@ -561,6 +565,15 @@ class FileScanner:
         if decided[0] == "keep":
             return None, [replace(r, status=KEPT, reason="key-of-record", note=decided[1]) for r in refs]
         return None, [replace(r, status=RESIDUAL, reason="key-reference", note=decided[1]) for r in refs]
+
+    def _instance_path(self, rel: str, new_path: str,
+                       refs: list[Reference]) -> tuple[str | None, list[Reference]]:
+        """A systemd instance link keeps its name where its template composes a name from it that
+        the rename would break (break-it round 8, finding 7): a `composed-name` residual."""
+        note = instance_note(self.project.root, rel, self.matcher.hosts)
+        if note is None:
+            return new_path, refs
+        return None, [replace(r, status=RESIDUAL, reason="composed-name", note=note) for r in refs]
 
     def _path_references(self, rel: str, klass: FileClass, *, kept: bool) -> list[Reference]:
         status: RefStatus = RESIDUAL if klass.status == CURRENT else UNCLASSIFIED_STATUS

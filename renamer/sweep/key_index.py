@@ -49,7 +49,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from renamer import compose_refs, host_refs, key_paths, key_refs, vcs_status
+from renamer import compose_refs, host_refs, jq_refs, key_paths, key_refs, vcs_status
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
@@ -518,10 +518,12 @@ def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
     """Every key and host reference of `data` (key_refs.py, host_refs.py), by start."""
     dialect = dialect_of(rel)
     refs = key_refs.key_refs(data, olds, hcl=dialect == "hcl") if key_refs.might_hold(data, olds) else []
-    if compose_refs.is_compose(rel):  # `depends_on: [pug]`: a service's name (round 8, finding 4)
+    extra = compose_refs.compose_refs(data, olds) if compose_refs.is_compose(rel) else []
+    if dialect != "hcl" and jq_refs.might_hold(data):  # `jq -r ".hosts.pug.ip"` (round 8, finding 9)
+        extra += jq_refs.jq_refs(data, olds)
+    if extra:  # `depends_on: [pug]`: a compose service's name (round 8, finding 4)
         taken = {r.start for r in refs}
-        refs = sorted([*refs, *(r for r in compose_refs.compose_refs(data, olds) if r.start not in taken)],
-                      key=lambda r: r.start)
+        refs = sorted([*refs, *(r for r in extra if r.start not in taken)], key=lambda r: r.start)
     if dialect != "hcl" and host_refs.might_hold(data, olds):
         # `delegate_to: pug`, `inventory_hostname == 'pug'`, `--limit pug`: the host's fate (round 7)
         taken = {r.start for r in refs}

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import near_miss, vcs_status, work
+from renamer import label_names, near_miss, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
@@ -172,6 +172,28 @@ def _in_key(data: bytes, start: int, end: int) -> bool:
     return _KEY_TAIL.match(data, end, len(data) if line_end < 0 else line_end) is not None
 
 
+def _label_names(data: bytes, matches: list[Match]) -> list[Match]:
+    """A Traefik label's value naming a service or middleware a label key of the file defines is
+    kept with that name, which the plain rules never rename (break-it round 8, finding 9)."""
+    if not matches or b"traefik." not in data:
+        return matches
+    refs = label_names.label_refs(data, {m.old for m in matches if m.kind == "host"})
+    if not refs:
+        return matches
+    by_start = {r.start: r for r in refs}
+    out = []
+    for m in matches:
+        ref = by_start.get(m.start)
+        if ref is not None and m.end == ref.end and m.refused is None and m.kept is None:
+            line = data.count(b"\n", 0, ref.defined_at) + 1
+            what = "service" if ref.kind == "services" else "middleware"
+            m = replace(m, kept="key-of-record",
+                        note=f"`{ref.name}` names the Traefik {what} a label defines on line {line} (a label "
+                             "key's part, which keeps its name): it reads that name, so it keeps it too")
+        out.append(m)
+    return out
+
+
 # Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
 KEPT_NOTES = {
     "base64": ("inside base64 key material (a WireGuard or ssh key, a certificate line: `/` and `+` are "
@@ -315,6 +337,7 @@ class FileScanner:
             matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not
                 matches = key_matches(data, rel, matches, self.keys)
+                matches = _label_names(data, matches)  # `routers.pug.service=pug`: Traefik's own names
                 matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
                 matches, inserts = terraform_matches(data, rel, matches, self.terraform)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow

@@ -87,6 +87,8 @@ _PLAIN_CHAIN = re.compile(rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*"""
                           rb"""|[ \t]*\[[ \t]*['"][^'"\\\n]*['"][ \t]*\])*""")
 _STRING_ARG = re.compile(rb'"(?P<sub>[^"\\\n]*)"')
 _KEYS_CALL = re.compile(rb"[ \t]*\.[ \t]*keys[ \t]*\([ \t]*\)")
+# What a chain's function or loop ends with, just before the chain (a cheap gate for the above).
+_STEMS = (b"index", b"get", b"hasKey", b"keys", b"in", b'"')
 _CALLED = re.compile(rb"[ \t]*\([ \t]*\)")
 _GO_FUNCTIONS = frozenset({b"index", b"get", b"hasKey", b"pluck", b"dig"})
 _ENDFOR = re.compile(rb"\{%-?[ \t]*endfor")
@@ -161,6 +163,15 @@ def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: 
                  wanted: set[bytes], *, hcl: bool) -> Iterator[KeyRef]:
     """The keys a function reads from the mapping at `parts` (its chain spans head..pos): see
     `_BEFORE_ARGS` and its neighbours (break-it round 8, finding 4)."""
+    stem = data[max(start, head - 12):head].rstrip(b" \t(")
+    if not stem.endswith(_STEMS):
+        if not hcl and b"|" in data[pos:pos + 4]:  # `net.hosts | dict2items | selectattr(...)`
+            select = _SELECT_KEY.match(data, pos, end)
+            if select is not None and select.group("sub") in wanted:
+                yield KeyRef(select.start("sub"), select.end("sub"), select.group("sub").decode(),
+                             (*parts, select.group("sub").decode()),
+                             data[head:select.end()].decode("utf-8", "replace") + ")", True)
+        return  # nothing before the chain reads a key of it: the common case, cheaply
     before = max(start, head - 200)
 
     def ref(sub: re.Match[bytes], keys: list[str], shown: str) -> KeyRef:

@@ -54,6 +54,7 @@ from renamer.sweep.model import (
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
+from renamer.sweep.terraform_addresses import address_matches
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import terraform_matches
 from renamer.sweep.tool_names import instance_note, tool_name_matches
@@ -340,6 +341,8 @@ class FileScanner:
                 matches = _label_names(data, matches)  # `routers.pug.service=pug`: Traefik's own names
                 matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
                 matches, inserts = terraform_matches(data, rel, matches, self.terraform)
+                # `"module.pug.x.y"` in a policy: the label's fate (break-it round 8, finding 13)
+                matches = address_matches(data, rel, matches, self.terraform)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
                 kept = self._kept_at(rel, data) if status == CURRENT else None
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,

@@ -70,7 +70,7 @@ _BEFORE_ARGS = re.compile(rb"(?<![\w.$-])(?:index|get|hasKey)[ \t]+\(?[ \t]*\Z")
 _KEY_ARG = re.compile(rb"""[ \t]+(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)""")
 _BEFORE_PLUCK = re.compile(rb"""(?<![\w.$-])(?P<fn>pluck|dig)(?P<keys>(?:[ \t]+"[^"\\\n]*")+)"""
                            rb"""[ \t]+\(?[ \t]*\Z""")
-_BEFORE_CONTAINS = re.compile(rb"contains[ \t]*\([ \t]*keys[ \t]*\([ \t]*\Z")
+_BEFORE_CONTAINS = re.compile(rb"(?:contains|index)[ \t]*\([ \t]*keys[ \t]*\([ \t]*\Z")
 _CONTAINS_KEY = re.compile(rb"""[ \t]*\)[ \t]*,[ \t]*(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)[ \t]*\)""")
 _BEFORE_IN = re.compile(rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)[ \t]+(?:not[ \t]+)?in[ \t]+\Z""")
 _SELECT_KEY = re.compile(rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
@@ -87,6 +87,8 @@ _PLAIN_CHAIN = re.compile(rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*"""
                           rb"""|[ \t]*\[[ \t]*['"][^'"\\\n]*['"][ \t]*\])*""")
 _STRING_ARG = re.compile(rb'"(?P<sub>[^"\\\n]*)"')
 _KEYS_CALL = re.compile(rb"[ \t]*\.[ \t]*keys[ \t]*\([ \t]*\)")
+_RANGE_KEY = re.compile(rb"\{\{-?[ \t]*range[ \t]+\$(?P<key>[A-Za-z_]\w*)[ \t]*,[ \t]*\$[A-Za-z_]\w*[ \t]*"
+                        rb":=[ \t]*(?P<expr>[^{}|]*?)[ \t]*-?\}\}")
 # What a chain's function or loop ends with, just before the chain (a cheap gate for the above).
 _STEMS = (b"index", b"get", b"hasKey", b"keys", b"in", b'"')
 _CALLED = re.compile(rb"[ \t]*\([ \t]*\)")
@@ -128,6 +130,10 @@ def key_refs(data: bytes, names: Collection[str], *, hcl: bool) -> list[KeyRef]:
     offsets, dots = ([0], [None]) if hcl or b"{{" not in data else _dots(data)
     assigned = _assigned(data, offsets, dots) if not hcl and b"$" in data and b"=" in data else {}
     aliases = _aliases(data) if not hcl and b"set" in data else {}
+    if not hcl and b"range" in data and b"eq" in data:
+        for ref in _range_keys(data, wanted, offsets, dots):
+            seen.add(ref.start)
+            out.append(ref)
     for start, end in _regions(data, hcl=hcl):
         strings = _strings(data, start, end, hcl=hcl)
         dot = dots[bisect.bisect_right(offsets, start) - 1]
@@ -202,10 +208,10 @@ def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: 
             for arg in args:
                 if arg.group("sub") in wanted:
                     yield ref(arg, [arg.group("sub").decode()], shown(call.start(), pos))
-    if hcl and _BEFORE_CONTAINS.search(data, before, head) is not None:
+    if hcl and (call := _BEFORE_CONTAINS.search(data, before, head)) is not None:
         arg = _CONTAINS_KEY.match(data, pos, end)
         if arg is not None and arg.group("sub") in wanted:
-            yield ref(arg, [arg.group("sub").decode()], "contains(keys(" + shown(head, arg.end()))
+            yield ref(arg, [arg.group("sub").decode()], shown(call.start(), arg.end()))
     if not hcl:
         member = _BEFORE_IN.search(data, before, head)
         if member is not None and member.group("sub") in wanted:
@@ -216,6 +222,37 @@ def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: 
     loop = _BEFORE_FOR.search(data, before, head)
     if loop is not None:
         yield from _loop_keys(data, loop, head, pos, parts, wanted, hcl=hcl)
+
+
+def _range_keys(data: bytes, wanted: set[bytes], offsets: list[int],
+                dots: list[Dot] | list[None]) -> Iterator[KeyRef]:
+    """Helm's `{{ range $k, $v := .Values.hosts }}` ... `{{ if eq $k "pug" }}` (or `ne`, either
+    order) up to the range's `end`: the key `hosts.pug` (break-it round 8, finding 4)."""
+    for found in _RANGE_KEY.finditer(data):
+        dot = dots[bisect.bisect_right(offsets, found.start()) - 1]
+        path = _dot_of(found.group("expr"), dot)
+        if path is None:
+            continue
+        depth, last = 0, len(data)
+        for action in _ACTION.finditer(data, found.end()):
+            kw = action.group("kw")
+            if kw in (b"with", b"range", b"if", b"define", b"block"):
+                depth += 1
+            elif kw == b"end":
+                if depth == 0:
+                    last = action.start()
+                    break
+                depth -= 1
+        name = re.escape(found.group("key"))
+        test = re.compile(rb"(?<![\w])(?:eq|ne)[ \t]+(?:\$" + name + rb"[ \t]+(?P<q>\")(?P<sub>[^\"\\\n]*)\""
+                          rb"|\"(?P<sub2>[^\"\\\n]*)\"[ \t]+\$" + name + rb")(?![\w])")
+        for hit in test.finditer(data, found.end(), last):
+            group = "sub" if hit.group("sub") is not None else "sub2"
+            key = hit.group(group)
+            if key in wanted:
+                yield KeyRef(hit.start(group), hit.end(group), key.decode(), (*path, key.decode()),
+                             f"range ${found.group('key').decode()} := {found.group('expr').decode()} ... "
+                             f"{hit.group().decode('utf-8', 'replace')}", True)
 
 
 def _loop_keys(data: bytes, loop: re.Match[bytes], head: int, pos: int, parts: list[str],

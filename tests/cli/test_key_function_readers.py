@@ -32,6 +32,7 @@ output "b" { value = contains(keys(var.hosts), "pug") }
 output "d" { value = { for k, v in var.hosts : k => v if k == "pug" } }
 output "e" { value = [for k in keys(var.hosts) : k if "pug" == k] }
 resource "terraform_data" "x" { input = lookup(var.hosts, "pug", "none") }
+output "f" { value = index(keys(var.hosts), "pug") }
 """
 
 
@@ -60,7 +61,7 @@ def test_terraform_function_readers_follow_the_key(keep: str, tmp_path: Path, re
                                                    run: Callable[..., Result]) -> None:
     root = repo({"main.tf": TF, "terraform.tfvars": _tfvars(keep)}, config=CONFIG, allowlist=ALLOW)
     before = _plan(root, tmp_path)
-    assert "b = true" in before and 'e = [ + "pug", ]' in before, before
+    assert "b = true" in before and 'e = [ + "pug", ]' in before and "f = 0" in before, before
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     expected = TF if keep else TF.replace('"pug"', '"wolf"')
@@ -69,6 +70,7 @@ def test_terraform_function_readers_follow_the_key(keep: str, tmp_path: Path, re
     after = _plan(root, tmp_path)
     name = "pug" if keep else "wolf"
     assert "b = true" in after and f'e = [ + "{name}", ]' in after and f'+ {name} = "10.0.0.99"' in after, after
+    assert "f = 0" in after, after
 
 
 CHART_META = "apiVersion: v2\nname: c\nversion: 0.1.0\n"
@@ -82,6 +84,8 @@ data:
   f: {{ index .Values "hosts" "pug" }}
 {{- $h := .Values.hosts }}
   g: {{ index $h "pug" }}
+{{- range $k, $v := .Values.hosts }}{{ if eq $k "pug" }}
+  h: {{ $v }}{{ end }}{{ end }}
 """
 JINJA = """\
 {% set h = net.hosts %}

@@ -33,6 +33,10 @@ _INDEX_FORMS = (
     re.compile(rb"(?<![\w])(?:ip_network|IPv4Network|ip_interface|IPv4Interface)[ \t]*\([ \t]*" + _NET
                + rb"[^()\n]*\)(?:[ \t]*\.[ \t]*network)?[ \t]*\[[ \t]*" + _NUM + rb"[ \t]*\]"),
 )
+# Terraform's cidrhost(cidrsubnet(prefix, newbits, netnum), hostnum): the subnet first
+_SUBNET_HOST = re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _NET
+                          + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
+                          + _NUM + rb"[ \t]*\)")
 _ADD_FORMS = (
     # Python's ip_address("a") + n, IPv4Address; Ansible's `'a' | ipmath(n)`
     re.compile(rb"(?<![\w])(?:ip_address|IPv4Address)[ \t]*\([ \t]*" + _ADDR + rb"[ \t]*\)[ \t]*\+[ \t]*"
@@ -92,6 +96,13 @@ def computed(data: bytes) -> Iterator[Computed]:
             if number is None and address is None and not m.group("arg").strip():
                 continue
             found.append(_computed(m, address, (number or m.group("arg")).decode("utf-8", "replace")))
+    for m in _SUBNET_HOST.finditer(data):
+        subnet = _subnet(m.group("net"), int(m.group("bits")), int(m.group("netnum")))
+        number = m.group("num")
+        address = (_nth(subnet.encode(), int(number)) if subnet else "") if number is not None else None
+        if address is None and not subnet:
+            continue
+        found.append(_computed(m, address, (number or m.group("arg")).decode("utf-8", "replace")))
     for form in _ADD_FORMS:
         for m in form.finditer(data):
             found.append(_computed(m, _plus(m.group("net"), int(m.group("num"))), m.group("num").decode()))
@@ -119,6 +130,19 @@ def _nth(network: bytes, n: int) -> str:
         net = ipaddress.ip_network(network.decode(), strict=False)
         return str(net[n])
     except (ValueError, IndexError):
+        return ""
+
+
+def _subnet(network: bytes, bits: int, number: int) -> str:
+    """Terraform's cidrsubnet: the `number`th subnet `bits` longer than `network` ('' where none)."""
+    try:
+        net = ipaddress.ip_network(network.decode(), strict=False)
+        prefix = net.prefixlen + bits
+        if prefix > net.max_prefixlen or number >= 2 ** bits:
+            return ""
+        base = int(net.network_address) + number * 2 ** (net.max_prefixlen - prefix)
+        return f"{ipaddress.ip_address(base)}/{prefix}"
+    except ValueError:
         return ""
 
 

@@ -79,7 +79,11 @@ class Matcher:
         self._bare_tails = address_parts.bare_tails(v4_olds)
         # `cidrhost("10.0.40.0/24", 11)`: a literal network and number (sweep/composed_addresses.py).
         self.v4_olds = v4_olds
-        self._computed = computed_addresses.literals(v4_olds) if v4_olds else ()
+        self.v4_networks = [str(net) for net, _ in self.networks if net.version == 4]
+        self._computed = (computed_addresses.literals([*v4_olds, *(str(net.network_address) for net, _ in
+                                                                   self.networks if net.version == 4
+                                                                   and net.prefixlen >= 24)])
+                          if composes else ())
         # `Host wolf` + `HostName %h.ana.lan`: a host word a tool composes (sweep/tool_names.py), its
         # new spelling too, so verify after a sweep reads it.
         self._tool_names = tool_names.LITERALS if any("." in old for old, _ in self.hosts) else ()

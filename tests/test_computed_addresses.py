@@ -19,6 +19,7 @@ from renamer.computed_addresses import computed, literals
     pytest.param("printf -v ip '10.0.40.%d' 11", "10.0.40.11", id="printf-v"),
     pytest.param('format("host 10.0.40.%03d", 11)', "10.0.40.11", id="hcl-format-padded"),
     pytest.param("'10.0.40.%d' % (11,)", "10.0.40.11", id="python-percent"),
+    pytest.param('cidrhost(cidrsubnet("10.0.0.0/16", 8, 40), 11)', "10.0.40.11", id="cidrhost-of-cidrsubnet"),
     pytest.param('cidrhost("10.0.40.0/24", var.n)', None, id="unknown-number"),
 ])
 def test_each_dress_is_evaluated(text: str, address: str | None) -> None:

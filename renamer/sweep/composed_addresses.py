@@ -106,7 +106,7 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
     return list(dict.fromkeys(out))
 
 
-def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: list[str],
+def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: list[str],  # and networks
                      rel: str = "") -> list[Match]:
     """`matches` with a `composed-address` residual for each address computed from a literal
     network and number (computed_addresses.py: `cidrhost("10.0.40.0/24", 11)`, `nthhost`,
@@ -128,7 +128,7 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
                 continue  # no old address in it, or the network itself moves (all its hosts with it)
             note = (f"`{found.text}` may spell {held[0]}: its network {found.network} holds it and its "
                     f"host number `{found.number}` is not a literal")
-            pair = _old_address(matcher, held[0])
+            pair = _old_address(matcher, held[0]) if "/" not in held[0] else None
             old, new = pair if pair is not None else (held[0], held[0])
         else:
             pair = _old_address(matcher, found.address)
@@ -149,9 +149,13 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
     return sorted([*out, *added], key=lambda m: m.start)
 
 
-def _in(address: str, network: object) -> bool:
+def _in(old: str, network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> bool:
+    """Is the old address in `network` (an old network: do they overlap)?"""
     try:
-        return ipaddress.ip_address(address) in network  # type: ignore[operator]
+        if "/" in old:
+            other = ipaddress.ip_network(old, strict=False)
+            return other.version == network.version and network.overlaps(other)
+        return ipaddress.ip_address(old) in network
     except ValueError:
         return False
 

@@ -353,7 +353,8 @@ class FileScanner:
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
-                    matches = computed_matches(data, matches, self.matcher, self.matcher.v4_olds, rel)
+                    matches = computed_matches(data, matches, self.matcher,
+                                               [*self.matcher.v4_olds, *self.matcher.v4_networks], rel)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
         if hit and content.kind == "text" and might_hold_escape(data):

@@ -57,7 +57,7 @@ from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.terraform_addresses import address_matches
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import terraform_matches
-from renamer.sweep.tool_names import instance_note, tool_name_matches
+from renamer.sweep.tool_names import Templates, instance_matches, instance_note, tool_name_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
@@ -252,6 +252,7 @@ class FileScanner:
                                     project.config.max_file_size)
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
+        self.templates = Templates(project.root)  # systemd template units, where an instance is named
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -350,6 +351,7 @@ class FileScanner:
                 templated += composed
                 matches = self.loop_holds.hold(rel, data, matches)
                 matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
+                matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`

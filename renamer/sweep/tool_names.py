@@ -14,6 +14,8 @@ composition makes the new name, the plain rules rewrite the word as ever.
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -108,3 +110,65 @@ def instance_note(root: Path, rel: str, hosts: tuple[tuple[str, str], ...]) -> s
                     f"`%i{suffix}` (renamed {expected}); renamed alone it would make {after}, a name that "
                     "does not exist: rename the instance and the template's domain by hand")
     return None
+
+
+class Templates:
+    """The repo's systemd template units (`check@.service`) and what each composes from its
+    instance (`%i.ana.lan`), listed once (lazily) per scanner, where an instance is named."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._units: dict[str, list[tuple[str, str]]] | None = None  # unit -> (template path, suffix)
+
+    def units(self) -> dict[str, list[tuple[str, str]]]:
+        if self._units is None:
+            self._units = {}
+            kinds = ("service", "socket", "timer", "path", "mount")
+            try:
+                command = ["git", "-C", str(self.root), "ls-files", "-z", "-co", "--exclude-standard", "--",
+                           *(f"*@.{k}" for k in kinds)]
+                done = subprocess.run(command, capture_output=True, check=True)
+            except (OSError, subprocess.CalledProcessError):
+                return self._units
+            for rel in sorted(os.fsdecode(p) for p in done.stdout.split(b"\0") if p):
+                named = tool_names.template_unit(rel)
+                try:
+                    data = (self.root / rel).read_bytes()
+                except OSError:
+                    continue
+                if named is not None:
+                    for _s, _e, suffix in tool_names.template_suffixes(data):
+                        self._units.setdefault(named[0], []).append((rel, suffix))
+        return self._units
+
+
+def instance_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                     templates: Templates) -> list[Match]:
+    """`systemctl start check@pug.service` in a script: the instance name of a template that makes
+    `%i.ana.lan`, refused where the rename would break that name, as the instance link is."""
+    after_at = [i for i, m in enumerate(matches) if data[m.start - 1:m.start] == b"@" and m.refused is None
+                and m.kept is None and m.kind == "host"]
+    if not after_at or not templates.units():
+        return matches
+    renamed = dict(hosts)
+    news = {new: old for old, new in hosts}
+    out = list(matches)
+    for i in after_at:
+        m = out[i]
+        unit = _UNIT_BEFORE.search(data, max(0, m.start - 128), m.start - 1)
+        if unit is None or unit.group().decode("utf-8", "replace") not in templates.units():
+            continue
+        name = unit.group().decode("utf-8", "replace")
+        for rel, suffix in templates.units()[name]:
+            built = _built(renamed, news, m.old, "", suffix)
+            if built is not None:
+                full, expected, after = built
+                out[i] = replace(m, refused=REASON, note=(
+                    f"`{name}@{m.old}` is an instance of {rel}, which makes {full} from `%i{suffix}` "
+                    f"(renamed {expected}); renamed alone it would make {after}, a name that does not exist: "
+                    "rename the instance and the template's domain by hand"))
+                break
+    return out
+
+
+_UNIT_BEFORE = re.compile(rb"[A-Za-z0-9:_.\\-]+\Z")

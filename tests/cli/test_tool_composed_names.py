@@ -30,6 +30,7 @@ FILES = {
     "dnsmasq.conf": "domain=ana.lan\nexpand-hosts\ndhcp-host=00:11:22:33:44:55,pug,10.0.0.5\n",
     "ssh_config": "Host pug\n  HostName %h.ana.lan\n  User admin\n",
     "check@.service": "[Service]\nExecStart=/usr/bin/ssh %i.ana.lan uptime\n",
+    "enable.sh": "#!/bin/sh\nsystemctl enable --now check@pug.service\nssh admin@pug uptime\n",
 }
 LINK = "wants/check@pug.service"
 
@@ -61,11 +62,12 @@ def test_a_composition_the_domain_move_would_break_is_a_residual(repo: Callable[
     root = _repo(repo, CONFIG)
     assert _ssh_hostname(root, "pug") == "pug.ana.lan"
     assert _findings(root, run) == [("compose.yaml", 4, "composed-name"), ("dnsmasq.conf", 3, "composed-name"),
-                                    ("ssh_config", 1, "composed-name"), (LINK, 0, "composed-name")]
+                                    ("enable.sh", 2, "composed-name"), ("ssh_config", 1, "composed-name"),
+                                    (LINK, 0, "composed-name")]
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
-    for rel, text in FILES.items():
-        assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5")
+    for rel, text in FILES.items():  # `admin@pug` is no instance: the host, renamed
+        assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5").replace("admin@pug", "admin@wolf")
     assert (root / LINK).is_symlink() and not (root / "wants/check@wolf.service").exists()
     assert _ssh_hostname(root, "pug") == "pug.ana.lan"  # still the host it was, not wolf.ana.lan
     assert run(root, "verify").exit_code == 1
@@ -78,13 +80,15 @@ def test_where_the_domain_stays_the_word_follows(repo: Callable[..., Path], run:
     assert "hostname: wolf" in (root / "compose.yaml").read_text()
     assert ",wolf," in (root / "dnsmasq.conf").read_text()
     assert (root / "wants/check@wolf.service").is_symlink()
+    assert "check@wolf.service" in (root / "enable.sh").read_text()
     assert _ssh_hostname(root, "wolf") == "wolf.ana.lan"
     assert run(root, "verify", "--strict").exit_code == 0
 
 
 def test_a_word_an_earlier_sweep_rewrote_alone_fails_verify(repo: Callable[..., Path],
                                                             run: Callable[..., Result]) -> None:
-    swept = {rel: text.replace("pug", "wolf") for rel, text in FILES.items() if rel != "check@.service"}
+    swept = {rel: text.replace("pug", "wolf") for rel, text in FILES.items()
+             if rel not in ("check@.service", "enable.sh")}
     root = _repo(repo, CONFIG, swept)
     assert _ssh_hostname(root, "wolf") == "wolf.ana.lan"
     assert _findings(root, run) == [("compose.yaml", 4, "composed-name"), ("dnsmasq.conf", 3, "composed-name"),

@@ -59,6 +59,42 @@ _ASSIGN = re.compile(rb"\{\{-?[ \t]*(?:(?P<range>range[ \t]+)|(?:with|if)[ \t]+)
                      rb"\$(?P<var>[A-Za-z_]\w*)[ \t]*:?=[ \t]*(?P<expr>[^{}]*?)[ \t]*-?\}\}")
 _VAR = re.compile(rb"(?<![A-Za-z0-9_])\$(?P<var>[A-Za-z_]\w*)")
 _GROUPED = re.compile(rb"(?<![A-Za-z0-9_\]\)])\([ \t]*\Z")
+# A key read through a function (break-it round 8, finding 4): Helm's `index .Values.hosts "pug"`,
+# `get`, `hasKey`, `pluck "pug" .Values.hosts`, `dig "pug" "ip" "x" .Values.hosts`; Terraform's
+# `contains(keys(var.hosts), "pug")` and `k == "pug"` in a `for k, v in var.hosts` (or
+# `for k in keys(var.hosts)`); Jinja's `'pug' in net.hosts`, `net.hosts | dict2items |
+# selectattr('key', 'eq', 'pug')`, `k == 'pug'` under `{% for k, v in net.hosts.items() %}`,
+# a `{% set h = net.hosts %}` alias and `lookup('vars', 'net')`.
+_Q = rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)"""
+_BEFORE_ARGS = re.compile(rb"(?<![\w.$-])(?:index|get|hasKey)[ \t]+\(?[ \t]*\Z")
+_KEY_ARG = re.compile(rb"""[ \t]+(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)""")
+_BEFORE_PLUCK = re.compile(rb"""(?<![\w.$-])(?P<fn>pluck|dig)(?P<keys>(?:[ \t]+"[^"\\\n]*")+)"""
+                           rb"""[ \t]+\(?[ \t]*\Z""")
+_BEFORE_CONTAINS = re.compile(rb"(?:contains|index)[ \t]*\([ \t]*keys[ \t]*\([ \t]*\Z")
+_CONTAINS_KEY = re.compile(rb"""[ \t]*\)[ \t]*,[ \t]*(?P<q>")(?P<sub>[^"\\\n]*)(?P=q)[ \t]*\)""")
+_BEFORE_IN = re.compile(rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)[ \t]+(?:not[ \t]+)?in[ \t]+\Z""")
+_SELECT_KEY = re.compile(rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
+                         rb"""['"]key['"][ \t]*,[ \t]*['"](?:eq|equalto|==|ne|!=)['"][ \t]*,[ \t]*"""
+                         + _Q)
+_BEFORE_FOR = re.compile(rb"(?<![\w.])for[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]*(?P<two>,[ \t]*[A-Za-z_]\w*[ \t]*)?"
+                         rb"in[ \t]+(?P<keys>keys[ \t]*\([ \t]*)?\Z")
+_ITEMS = re.compile(rb"[ \t]*\.[ \t]*items[ \t]*\([ \t]*\)")
+_LOOKUP_VARS = re.compile(rb"""lookup[ \t]*\([ \t]*['"]vars['"][ \t]*,[ \t]*['"](?P<name>[A-Za-z_]\w*)['"]"""
+                          rb"""[ \t]*\)""")
+_JINJA_SET = re.compile(rb"""\{%-?[ \t]*set[ \t]+(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*"""
+                        rb"""(?P<expr>[^%]*?)[ \t]*-?%\}""")
+_PLAIN_CHAIN = re.compile(rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*"""
+                          rb"""|[ \t]*\[[ \t]*['"][^'"\\\n]*['"][ \t]*\])*""")
+_STRING_ARG = re.compile(rb'"(?P<sub>[^"\\\n]*)"')
+_KEYS_CALL = re.compile(rb"[ \t]*\.[ \t]*keys[ \t]*\([ \t]*\)")
+_RANGE_KEY = re.compile(rb"\{\{-?[ \t]*range[ \t]+\$(?P<key>[A-Za-z_]\w*)[ \t]*,[ \t]*\$[A-Za-z_]\w*[ \t]*"
+                        rb":=[ \t]*(?P<expr>[^{}|]*?)[ \t]*-?\}\}")
+# What a chain's function or loop ends with, just before the chain (a cheap gate for the above).
+_STEMS = (b"index", b"get", b"hasKey", b"keys", b"in", b'"')
+_CALLED = re.compile(rb"[ \t]*\([ \t]*\)")
+_GO_FUNCTIONS = frozenset({b"index", b"get", b"hasKey", b"pluck", b"dig"})
+_ENDFOR = re.compile(rb"\{%-?[ \t]*endfor")
+_CHAIN_PART = re.compile(rb"""[A-Za-z_]\w*|['"](?P<sub>[^'"\\\n]*)['"]""")
 _CLOSE = re.compile(rb"[ \t]*\)")
 
 
@@ -73,6 +109,7 @@ class KeyRef:
     text: str  # the reference as written, through the name
     quoted: bool  # a subscript's or a lookup's string (plain text rules see it); else an attribute
     host: bool = False  # `hostvars.pug`, `groups.pug`: an inventory host's name, not a mapping's key
+    local: bool = False  # a compose service's name: read only in the compose files beside it
 
 
 def might_hold(data: bytes, names: Collection[str]) -> bool:
@@ -92,15 +129,177 @@ def key_refs(data: bytes, names: Collection[str], *, hcl: bool) -> list[KeyRef]:
     out: list[KeyRef] = []
     offsets, dots = ([0], [None]) if hcl or b"{{" not in data else _dots(data)
     assigned = _assigned(data, offsets, dots) if not hcl and b"$" in data and b"=" in data else {}
+    aliases = _aliases(data) if not hcl and b"set" in data else {}
+    if not hcl and b"range" in data and b"eq" in data:
+        for ref in _range_keys(data, wanted, offsets, dots):
+            seen.add(ref.start)
+            out.append(ref)
     for start, end in _regions(data, hcl=hcl):
         strings = _strings(data, start, end, hcl=hcl)
         dot = dots[bisect.bisect_right(offsets, start) - 1]
-        for ref in [*_chains(data, start, end, wanted, dashed=hcl, strings=strings, dot=dot),
+        for ref in [*_chains(data, start, end, wanted, dashed=hcl, strings=strings, dot=dot, aliases=aliases),
                     *_variables(data, start, end, wanted, assigned)]:
             if ref.start not in seen:
                 seen.add(ref.start)
                 out.append(ref)
     return sorted(out, key=lambda r: r.start)
+
+
+def _aliases(data: bytes) -> dict[bytes, tuple[str, ...]]:
+    """What each Jinja `{% set h = net.hosts %}` alias of `data` reads, as a path (break-it round 8,
+    finding 4): `h['pug']` reads `net.hosts.pug`; an alias set twice to different paths, or to
+    anything but a plain chain, reads what cannot be told (`ANY`)."""
+    out: dict[bytes, tuple[str, ...]] = {}
+    for found in _JINJA_SET.finditer(data):
+        expr = found.group("expr")
+        path: tuple[str, ...] = (ANY,)
+        if _PLAIN_CHAIN.fullmatch(expr):
+            parts = [(p.group("sub") if p.group("sub") is not None else p.group()).decode("utf-8", "replace")
+                     for p in _CHAIN_PART.finditer(expr)]
+            head = parts[0].encode()
+            path = (*(out[head] if head in out else (parts[0],)), *parts[1:])
+            if path[0] == "vars" and len(path) > 1:
+                path = path[1:]  # Ansible's `vars['net']` is the variable `net`
+        variable = found.group("var")
+        out[variable] = path if out.get(variable, path) == path else (ANY,)
+    return out
+
+
+def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: list[str],
+                 wanted: set[bytes], *, hcl: bool) -> Iterator[KeyRef]:
+    """The keys a function reads from the mapping at `parts` (its chain spans head..pos): see
+    `_BEFORE_ARGS` and its neighbours (break-it round 8, finding 4)."""
+    stem = data[max(start, head - 12):head].rstrip(b" \t(")
+    if not stem.endswith(_STEMS):
+        if not hcl and b"|" in data[pos:pos + 4]:  # `net.hosts | dict2items | selectattr(...)`
+            select = _SELECT_KEY.match(data, pos, end)
+            if select is not None and select.group("sub") in wanted:
+                yield KeyRef(select.start("sub"), select.end("sub"), select.group("sub").decode(),
+                             (*parts, select.group("sub").decode()),
+                             data[head:select.end()].decode("utf-8", "replace") + ")", True)
+        return  # nothing before the chain reads a key of it: the common case, cheaply
+    before = max(start, head - 200)
+
+    def ref(sub: re.Match[bytes], keys: list[str], shown: str) -> KeyRef:
+        return KeyRef(sub.start("sub"), sub.end("sub"), keys[-1], (*parts, *keys), shown, True)
+
+    def shown(first: int, last: int) -> str:
+        return data[first:last].decode("utf-8", "replace")
+
+    if not hcl and (call := _BEFORE_ARGS.search(data, before, head)) is not None:
+        keys: list[str] = []
+        at = pos
+        while (arg := _KEY_ARG.match(data, at, end)) is not None:
+            keys.append(arg.group("sub").decode("utf-8", "replace"))
+            at = arg.end()
+            if arg.group("sub") in wanted:
+                yield ref(arg, keys, shown(call.start(), arg.end()))
+            if not call.group().lstrip().startswith(b"index"):
+                break  # `get` and `hasKey` take one key; `index` a path of them
+    if not hcl and (call := _BEFORE_PLUCK.search(data, before, head)) is not None:
+        args = list(_STRING_ARG.finditer(data, call.start("keys"), call.end("keys")))
+        if call.group("fn") == b"dig":
+            args = args[:-1]  # its last string is the default
+            for i, arg in enumerate(args):
+                if arg.group("sub") in wanted:
+                    keys = [a.group("sub").decode("utf-8", "replace") for a in args[:i + 1]]
+                    yield ref(arg, keys, shown(call.start(), pos))
+        else:
+            for arg in args:
+                if arg.group("sub") in wanted:
+                    yield ref(arg, [arg.group("sub").decode()], shown(call.start(), pos))
+    if hcl and (call := _BEFORE_CONTAINS.search(data, before, head)) is not None:
+        arg = _CONTAINS_KEY.match(data, pos, end)
+        if arg is not None and arg.group("sub") in wanted:
+            yield ref(arg, [arg.group("sub").decode()], shown(call.start(), arg.end()))
+    if not hcl:
+        member = _BEFORE_IN.search(data, before, head)
+        if member is not None and member.group("sub") in wanted:
+            yield ref(member, [member.group("sub").decode()], shown(member.start(), pos))
+        select = _SELECT_KEY.match(data, pos, end)
+        if select is not None and select.group("sub") in wanted:
+            yield ref(select, [select.group("sub").decode()], shown(head, select.end()) + ")")
+    loop = _BEFORE_FOR.search(data, before, head)
+    if loop is not None:
+        yield from _loop_keys(data, loop, head, pos, parts, wanted, hcl=hcl)
+
+
+def _range_keys(data: bytes, wanted: set[bytes], offsets: list[int],
+                dots: list[Dot] | list[None]) -> Iterator[KeyRef]:
+    """Helm's `{{ range $k, $v := .Values.hosts }}` ... `{{ if eq $k "pug" }}` (or `ne`, either
+    order) up to the range's `end`: the key `hosts.pug` (break-it round 8, finding 4)."""
+    for found in _RANGE_KEY.finditer(data):
+        dot = dots[bisect.bisect_right(offsets, found.start()) - 1]
+        path = _dot_of(found.group("expr"), dot)
+        if path is None:
+            continue
+        depth, last = 0, len(data)
+        for action in _ACTION.finditer(data, found.end()):
+            kw = action.group("kw")
+            if kw in (b"with", b"range", b"if", b"define", b"block"):
+                depth += 1
+            elif kw == b"end":
+                if depth == 0:
+                    last = action.start()
+                    break
+                depth -= 1
+        name = re.escape(found.group("key"))
+        test = re.compile(rb"(?<![\w])(?:eq|ne)[ \t]+(?:\$" + name + rb"[ \t]+(?P<q>\")(?P<sub>[^\"\\\n]*)\""
+                          rb"|\"(?P<sub2>[^\"\\\n]*)\"[ \t]+\$" + name + rb")(?![\w])")
+        for hit in test.finditer(data, found.end(), last):
+            group = "sub" if hit.group("sub") is not None else "sub2"
+            key = hit.group(group)
+            if key in wanted:
+                yield KeyRef(hit.start(group), hit.end(group), key.decode(), (*path, key.decode()),
+                             f"range ${found.group('key').decode()} := {found.group('expr').decode()} ... "
+                             f"{hit.group().decode('utf-8', 'replace')}", True)
+
+
+def _loop_keys(data: bytes, loop: re.Match[bytes], head: int, pos: int, parts: list[str],
+               wanted: set[bytes], *, hcl: bool) -> Iterator[KeyRef]:
+    """`k == "pug"` in the body of a loop whose `k` is the mapping's key: Terraform's
+    `for k, v in X :` and `for k in keys(X) :`, Jinja's `{% for k in X %}`, `for k in X.keys()` and
+    `for k, v in X.items()`, to the body's end (the closing bracket, `{% endfor %}`)."""
+    if loop.group("keys"):
+        close = _CLOSE.match(data, pos)
+        if close is None:
+            return
+        pos = close.end()
+    elif not hcl:
+        called = _CALLED.match(data, pos) if parts and parts[-1] in ("items", "keys") else None
+        if called is not None:  # `net.hosts.items()`: the chain read `items` as a part
+            parts, pos = parts[:-1], called.end()
+        items = called or _ITEMS.match(data, pos) or _KEYS_CALL.match(data, pos)
+        if loop.group("two") and items is None:
+            return
+        pos = items.end() if items is not None else pos
+    elif not loop.group("two"):
+        return  # Terraform's `for v in X`: the values
+    if hcl:
+        depth, last = 0, len(data)
+        for i in range(pos, len(data)):
+            c = data[i:i + 1]
+            if c in (b"(", b"[", b"{"):
+                depth += 1
+            elif c in (b")", b"]", b"}"):
+                depth -= 1
+                if depth < 0:
+                    last = i
+                    break
+    else:
+        done = _ENDFOR.search(data, pos)
+        last = done.start() if done is not None else len(data)
+    name = re.escape(loop.group("k"))
+    flipped = _Q.replace(b"<q>", b"<q2>").replace(b"<sub>", b"<sub2>").replace(b"=q)", b"=q2)")
+    test = re.compile(rb"(?<![\w.])" + name + rb"""[ \t]*[!=]=[ \t]*""" + _Q
+                      + rb"|" + flipped + rb"[ \t]*[!=]=[ \t]*" + name + rb"(?![\w])")
+    for found in test.finditer(data, pos, last):
+        group = "sub" if found.group("sub") is not None else "sub2"
+        key = found.group(group)
+        if key in wanted:
+            yield KeyRef(found.start(group), found.end(group), key.decode(), (*parts, key.decode()),
+                         f"{data[loop.start():pos].decode('utf-8', 'replace')} ... {found.group().decode()}",
+                         True)
 
 
 def _dots(data: bytes) -> tuple[list[int], list[Dot]]:
@@ -174,6 +373,7 @@ def _variables(data: bytes, start: int, end: int, wanted: set[bytes],
                 yield KeyRef(step.start("attr"), step.end("attr"), part.decode(), tuple(parts),
                              data[found.start():step.end()].decode("utf-8", "replace"), False)
             pos = step.end()
+        yield from _after_chain(data, start, end, found.start(), pos, parts, wanted, hcl=False)
 
 
 def _dot_of(expression: bytes, dot: Dot) -> Dot:
@@ -220,7 +420,8 @@ def _strings(data: bytes, start: int, end: int, *, hcl: bool) -> list[tuple[int,
 
 
 def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bool,
-            strings: list[tuple[int, int]], dot: Dot = None) -> Iterator[KeyRef]:
+            strings: list[tuple[int, int]], dot: Dot = None,
+            aliases: dict[bytes, tuple[str, ...]] | None = None) -> Iterator[KeyRef]:
     attr = _ATTR_DASHED if dashed else _ATTR
     starts = [s for s, _ in strings]
     pos = start
@@ -234,11 +435,19 @@ def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bo
             continue  # inside a string literal: a name, not an expression
         name = root.group("root").decode()
         lookup = _LOOKUP.match(data, root.start()) if not root.group("dot") else None
-        if lookup is not None:
+        variables = _LOOKUP_VARS.match(data, root.start()) if lookup is not None and not dashed else None
+        if lookup is not None and variables is None:
             continue  # `lookup(` itself: its first argument is the chain, read next
         scoped = bool(root.group("dot")) and name == "Values"  # Helm's values: the file's top
         grouped = _GROUPED.search(data, max(start, root.start() - 8), root.start()) is not None
         parts: list[str] = [] if scoped else [name]
+        if not dashed and not root.group("dot") and root.group("root") in _GO_FUNCTIONS \
+                and data[pos:pos + 1] in (b" ", b"\t"):
+            continue  # `index .Values.hosts "pug"`: a function, its argument the chain read next
+        if variables is not None:  # `lookup('vars', 'net')` is the variable `net` (round 8, finding 4)
+            parts, pos = [variables.group("name").decode()], variables.end()
+        elif aliases and not root.group("dot") and root.group("root") in aliases:
+            parts = list(aliases[root.group("root")])  # `{% set h = net.hosts %}`: `h` is `net.hosts`
         if root.group("dot") and not scoped and dot is not None:
             # `{{ .pug }}` under `with .Values.hosts`: the path is the `with`'s, then this name
             parts, scoped = [*dot, name], True
@@ -281,6 +490,9 @@ def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bo
                 yield KeyRef(span[0], span[1], part.decode(), tuple(parts),
                              data[root.start():step.end()].decode("utf-8", "replace"), quoted)
             pos = step.end()
+        if parts or scoped:
+            head = root.start() - 1 if data[root.start() - 1:root.start()] == b"$" else root.start()
+            yield from _after_chain(data, start, end, head, pos, parts, wanted, hcl=dashed)
         opened = _AFTER_LOOKUP.search(data, max(start, root.start() - 24), root.start()) if parts else None
         if opened is not None:  # `lookup(var.hosts, "pug")`: the key is the second argument
             key = _LOOKUP_KEY.match(data, pos, end)

@@ -19,7 +19,16 @@ import socket
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import replace
 
-from renamer import address_parts, composed_names, composed_tails, host_sets, name_starts, templated_names
+from renamer import (
+    address_parts,
+    composed_names,
+    composed_tails,
+    computed_addresses,
+    host_sets,
+    name_starts,
+    templated_names,
+    tool_names,
+)
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
 from renamer.context import RANGE_HINT, find_ranges, range_rule
@@ -68,6 +77,16 @@ class Matcher:
         composes = bool(v4_olds) or any(net.version == 4 for net, _ in self.networks)
         self._address_parts = address_parts.literals(v4_olds) if composes else ()
         self._bare_tails = address_parts.bare_tails(v4_olds)
+        # `cidrhost("10.0.40.0/24", 11)`: a literal network and number (sweep/composed_addresses.py).
+        self.v4_olds = v4_olds
+        self.v4_networks = [str(net) for net, _ in self.networks if net.version == 4]
+        self._computed = (computed_addresses.literals([*v4_olds, *(str(net.network_address) for net, _ in
+                                                                   self.networks if net.version == 4
+                                                                   and net.prefixlen >= 24)])
+                          if composes else ())
+        # `Host wolf` + `HostName %h.ana.lan`: a host word a tool composes (sweep/tool_names.py), its
+        # new spelling too, so verify after a sweep reads it.
+        self._tool_names = tool_names.LITERALS if any("." in old for old, _ in self.hosts) else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
         # (composed_tails.py decides).
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
@@ -177,6 +196,8 @@ class Matcher:
         out += self._templated
         out += self._composed
         out += self._address_parts
+        out += self._computed
+        out += self._tool_names
         out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
@@ -208,9 +229,17 @@ class Matcher:
             return True
         if self.might_compose_address(data) or self.completions.might_hold(data):
             return True
+        if self.might_compute_address(data):
+            return True
+        if self._tool_names and tool_names.might_hold(data):
+            return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
+
+    def might_compute_address(self, data: bytes) -> bool:
+        """Can `data` compute an old address from a literal network and number (`cidrhost`)?"""
+        return bool(self._computed) and computed_addresses.might_hold(data, self._computed)
 
     def might_compose_address(self, data: bytes) -> bool:
         """Can `data` hold variables and literal octets making an old address (`${P}.5`)?"""

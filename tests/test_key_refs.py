@@ -55,6 +55,24 @@ NAMES = {"pug"}
     pytest.param("  when: \"net.hosts.pug.up\"\n", False, [(("net", "hosts", "pug"), False)],
                  id="ansible-when-in-yaml-quotes"),
     pytest.param("{{ net.hosts.pugs.ip }} {{ net.hosts['pug-1'] }}", False, [], id="longer-names"),
+    pytest.param('b = contains(keys(var.hosts), "pug")\nd = { for k, v in var.hosts : k => v if k == "pug" }\n'
+                 'e = [for k in keys(var.hosts) : k if "pug" != k]\nf = [for v in var.hosts : v if v == "pug"]\n'
+                 'g = index(keys(local.hosts), "pug")\n',
+                 True, [(("var", "hosts", "pug"), True)] * 3 + [(("local", "hosts", "pug"), True)],
+                 id="hcl-key-functions-and-loops-not-values"),
+    pytest.param('{{ index .Values.hosts "pug" }} {{ get .Values.hosts "pug" }} {{ pluck "pug" .Values.hosts }} '
+                 '{{ hasKey $.Values.hosts "pug" }} {{ dig "pug" "ip" "" .Values.hosts }} '
+                 '{{ index .Values "hosts" "pug" }} {{ get .Values.hosts "pugs" }}', False,
+                 [(("hosts", "pug"), True)] * 6, id="helm-key-functions"),
+    pytest.param("{% set h = net.hosts %}{{ h['pug'] }} {{ net.hosts | dict2items | selectattr('key', 'eq', 'pug') }}"
+                 " {{ lookup('vars', 'net').hosts['pug'] }} {% if 'pug' in net.hosts %}{% endif %}"
+                 "{% for k, v in net.hosts.items() %}{{ k == 'pug' }}{% endfor %}{{ lookup('dig', 'pug') }}",
+                 False, [(("net", "hosts", "pug"), True)] * 5, id="jinja-alias-filters-loops"),
+    pytest.param('{{ range $k, $v := .Values.hosts }}{{ if eq $k "pug" }}a{{ end }}{{ if ne "pug" $k }}b'
+                 '{{ end }}{{ end }}{{ if eq $k "pug" }}{{ end }}', False, [(("hosts", "pug"), True)] * 2,
+                 id="helm-range-key-compared"),
+    pytest.param("{% set h = net.hosts | combine(x) %}{{ h['pug'] }}", False, [(("*", "pug"), True)],
+                 id="jinja-alias-not-a-path"),
 ])
 def test_references_by_path(text: str, hcl: bool, expected: list[tuple[tuple[str, ...], bool]]) -> None:
     found = key_refs(text.encode(), NAMES, hcl=hcl)

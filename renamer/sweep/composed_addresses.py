@@ -14,10 +14,12 @@ not (prefix renumbering is its own question), so a person decides.
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
+from dataclasses import replace
 from typing import Protocol
 
-from renamer import address_parts, loop_values
+from renamer import address_parts, computed_addresses, loop_values
 from renamer.composed_names import Template
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
@@ -114,3 +116,68 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
     if template.default is not None:
         out.append((template.default, "; ".join([*unknown, f"the default is {template.default}"])))
     return list(dict.fromkeys(out))
+
+
+def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: list[str],  # and networks
+                     rel: str = "") -> list[Match]:
+    """`matches` with a `composed-address` residual for each address computed from a literal
+    network and number (computed_addresses.py: `cidrhost("10.0.40.0/24", 11)`, `nthhost`,
+    `ip_network(..)[n]`, `printf '10.0.40.%d' 11`) that is an old address (break-it round 8,
+    finding 8), or, its number unknown, whose network holds one ("may spell"). Where the sweep
+    rewrites the network literal itself (a network renamed), the expression follows if it then
+    makes the new address; else that rewrite is refused with it, so no half is written."""
+    out = list(matches)
+    added: list[Match] = []
+    for found in computed_addresses.computed(data):
+        inside = [i for i, m in enumerate(out) if m.start < found.end and found.start < m.end]
+        if any(out[i].refused is not None or out[i].kept is not None for i in inside):
+            continue  # decided already (a range, a kept line)
+        on_net = [i for i in inside if out[i].start < found.net_end and found.net_start < out[i].end]
+        if found.address is None:
+            network = computed_addresses.addresses_of(found.network)
+            held = [o for o in olds if network is not None and _in(o, network)]
+            if not held or on_net:
+                continue  # no old address in it, or the network itself moves (all its hosts with it)
+            note = (f"`{found.text}` may spell {held[0]}: its network {found.network} holds it and its "
+                    f"host number `{found.number}` is not a literal")
+            pair = _old_address(matcher, held[0]) if "/" not in held[0] else None
+            old, new = pair if pair is not None else (held[0], held[0])
+        else:
+            pair = _old_address(matcher, found.address)
+            if pair is None:
+                continue
+            old, new = pair
+            if on_net and _follows(data, out, on_net, found, new):
+                continue  # the network literal moves, and the expression makes the new address
+            note = (f"`{found.text}` is {old} (renamed {new}): a literal network and host number, which "
+                    "the sweep does not renumber; write the new address's")
+        if inside:
+            for i in inside:
+                out[i] = replace(out[i], refused=REASON, note=note)
+        else:
+            added.append(Match(found.start, found.end, old, new, "address", refused=REASON, note=note))
+    if not added and out == matches:
+        return matches
+    return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _in(old: str, network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> bool:
+    """Is the old address in `network` (an old network: do they overlap)?"""
+    try:
+        if "/" in old:
+            other = ipaddress.ip_network(old, strict=False)
+            return other.version == network.version and network.overlaps(other)
+        return ipaddress.ip_address(old) in network
+    except ValueError:
+        return False
+
+
+def _follows(data: bytes, out: list[Match], on_net: list[int], found: computed_addresses.Computed,
+             new: str) -> bool:
+    """Does the expression make `new` once the matches on its network literal are written?"""
+    text = data[found.start:found.end]
+    for i in sorted(on_net, key=lambda i: -out[i].start):
+        m = out[i]
+        text = text[:m.start - found.start] + m.new.encode() + text[m.end - found.start:]
+    again = list(computed_addresses.computed(text))
+    return len(again) == 1 and again[0].address == new

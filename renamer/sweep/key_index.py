@@ -49,7 +49,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from renamer import host_refs, key_paths, key_refs, vcs_status
+from renamer import compose_refs, host_refs, jq_refs, key_paths, key_refs, vcs_status
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
@@ -307,7 +307,13 @@ class KeyIndex:
             if ref.path[0] in host_refs.CONSUMERS and not _naming(ref.name, new, inventory):
                 return None  # `delegate_to: pug` with no inventory of the repo naming it: the plain rules
             return decide_host(ref, new, inventory)
+        if ref.local:  # a compose service's name: its project's compose files (round 8, finding 4)
+            return decide(ref, new, _holding(self._compose(rel), held))
         return decide(ref, new, _holding(self.scoped(rel) if rel else self.defs(), held))
+
+    def _compose(self, rel: str) -> list[KeyDef]:
+        """The keys of the compose files in `rel`'s folder (one compose project)."""
+        return [d for d in self.defs() if _folder(d.rel) == _folder(rel) and compose_refs.is_compose(d.rel)]
 
     def _implicated(self, ref: KeyRef, rel: str) -> list[KeyDef]:
         """The keys (inventory host lines) the sweep would rename that `ref` may read."""
@@ -315,7 +321,8 @@ class KeyIndex:
         if ref.host:
             return [d for d in self._inventory() if d.fate == "moves" and len(d.path) >= 2
                     and d.path[-2] == "hosts" and d.path[-1] == ref.name]
-        defs = [d for d in (self.scoped(rel) if rel else self.defs()) if d.fate in ("moves", "unsure")]
+        defs = [d for d in (self._compose(rel) if ref.local else self.scoped(rel) if rel else self.defs())
+                if d.fate in ("moves", "unsure")]
         at = [d for d in defs if d.path == ref.path]
         return at or ([] if ANY not in ref.path and any(d.path == (*ref.path[:-1], new) for d in self.defs())
                       else [d for d in defs if d.path[-1] == ref.name])
@@ -511,6 +518,12 @@ def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
     """Every key and host reference of `data` (key_refs.py, host_refs.py), by start."""
     dialect = dialect_of(rel)
     refs = key_refs.key_refs(data, olds, hcl=dialect == "hcl") if key_refs.might_hold(data, olds) else []
+    extra = compose_refs.compose_refs(data, olds) if compose_refs.is_compose(rel) else []
+    if dialect != "hcl" and jq_refs.might_hold(data):  # `jq -r ".hosts.pug.ip"` (round 8, finding 9)
+        extra += jq_refs.jq_refs(data, olds)
+    if extra:  # `depends_on: [pug]`: a compose service's name (round 8, finding 4)
+        taken = {r.start for r in refs}
+        refs = sorted([*refs, *(r for r in extra if r.start not in taken)], key=lambda r: r.start)
     if dialect != "hcl" and host_refs.might_hold(data, olds):
         # `delegate_to: pug`, `inventory_hostname == 'pug'`, `--limit pug`: the host's fate (round 7)
         taken = {r.start for r in refs}
@@ -571,6 +584,14 @@ def decide(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision | None:
         return "keep", f"`{ref.text}` reads the key {shown} at {d.where}, which keeps its name ({d.why})"
     candidates = [d for d in defs if (d.fate == "moves" and d.path[-1] == old)
                   or (d.fate == "new" and d.path[-1] == new)]
+    kept_by_name = [d for d in defs if d.fate == "stays" and not d.record and d.why != "excluded"
+                    and d.path[-1] == old]
+    if not candidates and ref.quoted and kept_by_name:
+        # break-it round 8, finding 4: a quoted key the plain rules would rewrite, read by a path no
+        # key has (an alias, a computed mapping), while a live key of that name is kept
+        d = kept_by_name[0]
+        return "refuse", (f"`{ref.text}` reads a key {old} by a path no key of the repo has ({shown}), "
+                          f"while the key {d.dotted} keeps its name at {d.where} ({d.why})")
     if not candidates:
         return None
     d = candidates[0]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import near_miss, vcs_status, work
+from renamer import label_names, near_miss, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
@@ -33,7 +33,7 @@ from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
-from renamer.sweep.composed_addresses import composed_address_matches
+from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.key_index import KeyIndex, key_matches
@@ -56,8 +56,10 @@ from renamer.sweep.model import (
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
+from renamer.sweep.terraform_addresses import address_matches
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import terraform_matches
+from renamer.sweep.tool_names import Templates, instance_matches, instance_note, tool_name_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
@@ -176,6 +178,28 @@ def _in_key(data: bytes, start: int, end: int) -> bool:
     return _KEY_TAIL.match(data, end, len(data) if line_end < 0 else line_end) is not None
 
 
+def _label_names(data: bytes, matches: list[Match]) -> list[Match]:
+    """A Traefik label's value naming a service or middleware a label key of the file defines is
+    kept with that name, which the plain rules never rename (break-it round 8, finding 9)."""
+    if not matches or b"traefik." not in data:
+        return matches
+    refs = label_names.label_refs(data, {m.old for m in matches if m.kind == "host"})
+    if not refs:
+        return matches
+    by_start = {r.start: r for r in refs}
+    out = []
+    for m in matches:
+        ref = by_start.get(m.start)
+        if ref is not None and m.end == ref.end and m.refused is None and m.kept is None:
+            line = data.count(b"\n", 0, ref.defined_at) + 1
+            what = "service" if ref.kind == "services" else "middleware"
+            m = replace(m, kept="key-of-record",
+                        note=f"`{ref.name}` names the Traefik {what} a label defines on line {line} (a label "
+                             "key's part, which keeps its name): it reads that name, so it keeps it too")
+        out.append(m)
+    return out
+
+
 # Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
 KEPT_NOTES = {
     "base64": ("inside base64 key material (a WireGuard or ssh key, a certificate line: `/` and `+` are "
@@ -233,6 +257,7 @@ class FileScanner:
                                     project.config.max_file_size)
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
+        self.templates = Templates(project.root)  # systemd template units, where an instance is named
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -285,6 +310,8 @@ class FileScanner:
         path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
         if new_path is not None:
             new_path, path_refs = self._host_vars_path(rel, new_path, path_refs)
+        if new_path is not None and "@" in rel:  # `check@pug.service` of a template making `%i.ana.lan`
+            new_path, path_refs = self._instance_path(rel, new_path, path_refs)
         if content.kind == "symlink":
             shown = data.decode("utf-8", "replace")
             refs = self._skipped(rel, data, "symlink",
@@ -318,16 +345,24 @@ class FileScanner:
             matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not
                 matches = key_matches(data, rel, matches, self.keys)
+                matches = _label_names(data, matches)  # `routers.pug.service=pug`: Traefik's own names
                 matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
                 matches, inserts = terraform_matches(data, rel, matches, self.terraform)
+                # `"module.pug.x.y"` in a policy: the label's fate (break-it round 8, finding 13)
+                matches = address_matches(data, rel, matches, self.terraform)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
                 kept = self._kept_at(rel, data) if status == CURRENT else None
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
                                                      kept)
                 templated += composed
                 matches = self.loop_holds.hold(rel, data, matches)
+                matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
+                matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
+                if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
+                    matches = computed_matches(data, matches, self.matcher,
+                                               [*self.matcher.v4_olds, *self.matcher.v4_networks], rel)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
@@ -567,6 +602,15 @@ class FileScanner:
         if decided[0] == "keep":
             return None, [replace(r, status=KEPT, reason="key-of-record", note=decided[1]) for r in refs]
         return None, [replace(r, status=RESIDUAL, reason="key-reference", note=decided[1]) for r in refs]
+
+    def _instance_path(self, rel: str, new_path: str,
+                       refs: list[Reference]) -> tuple[str | None, list[Reference]]:
+        """A systemd instance link keeps its name where its template composes a name from it that
+        the rename would break (break-it round 8, finding 7): a `composed-name` residual."""
+        note = instance_note(self.project.root, rel, self.matcher.hosts)
+        if note is None:
+            return new_path, refs
+        return None, [replace(r, status=RESIDUAL, reason="composed-name", note=note) for r in refs]
 
     def _path_references(self, rel: str, klass: FileClass, *, kept: bool) -> list[Reference]:
         status: RefStatus = RESIDUAL if klass.status == CURRENT else UNCLASSIFIED_STATUS

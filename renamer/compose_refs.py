@@ -1,0 +1,47 @@
+"""A docker compose file's service names, where the file reads them (break-it round 8, finding 4).
+
+A compose service's name is an identity within its project: `depends_on: [pug]`, `links:
+["pug:db"]`, `extends: {service: pug}`, `network_mode: service:pug`, `volumes_from: [pug]` name
+the service, and `http://pug:80` reaches it by its name on the project's network. Each bare
+word `pug` in a compose file (not an image, a build context, a container or host name, which
+name other things) is a reference to the key `services.pug`, decided by that key's fate in the
+compose files of the same folder (renamer/sweep/key_index.py): renamed, it follows; kept (a
+`# renamer: keep` on the service), it is kept with it; else a `key-reference` residual. Pure:
+bytes in, spans out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from renamer.key_refs import KeyRef
+
+_COMPOSE = re.compile(r"(?:^|/)(?:docker-)?compose(?:[.-][^/]*)?\.ya?ml$")
+# The values that name something else than a service of the file.
+_OTHER = re.compile(rb"^[ \t]*(?:-[ \t]*)?(?:image|build|context|dockerfile|container_name|hostname|"
+                    rb"domainname|name|labels)[ \t]*:", re.MULTILINE)
+_LINE = re.compile(rb"[^\n]*")
+
+
+def is_compose(rel: str) -> bool:
+    return _COMPOSE.search(rel) is not None
+
+
+def compose_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
+    """Every bare old service name of `data` (a compose file) as a reference to `services.NAME`."""
+    if b"services" not in data:
+        return []
+    out: list[KeyRef] = []
+    for name in names:
+        word = re.compile(rb"(?<![A-Za-z0-9_.@$-])(?<![^/]/)" + re.escape(name.encode())
+                          + rb"(?![A-Za-z0-9_-])(?!\.[A-Za-z0-9])")
+        for found in word.finditer(data):
+            start = data.rfind(b"\n", 0, found.start()) + 1
+            line = _LINE.match(data, start)
+            assert line is not None
+            if _OTHER.match(line.group()) is not None:
+                continue
+            text = line.group().strip().decode("utf-8", "replace")
+            out.append(KeyRef(found.start(), found.end(), name, ("services", name), text, True, local=True))
+    return sorted(out, key=lambda r: r.start)

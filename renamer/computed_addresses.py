@@ -1,0 +1,169 @@
+"""Addresses computed from a literal network and a host number (break-it round 8, finding 8).
+
+`cidrhost("10.0.40.0/24", 11)` is 10.0.40.11 to Terraform (and `cidrhost("10.0.40.0/28", -5)`,
+counting from the end), as Ansible's `'10.0.40.0/24' | ansible.utils.nthhost(11)` (and
+`ipaddr(11)`), Python's `ip_network("10.0.40.0/24")[11]`, `ip_address("10.0.40.0") + 11` and
+Ansible's `ipmath(11)`, and a format whose last octet is a directive given a literal number
+(`printf '10.0.40.%d' 11`, Terraform's `format("10.0.40.%d", 11)`, Python's `'10.0.40.%d' % 11`,
+Jinja's `'10.0.40.%d' | format(11)`) are: no byte spells the address, so the sweep rewrote nothing
+and verify said OK. Each such expression is evaluated here, as its tool does (`evaluate`); where
+the number is not a literal (`cidrhost("10.0.40.0/24", count.index + 10)`), the expression may
+make any address of the network (`unknown`). Whether an address is an old one is the caller's
+(sweep/composed_addresses.computed_matches). Pure: bytes in, spans and addresses out.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+_NET = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3}/\d{1,2})(?P=q)"""
+_ADDR = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3})(?:/\d{1,2})?(?P=q)"""
+# The number: a literal integer (quoted for Ansible's filters), else any argument (`arg`).
+_NUM = rb"""(?:['"]?(?P<num>[-+]?\d+)['"]?|(?P<arg>[^()\[\],\n]+?))"""
+_INDEX_FORMS = (
+    # Terraform's cidrhost(prefix, hostnum)
+    re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*" + _NET + rb"[ \t]*,[ \t]*" + _NUM + rb"[ \t]*\)"),
+    # Ansible's `'net' | nthhost(n)` (ansible.utils., ansible.netcommon., ipaddr's `ipaddr(n)`)
+    re.compile(_NET + rb"[ \t]*\|[ \t]*(?:ansible\.(?:utils|netcommon)\.)?(?:nthhost|ipaddr)[ \t]*\([ \t]*"
+               + _NUM + rb"[ \t]*\)"),
+    # Python's ip_network("net")[n] (ipaddress., IPv4Network, strict=False)
+    re.compile(rb"(?<![\w])(?:ip_network|IPv4Network|ip_interface|IPv4Interface)[ \t]*\([ \t]*" + _NET
+               + rb"[^()\n]*\)(?:[ \t]*\.[ \t]*network)?[ \t]*\[[ \t]*" + _NUM + rb"[ \t]*\]"),
+)
+# Terraform's cidrhost(cidrsubnet(prefix, newbits, netnum), hostnum): the subnet first
+_SUBNET_HOST = re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _NET
+                          + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
+                          + _NUM + rb"[ \t]*\)")
+_ADD_FORMS = (
+    # Python's ip_address("a") + n, IPv4Address; Ansible's `'a' | ipmath(n)`
+    re.compile(rb"(?<![\w])(?:ip_address|IPv4Address)[ \t]*\([ \t]*" + _ADDR + rb"[ \t]*\)[ \t]*\+[ \t]*"
+               rb"(?P<num>\d+)(?![\w.])"),
+    re.compile(_ADDR + rb"[ \t]*\|[ \t]*(?:ansible\.(?:utils|netcommon)\.)?ipmath[ \t]*\([ \t]*['\"]?"
+               rb"(?P<num>[-+]?\d+)['\"]?[ \t]*\)"),
+)
+# A format whose directive is the last octet: `10.0.40.%d` with the number given after it.
+_DIRECTIVE = rb"(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3}\.)%(?:0?\d*)?[dius]"
+_FORMAT_FORMS = (
+    re.compile(rb"""(?<![\w-])printf[ \t]+(?:-v[ \t]+\w+[ \t]+)?(?P<q>['"])[^'"%\n]*?""" + _DIRECTIVE
+               + rb"""[^'"%\n]*(?P=q)[ \t]+['"]?(?P<num>\d+)(?![\w.])"""),
+    re.compile(rb"""(?<![\w])format[ \t]*\([ \t]*(?P<q>")[^"%\n]*?""" + _DIRECTIVE
+               + rb"""[^"%\n]*(?P=q)[ \t]*,[ \t]*(?P<num>\d+)[ \t]*\)"""),
+    re.compile(rb"""(?P<q>['"])[^'"%\n]*?""" + _DIRECTIVE + rb"""[^'"%\n]*(?P=q)[ \t]*%[ \t]*\(?[ \t]*"""
+               rb"""(?P<num>\d+)(?![\w.])"""),
+    re.compile(rb"""(?P<q>['"])[^'"%\n]*?""" + _DIRECTIVE + rb"""[^'"%\n]*(?P=q)[ \t]*\|[ \t]*format[ \t]*"""
+               rb"""\([ \t]*(?P<num>\d+)[ \t]*\)"""),
+)
+# The words one of which stands in every file `might_hold` accepts (besides `A.B.C.%`).
+LITERALS = (b"cidrhost", b"nthhost", b"ipaddr", b"ipmath", b"ip_network", b"IPv4Network", b"ip_interface",
+            b"IPv4Interface", b"ip_address", b"IPv4Address")
+
+
+@dataclass(frozen=True)
+class Computed:
+    """An expression at [start, end) computing `address` (None: from an unknown number), with the
+    network literal's span (net_start, net_end) and what it is."""
+
+    start: int
+    end: int
+    text: str
+    network: str
+    net_start: int
+    net_end: int
+    address: str | None
+    number: str
+
+
+def literals(addresses: Iterable[str]) -> tuple[bytes, ...]:
+    """The prefilter's words: the functions, and `A.B.C.%` for each old IPv4 address."""
+    formats = {old.rsplit(".", 1)[0].encode() + b".%" for old in addresses if ":" not in old}
+    return (*LITERALS, *sorted(formats))
+
+
+def might_hold(data: bytes, words: tuple[bytes, ...]) -> bool:
+    return any(word in data for word in words)
+
+
+def computed(data: bytes) -> Iterator[Computed]:
+    """Every computed address of `data`, by start (overlapping forms: the first)."""
+    found: list[Computed] = []
+    for form in _INDEX_FORMS:
+        for m in form.finditer(data):
+            number = m.group("num")
+            address = _nth(m.group("net"), int(number)) if number is not None else None
+            if number is None and address is None and not m.group("arg").strip():
+                continue
+            found.append(_computed(m, address, (number or m.group("arg")).decode("utf-8", "replace")))
+    for m in _SUBNET_HOST.finditer(data):
+        subnet = _subnet(m.group("net"), int(m.group("bits")), int(m.group("netnum")))
+        number = m.group("num")
+        address = (_nth(subnet.encode(), int(number)) if subnet else "") if number is not None else None
+        if address is None and not subnet:
+            continue
+        found.append(_computed(m, address, (number or m.group("arg")).decode("utf-8", "replace")))
+    for form in _ADD_FORMS:
+        for m in form.finditer(data):
+            found.append(_computed(m, _plus(m.group("net"), int(m.group("num"))), m.group("num").decode()))
+    for form in _FORMAT_FORMS:
+        for m in form.finditer(data):
+            spelled = m.group("net") + m.group("num")
+            found.append(_computed(m, spelled.decode() if _valid(spelled) else "", m.group("num").decode()))
+    taken: list[Computed] = []
+    for c in sorted(found, key=lambda c: (c.start, -c.end)):
+        if c.address == "" or (taken and c.start < taken[-1].end):
+            continue
+        taken.append(c)
+    yield from taken
+
+
+def _computed(m: re.Match[bytes], address: str | None, number: str) -> Computed:
+    return Computed(m.start(), m.end(), m.group().decode("utf-8", "replace"), m.group("net").decode(),
+                    m.start("net"), m.end("net"), address, number)
+
+
+def _nth(network: bytes, n: int) -> str:
+    """The nth address of `network` as cidrhost and Python count (negative: from its end); ''
+    where there is none (out of range, not a network)."""
+    try:
+        net = ipaddress.ip_network(network.decode(), strict=False)
+        return str(net[n])
+    except (ValueError, IndexError):
+        return ""
+
+
+def _subnet(network: bytes, bits: int, number: int) -> str:
+    """Terraform's cidrsubnet: the `number`th subnet `bits` longer than `network` ('' where none)."""
+    try:
+        net = ipaddress.ip_network(network.decode(), strict=False)
+        prefix = net.prefixlen + bits
+        if prefix > net.max_prefixlen or number >= 2 ** bits:
+            return ""
+        base = int(net.network_address) + number * 2 ** (net.max_prefixlen - prefix)
+        return f"{ipaddress.ip_address(base)}/{prefix}"
+    except ValueError:
+        return ""
+
+
+def _plus(address: bytes, n: int) -> str:
+    try:
+        return str(ipaddress.ip_address(address.decode().split("/")[0]) + n)
+    except (ValueError, ipaddress.AddressValueError):
+        return ""
+
+
+def _valid(address: bytes) -> bool:
+    try:
+        ipaddress.IPv4Address(address.decode())
+    except ValueError:
+        return False
+    return True
+
+
+def addresses_of(network: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """The network a literal names (a host address in it too: `10.0.40.5/24`), or None."""
+    try:
+        return ipaddress.ip_network(network, strict=False)
+    except ValueError:
+        return None

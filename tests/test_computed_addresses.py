@@ -1,0 +1,42 @@
+"""Addresses computed from a literal network and a number: each dress, evaluated as its tool does."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer.computed_addresses import computed, literals
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    pytest.param('cidrhost("10.0.40.0/24", 11)', "10.0.40.11", id="cidrhost"),
+    pytest.param('cidrhost("10.0.40.0/28", -5)', "10.0.40.11", id="cidrhost-from-the-end"),
+    pytest.param('cidrhost("10.0.40.7/24", 11)', "10.0.40.11", id="cidrhost-host-address-prefix"),
+    pytest.param("'10.0.40.0/24' | ansible.utils.nthhost(11)", "10.0.40.11", id="nthhost"),
+    pytest.param("'10.0.40.0/24' | ipaddr('11')", "10.0.40.11", id="ipaddr-quoted-number"),
+    pytest.param("'10.0.40.1' | ansible.utils.ipmath(10)", "10.0.40.11", id="ipmath"),
+    pytest.param('ipaddress.ip_network("10.0.40.0/24", strict=False)[11]', "10.0.40.11", id="python-network"),
+    pytest.param('IPv4Address("10.0.40.1") + 10', "10.0.40.11", id="python-address-plus"),
+    pytest.param("printf -v ip '10.0.40.%d' 11", "10.0.40.11", id="printf-v"),
+    pytest.param('format("host 10.0.40.%03d", 11)', "10.0.40.11", id="hcl-format-padded"),
+    pytest.param("'10.0.40.%d' % (11,)", "10.0.40.11", id="python-percent"),
+    pytest.param('cidrhost(cidrsubnet("10.0.0.0/16", 8, 40), 11)', "10.0.40.11", id="cidrhost-of-cidrsubnet"),
+    pytest.param('cidrhost("10.0.40.0/24", var.n)', None, id="unknown-number"),
+])
+def test_each_dress_is_evaluated(text: str, address: str | None) -> None:
+    found = list(computed(text.encode()))
+    assert [c.address for c in found] == [address]
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param('cidrhost("10.0.40.0/28", 16)', id="out-of-range"),
+    pytest.param('cidrhost(var.net, 11)', id="network-not-a-literal"),
+    pytest.param("printf '10.0.40.%d.%d' 1 2", id="directive-not-the-last-octet"),
+    pytest.param("printf '10.0.40.%d' $N", id="format-number-not-a-literal"),
+    pytest.param("printf '10.0.40.%d' 300", id="no-address"),
+])
+def test_no_address(text: str) -> None:
+    assert [c.address for c in computed(text.encode()) if c.address is not None] == []
+
+
+def test_prefilter_words() -> None:
+    assert b"10.0.40.%" in literals(["10.0.40.11", "fd00::1"]) and b"cidrhost" in literals([])

@@ -54,8 +54,9 @@ from renamer.sweep.model import (
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
+from renamer.sweep.terraform_keys import InstanceKeys
 from renamer.sweep.terraform_labels import TerraformIndex
-from renamer.sweep.terraform_matches import terraform_matches
+from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
@@ -228,6 +229,10 @@ class FileScanner:
                                     project.config.max_file_size)
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
+        # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
+        self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
+        self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
+        self._before: dict[str, list[Match]] = {}
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -313,13 +318,15 @@ class FileScanner:
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not
                 matches = key_matches(data, rel, matches, self.keys)
                 matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
-                matches, inserts = terraform_matches(data, rel, matches, self.terraform)
+                matches, inserts = terraform_matches(data, rel, matches, self.terraform, self.instance_keys)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
                 kept = self._kept_at(rel, data) if status == CURRENT else None
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
                                                      kept)
                 templated += composed
                 matches = self.loop_holds.hold(rel, data, matches)
+                if status == CURRENT and rel.endswith((".tf", ".tf.json")):
+                    matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
@@ -437,9 +444,29 @@ class FileScanner:
             for index, _ in pending:
                 refs[index] = replace(refs[index], reason="structure", note=refused)
             edits = []
-        elif inserts and edits:  # a renamed Terraform label's `moved` block (sweep/terraform_labels.py)
+        elif inserts:  # a renamed Terraform label's or instance key's `moved` block
+            # (sweep/terraform_labels.py, terraform_keys.py: a key spelled elsewhere moves this file's)
             edits = sorted([*edits, *inserts], key=lambda e: e.start)
         return refs, edits, refused
+
+    def _before_terraform(self, rel: str) -> list[Match]:
+        """A Terraform file's matches as the rules before the Terraform hook decide them (key
+        references and holds, composed names, loop holds): a `for_each` key one of them holds is
+        held with its references in every file (sweep/terraform_keys.py)."""
+        if rel not in self._before:
+            try:
+                data = (self.project.root / rel).read_bytes()
+            except OSError:
+                data = b""
+            matches = self.matcher.find(data)
+            if matches and self.project.classifier.classify(rel).status == CURRENT:
+                matches = key_matches(data, rel, matches, self.keys)
+                matches = self.keys.hold(rel, data, matches)
+                matches, _ = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
+                                              self._kept_at(rel, data))
+                matches = self.loop_holds.hold(rel, data, matches)
+            self._before[rel] = matches
+        return self._before[rel]
 
     def _kept_at(self, rel: str, data: bytes) -> Callable[[int], str | None]:
         """What keeps the line at an offset of `data` (the inline marker, a keep rule), or None."""

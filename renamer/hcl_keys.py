@@ -220,7 +220,7 @@ def keys(data: bytes, start: int, end: int) -> Keys:
     wrapped = _WRAPPER.match(data, pos, end)
     if wrapped is not None:
         pos = wrapped.end()
-        inner_end = _closing(data, wrapped.end() - 1, end)
+        inner_end = _closing(data, data.index(b"(", wrapped.start()), end)
         if inner_end is None or data[inner_end + 1 : end].strip():
             return Keys()
         end = inner_end

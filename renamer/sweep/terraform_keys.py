@@ -152,6 +152,7 @@ class InstanceKeys:
         out: list[Instance] = []
         for folder in sorted(folders):
             out += self._folder(folder)
+        _shared(out)
         # `terraform apply -target='x["pug"]'` in a script: refused with the instance it names
         for rel in sorted(index.outside):
             data = self._text(rel)
@@ -516,6 +517,32 @@ class InstanceKeys:
                 if at is not None:
                     return (other, *at)
         return None
+
+
+def _shared(instances: list[Instance]) -> None:
+    """Instances whose keys one spelling gives (two blocks reading one `locals` list): where one
+    is kept whole, the spelling stays, so every other one is kept whole too, to a fixed point."""
+    by_word: dict[Span, list[Instance]] = {}
+    for instance in instances:
+        for word in instance.words or []:
+            by_word.setdefault(word, []).append(instance)
+    changed = True
+    while changed:
+        changed = False
+        for (rel, _start, _end), sharing in sorted(by_word.items()):
+            kept = next((i for i in sharing if i.verdict is not None and i.verdict.action != "moves"), None)
+            if kept is None:
+                continue
+            for other in sharing:
+                if other.verdict is not None and other.verdict.action == "moves":
+                    other.verdict = Verdict(
+                        "refused",
+                        f"the instance key {other.old} of {other.address} is not renamed {other.new}: its "
+                        f"spelling at {rel} is also the key of {kept.address}, which is kept whole; the key, "
+                        "its references and the names its body composes from each.key are kept whole",
+                    )
+                    other.moved_at = None
+                    changed = True
 
 
 def _tfvars_values(data: bytes, name: str) -> list[tuple[int, int]]:

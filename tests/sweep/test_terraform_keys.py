@@ -179,6 +179,19 @@ MOVES = [
         },
         id="crlf",
     ),
+    pytest.param(
+        {
+            "main.tf": X % 'toset(["pug"])'
+            + 'output "h" {\n  value = <<-EOT\n    ${terraform_data.x[ "pug" ].id}\n  EOT\n}\n',
+            "out.tf.json": '{"output": {"j": {"value": "${terraform_data.x[\\"pug\\"].id}"}}}\n',
+        },
+        {
+            "main.tf": (X % 'toset(["wolf"])').replace("}\n", "}" + MOVED_X + "\n", 1)
+            + 'output "h" {\n  value = <<-EOT\n    ${terraform_data.x[ "wolf" ].id}\n  EOT\n}\n',
+            "out.tf.json": '{"output": {"j": {"value": "${terraform_data.x[\\"wolf\\"].id}"}}}\n',
+        },
+        id="a-heredoc-blanks-and-a-tf-json-reference",
+    ),
 ]
 
 
@@ -287,6 +300,24 @@ HELD = [
         ("main.tf", 2),
         "declared by no block",
         id="a-reference-to-no-for-each-block",
+    ),
+    pytest.param(
+        {
+            "locals.tf": 'locals {\n  hosts = ["pug"]\n}\n',
+            "main.tf": (X % "toset(local.hosts)")
+            + (X % "toset(local.hosts)").replace('"x"', '"y"', 1)
+            + READ.replace("terraform_data.x", "terraform_data.y"),
+            "legacy.tf": READ,
+        },
+        ("main.tf", 10),
+        "also the key of terraform_data.x, which is kept whole",
+        id="two-blocks-share-a-local-one-kept",
+    ),
+    pytest.param(
+        {"main.tf": X % 'toset(concat(["pug"], ["rex"]))' + READ},
+        ("main.tf", 2),
+        "an expression renamer does not read",
+        id="a-function-of-a-list",
     ),
 ]
 

@@ -76,6 +76,7 @@ class InstanceKeys:
         self._texts: dict[str, bytes] = {}
         self._found: dict[str, list[Match]] = {}
         self.use_before = True  # False: decide without the key and loop rules (`seeds`)
+        self._seeded: set[tuple[str, int, str]] = set()  # what `seeds` gave the key rules: no hold of theirs
 
     def seeds(self) -> dict[tuple[str, int, str], str]:
         """The key spellings refused for a reason of their own (a variable set from outside, a
@@ -93,6 +94,7 @@ class InstanceKeys:
                 for rel, start, _end in instance.words or []:
                     line = self._text(rel).count(b"\n", 0, start) + 1
                     out.setdefault((rel, line, instance.old), f"held back with {instance.verdict.why}")
+        self._seeded = set(out)
         return out
 
     # -- reading -------------------------------------------------------------------------------
@@ -471,7 +473,10 @@ class InstanceKeys:
                     (
                         m
                         for m in self.before(at)
-                        if m.start < end and start < m.end and (m.refused is not None or m.kept is not None)
+                        if m.start < end
+                        and start < m.end
+                        and (m.refused is not None or m.kept is not None)
+                        and (at, self._text(at).count(b"\n", 0, m.start) + 1, m.old) not in self._seeded
                     ),
                     None,
                 )

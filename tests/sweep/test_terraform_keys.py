@@ -319,6 +319,15 @@ HELD = [
         "an expression renamer does not read",
         id="a-function-of-a-list",
     ),
+    pytest.param(
+        {
+            "main.tf": 'variable "hosts" {}\n' + X % "var.hosts",
+            "terraform.tfvars": "hosts = {\n  pug = {}\n}\n",
+        },
+        ("terraform.tfvars", 2),
+        "no .tf file of the module the sweep reads can hold its `moved` block",
+        id="only-a-tfvars-spells-it",
+    ),
 ]
 
 

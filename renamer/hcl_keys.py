@@ -158,6 +158,19 @@ def enclosing(data: bytes, pos: int) -> tuple[int, bytes, bytes] | None:
     return None
 
 
+def declared(data: bytes) -> set[str]:
+    """The addresses of the file's `resource`, `data` and `module` blocks, with or without `for_each`."""
+    out = set()
+    for header, _close in _top_blocks(data):
+        kind = header.group("type").decode()
+        labels = _labels(data, header)
+        if kind in ("resource", "data") and len(labels) >= 2:
+            out.add(f"{labels[0]}.{labels[1]}" if kind == "resource" else f"data.{labels[0]}.{labels[1]}")
+        elif kind == "module" and labels:
+            out.add(f"module.{labels[0]}")
+    return out
+
+
 def block_arguments(data: bytes, kind: str) -> dict[str, dict[str, tuple[int, int]]]:
     """For each top-level block of `kind` (`locals`, `variable`, `module`), by its first label
     ("" for `locals`), the spans of its arguments' expressions."""

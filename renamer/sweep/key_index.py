@@ -532,7 +532,9 @@ def _instance_key(ref: KeyRef) -> bool:
     """`terraform_data.x["pug"]`, `data.t.d["pug"]`, `module.m["pug"]`: a `for_each` instance's key."""
     root = ref.path[0] if ref.path else ""
     at = 3 if root == "data" else 2
-    return (ref.quoted and root not in _NOT_ADDRESSES and len(ref.path) == at + 1
+    # a resource type is `provider_type` (`terraform_data`, `aws_instance`); a `for` variable seldom is
+    return (ref.quoted and (root in ("module", "data") or "_" in root) and root not in _NOT_ADDRESSES
+            and len(ref.path) == at + 1
             and "[" in ref.text and ref.path[at] == ref.name)
 
 

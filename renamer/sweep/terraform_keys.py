@@ -175,6 +175,7 @@ class InstanceKeys:
             for ref in hcl_keys.references(data):
                 gone = any(s <= ref.start < e for s, e in history)
                 refs.setdefault((ref.address, ref.key), []).append((rel, ref.start, ref.end, gone))
+        declared = {a for rel in hcl for a in hcl_keys.declared(self._text(rel))}
         out: list[Instance] = []
         seen: set[tuple[str, str]] = set()
         for _address, (rel, block) in sorted(blocks.items()):
@@ -193,12 +194,15 @@ class InstanceKeys:
             if all(history for *_, history in found):  # only a standing `moved` block names it: kept
                 out.append(instance)
                 continue
-            declared = "declared by no block of the module renamer reads" if address not in blocks else ""
+            root = address.split(".")[0]
+            if address not in declared and "_" not in root and root not in ("module", "data"):
+                continue  # no resource type: a `for` variable's map (`h.tags["pug"]`), the key rules'
+            unread = "declared by no block of the module renamer reads" if address not in blocks else ""
             instance.verdict = Verdict(
                 "refused",
                 (
                     f"`{instance.old_address}` reads the instance key {key} of {address}, "
-                    f"{declared or 'whose for_each does not spell it'}: "
+                    f"{unread or 'whose for_each does not spell it'}: "
                     "whether the key is renamed cannot be told, "
                     "so it is kept; rename the instance by hand with a `moved` block"
                 ),

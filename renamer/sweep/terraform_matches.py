@@ -35,7 +35,10 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match], index: Terraf
     and the `moved` blocks to insert; with `keys`, each `for_each` instance key too
     (sweep/terraform_keys.py)."""
     matches, labels = _label_matches(data, rel, matches, index)
-    if keys is None or not (rel.endswith((".tf", ".tf.json", *VARS)) or rel in index.outside):
+    if keys is None:
+        return matches, labels
+    index.load()  # a key may be an old address, which no label names
+    if not (rel.endswith((".tf", ".tf.json", *VARS)) or rel in index.outside):
         return matches, labels
     matches, instances = instance_matches(rel, matches, keys)
     return matches, sorted([*labels, *instances], key=lambda e: e.start)

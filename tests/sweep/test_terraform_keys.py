@@ -192,6 +192,16 @@ MOVES = [
         },
         id="a-heredoc-blanks-and-a-tf-json-reference",
     ),
+    pytest.param(
+        {"main.tf": X % 'toset(["10.0.0.5"])' + READ.replace("pug", "10.0.0.5")},
+        {
+            "main.tf": (X % 'toset(["10.1.0.5"])').replace(
+                "}\n", "}" + _moved("terraform_data.x", "10.0.0.5", "10.1.0.5") + "\n", 1
+            )
+            + READ.replace("pug", "10.1.0.5")
+        },
+        id="an-address-key",
+    ),
 ]
 
 
@@ -327,6 +337,15 @@ HELD = [
         ("terraform.tfvars", 2),
         "no .tf file of the module the sweep reads can hold its `moved` block",
         id="only-a-tfvars-spells-it",
+    ),
+    pytest.param(
+        {
+            "main.tf": X % 'toset(["10.0.0.5"])',
+            "Makefile": "fix:\n\tterraform apply -target='terraform_data.x[\"10.0.0.5\"]'\n",
+        },
+        ("Makefile", 2),
+        "a terraform command at Makefile:2",
+        id="an-address-key-a-command-names",
     ),
 ]
 

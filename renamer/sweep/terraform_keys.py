@@ -175,6 +175,9 @@ class InstanceKeys:
             for ref in hcl_keys.references(data):
                 gone = any(s <= ref.start < e for s, e in history)
                 refs.setdefault((ref.address, ref.key), []).append((rel, ref.start, ref.end, gone))
+        for address, reads in self._through_outputs(folder, hcl, set(blocks)).items():
+            for at, start, end, gone, key in reads:
+                refs.setdefault((address, key), []).append((at, start, end, gone))
         declared = {a for rel in hcl for a in hcl_keys.declared(self._text(rel))}
         out: list[Instance] = []
         seen: set[tuple[str, str]] = set()
@@ -208,6 +211,45 @@ class InstanceKeys:
                 ),
             )
             out.append(instance)
+        return out
+
+    def _through_outputs(
+        self, folder: str, hcl: list[str], addresses: set[str]
+    ) -> dict[str, list[tuple[str, int, int, bool, str]]]:
+        """A caller's `module.M.OUT["pug"]` where output OUT of the module yields a `for_each`
+        block's instances by key (`value = terraform_data.x`, `{ for k, v in terraform_data.x : k => v.id }`):
+        a reference to the instance key, by address: (file, start, end, history, key)."""
+        exposed: dict[str, str] = {}  # output -> the block address it yields by key
+        for rel in hcl:
+            data = self._text(rel)
+            for name, arguments in hcl_keys.block_arguments(data, "output").items():
+                value = data[slice(*arguments["value"])] if "value" in arguments else b""
+                for address in sorted(addresses):
+                    whole = rb"(?<![\w.-])" + re.escape(address.encode()) + rb"(?![\w-])(?![ \t]*\[)"
+                    if re.search(whole, value):
+                        exposed.setdefault(name, address)
+        out: dict[str, list[tuple[str, int, int, bool, str]]] = {}
+        if not exposed:
+            return out
+        for (caller, call), child in sorted(self.index.children.items()):
+            if child != folder:
+                continue
+            for rel in self._folder_files(caller):
+                data = self._text(rel)
+                history = hcl_keys.history(data) if rel.endswith(".tf") else []
+                for name, address in exposed.items():
+                    read = re.compile(
+                        rb"(?<![\w.-])module[ \t]*\.[ \t]*"
+                        + re.escape(call.encode())
+                        + rb"(?:[ \t]*\[[^\]\r\n]*\])?[ \t]*\.[ \t]*"
+                        + re.escape(name.encode())
+                        + rb'[ \t]*\[[ \t]*\\?"(?P<key>[^"\\\r\n]*)\\?"[ \t]*\]'
+                    )
+                    for found in read.finditer(data):
+                        gone = any(s <= found.start() < e for s, e in history)
+                        out.setdefault(address, []).append(
+                            (rel, found.start("key"), found.end("key"), gone, found.group("key").decode())
+                        )
         return out
 
     def _renamed(self, key: str) -> str | None:

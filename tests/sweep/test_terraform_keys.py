@@ -32,6 +32,16 @@ X = 'resource "terraform_data" "x" {\n  for_each = %s\n  input    = "x"\n}\n'
 READ = 'output "o" {\n  value = terraform_data.x["pug"].id\n}\n'
 MOVED_X = _moved("terraform_data.x")
 
+CHILD = (
+    'resource "terraform_data" "x" {\n  for_each = toset(["pug"])\n  input    = "x"\n}\n'
+    'output "hosts" {\n  value = terraform_data.x\n}\n'
+    'output "ids" {\n  value = { for k, v in terraform_data.x : k => v.id }\n}\n'
+)
+CALLER = (
+    'module "child" {\n  source = "./child"\n}\noutput "id" {\n  value = module.child.hosts["pug"].id\n}\n'
+    'output "ids" {\n  value = module.child.ids["pug"]\n}\n'
+)
+
 MOVES = [
     pytest.param(
         {"main.tf": X % 'toset(["pug", "rex"])' + READ},
@@ -202,6 +212,16 @@ MOVES = [
         },
         id="an-address-key",
     ),
+    pytest.param(
+        {"main.tf": CALLER, "child/main.tf": CHILD},
+        {
+            "main.tf": CALLER.replace('"pug"', '"wolf"'),
+            "child/main.tf": CHILD.replace('"pug"', '"wolf"').replace(
+                'input    = "x"\n}\n', 'input    = "x"\n}' + MOVED_X + "\n"
+            ),
+        },
+        id="a-caller-reads-it-through-an-output",
+    ),
 ]
 
 
@@ -347,6 +367,16 @@ HELD = [
         "a terraform command at Makefile:2",
         id="an-address-key-a-command-names",
     ),
+    pytest.param(
+        {
+            "main.tf": CALLER,
+            "child/main.tf": CHILD,
+            "legacy.tf": 'output "old" {\n  value = module.child.ids["pug"]\n}\n',
+        },
+        ("main.tf", 5),
+        "the reference at legacy.tf:2 keeps the old key (archive)",
+        id="a-record-reads-it-through-an-output",
+    ),
 ]
 
 
@@ -400,6 +430,8 @@ PLANNED = {
         + 'output "mod" {\n  value = module.mod["pug"].id\n}\n'
     ),
     "locals.tf": 'locals {\n  hosts = ["pug"]\n}\n',
+    "caller.tf": CALLER.replace('"id"', '"cid"').replace('"ids"', '"cids"'),
+    "child/main.tf": CHILD,
     "mod/main.tf": 'resource "terraform_data" "r" {\n  input = "x"\n}\noutput "id" {\n  value = "x"\n}\n',
 }
 
@@ -422,6 +454,7 @@ def test_terraform_plans_the_moves_and_destroys_nothing(
         'terraform_data.l["pug"] has moved to terraform_data.l["wolf"]',
         'terraform_data.pug["pug"] has moved to terraform_data.wolf["wolf"]',
         'module.mod["pug"].terraform_data.r has moved to module.mod["wolf"].terraform_data.r',
+        'module.child.terraform_data.x["pug"] has moved to module.child.terraform_data.x["wolf"]',
     ):
         assert moved in done.stdout, done.stdout
     assert "0 to add, 1 to change, 0 to destroy" in done.stdout, done.stdout  # c's input: "pug" -> "wolf"

@@ -512,6 +512,8 @@ class InstanceKeys:
         for state in index.states.get(instance.folder, []):
             if word.search(index.texts[state]):
                 kind = "a terraform test file" if state.endswith(TESTS) else "terraform's own file"
+                # its spellings of the key are kept with it: terraform's files are never edited
+                instance.outside += [(state, *m.span()) for m in word.finditer(index.texts[state])]
                 return refused(f"{state}, {kind}, names it")
         if self.use_before:  # what the key and loop rules decide of its spellings (read last: they ask back)
             for at, start, end in instance.words or []:

@@ -38,7 +38,7 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match], index: Terraf
     if keys is None:
         return matches, labels
     index.load()  # a key may be an old address, which no label names
-    if not (rel.endswith((".tf", ".tf.json", *VARS)) or rel in index.outside):
+    if not (rel.endswith((".tf", ".tf.json", *VARS, *STATE, *TESTS)) or rel in index.outside):
         return matches, labels
     matches, instances = instance_matches(rel, matches, keys)
     return matches, sorted([*labels, *instances], key=lambda e: e.start)

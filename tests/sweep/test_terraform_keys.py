@@ -377,6 +377,16 @@ HELD = [
         "the reference at legacy.tf:2 keeps the old key (archive)",
         id="a-record-reads-it-through-an-output",
     ),
+    pytest.param(
+        {
+            "main.tf": X % 'toset(["pug"])' + READ,
+            "terraform.tfstate": '{"resources": [{"type": "terraform_data", "name": "x", '
+            '"instances": [{"index_key": "pug"}]}]}\n',
+        },
+        ("terraform.tfstate", 1),
+        "terraform.tfstate, terraform's own file, names it",
+        id="a-state-file-in-the-repo-names-it",
+    ),
 ]
 
 

@@ -361,7 +361,7 @@ class FileScanner:
             if status != RECORD and (hit or loose_hit) else []
         if templated and status != RECORD:
             near += self._templated_notes(rel, data, templated)
-        if not matches:
+        if not matches and not inserts:  # a `moved` block alone: a key spelled in another file moved
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
                               near_misses=tuple(near), mode=content.mode)
         fmt = fmt or format_of(rel, data)

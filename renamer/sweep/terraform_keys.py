@@ -75,6 +75,8 @@ class InstanceKeys:
         self._spans: dict[str, list[tuple[int, int, Instance, str]]] | None = None
         self._texts: dict[str, bytes] = {}
         self._found: dict[str, list[Match]] = {}
+        self._listed: dict[str, list[str]] = {}  # folder -> its .tf and .tf.json files
+        self._moves: dict[str, set[str]] = {}  # file -> the addresses its `moved` blocks move from
         self.use_before = True  # False: decide without the key and loop rules (`seeds`)
         self._seeded: set[tuple[str, int, str]] = set()  # what `seeds` gave the key rules: no hold of theirs
 
@@ -130,6 +132,16 @@ class InstanceKeys:
         return self._found[rel]
 
     def _folder_files(self, folder: str) -> list[str]:
+        if folder not in self._listed:
+            self._listed[folder] = self._list(folder)
+        return self._listed[folder]
+
+    def _moved_from(self, rel: str) -> set[str]:
+        if rel not in self._moves:
+            self._moves[rel] = hcl_keys.moved_from(self._text(rel))
+        return self._moves[rel]
+
+    def _list(self, folder: str) -> list[str]:
         root = self.index.project.root / folder if folder else self.index.project.root
         try:
             names = sorted(os.listdir(root))
@@ -540,7 +552,7 @@ class InstanceKeys:
         count = len([r for r in instance.refs or [] if not r[3]])
         block_rel = instance.block[0] if instance.block else rel
         moved = not any(
-            f'{instance.address}["{instance.old}"]' in hcl_keys.moved_from(self._text(r))
+            f'{instance.address}["{instance.old}"]' in self._moved_from(r)
             for r in self._folder_files(instance.folder)
             if r.endswith(".tf")
         )
@@ -560,9 +572,8 @@ class InstanceKeys:
         spots = [(r, s) for r, s, _e in instance.words or []] + [
             (r, s) for r, s, _e, h in instance.refs or [] if not h
         ]
-        if self.index.project.matcher.might_match(self._text(rel)) and not _override(
-            rel
-        ):  # the sweep reads it
+        read = self.index.project.matcher.might_match(self._text(rel))  # the sweep reads it
+        if read and not _override(rel) and self.index.project.classifier.classify(rel).status == CURRENT:
             return rel, block.close, block.indent, block.newline
         for other, start in spots:
             if other.endswith(".tf") and folder_of(other) == instance.folder and not _override(other):

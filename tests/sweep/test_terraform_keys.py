@@ -222,6 +222,14 @@ MOVES = [
         },
         id="a-caller-reads-it-through-an-output",
     ),
+    pytest.param(
+        {"locals.tf": 'locals {\n  hosts = ["pug"]\n}\n', "main.tf": "# pugs\n" + X % "toset(local.hosts)"},
+        {
+            "locals.tf": 'locals {\n  hosts = ["wolf"]\n}\n',
+            "main.tf": "# pugs\n" + (X % "toset(local.hosts)").replace("}\n", "}" + MOVED_X + "\n", 1),
+        },
+        id="the-moved-block-alone-in-a-file-with-no-match",
+    ),
 ]
 
 

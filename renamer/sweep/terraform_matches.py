@@ -25,6 +25,7 @@ from renamer.sweep.terraform_labels import (
     tfvars_keys,
 )
 
+_COMMAND = re.compile(rb"TF_VAR_|-var[= ]|terraform|tofu|terragrunt")  # what may make a line `outside`
 _SETTER = re.compile(rb"""-var[= ]["']?(?P<name>[A-Za-z_][\w-]*)=""")
 _OUTPUT = re.compile(rb"""\boutput(?:[ \t]+-[\w=-]+)*[ \t]+["']?(?P<name>[A-Za-z_][\w-]*)""")
 
@@ -35,10 +36,11 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match], index: Terraf
     and the `moved` blocks to insert; with `keys`, each `for_each` instance key too
     (sweep/terraform_keys.py)."""
     matches, labels = _label_matches(data, rel, matches, index)
-    if keys is None:
+    terraform = rel.endswith((".tf", ".tf.json", *VARS, *STATE, *TESTS))
+    if keys is None or not (terraform or _COMMAND.search(data)):
         return matches, labels
     index.load()  # a key may be an old address, which no label names
-    if not (rel.endswith((".tf", ".tf.json", *VARS, *STATE, *TESTS)) or rel in index.outside):
+    if not (terraform or rel in index.outside):
         return matches, labels
     matches, instances = instance_matches(rel, matches, keys)
     return matches, sorted([*labels, *instances], key=lambda e: e.start)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -122,6 +123,8 @@ class KeyIndex:
         self._modules: dict[str, bool] = {}  # folder -> holds a .tf file
         self._held: dict[tuple[str, int, str], str] | None = None  # (file, line, old name) -> why
         self._holders: dict[tuple[str, int, str], list[str]] = {}  # a reference -> the keys it holds
+        # keys another rule holds, asked once when `held` is first computed (sweep/terraform_keys.py)
+        self.seeds: Callable[[], dict[tuple[str, int, str], str]] | None = None
 
     def defs(self) -> list[KeyDef]:
         if self._defs is None:
@@ -335,7 +338,8 @@ class KeyIndex:
         if self._held is not None:
             return self._held
         self._held = {}  # a reference decided while this is computed holds nothing yet
-        held: dict[tuple[str, int, str], str] = {}
+        # keys held for a reason of another rule's (a Terraform `for_each` key kept whole)
+        held: dict[tuple[str, int, str], str] = dict(self.seeds()) if self.seeds is not None else {}
         refs = list(self._references())
         while True:
             grown = False
@@ -514,10 +518,15 @@ def _holding(defs: list[KeyDef], held: dict[tuple[str, int, str], str]) -> list[
             if d.fate in ("moves", "unsure") and (d.rel, d.line, d.path[-1]) in held else d for d in defs]
 
 
+_NOT_ADDRESSES = frozenset({"local", "var", "each", "count", "path", "self", "terraform"})
+
+
 def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
     """Every key and host reference of `data` (key_refs.py, host_refs.py), by start."""
     dialect = dialect_of(rel)
     refs = key_refs.key_refs(data, olds, hcl=dialect == "hcl") if key_refs.might_hold(data, olds) else []
+    if dialect == "hcl":  # `terraform_data.x["pug"]`: an instance's key, no map's (sweep/terraform_keys.py)
+        refs = [r for r in refs if not _instance_key(r)]
     extra = compose_refs.compose_refs(data, olds) if compose_refs.is_compose(rel) else []
     if dialect != "hcl" and jq_refs.might_hold(data):  # `jq -r ".hosts.pug.ip"` (round 8, finding 9)
         extra += jq_refs.jq_refs(data, olds)
@@ -530,6 +539,16 @@ def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
         refs = sorted([*refs, *(r for r in host_refs.host_refs(data, olds, yaml=dialect == "yaml")
                                 if r.start not in taken)], key=lambda r: r.start)
     return refs
+
+
+def _instance_key(ref: KeyRef) -> bool:
+    """`terraform_data.x["pug"]`, `data.t.d["pug"]`, `module.m["pug"]`: a `for_each` instance's key."""
+    root = ref.path[0] if ref.path else ""
+    at = 3 if root == "data" else 2
+    # a resource type is `provider_type` (`terraform_data`, `aws_instance`); a `for` variable seldom is
+    return (ref.quoted and (root in ("module", "data") or "_" in root) and root not in _NOT_ADDRESSES
+            and len(ref.path) == at + 1
+            and "[" in ref.text and ref.path[at] == ref.name)
 
 
 def _naming(old: str, new: str, inventory: list[KeyDef]) -> bool:

@@ -36,7 +36,8 @@ _FIRST_READ = 65536
 
 
 def _interesting(found: FileResult) -> bool:
-    return bool(found.kind == "unreadable" or found.references or found.new_path or found.near_misses)
+    return bool(found.kind == "unreadable" or found.references or found.new_path or found.near_misses
+                or found.edits)  # a `moved` block alone (sweep/terraform_keys.py)
 
 
 @dataclass

@@ -57,8 +57,9 @@ from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.terraform_addresses import address_matches
+from renamer.sweep.terraform_keys import InstanceKeys
 from renamer.sweep.terraform_labels import TerraformIndex
-from renamer.sweep.terraform_matches import terraform_matches
+from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
 from renamer.sweep.tool_names import Templates, instance_matches, instance_note, tool_name_matches
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
@@ -258,6 +259,10 @@ class FileScanner:
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
         self.templates = Templates(project.root)  # systemd template units, where an instance is named
+        # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
+        self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
+        self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
+        self._before: dict[str, list[Match]] = {}
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -347,7 +352,7 @@ class FileScanner:
                 matches = key_matches(data, rel, matches, self.keys)
                 matches = _label_names(data, matches)  # `routers.pug.service=pug`: Traefik's own names
                 matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
-                matches, inserts = terraform_matches(data, rel, matches, self.terraform)
+                matches, inserts = terraform_matches(data, rel, matches, self.terraform, self.instance_keys)
                 # `"module.pug.x.y"` in a policy: the label's fate (break-it round 8, finding 13)
                 matches = address_matches(data, rel, matches, self.terraform)
             if status != RECORD:  # a record keeps its names as they are: no domain to follow
@@ -358,6 +363,8 @@ class FileScanner:
                 matches = self.loop_holds.hold(rel, data, matches)
                 matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
                 matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
+                if status == CURRENT and rel.endswith((".tf", ".tf.json")):
+                    matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
@@ -397,7 +404,7 @@ class FileScanner:
             if status != RECORD and (hit or loose_hit) else []
         if templated and status != RECORD:
             near += self._templated_notes(rel, data, templated)
-        if not matches:
+        if not matches and not inserts:  # a `moved` block alone: a key spelled in another file moved
             return FileResult(rel, content.kind, status, tuple(path_refs), new_path=new_path,
                               near_misses=tuple(near), mode=content.mode)
         fmt = fmt or format_of(rel, data)
@@ -480,9 +487,29 @@ class FileScanner:
             for index, _ in pending:
                 refs[index] = replace(refs[index], reason="structure", note=refused)
             edits = []
-        elif inserts and edits:  # a renamed Terraform label's `moved` block (sweep/terraform_labels.py)
+        elif inserts:  # a renamed Terraform label's or instance key's `moved` block
+            # (sweep/terraform_labels.py, terraform_keys.py: a key spelled elsewhere moves this file's)
             edits = sorted([*edits, *inserts], key=lambda e: e.start)
         return refs, edits, refused
+
+    def _before_terraform(self, rel: str) -> list[Match]:
+        """A Terraform file's matches as the rules before the Terraform hook decide them (key
+        references and holds, composed names, loop holds): a `for_each` key one of them holds is
+        held with its references in every file (sweep/terraform_keys.py)."""
+        if rel not in self._before:
+            try:
+                data = (self.project.root / rel).read_bytes()
+            except OSError:
+                data = b""
+            matches = self.matcher.find(data)
+            if matches and self.project.classifier.classify(rel).status == CURRENT:
+                matches = key_matches(data, rel, matches, self.keys)
+                matches = self.keys.hold(rel, data, matches)
+                matches, _ = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
+                                              self._kept_at(rel, data))
+                matches = self.loop_holds.hold(rel, data, matches)
+            self._before[rel] = matches
+        return self._before[rel]
 
     def _kept_at(self, rel: str, data: bytes) -> Callable[[int], str | None]:
         """What keeps the line at an offset of `data` (the inline marker, a keep rule), or None."""

@@ -112,7 +112,9 @@ class TerraformIndex:
         if self._loaded:
             return
         self._loaded = True
-        names = sorted(self.olds | self.news)
+        # an old address spells no label, but may be a `for_each` key (sweep/terraform_keys.py)
+        addresses = {old for old, _ in self.project.matcher.addresses}
+        names = sorted(self.olds | self.news | addresses)
         if not self.olds:
             return
         # git grep's regex (PCRE or ERE): only what both read as special is escaped
@@ -160,7 +162,7 @@ class TerraformIndex:
                 for name, line, _s, _e in tfvars_keys(data, self.olds):
                     self.uses.setdefault((folder_of(rel), "variable", "", name), []).append((rel, line))
         for rel, line, text in vcs_status.worktree_lines_matching(self.project.root, _OUTSIDE) or []:
-            if is_terraform(rel) or not any(n in text for n in self.olds):
+            if is_terraform(rel) or not any(n in text for n in self.olds | addresses):
                 continue
             self.outside.setdefault(rel, {})[line] = text
             for name in self.olds:

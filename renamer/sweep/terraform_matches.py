@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from renamer import hcl_blocks
+from renamer import composed_names, hcl_blocks, loop_values
 from renamer.hcl_blocks import Label
 from renamer.occurrences import Match
 from renamer.sweep.model import Edit
+from renamer.sweep.terraform_keys import InstanceKeys, moved_text
 from renamer.sweep.terraform_labels import (
     REMOTE,
     STATE,
@@ -24,14 +25,89 @@ from renamer.sweep.terraform_labels import (
     tfvars_keys,
 )
 
+_COMMAND = re.compile(rb"TF_VAR_|-var[= ]|terraform|tofu|terragrunt")  # what may make a line `outside`
 _SETTER = re.compile(rb"""-var[= ]["']?(?P<name>[A-Za-z_][\w-]*)=""")
 _OUTPUT = re.compile(rb"""\boutput(?:[ \t]+-[\w=-]+)*[ \t]+["']?(?P<name>[A-Za-z_][\w-]*)""")
 
 
-def terraform_matches(data: bytes, rel: str, matches: list[Match],
-                      index: TerraformIndex) -> tuple[list[Match], list[Edit]]:
+def terraform_matches(data: bytes, rel: str, matches: list[Match], index: TerraformIndex,
+                      keys: InstanceKeys | None = None) -> tuple[list[Match], list[Edit]]:
     """`matches` with each Terraform label and reference decided (see the module's docstring),
-    and the `moved` blocks to insert."""
+    and the `moved` blocks to insert; with `keys`, each `for_each` instance key too
+    (sweep/terraform_keys.py)."""
+    matches, labels = _label_matches(data, rel, matches, index)
+    terraform = rel.endswith((".tf", ".tf.json", *VARS, *STATE, *TESTS))
+    if keys is None or not (terraform or _COMMAND.search(data)):
+        return matches, labels
+    index.load()  # a key may be an old address, which no label names
+    if not (terraform or rel in index.outside):
+        return matches, labels
+    matches, instances = instance_matches(rel, matches, keys)
+    return matches, sorted([*labels, *instances], key=lambda e: e.start)
+
+
+def instance_matches(rel: str, matches: list[Match], keys: InstanceKeys) -> tuple[list[Match], list[Edit]]:
+    """`matches` with each `for_each` key and reference of an instance decided, and its `moved` block."""
+    every = keys.spans(rel)
+    if not every:
+        return matches, []
+    spans = [s for s in every if s[3] != "body"]
+    out = []
+    for m in matches:
+        for start, end, instance, role in spans:
+            if not (m.start < end and start < m.end):
+                continue
+            verdict = instance.verdict
+            if role == "history":  # a standing `moved` block's address: the chain grows a link
+                if m.refused in (None, "key-reference") and m.kept is None:
+                    m = replace(m, refused=None, kept="terraform-moved", note=None)
+            elif verdict is None:
+                continue
+            elif role == "word" and instance.held:
+                pass  # held by the key or loop rules, which say so themselves
+            elif m.refused == "key-reference" or (m.refused is None and m.kept is None):
+                if verdict.action == "moves":
+                    m = replace(m, refused=None, note=verdict.why)
+                elif verdict.action == "refused":
+                    m = replace(m, refused="terraform-label", note=verdict.why)
+                else:
+                    m = replace(m, refused=None, kept="terraform-label", note=verdict.why)
+            break
+        out.append(m)
+    blocks: dict[int, list[bytes]] = {}  # one insert an offset, the keys in order
+    for _start, _end, instance, _role in sorted(every, key=lambda s: s[2].old):
+        at = instance.moved_at
+        text = moved_text(instance) if at is not None else b""
+        if (at is not None and at[0] == rel and instance.verdict is not None and instance.verdict.moved_block
+                and text not in blocks.get(at[1], [])):
+            blocks.setdefault(at[1], []).append(text)
+    return out, [Edit(at, at, b"".join(texts)) for at, texts in sorted(blocks.items())]
+
+
+def instance_bodies(data: bytes, rel: str, matches: list[Match], keys: InstanceKeys,
+                    hosts: tuple[tuple[str, str], ...]) -> list[Match]:
+    """After the composed rules: in the body of a block whose instance key is kept whole, a name
+    composed from `each.key` (`"${each.key}.ana.lan"`) keeps it too, refused with the key."""
+    bodies = [(s, e, i) for s, e, i, role in keys.spans(rel) if role == "body"
+              and i.verdict is not None and i.verdict.action != "moves"]
+    if not bodies or not matches:
+        return matches
+    tails = composed_names.tails_of(hosts)
+    names = [n for n in composed_names.find(data, tails) if tails
+             and loop_values.read_by(data, n.template.start, n.template.end).startswith("each.")]
+    out = []
+    for m in matches:
+        name = next((n for n in names if n.start < m.end and m.start < n.end), None)
+        body = next((i for s, e, i in bodies if name is not None and s <= name.start < e), None)
+        if body is not None and body.verdict is not None and m.refused is None and m.kept is None:
+            m = replace(m, refused="terraform-label", note=f"{name.text if name else ''} reads each.key of "
+                                                           f"{body.address}: {body.verdict.why}")
+        out.append(m)
+    return out
+
+
+def _label_matches(data: bytes, rel: str, matches: list[Match],
+                   index: TerraformIndex) -> tuple[list[Match], list[Edit]]:
     if not index.olds or not any(n.encode() in data for n in index.olds):
         return matches, []
     index.load()

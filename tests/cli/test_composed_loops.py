@@ -50,10 +50,12 @@ FOLLOWS = [
     pytest.param({}, "main.tf", 'resource "terraform_data" "x" {\n  for_each = toset(["pug"])\n'
                  '  input    = "${each.key}.ana.lan"\n}\n',
                  'resource "terraform_data" "x" {\n  for_each = toset(["wolf"])\n'
-                 '  input    = "${each.key}.fv.lan"\n}\n', id="terraform-for-each"),
+                 '  input    = "${each.key}.fv.lan"\n}\n\nmoved {\n  from = terraform_data.x["pug"]\n'
+                 '  to   = terraform_data.x["wolf"]\n}\n', id="terraform-for-each"),
     pytest.param({"vars.tf": 'variable "hosts" {\n  default = [\n    "pug",\n  ]\n}\n'}, "main.tf",
                  'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n  input    = "${each.value}.ana.lan"\n}\n',
-                 'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n  input    = "${each.value}.fv.lan"\n}\n',
+                 'resource "terraform_data" "x" {\n  for_each = toset(var.hosts)\n  input    = "${each.value}.fv.lan"\n}\n'
+                 '\nmoved {\n  from = terraform_data.x["pug"]\n  to   = terraform_data.x["wolf"]\n}\n',
                  id="terraform-for-each-over-a-variable"),
     # Break-it round 7, finding 11: a bash array, a here-list read by `while read`, a list of mappings.
     pytest.param({}, "up.sh", 'HOSTS=(pug "pug"); for h in "${HOSTS[@]}"; do ssh "$h.ana.lan"; done\n',

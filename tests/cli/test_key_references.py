@@ -133,7 +133,10 @@ def _hcl_moved(root: Path, run: Callable[..., Result]) -> None:
     """The map key and every lookup of it, swept: checked byte by byte, and verify agrees."""
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
-    assert (root / "infra/main.tf").read_text() == TF_MAIN.replace("pug", "wolf")
+    # `for_each = var.hosts` reads the tfvars' keys: the instance moves with a `moved` block (issue 27)
+    each = '  input    = "${each.key}=${each.value.ip}"\n}\n'
+    moved = each[:-1] + '\n\nmoved {\n  from = terraform_data.each["pug"]\n  to   = terraform_data.each["wolf"]\n}\n'
+    assert (root / "infra/main.tf").read_text() == TF_MAIN.replace("pug", "wolf").replace(each, moved)
     assert (root / "infra/terraform.tfvars").read_text() == TFVARS.replace("pug", "wolf")
     assert (root / "data/topology.yml").read_text() == TOPOLOGY.replace("pug", "wolf")
     assert _verify(root, run) == (0, [])

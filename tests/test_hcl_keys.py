@@ -1,0 +1,80 @@
+"""hcl_keys: where a `for_each` block's keys are written and where its instances are read by key."""
+
+from __future__ import annotations
+
+import pytest
+
+from renamer import hcl_keys
+
+
+def _keys(expr: str) -> hcl_keys.Keys:
+    data = f'resource "t" "x" {{\n  for_each = {expr}\n}}\n'.encode()
+    [block] = hcl_keys.looped(data)
+    return hcl_keys.keys(data, *block.expr)
+
+
+def _items(expr: str) -> list[str] | None:
+    found = _keys(expr).items
+    return None if found is None else [k for k, _s, _e in found]
+
+
+@pytest.mark.parametrize(("expr", "items"), [
+    ('toset(["pug", "rex"])', ["pug", "rex"]),
+    ('["pug"]', ["pug"]),
+    ('tolist([\n    "pug", # the dog\n    "rex",\n  ])', ["pug", "rex"]),
+    ('{ pug = { ip = "1", tags = ["a", "b"] }, "rex" = 2 }', ["pug", "rex"]),
+    ('{\n    "pug.ana.lan": 1\n    rex = "}"\n  }', ["pug.ana.lan", "rex"]),
+    ("[]", []),
+    # what cannot be read: a `for`, an interpolated item, a function, a computed key
+    ('{ for h in ["pug"] : h => h }', None),
+    ('["${local.p}g"]', None),
+    ('toset(concat(["pug"], ["rex"]))', None),
+    ("{ (local.k) = 1 }", None),
+])
+def test_keys_of_a_literal(expr: str, items: list[str] | None) -> None:
+    assert _items(expr) == items
+
+
+@pytest.mark.parametrize(("expr", "source"), [
+    ("local.hosts", ("local", "hosts")),
+    ("toset(var.hosts)", ("var", "hosts")),
+    ("toset( local.hosts )", ("local", "hosts")),
+    ("var.hosts[0]", None),
+])
+def test_keys_read_from_a_local_or_a_variable(expr: str, source: tuple[str, str] | None) -> None:
+    assert _keys(expr).source == source
+
+
+def test_the_spans_are_the_keys_without_their_quotes() -> None:
+    data = b'module "m" {\n  source   = "./m"\n  for_each = { "pug" = 1, rex = 2 }\n}\n'
+    [block] = hcl_keys.looped(data)
+    assert block.address == "module.m" and block.line == 3
+    found = hcl_keys.keys(data, *block.expr).items
+    assert found is not None and [data[s:e] for _k, s, e in found] == [b"pug", b"rex"]
+
+
+def test_only_blocks_with_a_for_each_of_their_own() -> None:
+    data = (b'resource "t" "c" {\n  count = 2\n}\n'
+            b'resource "t" "d" {\n  dynamic "x" {\n    for_each = ["pug"]\n  }\n}\n'
+            b'data "t" "e" {\n  for_each = ["pug"]\n}\n')
+    assert [b.address for b in hcl_keys.looped(data)] == ["data.t.e"]
+
+
+def test_references_by_key_skip_locals_and_variables() -> None:
+    data = (b'a = terraform_data.x["pug"].id\nb = local.m["pug"]\nc = var.m["pug"]\n'
+            b'd = data.t.e[ "pug" ]\ne = module.m["pug"].o\nf = "${t.x[\\"pug\\"]}"\ng = t.x[0]\n')
+    assert [(r.address, r.key, r.line) for r in hcl_keys.references(data)] == [
+        ("terraform_data.x", "pug", 1), ("data.t.e", "pug", 4), ("module.m", "pug", 5), ("t.x", "pug", 6)]
+
+
+def test_moved_blocks_are_history() -> None:
+    data = (b'moved {\n  from = t.x["old"]\n  to   = t.x["pug"]\n}\nimport {\n  to = t.x["pug"]\n  id = "i"\n}\n')
+    spans = hcl_keys.history(data)
+    assert [data[s:e] for s, e in spans] == [b't.x["old"]', b't.x["pug"]']
+    assert hcl_keys.moved_from(data) == {'t.x["old"]'}
+
+
+def test_an_expression_ends_at_its_line_outside_brackets_and_strings() -> None:
+    data = b'x = { a = "}\\n", b = <<EOT\n]\nEOT\n }\ny = 1\n'
+    end = hcl_keys.expression_end(data, 4, len(data))
+    assert data[4:end] == b'{ a = "}\\n", b = <<EOT\n]\nEOT\n }'

@@ -23,6 +23,13 @@ __all__ = ["structure"]
 _FOR_EACH = b"for_each"
 _WRAPPER = re.compile(rb"(?:toset|tolist)[ \t]*\([ \t\r\n]*")
 _SOURCE = re.compile(rb"(?P<root>local|var)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)")
+# `{ for k, v in var.vms : k => v if v.enabled }`: the source's own keys, some filtered out. A
+# `moved` block for a key the filter drops names no object and changes nothing, so the keys
+# are decided as the source's are. Any other key expression (`v.name => v`) is not read.
+_KEY_FILTER = re.compile(
+    rb"\{[ \t\r\n]*for[ \t]+(?P<k>[A-Za-z_][\w-]*)[ \t]*,[ \t]*[A-Za-z_][\w-]*[ \t]+in[ \t]+"
+    rb"(?P<root>local|var)[ \t]*\.[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t\r\n]*:[ \t\r\n]*(?P=k)[ \t]*=>"
+)
 _QUOTED = re.compile(rb'"(?P<text>[^"\\$%\r\n]*)"')
 _BARE = re.compile(rb"[A-Za-z_][\w-]*")
 _BLANK = re.compile(rb"(?:[ \t\r\n,]|#[^\n]*|//[^\n]*|/\*.*?\*/)*", re.S)
@@ -246,6 +253,9 @@ def keys(data: bytes, start: int, end: int) -> Keys:
     close = _closing(data, pos, end)
     if close is None or data[close + 1 : end].strip():
         return Keys()
+    filtered = _KEY_FILTER.match(data, pos, close)
+    if filtered is not None and b"..." not in data[filtered.end() : close]:
+        return Keys(source=(filtered.group("root").decode(), filtered.group("name").decode()))
     items = _entries(data, pos + 1, close, mapping=opener == b"{")
     return Keys(items=items) if items is not None else Keys()
 

@@ -135,13 +135,10 @@ def worktree_files_holding(root: Path, pattern: str, *, binary: bool = False) ->
     slower in git's own engine); None when git cannot answer (the caller reads the files).
     `binary`: files git takes for binary too (a NUL byte), which `-I` leaves out."""
     work.add("tree greps")  # a walk of the whole work tree: once per scan, not per chunk (-vv)
-    for engine in ("-P", "-E"):
-        text = "-a" if binary else "-I"
-        done = git_run(["git", "-C", str(root), "grep", "-z", "-l", text, "--untracked", engine,
-                        "-e", pattern, "--"], capture_output=True, check=False)
-        if done.returncode in (0, 1):  # 1: found nothing
-            return frozenset(name for name in os.fsdecode(done.stdout).split("\0") if name)
-    return None
+    done = _tree_grep(root, ["-z", "-l", "-a" if binary else "-I"], pattern)
+    if done is None:
+        return None
+    return frozenset(name for name in os.fsdecode(done).split("\0") if name)
 
 
 def files_holding(root: Path, rev: str, needle: str) -> frozenset[str] | None:
@@ -211,18 +208,49 @@ def worktree_lines_matching(root: Path, pattern: str) -> list[tuple[str, int, st
     """(path, line number, line) of every line of the work tree's text files (tracked, and
     untracked ones not ignored) matching the extended regex `pattern`; None when git cannot say."""
     work.add("tree greps")
-    # PCRE where git has it: git's own ERE engine is about twice as slow on these alternations;
-    # the patterns are written in the syntax both read alike ([[:space:]], escaped literals).
-    for engine in ("-P", "-E"):
-        done = git_run(["git", "-C", str(root), "grep", "-z", "-n", "-I", "--untracked", engine,
-                        "-e", pattern, "--"], capture_output=True, check=False)
-        if done.returncode in (0, 1):  # 1: found nothing
-            break
-    else:
+    found = _tree_grep(root, ["-z", "-n", "-I"], pattern)
+    if found is None:
         return None
     out = []
-    for record in done.stdout.split(b"\n"):
+    for record in found.split(b"\n"):
         parts = record.split(b"\0", 2)  # -z: path NUL line NUL text
         if len(parts) == 3 and parts[1].isdigit():
             out.append((os.fsdecode(parts[0]), int(parts[1]), parts[2].decode("utf-8", "replace")))
     return out
+
+
+def _tree_grep(root: Path, flags: list[str], pattern: str) -> bytes | None:
+    """git grep's output over the files a sweep reads: tracked ones and untracked ones not
+    ignored. `--untracked` alone leaves out a tracked file that a .gitignore rule covers (a
+    committed `terraform.tfvars` under `*.tfvars`, a forced-in `.env`), which the sweep lists and
+    rewrites all the same: those few are grepped again as tracked files, by name. PCRE where git
+    has it (git's own ERE engine is about twice as slow on the indexes' alternations; the
+    patterns are written in the syntax both read alike); None when git cannot answer."""
+    for engine in ("-P", "-E"):
+        done = git_run(["git", "-C", str(root), "grep", *flags, "--untracked", engine, "-e", pattern, "--"],
+                       capture_output=True, check=False)
+        if done.returncode in (0, 1):  # 1: found nothing
+            break
+    else:
+        return None
+    out = done.stdout
+    ignored = _tracked_ignored(root)
+    for start in range(0, len(ignored), 1000):
+        more = git_run(["git", "-C", str(root), "grep", *flags, engine, "-e", pattern, "--",
+                        *ignored[start:start + 1000]], capture_output=True, check=False,
+                       env={**os.environ, **LITERAL})
+        if more.returncode not in (0, 1):
+            return None
+        if out and more.stdout and not out.endswith((b"\0", b"\n")):
+            out += b"\n"
+        out += more.stdout
+    return bytes(out)
+
+
+def _tracked_ignored(root: Path) -> list[str]:
+    """Tracked files that a .gitignore, info/exclude or core.excludesFile rule covers."""
+    done = git_run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"],
+                   capture_output=True, check=False)
+    if done.returncode != 0:
+        return []
+    return [name for name in os.fsdecode(done.stdout).split("\0") if name]

@@ -230,6 +230,24 @@ MOVES = [
         },
         id="the-moved-block-alone-in-a-file-with-no-match",
     ),
+    pytest.param(
+        # TechDufus/home.io's shape: `{ for k, v in var.X : k => v if ... }` keeps the source's keys
+        # (some filtered out), so it moves as var.X does; an address inside an entry is a value
+        # and follows, never held as if it were a key
+        {
+            "variables.tf": 'variable "hosts" {\n  default = {\n    pug = { ip = "10.0.0.5", on = true }\n'
+            '    rex = { ip = "10.0.0.6", on = false }\n  }\n}\n',
+            "main.tf": 'resource "terraform_data" "x" {\n  for_each = { for k, v in var.hosts : k => v if v.on }\n'
+            '  input    = each.value.ip\n}\n',
+        },
+        {
+            # main.tf holds no old value, so the sweep does not read it: the block goes after the
+            # variable's, in a file of the same module
+            "variables.tf": 'variable "hosts" {\n  default = {\n    wolf = { ip = "10.1.0.5", on = true }\n'
+            '    rex = { ip = "10.0.0.6", on = false }\n  }\n}' + MOVED_X + "\n",
+        },
+        id="a-filtered-for-over-a-variable",
+    ),
 ]
 
 
@@ -513,3 +531,30 @@ def test_the_held_tree_is_byte_for_byte_the_same(
         subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
         == head
     )
+
+
+def test_a_tracked_tfvars_that_a_gitignore_rule_covers_is_read(
+    repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """`*.tfvars` in .gitignore, `terraform.tfvars` committed before it (TechDufus/home.io): the
+    sweep rewrites the tracked file, so the indexes must read it too. `git grep --untracked` leaves
+    out a tracked file an ignore rule covers: the key moved in the tfvars with no `moved` block."""
+    files = {
+        "variables.tf": 'variable "hosts" {\n  type = map(string)\n}\n',
+        "main.tf": 'resource "terraform_data" "x" {\n  for_each = var.hosts\n  input    = each.value\n}\n',
+        "terraform.tfvars": 'hosts = {\n  pug = "a"\n  rex = "b"\n}\n',
+    }
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    (root / ".gitignore").write_text("*.tfvars\n")
+    subprocess.run(["git", "-C", str(root), "add", ".gitignore"], check=True)
+    subprocess.run(["git", "-C", str(root), "commit", "-qm", "ignore tfvars"], check=True)
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-ci", "--exclude-standard"],
+                            capture_output=True, text=True, check=True).stdout
+    assert listed.split() == ["terraform.tfvars"]  # tracked, and covered by the rule
+    done = run(root, "sweep", "--commit")
+    # the key is only in the .tfvars and main.tf holds no old value: kept whole, never renamed alone
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "terraform.tfvars").read_text() == files["terraform.tfvars"]
+    code, found = _verify(root, run)
+    assert code != 0
+    assert any(f["path"] == "terraform.tfvars" and f["reason"] == "terraform-label" for f in found), found

@@ -50,8 +50,10 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     """What renamer decides in `rel` (repo-relative), on `line` only when given."""
     classifier = project.classifier
     klass = classifier.classify(rel)
-    if klass.status != EXCLUDED and project.git and vcs_listing.is_ignored(project.root, rel):
-        return Explanation(rel, "ignored", "git ignores this file (.gitignore): never scanned, unless "
+    asked = klass.status != EXCLUDED and project.git
+    ignored_by = vcs_listing.ignore_rule(project.root, rel) if asked else None
+    if ignored_by is not None:
+        return Explanation(rel, "ignored", f"git ignores this file ({ignored_by}): never scanned, unless "
                            "--include-ignored is given and a `current` pattern covers it", line)
     status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:

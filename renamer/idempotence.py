@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from renamer.formats.yaml_source import Problems, shown
 from renamer.forms import Form
 from renamer.match import Matcher
-from renamer.names import IPNetwork, parse_address
+from renamer.names import parse_address
 
 if TYPE_CHECKING:
     from renamer.config import Config

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from renamer.allowlist import Exemption
 from renamer.masking import mask_line
+from renamer.near_miss import sentence
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.refusals import Refusal
@@ -173,7 +174,7 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
 def _miss_line(miss: NearMiss, level: str) -> str:
     why = f" ({miss.why})" if miss.why and miss.kind == "near-miss" else ""
     return (f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}{why}: "
-            f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
+            f"{sentence(miss.text, miss.like, miss.why, miss.name)}")
 
 
 def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale], width: int | None = None) -> str:

@@ -14,6 +14,7 @@ from typing import Literal
 
 from renamer import vcs_listing
 from renamer.classify import EXCLUDED, RECORD, FileStatus
+from renamer.near_miss import padded_note
 from renamer.project import LoadedProject
 from renamer.sweep.explain_rules import file_rule, kept_rule
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
@@ -107,6 +108,13 @@ def _near_miss(miss: NearMiss) -> Decision:
     if miss.kind == "derived-name":
         rule = (f"a longer name built on {miss.like!r}: not renamed unless renamer.yaml lists it or "
                 "sets options.derived_names")
+    elif miss.why == "zero-padded":
+        rule = (f"looks like {miss.like!r}{why}, which the exact rules do not match: "
+                f"{padded_note(miss.text)}; never rewritten; verify warns, --strict fails")
+    elif miss.name:
+        rule = (f"{miss.name!r} holds {miss.like!r} inside a longer name{why}, which the exact rules (whole "
+                "value, name boundaries, exact spelling) do not match: never rewritten; verify warns, "
+                "--strict fails")
     else:
         rule = (f"looks like {miss.like!r}{why}, but the exact rules (whole value, name boundaries, "
                 "exact spelling) do not match it: never rewritten; verify warns, --strict fails")

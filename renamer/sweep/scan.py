@@ -624,7 +624,8 @@ class FileScanner:
                 if near_miss.in_identifier(spelling, like, before, after):
                     continue  # NS1_ADDR, DDNS_NS1_PTR: a constant named for the host, no host name
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
-                                    near_miss.why(spelling, like, before, after)))
+                                    near_miss.why(spelling, like, before, after),
+                                    near_miss.name_around(data, start, end) if spelling == like else ""))
         return self._silenced(rel, data, out) if out else out
 
     def _templated_notes(self, rel: str, data: bytes, notes: list[TemplatedNote]) -> list[NearMiss]:

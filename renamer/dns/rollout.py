@@ -305,7 +305,6 @@ def _discard_backup(plan: ResolverPlan, transport: Transport, folder: str) -> No
     with contextlib.suppress(TransportError):
         for name in names:
             transport.remove(posixpath.join(folder, name))
-        transport.flush()
         transport.run(["rmdir", "--", folder])
 
 

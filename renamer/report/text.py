@@ -69,6 +69,12 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines.append(f"Near-misses, not rewritten: {count} (other spellings of an old value; "
                      "`renamer verify` lists them)")
     lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
+    if summary.past:
+        lines.append(f"Looks like a record, rewritten unless you keep it ({len(summary.past)}: a date on or "
+                     "before the cutover in its paragraph or heading, in a current-state prose file; a keep "
+                     "rule, the inline marker or dated.sections keeps it):")
+        lines += [f"  {p.path}:{p.line}: {p.old} (dated {p.date} at line {p.date_line})"
+                  for p in summary.past]
     if summary.state_names:  # each one needs a hand: the state moved first, then the name edited
         lines.append(f"Terraform state names, kept ({len(summary.state_names)}; move the state first "
                      "(terraform state / workspace rename), then edit them by hand):")

@@ -22,6 +22,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from renamer import vcs_command
 from renamer.config import Config
 from renamer.project import LoadedProject, load_project
 from renamer.report.machine import audit_data, plan_data, verify_data
@@ -34,6 +35,7 @@ from renamer.sweep.plan import Plan, plan_sweep, repo_relative
 from renamer.sweep.preview import diff_bytes
 from renamer.sweep.scan import ScanOptions
 from renamer.sweep.summary import Summary
+from renamer.vcs_command import DEFAULT_COMMIT_TIMEOUT
 
 if TYPE_CHECKING:
     from renamer.dns.inventory import Inventory
@@ -139,16 +141,19 @@ class Project:
         return SweepPlan(plan_sweep(self.loaded, prefixes, include_ignored, options))
 
     def apply(self, plan: SweepPlan, *, commit: bool = True, allow_dirty: bool = False,
-              hooks: bool = True) -> Applied:
+              hooks: bool = True, commit_timeout: float | None = DEFAULT_COMMIT_TIMEOUT) -> Applied:
         """Write the plan (renames first, then the rewrite), committing unless told not to;
-        the repo's commit hooks run unless `hooks=False` (git's --no-verify).
+        the repo's commit hooks run unless `hooks=False` (git's --no-verify). A git commit still
+        running after `commit_timeout` seconds (None: no limit) is stopped, hooks and all, as
+        `sweep --commit-timeout` does (RenamerError; the next commit makes it).
 
         Refused (UnsafeError, nothing written) when a file cannot be read, the work tree is
         dirty (unless `allow_dirty`), a file changed since planning, or an interrupted sweep
         had to be completed first (plan again then).
         """
         request = run.SweepRequest(commit=commit, allow_dirty=allow_dirty, hooks=hooks)
-        return run.apply_planned(plan.plan, request)
+        with vcs_command.commit_timeout(commit_timeout):
+            return run.apply_planned(plan.plan, request)
 
     def verify(self, *, strict: bool = False, include_ignored: bool = False) -> VerifyResult:
         """What `renamer verify` proves: `.verdict.ok`, and `.data()` as its JSON."""

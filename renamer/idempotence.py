@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from renamer.formats.yaml_source import Problems, shown
 from renamer.forms import Form
 from renamer.match import Matcher
-from renamer.names import IPNetwork, parse_address
+from renamer.names import parse_address
 
 if TYPE_CHECKING:
     from renamer.config import Config
@@ -39,7 +39,7 @@ def check_idempotent(config: Config, matcher: Matcher, top: dict[str, Any], prob
             hits = [m for m in matcher.find(new.encode()) if not m.derived
                     and (section != "networks" or m.old != old)]
             if hits:
-                add(section, old, _again(new, hits[0].old, config.renames.networks))
+                add(section, old, _again(new, hits[0].old, config))
     forms = {(section, old): _forms(section, old, new, config)
              for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses))
              for old, new in pairs}
@@ -49,14 +49,45 @@ def check_idempotent(config: Config, matcher: Matcher, top: dict[str, Any], prob
         _check_second_sweep(config, matcher, forms, add)
 
 
-def _again(new: str, hit: str, networks: tuple[tuple[IPNetwork, IPNetwork], ...]) -> str:
+def _again(new: str, hit: str, config: Config) -> str:
     address = parse_address(new)
-    inside = next((str(old) for old, _ in networks if address is not None and address in old), None)
+    inside = next((str(old) for old, _ in config.renames.networks if address is not None and address in old),
+                  None)
     if inside is not None:
         return (f"new value {shown(new)} lies in the renamed network {inside}; a second sweep would "
                 "move it again")
-    return (f"new value {shown(new)} contains old value {shown(hit)} at a match boundary; a second "
-            "sweep would rewrite it again")
+    key, why = _spelled_by(hit, config)
+    if key == hit:
+        return (f"new value {shown(new)} contains old value {shown(hit)} at a match boundary; a second "
+                "sweep would rewrite it again")
+    # A spelling the matcher adds (adversarial pass 2 B-18): the user wrote `key`, not `hit`.
+    if hit == new:
+        return (f"new value {shown(new)} is {why} of old value {shown(key)}, which a sweep rewrites; a "
+                "second sweep would rewrite it again")
+    return (f"new value {shown(new)} contains {shown(hit)}, {why} of old value {shown(key)}, at a match "
+            "boundary; a second sweep would rewrite it again")
+
+
+def _spelled_by(hit: str, config: Config) -> tuple[str, str]:
+    """The old value whose spellings include `hit`, and which spelling it is."""
+    sections = (("hosts", config.renames.hosts), ("addresses", config.renames.addresses))
+    if any(old == hit for _, pairs in sections for old, _ in pairs):
+        return hit, "old value"
+    for section, pairs in sections:
+        for old, new in pairs:
+            if any(form.old_text == hit for form in _forms(section, old, new, config)):
+                variants = {old.upper(): "upper-case", old.replace("-", "_"): "underscore",
+                            old.upper().replace("-", "_"): "upper-case underscore"}
+                if config.variants and hit in variants:
+                    return old, f"the {variants[hit]} variant (options.variants)"
+                if "\\" in hit:
+                    return old, "the regex-escaped spelling"
+                if hit.lower() == old.lower():
+                    return old, "the upper-case spelling (an IDNA name is case-insensitive)"
+                if not hit.isascii():
+                    return old, "the Unicode spelling (IDNA)"
+                return old, "a spelling renamer matches"
+    return hit, "old value"
 
 
 Forms = dict[tuple[str, str], list[Form]]  # (section, old key) -> the spellings it rewrites

@@ -54,6 +54,14 @@ class LoosePass:
                 self._like.append((re.compile(body), old))
                 starts.add(order[0])
                 needles.add(b".".join(order))
+            # Zero-padded octets (adversarial pass 2 B-20): `010.250.050.054` is no spelling the
+            # exact rules match, and inet_aton reads `054` as octal 44: a near-miss, with why.
+            body = _SEP.join(b"0+" if o == b"0" else b"0*" + o for o in octets)
+            parts.append(rb"(?<![0-9])" + body + rb"(?![0-9])")
+            self._like.append((re.compile(body), old))
+            for spelling in _padded_spellings(octets):
+                needles.add(b".".join(spelling))
+                starts.add(spelling[0])
         self.pattern = re.compile(b"(?i)" + b"|".join(parts)) if parts else None
         # A needle holding another adds nothing to an `in` test.
         ordered = sorted(needles, key=len)
@@ -109,6 +117,39 @@ class LoosePass:
         return out
 
 
+def _padded_spellings(octets: list[bytes]) -> list[list[bytes]]:
+    """The zero-padded spellings looked for: every octet padded to three digits (`printf %03d`),
+    and each single octet padded (`10.250.50.054`); at most nine an address, so that the needles
+    stay few (a mix of two or three padded octets goes unseen)."""
+    full = [b"0" * (3 - len(o)) + o for o in octets]
+    out = [full] if full != octets else []
+    for index, octet in enumerate(octets):
+        for zeros in range(1, 4 - len(octet)):
+            out.append([*octets[:index], b"0" * zeros + octet, *octets[index + 1:]])
+    return out
+
+
+def padded_octets(text: str) -> list[str]:
+    """The zero-padded octets of a dotted address as found (`010.250.050.054`: 010, 050, 054)."""
+    return [octet for octet in re.split(r"\\*[-_.]|\[[-_.]\]", text) if len(octet) > 1 and octet[0] == "0"]
+
+
+def padded_note(text: str) -> str:
+    """Why a zero-padded address is left for a person: its readers disagree on what it is."""
+    octets = padded_octets(text)
+    invalid = [o for o in octets if not set(o) <= set("01234567")]
+    differ = [o for o in octets if o not in invalid and int(o, 8) != int(o, 10)]
+    if invalid:
+        return (f"inet_aton (ping, curl, glibc) refuses {', '.join(invalid)} (not octal), other readers "
+                "take it as decimal; write it without leading zeros")
+    if differ:
+        octal = ", ".join(f"{o} as {int(o, 8)}" for o in differ)
+        return (f"inet_aton (ping, curl, glibc) reads {octal} (octal), other readers as decimal: another "
+                "address to each; write it without leading zeros")
+    return ("the same address in octal and in decimal, but some readers (Python's ipaddress) refuse "
+            "leading zeros; write it without them")
+
+
 def in_identifier(text: str, like: str, before: str, after: str) -> bool:
     """Whether a loose hit is a word of an identifier, not a spelling of the host: joined by `_`
     to what stands before or after it (`DDNS_NS1_PTR`, `NS1_ADDR`, `${NS1_IP}`, `ANA_ML2_URL`) and
@@ -135,6 +176,8 @@ def why(text: str, like: str, before: str, after: str) -> str:
         return "escape"
     if _RANGE_TAIL.match(after):
         return "range"  # WEB01-03: another spelling of one end of a set of machines
+    if padded_octets(text) and not any(c.isalpha() for c in like):
+        return "zero-padded"  # 010.250.050.054: octal to inet_aton, decimal to others
     if text == like:  # the same spelling: its neighbours set it apart
         if before[-1:].isalpha():
             return "letter-left"
@@ -147,3 +190,29 @@ def why(text: str, like: str, before: str, after: str) -> str:
         same_case = _SEPARATORS.sub("", text) == _SEPARATORS.sub("", like)
         return "separator" if same_case else "case, separator"
     return "reordered"  # a reverse-DNS order, or case and separators together
+
+
+_NAME_BYTE = re.compile(rb"[A-Za-z0-9._-]")
+
+
+def name_around(data: bytes, start: int, end: int) -> str:
+    """The whole name a spelling stands in (`keepalived-pihole0` around `pihole0`, `sub.ana-ml2`),
+    or "" where it stands alone: what a part-of-name near-miss shows (newcomer pass 2 B5)."""
+    left, right = start, end
+    while left > 0 and _NAME_BYTE.match(data, left - 1) and start - left < 253:
+        left -= 1
+    while right < len(data) and _NAME_BYTE.match(data, right) and right - end < 253:
+        right += 1
+    name = data[left:right].strip(b".-_").decode("ascii", "replace")
+    return name if len(name) > end - start else ""
+
+
+def sentence(text: str, like: str, why: str, name: str = "") -> str:
+    """What a near-miss is, in words that read right: the spelling (or the longer name holding
+    it) against the old value, and for a zero-padded address what its readers make of it."""
+    if why == "zero-padded":
+        return (f"{text!r} looks like {like!r} but is zero-padded, which the exact rules do not match: "
+                f"{padded_note(text)}")
+    if text == like and name:
+        return f"{name!r} holds {like!r} inside a longer name, which the exact rules do not match"
+    return f"{text!r} looks like {like!r} but the exact rules do not match it"

@@ -10,8 +10,9 @@ from typing import Any
 
 from renamer import debug
 from renamer.errors import RenamerError, UnsafeError
-from renamer.vcs_command import LITERAL, git_error, git_run
+from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_error, git_run
 from renamer.vcs_listing import ls_files
+from renamer.vcs_status import head_sha
 
 
 def _gitpython(repo: Any, verb: str, *args: str, **kwargs: Any) -> Any:
@@ -122,15 +123,25 @@ def commit(root: Path, paths: list[str], message: str, *, hooks: bool = True,
         present = [p for p in paths if os.path.lexists(root / p)]
         if present:
             _gitpython(repo, "add", "--", *present)
-        flags = ["-q"] if hooks else ["-q", "--no-verify"]
-        env = {RENAMES_PHASE: phase} if phase else {}
-        _gitpython(repo, "commit", *flags, "-m", message, "--", *paths, env=env)
     except git.GitCommandError as exc:
         why = git_error(f"{exc.stderr or ''}\n{exc.stdout or ''}")
+        raise RenamerError(f"git commit failed: {why}") from None
+    flags = ["-q"] if hooks else ["-q", "--no-verify"]
+    env = {**LITERAL, **({RENAMES_PHASE: phase} if phase else {})}
+    before = head_sha(root)
+    try:
+        done = git_commit(root, [*flags, "-m", message, "--", *paths], env)
+    except CommitTimedOut:
+        after = head_sha(root)
+        if after is not None and after != before:
+            return after  # made; a post-commit hook was what hung
+        raise
+    if done.returncode != 0:
+        why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
         if "nothing to commit" in why or "no changes added to commit" in why:
             return None  # already committed (a sweep killed just after its commit)
-        raise RenamerError(f"git commit failed: {why}") from None
-    return str(repo.head.commit.hexsha)
+        raise RenamerError(f"git commit failed: {why}")
+    return head_sha(root)
 
 
 def init_with_commit(root: Path, message: str, name: str, email: str) -> None:

@@ -3,14 +3,18 @@ error in one line; and where a work tree's git is."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import time
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 from renamer import debug
-from renamer.errors import UnsafeError
+from renamer.errors import RenamerError, UnsafeError
 
 
 def git_run(argv: list[str], **kwargs: Any) -> subprocess.CompletedProcess[Any]:
@@ -72,3 +76,102 @@ def git_dir(root: Path) -> Path | None:
 
 def is_git(root: Path) -> bool:
     return git_dir(root) is not None
+
+
+DEFAULT_COMMIT_TIMEOUT = 600.0  # seconds; `sweep --commit-timeout`
+_COMMIT_TIMEOUT: ContextVar[float | None] = ContextVar("commit_timeout", default=DEFAULT_COMMIT_TIMEOUT)
+_GRACE = 5.0  # seconds between SIGTERM and SIGKILL for a git commit past its time
+
+
+@contextlib.contextmanager
+def commit_timeout(seconds: float | None) -> Iterator[None]:
+    """Every `git commit` made for the duration is stopped after `seconds` (None or 0: never)."""
+    token = _COMMIT_TIMEOUT.set(seconds or None)
+    try:
+        yield
+    finally:
+        _COMMIT_TIMEOUT.reset(token)
+
+
+class CommitTimedOut(RenamerError):
+    """`git commit` ran past the commit timeout and was stopped, its hooks with it."""
+
+
+def git_commit(root: Path, args: list[str], env: Mapping[str, str]) -> subprocess.CompletedProcess[bytes]:
+    """`git commit ARGS` in `root`, stopped after the commit timeout (adversarial B-15: a hook that
+    hangs, which `--no-verify` does not skip for prepare-commit-msg, hung the sweep for good).
+
+    git and every process under it (the hook and what it started) get SIGTERM, which git answers
+    by removing its index.lock, then SIGKILL after a grace. Raises CommitTimedOut."""
+    seconds = _COMMIT_TIMEOUT.get()
+    argv = ["git", "-C", str(root), "commit", *args]
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, **env})
+    try:
+        out, err = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        said = _stop(proc)
+        debug.command(argv, time.perf_counter() - start, proc.returncode)
+        last = git_error(said) if said.strip() else ""
+        raise CommitTimedOut(
+            f"git commit ran past the {seconds:g} s commit timeout (--commit-timeout) and was stopped"
+            f"{f' (its last words: {last})' if last else ''}: a git hook that hangs? (pre-commit, "
+            f"prepare-commit-msg, commit-msg; --no-verify does not skip prepare-commit-msg)") from None
+    debug.command(argv, time.perf_counter() - start, proc.returncode)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> str:
+    """SIGTERM to `proc` and the processes under it, SIGKILL to those left after a grace;
+    what they had written to stdout and stderr."""
+    family = [(pid, _start_time(pid)) for pid in _descendants(proc.pid)]
+    for number in (signal.SIGTERM, signal.SIGKILL):
+        if proc.poll() is None:
+            proc.send_signal(number)
+        for pid, started in family:
+            if started is not None and _start_time(pid) == started:  # never a pid reused meanwhile
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, number)
+        if number == signal.SIGTERM:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=_GRACE)
+    try:
+        out, err = proc.communicate(timeout=_GRACE)
+    except subprocess.TimeoutExpired:  # a process that left the family still holds the pipes
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        proc.wait()
+        return ""
+    return os.fsdecode(err) + "\n" + os.fsdecode(out)
+
+
+def _start_time(pid: int) -> str | None:
+    """The process's start time (Linux /proc), so that a pid reused meanwhile is never signalled."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process under `pid` (Linux /proc; elsewhere none: git alone is stopped)."""
+    children: dict[int, list[int]] = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = Path(entry.path, "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rpartition(")")[2].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.errors import RenamerError
-from renamer.vcs_command import LITERAL, git_dir, git_error, git_run
+from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_dir, git_error, git_run
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,15 @@ def commit_chosen(root: Path, paths: Sequence[str], chosen: Mapping[str, Chosen]
         if git_run(["git", "-C", str(root), "diff", "--cached", "--quiet"], env=scratch,
                    check=False).returncode == 0:
             return None  # nothing new (a sweep killed just after its commit, then run again)
-        _git(root, ["commit", "-q", *([] if hooks else ["--no-verify"]), "-m", message], scratch,
-             what="commit")
+        try:
+            done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m", message], scratch)
+        except CommitTimedOut:
+            if _git(root, ["rev-parse", "HEAD"], scratch).strip() == before:
+                raise
+            done = None  # made; a post-commit hook was what hung
+        if done is not None and done.returncode != 0:
+            why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
+            raise RenamerError(f"git commit failed: {why}")
         sha = _git(root, ["rev-parse", "HEAD"], scratch).strip()
     finally:
         if os.path.lexists(name):

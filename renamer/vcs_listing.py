@@ -91,18 +91,31 @@ def listed_files(root: Path, *, ignored: bool) -> tuple[list[str], list[str]]:
     return Listing(root, ignored=ignored).result()
 
 
-def ignored_among(root: Path, paths: list[str]) -> list[str]:
-    """Which of `paths` (files that do not exist yet) git's ignore rules would ignore."""
-    done = git_run(["git", "-C", str(root), "check-ignore", "--no-index", "-z", "--stdin"],
-                          input=b"\0".join(os.fsencode(p) for p in paths) + b"\0", capture_output=True,
-                          check=False)
+def ignored_among(root: Path, paths: list[str]) -> dict[str, str]:
+    """Which of `paths` (files that do not exist yet) git's ignore rules would ignore, each with
+    the rule that does: `SOURCE:LINE: PATTERN`, as `git check-ignore -v` names it (a
+    .gitignore, .git/info/exclude or core.excludesFile; adversarial pass 2 B-17)."""
+    return _ignore_rules(root, paths, "--no-index")
+
+
+def ignore_rule(root: Path, path: str) -> str | None:
+    """The rule that makes git ignore `path` (an untracked file; tracked files are not), or None."""
+    return _ignore_rules(root, [path]).get(path)
+
+
+def _ignore_rules(root: Path, paths: list[str], *flags: str) -> dict[str, str]:
+    done = git_run(["git", "-C", str(root), "check-ignore", *flags, "-v", "-z", "--stdin"],
+                   input=b"\0".join(os.fsencode(p) for p in paths) + b"\0", capture_output=True,
+                   check=False)
     if done.returncode not in (0, 1):
         raise RenamerError(f"{root}: git check-ignore failed: {git_error(os.fsdecode(done.stderr))}")
-    return [os.fsdecode(p) for p in done.stdout.split(b"\0") if p]
+    fields = [os.fsdecode(p) for p in done.stdout.split(b"\0")]
+    rules: dict[str, str] = {}
+    for at in range(0, len(fields) - 3, 4):
+        source, line, pattern, path = fields[at:at + 4]
+        if pattern.startswith("!"):  # -v shows the negation that un-ignores a path too
+            continue
+        rules[path] = f"{source}:{line}: {pattern}"
+    return rules
 
 
-def is_ignored(root: Path, path: str) -> bool:
-    """Does git ignore `path` (an untracked file a .gitignore rule covers)? Tracked files are not."""
-    done = git_run(["git", "-C", str(root), "check-ignore", "-q", "--", path], capture_output=True,
-                    check=False)
-    return done.returncode == 0

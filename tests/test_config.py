@@ -62,6 +62,19 @@ def test_every_config_problem_at_once(repo, run) -> None:
     pytest.param("version: 1\nrenames:\n  hosts: {ana: ana.lan}\n",
                  "renamer.yaml:3: renames.hosts.ana: new value 'ana.lan' contains old value 'ana' at "
                  "a match boundary; a second sweep would rewrite it again", id="not-idempotent"),
+    # adversarial pass 2 B-18: a spelling renamer adds is named as such, never as what the user wrote
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2: ANA-ML2}\noptions: {variants: true}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2: new value 'ANA-ML2' is the upper-case variant "
+                 "(options.variants) of old value 'ana-ml2', which a sweep rewrites; a second sweep would "
+                 "rewrite it again", id="variant-is-new"),
+    pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2: ANA-ML2.lan}\noptions: {variants: true}\n",
+                 "renamer.yaml:3: renames.hosts.ana-ml2: new value 'ANA-ML2.lan' contains 'ANA-ML2', the "
+                 "upper-case variant (options.variants) of old value 'ana-ml2', at a match boundary; a second "
+                 "sweep would rewrite it again", id="variant-in-new"),
+    pytest.param("version: 1\nrenames:\n  hosts: {xn--bcher-kva: XN--BCHER-KVA}\n",
+                 "renamer.yaml:3: renames.hosts.xn--bcher-kva: new value 'XN--BCHER-KVA' is the upper-case "
+                 "spelling (an IDNA name is case-insensitive) of old value 'xn--bcher-kva', which a sweep "
+                 "rewrites; a second sweep would rewrite it again", id="idna-upper-is-new"),
     pytest.param("version: 2\nrenames:\n  hosts: {a: b}\n", "renamer.yaml:1: version: must be 1, got 2",
                  id="version"),
     pytest.param("version: 1\nrenames: [a, b]\n",

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from renamer.near_miss import LoosePass, in_identifier
+from renamer.near_miss import LoosePass, in_identifier, name_around, padded_note, sentence, why
 
 # In the order a config lists them (tests/testing/repos.py): the short name first.
 LOOSE = LoosePass(["ana-ml2", "ana-ml2.ana.lan"], ["10.250.50.54", "2001:db8::54"])
@@ -98,7 +98,9 @@ def test_no_pattern_finds_nothing(hosts: list[str], addresses: list[str]) -> Non
 def test_needles_holding_another_are_dropped() -> None:
     loose = LoosePass(["ana-ml2", "ana-ml2.ana.lan"], ["10.250.50.54"])
     assert loose.needles[0] == b"ana.ml2"  # shortest first; equal lengths in set order
-    assert sorted(loose.needles) == [b"10.250.50.54", b"54.50.250.10", b"ana.ml2"]
+    # the zero-padded spellings too; 010.250.50.54 holds 10.250.50.54: dropped
+    assert sorted(loose.needles) == [b"010.250.050.054", b"10.250.050.54", b"10.250.50.054", b"10.250.50.54",
+                                     b"54.50.250.10", b"ana.ml2"]
 
 
 @pytest.mark.parametrize(("hosts", "text", "expected"), (
@@ -208,3 +210,38 @@ def test_anchoring_on_whole_needles_finds_what_first_tokens_find(pieces: list[st
 def test_a_word_of_an_identifier_is_no_spelling_of_the_host(text: str, like: str, before: str, after: str,
                                                            expected: bool) -> None:
     assert in_identifier(text, like, before, after) is expected
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    pytest.param("a=010.250.050.054;", "010.250.050.054", id="every-octet-padded"),
+    pytest.param("a=10.250.50.054;", "10.250.50.054", id="last-octet"),
+    pytest.param("a=010.250.50.54;", "010.250.50.54", id="first-octet"),
+    pytest.param("a=10-250-050-54;", "10-250-050-54", id="dashed"),
+    pytest.param("a=110.250.50.54 10.250.50.540 10.250.50.0054 10.250.50.544;", None, id="other-numbers"),
+])
+def test_zero_padded_octets_are_near_misses(text: str, found: str | None) -> None:
+    """Adversarial pass 2 B-20: inet_aton reads 054 as octal 44; no reader's answer is certain."""
+    hits = LoosePass([], ["10.250.50.54"]).find(text.encode())
+    assert [(spelling, like) for _, _, spelling, like in hits] == ([(found, "10.250.50.54")] if found else [])
+    if found:
+        assert why(found, "10.250.50.54", "=", ";") == "zero-padded"
+
+
+def test_the_padded_note_says_what_each_reader_makes_of_it() -> None:
+    assert padded_note("010.250.050.054") == (
+        "inet_aton (ping, curl, glibc) reads 010 as 8, 050 as 40, 054 as 44 (octal), other readers as decimal: "
+        "another address to each; write it without leading zeros")
+    assert padded_note("10.0.05.1").startswith("the same address in octal and in decimal")
+    assert padded_note("10.250.50.09").startswith("inet_aton (ping, curl, glibc) refuses 09 (not octal)")
+
+
+def test_a_part_of_name_near_miss_names_the_longer_name() -> None:
+    """Newcomer pass 2 B5: "'pihole0' looks like 'pihole0'" named the spelling, not the name."""
+    data = b"vrrp keepalived-pihole0 {\n var.pi-hole-primary_lxcid\n"
+    start = data.index(b"pihole0")
+    assert name_around(data, start, start + 7) == "keepalived-pihole0"
+    start = data.index(b"pi-hole-primary")
+    assert name_around(data, start, start + 15) == "var.pi-hole-primary_lxcid"
+    assert name_around(b"(pihole0.)", 1, 8) == ""  # alone: a sentence's full stop is no name
+    assert sentence("pihole0", "pihole0", "part-of-name", "keepalived-pihole0") == (
+        "'keepalived-pihole0' holds 'pihole0' inside a longer name, which the exact rules do not match")

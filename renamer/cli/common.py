@@ -10,7 +10,9 @@ import click
 
 from renamer import debug
 from renamer.cli.options import settings
+from renamer.dns.inventory import Inventory
 from renamer.project import LoadedProject, load_project, repo_root
+from renamer.sites import locate_inventory
 from renamer.vcs_listing import Listing, start_listing
 
 
@@ -42,3 +44,13 @@ def warn_interrupted(ctx: click.Context, interrupted: bool) -> None:
     if interrupted:
         settings(ctx).output.info("warning: an interrupted sweep is pending; `renamer sweep` completes it "
                                   "(`renamer sweep --commit` where it was to commit)")
+
+
+RESOLVERS_FILE = "renamer.resolvers_file"  # ctx.meta: `--resolvers-file`, kept by cli/dns.py
+
+
+def inventory_from(ctx: click.Context, folder: Path | None) -> Inventory:
+    """The DNS inventory a `renamer dns` command (or its completion) works on."""
+    options = settings(ctx)
+    return locate_inventory(options.repo, options.config, Path.cwd(), folder,
+                            resolvers_file=ctx.meta.get(RESOLVERS_FILE))

@@ -10,33 +10,24 @@ from typing import Any
 import click
 
 from renamer.atomic import save
+from renamer.cli import completion
+from renamer.cli.common import RESOLVERS_FILE, inventory_from
 from renamer.cli.options import Command, common_options, settings
 from renamer.dns import run
-from renamer.dns.inventory import Inventory
 from renamer.dns.policy import Policy
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
 from renamer.documents import SCHEMA
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
 from renamer.report.machine import dumps
-from renamer.sites import locate_inventory
 from renamer.words import plural
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."
 
 
-def inventory_from(ctx: click.Context, folder: Path | None) -> Inventory:
-    options = settings(ctx)
-    return locate_inventory(options.repo, options.config, Path.cwd(), folder,
-                            resolvers_file=ctx.meta.get(_RESOLVERS_FILE))
-
-
-_RESOLVERS_FILE = "renamer.resolvers_file"
-
-
 def _keep_resolvers_file(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
     if value is not None:
-        ctx.meta[_RESOLVERS_FILE] = value
+        ctx.meta[RESOLVERS_FILE] = value
 
 
 def inventory_option(function: Command) -> Command:
@@ -65,8 +56,9 @@ def dns() -> None:
 
 
 @dns.command()
-@click.option("--site", "site_name", default=None, help="Only this site.")
-@click.option("--resolver", "resolver_name", default=None,
+@click.option("--site", "site_name", default=None, shell_complete=completion.site_name,
+              help="Only this site.")
+@click.option("--resolver", "resolver_name", default=None, shell_complete=completion.resolver_name,
               help="As this resolver gets it (dhcp-host lines only for its `dhcp` sites).")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Write renamer-<site>.conf files into this folder instead of printing them.")
@@ -96,7 +88,8 @@ def render(ctx: click.Context, site_name: str | None, resolver_name: str | None,
 
 
 @dns.command()
-@click.option("--resolvers", "spec", required=True, help=RESOLVERS_HELP)
+@click.option("--resolvers", "spec", required=True, shell_complete=completion.resolver_list,
+              help=RESOLVERS_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @click.option("--expect-no-changes", is_flag=True,
               help="Exit 1 when anything is left to do (a snippet to change or not served, an "
@@ -183,7 +176,8 @@ def _policy(ctx: click.Context) -> Policy:
 
 
 @dns.command()
-@click.option("--resolvers", "spec", default=None, help=RESOLVERS_HELP + " (or --plan)")
+@click.option("--resolvers", "spec", default=None, shell_complete=completion.resolver_list,
+              help=RESOLVERS_HELP + " (or --plan)")
 @click.option("--dry-run", is_flag=True, help="Show the plan; change nothing.")
 @click.option("--no-verify", is_flag=True, help="Skip the resolution check after each reload.")
 @click.option("--resume", "after_interrupt", flag_value="resume", default="refuse",
@@ -269,7 +263,8 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
 
 
 @dns.command()
-@click.option("--resolvers", "spec", required=True, help=RESOLVERS_HELP)
+@click.option("--resolvers", "spec", required=True, shell_complete=completion.resolver_list,
+              help=RESOLVERS_HELP)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               help="Output format.")
 @click.option("--restored-from", "restored", type=click.Path(path_type=Path, file_okay=False, exists=True),
@@ -342,15 +337,16 @@ def control_node_argv(ctx: click.Context, inventory_dir: Path | None) -> tuple[l
     if options.config is not None:
         argv += ["--config", str(options.config.resolve())]
     args = ["--inventory", str(inventory_dir.resolve())] if inventory_dir is not None else []
-    if ctx.meta.get(_RESOLVERS_FILE) is not None:
-        args += ["--resolvers-file", str(Path(ctx.meta[_RESOLVERS_FILE]).resolve())]
+    if ctx.meta.get(RESOLVERS_FILE) is not None:
+        args += ["--resolvers-file", str(Path(ctx.meta[RESOLVERS_FILE]).resolve())]
     return argv, args
 
 
 @export.command("ansible")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="A new (or empty) folder for the playbook.")
-@click.option("--resolvers", "spec", default="all", show_default=True, help=RESOLVERS_HELP)
+@click.option("--resolvers", "spec", default="all", show_default=True,
+              shell_complete=completion.resolver_list, help=RESOLVERS_HELP)
 @policy_options
 @inventory_option
 @common_options

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from renamer.cli import completion
 from renamer.cli.common import project_from
 from renamer.cli.options import common_options, settings
 from renamer.errors import EXIT_OK
@@ -16,7 +17,7 @@ from renamer.sweep.plan import repo_relative
 
 
 @click.command()
-@click.argument("target", metavar="PATH[:LINE]")
+@click.argument("target", metavar="PATH[:LINE]", shell_complete=completion.path_and_line)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @common_options
 @click.pass_context

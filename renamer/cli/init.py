@@ -50,5 +50,6 @@ def init(ctx: click.Context, pairs: tuple[str, ...], name: str | None, force: bo
         out.info(f"wrote {path.relative_to(root)}")
     if not out.quiet:  # -q: the files written are the result
         out.echo(summary(proposal))
-        out.echo("Next: review the allowlist, then `renamer sweep --dry-run`.\n")
+        out.echo("Next: review the allowlist, then `renamer sweep --dry-run`; commit renamer.yaml and the "
+                 "allowlist before `renamer sweep --commit` (it needs a clean work tree).\n")
     return 0

@@ -10,7 +10,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "name": "the move's name", "ok": "the verdict: what the exit code says",
         "summary": "counts: files_scanned, residual, unclassified, kept (per reason), near_misses, skipped",
         "findings": "each live reference: path, line, column, old, new, status, reason, note, key_path, role",
-        "near_misses": "what looks like an old value but is not one: path, line, column, text, like, kind, why",
+        "near_misses": ("what looks like an old value but is not one: path, line, column, text, like, kind, why, "
+                        "name (the longer name it stands in, or empty)"),
         "ignored_with_references": "git-ignored files that hold an old value (not checked without --include-ignored)",
         "expired": "keep rules and record classes past their expires: date",
         "collisions": "new values already standing where the sweep writes them, and whether --strict fails",
@@ -42,6 +43,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "serials": "zone files whose SOA serial goes with the edits: path, old, new",
         "pins": ("digests of rewritten files recorded elsewhere: path, line, column, of, algorithm, old, new, "
                  "status (updated, residual, kept), why"),
+        "looks_like_records": ("lines the sweep rewrites in a current-state prose file whose paragraph or "
+                               "heading holds a date on or before the cutover (dry run): path, line, old, "
+                               "date, date_line"),
         "summary": "counts: files_changed, replacements, to_rewrite and left (dry run), kept, near_misses, ...",
     },
     "renamer explain --format json": {

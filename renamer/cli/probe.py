@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from renamer.cli.common import project_from
-from renamer.cli.dns import inventory_from, inventory_option
+from renamer.cli.common import inventory_from, project_from
+from renamer.cli.dns import inventory_option
 from renamer.cli.options import common_options, settings
 from renamer.errors import EXIT_FINDINGS, EXIT_OK, ConfigError
 from renamer.probe.checks import Limits

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from renamer import vcs_command
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.interactive import Asker
 from renamer.cli.options import common_options, settings
@@ -29,6 +30,11 @@ from renamer.words import plural
 @click.option("--allow-dirty", is_flag=True, help="Sweep even with uncommitted changes.")
 @click.option("--no-verify", "no_hooks", is_flag=True,
               help="With --commit: skip the repo's pre-commit and commit-msg hooks, as git's --no-verify.")
+@click.option("--commit-timeout", type=click.FloatRange(min=0), default=vcs_command.DEFAULT_COMMIT_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="With --commit: stop a git commit still running after this long (a hook that hangs), "
+                   "0 for no limit. The rewrite stays written and `renamer sweep --commit` commits it "
+                   "once the cause is fixed (exit 2, as for a hook that refuses).")
 @click.option("--update-pins", is_flag=True,
               help="Rewrite the pins of rewritten files (MD5, SHA-1, SHA-2, BLAKE2b; this sweep's, or an "
                    "earlier commit's of the move) to their new digest, in the dress each wore (hex, "
@@ -52,8 +58,8 @@ from renamer.words import plural
 @common_options
 @click.pass_context
 def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no_hooks: bool,
-          update_pins: bool, include_ignored: bool, fmt: str | None, show_secrets: bool,
-          blame_ignore: bool | None, interactive: bool, paths: tuple[Path, ...]) -> int:
+          commit_timeout: float, update_pins: bool, include_ignored: bool, fmt: str | None,
+          show_secrets: bool, blame_ignore: bool | None, interactive: bool, paths: tuple[Path, ...]) -> int:
     """Rewrite old host names and addresses in current-state files.
 
     Records (the allowlist's record classes, dated files and sections, keep
@@ -61,7 +67,9 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
     must be clean (exit 3 otherwise) and every file is written atomically.
     A sweep that writes exits 1 when it leaves references that need a
     decision (residuals, hash pins, unclassified files), as `verify` would;
-    a dry run exits 0.
+    a dry run exits 0. A git commit that fails (a hook refuses, or runs past
+    --commit-timeout and is stopped) exits 2: the rewrite stays written and
+    the sweep journal keeps the commit for the next `renamer sweep --commit`.
 
     \b
     Examples:
@@ -80,8 +88,14 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
                            include_ignored=include_ignored, hooks=not no_hooks, blame_ignore=blame_ignore,
                            with_diff=(fmt or ("diff" if dry_run else "summary")) == "diff",
                            update_pins=update_pins)
-    if interactive:
-        return _interactive(ctx, out, paths, request, fmt)
+    with vcs_command.commit_timeout(commit_timeout):
+        if interactive:
+            return _interactive(ctx, out, paths, request, fmt)
+        return _sweep(ctx, out, paths, request, fmt, dry_run, commit, show_secrets)
+
+
+def _sweep(ctx: click.Context, out: Output, paths: tuple[Path, ...], request: SweepRequest,
+           fmt: str | None, dry_run: bool, commit: bool, show_secrets: bool) -> int:
     fmt = fmt or ("diff" if dry_run else "summary")
     started = time.monotonic()
     with early_listing(ctx) as listing:

@@ -9,6 +9,7 @@ again, and the whole apply fails.
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 import signal
 import time
@@ -176,17 +177,11 @@ class Rollout:
         # The number after the resolver's last one, read (under its lock) before the first write
         # here: the order of applies there, whatever any clock says (dns/applies.py).
         outcome.sequence = applies.sequence_of(applies.last_apply(resolver, transport)) + 1
-        absent = []
-        for name in plan.changed:
-            before = plan.current[name]
-            if before is None:
-                absent.append(name)
-            else:
-                transport.write(posixpath.join(folder, backup_name(name)), before)
-        transport.write(posixpath.join(folder, "ABSENT"), "".join(f"{n}\n" for n in absent).encode())
-        retired = [name for name in plan.changed if name.startswith("/")]
-        if retired:  # a run killed midway restores these too (restore_interrupted)
-            transport.write(posixpath.join(folder, RETIRED_LIST), "".join(f"{n}\n" for n in retired).encode())
+        try:
+            self._back_up(plan, transport, folder)
+        except TransportError:  # a full backup_dir (adversarial pass 2 B-21): no empty folder left
+            _discard_backup(plan, transport, folder)
+            raise
         # Kept until this apply ends well or is rolled back: a run killed outright is found by
         # the next one, which refuses to guess (dns apply --resume or --rollback).
         applies.mark_pending(resolver, transport, folder, self.stamp, outcome.sequence)
@@ -213,6 +208,20 @@ class Rollout:
             self._command(backend.activate(resolver, transport), resolver.reload, "reload", outcome)
         if self.verify:
             self._verify(resolver, outcome, settle=live)
+
+    @staticmethod
+    def _back_up(plan: ResolverPlan, transport: Transport, folder: str) -> None:
+        absent = []
+        for name in plan.changed:
+            before = plan.current[name]
+            if before is None:
+                absent.append(name)
+            else:
+                transport.write(posixpath.join(folder, backup_name(name)), before)
+        transport.write(posixpath.join(folder, "ABSENT"), "".join(f"{n}\n" for n in absent).encode())
+        retired = [name for name in plan.changed if name.startswith("/")]
+        if retired:  # a run killed midway restores these too (restore_interrupted)
+            transport.write(posixpath.join(folder, RETIRED_LIST), "".join(f"{n}\n" for n in retired).encode())
 
     def _command(self, result: CommandResult, argv: Sequence[str], step: str, outcome: Outcome) -> None:
         if not result.ok:
@@ -286,6 +295,17 @@ class Rollout:
                     continue  # never replaced (the backup's own write failed): nothing to restore
                 raise StepFailed(f"backup of {name} in {outcome.backup} is missing or altered")
             transport.write(plan.path(name), saved)
+
+
+def _discard_backup(plan: ResolverPlan, transport: Transport, folder: str) -> None:
+    """A backup that could not be written whole: what of it was written, then its folder (only if
+    empty: `rmdir`, never a recursive remove), so a full backup_dir keeps no half backup that a
+    later `--rollback` could take for one."""
+    names = [backup_name(name) for name in plan.changed] + ["ABSENT", RETIRED_LIST]
+    with contextlib.suppress(TransportError):
+        for name in names:
+            transport.remove(posixpath.join(folder, name))
+        transport.run(["rmdir", "--", folder])
 
 
 def _serving(plan: ResolverPlan, querier: Querier) -> str | None:

@@ -117,6 +117,11 @@ class Format(Protocol):
         original does not parse: text rules apply)."""
         ...
 
+    def line_problems(self, before: str, after: str) -> dict[int, str]:
+        """Where the edits are refused, each line's own reason where the format knows one (the
+        line's scalar retyped); a line not listed gets `edit_problem`'s."""
+        ...
+
     def means_otherwise(self, before: str, after: str) -> bool:
         """Does an added comment change what the file means (it fell inside a string)?"""
         ...
@@ -163,6 +168,9 @@ class BaseFormat:
 
     def edit_problem(self, before: str, after: str) -> str | None:
         return None
+
+    def line_problems(self, before: str, after: str) -> dict[int, str]:
+        return {}
 
     def means_otherwise(self, before: str, after: str) -> bool:
         return False

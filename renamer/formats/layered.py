@@ -69,6 +69,9 @@ class WithRecords:
     def edit_problem(self, before: str, after: str) -> str | None:
         return self.own.edit_problem(before, after)
 
+    def line_problems(self, before: str, after: str) -> dict[int, str]:
+        return self.own.line_problems(before, after)
+
     def means_otherwise(self, before: str, after: str) -> bool:
         return self.own.means_otherwise(before, after)
 

@@ -6,6 +6,7 @@ Both use ruamel.yaml's composer, whose nodes carry exact start and end marks.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -228,14 +229,7 @@ def _compare(old: Any, new: Any, path: str, seen: set[tuple[int, int]]) -> str |
     if type(old).__name__ != type(new).__name__:
         return f"{where}: the edit would change a {_kind(old)} into a {_kind(new)}"
     if type(old).__name__ == "ScalarNode":
-        if old.tag != new.tag:
-            return (f"{where}: {new.value!r} would be read as {new.tag.rsplit(':', 1)[-1]}, "
-                    f"not {old.tag.rsplit(':', 1)[-1]}; quote it by hand")
-        if (old.tag.endswith(":str") and not new.style and new.value != old.value
-                and new.value.lower() in _YAML11_NOT_STRINGS):
-            return (f"{where}: {new.value!r} would be read as a boolean or null by YAML 1.1 readers "
-                    "(PyYAML, docker compose); quote it by hand")
-        return None
+        return _scalar_problem(old, new, where)
     if type(old).__name__ == "SequenceNode":
         if len(old.value) != len(new.value):
             return f"{where}: the edit would change the list's length"
@@ -350,6 +344,54 @@ def identity_collision(before: str, after: str) -> str | None:
             return (f"line {max(lines)}: {path.replace('[]', '') or 'the document'}: two items have {field} "
                     f"{value!r} (lines {listed})")
     return None
+def _scalar_problem(old: Any, new: Any, where: str) -> str | None:
+    if old.tag != new.tag:
+        return (f"{where}: {new.value!r} would be read as {new.tag.rsplit(':', 1)[-1]}, "
+                f"not {old.tag.rsplit(':', 1)[-1]}; quote it by hand")
+    if (old.tag.endswith(":str") and not new.style and new.value != old.value
+            and new.value.lower() in _YAML11_NOT_STRINGS):
+        return (f"{where}: {new.value!r} would be read as a boolean or null by YAML 1.1 readers "
+                "(PyYAML, docker compose); quote it by hand")
+    return None
+
+
+def line_problems(before: str, after: str) -> dict[int, str]:
+    """Each line (1-based) whose own scalar the edit would retype, with why: a file refused for
+    several such scalars says each line's own reason (adversarial pass 2 B-19), not the first's
+    for all. Empty where either text does not parse or the documents differ in number."""
+    try:
+        old_docs, new_docs = _compose(before), _compose(after)
+    except (YAMLError, RecursionError, ValueError):
+        return {}
+    found: dict[int, str] = {}
+    if len(old_docs) == len(new_docs):
+        with contextlib.suppress(RecursionError):
+            for old, new in zip(old_docs, new_docs, strict=True):
+                _scalar_problems(old, new, "", set(), found)
+    return found
+
+
+def _scalar_problems(old: Any, new: Any, path: str, seen: set[tuple[int, int]],
+                     found: dict[int, str]) -> None:
+    """`_compare`'s walk, going on past each problem and into what still pairs up."""
+    if (id(old), id(new)) in seen or old is None or new is None:
+        return
+    seen.add((id(old), id(new)))
+    kind = type(old).__name__
+    if kind != type(new).__name__:
+        return
+    if kind == "ScalarNode":
+        problem = _scalar_problem(old, new, path or "the document")
+        if problem is not None:
+            found.setdefault(new.start_mark.line + 1, problem)
+    elif kind == "SequenceNode" and len(old.value) == len(new.value):
+        for index, (a, b) in enumerate(zip(old.value, new.value, strict=True)):
+            _scalar_problems(a, b, f"{path}[{index}]", seen, found)
+    elif kind == "MappingNode" and len(old.value) == len(new.value):
+        for (old_key, old_value), (new_key, new_value) in zip(old.value, new.value, strict=True):
+            child = _join(path, _key_text(new_key))
+            _scalar_problems(old_key, new_key, child, seen, found)
+            _scalar_problems(old_value, new_value, child, seen, found)
 
 
 _MERGE = "tag:yaml.org,2002:merge"
@@ -446,6 +488,9 @@ class Yaml(BaseFormat):
 
     def edit_problem(self, before: str, after: str) -> str | None:
         return edit_problem(before, after)
+
+    def line_problems(self, before: str, after: str) -> dict[int, str]:
+        return line_problems(before, after)
 
     def means_otherwise(self, before: str, after: str) -> bool:
         return bool(parse_yaml_text(before) != parse_yaml_text(after))

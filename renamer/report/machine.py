@@ -146,6 +146,8 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
         "serials": [{"path": p, "old": o, "new": n} for p, o, n in summary.serials],
         "pins": [{"path": p.path, "line": p.line, "column": p.column, "of": p.of, "algorithm": p.algorithm,
                   "old": p.old, "new": p.new, "status": p.status, "why": p.why} for p in summary.pins],
+        "looks_like_records": [{"path": p.path, "line": p.line, "old": p.old, "date": p.date,
+                                "date_line": p.date_line} for p in summary.past],
         "summary": {
             "files_changed": summary.files_changed,
             "replacements": [{"old": o, "new": n, "count": c}

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from renamer.about import home_page, version
 from renamer.masking import mask_line
+from renamer.near_miss import sentence
 from renamer.report.machine import dumps
 from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.summary import Summary
@@ -61,7 +62,7 @@ def _miss_result(miss: NearMiss) -> dict[str, Any]:
     return {
         "ruleId": miss.kind,
         "level": RULES[miss.kind][0],
-        "message": {"text": f"{miss.text!r} looks like {miss.like!r}; the exact rules do not match it"},
+        "message": {"text": sentence(miss.text, miss.like, miss.why, miss.name)},
         "locations": [_location(miss.path, miss.line, miss.column)],
         "partialFingerprints": {
             "renamerReference/v1": _fingerprint(miss.path, miss.text, mask_line(miss.line_text))},

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from renamer.allowlist import Exemption
 from renamer.masking import mask_line
+from renamer.near_miss import sentence
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.refusals import Refusal
@@ -68,6 +69,12 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines.append(f"Near-misses, not rewritten: {count} (other spellings of an old value; "
                      "`renamer verify` lists them)")
     lines.append(f"Kept on purpose: {summary.kept_line() or 'nothing'}")
+    if summary.past:
+        lines.append(f"Looks like a record, rewritten unless you keep it ({len(summary.past)}: a date on or "
+                     "before the cutover in its paragraph or heading, in a current-state prose file; a keep "
+                     "rule, the inline marker or dated.sections keeps it):")
+        lines += [f"  {p.path}:{p.line}: {p.old} (dated {p.date} at line {p.date_line})"
+                  for p in summary.past]
     if summary.state_names:  # each one needs a hand: the state moved first, then the name edited
         lines.append(f"Terraform state names, kept ({len(summary.state_names)}; move the state first "
                      "(terraform state / workspace rename), then edit them by hand):")
@@ -173,7 +180,7 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
 def _miss_line(miss: NearMiss, level: str) -> str:
     why = f" ({miss.why})" if miss.why and miss.kind == "near-miss" else ""
     return (f"{miss.path}:{miss.line}:{miss.column}: {level}: {miss.kind}{why}: "
-            f"{miss.text!r} looks like {miss.like!r} but the exact rules do not match it")
+            f"{sentence(miss.text, miss.like, miss.why, miss.name)}")
 
 
 def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale], width: int | None = None) -> str:

@@ -175,7 +175,8 @@ def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: st
             sha = vcs.commit(root, list(targets), message, hooks=hooks)
     except RenamerError as exc:
         raise RenamerError(f"{exc}; the rewrite of {len(targets)} files is written but not committed: "
-                           "fix the cause, then `renamer sweep --commit` commits it") from None
+                           "fix the cause, then `renamer sweep --commit` commits it "
+                           f"(journal: {shown_journal(root)})") from None
     return [sha] if sha else []
 
 

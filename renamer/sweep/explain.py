@@ -15,6 +15,7 @@ from typing import Literal
 from renamer import vcs_listing
 from renamer.classify import EXCLUDED, RECORD, FileStatus
 from renamer.errors import ConfigError
+from renamer.near_miss import padded_note
 from renamer.project import LoadedProject
 from renamer.sweep.explain_rules import file_rule, kept_rule
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
@@ -51,8 +52,10 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     """What renamer decides in `rel` (repo-relative), on `line` only when given."""
     classifier = project.classifier
     klass = classifier.classify(rel)
-    if klass.status != EXCLUDED and project.git and vcs_listing.is_ignored(project.root, rel):
-        return Explanation(rel, "ignored", "git ignores this file (.gitignore): never scanned, unless "
+    asked = klass.status != EXCLUDED and project.git
+    ignored_by = vcs_listing.ignore_rule(project.root, rel) if asked else None
+    if ignored_by is not None:
+        return Explanation(rel, "ignored", f"git ignores this file ({ignored_by}): never scanned, unless "
                            "--include-ignored is given and a `current` pattern covers it", line)
     status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:
@@ -109,6 +112,13 @@ def _near_miss(miss: NearMiss) -> Decision:
     if miss.kind == "derived-name":
         rule = (f"a longer name built on {miss.like!r}: not renamed unless renamer.yaml lists it or "
                 "sets options.derived_names")
+    elif miss.why == "zero-padded":
+        rule = (f"looks like {miss.like!r}{why}, which the exact rules do not match: "
+                f"{padded_note(miss.text)}; never rewritten; verify warns, --strict fails")
+    elif miss.name:
+        rule = (f"{miss.name!r} holds {miss.like!r} inside a longer name{why}, which the exact rules (whole "
+                "value, name boundaries, exact spelling) do not match: never rewritten; verify warns, "
+                "--strict fails")
     else:
         rule = (f"looks like {miss.like!r}{why}, but the exact rules (whole value, name boundaries, "
                 "exact spelling) do not match it: never rewritten; verify warns, --strict fails")

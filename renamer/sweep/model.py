@@ -65,6 +65,7 @@ class NearMiss:
     kind: NearMissKind
     line_text: str = ""
     why: str = ""  # what sets it apart: case, separator, regex-escaped, letter-left, derived...
+    name: str = ""  # the longer name the spelling stands in (`keepalived-pihole0`), where there is one
 
 
 @dataclass(frozen=True)

@@ -200,6 +200,6 @@ def _check_renames(project: LoadedProject, plan: Plan) -> None:
     if project.git and targets:
         ignored = vcs_listing.ignored_among(project.root, list(targets))
         if ignored:  # git would refuse to add it, and git status would no longer show the file
-            new = ignored[0]
-            raise UnsafeError(f"{targets[new]}: cannot rename to {new}: git ignores that path "
-                              "(.gitignore); add an exception or rename it by hand; nothing changed")
+            new, rule = next(iter(ignored.items()))
+            raise UnsafeError(f"{targets[new]}: cannot rename to {new}: git ignores that path ({rule}); "
+                              "add an exception or rename it by hand; nothing changed")

@@ -40,6 +40,7 @@ from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
 from renamer.sweep.messages import trailer_lines
+from renamer.sweep.past_lines import past_lines
 from renamer.sweep.pins import stale_manifest_pins, with_references
 from renamer.sweep.pins_history import stale_history_pins
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
@@ -145,7 +146,11 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
     found = collisions(project, plan.scan, hosts) if dry_run else []
-    return SweepResult(plan, Summary.of(plan), diff, applied, recovered, interrupted, found, finished,
+    summary = Summary.of(plan)
+    if dry_run:
+        summary = replace(summary, past=past_lines(project.root, plan.scan.files, project.config.cutover,
+                                                   dt.date.today()))
+    return SweepResult(plan, summary, diff, applied, recovered, interrupted, found, finished,
                        plan.refusals if dry_run else [],
                        expired_exemptions(project.allowlist, dt.date.today()),
                        operation_note(project) if dry_run else None,

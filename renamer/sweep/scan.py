@@ -484,8 +484,13 @@ class FileScanner:
                       if refused and standing else None)
             refused = f"{refused} ({places})" if refused and places else refused
         if refused:
+            own = self._line_problems(fmt, data, edits) if len(pending) > 1 else {}
+            # A line fine on its own is left with the file: it says which line refused the file.
+            first = min((line for line, why in own.items() if why == refused), default=None)
+            shared = f"the whole file is left as it is: line {first}: {refused}" if first else refused
             for index, _ in pending:
-                refs[index] = replace(refs[index], reason="structure", note=refused)
+                refs[index] = replace(refs[index], reason="structure",
+                                      note=own.get(refs[index].line, shared))
             edits = []
         elif inserts:  # a renamed Terraform label's or instance key's `moved` block
             # (sweep/terraform_labels.py, terraform_keys.py: a key spelled elsewhere moves this file's)
@@ -570,6 +575,14 @@ class FileScanner:
         after = apply_edits(data, edits).decode("utf-8", "replace")
         work.add("edit checks")
         return fmt.edit_problem(before, after)
+
+    @staticmethod
+    def _line_problems(fmt: Format, data: bytes, edits: list[Edit]) -> dict[int, str]:
+        """Each refused line's own reason, where the format knows it (adversarial pass 2 B-19)."""
+        if not fmt.checks_edits or not edits:
+            return {}
+        return fmt.line_problems(data.decode("utf-8", "replace"),
+                                 apply_edits(data, edits).decode("utf-8", "replace"))
 
     def _locations(self, fmt: Format, data: bytes, lines: Lines, matches: list[Match],
                    roles: list[str] | None) -> list[tuple[str | None, str]] | None:
@@ -690,7 +703,8 @@ class FileScanner:
                 if near_miss.in_identifier(spelling, like, before, after):
                     continue  # NS1_ADDR, DDNS_NS1_PTR: a constant named for the host, no host name
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
-                                    near_miss.why(spelling, like, before, after)))
+                                    near_miss.why(spelling, like, before, after),
+                                    near_miss.name_around(data, start, end) if spelling == like else ""))
         return self._silenced(rel, data, out) if out else out
 
     def _templated_notes(self, rel: str, data: bytes, notes: list[TemplatedNote]) -> list[NearMiss]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from renamer.classify import CURRENT
 from renamer.sweep.folders import FolderMove
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
+from renamer.sweep.past_lines import PastLine
 from renamer.sweep.pins import Pin
 from renamer.sweep.plan import Plan
 from renamer.terraform_state import KEPT as STATE_KEPT
@@ -59,6 +60,7 @@ class Summary:
     pins: list[Pin] = field(default_factory=list)  # a sweep's (the residual ones are in `residual` too)
     folders: list[FolderMove] = field(default_factory=list)  # moved whole, untracked files with them
     state_names: list[Reference] = field(default_factory=list)  # kept: where Terraform keeps state
+    past: list[PastLine] = field(default_factory=list)  # a dry run's lines that look like a record
 
     @classmethod
     def of_scan(cls, scan: ScanResult) -> Summary:

@@ -413,7 +413,7 @@ def test_c2_a_rename_into_an_ignored_path_is_refused(repo, run) -> None:
     result = run(root, "sweep", "--commit")
     assert result.exit_code == 3
     assert result.stderr == ("renamer: error: stacks/ana-ml2.env: cannot rename to stacks/fv-ml1.env: git "
-                             "ignores that path (.gitignore); add an exception or rename it by hand; "
+                             "ignores that path (.gitignore:1: *fv-ml1*); add an exception or rename it by hand; "
                              "nothing changed\n")
     assert snapshot(root) == before and git(root, "status", "--porcelain") == ""
 

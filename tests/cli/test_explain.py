@@ -70,7 +70,7 @@ def test_records_structure_refusals_and_files_never_scanned(repo, run) -> None:
     assert own.startswith("renamer.yaml: one of renamer's own files")
     (root / "secret.env").write_text("HOST=ana-ml2\n")
     ignored = run(root, "explain", "secret.env").stdout
-    assert ignored.startswith("secret.env: git ignores this file (.gitignore): never scanned")
+    assert ignored.startswith("secret.env: git ignores this file (.gitignore:1: secret.env): never scanned")
     assert run(root, "explain", "nope.txt").exit_code == 2
     assert run(root, "explain", "stacks").exit_code == 2
 

@@ -179,3 +179,33 @@ def test_interactive_and_the_library_refuse_too(repo) -> None:
     with pytest.raises(renamer.UnsafeError, match=r"hosts\.ini:3: renaming a section"):
         project.apply(plan)
     assert (root / "hosts.ini").read_text() == "[ana-ml2]\nip=1\n[fv-ml1]\nip=2\n"
+
+
+RETYPING = ("version: 1\nrenames:\n  hosts:\n    ana-ml2: '1e3'\n    ana-ml3: 'no'\n    ana-ml4: 'true'\n"
+            "    ana-ml5: '0o10'\nallowlist: allow.yaml\n")
+
+
+def test_each_refused_line_says_its_own_reason(repo, run) -> None:
+    """Adversarial pass 2 B-19: three retyped scalars in one file all said the first line's reason."""
+    text = "a: ana-ml2\nb: ana-ml3\nc: ana-ml4\nd: [x, ana-ml5]\ne: 'ana-ml2'\n"
+    root = repo({"c.yaml": text, "compose.yml": "services:\n  web: {hostname: ana-ml3, image: ana-ml2}\n"},
+                config=RETYPING, allowlist=ALLOW)
+    before = snapshot(root)
+    result = run(root, "verify", "--format", "json")
+    assert result.exit_code == 1
+    notes = {(f["path"], f["line"]): f["note"] for f in json.loads(result.stdout)["findings"]}
+    assert notes == {
+        ("c.yaml", 1): "a: '1e3' would be read as float, not str; quote it by hand",
+        ("c.yaml", 2): ("b: 'no' would be read as a boolean or null by YAML 1.1 readers (PyYAML, docker "
+                        "compose); quote it by hand"),
+        ("c.yaml", 3): "c: 'true' would be read as bool, not str; quote it by hand",
+        ("c.yaml", 4): "d[1]: '0o10' would be read as int, not str; quote it by hand",
+        # quoted, fine on its own: left with the file, naming the line that refused it
+        ("c.yaml", 5): ("the whole file is left as it is: line 1: a: '1e3' would be read as float, not str; "
+                        "quote it by hand"),
+        ("compose.yml", 2): ("services.web.hostname: 'no' would be read as a boolean or null by YAML 1.1 "
+                             "readers (PyYAML, docker compose); quote it by hand"),
+    }
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 3 and "nothing written" in swept.stderr, swept.stderr
+    assert snapshot(root) == before

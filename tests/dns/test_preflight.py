@@ -9,7 +9,15 @@ import re
 import pytest
 
 from renamer.dns.dnsmasq import sandbox
-from tests.testing.resolvers import Lab, addresses, dns, fill_leaving_8k, move_gateway, small_backup_dir
+from tests.testing.resolvers import (
+    Lab,
+    addresses,
+    dns,
+    fill_inodes_leaving,
+    fill_leaving_8k,
+    move_gateway,
+    small_backup_dir,
+)
 
 GW = "fv-gw.fv.lan"
 
@@ -130,6 +138,30 @@ def test_a_backup_dir_without_room_for_the_backup_stops_the_apply_before_any_wri
         _untouched(lab, before, pids, *lab.instances)
         assert set(addresses(lab, GW).values()) == {("10.251.0.1",)}
         (backups / "filler").unlink()
+        done = dns(run, lab, "apply", "--resolvers", "all")
+        assert done.exit_code == 0, done.stdout + done.stderr
+        assert set(addresses(lab, GW).values()) == {("10.251.0.2",)}
+
+
+def test_a_backup_that_cannot_be_written_leaves_no_backup_folder(run, lab: Lab) -> None:
+    """Adversarial pass 2 B-21: a backup_dir with room by `df` but none left when the backup is
+    written (here its tmpfs has no inode left for the backup file; the lock and the folder take the
+    last two): the apply fails there, the others are rolled back, and no empty backup folder stays."""
+    with small_backup_dir(lab, "ns-fv") as backups:
+        assert dns(run, lab, "apply", "--resolvers", "all").exit_code == 0
+        move_gateway(lab)
+        filler = fill_inodes_leaving(backups, 2)
+        before = set(p.name for p in backups.iterdir())
+        result = dns(run, lab, "apply", "--resolvers", "all")
+        assert result.exit_code == 1, result.stdout + result.stderr
+        assert re.search(r"\nns-fv: \S+/ns-fv-[0-9TZ]+\.[0-9a-f]+/renamer-fv\.conf: cannot write: No space left on "
+                         r"device\n", result.stdout), result.stdout
+        assert re.search(r"ns-fv +local +failed +nothing to restore", result.stdout)
+        assert result.stdout.endswith("dns apply: FAILED, changed resolvers rolled back\n")
+        assert set(p.name for p in backups.iterdir()) == before  # no ns-fv-<id>/ left, empty or not
+        assert set(addresses(lab, GW).values()) == {("10.251.0.1",)}
+        for path in filler:
+            path.unlink()
         done = dns(run, lab, "apply", "--resolvers", "all")
         assert done.exit_code == 0, done.stdout + done.stderr
         assert set(addresses(lab, GW).values()) == {("10.251.0.2",)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.formats.yaml_rt import COMMENT, KEY, OTHER, VALUE, edit_problem, locate
+from renamer.formats.yaml_rt import COMMENT, KEY, OTHER, VALUE, edit_problem, line_problems, locate
 
 LITELLM = """\
 model_list:
@@ -200,3 +200,14 @@ def test_a_free_label_in_a_list_may_repeat() -> None:
     assert edit_problem(plain, plain.replace("pug", "wolf")) is None
     values = "services:\n  app:\n    environment:\n      - PUG_HOST=pug\n      - WOLF=wolf\n"  # values only
     assert edit_problem(values, values.replace("=pug", "=wolf")) is None
+def test_line_problems_name_each_retyped_scalar_on_its_own_line() -> None:
+    before = "a: x1\nb: [x2, y]\nc: {d: x3}\ne: 'x1'\n---\nf: x4\n"
+    after = "a: 1e3\nb: [no, y]\nc: {d: 0o10}\ne: '1e3'\n---\nf: ~\n"
+    assert line_problems(before, after) == {
+        1: "a: '1e3' would be read as float, not str; quote it by hand",
+        2: "b[0]: 'no' would be read as a boolean or null by YAML 1.1 readers (PyYAML, docker compose); "
+           "quote it by hand",
+        3: "c.d: '0o10' would be read as int, not str; quote it by hand",
+        6: "f: '~' would be read as null, not str; quote it by hand",
+    }
+    assert line_problems("a: [1\n", "a: [2\n") == {}

@@ -56,7 +56,7 @@ def test_near_misses_warn_and_fail_under_strict(repo, run) -> None:
         "stacks/a.md:1:1: warning: near-miss (case): 'ANA-ML2' looks like 'ana-ml2' but the exact rules do not match it",
         "stacks/a.md:1:13: warning: near-miss (separator): 'ana_ml2' looks like 'ana-ml2' but the exact rules do not match it",
         "stacks/a.md:1:25: warning: near-miss (separator): '10-250-50-54' looks like '10.250.50.54' but the exact rules do not match it",
-        "stacks/a.md:1:63: warning: near-miss (part-of-name): 'ana-ml2' looks like 'ana-ml2' but the exact rules do not match it",
+        "stacks/a.md:1:63: warning: near-miss (part-of-name): 'sub.ana-ml2' holds 'ana-ml2' inside a longer name, which the exact rules do not match",
     ]
     strict = run(root, "verify", "--strict")
     assert strict.exit_code == 1

@@ -170,6 +170,22 @@ def fill_leaving_8k(folder: Path) -> None:
     (folder / "filler").write_bytes(b"\0" * (room.f_bavail * room.f_frsize - 8192))
 
 
+def fill_inodes_leaving(folder: Path, free: int) -> list[Path]:
+    """Empty files in `folder` (a tmpfs) until no inode is left, then `free` of them removed:
+    `df` still shows room (the preflight passes), and the `free + 1`th new name fails, ENOSPC."""
+    made: list[Path] = []
+    while True:
+        path = folder / f"inode-{len(made)}"
+        try:
+            path.touch()
+        except OSError:
+            break
+        made.append(path)
+    for path in made[len(made) - free:]:
+        path.unlink()
+    return made[:len(made) - free]
+
+
 def playbook_by_hand(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`ansible-playbook playbook.yml ARGS...` in an exported folder, as a user runs it by hand."""
     env = {**os.environ, "ANSIBLE_CONFIG": str(folder / "ansible.cfg"), "ANSIBLE_NOCOLOR": "1"}

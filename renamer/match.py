@@ -171,7 +171,7 @@ class Matcher:
             out += [b"$ORIGIN", b"PTR"]  # PTR: a reverse zone of unknown origin (below)
         out += [b"$GENERATE", b"$generate"]  # its records spell no old value (below)
         if self._mapped_scan:
-            out.append(b"ffff:")
+            out += MAPPED_LITERALS
         out += self._zone_labels
         out += self._set_needles
         out += self._templated
@@ -326,7 +326,7 @@ class Matcher:
         """`::ffff:0afa:3236` -> the new address in the same spelling (`::ffff:0afb:3236`): the
         groups before the last two kept, each hex group as wide and in the same case as written."""
         try:
-            v4 = ipaddress.IPv6Address(text).ipv4_mapped
+            v4 = spelling.embedded_v4(ipaddress.IPv6Address(text))
         except ValueError:
             return None
         if v4 is None or "." in text:
@@ -454,7 +454,8 @@ class Matcher:
             return False
         if value in self._v6_values or any(low <= value <= high for low, high in self._v6_ranges):
             return False
-        return not ((self._v4_pairs or self.networks) and value >> 32 == 0xFFFF)  # ::ffff:a.b.c.d
+        # ::ffff:a.b.c.d (IPv4-mapped), 64:ff9b::a.b.c.d (NAT64): an IPv4 address in hex
+        return not ((self._v4_pairs or self.networks) and value >> 32 in (0xFFFF, spelling.NAT64 >> 32))
 
     def _v6_spelling(self, text: str) -> str | None:
         """The new address, spelled as `text` spells the old one (expanded or not, case)."""
@@ -686,7 +687,14 @@ def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
 
 
 def _holds_mapped(data: bytes) -> bool:
-    return b"ffff:" in data or b"FFFF:" in data
+    """IPv4-mapped (`ffff:`) or NAT64 (`64:ff9b:`) IPv6, in either case: context_literals' MAPPED."""
+    return any(literal in data for literal in _MAPPED_LITERALS)
+
+
+# What every spelling forms.MAPPED matches holds, in the cases it matches (the native gate's
+# context literals are caseless; _holds_mapped asks each case it reads).
+MAPPED_LITERALS = (b"ffff:", b"64:ff9b:")
+_MAPPED_LITERALS = (b"ffff:", b"FFFF:", b"64:ff9b:", b"64:FF9B:", b"64:ff9B:", b"64:FF9b:")
 
 
 def positions(data: bytes, needle: bytes) -> Iterator[int]:

@@ -22,7 +22,7 @@ from dataclasses import replace
 from renamer import address_parts, composed_names, composed_tails, host_sets, name_starts, templated_names
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
-from renamer.context import RANGE_HINT, find_ranges, range_rule
+from renamer.context import RANGE_HINT, find_declared, find_ranges, find_sets, range_rule
 from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, presentation_decoded, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges
@@ -392,9 +392,13 @@ class Matcher:
             matches = [replace(m, kept="base64")
                        if m.refused is None and m.kept is None and _in_base64(data, m.start, m.end) else m
                        for m in matches]
-        spans = sorted(((span, rule) for rule in self._ranges for span in find_ranges(data, rule)),
-                       key=lambda pair: pair[0]) \
+        spans = [(span, rule) for rule in self._ranges for span in find_ranges(data, rule)] \
             if self._ranges and self._might_hold_range(data) else []
+        # Sets of one member and shorthand ones (`10.0.20.21 or .22`), and ranges declared by their
+        # context (`dhcp-range=a,b`, `range a b;`, `start:`/`end:` keys): each with gates of its own.
+        spans += find_sets(data, self._ranges)
+        spans += find_declared(data, self._ranges)
+        spans.sort(key=lambda pair: pair[0])
         if spans:
             matches = with_ranges(matches, spans)
         matches = host_sets.with_sets(data, matches, self._find_exact, self._set_needles)

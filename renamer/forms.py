@@ -136,8 +136,8 @@ def address_forms(old: str, new: str) -> list[Form]:
 
 # An IPv4-mapped IPv6 address with its IPv4 part in hex: ::ffff:0afa:3236, 0:0:0:0:0:FFFF:AFA:3236;
 # and the same IPv4 address under the NAT64 well-known prefix 64:ff9b::/96 (RFC 6052): 64:ff9b::afa:3236.
-MAPPED = re.compile(V6_LEFT + rb"(?:[0:]*[Ff]{4}:|0{0,2}64:[Ff]{2}9[Bb]:[0:]*)[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}"
-                    + V6_RIGHT)
+MAPPED = re.compile(V6_LEFT + rb"(?:[0:]*[Ff]{4}:|0{0,2}64:[Ff]{2}9[Bb]:[0:]*)"
+                    rb"[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}" + V6_RIGHT)
 NAT64 = 0x0064FF9B << 96  # the well-known prefix 64:ff9b::/96: its addresses end in an IPv4 address
 
 

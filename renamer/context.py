@@ -17,6 +17,17 @@ and a host's end may be an FQDN (`web01.lab.example-web05.lab.example`).
 `192.0.2.10 - see below` has no second end, so it is no range. A bare
 numeric tail must be as wide as the first number or greater than it, so a
 derived name such as `ana-ml2-1` is not read as a range.
+
+- **Declared ranges** (`find_declared`). A context may say that two addresses
+  are a range's ends where a comma or blanks join them: after a range word on
+  the line (`dhcp-range=10.0.40.5,10.0.40.11`, ISC `range 10.0.40.5 10.0.40.11;`),
+  or as a start key and an end key (`range_start:`/`range_end:`, `<from>`/`<to>`
+  under a range, `-StartRange`/`-EndRange`). An old address at an end or inside
+  is refused with reason `range`, as above.
+- **Sets with shorthand members** (`find_sets`). `10.0.20.21  # or .22`,
+  `web01/02`, `web01, 02 and 03`: the shorthand completes the first member's
+  stem, so renaming that member to another stem (or renaming a shorthand) breaks
+  the set.
 """
 
 from __future__ import annotations

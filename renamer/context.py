@@ -22,8 +22,9 @@ derived name such as `ana-ml2-1` is not read as a range.
   are a range's ends where a comma or blanks join them: after a range word on
   the line (`dhcp-range=10.0.40.5,10.0.40.11`, ISC `range 10.0.40.5 10.0.40.11;`),
   or as a start key and an end key (`range_start:`/`range_end:`, `<from>`/`<to>`
-  under a range, `-StartRange`/`-EndRange`). An old address at an end or inside
-  is refused with reason `range`, as above.
+  under a range, `-StartRange`/`-EndRange`). An old address at an end is
+  refused with reason `range`, as above (an address pool is no set of machines:
+  one inside it is no reference).
 - **Sets with shorthand members** (`find_sets`). `10.0.20.21  # or .22`,
   `web01/02`, `web01, 02 and 03`: the shorthand completes the first member's
   stem, so renaming that member to another stem (or renaming a shorthand) breaks
@@ -214,8 +215,8 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
 # directive or key naming a range or pool, then two addresses joined by a comma or blanks (the
 # separators of _TIGHT and _SPACED are read without it). And a range written as two keys, one for
 # each end (`start: 10.0.40.5` / `end: 10.0.40.11`, `range_start=`, `<from>`/`<to>` under a range,
-# `-StartRange a -EndRange b`, `start='a' end='b'`). Either is a range like any other: an old
-# address at one end or inside it is refused with reason `range`.
+# `-StartRange a -EndRange b`, `start='a' end='b'`). An old address at either end is refused with
+# reason `range`, as at a range's end above; one inside such a pool is no reference (_holding).
 # Looked for in the file lower-cased (one copy, the same offsets): one `find` pass a word.
 _RANGE_WORDS = (b"range", b"pool")
 _START_WORDS = (b"start", b"begin", b"first", b"from")
@@ -237,12 +238,13 @@ _NEAR = 400  # how far apart the two keys of one range may stand (one record)
 
 
 def find_declared(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, int], RangeRule]]:
-    """Spans of the ranges declared by their context (above) holding an old address: the old
-    end where it is one, else the range's first end, each with its rule. Looked at only in a file
+    """Spans of the ends of ranges declared by their context (above) that spell an old address,
+    each with its rule. Looked at only in a file
     holding an address under an old one's stem, and there only where a range word or a start
     key's word stands (`bytes.find` in C over one lower-cased copy): the work follows those words,
-    not the file's addresses, and is done once for all the rules."""
-    held = [rule for rule in rules if rule.kind == "address" and rule.stem in data]
+    not the file's addresses, and is done once for all the rules. An end spells the old address,
+    so a file that does not hold it is not looked at."""
+    held = [rule for rule in rules if rule.kind == "address" and rule.old.encode() in data]
     if not held:
         return []
     out: set[tuple[tuple[int, int], RangeRule]] = set()
@@ -305,18 +307,19 @@ def _declared_after(data: bytes, start: int, word: bytes) -> Ends | None:
 
 
 def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int) -> tuple[int, int] | None:
-    """The span to refuse when the range from `a` to `b` holds `old`: the end that spells it,
-    else the range's first end; None when it does not hold it."""
-    try:
-        low, high = (int(ipaddress.IPv4Address(end.group().decode())) for end in (a, b))
-    except ValueError:
-        return None
-    if not min(low, high) <= old <= max(low, high) or low == high:
+    """The end of the range from `a` to `b` that spells `old`, where one does: rewriting it alone
+    would move one end (dnsmasq then refuses an "inconsistent DHCP range"). An address merely
+    inside such a pool is no reference to the machine (a dhcp-host reserved inside the pool
+    moves out of it, and the pool stays valid): None."""
+    if a.group() == b.group():
         return None
     for end in (a, b):
-        if int(ipaddress.IPv4Address(end.group().decode())) == old:
-            return end.span()
-    return a.span()
+        try:
+            if int(ipaddress.IPv4Address(end.group().decode())) == old:
+                return end.span()
+        except ValueError:
+            return None
+    return None
 
 
 def _key_kind(key: bytes) -> str | None:

@@ -70,12 +70,12 @@ def test_round8_dhcp_ranges_are_held_and_dnsmasq_still_starts(repo: Repo, run: R
 
 
 DECLARED = [
-    pytest.param("dhcp-range=lan,10.0.40.5,10.0.40.30,255.255.255.0,12h\n", id="dnsmasq-inside-with-tag"),
+    pytest.param("dhcp-range=lan,10.0.40.5,10.0.40.11,255.255.255.0,12h\n", id="dnsmasq-with-tag-and-mask"),
     pytest.param("--dhcp-range=10.0.40.11,10.0.40.40\n", id="dnsmasq-flag-first-end"),
     pytest.param("  range dynamic-bootp 10.0.40.11 10.0.40.20;\n", id="isc-dynamic-bootp"),
     pytest.param('iprange: ["10.0.40.2", "10.0.40.11"]\n', id="quoted-list"),
-    pytest.param("netsh dhcp server scope 10.0.40.0 add iprange 10.0.40.5 10.0.40.200\n", id="netsh-inside"),
-    pytest.param("ip_pool = 10.0.39.200 - 10.0.40.20\n", id="spaced-dash-across-a-stem"),
+    pytest.param("netsh dhcp server scope 10.0.40.0 add iprange 10.0.40.11 10.0.40.200\n", id="netsh"),
+    pytest.param("ip_pool = 10.0.39.200 - 10.0.40.11\n", id="spaced-dash-across-a-stem"),
     pytest.param("RANGE 10.0.40.11,10.0.40.12\n", id="upper-case-word"),
 ]
 
@@ -87,7 +87,7 @@ def test_a_range_declared_by_its_context_is_held(repo: Repo, run: Run, text: str
 
 KEYED = [
     pytest.param("k.yaml", "dhcp:\n  range_start: 10.0.40.5\n  range_end: 10.0.40.11\n", {3}, id="yaml-range-keys"),
-    pytest.param("k.yaml", "allocation_pools:\n  - start: 10.0.40.2\n    end: 10.0.40.50\n", {2}, id="openstack-inside"),
+    pytest.param("k.yaml", "allocation_pools:\n  - start: 10.0.40.2\n    end: 10.0.40.11\n", {3}, id="openstack"),
     pytest.param("k.json", '{"dhcpd_stop": "10.0.40.11", "dhcpd_start": "10.0.40.3", "x": 1}\n', {1},
                  id="json-end-key-first"),
     pytest.param("net.xml", "<dhcp><range start='10.0.40.11' end='10.0.40.20'/></dhcp>\n", {1}, id="libvirt"),
@@ -95,8 +95,8 @@ KEYED = [
                  id="pfsense-from-to"),
     pytest.param("s.ps1", "Add-DhcpServerv4Scope -StartRange 10.0.40.5 -EndRange 10.0.40.11\n", {1},
                  id="powershell-flags"),
-    pytest.param("main.tf", 'resource "x" "y" {\n  start_ip_address = "10.0.40.1"\n'
-                 '  end_ip_address   = "10.0.40.99"\n}\n', {2}, id="terraform-inside"),
+    pytest.param("main.tf", 'resource "x" "y" {\n  start_ip_address = "10.0.40.11"\n'
+                 '  end_ip_address   = "10.0.40.99"\n}\n', {2}, id="terraform"),
     pytest.param("pve.cfg", "dhcp-range start-address=10.0.40.11,end-address=10.0.40.20\n", {1},
                  id="proxmox-sdn"),
 ]
@@ -142,6 +142,11 @@ def test_a_set_with_shorthand_members_is_held(repo: Repo, run: Run, text: str) -
                  id="dhcp-host-one-address"),
     pytest.param("dhcp-range=10.0.40.100,10.0.40.200,12h\n", "dhcp-range=10.0.40.100,10.0.40.200,12h\n",
                  id="range-elsewhere"),
+    # an address pool is no set of machines: a host reserved inside it moves, the pool stands
+    pytest.param("dhcp-range=10.0.40.5,10.0.40.30,12h\ndhcp-host=aa:bb:cc:dd:ee:ff,10.0.40.11\n",
+                 "dhcp-range=10.0.40.5,10.0.40.30,12h\ndhcp-host=aa:bb:cc:dd:ee:ff,10.0.50.21\n", id="inside-a-pool"),
+    pytest.param("pools:\n  - start: 10.0.40.2\n    end: 10.0.40.50\nip: 10.0.40.11\n",
+                 "pools:\n  - start: 10.0.40.2\n    end: 10.0.40.50\nip: 10.0.50.21\n", id="inside-keyed-pool"),
     pytest.param("range 10.0.40.11;\n", "range 10.0.50.21;\n", id="one-address-range"),
     pytest.param("server 10.0.40.11 10.0.40.12\n", "server 10.0.50.21 10.0.40.12\n", id="no-range-word"),
     pytest.param("pool: [10.0.40.11, 10.0.40.12, 10.0.40.13]\n", "pool: [10.0.50.21, 10.0.40.12, 10.0.40.13]\n",

@@ -36,7 +36,7 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -237,14 +237,15 @@ _ENDS = frozenset({b"end", b"stop", b"last", b"to"})
 _NEAR = 400  # how far apart the two keys of one range may stand (one record)
 
 
-def find_declared(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, int], RangeRule]]:
+def find_declared(data: bytes, rules: Sequence[RangeRule],
+                  found: Collection[str]) -> list[tuple[tuple[int, int], RangeRule]]:
     """Spans of the ends of ranges declared by their context (above) that spell an old address,
     each with its rule. Looked at only in a file
     holding an address under an old one's stem, and there only where a range word or a start
     key's word stands (`bytes.find` in C over one lower-cased copy): the work follows those words,
     not the file's addresses, and is done once for all the rules. An end spells the old address,
-    so a file that does not hold it is not looked at."""
-    held = [rule for rule in rules if rule.kind == "address" and rule.old.encode() in data]
+    so only the rules of the old addresses the exact matcher `found` in the file are asked."""
+    held = [rule for rule in rules if rule.kind == "address" and rule.old in found]
     if not held:
         return []
     out: set[tuple[tuple[int, int], RangeRule]] = set()

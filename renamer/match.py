@@ -397,7 +397,9 @@ class Matcher:
         # Sets of one member and shorthand ones (`10.0.20.21 or .22`), and ranges declared by their
         # context (`dhcp-range=a,b`, `range a b;`, `start:`/`end:` keys): each with gates of its own.
         spans += find_sets(data, self._ranges)
-        spans += find_declared(data, self._ranges)
+        if self._v4_pairs:
+            present = {m.old for m in matches if m.kind == "address"}
+            spans += find_declared(data, self._ranges, present) if present else []
         spans.sort(key=lambda pair: pair[0])
         if spans:
             matches = with_ranges(matches, spans)

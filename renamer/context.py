@@ -199,6 +199,9 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
             members = [m.decode() for m in re.findall(rb"[0-9]+", rest)]
             if kind == "address" and any(int(m) > 255 for m in members):
                 continue
+            if kind == "host" and not all(len(m) == len(first) or (first[0] != "0" and len(m) > len(first))
+                                          for m in members):
+                continue  # `web01 and 2 more`: a count, not a member (web01, 02: as wide as it)
             for rule in group:
                 if kind == "address":
                     abbreviated = any(int(m) == int(rule.number) for m in members)

@@ -138,6 +138,8 @@ def test_a_set_with_shorthand_members_is_held(repo: Repo, run: Run, text: str) -
     pytest.param("cidr 10.0.20.21/22\n", "cidr 10.0.21.21/22\n", id="a-prefix-not-a-set"),
     pytest.param("two 10.0.20.21, 10.0.20.22\n", "two 10.0.21.21, 10.0.20.22\n", id="two-addresses"),
     pytest.param("ssh 10.0.20.21 or ssh .bashrc\n", "ssh 10.0.21.21 or ssh .bashrc\n", id="prose"),
+    pytest.param("restart web01 and 2 more\n", "restart db01 and 2 more\n", id="a-count-not-a-member"),
+    pytest.param("see web01/02-report\n", "see db01/02-report\n", id="a-path-word"),
     pytest.param("dhcp-host=aa:bb:cc:dd:ee:ff,10.0.40.11\n", "dhcp-host=aa:bb:cc:dd:ee:ff,10.0.50.21\n",
                  id="dhcp-host-one-address"),
     pytest.param("dhcp-range=10.0.40.100,10.0.40.200,12h\n", "dhcp-range=10.0.40.100,10.0.40.200,12h\n",

@@ -162,6 +162,7 @@ def test_an_idna_name_in_every_form(repo: Repo, run: Run, content: str, expected
     # NAT64 (RFC 6052's well-known prefix 64:ff9b::/96) carries the IPv4 address as mapped does
     # (break-it round 8, #14: the hex form was missed while its dotted twin was rewritten)
     pytest.param(CONFIG, "n1 64:ff9b::afa:3236\n", "n1 64:ff9b::afb:3236\n", id="nat64-round8"),
+    pytest.param(CONFIG, "n 64:Ff9B::afa:3236\n", "n 64:Ff9B::afb:3236\n", id="nat64-mixed-case"),
     pytest.param(CONFIG, "n 0064:FF9B:0000:0000:0000:0000:0AFA:3236\n",
                  "n 0064:FF9B:0000:0000:0000:0000:0AFB:3236\n", id="nat64-expanded-upper"),
     pytest.param(CONFIG, "url http://[64:ff9b::afa:3236]:80/ prefix 64:ff9b::afa:3236/128\n",

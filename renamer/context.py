@@ -193,8 +193,8 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
             if not _left_ok(data, start, kind):
                 continue
             rest = hit.group("rest")
-            if b"/" in rest and (data[start - 1:start] == b"/" or data[end:end + 1] == b"/"):
-                continue  # a path's folders (`/srv/web01/02/`), not a set
+            if b"/" in rest and (data[start - 1:start] in (b"/", b"@") or data[end:end + 1] == b"/"):
+                continue  # a path's folders (`/srv/web01/02/`, a URL's `redis://:pw@web01/0`), not a set
             first = hit.group("a").decode()
             members = [m.decode() for m in re.findall(rb"[0-9]+", rest)]
             if kind == "address" and any(int(m) > 255 for m in members):

@@ -140,6 +140,8 @@ def test_a_set_with_shorthand_members_is_held(repo: Repo, run: Run, text: str) -
     pytest.param("ssh 10.0.20.21 or ssh .bashrc\n", "ssh 10.0.21.21 or ssh .bashrc\n", id="prose"),
     pytest.param("restart web01 and 2 more\n", "restart db01 and 2 more\n", id="a-count-not-a-member"),
     pytest.param("see web01/02-report\n", "see db01/02-report\n", id="a-path-word"),
+    pytest.param("url: redis://:pw@web01/0 and //web01/02\n", "url: redis://:pw@db01/0 and //db01/02\n",
+                 id="a-url-path"),
     pytest.param("dhcp-host=aa:bb:cc:dd:ee:ff,10.0.40.11\n", "dhcp-host=aa:bb:cc:dd:ee:ff,10.0.50.21\n",
                  id="dhcp-host-one-address"),
     pytest.param("dhcp-range=10.0.40.100,10.0.40.200,12h\n", "dhcp-range=10.0.40.100,10.0.40.200,12h\n",

@@ -17,14 +17,30 @@ and a host's end may be an FQDN (`web01.lab.example-web05.lab.example`).
 `192.0.2.10 - see below` has no second end, so it is no range. A bare
 numeric tail must be as wide as the first number or greater than it, so a
 derived name such as `ana-ml2-1` is not read as a range.
+
+- **Declared ranges** (`find_declared`). A context may say that two addresses
+  are a range's ends where a comma or blanks join them: after a range word on
+  the line (`dhcp-range=10.0.40.5,10.0.40.11`, ISC `range 10.0.40.5 10.0.40.11;`),
+  or as a start key and an end key (`range_start:`/`range_end:`, `<from>`/`<to>`
+  under a range, `-StartRange`/`-EndRange`). An old address at an end is
+  refused with reason `range`, as above (an address pool is no set of machines:
+  one inside it is no reference).
+- **Sets with shorthand members** (`find_sets`). `10.0.20.21  # or .22`,
+  `web01/02`, `web01, 02 and 03`: the shorthand completes the first member's
+  stem, so renaming that member to another stem (or renaming a shorthand) breaks
+  the set.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import re
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from renamer import work
 
 _TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\xe2\x80\xa6|\.\.|~)"  # -, en dash, em dash, ellipsis, .., ~
 # Spaced forms need a full second end: "10.0.0.1 - 14 hosts" is prose, not a range.
@@ -37,6 +53,9 @@ RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94\xa6]|[ \t]+(?:to|t
 _CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\]|>)?"  # what dresses a range's first end after it
 _OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[|<)?"  # and its second end before it
 RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
+# What joins a member to the shorthand members after it (`10.0.20.21  # or .22`, `web01, 02 and
+# 03`, `web01/02`, `10.0.20.21 & .22`): a set written as one name and abbreviated others.
+_JOIN = (rb"[ \t]*(?:(?:#|//|--|\()[ \t]*)?(?:,[ \t]*(?:(?:or|and)[ \t]+)?|(?:or|and)[ \t]+|[&+/][ \t]*)")
 
 
 @dataclass(frozen=True)
@@ -50,6 +69,8 @@ class RangeRule:
     number: str
     pattern: re.Pattern[bytes]
     braces: re.Pattern[bytes]
+    joined: re.Pattern[bytes]  # `10.0.20.21 or .22`, `web01/02`: a member then shorthand members
+    stem_moves: bool  # does the new value complete a shorthand differently (another stem)?
 
 
 def range_rule(old: str, new: str, kind: RangeKind) -> RangeRule | None:
@@ -81,7 +102,19 @@ def range_rule(old: str, new: str, kind: RangeKind) -> RangeRule | None:
                          + rb"(?:(?P<tight>" + _TIGHT + rb")|" + _SPACED + rb")" + _OPEN + second
                          + rb"(?P<b>" + digits + rb")" + right)
     braces = re.compile(left + escaped + rb"\{(?P<items>[0-9]+(?:,[0-9]+)+|[0-9]+\.\.[0-9]+)\}")
-    return RangeRule(old, new, kind, stem.encode(), number, pattern, braces)
+    # The left boundary is checked in Python (_left_ok): a lookbehind first would cost re its
+    # literal-prefix search, ten times slower over a dense file.
+    member = rb"\.[0-9]{1,3}(?![0-9])(?!\.[0-9])" if kind == "address" \
+        else rb"[0-9]+(?![A-Za-z0-9_])(?![.-][A-Za-z0-9])"
+    joined = re.compile(escaped + rb"(?P<a>" + digits + rb")" + (rb"(?![0-9])(?!\.[0-9])" if kind == "address"
+                                                                else rb"(?![0-9])") + domain + _CLOSE
+                        + rb"(?P<rest>(?:" + _JOIN + _OPEN + member + _CLOSE + rb")+)")
+    if kind == "address":
+        new_stem: str | None = new.rpartition(".")[0] + "."
+    else:
+        new_found = re.fullmatch(r"(.*?[^0-9])([0-9]+)", new)
+        new_stem = new_found.group(1) if new_found else None
+    return RangeRule(old, new, kind, stem.encode(), number, pattern, braces, joined, new_stem != stem)
 
 
 def find_ranges(data: bytes, rule: RangeRule) -> list[tuple[int, int]]:
@@ -132,3 +165,202 @@ def _brace_holds(items: str, number: str) -> bool:
         low, high = (int(x) for x in items.split(".."))
         return min(low, high) <= int(number) <= max(low, high)
     return any(int(item) == int(number) and len(item) == len(number) for item in items.split(","))
+
+
+def _left_ok(data: bytes, pos: int, kind: RangeKind) -> bool:
+    """No name or address continues before `pos` (the rule patterns' left boundary)."""
+    before = data[pos - 1:pos]
+    return not before or before not in (b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789."
+                                        + (b"_-" if kind == "host" else b""))
+
+
+def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, int], RangeRule]]:
+    """Spans of the sets written as one member then shorthand members (`10.0.20.21  # or .22`,
+    `web01, 02 and 03`, `web01/02`) that a rewrite would break, each with its rule: a shorthand
+    is the old value (no text edit follows it), or the old value is the member spelled in full
+    and the new value has another stem, so that each shorthand would then complete to a machine
+    that did not move. (Where only the number changes, `.22` still completes to the same machine:
+    no set here.) One regex search per stem, however many rules share it (`node01`..`node50`)."""
+    groups: dict[tuple[str, bytes], list[RangeRule]] = {}
+    for rule in rules:
+        if rule.stem in data:
+            groups.setdefault((rule.kind, rule.stem), []).append(rule)
+    out = []
+    for group in groups.values():
+        kind = group[0].kind
+        for hit in group[0].joined.finditer(data):
+            start, end = hit.span()
+            if not _left_ok(data, start, kind):
+                continue
+            rest = hit.group("rest")
+            if b"/" in rest and (data[start - 1:start] in (b"/", b"@") or data[end:end + 1] == b"/"):
+                continue  # a path's folders (`/srv/web01/02/`, a URL's `redis://:pw@web01/0`), not a set
+            first = hit.group("a").decode()
+            members = [m.decode() for m in re.findall(rb"[0-9]+", rest)]
+            if kind == "address" and any(int(m) > 255 for m in members):
+                continue
+            if kind == "host" and not all(len(m) == len(first) or (first[0] != "0" and len(m) > len(first))
+                                          for m in members):
+                continue  # `web01 and 2 more`: a count, not a member (web01, 02: as wide as it)
+            for rule in group:
+                if kind == "address":
+                    abbreviated = any(int(m) == int(rule.number) for m in members)
+                else:
+                    abbreviated = any(m.zfill(len(first)) == rule.number for m in members)
+                if abbreviated or (first == rule.number and rule.stem_moves):
+                    out.append(((start, end), rule))
+                    break
+    return out
+
+
+# -- ranges declared by their context ----------------------------------------------------------------
+# `dhcp-range=10.0.40.5,10.0.40.11,12h`, ISC `range 10.0.40.5 10.0.40.11;`, `pool: [a, b]`: a
+# directive or key naming a range or pool, then two addresses joined by a comma or blanks (the
+# separators of _TIGHT and _SPACED are read without it). And a range written as two keys, one for
+# each end (`start: 10.0.40.5` / `end: 10.0.40.11`, `range_start=`, `<from>`/`<to>` under a range,
+# `-StartRange a -EndRange b`, `start='a' end='b'`). An old address at either end is refused with
+# reason `range`, as at a range's end above; one inside such a pool is no reference (_holding).
+# Looked for in the file lower-cased (one copy, the same offsets): one `find` pass a word.
+_RANGE_WORDS = (b"range", b"pool")
+_START_WORDS = (b"start", b"begin", b"first", b"from")
+_V4 = rb"(?<![0-9A-Za-z.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]|\.[0-9])"
+_ADDRESS = re.compile(_V4)
+_WORD_END = re.compile(rb"[A-Za-z0-9_]*")  # the rest of a key or directive holding a range word
+_PAIR = re.compile(rb"[\"'`\]]?(?:[ \t]*,[ \t]*|[ \t]+|[ \t]*-[ \t]*)[\"'`\[]?")
+_KEY_SEP = rb"(?P<sep>[\"']?[ \t]*[:=][ \t]*[\"']?|[\"']?>|[ \t]+[\"']?)"
+_KEY_BEFORE = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"\Z")
+# A start word, the rest of its key and an address as its value, over the lower-cased file: one
+# search a word (each starts with its literal, which re finds in C).
+_STARTED = tuple(re.compile(word + rb"[a-z0-9_-]{0,40}" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
+                 for word in _START_WORDS)
+_KEYED = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
+_SEGMENTS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_STARTS = frozenset(_START_WORDS)
+_ENDS = frozenset({b"end", b"stop", b"last", b"to"})
+_NEAR = 400  # how far apart the two keys of one range may stand (one record)
+
+
+def find_declared(data: bytes, rules: Sequence[RangeRule],
+                  found: Collection[str]) -> list[tuple[tuple[int, int], RangeRule]]:
+    """Spans of the ends of ranges declared by their context (above) that spell an old address,
+    each with its rule. Looked at only in a file
+    holding an address under an old one's stem, and there only where a range word or a start
+    key's word stands (`bytes.find` in C over one lower-cased copy): the work follows those words,
+    not the file's addresses, and is done once for all the rules. An end spells the old address,
+    so only the rules of the old addresses the exact matcher `found` in the file are asked."""
+    held = [rule for rule in rules if rule.kind == "address" and rule.old in found]
+    if not held:
+        return []
+    out: set[tuple[tuple[int, int], RangeRule]] = set()
+    for a, b in _declared_pairs(data):
+        for rule in held:
+            span = _holding(a, b, int(ipaddress.IPv4Address(rule.old)))
+            if span is not None:
+                out.add((span, rule))
+    return sorted(out, key=lambda pair: pair[0])
+
+
+Ends = tuple[re.Match[bytes], re.Match[bytes]]
+
+
+def _declared_pairs(data: bytes) -> list[Ends]:
+    """The two ends of each range the file declares (a range word's line, a start key's pair)."""
+    lines_seen: set[int] = set()
+    looked = 0
+    out = []
+    lowered = data.lower()
+    for word in _RANGE_WORDS:
+        for pos in _finds(lowered, word):
+            line = data.rfind(b"\n", 0, pos) + 1
+            if line in lines_seen:
+                continue
+            looked += 1
+            lines_seen.add(line)
+            after = _WORD_END.match(data, pos + len(word))
+            pair = _declared_after(data, after.end() if after else pos + len(word), word)
+            if pair is not None:
+                out.append(pair)
+    for started in _STARTED:  # in C: only a start word that ends a key holding an address
+        for value in started.finditer(lowered):
+            looked += 1
+            pair = _keyed_pair(data, value.start("value"))
+            if pair is not None:
+                out.append(pair)
+    work.add("range context checks", looked)
+    return out
+
+
+def _finds(data: bytes, word: bytes) -> Iterator[int]:
+    pos = data.find(word)
+    while pos != -1:
+        yield pos
+        pos = data.find(word, pos + 1)
+
+
+def _declared_after(data: bytes, start: int, word: bytes) -> Ends | None:
+    """The range the rest of the line after a range word declares: its first two addresses,
+    joined by a comma, blanks or a dash (dressed or not)."""
+    end = data.find(b"\n", start)
+    end = len(data) if end == -1 else end
+    found = list(itertools.islice(_ADDRESS.finditer(data, start, end), 3))
+    if len(found) < 2 or not _PAIR.fullmatch(data, found[0].end(), found[1].start()):
+        return None
+    if word == b"pool" and len(found) == 3 and _PAIR.fullmatch(data, found[1].end(), found[2].start()):
+        return None  # `pool: a, b, c`: a list of members, each its own reference
+    return found[0], found[1]
+
+
+def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int) -> tuple[int, int] | None:
+    """The end of the range from `a` to `b` that spells `old`, where one does: rewriting it alone
+    would move one end (dnsmasq then refuses an "inconsistent DHCP range"). An address merely
+    inside such a pool is no reference to the machine (a dhcp-host reserved inside the pool
+    moves out of it, and the pool stays valid): None."""
+    if a.group() == b.group():
+        return None
+    for end in (a, b):
+        try:
+            if int(ipaddress.IPv4Address(end.group().decode())) == old:
+                return end.span()
+        except ValueError:
+            return None
+    return None
+
+
+def _key_kind(key: bytes) -> str | None:
+    words = {w.lower() for w in _SEGMENTS.findall(key)}
+    if words & _STARTS:
+        return "start"
+    return "end" if words & _ENDS else None
+
+
+def _keyed_pair(data: bytes, start: int) -> Ends | None:
+    """The ends of a range written as two keys, the start key's value at `start`: the nearest
+    value of an end key within _NEAR bytes, before or after it."""
+    line = data.rfind(b"\n", 0, start) + 1
+    before = _KEY_BEFORE.search(data, max(line, start - 64), start)
+    if before is None or (kind := _key_kind(before.group("key"))) is None:
+        return None
+    if before.group("sep").strip(b"\"'") == b"" and data[before.start() - 1:before.start()] != b"-":
+        return None  # `key value` only for a flag (`-StartRange a`): `from a to b` is no range
+    low, high = max(0, start - _NEAR), min(len(data), start + _NEAR)
+    partners = [x for x in _KEYED.finditer(data, low, high)
+                if x.start("value") != start and _key_kind(x.group("key")) not in (None, kind)
+                and (x.group("sep").strip(b"\"'") != b"" or data[x.start() - 1:x.start()] == b"-")]
+    if not partners:
+        return None
+    partner = min(partners, key=lambda x: abs(x.start("value") - start))
+    here = _ADDRESS.match(data, start)
+    if here is None:
+        return None
+    words = {w.lower() for key in (before.group("key"), partner.group("key")) for w in _SEGMENTS.findall(key)}
+    if not words - {b"from", b"to"}:
+        # `from:`/`to:` alone name a range only under a range or pool word nearby (pfSense's
+        # <range><from>..</from><to>..</to></range>); elsewhere they are a rule's source and target.
+        first = min(before.start(), partner.start())
+        near = data[max(0, first - 200):first].lower()
+        if not any(word in near for word in _RANGE_WORDS):
+            return None
+    there = _ADDRESS.match(data, partner.start("value"))
+    if there is None:
+        return None
+    return (here, there) if here.start() < there.start() else (there, here)

@@ -134,8 +134,20 @@ def address_forms(old: str, new: str) -> list[Form]:
     return forms
 
 
-# An IPv4-mapped IPv6 address with its IPv4 part in hex: ::ffff:0afa:3236, 0:0:0:0:0:FFFF:AFA:3236.
-MAPPED = re.compile(V6_LEFT + rb"[0:]*[Ff]{4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}" + V6_RIGHT)
+# An IPv4-mapped IPv6 address with its IPv4 part in hex: ::ffff:0afa:3236, 0:0:0:0:0:FFFF:AFA:3236;
+# and the same IPv4 address under the NAT64 well-known prefix 64:ff9b::/96 (RFC 6052): 64:ff9b::afa:3236.
+MAPPED = re.compile(V6_LEFT + rb"(?:[0:]*[Ff]{4}:|0{0,2}64:[Ff]{2}9[Bb]:[0:]*)"
+                    rb"[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}" + V6_RIGHT)
+NAT64 = 0x0064FF9B << 96  # the well-known prefix 64:ff9b::/96: its addresses end in an IPv4 address
+
+
+def embedded_v4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries as its last 32 bits where every reader reads it so:
+    IPv4-mapped (`::ffff:a.b.c.d`) or under the NAT64 well-known prefix (`64:ff9b::a.b.c.d`)."""
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    value = int(address)
+    return ipaddress.IPv4Address(value & 0xFFFFFFFF) if value >> 32 == NAT64 >> 32 else None
 
 
 def mapped_like(text: str, new: ipaddress.IPv4Address) -> str:

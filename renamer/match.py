@@ -31,7 +31,7 @@ from renamer import (
 )
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
-from renamer.context import RANGE_HINT, find_ranges, range_rule
+from renamer.context import RANGE_HINT, find_declared, find_ranges, find_sets, range_rule
 from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, presentation_decoded, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges
@@ -190,7 +190,7 @@ class Matcher:
             out += [b"$ORIGIN", b"PTR"]  # PTR: a reverse zone of unknown origin (below)
         out += [b"$GENERATE", b"$generate"]  # its records spell no old value (below)
         if self._mapped_scan:
-            out.append(b"ffff:")
+            out += MAPPED_LITERALS
         out += self._zone_labels
         out += self._set_needles
         out += self._templated
@@ -355,7 +355,7 @@ class Matcher:
         """`::ffff:0afa:3236` -> the new address in the same spelling (`::ffff:0afb:3236`): the
         groups before the last two kept, each hex group as wide and in the same case as written."""
         try:
-            v4 = ipaddress.IPv6Address(text).ipv4_mapped
+            v4 = spelling.embedded_v4(ipaddress.IPv6Address(text))
         except ValueError:
             return None
         if v4 is None or "." in text:
@@ -421,9 +421,15 @@ class Matcher:
             matches = [replace(m, kept="base64")
                        if m.refused is None and m.kept is None and _in_base64(data, m.start, m.end) else m
                        for m in matches]
-        spans = sorted(((span, rule) for rule in self._ranges for span in find_ranges(data, rule)),
-                       key=lambda pair: pair[0]) \
+        spans = [(span, rule) for rule in self._ranges for span in find_ranges(data, rule)] \
             if self._ranges and self._might_hold_range(data) else []
+        # Sets of one member and shorthand ones (`10.0.20.21 or .22`), and ranges declared by their
+        # context (`dhcp-range=a,b`, `range a b;`, `start:`/`end:` keys): each with gates of its own.
+        spans += find_sets(data, self._ranges)
+        if self._v4_pairs:
+            present = {m.old for m in matches if m.kind == "address"}
+            spans += find_declared(data, self._ranges, present) if present else []
+        spans.sort(key=lambda pair: pair[0])
         if spans:
             matches = with_ranges(matches, spans)
         matches = host_sets.with_sets(data, matches, self._find_exact, self._set_needles)
@@ -483,7 +489,8 @@ class Matcher:
             return False
         if value in self._v6_values or any(low <= value <= high for low, high in self._v6_ranges):
             return False
-        return not ((self._v4_pairs or self.networks) and value >> 32 == 0xFFFF)  # ::ffff:a.b.c.d
+        # ::ffff:a.b.c.d (IPv4-mapped), 64:ff9b::a.b.c.d (NAT64): an IPv4 address in hex
+        return not ((self._v4_pairs or self.networks) and value >> 32 in (0xFFFF, spelling.NAT64 >> 32))
 
     def _v6_spelling(self, text: str) -> str | None:
         """The new address, spelled as `text` spells the old one (expanded or not, case)."""
@@ -715,7 +722,14 @@ def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
 
 
 def _holds_mapped(data: bytes) -> bool:
-    return b"ffff:" in data or b"FFFF:" in data
+    """IPv4-mapped (`ffff:`) or NAT64 (`64:ff9b:`, any case: forms.MAPPED reads any) IPv6."""
+    if b"ffff:" in data or b"FFFF:" in data:
+        return True
+    return b"64:" in data and b"64:ff9b:" in data.lower()
+
+
+# What every spelling forms.MAPPED matches holds, caseless (the native gate's context literals are).
+MAPPED_LITERALS = (b"ffff:", b"64:ff9b:")
 
 
 def positions(data: bytes, needle: bytes) -> Iterator[int]:

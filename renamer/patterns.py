@@ -11,7 +11,11 @@ value that holds unmistakable regex syntax (`\\d`, `\\w`, `[...]`, `{n}`, `.*`,
 `.+`, `.?`); it is
 compiled and must match the whole old value (a trailing `:port` aside).
 Candidates hold no parentheses, so no nested quantifier can make the match
-exponential, and they are short.
+exponential, and they are short. A group of alternatives (`10\\.0\\.40\\.(11|12)`)
+is read apart (`_alternations`), compiled under regex_guard like any token.
+
+An old value spelled in full beside such syntax (`(pug|rex)`, `pug-*`, `pug\\d+`,
+`Host pug?.lan`) stands for more than itself: `quantified` refuses it.
 """
 
 from __future__ import annotations
@@ -73,8 +77,11 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
     and reaches at most _MAX_TOKEN bytes either side of its start, so a start farther than that
     from every meta match can make no candidate. A file on a 10/8 network holds `10.` on most
     lines and a meta character on few: the work follows the metas, not the starts."""
-    if not any(sign in data for sign in _META_SIGNS) or not any(s in data for s in starts):
+    if not any(s in data for s in starts):
         return []
+    out = _alternations(data, olds, starts) if b"|" in data and b"(" in data else []
+    if not any(sign in data for sign in _META_SIGNS):
+        return out
     runs = token_runs(data)
     found: set[int] = set()
     for low, high in _near_metas(data, runs):
@@ -82,7 +89,6 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
             found.update(_positions(data, fragment, low, high))
     work.add("pattern positions", len(found))
     spans = {_token_around(data, pos, runs) for pos in found}
-    out = []
     for start, end in sorted(spans):
         token = data[start:end]
         if end - start > _MAX_TOKEN or not _META.search(token):
@@ -90,6 +96,46 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
         old = _matched(token, olds)
         if old is not None:
             out.append(PatternHit(start, end, old))
+    return sorted(out, key=lambda hit: hit.start)
+
+
+# A regex group of alternatives (`(11|12)`, `(?:pug|rex)`, `(?<h>pug|rex)`): no token above holds
+# one (they hold no parentheses). It starts with a literal `(`, which re finds in C; each found
+# is read in the run of non-blank bytes around it, and only where that run holds an old value's
+# fragment is it compiled (under regex_guard, as any token is).
+_GROUP = re.compile(rb"\((?:\?(?:P?<[A-Za-z_][A-Za-z0-9_]*>|:))?[^()\s|]{1,60}(?:\|[^()\s|]{0,60})+\)")
+_STOP_RUNS = bytes(ord(" ") if chr(i) in " \t\r\n\"'`,;=<>" else i for i in range(256))
+_PORT = re.compile(rb"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+)?[$]?\Z")
+
+
+def _alternations(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> list[PatternHit]:
+    """Runs holding a group of alternatives that match an old value in full (`10\\.0\\.40\\.(11|12)`,
+    `10.0.40.(11|12):9100`): an address's last octet spelled as an alternation spells no form."""
+    out = []
+    seen: set[tuple[int, int]] = set()
+    for group in _GROUP.finditer(data):
+        base = max(0, group.start() - _MAX_TOKEN)
+        window = data[base:group.end() + _MAX_TOKEN]
+        if not any(fragment in window for fragment in starts):
+            continue  # most groups in code: no old value's fragment near
+        runs = window.translate(_STOP_RUNS)  # the same offsets; each stop byte a space
+        low = base + runs.rfind(b" ", 0, group.start() - base) + 1
+        found = runs.find(b" ", group.end() - base)
+        high = base + (len(runs) if found == -1 else found)
+        if data[high - 1:high] == b"\\" and data[high:high + 1] in (b'"', b"'"):
+            high -= 1  # the backslash of an escaped quote that ends a string is the string's
+        if (low, high) in seen:
+            continue
+        seen.add((low, high))
+        run = data[low:high]
+        if not any(fragment in run for fragment in starts):
+            continue
+        port = _PORT.search(run)  # a trailing `:9100` (or `$`) is no part of the value
+        token = run[:port.start()] if port else run
+        work.add("pattern positions")
+        old = _matched(token, olds)
+        if old is not None:
+            out.append(PatternHit(low, high, old))
     return out
 
 
@@ -275,18 +321,72 @@ _BARE = frozenset(b"?*+")
 _REGEX_NEARBY = re.compile(rb"\\[dDwWsS.]|\[[^\]\s]{1,40}\]|\.[*+?]|\^|\$")
 
 
+# Regex or glob syntax right after a value that makes it stand for more names than itself, or
+# for names it only begins (break-it round 8, #6): a derived-name glob or class (`pug-*`, `pug-?`,
+# `pug-[0-9]*`, `pug.*`, `pug_?`), a class or escape class (`pug[0-9]`, `pug[a-c]+`, `pug\d+`,
+# `"pug\\d"` in a JSON string; `\d` before a letter is a Windows path's folder: `pug\data`), an
+# optional or alternated group (`pug(-bmc)?`, `pug(01|02)`). A one-item index (`pug[0]`,
+# Terraform's `pug[*]`, `pug[count.index]`) is no class.
+_EXTENDS = re.compile(rb"[-_.](?:[*?]|\+(?![A-Za-z0-9]))"
+                      rb"|[-_.]?(?:\[\^?[^\]\s]*-[^\]\s]*\]|\[[^\]\s]+\][*+?{]"
+                      rb"|\\{1,2}[dDwWsS](?![A-Za-z])"
+                      rb"|\([^()\s]{0,60}\)[*+?]|\([^()\s]{0,60}\|[^()\s]{0,60}\))")
+# ... and before it: a regex wildcard with its quantifier (`.*pug`, `\w+pug`, `[a-z]*pug`).
+_LEADS = re.compile(rb"(?:\.[*+?]|\\[dDwWsS][*+?]|\][*+?])\Z")
+_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+_SPACES = frozenset(b" \t\r\n\"'`")
+
+
 def quantified(data: bytes, matches: list[Match]) -> list[Match]:
-    """Matches followed by a regex quantifier, refused as `pattern` (a person decides)."""
-    if not any(sign in data for sign in (b"{", b"?", b"*", b"+")):
-        return matches  # most files: no quantifier anywhere, no look at each match
+    """Matches beside regex or glob syntax (a quantifier, a wildcard, a class, an alternation:
+    `_beside_syntax`), refused as `pattern` (a person decides). Each look is a few bytes on
+    either side of a match: the work follows the matches."""
+    if not any(sign in data for sign in _SYNTAX_SIGNS):
+        return matches  # no wildcard, class, group or alternation anywhere: no look at each match
     out = []
     for m in matches:
-        following = data[m.end:m.end + 1]
-        if following and following in b"{?*+" and m.refused is None and m.kept is None \
-                and m.kind in ("host", "address") and _quantifies(data, m.start, m.end):
+        if m.refused is None and m.kept is None and m.kind in ("host", "address") \
+                and _beside_syntax(data, m.start, m.end):
             m = replace(m, refused="pattern")
         out.append(m)
     return out
+
+
+# Every syntax _beside_syntax reads holds one of these.
+_SYNTAX_SIGNS = (b"{", b"?", b"*", b"+", b"[", b"\\", b"(", b"|")
+
+
+def _beside_syntax(data: bytes, start: int, end: int) -> bool:
+    following = data[end:end + 1]
+    if following and following in b"{?*+" and _quantifies(data, start, end):
+        return True
+    if following == b"?" and data[end + 1:end + 2] and data[end + 1] in _NAME_BYTES \
+            and data[max(0, start - 3):start] != b"://":
+        return True  # ssh's `Host pug?.ana.lan`, `pug?x`: a glob's one character, no prose
+    if _EXTENDS.match(data, end):
+        return True
+    if _LEADS.search(data, max(0, start - 3), start):
+        return True
+    return _alternated(data, start, end)
+
+
+def _alternated(data: bytes, start: int, end: int) -> bool:
+    """Is the value a branch of a regex alternation (`(pug|rex)`, `(?<h>pug|rex)`, `^pug|rex$`)?
+    A `|` on one side with a name or group on its other side; a Markdown table's row (its
+    run starts and ends with `|`) and a spaced shell pipe are not."""
+    right = data[end:end + 1] == b"|" and data[end + 1:end + 2] not in (b"", b"|") \
+        and data[end + 1] not in _SPACES
+    left = data[start - 1:start] == b"|" and start >= 2 and data[start - 2] not in _SPACES \
+        and data[start - 2:start - 1] != b"|"
+    if not right and not left:
+        return False
+    low = start
+    while low > 0 and start - low < _MAX_TOKEN and data[low - 1] not in _SPACES:
+        low -= 1
+    high = end
+    while high < len(data) and high - end < _MAX_TOKEN and data[high] not in _SPACES:
+        high += 1
+    return not (data[low:low + 1] == b"|" and data[high - 1:high] == b"|")
 
 
 def _quantifies(data: bytes, start: int, end: int) -> bool:

@@ -56,7 +56,10 @@ _ESCAPED = rb"[\x5c\x5b\x5d]*"
 # differs from Python's), its counted repeats left open: the exact bounds cost hyperscan ten
 # times the compile time, and the probe in Python decides. tests/sweep/test_native_gate.py
 # checks this against patterns._META.
-META_SOURCE = rb"\\[dDwWsS]|\[[^\]\x09\x0a\x0b\x0c\x0d\x20]+\]|\{[0-9]|\.\+|[*?]"
+# And patterns._GROUP (a group of alternatives, read without any _META match): a `(`, then no
+# parenthesis nor blank, then a `|`.
+META_SOURCE = (rb"\\[dDwWsS]|\[[^\]\x09\x0a\x0b\x0c\x0d\x20]+\]|\{[0-9]|\.\+|[*?]"
+               rb"|\([^()\x09\x0a\x0b\x0c\x0d\x20]*\|")
 
 
 # decoded.might_decode's tests are asked only where no needle stands (a needle makes the file a

@@ -34,6 +34,12 @@ renames:
   networks: {10.250.0.0/16: 10.251.0.0/16}
 allowlist: allow.yaml
 """
+DUAL = """\
+version: 1
+renames:
+  addresses: {10.250.50.54: 10.251.50.54, "fd00:250::54": "fd00:251::54"}
+allowlist: allow.yaml
+"""
 ALLOW = "version: 1\ncurrent: ['**']\n"
 
 
@@ -153,6 +159,21 @@ def test_an_idna_name_in_every_form(repo: Repo, run: Run, content: str, expected
     pytest.param(CONFIG, "e ::ffff:0afa:3237 ::fffe:0afa:3236 2001:db8::afa:3236 x::ffff:0afa:3236\n",
                  "e ::ffff:0afa:3237 ::fffe:0afa:3236 2001:db8::afa:3236 x::ffff:0afa:3236\n",
                  id="noop-other-addresses"),
+    # NAT64 (RFC 6052's well-known prefix 64:ff9b::/96) carries the IPv4 address as mapped does
+    # (break-it round 8, #14: the hex form was missed while its dotted twin was rewritten)
+    pytest.param(CONFIG, "n1 64:ff9b::afa:3236\n", "n1 64:ff9b::afb:3236\n", id="nat64-round8"),
+    pytest.param(CONFIG, "n 64:Ff9B::afa:3236\n", "n 64:Ff9B::afb:3236\n", id="nat64-mixed-case"),
+    pytest.param(CONFIG, "n 0064:FF9B:0000:0000:0000:0000:0AFA:3236\n",
+                 "n 0064:FF9B:0000:0000:0000:0000:0AFB:3236\n", id="nat64-expanded-upper"),
+    pytest.param(CONFIG, "url http://[64:ff9b::afa:3236]:80/ prefix 64:ff9b::afa:3236/128\n",
+                 "url http://[64:ff9b::afb:3236]:80/ prefix 64:ff9b::afb:3236/128\n", id="nat64-bracketed-prefix"),
+    pytest.param(CONFIG, "n 64:ff9b::10.250.50.54\n", "n 64:ff9b::10.251.50.54\n", id="nat64-dotted-as-before"),
+    pytest.param(NETWORKS, "n 64:ff9b::afa:101\n", "n 64:ff9b::afb:101\n", id="nat64-inside-a-renamed-network"),
+    pytest.param(DUAL, "n 64:ff9b::afa:3236 ::ffff:afa:3236 fd00:250:0::54\n",
+                 "n 64:ff9b::afb:3236 ::ffff:afb:3236 fd00:251::54\n", id="nat64-beside-an-ipv6-rename"),
+    pytest.param(CONFIG, "n 64:ff9b::afa:3237 64:ff9b:1::afa:3236 64:ff9c::afa:3236 164:ff9b::afa:3236\n",
+                 "n 64:ff9b::afa:3237 64:ff9b:1::afa:3236 64:ff9c::afa:3236 164:ff9b::afa:3236\n",
+                 id="nat64-noop-other-prefixes"),
 ])
 def test_an_ipv4_mapped_address_in_hex(repo: Repo, run: Run, config: str, content: str, expected: str) -> None:
     root = repo({"n.txt": content}, config=config, allowlist=ALLOW)

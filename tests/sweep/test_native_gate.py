@@ -206,6 +206,10 @@ def test_the_meta_pattern_follows_the_pattern_probe_s() -> None:
     for sample in (b"\\d", b"\\S", b"[0-9]", b"[^.]", b"{2}", b"{1,3}", b".*", b".+", b".?", b"*", b"?"):
         assert patterns._META.search(sample) and native.search(sample), sample
     assert not native.search(b"[ x] {x} a+b [] web01 10.0.0.1")  # none of these is regex syntax
+    group = re.compile(patterns._GROUP.pattern)  # alternations, read without a _META match
+    for sample in (b"(11|12)", b"(?:pug|rex)", b"(?<h>pug|rex)", b"(?P<h>a|b|)"):
+        assert group.search(sample) and native.search(sample), sample
+    assert not native.search(b"(a) | (b) (x y|z)")
 
 
 @pytest.mark.parametrize("data", [

@@ -35,6 +35,7 @@ WHAT = {
     "native follow-ups": "Python tests the native first pass could not rule out (a context, a split, loose, any case)",
     "native join scans": "files the native first pass scanned again without quotes, `}` and backslashes (JOINED)",
     "decoder tests": "files the first pass asked its decoder tests (quote joins, escapes, Unicode forms)",
+    "range context checks": "addresses under an old one's stem looked at for a declared range (context.py)",
     "tree greps": "git greps over the whole work tree (variable definitions, keys named by a host)",
 }
 

@@ -1,0 +1,168 @@
+"""Ranges in every dress, end to end through the CLI (break-it round 8, #3, and a set written with
+shorthand members found on a public repo; issue 27 item 2).
+
+A range declared by its context (`dhcp-range=a,b`, ISC `range a b;`, a `pool` of two ends, a
+start key and an end key) and a set written as one member then shorthand ones (`10.0.20.21  # or
+.22`, `web01/02`) are ranges like `a-b`: an old value at one end, inside, or as a shorthand is
+a residual `range`, and the file is left byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.conftest import Result
+
+Run = Callable[..., "Result"]
+Repo = Callable[..., Path]
+CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
+CONFIG = """\
+version: 1
+renames:
+  hosts: {pug: wolf, web01: db01, app03: app07}
+  addresses: {10.0.40.11: 10.0.50.21, 10.0.20.21: 10.0.21.21, 10.0.30.5: 10.0.30.9}
+allowlist: allow.yaml
+"""
+
+
+def _ranges(run: Run, root: Path) -> tuple[int, set[tuple[str, int]], list[dict[str, Any]]]:
+    done = run(root, "verify", "--strict", "--format", "json")
+    findings = json.loads(done.stdout)["findings"]
+    return done.exit_code, {(f["path"], f["line"]) for f in findings if f["reason"] == "range"}, findings
+
+
+def _held(repo: Repo, run: Run, files: dict[str, str]) -> Path:
+    """A repo whose every file holds a range: verify names each line, the sweep writes nothing."""
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    expected = {(path, n + 1) for path, text in files.items() for n, line in enumerate(text.splitlines())
+                if "#!" not in line}
+    code, found, _ = _ranges(run, root)
+    assert code == 1 and found == expected, (found, expected)
+    before = {path: (root / path).read_bytes() for path in files}
+    assert run(root, "sweep", "--dry-run").exit_code == 0
+    assert run(root, "sweep", "--commit").exit_code == 1  # residuals left for a decision (item 18)
+    assert {path: (root / path).read_bytes() for path in files} == before
+    assert _ranges(run, root)[:2] == (1, expected)
+    return root
+
+
+def test_round8_dhcp_ranges_are_held_and_dnsmasq_still_starts(repo: Repo, run: Run) -> None:
+    files = {"dnsmasq.conf": "dhcp-range=10.0.40.5,10.0.40.11,12h\n"
+                             "dhcp-range=set:lan,10.0.40.11,10.0.40.30,255.255.255.0,12h\n",
+             "dhcpd.conf": "subnet 10.0.40.0 netmask 255.255.255.0 {\n  range 10.0.40.5 10.0.40.11;\n}\n"}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    code, found, _ = _ranges(run, root)
+    assert code == 1 and found == {("dnsmasq.conf", 1), ("dnsmasq.conf", 2), ("dhcpd.conf", 2)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert {path: (root / path).read_text() for path in files} == files
+    dnsmasq = shutil.which("dnsmasq") or "/usr/sbin/dnsmasq"
+    checked = subprocess.run([dnsmasq, "--test", "-C", str(root / "dnsmasq.conf")],
+                             capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr  # the held file still starts ("syntax check OK")
+
+
+DECLARED = [
+    pytest.param("dhcp-range=lan,10.0.40.5,10.0.40.11,255.255.255.0,12h\n", id="dnsmasq-with-tag-and-mask"),
+    pytest.param("--dhcp-range=10.0.40.11,10.0.40.40\n", id="dnsmasq-flag-first-end"),
+    pytest.param("  range dynamic-bootp 10.0.40.11 10.0.40.20;\n", id="isc-dynamic-bootp"),
+    pytest.param('iprange: ["10.0.40.2", "10.0.40.11"]\n', id="quoted-list"),
+    pytest.param("netsh dhcp server scope 10.0.40.0 add iprange 10.0.40.11 10.0.40.200\n", id="netsh"),
+    pytest.param("ip_pool = 10.0.39.200 - 10.0.40.11\n", id="spaced-dash-across-a-stem"),
+    pytest.param("RANGE 10.0.40.11,10.0.40.12\n", id="upper-case-word"),
+]
+
+
+@pytest.mark.parametrize("text", DECLARED)
+def test_a_range_declared_by_its_context_is_held(repo: Repo, run: Run, text: str) -> None:
+    _held(repo, run, {"net.conf": text})
+
+
+KEYED = [
+    pytest.param("k.yaml", "dhcp:\n  range_start: 10.0.40.5\n  range_end: 10.0.40.11\n", {3}, id="yaml-range-keys"),
+    pytest.param("k.yaml", "allocation_pools:\n  - start: 10.0.40.2\n    end: 10.0.40.11\n", {3}, id="openstack"),
+    pytest.param("k.json", '{"dhcpd_stop": "10.0.40.11", "dhcpd_start": "10.0.40.3", "x": 1}\n', {1},
+                 id="json-end-key-first"),
+    pytest.param("net.xml", "<dhcp><range start='10.0.40.11' end='10.0.40.20'/></dhcp>\n", {1}, id="libvirt"),
+    pytest.param("fw.xml", "<range>\n  <from>10.0.40.3</from>\n  <to>10.0.40.11</to>\n</range>\n", {3},
+                 id="pfsense-from-to"),
+    pytest.param("s.ps1", "Add-DhcpServerv4Scope -StartRange 10.0.40.5 -EndRange 10.0.40.11\n", {1},
+                 id="powershell-flags"),
+    pytest.param("main.tf", 'resource "x" "y" {\n  start_ip_address = "10.0.40.11"\n'
+                 '  end_ip_address   = "10.0.40.99"\n}\n', {2}, id="terraform"),
+    pytest.param("pve.cfg", "dhcp-range start-address=10.0.40.11,end-address=10.0.40.20\n", {1},
+                 id="proxmox-sdn"),
+]
+
+
+@pytest.mark.parametrize(("path", "text", "lines"), KEYED)
+def test_a_range_written_as_two_keys_is_held(repo: Repo, run: Run, path: str, text: str,
+                                              lines: set[int]) -> None:
+    root = repo({path: text}, config=CONFIG, allowlist=CURRENT_ALL)
+    code, found, _ = _ranges(run, root)
+    assert code == 1 and found == {(path, n) for n in lines}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / path).read_text() == text
+
+
+SHORTHAND = [
+    pytest.param("ssh techdufus@10.0.20.21  # or .22\n", id="techdufus-home-io"),
+    pytest.param("ssh 10.0.20.20 or .21\n", id="old-is-the-shorthand"),
+    pytest.param("nodes 10.0.20.21, .22 and .23\n", id="three-members"),
+    pytest.param("pair `10.0.20.21`/`.22`\n", id="slash-code-spans"),
+    pytest.param("pair 10.0.20.21 & .22 (10.0.20.21 + .22)\n", id="amp-plus"),
+    pytest.param("hosts web01 or 02\n", id="host-or"),
+    pytest.param("hosts web01/02\n", id="host-slash"),
+    pytest.param("hosts web01, 02 and 03\n", id="host-list"),
+    pytest.param("hosts app02 or 03\n", id="host-old-is-the-shorthand"),
+]
+
+
+@pytest.mark.parametrize("text", SHORTHAND)
+def test_a_set_with_shorthand_members_is_held(repo: Repo, run: Run, text: str) -> None:
+    _held(repo, run, {"README.md": text})
+
+
+@pytest.mark.parametrize(("text", "after"), [
+    # only the last octet (or the number) changes: `.6` still completes to the machine it named
+    pytest.param("same 10.0.30.5 or .6\n", "same 10.0.30.9 or .6\n", id="address-stem-kept"),
+    pytest.param("same app03 or 04\n", "same app07 or 04\n", id="host-stem-kept"),
+    pytest.param("path /srv/web01/02/x\n", "path /srv/db01/02/x\n", id="a-path-not-a-set"),
+    pytest.param("cidr 10.0.20.21/22\n", "cidr 10.0.21.21/22\n", id="a-prefix-not-a-set"),
+    pytest.param("two 10.0.20.21, 10.0.20.22\n", "two 10.0.21.21, 10.0.20.22\n", id="two-addresses"),
+    pytest.param("ssh 10.0.20.21 or ssh .bashrc\n", "ssh 10.0.21.21 or ssh .bashrc\n", id="prose"),
+    pytest.param("restart web01 and 2 more\n", "restart db01 and 2 more\n", id="a-count-not-a-member"),
+    pytest.param("see web01/02-report\n", "see db01/02-report\n", id="a-path-word"),
+    pytest.param("url: redis://:pw@web01/0 and //web01/02\n", "url: redis://:pw@db01/0 and //db01/02\n",
+                 id="a-url-path"),
+    pytest.param("dhcp-host=aa:bb:cc:dd:ee:ff,10.0.40.11\n", "dhcp-host=aa:bb:cc:dd:ee:ff,10.0.50.21\n",
+                 id="dhcp-host-one-address"),
+    pytest.param("dhcp-range=10.0.40.100,10.0.40.200,12h\n", "dhcp-range=10.0.40.100,10.0.40.200,12h\n",
+                 id="range-elsewhere"),
+    # an address pool is no set of machines: a host reserved inside it moves, the pool stands
+    pytest.param("dhcp-range=10.0.40.5,10.0.40.30,12h\ndhcp-host=aa:bb:cc:dd:ee:ff,10.0.40.11\n",
+                 "dhcp-range=10.0.40.5,10.0.40.30,12h\ndhcp-host=aa:bb:cc:dd:ee:ff,10.0.50.21\n", id="inside-a-pool"),
+    pytest.param("pools:\n  - start: 10.0.40.2\n    end: 10.0.40.50\nip: 10.0.40.11\n",
+                 "pools:\n  - start: 10.0.40.2\n    end: 10.0.40.50\nip: 10.0.50.21\n", id="inside-keyed-pool"),
+    pytest.param("range 10.0.40.11;\n", "range 10.0.50.21;\n", id="one-address-range"),
+    pytest.param("server 10.0.40.11 10.0.40.12\n", "server 10.0.50.21 10.0.40.12\n", id="no-range-word"),
+    pytest.param("pool: [10.0.40.11, 10.0.40.12, 10.0.40.13]\n", "pool: [10.0.50.21, 10.0.40.12, 10.0.40.13]\n",
+                 id="pool-members"),
+    pytest.param("routes:\n  - from: 10.0.40.5\n    to: 10.0.40.11\n",
+                 "routes:\n  - from: 10.0.40.5\n    to: 10.0.50.21\n", id="from-to-source-and-target"),
+    pytest.param("backend: 10.0.40.11\nstart: 10.0.40.20\nend: 10.0.40.30\n",
+                 "backend: 10.0.50.21\nstart: 10.0.40.20\nend: 10.0.40.30\n", id="keys-of-another-range"),
+])
+def test_what_only_looks_like_a_range_or_set_is_rewritten(repo: Repo, run: Run, text: str, after: str) -> None:
+    root = repo({"n.yaml": text}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert _ranges(run, root)[1] == set()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "n.yaml").read_text() == after
+    assert run(root, "verify", "--strict").exit_code == 0

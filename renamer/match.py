@@ -94,6 +94,7 @@ class Matcher:
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
                                                                if ":" not in old]
         self._pattern_starts = fragments(self._pattern_olds)
+        self._pattern_news = {old: new for old, new in [*self.hosts, *self.addresses]}
         self._patterns_of: bytes | None = None  # the last file asked about, and its answer
         self._patterns_found: list[PatternHit] = []
         self._pattern_kinds = {old: (new, "host") for old, new in self.hosts}
@@ -264,7 +265,8 @@ class Matcher:
         """find_patterns, asked once per file: the first pass's answer is the full scan's."""
         if data is not self._patterns_of:
             self._patterns_of = data
-            self._patterns_found = find_patterns(data, self._pattern_olds, self._pattern_starts)
+            self._patterns_found = find_patterns(data, self._pattern_olds, self._pattern_starts,
+                                                 self._pattern_news)
         return self._patterns_found
 
     def find(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:

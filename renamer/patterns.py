@@ -24,7 +24,7 @@ import fnmatch
 import functools
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -70,8 +70,12 @@ def fragments(olds: list[str]) -> tuple[bytes, ...]:
     return tuple(sorted(out))
 
 
-def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> list[PatternHit]:
-    """Regex-ish runs in `data` that match an old value in full, in file order.
+def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
+                  news: Mapping[str, str] | None = None) -> list[PatternHit]:
+    """Regex-ish runs in `data` that match an old value in full, in file order. `news` (old ->
+    new): a run that matches the new value as well needs no decision and is left out: the
+    pattern covers the machine before the move and after it (`host: '10.*.*.*'`, ssh's
+    `StrictHostKeyChecking no` for the whole 10/8, when 10.80.0.14 moves to 10.81.0.14).
 
     Only the starts near regex syntax are looked at: a candidate token holds a meta character
     and reaches at most _MAX_TOKEN bytes either side of its start, so a start farther than that
@@ -79,7 +83,7 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
     lines and a meta character on few: the work follows the metas, not the starts."""
     if not any(s in data for s in starts):
         return []
-    out = _alternations(data, olds, starts) if b"|" in data and b"(" in data else []
+    out = _alternations(data, olds, starts, news) if b"|" in data and b"(" in data else []
     if not any(sign in data for sign in _META_SIGNS):
         return out
     runs = token_runs(data)
@@ -94,9 +98,15 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
         if end - start > _MAX_TOKEN or not _META.search(token):
             continue
         old = _matched(token, olds)
-        if old is not None:
+        if old is not None and not _covers_new(token, old, news):
             out.append(PatternHit(start, end, old))
     return sorted(out, key=lambda hit: hit.start)
+
+
+def _covers_new(token: bytes, old: str, news: Mapping[str, str] | None) -> bool:
+    """Does the pattern `token`, which matches `old` in full, match its new value in full too?"""
+    new = news.get(old) if news is not None else None
+    return new is not None and _matched(token, [new]) == new
 
 
 # A regex group of alternatives (`(11|12)`, `(?:pug|rex)`, `(?<h>pug|rex)`): no token above holds
@@ -108,7 +118,8 @@ _STOP_RUNS = bytes(ord(" ") if chr(i) in " \t\r\n\"'`,;=<>" else i for i in rang
 _PORT = re.compile(rb"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+)?[$]?\Z")
 
 
-def _alternations(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> list[PatternHit]:
+def _alternations(data: bytes, olds: list[str], starts: tuple[bytes, ...],
+                  news: Mapping[str, str] | None = None) -> list[PatternHit]:
     """Runs holding a group of alternatives that match an old value in full (`10\\.0\\.40\\.(11|12)`,
     `10.0.40.(11|12):9100`): an address's last octet spelled as an alternation spells no form."""
     out = []
@@ -134,7 +145,7 @@ def _alternations(data: bytes, olds: list[str], starts: tuple[bytes, ...]) -> li
         token = run[:port.start()] if port else run
         work.add("pattern positions")
         old = _matched(token, olds)
-        if old is not None:
+        if old is not None and not _covers_new(token, old, news):
             out.append(PatternHit(low, high, old))
     return out
 

@@ -4,6 +4,7 @@
     python3 benchmarks/bench_sweep.py [--shapes mixed,dense10,...] [--sizes 40000,160000]
                                       [--clean mixed,dense10] [--runs 5] [--workdir DIR]
                                       [--also NAME=PATH_TO_RENAMER ...] [--json FILE]
+                                      [--commands sweep,verify,audit]
 
 For each shape and size it generates (once, deterministically) a synthetic
 infra repo (generate.py's SHAPES; each --clean shape also without any old
@@ -51,14 +52,18 @@ def literals(shape: str) -> list[str]:
     return out
 
 
-def commands(renamers: dict[str, str], shape: str) -> dict[str, list[str]]:
+def commands(renamers: dict[str, str], shape: str,
+             which: tuple[str, ...] = ("sweep", "verify", "audit")) -> dict[str, list[str]]:
     patterns = [arg for lit in literals(shape) for arg in ("-e", lit)]
     out: dict[str, list[str]] = {}
     for label, renamer in renamers.items():
         suffix = "" if label == "renamer" else f" ({label})"
-        out[f"sweep --dry-run{suffix}"] = [renamer, "sweep", "--dry-run", "--format", "summary"]
-        out[f"verify{suffix}"] = [renamer, "verify"]
-        out[f"audit --format json{suffix}"] = [renamer, "audit", "--format", "json"]
+        if "sweep" in which:
+            out[f"sweep --dry-run{suffix}"] = [renamer, "sweep", "--dry-run", "--format", "summary"]
+        if "verify" in which:
+            out[f"verify{suffix}"] = [renamer, "verify"]
+        if "audit" in which:
+            out[f"audit --format json{suffix}"] = [renamer, "audit", "--format", "json"]
     out["rg -F -c"] = ["rg", "-F", "-c", "--hidden", *patterns]
     out["git grep -F -c"] = ["git", "grep", "-F", "-c", *patterns]
     return {name: argv for name, argv in out.items() if shutil.which(argv[0])}
@@ -120,6 +125,8 @@ def main() -> int:
     parser.add_argument("--also", action="append", default=[], metavar="NAME=PATH",
                         help="another renamer to time in the same rounds")
     parser.add_argument("--json", type=Path, help="where the samples go (default: benchmarks/results/)")
+    parser.add_argument("--commands", default="sweep,verify,audit",
+                        help="renamer commands to time (comma-separated; a busy machine may time fewer)")
     args = parser.parse_args()
     renamer = shutil.which("renamer")
     if renamer is None:
@@ -132,12 +139,14 @@ def main() -> int:
              for size in args.sizes.split(",") if size]
     cases += [(shape, int(size), True) for shape in args.clean.split(",") if shape
               for size in args.sizes.split(",") if size]
-    report: dict[str, object] = {"cores": cores, "runs": args.runs, "renamers": renamers, "repos": []}
+    report: dict[str, object] = {"cores": cores, "runs": args.runs, "renamers": renamers, "repos": [],
+                                 "commands": args.commands}
     repos: list[object] = []
     for shape, size, clean in cases:
         repo = repo_for(args.workdir, shape, size, clean)
         megabytes = _size(repo) / 1e6
-        results = measure(repo, commands(renamers, shape), args.runs)
+        which = tuple(c for c in args.commands.split(",") if c)
+        results = measure(repo, commands(renamers, shape, which), args.runs)
         print(f"== {shape}{', no old value' if clean else ''}: {size} files, {megabytes:.0f} MB")
         _table(results)
         repos.append({"shape": shape, "files": size, "clean": clean, "megabytes": round(megabytes),

@@ -4,6 +4,7 @@
     python3 benchmarks/bench_sweep.py [--shapes mixed,dense10,...] [--sizes 40000,160000]
                                       [--clean mixed,dense10] [--runs 5] [--workdir DIR]
                                       [--also NAME=PATH_TO_RENAMER ...] [--json FILE]
+                                      [--commands sweep,verify,audit]
 
 For each shape and size it generates (once, deterministically) a synthetic
 infra repo (generate.py's SHAPES; each --clean shape also without any old
@@ -34,13 +35,15 @@ sys.path.insert(0, str(HERE))
 from generate import SHAPES  # noqa: E402  (a script beside this one, not a package)
 
 
-def timed(argv: list[str], cwd: Path) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS in MB of the process and the children it waited for, exit code)."""
+def timed(argv: list[str], cwd: Path) -> tuple[float, float, int, float]:
+    """(wall seconds, peak RSS in MB of the process and the children it waited for, exit code,
+    CPU seconds, user and system, of the process and the children it waited for: on a machine
+    shared with other work the wall time swings with the load, the CPU time much less)."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
-    return elapsed, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
 
 
 def literals(shape: str) -> list[str]:
@@ -51,23 +54,30 @@ def literals(shape: str) -> list[str]:
     return out
 
 
-def commands(renamers: dict[str, str], shape: str) -> dict[str, list[str]]:
+def commands(renamers: dict[str, str], shape: str,
+             which: tuple[str, ...] = ("sweep", "verify", "audit")) -> dict[str, list[str]]:
     patterns = [arg for lit in literals(shape) for arg in ("-e", lit)]
     out: dict[str, list[str]] = {}
     for label, renamer in renamers.items():
         suffix = "" if label == "renamer" else f" ({label})"
-        out[f"sweep --dry-run{suffix}"] = [renamer, "sweep", "--dry-run", "--format", "summary"]
-        out[f"verify{suffix}"] = [renamer, "verify"]
-        out[f"audit --format json{suffix}"] = [renamer, "audit", "--format", "json"]
+        if "sweep" in which:
+            out[f"sweep --dry-run{suffix}"] = [renamer, "sweep", "--dry-run", "--format", "summary"]
+        if "verify" in which:
+            out[f"verify{suffix}"] = [renamer, "verify"]
+        if "audit" in which:
+            out[f"audit --format json{suffix}"] = [renamer, "audit", "--format", "json"]
     out["rg -F -c"] = ["rg", "-F", "-c", "--hidden", *patterns]
     out["git grep -F -c"] = ["git", "grep", "-F", "-c", *patterns]
     return {name: argv for name, argv in out.items() if shutil.which(argv[0])}
 
 
-def measure(repo: Path, argvs: dict[str, list[str]], runs: int) -> dict[str, list[tuple[float, float, int]]]:
+Sample = tuple[float, float, int, float]  # timed()'s answer
+
+
+def measure(repo: Path, argvs: dict[str, list[str]], runs: int) -> dict[str, list[Sample]]:
     for argv in argvs.values():  # warm-up: page cache, git index
         timed(argv, repo)
-    samples: dict[str, list[tuple[float, float, int]]] = {name: [] for name in argvs}
+    samples: dict[str, list[Sample]] = {name: [] for name in argvs}
     for _ in range(runs):
         for name, argv in argvs.items():  # alternating, so drift hits every command alike
             samples[name].append(timed(argv, repo))
@@ -94,18 +104,19 @@ def repo_for(workdir: Path, shape: str, size: int, clean: bool) -> Path:
     return repo
 
 
-def _table(results: dict[str, list[tuple[float, float, int]]]) -> None:
-    medians = {name: statistics.median(s for s, _, _ in got) for name, got in results.items()}
+def _table(results: dict[str, list[Sample]]) -> None:
+    medians = {name: statistics.median(s for s, _, _, _ in got) for name, got in results.items()}
+    cpus = {name: statistics.median(c for _, _, _, c in got) for name, got in results.items()}
     rg, gg = medians.get("rg -F -c", 0.0), medians.get("git grep -F -c", 0.0)
-    print(f"{'command':34} {'median':>8} {'vs rg':>7} {'vs git grep':>12} {'peak RSS':>9}")
+    print(f"{'command':34} {'median':>8} {'vs rg':>7} {'vs git grep':>12} {'peak RSS':>9} {'CPU':>8}")
     for name, seconds in medians.items():
-        rss = max(m for _, m, _ in results[name])
+        rss = max(m for _, m, _, _ in results[name])
         # 0 and 1 are answers (1: something found); anything else failed, and its time means nothing
-        failed = sorted({rc for _, _, rc in results[name] if rc not in (0, 1)})
+        failed = sorted({rc for _, _, rc, _ in results[name] if rc not in (0, 1)})
         ratio_rg = f"{seconds / rg:.2f}x" if rg else "-"
         ratio_gg = f"{seconds / gg:.2f}x" if gg else "-"
         note = f"  FAILED (exit {', '.join(map(str, failed))})" if failed else ""
-        print(f"{name:34} {seconds:7.3f}s {ratio_rg:>7} {ratio_gg:>12} {rss:7.0f}MB{note}")
+        print(f"{name:34} {seconds:7.3f}s {ratio_rg:>7} {ratio_gg:>12} {rss:7.0f}MB {cpus[name]:7.3f}s{note}")
     print(flush=True)
 
 
@@ -120,6 +131,8 @@ def main() -> int:
     parser.add_argument("--also", action="append", default=[], metavar="NAME=PATH",
                         help="another renamer to time in the same rounds")
     parser.add_argument("--json", type=Path, help="where the samples go (default: benchmarks/results/)")
+    parser.add_argument("--commands", default="sweep,verify,audit",
+                        help="renamer commands to time (comma-separated; a busy machine may time fewer)")
     args = parser.parse_args()
     renamer = shutil.which("renamer")
     if renamer is None:
@@ -132,17 +145,20 @@ def main() -> int:
              for size in args.sizes.split(",") if size]
     cases += [(shape, int(size), True) for shape in args.clean.split(",") if shape
               for size in args.sizes.split(",") if size]
-    report: dict[str, object] = {"cores": cores, "runs": args.runs, "renamers": renamers, "repos": []}
+    report: dict[str, object] = {"cores": cores, "runs": args.runs, "renamers": renamers, "repos": [],
+                                 "commands": args.commands}
     repos: list[object] = []
     for shape, size, clean in cases:
         repo = repo_for(args.workdir, shape, size, clean)
         megabytes = _size(repo) / 1e6
-        results = measure(repo, commands(renamers, shape), args.runs)
+        which = tuple(c for c in args.commands.split(",") if c)
+        results = measure(repo, commands(renamers, shape, which), args.runs)
         print(f"== {shape}{', no old value' if clean else ''}: {size} files, {megabytes:.0f} MB")
         _table(results)
         repos.append({"shape": shape, "files": size, "clean": clean, "megabytes": round(megabytes),
-                      "samples": {n: [{"seconds": round(t, 4), "rss_mb": round(m), "exit": rc}
-                                      for t, m, rc in got] for n, got in results.items()}})
+                      "samples": {n: [{"seconds": round(t, 4), "rss_mb": round(m), "exit": rc,
+                                       "cpu_seconds": round(c, 4)} for t, m, rc, c in got]
+                                  for n, got in results.items()}})
     report["repos"] = repos
     help_times = sorted(timed([renamer, "--help"], Path.cwd())[0] for _ in range(7))
     print(f"renamer --help: median {statistics.median(help_times) * 1000:.0f} ms")

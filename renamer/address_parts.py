@@ -89,11 +89,12 @@ _JOINS = (b"}.", b").", b'}"', b"}'", b')"', b")'", b".$", b".{{", b".%{", b'."'
 
 
 def might_hold(data: bytes, needles: tuple[bytes, ...], bare: re.Pattern[bytes] | None) -> bool:
-    """Can `data` hold a composed address? (A needle first: most files hold none.)"""
-    if not any(needle in data for needle in needles):
-        return False
+    """Can `data` hold a composed address? (A template's opener first, then a needle: four `in`
+    tests reject most files, where the needles, `.54` among them, are in most of a dense repo's.)"""
     if not (b"$" in data or b"{{" in data or b"%{" in data or b"`" in data):
         return False  # every composition holds a template, and each template opens so
+    if not any(needle in data for needle in needles):
+        return False
     if any(join in data for join in _JOINS) and _PROBE.search(data):
         return True
     return bare is not None and b"$" in data and bool(bare.search(data))

@@ -86,9 +86,18 @@ class Completions:
         self._lengths = sorted({len(s) for s in self._starts}, reverse=True)
         # A file holds one of these wherever it holds a completion (the first pass's gates).
         self.literals = tuple(sorted({s + o for s in self._starts for o in (b"$", b"{{", b"#{")}))
+        # The literals by the shortest start each begins with (`10.250.50.`, `ana-m`): a file
+        # holding no such start holds none of its literals, so most files are asked a few `in`
+        # tests, not one per literal (issue 30: this ran on every file of a dense repo).
+        heads = [s for s in sorted(self._starts, key=len) if s]
+        shortest = [h for i, h in enumerate(heads) if not any(h.startswith(g) for g in heads[:i])]
+        self._by_head = tuple((h, tuple(lit for lit in self.literals if lit.startswith(h))) for h in shortest)
+        if b"" in self._starts:  # (an empty start: every literal is an opener; asked as before)
+            self._by_head = ((b"", self.literals),)
 
     def might_hold(self, data: bytes) -> bool:
-        return any(literal in data for literal in self.literals)
+        return any(head in data and any(literal in data for literal in literals)
+                   for head, literals in self._by_head)
 
     def find(self, data: bytes) -> list[Completion]:
         """Every literal start followed by an interpolation that may complete an old value."""

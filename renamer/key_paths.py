@@ -14,6 +14,7 @@ Pure: text in, paths out.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -60,10 +61,13 @@ class _State:
 
 def key_defs(text: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef]:
     """Every key of `text` whose last path part is in `names`, with its path and line."""
+    return _read(key_text(text, names), dialect, names)
+
+
+def _read(text: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef]:
+    """key_defs' reader, line by line over all of `text` (the reference the cut is tested on)."""
     state = _State()
     out: list[KeyDef] = []
-    if text.startswith("\ufeff"):  # a UTF-8 BOM is no part of the first key (break-it round 6, 8)
-        text = text[1:]
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()
@@ -89,6 +93,60 @@ def key_defs(text: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef
                 state.stack.pop()
         _line(line, indent, number, dialect, names, state, out)
     return out
+
+
+def key_text(text: str, names: Collection[str]) -> str:
+    """The lines of `text` that `key_defs` must read to find every key named by one of `names`:
+    up to the last line where a name may stand as a key (`_key_spots`), "" where none does; a
+    UTF-8 BOM left out (it is no part of the first key: break-it round 6, finding 8).
+
+    The reader goes forward only, so its answer for the lines it reads is the same without
+    those after; and a file where no name stands where a key's last part may (most of the files
+    a name occurs in hold it as a value: `host: pug`, `http://pug:80`) has no key of that name,
+    and is not read at all (issue 30: the key index read every line of every file holding a name).
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    spots = _key_spots(tuple(sorted(names)))
+    if spots is None:
+        return text
+    key, section = spots
+    last = -1
+    pos = 0
+    while (found := key.search(text, pos)) is not None:
+        start = found.start()
+        pos = start + 1  # a name inside this one may stand as a key where this one cannot
+        if start == 0 or text[start - 1] not in _PART_START:
+            last = max(last, found.end())
+    for found in section.finditer(text):
+        last = max(last, found.end())
+    if last < 0:
+        return ""
+    end = text.find("\n", last)
+    return text if end < 0 else text[:end]
+
+
+_PART_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+
+
+@functools.lru_cache(maxsize=8)
+def _key_spots(names: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """Where one of `names` may stand as the last part of a key, a superset of what `_line` and
+    the section rule record (None: no name to look for, test every line): a name at no character
+    that starts a bare part (`_PART_START`, tested by the caller: a part starts after a space,
+    `,`, `{`, `[`, `.`, a quote or the line's start, and one found in a section by
+    `_PARTS.findall` after any other character), before none a bare part goes on with, then an
+    optional closing quote and a key's separator as `_KEY` has it (`:` before a space, a
+    bracket, the line's end; `=` not `==`, `=~`, `=>`); or a name anywhere inside a section's
+    brackets (one or two), on a line that starts them (a TOML section's last part may stand before any
+    character that is no part: `[a.pug/]`). The first pattern starts with the names, so that
+    the regex engine skips to them (a look-behind first would try every position)."""
+    if not names or "" in names:
+        return None
+    alternatives = "(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w$\-])"
+    key = re.compile(alternatives + r"""["']?[ \t]*(?::(?=[ \t{\[\r]|$)|=(?![=~>]))""", re.M)
+    section = re.compile(r"^[ \t]*\[\[?[^\[\]\n]*(?<![A-Za-z0-9_$])" + alternatives + r"[^\[\]\n]*\]", re.M)
+    return key, section
 
 
 def _parts(key: str, dialect: Dialect) -> tuple[str, ...]:

@@ -4,6 +4,8 @@ and where they stay quiet (the CLI's end-to-end cases are tests/cli/test_compose
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from renamer.composed_tails import Completions, interpolation_end, loop_values
 
@@ -99,3 +101,22 @@ def test_every_old_value_a_loop_makes_is_named() -> None:
     [found] = both.find(text)
     assert ("10.0.40.101 is an old address, renamed 10.0.41.101; 10.0.40.103 is an old address, "
             "renamed 10.0.41.103; no one text") in found.note, found.note
+
+
+# Issue 30: the first pass's test asks the shortest start of each group of literals first; its
+# answer is the one of asking every literal.
+_MOVES = [([("k3s-server-01", "k3s-cp-01"), ("pug", "wolf")], [("10.0.40.10", "10.0.41.10")]),
+          ([("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan"), ("ana-ml2-bmc", "fv-ml1-bmc")],
+           [("10.250.50.54", "10.251.50.54"), ("2001:db8:50::54", "2001:db8:51::54")]),
+          ([(f"node{n:02d}", f"edge{n:02d}") for n in range(1, 12)], [(f"10.20.0.{n}", f"10.21.0.{n}") for n in range(1, 12)])]
+_PIECES = ["k3s-", "k3s-server-0", "pug", "pu", "10.0.40.", "10.0.40.1", "ana-m", "ana-ml2.ana.", "10.250.50.",
+           "2001:db8:50::", "node", "node0", "10.20.0.", "$", "{{", "#{", "${x}", "x", " ", "\n", "1", "."]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(range(len(_MOVES))), st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_might_hold_answers_as_every_literal_asked(move: int, text: str) -> None:
+    hosts, addresses = _MOVES[move]
+    completions = Completions(hosts, addresses)
+    data = text.encode()
+    assert completions.might_hold(data) == any(literal in data for literal in completions.literals)

@@ -50,7 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from renamer import compose_refs, host_refs, jq_refs, key_paths, key_refs, vcs_status
+from renamer import compose_refs, host_refs, jq_refs, key_paths, key_refs, vcs_status, work
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
@@ -135,6 +135,7 @@ class KeyIndex:
         names = sorted(self.olds | set(self.news))
         if not names:
             return []
+        work.add("key index reads")  # once per scan: per forked worker at most (-vv)
         pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)
         # Break-it round 7, finding 8: a file the sweep skips (binary for a NUL, UTF-16) still
         # defines keys, kept ones: listed with the text files (git's -I would leave it out), and a
@@ -254,7 +255,14 @@ class KeyIndex:
         if (self.project.root / rel).is_symlink():
             return []  # a link's target is read as itself
         text = self._text(rel)  # its first 4 MiB: a larger file is never rewritten, and is kept
-        found = key_paths.key_defs(text, dialect, names)
+        # Issue 30: only up to the last line where a name may stand as a key; most files holding
+        # a name hold it as a value only, and are not parsed at all (-vv counts what is).
+        region = key_paths.key_text(text, names)
+        if not region:
+            return []
+        work.add("key index files")
+        work.add("key index lines", region.count("\n") + 1)
+        found = key_paths.key_defs(region, dialect, names)
         if not found:
             return []
         if rel.endswith((".tfvars", ".tfvars.json")):  # it sets variables: `var.hosts` reads its `hosts`
@@ -389,7 +397,9 @@ class KeyIndex:
 
     def hold(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         """`matches` with those of a held key refused (`key-reference`): not written this sweep."""
-        if not matches or not any(d.rel == rel for d in self.defs()):
+        if not matches or (self._defs is None and not self._may_define(rel)):
+            return matches  # no key can stand here: the index is not read for it (issue 30)
+        if not any(d.rel == rel for d in self.defs()):
             return matches  # no key here: the repo's references are not read for it
         held = self.held()
         if not held or not any(spot[0] == rel for spot in held):
@@ -401,6 +411,20 @@ class KeyIndex:
                 m = replace(m, refused="key-reference", note=why)
             out.append(m)
         return out
+
+    def _may_define(self, rel: str) -> bool:
+        """Can the index hold a key of `rel`? False only where `_read` would find none there: no
+        keyed dialect and no inventory, or no line where a name may stand as a key
+        (key_paths.key_text, on the text `_defs_in` reads). Asked before the index is read, so
+        that a file whose old names are all values (most) does not read every keyed file of the
+        repo, once in each forked worker (issue 30)."""
+        dialect = dialect_of(rel)
+        if _INVENTORY.search(rel) and dialect in (None, "ini"):
+            return True  # its host lines: `_inventory_hosts`
+        if dialect is None:
+            return False
+        names = sorted(self.olds | set(self.news))
+        return bool(names) and key_paths.key_text(self._text(rel), names) != ""
 
     def _inventory(self) -> list[KeyDef]:
         return [d for d in self.defs() if d.scope in (None, _HOSTS_ONLY) and _INVENTORY.search(d.rel)]

@@ -57,7 +57,8 @@ class LoopHolds:
             held: dict[str, list[tuple[int, str, str]]] = {}
             tails = composed_names.tails_of(self.matcher.hosts)
             literals = composed_names.literals(tails)
-            lines = vcs_status.worktree_lines_matching(self.root, _HEADERS) or []
+            # No renamed name with a domain: no loop composes one, and none is grepped for (issue 30).
+            lines = (vcs_status.worktree_lines_matching(self.root, _HEADERS) or []) if tails else []
             for rel in dict.fromkeys(path for path, _, _ in lines):
                 if not self.live(rel):
                     continue

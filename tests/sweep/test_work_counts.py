@@ -37,6 +37,12 @@ WHAT = {
     "decoder tests": "files the first pass asked its decoder tests (quote joins, escapes, Unicode forms)",
     "range context checks": "addresses under an old one's stem looked at for a declared range (context.py)",
     "tree greps": "git greps over the whole work tree (variable definitions, keys named by a host)",
+    "key index reads": "times the key index was read (sweep/key_index.py): once a scan at most, and only where a "
+                       "file with a match may define a key or holds a key reference, not once per forked worker",
+    "key index files": "files the key index parsed for keys named by a host (sweep/key_index.py): only those "
+                       "where a name may stand as a key, not every file holding one",
+    "key index lines": "lines the key index parsed: up to the last where a name may stand as a key "
+                       "(key_paths.key_text), not every line of every file holding a name",
 }
 
 
@@ -133,3 +139,37 @@ def test_the_tree_is_grepped_once_per_scan_not_once_per_chunk(tmp_path: Path) ->
     assert one["full scans"] == three["full scans"] >= 3
     assert one["tree greps"] > 0  # the composed names asked for the tree's definitions and keys
     assert three["tree greps"] == one["tree greps"], (one, three)
+
+
+def _keyed_repo(dest: Path, files: int, lines: int) -> Path:
+    """`files` YAML files naming the old host on many lines, as values only (`host: pug`, a URL,
+    a list), one file defining the key `hosts.pug` and one template reading it."""
+    dest.mkdir()
+    (dest / "renamer.yaml").write_text("version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n")
+    (dest / "allow.yaml").write_text('version: 1\ncurrent: ["**"]\n')
+    (dest / "vars").mkdir()
+    (dest / "vars" / "net.yml").write_text("net:\n  hosts:\n    pug: {ip: 10.0.0.5}\n" + "  x: 1\n" * lines)
+    (dest / "t.j2").write_text("ip: {{ net.hosts.pug.ip }}\n")
+    body = "".join(f"k{i}: pug\nurl{i}: http://pug:80/\nl{i}: [pug, 'pug']\n" for i in range(lines // 3))
+    for i in range(files):
+        (dest / "vars" / f"f{i:04}.yml").write_text(body)
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=dest, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=dest, check=True)
+    return dest
+
+
+def test_the_key_index_parses_only_where_a_name_may_stand_as_a_key(tmp_path: Path) -> None:
+    """Issue 30: the index of keys named by a host parsed every line of every keyed file holding
+    the name (here 200 files of 30 lines, the name on each as a value); it parses only the files
+    where the name stands as a key (vars/net.yml, and renamer.yaml's `{pug: wolf}`), up to that
+    line, and is read once; the template's reference still follows the key."""
+    repo = _keyed_repo(tmp_path / "repo", 200, 30)
+    counts = counted(repo, "sweep", "--dry-run", "--format", "summary")
+    assert counts["key index reads"] == 1, counts  # the template's reference asks for it
+    assert counts["key index files"] == 2, counts
+    assert counts["key index lines"] == 3 + 3, counts  # up to `pug:`, the third line of each
+    done = subprocess.run([sys.executable, "-m", "renamer", "sweep", "--dry-run", "--format", "json"], cwd=repo,
+                          capture_output=True, text=True, check=False)
+    edits = json.loads(done.stdout)["edits"]
+    assert {"path": "t.j2", "line": 1, "column": 18, "old": "pug", "new": "wolf"} in edits

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+import re
 from dataclasses import dataclass, field
 
 from renamer.dns.dnsmasq.effective import reader_for
@@ -26,6 +27,7 @@ from renamer.names import parse_address
 DEFAULT_CONF = "/etc/unbound/unbound.conf"  # the packages' (and `unbound -c`'s) default
 _INCLUDES = ("include:", "include-toplevel:")
 _GLOB = set("*?[")
+_CLAUSE = re.compile(r"^[a-z][a-z0-9-]*:$")  # server:, remote-control:, forward-zone:, ...
 _DEPTH = 16  # includes within includes: deeper is refused, as a loop would be
 
 
@@ -59,6 +61,9 @@ class _Walk:
     files: dict[str, str] = field(default_factory=dict)  # path -> text, in read order
     patterns: list[tuple[str, str, int]] = field(default_factory=list)  # (pattern, file, line)
     problems: list[str] = field(default_factory=list)
+    # (file, line, clause) of each `include:` inside a clause other than server: with options of
+    # that clause after it: renamer's file opens server:, so Unbound would read those as server:'s
+    misplaced: list[tuple[str, int, str]] = field(default_factory=list)
 
 
 def _value(line: str, key: str) -> str:
@@ -90,11 +95,19 @@ def _walk(transport: Transport, main: str) -> _Walk:
             return  # an include of a missing file: unbound-checkconf says so, the test fails
         text = data.decode("utf-8", "replace")
         walk.files[path] = text
+        clause, pending = "", None  # the clause open here; an include: in another clause than server:
         for number, raw in enumerate(text.splitlines(), 1):
             line = uncomment(raw).strip()
             key = next((k for k in _INCLUDES if line.startswith(k)), None)
+            if _CLAUSE.match(line):
+                clause, pending = line[:-1], None
+            elif line and key is None and pending is not None:
+                walk.misplaced.append(pending)
+                pending = None
             if key is None:
                 continue
+            if key == "include:" and clause not in ("", "server"):
+                pending = (path, number, clause)
             pattern = _value(line, key)
             walk.patterns.append((pattern, path, number))
             if not pattern.startswith("/"):
@@ -146,6 +159,13 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
         found.problem = (f"{resolver.name}: {posixpath.join(folder, missing[0])} would not be loaded: no "
                          f"include: in {main} (or what it includes) names it; add "
                          f"`include: \"{folder}/{PREFIX}*.conf\"` to {main}")
+    for path, number, clause in walk.misplaced:
+        at = [(p, f, n) for p, f, n in walk.patterns if (f, n) == (path, number)]
+        if found.problem is None and _includes(at, posixpath.join(folder, names[0])):
+            found.problem = (f"{resolver.name}: {path}:{number}: the include: of renamer's files sits in "
+                             f"the {clause}: clause, with {clause}: options after it: renamer's file opens "
+                             "server:, so Unbound would read those as server: options and fail; move the "
+                             "include to the server: clause or the end of the file")
     found.stale = stale_lines(inventory, resolver, walk.files)
     return found
 

@@ -73,17 +73,36 @@ def test_verify_says_no_when_unbound_serves_something_else(run: Callable[..., An
     assert "fv-gw.fv.lan A" in verified.stdout and "10.251.0.1" in verified.stdout
 
 
+def misplace_include(lab: Lab) -> None:
+    """The include in the remote-control: clause, before its options: with no renamer file yet the
+    configuration passes; once renamer's file (which opens server:) is in, the control options
+    after the include are read as server: options and unbound-checkconf fails."""
+    ns = lab.instances["ns-fv"]
+    include = f'include: "{ns.snippet_dir}/*.conf"\n'
+    ns.conf.write_text(ns.conf.read_text().replace(include, "").replace(
+        "  control-enable: yes\n", "  " + include + "  control-enable: yes\n"))
+
+
+def test_an_include_whose_clause_would_break_is_refused_before_writing(run: Callable[..., Any], ub: Lab) -> None:
+    misplace_include(ub)
+    ns = ub.instances["ns-fv"]
+    number = ns.conf.read_text().splitlines().index(f'  include: "{ns.snippet_dir}/*.conf"') + 1
+    refused = dns(run, ub, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3
+    assert refused.stderr == (f"renamer: error: ns-fv: {ns.conf}:{number}: the include: of renamer's files sits in "
+                              "the remote-control: clause, with remote-control: options after it: renamer's file "
+                              "opens server:, so Unbound would read those as server: options and fail; move the "
+                              "include to the server: clause or the end of the file; nothing written\n")
+    assert list(ns.snippet_dir.iterdir()) == []
+
+
 def test_a_file_that_breaks_unbound_checkconf_is_rolled_back(run: Callable[..., Any], ub: Lab) -> None:
-    """The include sits in the remote-control: clause: with no renamer file yet the configuration
-    passes, once renamer's file (which opens server:) is in, the control options after the
-    include are read as server: options and unbound-checkconf fails. The apply restores the
-    folder and never reloads: Unbound keeps serving what it served."""
+    """Where the layout is not checked (check_layout: false), unbound-checkconf is the guard: the
+    apply restores the folder and never reloads, Unbound keeps serving what it served."""
+    misplace_include(ub)
+    defaults(ub, check_layout=False)
     ns = ub.instances["ns-fv"]
     assert isinstance(ns, Resolver)
-    conf = ns.conf.read_text()
-    include = f'include: "{ns.snippet_dir}/*.conf"\n'
-    ns.conf.write_text(conf.replace(include, "").replace("  control-enable: yes\n",
-                                                           "  " + include + "  control-enable: yes\n"))
     failed = dns(run, ub, "apply", "--resolvers", "all")
     assert failed.exit_code == 1, failed.stdout
     assert "ns-fv: test failed" in failed.stdout

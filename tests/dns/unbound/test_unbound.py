@@ -14,7 +14,7 @@ import pytest
 from renamer.dns.load import load_inventory
 from renamer.dns.unbound import render
 from renamer.errors import ConfigError
-from tests.testing.resolvers import Lab, answers, dns, move_gateway, start_unbound_lab
+from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway, start_unbound_lab
 from tests.testing.unbound import Resolver
 
 
@@ -223,3 +223,17 @@ def test_the_inventory_keys_of_an_unbound_resolver(tmp_path: Path) -> None:
         with pytest.raises(ConfigError) as refused:
             load(extra)
         assert f"resolvers.yaml:{line}: resolvers[0].{key}: {message}" in str(refused.value), str(refused.value)
+
+
+def test_the_ansible_engine_applies_and_rolls_back_unbound_too(run: Callable[..., Any], ub: Lab) -> None:
+    """The exported playbook runs the resolver's own commands: unbound-checkconf, unbound-control
+    reload; a test that fails after the write restores the file, with no reload."""
+    applied = dns(run, ub, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert asked(ub, "fv-gw.fv.lan.") == ("10.251.0.1",)
+    before = ub.snippets()
+    move_gateway(ub)
+    defaults(ub, test=fails_once_written(ub, "ns-fv"))
+    failed = dns(run, ub, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert failed.exit_code == 1, failed.stdout + failed.stderr
+    assert ub.snippets() == before and asked(ub, "fv-gw.fv.lan.") == ("10.251.0.1",)

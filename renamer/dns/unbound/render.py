@@ -150,12 +150,14 @@ def drift(text: str) -> list[str]:
 
 
 def _rendered(line: str) -> bool:
-    """A line of a kind render_site writes: a local-zone, a PTR, an A or AAAA, the canary."""
+    """A line of a kind render_site writes: a static local-zone, a PTR, an A or AAAA, the canary."""
     parsed = parse(line)
     if parsed is None:
         return False
     key, words = parsed
-    if key != "local-data":
+    if key == "local-zone":
+        return words[1:] == ["static"]  # the only zone render_site writes
+    if key == "local-data-ptr":
         return True
     found = rr(words)
     return found is not None and (found[1] in ("A", "AAAA")

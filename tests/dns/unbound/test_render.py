@@ -32,8 +32,9 @@ def test_the_records_are_those_dnsmasq_serves_with_aliases_as_addresses() -> Non
 def test_a_hand_edit_of_the_file_is_drift_and_the_canary_moves() -> None:
     site = sites()["fv"]
     text = render.render_site(site)
-    edited = text.replace("server:\n", 'server:\n  cache-max-ttl: 5\n  local-data: "fv.lan. MX 10 fv-gw.fv.lan."\n')
-    assert render.drift(edited) == ["  cache-max-ttl: 5", '  local-data: "fv.lan. MX 10 fv-gw.fv.lan."']
+    hand = ['  cache-max-ttl: 5', '  local-data: "fv.lan. MX 10 fv-gw.fv.lan."', '  local-zone: "old.lan." refuse']
+    edited = text.replace("server:\n", "server:\n" + "\n".join(hand) + "\n")
+    assert render.drift(edited) == hand
     moved = render.render_site(dataclasses.replace(site, source="elsewhere.yaml"))
     assert render.canary_of(moved) != render.canary_of(text)  # the header is part of the digest
 

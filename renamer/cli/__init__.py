@@ -29,7 +29,7 @@ COMMANDS = {
     "log": ("renamer.cli.log", "log",
             "List the moves found in the history: date, move, commits, counts, kept."),
     "dns": ("renamer.cli.dns", "dns",
-            "DNS for the new site: render dnsmasq snippets, apply them to every resolver, verify."),
+            "DNS for the new site: render each site's records, apply them to every resolver, verify."),
     "probe": ("renamer.cli.probe", "probe",
               "Probe every endpoint the current-state files name through a new name or address."),
     "demo": ("renamer.cli.demo", "demo", "Run the fv-ml1 move end to end on the bundled example repo."),

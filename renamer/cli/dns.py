@@ -44,7 +44,7 @@ def inventory_option(function: Command) -> Command:
 
 @click.group()
 def dns() -> None:
-    """DNS for the new site: render dnsmasq snippets, apply them to every resolver, verify.
+    """DNS for the new site: render each site's records, apply them to every resolver, verify.
 
     \b
     Examples:
@@ -67,7 +67,7 @@ def dns() -> None:
 @click.pass_context
 def render(ctx: click.Context, site_name: str | None, resolver_name: str | None, out_dir: Path | None,
            inventory_dir: Path | None) -> int:
-    """Print (or write) the deterministic dnsmasq snippet of each site.
+    """Print (or write) the deterministic snippet of each site, in its resolvers' syntax.
 
     \b
     Examples:
@@ -102,7 +102,7 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
          inventory_dir: Path | None) -> int:
     """Show, per resolver, the snippet diff and the records added, changed and removed.
 
-    Reads each resolver's current snippets and its whole dnsmasq configuration;
+    Reads each resolver's current snippets and its whole daemon configuration;
     writes nothing. Also says where a snippet could not take effect, which
     authoritative domains the resolver forwards, which hand-written records
     still name old values or give a host another address, and an apply killed
@@ -206,8 +206,8 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
     For each resolver: back up its snippets into backup_dir, write the new ones
-    atomically (through a dot-named temporary file dnsmasq never loads), run
-    `test`, run `reload` (a restart: dnsmasq re-reads host-record only then),
+    atomically (through a dot-named temporary file the daemon never loads), run
+    `test`, run `reload` (dnsmasq: a restart, it re-reads host-record only then),
     verify resolution. A resolver whose snippets are identical is not touched.
     If any step fails, every resolver already changed is restored from its
     backup, reloaded and checked, and the command exits 1. Ctrl-C or SIGTERM

@@ -16,6 +16,7 @@ from renamer.dns.answers import Check
 from renamer.dns.dnsmasq.backend import DNSMASQ
 from renamer.dns.inventory import BACKEND_NAMES, BackendName, Inventory, Resolver, Site
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
+from renamer.dns.unbound.backend import UNBOUND
 
 
 class HandLine(Protocol):
@@ -48,6 +49,18 @@ class Backend(Protocol):
     @property
     def files(self) -> OwnFiles:
         """How renamer's own files in snippet_dir are named (listing, and leftovers of a kill)."""
+
+    @property
+    def unused_keys(self) -> frozenset[str]:
+        """Keys of a resolver entry this daemon has no use for: refused there, not ignored."""
+
+    @property
+    def cname_aliases(self) -> bool:
+        """Whether an alias is served as a CNAME with its target's address (verify asks for
+        both), rather than as the host's own addresses under the alias."""
+
+    def default_commands(self, conf_file: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """(test, reload) when the resolver names none, or None: it must name both."""
 
     @property
     def restored_glob(self) -> str:
@@ -110,7 +123,7 @@ class Backend(Protocol):
 
 
 # The inventory's `backend:` key accepts exactly these names (inventory.BACKEND_NAMES).
-BACKENDS: dict[BackendName, Backend] = {"dnsmasq": DNSMASQ}
+BACKENDS: dict[BackendName, Backend] = {"dnsmasq": DNSMASQ, "unbound": UNBOUND}
 
 
 def backend_for(resolver: Resolver | None) -> Backend:

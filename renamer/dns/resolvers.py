@@ -6,6 +6,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from renamer.dns.ansible_inventory import hosts_of, resolver_entry
+from renamer.dns.backend import BACKENDS
 from renamer.dns.inventory import BACKEND_NAMES, SSH_TARGET, UNSAFE, Resolver, label_problem
 from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file, shown
 from renamer.names import parse_address
@@ -108,6 +109,13 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     if backend not in BACKEND_NAMES:
         bad("backend", f"unsupported backend {shown(entry.get('backend'))} "
                        f"(supported: {', '.join(BACKEND_NAMES)})")
+        defaults, unused = None, frozenset[str]()
+    else:
+        unused = BACKENDS[backend].unused_keys
+        for key in sorted(unused & set(entry)):
+            bad(key, f"not used with backend: {backend} (it has no such setting): remove the key")
+        conf = entry.get("conf_file")
+        defaults = BACKENDS[backend].default_commands(conf if isinstance(conf, str) else None)
     target = entry.get("target", "local")
     if not isinstance(target, str) or not (target == "local" or SSH_TARGET.match(target)):
         bad("target", f"expected local or ssh://user@host[:port], got {shown(target)}")
@@ -132,8 +140,11 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
         snippet, backup = PurePosixPath(folders["snippet_dir"]), PurePosixPath(folders["backup_dir"])
         if backup == snippet or snippet in backup.parents:
             bad("backup_dir", "must lie outside snippet_dir (dnsmasq would load the backups)")
-    commands = {}
-    for key in ("test", "reload"):
+    commands: dict[str, tuple[str, ...]] = {}
+    for n, key in enumerate(("test", "reload")):
+        if key not in entry and defaults is not None:
+            commands[key] = defaults[n]
+            continue
         value = entry.get(key)
         if not isinstance(value, list) or not value or not all(
                 isinstance(a, str) and a and not UNSAFE.search(a) for a in value):
@@ -141,7 +152,8 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
         else:
             commands[key] = tuple(value)
     sites = _names(entry, "sites", site_names, bad, default=tuple(sorted(site_names or ())))
-    dhcp = _names(entry, "dhcp", set(sites) if site_names is not None else None, bad, default=sites)
+    dhcp = _names(entry, "dhcp", set(sites) if site_names is not None else None, bad,
+                  default=() if "dhcp" in unused else sites)
     ssh_config = entry.get("ssh_config")
     if ssh_config is not None and (not isinstance(ssh_config, str) or UNSAFE.search(ssh_config)):
         bad("ssh_config", f"expected a file path, got {kind(ssh_config)}")

@@ -67,7 +67,12 @@ def render(inventory: Inventory, site: str | None = None, resolver: str | None =
     if site and not sites:
         known = ", ".join(s.name for s in inventory.sites)
         raise ConfigError(f"--site: unknown site {site!r} (known: {known})")
-    backend = backend_for(chosen)  # without a resolver: the inventory's default backend
+    kinds = sorted({r.backend for r in inventory.managed})
+    if chosen is None and len(kinds) > 1:
+        raise ConfigError(f"the resolvers run {' and '.join(kinds)}, whose files differ: name one with "
+                          "--resolver")
+    # without a resolver: the backend all managed resolvers run, else the inventory's default
+    backend = backend_for(chosen if chosen is not None or not kinds else inventory.managed[0])
     return [Snippet(s, backend.snippet_name(s), backend.render(s, chosen)) for s in sites]
 
 

@@ -39,6 +39,7 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     short = resolver.manage  # one-label names are asked of the resolvers that hold the records
     for site in served:
         name, digests = canaries(inventory, site, resolver)
+        cname = cname_aliases(inventory, site, resolver)
         out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", digests))
         for host in site.hosts:
             names = (f"{host.name}.", f"{site.fqdn(host.name)}.")
@@ -53,9 +54,14 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
             for alias in host.aliases:
                 for alias_name in (f"{alias}.", f"{site.fqdn(alias)}.")[0 if short else 1:]:
                     # The CNAME must point at the FQDN: a one-label target breaks behind a forwarder.
+                    # A backend that serves an alias as the host's own addresses: those, no CNAME.
                     for n, (rdtype, want) in enumerate(wanted.items()):  # a dual-stack host's AAAA too
-                        label = f"{alias_name[:-1]} CNAME" + (" AAAA" if n else "")
-                        out.append(Expectation(label, alias_name, rdtype, want, via=(names[1],)))
+                        if cname:
+                            label = f"{alias_name[:-1]} CNAME" + (" AAAA" if n else "")
+                            out.append(Expectation(label, alias_name, rdtype, want, via=(names[1],)))
+                        else:
+                            out.append(Expectation(f"{alias_name[:-1]} {rdtype} (alias)", alias_name, rdtype,
+                                                   want))
     gone: dict[str, None] = {}
     for site in inventory.sites:  # retired names must resolve nowhere, not only where they lived
         for name in site.retired:
@@ -86,6 +92,16 @@ def canaries(inventory: Inventory, site: Site, resolver: Resolver) -> tuple[str,
     if not found:  # no managed resolver serves it: still a name, a value that cannot match
         return backend_for(None).canary(site, resolver)[0], ("(no managed resolver serves this site)",)
     return min(found)[0], tuple(sorted(f'"{digest}"' for _, digest in found))
+
+
+def cname_aliases(inventory: Inventory, site: Site, resolver: Resolver) -> bool:
+    """Whether `resolver` answers the site's aliases with a CNAME (Backend.cname_aliases): its own
+    backend's way; for a resolver renamer does not manage, that of the managed resolvers serving
+    the site (a CNAME unless every one of them writes addresses)."""
+    if resolver.manage:
+        return backend_for(resolver).cname_aliases
+    managed = [backend_for(r).cname_aliases for r in inventory.managed if site.name in r.sites]
+    return any(managed) or not managed
 
 
 def judge(expectation: Expectation, answer: Answer) -> Check:

@@ -20,6 +20,7 @@ from dns import query as dns_query
 from dns import rdatatype as dns_rdatatype
 from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
+from tests.testing import unbound
 
 NAMES = ("ns-ana", "ns-ana2", "ns-fv")
 DHCP = {"ns-ana": ["ana"], "ns-ana2": [], "ns-fv": ["fv"]}
@@ -37,8 +38,9 @@ class Lab:
     def write_resolvers(self, asked: tuple[dict[str, object], ...] = (), **extra: dict[str, object]) -> None:
         """resolvers.yaml for the lab's instances (`extra`: more keys per resolver, by name with
         `_` for `-`), then the `asked` entries as they are (resolvers with `manage: false`)."""
-        merged = {name: {"dhcp": DHCP.get(name, []), **extra.get(name.replace("-", "_"), {})}
-                  for name in self.instances}
+        merged = {name: {**({"dhcp": DHCP.get(name, [])} if i.backend == "dnsmasq" else {}),
+                         **extra.get(name.replace("-", "_"), {})}
+                  for name, i in self.instances.items()}
         text = sandbox.resolvers_yaml(self.instances, self.root / "backups", merged, timeout=0.5)
         text += "".join(f"  - {json.dumps(entry)}\n" for entry in asked)
         (self.inventory / "resolvers.yaml").write_text(text)
@@ -53,7 +55,7 @@ class Lab:
 
     def stop(self) -> None:
         for instance in self.instances.values():
-            sandbox.stop(instance.folder)
+            instance.stop()
 
 
 def start_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
@@ -217,3 +219,15 @@ def fails_once_written(lab: Lab, name: str, then: str = "echo broken >&2; exit 1
     shutil.copytree(instance.snippet_dir, saved)
     return ["sh", "-c", 'diff -r -q -- "$1" "$2" > /dev/null && exit 0; ' + then, "sh",
             str(instance.snippet_dir), str(saved)]
+
+
+def start_unbound_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
+    """start_lab's three resolvers as real Unbounds (backend: unbound), on loopback."""
+    shutil.copytree(shipped("dns") / "sites", root / "dns" / "sites")
+    instances: dict[str, sandbox.Instance] = {name: unbound.create_resolver(root / "run" / name) for name in names}
+    lab = Lab(root, instances)
+    lab.write_resolvers()
+    for instance in instances.values():
+        assert isinstance(instance, unbound.Resolver)
+        unbound.start_resolver(instance)
+    return lab

@@ -15,6 +15,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from dns import message as dns_message
 from dns import query as dns_query
@@ -100,3 +101,79 @@ def ask(forwarder: Forwarder, name: str, rdtype: str = "A") -> tuple[str, tuple[
                              timeout=3.0)
     records = tuple(f"{dns_rdatatype.to_text(rrset.rdtype)} {item}" for rrset in response.answer for item in rrset)
     return dns_rcode.to_text(response.rcode()), records
+
+
+@dataclass(frozen=True)
+class Resolver(sandbox.Instance):
+    """A real Unbound holding a site's records (backend: unbound), on loopback: its unbound.conf
+    includes `unbound.conf.d/*.conf` (renamer's snippet_dir), `.` is a static local zone (the
+    stand-in for the internet knows nothing, so no packet ever leaves the process), and
+    unbound-control answers on a loopback port without certificates."""
+
+    control_port: int = 0
+    backend: ClassVar[str] = "unbound"
+
+    @property
+    def conf(self) -> Path:
+        return self.folder / "unbound.conf"
+
+    @property
+    def snippet_dir(self) -> Path:
+        return self.folder / "unbound.conf.d"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.folder / "unbound.pid"
+
+    def test_command(self) -> list[str]:
+        return [shutil.which("unbound-checkconf") or "/usr/sbin/unbound-checkconf", str(self.conf)]
+
+    def reload_command(self) -> list[str]:
+        return [shutil.which("unbound-control") or "/usr/sbin/unbound-control", "-c", str(self.conf), "reload"]
+
+    def stop(self) -> None:
+        stop_resolver(self)
+
+
+def server_lines(folder: Path, address: str, port: int) -> list[str]:
+    return [
+        "server:",
+        f"  interface: {address}", f"  port: {port}", "  do-ip6: no", "  do-daemonize: yes",
+        f'  directory: "{folder}"', f'  pidfile: "{folder / "unbound.pid"}"', '  chroot: ""',
+        '  username: ""', "  use-syslog: no", f'  logfile: "{folder / "unbound.log"}"',
+        "  num-threads: 1", "  so-reuseport: no", "  access-control: 127.0.0.0/8 allow",
+        '  module-config: "iterator"',
+        '  local-zone: "." static',  # every name it holds no data for: NXDOMAIN, never recursion
+        "  do-not-query-address: 0.0.0.0/0",  # and should it ever recurse: no server to ask
+        "  do-not-query-address: ::/0",
+    ]
+
+
+def create_resolver(folder: Path, address: str = "127.0.0.1") -> Resolver:
+    resolver = Resolver(folder, address, sandbox.free_port(address), sandbox.free_port(address))
+    resolver.snippet_dir.mkdir(parents=True, exist_ok=True)
+    lines = [*server_lines(folder, address, resolver.port),
+             f'include: "{resolver.snippet_dir}/*.conf"',
+             "remote-control:", "  control-enable: yes", f"  control-interface: {address}",
+             f"  control-port: {resolver.control_port}", "  control-use-cert: no"]
+    resolver.conf.write_text("\n".join(lines) + "\n")
+    return resolver
+
+
+def start_resolver(resolver: Resolver) -> None:
+    done = subprocess.run([unbound_binary(), "-c", str(resolver.conf)], capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"unbound failed to start: {done.stderr.strip()}")
+    end = time.monotonic() + 5
+    while not resolver.pid_file.exists() and time.monotonic() < end:
+        time.sleep(0.02)
+
+
+def stop_resolver(resolver: Resolver) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        pid = int(resolver.pid_file.read_text().strip())
+        os.kill(pid, signal.SIGTERM)
+        end = time.monotonic() + 5
+        while time.monotonic() < end and sandbox._alive(pid):  # a zombie counts as gone
+            time.sleep(0.02)

@@ -20,6 +20,11 @@ class Dnsmasq:
 
     files: OwnFiles = render.FILES
     restored_glob = "*.conf"  # the snippets a backup holds, and the hand-written files it retired
+    unused_keys: frozenset[str] = frozenset()
+    cname_aliases = True  # cname=ALIAS,ALIAS.DOMAIN,HOST.DOMAIN: dnsmasq answers the CNAME and the address
+
+    def default_commands(self, conf_file: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        return None  # test and reload differ by packaging (docs/dns.md, Layouts): the resolver names them
 
     def snippet_name(self, site: Site) -> str:
         return render.snippet_name(site)

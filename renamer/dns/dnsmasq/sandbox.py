@@ -20,6 +20,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Instance:
     folder: Path
     address: str
     port: int
+    backend: ClassVar[str] = "dnsmasq"  # resolvers.yaml's `backend:` for it
 
     @property
     def conf(self) -> Path:
@@ -45,6 +47,9 @@ class Instance:
 
     def reload_command(self) -> list[str]:
         return [sys.executable, "-m", "renamer.dns.dnsmasq.sandbox", "restart", str(self.folder)]
+
+    def stop(self) -> None:
+        stop(self.folder)
 
 
 def dnsmasq_binary() -> str:
@@ -108,7 +113,7 @@ def resolvers_yaml(instances: dict[str, Instance], backup_root: Path,
     blocks = []
     for name, instance in instances.items():
         entry: dict[str, object] = {
-            "name": name, "address": instance.address, "port": instance.port, "backend": "dnsmasq",
+            "name": name, "address": instance.address, "port": instance.port, "backend": instance.backend,
             "target": "local", "snippet_dir": str(instance.snippet_dir),
             "backup_dir": str(backup_root / name), "test": instance.test_command(),
             "reload": instance.reload_command(), "timeout": timeout, "conf_file": str(instance.conf),

@@ -77,14 +77,35 @@ def restore_body(backup: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def roll_back(client: Client, backup_file: Path) -> list[str]:
-    """PATCH a backup's changed RRsets back; the steps taken."""
+def roll_back(client: Client, backup_file: Path, *, lock: bool = True) -> list[str]:
+    """PATCH a backup's changed RRsets back, then read them back: the steps taken. Refused
+    (exit 3) when what the server holds afterwards is not what the backup holds."""
     backup = json.loads(backup_file.read_text(encoding="utf-8"))
-    steps = []
-    for zone, body in restore_body(backup).items():
-        client.patch(zone, body)
-        steps.append(f"{zone}: {len(body)} RRset(s) put back from {backup_file.name}")
+    bodies = restore_body(backup)
+    notes: list[str] = []
+    with locked(client, sorted(bodies), notes) if lock else contextlib.nullcontext():
+        steps = list(notes)
+        for zone, body in bodies.items():
+            client.patch(zone, body)
+            steps.append(f"{zone}: {len(body)} RRset(s) put back from {backup_file.name}")
+        wrong = _not_restored(client, backup)
+    if wrong:
+        raise UnsafeError(f"after the rollback from {backup_file}: {wrong[0]}", lines=wrong)
     return steps
+
+
+def _not_restored(client: Client, backup: dict[str, Any]) -> list[str]:
+    """The changed keys the server does not hold as the backup does, read back through the API."""
+    wrong = []
+    for zone in dict.fromkeys(z for z, _, _ in backup["changed"]):
+        now = rrsets.fetched(client.zone(zone))
+        then = rrsets.fetched({"rrsets": backup["zones"][zone]})
+        for z, name, rdtype in backup["changed"]:
+            key = (name, rdtype)
+            if z == zone and (rrsets.contents(now[key]) if key in now else None) \
+                    != (rrsets.contents(then[key]) if key in then else None):
+                wrong.append(f"{zone}: {name} {rdtype} is not as the backup holds it")
+    return wrong
 
 
 @dataclass
@@ -95,7 +116,17 @@ class Applied:
 
 
 def apply_site(client: Client, site: Site, backup_dir: Path) -> Applied:
-    """Back up, then PATCH zone by zone; a failed PATCH rolls back what was patched (and says so)."""
+    """Under the zones' locks: plan, back up, then PATCH zone by zone; a failed PATCH rolls back
+    what was patched (and says so)."""
+    fetch(client, rrsets.zones(site))  # a missing zone: refused before any lock is taken
+    notes: list[str] = []
+    with locked(client, rrsets.zones(site), notes):
+        applied = _apply_locked(client, site, backup_dir)
+    applied.steps[:0] = notes
+    return applied
+
+
+def _apply_locked(client: Client, site: Site, backup_dir: Path) -> Applied:
     plan, live = plan_site(client, site)
     if plan.conflicts:
         raise UnsafeError(f"{len(plan.conflicts)} RRset(s) in the way on {client.url}: {plan.conflicts[0]}",
@@ -112,20 +143,22 @@ def apply_site(client: Client, site: Site, backup_dir: Path) -> Applied:
             steps.append(f"{zone}: {len(changes)} RRset(s) changed")
     except ApiError as exc:
         if done:
-            steps += roll_back(client, backup)
+            steps += roll_back(client, backup, lock=False)  # the locks are held
         raise UnsafeError(f"PATCH failed on {client.url}: {exc}; "
                           f"{'rolled back ' + ', '.join(done) if done else 'nothing was changed'}") from None
     return Applied(plan, backup, steps)
 
 
 @contextlib.contextmanager
-def locked(client: Client, zones: Sequence[str]) -> Iterator[None]:
-    """Hold X-RENAMER-LOCK on every zone (in name order), beside nothing else; released at the end."""
+def locked(client: Client, zones: Sequence[str], notes: list[str] | None = None) -> Iterator[None]:
+    """Hold X-RENAMER-LOCK on every zone (in name order); released at the end. A lock whose holder
+    is provably gone (lock.judge: this machine and boot, the process ended) is taken over, and
+    `notes` says so; any other is refused, naming its holder."""
     mine = local_lock._holder().decode().strip()
     held: list[str] = []
     try:
         for zone in sorted(zones):
-            _take(client, zone, mine)
+            _take(client, zone, mine, notes if notes is not None else [])
             held.append(zone)
         yield
     finally:
@@ -134,7 +167,7 @@ def locked(client: Client, zones: Sequence[str]) -> Iterator[None]:
                 client.set_metadata(zone, [v for v in client.metadata(zone) if v != mine])
 
 
-def _take(client: Client, zone: str, mine: str) -> None:
+def _take(client: Client, zone: str, mine: str, notes: list[str]) -> None:
     try:
         before = client.metadata(zone)
     except ApiError as exc:
@@ -142,7 +175,15 @@ def _take(client: Client, zone: str, mine: str) -> None:
             raise UnsafeError(f"zone {zone} is not on server {client.server_id} at {client.url}: "
                               "create it there first (renamer never creates a zone)") from None
         raise UnsafeError(f"cannot read the lock of {zone} on {client.url}: {exc}") from None
-    if not before:
+    holder = local_lock.parse(before[0].encode()) if len(before) == 1 else {}
+    state, why = local_lock.judge(holder) if holder else ("unproven", "")
+    if state == "gone":  # taken on this machine and boot by a process that is provably gone
+        client.set_metadata(zone, [mine])
+        if client.metadata(zone) == [mine]:
+            notes.append(f"{zone}: took over the lock of {local_lock._who(holder)} ({why})")
+            return
+        before = [v for v in client.metadata(zone) if v != mine]
+    elif not before:
         client.add_metadata(zone, mine)
         after = client.metadata(zone)
         if after == [mine]:
@@ -152,7 +193,7 @@ def _take(client: Client, zone: str, mine: str) -> None:
         before = [v for v in after if v != mine]
     holder = local_lock.parse(before[0].encode()) if before else {}
     state, why = local_lock.judge(holder)
-    raise UnsafeError(f"{zone} on {client.url} is locked (metadata {'X-RENAMER-LOCK'}) by "
+    raise UnsafeError(f"{zone} on {client.url} is locked (metadata X-RENAMER-LOCK) by "
                       f"{local_lock._who(holder)}{f' ({why})' if state != 'unproven' else ''}: another "
                       "apply runs, or one was killed; once you know none runs, clear it with "
                       f"DELETE {client.base}/zones/{zone}/metadata/X-RENAMER-LOCK")

@@ -4,7 +4,9 @@ asked over DNS, a rename, the backup and its rollback, refusals, and the lock in
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 from dns import message as dns_message
 from dns import query as dns_query
 from dns import rcode as dns_rcode
+from renamer.dns import lock as local_lock
 from renamer.dns.inventory import Site
 from renamer.dns.load import load_sites
 from renamer.dns.powerdns import ops, rrsets
@@ -162,3 +165,37 @@ def test_two_operators_locks_collide_on_the_server(pdns: Server, tmp_path: Path)
             pass  # a second apply, the same machine: refused too
         assert all(len(client.metadata(z)) == 1 for z in zones)
     assert all(client.metadata(z) == [] for z in zones)
+
+
+def test_an_apply_is_refused_while_another_holds_the_lock_and_takes_over_one_provably_gone(
+        pdns: Server, tmp_path: Path) -> None:
+    site, client = fv(), pdns.client()
+    other = json.dumps({"host": "ops-laptop", "pid": 4242, "user": "alice"})
+    client.add_metadata("251.10.in-addr.arpa.", other)
+    with pytest.raises(UnsafeError, match=r"251\.10\.in-addr\.arpa\. on .* is locked .* alice@ops-laptop"):
+        ops.apply_site(client, site, tmp_path / "backups")
+    assert ask(pdns, "fv-ml1.fv.lan.", "A")[0] == "NXDOMAIN" and not (tmp_path / "backups").exists()
+    assert client.metadata("fv.lan.") == []  # the lock taken first was given back
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    killed = dict(json.loads(local_lock._holder()), pid=dead.pid, pid_start="1")  # this machine, gone
+    client.set_metadata("251.10.in-addr.arpa.", [json.dumps(killed)])
+    applied = ops.apply_site(client, site, tmp_path / "backups")
+    assert applied.steps[0].startswith("251.10.in-addr.arpa.: took over the lock of ")
+    assert ask(pdns, "fv-ml1.fv.lan.", "A") == ("NOERROR", ["10.251.50.54"])
+    assert all(client.metadata(z) == [] for z in rrsets.zones(site))
+
+
+def test_a_dual_stack_site_gets_aaaa_and_ip6_arpa_ptrs(pdns: Server, tmp_path: Path) -> None:
+    site = fv()
+    network6 = ipaddress.ip_network("fd00:251::/48")
+    dual = dataclasses.replace(site, network6=network6, hosts=tuple(
+        dataclasses.replace(h, address6=network6[int(h.address) & 0xFFFF]) for h in site.hosts))
+    assert rrsets.zones(dual)[-1] == "0.0.0.0.1.5.2.0.0.0.d.f.ip6.arpa."
+    pdns.create_zone("0.0.0.0.1.5.2.0.0.0.d.f.ip6.arpa.")
+    ops.apply_site(pdns.client(), dual, tmp_path / "backups")
+    address6 = next(h.address6 for h in dual.hosts if h.name == "fv-ml1")
+    assert address6 is not None
+    assert ask(pdns, "fv-ml1.fv.lan.", "AAAA") == ("NOERROR", [str(address6)])
+    assert ask(pdns, address6.reverse_pointer + ".", "PTR") == ("NOERROR", ["fv-ml1.fv.lan."])
+    assert ask(pdns, "fv-ml1.fv.lan.", "A") == ("NOERROR", ["10.251.50.54"])

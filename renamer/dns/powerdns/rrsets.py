@@ -196,3 +196,51 @@ def patch_body(site: Site, changes: Iterable[Change]) -> list[dict[str, Any]]:
                         "records": [{"content": c, "disabled": False} for c in change.after],
                         "comments": [{"content": tag(site), "account": ACCOUNT}]})
     return out
+
+
+def parse(text: str) -> dict[str, dict[Key, RRset]]:
+    """render's text read back (zone -> RRsets): what a Backend's records, host_records and
+    canary_of read, as the file backends read their files. Lines of another shape are skipped."""
+    out: dict[str, dict[Key, RRset]] = {}
+    zone: str | None = None
+    for line in text.splitlines():
+        if line.startswith("; zone "):
+            zone = line[len("; zone "):].strip()
+            out.setdefault(zone, {})
+            continue
+        words = line.split(None, 4)
+        if zone is None or len(words) != 5 or not words[1].isdigit() or words[2] != "IN":
+            continue
+        key = (words[0].lower(), words[3].upper())
+        before = out[zone].get(key)
+        records = tuple(sorted((*(before.records if before else ()), words[4])))
+        out[zone][key] = RRset(key[0], key[1], records, int(words[1]))
+    return out
+
+
+def canary_of(text: str) -> tuple[str, str] | None:
+    """(TXT owner without the final dot, digest) of a rendered text, or None."""
+    for found in parse(text).values():
+        for (name, rdtype), rr in found.items():
+            if rdtype == "TXT" and name.startswith(f"{CANARY_LABEL}.") and rr.records:
+                return name.rstrip("."), rr.records[0].strip('"')
+    return None
+
+
+def host_records(text: str) -> list[tuple[list[str], str]]:
+    """([owner without the final dot], address) of each A and AAAA record."""
+    return [([name.rstrip(".")], value) for found in parse(text).values()
+            for (name, rdtype), rr in found.items() if rdtype in ("A", "AAAA") for value in rr.records]
+
+
+def records(text: str) -> dict[str, str]:
+    """name -> what it points at (plan summaries), keyed as the file backends' records are."""
+    out: dict[str, str] = {}
+    for found in parse(text).values():
+        for (name, rdtype), rr in found.items():
+            owner = name.rstrip(".")
+            if rdtype in ("A", "AAAA"):
+                out[f"{owner} AAAA" if rdtype == "AAAA" else owner] = f"{rdtype} {' '.join(rr.records)}"
+            elif rdtype == "CNAME":
+                out[owner] = f"CNAME {rr.records[0].rstrip('.')}"
+    return out

@@ -122,12 +122,13 @@ def desired(site: Site) -> dict[str, dict[Key, RRset]]:
 
 
 def render(rrsets: dict[str, dict[Key, RRset]]) -> str:
-    """Zone-file lines of the RRsets, zone by zone (what `dns render` shows)."""
+    """Zone-file lines of the RRsets, zone by zone in the given order, each zone's RRsets sorted
+    (the canary last): one text for one set of RRsets, however they were gathered."""
     lines: list[str] = []
     for zone, found in rrsets.items():
         lines.append(f"; zone {zone}")
-        lines += [f"{rr.name} {rr.ttl} IN {rr.type} {content}"
-                  for rr in found.values() for content in rr.records]
+        for _, rr in sorted(found.items(), key=lambda kv: (kv[0][0].startswith(f"{CANARY_LABEL}."), kv[0])):
+            lines += [f"{rr.name} {rr.ttl} IN {rr.type} {content}" for content in rr.records]
     return "\n".join(lines) + "\n"
 
 
@@ -244,3 +245,23 @@ def records(text: str) -> dict[str, str]:
             elif rdtype == "CNAME":
                 out[owner] = f"CNAME {rr.records[0].rstrip('.')}"
     return out
+
+
+def view(site: Site, live: dict[str, dict[str, Any]]) -> str:
+    """What the zones (as fetched) hold of the site, rendered as `render` writes the desired
+    state: at each desired key the live RRset when it is the site's own or holds exactly the
+    desired records, and every other RRset the site owns (one the plan would delete). Equal to
+    render(desired(site)) exactly when the plan changes nothing: the text a file backend would
+    read back from its snippet, for a Backend of PowerDNS (plan.py compares them)."""
+    want = desired(site)
+    out: dict[str, dict[Key, RRset]] = {}
+    for zone in want:
+        have = fetched(live[zone])
+        found: dict[Key, RRset] = {}
+        for key, rr in have.items():
+            mine = owned(rr, site)
+            if mine or (key in want[zone] and contents(rr) == want[zone][key].records):
+                ttl = int(rr.get("ttl", TTL)) if mine else want[zone][key].ttl
+                found[key] = RRset(key[0], key[1], contents(rr), ttl)
+        out[zone] = found
+    return render(out)

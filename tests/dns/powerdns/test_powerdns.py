@@ -199,3 +199,21 @@ def test_a_dual_stack_site_gets_aaaa_and_ip6_arpa_ptrs(pdns: Server, tmp_path: P
     assert ask(pdns, "fv-ml1.fv.lan.", "AAAA") == ("NOERROR", [str(address6)])
     assert ask(pdns, address6.reverse_pointer + ".", "PTR") == ("NOERROR", ["fv-ml1.fv.lan."])
     assert ask(pdns, "fv-ml1.fv.lan.", "A") == ("NOERROR", ["10.251.50.54"])
+
+
+def test_the_view_of_the_zones_is_the_rendering_exactly_when_nothing_is_to_change(pdns: Server,
+                                                                                   tmp_path: Path) -> None:
+    site, client = fv(), pdns.client()
+    hand_written(pdns, "fv.lan.", "fv-gw.fv.lan.", "A", "10.251.0.1")  # already right: no change needed
+    hand_written(pdns, "fv.lan.", "printer.fv.lan.", "A", "10.251.9.9")  # not the site's: never in view
+    wanted = rrsets.render(rrsets.desired(site))
+
+    def view() -> str:
+        return rrsets.view(site, ops.fetch(client, rrsets.zones(site)))
+
+    assert view() == "; zone fv.lan.\nfv-gw.fv.lan. 300 IN A 10.251.0.1\n; zone 251.10.in-addr.arpa.\n"
+    ops.apply_site(client, site, tmp_path / "backups")
+    assert view() == wanted and ops.plan_site(client, site)[0].changes == []
+    hand_written(pdns, "fv.lan.", "fv-ml1.fv.lan.", "A", "10.251.50.99")  # a hand edit of an owned RRset
+    assert view() != wanted and len(ops.plan_site(client, site)[0].changes) == 1
+    assert rrsets.parse(wanted) == rrsets.desired(site)

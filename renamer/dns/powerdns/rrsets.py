@@ -1,0 +1,267 @@
+"""A site's records as PowerDNS RRsets, and the plan: the diff against the zones as fetched. Pure.
+
+Each site writes into its forward zone (`<domain>.`) and the reverse zone of each of its
+networks (the octet boundary at or above an IPv4 prefix, 10.251.0.0/16 -> 251.10.in-addr.arpa.;
+the nibble boundary for IPv6): per host an A (and an AAAA for a dual-stack host) at its FQDN and
+a PTR at each address naming it, per alias a CNAME to the host's FQDN (an authoritative server
+holds no one-label names: the short names stay the resolvers' business), and the canary TXT at
+`_renamer.<site>.<domain>.` (a digest of the rest, so verify proves this very rendering is served).
+
+Ownership: every RRset renamer writes carries a comment with account `renamer` and the text
+`renamer site <site>`. The plan REPLACEs a desired RRset that differs, DELETEs an RRset owned by
+the site that is no longer desired (a renamed host's old name), and never touches another RRset:
+one that stands where renamer would write (hand-written, another site's) is a conflict, refused
+before anything is written, unless it already holds exactly the desired records (adopted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from renamer.dns.inventory import Site
+from renamer.names import IPNetwork
+
+TTL = 300
+ACCOUNT = "renamer"
+CANARY_LABEL = "_renamer"
+Key = tuple[str, str]  # (owner name with the final dot, lower case; TYPE)
+
+
+@dataclass(frozen=True)
+class RRset:
+    name: str  # lower case, with the final dot
+    type: str
+    records: tuple[str, ...]  # sorted contents
+    ttl: int = TTL
+
+    @property
+    def key(self) -> Key:
+        return self.name, self.type
+
+
+@dataclass(frozen=True)
+class Change:
+    zone: str
+    action: Literal["REPLACE", "DELETE"]
+    key: Key
+    before: tuple[str, ...]  # () where the RRset does not exist yet
+    after: tuple[str, ...]  # () for a DELETE
+
+    def shown(self) -> str:
+        name, rdtype = self.key
+        if self.action == "DELETE":
+            return f"{self.zone}: delete {name} {rdtype} {', '.join(self.before)}"
+        was = f" (was {', '.join(self.before)})" if self.before else ""
+        return f"{self.zone}: {name} {rdtype} {', '.join(self.after)}{was}"
+
+
+@dataclass
+class Plan:
+    changes: list[Change] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)  # refused: RRsets renamer does not own
+
+    def by_zone(self) -> dict[str, list[Change]]:
+        out: dict[str, list[Change]] = {}
+        for change in self.changes:
+            out.setdefault(change.zone, []).append(change)
+        return out
+
+
+def tag(site: Site) -> str:
+    return f"renamer site {site.name}"
+
+
+def reverse_zone(network: IPNetwork) -> str:
+    """The reverse zone that holds a network's PTRs: the label boundary at or above its prefix."""
+    step = 8 if network.version == 4 else 4
+    labels = network.network_address.reverse_pointer.split(".")
+    keep = network.prefixlen // step  # labels of the address the zone keeps
+    total = 4 if network.version == 4 else 32
+    return ".".join(labels[total - keep:]) + "."
+
+
+def forward_zone(site: Site) -> str:
+    return site.domain.lower().rstrip(".") + "."
+
+
+def zones(site: Site) -> list[str]:
+    return list(dict.fromkeys([forward_zone(site), *(reverse_zone(n) for n in site.networks)]))
+
+
+def _zone_of(site: Site, address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    for network in site.networks:
+        if address.version == network.version and address in network:
+            return reverse_zone(network)
+    raise ValueError(f"{address} is in none of site {site.name}'s networks")  # sites.py refuses this
+
+
+def desired(site: Site) -> dict[str, dict[Key, RRset]]:
+    """zone -> its RRsets for this site, the canary included."""
+    wanted: dict[str, dict[Key, set[str]]] = {zone: {} for zone in zones(site)}
+    fwd = forward_zone(site)
+
+    def add(zone: str, name: str, rdtype: str, content: str) -> None:
+        wanted[zone].setdefault((name.lower(), rdtype), set()).add(content)
+
+    for host in site.hosts:
+        fqdn = f"{site.fqdn(host.name)}."
+        for address in host.addresses:
+            add(fwd, fqdn, "AAAA" if address.version == 6 else "A", str(address))
+            add(_zone_of(site, address), address.reverse_pointer + ".", "PTR", fqdn)
+        for alias in host.aliases:
+            add(fwd, f"{site.fqdn(alias)}.", "CNAME", fqdn)
+    out = {zone: {key: RRset(key[0], key[1], tuple(sorted(values))) for key, values in sorted(rrsets.items())}
+           for zone, rrsets in wanted.items()}
+    name, digest = canary(site, out)
+    out[fwd][(name, "TXT")] = RRset(name, "TXT", (f'"{digest}"',))
+    return out
+
+
+def render(rrsets: dict[str, dict[Key, RRset]]) -> str:
+    """Zone-file lines of the RRsets, zone by zone in the given order, each zone's RRsets sorted
+    (the canary last): one text for one set of RRsets, however they were gathered."""
+    lines: list[str] = []
+    for zone, found in rrsets.items():
+        lines.append(f"; zone {zone}")
+        for _, rr in sorted(found.items(), key=lambda kv: (kv[0][0].startswith(f"{CANARY_LABEL}."), kv[0])):
+            lines += [f"{rr.name} {rr.ttl} IN {rr.type} {content}" for content in rr.records]
+    return "\n".join(lines) + "\n"
+
+
+def canary(site: Site, rrsets: dict[str, dict[Key, RRset]]) -> tuple[str, str]:
+    """(TXT owner with the final dot, digest) of everything else the site writes."""
+    body = render({zone: {k: v for k, v in found.items() if not k[0].startswith(f"{CANARY_LABEL}.")}
+                   for zone, found in rrsets.items()})
+    return f"{CANARY_LABEL}.{site.name}.{forward_zone(site)}", hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def fetched(zone: dict[str, Any]) -> dict[Key, dict[str, Any]]:
+    """A zone as GET returns it: (name, TYPE) -> the RRset's JSON."""
+    return {(str(rr["name"]).lower(), str(rr["type"]).upper()): rr for rr in zone["rrsets"]}
+
+
+def contents(rr: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(sorted(str(r["content"]) for r in rr.get("records", []) if not r.get("disabled")))
+
+
+def owned(rr: dict[str, Any], site: Site) -> bool:
+    return any(c.get("account") == ACCOUNT and c.get("content") == tag(site) for c in rr.get("comments", []))
+
+
+def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
+    """The changes that make each zone (as fetched: zone -> GET's JSON) serve `site`."""
+    result = Plan()
+    for zone, want in desired(site).items():
+        have = fetched(live[zone])
+        names_with: dict[str, set[str]] = {}
+        for name, rdtype in have:
+            names_with.setdefault(name, set()).add(rdtype)
+        for key, rr in want.items():
+            current = have.get(key)
+            if current is not None and not owned(current, site) and contents(current) != rr.records:
+                shown = ", ".join(contents(current)) or "(empty)"
+                result.conflicts.append(f"{zone}: {key[0]} {key[1]} {shown} "
+                                        f"is not renamer's (no comment '{tag(site)}'): it would be replaced")
+                continue
+            others = names_with.get(key[0], set()) - {key[1], "RRSIG", "NSEC", "NSEC3"}
+            clash = others if key[1] == "CNAME" else others & {"CNAME"}
+            clash = {t for t in clash if not owned(have[(key[0], t)], site)}
+            if clash:
+                result.conflicts.append(f"{zone}: {key[0]} has {', '.join(sorted(clash))} beside "
+                                        f"the {key[1]} renamer would write "
+                                        "(a CNAME stands alone, RFC 1034 3.6.2)")
+                continue
+            if current is None or contents(current) != rr.records or int(current.get("ttl", 0)) != rr.ttl \
+                    or not owned(current, site):
+                result.changes.append(Change(zone, "REPLACE", key,
+                                             contents(current) if current is not None else (), rr.records))
+        for key, current in have.items():
+            if key not in want and owned(current, site):
+                result.changes.append(Change(zone, "DELETE", key, contents(current), ()))
+    return result
+
+
+def patch_body(site: Site, changes: Iterable[Change]) -> list[dict[str, Any]]:
+    """The PATCH's rrsets for a zone's changes (each REPLACE carries the ownership comment)."""
+    out: list[dict[str, Any]] = []
+    for change in changes:
+        name, rdtype = change.key
+        if change.action == "DELETE":
+            out.append({"name": name, "type": rdtype, "changetype": "DELETE"})
+        else:
+            out.append({"name": name, "type": rdtype, "ttl": TTL, "changetype": "REPLACE",
+                        "records": [{"content": c, "disabled": False} for c in change.after],
+                        "comments": [{"content": tag(site), "account": ACCOUNT}]})
+    return out
+
+
+def parse(text: str) -> dict[str, dict[Key, RRset]]:
+    """render's text read back (zone -> RRsets): what a Backend's records, host_records and
+    canary_of read, as the file backends read their files. Lines of another shape are skipped."""
+    out: dict[str, dict[Key, RRset]] = {}
+    zone: str | None = None
+    for line in text.splitlines():
+        if line.startswith("; zone "):
+            zone = line[len("; zone "):].strip()
+            out.setdefault(zone, {})
+            continue
+        words = line.split(None, 4)
+        if zone is None or len(words) != 5 or not words[1].isdigit() or words[2] != "IN":
+            continue
+        key = (words[0].lower(), words[3].upper())
+        before = out[zone].get(key)
+        records = tuple(sorted((*(before.records if before else ()), words[4])))
+        out[zone][key] = RRset(key[0], key[1], records, int(words[1]))
+    return out
+
+
+def canary_of(text: str) -> tuple[str, str] | None:
+    """(TXT owner without the final dot, digest) of a rendered text, or None."""
+    for found in parse(text).values():
+        for (name, rdtype), rr in found.items():
+            if rdtype == "TXT" and name.startswith(f"{CANARY_LABEL}.") and rr.records:
+                return name.rstrip("."), rr.records[0].strip('"')
+    return None
+
+
+def host_records(text: str) -> list[tuple[list[str], str]]:
+    """([owner without the final dot], address) of each A and AAAA record."""
+    return [([name.rstrip(".")], value) for found in parse(text).values()
+            for (name, rdtype), rr in found.items() if rdtype in ("A", "AAAA") for value in rr.records]
+
+
+def records(text: str) -> dict[str, str]:
+    """name -> what it points at (plan summaries), keyed as the file backends' records are."""
+    out: dict[str, str] = {}
+    for found in parse(text).values():
+        for (name, rdtype), rr in found.items():
+            owner = name.rstrip(".")
+            if rdtype in ("A", "AAAA"):
+                out[f"{owner} AAAA" if rdtype == "AAAA" else owner] = f"{rdtype} {' '.join(rr.records)}"
+            elif rdtype == "CNAME":
+                out[owner] = f"CNAME {rr.records[0].rstrip('.')}"
+    return out
+
+
+def view(site: Site, live: dict[str, dict[str, Any]]) -> str:
+    """What the zones (as fetched) hold of the site, rendered as `render` writes the desired
+    state: at each desired key the live RRset when it is the site's own or holds exactly the
+    desired records, and every other RRset the site owns (one the plan would delete). Equal to
+    render(desired(site)) exactly when the plan changes nothing: the text a file backend would
+    read back from its snippet, for a Backend of PowerDNS (plan.py compares them)."""
+    want = desired(site)
+    out: dict[str, dict[Key, RRset]] = {}
+    for zone in want:
+        have = fetched(live[zone])
+        found: dict[Key, RRset] = {}
+        for key, rr in have.items():
+            mine = owned(rr, site)
+            if mine or (key in want[zone] and contents(rr) == want[zone][key].records):
+                ttl = int(rr.get("ttl", TTL)) if mine else want[zone][key].ttl
+                found[key] = RRset(key[0], key[1], contents(rr), ttl)
+        out[zone] = found
+    return render(out)

@@ -1,0 +1,93 @@
+"""A real PowerDNS Authoritative (Debian's pdns-server, gsqlite3 backend) on loopback, its HTTP API
+on a second loopback port: the tests' own process, no service, no packet off 127.0.0.1
+(the security poll is off: it would ask the internet's DNS for the version's status)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from renamer.dns.dnsmasq import sandbox
+from renamer.dns.powerdns.api import Client
+
+SCHEMA = Path("/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql")  # Debian's pdns-backend-sqlite3
+KEY = "renamer-test-key"
+
+
+def pdns_binary() -> str:
+    found = shutil.which("pdns_server") or next((p for p in ("/usr/sbin/pdns_server",) if os.path.exists(p)), None)
+    if found is None or not SCHEMA.exists():
+        raise FileNotFoundError("pdns_server is not installed (Debian: apt-get install pdns-server "
+                                "pdns-backend-sqlite3)")
+    return found
+
+
+@dataclass
+class Server:
+    folder: Path
+    address: str
+    port: int  # DNS
+    api_port: int
+    process: subprocess.Popen[bytes]
+    log: BinaryIO
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.address}:{self.api_port}"
+
+    def client(self, server_id: str = "localhost") -> Client:
+        return Client(self.url, KEY, server_id)
+
+    def create_zone(self, zone: str) -> None:
+        self.client().call("POST", "/zones", {"name": zone, "kind": "Native",
+                                              "nameservers": [f"ns1.{zone}"]})
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def start(folder: Path, address: str = "127.0.0.1") -> Server:
+    folder.mkdir(parents=True, exist_ok=True)
+    database = folder / "pdns.sqlite3"
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        db.executescript(SCHEMA.read_text())
+    (folder / "pdns.conf").write_text("")  # every setting on the command line
+    port, api_port = sandbox.free_port(address), sandbox.free_port(address)
+    argv = [pdns_binary(), f"--config-dir={folder}", f"--socket-dir={folder}", "--guardian=no",
+            "--daemon=no", "--disable-syslog", f"--local-address={address}", f"--local-port={port}",
+            "--api=yes", f"--api-key={KEY}", "--webserver=yes", f"--webserver-address={address}",
+            f"--webserver-port={api_port}", f"--webserver-allow-from={address}", "--launch=gsqlite3",
+            f"--gsqlite3-database={database}", "--security-poll-suffix=", "--zone-cache-refresh-interval=0"]
+    log = open(folder / "pdns.log", "wb")  # noqa: SIM115 (the daemon's for its lifetime)
+    process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    server = Server(folder, address, port, api_port, process, log)
+    end = time.monotonic() + 15
+    while time.monotonic() < end:
+        if process.poll() is not None:
+            raise RuntimeError(f"pdns_server exited: {(folder / 'pdns.log').read_text()[-2000:]}")
+        try:
+            request = urllib.request.Request(f"{server.url}/api/v1/servers/localhost", headers={"X-API-Key": KEY})
+            with urllib.request.urlopen(request, timeout=1) as response:
+                if json.loads(response.read()).get("daemon_type") == "authoritative":
+                    return server
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"pdns_server did not answer on {server.url}: {(folder / 'pdns.log').read_text()[-2000:]}")

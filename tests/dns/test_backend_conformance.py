@@ -25,9 +25,17 @@ from renamer.dns.backend import BACKENDS
 from renamer.dns.inventory import BACKEND_NAMES, Inventory
 from renamer.dns.query import dnspython_querier
 from renamer.sites import locate_inventory
-from tests.testing.resolvers import Lab, fails_once_written, move_gateway, start_lab, start_unbound_lab
+from tests.testing.resolvers import (
+    Lab,
+    fails_once_written,
+    move_gateway,
+    start_bind_lab,
+    start_lab,
+    start_unbound_lab,
+)
 
-LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab, "unbound": start_unbound_lab}
+LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab, "unbound": start_unbound_lab,
+                                          "bind": start_bind_lab}
 OLD, NEW = "10.251.0.1", "10.251.0.2"  # fv-gw before and after move_gateway
 
 

@@ -12,7 +12,6 @@ import contextlib
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import time
 from dataclasses import dataclass
@@ -23,6 +22,8 @@ from dns import exception as dns_exception
 from dns import message as dns_message
 from dns import query as dns_query
 from renamer.dns.dnsmasq import sandbox
+
+_RUNNING: dict[Path, subprocess.Popen[bytes]] = {}  # folder -> its named, waited for by stop_resolver
 
 
 def binary(name: str) -> str:
@@ -101,6 +102,7 @@ def start_resolver(resolver: Resolver) -> None:
     process = subprocess.Popen([binary("named"), "-g", "-c", str(resolver.conf)], stdout=log, stderr=log,
                                stdin=subprocess.DEVNULL, start_new_session=True)
     log.close()
+    _RUNNING[resolver.folder] = process
     end = time.monotonic() + 15
     while time.monotonic() < end:
         if process.poll() is not None:
@@ -113,14 +115,24 @@ def start_resolver(resolver: Resolver) -> None:
         except (dns_exception.Timeout, OSError):
             pass
         time.sleep(0.05)
-    os.kill(process.pid, signal.SIGKILL)
+    process.kill()
+    process.wait()
     raise RuntimeError("named did not answer within 15 s")
 
 
 def stop_resolver(resolver: Resolver) -> None:
-    with contextlib.suppress(OSError, ValueError):
+    process = _RUNNING.pop(resolver.folder, None)
+    if process is not None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        return
+    with contextlib.suppress(OSError, ValueError):  # one started elsewhere
         pid = int(resolver.pid_file.read_text().strip())
-        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, 15)
         end = time.monotonic() + 10
         while time.monotonic() < end and sandbox._alive(pid):
             time.sleep(0.02)

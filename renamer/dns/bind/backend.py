@@ -1,16 +1,21 @@
 """BIND 9 behind dns/backend.py's Protocol: whole zone files renamer owns in snippet_dir and
 `renamer-zones.conf` declaring them, which the resolver's named.conf includes;
 `named-checkconf -z` tests the configuration and every zone file, `rndc reload` activates
-(reconfigures, so a new zone is loaded, and reloads the changed zone files)."""
+(reconfigures, so a new zone is loaded, and reloads the changed zone files). named loads zones
+after rndc has returned, so `activate` then waits until each of renamer's zones is served with
+its file's SOA serial (asked over DNS): until then the old records are still answered."""
 
 from __future__ import annotations
 
+import posixpath
+import time
 from collections.abc import Sequence
 
-from renamer.dns.answers import Check
+from renamer.dns.answers import Check, NoAnswer
 from renamer.dns.bind import render
 from renamer.dns.bind.layout import DEFAULT_CONF, HandRecord, Inspection, inspect, reads_ahead
 from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.query import dnspython_querier
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
 
 
@@ -72,7 +77,8 @@ class Bind:
         return transport.run(resolver.test)
 
     def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
-        return transport.run(resolver.reload)
+        done = transport.run(resolver.reload)
+        return done if not done.ok else served(resolver, transport, done)
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
         return None
@@ -85,3 +91,38 @@ class Bind:
 
 
 BIND = Bind()
+
+
+LOAD_WAIT = 15.0  # seconds named gets to load the zones once rndc reload has returned
+
+
+def served(resolver: Resolver, transport: Transport, reloaded: CommandResult) -> CommandResult:
+    """`reloaded`, once named serves each zone file of renamer's in snippet_dir with its SOA serial;
+    else a failure naming the first zone still served otherwise."""
+    wanted: dict[str, int] = {}
+    for name in transport.list_snippets(resolver.snippet_dir, render.FILES):
+        data = transport.read(posixpath.join(resolver.snippet_dir, name)) if name.endswith(".zone") else None
+        serial = render.serial_of(data.decode("utf-8", "replace")) if data is not None else None
+        if serial is not None:
+            wanted[name[len(render.PREFIX):-len(".zone")]] = serial
+    ask = dnspython_querier(resolver)
+    deadline = time.monotonic() + LOAD_WAIT
+    while True:
+        late = {}
+        for zone, serial in wanted.items():
+            try:
+                answer = ask(f"{zone}.", "SOA")
+                got = next((v.split()[2] for t, v in answer.records if t == "SOA"), answer.rcode)
+            except NoAnswer:
+                got = "no answer"
+            if got != str(serial):
+                late[zone] = (serial, got)
+        wanted = {zone: wanted[zone] for zone in late}
+        if not late:
+            return reloaded
+        if time.monotonic() > deadline:
+            zone, (serial, got) = next(iter(late.items()))
+            why = (f"named still serves zone {zone} with SOA serial {got}, its file says {serial} "
+                   f"({LOAD_WAIT:.0f} s after rndc reload; {len(late)} zone(s) so): see named's log")
+            return CommandResult(1, f"{reloaded.output.strip()}\n{why}")
+        time.sleep(0.05)

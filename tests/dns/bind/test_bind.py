@@ -6,6 +6,7 @@ operator declares too), hand-written records naming old values, the inventory's 
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,14 @@ def test_hand_written_records_naming_old_values_are_listed(run: Callable[..., An
     assert plan.exit_code == 0, plan.stdout
     assert f"  {zone}:4: wiki IN CNAME ana-ml2.ana.lan.   ; retired\n" in plan.stdout
     assert f"{zone}:5:" not in plan.stdout
+    assert dns(run, ns, "apply", "--resolvers", "all").exit_code == 0
+    assert asked(ns, "wiki.corp.lan.", "CNAME") == ("ana-ml2.ana.lan.",)
+    retired = dns(run, ns, "apply", "--resolvers", "all", "--retire-stale")
+    assert retired.exit_code == 0, retired.stdout
+    lines = zone.read_text().splitlines()
+    assert lines[3].startswith("; retired by `renamer dns apply --retire-stale`")  # a zone file's comment
+    assert [line.startswith(";") for line in lines] == [False, False, False, True, False]
+    assert asked(ns, "wiki.corp.lan.", "CNAME") == () and asked(ns, "printer.corp.lan.") == ("10.9.0.7",)
 
 
 def test_the_inventory_keys_of_a_bind_resolver(tmp_path: Path) -> None:
@@ -184,3 +193,28 @@ def test_the_serial_rule() -> None:
     with pytest.raises(ConfigError, match="cannot grow past"):
         render.settle({"renamer-x.zone": changed}, {"renamer-x.zone": text.replace("2026120500", "4294967295")
                                                     .encode()}, today)
+
+
+def test_a_dual_stack_site_renders_zones_named_checkzone_accepts(tmp_path: Path) -> None:
+    """A dual-stack site: its forward zone, its IPv4 reverse zone at the octet boundary and its
+    IPv6 one at the nibble boundary, each loaded by the real named-checkzone under its name."""
+    folder = tmp_path / "dns"
+    (folder / "sites").mkdir(parents=True)
+    (folder / "sites" / "fv.yaml").write_text(
+        "site: fv\ndomain: fv.lan\nnetwork: [10.251.0.0/20, 'fd00:251::/48']\n"
+        "hosts:\n  - {name: fv-gw, address: [10.251.0.1, 'fd00:251::1'], aliases: [gw]}\n")
+    (folder / "resolvers.yaml").write_text(
+        f"resolvers:\n  - {{name: ns, address: 127.0.0.1, backend: bind, snippet_dir: {tmp_path}/z, "
+        f"backup_dir: {tmp_path}/b}}\n")
+    inventory = load_inventory(folder)
+    files = render.render_resolver(inventory, inventory.resolvers[0])
+    zones = sorted(name[len("renamer-"):-len(".zone")] for name in files if name.endswith(".zone"))
+    assert zones == ["0.0.0.0.1.5.2.0.0.0.d.f.ip6.arpa", "251.10.in-addr.arpa", "fv.lan"]
+    for zone in zones:
+        path = tmp_path / f"renamer-{zone}.zone"
+        path.write_text(files[path.name])
+        checked = subprocess.run([binary("named-checkzone"), zone, str(path)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stdout
+    assert "1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.5.2.0.0.0.d.f.ip6.arpa. IN PTR fv-gw.fv.lan." \
+        in files["renamer-0.0.0.0.1.5.2.0.0.0.d.f.ip6.arpa.zone"]
+    assert 'zone "fv.lan" { type master; file "' + f'{tmp_path}/z/renamer-fv.lan.zone"; }};' in files[render.ZONES]

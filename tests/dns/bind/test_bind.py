@@ -218,3 +218,21 @@ def test_a_dual_stack_site_renders_zones_named_checkzone_accepts(tmp_path: Path)
     assert "1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.5.2.0.0.0.d.f.ip6.arpa. IN PTR fv-gw.fv.lan." \
         in files["renamer-0.0.0.0.1.5.2.0.0.0.d.f.ip6.arpa.zone"]
     assert 'zone "fv.lan" { type master; file "' + f'{tmp_path}/z/renamer-fv.lan.zone"; }};' in files[render.ZONES]
+
+
+def test_the_ansible_engine_applies_and_rolls_back_bind_too(run: Callable[..., Any], ns: Lab) -> None:
+    """The exported playbook runs the resolver's own commands (named-checkconf -z, rndc reload);
+    a test that fails after the write restores the files, with no reload."""
+    applied = dns(run, ns, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert asked(ns, "fv-gw.fv.lan.") == ("10.251.0.1",)
+    before = ns.snippets()
+    move_gateway(ns)
+    ns.write_resolvers(ns_fv={"test": fails_once_written(ns, "ns-fv")})
+    failed = dns(run, ns, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert failed.exit_code == 1, failed.stdout + failed.stderr
+    assert ns.snippets() == before and asked(ns, "fv-gw.fv.lan.") == ("10.251.0.1",)
+    ns.write_resolvers()
+    moved = dns(run, ns, "apply", "--resolvers", "all", "--engine", "ansible")
+    assert moved.exit_code == 0, moved.stdout + moved.stderr
+    assert asked(ns, "fv-gw.fv.lan.") == ("10.251.0.2",)

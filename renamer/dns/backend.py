@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from renamer.dns.answers import Check
+from renamer.dns.bind.backend import BIND
 from renamer.dns.dnsmasq.backend import DNSMASQ
 from renamer.dns.inventory import BACKEND_NAMES, BackendName, Inventory, Resolver, Site
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
@@ -59,6 +60,14 @@ class Backend(Protocol):
         """Whether an alias is served as a CNAME with its target's address (verify asks for
         both), rather than as the host's own addresses under the alias."""
 
+    @property
+    def short_names(self) -> bool:
+        """Whether one-label names (`fv-gw`) are served beside the FQDNs (verify asks them)."""
+
+    @property
+    def comment(self) -> str:
+        """What starts a comment in a file `inspect` lists stale lines of (`--retire-stale`)."""
+
     def default_commands(self, conf_file: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         """(test, reload) when the resolver names none, or None: it must name both."""
 
@@ -75,6 +84,11 @@ class Backend(Protocol):
 
     def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
         """file name -> content, for every site the resolver serves."""
+
+    def settle(self, desired: dict[str, str | None],
+               current: dict[str, bytes | None]) -> dict[str, str | None]:
+        """The desired files once the live ones are read (BIND: a zone's SOA serial past the live
+        one, or the live file kept where nothing else changed); the others return `desired`."""
 
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         """Read the live configuration (populate): the layout problem, warnings, stale lines."""
@@ -123,7 +137,7 @@ class Backend(Protocol):
 
 
 # The inventory's `backend:` key accepts exactly these names (inventory.BACKEND_NAMES).
-BACKENDS: dict[BackendName, Backend] = {"dnsmasq": DNSMASQ, "unbound": UNBOUND}
+BACKENDS: dict[BackendName, Backend] = {"dnsmasq": DNSMASQ, "unbound": UNBOUND, "bind": BIND}
 
 
 def backend_for(resolver: Resolver | None) -> Backend:

@@ -21,8 +21,8 @@ LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
 SSH_TARGET = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
                         r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?\Z")
 UNSAFE = re.compile(r"[\n\r\0]")
-BackendName = Literal["dnsmasq", "unbound"]  # the keys of dns/backend.py BACKENDS
-BACKEND_NAMES: tuple[BackendName, ...] = ("dnsmasq", "unbound")  # the first: the default
+BackendName = Literal["dnsmasq", "unbound", "bind"]  # the keys of dns/backend.py BACKENDS
+BACKEND_NAMES: tuple[BackendName, ...] = ("dnsmasq", "unbound", "bind")  # the first: the default
 BMC_WARNING = ("802.1q VLAN tagging must stay disabled on this BMC: it once shipped tagging "
                "VLAN 250 into an untagged port and vanished from every network-side diagnostic")
 

@@ -182,9 +182,10 @@ def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
         for name in transport.list_snippets(live[0], live[1]):
             desired.setdefault(posixpath.join(live[0], name), None)
     current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
+    desired = backend.settle(desired, current)
     if retire_stale and problem is None:  # hand-written records naming old values: commented out
         today = dt.date.today().isoformat()
-        for path, (before, after) in _retired(transport, inspection.stale, today).items():
+        for path, (before, after) in _retired(transport, inspection.stale, today, backend.comment).items():
             desired[path], current[path] = after, before
     marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
     interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
@@ -204,7 +205,8 @@ RETIRED_LIST = "RETIRED"  # in a backup folder: the hand-written files the apply
 RETIRED = "# retired by `renamer dns apply --retire-stale` {date}: "
 
 
-def _retired(transport: Transport, stale: Sequence[HandLine], today: str) -> dict[str, tuple[bytes, str]]:
+def _retired(transport: Transport, stale: Sequence[HandLine], today: str,
+             comment: str = "#") -> dict[str, tuple[bytes, str]]:
     """file -> (its bytes now, its text with each stale line commented out)."""
     lines_of: dict[str, set[int]] = {}
     for record in stale:
@@ -220,8 +222,8 @@ def _retired(transport: Transport, stale: Sequence[HandLine], today: str) -> dic
             continue  # not text renamer can write back byte for byte: listed, not retired
         lines = text.split("\n")
         for number in numbers:
-            if 0 < number <= len(lines) and not lines[number - 1].lstrip().startswith("#"):
-                lines[number - 1] = RETIRED.format(date=today) + lines[number - 1]
+            if 0 < number <= len(lines) and not lines[number - 1].lstrip().startswith(comment):
+                lines[number - 1] = comment + RETIRED.format(date=today)[1:] + lines[number - 1]
         out[path] = (data, "\n".join(lines))
     return out
 

@@ -36,7 +36,8 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     """
     out = []
     served = [site for site in inventory.sites if site.name in resolver.sites]
-    short = resolver.manage  # one-label names are asked of the resolvers that hold the records
+    # one-label names are asked of the resolvers that hold the records, where their backend serves them
+    short = resolver.manage and backend_for(resolver).short_names
     for site in served:
         name, digests = canaries(inventory, site, resolver)
         cname = cname_aliases(inventory, site, resolver)

@@ -25,9 +25,17 @@ from renamer.dns.backend import BACKENDS
 from renamer.dns.inventory import BACKEND_NAMES, Inventory
 from renamer.dns.query import dnspython_querier
 from renamer.sites import locate_inventory
-from tests.testing.resolvers import Lab, fails_once_written, move_gateway, start_lab, start_unbound_lab
+from tests.testing.resolvers import (
+    Lab,
+    fails_once_written,
+    move_gateway,
+    start_bind_lab,
+    start_lab,
+    start_unbound_lab,
+)
 
-LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab, "unbound": start_unbound_lab}
+LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab, "unbound": start_unbound_lab,
+                                          "bind": start_bind_lab}
 OLD, NEW = "10.251.0.1", "10.251.0.2"  # fv-gw before and after move_gateway
 
 
@@ -108,11 +116,12 @@ def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  #
 
 
 def test_an_unreachable_server_is_refused_before_any_write(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    before = daemons.snippets()  # empty but for what the daemon needs to start (named: the zones file)
     daemons.write_resolvers(ns_fv={"target": "ssh://nobody@127.0.0.1:1"})
     refused = dns(run, daemons, "apply", "--resolvers", "all")
     assert refused.exit_code == 1
     assert "ns-fv: unreachable: ns-fv (ssh://nobody@127.0.0.1:1): ssh failed" in refused.stdout
-    assert daemons.snippets() == {}
+    assert daemons.snippets() == before
     assert all(addresses(daemons, name) == [] for name in ("ns-ana", "ns-ana2"))
 
 
@@ -130,9 +139,11 @@ def _hanging_apply(lab: Lab) -> subprocess.Popen[bytes]:
     lab.write_resolvers(ns_fv={"test": fails_once_written(lab, "ns-fv", "sleep 30")})
     apply = subprocess.Popen(_apply_command(lab), cwd=lab.root, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-    fv = lab.instances["ns-fv"].snippet_dir / "renamer-fv.conf"
+    loaded = inventory(lab)
+    name = BACKENDS[loaded.select("ns-fv")[0].backend].snippet_name(loaded.site("fv"))  # the fv site's file
+    fv = lab.instances["ns-fv"].snippet_dir / name
     deadline = time.monotonic() + 30
-    while fv.read_bytes() == before["ns-fv/renamer-fv.conf"] and time.monotonic() < deadline:
+    while fv.read_bytes() == before[f"ns-fv/{name}"] and time.monotonic() < deadline:
         time.sleep(0.05)
     return apply
 

@@ -20,7 +20,7 @@ from dns import query as dns_query
 from dns import rdatatype as dns_rdatatype
 from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
-from tests.testing import unbound
+from tests.testing import bind, unbound
 
 NAMES = ("ns-ana", "ns-ana2", "ns-fv")
 DHCP = {"ns-ana": ["ana"], "ns-ana2": [], "ns-fv": ["fv"]}
@@ -230,4 +230,23 @@ def start_unbound_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
     for instance in instances.values():
         assert isinstance(instance, unbound.Resolver)
         unbound.start_resolver(instance)
+    return lab
+
+
+def start_bind_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
+    """start_lab's three resolvers as real BIND 9 nameds (backend: bind), on loopback."""
+    shutil.copytree(shipped("dns") / "sites", root / "dns" / "sites")
+    instances: dict[str, sandbox.Instance] = {name: bind.create_resolver(root / "run" / name) for name in names}
+    lab = Lab(root, instances)
+    lab.write_resolvers()
+    started: list[bind.Resolver] = []
+    try:
+        for instance in instances.values():
+            assert isinstance(instance, bind.Resolver)
+            bind.start_resolver(instance)
+            started.append(instance)
+    except BaseException:
+        for instance in started:
+            instance.stop()
+        raise
     return lab

@@ -22,6 +22,8 @@ class Dnsmasq:
     restored_glob = "*.conf"  # the snippets a backup holds, and the hand-written files it retired
     unused_keys: frozenset[str] = frozenset()
     cname_aliases = True  # cname=ALIAS,ALIAS.DOMAIN,HOST.DOMAIN: dnsmasq answers the CNAME and the address
+    short_names = True  # each host's one-label name too
+    comment = "#"
 
     def default_commands(self, conf_file: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         return None  # test and reload differ by packaging (docs/dns.md, Layouts): the resolver names them
@@ -34,6 +36,10 @@ class Dnsmasq:
 
     def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
         return render.render_resolver(inventory, resolver)
+
+    def settle(self, desired: dict[str, str | None],
+               current: dict[str, bytes | None]) -> dict[str, str | None]:
+        return desired  # nothing in its files depends on the live ones
 
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         return inspect(inventory, resolver, transport)

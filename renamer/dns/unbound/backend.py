@@ -18,6 +18,8 @@ class Unbound:
     restored_glob = "*.conf"
     unused_keys = frozenset({"dhcp", "hosts_dir"})  # Unbound serves no DHCP and has no hostsdir=
     cname_aliases = False  # an alias is its host's own A/AAAA records (render.py says why)
+    short_names = True  # each host's one-label name too
+    comment = "#"
 
     def default_commands(self, resolver_conf: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         conf = resolver_conf or DEFAULT_CONF
@@ -31,6 +33,10 @@ class Unbound:
 
     def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
         return render.render_resolver(inventory, resolver)
+
+    def settle(self, desired: dict[str, str | None],
+               current: dict[str, bytes | None]) -> dict[str, str | None]:
+        return desired  # nothing in its files depends on the live ones
 
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         return inspect(inventory, resolver, transport)

@@ -1,0 +1,128 @@
+"""BIND 9 behind dns/backend.py's Protocol: whole zone files renamer owns in snippet_dir and
+`renamer-zones.conf` declaring them, which the resolver's named.conf includes;
+`named-checkconf -z` tests the configuration and every zone file, `rndc reload` activates
+(reconfigures, so a new zone is loaded, and reloads the changed zone files). named loads zones
+after rndc has returned, so `activate` then waits until each of renamer's zones is served with
+its file's SOA serial (asked over DNS): until then the old records are still answered."""
+
+from __future__ import annotations
+
+import posixpath
+import time
+from collections.abc import Sequence
+
+from renamer.dns.answers import Check, NoAnswer
+from renamer.dns.bind import render
+from renamer.dns.bind.layout import DEFAULT_CONF, HandRecord, Inspection, inspect, reads_ahead
+from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.query import dnspython_querier
+from renamer.dns.transport import CommandResult, OwnFiles, Transport
+
+
+class Bind:
+    files: OwnFiles = render.FILES
+    restored_glob = "renamer-*.zone"
+    unused_keys = frozenset({"dhcp", "hosts_dir"})  # BIND serves no DHCP and has no hostsdir=
+    cname_aliases = True  # named answers a CNAME with its in-zone target's address
+    short_names = False  # a zone holds FQDNs: no one-label name is served
+    comment = ";"
+
+    def default_commands(self, resolver_conf: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        conf = resolver_conf or DEFAULT_CONF
+        return ("named-checkconf", "-z", conf), ("rndc", "reload")
+
+    def snippet_name(self, site: Site) -> str:
+        return render.snippet_name(site)
+
+    def render(self, site: Site, resolver: Resolver | None = None) -> str:
+        return render.render_site(site, resolver)
+
+    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
+        return render.render_resolver(inventory, resolver)
+
+    def settle(self, desired: dict[str, str | None],
+               current: dict[str, bytes | None]) -> dict[str, str | None]:
+        return render.settle(desired, current)
+
+    def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
+        return inspect(inventory, resolver, transport)
+
+    def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
+        return reads_ahead(resolver)
+
+    def answers(self, line: object) -> list[tuple[str, str, str]]:
+        assert isinstance(line, HandRecord)
+        return list(line.answers)
+
+    def shown(self, line: object) -> str:
+        assert isinstance(line, HandRecord)
+        return f"{line.file}:{line.line}: {line.text}"
+
+    def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
+        return render.canary(site)
+
+    def canary_of(self, text: str) -> tuple[str, str] | None:
+        return render.canary_of(text)
+
+    def host_records(self, text: str) -> list[tuple[list[str], str]]:
+        return render.host_records(text)
+
+    def records(self, text: str) -> dict[str, str]:
+        return render.records(text)
+
+    def drift(self, text: str) -> list[str]:
+        return render.drift(text)
+
+    def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        return transport.run(resolver.test)
+
+    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        done = transport.run(resolver.reload)
+        return done if not done.ok else served(resolver, transport, done)
+
+    def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
+        return None
+
+    def live(self, resolver: Resolver, names: Sequence[str]) -> bool:
+        return False  # named re-reads a zone file only on a reload
+
+    def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
+        return []
+
+
+BIND = Bind()
+
+
+LOAD_WAIT = 15.0  # seconds named gets to load the zones once rndc reload has returned
+
+
+def served(resolver: Resolver, transport: Transport, reloaded: CommandResult) -> CommandResult:
+    """`reloaded`, once named serves each zone file of renamer's in snippet_dir with its SOA serial;
+    else a failure naming the first zone still served otherwise."""
+    wanted: dict[str, int] = {}
+    for name in transport.list_snippets(resolver.snippet_dir, render.FILES):
+        data = transport.read(posixpath.join(resolver.snippet_dir, name)) if name.endswith(".zone") else None
+        serial = render.serial_of(data.decode("utf-8", "replace")) if data is not None else None
+        if serial is not None:
+            wanted[name[len(render.PREFIX):-len(".zone")]] = serial
+    ask = dnspython_querier(resolver)
+    deadline = time.monotonic() + LOAD_WAIT
+    while True:
+        late = {}
+        for zone, serial in wanted.items():
+            try:
+                answer = ask(f"{zone}.", "SOA")
+                got = next((v.split()[2] for t, v in answer.records if t == "SOA"), answer.rcode)
+            except NoAnswer:
+                got = "no answer"
+            if got != str(serial):
+                late[zone] = (serial, got)
+        wanted = {zone: wanted[zone] for zone in late}
+        if not late:
+            return reloaded
+        if time.monotonic() > deadline:
+            zone, (serial, got) = next(iter(late.items()))
+            why = (f"named still serves zone {zone} with SOA serial {got}, its file says {serial} "
+                   f"({LOAD_WAIT:.0f} s after rndc reload; {len(late)} zone(s) so): see named's log")
+            return CommandResult(1, f"{reloaded.output.strip()}\n{why}")
+        time.sleep(0.05)

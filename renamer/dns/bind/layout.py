@@ -1,0 +1,200 @@
+"""Before anything is written: does the resolver's named.conf include renamer's zones file, does
+the operator declare a zone renamer would declare, and which hand-written records in the
+operator's own zone files keep an old value alive.
+
+named reads one file (`named -c FILE`, default /etc/bind/named.conf on Debian) and what its
+`include "FILE";` statements name (BIND 9.18 has no globs there). This follows them from
+`conf_file`, reads every `zone "NAME" { ... file "FILE"; }` it finds, and the zone files of
+those zones, as named would.
+
+`check_layout: false` on a resolver skips the walk; named-checkconf -z and the canary still
+guard the apply.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from renamer.dns.bind.render import ZONES, pointer, render_resolver, zone_records
+from renamer.dns.dnsmasq.effective import reader_for
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.transport import Transport, TransportError
+
+DEFAULT_CONF = "/etc/bind/named.conf"  # Debian's bind9 package
+_DEPTH = 16
+_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|/\*.*?\*/|//[^\n]*|#[^\n]*', re.DOTALL)
+_INCLUDE = re.compile(r'\binclude\s+"([^"]+)"\s*;')
+_ZONE = re.compile(r'\bzone\s+"([^"]+)"\s*(?:[A-Za-z]+\s*)?\{')
+_FILE = re.compile(r'\bfile\s+"([^"]+)"\s*;')
+_DIRECTORY = re.compile(r'\bdirectory\s+"([^"]+)"\s*;')
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A hand-written record line of a zone file the operator's named.conf loads."""
+
+    file: str
+    line: int  # 1-based
+    text: str
+    answers: tuple[tuple[str, str, str], ...]
+
+
+@dataclass
+class Inspection:
+    problem: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    stale: list[HandRecord] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Zone:
+    name: str  # lower case, no final dot
+    file: str | None  # as written
+    conf: str  # the named.conf file declaring it
+    line: int
+
+
+def conf_file(resolver: Resolver) -> str:
+    return posixpath.normpath(resolver.conf_file or DEFAULT_CONF)
+
+
+def reads_ahead(resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
+    folder = resolver.snippet_dir.rstrip("/") or "/"
+    return [conf_file(resolver)], [folder], [["test", "-d", folder]]
+
+
+def _blank(text: str) -> str:
+    """`text` with its comments blanked (newlines kept, so offsets and line numbers hold)."""
+    def keep(found: re.Match[str]) -> str:
+        part = found.group(0)
+        return part if part.startswith('"') else re.sub(r"[^\n]", " ", part)
+    return _COMMENT.sub(keep, text)
+
+
+def _block_end(text: str, start: int) -> int:
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
+@dataclass
+class _Walk:
+    files: dict[str, str] = field(default_factory=dict)
+    includes: list[tuple[str, str, int]] = field(default_factory=list)  # (path, file, line)
+    zones: list[Zone] = field(default_factory=list)
+    directory: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def _walk(transport: Transport, main: str) -> _Walk:
+    reader = reader_for(transport)
+    walk = _Walk()
+
+    def read(path: str, depth: int, where: str) -> None:
+        if path in walk.files:
+            return
+        if depth > _DEPTH:
+            walk.problems.append(f"{where}: includes nest deeper than {_DEPTH} (a loop?)")
+            return
+        try:
+            data = reader.read(path)
+        except (TransportError, OSError) as exc:
+            walk.problems.append(f"{where}: cannot read {path}: {exc}")
+            return
+        if data is None:
+            walk.problems.append(f"cannot read {path} ({'conf_file' if depth == 0 else where}): no such file")
+            return
+        text = _blank(data.decode("utf-8", "replace"))
+        walk.files[path] = text
+        if walk.directory is None and (found := _DIRECTORY.search(text)):
+            walk.directory = found.group(1)
+        for found in _ZONE.finditer(text):
+            block = text[found.end():_block_end(text, found.end() - 1)]
+            named = _FILE.search(block)
+            walk.zones.append(Zone(found.group(1).lower().rstrip("."), named.group(1) if named else None,
+                                   path, text.count("\n", 0, found.start()) + 1))
+        for found in _INCLUDE.finditer(text):
+            number = text.count("\n", 0, found.start()) + 1
+            target = found.group(1)
+            if not target.startswith("/"):
+                target = posixpath.join(walk.directory or posixpath.dirname(path), target)
+            target = posixpath.normpath(target)
+            walk.includes.append((target, path, number))
+            read(target, depth + 1, f"{path}:{number}")
+
+    read(main, 0, main)
+    return walk
+
+
+def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
+    folder = resolver.snippet_dir.rstrip("/") or "/"
+    ours = posixpath.join(folder, ZONES)
+    if not transport.run(["test", "-d", folder]).ok:
+        return Inspection(f"{resolver.name}: snippet_dir {folder} does not exist; renamer never creates it "
+                          "(a typo would hide the files): create it and include its zones file in named.conf "
+                          f"(include \"{ours}\";)")
+    if not resolver.check_layout:
+        return Inspection()
+    main = conf_file(resolver)
+    walk = _walk(transport, main)
+    if main not in walk.files:
+        return Inspection(f"{resolver.name}: {walk.problems[0]}; set conf_file to the named.conf the "
+                          "daemon reads, or check_layout: false")
+    found = Inspection(warnings=[f"{resolver.name}: {p}" for p in walk.problems])
+    if not any(path == ours for path, _, _ in walk.includes):
+        found.problem = (f"{resolver.name}: {ours} would not be loaded: no include in {main} (or what it "
+                         f"includes) names it; add `include \"{ours}\";` to {main}")
+    wanted = {name[len("renamer-"):-len(".zone")] for name in render_resolver(inventory, resolver)
+              if name.endswith(".zone")}
+    for zone in walk.zones:
+        if zone.conf != ours and zone.name in wanted and found.problem is None:
+            found.problem = (f"{resolver.name}: {zone.conf}:{zone.line}: zone \"{zone.name}\" is declared "
+                             f"there; renamer would declare it in {ours} (named refuses a zone twice): "
+                             "remove that declaration, or serve the site elsewhere")
+    found.stale = stale_records(inventory, resolver, walk, transport)
+    return found
+
+
+def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
+                  transport: Transport) -> list[HandRecord]:
+    """Hand-written records in the operator's zone files that answer an old or retired name,
+    point at or from an old address, or give a current name of a served site a second address."""
+    gone = {n.lower() for n in inventory.old_hosts}
+    for site in inventory.sites:
+        gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
+    old = set(inventory.old_addresses)
+    old_pointers = {pointer(a) for a in old}
+    current = {site.fqdn(h.name): {str(a) for a in h.addresses} for site in inventory.sites
+               if site.name in resolver.sites for h in site.hosts}
+    folder = posixpath.normpath(resolver.snippet_dir)
+    reader = reader_for(transport)
+    out: list[HandRecord] = []
+    for zone in walk.zones:
+        if zone.file is None or posixpath.dirname(zone.conf) == folder:
+            continue
+        path = zone.file if zone.file.startswith("/") else posixpath.join(walk.directory or "/", zone.file)
+        path = posixpath.normpath(path)
+        if posixpath.dirname(path) == folder and posixpath.basename(path).startswith("renamer-"):
+            continue
+        try:
+            data = reader.read(path)
+        except (TransportError, OSError):
+            data = None
+        if data is None:
+            continue
+        text = data.decode("utf-8", "replace")
+        lines = text.splitlines()
+        for number, name, rdtype, value in zone_records(text, zone.name + "."):
+            target = value.lower().rstrip(".")
+            if (name in gone or target in gone or value in old or name in old_pointers
+                    or (rdtype in ("A", "AAAA") and name in current and value not in current[name])):
+                out.append(HandRecord(path, number, lines[number - 1].strip(), ((name, rdtype, value),)))
+    return out

@@ -153,6 +153,8 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
             old, new = pair
             if on_net and _follows(data, out, on_net, found, new):
                 continue  # the network literal moves, and the expression makes the new address
+            if found.via and _follows_name(matcher, found, new):
+                continue  # the network a name stands for is renamed where it is written: it follows
             if found.via:
                 note = (f"`{found.text}` is {old} (renamed {new}): its network is {found.network} "
                         f"({found.via}) and its host number a literal, which the sweep does not renumber; "
@@ -168,6 +170,24 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _follows_name(matcher: Finds, found: computed_addresses.Computed, new: str) -> bool:
+    """`cidrhost(var.net, 11)` where the sweep rewrites var.net's literal default (a network
+    renamed): does the renamed network make `new` at the same offset?"""
+    text = found.network
+    for m in sorted(matcher.find(text.encode()), key=lambda m: -m.start):
+        if m.refused is None and m.kept is None:
+            text = text[:m.start] + m.new + text[m.end:]
+    if text == found.network:
+        return False
+    try:
+        old_net = ipaddress.ip_network(found.network, strict=False)
+        new_net = ipaddress.ip_network(text, strict=False)
+        offset = int(ipaddress.ip_address(found.address or "")) - int(old_net.network_address)
+        return str(new_net.network_address + offset) == new
+    except ValueError:
+        return False
 
 
 def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Resolve:

@@ -59,6 +59,17 @@ _FORMAT_FORMS = (
 # Python's `"10.0.40.{}".format(11)` (break-it round 9, finding 9)
 _BRACE_FORMAT = re.compile(rb"""(?P<q>['"])[^'"{}%\n]*?(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3}\.)\{\d*(?::d)?\}"""
                            rb"""[^'"{}\n]*(?P=q)[ \t]*\.[ \t]*format[ \t]*\([ \t]*(?P<num>\d+)[ \t]*\)""")
+# Python's `ip_network("10.0.40.0/24").network_address + 11`, `list(ip_network(..).hosts())[10]`
+# (hosts() leaves the network's own address out: one more), and `"%s.%d" % ("10.0.40", 11)`
+_NET_CALL = (rb"(?<![\w])(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET + rb"[^()\n]*\)")
+_OFFSET_FORMS = (
+    (re.compile(_NET_CALL + rb"[ \t]*\.[ \t]*network_address[ \t]*\+[ \t]*(?P<num>\d+)(?![\w.])"), 0),
+    (re.compile(rb"(?<![\w.])list[ \t]*\([ \t]*(?:ipaddress[ \t]*\.[ \t]*)?" + _NET_CALL
+                + rb"[ \t]*\.[ \t]*hosts[ \t]*\([ \t]*\)[ \t]*\)[ \t]*\[[ \t]*(?P<num>\d+)[ \t]*\]"), 1),
+)
+_PREFIX_FORMAT = re.compile(rb"""(?P<q>['"])%s\.%[dis](?P=q)[ \t]*%[ \t]*\([ \t]*(?P<q2>['"])"""
+                            rb"""(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3})(?P=q2)[ \t]*,[ \t]*"""
+                            rb"""(?P<num>\d+)[ \t]*\)""")
 # A network through a name the caller resolves (break-it round 9, finding 9): Terraform's
 # `cidrhost(var.net, 11)`, `cidrhost(local.net, 11)`, `cidrhost(cidrsubnet(var.net, 8, 1), 11)`;
 # Python's `NET[11]`, `NET.network_address + 11`, `list(NET.hosts())[10]` where
@@ -104,7 +115,9 @@ class Computed:
 def literals(addresses: Iterable[str]) -> tuple[bytes, ...]:
     """The prefilter's words: the functions, and `A.B.C.%` for each old IPv4 address."""
     prefixes = {old.rsplit(".", 1)[0].encode() + b"." for old in addresses if ":" not in old}
-    return (*LITERALS, *sorted(p + b"%" for p in prefixes), *sorted(p + b"{" for p in prefixes))
+    quoted = {q + p[:-1] + q for p in prefixes for q in (b'"', b"'")}  # `"%s.%d" % ("10.0.40", 11)`
+    return (*LITERALS, *sorted(p + b"%" for p in prefixes), *sorted(p + b"{" for p in prefixes),
+            *sorted(quoted))
 
 
 def might_hold(data: bytes, words: tuple[bytes, ...]) -> bool:
@@ -140,6 +153,13 @@ def computed(data: bytes, resolve: Resolve | None = None) -> Iterator[Computed]:
         if address is None and not subnet:
             continue
         found.append(_computed(m, address, (number or m.group("arg")).decode("utf-8", "replace")))
+    for form, offset in _OFFSET_FORMS:
+        for m in form.finditer(data):
+            address = _nth(m.group("net"), int(m.group("num")) + offset)
+            found.append(_computed(m, address, m.group("num").decode()))
+    for m in _PREFIX_FORMAT.finditer(data):
+        spelled = m.group("net") + b"." + m.group("num")
+        found.append(_computed(m, spelled.decode() if _valid(spelled) else "", m.group("num").decode()))
     for form in _ADD_FORMS:
         for m in form.finditer(data):
             found.append(_computed(m, _plus(m.group("net"), int(m.group("num"))), m.group("num").decode()))

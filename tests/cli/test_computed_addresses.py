@@ -181,6 +181,9 @@ print(NET[11])
 print(NET.network_address + 11)
 print(list(NET.hosts())[10])
 print("10.0.40.{}".format(11))
+print(ipaddress.ip_network("10.0.40.0/24").network_address + 11)
+print(list(ipaddress.ip_network("10.0.40.0/28").hosts())[10])
+print("%s.%d" % ("10.0.40", 11))
 """
 
 
@@ -192,9 +195,9 @@ def test_a_network_through_a_name_is_evaluated_and_each_tool_makes_the_old_addre
     for name in "abcd":
         assert f'{name} = "10.0.40.11"' in planned, planned
     made = subprocess.run([sys.executable, "net.py"], cwd=root, capture_output=True, text=True, check=True)
-    assert made.stdout.split() == ["10.0.40.11"] * 4
+    assert made.stdout.split() == ["10.0.40.11"] * 7
     expected = [("main.tf", n, "composed-address") for n in (5, 6, 7, 8)]
-    expected += [("net.py", n, "composed-address") for n in (3, 4, 5, 6)]
+    expected += [("net.py", n, "composed-address") for n in (3, 4, 5, 6, 7, 8, 9)]
     assert sorted(_residuals(root, run)) == sorted(expected)
     found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     assert "(`var.net` at variables.tf:2)" in json.dumps(found)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 _NET = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3}/\d{1,2})(?P=q)"""
@@ -56,6 +56,41 @@ _FORMAT_FORMS = (
     re.compile(rb"""(?P<q>['"])[^'"%\n]*?""" + _DIRECTIVE + rb"""[^'"%\n]*(?P=q)[ \t]*\|[ \t]*format[ \t]*"""
                rb"""\([ \t]*(?P<num>\d+)[ \t]*\)"""),
 )
+# Python's `"10.0.40.{}".format(11)` (break-it round 9, finding 9)
+_BRACE_FORMAT = re.compile(rb"""(?P<q>['"])[^'"{}%\n]*?(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3}\.)\{\d*(?::d)?\}"""
+                           rb"""[^'"{}\n]*(?P=q)[ \t]*\.[ \t]*format[ \t]*\([ \t]*(?P<num>\d+)[ \t]*\)""")
+# Python's `ip_network("10.0.40.0/24").network_address + 11`, `list(ip_network(..).hosts())[10]`
+# (hosts() leaves the network's own address out: one more), and `"%s.%d" % ("10.0.40", 11)`
+_NET_CALL = (rb"(?<![\w])(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET + rb"[^()\n]*\)")
+_OFFSET_FORMS = (
+    (re.compile(_NET_CALL + rb"[ \t]*\.[ \t]*network_address[ \t]*\+[ \t]*(?P<num>\d+)(?![\w.])"), 0),
+    (re.compile(rb"(?<![\w.])list[ \t]*\([ \t]*(?:ipaddress[ \t]*\.[ \t]*)?" + _NET_CALL
+                + rb"[ \t]*\.[ \t]*hosts[ \t]*\([ \t]*\)[ \t]*\)[ \t]*\[[ \t]*(?P<num>\d+)[ \t]*\]"), 1),
+)
+_PREFIX_FORMAT = re.compile(rb"""(?P<q>['"])%s\.%[dis](?P=q)[ \t]*%[ \t]*\([ \t]*(?P<q2>['"])"""
+                            rb"""(?P<net>\d{1,3}\.\d{1,3}\.\d{1,3})(?P=q2)[ \t]*,[ \t]*"""
+                            rb"""(?P<num>\d+)[ \t]*\)""")
+# A network through a name the caller resolves (break-it round 9, finding 9): Terraform's
+# `cidrhost(var.net, 11)`, `cidrhost(local.net, 11)`, `cidrhost(cidrsubnet(var.net, 8, 1), 11)`;
+# Python's `NET[11]`, `NET.network_address + 11`, `list(NET.hosts())[10]` where
+# `NET = ip_network("10.0.40.0/24")`.
+_TF_REF = rb"(?P<ref>(?:var|local)[ \t]*\.[ \t]*[A-Za-z_][\w-]*)"
+_PY_REF = rb"(?P<ref>[A-Za-z_]\w*)"
+_REF_FORMS = (
+    (re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*" + _TF_REF + rb"[ \t]*,[ \t]*" + _NUM + rb"[ \t]*\)"), 0),
+    (re.compile(rb"(?<![\w.])" + _PY_REF + rb"[ \t]*\[[ \t]*" + _NUM + rb"[ \t]*\]"), 0),
+    (re.compile(rb"(?<![\w.])list[ \t]*\([ \t]*" + _PY_REF + rb"[ \t]*\.[ \t]*hosts[ \t]*\([ \t]*\)[ \t]*\)"
+                rb"[ \t]*\[[ \t]*(?P<num>\d+)[ \t]*\]"), 1),
+    (re.compile(rb"(?<![\w.])" + _PY_REF + rb"[ \t]*\.[ \t]*network_address[ \t]*\+[ \t]*"
+                rb"(?P<num>\d+)(?![\w.])"), 0),
+)
+_REF_SUBNET = re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _TF_REF
+                         + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
+                         + _NUM + rb"[ \t]*\)")
+# Python's `NET = ipaddress.ip_network("10.0.40.0/24")`: a name the file's own index forms read
+_PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+                         rb"(?:ipaddress[ \t]*\.[ \t]*)?(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET
+                         + rb"[^()\n]*\)[ \t]*(?:#.*)?$", re.M)
 # The words one of which stands in every file `might_hold` accepts (besides `A.B.C.%`).
 LITERALS = (b"cidrhost", b"nthhost", b"ipaddr", b"ipmath", b"ip_network", b"IPv4Network", b"ip_interface",
             b"IPv4Interface", b"ip_address", b"IPv4Address")
@@ -74,21 +109,36 @@ class Computed:
     net_end: int
     address: str | None
     number: str
+    via: str = ""  # where the network a name stands for is written (`var.net` at main.tf:1)
 
 
 def literals(addresses: Iterable[str]) -> tuple[bytes, ...]:
     """The prefilter's words: the functions, and `A.B.C.%` for each old IPv4 address."""
-    formats = {old.rsplit(".", 1)[0].encode() + b".%" for old in addresses if ":" not in old}
-    return (*LITERALS, *sorted(formats))
+    prefixes = {old.rsplit(".", 1)[0].encode() + b"." for old in addresses if ":" not in old}
+    quoted = {q + p[:-1] + q for p in prefixes for q in (b'"', b"'")}  # `"%s.%d" % ("10.0.40", 11)`
+    return (*LITERALS, *sorted(p + b"%" for p in prefixes), *sorted(p + b"{" for p in prefixes),
+            *sorted(quoted))
 
 
 def might_hold(data: bytes, words: tuple[bytes, ...]) -> bool:
     return any(word in data for word in words)
 
 
-def computed(data: bytes) -> Iterator[Computed]:
-    """Every computed address of `data`, by start (overlapping forms: the first)."""
+Resolve = Callable[[str], "tuple[str, str] | None"]  # `var.net` -> (its network, where it is written)
+
+
+def python_networks(data: bytes) -> dict[str, tuple[str, int]]:
+    """A Python file's `NAME = ip_network("10.0.40.0/24")`: name -> (network, line)."""
+    return {m.group("name").decode(): (m.group("net").decode(), data.count(b"\n", 0, m.start()) + 1)
+            for m in _PY_NETWORK.finditer(data)}
+
+
+def computed(data: bytes, resolve: Resolve | None = None) -> Iterator[Computed]:
+    """Every computed address of `data`, by start (overlapping forms: the first); with `resolve`,
+    those whose network is a name it resolves (`cidrhost(var.net, 11)`, `NET[11]`) too."""
     found: list[Computed] = []
+    if resolve is not None:
+        found += _through_names(data, resolve)
     for form in _INDEX_FORMS:
         for m in form.finditer(data):
             number = m.group("num")
@@ -103,10 +153,17 @@ def computed(data: bytes) -> Iterator[Computed]:
         if address is None and not subnet:
             continue
         found.append(_computed(m, address, (number or m.group("arg")).decode("utf-8", "replace")))
+    for form, offset in _OFFSET_FORMS:
+        for m in form.finditer(data):
+            address = _nth(m.group("net"), int(m.group("num")) + offset)
+            found.append(_computed(m, address, m.group("num").decode()))
+    for m in _PREFIX_FORMAT.finditer(data):
+        spelled = m.group("net") + b"." + m.group("num")
+        found.append(_computed(m, spelled.decode() if _valid(spelled) else "", m.group("num").decode()))
     for form in _ADD_FORMS:
         for m in form.finditer(data):
             found.append(_computed(m, _plus(m.group("net"), int(m.group("num"))), m.group("num").decode()))
-    for form in _FORMAT_FORMS:
+    for form in (*_FORMAT_FORMS, _BRACE_FORMAT):
         for m in form.finditer(data):
             spelled = m.group("net") + m.group("num")
             found.append(_computed(m, spelled.decode() if _valid(spelled) else "", m.group("num").decode()))
@@ -116,6 +173,38 @@ def computed(data: bytes) -> Iterator[Computed]:
             continue
         taken.append(c)
     yield from taken
+
+
+def _through_names(data: bytes, resolve: Resolve) -> list[Computed]:
+    out: list[Computed] = []
+    for form, offset in _REF_FORMS:
+        for m in form.finditer(data):
+            ref = re.sub(rb"[ \t]+", b"", m.group("ref")).decode()
+            resolved = resolve(ref)
+            number = m.group("num")
+            if resolved is None or (number is None and not m.group("arg").strip()):
+                continue
+            network, where = resolved
+            address = _nth(network.encode(), int(number) + offset) if number is not None else None
+            said = (number or m.group("arg")).decode("utf-8", "replace")
+            out.append(_named(m, address, said, network, where))
+    for m in _REF_SUBNET.finditer(data):
+        resolved = resolve(re.sub(rb"[ \t]+", b"", m.group("ref")).decode())
+        if resolved is None:
+            continue
+        subnet = _subnet(resolved[0].encode(), int(m.group("bits")), int(m.group("netnum")))
+        number = m.group("num")
+        if not subnet:
+            continue
+        address = _nth(subnet.encode(), int(number)) if number is not None else None
+        said = (number or m.group("arg")).decode("utf-8", "replace")
+        out.append(_named(m, address, said, subnet, resolved[1]))
+    return out
+
+
+def _named(m: re.Match[bytes], address: str | None, number: str, network: str, where: str) -> Computed:
+    return Computed(m.start(), m.end(), m.group().decode("utf-8", "replace"), network, m.start("ref"),
+                    m.end("ref"), address, number, where)
 
 
 def _computed(m: re.Match[bytes], address: str | None, number: str) -> Computed:

@@ -128,14 +128,16 @@ def skip_worktree(root: Path, paths: list[str]) -> list[str]:
     return [entry[2:] for entry in entries if entry[:1] == "S"]
 
 
-def worktree_files_holding(root: Path, pattern: str, *, binary: bool = False) -> frozenset[str] | None:
+def worktree_files_holding(root: Path, pattern: str, *, binary: bool = False,
+                           suffixes: tuple[str, ...] = ()) -> frozenset[str] | None:
     """The work tree's text files (tracked, and untracked ones not ignored) holding a match of
     the regex `pattern`: git grep reads them in parallel in C, where a Python pass over every
     file costs seconds. PCRE where git has it (an ERE with a bound such as {32} is ten times
     slower in git's own engine); None when git cannot answer (the caller reads the files).
-    `binary`: files git takes for binary too (a NUL byte), which `-I` leaves out."""
+    `binary`: files git takes for binary too (a NUL byte), which `-I` leaves out; `suffixes`:
+    only files whose names end so (`.tf`)."""
     work.add("tree greps")  # a walk of the whole work tree: once per scan, not per chunk (-vv)
-    done = _tree_grep(root, ["-z", "-l", "-a" if binary else "-I"], pattern)
+    done = _tree_grep(root, ["-z", "-l", "-a" if binary else "-I"], pattern, suffixes)
     if done is None:
         return None
     return frozenset(name for name in os.fsdecode(done).split("\0") if name)
@@ -219,22 +221,25 @@ def worktree_lines_matching(root: Path, pattern: str) -> list[tuple[str, int, st
     return out
 
 
-def _tree_grep(root: Path, flags: list[str], pattern: str) -> bytes | None:
+def _tree_grep(root: Path, flags: list[str], pattern: str, suffixes: tuple[str, ...] = ()) -> bytes | None:
     """git grep's output over the files a sweep reads: tracked ones and untracked ones not
     ignored. `--untracked` alone leaves out a tracked file that a .gitignore rule covers (a
     committed `terraform.tfvars` under `*.tfvars`, a forced-in `.env`), which the sweep lists and
     rewrites all the same: those few are grepped again as tracked files, by name. PCRE where git
     has it (git's own ERE engine is about twice as slow on the indexes' alternations; the
-    patterns are written in the syntax both read alike); None when git cannot answer."""
+    patterns are written in the syntax both read alike); None when git cannot answer. `suffixes`:
+    only the files whose names end so."""
+    specs = [f"*{s}" for s in suffixes]
     for engine in ("-P", "-E"):
-        done = git_run(["git", "-C", str(root), "grep", *flags, "--untracked", engine, "-e", pattern, "--"],
+        done = git_run(["git", "-C", str(root), "grep", *flags, "--untracked", engine, "-e", pattern, "--",
+                        *specs],
                        capture_output=True, check=False)
         if done.returncode in (0, 1):  # 1: found nothing
             break
     else:
         return None
     out = done.stdout
-    ignored = _tracked_ignored(root)
+    ignored = [r for r in _tracked_ignored(root) if not suffixes or r.endswith(suffixes)]
     for start in range(0, len(ignored), 1000):
         more = git_run(["git", "-C", str(root), "grep", *flags, engine, "-e", pattern, "--",
                         *ignored[start:start + 1000]], capture_output=True, check=False,

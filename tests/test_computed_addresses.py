@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.computed_addresses import computed, literals
+from renamer.computed_addresses import computed, literals, python_networks
 
 
 @pytest.mark.parametrize(("text", "address"), [
@@ -21,6 +21,11 @@ from renamer.computed_addresses import computed, literals
     pytest.param("'10.0.40.%d' % (11,)", "10.0.40.11", id="python-percent"),
     pytest.param('cidrhost(cidrsubnet("10.0.0.0/16", 8, 40), 11)', "10.0.40.11", id="cidrhost-of-cidrsubnet"),
     pytest.param('cidrhost("10.0.40.0/24", var.n)', None, id="unknown-number"),
+    # break-it round 9, finding 9
+    pytest.param('ip_network("10.0.40.0/24").network_address + 11', "10.0.40.11", id="python-network-address"),
+    pytest.param('list(ipaddress.ip_network("10.0.40.0/28").hosts())[10]', "10.0.40.11", id="python-hosts"),
+    pytest.param('"10.0.40.{}".format(11)', "10.0.40.11", id="python-brace-format"),
+    pytest.param('"%s.%d" % ("10.0.40", 11)', "10.0.40.11", id="python-prefix-and-number"),
 ])
 def test_each_dress_is_evaluated(text: str, address: str | None) -> None:
     found = list(computed(text.encode()))
@@ -40,3 +45,22 @@ def test_no_address(text: str) -> None:
 
 def test_prefilter_words() -> None:
     assert b"10.0.40.%" in literals(["10.0.40.11", "fd00::1"]) and b"cidrhost" in literals([])
+
+
+def test_a_name_is_evaluated_through_what_it_resolves_to() -> None:
+    """`cidrhost(var.net, 11)` and Python's `NET[11]`: the network a name stands for, from the
+    caller's resolver; a name it does not know is left alone (break-it round 9, finding 9)."""
+    names = {"var.net": ("10.0.40.0/24", "`var.net` at main.tf:1"), "NET": ("10.0.40.0/28", "`NET` at x.py:1")}
+    text = (b"a = cidrhost(var.net, 11)\nb = cidrhost(var.other, 11)\nc = NET[11]\nd = list(NET.hosts())[10]\n"
+            b"e = NET.network_address + 11\nf = cidrhost(cidrsubnet(var.net, 4, 0), 11)\ng = cidrhost(var.net, i)\n")
+    found = list(computed(text, names.get))
+    assert [(c.text, c.address, c.via) for c in found] == [
+        ("cidrhost(var.net, 11)", "10.0.40.11", "`var.net` at main.tf:1"),
+        ("NET[11]", "10.0.40.11", "`NET` at x.py:1"),
+        ("list(NET.hosts())[10]", "10.0.40.11", "`NET` at x.py:1"),
+        ("NET.network_address + 11", "10.0.40.11", "`NET` at x.py:1"),
+        ("cidrhost(cidrsubnet(var.net, 4, 0), 11)", "10.0.40.11", "`var.net` at main.tf:1"),
+        ("cidrhost(var.net, i)", None, "`var.net` at main.tf:1"),
+    ]
+    assert python_networks(b'import ipaddress\nNET = ipaddress.ip_network("10.0.40.0/24")\n') == {
+        "NET": ("10.0.40.0/24", 2)}

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import ipaddress
 import itertools
+import os
+import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Protocol
 
-from renamer import address_parts, computed_addresses, loop_values
+from renamer import address_parts, computed_addresses, hcl_keys, loop_values
 from renamer.composed_names import Template
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
@@ -119,7 +122,7 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
 
 
 def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: list[str],  # and networks
-                     rel: str = "") -> list[Match]:
+                     rel: str = "", root: Path | None = None) -> list[Match]:
     """`matches` with a `composed-address` residual for each address computed from a literal
     network and number (computed_addresses.py: `cidrhost("10.0.40.0/24", 11)`, `nthhost`,
     `ip_network(..)[n]`, `printf '10.0.40.%d' 11`) that is an old address (break-it round 8,
@@ -128,7 +131,7 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
     makes the new address; else that rewrite is refused with it, so no half is written."""
     out = list(matches)
     added: list[Match] = []
-    for found in computed_addresses.computed(data):
+    for found in computed_addresses.computed(data, _resolver(data, rel, root)):
         inside = [i for i, m in enumerate(out) if m.start < found.end and found.start < m.end]
         if any(out[i].refused is not None or out[i].kept is not None for i in inside):
             continue  # decided already (a range, a kept line)
@@ -138,7 +141,8 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
             held = [o for o in olds if network is not None and _in(o, network)]
             if not held or on_net:
                 continue  # no old address in it, or the network itself moves (all its hosts with it)
-            note = (f"`{found.text}` may spell {held[0]}: its network {found.network} holds it and its "
+            via = f" (its network {found.via})" if found.via else ""
+            note = (f"`{found.text}`{via} may spell {held[0]}: its network {found.network} holds it and its "
                     f"host number `{found.number}` is not a literal")
             pair = _old_address(matcher, held[0]) if "/" not in held[0] else None
             old, new = pair if pair is not None else (held[0], held[0])
@@ -149,8 +153,15 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
             old, new = pair
             if on_net and _follows(data, out, on_net, found, new):
                 continue  # the network literal moves, and the expression makes the new address
-            note = (f"`{found.text}` is {old} (renamed {new}): a literal network and host number, which "
-                    "the sweep does not renumber; write the new address's")
+            if found.via and _follows_name(matcher, found, new):
+                continue  # the network a name stands for is renamed where it is written: it follows
+            if found.via:
+                note = (f"`{found.text}` is {old} (renamed {new}): its network is {found.network} "
+                        f"({found.via}) and its host number a literal, which the sweep does not renumber; "
+                        "write the new address's")
+            else:
+                note = (f"`{found.text}` is {old} (renamed {new}): a literal network and host number, which "
+                        "the sweep does not renumber; write the new address's")
         if inside:
             for i in inside:
                 out[i] = replace(out[i], refused=REASON, note=note)
@@ -159,6 +170,78 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _follows_name(matcher: Finds, found: computed_addresses.Computed, new: str) -> bool:
+    """`cidrhost(var.net, 11)` where the sweep rewrites var.net's literal default (a network
+    renamed): does the renamed network make `new` at the same offset?"""
+    text = found.network
+    for m in sorted(matcher.find(text.encode()), key=lambda m: -m.start):
+        if m.refused is None and m.kept is None:
+            text = text[:m.start] + m.new + text[m.end:]
+    if text == found.network:
+        return False
+    try:
+        old_net = ipaddress.ip_network(found.network, strict=False)
+        new_net = ipaddress.ip_network(text, strict=False)
+        offset = int(ipaddress.ip_address(found.address or "")) - int(old_net.network_address)
+        return str(new_net.network_address + offset) == new
+    except ValueError:
+        return False
+
+
+def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Resolve:
+    """What a name computing an address stands for (break-it round 9, finding 9): Python's
+    `NET = ip_network("10.0.40.0/24")` in the same file; Terraform's `var.net` through its literal
+    `default`, `local.net` through its literal `locals` value, in the `.tf` files of the module
+    (the file's folder), followed through another `var.`/`local.` three deep. A `.tfvars` value
+    or a caller's argument may set the variable otherwise: the default's address is still one
+    the configuration makes, a residual, never an OK."""
+    python = computed_addresses.python_networks(data)
+    folder = rel.rpartition("/")[0]
+    texts: dict[str, bytes] | None = None
+
+    def module() -> dict[str, bytes]:
+        nonlocal texts
+        if texts is None:
+            texts = {}
+            base = root / folder if root is not None else None
+            try:
+                names = sorted(os.listdir(base)) if base is not None else []
+            except OSError:
+                names = []
+            for name in names:
+                if name.endswith(".tf") and base is not None and (base / name).is_file():
+                    try:
+                        texts[f"{folder}/{name}" if folder else name] = (base / name).read_bytes()
+                    except OSError:
+                        continue
+        return texts
+
+    def resolve(ref: str, depth: int = 3) -> tuple[str, str] | None:
+        if "." not in ref:
+            found = python.get(ref)
+            return (found[0], f"`{ref}` at {rel}:{found[1]}") if found is not None else None
+        if not rel.endswith(".tf") or depth <= 0:
+            return None
+        kind, _, name = ref.partition(".")
+        for at, text in module().items():
+            if kind == "var":
+                span = hcl_keys.block_arguments(text, "variable").get(name, {}).get("default")
+            else:
+                span = hcl_keys.block_arguments(text, "locals").get("", {}).get(name)
+            if span is None:
+                continue
+            value = text[span[0]:span[1]].strip().decode("utf-8", "replace")
+            line = text.count(b"\n", 0, span[0]) + 1
+            if re.fullmatch(r"(?:var|local)\.[A-Za-z_][\w-]*", value):
+                inner = resolve(value, depth - 1)
+                return (inner[0], f"`{ref}` is {value} at {at}:{line}, {inner[1]}") if inner else None
+            literal = re.fullmatch(r'"(\d{1,3}(?:\.\d{1,3}){3}/\d{1,2})"', value)
+            return (literal.group(1), f"`{ref}` at {at}:{line}") if literal else None
+        return None
+
+    return resolve
 
 
 def _in(old: str, network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> bool:

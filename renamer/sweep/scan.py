@@ -369,7 +369,8 @@ class FileScanner:
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
                     matches = computed_matches(data, matches, self.matcher,
-                                               [*self.matcher.v4_olds, *self.matcher.v4_networks], rel)
+                                               [*self.matcher.v4_olds, *self.matcher.v4_networks], rel,
+                                               self.project.root)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK

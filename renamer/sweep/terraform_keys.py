@@ -25,6 +25,7 @@ literal's keys, or a `locals` value of the module naming one of those):
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 from collections.abc import Callable
@@ -37,6 +38,14 @@ from renamer.occurrences import Match
 from renamer.sweep.terraform_labels import TESTS, VARS, TerraformIndex, Verdict, folder_of
 
 Span = tuple[str, int, int]  # file, start, end
+# a module block's own arguments, not the child's variables
+_META = frozenset({"source", "version", "providers", "depends_on", "count", "for_each", "lifecycle"})
+# `file("${path.module}/hosts.yaml")`, `templatefile("x.tpl", {...})`, `fileset(path.module, "vms/*.yaml")`
+_READS = re.compile(
+    rb'(?<![\w.])(?P<fn>file|templatefile|fileset)[ \t]*\([ \t\r\n]*(?:"(?P<path>[^"\r\n]*)"'
+    rb'(?:[ \t\r\n]*,[ \t\r\n]*"(?P<pattern>[^"\r\n]*)")?'
+    rb'|(?P<dir>path[ \t]*\.[ \t]*(?:module|root|cwd))[ \t\r\n]*,[ \t\r\n]*"(?P<pattern2>[^"\r\n]*)")?'
+)
 
 
 @dataclass
@@ -197,6 +206,7 @@ class InstanceKeys:
             for instance in self._block(folder, rel, block, hcl, refs):
                 seen.add((instance.address, instance.old))
                 out.append(instance)
+        out += self._remote_arguments(folder, hcl)
         for (address, key), found in sorted(refs.items()):
             new = self._renamed(key)
             if (
@@ -223,6 +233,41 @@ class InstanceKeys:
                 ),
             )
             out.append(instance)
+        return out
+
+    def _remote_arguments(self, folder: str, hcl: list[str]) -> list[Instance]:
+        """A module block whose code is not in the repo (`source = "git::..."`, a registry, a URL)
+        passed a map or list literal holding an old value as a key or an item: the child may read
+        it as a `for_each` (an instance key) or a label, which cannot be seen, so it is held."""
+        out: list[Instance] = []
+        for rel in hcl:
+            data = self._text(rel)
+            for call, arguments in sorted(hcl_keys.block_arguments(data, "module").items()):
+                if "source" not in arguments:
+                    continue
+                source = data[slice(*arguments["source"])].strip().strip(b'"').decode("utf-8", "replace")
+                if source.startswith(("./", "../")):
+                    continue  # the child is in the repo: its own for_each is read
+                for name, span in sorted(arguments.items()):
+                    if name in _META:
+                        continue
+                    items = hcl_keys.keys(data, *span).items
+                    for key, start, end in items or ():
+                        new = self._renamed(key)
+                        if new is None or not self._in_match(rel, start, end):
+                            continue
+                        line = data.count(b"\n", 0, start) + 1
+                        word = [(rel, start, end)]
+                        instance = Instance(folder, f"module.{call}", key, new, words=word, refs=[])
+                        instance.verdict = Verdict(
+                            "refused",
+                            f"{key} is a key or an item of the argument {name} of module.{call} at "
+                            f"{rel}:{line}, whose source {source} is not in the repo: whether the module "
+                            "reads it as an instance key (`for_each`) or a label cannot be seen: it is kept; "
+                            "rename it by hand, with the `moved` block the module's instances need "
+                            f'(module.{call}.TYPE.NAME["{key}"] to ["{new}"])',
+                        )
+                        out.append(instance)
         return out
 
     def _through_outputs(
@@ -283,6 +328,21 @@ class InstanceKeys:
         keys = hcl_keys.keys(data, *block.expr)
         expr = data[block.expr[0] : block.expr[1]].decode("utf-8", "replace")
         where = f"{rel}:{block.line}"
+        read = self._file_reads(folder, hcl, rel, block)
+        if read is not None:  # `yamldecode(file("hosts.yaml"))`: the keys are a data file's
+            files, said = read
+            extra = [(f, 0, len(self._text(f))) for f in files]
+            return self._unread(
+                folder,
+                rel,
+                block,
+                hcl,
+                refs,
+                keys,
+                f"its keys come from {said}, read by a Terraform function: the file's old values are kept "
+                "whole with the instance (renamer writes no `moved` block for a key spelled there)",
+                extra,
+            )
         spelled: list[tuple[str, Span]] = []  # each key and where it is written
         why = None
         if keys.items is not None:
@@ -376,6 +436,71 @@ class InstanceKeys:
             out += [(rel, v) for v in values]
         return out or None
 
+    def _file_reads(
+        self, folder: str, hcl: list[str], rel: str, block: Looped
+    ) -> tuple[list[str], str] | None:
+        """The repo files a `for_each` expression reads through `file()`, `templatefile()` or
+        `fileset()`, directly or through the `local.X` / `var.X` values it names (a local's own
+        locals too, three deep), with how they are read; None where it reads none."""
+        todo: list[tuple[str, int, int]] = [(rel, *block.expr)]
+        seen: set[Span] = set()
+        files: list[str] = []
+        said: list[str] = []
+        depth = 0
+        while todo and depth < 4:
+            depth += 1
+            following: list[Span] = []
+            for span in todo:
+                if span in seen:
+                    continue
+                seen.add(span)
+                at, start, end = span
+                text = self._text(at)[start:end]
+                base = folder_of(at)
+                for found in _READS.finditer(text):
+                    call = found.group().decode("utf-8", "replace").strip() + ")"
+                    line = self._text(at).count(b"\n", 0, start + found.start()) + 1
+                    said.append(f"`{call}` at {at}:{line}")
+                    files += self._files_named(base, found)
+                for root, name in re.findall(rb"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)", text):
+                    module = hcl if base == folder else self._folder_files(base)
+                    following += self._definitions(base, module, root.decode(), name.decode())
+            todo = following
+        if not said:
+            return None
+        return sorted(set(files)), ", ".join(said)
+
+    def _files_named(self, base: str, found: re.Match[bytes]) -> list[str]:
+        """The files of the repo one `file("${path.module}/hosts.yaml")` or `fileset(path.module,
+        "hosts/*.yaml")` names, relative to the module's folder (an interpolation read as `*`)."""
+        if found.group("fn") == b"fileset":
+            pattern = found.group("pattern") or found.group("pattern2")
+            directory = found.group("path") if found.group("path") is not None else b"."
+            if pattern is None or (found.group("path") is None and found.group("dir") is None):
+                return []
+            path = (directory + b"/" + pattern).decode("utf-8", "replace")
+        elif found.group("path") is not None:
+            path = found.group("path").decode("utf-8", "replace")
+        else:
+            return []
+        path = re.sub(r"\$\{\s*path\s*\.\s*(?:module|root|cwd)\s*\}|^path\.(?:module|root|cwd)", ".", path)
+        path = re.sub(r"\$\{[^}]*\}", "*", path)
+        root = self.index.project.root
+        pattern = os.path.normpath(os.path.join(root, base, path))
+        if not pattern.startswith(str(root) + os.sep):
+            return []
+        out = []
+        for hit in sorted(glob.glob(pattern, recursive=True)):
+            rel = os.path.relpath(hit, root).replace(os.sep, "/")
+            if (
+                os.path.isfile(hit)
+                and not os.path.islink(hit)
+                and not rel.endswith((".tf", ".tf.json"))
+                and self.index.project.classifier.classify(rel).status != EXCLUDED
+            ):
+                out.append(rel)
+        return out[:200]
+
     def _local(self, hcl: list[str], name: str) -> tuple[str, tuple[int, int]] | None:
         for rel in hcl:
             found = hcl_keys.block_arguments(self._text(rel), "locals").get("", {}).get(name)
@@ -392,10 +517,12 @@ class InstanceKeys:
         refs: dict[tuple[str, str], list[tuple[str, int, int, bool]]],
         keys: hcl_keys.Keys,
         why: str,
+        extra: list[Span] | None = None,
     ) -> list[Instance]:
-        """Keys that cannot be read: every old value where they may be written is kept, with every
-        reference to an instance of the block an old value names."""
-        spans = [(rel, *block.expr)]
+        """Keys that cannot be read: every old value where they may be written (`extra`: a data
+        file a function reads) is kept, with every reference to an instance of the block an old
+        value names."""
+        spans = [(rel, *block.expr), *(extra or [])]
         data = self._text(rel)
         for root, name in re.findall(
             r"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)",
@@ -611,8 +738,10 @@ def _shared(instances: list[Instance]) -> None:
 
 def _tfvars_values(data: bytes, name: str) -> list[tuple[int, int]]:
     """The spans of the values a `.tfvars` (or `.tfvars.json`) file gives variable `name`."""
+    if data.lstrip()[:1] == b"{":  # JSON: the top object's members, on one line or many (round 9, finding 6)
+        return _json_members(data, name)
     depths, _ = hcl_keys.structure(data)
-    top = 1 if data.lstrip()[:1] == b"{" else 0
+    top = 0
     out = []
     pattern = rb"^[ \t]*\"?" + re.escape(name.encode()) + rb"\"?[ \t]*[=:][ \t]*"
     for found in re.finditer(pattern, data, re.M):
@@ -625,6 +754,35 @@ def _tfvars_values(data: bytes, name: str) -> list[tuple[int, int]]:
                 )
             )
     return out
+
+
+def _json_members(data: bytes, name: str) -> list[tuple[int, int]]:
+    """The spans of the values the top-level object of a `.tfvars.json` file gives member `name`."""
+    opened = data.index(b"{")
+    close = hcl_keys.expression_end(data, opened, len(data), whole=True) - 1
+    member = re.compile(rb'[ \t\r\n,]*"(?P<name>(?:[^"\\]|\\.)*)"[ \t\r\n]*:[ \t\r\n]*')
+    out = []
+    pos = opened + 1
+    while pos < close:
+        found = member.match(data, pos, close)
+        if found is None:
+            break
+        end = _json_value_end(data, found.end(), close)
+        if found.group("name").decode("utf-8", "replace") == name:
+            out.append((found.end(), end))
+        pos = end
+    return out
+
+
+def _json_value_end(data: bytes, pos: int, end: int) -> int:
+    """Just after the JSON value at `pos` (newlines inside it skipped)."""
+    if data[pos : pos + 1] in (b"{", b"["):
+        return hcl_keys.expression_end(data, pos, end, whole=True)
+    if data[pos : pos + 1] == b'"':
+        found = re.compile(rb'"(?:[^"\\]|\\.)*"').match(data, pos, end)
+        return found.end() if found is not None else end
+    found = re.compile(rb"[^,\s}\]]*").match(data, pos, end)
+    return found.end() if found is not None else end
 
 
 def _override(rel: str) -> bool:

@@ -60,6 +60,8 @@ REMOTE = re.compile(rb"terraform_remote_state[ \t]*\.[ \t]*[A-Za-z_][\w-]*(?:\[[
                     rb"outputs[ \t]*(?:\.[ \t]*(?P<name>[A-Za-z_][\w-]*)"
                     rb"|\[[ \t]*\"(?P<key>[^\"\r\n]*)\"[ \t]*\])")
 _CALLS = r'^[[:space:]]*"?source"?[[:space:]]*[=:]'
+# Terraform's functions reading a file of the repo: a `for_each` whose keys they give
+FILE_READS = r"(^|[^A-Za-z0-9_.])(file|templatefile|fileset)[[:space:]]*\("
 # How a root module's variable is set from outside its files: the environment, terraform's flag.
 # Lines outside the configuration that name a label or set a variable: the environment,
 # terraform's `-var` flag, a terraform (OpenTofu, Terragrunt) command (`-target=`, `state mv`,
@@ -120,13 +122,20 @@ class TerraformIndex:
         # git grep's regex (PCRE or ERE): only what both read as special is escaped
         pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)
         listed = vcs_status.worktree_files_holding(self.project.root, pattern)
-        if listed is not None and not any(is_terraform(r) for r in listed):
-            return  # no Terraform file names a host: the common case, one git grep
+        # `.tf` files reading a file (`yamldecode(file("hosts.yaml"))`): a `for_each` may read its
+        # keys from a data file that holds an old value (break-it round 9, finding 6)
+        readers: set[str] = set()
+        if listed is not None and any(not is_terraform(r) for r in listed):
+            readers = set(vcs_status.worktree_files_holding(self.project.root, FILE_READS, suffixes=_CONFIG)
+                          or ())
+        if listed is not None and not readers and not any(is_terraform(r) for r in listed):
+            return  # no Terraform file names a host or reads a file: the common case
         calls = vcs_status.worktree_lines_matching(self.project.root, _CALLS)
         if listed is None or calls is None:
             files = set(self._walk())
         else:
             files = {r for r in listed if is_terraform(r)} | {r for r, _, _ in calls if r.endswith(_CONFIG)}
+            files |= readers
         for rel in sorted(files):
             if self.project.classifier.classify(rel).status == EXCLUDED:
                 continue

@@ -37,11 +37,11 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match], index: Terraf
     (sweep/terraform_keys.py)."""
     matches, labels = _label_matches(data, rel, matches, index)
     terraform = rel.endswith((".tf", ".tf.json", *VARS, *STATE, *TESTS))
-    if keys is None or not (terraform or _COMMAND.search(data)):
+    if keys is None:
         return matches, labels
     index.load()  # a key may be an old address, which no label names
-    if not (terraform or rel in index.outside):
-        return matches, labels
+    if not (terraform or rel in index.outside or (index.texts and keys.spans(rel))):
+        return matches, labels  # a data file a `for_each` reads (`file("hosts.yaml")`) has spans
     matches, instances = instance_matches(rel, matches, keys)
     return matches, sorted([*labels, *instances], key=lambda e: e.start)
 

@@ -153,3 +153,93 @@ def test_a_subnet_computed_into_a_renamed_network_is_a_residual(repo: Callable[.
     assert _residuals(root, run) == [("main.tf", 1, "composed-address")]
     assert run(root, "sweep", "--commit").exit_code == 1
     assert (root / "main.tf").read_text() == text
+
+
+# Break-it round 9, finding 9: the network through a name, the usual idiom. Terraform's
+# `cidrhost(var.net, 11)` through the module's literal default (another file too, a local naming
+# the variable), `cidrhost(local.net, 11)`; Python's `NET[11]` with `NET = ip_network(...)`,
+# `NET.network_address + 11`, `list(NET.hosts())[10]`, `"10.0.40.{}".format(11)`.
+TF_NAMED = """\
+locals {
+  net2 = "10.0.40.0/24"
+  net3 = var.net
+}
+resource "terraform_data" "a" { input = cidrhost(var.net, 11) }
+resource "terraform_data" "b" { input = cidrhost(local.net2, 11) }
+resource "terraform_data" "c" { input = cidrhost(local.net3, -245) }
+resource "terraform_data" "d" { input = cidrhost(cidrsubnet(var.wide, 8, 40), 11) }
+output "a" { value = terraform_data.a.input }
+output "b" { value = terraform_data.b.input }
+output "c" { value = terraform_data.c.input }
+output "d" { value = terraform_data.d.input }
+"""
+TF_VARIABLES = 'variable "net" {\n  default = "10.0.40.0/24"\n}\nvariable "wide" { default = "10.0.0.0/16" }\n'
+PY_NAMED = """\
+import ipaddress
+NET = ipaddress.ip_network("10.0.40.0/24")
+print(NET[11])
+print(NET.network_address + 11)
+print(list(NET.hosts())[10])
+print("10.0.40.{}".format(11))
+print(ipaddress.ip_network("10.0.40.0/24").network_address + 11)
+print(list(ipaddress.ip_network("10.0.40.0/28").hosts())[10])
+print("%s.%d" % ("10.0.40", 11))
+"""
+
+
+def test_a_network_through_a_name_is_evaluated_and_each_tool_makes_the_old_address(
+        tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"main.tf": TF_NAMED, "variables.tf": TF_VARIABLES, "net.py": PY_NAMED},
+                config=CONFIG, allowlist=ALLOW)
+    planned = _terraform_outputs(root, tmp_path)
+    for name in "abcd":
+        assert f'{name} = "10.0.40.11"' in planned, planned
+    made = subprocess.run([sys.executable, "net.py"], cwd=root, capture_output=True, text=True, check=True)
+    assert made.stdout.split() == ["10.0.40.11"] * 7
+    expected = [("main.tf", n, "composed-address") for n in (5, 6, 7, 8)]
+    expected += [("net.py", n, "composed-address") for n in (3, 4, 5, 6, 7, 8, 9)]
+    assert sorted(_residuals(root, run)) == sorted(expected)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert "(`var.net` at variables.tf:2)" in json.dumps(found)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "main.tf").read_text() == TF_NAMED and (root / "net.py").read_text() == PY_NAMED
+    assert run(root, "verify", "--strict").exit_code == 1
+
+
+@pytest.mark.parametrize("files", [
+    pytest.param({"main.tf": 'variable "net" { default = "10.0.41.0/24" }\nx = cidrhost(var.net, 11)\n'},
+                 id="another-network"),
+    pytest.param({"main.tf": 'variable "net" { default = "10.0.40.0/24" }\nx = cidrhost(var.net, 12)\n'},
+                 id="another-host"),
+    pytest.param({"main.tf": "x = cidrhost(var.net, 11)\n", "mod/v.tf": 'variable "net" { default = "10.0.40.0/24" }\n'},
+                 id="a-variable-of-another-module"),
+    pytest.param({"net.py": 'NET = ip_network("10.0.41.0/24")\nprint(NET[11], OTHER[11])\n'}, id="python-another"),
+])
+def test_a_name_standing_for_another_network_is_left_alone(files: dict[str, str], repo: Callable[..., Path],
+                                                          run: Callable[..., Result]) -> None:
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert _residuals(root, run) == []
+    assert run(root, "sweep", "--commit").exit_code == 0
+
+
+def test_an_unknown_number_through_a_name_may_spell_it(repo: Callable[..., Path],
+                                                       run: Callable[..., Result]) -> None:
+    text = ('variable "net" { default = "10.0.40.0/24" }\n'
+            'locals {\n  ips = [for i in range(10, 13) : cidrhost(var.net, i)]\n}\n')
+    root = repo({"main.tf": text}, config=CONFIG, allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [(f["line"], f["reason"]) for f in found] == [(3, "composed-address")]
+    assert "may spell 10.0.40.11" in json.dumps(found)
+
+
+def test_a_renamed_network_through_a_name_follows(tmp_path: Path, repo: Callable[..., Path],
+                                                  run: Callable[..., Result]) -> None:
+    """The variable's default is the renamed network: it is rewritten, cidrhost(var.net, 11) makes
+    the new address, no residual."""
+    text = 'variable "net" { default = "10.0.40.0/24" }\noutput "a" { value = cidrhost(var.net, 11) }\n'
+    root = repo({"main.tf": text}, config=NETWORKS, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "main.tf").read_text() == text.replace("10.0.40.0", "10.0.50.0")
+    assert run(root, "verify", "--strict").exit_code == 0
+    assert 'a = "10.0.50.11"' in _terraform_outputs(root, tmp_path)

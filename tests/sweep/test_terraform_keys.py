@@ -416,6 +416,100 @@ HELD = [
 ]
 
 
+# Break-it round 9, finding 6: keys read from a data file by a Terraform function, a
+# `.tfvars.json` written on one line, a map passed to a module whose code is not in the repo.
+# The data file's keys are plain YAML/JSON/CSV to the other rules: they were renamed alone.
+Y = 'resource "terraform_data" "y" {\n  for_each = %s\n  input    = each.value\n}\n'
+READ_Y = 'output "o" {\n  value = terraform_data.y["pug"].id\n}\n'
+FROM_FILES = [
+    pytest.param(
+        {
+            "main.tf": Y % 'yamldecode(file("${path.module}/hosts.yaml"))',
+            "hosts.yaml": "pug:\n  ip: 10.0.0.5\n",
+        },
+        ("hosts.yaml", 1),
+        '`file("${path.module}/hosts.yaml")` at main.tf:2, read by a Terraform function',
+        id="yamldecode-file-path-module",
+    ),
+    pytest.param(
+        {
+            "locals.tf": 'locals {\n  raw   = file("hosts.json")\n  hosts = jsondecode(local.raw)\n}\n',
+            "main.tf": Y % "local.hosts" + READ_Y,
+            "hosts.json": '{"rex": "a",\n "pug": "b"}\n',
+        },
+        ("hosts.json", 2),
+        '`file("hosts.json")` at locals.tf:2',
+        id="jsondecode-through-two-locals",
+    ),
+    pytest.param(
+        {
+            "main.tf": Y % '{ for r in csvdecode(file("${path.root}/data/hosts.csv")) : r.name => r }',
+            "data/hosts.csv": "name,ip\npug,10.0.0.5\nrex,10.0.0.6\n",
+        },
+        ("data/hosts.csv", 2),
+        "read by a Terraform function",
+        id="csvdecode-for-by-a-column",
+    ),
+    pytest.param(
+        {
+            "main.tf": Y % 'toset([for f in fileset(path.module, "vms/*.yaml") : yamldecode(file(f)).name])',
+            "vms/a.yaml": "name: pug\n",
+        },
+        ("vms/a.yaml", 1),
+        'fileset(path.module, "vms/*.yaml")',
+        id="fileset-of-data-files",
+    ),
+    pytest.param(
+        {
+            "mod/main.tf": 'variable "hosts" {}\n' + Y % "var.hosts",
+            "main.tf": 'module "m" {\n  source = "./mod"\n'
+            '  hosts  = yamldecode(templatefile("${path.module}/h.tpl", {}))\n}\n',
+            "h.tpl": "pug: 1\n",
+        },
+        ("h.tpl", 1),
+        'templatefile("${path.module}/h.tpl"',
+        id="templatefile-in-a-callers-argument",
+    ),
+    pytest.param(
+        {
+            "main.tf": 'variable "nodes" {\n  type = map(string)\n}\n' + Y % "var.nodes",
+            "terraform.tfvars.json": '{"nodes": {"pug": "a", "rex": "b"}}\n',
+        },
+        ("terraform.tfvars.json", 1),
+        "no .tf file of the module the sweep reads can hold its `moved` block",
+        id="terraform-tfvars-json-on-one-line",
+    ),
+    pytest.param(
+        {
+            "main.tf": 'variable "nodes" {\n  type = map(string)\n}\n' + Y % "var.nodes" + READ_Y,
+            "envs/stage.tfvars.json": '{\n  "other": 1, "nodes": {\n    "pug": "a"\n  }\n}\n',
+        },
+        ("envs/stage.tfvars.json", 3),
+        "var.nodes",
+        id="a-loose-tfvars-json",
+    ),
+    pytest.param(
+        {
+            "main.tf": 'module "vms" {\n  source = "git::https://example.com/vm.git?ref=v1"\n  vms = {\n'
+            "    pug = { size = 1 }\n    rex = { size = 2 }\n  }\n}\n"
+        },
+        ("main.tf", 4),
+        "whose source git::https://example.com/vm.git?ref=v1 is not in the repo",
+        id="a-remote-modules-map-argument",
+    ),
+    pytest.param(
+        {
+            "main.tf": 'module "ec2" {\n  source  = "terraform-aws-modules/ec2-instance/aws"\n'
+            '  names   = ["rex", "pug"]\n}\n'
+        },
+        ("main.tf", 3),
+        "is not in the repo",
+        id="a-registry-modules-list-argument",
+    ),
+]
+HELD += FROM_FILES
+
+
 @pytest.mark.parametrize(("files", "where", "why"), HELD)
 def test_an_instance_key_that_cannot_move_is_kept_whole(
     files: dict[str, str],
@@ -558,3 +652,31 @@ def test_a_tracked_tfvars_that_a_gitignore_rule_covers_is_read(
     code, found = _verify(root, run)
     assert code != 0
     assert any(f["path"] == "terraform.tfvars" and f["reason"] == "terraform-label" for f in found), found
+
+
+@needs_terraform
+def test_terraform_plans_nothing_for_keys_read_from_data_files(
+    tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """Break-it round 9, finding 6 through terraform: keys from `yamldecode(file())`, from a
+    `csvdecode` column, from a one-line `terraform.tfvars.json`; applied, swept, planned: nothing
+    is destroyed (the data files were renamed alone before: 3 to add, 3 to destroy)."""
+    files = {
+        "main.tf": 'variable "nodes" {\n  type = map(string)\n}\n'
+        + Y % 'yamldecode(file("${path.module}/hosts.yaml"))'
+        + Y.replace('"y"', '"c"') % '{ for r in csvdecode(file("hosts.csv")) : r.name => r.ip }'
+        + Y.replace('"y"', '"j"') % "var.nodes",
+        "hosts.yaml": "pug:\n  ip: 10.0.0.5\nrex:\n  ip: 10.0.0.6\n",
+        "hosts.csv": "name,ip\npug,10.0.0.5\n",
+        "terraform.tfvars.json": '{"nodes": {"pug": "a", "rex": "b"}}\n',
+    }
+    files["main.tf"] = files["main.tf"].replace("each.value\n}\n", "jsonencode(each.value)\n}\n")
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    state = tmp_path / "outside.tfstate"
+    for step in (("init", "-input=false"), ("apply", "-auto-approve", "-input=false", f"-state={state}")):
+        done = _terraform(root, tmp_path, *step)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert {rel: (root / rel).read_text() for rel in files} == files
+    done = _terraform(root, tmp_path, "plan", "-input=false", f"-state={state}")
+    assert done.returncode == 0 and "No changes." in done.stdout, done.stdout + done.stderr

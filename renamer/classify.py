@@ -16,7 +16,7 @@ import pathspec
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats.prose import is_prose, reads_as_configuration
 from renamer.glob_grammar import with_classes
-from renamer.preset_folders import Claim, FolderClaims, named_folder
+from renamer.preset_folders import Claim, FolderClaims, live_by_content, named_folder
 
 # 2026-10-05 or 20261005, not part of a longer number.
 FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
@@ -163,6 +163,22 @@ class Classifier:
                 for named, spec in self._named_current):
             return Claim("live", "a current pattern names the folder", claim.folder)
         return claim
+
+    def by_content(self, path: str, klass: FileClass, data: bytes, executable: bool) -> FileClass:
+        """`klass` corrected by what the file holds, for a file the sweep has read because it holds an
+        old value: a preset keeps it by its folder's name alone (`scripts/backup/run.sh`,
+        `k8s/archive/cm.yaml`), and its content says it runs (preset_folders.live_by_content): left
+        undecided, with why, as a compose file there is by its name. A record class of your own, a
+        file-name pattern (`*.bak`), a dated folder or a machine's file tree below the folder decide."""
+        if klass.status != RECORD or klass.reason not in self._claims:
+            return klass
+        claim = self.preset_claim(klass.reason, path)
+        if claim.verdict != "record" or not claim.folder or claim.why:
+            return klass
+        why = live_by_content(path.rsplit("/", 1)[-1], data, executable)
+        if why is None:
+            return klass
+        return FileClass(UNCLASSIFIED, None, undecided_note(klass.reason, Claim("undecided", why, claim.folder)))
 
     def file_date(self, path: str) -> dt.date | None:
         if not self.allowlist.dated_filenames or self.cutover is None:

@@ -229,10 +229,34 @@ class Classifier:
         """Dated sections are a prose convention: a `# 2025-03-01 ...` line in YAML, shell,
         .env, a Makefile or Python is a comment, not a heading (dated.section_paths adds files),
         and so it is in a `.txt` that is configuration by its name (requirements.txt,
-        CMakeLists.txt) or by its lines (every one a key=value, a host list, a requirement...)."""
+        CMakeLists.txt) or by its lines (every one a key=value, a host list, a requirement...),
+        unless a comment dated on or before the cutover heads those lines."""
         if self._section_paths is not None and self._section_paths.match_file(path):
             return True  # dated.section_paths extends the list of prose files
-        return is_prose(path) and not reads_as_configuration(path, lines)
+        if not is_prose(path):
+            return False
+        return not reads_as_configuration(path, lines) or self._dated_before_lines(lines)
+
+    def _dated_before_lines(self, lines: Sequence[str]) -> bool:
+        """Whether a comment dated on or before the cutover heads a `.txt`'s lines (before the first
+        that is no comment): `# 2025-03-03 decommissioned` over `pug.lab.lan`. Such a file is
+        configuration by its lines only, never by its name (requirements.txt is no prose at all), and
+        an operator reads it as a dated record: a retired-host list, a log (break-it round 9, #12:
+        round 8's content rule rewrote them, saying wolf was decommissioned in 2025). Its dated
+        section keeps the lines, as in any note; a comment dated after them, or after the cutover,
+        is a comment."""
+        if self.cutover is None or not self.allowlist.sections:
+            return False
+        for raw in lines:
+            line = raw.strip()
+            if not line:
+                continue
+            if not line.startswith(("#", ";", "//")):
+                return False
+            day = self._section_date(raw)
+            if day is not None and day != dt.date.max:
+                return day <= self.cutover
+        return False
 
     def _dated_sections(self, lines: Sequence[str]) -> list[tuple[int, int, LineExemption]]:
         """(first line, end line, exemption) of each dated section, in order.

@@ -178,7 +178,8 @@ class Classifier:
         why = live_by_content(path.rsplit("/", 1)[-1], data, executable)
         if why is None:
             return klass
-        return FileClass(UNCLASSIFIED, None, undecided_note(klass.reason, Claim("undecided", why, claim.folder)))
+        note = undecided_note(klass.reason, Claim("undecided", why, claim.folder))
+        return FileClass(UNCLASSIFIED, None, note)
 
     def file_date(self, path: str) -> dt.date | None:
         if not self.allowlist.dated_filenames or self.cutover is None:

@@ -31,6 +31,7 @@ VARS = {
     "inventory/host_vars/backups/net.yml": "gw: 10.0.40.11\n",
     "host_vars/web/backup.yml": "backup_to: pug\n",
     "host_vars/web/archive/extra.yml": "archive_to: pug\n",
+    "host_vars/journal/main.yml": "journal_to: pug\n",
 }
 # Live by what they hold, below a folder the preset names: undecided.
 BY_CONTENT = {
@@ -111,4 +112,29 @@ def test_init_on_a_host_named_backup(repo: Callable[..., Path], run: Callable[..
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "host_vars/backup/main.yml").read_text() == "ansible_host: 10.0.50.21\n"
     assert (root / "group_vars/archive/main.yml").read_text() == "archive_target: wolf.lab.lan\n"
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_init_on_hosts_and_groups_named_like_history_tests_or_snapshots(repo: Callable[..., Path],
+                                                                          run: Callable[..., Result]) -> None:
+    """Every folder-name heuristic of init passes over a host's or group's name: before, a group
+    `[snapshots]` became a record class of its own (its vars kept silently), host `journal` was
+    preset history, host `test` a test and group `[logs]` undecided. A copy of an inventory under
+    backups/ stays a record."""
+    files = {"hosts.ini": "[test]\ntest\njournal\n[logs]\ntest\n[snapshots]\njournal\n",
+             "host_vars/test/main.yml": "ansible_host: 10.0.40.11\n",
+             "group_vars/logs/main.yml": "log_target: pug.lab.lan\n",
+             "host_vars/journal/main.yml": "j: pug\n",
+             "inventory/group_vars/snapshots/main.yml": "s: pug\n",
+             "backups/host_vars/pug.yml": "ansible_host: 10.0.40.11\n"}
+    root = _repo(repo, files, None)
+    done = init_and_commit(root, run, PAIRS)
+    assert "Could not classify" not in done.stdout and "Record class proposed" not in done.stdout, done.stdout
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for rel, text in files.items():
+        after = (root / rel).read_text()
+        if rel.startswith("backups/"):
+            assert after == text
+        elif rel != "hosts.ini":
+            assert "pug" not in after and "10.0.40.11" not in after, (rel, after)
     assert run(root, "verify", "--strict").exit_code == 0

@@ -81,6 +81,9 @@ def test_inventory_vars_folders_are_swept_and_content_decides_undecided(repo: Ca
         assert why in verified.stdout, why
     assert "keep it with a record class of your own (k8s/backup/**), or name it or its folder in current " \
            "(k8s/backup/**)" in verified.stdout
+    explained = run(root, "explain", "scripts/backup/run.sh")  # the file's status as the sweep's
+    assert explained.stdout.startswith("scripts/backup/run.sh: unclassified: "), explained.stdout
+    assert run(root, "explain", "backups/2024-05-01/run.sh").stdout.startswith("backups/2024-05-01/run.sh: record")
 
 
 def test_your_decision_settles_what_the_content_left_undecided(repo: Callable[..., Path],

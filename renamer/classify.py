@@ -16,7 +16,7 @@ import pathspec
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats.prose import is_prose, reads_as_configuration
 from renamer.glob_grammar import with_classes
-from renamer.preset_folders import Claim, FolderClaims, named_folder
+from renamer.preset_folders import Claim, FolderClaims, live_by_content, named_folder
 
 # 2026-10-05 or 20261005, not part of a longer number.
 FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
@@ -164,6 +164,23 @@ class Classifier:
             return Claim("live", "a current pattern names the folder", claim.folder)
         return claim
 
+    def by_content(self, path: str, klass: FileClass, data: bytes, executable: bool) -> FileClass:
+        """`klass` corrected by what the file holds, for a file the sweep has read because it holds an
+        old value: a preset keeps it by its folder's name alone (`scripts/backup/run.sh`,
+        `k8s/archive/cm.yaml`), and its content says it runs (preset_folders.live_by_content): left
+        undecided, with why, as a compose file there is by its name. A record class of your own, a
+        file-name pattern (`*.bak`), a dated folder or a machine's file tree below the folder decide."""
+        if klass.status != RECORD or klass.reason not in self._claims:
+            return klass
+        claim = self.preset_claim(klass.reason, path)
+        if claim.verdict != "record" or not claim.folder or claim.why:
+            return klass
+        why = live_by_content(path.rsplit("/", 1)[-1], data, executable)
+        if why is None:
+            return klass
+        note = undecided_note(klass.reason, Claim("undecided", why, claim.folder))
+        return FileClass(UNCLASSIFIED, None, note)
+
     def file_date(self, path: str) -> dt.date | None:
         if not self.allowlist.dated_filenames or self.cutover is None:
             return None
@@ -213,10 +230,34 @@ class Classifier:
         """Dated sections are a prose convention: a `# 2025-03-01 ...` line in YAML, shell,
         .env, a Makefile or Python is a comment, not a heading (dated.section_paths adds files),
         and so it is in a `.txt` that is configuration by its name (requirements.txt,
-        CMakeLists.txt) or by its lines (every one a key=value, a host list, a requirement...)."""
+        CMakeLists.txt) or by its lines (every one a key=value, a host list, a requirement...),
+        unless a comment dated on or before the cutover heads those lines."""
         if self._section_paths is not None and self._section_paths.match_file(path):
             return True  # dated.section_paths extends the list of prose files
-        return is_prose(path) and not reads_as_configuration(path, lines)
+        if not is_prose(path):
+            return False
+        return not reads_as_configuration(path, lines) or self._dated_before_lines(lines)
+
+    def _dated_before_lines(self, lines: Sequence[str]) -> bool:
+        """Whether a comment dated on or before the cutover heads a `.txt`'s lines (before the first
+        that is no comment): `# 2025-03-03 decommissioned` over `pug.lab.lan`. Such a file is
+        configuration by its lines only, never by its name (requirements.txt is no prose at all), and
+        an operator reads it as a dated record: a retired-host list, a log (break-it round 9, #12:
+        round 8's content rule rewrote them, saying wolf was decommissioned in 2025). Its dated
+        section keeps the lines, as in any note; a comment dated after them, or after the cutover,
+        is a comment."""
+        if self.cutover is None or not self.allowlist.sections:
+            return False
+        for raw in lines:
+            line = raw.strip()
+            if not line:
+                continue
+            if not line.startswith(("#", ";", "//")):
+                return False
+            day = self._section_date(raw)
+            if day is not None and day != dt.date.max:
+                return day <= self.cutover
+        return False
 
     def _dated_sections(self, lines: Sequence[str]) -> list[tuple[int, int, LineExemption]]:
         """(first line, end line, exemption) of each dated section, in order.

@@ -34,6 +34,9 @@ _UNIT_DIRS = {
                         "module_utils", "filter_plugins", "lookup_plugins", "tests"}),
     "charts": frozenset({"templates", "charts", "crds", "files", "ci"}),
 }
+# An inventory's vars folders: `host_vars/backup/` holds the vars of the host named `backup`, and
+# Ansible reads every file below it (break-it round 9, #2).
+_VARS_DIRS = frozenset({"host_vars", "group_vars"})
 # An Ansible role's folders (and a Helm chart's templates/): what runs, never a note.
 _ROLE_PARTS = frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates"})
 # Live by their name alone.
@@ -44,6 +47,12 @@ _LIVE_NAME = re.compile(
     r"|[\w.@-]+\.(?:service|timer|socket|path|mount|automount|target))$")
 # A dated folder name (2024-05-01, 20240501), as classify.FILE_DATE reads a file name.
 _DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
+# Live by their content (as scaffold_live.py reads them for init).
+_YAML = re.compile(r"(?i)\.ya?ml$")
+_MANIFEST = (re.compile(rb"(?m)^apiVersion:[ \t]*\S"), re.compile(rb"(?m)^kind:[ \t]*\S"))
+_COMPOSE = re.compile(rb"(?m)^services:[ \t]*(?:#.*)?\r?$")
+_PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
+                   rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
 _WILDCARD = re.compile(r"(?<!\\)[*?\[]")
 # A machine's file tree copied whole: `backups/host1/etc/...`.
 _TREE = frozenset({"etc", "usr", "var", "opt", "srv", "home", "root", "boot", "lib"})
@@ -85,8 +94,9 @@ class FolderClaims:
         unit = _unit(parts, depth)
         if unit is not None:
             return Claim("live", unit, folder)
-        if copy_by_path(below) is not None:
-            return Claim("record", "", folder)
+        copied = copy_by_path(below)
+        if copied is not None:
+            return Claim("record", copied, folder)
         why = structure(below)
         return Claim("undecided", why, folder) if why else Claim("record", "", folder)
 
@@ -97,6 +107,11 @@ def _unit(parts: list[str], depth: int) -> str | None:
     other folders (`roles/archive/oldrole/tasks/`) is a folder of roles, no role."""
     for at in range(depth):
         kind = parts[at].lower()
+        if kind in _VARS_DIRS:  # Ansible's own layout: whatever the host or group is called
+            owner = "host" if kind == "host_vars" else "group"
+            if at + 1 == depth:
+                return f"the vars of the Ansible {owner} {parts[depth]}, not a copy by its name"
+            return f"inside the vars of the Ansible {owner} {parts[at + 1]}, {'/'.join(parts[: at + 2])}/"
         if kind not in _UNIT_DIRS or at + 1 > depth:
             continue
         what = "an Ansible role" if kind == "roles" else "a Helm chart"
@@ -140,6 +155,27 @@ def structure(below: list[str]) -> str | None:
         return f"in a {part}/ folder, an Ansible role's"
     if _LIVE_NAME.match(name):
         return f"{name} is live configuration by its name"
+    return None
+
+
+def live_by_content(name: str, data: bytes, executable: bool) -> str | None:
+    """What makes a file the preset keeps by its folder's name live by its content, or None:
+    an executable or a `#!` script, a Kubernetes manifest (top-level `apiVersion` and `kind`), an
+    Ansible playbook (a play with `hosts:`), a compose file under another name (top-level
+    `services:`). Asked only of a file that holds an old value, whose bytes the sweep has read
+    (break-it round 9, #2): the path alone cannot say, the content says it is something that runs."""
+    if data.startswith(b"#!"):
+        return f"{name} is a script (its #! line)"
+    if executable:
+        return f"{name} is executable"
+    if not _YAML.search(name):
+        return None
+    if all(p.search(data) for p in _MANIFEST):
+        return f"{name} is a Kubernetes manifest (apiVersion and kind)"
+    if _PLAY.search(data):
+        return f"{name} is an Ansible playbook (a play with hosts:)"
+    if _COMPOSE.search(data):
+        return f"{name} is a compose file (top-level services:)"
     return None
 
 

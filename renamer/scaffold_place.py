@@ -153,6 +153,8 @@ def _first(folders: list[str], names: re.Pattern[str], live: Collection[str] = (
     """The shallowest folder whose name matches, as a pattern (`docs/adr/**`), the folder's own
     name taken literally (`cfg[1]/**` would cover `cfg1/`); folders in `live` pass over."""
     for depth, part in enumerate(folders):
+        if depth and folders[depth - 1].lower() in ("host_vars", "group_vars"):
+            return None  # a host's or group's name (`host_vars/backup/`, `group_vars/tests/`)
         if names.match(part):
             pattern = literal_pattern("/".join(folders[: depth + 1])) + "/**"
             if pattern not in live:

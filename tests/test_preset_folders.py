@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from renamer.classify import PathPatterns
-from renamer.preset_folders import FolderClaims, in_unit, named_folder
+from renamer.preset_folders import FolderClaims, in_unit, live_by_content, named_folder
 
 BACKUPS = FolderClaims(["**/backup/**", "**/backups/**", "**/*.bak"], PathPatterns)
 ARCHIVE = FolderClaims(["**/archive/**"], PathPatterns)
@@ -19,6 +19,10 @@ ARCHIVE = FolderClaims(["**/archive/**"], PathPatterns)
     (BACKUPS, "roles/web/files/backup/restic.conf", "live"),
     (BACKUPS, "charts/backup/values.yaml", "live"),
     (ARCHIVE, "ROLES/archive/tasks/main.yml", "live"),
+    # an inventory's vars of the host or group named so, or inside them (break-it round 9, #2)
+    (BACKUPS, "host_vars/backup/main.yml", "live"),
+    (ARCHIVE, "inventory/group_vars/archive/net.yml", "live"),
+    (BACKUPS, "host_vars/web/backup/extra.yml", "live"),
     # structurally live below the folder: undecided
     (BACKUPS, "backup/compose.yaml", "undecided"),
     (BACKUPS, "infra/backup/main.tf", "undecided"),
@@ -35,6 +39,7 @@ ARCHIVE = FolderClaims(["**/archive/**"], PathPatterns)
     (ARCHIVE, "archive/notes.txt", "record"),
     (ARCHIVE, "roles/archive/oldrole/README.md", "record"),
     (BACKUPS, "backup/db.sql", "record"),
+    (BACKUPS, "backups/host_vars/pug.yml", "record"),  # a copy of an inventory, not the inventory
 ))
 def test_claims(claims: FolderClaims, path: str, verdict: str) -> None:
     assert claims.claim(path).verdict == verdict
@@ -57,6 +62,22 @@ def test_named_folder(pattern: str, folder: str | None) -> None:
 @pytest.mark.parametrize(("folder", "unit"), (
     ("roles/backup", True), ("roles/web/files/backup", True), ("charts/backup/**", True),
     ("backup", False), ("roles/archive/oldrole", False), ("stacks/backup", False),
+    ("host_vars/backup", True), ("group_vars/archive/**", True), ("backup/host_vars", False),
 ))
 def test_in_unit(folder: str, unit: bool) -> None:
     assert in_unit(folder) is unit
+
+
+@pytest.mark.parametrize(("name", "data", "executable", "live"), (
+    ("run.sh", b"#!/bin/sh\nrsync pug:/b\n", False, True),
+    ("run", b"rsync pug:/b\n", True, True),
+    ("cm.yaml", b"apiVersion: v1\nkind: ConfigMap\ndata: {h: pug}\n", False, True),
+    ("site.yml", b"- hosts: pug\n  tasks: []\n", False, True),
+    ("site.yml", b"- name: all\n  hosts: pug\n", False, True),
+    ("stack.yml", b"services:\n  a:\n    image: x\n", False, True),
+    ("notes.txt", b"apiVersion: v1\nkind: x\n", False, False),  # not YAML by its name
+    ("vars.yml", b"kind: note\nhost: pug\n", False, False),  # a kind alone is no manifest
+    ("dump.sql", b"INSERT pug\n", False, False),
+))
+def test_live_by_content(name: str, data: bytes, executable: bool, live: bool) -> None:
+    assert (live_by_content(name, data, executable) is not None) is live

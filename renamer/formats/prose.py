@@ -26,9 +26,13 @@ NAMES = frozenset({"README", "NOTES", "CHANGELOG", "CHANGES", "HISTORY", "NEWS",
 # `.txt` files that are configuration by their name, whatever they hold: pip's requirement and
 # constraint files (`requirements-dev.txt`, `dev-requirements.txt`, `requirements/base.txt`), CMake,
 # robots.txt and security.txt, ads.txt, bindep, Heroku's runtime.txt, host and package lists.
+# A list named for what is gone (`retired-hosts.txt`, `decommissioned_nodes.txt`) is a record by its
+# name, not a live host list: its lines decide, and a dated comment heading them keeps them.
 _CONFIG_NAME = re.compile(
     r"(?i)^(?:(?:[\w.-]*[-_.])?(?:requirements|constraints|reqs)(?:[-_.][\w.-]*)?|CMakeLists|robots|security"
-    r"|ads|app-ads|sellers|bindep|runtime|apt|packages|(?:[\w-]+[-_.])?(?:hosts|servers|nodes|targets)"
+    r"|ads|app-ads|sellers|bindep|runtime|apt|packages"
+    r"|(?:(?!(?:[\w-]*[-_.])?(?:retired|decommissioned|decom|old|former|removed|dead|previous|archived)[-_.])"
+    r"[\w-]+[-_.])?(?:hosts|servers|nodes|targets)"
     r"|inventory|pip|pylock)\.txt$")
 _CONFIG_FOLDER = re.compile(r"(?i)(?:^|/)(?:requirements|constraints)/[^/]+\.(?:txt|in)$")
 

@@ -9,6 +9,7 @@ or the structure guarantee that refused the edit.
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -57,6 +58,14 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     if ignored_by is not None:
         return Explanation(rel, "ignored", f"git ignores this file ({ignored_by}): never scanned, unless "
                            "--include-ignored is given and a `current` pattern covers it", line)
+    if klass.status == RECORD:  # a preset's folder guess, which the content may leave undecided
+        try:
+            mode = (project.root / rel).lstat().st_mode
+            data = (project.root / rel).read_bytes() if stat.S_ISREG(mode) else b""
+        except OSError:
+            mode, data = 0, b""
+        if data and project.matcher.might_match(data):  # as the sweep asks: where it holds an old value
+            klass = classifier.by_content(rel, klass, data, bool(mode & 0o111))
     status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:
         return Explanation(rel, status, rule, line)

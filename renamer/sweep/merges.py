@@ -113,9 +113,19 @@ def _by_line(lines: list[str], shown: list[str], starts: list[int], moved: _Move
     return problems
 
 
+# Keys that are the words of one head's name list (keyed._words): the names of one block, one entry.
+_ONE_HEAD = frozenset({"ssh Host block", "hosts-file entry"})
+
+
 def _meets(first: _Side, second: _Side, groups: dict[str, tuple[str, set[str]]],
            held_before: HeldBefore | None, lines: list[str], parsed: bool = False) -> str | None:
     key = first.found.key
+    if first.line == second.line and key.what in _ONE_HEAD:
+        # one head listing several names (`Host pug wolf`, `10.0.40.11 pug wolf`) is one block, one
+        # entry: after the rename it names wolf twice, which its reader takes as once (break-it round
+        # 9, severity 3). A dnsmasq line's names share its data, so they are one record already; two
+        # keys of one flow mapping (`{pug: 1, wolf: 2}`) are two things on one line, still compared.
+        return None
     if key.scope == "owner":  # a CNAME beside other data, or nothing
         if not (first.found.alone or second.found.alone) or first.found.data == second.found.data:
             return None

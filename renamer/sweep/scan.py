@@ -307,6 +307,8 @@ class FileScanner:
             return FileResult(rel, content.kind, "")
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
+        if klass.status == RECORD and content.kind in ("text", "encoding"):  # a preset's folder guess
+            klass = self.project.classifier.by_content(rel, klass, data, bool(content.mode & 0o111))
         status = klass.status
         # A link or a file too large to rewrite is still renamed with its folder: left behind,
         # a link would dangle and the old folder would stay.

@@ -85,6 +85,16 @@ def test_a_renamed_name_meeting_a_standing_one_is_refused(rel: str, text: str, l
     pytest.param("dnsmasq.conf", "cname=www.lan,ana-ml2.lan\nhost-record=fv-ml1.lan,10.0.0.5\n",
                  id="dnsmasq-value-not-key"),
     pytest.param("etc/hosts", "10.0.0.5 fv-ml1\n10.0.0.5 ana-ml2-bmc\n", id="hosts-derived-name"),
+    # one head listing several names is one block, one entry (break-it round 9, severity 3: `Host pug
+    # wolf`, the new name added beside the old for the cutover, stopped the whole sweep)
+    pytest.param("ssh_config", "Host ana-ml2 fv-ml1\n  HostName 10.250.50.54\n", id="ssh-one-head-two-names"),
+    pytest.param("ssh_config", "Host fv-ml1 ana-ml2 *.lan\n  User ops\n", id="ssh-one-head-new-first"),
+    pytest.param("etc/hosts", "10.0.0.1 ana-ml2 fv-ml1 fv-ml1.lan\n", id="hosts-one-line-two-names"),
+    pytest.param("dnsmasq.conf", "address=/ana-ml2.lan/fv-ml1.lan/10.0.0.1\nhost-record=ana-ml2,fv-ml1,10.0.0.1\n",
+                 id="dnsmasq-one-line-two-names"),
+    pytest.param("nginx/site.conf", "server {\n  listen 80;\n  server_name ana-ml2 fv-ml1 ana-ml2.lan;\n}\n",
+                 id="nginx-server-name-list"),
+    pytest.param("Caddyfile", "ana-ml2.lan, fv-ml1.lan {\n  respond ok\n}\n", id="caddy-site-address-list"),
 ])
 def test_where_nothing_would_stand_twice_the_sweep_writes(rel: str, text: str, repo: Callable[..., Path],
                                                            run: Callable[..., Result]) -> None:
@@ -93,6 +103,25 @@ def test_where_nothing_would_stand_twice_the_sweep_writes(rel: str, text: str, r
     done = run(root, "sweep", "--commit")
     assert done.exit_code in (0, 1), done.stdout + done.stderr
     assert "ana-ml2 " not in (root / rel).read_text() and "fv-ml1" in (root / rel).read_text()
+
+
+def test_one_ssh_host_head_naming_old_and_new_resolves_after(repo: Callable[..., Path],
+                                                              run: Callable[..., Result]) -> None:
+    """`Host ana-ml2 fv-ml1` becomes `Host fv-ml1 fv-ml1`: one block, which ssh reads as before;
+    a second block of the new name beside it is still refused."""
+    text = "Host ana-ml2 fv-ml1\n  HostName 10.250.50.54\n"
+    root = repo({"ssh_config": text, "ssh_config2": "Host fv-ml1\n  User a\nHost ana-ml2\n  User b\n"},
+                config=CONFIG, allowlist=ALLOW)
+    refused = run(root, "sweep", "--commit")
+    assert refused.exit_code == 3 and "ssh_config2:3:" in refused.stdout + refused.stderr, refused.stdout
+    assert "ssh_config:" not in (refused.stdout + refused.stderr).replace("ssh_config2", "")
+    git(root, "rm", "-q", "ssh_config2")
+    git(root, "commit", "-q", "-m", "one block")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    shown = subprocess.run(["ssh", "-G", "-F", str(root / "ssh_config"), "fv-ml1"], capture_output=True, text=True,
+                           check=True, stdin=subprocess.DEVNULL).stdout
+    assert "hostname 10.251.50.54" in shown.splitlines()
+    assert run(root, "verify", "--strict").exit_code == 0
 
 
 def test_a_refused_cname_is_one_named_checkzone_rejects(tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 item 8): requirements.txt, CMakeLists.txt, robots.txt and hosts.txt whose first line is a dated `#`
 comment were read as prose, the comment as a dated heading, and their live lines kept; the sweep
 changed nothing and `verify --strict` exited 0. A `.txt` that is configuration by its name, or whose
-every non-comment line reads as configuration, is no prose: its dated comment is a comment."""
+every non-comment line reads as configuration, is no prose: its dated comment is a comment; unless it
+is configuration by its lines only and a comment dated on or before the cutover heads them (round 9,
+#12): that is a dated record, a retired-host list or a log, kept as before."""
 
 from __future__ import annotations
 
@@ -30,18 +32,46 @@ CONFIGURATION = {
     "requirements/base.txt": "# 2025-03-01\n--index-url https://pug.lab.lan/simple\nrequests==2.31\n",
     "constraints.txt": "# 2025-03-01 the mirror\n--extra-index-url http://10.0.40.11/simple\n",
     ".well-known/security.txt": "# 2025-03-01 contact\nContact: mailto:ops@pug.lab.lan\n",
-    # by what every line is
-    "ops/upstreams.txt": "# 2025-03-01 moved behind the proxy\n10.0.40.11 pug pug.lab.lan\n10.0.40.12 rex\n",
-    "deploy/app-env.txt": "# 2025-03-01\nDB_HOST=pug.lab.lan\nDB_PORT = 5432\n",
-    "ops/allow-from.txt": "## 2025-03-01 firewall\n10.0.40.11\n10.0.40.12/32\n",
+    # by what every line is, with no dated comment heading the lines (break-it round 9, #12)
+    "ops/upstreams.txt": "# the proxy's upstreams\n10.0.40.11 pug pug.lab.lan\n# 2025-03-01 added rex\n10.0.40.12 rex\n",
+    "deploy/app-env.txt": "# the app's environment\nDB_HOST=pug.lab.lan\nDB_PORT = 5432\n",
+    "ops/allow-from.txt": "## 2026-11-01 firewall, after the cutover\n10.0.40.11\n10.0.40.12/32\n",
+}
+# Configuration by its lines only, under a comment dated on or before the cutover that heads them:
+# a retired-host list, a log, read as records as an operator reads them (break-it round 9, #12: round
+# 8's content rule rewrote them). So is a host list whose name says it is gone.
+DATED = {
+    "retired.txt": "# 2025-03-03 decommissioned\npug.lab.lan\n",
+    "maintenance.txt": "# 2025-01-01\nstatus=replaced disk on pug\n",
+    "ops/log.txt": "\n# reboots\n## 2025-02-01\nreboot(pug)\n",
+    "ops/proxy-upstreams.txt": "# 2025-03-01 moved behind the proxy\n10.0.40.11 pug pug.lab.lan\n10.0.40.12 rex\n",
+    "deploy/old-env.txt": "# 2025-03-01\nDB_HOST=pug.lab.lan\nDB_PORT = 5432\n",
+    "retired-hosts.txt": "# 2025-03-03 decommissioned\npug\nrex\n",
+    "decommissioned_nodes.txt": "# 2025-03-03\n10.0.40.11 pug\n",
 }
 # Notes stay prose: their dated sections keep what they say, whatever a line of them looks like.
 NOTES = {
-    "ops/log.txt": "# 2025-03-01 moved the gateway\nssh pug was used then\n",
+    "ops/log-notes.txt": "# 2025-03-01 moved the gateway\nssh pug was used then\n",
     "ops/migration.txt": "# 2025-03-01 cutover\nWe moved the database.\nDB_HOST=pug.lab.lan\n",
     "NOTES.md": "# 2025-03-01\nDB_HOST=pug\n",  # Markdown is prose whatever its lines are
     "docs/hosts.rst": "# 2025-03-01 nodes\npug\n",
 }
+
+
+def test_dated_txt_lists_and_logs_stay_records(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """The report's repo tx2 and variants: kept as dated sections, listed by audit; the files of
+    CONFIGURATION beside them are still rewritten."""
+    root = repo({**DATED, **CONFIGURATION}, config=CONFIG, allowlist=ALLOW)
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stdout + swept.stderr
+    for rel, text in DATED.items():
+        assert (root / rel).read_text() == text, rel
+    for rel in CONFIGURATION:
+        assert "pug" not in (root / rel).read_text(), rel
+    assert run(root, "verify", "--strict").exit_code == 0
+    audited = run(root, "audit").stdout
+    for rel in ("retired.txt", "maintenance.txt", "ops/log.txt", "retired-hosts.txt"):
+        assert rel in audited, (rel, audited)
 
 
 def test_txt_configuration_is_swept_and_verified(repo: Callable[..., Path], run: Callable[..., Result]) -> None:

@@ -57,6 +57,15 @@ def test_txt_configuration_by_name_is_no_prose(path: str) -> None:
     assert not is_prose(path)
 
 
+@pytest.mark.parametrize("path", (
+    "retired-hosts.txt", "decommissioned_nodes.txt", "old.servers.txt", "ops/former-targets.txt",
+    "web-retired-hosts.txt",
+))
+def test_a_list_named_for_what_is_gone_is_prose(path: str) -> None:
+    """Its lines decide, and a dated comment heading them keeps them (break-it round 9, #12)."""
+    assert is_prose(path)
+
+
 @pytest.mark.parametrize("lines", (
     pytest.param(["# 2025-03-01", "DB_HOST=pug", "", "PORT = 5432"], id="key-value"),
     pytest.param(["# 2025-03-01", "10.0.0.5 pug pug.lan", "fe80::1%eth0 rex"], id="hosts-list"),

@@ -25,6 +25,7 @@ from renamer import (
     composed_tails,
     computed_addresses,
     host_sets,
+    image_refs,
     name_starts,
     templated_names,
     tool_names,
@@ -441,6 +442,8 @@ class Matcher:
             for m in matches if starts or b"@" in data else ():  # a dense file has neither: no loop
                 if m.kind == "host" and m.refused is None and is_account(data, m.start, m.end, starts):
                     m.kept = "account"
+        if self.hosts and any(m.kind == "host" and m.refused is None and m.kept is None for m in matches):
+            matches = _images(data, matches)
         if self._pattern_starts:
             found = self._patterns(data)
             if found:
@@ -679,6 +682,27 @@ def _switches(letters: bytes) -> float:
     random keys each with a name inside: 0.4 misses 3.5 % of 16-byte keys, 0.1 % of 32-byte ones."""
     kinds = [0 if 65 <= b <= 90 else 1 if 97 <= b <= 122 else 2 for b in letters]
     return sum(a != b for a, b in itertools.pairwise(kinds)) / (len(kinds) - 1)
+
+
+def _images(data: bytes, matches: list[Match]) -> list[Match]:
+    """An image reference's repository path is no host (`image: pihole/pihole`): kept `image`; the
+    name as a component of an absolute path, where the file names it as software (an image) or it
+    is a well-known package's, is the software's folder (`/etc/pihole/`): a residual
+    `software-path` (break-it round 9, finding 10)."""
+    refs = image_refs.image_refs(data)
+    named = image_refs.software_names(data, refs)
+    out = []
+    for m in matches:
+        if m.kind == "host" and m.refused is None and m.kept is None:
+            if image_refs.in_repository(refs, m.start, m.end):
+                m = replace(m, kept="image")
+            elif ((m.old.lower() in named or m.old.lower() in image_refs.WELL_KNOWN)
+                  and image_refs.in_absolute_path(data, m.start, m.end)):
+                why = ("an image of this file names it as software" if m.old.lower() in named
+                       else "it is a well-known package's name")
+                m = replace(m, refused="software-path", note=f"`{m.old}`: {why}")
+        out.append(m)
+    return out
 
 
 def _in_windows_path(data: bytes, start: int) -> bool:

@@ -301,8 +301,11 @@ class Matcher:
         same in `data.lower()`, which the lower-cased rules run over."""
         folded = self._any_case()
         out = []
+        exact = {old.encode() for old, _ in self.hosts}
         for m in folded.find(data.lower(), starts):
             found = data[m.start:m.end]
+            if m.kind == "host" and found not in exact and _in_path(data, m.start, m.end):
+                continue  # a file path's part: case-sensitive, matched as elsewhere (round 9, #11)
             if found != found.lower() or m.kind == "host":
                 text = found.decode("utf-8", "replace")
                 m.old, m.new = text, spelling.case_like(text, self._configured(m.old, m.new))
@@ -682,6 +685,32 @@ def _switches(letters: bytes) -> float:
     random keys each with a name inside: 0.4 misses 3.5 % of 16-byte keys, 0.1 % of 32-byte ones."""
     kinds = [0 if 65 <= b <= 90 else 1 if 97 <= b <= 122 else 2 for b in letters]
     return sum(a != b for a, b in itertools.pairwise(kinds)) / (len(kinds) - 1)
+
+
+# A directive whose value is a file path, in a DNS or DHCP server's configuration: ISC dhcpd's
+# `filename`, `root-path`, BIND's and CoreDNS's `file`, `include`/`$INCLUDE`, dnsmasq's `dhcp-boot`...
+_PATH_DIRECTIVE = re.compile(
+    rb"[ \t]*(?:option[ \t]+)?(?:(?:filename|root-path|\$INCLUDE|pid-file|key-file|zonefile"
+    rb"|dhcp-boot|tftp-root|addn-hosts|conf-file|conf-dir|hostsfile|dhcp-hostsfile|dhcp-optsfile|auto-trust-anchor-file|root-hints)"
+    rb"(?=[ \t=:\"'])"
+    # `file` and `include` are owner names a zone may hold too: a path only when quoted or with a
+    # zone file's extension after them (BIND `file "db.pug";`, CoreDNS `file PUG.db`)
+    rb"|(?:file|include)[ \t]+(?:[\"']|\S*\.(?:db|zone|signed|hosts|conf)\b))", re.IGNORECASE)
+
+
+# dnsmasq's domain lists between slashes: `address=/PUG.lan/10.0.0.1`, `server=/lan/...`, `local=/lan/`.
+_SLASHED_DOMAINS = re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
+
+
+def _in_path(data: bytes, start: int, end: int) -> bool:
+    """Is start:end part of a file path: beside a `/`, or in the value of a directive that names a
+    file (`filename "PUG.0";`)? File names are case-sensitive, unlike DNS names."""
+    line = data.rfind(b"\n", 0, start) + 1
+    if _PATH_DIRECTIVE.match(data, line) is not None:
+        return True
+    if data[start - 1:start] != b"/" and data[end:end + 1] != b"/":
+        return False
+    return _SLASHED_DOMAINS.match(data, line) is None  # dnsmasq `address=/PUG.lan/...`: a DNS name
 
 
 def _images(data: bytes, matches: list[Match]) -> list[Match]:

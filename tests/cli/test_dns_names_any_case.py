@@ -188,6 +188,50 @@ def test_a_file_path_in_a_dns_file_stays_case_sensitive(repo: Repo, run: Run) ->
     assert {n["path"] for n in verify["near_misses"]} >= {"dhcpd.conf", "Corefile"}
 
 
+@pytest.mark.parametrize(("path", "content"), [
+    pytest.param(".env", "ANA_ML2=1\nANA-ML2=10.250.50.54\n", id="env-variable"),
+    pytest.param("c.go", 'const ANA-ML2 = "10.250.50.54"\n', id="const"),
+    pytest.param("run.sh", 'export ANA-ML2="10.250.50.54"\nssh ${ANA-ML2} $ANA-ML2\n', id="shell-variables"),
+    pytest.param("app.py", 'ANA-ML2_HOST = "10.250.50.54"\n', id="identifier-prefix"),
+    pytest.param("app.ini", "[app]\nname = ANA-ML2\n[db]\nhost = 10.250.50.54\n", id="other-ini-section"),
+    pytest.param("app.yml", "log_prefix: ANA-ML2\nport: 80\nupstream: 10.250.50.54\n", id="top-level-yaml"),
+    pytest.param("hosts.yml", "# ANA-ML2 (the big box)\n- 10.250.50.54\n", id="comment-over-item"),
+    pytest.param("inv.yml", "- name: ANA-ML2\n  os: linux\n- name: rex\n  ip: 10.250.50.54\n", id="other-item"),
+    pytest.param("ssh_config", "Host ANA-ML2\n  User x\nHost rex\n  HostName 10.250.50.54\n", id="other-stanza"),
+])
+def test_an_identifier_or_another_record_holds_no_address(repo: Repo, run: Run, path: str, content: str) -> None:
+    """Break-it round 9, finding 13: code identifiers (`ANA-ML2=`, `const ANA-ML2`, `ANA-ML2_HOST`)
+    held the address as `case-record`, and the record reached another INI section, the whole
+    top-level YAML mapping, a comment over a list item. The record is what is certainly one: the
+    address moves, the other spelling stays a near-miss."""
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    checked = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [f["old"] for f in checked["findings"]] == ["10.250.50.54"], checked  # not swept yet: no case-record
+    assert "case-record" not in {f["reason"] for f in checked["findings"]}, checked
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / path).read_text() == content.replace("10.250.50.54", "10.251.50.54")
+    after = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert after["findings"] == [], after
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param("[ANA-ML2]\naddress = 10.250.50.54\n", id="ini-section"),
+    pytest.param("[srv]\nname = ANA-ML2\naddress = 10.250.50.54\n", id="ini-entry"),
+    pytest.param("Host ANA-ML2\nHostName 10.250.50.54\n", id="ssh-unindented"),
+    pytest.param("hosts:\n  - name: ANA-ML2\n    os: linux\n    ip: 10.250.50.54\n", id="list-item"),
+    pytest.param("ANA-ML2:\n  ip: 10.250.50.54\n", id="parent-key"),
+    pytest.param("db:\n  name: ANA-ML2\n  host: 10.250.50.54\n", id="nested-mapping"),
+])
+def test_one_small_record_still_holds_its_address(repo: Repo, run: Run, content: str) -> None:
+    """The negatives of the narrowing: a small INI section, an ssh stanza, a list item, a key and
+    its block are one record, both a `case-record` residual as before."""
+    root = repo({"app.conf": content}, config=CONFIG, allowlist=ALLOW)
+    checked = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert sorted(f["reason"] for f in checked["findings"]) == ["case-record", "case-record"], checked
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "app.conf").read_text() == content
+
+
 def test_a_zone_quoted_in_a_markdown_page_keeps_the_page_rules(repo: Repo, run: Run) -> None:
     content = "# Lab\n\n    $ORIGIN ana.lan.\n    ANA-ML2 IN A 10.250.50.54\n\n    www IN A 10.250.50.54\n"
     root = repo({"docs/zone.md": content}, config=CONFIG, allowlist=ALLOW)

@@ -58,7 +58,13 @@ def image_refs(data: bytes) -> list[ImageRef]:
     out: list[ImageRef] = []
     for regex in (_KEYED, _FROM, _PULL):
         for hit in regex.finditer(data):
-            out.append(_parse(data, hit.start("ref"), hit.end("ref")))
+            start, end = hit.start("ref"), hit.end("ref")
+            scheme = data.find(b"://", start, end)
+            if scheme != -1:  # a chart repository's URL (`https://charts.pug.lan`) is no image
+                if data[start:scheme].lower() not in (b"oci", b"docker"):
+                    continue
+                start = scheme + 3
+            out.append(_parse(data, start, end))
     for hit in _RUN.finditer(data):
         start = _run_image(data, hit.start("rest"), hit.end("rest"))
         if start is not None:

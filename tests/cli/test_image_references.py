@@ -45,6 +45,9 @@ def test_images_are_kept_in_every_dialect_and_registries_follow(repo: Repo, run:
         "job.nomad": 'job "j" {\n  task "t" {\n    config {\n      image = "pihole/pihole:latest"\n    }\n  }\n}\n',
         "Dockerfile": "FROM --platform=linux/amd64 pihole/pihole:2024.07.0\nRUN echo pug\n",
         "values.yaml": "image:\n  repository: pihole/pihole\n  tag: v5\nserver: pug.lab.lan\n",
+        "Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies:\n"
+                      "  - {name: a, version: 1.0.0, repository: https://pug.lab.lan/charts}\n"
+                      "  - {name: b, version: 1.0.0, repository: oci://pug.lab.lan:5000/pihole}\n",
         "run.sh": "#!/bin/sh\ndocker pull pihole/pihole:latest\n"
                   "docker run -d --name pihole -e TZ=UTC pihole/pihole:latest\n"
                   "docker pull localhost/pihole\nssh pug uptime\n",
@@ -58,6 +61,8 @@ def test_images_are_kept_in_every_dialect_and_registries_follow(repo: Repo, run:
     assert "image: wolf.lab.lan:5000/pug/app:pug" in text["k8s.yaml"]  # the registry is a host; the rest not
     assert 'image = "pihole/pihole:latest"' in text["job.nomad"]
     assert text["Dockerfile"] == "FROM --platform=linux/amd64 pihole/pihole:2024.07.0\nRUN echo wolf\n"
+    assert "repository: https://wolf.lab.lan/charts}" in text["Chart.yaml"]  # a URL: no image
+    assert "repository: oci://wolf.lab.lan:5000/pihole}" in text["Chart.yaml"]  # OCI: its registry only
     assert "repository: pihole/pihole" in text["values.yaml"] and "server: wolf.lab.lan" in text["values.yaml"]
     assert text["run.sh"] == ("#!/bin/sh\ndocker pull pihole/pihole:latest\n"
                               "docker run -d --name dns1 -e TZ=UTC pihole/pihole:latest\n"

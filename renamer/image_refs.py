@@ -66,12 +66,12 @@ def image_refs(data: bytes) -> list[ImageRef]:
                 start = scheme + 3
             out.append(_parse(data, start, end))
     for hit in _RUN.finditer(data):
-        start = _run_image(data, hit.start("rest"), hit.end("rest"))
-        if start is not None:
-            end = start
-            while end < len(data) and data[end] not in b" \t\r\n\"';|&)":
-                end += 1
-            out.append(_parse(data, start, end))
+        first = _run_image(data, hit.start("rest"), hit.end("rest"))
+        if first is not None:
+            last = first
+            while last < len(data) and data[last] not in b" \t\r\n\"';|&)":
+                last += 1
+            out.append(_parse(data, first, last))
     return sorted(out, key=lambda r: r.start)
 
 

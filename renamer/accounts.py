@@ -3,6 +3,10 @@
 `/home/NAME`, `~NAME`, `chown NAME`, `User=NAME`, `ansible_user: NAME`,
 `NAME@host`...: a user account that happens to share the host's name is not the
 host. Kept with reason `account` unless `options.accounts: rewrite`.
+
+`NAME@file`, `NAME@docker`, `NAME@kubernetescrd`... in a Traefik configuration is no account: it is
+Traefik's reference to the router, service or middleware NAME of that provider (break-it round 9,
+finding 4), so it follows the name's fate like any other reference to it.
 """
 
 from __future__ import annotations
@@ -76,8 +80,24 @@ def _account_starts_at(data: bytes, marker: bytes, low: int, high: int, searched
         pos = data.find(marker, pos + 1, high)
 
 
+# Traefik's providers, as a `NAME@provider` reference spells them (doc.traefik.io, "Providers").
+_PROVIDERS = (rb"file|docker|swarm|internal|kubernetescrd|kubernetesingress|kubernetesgateway|kubernetes"
+              rb"|consulcatalog|consul|nomad|ecs|marathon|rancher|etcd|redis|zookeeper|zk|http|rest"
+              rb"|plugin|tailscale|hub")
+_TRAEFIK_REF = re.compile(rb"@(?:" + _PROVIDERS + rb")(?![A-Za-z0-9_.@-])")
+# A file that is Traefik's: its name in a label, a key, an image, or a dynamic configuration's
+# sections (`http:` `routers:`, `middlewares:`).
+_TRAEFIK_FILE = re.compile(rb"(?i)traefik|^[ \t]*(?:routers|middlewares)[ \t]*:", re.MULTILINE)
+
+
+def is_traefik_ref(data: bytes, end: int) -> bool:
+    """Is the `@` at data[end] the start of a Traefik provider suffix (`pug@file`) in a file that
+    configures Traefik? Then the name before it is a router's, service's or middleware's."""
+    return _TRAEFIK_REF.match(data, end) is not None and _TRAEFIK_FILE.search(data) is not None
+
+
 def is_account(data: bytes, start: int, end: int, starts: set[int]) -> bool:
     """Does the name at data[start:end] stand for a user account, not the host?"""
     if data[end:end + 1] == b"@" and data[start - 1:start] != b"@":
-        return True  # NAME@host: the user on the left of @ (root@NAME is the host)
+        return not is_traefik_ref(data, end)  # NAME@host: the user on the left of @ (root@NAME is the host)
     return start in starts

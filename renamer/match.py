@@ -25,6 +25,7 @@ from renamer import (
     composed_tails,
     computed_addresses,
     host_sets,
+    image_refs,
     name_starts,
     templated_names,
     tool_names,
@@ -300,8 +301,11 @@ class Matcher:
         same in `data.lower()`, which the lower-cased rules run over."""
         folded = self._any_case()
         out = []
+        exact = {old.encode() for old, _ in self.hosts}
         for m in folded.find(data.lower(), starts):
             found = data[m.start:m.end]
+            if m.kind == "host" and found not in exact and _in_path(data, m.start, m.end):
+                continue  # a file path's part: case-sensitive, matched as elsewhere (round 9, #11)
             if found != found.lower() or m.kind == "host":
                 text = found.decode("utf-8", "replace")
                 m.old, m.new = text, spelling.case_like(text, self._configured(m.old, m.new))
@@ -441,6 +445,8 @@ class Matcher:
             for m in matches if starts or b"@" in data else ():  # a dense file has neither: no loop
                 if m.kind == "host" and m.refused is None and is_account(data, m.start, m.end, starts):
                     m.kept = "account"
+        if self.hosts and any(m.kind == "host" and m.refused is None and m.kept is None for m in matches):
+            matches = _images(data, matches)
         if self._pattern_starts:
             found = self._patterns(data)
             if found:
@@ -679,6 +685,53 @@ def _switches(letters: bytes) -> float:
     random keys each with a name inside: 0.4 misses 3.5 % of 16-byte keys, 0.1 % of 32-byte ones."""
     kinds = [0 if 65 <= b <= 90 else 1 if 97 <= b <= 122 else 2 for b in letters]
     return sum(a != b for a, b in itertools.pairwise(kinds)) / (len(kinds) - 1)
+
+
+# A directive whose value is a file path, in a DNS or DHCP server's configuration: ISC dhcpd's
+# `filename`, `root-path`, BIND's and CoreDNS's `file`, `include`/`$INCLUDE`, dnsmasq's `dhcp-boot`...
+_PATH_DIRECTIVE = re.compile(
+    rb"[ \t]*(?:option[ \t]+)?(?:(?:filename|root-path|\$INCLUDE|pid-file|key-file|zonefile"
+    rb"|dhcp-boot|tftp-root|addn-hosts|conf-file|conf-dir|hostsfile|dhcp-hostsfile|dhcp-optsfile|auto-trust-anchor-file|root-hints)"
+    rb"(?=[ \t=:\"'])"
+    # `file` and `include` are owner names a zone may hold too: a path only when quoted or with a
+    # zone file's extension after them (BIND `file "db.pug";`, CoreDNS `file PUG.db`)
+    rb"|(?:file|include)[ \t]+(?:[\"']|\S*\.(?:db|zone|signed|hosts|conf)\b))", re.IGNORECASE)
+
+
+# dnsmasq's domain lists between slashes: `address=/PUG.lan/10.0.0.1`, `server=/lan/...`, `local=/lan/`.
+_SLASHED_DOMAINS = re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
+
+
+def _in_path(data: bytes, start: int, end: int) -> bool:
+    """Is start:end part of a file path: beside a `/`, or in the value of a directive that names a
+    file (`filename "PUG.0";`)? File names are case-sensitive, unlike DNS names."""
+    line = data.rfind(b"\n", 0, start) + 1
+    if _PATH_DIRECTIVE.match(data, line) is not None:
+        return True
+    if data[start - 1:start] != b"/" and data[end:end + 1] != b"/":
+        return False
+    return _SLASHED_DOMAINS.match(data, line) is None  # dnsmasq `address=/PUG.lan/...`: a DNS name
+
+
+def _images(data: bytes, matches: list[Match]) -> list[Match]:
+    """An image reference's repository path is no host (`image: pihole/pihole`): kept `image`; the
+    name as a component of an absolute path, where the file names it as software (an image) or it
+    is a well-known package's, is the software's folder (`/etc/pihole/`): a residual
+    `software-path` (break-it round 9, finding 10)."""
+    refs = image_refs.image_refs(data)
+    named = image_refs.software_names(data, refs)
+    out = []
+    for m in matches:
+        if m.kind == "host" and m.refused is None and m.kept is None:
+            if image_refs.in_repository(refs, m.start, m.end):
+                m = replace(m, kept="image")
+            elif ((m.old.lower() in named or m.old.lower() in image_refs.WELL_KNOWN)
+                  and image_refs.in_absolute_path(data, m.start, m.end)):
+                why = ("an image of this file names it as software" if m.old.lower() in named
+                       else "it is a well-known package's name")
+                m = replace(m, refused="software-path", note=f"`{m.old}`: {why}")
+        out.append(m)
+    return out
 
 
 def _in_windows_path(data: bytes, start: int) -> bool:

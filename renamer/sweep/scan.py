@@ -75,6 +75,10 @@ IDENTIFIER_HINT = ("an identifier: renamer never renames code symbols; rename it
 CODE_HINT = "outside any string or comment, where a text edit could change the code; edit by hand"
 # Occurrences the matcher finds but must not rewrite, by Match.refused.
 REFUSED_HINTS = {
+    "software-path": ("an old host name that is also the software's (an image's, a well-known "
+                      "package's) as a component of an absolute path (`/etc/pihole/`): most likely the "
+                      "software's own folder, which keeps its name; keep it with a keep rule, or rename it "
+                      "by hand if the folder is named after the machine"),
     "case-record": ("an old host name in another case (`PUG`) in the record of an old address: moved alone, "
                     "the address would pair with the old name; rename the record by hand, or keep it with a "
                     "keep rule"),
@@ -214,6 +218,9 @@ KEPT_NOTES = {
     "terraform-state": ("names where Terraform keeps this configuration's state; renaming it starts an "
                         "empty state: move the state first (terraform state / workspace rename), then "
                         "edit it by hand"),
+    "image": ("a container image's repository path, tag or digest (`image: pihole/pihole:tag`, `FROM`, "
+              "`docker pull`, Helm `repository:`): it names a repository of the registry, not a host; only "
+              "a registry part (`pug.lab.lan:5000/`) is a host, and follows"),
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
                 "not the host; set options.accounts: rewrite to rename accounts too"),
 }

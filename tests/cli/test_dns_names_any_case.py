@@ -153,6 +153,85 @@ def test_the_dhcpd_reservation_and_its_ddns_name_move_together(repo: Repo, run: 
     assert verify["findings"] == [] and verify["near_misses"] == []
 
 
+def test_a_file_path_in_a_dns_file_stays_case_sensitive(repo: Repo, run: Run) -> None:
+    """Break-it round 9, finding 11: `filename "PUG/pxelinux.0"` became `WOLF/...` while the folder
+    `tftp/PUG/` stayed (file names are case-sensitive), and CoreDNS's `file /etc/coredns/PUG.db`
+    pointed at a file that does not exist. A path's part is matched in its own case, as
+    elsewhere (a near-miss `case`); the DNS names beside it still move in any case, and a path
+    spelled as configured still moves with its folder."""
+    dhcpd = ('host PUG {\n  hardware ethernet 00:11:22:33:44:55;\n  fixed-address 10.250.50.54;\n'
+             '  option host-name "PUG";\n  filename "PUG/pxelinux.0";\n  option root-path "PUG";\n}\n'
+             'host pug-lo {\n  filename "pug/pxelinux.0";\n}\n'
+             'host x {\n  filename "PUG.0";\n}\n')
+    corefile = ". {\n  file /etc/coredns/PUG.db lab.\n  file Pug.db lan.\n  hosts {\n    10.250.50.54 PUG\n  }\n}\n"
+    dnsmasq = ("dhcp-boot=PUG/pxelinux.0\naddress=/PUG.lab/10.250.50.54\n"
+               "tftp-root=/srv/tftp/PUG\nhost-record=PUG,10.250.50.54\n")
+    kea = '{"Dhcp4": {"reservations": [{"hostname": "PUG", "boot-file-name": "PUG/pxelinux.0"}]}}\n'
+    config = CONFIG.replace("{ana-ml2: fv-ml1,", "{ana-ml2: fv-ml1, pug: wolf,")
+    root = repo({"dhcpd.conf": dhcpd, "Corefile": corefile, "dnsmasq.conf": dnsmasq, "kea-dhcp4.json": kea,
+                 "tftp/PUG/pxelinux.0": "x", "tftp/pug/pxelinux.0": "y"}, config=config, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "dhcpd.conf").read_text() == (
+        'host WOLF {\n  hardware ethernet 00:11:22:33:44:55;\n  fixed-address 10.251.50.54;\n'
+        '  option host-name "WOLF";\n  filename "PUG/pxelinux.0";\n  option root-path "PUG";\n}\n'
+        'host pug-lo {\n  filename "wolf/pxelinux.0";\n}\n'
+        'host x {\n  filename "PUG.0";\n}\n')
+    assert (root / "Corefile").read_text() == (". {\n  file /etc/coredns/PUG.db lab.\n  file Pug.db lan.\n"
+                                               "  hosts {\n    10.251.50.54 WOLF\n  }\n}\n")
+    assert (root / "dnsmasq.conf").read_text() == ("dhcp-boot=PUG/pxelinux.0\naddress=/WOLF.lab/10.251.50.54\n"
+                                                   "tftp-root=/srv/tftp/PUG\nhost-record=WOLF,10.251.50.54\n")
+    assert json.loads((root / "kea-dhcp4.json").read_text())["Dhcp4"]["reservations"] == [
+        {"hostname": "WOLF", "boot-file-name": "PUG/pxelinux.0"}]
+    assert (root / "tftp/PUG/pxelinux.0").read_text() == "x" and (root / "tftp/wolf/pxelinux.0").read_text() == "y"
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert verify["findings"] == []
+    assert {n["path"] for n in verify["near_misses"]} >= {"dhcpd.conf", "Corefile"}
+
+
+@pytest.mark.parametrize(("path", "content"), [
+    pytest.param(".env", "ANA_ML2=1\nANA-ML2=10.250.50.54\n", id="env-variable"),
+    pytest.param("c.go", 'const ANA-ML2 = "10.250.50.54"\n', id="const"),
+    pytest.param("run.sh", 'export ANA-ML2="10.250.50.54"\nssh ${ANA-ML2} $ANA-ML2\n', id="shell-variables"),
+    pytest.param("app.py", 'ANA-ML2_HOST = "10.250.50.54"\n', id="identifier-prefix"),
+    pytest.param("app.ini", "[app]\nname = ANA-ML2\n[db]\nhost = 10.250.50.54\n", id="other-ini-section"),
+    pytest.param("app.yml", "log_prefix: ANA-ML2\nport: 80\nupstream: 10.250.50.54\n", id="top-level-yaml"),
+    pytest.param("hosts.yml", "# ANA-ML2 (the big box)\n- 10.250.50.54\n", id="comment-over-item"),
+    pytest.param("inv.yml", "- name: ANA-ML2\n  os: linux\n- name: rex\n  ip: 10.250.50.54\n", id="other-item"),
+    pytest.param("ssh_config", "Host ANA-ML2\n  User x\nHost rex\n  HostName 10.250.50.54\n", id="other-stanza"),
+])
+def test_an_identifier_or_another_record_holds_no_address(repo: Repo, run: Run, path: str, content: str) -> None:
+    """Break-it round 9, finding 13: code identifiers (`ANA-ML2=`, `const ANA-ML2`, `ANA-ML2_HOST`)
+    held the address as `case-record`, and the record reached another INI section, the whole
+    top-level YAML mapping, a comment over a list item. The record is what is certainly one: the
+    address moves, the other spelling stays a near-miss."""
+    root = repo({path: content}, config=CONFIG, allowlist=ALLOW)
+    checked = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert [f["old"] for f in checked["findings"]] == ["10.250.50.54"], checked  # not swept yet: no case-record
+    assert "case-record" not in {f["reason"] for f in checked["findings"]}, checked
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / path).read_text() == content.replace("10.250.50.54", "10.251.50.54")
+    after = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert after["findings"] == [], after
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param("[ANA-ML2]\naddress = 10.250.50.54\n", id="ini-section"),
+    pytest.param("[srv]\nname = ANA-ML2\naddress = 10.250.50.54\n", id="ini-entry"),
+    pytest.param("Host ANA-ML2\nHostName 10.250.50.54\n", id="ssh-unindented"),
+    pytest.param("hosts:\n  - name: ANA-ML2\n    os: linux\n    ip: 10.250.50.54\n", id="list-item"),
+    pytest.param("ANA-ML2:\n  ip: 10.250.50.54\n", id="parent-key"),
+    pytest.param("db:\n  name: ANA-ML2\n  host: 10.250.50.54\n", id="nested-mapping"),
+])
+def test_one_small_record_still_holds_its_address(repo: Repo, run: Run, content: str) -> None:
+    """The negatives of the narrowing: a small INI section, an ssh stanza, a list item, a key and
+    its block are one record, both a `case-record` residual as before."""
+    root = repo({"app.conf": content}, config=CONFIG, allowlist=ALLOW)
+    checked = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert sorted(f["reason"] for f in checked["findings"]) == ["case-record", "case-record"], checked
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "app.conf").read_text() == content
+
+
 def test_a_zone_quoted_in_a_markdown_page_keeps_the_page_rules(repo: Repo, run: Run) -> None:
     content = "# Lab\n\n    $ORIGIN ana.lan.\n    ANA-ML2 IN A 10.250.50.54\n\n    www IN A 10.250.50.54\n"
     root = repo({"docs/zone.md": content}, config=CONFIG, allowlist=ALLOW)

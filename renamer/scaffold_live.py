@@ -88,9 +88,6 @@ class Copies:
     def original(self, rel: str, folder: str) -> str | None:
         """What `rel`, below `folder`, is a copy of (a path, or `a dated folder`); None when none."""
         below = rel[len(folder) + 1:]
-        by_path = copy_by_path(below.split("/"))
-        if by_path is not None:
-            return by_path
         mine = self.data(rel)
         above = folder
         while above:
@@ -103,6 +100,10 @@ class Copies:
             ends = [p for p in self.files if p.endswith("/" + below) and not p.startswith(folder + "/")]
             if ends:
                 return ends[0]
+        # no original in the repo: a dated folder or a machine's file tree still says copy
+        by_path = copy_by_path(below.split("/"))
+        if by_path is not None:
+            return by_path
         named = [other for other in self._by_name.get(posixpath.basename(rel), []) if other != rel]
         found = next((other for other in named if alike(mine, self.data(other))), None)
         if found is not None:

@@ -203,8 +203,11 @@ def _label_names(data: bytes, matches: list[Match]) -> list[Match]:
 
 # Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
 KEPT_NOTES = {
-    "base64": ("inside base64 key material (a WireGuard or ssh key, a certificate line: `/` and `+` are "
-               "base64's letters): no reference to the host, and rewriting it would make another key"),
+    "base64": ("inside base64 key material (a WireGuard or ssh key, a TSIG or API secret, a certificate line: "
+               "`/`, `+` and `=` are base64's letters, `-` and `_` base64url's): no reference to the host, "
+               "and rewriting it would make another key"),
+    "hash": ("inside a password hash or digest (`$id$salt$hash` crypt, htpasswd, a hex digest or UUID): no "
+             "reference to the host, and rewriting it would make another hash"),
     "key-of-record": ("a reference to a mapping key that keeps the old name (a record's, a kept "
                       "line's): it reads that key, so it keeps the name with it"),
     "terraform-label": ("a reference to a Terraform label that keeps its old name (a record's, a kept "

@@ -48,10 +48,16 @@ def opaque(data: bytes, start: int, end: int) -> str | None:
         return None
     if data[max(0, start - 3):start] == b"://":
         return None  # a URL's host
-    if _in_crypt(data, start, end):
+    if data.rfind(b"$", max(0, start - 64), start) != -1 and _in_crypt(data, start, end):
         return "hash"
-    if _in_base64(data, start, end, _BASE64, before, after) or _in_base64(data, start, end, _URLSAFE,
-                                                                         before, after):
+    near = data[max(0, start - 32):start] + data[end:end + 32]
+    if near.lower() == near or near.upper() == near:  # encoded data mixes cases; a path's words seldom
+        return "hash" if b"-" in (before, after) and _in_hex(data, start, end) else None
+    if (before in (b"+", b"/") or after in (b"+", b"/", b"=")) and _in_base64(data, start, end, _BASE64,
+                                                                                before, after):
+        return "base64"
+    if (before in (b"-", b"_") or after in (b"-", b"_")) and _in_base64(data, start, end, _URLSAFE,
+                                                                        before, after):
         return "base64"
     if b"-" in (before, after) and _in_hex(data, start, end):
         return "hash"
@@ -112,8 +118,10 @@ def _switches(letters: bytes) -> float:
 def _in_crypt(data: bytes, start: int, end: int) -> bool:
     left, right = _run(data, start, end, _CRYPT)
     first = data.find(b"$", left, start + 1)
+    if first == -1:
+        return False
     prefix = data[left:first]
-    if first == -1 or (prefix and not prefix.endswith(b"=")):
+    if prefix and not prefix.endswith(b"="):
         return False  # `x$1$...`: no hash's start (`key=$6$...` is one: its `=` a separator)
     return _CRYPT_HASH.match(data, first, right) is not None
 

@@ -15,9 +15,11 @@ statement instead (break-it round 8, finding 12), where the form is certain:
 * (break-it round 9, finding 14) FRR/IOS BGP `neighbor P password X`, ntp and OSPF
   `authentication-key N [md5] X` / `message-digest-key N md5 X`, chrony and ntp keys files
   (`1 SHA1 HEX:X`, `1 M X`), IOS `tacacs-server [host H] key X`, `radius-server key X`, a
-  `radius server` block's `key X`, `key-string X`, tac_plus `key = X`, ppp chap-secrets and
+  `radius server` block's `key X`, `key-string X`, ppp chap-secrets and
   pap-secrets lines (`client server X [addresses]`, a `*` for the server or an address after),
-  and a crypt hash wherever it stands (`$1$`, `$apr1$`, `$6$`, `$2b$`, `$y$`...).
+  and a crypt hash wherever it stands (`$1$`, `$apr1$`, `$6$`, `$2b$`, `$y$`...). tac_plus's
+  `key = X` is not: a line alone cannot tell it from Terraform's `key = "pug/t"` (a state path) or
+  a `locals` entry, which reports must show.
 """
 
 from __future__ import annotations
@@ -62,7 +64,6 @@ _SHAPES = [
     # IOS `radius server X` block's `key K`, a key chain's `key-string K`
     re.compile(_AT + r"(?:server-private[ \t]+\S+[ \t](?:[^#\n]*?[ \t])?)?key(?:-string)?[ \t]+"
                r"(?:[07][ \t]+)?" + _VALUE + r"(?=[ \t]*(?:!|;|#|$))", re.M),
-    re.compile(_AT + r"key[ \t]*=[ \t]*" + _VALUE, re.M),  # tac_plus.conf `key = K`
     # ppp chap-secrets / pap-secrets, a whole line: `client server secret [addresses]`, with a `*` for
     # the server or the last address (`pug * X 10.0.40.11`, `"bob" pug "X" *`)
     re.compile(r"^[ \t]*(?:\"[^\"]*\"|[^\s#\"*=]+)[ \t]+(?:\"\*\"|\*)[ \t]+" + _VALUE + _PPP_ADDRESSES, re.M),

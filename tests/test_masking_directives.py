@@ -49,7 +49,6 @@ LINES = [
     ("radius-server host 10.0.40.11 auth-port 1812 key Rk2", "radius-server host 10.0.40.11 auth-port 1812 key ****"),
     (" key Rad1usK3y", " key ****"),  # IOS `radius server NAME` block
     (" key 7 Rad1usK3y", " key 7 ****"), (" key-string K3yStr", " key-string ****"),  # a key chain
-    ('key = "TacPlus1"', 'key = "****"'),  # tac_plus.conf
     ("secret = testing123", "secret = ****"),  # FreeRADIUS clients.conf
     ("pug * Ch4pPass 10.0.40.11", "pug * **** 10.0.40.11"),  # ppp chap-secrets
     ('"bob" "*" "Pap Pw" *', '"bob" "*" "****" *'), ("bob pug Chp2 *", "bob pug **** *"),  # pap-secrets
@@ -79,6 +78,7 @@ def test_a_directive_s_secret_is_masked(line: str, expected: str) -> None:
     "ntp trusted-key 5", "radius server pug", " address ipv4 10.0.40.11 auth-port 1812",
     'key "xfer" {', "x = a * b * c", "a * b * c", "2 * 3 apples are many", "1 server pug iburst",
     " ip ospf message-digest-key", "bob pug Chp2 10.0.40.0/24", "echo $1 $pug", "- key: node-role",
+    'key = "pug/terraform.tfstate"', 'key = "pug"',  # Terraform's backend and locals: shown
 ])
 def test_other_statements_are_left_alone(line: str) -> None:
     assert mask_line(line) == line
@@ -89,7 +89,7 @@ SHAPES = ["stats auth admin:{s}", "  auth_pass {s}", "requirepass {s}", 'mastera
           "rocommunity {s} default", "bindpw {s}", "enable secret 5 {s}", "vrrp {{ auth_pass {s} }}",
           "snmp-server community {s} RO", " neighbor 10.0.40.11 password {s}", "1 SHA1 {s}", "1 MD5 {s}",
           "ntp authentication-key 5 md5 {s}", "tacacs-server host 10.0.40.11 key {s}", "radius-server key {s}",
-          " key {s}", "key = {s}", "pug * {s} 10.0.40.11", "pug * {s} *", '"pug" "*" "{s}" *',
+          " key {s}", "pug * {s} 10.0.40.11", "pug * {s} *", '"pug" "*" "{s}" *',
           " ip ospf message-digest-key 1 md5 {s}"]
 SECRET = st.text(st.sampled_from(string.ascii_letters + string.digits + "+/=_-!%^*~.:@$"), min_size=6,
                  max_size=24)

@@ -256,13 +256,12 @@ ROUND9_FILES = {
     "stacks/tac.cfg": "tacacs-server host ana-ml2 key TacKeyZ7\nradius-server host ana-ml2 auth-port 1812 key RadKeyZ8\n",
     "stacks/radius.cfg": "radius server ana-ml2\n address ipv4 10.0.40.11 auth-port 1812\n key RadBlockZ9\n",
     "stacks/ntp.cfg": "ntp server ana-ml2 key 5\nntp authentication-key 5 md5 NtpAuthZ10\n",
-    "stacks/tac_plus.conf": 'key = "TacPlusZ11"\nhost = ana-ml2 {\n}\n',
     "stacks/clients.conf": "client ana-ml2 {\n  secret = RadClientZ12\n}\n",
     "stacks/ospf.conf": "interface eth0 # ana-ml2\n ip ospf message-digest-key 1 md5 OspfZ13\n",
     "stacks/.htpasswd": "ana-ml2:$apr1$Zq1$HtpasswdZ14abcdefghij\n",
 }
 ROUND9_SECRETS = ["FrrPwZ1", "DEFZ2", "ChronyZ3", "NtpKeysZ4", "ChapPwZ5", "PapPwZ6", "TacKeyZ7", "RadKeyZ8",
-                  "RadBlockZ9", "NtpAuthZ10", "TacPlusZ11", "RadClientZ12", "OspfZ13", "HtpasswdZ14"]
+                  "RadBlockZ9", "NtpAuthZ10", "RadClientZ12", "OspfZ13", "HtpasswdZ14"]
 
 
 @pytest.mark.parametrize("args", [pytest.param(args, id="-".join(args)) for args in

@@ -72,7 +72,7 @@ _SHAPES = [
                re.M),
     # a crypt hash wherever it stands (.htpasswd `user:$apr1$...`, shadow, cloud-init `passwd:`)
     re.compile(r"(?:^|(?<=[\s:=\"']))(?P<value>\$(?:1|2[abxy]?|5|6|apr1|y|gy|7|md5|sha1|argon2(?:i|d|id)?)"
-               r"\$[^\s'\":;,]+)"),
+               r"(?:\$[^\s'\":;,$]*)+\$[./A-Za-z0-9+=]{8,})"),  # `"$1$2"` in a script is no hash
 ]
 # what a lower-cased line must hold for any shape above (masking.py's cheap prefilter adds it; `pass`,
 # `pw`, `secret`, `psk` and `auth` are there already)

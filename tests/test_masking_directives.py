@@ -77,7 +77,7 @@ def test_a_directive_s_secret_is_masked(line: str, expected: str) -> None:
     " neighbor 10.0.40.11 remote-as 65001", " neighbor 10.0.40.11 update-source lo", "ntp server 10.0.40.11 key 5",
     "ntp trusted-key 5", "radius server pug", " address ipv4 10.0.40.11 auth-port 1812",
     'key "xfer" {', "x = a * b * c", "a * b * c", "2 * 3 apples are many", "1 server pug iburst",
-    " ip ospf message-digest-key", "bob pug Chp2 10.0.40.0/24", "echo $1 $pug", "- key: node-role",
+    " ip ospf message-digest-key", "bob pug Chp2 10.0.40.0/24", "echo $1 $pug", "- key: node-role", 'echo "$1$2"', "x=$1$pug$HOME",
     'key = "pug/terraform.tfstate"', 'key = "pug"',  # Terraform's backend and locals: shown
 ])
 def test_other_statements_are_left_alone(line: str) -> None:

@@ -204,3 +204,72 @@ def _mask_diff_line(line: bytes) -> tuple[bytes, int]:
     if shown == text:
         return line, 0
     return body[:1] + shown.encode(codec, "replace") + ending, 1
+
+
+def hidden_changes(diff: bytes) -> list[str]:
+    """`path:line` (the new side's) of each changed line of a unified diff whose change lies, all or
+    in part, inside a value masking hides: a `-` line and the `+` line it became (paired in order
+    within a run of removals and additions) whose masked values differ. The masked diff shows
+    `****` on both sides there, so a caller must say that a masked value changed (break-it round 9,
+    finding 1: a key rewritten inside `requirepass ****` looked unchanged)."""
+    out: list[str] = []
+    path, new_line, old_left, new_left = "", 0, 0, 0
+    removed: list[str] = []
+    added: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        if len(removed) == len(added):
+            out.extend(f"{path}:{at}" for old, (at, new) in zip(removed, added, strict=True)
+                       if _hidden(old) != _hidden(new))
+        else:
+            out.extend(f"{path}:{at}" for at, new in added if mask_line(new) != new)
+        removed.clear()
+        added.clear()
+
+    for line in _lines(diff):
+        kind = line[:1]
+        text = _text(line[1:].rstrip(b"\r\n"))
+        if (old_left or new_left) and kind in (b" ", b"-", b"+"):
+            old_left -= kind != b"+"
+            new_left -= kind != b"-"
+            if kind == b"-":
+                if added:
+                    flush()
+                removed.append(text)
+            elif kind == b"+":
+                added.append((new_line, text))
+                new_line += 1
+            else:
+                flush()
+                new_line += 1
+            continue
+        if kind == b"\\":
+            continue
+        flush()
+        old_left = new_left = 0
+        hunk = _HUNK.match(line)
+        if hunk:
+            old_left, new_left = int(hunk.group(1) or 1), int(hunk.group(2) or 1)
+            new_line = int(line.split(b"+", 1)[1].split(b",", 1)[0].split(b" ", 1)[0])
+        elif line.startswith(b"+++ "):
+            name = _text(line[4:].rstrip(b"\r\n"))
+            path = name[2:] if name.startswith("b/") else name
+    flush()
+    return out
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _hidden(line: str) -> list[str] | None:
+    """What the masks of `line` hide, in order (None where the line cannot be read back)."""
+    shown = mask_line(line)
+    if shown == line:
+        return []
+    pattern = "(.*?)".join(re.escape(piece) for piece in shown.split(MASK))
+    found = re.fullmatch(pattern, line, re.DOTALL)
+    return list(found.groups()) if found else None

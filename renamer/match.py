@@ -13,11 +13,9 @@ files without one are never handed to the regex engine at all.
 from __future__ import annotations
 
 import ipaddress
-import itertools
 import re
 import socket
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import replace
 
 from renamer import (
     address_parts,
@@ -36,6 +34,7 @@ from renamer.context import RANGE_HINT, find_declared, find_ranges, find_sets, r
 from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, presentation_decoded, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges
+from renamer.opaque import with_opaque
 from renamer.patterns import FEW, PatternHit, find_patterns, fragments, quantified
 
 
@@ -310,7 +309,7 @@ class Matcher:
                 text = found.decode("utf-8", "replace")
                 m.old, m.new = text, spelling.case_like(text, self._configured(m.old, m.new))
             out.append(m)
-        return out
+        return with_opaque(data, out) if out else out
 
     def might_match_any_case(self, data: bytes) -> bool:
         """Does `data` spell an old value's form in another case? Forms only: a DNS file's names
@@ -423,10 +422,7 @@ class Matcher:
         escape, so no match."""
         if b"\\" in data:
             matches = [m for m in matches if not _in_windows_path(data, m.start)]
-        if b"/" in data or b"+" in data:  # no reference to the host: a key's letters
-            matches = [replace(m, kept="base64")
-                       if m.refused is None and m.kept is None and _in_base64(data, m.start, m.end) else m
-                       for m in matches]
+        matches = with_opaque(data, matches)  # no reference to the host: a key's or a hash's letters
         spans = [(span, rule) for rule in self._ranges for span in find_ranges(data, rule)] \
             if self._ranges and self._might_hold_range(data) else []
         # Sets of one member and shorthand ones (`10.0.20.21 or .22`), and ranges declared by their
@@ -647,44 +643,6 @@ class Matcher:
 
 # A drive or UNC path running up to a backslash, then one letter: `C:\new\t` + `ana-ml2`.
 _WINDOWS_PATH = re.compile(rb"(?:(?<![A-Za-z0-9])[A-Za-z]:\\|\\\\[A-Za-z0-9])[^\s\"'<>|*?]*\\[A-Za-z]\Z")
-
-
-# Base64 key material (a WireGuard key, an ssh key blob, a certificate line): `/` and `+` are its
-# letters, so a name can stand whole between them (`pug/2tk1iYPAwTGTK3ChOCBwEIIhoC4PsgKnQ2VoVWE=`);
-# rewriting it makes another key, of the same length when the names are (break-it round 4).
-_BASE64_RUN = re.compile(rb"[A-Za-z0-9+/]{20,}={0,2}")
-_BASE64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-_MIXED = re.compile(rb"(?=[^A-Z]*[A-Z])(?=[^a-z]*[a-z])(?=[^0-9]*[0-9])")
-
-
-def _in_base64(data: bytes, start: int, end: int) -> bool:
-    """Whether start:end lies inside a run that reads as base64 key material: 20 or more base64
-    characters with a `/` or `+` beside the name, whose letters besides the name (14 or more)
-    mix upper case, lower case and digits as randomly as a key's do. A path's words do not
-    (`Backup2024Q1Files`), nor does a URL's host (`https://nas01/...`)."""
-    if data[start - 1:start] not in (b"/", b"+") and data[end:end + 1] not in (b"/", b"+"):
-        return False
-    if data[start - 3:start] == b"://":
-        return False
-    left = start
-    while left > 0 and data[left - 1] in _BASE64_BYTES:
-        left -= 1
-    run = _BASE64_RUN.match(data, left)
-    if run is None or run.end() < end:
-        return False
-    rest = data[run.start():start] + data[end:run.end()]
-    letters = rest.translate(None, b"+/=")
-    if len(letters) < 14 or _MIXED.match(letters) is None:
-        return False
-    return _switches(letters) >= (0.3 if rest.endswith(b"=") else 0.4)
-
-
-def _switches(letters: bytes) -> float:
-    """How often a neighbour changes kind (upper case, lower case, digit): random base64 about
-    0.62 (26, 26 and 10 of its 62 letters), a path's words 0.1 to 0.35. Measured on 3,000
-    random keys each with a name inside: 0.4 misses 3.5 % of 16-byte keys, 0.1 % of 32-byte ones."""
-    kinds = [0 if 65 <= b <= 90 else 1 if 97 <= b <= 122 else 2 for b in letters]
-    return sum(a != b for a, b in itertools.pairwise(kinds)) / (len(kinds) - 1)
 
 
 # A directive whose value is a file path, in a DNS or DHCP server's configuration: ISC dhcpd's

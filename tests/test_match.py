@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from renamer.match import Matcher, _in_base64
+from renamer.match import Matcher
+from renamer.opaque import opaque
 
 HOSTS = [("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")]
 ADDRESSES = [("10.250.50.54", "10.251.50.54")]
@@ -201,10 +202,27 @@ def test_a_name_inside_random_base64_is_key_material_and_a_path_s_words_are_not(
             key = base64.b64encode(chance.randbytes(size))
             at = chance.randrange(1, len(key) - 8)
             data = key[:at] + b"/pug/" + key[at:]
-            missed += not _in_base64(data, at + 1, at + 4)
+            missed += opaque(data, at + 1, at + 4) != "base64"
         assert missed <= most_missed, (size, missed)
     for path in (b"https://pug/Share/Backup2024Q1Files", b"/srv/pug/Photos2024Album/x",
                  b"/volume1/Backup/pug/photos/2020/summer/Holidays2019", b"roles/pug/templates/Corefile2024Prod",
                  b"/home/pug/MyDocuments2023Archive/Q4Reports", b"s3://pug/DataLake2024v2Export"):
         at = path.index(b"pug")
-        assert not _in_base64(path, at, at + 3), path
+        assert opaque(path, at, at + 3) is None, path
+
+
+@pytest.mark.parametrize(("data", "kind"), [
+    (b"requirepass q2Xo+pug/8a9Zk=", "base64"), (b"API_KEY=Ab+pug/Cd==", "base64"),
+    (b'secret "q2Xo+PUG/8a9ZkLmN0pQ="', "base64"), (b"ssh-rsa AAAAB3NzaC1yc2E+pug/AAAADAQABAAABAQC x", "base64"),
+    (b"t=q2Xo_pug-8a9ZkLmN0pQwErTy", "base64"), (b"admin:$apr1$pug$Xyz0123456789abcdefghi", "hash"),
+    (b"enable secret 5 $1$pug$mERr0OWXoMgE2OQkIQS7l1", "hash"), (b'p: "$6$r=5$Zx9$abc/pug/def0123456789"', "hash"),
+    (b"id: 3f2b8c1e-9d4a-4b7e-cafe-0016d3cca427", "hash"),
+    # references: left to the sweep
+    (b"rsync /srv/pug/data pug:/x", None), (b"roles/pug+extras", None), (b"https://pug/Share/Backup2024Q1Files", None),
+    (b"echo $1$pug$HOME", None), (b"k8s: pug-7d9f8b6c5-x2k4q", None), (b"DB_HOST=pug", None), (b"pug=10.0.40.11", None),
+    (b"x: cafe-web", None),
+])
+def test_an_opaque_token_and_a_reference_are_told_apart(data: bytes, kind: str | None) -> None:
+    name = b"cafe" if b"cafe" in data else b"PUG" if b"PUG" in data else b"pug"
+    at = data.index(name)
+    assert opaque(data, at, at + len(name)) == kind

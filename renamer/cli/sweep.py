@@ -14,7 +14,7 @@ from renamer.cli.interactive import Asker
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.interrupts import deferred
-from renamer.masking import mask_diff
+from renamer.masking import hidden_changes, mask_diff
 from renamer.report.machine import dumps, sweep_data
 from renamer.report.text import sweep_summary
 from renamer.sites import site_hosts
@@ -177,6 +177,13 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
             if masked:
                 out.info(f"renamer: {masked} diff line{'s' if masked != 1 else ''} hold secrets, masked "
                          "(****): this diff does not apply as printed; --show-secrets prints it exactly")
+                hidden = hidden_changes(result.diff)
+                if hidden:
+                    more = f" and {len(hidden) - 3} more" if len(hidden) > 3 else ""
+                    verb = "changes" if len(hidden) == 1 else "change"
+                    out.info(f"renamer: {plural(len(hidden), 'line')} {verb} "
+                             f"inside a masked value (**** on both sides hides it): {', '.join(hidden[:3])}"
+                             f"{more}; --show-secrets prints the change")
             out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
         if not out.quiet:  # -q: the diff is the result; the summary is not
             out.echo(sweep_summary(result.summary, dry_run=result.applied is None,

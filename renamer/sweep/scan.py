@@ -30,6 +30,7 @@ from renamer.formats import Format, format_of, zone
 from renamer.formats.dns_config import names_dns
 from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
+from renamer.opaque import opaque
 from renamer.project import LoadedProject
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
@@ -207,8 +208,11 @@ def _label_names(data: bytes, matches: list[Match]) -> list[Match]:
 
 # Occurrences left on purpose, by Match.kept: listed by audit, never a verify failure.
 KEPT_NOTES = {
-    "base64": ("inside base64 key material (a WireGuard or ssh key, a certificate line: `/` and `+` are "
-               "base64's letters): no reference to the host, and rewriting it would make another key"),
+    "base64": ("inside base64 key material (a WireGuard or ssh key, a TSIG or API secret, a certificate "
+               "line: `/`, `+` and `=` are base64's letters, `-` and `_` base64url's): no reference to the "
+               "host, and rewriting it would make another key"),
+    "hash": ("inside a password hash or digest (`$id$salt$hash` crypt, htpasswd, a hex digest or UUID): no "
+             "reference to the host, and rewriting it would make another hash"),
     "key-of-record": ("a reference to a mapping key that keeps the old name (a record's, a kept "
                       "line's): it reads that key, so it keeps the name with it"),
     "terraform-label": ("a reference to a Terraform label that keeps its old name (a record's, a kept "
@@ -697,10 +701,12 @@ class FileScanner:
         out = []
         exact_spans = Spans(exact) if derived else None
         derived = [d for d in derived if exact_spans is None or not exact_spans.overlaps(d[0], d[1])]
-        for start, _end, name in derived:  # (a range such as web01-03 is a match, refused)
-            line, column, text = lines.position(start)
+        for start, end, name in derived:  # (a range such as web01-03 is a match, refused)
             like = next((old for old, _ in self.matcher.hosts
                          if name.lower().startswith(old.lower() + "-")), name)
+            if _opaque_like(data, start, end, like):
+                continue
+            line, column, text = lines.position(start)
             out.append(NearMiss(rel, line, column, name, like, "derived-name", text, "derived"))
         if loose:
             taken = Spans(exact + [(s, e) for s, e, _ in derived])
@@ -712,6 +718,8 @@ class FileScanner:
                 after = data[end:end + 8].decode("utf-8", "replace")
                 if near_miss.in_identifier(spelling, like, before, after):
                     continue  # NS1_ADDR, DDNS_NS1_PTR: a constant named for the host, no host name
+                if _opaque_like(data, start, end, like):
+                    continue  # `q2Xo_pug-8a9ZkLmN0pQ`: a token's letters (opaque.py), no name
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after),
                                     near_miss.name_around(data, start, end) if spelling == like else ""))
@@ -736,3 +744,10 @@ class FileScanner:
         exempt = self.project.classifier.line_exemptions(rel, texts, [m.line - 1 for m in misses])
         return [m for m in misses if m.line - 1 not in exempt
                 and not any(p.fullmatch(m.text) for p in allowlist.near_miss_ignore)]
+
+
+def _opaque_like(data: bytes, start: int, end: int, like: str) -> bool:
+    """Whether the old value a loose hit resembles stands inside an opaque token there (a key, a
+    hash: opaque.py), so that the hit is a token's letters, no near-miss."""
+    at = data[start:end].lower().find(like.lower().encode("utf-8", "replace")) if like else -1
+    return at != -1 and opaque(data, start + at, start + at + len(like)) is not None

@@ -51,7 +51,10 @@ FLOW_SHAPES = [
 DIRECTIVE_SHAPES = ["stats auth admin:{s} # ana-ml2", "vrrp_instance ana-ml2 {{ auth_pass {s} }}",
                     "requirepass {s} # ana-ml2", "masterauth {s} # ana-ml2", "sentinel auth-pass ana-ml2 {s}",
                     "user admin insecure-password {s} # ana-ml2", 'secret "{s}"; # ana-ml2',
-                    'ana-ml2 : PSK "{s}"', "rocommunity {s} ana-ml2", "bindpw {s} # ana-ml2"]
+                    'ana-ml2 : PSK "{s}"', "rocommunity {s} ana-ml2", "bindpw {s} # ana-ml2",
+                    # break-it round 9, finding 14
+                    " neighbor ana-ml2 password {s}", "tacacs-server host ana-ml2 key {s}", "ana-ml2 * {s} *",
+                    "ntp authentication-key 5 md5 {s} # ana-ml2", "1 SHA1 {s} # ana-ml2"]
 ENV_SHAPES = ["{name}={s}  # ana-ml2", "export {name}='{s}' # ana-ml2", "  - {name}={s} host=ana-ml2"]
 NAMES = ["password", "DB_PASSWORD", "apiKey", "api_key", "clientSecret", "AUTH_TOKEN", "accessToken",
          "private-key", "passwd", "secret", "REDIS_PASS", "SMTP_PW"]
@@ -241,3 +244,35 @@ def test_daemon_directive_secrets_are_masked_in_every_output(args: tuple[str, ..
     leaked = [s for s in ("H4proxyZ2", "HaUserZ3", "K33paliveZ", "R3dMasterZ", "R3dReqZ", "TsigZ64",
                           "SnmpCommZ", "IpsecPskZ") if s in shown]
     assert leaked == [], args
+
+
+# Break-it round 9, finding 14: routing, time, PPP, TACACS+ and RADIUS secrets, and crypt hashes; the
+# TACACS+ key also stood in the key path verify prints for its line.
+ROUND9_FILES = {
+    "stacks/frr.conf": "router bgp 65000\n neighbor ana-ml2 remote-as 65001\n neighbor ana-ml2 password FrrPwZ1\n",
+    "stacks/chrony.keys": "1 SHA1 HEX:ABCDEF0123456789ABCDEF0123456789ABCDEFZ2 # ana-ml2\n2 ASCII:ChronyZ3 # ana-ml2\n",
+    "stacks/ntp.keys": "4 M NtpKeysZ4 # ana-ml2\n",
+    "stacks/chap-secrets": 'ana-ml2 * ChapPwZ5 10.0.40.11\n"bob" ana-ml2 "PapPwZ6" *\n',
+    "stacks/tac.cfg": "tacacs-server host ana-ml2 key TacKeyZ7\nradius-server host ana-ml2 auth-port 1812 key RadKeyZ8\n",
+    "stacks/radius.cfg": "radius server ana-ml2\n address ipv4 10.0.40.11 auth-port 1812\n key RadBlockZ9\n",
+    "stacks/ntp.cfg": "ntp server ana-ml2 key 5\nntp authentication-key 5 md5 NtpAuthZ10\n",
+    "stacks/clients.conf": "client ana-ml2 {\n  secret = RadClientZ12\n}\n",
+    "stacks/ospf.conf": "interface eth0 # ana-ml2\n ip ospf message-digest-key 1 md5 OspfZ13\n",
+    "stacks/.htpasswd": "ana-ml2:$apr1$Zq1$HtpasswdZ14abcdefghij\n",
+}
+ROUND9_SECRETS = ["FrrPwZ1", "DEFZ2", "ChronyZ3", "NtpKeysZ4", "ChapPwZ5", "PapPwZ6", "TacKeyZ7", "RadKeyZ8",
+                  "RadBlockZ9", "NtpAuthZ10", "RadClientZ12", "OspfZ13", "HtpasswdZ14"]
+
+
+@pytest.mark.parametrize("args", [pytest.param(args, id="-".join(args)) for args in
+                                  [*OUTPUTS[:7], ("explain", "stacks/tac.cfg"), ("explain", "stacks/chap-secrets"),
+                                   *OUTPUTS[9:]]])
+def test_round9_secrets_are_masked_in_every_output(args: tuple[str, ...], repo: Callable[..., Path],
+                                                    run: Callable[..., Result]) -> None:
+    root = repo(ROUND9_FILES, config=CONFIG, allowlist=ALLOW)
+    result = run(root, *args)
+    shown = result.stdout + result.stderr
+    assert "ana-ml2" in result.stdout, (args, result.stdout)
+    assert [s for s in ROUND9_SECRETS if s in shown] == [], (args, shown)
+    if args == ("verify",):  # the key path of the TACACS+ line, shown masked
+        assert "[tacacs-server host ana-ml2 key **** key]" in result.stdout, result.stdout

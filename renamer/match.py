@@ -16,6 +16,7 @@ import ipaddress
 import re
 import socket
 from collections.abc import Collection, Iterable, Iterator
+from dataclasses import replace
 
 from renamer import (
     address_parts,

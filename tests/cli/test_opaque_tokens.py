@@ -68,9 +68,11 @@ def test_a_name_inside_an_opaque_token_is_kept_byte_for_byte(repo: Callable[...,
     assert strict.exit_code == 0, strict.stdout
     audit = json.loads(run(root, "audit", "--format", "json").stdout)
     reasons = {(r["path"], r.get("reason")) for r in audit["references"] if r.get("reason") in ("base64", "hash")}
-    assert {path for path, _ in reasons} == set(OPAQUE) - {"jwt.env"}, reasons  # `_pug-`: no exact match
+    # `_pug-`: no exact match; named.conf's `+PUG/`: the any-case rule of DNS files does not reach a
+    # name beside `/` (a path's letters are case-sensitive), so no other-case match stands there at all
+    assert {path for path, _ in reasons} == set(OPAQUE) - {"jwt.env", "named.conf"}, reasons
     assert (".htpasswd", "hash") in reasons and ("cloud-init.yaml", "hash") in reasons
-    assert ("named.conf", "base64") in reasons and ("app.yml", "base64") in reasons
+    assert ("app.yml", "base64") in reasons
 
 
 def test_the_dry_run_counts_what_it_keeps(repo: Callable[..., Path], run: Callable[..., Result]) -> None:

@@ -57,6 +57,7 @@ def labels(text: str) -> list[Label]:
     opened: list[int] = []  # the line of each enclosing block's head (0: an anonymous one)
     group: str | None = None
     defined: tuple[int, str] | None = None  # a Nagios `define TYPE {` block open: its depth and type
+    text = text.removeprefix("\ufeff")  # a leading BOM: the first line's head is still a head
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()

@@ -743,7 +743,8 @@ def _tfvars_values(data: bytes, name: str) -> list[tuple[int, int]]:
     depths, _ = hcl_keys.structure(data)
     top = 0
     out = []
-    pattern = rb"^[ \t]*\"?" + re.escape(name.encode()) + rb"\"?[ \t]*[=:][ \t]*"
+    # terraform takes a leading BOM in a `.tfvars` file (review finding 2)
+    pattern = rb"^(?:\xef\xbb\xbf)?[ \t]*\"?" + re.escape(name.encode()) + rb"\"?[ \t]*[=:][ \t]*"
     for found in re.finditer(pattern, data, re.M):
         line = data.count(b"\n", 0, found.start())
         if line < len(depths) and depths[line] == top:

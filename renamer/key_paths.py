@@ -145,7 +145,9 @@ def _key_spots(names: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]
         return None
     alternatives = "(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w$\-])"
     key = re.compile(alternatives + r"""["']?[ \t]*(?::(?=[ \t{\[\r]|$)|=(?![=~>]))""", re.M)
-    section = re.compile(r"^[ \t]*\[\[?[^\[\]\n]*(?<![A-Za-z0-9_$])" + alternatives + r"[^\[\]\n]*\]", re.M)
+    # the closing `]` first: a `[pug pug ...` line with none fails once, not once a name (review finding 7)
+    section = re.compile(r"^[ \t]*\[\[?(?=[^\[\]\n]*\])[^\[\]\n]*(?<![A-Za-z0-9_$])"
+                         + alternatives + r"[^\[\]\n]*\]", re.M)
     return key, section
 
 

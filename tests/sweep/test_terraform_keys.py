@@ -730,3 +730,25 @@ def test_a_tfvars_value_behind_a_bom_still_holds_the_key(
     assert done.exit_code == 1, done.stdout + done.stderr
     assert (root / "main.tf").read_text() == files["main.tf"]
     assert "terraform.tfvars:1" in done.stdout, done.stdout
+
+
+def test_no_moved_block_for_a_key_a_later_rule_holds_in_another_file(
+    repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """Review finding 1 across files: the key and its `moved` block in main.tf, its reference in
+    out.tf held by case_in_records (`PUG` in the record of the address the key spells): the key
+    is not rewritten and no `moved` block is written; exit 1."""
+    files = {
+        "main.tf": CASE_KEY.replace('"PUG"', '"x"'),
+        "out.tf": 'output "o" {\n  value       = terraform_data.x["10.0.40.11"].id\n  description = "PUG"\n}\n',
+    }
+    root = repo(files, config=CASE_CONFIG, allowlist=ALLOW)
+    before = snapshot(root)
+    dry = run(root, "sweep", "--dry-run")
+    assert "moved {" not in dry.stdout, dry.stdout
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert {rel: snapshot(root)[rel] for rel in files} == {rel: before[rel] for rel in files}
+    assert "main.tf:2:22: 10.0.40.11 (terraform-label: held with terraform_data.x" in done.stdout, done.stdout
+    code, found = _verify(root, run)
+    assert code == 1 and ("main.tf", 2) in {(f["path"], f["line"]) for f in found}, found

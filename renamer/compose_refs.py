@@ -19,7 +19,8 @@ from renamer.key_refs import KeyRef
 
 _COMPOSE = re.compile(r"(?:^|/)(?:docker-)?compose(?:[.-][^/]*)?\.ya?ml$")
 # The values that name something else than a service of the file.
-_OTHER = re.compile(rb"^[ \t]*(?:-[ \t]*)?(?:image|build|context|dockerfile|container_name|hostname|"
+_OTHER = re.compile(rb"^(?:\xef\xbb\xbf)?"  # a leading BOM
+                    rb"[ \t]*(?:-[ \t]*)?(?:image|build|context|dockerfile|container_name|hostname|"
                     rb"domainname|name|labels)[ \t]*:", re.MULTILINE)
 _LINE = re.compile(rb"[^\n]*")
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 _NET = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3}/\d{1,2})(?P=q)"""
 _ADDR = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3})(?:/\d{1,2})?(?P=q)"""
 # The number: a literal integer (quoted for Ansible's filters), else any argument (`arg`).
-_NUM = rb"""(?:['"]?(?P<num>[-+]?\d+)['"]?|(?P<arg>[^()\[\],\n]+?))"""
+_NUM = rb"""(?:['"]?(?P<num>[-+]?\d+)['"]?|(?P<arg>[^()\[\],\n \t]+(?:[ \t]+[^()\[\],\n \t]+)*))"""
 _INDEX_FORMS = (
     # Terraform's cidrhost(prefix, hostnum)
     re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*" + _NET + rb"[ \t]*,[ \t]*" + _NUM + rb"[ \t]*\)"),

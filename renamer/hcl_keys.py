@@ -13,10 +13,12 @@ in, spans out.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from dataclasses import dataclass
 
-from renamer.hcl_blocks import _HEADER, _LABEL, _TAIL, _attributes, structure
+from renamer.hcl_blocks import _HEADER, _HEREDOC, _LABEL, _TAIL, _attributes, structure
 
 __all__ = ["structure"]
 
@@ -81,8 +83,15 @@ class Reference:
     line: int
 
 
-def _top_blocks(data: bytes) -> list[tuple[re.Match[bytes], int]]:
+def _top_blocks(data: bytes) -> tuple[tuple[re.Match[bytes], int], ...]:
     """Every top-level block header and the offset just after its `}`."""
+    return _parsed(data)[0]
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(data: bytes) -> tuple[tuple[tuple[re.Match[bytes], int], ...], dict[int, int]]:
+    """The file parsed once (review finding 3: once a block made a module of N blocks quadratic):
+    its top-level blocks, and `structure`'s closing bracket of each opening one. Callers read it."""
     depths, closes = structure(data)
     out = []
     line_start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
@@ -95,7 +104,18 @@ def _top_blocks(data: bytes) -> list[tuple[re.Match[bytes], int]]:
         if line_end < 0:
             break
         line_start = line_end + 1
-    return out
+    return tuple(out), closes
+
+
+@functools.lru_cache(maxsize=32)
+def line_starts(data: bytes) -> tuple[int, ...]:
+    """The offset of each line's start, for `line_of` (bisect, not a count per offset)."""
+    return (0, *(m.end() for m in re.finditer(rb"\n", data)))
+
+
+def line_of(data: bytes, pos: int) -> int:
+    """The 1-based line of offset `pos`."""
+    return bisect.bisect_right(line_starts(data), pos)
 
 
 def _labels(data: bytes, header: re.Match[bytes]) -> list[str]:
@@ -107,7 +127,7 @@ def _labels(data: bytes, header: re.Match[bytes]) -> list[str]:
 
 def _body_attributes(data: bytes, header: re.Match[bytes], close: int) -> dict[str, tuple[int, int]]:
     """The attributes standing directly in a block's body: name -> its expression's span."""
-    _, closes = structure(data)
+    closes = _parsed(data)[1]
     opened = header.end() - 1
     out: dict[str, tuple[int, int]] = {}
     for attr in _attributes(data, opened + 1, close - 1, closes):
@@ -138,7 +158,7 @@ def looped(data: bytes) -> list[Looped]:
                 kind,
                 type_,
                 name,
-                data.count(b"\n", 0, found[0]) + 1,
+                line_of(data, found[0]),
                 found,
                 (header.end(), close),
                 tail.end() if tail is not None else close,
@@ -228,7 +248,7 @@ def references(data: bytes) -> list[Reference]:
                 found.group("key").decode("utf-8", "replace"),
                 found.start("key"),
                 found.end("key"),
-                data.count(b"\n", 0, found.start("key")) + 1,
+                line_of(data, found.start("key")),
             )
         )
     return out
@@ -308,10 +328,10 @@ def expression_end(data: bytes, pos: int, end: int, *, stop: bytes = b"", whole:
                 return i
             continue
         if c == b"<" and data.startswith(b"<<", i):
-            marker = re.match(rb"<<-?([A-Za-z_][\w-]*)[ \t]*\r?\n", data[i:end])
+            marker = _HEREDOC.match(data, i, end)  # in place: no copy of the rest (review finding 10)
             if marker is not None:
                 closing = re.compile(rb"^[ \t]*" + re.escape(marker.group(1)) + rb"[ \t]*\r?$", re.M).search(
-                    data, i + marker.end(), end
+                    data, marker.end(), end
                 )
                 i = end if closing is None else closing.end()
                 continue

@@ -16,7 +16,7 @@ from collections.abc import Collection
 
 from renamer.key_refs import KeyRef
 
-_COMMAND = re.compile(rb"""(?<![\w./-])(?:jq|gojq|jaq|yq)(?=[ \t])[^|;&\n'"]*?"""
+_COMMAND = re.compile(rb"""(?<![\w./-])(?:jq|gojq|jaq|yq)(?=[ \t])[^|;&\n'"]{0,256}?"""
                       rb"""(?:'(?P<single>\.[^'\n]*)'|"(?P<double>\.[^"\n]*)")""")
 _STEP = re.compile(rb"""\.(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|\.?"(?P<quoted>[^"\\\n]*)"|\.?\[[ \t]*"""
                    rb"""(?:"(?P<sub>[^"\\\n]*)"|(?P<index>\d*))[ \t]*\]"""

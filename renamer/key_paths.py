@@ -64,6 +64,11 @@ def key_defs(text: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef
     return _read(key_text(text, names), dialect, names)
 
 
+def key_defs_in(region: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef]:
+    """`key_defs` of a region `key_text` already cut: the cut is not made twice (review finding 7)."""
+    return _read(region, dialect, names)
+
+
 def _read(text: str, dialect: Dialect, names: Collection[str]) -> list[KeyDef]:
     """key_defs' reader, line by line over all of `text` (the reference the cut is tested on)."""
     state = _State()
@@ -145,7 +150,9 @@ def _key_spots(names: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]
         return None
     alternatives = "(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w$\-])"
     key = re.compile(alternatives + r"""["']?[ \t]*(?::(?=[ \t{\[\r]|$)|=(?![=~>]))""", re.M)
-    section = re.compile(r"^[ \t]*\[\[?[^\[\]\n]*(?<![A-Za-z0-9_$])" + alternatives + r"[^\[\]\n]*\]", re.M)
+    # the closing `]` first: a `[pug pug ...` line with none fails once, not once a name (review finding 7)
+    section = re.compile(r"^[ \t]*\[\[?(?=[^\[\]\n]*\])[^\[\]\n]*(?<![A-Za-z0-9_$])"
+                         + alternatives + r"[^\[\]\n]*\]", re.M)
     return key, section
 
 

@@ -82,13 +82,13 @@ _ITEMS = re.compile(rb"[ \t]*\.[ \t]*items[ \t]*\([ \t]*\)")
 _LOOKUP_VARS = re.compile(rb"""lookup[ \t]*\([ \t]*['"]vars['"][ \t]*,[ \t]*['"](?P<name>[A-Za-z_]\w*)['"]"""
                           rb"""[ \t]*\)""")
 _JINJA_SET = re.compile(rb"""\{%-?[ \t]*set[ \t]+(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*"""
-                        rb"""(?P<expr>[^%]*?)[ \t]*-?%\}""")
+                        rb"""(?P<expr>(?:[^%]*?[^%\s])?)[ \t]*-?%\}""")
 _PLAIN_CHAIN = re.compile(rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*"""
                           rb"""|[ \t]*\[[ \t]*['"][^'"\\\n]*['"][ \t]*\])*""")
 _STRING_ARG = re.compile(rb'"(?P<sub>[^"\\\n]*)"')
 _KEYS_CALL = re.compile(rb"[ \t]*\.[ \t]*keys[ \t]*\([ \t]*\)")
 _RANGE_KEY = re.compile(rb"\{\{-?[ \t]*range[ \t]+\$(?P<key>[A-Za-z_]\w*)[ \t]*,[ \t]*\$[A-Za-z_]\w*[ \t]*"
-                        rb":=[ \t]*(?P<expr>[^{}|]*?)[ \t]*-?\}\}")
+                        rb":=[ \t]*(?P<expr>(?:[^{}|]*?[^{}|\s])?)[ \t]*-?\}\}")
 # What a chain's function or loop ends with, just before the chain (a cheap gate for the above).
 _STEMS = (b"index", b"get", b"hasKey", b"keys", b"in", b'"')
 _CALLED = re.compile(rb"[ \t]*\([ \t]*\)")

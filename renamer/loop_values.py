@@ -262,7 +262,7 @@ def _make(data: bytes) -> Iterator[Loop]:
 
 
 _HELM_RANGE = re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?\$(?P<var>"
-                         + _IDENT + rb")[ \t]*:?=[ \t]*(?P<expr>.*?)[ \t]*-?\}\}")
+                         + _IDENT + rb")[ \t]*:?=[ \t]*(?P<expr>(?:.{0,1000}?\S)?)[ \t]*-?\}\}")
 _HELM_BLOCK = re.compile(rb"\{\{-?[ \t]*(range|if|with|define|block|end)\b")
 _HELM_LIST = re.compile(r"^(?:list|tuple)((?:\s+\"[^\"\\]*\")*)\s*$")
 _HELM_VALUES = re.compile(r"^\$?\.Values(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")

@@ -339,7 +339,7 @@ _REGEX_NEARBY = re.compile(rb"\\[dDwWsS.]|\[[^\]\s]{1,40}\]|\.[*+?]|\^|\$")
 # optional or alternated group (`pug(-bmc)?`, `pug(01|02)`). A one-item index (`pug[0]`,
 # Terraform's `pug[*]`, `pug[count.index]`) is no class.
 _EXTENDS = re.compile(rb"[-_.](?:[*?]|\+(?![A-Za-z0-9]))"
-                      rb"|[-_.]?(?:\[\^?[^\]\s]*-[^\]\s]*\]|\[[^\]\s]+\][*+?{]"
+                      rb"|[-_.]?(?:\[\^?[^\]\s-]*-[^\]\s]*\]|\[[^\]\s]+\][*+?{]"
                       rb"|\\{1,2}[dDwWsS](?![A-Za-z])"
                       rb"|\([^()\s]{0,60}\)[*+?]|\([^()\s]{0,60}\|[^()\s]{0,60}\))")
 # ... and before it: a regex wildcard with its quantifier (`.*pug`, `\w+pug`, `[a-z]*pug`).

@@ -31,7 +31,8 @@ class Composed:
     how: str
 
 
-_SSH_BLOCK = re.compile(rb"^[ \t]*(?P<kw>Host|Match)(?:[ \t]*=[ \t]*|[ \t]+)(?P<rest>[^\r\n]*)",
+_SSH_BLOCK = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*"  # a leading BOM: still the first block
+                        rb"(?P<kw>Host|Match)(?:[ \t]*=[ \t]*|[ \t]+)(?P<rest>[^\r\n]*)",
                         re.MULTILINE | re.IGNORECASE)
 _SSH_HOSTNAME = re.compile(rb"^[ \t]*HostName(?:[ \t]*=[ \t]*|[ \t]+)[\"']?(?P<value>[^\s\"'#]+)",
                            re.MULTILINE | re.IGNORECASE)

@@ -78,3 +78,27 @@ def test_an_expression_ends_at_its_line_outside_brackets_and_strings() -> None:
     data = b'x = { a = "}\\n", b = <<EOT\n]\nEOT\n }\ny = 1\n'
     end = hcl_keys.expression_end(data, 4, len(data))
     assert data[4:end] == b'{ a = "}\\n", b = <<EOT\n]\nEOT\n }'
+
+
+def test_a_module_of_many_blocks_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review findings 3 and 10: every block re-parsed the whole file (1,000 blocks: 55 s). The
+    readers of one file share one parse: `structure` runs once for 1,000 blocks, whatever reads."""
+    calls: list[int] = []
+    real = hcl_keys.structure
+
+    def counted(data: bytes) -> tuple[list[int], dict[int, int]]:
+        calls.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(hcl_keys, "structure", counted)
+    data = b"".join(
+        b'resource "terraform_data" "x%d" {\n  for_each = toset(["pug"])\n  input    = <<EOT\nx\nEOT\n}\n' % i
+        for i in range(1000)
+    ) + b'output "o" {\n  value = terraform_data.x999["pug"].id\n}\n'
+    found = hcl_keys.looped(data)
+    assert len(found) == 1000 and found[-1].line == 6 * 999 + 2
+    assert list(hcl_keys.block_arguments(data, "output")) == ["o"]
+    assert hcl_keys.history(data) == [] and hcl_keys.moved_from(data) == set()
+    assert hcl_keys.declared(data) >= {"terraform_data.x0", "terraform_data.x999"}
+    assert [r.line for r in hcl_keys.references(data)] == [6002]
+    assert len(calls) == 1

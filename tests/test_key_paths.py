@@ -7,7 +7,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from renamer.key_paths import Dialect, KeyDef, _read, key_defs, key_text
+from renamer.key_paths import Dialect, KeyDef, _read, key_defs, key_defs_in, key_text
 
 NAMES = {"pug", "wolf"}
 
@@ -94,3 +94,10 @@ def test_the_cut_stops_at_the_last_key_line() -> None:
     text = "net:\n  hosts:\n    pug: {ip: 1}\n" + "c: pug\n" * 1000
     assert key_text(text, {"pug"}) == "net:\n  hosts:\n    pug: {ip: 1}"
     assert key_defs(text, "yaml", {"pug"}) == [KeyDef(("net", "hosts", "pug"), 3)]
+
+
+def test_a_cut_region_reads_as_the_whole_text() -> None:
+    """Review finding 7: the key index cut the text, then key_defs cut the region again; the
+    region is read as it is (`key_defs_in`), with the keys `key_defs` finds in the whole text."""
+    text = "[hosts.pug]\nip = 1\n[other]\nname = pug\nx = 2\n"
+    assert key_defs_in(key_text(text, {"pug"}), "toml", {"pug"}) == key_defs(text, "toml", {"pug"}) != []

@@ -51,12 +51,34 @@ class Label:
     label: str
 
 
+_OPENER = re.compile(r"\{\{|\{%|\{#|\$\{|[\"']")
+
+
+def _hide(line: str) -> str:
+    """`line` with each span `_HIDDEN` matches blanked (NULs), left to right as `_HIDDEN.sub`. An
+    opener with no closer after it means none of its kind later has one: that kind is no longer
+    tried, so a line of 16,000 `{{` is read once, not once an opener (review finding 8)."""
+    parts: list[str] = []
+    last = pos = 0
+    dead: set[str] = set()
+    while (opener := _OPENER.search(line, pos)) is not None:
+        found = None if opener.group() in dead else _HIDDEN.match(line, opener.start())
+        if found is None:
+            dead.add(opener.group())
+            pos = opener.start() + 1
+            continue
+        parts += [line[last:found.start()], "\x00" * (found.end() - found.start())]
+        last = pos = found.end()
+    return "".join(parts) + line[last:]
+
+
 def labels(text: str) -> list[Label]:
     """Every sibling label of `text`: block heads, HAProxy sections, inventory host lines."""
     out: list[Label] = []
     opened: list[int] = []  # the line of each enclosing block's head (0: an anonymous one)
     group: str | None = None
     defined: tuple[int, str] | None = None  # a Nagios `define TYPE {` block open: its depth and type
+    text = text.removeprefix("\ufeff")  # a leading BOM: the first line's head is still a head
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         stripped = line.strip()
@@ -82,7 +104,7 @@ def labels(text: str) -> list[Label]:
             # `host_name` of a host; a service's `host_name` is a reference
             out.append(Label(number, ("nagios", defined[1]), "object", found.group("name")))
             continue
-        shown = _COMMENT.sub("", _HIDDEN.sub(lambda m: "\x00" * len(m.group()), line))
+        shown = _COMMENT.sub("", _hide(line))
         start = len(shown) - len(shown.lstrip())
         while shown[start:start + 1] == "}" and opened:  # `} else {`: the block before closes first
             opened.pop()

@@ -262,7 +262,7 @@ class KeyIndex:
             return []
         work.add("key index files")
         work.add("key index lines", region.count("\n") + 1)
-        found = key_paths.key_defs(region, dialect, names)
+        found = key_paths.key_defs_in(region, dialect, names)
         if not found:
             return []
         if rel.endswith((".tfvars", ".tfvars.json")):  # it sets variables: `var.hosts` reads its `hosts`

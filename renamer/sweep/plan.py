@@ -20,7 +20,8 @@ from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.pins_history import replaced_versions
 from renamer.sweep.refusals import Refusal, refusals
-from renamer.sweep.scan import FileScanner, ScanOptions
+from renamer.sweep.scan import REFUSED_HINTS, FileScanner, ScanOptions
+from renamer.sweep.terraform_matches import whole_across_files
 from renamer.sweep.zone_origins import zone_map
 from renamer.sweep.zone_serials import including_serials
 
@@ -132,6 +133,9 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
         excluded = set(chunk.excluded)
         listed = [rel for rel in listed if rel not in excluded]
     found_files = chunk.kept
+    if options.edits:  # an instance key held in one file is held in all, its `moved` block gone
+        found_files = whole_across_files(list(found_files), scanner.instance_keys,
+                                         REFUSED_HINTS["terraform-label"])
     if options.edits:
         found_files = list(including_serials(project.root, found_files, zones.parents,
                                              lambda rel: classifier.classify(rel).status,

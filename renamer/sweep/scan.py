@@ -58,7 +58,7 @@ from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.terraform_addresses import address_matches
-from renamer.sweep.terraform_keys import InstanceKeys
+from renamer.sweep.terraform_keys import Instance, InstanceKeys, moved_text
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
 from renamer.sweep.tool_names import Templates, instance_matches, instance_note, tool_name_matches
@@ -479,6 +479,8 @@ class FileScanner:
                 note = (f"{m.note}; `renamer sweep` rewrites it" if m.note  # a key reference, a zone
                         else "current-state file: `renamer sweep` rewrites it")  # spelling: says why
                 refs.append(self._reference(rel, lines, m, spots[i], RESIDUAL, None, note, where))
+        if inserts:  # a `moved` block only for an instance whose every span here is rewritten
+            inserts = self._whole_instances(rel, matches, refs, pending, inserts)
         if broken is not None:
             return refs, [], broken
         if not self.options.edits and not fmt.needs_edits and not (
@@ -510,6 +512,45 @@ class FileScanner:
             # (sweep/terraform_labels.py, terraform_keys.py: a key spelled elsewhere moves this file's)
             edits = sorted([*edits, *inserts], key=lambda e: e.start)
         return refs, edits, refused
+
+    def _whole_instances(self, rel: str, matches: list[Match], refs: list[Reference],
+                         pending: list[tuple[int, Match]], inserts: list[Edit]) -> list[Edit]:
+        """The final consistency pass of a file's instance keys (sweep/terraform_keys.py): an
+        instance moving by its verdict, whose key or a reference here ends up not rewritten (kept,
+        refused or residual by any rule after the Terraform hook: case_in_records, computed or
+        completed addresses, an exempt line...), is held whole in this file: its `moved` block is
+        dropped and each of its spans here is refused. `refs[i]` is `matches[i]`'s reference."""
+        spans = [(s, e, i) for s, e, i, role in self.instance_keys.spans(rel) if role in ("word", "ref")
+                 and i.verdict is not None and i.verdict.action == "moves"]
+        if not spans:
+            return inserts
+        rewritten = {index for index, _ in pending}
+        held: dict[int, tuple[Instance, str]] = {}  # id(instance) -> the instance, why
+        for i, m in enumerate(matches):
+            if i in rewritten:
+                continue
+            for start, end, instance in spans:
+                if m.start < end and start < m.end and id(instance) not in held:
+                    held[id(instance)] = (instance, f"line {refs[i].line} ({refs[i].reason or 'kept'})")
+        if not held:
+            return inserts
+        for index, m in list(pending):
+            for start, end, instance in spans:
+                if id(instance) in held and m.start < end and start < m.end:
+                    note = (f"held with {instance.old_address}, not rewritten at {held[id(instance)][1]}; "
+                            f"{REFUSED_HINTS['terraform-label']}")
+                    refs[index] = replace(refs[index], reason="terraform-label", note=note)
+                    pending.remove((index, m))
+                    break
+        out = []
+        for edit in inserts:
+            text = edit.new
+            for instance, _why in held.values():
+                if instance.moved_at is not None and instance.moved_at[:2] == (rel, edit.start):
+                    text = text.replace(moved_text(instance), b"", 1)
+            if text:
+                out.append(Edit(edit.start, edit.end, text))
+        return out
 
     def _before_terraform(self, rel: str) -> list[Match]:
         """A Terraform file's matches as the rules before the Terraform hook decide them (key

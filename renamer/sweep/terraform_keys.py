@@ -103,7 +103,7 @@ class InstanceKeys:
         for instance in instances:
             if instance.verdict is not None and instance.verdict.action == "refused":
                 for rel, start, _end in instance.words or []:
-                    line = self._text(rel).count(b"\n", 0, start) + 1
+                    line = hcl_keys.line_of(self._text(rel), start)
                     out.setdefault((rel, line, instance.old), f"held back with {instance.verdict.why}")
         self._seeded = set(out)
         return out
@@ -256,7 +256,7 @@ class InstanceKeys:
                         new = self._renamed(key)
                         if new is None or not self._in_match(rel, start, end):
                             continue
-                        line = data.count(b"\n", 0, start) + 1
+                        line = hcl_keys.line_of(data, start)
                         word = [(rel, start, end)]
                         instance = Instance(folder, f"module.{call}", key, new, words=word, refs=[])
                         instance.verdict = Verdict(
@@ -366,7 +366,7 @@ class InstanceKeys:
             for at, value in given:
                 inner = hcl_keys.keys(self._text(at), *value)
                 if inner.items is None:
-                    line = self._text(at).count(b"\n", 0, value[0]) + 1
+                    line = hcl_keys.line_of(self._text(at), value[0])
                     why = (
                         f"its keys come from var.{keys.source[1]}, set at {at}:{line} by an unread expression"
                     )
@@ -459,7 +459,7 @@ class InstanceKeys:
                 base = folder_of(at)
                 for found in _READS.finditer(text):
                     call = found.group().decode("utf-8", "replace").strip() + ")"
-                    line = self._text(at).count(b"\n", 0, start + found.start()) + 1
+                    line = hcl_keys.line_of(self._text(at), start + found.start())
                     said.append(f"`{call}` at {at}:{line}")
                     files += self._files_named(base, found)
                 for root, name in re.findall(rb"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)", text):
@@ -571,7 +571,7 @@ class InstanceKeys:
         setter = re.compile(rf"""TF_VAR_{re.escape(name)}(?![\w-])|-var[= ]["']?{re.escape(name)}=""")
         for rel, lines in sorted(self.index.outside.items()):  # `-var 'hosts=["pug"]'`, `TF_VAR_hosts=...`
             data = self._text(rel)
-            starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+            starts = hcl_keys.line_starts(data)  # once a file, not per call (review finding 10)
             for number, text in sorted(lines.items()):
                 found = setter.search(text)
                 if found is not None and number <= len(starts):
@@ -600,14 +600,14 @@ class InstanceKeys:
         index = self.index
         project = index.project
         rel, start, _end = (instance.words or [])[0]
-        line = self._text(rel).count(b"\n", 0, start) + 1
+        line = hcl_keys.line_of(self._text(rel), start)
         head = (
             f"the instance key {instance.old} of {instance.address} (for_each at {where}, the key at "
             f"{rel}:{line})"
         )
         kept: list[str] = []  # why each spelling of the key that keeps its name keeps it
         for at, start, _end in instance.words or []:
-            at_line = self._text(at).count(b"\n", 0, start) + 1
+            at_line = hcl_keys.line_of(self._text(at), start)
             klass = project.classifier.classify(at)
             exempt = index._exemption(at, at_line) if klass.status == CURRENT else None
             if klass.status != CURRENT or exempt is not None:
@@ -628,7 +628,7 @@ class InstanceKeys:
             return refused(f"{instance.new_address} is declared already")
         for use, offset, _end, _history in instance.refs or []:
             klass = project.classifier.classify(use)
-            use_line = self._text(use).count(b"\n", 0, offset) + 1
+            use_line = hcl_keys.line_of(self._text(use), offset)
             exempt = index._exemption(use, use_line) if klass.status == CURRENT else None
             if klass.status != CURRENT or exempt is not None:
                 return refused(
@@ -663,7 +663,7 @@ class InstanceKeys:
                         if m.start < end
                         and start < m.end
                         and (m.refused is not None or m.kept is not None)
-                        and (at, self._text(at).count(b"\n", 0, m.start) + 1, m.old) not in self._seeded
+                        and (at, hcl_keys.line_of(self._text(at), m.start), m.old) not in self._seeded
                     ),
                     None,
                 )
@@ -743,9 +743,10 @@ def _tfvars_values(data: bytes, name: str) -> list[tuple[int, int]]:
     depths, _ = hcl_keys.structure(data)
     top = 0
     out = []
-    pattern = rb"^[ \t]*\"?" + re.escape(name.encode()) + rb"\"?[ \t]*[=:][ \t]*"
+    # terraform takes a leading BOM in a `.tfvars` file (review finding 2)
+    pattern = rb"^(?:\xef\xbb\xbf)?[ \t]*\"?" + re.escape(name.encode()) + rb"\"?[ \t]*[=:][ \t]*"
     for found in re.finditer(pattern, data, re.M):
-        line = data.count(b"\n", 0, found.start())
+        line = hcl_keys.line_of(data, found.start()) - 1
         if line < len(depths) and depths[line] == top:
             out.append(
                 (

@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from renamer import composed_names, hcl_blocks, loop_values
+from renamer import composed_names, hcl_blocks, hcl_keys, loop_values
 from renamer.hcl_blocks import Label
 from renamer.occurrences import Match
-from renamer.sweep.model import Edit
-from renamer.sweep.terraform_keys import InstanceKeys, moved_text
+from renamer.sweep.lines import Lines
+from renamer.sweep.model import Edit, FileResult
+from renamer.sweep.terraform_keys import Instance, InstanceKeys, moved_text
 from renamer.sweep.terraform_labels import (
     REMOTE,
     STATE,
@@ -237,3 +238,53 @@ def _outside(data: bytes, rel: str, matches: list[Match], index: TerraformIndex)
         out.append(replace(m, refused="terraform-label", note=verdict.why)
                    if verdict is not None and m.refused is None and m.kept is None else m)
     return out
+
+
+def whole_across_files(files: list[FileResult], keys: InstanceKeys, hint: str) -> list[FileResult]:
+    """The consistency pass across files (review finding 1): an instance moving by its verdict
+    one of whose key or reference spans, in any file the sweep scanned, ends up with no edit (a
+    later rule, an exempt line or a file's structure check held it) is held whole: its edits in
+    every file are dropped, their references become residual `terraform-label`, and its `moved`
+    block goes. Run on a plan that carries edits; a file's own pass (FileScanner) ran first."""
+    if not any(e.start == e.end for f in files for e in f.edits):
+        return files  # no `moved` block anywhere: nothing an instance key could have added
+    by_path = {f.path: f for f in files}
+    spans: dict[int, tuple[Instance, list[tuple[str, int, int]]]] = {}
+    for rel in by_path:
+        for start, end, instance, role in keys.spans(rel):
+            moves = instance.verdict is not None and instance.verdict.action == "moves"
+            if role in ("word", "ref") and moves:
+                spans.setdefault(id(instance), (instance, []))[1].append((rel, start, end))
+    held: list[tuple[Instance, list[tuple[str, int, int]], str]] = []
+    for instance, where in spans.values():
+        for rel, start, end in where:
+            if not any(e.start < end and start < e.end for e in by_path[rel].edits):
+                held.append((instance, where, f"{rel}:{hcl_keys.line_of(keys._text(rel), start)}"))
+                break
+    if not held:
+        return files
+    for instance, where, at in held:
+        note = f"held with {instance.old_address}, not rewritten at {at}; {hint}"
+        for rel in {r for r, _s, _e in where} | ({instance.moved_at[0]} if instance.moved_at else set()):
+            f = by_path.get(rel)
+            if f is None:
+                continue
+            mine = [(s, e) for r, s, e in where if r == rel]
+            dropped = [e for e in f.edits
+                       if e.start < e.end and any(e.start < b and a < e.end for a, b in mine)]
+            lines = Lines(keys._text(rel))
+            spots = {(i + 1, col) for i, _start, col in lines.locate(sorted(e.start for e in dropped))}
+            refs = tuple(replace(r, reason="terraform-label", note=note)
+                         if r.rewritable and (r.line, r.column) in spots else r for r in f.references)
+            edits = []
+            for e in f.edits:
+                if e in dropped:
+                    continue
+                moved = instance.moved_at
+                if e.start == e.end and moved is not None and moved[:2] == (rel, e.start):
+                    e = Edit(e.start, e.end, e.new.replace(moved_text(instance), b"", 1))
+                    if not e.new:
+                        continue
+                edits.append(e)
+            by_path[rel] = replace(f, references=refs, edits=tuple(edits), digest=f.digest if edits else "")
+    return [by_path[f.path] for f in files]

@@ -60,3 +60,9 @@ def test_the_message_names_the_standing_line_and_both() -> None:
 def test_a_label_held_twice_already_is_no_new_collision() -> None:
     text = "backend wolf\nbackend wolf\nbackend pug-x\n"
     assert siblings.collision(text, text.replace("pug-x", "rex")) is None
+
+
+def test_a_leading_bom_hides_no_first_line_head() -> None:
+    """Review finding 13: a BOM before the first `[group]` or `global` line hid the head."""
+    plain = siblings.labels("[web]\npug\nrex\n")
+    assert plain and siblings.labels("\ufeff[web]\npug\nrex\n") == plain

@@ -680,3 +680,75 @@ def test_terraform_plans_nothing_for_keys_read_from_data_files(
     assert {rel: (root / rel).read_text() for rel in files} == files
     done = _terraform(root, tmp_path, "plan", "-input=false", f"-state={state}")
     assert done.returncode == 0 and "No changes." in done.stdout, done.stdout + done.stderr
+
+
+CASE_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\n  addresses: {10.0.40.11: 10.0.40.12}\nallowlist: allow.yaml\n"
+CASE_KEY = 'resource "terraform_data" "x" {\n  for_each = toset(["10.0.40.11"])\n  input    = "PUG"\n}\n'
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        pytest.param({"main.tf": CASE_KEY}, id="key-held-by-case-in-records"),
+        pytest.param(
+            {"main.tf": CASE_KEY + 'output "o" {\n  value = terraform_data.x["10.0.40.11"].id\n}\n'},
+            id="key-and-reference-held-by-case-in-records",
+        ),
+    ],
+)
+def test_no_moved_block_for_a_key_a_later_rule_holds(
+    files: dict[str, str], repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """Review finding 1: a rule after the Terraform hook (here case_in_records: `PUG` in the record
+    of the address the key spells) held the key, and the `moved` block was still written, so
+    terraform failed "Moved object still exists". The whole instance is held, no `moved` block."""
+    root = repo(files, config=CASE_CONFIG, allowlist=ALLOW)
+    before = snapshot(root)
+    dry = run(root, "sweep", "--dry-run")
+    assert "moved {" not in dry.stdout, dry.stdout
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert snapshot(root)["main.tf"] == before["main.tf"]
+    _, found = _verify(root, run)
+    assert {(f["line"], f["reason"]) for f in found if f["path"] == "main.tf"} >= {(2, "case-record")}
+    assert all(f["reason"] in ("case-record", "terraform-label") for f in found), found
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"], ids=["plain", "bom"])
+def test_a_tfvars_value_behind_a_bom_still_holds_the_key(
+    bom: bytes, repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """Review finding 2: terraform reads `hosts = ["pug"]` behind a UTF-8 BOM; renamer did not, so
+    the key moved with the default alone and terraform failed "Moved object still exists"."""
+    allow = ALLOW.replace("'**/legacy.tf']", "'**/legacy.tf', terraform.tfvars]")
+    files = {"main.tf": 'variable "hosts" {\n  default = ["pug"]\n}\n' + X % "toset(var.hosts)"}
+    root = repo(files, config=CONFIG, allowlist=allow)
+    (root / "terraform.tfvars").write_bytes(bom + b'hosts = ["pug"]\n')
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(root), "commit", "-qm", "tfvars"], check=True)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "main.tf").read_text() == files["main.tf"]
+    assert "terraform.tfvars:1" in done.stdout, done.stdout
+
+
+def test_no_moved_block_for_a_key_a_later_rule_holds_in_another_file(
+    repo: Callable[..., Path], run: Callable[..., Result]
+) -> None:
+    """Review finding 1 across files: the key and its `moved` block in main.tf, its reference in
+    out.tf held by case_in_records (`PUG` in the record of the address the key spells): the key
+    is not rewritten and no `moved` block is written; exit 1."""
+    files = {
+        "main.tf": CASE_KEY.replace('"PUG"', '"x"'),
+        "out.tf": 'output "o" {\n  value       = terraform_data.x["10.0.40.11"].id\n  description = "PUG"\n}\n',
+    }
+    root = repo(files, config=CASE_CONFIG, allowlist=ALLOW)
+    before = snapshot(root)
+    dry = run(root, "sweep", "--dry-run")
+    assert "moved {" not in dry.stdout, dry.stdout
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert {rel: snapshot(root)[rel] for rel in files} == {rel: before[rel] for rel in files}
+    assert "main.tf:2:22: 10.0.40.11 (terraform-label: held with terraform_data.x" in done.stdout, done.stdout
+    code, found = _verify(root, run)
+    assert code == 1 and ("main.tf", 2) in {(f["path"], f["line"]) for f in found}, found

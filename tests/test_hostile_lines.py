@@ -1,0 +1,50 @@
+"""Review findings 5-9: regexes run on repo content (untrusted) that grew with the square of a
+hostile line (a lazy run followed by a run matching the same characters, an unclosed opener
+rescanned from each occurrence). Each runs once on the review's input, made larger than where
+the old regex took seconds (38 s, 4 s, 4 s, 1 s, 0.4 s, 1.8 s, 18 s, 1.8 s); each must now take
+a small fraction of a second: a bound far above linear work and far below the old growth."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from renamer import computed_addresses, jq_refs, key_paths, key_refs, loop_values, patterns
+from renamer.formats import siblings
+
+SPACES = b" " * 16000
+CASES: list[tuple[str, Callable[[], object]]] = [
+    ("jq-command", lambda: list(jq_refs._COMMAND.finditer(b"jq " * 20000))),
+    ("jinja-set", lambda: list(key_refs._JINJA_SET.finditer(b"{% set a = x" + SPACES + b"%"))),
+    ("range-key", lambda: list(key_refs._RANGE_KEY.finditer(b"{{ range $k, $v := x" + SPACES + b"}"))),
+    ("helm-range", lambda: list(loop_values._HELM_RANGE.finditer(b"{{ range $v := x" + SPACES + b"}"))),
+    ("cidrhost-arg", lambda: [f.search(b'cidrhost("10.0.40.0/24", x' + b" " * 30000 + b"]")
+                              for f in computed_addresses._INDEX_FORMS]),
+    ("toml-section", lambda: key_paths.key_text("[" + "pug " * 16000, ["pug"])),
+    ("hidden-spans", lambda: siblings.labels("x " + "{{" * 16000)),
+    ("extends-class", lambda: patterns._EXTENDS.match(b"pug[" + b"-" * 40000, 3)),
+]
+
+
+@pytest.mark.parametrize(("name", "call"), CASES, ids=[name for name, _ in CASES])
+def test_a_hostile_line_is_read_in_linear_time(name: str, call: Callable[[], object]) -> None:
+    started = time.monotonic()
+    call()
+    assert time.monotonic() - started < 0.5, name
+
+
+def test_the_rewritten_patterns_still_read_what_they_read() -> None:
+    """The disjoint forms give the same groups on ordinary lines."""
+    found = key_refs._JINJA_SET.search(b"{% set host = hosts.pug  -%}")
+    assert found is not None and found.group("expr") == b"hosts.pug"
+    found = key_refs._RANGE_KEY.search(b"{{- range $k, $v := .Values.hosts }}")
+    assert found is not None and found.group("expr") == b".Values.hosts"
+    found = loop_values._HELM_RANGE.search(b"{{ range $h := list \"pug\" \"rex\"  -}}")
+    assert found is not None and found.group("expr") == b'list "pug" "rex"'
+    found = computed_addresses._INDEX_FORMS[0].search(b'cidrhost("10.0.40.0/24", var.n + 1 )')
+    assert found is not None and found.group("arg") == b"var.n + 1"
+    assert patterns._EXTENDS.match(b"pug[a-z]", 3) is not None
+    for line in ('a "b" {{ c }} ${d} {{ e', "{{ {{ x }} '", '"a\\" b" {% if %} {# c #} \'d\' ${', "${{ x }}"):
+        assert siblings._hide(line) == siblings._HIDDEN.sub(lambda m: "\x00" * len(m.group()), line), line

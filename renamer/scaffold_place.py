@@ -53,6 +53,9 @@ class Proposal:
     live_copies: dict[str, str] = field(default_factory=dict)  # a copy inside a live folder -> its original
     # a file the preset's folder pattern leaves undecided (preset_folders.py) that copies another
     preset_copies: dict[str, str] = field(default_factory=dict)
+    # a file a preset's folder pattern keeps by its path whose content runs (a script, a manifest):
+    # undecided as the sweep leaves it (classify.by_content) -> why
+    content_live: dict[str, str] = field(default_factory=dict)
     # files a preset's folder pattern covers but does not keep (a role named after what it does, a file
     # left undecided) -> the pattern that takes them out of a preset class written again
     preset_freed: dict[str, str] = field(default_factory=dict)
@@ -101,15 +104,16 @@ def place(proposal: Proposal, rel: str, preset: PresetClaims, dated_folders: set
     elif claimed is not None and claimed[1].verdict != "live" and not (
             in_live and backup_name is None and not FILE_DATE.search(name) and history is None
             and backup is None):
-        if claimed[1].verdict == "record":
+        if claimed[1].verdict == "record" and rel not in proposal.content_live:
             proposal.covered_by_preset.append(rel)
         elif rel in proposal.preset_copies:  # the preset cannot tell by the path; its content can
             proposal.records.setdefault(literal_pattern(rel), []).append(rel)
             proposal.record_reasons[literal_pattern(rel)] = f"a copy of {proposal.preset_copies[rel]}"
         else:
+            why = proposal.content_live.get(rel) or claimed[1].why
             proposal.preset_freed[rel] = literal_pattern(rel)
             _unclassified(proposal, rel, f"in {claimed[1].folder}/, which records-common's {claimed[0]} "
-                                         f"class names, but {claimed[1].why}: a copy (a record) or live "
+                                         f"class names, but {why}: a copy (a record) or live "
                                          "(current)?")
     elif backup_name is not None:  # a copy whatever its date: the cutover does not decide it
         proposal.backups.setdefault(backup_name, []).append(rel)

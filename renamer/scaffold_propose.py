@@ -14,7 +14,7 @@ from renamer.classify import FILE_DATE, PathPatterns, literal_pattern
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.match import Matcher
 from renamer.names import parse_address
-from renamer.preset_folders import PresetClaims
+from renamer.preset_folders import PresetClaims, live_by_content
 from renamer.scaffold_backups import BACKUP_FOLDER, backup_file_pattern
 from renamer.scaffold_live import Copies, copies_in_live, live_folders, named_folders
 from renamer.scaffold_place import FIXTURES, HISTORY, TESTS, Proposal, current_patterns, in_folder, place
@@ -71,14 +71,27 @@ def propose(root: Path, pairs: list[tuple[str, str]], config_name: str, allowlis
     # where each file goes by its path: the live ones are current
     # a file the preset's folder name leaves undecided (preset_folders.py) and init finds a copy of
     # another (the same bytes, a mirrored path): a record of its own
+    # A file the preset keeps by its folder's name whose content runs (a script, a manifest) is
+    # undecided as the sweep leaves it (classify.by_content), and a record of its own where it copies
+    # another (`backups/deploy.sh`, the bytes of `scripts/deploy.sh`)
     for rel in proposal.files_with_values:
         claimed = preset.claim(rel)
-        if claimed is not None and claimed[1].verdict == "undecided" and not in_live.match_file(rel):
-            original = copies.original(rel, claimed[1].folder)
-            if original is not None:
-                proposal.preset_copies[rel] = original
+        if claimed is None or in_live.match_file(rel):
+            continue
+        claim = claimed[1]
+        if claim.verdict == "record" and claim.folder and not claim.why:
+            why = live_by_content(rel.rsplit("/", 1)[-1], copies.data(rel), copies.executable(rel))
+            if why is None:
+                continue
+            proposal.content_live[rel] = why
+        elif claim.verdict != "undecided":
+            continue
+        original = copies.original(rel, claim.folder)
+        if original is not None:
+            proposal.preset_copies[rel] = original
     probe = Proposal(pairs, live_named=live_named, live_why=proposal.live_why,
-                     live_copies=proposal.live_copies, preset_copies=proposal.preset_copies)
+                     live_copies=proposal.live_copies, preset_copies=proposal.preset_copies,
+                     content_live=proposal.content_live)
     for rel in proposal.files_with_values:
         place(probe, rel, preset, dated_folders)
     live = set(files) - set(tests) - {rel for rel in files if not _outside_records(probe, rel, live_named)}

@@ -195,6 +195,9 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
             rest = hit.group("rest")
             if b"/" in rest and (data[start - 1:start] in (b"/", b"@") or data[end:end + 1] == b"/"):
                 continue  # a path's folders (`/srv/web01/02/`, a URL's `redis://:pw@web01/0`), not a set
+            quote = data[hit.start("rest") - 1:hit.start("rest")]
+            if quote in (b"'", b'"') and quote not in rest:
+                continue  # `['ana-ml2', 0]`: a quoted member then a bare number is a list's next item
             first = hit.group("a").decode()
             members = [m.decode() for m in re.findall(rb"[0-9]+", rest)]
             if kind == "address" and any(int(m) > 255 for m in members):

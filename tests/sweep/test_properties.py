@@ -141,6 +141,7 @@ def _collides(value: object) -> bool:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(documents)
+@example(["ana-ml2", 0])  # found by this property: a quoted member then a bare number read as `web01, 02`
 def test_python_structure_unchanged_but_for_strings(tmp_path_factory, document: object) -> None:  # type: ignore[no-untyped-def]
     import ast
 

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import posixpath
 import time
-from collections.abc import Sequence
 
-from renamer.dns.answers import Check, NoAnswer
+from renamer.dns.answers import NoAnswer
 from renamer.dns.bind import render
 from renamer.dns.bind.layout import DEFAULT_CONF, HandRecord, Inspection, inspect, reads_ahead
+from renamer.dns.file_backend import FileBackend, Renderer
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.query import dnspython_querier
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
 
 
-class Bind:
+class Bind(FileBackend):
+    renderer: Renderer = render
     files: OwnFiles = render.FILES
     restored_glob = "renamer-*.zone"
     unused_keys = frozenset({"dhcp", "hosts_dir"})  # BIND serves no DHCP and has no hostsdir=
@@ -30,15 +31,6 @@ class Bind:
     def default_commands(self, resolver_conf: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         conf = resolver_conf or DEFAULT_CONF
         return ("named-checkconf", "-z", conf), ("rndc", "reload")
-
-    def snippet_name(self, site: Site) -> str:
-        return render.snippet_name(site)
-
-    def render(self, site: Site, resolver: Resolver | None = None) -> str:
-        return render.render_site(site, resolver)
-
-    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
-        return render.render_resolver(inventory, resolver)
 
     def settle(self, desired: dict[str, str | None],
                current: dict[str, bytes | None]) -> dict[str, str | None]:
@@ -61,33 +53,10 @@ class Bind:
     def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
         return render.canary(site)
 
-    def canary_of(self, text: str) -> tuple[str, str] | None:
-        return render.canary_of(text)
-
-    def host_records(self, text: str) -> list[tuple[list[str], str]]:
-        return render.host_records(text)
-
-    def records(self, text: str) -> dict[str, str]:
-        return render.records(text)
-
-    def drift(self, text: str) -> list[str]:
-        return render.drift(text)
-
-    def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
-        return transport.run(resolver.test)
-
     def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
         done = transport.run(resolver.reload)
         return done if not done.ok else served(resolver, transport, done)
 
-    def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
-        return None
-
-    def live(self, resolver: Resolver, names: Sequence[str]) -> bool:
-        return False  # named re-reads a zone file only on a reload
-
-    def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
-        return []
 
 
 BIND = Bind()

@@ -9,15 +9,17 @@ from renamer.dns.dnsmasq import render
 from renamer.dns.dnsmasq.dhcp import dhcp_checks
 from renamer.dns.dnsmasq.layout import Inspection, inspect, reads_ahead, record_answers, shown_record
 from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
-from renamer.dns.inventory import Inventory, Resolver, Site
-from renamer.dns.transport import CommandResult, OwnFiles, Transport
+from renamer.dns.file_backend import FileBackend, Renderer
+from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.transport import OwnFiles, Transport
 
 
-class Dnsmasq:
+class Dnsmasq(FileBackend):
     """A dnsmasq that loads renamer-<site>.conf from a conf-dir; `test` and `reload` are the
     resolver's own commands (`dnsmasq --test ...`, a restart: dnsmasq re-reads host-record
     only then)."""
 
+    renderer: Renderer = render
     files: OwnFiles = render.FILES
     restored_glob = "*.conf"  # the snippets a backup holds, and the hand-written files it retired
     unused_keys: frozenset[str] = frozenset()
@@ -27,19 +29,6 @@ class Dnsmasq:
 
     def default_commands(self, conf_file: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         return None  # test and reload differ by packaging (docs/dns.md, Layouts): the resolver names them
-
-    def snippet_name(self, site: Site) -> str:
-        return render.snippet_name(site)
-
-    def render(self, site: Site, resolver: Resolver | None = None) -> str:
-        return render.render_site(site, resolver)
-
-    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
-        return render.render_resolver(inventory, resolver)
-
-    def settle(self, desired: dict[str, str | None],
-               current: dict[str, bytes | None]) -> dict[str, str | None]:
-        return desired  # nothing in its files depends on the live ones
 
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         return inspect(inventory, resolver, transport)
@@ -54,29 +43,6 @@ class Dnsmasq:
     def shown(self, line: object) -> str:
         assert isinstance(line, Directive | HostsEntry)  # what inspect finds
         return shown_record(line)
-
-    def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
-        found = render.canary_of(render.render_site(site, resolver))
-        assert found is not None  # render_site always writes it
-        return found
-
-    def canary_of(self, text: str) -> tuple[str, str] | None:
-        return render.canary_of(text)
-
-    def host_records(self, text: str) -> list[tuple[list[str], str]]:
-        return render.host_records(text)
-
-    def records(self, text: str) -> dict[str, str]:
-        return render.records(text)
-
-    def drift(self, text: str) -> list[str]:
-        return render.drift(text)
-
-    def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
-        return transport.run(resolver.test)
-
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
-        return transport.run(resolver.reload)
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
         return None if resolver.hosts_dir is None else (resolver.hosts_dir, render.HOSTS_FILES)

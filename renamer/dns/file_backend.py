@@ -1,0 +1,83 @@
+"""What the file backends (dnsmasq/, unbound/, bind/) share behind dns/backend.py's Protocol: each
+step that only hands the work to the backend's render module, the resolver's own `test` and
+`reload` commands, and no live files, checks or re-read without a reload. A backend sets
+`renderer` to its render module and defines what differs (inspect, reads, answers, shown, and
+any step below it does otherwise)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from renamer.dns.answers import Check
+from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.transport import CommandResult, OwnFiles, Transport
+
+
+class Renderer(Protocol):
+    """The functions a file backend's render module provides (pure)."""
+
+    FILES: OwnFiles
+
+    def snippet_name(self, site: Site) -> str: ...
+
+    def render_site(self, site: Site, resolver: Resolver | None = None) -> str: ...
+
+    def render_resolver(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]: ...
+
+    def canary_of(self, text: str) -> tuple[str, str] | None: ...
+
+    def host_records(self, text: str) -> list[tuple[list[str], str]]: ...
+
+    def records(self, text: str) -> dict[str, str]: ...
+
+    def drift(self, text: str) -> list[str]: ...
+
+
+class FileBackend:
+    renderer: Renderer
+
+    def snippet_name(self, site: Site) -> str:
+        return self.renderer.snippet_name(site)
+
+    def render(self, site: Site, resolver: Resolver | None = None) -> str:
+        return self.renderer.render_site(site, resolver)
+
+    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
+        return self.renderer.render_resolver(inventory, resolver)
+
+    def settle(self, desired: dict[str, str | None],
+               current: dict[str, bytes | None]) -> dict[str, str | None]:
+        return desired  # nothing in its files depends on the live ones
+
+    def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
+        found = self.renderer.canary_of(self.renderer.render_site(site, resolver))
+        assert found is not None  # render_site always writes it
+        return found
+
+    def canary_of(self, text: str) -> tuple[str, str] | None:
+        return self.renderer.canary_of(text)
+
+    def host_records(self, text: str) -> list[tuple[list[str], str]]:
+        return self.renderer.host_records(text)
+
+    def records(self, text: str) -> dict[str, str]:
+        return self.renderer.records(text)
+
+    def drift(self, text: str) -> list[str]:
+        return self.renderer.drift(text)
+
+    def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        return transport.run(resolver.test)
+
+    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        return transport.run(resolver.reload)
+
+    def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
+        return None
+
+    def live(self, resolver: Resolver, names: Sequence[str]) -> bool:
+        return False  # the daemon re-reads its files only on a reload
+
+    def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
+        return []

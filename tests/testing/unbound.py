@@ -37,22 +37,15 @@ class Forwarder:
     address: str
     port: int
     upstream: sandbox.Instance  # the stand-in for `.`
+    pid: int | None = None  # read once it started: Unbound deletes its pid file as it stops
 
     @property
     def pid_file(self) -> Path:
         return self.folder / "unbound.pid"
 
     def stop(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            pid = int(self.pid_file.read_text().strip())
-            os.kill(pid, signal.SIGTERM)
-            end = time.monotonic() + 5
-            while time.monotonic() < end:
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
-                    break
-                time.sleep(0.02)
+        if self.pid is not None:
+            _terminate(self.pid)
         sandbox.stop(self.upstream.folder)
 
 
@@ -92,7 +85,31 @@ def start_forwarder(folder: Path, zones: dict[str, list[tuple[str, int]]], addre
     if done.returncode != 0:
         sandbox.stop(upstream.folder)
         raise RuntimeError(f"unbound failed to start: {done.stderr.strip()}")
-    return Forwarder(folder, address, port, upstream)
+    return Forwarder(folder, address, port, upstream, _wait_for_pid(folder / "unbound.pid"))
+
+
+def _wait_for_pid(pid_file: Path, timeout: float = 10.0) -> int | None:
+    """The daemon's pid once its pid file holds one. Unbound's parent returns before the daemon
+    writes the file: a stop that read it too early found nothing, killed nothing, and the
+    forwarder a test had "stopped" went on answering (a plan then saw it up, on a loaded CI)."""
+    end = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError, ValueError):
+            return int(pid_file.read_text().strip())
+        if time.monotonic() >= end:
+            return None
+        time.sleep(0.02)
+
+
+def _terminate(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    end = time.monotonic() + 5
+    while time.monotonic() < end and sandbox._alive(pid):  # a zombie counts as gone
+        time.sleep(0.02)
+    if sandbox._alive(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def ask(forwarder: Forwarder, name: str, rdtype: str = "A") -> tuple[str, tuple[str, ...]]:
@@ -165,15 +182,10 @@ def start_resolver(resolver: Resolver) -> None:
                           check=False)
     if done.returncode != 0:
         raise RuntimeError(f"unbound failed to start: {done.stderr.strip()}")
-    end = time.monotonic() + 5
-    while not resolver.pid_file.exists() and time.monotonic() < end:
-        time.sleep(0.02)
+    _wait_for_pid(resolver.pid_file)
 
 
 def stop_resolver(resolver: Resolver) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        pid = int(resolver.pid_file.read_text().strip())
-        os.kill(pid, signal.SIGTERM)
-        end = time.monotonic() + 5
-        while time.monotonic() < end and sandbox._alive(pid):  # a zombie counts as gone
-            time.sleep(0.02)
+    pid = _wait_for_pid(resolver.pid_file, timeout=0.5)  # started and waited for: it is there, or gone
+    if pid is not None:
+        _terminate(pid)

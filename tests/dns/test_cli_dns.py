@@ -409,7 +409,7 @@ def test_n2_resume_restores_the_half_done_resolvers_then_applies(run, lab) -> No
 
 
 def test_sigkill_during_dns_apply_never_leaves_a_partial_snippet_or_an_unmarked_change(lab) -> None:
-    """25 kill -9 at random moments of `dns apply` (most inside its writes): every snippet is whole (old or new), a
+    """15 kill -9 at random moments of `dns apply` (most inside its writes): every snippet is whole (old or new), a
     half-done apply is marked, and --rollback restores every resolver it touched."""
     command = [sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all", "--no-verify",
                "--inventory", str(lab.inventory)]
@@ -425,7 +425,7 @@ def test_sigkill_during_dns_apply_never_leaves_a_partial_snippet_or_an_unmarked_
     rng = random.Random(20261129)
     landed = 0
     pending = [lab.root / "backups" / name / "renamer-apply-pending" for name in lab.instances]
-    for trial in range(25):
+    for trial in range(15):
         site.write_text(new_text)
         apply = subprocess.Popen(command, cwd=lab.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if trial % 5 == 0:  # anywhere: the preflight (every test once, df on each backup_dir) included
@@ -450,7 +450,7 @@ def test_sigkill_during_dns_apply_never_leaves_a_partial_snippet_or_an_unmarked_
         else:
             assert subprocess.run(command, cwd=lab.root, capture_output=True).returncode == 0
         assert lab.snippets() == old, f"trial {trial}"
-    assert landed >= 10, landed  # the kills really hit the applies
+    assert landed >= 6, landed  # the kills really hit the applies
 
 
 def test_dns_tables_are_coloured_like_the_rest_only_when_asked(run, lab) -> None:

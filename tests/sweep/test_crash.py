@@ -15,6 +15,10 @@ from tests.testing.repos import git, make_repo
 
 FILES = 300
 
+# kill -9 at this many random moments per test (25 took a tenth of the suite's CI time; the seeds
+# are fixed, and a run that lands too few kills in the phase it is about fails)
+TRIALS = 15
+
 
 def _files() -> dict[str, str]:
     return {f"stacks/s{i % 20:02d}/f{i:03d}.env": "HOST=ana-ml2\nIP=10.250.50.54\n" + "pad\n" * (i % 40)
@@ -36,7 +40,7 @@ def test_sigkill_leaves_every_file_wholly_old_or_new_and_a_rerun_completes(tmp_p
     journal = root / ".git" / "renamer-journal.json"
     rng = random.Random(20261129)
     landed_in_write_phase = 0
-    for trial in range(25):
+    for trial in range(TRIALS):
         git(root, "reset", "-q", "--hard")
         git(root, "clean", "-qfdx")
         sweep = subprocess.Popen([sys.executable, "-m", "renamer", "sweep"], cwd=root,
@@ -63,7 +67,7 @@ def test_sigkill_leaves_every_file_wholly_old_or_new_and_a_rerun_completes(tmp_p
             assert os.stat(root / rel).st_mode == modes[rel]
         assert not journal.exists()
         assert not list(root.rglob("*.renamer-tmp"))
-    assert landed_in_write_phase >= 10  # the kills really hit the writes, not just startup
+    assert landed_in_write_phase >= 6  # the kills really hit the writes, not just startup
 
 
 def test_two_sweeps_never_run_at_once(repo, run) -> None:
@@ -90,7 +94,7 @@ def test_sigkill_in_the_rename_and_commit_phases_leaves_a_state_the_next_sweep_c
     rng = random.Random(20261130)
     landed = 0
     journal = root / ".git" / "renamer-journal.json"
-    for trial in range(25):
+    for trial in range(TRIALS):
         git(root, "reset", "-q", "--hard", start)
         git(root, "clean", "-qfdx")
         sweep = subprocess.Popen([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root,
@@ -118,4 +122,4 @@ def test_sigkill_in_the_rename_and_commit_phases_leaves_a_state_the_next_sweep_c
         assert not list(root.rglob("*.renamer-tmp"))
         follow = git(root, "log", "--follow", "--format=%H", "--", moved["stacks/ana-ml2/s0/f000.env"]).split()
         assert follow[-1] == start, f"trial {trial}: the rename lost the file's history"
-    assert landed >= 8, landed  # the kills really hit the renames, writes and commits
+    assert landed >= 5, landed  # the kills really hit the renames, writes and commits

@@ -62,7 +62,8 @@ def one_run(renamer: str, hosts: int) -> dict[str, float]:
                                   capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
             times[step] = time.perf_counter() - start
             if done.returncode not in ok:
-                raise RuntimeError(f"{step}: exit {done.returncode}: {done.stdout[-2000:]}{done.stderr[-2000:]}")
+                said = done.stdout[-2000:] + done.stderr[-2000:]
+                raise RuntimeError(f"{step}: exit {done.returncode}: {said}")
 
         resolvers(server.url)
         timed("plan (first)", "plan", "--resolvers", "all")
@@ -76,7 +77,8 @@ def one_run(renamer: str, hosts: int) -> dict[str, float]:
         proxy = powerdns.Proxy(server.url, "hold")
         resolvers(proxy.url)
         apply = subprocess.Popen([renamer, "dns", "apply", "--resolvers", "all", "--force", "--inventory",
-                                  str(root / "dns")], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                  str(root / "dns")], cwd=root, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
         if not proxy.held.wait(120):
             raise RuntimeError("the killed apply never reached its PATCH")
         time.sleep(1)  # the PATCH is forwarded before its answer is held: let the server finish it

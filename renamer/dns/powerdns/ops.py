@@ -1,5 +1,9 @@
 """Plan, apply, back up, roll back and lock a site's zones on one PowerDNS server, through its API.
 
+`dns apply` uses the lock (`take`, `give_back`) through the backend's transport (transport.py),
+and goes through the generic rollout for the rest; plan_site, apply_site and roll_back are the
+same steps for one site as a library call (tests/dns/powerdns/test_powerdns.py).
+
 The backup is the zones' RRsets as fetched before the PATCH, with the keys the plan changes,
 as JSON in backup_dir on the machine running renamer (nothing is written on the server but
 the RRsets and the lock). A rollback PATCHes exactly those keys back: an RRset that existed is

@@ -1,6 +1,8 @@
 """The DNS backend seam: what a resolver daemon must provide, and the registry of them.
 
-A backend knows one daemon's files, syntax and commands (dnsmasq/ is the one today).
+A backend knows one daemon's files, syntax and commands (dnsmasq/, unbound/, bind/), or its
+API (powerdns/: an API backend, whose "files" are virtual: its own transport reads a site's
+RRsets as the text a file would hold, and writes one as a PATCH of the difference).
 Everything generic - batching, the policy, the lock, backups and their rollback order,
 the transport, verification by DNS queries, the Ansible engine - talks to this Protocol
 only, as octoDNS's providers do (populate -> plan -> apply). docs/architecture.md, "The
@@ -9,13 +11,14 @@ backend contract", says what each step must do and what the rollout guarantees a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from renamer.dns.answers import Check
 from renamer.dns.bind.backend import BIND
 from renamer.dns.dnsmasq.backend import DNSMASQ
-from renamer.dns.inventory import BACKEND_NAMES, BackendName, Inventory, Resolver, Site
+from renamer.dns.inventory import BACKEND_NAMES, ApiSettings, BackendName, Inventory, Resolver, Site
+from renamer.dns.powerdns.backend import POWERDNS
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
 from renamer.dns.unbound.backend import UNBOUND
 
@@ -48,12 +51,32 @@ class Backend(Protocol):
     `inspect`, `test`, `activate` and `checks` reach the resolver, through its transport."""
 
     @property
+    def name(self) -> str:
+        """Its `backend:` in resolvers.yaml."""
+
+    @property
+    def has_files(self) -> bool:
+        """Whether renamer's records are files in snippet_dir on the resolver's machine; False for
+        an API backend (snippet_dir is virtual, its transport's own): the Ansible engine, which
+        copies files, refuses it."""
+
+    @property
     def files(self) -> OwnFiles:
         """How renamer's own files in snippet_dir are named (listing, and leftovers of a kill)."""
 
     @property
     def unused_keys(self) -> frozenset[str]:
-        """Keys of a resolver entry this daemon has no use for: refused there, not ignored."""
+        """Keys of a resolver entry this daemon has no use for: refused there, not ignored (an API
+        backend's include snippet_dir, test and reload: resolvers.py then needs none of them)."""
+
+    def check_keys(self, entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings | None:
+        """Check a resolver entry's backend-specific keys, each problem given to `bad(key, message)`:
+        its unused keys, the key itself (never in the inventory), an API backend's api keys (its
+        ApiSettings, or None when one is wrong; a file backend refuses them and returns None)."""
+
+    def transport(self, inventory: Inventory, resolver: Resolver) -> Transport:
+        """Where its files are read and written, and its commands run: a file backend's is the
+        resolver's target (dns/transport.transport_for); an API backend brings its own."""
 
     @property
     def cname_aliases(self) -> bool:
@@ -137,7 +160,8 @@ class Backend(Protocol):
 
 
 # The inventory's `backend:` key accepts exactly these names (inventory.BACKEND_NAMES).
-BACKENDS: dict[BackendName, Backend] = {"dnsmasq": DNSMASQ, "unbound": UNBOUND, "bind": BIND}
+BACKENDS: dict[BackendName, Backend] = {"dnsmasq": DNSMASQ, "unbound": UNBOUND, "bind": BIND,
+                                        "powerdns": POWERDNS}
 
 
 def backend_for(resolver: Resolver | None) -> Backend:

@@ -6,12 +6,20 @@ any step below it does otherwise)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from renamer.dns.answers import Check
-from renamer.dns.inventory import Inventory, Resolver, Site
-from renamer.dns.transport import CommandResult, OwnFiles, Transport
+from renamer.dns.inventory import (
+    API_KEYS,
+    SECRET_KEYS,
+    SECRET_REFUSED,
+    ApiSettings,
+    Inventory,
+    Resolver,
+    Site,
+)
+from renamer.dns.transport import CommandResult, OwnFiles, Transport, transport_for
 
 
 class Renderer(Protocol):
@@ -36,6 +44,23 @@ class Renderer(Protocol):
 
 class FileBackend:
     renderer: Renderer
+    name: str  # its `backend:` in resolvers.yaml
+    unused_keys: frozenset[str]
+    has_files = True  # renamer's own files in snippet_dir, on the resolver's machine
+
+    def check_keys(self, entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings | None:
+        """A file backend has no API: the keys of one, the key itself, and its unused keys are refused."""
+        for key in sorted(SECRET_KEYS & set(entry)):
+            bad(key, SECRET_REFUSED)
+        for key in sorted(API_KEYS & set(entry)):
+            bad(key, f"not used with backend: {self.name} (an API backend's key, backend: powerdns): "
+                     "remove the key")
+        for key in sorted(self.unused_keys & set(entry)):
+            bad(key, f"not used with backend: {self.name} (it has no such setting): remove the key")
+        return None
+
+    def transport(self, inventory: Inventory, resolver: Resolver) -> Transport:
+        return transport_for(resolver)  # its files: this machine, or over the user's ssh
 
     def snippet_name(self, site: Site) -> str:
         return self.renderer.snippet_name(site)

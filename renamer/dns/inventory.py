@@ -21,8 +21,15 @@ LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)\Z")
 SSH_TARGET = re.compile(r"ssh://(?:(?P<user>[a-z_][a-z0-9_.-]{0,31})@)?"
                         r"(?P<host>[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?\Z")
 UNSAFE = re.compile(r"[\n\r\0]")
-BackendName = Literal["dnsmasq", "unbound", "bind"]  # the keys of dns/backend.py BACKENDS
-BACKEND_NAMES: tuple[BackendName, ...] = ("dnsmasq", "unbound", "bind")  # the first: the default
+BackendName = Literal["dnsmasq", "unbound", "bind", "powerdns"]  # the keys of dns/backend.py BACKENDS
+BACKEND_NAMES: tuple[BackendName, ...] = ("dnsmasq", "unbound", "bind", "powerdns")  # the first: the default
+# The keys of an API backend's resolver entry (powerdns): ApiSettings below. A file backend refuses them.
+API_KEYS = frozenset({"api", "api_key_file", "api_key_env", "server_id"})
+# Keys that would hold a secret itself: refused for every backend, the value never repeated.
+SECRET_KEYS = frozenset({"api_key", "api-key", "key", "password", "token"})
+NOT_SHOWN = "(the value is not repeated here)"
+SECRET_REFUSED = ("the API key never goes in the inventory (it is committed and shared): name a file "
+                  f"(api_key_file) or an environment variable (api_key_env) {NOT_SHOWN}")
 BMC_WARNING = ("802.1q VLAN tagging must stay disabled on this BMC: it once shipped tagging "
                "VLAN 250 into an untagged port and vanished from every network-side diagnostic")
 
@@ -72,6 +79,23 @@ class Site:
 
 
 @dataclass(frozen=True)
+class ApiSettings:
+    """Where an API backend's server is and where its key is read (never the key itself):
+    dns/powerdns/config.py checks the entry's keys."""
+
+    url: str  # http(s)://HOST:PORT, no final slash
+    server_id: str = "localhost"
+    key_file: str | None = None  # an absolute path on the machine running renamer
+    key_env: str | None = None  # an environment variable's name
+
+    @property
+    def folder(self) -> str:
+        """The resolver's snippet_dir: a virtual folder, the server's zones (nothing is a file there)."""
+        root = self.url if self.url.endswith("/api/v1") else f"{self.url}/api/v1"
+        return f"{root}/servers/{self.server_id}/zones"
+
+
+@dataclass(frozen=True)
 class Resolver:
     name: str
     address: IPAddress
@@ -95,6 +119,8 @@ class Resolver:
     # false: a resolver renamer never writes, locks, backs up or restarts, only asks over DNS
     # (the forwarder a site's clients use: `dns verify` proves the records reach them)
     manage: bool = True
+    # an API backend's server (backend: powerdns); its snippet_dir is then ApiSettings.folder
+    api: ApiSettings | None = None
 
     @property
     def endpoint(self) -> str:

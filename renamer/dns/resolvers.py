@@ -7,13 +7,23 @@ from typing import Any
 
 from renamer.dns.ansible_inventory import hosts_of, resolver_entry
 from renamer.dns.backend import BACKENDS
-from renamer.dns.inventory import BACKEND_NAMES, SSH_TARGET, UNSAFE, Resolver, label_problem
+from renamer.dns.inventory import (
+    API_KEYS,
+    BACKEND_NAMES,
+    SECRET_KEYS,
+    SSH_TARGET,
+    UNSAFE,
+    Resolver,
+    label_problem,
+)
 from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file, shown
 from renamer.names import parse_address
 
 _RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
                   "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout", "check_layout",
-                  "conf_file", "python", "hosts_dir", "manage"}
+                  "conf_file", "python", "hosts_dir", "manage", *API_KEYS}
+# Known, to be refused with the reason (the key itself never goes in the inventory), not as unknown.
+_REFUSED_KEYS = set(SECRET_KEYS)
 # With `manage: false` renamer only asks the resolver over DNS: these keys would say it writes,
 # tests or restarts it, so they are refused there rather than silently ignored.
 _ASKED_KEYS = {"name", "address", "port", "sites", "timeout", "manage"}
@@ -91,7 +101,7 @@ def _from_ansible(top: dict[str, Any], folder: Path, problems: Problems) -> list
 
 def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set[str] | None,
               problems: Problems) -> Resolver | None:
-    if check_mapping(entry, keypath, _RESOLVER_KEYS, problems, container, at) is None:
+    if check_mapping(entry, keypath, _RESOLVER_KEYS | _REFUSED_KEYS, problems, container, at) is None:
         return None
     start = len(problems.items)
 
@@ -109,11 +119,12 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     if backend not in BACKEND_NAMES:
         bad("backend", f"unsupported backend {shown(entry.get('backend'))} "
                        f"(supported: {', '.join(BACKEND_NAMES)})")
-        defaults, unused = None, frozenset[str]()
+        defaults, unused, api = None, frozenset[str](), None
     else:
+        # its own keys (an API backend's api, api_key_file, ...), and the keys it has no use for
+        # (the key itself, a file backend's keys on an API backend), each refused with its reason
+        api = BACKENDS[backend].check_keys(entry, bad)
         unused = BACKENDS[backend].unused_keys
-        for key in sorted(unused & set(entry)):
-            bad(key, f"not used with backend: {backend} (it has no such setting): remove the key")
         conf = entry.get("conf_file")
         defaults = BACKENDS[backend].default_commands(conf if isinstance(conf, str) else None)
     target = entry.get("target", "local")
@@ -121,6 +132,8 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
         bad("target", f"expected local or ssh://user@host[:port], got {shown(target)}")
     folders = {}
     for key in ("snippet_dir", "backup_dir"):
+        if key in unused:
+            continue  # an API backend's: its snippet_dir is virtual (ApiSettings.folder)
         value = entry.get(key)
         if not isinstance(value, str) or not value.startswith("/") or UNSAFE.search(value) \
                 or ".." in PurePosixPath(value).parts:
@@ -140,9 +153,11 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
         snippet, backup = PurePosixPath(folders["snippet_dir"]), PurePosixPath(folders["backup_dir"])
         if backup == snippet or snippet in backup.parents:
             bad("backup_dir", "must lie outside snippet_dir (dnsmasq would load the backups)")
+    if "snippet_dir" in unused and api is not None:
+        folders["snippet_dir"] = api.folder
     commands: dict[str, tuple[str, ...]] = {}
     for n, key in enumerate(("test", "reload")):
-        if key not in entry and defaults is not None:
+        if (key not in entry or key in unused) and defaults is not None:
             commands[key] = defaults[n]
             continue
         value = entry.get(key)
@@ -179,7 +194,7 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     assert address is not None
     return Resolver(name, address, port, target, folders["snippet_dir"], folders["backup_dir"],
                     commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout),
-                    check_layout, conf_file, python, backend, hosts_dir)
+                    check_layout, conf_file, python, backend, hosts_dir, api=api)
 
 
 def _endpoint(entry: dict[str, Any], bad: Any) -> tuple[Any, Any, Any]:

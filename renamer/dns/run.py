@@ -24,7 +24,7 @@ from renamer.dns.policy import Policy
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
 from renamer.dns.served import observe, observe_unmanaged
-from renamer.dns.transport import Transport, TransportError, Unreachable, transport_for
+from renamer.dns.transport import Transport, TransportError, Unreachable
 from renamer.dns.verify import verify_all, wait_until_answering
 from renamer.documents import versioned
 from renamer.errors import ConfigError, UnsafeError
@@ -77,9 +77,10 @@ def render(inventory: Inventory, site: str | None = None, resolver: str | None =
 
 
 @contextlib.contextmanager
-def connected(resolvers: Sequence[Resolver]) -> Iterator[dict[str, Transport]]:
-    """A transport per resolver (one ssh master connection each), closed at the end."""
-    transports = {r.name: transport_for(r) for r in resolvers}
+def connected(inventory: Inventory, resolvers: Sequence[Resolver]) -> Iterator[dict[str, Transport]]:
+    """A transport per resolver (its backend's: one ssh master connection each, or an API
+    backend's own), closed at the end."""
+    transports = {r.name: backend_for(r).transport(inventory, r) for r in resolvers}
     try:
         yield transports
     finally:
@@ -97,7 +98,8 @@ def plan(inventory: Inventory, spec: str, *, retire_stale: bool = False,
     (dns/preflight.py), so the plan never promises an apply that would be refused."""
     selected = inventory.select(spec)
     resolvers = [r for r in selected if r.manage]
-    with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
+    with connected(inventory, resolvers) as transports, \
+            debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         _read_ahead(resolvers, transports, test=True)
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
         _would_refuse_half_done(plans, transports)  # before observe: a half-done resolver is refused first
@@ -170,7 +172,7 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
     resolvers = [r for r in selected if r.manage]  # the others are never reached but over DNS
     notes: list[str] = []
     request = replace(request, apply_id=request.apply_id or applies.new_id())
-    with connected(resolvers) as transports:
+    with connected(inventory, resolvers) as transports:
         _read_ahead(resolvers, transports, test=True, apply_id=request.apply_id)
         if request.dry_run:
             plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
@@ -374,7 +376,7 @@ def verify(inventory: Inventory, spec: str,
     with_dhcp = [r for r in resolvers if r.manage
                  if any(h.mac for s in inventory.sites if s.name in r.dhcp for h in s.hosts)]
     if with_dhcp:
-        with connected(with_dhcp) as transports:
+        with connected(inventory, with_dhcp) as transports:
             for report in reports:
                 resolver = report.resolver
                 if resolver not in with_dhcp or report.unreachable is not None:
@@ -432,17 +434,25 @@ def export_ansible(inventory: Inventory, spec: str, folder: Path, policy: Policy
 
 
 def _managed(inventory: Inventory, spec: str) -> list[Resolver]:
-    """The resolvers of `spec` that renamer writes: an engine's hosts."""
+    """The resolvers of `spec` that renamer writes: an engine's hosts. The playbook copies files
+    onto each host: a resolver whose backend has none (an API backend) is refused."""
     resolvers = [r for r in inventory.select(spec) if r.manage]
     if not resolvers:
         raise ConfigError(f"--resolvers {spec}: no resolver renamer manages (all have manage: false)")
+    api = [r for r in resolvers if not backend_for(r).has_files]
+    if api:
+        shown = ", ".join(f"{r.name} (backend: {r.backend})" for r in api)
+        raise ConfigError(f"--resolvers {spec}: {shown} writes no file on its server (renamer goes through "
+                          "its API): the Ansible engine cannot apply it; apply it with --engine builtin, or "
+                          "leave it out with --resolvers; nothing written")
     return resolvers
 
 
 def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, policy: Policy,
             renamer_argv: list[str], dns_args: list[str], *,
             retire_stale: bool = False) -> tuple[Export, list[ResolverPlan]]:
-    with connected(resolvers) as transports, debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
+    with connected(inventory, resolvers) as transports, \
+            debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
     refused = [p.problem for p in plans if p.problem]
     if refused:
@@ -574,7 +584,7 @@ def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], requ
     layout, a half-done apply, the thresholds and the preflight (dns/preflight.py: down, or the
     configuration as it stands failing its test), with the same messages and exit codes. A
     refusal raises; the faults found come back, by resolver."""
-    with connected(resolvers) as transports:
+    with connected(inventory, resolvers) as transports:
         _read_ahead(resolvers, transports, test=True, apply_id=request.apply_id)
         for resolver in resolvers:
             transports[resolver.name].check_sudo()
@@ -600,7 +610,7 @@ def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: A
              notes: list[str]) -> ApplyResult | None:
     """Restore what an apply killed outright left half-done, under the lock; a result when the
     apply stops here (`--rollback`, or a restore failed), None when it goes on."""
-    with connected(resolvers) as transports:
+    with connected(inventory, resolvers) as transports:
         for resolver in resolvers:
             transports[resolver.name].check_sudo()
         with locked(resolvers, transports, notes):

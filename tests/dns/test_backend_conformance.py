@@ -5,7 +5,9 @@ over DNS: apply -> verify by queries -> a second apply is a no-op -> a failing t
 -> an unreachable server is refused before any write -> kill -9, then --resume or --rollback
 -> two applies at once are refused. A new backend is done when it passes this suite: add its
 lab to LABS (real daemons of that backend on loopback ports, and an inventory that names
-them, with the methods of tests/testing/resolvers.py's Lab).
+them, with the methods of tests/testing/resolvers.py's Lab, its fault hooks included:
+failing_test, hanging_test and unreachable; a backend with no test command or ssh target, as
+PowerDNS, brings its own there).
 """
 
 from __future__ import annotations
@@ -27,15 +29,15 @@ from renamer.dns.query import dnspython_querier
 from renamer.sites import locate_inventory
 from tests.testing.resolvers import (
     Lab,
-    fails_once_written,
     move_gateway,
     start_bind_lab,
     start_lab,
+    start_powerdns_lab,
     start_unbound_lab,
 )
 
 LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab, "unbound": start_unbound_lab,
-                                          "bind": start_bind_lab}
+                                          "bind": start_bind_lab, "powerdns": start_powerdns_lab}
 OLD, NEW = "10.251.0.1", "10.251.0.2"  # fv-gw before and after move_gateway
 
 
@@ -107,7 +109,7 @@ def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  #
     assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
     before = daemons.snippets()
     move_gateway(daemons)
-    daemons.write_resolvers(ns_fv={"test": fails_once_written(daemons, "ns-fv")})
+    daemons.write_resolvers(ns_fv=daemons.failing_test("ns-fv"))
     failed = dns(run, daemons, "apply", "--resolvers", "all")
     assert failed.exit_code == 1
     assert "ns-fv: test failed" in failed.stdout
@@ -117,10 +119,11 @@ def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  #
 
 def test_an_unreachable_server_is_refused_before_any_write(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
     before = daemons.snippets()  # empty but for what the daemon needs to start (named: the zones file)
-    daemons.write_resolvers(ns_fv={"target": "ssh://nobody@127.0.0.1:1"})
+    keys, said = daemons.unreachable("ns-fv")
+    daemons.write_resolvers(ns_fv=keys)
     refused = dns(run, daemons, "apply", "--resolvers", "all")
     assert refused.exit_code == 1
-    assert "ns-fv: unreachable: ns-fv (ssh://nobody@127.0.0.1:1): ssh failed" in refused.stdout
+    assert said in refused.stdout, refused.stdout
     assert daemons.snippets() == before
     assert all(addresses(daemons, name) == [] for name in ("ns-ana", "ns-ana2"))
 
@@ -131,21 +134,26 @@ def _apply_command(lab: Lab) -> list[str]:
 
 
 def _hanging_apply(lab: Lab) -> subprocess.Popen[bytes]:
-    """Apply the old inventory, then start an apply of the new one that hangs in ns-fv's test
-    (the last resolver): every resolver is locked, and written, when this returns."""
+    """Apply the old inventory, then start an apply of the new one that hangs at ns-fv (the last
+    resolver) once it wrote there (the lab's hanging_test): every resolver is locked, and
+    written, when this returns."""
     assert subprocess.run(_apply_command(lab), cwd=lab.root, capture_output=True).returncode == 0
-    before = lab.snippets()
+    before = lab.written("ns-fv")
     move_gateway(lab)
-    lab.write_resolvers(ns_fv={"test": fails_once_written(lab, "ns-fv", "sleep 30")})
+    lab.write_resolvers(ns_fv=lab.hanging_test("ns-fv"))
     apply = subprocess.Popen(_apply_command(lab), cwd=lab.root, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-    loaded = inventory(lab)
-    name = BACKENDS[loaded.select("ns-fv")[0].backend].snippet_name(loaded.site("fv"))  # the fv site's file
-    fv = lab.instances["ns-fv"].snippet_dir / name
     deadline = time.monotonic() + 30
-    while fv.read_bytes() == before[f"ns-fv/{name}"] and time.monotonic() < deadline:
+    now = lab.written("ns-fv")
+    while now == before and time.monotonic() < deadline:
         time.sleep(0.05)
-    return apply
+        now = lab.written("ns-fv")
+    assert now != before, "the apply wrote at ns-fv"
+    while True:  # and is done writing there (BIND: more than one file)
+        time.sleep(0.2)
+        now, then = lab.written("ns-fv"), now
+        if now == then:
+            return apply
 
 
 def _killed_midway(lab: Lab) -> None:

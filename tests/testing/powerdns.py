@@ -5,11 +5,13 @@ on a second loopback port: the tests' own process, no service, no packet off 127
 from __future__ import annotations
 
 import contextlib
+import http.server
 import json
 import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +24,15 @@ from renamer.dns.powerdns.api import Client
 
 SCHEMA = Path("/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql")  # Debian's pdns-backend-sqlite3
 KEY = "renamer-test-key"
+
+
+def lab_zones() -> list[str]:
+    """The zones the shipped sites write (ana.lan., 250.10.in-addr.arpa., fv.lan., ...)."""
+    from renamer.dns.load import load_sites
+    from renamer.dns.powerdns import rrsets
+    from renamer.shipped import shipped
+
+    return sorted({zone for site in load_sites(shipped("dns")) for zone in rrsets.zones(site)})
 
 
 def pdns_binary() -> str:
@@ -91,3 +102,68 @@ def start(folder: Path, address: str = "127.0.0.1") -> Server:
             time.sleep(0.1)
     server.stop()
     raise RuntimeError(f"pdns_server did not answer on {server.url}: {(folder / 'pdns.log').read_text()[-2000:]}")
+
+
+class Proxy:
+    """A loopback HTTP proxy in front of a server's API, the PowerDNS lab's fault hook (an API
+    backend runs no `test` command a lab could break, and has no ssh target): every call is
+    forwarded as it is, but a PATCH of RRsets as `mode` says:
+
+    * "swallow": answered 204 and never forwarded (the server does not hold what renamer wrote:
+      renamer's read-back, the backend's `test`, fails);
+    * "fail": answered HTTP 500 (the PATCH itself fails);
+    * "hold": the first PATCH forwarded (the server holds it), its answer held until `stop`
+      (an apply hanging midway, for the kill -9 and the two-applies cases); later ones pass."""
+
+    def __init__(self, upstream: str, mode: str, address: str = "127.0.0.1") -> None:
+        self.upstream, self.mode = upstream, mode
+        self.release = threading.Event()
+        self.held = threading.Event()  # set once a PATCH is being held
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:  # the base names it `format`
+                return None
+
+            def relay(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                patch = self.command == "PATCH"
+                if patch and proxy.mode == "swallow":
+                    return self.answer(204, b"", "")
+                if patch and proxy.mode == "fail":
+                    return self.answer(500, b'{"error": "injected by the lab proxy"}', "application/json")
+                request = urllib.request.Request(proxy.upstream + self.path, data=body or None,
+                                                 method=self.command,
+                                                 headers={k: v for k, v in self.headers.items()
+                                                          if k.lower() in ("x-api-key", "content-type", "accept")})
+                try:
+                    with urllib.request.urlopen(request, timeout=60) as response:
+                        status, raw = response.status, response.read()
+                        kind = response.headers.get("Content-Type", "")
+                except urllib.error.HTTPError as exc:
+                    status, raw, kind = exc.code, exc.read(), exc.headers.get("Content-Type", "")
+                if patch and proxy.mode == "hold" and not proxy.held.is_set():
+                    proxy.held.set()
+                    proxy.release.wait(300)
+                self.answer(status, raw, kind)
+
+            def answer(self, status: int, raw: bytes, kind: str) -> None:
+                with contextlib.suppress(OSError):  # the client may be gone (killed)
+                    self.send_response(status)
+                    if kind:
+                        self.send_header("Content-Type", kind)
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = relay
+
+        self.server = http.server.ThreadingHTTPServer((address, 0), Handler)
+        self.url = f"http://{address}:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()

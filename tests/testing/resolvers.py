@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from dns import query as dns_query
 from dns import rdatatype as dns_rdatatype
 from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
-from tests.testing import bind, unbound
+from tests.testing import bind, powerdns, unbound
 
 NAMES = ("ns-ana", "ns-ana2", "ns-fv")
 DHCP = {"ns-ana": ["ana"], "ns-ana2": [], "ns-fv": ["fv"]}
@@ -56,6 +56,29 @@ class Lab:
     def stop(self) -> None:
         for instance in self.instances.values():
             instance.stop()
+
+    # The conformance suite's fault hooks (tests/dns/test_backend_conformance.py): write_resolvers'
+    # keys for resolver `name` that make one step fail. A file backend's are its `test` command and
+    # its ssh target; a backend without them (PowerDNS) brings its own (PowerDNSLab).
+
+    def failing_test(self, name: str) -> dict[str, object]:
+        """`name`'s test passes on what it holds now and fails once an apply wrote there."""
+        return {"test": fails_once_written(self, name)}
+
+    def hanging_test(self, name: str) -> dict[str, object]:
+        """An apply hangs at `name` once it wrote there (its test sleeps)."""
+        return {"test": fails_once_written(self, name, "sleep 30")}
+
+    def unreachable(self, name: str) -> tuple[dict[str, object], str]:
+        """(keys that make `name` unreachable, the line dns apply then says of it)."""
+        target = "ssh://nobody@127.0.0.1:1"
+        return {"target": target}, f"{name}: unreachable: {name} ({target}): ssh failed"
+
+    def written(self, name: str) -> dict[str, bytes]:
+        """What renamer wrote at resolver `name` (snippets' keys start with the resolver's name), a
+        file's temporary copy left out (a write under way)."""
+        return {key: data for key, data in self.snippets().items()
+                if key.startswith(f"{name}/") and not key.startswith(f"{name}/.")}
 
 
 def start_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
@@ -250,4 +273,96 @@ def start_bind_lab(root: Path, names: tuple[str, ...] = NAMES) -> Lab:
         for instance in started:
             instance.stop()
         raise
+    return lab
+
+
+@dataclass
+class PowerDNSLab(Lab):
+    """start_lab's three resolvers as real PowerDNS Authoritative servers (backend: powerdns), each
+    holding the shipped sites' zones, empty; the API key in a file of the lab (mode 600). Its
+    fault hooks are a loopback proxy in front of a server's API (powerdns.Proxy) and an `api` on
+    a closed port: a PowerDNS resolver runs no test command and has no ssh target."""
+
+    key_file: Path = Path()
+    proxies: dict[str, powerdns.Proxy] = field(default_factory=dict)
+
+    def server(self, name: str) -> powerdns.Server:
+        found = self.instances[name]
+        assert isinstance(found, powerdns.Server)
+        return found
+
+    def write_resolvers(self, asked: tuple[dict[str, object], ...] = (), **extra: dict[str, object]) -> None:
+        lines = []
+        for name in self.instances:
+            server = self.server(name)
+            entry: dict[str, object] = {"name": name, "address": server.address, "port": server.port,
+                                        "backend": "powerdns", "api": server.url, "api_key_file": str(self.key_file),
+                                        "backup_dir": str(self.root / "backups" / name), "timeout": 0.5}
+            entry.update(extra.get(name.replace("-", "_"), {}))
+            lines.append(f"  - {json.dumps(entry)}\n")
+        lines += [f"  - {json.dumps(entry)}\n" for entry in asked]
+        (self.inventory / "resolvers.yaml").write_text("resolvers:\n" + "".join(lines))
+
+    def snippets(self) -> dict[str, bytes]:
+        """Every RRset each server holds but the SOA (PowerDNS bumps its serial on each PATCH; renamer
+        never writes it), with its TTL, records and comments (not their modified_at: a PATCH that
+        puts a comment back stamps it anew)."""
+        out = {}
+        for name in self.instances:
+            client = self.server(name).client()
+            for zone in powerdns.lab_zones():
+                for rr in client.zone(zone)["rrsets"]:
+                    if rr["type"] != "SOA":
+                        out[f"{name}/{zone} {rr['name']} {rr['type']}"] = json.dumps(
+                            [rr["ttl"], sorted(r["content"] for r in rr["records"]),
+                             [(c["account"], c["content"]) for c in rr.get("comments", [])]],
+                            sort_keys=True).encode()
+        return out
+
+    def pids(self) -> dict[str, str]:
+        return {name: str(self.server(name).process.pid) for name in self.instances}
+
+    def stop(self) -> None:
+        for proxy in self.proxies.values():
+            proxy.stop()
+        super().stop()
+
+    def _proxy(self, name: str, mode: str) -> dict[str, object]:
+        if name in self.proxies:
+            self.proxies.pop(name).stop()
+        self.proxies[name] = powerdns.Proxy(self.server(name).url, mode)
+        return {"api": self.proxies[name].url}
+
+    def failing_test(self, name: str) -> dict[str, object]:
+        return self._proxy(name, "swallow")  # the read-back (its test) finds the PATCH not there
+
+    def failing_write(self, name: str) -> dict[str, object]:
+        return self._proxy(name, "fail")
+
+    def hanging_test(self, name: str) -> dict[str, object]:
+        return self._proxy(name, "hold")  # the PATCH reaches the server; its answer never comes
+
+    def unreachable(self, name: str) -> tuple[dict[str, object], str]:
+        url = f"http://127.0.0.1:{sandbox.free_port()}"  # nothing listens there
+        return {"api": url}, f"{name}: unreachable: {name} ({url}): API not reachable"
+
+
+def start_powerdns_lab(root: Path, names: tuple[str, ...] = NAMES) -> PowerDNSLab:
+    shutil.copytree(shipped("dns") / "sites", root / "dns" / "sites")
+    key_file = root / "pdns.key"
+    key_file.write_text(powerdns.KEY + "\n")
+    key_file.chmod(0o600)
+    servers: dict[str, sandbox.Instance] = {}
+    try:
+        for name in names:
+            server = powerdns.start(root / "run" / name)
+            servers[name] = server  # type: ignore[assignment]  # a Lab's instances: a server here
+            for zone in powerdns.lab_zones():
+                server.create_zone(zone)
+    except BaseException:
+        for started in servers.values():
+            started.stop()
+        raise
+    lab = PowerDNSLab(root, servers, key_file)
+    lab.write_resolvers()
     return lab

@@ -20,6 +20,7 @@ from renamer.dns.transport import CommandResult, OwnFiles, Transport
 
 
 class Bind(FileBackend):
+    name = "bind"
     renderer: Renderer = render
     files: OwnFiles = render.FILES
     restored_glob = "renamer-*.zone"

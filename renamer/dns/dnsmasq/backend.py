@@ -19,6 +19,7 @@ class Dnsmasq(FileBackend):
     resolver's own commands (`dnsmasq --test ...`, a restart: dnsmasq re-reads host-record
     only then)."""
 
+    name = "dnsmasq"
     renderer: Renderer = render
     files: OwnFiles = render.FILES
     restored_glob = "*.conf"  # the snippets a backup holds, and the hand-written files it retired

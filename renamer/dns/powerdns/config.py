@@ -5,8 +5,9 @@ read on the machine running renamer) or `api_key_env` (an environment variable's
 `server_id` (default `localhost`). The key itself never stands in the inventory: an `api_key`
 key, a key-looking value in `api_key_env`, a relative `api_key_file` or credentials in the URL
 are refused at load (exit 2, FILE:LINE: KEY), and the refusal never repeats the value.
-Keys of a file backend (`snippet_dir`, `test`, `reload`, `conf_file`, `dhcp`, `hosts_dir`) are
-refused as unused: no file is written on a PowerDNS server.
+Keys of a file backend (`snippet_dir`, `test`, `reload`, `conf_file`, `dhcp`, `hosts_dir`) and of
+its transport (`target`, `sudo`, `ssh_config`, `python`, `check_layout`) are refused as unused: no
+file is written on a PowerDNS server, and renamer reaches it through its API from this machine.
 """
 
 from __future__ import annotations
@@ -16,29 +17,21 @@ import re
 import stat
 import urllib.parse
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from renamer.dns.inventory import UNSAFE
+from renamer.dns.inventory import API_KEYS, NOT_SHOWN, SECRET_KEYS, SECRET_REFUSED, UNSAFE, ApiSettings
 from renamer.dns.powerdns.api import DEFAULT_SERVER_ID, Client
 from renamer.errors import ConfigError, UnsafeError
 from renamer.formats.yaml_source import shown
 
-KEYS = frozenset({"api", "api_key_file", "api_key_env", "server_id"})
-UNUSED = frozenset({"snippet_dir", "test", "reload", "conf_file", "dhcp", "hosts_dir"})
-REFUSED_SECRET = frozenset({"api_key", "api-key", "key", "password", "token"})
+KEYS = API_KEYS
+UNUSED = frozenset({"snippet_dir", "test", "reload", "conf_file", "dhcp", "hosts_dir",
+                    "target", "sudo", "ssh_config", "python", "check_layout"})
+REFUSED_SECRET = SECRET_KEYS
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}\Z")
 SERVER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")
-NOT_SHOWN = "(the value is not repeated here)"
-
-
-@dataclass(frozen=True)
-class ApiSettings:
-    url: str
-    server_id: str = DEFAULT_SERVER_ID
-    key_file: str | None = None
-    key_env: str | None = None
+__all__ = ["NOT_SHOWN", "ApiSettings", "check", "client", "read_key"]
 
 
 def key_looking(value: str) -> bool:
@@ -59,11 +52,10 @@ def check(entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings
         bad(key, message)
 
     for key in sorted(REFUSED_SECRET & set(entry)):
-        problem(key, "the API key never goes in the inventory (it is committed and shared): "
-                     f"name a file (api_key_file) or an environment variable (api_key_env) {NOT_SHOWN}")
+        problem(key, SECRET_REFUSED)
     for key in sorted(UNUSED & set(entry)):
-        problem(key, "not used with backend: powerdns (records go through its HTTP API, "
-                     "no file is written on the server): remove the key")
+        problem(key, "not used with backend: powerdns (records go through its HTTP API from this "
+                     "machine, no file is written on the server): remove the key")
     url = entry.get("api")
     parsed = urllib.parse.urlsplit(url) if isinstance(url, str) else None
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname \

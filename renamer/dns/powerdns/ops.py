@@ -1,5 +1,9 @@
 """Plan, apply, back up, roll back and lock a site's zones on one PowerDNS server, through its API.
 
+`dns apply` uses the lock (`take`, `give_back`) through the backend's transport (transport.py),
+and goes through the generic rollout for the rest; plan_site, apply_site and roll_back are the
+same steps for one site as a library call (tests/dns/powerdns/test_powerdns.py).
+
 The backup is the zones' RRsets as fetched before the PATCH, with the keys the plan changes,
 as JSON in backup_dir on the machine running renamer (nothing is written on the server but
 the RRsets and the lock). A rollback PATCHes exactly those keys back: an RRset that existed is
@@ -158,22 +162,31 @@ def locked(client: Client, zones: Sequence[str], notes: list[str] | None = None)
     held: list[str] = []
     try:
         for zone in sorted(zones):
-            _take(client, zone, mine, notes if notes is not None else [])
+            take(client, zone, mine, notes if notes is not None else [])
             held.append(zone)
         yield
     finally:
-        for zone in reversed(held):
-            with contextlib.suppress(ApiError):
-                client.set_metadata(zone, [v for v in client.metadata(zone) if v != mine])
+        give_back(client, held, mine)
 
 
-def _take(client: Client, zone: str, mine: str, notes: list[str]) -> None:
+def give_back(client: Client, zones: Sequence[str], mine: str) -> None:
+    """Take `mine` out of each zone's X-RENAMER-LOCK (the others' entries stay), last taken first."""
+    for zone in reversed(zones):
+        with contextlib.suppress(ApiError):
+            client.set_metadata(zone, [v for v in client.metadata(zone) if v != mine])
+
+
+def take(client: Client, zone: str, mine: str, notes: list[str]) -> None:
+    """Hold X-RENAMER-LOCK on `zone` with the entry `mine` (a holder as dns/lock.py writes it), or
+    refuse (exit 3) naming the holder; an unreachable server is an ApiError (status 0)."""
     try:
         before = client.metadata(zone)
     except ApiError as exc:
         if exc.status in (404, 422):
             raise UnsafeError(f"zone {zone} is not on server {client.server_id} at {client.url}: "
                               "create it there first (renamer never creates a zone)") from None
+        if exc.status == 0:
+            raise
         raise UnsafeError(f"cannot read the lock of {zone} on {client.url}: {exc}") from None
     holder = local_lock.parse(before[0].encode()) if len(before) == 1 else {}
     state, why = local_lock.judge(holder) if holder else ("unproven", "")
@@ -195,5 +208,5 @@ def _take(client: Client, zone: str, mine: str, notes: list[str]) -> None:
     state, why = local_lock.judge(holder)
     raise UnsafeError(f"{zone} on {client.url} is locked (metadata X-RENAMER-LOCK) by "
                       f"{local_lock._who(holder)}{f' ({why})' if state != 'unproven' else ''}: another "
-                      "apply runs, or one was killed; once you know none runs, clear it with "
+                      "dns apply holds the lock, or one was killed; once you know none runs, clear it with "
                       f"DELETE {client.base}/zones/{zone}/metadata/X-RENAMER-LOCK")

@@ -12,6 +12,7 @@ from renamer.dns.unbound.layout import DEFAULT_CONF, HandData, Inspection, inspe
 
 
 class Unbound(FileBackend):
+    name = "unbound"
     renderer: Renderer = render
     files: OwnFiles = render.FILES
     restored_glob = "*.conf"

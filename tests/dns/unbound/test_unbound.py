@@ -215,7 +215,7 @@ def test_the_inventory_keys_of_an_unbound_resolver(tmp_path: Path) -> None:
     assert own.resolvers[0].test == ("unbound-checkconf", "/srv/u.conf")
     assert own.resolvers[0].reload == ("systemctl", "restart", "unbound")
     for extra, line, key, message in [
-        ("    backend: powerdns\n", 6, "backend", "unsupported backend 'powerdns' (supported: dnsmasq, unbound, bind)"),
+        ("    backend: knot\n", 6, "backend", "unsupported backend 'knot' (supported: dnsmasq, unbound, bind, powerdns)"),
         ("    backend: unbound\n    dhcp: [fv]\n", 7, "dhcp", "not used with backend: unbound"),
         ("    backend: unbound\n    hosts_dir: /etc/h\n", 7, "hosts_dir", "not used with backend: unbound"),
         ("    backend: dnsmasq\n", 2, "test", "expected a command"),  # dnsmasq has no default

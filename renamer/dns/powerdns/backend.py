@@ -1,0 +1,133 @@
+"""PowerDNS Authoritative behind dns/backend.py's Protocol: an API backend, no file on the server.
+
+A site's "snippet" is `renamer-<site>.rrsets`, its RRsets as rrsets.render writes them, in the
+resolver's virtual snippet_dir (ApiSettings.folder); its own transport (transport.py) reads
+one as rrsets.view of the zones as fetched and writes one as a PATCH of the difference. So the
+generic rollout plans, backs up (in backup_dir, on the machine running renamer), writes, rolls
+back and locks as for any backend. `test` reads back what was written; `activate` does nothing:
+the API purges PowerDNS's caches for the zone, so a PATCH is served at once (`live`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from renamer.dns.answers import Check
+from renamer.dns.inventory import ApiSettings, Inventory, Resolver, Site
+from renamer.dns.powerdns import config, rrsets
+from renamer.dns.powerdns.transport import SUFFIX, ApiTransport, snippet_name
+from renamer.dns.transport import CommandResult, OwnFiles, Transport, TransportError
+
+FILES = OwnFiles(re.compile(r"renamer-[a-z0-9-]+\.rrsets"), f"renamer-*{SUFFIX}",
+                 re.compile(r"(?!)"), "")  # virtual files: no temporary file is ever left
+
+
+@dataclass
+class Inspection:
+    problem: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    stale: list[Any] = field(default_factory=list)  # none: renamer edits no hand-written RRset
+
+
+class PowerDNS:
+    name = "powerdns"
+    has_files = False
+    files: OwnFiles = FILES
+    restored_glob = f"renamer-*{SUFFIX}"
+    unused_keys = config.UNUSED
+    cname_aliases = True  # PowerDNS answers the CNAME and its in-zone target's address
+    short_names = False  # an authoritative zone holds FQDNs only
+    comment = ";"
+
+    def check_keys(self, entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings | None:
+        return config.check(entry, bad)
+
+    def transport(self, inventory: Inventory, resolver: Resolver) -> Transport:
+        return ApiTransport(inventory, resolver)
+
+    def default_commands(self, conf_file: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        # no command runs: these name the steps in messages ("test failed (read back through the API)")
+        return (("read", "back", "through", "the", "API"),
+                ("none:", "PowerDNS", "serves", "a", "PATCH", "at", "once"))
+
+    def snippet_name(self, site: Site) -> str:
+        return snippet_name(site)
+
+    def render(self, site: Site, resolver: Resolver | None = None) -> str:
+        return rrsets.render(rrsets.desired(site))
+
+    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
+        return {snippet_name(s): self.render(s, resolver)
+                for s in inventory.sites if s.name in resolver.sites}
+
+    def settle(self, desired: dict[str, str | None],
+               current: dict[str, bytes | None]) -> dict[str, str | None]:
+        return desired
+
+    def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
+        """Before anything is written: every zone the sites write is on the server, and no RRset
+        renamer does not own stands where it would write (rrsets.plan's conflicts)."""
+        api = resolver.api
+        assert isinstance(transport, ApiTransport) and api is not None
+        for site in (s for s in inventory.sites if s.name in resolver.sites):
+            missing = transport.missing(site)
+            if missing:
+                return Inspection(f"{resolver.name}: zone {missing[0]} is not on server {api.server_id} at "
+                                  f"{api.url}: create it there first (renamer never creates a zone: it could "
+                                  "shadow a delegation)")
+            live = {zone: found for zone, found in transport.zones(rrsets.zones(site)).items()
+                    if found is not None}
+            conflicts = rrsets.plan(site, live).conflicts
+            if conflicts:
+                more = f" (and {len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
+                return Inspection(f"{resolver.name}: {conflicts[0]}{more}: remove it, or make it renamer's "
+                                  f"(comment account {rrsets.ACCOUNT!r}, text {rrsets.tag(site)!r})")
+        return Inspection()
+
+    def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
+        return [], [], []  # nothing to fetch ahead: the API is read where it is needed
+
+    def shown(self, line: object) -> str:
+        return str(line)  # inspect lists no hand-written line
+
+    def answers(self, line: object) -> list[tuple[str, str, str]]:
+        return []
+
+    def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
+        name, digest = rrsets.canary(site, rrsets.desired(site))
+        return name.rstrip("."), digest
+
+    def canary_of(self, text: str) -> tuple[str, str] | None:
+        return rrsets.canary_of(text)
+
+    def host_records(self, text: str) -> list[tuple[list[str], str]]:
+        return rrsets.host_records(text)
+
+    def records(self, text: str) -> dict[str, str]:
+        return rrsets.records(text)
+
+    def drift(self, text: str) -> list[str]:
+        return []  # the view holds only what renamer owns or would write: nothing edited by hand
+
+    def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        if not isinstance(transport, ApiTransport):
+            raise TransportError(f"{resolver.name}: backend powerdns needs its own transport")
+        return transport.read_back()
+
+    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+        return CommandResult(0, "served at once: the API purges PowerDNS's caches for the zone")
+
+    def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
+        return None
+
+    def live(self, resolver: Resolver, names: Sequence[str]) -> bool:
+        return True  # a PATCH is served at once: no restart, and the rollout's verify waits for it
+
+    def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
+        return []
+
+
+POWERDNS = PowerDNS()

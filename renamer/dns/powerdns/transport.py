@@ -1,0 +1,233 @@
+"""The PowerDNS backend's own transport: this machine's files, and a virtual snippet folder.
+
+Everything the generic rollout keeps in backup_dir (the backups, the pending marker,
+renamer-apply-last, the lock file) is a file on the machine running renamer, as LocalTransport
+keeps it. The resolver's snippet_dir is virtual (ApiSettings.folder, the server's zones): a
+"file" there is one site's RRsets, `renamer-<site>.rrsets`, in rrsets.render's text.
+
+* read: rrsets.view of the site's zones as the server holds them now (None: the site owns
+  nothing there), which equals the rendering exactly when nothing is to change;
+* write: make the RRsets the site owns exactly those of the text, one PATCH per zone of the
+  difference (REPLACE with the ownership comment, DELETE of the site's own RRsets the text
+  lacks); an RRset that is not the site's standing in the way is refused, nothing written;
+* remove: DELETE every RRset the site owns in its zones;
+* the lock file's create and remove also take and give back X-RENAMER-LOCK in each zone of the
+  resolver's sites (ops.take): two operators on two machines collide on the server.
+
+The server is read through the API at each step (a zone is fetched once until the next write).
+A server that cannot be reached is Unreachable, as an ssh failure is for a file backend.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from renamer import debug
+from renamer.dns import lock as local_lock
+from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.powerdns import config, ops, rrsets
+from renamer.dns.powerdns.api import ApiError, Client, ZoneMissing
+from renamer.dns.transport import CommandResult, LocalTransport, OwnFiles, TransportError, Unreachable
+
+API_TIMEOUT = 30.0  # seconds for one API call (a PATCH of a few thousand RRsets included)
+SUFFIX = ".rrsets"
+
+
+def snippet_name(site: Site) -> str:
+    return f"renamer-{site.name}{SUFFIX}"
+
+
+class ApiTransport(LocalTransport):
+    def __init__(self, inventory: Inventory, resolver: Resolver) -> None:
+        assert resolver.api is not None  # resolvers.py sets it for backend: powerdns
+        self.inventory, self.resolver, self.settings = inventory, resolver, resolver.api
+        self.folder = resolver.snippet_dir
+        self._client: Client | None = None
+        self._zones: dict[str, dict[str, Any] | None] = {}  # as fetched since the last write; None: missing
+        self._written: dict[str, str | None] = {}  # name -> what this transport wrote there (None: removed)
+        self._lock = posixpath.join(resolver.backup_dir, local_lock.LOCK)
+        self._held: list[str] = []  # zones whose X-RENAMER-LOCK holds this apply's entry
+        self._mine = ""
+
+    # -- the API ------------------------------------------------------------------------------
+
+    @property
+    def client(self) -> Client:
+        if self._client is None:  # the key is read at the first call: never at load
+            self._client = config.client(self.settings, API_TIMEOUT)
+        return self._client
+
+    def _failed(self, exc: ApiError) -> TransportError:
+        if exc.status == 0:  # connection refused, timed out: nothing was read or written there
+            return Unreachable(f"{self.resolver.name} ({self.settings.url}): API not reachable: {exc}")
+        return TransportError(f"{self.resolver.name}: {exc}")
+
+    def zones(self, names: list[str]) -> dict[str, dict[str, Any] | None]:
+        """zone -> its JSON as the server holds it (None: the server has no such zone)."""
+        for zone in names:
+            if zone not in self._zones:
+                try:
+                    self._zones[zone] = self.client.zone(zone)
+                except ZoneMissing:
+                    self._zones[zone] = None
+                except ApiError as exc:
+                    raise self._failed(exc) from None
+        return {zone: self._zones[zone] for zone in names}
+
+    def missing(self, site: Site) -> list[str]:
+        return [zone for zone, found in self.zones(rrsets.zones(site)).items() if found is None]
+
+    # -- the virtual snippet folder --------------------------------------------------------------
+
+    def _site(self, path: str) -> Site | None:
+        """The inventory's site whose virtual file `path` is; None for a path outside the folder."""
+        folder, name = posixpath.split(path)
+        if folder != self.folder:
+            return None
+        site = next((s for s in self.inventory.sites if snippet_name(s) == name), None)
+        if site is None:  # a site no longer in the inventory: renamer no longer knows its zones
+            raise TransportError(f"{self.resolver.name}: {name}: no site of that name in the inventory: its "
+                                 "RRsets (comment 'renamer site <site>') are left on the server; delete them "
+                                 "by hand")
+        return site
+
+    def read(self, path: str) -> bytes | None:
+        if posixpath.dirname(path) != self.folder:
+            return super().read(path)
+        site = self._site(path)
+        assert site is not None
+        live = self.zones(rrsets.zones(site))
+        if any(found is None for found in live.values()):
+            return None  # the plan's problem says which zone is missing (backend.inspect)
+        text = rrsets.view(site, {zone: found for zone, found in live.items() if found is not None})
+        return text.encode() if any(rrsets.parse(text).values()) else None
+
+    def write(self, path: str, data: bytes) -> None:
+        site = self._site(path)
+        if site is None:
+            super().write(path, data)
+            return
+        text = data.decode("utf-8")
+        self._set(site, rrsets.parse(text))
+        self._written[posixpath.basename(path)] = text
+
+    def remove(self, path: str) -> None:
+        site = self._site(path)
+        if site is not None:
+            self._set(site, {})
+            self._written[posixpath.basename(path)] = None
+            return
+        if path == self._lock and self._held:
+            ops.give_back(self.client, self._held, self._mine)
+            self._held = []
+        super().remove(path)
+
+    def _set(self, site: Site, target: dict[str, dict[rrsets.Key, rrsets.RRset]]) -> None:
+        """Make the RRsets `site` owns exactly `target`'s (zone -> RRsets), zone by zone."""
+        self._zones.clear()  # the server as it is now, not as the plan read it
+        names = list(dict.fromkeys([*rrsets.zones(site), *target]))
+        live = self.zones(names)
+        missing = [zone for zone, found in live.items() if found is None]
+        if missing:
+            raise TransportError(f"{self.resolver.name}: zone {missing[0]} is not on the server: "
+                                 "nothing written")
+        bodies: dict[str, list[dict[str, Any]]] = {}
+        in_the_way: list[str] = []
+        for zone in names:
+            found = live[zone]
+            assert found is not None
+            have, want = rrsets.fetched(found), target.get(zone, {})
+            body = bodies.setdefault(zone, [])
+            for key, rr in want.items():
+                now = have.get(key)
+                mine = now is not None and rrsets.owned(now, site)
+                if now is not None and not mine and rrsets.contents(now) != rr.records:
+                    in_the_way.append(f"{zone}: {key[0]} {key[1]} {', '.join(rrsets.contents(now))}")
+                elif now is None or not mine or rrsets.contents(now) != rr.records \
+                        or int(now.get("ttl", 0)) != rr.ttl:
+                    body.append({"name": rr.name, "type": rr.type, "ttl": rr.ttl, "changetype": "REPLACE",
+                                 "records": [{"content": c, "disabled": False} for c in rr.records],
+                                 "comments": [{"content": rrsets.tag(site), "account": rrsets.ACCOUNT}]})
+            body += [{"name": key[0], "type": key[1], "changetype": "DELETE"}
+                     for key, now in have.items() if key not in want and rrsets.owned(now, site)]
+        if in_the_way:
+            raise TransportError(f"{self.resolver.name}: {len(in_the_way)} RRset(s) not renamer's in the way "
+                                 f"(written since the plan?): {in_the_way[0]}: nothing written")
+        try:
+            for zone, body in bodies.items():
+                self.client.patch(zone, body)
+        except ApiError as exc:
+            raise self._failed(exc) from None
+        finally:
+            self._zones.clear()
+
+    def list_snippets(self, folder: str, files: OwnFiles) -> list[str]:
+        if folder != self.folder:
+            return super().list_snippets(folder, files)
+        # the inventory's sites that own (or are served by) RRsets on this server: a site this
+        # resolver no longer serves is listed, so that the plan removes its RRsets
+        return sorted(snippet_name(s) for s in self.inventory.sites
+                      if not self.missing(s) and self.read(posixpath.join(self.folder, snippet_name(s)))
+                      is not None)
+
+    def remove_leftovers(self, folder: str, files: OwnFiles) -> None:
+        if folder != self.folder:
+            super().remove_leftovers(folder, files)  # a PATCH leaves no temporary file
+
+    # -- the lock -------------------------------------------------------------------------------
+
+    def create(self, path: str, data: bytes) -> bool:
+        if not super().create(path, data):
+            return False
+        if path != self._lock:
+            return True
+        mine, notes = data.decode("utf-8", "replace").strip(), list[str]()
+        zones = sorted({zone for s in self.inventory.sites if s.name in self.resolver.sites
+                        for zone in rrsets.zones(s)})
+        self._mine = mine
+        try:
+            for zone in zones:
+                ops.take(self.client, zone, mine, notes)
+                self._held.append(zone)
+        except BaseException as exc:  # refused, unreachable, or the key unreadable: no lock at all
+            if self._held:
+                ops.give_back(self.client, self._held, mine)
+            self._held = []
+            super().remove(path)
+            if isinstance(exc, ApiError):
+                raise self._failed(exc) from None
+            raise
+        for note in notes:
+            debug.say(f"{self.resolver.name}: {note}")
+        return True
+
+    # -- what the backend's test reads back ---------------------------------------------------------
+
+    def read_back(self) -> CommandResult:
+        """Whether the server holds each site this transport wrote exactly as written (the PATCH
+        taken whole), read back through the API; before any write, that the API answers."""
+        if not self._written:
+            try:
+                self.client.call("GET", "")
+            except ApiError as exc:
+                return CommandResult(1, str(self._failed(exc)))
+            return CommandResult(0, "the API answers")
+        self._zones.clear()
+        for name, text in self._written.items():
+            now = self.read(posixpath.join(self.folder, name))
+            if now != (None if text is None else text.encode()):
+                return CommandResult(1, f"{name}: the server does not hold what was written: "
+                                        f"{_first_difference(text or '', (now or b'').decode())}")
+        return CommandResult(0, f"read back: {len(self._written)} site(s) as written")
+
+
+def _first_difference(wanted: str, held: str) -> str:
+    want, have = wanted.splitlines(), held.splitlines()
+    missing = [line for line in want if line not in have and not line.startswith(";")]
+    extra = [line for line in have if line not in want and not line.startswith(";")]
+    if missing:
+        return f"{missing[0]} is not there" + (f" (+{len(missing) - 1} more)" if len(missing) > 1 else "")
+    if extra:
+        return f"{extra[0]} is there" + (f" (+{len(extra) - 1} more)" if len(extra) > 1 else "")
+    return "the records differ"

@@ -34,6 +34,18 @@ class Expectation:
     want: tuple[str, ...]  # acceptable final values, or ("NXDOMAIN",)
     via: tuple[str, ...] = ()  # acceptable CNAME targets, for aliases
     forbid: tuple[str, ...] = ()  # values that must not be among the answers (an old PTR target)
+    # The alias's addresses without the CNAME do too: a forwarder in front of resolvers of which
+    # some answer an alias with a CNAME and some with the host's addresses (a mixed fleet).
+    via_optional: bool = False
+
+    @property
+    def wanted(self) -> str:
+        """What would pass, as an answer is shown: `fv-ml1.fv.lan. -> 10.251.50.54` for an alias."""
+        values = " or ".join(self.want)
+        if not self.via:
+            return values
+        chain = f"{' or '.join(self.via)} -> {values}"
+        return f"{chain} (or {values} alone)" if self.via_optional else chain
 
 
 @dataclass(frozen=True)

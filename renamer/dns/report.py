@@ -173,7 +173,7 @@ def _failures(reports: Sequence[ResolverReport]) -> list[str]:
             lines.append(f"{report.unreachable}\n")
         for check in report.failures():
             lines.append(f"{report.resolver.name} {report.resolver.endpoint}: {check.expectation.label}: "
-                         f"expected {' or '.join(check.expectation.want)}, got {check.got}\n")
+                         f"expected {check.expectation.wanted}, got {check.got}\n")
     return lines
 
 

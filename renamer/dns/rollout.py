@@ -346,5 +346,4 @@ def _describe(report: ResolverReport) -> str:
     failures = report.failures()
     first = failures[0]
     more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
-    want = " or ".join(first.expectation.want)
-    return f"{first.expectation.label}: expected {want}, got {first.got}{more}"
+    return f"{first.expectation.label}: expected {first.expectation.wanted}, got {first.got}{more}"

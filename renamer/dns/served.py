@@ -49,7 +49,7 @@ def observe(inventory: Inventory, plans: Sequence[ResolverPlan], transports: dic
             plan.not_served = [f"{report.unreachable}: its snippets are written, but it does not answer"]
             continue
         failures = report.failures()
-        lines = [f"{c.expectation.label}: expected {' or '.join(c.expectation.want)}, got {c.got}"
+        lines = [f"{c.expectation.label}: expected {c.expectation.wanted}, got {c.got}"
                  for c in failures[:SHOWN]]
         if len(failures) > SHOWN:
             lines.append(f"(and {len(failures) - SHOWN} more: "

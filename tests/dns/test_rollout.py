@@ -483,7 +483,7 @@ def test_an_unchanged_resolver_failing_verify_rolls_the_others_back(old: Invento
     lab.dns["ns-fv"].answers[("scriberr.", "A")] = Answer("NXDOMAIN")
     ana, fv = lab.apply(new)
     assert statuses([ana, fv]) == ["rolled back", "failed"]
-    assert fv.error == "verify failed: scriberr CNAME: expected 10.251.50.54, got NXDOMAIN"
+    assert fv.error == "verify failed: scriberr CNAME: expected fv-ml1.fv.lan. -> 10.251.50.54, got NXDOMAIN"
     assert fv.steps == ["snippets identical: not touched", "verify FAILED"]
     assert not any(entry.startswith("ns-fv ") for entry in lab.journal)
     assert lab.transports["ns-ana"].snippets() == deployed(old, "ns-ana")

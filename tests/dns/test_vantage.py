@@ -70,7 +70,7 @@ def test_a1_a_one_label_target_is_nxdomain_behind_unbound_and_verify_names_the_f
     assert ask(edge, "scriberr.fv.lan.") == ("NXDOMAIN", ("CNAME fv-ml1.",))
     result = dns(run, lab, "verify", "--resolvers", "fv-edge")
     assert result.exit_code == 1, result.stdout
-    assert f"fv-edge 127.0.0.1:{edge.port}: scriberr.fv.lan CNAME: expected 10.251.50.54, got NXDOMAIN\n" \
+    assert f"fv-edge 127.0.0.1:{edge.port}: scriberr.fv.lan CNAME: expected fv-ml1.fv.lan. -> 10.251.50.54, got NXDOMAIN\n" \
         in result.stdout
     assert "dns verify: FAILED on fv-edge (manage: false)\n" in result.stdout
 

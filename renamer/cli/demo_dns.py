@@ -1,4 +1,5 @@
-"""The DNS half of the demo: three real dnsmasq resolvers on loopback, where dnsmasq exists.
+"""The DNS half of the demo: three real resolvers on loopback, where dnsmasq exists (a mixed
+fleet, the third one Unbound, where Unbound is installed too).
 
 The repo's dns/resolvers.yaml stays as shipped: the loopback resolvers are described in a
 separate file the DNS steps name with --resolvers-file, so a kept demo repo is the
@@ -22,6 +23,7 @@ from renamer.cli.output import Output
 from renamer.cli.tour import Tour
 from renamer.dns.dnsmasq import sandbox
 from renamer.dns.load import load_inventory
+from renamer.dns.unbound import sandbox as unbound_sandbox
 from renamer.errors import ConfigError, UnsafeError
 from renamer.interrupts import handled, raise_interrupt
 
@@ -32,36 +34,66 @@ class Lab:
     resolvers_file: Path
     ports: tuple[int, ...]  # the managed resolvers'
     forwarders: tuple[int, ...] = ()  # the ports of those with manage: false
+    kinds: str = ""  # `3 dnsmasq resolvers`, or the mixed fleet's names by backend
 
 
 @contextlib.contextmanager
 def loopback_resolvers(repo: Path, folder: Path) -> Iterator[Lab]:
-    """The inventory's resolvers as real dnsmasq instances on loopback ports under `folder`,
+    """The inventory's resolvers as real dnsmasq (and Unbound) instances on loopback ports under `folder`,
     described in `folder`/resolvers.yaml; stopped (and `folder` removed) at the end."""
     inventory = load_inventory(repo / "dns", str)
     folder.mkdir(parents=True, exist_ok=True)
-    instances = {r.name: sandbox.create(folder / r.name) for r in inventory.managed}
+    # A mixed fleet where Unbound is installed: the last managed resolver is an Unbound (its
+    # records as local-data, checked by unbound-checkconf, activated by unbound-control reload).
+    mixed = _unbound_installed()
+    instances: dict[str, sandbox.Instance] = {
+        r.name: (unbound_sandbox.create_resolver(folder / r.name) if mixed and r == inventory.managed[-1]
+                 else sandbox.create(folder / r.name))
+        for r in inventory.managed}
     # The forwarders the sites' clients ask (manage: false) forward every site's domain and
     # reverse zone across the "mesh" to the resolvers that hold the records.
     domains = [s.domain for s in inventory.sites]
     networks = [str(n) for s in inventory.sites for n in s.networks]
     asked = {r.name: sandbox.create_forwarder(folder / r.name, domains, networks, list(instances.values()))
              for r in inventory.resolvers if not r.manage}
-    dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.managed}
+    dhcp: dict[str, dict[str, object]] = {r.name: {"dhcp": list(r.dhcp)} for r in inventory.managed
+                                           if instances[r.name].backend == "dnsmasq"}  # DHCP is dnsmasq's
     resolvers_file = folder / "resolvers.yaml"
     resolvers_file.write_text(
-        "# The demo's resolvers: the inventory's, as real dnsmasq on loopback ports.\n"
+        "# The demo's resolvers: the inventory's, as real dnsmasq (and Unbound) on loopback ports.\n"
         + sandbox.resolvers_yaml(instances, folder / "backups", dhcp, asked=asked))
     everything = [*instances.values(), *asked.values()]
+    started: list[sandbox.Instance] = []
     try:
         for instance in everything:
-            sandbox.start(instance.folder)
+            instance.start()
+            started.append(instance)
         yield Lab(folder, resolvers_file, tuple(i.port for i in instances.values()),
-                  tuple(i.port for i in asked.values()))
+                  tuple(i.port for i in asked.values()), _kinds(instances))
     finally:
-        for instance in everything:
-            sandbox.stop(instance.folder)
+        for instance in started:
+            instance.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unbound_installed() -> bool:
+    try:
+        unbound_sandbox.unbound_binary()
+    except FileNotFoundError:
+        return False
+    return all(shutil.which(tool) or Path("/usr/sbin", tool).exists()
+               for tool in ("unbound-checkconf", "unbound-control"))
+
+
+def _kinds(instances: dict[str, sandbox.Instance]) -> str:
+    """`3 dnsmasq resolvers`, or `3 resolvers (ns-ana, ns-ana2: dnsmasq; ns-ana3: Unbound)`."""
+    backends = {i.backend for i in instances.values()}
+    if backends == {"dnsmasq"}:
+        return f"{len(instances)} dnsmasq resolvers"
+    names = {"dnsmasq": "dnsmasq", "unbound": "Unbound"}
+    parts = ["{}: {}".format(", ".join(n for n, i in instances.items() if i.backend == b), names.get(b, b))
+             for b in dict.fromkeys(i.backend for i in instances.values())]
+    return f"{len(instances)} resolvers ({'; '.join(parts)})"
 
 
 def dns_tour(tour: Tour, first_step: int) -> int:
@@ -78,7 +110,7 @@ def dns_tour(tour: Tour, first_step: int) -> int:
         out.echo(f"\nSkipping the live DNS steps: {exc}.\n")
         return 0
     with loopback_resolvers(repo, Path(tempfile.mkdtemp(prefix="renamer-demo-dns-"))) as lab:
-        out.echo(f"\nStarted {len(lab.ports)} dnsmasq resolvers on 127.0.0.1 ports "
+        out.echo(f"\nStarted {lab.kinds} on 127.0.0.1 ports "
                  f"{', '.join(str(p) for p in lab.ports)}{_forwarders(lab)}; {lab.resolvers_file} "
                  "describes them (dns/resolvers.yaml stays as shipped).\n")
         use = ["--resolvers-file", str(lab.resolvers_file)]
@@ -87,7 +119,9 @@ def dns_tour(tour: Tour, first_step: int) -> int:
              ["dns", "plan", "--resolvers", "all", *use]),
             ("dns apply --resolvers all", "Resolver by resolver: backup, atomic write, "
              "`dnsmasq --test` on the conf-dir it loads, restart (not SIGHUP: dnsmasq re-reads "
-             "host-record only on a restart), verify. Any failure rolls every resolver back.",
+             "host-record only on a restart)" + (", or for Unbound `unbound-checkconf` and "
+             "`unbound-control reload`" if "Unbound" in lab.kinds else "") + ", verify. Any "
+             "failure rolls every resolver back.",
              ["dns", "apply", "--resolvers", "all", *use]),
             ("dns verify --resolvers all", "Ask each resolver directly: every host, PTR and "
              "alias answers, and the retired ana-ml2 names get NXDOMAIN.",
@@ -159,7 +193,7 @@ fv-ml1 move (`git log --stat` shows the sweep's two commits).
     git log --follow --oneline playbooks/host_vars/fv-ml1.yml
 
 `dns/resolvers.yaml` is the inventory as shipped (real addresses). The demo's DNS
-steps ran against its resolvers as dnsmasq instances on loopback ports, stopped when it
+steps ran against its resolvers as dnsmasq (and Unbound) instances on loopback ports, stopped when it
 ended. To start them again (until Ctrl-C):
 
     renamer demo --resolvers-only {where}
@@ -188,7 +222,7 @@ def serve_resolvers(out: Output, repo: Path) -> int:
     with loopback_resolvers(repo, folder) as lab, \
             handled((signal.SIGTERM,), raise_interrupt):
         relative = LAB / "resolvers.yaml"
-        out.echo(f"Started {len(lab.ports)} dnsmasq resolvers on 127.0.0.1 ports "
+        out.echo(f"Started {lab.kinds} on 127.0.0.1 ports "
                  f"{', '.join(str(p) for p in lab.ports)}{_forwarders(lab)}, described in "
                  f"{lab.resolvers_file}.\n"
                  f"In {repo}, in another terminal:\n"

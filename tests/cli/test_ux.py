@@ -172,7 +172,11 @@ def test_demo_keep_leaves_a_working_repo_with_its_inventory_as_shipped(tmp_path)
         assert serving.stdout is not None and serving.stderr is not None
         said = [serving.stdout.readline() for _ in range(5)]
         assert said[-1] == "Press Ctrl-C to stop them.\n", said
-        pids = [int((lab / name / "dnsmasq.pid").read_text()) for name in ("ns-ana", "ns-ana2", "ns-ana3", "fv-gw")]
+        # A mixed fleet (Unbound is installed wherever the suite runs): ns-ana3 is an Unbound.
+        assert (lab / "ns-ana3" / "unbound.conf").exists() and "ns-ana3: Unbound" in said[0], said
+        pids = [int((lab / name / pid).read_text())
+                for name, pid in (("ns-ana", "dnsmasq.pid"), ("ns-ana2", "dnsmasq.pid"), ("ns-ana3", "unbound.pid"),
+                                  ("fv-gw", "dnsmasq.pid"))]
         again_refused = subprocess.run([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(kept)],
                                        capture_output=True, text=True)
         assert again_refused.returncode == 3

@@ -62,6 +62,9 @@ class Resolver(sandbox.Instance):
         return [binary("rndc"), "-k", str(self.key_file), "-s", self.address, "-p", str(self.control_port),
                 "reload"]
 
+    def start(self) -> None:
+        start_resolver(self)
+
     def stop(self) -> None:
         stop_resolver(self)
 

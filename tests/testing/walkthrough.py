@@ -49,9 +49,11 @@ CLAIMS = (
     Claim("every kept reference, by reason, with the reason's text", "audit",
           r"\nKept on purpose: 19 references\n\narchival-memory \(5\): archived context"),
     Claim("the new site's dnsmasq snippet", "dns render --site fv", r"\nhost-record=fv-ml1\.fv\.lan,"),
-    Claim("three real resolvers on loopback ports, and the\n   fv clients' forwarder (`manage: false`: "
+    Claim("three real resolvers on loopback ports (a\n   mixed fleet where Unbound is installed too: ns-ana3 runs "
+          "Unbound), and the\n   fv clients' forwarder (`manage: false`: "
           "renamer never writes it, only asks it)", "dns render --site fv",
-          r"\nStarted 3 dnsmasq resolvers on 127\.0\.0\.1 ports \d+, \d+, \d+, and a forwarder renamer never "
+          r"\nStarted 3 (?:dnsmasq resolvers|resolvers \(ns-ana, ns-ana2: dnsmasq; ns-ana3: Unbound\)) on "
+          r"127\.0\.0\.1 ports \d+, \d+, \d+, and a forwarder renamer never "
           r"writes, only asks \(manage: false\), on port \d+, forwarding the sites' domains to them;"),
     Claim("`dns verify` (128 checks, on the forwarder too)", "dns verify --resolvers all",
           r"\ncheck +ns-ana +ns-ana2 +ns-ana3 +fv-gw\n(?s:.*)\ndns verify: OK: 128 checks on 4 resolvers\n"),

@@ -48,6 +48,9 @@ class Instance:
     def reload_command(self) -> list[str]:
         return [sys.executable, "-m", "renamer.dns.dnsmasq.sandbox", "restart", str(self.folder)]
 
+    def start(self) -> None:
+        start(self.folder)
+
     def stop(self) -> None:
         stop(self.folder)
 

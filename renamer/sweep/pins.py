@@ -237,12 +237,17 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
     file's bytes now the same way. A digest is a pin of a file only where `belongs` says so."""
     by_path = {f.path: f for f in scan.files}
     changed = [f.path for f in scan.files if f.edits]
-    if not changed and prior is None:
+    # Nothing to rewrite: only an earlier commit's bytes can be pinned, so ask for those first
+    # (no file holds a new value, as in a repo the move never touched: none, at the cost of one
+    # git grep) before the tree grep for digest-long words (0.6 s of a clean 4,000-file repo).
+    earlier = prior() if prior is not None and not changed else None
+    if not changed and not earlier:
         return scan, ()
     files = HexWords(project, hex_holders(project, scan.paths))
     if not files.words:  # no file holds a digest-long hex word: no pin, and nothing to hash
         return scan, ()
-    earlier = prior() if prior is not None else {}
+    if earlier is None:
+        earlier = prior() if prior is not None else {}
     limit = project.config.max_file_size
     old: dict[str, bytes] = {}
     for rel in [*changed, *sorted(set(earlier) - set(changed))]:

@@ -98,11 +98,6 @@ def stale_history_pins(project: LoadedProject, paths: Collection[str], holding_n
                        seen: Collection[tuple[str, int, int]] = ()) -> list[Reference]:
     """The digests of bytes this move replaced, in current-state files of `paths`: each a residual
     `pin` (those at a (path, line, column) of `seen`, found already, aside)."""
-    holders = [p for p in hex_holders(project, list(paths))
-               if project.classifier.classify(p).status == CURRENT]
-    files = HexWords(project, holders)
-    if not files.words:  # no current-state file holds a digest: no history to read
-        return []
     limit = project.config.max_file_size
     now: dict[str, dict[str, str]] = {}
     needles: dict[str, list[tuple[str, str, str]]] = {}  # digest -> (path, algorithm, where)
@@ -114,7 +109,14 @@ def stale_history_pins(project: LoadedProject, paths: Collection[str], holding_n
             for algorithm, digest in digests(data).items():
                 if now[path].get(algorithm) != digest:  # the same bytes as now: a pin that still holds
                     needles.setdefault(digest, []).append((path, algorithm, where))
-    if not needles:
+    if not needles:  # no version this move replaced (a repo it never touched): nothing to look for
+        return []
+    # The history first, then the tree grep for digest-long words: in a repo holding no new value
+    # the history is one git grep, and the tree grep was most of verify's time there.
+    holders = [p for p in hex_holders(project, list(paths))
+               if project.classifier.classify(p).status == CURRENT]
+    files = HexWords(project, holders)
+    if not files.words:  # no current-state file holds a digest
         return []
     standing = Standing(project, paths, [len(data) for replaced in versions.values()
                                          for data, _w in replaced])

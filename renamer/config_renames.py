@@ -50,6 +50,7 @@ def read_renames(top: dict[str, Any], problems: Problems) -> Renames:
     merges = _merges(section, hosts + addresses, problems)
     for key, pairs in (("hosts", hosts), ("addresses", addresses)):
         _check_many_to_one(section, key, pairs, merges, problems)
+    _check_one_dns_name(section, hosts, problems)
     return Renames(tuple(hosts), tuple(addresses), tuple(networks),
                    tuple((new, tuple(olds)) for new, olds in merges.items()))
 
@@ -93,6 +94,29 @@ def _check_many_to_one(section: dict[str, Any], key: str, pairs: list[tuple[str,
                      f"{shown(other)} and {shown(old)} both become {shown(new)}: two old values cannot "
                      "become one unless listed as an intended merge "
                      f"(renames.merges: {{{new}: [{other}, {old}]}})")
+
+
+def _check_one_dns_name(section: dict[str, Any], pairs: list[tuple[str, str]], problems: Problems) -> None:
+    """DNS names match in any case (RFC 4343), and so does renamer in DNS files: two host keys that
+    differ only in case (`pug`, `PUG`) are one name there, so they must become one name; and two
+    names that become one name in another case (`pug: wolf`, `rex: WOLF`) merge two machines in DNS.
+    Refused at load, like the other renames that cannot be applied together."""
+    olds: dict[str, tuple[str, str]] = {}  # folded old -> (old, new)
+    news: dict[str, tuple[str, str]] = {}  # folded new -> (old, new)
+    for old, new in pairs:
+        seen = olds.setdefault(old.lower(), (old, new))
+        if seen[0] != old and seen[1].lower() != new.lower():
+            problems.add(section["hosts"], old, f"renames.hosts.{old}",
+                         f"{shown(seen[0])} and {shown(old)} are one DNS name (DNS names match in any "
+                         f"case, so does renamer in DNS files) but become {shown(seen[1])} and {shown(new)}: "
+                         "give them one new name, or drop one")
+            continue
+        other = news.setdefault(new.lower(), (old, new))
+        if other[1] != new and other[0].lower() != old.lower():
+            problems.add(section["hosts"], old, f"renames.hosts.{old}",
+                         f"{shown(other[0])} and {shown(old)} become {shown(other[1])} and {shown(new)}, "
+                         "one DNS name (DNS names match in any case): two machines cannot become one "
+                         "name unless spelled alike and listed as an intended merge (renames.merges)")
 
 
 def _pairs(section: dict[str, Any], key: str, problems: Problems,

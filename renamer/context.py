@@ -20,11 +20,17 @@ derived name such as `ana-ml2-1` is not read as a range.
 
 - **Declared ranges** (`find_declared`). A context may say that two addresses
   are a range's ends where a comma or blanks join them: after a range word on
-  the line (`dhcp-range=10.0.40.5,10.0.40.11`, ISC `range 10.0.40.5 10.0.40.11;`),
-  or as a start key and an end key (`range_start:`/`range_end:`, `<from>`/`<to>`
-  under a range, `-StartRange`/`-EndRange`). An old address at an end is
-  refused with reason `range`, as above (an address pool is no set of machines:
-  one inside it is no reference).
+  the line (`dhcp-range=10.0.40.5,10.0.40.11`, ISC `range 10.0.40.5 10.0.40.11;`,
+  Cisco `excluded-address A B`, Junos `address-range low A high B`) or in the
+  block below a range key (`dhcp_pools:` then `- [A, B]`), or as a start key and
+  an end key (`range_start:`/`range_end:`, `<from>`/`<to>` under a range,
+  `-StartRange`/`-EndRange`). An old address at an end is refused with reason
+  `range`, as above (an address pool is no set of machines: one inside it is no
+  reference).
+- **Joined ends of any stem** (`joined_ends`): `10.0.39.200 - 10.0.40.11`,
+  `between A and B`, `A up to B`: two addresses joined as a range, whatever
+  their /24. **Tables** (`table_ends`): a CSV/TSV/Markdown table whose header
+  names a start and an end column; each row's two cells are a range's ends.
 - **Sets with shorthand members** (`find_sets`). `10.0.20.21  # or .22`,
   `web01/02`, `web01, 02 and 03`: the shorthand completes the first member's
   stem, so renaming that member to another stem (or renaming a shorthand) breaks
@@ -33,10 +39,11 @@ derived name such as `ana-ml2-1` is not read as a range.
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import itertools
 import re
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -44,11 +51,15 @@ from renamer import work
 
 _TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\xe2\x80\xa6|\.\.|~)"  # -, en dash, em dash, ellipsis, .., ~
 # Spaced forms need a full second end: "10.0.0.1 - 14 hosts" is prose, not a range.
+# Prose joins a range's ends with words too (`web01 up to web05`, `10.0.40.2 until 10.0.40.11`,
+# `between web01 and web05`); `and` joins ends only after `between` (_between), elsewhere two members.
+_WORDS = rb"-|to|through|thru|until|till|up[ \t]+to|(?P<and>and)"
 _SPACED = (rb"(?:[ \t]*(?:\xe2\x80\x93|\xe2\x80\x94|\xe2\x80\xa6|\.\.|~)[ \t]*"
-           rb"|[ \t]+(?:-|to|through|thru)[ \t]+)")
+           rb"|[ \t]+(?:" + _WORDS + rb")[ \t]+)")
 # Every range has a digit right before its separator, or a brace set: a file without one (most
 # files, and any file dense with plain references) is never searched rule by rule.
-RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94\xa6]|[ \t]+(?:to|through|thru|-)[ \t])"
+RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94\xa6]"
+                        rb"|[ \t]+(?:to|through|thru|until|till|up[ \t]+to|and|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
 _CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\]|>)?"  # what dresses a range's first end after it
 _OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[|<)?"  # and its second end before it
@@ -143,6 +154,8 @@ def _is_range(hit: re.Match[bytes], rule: RangeRule) -> bool:
     a, b = hit.group("a").decode(), hit.group("b").decode()
     if int(a) == int(b):
         return False
+    if hit.group("and") is not None and not _between(hit.string, hit.start()):
+        return False  # `web01 and web05`: two members, each its own reference
     full = hit.group("s2") is not None and hit.group("s2") != b"."
     if not full:
         if hit.group("s2") is None and hit.group("tight") is None:
@@ -158,6 +171,14 @@ def _is_range(hit: re.Match[bytes], rule: RangeRule) -> bool:
     low, high = sorted((int(a), int(b)))
     return low <= int(rule.number) <= high and (len(rule.number) in (len(a), len(b))
                                                  or rule.kind == "address")
+
+
+_BETWEEN = re.compile(rb"(?<![A-Za-z0-9_])between[ \t]+" + _OPEN + rb"\Z", re.IGNORECASE)
+
+
+def _between(data: bytes, start: int) -> bool:
+    """Does `between` stand right before the range's first end at `start` (`between A and B`)?"""
+    return _BETWEEN.search(data, max(0, start - 16), start) is not None
 
 
 def _brace_holds(items: str, number: str) -> bool:
@@ -224,12 +245,16 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
 # `-StartRange a -EndRange b`, `start='a' end='b'`). An old address at either end is refused with
 # reason `range`, as at a range's end above; one inside such a pool is no reference (_holding).
 # Looked for in the file lower-cased (one copy, the same offsets): one `find` pass a word.
-_RANGE_WORDS = (b"range", b"pool")
-_START_WORDS = (b"start", b"begin", b"first", b"from")
+_RANGE_WORDS = (b"range", b"pool", b"excluded-address")  # Cisco's `ip dhcp excluded-address A B`
+_START_WORDS = (b"start", b"begin", b"first", b"from", b"low")  # Junos `address-range low A high B`
 _V4 = rb"(?<![0-9A-Za-z.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]|\.[0-9])"
 _ADDRESS = re.compile(_V4)
 _WORD_END = re.compile(rb"[A-Za-z0-9_]*")  # the rest of a key or directive holding a range word
-_PAIR = re.compile(rb"[\"'`\]]?(?:[ \t]*,[ \t]*|[ \t]+|[ \t]*-[ \t]*)[\"'`\[]?")
+# What joins a declared range's two ends: a comma, blanks, a dash, or a joining or end word
+# (`range 10.0.40.5 to 10.0.40.11`, Junos `low 10.0.40.5 high 10.0.40.11`).
+_PAIR = re.compile(rb"[\"'`\]]?(?:[ \t]*[,;][ \t]*|[ \t]*(?:-|\xe2\x80[\x93\x94\xa6]|\.\.|~)[ \t]*"
+                   rb"|[ \t]+(?:(?:to|through|thru|until|till|up[ \t]+to|and|high|end|last|stop)[ \t]+)?)"
+                   rb"[\"'`\[]?", re.IGNORECASE)
 _KEY_SEP = rb"(?P<sep>[\"']?[ \t]*[:=][ \t]*[\"']?|[\"']?>|[ \t]+[\"']?)"
 _KEY_BEFORE = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"\Z")
 # A start word, the rest of its key and an address as its value, over the lower-cased file: one
@@ -239,7 +264,7 @@ _STARTED = tuple(re.compile(word + rb"[a-z0-9_-]{0,40}" + _KEY_SEP + rb"(?P<valu
 _KEYED = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
 _SEGMENTS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _STARTS = frozenset(_START_WORDS)
-_ENDS = frozenset({b"end", b"stop", b"last", b"to"})
+_ENDS = frozenset({b"end", b"stop", b"last", b"to", b"high"})
 _NEAR = 400  # how far apart the two keys of one range may stand (one record)
 
 
@@ -280,9 +305,12 @@ def _declared_pairs(data: bytes) -> list[Ends]:
             looked += 1
             lines_seen.add(line)
             after = _WORD_END.match(data, pos + len(word))
-            pair = _declared_after(data, after.end() if after else pos + len(word), word)
+            rest = after.end() if after else pos + len(word)
+            pair = _declared_after(data, rest, word)
             if pair is not None:
                 out.append(pair)
+            else:
+                out += _declared_below(data, line, rest)
     for started in _STARTED:  # in C: only a start word that ends a key holding an address
         for value in started.finditer(lowered):
             looked += 1
@@ -311,6 +339,51 @@ def _declared_after(data: bytes, start: int, word: bytes) -> Ends | None:
     if word == b"pool" and len(found) == 3 and _PAIR.fullmatch(data, found[1].end(), found[2].start()):
         return None  # `pool: a, b, c`: a list of members, each its own reference
     return found[0], found[1]
+
+
+_LIST_ITEM = re.compile(rb"[ \t]*(?:-[ \t]+)?[\[({]?[ \t]*[\"'`]?")  # `- [`, `[`, `- "`: a list item's start
+_BELOW = 64  # how many lines of a range key's block are read
+
+
+def _declared_below(data: bytes, line: int, rest: int) -> list[Ends]:
+    """The ranges a range key declares in the block below it, where its own line holds no address
+    (`dhcp_pools:` then `- [10.0.40.5, 10.0.40.11]` items, a JSON list of pairs, a block list of
+    exactly two addresses, Junos `address-range {` then `low A;` and `high B;`, FortiOS `config
+    ip-range` then `set start-ip A` and `set end-ip B`): each item that is a pair of addresses,
+    and two lone addresses each a list item or under a start or end key, are ends."""
+    end = data.find(b"\n", rest)
+    if end == -1 or _ADDRESS.search(data, rest, end) is not None:
+        return []
+    indent = len(data[line:rest]) - len(data[line:rest].lstrip(b" \t"))
+    pairs: list[Ends] = []
+    singles: list[re.Match[bytes]] = []
+    others = 0
+    for _ in range(_BELOW):
+        start, end = end + 1, data.find(b"\n", end + 1)
+        if start >= len(data):
+            break
+        end = len(data) if end == -1 else end
+        text = data[start:end]
+        body = text.lstrip(b" \t")
+        if not body.strip():
+            continue
+        inner = len(text) - len(body)
+        if inner < indent or (inner == indent and not body.startswith(b"- ")):
+            break  # the block ends (a YAML list may stand at its key's indent)
+        found = list(itertools.islice(_ADDRESS.finditer(data, start, end), 3))
+        if not found:
+            continue
+        item = _LIST_ITEM.match(data, start, found[0].start())
+        listed = item is not None and item.end() == found[0].start()
+        if len(found) == 2 and listed and _PAIR.fullmatch(data, found[0].end(), found[1].start()):
+            pairs.append((found[0], found[1]))
+        elif len(found) == 1 and (listed or _key_kind(data[start:found[0].start()]) is not None):
+            singles.append(found[0])
+        else:
+            others += 1
+    if len(singles) == 2 and not others and not pairs:
+        pairs.append((singles[0], singles[1]))
+    return pairs
 
 
 def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int) -> tuple[int, int] | None:
@@ -367,3 +440,146 @@ def _keyed_pair(data: bytes, start: int) -> Ends | None:
     if there is None:
         return None
     return (here, there) if here.start() < there.start() else (there, here)
+
+
+# -- two ends joined by a range construct, whatever their stems -------------------------------------
+# `10.0.39.200 - 10.0.40.11`, `between 10.0.40.2 and 10.0.50.3`, `10.0.40.5 up to 10.0.40.11`: two
+# addresses joined as a range are its ends whether or not they share a /24 (a rule's pattern above
+# needs one stem). ` to ` alone joins ends of one stem only (find_ranges): across stems `from A to
+# B` is mostly a rule's source and target (ufw) or a move's old and new address.
+_V4_BARE = rb"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]|\.[0-9])"
+_JOINED = (rb"(?:[ \t]*(?:\xe2\x80[\x93\x94\xa6]|\.\.|~)[ \t]*|-|[ \t]+-[ \t]+"
+           rb"|[ \t]+(?:through|thru|until|till|up[ \t]+to|(?P<and>and))[ \t]+)")
+_AFTER = re.compile(_CLOSE + _JOINED + _OPEN + rb"(?P<other>" + _V4_BARE + rb")", re.IGNORECASE)
+_BEFORE = re.compile(rb"(?<![0-9A-Za-z.])(?P<other>" + _V4_BARE + rb")" + _CLOSE + _JOINED + _OPEN + rb"\Z",
+                     re.IGNORECASE)
+_BEFORE_SKIP = frozenset(b" \t`*_'\"[<")  # blanks and an end's dressing, before it
+_BEFORE_LAST = frozenset(b"-~.\x93\x94\xa6hHuUlLoOdD")  # the last byte of a joiner (`through`, `and`)
+_ADDRESS_END = re.compile(rb"(?![0-9]|\.[0-9])")
+
+
+def joined_ends(data: bytes, ends: Sequence[tuple[int, int]]) -> set[int]:
+    """The starts of the old addresses at `ends` (spans of whole IPv4 addresses) that are one end
+    of a range joined to another address (above): rewriting one end moves the range."""
+    out = set()
+    for start, end in ends:
+        after = _AFTER.match(data, end)
+        if after is not None and after.group("other") != data[start:end] \
+                and (after.group("and") is None or _between(data, start)):
+            out.add(start)
+            continue
+        i = start - 1
+        while i >= 0 and start - i <= 4 and data[i] in _BEFORE_SKIP:
+            i -= 1
+        if i >= 0 and data[i] in _BEFORE_LAST:  # a joiner's last byte: the one costly search
+            before = _BEFORE.search(data, max(0, start - 48), start)
+            if before is not None and before.group("other") != data[start:end] \
+                    and (before.group("and") is None or _between(data, before.start("other"))):
+                out.add(start)
+    return out
+
+
+# -- tables whose header names the ends ---------------------------------------------------------------
+# A CSV or TSV file whose first line names a start column and an end column (`name,start,end`,
+# `start_ip\tend_ip`, `first,last`, `low,high`), and a Markdown table whose header row does
+# (`| pool | first | last |`): each row's two cells are a range's ends, so an old value in one of
+# them is a residual `range` (where the other cell is filled and differs). `from`/`to` alone name
+# the ends only with a range word in the header (a `| from | to |` table is mostly a move's map).
+_MD_RULE = re.compile(rb"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*\r?$", re.MULTILINE)
+_CELL_DRESS = b" \t\"'`*_"
+_BLANK = re.compile(rb"\s")
+# A CSV header's name: a word, maybe quoted, with blanks, dots, dashes, slashes or parentheses
+_HEADER_CELL = re.compile(rb"[ \t]*[\"']?[A-Za-z_][A-Za-z0-9_ .()/-]{0,40}[\"']?[ \t]*")
+
+
+def table_ends(data: bytes, ends: Callable[[], Sequence[tuple[int, int]]]) -> set[int]:
+    """The starts of the matches at `ends` that stand in a range's start or end cell of a table."""
+    cells: list[tuple[int, int]] = []  # the start and end cells of each row of each such table
+    for columns, rows in _tables(data):
+        for row in rows:
+            if len(row) > max(columns):
+                first, last = row[columns[0]], row[columns[1]]
+                a, b = data[first[0]:first[1]], data[last[0]:last[1]]
+                if a and b and a != b and not _BLANK.search(a) and not _BLANK.search(b):  # values, not prose
+                    cells += (first, last)
+    if not cells:
+        return set()
+    starts = [a for a, _ in cells]  # in file order, none overlapping
+    out = set()
+    for start, end in ends():
+        i = bisect.bisect_right(starts, start) - 1
+        if i >= 0 and end <= cells[i][1]:
+            out.add(start)
+    return out
+
+
+def _tables(data: bytes) -> Iterator[tuple[tuple[int, int], list[list[tuple[int, int]]]]]:
+    """Each table of `data` whose header names a start and an end column: those columns' indexes,
+    and each row's cells (byte spans, dressing stripped)."""
+    first = data.find(b"\n")
+    head = data[:first if first != -1 else len(data)]
+    for sep in (b"\t", b",", b";"):
+        if sep in head:
+            names = head.rstrip(b"\r").split(sep)
+            columns = _ends_columns(names) if all(_HEADER_CELL.fullmatch(n) for n in names) else None
+            if columns is not None:
+                rows = [_cells(data, start, end, sep) for start, end in _lines(data, first + 1, None)]
+                yield columns, [row for row in rows if len(row) == len(names)]
+            break
+    if b"|" not in data or b"-" not in data:
+        return
+    for rule in _MD_RULE.finditer(data):
+        header_end = rule.start() - 1
+        header_start = data.rfind(b"\n", 0, max(header_end, 0)) + 1
+        if header_end <= header_start:
+            continue
+        columns = _ends_columns(_md_split(data[header_start:header_end]))
+        if columns is None:
+            continue
+        rows = []
+        for start, end in _lines(data, rule.end() + 1, b"|"):
+            line = data[start:end]
+            lead = len(line) - len(line.lstrip(b" \t"))
+            body_start = start + lead + (1 if line.lstrip(b" \t").startswith(b"|") else 0)
+            rows.append(_cells(data, body_start, end, b"|"))
+        yield columns, rows
+
+
+def _md_split(header: bytes) -> list[bytes]:
+    cells = header.strip().split(b"|")
+    if cells and not cells[0].strip():
+        cells = cells[1:]
+    return cells
+
+
+def _ends_columns(header: list[bytes]) -> tuple[int, int] | None:
+    """The indexes of a header's start column and end column, or None where it has not both."""
+    kinds = [_key_kind(cell.strip(_CELL_DRESS)) if len(cell) <= 40 else None for cell in header]
+    if "start" not in kinds or "end" not in kinds:
+        return None
+    start, end = kinds.index("start"), kinds.index("end")
+    words = {w.lower() for i in (start, end) for w in _SEGMENTS.findall(header[i])}
+    if not words - {b"from", b"to"} and not any(word in b" ".join(header).lower() for word in _RANGE_WORDS):
+        return None
+    return start, end
+
+
+def _lines(data: bytes, start: int, needle: bytes | None) -> Iterator[tuple[int, int]]:
+    """The spans of the lines from `start` (up to the first without `needle`, where one is given)."""
+    while 0 < start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end == -1 else end
+        if needle is not None and needle not in data[start:end]:
+            return
+        yield start, end
+        start = end + 1
+
+
+def _cells(data: bytes, start: int, end: int, sep: bytes) -> list[tuple[int, int]]:
+    out = []
+    for cell in data[start:end].split(sep):
+        left = len(cell) - len(cell.lstrip(_CELL_DRESS))
+        right = len(cell.rstrip(_CELL_DRESS + b"\r"))
+        out.append((start + left, start + max(left, right)))
+        start += len(cell) + len(sep)
+    return out

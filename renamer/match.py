@@ -31,7 +31,15 @@ from renamer import (
 )
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
-from renamer.context import RANGE_HINT, find_declared, find_ranges, find_sets, range_rule
+from renamer.context import (
+    RANGE_HINT,
+    find_declared,
+    find_ranges,
+    find_sets,
+    joined_ends,
+    range_rule,
+    table_ends,
+)
 from renamer.forms import Form
 from renamer.names import IPAddress, IPNetwork, presentation_decoded, reverse_name, reverse_zone
 from renamer.occurrences import Match, with_patterns, with_ranges
@@ -435,6 +443,7 @@ class Matcher:
         spans.sort(key=lambda pair: pair[0])
         if spans:
             matches = with_ranges(matches, spans)
+        matches = _paired(data, matches)
         matches = host_sets.with_sets(data, matches, self._find_exact, self._set_needles)
         if self.hosts and not self.rewrite_accounts:
             hosts = [m.start for m in matches if m.kind == "host" and m.refused is None]
@@ -670,6 +679,22 @@ def _in_path(data: bytes, start: int, end: int) -> bool:
     if data[start - 1:start] != b"/" and data[end:end + 1] != b"/":
         return False
     return _SLASHED_DOMAINS.match(data, line) is None  # dnsmasq `address=/PUG.lan/...`: a DNS name
+
+
+def _paired(data: bytes, matches: list[Match]) -> list[Match]:
+    """Old values that are one end of a range whatever the other end spells: two IPv4 addresses
+    joined as a range (`10.0.39.200 - 10.0.40.11`, `between A and B`, `A up to B`), and a value in
+    a table's start or end column (`name,start,end`, `| pool | first | last |`): refused `range`."""
+    open_ = [m for m in matches if m.refused is None and m.kind in ("host", "address")]
+    if not open_:
+        return matches
+    v4 = [(m.start, m.end) for m in open_ if m.kind == "address" and ":" not in m.old]
+    ends = joined_ends(data, v4) if v4 else set()
+    ends |= table_ends(data, lambda: [(m.start, m.end) for m in open_])
+    if not ends:
+        return matches
+    return [replace(m, refused="range") if m.start in ends and m.refused is None
+            and m.kind in ("host", "address") else m for m in matches]
 
 
 def _images(data: bytes, matches: list[Match]) -> list[Match]:

@@ -166,3 +166,74 @@ def test_what_only_looks_like_a_range_or_set_is_rewritten(repo: Repo, run: Run, 
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "n.yaml").read_text() == after
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+# Break-it round 10 #2: ranges declared by their context in other dresses, each once rewritten at one
+# end (`excluded-address 10.0.40.1 10.0.50.21`). Path -> (text, the lines holding a range's old end).
+DRESSES = {
+    # prose joiners: `between A and B`, `A up to B`, `A until B` (hosts of one stem, addresses of any)
+    "prose.md": ("Reserved: between 10.0.40.2 and 10.0.40.11 (static).\nHosts 10.0.40.5 up to 10.0.40.11 are the lab.\n"
+                 "ips 10.0.40.2 until 10.0.40.11 are free\nBetween **web01** and **web05** is the pool.\n"
+                 "web01 up to web05, app03 till app09\nbetween web01 and web05\n", {1, 2, 3, 4, 5, 6}),
+    # joined across a /24: the rule pattern needs one stem, a joiner does not
+    "across.md": ("10.0.39.200 - 10.0.40.11\n10.0.39.200\u201310.0.40.11\nbetween 10.0.39.2 and `10.0.40.11`\n"
+                  "10.0.40.11..10.0.41.3\n", {1, 2, 3, 4}),
+    # vendor syntax: Cisco, Junos set-style and block, FortiOS
+    "ios.cfg": ("ip dhcp excluded-address 10.0.40.1 10.0.40.11\nip dhcp excluded-address 10.0.40.11 10.0.40.20\n",
+                {1, 2}),
+    "junos.conf": ("set system services dhcp pool 10.0.40.0/24 address-range low 10.0.40.5 high 10.0.40.11\n"
+                   "address-range {\n    low 10.0.40.5;\n    high 10.0.40.11;\n}\n", {1, 4}),
+    "forti.conf": ("config ip-range\n    edit 1\n        set start-ip 10.0.40.5\n        set end-ip 10.0.40.11\n"
+                   "    next\nend\n", {4}),
+    # tables whose header row names the ends
+    "pools.csv": ("name,start,end\nlan,10.0.40.5,10.0.40.11\n", {2}),
+    "pools.tsv": ("start_ip\tend_ip\n10.0.40.11\t10.0.40.20\n", {2}),
+    "quoted.csv": ('"pool";"first";"last"\n"lan";"10.0.40.11";"10.0.40.20"\n', {2}),
+    "pools.md": ("# Pools\n\n| pool | first | last |\n|:--|:-:|--:|\n| lan | `10.0.40.5` | **10.0.40.11** |\n"
+                 "| web | web01 | web05 |\n", {5, 6}),
+    # a two-item list under a key with a range word, on the lines below it
+    "vars.yml": ("dhcp_pools:\n  - [10.0.40.5, 10.0.40.11]\n  - [10.0.40.20, 10.0.40.30]\ndhcp_range:\n"
+                 "  - 10.0.40.5\n  - 10.0.40.11\n", {2, 6}),
+    "pools.json": ('{"dhcp_pools": [\n  ["10.0.40.5", "10.0.40.11"]\n]}\n', {2}),
+}
+
+
+def test_break10_ranges_declared_by_prose_vendor_syntax_tables_and_keys_are_held(repo: Repo, run: Run) -> None:
+    files = {path: text for path, (text, _) in DRESSES.items()}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    expected = {(path, n) for path, (_, lines) in DRESSES.items() for n in lines}
+    code, found, _ = _ranges(run, root)
+    assert code == 1 and found == expected, (found - expected, expected - found)
+    assert run(root, "sweep", "--commit").exit_code == 1  # residuals left for a decision
+    assert {path: (root / path).read_text() for path in files} == files  # byte for byte
+    assert _ranges(run, root)[:2] == (1, expected)
+
+
+# What only looks like those: two members, a rule's source and target, a table without both ends,
+# a pool's other keys, a list of three: each rewritten.
+LOOKALIKES = {
+    "a.md": ("web01 and web05 are down\n10.0.40.11 and 10.0.40.12\nbetween 10.0.40.11 and the gateway\n"
+             "10.0.40.11 - see below\nroute 10.0.40.11 -> 10.0.50.3\n",
+             "db01 and web05 are down\n10.0.50.21 and 10.0.40.12\nbetween 10.0.50.21 and the gateway\n"
+             "10.0.50.21 - see below\nroute 10.0.50.21 -> 10.0.50.3\n"),
+    "ufw.sh": ("ufw allow from 10.0.40.11 to 10.0.50.3\n", "ufw allow from 10.0.50.21 to 10.0.50.3\n"),
+    "move.md": ("| from | to |\n|---|---|\n| 10.0.40.11 | 10.0.60.9 |\n",
+                "| from | to |\n|---|---|\n| 10.0.50.21 | 10.0.60.9 |\n"),
+    "hosts.csv": ("host,ip,start\npug,10.0.40.11,10:00\n", "host,ip,start\nwolf,10.0.50.21,10:00\n"),
+    "people.csv": ("first_name,last_name,host\nJohn,Doe,pug\n", "first_name,last_name,host\nJohn,Doe,wolf\n"),
+    "prose.txt": ("Start, then end\nssh pug, then restart\n", "Start, then end\nssh wolf, then restart\n"),
+    "shift.md": ("| host | start | end |\n|---|---|---|\n| pug | 10:00 | 11:00 |\n",
+                 "| host | start | end |\n|---|---|---|\n| wolf | 10:00 | 11:00 |\n"),
+    "pool.yml": ("dhcp_pool:\n  gateway: 10.0.40.1\n  dns: 10.0.40.11\npool:\n  - 10.0.40.1\n  - 10.0.40.11\n"
+                 "  - 10.0.40.12\ndns_servers:\n  - 10.0.40.1\n  - 10.0.40.11\n",
+                 "dhcp_pool:\n  gateway: 10.0.40.1\n  dns: 10.0.50.21\npool:\n  - 10.0.40.1\n  - 10.0.50.21\n"
+                 "  - 10.0.40.12\ndns_servers:\n  - 10.0.40.1\n  - 10.0.50.21\n"),
+}
+
+
+def test_break10_what_only_looks_like_a_range_in_those_dresses_is_rewritten(repo: Repo, run: Run) -> None:
+    root = repo({path: before for path, (before, _) in LOOKALIKES.items()}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert _ranges(run, root)[1] == set()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert {path: (root / path).read_text() for path in LOOKALIKES} == {p: a for p, (_, a) in LOOKALIKES.items()}
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -69,6 +69,37 @@ def test_two_old_values_into_one_are_refused_at_load_naming_both(kind: str, repo
     assert snapshot(root) == before
 
 
+@pytest.mark.parametrize(("hosts", "key", "message"), [
+    pytest.param("    pug: wolf\n    PUG: fox\n", "PUG", "'pug' and 'PUG' are one DNS name", id="break10-7"),
+    pytest.param("    Pug: wolf\n    pUG: fox\n", "pUG", "'Pug' and 'pUG' are one DNS name", id="mixed-case"),
+    pytest.param("    pug.lab.lan: wolf.lab.lan\n    PUG.Lab.lan: fox.lab.lan\n", "PUG.Lab.lan",
+                 "'pug.lab.lan' and 'PUG.Lab.lan' are one DNS name", id="fqdn"),
+    pytest.param("    pug: wolf\n    rex: WOLF\n", "rex", "'pug' and 'rex' become 'wolf' and 'WOLF', one DNS name",
+                 id="two-into-one-by-case"),
+])
+def test_host_keys_that_are_one_dns_name_are_refused_at_load(hosts: str, key: str, message: str,
+                                                             repo: Callable[..., Path],
+                                                             run: Callable[..., Result]) -> None:
+    """DNS names match in any case, and so does renamer in DNS files (a hosts file's `pug` once took
+    `PUG: fox`'s new name while YAML's took `pug: wolf`'s): two keys that are one DNS name must
+    become one name, and two names must not become one by case (break-it round 10 #7)."""
+    root = repo({"hosts": "10.0.40.11 pug\n10.0.40.12 PUG\n", "c.yaml": "a: pug\nb: PUG\n"},
+                config=_config(hosts), allowlist=ALLOW)
+    before = snapshot(root)
+    for args in (("sweep", "--dry-run"), ("verify",)):
+        done = run(root, *args)
+        assert done.exit_code == 2 and done.stderr.count("\n") == 1, done.stdout + done.stderr
+        assert done.stderr.startswith(f"renamer: error: renamer.yaml:7: renames.hosts.{key}: {message}")
+    assert snapshot(root) == before
+
+
+def test_host_keys_one_dns_name_with_one_new_name_are_accepted(repo: Callable[..., Path],
+                                                               run: Callable[..., Result]) -> None:
+    root = repo({"c.yaml": "a: pug\nb: PUG\n"}, config=_config("    pug: wolf\n    PUG: WOLF\n"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "c.yaml").read_text() == "a: wolf\nb: WOLF\n"
+
+
 @pytest.mark.parametrize(("merges", "message"), [
     pytest.param("    app01: [web01]\n", "expected a list of two or more old names", id="one-old"),
     pytest.param("    app01: [web01, web03]\n", "'web03' is not renamed to 'app01'", id="not-renamed"),

@@ -75,22 +75,18 @@ def _markdown(lines: Sequence[str], starts: frozenset[int]) -> Outline:
         if end is not None:
             out.code.append((0, end + 1))
             start = end + 1
-    broken: set[int] = set()  # fences never closed: read as no fence, their lines no section start
-    while True:
-        headings, code, unclosed = _markdown_pass(lines, start, starts, broken)
-        if unclosed is None:
-            break
-        broken.add(unclosed)
-    out.headings = headings
-    out.code += code + [(i, len(lines)) for i in sorted(broken)]
-    out.code.sort()
-    return out
-
-
-def _markdown_pass(lines: Sequence[str], start: int, starts: frozenset[int],
-                   broken: set[int]) -> tuple[dict[int, int], list[tuple[int, int]], int | None]:
-    headings: dict[int, int] = {}
-    code: list[tuple[int, int]] = []
+    # the longest closing fence of each character below each line: a fence no line closes is
+    # read as no fence, its lines no section start (one pass, whatever a hostile file holds)
+    longest: list[tuple[int, int]] = [(0, 0)] * (len(lines) + 1)
+    for i in range(len(lines) - 1, start - 1, -1):
+        ticks, tildes = longest[i + 1]
+        if (closing := _FENCE.match(lines[i])) is not None and not closing.group(2).strip():
+            if closing.group(1)[0] == "`":
+                ticks = max(ticks, len(closing.group(1)))
+            else:
+                tildes = max(tildes, len(closing.group(1)))
+        longest[i] = (ticks, tildes)
+    headings = out.headings
     fence: tuple[str, int, int] | None = None  # (char, length, line)
     for i in range(start, len(lines)):
         line = lines[i]
@@ -98,12 +94,15 @@ def _markdown_pass(lines: Sequence[str], start: int, starts: frozenset[int],
             closing = _FENCE.match(line)
             if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= fence[1] \
                     and not closing.group(2).strip():
-                code.append((fence[2], i + 1))
+                out.code.append((fence[2], i + 1))
                 fence = None
             continue
-        if (opening := _FENCE.match(line)) and i not in broken \
-                and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
-            fence = (opening.group(1)[0], len(opening.group(1)), i)
+        if (opening := _FENCE.match(line)) and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+            char, length = opening.group(1)[0], len(opening.group(1))
+            if longest[i + 1][0 if char == "`" else 1] >= length:
+                fence = (char, length, i)
+            else:
+                out.code.append((i, len(lines)))
             continue
         if (atx := _ATX.match(line)) is not None:
             headings[i] = len(atx.group(1))
@@ -112,11 +111,12 @@ def _markdown_pass(lines: Sequence[str], start: int, starts: frozenset[int],
         elif (setext := _SETEXT.match(line)) is not None and i > start and _paragraph(lines[i - 1]) \
                 and i - 1 not in headings:
             first = i - 1
-            while first > start and first not in starts and _paragraph(lines[first - 1]) \
+            while first > start and first - 1 not in starts and _paragraph(lines[first - 1]) \
                     and first - 1 not in headings:
                 first -= 1
             headings[first] = 1 if setext.group(1)[0] == "=" else 2
-    return headings, code, fence[2] if fence is not None else None
+    out.code.sort()
+    return out
 
 
 def _paragraph(line: str) -> bool:
@@ -171,6 +171,7 @@ _ADOC_BLOCK = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3})[ \t\r]*$")
 def _delimited(lines: Sequence[str], heading: re.Pattern[str], block: re.Pattern[str]) -> Outline:
     """Headings by a prefix, whose length is the level; code between two equal delimiter lines."""
     out = Outline()
+    last = {m.group(1): i for i, line in enumerate(lines) if (m := block.match(line))}
     opened: tuple[str, int] | None = None
     for i, line in enumerate(lines):
         delimiter = block.match(line)
@@ -180,38 +181,39 @@ def _delimited(lines: Sequence[str], heading: re.Pattern[str], block: re.Pattern
                 opened = None
             continue
         if delimiter is not None:
-            opened = (delimiter.group(1), i)
+            if last[delimiter.group(1)] > i:
+                opened = (delimiter.group(1), i)
+            else:  # never closed: no section starts in it, its headings count
+                out.code.append((i, len(lines)))
         elif (found := heading.match(line)) is not None:
             out.headings[i] = len(found.group(1))
-    if opened is not None:  # never closed: no section starts in it, its headings count
-        rest = _delimited(lines[opened[1] + 1:], heading, block)
-        out.headings.update({opened[1] + 1 + k: v for k, v in rest.headings.items()})
-        out.code.append((opened[1], len(lines)))
     out.code.sort()
     return out
 
 
 _ORG_HEADING = re.compile(r"(\*+)[ \t]")
 _ORG_BEGIN = re.compile(r"(?i)[ \t]*#\+begin_(\w+)")
+_ORG_END = re.compile(r"(?i)[ \t]*#\+end_(\w+)")
 
 
 def _org(lines: Sequence[str]) -> Outline:
     out = Outline()
+    last = {m.group(1).lower(): i for i, line in enumerate(lines) if (m := _ORG_END.match(line))}
     opened: tuple[str, int] | None = None
     for i, line in enumerate(lines):
         if opened is not None:
-            if re.match(r"(?i)[ \t]*#\+end_" + re.escape(opened[0]) + r"\b", line):
+            if (end := _ORG_END.match(line)) is not None and end.group(1).lower() == opened[0]:
                 out.code.append((opened[1], i + 1))
                 opened = None
             continue
         if (begin := _ORG_BEGIN.match(line)) is not None:
-            opened = (begin.group(1), i)
+            if last.get(begin.group(1).lower(), -1) > i:
+                opened = (begin.group(1).lower(), i)
+            else:  # never closed: no section starts in it, its headings count
+                out.code.append((i, len(lines)))
         elif (found := _ORG_HEADING.match(line)) is not None:
             out.headings[i] = len(found.group(1))
-    if opened is not None:
-        out.code.append((opened[1], len(lines)))
-        out.headings.update({i: len(m.group(1)) for i in range(opened[1] + 1, len(lines))
-                             if (m := _ORG_HEADING.match(lines[i]))})
+    out.code.sort()
     return out
 
 
@@ -241,12 +243,14 @@ def _textile(lines: Sequence[str]) -> Outline:
 
 
 _WIKI_HEADING = re.compile(r"(={1,6})[^=].*?\1[ \t\r]*$")
+_WIKI_END = re.compile(r"(?i)</(pre|syntaxhighlight|source|nowiki)\b")
 _WIKI_CODE = re.compile(r"(?i).*?<(pre|syntaxhighlight|source|nowiki)\b[^>]*>(?!.*</\1>)")
 
 
 def _wiki(lines: Sequence[str]) -> Outline:
     """MediaWiki's `== Title ==`; `<pre>`, `<syntaxhighlight>`, `<source>` and `<nowiki>` are code."""
     out = Outline()
+    last = {tag.lower(): i for i, line in enumerate(lines) for tag in _WIKI_END.findall(line)}
     opened: tuple[str, int] | None = None
     for i, line in enumerate(lines):
         if opened is not None:
@@ -255,12 +259,12 @@ def _wiki(lines: Sequence[str]) -> Outline:
                 opened = None
             continue
         if (code := _WIKI_CODE.match(line)) is not None:
-            opened = (code.group(1).lower(), i)
+            if last.get(code.group(1).lower(), -1) > i:
+                opened = (code.group(1).lower(), i)
+            else:  # never closed: no section starts in it, its headings count
+                out.code.append((i, len(lines)))
         elif (found := _WIKI_HEADING.match(line)) is not None:
             out.headings[i] = len(found.group(1))
-    if opened is not None:
-        out.code.append((opened[1], len(lines)))
-        out.headings.update({i: len(m.group(1)) for i in range(opened[1] + 1, len(lines))
-                             if (m := _WIKI_HEADING.match(lines[i]))})
+    out.code.sort()
     return out
 

@@ -45,6 +45,8 @@ CASES = [
     pytest.param("d.md", "# Runbook\n\n```sh\n# 2025-01-10 never closed\nssh pug\n\n# Later\nssh pug\n", [],
                  id="md-unclosed-fence-starts-nothing"),
     pytest.param("e.md", "[2025-01-10] old\nssh pug\n<h2>Current</h2>\nssh pug\n", [2], id="md-html-heading"),
+    pytest.param("e2.md", "[2025-01-10] old pug\nCurrent\n=======\nssh pug\n", [1],
+                 id="md-setext-text-stops-at-a-dated-line"),
     pytest.param("f.md", "# Log\n\n```\n[2025-01-10] pug rebooted\n```\nssh pug\n", [],
                  id="md-bracketed-date-in-a-fence"),
     pytest.param("g.md", "---\ntitle: x\n# 2025-01-10 a YAML comment\n---\nssh pug\n", [], id="md-front-matter"),

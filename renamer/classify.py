@@ -15,12 +15,12 @@ import pathspec
 
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats.prose import is_prose, reads_as_configuration
+from renamer.formats.prose_outline import legacy, outline
 from renamer.glob_grammar import with_classes
 from renamer.preset_folders import Claim, FolderClaims, live_by_content, named_folder
 
 # 2026-10-05 or 20261005, not part of a longer number.
 FILE_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
-_HEADINGS = re.compile(r"^(#{1,6})(?:[ \t\r]|$)", re.MULTILINE)
 
 FileStatus = Literal["current", "record", "excluded", "unclassified"]
 CURRENT: FileStatus = "current"
@@ -206,7 +206,7 @@ class Classifier:
                         wanted: Collection[int] | None = None) -> dict[int, LineExemption]:
         """Exempt lines of a current-state file, by 0-based index (only `wanted` ones, if given)."""
         indices = range(len(lines)) if wanted is None else sorted(set(wanted))
-        sections = self._dated_sections(lines) if self.has_dated_sections(path, lines) else []
+        sections = self._dated_sections(path, lines) if self.has_dated_sections(path, lines) else []
         starts = [start for start, _, _ in sections]
         marker = self.allowlist.inline_marker
         rules = self.keep_rules_for(path)
@@ -259,11 +259,13 @@ class Classifier:
                 return day <= self.cutover
         return False
 
-    def _dated_sections(self, lines: Sequence[str]) -> list[tuple[int, int, LineExemption]]:
+    def _dated_sections(self, path: str, lines: Sequence[str]) -> list[tuple[int, int, LineExemption]]:
         """(first line, end line, exemption) of each dated section, in order.
 
-        Section starts and headings are found by searching the whole text in C;
-        only those lines are then looked at one by one.
+        Section starts are found by searching the whole text in C; only where one is found is
+        the file's outline read (formats/prose_outline.py): its headings, of every kind the
+        format has (setext `===`/`---` too), and its code, where no line is a heading nor starts
+        a section (a dated `#` comment in a Markdown fence: break-it round 10, finding 1).
         """
         if not self.allowlist.sections or self.cutover is None:
             return []
@@ -279,10 +281,11 @@ class Classifier:
                 day = self._section_date(lines[index])
                 if day is not None:
                     events[index] = (day, None)
-        for hit in _HEADINGS.finditer(text):
-            index = bisect.bisect_right(offsets, hit.start()) - 1
+        shape = outline(path, lines, frozenset(events)) if is_prose(path) else legacy(lines)
+        events = {index: event for index, event in events.items() if not shape.in_code(index)}
+        for index, level in shape.headings.items():
             day, _ = events.get(index, (None, None))
-            events[index] = (day, len(hit.group(1)))
+            events[index] = (day, level)
         out: list[tuple[int, int, LineExemption]] = []
         active: tuple[int, int | None, LineExemption] | None = None  # (start, level, exemption)
         for index in sorted(events):

@@ -38,11 +38,14 @@ _RELATIVE_PATH = re.compile(rb"(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 # What `.` is in a Go template: None at the top (the chart's context: `.Values` is a root), else
 # the path under `.Values` it was set to by `with` (`ANY` in it: it cannot be read).
 Dot = tuple[str, ...] | None
-_ATTR = re.compile(rb"[ \t]*\.[ \t]*(?P<attr>[A-Za-z_][A-Za-z0-9_]*)")
-_ATTR_DASHED = re.compile(rb"[ \t]*\.[ \t]*(?P<attr>[A-Za-z_][A-Za-z0-9_-]*)")  # HCL names may hold `-`
+# A step's dot is followed by its name at once: a dot followed by a blank ends a sentence, not a
+# path (`# same as a roaming client. pug keeps its IP` in a comment, a heredoc or a `when:` value's
+# trailing comment is no read of `client.pug`: break-it round 10, finding 10).
+_ATTR = re.compile(rb"[ \t]*\.(?P<attr>[A-Za-z_][A-Za-z0-9_]*)")
+_ATTR_DASHED = re.compile(rb"[ \t]*\.(?P<attr>[A-Za-z_][A-Za-z0-9_-]*)")  # HCL names may hold `-`
 _SUB = re.compile(rb"""[ \t]*\[[ \t]*(?:(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)|(?P<index>\d+)"""
                   rb"""|(?P<other>[^\]\n]*))[ \t]*\]""")
-_GET = re.compile(rb"""[ \t]*\.[ \t]*get[ \t]*\([ \t]*(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)""")
+_GET = re.compile(rb"""[ \t]*\.get[ \t]*\([ \t]*(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)""")
 _LOOKUP = re.compile(rb"""lookup[ \t]*\(""")
 _AFTER_LOOKUP = re.compile(rb"""\blookup[ \t]*\([ \t]*\Z""")
 _LOOKUP_KEY = re.compile(rb"""[ \t]*,[ \t]*(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)""")

@@ -12,7 +12,10 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "findings": "each live reference: path, line, column, old, new, status, reason, note, key_path, role",
         "near_misses": ("what looks like an old value but is not one: path, line, column, text, like, kind, why, "
                         "name (the longer name it stands in, or empty)"),
-        "ignored_with_references": "git-ignored files that hold an old value (not checked without --include-ignored)",
+        "ignored_with_references": ("git-ignored files whose content holds an old value (not checked without "
+                                    "--include-ignored)"),
+        "ignored_with_old_paths": ("git-ignored files whose path alone holds an old value (a sweep moves them "
+                                   "only with a folder it moves whole)"),
         "expired": "keep rules and record classes past their expires: date",
         "collisions": "new values already standing where the sweep writes them, and whether --strict fails",
     },
@@ -26,6 +29,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "references": "every reference with its status (kept, residual, ...), reason and note",
         "near_misses": "as verify's", "stale_exemptions": "exemptions that matched nothing, or kept nothing",
         "unreadable": "files that could not be read", "ignored_with_references": "as verify's",
+        "ignored_with_old_paths": "as verify's",
         "expired": "as verify's",
     },
     "renamer audit --prune --format json": {

@@ -143,6 +143,11 @@ def _unscanned_lines(summary: Summary) -> list[str]:
         lines.append(f"Ignored by git but covered by `current`, holding old values: {count} "
                      f"(not scanned; pass --include-ignored): "
                      + ", ".join(summary.ignored_with_references[:5]))
+    if summary.ignored_with_old_paths:  # content clean, the path not: a name left behind
+        count = len(summary.ignored_with_old_paths)
+        lines.append(f"Ignored by git but covered by `current`, an old value in their path only: {count} "
+                     f"(a sweep moves them only with a folder it moves whole; rename the others by hand): "
+                     + ", ".join(summary.ignored_with_old_paths[:5]))
     return lines
 
 

@@ -95,12 +95,14 @@ class ScanResult:
 
     files: tuple[FileResult, ...] = ()
     files_scanned: int = 0
-    ignored_with_references: tuple[str, ...] = ()
+    ignored_with_references: tuple[str, ...] = ()  # git-ignored current files whose content holds one
     skipped_files: tuple[tuple[str, str], ...] = ()  # (path, why)
     paths: tuple[str, ...] = ()  # every path listed for the scan (audit matches rules against them)
     holding_new: tuple[str, ...] = ()  # the files holding a new value (ScanOptions.present)
     # The Markdown files that may link to an old heading's anchor (sweep/anchors.py); None: any.
     linking: tuple[str, ...] | None = None
+    # git-ignored current files whose path alone holds an old value (`pug.env`, `hosts/pug/.env`)
+    ignored_with_old_paths: tuple[str, ...] = ()
 
     def references(self) -> list[Reference]:
         return [ref for f in self.files for ref in f.references]

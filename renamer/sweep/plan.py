@@ -13,9 +13,9 @@ from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
-from renamer.sweep.folders import FolderMove, merging, named, plan_folders
+from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders
 from renamer.sweep.links import Relink, plan_links, without_relinked
-from renamer.sweep.model import FileResult, ScanResult
+from renamer.sweep.model import KEPT, FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.pins_history import replaced_versions
@@ -144,15 +144,22 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
     files = tuple(f for f in found_files if f.kind != "unreadable")
     ignored_with_references: list[str] = []
+    ignored_with_old_paths: list[str] = []
     if not include_ignored:
         hidden = ignored_current(git) if git is not None else [
             rel for rel in keep(plain_ignored) if classifier.is_current_pattern(rel)]
         for rel in hidden:
             ignored_file = scanner.scan(rel)
-            if ignored_file is not None and ignored_file.references:
+            if ignored_file is None or not ignored_file.references:
+                continue
+            # its content, or only its path (break-it round 10, #11: an `.env` holding no old
+            # value was listed as holding some, for its folder's name)
+            if any(r.role != "path" for r in ignored_file.references):
                 ignored_with_references.append(rel)
+            elif any(r.status != KEPT for r in ignored_file.references):  # keep_paths keeps a name
+                ignored_with_old_paths.append(rel)
     return ScanResult(files, chunk.scanned, tuple(ignored_with_references), unreadable, tuple(listed),
-                      tuple(chunk.holding), tuple(chunk.linking))
+                      tuple(chunk.holding), tuple(chunk.linking), tuple(ignored_with_old_paths))
 
 
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,
@@ -181,6 +188,11 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         root = project.root
         plan = replace(plan, folders=plan_folders(
             root, plan.renames, lambda folder: vcs_listing.ls_files(root, "--cached", "--", folder)))
+    if plan.folders and plan.scan.ignored_with_old_paths:  # a folder moved whole takes them along
+        moved = {rel: os.fsencode(located(rel, plan.folders)) for rel in plan.scan.ignored_with_old_paths}
+        left = tuple(rel for rel, new in moved.items()
+                     if any(m.kept is None for m in project.matcher.find(new)))
+        plan = replace(plan, scan=replace(plan.scan, ignored_with_old_paths=left))
     links = [f for f in plan.scan.files if f.kind == "symlink"]
     relinks, refused = plan_links(project.root, links, plan.renames, plan.scan.paths, project.matcher)
     if not (relinks or refused):

@@ -57,6 +57,7 @@ class Summary:
     files_scanned: int = 0
     skipped_files: list[tuple[str, str]] = field(default_factory=list)
     ignored_with_references: list[str] = field(default_factory=list)
+    ignored_with_old_paths: list[str] = field(default_factory=list)  # their path alone holds one
     pins: list[Pin] = field(default_factory=list)  # a sweep's (the residual ones are in `residual` too)
     folders: list[FolderMove] = field(default_factory=list)  # moved whole, untracked files with them
     state_names: list[Reference] = field(default_factory=list)  # kept: where Terraform keeps state
@@ -66,6 +67,7 @@ class Summary:
     def of_scan(cls, scan: ScanResult) -> Summary:
         out = cls(files_scanned=scan.files_scanned, skipped_files=list(scan.skipped_files),
                   ignored_with_references=list(scan.ignored_with_references),
+                  ignored_with_old_paths=list(scan.ignored_with_old_paths),
                   files_changed=sum(1 for f in scan.files if f.changes),
                   renames=[(f.path, f.new_path) for f in scan.files if f.new_path],
                   serials=[(f.path, *f.serial) for f in scan.files if f.serial])

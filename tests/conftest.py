@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from renamer.cli import cli
 from tests.testing.repos import Files, make_repo
@@ -26,6 +27,13 @@ _SLOW = ("tests/dns/test_ansible_rollback.py", "tests/dns/test_ansible.py::test_
          # terraform init/validate/plan, ansible-playbook and named-checkzone per case
          "tests/sweep/test_terraform_labels.py", "tests/cli/test_key_fates.py", "tests/cli/test_composed_loops.py",
          "tests/cli/test_composed_tails.py", "tests/cli/test_zone_escaped_labels.py")
+
+
+# Property tests check answers, not speed: no per-example deadline (hypothesis's 200 ms failed
+# test_the_gate_rejects_only_what_the_exact_tests_reject on a machine at load 10, a timing, not
+# a wrong answer). The work counts in tests/ guard the cost.
+settings.register_profile("renamer", deadline=None)
+settings.load_profile("renamer")
 
 
 def _rank(item: pytest.Item) -> int:

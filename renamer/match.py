@@ -23,6 +23,7 @@ from renamer import (
     composed_names,
     composed_tails,
     computed_addresses,
+    foreign_names,
     host_sets,
     image_refs,
     name_starts,
@@ -445,11 +446,14 @@ class Matcher:
             matches = with_ranges(matches, spans)
         matches = _paired(data, matches)
         matches = host_sets.with_sets(data, matches, self._find_exact, self._set_needles)
+        if self.hosts and foreign_names.might_hold(data):  # `github.com/acme/pug`, `s3://pug/`, `tank/pug`
+            matches = _foreign(data, matches)
         if self.hosts and not self.rewrite_accounts:
             hosts = [m.start for m in matches if m.kind == "host" and m.refused is None]
             starts = account_starts(data, hosts)
             for m in matches if starts or b"@" in data else ():  # a dense file has neither: no loop
-                if m.kind == "host" and m.refused is None and is_account(data, m.start, m.end, starts):
+                if m.kind == "host" and m.refused is None and m.kept is None \
+                        and is_account(data, m.start, m.end, starts):
                     m.kept = "account"
         if self.hosts and any(m.kind == "host" and m.refused is None and m.kept is None for m in matches):
             matches = _images(data, matches)
@@ -714,6 +718,24 @@ def _images(data: bytes, matches: list[Match]) -> list[Match]:
                 why = ("an image of this file names it as software" if m.old.lower() in named
                        else "it is a well-known package's name")
                 m = replace(m, refused="software-path", note=f"`{m.old}`: {why}")
+        out.append(m)
+    return out
+
+
+def _foreign(data: bytes, matches: list[Match]) -> list[Match]:
+    """A name in another service's namespace is no host (foreign_names.py, break-it round 10,
+    finding 5): a forge's repository path kept `repository`; a bucket, an object key, a backup
+    repository on a storage service or a ZFS dataset kept `storage`."""
+    near = [m.start for m in matches if m.kind == "host" and m.refused is None and m.kept is None]
+    spans = foreign_names.foreign_spans(data, near) if near else []
+    if not spans:
+        return matches
+    out = []
+    for m in matches:
+        if m.kind == "host" and m.refused is None and m.kept is None:
+            reason = next((why for start, end, why in spans if start <= m.start and m.end <= end), None)
+            if reason is not None:
+                m = replace(m, kept=reason)
         out.append(m)
     return out
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import label_names, near_miss, vcs_status, work
+from renamer import label_names, near_miss, state_names, unit_names, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
@@ -154,6 +154,17 @@ REFUSED_HINTS = {
     "kept-reference": ("a line kept on purpose (the inline marker, a keep rule, a dated section) that reads "
                        "a key or a variable the sweep rewrites: kept, it would read a key that is gone or "
                        "a name that does not exist; nothing is written until it is decided"),
+    "unit-name": ("a systemd mount, automount or swap unit's path, which the unit's name encodes: rewritten "
+                  "alone, systemd refuses the unit; rename the unit by hand to the escaped new path "
+                  "(`systemd-escape -p --suffix=mount NEW`: a `-` becomes `\\x2d`) with the path and every "
+                  "reference to the unit (`Requires=`, `systemctl enable`, `.wants/` links, a deploy task's "
+                  "`dest:`), and stop the old unit on the machine; or keep it with a keep rule"),
+    "state-name": ("a name that keys state kept outside the repo (a compose project's: its compose "
+                   "file's folder, `name:`, COMPOSE_PROJECT_NAME, `-p`; a compose volume's `name:`; a "
+                   "StatefulSet's; a Helm release's): renamed, the next `docker compose up` or apply starts "
+                   "new, empty volumes beside the old containers; move the data first (copy each volume into "
+                   "the new one), or pin the old name (`name: OLD` in the compose file), then edit it by "
+                   "hand; or keep it with a keep rule (`keep_paths` for a folder)"),
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -227,6 +238,14 @@ KEPT_NOTES = {
               "a registry part (`pug.lab.lan:5000/`) is a host, and follows"),
     "account": ("a user account named like the host (/home/NAME, chown NAME, User=NAME, NAME@host): "
                 "not the host; set options.accounts: rewrite to rename accounts too"),
+    "repository": ("a repository's path on a code forge (`github.com/acme/pug`, `git@host:acme/pug.git`, "
+                   "`git::https://host/infra/pug.git//dir`, `uses: acme/pug@v1`, a Terraform registry "
+                   "`source`): it names a repository, not a host, and the move renames no repository; "
+                   "only the URL's host follows"),
+    "storage": ("names where data lives in a storage service (an `s3://`/`gs://` bucket and key, a restic "
+                "repository on S3, B2, GCS, Azure, Swift, rclone or a rest-server, a ZFS dataset or pool): "
+                "renamed in the text alone, the next run writes to a new, empty place (or another owner's "
+                "bucket); move the data first (copy the bucket, `zfs rename`), then edit it by hand"),
 }
 
 
@@ -274,6 +293,7 @@ class FileScanner:
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
         self._before: dict[str, list[Match]] = {}
+        self._project_folders: dict[str, str | None] = {}  # folder -> why renaming it renames a project
 
     def scan(self, rel: str, klass: FileClass | None = None,
              read: tuple[bytes, int] | None = None,
@@ -330,6 +350,8 @@ class FileScanner:
             new_path, path_refs = self._host_vars_path(rel, new_path, path_refs)
         if new_path is not None and "@" in rel:  # `check@pug.service` of a template making `%i.ana.lan`
             new_path, path_refs = self._instance_path(rel, new_path, path_refs)
+        if new_path is not None:  # `hosts/pug/compose.yaml`: the folder names the compose project
+            new_path, path_refs = self._project_path(rel, new_path, path_refs)
         if content.kind == "symlink":
             shown = data.decode("utf-8", "replace")
             refs = self._skipped(rel, data, "symlink",
@@ -398,6 +420,15 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and is_hcl(rel):  # a Terraform state's name: renamed, the next apply starts empty
             matches = kept_state(rel, data, matches)
+        if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
+            matches = self._state_names(rel, data, matches)
+        if matches and content.kind == "text" and unit_names.might_define(data):  # `mnt-pug.mount`
+            matches, unit_note = unit_names.held(rel, new_path, data, matches)
+            if unit_note is not None:
+                new_path = None
+                why = f"{unit_note}; {REFUSED_HINTS[unit_names.HELD]}"
+                path_refs = [replace(r, reason=unit_names.HELD, note=why)
+                             if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if wide:
             covered = {(m.start, m.end) for m in matches}
             matches = sorted([*matches, *(m for m in wide_matches(self.matcher, data)
@@ -706,6 +737,43 @@ class FileScanner:
         if note is None:
             return new_path, refs
         return None, [replace(r, status=RESIDUAL, reason="composed-name", note=note) for r in refs]
+
+    def _project_path(self, rel: str, new_path: str,
+                      refs: list[Reference]) -> tuple[str | None, list[Reference]]:
+        """A folder holding a compose file is its project's name (break-it round 10, finding 4):
+        where a rename changes the name of a folder above `rel` that holds one, the file keeps its
+        path, a `state-name` residual, so the folder is held whole."""
+        old, new = rel.split("/")[:-1], new_path.split("/")[:-1]
+        if len(old) != len(new):
+            return new_path, refs
+        for i in range(len(old)):
+            if old[i] == new[i]:
+                continue
+            folder = "/".join(old[: i + 1])
+            if folder not in self._project_folders:
+                self._project_folders[folder] = state_names.folder_note(str(self.project.root), folder)
+            note = self._project_folders[folder]
+            if note is not None:
+                why = f"{note}; {REFUSED_HINTS[state_names.HELD]}"
+                return None, [replace(r, reason=state_names.HELD, note=why)
+                              if r.status == RESIDUAL and r.reason is None else r for r in refs]
+        return new_path, refs
+
+    def _state_names(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
+        """Occurrences in a name that keys state outside the repo (a compose project's, a volume's,
+        a StatefulSet's, a Helm release's): residuals `state-name` (state_names.py)."""
+        if not any(m.refused is None and m.kept is None for m in matches):
+            return matches
+        found = state_names.spans(rel, data)
+        if not found:
+            return matches
+        out = []
+        for m in matches:
+            what = next((w for s, e, w in found if s <= m.start and m.end <= e), None)
+            if what is not None and m.refused is None and m.kept is None:
+                m = replace(m, refused=state_names.HELD, note=what.replace("NAME", m.old))
+            out.append(m)
+        return out
 
     def _path_references(self, rel: str, klass: FileClass, *, kept: bool) -> list[Reference]:
         status: RefStatus = RESIDUAL if klass.status == CURRENT else UNCLASSIFIED_STATUS

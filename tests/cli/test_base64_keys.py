@@ -58,7 +58,8 @@ def test_a_name_inside_key_material_is_kept_and_a_path_is_rewritten(
                                   "x: /opt/pug/releases/2024-01-01/bin",
                                   # words of a path mixing cases and digits (review of round 4's fix)
                                   "x: https://pug/Share/Backup2024Q1Files", "x: /srv/pug/Photos2024Album/x",
-                                  "x: //pug/MyDocuments2023Archive/Q4", "x: s3://pug/DataLake2024v2Export"])
+                                  # (an `s3://` bucket is kept `storage` since break-it round 10, #5)
+                                  "x: //pug/MyDocuments2023Archive/Q4", "x: sftp://pug/DataLake2024v2Export"])
 def test_a_run_without_mixed_key_letters_is_no_key(line: str, repo: Callable[..., Path],
                                                     run: Callable[..., Result]) -> None:
     root = repo({"a.yml": line + "\n"}, config=CONFIG, allowlist=ALLOW)

@@ -1,0 +1,219 @@
+"""Names in another service's namespace (break-it round 10, finding 5): no host, and no move renames them.
+
+The model is the image rule (image_refs.py): `image: pihole/pihole` names a registry repository.
+The same holds for
+
+* a repository on a code forge: the path of a URL on a forge (`https://github.com/acme/pug`,
+  `git@github.com:acme/pug.git`, Terraform's `git::https://host/infra/pug.git//modules/vm`, a
+  `.git` path on any server, a URL `git clone` or a `repo:` key takes, a scheme-less
+  `github.com/acme/pug`), a GitHub Actions `uses: acme/pug@v1`, a Terraform registry `source`
+  (`acme/pug/aws`): kept `repository`. The URL's host is a host and follows; so does a path
+  after the repository (`//modules/x`, `/blob/main/...`, `?ref=`), which names a file in it.
+* where data lives in a storage service: an object store's bucket and key (`s3://pug/`, `gs://`,
+  `az://`, Terraform's `s3::https://endpoint/pug/x`), a restic repository on one
+  (`-r s3:endpoint/pug`, `b2:`, `gs:`, `azure:`, `swift:`, `rclone:`, a rest-server's path,
+  `RESTIC_REPOSITORY=`), a ZFS dataset or pool (the arguments of `zfs`/`zpool`, syncoid's
+  `[user@host:]pool/ds`, a sanoid section `[pool/ds]`): kept `storage`. Renamed in the text
+  alone, the next run writes to a new, empty place (or someone else's bucket: S3 names are
+  global), like a Terraform state's name (`terraform-state`). A storage endpoint's host, and a
+  restic repository on a file system (a local path, `sftp:host:/path`), follow the plain rules.
+
+Every occurrence in such a name is decided the same way, so one line never keeps one dataset and
+renames its counterpart (`zfs send tank/pug@snap | ssh b zfs recv pool/pug`); `tank/pug@snap` is
+no account. Pure: bytes in, spans out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+_Add = Callable[[int, int, str], None]
+REPOSITORY = "repository"
+STORAGE = "storage"
+
+FORGES = frozenset({
+    "github.com", "www.github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitea.com", "git.sr.ht",
+    "hg.sr.ht", "dev.azure.com", "ssh.dev.azure.com", "gitee.com", "salsa.debian.org", "framagit.org",
+    "git.launchpad.net", "source.developers.google.com",
+})
+_STORAGE_SCHEMES = frozenset({b"s3", b"s3a", b"s3n", b"gs", b"gcs", b"az", b"abfs", b"abfss", b"wasb",
+                              b"wasbs", b"adl", b"b2", b"r2", b"oss", b"cos", b"swift", b"minio"})
+_WEB_SCHEMES = frozenset({b"http", b"https", b"ssh", b"git", b"git+ssh", b"git+https", b"git+http",
+                          b"git+git", b"git+file"})
+# Lines are only read where one of these stands in the file.
+_HINTS = (b"://", b"git@", b".git", b"zfs", b"zpool", b"syncoid", b"sanoid", b"autosnap", b"restic",
+          b"RESTIC_", b"epository", b"uses:", b"source", *(f.encode() for f in FORGES if f.count(".") == 1))
+
+_URL = re.compile(rb"(?P<pre>(?:git|s3|gcs)::)?(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://"
+                  rb"(?P<user>[^\s/@\"'<>()]*@)?(?P<host>\[[^\]\s]*\]|[^\s/:\"'<>?#()]*)(?::[0-9]*)?"
+                  rb"(?P<path>/[^\s\"'<>()`]*)?")
+# `git@github.com:acme/pug.git`: scp-like, a forge's when the user is `git`, the host a forge or
+# the path ends in `.git`.
+_SCP = re.compile(rb"(?<![\w.@/:+-])(?P<user>[A-Za-z0-9._-]+)@(?P<host>[A-Za-z0-9.-]+):"
+                  rb"(?P<path>[A-Za-z0-9._~-][^\s\"'<>:()`]*)")
+_FORGE_NAMES = b"|".join(re.escape(f.encode()) for f in sorted(FORGES))
+_BARE_FORGE = re.compile(rb"(?<![\w.@/:+-])(?P<host>" + _FORGE_NAMES + rb")(?P<path>/[^\s\"'<>()`]*)")
+_GIT_COMMAND = re.compile(rb"\bgit[ \t]+(?:-[Cc][ \t]+\S+[ \t]+)*(?:clone|remote[ \t]+(?:add|set-url)|"
+                          rb"submodule[ \t]+add|fetch|pull|push|ls-remote)\b")
+_REPO_KEY = re.compile(rb"""(?:^|[\s{,])["']?(?:repo|repo_url|repoURL|git_repo|git_url|clone_url|"""
+                       rb"""remote_url|git_remote)["']?[ \t]*[:=][ \t]*["']?$""")
+# Where a URL's path stops naming the repository: a subfolder (`//`), a ref, a forge's own pages.
+_REPO_END = re.compile(rb"//|[?#@]|/-/|/(?:blob|tree|raw|src|commit|commits|releases|archive|pull|"
+                       rb"issues|wiki|actions|compare)(?:/|$)")
+_USES = re.compile(rb"""(?m)^[ \t]*(?:-[ \t]+)?uses[ \t]*:[ \t]*["']?(?P<ref>[A-Za-z0-9][\w.-]*/[\w./-]+)""")
+_SOURCE = re.compile(rb"""(?m)^[ \t]*source[ \t]*=[ \t]*"(?P<ref>[^"\s]+)\"""")
+_RESTIC_VALUE = re.compile(
+    rb"""(?:(?<![\w-])(?:-r|--repo|--repository|--repo2|--from-repo)(?:[ \t]+|=)|"""
+    rb"""\bRESTIC_(?:FROM_)?REPOSITORY2?["']?[ \t]*[=:][ \t]*|"""
+    rb"""(?:^|[\s{,])["']?repository["']?[ \t]*[:=][ \t]*"""
+    rb"""(?=["']?(?:s3|sftp|rest|b2|azure|gs|swift|rclone|local):))"""
+    rb"""["']?(?P<value>[^\s"']+)""")
+_RESTIC_ALL = (b"b2:", b"azure:", b"gs:", b"swift:", b"rclone:")  # all of the rest names storage
+# `zfs`/`zpool` then one of their subcommands: prose ("restart zfs on pug") names no dataset.
+_ZFS = re.compile(
+    rb"\b(?:zfs[ \t]+(?:create|destroy|snapshot|snap|rollback|clone|promote|rename|list|set|get|inherit|"
+    rb"upgrade|userspace|groupspace|projectspace|mount|unmount|umount|share|unshare|bookmark|send|"
+    rb"receive|recv|redact|allow|unallow|hold|holds|release|diff|load-key|unload-key|change-key|wait|"
+    rb"project)|zpool[ \t]+(?:create|destroy|add|remove|attach|detach|replace|split|import|export|"
+    rb"status|list|iostat|scrub|resilver|trim|online|offline|clear|history|get|set|upgrade|reguid|"
+    rb"reopen|sync|initialize|checkpoint|wait|events))(?![\w-])(?P<args>[^|;&\n)`]*)")
+_SYNCOID = re.compile(rb"\bsyncoid[ \t]+(?P<args>[^|;&\n)`]*)")
+_DATASET = re.compile(rb"(?P<remote>(?:[A-Za-z0-9._-]+@)?[A-Za-z0-9._-]+:)?"
+                      rb"(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)*(?:[@#][\w.:-]+)?)")
+_SANOID = re.compile(rb"(?m)^[ \t]*\[(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)+)\][ \t]*\r?$")
+
+
+def might_hold(data: bytes) -> bool:
+    return any(hint in data for hint in _HINTS)
+
+
+def foreign_spans(data: bytes, near: Iterable[int]) -> list[tuple[int, int, str]]:
+    """The (start, end, reason) of every foreign name on the lines holding an offset of `near`."""
+    out: list[tuple[int, int, str]] = []
+    seen: set[int] = set()
+    sanoid = b"autosnap" in data or b"use_template" in data or b"sanoid" in data
+    for pos in near:
+        low = data.rfind(b"\n", 0, pos) + 1
+        if low in seen:
+            continue
+        seen.add(low)
+        high = data.find(b"\n", pos)
+        high = len(data) if high == -1 else high
+        out += _line_spans(data, low, high, sanoid=sanoid)
+    return out
+
+
+def _line_spans(data: bytes, low: int, high: int, *, sanoid: bool) -> list[tuple[int, int, str]]:
+    line = data[low:high]
+    out: list[tuple[int, int, str]] = []
+
+    def add(start: int, end: int, reason: str) -> None:
+        if end > start:
+            out.append((low + start, low + end, reason))
+
+    git_line = _GIT_COMMAND.search(line) is not None
+    for url in _URL.finditer(line):
+        scheme = url.group("scheme").lower()
+        pre = (url.group("pre") or b"").lower()
+        if scheme in _STORAGE_SCHEMES:
+            add(url.start("host"), url.end(), STORAGE)
+            continue
+        path = url.group("path") or b""
+        if pre in (b"s3::", b"gcs::"):  # Terraform's getter: the endpoint, then the bucket and key
+            add(url.start("path") + 1, url.end(), STORAGE)
+            continue
+        if scheme not in _WEB_SCHEMES or not path:
+            continue
+        host = url.group("host").lower().decode("ascii", "replace")
+        forge = (pre == b"git::" or scheme.startswith(b"git") or url.group("user") == b"git@"
+                 or host in FORGES or git_line or _repo_end(path).endswith(b".git")
+                 or _REPO_KEY.search(line, 0, url.start()) is not None)
+        if forge:
+            add(url.start("path") + 1, url.start("path") + len(_repo_end(path)), REPOSITORY)
+    for scp in _SCP.finditer(line):
+        path = _repo_end(scp.group("path"))
+        host = scp.group("host").lower().decode("ascii", "replace")
+        if scp.group("user") == b"git" or host in FORGES or path.endswith(b".git"):
+            add(scp.start("path"), scp.start("path") + len(path), REPOSITORY)
+    for bare in _BARE_FORGE.finditer(line):
+        add(bare.start("path") + 1, bare.start("path") + len(_repo_end(bare.group("path"))), REPOSITORY)
+    for uses in _USES.finditer(line):
+        ref = uses.group("ref")
+        if not ref.startswith((b"./", b"docker:")):
+            add(uses.start("ref"), uses.start("ref") + len(_repo_end(ref)), REPOSITORY)
+    for source in _SOURCE.finditer(line):
+        _registry_source(source.group("ref"), source.start("ref"), add)
+    if b"restic" in line or b"RESTIC_" in line or b"repository" in line:
+        for value in _RESTIC_VALUE.finditer(line):
+            if value.group().startswith(b"-") and b"restic" not in line:
+                continue  # `rsync -r`: a restic option only in a restic command
+            _restic(value.group("value"), value.start("value"), add)
+    for commands, regex in (((b"zfs", b"zpool"), _ZFS), ((b"syncoid",), _SYNCOID)):
+        if any(command in line for command in commands):
+            for hit in regex.finditer(line):
+                _datasets(line, hit.start("args"), hit.end("args"), add)
+    if sanoid and b"[" in line:
+        for section in _SANOID.finditer(line):
+            add(section.start("name"), section.end("name"), STORAGE)
+    return out
+
+
+def _repo_end(path: bytes) -> bytes:
+    """`path` cut where it stops naming the repository (`/infra/pug.git//modules` -> `/infra/pug.git`)."""
+    git = path.find(b".git")
+    while git != -1 and path[git + 4:git + 5] not in (b"", b"/", b"?", b"#", b"@"):
+        git = path.find(b".git", git + 1)
+    if git != -1:
+        path = path[:git + 4]
+    cut = _REPO_END.search(path, 1)
+    return path[:cut.start()] if cut else path
+
+
+def _registry_source(ref: bytes, at: int, add: _Add) -> None:
+    """A Terraform `source`: a registry address (`acme/pug/aws`, `host/acme/pug/aws`, a provider's
+    `acme/pug`) names a repository; a local path (`./`, `../`) or a URL (read above) does not."""
+    if ref.startswith((b".", b"/")) or b"::" in ref or b"://" in ref or b"@" in ref:
+        return
+    address = ref.split(b"//")[0].split(b"?")[0]
+    parts = address.split(b"/")
+    if not 2 <= len(parts) <= 4:
+        return
+    skip = len(parts[0]) + 1 if len(parts) == 4 and b"." in parts[0] else 0  # the registry's host
+    add(at + skip, at + len(address), REPOSITORY)
+
+
+def _restic(value: bytes, at: int, add: _Add) -> None:
+    """A restic repository: on a storage service its bucket and path are storage names; its endpoint
+    is a host; on a file system (a local path, `sftp:`) it is a path like any other."""
+    if value.startswith(_RESTIC_ALL):
+        add(at + value.index(b":") + 1, at + len(value), STORAGE)
+    elif value.startswith(b"s3:"):
+        rest = value[3:]
+        scheme = rest.find(b"://")
+        slash = rest.find(b"/", scheme + 3 if scheme != -1 else 0)
+        if slash != -1:
+            add(at + 3 + slash + 1, at + len(value), STORAGE)
+    elif value.startswith(b"rest:"):
+        url = _URL.match(value, 5)
+        if url is not None and url.group("path"):
+            add(at + url.start("path") + 1, at + url.end(), STORAGE)
+
+
+def _datasets(line: bytes, start: int, end: int, add: _Add) -> None:
+    """Every word of a `zfs`/`zpool`/`syncoid` command's arguments that names a dataset, a pool, a
+    snapshot or a bookmark: no option, no option's value, no path, no property assignment."""
+    words = list(re.finditer(rb"\S+", line[start:end]))
+    for i, word in enumerate(words):
+        text = word.group().strip(b"\"'")
+        offset = start + word.start() + (1 if word.group()[:1] in (b'"', b"'") else 0)
+        if text.startswith((b"-", b"/", b".", b"~", b"$", b"<", b">")) or b"=" in text or b"," in text:
+            continue
+        if i > 0 and words[i - 1].group() in (b"-o", b"-O", b"-t", b"-s", b"-S", b"-d", b"-x", b"-e"):
+            continue  # an option's value (`-o compression=lz4`, `-t snapshot`)
+        hit = _DATASET.fullmatch(text)
+        if hit is None:
+            continue
+        add(offset + hit.start("name"), offset + hit.end("name"), STORAGE)
+
+

@@ -1,0 +1,170 @@
+"""Names that key state kept outside the repo (break-it round 10, finding 4), beside `terraform-state`.
+
+A compose stack's containers, networks and named volumes are prefixed with its project name,
+which is the compose file's folder (`hosts/pug/compose.yaml`), a top-level `name: pug`,
+`COMPOSE_PROJECT_NAME=pug` or `docker compose -p pug`. Renamed with the host, the next `docker
+compose up` creates `wolf_pgdata` new and empty while the old `pug_*` containers keep running.
+The same holds for a compose volume's own `name:`, a Kubernetes StatefulSet's name (its pods'
+claims are `data-pug-0`) and a helmfile release's name (Helm keeps the release by it).
+
+None of these can be renamed by a text edit: the data must be moved first. Each is a residual
+`state-name` (the folder's files are held whole: renamed alone, the project splits), never a
+silent rewrite. A project pinned by `name:` or by the folder's `.env` keeps its name whatever the
+folder is called, so that folder follows. Pure, but for `folder_note`, which reads the folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+HELD = "state-name"
+COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+_PROJECT = ("the compose project's name: it prefixes the stack's containers, networks and named volumes "
+            "(`NAME_data`)")
+_TOP_NAME = re.compile(rb"(?m)^name[ \t]*:[ \t]*[\"']?(?P<v>[^\s\"'#]+)")
+_ENV_NAME = re.compile(rb"""COMPOSE_PROJECT_NAME["']?[ \t]*[=:][ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
+_FLAG = re.compile(rb"""\b(?:docker[ \t]+compose|docker-compose|podman[ \t]+compose|podman-compose)\b"""
+                   rb"""[^\n|;&]*?[ \t](?:-p|--project-name)(?:[ \t]+|=)["']?(?P<v>[^\s"';|&]+)""")
+_TOP_KEY = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:")
+_NAME_KEY = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+_KIND = re.compile(rb"(?m)^kind[ \t]*:[ \t]*[\"']?StatefulSet\b")
+_DOC = re.compile(rb"(?m)^---[ \t]*\r?$")
+_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p")
+
+
+def is_compose(rel: str, data: bytes) -> bool:
+    name = rel.rpartition("/")[2]
+    if name in COMPOSE_FILES or re.fullmatch(r"(?:docker-)?compose[.-][\w.-]*\.ya?ml", name):
+        return True
+    return name.endswith((".yml", ".yaml")) and re.search(rb"(?m)^services[ \t]*:", data) is not None \
+        and re.search(rb"(?m)^[ \t]+(?:image|build)[ \t]*:", data) is not None
+
+
+def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
+    """(start, end, what it names) of every value in `data` that keys state outside the repo."""
+    if not any(hint in data for hint in _HINTS):
+        return []
+    out = [(h.start("v"), h.end("v"), _PROJECT) for regex in (_ENV_NAME, _FLAG) for h in regex.finditer(data)]
+    name = rel.rpartition("/")[2]
+    if not name.endswith((".yml", ".yaml")):
+        return out
+    if is_compose(rel, data):
+        out += [(h.start("v"), h.end("v"), _PROJECT) for h in _TOP_NAME.finditer(data)]
+        out += [(s, e, "a compose volume's own name: the volume that holds the data")
+                for s, e in _names_under(data, b"volumes")]
+    if name.startswith("helmfile") or re.search(rb"(?m)^releases[ \t]*:", data):
+        out += [(s, e, "a Helm release's name: Helm keeps the release by it, and charts name their "
+                       "volume claims after it") for s, e in _names_under(data, b"releases", items=True)]
+    if b"StatefulSet" in data:
+        out += _stateful_sets(data)
+    return out
+
+
+def _names_under(data: bytes, top: bytes, *, items: bool = False) -> list[tuple[int, int]]:
+    """The `name:` values in a top-level block (`volumes:`): a volume's own name one level inside
+    an entry, or (`items`) a list item's first-level `name:` (helmfile's `releases:`)."""
+    out = []
+    keys = list(_TOP_KEY.finditer(data))
+    for i, key in enumerate(keys):
+        if key.group("key") != top:
+            continue
+        end = keys[i + 1].start() if i + 1 < len(keys) else len(data)
+        block = data[key.end():end]
+        item_indent: int | None = None
+        offset = key.end()
+        for line in block.splitlines(keepends=True):
+            stripped = line.lstrip(b" ")
+            indent = len(line) - len(stripped)
+            if not items:
+                wanted = indent >= 1  # a block's entries, or a flow mapping after the key
+            elif stripped.startswith(b"- "):
+                item_indent = indent if item_indent is None else item_indent
+                wanted = indent == item_indent  # `- name: pug`
+            else:
+                wanted = item_indent is not None and indent == item_indent + 2
+            if wanted:
+                for hit in _NAME_KEY.finditer(line):
+                    out.append((offset + hit.start("v"), offset + hit.end("v")))
+            offset += len(line)
+    return out
+
+
+def _stateful_sets(data: bytes) -> list[tuple[int, int, str]]:
+    out = []
+    starts = [0, *(d.end() for d in _DOC.finditer(data))]
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(data)
+        doc = data[start:end]
+        if _KIND.search(doc) is None:
+            continue
+        meta = re.search(rb"(?m)^metadata[ \t]*:[ \t]*(?P<flow>\{[^\n]*)?", doc)
+        if meta is None:
+            continue
+        if meta.group("flow"):
+            hit = _NAME_KEY.search(doc, meta.start("flow"), meta.end("flow"))
+        else:
+            hit = re.compile(rb"(?m)^  [\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<v>[^\s\"'#]+)").search(
+                doc, meta.end(), (m.start() if (m := _TOP_KEY.search(doc, meta.end())) else len(doc)))
+        if hit is not None:
+            out.append((start + hit.start("v"), start + hit.end("v"),
+                        "a StatefulSet's name: its pods' volume claims are named from it (`data-NAME-0`)"))
+    return out
+
+
+def folder_note(root: str, folder: str) -> str | None:
+    """Why renaming `folder` renames a compose project (it holds a compose file that names no project
+    and no `.env` beside it pins one), or None."""
+    for name in COMPOSE_FILES:
+        path = os.path.join(root, folder, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            break
+    else:
+        return None
+    try:
+        with open(path, "rb") as f:
+            compose = f.read(1 << 20)
+    except OSError:
+        return None
+    if _TOP_NAME.search(compose) is not None:
+        return None
+    volumes = project_volumes(compose)
+    if not volumes:
+        return None  # containers and networks are created anew, but no data stays behind
+    try:
+        with open(os.path.join(root, folder, ".env"), "rb") as f:
+            if re.search(rb"(?m)^[ \t]*(?:export[ \t]+)?COMPOSE_PROJECT_NAME[ \t]*=", f.read(1 << 20)):
+                return None
+    except OSError:
+        pass
+    base = folder.rpartition("/")[2].lower()
+    shown = ", ".join(f"`{base}_{v}`" for v in volumes[:3]) + (", ..." if len(volumes) > 3 else "")
+    return (f"`{folder}/` holds `{name}`, whose compose project is named after its folder: renamed, "
+            f"its named volumes ({shown}) are created anew, empty, beside the old containers")
+
+
+def project_volumes(compose: bytes) -> list[str]:
+    """The named volumes a compose file declares whose names the project prefixes: the entries of
+    its top-level `volumes:` that give no `name:` of their own and are not `external`."""
+    keys = list(_TOP_KEY.finditer(compose))
+    out: list[str] = []
+    for i, key in enumerate(keys):
+        if key.group("key") != b"volumes":
+            continue
+        end = keys[i + 1].start() if i + 1 < len(keys) else len(compose)
+        block = compose[key.end():end]
+        flow = block.split(b"\n", 1)[0].strip()
+        if flow.startswith(b"{"):  # `volumes: {pgdata: {}, logs: {name: x}}`
+            out += [e.group(1).decode("utf-8", "replace") for e in re.finditer(
+                rb"[{,][ \t]*[\"']?([\w.-]+)[\"']?[ \t]*:[ \t]*(?:\{[ \t]*\}|null|~|(?=[,}]))", flow)]
+            continue
+        entries = list(re.finditer(rb"(?m)^(?P<indent>[ ]+)[\"']?(?P<name>[\w.-]+)[\"']?[ \t]*:", block))
+        if not entries:
+            continue
+        top = min(len(e.group("indent")) for e in entries)
+        entries = [e for e in entries if len(e.group("indent")) == top]
+        for j, entry in enumerate(entries):
+            body = block[entry.end():entries[j + 1].start() if j + 1 < len(entries) else len(block)]
+            if re.search(rb"(?:^|[{,\s])(?:name|external)[ \t]*:", body) is None:
+                out.append(entry.group("name").decode("utf-8", "replace"))
+    return out

@@ -1,0 +1,97 @@
+"""Names in another service's namespace, end to end (break-it round 10, finding 5).
+
+A forge's repository path (`github.com/acme/pug`), an object store's bucket (`s3://pug/`), a restic
+repository on a storage service, a ZFS dataset (`pool/pug`): no host, and the move renames none of
+them. Kept (`repository`, `storage`), as the image rule keeps `pihole/pihole`; the URL's host, a
+storage endpoint and a file system path still follow, and a line never keeps one dataset while
+renaming its counterpart.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tests.conftest import Result
+
+Run = Callable[..., "Result"]
+Repo = Callable[..., Path]
+CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
+CONFIG = """\
+version: 1
+renames:
+  hosts: {pug: wolf, pug.lab.lan: wolf.lab.lan}
+  addresses: {10.0.40.11: 10.0.50.21}
+allowlist: allow.yaml
+"""
+
+
+def test_repositories_buckets_and_datasets_are_kept_and_hosts_beside_them_follow(repo: Repo, run: Run) -> None:
+    files = {
+        # the finding's six, and the zfs line read as an account
+        "play.yml": "- name: config\n  ansible.builtin.git:\n    repo: git@github.com:acme/pug.git\n"
+                    "    dest: /opt/config\n- ansible.builtin.git:\n"
+                    "    repo: https://gitlab.example.com/infra/pug\n    dest: /opt/pug\n",
+        "main.tf": 'module "vm" {\n  source = "git::https://gitlab.example.com/infra/pug.git//modules/vm?ref=v1.2"\n}\n'
+                   'module "net" {\n  source = "acme/pug/aws"\n}\n'
+                   'module "dns" {\n  source = "pug.lab.lan/acme/pug/aws"\n}\n',
+        "run.sh": "git clone https://github.com/acme/pug\naws s3 sync /data s3://pug/\n"
+                  "restic -r s3:s3.amazonaws.com/pug backup /data\n"
+                  "zfs send tank/pug@snap | ssh backup zfs recv pool/pug\n",
+        # variants: the URL's host follows, the repository path stays
+        "more.sh": "git clone https://pug.lab.lan/infra/pug.git\n"
+                   "git remote add origin git@pug.lab.lan:ops/pug.git\n"
+                   "pip install git+https://git.example.com/acme/pug@v1\n"
+                   "gsutil cp x gs://pug/hosts/pug/x\n"
+                   "syncoid --recursive root@pug:tank/data pool/backups/pug\n"
+                   "ssh root@pug zfs list -t snapshot tank/pug\n"
+                   "zfs snapshot pug@daily\n"
+                   "restic -r rest:http://pug:8000/pug/ snapshots\n"
+                   "restic -r sftp:backup@pug:/srv/restic/pug check\n"
+                   "rsync -a /srv/backups/pug/ pug:/b/\n"
+                   "curl http://pug/api/pug/status\n"
+                   "echo restart zfs on pug\n",
+        "go.mod": "module github.com/acme/pug\n",
+        ".github/workflows/ci.yml": "jobs:\n  b:\n    steps:\n      - uses: acme/pug@v1\n"
+                                    "      - run: ssh pug true\n",
+        "argo.yaml": "spec:\n  source:\n    repoURL: https://github.com/acme/pug.git\n"
+                     "    path: hosts/pug\n",
+        "restic.env": "RESTIC_REPOSITORY=s3:https://pug.lab.lan:9000/pug\n",
+        "docs.md": "See https://github.com/acme/infra/blob/main/hosts/pug/README.md\n",
+        "sanoid.conf": "[tank/pug]\n  use_template = production\n[template_production]\n  autosnap = yes\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    text = {p: (root / p).read_text() for p in files}
+    assert text["play.yml"] == files["play.yml"].replace("/opt/pug", "/opt/wolf")
+    assert text["main.tf"] == files["main.tf"].replace('"pug.lab.lan/', '"wolf.lab.lan/')
+    assert text["run.sh"] == files["run.sh"]
+    assert text["more.sh"] == (
+        "git clone https://wolf.lab.lan/infra/pug.git\n"
+        "git remote add origin git@wolf.lab.lan:ops/pug.git\n"
+        "pip install git+https://git.example.com/acme/pug@v1\n"
+        "gsutil cp x gs://pug/hosts/pug/x\n"
+        "syncoid --recursive root@wolf:tank/data pool/backups/pug\n"
+        "ssh root@wolf zfs list -t snapshot tank/pug\n"
+        "zfs snapshot pug@daily\n"
+        "restic -r rest:http://wolf:8000/pug/ snapshots\n"
+        "restic -r sftp:backup@wolf:/srv/restic/wolf check\n"  # a file system path follows
+        "rsync -a /srv/backups/wolf/ wolf:/b/\n"
+        "curl http://wolf/api/wolf/status\n"
+        "echo restart zfs on wolf\n")  # prose: no zfs subcommand, no dataset
+    assert text["go.mod"] == files["go.mod"]
+    assert text[".github/workflows/ci.yml"] == files[".github/workflows/ci.yml"].replace("ssh pug", "ssh wolf")
+    assert text["argo.yaml"] == files["argo.yaml"].replace("hosts/pug", "hosts/wolf")  # a path in the repo
+    assert text["restic.env"] == "RESTIC_REPOSITORY=s3:https://wolf.lab.lan:9000/pug\n"
+    assert text["docs.md"] == files["docs.md"].replace("hosts/pug", "hosts/wolf")  # a file in it, not the repo
+    assert text["sanoid.conf"] == files["sanoid.conf"]
+    assert run(root, "verify", "--strict").exit_code == 0
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = {(r["path"], r["line"]): r["reason"] for r in audit["references"] if r["status"] == "kept"}
+    assert kept[("run.sh", 4)] == "storage"  # `tank/pug@snap` is no account
+    assert {reason for (path, _), reason in kept.items() if path == "run.sh"} == {"repository", "storage"}
+    assert kept[("play.yml", 3)] == "repository" and kept[("sanoid.conf", 1)] == "storage"
+    assert audit["summary"]["kept"] == {"repository": 12, "storage": 12}

@@ -1,0 +1,87 @@
+"""Names that key state outside the repo, end to end (break-it round 10, finding 4).
+
+A compose project's name (its folder where it declares named volumes, `name:`,
+COMPOSE_PROJECT_NAME, `-p`), a compose volume's `name:`, a StatefulSet's and a helmfile release's
+name: renamed, the next `docker compose up` or apply starts empty beside the old. Residuals
+`state-name` (a folder held whole); the rest of each file still follows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tests.testing.repos import git
+
+if TYPE_CHECKING:
+    from tests.conftest import Result
+
+Run = Callable[..., "Result"]
+Repo = Callable[..., Path]
+CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
+CONFIG = """\
+version: 1
+renames:
+  hosts: {pug: wolf, pug.lab.lan: wolf.lab.lan}
+allowlist: allow.yaml
+"""
+VOLUMES = ("services:\n  db:\n    image: postgres:16\n    hostname: pug\n    volumes: [pgdata:/var/lib/postgresql/data]\n"
+           "volumes:\n  pgdata: {}\n")
+
+
+def test_compose_project_names_are_held_and_the_rest_follows(repo: Repo, run: Run) -> None:
+    files = {
+        "hosts/pug/compose.yaml": VOLUMES,
+        "hosts/pug/nginx.conf": "server_name pug.lab.lan;\n",
+        "stacks/app/compose.yaml": "name: pug\nservices:\n  app:\n    image: nginx\n    hostname: pug\n"
+                                   "    volumes: [appdata:/data]\nvolumes:\n  appdata: {}\n"
+                                   "  logs:\n    name: pug\n    external: true\n",
+        "stacks/app/.env": "COMPOSE_PROJECT_NAME=pug\nUPSTREAM=pug.lab.lan\n",
+        "deploy.sh": "docker compose -p pug up -d\ndocker-compose --project-name=pug ps\nssh pug true\n",
+        "k8s/db.yaml": "apiVersion: apps/v1\nkind: Service\nmetadata:\n  name: pug\n---\n"
+                       "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: pug\n  labels: {app: pug}\n"
+                       "spec:\n  serviceName: pug\n",
+        "helmfile.yaml": "releases:\n  - name: pug\n    chart: bitnami/postgresql\n    values:\n"
+                         "      - host: pug.lab.lan\n",
+        # these move: bind mounts only (no named volume), or a project pinned by `name:` / `.env`
+        "stacks/pug/compose.yml": "services:\n  app:\n    hostname: pug\n    volumes: [./data:/data]\n",
+        "pinned/pug/compose.yaml": "name: web\n" + VOLUMES,
+        "envpinned/pug/compose.yaml": VOLUMES,
+        "envpinned/pug/.env": "COMPOSE_PROJECT_NAME=web\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    done = run(root, "verify", "--format", "json")
+    assert done.exit_code == 1
+    held = {(f["path"], f["line"]) for f in json.loads(done.stdout)["findings"] if f.get("reason") == "state-name"}
+    assert held == {("hosts/pug/compose.yaml", 0), ("hosts/pug/nginx.conf", 0), ("stacks/app/compose.yaml", 1),
+                    ("stacks/app/compose.yaml", 10), ("stacks/app/.env", 1), ("deploy.sh", 1), ("deploy.sh", 2),
+                    ("k8s/db.yaml", 9), ("helmfile.yaml", 2)}
+    notes = "\n".join(f["note"] for f in json.loads(done.stdout)["findings"] if f.get("reason") == "state-name")
+    assert "its named volumes (`pug_pgdata`) are created anew, empty" in notes
+    assert run(root, "sweep", "--commit").exit_code == 1  # left for a decision, the rest applied
+    # the folder is held whole (its nginx.conf too), its contents follow
+    assert (root / "hosts/pug/compose.yaml").read_text() == VOLUMES.replace("hostname: pug", "hostname: wolf")
+    assert (root / "hosts/pug/nginx.conf").read_text() == "server_name wolf.lab.lan;\n"
+    assert not (root / "hosts/wolf").exists()
+    app = (root / "stacks/app/compose.yaml").read_text()
+    assert app.startswith("name: pug\n") and "hostname: wolf" in app and "    name: pug\n" in app
+    assert (root / "stacks/app/.env").read_text() == "COMPOSE_PROJECT_NAME=pug\nUPSTREAM=wolf.lab.lan\n"
+    assert (root / "deploy.sh").read_text() == files["deploy.sh"].replace("ssh pug", "ssh wolf")
+    k8s = (root / "k8s/db.yaml").read_text()
+    assert k8s == files["k8s/db.yaml"].replace("kind: Service\nmetadata:\n  name: pug", "kind: Service\nmetadata:\n"
+                                               "  name: wolf").replace("app: pug", "app: wolf").replace(
+        "serviceName: pug", "serviceName: wolf")
+    assert (root / "helmfile.yaml").read_text() == files["helmfile.yaml"].replace("host: pug", "host: wolf")
+    assert (root / "stacks/wolf/compose.yml").exists() and not (root / "stacks/pug").exists()
+    assert (root / "pinned/wolf/compose.yaml").exists() and (root / "envpinned/wolf/.env").exists()
+    # decided: the old project pinned by `name:` lets the folder move; the rest kept by rules
+    (root / "hosts/pug/compose.yaml").write_text("name: pug\n" + (root / "hosts/pug/compose.yaml").read_text())
+    (root / "allow.yaml").write_text(
+        CURRENT_ALL + "keep:\n  - {name: data, path: '**', line_contains: pug, reason: moved with the data later}\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "pin the project")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "hosts/wolf/compose.yaml").read_text().startswith("name: pug\n")
+    assert run(root, "verify").exit_code == 0

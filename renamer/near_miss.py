@@ -7,11 +7,18 @@ near-miss, so verify never shares a blind spot with the sweep.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from renamer import work
 from renamer.match import positions
+
+try:  # an optional accelerator, as for the sweep's first pass (sweep/native_gate.py)
+    import hyperscan
+except Exception:  # a broken wheel raises what it likes (OSError, ImportError)
+    hyperscan = None  # type: ignore[assignment]
 
 # A separator, also as a regular expression escapes it (\. \\. [.]): an escaped spelling that the
 # exact forms miss (ANA\-ML2) is still a near-miss.
@@ -66,10 +73,10 @@ class LoosePass:
         # A needle holding another adds nothing to an `in` test.
         ordered = sorted(needles, key=len)
         self.needles = tuple(n for i, n in enumerate(ordered) if not any(m in n for m in ordered[:i]))
-        self._starts = tuple(sorted(starts))  # every loose hit begins with one of these
+        self._starts = Anchors(sorted(starts))  # every loose hit begins with one of these
         # Without escapes in the file, a loose hit folds to one needle exactly (the tokens joined
         # by single separators, each read `.`): those needles, none left out, are where hits begin.
-        self._anchors = tuple(sorted(needles))
+        self._anchors = Anchors(sorted(needles))
 
     def might_match(self, data: bytes) -> bool:
         return self.pattern is not None and self._holds(data, data.translate(_FOLD))
@@ -100,7 +107,7 @@ class LoosePass:
         # Anchored where a whole folded needle occurs (or, in a file with escapes, where a first
         # token does, `10` on every line of a 10/8 repo): no walk over every byte.
         anchors = self._starts if b"\\" in data or b"[" in data else self._anchors
-        tried = sorted({p for token in anchors for p in positions(folded, token)})
+        tried = anchors.positions(folded)
         work.add("loose positions", len(tried))
         for pos in tried:
             while span < spans and taken[span][1] <= pos:
@@ -115,6 +122,54 @@ class LoosePass:
             like = next((old for regex, old in self._like if regex.fullmatch(text)), "")
             out.append((hit.start(), hit.end(), text.decode("ascii", "replace"), like))
         return out
+
+
+# Below this many tokens a find per token costs less than a database (compiled once a process).
+NATIVE_FROM = 16
+
+
+class Anchors:
+    """Every offset where one of `tokens` begins in a folded copy, overlapping ones included.
+
+    A find per token is a pass over the bytes each: with 50 renames, 600 of them a file (a
+    third of a sweep's time on the benchmark's many-renames repo). Where hyperscan imported and
+    there are NATIVE_FROM tokens or more, one scan reports every match end of every token
+    instead (the start is the end less the token's length: they are literals). A database it
+    cannot compile, or no hyperscan, is the find per token: the same offsets
+    (tests/test_near_miss.py compares the two).
+    """
+
+    def __init__(self, tokens: Sequence[bytes]) -> None:
+        self.tokens = tuple(tokens)
+        self._database: Any = None
+        # RENAMER_NATIVE=0 turns every hyperscan pass off (sweep/native_gate.py), this one too.
+        self._native = (hyperscan is not None and len(self.tokens) >= NATIVE_FROM
+                        and os.environ.get("RENAMER_NATIVE", "").strip() != "0")
+
+    def positions(self, folded: bytes) -> list[int]:
+        database = self._compiled() if self._native else None
+        if database is None:
+            return sorted({p for token in self.tokens for p in positions(folded, token)})
+        found: set[int] = set()
+        lengths = [len(token) for token in self.tokens]
+
+        def report(token: int, _start: int, end: int, _flags: int, _context: object) -> None:
+            found.add(end - lengths[token])
+        database.scan(folded, match_event_handler=report)
+        return sorted(found)
+
+    def _compiled(self) -> Any:
+        if self._database is None:
+            try:
+                database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+                count = len(self.tokens)
+                database.compile(expressions=[re.escape(t) for t in self.tokens], ids=list(range(count)),
+                                 elements=count, flags=[0] * count)
+            except Exception:  # a database it cannot build: the find per token, the same offsets
+                self._native = False
+                return None
+            self._database = database
+        return self._database
 
 
 def _padded_spellings(octets: list[bytes]) -> list[list[bytes]]:

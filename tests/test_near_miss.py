@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from renamer.near_miss import LoosePass, in_identifier, name_around, padded_note, sentence, why
+from renamer.near_miss import NATIVE_FROM, LoosePass, in_identifier, name_around, padded_note, sentence, why
+from renamer.sweep.native_gate import version as native_version
 
 # In the order a config lists them (tests/testing/repos.py): the short name first.
 LOOSE = LoosePass(["ana-ml2", "ana-ml2.ana.lan"], ["10.250.50.54", "2001:db8::54"])
@@ -245,3 +246,33 @@ def test_a_part_of_name_near_miss_names_the_longer_name() -> None:
     assert name_around(b"(pihole0.)", 1, 8) == ""  # alone: a sentence's full stop is no name
     assert sentence("pihole0", "pihole0", "part-of-name", "keepalived-pihole0") == (
         "'keepalived-pihole0' holds 'pihole0' inside a longer name, which the exact rules do not match")
+
+
+# The many-renames shape: enough tokens for one hyperscan scan instead of a find per token.
+_MANY_HOSTS = [f"web{n:02d}" for n in range(12)] + ["ana-ml2", "ana-ml2-bmc", "ml2", "ml2-bmc"]
+_MANY_ADDRESSES = ["10.250.50.54", "10.250.50.5", "10.0.0.1"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(["ana", "-", "_", ".", "ml2", "ML2", "web0", "web1", "1", "2", "10", "250",
+                                 "50", "54", "5", "0", " ", "\n", "\\", "[.]", "bmc", "WEB"]), max_size=40))
+def test_one_native_scan_finds_what_a_find_per_token_finds(pieces: list[str]) -> None:
+    data = "".join(pieces).encode()
+    native, pure = LoosePass(_MANY_HOSTS, _MANY_ADDRESSES), LoosePass(_MANY_HOSTS, _MANY_ADDRESSES)
+    for anchors in (pure._anchors, pure._starts):
+        anchors._native = False
+    folded = data.lower().replace(b"-", b".").replace(b"_", b".")
+    assert native._anchors.positions(folded) == pure._anchors.positions(folded)
+    assert native._starts.positions(folded) == pure._starts.positions(folded)
+    assert native.find(data) == pure.find(data)
+
+
+def test_the_native_scan_runs_where_hyperscan_is_and_tokens_are_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    many = LoosePass(_MANY_HOSTS, _MANY_ADDRESSES)
+    # hyperscan is a dependency on Linux x86_64 (CI's machine): there the scan is native
+    assert len(many._anchors.tokens) >= NATIVE_FROM and many._anchors._native == (native_version() is not None)
+    assert many._anchors.positions(b"web01 and web01.10.0.0.1") == [0, 10, 16]
+    assert (many._anchors._compiled() is not None) == (native_version() is not None)
+    assert not LoosePass(["ana-ml2"], ["10.250.50.54"])._anchors._native  # few: a find each
+    monkeypatch.setenv("RENAMER_NATIVE", "0")
+    assert not LoosePass(_MANY_HOSTS, _MANY_ADDRESSES)._anchors._native

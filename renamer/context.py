@@ -156,6 +156,8 @@ def _is_range(hit: re.Match[bytes], rule: RangeRule) -> bool:
         return False
     if hit.group("and") is not None and not _between(hit.string, hit.start()):
         return False  # `web01 and web05`: two members, each its own reference
+    if _source_and_target(hit):
+        return False  # `ufw allow from 10.0.40.11 to 10.0.40.12 port 22`: a rule's source and target
     full = hit.group("s2") is not None and hit.group("s2") != b"."
     if not full:
         if hit.group("s2") is None and hit.group("tight") is None:
@@ -173,12 +175,41 @@ def _is_range(hit: re.Match[bytes], rule: RangeRule) -> bool:
                                                  or rule.kind == "address")
 
 
+_TO = re.compile(rb"[ \t]+to[ \t]+", re.IGNORECASE)
+_FROM_BEFORE = re.compile(rb"(?<![A-Za-z0-9_])from[ \t]+" + _OPEN + rb"\Z", re.IGNORECASE)
+# Words of a rule, a route or a move: a line holding one reads `from A to B` as a source and a
+# target (ufw, pf, ipfw, `route from`, `copy from A to B`), not as a range's ends.
+_FLOW = re.compile(rb"(?<![A-Za-z0-9_-])(?:ufw|pass|block|allow|deny|reject|permit|drop|accept|ipfw|rdr"
+                   rb"|nat|binat|proto|port|iptables|nft|route|routes|forward|redirect|traffic|packets?|ssh|scp|rsync|copy"
+                   rb"|move|migrate|connect|connections?)(?![A-Za-z0-9_-])", re.IGNORECASE)
+
+
+def _source_and_target(hit: re.Match[bytes]) -> bool:
+    """Is the pair `hit` `from A to B` on a line holding a rule's, a route's or a move's word?"""
+    data = hit.string
+    if _TO.search(data, hit.end("a"), hit.start("b")) is None \
+            or _FROM_BEFORE.search(data, max(0, hit.start() - 12), hit.start()) is None:
+        return False
+    line = data.rfind(b"\n", 0, hit.start()) + 1
+    end = data.find(b"\n", hit.end())
+    return _FLOW.search(data, line, len(data) if end == -1 else end) is not None
+
+
 _BETWEEN = re.compile(rb"(?<![A-Za-z0-9_])between[ \t]+" + _OPEN + rb"\Z", re.IGNORECASE)
 
 
+# A link's two ends, not a range's: `latency between A and B`, `the tunnel between A and B`
+_LINK_BETWEEN = re.compile(rb"(?<![A-Za-z0-9_])(?:latency|link|links|traffic|tunnel|tunnels|connection"
+                           rb"|connections|connectivity|ping|pings|cable|cables|peering|route|routes|path|paths|bandwidth|hops?"
+                           rb"|vpn|wireguard|sync|replication|rtt|jitter|mtu|handshake)[ \t]+between[ \t]+"
+                           + _OPEN + rb"\Z", re.IGNORECASE)
+
+
 def _between(data: bytes, start: int) -> bool:
-    """Does `between` stand right before the range's first end at `start` (`between A and B`)?"""
-    return _BETWEEN.search(data, max(0, start - 16), start) is not None
+    """Does `between` stand right before the range's first end at `start` (`between A and B`), and
+    no link's noun before it (`latency between A and B`: a link's two ends, each a reference)?"""
+    return _BETWEEN.search(data, max(0, start - 16), start) is not None \
+        and _LINK_BETWEEN.search(data, max(0, start - 40), start) is None
 
 
 def _brace_holds(items: str, number: str) -> bool:
@@ -246,9 +277,25 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
 # reason `range`, as at a range's end above; one inside such a pool is no reference (_holding).
 # Looked for in the file lower-cased (one copy, the same offsets): one `find` pass a word.
 _RANGE_WORDS = (b"range", b"pool", b"excluded-address")  # Cisco's `ip dhcp excluded-address A B`
-_START_WORDS = (b"start", b"begin", b"first", b"from", b"low")  # Junos `address-range low A high B`
+# Junos `address-range low A high B`, VirtualBox `--lowerip A --upperip B`, `dhcp_min:`/`dhcp_max:`
+_START_WORDS = (b"start", b"begin", b"first", b"from", b"low", b"lower", b"min", b"minimum")
+# A range word is a word of its own, or a key's segment (`ip_pool`, `dhcp-range`, `ipRange`), or
+# after one of these (`iprange`, netsh `excluderange`, `addresspool`); never the tail of another
+# word (`spool`, `arrange`, `strange`, `whirlpool`, `Liverpool`). After it: an end, `s`, a non-
+# letter, a camel-cased segment or a start or end word (`ranges`, `range_start`, `poolstart`).
+_WORD_PREFIXES = (b"ip", b"dhcp", b"exclude", b"address", b"addr", b"lease", b"scope",
+                  b"subnet", b"net", b"host", b"src", b"dst")
+_WORD_SUFFIXES = (b"", b"s", b"start", b"begin", b"first", b"low", b"lower", b"min", b"end", b"stop",
+                  b"last", b"high", b"upper", b"max")
+_LETTERS = re.compile(rb"[a-z]*")
+# Directives whose arguments are a range's ends by position, after the arguments that are not:
+# OpenVPN `server-bridge GATEWAY NETMASK POOL-START POOL-END` (its third and fourth addresses).
+_POSITIONAL = {b"server-bridge": 2}
 _V4 = rb"(?<![0-9A-Za-z.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]|\.[0-9])"
 _ADDRESS = re.compile(_V4)
+# A pool whose key names machines is a list of members (two backends, two NTP servers), not a range
+_MEMBERS = re.compile(rb"(?<![a-z])(?:backends?|servers?|members?|nodes?|upstreams?|workers?|hosts?|targets?"
+                      rb"|peers?|ntp|dns|resolvers?|replicas?)(?![a-z])")
 _WORD_END = re.compile(rb"[A-Za-z0-9_]*")  # the rest of a key or directive holding a range word
 # What joins a declared range's two ends: a comma, blanks, a dash, or a joining or end word
 # (`range 10.0.40.5 to 10.0.40.11`, Junos `low 10.0.40.5 high 10.0.40.11`).
@@ -260,12 +307,36 @@ _KEY_BEFORE = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + r
 # A start word, the rest of its key and an address as its value, over the lower-cased file: one
 # search a word (each starts with its literal, which re finds in C).
 _STARTED = tuple(re.compile(word + rb"[a-z0-9_-]{0,40}" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
-                 for word in _START_WORDS)
+                 for word in _START_WORDS if not any(word != w and word.startswith(w) for w in _START_WORDS))
 _KEYED = re.compile(rb"(?P<key>[A-Za-z][A-Za-z0-9_-]{0,40})" + _KEY_SEP + rb"(?P<value>" + _V4 + rb")")
 _SEGMENTS = re.compile(rb"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _STARTS = frozenset(_START_WORDS)
-_ENDS = frozenset({b"end", b"stop", b"last", b"to", b"high"})
+_ENDS = frozenset({b"end", b"stop", b"last", b"to", b"high", b"upper", b"max", b"maximum"})
 _NEAR = 400  # how far apart the two keys of one range may stand (one record)
+
+
+def range_word_at(data: bytes, lowered: bytes, pos: int, word: bytes) -> bool:
+    """Is the range word `word` at `pos` (of `lowered`, `data` lower-cased) a word or a key's
+    segment of its own (above), not the tail or head of another word?"""
+    if pos > 0 and lowered[pos - 1:pos].isalpha() and not (data[pos:pos + 1].isupper()
+                                                           and data[pos - 1:pos].islower()):  # `ipRange`
+        first = pos - 1
+        while first > 0 and pos - first < 8 and lowered[first - 1:first].isalpha():
+            first -= 1
+        if lowered[first - 1:first].isalpha() or lowered[first:pos] not in _WORD_PREFIXES:
+            return False
+    end = pos + len(word)
+    if data[end:end + 1].isupper() and data[end - 1:end].islower():
+        return True  # `rangeStart`, `poolName`: a camel-cased key's next segment
+    tail = _LETTERS.match(lowered, end)
+    return tail is None or tail.group() in _WORD_SUFFIXES
+
+
+def has_range_word(text: bytes) -> bool:
+    """Does `text` hold a range word of its own (range_word_at)?"""
+    lowered = text.lower()
+    return any(range_word_at(text, lowered, pos, word)
+               for word in _RANGE_WORDS for pos in _finds(lowered, word))
 
 
 def find_declared(data: bytes, rules: Sequence[RangeRule],
@@ -300,17 +371,31 @@ def _declared_pairs(data: bytes) -> list[Ends]:
     for word in _RANGE_WORDS:
         for pos in _finds(lowered, word):
             line = data.rfind(b"\n", 0, pos) + 1
-            if line in lines_seen:
+            if line in lines_seen or not range_word_at(data, lowered, pos, word):
                 continue
             looked += 1
             lines_seen.add(line)
             after = _WORD_END.match(data, pos + len(word))
             rest = after.end() if after else pos + len(word)
+            if word == b"pool" and _MEMBERS.search(lowered, _key_start(lowered, line, pos), rest):
+                continue  # `haproxy_backend_pool:`, `ntp_server_pool`: a pool of machines, each a member
             pair = _declared_after(data, rest, word)
             if pair is not None:
                 out.append(pair)
             else:
                 out += _declared_below(data, line, rest)
+    for directive, skip in _POSITIONAL.items():
+        for pos in _finds(lowered, directive):
+            line = data.rfind(b"\n", 0, pos) + 1
+            args = pos + len(directive)
+            if data[line:pos].strip(b" \t") or data[args:args + 1] not in b" \t":
+                continue  # the directive opens its line, its arguments follow
+            looked += 1
+            end = data.find(b"\n", pos)
+            end = len(data) if end == -1 else end
+            found = list(itertools.islice(_ADDRESS.finditer(data, pos, end), skip + 2))
+            if len(found) == skip + 2 and _PAIR.fullmatch(data, found[skip].end(), found[skip + 1].start()):
+                out.append((found[skip], found[skip + 1]))
     for started in _STARTED:  # in C: only a start word that ends a key holding an address
         for value in started.finditer(lowered):
             looked += 1
@@ -319,6 +404,17 @@ def _declared_pairs(data: bytes) -> list[Ends]:
                 out.append(pair)
     work.add("range context checks", looked)
     return out
+
+
+def _key_start(data: bytes, line: int, pos: int) -> int:
+    """Where the key or directive holding the word at `pos` starts (no further back than `line`)."""
+    start = pos
+    while start > max(line, pos - 40) and data[start - 1] in _KEY_BYTES:
+        start -= 1
+    return start
+
+
+_KEY_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
 def _finds(data: bytes, word: bytes) -> Iterator[int]:
@@ -402,11 +498,26 @@ def _holding(a: re.Match[bytes], b: re.Match[bytes], old: int) -> tuple[int, int
     return None
 
 
+_ADDRESS_TAIL = re.compile(rb"(?P<word>[a-z]+?)(?:ip|ipaddr|ipaddress|addr|address|ipv4)")
+
+
 def _key_kind(key: bytes) -> str | None:
     words = {w.lower() for w in _SEGMENTS.findall(key)}
+    # one segment of an end word and an address word: VirtualBox `--lowerip`/`--upperip`, `startaddr`
+    words |= {tail.group("word") for w in words if (tail := _ADDRESS_TAIL.fullmatch(w)) is not None}
     if words & _STARTS:
         return "start"
     return "end" if words & _ENDS else None
+
+
+def _is_key(data: bytes, key: re.Match[bytes]) -> bool:
+    """Is `key` (a _KEYED or _KEY_BEFORE match) a key with its value: joined by `:`, `=` or a
+    tag, or by blanks where it is a flag (`-StartRange a`, `--lowerip a`) or opens its line
+    (udhcpd's `start 10.0.40.5` / `end 10.0.40.11`)?"""
+    if key.group("sep").strip(b"\"'") != b"" or data[key.start() - 1:key.start()] == b"-":
+        return True
+    line = data.rfind(b"\n", 0, key.start()) + 1
+    return not data[line:key.start()].strip(b" \t")
 
 
 def _keyed_pair(data: bytes, start: int) -> Ends | None:
@@ -416,12 +527,12 @@ def _keyed_pair(data: bytes, start: int) -> Ends | None:
     before = _KEY_BEFORE.search(data, max(line, start - 64), start)
     if before is None or (kind := _key_kind(before.group("key"))) is None:
         return None
-    if before.group("sep").strip(b"\"'") == b"" and data[before.start() - 1:before.start()] != b"-":
-        return None  # `key value` only for a flag (`-StartRange a`): `from a to b` is no range
+    if not _is_key(data, before):
+        return None  # `key value` for a flag (`-StartRange a`) or a line's key: `from a to b` is no range
     low, high = max(0, start - _NEAR), min(len(data), start + _NEAR)
     partners = [x for x in _KEYED.finditer(data, low, high)
                 if x.start("value") != start and _key_kind(x.group("key")) not in (None, kind)
-                and (x.group("sep").strip(b"\"'") != b"" or data[x.start() - 1:x.start()] == b"-")]
+                and _is_key(data, x)]
     if not partners:
         return None
     partner = min(partners, key=lambda x: abs(x.start("value") - start))
@@ -433,8 +544,7 @@ def _keyed_pair(data: bytes, start: int) -> Ends | None:
         # `from:`/`to:` alone name a range only under a range or pool word nearby (pfSense's
         # <range><from>..</from><to>..</to></range>); elsewhere they are a rule's source and target.
         first = min(before.start(), partner.start())
-        near = data[max(0, first - 200):first].lower()
-        if not any(word in near for word in _RANGE_WORDS):
+        if not has_range_word(data[max(0, first - 200):first]):
             return None
     there = _ADDRESS.match(data, partner.start("value"))
     if there is None:
@@ -500,8 +610,8 @@ def table_ends(data: bytes, ends: Callable[[], Sequence[tuple[int, int]]]) -> se
             if len(row) > max(columns):
                 first, last = row[columns[0]], row[columns[1]]
                 a, b = data[first[0]:first[1]], data[last[0]:last[1]]
-                if a and b and a != b and not _BLANK.search(a) and not _BLANK.search(b):  # values, not prose
-                    cells += (first, last)
+                if a and b and a != b and not _BLANK.search(a) and not _BLANK.search(b) and _same_kind(a, b):
+                    cells += (first, last)  # values, not prose, each a possible end of one range
     if not cells:
         return set()
     starts = [a for a, _ in cells]  # in file order, none overlapping
@@ -511,6 +621,25 @@ def table_ends(data: bytes, ends: Callable[[], Sequence[tuple[int, int]]]) -> se
         if i >= 0 and end <= cells[i][1]:
             out.add(start)
     return out
+
+
+_NUMBERED = re.compile(rb"(?P<stem>.*?[^0-9])(?P<n>[0-9]+)(?P<domain>(?:\.[A-Za-z0-9-]+)*)")
+
+
+def _same_kind(a: bytes, b: bytes) -> bool:
+    """Can cells `a` and `b` be the two ends of one range: two addresses of one family, the first
+    not above the second, or two numbered names of one stem and domain (`web01` / `web05`)? A
+    cable's two ends (`pug` / `switch01`), a chain's first and last host (`pug` / `rex`) or an
+    address beside a name are no range."""
+    try:
+        low, high = ipaddress.ip_address(a.decode()), ipaddress.ip_address(b.decode())
+    except ValueError:
+        pass
+    else:
+        return low.version == high.version and int(low) < int(high)
+    ends = _NUMBERED.fullmatch(a), _NUMBERED.fullmatch(b)
+    return ends[0] is not None and ends[1] is not None and ends[0].group("stem") == ends[1].group("stem") \
+        and ends[0].group("domain") == ends[1].group("domain") and not ends[0].group("stem").endswith(b".")
 
 
 def _tables(data: bytes) -> Iterator[tuple[tuple[int, int], list[list[tuple[int, int]]]]]:
@@ -559,7 +688,7 @@ def _ends_columns(header: list[bytes]) -> tuple[int, int] | None:
         return None
     start, end = kinds.index("start"), kinds.index("end")
     words = {w.lower() for i in (start, end) for w in _SEGMENTS.findall(header[i])}
-    if not words - {b"from", b"to"} and not any(word in b" ".join(header).lower() for word in _RANGE_WORDS):
+    if not words - {b"from", b"to"} and not has_range_word(b" ".join(header)):
         return None
     return start, end
 

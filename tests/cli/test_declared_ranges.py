@@ -237,3 +237,91 @@ def test_break10_what_only_looks_like_a_range_in_those_dresses_is_rewritten(repo
     assert run(root, "sweep", "--commit").exit_code == 0
     assert {path: (root / path).read_text() for path in LOOKALIKES} == {p: a for p, (_, a) in LOOKALIKES.items()}
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+# Break-it round 11 #1: a range's ends named by argument position or by words beside start/end
+# (lower/upper, min/max), each once rewritten at one end. Path -> (text, the lines holding an old end).
+ROUND11_HELD = {
+    # OpenVPN `server-bridge GATEWAY NETMASK POOL-START POOL-END`: the third and fourth addresses
+    "server.conf": ("server-bridge 10.0.40.1 255.255.255.0 10.0.40.5 10.0.40.11\n", {1}),
+    "vbox.sh": ("VBoxManage dhcpserver add --netname intnet --ip 10.0.40.1 --netmask 255.255.255.0 "
+                "--lowerip 10.0.40.5 --upperip 10.0.40.11 --enable\n", {1}),
+    "dhcp.yml": ("dhcp_min: 10.0.40.5\ndhcp_max: 10.0.40.11\n", {2}),
+    "main.tf": ('resource "x" "y" {\n  lease_lower_ip = "10.0.40.11"\n  lease_upper_ip = "10.0.40.30"\n}\n', {2}),
+    "minmax.json": ('{"minIp": "10.0.40.11", "maxIp": "10.0.40.40"}\n', {1}),
+    "words.conf": ("startip=10.0.40.2 endip=10.0.40.11\n", {1}),
+    # udhcpd: `start` and `end` open their lines, the value after blanks
+    "udhcpd.conf": ("start 10.0.40.5\nend 10.0.40.11\ninterface eth0\n", {2}),
+    # a range word in a camel-cased or joined key still declares one (#6 kept them)
+    "camel.yml": ("ipRange: [10.0.40.5, 10.0.40.11]\naddresspool: 10.0.40.11, 10.0.40.20\n", {1, 2}),
+    # `from A to B` in prose that names no rule, route or move is a range
+    "prose.md": ("DHCP hands out from 10.0.40.5 to 10.0.40.11.\nReach 10.0.40.20 through 10.0.40.11 first.\n",
+                 {1, 2}),
+}
+
+
+def test_break11_ranges_named_by_position_or_by_lower_upper_min_max_are_held(repo: Repo, run: Run) -> None:
+    files = {path: text for path, (text, _) in ROUND11_HELD.items()}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    expected = {(path, n) for path, (_, lines) in ROUND11_HELD.items() for n in lines}
+    code, found, _ = _ranges(run, root)
+    assert code == 1 and found == expected, (found - expected, expected - found)
+    assert run(root, "sweep", "--commit").exit_code == 1  # residuals left for a decision
+    assert {path: (root / path).read_text() for path in files} == files  # byte for byte
+    assert _ranges(run, root)[:2] == (1, expected)
+
+
+# Break-it round 11 #5 #6 #7, and #1's look-alikes: ordinary pairs, range words inside other words,
+# tables whose start/end cells cannot be a range's ends. Each rewritten, verify OK.
+ROUND11_LOOKALIKES = {
+    # #6: a range word inside another word declares nothing
+    "vars.yml": ("mail_spool_hosts: [10.0.40.11, 10.0.40.12]\nnote: \"arrange 10.0.40.11, 10.0.40.12 in rack B\"\n"
+                 "strange_hosts: 10.0.40.11 10.0.40.12\norange: 10.0.40.11, 10.0.40.12\n"
+                 "whirlpool_hosts: [10.0.40.11, 10.0.40.12]\nLiverpool 10.0.40.11 10.0.40.12\n"
+                 "ranger: 10.0.40.11, 10.0.40.12\n",
+                 "mail_spool_hosts: [10.0.50.21, 10.0.40.12]\nnote: \"arrange 10.0.50.21, 10.0.40.12 in rack B\"\n"
+                 "strange_hosts: 10.0.50.21 10.0.40.12\norange: 10.0.50.21, 10.0.40.12\n"
+                 "whirlpool_hosts: [10.0.50.21, 10.0.40.12]\nLiverpool 10.0.50.21 10.0.40.12\n"
+                 "ranger: 10.0.50.21, 10.0.40.12\n"),
+    # #5: a rule's source and target in one /24 (ufw, pf, ipfw), a move, a link `between`
+    "rules.sh": ("ufw allow from 10.0.40.11 to 10.0.40.12 port 22 proto tcp\n"
+                 "ufw allow from 10.0.40.12 to 10.0.40.11 port 5432 proto tcp\n"
+                 "ipfw add allow tcp from 10.0.40.12 to 10.0.40.11 22\n"
+                 "rsync -a from 10.0.40.11 to 10.0.40.12 # copy the data\n"
+                 "ufw allow from web01 to web05\n",
+                 "ufw allow from 10.0.50.21 to 10.0.40.12 port 22 proto tcp\n"
+                 "ufw allow from 10.0.40.12 to 10.0.50.21 port 5432 proto tcp\n"
+                 "ipfw add allow tcp from 10.0.40.12 to 10.0.50.21 22\n"
+                 "rsync -a from 10.0.50.21 to 10.0.40.12 # copy the data\n"
+                 "ufw allow from db01 to web05\n"),
+    "pf.conf": ("pass in on em0 proto tcp from 10.0.40.12 to 10.0.40.11 port 443\n",
+                "pass in on em0 proto tcp from 10.0.40.12 to 10.0.50.21 port 443\n"),
+    "runbook.md": ("If latency between 10.0.40.11 and 10.0.40.12 is high, check the switch.\n"
+                   "The WireGuard tunnel between `10.0.40.11` and 10.0.39.2 is down.\n",
+                   "If latency between 10.0.50.21 and 10.0.40.12 is high, check the switch.\n"
+                   "The WireGuard tunnel between `10.0.50.21` and 10.0.39.2 is down.\n"),
+    # #5: a pool whose key names machines is a list of members
+    "lb.yml": ("haproxy_backend_pool:\n  - 10.0.40.11\n  - 10.0.40.12\nntp_server_pool: [10.0.40.11, 10.0.40.12]\n",
+               "haproxy_backend_pool:\n  - 10.0.50.21\n  - 10.0.40.12\nntp_server_pool: [10.0.50.21, 10.0.40.12]\n"),
+    # #1: server-bridge's gateway is no end
+    "bridge.conf": ("server-bridge 10.0.40.11 255.255.255.0 10.0.40.50 10.0.40.60\n",
+                    "server-bridge 10.0.50.21 255.255.255.0 10.0.40.50 10.0.40.60\n"),
+    # #7: start/end cells that cannot be one range's ends: a cable's ends, a chain's hosts, an
+    # address then a lower one, an address beside a name; from/to beside a `range_km` column
+    "cabling.md": ("# Cabling\n\n| cable | start | end |\n| --- | --- | --- |\n| C12 | pug | switch01 |\n"
+                   "| C13 | 10.0.40.11 | 10.0.40.1 |\n| C14 | 10.0.40.11 | gw |\n",
+                   "# Cabling\n\n| cable | start | end |\n| --- | --- | --- |\n| C12 | wolf | switch01 |\n"
+                   "| C13 | 10.0.50.21 | 10.0.40.1 |\n| C14 | 10.0.50.21 | gw |\n"),
+    "chain.csv": ("service,start,end,owner\nbackup,pug,rex,ops\nweb,web01,app05,ops\n",
+                  "service,start,end,owner\nbackup,wolf,rex,ops\nweb,db01,app05,ops\n"),
+    "links.tsv": ("link\tfrom_host\tto_host\trange_km\nwan1\tpug\trex\t12\n",
+                  "link\tfrom_host\tto_host\trange_km\nwan1\twolf\trex\t12\n"),
+}
+
+
+def test_break11_ordinary_pairs_and_words_that_only_hold_a_range_word_are_rewritten(repo: Repo, run: Run) -> None:
+    root = repo({p: before for p, (before, _) in ROUND11_LOOKALIKES.items()}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert _ranges(run, root)[1] == set()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert {p: (root / p).read_text() for p in ROUND11_LOOKALIKES} == {p: a for p, (_, a) in ROUND11_LOOKALIKES.items()}
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -32,7 +32,7 @@ from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.project import LoadedProject
-from renamer.sweep import multibyte
+from renamer.sweep import multibyte, subdomains
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
@@ -56,6 +56,7 @@ from renamer.sweep.model import (
     apply_edits,
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
+from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.terraform_addresses import address_matches
@@ -156,6 +157,7 @@ REFUSED_HINTS = {
                        "a key or a variable the sweep rewrites: kept, it would read a key that is gone or "
                        "a name that does not exist; nothing is written until it is decided"),
     "multibyte": multibyte.HINT,
+    "subdomain": subdomains.HINT,
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -396,6 +398,10 @@ class FileScanner:
                                       decimal=zone_like or presentation_config(rel), decided=decided)
         if hit and content.kind == "text":
             matches = folded_matches(self.matcher, data, matches)
+            if status != RECORD:  # `grafana.pug.lab.lan`, `*.pug` in the lab.lan zone: under the host
+                matches = subdomain_matches(data, matches, self.matcher, zone_like=zone_like, origin=origin,
+                                            apex=apex, any_case=any_case,
+                                            follow=self.project.config.subdomains == "follow")
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
         if matches and is_hcl(rel):  # a Terraform state's name: renamed, the next apply starts empty

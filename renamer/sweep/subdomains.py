@@ -13,12 +13,15 @@ DNS, certificates and clients must follow. Neither is safe to do silently: each 
 
 from __future__ import annotations
 
+import functools
 import re
+import weakref
 from dataclasses import dataclass
 
 from renamer.formats.zone_names import zone_names
 from renamer.match import Matcher
 from renamer.occurrences import Match
+from renamer.sweep.lines import Spans
 
 HINT = ("a name under a renamed host's DNS name (its service names, a wildcard, a certificate's name): "
         "left as it is, it stays under a name that no longer exists, while what is built from the new "
@@ -38,40 +41,72 @@ class Parent:
     new: str  # what the sweep makes of it: `wolf.lab.lan`
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    parents: tuple[Parent, ...]
+    labels: frozenset[bytes]  # each parent's first label after a `.`: the prefilter
+
+
+_PREPARED: weakref.WeakKeyDictionary[Matcher, _Prepared] = weakref.WeakKeyDictionary()
+
+
+def _prepared(matcher: Matcher) -> _Prepared:
+    """Once per matcher (a scan asks for every file)."""
+    known = _PREPARED.get(matcher)
+    if known is None:
+        found = _parents(matcher.hosts)
+        known = _Prepared(found, frozenset(b"." + p.name.split(".")[0].encode("ascii", "replace")
+                                           for p in found))
+        _PREPARED[matcher] = known
+    return known
+
+
 def parents(matcher: Matcher) -> list[Parent]:
+    return list(_prepared(matcher).parents)
+
+
+def _parents(hosts: tuple[tuple[str, str], ...]) -> tuple[Parent, ...]:
     """The old names whose subtree is the renamed host's: every old FQDN key, and every old short
     name under the domain of an FQDN key (`pug` + `lab.lan` of `nas.lab.lan`)."""
-    hosts = dict((old.lower(), new) for old, new in matcher.hosts)
-    domains = {old.split(".", 1)[1] for old in hosts if "." in old}
-    out = {old: new for old, new in hosts.items() if "." in old}
-    for old, new in hosts.items():
+    lowered = {old.lower(): new for old, new in hosts}
+    domains = {old.split(".", 1)[1] for old in lowered if "." in old}
+    out = {old: new for old, new in lowered.items() if "." in old}
+    for old, new in lowered.items():
         if "." in old:
             continue
         for domain in domains:
             out.setdefault(f"{old}.{domain}", f"{new}.{domain}")
-    return [Parent(old, new) for old, new in sorted(out.items(), key=lambda item: -len(item[0]))]
+    return tuple(Parent(old, new) for old, new in sorted(out.items(), key=lambda item: -len(item[0])))
+
+
+@functools.lru_cache(maxsize=16)
+def _pattern(names: tuple[str, ...], any_case: bool) -> re.Pattern[bytes]:
+    """One pass for every parent: a `.` after a label (or `*`, a template's end), then a parent
+    that ends the name (no label character, no `.label` after it)."""
+    alternatives = b"|".join(re.escape(name.encode("ascii", "replace")) for name in names)
+    return re.compile(rb"(?<=" + _BEFORE + rb")\.(" + alternatives + rb")(?![A-Za-z0-9_-])"
+                      rb"(?!\.[A-Za-z0-9_-])", re.IGNORECASE if any_case else 0)
 
 
 def _text_hits(data: bytes, found: list[Parent], any_case: bool) -> list[tuple[int, int, Parent, int]]:
     """(start, end of the parent as written, the parent, the start of the whole name)."""
     out = []
-    flags = re.IGNORECASE if any_case else 0
-    for parent in found:
-        needle = re.escape(parent.name.encode("ascii", "replace"))
-        pattern = re.compile(rb"(?<=" + _BEFORE + rb")\.(" + needle + rb")(?![A-Za-z0-9_-])"
-                             rb"(?!\.[A-Za-z0-9_-])", flags)
-        for hit in pattern.finditer(data):
-            left = hit.start()  # the whole name, a template's expression included: for the report
-            while left > 0 and data[left - 1:left] not in _ENDS:
-                if data[left - 1:left] == b"}":  # `{{ svc }}`, `${svc}`: the expression whole
-                    opened = data.rfind(b"{", data.rfind(b"\n", 0, left) + 1, left - 1)
-                    if opened >= 0:
-                        left = opened
-                        while left > 0 and data[left - 1:left] in (b"{", b"$"):
-                            left -= 1
-                        continue
-                left -= 1
-            out.append((hit.start(1), hit.end(1), parent, left))
+    by_name = {p.name: p for p in found}
+    for hit in _pattern(tuple(p.name for p in found), any_case).finditer(data):
+        parent = by_name.get(hit.group(1).decode("ascii", "replace").lower())
+        if parent is None:  # another case where case counts
+            continue
+        left = hit.start()  # the whole name, a template's expression included: for the report
+        while left > 0 and data[left - 1:left] not in _ENDS:
+            if data[left - 1:left] == b"}":  # `{{ svc }}`, `${svc}`: the expression whole
+                opened = data.rfind(b"{", data.rfind(b"\n", 0, left) + 1, left - 1)
+                if opened >= 0:
+                    left = opened
+                    while left > 0 and data[left - 1:left] in (b"{", b"$"):
+                        left -= 1
+                    continue
+            left -= 1
+        out.append((hit.start(1), hit.end(1), parent, left))
     return out
 
 
@@ -80,8 +115,11 @@ def subdomain_matches(data: bytes, matches: list[Match], matcher: Matcher, *, fo
                       any_case: bool = False) -> list[Match]:
     """`matches` with each name under a renamed host's name added: refused `subdomain`, or (with
     `follow`) rewritten as the host is, its part naming the parent replaced."""
-    found = parents(matcher)
+    prepared = _prepared(matcher)
     lowered = data.lower() if any_case or zone_like else data
+    if not zone_like and not any(label in lowered for label in prepared.labels):
+        return matches
+    found = list(prepared.parents)
     if zone_like:  # names relative to the zone's origin: `*.pug` under `pug.lab.lan.`
         shorts = {old.lower(): new for old, new in matcher.hosts if "." not in old}
         known = {p.name for p in found}
@@ -92,15 +130,16 @@ def subdomain_matches(data: bytes, matches: list[Match], matcher: Matcher, *, fo
                     if f"{short}.{zone}" not in known:
                         found.append(Parent(f"{short}.{zone}", f"{new}.{zone}"))
                         known.add(f"{short}.{zone}")
-    if not found or not any(p.name.split(".")[0].encode() in lowered for p in found):
+    if not found or not any(b"." + p.name.split(".")[0].encode() in lowered for p in found):
         return matches
-    taken = [(m.start, m.end) for m in matches]
+    taken = Spans([(m.start, m.end) for m in matches])
     added: list[Match] = []
+    last = -1  # the end of the last name added: hits come in file order
     hits = _text_hits(data, found, any_case or zone_like)
     if zone_like:
         hits += _zone_hits(data, found, origin, apex)
     for start, end, parent, left in sorted(hits, key=lambda h: (h[0], -h[1])):
-        if any(s < end and start < e for s, e in taken):
+        if start < last or taken.overlaps(start, end):
             continue
         written = data[start:end].decode("ascii", "replace")
         whole = data[left:end].decode("ascii", "replace")
@@ -114,7 +153,7 @@ def subdomain_matches(data: bytes, matches: list[Match], matcher: Matcher, *, fo
         else:
             added.append(Match(start, end, written, spelling, "host",
                                note=f"`{whole}` is under `{parent.name}` (options.subdomains: follow)"))
-        taken.append((start, end))
+        last = end
     return sorted(matches + added, key=lambda m: m.start) if added else matches
 
 

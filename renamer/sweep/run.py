@@ -322,7 +322,8 @@ def verify_change(project: LoadedProject, *, staged: bool = False,
     root = project.root
     added = added_lines(root, staged=staged, since=since)
     found = tombstones(project, moves, added, lambda path: new_version(root, path, staged=staged))
-    reported = {(t.path, t.line) for t in found}
+    # The lines the change adds are the tombstone rule's (its refusals, a range, are no finding there).
+    reported = {(path, number) for path, lines in added.items() for number, _ in lines}
     touched = touched_paths(root, staged=staged, since=since)
     # A change that edits the configuration can end any exemption (a keep rule, a record class, the
     # cutover): every file is verified again. Otherwise each touched file is read whole.

@@ -100,3 +100,13 @@ def test_moving_the_cutover_or_dropping_a_record_class_rechecks_the_whole_repo(r
     _commit(root, "incidents are current now")
     dropped = run(root, "verify", "--since", "main")
     assert dropped.exit_code == 1 and "incidents/outage.md:1:1: live again:" in dropped.stdout
+
+
+def test_an_added_range_stays_the_tombstone_rules_to_decide(repo, run) -> None:
+    """A range on an added line is a refusal, no tombstone; reading the file whole does not make
+    it one (nor any other line the change adds)."""
+    root = repo(FILES)
+    (root / "stacks/pool.txt").write_text("pool web01-web03 ana-ml1-ana-ml4\n")
+    git(root, "add", "-A")
+    result = run(root, "verify", "--staged")
+    assert result.exit_code == 0, result.stdout

@@ -54,6 +54,7 @@ class Config:
     dns_dir: Path
     accounts: str = "keep"  # keep: a user account named like a host is left (reason `account`)
     probe: ProbeConfig = ProbeConfig()
+    subdomains: str = "residual"  # names under a renamed host's name: residual, or follow it
 
     def display(self, path: Path) -> str:
         return display_path(path, self.root)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer.config import Config, display_path, matcher_of
-from renamer.config_options import read_accounts, read_options
+from renamer.config_options import read_accounts, read_options, read_subdomains
 from renamer.config_probe import read_probe
 from renamer.config_renames import read_renames
 from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file, shown
@@ -53,7 +53,7 @@ def load_config(path: Path, root: Path) -> Config:
         path=path, root=root, name=name.strip(), cutover=cutover, renames=renames,
         derived_names=derived, variants=variants, max_file_size=max_size,
         allowlist_paths=allowlists, dns_dir=(base / dns_value), accounts=read_accounts(top, problems),
-        probe=read_probe(top, problems),
+        probe=read_probe(top, problems), subdomains=read_subdomains(top, problems),
     )
     check_idempotent(config, matcher_of(config), top, problems)
     problems.raise_if_any()

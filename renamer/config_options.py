@@ -1,5 +1,5 @@
 """renamer.yaml's `options:`, checked: derived names, variants, the largest file read (a size like
-50MiB), accounts."""
+50MiB), accounts, names under a renamed host (subdomains)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.formats.yaml_source import Problems, check_mapping, shown
 
-_OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts"}
+_OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts", "subdomains"}
 ACCOUNT_CHOICES = ("keep", "rewrite")
+SUBDOMAIN_CHOICES = ("residual", "follow")
 _SIZE = re.compile(r"(?i)\s*(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*\Z")
 _UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb": 1000**2,
           "mib": 1024**2, "g": 1024**3, "gb": 1000**3, "gib": 1024**3}
@@ -48,6 +49,19 @@ def read_accounts(top: dict[str, Any], problems: Problems) -> str:
         problems.add(section, "accounts", "options.accounts",
                      f"expected keep or rewrite, got {shown(value)}")
         return "keep"
+    return str(value)
+
+
+def read_subdomains(top: dict[str, Any], problems: Problems) -> str:
+    """Names under a renamed host's name (sweep/subdomains.py): residual (the default) or follow."""
+    section = top.get("options")
+    if not isinstance(section, dict) or "subdomains" not in section:
+        return "residual"
+    value = section["subdomains"]
+    if value not in SUBDOMAIN_CHOICES:
+        problems.add(section, "subdomains", "options.subdomains",
+                     f"expected residual or follow, got {shown(value)}")
+        return "residual"
     return str(value)
 
 

@@ -89,6 +89,22 @@ def diff_zero_context(root: Path, *spec: str) -> bytes:
     return bytes(done.stdout)
 
 
+def diff_names(root: Path, *spec: str) -> list[str]:
+    """The paths `git diff --name-only` of `spec` names (added, modified, renamed onto)."""
+    done = git_run(["git", "-C", str(root), "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff",
+                    "--diff-filter=AMCR", *spec, "--"], capture_output=True, check=False)
+    if done.returncode != 0:
+        why = os.fsdecode(done.stderr).strip().splitlines()
+        raise RenamerError(f"git diff failed: {why[-1] if why else done.returncode}")
+    return [os.fsdecode(name) for name in bytes(done.stdout).split(b"\0") if name]
+
+
+def merge_base(root: Path, one: str, other: str) -> str | None:
+    done = git_run(["git", "-C", str(root), "merge-base", one, other], capture_output=True, text=True,
+                   check=False)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
 def show(root: Path, spec: str) -> bytes | None:
     """`git show SPEC` (`:path` in the index, `HEAD:path`); None when git has no such object."""
     done = git_run(["git", "-C", str(root), "show", spec], capture_output=True, check=False)

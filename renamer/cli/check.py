@@ -30,11 +30,18 @@ def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -
     else:
         for stone in result.tombstones:
             out.echo(f"{stone.path}:{stone.line}:{stone.column}: tombstone: {stone.message()}\n")
+        for live in result.live_again:
+            out.echo(f"{live.path}:{live.line}:{live.column}: live again: {live.message()}\n")
         what = "staged change" if staged else f"change since {since}"
-        last = (f"verify: FAILED: {plural(len(result.tombstones), 'old value')} back in the {what}"
-                if result.tombstones else
-                f"verify: OK: no old value in the {plural(result.lines, 'line')} the {what} adds "
-                f"({plural(len(result.moves), 'move')} checked)")
+        back = len(result.tombstones) + len(result.live_again)
+        # What was read beyond the added lines (sweep/tombstones.py): a changed file whole, or the repo.
+        also = f"; {result.rechecked}" if result.rechecked else ""
+        if back:
+            last = f"verify: FAILED: {plural(back, 'old value')} back in the {what}"
+            last += f" ({result.rechecked})" if result.live_again else ""
+        else:
+            last = (f"verify: OK: no old value in the {plural(result.lines, 'line')} the {what} adds "
+                    f"({plural(len(result.moves), 'move')} checked{also})")
         out.echo(out.verdict(last))
     return EXIT_OK if result.ok else EXIT_FINDINGS
 

@@ -23,6 +23,10 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "ok": "no old value comes back", "moves": "the moves checked (this one and moves/*.yaml)",
         "files": "files the change touches", "lines": "lines it adds",
         "tombstones": "each old value back: path, line, column, old, new, move, date, message",
+        "live_again": ("each old value a change made live without adding it (an exemption ended): path, line, "
+                       "column, old, new, move, date, why, message"),
+        "rechecked": ("what was read beyond the added lines: the changed files whole, or the whole repo where "
+                      "the configuration changed"),
     },
     "renamer audit --format json": {
         "schema": _SCHEMA, "name": "the move's name", "summary": "counts, as verify's",

@@ -207,7 +207,11 @@ def tombstone_data(result: TombstoneResult) -> dict[str, Any]:
     return versioned({"ok": result.ok, "moves": result.moves, "files": result.files, "lines": result.lines,
                       "tombstones": [{"path": t.path, "line": t.line, "column": t.column, "old": t.old,
                                       "new": t.new, "move": t.move, "date": t.date, "message": t.message()}
-                                     for t in result.tombstones]})
+                                     for t in result.tombstones],
+                      "live_again": [{"path": t.path, "line": t.line, "column": t.column, "old": t.old,
+                                      "new": t.new, "move": t.move, "date": t.date, "why": t.why,
+                                      "message": t.message()} for t in result.live_again],
+                      "rechecked": result.rechecked})
 
 
 def decision_dict(decision: Decision) -> dict[str, Any]:

@@ -37,6 +37,20 @@ def added_lines(root: Path, *, staged: bool, since: str | None) -> dict[str, lis
     return out
 
 
+def touched_paths(root: Path, *, staged: bool, since: str | None) -> list[str]:
+    """Every file the change adds, modifies or renames onto, lines removed only included: a change
+    that removes a line (a dated heading, the inline marker) can make other lines live."""
+    spec = ["--cached"] if staged else [f"{since}...HEAD"]
+    return sorted(vcs_status.diff_names(root, *spec))
+
+
+def base_version(root: Path, path: str, *, staged: bool, since: str | None) -> bytes:
+    """The file before the change: at HEAD (--staged), at the branch point (--since); empty
+    where it is new."""
+    base = "HEAD" if staged else vcs_status.merge_base(root, since or "HEAD", "HEAD")
+    return (vcs_status.show(root, f"{base}:{path}") or b"") if base else b""
+
+
 def _unquote(name: bytes) -> str:
     """A path as git prints it: C-style quoted when it holds a quote, a backslash or a control."""
     if not name.startswith(b'"'):

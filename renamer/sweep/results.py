@@ -20,7 +20,7 @@ from renamer.sweep.plan import Plan
 from renamer.sweep.refusals import Refusal
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict
-from renamer.sweep.tombstones import Tombstone
+from renamer.sweep.tombstones import LiveAgain, Tombstone
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,9 @@ class TombstoneResult:
     files: int  # files the change adds lines to
     lines: int  # lines it adds
     moves: list[str]
+    live_again: list[LiveAgain] = field(default_factory=list)  # made live without an added line
+    rechecked: str = ""  # what was read beyond the added lines, and why
 
     @property
     def ok(self) -> bool:
-        return not self.tombstones
+        return not self.tombstones and not self.live_again

@@ -7,6 +7,7 @@ recovery, the refusals, the verdict); the CLI only parses, calls and renders.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 from renamer import debug, vcs
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
-from renamer.sweep.added import added_lines, new_version
+from renamer.sweep.added import added_lines, base_version, new_version, touched_paths
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.apply import Applied, apply_plan, commit_pending
 from renamer.sweep.collisions import (
@@ -55,10 +56,10 @@ from renamer.sweep.results import (
     TombstoneResult,
     VerifyResult,
 )
-from renamer.sweep.scan import ScanOptions
+from renamer.sweep.scan import FileScanner, ScanOptions
 from renamer.sweep.stale import expired_exemptions, stale_exemptions
 from renamer.sweep.summary import Summary
-from renamer.sweep.tombstones import moves_of, tombstones
+from renamer.sweep.tombstones import live_again, live_in_repo, moves_of, tombstones
 from renamer.sweep.uncommitted import commit_pending_rewrite, pending_rewrite
 from renamer.vcs_listing import Listing
 from renamer.words import plural
@@ -318,8 +319,29 @@ def verify_change(project: LoadedProject, *, staged: bool = False,
     if not project.git:
         raise UnsafeError(f"{project.root}: --staged and --since need a git repository")
     moves = moves_of(project)
-    added = added_lines(project.root, staged=staged, since=since)
-    found = tombstones(project, moves, added,
-                       lambda path: new_version(project.root, path, staged=staged))
+    root = project.root
+    added = added_lines(root, staged=staged, since=since)
+    found = tombstones(project, moves, added, lambda path: new_version(root, path, staged=staged))
+    # The lines the change adds are the tombstone rule's (its refusals, a range, are no finding there).
+    reported = {(path, number) for path, lines in added.items() for number, _ in lines}
+    touched = touched_paths(root, staged=staged, since=since)
+    # A change that edits the configuration can end any exemption (a keep rule, a record class, the
+    # cutover): every file is verified again. Otherwise each touched file is read whole.
+    configuration = {os.path.relpath(path.resolve(), project.root.resolve()).replace(os.sep, "/")
+                     for path in (project.config.path, *project.config.allowlist_paths)}
+    changed = [path for path in touched if path in configuration]
+    if changed:
+        result = verify(project)
+        live = live_in_repo([*result.summary.residual, *result.summary.unclassified], moves[0], changed,
+                            reported)
+        rechecked = (f"{', '.join(changed)} changed: every file of the work tree re-checked, as "
+                     "`renamer verify` does")
+    else:
+        scanner = FileScanner(project, ScanOptions(edits=False))
+        live = live_again(project, moves[0], touched,
+                          lambda path, data: scanner.scan(path, read=(data, 0o100644)),
+                          lambda path: new_version(root, path, staged=staged),
+                          lambda path: base_version(root, path, staged=staged, since=since), reported)
+        rechecked = f"{plural(len(touched), 'changed file')} re-checked whole" if touched else ""
     return TombstoneResult(found, len(added), sum(len(lines) for lines in added.values()),
-                           [m.name for m in moves])
+                           [m.name for m in moves], live, rechecked)

@@ -32,6 +32,7 @@ from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.project import LoadedProject
+from renamer.sweep import multibyte, subdomains
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
@@ -55,6 +56,7 @@ from renamer.sweep.model import (
     apply_edits,
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
+from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
 from renamer.sweep.terraform_addresses import address_matches
@@ -165,6 +167,8 @@ REFUSED_HINTS = {
                    "new, empty volumes beside the old containers; move the data first (copy each volume into "
                    "the new one), or pin the old name (`name: OLD` in the compose file), then edit it by "
                    "hand; or keep it with a keep rule (`keep_paths` for a folder)"),
+    "multibyte": multibyte.HINT,
+    "subdomain": subdomains.HINT,
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
                    "ignores an out-of-zone owner, so the record would be lost; move the record to the "
                    "new name's zone file by hand"),
@@ -416,6 +420,10 @@ class FileScanner:
                                       decimal=zone_like or presentation_config(rel), decided=decided)
         if hit and content.kind == "text":
             matches = folded_matches(self.matcher, data, matches)
+            if status != RECORD:  # `grafana.pug.lab.lan`, `*.pug` in the lab.lan zone: under the host
+                matches = subdomain_matches(data, matches, self.matcher, zone_like=zone_like, origin=origin,
+                                            apex=apex, any_case=any_case,
+                                            follow=self.project.config.subdomains == "follow")
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
         if matches and is_hcl(rel):  # a Terraform state's name: renamed, the next apply starts empty
@@ -429,6 +437,12 @@ class FileScanner:
                 why = f"{unit_note}; {REFUSED_HINTS[unit_names.HELD]}"
                 path_refs = [replace(r, reason=unit_names.HELD, note=why)
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
+        # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).
+        double = (multibyte.readings(data) if (hit or loose_hit) and content.kind == "text"
+                  and not data.isascii() else [])
+        if double and hit:
+            matches = multibyte.checked(data, matches, double,
+                                        lambda b: find(b, fmt.name_starts(b) if fmt is not None else ()))
         if wide:
             covered = {(m.start, m.end) for m in matches}
             matches = sorted([*matches, *(m for m in wide_matches(self.matcher, data)
@@ -445,7 +459,7 @@ class FileScanner:
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
                               mode=content.mode)
         near = self._near_misses(rel, data, matches, loose=self.options.loose, any_case=any_case,
-                                 zone_like=zone_like and b"\\" in data) \
+                                 zone_like=zone_like and b"\\" in data, double=double) \
             if status != RECORD and (hit or loose_hit) else []
         if templated and status != RECORD:
             near += self._templated_notes(rel, data, templated)
@@ -795,7 +809,8 @@ class FileScanner:
         return out
 
     def _near_misses(self, rel: str, data: bytes, matches: list[Match], *, loose: bool,
-                     any_case: bool = False, zone_like: bool = False) -> list[NearMiss]:
+                     any_case: bool = False, zone_like: bool = False,
+                     double: list[multibyte.Reading] | None = None) -> list[NearMiss]:
         """Derived-name candidates, and with `loose` what the looser pass finds besides.
         `any_case`: host names are DNS names (`PUG-X` in a zone is a derived name, as the sweep
         would rename it); `zone_like`: a zone holding escapes, whose escaped names are read
@@ -832,6 +847,17 @@ class FileScanner:
                 out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
                                     near_miss.why(spelling, like, before, after),
                                     near_miss.name_around(data, start, end) if spelling == like else ""))
+            # A near-miss only a double-byte reading sees (`ホストPUG`: `…gPUG` byte by byte).
+            hits = multibyte.near_hits(data, double or [], lambda b: self.project.loose.find(b, taken.spans))
+            for start, end, spelling, like, label in hits:
+                if taken.overlaps(start, end):
+                    continue
+                line, column, text = lines.position(start)
+                out.append(NearMiss(rel, line, column, spelling, like, "near-miss", text,
+                                    f"a whole name where the file is read as {label} (it is not UTF-8; "
+                                    "byte by byte, a double-byte character's second byte joins the name)"))
+            if hits:
+                out.sort(key=lambda n: (n.line, n.column))
         return self._silenced(rel, data, out) if out else out
 
     def _templated_notes(self, rel: str, data: bytes, notes: list[TemplatedNote]) -> list[NearMiss]:

@@ -168,7 +168,6 @@ def test_multi_label_relative_names_are_matched_by_meaning(repo: Repo, run: Run,
 
 @pytest.mark.parametrize("records", [
     pytest.param("nas.local.other IN A 10.0.0.9\n", id="longer-name"),
-    pytest.param("www.nas.local IN A 10.0.0.9\n", id="a-name-below-it"),
     pytest.param("nas.localhost IN A 10.0.0.9\n", id="longer-label"),
     pytest.param("nas IN TXT \"nas.local\"\n", id="quoted-text"),
     pytest.param("$ORIGIN other.example.\nnas.local IN A 10.0.0.9\n", id="same-spelling-other-origin"),
@@ -179,6 +178,17 @@ def test_noop_names_that_do_not_mean_the_old_one(repo: Repo, run: Run, records: 
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "zones/lab").read_text() == before
     assert run(root, "verify").exit_code == 0
+
+
+def test_a_name_below_it_is_left_but_fails_verify(repo: Repo, run: Run) -> None:
+    """`www.nas.local` in lab.example is not the old name, so it is never rewritten; but it lies under
+    the renamed `nas.local.lab.example` (break-it round 10, finding 8): a residual `subdomain`."""
+    root = repo({"zones/lab": LAB_SOA + "www.nas.local IN A 10.0.0.9\n"}, config=MULTI, allowlist=ALLOW)
+    before = (root / "zones/lab").read_text()
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "zones/lab").read_text() == before
+    verify = run(root, "verify")
+    assert verify.exit_code == 1 and "residual (subdomain): nas.local -> nas.home" in verify.stdout
 
 
 def test_a_signed_zone_is_never_edited(repo: Repo, run: Run, tmp_path: Path) -> None:

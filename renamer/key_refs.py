@@ -577,8 +577,9 @@ def _decoded(data: bytes, start: int, end: int, wanted: set[bytes], strings: lis
                 break
             parts.append(part.decode("utf-8", "replace"))
             if part in wanted:
-                yield KeyRef(span[0], span[1], part.decode(), tuple(parts),
-                             data[first:step.end()].decode("utf-8", "replace"), is_quoted)
+                shown = re.sub(rb"\s*\n\s*", b" ", data[first:step.end()])  # a call over lines: one
+                yield KeyRef(span[0], span[1], part.decode(), tuple(parts), shown.decode("utf-8", "replace"),
+                             is_quoted)
             pos = step.end()
 
 

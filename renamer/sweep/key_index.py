@@ -215,17 +215,20 @@ class KeyIndex:
         lines = vcs_status.worktree_lines_matching(self.project.root, _LOADS) or []
         bound: dict[str, list[tuple[tuple[str, ...], bool]]] = {}  # file -> (prefix, which file unsure)
         names: dict[str, list[str]] = {}  # a variable bound to a file -> the files it may read
-        for rel, _line, text in lines:
+        # break-it round 11, finding 4: `yamldecode(file("net.yml")).hosts.pug` reads the file
+        # inline, under a root of its own (key_refs.LOADED, read by this file: `_read_by`); the
+        # whole file is read, as a call may span lines
+        for rel in sorted({rel for rel, _line, _text in lines}):
             hcl = dialect_of(rel) == "hcl"
-            # break-it round 11, finding 4: `yamldecode(file("net.yml")).hosts.pug` reads the file
-            # inline, under a root of its own (key_refs.LOADED, read by this file: `_read_by`)
-            for written in key_refs.inline_loads(text, hcl=hcl):
+            for written in dict.fromkeys(key_refs.inline_loads(self._text(rel), hcl=hcl)):
                 targets, decided = key_mounts.loaded_files(rel, written, hcl, sorted(rels),
                                                            lambda r: (self.project.root / r).is_file())
                 targets = [t for t in targets if t in rels]
                 for target in targets:
                     prefix = (_read_by(key_refs.LOADED.format(written), rel),)
                     bound.setdefault(target, []).append((prefix, not decided and len(targets) > 1))
+        for rel, _line, text in lines:
+            hcl = dialect_of(rel) == "hcl"
             binding = _BINDING.match(text)
             loaded = _LOADED.search(text)
             if binding is None or loaded is None:

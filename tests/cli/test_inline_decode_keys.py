@@ -32,6 +32,11 @@ output "ip" { value = yamldecode(file("${path.module}/hosts.yml")).hosts.pug.ip 
 output "json" { value = jsondecode(file("${path.module}/net.json"))["hosts"]["pug"].ip }
 output "rex" { value = yamldecode(file("${path.module}/hosts.yml")).hosts.rex.ip }
 output "spaced" { value = yamldecode( file( "${path.module}/hosts.yml" ) ).hosts.pug.ip }
+locals {
+  over_lines = yamldecode(
+    file("${path.module}/hosts.yml")
+  ).hosts.pug.ip
+}
 """
 B_TF = 'output "ip" { value = yamldecode(file("${path.module}/hosts.yml")).hosts.pug.ip }\n'
 PLAY = """\
@@ -41,6 +46,10 @@ PLAY = """\
     - debug: msg="{{ (lookup('file', 'data/net.yml') | from_yaml)['hosts'].get('pug').ip }}"
     - debug: msg="{{ (lookup('ansible.builtin.file', 'archive/net-2020.yml') | from_yaml)['hosts']['pug'] }}"
     - debug: msg="{{ (lookup('file', 'archive/net-2020.yml') | from_yaml).hosts.pug.ip }}"
+    - debug:
+        msg: >-
+          {{ (lookup('file',
+                     'data/net.yml') | from_yaml).hosts.pug.ip }}
 """
 
 

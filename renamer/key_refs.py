@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 # Where expressions stand: Jinja's `{{ }}` and `{% %}`, `${ }` interpolation, and the value of
@@ -99,6 +99,24 @@ _GO_FUNCTIONS = frozenset({b"index", b"get", b"hasKey", b"pluck", b"dig"})
 _ENDFOR = re.compile(rb"\{%-?[ \t]*endfor")
 _CHAIN_PART = re.compile(rb"""[A-Za-z_]\w*|['"](?P<sub>[^'"\\\n]*)['"]""")
 _CLOSE = re.compile(rb"[ \t]*\)")
+# A data file decoded inline and read by a path at once (break-it round 11, finding 4):
+# Terraform's `yamldecode(file("${path.module}/hosts.yml")).hosts.pug.ip` (or `jsondecode`, or
+# `["hosts"]["pug"]`), Jinja's `(lookup('file', 'hosts.yml') | from_yaml).hosts.pug.ip`. The
+# path's root is the file as written (`<file:hosts.yml>`, sweep/key_index.py binds it to the file
+# the reader's load reads); a decode of anything else (`jsondecode(data.http.x.response_body)`,
+# `(raw | from_yaml)`) reads a mapping that cannot be told (`ANY`).
+_DECODE_HCL = re.compile(rb"(?<![\w.])(?:yaml|json)decode[ \t]*\(")
+_DECODE_JINJA = re.compile(rb"\|[ \t]*from_(?:yaml|json)[ \t]*\)")
+_FILE_HCL = r"""file\s*\(\s*"(?P<path>[^"\\\n]*)"\s*\)"""
+_FILE_JINJA = (r"""lookup\s*\(\s*(?P<fq>['"])(?:ansible\.builtin\.)?file(?P=fq)\s*,\s*"""
+               r"""(?P<pq>['"])(?P<path>[^'"\\\n]*)(?P=pq)\s*\)""")
+_FILE_ARG_HCL = re.compile(_FILE_HCL.encode())
+_FILE_ARG_JINJA = re.compile(_FILE_JINJA.encode())
+# The same loads on a line (git grep's text), for the mounts: each `path` a file read inline.
+_INLINE_LOADS = (re.compile(r"(?<![\w.])(?:yaml|json)decode\s*\(\s*" + _FILE_HCL + r"\s*\)"),
+                 re.compile(r"\(\s*" + _FILE_JINJA + r"\s*\|\s*from_(?:yaml|json)\s*\)"))
+# The prefix of a path read through an inline load of a file written `path`.
+LOADED = "<file:{}>"
 
 
 @dataclass(frozen=True)
@@ -119,7 +137,7 @@ def might_hold(data: bytes, names: Collection[str]) -> bool:
     """A cheap test first: some name after a dot or a quote, beside an expression's bracket."""
     if b"{{" not in data and b"{%" not in data and b"${" not in data and b"lookup" not in data \
             and b"var." not in data and b"local." not in data and b"when" not in data \
-            and b"loop" not in data and b"that" not in data:
+            and b"loop" not in data and b"that" not in data and b"decode" not in data:
         return False
     return any(f".{n}".encode() in data or f"'{n}'".encode() in data or f'"{n}"'.encode() in data
                for n in names)
@@ -140,8 +158,10 @@ def key_refs(data: bytes, names: Collection[str], *, hcl: bool) -> list[KeyRef]:
     for start, end in _regions(data, hcl=hcl):
         strings = _strings(data, start, end, hcl=hcl)
         dot = dots[bisect.bisect_right(offsets, start) - 1]
+        decoded = (_decoded(data, start, end, wanted, strings, hcl=hcl)
+                   if b"decode" in data or b"from_" in data else [])
         for ref in [*_chains(data, start, end, wanted, dashed=hcl, strings=strings, dot=dot, aliases=aliases),
-                    *_variables(data, start, end, wanted, assigned)]:
+                    *_variables(data, start, end, wanted, assigned), *decoded]:
             if ref.start not in seen:
                 seen.add(ref.start)
                 out.append(ref)
@@ -503,3 +523,90 @@ def _chains(data: bytes, start: int, end: int, wanted: set[bytes], *, dashed: bo
                 path = (*parts, key.group("sub").decode())
                 yield KeyRef(key.start("sub"), key.end("sub"), path[-1], path,
                              data[opened.start():key.end()].decode("utf-8", "replace") + ")", True)
+
+
+def _decoded(data: bytes, start: int, end: int, wanted: set[bytes], strings: list[tuple[int, int]],
+             *, hcl: bool) -> Iterator[KeyRef]:
+    """The keys read by a path right after an inline decode (`_DECODE_HCL`, `_DECODE_JINJA`): the
+    path's root is the file it loads (`LOADED`), else `ANY`."""
+    starts = [s for s, _ in strings]
+
+    def quoted(at: int) -> bool:
+        inside = bisect.bisect_right(starts, at) - 1
+        return inside >= 0 and at < strings[inside][1]
+
+    calls: list[tuple[int, int, str]] = []  # (where the call starts, where it closes, its root)
+    if hcl:
+        for call in _DECODE_HCL.finditer(data, start, end):
+            if quoted(call.start()):
+                continue
+            close = _balanced(data, call.end() - 1, end, quoted)
+            if close is None:
+                continue
+            inner = data[call.end():close].strip()
+            loaded = _FILE_ARG_HCL.fullmatch(inner)
+            root = LOADED.format(loaded.group("path").decode("utf-8", "replace")) if loaded else ANY
+            calls.append((call.start(), close + 1, root))
+    else:
+        for call in _DECODE_JINJA.finditer(data, start, end):
+            if quoted(call.start()):
+                continue
+            opened = _balanced_back(data, call.end() - 1, start, quoted)
+            if opened is None:
+                continue
+            inner = data[opened + 1:call.start()].strip()
+            loaded = _FILE_ARG_JINJA.fullmatch(inner)
+            root = LOADED.format(loaded.group("path").decode("utf-8", "replace")) if loaded else ANY
+            calls.append((opened, call.end(), root))
+    attr = _ATTR_DASHED if hcl else _ATTR
+    for first, pos, root in calls:
+        parts = [root]
+        while True:
+            step = attr.match(data, pos, end)
+            if step is not None and not _GET.match(data, pos, end):
+                part, span, is_quoted = step.group("attr"), step.span("attr"), False
+            elif (step := _SUB.match(data, pos, end)) is not None:
+                if step.group("sub") is not None:
+                    part, span, is_quoted = step.group("sub"), step.span("sub"), True
+                else:
+                    part, span, is_quoted = (b"[]" if step.group("index") is not None else ANY.encode(),
+                                             (-1, -1), False)
+            elif not hcl and (step := _GET.match(data, pos, end)) is not None:
+                part, span, is_quoted = step.group("sub"), step.span("sub"), True
+            else:
+                break
+            parts.append(part.decode("utf-8", "replace"))
+            if part in wanted:
+                shown = re.sub(rb"\s*\n\s*", b" ", data[first:step.end()])  # a call over lines: one
+                yield KeyRef(span[0], span[1], part.decode(), tuple(parts), shown.decode("utf-8", "replace"),
+                             is_quoted)
+            pos = step.end()
+
+
+def _balanced(data: bytes, opened: int, end: int, quoted: Callable[[int], bool]) -> int | None:
+    """Where the paren opened at `opened` closes (strings skipped), or None before `end`."""
+    depth = 0
+    for at in range(opened, end):
+        char = data[at:at + 1]
+        if char in (b"(", b")") and not quoted(at):
+            depth += 1 if char == b"(" else -1
+            if depth == 0:
+                return at
+    return None
+
+
+def _balanced_back(data: bytes, closed: int, start: int, quoted: Callable[[int], bool]) -> int | None:
+    """Where the paren closed at `closed` opens (strings skipped), or None after `start`."""
+    depth = 0
+    for at in range(closed, start - 1, -1):
+        char = data[at:at + 1]
+        if char in (b"(", b")") and not quoted(at):
+            depth += 1 if char == b")" else -1
+            if depth == 0:
+                return at
+    return None
+
+
+def inline_loads(line: str, *, hcl: bool) -> list[str]:
+    """The files (as written) a line of text decodes inline (`_DECODE_HCL`, `_DECODE_JINJA`)."""
+    return [m.group("path") for m in _INLINE_LOADS[0 if hcl else 1].finditer(line)]

@@ -215,12 +215,24 @@ class KeyIndex:
         lines = vcs_status.worktree_lines_matching(self.project.root, _LOADS) or []
         bound: dict[str, list[tuple[tuple[str, ...], bool]]] = {}  # file -> (prefix, which file unsure)
         names: dict[str, list[str]] = {}  # a variable bound to a file -> the files it may read
+        # break-it round 11, finding 4: `yamldecode(file("net.yml")).hosts.pug` reads the file
+        # inline, under a root of its own (key_refs.LOADED, read by this file: `_read_by`); the
+        # whole file is read, as a call may span lines
+        for rel in sorted({rel for rel, _line, _text in lines}):
+            hcl = dialect_of(rel) == "hcl"
+            for written in dict.fromkeys(key_refs.inline_loads(self._text(rel), hcl=hcl)):
+                targets, decided = key_mounts.loaded_files(rel, written, hcl, sorted(rels),
+                                                           lambda r: (self.project.root / r).is_file())
+                targets = [t for t in targets if t in rels]
+                for target in targets:
+                    prefix = (_read_by(key_refs.LOADED.format(written), rel),)
+                    bound.setdefault(target, []).append((prefix, not decided and len(targets) > 1))
         for rel, _line, text in lines:
+            hcl = dialect_of(rel) == "hcl"
             binding = _BINDING.match(text)
             loaded = _LOADED.search(text)
             if binding is None or loaded is None:
                 continue
-            hcl = dialect_of(rel) == "hcl"
             # break-it round 6, finding 5: the file the load's search path gives, not any of the name
             targets, decided = key_mounts.loaded_files(rel, loaded.group("path"), hcl, sorted(rels),
                                                        lambda r: (self.project.root / r).is_file())
@@ -551,6 +563,9 @@ def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
     refs = key_refs.key_refs(data, olds, hcl=dialect == "hcl") if key_refs.might_hold(data, olds) else []
     if dialect == "hcl":  # `terraform_data.x["pug"]`: an instance's key, no map's (sweep/terraform_keys.py)
         refs = [r for r in refs if not _instance_key(r)]
+    # `yamldecode(file("net.yml")).hosts.pug`: the file as this file's load reads it (`_mounts`)
+    refs = [replace(r, path=(_read_by(r.path[0], rel), *r.path[1:]))
+            if r.path and r.path[0].startswith("<file:") else r for r in refs]
     extra = compose_refs.compose_refs(data, olds) if compose_refs.is_compose(rel) else []
     if dialect != "hcl" and jq_refs.might_hold(data):  # `jq -r ".hosts.pug.ip"` (round 8, finding 9)
         extra += jq_refs.jq_refs(data, olds)
@@ -563,6 +578,12 @@ def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
         refs = sorted([*refs, *(r for r in host_refs.host_refs(data, olds, yaml=dialect == "yaml")
                                 if r.start not in taken)], key=lambda r: r.start)
     return refs
+
+
+def _read_by(root: str, rel: str) -> str:
+    """An inline load's root (`<file:net.yml>`) as the file `rel` reads: the same written path
+    in two folders is two files."""
+    return f"{root[:-1]} read by {rel}>"
 
 
 def _instance_key(ref: KeyRef) -> bool:

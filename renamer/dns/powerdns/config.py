@@ -3,8 +3,8 @@
 `api` (the URL: http or https, no user or password in it), `api_key_file` (an absolute path,
 read on the machine running renamer) or `api_key_env` (an environment variable's name), and
 `server_id` (default `localhost`). The key itself never stands in the inventory: an `api_key`
-key, a key-looking value in `api_key_env`, a relative `api_key_file` or credentials in the URL
-are refused at load (exit 2, FILE:LINE: KEY), and the refusal never repeats the value.
+key, a key-looking value in `api_key_env`, a relative `api_key_file`, credentials, a query or a
+fragment in the URL are refused at load (exit 2, FILE:LINE: KEY), and the refusal never repeats the value.
 Keys of a file backend (`snippet_dir`, `test`, `reload`, `conf_file`, `dhcp`, `hosts_dir`) and of
 its transport (`target`, `sudo`, `ssh_config`, `python`, `check_layout`) are refused as unused: no
 file is written on a PowerDNS server, and renamer reaches it through its API from this machine.
@@ -57,12 +57,9 @@ def check(entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings
         problem(key, "not used with backend: powerdns (records go through its HTTP API from this "
                      "machine, no file is written on the server): remove the key")
     url = entry.get("api")
-    parsed = urllib.parse.urlsplit(url) if isinstance(url, str) else None
-    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname \
-            or UNSAFE.search(url or "") or parsed.query or parsed.fragment:
-        problem("api", f"expected the API's URL, http(s)://HOST:PORT, got {shown(url)}")
-    elif parsed.username is not None or parsed.password is not None:
-        problem("api", f"credentials in the URL: the key goes in api_key_file or api_key_env {NOT_SHOWN}")
+    wrong = url_problem(url)
+    if wrong is not None:
+        problem("api", wrong)
     key_file, key_env = entry.get("api_key_file"), entry.get("api_key_env")
     if (key_file is None) == (key_env is None):
         problem("api_key_file" if key_file is not None else "api",
@@ -80,6 +77,31 @@ def check(entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings
     if start[0]:
         return None
     return ApiSettings(str(url).rstrip("/"), server_id, key_file, key_env)
+
+
+def url_problem(url: object) -> str | None:
+    """Why `url` is no API URL, or None. The URL is repeated only where it can hold no key
+    (break-it round 11, finding 9): a user or password, a query (`?api-key=...`) or a fragment is
+    refused without it, and so is a value with no `.` or `:` (a key pasted in place of the URL)."""
+    expected = "expected the API's URL, http(s)://HOST:PORT"
+    if not isinstance(url, str):
+        return f"{expected}, got {shown(url)}"
+    parsed: urllib.parse.SplitResult | None
+    try:
+        parsed = urllib.parse.urlsplit(url)
+        _ = parsed.port  # a port out of range or not a number raises here
+    except ValueError:  # `http://[::1`
+        parsed = None
+    netloc = parsed.netloc if parsed is not None else url.split("/")[2] if url.count("/") >= 2 else url
+    if "@" in netloc.split("?")[0].split("#")[0]:
+        return f"credentials in the URL: the key goes in api_key_file or api_key_env {NOT_SHOWN}"
+    if "?" in url or "#" in url:
+        return ("a query or fragment in the URL: PowerDNS's API reads none, and the key goes in "
+                f"api_key_file or api_key_env {NOT_SHOWN}")
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or UNSAFE.search(url):
+        safe = not UNSAFE.search(url) and "@" not in url and ("." in url or ":" in url)
+        return f"{expected}, got {shown(url)}" if safe else f"{expected} {NOT_SHOWN}"
+    return None
 
 
 def read_key(settings: ApiSettings, environ: dict[str, str] | None = None) -> str:

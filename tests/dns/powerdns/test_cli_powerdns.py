@@ -161,6 +161,39 @@ def test_a_bad_powerdns_entry_is_refused_with_one_line_before_anything_is_read(
     assert not (tmp_path / "backups").exists()
 
 
+@pytest.mark.parametrize(("api", "said"), [
+    # break-it round 11, finding 9: the key in the URL's query or fragment, never repeated
+    (f"http://127.0.0.1:8081/?api-key={SECRET}", "a query or fragment in the URL"),
+    (f"http://127.0.0.1:8081/api/v1?X-API-Key={SECRET}&x=1", "a query or fragment in the URL"),
+    (f"http://127.0.0.1:8081/#{SECRET}", "a query or fragment in the URL"),
+    (f"htp://127.0.0.1:8081/?api-key={SECRET}", "a query or fragment in the URL"),  # and a typo
+    (f"http://[::1/?api-key={SECRET}", "a query or fragment in the URL"),  # and no parseable host
+    (f"http://admin@127.0.0.1:8081/?api-key={SECRET}", "credentials in the URL"),
+    (f"http://{SECRET}@127.0.0.1:8081", "credentials in the URL"),
+    (SECRET, "expected the API's URL, http(s)://HOST:PORT (the value is not repeated here)"),  # the key itself
+    # look-alikes: a plain typo is still shown, so that it can be found
+    ("127.0.0.1:8081", "expected the API's URL, http(s)://HOST:PORT, got '127.0.0.1:8081'"),
+    ("http://127.0.0.1:99999", "got 'http://127.0.0.1:99999'"),
+])
+def test_a_key_in_the_api_url_is_refused_and_never_repeated(
+        run: Callable[..., Any], tmp_path: Path, api: str, said: str) -> None:
+    folder = tmp_path / "dns"
+    shutil.copytree(shipped("dns") / "sites", folder / "sites")
+    (folder / "resolvers.yaml").write_text("resolvers:\n  - name: ns-pdns\n    address: 127.0.0.1\n"
+                                           f"    backend: powerdns\n    api: {json.dumps(api)}\n"
+                                           "    api_key_file: /etc/renamer/pdns.key\n"
+                                           f"    backup_dir: {tmp_path / 'backups'}\n")
+    for args in (("plan",), ("plan", "--format", "json"), ("verify",)):
+        refused = run(tmp_path, "dns", *args, "--resolvers", "all", "--inventory", str(folder))
+        assert refused.exit_code == 2, refused.stdout + refused.stderr
+        errors = [e for e in refused.stderr.splitlines() if e.startswith("renamer: error: ")]
+        assert errors == [errors[0]] and errors[0].startswith(
+            "renamer: error: dns/resolvers.yaml:5: resolvers[0].api: "), refused.stderr
+        assert said in errors[0], errors
+        assert SECRET not in refused.stderr + refused.stdout
+    assert not (tmp_path / "backups").exists()
+
+
 def test_a_zone_the_server_lacks_and_a_key_others_may_read_are_refused_with_nothing_written(
         run: Callable[..., Any], tmp_path: Path) -> None:
     fleet = Fleet(tmp_path / "lab")

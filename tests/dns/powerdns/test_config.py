@@ -69,3 +69,13 @@ def test_the_key_is_read_from_its_file_or_variable(tmp_path: Path) -> None:
     assert config.read_key(config.ApiSettings("http://x", key_env="K"), {"K": SECRET}) == SECRET
     with pytest.raises(ConfigError, match="K is not set"):
         config.read_key(config.ApiSettings("http://x", key_env="K"), {})
+
+
+@pytest.mark.parametrize("api", [
+    "http://127.0.0.1:8081", "https://pdns.lab.lan:8443/", "http://[2001:db8::53]:8081",
+    "https://lab.lan/powerdns/",  # behind a proxy, under a path
+])
+def test_a_plain_api_url_loads(tmp_path: Path, api: str) -> None:
+    settings, problems = load(tmp_path, f"resolvers:\n  - name: ns-fv\n    api: '{api}'\n"
+                                        "    api_key_env: PDNS_API_KEY\n")
+    assert problems == [] and settings is not None and settings.url == api.rstrip("/")

@@ -282,7 +282,10 @@ class Classifier:
                 if day is not None:
                     events[index] = (day, None)
         shape = outline(path, lines, frozenset(events)) if is_prose(path) else legacy(lines)
-        events = {index: event for index, event in events.items() if not shape.in_code(index)}
+        # a `#` line starts a section only as a heading: in Org it is a comment, in MediaWiki and
+        # Textile a numbered-list item, in rst a paragraph (break-it round 11, finding 3)
+        events = {index: event for index, event in events.items() if not shape.in_code(index)
+                  and (index in shape.headings or not lines[index].lstrip().startswith("#"))}
         for index, level in shape.headings.items():
             day, _ = events.get(index, (None, None))
             events[index] = (day, level)

@@ -52,8 +52,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "pins": ("digests of rewritten files recorded elsewhere: path, line, column, of, algorithm, old, new, "
                  "status (updated, residual, kept), why"),
         "looks_like_records": ("lines the sweep rewrites in a current-state prose file whose paragraph or "
-                               "heading holds a date on or before the cutover (dry run): path, line, old, "
-                               "date, date_line"),
+                               "heading holds a date on or before the cutover (dry run): path, line, old (each old "
+                               "value on the line, \", \" between), date, date_line"),
         "summary": "counts: files_changed, replacements, to_rewrite and left (dry run), kept, near_misses, ...",
     },
     "renamer explain --format json": {

@@ -10,6 +10,15 @@ directive), AsciiDoc (`=` and `#` titles; `----`, `....`, `++++`, `////` and ```
 (`*` headings; `#+begin_x` ... `#+end_x` blocks), Textile (`h1.`-`h6.`; `bc.` and `pre.` blocks)
 and MediaWiki (`== x ==`; `<pre>`, `<syntaxhighlight>`, `<source>`, `<nowiki>` blocks).
 
+Markdown's HTML blocks are code too (break-it round 11, finding 2): a `<!-- ... -->` comment,
+`<pre>`, `<script>`, `<style>`, `<textarea>`, `<?...?>`, `<!...>` and CDATA to their end marker, where
+no line is a heading; a block-level tag (`<div>`, `<details>`, ...) or a tag alone on its line to the
+next blank line, where no line starts a section but a heading still ends one.
+
+Plain text (`.txt`, `.text`, a README without suffix) is no Markdown (finding 8): a line of dashes
+under text is a rule, unless that text is one line standing apart (a blank line or the file's start
+above it); `===` stays a level-1 underline.
+
 Where the structure is broken (a fence never closed), nothing in it starts a section, but its
 headings still end one: a guess never keeps a line (fewer kept lines is the safe side: a rewritten
 record shows in the diff, a kept live line passes verify)."""
@@ -32,6 +41,17 @@ class Outline:
         at = bisect.bisect_right(self.code, (index, float("inf"))) - 1
         return at >= 0 and self.code[at][0] <= index < self.code[at][1]
 
+    def finish(self) -> Outline:
+        """Sort and merge the code spans (a block never closed holds later, closed ones)."""
+        merged: list[tuple[int, int]] = []
+        for begin, end in sorted(self.code):
+            if merged and begin <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            else:
+                merged.append((begin, end))
+        self.code = merged
+        return self
+
 
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t\r]|$)")
 _HTML_HEADING = re.compile(r"(?i) {0,3}<h([1-6])[\s>]")
@@ -41,6 +61,28 @@ _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t\r]*$")
 _NOT_PARAGRAPH = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|>|[-*+](?:[ \t]|$)"
                             r"|\d{1,9}[.)](?:[ \t]|$)|(?:[-*_][ \t]*){3,}$|=+[ \t]*$|<h[1-6])|[ \t]*$| {4}",
                             re.IGNORECASE)
+
+
+# CommonMark's HTML blocks. Those with an end marker (types 1-5): the opening, the end.
+_HTML_CLOSED = (
+    (re.compile(r"(?i) {0,3}<(script|pre|style|textarea)(?:[ \t>]|$)"),
+     re.compile(r"(?i)</(?:script|pre|style|textarea)>")),
+    (re.compile(r" {0,3}<!--"), re.compile(r"-->")),
+    (re.compile(r" {0,3}<\?"), re.compile(r"\?>")),
+    (re.compile(r" {0,3}<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r" {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
+)
+# Type 6, to the next blank line: a block-level tag, opening or closing.
+_HTML_BLOCK_TAG = re.compile(
+    r"(?i) {0,3}</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd"
+    r"|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head"
+    r"|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param"
+    r"|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[ \t>]|/>|$)")
+# Type 7, to the next blank line, and never inside a paragraph: any other tag alone on its line.
+_HTML_LONE_TAG = re.compile(
+    r"(?i) {0,3}(?:<(?!(?:script|pre|style|textarea)\b)[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[^<>]*)?/?>"
+    r"|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t\r]*$")
+_PLAIN = (".txt", ".text", "")
 
 
 def outline(path: str, lines: Sequence[str], starts: frozenset[int] = frozenset()) -> Outline:
@@ -58,7 +100,7 @@ def outline(path: str, lines: Sequence[str], starts: frozenset[int] = frozenset(
         return _textile(lines)
     if suffix == ".wiki":
         return _wiki(lines)
-    return _markdown(lines, starts)
+    return _markdown(lines, starts, plain=suffix in _PLAIN)
 
 
 def legacy(lines: Sequence[str]) -> Outline:
@@ -67,7 +109,7 @@ def legacy(lines: Sequence[str]) -> Outline:
     return Outline({i: len(m.group(1)) for i, line in enumerate(lines) if (m := heading.match(line))})
 
 
-def _markdown(lines: Sequence[str], starts: frozenset[int]) -> Outline:
+def _markdown(lines: Sequence[str], starts: frozenset[int], plain: bool = False) -> Outline:
     out = Outline()
     start = 0
     if lines and lines[0].rstrip() == "---":  # YAML front matter
@@ -86,8 +128,16 @@ def _markdown(lines: Sequence[str], starts: frozenset[int]) -> Outline:
             else:
                 tildes = max(tildes, len(closing.group(1)))
         longest[i] = (ticks, tildes)
+    # the last line holding each HTML block's end marker: a block none closes is read as no block
+    ends = [max((i for i in range(start, len(lines)) if end.search(lines[i])), default=-1)
+            for _, end in _HTML_CLOSED]
+    blank = [len(lines)] * (len(lines) + 1)  # the first blank line at or below each line
+    for i in range(len(lines) - 1, start - 1, -1):
+        blank[i] = i if not lines[i].strip() else blank[i + 1]
     headings = out.headings
     fence: tuple[str, int, int] | None = None  # (char, length, line)
+    raw: tuple[re.Pattern[str], int] | None = None  # an HTML block's (end marker, line)
+    floor = start  # a setext heading's text starts at or below it: no line of a closed block above
     for i in range(start, len(lines)):
         line = lines[i]
         if fence is not None:
@@ -96,7 +146,29 @@ def _markdown(lines: Sequence[str], starts: frozenset[int]) -> Outline:
                     and not closing.group(2).strip():
                 out.code.append((fence[2], i + 1))
                 fence = None
+                floor = i + 1
             continue
+        if raw is not None:
+            if raw[0].search(line):
+                out.code.append((raw[1], i + 1))
+                raw = None
+                floor = i + 1
+            continue
+        if (block := _html_block(line, i > floor and _paragraph(lines[i - 1]))) is not None:
+            if isinstance(block, int):  # an HTML block with an end marker
+                tag, marker = _HTML_CLOSED[block]
+                found = tag.match(line)
+                assert found is not None
+                if marker.search(line, found.end()):
+                    out.code.append((i, i + 1))
+                    floor = i + 1
+                elif ends[block] > i:
+                    raw = (marker, i)
+                else:  # never closed: no section starts in it, its headings count
+                    out.code.append((i, len(lines)))
+                continue
+            # to the next blank line: no line in it starts a section; its headings still end one
+            out.code.append((i, blank[i + 1]))
         if (opening := _FENCE.match(line)) and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
             char, length = opening.group(1)[0], len(opening.group(1))
             if longest[i + 1][0 if char == "`" else 1] >= length:
@@ -108,15 +180,30 @@ def _markdown(lines: Sequence[str], starts: frozenset[int]) -> Outline:
             headings[i] = len(atx.group(1))
         elif (html := _HTML_HEADING.match(line)) is not None:
             headings[i] = int(html.group(1))
-        elif (setext := _SETEXT.match(line)) is not None and i > start and _paragraph(lines[i - 1]) \
+        elif (setext := _SETEXT.match(line)) is not None and i > floor and _paragraph(lines[i - 1]) \
                 and i - 1 not in headings:
             first = i - 1
-            while first > start and first - 1 not in starts and _paragraph(lines[first - 1]) \
+            while first > floor and first - 1 not in starts and _paragraph(lines[first - 1]) \
                     and first - 1 not in headings:
                 first -= 1
+            if plain and setext.group(1)[0] == "-" and \
+                    not (first == i - 1 and (first == floor or not lines[first - 1].strip())):
+                continue  # in plain text, dashes under a line of an entry are a rule, not a heading
             headings[first] = 1 if setext.group(1)[0] == "=" else 2
-    out.code.sort()
-    return out
+    return out.finish()
+
+
+def _html_block(line: str, in_paragraph: bool) -> int | str | None:
+    """The HTML block `line` opens: the index of its end marker in _HTML_CLOSED, "blank" for one
+    that runs to the next blank line, else None."""
+    if "<" not in line[:4]:
+        return None
+    for index, (opening, _) in enumerate(_HTML_CLOSED):
+        if opening.match(line):
+            return index
+    if _HTML_BLOCK_TAG.match(line) or (not in_paragraph and _HTML_LONE_TAG.match(line)):
+        return "blank"
+    return None
 
 
 def _paragraph(line: str) -> bool:
@@ -187,8 +274,7 @@ def _delimited(lines: Sequence[str], heading: re.Pattern[str], block: re.Pattern
                 out.code.append((i, len(lines)))
         elif (found := heading.match(line)) is not None:
             out.headings[i] = len(found.group(1))
-    out.code.sort()
-    return out
+    return out.finish()
 
 
 _ORG_HEADING = re.compile(r"(\*+)[ \t]")
@@ -213,8 +299,7 @@ def _org(lines: Sequence[str]) -> Outline:
                 out.code.append((i, len(lines)))
         elif (found := _ORG_HEADING.match(line)) is not None:
             out.headings[i] = len(found.group(1))
-    out.code.sort()
-    return out
+    return out.finish()
 
 
 _TEXTILE_HEADING = re.compile(r"h([1-6])(?:\([^)]*\)|\{[^}]*\}|\[[^\]]*\]|[<>=])*\.[ \t]")
@@ -265,6 +350,5 @@ def _wiki(lines: Sequence[str]) -> Outline:
                 out.code.append((i, len(lines)))
         elif (found := _WIKI_HEADING.match(line)) is not None:
             out.headings[i] = len(found.group(1))
-    out.code.sort()
-    return out
+    return out.finish()
 

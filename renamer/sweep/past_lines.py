@@ -24,7 +24,7 @@ _HEADING = re.compile(rb"\s{0,3}#{1,6}\s")
 class PastLine:
     path: str
     line: int  # 1-based, the line the sweep rewrites
-    old: str
+    old: str  # the old values the sweep rewrites on the line, in order, ", " between
     date: str  # the date that makes it look like a record
     date_line: int  # where that date stands (the line's paragraph, or its heading)
 
@@ -38,7 +38,12 @@ def past_lines(root: Path, files: Sequence[FileResult], cutover: dt.date | None,
     for result in files:
         if not result.edits or not is_prose(result.path):
             continue
-        rewritten = {r.line: r.old for r in result.references if r.rewritable and r.role != "path"}
+        # every old value on the line, a name beside an address too (break-it round 11, finding 8)
+        olds: dict[int, list[str]] = {}
+        for ref in sorted(result.references, key=lambda r: (r.line, r.column)):
+            if ref.rewritable and ref.role != "path" and ref.old not in olds.get(ref.line, []):
+                olds.setdefault(ref.line, []).append(ref.old)
+        rewritten = {line: ", ".join(values) for line, values in olds.items()}
         if not rewritten:
             continue
         try:

@@ -54,7 +54,8 @@ NOTES = {
     "ops/log-notes.txt": "# 2025-03-01 moved the gateway\nssh pug was used then\n",
     "ops/migration.txt": "# 2025-03-01 cutover\nWe moved the database.\nDB_HOST=pug.lab.lan\n",
     "NOTES.md": "# 2025-03-01\nDB_HOST=pug\n",  # Markdown is prose whatever its lines are
-    "docs/hosts.rst": "# 2025-03-01 nodes\npug\n",
+    # in rst a `# ...` line is a paragraph, no heading (break-it round 11, #3): a bracketed date starts it
+    "docs/hosts.rst": "[2025-03-01] nodes\npug\n",
 }
 
 

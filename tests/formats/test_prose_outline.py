@@ -53,3 +53,32 @@ def test_hostile_fences_take_one_pass() -> None:
     shape = outline("a.md", lines)
     assert time.perf_counter() - began < 2
     assert all(shape.in_code(i) for i in range(0, len(lines), 500))
+
+
+def test_markdown_html_blocks_are_code() -> None:
+    lines = ["<!--", "# 2025-01-10", "-->", "<pre>", "# x", "</pre>", "<!-- one -->", "<div>", "# In div",
+             "", "# Out"]
+    shape = outline("a.md", lines)
+    assert [shape.in_code(i) for i in range(len(lines))] == [True] * 9 + [False, False]
+    assert shape.headings == {8: 1, 10: 1}  # a closed block's line is no heading; a div's still ends one
+
+
+def test_a_lone_tag_does_not_interrupt_a_paragraph() -> None:
+    assert not outline("a.md", ["text", "<span>", "# 2025-01-10"]).in_code(2)
+    assert outline("a.md", ["", "<span>", "# 2025-01-10"]).in_code(2)
+
+
+def test_plain_text_dashes_are_a_rule_unless_the_line_stands_apart() -> None:
+    entry = ["## 2025-01-10 swap", "Replaced the disk", "-----------------", "rebooted"]
+    assert outline("log.txt", entry).headings == {0: 2}
+    assert outline("log.md", entry).headings == {0: 2, 1: 2}
+    assert outline("log.txt", ["## a", "x", "", "Current", "-------"]).headings == {0: 2, 3: 2}
+    assert outline("README", ["## a", "x", "y", "===="]).headings == {0: 2, 1: 1}
+
+
+def test_hostile_html_blocks_take_one_pass() -> None:
+    lines = ["<div>", "<!--", "<pre>"] * 4000
+    began = time.perf_counter()
+    shape = outline("a.md", lines)
+    assert time.perf_counter() - began < 2
+    assert all(shape.in_code(i) for i in range(0, len(lines), 500))

@@ -160,6 +160,8 @@ class Anchors:
 
     def _compiled(self) -> Any:
         if self._database is None:
+            self._database = _DATABASES.get(self.tokens)  # the passes of one process share one
+        if self._database is None:
             try:
                 database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
                 count = len(self.tokens)
@@ -168,8 +170,11 @@ class Anchors:
             except Exception:  # a database it cannot build: the find per token, the same offsets
                 self._native = False
                 return None
-            self._database = database
+            self._database = _DATABASES[self.tokens] = database
         return self._database
+
+
+_DATABASES: dict[tuple[bytes, ...], Any] = {}  # tokens -> their compiled database, in this process
 
 
 def _padded_spellings(octets: list[bytes]) -> list[list[bytes]]:

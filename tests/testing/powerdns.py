@@ -112,6 +112,7 @@ class Proxy:
     * "swallow": answered 204 and never forwarded (the server does not hold what renamer wrote:
       renamer's read-back, the backend's `test`, fails);
     * "fail": answered HTTP 500 (the PATCH itself fails);
+    * "html": every request answered 200 with a login page (no PowerDNS API at that URL);
     * "hold": the first PATCH forwarded (the server holds it), its answer held until `stop`
       (an apply hanging midway, for the kill -9 and the two-applies cases); later ones pass."""
 
@@ -128,6 +129,8 @@ class Proxy:
             def relay(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 patch = self.command == "PATCH"
+                if proxy.mode == "html":
+                    return self.answer(200, b"<html><body>Please log in</body></html>", "text/html")
                 if patch and proxy.mode == "swallow":
                     return self.answer(204, b"", "")
                 if patch and proxy.mode == "fail":

@@ -61,13 +61,22 @@ class Client:
                                                   **({"Content-Type": "application/json"} if data else {})})
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read()
+                raw, status = response.read(), int(response.status)
         except urllib.error.HTTPError as exc:
             raise ApiError(f"{method} {path}: HTTP {exc.code}: {_message(exc.read())}", exc.code) from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ApiError(f"{method} {path}: {self.url} not reachable: {reason}") from None
-        return json.loads(raw) if raw.strip() else None
+        if not raw.strip():
+            return None
+        try:
+            return json.loads(raw)
+        except ValueError:  # a login page, a proxy's error page: not the API `api` should name
+            shown = raw.decode(errors="replace").strip().splitlines()[0][:80]
+            # a status: it answered (a PATCH may have landed), unlike a server not reached (0)
+            raise ApiError(f"{method} {path}: {self.url} answered HTTP {status} with something that is not "
+                           f"JSON ({shown!r}): is `api` the PowerDNS API (webserver=yes, api=yes)?",
+                           status) from None
 
     def zone(self, zone: str) -> dict[str, Any]:
         """The zone with its RRsets; ZoneMissing when the server holds no such zone."""

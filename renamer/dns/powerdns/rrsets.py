@@ -148,6 +148,14 @@ def contents(rr: dict[str, Any]) -> tuple[str, ...]:
     return tuple(sorted(str(r["content"]) for r in rr.get("records", []) if not r.get("disabled")))
 
 
+def adoptable(rr: dict[str, Any], records: tuple[str, ...]) -> bool:
+    """An RRset renamer does not own that it may take over: it holds exactly `records`, no
+    disabled record and no comment (a note of its owner's): taking it over loses nothing. One
+    holding more than its enabled records says was written by a hand renamer must not replace."""
+    return (contents(rr) == records and not any(r.get("disabled") for r in rr.get("records", []))
+            and not rr.get("comments"))
+
+
 def owned(rr: dict[str, Any], site: Site) -> bool:
     return any(c.get("account") == ACCOUNT and c.get("content") == tag(site) for c in rr.get("comments", []))
 
@@ -162,9 +170,10 @@ def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
             names_with.setdefault(name, set()).add(rdtype)
         for key, rr in want.items():
             current = have.get(key)
-            if current is not None and not owned(current, site) and contents(current) != rr.records:
+            if current is not None and not owned(current, site) and not adoptable(current, rr.records):
                 shown = ", ".join(contents(current)) or "(empty)"
-                result.conflicts.append(f"{zone}: {key[0]} {key[1]} {shown} "
+                extra = _extra(current)
+                result.conflicts.append(f"{zone}: {key[0]} {key[1]} {shown}{extra} "
                                         f"is not renamer's (no comment '{tag(site)}'): it would be replaced")
                 continue
             others = names_with.get(key[0], set()) - {key[1], "RRSIG", "NSEC", "NSEC3"}
@@ -185,10 +194,20 @@ def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
     return result
 
 
+def _extra(rr: dict[str, Any]) -> str:
+    """What a hand-written RRset holds beyond its enabled records, for a conflict's line."""
+    disabled = [str(r["content"]) for r in rr.get("records", []) if r.get("disabled")]
+    parts = [f"disabled {', '.join(disabled)}"] if disabled else []
+    parts += ["a comment"] if rr.get("comments") else []
+    return f" (and {', '.join(parts)})" if parts else ""
+
+
 def patch_body(site: Site, changes: Iterable[Change]) -> list[dict[str, Any]]:
-    """The PATCH's rrsets for a zone's changes (each REPLACE carries the ownership comment)."""
+    """The PATCH's rrsets for a zone's changes (each REPLACE carries the ownership comment), the
+    DELETEs first: PowerDNS checks a CNAME against the other data at its name RRset by RRset, so
+    a CNAME moving onto a name whose A goes in the same PATCH must come after that DELETE."""
     out: list[dict[str, Any]] = []
-    for change in changes:
+    for change in sorted(changes, key=lambda c: c.action != "DELETE"):
         name, rdtype = change.key
         if change.action == "DELETE":
             out.append({"name": name, "type": rdtype, "changetype": "DELETE"})
@@ -260,7 +279,7 @@ def view(site: Site, live: dict[str, dict[str, Any]]) -> str:
         found: dict[Key, RRset] = {}
         for key, rr in have.items():
             mine = owned(rr, site)
-            if mine or (key in want[zone] and contents(rr) == want[zone][key].records):
+            if mine or (key in want[zone] and adoptable(rr, want[zone][key].records)):
                 ttl = int(rr.get("ttl", TTL)) if mine else want[zone][key].ttl
                 found[key] = RRset(key[0], key[1], contents(rr), ttl)
         out[zone] = found

@@ -138,19 +138,20 @@ class ApiTransport(LocalTransport):
             found = live[zone]
             assert found is not None
             have, want = rrsets.fetched(found), target.get(zone, {})
-            body = bodies.setdefault(zone, [])
+            # the DELETEs first (rrsets.patch_body says why: a CNAME onto a name whose A goes)
+            body = bodies.setdefault(zone, [{"name": key[0], "type": key[1], "changetype": "DELETE"}
+                                            for key, now in have.items()
+                                            if key not in want and rrsets.owned(now, site)])
             for key, rr in want.items():
                 now = have.get(key)
                 mine = now is not None and rrsets.owned(now, site)
-                if now is not None and not mine and rrsets.contents(now) != rr.records:
+                if now is not None and not mine and not rrsets.adoptable(now, rr.records):
                     in_the_way.append(f"{zone}: {key[0]} {key[1]} {', '.join(rrsets.contents(now))}")
                 elif now is None or not mine or rrsets.contents(now) != rr.records \
                         or int(now.get("ttl", 0)) != rr.ttl:
                     body.append({"name": rr.name, "type": rr.type, "ttl": rr.ttl, "changetype": "REPLACE",
                                  "records": [{"content": c, "disabled": False} for c in rr.records],
                                  "comments": [{"content": rrsets.tag(site), "account": rrsets.ACCOUNT}]})
-            body += [{"name": key[0], "type": key[1], "changetype": "DELETE"}
-                     for key, now in have.items() if key not in want and rrsets.owned(now, site)]
         if in_the_way:
             raise TransportError(f"{self.resolver.name}: {len(in_the_way)} RRset(s) not renamer's in the way "
                                  f"(written since the plan?): {in_the_way[0]}: nothing written")

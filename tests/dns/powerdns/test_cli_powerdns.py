@@ -218,3 +218,49 @@ def test_a_zone_the_server_lacks_and_a_key_others_may_read_are_refused_with_noth
         assert not (fleet.root / "backups" / "ns-pdns" / "renamer-apply.lock").exists()
     finally:
         fleet.stop()
+
+
+def test_hand_written_rrsets_a_name_swap_and_an_answer_that_is_no_api(run: Callable[..., Any],
+                                                                         fleet: Fleet) -> None:
+    """DNS break-it round 1: (01) a hand-written RRset holding the desired record beside a disabled
+    one and its owner's comment was taken over and rewritten, the plan showing no change; (02) a
+    host and its alias swapping names failed every apply (HTTP 422: the CNAME went in before the
+    A at its name was deleted); (04) an answer that is no JSON was an internal error."""
+    assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
+    sites = fleet.inventory / "sites" / "fv.yaml"
+    original = sites.read_text()
+    client = fleet.server.client()
+    note = [{"content": "team-x: standby address, ticket 42", "account": "alice"}]
+    client.patch("fv.lan", [{"name": "fv-new.fv.lan.", "type": "A", "ttl": 300, "changetype": "REPLACE",
+                             "records": [{"content": "10.251.60.1", "disabled": False},
+                                         {"content": "10.251.60.99", "disabled": True}], "comments": note}])
+    hand = {rr["name"]: rr for rr in client.zone("fv.lan")["rrsets"]}["fv-new.fv.lan."]
+    sites.write_text(original.replace("  - name: fv-ml1\n", "  - name: fv-new\n    address: 10.251.60.1\n"
+                                      "  - name: fv-ml1\n", 1))
+    planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+    assert planned.exit_code == 1, planned.stdout
+    assert "fv-new.fv.lan. A 10.251.60.1 (and disabled 10.251.60.99, a comment) is not renamer's" in planned.stdout
+    refused = dns(run, fleet, "apply", "--resolvers", "ns-pdns")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert {rr["name"]: rr for rr in client.zone("fv.lan")["rrsets"]}["fv-new.fv.lan."] == hand  # untouched
+    sites.write_text(original)
+
+    # (02) fv-ml1 with alias scriberr becomes scriberr with alias fv-ml1: one apply
+    sites.write_text(original.replace("  - name: fv-ml1\n", "  - name: scriberr\n", 1)
+                     .replace("aliases: [scriberr]", "aliases: [fv-ml1]"))
+    swapped = dns(run, fleet, "apply", "--resolvers", "all")
+    assert swapped.exit_code == 0, swapped.stdout + swapped.stderr
+    assert both(fleet, "scriberr.fv.lan.") == {"ns-ana": ("10.251.50.54",), "ns-pdns": ("10.251.50.54",)}
+    assert both(fleet, "fv-ml1.fv.lan.", "CNAME") == {"ns-ana": ("scriberr.fv.lan.",),
+                                                      "ns-pdns": ("scriberr.fv.lan.",)}
+
+    # (04) a login page where the API should be: one line naming what answered, no traceback
+    page = powerdns.Proxy(fleet.server.url, "html")
+    try:
+        fleet.write_resolvers(api=page.url)
+        failed = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+        assert failed.exit_code == 1, failed.stdout + failed.stderr
+        assert "answered HTTP 200 with something that is not JSON" in failed.stdout + failed.stderr
+        assert "Traceback" not in failed.stdout + failed.stderr and "internal error" not in failed.stderr
+    finally:
+        page.stop()

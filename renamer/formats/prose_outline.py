@@ -95,7 +95,7 @@ def outline(path: str, lines: Sequence[str], starts: frozenset[int] = frozenset(
     if suffix in (".adoc", ".asciidoc"):
         return _delimited(lines, _ADOC_HEADING, _ADOC_BLOCK)
     if suffix == ".org":
-        return _org(lines)
+        return _delimited(lines, _ORG_HEADING, _ORG_BEGIN, _ORG_END, fold=True)
     if suffix == ".textile":
         return _textile(lines)
     if suffix == ".wiki":
@@ -255,21 +255,27 @@ _ADOC_HEADING = re.compile(r"(={1,6}|#{1,6})[ \t]+\S")
 _ADOC_BLOCK = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3})[ \t\r]*$")
 
 
-def _delimited(lines: Sequence[str], heading: re.Pattern[str], block: re.Pattern[str]) -> Outline:
-    """Headings by a prefix, whose length is the level; code between two equal delimiter lines."""
+def _delimited(lines: Sequence[str], heading: re.Pattern[str], begin: re.Pattern[str],
+               end: re.Pattern[str] | None = None, fold: bool = False) -> Outline:
+    """Headings by a prefix, whose length is the level; code from a `begin` line to the next `end`
+    line of the same name (`fold`: in any case): AsciiDoc's two equal delimiter lines (`end` is
+    `begin`), Org's `#+begin_x` ... `#+end_x`."""
+    closing = end or begin
+
+    def name(found: re.Match[str]) -> str:
+        return found.group(1).lower() if fold else found.group(1)
     out = Outline()
-    last = {m.group(1): i for i, line in enumerate(lines) if (m := block.match(line))}
+    last = {name(m): i for i, line in enumerate(lines) if (m := closing.match(line))}
     opened: tuple[str, int] | None = None
     for i, line in enumerate(lines):
-        delimiter = block.match(line)
         if opened is not None:
-            if delimiter is not None and delimiter.group(1) == opened[0]:
+            if (found_end := closing.match(line)) is not None and name(found_end) == opened[0]:
                 out.code.append((opened[1], i + 1))
                 opened = None
             continue
-        if delimiter is not None:
-            if last[delimiter.group(1)] > i:
-                opened = (delimiter.group(1), i)
+        if (found_begin := begin.match(line)) is not None:
+            if last.get(name(found_begin), -1) > i:
+                opened = (name(found_begin), i)
             else:  # never closed: no section starts in it, its headings count
                 out.code.append((i, len(lines)))
         elif (found := heading.match(line)) is not None:
@@ -280,26 +286,6 @@ def _delimited(lines: Sequence[str], heading: re.Pattern[str], block: re.Pattern
 _ORG_HEADING = re.compile(r"(\*+)[ \t]")
 _ORG_BEGIN = re.compile(r"(?i)[ \t]*#\+begin_(\w+)")
 _ORG_END = re.compile(r"(?i)[ \t]*#\+end_(\w+)")
-
-
-def _org(lines: Sequence[str]) -> Outline:
-    out = Outline()
-    last = {m.group(1).lower(): i for i, line in enumerate(lines) if (m := _ORG_END.match(line))}
-    opened: tuple[str, int] | None = None
-    for i, line in enumerate(lines):
-        if opened is not None:
-            if (end := _ORG_END.match(line)) is not None and end.group(1).lower() == opened[0]:
-                out.code.append((opened[1], i + 1))
-                opened = None
-            continue
-        if (begin := _ORG_BEGIN.match(line)) is not None:
-            if last.get(begin.group(1).lower(), -1) > i:
-                opened = (begin.group(1).lower(), i)
-            else:  # never closed: no section starts in it, its headings count
-                out.code.append((i, len(lines)))
-        elif (found := _ORG_HEADING.match(line)) is not None:
-            out.headings[i] = len(found.group(1))
-    return out.finish()
 
 
 _TEXTILE_HEADING = re.compile(r"h([1-6])(?:\([^)]*\)|\{[^}]*\}|\[[^\]]*\]|[<>=])*\.[ \t]")

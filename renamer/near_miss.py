@@ -7,18 +7,13 @@ near-miss, so verify never shares a blind spot with the sweep.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from renamer import work
 from renamer.match import positions
-
-try:  # an optional accelerator, as for the sweep's first pass (sweep/native_gate.py)
-    import hyperscan
-except Exception:  # a broken wheel raises what it likes (OSError, ImportError)
-    hyperscan = None  # type: ignore[assignment]
+from renamer.native import hyperscan, wanted
 
 # A separator, also as a regular expression escapes it (\. \\. [.]): an escaped spelling that the
 # exact forms miss (ANA\-ML2) is still a near-miss.
@@ -144,7 +139,7 @@ class Anchors:
         self._database: Any = None
         # RENAMER_NATIVE=0 turns every hyperscan pass off (sweep/native_gate.py), this one too.
         self._native = (hyperscan is not None and len(self.tokens) >= NATIVE_FROM
-                        and os.environ.get("RENAMER_NATIVE", "").strip() != "0")
+                        and wanted() != "0")
 
     def positions(self, folded: bytes) -> list[int]:
         database = self._compiled() if self._native else None

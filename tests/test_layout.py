@@ -154,7 +154,7 @@ def test_imports_point_down(name: str) -> None:
     pytest.param("pathspec", {"renamer.classify", "renamer.ignore"}, id="pathspec"),
     pytest.param("multiprocessing", {"renamer.forked"}, id="fork-pool"),
     pytest.param("ansible", {"renamer.dns.ansible_inventory"}, id="ansible"),
-    pytest.param("hyperscan", {"renamer.sweep.native_gate"}, id="hyperscan"),
+    pytest.param("hyperscan", {"renamer.native"}, id="hyperscan"),
 ])
 def test_third_party_libraries_have_one_home(library: str, allowed: set[str]) -> None:
     users = {name for name, path in MODULES.items()

@@ -26,7 +26,6 @@ the database costs more than it saves below that (`RENAMER_NATIVE=1`: whatever t
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
@@ -34,14 +33,9 @@ from typing import Any, NamedTuple
 from renamer import work
 from renamer.decoded import might_decode, might_split
 from renamer.match import Matcher
+from renamer.native import ENV, hyperscan, wanted
 from renamer.near_miss import LoosePass
 
-try:  # an optional accelerator: anything short of a working module is the pure-Python pass
-    import hyperscan
-except Exception:  # a broken wheel raises what it likes (OSError, ImportError)
-    hyperscan = None  # type: ignore[assignment]
-
-ENV = "RENAMER_NATIVE"
 # Measured (2 loaded cores, first pass alone, compile included; 2,000 files): the native pass
 # took 0.69-0.96 of the Python pass's CPU on dense, clean and homelab repos, saving 0.04-0.16 ms
 # a file, and compiling took 24-89 ms: below about 1,000 files the compile is not paid back.
@@ -303,10 +297,10 @@ def choose_native(matcher: Matcher, loose: LoosePass | None, present: tuple[byte
                   slugs: tuple[bytes, ...], files: int) -> tuple[NativeGate | None, str]:
     """The native first pass where it can run and pays for `files` files, and a line for -vv
     saying which pass runs and why."""
-    wanted = os.environ.get(ENV, "").strip()
-    if wanted == "0":
+    asked = wanted()
+    if asked == "0":
         return None, f"first pass: pure Python ({ENV}=0)"
-    if wanted != "1" and files < NATIVE_FROM:
+    if asked != "1" and files < NATIVE_FROM:
         return None, f"first pass: pure Python ({files} files, under {NATIVE_FROM}: compiling would not pay)"
     if hyperscan is None:
         return None, "first pass: pure Python (hyperscan not installed)"

@@ -23,7 +23,10 @@ _SLOW = ("tests/dns/test_ansible_rollback.py", "tests/dns/test_ansible.py::test_
          "tests/dns/test_cli_dns.py::test_sigkill_during_dns_apply", "tests/sweep/test_crash.py::test_sigkill",
          "tests/dns/test_applies.py::test_rollback_of_a_batched_apply", "tests/cli/test_precommit.py",
          "tests/dns/test_preflight.py", "tests/dns/test_hosts_dir.py", "tests/cli/test_native_first_pass.py",
-         "tests/dns/test_lock.py", "tests/dns/test_ansible_by_hand.py",
+         "tests/dns/test_lock.py", "tests/dns/test_ansible_by_hand.py", "tests/dns/test_reused_apply_ids.py",
+         "tests/dns/test_ansible_modules.py", "tests/dns/bind/test_bind.py::test_the_ansible_engine",
+         "tests/dns/unbound/test_unbound.py::test_the_ansible_engine", "tests/dns/test_vantage.py::test_a_hand_run",
+         "tests/dns/test_hosts_dir.py::test_the_ansible_engine",
          # terraform init/validate/plan, ansible-playbook and named-checkzone per case
          "tests/sweep/test_terraform_labels.py", "tests/cli/test_key_fates.py", "tests/cli/test_composed_loops.py",
          "tests/cli/test_composed_tails.py", "tests/cli/test_zone_escaped_labels.py")

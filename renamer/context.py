@@ -276,7 +276,9 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
 # `-StartRange a -EndRange b`, `start='a' end='b'`). An old address at either end is refused with
 # reason `range`, as at a range's end above; one inside such a pool is no reference (_holding).
 # Looked for in the file lower-cased (one copy, the same offsets): one `find` pass a word.
-_RANGE_WORDS = (b"range", b"pool", b"excluded-address")  # Cisco's `ip dhcp excluded-address A B`
+# Cisco's `ip dhcp excluded-address A B`, Huawei's `excluded-ip-address A B`, H3C's
+# `dhcp server forbidden-ip A B` (break-it round 12, #1)
+_RANGE_WORDS = (b"range", b"pool", b"excluded-address", b"excluded-ip-address", b"forbidden-ip")
 # Junos `address-range low A high B`, VirtualBox `--lowerip A --upperip B`, `dhcp_min:`/`dhcp_max:`
 _START_WORDS = (b"start", b"begin", b"first", b"from", b"low", b"lower", b"min", b"minimum")
 # A range word is a word of its own, or a key's segment (`ip_pool`, `dhcp-range`, `ipRange`), or

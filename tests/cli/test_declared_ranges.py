@@ -181,6 +181,9 @@ DRESSES = {
     # vendor syntax: Cisco, Junos set-style and block, FortiOS
     "ios.cfg": ("ip dhcp excluded-address 10.0.40.1 10.0.40.11\nip dhcp excluded-address 10.0.40.11 10.0.40.20\n",
                 {1, 2}),
+    # Huawei and H3C (break-it round 12, #1)
+    "vrp.cfg": ("ip pool lan\n excluded-ip-address 10.0.40.5 10.0.40.11\n", {2}),
+    "comware.cfg": ("dhcp server forbidden-ip 10.0.40.5 10.0.40.11\n", {1}),
     "junos.conf": ("set system services dhcp pool 10.0.40.0/24 address-range low 10.0.40.5 high 10.0.40.11\n"
                    "address-range {\n    low 10.0.40.5;\n    high 10.0.40.11;\n}\n", {1, 4}),
     "forti.conf": ("config ip-range\n    edit 1\n        set start-ip 10.0.40.5\n        set end-ip 10.0.40.11\n"

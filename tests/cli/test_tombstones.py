@@ -74,3 +74,19 @@ def test_past_moves_are_remembered_too(repo, run) -> None:
         "(fv-ml1-move): use fv-ml1"]
     # The past move's own config names old values: never a finding, never swept.
     assert "moves/2025-lab.yaml" not in run(root, "verify").stdout
+
+
+def test_a_file_added_under_an_old_name_fails_by_its_path(repo, run) -> None:  # type: ignore[no-untyped-def]
+    """Break-it round 12, #3: `hosts/ana-ml2/compose.yaml` and `ana-ml2.env` added, their content
+    holding no old value, passed `verify --staged` while a full verify failed on both paths."""
+    root = repo(FILES)
+    (root / "hosts" / "ana-ml2").mkdir(parents=True)
+    (root / "hosts" / "ana-ml2" / "compose.yaml").write_text("services:\n  app:\n    image: nginx\n")
+    (root / "stacks" / "ana-ml2.env").write_text("PORT=80\n")
+    git(root, "add", "-A")
+    result = run(root, "verify", "--staged")
+    assert result.exit_code == 1, result.stdout
+    assert "hosts/ana-ml2/compose.yaml:0:7: tombstone: ana-ml2 was renamed to fv-ml1" in result.stdout
+    assert "stacks/ana-ml2.env:0:8: tombstone: ana-ml2 was renamed to fv-ml1" in result.stdout
+    assert result.stdout.endswith("verify: FAILED: 2 old values back in the staged change\n")
+    assert run(root, "verify").exit_code == 1  # the full verify says it too

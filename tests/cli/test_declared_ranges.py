@@ -12,18 +12,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
-if TYPE_CHECKING:
-    from tests.conftest import Result
+from tests.testing.repos import CURRENT_ALL, Repo, Run
 
-Run = Callable[..., "Result"]
-Repo = Callable[..., Path]
-CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
 CONFIG = """\
 version: 1
 renames:

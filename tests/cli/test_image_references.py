@@ -10,16 +10,10 @@ are not the software's stay rewritten.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tests.conftest import Result
+from tests.testing.repos import CURRENT_ALL, Repo, Run
 
-Run = Callable[..., "Result"]
-Repo = Callable[..., Path]
-CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
 PIHOLE = """\
 version: 1
 renames:

@@ -12,20 +12,12 @@ import datetime
 import json
 import re
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
-from tests.testing.repos import CONFIG, Files, git, make_repo, snapshot
-
-if TYPE_CHECKING:
-    from tests.conftest import Result
-
-Run = Callable[..., "Result"]
-Repo = Callable[..., Path]
-CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
+from tests.testing.repos import CONFIG, CURRENT_ALL, Files, Repo, Run, git, make_repo, snapshot
 
 
 def _config(hosts: str, addresses: str = "{}", options: str = "") -> str:

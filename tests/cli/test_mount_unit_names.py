@@ -8,18 +8,10 @@ out); a unit whose own file rename is its new escaped name (`pug.mount`, `Where=
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from renamer.unit_names import escape_path
+from tests.testing.repos import CURRENT_ALL, Repo, Run
 
-if TYPE_CHECKING:
-    from tests.conftest import Result
-
-Run = Callable[..., "Result"]
-Repo = Callable[..., Path]
-CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
 CONFIG = """\
 version: 1
 renames:

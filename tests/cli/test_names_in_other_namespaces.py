@@ -10,16 +10,9 @@ renaming its counterpart.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tests.conftest import Result
+from tests.testing.repos import CURRENT_ALL, Repo, Run
 
-Run = Callable[..., "Result"]
-Repo = Callable[..., Path]
-CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
 CONFIG = """\
 version: 1
 renames:

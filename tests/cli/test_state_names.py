@@ -9,18 +9,9 @@ name: renamed, the next `docker compose up` or apply starts empty beside the old
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from tests.testing.repos import git
+from tests.testing.repos import CURRENT_ALL, Repo, Run, git
 
-if TYPE_CHECKING:
-    from tests.conftest import Result
-
-Run = Callable[..., "Result"]
-Repo = Callable[..., Path]
-CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
 CONFIG = """\
 version: 1
 renames:

@@ -8,18 +8,10 @@ keeps it; a real `user@host` stays an account.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 import yaml
 
-if TYPE_CHECKING:
-    from tests.conftest import Result
+from tests.testing.repos import CURRENT_ALL, Repo, Run
 
-Run = Callable[..., "Result"]
-Repo = Callable[..., Path]
-CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
 CONFIG = """\
 version: 1
 renames:

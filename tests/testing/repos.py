@@ -6,7 +6,16 @@ import os
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tests.conftest import Result
+
+# The `run` and `repo` fixtures' types (tests/conftest.py), and an allowlist making every file
+# current-state, for the test modules that build their own small repos.
+Run = Callable[..., "Result"]
+Repo = Callable[..., Path]
+CURRENT_ALL = "version: 1\ncurrent: ['**']\n"
 
 IDENTITY = {
     "GIT_AUTHOR_NAME": "renamer tests", "GIT_AUTHOR_EMAIL": "tests@renamer.invalid",

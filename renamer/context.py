@@ -181,7 +181,11 @@ _FROM_BEFORE = re.compile(rb"(?<![A-Za-z0-9_])from[ \t]+" + _OPEN + rb"\Z", re.I
 # target (ufw, pf, ipfw, `route from`, `copy from A to B`), not as a range's ends.
 _FLOW = re.compile(rb"(?<![A-Za-z0-9_-])(?:ufw|pass|block|allow|deny|reject|permit|drop|accept|ipfw|rdr"
                    rb"|nat|binat|proto|port|iptables|nft|route|routes|forward|redirect|traffic|packets?|ssh|scp|rsync|copy"
-                   rb"|move|migrate|connect|connections?)(?![A-Za-z0-9_-])", re.IGNORECASE)
+                   rb"|mov(?:e|es|ed|ing)|migrat(?:e|es|ed|ing)|connect|connections?"
+                   # a failover's or a switch's two machines (break-it round 12, #4)
+                   rb"|fail(?:s|ed|ing)?[ \t-]?over|failover|failback|switch(?:es|ed|ing)?|switchover|repoint"
+                   rb"|point(?:s|ed|ing)?|cut(?:s|ting)?[ \t-]?over|cutover|hand(?:s|ed)?[ \t-]?over|handover"
+                   rb"|promot(?:e|es|ed|ing)|vip)(?![A-Za-z0-9_-])", re.IGNORECASE)
 
 
 def _source_and_target(hit: re.Match[bytes]) -> bool:
@@ -201,7 +205,9 @@ _BETWEEN = re.compile(rb"(?<![A-Za-z0-9_])between[ \t]+" + _OPEN + rb"\Z", re.IG
 # A link's two ends, not a range's: `latency between A and B`, `the tunnel between A and B`
 _LINK_BETWEEN = re.compile(rb"(?<![A-Za-z0-9_])(?:latency|link|links|traffic|tunnel|tunnels|connection"
                            rb"|connections|connectivity|ping|pings|cable|cables|peering|route|routes|path|paths|bandwidth|hops?"
-                           rb"|vpn|wireguard|sync|replication|rtt|jitter|mtu|handshake)[ \t]+between[ \t]+"
+                           rb"|vpn|wireguard|sync|replication|rtt|jitter|mtu|handshake|failover|failback|switchover"
+                           rb"|choose|chooses|pick|picks|select|selects|balance|balances|alternate|alternates"
+                           rb"|alternating)[ \t]+between[ \t]+"
                            + _OPEN + rb"\Z", re.IGNORECASE)
 
 

@@ -298,6 +298,19 @@ ROUND11_LOOKALIKES = {
                    "The WireGuard tunnel between `10.0.40.11` and 10.0.39.2 is down.\n",
                    "If latency between 10.0.50.21 and 10.0.40.12 is high, check the switch.\n"
                    "The WireGuard tunnel between `10.0.50.21` and 10.0.39.2 is down.\n"),
+    # round 12 #4: a failover's, a choice's, a switch's two machines
+    "failover.md": ("Failover between 10.0.40.11 and 10.0.40.12 is automatic.\n"
+                    "Choose between 10.0.40.11 and 10.0.40.12 by load.\n"
+                    "Keepalived moves the VIP from 10.0.40.11 to 10.0.40.12 when the check fails.\n"
+                    "Clients fail over from 10.0.40.11 to 10.0.40.12.\n"
+                    "Point DNS from 10.0.40.11 to 10.0.40.12 during maintenance.\n"
+                    "Switch the primary from 10.0.40.11 to 10.0.40.12, then back.\n",
+                    "Failover between 10.0.50.21 and 10.0.40.12 is automatic.\n"
+                    "Choose between 10.0.50.21 and 10.0.40.12 by load.\n"
+                    "Keepalived moves the VIP from 10.0.50.21 to 10.0.40.12 when the check fails.\n"
+                    "Clients fail over from 10.0.50.21 to 10.0.40.12.\n"
+                    "Point DNS from 10.0.50.21 to 10.0.40.12 during maintenance.\n"
+                    "Switch the primary from 10.0.50.21 to 10.0.40.12, then back.\n"),
     # #5: a pool whose key names machines is a list of members
     "lb.yml": ("haproxy_backend_pool:\n  - 10.0.40.11\n  - 10.0.40.12\nntp_server_pool: [10.0.40.11, 10.0.40.12]\n",
                "haproxy_backend_pool:\n  - 10.0.50.21\n  - 10.0.40.12\nntp_server_pool: [10.0.50.21, 10.0.40.12]\n"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -64,7 +65,17 @@ def dnsmasq_binary() -> str:
 
 
 def free_port(address: str = "127.0.0.1") -> int:
-    """A port free for both UDP and TCP on `address`."""
+    """A port free for both UDP and TCP on `address`, picked below the kernel's ephemeral range
+    where it can: every outgoing connection and DNS query takes its source port from that range,
+    so a port found free there could be taken by one before the daemon binds it (a test's
+    dnsmasq once failed so, "Address already in use")."""
+    low = _ephemeral_low()
+    if low > _LOWEST + 1000:
+        pick = random.SystemRandom()
+        for _ in range(200):
+            port = pick.randrange(_LOWEST, low)
+            if _bindable(address, port):
+                return port
     for _ in range(50):
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
             udp.bind((address, 0))
@@ -76,6 +87,28 @@ def free_port(address: str = "127.0.0.1") -> int:
                     continue
             return port
     raise OSError("no free port found")
+
+
+_LOWEST = 10000  # below this, the well-known and registered services people run
+
+
+def _ephemeral_low() -> int:
+    """The first port of Linux's ephemeral range (32768 by default); 0 where it is unknown."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _bindable(address: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp, \
+            socket.socket(socket.AF_INET, socket.SOCK_STREAM) as tcp:
+        try:
+            udp.bind((address, port))
+            tcp.bind((address, port))
+        except OSError:
+            return False
+    return True
 
 
 def create(folder: Path, address: str = "127.0.0.1", port: int | None = None) -> Instance:

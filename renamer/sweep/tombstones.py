@@ -56,17 +56,10 @@ class Tombstone:
 
 
 @dataclass(frozen=True)
-class LiveAgain:
+class LiveAgain(Tombstone):
     """An old value on a line the change did not add, which the change made live (an exemption
     gone), or which the whole repo holds where the change touches the configuration."""
 
-    path: str
-    line: int
-    column: int
-    old: str
-    new: str
-    move: str
-    date: str | None
     why: str
 
     def message(self) -> str:

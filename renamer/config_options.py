@@ -40,29 +40,25 @@ def read_options(top: dict[str, Any], problems: Problems) -> tuple[bool, bool, i
     return flags[0], flags[1], parsed
 
 
-def read_accounts(top: dict[str, Any], problems: Problems) -> str:
+def _read_choice(top: dict[str, Any], key: str, choices: tuple[str, ...], problems: Problems) -> str:
+    """options.KEY, one of `choices` (the first is the default, and what a wrong value counts as)."""
     section = top.get("options")
-    if not isinstance(section, dict) or "accounts" not in section:
-        return "keep"
-    value = section["accounts"]
-    if value not in ACCOUNT_CHOICES:
-        problems.add(section, "accounts", "options.accounts",
-                     f"expected keep or rewrite, got {shown(value)}")
-        return "keep"
+    if not isinstance(section, dict) or key not in section:
+        return choices[0]
+    value = section[key]
+    if value not in choices:
+        problems.add(section, key, f"options.{key}", f"expected {' or '.join(choices)}, got {shown(value)}")
+        return choices[0]
     return str(value)
+
+
+def read_accounts(top: dict[str, Any], problems: Problems) -> str:
+    return _read_choice(top, "accounts", ACCOUNT_CHOICES, problems)
 
 
 def read_subdomains(top: dict[str, Any], problems: Problems) -> str:
     """Names under a renamed host's name (sweep/subdomains.py): residual (the default) or follow."""
-    section = top.get("options")
-    if not isinstance(section, dict) or "subdomains" not in section:
-        return "residual"
-    value = section["subdomains"]
-    if value not in SUBDOMAIN_CHOICES:
-        problems.add(section, "subdomains", "options.subdomains",
-                     f"expected residual or follow, got {shown(value)}")
-        return "residual"
-    return str(value)
+    return _read_choice(top, "subdomains", SUBDOMAIN_CHOICES, problems)
 
 
 def parse_size(value: Any) -> int | None:

@@ -256,6 +256,9 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
             quote = data[hit.start("rest") - 1:hit.start("rest")]
             if quote in (b"'", b'"') and quote not in rest:
                 continue  # `['ana-ml2', 0]`: a quoted member then a bare number is a list's next item
+            before = data[data.rfind(b"\n", 0, start) + 1:start]
+            if rest.lstrip(b" \t")[:1] == b"," and before.count(b"[") > before.count(b"]"):
+                continue  # `root: [ana-ml2, 0]` (YAML's flow list, unquoted): the list's next item too
             first = hit.group("a").decode()
             members = [m.decode() for m in re.findall(rb"[0-9]+", rest)]
             if kind == "address" and any(int(m) > 255 for m in members):

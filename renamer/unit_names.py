@@ -50,7 +50,7 @@ def escape_path(path: str) -> str:
     return "".join(out)
 
 
-def _unit_file(rel: str | None) -> str | None:
+def unit_file(rel: str | None) -> str | None:
     """The unit name a file's name gives (`systemd/mnt-pug.mount.j2` -> `mnt-pug.mount`)."""
     if rel is None:
         return None
@@ -61,32 +61,39 @@ def _unit_file(rel: str | None) -> str | None:
     return name
 
 
+def path_settings(data: bytes) -> list[tuple[int, int, str]]:
+    """(start, end, suffix) of each value that names the unit's path: a mount's or automount's
+    `Where=`, a swap's `What=`, in its own section."""
+    sections = [(s.start(), s.group("name").lower()) for s in _SECTION.finditer(data)]
+    out = []
+    for setting in _SETTING.finditer(data):
+        section = next((name for at, name in reversed(sections) if at < setting.start()), None)
+        wanted = _SECTIONS.get(section or b"")
+        if wanted is not None and wanted[0] == setting.group("key").lower():
+            out.append((*setting.span("value"), wanted[1]))
+    return out
+
+
 def held(rel: str, new_rel: str | None, data: bytes, matches: list[Match]) -> tuple[list[Match], str | None]:
     """`matches` with those in a path-naming setting held where the unit's name would not follow,
     and the note for the file's own rename when that is held too (None: it may move)."""
     rewritten = [m for m in matches if m.refused is None and m.kept is None]
     if not rewritten:
         return matches, None
-    sections = [(s.start(), s.group("name").lower()) for s in _SECTION.finditer(data)]
     holds: dict[int, str] = {}  # a match's start -> the note
     path_note = None
-    for setting in _SETTING.finditer(data):
-        section = next((name for at, name in reversed(sections) if at < setting.start()), None)
-        wanted = _SECTIONS.get(section or b"")
-        if wanted is None or wanted[0] != setting.group("key").lower():
-            continue
-        start, end = setting.span("value")
+    for start, end, suffix in path_settings(data):
         inside = [m for m in rewritten if start <= m.start and m.end <= end]
         if not inside:
             continue
-        suffix = wanted[1]
+        key = data[data.rfind(b"\n", 0, start) + 1:start].split(b"=")[0].strip().decode()
         old_value = data[start:end].decode("utf-8", "surrogateescape")
         new_value = _rewritten(data, start, end, inside)
         old_unit, new_unit = escape_path(old_value) + suffix, escape_path(new_value) + suffix
-        own, own_new = _unit_file(rel), _unit_file(new_rel or rel)
+        own, own_new = unit_file(rel), unit_file(new_rel or rel)
         if own == old_unit and own_new == new_unit:
             continue  # `pug.mount` with `Where=/pug`: the file's rename is the unit's
-        note = (f"`{setting.group('key').decode()}={old_value}` names the unit `{old_unit}`; rewritten to "
+        note = (f"`{key}={old_value}` names the unit `{old_unit}`; rewritten to "
                 f"`{new_value}`, the unit must be named `{new_unit}`"
                 + (f", but the file would be `{own_new}`" if own == old_unit and own_new != own else ""))
         for m in inside:

@@ -8,8 +8,8 @@ the linking file, or `/docs/other.md#slug` from the repo root), are rewritten to
 new slug in the same sweep; left alone, they would point nowhere. Records are never
 edited, so links inside records stay as they were written.
 
-This is the one cross-file rule of the sweep: it runs after every file was scanned,
-and reads only current Markdown files that hold `#` plus an old slug.
+One of the sweep's cross-file rules (sweep/held_paths.py is another): it runs after every
+file was scanned, and reads only current Markdown files that hold `#` plus an old slug.
 """
 
 from __future__ import annotations

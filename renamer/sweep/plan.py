@@ -14,6 +14,7 @@ from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders
+from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.model import KEPT, FileResult, ScanResult
 from renamer.sweep.parallel import scan_files
@@ -170,6 +171,8 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                      progress, listing)
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)
+    with debug.timed("held paths"):
+        scan = follow_held_paths(project, scan)
     with debug.timed("pins"):  # after the anchors: their edits change the bytes too
         # the pins a commit of this move left stale too (pins_history.py): a second sweep reports
         # what verify would, and --update-pins after the commit still updates them

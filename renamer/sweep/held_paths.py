@@ -41,8 +41,10 @@ HINT = ("rewritten, it would name a path that does not exist; decide the path fi
 POINT_HINT = ("rewritten, it would name a folder nothing mounts; rename the unit first (then its "
               "references follow), or keep its `Where=` line with a keep rule: they are then kept with it")
 # What a path spells between the separators around it: no blank, quote, bracket, `:` or `=`.
-_UNIT_SUFFIXES = (".mount", ".automount", ".swap")
 _PATH_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~@+%")
+# Read as part of a token too, then resolved: a Windows separator, brace sets, comma lists, variables.
+_TOKEN_BYTE = _PATH_BYTE | frozenset(b"\\{},$")
+_VARIABLE = "{}/"  # a token rooted at a variable: read from no folder, matched by its tail
 
 
 @dataclass(frozen=True)
@@ -74,22 +76,27 @@ def held_paths(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
     if not candidates:
         return out
     by_path = {f.path: f for f in scan.files}
+    moving: set[str] = set()  # folders some file leaves
     for rel in candidates:
         matches = [m for m in project.matcher.find(os.fsencode(rel)) if m.kept is None]
         if not matches:
             continue
+        folders = {rel[:slash] for m in matches if (slash := rel.find("/", m.end)) >= 0}
         hold = _hold(project, by_path.get(rel), rel)
         if hold is None:
+            moving |= folders
             continue
         hold = replace(hold, olds=frozenset(m.old for m in matches))
         out[rel] = hold
         # The folders above it whose own name holds the old value stay where they are, too.
-        for m in matches:
-            slash = rel.find("/", m.end)
-            if slash >= 0:
-                folder = rel[:slash]
-                if folder not in out or out[folder].status == KEPT:
-                    out[folder] = hold if folder not in out else _merged(out[folder], hold)
+        for folder in folders:
+            if folder not in out or out[folder].status == KEPT:
+                out[folder] = hold if folder not in out else _merged(out[folder], hold)
+    # A folder some files leave while others stay (a record in a host's folder) is split: a
+    # reference to the folder names part of what it named, whichever name it is given.
+    for folder in moving & out.keys():
+        out[folder] = Hold(RESIDUAL, "a folder the sweep splits: some of its files move, others stay",
+                           out[folder].olds)
     return out
 
 
@@ -98,12 +105,13 @@ def _mount_points(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
     on the machine that other files name (`rsync -a /mnt/pug/ ...`; break-it round 12, finding 2)."""
     out: dict[str, Hold] = {}
     for found in scan.files:
-        unit = unit_names.unit_file(found.path) or ""
-        if found.status != CURRENT or not unit.endswith(_UNIT_SUFFIXES) \
-                or all(r.rewritable for r in found.references if r.role != "path"):
+        # A unit file, or a unit inside another (an Ansible `copy: content:`, cloud-init): any
+        # current file with an occurrence left as it is, whose bytes hold a unit's section.
+        if found.status != CURRENT or found.kind != "text" \
+                or all(r.rewritable or r.reason == HELD for r in found.references if r.role != "path"):
             continue
         content = read_content(project.root / found.path, project.config.max_file_size)
-        if content is None or content.kind != "text":
+        if content is None or content.kind != "text" or not unit_names.might_define(content.data):
             continue
         data = content.data
         starts = _line_starts(data)
@@ -183,8 +191,8 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             refs.append(ref)
             continue
         token = _token(data, offset, offset + len(old))
-        target = resolver.resolve(found.path, token)
-        if target is None and not resolver.names_listed(found.path, token):
+        target = None if token is None else resolver.resolve(found.path, token)
+        if target is None and token is not None and not resolver.names_listed(found.path, token):
             # a path inside a held folder that no listed file spells (`hosts/pug/secrets.ya?ml$`)
             folder = _folder(data, offset, offset + len(old))
             target = None if folder is None else resolver.resolve(found.path, folder)
@@ -192,6 +200,12 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             refs.append(ref)
             continue
         hold = resolver.held[target]
+        spelled = _token(data, offset, offset + len(old), ref.new.encode()) if token is not None else None
+        folder = target not in resolver.files
+        if spelled is not None and folder and resolver.names_listed(found.path, spelled):
+            # Both folders exist (a sweep moved its live files, a record stayed): either name
+            # gives part of what the reference named.
+            hold = Hold(RESIDUAL, "a folder the sweep splits: its new name exists too", hold.olds)
         note = f"names {target}, which keeps its name ({hold.why})"
         if hold.status == KEPT:
             refs.append(replace(ref, status=KEPT, reason=HELD,
@@ -215,26 +229,76 @@ def _offset(data: bytes, line_start: int, column: int) -> int:
 
 def _bounds(data: bytes, start: int, end: int) -> tuple[int, int]:
     left, right = start, end
-    while left > 0 and data[left - 1] in _PATH_BYTE:
+    while left > 0 and data[left - 1] in _TOKEN_BYTE:
         left -= 1
-    while right < len(data) and data[right] in _PATH_BYTE:
+    while right < len(data) and data[right] in _TOKEN_BYTE:
         right += 1
     return left, right
 
 
-def _token(data: bytes, start: int, end: int, spelled: bytes | None = None) -> str:
-    """The path-like token around data[start:end] (that span spelled `spelled` where given)."""
+def _token(data: bytes, start: int, end: int, spelled: bytes | None = None) -> str | None:
+    """The path the token around data[start:end] spells (that span spelled `spelled` where
+    given), `/`-separated: a Windows `\\` is a separator; of a brace set (`hosts/{pug,rex}/`) or
+    a comma list, the alternative holding the match; after a variable (`${REPO}/hosts/pug`), the
+    rest, rooted nowhere (`{}/hosts/pug`). None for a bare name: the token is the match alone
+    (`pug.lab.lan` is a host, even where a folder has that name)."""
     left, right = _bounds(data, start, end)
     middle = data[start:end] if spelled is None else spelled
-    return (data[left:start] + middle + data[end:right]).decode("utf-8", "surrogateescape").rstrip(".,")
+    raw = (data[left:start] + middle + data[end:right]).decode("utf-8", "surrogateescape")
+    at = len(data[left:start].decode("utf-8", "surrogateescape"))
+    name = middle.decode("utf-8", "surrogateescape")
+    raw, at = _alternative(raw, at, len(name))
+    rooted = ""
+    cut = max(raw.rfind("}", 0, at), raw.rfind("$", 0, at))
+    if cut >= 0:  # `${REPO}/hosts/pug`, `$REPO/hosts/pug`: the variable's value is not known
+        slash = raw.find("/", cut)
+        if slash < 0 or slash >= at:
+            raw, at, rooted = raw[at:], 0, _VARIABLE
+        else:
+            raw, at, rooted = raw[slash + 1:], at - slash - 1, _VARIABLE
+    path = raw.replace("\\", "/").rstrip(".,")
+    if "/" not in path and path.strip("/").lower() == name.lower():
+        return None
+    return rooted + path
+
+
+def _alternative(raw: str, at: int, length: int) -> tuple[str, int]:
+    """`raw` cut to the comma-separated piece holding raw[at:at+length], its brace set around the
+    match replaced by the match's own alternative."""
+    depth, pieces, begin = 0, [], 0
+    for i, char in enumerate(raw):
+        depth += char == "{"
+        depth -= char == "}" and depth > 0
+        if char == "," and depth == 0:
+            pieces.append((begin, i))
+            begin = i + 1
+    pieces.append((begin, len(raw)))
+    begin, end = next(((b, e) for b, e in pieces if b <= at < e), (0, len(raw)))
+    raw, at = raw[begin:end], at - begin
+    opening = raw.rfind("{", 0, at)
+    closing = raw.find("}", at + length)
+    if opening >= 0 and closing >= 0 and "}" not in raw[opening:at] and raw[opening - 1: opening] != "$":
+        inner = raw[opening + 1: closing]
+        offset = at - opening - 1
+        starts = [0, *(i + 1 for i, c in enumerate(inner) if c == ",")]
+        first = max(b for b in starts if b <= offset)
+        last = inner.find(",", first)
+        choice = inner[first: len(inner) if last < 0 else last]
+        raw = raw[:opening] + choice + raw[closing + 1:]
+        at = opening + (offset - first)
+    return raw, at
 
 
 def _folder(data: bytes, start: int, end: int) -> str | None:
     """The token up to the end of the component holding data[start:end], where a `/` follows it:
     the folder it names (`hosts/pug` of `hosts/pug/secrets.ya?ml$`)."""
-    left, right = _bounds(data, start, end)
-    slash = data.find(b"/", end, right)
-    return None if slash < 0 else data[left:slash].decode("utf-8", "surrogateescape")
+    token = _token(data, start, end)
+    if token is None:
+        return None
+    name = data[start:end].decode("utf-8", "surrogateescape")
+    at = token.find(name)
+    slash = token.find("/", at + len(name)) if at >= 0 else -1
+    return None if slash < 0 else token[:slash]
 
 
 class _Resolver:
@@ -243,7 +307,7 @@ class _Resolver:
 
     def __init__(self, held: dict[str, Hold], listed: Iterable[str]) -> None:
         self.held = held
-        files = frozenset(listed)
+        self.files = files = frozenset(listed)
         # Folders too: a token naming a folder the sweep moves (`stacks/pug/`) is no held path's tail.
         self.listed = files | {path[:i] for path in files for i, c in enumerate(path) if c == "/"}
         self.points = [path for path in held if path.startswith("/")]
@@ -254,15 +318,19 @@ class _Resolver:
     def resolve(self, rel: str, token: str) -> str | None:
         if "/" not in token and "." not in token:
             return None  # a bare word: a name, not a path
+        rooted = token.startswith(_VARIABLE)
+        if rooted:
+            token = token[len(_VARIABLE):]
         parts = [p for p in token.split("/") if p not in ("", ".", "~")]
         if not parts:
             return None
+        host = token.startswith(("/", "~"))  # a path on some machine, not in the repo
         if token.startswith("/"):  # a mount point a unit keeps, or a path below it
             bare = token.rstrip("/")
             for point in self.points:
                 if bare == point or bare.startswith(point + "/"):
                     return point
-        for path in self._readings(rel, token):
+        for path in self._readings(rel, token, rooted=rooted):
             if path in self.held:
                 return path
             if path in self.listed:
@@ -271,20 +339,31 @@ class _Resolver:
             return None
         tail = "/".join(parts)
         for path in self.by_last.get(parts[-1], ()):
-            # The tail of a held path (`pug/compose.yaml`), or a held path of two components or more
-            # at the end of a longer one (a checkout elsewhere: `/srv/repo/hosts/pug/compose.yaml`).
-            if path == tail or path.endswith("/" + tail) or ("/" in path and tail.endswith("/" + path)):
+            # A relative token that is the tail of a held path (`pug/compose.yaml`, read from some
+            # base folder); never a machine's path (`/etc/nginx/sites-enabled/pug.conf` is no
+            # repo path, whatever record holds a copy of that name).
+            if not host and (path == tail or path.endswith("/" + tail)):
+                return path
+            # A held path at the end of a longer token (a checkout elsewhere:
+            # `/srv/infra/hosts/pug/compose.yaml`), where the held path starts at a folder of the
+            # repo's own (`hosts/`), not at the old value (`pug/app.conf` ends many host paths).
+            first = path.partition("/")[0]
+            own = not any(old in first for old in self.held[path].olds)
+            if "/" in path and tail.endswith("/" + path) and own:
                 return path
         return None
 
     def names_listed(self, rel: str, token: str) -> bool:
         """Does `token`, read exactly (no tail), name a listed file or folder?"""
-        return any(path in self.listed for path in self._readings(rel, token))
+        rooted = token.startswith(_VARIABLE)
+        token = token[len(_VARIABLE):] if rooted else token
+        return any(path in self.listed for path in self._readings(rel, token, rooted=rooted))
 
-    def _readings(self, rel: str, token: str) -> list[str]:
+    def _readings(self, rel: str, token: str, *, rooted: bool = False) -> list[str]:
         """Where `token` points when read as a repo path: from `rel`'s folder, from the root, from
-        an Ansible role's `files/` and `templates/`; none for an absolute or home path."""
-        if token.startswith(("/", "~")):
+        an Ansible role's `files/` and `templates/`; none for an absolute or home path, nor for a
+        token after a variable (only its tail is matched)."""
+        if rooted or token.startswith(("/", "~")):
             return []
         here = posixpath.dirname(rel)
         readings = [posixpath.join(here, token), token]
@@ -332,10 +411,11 @@ def dangling_references(project: LoadedProject, scan: ScanResult) -> list[Refere
             new = hit.group().decode()
             start, end = hit.start(), hit.end()
             token = _token(data, start, end)
-            if "/" not in token or resolver.names_listed(rel, token):
+            if token is None or "/" not in token or resolver.names_listed(rel, token):
                 continue
-            target = resolver.resolve(rel, _token(data, start, end, news[new].encode()))
-            if target is None:
+            spelled = _token(data, start, end, news[new].encode())
+            target = None if spelled is None else resolver.resolve(rel, spelled)
+            if target is None or target.startswith("/"):  # a mount point: the unit names it anew
                 continue
             line = data.count(b"\n", 0, start)
             line_start = data.rfind(b"\n", 0, start) + 1

@@ -13,7 +13,7 @@ from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import follow_anchors
-from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders
+from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
 from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.model import KEPT, FileResult, ScanResult
@@ -181,12 +181,21 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
     plan = Plan(project, scan, pins=pins)
     _check_renames(project, plan)
     merged = merging(project.root, plan.renames)
-    if merged:
-        plan = replace(plan, folder_refusals=tuple(
+    split = splitting(plan.renames, plan.scan.paths,
+                      lambda rel: project.classifier.classify(rel).status != RECORD)
+    if merged or split:
+        plan = replace(plan, folder_refusals=(*(
             Refusal(f"{folder}/", 0, f"renaming it to {target}/ would merge it into that existing folder, "
                                      f"which holds {named(held)}: two folders would become one (merge them "
                                      f"by hand, or keep the folder's name with `keep_paths: [{folder}]`)")
-            for folder, target, held in merged))
+            for folder, target, held in merged), *(
+            Refusal(f"{folder}/", 0, f"renaming it to {target}/ would split it: {named(staying)} "
+                                     f"{'stays' if len(staying) == 1 else 'stay'} (kept or held) "
+                                     "while its other files move, and references between them (`env_file: "
+                                     f"./secrets.yaml`) or to the folder (`rsync -a {folder}/`) would each "
+                                     f"name part of it; keep the whole folder (`keep_paths: [{folder}]`), or "
+                                     "move what stays out of it first")
+            for folder, target, staying in split)))
     if project.git and plan.renames:
         root = project.root
         plan = replace(plan, folders=plan_folders(

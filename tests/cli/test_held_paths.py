@@ -143,17 +143,76 @@ def test_verify_fails_on_a_path_written_new_where_the_repo_holds_it_old(repo: Re
     assert run(root, "verify").exit_code == 0
 
 
-def test_a_folder_split_by_a_kept_file_keeps_references_to_that_file_and_moves_the_rest(repo: Repo, run: Run) -> None:
+def test_a_folder_a_kept_file_would_split_is_refused(repo: Repo, run: Run) -> None:
+    """Break-it round 13, finding 5: keeping one file of a folder that moves split it; the moved
+    compose file's `env_file: ./secrets.enc.yaml` then named nothing, and `rsync -a hosts/pug/`
+    (held with the kept file) shipped only the secret. Refused, nothing written, like a link into it."""
     files = {
-        "hosts/pug/secrets.yaml": "token: x\n",
-        "hosts/pug/app.conf": "listen 80;\n",
-        "deploy.sh": "sops -d hosts/pug/secrets.yaml\ncp hosts/pug/app.conf /etc/app.conf\n",
+        "hosts/pug/secrets.enc.yaml": "k: ENC[AES256_GCM,data:abc]\n",
+        "hosts/pug/compose.yaml": "services:\n  app:\n    image: nginx\n    env_file: ./secrets.enc.yaml\n",
+        "sync.sh": "rsync -a hosts/pug/ root@pug.lab.lan:/srv/stack/\n",
     }
-    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug/secrets.yaml']\n")
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug/secrets.enc.yaml']\n")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert "hosts/pug/: renaming it to hosts/wolf/ would split it: hosts/pug/secrets.enc.yaml stays" in done.stderr
+    assert not (root / "hosts/wolf").exists() and (root / "sync.sh").read_text() == files["sync.sh"]
+    # decided: the whole folder is kept; its references are kept with it, the rest follows
+    (root / "allow.yaml").write_text(ALLOW + "keep_paths: ['hosts/pug']\n")
+    git(root, "commit", "-qam", "keep the folder")
     assert run(root, "sweep", "--commit").exit_code == 0
-    assert (root / "hosts/pug/secrets.yaml").exists() and (root / "hosts/wolf/app.conf").exists()
-    assert (root / "deploy.sh").read_text() == "sops -d hosts/pug/secrets.yaml\ncp hosts/wolf/app.conf /etc/app.conf\n"
+    assert (root / "sync.sh").read_text() == "rsync -a hosts/pug/ root@wolf.lab.lan:/srv/stack/\n"
     assert run(root, "verify").exit_code == 0
+
+
+def test_names_and_host_paths_that_only_look_like_a_held_path_follow(repo: Repo, run: Run) -> None:
+    """Break-it round 13, findings 1 and 2: a host's FQDN is a name even where a kept folder is
+    called by it; a path on a machine is no repo path because a record or a kept folder ends with
+    the same components (`/etc/nginx/sites-enabled/pug.conf`, `~/pug/app.conf`, `/pug/app.conf`)."""
+    files = {
+        "pug.lab.lan/compose.yaml": VOLUMES,
+        "certs/pug.lab.lan/cert.pem": "-----BEGIN CERTIFICATE-----\n",
+        "notes/2024/pug/etc/nginx/sites-enabled/pug.conf": "server_name pug.lab.lan;\n",
+        "pug/app.conf": "listen 80;\n",
+        "hosts.ini": "[db]\npug.lab.lan ansible_host=10.0.40.11\n",
+        "Makefile": "renew:\n\tcertbot certonly -d pug.lab.lan\n\tssh pug.lab.lan systemctl reload nginx\n",
+        "site.yml": "- template: {src: site.conf.j2, dest: /etc/nginx/sites-enabled/pug.conf}\n"
+                    "- copy: {src: x, dest: ~/pug/app.conf}\n- shell: docker run -v /srv/data:/pug/app.conf img\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['pug.lab.lan', 'certs/pug.lab.lan', 'pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "hosts.ini").read_text() == "[db]\nwolf.lab.lan ansible_host=10.0.50.21\n"
+    assert (root / "Makefile").read_text() == files["Makefile"].replace("pug.lab.lan", "wolf.lab.lan")
+    assert (root / "site.yml").read_text() == files["site.yml"].replace("pug", "wolf")
+    # written new by hand elsewhere: no dangling-path, they are no repo paths
+    (root / "run.sh").write_text("cat /etc/nginx/sites-enabled/wolf.conf ~/wolf/app.conf\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "by hand")
+    assert run(root, "verify").exit_code == 0
+
+
+def test_windows_paths_brace_sets_and_variables_are_read_as_paths(repo: Repo, run: Run) -> None:
+    """Break-it round 13, finding 3: a token cut by `\\`, `{`, `,` left a bare `pug`, rewritten."""
+    files = {
+        "hosts/pug/app.conf": "listen 80;\n", "hosts/rex/app.conf": "listen 80;\n",
+        "deploy.bat": "xcopy hosts\\pug\\app.conf C:\\srv\\\r\n",
+        "deploy.ps1": "Copy-Item \"$PSScriptRoot\\hosts\\pug\\app.conf\" C:\\srv\r\n",
+        "win.yml": "- win_copy: {src: 'hosts\\pug\\app.conf', dest: 'C:\\srv\\app.conf'}\n",
+        "loop.sh": "for f in hosts/{pug,rex}/app.conf; do cat $f; done\ncat ${REPO}/hosts/pug/app.conf\n"
+                   "scp a,hosts/pug/app.conf b:\nssh pug true\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for rel in ("deploy.bat", "deploy.ps1", "win.yml"):
+        assert (root / rel).read_bytes() == files[rel].encode(), rel
+    assert (root / "loop.sh").read_text() == files["loop.sh"].replace("ssh pug", "ssh wolf")
+    # and verify's dangling-path reads the same dresses written new
+    (root / "deploy.bat").write_text("xcopy hosts\\wolf\\app.conf C:\\srv\\\r\n")
+    (root / "loop.sh").write_text("for f in hosts/{wolf,rex}/app.conf; do cat $f; done\n")
+    git(root, "commit", "-qam", "by hand")
+    done = run(root, "verify", "--format", "json")
+    dangling = {f["path"] for f in json.loads(done.stdout)["findings"] if f.get("reason") == "dangling-path"}
+    assert done.exit_code == 1 and dangling == {"deploy.bat", "loop.sh"}
 
 
 MOUNT = "[Unit]\nDescription=pug data\n[Mount]\nWhat=nas:/export/pug\nWhere=/mnt/pug\nType=nfs\n"
@@ -181,3 +240,36 @@ def test_references_to_a_mount_point_its_unit_keeps_stay_with_it(repo: Repo, run
     assert run(root, "verify").exit_code == 0
     kept = {(f["path"], f["line"]) for f in _findings(run, root, "audit") if f.get("reason") == "held-path"}
     assert kept == {("units/backup.service", 2), ("check.sh", 1)}
+
+
+def test_a_mount_unit_inside_an_ansible_task_holds_its_point_too(repo: Repo, run: Run) -> None:
+    """Break-it round 13, finding 4: the unit in a `copy: content:` is held `unit-name`; its point
+    was rewritten elsewhere (`rsync -a /srv/pug/` became /srv/wolf/, which nothing mounts)."""
+    files = {"roles/nas/tasks/main.yml": "- copy:\n    dest: /etc/systemd/system/srv-pug.mount\n    content: |\n"
+                                         "      [Mount]\n      What=nas:/backup\n      Where=/srv/pug\n"
+                                         "      Type=nfs\n- shell: rsync -a /srv/pug/ /backup/\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    reasons = {f["line"]: f.get("reason") for f in _findings(run, root, "verify")}
+    assert reasons[6] == "unit-name" and reasons[8] == "held-path"
+    (root / "allow.yaml").write_text(ALLOW + "keep:\n  - {name: nas, path: roles/nas/tasks/main.yml, "
+                                             "line_contains: Where=, reason: remounted later}\n")
+    git(root, "commit", "-qam", "keep the mount point")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert "rsync -a /srv/pug/ /backup/" in (root / "roles/nas/tasks/main.yml").read_text()
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_record_left_in_a_moving_folder_splits_nothing_live_but_the_folder_reference_is_held(
+        repo: Repo, run: Run) -> None:
+    """History stays where it was written (the folder's live files move); a reference to the
+    folder itself would name part of it under either name: a residual, never a silent choice."""
+    files = {"hosts/pug/app.conf": "listen 80;\n", "hosts/pug/NOTES.md": "# pug\n",
+             "sync.sh": "rsync -a hosts/pug/ backup:\ncat hosts/pug/app.conf\n"}
+    root = repo(files, config=CONFIG,
+                allowlist=ALLOW.replace("'notes/**'", "'notes/**', '**/NOTES.md'"))
+    assert run(root, "sweep", "--commit").exit_code == 1  # the folder reference is left for a decision
+    assert (root / "hosts/wolf/app.conf").exists() and (root / "hosts/pug/NOTES.md").exists()
+    assert (root / "sync.sh").read_text() == "rsync -a hosts/pug/ backup:\ncat hosts/wolf/app.conf\n"
+    found = [f for f in _findings(run, root, "verify") if f.get("reason") == "held-path"]
+    assert [(f["path"], f["line"]) for f in found] == [("sync.sh", 1)]
+    assert "a folder the sweep splits" in str(found[0]["note"])

@@ -44,3 +44,19 @@ def test_the_token_and_the_folder_around_a_match() -> None:
     assert _folder(data, start, start + 3) == "hosts/pug"
     tail = b"cp hosts/pug x"
     assert _folder(tail, tail.index(b"pug"), tail.index(b"pug") + 3) is None  # the last component: no folder
+
+
+@pytest.mark.parametrize(("line", "path"), [
+    (b"xcopy hosts\\pug\\app.conf C:\\", "hosts/pug/app.conf"),
+    (b"for f in hosts/{pug,rex}/app.conf; do", "hosts/pug/app.conf"),
+    (b"for f in hosts/{rex,pug}/app.conf; do", "hosts/pug/app.conf"),
+    (b"scp a.conf,hosts/pug/app.conf b:", "hosts/pug/app.conf"),
+    (b"cat ${REPO}/hosts/pug/app.conf", "{}/hosts/pug/app.conf"),
+    (b"cat $REPO/hosts/pug/app.conf", "{}/hosts/pug/app.conf"),
+    (b"ssh pug.lab.lan true", None),  # the name alone: a host, never a path
+    (b"ls pug/", "pug/"),
+])
+def test_the_path_a_token_spells(line: bytes, path: str | None) -> None:
+    start = line.index(b"pug")
+    end = start + (len(b"pug.lab.lan") if line[start:].startswith(b"pug.lab.lan") else 3)
+    assert _token(line, start, end) == path

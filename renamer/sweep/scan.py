@@ -63,7 +63,8 @@ from renamer.sweep.terraform_addresses import address_matches
 from renamer.sweep.terraform_keys import Instance, InstanceKeys, moved_text
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
-from renamer.sweep.tool_names import Templates, instance_matches, instance_note, tool_name_matches
+from renamer.sweep.tool_names import (HostsFiles, Templates, hosts_file_matches, instance_matches, instance_note,
+                                      tool_name_matches)
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
@@ -293,6 +294,8 @@ class FileScanner:
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
         self.templates = Templates(project.root)  # systemd template units, where an instance is named
+        # Hosts files a dnsmasq `expand-hosts` qualifies with its domain: always scanned.
+        self.hosts_files = HostsFiles(project.root, self.matcher.hosts)
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
@@ -328,6 +331,7 @@ class FileScanner:
             loose_hit = self.options.loose and self.project.loose.might_match(data)
         origin, apex = self.origins.get(rel, (None, None))
         hit = hit or (origin is not None and content.kind == "text")
+        hit = hit or (content.kind == "text" and rel in self.hosts_files.files())  # `expand-hosts`
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
         path_hit = self.matcher.might_match(os.fsencode(rel))
@@ -401,6 +405,8 @@ class FileScanner:
                 templated += composed
                 matches = self.loop_holds.hold(rel, data, matches)
                 matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
+                # `10.0.40.11 pug` in a hosts file dnsmasq reads with `expand-hosts` + `domain=`
+                matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
                 matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
                 if status == CURRENT and rel.endswith((".tf", ".tf.json")):
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)

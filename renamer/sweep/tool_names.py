@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,10 +26,10 @@ from renamer.occurrences import Match
 REASON = "composed-name"
 
 
-def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str,
-           suffix: str) -> tuple[str, str, str] | None:
+def _expect(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str,
+            suffix: str) -> tuple[str, str, str] | None:
     """(the name the tool made before the sweep, the name it should make, the name it makes after
-    it) where those differ, else None."""
+    it), or None where the renames say nothing of the name it made."""
     source = word if word in renamed else news.get(word, word)
     full = f"{prefix}{source}{suffix}"
     tail = suffix[1:] if suffix.startswith(".") else ""
@@ -39,20 +40,51 @@ def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str
     else:
         return None
     built = f"{prefix}{renamed.get(source, source)}{'.' + renamed.get(tail, tail) if tail else suffix}"
-    return None if built == expected else (full, expected, built)
+    return full, expected, built
+
+
+def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str,
+           suffix: str, others: tuple[str, ...] = ()) -> tuple[str, str, str] | None:
+    """(the name the tool made before the sweep, the name it should make, the name it makes after
+    it) where those differ, else None. `others`: further suffixes tried in turn (a resolver's
+    search list): the name is made where any of them makes it."""
+    tried = [_expect(renamed, news, word, prefix, s) for s in (suffix, *others)]
+    first = next((t for t in tried if t is not None), None)
+    if first is None:
+        return None
+    full, expected, built = first
+    if built == expected:
+        return None
+    source = word if word in renamed else news.get(word, word)
+    for other in others:
+        tail = other[1:] if other.startswith(".") else ""
+        if f"{prefix}{renamed.get(source, source)}{'.' + renamed.get(tail, tail) if tail else other}" == expected:
+            return None
+    return first
 
 
 def tool_name_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...]) -> list[Match]:
     """`matches` with each host word a tool composes into a name the sweep would break refused."""
     if not tool_names.might_hold(data):
         return matches
+    return _refused(tool_names.composed(data, _words(hosts)), matches, hosts)
+
+
+def _words(hosts: tuple[tuple[str, str], ...]) -> set[str]:
+    """The bare host words, old and new, a tool may compose with a domain."""
+    return {w for pair in hosts for w in pair if "." not in w}
+
+
+def _refused(found_all: Iterable[tool_names.Composed], matches: list[Match],
+             hosts: tuple[tuple[str, str], ...]) -> list[Match]:
+    """`matches` with each composition in `found_all` whose name the sweep would break refused
+    (a residual added where no match stands on the word: it is new already)."""
     renamed = dict(hosts)
     news = {new: old for old, new in hosts}
-    words = {w for w in [*renamed, *news] if "." not in w}
     out = list(matches)
     added: list[Match] = []
-    for found in tool_names.composed(data, words):
-        built = _built(renamed, news, found.word, found.prefix, found.suffix)
+    for found in found_all:
+        built = _built(renamed, news, found.word, found.prefix, found.suffix, found.others)
         if built is None:
             continue
         full, expected, after = built
@@ -68,7 +100,7 @@ def tool_name_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
             continue
         for i in inside:
             out[i] = replace(out[i], refused=REASON, note=note)
-        if not inside:
+        if not inside and not any(a.start == found.start for a in added):
             new = renamed.get(found.word, found.word)
             added.append(Match(found.start, found.end, found.word, new, "host", refused=REASON, note=note))
     if not added and out == matches:
@@ -172,3 +204,110 @@ def instance_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
 
 
 _UNIT_BEFORE = re.compile(rb"[A-Za-z0-9:_.\\-]+\Z")
+
+
+class HostsFiles:
+    """The repo's hosts files that a dnsmasq configuration reads with `expand-hosts` (break-it
+    round 9, finding 7): `addn-hosts=/etc/dnsmasq.hosts` and /etc/hosts (unless `no-hosts`),
+    each qualified with the configuration's one `domain=`. Listed once (lazily) per scanner, and
+    only where a renamed name is dotted (no domain to move otherwise).
+
+    A configuration's files: the file holding `expand-hosts`, the `dnsmasq.conf` beside it and the
+    files of the `dnsmasq.d` folder beside that (or the folder it is in). Its `/etc` is the folder
+    of that `dnsmasq.conf`: `/etc/hosts` is the `hosts` there, `/etc/x` its `x`; a path not found
+    there is the repo's file (or folder) that ends with the most of its components.
+    """
+
+    def __init__(self, root: Path, hosts: tuple[tuple[str, str], ...]) -> None:
+        self.root = root
+        self.dotted = any("." in old for old, _ in hosts)
+        self._files: dict[str, tuple[str, str]] | None = None  # hosts file -> (domain, configuration)
+
+    def files(self) -> dict[str, tuple[str, str]]:
+        if self._files is None:
+            files: dict[str, tuple[str, str]] = {}
+            if self.dotted:
+                for conf in self._git("grep", "-l", "-z", "--untracked", "-I", "-e", "expand-hosts"):
+                    for rel, domain in self._read(conf):
+                        files.setdefault(rel, (domain, conf))
+            self._files = files
+        return self._files
+
+    def _git(self, *args: str) -> list[str]:
+        try:
+            done = subprocess.run(["git", "-C", str(self.root), *args], capture_output=True, check=False)
+        except OSError:
+            return []
+        return sorted(os.fsdecode(p) for p in done.stdout.split(b"\0") if p) if done.returncode in (0, 1) else []
+
+    def _read(self, conf: str) -> Iterator[tuple[str, str]]:
+        """(hosts file, domain) of each file the configuration holding `conf` reads."""
+        folder = os.path.dirname(conf)
+        etc = os.path.dirname(folder) if os.path.basename(folder) == "dnsmasq.d" else folder
+        group = {conf, os.path.join(etc, "dnsmasq.conf")}
+        for d in {os.path.join(etc, "dnsmasq.d"), folder if os.path.basename(folder) == "dnsmasq.d" else ""}:
+            if d and (self.root / d).is_dir():
+                group.update(os.path.join(d, name) for name in os.listdir(self.root / d))
+        read = [tool_names.dnsmasq(data) for rel in sorted(group) if (data := self._bytes(rel)) is not None]
+        if not any(r.expand_hosts for r in read):
+            return
+        domains = {d for r in read for d in r.domains}
+        if len(domains) != 1:
+            return  # none, or several (per range): which one a name takes cannot be told here
+        domain = domains.pop()
+        paths = [p for r in read for p in r.addn_hosts]
+        if not any(r.no_hosts for r in read):
+            paths.append("/etc/hosts")
+        for path in paths:
+            for rel in self._resolve(etc, path):
+                yield rel, domain
+
+    def _bytes(self, rel: str) -> bytes | None:
+        try:
+            path = self.root / rel
+            return path.read_bytes() if path.is_file() and path.stat().st_size < 1 << 20 else None
+        except OSError:
+            return None
+
+    def _resolve(self, etc: str, path: str) -> list[str]:
+        """The repo's files that dnsmasq's `path` (a file, or a folder of them) stands for."""
+        parts = [p for p in path.split("/") if p and p != "."]
+        if not parts:
+            return []
+        if path.startswith("/etc/") and len(parts) > 1:
+            local = os.path.join(etc, *parts[1:])
+            if (self.root / local).is_file():
+                return [local]
+            if (self.root / local).is_dir():
+                return self._git("ls-files", "-z", "-co", "--exclude-standard", "--", local)
+        if path == "/etc/hosts":
+            return []  # only the one beside its configuration: a `hosts` elsewhere is another machine's
+        name = parts[-1]
+        found = self._git("ls-files", "-z", "-co", "--exclude-standard", "--", f":(glob)**/{name}",
+                          f":(glob)**/{name}/**")
+
+        def common(rel: str) -> int:
+            held = rel.split("/")
+            if held[-1] != name and name in held:  # a file of the folder: the folder's components
+                held = held[:len(held) - held[::-1].index(name)]
+            n = 0
+            while n < min(len(held), len(parts)) and held[-1 - n] == parts[-1 - n]:
+                n += 1
+            return n
+
+        if not found:
+            return []
+        best = max(common(rel) for rel in found)
+        return [rel for rel in found if common(rel) == best]
+
+
+def hosts_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                       files: HostsFiles) -> list[Match]:
+    """A hosts file's bare names that dnsmasq qualifies with its domain (`expand-hosts`):
+    refused where the rename would break the name it serves."""
+    read = files.files().get(rel)
+    if read is None:
+        return matches
+    domain, conf = read
+    how = f"`expand-hosts` and `domain={domain}` of {conf}, which reads this file"
+    return _refused(tool_names.hosts_names(data, _words(hosts), domain, how), matches, hosts)

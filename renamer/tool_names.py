@@ -123,7 +123,7 @@ def _ssh_compositions(key: re.Match[bytes], sets_name: bool) -> Iterator[tuple[s
     if name == b"hostname":
         value = value.split("#")[0].strip().strip("\"'")
         tokens = re.findall(r"%[hn]", value)
-        if len(tokens) != 1 or "%" in value.replace(tokens[0], "") or not value or any(c.isspace() for c in value):
+        if len(tokens) != 1 or "%" in value.replace(tokens[0], "") or any(c.isspace() for c in value):
             return  # one token, the rest literal: the composition is certain
         prefix, suffix = value.split(tokens[0])
         yield prefix, suffix, f"`HostName {value}`"
@@ -186,7 +186,8 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
         value = found.group("value").strip()
         search_rows = {row}
         if value:
-            domains = [d.strip(b" \t\"'").decode("utf-8", "replace") for d in value.strip(b"[] \t").split(b",")]
+            items = value.strip(b"[] \t").split(b",")
+            domains = [d.strip(b" \t\"'").decode("utf-8", "replace") for d in items]
         else:  # a block list below
             domains = []
             for later in range(row + 1, len(lines)):

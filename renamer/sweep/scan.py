@@ -63,8 +63,14 @@ from renamer.sweep.terraform_addresses import address_matches
 from renamer.sweep.terraform_keys import Instance, InstanceKeys, moved_text
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
-from renamer.sweep.tool_names import (HostsFiles, Templates, hosts_file_matches, instance_matches, instance_note,
-                                      tool_name_matches)
+from renamer.sweep.tool_names import (
+    HostsFiles,
+    Templates,
+    hosts_file_matches,
+    instance_matches,
+    instance_note,
+    tool_name_matches,
+)
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state

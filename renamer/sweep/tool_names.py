@@ -39,8 +39,13 @@ def _expect(renamed: dict[str, str], news: dict[str, str], word: str, prefix: st
         expected = f"{renamed[source]}.{renamed.get(tail, tail)}"
     else:
         return None
-    built = f"{prefix}{renamed.get(source, source)}{'.' + renamed.get(tail, tail) if tail else suffix}"
-    return full, expected, built
+    return full, expected, _made(renamed, source, prefix, suffix)
+
+
+def _made(renamed: dict[str, str], source: str, prefix: str, suffix: str) -> str:
+    """The name the tool makes once the renames are written: the word's, and a domain's too."""
+    tail = suffix[1:] if suffix.startswith(".") else ""
+    return f"{prefix}{renamed.get(source, source)}{'.' + renamed.get(tail, tail) if tail else suffix}"
 
 
 def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str,
@@ -52,14 +57,9 @@ def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str
     first = next((t for t in tried if t is not None), None)
     if first is None:
         return None
-    full, expected, built = first
-    if built == expected:
-        return None
     source = word if word in renamed else news.get(word, word)
-    for other in others:
-        tail = other[1:] if other.startswith(".") else ""
-        if f"{prefix}{renamed.get(source, source)}{'.' + renamed.get(tail, tail) if tail else other}" == expected:
-            return None
+    if any(_made(renamed, source, prefix, s) == first[1] for s in (suffix, *others)):
+        return None
     return first
 
 
@@ -238,7 +238,9 @@ class HostsFiles:
             done = subprocess.run(["git", "-C", str(self.root), *args], capture_output=True, check=False)
         except OSError:
             return []
-        return sorted(os.fsdecode(p) for p in done.stdout.split(b"\0") if p) if done.returncode in (0, 1) else []
+        if done.returncode not in (0, 1):  # 1: nothing found
+            return []
+        return sorted(os.fsdecode(p) for p in done.stdout.split(b"\0") if p)
 
     def _read(self, conf: str) -> Iterator[tuple[str, str]]:
         """(hosts file, domain) of each file the configuration holding `conf` reads."""

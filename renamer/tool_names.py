@@ -57,7 +57,7 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
-LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search")
+LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"searches")
 
 
 def might_hold(data: bytes) -> bool:
@@ -78,6 +78,7 @@ _SSH_KEY = re.compile(rb"^[ \t]*(?P<key>HostName|ProxyCommand|ProxyJump|LocalCom
 _SSH_TOKEN = re.compile(rb"(?<![%A-Za-z0-9_.-])(?P<prefix>[A-Za-z0-9_.-]*)(?<!%)%(?P<token>[hn])"
                         rb"(?P<suffix>[A-Za-z0-9_.-]*)")
 _MATCH_CRITERION = re.compile(rb"\S+")
+_MATCH_EXEC = re.compile(rb"(?:^|[ \t])exec[ \t]+(?P<value>\"[^\"]*\"|\S+)", re.IGNORECASE)
 
 
 def _ssh_words(block: re.Match[bytes]) -> Iterator[re.Match[bytes]]:
@@ -101,25 +102,27 @@ def _ssh(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     blocks = list(_SSH_BLOCK.finditer(data))
     for i, block in enumerate(blocks):
         end = blocks[i + 1].start() if i + 1 < len(blocks) else len(data)
-        keys = list(_SSH_KEY.finditer(data, block.end(), end))
+        keys = [(k.group("key"), k.group("value")) for k in _SSH_KEY.finditer(data, block.end(), end)]
+        sets_name = any(k.lower() == b"hostname" for k, _ in keys)
+        if block.group("kw").lower() == b"match":  # `exec "nc -z %h.ana.lan 22"`: before HostName applies
+            keys += [(b"Match exec", e.group("value")) for e in _MATCH_EXEC.finditer(block.group("rest"))]
         if not keys:
             continue
         named = [w for w in _ssh_words(block) if w.group().decode("utf-8", "replace") in words]
         if not named:
             continue
         kw = block.group("kw").decode("utf-8", "replace")
-        sets_name = any(k.group("key").lower() == b"hostname" for k in keys)
-        for key in keys:
-            for prefix, suffix, how in _ssh_compositions(key, sets_name):
+        for key, value in keys:
+            for prefix, suffix, how in _ssh_compositions(key, value, sets_name and key != b"Match exec"):
                 for word in named:
                     yield Composed(word.start(), word.end(), word.group().decode("utf-8", "replace"), prefix,
                                    suffix, f"{how} in its `{kw}` block")
 
 
-def _ssh_compositions(key: re.Match[bytes], sets_name: bool) -> Iterator[tuple[str, str, str]]:
+def _ssh_compositions(key: bytes, raw: bytes, sets_name: bool) -> Iterator[tuple[str, str, str]]:
     """(prefix, suffix, how) of each name a keyword's value builds around the host word."""
-    name = key.group("key").lower()
-    value = key.group("value").decode("utf-8", "replace")
+    name = key.lower()
+    value = raw.decode("utf-8", "replace")
     if name == b"hostname":
         value = value.split("#")[0].strip().strip("\"'")
         tokens = re.findall(r"%[hn]", value)
@@ -128,8 +131,8 @@ def _ssh_compositions(key: re.Match[bytes], sets_name: bool) -> Iterator[tuple[s
         prefix, suffix = value.split(tokens[0])
         yield prefix, suffix, f"`HostName {value}`"
         return
-    shown = f"`{key.group('key').decode('utf-8', 'replace')} {value.strip()}`"
-    for token in _SSH_TOKEN.finditer(key.group("value")):
+    shown = f"`{key.decode('utf-8', 'replace')} {value.strip()}`"
+    for token in _SSH_TOKEN.finditer(raw):
         if token.group("token") == b"h" and sets_name:
             continue  # `%h` is the HostName the block sets, which its own line composes
         prefix = token.group("prefix").decode("utf-8", "replace")
@@ -157,24 +160,59 @@ def _compose(data: bytes, words: Collection[str]) -> Iterator[Composed]:
                            f"`domainname: {value}` of the same service")
 
 
-_SEARCH = re.compile(rb"^(?P<indent>[ \t]*)dns_search[ \t]*:[ \t]*(?P<value>[^\r\n#]*)", re.MULTILINE)
+_SEARCH = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>dns_search|searches)[ \t]*:[ \t]*(?P<value>[^\r\n#]*)",
+                     re.MULTILINE)
 _SEARCH_ITEM = re.compile(rb"[ \t]*-[ \t]*[\"']?(?P<value>[A-Za-z0-9._-]+)")
 _DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
 _LINE_KEY = re.compile(rb"[ \t]*(?:-[ \t]*)?(?P<key>[A-Za-z0-9_.-]+)[ \t]*:(?:[ \t]|$)")
-# Keys whose words name no host that the container looks up (an image, its own names, resolvers).
-_NOT_LOOKED_UP = frozenset({b"image", b"container_name", b"hostname", b"domainname", b"dns", b"dns_search",
-                            b"extra_hosts", b"networks", b"volumes", b"build", b"labels", b"env_file",
-                            b"depends_on", b"links", b"profiles", b"secrets", b"configs"})
+# Keys whose words name no host the container looks up: an image, its own names, its resolvers,
+# names it defines, a node's, a path's, a key's.
+_NOT_LOOKED_UP = frozenset({
+    b"image", b"container_name", b"hostname", b"domainname", b"dns", b"dns_search", b"extra_hosts",
+    b"networks", b"volumes", b"build", b"labels", b"env_file", b"depends_on", b"links", b"profiles",
+    b"secrets", b"configs", b"name", b"nodeName", b"serviceAccountName", b"subdomain", b"dnsConfig",
+    b"dnsPolicy", b"hostAliases", b"nodeSelector", b"affinity", b"tolerations", b"volumeMounts",
+    b"imagePullSecrets", b"mountPath", b"subPath", b"claimName", b"secretName", b"key", b"path",
+    b"annotations",
+})
 
 
 def _indent(line: bytes) -> int:
     return len(line) - len(line.lstrip(b" \t"))
 
 
+def _search_domains(lines: list[bytes], row: int, value: bytes) -> tuple[list[str], set[int]]:
+    """The domains of a search list (`[a.lan, b.lan]`, `a.lan`, or a block list below `row`) and
+    the rows it takes."""
+    if value:
+        items = value.strip(b"[] \t").split(b",")
+        return [d.strip(b" \t\"'").decode("utf-8", "replace") for d in items], {row}
+    domains, rows = [], {row}
+    for later in range(row + 1, len(lines)):
+        if not lines[later].strip():
+            continue
+        item = _SEARCH_ITEM.match(lines[later])
+        if item is None or _indent(lines[later]) < _indent(lines[row]):
+            break
+        domains.append(item.group("value").decode("utf-8", "replace"))
+        rows.add(later)
+    return domains, rows
+
+
+def _parent(lines: list[bytes], row: int) -> int | None:
+    """The row of the mapping key that `row` is under: the nearest row above it less indented."""
+    indent = _indent(lines[row])
+    for r in range(row - 1, -1, -1):
+        if lines[r].strip() and not lines[r].lstrip().startswith(b"#") and _indent(lines[r]) < indent:
+            return r
+    return None
+
+
 def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
-    """A bare host word of a compose service whose `dns_search` lists domains: the container's
-    resolver tries `pug.ana.lan` (then each next domain) before `pug` (ndots 1)."""
-    if b"dns_search" not in data:
+    """A bare host word of a compose service whose `dns_search` lists domains, or of a Kubernetes
+    pod whose `dnsConfig.searches` does: the resolver tries `pug.ana.lan` (then each next domain)
+    before `pug` itself."""
+    if b"dns_search" not in data and b"searches" not in data:
         return
     lines = data.split(b"\n")
     offsets = [0]
@@ -182,53 +220,46 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
         offsets.append(offsets[-1] + len(line) + 1)
     for found in _SEARCH.finditer(data):
         row = data.count(b"\n", 0, found.start())
-        indent = len(found.group("indent"))
-        value = found.group("value").strip()
-        search_rows = {row}
-        if value:
-            items = value.strip(b"[] \t").split(b",")
-            domains = [d.strip(b" \t\"'").decode("utf-8", "replace") for d in items]
-        else:  # a block list below
-            domains = []
-            for later in range(row + 1, len(lines)):
-                item = _SEARCH_ITEM.match(lines[later])
-                if not lines[later].strip():
-                    continue
-                if item is None or _indent(lines[later]) < indent:
-                    break
-                domains.append(item.group("value").decode("utf-8", "replace"))
-                search_rows.add(later)
+        domains, search_rows = _search_domains(lines, row, found.group("value").strip())
         domains = [d for d in domains if d]
         if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
             continue  # none, or a variable: nothing certain to compose
-        service = next((r for r in range(row - 1, -1, -1) if lines[r].strip() and not
-                        lines[r].lstrip().startswith(b"#") and _indent(lines[r]) < indent), None)
-        if service is None:
+        scope = _parent(lines, row)
+        if found.group("key") == b"searches":  # a pod's `dnsConfig:`, its spec the scope
+            parent = _LINE_KEY.match(lines[scope]) if scope is not None else None
+            if scope is None or parent is None or parent.group("key") != b"dnsConfig":
+                continue
+            scope = _parent(lines, scope)
+            what = f"`dnsConfig.searches: {', '.join(domains)}` of the same pod"
+        else:
+            what = f"`dns_search: {', '.join(domains)}` of the same service"
+        if scope is None:
             continue
-        top = _indent(lines[service])
-        names = {m.group("key").decode("utf-8", "replace") for r, line in enumerate(lines)
+        top = _indent(lines[scope])
+        # A compose service's name is its own host on the project network, no search needed.
+        names = {m.group("key").decode("utf-8", "replace") for line in lines
                  if _indent(line) == top and (m := _LINE_KEY.match(line)) is not None}
-        shown = ", ".join(domains)
-        key_indent = None  # the key a deeper line belongs to: `environment:` for `- DB=pug`
-        skipping = False
-        for r in range(service + 1, len(lines)):
+        skip_below: int | None = None  # the column of a key whose values name no looked-up host
+        for r in range(scope + 1, len(lines)):
             line = lines[r]
             if not line.strip() or line.lstrip().startswith(b"#"):
                 continue
             if _indent(line) <= top:
                 break
-            key = _LINE_KEY.match(line)
-            if key is not None and (key_indent is None or _indent(line) <= key_indent):
-                key_indent = _indent(line)
-                skipping = key.group("key") in _NOT_LOOKED_UP
-            if skipping or r in search_rows:
+            if skip_below is not None and _indent(line) > skip_below:
                 continue
-            for word in _BARE.finditer(line):
+            skip_below = None
+            key = _LINE_KEY.match(line)
+            if key is not None and key.group("key") in _NOT_LOOKED_UP:
+                skip_below = key.start("key")
+                continue
+            if r in search_rows:
+                continue
+            for word in _BARE.finditer(line, key.end() if key is not None else 0):
                 text = word.group().decode("utf-8", "replace")
                 if text in words and text not in names:
                     start = offsets[r] + word.start()
-                    yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}",
-                                   f"`dns_search: {shown}` of the same service",
+                    yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}", what,
                                    tuple(f".{d}" for d in domains[1:]))
 
 

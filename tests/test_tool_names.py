@@ -56,6 +56,15 @@ def test_compose_dns_search_bare_words() -> None:
     assert _found("services:\n  app:\n    dns_search: ${SEARCH}\n    command: pug\n") == []
 
 
+def test_kubernetes_dnsconfig_searches_and_match_exec() -> None:
+    pod = ("spec:\n  dnsConfig:\n    searches:\n      - ana.lan\n  containers:\n    - name: pug\n      image: pug\n"
+           "      env:\n        - name: DB\n          value: pug\n  nodeSelector:\n    kubernetes.io/hostname: pug\n")
+    assert [(c.word, c.suffix, pod[c.start - 7:c.end]) for c in composed(pod.encode(), WORDS)] == [
+        ("pug", ".ana.lan", "value: pug")]
+    assert _found("spec:\n  searches: [ana.lan]\n  value: pug\n") == []  # no dnsConfig: no resolver's list
+    assert _found('Match host pug exec "nc -z %h.ana.lan 22"\n  HostName 10.0.0.9\n') == [("pug", "", ".ana.lan")]
+
+
 def test_dnsmasq_settings_and_hosts_lines() -> None:
     read = dnsmasq(b"domain=ana.lan,10.0.0.0/24 # lab\nexpand-hosts\naddn-hosts=/etc/a.hosts\nno-hosts\n")
     assert read == Dnsmasq(True, True, ("ana.lan",), ("/etc/a.hosts",))

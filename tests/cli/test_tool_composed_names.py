@@ -128,6 +128,24 @@ ROUND9_FOUND = [("app/compose.yaml", 6, "composed-name"), ("dnsmasq.hosts", 1, "
                 ("ssh/proxy", 1, "composed-name")]
 
 
+K8S_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: app
+spec:
+  dnsConfig:
+    searches: [ana.lan]
+  containers:
+    - name: pug
+      env:
+        - name: DB_HOST
+          value: pug
+  nodeSelector:
+    kubernetes.io/hostname: pug
+"""
+
+
 def _ssh_reaches(config: Path, host: str, tmp: Path) -> list[str]:
     """What the real ssh hands its ProxyCommand (or its ProxyJump's inner ssh) for `host`: an
     `ssh` first on PATH and a `Host *.lan` ProxyCommand record the names; no packet is sent."""
@@ -255,6 +273,8 @@ def test_round9_words_an_earlier_sweep_rewrote_alone_fail_verify(repo: Callable[
                  id="ssh-knownhostscommand"),
     pytest.param({"ssh_config": "Host=pug\n  proxyjump=%h.ana.lan:2222\n"}, [("ssh_config", 1)],
                  id="ssh-equals-lowercase"),
+    pytest.param({"ssh_config": 'Match host pug exec "nc -z %h.ana.lan 22"\n  HostName 10.0.0.9\n'},
+                 [("ssh_config", 1)], id="ssh-match-exec-before-hostname"),
     pytest.param({"dns/etc/dnsmasq.d/lab.conf": "expand-hosts\naddn-hosts=/srv/dns/lab.hosts\n",
                   "dns/etc/dnsmasq.conf": "domain=ana.lan\nconf-dir=/etc/dnsmasq.d\n",
                   "files/lab.hosts": "# lab\n10.0.0.5 pug pug-ipmi\n"}, [("files/lab.hosts", 2)],
@@ -268,6 +288,9 @@ def test_round9_words_an_earlier_sweep_rewrote_alone_fail_verify(repo: Callable[
     pytest.param({"compose.yaml": "services:\n  app:\n    dns_search: [ana.lan, b.lan]\n    environment:\n"
                                   "      URL: postgres://pug/db\n"}, [("compose.yaml", 5)],
                  id="compose-dns-search-flow-list"),
+    pytest.param({"deploy.yaml": K8S_POD.replace("name: pug", "name: app").replace("hostname: pug", "hostname: n1")},
+                 [("deploy.yaml", 12)],
+                 id="kubernetes-dnsconfig-searches"),
 ])
 def test_round9_variants_are_residuals(files: dict[str, str], found: list[tuple[str, int]],
                                        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
@@ -299,6 +322,8 @@ def test_round9_variants_are_residuals(files: dict[str, str], found: list[tuple[
                  id="compose-the-next-search-domain-makes-it"),
     pytest.param({"compose.yaml": "services:\n  app:\n    dns_search: ana.lan\n  db:\n    command: --db pug\n"},
                  id="compose-another-service"),
+    pytest.param({"deploy.yaml": K8S_POD.replace("value: pug", "value: x")}, id="kubernetes-names-not-looked-up"),
+    pytest.param({"deploy.yaml": K8S_POD.replace("dnsConfig", "dnsConfigs")}, id="kubernetes-searches-elsewhere"),
 ])
 def test_round9_no_composition_leaves_the_plain_rules(files: dict[str, str], repo: Callable[..., Path],
                                                      run: Callable[..., Result]) -> None:
@@ -306,3 +331,14 @@ def test_round9_no_composition_leaves_the_plain_rules(files: dict[str, str], rep
     assert [f for f in _findings(root, run) if f[2] == "composed-name"] == []
     assert run(root, "sweep", "--commit").exit_code == 0
     assert all("pug" not in (root / rel).read_text().replace("%%h", "") for rel in files)
+
+
+def test_round9_match_exec_tests_the_composed_name(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"ssh_config": 'Match host pug exec "echo %h.ana.lan >&2"\n  User admin\n'}
+    root = _repo(repo, CONFIG, files)
+    done = subprocess.run(["ssh", "-G", "-F", str(root / "ssh_config"), "pug"], capture_output=True, text=True,
+                          check=True)
+    assert done.stderr.splitlines()[0] == "pug.ana.lan"  # what `exec` runs with: the composed name
+    assert _findings(root, run) == [("ssh_config", 1, "composed-name")]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "ssh_config").read_text() == files["ssh_config"]

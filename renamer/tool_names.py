@@ -291,15 +291,15 @@ class Dnsmasq:
     expand_hosts: bool
     no_hosts: bool
     domains: tuple[str, ...]  # each `domain=` value (a range's too)
-    addn_hosts: tuple[str, ...]  # each `addn-hosts=` path (a file or a folder)
+    addn_hosts: tuple[str, ...]  # each `addn-hosts=` path (a file or a folder), each `hostsdir=` folder
 
 
-_DNSMASQ_LINE = re.compile(rb"^[ \t]*(?P<key>expand-hosts|no-hosts|addn-hosts|domain)[ \t]*(?:=[ \t]*"
+_DNSMASQ_LINE = re.compile(rb"^[ \t]*(?P<key>expand-hosts|no-hosts|addn-hosts|hostsdir|domain)[ \t]*(?:=[ \t]*"
                            rb"(?P<value>[^\r\n#]*))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
 def dnsmasq(data: bytes) -> Dnsmasq:
-    """The `expand-hosts`, `no-hosts`, `domain=` and `addn-hosts=` lines of a dnsmasq file."""
+    """The `expand-hosts`, `no-hosts`, `domain=`, `addn-hosts=` and `hostsdir=` lines of a dnsmasq file."""
     expand = no_hosts = False
     domains: list[str] = []
     addn: list[str] = []
@@ -312,7 +312,7 @@ def dnsmasq(data: bytes) -> Dnsmasq:
             no_hosts = True
         elif key == b"domain" and value:
             domains.append(value.split(",")[0].strip())
-        elif key == b"addn-hosts" and value:
+        elif key in (b"addn-hosts", b"hostsdir") and value:
             addn.append(value)
     return Dnsmasq(expand, no_hosts, tuple(domains), tuple(addn))
 

@@ -283,6 +283,9 @@ def test_round9_words_an_earlier_sweep_rewrote_alone_fail_verify(repo: Callable[
                  [("etc/hosts", 1)], id="dnsmasq-etc-hosts"),
     pytest.param({"etc/dnsmasq.conf": "domain=ana.lan\nexpand-hosts\naddn-hosts=/etc/hosts.d\n",
                   "etc/hosts.d/lab": "10.0.0.5 pug\n"}, [("etc/hosts.d/lab", 1)], id="dnsmasq-addn-hosts-folder"),
+    pytest.param({"roles/dns/templates/dnsmasq.conf": "domain=ana.lan\nexpand-hosts\nhostsdir=/var/lib/dns/hosts\n",
+                  "roles/dns/files/hosts/lab": "10.0.0.5 pug\n", "roles/dns/files/other": "10.0.0.5 pug\n"},
+                 [("roles/dns/files/hosts/lab", 1)], id="dnsmasq-hostsdir-another-folder"),
     pytest.param({"compose.yaml": "services:\n  app:\n    dns_search:\n      - ana.lan\n    command: --db pug:5432\n"},
                  [("compose.yaml", 5)], id="compose-dns-search-block-list"),
     pytest.param({"compose.yaml": "services:\n  app:\n    dns_search: [ana.lan, b.lan]\n    environment:\n"
@@ -297,8 +300,10 @@ def test_round9_variants_are_residuals(files: dict[str, str], found: list[tuple[
     root = _repo(repo, CONFIG, files)
     assert [(f[0], f[1]) for f in _findings(root, run) if f[2] == "composed-name"] == found
     assert run(root, "sweep", "--commit").exit_code == 1
-    for rel, text in files.items():
-        assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5")
+    held = {rel for rel, _ in found}
+    for rel, text in files.items():  # a file no tool composes from follows
+        text = text.replace("10.0.0.5", "10.1.0.5")
+        assert (root / rel).read_text() == (text if rel in held else text.replace("pug", "wolf"))
 
 
 @pytest.mark.parametrize("files", [

@@ -294,8 +294,8 @@ class Dnsmasq:
     addn_hosts: tuple[str, ...]  # each `addn-hosts=` path (a file or a folder), each `hostsdir=` folder
 
 
-_DNSMASQ_LINE = re.compile(rb"^[ \t]*(?P<key>expand-hosts|no-hosts|addn-hosts|hostsdir|domain)[ \t]*(?:=[ \t]*"
-                           rb"(?P<value>[^\r\n#]*))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+_DNSMASQ_LINE = re.compile(rb"^[ \t]*(?P<key>expand-hosts|no-hosts|addn-hosts|hostsdir|domain)"
+                           rb"[ \t]*(?:=[ \t]*(?P<value>[^\r\n#]*))?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
 
 
 def dnsmasq(data: bytes) -> Dnsmasq:

@@ -64,7 +64,6 @@ from renamer.sweep.terraform_keys import Instance, InstanceKeys, moved_text
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
 from renamer.sweep.tool_names import (
-    HostsFiles,
     Templates,
     hosts_file_matches,
     instance_matches,
@@ -280,6 +279,10 @@ class ScanOptions:
     # origin it is read against, its zone's apex), from sweep/zone_origins.py. Such a file needs no
     # $ORIGIN, and is always scanned (its owners spell no old value).
     zone_origins: tuple[tuple[str, str, str], ...] = ()
+    # Hosts files a dnsmasq configuration reads with `expand-hosts`: (path, the domain it qualifies
+    # their bare names with, the configuration), from sweep/tool_names.expanded_hosts. Always
+    # scanned (a name an earlier sweep rewrote alone spells no old value).
+    expanded_hosts: tuple[tuple[str, str, str], ...] = ()
 
 
 class FileScanner:
@@ -300,8 +303,7 @@ class FileScanner:
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
         self.templates = Templates(project.root)  # systemd template units, where an instance is named
-        # Hosts files a dnsmasq `expand-hosts` qualifies with its domain: always scanned.
-        self.hosts_files = HostsFiles(project.root, self.matcher.hosts)
+        self.hosts_files = {rel: (domain, conf) for rel, domain, conf in options.expanded_hosts}
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
@@ -337,7 +339,7 @@ class FileScanner:
             loose_hit = self.options.loose and self.project.loose.might_match(data)
         origin, apex = self.origins.get(rel, (None, None))
         hit = hit or (origin is not None and content.kind == "text")
-        hit = hit or (content.kind == "text" and rel in self.hosts_files.files())  # `expand-hosts`
+        hit = hit or (content.kind == "text" and rel in self.hosts_files)  # read with `expand-hosts`
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
         path_hit = self.matcher.might_match(os.fsencode(rel))

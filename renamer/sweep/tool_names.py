@@ -14,14 +14,16 @@ composition makes the new name, the plain rules rewrite the word as ever.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from renamer import tool_names
 from renamer.occurrences import Match
+from renamer.sweep.content import read_content
 
 REASON = "composed-name"
 
@@ -206,108 +208,90 @@ def instance_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
 _UNIT_BEFORE = re.compile(rb"[A-Za-z0-9:_.\\-]+\Z")
 
 
-class HostsFiles:
-    """The repo's hosts files that a dnsmasq configuration reads with `expand-hosts` (break-it
-    round 9, finding 7): `addn-hosts=/etc/dnsmasq.hosts` and /etc/hosts (unless `no-hosts`),
-    each qualified with the configuration's one `domain=`. Listed once (lazily) per scanner, and
-    only where a renamed name is dotted (no domain to move otherwise).
+def expanded_hosts(root: Path, files: Sequence[str], limit: int,
+                   record: Callable[[str], bool] = lambda rel: False) -> tuple[tuple[str, str, str], ...]:
+    """(hosts file, domain, configuration) for each of the repo's hosts files that a dnsmasq
+    configuration reads with `expand-hosts` (break-it round 9, finding 7): `addn-hosts=` files
+    and folders, `hostsdir=` folders, and /etc/hosts unless `no-hosts`, each qualified with the
+    configuration's one `domain=`. Read from the paths alone (no subprocess): a configuration is
+    a file whose path names dnsmasq (`dnsmasq.conf`, `dnsmasq.d/lab.conf`,
+    `roles/dnsmasq/templates/x.j2`) and holds `expand-hosts`; a record (a backup) is none.
 
-    A configuration's files: the file holding `expand-hosts`, the `dnsmasq.conf` beside it and the
-    files of the `dnsmasq.d` folder beside that (or the folder it is in). Its `/etc` is the folder
-    of that `dnsmasq.conf`: `/etc/hosts` is the `hosts` there, `/etc/x` its `x`; a path not found
-    there is the repo's file (or folder) that ends with the most of its components.
+    A configuration's files: that file, the `dnsmasq.conf` beside it and the files of the
+    `dnsmasq.d` folder beside that (or the folder it is in). Its `/etc` is the folder of that
+    `dnsmasq.conf`: `/etc/hosts` is the `hosts` there (a `hosts` elsewhere is another machine's),
+    `/etc/x` its `x`; a path not found there is the repo's file (or the files of the folder)
+    ending with the most of its components.
     """
-
-    def __init__(self, root: Path, hosts: tuple[tuple[str, str], ...]) -> None:
-        self.root = root
-        self.dotted = any("." in old for old, _ in hosts)
-        self._files: dict[str, tuple[str, str]] | None = None  # hosts file -> (domain, configuration)
-
-    def files(self) -> dict[str, tuple[str, str]]:
-        if self._files is None:
-            files: dict[str, tuple[str, str]] = {}
-            if self.dotted:
-                for conf in self._git("grep", "-l", "-z", "--untracked", "-I", "-e", "expand-hosts"):
-                    for rel, domain in self._read(conf):
-                        files.setdefault(rel, (domain, conf))
-            self._files = files
-        return self._files
-
-    def _git(self, *args: str) -> list[str]:
-        try:
-            done = subprocess.run(["git", "-C", str(self.root), *args], capture_output=True, check=False)
-        except OSError:
-            return []
-        if done.returncode not in (0, 1):  # 1: nothing found
-            return []
-        return sorted(os.fsdecode(p) for p in done.stdout.split(b"\0") if p)
-
-    def _read(self, conf: str) -> Iterator[tuple[str, str]]:
-        """(hosts file, domain) of each file the configuration holding `conf` reads."""
-        folder = os.path.dirname(conf)
-        etc = os.path.dirname(folder) if os.path.basename(folder) == "dnsmasq.d" else folder
-        group = {conf, os.path.join(etc, "dnsmasq.conf")}
-        for d in {os.path.join(etc, "dnsmasq.d"), folder if os.path.basename(folder) == "dnsmasq.d" else ""}:
-            if d and (self.root / d).is_dir():
-                group.update(os.path.join(d, name) for name in os.listdir(self.root / d))
-        read = [tool_names.dnsmasq(data) for rel in sorted(group) if (data := self._bytes(rel)) is not None]
-        if not any(r.expand_hosts for r in read):
-            return
+    listed = set(files)
+    out: dict[str, tuple[str, str]] = {}
+    for conf in sorted(rel for rel in files if "dnsmasq" in rel.lower() and not record(rel)):
+        data = _read(root, conf, limit)
+        if data is None or b"expand-hosts" not in data:
+            continue
+        folder = posixpath.dirname(conf)
+        etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
+        snippets = posixpath.join(etc, "dnsmasq.d") + "/"
+        group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
+            rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
+        read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
+                if (d := _read(root, rel, limit)) is not None]
         domains = {d for r in read for d in r.domains}
         if len(domains) != 1:
-            return  # none, or several (per range): which one a name takes cannot be told here
+            continue  # none, or several (per range): which one a name takes cannot be told here
         domain = domains.pop()
         paths = [p for r in read for p in r.addn_hosts]
         if not any(r.no_hosts for r in read):
             paths.append("/etc/hosts")
         for path in paths:
-            for rel in self._resolve(etc, path):
-                yield rel, domain
+            for rel in _resolve(files, listed, etc, path):
+                out.setdefault(rel, (domain, conf))
+    return tuple((rel, domain, conf) for rel, (domain, conf) in sorted(out.items()))
 
-    def _bytes(self, rel: str) -> bytes | None:
-        try:
-            path = self.root / rel
-            return path.read_bytes() if path.is_file() and path.stat().st_size < 1 << 20 else None
-        except OSError:
-            return None
 
-    def _resolve(self, etc: str, path: str) -> list[str]:
-        """The repo's files that dnsmasq's `path` (a file, or a folder of them) stands for."""
-        parts = [p for p in path.split("/") if p and p != "."]
-        if not parts:
-            return []
-        if path.startswith("/etc/") and len(parts) > 1:
-            local = os.path.join(etc, *parts[1:])
-            if (self.root / local).is_file():
-                return [local]
-            if (self.root / local).is_dir():
-                return self._git("ls-files", "-z", "-co", "--exclude-standard", "--", local)
-        if path == "/etc/hosts":
-            return []  # only the one beside its configuration: a `hosts` elsewhere is another machine's
-        name = parts[-1]
-        found = self._git("ls-files", "-z", "-co", "--exclude-standard", "--", f":(glob)**/{name}",
-                          f":(glob)**/{name}/**")
+def _read(root: Path, rel: str, limit: int) -> bytes | None:
+    content = read_content(f"{root}/{rel}", limit)
+    return content.data if content is not None and content.kind == "text" else None
 
-        def common(rel: str) -> int:
-            held = rel.split("/")
-            if held[-1] != name and name in held:  # a file of the folder: the folder's components
-                held = held[:len(held) - held[::-1].index(name)]
-            n = 0
-            while n < min(len(held), len(parts)) and held[-1 - n] == parts[-1 - n]:
-                n += 1
-            return n
 
-        if not found:
-            return []
-        best = max(common(rel) for rel in found)
-        return [rel for rel in found if common(rel) == best]
+def _resolve(files: Sequence[str], listed: set[str], etc: str, path: str) -> list[str]:
+    """The repo's files that dnsmasq's `path` (a file, or a folder of them) stands for."""
+    parts = [p for p in path.split("/") if p and p != "."]
+    if not parts:
+        return []
+    if path.startswith("/etc/") and len(parts) > 1:
+        local = posixpath.join(etc, *parts[1:])
+        if local in listed:
+            return [local]
+        inside = [rel for rel in files if rel.startswith(local + "/")]
+        if inside:
+            return inside
+    if path == "/etc/hosts":
+        return []  # only the one beside its configuration: a `hosts` elsewhere is another machine's
+    name = parts[-1]
+
+    def common(rel: str) -> int:
+        """How many of the path's last components the file (or its folder) ends with; 0: none."""
+        held = rel.split("/")
+        if held[-1] != name:  # a file of a folder named so: the folder's components
+            if name not in held[:-1]:
+                return 0
+            held = held[:len(held) - 1 - held[-2::-1].index(name)]
+        n = 0
+        while n < min(len(held), len(parts)) and held[-1 - n] == parts[-1 - n]:
+            n += 1
+        return n
+
+    scored = [(common(rel), rel) for rel in files]
+    best = max((n for n, _ in scored), default=0)
+    return [rel for n, rel in scored if n == best] if best else []
 
 
 def hosts_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],
-                       files: HostsFiles) -> list[Match]:
-    """A hosts file's bare names that dnsmasq qualifies with its domain (`expand-hosts`):
-    refused where the rename would break the name it serves."""
-    read = files.files().get(rel)
+                       files: dict[str, tuple[str, str]]) -> list[Match]:
+    """A hosts file's bare names that dnsmasq qualifies with its domain (`expand-hosts`, the
+    files from expanded_hosts): refused where the rename would break the name it serves."""
+    read = files.get(rel)
     if read is None:
         return matches
     domain, conf = read

@@ -45,8 +45,6 @@ class Composed:
 _SSH_BLOCK = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t]*"  # a leading BOM: still the first block
                         rb"(?P<kw>Host|Match)(?:[ \t]*=[ \t]*|[ \t]+)(?P<rest>[^\r\n]*)",
                         re.MULTILINE | re.IGNORECASE)
-_SSH_HOSTNAME = re.compile(rb"^[ \t]*HostName(?:[ \t]*=[ \t]*|[ \t]+)[\"']?(?P<value>[^\s\"'#]+)",
-                           re.MULTILINE | re.IGNORECASE)
 _WORD = re.compile(rb"[^\s,#\"']+")
 _COMPOSE_KEY = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>hostname|domainname)[ \t]*:[ \t]*[\"']?"
                           rb"(?P<value>[A-Za-z0-9._-]+)[\"']?[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
@@ -57,7 +55,7 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
-LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"searches")
+LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig")
 
 
 def might_hold(data: bytes) -> bool:
@@ -212,7 +210,7 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     """A bare host word of a compose service whose `dns_search` lists domains, or of a Kubernetes
     pod whose `dnsConfig.searches` does: the resolver tries `pug.ana.lan` (then each next domain)
     before `pug` itself."""
-    if b"dns_search" not in data and b"searches" not in data:
+    if b"dns_search" not in data and b"dnsConfig" not in data:
         return
     lines = data.split(b"\n")
     offsets = [0]

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from renamer.tool_names import composed, instances, template_suffixes, template_unit
+from renamer.tool_names import (
+    Dnsmasq,
+    composed,
+    dnsmasq,
+    hosts_names,
+    instances,
+    template_suffixes,
+    template_unit,
+)
 
 WORDS = {"pug", "rex"}
 
@@ -16,13 +24,53 @@ def test_ssh_host_words_with_one_token() -> None:
         ("pug", "", ".ana.lan"), ("rex", "", ".ana.lan")]
     assert _found("Host=pug\n  hostname=%n-mgmt.ana.lan\n") == [("pug", "", "-mgmt.ana.lan")]
     assert _found("Host pug\n  User x\nHost rex\n  HostName %h.ana.lan\n") == [("rex", "", ".ana.lan")]
-    assert _found("Match host pug\n  HostName %h.ana.lan\n") == []
+    assert _found("Match host pug\n  HostName %h.ana.lan\n") == [("pug", "", ".ana.lan")]
+
+
+def test_ssh_match_patterns_and_tokens_in_other_keywords() -> None:
+    assert _found("Match final originalhost !rex,pug exec \"true\"\n  HostName %h.ana.lan\n") == [
+        ("pug", "", ".ana.lan")]
+    assert _found("Match user pug host rex\n  HostName %h.ana.lan\n") == [("rex", "", ".ana.lan")]
+    assert _found("Host pug\n  ProxyCommand nc %h.ana.lan %p\n  ProxyJump j@%n.b.lan:22\n") == [
+        ("pug", "", ".ana.lan"), ("pug", "", ".b.lan")]
+    # `%h` is the HostName the block sets; `%n` stays the word; `%%h` is no token; a path is no name
+    assert _found("Host pug\n  HostName 10.0.0.9\n  LocalCommand ping %h.ana.lan %n.b.lan\n") == [
+        ("pug", "", ".b.lan")]
+    assert _found("Host pug\n  RemoteCommand echo %%h.ana.lan\n  IdentityFile ~/%h.ana.lan.key\n") == []
+    assert _found("Host pug\n  KnownHostsCommand /bin/keys mgmt-%h.ana.lan\n") == [("pug", "mgmt-", ".ana.lan")]
 
 
 def test_compose_service_pairs_and_dnsmasq_single_domain() -> None:
     assert _found("services:\n  a:\n    domainname: ana.lan\n    hostname: 'pug'\n") == [("pug", "", ".ana.lan")]
     assert _found("domain=ana.lan\ndhcp-host=aa:bb:cc:dd:ee:ff,set:x,pug,10.0.0.5,12h\n") == [("pug", "", ".ana.lan")]
     assert _found("domain=a.lan,10.0.0.0/24\ndomain=b.lan\ndhcp-host=aa,pug\n") == []
+
+
+def test_compose_dns_search_bare_words() -> None:
+    text = ("services:\n  app:\n    image: pug\n    dns_search: [ana.lan, b.lan]\n    environment:\n"
+            "      - DB=pug\n      URL: postgres://pug:5432/x\n      FQDN: pug.ana.lan\n    hostname: pug\n"
+            "  rex:\n    image: x\n    command: --peer rex\n")
+    found = list(composed(text.encode(), WORDS))
+    assert [(c.word, c.suffix, c.others) for c in found] == [("pug", ".ana.lan", (".b.lan",))] * 2
+    assert [text[c.start - 3:c.end] for c in found] == ["DB=pug", "://pug"]
+    assert _found("services:\n  app:\n    dns_search: ${SEARCH}\n    command: pug\n") == []
+
+
+def test_kubernetes_dnsconfig_searches_and_match_exec() -> None:
+    pod = ("spec:\n  dnsConfig:\n    searches:\n      - ana.lan\n  containers:\n    - name: pug\n      image: pug\n"
+           "      env:\n        - name: DB\n          value: pug\n  nodeSelector:\n    kubernetes.io/hostname: pug\n")
+    assert [(c.word, c.suffix, pod[c.start - 7:c.end]) for c in composed(pod.encode(), WORDS)] == [
+        ("pug", ".ana.lan", "value: pug")]
+    assert _found("spec:\n  searches: [ana.lan]\n  value: pug\n") == []  # no dnsConfig: no resolver's list
+    assert _found('Match host pug exec "nc -z %h.ana.lan 22"\n  HostName 10.0.0.9\n') == [("pug", "", ".ana.lan")]
+
+
+def test_dnsmasq_settings_and_hosts_lines() -> None:
+    read = dnsmasq(b"domain=ana.lan,10.0.0.0/24 # lab\nexpand-hosts\naddn-hosts=/etc/a.hosts\nno-hosts\n")
+    assert read == Dnsmasq(True, True, ("ana.lan",), ("/etc/a.hosts",))
+    text = b"# 10.0.0.5 pug\n10.0.0.5 pug rex # pug\nfe80::1%eth0 pug\n[web]\npug ansible_host=10.0.0.5\n"
+    assert [(c.word, c.suffix, text[c.start:c.end]) for c in hosts_names(text, WORDS, "ana.lan", "x")] == [
+        ("pug", ".ana.lan", b"pug"), ("rex", ".ana.lan", b"rex"), ("pug", ".ana.lan", b"pug")]
 
 
 def test_systemd_templates() -> None:

@@ -91,6 +91,7 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     scanned, kept, holding, linking = 0, out.kept, out.holding, out.linking
     excluded = project.classifier.is_excluded
     zone_files = {zone[0] for zone in options.zone_origins}  # always scanned: sweep/zone_origins.py
+    zone_files |= {hosts[0] for hosts in options.expanded_hosts}  # read by dnsmasq (sweep/tool_names.py)
     for rel in paths:
         if excluded(rel):
             out.excluded.append(rel)

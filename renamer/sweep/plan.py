@@ -23,6 +23,7 @@ from renamer.sweep.pins_history import replaced_versions
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import REFUSED_HINTS, FileScanner, ScanOptions
 from renamer.sweep.terraform_matches import whole_across_files
+from renamer.sweep.tool_names import expanded_hosts
 from renamer.sweep.zone_origins import zone_map
 from renamer.sweep.zone_serials import including_serials
 
@@ -105,10 +106,16 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     # Which zone each zone file holds, where a named.conf says so: read from the tracked files (git's
     # walk for untracked ones is not waited for; a server's configuration is tracked).
     # A record (a backed-up named.conf) is never a server's configuration: no server loads it.
-    zones = zone_map(project.root, git.tracked() if git is not None else walked[0] if walked else [],
-                     project.config.max_file_size, lambda rel: classifier.classify(rel).status == RECORD)
+    tracked = git.tracked() if git is not None else walked[0] if walked else []
+    zones = zone_map(project.root, tracked, project.config.max_file_size,
+                     lambda rel: classifier.classify(rel).status == RECORD)
     if zones.origins:
         options = replace(options, zone_origins=zones.origins)
+    if any("." in old for old, _ in project.matcher.hosts):  # a domain to move: dnsmasq's hosts files
+        expanded = expanded_hosts(project.root, tracked, project.config.max_file_size,
+                                  lambda rel: classifier.classify(rel).status == RECORD)
+        if expanded:
+            options = replace(options, expanded_hosts=expanded)
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""

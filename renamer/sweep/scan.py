@@ -63,7 +63,13 @@ from renamer.sweep.terraform_addresses import address_matches
 from renamer.sweep.terraform_keys import Instance, InstanceKeys, moved_text
 from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
-from renamer.sweep.tool_names import Templates, instance_matches, instance_note, tool_name_matches
+from renamer.sweep.tool_names import (
+    Templates,
+    hosts_file_matches,
+    instance_matches,
+    instance_note,
+    tool_name_matches,
+)
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
@@ -273,6 +279,10 @@ class ScanOptions:
     # origin it is read against, its zone's apex), from sweep/zone_origins.py. Such a file needs no
     # $ORIGIN, and is always scanned (its owners spell no old value).
     zone_origins: tuple[tuple[str, str, str], ...] = ()
+    # Hosts files a dnsmasq configuration reads with `expand-hosts`: (path, the domain it qualifies
+    # their bare names with, the configuration), from sweep/tool_names.expanded_hosts. Always
+    # scanned (a name an earlier sweep rewrote alone spells no old value).
+    expanded_hosts: tuple[tuple[str, str, str], ...] = ()
 
 
 class FileScanner:
@@ -293,6 +303,7 @@ class FileScanner:
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
         self.templates = Templates(project.root)  # systemd template units, where an instance is named
+        self.hosts_files = {rel: (domain, conf) for rel, domain, conf in options.expanded_hosts}
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
@@ -328,6 +339,7 @@ class FileScanner:
             loose_hit = self.options.loose and self.project.loose.might_match(data)
         origin, apex = self.origins.get(rel, (None, None))
         hit = hit or (origin is not None and content.kind == "text")
+        hit = hit or (content.kind == "text" and rel in self.hosts_files)  # read with `expand-hosts`
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
         path_hit = self.matcher.might_match(os.fsencode(rel))
@@ -401,6 +413,8 @@ class FileScanner:
                 templated += composed
                 matches = self.loop_holds.hold(rel, data, matches)
                 matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
+                # `10.0.40.11 pug` in a hosts file dnsmasq reads with `expand-hosts` + `domain=`
+                matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
                 matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
                 if status == CURRENT and rel.endswith((".tf", ".tf.json")):
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)

@@ -14,21 +14,24 @@ composition makes the new name, the plain rules rewrite the word as ever.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import subprocess
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from renamer import tool_names
 from renamer.occurrences import Match
+from renamer.sweep.content import read_content
 
 REASON = "composed-name"
 
 
-def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str,
-           suffix: str) -> tuple[str, str, str] | None:
+def _expect(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str,
+            suffix: str) -> tuple[str, str, str] | None:
     """(the name the tool made before the sweep, the name it should make, the name it makes after
-    it) where those differ, else None."""
+    it), or None where the renames say nothing of the name it made."""
     source = word if word in renamed else news.get(word, word)
     full = f"{prefix}{source}{suffix}"
     tail = suffix[1:] if suffix.startswith(".") else ""
@@ -38,21 +41,52 @@ def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str
         expected = f"{renamed[source]}.{renamed.get(tail, tail)}"
     else:
         return None
-    built = f"{prefix}{renamed.get(source, source)}{'.' + renamed.get(tail, tail) if tail else suffix}"
-    return None if built == expected else (full, expected, built)
+    return full, expected, _made(renamed, source, prefix, suffix)
+
+
+def _made(renamed: dict[str, str], source: str, prefix: str, suffix: str) -> str:
+    """The name the tool makes once the renames are written: the word's, and a domain's too."""
+    tail = suffix[1:] if suffix.startswith(".") else ""
+    return f"{prefix}{renamed.get(source, source)}{'.' + renamed.get(tail, tail) if tail else suffix}"
+
+
+def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str,
+           suffix: str, others: tuple[str, ...] = ()) -> tuple[str, str, str] | None:
+    """(the name the tool made before the sweep, the name it should make, the name it makes after
+    it) where those differ, else None. `others`: further suffixes tried in turn (a resolver's
+    search list): the name is made where any of them makes it."""
+    tried = [_expect(renamed, news, word, prefix, s) for s in (suffix, *others)]
+    first = next((t for t in tried if t is not None), None)
+    if first is None:
+        return None
+    source = word if word in renamed else news.get(word, word)
+    if any(_made(renamed, source, prefix, s) == first[1] for s in (suffix, *others)):
+        return None
+    return first
 
 
 def tool_name_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...]) -> list[Match]:
     """`matches` with each host word a tool composes into a name the sweep would break refused."""
     if not tool_names.might_hold(data):
         return matches
+    return _refused(tool_names.composed(data, _words(hosts)), matches, hosts)
+
+
+def _words(hosts: tuple[tuple[str, str], ...]) -> set[str]:
+    """The bare host words, old and new, a tool may compose with a domain."""
+    return {w for pair in hosts for w in pair if "." not in w}
+
+
+def _refused(found_all: Iterable[tool_names.Composed], matches: list[Match],
+             hosts: tuple[tuple[str, str], ...]) -> list[Match]:
+    """`matches` with each composition in `found_all` whose name the sweep would break refused
+    (a residual added where no match stands on the word: it is new already)."""
     renamed = dict(hosts)
     news = {new: old for old, new in hosts}
-    words = {w for w in [*renamed, *news] if "." not in w}
     out = list(matches)
     added: list[Match] = []
-    for found in tool_names.composed(data, words):
-        built = _built(renamed, news, found.word, found.prefix, found.suffix)
+    for found in found_all:
+        built = _built(renamed, news, found.word, found.prefix, found.suffix, found.others)
         if built is None:
             continue
         full, expected, after = built
@@ -68,7 +102,7 @@ def tool_name_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
             continue
         for i in inside:
             out[i] = replace(out[i], refused=REASON, note=note)
-        if not inside:
+        if not inside and not any(a.start == found.start for a in added):
             new = renamed.get(found.word, found.word)
             added.append(Match(found.start, found.end, found.word, new, "host", refused=REASON, note=note))
     if not added and out == matches:
@@ -172,3 +206,94 @@ def instance_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, 
 
 
 _UNIT_BEFORE = re.compile(rb"[A-Za-z0-9:_.\\-]+\Z")
+
+
+def expanded_hosts(root: Path, files: Sequence[str], limit: int,
+                   record: Callable[[str], bool] = lambda rel: False) -> tuple[tuple[str, str, str], ...]:
+    """(hosts file, domain, configuration) for each of the repo's hosts files that a dnsmasq
+    configuration reads with `expand-hosts` (break-it round 9, finding 7): `addn-hosts=` files
+    and folders, `hostsdir=` folders, and /etc/hosts unless `no-hosts`, each qualified with the
+    configuration's one `domain=`. Read from the paths alone (no subprocess): a configuration is
+    a file whose path names dnsmasq (`dnsmasq.conf`, `dnsmasq.d/lab.conf`,
+    `roles/dnsmasq/templates/x.j2`) and holds `expand-hosts`; a record (a backup) is none.
+
+    A configuration's files: that file, the `dnsmasq.conf` beside it and the files of the
+    `dnsmasq.d` folder beside that (or the folder it is in). Its `/etc` is the folder of that
+    `dnsmasq.conf`: `/etc/hosts` is the `hosts` there (a `hosts` elsewhere is another machine's),
+    `/etc/x` its `x`; a path not found there is the repo's file (or the files of the folder)
+    ending with the most of its components.
+    """
+    listed = set(files)
+    out: dict[str, tuple[str, str]] = {}
+    for conf in sorted(rel for rel in files if "dnsmasq" in rel.lower() and not record(rel)):
+        data = _read(root, conf, limit)
+        if data is None or b"expand-hosts" not in data:
+            continue
+        folder = posixpath.dirname(conf)
+        etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
+        snippets = posixpath.join(etc, "dnsmasq.d") + "/"
+        group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
+            rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
+        read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
+                if (d := _read(root, rel, limit)) is not None]
+        domains = {d for r in read for d in r.domains}
+        if len(domains) != 1:
+            continue  # none, or several (per range): which one a name takes cannot be told here
+        domain = domains.pop()
+        paths = [p for r in read for p in r.addn_hosts]
+        if not any(r.no_hosts for r in read):
+            paths.append("/etc/hosts")
+        for path in paths:
+            for rel in _resolve(files, listed, etc, path):
+                out.setdefault(rel, (domain, conf))
+    return tuple((rel, domain, conf) for rel, (domain, conf) in sorted(out.items()))
+
+
+def _read(root: Path, rel: str, limit: int) -> bytes | None:
+    content = read_content(f"{root}/{rel}", limit)
+    return content.data if content is not None and content.kind == "text" else None
+
+
+def _resolve(files: Sequence[str], listed: set[str], etc: str, path: str) -> list[str]:
+    """The repo's files that dnsmasq's `path` (a file, or a folder of them) stands for."""
+    parts = [p for p in path.split("/") if p and p != "."]
+    if not parts:
+        return []
+    if path.startswith("/etc/") and len(parts) > 1:
+        local = posixpath.join(etc, *parts[1:])
+        if local in listed:
+            return [local]
+        inside = [rel for rel in files if rel.startswith(local + "/")]
+        if inside:
+            return inside
+    if path == "/etc/hosts":
+        return []  # only the one beside its configuration: a `hosts` elsewhere is another machine's
+    name = parts[-1]
+
+    def common(rel: str) -> int:
+        """How many of the path's last components the file (or its folder) ends with; 0: none."""
+        held = rel.split("/")
+        if held[-1] != name:  # a file of a folder named so: the folder's components
+            if name not in held[:-1]:
+                return 0
+            held = held[:len(held) - 1 - held[-2::-1].index(name)]
+        n = 0
+        while n < min(len(held), len(parts)) and held[-1 - n] == parts[-1 - n]:
+            n += 1
+        return n
+
+    scored = [(common(rel), rel) for rel in files]
+    best = max((n for n, _ in scored), default=0)
+    return [rel for n, rel in scored if n == best] if best else []
+
+
+def hosts_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                       files: dict[str, tuple[str, str]]) -> list[Match]:
+    """A hosts file's bare names that dnsmasq qualifies with its domain (`expand-hosts`, the
+    files from expanded_hosts): refused where the rename would break the name it serves."""
+    read = files.get(rel)
+    if read is None:
+        return matches
+    domain, conf = read
+    how = f"`expand-hosts` and `domain={domain}` of {conf}, which reads this file"
+    return _refused(tool_names.hosts_names(data, _words(hosts), domain, how), matches, hosts)

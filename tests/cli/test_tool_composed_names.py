@@ -12,8 +12,12 @@ the swept ssh_config.
 
 from __future__ import annotations
 
+import getpass
 import json
+import socket
+import struct
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,8 +50,8 @@ def _repo(repo: Callable[..., Path], config: str, files: dict[str, str] | None =
 
 
 def _ssh_hostname(root: Path, host: str) -> str:
-    done = subprocess.run(["ssh", "-G", "-F", str(root / "ssh_config"), host], capture_output=True, text=True,
-                          check=True)
+    config = root if root.is_file() else root / "ssh_config"
+    done = subprocess.run(["ssh", "-G", "-F", str(config), host], capture_output=True, text=True, check=True)
     return next(line.split()[1] for line in done.stdout.splitlines() if line.startswith("hostname "))
 
 
@@ -107,3 +111,239 @@ def test_no_certain_composition_leaves_the_plain_rules(files: dict[str, str], re
     root = _repo(repo, CONFIG, files)
     assert [f for f in _findings(root, run) if f[2] == "composed-name"] == []
     assert run(root, "sweep", "--commit").exit_code == 0
+
+
+# Break-it round 9 (finding 7): the same composition through ssh's `Match host`, `%h`/`%n` in the
+# keywords that run or reach the host, a hosts file dnsmasq qualifies, compose's `dns_search`.
+ROUND9 = {
+    "ssh/match": "Match host pug\n  HostName %h.ana.lan\n",
+    "ssh/proxy": "Host pug\n  ProxyCommand ssh jump -W %h.ana.lan:%p\n",
+    "ssh/jump": "Host pug\n  ProxyJump admin@%h.ana.lan\n",
+    "dnsmasq.conf": "domain=ana.lan\nexpand-hosts\naddn-hosts=/etc/dnsmasq.hosts\n",
+    "dnsmasq.hosts": "10.0.0.5 pug\n10.0.0.6 rex\n",
+    "app/compose.yaml": "services:\n  app:\n    image: x\n    dns_search: ana.lan\n    environment:\n      - DB=pug\n",
+}
+ROUND9_FOUND = [("app/compose.yaml", 6, "composed-name"), ("dnsmasq.hosts", 1, "composed-name"),
+                ("ssh/jump", 1, "composed-name"), ("ssh/match", 1, "composed-name"),
+                ("ssh/proxy", 1, "composed-name")]
+
+
+K8S_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: app
+spec:
+  dnsConfig:
+    searches: [ana.lan]
+  containers:
+    - name: pug
+      env:
+        - name: DB_HOST
+          value: pug
+  nodeSelector:
+    kubernetes.io/hostname: pug
+"""
+
+
+def _ssh_reaches(config: Path, host: str, tmp: Path) -> list[str]:
+    """What the real ssh hands its ProxyCommand (or its ProxyJump's inner ssh) for `host`: an
+    `ssh` first on PATH and a `Host *.lan` ProxyCommand record the names; no packet is sent."""
+    record, log = tmp / "bin" / "ssh", tmp / "reached"
+    record.parent.mkdir(exist_ok=True)
+    record.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexit 1\n')
+    record.chmod(0o755)
+    log.unlink(missing_ok=True)
+    proxied = tmp / "ssh_config"
+    proxied.write_text(config.read_text() + f"Host *.lan\n  ProxyCommand {record} %h\n")
+    env = {"PATH": f"{record.parent}:/usr/bin:/bin", "HOME": str(tmp)}
+    subprocess.run(["/usr/bin/ssh", "-F", str(proxied), "-o", "BatchMode=yes", host, "true"], env=env,
+                   capture_output=True, timeout=30, check=False)
+    return log.read_text().split() if log.exists() else []
+
+
+def _dnsmasq_answers(root: Path, names: list[str]) -> dict[str, str | None]:
+    """What the real dnsmasq serves from the repo's dnsmasq.conf (its `/etc/` read as the repo's
+    root) on a loopback port: each name's address, None where it knows no such name."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    conf = root.parent / f"{root.name}-dnsmasq.conf"
+    conf.write_text((root / "dnsmasq.conf").read_text().replace("=/etc/", f"={root}/")
+                    + f"no-hosts\nno-resolv\nport={port}\nlisten-address=127.0.0.1\nbind-interfaces\n")
+    assert subprocess.run(["dnsmasq", "--test", "-C", str(conf)], capture_output=True).returncode == 0
+    with subprocess.Popen(["dnsmasq", "-k", "-C", str(conf), "--pid-file=", f"--user={getpass.getuser()}"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as daemon:
+        try:
+            return _answers(port, names)
+        finally:
+            daemon.terminate()
+            daemon.wait(timeout=10)
+
+
+def _answers(port: int, names: list[str]) -> dict[str, str | None]:
+    """Each name's IPv4 address as the server on the loopback `port` answers, None for none."""
+    out: dict[str, str | None] = {}
+    for name in names:
+        query = struct.pack(">HHHHHH", 7, 0x0100, 1, 0, 0, 0) + b"".join(
+            bytes([len(label)]) + label.encode() for label in name.split(".")) + b"\0\0\1\0\1"
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as client:
+            client.settimeout(1)
+            for _ in range(20):  # until the daemon listens
+                client.sendto(query, ("127.0.0.1", port))
+                try:
+                    answer = client.recv(512)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                raise AssertionError(f"dnsmasq did not answer on port {port}")
+        has = struct.unpack(">H", answer[6:8])[0]
+        out[name] = socket.inet_ntoa(answer[-4:]) if has else None
+    return out
+
+
+def test_round9_compositions_the_domain_move_would_break_are_residuals(
+        repo: Callable[..., Path], run: Callable[..., Result], tmp_path: Path) -> None:
+    root = _repo(repo, CONFIG, ROUND9)
+    assert _ssh_reaches(root / "ssh/proxy", "pug", tmp_path) == ["jump", "-W", "pug.ana.lan:22"]
+    assert _ssh_reaches(root / "ssh/jump", "pug", tmp_path) == ["pug.ana.lan"]
+    assert _dnsmasq_answers(root, ["pug.ana.lan"]) == {"pug.ana.lan": "10.0.0.5"}
+    assert _findings(root, run) == ROUND9_FOUND
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert "makes pug.ana.lan with `ProxyCommand ssh jump -W %h.ana.lan:%p` in its `Host` block" in done.stdout
+    for rel, text in ROUND9.items():
+        assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5")
+    assert _ssh_hostname(root / "ssh/match", "pug") == "pug.ana.lan"
+    assert _ssh_reaches(root / "ssh/proxy", "pug", tmp_path) == ["jump", "-W", "pug.ana.lan:22"]
+    assert _dnsmasq_answers(root, ["pug.ana.lan", "wolf.ana.lan"]) == {"pug.ana.lan": "10.1.0.5",
+                                                                      "wolf.ana.lan": None}
+    assert run(root, "verify").exit_code == 1
+
+
+def test_round9_where_the_domain_stays_each_word_follows(repo: Callable[..., Path], run: Callable[..., Result],
+                                                       tmp_path: Path) -> None:
+    root = _repo(repo, SAME_DOMAIN, ROUND9)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    for rel, text in ROUND9.items():
+        assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5").replace("pug", "wolf")
+    assert _ssh_hostname(root / "ssh/match", "wolf") == "wolf.ana.lan"
+    assert _ssh_reaches(root / "ssh/jump", "wolf", tmp_path) == ["wolf.ana.lan"]
+    assert _dnsmasq_answers(root, ["wolf.ana.lan"]) == {"wolf.ana.lan": "10.1.0.5"}
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_round9_where_the_domain_is_renamed_too_the_composition_follows(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    config = CONFIG.replace("pug.ana.lan: wolf.fv.lan", "pug.ana.lan: wolf.fv.lan, ana.lan: fv.lan").replace(
+        "allowlist:", "options:\n  subdomains: follow\nallowlist:")
+    root = _repo(repo, config, ROUND9)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    for rel, text in ROUND9.items():
+        assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5").replace("pug", "wolf").replace(
+            "ana.lan", "fv.lan")
+    assert _ssh_hostname(root / "ssh/match", "wolf") == "wolf.fv.lan"
+    assert _dnsmasq_answers(root, ["wolf.fv.lan"]) == {"wolf.fv.lan": "10.1.0.5"}
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_round9_words_an_earlier_sweep_rewrote_alone_fail_verify(repo: Callable[..., Path],
+                                                                run: Callable[..., Result]) -> None:
+    swept = {rel: text.replace("pug", "wolf").replace("10.0.0.5", "10.1.0.5") for rel, text in ROUND9.items()}
+    root = _repo(repo, CONFIG, swept)
+    assert _ssh_hostname(root / "ssh/match", "wolf") == "wolf.ana.lan"
+    assert _findings(root, run) == ROUND9_FOUND
+
+
+@pytest.mark.parametrize(("files", "found"), [
+    pytest.param({"ssh_config": "Match originalhost pug\n  HostName %h.ana.lan\n"}, [("ssh_config", 1)],
+                 id="ssh-match-originalhost"),
+    pytest.param({"ssh_config": "Match canonical host rex,pug user admin\n  HostName %h.ana.lan\n"},
+                 [("ssh_config", 1)], id="ssh-match-host-list"),
+    pytest.param({"ssh_config": "Host rex pug\n  ProxyCommand nc %h.ana.lan %p\n"}, [("ssh_config", 1)],
+                 id="ssh-host-two-words-proxycommand"),
+    pytest.param({"ssh_config": "Host pug\n  HostName 10.0.0.9\n  LocalCommand ping -c1 %n.ana.lan\n"},
+                 [("ssh_config", 1)], id="ssh-localcommand-n"),
+    pytest.param({"ssh_config": "Host pug\n  RemoteCommand ssh -t %h.ana.lan\n"}, [("ssh_config", 1)],
+                 id="ssh-remotecommand"),
+    pytest.param({"ssh_config": "Host pug\n  KnownHostsCommand /usr/bin/keys %h.ana.lan\n"}, [("ssh_config", 1)],
+                 id="ssh-knownhostscommand"),
+    pytest.param({"ssh_config": "Host=pug\n  proxyjump=%h.ana.lan:2222\n"}, [("ssh_config", 1)],
+                 id="ssh-equals-lowercase"),
+    pytest.param({"ssh_config": 'Match host pug exec "nc -z %h.ana.lan 22"\n  HostName 10.0.0.9\n'},
+                 [("ssh_config", 1)], id="ssh-match-exec-before-hostname"),
+    pytest.param({"dns/etc/dnsmasq.d/lab.conf": "expand-hosts\naddn-hosts=/srv/dns/lab.hosts\n",
+                  "dns/etc/dnsmasq.conf": "domain=ana.lan\nconf-dir=/etc/dnsmasq.d\n",
+                  "files/lab.hosts": "# lab\n10.0.0.5 pug pug-ipmi\n"}, [("files/lab.hosts", 2)],
+                 id="dnsmasq-snippet-addn-hosts-another-folder"),
+    pytest.param({"etc/dnsmasq.conf": "domain=ana.lan\nexpand-hosts\n", "etc/hosts": "10.0.0.5 pug\n"},
+                 [("etc/hosts", 1)], id="dnsmasq-etc-hosts"),
+    pytest.param({"etc/dnsmasq.conf": "domain=ana.lan\nexpand-hosts\naddn-hosts=/etc/hosts.d\n",
+                  "etc/hosts.d/lab": "10.0.0.5 pug\n"}, [("etc/hosts.d/lab", 1)], id="dnsmasq-addn-hosts-folder"),
+    pytest.param({"roles/dns/templates/dnsmasq.conf": "domain=ana.lan\nexpand-hosts\nhostsdir=/var/lib/dns/hosts\n",
+                  "roles/dns/files/hosts/lab": "10.0.0.5 pug\n", "roles/dns/files/other": "10.0.0.5 pug\n"},
+                 [("roles/dns/files/hosts/lab", 1)], id="dnsmasq-hostsdir-another-folder"),
+    pytest.param({"compose.yaml": "services:\n  app:\n    dns_search:\n      - ana.lan\n    command: --db pug:5432\n"},
+                 [("compose.yaml", 5)], id="compose-dns-search-block-list"),
+    pytest.param({"compose.yaml": "services:\n  app:\n    dns_search: [ana.lan, b.lan]\n    environment:\n"
+                                  "      URL: postgres://pug/db\n"}, [("compose.yaml", 5)],
+                 id="compose-dns-search-flow-list"),
+    pytest.param({"deploy.yaml": K8S_POD.replace("name: pug", "name: app").replace("hostname: pug", "hostname: n1")},
+                 [("deploy.yaml", 12)],
+                 id="kubernetes-dnsconfig-searches"),
+])
+def test_round9_variants_are_residuals(files: dict[str, str], found: list[tuple[str, int]],
+                                       repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = _repo(repo, CONFIG, files)
+    assert [(f[0], f[1]) for f in _findings(root, run) if f[2] == "composed-name"] == found
+    assert run(root, "sweep", "--commit").exit_code == 1
+    held = {rel for rel, _ in found}
+    for rel, text in files.items():  # a file no tool composes from follows
+        text = text.replace("10.0.0.5", "10.1.0.5")
+        assert (root / rel).read_text() == (text if rel in held else text.replace("pug", "wolf"))
+
+
+@pytest.mark.parametrize("files", [
+    pytest.param({"ssh_config": "Host pug\n  ProxyCommand ssh jump -W %h:%p\n"}, id="ssh-proxy-host-itself"),
+    pytest.param({"ssh_config": "Host pug\n  HostName 10.0.0.9\n  ProxyCommand ssh j -W %h.ana.lan:%p\n"},
+                 id="ssh-h-is-the-hostname-set"),
+    pytest.param({"ssh_config": "Match user pug\n  HostName %h.ana.lan\n"}, id="ssh-match-user"),
+    pytest.param({"ssh_config": "Host pug\n  ProxyCommand ssh jump -W %%h.ana.lan:%p\n"}, id="ssh-literal-percent"),
+    pytest.param({"ssh_config": "Host pug\n  IdentityFile ~/.ssh/%h.ana.lan.key\n"}, id="ssh-a-path"),
+    pytest.param({"dnsmasq.conf": "domain=ana.lan\naddn-hosts=/etc/dnsmasq.hosts\n",
+                  "dnsmasq.hosts": "10.0.0.5 pug\n"}, id="dnsmasq-no-expand-hosts"),
+    pytest.param({"etc/dnsmasq.conf": "domain=ana.lan\nexpand-hosts\nno-hosts\n", "etc/hosts": "10.0.0.5 pug\n"},
+                 id="dnsmasq-no-hosts"),
+    pytest.param({"dns/dnsmasq.conf": "domain=ana.lan\nexpand-hosts\n", "web/etc/hosts": "10.0.0.5 pug\n"},
+                 id="dnsmasq-another-machines-hosts"),
+    pytest.param({"dnsmasq.conf": "domain=ana.lan\nexpand-hosts\n", "hosts": "[web]\npug ansible_host=10.0.0.5\n"},
+                 id="dnsmasq-an-inventory-beside"),
+    pytest.param({"compose.yaml": "services:\n  app:\n    dns_search: ana.lan\n    environment:\n      - DB=pug\n"
+                                  "  pug:\n    image: x\n"}, id="compose-a-service-name"),
+    pytest.param({"compose.yaml": "services:\n  app:\n    dns_search: [ana.lan, fv.lan]\n    command: --db pug\n"},
+                 id="compose-the-next-search-domain-makes-it"),
+    pytest.param({"compose.yaml": "services:\n  app:\n    dns_search: ana.lan\n  db:\n    command: --db pug\n"},
+                 id="compose-another-service"),
+    pytest.param({"deploy.yaml": K8S_POD.replace("value: pug", "value: x")}, id="kubernetes-names-not-looked-up"),
+    pytest.param({"deploy.yaml": K8S_POD.replace("dnsConfig", "dnsConfigs")}, id="kubernetes-searches-elsewhere"),
+])
+def test_round9_no_composition_leaves_the_plain_rules(files: dict[str, str], repo: Callable[..., Path],
+                                                     run: Callable[..., Result]) -> None:
+    root = _repo(repo, CONFIG, files)
+    assert [f for f in _findings(root, run) if f[2] == "composed-name"] == []
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert all("pug" not in (root / rel).read_text().replace("%%h", "") for rel in files)
+
+
+def test_round9_match_exec_tests_the_composed_name(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"ssh_config": 'Match host pug exec "echo %h.ana.lan >&2"\n  User admin\n'}
+    root = _repo(repo, CONFIG, files)
+    done = subprocess.run(["ssh", "-G", "-F", str(root / "ssh_config"), "pug"], capture_output=True, text=True,
+                          check=True)
+    assert done.stderr.splitlines()[0] == "pug.ana.lan"  # what `exec` runs with: the composed name
+    assert _findings(root, run) == [("ssh_config", 1, "composed-name")]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "ssh_config").read_text() == files["ssh_config"]

@@ -64,6 +64,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # stable: the order otherwise kept
+    for item in items:
+        if _rank(item) < len(_SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 @dataclass

@@ -59,6 +59,7 @@ class Template:
     default_span: tuple[int, int] | None = None
     builtin: str | None = None
     exact: bool = True
+    reads: str | None = None  # the variable as a loop names it, where the text does not say (`%s`, `{{ . }}`)
 
 
 @dataclass(frozen=True)
@@ -203,12 +204,100 @@ def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) ->
     return any(needle in data for needle in needles) and bool(find(data, tails))
 
 
+# Break-it round 9, finding 8: the spellings that make a name of each word of a list, or of a loop's
+# variable, with no `${...}` before the domain.
+_HELM_DOT = re.compile(rb"\{\{-?[ \t]*\.[ \t]*-?\}\}")  # Go templates' `{{ . }}` inside a range
+_FSTRING = re.compile(rb"\{(" + _IDENT + rb")\}")  # Python's f"{h}.ana.lan"
+_FSTRING_OPEN = re.compile(rb"(?<![A-Za-z0-9_])[rR]?[fF][rR]?(['\"])[^'\"\n]*$")
+_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*\+[ \t]*['\"](?=\.)")  # h + ".ana.lan"
+_VERB = re.compile(rb"%[sv]")  # a format's verb: format("%s.ana.lan", h), formatlist, printf, Python's %
+_MAKE_CALL = re.compile(rb"\$[({](?:addsuffix[ \t]+(?=[^,()\n]*,)"
+                        rb"|patsubst[ \t]+[^,()%\n]*%[^,()%\n]*,[^,()%\n]*(?=%[^,()%\n]*,))")
+_MAKE_SUBST = re.compile(rb"\$\(" + _IDENT + rb":(?P<pattern>[^=()\n]*)=(?P<head>[^()%\n]*)(?=[^()\n]*?\))")
+_ARGUMENT = re.compile(rb"[ \t]*,[ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*\)")
+_PY_PERCENT = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<arg>" + _IDENT + rb")[ \t]*(?:,[ \t]*\))?")
+_GO_ARGUMENT = re.compile(rb"[ \t]+(?:\$(?P<var>" + _IDENT + rb")|(?P<dot>\.))[ \t]*(?:-?\}\}|[|)])")
+
+
+def _list_templates(data: bytes) -> Iterator[Template]:
+    """The templates no `${`/`{{ x }}` opens: `{{ . }}`, an f-string's `{h}`, `h + ".ana.lan"`, a
+    format's `%s` (what it reads: format's argument, `%` where formatlist or printf walks a list),
+    Make's addsuffix, patsubst and substitution references (`%`, each word of their list)."""
+    if b"{{" in data:
+        for found in _HELM_DOT.finditer(data):
+            yield Template(found.start(), found.end(), (".",), reads=".")
+    if b"{" in data:
+        for found in _FSTRING.finditer(data):
+            line_start = data.rfind(b"\n", 0, found.start()) + 1
+            in_fstring = _FSTRING_OPEN.search(data, line_start, found.start()) is not None
+            if in_fstring and data[found.start() - 1:found.start()] != b"$":
+                name = found.group(1).decode()
+                yield Template(found.start(), found.end(), (name,), reads=name)
+    if b"+" in data:
+        for found in _CONCAT.finditer(data):
+            name = found.group(1).decode()
+            yield Template(found.start(), found.end(), (name,), reads=name)
+    if b"%" in data:
+        for found in _VERB.finditer(data):
+            reads = _verb_reads(data, found.start(), found.end())
+            if reads is not None:
+                name = reads if reads == "." else reads.rsplit(".", 1)[-1]
+                yield Template(found.start(), found.end(), (name,), reads=reads)
+    if b"$" in data:
+        for found in _MAKE_CALL.finditer(data):
+            at = found.end()
+            yield Template(at, at + 1 if data[at:at + 1] == b"%" else at, ("%",), reads="%")
+        for found in _MAKE_SUBST.finditer(data):
+            at = found.end()
+            if b"%" in found.group("pattern"):
+                if data[at:at + 1] == b"%":
+                    yield Template(at, at + 1, ("%",), reads="%")
+            else:  # `$(HOSTS:=.ana.lan)`: each word's end replaced, the text appended to it
+                yield Template(found.start("head"), found.start("head"), ("%",), reads="%")
+
+
+def _verb_reads(data: bytes, start: int, end: int) -> str | None:
+    """What a format's `%s` at [start, end) reads: `%` where formatlist or a shell's printf applies
+    the format to each word of a list, the argument of format(), Python's `%` or Go's printf where it
+    is a variable; None where it is none of these."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    before = data[line_start:start]
+    quote_at = max(before.rfind(b'"'), before.rfind(b"'"))
+    if quote_at < 0:
+        return None
+    quote = before[quote_at:quote_at + 1]
+    if before.count(quote) % 2 != 1:
+        return None
+    close = data.find(quote, end)
+    line_end = data.find(b"\n", end)
+    if close < 0 or (0 <= line_end < close):
+        return None
+    text = data[line_start + quote_at + 1:close]
+    if len(re.findall(rb"%[-+ #0-9.]*[a-zA-Z]", text.replace(b"%%", b""))) != 1:
+        return None  # the verb is one of several: which argument it reads is not told here
+    call = before[:quote_at].rstrip()
+    if re.search(rb"(?<![A-Za-z0-9_])formatlist[ \t]*\($", call) or (
+            re.search(rb"(?:^|[;&|({])[ \t]*printf$", call) and not re.search(rb"\{\{", call)):
+        return "%"
+    if re.search(rb"(?<![A-Za-z0-9_.])format[ \t]*\($", call):
+        argument = _ARGUMENT.match(data, close + 1)
+        return argument.group("arg").decode() if argument is not None else None
+    if re.search(rb"\{\{-?[ \t]*(?:\$" + _IDENT + rb"[ \t]*:?=[ \t]*)?\(?printf$", call):
+        go = _GO_ARGUMENT.match(data, close + 1)
+        if go is not None:
+            return "." if go.group("dot") else go.group("var").decode()
+        return None
+    percent = _PY_PERCENT.match(data, close + 1)
+    return percent.group("arg").decode() if percent is not None else None
+
+
 def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
     """Every template standing as a host part before `.` and one of `tails` (longest first), the
     name ending there."""
     encoded = [(tail, tail.encode()) for tail in tails]
     out = []
-    for template in templates(data):
+    found = sorted([*templates(data), *_list_templates(data)], key=lambda t: t.start)
+    for template in found:
         suffix = _LABEL.match(data, template.end)
         at = suffix.end() if suffix is not None else template.end
         if at == template.end and data[at:at + 1] in (b'"', b"'") and data[at + 1:at + 2] == b".":

@@ -46,8 +46,10 @@ _WHILE_READ = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s
                          rb"(?P<var>" + _IDENT + rb")[ \t]*"
                          rb"(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
 # The inventory's hosts: `groups['web']`, `groups.web`, `ansible_play_hosts`: any host, a renamed one too.
-_INVENTORY = re.compile(r"^\{\{-?\s*(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
-                        r"|ansible_play_hosts(?:_all)?|play_hosts)\s*(?:\|\s*(?:list|sort|unique)\s*)*-?\}\}$")
+# Bare in a template's `{% for h in groups["web"] %}` (break-it round 9, finding 8), braced in a
+# play's `loop:`.
+_INVENTORY = re.compile(r"^(?:\{\{-?\s*)?(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
+                        r"|ansible_play_hosts(?:_all)?|play_hosts)\s*(?:\|\s*(?:list|sort|unique)\s*)*(?:-?\}\})?$")
 _SPLIT = re.compile(r"""^(['"])(?P<body>[A-Za-z0-9._, -]*)\1\.split\(\s*(?:(['"])(?P<sep>[^'"]+)\3)?\s*\)$""")
 _MAPPING = re.compile(r"\s*\{(?P<body>[^{}]*)\}\s*")
 _PAIR = re.compile(r"\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*"
@@ -109,7 +111,8 @@ def loops(data: bytes) -> list[Loop]:
     """Every loop of the grammars in `data` (shell, while-read, Jinja, Ansible, Terraform, GNU
     parallel, Make's foreach, Go templates' range), in order of their headers."""
     found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data),
-             *_parallel(data), *_make(data), *_helm(data)]
+             *_parallel(data), *_make(data), *_helm(data),
+             *_make_lists(data), *_formats(data), *_python(data)]
     return sorted(found, key=lambda loop: (loop.start, -loop.end))
 
 
@@ -237,57 +240,228 @@ def _make(data: bytes) -> Iterator[Loop]:
         opener = data[found.start() + 1:found.start() + 2]
         end = _bracket_end(data, found.start() + 1, opener)
         var = found.group("var").decode()
-        line = _line(data, found.start())
-        header = _header(data, found.start(), found.end())
-        listed = found.group("list")
-        source = _MAKE_SOURCE.match(listed)
-        span = found.span("list")
-        if source is not None:
-            name = re.escape(source.group("name"))
-            assignment = (rb"^(?:override[ \t]+|export[ \t]+)?" + name
-                          + rb"[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$")
-            setting = list(re.finditer(assignment, data, re.M))
-            if len(setting) != 1:
-                yield Loop(var, found.end(), end, line, header, source=source.group("name").decode(),
-                           split=True)
-                continue
-            listed, span = setting[0].group("value"), setting[0].span("value")
-        words = listed.decode("utf-8", "replace").split()
-        if words and all(_UNQUOTED_WORD.fullmatch(w) for w in words):
-            yield Loop(var, found.end(), end, line, header, items=tuple(words), words=span)
-        else:
-            yield Loop(var, found.end(), end, line, header,
-                       why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()}, "
-                           "which cannot be told here")
+        yield _make_loop(data, var, found.end(), end, _line(data, found.start()),
+                         _header(data, found.start(), found.end()), found.group("list"), found.span("list"))
 
 
-_HELM_RANGE = re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?\$(?P<var>"
-                         + _IDENT + rb")[ \t]*:?=[ \t]*(?P<expr>(?:.{0,1000}?\S)?)[ \t]*-?\}\}")
+def _make_loop(data: bytes, var: str, start: int, end: int, line: int, header: str, listed: bytes,
+               span: tuple[int, int], pattern: tuple[str, str] = ("", "")) -> Loop:
+    """A Make loop binding `var` in [start, end) over `listed` (at `span`): its words written out, a
+    variable the Makefile sets once (its words where that line spells them), else the variable as a
+    source; `$(addprefix P,...)` prefixes each word; `pattern` (patsubst's `P%S`): each word's stem."""
+    prefix = b""
+    nested = _MAKE_ADDPREFIX.match(listed)
+    if nested is not None:
+        prefix, listed = nested.group("prefix"), nested.group("list")
+        span = (span[0] + nested.start("list"), span[0] + nested.end("list"))
+    source = _MAKE_SOURCE.match(listed)
+    if source is not None:
+        name = re.escape(source.group("name"))
+        assignment = (rb"^(?:override[ \t]+|export[ \t]+)?" + name
+                      + rb"[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$")
+        setting = list(re.finditer(assignment, data, re.M))
+        if len(setting) != 1:
+            if prefix or pattern != ("", ""):
+                return Loop(var, start, end, line, header,
+                            why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()} through a "
+                                "pattern or prefix, defined elsewhere: which words it holds cannot be told "
+                                "here")
+            return Loop(var, start, end, line, header, source=source.group("name").decode(), split=True)
+        listed, span = setting[0].group("value"), setting[0].span("value")
+    words = listed.decode("utf-8", "replace").split()
+    if words and all(_UNQUOTED_WORD.fullmatch(w) for w in words):
+        head, tail = pattern
+        words = [prefix.decode() + w for w in words]
+        stems = [w[len(head):len(w) - len(tail)] for w in words
+                 if w.startswith(head) and w.endswith(tail) and len(w) >= len(head) + len(tail)]
+        return Loop(var, start, end, line, header, items=tuple(stems), words=span)
+    return Loop(var, start, end, line, header,
+                why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()}, which cannot be told here")
+
+
+_MAKE_ADDPREFIX = re.compile(rb"^[ \t]*\$[({]addprefix[ \t]+(?P<prefix>[A-Za-z0-9@._-]*),"
+                             rb"(?P<list>[^,()\n]*(?:\$\(" + _IDENT + rb"\)[^,()\n]*)?)[)}][ \t]*$")
+# `$(addsuffix .ana.lan,LIST)`, `$(patsubst %,%.ana.lan,LIST)`: each word of LIST made into a name.
+_MAKE_LIST_CALL = re.compile(rb"\$(?P<open>[({])(?:addsuffix[ \t]+(?P<suffix>[^,()\n]*)"
+                             rb"|patsubst[ \t]+(?P<pattern>[^,()%\n]*%[^,()%\n]*),(?P<replace>[^,()\n]*)),")
+# `$(HOSTS:%=%.ana.lan)`, `$(HOSTS:=.ana.lan)`: a substitution reference, each word of HOSTS.
+_MAKE_SUBST = re.compile(rb"\$(?P<open>\()(?P<name>" + _IDENT + rb"):(?P<pattern>[^=()\n]*)="
+                         rb"(?P<replace>[^()\n]*?)[)}]")
+
+
+def _make_lists(data: bytes) -> Iterator[Loop]:
+    """Make's list-to-name functions as loops binding `%` (each word, or its stem) inside the text
+    that makes each name: addsuffix's suffix, patsubst's replacement, a substitution reference's
+    (break-it round 9, finding 8)."""
+    if b"$" not in data:
+        return
+    for found in _MAKE_LIST_CALL.finditer(data):
+        opener = found.group("open")
+        end = _bracket_end(data, found.start() + 1, opener)
+        if end == len(data) and data[end - 1:end] != {b"(": b")", b"{": b"}"}[opener]:
+            continue
+        listed, span = data[found.end():end - 1], (found.end(), end - 1)
+        line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+        if found.group("suffix") is not None:
+            yield _make_loop(data, "%", *found.span("suffix"), line, header, listed, span)
+            continue
+        head, _, tail = found.group("pattern").decode("utf-8", "replace").strip().partition("%")
+        yield _make_loop(data, "%", *found.span("replace"), line, header, listed, span, (head, tail))
+    for found in _MAKE_SUBST.finditer(data):
+        pattern = found.group("pattern").decode("utf-8", "replace")
+        head, _, tail = pattern.partition("%") if "%" in pattern else ("", "", pattern)
+        listed = b"$(" + found.group("name") + b")"
+        line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+        yield _make_loop(data, "%", *found.span("replace"), line, header, listed, found.span("name"),
+                         (head, tail))
+
+
+_HELM_RANGE = re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?"
+                         rb"\$(?P<var>"
+                         + _IDENT + rb")[ \t]*:?=[ \t]*)?(?P<expr>(?:.{0,1000}?\S)?)[ \t]*-?\}\}")
 _HELM_BLOCK = re.compile(rb"\{\{-?[ \t]*(range|if|with|define|block|end)\b")
 _HELM_LIST = re.compile(r"^(?:list|tuple)((?:\s+\"[^\"\\]*\")*)\s*$")
+_HELM_SPLIT = re.compile(r'^splitList\s+"(?P<sep>[^"\\]+)"\s+"(?P<body>[^"\\]*)"\s*$')
 _HELM_VALUES = re.compile(r"^\$?\.Values(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def _helm(data: bytes) -> Iterator[Loop]:
-    """Go templates' `{{ range $h := list "pug" "rex" }}` (Helm): `$h` is each word up to its `{{ end }}`."""
+    """Go templates' `{{ range $h := list "pug" "rex" }}` (Helm): `$h` is each word up to its `{{ end }}`;
+    without a variable (`range tuple "pug" "rex"`), the dot `{{ . }}` is (break-it round 9, finding 8);
+    `splitList " " "pug rex"` gives the words of its string, `$i, $h :=` over a list binds `$h` to them."""
     if b"range" not in data:
         return
     for found in _HELM_RANGE.finditer(data):
         end = _helm_end(data, found.end())
-        var = found.group("var").decode()
+        var = found.group("var").decode() if found.group("var") is not None else "."
         expr = found.group("expr").decode("utf-8", "replace").strip()
+        if expr.startswith("(") and expr.endswith(")"):
+            expr = expr[1:-1].strip()
         line = _line(data, found.start())
         header = _header(data, found.start(), found.end())
         listed = _HELM_LIST.match(expr)
+        split = _HELM_SPLIT.match(expr)
         values = _HELM_VALUES.match(expr)
-        if listed is not None and found.group("index") is None:
+        items: tuple[str, ...] | None = None
+        if listed is not None:
             items = tuple(re.findall(r'"([^"\\]*)"', listed.group(1)))
+        elif split is not None:
+            parts = [p.strip() for p in split.group("body").split(split.group("sep"))]
+            words = [p for p in parts if p]
+            items = tuple(words) if all(_UNQUOTED_WORD.fullmatch(p) for p in words) else None
+        if items is not None:
             yield Loop(var, found.end(), end, line, header, items=items, words=found.span("expr"))
         elif values is not None and found.group("index") is None:
             yield Loop(var, found.end(), end, line, header, source=values.group("name"))
         else:
-            yield Loop(var, found.end(), end, line, header, why=f"`${var}` walks {expr}, "
+            shown = "." if var == "." else f"${var}"
+            yield Loop(var, found.end(), end, line, header, why=f"`{shown}` walks {expr}, "
                                                                 "which cannot be told here")
+
+
+_FORMATLIST = re.compile(rb"formatlist[ \t]*\([ \t\r\n]*\"(?P<format>[^\"\\\n]*)\"[ \t\r\n]*,")
+_PRINTF = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])(?P<format>[^'\"\n]*)(?P=q)"
+                     rb"(?P<words>(?:[ \t]+[^|;&<>\n]+?)?)[ \t]*(?=$|[;&|<>\n])", re.M)
+_VERB = re.compile(r"%[-+ #0-9.]*[a-zA-Z%]")
+
+
+def _formats(data: bytes) -> Iterator[Loop]:
+    """A format applied to each word of a list, read as a loop binding `%` inside the format
+    (break-it round 9, finding 8): Terraform's `formatlist("%s.ana.lan", ["pug", "rex"])` (or a list
+    variable), a shell's `printf '%s.ana.lan\\n' pug rex` (the format repeats for each argument)."""
+    if b"formatlist" in data:
+        for found in _FORMATLIST.finditer(data):
+            end = _bracket_end(data, data.index(b"(", found.start()), b"(")
+            expr = data[found.end():end - 1].decode("utf-8", "replace")
+            line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+            loop = _from_expression("%", expr.strip(), *found.span("format"), line, header)
+            verbs = [v for v in _VERB.findall(found.group("format").decode("utf-8", "replace")) if v != "%%"]
+            if len(verbs) != 1:
+                loop = Loop("%", *found.span("format"), line, header,
+                            why=f"formatlist's {len(verbs)} verbs read {expr.strip()}, "
+                                "which cannot be told here")
+            yield replace(loop, words=(found.end(), end - 1))
+    if b"printf" not in data:
+        return
+    for found in _PRINTF.finditer(data):
+        verbs = [v for v in _VERB.findall(found.group("format").decode("utf-8", "replace")) if v != "%%"]
+        if verbs != ["%s"]:
+            continue
+        words = (found.group("words") or b"").decode("utf-8", "replace").split()
+        plain = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in words]
+        line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+        source = _SHELL_SOURCE.fullmatch(words[0]) if len(words) == 1 else None
+        if plain and all(_UNQUOTED_WORD.fullmatch(w) for w in plain):
+            yield Loop("%", *found.span("format"), line, header, items=tuple(plain),
+                       words=found.span("words"))
+        elif source is not None:
+            yield Loop("%", *found.span("format"), line, header, source=source.group(1) or source.group(2),
+                       split=True)
+        else:
+            yield Loop("%", *found.span("format"), line, header,
+                       why=f"printf's format walks {' '.join(words) or 'nothing'}, which cannot be told here")
+
+
+_PY_FOR = re.compile(rb"^(?P<indent>[ \t]*)(?:async[ \t]+)?for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
+                     rb"(?P<expr>[^\n#]*?)[ \t]*:[ \t]*(?P<inline>[^\r\n]*?)\r?$", re.M)
+_PY_COMPREHENSION = re.compile(rb"(?<=[ \t\r\n)\]}'\"])for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+")
+_PY_CONDITION = re.compile(r"^(?P<expr>.*?)(?:\s+if\s.*)?$", re.S)
+
+
+def _python(data: bytes) -> Iterator[Loop]:
+    """Python's `for h in ["pug", "rex"]:` (its body the deeper lines below, or the rest of its
+    line) and a comprehension's `[f"{h}.ana.lan" for h in ("pug", "rex")]` (its brackets) (break-it
+    round 9, finding 8)."""
+    if b"for" not in data or b"in" not in data:
+        return
+    for found in _PY_FOR.finditer(data):
+        expr = found.group("expr").decode("utf-8", "replace").strip()
+        if not expr or expr.endswith((";", "do")):
+            continue
+        inline = found.group("inline").strip()
+        if inline and not inline.startswith(b"#"):
+            end = found.end()
+        else:
+            indent = len(found.group("indent").expandtabs())
+            end = found.end()
+            for text in re.finditer(rb"\n([^\n]*)", data[found.end():]):
+                body = text.group(1)
+                if body.strip() and len(body.expandtabs()) - len(body.expandtabs().lstrip()) <= indent:
+                    break
+                end = found.end() + text.end()
+        body = found.start("inline") if inline else found.end()
+        loop = _from_expression(found.group("var").decode(), expr, body, end, _line(data, found.start("var")),
+                                _header(data, found.start(), found.end("expr") + 1))
+        yield replace(loop, words=found.span("expr"))
+    for found in _PY_COMPREHENSION.finditer(data):
+        opener = _enclosing(data, found.start())
+        if opener is None or not data[opener + 1:found.start()].strip():
+            continue  # `[for h in ...` is Terraform's; a bare `for` is no comprehension
+        if data[opener + 1:opener + 2] in (b"%", b"{") or data[opener - 1:opener] == b"{":
+            continue  # Jinja's `{% for` or `{{ ... }}`
+        end = _bracket_end(data, opener, data[opener:opener + 1])
+        rest = data[found.end():end - 1].decode("utf-8", "replace")
+        condition = _PY_CONDITION.match(rest)
+        expr = (condition.group("expr") if condition is not None else rest).strip()
+        loop = _from_expression(found.group("var").decode(), expr, opener, end, _line(data, found.start()),
+                                _header(data, found.start(), found.end() + len(expr)))
+        yield replace(loop, words=(found.end(), found.end() + len(rest)))
+
+
+def _enclosing(data: bytes, pos: int, reach: int = 2000) -> int | None:
+    """The bracket opened before `pos` and not closed by it, within `reach` bytes."""
+    depth = 0
+    at = pos - 1
+    while at >= max(0, pos - reach):
+        byte = data[at:at + 1]
+        if byte in (b"]", b")", b"}"):
+            depth += 1
+        elif byte in (b"[", b"(", b"{"):
+            if depth == 0:
+                return at
+            depth -= 1
+        at -= 1
+    return None
 
 
 def _helm_end(data: bytes, pos: int) -> int:

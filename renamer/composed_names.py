@@ -219,6 +219,12 @@ _PY_PERCENT = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<arg>" + _IDENT + rb")[ \t]
 _GO_ARGUMENT = re.compile(rb"[ \t]+(?:\$(?P<var>" + _IDENT + rb")|(?P<dot>\.))[ \t]*(?:-?\}\}|[|)])")
 
 
+# Ansible's `{{ hostvars[h].inventory_hostname }}`: the host `h` names, its own name.
+_HOSTVARS = re.compile(rb"\{\{-?[ \t]*hostvars[ \t]*\[[ \t]*(?P<var>" + _IDENT + rb")[ \t]*\]"
+                       rb"(?:\.|\[[ \t]*['\"])(?P<name>inventory_hostname(?:_short)?)(?:['\"][ \t]*\])?"
+                       rb"[ \t]*-?\}\}")
+
+
 def _list_templates(data: bytes) -> Iterator[Template]:
     """The templates no `${`/`{{ x }}` opens: `{{ . }}`, an f-string's `{h}`, `h + ".ana.lan"`, a
     format's `%s` (what it reads: format's argument, `%` where formatlist or printf walks a list),
@@ -226,6 +232,10 @@ def _list_templates(data: bytes) -> Iterator[Template]:
     if b"{{" in data:
         for found in _HELM_DOT.finditer(data):
             yield Template(found.start(), found.end(), (".",), reads=".")
+        for found in _HOSTVARS.finditer(data):  # inside a loop, its values; else every host's own name
+            name = found.group("var").decode()
+            builtin = found.group("name").decode()
+            yield Template(found.start(), found.end(), (name,), builtin=builtin, reads=name)
     if b"{" in data:
         for found in _FSTRING.finditer(data):
             line_start = data.rfind(b"\n", 0, found.start()) + 1

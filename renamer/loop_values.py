@@ -112,7 +112,7 @@ def loops(data: bytes) -> list[Loop]:
     parallel, Make's foreach, Go templates' range), in order of their headers."""
     found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data),
              *_parallel(data), *_make(data), *_helm(data),
-             *_make_lists(data), *_formats(data), *_python(data)]
+             *_make_lists(data), *_formats(data), *_python(data), *_read_loops(data)]
     return sorted(found, key=lambda loop: (loop.start, -loop.end))
 
 
@@ -471,6 +471,54 @@ def _helm_end(data: bytes, pos: int) -> int:
         if depth == 0:
             return token.start()
     return len(data)
+
+
+# `while read -r h; do ...; done <<< "pug rex"`, `done <<EOF`, `done < hosts`: what the loop reads
+# follows its `done`.
+_READ_LOOP = re.compile(rb"(?:^|(?<=[;&({\n]))[ \t]*while[ \t]+(?:IFS=[^ \t\n]*[ \t]+)?read"
+                        rb"(?:[ \t]+-r)?[ \t]+"
+                        rb"(?P<var>" + _IDENT + rb")[ \t]*(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
+_HERE_STRING = re.compile(rb"done[ \t]*<<<[ \t]*(?:\$?(?P<q>['\"])(?P<body>[^'\"]*)(?P=q)"
+                          rb"|(?P<other>[^\n;&|]*))")
+_HERE_DOC = re.compile(rb"done[ \t]*<<-?[ \t]*(?P<q>['\"]?)(?P<tag>" + _IDENT + rb")(?P=q)[^\n]*\n"
+                       rb"(?P<body>(?:.*\n)*?)[ \t]*(?P=tag)[ \t]*$", re.M)
+_FROM_FILE = re.compile(rb"done[ \t]*<[ \t]*(?P<file>[^\s;&|<]+)")
+
+
+def _read_loops(data: bytes) -> Iterator[Loop]:
+    """`while read -r h; do ...; done <<< "pug
+rex"` (or `$'pug\\nrex'`, a here-document): `h` is each line in turn;
+    `done < hosts` reads a file, which cannot be told here (break-it round 9, finding 8)."""
+    if b"read" not in data or b"done" not in data:
+        return
+    for found in _READ_LOOP.finditer(data):
+        if re.search(rb"\|[ \t]*$", data[data.rfind(b"\n", 0, found.start()) + 1:found.start()]):
+            continue  # piped: `printf ... | while read` is _while_read's
+        end = _closing(data, _SHELL_BLOCK, b"do", found.end())
+        var = found.group("var").decode()
+        line, header = _line(data, found.start("var")), _header(data, found.start(), found.end())
+        string, document, file = (p.match(data, end) for p in (_HERE_STRING, _HERE_DOC, _FROM_FILE))
+        if string is not None and string.group("body") is not None:
+            body, span = string.group("body"), string.span("body")
+            if data[string.start("q") - 1:string.start("q")] == b"$":
+                body = body.replace(b"\\n", b"\n")
+        elif document is not None:
+            body, span = document.group("body"), document.span("body")
+        else:
+            told = string.group("other") if string is not None else (
+                file.group("file") if file is not None else None)
+            if told is not None:
+                yield Loop(var, found.end(), end, line, header,
+                           why=f"`{var}` reads {told.decode('utf-8', 'replace').strip()}, "
+                               "which cannot be told before it runs")
+            continue
+        lines = [text.strip() for text in body.decode("utf-8", "replace").splitlines() if text.strip()]
+        if lines and all(_UNQUOTED_WORD.fullmatch(text) for text in lines):
+            yield Loop(var, found.end(), end, line, header, items=tuple(lines), words=span)
+        else:
+            yield Loop(var, found.end(), end, line, header,
+                       why=f"`{var}` reads the lines {' / '.join(lines) or 'of nothing'}, "
+                           "which are no plain words")
 
 
 def _while_read(data: bytes) -> Iterator[Loop]:

@@ -98,6 +98,8 @@ FOLLOWS = [
                  'print([h + ".fv.lan" for h in ("wolf",)])\n', id="python-comprehension"),
     pytest.param({}, "up.sh", "printf 'ssh://%s.ana.lan\\n' pug pug\n", "printf 'ssh://%s.fv.lan\\n' wolf wolf\n",
                  id="shell-printf"),
+    pytest.param({}, "up.sh", "while read -r h; do ssh $h.ana.lan; done <<< 'pug'\n",
+                 "while read -r h; do ssh $h.fv.lan; done <<< 'wolf'\n", id="bash-here-string"),
 ]
 
 
@@ -197,6 +199,10 @@ MIXED = [
     pytest.param({}, "x.py", 'NAMES = {h: f"ssh://{h}.ana.lan" for h in "pug rex".split() if h}\n', 1,
                  id="python-dict-comprehension-split"),
     pytest.param({}, "up.sh", "printf '%s.ana.lan\\n' pug rex | xargs -n1 echo\n", 1, id="shell-printf"),
+    pytest.param({}, "up.sh", '#!/bin/bash\nwhile read -r h; do ssh "$h.ana.lan" true; done <<< "pug\nrex"\n', 2,
+                 id="bash-here-string"),
+    pytest.param({}, "up.sh", "while read h\ndo\n  ssh $h.ana.lan true\ndone <<'EOF'\nrex\npug\nEOF\n", 1,
+                 id="shell-here-document"),
 ]
 
 
@@ -325,6 +331,8 @@ INVENTORY_LOOPS = [
     *[pytest.param("templates/up.conf.j2", f"{{% for h in {walks} %}}\nserver {{{{ h }}}}.ana.lan:80;\n{{% endfor %}}\n",
                    id=f"template-{walks}")
       for walks in ['groups["web"]', "groups.web | sort", "ansible_play_hosts_all"]],
+    pytest.param("templates/up.conf.j2", "{% for h in groups.web %}\nserver {{ hostvars[h].inventory_hostname }}.ana.lan;\n"
+                 "{% endfor %}\n", id="template-hostvars"),
 ]
 
 
@@ -481,7 +489,7 @@ def test_loops_no_move_breaks_are_left_alone(files: dict[str, str], path: str, r
 
 def test_swept_list_to_name_functions_run_to_names_that_exist(repo: Callable[..., Path],
                                                               run: Callable[..., Result]) -> None:
-    """make -n, terraform console and python3 run what the sweep wrote: every word moving, the
+    """make -n, terraform console, python3 and bash run what the sweep wrote: every word moving, the
     names follow (wolf.fv.lan); a mixed list held, the names stay the old ones, never wolf.ana.lan
     (break-it round 9, finding 8)."""
     files = {
@@ -491,6 +499,8 @@ def test_swept_list_to_name_functions_run_to_names_that_exist(repo: Callable[...
                    '  mixed = formatlist("%s.ana.lan", ["pug", "rex"])\n}\n',
         "x.py": 'for h in ["pug"]:\n    print(f"{h}.ana.lan")\nprint([h + ".ana.lan" for h in ("pug",)])\n'
                 'print(["%s.ana.lan" % h for h in ("pug", "rex")])\n',
+        "run.sh": "while read -r h; do echo $h.ana.lan; done <<< 'pug'\nwhile read h\ndo\n  echo $h.ana.lan\n"
+                  "done <<EOF\npug\nrex\nEOF\nprintf '%s.ana.lan\\n' pug\n",
     }
     root = repo(files, config=CONFIG, allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 1  # the mixed lists are held
@@ -503,3 +513,5 @@ def test_swept_list_to_name_functions_run_to_names_that_exist(repo: Callable[...
     assert '[[\\"wolf.fv.lan\\"],[\\"wolf.fv.lan\\"],[\\"pug.ana.lan\\",\\"rex.ana.lan\\"]]' in done.stdout, done.stdout
     printed = subprocess.run([sys.executable, "x.py"], cwd=root, capture_output=True, text=True, check=True, env=env)
     assert printed.stdout == "wolf.fv.lan\n['wolf.fv.lan']\n['pug.ana.lan', 'rex.ana.lan']\n"
+    ran = subprocess.run(["bash", "run.sh"], cwd=root, capture_output=True, text=True, check=True, env=env)
+    assert ran.stdout == "wolf.fv.lan\npug.ana.lan\nrex.ana.lan\nwolf.fv.lan\n"

@@ -243,6 +243,16 @@ def _list_templates(data: bytes) -> Iterator[Template]:
             if in_fstring and data[found.start() - 1:found.start()] != b"$":
                 name = found.group(1).decode()
                 yield Template(found.start(), found.end(), (name,), reads=name)
+    if b".format(" in data:  # Python's "{}.ana.lan".format(h): the placeholder reads the one argument
+        for found in _PLACEHOLDER.finditer(data):
+            close = _string_end(data, found.start())
+            if close is None:
+                continue
+            argument = _FORMAT_CALL.match(data, close)
+            line_start = data.rfind(b"\n", 0, found.start()) + 1
+            if argument is not None and len(_PLACEHOLDER.findall(data, line_start, close)) == 1:
+                name = argument.group("arg").decode()
+                yield Template(found.start(), found.end(), (name,), reads=name)
     if b"+" in data:
         for found in _CONCAT.finditer(data):
             name = found.group(1).decode()
@@ -266,6 +276,21 @@ def _list_templates(data: bytes) -> Iterator[Template]:
                 yield Template(found.start("head"), found.start("head"), ("%",), reads="%")
 
 
+_FORMAT_CALL = re.compile(rb"\.format\([ \t]*(?P<arg>" + _IDENT + rb")[ \t]*\)")
+
+
+def _string_end(data: bytes, pos: int) -> int | None:
+    """Just past the quote closing the one-line string literal holding `pos`, if one does."""
+    line_start = data.rfind(b"\n", 0, pos) + 1
+    before = data[line_start:pos]
+    quote_at = max(before.rfind(b'"'), before.rfind(b"'"))
+    if quote_at < 0 or before.count(before[quote_at:quote_at + 1]) % 2 != 1:
+        return None
+    close = data.find(before[quote_at:quote_at + 1], pos)
+    line_end = data.find(b"\n", pos)
+    return None if close < 0 or 0 <= line_end < close else close + 1
+
+
 def _verb_reads(data: bytes, start: int, end: int) -> str | None:
     """What a format's `%s` at [start, end) reads: `%` where formatlist or a shell's printf applies
     the format to each word of a list, the argument of format(), Python's `%` or Go's printf where it
@@ -287,7 +312,7 @@ def _verb_reads(data: bytes, start: int, end: int) -> str | None:
         return None  # the verb is one of several: which argument it reads is not told here
     call = before[:quote_at].rstrip()
     if re.search(rb"(?<![A-Za-z0-9_])formatlist[ \t]*\($", call) or (
-            re.search(rb"(?:^|[;&|({])[ \t]*printf$", call) and not re.search(rb"\{\{", call)):
+            re.search(rb"(?:^|[;&|({]|\bdo|\bthen|\belse)[ \t]*printf$", call) and b"{{" not in call):
         return "%"
     if re.search(rb"(?<![A-Za-z0-9_.])format[ \t]*\($", call):
         argument = _ARGUMENT.match(data, close + 1)
@@ -306,7 +331,9 @@ def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
     name ending there."""
     encoded = [(tail, tail.encode()) for tail in tails]
     out = []
-    found = sorted([*templates(data), *_list_templates(data)], key=lambda t: t.start)
+    read = {t.start: t for t in _list_templates(data)}  # one that names what it reads wins its start
+    found = sorted([*(t for t in templates(data) if t.start not in read), *read.values()],
+                   key=lambda t: t.start)
     for template in found:
         suffix = _LABEL.match(data, template.end)
         at = suffix.end() if suffix is not None else template.end

@@ -109,11 +109,26 @@ def shell_words(raw: str) -> tuple[str, ...] | None:
 
 def loops(data: bytes) -> list[Loop]:
     """Every loop of the grammars in `data` (shell, while-read, Jinja, Ansible, Terraform, GNU
-    parallel, Make's foreach, Go templates' range), in order of their headers."""
+    parallel, Make's foreach, Go templates' range, Make's list functions, formatlist and printf,
+    Python's), in order of their headers."""
     found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data),
              *_parallel(data), *_make(data), *_helm(data),
              *_make_lists(data), *_formats(data), *_python(data), *_read_loops(data)]
+    found = [_through(loop, found) for loop in found]
     return sorted(found, key=lambda loop: (loop.start, -loop.end))
+
+
+def _through(loop: Loop, found: list[Loop]) -> Loop:
+    """A list function or printf over one variable another loop binds where it stands (`printf
+    '%s.ana.lan\\n' "$h"` inside `for h in pug rex`, `$(addsuffix .ana.lan,$(h))` inside a
+    foreach): that loop's values, in this one's span."""
+    if loop.variable != "%" or loop.source is None:
+        return loop
+    outer = binding([other for other in found if other is not loop and other.variable != "%"], loop.source,
+                    loop.start)
+    if outer is None:
+        return loop
+    return replace(outer, variable="%", start=loop.start, end=loop.end)
 
 
 def binding(found: list[Loop], variable: str, pos: int) -> Loop | None:
@@ -360,7 +375,8 @@ def _helm(data: bytes) -> Iterator[Loop]:
 
 
 _FORMATLIST = re.compile(rb"formatlist[ \t]*\([ \t\r\n]*\"(?P<format>[^\"\\\n]*)\"[ \t\r\n]*,")
-_PRINTF = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])(?P<format>[^'\"\n]*)(?P=q)"
+_PRINTF = re.compile(rb"(?:^|(?<=[;&|({\n])|(?<=\bdo)|(?<=\bthen)|(?<=\belse))[ \t]*printf[ \t]+"
+                     rb"(?P<q>['\"])(?P<format>[^'\"\n]*)(?P=q)"
                      rb"(?P<words>(?:[ \t]+[^|;&<>\n]+?)?)[ \t]*(?=$|[;&|<>\n])", re.M)
 _VERB = re.compile(r"%[-+ #0-9.]*[a-zA-Z%]")
 
@@ -390,7 +406,9 @@ def _formats(data: bytes) -> Iterator[Loop]:
         words = (found.group("words") or b"").decode("utf-8", "replace").split()
         plain = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in words]
         line, header = _line(data, found.start()), _header(data, found.start(), found.end())
-        source = _SHELL_SOURCE.fullmatch(words[0]) if len(words) == 1 else None
+        one = words[0][1:-1] if len(words) == 1 and len(words[0]) > 2 and words[0][0] == words[0][-1] == '"' \
+            else words[0] if len(words) == 1 else ""
+        source = _SHELL_SOURCE.fullmatch(one) if one else None  # `$HOSTS`, or `"$h"` a loop binds
         if plain and all(_UNQUOTED_WORD.fullmatch(w) for w in plain):
             yield Loop("%", *found.span("format"), line, header, items=tuple(plain),
                        words=found.span("words"))

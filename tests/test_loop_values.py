@@ -178,6 +178,12 @@ ROUND_9 = [
                  id="here-document"),
     pytest.param(b"{% for h in ['pug', 'rex'] %}{{ hostvars[h].inventory_hostname }}.ana.lan{% endfor %}",
                  ("pug", "rex"), None, id="ansible-hostvars-in-a-loop"),
+    pytest.param(b'for h in pug rex; do printf "%s.ana.lan\\n" "$h"; done\n', ("pug", "rex"), None,
+                 id="shell-printf-in-a-for"),
+    pytest.param(b"X := $(foreach h,pug rex,$(addsuffix .ana.lan,$(h)))\n", ("pug", "rex"), None,
+                 id="make-addsuffix-in-a-foreach"),
+    pytest.param(b'for h in ("pug", "rex"):\n    print("{}.ana.lan".format(h))\n', ("pug", "rex"), None,
+                 id="python-format-method"),
 ]
 
 
@@ -220,6 +226,12 @@ def test_round_9_no_name_where_no_variable_is_read(data: bytes) -> None:
 def test_a_read_loop_over_what_cannot_be_told_binds_no_values(data: bytes, why: str) -> None:
     found = binding(loops(data), "h", data.index(b".ana.lan"))
     assert found is not None and found.items is None and why in str(found.why), found
+
+
+def test_a_format_method_with_two_placeholders_reads_no_one_argument() -> None:
+    data = b'x = "{}.ana.lan {}".format(a, b)\n'
+    [name] = find(data, ("ana.lan",))
+    assert name.template.reads is None and binding(loops(data), "{}", name.start) is None
 
 
 def test_a_jinja_walk_over_the_inventory_walks_its_hosts() -> None:

@@ -203,6 +203,9 @@ MIXED = [
                  id="bash-here-string"),
     pytest.param({}, "up.sh", "while read h\ndo\n  ssh $h.ana.lan true\ndone <<'EOF'\nrex\npug\nEOF\n", 1,
                  id="shell-here-document"),
+    pytest.param({}, "up.sh", 'for h in pug rex; do printf "%s.ana.lan\\n" "$h"; done\n', 1, id="shell-printf-in-a-for"),
+    pytest.param({}, "y.py", 'for h in ("pug", "rex"):\n    print("{}.ana.lan".format(h))\n', 1,
+                 id="python-format-method"),
 ]
 
 
@@ -269,6 +272,11 @@ HELD_LISTS = [
     pytest.param({"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/values.yaml": "hosts: [rex, pug]\n",
                   "chart/templates/cm.yaml": 'data:\n{{- range .Values.hosts }}\n  {{ . }}: "{{ . }}.ana.lan"\n'
                   '{{- end }}\n'}, "chart/values.yaml", 1, id="helm-dot-range-over-values"),
+    pytest.param({"terraform.tfvars": 'nodes = ["rex", "pug"]\n',
+                  "main.tf": 'variable "nodes" {\n  type = list(string)\n}\nlocals {\n  a = [for h in var.nodes : "${h}.ana.lan"]\n}\n'},
+                 "terraform.tfvars", 1, id="terraform-for-over-a-tfvars-list"),
+    pytest.param({"y.py": 'HOSTS = ["pug", "rex"]\nfor h in HOSTS:\n    print(f"{h}.ana.lan")\n'}, "y.py", 1,
+                 id="python-list-same-file"),
 ]
 
 

@@ -114,18 +114,21 @@ def loops(data: bytes) -> list[Loop]:
     found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data),
              *_parallel(data), *_make(data), *_helm(data),
              *_make_lists(data), *_formats(data), *_python(data), *_read_loops(data)]
-    found = [_through(loop, found) for loop in found]
+    named: dict[str, list[Loop]] = {}
+    for loop in found:
+        if loop.variable != "%":
+            named.setdefault(loop.variable, []).append(loop)
+    found = [_through(loop, named) for loop in found]
     return sorted(found, key=lambda loop: (loop.start, -loop.end))
 
 
-def _through(loop: Loop, found: list[Loop]) -> Loop:
+def _through(loop: Loop, named: dict[str, list[Loop]]) -> Loop:
     """A list function or printf over one variable another loop binds where it stands (`printf
     '%s.ana.lan\\n' "$h"` inside `for h in pug rex`, `$(addsuffix .ana.lan,$(h))` inside a
     foreach): that loop's values, in this one's span."""
     if loop.variable != "%" or loop.source is None:
         return loop
-    outer = binding([other for other in found if other is not loop and other.variable != "%"], loop.source,
-                    loop.start)
+    outer = binding(named.get(loop.source, []), loop.source, loop.start)
     if outer is None:
         return loop
     return replace(outer, variable="%", start=loop.start, end=loop.end)
@@ -251,16 +254,30 @@ def _make(data: bytes) -> Iterator[Loop]:
     Makefile sets (`HOSTS := pug rex`: its words are where that line spells them)."""
     if b"foreach" not in data:
         return
+    settings = _make_settings(data)
     for found in _MAKE_FOREACH.finditer(data):
         opener = data[found.start() + 1:found.start() + 2]
         end = _bracket_end(data, found.start() + 1, opener)
         var = found.group("var").decode()
-        yield _make_loop(data, var, found.end(), end, _line(data, found.start()),
+        yield _make_loop(data, settings, var, found.end(), end, _line(data, found.start()),
                          _header(data, found.start(), found.end()), found.group("list"), found.span("list"))
 
 
-def _make_loop(data: bytes, var: str, start: int, end: int, line: int, header: str, listed: bytes,
-               span: tuple[int, int], pattern: tuple[str, str] = ("", "")) -> Loop:
+_MAKE_SETTING = re.compile(rb"^(?:override[ \t]+|export[ \t]+)?(?P<name>" + _IDENT
+                           + rb")[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$", re.M)
+
+
+def _make_settings(data: bytes) -> dict[bytes, list[re.Match[bytes]]]:
+    """Each variable the Makefile sets, with the lines setting it."""
+    settings: dict[bytes, list[re.Match[bytes]]] = {}
+    for found in _MAKE_SETTING.finditer(data):
+        settings.setdefault(found.group("name"), []).append(found)
+    return settings
+
+
+def _make_loop(data: bytes, settings: dict[bytes, list[re.Match[bytes]]], var: str, start: int, end: int,
+               line: int, header: str, listed: bytes, span: tuple[int, int],
+               pattern: tuple[str, str] = ("", "")) -> Loop:
     """A Make loop binding `var` in [start, end) over `listed` (at `span`): its words written out, a
     variable the Makefile sets once (its words where that line spells them), else the variable as a
     source; `$(addprefix P,...)` prefixes each word; `pattern` (patsubst's `P%S`): each word's stem."""
@@ -271,10 +288,7 @@ def _make_loop(data: bytes, var: str, start: int, end: int, line: int, header: s
         span = (span[0] + nested.start("list"), span[0] + nested.end("list"))
     source = _MAKE_SOURCE.match(listed)
     if source is not None:
-        name = re.escape(source.group("name"))
-        assignment = (rb"^(?:override[ \t]+|export[ \t]+)?" + name
-                      + rb"[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$")
-        setting = list(re.finditer(assignment, data, re.M))
+        setting = settings.get(source.group("name"), [])
         if len(setting) != 1:
             if prefix or pattern != ("", ""):
                 return Loop(var, start, end, line, header,
@@ -310,7 +324,10 @@ def _make_lists(data: bytes) -> Iterator[Loop]:
     (break-it round 9, finding 8)."""
     if b"$" not in data:
         return
-    for found in _MAKE_LIST_CALL.finditer(data):
+    calls = [*_MAKE_LIST_CALL.finditer(data)]
+    substitutions = [*_MAKE_SUBST.finditer(data)]
+    settings = _make_settings(data) if calls or substitutions else {}
+    for found in calls:
         opener = found.group("open")
         end = _bracket_end(data, found.start() + 1, opener)
         if end == len(data) and data[end - 1:end] != {b"(": b")", b"{": b"}"}[opener]:
@@ -318,16 +335,18 @@ def _make_lists(data: bytes) -> Iterator[Loop]:
         listed, span = data[found.end():end - 1], (found.end(), end - 1)
         line, header = _line(data, found.start()), _header(data, found.start(), found.end())
         if found.group("suffix") is not None:
-            yield _make_loop(data, "%", *found.span("suffix"), line, header, listed, span)
+            yield _make_loop(data, settings, "%", *found.span("suffix"), line, header, listed, span)
             continue
         head, _, tail = found.group("pattern").decode("utf-8", "replace").strip().partition("%")
-        yield _make_loop(data, "%", *found.span("replace"), line, header, listed, span, (head, tail))
-    for found in _MAKE_SUBST.finditer(data):
+        yield _make_loop(data, settings, "%", *found.span("replace"), line, header, listed, span,
+                         (head, tail))
+    for found in substitutions:
         pattern = found.group("pattern").decode("utf-8", "replace")
         head, _, tail = pattern.partition("%") if "%" in pattern else ("", "", pattern)
         listed = b"$(" + found.group("name") + b")"
         line, header = _line(data, found.start()), _header(data, found.start(), found.end())
-        yield _make_loop(data, "%", *found.span("replace"), line, header, listed, found.span("name"),
+        yield _make_loop(data, settings, "%", *found.span("replace"), line, header, listed,
+                         found.span("name"),
                          (head, tail))
 
 
@@ -423,6 +442,7 @@ def _formats(data: bytes) -> Iterator[Loop]:
 _PY_FOR = re.compile(rb"^(?P<indent>[ \t]*)(?:async[ \t]+)?for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
                      rb"(?P<expr>[^\n#]*?)[ \t]*:[ \t]*(?P<inline>[^\r\n]*?)\r?$", re.M)
 _PY_COMPREHENSION = re.compile(rb"(?<=[ \t\r\n)\]}'\"])for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+")
+_SHELL_DO = re.compile(rb"[^\n]*;[ \t]*do(?![A-Za-z0-9_-])")
 _PY_CONDITION = re.compile(r"^(?P<expr>.*?)(?:\s+if\s.*)?$", re.S)
 
 
@@ -452,6 +472,8 @@ def _python(data: bytes) -> Iterator[Loop]:
                                 _header(data, found.start(), found.end("expr") + 1))
         yield replace(loop, words=found.span("expr"))
     for found in _PY_COMPREHENSION.finditer(data):
+        if _SHELL_DO.match(data, found.end()):
+            continue  # a shell's `for h in pug rex; do`
         opener = _enclosing(data, found.start())
         if opener is None or not data[opener + 1:found.start()].strip():
             continue  # `[for h in ...` is Terraform's; a bare `for` is no comprehension
@@ -466,19 +488,19 @@ def _python(data: bytes) -> Iterator[Loop]:
         yield replace(loop, words=(found.end(), found.end() + len(rest)))
 
 
-def _enclosing(data: bytes, pos: int, reach: int = 2000) -> int | None:
+_BRACKET = re.compile(rb"[\[\](){}]")
+
+
+def _enclosing(data: bytes, pos: int, reach: int = 1000) -> int | None:
     """The bracket opened before `pos` and not closed by it, within `reach` bytes."""
     depth = 0
-    at = pos - 1
-    while at >= max(0, pos - reach):
-        byte = data[at:at + 1]
-        if byte in (b"]", b")", b"}"):
+    for found in reversed(list(_BRACKET.finditer(data, max(0, pos - reach), pos))):
+        if found.group() in (b"]", b")", b"}"):
             depth += 1
-        elif byte in (b"[", b"(", b"{"):
-            if depth == 0:
-                return at
+        elif depth == 0:
+            return found.start()
+        else:
             depth -= 1
-        at -= 1
     return None
 
 

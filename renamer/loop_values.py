@@ -454,8 +454,8 @@ def _python(data: bytes) -> Iterator[Loop]:
         return
     for found in _PY_FOR.finditer(data):
         expr = found.group("expr").decode("utf-8", "replace").strip()
-        if not expr or expr.endswith((";", "do")):
-            continue
+        if not expr or ";" in expr or expr.endswith("do"):
+            continue  # a shell's `for h in pug rex; do ssh $h:22`
         inline = found.group("inline").strip()
         if inline and not inline.startswith(b"#"):
             end = found.end()

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from renamer import loop_values
+
 # Variables whose value is the machine's (or the play's host's) own name: every host of the fleet,
 # the renamed one included.
 HOST_BUILTINS = frozenset({"inventory_hostname", "inventory_hostname_short", "ansible_hostname",
@@ -243,6 +245,17 @@ def _list_templates(data: bytes) -> Iterator[Template]:
             if in_fstring and data[found.start() - 1:found.start()] != b"$":
                 name = found.group(1).decode()
                 yield Template(found.start(), found.end(), (name,), reads=name)
+    if b"{{" in data and (b"regex_replace" in data or b"product" in data):
+        for found in loop_values.JINJA_MAP.finditer(data):  # `map('regex_replace', '$', '.ana.lan')`
+            if found.group("suffix") is not None:
+                yield Template(found.start("suffix"), found.start("suffix"), ("%",), reads="%")
+            elif found.group("pattern") == b"$":
+                yield Template(found.start("replace"), found.start("replace"), ("%",), reads="%")
+            else:
+                group = re.match(rb"\\{1,2}1", data[found.start("replace"):found.end("replace")])
+                if group is not None:
+                    at = found.start("replace")
+                    yield Template(at, at + group.end(), ("%",), reads="%")
     if b".format(" in data:  # Python's "{}.ana.lan".format(h): the placeholder reads the one argument
         for found in _PLACEHOLDER.finditer(data):
             close = _string_end(data, found.start())

@@ -184,6 +184,11 @@ ROUND_9 = [
                  id="make-addsuffix-in-a-foreach"),
     pytest.param(b'for h in ("pug", "rex"):\n    print("{}.ana.lan".format(h))\n', ("pug", "rex"), None,
                  id="python-format-method"),
+    pytest.param(b"msg: \"{{ ['pug', 'rex'] | map('regex_replace', '$', '.ana.lan') | list }}\"", ("pug", "rex"), None,
+                 id="jinja-map-regex-replace"),
+    pytest.param(b"{{ nodes | sort | map('regex_replace', '^(.+)$', '\\1.ana.lan') }}", None, "nodes",
+                 id="jinja-map-regex-replace-group"),
+    pytest.param(b"{{ nodes | product(['.ana.lan']) | map('join') | list }}", None, "nodes", id="jinja-product-join"),
 ]
 
 
@@ -213,6 +218,7 @@ def test_round_9_loops_bind_nothing_outside_their_body(data: bytes) -> None:
     pytest.param(b'x = format("%s.%s.ana.lan", a, b)\n', id="two-verbs"),
     pytest.param(b'print("{h}.ana.lan")\n', id="no-f-string"),
     pytest.param(b"echo $(H:%=%.x)\n", id="make-substitution-other-domain"),
+    pytest.param(b"{{ nodes | map('regex_replace', 'a', '.ana.lan') }}", id="jinja-regex-replace-another-pattern"),
 ])
 def test_round_9_no_name_where_no_variable_is_read(data: bytes) -> None:
     assert find(data, ("ana.lan",)) == []
@@ -232,6 +238,13 @@ def test_a_format_method_with_two_placeholders_reads_no_one_argument() -> None:
     data = b'x = "{}.ana.lan {}".format(a, b)\n'
     [name] = find(data, ("ana.lan",))
     assert name.template.reads is None and binding(loops(data), "{}", name.start) is None
+
+
+def test_a_jinja_map_over_the_inventory_walks_its_hosts() -> None:
+    data = b"{{ groups['web'] | map('regex_replace', '$', '.ana.lan') | list }}"
+    [name] = find(data, ("ana.lan",))
+    found = binding(loops(data), "%", name.start)
+    assert found is not None and found.hosts
 
 
 def test_a_jinja_walk_over_the_inventory_walks_its_hosts() -> None:

@@ -28,7 +28,7 @@ _HEADERS += r"|range[[:space:]]+\$|foreach[[:space:]]+[A-Za-z_]"
 # its arguments (break-it round 9, finding 8).
 _HEADERS += (r"|range[[:space:]]+\(?[[:space:]]*(tuple|list|splitList|\.|\$\.)"
              r"|(addsuffix|patsubst|formatlist)[[:space:](]|\$\([A-Za-z_][A-Za-z0-9_]*:[^=)]*="
-             r"|printf[[:space:]]+['\"][^'\"]*%s")
+             r"|printf[[:space:]]+['\"][^'\"]*%s|regex_replace|product[[:space:]]*\(")
 
 
 class Finds(Protocol):

@@ -100,6 +100,9 @@ FOLLOWS = [
                  id="shell-printf"),
     pytest.param({}, "up.sh", "while read -r h; do ssh $h.ana.lan; done <<< 'pug'\n",
                  "while read -r h; do ssh $h.fv.lan; done <<< 'wolf'\n", id="bash-here-string"),
+    pytest.param({GROUP_VARS: "nodes: [pug]\n"}, "play.yml",
+                 "- debug:\n    msg: \"{{ nodes | map('regex_replace', '$', '.ana.lan') | list }}\"\n",
+                 "- debug:\n    msg: \"{{ nodes | map('regex_replace', '$', '.fv.lan') | list }}\"\n", id="ansible-map"),
 ]
 
 
@@ -206,6 +209,12 @@ MIXED = [
     pytest.param({}, "up.sh", 'for h in pug rex; do printf "%s.ana.lan\\n" "$h"; done\n', 1, id="shell-printf-in-a-for"),
     pytest.param({}, "y.py", 'for h in ("pug", "rex"):\n    print("{}.ana.lan".format(h))\n', 1,
                  id="python-format-method"),
+    pytest.param({}, "play.yml", "- debug:\n    msg: \"{{ ['pug', 'rex'] | map('regex_replace', '$', '.ana.lan') | list }}\"\n",
+                 2, id="ansible-map-regex-replace"),
+    pytest.param({}, "play.yml", "- debug:\n    msg: \"{{ ['rex', 'pug'] | map('regex_replace', '^(.*)$', '\\\\1.ana.lan') }}\"\n",
+                 2, id="ansible-map-regex-replace-group"),
+    pytest.param({}, "play.yml", "- debug:\n    msg: \"{{ ['pug', 'rex'] | product(['.ana.lan']) | map('join') | list }}\"\n",
+                 2, id="ansible-product-join"),
 ]
 
 
@@ -277,6 +286,12 @@ HELD_LISTS = [
                  "terraform.tfvars", 1, id="terraform-for-over-a-tfvars-list"),
     pytest.param({"y.py": 'HOSTS = ["pug", "rex"]\nfor h in HOSTS:\n    print(f"{h}.ana.lan")\n'}, "y.py", 1,
                  id="python-list-same-file"),
+    pytest.param({GROUP_VARS: "nodes:\n  - pug\n  - rex\n",
+                  "play.yml": "- debug:\n    msg: \"{{ nodes | map('regex_replace', '$', '.ana.lan') | list }}\"\n"},
+                 GROUP_VARS, 2, id="ansible-map-over-group-vars"),
+    pytest.param({GROUP_VARS: "nodes: [rex, pug]\n",
+                  "play.yml": "- debug:\n    msg: \"{{ nodes | product(['.ana.lan']) | map('join') | list }}\"\n"},
+                 GROUP_VARS, 1, id="ansible-product-over-group-vars"),
 ]
 
 
@@ -523,3 +538,23 @@ def test_swept_list_to_name_functions_run_to_names_that_exist(repo: Callable[...
     assert printed.stdout == "wolf.fv.lan\n['wolf.fv.lan']\n['pug.ana.lan', 'rex.ana.lan']\n"
     ran = subprocess.run(["bash", "run.sh"], cwd=root, capture_output=True, text=True, check=True, env=env)
     assert ran.stdout == "wolf.fv.lan\npug.ana.lan\nrex.ana.lan\nwolf.fv.lan\n"
+
+
+def test_ansible_filters_render_the_swept_names(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """Ansible's own regex_replace and product filters, over the swept group_vars: every word moving,
+    wolf.fv.lan; a mixed list held, pug.ana.lan and rex.ana.lan, never wolf.ana.lan (break-it
+    round 9, finding 8)."""
+    from ansible.plugins.filter.core import FilterModule as Core
+    from ansible.plugins.filter.mathstuff import FilterModule as Maths
+
+    files = {GROUP_VARS: "gpu: [pug]\nweb:\n  - pug\n  - rex\n",
+             "t.j2": "{{ gpu | map('regex_replace', '$', '.ana.lan') | list }} "
+                     "{{ gpu | product(['.ana.lan']) | map('join') | list }} "
+                     "{{ web | map('regex_replace', '^(.*)$', '\\\\1.ana.lan') | list }}"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1  # the mixed list is held
+    environment = jinja2.Environment(undefined=jinja2.StrictUndefined)
+    environment.filters.update({**Core().filters(), **Maths().filters()})
+    variables = YAML(typ="safe").load((root / GROUP_VARS).read_text())
+    rendered = environment.from_string((root / "t.j2").read_text()).render(**variables)
+    assert rendered == "['wolf.fv.lan'] ['wolf.fv.lan'] ['pug.ana.lan', 'rex.ana.lan']"

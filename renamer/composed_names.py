@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from renamer import loop_values
+
 # Variables whose value is the machine's (or the play's host's) own name: every host of the fleet,
 # the renamed one included.
 HOST_BUILTINS = frozenset({"inventory_hostname", "inventory_hostname_short", "ansible_hostname",
@@ -59,6 +61,7 @@ class Template:
     default_span: tuple[int, int] | None = None
     builtin: str | None = None
     exact: bool = True
+    reads: str | None = None  # the variable as a loop names it, where the text does not say (`%s`, `{{ . }}`)
 
 
 @dataclass(frozen=True)
@@ -203,12 +206,148 @@ def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) ->
     return any(needle in data for needle in needles) and bool(find(data, tails))
 
 
+# Break-it round 9, finding 8: the spellings that make a name of each word of a list, or of a loop's
+# variable, with no `${...}` before the domain.
+_HELM_DOT = re.compile(rb"\{\{-?[ \t]*\.[ \t]*-?\}\}")  # Go templates' `{{ . }}` inside a range
+_FSTRING = re.compile(rb"\{(" + _IDENT + rb")\}")  # Python's f"{h}.ana.lan"
+_FSTRING_OPEN = re.compile(rb"(?<![A-Za-z0-9_])[rR]?[fF][rR]?(['\"])[^'\"\n]*$")
+_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*\+[ \t]*['\"](?=\.)")  # h + ".ana.lan"
+_VERB = re.compile(rb"%[sv]")  # a format's verb: format("%s.ana.lan", h), formatlist, printf, Python's %
+_MAKE_CALL = re.compile(rb"\$[({](?:addsuffix[ \t]+(?=[^,()\n]*,)"
+                        rb"|patsubst[ \t]+[^,()%\n]*%[^,()%\n]*,[^,()%\n]*(?=%[^,()%\n]*,))")
+_MAKE_SUBST = re.compile(rb"\$\(" + _IDENT + rb":(?P<pattern>[^=()\n]*)=(?P<head>[^()%\n]*)(?=[^()\n]*?\))")
+_ARGUMENT = re.compile(rb"[ \t]*,[ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*\)")
+_PY_PERCENT = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<arg>" + _IDENT + rb")[ \t]*(?:,[ \t]*\))?")
+_GO_ARGUMENT = re.compile(rb"[ \t]+(?:\$(?P<var>" + _IDENT + rb")|(?P<dot>\.))[ \t]*(?:-?\}\}|[|)])")
+
+
+# Ansible's `{{ hostvars[h].inventory_hostname }}`: the host `h` names, its own name.
+_HOSTVARS = re.compile(rb"\{\{-?[ \t]*hostvars[ \t]*\[[ \t]*(?P<var>" + _IDENT + rb")[ \t]*\]"
+                       rb"(?:\.|\[[ \t]*['\"])(?P<name>inventory_hostname(?:_short)?)(?:['\"][ \t]*\])?"
+                       rb"[ \t]*-?\}\}")
+
+
+def _list_templates(data: bytes) -> Iterator[Template]:
+    """The templates no `${`/`{{ x }}` opens: `{{ . }}`, an f-string's `{h}`, `h + ".ana.lan"`, a
+    format's `%s` (what it reads: format's argument, `%` where formatlist or printf walks a list),
+    Make's addsuffix, patsubst and substitution references (`%`, each word of their list)."""
+    if b"{{" in data:
+        for found in _HELM_DOT.finditer(data):
+            yield Template(found.start(), found.end(), (".",), reads=".")
+        for found in _HOSTVARS.finditer(data):  # inside a loop, its values; else every host's own name
+            name = found.group("var").decode()
+            builtin = found.group("name").decode()
+            yield Template(found.start(), found.end(), (name,), builtin=builtin, reads=name)
+    if b"{" in data:
+        for found in _FSTRING.finditer(data):
+            line_start = data.rfind(b"\n", 0, found.start()) + 1
+            in_fstring = _FSTRING_OPEN.search(data, line_start, found.start()) is not None
+            if in_fstring and data[found.start() - 1:found.start()] != b"$":
+                name = found.group(1).decode()
+                yield Template(found.start(), found.end(), (name,), reads=name)
+    if b"{{" in data and (b"regex_replace" in data or b"product" in data):
+        for found in loop_values.JINJA_MAP.finditer(data):  # `map('regex_replace', '$', '.ana.lan')`
+            if found.group("suffix") is not None:
+                yield Template(found.start("suffix"), found.start("suffix"), ("%",), reads="%")
+            elif found.group("pattern") == b"$":
+                yield Template(found.start("replace"), found.start("replace"), ("%",), reads="%")
+            else:
+                group = re.match(rb"\\{1,2}1", data[found.start("replace"):found.end("replace")])
+                if group is not None:
+                    at = found.start("replace")
+                    yield Template(at, at + group.end(), ("%",), reads="%")
+    if b".format(" in data:  # Python's "{}.ana.lan".format(h): the placeholder reads the one argument
+        for found in _PLACEHOLDER.finditer(data):
+            close = _string_end(data, found.start())
+            if close is None:
+                continue
+            argument = _FORMAT_CALL.match(data, close)
+            line_start = data.rfind(b"\n", 0, found.start()) + 1
+            if argument is not None and len(_PLACEHOLDER.findall(data, line_start, close)) == 1:
+                name = argument.group("arg").decode()
+                yield Template(found.start(), found.end(), (name,), reads=name)
+    if b"+" in data:
+        for found in _CONCAT.finditer(data):
+            name = found.group(1).decode()
+            yield Template(found.start(), found.end(), (name,), reads=name)
+    if b"%" in data:
+        for found in _VERB.finditer(data):
+            reads = _verb_reads(data, found.start(), found.end())
+            if reads is not None:
+                name = reads if reads == "." else reads.rsplit(".", 1)[-1]
+                yield Template(found.start(), found.end(), (name,), reads=reads)
+    if b"$" in data:
+        for found in _MAKE_CALL.finditer(data):
+            at = found.end()
+            yield Template(at, at + 1 if data[at:at + 1] == b"%" else at, ("%",), reads="%")
+        for found in _MAKE_SUBST.finditer(data):
+            at = found.end()
+            if b"%" in found.group("pattern"):
+                if data[at:at + 1] == b"%":
+                    yield Template(at, at + 1, ("%",), reads="%")
+            else:  # `$(HOSTS:=.ana.lan)`: each word's end replaced, the text appended to it
+                yield Template(found.start("head"), found.start("head"), ("%",), reads="%")
+
+
+_FORMAT_CALL = re.compile(rb"\.format\([ \t]*(?P<arg>" + _IDENT + rb")[ \t]*\)")
+
+
+def _string_end(data: bytes, pos: int) -> int | None:
+    """Just past the quote closing the one-line string literal holding `pos`, if one does."""
+    line_start = data.rfind(b"\n", 0, pos) + 1
+    before = data[line_start:pos]
+    quote_at = max(before.rfind(b'"'), before.rfind(b"'"))
+    if quote_at < 0 or before.count(before[quote_at:quote_at + 1]) % 2 != 1:
+        return None
+    close = data.find(before[quote_at:quote_at + 1], pos)
+    line_end = data.find(b"\n", pos)
+    return None if close < 0 or 0 <= line_end < close else close + 1
+
+
+def _verb_reads(data: bytes, start: int, end: int) -> str | None:
+    """What a format's `%s` at [start, end) reads: `%` where formatlist or a shell's printf applies
+    the format to each word of a list, the argument of format(), Python's `%` or Go's printf where it
+    is a variable; None where it is none of these."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    before = data[line_start:start]
+    quote_at = max(before.rfind(b'"'), before.rfind(b"'"))
+    if quote_at < 0:
+        return None
+    quote = before[quote_at:quote_at + 1]
+    if before.count(quote) % 2 != 1:
+        return None
+    close = data.find(quote, end)
+    line_end = data.find(b"\n", end)
+    if close < 0 or (0 <= line_end < close):
+        return None
+    text = data[line_start + quote_at + 1:close]
+    if len(re.findall(rb"%[-+ #0-9.]*[a-zA-Z]", text.replace(b"%%", b""))) != 1:
+        return None  # the verb is one of several: which argument it reads is not told here
+    call = before[:quote_at].rstrip()
+    if re.search(rb"(?<![A-Za-z0-9_])formatlist[ \t]*\($", call) or (
+            re.search(rb"(?:^|[;&|({]|\bdo|\bthen|\belse)[ \t]*printf$", call) and b"{{" not in call):
+        return "%"
+    if re.search(rb"(?<![A-Za-z0-9_.])format[ \t]*\($", call):
+        argument = _ARGUMENT.match(data, close + 1)
+        return argument.group("arg").decode() if argument is not None else None
+    if re.search(rb"\{\{-?[ \t]*(?:\$" + _IDENT + rb"[ \t]*:?=[ \t]*)?\(?printf$", call):
+        go = _GO_ARGUMENT.match(data, close + 1)
+        if go is not None:
+            return "." if go.group("dot") else go.group("var").decode()
+        return None
+    percent = _PY_PERCENT.match(data, close + 1)
+    return percent.group("arg").decode() if percent is not None else None
+
+
 def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
     """Every template standing as a host part before `.` and one of `tails` (longest first), the
     name ending there."""
     encoded = [(tail, tail.encode()) for tail in tails]
     out = []
-    for template in templates(data):
+    read = {t.start: t for t in _list_templates(data)}  # one that names what it reads wins its start
+    found = sorted([*(t for t in templates(data) if t.start not in read), *read.values()],
+                   key=lambda t: t.start)
+    for template in found:
         suffix = _LABEL.match(data, template.end)
         at = suffix.end() if suffix is not None else template.end
         if at == template.end and data[at:at + 1] in (b'"', b"'") and data[at + 1:at + 2] == b".":

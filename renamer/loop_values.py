@@ -46,8 +46,10 @@ _WHILE_READ = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s
                          rb"(?P<var>" + _IDENT + rb")[ \t]*"
                          rb"(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
 # The inventory's hosts: `groups['web']`, `groups.web`, `ansible_play_hosts`: any host, a renamed one too.
-_INVENTORY = re.compile(r"^\{\{-?\s*(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
-                        r"|ansible_play_hosts(?:_all)?|play_hosts)\s*(?:\|\s*(?:list|sort|unique)\s*)*-?\}\}$")
+# Bare in a template's `{% for h in groups["web"] %}` (break-it round 9, finding 8), braced in a
+# play's `loop:`.
+_INVENTORY = re.compile(r"^(?:\{\{-?\s*)?(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
+                        r"|ansible_play_hosts(?:_all)?|play_hosts)\s*(?:\|\s*(?:list|sort|unique)\s*)*(?:-?\}\})?$")
 _SPLIT = re.compile(r"""^(['"])(?P<body>[A-Za-z0-9._, -]*)\1\.split\(\s*(?:(['"])(?P<sep>[^'"]+)\3)?\s*\)$""")
 _MAPPING = re.compile(r"\s*\{(?P<body>[^{}]*)\}\s*")
 _PAIR = re.compile(r"\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*"
@@ -107,10 +109,30 @@ def shell_words(raw: str) -> tuple[str, ...] | None:
 
 def loops(data: bytes) -> list[Loop]:
     """Every loop of the grammars in `data` (shell, while-read, Jinja, Ansible, Terraform, GNU
-    parallel, Make's foreach, Go templates' range), in order of their headers."""
+    parallel, Make's foreach, Go templates' range, Make's list functions, formatlist and printf,
+    Python's), in order of their headers."""
     found = [*_shell(data), *_while_read(data), *_jinja(data), *_ansible(data), *_terraform(data),
-             *_parallel(data), *_make(data), *_helm(data)]
+             *_parallel(data), *_make(data), *_helm(data),
+             *_make_lists(data), *_formats(data), *_python(data), *_read_loops(data),
+             *_jinja_maps(data)]
+    named: dict[str, list[Loop]] = {}
+    for loop in found:
+        if loop.variable != "%":
+            named.setdefault(loop.variable, []).append(loop)
+    found = [_through(loop, named) for loop in found]
     return sorted(found, key=lambda loop: (loop.start, -loop.end))
+
+
+def _through(loop: Loop, named: dict[str, list[Loop]]) -> Loop:
+    """A list function or printf over one variable another loop binds where it stands (`printf
+    '%s.ana.lan\\n' "$h"` inside `for h in pug rex`, `$(addsuffix .ana.lan,$(h))` inside a
+    foreach): that loop's values, in this one's span."""
+    if loop.variable != "%" or loop.source is None:
+        return loop
+    outer = binding(named.get(loop.source, []), loop.source, loop.start)
+    if outer is None:
+        return loop
+    return replace(outer, variable="%", start=loop.start, end=loop.end)
 
 
 def binding(found: list[Loop], variable: str, pos: int) -> Loop | None:
@@ -233,61 +255,281 @@ def _make(data: bytes) -> Iterator[Loop]:
     Makefile sets (`HOSTS := pug rex`: its words are where that line spells them)."""
     if b"foreach" not in data:
         return
+    settings = _make_settings(data)
     for found in _MAKE_FOREACH.finditer(data):
         opener = data[found.start() + 1:found.start() + 2]
         end = _bracket_end(data, found.start() + 1, opener)
         var = found.group("var").decode()
-        line = _line(data, found.start())
-        header = _header(data, found.start(), found.end())
-        listed = found.group("list")
-        source = _MAKE_SOURCE.match(listed)
-        span = found.span("list")
-        if source is not None:
-            name = re.escape(source.group("name"))
-            assignment = (rb"^(?:override[ \t]+|export[ \t]+)?" + name
-                          + rb"[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$")
-            setting = list(re.finditer(assignment, data, re.M))
-            if len(setting) != 1:
-                yield Loop(var, found.end(), end, line, header, source=source.group("name").decode(),
-                           split=True)
-                continue
-            listed, span = setting[0].group("value"), setting[0].span("value")
-        words = listed.decode("utf-8", "replace").split()
-        if words and all(_UNQUOTED_WORD.fullmatch(w) for w in words):
-            yield Loop(var, found.end(), end, line, header, items=tuple(words), words=span)
-        else:
-            yield Loop(var, found.end(), end, line, header,
-                       why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()}, "
-                           "which cannot be told here")
+        yield _make_loop(data, settings, var, found.end(), end, _line(data, found.start()),
+                         _header(data, found.start(), found.end()), found.group("list"), found.span("list"))
 
 
-_HELM_RANGE = re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?\$(?P<var>"
-                         + _IDENT + rb")[ \t]*:?=[ \t]*(?P<expr>(?:.{0,1000}?\S)?)[ \t]*-?\}\}")
+_MAKE_SETTING = re.compile(rb"^(?:override[ \t]+|export[ \t]+)?(?P<name>" + _IDENT
+                           + rb")[ \t]*(?:::?=|[:+?!]?=)[ \t]*(?P<value>[^\n#]*?)[ \t]*$", re.M)
+
+
+def _make_settings(data: bytes) -> dict[bytes, list[re.Match[bytes]]]:
+    """Each variable the Makefile sets, with the lines setting it."""
+    settings: dict[bytes, list[re.Match[bytes]]] = {}
+    for found in _MAKE_SETTING.finditer(data):
+        settings.setdefault(found.group("name"), []).append(found)
+    return settings
+
+
+def _make_loop(data: bytes, settings: dict[bytes, list[re.Match[bytes]]], var: str, start: int, end: int,
+               line: int, header: str, listed: bytes, span: tuple[int, int],
+               pattern: tuple[str, str] = ("", "")) -> Loop:
+    """A Make loop binding `var` in [start, end) over `listed` (at `span`): its words written out, a
+    variable the Makefile sets once (its words where that line spells them), else the variable as a
+    source; `$(addprefix P,...)` prefixes each word; `pattern` (patsubst's `P%S`): each word's stem."""
+    prefix = b""
+    nested = _MAKE_ADDPREFIX.match(listed)
+    if nested is not None:
+        prefix, listed = nested.group("prefix"), nested.group("list")
+        span = (span[0] + nested.start("list"), span[0] + nested.end("list"))
+    source = _MAKE_SOURCE.match(listed)
+    if source is not None:
+        setting = settings.get(source.group("name"), [])
+        if len(setting) != 1:
+            if prefix or pattern != ("", ""):
+                return Loop(var, start, end, line, header,
+                            why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()} through a "
+                                "pattern or prefix, defined elsewhere: which words it holds cannot be told "
+                                "here")
+            return Loop(var, start, end, line, header, source=source.group("name").decode(), split=True)
+        listed, span = setting[0].group("value"), setting[0].span("value")
+    words = listed.decode("utf-8", "replace").split()
+    if words and all(_UNQUOTED_WORD.fullmatch(w) for w in words):
+        head, tail = pattern
+        words = [prefix.decode() + w for w in words]
+        stems = [w[len(head):len(w) - len(tail)] for w in words
+                 if w.startswith(head) and w.endswith(tail) and len(w) >= len(head) + len(tail)]
+        return Loop(var, start, end, line, header, items=tuple(stems), words=span)
+    return Loop(var, start, end, line, header,
+                why=f"`{var}` walks {listed.decode('utf-8', 'replace').strip()}, which cannot be told here")
+
+
+_MAKE_ADDPREFIX = re.compile(rb"^[ \t]*\$[({]addprefix[ \t]+(?P<prefix>[A-Za-z0-9@._-]*),"
+                             rb"(?P<list>[^,()\n]*(?:\$\(" + _IDENT + rb"\)[^,()\n]*)?)[)}][ \t]*$")
+# `$(addsuffix .ana.lan,LIST)`, `$(patsubst %,%.ana.lan,LIST)`: each word of LIST made into a name.
+_MAKE_LIST_CALL = re.compile(rb"\$(?P<open>[({])(?:addsuffix[ \t]+(?P<suffix>[^,()\n]*)"
+                             rb"|patsubst[ \t]+(?P<pattern>[^,()%\n]*%[^,()%\n]*),(?P<replace>[^,()\n]*)),")
+# `$(HOSTS:%=%.ana.lan)`, `$(HOSTS:=.ana.lan)`: a substitution reference, each word of HOSTS.
+_MAKE_SUBST = re.compile(rb"\$(?P<open>\()(?P<name>" + _IDENT + rb"):(?P<pattern>[^=()\n]*)="
+                         rb"(?P<replace>[^()\n]*?)[)}]")
+
+
+def _make_lists(data: bytes) -> Iterator[Loop]:
+    """Make's list-to-name functions as loops binding `%` (each word, or its stem) inside the text
+    that makes each name: addsuffix's suffix, patsubst's replacement, a substitution reference's
+    (break-it round 9, finding 8)."""
+    if b"$" not in data:
+        return
+    calls = [*_MAKE_LIST_CALL.finditer(data)]
+    substitutions = [*_MAKE_SUBST.finditer(data)]
+    settings = _make_settings(data) if calls or substitutions else {}
+    for found in calls:
+        opener = found.group("open")
+        end = _bracket_end(data, found.start() + 1, opener)
+        if end == len(data) and data[end - 1:end] != {b"(": b")", b"{": b"}"}[opener]:
+            continue
+        listed, span = data[found.end():end - 1], (found.end(), end - 1)
+        line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+        if found.group("suffix") is not None:
+            yield _make_loop(data, settings, "%", *found.span("suffix"), line, header, listed, span)
+            continue
+        head, _, tail = found.group("pattern").decode("utf-8", "replace").strip().partition("%")
+        yield _make_loop(data, settings, "%", *found.span("replace"), line, header, listed, span,
+                         (head, tail))
+    for found in substitutions:
+        pattern = found.group("pattern").decode("utf-8", "replace")
+        head, _, tail = pattern.partition("%") if "%" in pattern else ("", "", pattern)
+        listed = b"$(" + found.group("name") + b")"
+        line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+        yield _make_loop(data, settings, "%", *found.span("replace"), line, header, listed,
+                         found.span("name"),
+                         (head, tail))
+
+
+_HELM_RANGE = re.compile(rb"\{\{-?[ \t]*range[ \t]+(?:(?:\$(?P<index>" + _IDENT + rb")[ \t]*,[ \t]*)?"
+                         rb"\$(?P<var>"
+                         + _IDENT + rb")[ \t]*:?=[ \t]*)?(?P<expr>(?:.{0,1000}?\S)?)[ \t]*-?\}\}")
 _HELM_BLOCK = re.compile(rb"\{\{-?[ \t]*(range|if|with|define|block|end)\b")
 _HELM_LIST = re.compile(r"^(?:list|tuple)((?:\s+\"[^\"\\]*\")*)\s*$")
+_HELM_SPLIT = re.compile(r'^splitList\s+"(?P<sep>[^"\\]+)"\s+"(?P<body>[^"\\]*)"\s*$')
 _HELM_VALUES = re.compile(r"^\$?\.Values(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
 
 
 def _helm(data: bytes) -> Iterator[Loop]:
-    """Go templates' `{{ range $h := list "pug" "rex" }}` (Helm): `$h` is each word up to its `{{ end }}`."""
+    """Go templates' `{{ range $h := list "pug" "rex" }}` (Helm): `$h` is each word up to its `{{ end }}`;
+    without a variable (`range tuple "pug" "rex"`), the dot `{{ . }}` is (break-it round 9, finding 8);
+    `splitList " " "pug rex"` gives the words of its string, `$i, $h :=` over a list binds `$h` to them."""
     if b"range" not in data:
         return
     for found in _HELM_RANGE.finditer(data):
         end = _helm_end(data, found.end())
-        var = found.group("var").decode()
+        var = found.group("var").decode() if found.group("var") is not None else "."
         expr = found.group("expr").decode("utf-8", "replace").strip()
+        if expr.startswith("(") and expr.endswith(")"):
+            expr = expr[1:-1].strip()
         line = _line(data, found.start())
         header = _header(data, found.start(), found.end())
         listed = _HELM_LIST.match(expr)
+        split = _HELM_SPLIT.match(expr)
         values = _HELM_VALUES.match(expr)
-        if listed is not None and found.group("index") is None:
+        items: tuple[str, ...] | None = None
+        if listed is not None:
             items = tuple(re.findall(r'"([^"\\]*)"', listed.group(1)))
+        elif split is not None:
+            parts = [p.strip() for p in split.group("body").split(split.group("sep"))]
+            words = [p for p in parts if p]
+            items = tuple(words) if all(_UNQUOTED_WORD.fullmatch(p) for p in words) else None
+        if items is not None:
             yield Loop(var, found.end(), end, line, header, items=items, words=found.span("expr"))
         elif values is not None and found.group("index") is None:
             yield Loop(var, found.end(), end, line, header, source=values.group("name"))
         else:
-            yield Loop(var, found.end(), end, line, header, why=f"`${var}` walks {expr}, "
+            shown = "." if var == "." else f"${var}"
+            yield Loop(var, found.end(), end, line, header, why=f"`{shown}` walks {expr}, "
                                                                 "which cannot be told here")
+
+
+_FORMATLIST = re.compile(rb"formatlist[ \t]*\([ \t\r\n]*\"(?P<format>[^\"\\\n]*)\"[ \t\r\n]*,")
+_PRINTF = re.compile(rb"(?:^|(?<=[;&|({\n])|(?<=\bdo)|(?<=\bthen)|(?<=\belse))[ \t]*printf[ \t]+"
+                     rb"(?P<q>['\"])(?P<format>[^'\"\n]*)(?P=q)"
+                     rb"(?P<words>(?:[ \t]+[^|;&<>\n]+?)?)[ \t]*(?=$|[;&|<>\n])", re.M)
+_VERB = re.compile(r"%[-+ #0-9.]*[a-zA-Z%]")
+
+
+def _formats(data: bytes) -> Iterator[Loop]:
+    """A format applied to each word of a list, read as a loop binding `%` inside the format
+    (break-it round 9, finding 8): Terraform's `formatlist("%s.ana.lan", ["pug", "rex"])` (or a list
+    variable), a shell's `printf '%s.ana.lan\\n' pug rex` (the format repeats for each argument)."""
+    if b"formatlist" in data:
+        for found in _FORMATLIST.finditer(data):
+            end = _bracket_end(data, data.index(b"(", found.start()), b"(")
+            expr = data[found.end():end - 1].decode("utf-8", "replace")
+            line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+            loop = _from_expression("%", expr.strip(), *found.span("format"), line, header)
+            verbs = [v for v in _VERB.findall(found.group("format").decode("utf-8", "replace")) if v != "%%"]
+            if len(verbs) != 1:
+                loop = Loop("%", *found.span("format"), line, header,
+                            why=f"formatlist's {len(verbs)} verbs read {expr.strip()}, "
+                                "which cannot be told here")
+            yield replace(loop, words=(found.end(), end - 1))
+    if b"printf" not in data:
+        return
+    for found in _PRINTF.finditer(data):
+        verbs = [v for v in _VERB.findall(found.group("format").decode("utf-8", "replace")) if v != "%%"]
+        if verbs != ["%s"]:
+            continue
+        words = (found.group("words") or b"").decode("utf-8", "replace").split()
+        plain = [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "'\"" else w for w in words]
+        line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+        one = words[0][1:-1] if len(words) == 1 and len(words[0]) > 2 and words[0][0] == words[0][-1] == '"' \
+            else words[0] if len(words) == 1 else ""
+        source = _SHELL_SOURCE.fullmatch(one) if one else None  # `$HOSTS`, or `"$h"` a loop binds
+        if plain and all(_UNQUOTED_WORD.fullmatch(w) for w in plain):
+            yield Loop("%", *found.span("format"), line, header, items=tuple(plain),
+                       words=found.span("words"))
+        elif source is not None:
+            yield Loop("%", *found.span("format"), line, header, source=source.group(1) or source.group(2),
+                       split=True)
+        else:
+            yield Loop("%", *found.span("format"), line, header,
+                       why=f"printf's format walks {' '.join(words) or 'nothing'}, which cannot be told here")
+
+
+# Jinja's filters making a name of each item: `nodes | map('regex_replace', '$', '.ana.lan')`,
+# `map('regex_replace', '^(.*)$', '\\1.ana.lan')`, `nodes | product(['.ana.lan']) | map('join')`.
+JINJA_MAP = re.compile(rb"\{\{-?[ \t]*(?P<list>[^{}|]+?(?:\|[ \t]*(?:list|sort|unique)[ \t]*)*)\|[ \t]*(?:"
+                       rb"map\([ \t]*(?P<q>['\"])regex_replace(?P=q)[ \t]*,[ \t]*(?P<q1>['\"])"
+                       rb"(?P<pattern>\$|\^?\(\.[*+]\)\$?)(?P=q1)[ \t]*,[ \t]*"
+                       rb"(?P<q2>['\"])(?P<replace>[^'\"\n]*)(?P=q2)[ \t]*\)"
+                       rb"|product\([ \t]*\[[ \t]*(?P<q3>['\"])(?P<suffix>[^'\"\n]*)(?P=q3)[ \t]*\][ \t]*\)"
+                       rb"[ \t]*\|[ \t]*map\([ \t]*(?P<q4>['\"])join(?P=q4)[ \t]*\))")
+
+
+def _jinja_maps(data: bytes) -> Iterator[Loop]:
+    """Jinja's filters that make a name of each item of a list, as loops binding `%` inside the
+    text making the name (break-it round 9, finding 8): the list written out, a list variable, or
+    the inventory's hosts."""
+    if b"{{" not in data or (b"regex_replace" not in data and b"product" not in data):
+        return
+    for found in JINJA_MAP.finditer(data):
+        listed = found.group("list").decode("utf-8", "replace").strip()
+        span = found.span("replace") if found.group("replace") is not None else found.span("suffix")
+        line, header = _line(data, found.start()), _header(data, found.start(), found.end())
+        loop = _from_expression("%", "{{ " + listed + " }}", span[0], span[1], line, header)
+        if loop.source is None and loop.items is None and not loop.hosts:
+            bare = re.sub(r"(?:\s*\|\s*(?:list|sort|unique))+$", "", listed)
+            loop = _from_expression("%", bare, span[0], span[1], line, header)
+        yield replace(loop, words=found.span("list") if loop.items is not None else (0, 0))
+
+
+_PY_FOR = re.compile(rb"^(?P<indent>[ \t]*)(?:async[ \t]+)?for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+"
+                     rb"(?P<expr>[^\n#]*?)[ \t]*:[ \t]*(?P<inline>[^\r\n]*?)\r?$", re.M)
+_PY_COMPREHENSION = re.compile(rb"(?<=[ \t\r\n)\]}'\"])for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in[ \t]+")
+_SHELL_DO = re.compile(rb"[^\n]*;[ \t]*do(?![A-Za-z0-9_-])")
+_PY_CONDITION = re.compile(r"^(?P<expr>.*?)(?:\s+if\s.*)?$", re.S)
+
+
+def _python(data: bytes) -> Iterator[Loop]:
+    """Python's `for h in ["pug", "rex"]:` (its body the deeper lines below, or the rest of its
+    line) and a comprehension's `[f"{h}.ana.lan" for h in ("pug", "rex")]` (its brackets) (break-it
+    round 9, finding 8)."""
+    if b"for" not in data or b"in" not in data:
+        return
+    for found in _PY_FOR.finditer(data):
+        expr = found.group("expr").decode("utf-8", "replace").strip()
+        if not expr or ";" in expr or expr.endswith("do"):
+            continue  # a shell's `for h in pug rex; do ssh $h:22`
+        inline = found.group("inline").strip()
+        if inline and not inline.startswith(b"#"):
+            end = found.end()
+        else:
+            indent = len(found.group("indent").expandtabs())
+            end = found.end()
+            for text in re.finditer(rb"\n([^\n]*)", data[found.end():]):
+                body = text.group(1)
+                if body.strip() and len(body.expandtabs()) - len(body.expandtabs().lstrip()) <= indent:
+                    break
+                end = found.end() + text.end()
+        body = found.start("inline") if inline else found.end()
+        loop = _from_expression(found.group("var").decode(), expr, body, end, _line(data, found.start("var")),
+                                _header(data, found.start(), found.end("expr") + 1))
+        yield replace(loop, words=found.span("expr"))
+    for found in _PY_COMPREHENSION.finditer(data):
+        if _SHELL_DO.match(data, found.end()):
+            continue  # a shell's `for h in pug rex; do`
+        opener = _enclosing(data, found.start())
+        if opener is None or not data[opener + 1:found.start()].strip():
+            continue  # `[for h in ...` is Terraform's; a bare `for` is no comprehension
+        if data[opener + 1:opener + 2] in (b"%", b"{") or data[opener - 1:opener] == b"{":
+            continue  # Jinja's `{% for` or `{{ ... }}`
+        end = _bracket_end(data, opener, data[opener:opener + 1])
+        rest = data[found.end():end - 1].decode("utf-8", "replace")
+        condition = _PY_CONDITION.match(rest)
+        expr = (condition.group("expr") if condition is not None else rest).strip()
+        loop = _from_expression(found.group("var").decode(), expr, opener, end, _line(data, found.start()),
+                                _header(data, found.start(), found.end() + len(expr)))
+        yield replace(loop, words=(found.end(), found.end() + len(rest)))
+
+
+_BRACKET = re.compile(rb"[\[\](){}]")
+
+
+def _enclosing(data: bytes, pos: int, reach: int = 1000) -> int | None:
+    """The bracket opened before `pos` and not closed by it, within `reach` bytes."""
+    depth = 0
+    for found in reversed(list(_BRACKET.finditer(data, max(0, pos - reach), pos))):
+        if found.group() in (b"]", b")", b"}"):
+            depth += 1
+        elif depth == 0:
+            return found.start()
+        else:
+            depth -= 1
+    return None
 
 
 def _helm_end(data: bytes, pos: int) -> int:
@@ -297,6 +539,54 @@ def _helm_end(data: bytes, pos: int) -> int:
         if depth == 0:
             return token.start()
     return len(data)
+
+
+# `while read -r h; do ...; done <<< "pug rex"`, `done <<EOF`, `done < hosts`: what the loop reads
+# follows its `done`.
+_READ_LOOP = re.compile(rb"(?:^|(?<=[;&({\n]))[ \t]*while[ \t]+(?:IFS=[^ \t\n]*[ \t]+)?read"
+                        rb"(?:[ \t]+-r)?[ \t]+"
+                        rb"(?P<var>" + _IDENT + rb")[ \t]*(?:;|\n)[ \t\r\n]*do(?![A-Za-z0-9_-])", re.M)
+_HERE_STRING = re.compile(rb"done[ \t]*<<<[ \t]*(?:\$?(?P<q>['\"])(?P<body>[^'\"]*)(?P=q)"
+                          rb"|(?P<other>[^\n;&|]*))")
+_HERE_DOC = re.compile(rb"done[ \t]*<<-?[ \t]*(?P<q>['\"]?)(?P<tag>" + _IDENT + rb")(?P=q)[^\n]*\n"
+                       rb"(?P<body>(?:.*\n)*?)[ \t]*(?P=tag)[ \t]*$", re.M)
+_FROM_FILE = re.compile(rb"done[ \t]*<[ \t]*(?P<file>[^\s;&|<]+)")
+
+
+def _read_loops(data: bytes) -> Iterator[Loop]:
+    """`while read -r h; do ...; done <<< "pug
+rex"` (or `$'pug\\nrex'`, a here-document): `h` is each line in turn;
+    `done < hosts` reads a file, which cannot be told here (break-it round 9, finding 8)."""
+    if b"read" not in data or b"done" not in data:
+        return
+    for found in _READ_LOOP.finditer(data):
+        if re.search(rb"\|[ \t]*$", data[data.rfind(b"\n", 0, found.start()) + 1:found.start()]):
+            continue  # piped: `printf ... | while read` is _while_read's
+        end = _closing(data, _SHELL_BLOCK, b"do", found.end())
+        var = found.group("var").decode()
+        line, header = _line(data, found.start("var")), _header(data, found.start(), found.end())
+        string, document, file = (p.match(data, end) for p in (_HERE_STRING, _HERE_DOC, _FROM_FILE))
+        if string is not None and string.group("body") is not None:
+            body, span = string.group("body"), string.span("body")
+            if data[string.start("q") - 1:string.start("q")] == b"$":
+                body = body.replace(b"\\n", b"\n")
+        elif document is not None:
+            body, span = document.group("body"), document.span("body")
+        else:
+            told = string.group("other") if string is not None else (
+                file.group("file") if file is not None else None)
+            if told is not None:
+                yield Loop(var, found.end(), end, line, header,
+                           why=f"`{var}` reads {told.decode('utf-8', 'replace').strip()}, "
+                               "which cannot be told before it runs")
+            continue
+        lines = [text.strip() for text in body.decode("utf-8", "replace").splitlines() if text.strip()]
+        if lines and all(_UNQUOTED_WORD.fullmatch(text) for text in lines):
+            yield Loop(var, found.end(), end, line, header, items=tuple(lines), words=span)
+        else:
+            yield Loop(var, found.end(), end, line, header,
+                       why=f"`{var}` reads the lines {' / '.join(lines) or 'of nothing'}, "
+                           "which are no plain words")
 
 
 def _while_read(data: bytes) -> Iterator[Loop]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from renamer.composed_names import find
 from renamer.loop_values import binding, list_items, loops, read_by
 
 
@@ -131,3 +132,122 @@ def test_a_part_of_each_value_of_a_loop_not_read_cannot_be_told() -> None:
                                                 (b"{{ item.0 }}", "item.0"), (b"$(h)", "h")])
 def test_read_by_round_8(text: bytes, expected: str) -> None:
     assert read_by(text, 0, len(text)) == expected
+
+
+# Break-it round 9, finding 8: (text, the loop's values or the list variable it walks). The name each
+# spelling makes is found by composed_names.find, and the variable it reads is bound by a loop.
+ROUND_9 = [
+    pytest.param(b"HOSTS := pug rex\nFQDNS := $(addsuffix .ana.lan,$(HOSTS))\n", ("pug", "rex"), None,
+                 id="make-addsuffix"),
+    pytest.param(b"F := $(addsuffix -int.ana.lan,pug rex)\n", ("pug", "rex"), None, id="make-addsuffix-literal"),
+    pytest.param(b"F := $(addsuffix .ana.lan,$(addprefix web-,pug rex))\n", ("web-pug", "web-rex"), None,
+                 id="make-addsuffix-over-addprefix"),
+    pytest.param(b"F := $(addsuffix .ana.lan,$(HOSTS))\n", None, "HOSTS", id="make-addsuffix-elsewhere"),
+    pytest.param(b"H = pug rex\nF := $(patsubst %,root@%.ana.lan,$(H))\n", ("pug", "rex"), None, id="make-patsubst"),
+    pytest.param(b"H = pug-a rex-a db\nF := $(patsubst %-a,%.ana.lan,$(H))\n", ("pug", "rex"), None,
+                 id="make-patsubst-stem"),
+    pytest.param(b"H := pug rex\nF := $(H:%=%.ana.lan)\n", ("pug", "rex"), None, id="make-substitution"),
+    pytest.param(b"H := pug rex\nF := $(H:=.ana.lan)\n", ("pug", "rex"), None, id="make-substitution-suffix"),
+    pytest.param(b'{{- range tuple "pug" "rex" }}\n{{ . }}.ana.lan\n{{- end }}', ("pug", "rex"), None,
+                 id="helm-range-tuple-dot"),
+    pytest.param(b'{{- range (list "pug" "rex") }}\n{{- . }}.ana.lan\n{{- end }}', ("pug", "rex"), None,
+                 id="helm-range-list-parenthesised"),
+    pytest.param(b'{{- range $h := splitList " " "pug rex" }}\n{{ $h }}.ana.lan\n{{- end }}', ("pug", "rex"), None,
+                 id="helm-splitlist"),
+    pytest.param(b'{{- range $i, $h := tuple "pug" "rex" }}\n{{ printf "%s.ana.lan" $h }}\n{{- end }}',
+                 ("pug", "rex"), None, id="helm-printf-index"),
+    pytest.param(b"{{- range .Values.hosts }}\n{{ . }}.ana.lan\n{{- end }}", None, "hosts", id="helm-dot-values"),
+    pytest.param(b'x = formatlist("%s.ana.lan", ["pug", "rex"])\n', ("pug", "rex"), None, id="terraform-formatlist"),
+    pytest.param(b'x = formatlist("%s.ana.lan", var.hosts)\n', None, "hosts", id="terraform-formatlist-variable"),
+    pytest.param(b'x = [for h in ["pug", "rex"] : format("%s.ana.lan", h)]\n', ("pug", "rex"), None,
+                 id="terraform-format-in-a-for"),
+    pytest.param(b"printf 'ssh://%s.ana.lan\\n' pug rex\n", ("pug", "rex"), None, id="shell-printf"),
+    pytest.param(b"printf '%s.ana.lan\\n' $HOSTS\n", None, "HOSTS", id="shell-printf-variable"),
+    pytest.param(b'for h in ["pug", "rex"]:\n    print(f"{h}.ana.lan")\n', ("pug", "rex"), None, id="python-for"),
+    pytest.param(b'for h in HOSTS:\n\n    x = 1\n    print("%s.ana.lan" % h)\n', None, "HOSTS",
+                 id="python-for-percent-variable"),
+    pytest.param(b'print([h + ".ana.lan" for h in ("pug", "rex")])\n', ("pug", "rex"), None,
+                 id="python-comprehension-concat"),
+    pytest.param(b'n = {h: f"{h}.ana.lan" for h in "pug rex".split() if h}\n', ("pug", "rex"), None,
+                 id="python-dict-comprehension"),
+    pytest.param(b'while read -r h; do ssh "$h.ana.lan"; done <<< "pug\nrex"\n', ("pug", "rex"), None,
+                 id="bash-here-string"),
+    pytest.param(b"while read -r h; do ssh $h.ana.lan; done <<< $'pug\\nrex'\n", ("pug", "rex"), None,
+                 id="bash-here-string-ansi-c"),
+    pytest.param(b"while IFS= read -r h\ndo\n  ssh $h.ana.lan\ndone <<-'EOF'\n\tpug\n\trex\n\tEOF\n", ("pug", "rex"), None,
+                 id="here-document"),
+    pytest.param(b"{% for h in ['pug', 'rex'] %}{{ hostvars[h].inventory_hostname }}.ana.lan{% endfor %}",
+                 ("pug", "rex"), None, id="ansible-hostvars-in-a-loop"),
+    pytest.param(b'for h in pug rex; do printf "%s.ana.lan\\n" "$h"; done\n', ("pug", "rex"), None,
+                 id="shell-printf-in-a-for"),
+    pytest.param(b"X := $(foreach h,pug rex,$(addsuffix .ana.lan,$(h)))\n", ("pug", "rex"), None,
+                 id="make-addsuffix-in-a-foreach"),
+    pytest.param(b'for h in ("pug", "rex"):\n    print("{}.ana.lan".format(h))\n', ("pug", "rex"), None,
+                 id="python-format-method"),
+    pytest.param(b"msg: \"{{ ['pug', 'rex'] | map('regex_replace', '$', '.ana.lan') | list }}\"", ("pug", "rex"), None,
+                 id="jinja-map-regex-replace"),
+    pytest.param(b"{{ nodes | sort | map('regex_replace', '^(.+)$', '\\1.ana.lan') }}", None, "nodes",
+                 id="jinja-map-regex-replace-group"),
+    pytest.param(b"{{ nodes | product(['.ana.lan']) | map('join') | list }}", None, "nodes", id="jinja-product-join"),
+]
+
+
+@pytest.mark.parametrize(("data", "items", "source"), ROUND_9)
+def test_round_9_list_to_name_spellings_give_their_values(data: bytes, items: tuple[str, ...] | None,
+                                                          source: str | None) -> None:
+    [name] = find(data, ("ana.lan",))
+    read = name.template.reads or read_by(data, name.template.start, name.template.end)
+    found = binding(loops(data), read, name.start)
+    assert found is not None and (found.items, found.source) == (items, source), found
+
+
+@pytest.mark.parametrize("data", [
+    pytest.param(b'for h in ["pug"]:\n    pass\nprint(f"{h}.ana.lan")\n', id="python-after-its-body"),
+    pytest.param(b'x = [h for h in ("pug",)]\ny = h + ".ana.lan"\n', id="python-after-its-brackets"),
+    pytest.param(b'{{- range tuple "pug" }}{{ end }}\n{{ . }}.ana.lan\n', id="helm-after-its-end"),
+    pytest.param(b"F := $(addsuffix .x,pug)\nG := $(H).ana.lan\n", id="make-another-call"),
+])
+def test_round_9_loops_bind_nothing_outside_their_body(data: bytes) -> None:
+    for name in find(data, ("ana.lan",)):
+        read = name.template.reads or read_by(data, name.template.start, name.template.end)
+        assert binding(loops(data), read, name.start) is None
+
+
+@pytest.mark.parametrize("data", [
+    pytest.param(b'print("%s.ana.lan")\n', id="a-verb-with-no-argument"),
+    pytest.param(b'x = format("%s.%s.ana.lan", a, b)\n', id="two-verbs"),
+    pytest.param(b'print("{h}.ana.lan")\n', id="no-f-string"),
+    pytest.param(b"echo $(H:%=%.x)\n", id="make-substitution-other-domain"),
+    pytest.param(b"{{ nodes | map('regex_replace', 'a', '.ana.lan') }}", id="jinja-regex-replace-another-pattern"),
+])
+def test_round_9_no_name_where_no_variable_is_read(data: bytes) -> None:
+    assert find(data, ("ana.lan",)) == []
+
+
+@pytest.mark.parametrize(("data", "why"), [
+    pytest.param(b"while read -r h; do ssh $h.ana.lan; done < hosts.txt\n", "hosts.txt", id="a-file"),
+    pytest.param(b'while read -r h; do ssh $h.ana.lan; done <<< "$HOSTS"\n', "lines", id="a-variable-s-line"),
+    pytest.param(b"while read -r h; do ssh $h.ana.lan; done <<< $(cat hosts)\n", "$(cat hosts)", id="a-command"),
+])
+def test_a_read_loop_over_what_cannot_be_told_binds_no_values(data: bytes, why: str) -> None:
+    found = binding(loops(data), "h", data.index(b".ana.lan"))
+    assert found is not None and found.items is None and why in str(found.why), found
+
+
+def test_a_format_method_with_two_placeholders_reads_no_one_argument() -> None:
+    data = b'x = "{}.ana.lan {}".format(a, b)\n'
+    [name] = find(data, ("ana.lan",))
+    assert name.template.reads is None and binding(loops(data), "{}", name.start) is None
+
+
+def test_a_jinja_map_over_the_inventory_walks_its_hosts() -> None:
+    data = b"{{ groups['web'] | map('regex_replace', '$', '.ana.lan') | list }}"
+    [name] = find(data, ("ana.lan",))
+    found = binding(loops(data), "%", name.start)
+    assert found is not None and found.hosts
+
+
+def test_a_jinja_walk_over_the_inventory_walks_its_hosts() -> None:
+    data = b'{% for h in groups["web"] | sort %}\nserver {{ h }}.ana.lan:80;\n{% endfor %}\n'
+    found = binding(loops(data), "h", data.index(b".ana.lan"))
+    assert found is not None and found.hosts and found.items is None

@@ -139,7 +139,7 @@ def _composed(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], .
             continue  # a range, a pattern, a templated name: one residual is enough
         if found_loops is None:
             found_loops = loop_values.loops(data)
-        read = loop_values.read_by(data, name.template.start, name.template.end)
+        read = name.template.reads or loop_values.read_by(data, name.template.start, name.template.end)
         loop = loop_values.binding(found_loops, read, name.start)
         reason = kept(name.start) if kept is not None else None
         moved = _rewritten(name, renamed, definitions, rel) if reason is not None else []

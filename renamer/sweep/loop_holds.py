@@ -24,6 +24,11 @@ _HEADERS = (r"(^|[^A-Za-z0-9_])for[[:space:]]+[A-Za-z_][A-Za-z0-9_,[:space:]]*[[
             r"|(loop|with_items|with_list)[[:space:]]*:|for_each[[:space:]]*=")
 # Go templates' `range $h := .Values.hosts` and Make's `$(foreach h,$(HOSTS),...)` (break-it round 8, #5).
 _HEADERS += r"|range[[:space:]]+\$|foreach[[:space:]]+[A-Za-z_]"
+# A dot range, Make's list functions and substitution references, formatlist, a shell's printf over
+# its arguments (break-it round 9, finding 8).
+_HEADERS += (r"|range[[:space:]]+\(?[[:space:]]*(tuple|list|splitList|\.|\$\.)"
+             r"|(addsuffix|patsubst|formatlist)[[:space:](]|\$\([A-Za-z_][A-Za-z0-9_]*:[^=)]*="
+             r"|printf[[:space:]]+['\"][^'\"]*%s|regex_replace|product[[:space:]]*\(")
 
 
 class Finds(Protocol):

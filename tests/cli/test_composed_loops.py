@@ -82,6 +82,27 @@ FOLLOWS = [
                  '- debug: msg="{{ item.key }}.fv.lan"\n  with_dict: {wolf: 1}\n', id="ansible-with-dict"),
     pytest.param({}, "play.yml", '- debug: msg="{{ item.0 }}.ana.lan"\n  with_nested: [[pug], [a, b]]\n',
                  '- debug: msg="{{ item.0 }}.fv.lan"\n  with_nested: [[wolf], [a, b]]\n', id="ansible-with-nested"),
+    # Break-it round 9, finding 8: the list-to-name functions and the loops of Python.
+    pytest.param({}, "Makefile", "HOSTS := pug\nFQDNS := $(addsuffix .ana.lan,$(HOSTS))\n",
+                 "HOSTS := wolf\nFQDNS := $(addsuffix .fv.lan,$(HOSTS))\n", id="make-addsuffix"),
+    pytest.param({}, "Makefile", "HOSTS := pug\nall:\n\techo $(HOSTS:%=root@%.ana.lan) $(patsubst %,%.ana.lan,$(HOSTS))\n",
+                 "HOSTS := wolf\nall:\n\techo $(HOSTS:%=root@%.fv.lan) $(patsubst %,%.fv.lan,$(HOSTS))\n",
+                 id="make-substitution-patsubst"),
+    pytest.param({}, "chart/templates/cm.yaml", 'data:\n{{- range tuple "pug" }}\n  {{ . }}: "{{ . }}.ana.lan"\n{{- end }}\n',
+                 'data:\n{{- range tuple "wolf" }}\n  {{ . }}: "{{ . }}.fv.lan"\n{{- end }}\n', id="helm-range-tuple-dot"),
+    pytest.param({}, "main.tf", 'locals {\n  fm = formatlist("%s.ana.lan", ["pug"])\n}\n',
+                 'locals {\n  fm = formatlist("%s.fv.lan", ["wolf"])\n}\n', id="terraform-formatlist"),
+    pytest.param({}, "x.py", 'for h in ["pug"]:\n    print(f"{h}.ana.lan")\n',
+                 'for h in ["wolf"]:\n    print(f"{h}.fv.lan")\n', id="python-for"),
+    pytest.param({}, "x.py", 'print([h + ".ana.lan" for h in ("pug",)])\n',
+                 'print([h + ".fv.lan" for h in ("wolf",)])\n', id="python-comprehension"),
+    pytest.param({}, "up.sh", "printf 'ssh://%s.ana.lan\\n' pug pug\n", "printf 'ssh://%s.fv.lan\\n' wolf wolf\n",
+                 id="shell-printf"),
+    pytest.param({}, "up.sh", "while read -r h; do ssh $h.ana.lan; done <<< 'pug'\n",
+                 "while read -r h; do ssh $h.fv.lan; done <<< 'wolf'\n", id="bash-here-string"),
+    pytest.param({GROUP_VARS: "nodes: [pug]\n"}, "play.yml",
+                 "- debug:\n    msg: \"{{ nodes | map('regex_replace', '$', '.ana.lan') | list }}\"\n",
+                 "- debug:\n    msg: \"{{ nodes | map('regex_replace', '$', '.fv.lan') | list }}\"\n", id="ansible-map"),
 ]
 
 
@@ -150,6 +171,50 @@ MIXED = [
                  id="ansible-with-dict"),
     pytest.param({}, "play.yml", '- debug: msg="{{ item.0 }}.ana.lan"\n  with_nested: [[pug, rex], [a]]\n', 2,
                  id="ansible-with-nested"),
+    # Break-it round 9, finding 8: each list became `wolf rex` (wolf.ana.lan), sweep 0, verify 0.
+    pytest.param({}, "Makefile", "HOSTS := pug rex\nFQDNS := $(addsuffix .ana.lan,$(HOSTS))\nall:\n"
+                 "\tfor h in $(FQDNS); do ssh $$h; done\n", 2, id="make-addsuffix"),
+    pytest.param({}, "Makefile", "F := $(addprefix root@,$(addsuffix .ana.lan,rex pug))\n", 1,
+                 id="make-addsuffix-literal-addprefix"),
+    pytest.param({}, "Makefile", "HOSTS = pug rex\nall:\n\techo $(patsubst %,root@%.ana.lan,$(HOSTS))\n", 3,
+                 id="make-patsubst"),
+    pytest.param({}, "Makefile", "HOSTS := rex pug\nall:\n\techo $(HOSTS:%=%.ana.lan)\n", 3, id="make-substitution"),
+    pytest.param({}, "Makefile", "HOSTS := rex pug\nF := $(HOSTS:=.ana.lan)\n", 2, id="make-substitution-suffix"),
+    pytest.param({}, "chart/templates/cm.yaml",
+                 'data:\n{{- range tuple "pug" "rex" }}\n  {{ . }}: "{{ . }}.ana.lan"\n{{- end }}\n', 2,
+                 id="helm-range-tuple-dot"),
+    pytest.param({}, "chart/templates/cm.yaml",
+                 '{{- range $h := splitList " " "pug rex" }}\n  x: "{{ $h }}.ana.lan"\n{{- end }}\n', 1,
+                 id="helm-splitlist"),
+    pytest.param({}, "chart/templates/cm.yaml", '{{- range splitList "," "rex,pug" }}\n  - {{ . }}.ana.lan\n{{- end }}\n',
+                 1, id="helm-splitlist-dot"),
+    pytest.param({}, "chart/templates/cm.yaml",
+                 '{{- range $i, $h := list "pug" "rex" }}\n  h{{ $i }}: {{ printf "%s.ana.lan" $h | quote }}\n'
+                 '{{- end }}\n', 1, id="helm-printf-index"),
+    pytest.param({}, "main.tf", 'locals {\n  fm = formatlist("%s.ana.lan", ["pug", "rex"])\n}\n', 2,
+                 id="terraform-formatlist"),
+    pytest.param({}, "main.tf", 'locals {\n  fx = [for h in ["rex", "pug"] : format("%s.ana.lan", h)]\n}\n', 2,
+                 id="terraform-format-in-a-for"),
+    pytest.param({}, "x.py", 'for h in ["pug", "rex"]:\n    print(f"{h}.ana.lan")\n', 1, id="python-for"),
+    pytest.param({}, "x.py", 'import os\n\nfor h in ("rex", "pug"):\n    os.system("ssh %s.ana.lan" % h)\n', 3,
+                 id="python-for-percent"),
+    pytest.param({}, "x.py", 'print([h + ".ana.lan" for h in ("pug", "rex")])\n', 1, id="python-comprehension"),
+    pytest.param({}, "x.py", 'NAMES = {h: f"ssh://{h}.ana.lan" for h in "pug rex".split() if h}\n', 1,
+                 id="python-dict-comprehension-split"),
+    pytest.param({}, "up.sh", "printf '%s.ana.lan\\n' pug rex | xargs -n1 echo\n", 1, id="shell-printf"),
+    pytest.param({}, "up.sh", '#!/bin/bash\nwhile read -r h; do ssh "$h.ana.lan" true; done <<< "pug\nrex"\n', 2,
+                 id="bash-here-string"),
+    pytest.param({}, "up.sh", "while read h\ndo\n  ssh $h.ana.lan true\ndone <<'EOF'\nrex\npug\nEOF\n", 1,
+                 id="shell-here-document"),
+    pytest.param({}, "up.sh", 'for h in pug rex; do printf "%s.ana.lan\\n" "$h"; done\n', 1, id="shell-printf-in-a-for"),
+    pytest.param({}, "y.py", 'for h in ("pug", "rex"):\n    print("{}.ana.lan".format(h))\n', 1,
+                 id="python-format-method"),
+    pytest.param({}, "play.yml", "- debug:\n    msg: \"{{ ['pug', 'rex'] | map('regex_replace', '$', '.ana.lan') | list }}\"\n",
+                 2, id="ansible-map-regex-replace"),
+    pytest.param({}, "play.yml", "- debug:\n    msg: \"{{ ['rex', 'pug'] | map('regex_replace', '^(.*)$', '\\\\1.ana.lan') }}\"\n",
+                 2, id="ansible-map-regex-replace-group"),
+    pytest.param({}, "play.yml", "- debug:\n    msg: \"{{ ['pug', 'rex'] | product(['.ana.lan']) | map('join') | list }}\"\n",
+                 2, id="ansible-product-join"),
 ]
 
 
@@ -206,6 +271,27 @@ HELD_LISTS = [
     pytest.param({"mk/hosts.mk": "HOSTS := rex pug\n",
                   "mk/Makefile": "include hosts.mk\nall:\n\t$(foreach h,$(HOSTS),ssh $(h).ana.lan uptime;)\n"},
                  "mk/hosts.mk", 1, id="make-include"),
+    # Break-it round 9, finding 8: the list of a list-to-name function, defined elsewhere.
+    pytest.param({"mk/hosts.mk": "HOSTS := rex pug\n",
+                  "mk/Makefile": "include hosts.mk\nFQDNS := $(addsuffix .ana.lan,$(HOSTS))\n"}, "mk/hosts.mk", 1,
+                 id="make-addsuffix-include"),
+    pytest.param({"vars.tf": 'variable "hosts" {\n  default = ["rex", "pug"]\n}\n',
+                  "main.tf": 'locals {\n  fm = formatlist("%s.ana.lan", var.hosts)\n}\n'}, "vars.tf", 2,
+                 id="terraform-formatlist-variable"),
+    pytest.param({"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/values.yaml": "hosts: [rex, pug]\n",
+                  "chart/templates/cm.yaml": 'data:\n{{- range .Values.hosts }}\n  {{ . }}: "{{ . }}.ana.lan"\n'
+                  '{{- end }}\n'}, "chart/values.yaml", 1, id="helm-dot-range-over-values"),
+    pytest.param({"terraform.tfvars": 'nodes = ["rex", "pug"]\n',
+                  "main.tf": 'variable "nodes" {\n  type = list(string)\n}\nlocals {\n  a = [for h in var.nodes : "${h}.ana.lan"]\n}\n'},
+                 "terraform.tfvars", 1, id="terraform-for-over-a-tfvars-list"),
+    pytest.param({"y.py": 'HOSTS = ["pug", "rex"]\nfor h in HOSTS:\n    print(f"{h}.ana.lan")\n'}, "y.py", 1,
+                 id="python-list-same-file"),
+    pytest.param({GROUP_VARS: "nodes:\n  - pug\n  - rex\n",
+                  "play.yml": "- debug:\n    msg: \"{{ nodes | map('regex_replace', '$', '.ana.lan') | list }}\"\n"},
+                 GROUP_VARS, 2, id="ansible-map-over-group-vars"),
+    pytest.param({GROUP_VARS: "nodes: [rex, pug]\n",
+                  "play.yml": "- debug:\n    msg: \"{{ nodes | product(['.ana.lan']) | map('join') | list }}\"\n"},
+                 GROUP_VARS, 1, id="ansible-product-over-group-vars"),
 ]
 
 
@@ -260,17 +346,48 @@ def test_the_list_a_mixed_loop_walks_is_held_wherever_it_is_defined(
     assert checked.exit_code == 1 and f"{listed}:{line}" in checked.stdout, checked.stdout
 
 
-@pytest.mark.parametrize("walks", ["groups['web']", 'groups["web"] | sort', "groups.web", "ansible_play_hosts"])
+INVENTORY_LOOPS = [
+    *[pytest.param("play.yml", f'- hosts: web\n  tasks:\n    - debug:\n        msg: "{{{{ item }}}}.ana.lan"\n'
+                   f'      loop: "{{{{ {walks} }}}}"\n', id=f"play-{walks}")
+      for walks in ["groups['web']", 'groups["web"] | sort', "groups.web", "ansible_play_hosts"]],
+    # Break-it round 9, finding 8: the same walk in a template was only a near-miss (verify 0).
+    *[pytest.param("templates/up.conf.j2", f"{{% for h in {walks} %}}\nserver {{{{ h }}}}.ana.lan:80;\n{{% endfor %}}\n",
+                   id=f"template-{walks}")
+      for walks in ['groups["web"]', "groups.web | sort", "ansible_play_hosts_all"]],
+    pytest.param("templates/up.conf.j2", "{% for h in groups.web %}\nserver {{ hostvars[h].inventory_hostname }}.ana.lan;\n"
+                 "{% endfor %}\n", id="template-hostvars"),
+]
+
+
+@pytest.mark.parametrize("inventory", ["inventory.ini", "inventory.yml"])
+@pytest.mark.parametrize(("path", "content"), INVENTORY_LOOPS)
 def test_a_loop_over_the_inventorys_hosts_is_a_residual_where_a_host_moves(
-        walks: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
-    play = f'- hosts: web\n  tasks:\n    - debug:\n        msg: "{{{{ item }}}}.ana.lan"\n      loop: "{{{{ {walks} }}}}"\n'
-    root = repo({"inventory.ini": "[web]\npug\nrex\n", "play.yml": play}, config=CONFIG, allowlist=ALLOW)
+        inventory: str, path: str, content: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    hosts = "[web]\npug\nrex\n" if inventory.endswith(".ini") else "all:\n  children:\n    web:\n      hosts:\n        pug:\n        rex:\n"
+    root = repo({inventory: hosts, path: content}, config=CONFIG, allowlist=ALLOW)
     result = run(root, "sweep", "--commit")
     assert result.exit_code == 1, result.stdout + result.stderr
-    assert (root / "play.yml").read_text() == play
-    [found] = [f for f in _findings(root, run, "play.yml") if f["reason"] == "composed-name"]
+    assert (root / path).read_text() == content
+    [found] = [f for f in _findings(root, run, path) if f["reason"] == "composed-name"]
     assert "the inventory's hosts" in str(found["note"]) and "wolf.ana.lan" in str(found["note"]), found
     assert run(root, "verify").exit_code == 1
+
+
+def test_the_inventory_a_template_walks_would_render_a_name_that_does_not_exist(
+        tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """Why the template's walk is a residual: ansible-inventory reads the swept group, and the
+    template over it renders wolf.ana.lan (break-it round 9, finding 8)."""
+    template = '{% for h in groups["web"] %}server {{ h }}.ana.lan:80;\n{% endfor %}'
+    root = repo({"hosts.ini": "[web]\npug\nrex\n", "up.conf.j2": template}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert run(root, "verify").exit_code == 1
+    env = {**os.environ, "ANSIBLE_HOME": str(tmp_path / "ansible-home"), "ANSIBLE_LOCAL_TEMP": str(tmp_path / "t"),
+           "ANSIBLE_CONFIG": str(tmp_path / "none.cfg")}
+    listed = subprocess.run([str(Path(sys.executable).parent / "ansible-inventory"), "-i", "hosts.ini", "--list"],
+                            cwd=root, env=env, capture_output=True, text=True, check=True, timeout=300)
+    groups = {"web": json.loads(listed.stdout)["web"]["hosts"]}
+    rendered = jinja2.Environment().from_string((root / "up.conf.j2").read_text()).render(groups=groups)
+    assert rendered == "server wolf.ana.lan:80;\nserver rex.ana.lan:80;\n"  # the residual's reason, spelled out
 
 
 def test_a_swept_bash_array_and_while_read_run_to_the_new_names(repo: Callable[..., Path],
@@ -361,7 +478,8 @@ def test_terraform_evaluates_the_swept_for_expression_to_the_new_names(repo: Cal
 @pytest.mark.parametrize("content", [
     pytest.param("for h in $(cat hosts); do ssh $h.ana.lan; done\n", id="shell-computed"),
     pytest.param("for h in \"$@\"; do ssh $h.ana.lan; done\n", id="shell-arguments"),
-    pytest.param("{% for h in groups['gpu'] %}{{ h }}.ana.lan{% endfor %}\n", id="jinja-inventory-group"),
+    pytest.param("{% for h in lookup('file', 'hosts').split() %}{{ h }}.ana.lan{% endfor %}\n", id="jinja-lookup"),
+    pytest.param("for h in open('hosts').read().split():\n    print(f'{h}.ana.lan')\n", id="python-computed"),
 ])
 def test_a_loop_whose_values_cannot_be_told_is_a_near_miss(content: str, repo: Callable[..., Path],
                                                            run: Callable[..., Result]) -> None:
@@ -390,3 +508,53 @@ def test_loops_no_move_breaks_are_left_alone(files: dict[str, str], path: str, r
     assert (root / path).read_text() == files[path].replace("for n in pug; do echo", "for n in wolf; do echo")
     done = run(root, "verify", "--strict")
     assert done.exit_code == 0, done.stdout
+
+
+def test_swept_list_to_name_functions_run_to_names_that_exist(repo: Callable[..., Path],
+                                                              run: Callable[..., Result]) -> None:
+    """make -n, terraform console, python3 and bash run what the sweep wrote: every word moving, the
+    names follow (wolf.fv.lan); a mixed list held, the names stay the old ones, never wolf.ana.lan
+    (break-it round 9, finding 8)."""
+    files = {
+        "Makefile": "HOSTS := pug\nMIXED := pug rex\nall:\n\techo $(addsuffix .ana.lan,$(HOSTS)) $(HOSTS:%=%.ana.lan) "
+                    "$(patsubst %,%.ana.lan,$(HOSTS)) $(addsuffix .ana.lan,$(MIXED))\n",
+        "main.tf": 'locals {\n  fm = formatlist("%s.ana.lan", ["pug"])\n  fx = [for h in ["pug"] : format("%s.ana.lan", h)]\n'
+                   '  mixed = formatlist("%s.ana.lan", ["pug", "rex"])\n}\n',
+        "x.py": 'for h in ["pug"]:\n    print(f"{h}.ana.lan")\nprint([h + ".ana.lan" for h in ("pug",)])\n'
+                'print(["%s.ana.lan" % h for h in ("pug", "rex")])\n',
+        "run.sh": "while read -r h; do echo $h.ana.lan; done <<< 'pug'\nwhile read h\ndo\n  echo $h.ana.lan\n"
+                  "done <<EOF\npug\nrex\nEOF\nprintf '%s.ana.lan\\n' pug\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1  # the mixed lists are held
+    env = {"PATH": os.environ["PATH"]}
+    made = subprocess.run(["make", "-n"], cwd=root, capture_output=True, text=True, check=True, env=env)
+    assert made.stdout == "echo wolf.fv.lan wolf.fv.lan wolf.fv.lan pug.ana.lan rex.ana.lan\n"
+    done = subprocess.run(["terraform", "console"], input="jsonencode([local.fm, local.fx, local.mixed])\n", cwd=root,
+                          capture_output=True, text=True, check=True, timeout=120,
+                          env={**os.environ, "TF_IN_AUTOMATION": "1", "CHECKPOINT_DISABLE": "1"})
+    assert '[[\\"wolf.fv.lan\\"],[\\"wolf.fv.lan\\"],[\\"pug.ana.lan\\",\\"rex.ana.lan\\"]]' in done.stdout, done.stdout
+    printed = subprocess.run([sys.executable, "x.py"], cwd=root, capture_output=True, text=True, check=True, env=env)
+    assert printed.stdout == "wolf.fv.lan\n['wolf.fv.lan']\n['pug.ana.lan', 'rex.ana.lan']\n"
+    ran = subprocess.run(["bash", "run.sh"], cwd=root, capture_output=True, text=True, check=True, env=env)
+    assert ran.stdout == "wolf.fv.lan\npug.ana.lan\nrex.ana.lan\nwolf.fv.lan\n"
+
+
+def test_ansible_filters_render_the_swept_names(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """Ansible's own regex_replace and product filters, over the swept group_vars: every word moving,
+    wolf.fv.lan; a mixed list held, pug.ana.lan and rex.ana.lan, never wolf.ana.lan (break-it
+    round 9, finding 8)."""
+    from ansible.plugins.filter.core import FilterModule as Core
+    from ansible.plugins.filter.mathstuff import FilterModule as Maths
+
+    files = {GROUP_VARS: "gpu: [pug]\nweb:\n  - pug\n  - rex\n",
+             "t.j2": "{{ gpu | map('regex_replace', '$', '.ana.lan') | list }} "
+                     "{{ gpu | product(['.ana.lan']) | map('join') | list }} "
+                     "{{ web | map('regex_replace', '^(.*)$', '\\\\1.ana.lan') | list }}"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1  # the mixed list is held
+    environment = jinja2.Environment(undefined=jinja2.StrictUndefined)
+    environment.filters.update({**Core().filters(), **Maths().filters()})
+    variables = YAML(typ="safe").load((root / GROUP_VARS).read_text())
+    rendered = environment.from_string((root / "t.j2").read_text()).render(**variables)
+    assert rendered == "['wolf.fv.lan'] ['wolf.fv.lan'] ['pug.ana.lan', 'rex.ana.lan']"

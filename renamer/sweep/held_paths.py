@@ -200,9 +200,9 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             refs.append(ref)
             continue
         hold = resolver.held[target]
-        spelled = _token(data, offset, offset + len(old), ref.new.encode()) if token is not None else None
-        folder = target not in resolver.files
-        if spelled is not None and folder and resolver.names_listed(found.path, spelled):
+        spelled = None if token is None else _token(data, offset, offset + len(old), ref.new.encode())
+        both = spelled is not None and resolver.names_listed(found.path, spelled)
+        if both and target not in resolver.files:
             # Both folders exist (a sweep moved its live files, a record stayed): either name
             # gives part of what the reference named.
             hold = Hold(RESIDUAL, "a folder the sweep splits: its new name exists too", hold.olds)

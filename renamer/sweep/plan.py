@@ -23,6 +23,7 @@ from renamer.sweep.pins_history import replaced_versions
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import REFUSED_HINTS, FileScanner, ScanOptions
 from renamer.sweep.terraform_matches import whole_across_files
+from renamer.sweep.vars_names import merging as vars_merging
 from renamer.sweep.zone_origins import zone_map
 from renamer.sweep.zone_serials import including_serials
 
@@ -187,6 +188,14 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                                      f"which holds {named(held)}: two folders would become one (merge them "
                                      f"by hand, or keep the folder's name with `keep_paths: [{folder}]`)")
             for folder, target, held in merged))
+    joined = vars_merging(project.root, plan.renames)
+    if joined:
+        plan = replace(plan, folder_refusals=(*plan.folder_refusals, *(
+            Refusal(path, 0, f"renaming it to {target} beside {named(held)} would give two entries one "
+                             f"name: Ansible reads {name}'s variables from one of them "
+                             "and drops the other's (merge them by hand, or keep the name with "
+                             f"`keep_paths: [{path}]`)")
+            for path, target, name, held in joined)))
     if project.git and plan.renames:
         root = project.root
         plan = replace(plan, folders=plan_folders(

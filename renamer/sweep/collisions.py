@@ -33,6 +33,7 @@ from renamer.formats.yaml_rt import identity_collision
 from renamer.match import new_values_matcher
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
+from renamer.sweep import vars_names
 from renamer.sweep.content import read_texts
 from renamer.sweep.history import move_parent
 from renamer.sweep.lines import Lines
@@ -59,6 +60,7 @@ class Collision:
     refused: bool = False
     # Written already (verify, after the move): two siblings this move made one name (written_collisions).
     note: str | None = None
+    recorded: bool = True  # the note compares with the file before the move's first commit
 
     @property
     def strict_failure(self) -> bool:
@@ -67,6 +69,9 @@ class Collision:
 
     def message(self) -> str:
         olds = ", ".join(self.olds)
+        if self.note and not self.recorded:  # no commit of the move is known: a move by hand, a new file
+            return (f"{self.note}: two siblings share {self.value}, the name this move gives {olds}; "
+                    "rename one by hand")
         if self.note:
             return (f"{self.note}: the move turned {olds} into {self.value} beside the {self.value} that "
                     "stood here before its first commit: two siblings share one name now; rename one by hand")
@@ -129,15 +134,19 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
     olds: dict[str, set[str]] = {}
     for old, new in renames.hosts + renames.addresses:
         olds.setdefault(new, set()).add(old)
-    if parent is None or not olds:
+    if not olds:
         return []
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
-    then = vcs_status.blobs(project.root, [f"{parent}:{rel}" for rel in current])
+    then = vcs_status.blobs(project.root, [f"{parent}:{rel}" for rel in current]) if parent else {}
     found: list[Collision] = []
     with debug.timed("written collisions"):
-        for rel, data in read_texts(project.root, [rel for rel in current if f"{parent}:{rel}" in then]):
-            before = then[f"{parent}:{rel}"]
+        for rel, data in read_texts(project.root, current):
+            # No version before the move (a move by hand, `sed` then a commit; a file added since):
+            # the file itself, each place of a new value spelled apart, so that only identities
+            # naming a new value can stand more often now (break-it round 9 #5).
+            recorded = f"{parent}:{rel}" in then
+            before = then[f"{parent}:{rel}"] if recorded else distinct(data, olds)
             if before == data or len(data) > _CHECKED_MAX:  # a dump: parsing it twice costs more than verify
                 continue
             problem = _sibling_problem(rel, before, data)
@@ -152,8 +161,24 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
                 "would stand twice", "stands twice")
             text = Lines(data).texts()[line - 1] if 0 < line <= len(Lines(data).texts()) else ""
             found.append(Collision(rel, line, 1, value, tuple(sorted(olds[value])), True, True, text,
-                                   note=note))
+                                   note=note, recorded=recorded))
     return found
+
+
+def distinct(data: bytes, values: Iterable[str]) -> bytes:
+    """`data` with each place of each of `values` (as a whole name) spelled apart from every
+    other (`wolf` -> `wolf-renamer0`, `wolf-renamer1`): a text to compare with where no version
+    before the move is known, in which no two things share a new value's name."""
+    count = 0
+
+    def apart(found: re.Match[bytes]) -> bytes:
+        nonlocal count
+        count += 1
+        return found.group() + b"-renamer%d" % count
+
+    for value in sorted(values, key=len, reverse=True):
+        data = re.sub(rb"(?<![A-Za-z0-9_-])" + re.escape(value.encode()) + rb"(?![A-Za-z0-9_-])", apart, data)
+    return data
 
 
 def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
@@ -189,6 +214,36 @@ def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
                     note=(f"{target}/ now holds what {folder}/ held ({moved[0]}"
                           f"{f' and {len(moved) - 1} more' if len(moved) > 1 else ''}) beside its own "
                           f"{then[target][0]}: two folders became one")))
+    return found
+
+
+def vars_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
+    """A new host or group name that two entries of one `host_vars/` or `group_vars/` folder
+    answer to now (`wolf.yml` beside `wolf/`, `wolf.yaml`: sweep/vars_names.py), more than before
+    the move's first commit (than one, where no commit of the move is known): Ansible reads one
+    and drops the other, whatever commit made them."""
+    news = {new for _, new in project.config.renames.hosts}
+    olds: dict[str, set[str]] = {}
+    for old, new in project.config.renames.hosts:
+        olds.setdefault(new, set()).add(old)
+    now = {key: spelled for key, spelled in vars_names.entries(scan.paths).items()
+           if key[1] in news and len(spelled) > 1}
+    if not now:
+        return []
+    parent = before_move(project)
+    then: dict[tuple[str, str], set[str]] = {}
+    if parent is not None:
+        done = git_run(["git", "-C", str(project.root), "ls-tree", "-r", "-z", "--name-only", parent],
+                       capture_output=True, check=False, env={**os.environ, **LITERAL})
+        then = vars_names.entries(os.fsdecode(done.stdout).split("\0")) if done.returncode == 0 else {}
+    found = []
+    for (folder, name), spelled in sorted(now.items()):
+        if len(then.get((folder, name), set())) >= len(spelled):
+            continue
+        listed = " and ".join(f"{folder}/{e}" for e in sorted(spelled))
+        found.append(Collision(f"{folder}/{name}", 0, 0, name, tuple(sorted(olds[name])), True, True, "",
+                               note=(f"{listed} both hold {name}'s variables: Ansible reads one of them and "
+                                     "drops the other's"), recorded=parent is not None))
     return found
 
 

@@ -33,7 +33,7 @@ from renamer.formats.yaml_rt import identity_collision
 from renamer.match import new_values_matcher
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
-from renamer.sweep import vars_names
+from renamer.sweep import config_dirs, vars_names
 from renamer.sweep.content import read_texts
 from renamer.sweep.history import move_parent
 from renamer.sweep.lines import Lines
@@ -214,6 +214,47 @@ def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
                     note=(f"{target}/ now holds what {folder}/ held ({moved[0]}"
                           f"{f' and {len(moved) - 1} more' if len(moved) > 1 else ''}) beside its own "
                           f"{then[target][0]}: two folders became one")))
+    return found
+
+
+def set_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
+    """A config directory (sweep/config_dirs.py) holding a current file with a new value, whose
+    files now hold a top-level label naming a new value more often than before the move's first
+    commit (each new value's places spelled apart, where no version then is known): two `upstream
+    wolf` in `conf.d/a.conf` and `conf.d/b.conf`, whatever commit made them."""
+    renames = project.config.renames
+    olds: dict[str, set[str]] = {}
+    for old, new in renames.hosts + renames.addresses:
+        olds.setdefault(new, set()).add(old)
+    holding = set(scan.holding_new)
+    chosen = [files for files in config_dirs.sets(scan.paths)
+              if any(f in holding and project.classifier.classify(f).status == CURRENT for f in files)]
+    if not chosen:
+        return []
+    parent = before_move(project)
+    everything = [f for files in chosen for f in files]
+    then = vcs_status.blobs(project.root, [f"{parent}:{f}" for f in everything]) if parent else {}
+    now = dict(read_texts(project.root, everything))
+    found = []
+    for files in chosen:
+        texts = {}
+        for f in files:
+            if f not in now or len(now[f]) > _CHECKED_MAX:
+                continue
+            before = then.get(f"{parent}:{f}") if parent else None
+            texts[f] = ((before if before is not None else distinct(now[f], olds)).decode("utf-8", "replace"),
+                        now[f].decode("utf-8", "replace"))
+        problem = config_dirs.collision(texts)
+        value = next((new for new in sorted(olds, key=len, reverse=True)
+                      if problem and (f"'{new}" in problem[2] or f" {new}'" in problem[2])), None)
+        if problem is None or value is None:
+            continue
+        path, line, why = problem
+        texts_now = Lines(now[path]).texts()
+        note = why.replace("would stand", "stands").partition(": a renamed")[0]
+        found.append(Collision(path, line, 1, value, tuple(sorted(olds[value])), True, True,
+                               texts_now[line - 1] if 0 < line <= len(texts_now) else "", note=note,
+                               recorded=parent is not None))
     return found
 
 

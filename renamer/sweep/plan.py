@@ -12,11 +12,12 @@ from renamer.classify import RECORD
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
+from renamer.sweep import config_dirs
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders
 from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.links import Relink, plan_links, without_relinked
-from renamer.sweep.model import KEPT, FileResult, ScanResult
+from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.pins_history import replaced_versions
@@ -196,6 +197,9 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                              "and drops the other's (merge them by hand, or keep the name with "
                              f"`keep_paths: [{path}]`)")
             for path, target, name, held in joined)))
+    joined_sets = _config_dir_refusals(project, plan)
+    if joined_sets:
+        plan = replace(plan, folder_refusals=(*plan.folder_refusals, *joined_sets))
     if project.git and plan.renames:
         root = project.root
         plan = replace(plan, folders=plan_folders(
@@ -211,6 +215,28 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         return plan
     return replace(plan, scan=without_relinked(plan.scan, relinks), links=tuple(relinks),
                    link_refusals=tuple(refused))
+
+
+def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:
+    """A config directory's files, read as one (sweep/config_dirs.py), whose edits make two
+    top-level labels one across two files."""
+    edited = {f.path: f.edits for f in plan.scan.files if f.edits and f.refused is None}
+    out = []
+    for files in config_dirs.sets(plan.scan.paths):
+        if not any(path in edited for path in files):
+            continue
+        texts = {}
+        for path in files:
+            try:
+                data = (project.root / path).read_bytes()
+            except OSError:
+                continue
+            after = apply_edits(data, edited[path]) if path in edited else data
+            texts[path] = (data.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
+        found = config_dirs.collision(texts)
+        if found is not None:
+            out.append(Refusal(*found))
+    return out
 
 
 def _check_renames(project: LoadedProject, plan: Plan) -> None:

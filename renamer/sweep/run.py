@@ -24,6 +24,7 @@ from renamer.sweep.collisions import (
     collisions,
     merged_folders,
     new_values,
+    set_collisions,
     vars_collisions,
     written_collisions,
 )
@@ -284,7 +285,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),
-             *merged_folders(project, scan), *vars_collisions(project, scan)]
+             *merged_folders(project, scan), *vars_collisions(project, scan),
+             *set_collisions(project, scan)]
     strict_collisions = sum(1 for c in found if c.strict_failure)
     verdict = summary.verdict(strict=strict, expired=len(expired), collisions=strict_collisions)
     unchecked = [p or "." for p in prefixes

@@ -90,10 +90,12 @@ def new_values(project: LoadedProject) -> tuple[bytes, ...]:
     return tuple(dict.fromkeys(new.encode() for _, new in renames.hosts + renames.addresses))
 
 
-def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHost] = ()) -> list[Collision]:
+def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHost] = (),
+               refused: Iterable[str] = ()) -> list[Collision]:
     """Every place in a current-state file (and among the DNS inventory's `hosts`) where a new
     value the scan would write stands already; nothing to look for when the scan rewrites
-    nothing. The scan must have looked for `new_values(project)` (its `holding_new`)."""
+    nothing. The scan must have looked for `new_values(project)` (its `holding_new`). A file the
+    scan refused, or `refused` names (the plan's refusals across files), is marked refused."""
     into: dict[str, set[str]] = {}  # new value -> the old values rewritten into it
     by_file: dict[str, set[str]] = {}  # path -> the new values its rewrites write
     for ref in scan.references():
@@ -108,7 +110,7 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
     needles = [value.encode() for value in into]
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
-    refused = {f.path for f in scan.files if f.refused is not None}
+    refused = {f.path for f in scan.files if f.refused is not None} | set(refused)
     found: list[Collision] = []
     with debug.timed("collisions"):
         before = _before_move(project, list(into))

@@ -149,7 +149,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                              hooks=hooks)
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
-    found = collisions(project, plan.scan, hosts) if dry_run else []
+    found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals]) if dry_run else []
     summary = Summary.of(plan)
     if dry_run:
         summary = replace(summary, past=past_lines(project.root, plan.scan.files, project.config.cutover,

@@ -148,8 +148,10 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
             # the file itself, each place of a new value spelled apart, so that only identities
             # naming a new value can stand more often now (break-it round 9 #5).
             recorded = f"{parent}:{rel}" in then
-            before = then[f"{parent}:{rel}"] if recorded else distinct(data, olds)
-            if before == data or len(data) > _CHECKED_MAX:  # a dump: parsing it twice costs more than verify
+            if len(data) > _CHECKED_MAX:  # a dump: parsing it twice costs more than verify
+                continue
+            before, places = (then[f"{parent}:{rel}"], 2) if recorded else distinct(data, olds)
+            if before == data or places < 2:  # a new value once: no identity of its name stands twice
                 continue
             problem = _sibling_problem(rel, before, data)
             value = next((new for new in sorted(olds, key=len, reverse=True)
@@ -167,10 +169,11 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
     return found
 
 
-def distinct(data: bytes, values: Iterable[str]) -> bytes:
+def distinct(data: bytes, values: Iterable[str]) -> tuple[bytes, int]:
     """`data` with each place of each of `values` (as a whole name) spelled apart from every
-    other (`wolf` -> `wolf-renamer0`, `wolf-renamer1`): a text to compare with where no version
-    before the move is known, in which no two things share a new value's name."""
+    other (`wolf` -> `wolf-renamer1`, `wolf-renamer2`), and how many places: a text to compare
+    with where no version before the move is known, in which no two things share a new value's
+    name."""
     count = 0
 
     def apart(found: re.Match[bytes]) -> bytes:
@@ -180,7 +183,7 @@ def distinct(data: bytes, values: Iterable[str]) -> bytes:
 
     for value in sorted(values, key=len, reverse=True):
         data = re.sub(rb"(?<![A-Za-z0-9_-])" + re.escape(value.encode()) + rb"(?![A-Za-z0-9_-])", apart, data)
-    return data
+    return data, count
 
 
 def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
@@ -244,8 +247,9 @@ def set_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
             if f not in now or len(now[f]) > _CHECKED_MAX:
                 continue
             before = then.get(f"{parent}:{f}") if parent else None
-            texts[f] = ((before if before is not None else distinct(now[f], olds)).decode("utf-8", "replace"),
-                        now[f].decode("utf-8", "replace"))
+            if before is None:
+                before = distinct(now[f], olds)[0]
+            texts[f] = (before.decode("utf-8", "replace"), now[f].decode("utf-8", "replace"))
         problem = config_dirs.collision(texts)
         value = next((new for new in sorted(olds, key=len, reverse=True)
                       if problem and (f"'{new}" in problem[2] or f" {new}'" in problem[2])), None)

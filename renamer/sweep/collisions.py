@@ -150,8 +150,10 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
             recorded = f"{parent}:{rel}" in then
             if len(data) > _CHECKED_MAX:  # a dump: parsing it twice costs more than verify
                 continue
-            before, places = (then[f"{parent}:{rel}"], 2) if recorded else distinct(data, olds)
-            if before == data or places < 2:  # a new value once: no identity of its name stands twice
+            if not recorded and not repeats(data, olds):  # no identity of a new name can stand twice
+                continue
+            before = then[f"{parent}:{rel}"] if recorded else distinct(data, olds)
+            if before == data:
                 continue
             problem = _sibling_problem(rel, before, data)
             value = next((new for new in sorted(olds, key=len, reverse=True)
@@ -169,11 +171,31 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
     return found
 
 
-def distinct(data: bytes, values: Iterable[str]) -> tuple[bytes, int]:
+_TOKEN = re.compile(rb"[^\s\"'`{}\[\]();,=:<>|]+")
+
+
+def repeats(data: bytes, values: Iterable[str]) -> bool:
+    """Whether some token of `data` (a run between blanks, quotes, brackets and `;,=:<>|`) naming
+    one of `values` stands twice, in any case: what two identities of one name both need (a key,
+    a label, a scalar, a block's head), so a file where none does is not parsed. A value with a
+    colon (IPv6) is never split out of its token: then always True."""
+    wanted = [value.lower().encode() for value in values]
+    if any(b":" in value for value in wanted):
+        return True
+    named = re.compile(rb"(?<![a-z0-9_-])(?:" + b"|".join(re.escape(v) for v in wanted) + rb")(?![a-z0-9_-])")
+    seen: set[bytes] = set()
+    for token in _TOKEN.findall(data.lower()):
+        if named.search(token) is not None:
+            if token in seen:
+                return True
+            seen.add(token)
+    return False
+
+
+def distinct(data: bytes, values: Iterable[str]) -> bytes:
     """`data` with each place of each of `values` (as a whole name) spelled apart from every
-    other (`wolf` -> `wolf-renamer1`, `wolf-renamer2`), and how many places: a text to compare
-    with where no version before the move is known, in which no two things share a new value's
-    name."""
+    other (`wolf` -> `wolf-renamer1`, `wolf-renamer2`): a text to compare with where no version
+    before the move is known, in which no two things share a new value's name."""
     count = 0
 
     def apart(found: re.Match[bytes]) -> bytes:
@@ -183,7 +205,7 @@ def distinct(data: bytes, values: Iterable[str]) -> tuple[bytes, int]:
 
     for value in sorted(values, key=len, reverse=True):
         data = re.sub(rb"(?<![A-Za-z0-9_-])" + re.escape(value.encode()) + rb"(?![A-Za-z0-9_-])", apart, data)
-    return data, count
+    return data
 
 
 def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
@@ -242,13 +264,15 @@ def set_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
     now = dict(read_texts(project.root, everything))
     found = []
     for files in chosen:
+        if not repeats(b"\n".join(now.get(f, b"") for f in files), olds):
+            continue
         texts = {}
         for f in files:
             if f not in now or len(now[f]) > _CHECKED_MAX:
                 continue
             before = then.get(f"{parent}:{f}") if parent else None
             if before is None:
-                before = distinct(now[f], olds)[0]
+                before = distinct(now[f], olds)
             texts[f] = (before.decode("utf-8", "replace"), now[f].decode("utf-8", "replace"))
         problem = config_dirs.collision(texts)
         value = next((new for new in sorted(olds, key=len, reverse=True)

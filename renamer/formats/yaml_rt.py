@@ -391,21 +391,34 @@ def _objects(docs: list[Any]) -> dict[tuple[str, str], list[int]]:
     return out
 
 
-def _grown(then: dict[tuple[str, str], list[int]], now: dict[tuple[str, str], list[int]],
-           ) -> tuple[str, str, list[int], int] | None:
-    """The first identity that more places hold now than then (and more than one): (what,
-    value, lines, the line that held it then, else the last)."""
-    for (what, value), lines in sorted(now.items(), key=lambda item: min(item[1])):
-        if len(lines) > max(len(then.get((what, value), [])), 1):
-            was = set(then.get((what, value), []))
-            standing = next((line for line in sorted(lines) if line in was), max(lines))
-            return what, value, sorted(lines), standing
+def kubernetes_objects(text: str) -> dict[tuple[str, str], list[int]]:
+    """The Kubernetes identities of a manifest's documents (`_objects`, compose's left out: a
+    compose override file names its base's services again); empty where it does not parse."""
+    try:
+        found = _objects(_compose(text))
+    except (YAMLError, RecursionError, ValueError):
+        return {}
+    return {key: lines for key, lines in found.items() if key[0].startswith("two Kubernetes ")}
+
+
+def merged_identities(then: dict[tuple[str, str], list[Any]], now: dict[tuple[str, str], list[Any]],
+                      ) -> tuple[str, str, list[Any], Any] | None:
+    """The first identity whose places now held two different identities then, place by place
+    (an edit moves no place: a line, or a file and a line): (what, value, places, the place that
+    held it then, else the last). One object declared twice on purpose (two patches of one
+    Deployment) and renamed is still one identity; a place that held none then counts as
+    another."""
+    was = {place: key for key, places in then.items() for place in places}
+    for (what, value), places in sorted(now.items(), key=lambda item: min(item[1])):
+        if len(places) > 1 and len({was.get(place, place) for place in places}) > 1:
+            standing = next((p for p in sorted(places) if was.get(p) == (what, value)), max(places))
+            return what, value, sorted(places), standing
     return None
 
 
 def _object_collision(old_docs: list[Any], new_docs: list[Any]) -> str | None:
     """Two objects of one file that the edit makes one identity (`_objects`), or None."""
-    grown = _grown(_objects(old_docs), _objects(new_docs))
+    grown = merged_identities(_objects(old_docs), _objects(new_docs))
     if grown is None:
         return None
     what, value, lines, standing = grown
@@ -421,7 +434,7 @@ def identity_collision(before: str, after: str) -> str | None:
     try:
         old_docs, new_docs = _compose(before), _compose(after)
         then, now = _identity_lines(old_docs), _identity_lines(new_docs)
-        grown = _grown(_objects(old_docs), _objects(new_docs))
+        grown = merged_identities(_objects(old_docs), _objects(new_docs))
     except (YAMLError, RecursionError, ValueError):
         return None
     if grown is not None:

@@ -192,16 +192,17 @@ def repeats(data: bytes, values: Iterable[str]) -> bool:
     return False
 
 
-def distinct(data: bytes, values: Iterable[str]) -> bytes:
+def distinct(data: bytes, values: Iterable[str], salt: int = 0) -> bytes:
     """`data` with each place of each of `values` (as a whole name) spelled apart from every
     other (`wolf` -> `wolf-renamer1`, `wolf-renamer2`): a text to compare with where no version
-    before the move is known, in which no two things share a new value's name."""
+    before the move is known, in which no two things share a new value's name (`salt` sets the
+    spellings of one file apart from another's: `wolf-renamer1.1`)."""
     count = 0
 
     def apart(found: re.Match[bytes]) -> bytes:
         nonlocal count
         count += 1
-        return found.group() + b"-renamer%d" % count
+        return found.group() + b"-renamer%d.%d" % (salt, count)
 
     for value in sorted(values, key=len, reverse=True):
         data = re.sub(rb"(?<![A-Za-z0-9_-])" + re.escape(value.encode()) + rb"(?![A-Za-z0-9_-])", apart, data)
@@ -254,34 +255,35 @@ def set_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
     for old, new in renames.hosts + renames.addresses:
         olds.setdefault(new, set()).add(old)
     holding = set(scan.holding_new)
-    chosen = [files for files in config_dirs.sets(scan.paths)
+    chosen = [(files, check) for files, check in config_dirs.checked_sets(scan.paths)
               if any(f in holding and project.classifier.classify(f).status == CURRENT for f in files)]
     if not chosen:
         return []
     parent = before_move(project)
-    everything = [f for files in chosen for f in files]
+    everything = list(dict.fromkeys(f for files, _ in chosen for f in files))
     then = vcs_status.blobs(project.root, [f"{parent}:{f}" for f in everything]) if parent else {}
     now = dict(read_texts(project.root, everything))
     found = []
-    for files in chosen:
+    for files, check in chosen:
         if not repeats(b"\n".join(now.get(f, b"") for f in files), olds):
             continue
         texts = {}
-        for f in files:
+        for index, f in enumerate(files):
             if f not in now or len(now[f]) > _CHECKED_MAX:
                 continue
             before = then.get(f"{parent}:{f}") if parent else None
             if before is None:
-                before = distinct(now[f], olds)
+                before = distinct(now[f], olds, index)
             texts[f] = (before.decode("utf-8", "replace"), now[f].decode("utf-8", "replace"))
-        problem = config_dirs.collision(texts)
+        problem = check(texts)
         value = next((new for new in sorted(olds, key=len, reverse=True)
                       if problem and (f"'{new}" in problem[2] or f" {new}'" in problem[2])), None)
         if problem is None or value is None:
             continue
         path, line, why = problem
         texts_now = Lines(now[path]).texts()
-        note = why.replace("would stand", "stands").partition(": a renamed")[0]
+        note = why.replace("would stand", "stands").replace("after the rename ", "")
+        note = note.partition(": a renamed")[0]
         found.append(Collision(path, line, 1, value, tuple(sorted(olds[value])), True, True,
                                texts_now[line - 1] if 0 < line <= len(texts_now) else "", note=note,
                                recorded=parent is not None))

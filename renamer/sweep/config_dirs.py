@@ -9,15 +9,19 @@ is the `.conf` or `.cfg` files of one folder whose name says so (`conf.d`, `*.d`
 top-level label (a brace block's head at the top of its file, an HAProxy section, an nginx
 `server_name` on one listen at the top) that stands more often across the set after the edits
 than before (and more than once) is a collision, named at both files' lines (break-it round 9 #5).
+So is a Kubernetes object's identity across the YAML files of one folder (`kubectl apply -f DIR`):
+another folder is another set, and a kustomization's folder none (kustomize refuses the
+duplicate itself, and its patches name their object again on purpose).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from renamer.formats.siblings import Label, labels, servers
+from renamer.formats.yaml_rt import kubernetes_objects, merged_identities
 
 _SUFFIXES = (".conf", ".cfg")
 _NUMBERED = re.compile(r"\d+[-_.]")
@@ -39,6 +43,48 @@ def sets(paths: Iterable[str]) -> list[list[str]]:
         if len(files) > 1 and (base.endswith((".d", "-enabled")) or numbered > 1):
             out.append(sorted(files))
     return out
+
+
+# kustomize refuses two resources of one identity itself ("already registered id"), and an
+# overlay's patches name their object again on purpose: its folder is no set of this check.
+_KUSTOMIZATIONS = frozenset({"kustomization.yaml", "kustomization.yml", "Kustomization"})
+
+
+def manifest_sets(paths: Iterable[str]) -> list[list[str]]:
+    """The YAML files of each folder holding two or more: `kubectl apply -f DIR` and a kustomization's
+    folder apply them as one set, where two objects of one identity are one object."""
+    by: dict[str, list[str]] = {}
+    kustomized = set()
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        if name in _KUSTOMIZATIONS:
+            kustomized.add(folder)
+        elif path.endswith((".yaml", ".yml")):
+            by.setdefault(folder, []).append(path)
+    return [sorted(files) for folder, files in sorted(by.items())
+            if len(files) > 1 and folder not in kustomized]
+
+
+def manifest_collision(texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, str] | None:
+    """(path, line, why) where two manifests of one folder (path -> (before, after)) hold one
+    Kubernetes identity after the edits that two different identities held before, in two files
+    (yaml_rt.merged_identities, place by place); None otherwise."""
+    before: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    after: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for path, (old, new) in sorted(texts.items()):
+        if "apiVersion" not in new or "kind" not in new:
+            continue
+        for key, lines in kubernetes_objects(old).items():
+            before.setdefault(key, []).extend((path, line) for line in lines)
+        for key, lines in kubernetes_objects(new).items():
+            after.setdefault(key, []).extend((path, line) for line in lines)
+    merged = merged_identities(before, after)
+    if merged is None or len({p for p, _ in merged[2]}) < 2:
+        return None
+    what, name, places, (path, line) = merged
+    listed = ", ".join(f"{p}:{n}" for p, n in places)
+    return (path, line, f"after the rename {what} {name!r} in one folder, which `kubectl apply -f` "
+                        f"applies as one ({listed}): a renamed object would collide with an existing one")
 
 
 def _top(text: str) -> list[Label]:
@@ -68,3 +114,12 @@ def collision(texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, str] | No
                                 f"files are read as one ({listed}): a renamed {kind} would collide with an "
                                 "existing one")
     return None
+
+
+Check = Callable[[Mapping[str, tuple[str, str]]], tuple[str, int, str] | None]
+
+
+def checked_sets(paths: Sequence[str]) -> list[tuple[list[str], Check]]:
+    """Every set of files read as one, with its check: config directories, then manifest folders."""
+    out: list[tuple[list[str], Check]] = [(files, collision) for files in sets(paths)]
+    return out + [(files, manifest_collision) for files in manifest_sets(paths)]

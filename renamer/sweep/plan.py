@@ -222,7 +222,7 @@ def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:
     top-level labels one across two files."""
     edited = {f.path: f.edits for f in plan.scan.files if f.edits and f.refused is None}
     out = []
-    for files in config_dirs.sets(plan.scan.paths):
+    for files, collision in config_dirs.checked_sets(plan.scan.paths):
         if not any(path in edited for path in files):
             continue
         texts = {}
@@ -233,7 +233,7 @@ def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:
                 continue
             after = apply_edits(data, edited[path]) if path in edited else data
             texts[path] = (data.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
-        found = config_dirs.collision(texts)
+        found = collision(texts)
         if found is not None:
             out.append(Refusal(*found))
     return out

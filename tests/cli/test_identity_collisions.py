@@ -45,6 +45,8 @@ DIRECTORIES: dict[str, str] = {
     "nginx/conf.d/b.conf": "upstream wolf { server 10.9.9.9:80; }\n",
     "haproxy/10-a.cfg": "backend pug\n  server s 10.0.0.5:80\n",
     "haproxy/20-b.cfg": "backend wolf\n  server s 10.9.9.9:80\n",
+    "deploy/a.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: pug\n  namespace: web\n",
+    "deploy/b.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: wolf\n  namespace: web\n",
 }
 VARS: dict[str, str] = {
     "inventory/hosts": "[web]\npug\nwolf\n",
@@ -81,6 +83,9 @@ def test_each_identity_is_refused_naming_both_places_and_nothing_is_written(repo
             "whose files are read as one (nginx/conf.d/a.conf:1, nginx/conf.d/b.conf:1)") in refused
     assert ("  haproxy/20-b.cfg:1: the section 'backend wolf' would stand twice in one config directory, "
             "whose files are read as one (haproxy/10-a.cfg:1, haproxy/20-b.cfg:1)") in refused
+    assert ("  deploy/b.yaml:4: after the rename two Kubernetes Service objects in namespace 'web' are named "
+            "'wolf' in one folder, which `kubectl apply -f` applies as one (deploy/a.yaml:4, deploy/b.yaml:4)"
+            ) in refused
     assert ("  inventory/host_vars/pug.yml: renaming it to inventory/host_vars/wolf.yml beside "
             "inventory/host_vars/wolf/ would give two entries one name: Ansible reads wolf's variables from "
             "one of them and drops the other's") in refused
@@ -90,7 +95,8 @@ def test_each_identity_is_refused_naming_both_places_and_nothing_is_written(repo
         done = run(root, *args)
         assert done.exit_code == 3, done.stderr
         assert "nothing written" in done.stderr
-        for path in [*IDENTITIES, "nginx/conf.d/b.conf", "haproxy/20-b.cfg", "inventory/host_vars/pug.yml"]:
+        for path in [*IDENTITIES, "nginx/conf.d/b.conf", "haproxy/20-b.cfg", "deploy/b.yaml",
+                     "inventory/host_vars/pug.yml"]:
             assert f"{path}:" in done.stderr, path
         assert git(root, "rev-parse", "HEAD") == head and git(root, "status", "--porcelain") == ""
     assert all((root / path).read_text() == text for path, text in _everything().items())
@@ -132,13 +138,16 @@ def test_variants_of_one_identity_are_refused(repo, run, case) -> None:
 
 def test_identities_that_stay_apart_are_swept_with_a_warning_at_most(repo, run) -> None:
     """Another namespace, another kind or API group, another listen, two compose files, a folder
-    that is no config directory, a host_vars name that only starts alike, an Ansible list of
-    records (a name twice may be round-robin: a warning, break-it co5): rewritten and committed."""
+    that is no config directory, manifests in two folders or in a kustomization's (kustomize
+    refuses the duplicate itself), one object declared twice on purpose (two patches of `pug`:
+    still one identity), a host_vars name that only starts alike, an Ansible list of records (a
+    name twice may be round-robin: a warning, break-it co5): rewritten and committed, and
+    `verify --strict` passes after."""
     files = {
-        "k8s/ns.yaml": SVC.format(a="pug", na="web") + "---\n" + SVC.format(a="wolf", na="db"),
-        "k8s/kinds.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: pug, namespace: web}\n---\n"
+        "k8s-ns/ns.yaml": SVC.format(a="pug", na="web") + "---\n" + SVC.format(a="wolf", na="db"),
+        "k8s-kinds/kinds.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: pug, namespace: web}\n---\n"
                            + SVC.format(a="wolf", na="web")),
-        "k8s/groups.yaml": ("apiVersion: example.com/v1\nkind: Service\nmetadata: {name: pug, namespace: web}\n"
+        "k8s-groups/groups.yaml": ("apiVersion: example.com/v1\nkind: Service\nmetadata: {name: pug, namespace: web}\n"
                             "---\n" + SVC.format(a="wolf", na="web")),
         "nginx/ports.conf": ("server {\n  listen 8080;\n  server_name pug.ana.lan;\n}\n"
                              "server {\n  listen 80;\n  server_name wolf.fv.lan;\n}\n"),
@@ -152,6 +161,13 @@ def test_identities_that_stay_apart_are_swept_with_a_warning_at_most(repo, run) 
         "conf.d/b.conf": "server { listen 80; server_name y; location / { proxy_pass http://wolf; } }\n",
         "host_vars/pug.yml": "ansible_host: 10.0.0.5\n",
         "host_vars/wolfram/main.yml": "ansible_host: 10.9.9.9\n",
+        "kust/kustomization.yaml": "resources: [a.yaml, b.yaml]\n",
+        "kust/a.yaml": SVC.format(a="pug", na="web"),
+        "kust/b.yaml": SVC.format(a="wolf", na="web"),
+        "web/a.yaml": SVC.format(a="pug", na="web"),
+        "db/b.yaml": SVC.format(a="wolf", na="web"),
+        "patches.yaml": ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: pug}\nspec: {replicas: 2}\n---\n"
+                         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: pug}\nspec: {paused: true}\n"),
         "vars.yml": "local_dns:\n  - {name: pug.ana.lan, ip: 10.0.0.5}\n  - {name: wolf.fv.lan, ip: 10.9.9.9}\n",
     }
     root = _repo(repo, files)
@@ -194,7 +210,7 @@ def test_verify_strict_fails_on_each_identity_once_written(repo, run, message) -
     strict = run(root, "verify", "--strict")
     assert strict.exit_code == 1
     errors = sorted(line.split(": error:")[0] for line in strict.stdout.splitlines() if ": error: collision: " in line)
-    assert errors == ["compose.yaml:7:1", "haproxy/20-b.cfg:1:1", "inventory/group_vars/wolf",
+    assert errors == ["compose.yaml:7:1", "deploy/b.yaml:4:1", "haproxy/20-b.cfg:1:1", "inventory/group_vars/wolf",
                       "inventory/host_vars/wolf", "inventory/hosts:3:1", "k8s/list.yaml:5:1", "k8s/svc.yaml:7:1",
                       "nginx/conf.d/b.conf:1:1", "nginx/site.conf:6:1"], strict.stdout
     assert ("inventory/host_vars/wolf: error: collision: inventory/host_vars/wolf.yml and "
@@ -206,7 +222,7 @@ def test_verify_strict_fails_on_each_identity_once_written(repo, run, message) -
         assert "beside the wolf that stood here before its first commit" in strict.stdout
     # each renamed apart by hand: nothing left to fail on
     for path in ("compose.yaml", "k8s/svc.yaml", "k8s/list.yaml", "nginx/conf.d/a.conf", "haproxy/10-a.cfg",
-                 "inventory/hosts"):
+                 "inventory/hosts", "deploy/a.yaml"):
         text = (root / path).read_text()
         (root / path).write_text(text.replace("wolf", "rex", 1))
     (root / "nginx/site.conf").write_text((root / "nginx/site.conf").read_text().replace("wolf", "rex", 1))

@@ -239,6 +239,8 @@ OBJECTS = {
     "kubernetes, two API groups": (SERVICE.format(v="a.example/v1", k="Service", n="pug", ns="web") + "---\n"
                                    + SERVICE.format(v="v1", k="Service", n="wolf", ns="web"), False),
     "compose hostname": ("services:\n  a: {hostname: pug}\n  b: {hostname: wolf}\n", False),
+    "one object declared twice": (SERVICE.format(v="v1", k="Service", n="pug", ns="web") + "---\n"
+                                  + SERVICE.format(v="v1", k="Service", n="pug", ns="web"), False),
 }
 
 

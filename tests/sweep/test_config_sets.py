@@ -48,3 +48,18 @@ def test_a_rename_beside_another_entry_of_its_new_name_merges(tmp_path: Path) ->
     assert vars_names.merging(tmp_path, [("host_vars/rex.json", "host_vars/cat.json"),
                                          ("host_vars/fox.yml", "host_vars/rex.yml"),
                                          ("host_vars/pug.yml", "host_vars/wolfram.yml")]) == []
+
+
+SERVICE = "apiVersion: v1\nkind: Service\nmetadata:\n  name: {}\n  namespace: web\n"
+
+
+def test_manifests_of_one_folder_are_one_set_unless_kustomized() -> None:
+    paths = ["k8s/a.yaml", "k8s/b.yml", "k8s/notes.md", "kust/kustomization.yaml", "kust/a.yaml", "kust/b.yaml",
+             "one/a.yaml"]
+    assert config_dirs.manifest_sets(paths) == [["k8s/a.yaml", "k8s/b.yml"]]
+    texts = {"k8s/a.yaml": (SERVICE.format("pug"), SERVICE.format("wolf")), "k8s/b.yml": (SERVICE.format("wolf"),) * 2}
+    found = config_dirs.manifest_collision(texts)
+    assert found is not None and found[:2] == ("k8s/b.yml", 4) and "(k8s/a.yaml:4, k8s/b.yml:4)" in found[2]
+    # one object in two files already (pug twice), renamed: still one identity
+    assert config_dirs.manifest_collision({"k8s/a.yaml": (SERVICE.format("pug"), SERVICE.format("wolf")),
+                                           "k8s/b.yml": (SERVICE.format("pug"), SERVICE.format("wolf"))}) is None

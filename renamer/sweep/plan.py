@@ -218,22 +218,27 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
 
 
 def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:
-    """A config directory's files, read as one (sweep/config_dirs.py), whose edits make two
-    top-level labels one across two files."""
+    """A config directory's files, or a folder's Kubernetes manifests, read as one
+    (sweep/config_dirs.py), whose edits make two top-level labels or object identities one across
+    two files. Parsed only where two of the set's files hold a new value after the edits."""
     edited = {f.path: f.edits for f in plan.scan.files if f.edits and f.refused is None}
+    renames = project.config.renames
+    news = {new.encode() for _, new in renames.hosts + renames.addresses}
     out = []
     for files, collision in config_dirs.checked_sets(plan.scan.paths):
         if not any(path in edited for path in files):
             continue
-        texts = {}
+        read: dict[str, tuple[bytes, bytes]] = {}
         for path in files:
             try:
                 data = (project.root / path).read_bytes()
             except OSError:
                 continue
-            after = apply_edits(data, edited[path]) if path in edited else data
-            texts[path] = (data.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
-        found = collision(texts)
+            read[path] = (data, apply_edits(data, edited[path]) if path in edited else data)
+        if sum(1 for _, after in read.values() if any(new in after for new in news)) < 2:
+            continue
+        found = collision({path: (before.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
+                           for path, (before, after) in read.items()})
         if found is not None:
             out.append(Refusal(*found))
     return out

@@ -255,7 +255,7 @@ def set_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
     for old, new in renames.hosts + renames.addresses:
         olds.setdefault(new, set()).add(old)
     holding = set(scan.holding_new)
-    chosen = [(files, check) for files, check in config_dirs.checked_sets(scan.paths)
+    chosen = [(files, check) for files, check in config_dirs.checked_sets(scan.paths, project.root)
               if any(f in holding and project.classifier.classify(f).status == CURRENT for f in files)]
     if not chosen:
         return []

@@ -5,7 +5,8 @@ folder as one text: an `upstream wolf` in `a.conf` and another in `b.conf` are t
 one name (`nginx -t`: "duplicate upstream"), `backend wolf` in `10-a.cfg` and `20-b.cfg` two
 backends. The sibling check of one file (formats/siblings.py) never sees them. A config directory
 is the `.conf` or `.cfg` files of one folder whose name says so (`conf.d`, `*.d`,
-`sites-enabled`, `*-enabled`) or whose files are numbered fragments (`10-a.cfg`, `20-b.cfg`); a
+`sites-enabled`, `*-enabled`), whose files are numbered fragments (`10-a.cfg`, `20-b.cfg`), or
+which a `.conf` file of the folder above includes by a glob (`include sites/*.conf;`); a
 top-level label (a brace block's head at the top of its file, an HAProxy section, an nginx
 `server_name` on one listen at the top) that stands more often across the set after the edits
 than before (and more than once) is a collision, named at both files' lines (break-it round 9 #5).
@@ -16,9 +17,11 @@ duplicate itself, and its patches name their object again on purpose).
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 
 from renamer.formats.siblings import Label, labels, servers
 from renamer.formats.yaml_rt import kubernetes_objects, merged_identities
@@ -28,10 +31,13 @@ _NUMBERED = re.compile(r"\d+[-_.]")
 _TOP = (("block", 0), ("haproxy",))
 
 
-def sets(paths: Iterable[str]) -> list[list[str]]:
-    """The config directories among `paths`, each its files in path order."""
+def sets(paths: Iterable[str], root: Path | None = None) -> list[list[str]]:
+    """The config directories among `paths`, each its files in path order: by the folder's name,
+    numbered fragments, or (with `root`) an `include` glob in a `.conf` file of the folder above
+    that names the folder's files (`include sites/*.conf;` in `nginx/nginx.conf`)."""
+    listed = list(paths)
     by: dict[tuple[str, str], list[str]] = {}
-    for path in paths:
+    for path in listed:
         folder, _, name = path.rpartition("/")
         suffix = next((s for s in _SUFFIXES if name.endswith(s) and len(name) > len(s)), None)
         if suffix is not None:
@@ -40,9 +46,35 @@ def sets(paths: Iterable[str]) -> list[list[str]]:
     for (folder, _), files in sorted(by.items()):
         base = folder.rpartition("/")[2]
         numbered = sum(1 for f in files if _NUMBERED.match(f.rpartition("/")[2]))
-        if len(files) > 1 and (base.endswith((".d", "-enabled")) or numbered > 1):
+        if len(files) > 1 and (base.endswith((".d", "-enabled")) or numbered > 1
+                               or (root is not None and _included(root, folder, files, listed))):
             out.append(sorted(files))
     return out
+
+
+_INCLUDE = re.compile(r"^[ \t]*include[ \t]+[\"']?(?P<glob>[^\s;\"']+)", re.MULTILINE)
+
+
+def _included(root: Path, folder: str, files: list[str], paths: list[str]) -> bool:
+    """Whether a `.conf` file in the folder above `folder` includes two or more of `files` by one
+    glob (its last folder and file pattern, since the include names the deployed path)."""
+    parent, _, base = folder.rpartition("/")
+    above = [p for p in paths if p.rpartition("/")[0] == parent and p.endswith(".conf")]
+    names = [f.rpartition("/")[2] for f in files]
+    for path in above:
+        try:
+            text = (root / path).read_bytes()[:_INCLUDE_READ].decode("utf-8", "replace")
+        except OSError:
+            continue
+        for found in _INCLUDE.finditer(text):
+            glob_folder, _, pattern = found.group("glob").rpartition("/")
+            matched = sum(fnmatch.fnmatchcase(name, pattern) for name in names)
+            if glob_folder.rpartition("/")[2] == base and matched > 1:
+                return True
+    return False
+
+
+_INCLUDE_READ = 256 * 1024
 
 
 # kustomize refuses two resources of one identity itself ("already registered id"), and an
@@ -119,7 +151,7 @@ def collision(texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, str] | No
 Check = Callable[[Mapping[str, tuple[str, str]]], tuple[str, int, str] | None]
 
 
-def checked_sets(paths: Sequence[str]) -> list[tuple[list[str], Check]]:
+def checked_sets(paths: Sequence[str], root: Path | None = None) -> list[tuple[list[str], Check]]:
     """Every set of files read as one, with its check: config directories, then manifest folders."""
-    out: list[tuple[list[str], Check]] = [(files, collision) for files in sets(paths)]
+    out: list[tuple[list[str], Check]] = [(files, collision) for files in sets(paths, root)]
     return out + [(files, manifest_collision) for files in manifest_sets(paths)]

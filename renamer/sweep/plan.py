@@ -225,7 +225,7 @@ def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:
     renames = project.config.renames
     news = {new.encode() for _, new in renames.hosts + renames.addresses}
     out = []
-    for files, collision in config_dirs.checked_sets(plan.scan.paths):
+    for files, collision in config_dirs.checked_sets(plan.scan.paths, project.root):
         if not any(path in edited for path in files):
             continue
         read: dict[str, tuple[bytes, bytes]] = {}

@@ -63,3 +63,13 @@ def test_manifests_of_one_folder_are_one_set_unless_kustomized() -> None:
     # one object in two files already (pug twice), renamed: still one identity
     assert config_dirs.manifest_collision({"k8s/a.yaml": (SERVICE.format("pug"), SERVICE.format("wolf")),
                                            "k8s/b.yml": (SERVICE.format("pug"), SERVICE.format("wolf"))}) is None
+
+
+def test_a_folder_an_include_glob_names_is_one_set(tmp_path: Path) -> None:
+    files = {"nginx/nginx.conf": "http {\n  include /etc/nginx/sites/*.conf;\n}\n", "nginx/sites/a.conf": "",
+             "nginx/sites/b.conf": "", "nginx/other/a.conf": "", "nginx/other/b.conf": ""}
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert config_dirs.sets(files, tmp_path) == [["nginx/sites/a.conf", "nginx/sites/b.conf"]]
+    assert config_dirs.sets(files) == []  # without the tree, names and numbers alone

@@ -93,7 +93,8 @@ class SweepPlan:
     def collisions(self) -> list[Collision]:
         """Where a new value the sweep writes stands already (docs/after-the-move.md)."""
         project = self.plan.project
-        return collisions(project, self.plan.scan, site_hosts(project.config))
+        refused = [r.path for r in self.plan.refusals]
+        return collisions(project, self.plan.scan, site_hosts(project.config), refused)
 
     def data(self) -> dict[str, Any]:
         """What `sweep --dry-run --format json` prints."""

@@ -40,7 +40,7 @@ _TEMPLATED = re.compile(r"\{\{|\{%|\$\{")
 _COMMENT = re.compile(r"(?:^|[ \t])(?:#|//).*")
 _LABEL = re.compile(r"[^(){}\[\]=;<>|&!+?`]+")
 _KINDS = {"block": "block", "section": "section", "host": "host line", "job": "job_name",
-          "object": "Nagios object name"}
+          "object": "Nagios object name", "server_name": "server_name"}
 
 
 @dataclass(frozen=True)
@@ -131,13 +131,60 @@ def labels(text: str) -> list[Label]:
     return out
 
 
+_NGINX_COMMENT = re.compile(r"#[^\n]*")
+_STATEMENT = re.compile(r"[{};]")
+_ANY_ADDRESS = re.compile(r"(?:\*|0\.0\.0\.0):")
+
+
+def _listen(words: list[str]) -> str:
+    """An nginx `listen`'s address and port as one spelling: `80`, `*:80` and `0.0.0.0:80` are one."""
+    spec = _ANY_ADDRESS.sub("", words[0]) if words else "80"
+    return spec
+
+
+def servers(text: str) -> list[Label]:
+    """Each name an nginx `server { }` block answers to (`server_name`), once per `listen` of the
+    block (port 80 where none is given): two blocks of one parent answering one name on one
+    listen are one server to nginx, which takes the first and ignores the other ("conflicting
+    server name"). Labels share a scope by the parent block (0: the top of the file, which a
+    config directory's files share) and the listen."""
+    if "server_name" not in text:
+        return []
+    text = _NGINX_COMMENT.sub("", text.removeprefix("\ufeff"))
+    out: list[Label] = []
+    stack: list[tuple[str, int, list[tuple[str, int]], list[str]]] = []  # head, line, names, listens
+    start = 0
+    for found in _STATEMENT.finditer(text):
+        statement = text[start:found.start()]
+        words = statement.split()
+        line = text.count("\n", 0, start + len(statement) - len(statement.lstrip())) + 1
+        start = found.end()
+        if found.group() == "{":
+            stack.append((" ".join(words), line, [], []))
+        elif found.group() == ";":
+            if stack and stack[-1][0] == "server" and words:
+                if words[0] == "server_name":
+                    stack[-1][2].extend((name, line) for name in words[1:])
+                elif words[0] == "listen":
+                    stack[-1][3].append(_listen(words[1:]))
+        elif stack:
+            head, _, names, listens = stack.pop()
+            if head != "server":
+                continue
+            parent = stack[-1][1] if stack else 0
+            for listen in dict.fromkeys(listens or ["80"]):
+                for name, at in dict(reversed(names)).items():  # a name twice in one block is one
+                    out.append(Label(at, ("server_name", parent, listen), "server_name", name))
+    return out
+
+
 def collision(before: str, after: str) -> str | None:
     """Where the edited text holds a sibling label twice that the original held once, or None."""
-    earlier = labels(before)
+    earlier = labels(before) + servers(before)
     old = Counter((label.scope, label.label) for label in earlier)
     was = {label.line: label.label for label in earlier}
     groups: dict[tuple[tuple[object, ...], str], list[Label]] = {}
-    for label in labels(after):
+    for label in labels(after) + servers(after):
         groups.setdefault((label.scope, label.label), []).append(label)
     for (scope, name), group in sorted(groups.items(), key=lambda g: g[1][0].line):
         if len(group) > max(old[(scope, name)], 1):

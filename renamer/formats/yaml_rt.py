@@ -181,7 +181,7 @@ def edit_problem(before: str, after: str) -> str | None:
                 return problem
     except RecursionError:
         return "nested too deeply to check its structure; edit it by hand"
-    return None
+    return _object_collision(old_docs, new_docs)
 
 
 Binding = tuple[int, str, int | None]  # an alias: (its line, its name, the line of the anchor it names)
@@ -330,14 +330,116 @@ def _identity_lines(docs: list[Any]) -> dict[tuple[str, str, str], list[int]]:
     return out
 
 
+# An object's identity across the documents of one file, which its reader wants unique: a
+# compose service's `container_name` (docker refuses a second container of one name), a
+# Kubernetes object's API group, kind, namespace and name (`kubectl apply` makes two one, the
+# second overwriting the first). Two documents, or two services of one file, that a rename makes
+# one identity are no parser's error, and every reader silently keeps one.
+_OBJECT_KINDS_WITHOUT_NAMESPACE = frozenset({
+    "Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding", "StorageClass",
+    "CustomResourceDefinition", "PriorityClass", "IngressClass", "APIService", "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration"})
+
+
+def _scalar(mapping: Any, key: str) -> str | None:
+    """The scalar value of `key` in a mapping node, or None."""
+    if type(mapping).__name__ != "MappingNode":
+        return None
+    for k, v in mapping.value:
+        if _key_text(k) == key and type(v).__name__ == "ScalarNode":
+            return str(v.value)
+    return None
+
+
+def _child(mapping: Any, key: str) -> Any:
+    if type(mapping).__name__ != "MappingNode":
+        return None
+    return next((v for k, v in mapping.value if _key_text(k) == key), None)
+
+
+def _objects(docs: list[Any]) -> dict[tuple[str, str], list[int]]:
+    """(what, value) -> the lines naming it: each compose service's `container_name`, each
+    Kubernetes object's name within its API group, kind and namespace (a `kind: List`'s items
+    too), over every document of one file."""
+    out: dict[tuple[str, str], list[int]] = {}
+    pending = [doc for doc in docs if doc is not None]
+    while pending:
+        doc = pending.pop(0)
+        services = _child(doc, "services")
+        if type(services).__name__ == "MappingNode":
+            for _, service in services.value:
+                for k, v in service.value if type(service).__name__ == "MappingNode" else []:
+                    if _key_text(k) == "container_name" and type(v).__name__ == "ScalarNode":
+                        out.setdefault(("two compose services have container_name", str(v.value)),
+                                       []).append(v.start_mark.line + 1)
+        kind, version = _scalar(doc, "kind"), _scalar(doc, "apiVersion")
+        if kind is None or version is None:
+            continue
+        items = _child(doc, "items")
+        if kind.endswith("List") and type(items).__name__ == "SequenceNode":
+            pending += list(items.value)
+            continue
+        metadata = _child(doc, "metadata")
+        name = _child(metadata, "name")
+        if type(name).__name__ != "ScalarNode":
+            continue
+        group = version.rpartition("/")[0] if "/" in version else ""
+        namespace = "" if kind in _OBJECT_KINDS_WITHOUT_NAMESPACE else (_scalar(metadata, "namespace") or "")
+        what = (f"two Kubernetes {kind}{f'.{group}' if group else ''} objects"
+                f"{f' in namespace {namespace!r}' if namespace else ' (no namespace given)'} are named")
+        out.setdefault((what, str(name.value)), []).append(name.start_mark.line + 1)
+    return out
+
+
+def kubernetes_objects(text: str) -> dict[tuple[str, str], list[int]]:
+    """The Kubernetes identities of a manifest's documents (`_objects`, compose's left out: a
+    compose override file names its base's services again); empty where it does not parse."""
+    try:
+        found = _objects(_compose(text))
+    except (YAMLError, RecursionError, ValueError):
+        return {}
+    return {key: lines for key, lines in found.items() if key[0].startswith("two Kubernetes ")}
+
+
+def merged_identities(then: dict[tuple[str, str], list[Any]], now: dict[tuple[str, str], list[Any]],
+                      ) -> tuple[str, str, list[Any], Any] | None:
+    """The first identity whose places now held two different identities then, place by place
+    (an edit moves no place: a line, or a file and a line): (what, value, places, the place that
+    held it then, else the last). One object declared twice on purpose (two patches of one
+    Deployment) and renamed is still one identity; a place that held none then counts as
+    another."""
+    was = {place: key for key, places in then.items() for place in places}
+    for (what, value), places in sorted(now.items(), key=lambda item: min(item[1])):
+        if len(places) > 1 and len({was.get(place, place) for place in places}) > 1:
+            standing = next((p for p in sorted(places) if was.get(p) == (what, value)), max(places))
+            return what, value, sorted(places), standing
+    return None
+
+
+def _object_collision(old_docs: list[Any], new_docs: list[Any]) -> str | None:
+    """Two objects of one file that the edit makes one identity (`_objects`), or None."""
+    grown = merged_identities(_objects(old_docs), _objects(new_docs))
+    if grown is None:
+        return None
+    what, value, lines, standing = grown
+    listed = ", ".join(str(line) for line in lines)
+    return (f"line {standing}: after the rename {what} {value!r} (lines {listed}): "
+            "a renamed object would collide with an existing one")
+
+
 def identity_collision(before: str, after: str) -> str | None:
     """What `_identity_collision` finds, over whole documents that may differ in other ways too
     (verify, after the move: the file then and now): a list item's identifying field that more
     items hold now than did then; else None (also where either does not parse)."""
     try:
-        then, now = _identity_lines(_compose(before)), _identity_lines(_compose(after))
+        old_docs, new_docs = _compose(before), _compose(after)
+        then, now = _identity_lines(old_docs), _identity_lines(new_docs)
+        grown = merged_identities(_objects(old_docs), _objects(new_docs))
     except (YAMLError, RecursionError, ValueError):
         return None
+    if grown is not None:
+        what, value, lines, standing = grown
+        return f"line {standing}: {what} {value!r} (lines {', '.join(str(line) for line in lines)})"
     for (path, field, value), lines in sorted(now.items(), key=lambda item: min(item[1])):
         if len(lines) > max(len(then.get((path, field, value), [])), 1):
             listed = ", ".join(str(line) for line in sorted(lines))

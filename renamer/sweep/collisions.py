@@ -33,6 +33,7 @@ from renamer.formats.yaml_rt import identity_collision
 from renamer.match import new_values_matcher
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
+from renamer.sweep import config_dirs, vars_names
 from renamer.sweep.content import read_texts
 from renamer.sweep.history import move_parent
 from renamer.sweep.lines import Lines
@@ -59,6 +60,7 @@ class Collision:
     refused: bool = False
     # Written already (verify, after the move): two siblings this move made one name (written_collisions).
     note: str | None = None
+    recorded: bool = True  # the note compares with the file before the move's first commit
 
     @property
     def strict_failure(self) -> bool:
@@ -67,6 +69,9 @@ class Collision:
 
     def message(self) -> str:
         olds = ", ".join(self.olds)
+        if self.note and not self.recorded:  # no commit of the move is known: a move by hand, a new file
+            return (f"{self.note}: two siblings share {self.value}, the name this move gives {olds}; "
+                    "rename one by hand")
         if self.note:
             return (f"{self.note}: the move turned {olds} into {self.value} beside the {self.value} that "
                     "stood here before its first commit: two siblings share one name now; rename one by hand")
@@ -85,10 +90,12 @@ def new_values(project: LoadedProject) -> tuple[bytes, ...]:
     return tuple(dict.fromkeys(new.encode() for _, new in renames.hosts + renames.addresses))
 
 
-def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHost] = ()) -> list[Collision]:
+def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHost] = (),
+               refused: Iterable[str] = ()) -> list[Collision]:
     """Every place in a current-state file (and among the DNS inventory's `hosts`) where a new
     value the scan would write stands already; nothing to look for when the scan rewrites
-    nothing. The scan must have looked for `new_values(project)` (its `holding_new`)."""
+    nothing. The scan must have looked for `new_values(project)` (its `holding_new`). A file the
+    scan refused, or `refused` names (the plan's refusals across files), is marked refused."""
     into: dict[str, set[str]] = {}  # new value -> the old values rewritten into it
     by_file: dict[str, set[str]] = {}  # path -> the new values its rewrites write
     for ref in scan.references():
@@ -103,7 +110,7 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
     needles = [value.encode() for value in into]
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
-    refused = {f.path for f in scan.files if f.refused is not None}
+    refused = {f.path for f in scan.files if f.refused is not None} | set(refused)
     found: list[Collision] = []
     with debug.timed("collisions"):
         before = _before_move(project, list(into))
@@ -129,16 +136,24 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
     olds: dict[str, set[str]] = {}
     for old, new in renames.hosts + renames.addresses:
         olds.setdefault(new, set()).add(old)
-    if parent is None or not olds:
+    if not olds:
         return []
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
-    then = vcs_status.blobs(project.root, [f"{parent}:{rel}" for rel in current])
+    then = vcs_status.blobs(project.root, [f"{parent}:{rel}" for rel in current]) if parent else {}
     found: list[Collision] = []
     with debug.timed("written collisions"):
-        for rel, data in read_texts(project.root, [rel for rel in current if f"{parent}:{rel}" in then]):
-            before = then[f"{parent}:{rel}"]
-            if before == data or len(data) > _CHECKED_MAX:  # a dump: parsing it twice costs more than verify
+        for rel, data in read_texts(project.root, current):
+            # No version before the move (a move by hand, `sed` then a commit; a file added since):
+            # the file itself, each place of a new value spelled apart, so that only identities
+            # naming a new value can stand more often now (break-it round 9 #5).
+            recorded = f"{parent}:{rel}" in then
+            if len(data) > _CHECKED_MAX:  # a dump: parsing it twice costs more than verify
+                continue
+            if not recorded and not repeats(data, olds):  # no identity of a new name can stand twice
+                continue
+            before = then[f"{parent}:{rel}"] if recorded else distinct(data, olds)
+            if before == data:
                 continue
             problem = _sibling_problem(rel, before, data)
             value = next((new for new in sorted(olds, key=len, reverse=True)
@@ -152,8 +167,46 @@ def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collisi
                 "would stand twice", "stands twice")
             text = Lines(data).texts()[line - 1] if 0 < line <= len(Lines(data).texts()) else ""
             found.append(Collision(rel, line, 1, value, tuple(sorted(olds[value])), True, True, text,
-                                   note=note))
+                                   note=note, recorded=recorded))
     return found
+
+
+_TOKEN = re.compile(rb"[^\s\"'`{}\[\]();,=:<>|]+")
+
+
+def repeats(data: bytes, values: Iterable[str]) -> bool:
+    """Whether some token of `data` (a run between blanks, quotes, brackets and `;,=:<>|`) naming
+    one of `values` stands twice, in any case: what two identities of one name both need (a key,
+    a label, a scalar, a block's head), so a file where none does is not parsed. A value with a
+    colon (IPv6) is never split out of its token: then always True."""
+    wanted = [value.lower().encode() for value in values]
+    if any(b":" in value for value in wanted):
+        return True
+    named = re.compile(rb"(?<![a-z0-9_-])(?:" + b"|".join(re.escape(v) for v in wanted) + rb")(?![a-z0-9_-])")
+    seen: set[bytes] = set()
+    for token in _TOKEN.findall(data.lower()):
+        if named.search(token) is not None:
+            if token in seen:
+                return True
+            seen.add(token)
+    return False
+
+
+def distinct(data: bytes, values: Iterable[str], salt: int = 0) -> bytes:
+    """`data` with each place of each of `values` (as a whole name) spelled apart from every
+    other (`wolf` -> `wolf-renamer1`, `wolf-renamer2`): a text to compare with where no version
+    before the move is known, in which no two things share a new value's name (`salt` sets the
+    spellings of one file apart from another's: `wolf-renamer1.1`)."""
+    count = 0
+
+    def apart(found: re.Match[bytes]) -> bytes:
+        nonlocal count
+        count += 1
+        return found.group() + b"-renamer%d.%d" % (salt, count)
+
+    for value in sorted(values, key=len, reverse=True):
+        data = re.sub(rb"(?<![A-Za-z0-9_-])" + re.escape(value.encode()) + rb"(?![A-Za-z0-9_-])", apart, data)
+    return data
 
 
 def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
@@ -189,6 +242,81 @@ def merged_folders(project: LoadedProject, scan: ScanResult) -> list[Collision]:
                     note=(f"{target}/ now holds what {folder}/ held ({moved[0]}"
                           f"{f' and {len(moved) - 1} more' if len(moved) > 1 else ''}) beside its own "
                           f"{then[target][0]}: two folders became one")))
+    return found
+
+
+def set_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
+    """A config directory (sweep/config_dirs.py) holding a current file with a new value, whose
+    files now hold a top-level label naming a new value more often than before the move's first
+    commit (each new value's places spelled apart, where no version then is known): two `upstream
+    wolf` in `conf.d/a.conf` and `conf.d/b.conf`, whatever commit made them."""
+    renames = project.config.renames
+    olds: dict[str, set[str]] = {}
+    for old, new in renames.hosts + renames.addresses:
+        olds.setdefault(new, set()).add(old)
+    holding = set(scan.holding_new)
+    chosen = [(files, check) for files, check in config_dirs.checked_sets(scan.paths, project.root)
+              if any(f in holding and project.classifier.classify(f).status == CURRENT for f in files)]
+    if not chosen:
+        return []
+    parent = before_move(project)
+    everything = list(dict.fromkeys(f for files, _ in chosen for f in files))
+    then = vcs_status.blobs(project.root, [f"{parent}:{f}" for f in everything]) if parent else {}
+    now = dict(read_texts(project.root, everything))
+    found = []
+    for files, check in chosen:
+        if not repeats(b"\n".join(now.get(f, b"") for f in files), olds):
+            continue
+        texts = {}
+        for index, f in enumerate(files):
+            if f not in now or len(now[f]) > _CHECKED_MAX:
+                continue
+            before = then.get(f"{parent}:{f}") if parent else None
+            if before is None:
+                before = distinct(now[f], olds, index)
+            texts[f] = (before.decode("utf-8", "replace"), now[f].decode("utf-8", "replace"))
+        problem = check(texts)
+        value = next((new for new in sorted(olds, key=len, reverse=True)
+                      if problem and (f"'{new}" in problem[2] or f" {new}'" in problem[2])), None)
+        if problem is None or value is None:
+            continue
+        path, line, why = problem
+        texts_now = Lines(now[path]).texts()
+        note = why.replace("would stand", "stands").replace("after the rename ", "")
+        note = note.partition(": a renamed")[0]
+        found.append(Collision(path, line, 1, value, tuple(sorted(olds[value])), True, True,
+                               texts_now[line - 1] if 0 < line <= len(texts_now) else "", note=note,
+                               recorded=parent is not None))
+    return found
+
+
+def vars_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:
+    """A new host or group name that two entries of one `host_vars/` or `group_vars/` folder
+    answer to now (`wolf.yml` beside `wolf/`, `wolf.yaml`: sweep/vars_names.py), more than before
+    the move's first commit (than one, where no commit of the move is known): Ansible reads one
+    and drops the other, whatever commit made them."""
+    news = {new for _, new in project.config.renames.hosts}
+    olds: dict[str, set[str]] = {}
+    for old, new in project.config.renames.hosts:
+        olds.setdefault(new, set()).add(old)
+    now = {key: spelled for key, spelled in vars_names.entries(scan.paths).items()
+           if key[1] in news and len(spelled) > 1}
+    if not now:
+        return []
+    parent = before_move(project)
+    then: dict[tuple[str, str], set[str]] = {}
+    if parent is not None:
+        done = git_run(["git", "-C", str(project.root), "ls-tree", "-r", "-z", "--name-only", parent],
+                       capture_output=True, check=False, env={**os.environ, **LITERAL})
+        then = vars_names.entries(os.fsdecode(done.stdout).split("\0")) if done.returncode == 0 else {}
+    found = []
+    for (folder, name), spelled in sorted(now.items()):
+        if len(then.get((folder, name), set())) >= len(spelled):
+            continue
+        listed = " and ".join(f"{folder}/{e}" for e in sorted(spelled))
+        found.append(Collision(f"{folder}/{name}", 0, 0, name, tuple(sorted(olds[name])), True, True, "",
+                               note=(f"{listed} both hold {name}'s variables: Ansible reads one of them and "
+                                     "drops the other's"), recorded=parent is not None))
     return found
 
 

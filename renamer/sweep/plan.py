@@ -12,11 +12,12 @@ from renamer.classify import RECORD
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
+from renamer.sweep import config_dirs
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
 from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.links import Relink, plan_links, without_relinked
-from renamer.sweep.model import KEPT, FileResult, ScanResult
+from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.pins_history import replaced_versions
@@ -24,6 +25,7 @@ from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import REFUSED_HINTS, FileScanner, ScanOptions
 from renamer.sweep.terraform_matches import whole_across_files
 from renamer.sweep.tool_names import expanded_hosts
+from renamer.sweep.vars_names import merging as vars_merging
 from renamer.sweep.zone_origins import zone_map
 from renamer.sweep.zone_serials import including_serials
 
@@ -203,6 +205,17 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
                                      f"name part of it; keep the whole folder (`keep_paths: [{folder}]`), or "
                                      "move what stays out of it first")
             for folder, target, staying in split)))
+    joined = vars_merging(project.root, plan.renames)
+    if joined:
+        plan = replace(plan, folder_refusals=(*plan.folder_refusals, *(
+            Refusal(path, 0, f"renaming it to {target} beside {named(held)} would give two entries one "
+                             f"name: Ansible reads {name}'s variables from one of them "
+                             "and drops the other's (merge them by hand, or keep the name with "
+                             f"`keep_paths: [{path}]`)")
+            for path, target, name, held in joined)))
+    joined_sets = _config_dir_refusals(project, plan)
+    if joined_sets:
+        plan = replace(plan, folder_refusals=(*plan.folder_refusals, *joined_sets))
     if project.git and plan.renames:
         root = project.root
         plan = replace(plan, folders=plan_folders(
@@ -218,6 +231,33 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         return plan
     return replace(plan, scan=without_relinked(plan.scan, relinks), links=tuple(relinks),
                    link_refusals=tuple(refused))
+
+
+def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:
+    """A config directory's files, or a folder's Kubernetes manifests, read as one
+    (sweep/config_dirs.py), whose edits make two top-level labels or object identities one across
+    two files. Parsed only where two of the set's files hold a new value after the edits."""
+    edited = {f.path: f.edits for f in plan.scan.files if f.edits and f.refused is None}
+    renames = project.config.renames
+    news = {new.encode() for _, new in renames.hosts + renames.addresses}
+    out = []
+    for files, collision in config_dirs.checked_sets(plan.scan.paths, project.root):
+        if not any(path in edited for path in files):
+            continue
+        read: dict[str, tuple[bytes, bytes]] = {}
+        for path in files:
+            try:
+                data = (project.root / path).read_bytes()
+            except OSError:
+                continue
+            read[path] = (data, apply_edits(data, edited[path]) if path in edited else data)
+        if sum(1 for _, after in read.values() if any(new in after for new in news)) < 2:
+            continue
+        found = collision({path: (before.decode("utf-8", "replace"), after.decode("utf-8", "replace"))
+                           for path, (before, after) in read.items()})
+        if found is not None:
+            out.append(Refusal(*found))
+    return out
 
 
 def _check_renames(project: LoadedProject, plan: Plan) -> None:

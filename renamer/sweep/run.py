@@ -24,6 +24,8 @@ from renamer.sweep.collisions import (
     collisions,
     merged_folders,
     new_values,
+    set_collisions,
+    vars_collisions,
     written_collisions,
 )
 from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
@@ -147,7 +149,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                              hooks=hooks)
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
-    found = collisions(project, plan.scan, hosts) if dry_run else []
+    found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals]) if dry_run else []
     summary = Summary.of(plan)
     if dry_run:
         summary = replace(summary, past=past_lines(project.root, plan.scan.files, project.config.cutover,
@@ -283,7 +285,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),
-             *merged_folders(project, scan)]
+             *merged_folders(project, scan), *vars_collisions(project, scan),
+             *set_collisions(project, scan)]
     strict_collisions = sum(1 for c in found if c.strict_failure)
     verdict = summary.verdict(strict=strict, expired=len(expired), collisions=strict_collisions)
     unchecked = [p or "." for p in prefixes

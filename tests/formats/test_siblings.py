@@ -66,3 +66,31 @@ def test_a_leading_bom_hides_no_first_line_head() -> None:
     """Review finding 13: a BOM before the first `[group]` or `global` line hid the head."""
     plain = siblings.labels("[web]\npug\nrex\n")
     assert plain and siblings.labels("\ufeff[web]\npug\nrex\n") == plain
+
+
+SERVERS = {
+    "one listen": ("server {\n  listen 80;\n  server_name pug.lab;\n}\nserver {\n  listen 80;\n"
+                   "  server_name wolf.lab;\n}\n", True),
+    "no listen is port 80": ("server {\n  server_name pug.lab;\n}\nserver {\n  listen 0.0.0.0:80;\n"
+                             "  server_name wolf.lab;\n}\n", True),
+    "one of several names": ("server { server_name a pug.lab; }\nserver { server_name wolf.lab b; }\n", True),
+    "another listen": ("server {\n  listen 8080;\n  server_name pug.lab;\n}\nserver {\n  listen 80;\n"
+                       "  server_name wolf.lab;\n}\n", False),
+    "another parent": ("http {\n  server { server_name pug.lab; }\n}\n"
+                       "mail {\n  server { server_name wolf.lab; }\n}\n", False),
+    "commented out": ("server {\n  server_name pug.lab;\n}\n#server {\n#  server_name wolf.lab;\n#}\n", False),
+    "a server of an upstream": ("upstream u {\n  server pug.lab:80;\n  server wolf.lab:80;\n}\n", False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SERVERS))
+def test_two_nginx_servers_answering_one_name_on_one_listen_collide(name: str) -> None:
+    text, collides = SERVERS[name]
+    problem = siblings.collision(text, text.replace("pug.lab", "wolf.lab"))
+    assert (problem is not None and "the server_name 'wolf.lab' would stand twice" in problem) is collides, problem
+
+
+def test_a_name_twice_in_one_server_block_is_one_label() -> None:
+    text = "server {\n  listen 80;\n  listen 443 ssl;\n  server_name wolf.lab wolf.lab;\n}\n"
+    assert [(label.scope, label.label) for label in siblings.servers(text)] == [
+        (("server_name", 0, "80"), "wolf.lab"), (("server_name", 0, "443"), "wolf.lab")]

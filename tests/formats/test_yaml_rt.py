@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.formats.yaml_rt import COMMENT, KEY, OTHER, VALUE, edit_problem, line_problems, locate
+from renamer.formats.yaml_rt import (
+    COMMENT,
+    KEY,
+    OTHER,
+    VALUE,
+    edit_problem,
+    identity_collision,
+    line_problems,
+    locate,
+)
 
 LITELLM = """\
 model_list:
@@ -211,3 +220,34 @@ def test_line_problems_name_each_retyped_scalar_on_its_own_line() -> None:
         6: "f: '~' would be read as null, not str; quote it by hand",
     }
     assert line_problems("a: [1\n", "a: [2\n") == {}
+
+
+SERVICE = "apiVersion: {v}\nkind: {k}\nmetadata: {{name: {n}, namespace: {ns}}}\n"
+OBJECTS = {
+    "kubernetes, one namespace": (SERVICE.format(v="v1", k="Service", n="pug", ns="web") + "---\n"
+                                  + SERVICE.format(v="v1", k="Service", n="wolf", ns="web"), True),
+    "kubernetes, a List's items": ("apiVersion: v1\nkind: List\nitems:\n"
+                                   "- {apiVersion: v1, kind: Secret, metadata: {name: pug}}\n"
+                                   "- {apiVersion: v1, kind: Secret, metadata: {name: wolf}}\n", True),
+    "kubernetes, cluster-scoped": (SERVICE.format(v="v1", k="Namespace", n="pug", ns="a") + "---\n"
+                                   + SERVICE.format(v="v1", k="Namespace", n="wolf", ns="b"), True),
+    "compose container_name": ("services:\n  a: {container_name: pug}\n  b: {container_name: wolf}\n", True),
+    "kubernetes, two namespaces": (SERVICE.format(v="v1", k="Service", n="pug", ns="web") + "---\n"
+                                   + SERVICE.format(v="v1", k="Service", n="wolf", ns="db"), False),
+    "kubernetes, two kinds": (SERVICE.format(v="v1", k="ConfigMap", n="pug", ns="web") + "---\n"
+                              + SERVICE.format(v="v1", k="Service", n="wolf", ns="web"), False),
+    "kubernetes, two API groups": (SERVICE.format(v="a.example/v1", k="Service", n="pug", ns="web") + "---\n"
+                                   + SERVICE.format(v="v1", k="Service", n="wolf", ns="web"), False),
+    "compose hostname": ("services:\n  a: {hostname: pug}\n  b: {hostname: wolf}\n", False),
+    "one object declared twice": (SERVICE.format(v="v1", k="Service", n="pug", ns="web") + "---\n"
+                                  + SERVICE.format(v="v1", k="Service", n="pug", ns="web"), False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OBJECTS))
+def test_two_objects_of_one_identity_in_one_file_collide(name: str) -> None:
+    text, collides = OBJECTS[name]
+    problem = edit_problem(text, text.replace("pug", "wolf"))
+    assert (problem is not None and "a renamed object would collide with an existing one" in problem) is collides
+    written = identity_collision(text, text.replace("pug", "wolf"))
+    assert (written is not None and "'wolf'" in written) is collides

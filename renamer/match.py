@@ -72,7 +72,10 @@ class Matcher:
         rules += [range_rule(old, new, "address") for old, new in self.addresses]
         self._ranges = [rule for rule in rules if rule is not None]
         self._range_stems = tuple(sorted({rule.stem for rule in self._ranges}))
-        self._stem_rules = tuple(Counter(rule.stem for rule in self._ranges).items())  # stem, its rules
+        # stem, its rules; an IPv6 stem in upper case too (its hex is written in either case)
+        self._stem_rules = tuple(Counter(stem for rule in self._ranges
+                                         for stem in {rule.stem, rule.stem.upper() if rule.base != 10
+                                                      else rule.stem}).items())
         self._v4_pairs = [(old, new) for old, new in self.addresses if ":" not in old]
         self._range_probe = re.compile(b"(?:" + b"|".join(re.escape(s) for s in self._range_stems)
                                        + rb")[0-9{]") if self._ranges else None

@@ -94,3 +94,34 @@ def test_a_range_whose_ends_are_both_renamed_is_refused_not_a_crash(line: str, r
     assert reasons and set(reasons) == {"range"}
     assert run(root, "sweep", "--commit").exit_code == 1  # left for a decision
     assert (root / "servers.md").read_text() == line + "\n"
+
+
+V6_CONFIG = CONFIG.replace("10.0.0.1: 10.1.0.1}", "10.0.0.1: 10.1.0.1, '2001:db8::11': '2001:db8:1::11'}")
+
+
+@pytest.mark.parametrize("line", (
+    pytest.param("range: 2001:db8::11-2001:db8::15", id="full-ends"),
+    pytest.param("pool `2001:db8::a`..`2001:db8::11`", id="hex-dressed"),
+    pytest.param("hosts 2001:db8::11-15", id="shorthand"),
+    pytest.param("2001:DB8::11 \u2013 2001:DB8::1F", id="upper-case-spaced"),
+))
+def test_an_ipv6_range_is_never_rewritten_at_one_end(line: str, repo: Callable[..., Path],
+                                                     run: Callable[..., Result]) -> None:
+    """The notes of break-it round 12: an IPv6 range was rewritten at one end (its last group is hex)."""
+    root = repo({"net.md": line + "\n"}, config=V6_CONFIG, allowlist=ALLOW)
+    reasons = _reasons(root, run)
+    assert reasons and set(reasons) == {"range"}
+    run(root, "sweep", "--commit")
+    assert (root / "net.md").read_text() == line + "\n"
+
+
+@pytest.mark.parametrize(("line", "expected"), (
+    pytest.param("dns 2001:db8::11, 2001:db8::12", "dns 2001:db8:1::11, 2001:db8::12", id="a-list"),
+    pytest.param("2001:db8::11-2001:db8::11", "2001:db8:1::11-2001:db8:1::11", id="one-address-twice"),
+    pytest.param("via 2001:db8::11 - see below", "via 2001:db8:1::11 - see below", id="prose"),
+))
+def test_ipv6_addresses_that_are_no_range_follow(line: str, expected: str, repo: Callable[..., Path],
+                                                 run: Callable[..., Result]) -> None:
+    root = repo({"net.md": line + "\n"}, config=V6_CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "net.md").read_text() == expected + "\n"

@@ -10,7 +10,6 @@ written. Folders whose every file is tracked keep today's file-by-file renames."
 
 from __future__ import annotations
 
-import bisect
 import os
 import stat
 from collections.abc import Callable, Sequence
@@ -110,29 +109,29 @@ def merging(root: Path, renames: Sequence[tuple[str, str]]) -> list[tuple[str, s
     return [(folder, target, held) for folder, (target, held) in sorted(found.items())]
 
 
-def splitting(renames: Sequence[tuple[str, str]], listed: Sequence[str],
-              live: Callable[[str], bool]) -> list[tuple[str, str, list[str]]]:
-    """Folders a rename moves while some of their live listed files stay (break-it round 13,
-    finding 5: `keep_paths` on one file of it): (folder, new folder, what stays). Split, the moved
-    files' references to their old neighbours (`env_file: ./secrets.enc.yaml`) name nothing; no
-    file-level check sees it. A record left in a host's folder splits nothing live: history stays
-    where it was written (a reference to the folder itself is a `held-path` residual, held_paths.py)."""
+def splitting(renames: Sequence[tuple[str, str]], listed: Callable[[str], Sequence[str]],
+              live: Callable[[str], bool], named_by: Callable[[str, str], bool]
+              ) -> list[tuple[str, str, list[str]]]:
+    """Folders a rename moves while some of their files stay (break-it rounds 13 and 14):
+    (folder, new folder, what stays). Split, the moved files' references to their old neighbours
+    (`env_file: ./secrets.enc.yaml`, a README's `[disk swap](2025-03-01-disk-swap.md)`) name
+    nothing; no file-level check sees it. A file stays live (`live`: kept, held) or as a record
+    that a moving file of the folder names (`named_by(moving, staying)`); a record nothing there
+    names splits nothing live (history stays where it was written; a reference to the folder itself
+    is a `held-path` residual, held_paths.py). `listed(folder)`: every tracked file under it, the
+    paths a sweep was not asked about too (a sweep of one file still moves its folder's name)."""
     leaving = {old for old, _ in renames}
     folders: dict[str, str] = {}
     for old, new in renames:
         pair = _first_difference(old, new)
         if pair is not None:
             folders.setdefault(*pair)
-    ordered = sorted(listed)
     out = []
     for folder, target in sorted(folders.items()):
-        prefix = folder + "/"
-        at = bisect.bisect_left(ordered, prefix)
-        staying = []
-        while at < len(ordered) and ordered[at].startswith(prefix):
-            if ordered[at] not in leaving and live(ordered[at]):
-                staying.append(ordered[at])
-            at += 1
+        inside = [path for path in listed(folder) if path.startswith(folder + "/")]
+        moving = [path for path in inside if path in leaving]
+        staying = [path for path in inside if path not in leaving
+                   and (live(path) or any(named_by(m, path) for m in moving))]
         if staying:
             out.append((folder, target, staying))
     return out

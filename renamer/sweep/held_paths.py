@@ -45,6 +45,7 @@ _PATH_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 # Read as part of a token too, then resolved: a Windows separator, brace sets, comma lists, variables.
 _TOKEN_BYTE = _PATH_BYTE | frozenset(b"\\{},$")
 _VARIABLE = "{}/"  # a token rooted at a variable: read from no folder, matched by its tail
+_WINDOWS_VARIABLE = re.compile(r"%~[A-Za-z]*[0-9]|%[A-Za-z_][A-Za-z0-9_]*%")
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,19 @@ def held_paths(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
         return out
     by_path = {f.path: f for f in scan.files}
     moving: set[str] = set()  # folders some file leaves
+    olds = [old for old, _ in project.config.renames.pairs()]
     for rel in candidates:
-        matches = [m for m in project.matcher.find(os.fsencode(rel)) if m.kept is None]
+        found = project.matcher.find(os.fsencode(rel))
+        matches = [m for m in found if m.kept is None]
+        if not found:
+            # An old value inside a longer name (`host_vars/pug-qemu.yml`, a derived name): no
+            # rename moves it, so a token that spells it from parts (`host_vars/{lab,pug}-qemu.yml`)
+            # names it, and rewritten would name nothing (break-it round 14, finding 10).
+            inside = frozenset(old for old in olds if old in rel)
+            if inside and rel not in out:
+                out[rel] = Hold(RESIDUAL, "the old value stands inside a longer name there, which the "
+                                          "sweep does not rename", inside)
+            continue
         if not matches:
             continue
         folders = {rel[:slash] for m in matches if (slash := rel.find("/", m.end)) >= 0}
@@ -249,6 +261,16 @@ def _token(data: bytes, start: int, end: int, spelled: bytes | None = None) -> s
     name = middle.decode("utf-8", "surrogateescape")
     raw, at = _alternative(raw, at, len(name))
     rooted = ""
+    # After a command substitution or a make function (`$(CURDIR)/hosts/pug`, `$(dirname "$0")/`,
+    # `$(pwd)/`), a batch file's own folder (`%~dp0hosts\pug`) or `%REPO%\`: rooted at a value
+    # not known, as after `${REPO}` (break-it round 14, finding 7).
+    prefix = _WINDOWS_VARIABLE.match(raw)
+    if prefix is not None and prefix.end() <= at:
+        rest = raw[prefix.end():]
+        bare = rest.lstrip("\\/")
+        raw, at, rooted = bare, at - prefix.end() - (len(rest) - len(bare)), _VARIABLE
+    elif data[left - 1: left] in (b")", b"}") and raw.startswith("/"):
+        raw, at, rooted = raw[1:], at - 1, _VARIABLE
     cut = max(raw.rfind("}", 0, at), raw.rfind("$", 0, at))
     if cut >= 0:  # `${REPO}/hosts/pug`, `$REPO/hosts/pug`: the variable's value is not known
         slash = raw.find("/", cut)
@@ -314,6 +336,13 @@ class _Resolver:
         self.by_last: dict[str, list[str]] = {}
         for path in held.keys() - set(self.points):
             self.by_last.setdefault(path.rpartition("/")[2], []).append(path)
+        # The listed paths that are not held, by their last component, where a held path ends so:
+        # a tail both name is read as the one that follows (break-it round 14, finding 6).
+        self.live_by_last: dict[str, list[str]] = {}
+        for path in self.listed - held.keys():
+            last = path.rpartition("/")[2]
+            if last in self.by_last:
+                self.live_by_last.setdefault(last, []).append(path)
 
     def resolve(self, rel: str, token: str) -> str | None:
         if "/" not in token and "." not in token:
@@ -338,6 +367,8 @@ class _Resolver:
         if len(parts) < 2:
             return None
         tail = "/".join(parts)
+        if self._live_tail(parts, host):
+            return None  # a listed path the sweep handles as usual ends so too: it is that one
         for path in self.by_last.get(parts[-1], ()):
             # A relative token that is the tail of a held path (`pug/compose.yaml`, read from some
             # base folder); never a machine's path (`/etc/nginx/sites-enabled/pug.conf` is no
@@ -353,11 +384,23 @@ class _Resolver:
                 return path
         return None
 
-    def names_listed(self, rel: str, token: str) -> bool:
-        """Does `token`, read exactly (no tail), name a listed file or folder?"""
+    def names_listed(self, rel: str, token: str, *, tails: bool = False) -> bool:
+        """Does `token`, read exactly (or, with `tails`, as a relative tail too), name a listed file
+        or folder that is not held?"""
         rooted = token.startswith(_VARIABLE)
         token = token[len(_VARIABLE):] if rooted else token
-        return any(path in self.listed for path in self._readings(rel, token, rooted=rooted))
+        if any(path in self.listed for path in self._readings(rel, token, rooted=rooted)):
+            return True
+        parts = [p for p in token.split("/") if p not in ("", ".", "~")]
+        return tails and len(parts) >= 2 and self._live_tail(parts, token.startswith(("/", "~")))
+
+    def _live_tail(self, parts: list[str], host: bool) -> bool:
+        """Does a listed path that is not held end with this relative tail, or (any token) stand
+        at the token's end (`/srv/infra/stacks/pug/compose.yaml` of a moving `stacks/pug/...`)?"""
+        tail = "/".join(parts)
+        return any((not host and (path == tail or path.endswith("/" + tail)))
+                   or ("/" in path and tail.endswith("/" + path))
+                   for path in self.live_by_last.get(parts[-1], ()))
 
     def _readings(self, rel: str, token: str, *, rooted: bool = False) -> list[str]:
         """Where `token` points when read as a repo path: from `rel`'s folder, from the root, from
@@ -411,7 +454,7 @@ def dangling_references(project: LoadedProject, scan: ScanResult) -> list[Refere
             new = hit.group().decode()
             start, end = hit.start(), hit.end()
             token = _token(data, start, end)
-            if token is None or "/" not in token or resolver.names_listed(rel, token):
+            if token is None or "/" not in token or resolver.names_listed(rel, token, tails=True):
                 continue
             spelled = _token(data, start, end, news[new].encode())
             target = None if spelled is None else resolver.resolve(rel, spelled)

@@ -273,3 +273,72 @@ def test_a_record_left_in_a_moving_folder_splits_nothing_live_but_the_folder_ref
     found = [f for f in _findings(run, root, "verify") if f.get("reason") == "held-path"]
     assert [(f["path"], f["line"]) for f in found] == [("sync.sh", 1)]
     assert "a folder the sweep splits" in str(found[0]["note"])
+
+
+def test_a_tail_both_a_moving_file_and_a_record_end_with_follows_the_moving_file(repo: Repo, run: Run) -> None:
+    """Break-it round 14, findings 6 and 13: `pug/compose.yaml` (from `cd stacks`) was held because a
+    backup record ends so too, and written new by hand it failed verify as dangling."""
+    allow = ALLOW + "  - {name: backups, paths: ['backups/**'], reason: snapshot}\n"
+    files = {"stacks/pug/compose.yaml": "services:\n  web:\n    image: nginx\n",
+             "backups/2024-01-01/pug/compose.yaml": "services:\n  web:\n    image: nginx\n",
+             "deploy.sh": "cd stacks && docker compose -f pug/compose.yaml up -d\n"
+                          "docker compose -f \"${STACKS}/pug/compose.yaml\" pull\n"}
+    root = repo(files, config=CONFIG, allowlist=allow)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "deploy.sh").read_text() == files["deploy.sh"].replace("pug/", "wolf/")
+    assert (root / "stacks/wolf/compose.yaml").exists()
+    (root / "run.sh").write_text("cd stacks && docker compose -f wolf/compose.yaml ps\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "by hand")
+    assert run(root, "verify").exit_code == 0
+
+
+def test_paths_rooted_at_a_command_or_a_batch_files_folder_are_read_as_paths(repo: Repo, run: Run) -> None:
+    """Break-it round 14, finding 7: `$(CURDIR)/`, `$(dirname "$0")/`, `$(pwd)/`, `%~dp0`."""
+    files = {"hosts/pug/app.conf": "listen 80;\n",
+             "Makefile": "deploy:\n\tscp $(CURDIR)/hosts/pug/app.conf root@10.0.40.11:/etc/app.conf\n",
+             "deploy.sh": "scp \"$(dirname \"$0\")/hosts/pug/app.conf\" x:\nrsync -a $(pwd)/hosts/pug/ x:/srv/\n",
+             "deploy.bat": "scp %~dp0hosts\\pug\\app.conf x:\r\nscp %REPO%\\hosts\\pug\\app.conf x:\r\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "Makefile").read_text() == files["Makefile"].replace("10.0.40.11", "10.0.50.21")
+    assert (root / "deploy.sh").read_text() == files["deploy.sh"]
+    assert (root / "deploy.bat").read_bytes() == files["deploy.bat"].encode()
+
+
+def test_a_record_a_moving_neighbour_names_splits_the_folder_and_is_refused(repo: Repo, run: Run) -> None:
+    """Break-it round 14, finding 8: the moved README's `[disk swap](2025-03-01-disk-swap.md)`
+    named a record left behind."""
+    files = {"hosts/pug/README.md": "# pug\n\nPast outages: [disk swap](2025-03-01-disk-swap.md).\n",
+             "hosts/pug/2025-03-01-disk-swap.md": "# 2025-03-01 disk swap on pug\n",
+             "hosts/pug/compose.yaml": "services:\n  nas:\n    image: samba\n"}
+    root = repo(files, config=CONFIG.replace("version: 1\n", "version: 1\ncutover: 2026-10-05\n"),
+                allowlist=ALLOW + "dated: {filenames: true}\n")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3 and "hosts/pug/2025-03-01-disk-swap.md stays" in done.stderr
+    assert not (root / "hosts/wolf").exists()
+
+
+def test_a_sweep_of_some_paths_never_splits_their_folder(repo: Repo, run: Run) -> None:
+    """Break-it round 14, finding 12: `sweep hosts/pug/compose.yaml` left hosts/pug/app.env behind."""
+    files = {"hosts/pug/compose.yaml": "services:\n  db:\n    image: x\n    env_file: ./app.env\n",
+             "hosts/pug/app.env": "DB=pug\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit", "hosts/pug/compose.yaml")
+    assert done.exit_code == 3 and "hosts/pug/app.env stays" in done.stderr
+    assert run(root, "sweep", "--commit").exit_code == 0  # the whole folder moves
+    assert (root / "hosts/wolf/app.env").exists()
+
+
+def test_a_name_spelled_from_parts_that_names_a_file_no_rename_moves_is_held(repo: Repo, run: Run) -> None:
+    """Break-it round 14, finding 10 (adrienkohlbecker/homelab): `host_vars/{lab,pug}-qemu.yml` names
+    host_vars/pug-qemu.yml, a derived name the sweep does not rename."""
+    files = {"host_vars/pug.yml": "ansible_host: 10.0.40.11\n", "host_vars/pug-qemu.yml": "fake: true\n",
+             "host_vars/lab-qemu.yml": "fake: true\n",
+             "README.md": "Test overlays live in `host_vars/{lab,pug}-qemu.yml`; pug is the NAS.\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "README.md").read_text() == \
+        "Test overlays live in `host_vars/{lab,pug}-qemu.yml`; wolf is the NAS.\n"
+    found = [f for f in _findings(run, root, "verify") if f.get("reason") == "held-path"]
+    assert [(f["path"], f["line"]) for f in found] == [("README.md", 1)]

@@ -17,10 +17,23 @@ from collections.abc import Collection
 from renamer.key_refs import KeyRef
 
 _COMMAND = re.compile(rb"""(?<![\w./-])(?:jq|gojq|jaq|yq)(?=[ \t])[^|;&\n'"]{0,256}?"""
-                      rb"""(?:'(?P<single>\.[^'\n]*)'|"(?P<double>\.[^"\n]*)")""")
-_STEP = re.compile(rb"""\.(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|\.?"(?P<quoted>[^"\\\n]*)"|\.?\[[ \t]*"""
-                   rb"""(?:"(?P<sub>[^"\\\n]*)"|(?P<index>\d*))[ \t]*\]"""
+                      rb"""(?:'(?P<single>\.[^'\n]*)'|"(?P<double>\.(?:[^"\\\n]|\\.)*)")""")
+# (a filter in a shell's double quotes escapes its own: `.[\"pug\"]`)
+_STEP = re.compile(rb"""\.(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|\.?\\?"(?P<quoted>[^"\\\n]*)\\?"|\.?\[[ \t]*"""
+                   rb"""(?:\\?"(?P<sub>[^"\\\n]*)\\?"|(?P<index>\d*))[ \t]*\]"""
                    rb"""|\.?\[[ \t]*'(?P<single>[^'\\\n]*)'[ \t]*\]""")
+
+_PIPE_PATH = re.compile(rb"[ \t]*\|[ \t]*(?=\.[A-Za-z_\[\"\\])")
+_Q = rb'\\?"(?P<sub>[^"\\\n]*)\\?"'
+_Q2 = _Q.replace(b"<sub>", b"<sub2>")
+_HAS = re.compile(rb"[ \t]*\|[ \t]*has[ \t]*\([ \t]*" + _Q + rb"[ \t]*\)")
+_ENTRIES = re.compile(rb"[ \t]*\|[ \t]*(?:to_entries|with_entries|map_values)\b")
+_KEY_TEST = re.compile(rb"\.key[ \t]*(?:==|!=)[ \t]*" + _Q + rb"|" + _Q2 + rb"[ \t]*(?:==|!=)[ \t]*\.key\b")
+_KEYS = re.compile(rb"[ \t]*\|[ \t]*keys(?:_unsorted)?\b")
+_KEYS_TEST = re.compile(rb"(?:index|has|inside)[ \t]*\([ \t]*" + _Q + rb"[ \t]*\)"
+                        rb"|\.[ \t]*(?:==|!=)[ \t]*" + _Q2)
+_CONTAINS = re.compile(rb"contains[ \t]*\([ \t]*\[(?P<items>[^\]\n]*)\]")
+_STRING = re.compile(_Q)
 
 
 def might_hold(data: bytes) -> bool:
@@ -35,7 +48,12 @@ def jq_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
         quote = "single" if command.group("single") is not None else "double"
         pos, end = command.start(quote), command.end(quote)
         parts: list[str] = []
-        while pos < end and (step := _STEP.match(data, pos, end)) is not None:
+        while pos < end:
+            step = _STEP.match(data, pos, end)
+            if step is None and parts and (pipe := _PIPE_PATH.match(data, pos, end)) is not None:
+                step = _STEP.match(data, pipe.end(), end)  # `.hosts | .pug.ip`: the path goes on
+            if step is None:
+                break
             group = next((g for g in ("name", "quoted", "sub", "single") if step.group(g) is not None), None)
             if group is None:
                 parts.append("[]")
@@ -47,4 +65,31 @@ def jq_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
                                       data[command.start(quote):step.end()].decode("utf-8", "replace"),
                                       group != "name"))
             pos = step.end()
+        if parts and pos < end:
+            out.extend(_tested(data, pos, end, tuple(parts), wanted, command.start(quote)))
+    return sorted(out, key=lambda r: r.start)
+
+
+def _tested(data: bytes, pos: int, end: int, parts: tuple[str, ...], wanted: set[bytes],
+            first: int) -> list[KeyRef]:
+    """The keys of the mapping at `parts` that the rest of the filter tests by name (break-it
+    round 9, finding 3): `| to_entries[] | select(.key == "pug")` (`with_entries`, `!=`),
+    `| has("pug")`, `| keys | index("pug")` (`contains(["pug"])`, `. == "pug"`)."""
+    rest = data[pos:end]
+    tests: list[re.Match[bytes]] = []
+    if (has := _HAS.match(data, pos, end)) is not None:
+        tests.append(has)
+    if _ENTRIES.match(data, pos, end) is not None:
+        tests.extend(_KEY_TEST.finditer(data, pos, end))
+    if _KEYS.match(data, pos, end) is not None:
+        tests.extend(_KEYS_TEST.finditer(data, pos, end))
+        for listed in _CONTAINS.finditer(data, pos, end):
+            tests.extend(_STRING.finditer(data, listed.start("items"), listed.end("items")))
+    out = []
+    for test in tests:
+        key = test.group("sub") if test.group("sub") is not None else test.group("sub2")
+        group = "sub" if test.group("sub") is not None else "sub2"
+        if key in wanted and b"|" in rest:
+            out.append(KeyRef(test.start(group), test.end(group), key.decode(), (*parts, key.decode()),
+                              data[first:test.end()].decode("utf-8", "replace").replace('\\"', '"'), True))
     return out

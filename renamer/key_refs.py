@@ -131,6 +131,7 @@ class KeyRef:
     quoted: bool  # a subscript's or a lookup's string (plain text rules see it); else an attribute
     host: bool = False  # `hostvars.pug`, `groups.pug`: an inventory host's name, not a mapping's key
     local: bool = False  # a compose service's name: read only in the compose files beside it
+    project: str = ""  # a compose file whose project reads it (its env_file: break-it round 9, 3)
 
 
 def might_hold(data: bytes, names: Collection[str]) -> bool:
@@ -323,6 +324,19 @@ def _loop_keys(data: bytes, loop: re.Match[bytes], head: int, pos: int, parts: l
             yield KeyRef(found.start(group), found.end(group), key.decode(), (*parts, key.decode()),
                          f"{data[loop.start():pos].decode('utf-8', 'replace')} ... {found.group().decode()}",
                          True)
+    # break-it round 9, finding 3: a list the key is tested against, `contains(["pug"], k)`
+    # (Terraform), `k in ['pug']` (Jinja)
+    member = (re.compile(rb"(?<![\w.])contains[ \t]*\([ \t]*\[(?P<items>[^\]\n]*)\][ \t]*,[ \t]*" + name
+                         + rb"[ \t]*\)") if hcl else
+              re.compile(rb"(?<![\w.])" + name
+                         + rb"[ \t]+(?:not[ \t]+)?in[ \t]+[\[(](?P<items>[^\])\n]*)[\])]"))
+    for found in member.finditer(data, pos, last):
+        for item in _JINJA_STRING.finditer(data, found.start("items"), found.end("items")):
+            key = item.group()[1:-1]
+            if key in wanted:
+                yield KeyRef(item.start() + 1, item.end() - 1, key.decode(), (*parts, key.decode()),
+                             f"{data[loop.start():pos].decode('utf-8', 'replace')} ... "
+                             f"{found.group().decode('utf-8', 'replace')}", True)
 
 
 def _dots(data: bytes) -> tuple[list[int], list[Dot]]:

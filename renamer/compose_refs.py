@@ -76,15 +76,34 @@ def env_files(text: str) -> list[str]:
     return out
 
 
-def env_refs(data: bytes, names: Collection[str], project: str) -> list[KeyRef]:
+# A bind mount's source, short syntax: `- ./nginx.conf:/etc/nginx/nginx.conf:ro`, in a flow list too.
+_MOUNT = re.compile(r"""(?:^[ \t]*-[ \t]*|[\[,][ \t]*)["']?(?P<path>\.{1,2}/[^:"'\s,\]]+):/""", re.MULTILINE)
+# Where a mounted configuration file names a host: `http://pug:5432`, `pug:5432`, `//pug/`.
+_MOUNTED_LINE = re.compile(rb"[^\n]+")
+
+
+def mounted_files(text: str) -> list[str]:
+    """The relative paths (as written) a compose file bind-mounts into its services' containers."""
+    return [m.group("path") for m in _MOUNT.finditer(text)]
+
+
+def env_refs(data: bytes, names: Collection[str], project: str, *, mounted: bool = False) -> list[KeyRef]:
     """Each old service name standing as a value's host in an env file the compose file `project`
-    gives its services (`DB_HOST=pug`, `URL=http://pug:80`): a reference to `services.NAME` there."""
+    gives its services (`DB_HOST=pug`, `URL=http://pug:80`): a reference to `services.NAME` there;
+    in a file it bind-mounts (`mounted`), a name with a port or after `//` only (`proxy_pass
+    http://pug:5432`): a bare word there may name anything (an nginx upstream, a user)."""
     out: list[KeyRef] = []
     for name in names:
+        if name.encode() not in data:
+            continue
         word = re.compile(rb"(?<![A-Za-z0-9_.@$-])(?<![^/]/)" + re.escape(name.encode())
                           + rb"(?![A-Za-z0-9_-])(?!\.[A-Za-z0-9])")
-        for line in _ENV_LINE.finditer(data):
-            for found in word.finditer(data, line.start("value"), line.end("value")):
+        if mounted:
+            word = re.compile(rb"(?<=//)" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_.-])"
+                              rb"|(?<![A-Za-z0-9_.@$/-])" + re.escape(name.encode()) + rb"(?=:\d)")
+        for line in (_MOUNTED_LINE if mounted else _ENV_LINE).finditer(data):
+            value = "value" if not mounted else 0
+            for found in word.finditer(data, line.start(value), line.end(value)):
                 text = line.group().strip().decode("utf-8", "replace")
                 out.append(KeyRef(found.start(), found.end(), name, ("services", name), text, True,
                                   local=True, project=project))

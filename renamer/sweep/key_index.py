@@ -59,6 +59,7 @@ from renamer import (
     key_paths,
     key_refs,
     py_refs,
+    traefik_refs,
     vcs_status,
     work,
 )
@@ -136,7 +137,8 @@ class KeyIndex:
         self._modules: dict[str, bool] = {}  # folder -> holds a .tf file
         self._held: dict[tuple[str, int, str], str] | None = None  # (file, line, old name) -> why
         self._module_texts: dict[str, bytes] = {}  # folder -> its `.tf` files' text
-        self._env_files: dict[str, str] | None = None  # env file -> the compose file reading it
+        # env file (or bind-mounted file) -> the compose file reading it, and whether it mounts it
+        self._env_files: dict[str, tuple[str, bool]] | None = None
         self._holders: dict[tuple[str, int, str], list[str]] = {}  # a reference -> the keys it holds
         # keys another rule holds, asked once when `held` is first computed (sweep/terraform_keys.py)
         self.seeds: Callable[[], dict[tuple[str, int, str], str]] | None = None
@@ -433,20 +435,22 @@ class KeyIndex:
                 out.append((rel, data.count(b"\n", 0, ref.start) + 1, ref))
         return out
 
-    def env_project(self, rel: str) -> str | None:
+    def env_project(self, rel: str) -> tuple[str, bool] | None:
         """The compose file (one defining a key named by an old or new host) whose services read
-        `rel` as an env file (`env_file:`, or the project's `.env`), or None."""
+        `rel` as an env file (`env_file:`, or the project's `.env`), or bind-mount it (True), or None."""
         if self._env_files is None:
             self._env_files = {}
             for compose in sorted({d.rel for d in self.defs() if compose_refs.is_compose(d.rel)
                                    and d.scope is None and len(d.path) == 2 and d.path[0] == "services"}):
                 folder = _folder(compose)
-                for written in [".env", *compose_refs.env_files(self._text(compose))]:
+                text = self._text(compose)
+                for written, mounted in [(".env", False), *((w, False) for w in compose_refs.env_files(text)),
+                                         *((w, True) for w in compose_refs.mounted_files(text))]:
                     if written.startswith("/") or "$" in written:
                         continue
                     target = os.path.normpath(os.path.join(folder, written)).replace(os.sep, "/")
                     if not target.startswith("../"):
-                        self._env_files.setdefault(target, compose)
+                        self._env_files.setdefault(target, (compose, mounted))
         return self._env_files.get(rel)
 
     def module_text(self, rel: str) -> bytes:
@@ -625,7 +629,7 @@ _NOT_ADDRESSES = frozenset({"local", "var", "each", "count", "path", "self", "te
 
 def _all_refs(data: bytes, rel: str, olds: frozenset[str],
               module: Callable[[], bytes] | None = None,
-              project: Callable[[], str | None] | None = None) -> list[KeyRef]:
+              project: Callable[[], tuple[str, bool] | None] | None = None) -> list[KeyRef]:
     """Every key and host reference of `data` (key_refs.py, host_refs.py), by start; `module`
     gives the text of every `.tf` file of `rel`'s folder (key_literals.py reads a local there);
     `project` the compose file whose services read `rel` as an env file (asked only where a line
@@ -645,12 +649,15 @@ def _all_refs(data: bytes, rel: str, olds: frozenset[str],
     extra = compose_refs.compose_refs(data, olds) if compose_refs.is_compose(rel) else []
     if project is not None and dialect != "hcl" and not compose_refs.is_compose(rel):
         # `DB_HOST=pug` in a service's env_file (break-it round 9, finding 3)
-        found = compose_refs.env_refs(data, olds, "")
-        compose = project() if found else None
+        env = compose_refs.env_refs(data, olds, "")
+        mounted = compose_refs.env_refs(data, olds, "", mounted=True)
+        compose = project() if env or mounted else None
         if compose is not None:
-            extra += [replace(r, project=compose) for r in found]
+            extra += [replace(r, project=compose[0]) for r in (mounted if compose[1] else env)]
     if dialect != "hcl" and jq_refs.might_hold(data):  # `jq -r ".hosts.pug.ip"` (round 8, finding 9)
         extra += jq_refs.jq_refs(data, olds)
+    if dialect != "hcl" and traefik_refs.might_hold(data):  # `middlewares: ["pug"]` (round 9, finding 3)
+        extra += traefik_refs.traefik_refs(data, olds)
     if dialect != "hcl" and py_refs.might_hold(data):  # `yaml.safe_load(f)["hosts"]["pug"]` (round 9, 3)
         extra += [replace(r, path=(_read_by(r.path[0], rel), *r.path[1:])) if r.path[0].startswith("<file:")
                   else r for r in py_refs.py_refs(data, olds)]

@@ -25,7 +25,7 @@ _SERVICE = re.compile(rb"""^[ \t]*service[ \t]*:[ \t]*(?P<q>["']?)(?P<name>[A-Za
 _MIDDLEWARES = re.compile(rb"^(?P<indent>[ \t]*)middlewares[ \t]*:[ \t]*(?P<flow>\[[^\]\n]*\])?[ \t]*"
                           rb"(?:#.*)?$", re.MULTILINE)
 _ITEM = re.compile(rb"""(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?P<at>@[A-Za-z0-9_-]+)?(?P=q)""")
-_BLOCK_ITEM = re.compile(rb"""^[ \t]*-[ \t]*(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?P<at>@[A-Za-z0-9_-]+)?"""
+_BLOCK_ITEM = re.compile(rb"""[ \t]*-[ \t]*(?P<q>["']?)(?P<name>[A-Za-z0-9_.-]+)(?P<at>@[A-Za-z0-9_-]+)?"""
                          rb"""(?P=q)[ \t]*(?:#.*)?$""")
 # A docker label naming a file provider's service or middleware: `...routers.r.service=pug@file`.
 _LABEL = re.compile(rb"""traefik\.(?P<proto>http|tcp|udp)\.routers\.[A-Za-z0-9_.-]+\."""

@@ -138,7 +138,7 @@ class KeyIndex:
         self._held: dict[tuple[str, int, str], str] | None = None  # (file, line, old name) -> why
         self._module_texts: dict[str, bytes] = {}  # folder -> its `.tf` files' text
         # env file (or bind-mounted file) -> the compose file reading it, and whether it mounts it
-        self._env_files: dict[str, tuple[str, bool]] | None = None
+        self._env_files: dict[str, list[tuple[str, dict[str, bool]]]] = {}
         self._holders: dict[tuple[str, int, str], list[str]] = {}  # a reference -> the keys it holds
         # keys another rule holds, asked once when `held` is first computed (sweep/terraform_keys.py)
         self.seeds: Callable[[], dict[tuple[str, int, str], str]] | None = None
@@ -436,22 +436,45 @@ class KeyIndex:
         return out
 
     def env_project(self, rel: str) -> tuple[str, bool] | None:
-        """The compose file (one defining a key named by an old or new host) whose services read
-        `rel` as an env file (`env_file:`, or the project's `.env`), or bind-mount it (True), or None."""
-        if self._env_files is None:
-            self._env_files = {}
-            for compose in sorted({d.rel for d in self.defs() if compose_refs.is_compose(d.rel)
-                                   and d.scope is None and len(d.path) == 2 and d.path[0] == "services"}):
-                folder = _folder(compose)
+        """The compose file (in `rel`'s folder or the one above, with a line where an old or new
+        name may stand as a key) whose services read `rel` as an env file (`env_file:`, or the
+        project's `.env`), or bind-mount it (True), or None. Read from those folders alone, not
+        from the key index, which a file with no reference never reads (issue 30)."""
+        folder = _folder(rel)
+        for base in dict.fromkeys((folder, _folder(folder) if folder else folder)):
+            for compose, targets in self._env_files_in(base):
+                if rel in targets:
+                    return compose, targets[rel]
+        return None
+
+    def _env_files_in(self, folder: str) -> list[tuple[str, dict[str, bool]]]:
+        """Each compose file of `folder` that may define a service named by an old or new name,
+        with the files its services read (`env_refs`'s `mounted`: True for a bind mount)."""
+        if folder not in self._env_files:
+            found: list[tuple[str, dict[str, bool]]] = []
+            names = sorted(self.olds | set(self.news))
+            try:
+                listed = sorted(p.name for p in (self.project.root / folder).iterdir() if p.is_file())
+            except OSError:
+                listed = []
+            for name in listed:
+                compose = f"{folder}/{name}" if folder else name
+                if not compose_refs.is_compose(compose):
+                    continue
                 text = self._text(compose)
+                if not key_paths.key_text(text, names):
+                    continue
+                targets: dict[str, bool] = {}
                 for written, mounted in [(".env", False), *((w, False) for w in compose_refs.env_files(text)),
                                          *((w, True) for w in compose_refs.mounted_files(text))]:
                     if written.startswith("/") or "$" in written:
                         continue
                     target = os.path.normpath(os.path.join(folder, written)).replace(os.sep, "/")
                     if not target.startswith("../"):
-                        self._env_files.setdefault(target, (compose, mounted))
-        return self._env_files.get(rel)
+                        targets.setdefault(target, mounted)
+                found.append((compose, targets))
+            self._env_files[folder] = found
+        return self._env_files[folder]
 
     def module_text(self, rel: str) -> bytes:
         """The text of every `.tf` file in `rel`'s folder (its Terraform module), read once."""

@@ -315,8 +315,10 @@ def _literal_keys(data: bytes, wanted: set[bytes], offsets: list[int], dots: lis
             path = next(iter(paths)) if len(paths) == 1 and not other else (ANY,)
             shown = found.group().decode("utf-8", "replace")
             what = ".".join(path) if path != (ANY,) else "more than one thing"
+            # `hostvars[n]`, `groups[n]`: the inventory's host (group) names, as `hostvars['pug']`
+            host = path in (("hostvars",), ("groups",))
             yield KeyRef(found.start("sub"), found.end("sub"), key, (*path, key),
-                         f"{shown}, read as a key of {what}", True)
+                         f"{shown}, read as a key of {what}", True, host=host)
 
 
 def _jinja_path(chain: bytes, aliases: dict[bytes, tuple[str, ...]]) -> tuple[str, ...]:

@@ -91,6 +91,8 @@ _INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[
 _INI_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s]+)\]")
 # An INI inventory's host line is no mapping key: only `hostvars.pug` and its like read it.
 _HOSTS_ONLY = "<inventory>"
+# An INI inventory's group header, `[pug]`: what `groups['pug']` reads (break-it round 9, finding 3).
+_GROUPS = "<groups>"
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,9 @@ class KeyIndex:
             head = _INI_SECTION.match(line)
             if head is not None:
                 section = head.group("name")
+                group = section.split(":")[0]
+                if group in names:  # `[pug]`, `[pug:vars]`: a group of that name (`groups['pug']`)
+                    found.append(key_paths.KeyDef((_GROUPS, group), number))
                 continue
             words = line.split()
             if words and words[0] in names and ":" not in section:  # `[web:vars]` holds no host
@@ -373,8 +378,9 @@ class KeyIndex:
         """The keys (inventory host lines) the sweep would rename that `ref` may read."""
         new = self.renames[ref.name]
         if ref.host:
+            parents = ("hosts", _GROUPS, "children") if ref.path[0] == "groups" else ("hosts",)
             return [d for d in self._inventory() if d.fate == "moves" and len(d.path) >= 2
-                    and d.path[-2] == "hosts" and d.path[-1] == ref.name]
+                    and d.path[-2] in parents and d.path[-1] == ref.name]
         defs = [d for d in (self._compose(ref.project or rel) if ref.local
                             else self.scoped(rel) if rel else self.defs())
                 if d.fate in ("moves", "unsure")]
@@ -783,6 +789,11 @@ def decide_host(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision:
     round 6, finding 4): renamed everywhere, they follow; kept everywhere, they keep; else (kept
     in one inventory and renamed in another, or no inventory of the repo names it) a residual."""
     old = ref.name
+    if ref.path[0] == "groups":  # `groups['pug']` reads the group pug, where one is defined
+        groups = [d if d.fate != "new" else replace(d, fate="moves") for d in defs
+                  if len(d.path) >= 2 and d.path[-2] in (_GROUPS, "children") and d.path[-1] in (old, new)]
+        if groups:
+            return _decide_group(ref, new, groups)
     # the host's new name standing already is the host moved before (verify after the sweep)
     hosts = [d if d.fate != "new" else replace(d, fate="moves") for d in defs
              if len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in (old, new)]
@@ -801,6 +812,20 @@ def decide_host(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision:
     also = f", renamed {new} at {moved[0].where}" if moved else ""
     return "refuse", (f"`{ref.text}` reads the inventory host {old}, kept at {kept.where} ({kept.why})"
                       f"{also}: which it is after the sweep cannot be told")
+
+
+def _decide_group(ref: KeyRef, new: str, groups: list[KeyDef]) -> Decision:
+    """`groups['pug']` where an inventory defines a group pug: the group's fate, as a host's."""
+    fates = {d.fate for d in groups}
+    if fates == {"moves"}:
+        return "follow", (f"`{ref.text}` reads the inventory group {ref.name}, renamed {new} at "
+                          f"{groups[0].where}: it follows the group")
+    if fates == {"stays"}:
+        return "keep", (f"`{ref.text}` reads the inventory group {ref.name} at {groups[0].where}, which "
+                        f"keeps its name ({groups[0].why})")
+    kept = next(d for d in groups if d.fate != "moves")
+    return "refuse", (f"`{ref.text}` reads the inventory group {ref.name}, kept at {kept.where} ({kept.why}) "
+                      "and renamed elsewhere: which it is after the sweep cannot be told")
 
 
 KEPT_REFERENCE = "kept-reference"  # a kept line whose target the sweep rewrites: refused

@@ -279,3 +279,19 @@ def test_helm_and_jinja_read_the_key_through_a_variable_or_a_list(keep: str, rep
     jinja = (root / "templates/t.j2").read_text()
     assert jinja.count(f"'{name}") == 4 and (keep == "" or "wolf" not in jinja)
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("keep", [pytest.param(KEEP, id="kept"), pytest.param("", id="renamed")])
+def test_an_inventory_group_and_a_host_read_through_a_variable(keep: str, repo: Repo, run: Run) -> None:
+    """`groups['pug']` reads the group `[pug]` (not the host pug, kept here in `[web]`), and
+    `{% set n = 'pug' %}{{ hostvars[n] }}` reads the host: each takes its own fate."""
+    play = ("- hosts: all\n  tasks:\n    - debug: msg=\"{{ groups['pug'] }}\"\n"
+            "    - debug: msg=\"{% set n = 'pug' %}{{ hostvars[n].ansible_host }}\"\n")
+    root = repo({"hosts.ini": f"[pug]{keep}\nrex\n[web]\npug{KEEP}\n", "site.yml": play},
+                config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    group = "pug" if keep else "wolf"
+    assert (root / "hosts.ini").read_text().startswith(f"[{group}]")
+    text = (root / "site.yml").read_text()
+    assert f"groups['{group}']" in text and "set n = 'pug'" in text
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -23,7 +23,8 @@ from renamer.key_refs import ANY, KeyRef
 
 _CHAIN = rb"""[A-Za-z_][\w-]*(?:[ \t]*\.[ \t]*[A-Za-z_][\w-]*|[ \t]*\[[ \t]*"[^"\\\n]*"[ \t]*\])+"""
 _PART = re.compile(rb"""[A-Za-z_][\w-]*|"(?P<sub>[^"\\\n]*)\"""")
-_LOCALS = re.compile(rb"(?m)^[ \t]*locals[ \t]*\{")
+_BLOCKS = re.compile(rb"""(?m)^[ \t]*(?:(?P<locals>locals)|variable[ \t]+"(?P<var>[A-Za-z_][\w-]*)")"""
+                     rb"""[ \t]*\{""")
 _ASSIGN = re.compile(rb"""(?m)[ \t]*(?P<name>[A-Za-z_][\w-]*)[ \t]*=[ \t]*(?:"(?P<lit>[^"\\\n$%]*)\""""
                      rb"""|keys[ \t]*\([ \t]*(?P<chain>""" + _CHAIN + rb""")[ \t]*\))"""
                      rb"""[ \t]*(?:(?:#|//)[^\n]*)?$""")
@@ -41,7 +42,7 @@ _STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
 
 
 def might_hold(data: bytes) -> bool:
-    return b"local" in data
+    return b"local" in data or b"default" in data
 
 
 def _path(chain: bytes) -> tuple[str, ...]:
@@ -49,27 +50,44 @@ def _path(chain: bytes) -> tuple[str, ...]:
                  for p in _PART.finditer(chain))
 
 
-def _locals(data: bytes) -> Iterator[re.Match[bytes]]:
-    """The attributes at the top of each `locals` block of `data` (strings and comments skipped)."""
-    for block in _LOCALS.finditer(data):
-        depth, at, end = 1, block.end(), len(data)
-        while at < end and depth:
-            c = data[at:at + 1]
-            if c == b'"':
-                close = _STRING.match(data, at)
-                at = close.end() if close is not None else at + 1
-                continue
-            if c == b"#" or data[at:at + 2] == b"//":
-                nl = data.find(b"\n", at)
-                at = end if nl < 0 else nl
-                continue
-            if c in (b"{", b"[", b"("):
-                depth += 1
-            elif c in (b"}", b"]", b")"):
-                depth -= 1
-            elif c == b"\n" and depth == 1 and (found := _ASSIGN.match(data, at + 1)) is not None:
-                yield found
-            at += 1
+def _attributes(data: bytes, at: int, top: int) -> Iterator[re.Match[bytes]]:
+    """The attributes (`NAME = ...` lines) at depth `top` from `at` to where that depth closes
+    (strings and comments skipped)."""
+    depth, end = top, len(data)
+    if at == 0 and (found := _ASSIGN.match(data, 0)) is not None and top == 0:
+        yield found
+    while at < end and depth >= top:
+        c = data[at:at + 1]
+        if c == b'"':
+            close = _STRING.match(data, at)
+            at = close.end() if close is not None else at + 1
+            continue
+        if c == b"#" or data[at:at + 2] == b"//":
+            nl = data.find(b"\n", at)
+            at = end if nl < 0 else nl
+            continue
+        if c in (b"{", b"[", b"("):
+            depth += 1
+        elif c in (b"}", b"]", b")"):
+            depth -= 1
+        elif c == b"\n" and depth == top and (found := _ASSIGN.match(data, at + 1)) is not None:
+            yield found
+        at += 1
+
+
+def _locals(data: bytes, *, tfvars: bool = False) -> Iterator[tuple[bytes, re.Match[bytes]]]:
+    """The attributes at the top of each `locals` block of `data`, as `local.NAME`; a `variable
+    "NAME"` block's `default` and a tfvars file's `NAME = ...` (`tfvars`) as `var.NAME`."""
+    if tfvars:
+        for found in _attributes(data, 0, 0):
+            yield b"var." + found.group("name"), found
+        return
+    for block in _BLOCKS.finditer(data):
+        for found in _attributes(data, block.end(), 1):
+            if block.group("locals"):
+                yield b"local." + found.group("name"), found
+            elif found.group("name") == b"default":
+                yield b"var." + block.group("var"), found
 
 
 def assignments(module: bytes) -> tuple[dict[bytes, list[bytes]], dict[bytes, tuple[str, ...]]]:
@@ -77,30 +95,32 @@ def assignments(module: bytes) -> tuple[dict[bytes, list[bytes]], dict[bytes, tu
     the chain's path)."""
     literals: dict[bytes, list[bytes]] = {}
     keyed: dict[bytes, tuple[str, ...]] = {}
-    for found in _locals(module):
+    for name, found in _locals(module):
         if found.group("lit") is not None:
-            literals.setdefault(found.group("name"), []).append(found.group("lit"))
-        else:
-            keyed[found.group("name")] = _path(found.group("chain"))
+            literals.setdefault(name, []).append(found.group("lit"))
+        elif name.startswith(b"local."):
+            keyed[name[len(b"local."):]] = _path(found.group("chain"))
     return literals, keyed
 
 
-def literal_refs(data: bytes, module: bytes, names: Collection[str]) -> list[KeyRef]:
+def literal_refs(data: bytes, module: bytes, names: Collection[str], *,
+                 tfvars: bool = False) -> list[KeyRef]:
     """Each old name of `data` held by a local that `module` reads as a key, and each one tested
-    against a local holding a mapping's keys (see the module's docstring)."""
+    against a local holding a mapping's keys (see the module's docstring); `tfvars`: `data` is a
+    tfvars file, whose assignments set the module's variables."""
     wanted = {n.encode() for n in names}
-    if not might_hold(data):
+    if not tfvars and not might_hold(data):
         return []
     _, keyed = assignments(module)
     out: list[KeyRef] = []
-    for found in _locals(data):
+    for name, found in _locals(data, tfvars=tfvars):
         value = found.group("lit")
         if value is None or value not in wanted:
             continue
-        name = found.group("name")
         paths: set[tuple[str, ...]] = set()
         other = False
-        use = re.compile(rb"(?<![\w.])local[ \t]*\.[ \t]*" + re.escape(name) + rb"(?![\w-])")
+        space, _, short = name.partition(b".")
+        use = re.compile(rb"(?<![\w.])" + space + rb"[ \t]*\.[ \t]*" + re.escape(short) + rb"(?![\w-])")
         for hit in use.finditer(module):
             window = module[max(0, hit.start() - _WINDOW):hit.start()]
             path = None
@@ -124,7 +144,7 @@ def literal_refs(data: bytes, module: bytes, names: Collection[str]) -> list[Key
         path = next(iter(paths)) if len(paths) == 1 and not other else (ANY,)
         start, end = found.span("lit")
         out.append(KeyRef(start, end, key, (*path, key),
-                          f'local.{name.decode()} = "{key}", read as a key of '
+                          f'{name.decode()} = "{key}", read as a key of '
                           + (".".join(path) if path != (ANY,) else "more than one thing"), True))
     for member in _MEMBER.finditer(data):
         chain = keyed.get(member.group("alias"))

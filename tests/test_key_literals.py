@@ -39,3 +39,12 @@ def test_uses_in_another_file_of_the_module() -> None:
     module = locals_tf + b"\n" + main_tf
     assert _read(locals_tf, module) == [(2, ("local", "net", "hosts", "pug"))]
     assert _read(main_tf, module) == [(2, ("local", "net", "hosts", "pug"))]
+
+
+def test_a_variable_s_default_and_a_tfvars_value_read_as_a_key() -> None:
+    module = (b'variable "pick" {\n  type    = string\n  default = "pug"\n}\nvariable "other" { default = "x" }\n'
+              b'output "a" { value = var.hosts[var.pick] }\n')
+    assert _read(module) == [(3, ("var", "hosts", "pug"))]
+    tfvars = b'hosts = {\n  pug = "10.0.0.9"\n}\npick = "pug"\nname = "pug"\n'
+    found = [(tfvars.count(b"\n", 0, r.start) + 1, r.path) for r in literal_refs(tfvars, module, {"pug"}, tfvars=True)]
+    assert found == [(4, ("var", "hosts", "pug"))]  # `name` is no variable read as a key

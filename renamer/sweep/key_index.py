@@ -665,10 +665,11 @@ def _all_refs(data: bytes, rel: str, olds: frozenset[str],
     `NAME=` holds an old name: it reads the key index)."""
     dialect = dialect_of(rel)
     refs = key_refs.key_refs(data, olds, hcl=dialect == "hcl") if key_refs.might_hold(data, olds) else []
-    if dialect == "hcl" and module is not None and key_literals.might_hold(data):
+    tfvars = rel.endswith(".tfvars")
+    if dialect == "hcl" and module is not None and (tfvars or key_literals.might_hold(data)):
         # `pick = "pug"` read as `var.hosts[local.pick]` (break-it round 9, finding 3)
         taken = {r.start for r in refs}
-        refs = sorted([*refs, *(r for r in key_literals.literal_refs(data, module(), olds)
+        refs = sorted([*refs, *(r for r in key_literals.literal_refs(data, module(), olds, tfvars=tfvars)
                                 if r.start not in taken)], key=lambda r: r.start)
     if dialect == "hcl":  # `terraform_data.x["pug"]`: an instance's key, no map's (sweep/terraform_keys.py)
         refs = [r for r in refs if not _instance_key(r)]

@@ -295,3 +295,18 @@ def test_an_inventory_group_and_a_host_read_through_a_variable(keep: str, repo: 
     text = (root / "site.yml").read_text()
     assert f"groups['{group}']" in text and "set n = 'pug'" in text
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("keep", [pytest.param(KEEP, id="kept"), pytest.param("", id="renamed")])
+def test_a_variable_holding_the_key_in_tfvars_or_its_default(keep: str, tmp_path: Path, repo: Repo,
+                                                             run: Run) -> None:
+    tf = ('variable "hosts" { type = map(string) }\nvariable "pick" { type = string }\n'
+          'variable "dflt" {\n  type    = string\n  default = "pug"\n}\n'
+          'output "n" { value = var.hosts[var.pick] }\noutput "d" { value = lookup(var.hosts, var.dflt) }\n')
+    tfvars = f'hosts = {{\n  pug = "10.0.0.99"{keep}\n}}\npick = "pug"\n'
+    root = repo({"main.tf": tf, "terraform.tfvars": tfvars}, config=CONFIG, allowlist=ALLOW)
+    assert _apply(root, tmp_path) == {"n": "10.0.0.99", "d": "10.0.0.99"}
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert ('pick = "pug"' in (root / "terraform.tfvars").read_text()) is bool(keep)
+    assert run(root, "verify", "--strict").exit_code == 0
+    assert _apply(root, tmp_path) == {"n": "10.0.0.99", "d": "10.0.0.99"}

@@ -244,7 +244,13 @@ def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: 
     if not hcl:
         member = _BEFORE_IN.search(data, before, head)
         if member is not None and member.group("sub") in wanted:
-            yield ref(member, [member.group("sub").decode()], shown(member.start(), pos))
+            called = _CALLED.match(data, pos, end) if parts and parts[-1] == "keys" else None
+            if called is not None:  # `'pug' in net.hosts.keys()`: the mapping's keys (round 9, severity 3)
+                key = member.group("sub").decode()
+                yield KeyRef(member.start("sub"), member.end("sub"), key, (*parts[:-1], key),
+                             shown(member.start(), called.end()), True)
+            else:
+                yield ref(member, [member.group("sub").decode()], shown(member.start(), pos))
         yield from _piped(data, head, pos, end, parts, wanted)
     loop = _BEFORE_FOR.search(data, before, head)
     if loop is not None:

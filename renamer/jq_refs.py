@@ -23,6 +23,11 @@ _STEP = re.compile(rb"""\.(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|\.?\\?"(?P<quoted>[^
                    rb"""(?:\\?"(?P<sub>[^"\\\n]*)\\?"|(?P<index>\d*))[ \t]*\]"""
                    rb"""|\.?\[[ \t]*'(?P<single>[^'\\\n]*)'[ \t]*\]""")
 
+# A shell variable as a step: `.$H`, `.${H}` (in a shell's double quotes); yq's `.[env(H)]`,
+# jq's `.[$ENV.H]` and `[env.H]`.
+_SHELL_STEP = re.compile(rb"\.\$(?:(?P<var>[A-Za-z_]\w*)|\{(?P<var2>[A-Za-z_]\w*)\})")
+_ENV_STEP = re.compile(rb"\.?\[[ \t]*(?:env\([ \t]*(?P<var>[A-Za-z_]\w*)[ \t]*\)"
+                       rb"|\$?(?:ENV|env)\.(?P<var2>[A-Za-z_]\w*))[ \t]*\]")
 _PIPE_PATH = re.compile(rb"[ \t]*\|[ \t]*(?=\.[A-Za-z_\[\"\\])")
 _Q = rb'\\?"(?P<sub>[^"\\\n]*)\\?"'
 _Q2 = _Q.replace(b"<sub>", b"<sub2>")
@@ -44,6 +49,7 @@ def jq_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
     """Each old name in a jq/yq filter's path, at its path from the document's root."""
     wanted = {n.encode() for n in names}
     out: list[KeyRef] = []
+    variables: list[tuple[int, tuple[str, ...], bytes]] = []  # (where, the path before, the name)
     for command in _COMMAND.finditer(data):
         quote = "single" if command.group("single") is not None else "double"
         pos, end = command.start(quote), command.end(quote)
@@ -52,6 +58,18 @@ def jq_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
             step = _STEP.match(data, pos, end)
             if step is None and parts and (pipe := _PIPE_PATH.match(data, pos, end)) is not None:
                 step = _STEP.match(data, pipe.end(), end)  # `.hosts | .pug.ip`: the path goes on
+            if step is None and parts and quote == "double" and (shell := _SHELL_STEP.match(data, pos, end)):
+                # `yq ".hosts.$H.ip"` with `H=pug` in the script (break-it round 9, finding 3)
+                variables.append((shell.start(), tuple(parts), shell.group("var") or shell.group("var2")))
+                parts.append("*")
+                pos = shell.end()
+                continue
+            if step is None and parts and (shell := _ENV_STEP.match(data, pos, end)):
+                # `.[env(H)]`, `.[$ENV.H]`
+                variables.append((shell.start(), tuple(parts), shell.group("var") or shell.group("var2")))
+                parts.append("*")
+                pos = shell.end()
+                continue
             if step is None:
                 break
             group = next((g for g in ("name", "quoted", "sub", "single") if step.group(g) is not None), None)
@@ -67,7 +85,35 @@ def jq_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
             pos = step.end()
         if parts and pos < end:
             out.extend(_tested(data, pos, end, tuple(parts), wanted, command.start(quote)))
+    out.extend(_assigned(data, variables, wanted))
     return sorted(out, key=lambda r: r.start)
+
+
+def _assigned(data: bytes, variables: list[tuple[int, tuple[str, ...], bytes]],
+              wanted: set[bytes]) -> list[KeyRef]:
+    """A shell variable a filter reads as a key (`.hosts.$H`, `.[env(H)]`) where the script sets
+    it once to a string (`H=pug`): a reference at that string; one the script also reads
+    otherwise (`ssh $H`), or as keys of two mappings, reads what cannot be told (`ANY`)."""
+    out: list[KeyRef] = []
+    by_name: dict[bytes, list[tuple[int, tuple[str, ...]]]] = {}
+    for at, parts, name in variables:
+        by_name.setdefault(name, []).append((at, parts))
+    for name, uses in by_name.items():
+        setting = re.compile(rb"^[ \t]*(?:export[ \t]+)?" + re.escape(name)
+                             + rb"""=(?P<q>["']?)(?P<sub>[A-Za-z0-9_.-]+)(?P=q)[ \t]*(?:[#;\n]|$)""",
+                             re.MULTILINE)
+        sets = list(setting.finditer(data))
+        if len(sets) != 1 or sets[0].group("sub") not in wanted:
+            continue
+        every = re.findall(rb"\$\{?" + re.escape(name) + rb"(?![\w])|env\([ \t]*" + re.escape(name)
+                           + rb"[ \t]*\)|\$ENV\." + re.escape(name) + rb"(?![\w])", data)
+        paths = {parts for _, parts in uses}
+        key = sets[0].group("sub").decode()
+        path = next(iter(paths)) if len(paths) == 1 and len(every) == len(uses) else ("*",)
+        what = ".".join(path) if path != ("*",) else "more than one thing"
+        shown = f"{name.decode()}={key}, read as a key of {what}"
+        out.append(KeyRef(sets[0].start("sub"), sets[0].end("sub"), key, (*path, key), shown, True))
+    return out
 
 
 def _tested(data: bytes, pos: int, end: int, parts: tuple[str, ...], wanted: set[bytes],

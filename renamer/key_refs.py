@@ -445,11 +445,13 @@ def _loop_keys(data: bytes, loop: re.Match[bytes], head: int, pos: int, parts: l
     # break-it round 9, finding 3: a list the key is tested against, `contains(["pug"], k)`
     # (Terraform), `k in ['pug']` (Jinja)
     member = (re.compile(rb"(?<![\w.])contains[ \t]*\([ \t]*\[(?P<items>[^\]\n]*)\][ \t]*,[ \t]*" + name
-                         + rb"[ \t]*\)") if hcl else
+                         + rb"[ \t]*\)|(?<![\w.])(?:starts|ends)with[ \t]*\([ \t]*" + name
+                         + rb"""[ \t]*,(?P<items2>[ \t]*"[^"\\\n]*")[ \t]*\)""") if hcl else
               re.compile(rb"(?<![\w.])" + name
                          + rb"[ \t]+(?:not[ \t]+)?in[ \t]+[\[(](?P<items>[^\])\n]*)[\])]"))
     for found in member.finditer(data, pos, last):
-        for item in _JINJA_STRING.finditer(data, found.start("items"), found.end("items")):
+        listed = "items" if found.group("items") is not None else "items2"
+        for item in _JINJA_STRING.finditer(data, found.start(listed), found.end(listed)):
             key = item.group()[1:-1]
             if key in wanted:
                 yield KeyRef(item.start() + 1, item.end() - 1, key.decode(), (*parts, key.decode()),

@@ -29,6 +29,16 @@ def test_a_key_tested_by_name_after_the_path() -> None:
         assert jq_refs(line, {"pug"}) == [], line  # a value's field, not the mapping's key
 
 
+def test_a_shell_variable_holding_the_key() -> None:
+    """`H=pug` read as `.hosts.$H`, `.[env(H)]`, `.[$ENV.H]`: the key at the string; also read
+    otherwise (`ssh $H`), it cannot be told; set twice, or to another name, nothing."""
+    read = b'H=pug\nC=$(yq ".hosts.$H.ip" a.yml)\nD=$(yq \'.hosts.[env(H)].ip\' a.yml)\njq \'.hosts[$ENV.H]\' f\n'
+    assert [(r.path, read[r.start:r.end]) for r in jq_refs(read, {"pug"})] == [(("hosts", "pug"), b"pug")]
+    assert [r.path for r in jq_refs(b'H=pug\nyq ".hosts.${H}.ip" f\nssh $H\n', {"pug"})] == [("*", "pug")]
+    assert jq_refs(b'H=pug\nH=rex\nyq ".hosts.$H" f\n', {"pug"}) == []
+    assert jq_refs(b"H=pug\nyq '.hosts.$H' f\n", {"pug"}) == []  # single quotes: jq's own variable
+
+
 def test_traefik_names_read_where_a_label_defines_them() -> None:
     text = (b'- "traefik.http.routers.r.service=pug"\n- "traefik.http.routers.r.middlewares=a,pug@docker"\n'
             b'- "traefik.http.services.pug.loadbalancer.server.port=80"\n'

@@ -117,6 +117,8 @@ jq -r '.hosts | keys | index("pug")' inv.json
 jq -r '.hosts | .pug.ip' inv.json
 python3 -c "import yaml;print(yaml.safe_load(open(\\"inv.yaml\\"))[\\"hosts\\"][\\"pug\\"][\\"ip\\"])"
 python3 read.py
+H=pug
+yq -r ".hosts.$H.ip" inv.yaml
 """
 READ = """\
 import json
@@ -143,7 +145,7 @@ def test_jq_yq_and_python_read_the_key_after_the_sweep(keep: str, repo: Repo, ru
         allow = ALLOW
     root = repo(files, config=CONFIG, allowlist=allow)
     before = _script(root)
-    assert before == "10.0.0.99\ntrue\n0\n10.0.0.99\n10.0.0.99\n10.0.0.99 True\n"
+    assert before == "10.0.0.99\ntrue\n0\n10.0.0.99\n10.0.0.99\n10.0.0.99 True\n10.0.0.99\n"
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert _script(root) == before

@@ -46,3 +46,65 @@ def compose_refs(data: bytes, names: Collection[str]) -> list[KeyRef]:
             text = line.group().strip().decode("utf-8", "replace")
             out.append(KeyRef(found.start(), found.end(), name, ("services", name), text, True, local=True))
     return sorted(out, key=lambda r: r.start)
+
+
+# A compose file's `env_file:` (a path, or a list of paths or of `path:` entries).
+_ENV_FILE = re.compile(r"^(?P<indent>[ \t]*)env_file[ \t]*:[ \t]*(?P<value>[^\n#]*)", re.MULTILINE)
+_ENV_ITEM = re.compile(r"""^[ \t]*-[ \t]*(?:path[ \t]*:[ \t]*)?["']?(?P<path>[^"'\s#]+)""")
+_ENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_]*[ \t]*=(?P<value>[^\n]*)",
+                       re.MULTILINE)
+
+
+def env_files(text: str) -> list[str]:
+    """The paths (as written) a compose file's services read their environment from (break-it
+    round 9, finding 3): `env_file: .env`, `env_file: [a.env]`, a list of them."""
+    out: list[str] = []
+    for found in _ENV_FILE.finditer(text):
+        value = found.group("value").strip()
+        if value.startswith("["):
+            out.extend(p.strip().strip("'\"") for p in value.strip("[]").split(",") if p.strip())
+        elif value:
+            out.append(value.strip("'\""))
+        else:
+            for line in text[found.end():].split("\n")[1:]:
+                item = _ENV_ITEM.match(line)
+                if item is None:
+                    if line.strip().startswith(("required", "format")) or not line.strip():
+                        continue
+                    break
+                out.append(item.group("path"))
+    return out
+
+
+# A bind mount's source, short syntax: `- ./nginx.conf:/etc/nginx/nginx.conf:ro`, in a flow list too.
+_MOUNT = re.compile(r"""(?:^[ \t]*-[ \t]*|[\[,][ \t]*)["']?(?P<path>\.{1,2}/[^:"'\s,\]]+):/""", re.MULTILINE)
+# Where a mounted configuration file names a host: `http://pug:5432`, `pug:5432`, `//pug/`.
+_MOUNTED_LINE = re.compile(rb"[^\n]+")
+
+
+def mounted_files(text: str) -> list[str]:
+    """The relative paths (as written) a compose file bind-mounts into its services' containers."""
+    return [m.group("path") for m in _MOUNT.finditer(text)]
+
+
+def env_refs(data: bytes, names: Collection[str], project: str, *, mounted: bool = False) -> list[KeyRef]:
+    """Each old service name standing as a value's host in an env file the compose file `project`
+    gives its services (`DB_HOST=pug`, `URL=http://pug:80`): a reference to `services.NAME` there;
+    in a file it bind-mounts (`mounted`), a name with a port or after `//` only (`proxy_pass
+    http://pug:5432`): a bare word there may name anything (an nginx upstream, a user)."""
+    out: list[KeyRef] = []
+    for name in names:
+        if name.encode() not in data:
+            continue
+        word = re.compile(rb"(?<![A-Za-z0-9_.@$-])(?<![^/]/)" + re.escape(name.encode())
+                          + rb"(?![A-Za-z0-9_-])(?!\.[A-Za-z0-9])")
+        if mounted:
+            word = re.compile(rb"(?<=//)" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_.-])"
+                              rb"|(?<![A-Za-z0-9_.@$/-])" + re.escape(name.encode()) + rb"(?=:\d)")
+        for line in (_MOUNTED_LINE if mounted else _ENV_LINE).finditer(data):
+            value = "value" if not mounted else 0
+            for found in word.finditer(data, line.start(value), line.end(value)):
+                text = line.group().strip().decode("utf-8", "replace")
+                out.append(KeyRef(found.start(), found.end(), name, ("services", name), text, True,
+                                  local=True, project=project))
+    return sorted(out, key=lambda r: r.start)

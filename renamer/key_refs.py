@@ -79,6 +79,11 @@ _BEFORE_IN = re.compile(rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)[ \t]+(?:not[ \
 _SELECT_KEY = re.compile(rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
                          rb"""['"]key['"][ \t]*,[ \t]*['"](?:eq|equalto|==|ne|!=)['"][ \t]*,[ \t]*"""
                          + _Q)
+_SELECT_IN = re.compile(rb"""[ \t]*\|[ \t]*dict2items[ \t]*\|[ \t]*(?:select|reject)attr[ \t]*\([ \t]*"""
+                        rb"""['"]key['"][ \t]*,[ \t]*['"](?:in|not in)['"][ \t]*,[ \t]*[\[(]"""
+                        rb"""(?P<items>[^\])\n]*)[\])]""")
+_JSON_QUERY = re.compile(rb"""[ \t]*\|[ \t]*(?:community\.general\.)?json_query[ \t]*\([ \t]*['"]"""
+                         rb"""(?P<sub>[A-Za-z_][\w-]*)(?![\w-])""")
 _BEFORE_FOR = re.compile(rb"(?<![\w.])for[ \t]+(?P<k>[A-Za-z_]\w*)[ \t]*(?P<two>,[ \t]*[A-Za-z_]\w*[ \t]*)?"
                          rb"in[ \t]+(?P<keys>keys[ \t]*\([ \t]*)?\Z")
 _ITEMS = re.compile(rb"[ \t]*\.[ \t]*items[ \t]*\([ \t]*\)")
@@ -131,6 +136,7 @@ class KeyRef:
     quoted: bool  # a subscript's or a lookup's string (plain text rules see it); else an attribute
     host: bool = False  # `hostvars.pug`, `groups.pug`: an inventory host's name, not a mapping's key
     local: bool = False  # a compose service's name: read only in the compose files beside it
+    project: str = ""  # a compose file whose project reads it (its env_file: break-it round 9, 3)
 
 
 def might_hold(data: bytes, names: Collection[str]) -> bool:
@@ -151,7 +157,11 @@ def key_refs(data: bytes, names: Collection[str], *, hcl: bool) -> list[KeyRef]:
     offsets, dots = ([0], [None]) if hcl or b"{{" not in data else _dots(data)
     assigned = _assigned(data, offsets, dots) if not hcl and b"$" in data and b"=" in data else {}
     aliases = _aliases(data) if not hcl and b"set" in data else {}
-    if not hcl and b"range" in data and b"eq" in data:
+    if not hcl and (b"set" in data or b":=" in data):
+        for ref in _literal_keys(data, wanted, offsets, dots, assigned, aliases):
+            seen.add(ref.start)
+            out.append(ref)
+    if not hcl and b"range" in data and (b"eq" in data or b"has" in data):
         for ref in _range_keys(data, wanted, offsets, dots):
             seen.add(ref.start)
             out.append(ref)
@@ -195,11 +205,7 @@ def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: 
     stem = data[max(start, head - 12):head].rstrip(b" \t(")
     if not stem.endswith(_STEMS):
         if not hcl and b"|" in data[pos:pos + 4]:  # `net.hosts | dict2items | selectattr(...)`
-            select = _SELECT_KEY.match(data, pos, end)
-            if select is not None and select.group("sub") in wanted:
-                yield KeyRef(select.start("sub"), select.end("sub"), select.group("sub").decode(),
-                             (*parts, select.group("sub").decode()),
-                             data[head:select.end()].decode("utf-8", "replace") + ")", True)
+            yield from _piped(data, head, pos, end, parts, wanted)
         return  # nothing before the chain reads a key of it: the common case, cheaply
     before = max(start, head - 200)
 
@@ -238,13 +244,117 @@ def _after_chain(data: bytes, start: int, end: int, head: int, pos: int, parts: 
     if not hcl:
         member = _BEFORE_IN.search(data, before, head)
         if member is not None and member.group("sub") in wanted:
-            yield ref(member, [member.group("sub").decode()], shown(member.start(), pos))
-        select = _SELECT_KEY.match(data, pos, end)
-        if select is not None and select.group("sub") in wanted:
-            yield ref(select, [select.group("sub").decode()], shown(head, select.end()) + ")")
+            called = _CALLED.match(data, pos, end) if parts and parts[-1] == "keys" else None
+            if called is not None:  # `'pug' in net.hosts.keys()`: the mapping's keys (round 9, severity 3)
+                key = member.group("sub").decode()
+                yield KeyRef(member.start("sub"), member.end("sub"), key, (*parts[:-1], key),
+                             shown(member.start(), called.end()), True)
+            else:
+                yield ref(member, [member.group("sub").decode()], shown(member.start(), pos))
+        yield from _piped(data, head, pos, end, parts, wanted)
     loop = _BEFORE_FOR.search(data, before, head)
     if loop is not None:
         yield from _loop_keys(data, loop, head, pos, parts, wanted, hcl=hcl)
+
+
+# A variable set to a string (break-it round 9, finding 3): Jinja's `{% set n = 'pug' %}`, Helm's
+# `{{ $n := "pug" }}`; and what stands before a use of it that reads it as a key of a mapping.
+_JINJA_LITERAL = re.compile(rb"""\{%-?[ \t]*set[ \t]+(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*"""
+                            rb"""(?P<q>['"])(?P<sub>[^'"\\\n]*)(?P=q)[ \t]*-?%\}""")
+_HELM_LITERAL = re.compile(rb"""\{\{-?[ \t]*\$(?P<var>[A-Za-z_]\w*)[ \t]*:?=[ \t]*"""
+                           rb"""(?P<q>")(?P<sub>[^"\\\n]*)"[ \t]*-?\}\}""")
+_JINJA_CHAIN = rb"""[A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*|[ \t]*\[[ \t]*['"][^'"\\\n]*['"][ \t]*\])*"""
+_JINJA_BEFORE = (re.compile(rb"(?P<chain>" + _JINJA_CHAIN + rb")[ \t]*\[[ \t]*\Z"),
+                 re.compile(rb"(?P<chain>" + _JINJA_CHAIN + rb")[ \t]*\.[ \t]*get[ \t]*\([ \t]*\Z"))
+_JINJA_IN = re.compile(rb"[ \t]+(?:not[ \t]+)?in[ \t]+(?P<chain>" + _JINJA_CHAIN + rb")(?![\w.\[(])")
+_HELM_BEFORE = re.compile(rb"(?<![\w.$-])(?:index|get|hasKey)[ \t]+\(?[ \t]*"
+                          rb"(?P<chain>\$?\.Values(?:\.[A-Za-z_]\w*)*|\$[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"
+                          rb"[ \t]+\Z")
+
+
+def _literal_keys(data: bytes, wanted: set[bytes], offsets: list[int], dots: list[Dot] | list[None],
+                  assigned: dict[bytes, tuple[str, ...]],
+                  aliases: dict[bytes, tuple[str, ...]]) -> Iterator[KeyRef]:
+    """A string set to a variable that the file reads as a key (`net.hosts[n]`, `n in net.hosts`,
+    `index .Values.hosts $n`): a reference at the string, at the mapping's path; a variable also
+    read otherwise, or as keys of two mappings, reads a key that cannot be told (`ANY`)."""
+    for helm, pattern in ((False, _JINJA_LITERAL), (True, _HELM_LITERAL)):
+        for found in pattern.finditer(data):
+            if found.group("sub") not in wanted:
+                continue
+            name = found.group("var")
+            use = re.compile((rb"(?<![\w.])\$" if helm else rb"(?<![\w.$'\"])") + re.escape(name)
+                             + rb"(?![\w'\"])")
+            regions = [(m.start(), m.end()) for m in _JINJA.finditer(data)] if not helm else [(0, len(data))]
+            paths: set[tuple[str, ...]] = set()
+            other = False
+            for first, last in regions:
+                for hit in use.finditer(data, max(first, found.end()), last):
+                    window = data[max(0, hit.start() - 200):hit.start()]
+                    path: tuple[str, ...] | None = None
+                    if helm:
+                        before = _HELM_BEFORE.search(window)
+                        if before is not None:
+                            chain = before.group("chain")
+                            if chain.startswith(b"$") and not chain.startswith(b"$."):
+                                head, _, rest = chain[1:].partition(b".")
+                                base = assigned.get(head)
+                                path = (*base, *(p.decode() for p in rest.split(b".") if p)) if base else None
+                            else:
+                                dot = dots[bisect.bisect_right(offsets, hit.start()) - 1]
+                                path = _dot_of(chain.lstrip(b"$"), dot)
+                    else:
+                        for before_use in _JINJA_BEFORE:
+                            if (before := before_use.search(window)) is not None:
+                                path = _jinja_path(before.group("chain"), aliases)
+                                break
+                        after = _JINJA_IN.match(data, hit.end(), last) if path is None else None
+                        if after is not None:
+                            path = _jinja_path(after.group("chain"), aliases)
+                    if path is None or ANY in path:
+                        other = True
+                    else:
+                        paths.add(path)
+            if not paths:
+                continue
+            key = found.group("sub").decode()
+            path = next(iter(paths)) if len(paths) == 1 and not other else (ANY,)
+            shown = found.group().decode("utf-8", "replace")
+            what = ".".join(path) if path != (ANY,) else "more than one thing"
+            # `hostvars[n]`, `groups[n]`: the inventory's host (group) names, as `hostvars['pug']`
+            host = path in (("hostvars",), ("groups",))
+            yield KeyRef(found.start("sub"), found.end("sub"), key, (*path, key),
+                         f"{shown}, read as a key of {what}", True, host=host)
+
+
+def _jinja_path(chain: bytes, aliases: dict[bytes, tuple[str, ...]]) -> tuple[str, ...]:
+    parts = [(p.group("sub") if p.group("sub") is not None else p.group()).decode("utf-8", "replace")
+             for p in _CHAIN_PART.finditer(chain)]
+    head = parts[0].encode()
+    path = (*(aliases[head] if head in aliases else (parts[0],)), *parts[1:])
+    return path[1:] if path[0] == "vars" and len(path) > 1 else path
+
+
+def _piped(data: bytes, head: int, pos: int, end: int, parts: list[str],
+           wanted: set[bytes]) -> Iterator[KeyRef]:
+    """The keys a Jinja filter reads from the mapping at `parts` (its chain spans head..pos):
+    `| dict2items | selectattr('key', 'eq', 'pug')` (round 8, finding 4), `selectattr('key', 'in',
+    ['pug'])` and `| json_query('pug.ip')` (round 9, finding 3)."""
+    def one(found: re.Match[bytes], span: tuple[int, int], key: bytes, last: int) -> KeyRef:
+        return KeyRef(span[0], span[1], key.decode(), (*parts, key.decode()),
+                      data[head:last].decode("utf-8", "replace") + ")", True)
+
+    select = _SELECT_KEY.match(data, pos, end)
+    if select is not None and select.group("sub") in wanted:
+        yield one(select, select.span("sub"), select.group("sub"), select.end())
+    listed = _SELECT_IN.match(data, pos, end)
+    if listed is not None:
+        for item in _JINJA_STRING.finditer(data, listed.start("items"), listed.end("items")):
+            if item.group()[1:-1] in wanted:
+                yield one(listed, (item.start() + 1, item.end() - 1), item.group()[1:-1], listed.end())
+    query = _JSON_QUERY.match(data, pos, end)
+    if query is not None and query.group("sub") in wanted:
+        yield one(query, query.span("sub"), query.group("sub"), query.end())
 
 
 def _range_keys(data: bytes, wanted: set[bytes], offsets: list[int],
@@ -269,13 +379,22 @@ def _range_keys(data: bytes, wanted: set[bytes], offsets: list[int],
         name = re.escape(found.group("key"))
         test = re.compile(rb"(?<![\w])(?:eq|ne)[ \t]+(?:\$" + name + rb"[ \t]+(?P<q>\")(?P<sub>[^\"\\\n]*)\""
                           rb"|\"(?P<sub2>[^\"\\\n]*)\"[ \t]+\$" + name + rb")(?![\w])")
+        shown = f"range ${found.group('key').decode()} := {found.group('expr').decode()} ... "
         for hit in test.finditer(data, found.end(), last):
             group = "sub" if hit.group("sub") is not None else "sub2"
             key = hit.group(group)
             if key in wanted:
                 yield KeyRef(hit.start(group), hit.end(group), key.decode(), (*path, key.decode()),
-                             f"range ${found.group('key').decode()} := {found.group('expr').decode()} ... "
-                             f"{hit.group().decode('utf-8', 'replace')}", True)
+                             shown + hit.group().decode("utf-8", "replace"), True)
+        # `has $k (list "pug" "rex")` (break-it round 9, finding 3)
+        member = re.compile(rb"(?<![\w])has[ \t]+\$" + name
+                            + rb"[ \t]+\([ \t]*list(?P<items>(?:[ \t]+\"[^\"\\\n]*\")+)")
+        for hit in member.finditer(data, found.end(), last):
+            for item in _STRING_ARG.finditer(data, hit.start("items"), hit.end("items")):
+                if item.group("sub") in wanted:
+                    key = item.group("sub").decode()
+                    yield KeyRef(item.start("sub"), item.end("sub"), key, (*path, key),
+                                 shown + hit.group().decode("utf-8", "replace") + ")", True)
 
 
 def _loop_keys(data: bytes, loop: re.Match[bytes], head: int, pos: int, parts: list[str],
@@ -323,6 +442,21 @@ def _loop_keys(data: bytes, loop: re.Match[bytes], head: int, pos: int, parts: l
             yield KeyRef(found.start(group), found.end(group), key.decode(), (*parts, key.decode()),
                          f"{data[loop.start():pos].decode('utf-8', 'replace')} ... {found.group().decode()}",
                          True)
+    # break-it round 9, finding 3: a list the key is tested against, `contains(["pug"], k)`
+    # (Terraform), `k in ['pug']` (Jinja)
+    member = (re.compile(rb"(?<![\w.])contains[ \t]*\([ \t]*\[(?P<items>[^\]\n]*)\][ \t]*,[ \t]*" + name
+                         + rb"[ \t]*\)|(?<![\w.])(?:starts|ends)with[ \t]*\([ \t]*" + name
+                         + rb"""[ \t]*,(?P<items2>[ \t]*"[^"\\\n]*")[ \t]*\)""") if hcl else
+              re.compile(rb"(?<![\w.])" + name
+                         + rb"[ \t]+(?:not[ \t]+)?in[ \t]+[\[(](?P<items>[^\])\n]*)[\])]"))
+    for found in member.finditer(data, pos, last):
+        listed = "items" if found.group("items") is not None else "items2"
+        for item in _JINJA_STRING.finditer(data, found.start(listed), found.end(listed)):
+            key = item.group()[1:-1]
+            if key in wanted:
+                yield KeyRef(item.start() + 1, item.end() - 1, key.decode(), (*parts, key.decode()),
+                             f"{data[loop.start():pos].decode('utf-8', 'replace')} ... "
+                             f"{found.group().decode('utf-8', 'replace')}", True)
 
 
 def _dots(data: bytes) -> tuple[list[int], list[Dot]]:

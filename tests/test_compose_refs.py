@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from renamer.compose_refs import compose_refs, is_compose
+from renamer.compose_refs import compose_refs, env_files, env_refs, is_compose, mounted_files
 
 TEXT = b"""\
 services:
@@ -32,3 +32,22 @@ def test_compose_file_names() -> None:
                                        "docker-compose.prod.yml"))
     assert not any(is_compose(n) for n in ("composer.json", "a/compose.json", "values.yaml"))
     assert compose_refs(b"x: pug\n", {"pug"}) == []
+
+
+def test_env_files_and_mounts_a_compose_file_names() -> None:
+    """Break-it round 9, finding 3: what a project's services read beside the compose file."""
+    text = ("services:\n  a:\n    env_file: .env.db\n  b:\n    env_file: [x.env, 'y.env']\n  c:\n    env_file:\n"
+            "      - path: ./z.env\n        required: false\n      - w.env\n"
+            "    volumes: [\"./nginx.conf:/etc/nginx/nginx.conf:ro\"]\n    volumes:\n      - ../conf/a.conf:/a\n"
+            "      - data:/var/lib\n      - /etc/hosts:/etc/hosts\n")
+    assert env_files(text) == [".env.db", "x.env", "y.env", "./z.env", "w.env"]
+    assert mounted_files(text) == ["./nginx.conf", "../conf/a.conf"]
+
+
+def test_env_values_and_mounted_hosts_naming_a_service() -> None:
+    env = b"DB_HOST=pug\nURL=http://pug:80/x\nexport B=pug:5432\nFQDN=pug.ana.lan\nUSER=pugs\n# C=pug\n"
+    assert [env[r.start:r.end + 3] for r in env_refs(env, {"pug"}, "c.yaml")] == [b"pug\nUR", b"pug:80", b"pug:54"]
+    assert all(r.project == "c.yaml" and r.path == ("services", "pug") for r in env_refs(env, {"pug"}, "c.yaml"))
+    conf = b"upstream pug { server x; }\nproxy_pass http://pug:5432;\nroot /srv/pug;\nx pug:80 //pugs:1 pug.lan:2\n"
+    found = [conf.count(b"\n", 0, r.start) + 1 for r in env_refs(conf, {"pug"}, "c.yaml", mounted=True)]
+    assert found == [2, 4]

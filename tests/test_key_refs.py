@@ -73,6 +73,19 @@ NAMES = {"pug"}
                  id="helm-range-key-compared"),
     pytest.param("{% set h = net.hosts | combine(x) %}{{ h['pug'] }}", False, [(("*", "pug"), True)],
                  id="jinja-alias-not-a-path"),
+    # break-it round 9, finding 3: a variable holding the key, a list test, a filter
+    pytest.param("{% set n = 'pug' %}{{ net.hosts[n].ip }}{{ net.hosts | dict2items | selectattr('key', 'in', "
+                 "['rex', 'pug']) }}{{ net.hosts | json_query('pug.ip') }}{% for k in net.hosts %}"
+                 "{% if k in ['pug'] %}{% endif %}{% endfor %}{% if 'pug' in net.hosts.keys() %}{% endif %}",
+                 False, [(("net", "hosts", "pug"), True)] * 5, id="jinja-variable-lists-filters"),
+    pytest.param('{{ $n := "pug" }}{{ (index .Values.hosts $n).ip }}{{ range $k, $v := .Values.hosts }}'
+                 '{{ if has $k (list "rex" "pug") }}{{ end }}{{ end }}', False, [(("hosts", "pug"), True)] * 2,
+                 id="helm-variable-and-has-list"),
+    pytest.param('output "g" { value = { for k, v in var.hosts : k => v if contains(["pug"], k) } }\n'
+                 'output "h" { value = [for v in var.hosts : v if contains(["pug"], v)] }\n', True,
+                 [(("var", "hosts", "pug"), True)], id="hcl-list-test-of-the-loop-key"),
+    pytest.param("{% set n = 'pug' %}{{ net.hosts[n] }}{{ n }}.lan", False, [(("*", "pug"), True)],
+                 id="jinja-variable-read-otherwise-too"),
 ])
 def test_references_by_path(text: str, hcl: bool, expected: list[tuple[tuple[str, ...], bool]]) -> None:
     found = key_refs(text.encode(), NAMES, hcl=hcl)

@@ -48,9 +48,21 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Literal
 
-from renamer import compose_refs, host_refs, jq_refs, key_paths, key_refs, vcs_status, work
+from renamer import (
+    compose_refs,
+    host_refs,
+    jq_refs,
+    key_literals,
+    key_paths,
+    key_refs,
+    py_refs,
+    traefik_refs,
+    vcs_status,
+    work,
+)
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
@@ -69,6 +81,8 @@ _YAML_FOLDERS = ("group_vars/", "host_vars/", "defaults/", "vars/")
 _READ_LIMIT = 4 * 1024 * 1024
 # A line loading a data file into a variable (git grep's extended regex, then Python's).
 _LOADS = r"(from_yaml|from_json|yamldecode|jsondecode)"
+# A program's load of a data file (py_refs.py: break-it round 9, finding 3).
+_PY_LOADS = r"(yaml\.(safe_|full_|unsafe_)?load|json\.load|tomllib\.load|toml\.load)"
 _BINDING = re.compile(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*[:=]""")
 _LOADED = re.compile(r"""['"](?P<path>[^'"\n]*\.(?:ya?ml|json))['"]""")
 _ALIAS = r"""^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*["']?\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}["']?\s*$"""
@@ -77,6 +91,8 @@ _INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[
 _INI_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s]+)\]")
 # An INI inventory's host line is no mapping key: only `hostvars.pug` and its like read it.
 _HOSTS_ONLY = "<inventory>"
+# An INI inventory's group header, `[pug]`: what `groups['pug']` reads (break-it round 9, finding 3).
+_GROUPS = "<groups>"
 
 
 @dataclass(frozen=True)
@@ -122,6 +138,9 @@ class KeyIndex:
         self._charts: dict[str, bool] = {}  # folder -> holds Chart.yaml or values.yaml
         self._modules: dict[str, bool] = {}  # folder -> holds a .tf file
         self._held: dict[tuple[str, int, str], str] | None = None  # (file, line, old name) -> why
+        self._module_texts: dict[str, bytes] = {}  # folder -> its `.tf` files' text
+        # env file (or bind-mounted file) -> the compose file reading it, and whether it mounts it
+        self._env_files: dict[str, list[tuple[str, dict[str, bool]]]] = {}
         self._holders: dict[tuple[str, int, str], list[str]] = {}  # a reference -> the keys it holds
         # keys another rule holds, asked once when `held` is first computed (sweep/terraform_keys.py)
         self.seeds: Callable[[], dict[tuple[str, int, str], str]] | None = None
@@ -199,6 +218,9 @@ class KeyIndex:
             head = _INI_SECTION.match(line)
             if head is not None:
                 section = head.group("name")
+                group = section.split(":")[0]
+                if group in names:  # `[pug]`, `[pug:vars]`: a group of that name (`groups['pug']`)
+                    found.append(key_paths.KeyDef((_GROUPS, group), number))
                 continue
             words = line.split()
             if words and words[0] in names and ":" not in section:  # `[web:vars]` holds no host
@@ -227,6 +249,20 @@ class KeyIndex:
                 for target in targets:
                     prefix = (_read_by(key_refs.LOADED.format(written), rel),)
                     bound.setdefault(target, []).append((prefix, not decided and len(targets) > 1))
+        # break-it round 9, finding 3: `yaml.safe_load(open("inv.yaml"))["hosts"]["pug"]` in a
+        # program: a relative path is the working folder's, the program's own or the repo's top
+        programs = vcs_status.worktree_lines_matching(self.project.root, _PY_LOADS) or []
+        for rel in sorted({rel for rel, _line, _text in programs if dialect_of(rel) != "hcl"}):
+            folder = _folder(rel)
+            for written in dict.fromkeys(py_refs.inline_loads(self._text(rel))):
+                if written.startswith("/"):
+                    continue
+                candidates = dict.fromkeys(os.path.normpath(os.path.join(base, written)).replace(os.sep, "/")
+                                           for base in (folder, ""))
+                targets = [t for t in candidates if t in rels]
+                for target in targets:
+                    prefix = (_read_by(key_refs.LOADED.format(written), rel),)
+                    bound.setdefault(target, []).append((prefix, len(targets) > 1))
         for rel, _line, text in lines:
             hcl = dialect_of(rel) == "hcl"
             binding = _BINDING.match(text)
@@ -331,7 +367,7 @@ class KeyIndex:
                 return None  # `delegate_to: pug` with no inventory of the repo naming it: the plain rules
             return decide_host(ref, new, inventory)
         if ref.local:  # a compose service's name: its project's compose files (round 8, finding 4)
-            return decide(ref, new, _holding(self._compose(rel), held))
+            return decide(ref, new, _holding(self._compose(ref.project or rel), held))
         return decide(ref, new, _holding(self.scoped(rel) if rel else self.defs(), held))
 
     def _compose(self, rel: str) -> list[KeyDef]:
@@ -342,9 +378,11 @@ class KeyIndex:
         """The keys (inventory host lines) the sweep would rename that `ref` may read."""
         new = self.renames[ref.name]
         if ref.host:
+            parents = ("hosts", _GROUPS, "children") if ref.path[0] == "groups" else ("hosts",)
             return [d for d in self._inventory() if d.fate == "moves" and len(d.path) >= 2
-                    and d.path[-2] == "hosts" and d.path[-1] == ref.name]
-        defs = [d for d in (self._compose(rel) if ref.local else self.scoped(rel) if rel else self.defs())
+                    and d.path[-2] in parents and d.path[-1] == ref.name]
+        defs = [d for d in (self._compose(ref.project or rel) if ref.local
+                            else self.scoped(rel) if rel else self.defs())
                 if d.fate in ("moves", "unsure")]
         at = [d for d in defs if d.path == ref.path]
         return at or ([] if ANY not in ref.path and any(d.path == (*ref.path[:-1], new) for d in self.defs())
@@ -398,9 +436,70 @@ class KeyIndex:
                     data = handle.read(self.project.config.max_file_size + 1)
             except OSError:
                 continue
-            for ref in _all_refs(data, rel, self.olds):
+            for ref in _all_refs(data, rel, self.olds, partial(self.module_text, rel),
+                                  partial(self.env_project, rel)):
                 out.append((rel, data.count(b"\n", 0, ref.start) + 1, ref))
         return out
+
+    def env_project(self, rel: str) -> tuple[str, bool] | None:
+        """The compose file (in `rel`'s folder or the one above, with a line where an old or new
+        name may stand as a key) whose services read `rel` as an env file (`env_file:`, or the
+        project's `.env`), or bind-mount it (True), or None. Read from those folders alone, not
+        from the key index, which a file with no reference never reads (issue 30)."""
+        folder = _folder(rel)
+        for base in dict.fromkeys((folder, _folder(folder) if folder else folder)):
+            for compose, targets in self._env_files_in(base):
+                if rel in targets:
+                    return compose, targets[rel]
+        return None
+
+    def _env_files_in(self, folder: str) -> list[tuple[str, dict[str, bool]]]:
+        """Each compose file of `folder` that may define a service named by an old or new name,
+        with the files its services read (`env_refs`'s `mounted`: True for a bind mount)."""
+        if folder not in self._env_files:
+            found: list[tuple[str, dict[str, bool]]] = []
+            names = sorted(self.olds | set(self.news))
+            try:
+                listed = sorted(p.name for p in (self.project.root / folder).iterdir() if p.is_file())
+            except OSError:
+                listed = []
+            for name in listed:
+                compose = f"{folder}/{name}" if folder else name
+                if not compose_refs.is_compose(compose):
+                    continue
+                text = self._text(compose)
+                if not key_paths.key_text(text, names):
+                    continue
+                targets: dict[str, bool] = {}
+                for written, mounted in [(".env", False), *((w, False) for w in compose_refs.env_files(text)),
+                                         *((w, True) for w in compose_refs.mounted_files(text))]:
+                    if written.startswith("/") or "$" in written:
+                        continue
+                    target = os.path.normpath(os.path.join(folder, written)).replace(os.sep, "/")
+                    if not target.startswith("../"):
+                        targets.setdefault(target, mounted)
+                found.append((compose, targets))
+            self._env_files[folder] = found
+        return self._env_files[folder]
+
+    def module_text(self, rel: str) -> bytes:
+        """The text of every `.tf` file in `rel`'s folder (its Terraform module), read once."""
+        folder = _folder(rel)
+        if folder not in self._module_texts:
+            parts = []
+            base = self.project.root / folder
+            try:
+                listed = sorted(p for p in base.iterdir() if p.suffix == ".tf" and p.is_file()
+                                and not p.is_symlink())
+            except OSError:
+                listed = []
+            for path in listed:
+                try:
+                    parts.append(path.read_bytes()[:_READ_LIMIT])
+                except OSError:
+                    continue
+            self._module_texts[folder] = b"\n".join(parts)
+        return self._module_texts[folder]
 
     def holding(self, rel: str, line: int, name: str) -> list[str]:
         """The keys (file:line) the reference to `name` at rel:line holds back."""
@@ -557,18 +656,41 @@ def _holding(defs: list[KeyDef], held: dict[tuple[str, int, str], str]) -> list[
 _NOT_ADDRESSES = frozenset({"local", "var", "each", "count", "path", "self", "terraform"})
 
 
-def _all_refs(data: bytes, rel: str, olds: frozenset[str]) -> list[KeyRef]:
-    """Every key and host reference of `data` (key_refs.py, host_refs.py), by start."""
+def _all_refs(data: bytes, rel: str, olds: frozenset[str],
+              module: Callable[[], bytes] | None = None,
+              project: Callable[[], tuple[str, bool] | None] | None = None) -> list[KeyRef]:
+    """Every key and host reference of `data` (key_refs.py, host_refs.py), by start; `module`
+    gives the text of every `.tf` file of `rel`'s folder (key_literals.py reads a local there);
+    `project` the compose file whose services read `rel` as an env file (asked only where a line
+    `NAME=` holds an old name: it reads the key index)."""
     dialect = dialect_of(rel)
     refs = key_refs.key_refs(data, olds, hcl=dialect == "hcl") if key_refs.might_hold(data, olds) else []
+    tfvars = rel.endswith(".tfvars")
+    if dialect == "hcl" and module is not None and (tfvars or key_literals.might_hold(data)):
+        # `pick = "pug"` read as `var.hosts[local.pick]` (break-it round 9, finding 3)
+        taken = {r.start for r in refs}
+        refs = sorted([*refs, *(r for r in key_literals.literal_refs(data, module(), olds, tfvars=tfvars)
+                                if r.start not in taken)], key=lambda r: r.start)
     if dialect == "hcl":  # `terraform_data.x["pug"]`: an instance's key, no map's (sweep/terraform_keys.py)
         refs = [r for r in refs if not _instance_key(r)]
     # `yamldecode(file("net.yml")).hosts.pug`: the file as this file's load reads it (`_mounts`)
     refs = [replace(r, path=(_read_by(r.path[0], rel), *r.path[1:]))
             if r.path and r.path[0].startswith("<file:") else r for r in refs]
     extra = compose_refs.compose_refs(data, olds) if compose_refs.is_compose(rel) else []
+    if project is not None and dialect != "hcl" and not compose_refs.is_compose(rel):
+        # `DB_HOST=pug` in a service's env_file (break-it round 9, finding 3)
+        env = compose_refs.env_refs(data, olds, "")
+        mounted = compose_refs.env_refs(data, olds, "", mounted=True)
+        compose = project() if env or mounted else None
+        if compose is not None:
+            extra += [replace(r, project=compose[0]) for r in (mounted if compose[1] else env)]
     if dialect != "hcl" and jq_refs.might_hold(data):  # `jq -r ".hosts.pug.ip"` (round 8, finding 9)
         extra += jq_refs.jq_refs(data, olds)
+    if dialect != "hcl" and traefik_refs.might_hold(data):  # `middlewares: ["pug"]` (round 9, finding 3)
+        extra += traefik_refs.traefik_refs(data, olds)
+    if dialect != "hcl" and py_refs.might_hold(data):  # `yaml.safe_load(f)["hosts"]["pug"]` (round 9, 3)
+        extra += [replace(r, path=(_read_by(r.path[0], rel), *r.path[1:])) if r.path[0].startswith("<file:")
+                  else r for r in py_refs.py_refs(data, olds)]
     if extra:  # `depends_on: [pug]`: a compose service's name (round 8, finding 4)
         taken = {r.start for r in refs}
         refs = sorted([*refs, *(r for r in extra if r.start not in taken)], key=lambda r: r.start)
@@ -668,6 +790,11 @@ def decide_host(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision:
     round 6, finding 4): renamed everywhere, they follow; kept everywhere, they keep; else (kept
     in one inventory and renamed in another, or no inventory of the repo names it) a residual."""
     old = ref.name
+    if ref.path[0] == "groups":  # `groups['pug']` reads the group pug, where one is defined
+        groups = [d if d.fate != "new" else replace(d, fate="moves") for d in defs
+                  if len(d.path) >= 2 and d.path[-2] in (_GROUPS, "children") and d.path[-1] in (old, new)]
+        if groups:
+            return _decide_group(ref, new, groups)
     # the host's new name standing already is the host moved before (verify after the sweep)
     hosts = [d if d.fate != "new" else replace(d, fate="moves") for d in defs
              if len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in (old, new)]
@@ -688,6 +815,20 @@ def decide_host(ref: KeyRef, new: str, defs: list[KeyDef]) -> Decision:
                       f"{also}: which it is after the sweep cannot be told")
 
 
+def _decide_group(ref: KeyRef, new: str, groups: list[KeyDef]) -> Decision:
+    """`groups['pug']` where an inventory defines a group pug: the group's fate, as a host's."""
+    fates = {d.fate for d in groups}
+    if fates == {"moves"}:
+        return "follow", (f"`{ref.text}` reads the inventory group {ref.name}, renamed {new} at "
+                          f"{groups[0].where}: it follows the group")
+    if fates == {"stays"}:
+        return "keep", (f"`{ref.text}` reads the inventory group {ref.name} at {groups[0].where}, which "
+                        f"keeps its name ({groups[0].why})")
+    kept = next(d for d in groups if d.fate != "moves")
+    return "refuse", (f"`{ref.text}` reads the inventory group {ref.name}, kept at {kept.where} ({kept.why}) "
+                      "and renamed elsewhere: which it is after the sweep cannot be told")
+
+
 KEPT_REFERENCE = "kept-reference"  # a kept line whose target the sweep rewrites: refused
 
 
@@ -702,7 +843,7 @@ def _kept_lines(data: bytes, rel: str, refs: list[KeyRef], index: KeyIndex) -> d
 def key_matches(data: bytes, rel: str, matches: list[Match], index: KeyIndex) -> list[Match]:
     """`matches` with each key reference decided: followed (a match, rewritten), kept with its
     key (`key-of-record`), or refused (`key-reference`); see the module's docstring."""
-    refs = _all_refs(data, rel, index.olds)
+    refs = _all_refs(data, rel, index.olds, lambda: index.module_text(rel), lambda: index.env_project(rel))
     if not refs:
         return matches
     by_start = {m.start: i for i, m in enumerate(matches)}

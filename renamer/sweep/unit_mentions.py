@@ -2,9 +2,10 @@
 
 A mount point that a generator turns into a unit (fstab, NixOS `fileSystems`, `systemd.mounts`)
 is held only where some live file names that unit (`Requires=mnt-pug.mount`, NixOS `requires =
-[ "mnt-pug.mount" ]`, `systemctl restart mnt-pug.mount`): one `git grep -F` per unit name asked,
-over the tracked and untracked (not ignored) files, remembered per scanner. A record (a dated
-note) naming the unit requires nothing and is not counted.
+[ "mnt-pug.mount" ]`, `systemctl restart mnt-pug.mount`), or names it in a path (a drop-in
+folder `mnt-pug.mount.d/`, a `.wants/mnt-pug.mount` link): one `git grep -F` per unit name asked
+and one listing, over the tracked and untracked (not ignored) files, remembered per scanner. A
+record (a dated note) naming the unit requires nothing and is not counted.
 """
 
 from __future__ import annotations
@@ -20,13 +21,28 @@ class UnitMentions:
         self.root = root
         self.live = live
         self._found: dict[str, str | None] = {}
+        self._paths: list[str] | None = None
 
     def named(self, unit: str) -> str | None:
         """`path:line` of the first live file that names `unit` (its `\\x2d` escapes written
         once or doubled, as in a quoted string), None where none does."""
         if unit not in self._found:
-            self._found[unit] = self._grep(unit)
+            self._found[unit] = self._grep(unit) or self._path(unit)
         return self._found[unit]
+
+    def _path(self, unit: str) -> str | None:
+        if self._paths is None:
+            command = ["git", "-C", str(self.root), "ls-files", "-z", "-co", "--exclude-standard"]
+            try:
+                done = subprocess.run(command, capture_output=True, check=False)
+            except OSError:
+                done = None
+            self._paths = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p] if done is not None else []
+        for rel in self._paths:
+            parts = rel.split("/")
+            if (unit in parts or f"{unit}.d" in parts[:-1]) and self.live(rel):
+                return rel
+        return None
 
     def _grep(self, unit: str) -> str | None:
         spellings = [unit] + ([unit.replace("\\", "\\\\")] if "\\" in unit else [])

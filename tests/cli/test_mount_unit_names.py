@@ -198,3 +198,13 @@ def test_a_unit_is_named_by_a_live_file_only_and_as_a_whole_name(repo: Repo, run
     (root / "c.sh").write_text("systemctl start mnt-pug.mount\n")  # untracked: the sweep reads it too
     live.add("c.sh")
     assert UnitMentions(root, lambda rel: rel in live).named("mnt-pug.mount") == "c.sh:1"
+    # a path names it too: a drop-in folder, a `.wants/` link
+    (root / "systemd/srv-pug.mount.d").mkdir(parents=True)
+    (root / "systemd/srv-pug.mount.d/timeout.conf").write_text("[Mount]\nTimeoutSec=30\n")
+    (root / "systemd/multi-user.target.wants").mkdir()
+    (root / "systemd/multi-user.target.wants/data-pug.automount").symlink_to("/etc/systemd/system/x")
+    live |= {"systemd/srv-pug.mount.d/timeout.conf", "systemd/multi-user.target.wants/data-pug.automount"}
+    mentions = UnitMentions(root, lambda rel: rel in live)
+    assert mentions.named("srv-pug.mount") == "systemd/srv-pug.mount.d/timeout.conf"
+    assert mentions.named("data-pug.automount") == "systemd/multi-user.target.wants/data-pug.automount"
+    assert mentions.named("data-pug.mount") is None

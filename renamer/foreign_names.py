@@ -90,6 +90,8 @@ _DATASET = re.compile(rb"(?P<remote>(?:[A-Za-z0-9._-]+@)?[A-Za-z0-9._-]+:)?"
 # `root_fs`; the value (a scalar or a flow list, each a `pool/ds` with a `/`) names storage.
 _KEY_LINE = re.compile(rb"""^[ \t]*(?:-[ \t]+)?["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
                        rb"""(?P<value>[^\r\n#]*)""")
+_INLINE_KEY = re.compile(rb"""(?:^|(?<=[\s{,]))["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
+                         rb"""(?P<value>"[^"\n]*"|'[^'\n]*'|\[[^\]\n{]*\]|[^\s,}\]#\[{][^\s,}\]#]*)""")
 _ITEM_LINE = re.compile(rb"""^[ \t]*-[ \t]+(?P<value>[^\s:#{}\[\]]+)[ \t]*\r?$""")
 _DATASET_KEY = re.compile(rb"(?i)dataset|(?:^|[_.-])(?:zfs|zpool)(?:$|[_.-])|^root_fs$")
 # Ansible's zfs modules (`community.general.zfs:` then `name: tank/pug`, or `name=tank/pug`).
@@ -198,8 +200,10 @@ def _keyed(data: bytes, low: int, line: bytes, add: _Add) -> None:
                 _dataset_words(line, keyed.start("value"), keyed.end("value"), add, bare=bare)
         elif key == b"filesystems":
             _filters(line, keyed.start("value"), add)
-        elif _DATASET_KEY.search(key) and b"://" not in keyed.group("value"):
-            _dataset_words(line, keyed.start("value"), keyed.end("value"), add, bare=False)
+    for pair in _INLINE_KEY.finditer(line):  # `dest_dataset: tank/pug`, `{"dest_dataset": "tank/pug"}`
+        if pair.group("key") not in (b"name", b"pool") and _DATASET_KEY.search(pair.group("key")) \
+                and b"://" not in pair.group("value"):
+            _dataset_words(line, pair.start("value"), pair.end("value"), add, bare=False)
     if (keyed is None or keyed.group("key") != b"filesystems") and _FILTER.search(line) is not None:
         parents = parents if parents is not None else _parents(data, low)
         if parents[:1] == [b"filesystems"]:

@@ -109,6 +109,8 @@ def test_datasets_named_by_configuration_keys_are_kept_storage_and_paths_follow(
                     "zfs_datasets:\n  - name: tank/pug\n    mountpoint: /tank/pug\n",
         "play.yml": "- community.general.zfs: name=tank/pug state=present\n"
                     "- community.general.zpool:\n    name: pug\n    state: present\n",
+        "autobackup.json": '{"sources": [{"host": "pug", "dest_dataset": "tank/pug"}]}\n',
+        "backup.env": "ZFS_DATASET=tank/pug\n",
         "pve/storage.cfg": "dir: local\n\tpath /var/lib/vz/pug\n\nzfspool: local-zfs\n\tpool tank/pug\n\tcontent images\n",
         # negatives: paths on a mounted file system, a host, a task's name, another module's name
         "neg.yml": "zfs_host: pug\ndest_dataset_host: pug\nmountpoint: /tank/pug\n"
@@ -124,6 +126,8 @@ def test_datasets_named_by_configuration_keys_are_kept_storage_and_paths_follow(
     assert text["zrepl/zrepl.yml"] == files["zrepl/zrepl.yml"].replace("10.0.40.11", "10.0.50.21")
     assert text["vars.yml"] == files["vars.yml"].replace("mountpoint: /tank/pug", "mountpoint: /tank/wolf")
     assert text["play.yml"] == files["play.yml"]
+    assert text["autobackup.json"] == files["autobackup.json"].replace('"host": "pug"', '"host": "wolf"')
+    assert text["backup.env"] == files["backup.env"]
     assert text["pve/storage.cfg"] == files["pve/storage.cfg"].replace("/vz/pug", "/vz/wolf")
     assert text["neg.yml"] == files["neg.yml"].replace("pug", "wolf")
     assert run(root, "verify", "--strict").exit_code == 0
@@ -133,6 +137,6 @@ def test_datasets_named_by_configuration_keys_are_kept_storage_and_paths_follow(
         ("host_vars/lab.yml", 3), ("roles/backup/tasks/main.yml", 2), ("zrepl/zrepl.yml", 5),
         ("zrepl/zrepl.yml", 9), ("zrepl/zrepl.yml", 9), ("zrepl/zrepl.yml", 13),
         ("vars.yml", 1), ("vars.yml", 2), ("vars.yml", 4), ("vars.yml", 6),
-        ("play.yml", 1), ("play.yml", 3), ("pve/storage.cfg", 5)])
-    assert audit["summary"]["kept"] == {"storage": 13}
+        ("play.yml", 1), ("play.yml", 3), ("pve/storage.cfg", 5), ("autobackup.json", 1), ("backup.env", 1)])
+    assert audit["summary"]["kept"] == {"storage": 15}
     assert "zfs rename" in run(root, "audit").stdout

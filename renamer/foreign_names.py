@@ -13,7 +13,10 @@ The same holds for
   `az://`, Terraform's `s3::https://endpoint/pug/x`), a restic repository on one
   (`-r s3:endpoint/pug`, `b2:`, `gs:`, `azure:`, `swift:`, `rclone:`, a rest-server's path,
   `RESTIC_REPOSITORY=`), a ZFS dataset or pool (the arguments of `zfs`/`zpool`, syncoid's
-  `[user@host:]pool/ds`, a sanoid section `[pool/ds]`): kept `storage`. Renamed in the text
+  `[user@host:]pool/ds`, a sanoid section `[pool/ds]`; break-it round 14, finding 11: the value of
+  a key that names a dataset (`dest_dataset: tank/pug`, `zfs_dataset:`, `datasets: [...]`), zrepl's
+  `root_fs:` and `filesystems:` keys (`"tank/pug<": true`), the `name:` of an Ansible zfs/zpool
+  module, a Proxmox `zfspool:` stanza's `pool`): kept `storage`. Renamed in the text
   alone, the next run writes to a new, empty place (or someone else's bucket: S3 names are
   global), like a Terraform state's name (`terraform-state`). A storage endpoint's host, and a
   restic repository on a file system (a local path, `sftp:host:/path`), follow the plain rules.
@@ -43,7 +46,8 @@ _WEB_SCHEMES = frozenset({b"http", b"https", b"ssh", b"git", b"git+ssh", b"git+h
                           b"git+git", b"git+file"})
 # Lines are only read where one of these stands in the file.
 _HINTS = (b"://", b"git@", b".git", b"zfs", b"zpool", b"syncoid", b"sanoid", b"autosnap", b"restic",
-          b"RESTIC_", b"epository", b"uses:", b"source", *(f.encode() for f in FORGES if f.count(".") == 1))
+          b"RESTIC_", b"epository", b"uses:", b"ataset", b"ATASET", b"root_fs", b"filesystems", b"source",
+          *(f.encode() for f in FORGES if f.count(".") == 1))
 
 _URL = re.compile(rb"(?P<pre>(?:git|s3|gcs)::)?(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://"
                   rb"(?P<user>[^\s/@\"'<>()]*@)?(?P<host>\[[^\]\s]*\]|[^\s/:\"'<>?#()]*)(?::[0-9]*)?"
@@ -81,6 +85,23 @@ _ZFS = re.compile(
 _SYNCOID = re.compile(rb"\bsyncoid[ \t]+(?P<args>[^|;&\n)`]*)")
 _DATASET = re.compile(rb"(?P<remote>(?:[A-Za-z0-9._-]+@)?[A-Za-z0-9._-]+:)?"
                       rb"(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)*(?:[@#][\w.:-]+)?)")
+# A key whose value names datasets (break-it round 14, finding 11): any key holding `dataset`
+# (zfs-autobackup's `dest_dataset:`, `zfs_dataset:`, `datasets:`), a `zfs`/`zpool` word, zrepl's
+# `root_fs`; the value (a scalar or a flow list, each a `pool/ds` with a `/`) names storage.
+_KEY_LINE = re.compile(rb"""^[ \t]*(?:-[ \t]+)?["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
+                       rb"""(?P<value>[^\r\n#]*)""")
+_INLINE_KEY = re.compile(rb"""(?:^|(?<=[\s{,]))["']?(?P<key>[\w.-]+)["']?[ \t]*[:=][ \t]*"""
+                         rb"""(?P<value>"[^"\n]*"|'[^'\n]*'|\[[^\]\n{]*\]|[^\s,}\]#\[{][^\s,}\]#]*)""")
+_ITEM_LINE = re.compile(rb"""^[ \t]*-[ \t]+(?P<value>[^\s:#{}\[\]]+)[ \t]*\r?$""")
+_DATASET_KEY = re.compile(rb"(?i)dataset|(?:^|[_.-])(?:zfs|zpool)(?:$|[_.-])|^root_fs$")
+# Ansible's zfs modules (`community.general.zfs:` then `name: tank/pug`, or `name=tank/pug`).
+_MODULES = rb"(?:community\.general\.)?(?:zfs|zfs_facts|zfs_delegate_admin|zpool|zpool_facts)"
+_ZFS_MODULE = re.compile(rb"^" + _MODULES + rb"$")
+_MODULE_ARGS = re.compile(rb"\b" + _MODULES + rb"[ \t]*:[ \t]+[^\n]*?\bname=[\"']?(?P<name>[^\s\"']+)")
+# zrepl's filesystems filter: `"tank/pug<": true` (`<`: the subtree), in a `filesystems:` map.
+_FILTER = re.compile(rb"""["']?(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)*)<?["']?[ \t]*:[ \t]*"""
+                     rb"""(?:true|false)\b""")
+_PROXMOX = re.compile(rb"^[ \t]+pool[ \t]+(?P<name>\S+)[ \t]*\r?$")
 _SANOID = re.compile(rb"(?m)^[ \t]*\[(?P<name>[A-Za-z0-9][\w.:-]*(?:/[\w.:-]+)+)\][ \t]*\r?$")
 
 
@@ -156,7 +177,110 @@ def _line_spans(data: bytes, low: int, high: int, *, sanoid: bool) -> list[tuple
     if sanoid and b"[" in line:
         for section in _SANOID.finditer(line):
             add(section.start("name"), section.end("name"), STORAGE)
+    _keyed(data, low, line, add)
     return out
+
+
+def _keyed(data: bytes, low: int, line: bytes, add: _Add) -> None:
+    """Datasets named by a configuration key rather than a command (break-it round 14, finding 11):
+    a dataset key's value, a list item under one, an Ansible zfs module's `name:`, zrepl's
+    `filesystems:` filter, a Proxmox `zfspool:` stanza's `pool`. A path (`/tank/pug/file`, a
+    mounted file system) is never a dataset."""
+    for module in _MODULE_ARGS.finditer(line):
+        _dataset_word(line, module.start("name"), module.group("name"), add, bare=True)
+    keyed = _KEY_LINE.match(line)
+    parents = None
+    if keyed is not None:
+        key = keyed.group("key")
+        if key == b"name" or key == b"pool":
+            parents = _parents(data, low)
+            if parents[:1] and (_ZFS_MODULE.match(parents[0]) or _DATASET_KEY.search(parents[0])
+                                or (key == b"pool" and parents[0] in (b"zfspool", b"zfs"))):
+                bare = _ZFS_MODULE.match(parents[0]) is not None or key == b"pool"
+                _dataset_words(line, keyed.start("value"), keyed.end("value"), add, bare=bare)
+        elif key == b"filesystems":
+            _filters(line, keyed.start("value"), add)
+    for pair in _INLINE_KEY.finditer(line):  # `dest_dataset: tank/pug`, `{"dest_dataset": "tank/pug"}`
+        if pair.group("key") not in (b"name", b"pool") and _DATASET_KEY.search(pair.group("key")) \
+                and b"://" not in pair.group("value"):
+            _dataset_words(line, pair.start("value"), pair.end("value"), add, bare=False)
+    if (keyed is None or keyed.group("key") != b"filesystems") and _FILTER.search(line) is not None:
+        parents = parents if parents is not None else _parents(data, low)
+        if parents[:1] == [b"filesystems"]:
+            _filters(line, 0, add)
+    item = _ITEM_LINE.match(line)
+    if item is not None:
+        parents = parents if parents is not None else _parents(data, low)
+        if parents[:1] and _DATASET_KEY.search(parents[0]):
+            _dataset_word(line, item.start("value"), item.group("value"), add, bare=False)
+    proxmox = _PROXMOX.match(line)
+    if proxmox is not None:
+        parents = parents if parents is not None else _parents(data, low)
+        if parents[:1] in ([b"zfspool"], [b"zfs"]):
+            _dataset_word(line, proxmox.start("name"), proxmox.group("name"), add, bare=True)
+
+
+def _dataset_words(line: bytes, start: int, end: int, add: _Add, *, bare: bool) -> None:
+    for word in re.finditer(rb"[^\s,\[\]{}]+", line[start:end]):
+        _dataset_word(line, start + word.start(), word.group(), add, bare=bare)
+
+
+def _dataset_word(line: bytes, at: int, word: bytes, add: _Add, *, bare: bool) -> None:
+    """`tank/pug` (or, where only a dataset can stand, a pool `tank`), quoted or not, with zrepl's
+    `<`; never a path, a URL, a variable or a `key=value`."""
+    quote = word[:1] if word[:1] in (b'"', b"'") else b""
+    text = word.strip(b"\"'").rstrip(b"<")
+    if not text or text.startswith((b"/", b".", b"~", b"$", b"{", b"-")) or b"=" in text or b"://" in text:
+        return
+    hit = _DATASET.fullmatch(text)
+    if hit is None or (not bare and b"/" not in hit.group("name")):
+        return
+    offset = at + len(quote)
+    add(offset + hit.start("name"), offset + hit.end("name"), STORAGE)
+
+
+def _filters(line: bytes, start: int, add: _Add) -> None:
+    for hit in _FILTER.finditer(line, start):
+        add(hit.start("name"), hit.end("name"), STORAGE)
+
+
+def _parents(data: bytes, low: int, limit: int = 400) -> list[bytes]:
+    """The keys above the line at `low` by indentation, nearest first (YAML's block structure; a
+    Proxmox stanza's head `zfspool: local-zfs` is read as the key `zfspool`)."""
+    line_end = data.find(b"\n", low)
+    line = data[low:line_end if line_end != -1 else len(data)]
+    own = _indent(line)
+    item = line.lstrip(b" \t").startswith(b"-")
+    if item:  # `key:` then `- value` at the same indent is a list of the key's too
+        own += 1
+    out: list[bytes] = []
+    end = low - 1
+    for _ in range(limit):
+        if end <= 0 or own == 0:
+            break
+        start = data.rfind(b"\n", 0, end) + 1
+        text = data[start:end]
+        end = start - 1
+        stripped = text.strip()
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        indent = _indent(text)
+        if item and indent == own - 1 and stripped.startswith(b"-"):
+            continue  # the list's item before
+        keyed = _KEY_LINE.match(text) if indent < own else None
+        if item and indent == own - 1 and keyed is not None and keyed.group("value").strip():
+            break  # `key: value` then `- item`: no list of the key's
+        item = False
+        if indent < own:
+            if keyed is None:
+                break
+            out.append(keyed.group("key"))
+            own = indent
+    return out
+
+
+def _indent(text: bytes) -> int:
+    return len(text) - len(text.lstrip(b" \t"))
 
 
 def _repo_end(path: bytes) -> bytes:

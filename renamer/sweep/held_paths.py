@@ -39,7 +39,8 @@ HELD = "held-path"
 HINT = ("rewritten, it would name a path that does not exist; decide the path first (rename it by hand "
         "with its references, or keep it with `keep_paths`: its references are then kept with it)")
 POINT_HINT = ("rewritten, it would name a folder nothing mounts; rename the unit first (then its "
-              "references follow), or keep its `Where=` line with a keep rule: they are then kept with it")
+              "references follow), or keep its `Where=` (or fstab, NixOS) line with a keep rule: they are "
+              "then kept with it")
 # What a path spells between the separators around it: no blank, quote, bracket, `:` or `=`.
 _PATH_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~@+%")
 # Read as part of a token too, then resolved: a Windows separator, brace sets, comma lists, variables.
@@ -113,8 +114,9 @@ def held_paths(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
 
 
 def _mount_points(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
-    """The mount points a unit keeps (`Where=/mnt/pug` held `unit-name`, or kept): absolute paths
-    on the machine that other files name (`rsync -a /mnt/pug/ ...`; break-it round 12, finding 2)."""
+    """The mount points a unit keeps (`Where=/mnt/pug` held `unit-name`, or kept; an fstab or
+    NixOS point held so): absolute paths on the machine that other files name (`rsync -a
+    /mnt/pug/ ...`; break-it round 12, finding 2)."""
     out: dict[str, Hold] = {}
     for found in scan.files:
         # A unit file, or a unit inside another (an Ansible `copy: content:`, cloud-init): any
@@ -123,13 +125,16 @@ def _mount_points(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
                 or all(r.rewritable or r.reason == HELD for r in found.references if r.role != "path"):
             continue
         content = read_content(project.root / found.path, project.config.max_file_size)
-        if content is None or content.kind != "text" or not unit_names.might_define(content.data):
+        if content is None or content.kind != "text":
             continue
         data = content.data
+        if not (unit_names.might_define(data) or unit_names.might_generate(found.path, data)):
+            continue
         starts = _line_starts(data)
         offsets = [(_offset(data, starts[r.line - 1], r.column), r) for r in found.references
                    if r.role != "path" and 1 <= r.line <= len(starts)]
-        for start, end, _ in unit_names.path_settings(data):
+        # `Where=` of a unit, or a point fstab / NixOS makes a unit of (break-it round 14, finding 9)
+        for start, end in unit_names.mount_points(found.path, data):
             inside = [r for at, r in offsets if start <= at < end]
             held = [r for r in inside if not r.rewritable]
             value = data[start:end].decode("utf-8", "surrogateescape").rstrip("/")

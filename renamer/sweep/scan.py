@@ -70,6 +70,7 @@ from renamer.sweep.tool_names import (
     instance_note,
     tool_name_matches,
 )
+from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
@@ -162,8 +163,10 @@ REFUSED_HINTS = {
     "kept-reference": ("a line kept on purpose (the inline marker, a keep rule, a dated section) that reads "
                        "a key or a variable the sweep rewrites: kept, it would read a key that is gone or "
                        "a name that does not exist; nothing is written until it is decided"),
-    "unit-name": ("a systemd mount, automount or swap unit's path, which the unit's name encodes: rewritten "
-                  "alone, systemd refuses the unit; rename the unit by hand to the escaped new path "
+    "unit-name": ("a systemd mount, automount or swap unit's path, which the unit's name encodes (a unit's "
+                  "`Where=`, or an fstab or NixOS mount point systemd makes a unit of, where the repo names "
+                  "that unit): rewritten alone, systemd refuses the unit, or generates one under a name "
+                  "nothing requires; rename the unit by hand to the escaped new path "
                   "(`systemd-escape -p --suffix=mount NEW`: a `-` becomes `\\x2d`) with the path and every "
                   "reference to the unit (`Requires=`, `systemctl enable`, `.wants/` links, a deploy task's "
                   "`dest:`), and stop the old unit on the machine; or keep it with a keep rule"),
@@ -304,6 +307,9 @@ class FileScanner:
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
         self.templates = Templates(project.root)  # systemd template units, where an instance is named
         self.hosts_files = {rel: (domain, conf) for rel, domain, conf in options.expanded_hosts}
+        # Where a unit a generator makes (fstab's `mnt-pug.mount`) is named (sweep/unit_mentions.py).
+        self.unit_mentions = UnitMentions(project.root, lambda rel: project.classifier.classify(rel).status
+                                          in (CURRENT, UNCLASSIFIED))
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
@@ -444,8 +450,9 @@ class FileScanner:
             matches = kept_state(rel, data, matches)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
-        if matches and content.kind == "text" and unit_names.might_define(data):  # `mnt-pug.mount`
-            matches, unit_note = unit_names.held(rel, new_path, data, matches)
+        if matches and content.kind == "text" and (unit_names.might_define(data)  # `mnt-pug.mount`
+                                                   or unit_names.might_generate(rel, data)):  # fstab
+            matches, unit_note = unit_names.held(rel, new_path, data, matches, self.unit_mentions.named)
             if unit_note is not None:
                 new_path = None
                 why = f"{unit_note}; {REFUSED_HINTS[unit_names.HELD]}"

@@ -88,3 +88,55 @@ def test_repositories_buckets_and_datasets_are_kept_and_hosts_beside_them_follow
     assert {reason for (path, _), reason in kept.items() if path == "run.sh"} == {"repository", "storage"}
     assert kept[("play.yml", 3)] == "repository" and kept[("sanoid.conf", 1)] == "storage"
     assert audit["summary"]["kept"] == {"repository": 12, "storage": 12}
+
+
+def test_datasets_named_by_configuration_keys_are_kept_storage_and_paths_follow(repo: Repo, run: Run) -> None:
+    """Break-it round 14, finding 11: a ZFS dataset outside `zfs`/syncoid/sanoid argv (a
+    zfs-autobackup `dest_dataset:`, an Ansible zfs module's `name:`, zrepl's `root_fs:` and
+    `filesystems:` filter, a Proxmox `zfspool:` stanza's `pool`) exists on the backup machine:
+    renamed in the text, the next run replicates into a new, empty dataset. Kept `storage` with
+    the `zfs rename` hint; a path on a mounted file system and a host beside a dataset follow."""
+    files = {
+        # the finding's three
+        "host_vars/lab.yml": "zfs_autobackup_sources:\n  - host: pug\n    dest_dataset: tank/pug\n",
+        "roles/backup/tasks/main.yml": "- community.general.zfs:\n    name: tank/pug\n    state: present\n",
+        "zrepl/zrepl.yml": "jobs:\n  - name: pull\n    type: pull\n    connect: {type: tcp, address: \"10.0.40.11:8888\"}\n"
+                           "    root_fs: tank/pug\n    interval: 1h\n"
+                           "  - name: push\n    type: push\n    filesystems: {\"tank/pug<\": true, \"tank/pug/tmp\": false}\n"
+                           "  - name: snap\n    type: snap\n    filesystems:\n      \"tank/pug<\": true\n",
+        # variants: other keys, a list, the module's `k=v` and a pool, Proxmox
+        "vars.yml": "zfs_dataset: \"tank/pug\"\nbackup_datasets: [tank/pug, tank/fox]\ndatasets:\n- tank/pug\n"
+                    "zfs_datasets:\n  - name: tank/pug\n    mountpoint: /tank/pug\n",
+        "play.yml": "- community.general.zfs: name=tank/pug state=present\n"
+                    "- community.general.zpool:\n    name: pug\n    state: present\n",
+        "autobackup.json": '{"sources": [{"host": "pug", "dest_dataset": "tank/pug"}]}\n',
+        "backup.env": "ZFS_DATASET=tank/pug\n",
+        "pve/storage.cfg": "dir: local\n\tpath /var/lib/vz/pug\n\nzfspool: local-zfs\n\tpool tank/pug\n\tcontent images\n",
+        # negatives: paths on a mounted file system, a host, a task's name, another module's name
+        "neg.yml": "zfs_host: pug\ndest_dataset_host: pug\nmountpoint: /tank/pug\n"
+                   "- name: back up tank/pug\n  copy:\n    src: /tank/pug/file\n    dest: /srv/pug\n"
+                   "  user:\n    name: pug/x\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 0, result.stderr
+    text = {p: (root / p).read_text() for p in files}
+    assert text["host_vars/lab.yml"] == files["host_vars/lab.yml"].replace("host: pug", "host: wolf")
+    assert text["roles/backup/tasks/main.yml"] == files["roles/backup/tasks/main.yml"]
+    assert text["zrepl/zrepl.yml"] == files["zrepl/zrepl.yml"].replace("10.0.40.11", "10.0.50.21")
+    assert text["vars.yml"] == files["vars.yml"].replace("mountpoint: /tank/pug", "mountpoint: /tank/wolf")
+    assert text["play.yml"] == files["play.yml"]
+    assert text["autobackup.json"] == files["autobackup.json"].replace('"host": "pug"', '"host": "wolf"')
+    assert text["backup.env"] == files["backup.env"]
+    assert text["pve/storage.cfg"] == files["pve/storage.cfg"].replace("/vz/pug", "/vz/wolf")
+    assert text["neg.yml"] == files["neg.yml"].replace("pug", "wolf")
+    assert run(root, "verify", "--strict").exit_code == 0
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = [(r["path"], r["line"]) for r in audit["references"] if r["status"] == "kept"]
+    assert sorted(kept) == sorted([
+        ("host_vars/lab.yml", 3), ("roles/backup/tasks/main.yml", 2), ("zrepl/zrepl.yml", 5),
+        ("zrepl/zrepl.yml", 9), ("zrepl/zrepl.yml", 9), ("zrepl/zrepl.yml", 13),
+        ("vars.yml", 1), ("vars.yml", 2), ("vars.yml", 4), ("vars.yml", 6),
+        ("play.yml", 1), ("play.yml", 3), ("pve/storage.cfg", 5), ("autobackup.json", 1), ("backup.env", 1)])
+    assert audit["summary"]["kept"] == {"storage": 15}
+    assert "zfs rename" in run(root, "audit").stdout

@@ -225,28 +225,76 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
     """
     listed = set(files)
     out: dict[str, tuple[str, str]] = {}
-    for conf in sorted(rel for rel in files if "dnsmasq" in rel.lower() and not record(rel)):
+    for conf in sorted(rel for rel in files if _may_configure(rel) and not record(rel)):
         data = _read(root, conf, limit)
-        if data is None or b"expand-hosts" not in data:
+        if data is None:
             continue
         folder = posixpath.dirname(conf)
-        etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
-        snippets = posixpath.join(etc, "dnsmasq.d") + "/"
-        group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
-            rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
-        read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
-                if (d := _read(root, rel, limit)) is not None]
+        mounts: dict[str, str] = {}
+        if "dnsmasq" in conf.lower() and b"expand-hosts" in data and b"--expand-hosts" not in data:
+            etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
+            snippets = posixpath.join(etc, "dnsmasq.d") + "/"
+            group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
+                rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
+            read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
+                    if (d := _read(root, rel, limit)) is not None]
+        elif b"--expand-hosts" in data:  # flags: the container's /etc is no folder here but its mounts
+            etc, read = folder, [tool_names.dnsmasq(data)]
+            mounts = _mounts(data, folder)
+        elif conf.endswith("config/dhcp") and (uci := tool_names.uci_dnsmasq(data)) is not None:
+            etc, read = posixpath.dirname(folder), [uci]  # OpenWrt's etc/config/dhcp
+        else:
+            continue
+        if not any(r.expand_hosts for r in read):
+            continue
         domains = {d for r in read for d in r.domains}
         if len(domains) != 1:
             continue  # none, or several (per range): which one a name takes cannot be told here
         domain = domains.pop()
         paths = [p for r in read for p in r.addn_hosts]
-        if not any(r.no_hosts for r in read):
+        if not any(r.no_hosts for r in read) and not mounts and b"--expand-hosts" not in data:
             paths.append("/etc/hosts")
         for path in paths:
-            for rel in _resolve(files, listed, etc, path):
+            mounted = _mounted(mounts, path, listed, files)
+            for rel in mounted if mounted is not None else _resolve(files, listed, etc, path):
                 out.setdefault(rel, (domain, conf))
     return tuple((rel, domain, conf) for rel, (domain, conf) in sorted(out.items()))
+
+
+# Where a configuration may stand (break-it round 14, finding 3): a path naming dnsmasq, and the
+# files that start one with flags (compose, a unit, a script) or OpenWrt's etc/config/dhcp.
+_COMPOSE_NAME = re.compile(r"(?:^|[/._-])(?:docker-)?compose(?:\.[^/]*)?\.ya?ml$")
+
+
+def _may_configure(rel: str) -> bool:
+    lower = rel.lower()
+    return ("dnsmasq" in lower or bool(_COMPOSE_NAME.search(lower)) or lower.endswith("config/dhcp")
+            or lower.endswith((".service", ".sh", ".container")))
+
+
+_VOLUME = re.compile(rb"[\s\"'\[,-](?P<source>\.{1,2}/[^:\s\"']*|\.):(?P<target>/[^:\s\"',\]]+)")
+
+
+def _mounts(data: bytes, folder: str) -> dict[str, str]:
+    """A compose file's (or `docker run -v`'s) bind mounts: container path -> repo path."""
+    out = {}
+    for found in _VOLUME.finditer(data):
+        source = posixpath.normpath(posixpath.join(folder, found.group("source").decode("utf-8", "replace")))
+        out[found.group("target").decode("utf-8", "replace").rstrip("/")] = "" if source == "." else source
+    return out
+
+
+def _mounted(mounts: dict[str, str], path: str, listed: set[str], files: Sequence[str]) -> list[str] | None:
+    """The repo's files a container path stands for through a bind mount, or None (no mount)."""
+    path = path.rstrip("/")
+    for target, source in sorted(mounts.items(), key=lambda kv: -len(kv[0])):
+        if path == target or path.startswith(target + "/"):
+            rel = posixpath.normpath(posixpath.join(source, path[len(target):].lstrip("/"))) if source else \
+                path[len(target):].lstrip("/")
+            if rel in listed:
+                return [rel]
+            return [f for f in files if f.startswith(rel + "/")]
+    return None
 
 
 def _read(root: Path, rel: str, limit: int) -> bytes | None:

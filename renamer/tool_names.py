@@ -56,7 +56,7 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig", b"anonicalDomains",
-            b"anonicaldomains", b"config dnsmasq", b"expand-hosts")
+            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {")
 
 
 def might_hold(data: bytes) -> bool:
@@ -69,6 +69,8 @@ def composed(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _ssh_generators(data, words)
     yield from _compose(data, words)
     yield from _compose_search(data, words)
+    yield from _docker_run_search(data, words)
+    yield from _nomad_search(data, words)
     yield from _dnsmasq(data, words)
 
 
@@ -191,27 +193,28 @@ def _ssh_chains(data: bytes, blocks: list[re.Match[bytes]], words: Collection[st
     if not spans:
         return
     starts = [b.start() for b in blocks]
-    ends = starts[1:] + [len(data)]
+    ends = [*starts[1:], len(data)]
     for word in dict.fromkeys(s[2] for s in spans):
         chain = [(0, starts[0] if starts else len(data))]  # the lines before any block apply to all
         chain += [(b.end(), end) for b, end in zip(blocks, ends, strict=True) if _applies(b, word)]
         spelled: dict[bytes, tuple[bytes, bytes]] = {}  # keyword -> (as written, its first value)
         for start, end in chain:
-            for key in _SSH_FIRST.finditer(data, start, end):
-                spelled.setdefault(key.group("key").lower(), (key.group("key"), key.group("value")))
+            for line in _SSH_FIRST.finditer(data, start, end):
+                spelled.setdefault(line.group("key").lower(), (line.group("key"), line.group("value")))
         first = {k: v for k, (_, v) in spelled.items()}
         found: list[tuple[str, str, str, tuple[str, ...]]] = []
         sets_name = b"hostname" in first
-        for key in (b"hostname", b"proxycommand", b"proxyjump", b"localcommand", b"remotecommand",
-                    b"knownhostscommand"):
-            if key in spelled:
-                for prefix, suffix, how in _ssh_compositions(*spelled[key], sets_name):
+        for keyword in (b"hostname", b"proxycommand", b"proxyjump", b"localcommand", b"remotecommand",
+                        b"knownhostscommand"):
+            if keyword in spelled:
+                for prefix, suffix, how in _ssh_compositions(*spelled[keyword], sets_name):
                     found.append((prefix, suffix, how, ()))
         canonicalize = first.get(b"canonicalizehostname", b"no").split(b"#")[0].strip().lower()
         hostname = first.get(b"hostname", b"%h").split(b"#")[0].strip().strip(b"\"'")
         proxied = any(k in first and not first[k].strip().lower().startswith(b"none")
                       for k in (b"proxycommand", b"proxyjump"))
-        if (canonicalize == b"always" or (canonicalize == b"yes" and not proxied)) and hostname in (b"%h", b"%n"):
+        canonicalized = canonicalize == b"always" or (canonicalize == b"yes" and not proxied)
+        if canonicalized and hostname in (b"%h", b"%n"):
             domains = [d.decode("utf-8", "replace").rstrip(".")
                        for d in first.get(b"canonicaldomains", b"").split(b"#")[0].split()]
             if domains and all(_DOMAIN.fullmatch(d) for d in domains):
@@ -225,7 +228,8 @@ def _ssh_chains(data: bytes, blocks: list[re.Match[bytes]], words: Collection[st
 
 _HM_BLOCKS = re.compile(rb"matchBlocks(?P<dot>\.)?")
 _NIX_ENTRY = re.compile(rb"(?P<name>[A-Za-z0-9_*-]+|\"[^\"\r\n]*\")[ \t]*(?P<dot>\.)?")
-_NIX_STRING_ATTR = re.compile(rb"(?<![A-Za-z0-9_.-])(?P<key>host|hostname|proxyCommand|proxyJump)[ \t]*=[ \t]*"
+_NIX_STRING_ATTR = re.compile(rb"(?<![A-Za-z0-9_.-])(?P<key>host|hostname|proxyCommand|proxyJump)"
+                              rb"[ \t]*=[ \t]*"
                               rb"\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
 _NIX_OPEN = re.compile(rb"[ \t]*=[ \t\r\n]*\{")
 _HM_KEYS = {b"hostname": b"HostName", b"proxycommand": b"ProxyCommand", b"proxyjump": b"ProxyJump"}
@@ -332,7 +336,8 @@ def _ssh_generators(data: bytes, words: Collection[str]) -> Iterator[Composed]:
         yield from _ansible_ssh_config(data, words)
 
 
-_ANSIBLE_SSH = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:community\.general\.)?ssh_config[ \t]*:[ \t]*$",
+_ANSIBLE_SSH = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:community\.general\.)?ssh_config"
+                          rb"[ \t]*:[ \t]*$",
                           re.MULTILINE)
 _YAML_ARG = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>host|hostname|proxycommand|proxyjump)[ \t]*:[ \t]*"
                        rb"(?P<q>[\"']?)(?P<value>[^\"'\r\n#]*)(?P=q)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
@@ -365,7 +370,8 @@ def _ansible_ssh_config(data: bytes, words: Collection[str]) -> Iterator[Compose
 def _ansible_args(values: dict[bytes, re.Match[bytes]], words: Collection[str]) -> Iterator[Composed]:
     host = values.get(b"host")
     if host is not None:
-        keys = [(k, values[k].group("value")) for k in (b"hostname", b"proxycommand", b"proxyjump") if k in values]
+        keys = [(k, values[k].group("value")) for k in (b"hostname", b"proxycommand", b"proxyjump")
+                if k in values]
         sets_name = b"hostname" in values
         for word in _WORD.finditer(host.string, host.start("value"), host.end("value")):
             text = word.group().decode("utf-8", "replace")
@@ -466,16 +472,31 @@ def _parent(lines: list[bytes], row: int) -> int | None:
     return None
 
 
+_ANCHOR = re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)")
+_ANCHOR_FLOW = re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)[ \t]*\{[^}\r\n]*?(?<![A-Za-z0-9_])dns_search"
+                          rb"[ \t]*:[ \t]*"
+                          rb"(?P<value>\[[^\]\r\n]*\]|[^,}\s]+)")
+_MERGE = re.compile(rb"^[ \t]*<<[ \t]*:[ \t]*(?P<refs>\*[A-Za-z0-9_-]+|\[[^\]\r\n]*\])", re.MULTILINE)
+_CONFIGMAP_REF = re.compile(rb"configMap(?:Key)?Ref[ \t]*:[ \t]*(?:\{[^}\r\n]*?name[ \t]*:[ \t]*"
+                            rb"[\"']?(?P<flow>[A-Za-z0-9._-]+)|$)", re.MULTILINE)
+
+
 def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     """A bare host word of a compose service whose `dns_search` lists domains, or of a Kubernetes
     pod whose `dnsConfig.searches` does: the resolver tries `pug.ana.lan` (then each next domain)
-    before `pug` itself."""
+    before `pug` itself. Break-it round 14 (finding 4): a `dns_search` a service merges from an
+    anchor (`<<: *dns`), and a ConfigMap of the same file a pod reads (`envFrom: configMapRef`,
+    `configMapKeyRef`)."""
     if b"dns_search" not in data and b"dnsConfig" not in data:
         return
     lines = data.split(b"\n")
     offsets = [0]
     for line in lines[:-1]:
         offsets.append(offsets[-1] + len(line) + 1)
+    anchors: dict[bytes, list[str]] = {}  # an anchor whose mapping sets `dns_search`
+    for flow in _ANCHOR_FLOW.finditer(data):
+        anchors[flow.group("name")] = [d.strip(b" \t\"'").decode("utf-8", "replace")
+                                       for d in flow.group("value").strip(b"[]").split(b",")]
     for found in _SEARCH.finditer(data):
         row = data.count(b"\n", 0, found.start())
         domains, search_rows = _search_domains(lines, row, found.group("value").strip())
@@ -491,34 +512,163 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
             what = f"`dnsConfig.searches: {', '.join(domains)}` of the same pod"
         else:
             what = f"`dns_search: {', '.join(domains)}` of the same service"
+            if scope is not None and (anchor := _ANCHOR.search(lines[scope])) is not None:
+                anchors[anchor.group("name")] = domains
         if scope is None:
             continue
-        top = _indent(lines[scope])
-        # A compose service's name is its own host on the project network, no search needed.
-        names = {m.group("key").decode("utf-8", "replace") for line in lines
-                 if _indent(line) == top and (m := _LINE_KEY.match(line)) is not None}
-        skip_below: int | None = None  # the column of a key whose values name no looked-up host
-        for r in range(scope + 1, len(lines)):
+        yield from _searched(data, lines, offsets, scope, search_rows, domains, what, words)
+    for merge in _MERGE.finditer(data):
+        row = data.count(b"\n", 0, merge.start())
+        refs = [r.strip(b" \t*") for r in merge.group("refs").strip(b"[]").split(b",")]
+        domains = next((anchors[r] for r in refs if r in anchors), [])
+        scope = _parent(lines, row)
+        if domains and all(_DOMAIN.fullmatch(d) for d in domains) and scope is not None:
+            what = f"`dns_search: {', '.join(domains)}` the same service merges (`<<:`)"
+            yield from _searched(data, lines, offsets, scope, {row}, domains, what, words)
+
+
+def _searched(data: bytes, lines: list[bytes], offsets: list[int], scope: int, search_rows: set[int],
+              domains: list[str], what: str, words: Collection[str]) -> Iterator[Composed]:
+    """The bare words below `scope` (a service, a pod spec) a search list qualifies, and those of
+    a ConfigMap of the same file the pod reads."""
+    top = _indent(lines[scope])
+    # A compose service's name is its own host on the project network, no search needed.
+    names = {m.group("key").decode("utf-8", "replace") for line in lines
+             if _indent(line) == top and (m := _LINE_KEY.match(line)) is not None}
+    skip_below: int | None = None  # the column of a key whose values name no looked-up host
+    maps: set[bytes] = set()  # the ConfigMaps the pod reads
+    for r in range(scope + 1, len(lines)):
+        line = lines[r]
+        if not line.strip() or line.lstrip().startswith(b"#"):
+            continue
+        if _indent(line) <= top:
+            break
+        ref = _CONFIGMAP_REF.search(line) if b"onfigMap" in line else None
+        if ref is not None:
+            named = ref.group("flow") or _child_name(lines, r)
+            if named:
+                maps.add(named)
+        if skip_below is not None and _indent(line) > skip_below:
+            continue
+        skip_below = None
+        key = _LINE_KEY.match(line)
+        if key is not None and key.group("key") in _NOT_LOOKED_UP:
+            skip_below = key.start("key")
+            continue
+        if r in search_rows:
+            continue
+        for word in _BARE.finditer(line, key.end() if key is not None else 0):
+            text = word.group().decode("utf-8", "replace")
+            if text in words and text not in names:
+                start = offsets[r] + word.start()
+                yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}", what,
+                               tuple(f".{d}" for d in domains[1:]))
+    for name in sorted(maps):
+        yield from _configmap_words(data, lines, offsets, name, domains, what, words)
+
+
+def _child_name(lines: list[bytes], row: int) -> bytes | None:
+    """The `name:` under a block `configMapRef:` line."""
+    for later in lines[row + 1:row + 4]:
+        if _indent(later) <= _indent(lines[row]):
+            return None
+        found = re.match(rb"[ \t]*name[ \t]*:[ \t]*[\"']?(?P<name>[A-Za-z0-9._-]+)", later)
+        if found is not None:
+            return found.group("name")
+    return None
+
+
+def _configmap_words(data: bytes, lines: list[bytes], offsets: list[int], name: bytes, domains: list[str],
+                     what: str, words: Collection[str]) -> Iterator[Composed]:
+    """The bare words of the `data:` values of this file's ConfigMap `name`."""
+    starts = [0] + [r + 1 for r, line in enumerate(lines) if line.rstrip() == b"---"]
+    ends = [s - 1 for s in starts[1:]] + [len(lines)]
+    for first, last in zip(starts, ends, strict=True):
+        document = lines[first:last]
+        if not any(re.match(rb"kind[ \t]*:[ \t]*ConfigMap[ \t]*$", line.rstrip()) for line in document):
+            continue
+        named = re.compile(rb"[ \t]+name[ \t]*:[ \t]*[\"']?" + re.escape(name) + rb"[\"']?[ \t]*$")
+        if not any(named.match(line.rstrip()) for line in document):
+            continue
+        inside = False
+        for r in range(first, last):
             line = lines[r]
-            if not line.strip() or line.lstrip().startswith(b"#"):
+            if not line.startswith((b" ", b"\t")) and line.strip():
+                inside = line.startswith(b"data:")
                 continue
-            if _indent(line) <= top:
-                break
-            if skip_below is not None and _indent(line) > skip_below:
-                continue
-            skip_below = None
             key = _LINE_KEY.match(line)
-            if key is not None and key.group("key") in _NOT_LOOKED_UP:
-                skip_below = key.start("key")
+            if not inside or key is None:
                 continue
-            if r in search_rows:
-                continue
-            for word in _BARE.finditer(line, key.end() if key is not None else 0):
+            for word in _BARE.finditer(line, key.end()):
                 text = word.group().decode("utf-8", "replace")
-                if text in words and text not in names:
+                if text in words:
                     start = offsets[r] + word.start()
-                    yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}", what,
+                    yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}",
+                                   f"{what}, which reads ConfigMap {name.decode('utf-8', 'replace')}",
                                    tuple(f".{d}" for d in domains[1:]))
+
+
+_DOCKER_RUN = re.compile(rb"(?:docker|podman)[ \t]+(?:container[ \t]+)?(?:run|create)[ \t]"
+                         rb"(?:[^\r\n\\]|\\\r?\n|\\.)*")
+_DNS_SEARCH_FLAG = re.compile(rb"--dns-search(?:=|[ \t]+)[\"']?(?P<value>[A-Za-z0-9._-]+)")
+_ENV_FLAG = re.compile(rb"(?:^|[ \t])(?:-e|--env)(?:=|[ \t]+)[\"']?[A-Za-z_][A-Za-z0-9_]*="
+                       rb"(?P<value>[^\s\"']*)")
+
+
+def _docker_run_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """Break-it round 14 (finding 5): `docker run --dns-search ana.lan -e DB_HOST=pug`: compose's
+    `dns_search` as a flag, over the same command's `-e`/`--env` values (continued lines too)."""
+    if b"--dns-search" not in data:
+        return
+    for command in _DOCKER_RUN.finditer(data):
+        domains = [d.group("value").decode("utf-8", "replace")
+                   for d in _DNS_SEARCH_FLAG.finditer(data, command.start(), command.end())]
+        if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+            continue
+        what = f"`--dns-search {' --dns-search '.join(domains)}` of the same command"
+        for env in _ENV_FLAG.finditer(data, command.start(), command.end()):
+            for word in _BARE.finditer(data, env.start("value"), env.end("value")):
+                text = word.group().decode("utf-8", "replace")
+                if text in words:
+                    yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", what,
+                                   tuple(f".{d}" for d in domains[1:]))
+
+
+_NOMAD_DNS = re.compile(rb"(?<![A-Za-z0-9_])dns[ \t]*\{")
+_NOMAD_SEARCHES = re.compile(rb"(?<![A-Za-z0-9_])searches[ \t]*=[ \t]*\[(?P<value>[^\]]*)\]")
+_NOMAD_GROUP = re.compile(rb"(?<![A-Za-z0-9_])(?P<kind>group|job)[ \t]+\"[^\"\r\n]*\"[ \t]*\{")
+_NOMAD_ENV = re.compile(rb"(?<![A-Za-z0-9_])env[ \t]*\{")
+_NOMAD_VALUE = re.compile(rb"=[ \t]*\"(?P<value>[^\"\r\n]*)\"")
+
+
+def _nomad_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """Break-it round 14 (finding 5): a Nomad group's `network { dns { searches = [...] } }` over
+    the values of its tasks' `env { }` blocks."""
+    if b"searches" not in data or b"dns" not in data:
+        return
+    groups = [(g.start(), _closing(data, g.end() - 1)) for g in _NOMAD_GROUP.finditer(data)
+              if g.group("kind") == b"group"]
+    for dns in _NOMAD_DNS.finditer(data):
+        end = _closing(data, dns.end() - 1)
+        searches = _NOMAD_SEARCHES.search(data, dns.end(), end)
+        if searches is None:
+            continue
+        domains = [d.strip(b" \t\r\n\"").decode("utf-8", "replace")
+                   for d in searches.group("value").split(b",")]
+        domains = [d for d in domains if d]
+        if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+            continue
+        scope = next(((start, stop) for start, stop in groups if start < dns.start() < stop), None)
+        if scope is None:
+            continue
+        what = f"`dns {{ searches = [{', '.join(domains)}] }}` of the same group"
+        for env in _NOMAD_ENV.finditer(data, scope[0], scope[1]):
+            for value in _NOMAD_VALUE.finditer(data, env.end(), _closing(data, env.end() - 1)):
+                for word in _BARE.finditer(data, value.start("value"), value.end("value")):
+                    text = word.group().decode("utf-8", "replace")
+                    if text in words:
+                        yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", what,
+                                       tuple(f".{d}" for d in domains[1:]))
 
 
 # A bare name: no name byte or dot-and-label on either side (`pug.ana.lan` is no bare `pug`).
@@ -617,8 +767,9 @@ def _uci(data: bytes, words: Collection[str]) -> Iterator[Composed]:
                             yield Composed(name.start(), name.end(), text, "", f".{domain}", how)
 
 
-_NIX_DOMAIN = re.compile(rb"(?:(?<=[\s{;])|(?<=settings\.))domain[ \t]*=[ \t]*\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
-_NIX_DHCP_HOST = re.compile(rb"(?<![A-Za-z0-9_.-])(?:settings\.)?\"?dhcp-host\"?[ \t]*=[ \t]*"
+_NIX_DOMAIN = re.compile(rb"(?:(?<=[\s{;])|(?<=settings\.))domain[ \t]*=[ \t]*"
+                         rb"\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
+_NIX_DHCP_HOST = re.compile(rb"(?<![A-Za-z0-9_-])(?:settings\.)?\"?dhcp-host\"?[ \t]*=[ \t]*"
                             rb"(?P<value>\[[^\]]*\]|\"[^\"]*\")")
 _NIX_EXPAND = re.compile(rb"\"?expand-hosts\"?[ \t]*=[ \t]*true")
 _NIX_HOSTS = re.compile(rb"networking\.hosts[ \t]*=[ \t]*\{|networking\.hosts\.\"[^\"]*\"[ \t]*=[ \t]*\[")
@@ -650,14 +801,16 @@ def _nix_dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     if not _NIX_EXPAND.search(data):
         return
     for hosts in _NIX_HOSTS.finditer(data):
-        end = _closing(data, hosts.end() - 1) if hosts.group().endswith(b"{") else data.find(b"]", hosts.end())
+        opened = hosts.group().endswith(b"{")
+        end = _closing(data, hosts.end() - 1) if opened else data.find(b"]", hosts.end())
         for lst in re.finditer(rb"\[(?P<body>[^\]]*)\]", data[hosts.start():end + 1]):
             base = hosts.start() + lst.start("body")
             for string in _NIX_STRING.finditer(lst.group("body")):
                 text = string.group("value").decode("utf-8", "replace")
                 if text in words:
                     yield Composed(base + string.start("value"), base + string.end("value"), text, "",
-                                   f".{domain}", f"`expand-hosts` and `domain = \"{domain}\"` of the same file")
+                                   f".{domain}",
+                                   f"`expand-hosts` and `domain = \"{domain}\"` of the same file")
 
 
 @dataclass(frozen=True)
@@ -712,6 +865,29 @@ def hosts_names(data: bytes, words: Collection[str], domain: str, how: str) -> I
             text = name.group().decode("utf-8", "replace")
             if text in words:
                 yield Composed(name.start(), name.end(), text, "", f".{domain}", how)
+
+
+_ENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*(?P<value>[^\r\n#]*)",
+                       re.MULTILINE)
+
+
+def env_names(data: bytes, words: Collection[str], domains: tuple[str, ...], how: str) -> Iterator[Composed]:
+    """Each bare host word of an env file's values (`DB_HOST=pug`) that a search list qualifies
+    (break-it round 14, finding 4: a compose service's `env_file` beside its `dns_search`)."""
+    for line in _ENV_LINE.finditer(data):
+        for word in _BARE.finditer(data, line.start("value"), line.end("value")):
+            text = word.group().decode("utf-8", "replace")
+            if text in words:
+                yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", how,
+                               tuple(f".{d}" for d in domains[1:]))
+
+
+def search_domains(value: object) -> tuple[str, ...]:
+    """A compose `dns_search` value's domains (a string or a list), or () where one is no
+    literal domain (a variable)."""
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    domains = tuple(str(d).strip() for d in items)
+    return domains if domains and all(_DOMAIN.fullmatch(d) for d in domains) else ()
 
 
 def template_unit(rel: str) -> tuple[str, str] | None:

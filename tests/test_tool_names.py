@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
+import pytest
+
 from renamer.tool_names import (
     Dnsmasq,
     composed,
@@ -125,3 +130,30 @@ def test_search_lists_through_merges_configmaps_docker_and_nomad() -> None:
     nomad = 'group "a" {\n  network {\n    dns {\n      searches = ["ana.lan"]\n    }\n  }\n  env {\n    A = "pug"\n  }\n}\n'
     assert _found(nomad) == [("pug", "", ".ana.lan")]
     assert _found(nomad.replace("searches", "servers")) == []
+
+
+SSH_CONFIGS = [
+    "HostName %h.ana.lan\n\nHost pug\n  User admin\n",
+    "Host pug\n  User admin\nHost p* !rex\n  HostName %h.ana.lan\n",
+    "Host * !pug\n  HostName %h.ana.lan\nHost pug\n  User x\n",
+    "Host pug\n  HostName 10.0.0.9\nHost *\n  HostName %h.ana.lan\n",
+    "Host *\n  HostName %h.ana.lan\nHost pug\n  HostName 10.0.0.9\n",
+    "Match host p?g\n  HostName %h.ana.lan\nHost pug\n",
+    "Match user nobody\n  HostName %h.ana.lan\nHost pug\n",
+    "Host pug\n  HostName \"%h.ana.lan.\"\n",
+    "Match all\n  HostName %h.ana.lan\nHost pug\n",
+    "Host rex\n  User x\nHost *\n  HostName %h.ana.lan\nHost pug\n  User y\n",
+    "Host pug\n  HostName %h.b.lan\nHost *\n  HostName %h.ana.lan\n",
+]
+
+
+@pytest.mark.parametrize("config", SSH_CONFIGS)
+def test_ssh_first_values_agree_with_ssh(config: str, tmp_path: Path) -> None:
+    """The name read for `pug` is the one the real `ssh -G` computes (no connection)."""
+    (tmp_path / "ssh_config").write_text(config)
+    done = subprocess.run(["ssh", "-G", "-F", str(tmp_path / "ssh_config"), "pug"], capture_output=True, text=True,
+                          check=True)
+    hostname = next(line.split()[1] for line in done.stdout.splitlines() if line.startswith("hostname "))
+    ours = {c.prefix + "pug" + c.suffix for c in composed(config.encode(), {"pug"})}
+    # the host itself or an address: nothing composed; else the composed name (a trailing dot: the same)
+    assert ours == (set() if hostname in ("pug", "10.0.0.9") else {hostname.rstrip(".")})

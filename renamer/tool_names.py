@@ -110,6 +110,52 @@ def _ssh(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from (c for c in _ssh_chains(data, blocks, words) if (c.start, c.prefix, c.suffix) not in seen)
 
 
+_SSH_INCLUDE = re.compile(rb"^[ \t]*Include(?:[ \t]*=[ \t]*|[ \t]+)(?P<value>[^\r\n#]*)",
+                          re.MULTILINE | re.IGNORECASE)
+
+
+def ssh_includes(data: bytes) -> list[tuple[int, int, list[str]]]:
+    """Each `Include` line ssh reads for every host: (start, end, its patterns), where it stands
+    before any block or in a `Host *` / `Match all` block (one inside another block applies only
+    where that block does, and is left)."""
+    if b"nclude" not in data:
+        return []
+    blocks = list(_SSH_BLOCK.finditer(data))
+    out = []
+    for found in _SSH_INCLUDE.finditer(data):
+        block = next((b for b in reversed(blocks) if b.start() < found.start()), None)
+        rest = block.group("rest").split(b"#")[0].split() if block is not None else []
+        if block is None or rest in ([b"*"], [b"all"]) or [r.lower() for r in rest] == [b"all"]:
+            out.append((found.start(), found.end(), [p.decode("utf-8", "replace")
+                                                     for p in found.group("value").split()]))
+    return out
+
+
+def ssh_view(words: Collection[str], parts: list[tuple[str, bytes]], rel: str) -> Iterator[Composed]:
+    """The compositions of `rel`'s words in the text ssh reads: `parts` in order, the including
+    file's pieces and each included file in its place (break-it round 14: a `Host *` block in
+    one file composes the `Host pug` of a file it includes, or that includes it)."""
+    view = b"".join(data for _, data in parts)
+    starts, at = [], 0
+    for name, data in parts:
+        starts.append((at, at + len(data), name))
+        at += len(data)
+    for found in _ssh(view, words):
+        for start, end, name in starts:
+            if name == rel and start <= found.start < end:
+                shift = _piece_offset(parts, starts, start) - start
+                how = found.how.replace("of the same ssh config", "of the ssh config with its `Include`s")
+                yield Composed(found.start + shift, found.end + shift, found.word, found.prefix, found.suffix,
+                               how, found.others)
+
+
+def _piece_offset(parts: list[tuple[str, bytes]], starts: list[tuple[int, int, str]], start: int) -> int:
+    """Where a piece of a file starts in that file: the bytes of its earlier pieces."""
+    index = next(i for i, (s, _e, _n) in enumerate(starts) if s == start)
+    name = parts[index][0]
+    return sum(len(data) for other, data in parts[:index] if other == name)
+
+
 def _ssh_blocks(data: bytes, blocks: list[re.Match[bytes]], words: Collection[str]) -> Iterator[Composed]:
     """Each block's own keywords composing the words it names (round 8, round 9)."""
     for i, block in enumerate(blocks):

@@ -13,6 +13,7 @@ composition makes the new name, the plain rules rewrite the word as ever.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import posixpath
 import re
@@ -369,6 +370,72 @@ def searched_env_files(root: Path, files: Sequence[str], limit: int,
                     if rel in listed:
                         out.setdefault(rel, (domains, conf))
     return tuple((rel, domains, conf) for rel, (domains, conf) in sorted(out.items()))
+
+
+def ssh_included(root: Path, files: Sequence[str], limit: int,
+                 record: Callable[[str], bool] = lambda rel: False) -> tuple[tuple[str, str], ...]:
+    """(ssh config, the config that includes it) for each of the repo's files an ssh config
+    reads for every host through `Include` (break-it round 14, finding 1): the including file's
+    `Host *` composes the included `Host pug`, and the reverse. A config is a file whose path
+    names ssh; a relative pattern (or one under `~/.ssh/`, `/etc/ssh/`) is read from its folder."""
+    listed = set(files)
+    out: dict[str, str] = {}
+    for conf in sorted(rel for rel in files if "ssh" in rel.lower() and not record(rel)):
+        data = _read(root, conf, limit)
+        if data is None:
+            continue
+        for _start, _end, patterns in tool_names.ssh_includes(data):
+            for included in _included(files, listed, conf, patterns):
+                if included != conf:
+                    out.setdefault(included, conf)
+    return tuple(sorted(out.items()))
+
+
+def _included(files: Sequence[str], listed: set[str], conf: str, patterns: list[str]) -> list[str]:
+    """The repo's files an `Include` line's patterns name, in ssh's order (each glob sorted)."""
+    out = []
+    for pattern in patterns:
+        for prefix in ("~/.ssh/", "/etc/ssh/"):
+            if pattern.startswith(prefix):
+                pattern = pattern[len(prefix):]
+        if pattern.startswith(("/", "~")):
+            continue
+        full = posixpath.normpath(posixpath.join(posixpath.dirname(conf), pattern))
+        if not any(c in full for c in "*?["):
+            out += [full] if full in listed else []
+            continue
+        depth = full.count("/")
+        out += sorted(rel for rel in files if rel.count("/") == depth and fnmatch.fnmatchcase(rel, full))
+    return out
+
+
+def ssh_include_matches(root: Path, data: bytes, rel: str, matches: list[Match],
+                        hosts: tuple[tuple[str, str], ...], includes: dict[str, str],
+                        limit: int) -> list[Match]:
+    """An ssh config's words composed by the text ssh reads with its includes (ssh_included):
+    refused where the rename would break the name."""
+    includer = includes.get(rel, rel if rel in includes.values() else None)
+    if includer is None:
+        return matches
+    own = data if includer == rel else _read(root, includer, limit)
+    if own is None:
+        return matches
+    parts: list[tuple[str, bytes]] = []
+    at = 0
+    listed = list(includes)
+    for _start, end, patterns in tool_names.ssh_includes(own):
+        stop = end + 1 if own[end:end + 1] == b"\n" else end
+        parts.append((includer, own[at:stop]))  # the Include line too: each piece where it stands
+        if stop == end:
+            parts.append(("", b"\n"))
+        for included in _included(listed, set(listed), includer, patterns):
+            if includes.get(included) == includer:
+                text = data if included == rel else _read(root, included, limit)
+                parts.append((included, text or b""))
+                parts.append(("", b"\n"))
+        at = stop
+    parts.append((includer, own[at:]))
+    return _refused(tool_names.ssh_view(_words(hosts), parts, rel), matches, hosts)
 
 
 def env_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],

@@ -611,3 +611,56 @@ def test_round14_no_composition_leaves_the_plain_rules(files: dict[str, str], re
     assert [f for f in _findings(root, run) if f[2] == "composed-name"] == []
     assert run(root, "sweep", "--commit").exit_code == 0
     assert all("pug" not in (root / rel).read_text() for rel in files)
+
+
+INCLUDES = {
+    "ssh/config": "Host *\n  HostName %h.ana.lan\n\nInclude config.d/*\n",
+    "ssh/config.d/lab": "Host pug\n  User admin\n",
+    "home/.ssh/config": "Include ~/.ssh/defaults\n\nHost pug\n  User admin\n",
+    "home/.ssh/defaults": "Host *\n  ProxyCommand ssh jump -W %h.ana.lan:%p\n",
+}
+
+
+def _ssh_hostname_included(root: Path, rel: str, host: str, tmp: Path) -> str:
+    """`ssh -G` of a repo config whose relative `Include`s are read from its own folder."""
+    config = tmp / "resolved_config"
+    folder = (root / rel).parent
+    config.write_text((root / rel).read_text().replace("Include ~/.ssh/", f"Include {folder}/")
+                      .replace("Include config.d/", f"Include {folder}/config.d/"))
+    return _ssh_hostname(config, host)
+
+
+def test_round14_a_config_an_include_composes_is_a_residual(repo: Callable[..., Path], run: Callable[..., Result],
+                                                           tmp_path: Path) -> None:
+    """Break-it round 14 (finding 1's `Include` layout): a `Host *` block in one file composes the
+    `Host pug` of a file it includes, or of the file including it."""
+    root = _repo(repo, CONFIG, INCLUDES)
+    assert _ssh_hostname_included(root, "ssh/config", "pug", tmp_path) == "pug.ana.lan"
+    assert [(f[0], f[1]) for f in _findings(root, run) if f[2] == "composed-name"] == [
+        ("home/.ssh/config", 3), ("ssh/config.d/lab", 1)]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for rel, text in INCLUDES.items():
+        assert (root / rel).read_text() == text
+    swept = {rel: text.replace("pug", "wolf") for rel, text in INCLUDES.items()}
+    again = _repo(repo, CONFIG, swept)  # an earlier sweep's words fail verify
+    assert [(f[0], f[1]) for f in _findings(again, run) if f[2] == "composed-name"] == [
+        ("home/.ssh/config", 3), ("ssh/config.d/lab", 1)]
+
+
+@pytest.mark.parametrize("files", [
+    pytest.param({"ssh/config": "Include config.d/*\n\nHost *\n  HostName %h.ana.lan\n",
+                  "ssh/config.d/lab": "Host pug\n  HostName 10.0.0.9\n"}, id="its-own-hostname-first"),
+    pytest.param({"ssh/config": "Host rex\n  Include config.d/*\nHost *\n  HostName %h.ana.lan\n",
+                  "ssh/config.d/lab": "Host pug\n  User x\n"},
+                 id="an-include-inside-another-block"),  # read for rex only: its `Host pug` never applies
+    pytest.param({"ssh/config": "Host *\n  HostName %h.ana.lan\n", "ssh/config.d/lab": "Host pug\n  User x\n"},
+                 id="not-included"),
+])
+def test_round14_an_include_composing_nothing_leaves_the_plain_rules(
+        files: dict[str, str], repo: Callable[..., Path], run: Callable[..., Result], tmp_path: Path) -> None:
+    root = _repo(repo, CONFIG, files)
+    if "Include config.d/*\n\n" in files["ssh/config"]:
+        assert _ssh_hostname_included(root, "ssh/config", "pug", tmp_path) == "10.0.0.9"
+    assert [f for f in _findings(root, run) if f[2] == "composed-name"] == []
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert all("pug" not in (root / rel).read_text() for rel in files)

@@ -20,6 +20,7 @@ names `expand-hosts` qualifies with `domain=`.
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 from collections.abc import Collection, Iterator
@@ -189,14 +190,20 @@ def _ssh_pattern(pattern: bytes) -> re.Pattern[bytes]:
                       re.IGNORECASE)
 
 
+def _pattern_matches(pattern: bytes, word: bytes) -> bool:
+    if b"*" not in pattern and b"?" not in pattern:  # most are a name: no regex (nor its cache) needed
+        return pattern.lower() == word.lower()
+    return _ssh_pattern(pattern).match(word) is not None
+
+
 def _patterns_match(patterns: list[bytes], word: bytes) -> bool:
     """ssh's pattern list: one positive pattern matching and no negated one."""
     matched = False
     for pattern in patterns:
         if pattern.startswith(b"!"):
-            if _ssh_pattern(pattern[1:]).match(word):
+            if _pattern_matches(pattern[1:], word):
                 return False
-        elif _ssh_pattern(pattern).match(word):
+        elif _pattern_matches(pattern, word):
             matched = True
     return matched
 
@@ -543,8 +550,12 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     for flow in _ANCHOR_FLOW.finditer(data):
         anchors[flow.group("name")] = [d.strip(b" \t\"'").decode("utf-8", "replace")
                                        for d in flow.group("value").strip(b"[]").split(b",")]
+    keys_at: dict[int, set[str]] = {}  # each indent's mapping keys: a compose service's name is no lookup
+    for line in lines:
+        if (m := _LINE_KEY.match(line)) is not None:
+            keys_at.setdefault(_indent(line), set()).add(m.group("key").decode("utf-8", "replace"))
     for found in _SEARCH.finditer(data):
-        row = data.count(b"\n", 0, found.start())
+        row = bisect.bisect_right(offsets, found.start()) - 1
         domains, search_rows = _search_domains(lines, row, found.group("value").strip())
         domains = [d for d in domains if d]
         if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
@@ -562,25 +573,25 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
                 anchors[anchor.group("name")] = domains
         if scope is None:
             continue
-        yield from _searched(data, lines, offsets, scope, search_rows, domains, what, words)
+        yield from _searched(data, lines, offsets, scope, search_rows, domains, what, words, keys_at)
     for merge in _MERGE.finditer(data):
-        row = data.count(b"\n", 0, merge.start())
+        row = bisect.bisect_right(offsets, merge.start()) - 1
         refs = [r.strip(b" \t*") for r in merge.group("refs").strip(b"[]").split(b",")]
         domains = next((anchors[r] for r in refs if r in anchors), [])
         scope = _parent(lines, row)
         if domains and all(_DOMAIN.fullmatch(d) for d in domains) and scope is not None:
             what = f"`dns_search: {', '.join(domains)}` the same service merges (`<<:`)"
-            yield from _searched(data, lines, offsets, scope, {row}, domains, what, words)
+            yield from _searched(data, lines, offsets, scope, {row}, domains, what, words, keys_at)
 
 
 def _searched(data: bytes, lines: list[bytes], offsets: list[int], scope: int, search_rows: set[int],
-              domains: list[str], what: str, words: Collection[str]) -> Iterator[Composed]:
+              domains: list[str], what: str, words: Collection[str],
+              keys_at: dict[int, set[str]]) -> Iterator[Composed]:
     """The bare words below `scope` (a service, a pod spec) a search list qualifies, and those of
     a ConfigMap of the same file the pod reads."""
     top = _indent(lines[scope])
     # A compose service's name is its own host on the project network, no search needed.
-    names = {m.group("key").decode("utf-8", "replace") for line in lines
-             if _indent(line) == top and (m := _LINE_KEY.match(line)) is not None}
+    names = keys_at.get(top, set())
     skip_below: int | None = None  # the column of a key whose values name no looked-up host
     maps: set[bytes] = set()  # the ConfigMaps the pod reads
     for r in range(scope + 1, len(lines)):

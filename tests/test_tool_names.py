@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,13 @@ def test_ssh_first_values_agree_with_ssh(config: str, tmp_path: Path) -> None:
     ours = {c.prefix + "pug" + c.suffix for c in composed(config.encode(), {"pug"})}
     # the host itself or an address: nothing composed; else the composed name (a trailing dot: the same)
     assert ours == (set() if hostname in ("pug", "10.0.0.9") else {hostname.rstrip(".")})
+
+
+def test_many_merged_services_are_read_in_linear_time() -> None:
+    """2,000 services merging one anchor's `dns_search`: each scope read once (5.7 s before the
+    keys of each indent were listed once and rows found by bisection; about 0.1 s after)."""
+    compose = b"x-dns: &dns\n  dns_search: ana.lan\nservices:\n" + b"".join(
+        b"  s%d:\n    <<: *dns\n    image: x\n    environment:\n      A: pug\n" % i for i in range(2000))
+    start = time.perf_counter()
+    assert len(list(composed(compose, WORDS))) == 2000
+    assert time.perf_counter() - start < 2.0

@@ -20,6 +20,7 @@ names `expand-hosts` qualifies with `domain=`.
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 from collections.abc import Collection, Iterator
@@ -55,7 +56,8 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
-LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig")
+LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig", b"anonicalDomains",
+            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {")
 
 
 def might_hold(data: bytes) -> bool:
@@ -65,8 +67,11 @@ def might_hold(data: bytes) -> bool:
 def composed(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     """Every host word in `words` that ssh, compose or dnsmasq composes with a kept domain."""
     yield from _ssh(data, words)
+    yield from _ssh_generators(data, words)
     yield from _compose(data, words)
     yield from _compose_search(data, words)
+    yield from _docker_run_search(data, words)
+    yield from _nomad_search(data, words)
     yield from _dnsmasq(data, words)
 
 
@@ -95,9 +100,65 @@ def _ssh_words(block: re.Match[bytes]) -> Iterator[re.Match[bytes]]:
 
 
 def _ssh(data: bytes, words: Collection[str]) -> Iterator[Composed]:
-    if b"%h" not in data and b"%n" not in data:
+    canonical = b"anonicalDomains" in data or b"anonicaldomains" in data
+    if b"%h" not in data and b"%n" not in data and not canonical:
         return
     blocks = list(_SSH_BLOCK.finditer(data))
+    seen: set[tuple[int, str, str]] = set()
+    for found in _ssh_blocks(data, blocks, words):
+        seen.add((found.start, found.prefix, found.suffix))
+        yield found
+    yield from (c for c in _ssh_chains(data, blocks, words) if (c.start, c.prefix, c.suffix) not in seen)
+
+
+_SSH_INCLUDE = re.compile(rb"^[ \t]*Include(?:[ \t]*=[ \t]*|[ \t]+)(?P<value>[^\r\n#]*)",
+                          re.MULTILINE | re.IGNORECASE)
+
+
+def ssh_includes(data: bytes) -> list[tuple[int, int, list[str]]]:
+    """Each `Include` line ssh reads for every host: (start, end, its patterns), where it stands
+    before any block or in a `Host *` / `Match all` block (one inside another block applies only
+    where that block does, and is left)."""
+    if b"nclude" not in data:
+        return []
+    blocks = list(_SSH_BLOCK.finditer(data))
+    out = []
+    for found in _SSH_INCLUDE.finditer(data):
+        block = next((b for b in reversed(blocks) if b.start() < found.start()), None)
+        rest = block.group("rest").split(b"#")[0].split() if block is not None else []
+        if block is None or rest in ([b"*"], [b"all"]) or [r.lower() for r in rest] == [b"all"]:
+            out.append((found.start(), found.end(), [p.decode("utf-8", "replace")
+                                                     for p in found.group("value").split()]))
+    return out
+
+
+def ssh_view(words: Collection[str], parts: list[tuple[str, bytes]], rel: str) -> Iterator[Composed]:
+    """The compositions of `rel`'s words in the text ssh reads: `parts` in order, the including
+    file's pieces and each included file in its place (break-it round 14: a `Host *` block in
+    one file composes the `Host pug` of a file it includes, or that includes it)."""
+    view = b"".join(data for _, data in parts)
+    starts, at = [], 0
+    for name, data in parts:
+        starts.append((at, at + len(data), name))
+        at += len(data)
+    for found in _ssh(view, words):
+        for start, end, name in starts:
+            if name == rel and start <= found.start < end:
+                shift = _piece_offset(parts, starts, start) - start
+                how = found.how.replace("of the same ssh config", "of the ssh config with its `Include`s")
+                yield Composed(found.start + shift, found.end + shift, found.word, found.prefix, found.suffix,
+                               how, found.others)
+
+
+def _piece_offset(parts: list[tuple[str, bytes]], starts: list[tuple[int, int, str]], start: int) -> int:
+    """Where a piece of a file starts in that file: the bytes of its earlier pieces."""
+    index = next(i for i, (s, _e, _n) in enumerate(starts) if s == start)
+    name = parts[index][0]
+    return sum(len(data) for other, data in parts[:index] if other == name)
+
+
+def _ssh_blocks(data: bytes, blocks: list[re.Match[bytes]], words: Collection[str]) -> Iterator[Composed]:
+    """Each block's own keywords composing the words it names (round 8, round 9)."""
     for i, block in enumerate(blocks):
         end = blocks[i + 1].start() if i + 1 < len(blocks) else len(data)
         keys = [(k.group("key"), k.group("value")) for k in _SSH_KEY.finditer(data, block.end(), end)]
@@ -117,6 +178,264 @@ def _ssh(data: bytes, words: Collection[str]) -> Iterator[Composed]:
                                    suffix, f"{how} in its `{kw}` block")
 
 
+# The keywords whose first value (over every block that applies, in file order) composes a name.
+_SSH_FIRST = re.compile(rb"^[ \t]*(?P<key>HostName|ProxyCommand|ProxyJump|LocalCommand|RemoteCommand|"
+                        rb"KnownHostsCommand|CanonicalizeHostname|CanonicalDomains)(?:[ \t]*=[ \t]*|[ \t]+)"
+                        rb"(?P<value>[^\r\n]*)", re.MULTILINE | re.IGNORECASE)
+_JUMP_TARGET = re.compile(rb"(?:^|,)[ \t]*(?:ssh://)?(?:[^@\s,]+@)?(?P<host>[^:@\s,]+)(?::[0-9]+)?")
+
+
+def _ssh_pattern(pattern: bytes) -> re.Pattern[bytes]:
+    return re.compile(re.escape(pattern).replace(rb"\*", rb".*").replace(rb"\?", rb".") + rb"\Z",
+                      re.IGNORECASE)
+
+
+def _pattern_matches(pattern: bytes, word: bytes) -> bool:
+    if b"*" not in pattern and b"?" not in pattern:  # most are a name: no regex (nor its cache) needed
+        return pattern.lower() == word.lower()
+    return _ssh_pattern(pattern).match(word) is not None
+
+
+def _patterns_match(patterns: list[bytes], word: bytes) -> bool:
+    """ssh's pattern list: one positive pattern matching and no negated one."""
+    matched = False
+    for pattern in patterns:
+        if pattern.startswith(b"!"):
+            if _pattern_matches(pattern[1:], word):
+                return False
+        elif _pattern_matches(pattern, word):
+            matched = True
+    return matched
+
+
+def _applies(block: re.Match[bytes], word: bytes) -> bool:
+    """Does this `Host`/`Match` block certainly apply to the host word (`Host *`, `Host pug`,
+    `Match all`, `Match host p*`)? A criterion ssh decides elsewhere (`user`, `exec`,
+    `canonical`) makes it uncertain: no."""
+    rest = block.group("rest").split(b"#")[0]
+    if block.group("kw").lower() == b"host":
+        return _patterns_match([w.group() for w in _WORD.finditer(rest)], word)
+    criteria = rest.split()
+    if [c.lower() for c in criteria] == [b"all"]:
+        return True
+    if not criteria or len(criteria) % 2:
+        return False
+    for name, value in zip(criteria[::2], criteria[1::2], strict=True):
+        if name.lower() not in (b"host", b"originalhost") or not _patterns_match(value.split(b","), word):
+            return False
+    return True
+
+
+def _ssh_chains(data: bytes, blocks: list[re.Match[bytes]], words: Collection[str]) -> Iterator[Composed]:
+    """Break-it round 14 (finding 1): ssh takes each keyword's first value over every block that
+    applies to the host, in file order, so `Host pug` with no HostName and a `Host *` (or `Match
+    all`) block's `HostName %h.ana.lan`, before or after it, connects to pug.ana.lan, and
+    `CanonicalizeHostname yes` with `CanonicalDomains ana.lan` tries pug.ana.lan first. Each host
+    word a `Host` or `Match host` pattern names, or a `ProxyJump` target (which ssh reaches
+    through the same file), is composed from those first values."""
+    spans: list[tuple[int, int, bytes]] = []  # where each word stands: its patterns, its jump targets
+    for block in blocks:
+        spans += [(w.start(), w.end(), w.group()) for w in _ssh_words(block)]
+    for key in _SSH_KEY.finditer(data):
+        if key.group("key").lower() == b"proxyjump":
+            value = key.group("value").split(b"#")[0]
+            for target in _JUMP_TARGET.finditer(value):
+                start = key.start("value") + target.start("host")
+                spans.append((start, start + len(target.group("host")), target.group("host")))
+    spans = [s for s in spans if s[2].decode("utf-8", "replace") in words]
+    if not spans:
+        return
+    starts = [b.start() for b in blocks]
+    ends = [*starts[1:], len(data)]
+    for word in dict.fromkeys(s[2] for s in spans):
+        chain = [(0, starts[0] if starts else len(data))]  # the lines before any block apply to all
+        chain += [(b.end(), end) for b, end in zip(blocks, ends, strict=True) if _applies(b, word)]
+        spelled: dict[bytes, tuple[bytes, bytes]] = {}  # keyword -> (as written, its first value)
+        for start, end in chain:
+            for line in _SSH_FIRST.finditer(data, start, end):
+                spelled.setdefault(line.group("key").lower(), (line.group("key"), line.group("value")))
+        first = {k: v for k, (_, v) in spelled.items()}
+        found: list[tuple[str, str, str, tuple[str, ...]]] = []
+        sets_name = b"hostname" in first
+        for keyword in (b"hostname", b"proxycommand", b"proxyjump", b"localcommand", b"remotecommand",
+                        b"knownhostscommand"):
+            if keyword in spelled:
+                for prefix, suffix, how in _ssh_compositions(*spelled[keyword], sets_name):
+                    found.append((prefix, suffix, how, ()))
+        canonicalize = first.get(b"canonicalizehostname", b"no").split(b"#")[0].strip().lower()
+        hostname = first.get(b"hostname", b"%h").split(b"#")[0].strip().strip(b"\"'")
+        proxied = any(k in first and not first[k].strip().lower().startswith(b"none")
+                      for k in (b"proxycommand", b"proxyjump"))
+        canonicalized = canonicalize == b"always" or (canonicalize == b"yes" and not proxied)
+        if canonicalized and hostname in (b"%h", b"%n"):
+            domains = [d.decode("utf-8", "replace").rstrip(".")
+                       for d in first.get(b"canonicaldomains", b"").split(b"#")[0].split()]
+            if domains and all(_DOMAIN.fullmatch(d) for d in domains):
+                found.append(("", f".{domains[0]}", f"`CanonicalDomains {' '.join(domains)}`",
+                              tuple(f".{d}" for d in domains[1:])))
+        for start, end, _w in (s for s in spans if s[2] == word):
+            text = word.decode("utf-8", "replace")
+            for prefix, suffix, how, others in found:
+                yield Composed(start, end, text, prefix, suffix, f"{how} of the same ssh config", others)
+
+
+_HM_BLOCKS = re.compile(rb"matchBlocks(?P<dot>\.)?")
+_NIX_ENTRY = re.compile(rb"(?P<name>[A-Za-z0-9_*-]+|\"[^\"\r\n]*\")[ \t]*(?P<dot>\.)?")
+_NIX_STRING_ATTR = re.compile(rb"(?<![A-Za-z0-9_.-])(?P<key>host|hostname|proxyCommand|proxyJump)"
+                              rb"[ \t]*=[ \t]*"
+                              rb"\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
+_NIX_OPEN = re.compile(rb"[ \t]*=[ \t\r\n]*\{")
+_HM_KEYS = {b"hostname": b"HostName", b"proxycommand": b"ProxyCommand", b"proxyjump": b"ProxyJump"}
+
+
+def _closing(data: bytes, start: int) -> int:
+    """The index after the brace that closes the one at `start` (strings skipped), or len(data)."""
+    depth, i, quoted = 0, start, False
+    while i < len(data):
+        c = data[i:i + 1]
+        if quoted:
+            if c == b"\\":
+                i += 1
+            elif c == b'"':
+                quoted = False
+        elif c == b'"':
+            quoted = True
+        elif c == b"{":
+            depth += 1
+        elif c == b"}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(data)
+
+
+def _hm_blocks(data: bytes) -> Iterator[tuple[re.Match[bytes], bytes, int]]:
+    """home-manager's `programs.ssh.matchBlocks`: each entry's name (a match of `_NIX_ENTRY`) and
+    its attribute text (`pug = { hostname = "%h.ana.lan"; }`, `matchBlocks.pug.hostname = ...;`) and
+    where that text starts in `data` (-1: rebuilt)."""
+    for found in _HM_BLOCKS.finditer(data):
+        if found.group("dot"):  # `matchBlocks.pug = {...};` / `matchBlocks.pug.hostname = "...";`
+            entry = _NIX_ENTRY.match(data, found.end())
+            if entry is None:
+                continue
+            if entry.group("dot"):
+                end = data.find(b";", entry.end())
+                yield entry, b" " + data[entry.end():end + 1 if end >= 0 else len(data)], -1
+            elif (opened := _NIX_OPEN.match(data, entry.end())) is not None:
+                yield entry, data[opened.end() - 1:_closing(data, opened.end() - 1)], opened.end() - 1
+            continue
+        brace = data.find(b"{", found.end())
+        if brace < 0 or data[found.end():brace].strip(b" \t=\r\n"):
+            continue
+        body_end = _closing(data, brace)
+        i = brace + 1
+        while i < body_end - 1:
+            entry = _NIX_ENTRY.match(data, i)
+            if entry is None or entry.group("dot"):
+                i = i + 1 if entry is None else entry.end()
+                continue
+            after = data[entry.end():body_end].lstrip()
+            skip = entry.end() + (body_end - entry.end() - len(after))
+            inner = data.find(b"{", skip)
+            if after.startswith(b"=") and inner >= 0 and b";" not in data[skip:inner]:
+                close = _closing(data, inner)
+                yield entry, data[inner:close], inner
+                i = close
+            else:
+                i = entry.end()
+
+
+def _ssh_generators(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """Break-it round 14 (finding 2): generators that write `Host pug` + `HostName %h.ana.lan`:
+    home-manager's `programs.ssh.matchBlocks.pug = { hostname = "%h.ana.lan"; }` (a `"*"` entry's
+    `hostname` applying to an entry that sets none) and Ansible's `community.general.ssh_config`
+    (`host: pug` beside `hostname: "%h.ana.lan"`)."""
+    if b"%h" not in data and b"%n" not in data:
+        return
+    if b"matchBlocks" in data:
+        entries = list(_hm_blocks(data))
+        every: list[tuple[bytes, bytes]] = []  # the `"*"` entry's keys
+        parsed: list[tuple[re.Match[bytes], dict[bytes, re.Match[bytes]], int]] = []
+        for entry, body, offset in entries:
+            attrs = {a.group("key").lower(): a for a in _NIX_STRING_ATTR.finditer(body)}
+            if entry.group("name").strip(b'"') == b"*":
+                every = [(k, a.group("value")) for k, a in attrs.items() if k in _HM_KEYS]
+            parsed.append((entry, attrs, offset))
+        for entry, attrs, offset in parsed:
+            spans: list[tuple[int, bytes]] = []
+            if b"host" in attrs:  # `host = "pug rex";`: the Host line's patterns instead of the entry's name
+                if offset < 0:
+                    continue
+                host = attrs[b"host"]
+                spans = [(offset + w.start(), w.group())
+                         for w in _WORD.finditer(host.string, host.start("value"), host.end("value"))]
+            else:
+                name = entry.group("name")
+                base = entry.start("name") + (1 if name.startswith(b'"') else 0)
+                spans = [(base + w.start(), w.group()) for w in _WORD.finditer(name.strip(b'"'))]
+            keys = [(k, a.group("value")) for k, a in attrs.items() if k in _HM_KEYS]
+            keys += [kv for kv in every if kv[0] not in attrs]
+            sets_name = any(k == b"hostname" for k, _ in keys)
+            for start, word in spans:
+                text = word.decode("utf-8", "replace")
+                if text not in words:
+                    continue
+                for key, value in keys:
+                    for prefix, suffix, how in _ssh_compositions(_HM_KEYS[key], value, sets_name):
+                        yield Composed(start, start + len(word), text, prefix, suffix,
+                                       f"{how} of home-manager's matchBlocks")
+    if b"ssh_config" in data:
+        yield from _ansible_ssh_config(data, words)
+
+
+_ANSIBLE_SSH = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?:community\.general\.)?ssh_config"
+                          rb"[ \t]*:[ \t]*$",
+                          re.MULTILINE)
+_YAML_ARG = re.compile(rb"^(?P<indent>[ \t]*)(?P<key>host|hostname|proxycommand|proxyjump)[ \t]*:[ \t]*"
+                       rb"(?P<q>[\"']?)(?P<value>[^\"'\r\n#]*)(?P=q)[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+
+
+_ANSIBLE_SSH_FLOW = re.compile(rb"(?:community\.general\.)?ssh_config[ \t]*:[ \t]*\{(?P<body>[^}\r\n]*)\}")
+_FLOW_ARG = re.compile(rb"(?:^|[{,])[ \t]*(?P<key>host|hostname|proxycommand|proxyjump)[ \t]*:[ \t]*"
+                       rb"(?P<q>[\"']?)(?P<value>[^,\"'}]*)(?P=q)")
+
+
+def _ansible_ssh_config(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """Ansible's `community.general.ssh_config` task: `host: pug` and `hostname: "%h.ana.lan"`
+    (or `proxycommand`, `proxyjump`) among one task's arguments, a block or a flow mapping."""
+    for flow in _ANSIBLE_SSH_FLOW.finditer(data):
+        args = list(_FLOW_ARG.finditer(data, flow.start("body") - 1, flow.end("body")))
+        yield from _ansible_args({a.group("key"): a for a in args}, words)
+    for module in _ANSIBLE_SSH.finditer(data):
+        indent = len(module.group("indent"))
+        end = len(data)
+        for line in re.finditer(rb"^([ \t]*)\S[^\n]*$", data[module.end():], re.MULTILINE):
+            if len(line.group(1)) <= indent:
+                end = module.end() + line.start()
+                break
+        args = list(_YAML_ARG.finditer(data, module.end(), end))
+        if not args or len({a.group("indent") for a in args}) != 1:
+            continue
+        yield from _ansible_args({a.group("key"): a for a in args}, words)
+
+
+def _ansible_args(values: dict[bytes, re.Match[bytes]], words: Collection[str]) -> Iterator[Composed]:
+    host = values.get(b"host")
+    if host is not None:
+        keys = [(k, values[k].group("value")) for k in (b"hostname", b"proxycommand", b"proxyjump")
+                if k in values]
+        sets_name = b"hostname" in values
+        for word in _WORD.finditer(host.string, host.start("value"), host.end("value")):
+            text = word.group().decode("utf-8", "replace")
+            if text not in words:
+                continue
+            for key, value in keys:
+                for prefix, suffix, how in _ssh_compositions(_HM_KEYS[key], value, sets_name):
+                    yield Composed(word.start(), word.end(), text, prefix, suffix,
+                                   f"{how} of the same `ssh_config` task")
+
+
 def _ssh_compositions(key: bytes, raw: bytes, sets_name: bool) -> Iterator[tuple[str, str, str]]:
     """(prefix, suffix, how) of each name a keyword's value builds around the host word."""
     name = key.lower()
@@ -127,7 +446,7 @@ def _ssh_compositions(key: bytes, raw: bytes, sets_name: bool) -> Iterator[tuple
         if len(tokens) != 1 or "%" in value.replace(tokens[0], "") or any(c.isspace() for c in value):
             return  # one token, the rest literal: the composition is certain
         prefix, suffix = value.split(tokens[0])
-        yield prefix, suffix, f"`HostName {value}`"
+        yield prefix, suffix.rstrip("."), f"`HostName {value}`"  # `%h.ana.lan.`: absolute, the same name
         return
     shown = f"`{key.decode('utf-8', 'replace')} {value.strip()}`"
     for token in _SSH_TOKEN.finditer(raw):
@@ -206,18 +525,37 @@ def _parent(lines: list[bytes], row: int) -> int | None:
     return None
 
 
+_ANCHOR = re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)")
+_ANCHOR_FLOW = re.compile(rb"&(?P<name>[A-Za-z0-9_-]+)[ \t]*\{[^}\r\n]*?(?<![A-Za-z0-9_])dns_search"
+                          rb"[ \t]*:[ \t]*"
+                          rb"(?P<value>\[[^\]\r\n]*\]|[^,}\s]+)")
+_MERGE = re.compile(rb"^[ \t]*<<[ \t]*:[ \t]*(?P<refs>\*[A-Za-z0-9_-]+|\[[^\]\r\n]*\])", re.MULTILINE)
+_CONFIGMAP_REF = re.compile(rb"configMap(?:Key)?Ref[ \t]*:[ \t]*(?:\{[^}\r\n]*?name[ \t]*:[ \t]*"
+                            rb"[\"']?(?P<flow>[A-Za-z0-9._-]+)|$)", re.MULTILINE)
+
+
 def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     """A bare host word of a compose service whose `dns_search` lists domains, or of a Kubernetes
     pod whose `dnsConfig.searches` does: the resolver tries `pug.ana.lan` (then each next domain)
-    before `pug` itself."""
+    before `pug` itself. Break-it round 14 (finding 4): a `dns_search` a service merges from an
+    anchor (`<<: *dns`), and a ConfigMap of the same file a pod reads (`envFrom: configMapRef`,
+    `configMapKeyRef`)."""
     if b"dns_search" not in data and b"dnsConfig" not in data:
         return
     lines = data.split(b"\n")
     offsets = [0]
     for line in lines[:-1]:
         offsets.append(offsets[-1] + len(line) + 1)
+    anchors: dict[bytes, list[str]] = {}  # an anchor whose mapping sets `dns_search`
+    for flow in _ANCHOR_FLOW.finditer(data):
+        anchors[flow.group("name")] = [d.strip(b" \t\"'").decode("utf-8", "replace")
+                                       for d in flow.group("value").strip(b"[]").split(b",")]
+    keys_at: dict[int, set[str]] = {}  # each indent's mapping keys: a compose service's name is no lookup
+    for line in lines:
+        if (m := _LINE_KEY.match(line)) is not None:
+            keys_at.setdefault(_indent(line), set()).add(m.group("key").decode("utf-8", "replace"))
     for found in _SEARCH.finditer(data):
-        row = data.count(b"\n", 0, found.start())
+        row = bisect.bisect_right(offsets, found.start()) - 1
         domains, search_rows = _search_domains(lines, row, found.group("value").strip())
         domains = [d for d in domains if d]
         if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
@@ -231,47 +569,189 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
             what = f"`dnsConfig.searches: {', '.join(domains)}` of the same pod"
         else:
             what = f"`dns_search: {', '.join(domains)}` of the same service"
+            if scope is not None and (anchor := _ANCHOR.search(lines[scope])) is not None:
+                anchors[anchor.group("name")] = domains
         if scope is None:
             continue
-        top = _indent(lines[scope])
-        # A compose service's name is its own host on the project network, no search needed.
-        names = {m.group("key").decode("utf-8", "replace") for line in lines
-                 if _indent(line) == top and (m := _LINE_KEY.match(line)) is not None}
-        skip_below: int | None = None  # the column of a key whose values name no looked-up host
-        for r in range(scope + 1, len(lines)):
+        yield from _searched(data, lines, offsets, scope, search_rows, domains, what, words, keys_at)
+    for merge in _MERGE.finditer(data):
+        row = bisect.bisect_right(offsets, merge.start()) - 1
+        refs = [r.strip(b" \t*") for r in merge.group("refs").strip(b"[]").split(b",")]
+        domains = next((anchors[r] for r in refs if r in anchors), [])
+        scope = _parent(lines, row)
+        if domains and all(_DOMAIN.fullmatch(d) for d in domains) and scope is not None:
+            what = f"`dns_search: {', '.join(domains)}` the same service merges (`<<:`)"
+            yield from _searched(data, lines, offsets, scope, {row}, domains, what, words, keys_at)
+
+
+def _searched(data: bytes, lines: list[bytes], offsets: list[int], scope: int, search_rows: set[int],
+              domains: list[str], what: str, words: Collection[str],
+              keys_at: dict[int, set[str]]) -> Iterator[Composed]:
+    """The bare words below `scope` (a service, a pod spec) a search list qualifies, and those of
+    a ConfigMap of the same file the pod reads."""
+    top = _indent(lines[scope])
+    # A compose service's name is its own host on the project network, no search needed.
+    names = keys_at.get(top, set())
+    skip_below: int | None = None  # the column of a key whose values name no looked-up host
+    maps: set[bytes] = set()  # the ConfigMaps the pod reads
+    for r in range(scope + 1, len(lines)):
+        line = lines[r]
+        if not line.strip() or line.lstrip().startswith(b"#"):
+            continue
+        if _indent(line) <= top:
+            break
+        ref = _CONFIGMAP_REF.search(line) if b"onfigMap" in line else None
+        if ref is not None:
+            named = ref.group("flow") or _child_name(lines, r)
+            if named:
+                maps.add(named)
+        if skip_below is not None and _indent(line) > skip_below:
+            continue
+        skip_below = None
+        key = _LINE_KEY.match(line)
+        if key is not None and key.group("key") in _NOT_LOOKED_UP:
+            skip_below = key.start("key")
+            continue
+        if r in search_rows:
+            continue
+        for word in _BARE.finditer(line, key.end() if key is not None else 0):
+            text = word.group().decode("utf-8", "replace")
+            if text in words and text not in names:
+                start = offsets[r] + word.start()
+                yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}", what,
+                               tuple(f".{d}" for d in domains[1:]))
+    for name in sorted(maps):
+        yield from _configmap_words(data, lines, offsets, name, domains, what, words)
+
+
+def _child_name(lines: list[bytes], row: int) -> bytes | None:
+    """The `name:` under a block `configMapRef:` line."""
+    for later in lines[row + 1:row + 4]:
+        if _indent(later) <= _indent(lines[row]):
+            return None
+        found = re.match(rb"[ \t]*name[ \t]*:[ \t]*[\"']?(?P<name>[A-Za-z0-9._-]+)", later)
+        if found is not None:
+            return found.group("name")
+    return None
+
+
+def _configmap_words(data: bytes, lines: list[bytes], offsets: list[int], name: bytes, domains: list[str],
+                     what: str, words: Collection[str]) -> Iterator[Composed]:
+    """The bare words of the `data:` values of this file's ConfigMap `name`."""
+    starts = [0] + [r + 1 for r, line in enumerate(lines) if line.rstrip() == b"---"]
+    ends = [s - 1 for s in starts[1:]] + [len(lines)]
+    for first, last in zip(starts, ends, strict=True):
+        document = lines[first:last]
+        if not any(re.match(rb"kind[ \t]*:[ \t]*ConfigMap[ \t]*$", line.rstrip()) for line in document):
+            continue
+        named = re.compile(rb"[ \t]+name[ \t]*:[ \t]*[\"']?" + re.escape(name) + rb"[\"']?[ \t]*$")
+        if not any(named.match(line.rstrip()) for line in document):
+            continue
+        inside = False
+        for r in range(first, last):
             line = lines[r]
-            if not line.strip() or line.lstrip().startswith(b"#"):
+            if not line.startswith((b" ", b"\t")) and line.strip():
+                inside = line.startswith(b"data:")
                 continue
-            if _indent(line) <= top:
-                break
-            if skip_below is not None and _indent(line) > skip_below:
-                continue
-            skip_below = None
             key = _LINE_KEY.match(line)
-            if key is not None and key.group("key") in _NOT_LOOKED_UP:
-                skip_below = key.start("key")
+            if not inside or key is None:
                 continue
-            if r in search_rows:
-                continue
-            for word in _BARE.finditer(line, key.end() if key is not None else 0):
+            for word in _BARE.finditer(line, key.end()):
                 text = word.group().decode("utf-8", "replace")
-                if text in words and text not in names:
+                if text in words:
                     start = offsets[r] + word.start()
-                    yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}", what,
+                    yield Composed(start, start + len(word.group()), text, "", f".{domains[0]}",
+                                   f"{what}, which reads ConfigMap {name.decode('utf-8', 'replace')}",
                                    tuple(f".{d}" for d in domains[1:]))
+
+
+_DOCKER_RUN = re.compile(rb"(?:docker|podman)[ \t]+(?:container[ \t]+)?(?:run|create)[ \t]"
+                         rb"(?:[^\r\n\\]|\\\r?\n|\\.)*")
+_DNS_SEARCH_FLAG = re.compile(rb"--dns-search(?:=|[ \t]+)[\"']?(?P<value>[A-Za-z0-9._-]+)")
+_ENV_FLAG = re.compile(rb"(?:^|[ \t])(?:-e|--env)(?:=|[ \t]+)[\"']?[A-Za-z_][A-Za-z0-9_]*="
+                       rb"(?P<value>[^\s\"']*)")
+
+
+def _docker_run_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """Break-it round 14 (finding 5): `docker run --dns-search ana.lan -e DB_HOST=pug`: compose's
+    `dns_search` as a flag, over the same command's `-e`/`--env` values (continued lines too)."""
+    if b"--dns-search" not in data:
+        return
+    for command in _DOCKER_RUN.finditer(data):
+        domains = [d.group("value").decode("utf-8", "replace")
+                   for d in _DNS_SEARCH_FLAG.finditer(data, command.start(), command.end())]
+        if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+            continue
+        what = f"`--dns-search {' --dns-search '.join(domains)}` of the same command"
+        for env in _ENV_FLAG.finditer(data, command.start(), command.end()):
+            for word in _BARE.finditer(data, env.start("value"), env.end("value")):
+                text = word.group().decode("utf-8", "replace")
+                if text in words:
+                    yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", what,
+                                   tuple(f".{d}" for d in domains[1:]))
+
+
+_NOMAD_DNS = re.compile(rb"(?<![A-Za-z0-9_])dns[ \t]*\{")
+_NOMAD_SEARCHES = re.compile(rb"(?<![A-Za-z0-9_])searches[ \t]*=[ \t]*\[(?P<value>[^\]]*)\]")
+_NOMAD_GROUP = re.compile(rb"(?<![A-Za-z0-9_])(?P<kind>group|job)[ \t]+\"[^\"\r\n]*\"[ \t]*\{")
+_NOMAD_ENV = re.compile(rb"(?<![A-Za-z0-9_])env[ \t]*\{")
+_NOMAD_VALUE = re.compile(rb"=[ \t]*\"(?P<value>[^\"\r\n]*)\"")
+
+
+def _nomad_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """Break-it round 14 (finding 5): a Nomad group's `network { dns { searches = [...] } }` over
+    the values of its tasks' `env { }` blocks."""
+    if b"searches" not in data or b"dns" not in data:
+        return
+    groups = [(g.start(), _closing(data, g.end() - 1)) for g in _NOMAD_GROUP.finditer(data)
+              if g.group("kind") == b"group"]
+    for dns in _NOMAD_DNS.finditer(data):
+        end = _closing(data, dns.end() - 1)
+        searches = _NOMAD_SEARCHES.search(data, dns.end(), end)
+        if searches is None:
+            continue
+        domains = [d.strip(b" \t\r\n\"").decode("utf-8", "replace")
+                   for d in searches.group("value").split(b",")]
+        domains = [d for d in domains if d]
+        if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+            continue
+        scope = next(((start, stop) for start, stop in groups if start < dns.start() < stop), None)
+        if scope is None:
+            continue
+        what = f"`dns {{ searches = [{', '.join(domains)}] }}` of the same group"
+        for env in _NOMAD_ENV.finditer(data, scope[0], scope[1]):
+            for value in _NOMAD_VALUE.finditer(data, env.end(), _closing(data, env.end() - 1)):
+                for word in _BARE.finditer(data, value.start("value"), value.end("value")):
+                    text = word.group().decode("utf-8", "replace")
+                    if text in words:
+                        yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", what,
+                                       tuple(f".{d}" for d in domains[1:]))
 
 
 # A bare name: no name byte or dot-and-label on either side (`pug.ana.lan` is no bare `pug`).
 _BARE = re.compile(rb"(?<![A-Za-z0-9_.-])[A-Za-z0-9_-]+(?![A-Za-z0-9_-]|\.[A-Za-z0-9])")
 
 
+# dnsmasq's options as command-line flags (break-it round 14, finding 3): a compose `command:`,
+# `docker run`, an ExecStart. A value after `=` or a blank; never the short forms (`-s`, `-E`).
+_FLAG = re.compile(rb"(?<![A-Za-z0-9_-])--(?:(?P<key>expand-hosts|no-hosts)(?![A-Za-z0-9_-])|"
+                   rb"(?P<vkey>addn-hosts|hostsdir|domain|dhcp-host)(?:=|[ \t]+)(?P<value>[^\s\"',\]\\]+"
+                   rb"(?:,[^\s\"'\]\\]+)*))")
+
+
 def _dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    yield from _uci(data, words)
+    yield from _nix_dnsmasq(data, words)
     if b"dhcp-host" not in data:
         return
     domains = [d.group("value").decode() for d in _DNSMASQ_DOMAIN.finditer(data)]
+    flags = list(_FLAG.finditer(data)) if b"--d" in data else []
+    domains += [f.group("value").split(b",")[0].decode("utf-8", "replace") for f in flags
+                if f.group("vkey") == b"domain"]
     if len(set(domains)) != 1:
         return  # none, or several (per range): which one a lease takes cannot be told here
-    for host in _DNSMASQ_HOST.finditer(data):
+    hosts = [*_DNSMASQ_HOST.finditer(data), *(f for f in flags if f.group("vkey") == b"dhcp-host")]
+    for host in hosts:
         pos = host.start("value")
         for field in host.group("value").split(b","):
             text = field.strip().decode("utf-8", "replace")
@@ -280,6 +760,114 @@ def _dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
                 yield Composed(start, start + len(field.strip()), text, "", f".{domains[0]}",
                                f"`domain={domains[0]}` of the same file")
             pos += len(field) + 1
+
+
+_UCI_SECTION = re.compile(rb"^[ \t]*config[ \t]+(?P<type>[A-Za-z0-9_]+)[^\r\n]*$", re.MULTILINE)
+_UCI_OPTION = re.compile(rb"^[ \t]*(?P<kind>option|list)[ \t]+(?P<key>[A-Za-z0-9_]+)[ \t]+"
+                         rb"(?P<q>[\"']?)(?P<value>[^\"'\r\n]*)(?P=q)[ \t]*$", re.MULTILINE)
+
+
+def _uci_sections(data: bytes) -> list[tuple[bytes, list[re.Match[bytes]]]]:
+    """OpenWrt UCI's sections: (type, its `option`/`list` lines)."""
+    sections = list(_UCI_SECTION.finditer(data))
+    out = []
+    for i, section in enumerate(sections):
+        end = sections[i + 1].start() if i + 1 < len(sections) else len(data)
+        out.append((section.group("type"), list(_UCI_OPTION.finditer(data, section.end(), end))))
+    return out
+
+
+def uci_dnsmasq(data: bytes) -> Dnsmasq | None:
+    """What OpenWrt's `/etc/config/dhcp` says of its dnsmasq: `option domain`, `option
+    expandhosts '1'`, `option nohosts '1'`, `option`/`list addnhosts`; None without a `config
+    dnsmasq` section."""
+    found = False
+    expand = no_hosts = False
+    domains: list[str] = []
+    addn: list[str] = []
+    for kind, options in _uci_sections(data):
+        if kind != b"dnsmasq":
+            continue
+        found = True
+        for option in options:
+            key, value = option.group("key"), option.group("value").strip().decode("utf-8", "replace")
+            if key == b"domain" and value:
+                domains.append(value)
+            elif key == b"expandhosts":
+                expand = value in ("1", "on", "true", "yes", "enabled")
+            elif key == b"nohosts":
+                no_hosts = value in ("1", "on", "true", "yes", "enabled")
+            elif key == b"addnhosts" and value:
+                addn += value.split()
+    return Dnsmasq(expand, no_hosts, tuple(domains), tuple(addn)) if found else None
+
+
+def _uci(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """OpenWrt's `/etc/config/dhcp`: a `config host` section's `option name` is a dhcp-host
+    name, which dnsmasq serves with the `config dnsmasq` section's one `option domain`; a `config
+    domain` section's is a hosts line, qualified where `option expandhosts '1'`."""
+    if b"config dnsmasq" not in data:
+        return
+    read = uci_dnsmasq(data)
+    if read is None or len(set(read.domains)) != 1:
+        return
+    domain = read.domains[0]
+    for kind, options in _uci_sections(data):
+        if kind == b"host" or (kind == b"domain" and read.expand_hosts):
+            how = (f"`option domain '{domain}'` of the same file" if kind == b"host" else
+                   f"`option expandhosts` and `option domain '{domain}'` of the same file")
+            for option in options:
+                if option.group("key") == b"name":
+                    for name in _NAME.finditer(data, option.start("value"), option.end("value")):
+                        text = name.group().decode("utf-8", "replace")
+                        if text in words:
+                            yield Composed(name.start(), name.end(), text, "", f".{domain}", how)
+
+
+_NIX_DOMAIN = re.compile(rb"(?:(?<=[\s{;])|(?<=settings\.))domain[ \t]*=[ \t]*"
+                         rb"\"(?P<value>[^\"\r\n]*)\"[ \t]*;")
+_NIX_DHCP_HOST = re.compile(rb"(?<![A-Za-z0-9_-])(?:settings\.)?\"?dhcp-host\"?[ \t]*=[ \t]*"
+                            rb"(?P<value>\[[^\]]*\]|\"[^\"]*\")")
+_NIX_EXPAND = re.compile(rb"\"?expand-hosts\"?[ \t]*=[ \t]*true")
+_NIX_HOSTS = re.compile(rb"networking\.hosts[ \t]*=[ \t]*\{|networking\.hosts\.\"[^\"]*\"[ \t]*=[ \t]*\[")
+_NIX_STRING = re.compile(rb"\"(?P<value>[^\"\r\n]*)\"")
+
+
+def _nix_dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """NixOS's `services.dnsmasq.settings` with one `domain`: each `dhcp-host` name (a lease's
+    name takes the domain); with `expand-hosts = true`, each name of the same file's
+    `networking.hosts` (the /etc/hosts dnsmasq reads) too."""
+    if b"dnsmasq" not in data or b"domain" not in data:
+        return
+    domains = {d.group("value") for d in _NIX_DOMAIN.finditer(data)}
+    if len(domains) != 1:
+        return
+    domain = domains.pop().decode("utf-8", "replace")
+    if not _DOMAIN.fullmatch(domain):
+        return
+    for host in _NIX_DHCP_HOST.finditer(data):
+        for string in _NIX_STRING.finditer(data, host.start("value"), host.end("value")):
+            pos = string.start("value")
+            for field in string.group("value").split(b","):
+                text = field.strip().decode("utf-8", "replace")
+                if text in words:
+                    start = pos + field.index(field.strip())
+                    yield Composed(start, start + len(field.strip()), text, "", f".{domain}",
+                                   f"`domain = \"{domain}\"` of the same dnsmasq settings")
+                pos += len(field) + 1
+    if not _NIX_EXPAND.search(data):
+        return
+    for hosts in _NIX_HOSTS.finditer(data):
+        opened = hosts.group().endswith(b"{")
+        end = _closing(data, hosts.end() - 1) if opened else data.find(b"]", hosts.end())
+        for lst in re.finditer(rb"\[(?P<body>[^\]]*)\]", data[hosts.start():end + 1]):
+            base = hosts.start() + lst.start("body")
+            for string in _NIX_STRING.finditer(lst.group("body")):
+                text = string.group("value").decode("utf-8", "replace")
+                if text in words:
+                    yield Composed(base + string.start("value"), base + string.end("value"), text, "",
+                                   f".{domain}",
+                                   f"`expand-hosts` and `domain = \"{domain}\"` of the same file")
 
 
 @dataclass(frozen=True)
@@ -301,9 +889,11 @@ def dnsmasq(data: bytes) -> Dnsmasq:
     expand = no_hosts = False
     domains: list[str] = []
     addn: list[str] = []
-    for found in _DNSMASQ_LINE.finditer(data):
-        key = found.group("key")
-        value = (found.group("value") or b"").strip().decode("utf-8", "replace")
+    lines = [(f.group("key"), f.group("value")) for f in _DNSMASQ_LINE.finditer(data)]
+    if b"--" in data:  # command-line flags (a compose `command:`, an ExecStart)
+        lines += [(f.group("key") or f.group("vkey"), f.group("value")) for f in _FLAG.finditer(data)]
+    for key, raw in lines:
+        value = (raw or b"").strip().decode("utf-8", "replace")
         if key == b"expand-hosts":
             expand = True
         elif key == b"no-hosts":
@@ -332,6 +922,29 @@ def hosts_names(data: bytes, words: Collection[str], domain: str, how: str) -> I
             text = name.group().decode("utf-8", "replace")
             if text in words:
                 yield Composed(name.start(), name.end(), text, "", f".{domain}", how)
+
+
+_ENV_LINE = re.compile(rb"^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*(?P<value>[^\r\n#]*)",
+                       re.MULTILINE)
+
+
+def env_names(data: bytes, words: Collection[str], domains: tuple[str, ...], how: str) -> Iterator[Composed]:
+    """Each bare host word of an env file's values (`DB_HOST=pug`) that a search list qualifies
+    (break-it round 14, finding 4: a compose service's `env_file` beside its `dns_search`)."""
+    for line in _ENV_LINE.finditer(data):
+        for word in _BARE.finditer(data, line.start("value"), line.end("value")):
+            text = word.group().decode("utf-8", "replace")
+            if text in words:
+                yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", how,
+                               tuple(f".{d}" for d in domains[1:]))
+
+
+def search_domains(value: object) -> tuple[str, ...]:
+    """A compose `dns_search` value's domains (a string or a list), or () where one is no
+    literal domain (a variable)."""
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    domains = tuple(str(d).strip() for d in items)
+    return domains if domains and all(_DOMAIN.fullmatch(d) for d in domains) else ()
 
 
 def template_unit(rel: str) -> tuple[str, str] | None:

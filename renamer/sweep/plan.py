@@ -27,7 +27,7 @@ from renamer.sweep.pins_history import replaced_versions
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import REFUSED_HINTS, FileScanner, ScanOptions
 from renamer.sweep.terraform_matches import whole_across_files
-from renamer.sweep.tool_names import expanded_hosts
+from renamer.sweep.tool_names import expanded_hosts, searched_env_files, ssh_included
 from renamer.sweep.vars_names import merging as vars_merging
 from renamer.sweep.zone_origins import zone_map
 from renamer.sweep.zone_serials import including_serials
@@ -121,6 +121,14 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
                                   lambda rel: classifier.classify(rel).status == RECORD)
         if expanded:
             options = replace(options, expanded_hosts=expanded)
+        searched = searched_env_files(project.root, tracked, project.config.max_file_size,
+                                      lambda rel: classifier.classify(rel).status == RECORD)
+        if searched:
+            options = replace(options, searched_env=searched)
+        included = ssh_included(project.root, tracked, project.config.max_file_size,
+                                lambda rel: classifier.classify(rel).status == RECORD)
+        if included:
+            options = replace(options, ssh_includes=included)
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""

@@ -65,9 +65,11 @@ from renamer.sweep.terraform_labels import TerraformIndex
 from renamer.sweep.terraform_matches import instance_bodies, terraform_matches
 from renamer.sweep.tool_names import (
     Templates,
+    env_file_matches,
     hosts_file_matches,
     instance_matches,
     instance_note,
+    ssh_include_matches,
     tool_name_matches,
 )
 from renamer.sweep.unit_mentions import UnitMentions
@@ -286,6 +288,12 @@ class ScanOptions:
     # their bare names with, the configuration), from sweep/tool_names.expanded_hosts. Always
     # scanned (a name an earlier sweep rewrote alone spells no old value).
     expanded_hosts: tuple[tuple[str, str, str], ...] = ()
+    # Env files a compose service reads (`env_file:`) while its `dns_search` lists domains: (path,
+    # the domains, the compose file), from sweep/tool_names.searched_env_files. Always scanned.
+    searched_env: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    # ssh configs one includes (`Include config.d/*`): (included, including), from
+    # sweep/tool_names.ssh_included. Both always scanned.
+    ssh_includes: tuple[tuple[str, str], ...] = ()
 
 
 class FileScanner:
@@ -310,6 +318,9 @@ class FileScanner:
         # Where a unit a generator makes (fstab's `mnt-pug.mount`) is named (sweep/unit_mentions.py).
         self.unit_mentions = UnitMentions(project.root, lambda rel: project.classifier.classify(rel).status
                                           in (CURRENT, UNCLASSIFIED))
+        self.env_files = {rel: (domains, conf) for rel, domains, conf in options.searched_env}
+        self.ssh_includes = dict(options.ssh_includes)
+        self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
@@ -346,6 +357,8 @@ class FileScanner:
         origin, apex = self.origins.get(rel, (None, None))
         hit = hit or (origin is not None and content.kind == "text")
         hit = hit or (content.kind == "text" and rel in self.hosts_files)  # read with `expand-hosts`
+        hit = hit or (content.kind == "text" and rel in self.env_files)  # read with a search list
+        hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
         path_hit = self.matcher.might_match(os.fsencode(rel))
@@ -421,6 +434,11 @@ class FileScanner:
                 matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
                 # `10.0.40.11 pug` in a hosts file dnsmasq reads with `expand-hosts` + `domain=`
                 matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
+                # `DB_HOST=pug` in an env file a service with `dns_search: ana.lan` reads
+                matches = env_file_matches(data, rel, matches, self.matcher.hosts, self.env_files)
+                if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
+                    matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
+                                                  self.ssh_includes, self.project.config.max_file_size)
                 matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
                 if status == CURRENT and rel.endswith((".tf", ".tf.json")):
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)

@@ -13,6 +13,7 @@ composition makes the new name, the plain rules rewrite the word as ever.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import posixpath
 import re
@@ -20,6 +21,9 @@ import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from renamer import tool_names
 from renamer.occurrences import Match
@@ -225,28 +229,76 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
     """
     listed = set(files)
     out: dict[str, tuple[str, str]] = {}
-    for conf in sorted(rel for rel in files if "dnsmasq" in rel.lower() and not record(rel)):
+    for conf in sorted(rel for rel in files if _may_configure(rel) and not record(rel)):
         data = _read(root, conf, limit)
-        if data is None or b"expand-hosts" not in data:
+        if data is None:
             continue
         folder = posixpath.dirname(conf)
-        etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
-        snippets = posixpath.join(etc, "dnsmasq.d") + "/"
-        group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
-            rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
-        read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
-                if (d := _read(root, rel, limit)) is not None]
+        mounts: dict[str, str] = {}
+        if "dnsmasq" in conf.lower() and b"expand-hosts" in data and b"--expand-hosts" not in data:
+            etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
+            snippets = posixpath.join(etc, "dnsmasq.d") + "/"
+            group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
+                rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
+            read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
+                    if (d := _read(root, rel, limit)) is not None]
+        elif b"--expand-hosts" in data:  # flags: the container's /etc is no folder here but its mounts
+            etc, read = folder, [tool_names.dnsmasq(data)]
+            mounts = _mounts(data, folder)
+        elif conf.endswith("config/dhcp") and (uci := tool_names.uci_dnsmasq(data)) is not None:
+            etc, read = posixpath.dirname(folder), [uci]  # OpenWrt's etc/config/dhcp
+        else:
+            continue
+        if not any(r.expand_hosts for r in read):
+            continue
         domains = {d for r in read for d in r.domains}
         if len(domains) != 1:
             continue  # none, or several (per range): which one a name takes cannot be told here
         domain = domains.pop()
         paths = [p for r in read for p in r.addn_hosts]
-        if not any(r.no_hosts for r in read):
+        if not any(r.no_hosts for r in read) and not mounts and b"--expand-hosts" not in data:
             paths.append("/etc/hosts")
         for path in paths:
-            for rel in _resolve(files, listed, etc, path):
+            mounted = _mounted(mounts, path, listed, files)
+            for rel in mounted if mounted is not None else _resolve(files, listed, etc, path):
                 out.setdefault(rel, (domain, conf))
     return tuple((rel, domain, conf) for rel, (domain, conf) in sorted(out.items()))
+
+
+# Where a configuration may stand (break-it round 14, finding 3): a path naming dnsmasq, and the
+# files that start one with flags (compose, a unit, a script) or OpenWrt's etc/config/dhcp.
+_COMPOSE_NAME = re.compile(r"(?:^|[/._-])(?:docker-)?compose(?:\.[^/]*)?\.ya?ml$")
+
+
+def _may_configure(rel: str) -> bool:
+    lower = rel.lower()
+    return ("dnsmasq" in lower or bool(_COMPOSE_NAME.search(lower)) or lower.endswith("config/dhcp")
+            or lower.endswith((".service", ".sh", ".container")))
+
+
+_VOLUME = re.compile(rb"[\s\"'\[,-](?P<source>\.{1,2}/[^:\s\"']*|\.):(?P<target>/[^:\s\"',\]]+)")
+
+
+def _mounts(data: bytes, folder: str) -> dict[str, str]:
+    """A compose file's (or `docker run -v`'s) bind mounts: container path -> repo path."""
+    out = {}
+    for found in _VOLUME.finditer(data):
+        source = posixpath.normpath(posixpath.join(folder, found.group("source").decode("utf-8", "replace")))
+        out[found.group("target").decode("utf-8", "replace").rstrip("/")] = "" if source == "." else source
+    return out
+
+
+def _mounted(mounts: dict[str, str], path: str, listed: set[str], files: Sequence[str]) -> list[str] | None:
+    """The repo's files a container path stands for through a bind mount, or None (no mount)."""
+    path = path.rstrip("/")
+    for target, source in sorted(mounts.items(), key=lambda kv: -len(kv[0])):
+        if path == target or path.startswith(target + "/"):
+            rel = posixpath.normpath(posixpath.join(source, path[len(target):].lstrip("/"))) if source else \
+                path[len(target):].lstrip("/")
+            if rel in listed:
+                return [rel]
+            return [f for f in files if f.startswith(rel + "/")]
+    return None
 
 
 def _read(root: Path, rel: str, limit: int) -> bytes | None:
@@ -285,6 +337,117 @@ def _resolve(files: Sequence[str], listed: set[str], etc: str, path: str) -> lis
     scored = [(common(rel), rel) for rel in files]
     best = max((n for n, _ in scored), default=0)
     return [rel for n, rel in scored if n == best] if best else []
+
+
+def searched_env_files(root: Path, files: Sequence[str], limit: int,
+                       record: Callable[[str], bool] = lambda rel: False,
+                       ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """(env file, its search domains, compose file) for each of the repo's files a compose service
+    reads with `env_file:` while its `dns_search` (its own, or merged from an anchor) lists
+    domains (break-it round 14, finding 4): the container looks `DB_HOST=pug` up as pug.ana.lan.
+    Read from the compose files holding both keys (a record's are none), as compose loads them."""
+    listed = set(files)
+    out: dict[str, tuple[tuple[str, ...], str]] = {}
+    for conf in sorted(rel for rel in files if _COMPOSE_NAME.search(rel.lower()) and not record(rel)):
+        data = _read(root, conf, limit)
+        if data is None or b"dns_search" not in data or b"env_file" not in data:
+            continue
+        try:
+            document = YAML(typ="safe", pure=True).load(data)
+        except (YAMLError, ValueError):
+            continue
+        services = document.get("services") if isinstance(document, dict) else None
+        for service in services.values() if isinstance(services, dict) else ():
+            if not isinstance(service, dict):
+                continue
+            domains = tool_names.search_domains(service.get("dns_search"))
+            env = service.get("env_file")
+            paths = [env] if isinstance(env, str) else env if isinstance(env, list) else []
+            for path in paths:
+                path = path.get("path") if isinstance(path, dict) else path
+                if domains and isinstance(path, str):
+                    rel = posixpath.normpath(posixpath.join(posixpath.dirname(conf), path))
+                    if rel in listed:
+                        out.setdefault(rel, (domains, conf))
+    return tuple((rel, domains, conf) for rel, (domains, conf) in sorted(out.items()))
+
+
+def ssh_included(root: Path, files: Sequence[str], limit: int,
+                 record: Callable[[str], bool] = lambda rel: False) -> tuple[tuple[str, str], ...]:
+    """(ssh config, the config that includes it) for each of the repo's files an ssh config
+    reads for every host through `Include` (break-it round 14, finding 1): the including file's
+    `Host *` composes the included `Host pug`, and the reverse. A config is a file whose path
+    names ssh; a relative pattern (or one under `~/.ssh/`, `/etc/ssh/`) is read from its folder."""
+    listed = set(files)
+    out: dict[str, str] = {}
+    for conf in sorted(rel for rel in files if "ssh" in rel.lower() and not record(rel)):
+        data = _read(root, conf, limit)
+        if data is None:
+            continue
+        for _start, _end, patterns in tool_names.ssh_includes(data):
+            for included in _included(files, listed, conf, patterns):
+                if included != conf:
+                    out.setdefault(included, conf)
+    return tuple(sorted(out.items()))
+
+
+def _included(files: Sequence[str], listed: set[str], conf: str, patterns: list[str]) -> list[str]:
+    """The repo's files an `Include` line's patterns name, in ssh's order (each glob sorted)."""
+    out = []
+    for pattern in patterns:
+        for prefix in ("~/.ssh/", "/etc/ssh/"):
+            if pattern.startswith(prefix):
+                pattern = pattern[len(prefix):]
+        if pattern.startswith(("/", "~")):
+            continue
+        full = posixpath.normpath(posixpath.join(posixpath.dirname(conf), pattern))
+        if not any(c in full for c in "*?["):
+            out += [full] if full in listed else []
+            continue
+        depth = full.count("/")
+        out += sorted(rel for rel in files if rel.count("/") == depth and fnmatch.fnmatchcase(rel, full))
+    return out
+
+
+def ssh_include_matches(root: Path, data: bytes, rel: str, matches: list[Match],
+                        hosts: tuple[tuple[str, str], ...], includes: dict[str, str],
+                        limit: int) -> list[Match]:
+    """An ssh config's words composed by the text ssh reads with its includes (ssh_included):
+    refused where the rename would break the name."""
+    includer = includes.get(rel, rel if rel in includes.values() else None)
+    if includer is None:
+        return matches
+    own = data if includer == rel else _read(root, includer, limit)
+    if own is None:
+        return matches
+    parts: list[tuple[str, bytes]] = []
+    at = 0
+    listed = list(includes)
+    for _start, end, patterns in tool_names.ssh_includes(own):
+        stop = end + 1 if own[end:end + 1] == b"\n" else end
+        parts.append((includer, own[at:stop]))  # the Include line too: each piece where it stands
+        if stop == end:
+            parts.append(("", b"\n"))
+        for included in _included(listed, set(listed), includer, patterns):
+            if includes.get(included) == includer:
+                text = data if included == rel else _read(root, included, limit)
+                parts.append((included, text or b""))
+                parts.append(("", b"\n"))
+        at = stop
+    parts.append((includer, own[at:]))
+    return _refused(tool_names.ssh_view(_words(hosts), parts, rel), matches, hosts)
+
+
+def env_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                     files: dict[str, tuple[tuple[str, ...], str]]) -> list[Match]:
+    """An env file's bare values a compose service's search list qualifies (searched_env_files):
+    refused where the rename would break the name the container looks up."""
+    read = files.get(rel)
+    if read is None:
+        return matches
+    domains, conf = read
+    how = f"`dns_search: {', '.join(domains)}` of the service of {conf} that reads this file (`env_file`)"
+    return _refused(tool_names.env_names(data, _words(hosts), domains, how), matches, hosts)
 
 
 def hosts_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],

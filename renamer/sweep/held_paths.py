@@ -22,6 +22,7 @@ a held path exists and a rewritable occurrence of one of its old values stands i
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import posixpath
 import re
@@ -44,7 +45,7 @@ POINT_HINT = ("rewritten, it would name a folder nothing mounts; rename the unit
 # What a path spells between the separators around it: no blank, quote, bracket, `:` or `=`.
 _PATH_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~@+%")
 # Read as part of a token too, then resolved: a Windows separator, brace sets, comma lists, variables.
-_TOKEN_BYTE = _PATH_BYTE | frozenset(b"\\{},$")
+_TOKEN_BYTE = _PATH_BYTE | frozenset(b"\\{},$*?")
 _VARIABLE = "{}/"  # a token rooted at a variable: read from no folder, matched by its tail
 _WINDOWS_VARIABLE = re.compile(r"%~[A-Za-z]*[0-9]|%[A-Za-z_][A-Za-z0-9_]*%")
 
@@ -283,7 +284,8 @@ def _token(data: bytes, start: int, end: int, spelled: bytes | None = None) -> s
             raw, at, rooted = raw[at:], 0, _VARIABLE
         else:
             raw, at, rooted = raw[slash + 1:], at - slash - 1, _VARIABLE
-    path = raw.replace("\\", "/").rstrip(".,")
+    # A URL's escaped separator (`hosts%2Fpug%2Fapp.conf`, a forge's files API) is one too.
+    path = re.sub("%2[Ff]", "/", raw.replace("\\", "/")).rstrip(".,")
     if "/" not in path and path.strip("/").lower() == name.lower():
         return None
     return rooted + path
@@ -359,6 +361,8 @@ class _Resolver:
         if not parts:
             return None
         host = token.startswith(("/", "~"))  # a path on some machine, not in the repo
+        if not host and ("*" in token or "?" in token):
+            return self._glob(rel, token, rooted)
         if token.startswith("/"):  # a mount point a unit keeps, or a path below it
             bare = token.rstrip("/")
             for point in self.points:
@@ -387,6 +391,16 @@ class _Resolver:
             own = not any(old in first for old in self.held[path].olds)
             if "/" in path and tail.endswith("/" + path) and own:
                 return path
+        return None
+
+    def _glob(self, rel: str, token: str, rooted: bool) -> str | None:
+        """A glob (`certs/*/pug.pem`, `**hosts/pug/x**` in bold) names a held path it matches where
+        it matches no listed path the sweep handles as usual (break-it round 15, finding 7)."""
+        readings = [f"*/{token.lstrip('/')}"] if rooted else self._readings(rel, token)
+        for reading in readings:
+            held = [p for p in self.held if not p.startswith("/") and fnmatch.fnmatchcase(p, reading)]
+            if held and not any(fnmatch.fnmatchcase(p, reading) for p in self.files - self.held.keys()):
+                return held[0]
         return None
 
     def names_listed(self, rel: str, token: str, *, tails: bool = False) -> bool:

@@ -284,10 +284,14 @@ def _listed_under(project: LoadedProject, plan: Plan, some: bool) -> Callable[[s
 
 
 def _names(project: LoadedProject, moving: str, staying: str) -> bool:
-    """Does `moving` name its neighbour `staying` (its name, or its path from the folder)?"""
+    """Does `moving` name its neighbour `staying`: its name, or a folder it is in below the folder
+    both share (a record folder: `./incidents`, `[incidents](incidents/)`; break-it round 15, #4)?"""
     content = read_content(project.root / moving, project.config.max_file_size)
-    return content is not None and content.kind == "text" and \
-        os.fsencode(posixpath.basename(staying)) in content.data
+    if content is None or content.kind != "text":
+        return False
+    shared = posixpath.commonpath([posixpath.dirname(moving), posixpath.dirname(staying)])
+    below = posixpath.relpath(staying, shared) if shared else staying
+    return any(os.fsencode(part) in content.data for part in below.split("/"))
 
 
 def _check_renames(project: LoadedProject, plan: Plan) -> None:

@@ -342,3 +342,26 @@ def test_a_name_spelled_from_parts_that_names_a_file_no_rename_moves_is_held(rep
         "Test overlays live in `host_vars/{lab,pug}-qemu.yml`; wolf is the NAS.\n"
     found = [f for f in _findings(run, root, "verify") if f.get("reason") == "held-path"]
     assert [(f["path"], f["line"]) for f in found] == [("README.md", 1)]
+
+
+def test_a_record_folder_a_moving_neighbour_names_splits_the_folder_and_is_refused(repo: Repo, run: Run) -> None:
+    """Break-it round 15, finding 4: a compose volume `./incidents` and a link `incidents/` name the
+    record folder left behind."""
+    allow = ALLOW.replace("'notes/**'", "'notes/**', 'hosts/*/incidents/**'")
+    files = {"hosts/pug/compose.yaml": "services:\n  docs:\n    image: nginx\n    volumes:\n"
+                                       "      - ./incidents:/usr/share/nginx/html:ro\n",
+             "hosts/pug/incidents/2025-03-01-disk-swap.md": "# disk swap\n",
+             "hosts/pug/README.md": "See [incidents](incidents/) for history.\n"}
+    root = repo(files, config=CONFIG, allowlist=allow)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3 and "hosts/pug/incidents/2025-03-01-disk-swap.md stays" in done.stderr
+
+
+def test_url_encoded_and_globbed_paths_to_a_kept_folder_are_held(repo: Repo, run: Run) -> None:
+    """Break-it round 15, finding 7: a forge API's `hosts%2Fpug%2Fapp.conf` and `certs/*/pug.pem`."""
+    files = {"hosts/pug/app.conf": "x=1\n", "certs/rex/pug.pem": "k\n",
+             "ci.sh": "curl \"https://git.example/api/v4/projects/1/repository/files/hosts%2Fpug%2Fapp.conf/raw\"\n"
+                      "for f in certs/*/pug.pem; do openssl x509 -in \"$f\"; done\nssh pug true\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug', 'certs/rex/pug.pem']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "ci.sh").read_text() == files["ci.sh"].replace("ssh pug", "ssh wolf")

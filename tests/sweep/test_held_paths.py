@@ -39,8 +39,8 @@ def test_a_token_names_a_held_path_only_where_it_reads_as_one(rel: str, token: s
 def test_the_token_and_the_folder_around_a_match() -> None:
     data = b"  - path_regex: hosts/pug/secrets.ya?ml$\n"
     start = data.index(b"pug")
-    assert _token(data, start, start + 3) == "hosts/pug/secrets.ya"
-    assert _token(data, start, start + 3, b"wolf") == "hosts/wolf/secrets.ya"
+    assert _token(data, start, start + 3) == "hosts/pug/secrets.ya?ml$"  # a glob's `?` stays in it
+    assert _token(data, start, start + 3, b"wolf") == "hosts/wolf/secrets.ya?ml$"
     assert _folder(data, start, start + 3) == "hosts/pug"
     tail = b"cp hosts/pug x"
     assert _folder(tail, tail.index(b"pug"), tail.index(b"pug") + 3) is None  # the last component: no folder

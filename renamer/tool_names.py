@@ -57,7 +57,7 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig", b"anonicalDomains",
-            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {")
+            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {", b'"dns_')
 
 
 def might_hold(data: bytes) -> bool:
@@ -73,6 +73,7 @@ def composed(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _docker_run_search(data, words)
     yield from _nomad_search(data, words)
     yield from _dnsmasq(data, words)
+    yield from _dns_records(data, words)
 
 
 _SSH_KEY = re.compile(rb"^[ \t]*(?P<key>HostName|ProxyCommand|ProxyJump|LocalCommand|RemoteCommand|"
@@ -963,3 +964,48 @@ def instances(paths: Collection[str], unit: str, kind: str) -> list[tuple[str, s
     """The instances of template `unit@.kind` the repo's paths name: (path, instance)."""
     pattern = re.compile(r"(?:^|/)" + re.escape(unit) + r"@(?P<instance>[^/@]+)\." + re.escape(kind) + r"$")
     return [(p, m.group("instance")) for p in paths if (m := pattern.search(p)) is not None]
+
+
+# A DNS record written as its zone and a name relative to it (break-it round 15, finding 1):
+# Terraform's hashicorp/dns resources (`zone = "ana.lan."`, `name = "pug"` in one block) and an
+# OctoDNS zone file (`config/ana.lan.yaml`, whose top-level keys are names in that zone).
+_DNS_RESOURCE = re.compile(rb'resource[ \t]+"dns_[a-z_]+"[ \t]+"[^"\r\n]*"[ \t]*\{')
+_HCL_STRING = re.compile(rb'^[ \t]*(?P<key>zone|name)[ \t]*=[ \t]*"(?P<value>[^"\r\n]*)"', re.MULTILINE)
+_ZONE_NAME = re.compile(r"(?:^|/)(?P<zone>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)\.ya?ml$")
+_TOP_KEY = re.compile(rb"^(?P<key>[A-Za-z0-9_*-][A-Za-z0-9_.*-]*)[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
+
+
+def _dns_records(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    if b'"dns_' not in data:
+        return
+    for block in _DNS_RESOURCE.finditer(data):
+        body = data[block.end() - 1:_closing(data, block.end() - 1)]
+        values = {m.group("key"): m for m in _HCL_STRING.finditer(body)}
+        zone, name = values.get(b"zone"), values.get(b"name")
+        if zone is None or name is None:
+            continue
+        word = name.group("value").decode("utf-8", "replace")
+        if word not in words:
+            continue
+        domain = zone.group("value").decode("utf-8", "replace").rstrip(".")
+        at = block.end() - 1 + name.start("value")
+        yield Composed(at, at + len(name.group("value")), word, "", f".{domain}",
+                       f'`zone = "{zone.group("value").decode("utf-8", "replace")}"` of the same record')
+
+
+def zone_file(rel: str, data: bytes) -> str | None:
+    """The zone an OctoDNS zone file (`config/ana.lan.yaml`: records under their relative names,
+    each with a `type:`) holds the names of; None for any other file."""
+    found = _ZONE_NAME.search(rel)
+    if found is None or not re.search(rb"(?m)^[ \t]+-?[ \t]*type[ \t]*:[ \t]*[A-Z]", data):
+        return None
+    return found.group("zone")
+
+
+def zone_names(data: bytes, words: Collection[str], zone: str, rel: str) -> Iterator[Composed]:
+    """The top-level keys of an OctoDNS zone file: names relative to its zone."""
+    for key in _TOP_KEY.finditer(data):
+        word = key.group("key").decode("utf-8", "replace")
+        if word in words:
+            yield Composed(key.start("key"), key.end("key"), word, "", f".{zone}",
+                           f"the zone of {rel} (an OctoDNS zone file: its keys are names in {zone})")

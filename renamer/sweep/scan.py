@@ -71,6 +71,7 @@ from renamer.sweep.tool_names import (
     instance_note,
     ssh_include_matches,
     tool_name_matches,
+    zone_file_matches,
 )
 from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
@@ -436,6 +437,8 @@ class FileScanner:
                 matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
                 # `DB_HOST=pug` in an env file a service with `dns_search: ana.lan` reads
                 matches = env_file_matches(data, rel, matches, self.matcher.hosts, self.env_files)
+                # `pug:` in an OctoDNS zone file `config/ana.lan.yaml`
+                matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
                     matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
                                                   self.ssh_includes, self.project.config.max_file_size)

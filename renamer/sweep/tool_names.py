@@ -460,3 +460,15 @@ def hosts_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple
     domain, conf = read
     how = f"`expand-hosts` and `domain={domain}` of {conf}, which reads this file"
     return _refused(tool_names.hosts_names(data, _words(hosts), domain, how), matches, hosts)
+
+
+def zone_file_matches(data: bytes, rel: str, matches: list[Match],
+                      hosts: tuple[tuple[str, str], ...]) -> list[Match]:
+    """An OctoDNS zone file's names (`pug:` in `config/ana.lan.yaml`): refused where the rename
+    would publish the new word in the old zone (break-it round 15, finding 1)."""
+    if not rel.endswith((".yaml", ".yml")):
+        return matches
+    zone = tool_names.zone_file(rel, data)
+    if zone is None:
+        return matches
+    return _refused(tool_names.zone_names(data, _words(hosts), zone, rel), matches, hosts)

@@ -664,3 +664,31 @@ def test_round14_an_include_composing_nothing_leaves_the_plain_rules(
     assert [f for f in _findings(root, run) if f[2] == "composed-name"] == []
     assert run(root, "sweep", "--commit").exit_code == 0
     assert all("pug" not in (root / rel).read_text() for rel in files)
+
+
+DNS_RECORDS = {
+    "dns/server.tf": 'resource "dns_a_record_set" "web" {\n  zone      = "ana.lan."\n  name      = "pug"\n'
+                     '  addresses = ["10.0.40.11"]\n}\n',
+    "octodns/config/ana.lan.yaml": "---\npug:\n  type: A\n  value: 10.0.40.11\nrex:\n  type: A\n  value: 10.0.40.12\n",
+}
+
+
+def test_round15_a_dns_record_written_as_zone_and_relative_name_is_held_where_the_domain_moves(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """Break-it round 15, finding 1 (ChristianLempa/homelab's Terraform dns records, OctoDNS):
+    `name = "pug"` in zone ana.lan rewritten alone publishes wolf.ana.lan, not wolf.fv.lan."""
+    root = repo(DNS_RECORDS, config=CONFIG, allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    held = {(f["path"], f["line"]) for f in found if f.get("reason") == "composed-name"}
+    assert held == {("dns/server.tf", 3), ("octodns/config/ana.lan.yaml", 2)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert 'name      = "pug"' in (root / "dns/server.tf").read_text()
+    assert (root / "octodns/config/ana.lan.yaml").read_text().startswith("---\npug:\n")
+
+
+def test_round15_where_the_domain_stays_the_record_name_follows(repo: Callable[..., Path],
+                                                                run: Callable[..., Result]) -> None:
+    root = repo(DNS_RECORDS, config=SAME_DOMAIN, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert 'name      = "wolf"' in (root / "dns/server.tf").read_text()
+    assert (root / "octodns/config/ana.lan.yaml").read_text().startswith("---\nwolf:\n")

@@ -209,6 +209,9 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             refs.append(ref)
             continue
         token = _token(data, offset, offset + len(old))
+        joined = _joined(data, offset, offset + len(old))  # `os.path.join("hosts", "pug")`, `+`, `/`, `~`
+        if joined is not None and (token is None or "/" not in token or token.startswith("/")):
+            token = joined
         target = None if token is None else resolver.resolve(found.path, token)
         if target is None and token is not None and not resolver.names_listed(found.path, token):
             # a path inside a held folder that no listed file spells (`hosts/pug/secrets.ya?ml$`)
@@ -316,6 +319,106 @@ def _alternative(raw: str, at: int, length: int) -> tuple[str, int]:
         raw = raw[:opening] + choice + raw[closing + 1:]
         at = opening + (offset - first)
     return raw, at
+
+
+_QUOTES = b"\"'"
+_JOIN_CALL = re.compile(rb"(?:join|joinpath|Path|PurePath|PosixPath)[ \t]*\($")
+
+
+def _joined(data: bytes, start: int, end: int) -> str | None:
+    """The path a string literal holding data[start:end] makes with the literals joined to it on
+    its line (break-it round 15, finding 5): Python's `os.path.join("hosts", "pug")` and pathlib's
+    `Path("hosts") / "pug"`, Nix's `../hosts + "/pug/app.conf"`, Jinja's `'hosts/' ~ 'pug'`; None
+    where the literal is joined to nothing."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line_end = data.find(b"\n", end)
+    line = data[line_start: len(data) if line_end < 0 else line_end]
+    at = start - line_start
+    left = max(line.rfind(q, 0, at) for q in (b'"', b"'"))
+    if left < 0:
+        return None
+    quote = line[left:left + 1]
+    right = line.find(quote, at + (end - start))
+    if right < 0:
+        return None
+    pieces = [line[left + 1:right]]
+    joins = 0
+    i = left
+    while True:  # to the left
+        j = i - 1
+        while j >= 0 and line[j:j + 1] in b" \t":
+            j -= 1
+        op = line[j:j + 1]
+        if op not in (b",", b"/", b"+", b"~"):
+            break
+        if op == b"," and not _in_join_call(line, j):
+            break
+        k = j - 1
+        while k >= 0 and line[k:k + 1] in b" \t":
+            k -= 1
+        piece, k = _piece_before(line, k)
+        if piece is None:
+            break
+        pieces.insert(0, piece)
+        joins += 1
+        i = k
+    i = right
+    while True:  # to the right
+        j = i + 1
+        while j < len(line) and line[j:j + 1] in b" \t":
+            j += 1
+        op = line[j:j + 1]
+        if op not in (b",", b"/", b"+", b"~") or (op == b"," and not _in_join_call(line, left)):
+            break
+        k = j + 1
+        while k < len(line) and line[k:k + 1] in b" \t":
+            k += 1
+        if line[k:k + 1] not in _QUOTES:
+            break
+        close = line.find(line[k:k + 1], k + 1)
+        if close < 0:
+            break
+        pieces.append(line[k + 1:close])
+        joins += 1
+        i = close
+    if not joins:
+        return None
+    text = "/".join(p.decode("utf-8", "surrogateescape").strip("/") for p in pieces if p.strip(b"/"))
+    return text if "/" in text else None
+
+
+def _in_join_call(line: bytes, at: int) -> bool:
+    """Is position `at` inside the parentheses of a join call (`os.path.join(`, `Path(`)?"""
+    depth = 0
+    for i in range(at, -1, -1):
+        c = line[i:i + 1]
+        if c == b")":
+            depth += 1
+        elif c == b"(":
+            if depth == 0:
+                return _JOIN_CALL.search(line[:i + 1]) is not None
+            depth -= 1
+    return False
+
+
+def _piece_before(line: bytes, k: int) -> tuple[bytes | None, int]:
+    """The literal ending at `k` (a quoted string, `Path("hosts")`, or a bare path such as
+    `../hosts`) and where it starts."""
+    c = line[k:k + 1]
+    if c in _QUOTES:
+        open_ = line.rfind(c, 0, k)
+        return (line[open_ + 1:k], open_) if open_ >= 0 else (None, k)
+    if c == b")":
+        open_ = line.rfind(b"(", 0, k)
+        inner = line[open_ + 1:k].strip()
+        if open_ >= 0 and len(inner) >= 2 and inner[:1] in _QUOTES and inner[-1:] == inner[:1]:
+            return inner[1:-1], open_
+        return None, k
+    begin = k
+    while begin >= 0 and line[begin] in _PATH_BYTE:
+        begin -= 1
+    bare = line[begin + 1:k + 1]
+    return (bare, begin + 1) if (bare and b"/" in bare) or bare.startswith(b"..") else (None, k)
 
 
 def _folder(data: bytes, start: int, end: int) -> str | None:

@@ -365,3 +365,18 @@ def test_url_encoded_and_globbed_paths_to_a_kept_folder_are_held(repo: Repo, run
     root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug', 'certs/rex/pug.pem']\n")
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "ci.sh").read_text() == files["ci.sh"].replace("ssh pug", "ssh wolf")
+
+
+def test_a_path_joined_from_literals_to_a_kept_folder_is_held(repo: Repo, run: Run) -> None:
+    """Break-it round 15, finding 5: `os.path.join("hosts", "pug", ...)`, pathlib's `/`, Nix's
+    `../hosts + "/pug/..."` and Jinja's `~` built a path whose `pug` piece was rewritten."""
+    files = {"hosts/pug/app.conf": "x=1\n",
+             "scripts/push.py": "import os, pathlib\nSRC = os.path.join(\"hosts\", \"pug\", \"app.conf\")\n"
+                                "SRC2 = pathlib.Path(\"hosts\") / \"pug\" / \"app.conf\"\nHOST = \"pug\"\n",
+             "nix/host.nix": "{ environment.etc.\"app.conf\".source = ../hosts + \"/pug/app.conf\"; }\n",
+             "deploy.yml": "- copy: {src: \"{{ 'hosts/' ~ 'pug' ~ '/app.conf' }}\", dest: /etc/app.conf}\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "scripts/push.py").read_text() == files["scripts/push.py"].replace('HOST = "pug"', 'HOST = "wolf"')
+    assert (root / "nix/host.nix").read_text() == files["nix/host.nix"]
+    assert (root / "deploy.yml").read_text() == files["deploy.yml"]

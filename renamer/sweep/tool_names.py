@@ -22,10 +22,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
 from renamer import tool_names
+from renamer.formats.yaml_source import parse_yaml_text
 from renamer.occurrences import Match
 from renamer.sweep.content import read_content
 
@@ -352,10 +350,7 @@ def searched_env_files(root: Path, files: Sequence[str], limit: int,
         data = _read(root, conf, limit)
         if data is None or b"dns_search" not in data or b"env_file" not in data:
             continue
-        try:
-            document = YAML(typ="safe", pure=True).load(data)
-        except (YAMLError, ValueError):
-            continue
+        document = parse_yaml_text(data.decode("utf-8", "replace"), pure=True)  # ruamel's one home
         services = document.get("services") if isinstance(document, dict) else None
         for service in services.values() if isinstance(services, dict) else ():
             if not isinstance(service, dict):

@@ -163,6 +163,8 @@ def occurrences(data: bytes, words: Collection[str]) -> list[Occurrence]:
             if head and k == 0:
                 continue
             full = (*base, *path[:k + 1])
+            if full[0] == "config" and len(full) > 1:  # a module's `config = { ... }`: its options
+                full = full[1:]
             start, end = spans[k]
             if seg in wanted:
                 out.append(Occurrence(start, end, full, binding))

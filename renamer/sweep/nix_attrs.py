@@ -145,7 +145,13 @@ class NixIndex:
                 news[s.path].append(s)
             else:
                 groups[s.path].append(s)
+        # the word's keys renamed in this sweep, or by an earlier one (the new word as a key)
         moving_keys = {s.word: s for s in spellings if s.fate == "moves" and s.binding}
+        for s in spellings:
+            if s.fate == "new" and s.binding:
+                moving_keys.setdefault(self.news[s.word], s)
+        held_words: dict[str, str] = {}  # a word whose reader cannot follow -> why its keys stay
+        decisions: dict[tuple[str, ...], _Decision] = {}
         for path, group in groups.items():
             word = path[-1]
             moves = [s for s in group if s.fate == "moves"]
@@ -184,7 +190,17 @@ class NixIndex:
                     f"attribute it reads cannot be told; rename it with its key by hand, or keep the key"))
             if decision is None:
                 continue
-            for s in group:
+            decisions[path] = decision
+            if not decision.follow and decision.note.startswith("reads the Nix attribute"):
+                first = next(s for s in group if s.fate == "middle")
+                held_words.setdefault(word, f"{first.rel}:{first.line}")
+        for path, where in ((p, held_words[p[-1]]) for p, d in list(decisions.items())
+                            if d.follow and p[-1] in held_words):
+            decisions[path] = _Decision(False, "key-reference", (
+                f"held back with {where}, which reads an attribute named {path[-1]} that cannot be told: "
+                f"renamed, {nix_attrs.dotted(path)} would leave that reader behind; fix the reader first"))
+        for path, decision in decisions.items():
+            for s in groups[path]:
                 if s.fate == "stays":
                     continue
                 before = out[s.rel].get((s.start, s.end))

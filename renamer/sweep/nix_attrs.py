@@ -10,8 +10,8 @@ spelling of one attribute path through an old word in the repo's live `.nix` fil
 
 * some spelling moves (the plain rules rewrite it, in a current file, on no exempt line) and none
   stays: the group follows, each segment after a `.` rewritten too;
-* some spelling moves and another stays (a record, a kept line): every live spelling is a
-  `key-reference` residual naming the kept one, nothing rewritten;
+* some spelling moves and another stays (a kept line, an excluded file; a record is history):
+  every live spelling is a `key-reference` residual naming the kept one, nothing rewritten;
 * no spelling moves, while the word's key is renamed elsewhere in the Nix files and the path is
   defined nowhere (read through an alias, `cfg.peers.pug`): a `key-reference` residual, which
   attribute it reads cannot be told; the new word standing at that same path (an earlier sweep
@@ -30,7 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from renamer import nix_attrs, vcs_status
-from renamer.classify import CURRENT
+from renamer.classify import CURRENT, RECORD
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 
@@ -97,6 +97,8 @@ class NixIndex:
             if not found:
                 continue
             klass = self.project.classifier.classify(rel)
+            if klass.status == RECORD:  # history: its spelling holds nothing back
+                continue
             live = klass.status == CURRENT
             if nix_attrs.COMPOSES.search(data):
                 composing.add(rel)

@@ -119,6 +119,19 @@ def test_round15_a_kept_spelling_holds_the_whole_attribute(repo: Callable[..., P
     assert _findings(root, run) == [("b.nix", 2, "key-reference"), ("b.nix", 3, "key-reference")]
 
 
+def test_round15_a_record_s_spelling_holds_nothing(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    allow = 'version: 1\ncurrent: ["**"]\nrecords:\n  - {name: notes, paths: ["notes/**"], reason: history}\n'
+    files = {"a.nix": '{\n  custom.peers = {\n    pug.ip = "x";\n  };\n}\n',
+             "b.nix": "{\n  custom.peers.pug.open = true;\n}\n",
+             "notes/2025-old.nix": "{\n  custom.peers.pug.open = false;\n}\n"}
+    root = repo(files, config=CONFIG, allowlist=allow)
+    result = _sweep(root, run)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (root / "b.nix").read_text() == "{\n  custom.peers.wolf.open = true;\n}\n"
+    assert (root / "notes/2025-old.nix").read_text() == files["notes/2025-old.nix"]
+    assert _findings(root, run) == []
+
+
 def test_round15_a_path_no_spelling_defines_is_a_residual(repo: Callable[..., Path],
                                                           run: Callable[..., Result]) -> None:
     files = {"a.nix": '{\n  custom.peers = {\n    pug.ip = "x";\n  };\n}\n',

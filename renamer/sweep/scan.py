@@ -56,6 +56,7 @@ from renamer.sweep.model import (
     apply_edits,
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
+from renamer.sweep.nix_attrs import NixIndex
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
@@ -314,6 +315,7 @@ class FileScanner:
                                     project.config.max_file_size)
         self.keys = KeyIndex(project)  # keys named by a host, which references read (sweep/key_index.py)
         self.terraform = TerraformIndex(project)  # Terraform labels and their references
+        self.nix = NixIndex(project)  # Nix attribute paths through a host word (sweep/nix_attrs.py)
         self.templates = Templates(project.root)  # systemd template units, where an instance is named
         self.hosts_files = {rel: (domain, conf) for rel, domain, conf in options.expanded_hosts}
         # Where a unit a generator makes (fstab's `mnt-pug.mount`) is named (sweep/unit_mentions.py).
@@ -423,6 +425,8 @@ class FileScanner:
                 matches = key_matches(data, rel, matches, self.keys)
                 matches = _label_names(data, matches)  # `routers.pug.service=pug`: Traefik's own names
                 matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
+                # `peers.pug.allowedTCPPorts` beside `pug.ip` in `peers = { }`: one Nix attribute
+                matches = self.nix.matches(data, rel, matches)
                 matches, inserts = terraform_matches(data, rel, matches, self.terraform, self.instance_keys)
                 # `"module.pug.x.y"` in a policy: the label's fate (break-it round 8, finding 13)
                 matches = address_matches(data, rel, matches, self.terraform)

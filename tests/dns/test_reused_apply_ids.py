@@ -39,7 +39,9 @@ def _hand_run(run, lab: Lab, folder: Path, *args: str):  # type: ignore[no-untyp
     return playbook_by_hand(folder, *args)
 
 
-@pytest.mark.parametrize("first", ["hand-run", "builtin", "rolled-back"])
+# A hand run first: "rolled-back" is that case with a refused rollback after it (nothing was
+# interrupted: the state is the hand run's), so it stands for both (one playbook run less).
+@pytest.mark.parametrize("first", ["builtin", "rolled-back"])
 def test_a_reused_apply_id_stops_the_hand_run_before_any_write(run, fleet: Lab, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                                first: str) -> None:
     assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0  # serving 10.251.0.1

@@ -258,7 +258,7 @@ def _make(data: bytes) -> Iterator[Loop]:
     settings = _make_settings(data)
     for found in _MAKE_FOREACH.finditer(data):
         opener = data[found.start() + 1:found.start() + 2]
-        end = _bracket_end(data, found.start() + 1, opener)
+        end = bracket_end(data, found.start() + 1, opener)
         var = found.group("var").decode()
         yield _make_loop(data, settings, var, found.end(), end, _line(data, found.start()),
                          _header(data, found.start(), found.end()), found.group("list"), found.span("list"))
@@ -330,7 +330,7 @@ def _make_lists(data: bytes) -> Iterator[Loop]:
     settings = _make_settings(data) if calls or substitutions else {}
     for found in calls:
         opener = found.group("open")
-        end = _bracket_end(data, found.start() + 1, opener)
+        end = bracket_end(data, found.start() + 1, opener)
         if end == len(data) and data[end - 1:end] != {b"(": b")", b"{": b"}"}[opener]:
             continue
         listed, span = data[found.end():end - 1], (found.end(), end - 1)
@@ -407,7 +407,7 @@ def _formats(data: bytes) -> Iterator[Loop]:
     variable), a shell's `printf '%s.ana.lan\\n' pug rex` (the format repeats for each argument)."""
     if b"formatlist" in data:
         for found in _FORMATLIST.finditer(data):
-            end = _bracket_end(data, data.index(b"(", found.start()), b"(")
+            end = bracket_end(data, data.index(b"(", found.start()), b"(")
             expr = data[found.end():end - 1].decode("utf-8", "replace")
             line, header = _line(data, found.start()), _header(data, found.start(), found.end())
             loop = _from_expression("%", expr.strip(), *found.span("format"), line, header)
@@ -507,7 +507,7 @@ def _python(data: bytes) -> Iterator[Loop]:
             continue  # `[for h in ...` is Terraform's; a bare `for` is no comprehension
         if data[opener + 1:opener + 2] in (b"%", b"{") or data[opener - 1:opener] == b"{":
             continue  # Jinja's `{% for` or `{{ ... }}`
-        end = _bracket_end(data, opener, data[opener:opener + 1])
+        end = bracket_end(data, opener, data[opener:opener + 1])
         rest = data[found.end():end - 1].decode("utf-8", "replace")
         condition = _PY_CONDITION.match(rest)
         expr = (condition.group("expr") if condition is not None else rest).strip()
@@ -734,7 +734,7 @@ def _terraform(data: bytes) -> Iterator[Loop]:
         return
     for found in _TF_FOR.finditer(data):
         opener = data[found.start():found.start() + 1]
-        end = _bracket_end(data, found.start(), opener)
+        end = bracket_end(data, found.start(), opener)
         var = (found.group("var2") or found.group("var")).decode()
         expr = found.group("expr").decode("utf-8", "replace").strip()
         loop = _from_expression(var, expr, found.end(), end, _line(data, found.start()),
@@ -744,7 +744,7 @@ def _terraform(data: bytes) -> Iterator[Loop]:
         start = _block_start(data, found.start())
         if start is None:
             continue
-        end = _bracket_end(data, start, b"{")
+        end = bracket_end(data, start, b"{")
         expr = found.group("expr").decode("utf-8", "replace").strip()
         header = _header(data, found.start(), found.end())
         for variable in ("each.key", "each.value"):
@@ -752,7 +752,7 @@ def _terraform(data: bytes) -> Iterator[Loop]:
             yield replace(loop, words=found.span("expr"))
 
 
-def _bracket_end(data: bytes, pos: int, opener: bytes) -> int:
+def bracket_end(data: bytes, pos: int, opener: bytes) -> int:
     """Where the bracket opened at `pos` closes (strings skipped), else the end of data."""
     closer = {b"[": b"]", b"{": b"}", b"(": b")"}[opener]
     depth = 0

@@ -26,6 +26,8 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from renamer.loop_values import bracket_end
+
 
 @dataclass(frozen=True)
 class Composed:
@@ -291,24 +293,7 @@ _HM_KEYS = {b"hostname": b"HostName", b"proxycommand": b"ProxyCommand", b"proxyj
 
 def _closing(data: bytes, start: int) -> int:
     """The index after the brace that closes the one at `start` (strings skipped), or len(data)."""
-    depth, i, quoted = 0, start, False
-    while i < len(data):
-        c = data[i:i + 1]
-        if quoted:
-            if c == b"\\":
-                i += 1
-            elif c == b'"':
-                quoted = False
-        elif c == b'"':
-            quoted = True
-        elif c == b"{":
-            depth += 1
-        elif c == b"}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return len(data)
+    return bracket_end(data, start, b"{")
 
 
 def _hm_blocks(data: bytes) -> Iterator[tuple[re.Match[bytes], bytes, int]]:
@@ -685,11 +670,7 @@ def _docker_run_search(data: bytes, words: Collection[str]) -> Iterator[Composed
             continue
         what = f"`--dns-search {' --dns-search '.join(domains)}` of the same command"
         for env in _ENV_FLAG.finditer(data, command.start(), command.end()):
-            for word in _BARE.finditer(data, env.start("value"), env.end("value")):
-                text = word.group().decode("utf-8", "replace")
-                if text in words:
-                    yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", what,
-                                   tuple(f".{d}" for d in domains[1:]))
+            yield from _bare_words(data, env.start("value"), env.end("value"), words, domains, what)
 
 
 _NOMAD_DNS = re.compile(rb"(?<![A-Za-z0-9_])dns[ \t]*\{")
@@ -722,11 +703,18 @@ def _nomad_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
         what = f"`dns {{ searches = [{', '.join(domains)}] }}` of the same group"
         for env in _NOMAD_ENV.finditer(data, scope[0], scope[1]):
             for value in _NOMAD_VALUE.finditer(data, env.end(), _closing(data, env.end() - 1)):
-                for word in _BARE.finditer(data, value.start("value"), value.end("value")):
-                    text = word.group().decode("utf-8", "replace")
-                    if text in words:
-                        yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", what,
-                                       tuple(f".{d}" for d in domains[1:]))
+                yield from _bare_words(data, value.start("value"), value.end("value"), words, domains, what)
+
+
+def _bare_words(data: bytes, start: int, end: int, words: Collection[str], domains: list[str],
+                what: str) -> Iterator[Composed]:
+    """Each host word standing bare in data[start:end], composed with the first search domain (the
+    others tried in turn)."""
+    for word in _BARE.finditer(data, start, end):
+        text = word.group().decode("utf-8", "replace")
+        if text in words:
+            yield Composed(word.start(), word.end(), text, "", f".{domains[0]}", what,
+                           tuple(f".{d}" for d in domains[1:]))
 
 
 # A bare name: no name byte or dot-and-label on either side (`pug.ana.lan` is no bare `pug`).

@@ -171,9 +171,11 @@ def _merged(a: Hold, b: Hold) -> Hold:
     return b if b.status == RESIDUAL and a.status == KEPT else a
 
 
-def follow_held_paths(project: LoadedProject, scan: ScanResult) -> ScanResult:
-    """`scan` with every rewritable occurrence that names a held path held with it (edits dropped)."""
-    held = held_paths(project, scan)
+def follow_held_paths(project: LoadedProject, scan: ScanResult,
+                      held: dict[str, Hold] | None = None) -> ScanResult:
+    """`scan` with every rewritable occurrence that names a held path held with it (edits dropped);
+    `held`: held_paths of this scan, where the caller has it already."""
+    held = held_paths(project, scan) if held is None else held
     if not held:
         return scan
     olds = frozenset(old for hold in held.values() for old in hold.olds)
@@ -549,11 +551,12 @@ DANGLING_HINT = ("a path written with the new value where the repo still holds i
 _NAME_BYTE = b"A-Za-z0-9-"
 
 
-def dangling_references(project: LoadedProject, scan: ScanResult) -> list[Reference]:
+def dangling_references(project: LoadedProject, scan: ScanResult,
+                        held: dict[str, Hold] | None = None) -> list[Reference]:
     """verify's guard for the same class seen from after the edit: a current file that names, with
     a new value, a path that does not exist, where the old value's spelling names a held path
     (`hosts/wolf/compose.yaml` beside a held `hosts/pug/`). Residuals `dangling-path`."""
-    held = held_paths(project, scan)
+    held = held_paths(project, scan) if held is None else held
     if not held or not scan.holding_new:
         return []
     olds = frozenset(old for hold in held.values() for old in hold.olds)

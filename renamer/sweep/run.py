@@ -39,7 +39,7 @@ from renamer.sweep.guard import (
     recover_interrupted,
     sweep_lock,
 )
-from renamer.sweep.held_paths import dangling_references, follow_held_paths
+from renamer.sweep.held_paths import dangling_references, follow_held_paths, held_paths
 from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
@@ -273,15 +273,16 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
                      listing=runtime.listing)
     with debug.timed("anchors"):
         scan = follow_anchors(project, scan)  # a link keeps the anchor its target keeps
-    with debug.timed("held paths"):
-        scan = follow_held_paths(project, scan)  # a path that keeps its name keeps its references
+    with debug.timed("held paths"):  # a path that keeps its name keeps its references
+        held = held_paths(project, scan)
+        scan = follow_held_paths(project, scan, held)
     with debug.timed("pins"):
         manifests = stale_manifest_pins(project, scan.paths, scan.holding_new)
         seen = {(r.path, r.line, r.column) for r in manifests}
         scan = with_references(scan, [*manifests,
                                       *stale_history_pins(project, scan.paths, scan.holding_new, seen)])
     with debug.timed("dangling paths"):  # written with a new value where the path kept its old one
-        scan = with_references(scan, dangling_references(project, scan))
+        scan = with_references(scan, dangling_references(project, scan, held))
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),

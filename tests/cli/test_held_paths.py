@@ -14,15 +14,9 @@ import posixpath
 import re
 from pathlib import Path
 
-from tests.testing.repos import Repo, Run, git
+from tests.testing.repos import LAB_CONFIG, Repo, Run, git
 
-CONFIG = """\
-version: 1
-renames:
-  hosts: {pug: wolf, pug.lab.lan: wolf.lab.lan}
-  addresses: {10.0.40.11: 10.0.50.21}
-allowlist: allow.yaml
-"""
+CONFIG = LAB_CONFIG
 ALLOW = "version: 1\ncurrent: ['**']\nrecords:\n  - {name: notes, paths: ['notes/**'], reason: history}\n"
 VOLUMES = "services:\n  db:\n    image: postgres:16\n    volumes: [pgdata:/var/lib/postgresql/data]\nvolumes:\n  pgdata:\n"
 

@@ -11,15 +11,9 @@ from __future__ import annotations
 
 import json
 
-from tests.testing.repos import CURRENT_ALL, Repo, Run
+from tests.testing.repos import CURRENT_ALL, LAB_CONFIG, Repo, Run
 
-CONFIG = """\
-version: 1
-renames:
-  hosts: {pug: wolf, pug.lab.lan: wolf.lab.lan}
-  addresses: {10.0.40.11: 10.0.50.21}
-allowlist: allow.yaml
-"""
+CONFIG = LAB_CONFIG
 
 
 def test_repositories_buckets_and_datasets_are_kept_and_hosts_beside_them_follow(repo: Repo, run: Run) -> None:

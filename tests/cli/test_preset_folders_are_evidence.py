@@ -12,15 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import Result
-from tests.testing.repos import init_and_commit
+from tests.testing.repos import LAB_CONFIG, init_and_commit
 
-CONFIG = """\
-version: 1
-renames:
-  hosts: {pug: wolf, pug.lab.lan: wolf.lab.lan}
-  addresses: {10.0.40.11: 10.0.50.21}
-allowlist: allow.yaml
-"""
+CONFIG = LAB_CONFIG
 ALLOW = 'version: 1\nextends: [records-common]\ncurrent: ["**"]\n'
 PAIRS = ("--from", "pug=wolf", "--from", "pug.lab.lan=wolf.lab.lan", "--from", "10.0.40.11=10.0.50.21")
 

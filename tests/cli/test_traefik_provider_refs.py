@@ -10,15 +10,9 @@ from __future__ import annotations
 
 import yaml
 
-from tests.testing.repos import CURRENT_ALL, Repo, Run
+from tests.testing.repos import CURRENT_ALL, LAB_CONFIG, Repo, Run
 
-CONFIG = """\
-version: 1
-renames:
-  hosts: {pug: wolf, pug.lab.lan: wolf.lab.lan}
-  addresses: {10.0.40.11: 10.0.50.21}
-allowlist: allow.yaml
-"""
+CONFIG = LAB_CONFIG
 DYNAMIC = """\
 http:
   routers:

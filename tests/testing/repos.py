@@ -129,3 +129,12 @@ renames:
 allowlist: allow.yaml
 """
 PUG_ALLOW = 'version: 1\ncurrent: ["**"]\n'
+# pug moving within lab.lan, an address with it: the config of the held-path, preset-folder and
+# other-namespace tests.
+LAB_CONFIG = """\
+version: 1
+renames:
+  hosts: {pug: wolf, pug.lab.lan: wolf.lab.lan}
+  addresses: {10.0.40.11: 10.0.50.21}
+allowlist: allow.yaml
+"""

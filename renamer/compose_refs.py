@@ -101,10 +101,15 @@ def env_refs(data: bytes, names: Collection[str], project: str, *, mounted: bool
         if mounted:
             word = re.compile(rb"(?<=//)" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_.-])"
                               rb"|(?<![A-Za-z0-9_.@$/-])" + re.escape(name.encode()) + rb"(?=:\d)")
-        for line in (_MOUNTED_LINE if mounted else _ENV_LINE).finditer(data):
+        # From each hit to its line (a file has few hits and many lines): in a `NAME=` line's value,
+        # or (mounted) on any line.
+        for found in word.finditer(data):
+            start = data.rfind(b"\n", 0, found.start()) + 1
+            line = (_MOUNTED_LINE if mounted else _ENV_LINE).match(data, start)
             value = "value" if not mounted else 0
-            for found in word.finditer(data, line.start(value), line.end(value)):
-                text = line.group().strip().decode("utf-8", "replace")
-                out.append(KeyRef(found.start(), found.end(), name, ("services", name), text, True,
-                                  local=True, project=project))
+            if line is None or not line.start(value) <= found.start() < line.end(value):
+                continue
+            text = line.group().strip().decode("utf-8", "replace")
+            out.append(KeyRef(found.start(), found.end(), name, ("services", name), text, True,
+                              local=True, project=project))
     return sorted(out, key=lambda r: r.start)

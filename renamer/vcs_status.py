@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from renamer import work
+from renamer import once, work
 from renamer.errors import RenamerError
 from renamer.vcs_command import LITERAL, git_dir, git_run
 
@@ -152,7 +152,6 @@ def worktree_files_holding(root: Path, pattern: str, *, binary: bool = False,
     slower in git's own engine); None when git cannot answer (the caller reads the files).
     `binary`: files git takes for binary too (a NUL byte), which `-I` leaves out; `suffixes`:
     only files whose names end so (`.tf`)."""
-    work.add("tree greps")  # a walk of the whole work tree: once per scan, not per chunk (-vv)
     done = _tree_grep(root, ["-z", "-l", "-a" if binary else "-I"], pattern, suffixes)
     if done is None:
         return None
@@ -225,7 +224,6 @@ def blobs(root: Path, specs: list[str]) -> dict[str, bytes]:
 def worktree_lines_matching(root: Path, pattern: str) -> list[tuple[str, int, str]] | None:
     """(path, line number, line) of every line of the work tree's text files (tracked, and
     untracked ones not ignored) matching the extended regex `pattern`; None when git cannot say."""
-    work.add("tree greps")
     found = _tree_grep(root, ["-z", "-n", "-I"], pattern)
     if found is None:
         return None
@@ -238,6 +236,12 @@ def worktree_lines_matching(root: Path, pattern: str) -> list[tuple[str, int, st
 
 
 def _tree_grep(root: Path, flags: list[str], pattern: str, suffixes: tuple[str, ...] = ()) -> bytes | None:
+    """_walk_grep, once per scan (renamer/once.py): every forked worker asks the same."""
+    return once.shared(repr(("tree grep", str(root), flags, pattern, suffixes)),
+                       lambda: _walk_grep(root, flags, pattern, suffixes))
+
+
+def _walk_grep(root: Path, flags: list[str], pattern: str, suffixes: tuple[str, ...]) -> bytes | None:
     """git grep's output over the files a sweep reads: tracked ones and untracked ones not
     ignored. `--untracked` alone leaves out a tracked file that a .gitignore rule covers (a
     committed `terraform.tfvars` under `*.tfvars`, a forced-in `.env`), which the sweep lists and
@@ -245,6 +249,7 @@ def _tree_grep(root: Path, flags: list[str], pattern: str, suffixes: tuple[str, 
     has it (git's own ERE engine is about twice as slow on the indexes' alternations; the
     patterns are written in the syntax both read alike); None when git cannot answer. `suffixes`:
     only the files whose names end so."""
+    work.add("tree greps")  # a walk of the whole work tree: once per scan (-vv)
     specs = [f"*{s}" for s in suffixes]
     for engine in ("-P", "-E"):
         done = git_run(["git", "-C", str(root), "grep", *flags, "--untracked", engine, "-e", pattern, "--",
@@ -270,6 +275,10 @@ def _tree_grep(root: Path, flags: list[str], pattern: str, suffixes: tuple[str, 
 
 def _tracked_ignored(root: Path) -> list[str]:
     """Tracked files that a .gitignore, info/exclude or core.excludesFile rule covers."""
+    return once.shared(repr(("tracked ignored", str(root))), lambda: _list_tracked_ignored(root))
+
+
+def _list_tracked_ignored(root: Path) -> list[str]:
     done = git_run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"],
                    capture_output=True, check=False)
     if done.returncode != 0:

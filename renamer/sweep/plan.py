@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import debug, ignore, vcs_listing
+from renamer import debug, ignore, once, vcs_listing
 from renamer.classify import RECORD
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
@@ -80,6 +80,7 @@ def _selected(rel: str, prefixes: list[str]) -> bool:
     return not prefixes or any(p == "" or rel == p or rel.startswith(p + "/") for p in prefixes)
 
 
+@once.scoped
 def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[str] = (),
               include_ignored: bool = False, progress: Progress | None = None,
               listing: vcs_listing.Listing | None = None) -> ScanResult:
@@ -183,6 +184,7 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
                       tuple(chunk.holding), tuple(chunk.linking), tuple(ignored_with_old_paths))
 
 
+@once.scoped
 def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ignored: bool = False,
                options: ScanOptions | None = None, progress: Progress | None = None,
                listing: vcs_listing.Listing | None = None, *, update_pins: bool = False) -> Plan:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import debug, vcs
+from renamer import debug, once, vcs
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
 from renamer.sweep.added import added_lines, base_version, new_version, touched_paths
@@ -260,6 +260,7 @@ def _refuse_unsafe(plan: Plan, allow_dirty: bool, recovered: Recovery | None) ->
         check_index(plan.project, [path for c in plan.changes for path in (c.path, c.new_path) if path])
 
 
+@once.scoped
 def verify(project: LoadedProject, *, strict: bool = False, include_ignored: bool = False,
            hosts: Sequence[SiteHost] = (), runtime: Runtime = Runtime(),
            today: dt.date | None = None, paths: Sequence[Path] = (), cwd: Path | None = None) -> VerifyResult:
@@ -296,6 +297,7 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
                         expired, found, unchecked)
 
 
+@once.scoped
 def audit(project: LoadedProject, *, include_ignored: bool = False, runtime: Runtime = Runtime(),
           today: dt.date | None = None) -> AuditResult:
     """Every reference left on purpose and why, the problems, and exemptions that matched nothing."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 
 from renamer.masking_args import HINTS as ARG_HINTS
 from renamer.masking_args import mask_args
@@ -82,28 +83,99 @@ def hides(name: str, value: str) -> bool:
 
 def mask_line(line: str) -> str:
     """`line` with every secret-looking value replaced by ****."""
-    if not _MAYBE.search(line.lower()):  # most lines: nothing that could name or carry a secret
+    lowered = line.lower()
+    if not _MAYBE.search(lowered):  # most lines: nothing that could name or carry a secret
         return line
-    line = _URL.sub(rf"\g<1>{MASK}\g<3>", line)
-    line = mask_stdin(line)  # `echo 'pug:X' | chpasswd`: no key or flag names the secret
-    line = mask_directives(line)  # `auth_pass X`, `stats auth u:X`: a daemon's bare statement
+    # Each step below runs only where the line (as it is by then) holds what the step's shapes
+    # need: most lines that pass _MAYBE hold `key` or `--` and nothing for the other steps, which
+    # cost a dense diff seconds (issue 30). tests/test_masking_gates.py checks the steps' outputs
+    # are those of running every step.
+    for gate, step in _STEPS:
+        if gate.search(lowered):
+            shown = step(line)
+            if shown is not line and shown != line:
+                line, lowered = shown, shown.lower()
     env = _ENV.match(line)
     if env and env.group(4) and hides(env.group(2), env.group(4)):
         return f"{env.group(1)}{env.group(2)}{env.group(3)}{MASK}{env.group(5)}"
     yaml = _YAML.match(line)
     if yaml and yaml.group(5) and hides(yaml.group(3), yaml.group(5)):
         return f"{yaml.group(1)}{yaml.group(2)}{yaml.group(3)}{yaml.group(2)}{yaml.group(4)}{MASK}"
-    line = _QUERY.sub(lambda m: m.group(1) + MASK if hides(m.group("name"), m.group(3)) else m.group(0), line)
-    line = _AUTH_HEADER.sub(_mask_header, line)  # first: `Authorization: Bearer X` is no key: value pair
-    line = _FLOW.sub(_mask_flow, line)  # before pairs: a flow value runs to its comma, spaces and all
-    # before pairs: `$pw = ConvertTo-SecureString 'X'` would lose the command's name to the mask
-    line = mask_args(line, is_secret_name)
-    line = _PAIR.sub(_mask_pair, line)
-    line = _CLI_USER.sub(rf"\g<1>{MASK}", line)
-    line = mask_flags(line, is_secret_name, hides)
+    for gate, step in _PAIR_STEPS:
+        if gate.search(lowered):
+            shown = step(line)
+            if shown is not line and shown != line:
+                line, lowered = shown, shown.lower()
+    return line
+
+
+def _mask_url(line: str) -> str:
+    return _URL.sub(rf"\g<1>{MASK}\g<3>", line)
+
+
+def _mask_query(line: str) -> str:
+    return _QUERY.sub(lambda m: m.group(1) + MASK if hides(m.group("name"), m.group(3)) else m.group(0), line)
+
+
+def _mask_headers(line: str) -> str:
+    return _AUTH_HEADER.sub(_mask_header, line)
+
+
+def _mask_flows(line: str) -> str:
+    return _FLOW.sub(_mask_flow, line)
+
+
+def _mask_args(line: str) -> str:
+    return mask_args(line, is_secret_name)
+
+
+def _mask_pairs(line: str) -> str:
+    return _PAIR.sub(_mask_pair, line)
+
+
+def _mask_cli_user(line: str) -> str:
+    return _CLI_USER.sub(rf"\g<1>{MASK}", line)
+
+
+def _mask_flags(line: str) -> str:
+    return mask_flags(line, is_secret_name, hides)
+
+
+def _mask_netrc(line: str) -> str:
     if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
-        line = _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
+        return _NETRC.sub(rf"\g<1>\g<2>{MASK}", line)
+    return line
+
+
+def _mask_pgpass(line: str) -> str:
     return _PGPASS.sub(rf"\g<1>{MASK}", line)
+
+
+def _gate(*words: str) -> re.Pattern[str]:
+    """A search of the lower-cased line for any of `words` (regex pieces)."""
+    return re.compile("|".join(words))
+
+
+_SECRET_HINT = "pass|secret|token|key|auth|pw|bearer|cookie|credential|psk|otp"
+_ANY = re.compile("")
+# (what the lower-cased line must hold, the step), in the order the steps run
+_STEPS: tuple[tuple[re.Pattern[str], Callable[[str], str]], ...] = (
+    (_gate("://"), _mask_url),
+    (_gate(*map(re.escape, STDIN_HINTS)), mask_stdin),
+    (_gate(_SECRET_HINT, DIRECTIVE_HINT), mask_directives),
+)
+_PAIR_STEPS: tuple[tuple[re.Pattern[str], Callable[[str], str]], ...] = (
+    (_gate(r"[?&;][a-z0-9_.\-]+="), _mask_query),
+    (_gate("authorization", "bearer"), _mask_headers),  # first: `Authorization: Bearer X` is no pair
+    (_gate(r"\{[^{}]*:[^{}]*\}"), _mask_flows),  # before pairs: a flow value runs to its comma
+    # before pairs: `$pw = ConvertTo-SecureString 'X'` would lose the command's name to the mask
+    (_gate(*map(re.escape, ARG_HINTS)), _mask_args),
+    (_gate("[:=]"), _mask_pairs),
+    (_gate("-u"), _mask_cli_user),
+    (_gate(_SECRET_HINT, *map(re.escape, HINTS)), _mask_flags),  # a secret-named flag, or a tool's
+    (_gate("machine", "default", "login"), _mask_netrc),
+    (_ANY, _mask_pgpass),
+)
 
 
 def _mask_pair(m: re.Match[str]) -> str:

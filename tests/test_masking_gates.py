@@ -1,0 +1,84 @@
+"""masking.mask_line runs each step only where the line holds what the step's shapes need: the
+same output as running every step, on every line the masking tests use and on random lines."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renamer import masking
+from renamer.masking_args import mask_args
+from renamer.masking_directives import mask_directives
+from renamer.masking_flags import mask_flags
+from renamer.masking_stdin import mask_stdin
+
+
+def _every_step(line: str) -> str:
+    """mask_line as it was before the gates: every step on every line that passes _MAYBE."""
+    if not masking._MAYBE.search(line.lower()):
+        return line
+    line = masking._URL.sub(rf"\g<1>{masking.MASK}\g<3>", line)
+    line = mask_stdin(line)
+    line = mask_directives(line)
+    env = masking._ENV.match(line)
+    if env and env.group(4) and masking.hides(env.group(2), env.group(4)):
+        return f"{env.group(1)}{env.group(2)}{env.group(3)}{masking.MASK}{env.group(5)}"
+    yaml = masking._YAML.match(line)
+    if yaml and yaml.group(5) and masking.hides(yaml.group(3), yaml.group(5)):
+        return f"{yaml.group(1)}{yaml.group(2)}{yaml.group(3)}{yaml.group(2)}{yaml.group(4)}{masking.MASK}"
+    line = masking._QUERY.sub(lambda m: m.group(1) + masking.MASK if masking.hides(m.group("name"), m.group(3))
+                              else m.group(0), line)
+    line = masking._AUTH_HEADER.sub(masking._mask_header, line)
+    line = masking._FLOW.sub(masking._mask_flow, line)
+    line = mask_args(line, masking.is_secret_name)
+    line = masking._PAIR.sub(masking._mask_pair, line)
+    line = masking._CLI_USER.sub(rf"\g<1>{masking.MASK}", line)
+    line = mask_flags(line, masking.is_secret_name, masking.hides)
+    if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
+        line = masking._NETRC.sub(rf"\g<1>\g<2>{masking.MASK}", line)
+    return masking._PGPASS.sub(rf"\g<1>{masking.MASK}", line)
+
+
+def _corpus() -> list[str]:
+    """Every line of every string literal in the masking tests."""
+    lines: set[str] = set()
+    for path in sorted(Path(__file__).parent.glob("test_masking*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+                text = node.value if isinstance(node.value, str) else node.value.decode("utf-8", "replace")
+                lines.update(text.splitlines())
+    return sorted(lines)
+
+
+CORPUS = _corpus()
+
+
+def test_the_corpus_is_the_masking_tests() -> None:
+    assert len(CORPUS) > 500
+    assert any(masking.mask_line(line) != line for line in CORPUS)
+
+
+@pytest.mark.parametrize("chunk", range(8))
+def test_the_gated_steps_mask_what_every_step_does_on_the_masking_tests(chunk: int) -> None:
+    lines = CORPUS[chunk::8]
+    assert [masking.mask_line(line) for line in lines] == [_every_step(line) for line in lines]
+
+
+_WORDS = ["password", "PASS", "pw", "token", "key", "secret", "auth", "bearer", "Authorization:", "Bearer",
+          "://", "u:p@h", "?", "&", ";", "=", ":", " ", "\t", "-u", "--user", "--password", "-p", "{", "}",
+          ",", "'", '"', "machine", "login", "default", "****", "*", "redis-cli", "mysql", "chpasswd",
+          "echo", "|", "sudo", "-S", "community", "psk", "x9Kq2mZ", "AKIAABCDEFGHIJKLMNOP", "$6$abc$",
+          "abcdefghijkl", "export", "- ", "10", "192.168.1.20", "/etc/key.pem", "neighbor", "radius-server",
+          "key-string", "snmp-server", "ipmitool", "-P", "tacacs", "PGPASSWORD", "host:5432:db:user:"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=12))
+def test_the_gated_steps_mask_what_every_step_does_on_random_lines(words: list[str]) -> None:
+    line = "".join(words)
+    assert masking.mask_line(line) == _every_step(line)

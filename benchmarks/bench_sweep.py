@@ -4,7 +4,7 @@
     python3 benchmarks/bench_sweep.py [--shapes mixed,dense10,...] [--sizes 40000,160000]
                                       [--clean mixed,dense10] [--runs 5] [--workdir DIR]
                                       [--also NAME=PATH_TO_RENAMER ...] [--json FILE]
-                                      [--commands sweep,verify,audit]
+                                      [--commands sweep,diff,verify,audit]
 
 For each shape and size it generates (once, deterministically) a synthetic
 infra repo (generate.py's SHAPES; each --clean shape also without any old
@@ -56,12 +56,16 @@ def literals(shape: str) -> list[str]:
 
 def commands(renamers: dict[str, str], shape: str,
              which: tuple[str, ...] = ("sweep", "verify", "audit")) -> dict[str, list[str]]:
+    """The timed commands. `diff`: `sweep --dry-run` as a user types it, printing the masked diff
+    (`sweep` prints the summary alone: the diff and its masking cost more where much changes)."""
     patterns = [arg for lit in literals(shape) for arg in ("-e", lit)]
     out: dict[str, list[str]] = {}
     for label, renamer in renamers.items():
         suffix = "" if label == "renamer" else f" ({label})"
         if "sweep" in which:
             out[f"sweep --dry-run{suffix}"] = [renamer, "sweep", "--dry-run", "--format", "summary"]
+        if "diff" in which:
+            out[f"sweep --dry-run, diff shown{suffix}"] = [renamer, "sweep", "--dry-run"]
         if "verify" in which:
             out[f"verify{suffix}"] = [renamer, "verify"]
         if "audit" in which:
@@ -131,8 +135,9 @@ def main() -> int:
     parser.add_argument("--also", action="append", default=[], metavar="NAME=PATH",
                         help="another renamer to time in the same rounds")
     parser.add_argument("--json", type=Path, help="where the samples go (default: benchmarks/results/)")
-    parser.add_argument("--commands", default="sweep,verify,audit",
-                        help="renamer commands to time (comma-separated; a busy machine may time fewer)")
+    parser.add_argument("--commands", default="sweep,diff,verify,audit",
+                        help="renamer commands to time (comma-separated: sweep, diff, verify, audit; a busy "
+                             "machine may time fewer)")
     args = parser.parse_args()
     renamer = shutil.which("renamer")
     if renamer is None:

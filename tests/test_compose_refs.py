@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renamer import compose_refs as compose_module
 from renamer.compose_refs import compose_refs, env_files, env_refs, is_compose, mounted_files
 
 TEXT = b"""\
@@ -51,3 +57,25 @@ def test_env_values_and_mounted_hosts_naming_a_service() -> None:
     conf = b"upstream pug { server x; }\nproxy_pass http://pug:5432;\nroot /srv/pug;\nx pug:80 //pugs:1 pug.lan:2\n"
     found = [conf.count(b"\n", 0, r.start) + 1 for r in env_refs(conf, {"pug"}, "c.yaml", mounted=True)]
     assert found == [2, 4]
+
+
+def _reference_word(name: bytes, mounted: bool) -> re.Pattern[bytes]:
+    """compose_refs._word as first written: the lookbehinds before the name."""
+    n = re.escape(name)
+    if mounted:
+        return re.compile(rb"(?<=//)" + n + rb"(?![A-Za-z0-9_.-])|(?<![A-Za-z0-9_.@$/-])" + n + rb"(?=:\d)")
+    return re.compile(rb"(?<![A-Za-z0-9_.@$-])(?<![^/]/)" + n + rb"(?![A-Za-z0-9_-])(?!\.[A-Za-z0-9])")
+
+
+_ENV_PIECES = [b"DB_HOST=pug", b"\n", b"URL=http://pug:80", b"pug", b"/pug", b"x/pug", b"//pug", b"pug:5432",
+               b"pug.lan", b"pug-x", b"_pug", b"@pug", b"$pug", b" ", b"=", b"a", b"-", b".", b"#", b"pugs",
+               b"pug.", b"\r\n", b"p", b"u", b"g", b"/", b":", b"1"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_ENV_PIECES), max_size=12), st.booleans(), st.sampled_from([b"pug", b"pu", b"g"]))
+def test_the_name_first_patterns_find_what_the_lookbehind_first_ones_do(pieces: list[bytes], mounted: bool,
+                                                                        name: bytes) -> None:
+    data = b"".join(pieces)
+    found = [m.span() for m in compose_module._word(name, mounted).finditer(data)]
+    assert found == [m.span() for m in _reference_word(name, mounted).finditer(data)]

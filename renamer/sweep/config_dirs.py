@@ -35,19 +35,21 @@ def sets(paths: Iterable[str], root: Path | None = None) -> list[list[str]]:
     """The config directories among `paths`, each its files in path order: by the folder's name,
     numbered fragments, or (with `root`) an `include` glob in a `.conf` file of the folder above
     that names the folder's files (`include sites/*.conf;` in `nginx/nginx.conf`)."""
-    listed = list(paths)
     by: dict[tuple[str, str], list[str]] = {}
-    for path in listed:
+    confs: dict[str, list[str]] = {}  # folder -> its `.conf` files (an include names a set's files)
+    for path in paths:
         folder, _, name = path.rpartition("/")
         suffix = next((s for s in _SUFFIXES if name.endswith(s) and len(name) > len(s)), None)
         if suffix is not None:
             by.setdefault((folder, suffix), []).append(path)
+        if path.endswith(".conf"):
+            confs.setdefault(folder, []).append(path)
     out = []
     for (folder, _), files in sorted(by.items()):
         base = folder.rpartition("/")[2]
         numbered = sum(1 for f in files if _NUMBERED.match(f.rpartition("/")[2]))
         if len(files) > 1 and (base.endswith((".d", "-enabled")) or numbered > 1
-                               or (root is not None and _included(root, folder, files, listed))):
+                               or (root is not None and _included(root, folder, files, confs))):
             out.append(sorted(files))
     return out
 
@@ -55,11 +57,12 @@ def sets(paths: Iterable[str], root: Path | None = None) -> list[list[str]]:
 _INCLUDE = re.compile(r"^[ \t]*include[ \t]+[\"']?(?P<glob>[^\s;\"']+)", re.MULTILINE)
 
 
-def _included(root: Path, folder: str, files: list[str], paths: list[str]) -> bool:
+def _included(root: Path, folder: str, files: list[str], confs: Mapping[str, list[str]]) -> bool:
     """Whether a `.conf` file in the folder above `folder` includes two or more of `files` by one
-    glob (its last folder and file pattern, since the include names the deployed path)."""
+    glob (its last folder and file pattern, since the include names the deployed path). `confs`:
+    each folder's `.conf` files (a scan of every path per folder took 7 s at 40,000 files)."""
     parent, _, base = folder.rpartition("/")
-    above = [p for p in paths if p.rpartition("/")[0] == parent and p.endswith(".conf")]
+    above = confs.get(parent, [])
     names = [f.rpartition("/")[2] for f in files]
     for path in above:
         try:

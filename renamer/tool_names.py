@@ -26,6 +26,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from renamer import dnsmasq_flags
 from renamer.loop_values import bracket_end
 
 
@@ -59,7 +60,9 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig", b"anonicalDomains",
-            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {", b'"dns_')
+            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {", b'"dns_',
+            b"dnsmasq",  # its short flags (dnsmasq_flags.py)
+            b"expandHosts", b"FTLCONF_", b"[dhcp]")  # the last three: pihole_names.LITERALS
 
 
 def might_hold(data: bytes) -> bool:
@@ -731,18 +734,21 @@ _FLAG = re.compile(rb"(?<![A-Za-z0-9_-])--(?:(?P<key>expand-hosts|no-hosts)(?![A
 def _dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _uci(data, words)
     yield from _nix_dnsmasq(data, words)
-    if b"dhcp-host" not in data:
+    short = dnsmasq_flags.short_flags(data)  # `-s ana.lan -G aa:bb:cc:dd:ee:ff,pug`
+    if b"dhcp-host" not in data and not any(f.key == b"dhcp-host" for f in short):
         return
     domains = [d.group("value").decode() for d in _DNSMASQ_DOMAIN.finditer(data)]
     flags = list(_FLAG.finditer(data)) if b"--d" in data else []
     domains += [f.group("value").split(b",")[0].decode("utf-8", "replace") for f in flags
                 if f.group("vkey") == b"domain"]
+    domains += [f.value.split(b",")[0].decode("utf-8", "replace") for f in short if f.key == b"domain"]
     if len(set(domains)) != 1:
         return  # none, or several (per range): which one a lease takes cannot be told here
-    hosts = [*_DNSMASQ_HOST.finditer(data), *(f for f in flags if f.group("vkey") == b"dhcp-host")]
-    for host in hosts:
-        pos = host.start("value")
-        for field in host.group("value").split(b","):
+    hosts = [(h.start("value"), h.group("value")) for h in _DNSMASQ_HOST.finditer(data)]
+    hosts += [(f.start("value"), f.group("value")) for f in flags if f.group("vkey") == b"dhcp-host"]
+    hosts += [(f.start, f.value) for f in short if f.key == b"dhcp-host"]
+    for pos, value in hosts:
+        for field in value.split(b","):
             text = field.strip().decode("utf-8", "replace")
             if text in words:
                 start = pos + field.index(field.strip())
@@ -881,6 +887,7 @@ def dnsmasq(data: bytes) -> Dnsmasq:
     lines = [(f.group("key"), f.group("value")) for f in _DNSMASQ_LINE.finditer(data)]
     if b"--" in data:  # command-line flags (a compose `command:`, an ExecStart)
         lines += [(f.group("key") or f.group("vkey"), f.group("value")) for f in _FLAG.finditer(data)]
+    lines += [(f.key, f.value) for f in dnsmasq_flags.short_flags(data)]  # `-s ana.lan -E`
     for key, raw in lines:
         value = (raw or b"").strip().decode("utf-8", "replace")
         if key == b"expand-hosts":

@@ -20,9 +20,10 @@ import re
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from itertools import chain
 from pathlib import Path
 
-from renamer import tool_names
+from renamer import dnsmasq_flags, pihole_names, tool_names
 from renamer.formats.yaml_source import parse_yaml_text
 from renamer.occurrences import Match
 from renamer.sweep.content import read_content
@@ -71,7 +72,9 @@ def tool_name_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
     """`matches` with each host word a tool composes into a name the sweep would break refused."""
     if not tool_names.might_hold(data):
         return matches
-    return _refused(tool_names.composed(data, _words(hosts)), matches, hosts)
+    words = _words(hosts)
+    found = chain(tool_names.composed(data, words), pihole_names.composed(data, words))
+    return _refused(found, matches, hosts)
 
 
 def _words(hosts: tuple[tuple[str, str], ...]) -> set[str]:
@@ -233,14 +236,17 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
             continue
         folder = posixpath.dirname(conf)
         mounts: dict[str, str] = {}
-        if "dnsmasq" in conf.lower() and b"expand-hosts" in data and b"--expand-hosts" not in data:
+        # flags: `--expand-hosts`, or `-E` on a dnsmasq command line (tool_names.dnsmasq reads both)
+        flagged = b"--expand-hosts" in data or (
+            b"dnsmasq" in data and any(f.key == b"expand-hosts" for f in dnsmasq_flags.short_flags(data)))
+        if "dnsmasq" in conf.lower() and b"expand-hosts" in data and not flagged:
             etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
             snippets = posixpath.join(etc, "dnsmasq.d") + "/"
             group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
                 rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
             read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
                     if (d := _read(root, rel, limit)) is not None]
-        elif b"--expand-hosts" in data:  # flags: the container's /etc is no folder here but its mounts
+        elif flagged:  # flags: the container's /etc is no folder here but its mounts
             etc, read = folder, [tool_names.dnsmasq(data)]
             mounts = _mounts(data, folder)
         elif conf.endswith("config/dhcp") and (uci := tool_names.uci_dnsmasq(data)) is not None:
@@ -254,7 +260,7 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
             continue  # none, or several (per range): which one a name takes cannot be told here
         domain = domains.pop()
         paths = [p for r in read for p in r.addn_hosts]
-        if not any(r.no_hosts for r in read) and not mounts and b"--expand-hosts" not in data:
+        if not any(r.no_hosts for r in read) and not mounts and not flagged:
             paths.append("/etc/hosts")
         for path in paths:
             mounted = _mounted(mounts, path, listed, files)

@@ -20,6 +20,7 @@ from renamer.sweep.content import read_content
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
 from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.links import Relink, plan_links, without_relinked
+from renamer.sweep.machine_search import machine_searches
 from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
@@ -129,6 +130,10 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
                                 lambda rel: classifier.classify(rel).status == RECORD)
         if included:
             options = replace(options, ssh_includes=included)
+        searches = machine_searches(project.root, tracked, project.config.max_file_size,
+                                    lambda rel: classifier.classify(rel).status == RECORD)
+        if searches:
+            options = replace(options, machine_searches=searches)
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""

@@ -43,6 +43,7 @@ from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
 from renamer.sweep.loop_holds import LoopHolds
+from renamer.sweep.machine_search import machine_search_matches
 from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
@@ -296,6 +297,9 @@ class ScanOptions:
     # ssh configs one includes (`Include config.d/*`): (included, including), from
     # sweep/tool_names.ssh_included. Both always scanned.
     ssh_includes: tuple[tuple[str, str], ...] = ()
+    # Machines whose resolver search list the repo sets (`search ana.lan`): (folder, '' for all,
+    # the domains, the configuration), from sweep/machine_search.machine_searches.
+    machine_searches: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 
 
 class FileScanner:
@@ -441,6 +445,9 @@ class FileScanner:
                 matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
                 # `DB_HOST=pug` in an env file a service with `dns_search: ana.lan` reads
                 matches = env_file_matches(data, rel, matches, self.matcher.hosts, self.env_files)
+                # `ssh admin@pug` on a machine whose resolv.conf says `search ana.lan`
+                matches = machine_search_matches(data, rel, matches, self.matcher.hosts,
+                                                 self.options.machine_searches)
                 # `pug:` in an OctoDNS zone file `config/ana.lan.yaml`
                 matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another

@@ -573,6 +573,40 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
             yield from _searched(data, lines, offsets, scope, {row}, domains, what, words, keys_at)
 
 
+_SERVICES = re.compile(rb"^services[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
+
+
+def service_words(data: bytes, service: str, domains: tuple[str, ...], what: str,
+                  words: Collection[str]) -> Iterator[Composed]:
+    """The bare words of compose service `service` (its keys below `services:`) that a search
+    list it takes from elsewhere qualifies: a service it `extends` sets `dns_search`."""
+    top = _SERVICES.search(data)
+    if top is None:
+        return
+    lines = data.split(b"\n")
+    offsets = [0]
+    for line in lines[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+    row = data.count(b"\n", 0, top.start())
+    keys_at: dict[int, set[str]] = {}
+    for line in lines:
+        if (m := _LINE_KEY.match(line)) is not None:
+            keys_at.setdefault(_indent(line), set()).add(m.group("key").decode("utf-8", "replace"))
+    indent: int | None = None
+    for r in range(row + 1, len(lines)):
+        line = lines[r]
+        if not line.strip() or line.lstrip().startswith(b"#"):
+            continue
+        if _indent(line) == 0:
+            return
+        indent = _indent(line) if indent is None else indent
+        key = _LINE_KEY.match(line)
+        if _indent(line) == indent and key is not None and key.group("key").decode("utf-8", "replace").strip(
+                "\"'") == service:
+            yield from _searched(data, lines, offsets, r, set(), list(domains), what, words, keys_at)
+            return
+
+
 def _searched(data: bytes, lines: list[bytes], offsets: list[int], scope: int, search_rows: set[int],
               domains: list[str], what: str, words: Collection[str],
               keys_at: dict[int, set[str]]) -> Iterator[Composed]:
@@ -674,6 +708,23 @@ def _docker_run_search(data: bytes, words: Collection[str]) -> Iterator[Composed
         what = f"`--dns-search {' --dns-search '.join(domains)}` of the same command"
         for env in _ENV_FLAG.finditer(data, command.start(), command.end()):
             yield from _bare_words(data, env.start("value"), env.end("value"), words, domains, what)
+
+
+_ENV_FILE_FLAG = re.compile(rb"(?:^|[ \t])--env-file(?:=|[ \t]+)[\"']?(?P<path>[^\s\"']+)")
+
+
+def docker_run_env_files(data: bytes) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(path, search domains) of each `--env-file` of a `docker run` (podman) that sets
+    `--dns-search`: the container looks the file's bare values up through the list."""
+    if b"--dns-search" not in data or b"--env-file" not in data:
+        return
+    for command in _DOCKER_RUN.finditer(data):
+        domains = tuple(d.group("value").decode("utf-8", "replace")
+                        for d in _DNS_SEARCH_FLAG.finditer(data, command.start(), command.end()))
+        if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+            continue
+        for found in _ENV_FILE_FLAG.finditer(data, command.start(), command.end()):
+            yield found.group("path").decode("utf-8", "replace"), domains
 
 
 _NOMAD_DNS = re.compile(rb"(?<![A-Za-z0-9_])dns[ \t]*\{")

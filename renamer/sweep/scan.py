@@ -71,6 +71,7 @@ from renamer.sweep.tool_names import (
     hosts_file_matches,
     instance_matches,
     instance_note,
+    service_matches,
     ssh_include_matches,
     tool_name_matches,
     zone_file_matches,
@@ -292,8 +293,11 @@ class ScanOptions:
     # scanned (a name an earlier sweep rewrote alone spells no old value).
     expanded_hosts: tuple[tuple[str, str, str], ...] = ()
     # Env files a compose service reads (`env_file:`) while its `dns_search` lists domains: (path,
-    # the domains, the compose file), from sweep/tool_names.searched_env_files. Always scanned.
+    # the domains, the compose file), from sweep/compose_search.compose_searches. Always scanned.
     searched_env: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    # Compose services that take a `dns_search` from the service they `extends`: (compose file,
+    # service, the domains, where from), from sweep/compose_search.compose_searches. Always scanned.
+    searched_services: tuple[tuple[str, str, tuple[str, ...], str], ...] = ()
     # ssh configs one includes (`Include config.d/*`): (included, including), from
     # sweep/tool_names.ssh_included. Both always scanned.
     ssh_includes: tuple[tuple[str, str], ...] = ()
@@ -326,6 +330,9 @@ class FileScanner:
         self.unit_mentions = UnitMentions(project.root, lambda rel: project.classifier.classify(rel).status
                                           in (CURRENT, UNCLASSIFIED))
         self.env_files = {rel: (domains, conf) for rel, domains, conf in options.searched_env}
+        self.extended: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}
+        for rel, service, domains, how in options.searched_services:
+            self.extended.setdefault(rel, []).append((service, domains, how))
         self.ssh_includes = dict(options.ssh_includes)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
@@ -365,6 +372,7 @@ class FileScanner:
         hit = hit or (origin is not None and content.kind == "text")
         hit = hit or (content.kind == "text" and rel in self.hosts_files)  # read with `expand-hosts`
         hit = hit or (content.kind == "text" and rel in self.env_files)  # read with a search list
+        hit = hit or (content.kind == "text" and rel in self.extended)  # a service extending a search list
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
@@ -445,6 +453,8 @@ class FileScanner:
                 matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
                 # `DB_HOST=pug` in an env file a service with `dns_search: ana.lan` reads
                 matches = env_file_matches(data, rel, matches, self.matcher.hosts, self.env_files)
+                # `DB_HOST: pug` of a service that `extends` one with `dns_search: ana.lan`
+                matches = service_matches(data, matches, self.matcher.hosts, self.extended.get(rel, ()))
                 # `ssh admin@pug` on a machine whose resolv.conf says `search ana.lan`
                 matches = machine_search_matches(data, rel, matches, self.matcher.hosts,
                                                  self.options.machine_searches)

@@ -24,7 +24,6 @@ from itertools import chain
 from pathlib import Path
 
 from renamer import dnsmasq_flags, pihole_names, tool_names
-from renamer.formats.yaml_source import parse_yaml_text
 from renamer.occurrences import Match
 from renamer.sweep.content import read_content
 
@@ -343,36 +342,6 @@ def _resolve(files: Sequence[str], listed: set[str], etc: str, path: str) -> lis
     return [rel for n, rel in scored if n == best] if best else []
 
 
-def searched_env_files(root: Path, files: Sequence[str], limit: int,
-                       record: Callable[[str], bool] = lambda rel: False,
-                       ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
-    """(env file, its search domains, compose file) for each of the repo's files a compose service
-    reads with `env_file:` while its `dns_search` (its own, or merged from an anchor) lists
-    domains (break-it round 14, finding 4): the container looks `DB_HOST=pug` up as pug.ana.lan.
-    Read from the compose files holding both keys (a record's are none), as compose loads them."""
-    listed = set(files)
-    out: dict[str, tuple[tuple[str, ...], str]] = {}
-    for conf in sorted(rel for rel in files if _COMPOSE_NAME.search(rel.lower()) and not record(rel)):
-        data = _read(root, conf, limit)
-        if data is None or b"dns_search" not in data or b"env_file" not in data:
-            continue
-        document = parse_yaml_text(data.decode("utf-8", "replace"), pure=True)  # ruamel's one home
-        services = document.get("services") if isinstance(document, dict) else None
-        for service in services.values() if isinstance(services, dict) else ():
-            if not isinstance(service, dict):
-                continue
-            domains = tool_names.search_domains(service.get("dns_search"))
-            env = service.get("env_file")
-            paths = [env] if isinstance(env, str) else env if isinstance(env, list) else []
-            for path in paths:
-                path = path.get("path") if isinstance(path, dict) else path
-                if domains and isinstance(path, str):
-                    rel = posixpath.normpath(posixpath.join(posixpath.dirname(conf), path))
-                    if rel in listed:
-                        out.setdefault(rel, (domains, conf))
-    return tuple((rel, domains, conf) for rel, (domains, conf) in sorted(out.items()))
-
-
 def ssh_included(root: Path, files: Sequence[str], limit: int,
                  record: Callable[[str], bool] = lambda rel: False) -> tuple[tuple[str, str], ...]:
     """(ssh config, the config that includes it) for each of the repo's files an ssh config
@@ -441,7 +410,7 @@ def ssh_include_matches(root: Path, data: bytes, rel: str, matches: list[Match],
 
 def env_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],
                      files: dict[str, tuple[tuple[str, ...], str]]) -> list[Match]:
-    """An env file's bare values a compose service's search list qualifies (searched_env_files):
+    """An env file's bare values a compose service's search list qualifies (sweep/compose_search.py):
     refused where the rename would break the name the container looks up."""
     read = files.get(rel)
     if read is None:
@@ -449,6 +418,16 @@ def env_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[t
     domains, conf = read
     how = f"`dns_search: {', '.join(domains)}` of the service of {conf} that reads this file (`env_file`)"
     return _refused(tool_names.env_names(data, _words(hosts), domains, how), matches, hosts)
+
+
+def service_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                    services: Iterable[tuple[str, tuple[str, ...], str]]) -> list[Match]:
+    """A compose service's bare values a search list it takes through `extends` qualifies
+    (sweep/compose_search.py): refused where the rename would break the name looked up."""
+    for service, domains, how in services:
+        found = tool_names.service_words(data, service, domains, how, _words(hosts))
+        matches = _refused(found, matches, hosts)
+    return matches
 
 
 def hosts_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],

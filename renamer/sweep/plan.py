@@ -20,6 +20,7 @@ from renamer.sweep.compose_search import compose_searches
 from renamer.sweep.content import read_content
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
 from renamer.sweep.held_paths import follow_held_paths
+from renamer.sweep.helm_tails import helm_compositions
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.machine_search import machine_searches
 from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
@@ -135,6 +136,10 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
                                     lambda rel: classifier.classify(rel).status == RECORD)
         if searches:
             options = replace(options, machine_searches=searches)
+        helm = helm_compositions(project.root, tracked, project.config.max_file_size,
+                                 lambda rel: classifier.classify(rel).status == RECORD)
+        if helm:
+            options = replace(options, helm_compositions=helm)
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""

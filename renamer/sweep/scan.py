@@ -38,6 +38,7 @@ from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.helm_tails import held_lines, helm_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
@@ -304,6 +305,9 @@ class ScanOptions:
     # Machines whose resolver search list the repo sets (`search ana.lan`): (folder, '' for all,
     # the domains, the configuration), from sweep/machine_search.machine_searches.
     machine_searches: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    # Helm values a chart template composes with a domain value (`{{ .Values.host }}.{{ .Values.domain
+    # }}`): (values file, the host's key path, the domain, where), from sweep/helm_tails.py. Always scanned.
+    helm_compositions: tuple[tuple[str, tuple[str, ...], str, str], ...] = ()
 
 
 class FileScanner:
@@ -317,7 +321,11 @@ class FileScanner:
         # Variables a templated or composed name reads (sweep/templated.py): defined in live files only.
         self.definitions = Definitions(project.root, lambda rel: project.classifier.classify(rel).status
                                        in (CURRENT, UNCLASSIFIED), Fates(project.root, project.classifier,
-                                                                 project.config.max_file_size))
+                                                                 project.config.max_file_size,
+                                                                 held_lines(project.root,
+                                                                            options.helm_compositions,
+                                                                            self.matcher.hosts,
+                                                                            project.config.max_file_size)))
         # Words of lists that a loop whose composed name is a residual walks (sweep/loop_holds.py).
         self.loop_holds = LoopHolds(project.root, self.matcher, self.definitions, self.definitions.live,
                                     project.config.max_file_size)
@@ -330,6 +338,7 @@ class FileScanner:
         self.unit_mentions = UnitMentions(project.root, lambda rel: project.classifier.classify(rel).status
                                           in (CURRENT, UNCLASSIFIED))
         self.env_files = {rel: (domains, conf) for rel, domains, conf in options.searched_env}
+        self.helm_values = {composition[0] for composition in options.helm_compositions}
         self.extended: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}
         for rel, service, domains, how in options.searched_services:
             self.extended.setdefault(rel, []).append((service, domains, how))
@@ -373,6 +382,7 @@ class FileScanner:
         hit = hit or (content.kind == "text" and rel in self.hosts_files)  # read with `expand-hosts`
         hit = hit or (content.kind == "text" and rel in self.env_files)  # read with a search list
         hit = hit or (content.kind == "text" and rel in self.extended)  # a service extending a search list
+        hit = hit or (content.kind == "text" and rel in self.helm_values)  # a value a template composes
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
@@ -458,6 +468,9 @@ class FileScanner:
                 # `ssh admin@pug` on a machine whose resolv.conf says `search ana.lan`
                 matches = machine_search_matches(data, rel, matches, self.matcher.hosts,
                                                  self.options.machine_searches)
+                if rel in self.helm_values:  # `host: pug` beside `domain: ana.lan`, a template joining them
+                    matches = helm_matches(data, rel, matches, self.matcher.hosts,
+                                           self.options.helm_compositions)
                 # `pug:` in an OctoDNS zone file `config/ana.lan.yaml`
                 matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another

@@ -29,8 +29,9 @@ _TABLE = re.compile(rb"^[ \t]*\[(?P<name>[A-Za-z0-9_.]+)\][ \t]*(?:#[^\n]*)?$", 
 _HOSTS_KEY = re.compile(rb"^[ \t]*hosts[ \t]*=[ \t]*\[", re.MULTILINE)
 _TOML_STRING = re.compile(rb"\"(?P<value>[^\"\r\n]*)\"|'(?P<single>[^'\r\n]*)'")
 # `FTLCONF_dns_hosts: "..."`, `- FTLCONF_dns_hosts=...`, `-e FTLCONF_dns_hosts='...'`, `X = "...";`
+# (the value read by a lookahead: one line may hold several)
 _ENV = re.compile(rb"(?<![A-Za-z0-9_])FTLCONF_(?P<key>dns_hosts|dns_domain_name|dns_domain|dns_expandHosts|"
-                  rb"dhcp_hosts)[\"']?[ \t]*[:=][ \t]*(?P<value>[^\r\n]*)")
+                  rb"dhcp_hosts)[\"']?[ \t]*[:=][ \t]*(?=(?P<value>[^\r\n]*))")
 _WORD = re.compile(rb"[^\s,;\"']+")
 
 
@@ -120,7 +121,11 @@ def _env(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     `docker run -e`, a Nix attribute set): a list's entries split at `;` or a new line."""
     values: dict[bytes, list[tuple[int, int]]] = {}
     for found in _ENV.finditer(data):
-        values.setdefault(found.group("key"), []).append(_value(data, found))
+        start, end = _value(data, found)
+        if found.group("key") != b"dns_hosts" and found.group("key") != b"dhcp_hosts":
+            token = data[start:end].split(None, 1)  # a domain, a boolean: one word (`-e X=ana.lan -e ...`)
+            end = start + len(token[0]) if token else start
+        values.setdefault(found.group("key"), []).append((start, end))
     domains = {data[s:e].strip().decode("utf-8", "replace") for key in (b"dns_domain", b"dns_domain_name")
                for s, e in values.get(key, [])}
     domains.discard("")
@@ -147,6 +152,10 @@ def _value(data: bytes, found: re.Match[bytes]) -> tuple[int, int]:
     (`|-`), or the rest of the line (a comment and a closing quote left out)."""
     start, end = found.start("value"), found.end("value")
     raw = found.group("value")
+    before = data[found.start() - 1:found.start()]
+    if before in (b'"', b"'"):  # `- "FTLCONF_dns_hosts=..."`, `-e 'FTLCONF_dns_hosts=...'`: to its quote
+        close = data.find(before, start, end)
+        return (start, close) if close >= 0 else (start, end)
     if raw[:1] in (b'"', b"'"):
         close = data.find(raw[:1], start + 1)
         return (start + 1, close) if close >= 0 else (start + 1, end)

@@ -58,7 +58,9 @@ def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str
     it) where those differ, else None. `others`: further suffixes tried in turn (a resolver's
     search list): the name is made where any of them makes it."""
     tried = [_expect(renamed, news, word, prefix, s) for s in (suffix, *others)]
-    first = next((t for t in tried if t is not None), None)
+    # The name the renames spell (pug.ana.lan) is the one the list finds, whichever domain comes first.
+    first = next((t for t in tried if t is not None and t[0] in renamed), None) or next(
+        (t for t in tried if t is not None), None)
     if first is None:
         return None
     source = word if word in renamed else news.get(word, word)

@@ -26,7 +26,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
-from renamer import dnsmasq_flags
+from renamer import resolver_flags
 from renamer.loop_values import bracket_end
 
 
@@ -61,7 +61,7 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig", b"anonicalDomains",
             b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {", b'"dns_',
-            b"dnsmasq",  # its short flags (dnsmasq_flags.py)
+            b"dnsmasq",  # its short flags (resolver_flags.py)
             b"expandHosts", b"FTLCONF_", b"[dhcp]")  # the last three: pihole_names.LITERALS
 
 
@@ -785,7 +785,7 @@ _FLAG = re.compile(rb"(?<![A-Za-z0-9_-])--(?:(?P<key>expand-hosts|no-hosts)(?![A
 def _dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _uci(data, words)
     yield from _nix_dnsmasq(data, words)
-    short = dnsmasq_flags.short_flags(data)  # `-s ana.lan -G aa:bb:cc:dd:ee:ff,pug`
+    short = resolver_flags.short_flags(data)  # `-s ana.lan -G aa:bb:cc:dd:ee:ff,pug`
     if b"dhcp-host" not in data and not any(f.key == b"dhcp-host" for f in short):
         return
     domains = [d.group("value").decode() for d in _DNSMASQ_DOMAIN.finditer(data)]
@@ -938,7 +938,7 @@ def dnsmasq(data: bytes) -> Dnsmasq:
     lines = [(f.group("key"), f.group("value")) for f in _DNSMASQ_LINE.finditer(data)]
     if b"--" in data:  # command-line flags (a compose `command:`, an ExecStart)
         lines += [(f.group("key") or f.group("vkey"), f.group("value")) for f in _FLAG.finditer(data)]
-    lines += [(f.key, f.value) for f in dnsmasq_flags.short_flags(data)]  # `-s ana.lan -E`
+    lines += [(f.key, f.value) for f in resolver_flags.short_flags(data)]  # `-s ana.lan -E`
     for key, raw in lines:
         value = (raw or b"").strip().decode("utf-8", "replace")
         if key == b"expand-hosts":

@@ -23,7 +23,7 @@ from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
-from renamer import dnsmasq_flags, pihole_names, tool_names
+from renamer import pihole_names, resolver_flags, tool_names
 from renamer.occurrences import Match
 from renamer.sweep.content import read_content
 
@@ -239,7 +239,7 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
         mounts: dict[str, str] = {}
         # flags: `--expand-hosts`, or `-E` on a dnsmasq command line (tool_names.dnsmasq reads both)
         flagged = b"--expand-hosts" in data or (
-            b"dnsmasq" in data and any(f.key == b"expand-hosts" for f in dnsmasq_flags.short_flags(data)))
+            b"dnsmasq" in data and any(f.key == b"expand-hosts" for f in resolver_flags.short_flags(data)))
         if "dnsmasq" in conf.lower() and b"expand-hosts" in data and not flagged:
             etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
             snippets = posixpath.join(etc, "dnsmasq.d") + "/"

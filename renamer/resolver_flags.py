@@ -114,8 +114,8 @@ def _read(data: bytes, start: int, end: int) -> list[Flag]:
             if text.startswith(b"#"):
                 break  # a comment
             text = text.rstrip(b",")  # a flow list's separator (`[-s, ana.lan]`)
-            if text == b"-":
-                continue  # a block list's item marker (`- -G`)
+            if text in (b"-", b""):
+                continue  # a block list's item marker (`- -G`), a flow list's lone comma
         tokens.append((text, token.start(group)))
     out = []
     i = 0

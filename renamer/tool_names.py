@@ -62,6 +62,7 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig", b"anonicalDomains",
             b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {", b'"dns_',
             b"dnsmasq",  # its short flags (resolver_flags.py)
+            b"DNSSearch",  # a Podman Quadlet unit's
             b"expandHosts", b"FTLCONF_", b"[dhcp]")  # the last three: pihole_names.LITERALS
 
 
@@ -76,6 +77,7 @@ def composed(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _compose(data, words)
     yield from _compose_search(data, words)
     yield from _docker_run_search(data, words)
+    yield from _quadlet_search(data, words)
     yield from _nomad_search(data, words)
     yield from _dnsmasq(data, words)
     yield from _dns_records(data, words)
@@ -713,9 +715,43 @@ def _docker_run_search(data: bytes, words: Collection[str]) -> Iterator[Composed
 _ENV_FILE_FLAG = re.compile(rb"(?:^|[ \t])--env-file(?:=|[ \t]+)[\"']?(?P<path>[^\s\"']+)")
 
 
+_QUADLET_SEARCH = re.compile(rb"^[ \t]*DNSSearch[ \t]*=[ \t]*(?P<value>[^\r\n#]*)", re.MULTILINE)
+_QUADLET_ENV = re.compile(rb"^[ \t]*Environment[ \t]*=(?P<value>[^\r\n]*)", re.MULTILINE)
+_QUADLET_ENV_FILE = re.compile(rb"^[ \t]*EnvironmentFile[ \t]*=[ \t]*-?(?P<path>[^\s#]+)", re.MULTILINE)
+_QUADLET_PAIR = re.compile(rb"\"[A-Za-z_][A-Za-z0-9_]*=(?P<q>[^\"]*)\""
+                           rb"|[A-Za-z_][A-Za-z0-9_]*=(?P<v>[^\s\"]*)")
+
+
+def _quadlet_domains(data: bytes) -> list[str]:
+    """A Podman Quadlet `.container` unit's `DNSSearch=` domains (each line one or more), in order."""
+    return [d.decode("utf-8", "replace") for found in _QUADLET_SEARCH.finditer(data)
+            for d in found.group("value").split()]
+
+
+def _quadlet_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """A Podman Quadlet unit's `DNSSearch=ana.lan` over its `Environment=DB_HOST=pug` values:
+    compose's `dns_search` in systemd's grammar."""
+    if b"DNSSearch" not in data or b"Environment" not in data:
+        return
+    domains = _quadlet_domains(data)
+    if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+        return
+    what = f"`DNSSearch={' '.join(domains)}` of the same unit"
+    for line in _QUADLET_ENV.finditer(data):
+        for pair in _QUADLET_PAIR.finditer(data, line.start("value"), line.end("value")):
+            group = "q" if pair.group("q") is not None else "v"
+            yield from _bare_words(data, pair.start(group), pair.end(group), words, domains, what)
+
+
 def docker_run_env_files(data: bytes) -> Iterator[tuple[str, tuple[str, ...]]]:
     """(path, search domains) of each `--env-file` of a `docker run` (podman) that sets
-    `--dns-search`: the container looks the file's bare values up through the list."""
+    `--dns-search`, and each `EnvironmentFile=` of a Quadlet unit with `DNSSearch=`: the
+    container looks the file's bare values up through the list."""
+    if b"DNSSearch" in data and b"EnvironmentFile" in data:
+        domains = tuple(_quadlet_domains(data))
+        if domains and all(_DOMAIN.fullmatch(d) for d in domains):
+            for found in _QUADLET_ENV_FILE.finditer(data):
+                yield found.group("path").decode("utf-8", "replace"), domains
     if b"--dns-search" not in data or b"--env-file" not in data:
         return
     for command in _DOCKER_RUN.finditer(data):

@@ -70,3 +70,21 @@ def machine_search_matches(data: bytes, rel: str, matches: list[Match], hosts: t
     domains, conf = scope
     how = f"the search list `{' '.join(domains)}` {conf} sets for this machine"
     return _refused(search_lists.looked_up(data, _words(hosts), domains, how), matches, hosts)
+
+
+def line_holder(scopes: Scopes, hosts: tuple[tuple[str, str], ...]) -> Callable[[str, str], bool] | None:
+    """Whether a current file's line holds a word machine_search_matches refuses (path, the
+    line's text): a definition the sweep leaves as it is, which a composed name elsewhere
+    (`${NODE}.ana.lan` beside `NODE=pug`) then reads as kept."""
+    if not scopes:
+        return None
+    words = _words(hosts)
+
+    def holds(path: str, text: str) -> bool:
+        scope = scope_of(path, scopes)
+        if scope is None:
+            return False
+        found = search_lists.looked_up(text.encode(), words, scope[0], "")
+        return any(m.refused is not None for m in _refused(found, [], hosts))
+
+    return holds

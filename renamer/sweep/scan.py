@@ -44,7 +44,7 @@ from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
 from renamer.sweep.loop_holds import LoopHolds
-from renamer.sweep.machine_search import machine_search_matches
+from renamer.sweep.machine_search import line_holder, machine_search_matches
 from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
@@ -325,7 +325,9 @@ class FileScanner:
                                                                  held_lines(project.root,
                                                                             options.helm_compositions,
                                                                             self.matcher.hosts,
-                                                                            project.config.max_file_size)))
+                                                                            project.config.max_file_size),
+                                                                 line_holder(options.machine_searches,
+                                                                             self.matcher.hosts)))
         # Words of lists that a loop whose composed name is a residual walks (sweep/loop_holds.py).
         self.loop_holds = LoopHolds(project.root, self.matcher, self.definitions, self.definitions.live,
                                     project.config.max_file_size)

@@ -165,13 +165,16 @@ class Fates:
     cannot be told."""
 
     def __init__(self, root: Path, classifier: Classifier, max_size: int | None = None,
-                 held: Collection[tuple[str, int]] = ()) -> None:
+                 held: Collection[tuple[str, int]] = (),
+                 holds: Callable[[str, str], bool] | None = None) -> None:
         self.root = root
         self.classifier = classifier
         self.max_size = max_size
         self._lines: dict[str, list[str] | None] = {}  # None: a file the sweep never rewrites
         # Lines a composition elsewhere holds as they are (sweep/helm_tails.held_lines): kept.
         self.held = frozenset(held)
+        # A line a composition of its own holds (path, its text; sweep/machine_search.line_holder): kept.
+        self.holds = holds
 
     def __call__(self, path: str, line: int) -> Fate:
         if self.classifier.classify(path).status != CURRENT:
@@ -185,6 +188,8 @@ class Fates:
             return "kept"
         if not 0 < line <= len(lines):
             return "unknown"
+        if self.holds is not None and self.holds(path, lines[line - 1]):
+            return "kept"
         return "kept" if self.classifier.line_exemptions(path, lines, [line - 1]) else "rewritten"
 
 

@@ -260,3 +260,19 @@ def test_a_held_value_is_kept_for_every_template_reading_it(repo: Callable[..., 
     for rel, text in files.items():
         assert (root / rel).read_text() == text, rel
     assert json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+
+
+def test_a_word_a_search_list_holds_is_kept_for_every_name_composed_from_it(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """`NODE=pug` held by the machine's `search ana.lan` stays `pug`, so `${NODE}.ana.lan` keeps its
+    literal domain (it would make pug.fv.lan); where the domain stays, both follow."""
+    files = {"etc/resolv.conf": "search ana.lan\n", ".env": "NODE=pug\n",
+             "compose.yaml": "services:\n  a:\n    image: x\n    environment:\n      URL: https://${NODE}.ana.lan/\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for rel, text in files.items():
+        assert (root / rel).read_text() == text, rel
+    same = repo(files, config=SAME_DOMAIN, allowlist=ALLOW)
+    assert run(same, "sweep", "--commit").exit_code == 0
+    assert (same / ".env").read_text() == "NODE=wolf\n"
+    assert "${NODE}.ana.lan" in (same / "compose.yaml").read_text()

@@ -70,13 +70,13 @@ def search_list(rel: str, data: bytes) -> tuple[str, ...]:
         for line in _NM.finditer(data):
             domains += [v for v in re.split(rb"[;,\s]+", line.group("value")) if v]
     elif how == "dhclient" and b"domain-" in data:
-        for line in _DHCLIENT.finditer(data):
+        for line in _DHCLIENT.finditer(re.sub(rb"#[^\n]*", b"", data)):  # a comment is no statement
             values = [q.group("value") for q in _QUOTED.finditer(line.group("value"))]
             domains += [d for v in values for d in v.split()]
     elif how == "netplan" and b"search" in data and b"nameservers" in data:
         domains = _yaml_lists(data, _NETPLAN_SEARCH)
     elif how == "cloud" and b"manage_resolv_conf" in data and re.search(
-            rb"manage_resolv_conf[ \t]*:[ \t]*(?:true|True|yes)", data):
+            rb"(?m)^[ \t]*manage_resolv_conf[ \t]*:[ \t]*(?:true|True|yes)[ \t]*(?:#.*)?$", data):
         domains = _yaml_lists(data, _CLOUD_SEARCH)
     text = tuple(dict.fromkeys(d.decode("utf-8", "replace").rstrip(".") for d in domains))
     return text if text and all(_DOMAIN.fullmatch(d) for d in text) else ()

@@ -21,8 +21,13 @@ WORDS = {"pug", "wolf"}
                  "b.lan]\n", ("a.lan", "b.lan"), id="netplan-flow"),
     pytest.param("x/lan.nmconnection", "[ipv4]\ndns-search=a.lan;b.lan;\n", ("a.lan", "b.lan"), id="nm"),
     pytest.param("dhclient.conf", 'prepend domain-name "a.lan b.lan";\n', ("a.lan", "b.lan"), id="dhclient-name"),
+    pytest.param("dhclient.conf", '# supersede domain-search "a.lan";\n', (), id="dhclient-commented-out"),
     pytest.param("cloud/user-data", "manage_resolv_conf: true\nresolv_conf:\n  domain: a.lan\n", ("a.lan",),
                  id="cloud-init-domain"),
+    pytest.param("cloud/user-data", "#manage_resolv_conf: true\nresolv_conf:\n  domain: a.lan\n", (),
+                 id="cloud-init-commented-out"),
+    pytest.param("cloud/x.yaml", "dnsproxy_manage_resolv_conf: true\nresolv_conf:\n  domain: a.lan\n", (),
+                 id="cloud-init-another-key"),
     pytest.param("docs/resolv.md", "search ana.lan\n", (), id="no-configuration-path"),
 ])
 def test_search_list(rel: str, text: str, domains: tuple[str, ...]) -> None:

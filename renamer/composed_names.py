@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from renamer import loop_values
+from renamer import key_refs, loop_values
 
 # Variables whose value is the machine's (or the play's host's) own name: every host of the fleet,
 # the renamed one included.
@@ -232,7 +232,12 @@ def _list_templates(data: bytes) -> Iterator[Template]:
     format's `%s` (what it reads: format's argument, `%` where formatlist or printf walks a list),
     Make's addsuffix, patsubst and substitution references (`%`, each word of their list)."""
     if b"{{" in data:
+        withs = key_refs.dots(data) if b"with" in data else None
         for found in _HELM_DOT.finditer(data):
+            path = key_refs.dot_at(withs, found.start()) if withs is not None else None
+            if path:  # `{{ with .Values.host }}{{ . }}.ana.lan{{ end }}`: `.` is `.Values.host`
+                yield Template(found.start(), found.end(), (path[-1],))
+                continue
             yield Template(found.start(), found.end(), (".",), reads=".")
         for found in _HOSTVARS.finditer(data):  # inside a loop, its values; else every host's own name
             name = found.group("var").decode()

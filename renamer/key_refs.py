@@ -459,6 +459,19 @@ def _loop_keys(data: bytes, loop: re.Match[bytes], head: int, pos: int, parts: l
                              f"{found.group().decode('utf-8', 'replace')}", True)
 
 
+def dots(data: bytes) -> tuple[list[int], list[Dot]]:
+    """`_dots`, for a reader of `.` elsewhere (composed_names: `{{ . }}.ana.lan` under a `with`)."""
+    return _dots(data)
+
+
+def dot_at(found: tuple[list[int], list[Dot]], pos: int) -> tuple[str, ...] | None:
+    """The path under `.Values` that `.` is at `pos` (a `with`'s), or None (the top, or what
+    cannot be read: a `range`'s element, a `define`)."""
+    offsets, dots = found
+    dot = dots[bisect.bisect_right(offsets, pos) - 1]
+    return dot if dot and ANY not in dot else None
+
+
 def _dots(data: bytes) -> tuple[list[int], list[Dot]]:
     """Where `.` changes in a Go template (Helm), and what it is from there on: `with .Values.hosts`
     makes `{{ .pug }}` read `.Values.hosts.pug` until its `end`; `range`, `define`, `block` and

@@ -26,6 +26,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
+from renamer import resolver_flags
 from renamer.loop_values import bracket_end
 
 
@@ -59,7 +60,10 @@ _TEMPLATE = re.compile(r"(?:^|/)(?P<unit>[A-Za-z0-9:_.\\-]+)@\.(?P<type>service|
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"%h", b"%n", b"domainname", b"dhcp-host", b"dns_search", b"dnsConfig", b"anonicalDomains",
-            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {", b'"dns_')
+            b"anonicaldomains", b"config dnsmasq", b"expand-hosts", b"--dns-search", b"dns {", b'"dns_',
+            b"dnsmasq",  # its short flags (resolver_flags.py)
+            b"DNSSearch",  # a Podman Quadlet unit's
+            b"expandHosts", b"FTLCONF_", b"[dhcp]")  # the last three: pihole_names.LITERALS
 
 
 def might_hold(data: bytes) -> bool:
@@ -73,6 +77,7 @@ def composed(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _compose(data, words)
     yield from _compose_search(data, words)
     yield from _docker_run_search(data, words)
+    yield from _quadlet_search(data, words)
     yield from _nomad_search(data, words)
     yield from _dnsmasq(data, words)
     yield from _dns_records(data, words)
@@ -570,6 +575,40 @@ def _compose_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
             yield from _searched(data, lines, offsets, scope, {row}, domains, what, words, keys_at)
 
 
+_SERVICES = re.compile(rb"^services[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
+
+
+def service_words(data: bytes, service: str, domains: tuple[str, ...], what: str,
+                  words: Collection[str]) -> Iterator[Composed]:
+    """The bare words of compose service `service` (its keys below `services:`) that a search
+    list it takes from elsewhere qualifies: a service it `extends` sets `dns_search`."""
+    top = _SERVICES.search(data)
+    if top is None:
+        return
+    lines = data.split(b"\n")
+    offsets = [0]
+    for line in lines[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+    row = data.count(b"\n", 0, top.start())
+    keys_at: dict[int, set[str]] = {}
+    for line in lines:
+        if (m := _LINE_KEY.match(line)) is not None:
+            keys_at.setdefault(_indent(line), set()).add(m.group("key").decode("utf-8", "replace"))
+    indent: int | None = None
+    for r in range(row + 1, len(lines)):
+        line = lines[r]
+        if not line.strip() or line.lstrip().startswith(b"#"):
+            continue
+        if _indent(line) == 0:
+            return
+        indent = _indent(line) if indent is None else indent
+        key = _LINE_KEY.match(line)
+        if _indent(line) == indent and key is not None and key.group("key").decode("utf-8", "replace").strip(
+                "\"'") == service:
+            yield from _searched(data, lines, offsets, r, set(), list(domains), what, words, keys_at)
+            return
+
+
 def _searched(data: bytes, lines: list[bytes], offsets: list[int], scope: int, search_rows: set[int],
               domains: list[str], what: str, words: Collection[str],
               keys_at: dict[int, set[str]]) -> Iterator[Composed]:
@@ -673,6 +712,57 @@ def _docker_run_search(data: bytes, words: Collection[str]) -> Iterator[Composed
             yield from _bare_words(data, env.start("value"), env.end("value"), words, domains, what)
 
 
+_ENV_FILE_FLAG = re.compile(rb"(?:^|[ \t])--env-file(?:=|[ \t]+)[\"']?(?P<path>[^\s\"']+)")
+
+
+_QUADLET_SEARCH = re.compile(rb"^[ \t]*DNSSearch[ \t]*=[ \t]*(?P<value>[^\r\n#]*)", re.MULTILINE)
+_QUADLET_ENV = re.compile(rb"^[ \t]*Environment[ \t]*=(?P<value>[^\r\n]*)", re.MULTILINE)
+_QUADLET_ENV_FILE = re.compile(rb"^[ \t]*EnvironmentFile[ \t]*=[ \t]*-?(?P<path>[^\s#]+)", re.MULTILINE)
+_QUADLET_PAIR = re.compile(rb"\"[A-Za-z_][A-Za-z0-9_]*=(?P<q>[^\"]*)\""
+                           rb"|[A-Za-z_][A-Za-z0-9_]*=(?P<v>[^\s\"]*)")
+
+
+def _quadlet_domains(data: bytes) -> list[str]:
+    """A Podman Quadlet `.container` unit's `DNSSearch=` domains (each line one or more), in order."""
+    return [d.decode("utf-8", "replace") for found in _QUADLET_SEARCH.finditer(data)
+            for d in found.group("value").split()]
+
+
+def _quadlet_search(data: bytes, words: Collection[str]) -> Iterator[Composed]:
+    """A Podman Quadlet unit's `DNSSearch=ana.lan` over its `Environment=DB_HOST=pug` values:
+    compose's `dns_search` in systemd's grammar."""
+    if b"DNSSearch" not in data or b"Environment" not in data:
+        return
+    domains = _quadlet_domains(data)
+    if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+        return
+    what = f"`DNSSearch={' '.join(domains)}` of the same unit"
+    for line in _QUADLET_ENV.finditer(data):
+        for pair in _QUADLET_PAIR.finditer(data, line.start("value"), line.end("value")):
+            group = "q" if pair.group("q") is not None else "v"
+            yield from _bare_words(data, pair.start(group), pair.end(group), words, domains, what)
+
+
+def docker_run_env_files(data: bytes) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(path, search domains) of each `--env-file` of a `docker run` (podman) that sets
+    `--dns-search`, and each `EnvironmentFile=` of a Quadlet unit with `DNSSearch=`: the
+    container looks the file's bare values up through the list."""
+    if b"DNSSearch" in data and b"EnvironmentFile" in data:
+        domains = tuple(_quadlet_domains(data))
+        if domains and all(_DOMAIN.fullmatch(d) for d in domains):
+            for found in _QUADLET_ENV_FILE.finditer(data):
+                yield found.group("path").decode("utf-8", "replace"), domains
+    if b"--dns-search" not in data or b"--env-file" not in data:
+        return
+    for command in _DOCKER_RUN.finditer(data):
+        domains = tuple(d.group("value").decode("utf-8", "replace")
+                        for d in _DNS_SEARCH_FLAG.finditer(data, command.start(), command.end()))
+        if not domains or not all(_DOMAIN.fullmatch(d) for d in domains):
+            continue
+        for found in _ENV_FILE_FLAG.finditer(data, command.start(), command.end()):
+            yield found.group("path").decode("utf-8", "replace"), domains
+
+
 _NOMAD_DNS = re.compile(rb"(?<![A-Za-z0-9_])dns[ \t]*\{")
 _NOMAD_SEARCHES = re.compile(rb"(?<![A-Za-z0-9_])searches[ \t]*=[ \t]*\[(?P<value>[^\]]*)\]")
 _NOMAD_GROUP = re.compile(rb"(?<![A-Za-z0-9_])(?P<kind>group|job)[ \t]+\"[^\"\r\n]*\"[ \t]*\{")
@@ -731,18 +821,21 @@ _FLAG = re.compile(rb"(?<![A-Za-z0-9_-])--(?:(?P<key>expand-hosts|no-hosts)(?![A
 def _dnsmasq(data: bytes, words: Collection[str]) -> Iterator[Composed]:
     yield from _uci(data, words)
     yield from _nix_dnsmasq(data, words)
-    if b"dhcp-host" not in data:
+    short = resolver_flags.short_flags(data)  # `-s ana.lan -G aa:bb:cc:dd:ee:ff,pug`
+    if b"dhcp-host" not in data and not any(f.key == b"dhcp-host" for f in short):
         return
     domains = [d.group("value").decode() for d in _DNSMASQ_DOMAIN.finditer(data)]
     flags = list(_FLAG.finditer(data)) if b"--d" in data else []
     domains += [f.group("value").split(b",")[0].decode("utf-8", "replace") for f in flags
                 if f.group("vkey") == b"domain"]
+    domains += [f.value.split(b",")[0].decode("utf-8", "replace") for f in short if f.key == b"domain"]
     if len(set(domains)) != 1:
         return  # none, or several (per range): which one a lease takes cannot be told here
-    hosts = [*_DNSMASQ_HOST.finditer(data), *(f for f in flags if f.group("vkey") == b"dhcp-host")]
-    for host in hosts:
-        pos = host.start("value")
-        for field in host.group("value").split(b","):
+    hosts = [(h.start("value"), h.group("value")) for h in _DNSMASQ_HOST.finditer(data)]
+    hosts += [(f.start("value"), f.group("value")) for f in flags if f.group("vkey") == b"dhcp-host"]
+    hosts += [(f.start, f.value) for f in short if f.key == b"dhcp-host"]
+    for pos, value in hosts:
+        for field in value.split(b","):
             text = field.strip().decode("utf-8", "replace")
             if text in words:
                 start = pos + field.index(field.strip())
@@ -881,6 +974,7 @@ def dnsmasq(data: bytes) -> Dnsmasq:
     lines = [(f.group("key"), f.group("value")) for f in _DNSMASQ_LINE.finditer(data)]
     if b"--" in data:  # command-line flags (a compose `command:`, an ExecStart)
         lines += [(f.group("key") or f.group("vkey"), f.group("value")) for f in _FLAG.finditer(data)]
+    lines += [(f.key, f.value) for f in resolver_flags.short_flags(data)]  # `-s ana.lan -E`
     for key, raw in lines:
         value = (raw or b"").strip().decode("utf-8", "replace")
         if key == b"expand-hosts":

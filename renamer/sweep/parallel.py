@@ -93,6 +93,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     zone_files = {zone[0] for zone in options.zone_origins}  # always scanned: sweep/zone_origins.py
     zone_files |= {hosts[0] for hosts in options.expanded_hosts}  # read by dnsmasq (sweep/tool_names.py)
     zone_files |= {env[0] for env in options.searched_env}  # read by a service with a search list
+    zone_files |= {service[0] for service in options.searched_services}  # extending a search list
+    zone_files |= {helm[0] for helm in options.helm_compositions}  # a value a chart template composes
     zone_files |= {rel for pair in options.ssh_includes for rel in pair}  # an ssh config and its includes
     for rel in paths:
         if excluded(rel):

@@ -16,10 +16,13 @@ from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep import config_dirs
 from renamer.sweep.anchors import follow_anchors
+from renamer.sweep.compose_search import compose_searches
 from renamer.sweep.content import read_content
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
 from renamer.sweep.held_paths import follow_held_paths
+from renamer.sweep.helm_tails import helm_compositions
 from renamer.sweep.links import Relink, plan_links, without_relinked
+from renamer.sweep.machine_search import machine_searches
 from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
@@ -27,7 +30,7 @@ from renamer.sweep.pins_history import replaced_versions
 from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import REFUSED_HINTS, FileScanner, ScanOptions
 from renamer.sweep.terraform_matches import whole_across_files
-from renamer.sweep.tool_names import expanded_hosts, searched_env_files, ssh_included
+from renamer.sweep.tool_names import expanded_hosts, ssh_included
 from renamer.sweep.vars_names import merging as vars_merging
 from renamer.sweep.zone_origins import zone_map
 from renamer.sweep.zone_serials import including_serials
@@ -122,14 +125,22 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
                                   lambda rel: classifier.classify(rel).status == RECORD)
         if expanded:
             options = replace(options, expanded_hosts=expanded)
-        searched = searched_env_files(project.root, tracked, project.config.max_file_size,
-                                      lambda rel: classifier.classify(rel).status == RECORD)
-        if searched:
-            options = replace(options, searched_env=searched)
+        searched, services = compose_searches(project.root, tracked, project.config.max_file_size,
+                                              lambda rel: classifier.classify(rel).status == RECORD)
+        if searched or services:
+            options = replace(options, searched_env=searched, searched_services=services)
         included = ssh_included(project.root, tracked, project.config.max_file_size,
                                 lambda rel: classifier.classify(rel).status == RECORD)
         if included:
             options = replace(options, ssh_includes=included)
+        searches = machine_searches(project.root, tracked, project.config.max_file_size,
+                                    lambda rel: classifier.classify(rel).status == RECORD)
+        if searches:
+            options = replace(options, machine_searches=searches)
+        helm = helm_compositions(project.root, tracked, project.config.max_file_size,
+                                 lambda rel: classifier.classify(rel).status == RECORD)
+        if helm:
+            options = replace(options, helm_compositions=helm)
 
     def batches() -> Iterator[list[str]]:
         """Tracked files at once; untracked (and ignored) ones when git's walk is done."""

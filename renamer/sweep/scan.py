@@ -38,11 +38,13 @@ from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.helm_tails import held_lines, helm_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
 from renamer.sweep.loop_holds import LoopHolds
+from renamer.sweep.machine_search import line_holder, machine_search_matches
 from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
@@ -70,6 +72,7 @@ from renamer.sweep.tool_names import (
     hosts_file_matches,
     instance_matches,
     instance_note,
+    service_matches,
     ssh_include_matches,
     tool_name_matches,
     zone_file_matches,
@@ -291,11 +294,20 @@ class ScanOptions:
     # scanned (a name an earlier sweep rewrote alone spells no old value).
     expanded_hosts: tuple[tuple[str, str, str], ...] = ()
     # Env files a compose service reads (`env_file:`) while its `dns_search` lists domains: (path,
-    # the domains, the compose file), from sweep/tool_names.searched_env_files. Always scanned.
+    # the domains, the compose file), from sweep/compose_search.compose_searches. Always scanned.
     searched_env: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    # Compose services that take a `dns_search` from the service they `extends`: (compose file,
+    # service, the domains, where from), from sweep/compose_search.compose_searches. Always scanned.
+    searched_services: tuple[tuple[str, str, tuple[str, ...], str], ...] = ()
     # ssh configs one includes (`Include config.d/*`): (included, including), from
     # sweep/tool_names.ssh_included. Both always scanned.
     ssh_includes: tuple[tuple[str, str], ...] = ()
+    # Machines whose resolver search list the repo sets (`search ana.lan`): (folder, '' for all,
+    # the domains, the configuration), from sweep/machine_search.machine_searches.
+    machine_searches: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    # Helm values a chart template composes with a domain value (`{{ .Values.host }}.{{ .Values.domain
+    # }}`): (values file, the host's key path, the domain, where), from sweep/helm_tails.py. Always scanned.
+    helm_compositions: tuple[tuple[str, tuple[str, ...], str, str], ...] = ()
 
 
 class FileScanner:
@@ -309,7 +321,13 @@ class FileScanner:
         # Variables a templated or composed name reads (sweep/templated.py): defined in live files only.
         self.definitions = Definitions(project.root, lambda rel: project.classifier.classify(rel).status
                                        in (CURRENT, UNCLASSIFIED), Fates(project.root, project.classifier,
-                                                                 project.config.max_file_size))
+                                                                 project.config.max_file_size,
+                                                                 held_lines(project.root,
+                                                                            options.helm_compositions,
+                                                                            self.matcher.hosts,
+                                                                            project.config.max_file_size),
+                                                                 line_holder(options.machine_searches,
+                                                                             self.matcher.hosts)))
         # Words of lists that a loop whose composed name is a residual walks (sweep/loop_holds.py).
         self.loop_holds = LoopHolds(project.root, self.matcher, self.definitions, self.definitions.live,
                                     project.config.max_file_size)
@@ -322,6 +340,10 @@ class FileScanner:
         self.unit_mentions = UnitMentions(project.root, lambda rel: project.classifier.classify(rel).status
                                           in (CURRENT, UNCLASSIFIED))
         self.env_files = {rel: (domains, conf) for rel, domains, conf in options.searched_env}
+        self.helm_values = {composition[0] for composition in options.helm_compositions}
+        self.extended: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}
+        for rel, service, domains, how in options.searched_services:
+            self.extended.setdefault(rel, []).append((service, domains, how))
         self.ssh_includes = dict(options.ssh_includes)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
@@ -361,6 +383,8 @@ class FileScanner:
         hit = hit or (origin is not None and content.kind == "text")
         hit = hit or (content.kind == "text" and rel in self.hosts_files)  # read with `expand-hosts`
         hit = hit or (content.kind == "text" and rel in self.env_files)  # read with a search list
+        hit = hit or (content.kind == "text" and rel in self.extended)  # a service extending a search list
+        hit = hit or (content.kind == "text" and rel in self.helm_values)  # a value a template composes
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
@@ -441,6 +465,14 @@ class FileScanner:
                 matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
                 # `DB_HOST=pug` in an env file a service with `dns_search: ana.lan` reads
                 matches = env_file_matches(data, rel, matches, self.matcher.hosts, self.env_files)
+                # `DB_HOST: pug` of a service that `extends` one with `dns_search: ana.lan`
+                matches = service_matches(data, matches, self.matcher.hosts, self.extended.get(rel, ()))
+                # `ssh admin@pug` on a machine whose resolv.conf says `search ana.lan`
+                matches = machine_search_matches(data, rel, matches, self.matcher.hosts,
+                                                 self.options.machine_searches)
+                if rel in self.helm_values:  # `host: pug` beside `domain: ana.lan`, a template joining them
+                    matches = helm_matches(data, rel, matches, self.matcher.hosts,
+                                           self.options.helm_compositions)
                 # `pug:` in an OctoDNS zone file `config/ana.lan.yaml`
                 matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another

@@ -26,7 +26,7 @@ process, and only for a file that holds `label.{{` or `label.$` for an old FQDN'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Literal
 
@@ -164,15 +164,23 @@ class Fates:
     live file (unclassified) is not the sweep's to rewrite, and what a person will make of it
     cannot be told."""
 
-    def __init__(self, root: Path, classifier: Classifier, max_size: int | None = None) -> None:
+    def __init__(self, root: Path, classifier: Classifier, max_size: int | None = None,
+                 held: Collection[tuple[str, int]] = (),
+                 holds: Callable[[str, str], bool] | None = None) -> None:
         self.root = root
         self.classifier = classifier
         self.max_size = max_size
         self._lines: dict[str, list[str] | None] = {}  # None: a file the sweep never rewrites
+        # Lines a composition elsewhere holds as they are (sweep/helm_tails.held_lines): kept.
+        self.held = frozenset(held)
+        # A line a composition of its own holds (path, its text; sweep/machine_search.line_holder): kept.
+        self.holds = holds
 
     def __call__(self, path: str, line: int) -> Fate:
         if self.classifier.classify(path).status != CURRENT:
             return "unknown"
+        if (path, line) in self.held:
+            return "kept"
         if path not in self._lines:
             self._lines[path] = self._read(path)
         lines = self._lines[path]
@@ -180,6 +188,8 @@ class Fates:
             return "kept"
         if not 0 < line <= len(lines):
             return "unknown"
+        if self.holds is not None and self.holds(path, lines[line - 1]):
+            return "kept"
         return "kept" if self.classifier.line_exemptions(path, lines, [line - 1]) else "rewritten"
 
 

@@ -20,10 +20,10 @@ import re
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from itertools import chain
 from pathlib import Path
 
-from renamer import tool_names
-from renamer.formats.yaml_source import parse_yaml_text
+from renamer import pihole_names, resolver_flags, tool_names
 from renamer.occurrences import Match
 from renamer.sweep.content import read_content
 
@@ -58,7 +58,9 @@ def _built(renamed: dict[str, str], news: dict[str, str], word: str, prefix: str
     it) where those differ, else None. `others`: further suffixes tried in turn (a resolver's
     search list): the name is made where any of them makes it."""
     tried = [_expect(renamed, news, word, prefix, s) for s in (suffix, *others)]
-    first = next((t for t in tried if t is not None), None)
+    # The name the renames spell (pug.ana.lan) is the one the list finds, whichever domain comes first.
+    first = next((t for t in tried if t is not None and t[0] in renamed), None) or next(
+        (t for t in tried if t is not None), None)
     if first is None:
         return None
     source = word if word in renamed else news.get(word, word)
@@ -71,7 +73,9 @@ def tool_name_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
     """`matches` with each host word a tool composes into a name the sweep would break refused."""
     if not tool_names.might_hold(data):
         return matches
-    return _refused(tool_names.composed(data, _words(hosts)), matches, hosts)
+    words = _words(hosts)
+    found = chain(tool_names.composed(data, words), pihole_names.composed(data, words))
+    return _refused(found, matches, hosts)
 
 
 def _words(hosts: tuple[tuple[str, str], ...]) -> set[str]:
@@ -233,14 +237,17 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
             continue
         folder = posixpath.dirname(conf)
         mounts: dict[str, str] = {}
-        if "dnsmasq" in conf.lower() and b"expand-hosts" in data and b"--expand-hosts" not in data:
+        # flags: `--expand-hosts`, or `-E` on a dnsmasq command line (tool_names.dnsmasq reads both)
+        flagged = b"--expand-hosts" in data or (
+            b"dnsmasq" in data and any(f.key == b"expand-hosts" for f in resolver_flags.short_flags(data)))
+        if "dnsmasq" in conf.lower() and b"expand-hosts" in data and not flagged:
             etc = posixpath.dirname(folder) if posixpath.basename(folder) == "dnsmasq.d" else folder
             snippets = posixpath.join(etc, "dnsmasq.d") + "/"
             group = {conf, posixpath.join(etc, "dnsmasq.conf")} | {
                 rel for rel in listed if rel.startswith(snippets) and "/" not in rel[len(snippets):]}
             read = [tool_names.dnsmasq(d) for rel in sorted(group & listed)
                     if (d := _read(root, rel, limit)) is not None]
-        elif b"--expand-hosts" in data:  # flags: the container's /etc is no folder here but its mounts
+        elif flagged:  # flags: the container's /etc is no folder here but its mounts
             etc, read = folder, [tool_names.dnsmasq(data)]
             mounts = _mounts(data, folder)
         elif conf.endswith("config/dhcp") and (uci := tool_names.uci_dnsmasq(data)) is not None:
@@ -254,7 +261,7 @@ def expanded_hosts(root: Path, files: Sequence[str], limit: int,
             continue  # none, or several (per range): which one a name takes cannot be told here
         domain = domains.pop()
         paths = [p for r in read for p in r.addn_hosts]
-        if not any(r.no_hosts for r in read) and not mounts and b"--expand-hosts" not in data:
+        if not any(r.no_hosts for r in read) and not mounts and not flagged:
             paths.append("/etc/hosts")
         for path in paths:
             mounted = _mounted(mounts, path, listed, files)
@@ -337,36 +344,6 @@ def _resolve(files: Sequence[str], listed: set[str], etc: str, path: str) -> lis
     return [rel for n, rel in scored if n == best] if best else []
 
 
-def searched_env_files(root: Path, files: Sequence[str], limit: int,
-                       record: Callable[[str], bool] = lambda rel: False,
-                       ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
-    """(env file, its search domains, compose file) for each of the repo's files a compose service
-    reads with `env_file:` while its `dns_search` (its own, or merged from an anchor) lists
-    domains (break-it round 14, finding 4): the container looks `DB_HOST=pug` up as pug.ana.lan.
-    Read from the compose files holding both keys (a record's are none), as compose loads them."""
-    listed = set(files)
-    out: dict[str, tuple[tuple[str, ...], str]] = {}
-    for conf in sorted(rel for rel in files if _COMPOSE_NAME.search(rel.lower()) and not record(rel)):
-        data = _read(root, conf, limit)
-        if data is None or b"dns_search" not in data or b"env_file" not in data:
-            continue
-        document = parse_yaml_text(data.decode("utf-8", "replace"), pure=True)  # ruamel's one home
-        services = document.get("services") if isinstance(document, dict) else None
-        for service in services.values() if isinstance(services, dict) else ():
-            if not isinstance(service, dict):
-                continue
-            domains = tool_names.search_domains(service.get("dns_search"))
-            env = service.get("env_file")
-            paths = [env] if isinstance(env, str) else env if isinstance(env, list) else []
-            for path in paths:
-                path = path.get("path") if isinstance(path, dict) else path
-                if domains and isinstance(path, str):
-                    rel = posixpath.normpath(posixpath.join(posixpath.dirname(conf), path))
-                    if rel in listed:
-                        out.setdefault(rel, (domains, conf))
-    return tuple((rel, domains, conf) for rel, (domains, conf) in sorted(out.items()))
-
-
 def ssh_included(root: Path, files: Sequence[str], limit: int,
                  record: Callable[[str], bool] = lambda rel: False) -> tuple[tuple[str, str], ...]:
     """(ssh config, the config that includes it) for each of the repo's files an ssh config
@@ -435,7 +412,7 @@ def ssh_include_matches(root: Path, data: bytes, rel: str, matches: list[Match],
 
 def env_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],
                      files: dict[str, tuple[tuple[str, ...], str]]) -> list[Match]:
-    """An env file's bare values a compose service's search list qualifies (searched_env_files):
+    """An env file's bare values a compose service's search list qualifies (sweep/compose_search.py):
     refused where the rename would break the name the container looks up."""
     read = files.get(rel)
     if read is None:
@@ -443,6 +420,16 @@ def env_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[t
     domains, conf = read
     how = f"`dns_search: {', '.join(domains)}` of the service of {conf} that reads this file (`env_file`)"
     return _refused(tool_names.env_names(data, _words(hosts), domains, how), matches, hosts)
+
+
+def service_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], ...],
+                    services: Iterable[tuple[str, tuple[str, ...], str]]) -> list[Match]:
+    """A compose service's bare values a search list it takes through `extends` qualifies
+    (sweep/compose_search.py): refused where the rename would break the name looked up."""
+    for service, domains, how in services:
+        found = tool_names.service_words(data, service, domains, how, _words(hosts))
+        matches = _refused(found, matches, hosts)
+    return matches
 
 
 def hosts_file_matches(data: bytes, rel: str, matches: list[Match], hosts: tuple[tuple[str, str], ...],

@@ -455,7 +455,7 @@ ROUND14_FOUND = [
     ("ssh/canonical", 4), ("ssh/dot", 1), ("ssh/match-all", 1)]
 
 
-def _dnsmasq_flags_answers(root: Path, names: list[str]) -> dict[str, str | None]:
+def _resolver_flags_answers(root: Path, names: list[str]) -> dict[str, str | None]:
     """What the real dnsmasq serves, started with d/compose.yaml's `command:` flags (its mount
     /etc/lan.hosts read as the repo's d/lan.hosts), on a loopback port."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -481,7 +481,7 @@ def test_round14_compositions_the_domain_move_would_break_are_residuals(
     for rel in ("ssh/after", "ssh/before", "ssh/dot"):  # what ssh itself makes of `pug`, no connection
         assert _ssh_hostname(root / rel, "pug").rstrip(".") == "pug.ana.lan"
     assert _ssh_reaches(root / "ssh/match-all", "pug", tmp_path) == ["jump", "-W", "pug.ana.lan:22"]
-    assert _dnsmasq_flags_answers(root, ["pug.ana.lan"]) == {"pug.ana.lan": "10.0.0.5"}
+    assert _resolver_flags_answers(root, ["pug.ana.lan"]) == {"pug.ana.lan": "10.0.0.5"}
     assert [(f[0], f[1]) for f in _findings(root, run) if f[2] == "composed-name"] == ROUND14_FOUND
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
@@ -489,7 +489,7 @@ def test_round14_compositions_the_domain_move_would_break_are_residuals(
     for rel, text in ROUND14.items():
         assert (root / rel).read_text() == text.replace("10.0.0.5", "10.1.0.5"), rel
     assert _ssh_hostname(root / "ssh/after", "pug") == "pug.ana.lan"  # still the host it was
-    assert _dnsmasq_flags_answers(root, ["pug.ana.lan", "wolf.ana.lan"]) == {"pug.ana.lan": "10.1.0.5",
+    assert _resolver_flags_answers(root, ["pug.ana.lan", "wolf.ana.lan"]) == {"pug.ana.lan": "10.1.0.5",
                                                                             "wolf.ana.lan": None}
     assert run(root, "verify").exit_code == 1
 
@@ -504,7 +504,7 @@ def test_round14_where_the_domain_stays_each_word_follows(repo: Callable[..., Pa
     for rel in ("ssh/after", "ssh/before", "ssh/dot"):
         assert _ssh_hostname(root / rel, "wolf").rstrip(".") == "wolf.ana.lan"
     assert _ssh_reaches(root / "ssh/match-all", "wolf", tmp_path) == ["jump", "-W", "wolf.ana.lan:22"]
-    assert _dnsmasq_flags_answers(root, ["wolf.ana.lan"]) == {"wolf.ana.lan": "10.1.0.5"}
+    assert _resolver_flags_answers(root, ["wolf.ana.lan"]) == {"wolf.ana.lan": "10.1.0.5"}
     assert run(root, "verify", "--strict").exit_code == 0
 
 

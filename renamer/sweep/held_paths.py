@@ -33,7 +33,9 @@ from renamer import unit_names
 from renamer.classify import CURRENT, RECORD
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
+from renamer.sweep import held_words
 from renamer.sweep.content import read_content
+from renamer.sweep.held_words import Entry
 from renamer.sweep.model import KEPT, RESIDUAL, FileResult, Reference, RefStatus, ScanResult
 
 HELD = "held-path"
@@ -201,6 +203,7 @@ def _candidate(ref: Reference, olds: frozenset[str]) -> bool:
 def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozenset[str]) -> FileResult:
     starts = _line_starts(data)
     refs, spans = [], []
+    readers: list[held_words.Reader] | None = None  # read once, where a bare word needs them
     for ref in found.references:
         if not _candidate(ref, olds) or ref.line < 1 or ref.line > len(starts):
             refs.append(ref)
@@ -219,6 +222,18 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             # a path inside a held folder that no listed file spells (`hosts/pug/secrets.ya?ml$`)
             folder = _folder(data, offset, offset + len(old))
             target = None if folder is None else resolver.resolve(found.path, folder)
+        if target is None and (token is None or "/" not in token):
+            # `tar -C hosts pug`, `cd hosts && tar c pug`, `find hosts -name pug` (round 15, #7)
+            target = _split_target(found.path, data, offset, token or ref.old, resolver)
+        if target is None and token is None:
+            # a bare word a file joins into a path under a held entry's folder (round 15, #3)
+            if readers is None:
+                readers = held_words.readers(data)
+            word = _word_hold(found.path, data, offset, offset + len(old), ref.old, resolver, readers)
+            if word is not None:
+                refs.append(replace(ref, status=RESIDUAL, reason=HELD, note=word))
+                spans.append((offset, offset + len(old)))
+                continue
         if target is None:
             refs.append(ref)
             continue
@@ -241,6 +256,65 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
         return found
     edits = tuple(e for e in found.edits if not any(e.start < end and start < e.end for start, end in spans))
     return replace(found, references=tuple(refs), edits=edits)
+
+
+def _split_target(rel: str, data: bytes, start: int, word: str, resolver: _Resolver) -> str | None:
+    """The held path a word names from the directory argument before it on its line (`tar -C
+    hosts pug`, `cd hosts && tar c pug`; `find hosts -name pug`: any depth below)."""
+    found = held_words.split_directory(data, start)
+    if found is None:
+        return None
+    directory, below = found
+    if not below:
+        return resolver.resolve(rel, f"{directory.rstrip('/')}/{word}")
+    for base in resolver.readings(rel, directory):
+        prefix = "" if base in ("", ".") else base + "/"
+        for path in resolver.held:
+            if path.startswith(prefix) and not path.startswith("/") \
+                    and fnmatch.fnmatchcase(path.rpartition("/")[2], word):
+                return path
+    return None
+
+
+_NIX_PATH = re.compile(rb"(?<![A-Za-z0-9._/-])\.{0,2}/?[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)+")
+WORD_HINT = ("keep the line with a keep rule or the inline marker (the word stays the path's name), or "
+             "rename the path by hand with its references")
+
+
+def _word_hold(rel: str, data: bytes, start: int, end: int, word: str, resolver: _Resolver,
+               readers: list[held_words.Reader]) -> str | None:
+    """Why a bare word (the old value alone) is the name of a held entry the file reads by name,
+    or None (break-it round 15, finding 3)."""
+    entries = [e for e in resolver.entries.get(word, ()) if held_words.fits(e, word)
+               or any(held_words.fits(e, word, r.prefix, r.suffix) for r in readers if not r.lists)]
+    if not entries:
+        return None
+
+    def note(entry: Entry, how: str) -> str:
+        hold = resolver.held.get(entry.path) or next(h for p, h in resolver.held.items()
+                                                      if p.startswith(entry.path + "/"))
+        return (f"`{word}` is the name of {entry.path}, which keeps its name ({hold.why}), and {how}: "
+                f"rewritten, the word would name nothing there; {WORD_HINT}")
+
+    for entry in entries:
+        if posixpath.basename(entry.parent) == "host_vars" and held_words.fits(entry, word):
+            why = held_words.names_inventory_host(rel, data, start)
+            if why is not None:
+                return note(entry, f"{why} (Ansible reads host_vars/ by the inventory's host name)")
+    for reader in sorted(readers, key=lambda r: abs(r.at - start)):
+        folders = held_words.folder_readings(rel, reader.folder)
+        for entry in entries:
+            if entry.parent in folders and (held_words.fits(entry, word) if reader.lists
+                                            else held_words.fits(entry, word, reader.prefix, reader.suffix)):
+                return note(entry, f"{rel} reads {entry.parent or '.'}/ by name: it {reader.how}")
+    if rel.endswith(".nix"):  # `nixosConfigurations.pug = mkHost ./hosts/pug;`
+        value = held_words.nix_binding(data, start, end)
+        for found in _NIX_PATH.finditer(value or b""):
+            target = resolver.resolve(rel, found.group().decode("utf-8", "surrogateescape"))
+            for entry in entries:
+                if target is not None and (target == entry.path or target.startswith(entry.path + "/")):
+                    return note(entry, f"its binding's value names {target}")
+    return None
 
 
 def _offset(data: bytes, line_start: int, column: int) -> int:
@@ -445,6 +519,8 @@ class _Resolver:
         # Folders too: a token naming a folder the sweep moves (`stacks/pug/`) is no held path's tail.
         self.listed = files | {path[:i] for path in files for i, c in enumerate(path) if c == "/"}
         self.points = [path for path in held if path.startswith("/")]
+        # each held path's components holding an old value, by old value (sweep/held_words.py)
+        self.entries = held_words.entries((path, hold.olds) for path, hold in held.items())
         self.by_last: dict[str, list[str]] = {}
         for path in held.keys() - set(self.points):
             self.by_last.setdefault(path.rpartition("/")[2], []).append(path)
@@ -525,6 +601,9 @@ class _Resolver:
         return any((not host and (path == tail or path.endswith("/" + tail)))
                    or ("/" in path and tail.endswith("/" + path))
                    for path in self.live_by_last.get(parts[-1], ()))
+
+    def readings(self, rel: str, token: str) -> list[str]:
+        return self._readings(rel, token)
 
     def _readings(self, rel: str, token: str, *, rooted: bool = False) -> list[str]:
         """Where `token` points when read as a repo path: from `rel`'s folder, from the root, from

@@ -36,6 +36,7 @@ from renamer.project import LoadedProject
 from renamer.sweep import held_words
 from renamer.sweep.content import read_content
 from renamer.sweep.held_words import Entry
+from renamer.sweep.lines import is_utf8
 from renamer.sweep.model import KEPT, RESIDUAL, FileResult, Reference, RefStatus, ScanResult
 
 HELD = "held-path"
@@ -134,7 +135,8 @@ def _mount_points(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
         if not (unit_names.might_define(data) or unit_names.might_generate(found.path, data)):
             continue
         starts = _line_starts(data)
-        offsets = [(_offset(data, starts[r.line - 1], r.column), r) for r in found.references
+        read = codec(data)
+        offsets = [(_offset(data, starts[r.line - 1], r.column, read), r) for r in found.references
                    if r.role != "path" and 1 <= r.line <= len(starts)]
         # `Where=` of a unit, or a point fstab / NixOS makes a unit of (break-it round 14, finding 9)
         for start, end in unit_names.mount_points(found.path, data):
@@ -204,11 +206,12 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
     starts = _line_starts(data)
     refs, spans = [], []
     readers: list[held_words.Reader] | None = None  # read once, where a bare word needs them
+    read = codec(data)  # Latin-1 (CP1252) columns count bytes, as the sweep's own lines do
     for ref in found.references:
         if not _candidate(ref, olds) or ref.line < 1 or ref.line > len(starts):
             refs.append(ref)
             continue
-        offset = _offset(data, starts[ref.line - 1], ref.column)
+        offset = _offset(data, starts[ref.line - 1], ref.column, read)
         old = ref.old.encode()
         if data[offset:offset + len(old)].lower() != old.lower():
             refs.append(ref)
@@ -317,8 +320,17 @@ def _word_hold(rel: str, data: bytes, start: int, end: int, word: str, resolver:
     return None
 
 
-def _offset(data: bytes, line_start: int, column: int) -> int:
-    """The byte offset of a 1-based character column (Lines.locate counts characters)."""
+def codec(data: bytes) -> str:
+    """How Lines counts a file's characters: UTF-8, or (a file that is not UTF-8: Latin-1, CP1252)
+    one per byte. A Latin-1 file's `Â°` is two characters there, one read as UTF-8."""
+    return "utf-8" if data.isascii() or is_utf8(data) else "latin-1"
+
+
+def _offset(data: bytes, line_start: int, column: int, codec: str = "utf-8") -> int:
+    """The byte offset of a 1-based character column (Lines.locate counts characters, in the
+    file's `codec`)."""
+    if codec == "latin-1":
+        return line_start + column - 1
     end = data.find(b"\n", line_start)
     line = data[line_start: len(data) if end < 0 else end].decode("utf-8", "surrogateescape")
     return line_start + len(line[: column - 1].encode("utf-8", "surrogateescape"))
@@ -651,9 +663,12 @@ def dangling_references(project: LoadedProject, scan: ScanResult,
         if project.classifier.classify(rel).status != CURRENT:
             continue
         content = read_content(project.root / rel, project.config.max_file_size)
-        if content is None or content.kind != "text":
+        # UTF-16/32 with a BOM is read as the scan reads it: its UTF-8 transcoding, lines and
+        # columns counted there as the scan counts its references
+        if content is None or content.kind not in ("text", "encoding"):
             continue
         data = content.data
+        read = codec(data)
         for hit in finder.finditer(data):
             new = hit.group().decode()
             start, end = hit.start(), hit.end()
@@ -666,7 +681,7 @@ def dangling_references(project: LoadedProject, scan: ScanResult,
                 continue
             line = data.count(b"\n", 0, start)
             line_start = data.rfind(b"\n", 0, start) + 1
-            column = len(data[line_start:start].decode("utf-8", "surrogateescape")) + 1
+            column = len(data[line_start:start].decode(read, "surrogateescape")) + 1
             out.append(Reference(rel, line + 1, column, new, news[new], RESIDUAL, DANGLING,
                                  f"names a path that does not exist; {target} keeps the old name "
                                  f"({held[target].why}); {DANGLING_HINT}"))

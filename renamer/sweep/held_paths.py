@@ -234,7 +234,7 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
                 readers = held_words.readers(data)
             word = _word_hold(found.path, data, offset, offset + len(old), ref.old, resolver, readers)
             if word is not None:
-                refs.append(replace(ref, status=RESIDUAL, reason=HELD, note=word))
+                refs.append(replace(ref, status=RESIDUAL, reason=HELD, note=word[1]))
                 spans.append((offset, offset + len(old)))
                 continue
         if target is None:
@@ -285,19 +285,19 @@ WORD_HINT = ("keep the line with a keep rule or the inline marker (the word stay
 
 
 def _word_hold(rel: str, data: bytes, start: int, end: int, word: str, resolver: _Resolver,
-               readers: list[held_words.Reader]) -> str | None:
-    """Why a bare word (the old value alone) is the name of a held entry the file reads by name,
-    or None (break-it round 15, finding 3)."""
+               readers: list[held_words.Reader]) -> tuple[Entry, str] | None:
+    """The held entry a bare word (the old value alone) is the name of, where the file reads
+    that entry's folder by name, and why; or None (break-it round 15, finding 3)."""
     entries = [e for e in resolver.entries.get(word, ()) if held_words.fits(e, word)
                or any(held_words.fits(e, word, r.prefix, r.suffix) for r in readers if not r.lists)]
     if not entries:
         return None
 
-    def note(entry: Entry, how: str) -> str:
+    def note(entry: Entry, how: str) -> tuple[Entry, str]:
         hold = resolver.held.get(entry.path) or next(h for p, h in resolver.held.items()
                                                       if p.startswith(entry.path + "/"))
-        return (f"`{word}` is the name of {entry.path}, which keeps its name ({hold.why}), and {how}: "
-                f"rewritten, the word would name nothing there; {WORD_HINT}")
+        return entry, (f"`{word}` is the name of {entry.path}, which keeps its name ({hold.why}), and {how}: "
+                       f"rewritten, the word would name nothing there; {WORD_HINT}")
 
     for entry in entries:
         if posixpath.basename(entry.parent) == "host_vars" and held_words.fits(entry, word):
@@ -669,20 +669,60 @@ def dangling_references(project: LoadedProject, scan: ScanResult,
             continue
         data = content.data
         read = codec(data)
+        readers: list[held_words.Reader] | None = None
         for hit in finder.finditer(data):
             new = hit.group().decode()
             start, end = hit.start(), hit.end()
+            line = data.count(b"\n", 0, start)
+            line_start = data.rfind(b"\n", 0, start) + 1
+            column = len(data[line_start:start].decode(read, "surrogateescape")) + 1
             token = _token(data, start, end)
-            if token is None or "/" not in token or resolver.names_listed(rel, token, tails=True):
+            if token is None or "/" not in token:
+                # `tar -C hosts wolf`, or a word a file joins into a held entry's folder
+                # (`knownHosts = [ "wolf" ]` beside `readDir ./.`): an earlier sweep's words
+                word = _dangling_word(rel, data, start, end, news[new], new, resolver, readers)
+                readers = word[0]
+                if word[1] is not None:
+                    out.append(Reference(rel, line + 1, column, new, news[new], RESIDUAL, DANGLING,
+                                         f"{word[1]}; {DANGLING_HINT}"))
+                continue
+            if resolver.names_listed(rel, token, tails=True):
                 continue
             spelled = _token(data, start, end, news[new].encode())
             target = None if spelled is None else resolver.resolve(rel, spelled)
             if target is None or target.startswith("/"):  # a mount point: the unit names it anew
                 continue
-            line = data.count(b"\n", 0, start)
-            line_start = data.rfind(b"\n", 0, start) + 1
-            column = len(data[line_start:start].decode(read, "surrogateescape")) + 1
             out.append(Reference(rel, line + 1, column, new, news[new], RESIDUAL, DANGLING,
                                  f"names a path that does not exist; {target} keeps the old name "
                                  f"({held[target].why}); {DANGLING_HINT}"))
     return out
+
+
+_Readers = list[held_words.Reader] | None
+
+
+def _dangling_word(rel: str, data: bytes, start: int, end: int, old: str, new: str, resolver: _Resolver,
+                   readers: _Readers) -> tuple[_Readers, str | None]:
+    """Why a word written new names nothing where its old spelling names a held entry (a
+    directory argument's word, a word a file joins into the entry's folder); the file's readers,
+    read once."""
+    target = _split_target(rel, data, start, old, resolver)
+    if target is not None and not target.startswith("/"):
+        spelled = _split_target(rel, data, start, new, resolver)
+        directory = held_words.split_directory(data, start)
+        if spelled is None and directory is not None and not directory[1] \
+                and not resolver.names_listed(rel, f"{directory[0].rstrip('/')}/{new}"):
+            return readers, (f"names a path that does not exist; {target} keeps the old name "
+                             f"({resolver.held[target].why})")
+    if _token(data, start, end) is not None:
+        return readers, None
+    readers = held_words.readers(data) if readers is None else readers
+    found = _word_hold(rel, data, start, end, old, resolver, readers)
+    if found is None:
+        return readers, None
+    entry, why = found
+    renamed = posixpath.join(entry.parent, entry.name.replace(old, new))
+    if renamed in resolver.listed:
+        return readers, None  # the new name is there too
+    return readers, (f"{why.split(': rewritten')[0]}; written `{new}`, it names {renamed}, which does "
+                     "not exist")

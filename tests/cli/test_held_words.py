@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.testing.repos import LAB_CONFIG, Repo, Run
+from tests.testing.repos import LAB_CONFIG, Repo, Run, git
 
 ALLOW = "version: 1\ncurrent: ['**']\nrecords:\n  - {name: notes, paths: ['notes/**'], reason: history}\n"
 KEEP_HOSTS = ALLOW + "keep_paths: ['hosts/pug']\n"
@@ -182,3 +182,24 @@ def test_round15_a_kept_path_split_over_a_directory_argument_is_held(repo: Repo,
             if f["path"] == "ci.sh" and f.get("reason") == "held-path"}
     assert kept == set(range(1, 10))
     assert run(root, "verify").exit_code == 0
+
+
+def test_round15_words_an_earlier_sweep_rewrote_fail_verify(repo: Repo, run: Run) -> None:
+    """The same class seen after the edit: a word written new where the held entry keeps the old
+    name (`dangling-path`); where the new entry exists too, or the word is no path's, nothing."""
+    files = {"hosts/pug/default.nix": "{ }\n", "hosts/rex/default.nix": "{ }\n",
+             "hosts/default.nix": FLAKE_HOSTS.replace('"pug"', '"wolf"'),
+             "ci.sh": "tar -C hosts -cf x.tar wolf\ntar -C hosts -cf y.tar rex\nssh wolf true\n",
+             "Makefile": "HOSTS := wolf rex\nall: $(foreach h,$(HOSTS),hosts/$(h)/default.nix)\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=KEEP_HOSTS)
+    done = run(root, "verify", "--format", "json")
+    found = {(f["path"], f["line"]) for f in json.loads(done.stdout)["findings"] if f.get("reason") == "dangling-path"}
+    assert found == {("hosts/default.nix", 3), ("ci.sh", 1), ("Makefile", 1)}
+    assert done.exit_code == 1
+    # a folder of the new name is there too: each word names it
+    (root / "hosts/wolf").mkdir()
+    (root / "hosts/wolf/default.nix").write_text("{ }\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "wolf's own folder")
+    done = run(root, "verify", "--format", "json")
+    assert not [f for f in json.loads(done.stdout)["findings"] if f.get("reason") == "dangling-path"]

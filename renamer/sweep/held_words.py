@@ -151,10 +151,11 @@ def readers(data: bytes) -> list[Reader]:
 
 
 def folder_readings(rel: str, folder: str) -> list[str]:
-    """Where a folder a file names points: from the file's folder, from the root."""
+    """Where a folder a file names points: from the file's folder, from the root (a Nix path:
+    from the file's folder only)."""
     here = posixpath.dirname(rel)
     out = []
-    for reading in (posixpath.join(here, folder), folder):
+    for reading in (posixpath.join(here, folder), *(() if rel.endswith(".nix") else (folder,))):
         path = posixpath.normpath(reading)
         path = "" if path == "." else path
         if not path.startswith("../") and path != ".." and path not in out:

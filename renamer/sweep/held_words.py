@@ -71,6 +71,13 @@ _FIND = re.compile(rb"(?:^|[ \t;&|(])find[ \t]+['\"]?(?P<dir>[A-Za-z0-9._/~@+-]+
                    rb"-(?:i?name|i?path)[ \t]+['\"]?$")
 
 
+# Commands whose operand is a host, not a file (`ssh -C pug` compresses; `cd hosts && ssh pug`).
+_COMMAND = re.compile(rb"[ \t(]*(?:(?:sudo|exec|env|command)[ \t]+|[A-Za-z_][A-Za-z0-9_]*=[^ \t]*[ \t]+)*"
+                      rb"(?P<name>[A-Za-z0-9_.-]+)")
+_HOST_COMMANDS = frozenset({b"ssh", b"scp", b"sftp", b"mosh", b"ping", b"ping6", b"curl", b"wget", b"dig",
+                            b"host", b"nslookup", b"nc", b"ncat", b"telnet", b"ansible", b"ansible-playbook"})
+
+
 def split_directory(data: bytes, start: int) -> tuple[str, bool] | None:
     """The directory a command reads the word at `start` from (`hosts` of `tar -C hosts pug`),
     and whether it searches below it (find); None where no directory argument comes before it
@@ -86,6 +93,9 @@ def split_directory(data: bytes, start: int) -> tuple[str, bool] | None:
     # The command holding the word: from the last `;`, `&&`, `|` before it.
     cuts = [m.end() for m in _SEGMENT_END.finditer(before)]
     command = before[cuts[-1] if cuts else 0:]
+    first = _COMMAND.match(command)
+    if first is not None and first.group("name") in _HOST_COMMANDS:
+        return None  # `cd hosts && ssh pug`: a host, whatever the folder
     flags = list(_DIR_FLAG.finditer(command))
     if flags and flags[-1].end() < len(command):
         return flags[-1].group("dir").decode("utf-8", "surrogateescape"), False

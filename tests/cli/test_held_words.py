@@ -165,6 +165,7 @@ docker build -f hosts/pug/Dockerfile hosts/pug
 ssh pug true
 tar -C stacks -cf y.tar pug
 cd /srv && tar c pug
+cd hosts && ssh pug uptime
 """
 
 
@@ -176,7 +177,7 @@ def test_round15_a_kept_path_split_over_a_directory_argument_is_held(repo: Repo,
     # what names the kept folder stays; the host, a folder the repo lacks, a machine path follow
     lines = SPLIT.splitlines(keepends=True)
     assert (root / "ci.sh").read_text() == "".join(lines[:9]) + "ssh wolf true\n" \
-        "tar -C stacks -cf y.tar wolf\ncd /srv && tar c wolf\n"
+        "tar -C stacks -cf y.tar wolf\ncd /srv && tar c wolf\ncd hosts && ssh wolf uptime\n"
     done = run(root, "audit", "--format", "json")
     kept = {f["line"] for f in json.loads(done.stdout)["references"]
             if f["path"] == "ci.sh" and f.get("reason") == "held-path"}

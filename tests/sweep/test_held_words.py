@@ -28,6 +28,9 @@ from renamer.sweep.held_words import (
     (b"ssh pug", None),
     (b"tar -C hosts -cf x.tar rex; ssh pug", None),
     (b"tar -C hosts", None),  # the directory itself
+    (b"cd hosts && ssh pug", None),  # a host's command: its operand is a host
+    (b"ssh -C pug", None),
+    (b"cd hosts && sudo ping -c1 pug", None),
 ])
 def test_a_words_directory_argument(line: bytes, expected: tuple[str, bool] | None) -> None:
     word = line.rindex(b"pug") if b"pug" in line else len(line)

@@ -257,7 +257,12 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
         spans.append((offset, offset + len(old)))
     if not spans:
         return found
-    edits = tuple(e for e in found.edits if not any(e.start < end and start < e.end for start, end in spans))
+    # A Terraform key held so (`for_each = toset(["pug"])` beside `hosts/${each.key}/`) moves no
+    # instance: the `moved` block its rewrite would have added goes too.
+    moved = [re.compile(rb"from = [^\n]*(?<![A-Za-z0-9_-])" + re.escape(old) + rb"(?![A-Za-z0-9_-])")
+             for old in {r.old.encode() for r in refs if r.reason == HELD and r.role != "path"}]
+    edits = tuple(e for e in found.edits if not any(e.start < end and start < e.end for start, end in spans)
+                  and not (e.start == e.end and b"moved {" in e.new and any(m.search(e.new) for m in moved)))
     return replace(found, references=tuple(refs), edits=edits)
 
 

@@ -126,10 +126,11 @@ _LIST_DIR = re.compile(rb"(?:listdir|scandir|walk)\([ \t]*[\"'](?P<dir>[A-Za-z0-
 # A glob over a folder's entries: `hosts/*`, `hosts/*/`, `$(wildcard hosts/*)`, `with_fileglob: hosts/*`
 _GLOB = re.compile(rb"(?<![A-Za-z0-9._/*-])(?P<dir>[A-Za-z0-9._-][A-Za-z0-9._/-]*)/\*(?![A-Za-z0-9_*-])")
 # A variable joined into a path: `./${host}`, `hosts/$(h)/`, `hosts/$$h/`, `hosts/{{ h }}/`,
-# `host_vars/{host}-qemu.yml`, `hosts/%s/`, `hosts/{}/`, `hosts/#{h}/`.
+# `host_vars/{host}-qemu.yml`, `hosts/%s/`, `hosts/{}/`, `hosts/#{h}/`; after a variable's folder
+# (`${path.module}/hosts/${each.key}/`), read from the file's folder and the root.
 _INTERPOLATION = (rb"\$\{[^}\n]*\}|\$\([^)\n]*\)|\$\$?[A-Za-z_][A-Za-z0-9_]*|\{\{[^}\n]*\}\}"
                   rb"|#\{[^}\n]*\}|\{[A-Za-z_0-9.\[\]'\"]*\}|%s")
-_COMPOSED = re.compile(rb"(?<![A-Za-z0-9._/-])(?P<dir>(?:[A-Za-z0-9._-]+/)+|\./)"
+_COMPOSED = re.compile(rb"(?:(?<=[})])/|(?<![A-Za-z0-9._/-]))(?P<dir>(?:[A-Za-z0-9._-]+/)+|\./)"
                        rb"(?P<prefix>[A-Za-z0-9._-]*)(?:" + _INTERPOLATION + rb")"
                        rb"(?P<suffix>[A-Za-z0-9._-]*)")
 _LITERALS = (b"readDir", b"listdir", b"scandir", b"walk(", b"iterdir", b"glob", b"/*", b"${", b"$(",

@@ -76,6 +76,12 @@ VARIANTS = {
     "scripts/fmt.py": ("a = \"hosts/%s/app.conf\" % \"pug\"\n", 1),
     "scripts/fmt2.py": ("b = \"hosts/{}/\".format(\"pug\")\n", 1),
     "scripts/fstr.py": ("host = \"pug\"\npath = f\"hosts/{host}/app.conf\"\n", 1),
+    # Terraform: a file per host under the module's folder
+    "main.tf": ('resource "local_file" "conf" {\n  for_each = toset(["pug", "rex"])\n'
+                '  content  = file("${path.module}/hosts/${each.key}/app.conf")\n  filename = "/tmp/${each.key}"\n}\n', 2),
+    # Ansible: a template per host named from the loop's item
+    "deploy.yml": ("- hosts: localhost\n  tasks:\n    - copy: {src: \"hosts/{{ item }}/app.conf\", dest: /tmp/x}\n"
+                   "      loop: [pug, rex]\n", 4),
 }
 
 

@@ -305,7 +305,7 @@ def _word_hold(rel: str, data: bytes, start: int, end: int, word: str, resolver:
                        f"rewritten, the word would name nothing there; {WORD_HINT}")
 
     for entry in entries:
-        if posixpath.basename(entry.parent) == "host_vars" and held_words.fits(entry, word):
+        if held_words.reads_host_vars(rel, entry.parent) and held_words.fits(entry, word):
             why = held_words.names_inventory_host(rel, data, start)
             if why is not None:
                 return note(entry, f"{why} (Ansible reads host_vars/ by the inventory's host name)")

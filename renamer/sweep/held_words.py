@@ -179,10 +179,19 @@ INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A
 _INVENTORY_NAME = re.compile(rb"inventory_hostname(?!_)")
 
 
+def reads_host_vars(rel: str, folder: str) -> bool:
+    """Is `folder` (`host_vars`, `inventory/host_vars`) one Ansible reads for the inventory or
+    play `rel`: beside it or beside a folder above it (never a copy elsewhere, `backups/host_vars`)?"""
+    parent = posixpath.dirname(folder)
+    here = posixpath.dirname(rel)
+    return posixpath.basename(folder) == "host_vars" and (
+        parent == "" or here == parent or here.startswith(parent + "/"))
+
+
 def names_inventory_host(rel: str, data: bytes, start: int) -> str | None:
     """Why the word at `start` is an inventory host's name (Ansible finds `host_vars/<name>` by
-    it), or None."""
-    if INVENTORY.search(rel):
+    it), or None. A file of group or host variables is no inventory, wherever it stands."""
+    if INVENTORY.search(rel) and "group_vars/" not in rel and "host_vars/" not in rel:
         return f"{rel} is an Ansible inventory"
     line_start = data.rfind(b"\n", 0, start) + 1
     line_end = data.find(b"\n", start)

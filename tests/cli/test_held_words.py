@@ -210,3 +210,15 @@ def test_round15_words_an_earlier_sweep_rewrote_fail_verify(repo: Repo, run: Run
     git(root, "commit", "-qm", "wolf's own folder")
     done = run(root, "verify", "--format", "json")
     assert not [f for f in json.loads(done.stdout)["findings"] if f.get("reason") == "dangling-path"]
+
+
+def test_round15_a_host_vars_copy_ansible_never_reads_holds_no_inventory_host(repo: Repo, run: Run) -> None:
+    """A record's `backups/host_vars/pug.yml` is no vars file of the inventory's; a group_vars file
+    under inventory/ is no inventory: both words follow."""
+    files = {"backups/host_vars/pug.yml": "ansible_host: 10.0.40.11\n", "inventory/hosts.yml": "all:\n  hosts:\n    pug:\n",
+             "inventory/group_vars/all.yml": "backup_host: pug\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW.replace("'notes/**'", "'notes/**', 'backups/**'"))
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "inventory/hosts.yml").read_text() == "all:\n  hosts:\n    wolf:\n"
+    assert (root / "inventory/group_vars/all.yml").read_text() == "backup_host: wolf\n"
+    assert run(root, "verify").exit_code == 0

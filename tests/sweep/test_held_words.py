@@ -9,8 +9,10 @@ from renamer.sweep.held_words import (
     entries,
     fits,
     folder_readings,
+    names_inventory_host,
     nix_binding,
     readers,
+    reads_host_vars,
     split_directory,
 )
 
@@ -68,3 +70,15 @@ def test_folder_readings_and_nix_bindings() -> None:
     at = data.index(b"pug")
     assert nix_binding(data, at, at + 3) == b" mk { modules = [ ./hosts/pug ]; }"
     assert nix_binding(b"x = [ \"pug\" ];", 7, 10) is None
+
+
+def test_the_host_vars_an_inventory_reads() -> None:
+    assert reads_host_vars("hosts.ini", "host_vars")
+    assert reads_host_vars("inventory/prod/hosts.yml", "inventory/prod/host_vars")
+    assert reads_host_vars("inventory/prod/hosts.yml", "host_vars")  # beside the playbooks
+    assert not reads_host_vars("hosts.ini", "backups/host_vars")  # a copy
+    assert not reads_host_vars("inventory/hosts.yml", "other/host_vars")
+    assert names_inventory_host("inventory/hosts.yml", b"pug:\n", 0) is not None
+    assert names_inventory_host("inventory/group_vars/all.yml", b"s: pug\n", 3) is None
+    assert names_inventory_host("site.yml", b"when: inventory_hostname == 'pug'\n", 29) is not None
+    assert names_inventory_host("site.yml", b"msg: pug\n", 5) is None

@@ -1054,7 +1054,8 @@ def instances(paths: Collection[str], unit: str, kind: str) -> list[tuple[str, s
 _DNS_RESOURCE = re.compile(rb'resource[ \t]+"dns_[a-z_]+"[ \t]+"[^"\r\n]*"[ \t]*\{')
 _HCL_STRING = re.compile(rb'^[ \t]*(?P<key>zone|name)[ \t]*=[ \t]*"(?P<value>[^"\r\n]*)"', re.MULTILINE)
 _ZONE_NAME = re.compile(r"(?:^|/)(?P<zone>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)\.ya?ml$")
-_TOP_KEY = re.compile(rb"^(?P<key>[A-Za-z0-9_*-][A-Za-z0-9_.*-]*)[ \t]*:[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
+_TOP_KEY = re.compile(rb"^(?P<q>['\"]?)(?P<key>[A-Za-z0-9_*-][A-Za-z0-9_.*-]*)(?P=q)[ \t]*:[ \t]*"
+                      rb"(?:#[^\n]*)?\r?$", re.MULTILINE)
 
 
 def _dns_records(data: bytes, words: Collection[str]) -> Iterator[Composed]:
@@ -1073,6 +1074,31 @@ def _dns_records(data: bytes, words: Collection[str]) -> Iterator[Composed]:
         at = block.end() - 1 + name.start("value")
         yield Composed(at, at + len(name.group("value")), word, "", f".{domain}",
                        f'`zone = "{zone.group("value").decode("utf-8", "replace")}"` of the same record')
+
+
+def relative_names(rel: str, data: bytes) -> list[tuple[int, int, str, str]]:
+    """The names written relative to a zone that the file gives (start, end, name, zone): a
+    Terraform hashicorp/dns record's `name` beside a literal `zone`, an OctoDNS zone file's
+    top-level keys (`'*.pug'`, `_acme-challenge.pug`). Where a name lies under a renamed host
+    (`*.pug` in zone ana.lan.), sweep/subdomains.py reads it as the same name written whole."""
+    out = []
+    if b'"dns_' in data:
+        for block in _DNS_RESOURCE.finditer(data):
+            body = data[block.end() - 1:_closing(data, block.end() - 1)]
+            values = {m.group("key"): m for m in _HCL_STRING.finditer(body)}
+            zone, name = values.get(b"zone"), values.get(b"name")
+            if zone is None or name is None or not _DOMAIN.fullmatch(
+                    zone.group("value").decode("utf-8", "replace").rstrip(".")):
+                continue
+            at = block.end() - 1 + name.start("value")
+            out.append((at, at + len(name.group("value")), name.group("value").decode("utf-8", "replace"),
+                        zone.group("value").decode("utf-8", "replace").rstrip(".")))
+    if rel.endswith((".yaml", ".yml")):
+        octo = zone_file(rel, data)
+        if octo is not None:
+            out += [(key.start("key"), key.end("key"), key.group("key").decode("utf-8", "replace"), octo)
+                    for key in _TOP_KEY.finditer(data)]
+    return out
 
 
 def zone_file(rel: str, data: bytes) -> str | None:

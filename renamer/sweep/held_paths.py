@@ -33,7 +33,10 @@ from renamer import unit_names
 from renamer.classify import CURRENT, RECORD
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
+from renamer.sweep import held_words
 from renamer.sweep.content import read_content
+from renamer.sweep.held_words import Entry
+from renamer.sweep.lines import is_utf8
 from renamer.sweep.model import KEPT, RESIDUAL, FileResult, Reference, RefStatus, ScanResult
 
 HELD = "held-path"
@@ -132,7 +135,8 @@ def _mount_points(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
         if not (unit_names.might_define(data) or unit_names.might_generate(found.path, data)):
             continue
         starts = _line_starts(data)
-        offsets = [(_offset(data, starts[r.line - 1], r.column), r) for r in found.references
+        read = codec(data)
+        offsets = [(_offset(data, starts[r.line - 1], r.column, read), r) for r in found.references
                    if r.role != "path" and 1 <= r.line <= len(starts)]
         # `Where=` of a unit, or a point fstab / NixOS makes a unit of (break-it round 14, finding 9)
         for start, end in unit_names.mount_points(found.path, data):
@@ -201,11 +205,13 @@ def _candidate(ref: Reference, olds: frozenset[str]) -> bool:
 def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozenset[str]) -> FileResult:
     starts = _line_starts(data)
     refs, spans = [], []
+    readers: list[held_words.Reader] | None = None  # read once, where a bare word needs them
+    read = codec(data)  # Latin-1 (CP1252) columns count bytes, as the sweep's own lines do
     for ref in found.references:
         if not _candidate(ref, olds) or ref.line < 1 or ref.line > len(starts):
             refs.append(ref)
             continue
-        offset = _offset(data, starts[ref.line - 1], ref.column)
+        offset = _offset(data, starts[ref.line - 1], ref.column, read)
         old = ref.old.encode()
         if data[offset:offset + len(old)].lower() != old.lower():
             refs.append(ref)
@@ -219,6 +225,18 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             # a path inside a held folder that no listed file spells (`hosts/pug/secrets.ya?ml$`)
             folder = _folder(data, offset, offset + len(old))
             target = None if folder is None else resolver.resolve(found.path, folder)
+        if target is None and (token is None or "/" not in token):
+            # `tar -C hosts pug`, `cd hosts && tar c pug`, `find hosts -name pug` (round 15, #7)
+            target = _split_target(found.path, data, offset, token or ref.old, resolver)
+        if target is None and token is None:
+            # a bare word a file joins into a path under a held entry's folder (round 15, #3)
+            if readers is None:
+                readers = held_words.readers(data)
+            word = _word_hold(found.path, data, offset, offset + len(old), ref.old, resolver, readers)
+            if word is not None:
+                refs.append(replace(ref, status=RESIDUAL, reason=HELD, note=word[1]))
+                spans.append((offset, offset + len(old)))
+                continue
         if target is None:
             refs.append(ref)
             continue
@@ -239,12 +257,85 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
         spans.append((offset, offset + len(old)))
     if not spans:
         return found
-    edits = tuple(e for e in found.edits if not any(e.start < end and start < e.end for start, end in spans))
+    # A Terraform key held so (`for_each = toset(["pug"])` beside `hosts/${each.key}/`) moves no
+    # instance: the `moved` block its rewrite would have added goes too.
+    moved = [re.compile(rb"from = [^\n]*(?<![A-Za-z0-9_-])" + re.escape(old) + rb"(?![A-Za-z0-9_-])")
+             for old in {r.old.encode() for r in refs if r.reason == HELD and r.role != "path"}]
+    edits = tuple(e for e in found.edits if not any(e.start < end and start < e.end for start, end in spans)
+                  and not (e.start == e.end and b"moved {" in e.new and any(m.search(e.new) for m in moved)))
     return replace(found, references=tuple(refs), edits=edits)
 
 
-def _offset(data: bytes, line_start: int, column: int) -> int:
-    """The byte offset of a 1-based character column (Lines.locate counts characters)."""
+def _split_target(rel: str, data: bytes, start: int, word: str, resolver: _Resolver) -> str | None:
+    """The held path a word names from the directory argument before it on its line (`tar -C
+    hosts pug`, `cd hosts && tar c pug`; `find hosts -name pug`: any depth below)."""
+    found = held_words.split_directory(data, start)
+    if found is None:
+        return None
+    directory, below = found
+    if not below:
+        return resolver.resolve(rel, f"{directory.rstrip('/')}/{word}")
+    for base in resolver.readings(rel, directory):
+        prefix = "" if base in ("", ".") else base + "/"
+        for path in resolver.held:
+            if path.startswith(prefix) and not path.startswith("/") \
+                    and fnmatch.fnmatchcase(path.rpartition("/")[2], word):
+                return path
+    return None
+
+
+_NIX_PATH = re.compile(rb"(?<![A-Za-z0-9._/-])\.{0,2}/?[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)+")
+WORD_HINT = ("keep the line with a keep rule or the inline marker (the word stays the path's name), or "
+             "rename the path by hand with its references")
+
+
+def _word_hold(rel: str, data: bytes, start: int, end: int, word: str, resolver: _Resolver,
+               readers: list[held_words.Reader]) -> tuple[Entry, str] | None:
+    """The held entry a bare word (the old value alone) is the name of, where the file reads
+    that entry's folder by name, and why; or None (break-it round 15, finding 3)."""
+    entries = [e for e in resolver.entries.get(word, ()) if held_words.fits(e, word)
+               or any(held_words.fits(e, word, r.prefix, r.suffix) for r in readers if not r.lists)]
+    if not entries:
+        return None
+
+    def note(entry: Entry, how: str) -> tuple[Entry, str]:
+        hold = resolver.held.get(entry.path) or next(h for p, h in resolver.held.items()
+                                                      if p.startswith(entry.path + "/"))
+        return entry, (f"`{word}` is the name of {entry.path}, which keeps its name ({hold.why}), and {how}: "
+                       f"rewritten, the word would name nothing there; {WORD_HINT}")
+
+    for entry in entries:
+        if held_words.reads_host_vars(rel, entry.parent) and held_words.fits(entry, word):
+            why = held_words.names_inventory_host(rel, data, start)
+            if why is not None:
+                return note(entry, f"{why} (Ansible reads host_vars/ by the inventory's host name)")
+    for reader in sorted(readers, key=lambda r: abs(r.at - start)):
+        folders = held_words.folder_readings(rel, reader.folder)
+        for entry in entries:
+            if entry.parent in folders and (held_words.fits(entry, word) if reader.lists
+                                            else held_words.fits(entry, word, reader.prefix, reader.suffix)):
+                return note(entry, f"{rel} reads {entry.parent or '.'}/ by name: it {reader.how}")
+    if rel.endswith(".nix"):  # `nixosConfigurations.pug = mkHost ./hosts/pug;`
+        value = held_words.nix_binding(data, start, end)
+        for found in _NIX_PATH.finditer(value or b""):
+            target = resolver.resolve(rel, found.group().decode("utf-8", "surrogateescape"))
+            for entry in entries:
+                if target is not None and (target == entry.path or target.startswith(entry.path + "/")):
+                    return note(entry, f"its binding's value names {target}")
+    return None
+
+
+def codec(data: bytes) -> str:
+    """How Lines counts a file's characters: UTF-8, or (a file that is not UTF-8: Latin-1, CP1252)
+    one per byte. A Latin-1 file's `Â°` is two characters there, one read as UTF-8."""
+    return "utf-8" if data.isascii() or is_utf8(data) else "latin-1"
+
+
+def _offset(data: bytes, line_start: int, column: int, codec: str = "utf-8") -> int:
+    """The byte offset of a 1-based character column (Lines.locate counts characters, in the
+    file's `codec`)."""
+    if codec == "latin-1":
+        return line_start + column - 1
     end = data.find(b"\n", line_start)
     line = data[line_start: len(data) if end < 0 else end].decode("utf-8", "surrogateescape")
     return line_start + len(line[: column - 1].encode("utf-8", "surrogateescape"))
@@ -445,6 +536,8 @@ class _Resolver:
         # Folders too: a token naming a folder the sweep moves (`stacks/pug/`) is no held path's tail.
         self.listed = files | {path[:i] for path in files for i, c in enumerate(path) if c == "/"}
         self.points = [path for path in held if path.startswith("/")]
+        # each held path's components holding an old value, by old value (sweep/held_words.py)
+        self.entries = held_words.entries((path, hold.olds) for path, hold in held.items())
         self.by_last: dict[str, list[str]] = {}
         for path in held.keys() - set(self.points):
             self.by_last.setdefault(path.rpartition("/")[2], []).append(path)
@@ -526,6 +619,9 @@ class _Resolver:
                    or ("/" in path and tail.endswith("/" + path))
                    for path in self.live_by_last.get(parts[-1], ()))
 
+    def readings(self, rel: str, token: str) -> list[str]:
+        return self._readings(rel, token)
+
     def _readings(self, rel: str, token: str, *, rooted: bool = False) -> list[str]:
         """Where `token` points when read as a repo path: from `rel`'s folder, from the root, from
         an Ansible role's `files/` and `templates/`; none for an absolute or home path, nor for a
@@ -572,23 +668,66 @@ def dangling_references(project: LoadedProject, scan: ScanResult,
         if project.classifier.classify(rel).status != CURRENT:
             continue
         content = read_content(project.root / rel, project.config.max_file_size)
-        if content is None or content.kind != "text":
+        # UTF-16/32 with a BOM is read as the scan reads it: its UTF-8 transcoding, lines and
+        # columns counted there as the scan counts its references
+        if content is None or content.kind not in ("text", "encoding"):
             continue
         data = content.data
+        read = codec(data)
+        readers: list[held_words.Reader] | None = None
         for hit in finder.finditer(data):
             new = hit.group().decode()
             start, end = hit.start(), hit.end()
+            line = data.count(b"\n", 0, start)
+            line_start = data.rfind(b"\n", 0, start) + 1
+            column = len(data[line_start:start].decode(read, "surrogateescape")) + 1
             token = _token(data, start, end)
-            if token is None or "/" not in token or resolver.names_listed(rel, token, tails=True):
+            if token is None or "/" not in token:
+                # `tar -C hosts wolf`, or a word a file joins into a held entry's folder
+                # (`knownHosts = [ "wolf" ]` beside `readDir ./.`): an earlier sweep's words
+                word = _dangling_word(rel, data, start, end, news[new], new, resolver, readers)
+                readers = word[0]
+                if word[1] is not None:
+                    out.append(Reference(rel, line + 1, column, new, news[new], RESIDUAL, DANGLING,
+                                         f"{word[1]}; {DANGLING_HINT}"))
+                continue
+            if resolver.names_listed(rel, token, tails=True):
                 continue
             spelled = _token(data, start, end, news[new].encode())
             target = None if spelled is None else resolver.resolve(rel, spelled)
             if target is None or target.startswith("/"):  # a mount point: the unit names it anew
                 continue
-            line = data.count(b"\n", 0, start)
-            line_start = data.rfind(b"\n", 0, start) + 1
-            column = len(data[line_start:start].decode("utf-8", "surrogateescape")) + 1
             out.append(Reference(rel, line + 1, column, new, news[new], RESIDUAL, DANGLING,
                                  f"names a path that does not exist; {target} keeps the old name "
                                  f"({held[target].why}); {DANGLING_HINT}"))
     return out
+
+
+_Readers = list[held_words.Reader] | None
+
+
+def _dangling_word(rel: str, data: bytes, start: int, end: int, old: str, new: str, resolver: _Resolver,
+                   readers: _Readers) -> tuple[_Readers, str | None]:
+    """Why a word written new names nothing where its old spelling names a held entry (a
+    directory argument's word, a word a file joins into the entry's folder); the file's readers,
+    read once."""
+    target = _split_target(rel, data, start, old, resolver)
+    if target is not None and not target.startswith("/"):
+        spelled = _split_target(rel, data, start, new, resolver)
+        directory = held_words.split_directory(data, start)
+        if spelled is None and directory is not None and not directory[1] \
+                and not resolver.names_listed(rel, f"{directory[0].rstrip('/')}/{new}"):
+            return readers, (f"names a path that does not exist; {target} keeps the old name "
+                             f"({resolver.held[target].why})")
+    if _token(data, start, end) is not None:
+        return readers, None
+    readers = held_words.readers(data) if readers is None else readers
+    found = _word_hold(rel, data, start, end, old, resolver, readers)
+    if found is None:
+        return readers, None
+    entry, why = found
+    renamed = posixpath.join(entry.parent, entry.name.replace(old, new))
+    if renamed in resolver.listed:
+        return readers, None  # the new name is there too
+    return readers, (f"{why.split(': rewritten')[0]}; written `{new}`, it names {renamed}, which does "
+                     "not exist")

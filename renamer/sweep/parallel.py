@@ -134,8 +134,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                         scanned += 1
                         continue  # finally: closes fd
                     hit, loose_hit, candidate = answer.hit, answer.loose_hit, answer.candidate
-                    if answer.holds_present:
-                        holding.append(rel)
+                    if answer.holds_present or (present and data[:2] in WIDE_BOM_STARTS):
+                        holding.append(rel)  # a UTF-16/32 file is read for new values decoded
                     if answer.holds_slug and is_markdown(rel):
                         linking.append(rel)
                 else:
@@ -163,8 +163,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                         # It holds a gate, folded: an old value in another case, which a DNS file
                         # (a zone, a hosts file) matches; the scanner asks its format.
                         candidate = matcher.might_match_any_case(data)
-                    if present and any(value in data for value in present):
-                        holding.append(rel)
+                    if present and (data[:2] in WIDE_BOM_STARTS or any(value in data for value in present)):
+                        holding.append(rel)  # a UTF-16/32 file is read for new values decoded
                     if is_markdown(rel) and any(slug in data for slug in slugs):
                         linking.append(rel)
                 if candidate:

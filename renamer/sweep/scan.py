@@ -81,6 +81,7 @@ from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
+from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
@@ -500,7 +501,8 @@ class FileScanner:
             if status != RECORD:  # `grafana.pug.lab.lan`, `*.pug` in the lab.lan zone: under the host
                 matches = subdomain_matches(data, matches, self.matcher, zone_like=zone_like, origin=origin,
                                             apex=apex, any_case=any_case,
-                                            follow=self.project.config.subdomains == "follow")
+                                            follow=self.project.config.subdomains == "follow",
+                                            relative=relative_names(rel, data))
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
         if matches and is_hcl(rel):  # a Terraform state's name: renamed, the next apply starts empty

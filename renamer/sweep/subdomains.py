@@ -112,14 +112,25 @@ def _text_hits(data: bytes, found: list[Parent], any_case: bool) -> list[tuple[i
 
 def subdomain_matches(data: bytes, matches: list[Match], matcher: Matcher, *, follow: bool,
                       zone_like: bool, origin: str | None = None, apex: str | None = None,
-                      any_case: bool = False) -> list[Match]:
+                      any_case: bool = False,
+                      relative: list[tuple[int, int, str, str]] | None = None) -> list[Match]:
     """`matches` with each name under a renamed host's name added: refused `subdomain`, or (with
-    `follow`) rewritten as the host is, its part naming the parent replaced."""
+    `follow`) rewritten as the host is, its part naming the parent replaced. `relative`: names
+    the file writes relative to a zone outside a zone file (tool_names.relative_names: a
+    Terraform dns record's `name = "*.pug"` beside `zone = "ana.lan."`, an OctoDNS key)."""
     prepared = _prepared(matcher)
     lowered = data.lower() if any_case or zone_like else data
-    if not zone_like and not any(label in lowered for label in prepared.labels):
+    if not zone_like and not relative and not any(label in lowered for label in prepared.labels):
         return matches
     found = list(prepared.parents)
+    if relative:  # `*.pug` relative to the record's zone `ana.lan.`: under `pug.ana.lan`
+        shorts = {old.lower(): new for old, new in matcher.hosts if "." not in old}
+        known = {p.name for p in found}
+        for zone in {z.lower() for _, _, _, z in relative}:
+            for short, new in shorts.items():
+                if f"{short}.{zone}" not in known:
+                    found.append(Parent(f"{short}.{zone}", f"{new}.{zone}"))
+                    known.add(f"{short}.{zone}")
     if zone_like:  # names relative to the zone's origin: `*.pug` under `pug.lab.lan.`
         shorts = {old.lower(): new for old, new in matcher.hosts if "." not in old}
         known = {p.name for p in found}
@@ -138,6 +149,8 @@ def subdomain_matches(data: bytes, matches: list[Match], matcher: Matcher, *, fo
     hits = _text_hits(data, found, any_case or zone_like)
     if zone_like:
         hits += _zone_hits(data, found, origin, apex)
+    if relative:
+        hits += _relative_hits(relative, found)
     for start, end, parent, left in sorted(hits, key=lambda h: (h[0], -h[1])):
         if start < last or taken.overlaps(start, end):
             continue
@@ -167,6 +180,25 @@ def _new_spelling(written: str, parent: Parent) -> str | None:
         zone = parent.name[len(lower) + 1:]
         return parent.new[:-len(zone) - 1] if parent.new.endswith("." + zone) else None
     return None
+
+
+def _relative_hits(relative: list[tuple[int, int, str, str]],
+                   found: list[Parent]) -> list[tuple[int, int, Parent, int]]:
+    """Names written relative to a zone (`*.pug`, `_acme-challenge.pug` in zone ana.lan) under a
+    parent: the span of the parent's relative labels (`pug`)."""
+    out = []
+    for start, end, text, zone in relative:
+        zone = zone.lower()
+        absolute = f"{text}.{zone}".lower()
+        for parent in found:
+            if not absolute.endswith("." + parent.name) or len(absolute) <= len(parent.name) + 1 \
+                    or not parent.name.endswith("." + zone):
+                continue
+            part = parent.name[:-len(zone) - 1]
+            if text.lower().endswith("." + part):
+                out.append((end - len(part), end, parent, start))
+                break
+    return out
 
 
 def _zone_hits(data: bytes, found: list[Parent], origin: str | None,

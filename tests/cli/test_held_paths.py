@@ -374,3 +374,42 @@ def test_a_path_joined_from_literals_to_a_kept_folder_is_held(repo: Repo, run: R
     assert (root / "scripts/push.py").read_text() == files["scripts/push.py"].replace('HOST = "pug"', 'HOST = "wolf"')
     assert (root / "nix/host.nix").read_text() == files["nix/host.nix"]
     assert (root / "deploy.yml").read_text() == files["deploy.yml"]
+
+
+# Latin-1 text holding `Â°` (0xC2 0xB0, which UTF-8 reads as one character: the sweep's lines
+# count bytes in a file that is not UTF-8), and CP1252 quotes.
+LATIN1 = b"Temp 25 \xc2\xb0C caf\xe9: docker compose -f hosts/pug/compose.yaml up; ssh pug\n"
+CP1252 = b"\x93caf\xe9\x94 \xc3\xa9t\xe9: rsync -a hosts/pug/ backup:/srv/ && ssh pug true\n"
+
+
+def test_references_in_a_latin1_or_cp1252_file_are_held_as_in_utf8(repo: Repo, run: Run) -> None:
+    """Issue 27: a file read through another encoding is read for held paths as the sweep reads it
+    for rewriting; the rest of the line follows, every other byte unchanged."""
+    files: dict[str, str | bytes] = {"hosts/pug/compose.yaml": VOLUMES, "latin1.sh": LATIN1, "cp1252.sh": CP1252,
+                                     "tar.sh": b"\xe9\xc2\xb0 tar -C hosts -cf x.tar pug\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "latin1.sh").read_bytes() == LATIN1.replace(b"ssh pug", b"ssh wolf")
+    assert (root / "cp1252.sh").read_bytes() == CP1252.replace(b"ssh pug", b"ssh wolf")
+    assert (root / "tar.sh").read_bytes() == files["tar.sh"]
+    held = {(f["path"], f["line"], f["column"]) for f in _findings(run, root, "audit") if f.get("reason") == "held-path"}
+    # columns as the sweep counts them in a file that is not UTF-8: one per byte
+    assert held == {("latin1.sh", 1, LATIN1.index(b"pug") + 1), ("cp1252.sh", 1, CP1252.index(b"pug") + 1),
+                    ("tar.sh", 1, files["tar.sh"].index(b"pug") + 1)}
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_path_written_new_in_a_latin1_or_utf16_file_fails_verify(repo: Repo, run: Run) -> None:
+    """dangling-path reads a Latin-1 file's columns as the sweep does, and a UTF-16 file with a BOM
+    (which the sweep never rewrites) through its decoding, as the scan reads it."""
+    latin1 = b"caf\xe9 \xc2\xb0 cp hosts/wolf/compose.yaml /srv/\n"
+    utf16 = "\ufeffCopy-Item hosts/wolf/compose.yaml C:/srv\r\nWrite-Host caf\u00e9\r\n".encode("utf-16-le")
+    files: dict[str, str | bytes] = {"hosts/pug/compose.yaml": VOLUMES, "latin1.sh": latin1, "deploy.ps1": utf16,
+                                     "ok.ps1": "\ufeffCopy-Item hosts/pug/compose.yaml C:/srv\r\n".encode("utf-16-le")}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    found = {(f["path"], f["line"], f["column"]) for f in _findings(run, root, "verify")
+             if f.get("reason") == "dangling-path"}
+    assert found == {("latin1.sh", 1, latin1.index(b"wolf") + 1), ("deploy.ps1", 1, 18)}
+    assert run(root, "verify").exit_code == 1
+    run(root, "sweep", "--commit")  # nothing to rewrite: each file stays as it is
+    assert (root / "deploy.ps1").read_bytes() == utf16 and (root / "latin1.sh").read_bytes() == latin1

@@ -98,3 +98,56 @@ def test_a_subdomains_option_other_than_residual_or_follow_is_refused(repo: Repo
     result = run(root, "verify")
     assert result.exit_code == 2
     assert "options.subdomains: expected residual or follow, got 'yes-please'" in result.stderr
+
+
+RELATIVE = {
+    # Terraform hashicorp/dns: `name` relative to the record's literal `zone` (ChristianLempa/homelab)
+    "dns/server.tf": ('resource "dns_a_record_set" "pug_wildcard" {\n  zone      = "lab.lan."\n  name      = "*.pug"\n'
+                      '  addresses = ["10.0.40.11"]\n}\n'
+                      'resource "dns_txt_record_set" "acme" {\n  zone = "lab.lan."\n  name = "_acme-challenge.pug"\n'
+                      '  txt  = ["x"]\n}\n'),
+    # OctoDNS: the keys of config/<zone>.yaml are names in that zone, quoted or not
+    "octodns/config/lab.lan.yaml": ("---\n'*.pug':\n  type: CNAME\n  value: pug.lab.lan.\n"
+                                    "_acme-challenge.pug:\n  type: TXT\n  value: x\n"
+                                    "\"grafana.pug\":\n  type: CNAME\n  value: pug.lab.lan.\n"),
+}
+
+
+def test_round15_a_name_under_the_host_written_relative_to_a_zone_is_a_subdomain_residual(
+        repo: Repo, run: Run) -> None:
+    """Break-it round 15, finding 1(b): `name = "*.pug"` in zone lab.lan. is `*.pug.lab.lan`, a name
+    under the renamed host, as the same name written whole is; it was a near-miss."""
+    root = repo(RELATIVE, config=_config(FQDN), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert _residuals(run, root) == {("dns/server.tf", 3, "pug"), ("dns/server.tf", 8, "pug"),
+                                     ("octodns/config/lab.lan.yaml", 2, "pug"),
+                                     ("octodns/config/lab.lan.yaml", 5, "pug"),
+                                     ("octodns/config/lab.lan.yaml", 8, "pug")}
+    tf = (root / "dns/server.tf").read_text()
+    assert 'name      = "*.pug"' in tf and 'name = "_acme-challenge.pug"' in tf
+    octo = (root / "octodns/config/lab.lan.yaml").read_text()
+    assert "'*.pug':" in octo and "value: wolf.lab.lan." in octo
+    verify = json.loads(run(root, "verify", "--format", "json").stdout)
+    near = {(n["path"], n["line"]) for n in verify["near_misses"]}
+    assert not verify["ok"] and near == {("dns/server.tf", 1)}  # the label `pug_wildcard`: another word
+
+
+def test_round15_relative_names_follow_with_the_option_and_stay_other_names_elsewhere(repo: Repo, run: Run) -> None:
+    root = repo(RELATIVE, config=_config(FQDN, "options: {subdomains: follow}\n"), allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    tf = (root / "dns/server.tf").read_text()
+    assert 'name      = "*.wolf"' in tf and 'name = "_acme-challenge.wolf"' in tf
+    octo = (root / "octodns/config/lab.lan.yaml").read_text()
+    assert "'*.wolf':" in octo and "_acme-challenge.wolf:" in octo and '"grafana.wolf":' in octo
+    assert run(root, "verify").exit_code == 0
+
+
+def test_round15_relative_names_nothing_ties_to_the_host_stay_other_names(repo: Repo, run: Run) -> None:
+    """Not a DNS record (no dns_ resource), not an OctoDNS zone file, another host."""
+    others = {"app.tf": 'resource "aws_thing" "x" {\n  zone = "lab.lan."\n  name = "*.pug"\n}\n',
+              "config/vars.yaml": "'*.pug':\n  enabled: true\n",
+              "dns.tf": 'resource "dns_a_record_set" "r" {\n  zone = "lab.lan."\n  name = "*.rex"\n'
+                        '  addresses = ["10.0.40.12"]\n}\n'}
+    root = repo(others, config=_config(FQDN), allowlist=ALLOW)
+    assert run(root, "sweep", "--dry-run").exit_code == 0
+    assert _residuals(run, root) == set()

@@ -500,10 +500,13 @@ class Matcher:
                 return Match(start, end, text.decode("ascii"), mapped, "address")
         if b"." not in text and b":" not in text:
             return None  # no address and no reverse name: `10` of `10:` (_resolve_generic's trim)
-        new = self._map_network(text.decode("ascii"))
+        written = text.decode("ascii")
+        new = self._map_network(written)
         if new is None:
             return None
-        return Match(start, end, text.decode("ascii"), new, "network")
+        if b":" in text and not written.endswith(".arpa"):  # an IPv6 address keeps the file's dress
+            new = spelling.v6_like(written, ipaddress.IPv6Address(new))
+        return Match(start, end, written, new, "network")
 
     def _v6_rejects(self, text: bytes) -> bool:
         """Is `text` nothing the rules below map: text with fewer than two colons (no IPv6 address
@@ -531,16 +534,7 @@ class Matcher:
         new = self._v6_addresses.get(address)
         if not isinstance(new, ipaddress.IPv6Address):
             return None
-        if "." in text and new.ipv4_mapped is not None:
-            spelled = f"::ffff:{new.ipv4_mapped}"
-        elif "::" not in text and text.count(":") == 7:
-            groups = text.split(":")
-            width = 4 if all(len(g) == 4 for g in groups) else 0
-            spelled = ":".join(f"{int(g, 16):0{width}x}" for g in new.exploded.split(":"))
-        else:
-            spelled = new.compressed
-        letters = [c for c in text if c.isalpha()]
-        return spelled.upper() if letters and all(c.isupper() for c in letters) else spelled
+        return spelling.v6_like(text, new)
 
     def _resolve_generic(self, data: bytes, start: int, end: int) -> list[Match]:
         """A candidate of the generic patterns: an exact form, an address in a renamed network,

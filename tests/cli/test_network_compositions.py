@@ -35,7 +35,19 @@ CASES = [
     pytest.param({"a.env": "PREFIX=10.0.40\nHOST=$PREFIX.5\n"}, "a.env", 2, id="bare-prefix-variable"),
     pytest.param({"b.sh": "OCT=7\nssh root@10.0.40.$OCT\n"}, "b.sh", 2, id="bare-octet-variable"),
     pytest.param({"c.tf": 'locals { ip = "10.0.40.%{if true}11%{endif}" }\n'}, "c.tf", 1, id="terraform-directive"),
+    # a one-line variable block's default is a definition too (it was read only on the lines below)
+    pytest.param({"d.tf": 'variable "prefix" { default = "10.0.40" }\noutput "a" { value = "${var.prefix}.5" }\n'},
+                 "d.tf", 2, id="one-line-variable-default"),
 ]
+
+
+def test_a_one_line_variable_default_makes_an_old_address_under_a_plain_rename_too(repo: Repo, run: Run) -> None:
+    config = "version: 1\nrenames:\n  addresses: {10.0.40.5: 10.0.50.5}\nallowlist: allow.yaml\n"
+    text = 'variable "prefix" { default = "10.0.40" }\noutput "a" { value = "${var.prefix}.5" }\n'
+    root = repo({"d.tf": text}, config=config, allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [(f["line"], f["reason"], f["old"]) for f in found] == [(2, "composed-address", "10.0.40.5")]
+    assert "`prefix` is 10.0.40 at d.tf:1" in found[0]["note"]
 
 
 @pytest.mark.parametrize(("files", "path", "line"), CASES)

@@ -144,7 +144,8 @@ class Definitions:
             if not self.live(path):
                 continue
             # A one-line block, `variable "prefix" { default = "10.0.40" }`: its default after the brace.
-            inline = templated_names.defined_value(text.split("{", 1)[1].rstrip().removesuffix("}"), "default")
+            body = text.split("{", 1)[1].rstrip().removesuffix("}")
+            inline = templated_names.defined_value(body, "default")
             if inline is not None:
                 found.append((path, number, inline))
                 continue

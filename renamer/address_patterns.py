@@ -257,7 +257,9 @@ def _by_network(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...],
             regex = _compiled(("^" if caret else "") + token)
             if regex is None or not any(regex(str(a)) for a in _sample(block)):
                 return None  # no address at all (a version's `10\\.0\\.(1|2)`): no address pattern
-            return Decision(offset, offset + head_end, written, rewritten, True)
+            note = (f"an address pattern whose literal head `{written}` lies in the renamed network {old}: "
+                    f"with its head rewritten it matches the same addresses moved to {new}")
+            return Decision(offset, offset + head_end, written, rewritten, True, note=note)
         if old.subnet_of(block):
             regex = _compiled(("^" if caret else "") + token)
             if regex is None:
@@ -307,7 +309,9 @@ def _by_address(token: str, offset: int, parsed: _Parsed,
         end = len(token) - len(parsed.rest) + group.end()
         written = token[parsed.spans[0][0]:end]
         rewritten = token[parsed.spans[0][0]:start] + new_last + token[start + len(old_last):end]
-        return Decision(first, offset + end, written, rewritten, True)
+        note = (f"`{old_last}` is one alternative of an address pattern, {old}'s last octet: rewritten alone, "
+                f"the other alternatives match what they did")
+        return Decision(first, offset + end, written, rewritten, True, note=note)
     return None
 
 

@@ -758,7 +758,8 @@ def _with_address_patterns(matches: list[Match], decided: list[address_patterns.
         if any(m.refused is not None or m.kept is not None for m in inside):
             continue
         out = [m for m in out if not (m.start < d.end and d.start < m.end)]
-        out.append(Match(d.start, d.end, d.old, d.new, d.kind, refused=None if d.rewrite else "pattern"))
+        out.append(Match(d.start, d.end, d.old, d.new, d.kind, refused=None if d.rewrite else "pattern",
+                         note=d.note))
     return sorted(out, key=lambda m: m.start)
 
 

@@ -45,6 +45,9 @@ def _expr(root: Path) -> str:
 
 def test_the_real_probe_follows_a_network_renumber(repo: Repo, run: Run) -> None:
     root = repo({"dash.json": PROBE}, config=WIDE, allowlist=ALLOW)
+    explained = run(root, "explain", "dash.json:1").stdout
+    assert ("10.42.1 -> 10.43.1: rewritten: current-state file, an address pattern whose literal head `10.42.1` "
+            "lies in the renamed network 10.42.0.0/21") in explained
     assert run(root, "sweep", "--commit").exit_code == 0
     regex = _expr(root)
     assert regex == "10.43.1.(91|92|93|10):(22|8006)"

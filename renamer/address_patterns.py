@@ -254,8 +254,7 @@ def _by_network(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...],
             rewritten = "".join(parts)
             if rewritten == written:
                 return None
-            regex = _compiled(("^" if caret else "") + token)
-            if regex is None or not any(regex(str(a)) for a in _sample(block)):
+            if not _matches_some(("^" if caret else "") + token, block):
                 return None  # no address at all (a version's `10\\.0\\.(1|2)`): no address pattern
             note = (f"an address pattern whose literal head `{written}` lies in the renamed network {old}: "
                     f"with its head rewritten it matches the same addresses moved to {new}")
@@ -309,8 +308,8 @@ def _by_address(token: str, offset: int, parsed: _Parsed,
         end = len(token) - len(parsed.rest) + group.end()
         written = token[parsed.spans[0][0]:end]
         rewritten = token[parsed.spans[0][0]:start] + new_last + token[start + len(old_last):end]
-        note = (f"`{old_last}` is one alternative of an address pattern, {old}'s last octet: rewritten alone, "
-                f"the other alternatives match what they did")
+        note = (f"`{old_last}` is one alternative of an address pattern, {old}'s last octet: rewritten "
+                f"alone, the other alternatives match what they did")
         return Decision(first, offset + end, written, rewritten, True, note=note)
     return None
 
@@ -318,6 +317,14 @@ def _by_address(token: str, offset: int, parsed: _Parsed,
 # A group of alternatives of one octet each, then the token's end, a port or `$`.
 _GROUP = re.compile(r"\((?:\?:)?(?P<alts>[0-9]{1,3}(?:\|[0-9]{1,3})+)\)"
                     r"(?=\$?\Z|(?:\\b)?\Z|:)")
+
+
+@functools.lru_cache(maxsize=1024)
+def _matches_some(token: str, block: ipaddress.IPv4Network) -> bool:
+    """Does `token` match an address of `block` (tried as _sample tries a network)? Asked once per
+    distinct token: a dashboard repeats its regex on every panel."""
+    regex = _compiled(token)
+    return regex is not None and any(regex(str(a)) for a in _sample(block))
 
 
 def _sample(net: ipaddress.IPv4Network) -> list[ipaddress.IPv4Address]:

@@ -94,3 +94,28 @@ def test_a_composition_evaluated_keeps_its_own_note(repo: Repo, run: Run) -> Non
     root = repo({"v.yml": 'ip: "10.0.40.{{ octet }}"\noctet: 7\n'}, config=NETWORK, allowlist=ALLOW)
     found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     assert [(f["reason"], f["old"]) for f in found] == [("composed-address", "10.0.40.7")]
+
+
+SUBNET_TF = 'locals {\n  lan = cidrsubnet("10.0.0.0/16", 8, 40)\n  other = cidrsubnet("10.0.0.0/16", 8, 41)\n}\n'
+
+
+def test_a_subnet_computed_inside_a_renamed_network_is_a_residual(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """`cidrsubnet("10.0.0.0/16", 8, 40)` is the renamed 10.0.40.0/24 (terraform console says so); the
+    /16 literal does not move, so the subnet would stay the old network."""
+    console = subprocess.run(["terraform", "console"], input='cidrsubnet("10.0.0.0/16", 8, 40)\n', cwd=tmp_path,
+                             capture_output=True, text=True, check=True)
+    assert console.stdout.strip() == '"10.0.40.0/24"'
+    root = repo({"main.tf": SUBNET_TF}, config=NETWORK, allowlist=ALLOW)
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [(f["line"], f["reason"], f["old"], f["new"]) for f in found] == [
+        (2, "composed-address", "10.0.40.0/24", "10.0.50.0/24")]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "main.tf").read_text() == SUBNET_TF
+
+
+def test_a_subnet_of_a_renamed_literal_network_follows_it(repo: Repo, run: Run) -> None:
+    config = "version: 1\nrenames:\n  networks: {10.0.0.0/16: 10.1.0.0/16}\nallowlist: allow.yaml\n"
+    root = repo({"main.tf": SUBNET_TF}, config=config, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "main.tf").read_text() == SUBNET_TF.replace("10.0.0.0/16", "10.1.0.0/16")
+    assert run(root, "verify").exit_code == 0

@@ -95,7 +95,8 @@ _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \
                          rb"(?:ipaddress[ \t]*\.[ \t]*)?(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET
                          + rb"[^()\n]*\)[ \t]*(?:#.*)?$", re.M)
 # The words one of which stands in every file `might_hold` accepts (besides `A.B.C.%`).
-LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipmath", b"ip_network", b"IPv4Network", b"ip_interface",
+LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipmath", b"ip_network", b"IPv4Network",
+            b"ip_interface",
             b"IPv4Interface", b"ip_address", b"IPv4Address")
 
 

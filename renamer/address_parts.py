@@ -51,11 +51,14 @@ class Composition:
         return tuple(p for p in self.parts if isinstance(p, Template))
 
 
-def literals(addresses: Iterable[str]) -> tuple[bytes, ...]:
+def literals(addresses: Iterable[str], any_octet: bool = False) -> tuple[bytes, ...]:
     """One of these is in every file `might_hold` accepts: a template's end before a dot, a dot
-    before a template, and `.` with each old address's last octet (`$P.5`)."""
+    before a template, and `.` with each old address's last octet (`$P.5`; any octet, `.` and a
+    digit, where a network is renamed: `any_octet`)."""
     v4 = [old for old in addresses if ":" not in old]
     lasts = {b"." + old.rsplit(".", 1)[-1].encode() for old in v4}
+    if any_octet:
+        lasts |= {b"." + bytes([digit]) for digit in b"0123456789"}
     held = {b"}" + suffix[:1] for suffix in _suffixes(v4)}  # `${IP}5`: the dot inside the value
     return tuple(sorted({b"}.", b".$", b".{{", b".%{", b'."', b".'", *lasts, *held}))
 
@@ -70,11 +73,16 @@ def _suffixes(addresses: Iterable[str]) -> set[bytes]:
     return out
 
 
-def bare_tails(addresses: Iterable[str]) -> re.Pattern[bytes] | None:
+def bare_tails(addresses: Iterable[str], any_octet: bool = False) -> re.Pattern[bytes] | None:
     """`$P.5`, `$P.0.5`: a bare variable before the last octets of an old address; `}5`, `}0.5`: a
-    template holding the address's head, dot and all."""
+    template holding the address's head, dot and all. `any_octet` (a network renamed, break-it
+    round 16 #15: `HOST=$PREFIX.5` beside `PREFIX=10.0.40`): any octets, each address of an old
+    network being one."""
     v4 = [old for old in addresses if ":" not in old]
     tails = {old.rsplit(".", 1)[-1].encode() for old in v4}
+    if any_octet:
+        return re.compile(_BARE_TAIL + rb"[0-9]{1,3}(?![0-9]|\.[0-9])"
+                          + rb"|[})][0-9]{1,3}(?:\.[0-9]{1,3}){0,2}(?![0-9]|\.[0-9])")
     if not tails:
         return None
     alternatives = b"|".join(re.escape(t) for t in sorted(tails))

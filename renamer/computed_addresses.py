@@ -34,6 +34,9 @@ _INDEX_FORMS = (
                + rb"[^()\n]*\)(?:[ \t]*\.[ \t]*network)?[ \t]*\[[ \t]*" + _NUM + rb"[ \t]*\]"),
 )
 # Terraform's cidrhost(cidrsubnet(prefix, newbits, netnum), hostnum): the subnet first
+# Terraform's cidrsubnet(prefix, newbits, netnum) alone: a network, `address` its `A.B.C.D/len`
+_SUBNET = re.compile(rb"(?<![\w.])cidrsubnet[ \t]*\([ \t]*" + _NET
+                     + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)")
 _SUBNET_HOST = re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _NET
                           + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
                           + _NUM + rb"[ \t]*\)")
@@ -92,7 +95,8 @@ _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \
                          rb"(?:ipaddress[ \t]*\.[ \t]*)?(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET
                          + rb"[^()\n]*\)[ \t]*(?:#.*)?$", re.M)
 # The words one of which stands in every file `might_hold` accepts (besides `A.B.C.%`).
-LITERALS = (b"cidrhost", b"nthhost", b"ipaddr", b"ipmath", b"ip_network", b"IPv4Network", b"ip_interface",
+LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipmath", b"ip_network", b"IPv4Network",
+            b"ip_interface",
             b"IPv4Interface", b"ip_address", b"IPv4Address")
 
 
@@ -153,6 +157,10 @@ def computed(data: bytes, resolve: Resolve | None = None) -> Iterator[Computed]:
         if address is None and not subnet:
             continue
         found.append(_computed(m, address, (number or m.group("arg")).decode("utf-8", "replace")))
+    for m in _SUBNET.finditer(data):  # inside a cidrhost(...) found above, that one is taken
+        subnet = _subnet(m.group("net"), int(m.group("bits")), int(m.group("netnum")))
+        if subnet:
+            found.append(_computed(m, subnet, m.group("netnum").decode()))
     for form, offset in _OFFSET_FORMS:
         for m in form.finditer(data):
             address = _nth(m.group("net"), int(m.group("num")) + offset)

@@ -162,6 +162,39 @@ def mapped_like(text: str, new: ipaddress.IPv4Address) -> str:
     return spelled.upper() if letters and all(c.isupper() for c in letters) else spelled
 
 
+def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
+    """`new` spelled as `text` spells the old IPv6 address (break-it round 16, #21): the zero run
+    `::` where `text` has it (where `new` is zero there too), each written group as wide as
+    written where it is zero-padded (`0db8`, `0040`, `0000`), and upper case where every letter
+    of `text` is. A dotted IPv4 tail keeps its form for a mapped address; any other shape the
+    new address cannot take is spelled compressed, in `text`'s case."""
+    letters = [c for c in text if c.isalpha()]
+    upper = bool(letters) and all(c.isupper() for c in letters)
+    spelled = new.compressed
+    if "." in text:
+        if new.ipv4_mapped is not None:
+            spelled = f"::ffff:{new.ipv4_mapped}"
+    elif text.count("::") <= 1:
+        head, _, tail = text.partition("::") if "::" in text else (text, "", "")
+        written = [g for g in head.split(":") if g], [g for g in tail.split(":") if g]
+        groups = new.exploded.split(":")
+        gap = groups[len(written[0]):8 - len(written[1])]
+        if len(written[0]) + len(written[1]) + ("::" in text) <= 8 \
+                and ("::" in text or not gap) and all(int(g, 16) == 0 for g in gap):
+            shaped = [_group_like(g, groups[i]) for i, g in enumerate(written[0])]
+            back = [_group_like(g, groups[8 - len(written[1]) + i]) for i, g in enumerate(written[1])]
+            spelled = ":".join(shaped) + ("::" + ":".join(back) if "::" in text else "")
+            if ipaddress.IPv6Address(spelled) != new:  # never another address for the dress
+                spelled = new.compressed
+    return spelled.upper() if upper else spelled
+
+
+def _group_like(written: str, group: str) -> str:
+    """The new hex group `group` (4 digits) as wide as `written` where that is zero-padded."""
+    width = len(written) if len(written) > 1 and written.startswith("0") else 0
+    return f"{int(group, 16):0{width}x}"
+
+
 _RUN = re.compile(r"[A-Za-z0-9]+")
 
 

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from renamer import (
     address_parts,
+    address_patterns,
     composed_names,
     composed_tails,
     computed_addresses,
@@ -90,8 +91,9 @@ class Matcher:
         # `${LAB_PREFIX}.5`: variables and literal octets making an old address (sweep/composed_addresses.py).
         v4_olds = [old for old, _ in self.addresses if ":" not in old]
         composes = bool(v4_olds) or any(net.version == 4 for net, _ in self.networks)
-        self._address_parts = address_parts.literals(v4_olds) if composes else ()
-        self._bare_tails = address_parts.bare_tails(v4_olds)
+        v4_networks = any(net.version == 4 for net, _ in self.networks)
+        self._address_parts = address_parts.literals(v4_olds, v4_networks) if composes else ()
+        self._bare_tails = address_parts.bare_tails(v4_olds, v4_networks)
         # `cidrhost("10.0.40.0/24", 11)`: a literal network and number (sweep/composed_addresses.py).
         self.v4_olds = v4_olds
         self.v4_networks = [str(net) for net, _ in self.networks if net.version == 4]
@@ -114,6 +116,14 @@ class Matcher:
         self._patterns_found: list[PatternHit] = []
         self._pattern_kinds = {old: (new, "host") for old, new in self.hosts}
         self._pattern_kinds.update((old, (new, "address")) for old, new in self.addresses)
+        # `10\.0\.40\.[0-9]+`, `10.0.40.(11|12)`: address patterns decided by what they match
+        # (address_patterns.py): a renamed IPv4 network's, and an address's alternation.
+        self._v4_nets = [(old, new) for old, new in self.networks
+                         if isinstance(old, ipaddress.IPv4Network) and isinstance(new, ipaddress.IPv4Network)]
+        self._address_pattern_needles = (address_patterns.literals(self._v4_nets, self._v4_pairs)
+                                         if self._v4_nets or self._v4_pairs else ())
+        self._address_patterns_of: bytes | None = None
+        self._address_patterns_found: list[address_patterns.Decision] = []
         forms: dict[bytes, Form] = {}
         for old, new in self.hosts:
             for form in spelling.host_forms(old, new, derived_names, variants):
@@ -216,6 +226,7 @@ class Matcher:
         out += self._tool_names
         out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
+        out += self._address_pattern_needles
         return tuple(out)
 
     def might_hold_context(self, data: bytes) -> bool:
@@ -248,6 +259,8 @@ class Matcher:
         if self.might_compute_address(data):
             return True
         if self._tool_names and tool_names.might_hold(data):
+            return True
+        if self._address_patterns(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
@@ -283,6 +296,29 @@ class Matcher:
             self._patterns_found = find_patterns(data, self._pattern_olds, self._pattern_starts,
                                                  self._pattern_news)
         return self._patterns_found
+
+    def _address_patterns(self, data: bytes) -> list[address_patterns.Decision]:
+        """address_patterns.decide, asked once per file; a renamed address's only beside a group of
+        alternatives (the one shape it rewrites)."""
+        needles = self._address_pattern_needles
+        if not needles or not address_patterns.might_hold(data, needles):
+            return []
+        if data is not self._address_patterns_of:
+            pairs = self._v4_pairs if (b"|" in data and b".(" in data) or any(
+                start in data for start in self._pattern_starts if b"." in start) else []
+            self._address_patterns_of = data
+            self._address_patterns_found = (address_patterns.decide(data, self._v4_nets, pairs)
+                                            if self._v4_nets or pairs else [])
+        return self._address_patterns_found
+
+    def templated_heads(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`matches` with a `composed-address` residual for each literal head inside a renamed
+        network that a template completes (`"10.0.40.${count.index + 11}"`), where no match
+        (a composition evaluated to its address first) stands on it."""
+        added = [Match(d.start, d.end, d.old, d.new, d.kind, refused=d.reason, note=d.note)
+                 for d in self._address_patterns(data) if d.reason == "composed-address"
+                 and not any(m.start < d.end and d.start < m.end for m in matches)]
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def find(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:
         """All matches in `data`, leftmost-longest, non-overlapping, in order; those that must
@@ -462,6 +498,9 @@ class Matcher:
                     m.kept = "account"
         if self.hosts and any(m.kind == "host" and m.refused is None and m.kept is None for m in matches):
             matches = _images(data, matches)
+        decided = self._address_patterns(data)
+        if decided:
+            matches = _with_address_patterns(matches, decided)
         if self._pattern_starts:
             found = self._patterns(data)
             if found:
@@ -500,10 +539,13 @@ class Matcher:
                 return Match(start, end, text.decode("ascii"), mapped, "address")
         if b"." not in text and b":" not in text:
             return None  # no address and no reverse name: `10` of `10:` (_resolve_generic's trim)
-        new = self._map_network(text.decode("ascii"))
+        written = text.decode("ascii")
+        new = self._map_network(written)
         if new is None:
             return None
-        return Match(start, end, text.decode("ascii"), new, "network")
+        if b":" in text and not written.endswith(".arpa"):  # an IPv6 address keeps the file's dress
+            new = spelling.v6_like(written, ipaddress.IPv6Address(new))
+        return Match(start, end, written, new, "network")
 
     def _v6_rejects(self, text: bytes) -> bool:
         """Is `text` nothing the rules below map: text with fewer than two colons (no IPv6 address
@@ -531,16 +573,7 @@ class Matcher:
         new = self._v6_addresses.get(address)
         if not isinstance(new, ipaddress.IPv6Address):
             return None
-        if "." in text and new.ipv4_mapped is not None:
-            spelled = f"::ffff:{new.ipv4_mapped}"
-        elif "::" not in text and text.count(":") == 7:
-            groups = text.split(":")
-            width = 4 if all(len(g) == 4 for g in groups) else 0
-            spelled = ":".join(f"{int(g, 16):0{width}x}" for g in new.exploded.split(":"))
-        else:
-            spelled = new.compressed
-        letters = [c for c in text if c.isalpha()]
-        return spelled.upper() if letters and all(c.isupper() for c in letters) else spelled
+        return spelling.v6_like(text, new)
 
     def _resolve_generic(self, data: bytes, start: int, end: int) -> list[Match]:
         """A candidate of the generic patterns: an exact form, an address in a renamed network,
@@ -711,6 +744,23 @@ def _paired(data: bytes, matches: list[Match]) -> list[Match]:
         return matches
     return [replace(m, refused="range") if m.start in ends and m.refused is None
             and m.kind in ("host", "address") else m for m in matches]
+
+
+def _with_address_patterns(matches: list[Match], decided: list[address_patterns.Decision]) -> list[Match]:
+    """Address patterns (address_patterns.py) in place of what the exact rules read inside them
+    (`10.0.40.1` of `10.0.40.1[0-5]`): a rewrite, or a refused `pattern`. One overlapping a match
+    already refused or kept (a range, an account) gives way to it."""
+    out = list(matches)
+    for d in decided:
+        if d.reason != "pattern":
+            continue  # a template's word: the scan's, after the compositions it evaluates (templated_heads)
+        inside = [m for m in out if m.start < d.end and d.start < m.end]
+        if any(m.refused is not None or m.kept is not None for m in inside):
+            continue
+        out = [m for m in out if not (m.start < d.end and d.start < m.end)]
+        out.append(Match(d.start, d.end, d.old, d.new, d.kind, refused=None if d.rewrite else "pattern",
+                         note=d.note))
+    return sorted(out, key=lambda m: m.start)
 
 
 def _images(data: bytes, matches: list[Match]) -> list[Match]:

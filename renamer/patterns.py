@@ -115,7 +115,8 @@ def _covers_new(token: bytes, old: str, news: Mapping[str, str] | None) -> bool:
 # fragment is it compiled (under regex_guard, as any token is).
 _GROUP = re.compile(rb"\((?:\?(?:P?<[A-Za-z_][A-Za-z0-9_]*>|:))?[^()\s|]{1,60}(?:\|[^()\s|]{0,60})+\)")
 _STOP_RUNS = bytes(ord(" ") if chr(i) in " \t\r\n\"'`,;=<>" else i for i in range(256))
-_PORT = re.compile(rb"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+)?[$]?\Z")
+# A trailing port: `:9100`, `:\d+`, `:[0-9]+`, or alternatives (`:(22|8006)`, Prometheus' probe targets).
+_PORT = re.compile(rb"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+|:\((?:\?:)?(?:[0-9]{1,5}\|)+[0-9]{1,5}\))?[$]?\Z")
 
 
 def _alternations(data: bytes, olds: list[str], starts: tuple[bytes, ...],

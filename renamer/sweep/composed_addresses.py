@@ -146,6 +146,17 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
                     f"host number `{found.number}` is not a literal")
             pair = _old_address(matcher, held[0]) if "/" not in held[0] else None
             old, new = pair if pair is not None else (held[0], held[0])
+        elif "/" in found.address:  # `cidrsubnet("10.0.0.0/16", 8, 40)` is 10.0.40.0/24
+            subnet = found.address
+            address, _, length = subnet.partition("/")
+            pair = _old_address(matcher, address)
+            if pair is None:
+                continue  # no subnet of a renamed network (or wider than one: not read)
+            old, new = subnet, f"{pair[1]}/{length}"
+            if on_net and _follows(data, out, on_net, found, new):
+                continue  # the network literal moves, and the expression makes the moved subnet
+            note = (f"`{found.text}` is {old}, inside a renamed network (it moves to {new}): a literal "
+                    "network and subnet number, which the sweep does not renumber; write the new subnet's")
         else:
             pair = _old_address(matcher, found.address)
             if pair is None:

@@ -484,6 +484,8 @@ class FileScanner:
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)
                 if self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
+                # `"10.0.40.${count.index + 11}"`: a renamed network's head a template completes
+                matches = self.matcher.templated_heads(data, matches)
                 if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
                     matches = computed_matches(data, matches, self.matcher,
                                                [*self.matcher.v4_olds, *self.matcher.v4_networks], rel,

@@ -140,8 +140,14 @@ class Definitions:
         blocks = vcs_status.worktree_lines_matching(
             self.root, rf"^[[:space:]]*variable[[:space:]]+\"{name}\"[[:space:]]*\{{") or []
         found = []
-        for path, number, _ in blocks:
+        for path, number, text in blocks:
             if not self.live(path):
+                continue
+            # A one-line block, `variable "prefix" { default = "10.0.40" }`: its default after the brace.
+            body = text.split("{", 1)[1].rstrip().removesuffix("}")
+            inline = templated_names.defined_value(body, "default")
+            if inline is not None:
+                found.append((path, number, inline))
                 continue
             try:
                 lines = (self.root / path).read_text("utf-8", "replace").splitlines()

@@ -270,9 +270,10 @@ V6_CONFIG = ("version: 1\nrenames:\n  addresses: {'fd00:250::54': 'fd00:251::54'
 
 @pytest.mark.parametrize("before, after", [
     pytest.param("fd00:250:0:0:0:0:0:54", "fd00:251:0:0:0:0:0:54", id="w6-unpadded-groups"),
-    pytest.param("fd00:250::0:54", "fd00:251::54", id="w6-zero-group"),
+    # the zero run and a written zero group stay where the file has them (break-it round 16, #21)
+    pytest.param("fd00:250::0:54", "fd00:251::0:54", id="w6-zero-group"),
     pytest.param("Fd00:250::54", "fd00:251::54", id="w6-mixed-case"),
-    pytest.param("fd00:250:0::54", "fd00:251::54", id="w6-other-compression"),
+    pytest.param("fd00:250:0::54", "fd00:251:0::54", id="w6-other-compression"),
     pytest.param("FD00:0250:0000:0000:0000:0000:0000:0054", "FD00:0251:0000:0000:0000:0000:0000:0054",
                  id="w6-expanded-upper"),
     pytest.param("[fd00:250::54]:8080", "[fd00:251::54]:8080", id="w6-bracketed-port"),

@@ -170,7 +170,8 @@ def test_an_idna_name_in_every_form(repo: Repo, run: Run, content: str, expected
     pytest.param(CONFIG, "n 64:ff9b::10.250.50.54\n", "n 64:ff9b::10.251.50.54\n", id="nat64-dotted-as-before"),
     pytest.param(NETWORKS, "n 64:ff9b::afa:101\n", "n 64:ff9b::afb:101\n", id="nat64-inside-a-renamed-network"),
     pytest.param(DUAL, "n 64:ff9b::afa:3236 ::ffff:afa:3236 fd00:250:0::54\n",
-                 "n 64:ff9b::afb:3236 ::ffff:afb:3236 fd00:251::54\n", id="nat64-beside-an-ipv6-rename"),
+                 # the IPv6 address keeps its written `0` group (break-it round 16, #21: the file's dress)
+                 "n 64:ff9b::afb:3236 ::ffff:afb:3236 fd00:251:0::54\n", id="nat64-beside-an-ipv6-rename"),
     pytest.param(CONFIG, "n 64:ff9b::afa:3237 64:ff9b:1::afa:3236 64:ff9c::afa:3236 164:ff9b::afa:3236\n",
                  "n 64:ff9b::afa:3237 64:ff9b:1::afa:3236 64:ff9c::afa:3236 164:ff9b::afa:3236\n",
                  id="nat64-noop-other-prefixes"),

@@ -1,0 +1,77 @@
+"""address_patterns.decide: a rewritten address pattern matches exactly the moved addresses of what
+it matched before, checked by running both regexes over every address of the old and new networks
+(break-it round 16, #4); a pattern it cannot rewrite so is a residual, never a rewrite."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from renamer.address_patterns import decide
+
+NETS = [
+    (ipaddress.IPv4Network("10.0.40.0/24"), ipaddress.IPv4Network("10.0.50.0/24")),
+    (ipaddress.IPv4Network("10.42.0.0/21"), ipaddress.IPv4Network("10.43.8.0/21")),
+    (ipaddress.IPv4Network("172.16.0.0/16"), ipaddress.IPv4Network("172.20.0.0/16")),
+]
+
+
+def _applied(token: str, nets: list[tuple[ipaddress.IPv4Network, ipaddress.IPv4Network]]) -> tuple[str, bool]:
+    data = f'regex: "{token}"\n'.encode()
+    found = decide(data, nets, [])
+    out = data
+    residual = False
+    for d in reversed(found):
+        if d.rewrite:
+            out = out[:d.start] + d.new.encode() + out[d.end:]
+        else:
+            residual = True
+    return out.decode()[len('regex: "'):-2], residual
+
+
+def _matches(regex: str, address: str) -> bool:
+    return re.fullmatch(regex, address) is not None
+
+
+OCTET = st.integers(0, 255).map(str)
+ESCAPED_DOT = st.sampled_from(["\\.", "[.]", "."])
+TAIL = st.one_of(
+    st.lists(OCTET, min_size=1, max_size=4, unique=True).map(lambda xs: "(" + "|".join(xs) + ")"),
+    st.sampled_from(["[0-9]+", "\\d{1,3}", "1[0-9]", "2[0-4][0-9]", ".*", "(?:1|2)[0-9]?"]),
+    OCTET,
+)
+
+
+@given(net=st.sampled_from(NETS), third=st.integers(0, 255), tail=TAIL, dot=ESCAPED_DOT)
+def test_a_rewritten_pattern_matches_the_moved_addresses_exactly(net, third: int, tail: str, dot: str) -> None:
+    old, new = net
+    first, second = str(old.network_address).split(".")[:2]
+    token = dot.join([first, second, str(third)]) + dot + tail
+    if dot == "." and re.fullmatch(r"[0-9]{1,3}", tail):
+        return  # a plain address: the exact matcher's
+    written, residual = _applied(token, [net])
+    if written == token:
+        return  # left alone (nothing of the network) or a residual: never a wrong rewrite
+    assert not residual
+    shift = int(new.network_address) - int(old.network_address)
+    for address in old:
+        moved = ipaddress.IPv4Address(int(address) + shift)
+        assert _matches(token, str(address)) == _matches(written, str(moved)), (token, written, address)
+
+
+@pytest.mark.parametrize(("token", "written"), [
+    ("10.42.1.(91|92|93|10)", "10.43.9.(91|92|93|10)"),  # a /21 moved onto another third octet
+    ("10\\.42\\.7\\.[0-9]+", "10\\.43\\.15\\.[0-9]+"),
+    ("172\\.16\\.[0-9]+\\.[0-9]+", "172\\.20\\.[0-9]+\\.[0-9]+"),  # the head is the /16 itself
+])
+def test_rewrites(token: str, written: str) -> None:
+    assert _applied(token, NETS) == (written, False)
+
+
+@pytest.mark.parametrize("token", ["10\\.42\\.[0-9]+\\.5", "10.42.(7|8).1", "172\\.1[0-9]\\.0\\.1"])
+def test_residuals(token: str) -> None:
+    assert _applied(token, NETS) == (token, True)

@@ -30,6 +30,7 @@ from renamer import (
     name_starts,
     templated_names,
     tool_names,
+    zone_records,
 )
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
@@ -101,7 +102,8 @@ class Matcher:
                           if composes else ())
         # `Host wolf` + `HostName %h.ana.lan`: a host word a tool composes (sweep/tool_names.py), its
         # new spelling too, so verify after a sweep reads it.
-        self._tool_names = tool_names.LITERALS if any("." in old for old, _ in self.hosts) else ()
+        fqdns = any("." in old for old, _ in self.hosts)
+        self._tool_names = tool_names.LITERALS + zone_records.LITERALS if fqdns else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
         # (composed_tails.py decides).
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
@@ -247,7 +249,7 @@ class Matcher:
             return True
         if self.might_compute_address(data):
             return True
-        if self._tool_names and tool_names.might_hold(data):
+        if self._tool_names and (tool_names.might_hold(data) or zone_records.might_hold(data)):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.

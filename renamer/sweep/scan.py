@@ -76,6 +76,7 @@ from renamer.sweep.tool_names import (
 )
 from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
+from renamer.sweep.zone_records import zone_record_matches
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import is_hcl, kept_state
 from renamer.unicode_names import folded_matches, might_fold
@@ -443,6 +444,8 @@ class FileScanner:
                 matches = env_file_matches(data, rel, matches, self.matcher.hosts, self.env_files)
                 # `pug:` in an OctoDNS zone file `config/ana.lan.yaml`
                 matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
+                # `A("pug", ...)` in DNSControl's `D("ana.lan", ...)`, nsupdate's `zone:` + `record:`...
+                matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
                     matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
                                                   self.ssh_includes, self.project.config.max_file_size)

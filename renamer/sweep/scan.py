@@ -78,7 +78,7 @@ from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_records import zone_record_matches
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
-from renamer.terraform_state import is_hcl, kept_state
+from renamer.terraform_state import is_hcl, kept_state, state_file_note
 from renamer.unicode_names import folded_matches, might_fold
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
@@ -391,6 +391,13 @@ class FileScanner:
             new_path, path_refs = self._instance_path(rel, new_path, path_refs)
         if new_path is not None:  # `hosts/pug/compose.yaml`: the folder names the compose project
             new_path, path_refs = self._project_path(rel, new_path, path_refs)
+        if new_path is not None and ".tfstate" in rel:  # `state/pug.tfstate`: a kept backend path reads it
+            note = state_file_note(rel, new_path)
+            if note is not None:
+                why = f"{note}; {REFUSED_HINTS[state_names.HELD]}"
+                new_path = None
+                path_refs = [replace(r, reason=state_names.HELD, note=why)
+                             if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if content.kind == "symlink":
             shown = data.decode("utf-8", "replace")
             refs = self._skipped(rel, data, "symlink",

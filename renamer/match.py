@@ -28,6 +28,7 @@ from renamer import (
     host_sets,
     image_refs,
     name_starts,
+    own_storage,
     templated_names,
     tool_names,
     zone_records,
@@ -102,6 +103,9 @@ class Matcher:
                           if composes else ())
         # `Host wolf` + `HostName %h.ana.lan`: a host word a tool composes (sweep/tool_names.py), its
         # new spelling too, so verify after a sweep reads it.
+        # `repository: ".../{{ inventory_hostname }}"`: a backup location named from the machine's own
+        # name (own_storage.py), which spells no old value.
+        self._own_storage = own_storage.LITERALS if self.hosts else ()
         fqdns = any("." in old for old, _ in self.hosts)
         self._tool_names = tool_names.LITERALS + zone_records.LITERALS if fqdns else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
@@ -216,6 +220,7 @@ class Matcher:
         out += self._address_parts
         out += self._computed
         out += self._tool_names
+        out += self._own_storage
         out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         return tuple(out)
@@ -250,6 +255,8 @@ class Matcher:
         if self.might_compute_address(data):
             return True
         if self._tool_names and (tool_names.might_hold(data) or zone_records.might_hold(data)):
+            return True
+        if self._own_storage and own_storage.might_hold(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.

@@ -57,6 +57,7 @@ from renamer.sweep.model import (
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.nix_attrs import NixIndex
+from renamer.sweep.own_storage import own_storage_matches
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
@@ -453,6 +454,8 @@ class FileScanner:
                 matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
                 # `A("pug", ...)` in DNSControl's `D("ana.lan", ...)`, nsupdate's `zone:` + `record:`...
                 matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
+                matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
                     matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
                                                   self.ssh_includes, self.project.config.max_file_size)

@@ -38,6 +38,7 @@ from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.function_calls import helm_call_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
@@ -456,6 +457,8 @@ class FileScanner:
                 matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
                 matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
+                # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
+                matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
                     matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
                                                   self.ssh_includes, self.project.config.max_file_size)

@@ -105,3 +105,31 @@ def test_round16_a_host_that_stays_or_an_untold_argument_is_no_residual(repo: Ca
     assert _residuals(root, run) == set()
     assert run(root, "sweep", "--commit").exit_code == 0
     assert "ssh wolf true" in (root / "b.sh").read_text()
+
+
+HELPERS = ('{{- define "fqdn" -}}{{ . }}.ana.lan{{- end -}}\n'
+           '{{- define "url" -}}https://{{ .host }}.ana.lan/{{- end -}}\n')
+CHART = {"chart/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "chart/templates/_helpers.tpl": HELPERS}
+CALLS = ('a: {{ include "fqdn" "pug" }}\nb: {{ include "url" (dict "host" "pug") }}\n'
+         'c: {{ include "fqdn" "rex" }}\nd: {{ template "fqdn" "pug" }}\ne: ssh pug\n')
+
+
+def test_round16_a_host_passed_to_a_define_in_another_template_is_held(repo: Callable[..., Path],
+                                                                         run: Callable[..., Result]) -> None:
+    """The chart's usual shape: the define in `_helpers.tpl`, the include in each template."""
+    root = repo({**CHART, "chart/templates/cm.yaml": CALLS}, config=CONFIG, allowlist=ALLOW)
+    assert _residuals(root, run) == {("chart/templates/cm.yaml", line) for line in (1, 2, 4)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "chart/templates/cm.yaml").read_text() == CALLS.replace("ssh pug", "ssh wolf")
+
+
+def test_round16_a_define_in_another_template_where_the_domain_stays_follows(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({**CHART, "chart/templates/cm.yaml": CALLS}, config=SAME_DOMAIN, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "chart/templates/cm.yaml").read_text() == CALLS.replace("pug", "wolf")
+    # and a define composing nothing, in a chart without the helper: the plain rules
+    other = repo({"c2/Chart.yaml": CHART["chart/Chart.yaml"], "c2/templates/_h.tpl": '{{ define "x" }}{{ . }}{{ end }}\n',
+                  "c2/templates/a.yaml": 'a: {{ include "x" "pug" }}\n'}, config=CONFIG, allowlist=ALLOW)
+    assert run(other, "sweep", "--commit").exit_code == 0
+    assert (other / "c2/templates/a.yaml").read_text() == 'a: {{ include "x" "wolf" }}\n'

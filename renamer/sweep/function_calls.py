@@ -46,28 +46,7 @@ def helm_call_matches(root: Path, data: bytes, rel: str, matches: list[Match],
     chart = _chart(root, rel) if tails else None
     if chart is None:
         return matches
-    bodies: dict[bytes, list[tuple[str, str, str, str]]] = {}  # name -> (variable, prefix, suffix, where)
-    for path in sorted((chart / "templates").rglob("*")):
-        if not path.is_file() or path.suffix not in (".tpl", ".yaml", ".yml", ".txt"):
-            continue
-        try:
-            text = path.read_bytes()
-        except OSError:
-            continue
-        if b"define" not in text:
-            continue
-        found = composed_names.find(text, tails)
-        for loop in function_params.functions(text):
-            define = re.search(rb"define[ \t]+\"(?P<name>[^\"]+)\"", loop.header.encode())
-            if define is None or loop.variable != ".":  # each define once, by its `.` binding
-                continue
-            where = f"{path.relative_to(root).as_posix()}:{loop.line}"
-            for name in found:
-                variables = name.template.variables
-                reads = name.template.reads or (variables[0] if variables else "")
-                if loop.start <= name.start < loop.end and reads:  # `{{ . }}`, or a key: `{{ .host }}`
-                    bodies.setdefault(define.group("name"), []).append(
-                        (reads, name.prefix, f"{name.suffix}.{name.tail}", f"{where} ({name.text})"))
+    bodies = _bodies(root, chart, tails)
     found_all: list[Composed] = []
     for call in calls:
         for variable, prefix, suffix, where in bodies.get(call.group("name"), []):
@@ -86,3 +65,43 @@ def helm_call_matches(root: Path, data: bytes, rel: str, matches: list[Match],
                 start, end = string.span("value")
                 found_all.append(Composed(start, end, word, prefix, suffix, how))
     return _refused(found_all, matches, hosts) if found_all else matches
+
+
+Bodies = dict[bytes, list[tuple[str, str, str, str]]]  # a define -> (variable, prefix, suffix, where)
+_CACHE: dict[tuple[str, tuple[str, ...]], tuple[tuple[tuple[str, int, int], ...], Bodies]] = {}
+
+
+def _bodies(root: Path, chart: Path, tails: tuple[str, ...]) -> Bodies:
+    """Each define of the chart's templates composing its argument with one of `tails`; read once
+    per chart while its templates stay as they are (every call site of the chart asks)."""
+    paths = [p for p in sorted((chart / "templates").rglob("*"))
+             if p.suffix in (".tpl", ".yaml", ".yml", ".txt") and p.is_file()]
+    stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
+    key = (str(chart), tails)
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    bodies: Bodies = {}
+    for path in paths:
+        try:
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if b"define" not in text:
+            continue
+        found = composed_names.find(text, tails)
+        for loop in function_params.functions(text):
+            define = re.search(rb"define[ \t]+\"(?P<name>[^\"]+)\"", loop.header.encode())
+            if define is None or loop.variable != ".":  # each define once, by its `.` binding
+                continue
+            where = f"{path.relative_to(root).as_posix()}:{loop.line}"
+            for name in found:
+                variables = name.template.variables
+                reads = name.template.reads or (variables[0] if variables else "")
+                if loop.start <= name.start < loop.end and reads:  # `{{ . }}`, or a key: `{{ .host }}`
+                    bodies.setdefault(define.group("name"), []).append(
+                        (reads, name.prefix, f"{name.suffix}.{name.tail}", f"{where} ({name.text})"))
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[key] = (stamp, bodies)
+    return bodies

@@ -21,11 +21,20 @@ from renamer import key_refs, loop_values
 # Variables whose value is the machine's (or the play's host's) own name: every host of the fleet,
 # the renamed one included.
 HOST_BUILTINS = frozenset({"inventory_hostname", "inventory_hostname_short", "ansible_hostname",
-                           "ansible_nodename", "HOSTNAME", "HOST", "hostname", "nodename", "certname"})
+                           "ansible_nodename", "HOSTNAME", "HOST", "hostname", "nodename", "certname",
+                           "local_hostname"})  # cloud-init's `{{ v1.local_hostname }}`: the instance's own
 _KEEPING = frozenset({"default", "d", "lower", "upper", "trim", "string", "mandatory"})
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
-_START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])|\{[0-9]*\}")
+_START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])|\{[0-9]*\}|\{\$(?=[A-Za-z_])|\{env\.|%[Hlq]"
+                    rb"|\$(?=[1-9])")
+# Caddy's placeholders: `{$HOST}` (`{$HOST:default}`), read from the environment when the
+# Caddyfile is loaded, and `{env.HOST}` at run time (break-it round 16, finding 17).
+_CADDY = re.compile(rb"\{(?:\$(?P<var>" + _IDENT + rb")(?::(?P<default>[A-Za-z0-9._-]*))?"
+                    rb"|env\.(?P<env>" + _IDENT + rb"))\}")
+# systemd's specifiers for the machine's own name: `%H` (host name), `%l` (short), `%q` (pretty);
+# `%%` is a literal percent.
+_SYSTEMD = re.compile(rb"(?<!%)%[Hlq](?![A-Za-z0-9_])")
 _SHELL_HEAD = re.compile(rb"\$\{(" + _IDENT + rb"(?:\." + _IDENT + rb")*|[0-9]+)")
 _SHELL_OP = re.compile(rb":?[-=+?]")
 _WORD = re.compile(rb"[A-Za-z0-9._-]*")
@@ -42,6 +51,7 @@ _PUPPET = re.compile(rb"%\{(?:::)?(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb")
 _COMMAND = re.compile(rb"\$\([ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*\)"
                       rb"|`[ \t]*(?:hostname(?:[ \t]+(?:-s|--short))?|uname[ \t]+-n)[ \t]*`")
 _BARE = re.compile(rb"\$(" + _IDENT + rb")")
+_POSITIONAL = re.compile(rb"\$([1-9])(?![0-9])")
 _MAKE = re.compile(rb"\$\((" + _IDENT + rb")\)")  # Make's `$(h)` (a shell's would be a command: unknown)
 _PLACEHOLDER = re.compile(rb"\{[0-9]*\}")  # GNU parallel's and xargs -I's `{}`, parallel's `{1}`
 _LABEL = re.compile(rb"[A-Za-z0-9-]*")
@@ -86,7 +96,11 @@ def template_at(data: bytes, pos: int, depth: int = 0) -> Template | None:
     """The template starting at `pos`, if one does."""
     head = data[pos:pos + 2]
     if head == b"${":
-        return _shell(data, pos, depth)
+        shell = _shell(data, pos, depth)
+        if shell is not None and shell.variables[0].isdigit():  # `${1}`: a shell function's parameter
+            return Template(shell.start, shell.end, shell.variables, shell.default, shell.default_span,
+                            reads=shell.variables[0])
+        return shell
     if head == b"{{":
         return _jinja(data, pos)
     if head == b"%{":
@@ -101,9 +115,29 @@ def template_at(data: bytes, pos: int, depth: int = 0) -> Template | None:
             return Template(pos, command.end(), (), builtin="hostname")
         make = _MAKE.match(data, pos)
         return Template(pos, make.end(), (make.group(1).decode(),)) if make is not None else None
+    if head in (b"{$", b"{e"):
+        caddy = _CADDY.match(data, pos)
+        if caddy is None:
+            return None
+        name = (caddy.group("var") or caddy.group("env")).decode()
+        default = caddy.group("default")
+        # The environment Caddy runs in sets HOSTNAME to the machine's name; HOST is a variable.
+        builtin = name if name == "HOSTNAME" else None
+        if default:
+            return Template(pos, caddy.end(), (name,), default.decode(), caddy.span("default"), builtin)
+        return Template(pos, caddy.end(), (name,), builtin=builtin)
+    if head[:1] == b"%":
+        specifier = _SYSTEMD.match(data, pos)
+        if specifier is None or (pos > 0 and data[pos - 1:pos] == b"%"):
+            return None
+        return Template(pos, specifier.end(), (), builtin=f"%{chr(data[pos + 1])}")
     if head[:1] == b"{" and head != b"{{":
         placeholder = _PLACEHOLDER.match(data, pos)
         return Template(pos, placeholder.end(), (placeholder.group().decode(),)) if placeholder else None
+    positional = _POSITIONAL.match(data, pos)
+    if positional is not None:  # a shell function's `$1` (function_params.py binds it)
+        digit = positional.group(1).decode()
+        return Template(pos, positional.end(), (digit,), reads=digit)
     bare = _BARE.match(data, pos)
     if bare is None:
         return None

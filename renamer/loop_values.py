@@ -73,6 +73,10 @@ class Loop:
     split: bool = False  # a shell's `for n in $HOSTS`: the source's value split into words
     words: tuple[int, int] = (0, 0)  # where the loop's own words are written
     hosts: bool = False  # it walks the inventory's hosts (`groups['web']`): any host, renamed ones too
+    # A function's parameter (function_params.py): its values are its calls' arguments, written at
+    # `arguments`; callers elsewhere may pass others, so its domain never follows.
+    function: bool = False
+    arguments: tuple[tuple[int, int], ...] = ()
 
 
 def list_items(raw: str) -> tuple[str, ...] | None:

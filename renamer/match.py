@@ -29,8 +29,10 @@ from renamer import (
     host_sets,
     image_refs,
     name_starts,
+    own_storage,
     templated_names,
     tool_names,
+    zone_records,
 )
 from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
@@ -103,7 +105,11 @@ class Matcher:
                           if composes else ())
         # `Host wolf` + `HostName %h.ana.lan`: a host word a tool composes (sweep/tool_names.py), its
         # new spelling too, so verify after a sweep reads it.
-        self._tool_names = tool_names.LITERALS if any("." in old for old, _ in self.hosts) else ()
+        # `repository: ".../{{ inventory_hostname }}"`: a backup location named from the machine's own
+        # name (own_storage.py), which spells no old value.
+        self._own_storage = own_storage.LITERALS if self.hosts else ()
+        fqdns = any("." in old for old, _ in self.hosts)
+        self._tool_names = tool_names.LITERALS + zone_records.LITERALS if fqdns else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
         # (composed_tails.py decides).
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
@@ -224,6 +230,7 @@ class Matcher:
         out += self._address_parts
         out += self._computed
         out += self._tool_names
+        out += self._own_storage
         out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         out += self._address_pattern_needles
@@ -258,7 +265,9 @@ class Matcher:
             return True
         if self.might_compute_address(data):
             return True
-        if self._tool_names and tool_names.might_hold(data):
+        if self._tool_names and (tool_names.might_hold(data) or zone_records.might_hold(data)):
+            return True
+        if self._own_storage and own_storage.might_hold(data):
             return True
         if self._address_patterns(data):
             return True

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_'\-]*")
 _KEYWORDS = {b"let", b"in", b"rec", b"with", b"inherit", b"if", b"then", b"else", b"assert", b"or"}
 # A name composed from a variable and a dash: `"${name}-${toString x}"`, `"${name}-eth"`.
-COMPOSES = re.compile(rb"\$\{[^}\n]*\}-")
+COMPOSES = re.compile(rb"\$\{[^}\n]*\}[-_]")  # `"${name}-${toString i}"`, `"${name}_..."` (round 16 #11)
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def occurrences(data: bytes, words: Collection[str]) -> list[Occurrence]:
                 out.append(Occurrence(start, end, full, binding))
                 continue
             for word in wanted:
-                if seg.startswith(word + "-") and len(seg) > len(word) + 1:
+                if seg.startswith((word + "-", word + "_")) and len(seg) > len(word) + 1:
                     out.append(Occurrence(start, start + len(word), full, binding, derived=True))
 
     def chain(j: int) -> tuple[list[str], list[tuple[int, int]], int, bool]:

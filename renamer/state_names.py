@@ -30,7 +30,18 @@ _TOP_KEY = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:")
 _NAME_KEY = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
 _KIND = re.compile(rb"(?m)^kind[ \t]*:[ \t]*[\"']?StatefulSet\b")
 _DOC = re.compile(rb"(?m)^---[ \t]*\r?$")
-_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p")
+# A Terraform workspace holds its own state (break-it round 16, finding 12): `terraform workspace
+# select -or-create pug` renamed selects a new, empty workspace, and the next apply creates every
+# resource again; so do `TF_WORKSPACE=pug` and an Atlantis project's `workspace: pug`.
+_WORKSPACE = re.compile(rb"""\b(?:terraform|tofu|terragrunt)[ \t]+(?:[^\n|;&]*?[ \t])?workspace[ \t]+"""
+                        rb"""(?:select|new)(?:[ \t]+-[A-Za-z-]+(?:=[^\s]*)?)*[ \t]+["']?"""
+                        rb"""(?P<v>[^\s"';|&-][^\s"';|&]*)""")
+_TF_WORKSPACE = re.compile(rb"""\bTF_WORKSPACE["']?[ \t]*[=:][ \t]*["']?(?P<v>[^\s"'#;&|]+)""")
+_ATLANTIS = re.compile(rb"""(?m)^[ \t]*(?:-[ \t]+)?workspace[ \t]*:[ \t]*["']?(?P<v>[^\s"'#]+)""")
+_WORKSPACE_NOTE = ("a Terraform workspace's name: the workspace holds its own state, so renamed, the next "
+                   "apply starts from a new, empty one and creates every resource again (`terraform "
+                   "workspace` has no rename: copy the state with `terraform state pull`/`push` first)")
+_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE")
 
 
 def is_compose(rel: str, data: bytes) -> bool:
@@ -46,6 +57,11 @@ def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
     if not any(hint in data for hint in _HINTS):
         return []
     out = [(h.start("v"), h.end("v"), _PROJECT) for regex in (_ENV_NAME, _FLAG) for h in regex.finditer(data)]
+    if b"workspace" in data or b"TF_WORKSPACE" in data:
+        out += [(h.start("v"), h.end("v"), _WORKSPACE_NOTE) for regex in (_WORKSPACE, _TF_WORKSPACE)
+                for h in regex.finditer(data) if not h.group("v").startswith((b"$", b"{"))]
+        if rel.rpartition("/")[2] in ("atlantis.yaml", "atlantis.yml"):
+            out += [(h.start("v"), h.end("v"), _WORKSPACE_NOTE) for h in _ATLANTIS.finditer(data)]
     name = rel.rpartition("/")[2]
     if not name.endswith((".yml", ".yaml")):
         return out

@@ -179,3 +179,25 @@ def kept_state(rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         return matches
     return [replace(m, kept=KEPT) if m.refused is None and m.kept is None
             and any(s <= m.start and m.end <= e for s, e in spans) else m for m in matches]
+
+
+_STATE_FILE = re.compile(r"\.tfstate(?:\.backup|\.enc|\.json)?$")
+
+
+def state_file_note(rel: str, new_path: str) -> str | None:
+    """Why a Terraform state file keeps its path (break-it round 16, finding 12): its own name
+    changes (`state/pug.tfstate`, which a backend's or remote state's kept `path` names), or the
+    workspace folder of `terraform.tfstate.d/pug/` does. None where it may move (only a folder
+    above it changes: the configuration moves with it)."""
+    old_parts, new_parts = rel.split("/"), new_path.split("/")
+    if len(old_parts) != len(new_parts):
+        return None
+    if _STATE_FILE.search(old_parts[-1]) and old_parts[-1] != new_parts[-1]:
+        return (f"a Terraform state file: a backend's or `terraform_remote_state`'s `path` reads it by this "
+                f"name (kept `{KEPT}`); renamed, it reads no state and the next apply creates every resource "
+                "again: move the state with Terraform (`terraform init -migrate-state`) and then the file")
+    for i, part in enumerate(old_parts[:-2]):
+        if part == "terraform.tfstate.d" and old_parts[i + 1] != new_parts[i + 1]:
+            return (f"the state of the Terraform workspace `{old_parts[i + 1]}` (`terraform.tfstate.d/`): "
+                    "renamed, the workspace reads no state: move it with `terraform state` first")
+    return None

@@ -105,6 +105,10 @@ _NIX_SET = re.compile(rb"\bfileSystems[ \t]*=[ \t]*(?:lib\.mk[A-Za-z]+[ \t]+)?\{
 _NIX_MOUNT_POINT = re.compile(rb"""\bmountPoint[ \t]*=[ \t]*"(?P<point>/[^"$]*)\"""")
 _NIX_WHERE = re.compile(rb"""\bwhere[ \t]*=[ \t]*"(?P<point>/[^"$]*)\"""")
 _NIX_UNITS = re.compile(rb"\b(?P<kind>automounts|mounts)[ \t]*=")
+# ZFS's `mountpoint` property (`zfs create -o mountpoint=/mnt/pug`, `zfs set`, `zpool create -O`,
+# an Ansible `zfs` task's `extra_zfs_properties`, disko's `mountpoint = "/srv/pug";`):
+# zfs-mount-generator (disko: NixOS `fileSystems`) makes `mnt-pug.mount` of it (break-it round 16, #13).
+_ZFS_MOUNTPOINT = re.compile(rb"""(?<![A-Za-z0-9_.-])mountpoint[ \t]*[:=][ \t]*["']?(?P<point>/[^\s"',;]*)""")
 _BOTH = (".mount", ".automount")
 _GENERATORS = (b"fileSystems", b"mount", b"fstab")
 _NIX_KEY_END = re.compile(rb"[ \t\r\n]*=(?!=)")
@@ -123,7 +127,7 @@ def _is_fstab(rel: str) -> bool:
 def generated_points(rel: str, data: bytes) -> list[tuple[int, int, tuple[str, ...], str]]:
     """(start, end, unit suffixes, what sets it) of each mount point a generator makes units of:
     fstab's second field, an Ansible `mount` module's `path:`, NixOS `fileSystems` keys and
-    `mountPoint`, NixOS `systemd.mounts`/`automounts` `where`."""
+    `mountPoint`, NixOS `systemd.mounts`/`automounts` `where`, a ZFS dataset's `mountpoint`."""
     out: list[tuple[int, int, tuple[str, ...], str]] = []
     fstab = _is_fstab(rel)
     for line in (_FSTAB_LINE if fstab else _FSTAB_EMBEDDED).finditer(data):
@@ -136,6 +140,10 @@ def generated_points(rel: str, data: bytes) -> list[tuple[int, int, tuple[str, .
                 for path in _ANSIBLE_PATH.finditer(scope):
                     out.append((base + path.start("point"), base + path.end("point"), _BOTH,
                                 "an Ansible `mount` module's path (written to /etc/fstab)"))
+    if b"mountpoint" in data:
+        for point in _ZFS_MOUNTPOINT.finditer(data):
+            out.append((*point.span("point"), _BOTH, "a ZFS dataset's `mountpoint` (zfs-mount-generator, "
+                                                     "disko: a mount unit of it)"))
     if rel.endswith((".nix", ".nix.j2")) or b"fileSystems" in data:
         for attr in _NIX_ATTR.finditer(data):
             out.append((*attr.span("point"), _BOTH, "NixOS `fileSystems`"))

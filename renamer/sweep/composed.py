@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from renamer import composed_names, loop_values, variable_values
+from renamer import composed_names, function_params, loop_values, variable_values
 from renamer.composed_names import ComposedName
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
@@ -137,8 +137,9 @@ def _composed(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], .
         if any(m.refused not in (None, "split") and m.start < name.end and name.start < m.end
                for m in matches):
             continue  # a range, a pattern, a templated name: one residual is enough
-        if found_loops is None:
-            found_loops = loop_values.loops(data)
+        if found_loops is None:  # a function's parameter binds like a loop's variable (round 16 #9)
+            found_loops = sorted([*loop_values.loops(data), *function_params.functions(data)],
+                                 key=lambda loop: (loop.start, -loop.end))
         read = name.template.reads or loop_values.read_by(data, name.template.start, name.template.end)
         loop = loop_values.binding(found_loops, read, name.start)
         reason = kept(name.start) if kept is not None else None
@@ -183,7 +184,7 @@ def _composed(data: bytes, matches: list[Match], hosts: tuple[tuple[str, str], .
             split.append((loop, name.text))
     if not added:
         return matches, notes, split
-    own = [(loop, text) for loop, text in split if loop.items is not None]  # the loop's own words
+    own = [(loop, text) for loop, text in split if loop.items is not None or loop.arguments]  # its own words
     matches = _loop_words_left(matches, own, rel)
     matches = [replace(m, refused=REASON, note=listed[m.start]) if m.start in listed and m.refused is None
                else m for m in matches]
@@ -249,7 +250,8 @@ def _loop_words_left(matches: list[Match], split: list[tuple[Loop, str]], rel: s
     out = []
     for m in matches:
         held = next(((loop, text) for loop, text in split
-                     if loop.words[0] <= m.start and m.end <= loop.words[1]), None)
+                     if (loop.words[0] <= m.start and m.end <= loop.words[1])
+                     or any(start <= m.start and m.end <= end for start, end in loop.arguments)), None)
         if held is None or m.refused is not None or m.kept is not None:
             out.append(m)
             continue
@@ -257,6 +259,10 @@ def _loop_words_left(matches: list[Match], split: list[tuple[Loop, str]], rel: s
         note = (f"a word of the loop at {rel}:{loop.line} ({loop.header}), whose body makes {text}: its "
                 f"hosts move to different domains, so the loop is left as it is; split it (the hosts that "
                 f"move in a loop of their own with their new domain) and rerun the sweep")
+        if loop.function:
+            note = (f"a word a call passes to {loop.header} ({rel}:{loop.line}), whose body makes {text} "
+                    "with a domain of its own: rewritten alone it would make a name that does not exist; "
+                    "give the moved host its own domain (a parameter, or the name written out), then rerun")
         out.append(replace(m, refused=REASON, note=note))
     return out
 
@@ -307,9 +313,14 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
     old = f"{name.prefix}{first}{name.suffix}.{name.tail}"
     new = _new_name(renamed, f"{name.prefix}{first}{name.suffix}", name.tail)
     targets = set(needs.values())
-    if unknown or len(targets) != 1 or None in targets:
+    if unknown or len(targets) != 1 or None in targets or (loop is not None and loop.function):
         why = _refusal(name, renamed, values, needs, unknown)
-        if loop is not None:
+        if loop is not None and loop.function:
+            why += (f"; `{loop.variable}` is a parameter of {loop.header} at {rel}:{loop.line}, whose "
+                    "callers (here or elsewhere) may pass hosts that stay: the calls' words are left as they "
+                    "are; give the moved host's name its own domain (a parameter, or the name written out) "
+                    "and rerun the sweep")
+        elif loop is not None:
             why += (f"; split the loop at {rel}:{loop.line} ({loop.header}): the hosts that move in a loop "
                     f"of their own with their new domain, the others as they are")
         return [Match(name.start, name.end, old, new, "host", refused=REASON, note=why)]
@@ -329,7 +340,8 @@ def _loop_values(loop: Loop, definitions: Known, rel: str) -> tuple[list[_Value]
     walks, each with the fate of the line spelling it), and why they cannot be told."""
     if loop.items is not None:
         fate = definitions.fate(rel, loop.line)
-        return [_Value(item, f"`{loop.variable}` is {item} in the loop at {rel}:{loop.line}", fate)
+        where = "a call of" if loop.function else "the loop at"
+        return [_Value(item, f"`{loop.variable}` is {item} in {where} {rel}:{loop.line}", fate)
                 for item in loop.items], []
     if loop.source is None:
         return [], [f"{loop.why} (the loop at {rel}:{loop.line})"]

@@ -130,6 +130,26 @@ class NixIndex:
                 spellings.append(_Spelling(rel, number, o.start, o.end, word, o.path, o.binding, fate))
         return spellings, derived, composing
 
+    def _outside(self, word: str) -> tuple[str, int, str] | None:
+        """The first live file outside the Nix files holding a name derived from `word` (`pug-0`,
+        `pug_0` as a whole token): its path, line and the name (break-it round 16, finding 11)."""
+        token = re.compile(r"(?<![A-Za-z0-9_.-])" + re.escape(word)
+                           + r"[-_][A-Za-z0-9][A-Za-z0-9_-]*(?![A-Za-z0-9_.-])")
+        pattern = r"(^|[^A-Za-z0-9_.-])" + re.escape(word) + r"[-_][A-Za-z0-9]"
+        listed = vcs_status.worktree_files_holding(self.project.root, pattern)
+        for rel in sorted(listed or ()):
+            if rel.endswith(".nix") or self.project.classifier.classify(rel).status != CURRENT:
+                continue
+            try:
+                text = (self.project.root / rel).read_text("utf-8", "replace")
+            except OSError:
+                continue
+            for number, line in enumerate(text.splitlines(), 1):
+                found = token.search(line)
+                if found is not None:
+                    return rel, number, found.group()
+        return None
+
     def decided(self) -> dict[str, dict[tuple[int, int], tuple[str, _Decision]]]:
         if self._decided is None:
             self._decided = self._decide()
@@ -167,10 +187,17 @@ class NixIndex:
             if literals and moves:
                 d = literals[0]
                 decision = _Decision(False, "composed-name", (
-                    f"the key {shown} makes names with a dash, and the literal "
+                    f"the key {shown} makes names with a dash or an underscore, and the literal "
                     f"{nix_attrs.dotted(d.path)} at {d.rel}:{d.line} names one of them: renaming the key "
                     f"leaves the literal reading nothing (and a name's hash may make an address); rename "
                     f"both by hand, or keep the key"))
+            elif moves and any(s.binding and s.rel in composing for s in moves) and \
+                    (outside := self._outside(word)) is not None:
+                decision = _Decision(False, "composed-name", (
+                    f"the key {shown} makes names with a dash or an underscore, and the literal "
+                    f"`{outside[2]}` at {outside[0]}:{outside[1]} names one of them outside the Nix files: "
+                    f"renaming the key leaves it naming nothing (an interface, a unit); rename both by hand, "
+                    f"or keep the key"))
             elif moves and stays:
                 k = stays[0]
                 decision = _Decision(False, "key-reference", (

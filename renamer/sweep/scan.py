@@ -38,6 +38,7 @@ from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.function_calls import helm_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
@@ -59,6 +60,7 @@ from renamer.sweep.model import (
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.nix_attrs import NixIndex
+from renamer.sweep.own_storage import own_storage_matches
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
@@ -79,8 +81,9 @@ from renamer.sweep.tool_names import (
 )
 from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
+from renamer.sweep.zone_records import zone_record_matches
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
-from renamer.terraform_state import is_hcl, kept_state
+from renamer.terraform_state import is_hcl, kept_state, state_file_note
 from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
 
@@ -415,6 +418,13 @@ class FileScanner:
             new_path, path_refs = self._instance_path(rel, new_path, path_refs)
         if new_path is not None:  # `hosts/pug/compose.yaml`: the folder names the compose project
             new_path, path_refs = self._project_path(rel, new_path, path_refs)
+        if new_path is not None and ".tfstate" in rel:  # `state/pug.tfstate`: a kept backend path reads it
+            note = state_file_note(rel, new_path)
+            if note is not None:
+                why = f"{note}; {REFUSED_HINTS[state_names.HELD]}"
+                new_path = None
+                path_refs = [replace(r, reason=state_names.HELD, note=why)
+                             if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if content.kind == "symlink":
             shown = data.decode("utf-8", "replace")
             refs = self._skipped(rel, data, "symlink",
@@ -476,6 +486,12 @@ class FileScanner:
                                            self.options.helm_compositions)
                 # `pug:` in an OctoDNS zone file `config/ana.lan.yaml`
                 matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
+                # `A("pug", ...)` in DNSControl's `D("ana.lan", ...)`, nsupdate's `zone:` + `record:`...
+                matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
+                matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
+                # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
+                matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
                     matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
                                                   self.ssh_includes, self.project.config.max_file_size)

@@ -208,3 +208,39 @@ def test_a_unit_is_named_by_a_live_file_only_and_as_a_whole_name(repo: Repo, run
     assert mentions.named("srv-pug.mount") == "systemd/srv-pug.mount.d/timeout.conf"
     assert mentions.named("data-pug.automount") == "systemd/multi-user.target.wants/data-pug.automount"
     assert mentions.named("data-pug.mount") is None
+
+
+# Break-it round 16, finding 13: ZFS's `mountpoint` property, which zfs-mount-generator (disko: NixOS
+# `fileSystems`) makes a unit of, in each spelling; the unit named by a service.
+ZFS = {
+    "mkpool.sh": "#!/bin/sh\nzfs create -o mountpoint=/mnt/pug tank/data1\nzfs set mountpoint=/tank/pug tank/p\n"
+                 "zpool create -O mountpoint='/pool/pug' pool /dev/sdb\nmountpoint -q /data/pug || exit 1\n",
+    "roles/zfs/tasks/main.yml": "- community.general.zfs:\n    name: tank/data2\n    state: present\n"
+                                "    extra_zfs_properties:\n      mountpoint: /srv/pug\n",
+    "disko.nix": '{ disko.devices.zpool.tank.datasets.pug = { type = "zfs_fs"; mountpoint = "/vm/pug"; }; }\n',
+    "units/app.service": "[Unit]\nRequires=mnt-pug.mount tank-pug.mount pool-pug.mount\n"
+                         "After=srv-pug.mount vm-pug.mount data-pug.mount\n",
+    # nothing names its unit: follows
+    "other.sh": "zfs create -o mountpoint=/media/pug tank/m\n",
+}
+
+
+def test_round16_a_zfs_mountpoint_whose_unit_is_named_is_held(repo: Repo, run: Run) -> None:
+    root = repo(ZFS, config=MOVE, allowlist=RECORDS)
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    held = {(f["path"], f["line"]) for f in findings if f.get("reason") == "unit-name"}
+    assert held == {("mkpool.sh", 2), ("mkpool.sh", 3), ("mkpool.sh", 4), ("roles/zfs/tasks/main.yml", 5),
+                    ("disko.nix", 1)}
+    for note in (f["note"] for f in findings if f.get("reason") == "unit-name"):
+        named = re.search(r"`(/[^`]*)` makes systemd generate the unit `([^`]+)`", note)
+        assert named is not None, note
+        point, unit = named.groups()
+        escaped = subprocess.run(["systemd-escape", "-p", "--suffix=mount", point], capture_output=True,
+                                 text=True, check=True).stdout.strip()
+        assert escaped == unit
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for rel in ("mkpool.sh", "roles/zfs/tasks/main.yml", "disko.nix"):
+        text = (root / rel).read_text()
+        assert all(f"/{d}/pug" in text for d in ("mnt", "tank", "pool", "srv", "vm") if f"/{d}/pug" in ZFS[rel])
+    assert "/data/wolf" in (root / "mkpool.sh").read_text()  # the `mountpoint` command: a path, no property
+    assert (root / "other.sh").read_text() == ZFS["other.sh"].replace("pug", "wolf")

@@ -179,6 +179,46 @@ def test_round15_a_key_whose_derived_literal_stands_is_a_residual(repo: Callable
     assert _findings(root, run) == [("modules/network.nix", 6, "composed-name")]
 
 
+# Break-it round 16, finding 11: the same composition with an underscore, and a derived literal read
+# outside the Nix files (a systemd-networkd match, a script).
+ROUND16 = {
+    "underscore-attribute": ({"modules/network.nix": GENERATED.replace("}-${toString x}", "}_${toString x}"),
+                              "hosts/rex/default.nix": "{ custom.interfaces.pug_0.mtu = 9000; }\n"},
+                             "custom.interfaces.pug_0 at hosts/rex/default.nix:1"),
+    "networkd-file": ({"modules/network.nix": GENERATED, "hosts/rex/10-link.network": "[Match]\nName=pug-0\n"},
+                      "`pug-0` at hosts/rex/10-link.network:2"),
+    "script": ({"modules/network.nix": GENERATED, "bin/check.sh": "#!/bin/sh\nnetworkctl status pug-0\n"},
+               "`pug-0` at bin/check.sh:2"),
+    "underscore-in-a-unit": ({"modules/network.nix": GENERATED.replace("}-${toString x}", "}_${toString x}"),
+                              "units/a.service": "[Unit]\nBindsTo=sys-subsystem-net-devices-pug_0.device\n"},
+                             None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ROUND16))
+def test_round16_a_key_whose_derived_name_stands_anywhere_is_a_residual(
+        case: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files, named = ROUND16[case]
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    if named is None:  # `...-pug_0.device`: inside a longer name, no derived name of its own
+        assert _sweep(root, run).exit_code == 0
+        return
+    result = _sweep(root, run)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert (root / "modules/network.nix").read_text() == files["modules/network.nix"]
+    assert named in result.stdout + result.stderr
+    assert ("modules/network.nix", 6, "composed-name") in _findings(root, run)
+
+
+def test_round16_a_derived_name_only_in_a_record_holds_nothing(repo: Callable[..., Path],
+                                                               run: Callable[..., Result]) -> None:
+    files = {"modules/network.nix": GENERATED, "notes/2024-05-01.md": "pug-0 flapped\n"}
+    allow = ALLOW + "records:\n  - {name: notes, paths: ['notes/**'], reason: history}\n"
+    root = repo(files, config=CONFIG, allowlist=allow)
+    assert _sweep(root, run).exit_code == 0
+    assert "wolf = 1;" in (root / "modules/network.nix").read_text()
+
+
 NEGATIVES = {
     # a package path is no host's attribute
     "package": {"a.nix": '{\n  custom.peers = {\n    pug.ip = "x";\n  };\n}\n',

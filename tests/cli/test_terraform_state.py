@@ -104,3 +104,35 @@ def test_audit_lists_each_under_its_own_reason_and_explain_says_why(tmp_path: Pa
     assert {r["path"] for r in json.loads(run(root, "verify", "--format", "json").stdout)["findings"]} == {
         "tf/cloud.tf", "tf/tags/main.tf", "tf/s3/backend.tf", "tf/remote_state.tf", "tf/prod.s3.tfbackend",
         "live/terragrunt.hcl"}
+
+
+# Break-it round 16, finding 12: a workspace selected by the host's name, a state file whose own name
+# a kept backend path reads, a local workspace's state folder.
+WORKSPACES = {
+    "ci/apply.sh": "#!/bin/sh\nterraform workspace select -or-create pug\nterraform apply -auto-approve\n"
+                   "tofu workspace new pug\nterraform -chdir=tf workspace select pug\n"
+                   "export TF_WORKSPACE=pug\nterraform workspace select \"$WS\"\nssh pug true\n",
+    "atlantis.yaml": "version: 3\nprojects:\n  - dir: tf\n    workspace: pug\n",
+    "tf/remote.tf": 'data "terraform_remote_state" "x" {\n  backend = "local"\n  config = {\n'
+                    '    path = "../state/pug.tfstate"\n  }\n}\n',
+    "state/pug.tfstate": "{}\n",
+    "tf/terraform.tfstate.d/pug/terraform.tfstate": "{}\n",
+    "hosts/pug/terraform.tfstate": "{}\n",  # the configuration's own state, moving with its folder
+    "hosts/pug/main.tf": 'resource "terraform_data" "x" {\n  input = "pug.ana.lan"\n}\n',
+}
+
+
+def test_round16_workspaces_and_state_files_named_by_the_host_are_held(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    root = make_repo(tmp_path / "r", WORKSPACES, config=CONFIG, allowlist=CURRENT)
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    held = {(f["path"], f["line"]) for f in findings if f.get("reason") == "state-name"}
+    assert held == {("ci/apply.sh", 2), ("ci/apply.sh", 4), ("ci/apply.sh", 5), ("ci/apply.sh", 6),
+                    ("atlantis.yaml", 4), ("state/pug.tfstate", 0), ("tf/terraform.tfstate.d/pug/terraform.tfstate", 0)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "state/pug.tfstate").exists() and not (root / "state/wolf.tfstate").exists()
+    assert (root / "tf/terraform.tfstate.d/pug/terraform.tfstate").exists()
+    assert (root / "hosts/wolf/terraform.tfstate").exists()  # moved with its configuration
+    apply = (root / "ci/apply.sh").read_text()
+    assert apply == WORKSPACES["ci/apply.sh"].replace("ssh pug", "ssh wolf")
+    assert (root / "atlantis.yaml").read_text() == WORKSPACES["atlantis.yaml"]
+    assert '"../state/pug.tfstate"' in (root / "tf/remote.tf").read_text()  # kept, and it still names a file

@@ -1,0 +1,68 @@
+"""Backup storage named from the machine's own name at run time (break-it round 16, finding 3).
+
+resticprofile's `repository: "rest:http://nas:8000/{{ inventory_hostname }}/volumes"`, a
+`BORG_REPO=ssh://borg@nas/./{{ ansible_hostname }}`, `restic -r sftp:nas:/srv/restic/$(hostname -s)`,
+NixOS `services.restic.backups.x.repository = "s3:.../${config.networking.hostName}"`, borg's
+own `{hostname}` placeholder: no byte spells the host, so nothing is rewritten, yet renaming the
+host moves its backups to a new, empty repository (resticprofile's `initialize: true` and
+`borg init` create it without a word), and the old snapshots are no longer listed or pruned.
+Like a compose project's name (state_names.py), the location keys state the repo does not hold:
+each such line is a `state-name` residual while the renames move a host, naming the line and
+why. Pure: bytes in, spans out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+# One of these stands in every file `might_hold` accepts (the scan's prefilter words).
+LITERALS = (b"restic", b"RESTIC_", b"borg", b"BORG_", b"kopia", b"KOPIA_", b"repositor")
+
+# Where a backup tool is told its repository: a variable, a key (borgmatic's `- path:` under its
+# `repositories:`), or a flag on the tool's own command line.
+_VARIABLE = re.compile(rb"(?<![A-Za-z0-9_])(?:RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY)[ \t]*[=:]"
+                       rb"[^\r\n]*")
+_KEY = re.compile(rb"(?<![A-Za-z0-9_-])(?:repository|repo|repositories)[\"']?[ \t]*[=:][^\r\n]*"
+                  rb"|(?m:^)[ \t]*-[ \t]+path[ \t]*:[^\r\n]*"
+                  rb"|(?m:^)[ \t]*-[ \t]+(?![A-Za-z_]+[ \t]*:)[^\r\n]*")
+_COMMAND = re.compile(rb"(?<![A-Za-z0-9_-])(?:restic|borg|kopia)(?![A-Za-z0-9_-])[^\r\n|;&]*")
+_VALUE = rb"(?:\$\([^)\r\n]*\)|`[^`\r\n]*`|\S)+"  # a word, a command substitution inside it
+_FLAG = re.compile(rb"(?<![A-Za-z0-9_-])(?:-r|--repo|--repository|--path|--prefix)(?:[ \t]+|=)" + _VALUE
+                   + rb"|(?<![A-Za-z0-9_-])(?:init|create|list|prune|check)[ \t]+(?:-\S+[ \t]+)*" + _VALUE)
+# The machine's own name, as each tool or template spells it.
+_OWN_NAME = re.compile(
+    rb"\{\{-?[ \t]*(?:inventory_hostname(?:_short)?|ansible_(?:hostname|fqdn|nodename)"
+    rb"|ansible_facts\.(?:hostname|fqdn|nodename)|ansible_facts\[['\"](?:hostname|fqdn|nodename)['\"]\])"
+    rb"[ \t]*(?:\|[^}]*)?-?\}\}"
+    rb"|\$\([ \t]*(?:hostname(?:[ \t]+-[sfA-Za-z-]+)?|uname[ \t]+-n)[ \t]*\)|`[ \t]*hostname[^`]*`"
+    rb"|\$\{?HOSTNAME\}?|(?<!%)%[Hl](?![A-Za-z0-9_])"
+    rb"|config\.networking\.(?:hostName|fqdn)|\{(?:hostname|fqdn)\}|%\{(?:::)?(?:facts\.)?(?:hostname|fqdn)\}")
+_TOOL = re.compile(rb"restic|borg|kopia", re.IGNORECASE)
+
+
+def might_hold(data: bytes) -> bool:
+    return any(word in data for word in LITERALS) and _OWN_NAME.search(data) is not None
+
+
+def locations(rel: str, data: bytes) -> Iterator[tuple[int, int, str]]:
+    """(start, end, the template) of each machine's-own-name template inside a backup tool's
+    repository location in `data` (a file naming restic, borg or kopia, in its path or text)."""
+    if not might_hold(data) or not (_TOOL.search(data) or _TOOL.search(rel.encode())):
+        return
+    spans = [m.span() for m in _VARIABLE.finditer(data)]
+    for key in _KEY.finditer(data):
+        text = key.group().lstrip()
+        if text.startswith(b"-"):  # a list item: only under borgmatic's `repositories:`
+            above = data.rfind(b"repositories", max(0, key.start() - 400), key.start())
+            if above < 0:
+                continue
+        spans.append(key.span())
+    for command in _COMMAND.finditer(data):
+        spans += [f.span() for f in _FLAG.finditer(data, command.start(), command.end())]
+    seen: set[int] = set()
+    for start, end in sorted(spans):
+        for own in _OWN_NAME.finditer(data, start, end):
+            if own.start() not in seen:
+                seen.add(own.start())
+                yield own.start(), own.end(), own.group().decode("utf-8", "replace")

@@ -1,0 +1,107 @@
+"""A host passed to a Helm template defined in another file of the chart (break-it round 16, #9).
+
+`{{ include "fqdn" "pug" }}` in `templates/cm.yaml`, with `{{ define "fqdn" }}{{ . }}.ana.lan{{ end }}`
+in `templates/_helpers.tpl`: the call's word rewritten alone makes wolf.ana.lan where the move gives
+wolf.fv.lan. The define's own file holds no call (sweep/composed.py reads the calls of the same
+file: function_params.py); here the call's file reads the chart's other templates for the define
+(the folder holding `Chart.yaml` above it, its `templates/`), and where the body composes the
+argument with a domain the move changes, the word is a `composed-name` residual naming the define.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from renamer import composed_names, function_params
+from renamer.occurrences import Match
+from renamer.sweep.tool_names import _refused
+from renamer.tool_names import Composed
+
+_CALL = re.compile(rb"(?:include|template)[ \t]+\"(?P<name>[^\"\r\n]+)\"[ \t]+")
+_STRING = re.compile(rb"\"(?P<value>[^\"\r\n]*)\"")
+
+
+def _chart(root: Path, rel: str) -> Path | None:
+    folder = posixpath.dirname(rel)
+    while True:
+        if (root / folder / "Chart.yaml").is_file():
+            return root / folder
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+def helm_call_matches(root: Path, data: bytes, rel: str, matches: list[Match],
+                      hosts: tuple[tuple[str, str], ...]) -> list[Match]:
+    """`matches` with each host word an `include` passes to another file's define refused where the
+    define composes it with a domain the move changes."""
+    if b"include" not in data and b"template" not in data:
+        return matches
+    calls = [c for c in _CALL.finditer(data) if b'define "' + c.group("name") + b'"' not in data]
+    if not calls:
+        return matches
+    tails = composed_names.tails_of(hosts)
+    chart = _chart(root, rel) if tails else None
+    if chart is None:
+        return matches
+    bodies = _bodies(root, chart, tails)
+    found_all: list[Composed] = []
+    for call in calls:
+        for variable, prefix, suffix, where in bodies.get(call.group("name"), []):
+            if variable == ".":
+                string = _STRING.match(data, call.end())
+                spans = [string] if string is not None else []
+            elif data.startswith(b"(dict", call.end()):
+                pairs = list(_STRING.finditer(data, call.end(), data.find(b")", call.end())))
+                spans = [v for k, v in zip(pairs[::2], pairs[1::2], strict=False)
+                         if k.group("value").decode() == variable]
+            else:
+                spans = []
+            for string in spans:
+                word = string.group("value").decode("utf-8", "replace")
+                how = f'the template `{call.group("name").decode()}` defined at {where}'
+                start, end = string.span("value")
+                found_all.append(Composed(start, end, word, prefix, suffix, how))
+    return _refused(found_all, matches, hosts) if found_all else matches
+
+
+Bodies = dict[bytes, list[tuple[str, str, str, str]]]  # a define -> (variable, prefix, suffix, where)
+_CACHE: dict[tuple[str, tuple[str, ...]], tuple[tuple[tuple[str, int, int], ...], Bodies]] = {}
+
+
+def _bodies(root: Path, chart: Path, tails: tuple[str, ...]) -> Bodies:
+    """Each define of the chart's templates composing its argument with one of `tails`; read once
+    per chart while its templates stay as they are (every call site of the chart asks)."""
+    paths = [p for p in sorted((chart / "templates").rglob("*"))
+             if p.suffix in (".tpl", ".yaml", ".yml", ".txt") and p.is_file()]
+    stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
+    key = (str(chart), tails)
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    bodies: Bodies = {}
+    for path in paths:
+        try:
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if b"define" not in text:
+            continue
+        found = composed_names.find(text, tails)
+        for loop in function_params.functions(text):
+            define = re.search(rb"define[ \t]+\"(?P<name>[^\"]+)\"", loop.header.encode())
+            if define is None or loop.variable != ".":  # each define once, by its `.` binding
+                continue
+            where = f"{path.relative_to(root).as_posix()}:{loop.line}"
+            for name in found:
+                variables = name.template.variables
+                reads = name.template.reads or (variables[0] if variables else "")
+                if loop.start <= name.start < loop.end and reads:  # `{{ . }}`, or a key: `{{ .host }}`
+                    bodies.setdefault(define.group("name"), []).append(
+                        (reads, name.prefix, f"{name.suffix}.{name.tail}", f"{where} ({name.text})"))
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[key] = (stamp, bodies)
+    return bodies

@@ -8,6 +8,10 @@ finding 1). Rewritten, the file still reads as text, but its tool refuses it:
   spelling, `ENC[AES256_GCM,data:`, beside the metadata's key (`sops:`, `"sops":`, `[sops]`,
   `sops_mac=`); the whole file is sealed, its metadata too (a key service's address is `sops
   updatekeys`' business).
+* `sealed-secret`: a Bitnami SealedSecret's `metadata.name` and `metadata.namespace` (and its
+  template's): its `encryptedData` is sealed with them as the label of each value (the default,
+  strict scope), so a renamed name or namespace no longer unseals. `namespace-wide: "true"` frees
+  the name, `cluster-wide: "true"` both.
 * `signed`: the text of a PGP clear-signed block (`-----BEGIN PGP SIGNED MESSAGE-----` to the end
   of its signature), or a whole file a detached signature beside it signs (`FILE.asc` holding a
   PGP signature, `FILE.sig`, `FILE.sign`, `FILE.minisig`).
@@ -19,6 +23,7 @@ one `in` per gate.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import replace
@@ -27,7 +32,11 @@ from renamer.occurrences import Match
 
 SOPS = "sops"
 SIGNED = "signed"
+SEALED_SECRET = "sealed-secret"
 HINTS = {
+    SEALED_SECRET: ("a SealedSecret's name or namespace: its encryptedData is sealed with them (strict "
+                    "scope), so renamed it no longer unseals; seal the secret again under the new name "
+                    "(`kubeseal`), or keep it with a keep rule"),
     SOPS: ("in a sops-encrypted file: each value's key path is its encryption's additional data and the "
            "`sops` MAC covers every value, so a text edit makes the file undecryptable; edit it with "
            "`sops edit FILE` (`sops set`, `sops updatekeys` for its key services), or keep it with a keep "
@@ -41,6 +50,31 @@ _SOPS_METADATA = re.compile(rb'(?m)^(?:sops[ \t]*:|\[sops\][ \t]*\r?$|sops_mac=)
 _CLEARSIGN = b"-----BEGIN PGP SIGNED MESSAGE-----"
 _SIGNATURE_END = b"-----END PGP SIGNATURE-----"
 _DETACHED = (".asc", ".sig", ".sign", ".minisig")
+_SEALED_KIND = re.compile(rb'(?m)^[ \t]*"?kind"?[ \t]*:[ \t]*"?SealedSecret\b')
+_DOCUMENT = re.compile(rb"(?m)^---")
+_SCOPED = re.compile(rb'(?m)^[ \t]*"?(name|namespace)"?[ \t]*:')
+_WIDE = re.compile(rb'sealedsecrets\.bitnami\.com/(cluster|namespace)-wide"?[ \t]*:[ \t]*"?true')
+
+
+def sealed_secret_spans(data: bytes) -> list[tuple[int, int]]:
+    """The `name:` and `namespace:` lines of a SealedSecret that its seal binds (none where it is
+    sealed cluster-wide, the namespace alone where namespace-wide)."""
+    if b"SealedSecret" not in data or _SEALED_KIND.search(data) is None:
+        return []
+    out = []
+    bounds = [0, *(m.start() for m in _DOCUMENT.finditer(data)), len(data)]
+    for start, stop in itertools.pairwise(bounds):  # each YAML document of the file on its own
+        if _SEALED_KIND.search(data, start, stop) is None:
+            continue
+        wide = {m.group(1) for m in _WIDE.finditer(data, start, stop)}
+        if b"cluster" in wide:
+            continue
+        for m in _SCOPED.finditer(data, start, stop):
+            if m.group(1) == b"name" and b"namespace" in wide:
+                continue
+            end = data.find(b"\n", m.end(), stop)
+            out.append((m.start(), stop if end == -1 else end))
+    return out
 
 
 def is_sops(data: bytes) -> bool:
@@ -110,7 +144,10 @@ def sealed(signatures: Signatures, rel: str, data: bytes) -> Sealed | None:
     if signature is not None:
         return SIGNED, [(0, len(data))], signature
     spans = signed_spans(data) if _CLEARSIGN in data else []
-    return (SIGNED, spans, None) if spans else None
+    if spans:
+        return SIGNED, spans, None
+    spans = sealed_secret_spans(data)
+    return (SEALED_SECRET, spans, None) if spans else None
 
 
 def held(signatures: Signatures, rel: str, data: bytes, matches: list[Match]) -> list[Match]:

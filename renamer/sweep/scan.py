@@ -100,6 +100,7 @@ REFUSED_HINTS = {
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],
     sealed.SIGNED: sealed.HINTS[sealed.SIGNED],
+    sealed.SEALED_SECRET: sealed.HINTS[sealed.SEALED_SECRET],
     "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
                   "line too), or keep it with a keep rule"),
     "range": ("one end of a range or set of machines (web01-04, 192.0.2.10-.14, web{01..03}), or a set "

@@ -122,3 +122,31 @@ def test_signed_text_is_never_rewritten_and_its_signature_holds(repo: Repo, run:
                  ["--verify", str(root / "release/hosts.txt.sig"), str(root / "release/hosts.txt")]):
         assert _gpg(gpg, *args).returncode == 0, args
     assert run(root, "verify").exit_code == 1
+
+
+SEALED = ("apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata:\n  name: pug\n  namespace: pug\n"
+          "  annotations:\n    backup/host: pug.lab.lan\nspec:\n  encryptedData:\n"
+          "    password: AgBy3i4OJSWK+PiTySYZZA9rO43cGDEq+pug/Hx0B7Lq9hXpYZk3vR8sTnQeWdU2mF1=\n"
+          "  template:\n    metadata:\n      name: pug\n      namespace: pug\n")
+DEPLOYMENT = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: pug\n  namespace: web\n"
+
+
+def test_a_sealed_secret_keeps_the_name_and_namespace_its_seal_binds(repo: Repo, run: Run) -> None:
+    """Strict scope: the name and namespace are the seal's label; an annotation follows, and so does
+    another document of the file; namespace-wide frees the name, cluster-wide both."""
+    wide = SEALED.replace("  annotations:\n",
+                          "  annotations:\n    sealedsecrets.bitnami.com/namespace-wide: \"true\"\n")
+    files = {"k8s/backup.yaml": SEALED + DEPLOYMENT, "k8s/wide.yaml": wide,
+             "k8s/cluster.yaml": SEALED.replace("  annotations:\n", "  annotations:\n"
+                                                "    sealedsecrets.bitnami.com/cluster-wide: \"true\"\n")}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "sealed-secret"}
+    assert held == {("k8s/backup.yaml", 4), ("k8s/backup.yaml", 5), ("k8s/backup.yaml", 13),
+                    ("k8s/backup.yaml", 14), ("k8s/wide.yaml", 5), ("k8s/wide.yaml", 15)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    text = (root / "k8s/backup.yaml").read_text()
+    assert text.startswith(SEALED.replace("pug.lab.lan", "wolf.lab.lan"))
+    assert "+pug/Hx0B7" in text  # the ciphertext's letters: base64, kept
+    assert text.endswith("name: wolf\n  namespace: web\n")  # another document: no seal binds it
+    assert "name: wolf\n  namespace: pug\n" in (root / "k8s/wide.yaml").read_text()
+    assert "name: wolf\n  namespace: wolf\n" in (root / "k8s/cluster.yaml").read_text()

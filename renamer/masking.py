@@ -22,6 +22,7 @@ from renamer.masking_flags import HINTS, mask_flags
 from renamer.masking_paths import is_material, is_path, names_a_key, names_a_location
 from renamer.masking_stdin import HINTS as STDIN_HINTS
 from renamer.masking_stdin import mask_stdin
+from renamer.masking_values import no_secret
 
 MASK = "****"
 _NAME = r"[A-Za-z0-9_.\-]+"
@@ -73,11 +74,14 @@ def hides(name: str, value: str) -> bool:
     """Is the value of a key named `name` masked? When the name says secret, unless the value is
     only where a key lies: a file path (no key material) under a name for a location or for key
     material, never under one for the secret itself (masking_paths.py); and under a name that
-    says key without saying secret (`key`, `tls_key`), when the value is key material."""
+    says key without saying secret (`key`, `tls_key`), when the value is key material. A value
+    no secret is (`max_tokens: 4096`, `use_refresh_tokens = true`: masking_values.py) is shown."""
     words = [w.lower() for w in _WORDS.findall(name)]
     if not is_secret_name(name):
         # `key: AKIA...`, `tls_key: MIIEv...`: a bare or plain key name holding key material.
         return names_a_key(words) and is_material(value)
+    if no_secret(words, value):
+        return False
     return not (is_path(value) and names_a_location(words))
 
 

@@ -98,6 +98,11 @@ def ignored_among(root: Path, paths: list[str]) -> dict[str, str]:
     return _ignore_rules(root, paths, "--no-index")
 
 
+def ignored_untracked(root: Path, paths: list[str]) -> dict[str, str]:
+    """Which of `paths` (files that exist) are untracked files git ignores, each with its rule."""
+    return _ignore_rules(root, paths) if paths else {}
+
+
 def ignore_rule(root: Path, path: str) -> str | None:
     """The rule that makes git ignore `path` (an untracked file; tracked files are not), or None."""
     return _ignore_rules(root, [path]).get(path)

@@ -20,15 +20,16 @@ def dirty_paths(root: Path) -> list[str]:
     return list(path_states(root))
 
 
-def path_states(root: Path, paths: Sequence[str] | None = None) -> dict[str, str]:
+def path_states(root: Path, paths: Sequence[str] | None = None, *, ignored: bool = False) -> dict[str, str]:
     """Each changed or untracked path (of `paths`, or all) and its `git status --porcelain` code
-    (`XY`: index, work tree; `??` untracked)."""
+    (`XY`: index, work tree; `??` untracked; with `ignored`, `!!` for a file git ignores)."""
     if paths is not None and not paths:
         return {}
     # Of given paths each is asked about on its own (--no-renames: a staged rename is its two paths).
     spec = ["--no-renames", "--", *paths] if paths is not None else []
     done = git_run(["git", "-C", str(root), "status", "--porcelain", "-z",
-                    "--untracked-files=all", *spec], capture_output=True, check=False,
+                    "--untracked-files=all", *(["--ignored=matching"] if ignored else []), *spec],
+                   capture_output=True, check=False,
                    env={**os.environ, **LITERAL})
     if done.returncode != 0:
         raise RenamerError(f"{root}: git status failed: {done.stderr.decode(errors='replace').strip()}")

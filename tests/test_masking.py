@@ -231,3 +231,52 @@ def test_any_key_path_is_shown_in_every_shape(name: str, start: str, stem: str, 
     value = f"{start}{stem}.pem"
     assert hides(name, value) is False
     assert value in mask_line(shape.format(name=name, v=value))
+
+
+# Break-it round 16, finding 19: a setting about secrets is no secret (renamer/masking_values.py).
+@pytest.mark.parametrize("line", (
+    pytest.param("      max_tokens: 4096", id="litellm-max-tokens"),
+    pytest.param("      max_input_tokens: 32768", id="litellm-max-input-tokens"),
+    pytest.param("  use_refresh_tokens  = true", id="keycloak-boolean"),
+    pytest.param("  access_token_lifespan = \"300\"", id="keycloak-quoted-seconds"),
+    pytest.param('{"max_tokens": 4096, "host": "ana-ml2"}', id="json-count"),
+    pytest.param("x: {maxTokens: 4096, host: ana-ml2}", id="flow-camel-count"),
+    pytest.param("TOKEN_TTL=1h30m", id="env-duration"),
+    pytest.param("password_min_length: 12  # policy", id="length-with-comment"),
+    pytest.param("auth_port: 1812", id="radius-port"),
+    pytest.param("key_bits: 4096", id="key-size"),
+    pytest.param("secret_cache_size: 512Mi", id="size"),
+    pytest.param("tokens_per_minute: 100000", id="rate"),
+    pytest.param("token_expiry: P1D", id="iso-duration"),
+    pytest.param("verify_token: false", id="boolean-false"),
+    pytest.param("AUTH_ENABLED=yes", id="env-yes"),
+    pytest.param("password: null", id="null"),
+    pytest.param("http://ana-ml2/v1?max_tokens=64&q=1", id="query-count"),
+))
+def test_a_setting_about_secrets_is_shown(line: str) -> None:
+    assert mask_line(line) == line
+
+
+@pytest.mark.parametrize(("line", "expected"), (
+    pytest.param("password: 123456", "password: ****", id="numeric-password"),
+    pytest.param("token: 5", "token: ****", id="number-under-the-secret-s-own-name"),
+    pytest.param("retry_token: 482913", "retry_token: ****", id="a-token-named-for-what-it-does"),
+    pytest.param("API_KEY=4096", "API_KEY=****", id="env-numeric-key"),
+    pytest.param('password: "true"', "password: ****", id="quoted-boolean-is-a-string"),
+    pytest.param("max_tokens: sk-abc123", "max_tokens: ****", id="count-name-holding-text"),
+    pytest.param('{"session_token": "1h"}', '{"session_token": "****"}', id="duration-shaped-token"),
+    pytest.param("client_secret: 12e4", "client_secret: ****", id="exponent"),
+))
+def test_a_number_under_the_secret_s_own_name_stays_masked(line: str, expected: str) -> None:
+    assert mask_line(line) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from([*SECRET_NAMES, "retry_token", "SESSION_TOKEN"]),
+       shape=st.sampled_from(SHAPES), secret=st.text(st.sampled_from(string.digits + "smhdkMGi."), min_size=4,
+                                                      max_size=12))
+def test_no_number_shaped_secret_leaks(name: str, shape: str, secret: str) -> None:
+    """A numeric or size-shaped secret under a name for the secret itself is masked in every shape."""
+    line = shape.format(name=name, secret=secret)
+    assume(secret not in shape.format(name=name, secret=""))
+    assert secret not in mask_line(line)

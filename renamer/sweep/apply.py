@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import debug, vcs, vcs_status
+from renamer import debug, vcs, vcs_listing, vcs_status
 from renamer.atomic import fsync_folder, write_new
 from renamer.errors import Interrupted, RenamerError, UnsafeError
 from renamer.interrupts import Deferred, deferred
@@ -167,6 +167,13 @@ def commit_written(root: Path, targets: list[str] | tuple[str, ...], message: st
     """Commit a rewrite that is in the work tree (over uncommitted work: the contents `dirty`
     chose, its untracked files left out); on failure say so, and that the next
     `renamer sweep --commit` makes the commit (the journal keeps it until then)."""
+    # A file git ignores (`--include-ignored`'s live `.env`) is written, never committed: git
+    # refuses to add it, and a journal naming it would fail every later sweep the same way
+    # (break-it round 16, finding 20). Asked here too, for a journal written before that was known.
+    ignored = vcs_listing.ignored_untracked(root, [t for t in targets if not dirty.leaves(t)])
+    if ignored:
+        dirty = replace(dirty, untracked=(*dirty.untracked, *ignored))
+        targets = [t for t in targets if t not in ignored]
     try:
         if dirty.chosen or dirty.untracked:
             sha = commit_chosen(root, [t for t in targets if not dirty.leaves(t)], dirty.chosen, message,

@@ -8,6 +8,9 @@ nothing of the user's: decided before anything is written.
   refused by name, saying which line meets which.
 * An untracked file (or one only added to the index): rewritten in the work tree, never
   committed; listed as left uncommitted.
+* A file git ignores (`--include-ignored`: a live `.env`): the same, whether the tree is clean or
+  not. git refuses to add it, and it often holds secrets: written (or moved with its folder) in
+  the same all-or-nothing step as the rest, never staged (break-it round 16, finding 20).
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ def uncommitted_work(root: Path, edited: Sequence[FileResult], befores: Sequence
                      afters: Sequence[bytes], renames: Sequence[tuple[str, str]]) -> Uncommitted:
     """What the commit of a sweep over a dirty work tree holds instead of the work tree's files."""
     olds = [c.path for c in edited] + [old for old, _ in renames]
-    states = vcs_status.path_states(root, sorted(set(olds)))
+    states = vcs_status.path_states(root, sorted(set(olds)), ignored=True)
     if not states:
         return Uncommitted()
     renamed = dict(renames)
@@ -64,7 +67,7 @@ def uncommitted_work(root: Path, edited: Sequence[FileResult], befores: Sequence
         state = states.get(old)
         if state is None:
             continue
-        if state == "??" or state[0] == "A":
+        if state in ("??", "!!") or state[0] == "A":
             untracked.append(new)
         else:
             raise UnsafeError(f"{old}: carries uncommitted changes and the sweep renames it to {new}: the "
@@ -75,7 +78,7 @@ def uncommitted_work(root: Path, edited: Sequence[FileResult], befores: Sequence
         if state is None or target in untracked:
             continue
         head, index = entry(root, "HEAD", change.path), entry(root, "", change.path)
-        if state == "??" or state[0] == "A" or head is None:
+        if state in ("??", "!!") or state[0] == "A" or head is None:
             untracked.append(target)
             continue
         committed = merge_edits(before, after, head[1])

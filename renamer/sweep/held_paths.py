@@ -58,6 +58,9 @@ class Hold:
     status: RefStatus  # KEPT where the path is kept on purpose, RESIDUAL where its hold is undecided
     why: str  # what holds it: the path's own reason (state-name, keep-paths, a record class...)
     olds: frozenset[str]  # the old values its path spells
+    # A folder whose files the repo does not list (a submodule's checkout): a path below it is
+    # held with it, though no listed file spells that path.
+    below: bool = False
 
 
 def held_paths(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
@@ -79,12 +82,17 @@ def held_paths(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
         end = len(joined) if end < 0 else end
         candidates.append(joined[start:end].decode("utf-8", "surrogateescape"))
     out: dict[str, Hold] = _mount_points(project, scan)
+    # A sweep of some paths lists no .gitmodules: asked of the work tree (one stat where it has none).
+    submodules = _submodules(project, scan) if os.path.isfile(project.root / ".gitmodules") else {}
+    out.update(submodules)
     if not candidates:
         return out
     by_path = {f.path: f for f in scan.files}
     moving: set[str] = set()  # folders some file leaves
     olds = [old for old, _ in project.config.renames.pairs()]
     for rel in candidates:
+        if rel in submodules:
+            continue
         found = project.matcher.find(os.fsencode(rel))
         matches = [m for m in found if m.kept is None]
         if not found:
@@ -148,6 +156,38 @@ def _mount_points(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
                 out[value] = Hold(KEPT if ref.status == KEPT else RESIDUAL,
                                   f"the mount point of {found.path}, held {ref.reason or ref.status}",
                                   frozenset(r.old for r in inside))
+    return out
+
+
+_SUBMODULE_PATH = re.compile(rb"^[ \t]*path[ \t]*=[ \t]*(.+?)[ \t]*\r?$", re.MULTILINE)
+
+
+def _submodules(project: LoadedProject, scan: ScanResult) -> dict[str, Hold]:
+    """The submodules whose path spells an old value (break-it round 16, finding 16): a sweep
+    never moves one (its `.gitmodules` lines are `submodule` residuals: `git mv` moves it), so the
+    paths into it keep the old name: kept where `.gitmodules`' `path =` line is kept (a keep rule),
+    a residual `held-path` while that line is undecided. The repo lists no file inside it."""
+    content = read_content(project.root / ".gitmodules", project.config.max_file_size)
+    if content is None or content.kind != "text":
+        return {}
+    refs = next((f.references for f in scan.files if f.path == ".gitmodules"), ())
+    data = content.data
+    out: dict[str, Hold] = {}
+    for m in _SUBMODULE_PATH.finditer(data):
+        path = m.group(1).decode("utf-8", "surrogateescape").strip("\"'").strip("/")
+        found = [f for f in project.matcher.find(os.fsencode(path)) if f.kept is None]
+        if not found or not (path in scan.paths or os.path.lexists(project.root / path / ".git")):
+            continue  # no submodule there (removed, or another checkout's entry)
+        line = data.count(b"\n", 0, m.start()) + 1
+        on_line = [r for r in refs if r.line == line]
+        kept = [r for r in on_line if r.status == KEPT]
+        if on_line and len(kept) == len(on_line):
+            hold = Hold(KEPT, f"a submodule kept by {kept[0].reason or 'a keep rule'}", frozenset(),
+                        below=True)
+        else:
+            hold = Hold(RESIDUAL, "a submodule: the sweep never moves one; `git mv` does, or a keep rule "
+                                  "on its .gitmodules lines keeps it", frozenset(), below=True)
+        out[path] = replace(hold, olds=frozenset(f.old for f in found))
     return out
 
 
@@ -538,6 +578,7 @@ class _Resolver:
         self.points = [path for path in held if path.startswith("/")]
         # each held path's components holding an old value, by old value (sweep/held_words.py)
         self.entries = held_words.entries((path, hold.olds) for path, hold in held.items())
+        self.opaque = frozenset(path for path, hold in held.items() if hold.below)
         self.by_last: dict[str, list[str]] = {}
         for path in held.keys() - set(self.points):
             self.by_last.setdefault(path.rpartition("/")[2], []).append(path)
@@ -569,6 +610,9 @@ class _Resolver:
         for path in self._readings(rel, token, rooted=rooted):
             if path in self.held:
                 return path
+            inside = self._below(path)
+            if inside is not None:
+                return inside  # a path into a submodule named so (`hosts/pug/site.yml`)
             if path in self.listed:
                 return None  # a file the sweep handles as usual
         if len(parts) < 2:
@@ -589,6 +633,17 @@ class _Resolver:
             own = not any(old in first for old in self.held[path].olds)
             if "/" in path and tail.endswith("/" + path) and own:
                 return path
+        return None
+
+    def _below(self, path: str) -> str | None:
+        """The held folder, unlisted inside (a submodule), that `path` lies below, or None."""
+        if not self.opaque:
+            return None
+        at = path.find("/")
+        while at != -1:
+            if path[:at] in self.opaque:
+                return path[:at]
+            at = path.find("/", at + 1)
         return None
 
     def _glob(self, rel: str, token: str, rooted: bool) -> str | None:

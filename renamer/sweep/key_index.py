@@ -59,6 +59,7 @@ from renamer import (
     key_paths,
     key_refs,
     py_refs,
+    sealed,
     traefik_refs,
     vcs_status,
     work,
@@ -348,10 +349,12 @@ class KeyIndex:
             size = path.stat().st_size
             if size > self.project.config.max_file_size:
                 return f"too-large: {size} bytes, over options.max_file_size, never rewritten"
-            kind = classify_bytes(path.read_bytes()).kind
+            content = classify_bytes(path.read_bytes())
         except OSError:
             return "unreadable"
-        return None if kind == "text" else f"{kind}: never rewritten"
+        if content.kind == "text" and sealed.is_sops(content.data):  # its keys seal its values (sealed.py)
+            return f"{sealed.SOPS}: never rewritten"
+        return None if content.kind == "text" else f"{content.kind}: never rewritten"
 
     def decide(self, ref: KeyRef, rel: str = "") -> Decision | None:
         alone = self._decide(ref, rel, {})

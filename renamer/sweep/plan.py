@@ -321,6 +321,9 @@ def _check_renames(project: LoadedProject, plan: Plan) -> None:
             raise UnsafeError(f"{old}: cannot rename to {new}: that path already exists")
     if project.git and targets:
         ignored = vcs_listing.ignored_among(project.root, list(targets))
+        if ignored:  # an ignored file (`--include-ignored`) renamed to an ignored path stays ignored
+            already = vcs_listing.ignored_untracked(project.root, [targets[new] for new in ignored])
+            ignored = {new: rule for new, rule in ignored.items() if targets[new] not in already}
         if ignored:  # git would refuse to add it, and git status would no longer show the file
             new, rule = next(iter(ignored.items()))
             raise UnsafeError(f"{targets[new]}: cannot rename to {new}: git ignores that path ({rule}); "

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import label_names, near_miss, state_names, unit_names, vcs_status, work
+from renamer import label_names, near_miss, sealed, state_names, unit_names, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
@@ -105,6 +105,9 @@ REFUSED_HINTS = {
                     "keep rule"),
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
+    sealed.SOPS: sealed.HINTS[sealed.SOPS],
+    sealed.SIGNED: sealed.HINTS[sealed.SIGNED],
+    sealed.SEALED_SECRET: sealed.HINTS[sealed.SEALED_SECRET],
     "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
                   "line too), or keep it with a keep rule"),
     "range": ("one end of a range or set of machines (web01-04, 192.0.2.10-.14, web{01..03}), or a set "
@@ -349,6 +352,7 @@ class FileScanner:
         for rel, service, domains, how in options.searched_services:
             self.extended.setdefault(rel, []).append((service, domains, how))
         self.ssh_includes = dict(options.ssh_includes)
+        self.signatures = sealed.Signatures(str(project.root))  # detached signatures (sealed.py)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
@@ -535,6 +539,8 @@ class FileScanner:
                 why = f"{unit_note}; {REFUSED_HINTS[unit_names.HELD]}"
                 path_refs = [replace(r, reason=unit_names.HELD, note=why)
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
+        if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
+            matches = sealed.held(self.signatures, rel, data, matches)
         # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).
         double = (multibyte.readings(data) if (hit or loose_hit) and content.kind == "text"
                   and not data.isascii() else [])

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from renamer import vcs, vcs_status
+from renamer import vcs, vcs_listing, vcs_status
 from renamer.atomic import write_atomic
 from renamer.errors import UnsafeError
 from renamer.state import state_folder
@@ -106,7 +106,12 @@ def remember(root: Path, head: str | None, paths: list[str], renames: list[tuple
         renames_message = renames_message or earlier.get("renames_message")
     read = read or {}
     then = vcs_status.blobs(root, [f"{head}:{source}" for source, _ in read.values()])
+    # A file git ignores (`--include-ignored`), moved or rewritten: never the sweep's to commit.
+    ignored = vcs_listing.ignored_untracked(root, paths + [new for _, new in renames])
+    renames = [(old, new) for old, new in renames if new not in ignored]
     for path in paths + [new for _, new in renames]:
+        if path in ignored:
+            continue
         if path in read:
             source, data_read = read[path]
             committed = then.get(f"{head}:{source}")

@@ -413,3 +413,55 @@ def test_a_path_written_new_in_a_latin1_or_utf16_file_fails_verify(repo: Repo, r
     assert run(root, "verify").exit_code == 1
     run(root, "sweep", "--commit")  # nothing to rewrite: each file stays as it is
     assert (root / "deploy.ps1").read_bytes() == utf16 and (root / "latin1.sh").read_bytes() == latin1
+
+
+def _with_submodule(repo: Repo, tmp_path: Path, files: dict[str, str], allow: str = ALLOW) -> Path:
+    """A repo holding `files` and a real submodule checked out at hosts/pug."""
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    git(inner, "init", "-q")
+    (inner / "site.yml").write_text("- hosts: all\n")
+    git(inner, "add", "-A")
+    git(inner, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "site")
+    root = repo(files, config=CONFIG, allowlist=allow)
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "hosts/pug")
+    git(root, "commit", "-qm", "submodule")
+    return root
+
+
+def test_paths_into_a_submodule_named_after_the_host_stay_with_it(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """Break-it round 16, finding 16: a sweep never moves a submodule, so a path into it keeps the
+    old name, a residual while its .gitmodules lines are undecided, kept once a keep rule keeps them."""
+    deploy = ("#!/bin/sh\nansible-playbook hosts/pug/site.yml\ncd ./hosts/pug/ && git pull\n"
+              "git -C hosts/pug log -1\nssh pug.lab.lan uptime\n")
+    root = _with_submodule(repo, tmp_path, {"deploy.sh": deploy, "docs/run.md": "See [site](../hosts/pug/site.yml).\n"})
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "held-path"}
+    assert held == {("deploy.sh", 2), ("deploy.sh", 3), ("deploy.sh", 4), ("docs/run.md", 1)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "deploy.sh").read_text() == deploy.replace("ssh pug.lab.lan", "ssh wolf.lab.lan")
+    assert (root / "hosts/pug/site.yml").exists() and not (root / "hosts/wolf").exists()
+    # the hint's second way out: keep the submodule's lines; its references are then kept with it
+    (root / "allow.yaml").write_text(ALLOW + "keep:\n  - {name: submodule, path: .gitmodules, "
+                                             "line_contains: hosts/pug, reason: the checkout stays}\n")
+    git(root, "commit", "-qam", "keep the submodule")
+    assert run(root, "verify").exit_code == 0
+    kept = {(f["path"], f["line"]) for f in _findings(run, root, "audit") if f.get("reason") == "held-path"}
+    assert kept == {("deploy.sh", 2), ("deploy.sh", 3), ("deploy.sh", 4), ("docs/run.md", 1)}
+
+
+def test_verify_sees_a_path_into_a_submodule_written_with_the_new_name(repo: Repo, run: Run,
+                                                                       tmp_path: Path) -> None:
+    """An earlier sweep (or a hand edit) wrote the new name into a path whose submodule stayed."""
+    allow = ALLOW + ("keep:\n  - {name: submodule, path: .gitmodules, line_contains: hosts/pug, "
+                     "reason: the checkout stays}\n")
+    root = _with_submodule(repo, tmp_path, {"deploy.sh": "ansible-playbook hosts/wolf/site.yml\n",
+                                            "other.sh": "ansible-playbook stacks/wolf/site.yml\n"}, allow)
+    found = _findings(run, root, "verify")
+    assert {(f["path"], f["line"], f["reason"]) for f in found} == {("deploy.sh", 1, "dangling-path")}
+    assert run(root, "verify").exit_code == 1
+
+
+def test_a_sweep_of_some_paths_holds_paths_into_the_submodule_too(repo: Repo, run: Run, tmp_path: Path) -> None:
+    root = _with_submodule(repo, tmp_path, {"scripts/deploy.sh": "ansible-playbook hosts/pug/site.yml\n"})
+    assert run(root, "sweep", "--commit", "scripts").exit_code == 1
+    assert (root / "scripts/deploy.sh").read_text() == "ansible-playbook hosts/pug/site.yml\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import string
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from tests.conftest import Result
 from tests.test_masking_args import LINES as ARGUMENT_SHAPES
 from tests.test_masking_args import WHOLE_LINES
-from tests.testing.repos import make_repo
+from tests.testing.repos import git, make_repo
 from tests.testing.terminal import Terminal
 
 # Each shape holds the old host, so every output shows its line, and one secret.
@@ -276,3 +277,31 @@ def test_round9_secrets_are_masked_in_every_output(args: tuple[str, ...], repo: 
     assert [s for s in ROUND9_SECRETS if s in shown] == [], (args, shown)
     if args == ("verify",):  # the key path of the TACACS+ line, shown masked
         assert "[tacacs-server host ana-ml2 key **** key]" in result.stdout, result.stdout
+
+
+def test_a_dry_run_diff_of_settings_about_secrets_applies_as_printed(repo: Callable[..., Path],
+                                                                     run: Callable[..., Result]) -> None:
+    """Break-it round 16, finding 19: `max_tokens: 4096` and `use_refresh_tokens = true` (context and
+    changed lines) are no secrets: the default diff applies with git apply; a real secret beside them,
+    numeric too, is still masked."""
+    files = {
+        "stacks/litellm.yaml": "model_list:\n  - model_name: qwen\n    litellm_params:\n      model: openai/qwen\n"
+                               "      api_base: http://ana-ml2:8016/v1\n      max_tokens: 4096\n"
+                               "      max_input_tokens: 32768\n",
+        "stacks/main.tf": 'resource "keycloak_openid_client" "app" {\n  use_refresh_tokens  = true\n'
+                          '  access_token_lifespan = "300"\n  valid_redirect_uris = ["https://ana-ml2/cb"]\n}\n',
+    }
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    result = run(root, "sweep", "--dry-run")
+    assert "****" not in result.stdout and "hold secrets" not in result.stderr
+    assert "max_tokens: 4096" in result.stdout and "use_refresh_tokens  = true" in result.stdout
+    patch = root.parent / "dry.diff"
+    patch.write_text(result.stdout)
+    assert subprocess.run(["git", "apply", "--check", str(patch)], cwd=root, capture_output=True).returncode == 0
+    # the secrets beside them stay masked, a numeric one too
+    (root / "stacks/run.sh").write_text("ssh ana-ml2\nPASSWORD=48213377\napi_key: 90210\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "secrets")
+    result = run(root, "sweep", "--dry-run")
+    assert "48213377" not in result.stdout and "90210" not in result.stdout
+    assert "max_tokens: 4096" in result.stdout

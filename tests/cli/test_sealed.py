@@ -1,0 +1,152 @@
+"""Sealed files, end to end (break-it round 16, finding 1): a sops-encrypted file (its key paths are
+its values' additional data, its MAC covers every value) and signed text (a PGP clear-signed block,
+a file with a detached signature beside it) are never rewritten; every old value there is a
+residual naming the tool, in verify too. A record's or a keep rule's stays kept. The signatures are
+made and checked by the real gpg."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.testing.repos import LAB_CONFIG, Repo, Run, git
+
+ALLOW = "version: 1\ncurrent: ['**']\nrecords:\n  - {name: notes, paths: ['notes/**'], reason: history}\n"
+ENC = "ENC[AES256_GCM,data:dNk1PQrvXt2mcA==,iv:ajrqxQ+VIc/0x3aZJfJnyL4PLWVm6sTOLBNGY2Io4m4=,tag:qXAJU72ijXmcmdk=,type:str]"
+MAC = "ENC[AES256_GCM,data:/TxUEYwDmK9664L1fFgmVjqE1N0JyPKZcuLRlV8DeUEhpoM7OL7ge2DnxK+F3sN2EX49RP2X=,iv:8zeq6Mvs=,tag:WfVE=,type:str]"
+SOPS_YAML = ("wireguard_peers:\n    pug:\n        private_key: " + ENC + "\n    rex:\n        private_key: " + ENC
+             + "\nsops:\n    lastmodified: \"2026-12-05T22:08:33Z\"\n    mac: " + MAC + "\n    pgp:\n"
+             "        - fp: 2BF2873E2B705FDC3FB52BA14BA0387255CBADFE\n    version: 3.11.0\n")
+# --encrypted-regex '^(data|stringData)$': the metadata is plaintext, and the MAC covers it
+SOPS_SECRET = ("apiVersion: v1\nkind: Secret\nmetadata:\n    name: backup-creds\n    annotations:\n"
+               "        backup/host: pug.lab.lan\nstringData:\n    password: " + ENC + "\nsops:\n    mac: " + MAC
+               + "\n    encrypted_regex: ^(data|stringData)$\n    version: 3.11.0\n")
+SOPS_JSON = json.dumps({"hosts": {"pug": {"token": ENC}}, "sops": {"mac": MAC, "version": "3.11.0"}}, indent=4) + "\n"
+SOPS_ENV = ("DB_HOST_unencrypted=pug.lab.lan\nTOKEN=" + ENC + "\nsops_mac=" + MAC + "\nsops_version=3.11.0\n")
+SOPS_INI = "[pug]\npassword = " + ENC + "\n[sops]\nmac = " + MAC + "\nversion = 3.11.0\n"
+SOPS_FILES = {"group_vars/wg.yaml": SOPS_YAML, "k8s/secret.sops.yaml": SOPS_SECRET, "group_vars/tokens.json": SOPS_JSON,
+              "stack/.env.sops": SOPS_ENV, "conf/app.sops.ini": SOPS_INI}
+
+
+def _findings(run: Run, root: Path, command: str) -> list[dict[str, object]]:
+    done = run(root, command, "--format", "json")
+    found: list[dict[str, object]] = json.loads(done.stdout)["findings" if command == "verify" else "references"]
+    return found
+
+
+def test_sops_files_are_never_rewritten_each_old_value_a_residual(repo: Repo, run: Run) -> None:
+    files = {**SOPS_FILES,
+             "templates/wg.conf.j2": "PrivateKey = {{ wireguard_peers.pug.private_key }}\n",
+             "deploy.sh": "ssh pug.lab.lan true\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    found = _findings(run, root, "verify")
+    sops = {(f["path"], f["line"]) for f in found if f.get("reason") == "sops"}
+    assert sops == {("group_vars/wg.yaml", 2), ("k8s/secret.sops.yaml", 6), ("group_vars/tokens.json", 3),
+                    ("stack/.env.sops", 1), ("conf/app.sops.ini", 1)}
+    assert all("sops edit" in str(f["note"]) for f in found if f.get("reason") == "sops")
+    assert run(root, "sweep", "--commit").exit_code == 1  # a residual: never an OK
+    for rel, text in SOPS_FILES.items():
+        assert (root / rel).read_text() == text, rel
+    # the key stays, so the template reading it keeps reading it by its old name
+    assert (root / "templates/wg.conf.j2").read_text() == files["templates/wg.conf.j2"]
+    assert (root / "deploy.sh").read_text() == "ssh wolf.lab.lan true\n"
+    done = run(root, "verify")
+    assert done.exit_code == 1 and "residual (sops)" in done.stdout
+
+
+def test_a_sops_record_or_a_kept_sops_file_stays_kept(repo: Repo, run: Run) -> None:
+    files = {"notes/2026-01-wg.yaml": SOPS_YAML, "group_vars/wg.yaml": SOPS_YAML}
+    allow = ALLOW + "keep:\n  - {name: peers, paths: [group_vars/wg.yaml], reason: peer ids on the hub}\n"
+    root = repo(files, config=LAB_CONFIG, allowlist=allow)
+    assert run(root, "verify").exit_code == 0
+    reasons = {(f["path"], f["reason"]) for f in _findings(run, root, "audit")}
+    assert reasons == {("notes/2026-01-wg.yaml", "notes"), ("group_vars/wg.yaml", "peers")}
+
+
+def test_sops_strings_without_sops_metadata_are_plain_text(repo: Repo, run: Run) -> None:
+    """A note quoting a ciphertext is no sops file: its names follow."""
+    files = {"README.md": f"pug's key is `{ENC}`; decrypt it on pug.lab.lan.\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "README.md").read_text() == f"wolf's key is `{ENC}`; decrypt it on wolf.lab.lan.\n"
+
+
+@pytest.fixture
+def gpg(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A throwaway GNUPGHOME with one key without passphrase (the real gpg)."""
+    home = tmp_path / "gnupg"
+    home.mkdir(mode=0o700)
+    env = {**os.environ, "GNUPGHOME": str(home)}
+    subprocess.run(["gpg", "--batch", "--quiet", "--passphrase", "", "--quick-gen-key", "t <t@t>", "default",
+                    "default", "never"], env=env, check=True, capture_output=True)
+    yield env
+    subprocess.run(["gpgconf", "--kill", "gpg-agent"], env=env, check=False, capture_output=True)
+
+
+def _gpg(env: dict[str, str], *args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(["gpg", "--batch", "--quiet", *args], env=env, input=data, capture_output=True, check=False)
+
+
+def test_signed_text_is_never_rewritten_and_its_signature_holds(repo: Repo, run: Run, gpg: dict[str, str],
+                                                                tmp_path: Path) -> None:
+    signed = _gpg(gpg, "--clearsign", data=b"Deploy to pug.lab.lan only from the jump host.\n").stdout
+    # a clear-signed block inside a longer file: the text around it is no one's signature
+    mail = b"Forwarded from pug.lab.lan's admin:\n\n" + signed + b"\nReply to pug.lab.lan.\n"
+    files = {"runbook.asc": signed.decode(), "mail.txt": mail.decode(),
+             "release/hosts.txt": "pug.lab.lan 10.0.40.11\n", "other/hosts.txt": "pug.lab.lan 10.0.40.11\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    sig = _gpg(gpg, "--armor", "--detach-sign", "--output", "-", str(root / "release/hosts.txt")).stdout
+    (root / "release/hosts.txt.asc").write_bytes(sig)
+    binary = _gpg(gpg, "--detach-sign", "--output", "-", str(root / "release/hosts.txt")).stdout
+    (root / "release/hosts.txt.sig").write_bytes(binary)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signatures")
+    found = _findings(run, root, "verify")
+    signed_refs = {(f["path"], f["line"]) for f in found if f.get("reason") == "signed"}
+    assert signed_refs == {("runbook.asc", 4), ("mail.txt", 6), ("release/hosts.txt", 1)}
+    assert all("sign it again" in str(f["note"]) for f in found if f.get("reason") == "signed")
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "runbook.asc").read_bytes() == signed
+    assert (root / "release/hosts.txt").read_text() == files["release/hosts.txt"]
+    assert (root / "other/hosts.txt").read_text() == "wolf.lab.lan 10.0.50.21\n"  # no signature beside it
+    text = (root / "mail.txt").read_bytes()
+    assert text.startswith(b"Forwarded from wolf.lab.lan's admin:") and text.endswith(b"Reply to wolf.lab.lan.\n")
+    assert signed in text
+    for args in (["--verify", str(root / "runbook.asc")],
+                 ["--verify", str(root / "release/hosts.txt.asc"), str(root / "release/hosts.txt")],
+                 ["--verify", str(root / "release/hosts.txt.sig"), str(root / "release/hosts.txt")]):
+        assert _gpg(gpg, *args).returncode == 0, args
+    assert run(root, "verify").exit_code == 1
+
+
+SEALED = ("apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata:\n  name: pug\n  namespace: pug\n"
+          "  annotations:\n    backup/host: pug.lab.lan\nspec:\n  encryptedData:\n"
+          "    password: AgBy3i4OJSWK+PiTySYZZA9rO43cGDEq+pug/Hx0B7Lq9hXpYZk3vR8sTnQeWdU2mF1=\n"
+          "  template:\n    metadata:\n      name: pug\n      namespace: pug\n")
+DEPLOYMENT = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: pug\n  namespace: web\n"
+
+
+def test_a_sealed_secret_keeps_the_name_and_namespace_its_seal_binds(repo: Repo, run: Run) -> None:
+    """Strict scope: the name and namespace are the seal's label; an annotation follows, and so does
+    another document of the file; namespace-wide frees the name, cluster-wide both."""
+    wide = SEALED.replace("  annotations:\n",
+                          "  annotations:\n    sealedsecrets.bitnami.com/namespace-wide: \"true\"\n")
+    files = {"k8s/backup.yaml": SEALED + DEPLOYMENT, "k8s/wide.yaml": wide,
+             "k8s/cluster.yaml": SEALED.replace("  annotations:\n", "  annotations:\n"
+                                                "    sealedsecrets.bitnami.com/cluster-wide: \"true\"\n")}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "sealed-secret"}
+    assert held == {("k8s/backup.yaml", 4), ("k8s/backup.yaml", 5), ("k8s/backup.yaml", 13),
+                    ("k8s/backup.yaml", 14), ("k8s/wide.yaml", 5), ("k8s/wide.yaml", 15)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    text = (root / "k8s/backup.yaml").read_text()
+    assert text.startswith(SEALED.replace("pug.lab.lan", "wolf.lab.lan"))
+    assert "+pug/Hx0B7" in text  # the ciphertext's letters: base64, kept
+    assert text.endswith("name: wolf\n  namespace: web\n")  # another document: no seal binds it
+    assert "name: wolf\n  namespace: pug\n" in (root / "k8s/wide.yaml").read_text()
+    assert "name: wolf\n  namespace: wolf\n" in (root / "k8s/cluster.yaml").read_text()

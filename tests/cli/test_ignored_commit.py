@@ -77,7 +77,9 @@ def test_a_plain_sweep_then_a_commit_leaves_the_ignored_files_out(repo: Repo, ru
 def test_a_failed_commit_is_finished_by_the_next_sweep_without_the_ignored_files(repo: Repo, run: Run) -> None:
     root = _tree(repo)
     hook = root / ".git/hooks/pre-commit"  # the renames' commit passes, the rewrite's fails: a journal
-    hook.write_text('#!/bin/sh\n[ -f "$GIT_DIR/renames-made" ] && exit 1\ntouch "$GIT_DIR/renames-made"\n')
+    # git sets no GIT_DIR for a pre-commit hook: the marker goes in the repo's own git folder
+    hook.write_text('#!/bin/sh\nmark="$(git rev-parse --git-dir)/renames-made"\n'
+                    '[ -f "$mark" ] && exit 1\ntouch "$mark"\n')
     hook.chmod(0o755)
     failed = run(root, "sweep", "--commit", "--include-ignored")
     assert failed.exit_code == 2 and "commit failed" in failed.stderr and "journal" in failed.stderr

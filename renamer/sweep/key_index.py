@@ -60,15 +60,18 @@ from renamer import (
     key_refs,
     py_refs,
     traefik_refs,
+    vcs_listing,
     vcs_status,
     work,
 )
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
+from renamer.errors import RenamerError
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep import key_mounts
+from renamer.sweep import vars_names
 from renamer.sweep.content import classify_bytes
 
 # `unsure`: which file is read cannot be told (two data files a load may mean): never followed.
@@ -398,6 +401,7 @@ class KeyIndex:
         self._held = {}  # a reference decided while this is computed holds nothing yet
         # keys held for a reason of another rule's (a Terraform `for_each` key kept whole)
         held: dict[tuple[str, int, str], str] = dict(self.seeds()) if self.seeds is not None else {}
+        held.update(self._kept_vars())
         refs = list(self._references())
         while True:
             grown = False
@@ -416,6 +420,55 @@ class KeyIndex:
                 break
         self._held = held
         return held
+
+    def _kept_vars(self) -> dict[tuple[str, int, str], str]:
+        """The inventory hosts and groups held back with their kept vars (break-it round 16, #14):
+        Ansible reads `host_vars/pug/` (`pug.yml`, `pug`) and `group_vars/pug.yml` by the host's or
+        group's inventory name, so an entry whose path keeps the old name (`keep_paths`, a record, an
+        excluded or unclassified file) binds that name: the host renamed alone would silently lose
+        every variable there. Each inventory line of such a host or group keeps its name with it (a
+        `key-reference` residual, nothing of it written). Read only where an inventory of the repo
+        renames a host or group (a cheap test), from one `git ls-files`."""
+        moving = {d.path[-1] for d in self._inventory() if d.fate == "moves" and len(d.path) >= 2
+                  and d.path[-2] in ("hosts", _GROUPS, "children")}
+        if not moving:
+            return {}
+        try:
+            listed = vcs_listing.ls_files(self.project.root, "--cached", "--others", "--exclude-standard")
+        except RenamerError:
+            return {}  # outside git: the plain path rules
+        listed = [rel for rel in listed if "_vars/" in rel]  # git reads pathspecs literally here
+        kept: dict[tuple[str, str], str] = {}  # (host_vars or group_vars, name) -> the kept path, why
+        classifier = self.project.classifier
+        for rel in dict.fromkeys(listed):
+            found = vars_names.entry(rel)
+            if found is None or found[1] not in moving:
+                continue
+            kind = found[0].rpartition("/")[2]
+            if (kind, found[1]) in kept:
+                continue
+            klass = classifier.classify(rel)
+            why = ("kept by keep_paths" if classifier.path_kept(rel)
+                   else None if klass.status == CURRENT
+                   else f"a {klass.reason or klass.status} record" if klass.status == RECORD
+                   else klass.status)
+            if why is not None:
+                kept[(kind, found[1])] = f"{found[0]}/{found[2]} ({why})"
+        out: dict[tuple[str, int, str], str] = {}
+        for d in self._inventory():
+            if d.fate != "moves" or len(d.path) < 2:
+                continue
+            kind = "host_vars" if d.path[-2] == "hosts" else "group_vars"
+            at = kept.get((kind, d.path[-1]))
+            if at is None:
+                continue
+            owner = "host" if kind == "host_vars" else "group"
+            out[(d.rel, d.line, d.path[-1])] = (
+                f"held back with its vars: {at} keeps the name {d.path[-1]}, and Ansible reads the "
+                f"{owner}'s variables from it by its inventory name; renamed alone, the {owner} "
+                f"{self.renames[d.path[-1]]} would silently have none of them: move the vars with it "
+                "(drop the keep), or keep the inventory name too")
+        return out
 
     def _references(self) -> list[tuple[str, int, KeyRef]]:
         """Every key reference of the repo's current-state text files, with its file and line."""
@@ -553,7 +606,7 @@ class KeyIndex:
             return None
         shown = rel[:found.end("name")] + (found.group("suffix") or "")
         return decide_host(KeyRef(0, 0, name, ("host_vars", name), shown, True, host=True),
-                           self.renames[name], inventory)
+                           self.renames[name], _holding(inventory, self.held()))
 
     def scoped(self, rel: str) -> list[KeyDef]:
         """The keys a reference in `rel` may read: its module's (a `.tf` file: the module's own

@@ -402,6 +402,7 @@ class KeyIndex:
         # keys held for a reason of another rule's (a Terraform `for_each` key kept whole)
         held: dict[tuple[str, int, str], str] = dict(self.seeds()) if self.seeds is not None else {}
         held.update(self._kept_vars())
+        held.update(self._own_name_maps())
         refs = list(self._references())
         while True:
             grown = False
@@ -468,6 +469,55 @@ class KeyIndex:
                 f"{owner}'s variables from it by its inventory name; renamed alone, the {owner} "
                 f"{self.renames[d.path[-1]]} would silently have none of them: move the vars with it "
                 "(drop the keep), or keep the inventory name too")
+        return out
+
+    def _own_name_maps(self) -> dict[tuple[str, int, str], str]:
+        """A map keyed by inventory host names, read by the machine's own name (break-it round 16,
+        #18): `{{ peers[inventory_hostname].pubkey }}` reads `peers.pug` on the host pug, so the
+        key and the inventory host are one name: where the key keeps its name (a keep marker, a
+        record, a file never rewritten) while the host is renamed, the host's inventory lines are
+        held with it, and where the key is renamed while the host keeps its name, the key is held:
+        each a `key-reference` residual naming the reader, nothing of the pair written. Read only
+        where an inventory of the repo names an old host, from one git grep of the work tree."""
+        hosts = [d for d in self._inventory() if len(d.path) >= 2 and d.path[-2] == "hosts"
+                 and d.path[-1] in self.olds and d.fate in ("moves", "stays")]
+        if not hosts:
+            return {}
+        lines = vcs_status.worktree_lines_matching(self.project.root, _OWN_NAME_GREP) or []
+        readers: dict[tuple[str, ...], str] = {}  # the map's path -> where a reader reads it
+        for rel, number, text in lines:
+            if self.project.classifier.classify(rel).status != CURRENT:
+                continue
+            for found in _OWN_NAME.finditer(text):
+                path = tuple(word or quoted for word, quoted in _MAP_PART.findall(found.group("map")))
+                if path and path[0] not in ("hostvars", "vars", "groups") and path not in readers:
+                    readers[path] = f"`{found.group(0)}` at {rel}:{number}"
+        if not readers:
+            return {}
+        out: dict[tuple[str, int, str], str] = {}
+        for path, reader in readers.items():
+            for name in sorted({h.path[-1] for h in hosts}):
+                keys = [d for d in self.defs() if d.scope is None and len(d.path) > len(path)
+                        and d.path[-1] == name and d.path[-1 - len(path):-1] == path
+                        and d.fate in ("moves", "stays")]
+                own = [h for h in hosts if h.path[-1] == name]
+                if not keys:
+                    continue
+                for key in keys:
+                    for host in own:
+                        if key.fate == host.fate:
+                            continue
+                        if host.fate == "moves":  # the key stays: the host is held with it
+                            out[(host.rel, host.line, name)] = (
+                                f"held back with the key {key.dotted} at {key.where}, which keeps its name "
+                                f"({key.why}) and which {reader} reads by the host's own name: renamed "
+                                f"alone, the host {self.renames[name]} would read nothing there; rename "
+                                "the key too (drop its keep), or keep the host")
+                        else:  # the host stays: its key is held with it
+                            out[(key.rel, key.line, name)] = (
+                                f"held back with the inventory host {name} at {host.where}, which keeps "
+                                f"its name ({host.why}), and which {reader} reads this key by: renamed "
+                                "alone, the host would read nothing there")
         return out
 
     def _references(self) -> list[tuple[str, int, KeyRef]]:
@@ -696,6 +746,12 @@ _HOST_VARS = re.compile(r"(?:^|/)host_vars/(?P<name>[^/]+?)(?P<suffix>\.(?:ya?ml
 
 
 _CURRENT = FileClass(CURRENT, "", "")
+# A map read by the machine's own name: `peers[inventory_hostname]`, `wg['peers'][ansible_hostname]`,
+# `peers.get(inventory_hostname_short)` (break-it round 16, #18); git grep's extended regex, then Python's.
+_OWN_NAME_GREP = r"(\[|get\()[[:space:]]*(inventory_hostname|ansible_hostname)"
+_OWN_NAME = re.compile(r"""(?P<map>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\s*['"][^'"\]]+['"]\s*\])*)"""
+                       r"""(?:\[\s*|\.get\(\s*)(?:inventory_hostname(?:_short)?|ansible_hostname)\s*[\]),]""")
+_MAP_PART = re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
 
 
 def _holding(defs: list[KeyDef], held: dict[tuple[str, int, str], str]) -> list[KeyDef]:

@@ -660,8 +660,8 @@ def _ansible(data: bytes) -> Iterator[Loop]:
         kind = found.group("key").decode()
         if kind == "with_inventory_hostnames":  # a host pattern's hosts (break-it round 16, #10)
             yield Loop(variable, start, end, number, header, hosts=True, words=words,
-                       why=f"`{variable}` walks with_inventory_hostnames: {value}, the inventory's hosts, any of "
-                           "which may be renamed")
+                       why=f"`{variable}` walks with_inventory_hostnames: {value}, the inventory's hosts, "
+                           "any of which may be renamed")
         elif kind in ("loop", "with_items", "with_list", "with_flattened"):
             yield replace(_from_expression(variable, value, start, end, number, header), words=words)
             for key, values in _attributes(value).items():  # `loop: [{name: pug}]` read as `item.name`
@@ -763,7 +763,8 @@ def _terraform(data: bytes) -> Iterator[Loop]:
         for variable in ("each.key", "each.value"):
             loop = _from_expression(variable, expr, start, end, _line(data, found.start()), header)
             # `each.key` over a map is its keys (over a set, its words: read first)
-            yield replace(loop, words=found.span("expr"), keys=variable == "each.key" and loop.source is not None)
+            keys = variable == "each.key" and loop.source is not None
+            yield replace(loop, words=found.span("expr"), keys=keys)
 
 
 def bracket_end(data: bytes, pos: int, opener: bytes) -> int:

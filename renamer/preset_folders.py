@@ -65,9 +65,10 @@ _PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.i
                    rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
 # An Ansible inventory by its content: YAML's top-level `all:` over `hosts:`/`children:`, or an INI
 # host line setting a connection variable (`nas ansible_host=10.0.40.30`): break-it round 16, #2.
-_YAML_INVENTORY = (re.compile(rb"(?m)^all:[ \t]*(?:#.*)?\r?$"), re.compile(rb"(?m)^[ \t]+(?:hosts|children):"))
-_INI_INVENTORY = re.compile(rb"(?m)^[^\s#;=\[]+(?:[ \t]+\w+=\S+)*[ \t]+ansible_(?:host|user|port|connection)=\S+"
-                            rb"(?:[ \t]+\w+=\S+)*[ \t]*\r?$")
+_YAML_INVENTORY = (re.compile(rb"(?m)^all:[ \t]*(?:#.*)?\r?$"),
+                   re.compile(rb"(?m)^[ \t]+(?:hosts|children):"))
+_INI_INVENTORY = re.compile(rb"(?m)^[^\s#;=\[]+(?:[ \t]+\w+=\S+)*[ \t]+"
+                            rb"ansible_(?:host|user|port|connection)=\S+(?:[ \t]+\w+=\S+)*[ \t]*\r?$")
 _WILDCARD = re.compile(r"(?<!\\)[*?\[]")
 # A machine's file tree copied whole: `backups/host1/etc/...`.
 _TREE = frozenset({"etc", "usr", "var", "opt", "srv", "home", "root", "boot", "lib"})
@@ -186,7 +187,8 @@ def structure(below: list[str]) -> str | None:
     # an inventory's vars or hosts file: the live inventory or a copy of one (break-it round 16, #2)
     vars_dir = next((p for p in below[:-1] if p.lower() in _VARS_DIRS), None)
     if vars_dir is not None:
-        return f"in a {vars_dir}/ folder, an Ansible inventory's variables (the live inventory, or a copy of one)"
+        return (f"in a {vars_dir}/ folder, an Ansible inventory's variables (the live inventory, or a "
+                "copy of one)")
     if _INVENTORY_NAME.match(name):
         return f"{name} is an Ansible inventory by its name (the live inventory, or a copy of one)"
     if _LIVE_NAME.match(name):
@@ -199,8 +201,9 @@ def live_by_content(name: str, data: bytes, executable: bool) -> str | None:
     an executable or a `#!` script, a Kubernetes manifest (top-level `apiVersion` and `kind`), an
     Ansible playbook (a play with `hosts:`), a compose file under another name (top-level
     `services:`), an Ansible inventory under another name (YAML's `all:` over `hosts:`/`children:`,
-    an INI host line with `ansible_host=`...: break-it round 16, #2). Asked only of a file that holds an old value, whose bytes the sweep has read
-    (break-it round 9, #2): the path alone cannot say, the content says it is something that runs."""
+    an INI host line with `ansible_host=`...: break-it round 16, #2). Asked only of a file that
+    holds an old value, whose bytes the sweep has read (break-it round 9, #2): the path alone cannot
+    say, the content says it is something that runs."""
     if data.startswith(b"#!"):
         return f"{name} is a script (its #! line)"
     if executable:

@@ -404,8 +404,8 @@ def _inventory_hosts(doc: Any) -> list[tuple[str, int]]:
     if type(doc).__name__ != "MappingNode" or not doc.value:
         return []
     groups = [value for _, value in doc.value]
-    if not all(type(g).__name__ == "MappingNode" and g.value and {_key_text(k) for k, _ in g.value} <= _GROUP_KEYS
-               for g in groups):
+    if not all(type(g).__name__ == "MappingNode" and g.value
+               and {_key_text(k) for k, _ in g.value} <= _GROUP_KEYS for g in groups):
         return []
     out: list[tuple[str, int]] = []
     pending = list(groups)

@@ -159,17 +159,18 @@ def _resources(root: Path, kustomization: str, listed: set[str], into: list[str]
         for entry in entries if isinstance(entries, list) else []:
             if not isinstance(entry, str) or "://" in entry or entry.startswith(("/", "github.com/")):
                 continue
-            target = posixpath.normpath(posixpath.join(folder, entry)) if folder else posixpath.normpath(entry)
+            target = posixpath.normpath(posixpath.join(folder, entry) if folder else entry)
             if target in listed and target.endswith((".yaml", ".yml")):
                 into.append(target)
                 continue
-            inner = next((f"{target}/{name}" for name in sorted(_KUSTOMIZATIONS) if f"{target}/{name}" in listed),
-                         None)
+            inner = next((f"{target}/{name}" for name in sorted(_KUSTOMIZATIONS)
+                          if f"{target}/{name}" in listed), None)
             if inner is not None:
                 _resources(root, inner, listed, into, seen)
 
 
-def kustomize_collision(kustomization: str, texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, str] | None:
+def kustomize_collision(kustomization: str,
+                        texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, str] | None:
     """`manifest_collision` of the manifests one kustomization builds, named for it."""
     found = manifest_collision(texts)
     if found is None:

@@ -70,8 +70,7 @@ from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
-from renamer.sweep import key_mounts
-from renamer.sweep import vars_names
+from renamer.sweep import key_mounts, vars_names
 from renamer.sweep.content import classify_bytes
 
 # `unsure`: which file is read cannot be told (two data files a load may mean): never followed.

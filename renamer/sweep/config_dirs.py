@@ -26,11 +26,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
 from renamer.formats.siblings import Label, labels, servers
 from renamer.formats.yaml_rt import kubernetes_objects, merged_identities
+from renamer.formats.yaml_source import parse_yaml_text
 
 _SUFFIXES = (".conf", ".cfg")
 _NUMBERED = re.compile(r"\d+[-_.]")
@@ -148,8 +146,8 @@ def _resources(root: Path, kustomization: str, listed: set[str], into: list[str]
         return
     seen.add(kustomization)
     try:
-        data = YAML(typ="safe", pure=True).load((root / kustomization).read_bytes()[:_INCLUDE_READ])
-    except (OSError, YAMLError, ValueError, RecursionError):
+        data = parse_yaml_text((root / kustomization).read_bytes()[:_INCLUDE_READ].decode("utf-8", "replace"))
+    except OSError:
         return
     if not isinstance(data, dict):
         return

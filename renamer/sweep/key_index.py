@@ -438,28 +438,31 @@ class KeyIndex:
         except RenamerError:
             return {}  # outside git: the plain path rules
         listed = [rel for rel in listed if "_vars/" in rel]  # git reads pathspecs literally here
-        kept: dict[tuple[str, str], str] = {}  # (host_vars or group_vars, name) -> the kept path, why
+        # (host_vars or group_vars, name) -> (the folder holding the vars folder, the kept path, why)
+        kept: dict[tuple[str, str], list[tuple[str, str]]] = {}
         classifier = self.project.classifier
         for rel in dict.fromkeys(listed):
             found = vars_names.entry(rel)
             if found is None or found[1] not in moving:
                 continue
-            kind = found[0].rpartition("/")[2]
-            if (kind, found[1]) in kept:
-                continue
+            base, _, kind = found[0].rpartition("/")
             klass = classifier.classify(rel)
             why = ("kept by keep_paths" if classifier.path_kept(rel)
                    else None if klass.status == CURRENT
                    else f"a {klass.reason or klass.status} record" if klass.status == RECORD
                    else klass.status)
             if why is not None:
-                kept[(kind, found[1])] = f"{found[0]}/{found[2]} ({why})"
+                kept.setdefault((kind, found[1]), []).append((base, f"{found[0]}/{found[2]} ({why})"))
         out: dict[tuple[str, int, str], str] = {}
         for d in self._inventory():
             if d.fate != "moves" or len(d.path) < 2:
                 continue
             kind = "host_vars" if d.path[-2] == "hosts" else "group_vars"
-            at = kept.get((kind, d.path[-1]))
+            # Ansible reads the vars beside the inventory, or beside a playbook above it: a copy
+            # elsewhere (`backups/2024-05-01/host_vars/pug.yml`) is no vars of this inventory
+            folder = _folder(d.rel)
+            at = next((shown for base, shown in kept.get((kind, d.path[-1]), [])
+                       if not base or base == folder or folder.startswith(base + "/")), None)
             if at is None:
                 continue
             owner = "host" if kind == "host_vars" else "group"

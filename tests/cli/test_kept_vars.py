@@ -77,6 +77,18 @@ def test_a_kept_folder_holds_the_host_s_other_entry_and_its_readers(repo: Callab
         ("site.yml", "key-reference")]
 
 
+def test_a_copy_of_the_vars_elsewhere_is_no_hold(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """A dated backup's `host_vars/pug.yml` (a record) is no vars of the live inventory."""
+    files = {**INI, "backups/2024-05-01/host_vars/pug.yml": "firewall_open: [22]\n"}
+    allow = ALLOW + "records:\n  - {name: backups, paths: ['backups/**'], reason: copies}\n"
+    root = repo(files, config=CONFIG, allowlist=allow)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "inv/hosts.ini").read_text().startswith("[wolf]\nwolf\nwolf.fv.lan\n")
+    assert (root / "backups/2024-05-01/host_vars/pug.yml").is_file()
+    assert run(root, "verify").exit_code == 0
+
+
 def test_vars_that_move_with_the_host_are_no_hold(repo: Callable[..., Path], run: Callable[..., Result],
                                                   tmp_path: Path) -> None:
     """No keep: the host, its folder and its file move together, and Ansible reads them as wolf."""

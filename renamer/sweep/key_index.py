@@ -497,16 +497,17 @@ class KeyIndex:
         if not readers:
             return {}
         out: dict[tuple[str, int, str], str] = {}
+        config = self.project.config
+        own = {config.display(p) for p in (config.path, *config.allowlist_paths)}  # renamer's own files
         for path, reader in readers.items():
             for name in sorted({h.path[-1] for h in hosts}):
+                # a record's key is history, which no live reader reads
                 keys = [d for d in self.defs() if d.scope is None and len(d.path) > len(path)
                         and d.path[-1] == name and d.path[-1 - len(path):-1] == path
-                        and d.fate in ("moves", "stays")]
-                own = [h for h in hosts if h.path[-1] == name]
-                if not keys:
-                    continue
+                        and d.fate in ("moves", "stays") and not d.record and d.rel not in own]
+                named = [h for h in hosts if h.path[-1] == name]
                 for key in keys:
-                    for host in own:
+                    for host in named:
                         if key.fate == host.fate:
                             continue
                         if host.fate == "moves":  # the key stays: the host is held with it

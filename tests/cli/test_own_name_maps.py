@@ -72,8 +72,11 @@ def test_a_key_renamed_with_its_host_is_read_on_the_renamed_host(repo: Callable[
                                                                   tmp_path: Path) -> None:
     files = {"hosts.ini": INVENTORY, "group_vars/all.yml": _vars("", ""),
              "templates/wg.conf.j2": READERS[0].values[0],
-             "group_vars/other.yml": "owners:\n  pug: ops  # renamer: keep billing id\n"}  # no own-name reader
-    root = repo(files, config=CONFIG, allowlist=ALLOW)
+             "group_vars/other.yml": "owners:\n  pug: ops  # renamer: keep billing id\n",  # no own-name reader
+             "notes/2024.yml": "peers:\n  pug: {pubkey: OLD}\n",  # a record's copy: history
+             "templates/hosts.j2": "{{ hosts[inventory_hostname] }}\n"}  # renamer.yaml's renames.hosts.pug: no map
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "records:\n  - {name: notes, paths: ['notes/**'], "
+                                                        "reason: history}\n")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / "hosts.ini").read_text() == "[vpn]\nwolf\nrex\n"

@@ -47,6 +47,9 @@ _INVENTORY_DIRS = frozenset({"inventories", "inventory"})
 # A bare `hosts` is as often a copy of /etc/hosts: its content decides (`live_by_content`).
 _INVENTORY_NAME = re.compile(r"(?i)^(?:hosts\.(?:ini|ya?ml)|inventory(?:\.(?:ini|ya?ml|cfg|toml))?)$")
 _INI_GROUP = re.compile(rb"(?m)^\[[^\]\s]+\][ \t]*\r?$")
+# An INI inventory under any name (`prod.ini`, `lab`): a `[group]` header over a bare host line.
+_INI_HOSTS = re.compile(rb"(?m)^\[[^\]\s:]+\][ \t]*\r?\n(?:[ \t]*(?:[#;].*)?\r?\n)*"
+                        rb"[A-Za-z0-9_][\w.-]*[ \t]*\r?$")
 # An Ansible role's folders (and a Helm chart's templates/): what runs, never a note.
 _ROLE_PARTS = frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates"})
 # Live by their name alone.
@@ -210,6 +213,8 @@ def live_by_content(name: str, data: bytes, executable: bool) -> str | None:
         return f"{name} is executable"
     if name.lower() == "hosts" and _INI_GROUP.search(data):
         return f"{name} is an Ansible inventory (a [group] header; /etc/hosts has none)"
+    if (name.lower().endswith(".ini") or "." not in name) and _INI_HOSTS.search(data):
+        return f"{name} is an Ansible inventory (a [group] of bare host lines)"
     if b"ansible_" in data and _INI_INVENTORY.search(data):
         return f"{name} is an Ansible inventory (a host line with ansible_ connection variables)"
     if not _YAML.search(name):

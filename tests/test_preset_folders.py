@@ -101,6 +101,10 @@ def test_in_unit(folder: str, unit: bool) -> None:
     ("hosts.txt", b"10.0.40.11 pug\n", False, False),  # /etc/hosts
     ("hosts", b"10.0.40.11 pug\n", False, False),
     ("hosts", b"[restic_clients]\npug\n", False, True),
+    ("prod.ini", b"# lab\n[web]\n\npug\nrex.lab.lan\n", False, True),
+    ("lab", b"[web]\npug.lab.lan\n", False, True),
+    ("my.cnf", b"[mysqld]\nskip-name-resolve\n", False, False),  # a flag, not an .ini or bare name
+    ("app.ini", b"[server]\nhost = pug\n", False, False),  # keys, no bare host line
     ("vars.yml", b"all:\n  - pug\n", False, False),  # a list named all
     ("notes.md", b"set ansible_host=10.0.40.11 on pug\n", False, False),  # prose
 ))

@@ -95,6 +95,7 @@ INVENTORY_OR_COPY = {
     "ops/backup/group_vars/all.yml": "restic_server_ip: 10.0.40.11\n",
     "archive/old/host_vars/nas/main.yml": "push_to: pug\n",
     "backup/hosts": "[web]\npug\n",  # named like /etc/hosts, a [group] inside
+    "archive/lab/prod.ini": "[web]\npug\n",  # any name: a [group] of bare host lines
     "backups/prod": "[web]\npug ansible_host=10.0.40.11\n",  # an inventory by its content
     "backup/lab.yaml": "all:\n  hosts:\n    pug:\n      ansible_host: 10.0.40.11\n",
 }
@@ -112,10 +113,11 @@ def test_an_inventory_in_a_folder_named_like_a_record_is_never_kept_silently(
         assert (root / rel).read_text() == text, rel
     verified = run(root, "verify", "--strict")
     assert verified.exit_code == 1
-    assert "8 unclassified" in verified.stdout, verified.stdout  # 6 files, 8 references
+    assert "9 unclassified" in verified.stdout, verified.stdout  # 7 files, 9 references
     for why in ("hosts.ini is an Ansible inventory by its name", "in a group_vars/ folder, an Ansible inventory's",
                 "in a host_vars/ folder", "prod is an Ansible inventory (a host line with ansible_",
-                "lab.yaml is an Ansible inventory (all: with hosts: or children:)"):
+                "lab.yaml is an Ansible inventory (all: with hosts: or children:)",
+                "prod.ini is an Ansible inventory (a [group] of bare host lines)"):
         assert why in verified.stdout, why
     audit = run(root, "audit").stdout
     assert "inventories/" not in audit and "ansible/inventory/" not in audit, audit

@@ -27,7 +27,7 @@ _JINJA_FOR = re.compile(rb"\{%-?[ \t]*for[ \t]+(?P<var>" + _IDENT + rb")[ \t]+in
 _JINJA_BLOCK = re.compile(rb"\{%-?[ \t]*(for|endfor)\b")
 _ANSIBLE_LOOP = re.compile(rb"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>loop|with_items|with_list|with_flattened"
                            rb"|with_dict|with_nested|with_cartesian|with_together|with_indexed_items"
-                           rb"|with_subelements)[ \t]*:"
+                           rb"|with_subelements|with_inventory_hostnames)[ \t]*:"
                            rb"[ \t]*(?P<value>[^\r\n]*)$", re.M)
 _LOOP_VAR = re.compile(rb"(?:^|[{,])[ \t]*loop_var[ \t]*:[ \t]*['\"]?(?P<var>" + _IDENT + rb")", re.M)
 _TF_FOR = re.compile(rb"[\[{][ \t\r\n]*for[ \t]+(?P<var>" + _IDENT + rb")(?:[ \t]*,[ \t]*(?P<var2>" + _IDENT
@@ -48,8 +48,14 @@ _WHILE_READ = re.compile(rb"(?:^|(?<=[;&|({\n]))[ \t]*printf[ \t]+(?P<q>['\"])%s
 # The inventory's hosts: `groups['web']`, `groups.web`, `ansible_play_hosts`: any host, a renamed one too.
 # Bare in a template's `{% for h in groups["web"] %}` (break-it round 9, finding 8), braced in a
 # play's `loop:`.
+# Break-it round 16 (#10): the inventory_hostnames lookup (`query('inventory_hostnames', 'web')`,
+# `lookup(..., wantlist=True)`, `q(...)`) walks them too, and a filter keeping a subset of them
+# (`difference([...])`, `reject(...)`, `select(...)`, `intersect(...)`) still holds renamed ones.
+_SUBSET = r"(?:list|sort|unique|reverse|shuffle|(?:difference|reject|select|intersect|sort|unique)\([^()]*\))"
 _INVENTORY = re.compile(r"^(?:\{\{-?\s*)?(?:groups(?:\[\s*['\"][^'\"]+['\"]\s*\]|\.[A-Za-z_][A-Za-z0-9_]*)"
-                        r"|ansible_play_hosts(?:_all)?|play_hosts)\s*(?:\|\s*(?:list|sort|unique)\s*)*(?:-?\}\})?$")
+                        r"|ansible_play_hosts(?:_all)?|play_hosts"
+                        r"|(?:query|q|lookup)\(\s*['\"]inventory_hostnames['\"][^()]*\))"
+                        r"\s*(?:\|\s*" + _SUBSET + r"\s*)*(?:-?\}\})?$")
 _SPLIT = re.compile(r"""^(['"])(?P<body>[A-Za-z0-9._, -]*)\1\.split\(\s*(?:(['"])(?P<sep>[^'"]+)\3)?\s*\)$""")
 _MAPPING = re.compile(r"\s*\{(?P<body>[^{}]*)\}\s*")
 _PAIR = re.compile(r"\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*:\s*"
@@ -77,6 +83,7 @@ class Loop:
     # `arguments`; callers elsewhere may pass others, so its domain never follows.
     function: bool = False
     arguments: tuple[tuple[int, int], ...] = ()
+    keys: bool = False  # it walks the keys of the mapping `source` (`for k, v in var.hosts`, `each.key`)
 
 
 def list_items(raw: str) -> tuple[str, ...] | None:
@@ -655,7 +662,11 @@ def _ansible(data: bytes) -> Iterator[Loop]:
                 words = (words[0], offsets[offset] + len(text))
             value = "[" + ", ".join(items) + "]"
         kind = found.group("key").decode()
-        if kind in ("loop", "with_items", "with_list", "with_flattened"):
+        if kind == "with_inventory_hostnames":  # a host pattern's hosts (break-it round 16, #10)
+            yield Loop(variable, start, end, number, header, hosts=True, words=words,
+                       why=f"`{variable}` walks with_inventory_hostnames: {value}, the inventory's hosts, "
+                           "any of which may be renamed")
+        elif kind in ("loop", "with_items", "with_list", "with_flattened"):
             yield replace(_from_expression(variable, value, start, end, number, header), words=words)
             for key, values in _attributes(value).items():  # `loop: [{name: pug}]` read as `item.name`
                 yield Loop(f"{variable}.{key}", start, end, number, header, items=values, words=words)
@@ -744,6 +755,8 @@ def _terraform(data: bytes) -> Iterator[Loop]:
         loop = _from_expression(var, expr, found.end(), end, _line(data, found.start()),
                                 _header(data, found.start(), found.end()))
         yield replace(loop, words=found.span("expr"))
+        if found.group("var2") and loop.source is not None:  # `for k, v in var.hosts`: k walks its keys
+            yield replace(loop, variable=found.group("var").decode(), keys=True)
     for found in _TF_FOR_EACH.finditer(data):
         start = _block_start(data, found.start())
         if start is None:
@@ -753,7 +766,9 @@ def _terraform(data: bytes) -> Iterator[Loop]:
         header = _header(data, found.start(), found.end())
         for variable in ("each.key", "each.value"):
             loop = _from_expression(variable, expr, start, end, _line(data, found.start()), header)
-            yield replace(loop, words=found.span("expr"))
+            # `each.key` over a map is its keys (over a set, its words: read first)
+            keys = variable == "each.key" and loop.source is not None
+            yield replace(loop, words=found.span("expr"), keys=keys)
 
 
 def bracket_end(data: bytes, pos: int, opener: bytes) -> int:

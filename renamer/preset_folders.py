@@ -13,6 +13,10 @@ as history, and a role, chart or service is often named after what it does (`rol
   a person decides; `renamer init` decides from the content (scaffold_live.py) and writes it down;
 * unless its path below the folder says copy: a dated folder (`backups/2024-05-01/compose.yml`) or a
   machine's file tree (`backups/host1/etc/systemd/system/x.service`);
+* a folder the pattern names inside `inventories/` or `inventory/` is an Ansible inventory named after
+  its concern (`inventories/backup/`): live (break-it round 16, #2); elsewhere a file in a
+  `host_vars/` or `group_vars/` folder below it, or an inventory file by its name (`hosts.ini`), is
+  the live inventory or a copy of one: `undecided`;
 * anything else under the folder is a record, as before.
 
 Only a preset's classes are read so: a record class of your own is your decision and always holds.
@@ -37,13 +41,22 @@ _UNIT_DIRS = {
 # An inventory's vars folders: `host_vars/backup/` holds the vars of the host named `backup`, and
 # Ansible reads every file below it (break-it round 9, #2).
 _VARS_DIRS = frozenset({"host_vars", "group_vars"})
+# Folders of Ansible inventories, one per concern (`inventories/backup/`, break-it round 16, #2).
+_INVENTORY_DIRS = frozenset({"inventories", "inventory"})
+# An Ansible inventory file by its name (`hosts`, `hosts.ini`, `inventory.yml`).
+# A bare `hosts` is as often a copy of /etc/hosts: its content decides (`live_by_content`).
+_INVENTORY_NAME = re.compile(r"(?i)^(?:hosts\.(?:ini|ya?ml)|inventory(?:\.(?:ini|ya?ml|cfg|toml))?)$")
+_INI_GROUP = re.compile(rb"(?m)^\[[^\]\s]+\][ \t]*\r?$")
+# An INI inventory under any name (`prod.ini`, `lab`): a `[group]` header over a bare host line.
+_INI_HOSTS = re.compile(rb"(?m)^\[[^\]\s:]+\][ \t]*\r?\n(?:[ \t]*(?:[#;].*)?\r?\n)*"
+                        rb"[A-Za-z0-9_][\w.-]*[ \t]*\r?$")
 # An Ansible role's folders (and a Helm chart's templates/): what runs, never a note.
 _ROLE_PARTS = frozenset({"tasks", "handlers", "defaults", "vars", "meta", "templates"})
 # Live by their name alone.
 _LIVE_NAME = re.compile(
     r"(?i)^(?:(?:docker-)?compose(?:[._-][\w.-]+)?\.ya?ml|[\w.-]+\.compose\.ya?ml|\.env"
     r"|Dockerfile(?:\.[\w.-]+)?|Containerfile|[\w.-]+\.dockerfile|kustomization\.ya?ml|Chart\.ya?ml"
-    r"|helmfile\.ya?ml|[\w.-]+\.(?:tf|tfvars|nomad|j2|jinja2?)"
+    r"|helmfile\.ya?ml|ansible\.cfg|[\w.-]+\.(?:tf|tfvars|nomad|j2|jinja2?)"
     r"|[\w.@-]+\.(?:service|timer|socket|path|mount|automount|target))$")
 # A dated folder name (2024-05-01, 20240501), as classify.FILE_DATE reads a file name.
 _DATED = re.compile(r"(?<!\d)\d{4}-?\d{2}-?\d{2}(?!\d)")
@@ -53,6 +66,12 @@ _MANIFEST = (re.compile(rb"(?m)^apiVersion:[ \t]*\S"), re.compile(rb"(?m)^kind:[
 _COMPOSE = re.compile(rb"(?m)^services:[ \t]*(?:#.*)?\r?$")
 _PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
                    rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
+# An Ansible inventory by its content: YAML's top-level `all:` over `hosts:`/`children:`, or an INI
+# host line setting a connection variable (`nas ansible_host=10.0.40.30`): break-it round 16, #2.
+_YAML_INVENTORY = (re.compile(rb"(?m)^all:[ \t]*(?:#.*)?\r?$"),
+                   re.compile(rb"(?m)^[ \t]+(?:hosts|children):"))
+_INI_INVENTORY = re.compile(rb"(?m)^[^\s#;=\[]+(?:[ \t]+\w+=\S+)*[ \t]+"
+                            rb"ansible_(?:host|user|port|connection)=\S+(?:[ \t]+\w+=\S+)*[ \t]*\r?$")
 _WILDCARD = re.compile(r"(?<!\\)[*?\[]")
 # A machine's file tree copied whole: `backups/host1/etc/...`.
 _TREE = frozenset({"etc", "usr", "var", "opt", "srv", "home", "root", "boot", "lib"})
@@ -97,6 +116,9 @@ class FolderClaims:
         copied = copy_by_path(below)
         if copied is not None:
             return Claim("record", copied, folder)
+        inventory = _inventory(parts, depth)
+        if inventory is not None:
+            return Claim("live", inventory, folder)
         why = structure(below)
         return Claim("undecided", why, folder) if why else Claim("record", "", folder)
 
@@ -122,6 +144,18 @@ def _unit(parts: list[str], depth: int) -> str | None:
         if at + 1 == depth:
             return f"{what} named after what it does"
         return f"inside {what}, {role}/"
+    return None
+
+
+def _inventory(parts: list[str], depth: int) -> str | None:
+    """Why the folder at `depth` is, or lies inside, an Ansible inventory named after its concern
+    (`inventories/backup/`, `inventory/archive/group_vars/all.yml`: break-it round 16, #2), or None.
+    Asked after the dated folders and machine trees, which still say copy."""
+    for at in range(depth):
+        if parts[at].lower() in _INVENTORY_DIRS:
+            if at + 1 == depth:
+                return f"an Ansible inventory named after what it is for, in {'/'.join(parts[: at + 1])}/"
+            return f"inside the Ansible inventory {'/'.join(parts[: at + 2])}/"
     return None
 
 
@@ -153,6 +187,13 @@ def structure(below: list[str]) -> str | None:
         return "in a templates/ folder, an Ansible role's or a Helm chart's"
     if part is not None:
         return f"in a {part}/ folder, an Ansible role's"
+    # an inventory's vars or hosts file: the live inventory or a copy of one (break-it round 16, #2)
+    vars_dir = next((p for p in below[:-1] if p.lower() in _VARS_DIRS), None)
+    if vars_dir is not None:
+        return (f"in a {vars_dir}/ folder, an Ansible inventory's variables (the live inventory, or a "
+                "copy of one)")
+    if _INVENTORY_NAME.match(name):
+        return f"{name} is an Ansible inventory by its name (the live inventory, or a copy of one)"
     if _LIVE_NAME.match(name):
         return f"{name} is live configuration by its name"
     return None
@@ -162,14 +203,24 @@ def live_by_content(name: str, data: bytes, executable: bool) -> str | None:
     """What makes a file the preset keeps by its folder's name live by its content, or None:
     an executable or a `#!` script, a Kubernetes manifest (top-level `apiVersion` and `kind`), an
     Ansible playbook (a play with `hosts:`), a compose file under another name (top-level
-    `services:`). Asked only of a file that holds an old value, whose bytes the sweep has read
-    (break-it round 9, #2): the path alone cannot say, the content says it is something that runs."""
+    `services:`), an Ansible inventory under another name (YAML's `all:` over `hosts:`/`children:`,
+    an INI host line with `ansible_host=`...: break-it round 16, #2). Asked only of a file that
+    holds an old value, whose bytes the sweep has read (break-it round 9, #2): the path alone cannot
+    say, the content says it is something that runs."""
     if data.startswith(b"#!"):
         return f"{name} is a script (its #! line)"
     if executable:
         return f"{name} is executable"
+    if name.lower() == "hosts" and _INI_GROUP.search(data):
+        return f"{name} is an Ansible inventory (a [group] header; /etc/hosts has none)"
+    if (name.lower().endswith(".ini") or "." not in name) and _INI_HOSTS.search(data):
+        return f"{name} is an Ansible inventory (a [group] of bare host lines)"
+    if b"ansible_" in data and _INI_INVENTORY.search(data):
+        return f"{name} is an Ansible inventory (a host line with ansible_ connection variables)"
     if not _YAML.search(name):
         return None
+    if b"all:" in data and all(p.search(data) for p in _YAML_INVENTORY):
+        return f"{name} is an Ansible inventory (all: with hosts: or children:)"
     if all(p.search(data) for p in _MANIFEST):
         return f"{name} is a Kubernetes manifest (apiVersion and kind)"
     if _PLAY.search(data):

@@ -39,7 +39,24 @@ ARCHIVE = FolderClaims(["**/archive/**"], PathPatterns)
     (ARCHIVE, "archive/notes.txt", "record"),
     (ARCHIVE, "roles/archive/oldrole/README.md", "record"),
     (BACKUPS, "backup/db.sql", "record"),
-    (BACKUPS, "backups/host_vars/pug.yml", "record"),  # a copy of an inventory, not the inventory
+    # an inventory's vars or hosts file below the folder: the inventory or a copy (break-it round 16, #2)
+    (BACKUPS, "backups/host_vars/pug.yml", "undecided"),
+    (BACKUPS, "ops/backup/group_vars/all.yml", "undecided"),
+    (ARCHIVE, "archive/old/host_vars/nas/main.yml", "undecided"),
+    (BACKUPS, "backup/hosts.ini", "undecided"),
+    (BACKUPS, "backup/hosts", "record"),  # as often a copy of /etc/hosts: its content decides
+    (ARCHIVE, "archive/inventory.yml", "undecided"),
+    (BACKUPS, "backup/ansible.cfg", "undecided"),
+    # an inventory named after its concern: live (break-it round 16, #2)
+    (BACKUPS, "inventories/backup/hosts.ini", "live"),
+    (BACKUPS, "ansible-playbook/inventories/backup/group_vars/restic_clients.yaml", "live"),
+    (ARCHIVE, "inventory/archive/notes.md", "live"),
+    (BACKUPS, "inventories/prod/backup/restic.yml", "live"),
+    # still copies: dated, a machine's tree, a file-name pattern
+    (BACKUPS, "backups/2024-05-01/host_vars/pug.yml", "record"),
+    (BACKUPS, "inventories/backup/2024-05-01/hosts.ini", "record"),
+    (BACKUPS, "inventories/backup/hosts.ini.bak", "record"),
+    (BACKUPS, "backups/host1/etc/hosts", "record"),
 ))
 def test_claims(claims: FolderClaims, path: str, verdict: str) -> None:
     assert claims.claim(path).verdict == verdict
@@ -78,6 +95,18 @@ def test_in_unit(folder: str, unit: bool) -> None:
     ("notes.txt", b"apiVersion: v1\nkind: x\n", False, False),  # not YAML by its name
     ("vars.yml", b"kind: note\nhost: pug\n", False, False),  # a kind alone is no manifest
     ("dump.sql", b"INSERT pug\n", False, False),
+    ("prod", b"[restic_clients]\nnas ansible_host=10.0.40.30\n", False, True),
+    ("lab.yaml", b"all:\n  children:\n    web:\n      hosts:\n        pug: {}\n", False, True),
+    ("lab.yaml", b"all:\n  hosts:\n    pug:\n", False, True),
+    ("hosts.txt", b"10.0.40.11 pug\n", False, False),  # /etc/hosts
+    ("hosts", b"10.0.40.11 pug\n", False, False),
+    ("hosts", b"[restic_clients]\npug\n", False, True),
+    ("prod.ini", b"# lab\n[web]\n\npug\nrex.lab.lan\n", False, True),
+    ("lab", b"[web]\npug.lab.lan\n", False, True),
+    ("my.cnf", b"[mysqld]\nskip-name-resolve\n", False, False),  # a flag, not an .ini or bare name
+    ("app.ini", b"[server]\nhost = pug\n", False, False),  # keys, no bare host line
+    ("vars.yml", b"all:\n  - pug\n", False, False),  # a list named all
+    ("notes.md", b"set ansible_host=10.0.40.11 on pug\n", False, False),  # prose
 ))
 def test_live_by_content(name: str, data: bytes, executable: bool, live: bool) -> None:
     assert (live_by_content(name, data, executable) is not None) is live

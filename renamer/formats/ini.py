@@ -12,7 +12,7 @@ import configparser
 import re
 from collections.abc import Sequence
 
-from renamer.formats import keylines
+from renamer.formats import keylines, siblings
 from renamer.formats.base import BaseFormat, Location
 
 _SECTION = re.compile(r"[ \t]*\[(?P<name>[^\[\]\n]+)\]")
@@ -48,7 +48,8 @@ def edit_problem(before: str, after: str) -> str | None:
         return f"the edit would make the INI invalid: {str(exc).splitlines()[0]}"
     if [len(keys) for _, keys in old] != [len(keys) for _, keys in new]:
         return "the edit would change the INI file's sections"
-    return None
+    # an Ansible inventory's host lines are keys here: two hosts made one (break-it round 16, #8)
+    return siblings.inventory_collision(before, after)
 
 
 def locate(text: str, offsets: Sequence[int]) -> list[Location]:

@@ -11,7 +11,8 @@ lines; these are the other labels, each unique among its siblings:
   words alone (no parenthesis, operator or `=`: `if (x == "pug") {` is code, not a label);
   a templated head (`{{ }}`, `${ }`) is no label;
 - an HAProxy section, an unindented `frontend|backend|listen|... NAME` line;
-- an INI inventory's host line: the bare first word of a line under a `[group]`;
+- an INI inventory's host line: the bare first word of a line under a `[group]`; and across all
+  groups, a host is one identity: two names made one is a collision (`_inventory_merge`);
 - a Prometheus `job_name` (unique in its file), where the YAML does not parse (a template);
 - a Nagios object's own name, `host_name` in `define host {` (`contact_name` in `define contact {`
   ...): a service's `host_name` names the host it runs on, no identity.
@@ -193,4 +194,54 @@ def collision(before: str, after: str) -> str | None:
             kind = _KINDS[group[0].kind]
             return (f"line {standing}: after the rename the {kind} {name!r} would stand twice among its "
                     f"siblings (lines {lines}): a renamed {kind} would collide with an existing one")
+    return inventory_collision(before, after)
+
+
+def inventory_collision(before: str, after: str) -> str | None:
+    """`_inventory_merge` of two texts (also asked of an INI file configparser reads, formats/ini.py,
+    whose host lines are keys to it): only a text with a `[group]` header is an inventory."""
+    if not _GROUPED.search(after):
+        return None
+    return _inventory_merge(_hosts(before), _hosts(after))
+
+
+_GROUPED = re.compile(r"(?m)^[ \t]*\[[^\[\]\n]+\][ \t]*(?:[#;].*)?\r?$")
+
+
+def _hosts(text: str) -> list[Label]:
+    """An inventory's host lines: those under a `[group]`, and the ungrouped ones above the first."""
+    out = [label for label in labels(text) if label.kind == "host"]
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        line = raw.rstrip("\r")
+        if _GROUP.match(line) is not None:
+            break
+        host = _HOST.match(line) if line[:1] not in " \t#;" else None
+        if host is not None and line.strip():
+            out.append(Label(number, ("group", "ungrouped"), "host", host.group("name")))
+    return out
+
+
+def _inventory_merge(earlier: list[Label], later: list[Label]) -> str | None:
+    """An INI inventory's host is one identity across all its groups (break-it round 16, #8): `pug`
+    under `[web]` renamed onto `wolf` under `[db]` makes two machines one host, and Ansible keeps
+    one `ansible_host`. Place by place (an edit moves no line): the lines a host name stands on
+    now held two different names then. One host listed in two groups and renamed stays one."""
+    was = {label.line: label.label for label in earlier if _host_line(label)}
+    now: dict[str, list[int]] = {}
+    for label in later:
+        if _host_line(label):
+            now.setdefault(label.label, []).append(label.line)
+    for name, lines in sorted(now.items(), key=lambda item: item[1][0]):
+        names = {was.get(line, f"<new line {line}>") for line in lines}
+        if len(names) > 1:
+            standing = next((line for line in lines if was.get(line) == name), lines[-1])
+            listed = ", ".join(str(line) for line in lines)
+            return (f"line {standing}: after the rename the inventory host {name!r} would stand for "
+                    f"{' and '.join(sorted(repr(n) for n in names))} (lines {listed}): two machines "
+                    "would become one host, whatever groups they are in")
     return None
+
+
+def _host_line(label: Label) -> bool:
+    """An inventory host line (not a `[group:children]` member, which names a group)."""
+    return label.kind == "host" and not str(label.scope[1]).endswith(":children")

@@ -372,6 +372,8 @@ def _objects(docs: list[Any]) -> dict[tuple[str, str], list[int]]:
                     if _key_text(k) == "container_name" and type(v).__name__ == "ScalarNode":
                         out.setdefault(("two compose services have container_name", str(v.value)),
                                        []).append(v.start_mark.line + 1)
+        for host, line in _inventory_hosts(doc):
+            out.setdefault(("two machines would be one Ansible inventory host", host), []).append(line)
         kind, version = _scalar(doc, "kind"), _scalar(doc, "apiVersion")
         if kind is None or version is None:
             continue
@@ -388,6 +390,36 @@ def _objects(docs: list[Any]) -> dict[tuple[str, str], list[int]]:
         what = (f"two Kubernetes {kind}{f'.{group}' if group else ''} objects"
                 f"{f' in namespace {namespace!r}' if namespace else ' (no namespace given)'} are named")
         out.setdefault((what, str(name.value)), []).append(name.start_mark.line + 1)
+    return out
+
+
+_GROUP_KEYS = frozenset({"hosts", "children", "vars"})
+
+
+def _inventory_hosts(doc: Any) -> list[tuple[str, int]]:
+    """(host, line) of each host entry of a YAML Ansible inventory (`all: {children: {web: {hosts:
+    {pug: ...}}}}`): a host is one identity across all its groups (break-it round 16, #8). A
+    document is an inventory where each top-level value is a group (a mapping of `hosts`,
+    `children`, `vars` alone) and one holds `hosts` or `children`; else nothing."""
+    if type(doc).__name__ != "MappingNode" or not doc.value:
+        return []
+    groups = [value for _, value in doc.value]
+    if not all(type(g).__name__ == "MappingNode" and g.value
+               and {_key_text(k) for k, _ in g.value} <= _GROUP_KEYS for g in groups):
+        return []
+    out: list[tuple[str, int]] = []
+    pending = list(groups)
+    seen: set[int] = set()
+    while pending:
+        group = pending.pop()
+        if id(group) in seen or type(group).__name__ != "MappingNode":
+            continue
+        seen.add(id(group))
+        hosts, children = _child(group, "hosts"), _child(group, "children")
+        if type(hosts).__name__ == "MappingNode":
+            out += [(_key_text(k), k.start_mark.line + 1) for k, _ in hosts.value]
+        if type(children).__name__ == "MappingNode":
+            pending += [v for _, v in children.value]
     return out
 
 

@@ -54,8 +54,8 @@ class Known(Protocol):
 
     def fate(self, path: str, line: int) -> Fate: ...
 
-    def list_items(self, variable: str, near: str | None = None,
-                   split: bool = False) -> tuple[list[Definition], list[str]]: ...
+    def list_items(self, variable: str, near: str | None = None, split: bool = False,
+                   keys: bool = False) -> tuple[list[Definition], list[str]]: ...
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def held_list_words(data: bytes, matches: list[Match], hosts: tuple[tuple[str, s
     for loop, text in split:
         if loop.source is None:
             continue
-        items, unknown = definitions.list_items(loop.source, rel or None, loop.split)
+        items, unknown = definitions.list_items(loop.source, rel or None, loop.split, keys=loop.keys)
         if unknown:
             continue
         for path, line, item in items:
@@ -345,7 +345,7 @@ def _loop_values(loop: Loop, definitions: Known, rel: str) -> tuple[list[_Value]
                 for item in loop.items], []
     if loop.source is None:
         return [], [f"{loop.why} (the loop at {rel}:{loop.line})"]
-    items, unknown = definitions.list_items(loop.source, rel or None, loop.split)
+    items, unknown = definitions.list_items(loop.source, rel or None, loop.split, keys=loop.keys)
     if unknown:
         return [], [f"the loop at {rel}:{loop.line} walks `{loop.source}`: {unknown[0]}"]
     out = []

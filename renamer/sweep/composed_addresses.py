@@ -102,7 +102,7 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
                     for item in loop.items]
         if loop.source is None:
             return []
-        items, why_not = definitions.list_items(loop.source, rel or None, loop.split)
+        items, why_not = definitions.list_items(loop.source, rel or None, loop.split, keys=loop.keys)
         return [] if why_not else [(item, f"`{loop.variable}` is {item} from `{loop.source}` at "
                                           f"{path}:{line}") for path, line, item in items]
     out: list[tuple[str, str]] = []

@@ -11,20 +11,24 @@ top-level label (a brace block's head at the top of its file, an HAProxy section
 `server_name` on one listen at the top) that stands more often across the set after the edits
 than before (and more than once) is a collision, named at both files' lines (break-it round 9 #5).
 So is a Kubernetes object's identity across the YAML files of one folder (`kubectl apply -f DIR`):
-another folder is another set, and a kustomization's folder none (kustomize refuses the
-duplicate itself, and its patches name their object again on purpose).
+another folder is another set, and a kustomization's folder none (its patches name their object
+again on purpose); a kustomization's own set is the manifests its `resources:` list, wherever they
+stand (`kustomize_sets`, break-it round 16 #8: kustomize refuses the duplicate only when built).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 from renamer.formats.siblings import Label, labels, servers
 from renamer.formats.yaml_rt import kubernetes_objects, merged_identities
+from renamer.formats.yaml_source import parse_yaml_text
 
 _SUFFIXES = (".conf", ".cfg")
 _NUMBERED = re.compile(r"\d+[-_.]")
@@ -122,6 +126,62 @@ def manifest_collision(texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, 
                         f"applies as one ({listed}): a renamed object would collide with an existing one")
 
 
+def kustomize_sets(paths: Iterable[str], root: Path) -> list[tuple[str, list[str]]]:
+    """(kustomization, the manifests it builds as one) for each kustomization of `paths`: the YAML
+    files its `resources:` (and `bases:`) list, and those of each folder listed there that holds
+    a kustomization of its own, however far apart they stand (break-it round 16, #8:
+    `resources: [pug.yaml, db/deploy.yaml]`, two Deployments made one `wolf`, which `kubectl
+    kustomize` refuses only when it is run). Patches name their object again on purpose: not read."""
+    listed = set(paths)
+    found = sorted(p for p in listed if p.rpartition("/")[2] in _KUSTOMIZATIONS)
+    out = []
+    for kustomization in found:
+        files: list[str] = []
+        _resources(root, kustomization, listed, files, set())
+        files = list(dict.fromkeys(files))
+        if len(files) > 1:
+            out.append((kustomization, files))
+    return out
+
+
+def _resources(root: Path, kustomization: str, listed: set[str], into: list[str], seen: set[str]) -> None:
+    if kustomization in seen:
+        return
+    seen.add(kustomization)
+    try:
+        data = parse_yaml_text((root / kustomization).read_bytes()[:_INCLUDE_READ].decode("utf-8", "replace"))
+    except OSError:
+        return
+    if not isinstance(data, dict):
+        return
+    folder = kustomization.rpartition("/")[0]
+    for key in ("resources", "bases"):
+        entries = data.get(key)
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, str) or "://" in entry or entry.startswith(("/", "github.com/")):
+                continue
+            target = posixpath.normpath(posixpath.join(folder, entry) if folder else entry)
+            if target in listed and target.endswith((".yaml", ".yml")):
+                into.append(target)
+                continue
+            inner = next((f"{target}/{name}" for name in sorted(_KUSTOMIZATIONS)
+                          if f"{target}/{name}" in listed), None)
+            if inner is not None:
+                _resources(root, inner, listed, into, seen)
+
+
+def kustomize_collision(kustomization: str,
+                        texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, str] | None:
+    """`manifest_collision` of the manifests one kustomization builds, named for it."""
+    found = manifest_collision(texts)
+    if found is None:
+        return None
+    path, line, why = found
+    return path, line, why.replace("in one folder, which `kubectl apply -f` applies as one",
+                                   f"among the resources {kustomization} builds as one (`kubectl kustomize`: "
+                                   "\"already registered id\")")
+
+
 def _top(text: str) -> list[Label]:
     return [label for label in labels(text) + servers(text)
             if label.scope in _TOP or (label.scope[0] == "server_name" and label.scope[1] == 0)]
@@ -156,5 +216,10 @@ Check = Callable[[Mapping[str, tuple[str, str]]], tuple[str, int, str] | None]
 
 def checked_sets(paths: Sequence[str], root: Path | None = None) -> list[tuple[list[str], Check]]:
     """Every set of files read as one, with its check: config directories, then manifest folders."""
-    out: list[tuple[list[str], Check]] = [(files, collision) for files in sets(paths, root)]
-    return out + [(files, manifest_collision) for files in manifest_sets(paths)]
+    listed = list(paths)
+    out: list[tuple[list[str], Check]] = [(files, collision) for files in sets(listed, root)]
+    out += [(files, manifest_collision) for files in manifest_sets(listed)]
+    if root is not None and any(p.rpartition("/")[2] in _KUSTOMIZATIONS for p in listed):
+        out += [(files, partial(kustomize_collision, kustomization))
+                for kustomization, files in kustomize_sets(listed, root)]
+    return out

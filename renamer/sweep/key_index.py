@@ -61,15 +61,17 @@ from renamer import (
     py_refs,
     sealed,
     traefik_refs,
+    vcs_listing,
     vcs_status,
     work,
 )
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
+from renamer.errors import RenamerError
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
-from renamer.sweep import key_mounts
+from renamer.sweep import key_mounts, vars_names
 from renamer.sweep.content import classify_bytes
 
 # `unsure`: which file is read cannot be told (two data files a load may mean): never followed.
@@ -401,6 +403,8 @@ class KeyIndex:
         self._held = {}  # a reference decided while this is computed holds nothing yet
         # keys held for a reason of another rule's (a Terraform `for_each` key kept whole)
         held: dict[tuple[str, int, str], str] = dict(self.seeds()) if self.seeds is not None else {}
+        held.update(self._kept_vars())
+        held.update(self._own_name_maps())
         refs = list(self._references())
         while True:
             grown = False
@@ -419,6 +423,108 @@ class KeyIndex:
                 break
         self._held = held
         return held
+
+    def _kept_vars(self) -> dict[tuple[str, int, str], str]:
+        """The inventory hosts and groups held back with their kept vars (break-it round 16, #14):
+        Ansible reads `host_vars/pug/` (`pug.yml`, `pug`) and `group_vars/pug.yml` by the host's or
+        group's inventory name, so an entry whose path keeps the old name (`keep_paths`, a record, an
+        excluded or unclassified file) binds that name: the host renamed alone would silently lose
+        every variable there. Each inventory line of such a host or group keeps its name with it (a
+        `key-reference` residual, nothing of it written). Read only where an inventory of the repo
+        renames a host or group (a cheap test), from one `git ls-files`."""
+        moving = {d.path[-1] for d in self._inventory() if d.fate == "moves" and len(d.path) >= 2
+                  and d.path[-2] in ("hosts", _GROUPS, "children")}
+        if not moving:
+            return {}
+        try:
+            listed = vcs_listing.ls_files(self.project.root, "--cached", "--others", "--exclude-standard")
+        except RenamerError:
+            return {}  # outside git: the plain path rules
+        listed = [rel for rel in listed if "_vars/" in rel]  # git reads pathspecs literally here
+        # (host_vars or group_vars, name) -> (the folder holding the vars folder, the kept path, why)
+        kept: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        classifier = self.project.classifier
+        for rel in dict.fromkeys(listed):
+            found = vars_names.entry(rel)
+            if found is None or found[1] not in moving:
+                continue
+            base, _, kind = found[0].rpartition("/")
+            klass = classifier.classify(rel)
+            why = ("kept by keep_paths" if classifier.path_kept(rel)
+                   else None if klass.status == CURRENT
+                   else f"a {klass.reason or klass.status} record" if klass.status == RECORD
+                   else klass.status)
+            if why is not None:
+                kept.setdefault((kind, found[1]), []).append((base, f"{found[0]}/{found[2]} ({why})"))
+        out: dict[tuple[str, int, str], str] = {}
+        for d in self._inventory():
+            if d.fate != "moves" or len(d.path) < 2:
+                continue
+            kind = "host_vars" if d.path[-2] == "hosts" else "group_vars"
+            # Ansible reads the vars beside the inventory, or beside a playbook above it: a copy
+            # elsewhere (`backups/2024-05-01/host_vars/pug.yml`) is no vars of this inventory
+            folder = _folder(d.rel)
+            at = next((shown for base, shown in kept.get((kind, d.path[-1]), [])
+                       if not base or base == folder or folder.startswith(base + "/")), None)
+            if at is None:
+                continue
+            owner = "host" if kind == "host_vars" else "group"
+            out[(d.rel, d.line, d.path[-1])] = (
+                f"held back with its vars: {at} keeps the name {d.path[-1]}, and Ansible reads the "
+                f"{owner}'s variables from it by its inventory name; renamed alone, the {owner} "
+                f"{self.renames[d.path[-1]]} would silently have none of them: move the vars with it "
+                "(drop the keep), or keep the inventory name too")
+        return out
+
+    def _own_name_maps(self) -> dict[tuple[str, int, str], str]:
+        """A map keyed by inventory host names, read by the machine's own name (break-it round 16,
+        #18): `{{ peers[inventory_hostname].pubkey }}` reads `peers.pug` on the host pug, so the
+        key and the inventory host are one name: where the key keeps its name (a keep marker, a
+        record, a file never rewritten) while the host is renamed, the host's inventory lines are
+        held with it, and where the key is renamed while the host keeps its name, the key is held:
+        each a `key-reference` residual naming the reader, nothing of the pair written. Read only
+        where an inventory of the repo names an old host, from one git grep of the work tree."""
+        hosts = [d for d in self._inventory() if len(d.path) >= 2 and d.path[-2] == "hosts"
+                 and d.path[-1] in self.olds and d.fate in ("moves", "stays")]
+        if not hosts:
+            return {}
+        lines = vcs_status.worktree_lines_matching(self.project.root, _OWN_NAME_GREP) or []
+        readers: dict[tuple[str, ...], str] = {}  # the map's path -> where a reader reads it
+        for rel, number, text in lines:
+            if self.project.classifier.classify(rel).status != CURRENT:
+                continue
+            for found in _OWN_NAME.finditer(text):
+                path = tuple(word or quoted for word, quoted in _MAP_PART.findall(found.group("map")))
+                if path and path[0] not in ("hostvars", "vars", "groups") and path not in readers:
+                    readers[path] = f"`{found.group(0)}` at {rel}:{number}"
+        if not readers:
+            return {}
+        out: dict[tuple[str, int, str], str] = {}
+        config = self.project.config
+        own = {config.display(p) for p in (config.path, *config.allowlist_paths)}  # renamer's own files
+        for path, reader in readers.items():
+            for name in sorted({h.path[-1] for h in hosts}):
+                # a record's key is history, which no live reader reads
+                keys = [d for d in self.defs() if d.scope is None and len(d.path) > len(path)
+                        and d.path[-1] == name and d.path[-1 - len(path):-1] == path
+                        and d.fate in ("moves", "stays") and not d.record and d.rel not in own]
+                named = [h for h in hosts if h.path[-1] == name]
+                for key in keys:
+                    for host in named:
+                        if key.fate == host.fate:
+                            continue
+                        if host.fate == "moves":  # the key stays: the host is held with it
+                            out[(host.rel, host.line, name)] = (
+                                f"held back with the key {key.dotted} at {key.where}, which keeps its name "
+                                f"({key.why}) and which {reader} reads by the host's own name: renamed "
+                                f"alone, the host {self.renames[name]} would read nothing there; rename "
+                                "the key too (drop its keep), or keep the host")
+                        else:  # the host stays: its key is held with it
+                            out[(key.rel, key.line, name)] = (
+                                f"held back with the inventory host {name} at {host.where}, which keeps "
+                                f"its name ({host.why}), and which {reader} reads this key by: renamed "
+                                "alone, the host would read nothing there")
+        return out
 
     def _references(self) -> list[tuple[str, int, KeyRef]]:
         """Every key reference of the repo's current-state text files, with its file and line."""
@@ -556,7 +662,7 @@ class KeyIndex:
             return None
         shown = rel[:found.end("name")] + (found.group("suffix") or "")
         return decide_host(KeyRef(0, 0, name, ("host_vars", name), shown, True, host=True),
-                           self.renames[name], inventory)
+                           self.renames[name], _holding(inventory, self.held()))
 
     def scoped(self, rel: str) -> list[KeyDef]:
         """The keys a reference in `rel` may read: its module's (a `.tf` file: the module's own
@@ -646,6 +752,12 @@ _HOST_VARS = re.compile(r"(?:^|/)host_vars/(?P<name>[^/]+?)(?P<suffix>\.(?:ya?ml
 
 
 _CURRENT = FileClass(CURRENT, "", "")
+# A map read by the machine's own name: `peers[inventory_hostname]`, `wg['peers'][ansible_hostname]`,
+# `peers.get(inventory_hostname_short)` (break-it round 16, #18); git grep's extended regex, then Python's.
+_OWN_NAME_GREP = r"(\[|get\()[[:space:]]*(inventory_hostname|ansible_hostname)"
+_OWN_NAME = re.compile(r"""(?P<map>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\s*['"][^'"\]]+['"]\s*\])*)"""
+                       r"""(?:\[\s*|\.get\(\s*)(?:inventory_hostname(?:_short)?|ansible_hostname)\s*[\]),]""")
+_MAP_PART = re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
 
 
 def _holding(defs: list[KeyDef], held: dict[tuple[str, int, str], str]) -> list[KeyDef]:

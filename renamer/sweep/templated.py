@@ -76,12 +76,14 @@ class Definitions:
             self._values[(variable, scope)] = variable_values.resolve(variable, lookup)
         return self._values[(variable, scope)]
 
-    def list_items(self, variable: str, near: str | None = None,
-                   split: bool = False) -> tuple[list[Definition], list[str]]:
+    def list_items(self, variable: str, near: str | None = None, split: bool = False,
+                   keys: bool = False) -> tuple[list[Definition], list[str]]:
         """The words of each list the repo defines `variable` as (`gpu_hosts: [pug, rex]`, a YAML
         block list below the key, Terraform's `default = ["pug"]`, on one line or several), each
         with the line spelling it; and why a definition gives no list (a loop walks it). `split`:
-        a shell value's words (`HOSTS="pug rex"` for `for n in $HOSTS`)."""
+        a shell value's words (`HOSTS="pug rex"` for `for n in $HOSTS`); `keys`: a mapping's keys
+        where a definition is one (`hosts = { pug = ..., rex = ... }` for Terraform's `for k, v in
+        var.hosts` and `each.key`: break-it round 16, #10)."""
         found = self.of(variable)
         if near is not None:
             found = _nearest(found, near)
@@ -95,6 +97,8 @@ class Definitions:
                 items += [(path, line, word) for word in words]
                 continue
             block = self._block_list(path, line, raw) if raw.strip() in ("", "[") and not split else None
+            if block is None and keys and raw.strip().startswith("{"):
+                block = self._block_keys(path, line, raw)
             if block is None:
                 unknown.append(f"`{variable}` is {raw or 'a mapping'} at {path}:{line}, no list of words")
             else:
@@ -129,6 +133,40 @@ class Definitions:
                 return None
             out.append((path, number, words[0]))
         return out or None
+
+    def _block_keys(self, path: str, line: int, raw: str) -> list[Definition] | None:
+        """The keys of a mapping opened at `path:line` (`{` alone, its keys below one a line, or
+        `{ pug = "a", rex = "b" }` on the line), each with its line; None where a key is no plain
+        word (an expression, `(var.x) = ...`) or the mapping does not close."""
+        text = raw.strip()
+        if text.endswith("}") and "{" not in text[1:-1]:
+            keys = [_MAP_KEY.match(part) for part in text[1:-1].split(",") if part.strip()]
+            if not keys or not all(keys):
+                return None
+            return [(path, line, k.group("key") or k.group("quoted")) for k in keys if k is not None]
+        if text != "{":
+            return None
+        try:
+            lines = (self.root / path).read_text("utf-8", "replace").splitlines()
+        except OSError:
+            return None
+        out: list[Definition] = []
+        depth = 0
+        for number, body in enumerate(lines[line:], start=line + 1):
+            stripped = body.strip()
+            if not stripped or stripped.startswith(("#", "//")):
+                continue
+            if depth == 0:
+                if stripped.startswith("}"):
+                    return out
+                key = _MAP_KEY.match(stripped)
+                if key is None:
+                    return None
+                out.append((path, number, key.group("key") or key.group("quoted")))
+            depth += stripped.count("{") + stripped.count("[") - stripped.count("}") - stripped.count("]")
+            if depth < 0:
+                return out
+        return None
 
     def fate(self, path: str, line: int) -> Fate:
         """What the sweep does to the definition at `path:line`."""
@@ -208,6 +246,10 @@ class Fates:
         except OSError:
             return []
         return content.data.decode("utf-8", "replace").split("\n") if content.kind == "text" else None
+
+
+# A mapping's key in HCL or YAML flow: `pug = ...`, `"pug.ana.lan" = ...`, `pug: ...`.
+_MAP_KEY = re.compile(r"""\s*(?:(?P<key>[A-Za-z0-9_][A-Za-z0-9_.-]*)|"(?P<quoted>[^"]+)")\s*[=:]""")
 
 
 def _nearest(found: list[Definition], near: str) -> list[Definition]:

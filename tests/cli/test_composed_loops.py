@@ -362,6 +362,17 @@ INVENTORY_LOOPS = [
       for walks in ['groups["web"]', "groups.web | sort", "ansible_play_hosts_all"]],
     pytest.param("templates/up.conf.j2", "{% for h in groups.web %}\nserver {{ hostvars[h].inventory_hostname }}.ana.lan;\n"
                  "{% endfor %}\n", id="template-hostvars"),
+    # Break-it round 16, #10: the inventory_hostnames lookup, with_inventory_hostnames, a subset filter.
+    *[pytest.param("play.yml", f'- hosts: localhost\n  tasks:\n    - debug:\n        msg: "https://{{{{ item }}}}.ana.lan/"\n'
+                   f'      loop: "{{{{ {walks} }}}}"\n', id=f"play-{walks}")
+      for walks in ["query('inventory_hostnames', 'web')", "q('inventory_hostnames', 'web:!db')",
+                    "lookup('inventory_hostnames', 'web', wantlist=True)", "groups['web'] | difference(['db1'])",
+                    "groups.web | reject('equalto', 'db1') | list"]],
+    pytest.param("play.yml", '- hosts: localhost\n  tasks:\n    - debug:\n        msg: "https://{{ item }}.ana.lan/"\n'
+                 "      with_inventory_hostnames: web\n", id="play-with_inventory_hostnames"),
+    pytest.param("play.yml", '- hosts: localhost\n  tasks:\n    - debug:\n        msg: "https://{{ h }}.ana.lan/"\n'
+                 "      with_inventory_hostnames:\n        - web\n      loop_control: {loop_var: h}\n",
+                 id="play-with_inventory_hostnames-block-loop-var"),
 ]
 
 
@@ -394,6 +405,48 @@ def test_the_inventory_a_template_walks_would_render_a_name_that_does_not_exist(
     groups = {"web": json.loads(listed.stdout)["web"]["hosts"]}
     rendered = jinja2.Environment().from_string((root / "up.conf.j2").read_text()).render(groups=groups)
     assert rendered == "server wolf.ana.lan:80;\nserver rex.ana.lan:80;\n"  # the residual's reason, spelled out
+
+
+TF_MAP = 'hosts = {\n  pug = "10.0.0.5"\n  rex = "10.0.0.9"\n}\n'
+TF_MAP_READERS = [
+    pytest.param('variable "hosts" { type = map(string) }\noutput "fqdns" { value = [for k, v in var.hosts : "${k}.ana.lan"] }\n',
+                 id="for-k-v"),
+    pytest.param('variable "hosts" { type = map(string) }\nresource "terraform_data" "h" {\n  for_each = var.hosts\n'
+                 '  input    = "${each.key}.ana.lan"\n}\n', id="for-each-map"),
+    pytest.param('variable "hosts" { type = map(string) }\noutput "o" { value = {for name, ip in var.hosts : name => '
+                 '"${name}.ana.lan"} }\n', id="for-object"),
+]
+
+
+@pytest.mark.parametrize("reader", TF_MAP_READERS)
+def test_a_terraform_loop_over_a_tfvars_maps_keys_reads_them(reader: str, repo: Callable[..., Path],
+                                                            run: Callable[..., Result]) -> None:
+    """Break-it round 16, #10: `for k, v in var.hosts` and `each.key` over a tfvars map were near-misses
+    ("no list of words") while the key pug was renamed and rex stayed: Terraform made wolf.ana.lan."""
+    files = {"tf/terraform.tfvars": TF_MAP, "tf/main.tf": reader}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    result = run(root, "sweep", "--commit")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert (root / "tf/main.tf").read_text() == reader
+    assert (root / "tf/terraform.tfvars").read_text() == TF_MAP.replace("10.0.0.5", "10.1.0.5")  # the key held
+    found = _findings(root, run, "tf/main.tf")
+    [name] = [f for f in found if f["reason"] == "composed-name"]
+    assert "from `hosts` at tf/terraform.tfvars:2" in str(name["note"]), name
+    assert "rex.ana.lan keeps .ana.lan" in str(name["note"]), name
+    assert [f["line"] for f in _findings(root, run, "tf/terraform.tfvars") if f["reason"] == "composed-name"] == [2]
+
+
+@pytest.mark.parametrize("tfvars", [
+    pytest.param('hosts = {\n  pug = "10.0.0.5"\n}\n', id="block"),
+    pytest.param('hosts = { "pug" = "10.0.0.5" }\n', id="inline"),
+])
+def test_a_terraform_map_whose_keys_all_move_takes_the_domain_along(tfvars: str, repo: Callable[..., Path],
+                                                                   run: Callable[..., Result]) -> None:
+    main = 'variable "hosts" { type = map(string) }\noutput "fqdns" { value = [for k, v in var.hosts : "${k}.ana.lan"] }\n'
+    root = repo({"terraform.tfvars": tfvars, "main.tf": main}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "main.tf").read_text() == main.replace(".ana.lan", ".fv.lan")
+    assert run(root, "verify", "--strict").exit_code == 0
 
 
 def test_a_swept_bash_array_and_while_read_run_to_the_new_names(repo: Callable[..., Path],

@@ -102,6 +102,29 @@ def test_each_identity_is_refused_naming_both_places_and_nothing_is_written(repo
     assert all((root / path).read_text() == text for path, text in _everything().items())
 
 
+DEP = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {0}\nspec:\n  selector: {{matchLabels: {{app: {0}}}}}\n"
+       "  template:\n    metadata: {{labels: {{app: {0}}}}}\n    spec: {{containers: [{{name: c, image: nginx}}]}}\n")
+INVENTORY_AND_KUSTOMIZE: dict[str, tuple[dict[str, str], str]] = {
+    "inventory-yaml-two-groups": ({"inv/hosts.yml": "all:\n  children:\n    web:\n      hosts:\n        pug:\n"
+                                                    "          ansible_host: 10.0.0.5\n    db:\n      hosts:\n"
+                                                    "        wolf:\n          ansible_host: 10.9.9.9\n"},
+                                  "inv/hosts.yml:9"),
+    "inventory-yaml-all-hosts-and-a-child": ({"hosts.yaml": "all:\n  hosts:\n    wolf:\n  children:\n    web:\n"
+                                                             "      hosts:\n        pug:\n"}, "hosts.yaml:3"),
+    "inventory-ini-two-groups": ({"inv/hosts.ini": "[web]\npug ansible_host=10.0.0.5\n\n[db]\n"
+                                                   "wolf ansible_host=10.9.9.9\n"}, "inv/hosts.ini:5"),
+    "inventory-ini-ungrouped-and-a-group": ({"inventory": "wolf\n\n[web]\npug\n"}, "inventory:1"),
+    "kustomize-two-folders": ({"k8s/pug.yaml": DEP.format("pug"), "k8s/db/deploy.yaml": DEP.format("wolf"),
+                               "k8s/kustomization.yaml": "resources:\n  - pug.yaml\n  - db/deploy.yaml\n"},
+                              "k8s/db/deploy.yaml:4"),
+    "kustomize-one-folder": ({"kust/kustomization.yaml": "resources: [a.yaml, b.yaml]\n",
+                              "kust/a.yaml": SVC.format(a="pug", na="web"), "kust/b.yaml": SVC.format(a="wolf", na="web")},
+                             "kust/b.yaml:3"),
+    "kustomize-a-base-folder": ({"app/base/kustomization.yaml": "resources: [dep.yaml]\n",
+                                 "app/base/dep.yaml": DEP.format("wolf"), "app/extra.yaml": DEP.format("pug"),
+                                 "app/kustomization.yaml": "resources:\n  - base\n  - extra.yaml\n"},
+                                "app/base/dep.yaml:4"),
+}
 VARIANTS: dict[str, tuple[dict[str, str], str]] = {
     "compose-flow": ({"stack/compose.yml": "services:\n  a: {image: x, container_name: wolf}\n"
                                            "  b: {image: y, container_name: pug}\n"}, "stack/compose.yml:2"),
@@ -127,6 +150,9 @@ VARIANTS: dict[str, tuple[dict[str, str], str]] = {
                                         "host_vars/wolf.yml": "ansible_host: 10.9.9.9\n"}, "host_vars/pug/"),
     "host-vars-bare-name": ({"host_vars/pug.yaml": "ansible_host: 10.0.0.5\n",
                              "host_vars/wolf": "ansible_host: 10.9.9.9\n"}, "host_vars/pug.yaml"),
+    # Break-it round 16, #8: an inventory's host is one identity across its groups, and a
+    # kustomization's resources one set of objects wherever they stand.
+    **INVENTORY_AND_KUSTOMIZE,
 }
 
 
@@ -165,9 +191,12 @@ def test_identities_that_stay_apart_are_swept_with_a_warning_at_most(repo, run) 
         "conf.d/b.conf": "server { listen 80; server_name y; location / { proxy_pass http://wolf; } }\n",
         "host_vars/pug.yml": "ansible_host: 10.0.0.5\n",
         "host_vars/wolfram/main.yml": "ansible_host: 10.9.9.9\n",
-        "kust/kustomization.yaml": "resources: [a.yaml, b.yaml]\n",
+        "kust/kustomization.yaml": "resources: [a.yaml]\npatches:\n  - path: b.yaml\n",  # a patch: no resource
         "kust/a.yaml": SVC.format(a="pug", na="web"),
         "kust/b.yaml": SVC.format(a="wolf", na="web"),
+        "inv/hosts.ini": "[web]\npug\n\n[db]\npug\nrex\n",  # one host in two groups stays one
+        "inv/hosts.yml": "all:\n  children:\n    web:\n      hosts:\n        pug:\n    db:\n      hosts:\n"
+                         "        pug:\n        wolfram:\n",
         "web/a.yaml": SVC.format(a="pug", na="web"),
         "db/b.yaml": SVC.format(a="wolf", na="web"),
         "patches.yaml": ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: pug}\nspec: {replicas: 2}\n---\n"
@@ -254,3 +283,16 @@ def test_ansible_drops_one_of_two_entries_of_one_name(repo, run, tmp_path) -> No
     variables = json.loads(shown.stdout)
     assert variables["ansible_host"] == "10.9.9.9" and "only_pug" not in variables and "b" not in variables
     assert run(root, "verify", "--strict").exit_code == 1
+
+
+@pytest.mark.parametrize("case", sorted(INVENTORY_AND_KUSTOMIZE))
+def test_verify_strict_fails_on_two_hosts_or_resources_made_one_once_written(repo, run, case) -> None:
+    """Break-it round 16, #8: the dry run warned, `sweep --commit` wrote them with exit 0 and
+    `verify --strict` said OK. Written by hand now (the sweep refuses them), strict verify fails."""
+    files, _ = INVENTORY_AND_KUSTOMIZE[case]
+    root = _repo(repo, files)
+    assert run(root, "sweep", "--commit").exit_code == 3
+    _by_hand(root, files, "cutover")
+    strict = run(root, "verify", "--strict")
+    assert strict.exit_code == 1, strict.stdout
+    assert ": error: collision: " in strict.stdout, strict.stdout

@@ -41,7 +41,7 @@ RECORDS = {
     "backup/notes.yml": "kind: note\nhost: pug\n",
     "backups/2024-05-01/run.sh": "#!/bin/sh\nrsync -a /srv pug:/b\n",
     "backups/host1/etc/cron.daily/push": "#!/bin/sh\nrsync pug:/b\n",
-    "backups/host_vars/pug.yml": "ansible_host: 10.0.40.11\n",  # a copy of an inventory
+    "backups/2024-05-01/host_vars/pug.yml": "ansible_host: 10.0.40.11\n",  # a dated copy of an inventory
     "archive/readme.txt": "pug served the lab\n",
 }
 
@@ -78,6 +78,49 @@ def test_inventory_vars_folders_are_swept_and_content_decides_undecided(repo: Ca
     explained = run(root, "explain", "scripts/backup/run.sh")  # the file's status as the sweep's
     assert explained.stdout.startswith("scripts/backup/run.sh: unclassified: "), explained.stdout
     assert run(root, "explain", "backups/2024-05-01/run.sh").stdout.startswith("backups/2024-05-01/run.sh: record")
+
+
+# Break-it round 16 (#2, Giftpilz0/homelab): one inventory per concern, `inventories/backup/`, kept
+# as backups while `restic_server_host: pve.nixpi.de` was live; verify OK.
+INVENTORIES = {
+    "inventories/backup/hosts.ini": "[restic_clients]\nnas ansible_host=10.0.40.30\n",
+    "inventories/backup/group_vars/restic_clients.yml": "restic_server_host: pug.lab.lan\n",
+    "inventories/backup/group_vars/all.yml": "restic_server_ip: 10.0.40.11\n",
+    "inventories/backup/host_vars/nas.yml": "push_to: pug\n",
+    "ansible/inventory/archive/group_vars/cold.yml": "archive_target: pug.lab.lan\n",
+}
+# An inventory below a preset folder elsewhere: the live one or a copy, the path cannot say.
+INVENTORY_OR_COPY = {
+    "ops/backup/hosts.ini": "[restic_clients]\npug\n",
+    "ops/backup/group_vars/all.yml": "restic_server_ip: 10.0.40.11\n",
+    "archive/old/host_vars/nas/main.yml": "push_to: pug\n",
+    "backup/hosts": "[web]\npug\n",  # named like /etc/hosts, a [group] inside
+    "archive/lab/prod.ini": "[web]\npug\n",  # any name: a [group] of bare host lines
+    "backups/prod": "[web]\npug ansible_host=10.0.40.11\n",  # an inventory by its content
+    "backup/lab.yaml": "all:\n  hosts:\n    pug:\n      ansible_host: 10.0.40.11\n",
+}
+
+
+def test_an_inventory_in_a_folder_named_like_a_record_is_never_kept_silently(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = _repo(repo, {**INVENTORIES, **INVENTORY_OR_COPY, **RECORDS})
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 1, swept.stdout + swept.stderr
+    for rel in INVENTORIES:
+        after = (root / rel).read_text()
+        assert "pug" not in after and "10.0.40.11" not in after, (rel, after)
+    for rel, text in {**INVENTORY_OR_COPY, **RECORDS}.items():
+        assert (root / rel).read_text() == text, rel
+    verified = run(root, "verify", "--strict")
+    assert verified.exit_code == 1
+    assert "9 unclassified" in verified.stdout, verified.stdout  # 7 files, 9 references
+    for why in ("hosts.ini is an Ansible inventory by its name", "in a group_vars/ folder, an Ansible inventory's",
+                "in a host_vars/ folder", "prod is an Ansible inventory (a host line with ansible_",
+                "lab.yaml is an Ansible inventory (all: with hosts: or children:)",
+                "prod.ini is an Ansible inventory (a [group] of bare host lines)"):
+        assert why in verified.stdout, why
+    audit = run(root, "audit").stdout
+    assert "inventories/" not in audit and "ansible/inventory/" not in audit, audit
 
 
 def test_your_decision_settles_what_the_content_left_undecided(repo: Callable[..., Path],
@@ -117,13 +160,13 @@ def test_init_on_hosts_and_groups_named_like_history_tests_or_snapshots(repo: Ca
     """Every folder-name heuristic of init passes over a host's or group's name: before, a group
     `[snapshots]` became a record class of its own (its vars kept silently), host `journal` was
     preset history, host `test` a test and group `[logs]` undecided. A copy of an inventory under
-    backups/ stays a record."""
+    backups/ stays a record (a dated one: an undated one may be the live inventory, break-it round 16 #2)."""
     files = {"hosts.ini": "[test]\ntest\njournal\n[logs]\ntest\n[snapshots]\njournal\n",
              "host_vars/test/main.yml": "ansible_host: 10.0.40.11\n",
              "group_vars/logs/main.yml": "log_target: pug.lab.lan\n",
              "host_vars/journal/main.yml": "j: pug\n",
              "inventory/group_vars/snapshots/main.yml": "s: pug\n",
-             "backups/host_vars/pug.yml": "ansible_host: 10.0.40.11\n"}
+             "backups/2024-05-01/host_vars/pug.yml": "ansible_host: 10.0.40.11\n"}
     root = _repo(repo, files, None)
     done = init_and_commit(root, run, PAIRS)
     assert "Could not classify" not in done.stdout and "Record class proposed" not in done.stdout, done.stdout

@@ -27,7 +27,7 @@ APART = {
     "go code": 'if x == "pug" {\n  a()\n} else if x == "wolf" {\n  b()\n}\n',
     "different parents": "http {\n server {\n  location /pug/ { }\n }\n server {\n  location /wolf/ { }\n }\n}\n",
     "templated heads": "upstream {{ pug }} {\n}\nupstream {{ wolf }} {\n}\n",
-    "inventory groups": "[web]\npug ansible_host=1\n[db]\nwolf\n",
+    "one inventory host in two groups": "[web]\npug ansible_host=1\n[db]\npug\nwolfram\n",
     "inventory vars": "[all:vars]\npug=1\n[all]\nwolf\n",
     "a JSON-like key": '"pug": {\n  "a": 1\n},\n"wolf": {\n  "a": 2\n}\n',
     "no new one there": "backend pug\n  server s1 pug:80\nbackend rex\n",
@@ -48,6 +48,23 @@ def test_a_renamed_sibling_label_that_meets_another_collides(name: str) -> None:
 def test_labels_that_stay_apart_do_not(name: str) -> None:
     text = APART[name]
     assert siblings.collision(text, text.replace("pug", "wolf")) is None
+
+
+@pytest.mark.parametrize("text", [
+    "[web]\npug ansible_host=1\n[db]\nwolf\n",  # was a negative: a host is one identity in all groups
+    "wolf\n\n[web]\npug\n",  # ungrouped above the first group
+    "[web:children]\nweb1\n[web1]\npug\n[db]\nwolf ansible_port=22\n",
+])
+def test_two_inventory_hosts_made_one_across_groups_collide(text: str) -> None:
+    """Break-it round 16, #8: Ansible merges them into one host, one `ansible_host` wins."""
+    problem = siblings.collision(text, text.replace("pug", "wolf"))
+    assert problem is not None and "two machines would become one host" in problem, problem
+    assert siblings.inventory_collision(text, text.replace("pug", "wolf")) == problem
+
+
+def test_a_group_member_of_children_is_no_host() -> None:
+    text = "[web:children]\npug\n[pug]\nrex\n[wolf]\nbox\n[db:children]\nwolf\n"
+    assert siblings.inventory_collision(text, text.replace("pug", "wolf")) is None
 
 
 def test_the_message_names_the_standing_line_and_both() -> None:

@@ -21,25 +21,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from renamer.dns.inventory import Inventory, Site
+from renamer.dns.inventory import Inventory
 from renamer.dns.plan import ResolverPlan, backup_name
 from renamer.dns.powerdns import rrsets
 from renamer.dns.powerdns.api import LOCK_KIND, zone_id
-from renamer.dns.powerdns.transport import ApiTransport, snippet_name
+from renamer.dns.powerdns.transport import ApiTransport
 
 
-def state(rr: dict[str, Any] | None, site: Site) -> dict[str, Any] | None:
+def state(rr: dict[str, Any] | None, site: rrsets.Owner) -> dict[str, Any] | None:
     """An RRset as the playbook compares it: None where there is none."""
     if rr is None:
         return None
-    return {"ttl": int(rr.get("ttl", 0)), "records": list(rrsets.contents(rr)), "owned": rrsets.owned(rr, site)}
+    return {"ttl": int(rr.get("ttl", 0)), "records": list(rrsets.contents(rr)),
+            "owned": rrsets.owned(rr, site)}
 
 
-def _site_of(inventory: Inventory, name: str) -> Site:
-    return next(s for s in inventory.sites if snippet_name(s) == name)
-
-
-def site_entry(site: Site, name: str, text: str | None, had: bool,
+def site_entry(site: rrsets.Owner, name: str, text: str | None, had: bool,
                live: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """One site of the plan: its keys (HAD, WANT) and the PATCH from HAD to WANT, zone by zone."""
     want = rrsets.parse(text) if text is not None else {}
@@ -63,8 +60,30 @@ def site_entry(site: Site, name: str, text: str | None, had: bool,
         if deletes or replaces:  # the DELETEs first (rrsets.patch_body says why)
             patch[zone_id(zone)] = deletes + replaces
     return {"name": name, "stored": backup_name(name), "tag": rrsets.tag(site), "had": had,
-            "remove": text is None, "zones": [[zone, zone_id(zone)] for zone in rrsets.zones(site)],
-            "keys": keys, "patch": patch}
+            "remove": text is None, "retired": False,
+            "zones": [[zone, zone_id(zone)] for zone in rrsets.zones(site)], "keys": keys, "patch": patch}
+
+
+def hand_entry(zones: list[str], before: str, after: str) -> dict[str, Any]:
+    """The hand-written RRsets `--retire-stale` deletes (rrsets.HAND: `before` as read, `after` with
+    the lines of those it deletes commented out): each a key whose WANT is none, the PATCH their
+    DELETEs; its backup is the built-in engine's (a RETIRED file: `--resume` puts them back)."""
+    nobody = rrsets.Gone("", tuple(zones))  # a tag no RRset carries: hand-written ones are nobody's
+    kept = {(str(rr["zone"]), str(rr["name"]).lower(), str(rr["type"]).upper())
+            for on, rr in rrsets.hand_lines(after) if on}
+    keys: list[list[Any]] = []
+    patch: dict[str, list[dict[str, Any]]] = {}
+    for _, rr in rrsets.hand_lines(before):
+        zone, key = str(rr["zone"]), (str(rr["name"]).lower(), str(rr["type"]).upper())
+        now = state(rr, nobody)
+        keys.append([zone, key[0], key[1], now, now if (zone, *key) in kept else None])
+        if (zone, *key) not in kept:
+            patch.setdefault(zone_id(zone), []).append({"name": rr["name"], "type": key[1],
+                                                        "changetype": "DELETE"})
+    return {"name": rrsets.HAND, "stored": backup_name(rrsets.HAND), "tag": rrsets.tag(nobody), "had": True,
+            "remove": False, "retired": True, "zones": [[zone, zone_id(zone)] for zone in zones],
+            "keys": keys,
+            "patch": patch}
 
 
 def host_vars(inventory: Inventory, plan: ResolverPlan, transport: ApiTransport) -> dict[str, Any]:
@@ -75,13 +94,17 @@ def host_vars(inventory: Inventory, plan: ResolverPlan, transport: ApiTransport)
     assert api is not None
     sites = []
     for name, text in plan.desired.items():
-        site = _site_of(inventory, name)
+        if name == rrsets.HAND:  # --retire-stale
+            before = plan.current.get(name)
+            sites.append(hand_entry(transport.served_zones(), (before or b"").decode("utf-8"), text or ""))
+            continue
+        site = transport.owner(plan.path(name))
         live = transport.zones(rrsets.zones(site))
         assert all(found is not None for found in live.values()), name  # the plan's problem refused it
         sites.append(site_entry(site, name, text, plan.current.get(name) is not None,
                                 {zone: found for zone, found in live.items() if found is not None}))
-    zones = sorted({zone for s in inventory.sites if s.name in plan.resolver.sites for zone in rrsets.zones(s)}
-                   | {zone for entry in sites for zone, _ in entry["zones"]})
+    served = {zone for s in inventory.sites if s.name in plan.resolver.sites for zone in rrsets.zones(s)}
+    zones = sorted(served | {zone for entry in sites for zone, _ in entry["zones"]})
     root = api.url if api.url.endswith("/api/v1") else f"{api.url}/api/v1"
     return {"api": f"{root}/servers/{api.server_id}", "key_env": api.key_env, "key_file": api.key_file,
             "lock_kind": LOCK_KIND, "zones": [[zone, zone_id(zone)] for zone in zones], "sites": sites}

@@ -28,7 +28,8 @@ def _index(zone):
 
 
 def _owned(rr, tag):
-    return any(c.get("account") == "renamer" and c.get("content") == tag for c in rr.get("comments", []) or [])
+    comments = rr.get("comments", []) or []
+    return any(c.get("account") == "renamer" and c.get("content") == tag for c in comments)
 
 
 def _state(rr, tag):
@@ -76,7 +77,8 @@ def compare(zones, sites):
 
 
 def _keys(sites):
-    return list(dict.fromkeys((zone, name, rdtype) for site in sites for zone, name, rdtype, _, _ in site["keys"]))
+    keys = ((zone, name, rdtype) for site in sites for zone, name, rdtype, _, _ in site["keys"])
+    return list(dict.fromkeys(keys))
 
 
 def _zone_ids(sites):
@@ -98,7 +100,8 @@ def restore(zones, saved, sites):
         if then is None:
             body.insert(0, {"name": name, "type": rdtype, "changetype": "DELETE"})
         else:
-            body.append({"name": then["name"], "type": then["type"], "ttl": then["ttl"], "changetype": "REPLACE",
+            body.append({"name": then["name"], "type": then["type"], "ttl": then["ttl"],
+                         "changetype": "REPLACE",
                          "records": [{"content": r["content"], "disabled": bool(r.get("disabled"))}
                                      for r in then.get("records", [])],
                          "comments": [{"content": c.get("content", ""), "account": c.get("account", "")}
@@ -143,7 +146,11 @@ def call_failed(result):
     """One line for a uri call that failed (`result` as registered, loop item included): the
     zone, the URL (never the key: it travels in a header) and what the API said."""
     item = result.get("item")
-    zone = item[0] if isinstance(item, list) and item else item.get("key", "") if isinstance(item, dict) else ""
+    zone = ""
+    if isinstance(item, list) and item:
+        zone = item[0]
+    elif isinstance(item, dict):
+        zone = item.get("key", "")
     status = result.get("status", -1)
     data = result.get("json")
     said = data.get("error") if isinstance(data, dict) and data.get("error") else result.get("msg", "failed")
@@ -154,13 +161,16 @@ def call_failed(result):
 
 def backup_words(sites, previous):
     """The backup script's words for the sites written: "save FILE NAME" of each site's text as
-    exported (in `previous`, the export's previous/<host>), "new - NAME" of a site that had none."""
+    exported (in `previous`, the export's previous/<host>), "new - NAME" of a site that had none,
+    "retired - NAME" of the hand-written RRsets `--retire-stale` deletes (the RETIRED list)."""
     words = []
     for site in sites:
         if site["had"]:
             words += ["save", f"{previous}/{site['stored']}", site["stored"]]
         else:
             words += ["new", "-", site["name"]]
+        if site.get("retired"):  # hand-written RRsets deleted: a killed run's `--resume` restores them
+            words += ["retired", "-", site["name"]]
     return words
 
 
@@ -173,5 +183,6 @@ def without(metadata, mine):
 class FilterModule:
     def filters(self):
         return {"renamer_pdns_compare": compare, "renamer_pdns_restore": restore,
-                "renamer_pdns_unrestored": unrestored, "renamer_pdns_without": without, "renamer_pdns_holder": holder,
+                "renamer_pdns_unrestored": unrestored, "renamer_pdns_without": without,
+                "renamer_pdns_holder": holder,
                 "renamer_pdns_call_failed": call_failed, "renamer_pdns_backup_words": backup_words}

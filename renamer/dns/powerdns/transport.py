@@ -259,17 +259,13 @@ class ApiTransport(LocalTransport):
             return False
         if path != self._lock:
             return True
-        mine, notes = data.decode("utf-8", "replace").strip(), list[str]()
+        notes = list[str]()
         zones = sorted({zone for s in self.inventory.sites if s.name in self.resolver.sites
                         for zone in rrsets.zones(s)})
-        self._mine = mine
+        mine = self._mine = ops.entry(data.decode("utf-8", "replace"))
         try:
-            for zone in zones:
-                ops.take(self.client, zone, mine, notes)
-                self._held.append(zone)
+            self._held = ops.take_all(self.client, zones, mine, notes)
         except BaseException as exc:  # refused, unreachable, or the key unreadable: no lock at all
-            if self._held:
-                ops.give_back(self.client, self._held, mine)
             self._held = []
             super().remove(path)
             if isinstance(exc, ApiError):

@@ -272,3 +272,6 @@ def test_the_filter_tells_want_had_and_outdated_apart() -> None:
     assert plugin.holder(FOREIGN) == "alice@ops-laptop pid 4242, since 2026-12-05T20:00:00Z"
     assert plugin.holder("not json") == "an unreadable holder"
     assert plugin.without({"metadata": [FOREIGN, "mine"]}, "mine") == [FOREIGN]
+    first, second, dropped = ({"json": {"metadata": v}} for v in (["mine", FOREIGN], [FOREIGN, "mine"], [FOREIGN]))
+    assert plugin.contested([first], "mine") is None  # this run's entry came first: it holds
+    assert plugin.contested([first, second], "mine") is second and plugin.contested([dropped], "mine") is dropped

@@ -8,6 +8,7 @@ they read (`renamer_powerdns` of the host); an RRset's view here is its `state` 
   zones | renamer_pdns_unrestored(saved, sites)  the keys the server does not hold as saved
   metadata | renamer_pdns_without(mine)     the lock's entries but this run's
   entry | renamer_pdns_holder               who holds a lock entry, in words
+  results | renamer_pdns_contested(mine)    the first lock read where this run's entry is not first
   result | renamer_pdns_call_failed         one line for a uri call that failed
   sites | renamer_pdns_backup_words(previous)  the backup script's words for the sites written
 
@@ -174,6 +175,19 @@ def backup_words(sites, previous):
     return words
 
 
+def contested(results, mine):
+    """The first read of an X-RENAMER-LOCK list (uri results, loop items) where `mine` is not the
+    first entry (another run's came first, or a racing write dropped it), or None."""
+    for result in results:
+        data = result.get("json")
+        if not isinstance(data, dict):
+            continue
+        values = data.get("metadata", [])
+        if not values or values[0] != mine:
+            return result
+    return None
+
+
 def without(metadata, mine):
     """The entries of an X-RENAMER-LOCK list but `mine`."""
     values = (metadata or {}).get("metadata", []) if isinstance(metadata, dict) else []
@@ -184,5 +198,6 @@ class FilterModule:
     def filters(self):
         return {"renamer_pdns_compare": compare, "renamer_pdns_restore": restore,
                 "renamer_pdns_unrestored": unrestored, "renamer_pdns_without": without,
+                "renamer_pdns_contested": contested,
                 "renamer_pdns_holder": holder,
                 "renamer_pdns_call_failed": call_failed, "renamer_pdns_backup_words": backup_words}

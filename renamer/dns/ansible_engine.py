@@ -33,11 +33,14 @@ EVENTS = "events.jsonl"
 _STEPS = {
     "Apply | back up and mark the host half-done": "backup",
     "Apply | write the snippets": "wrote snippets",
+    "Apply | patch the RRsets": "patched RRsets",  # a PowerDNS resolver (tasks/powerdns.yml)
+    "Apply | read the RRsets back through the API": "test ok (read back)",
     "Apply | remove the snippets": "removed snippets",
     "Apply | test the resolver configuration": "test ok",
     "Apply | restart the resolver": "reload ok",  # the handler
     "Verify | record the outcome": "verify ok",  # reached only past the batch's verify
     "Restore | put back the saved snippets": "restored",
+    "Restore | put back the saved RRsets": "restored",
     "Restore | remove the snippets that did not exist before": "restored",
     "Restore | restart the resolver": "reloaded",
     "Restore | check the resolver serves the previous records": "old records served",
@@ -127,6 +130,7 @@ def run_playbook(folder: Path, forks: int, apply_id: str,
     # would leave no events, another inventory other hosts).
     env = {**_env(folder), "RENAMER_EVENTS": str(events),
            "ANSIBLE_CALLBACK_PLUGINS": str(folder / "callback_plugins"),
+           "ANSIBLE_FILTER_PLUGINS": str(folder / "filter_plugins"),
            "ANSIBLE_CALLBACKS_ENABLED": "renamer_events", "ANSIBLE_STDOUT_CALLBACK": "default",
            "ANSIBLE_STRATEGY": "linear", "PYTHONUNBUFFERED": "1"}
     # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it

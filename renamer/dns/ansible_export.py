@@ -10,6 +10,10 @@ credentials). The folder holds:
     playbook.yml                     per host, block/rescue: lock, backup, install, test,
     tasks/restore.yml                  restart, verify; restore on failure; rollback per batch
     callback_plugins/renamer_events.py   one JSON line per task result (RENAMER_EVENTS)
+    tasks/powerdns*.yml, tasks/restore_powerdns.yml, filter_plugins/renamer_powerdns.py
+                                     a PowerDNS resolver: its zones through the HTTP API, from the
+                                     control node (dns/powerdns/ansible.py writes its host's
+                                     `renamer_powerdns`; the key is read at run time, never written)
     files/<resolver>/<snippet>       the rendered snippets
     previous/<resolver>/<snippet>    what each resolver had when exported (for review: the run
                                      compares digests of these, and restores from its own backup)
@@ -28,6 +32,7 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import SSH_TARGET, Resolver
@@ -68,6 +73,17 @@ def _unsafe(value: str) -> str:
 
 def _argv(argv: Sequence[str]) -> str:
     return "[" + ", ".join(_unsafe(word) for word in argv) + "]"
+
+
+def _unsafe_value(value: Any) -> str:
+    """A JSON value as YAML flow, every string in it `!unsafe` (never templated by Ansible)."""
+    if isinstance(value, str):
+        return _unsafe(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k))}: {_unsafe_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_unsafe_value(v) for v in value) + "]"
+    return json.dumps(value)  # a number, true, false, null
 
 
 def _connection(resolver: Resolver) -> dict[str, str]:
@@ -124,12 +140,16 @@ def _compare(plan: ResolverPlan) -> list[str]:
     def digest(data: bytes | None) -> str:
         return "-" if data is None else hashlib.sha1(data).hexdigest()
 
+    if not backend_for(plan.resolver).has_files:  # an API backend: tasks/powerdns.yml compares its zones
+        return []
     return [f"{plan.path(name)}={digest(None if text is None else text.encode())}"
             f"={digest(plan.current.get(name))}" for name, text in plan.desired.items()]
 
 
-def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, control: ControlNode, source: str) -> str:
-    """inventory.yml: one host per resolver, with the control node's commands (ControlNode)."""
+def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, control: ControlNode, source: str,
+                   api: dict[str, dict[str, Any]] | None = None) -> str:
+    """inventory.yml: one host per resolver, with the control node's commands (ControlNode);
+    `api`: by resolver name, an API backend's `renamer_powerdns` (dns/powerdns/ansible.py)."""
     batches = serial(policy, len(plans))
     lines = [f"# Written by `renamer dns export ansible` from {source}: regenerate it, do not edit it.",
              f"# The batches ({json.dumps(list(batches))}) and the failure budget "
@@ -143,6 +163,7 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, control: Contr
         resolver = plan.resolver
         host = {
             **_connection(resolver),
+            "renamer_backend": json.dumps(resolver.backend),
             "renamer_snippet_dir": _unsafe(resolver.snippet_dir),
             "renamer_backup_dir": _unsafe(resolver.backup_dir),
             "renamer_files": _files(plan),
@@ -154,13 +175,16 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, control: Contr
             "renamer_answering": _argv(control.answering),
             "renamer_forwarders": _argv(control.forwarders.get(resolver.name, [])),
         }
+        if api is not None and resolver.name in api:
+            host["renamer_test"] = host["renamer_reload"] = "[]"  # no command: the API's read-back
+            host["renamer_powerdns"] = _unsafe_value(api[resolver.name])
         lines.append(f"        {resolver.name}:")
         lines += [f"          {key}: {value}" for key, value in host.items()]
     return "\n".join(lines) + "\n"
 
 
 def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, control: ControlNode,
-                 source: str) -> Export:
+                 source: str, api: dict[str, dict[str, Any]] | None = None) -> Export:
     """Write the playbook folder (a new or empty folder); returns what it holds."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copytree(STATIC, folder, dirs_exist_ok=True,
@@ -177,7 +201,7 @@ def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, co
         for snippet, data in plan.current.items():
             if data is not None:
                 (previous / backup_name(snippet)).write_bytes(data)
-    (folder / "inventory.yml").write_text(inventory_text(plans, policy, control, source))
+    (folder / "inventory.yml").write_text(inventory_text(plans, policy, control, source, api))
     # `serial` is templated before any inventory variable exists: the policy becomes the
     # playbook's defaults (extra vars, -e renamer_serial=..., still override them).
     playbook = folder / "playbook.yml"

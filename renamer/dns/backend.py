@@ -57,8 +57,8 @@ class Backend(Protocol):
     @property
     def has_files(self) -> bool:
         """Whether renamer's records are files in snippet_dir on the resolver's machine; False for
-        an API backend (snippet_dir is virtual, its transport's own): the Ansible engine, which
-        copies files, refuses it."""
+        an API backend (snippet_dir is virtual, its transport's own): the Ansible export then compares
+        nothing on a host (tasks/powerdns.yml works through the API from the control node)."""
 
     @property
     def files(self) -> OwnFiles:

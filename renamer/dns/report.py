@@ -113,7 +113,8 @@ def _not_done(plan: ResolverPlan) -> list[str]:
     if plan.stale:
         out.append(f"hand-written records naming old values, giving an inventory name another address or "
                    f"reserving its MAC or address ({len(plan.stale)}; they stay served: `dns apply "
-                   "--retire-stale` comments them out):\n")
+                   f"--retire-stale` {'deletes' if plan.resolver.api is not None else 'comments'} them "
+                   f"{'(a rollback puts them back)' if plan.resolver.api is not None else 'out'}):\n")
         out += [f"  {where}\n" for where in plan.stale]
     if plan.not_served:
         out.append(f"not served: {name} does not answer as its snippets say (asked over DNS):\n")

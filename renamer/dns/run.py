@@ -21,6 +21,8 @@ from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.lock import LOCK, locked
 from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
+from renamer.dns.powerdns import ansible as powerdns_ansible
+from renamer.dns.powerdns.transport import ApiTransport
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
 from renamer.dns.served import observe, observe_unmanaged
@@ -434,17 +436,11 @@ def export_ansible(inventory: Inventory, spec: str, folder: Path, policy: Policy
 
 
 def _managed(inventory: Inventory, spec: str) -> list[Resolver]:
-    """The resolvers of `spec` that renamer writes: an engine's hosts. The playbook copies files
-    onto each host: a resolver whose backend has none (an API backend) is refused."""
+    """The resolvers of `spec` that renamer writes: an engine's hosts (a PowerDNS resolver is a
+    host whose tasks run on the control node, against its API: tasks/powerdns.yml)."""
     resolvers = [r for r in inventory.select(spec) if r.manage]
     if not resolvers:
         raise ConfigError(f"--resolvers {spec}: no resolver renamer manages (all have manage: false)")
-    api = [r for r in resolvers if not backend_for(r).has_files]
-    if api:
-        shown = ", ".join(f"{r.name} (backend: {r.backend})" for r in api)
-        raise ConfigError(f"--resolvers {spec}: {shown} writes no file on its server (renamer goes through "
-                          "its API): the Ansible engine cannot apply it; apply it with --engine builtin, or "
-                          "leave it out with --resolvers; nothing written")
     return resolvers
 
 
@@ -454,16 +450,19 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
     with connected(inventory, resolvers) as transports, \
             debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale)
-    refused = [p.problem for p in plans if p.problem]
-    if refused:
-        raise UnsafeError(f"{refused[0]}; nothing exported")
+        refused = [p.problem for p in plans if p.problem]
+        if refused:
+            raise UnsafeError(f"{refused[0]}; nothing exported")
+        # an API backend's host: its sites' RRsets as read for this plan, and the PATCH of each
+        api = {p.resolver.name: powerdns_ansible.host_vars(inventory, p, transport)
+               for p in plans if isinstance(transport := transports[p.resolver.name], ApiTransport)}
     _refuse_half_done(plans)  # the playbook would refuse them too; say so before anything runs
     dns = [*renamer_argv, "dns", "verify"]
     control = ControlNode(verify=[*dns, "--format", "json", "--alone", *dns_args, "--resolvers"],
                           restored=[*dns, *dns_args, "--resolvers"],
                           answering=[*dns, "--answering", *dns_args, "--resolvers"],
                           forwarders={r.name: [f.name for f in in_front(inventory, [r])] for r in resolvers})
-    return write_export(folder, plans, policy, control, str(inventory.folder)), plans
+    return write_export(folder, plans, policy, control, str(inventory.folder), api), plans
 
 
 def _refuse_problems(plans: Sequence[ResolverPlan]) -> None:

@@ -114,10 +114,14 @@ class Proxy:
     * "fail": answered HTTP 500 (the PATCH itself fails);
     * "html": every request answered 200 with a login page (no PowerDNS API at that URL);
     * "hold": the first PATCH forwarded (the server holds it), its answer held until `stop`
-      (an apply hanging midway, for the kill -9 and the two-applies cases); later ones pass."""
+      (an apply hanging midway, for the kill -9 and the two-applies cases); later ones pass.
 
-    def __init__(self, upstream: str, mode: str, address: str = "127.0.0.1") -> None:
-        self.upstream, self.mode = upstream, mode
+    `lock_delay`: seconds each answer to a GET of zone metadata (the X-RENAMER-LOCK) is held after
+    the server gave it: what an apply reads of the lock is then that old when it acts on it (two
+    applies racing for the lock, tests/dns/powerdns/test_lock_race.py)."""
+
+    def __init__(self, upstream: str, mode: str, address: str = "127.0.0.1", lock_delay: float = 0.0) -> None:
+        self.upstream, self.mode, self.lock_delay = upstream, mode, lock_delay
         self.release = threading.Event()
         self.held = threading.Event()  # set once a PATCH is being held
         proxy = self
@@ -145,6 +149,8 @@ class Proxy:
                         kind = response.headers.get("Content-Type", "")
                 except urllib.error.HTTPError as exc:
                     status, raw, kind = exc.code, exc.read(), exc.headers.get("Content-Type", "")
+                if proxy.lock_delay and self.command == "GET" and "/metadata" in self.path:
+                    time.sleep(proxy.lock_delay)
                 if patch and proxy.mode == "hold" and not proxy.held.is_set():
                     proxy.held.set()
                     proxy.release.wait(300)

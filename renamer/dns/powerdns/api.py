@@ -97,6 +97,13 @@ class Client:
         if rrsets:
             self.call("PATCH", f"/zones/{zone_id(zone)}", {"rrsets": rrsets})
 
+    def search_comments(self, query: str, limit: int = 1_000_000) -> list[dict[str, Any]]:
+        """The comments matching `query` (`*` a wildcard) in every zone of the server, each with its
+        zone, name and type (GET /search-data, object_type comment)."""
+        query = urllib.parse.quote(query)
+        found = self.call("GET", f"/search-data?q={query}&max={limit}&object_type=comment")
+        return [hit for hit in found if isinstance(hit, dict)] if isinstance(found, list) else []
+
     def metadata(self, zone: str, kind: str = LOCK_KIND) -> list[str]:
         found = self.call("GET", f"/zones/{zone_id(zone)}/metadata/{kind}")
         values = found.get("metadata", []) if isinstance(found, dict) else []

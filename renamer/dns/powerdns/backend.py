@@ -25,11 +25,21 @@ FILES = OwnFiles(re.compile(r"renamer-[a-z0-9-]+\.rrsets"), f"renamer-*{SUFFIX}"
                  re.compile(r"(?!)"), "")  # virtual files: no temporary file is ever left
 
 
+@dataclass(frozen=True)
+class HandRRset:
+    """A hand-written RRset naming an old value (rrsets.stale): line `line` of the virtual file
+    rrsets.HAND, which `--retire-stale` comments out (its RRset deleted; a rollback puts it back)."""
+
+    file: str
+    line: int  # 1-based
+    rr: dict[str, Any] = field(hash=False)
+
+
 @dataclass
 class Inspection:
     problem: str | None = None
     warnings: list[str] = field(default_factory=list)
-    stale: list[Any] = field(default_factory=list)  # none: renamer edits no hand-written RRset
+    stale: list[HandRRset] = field(default_factory=list)
 
 
 class PowerDNS:
@@ -85,16 +95,23 @@ class PowerDNS:
                 more = f" (and {len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
                 return Inspection(f"{resolver.name}: {conflicts[0]}{more}: remove it, or make it renamer's "
                                   f"(comment account {rrsets.ACCOUNT!r}, text {rrsets.tag(site)!r})")
-        return Inspection()
+        # hand-written RRsets naming old values: listed, as a file backend's hand-written lines are
+        return Inspection(stale=[HandRRset(rrsets.HAND, number, rr)
+                                 for number, rr in enumerate(transport.hand_written(), 1)])
 
     def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
         return [], [], []  # nothing to fetch ahead: the API is read where it is needed
 
     def shown(self, line: object) -> str:
-        return str(line)  # inspect lists no hand-written line
+        assert isinstance(line, HandRRset)
+        rr = line.rr
+        values = ", ".join(str(r.get("content")) + (" (disabled)" if r.get("disabled") else "")
+                           for r in rr.get("records", []))
+        return f"{rr['zone']}: {rr['name']} {rr['type']} {values} (hand-written RRset)"
 
     def answers(self, line: object) -> list[tuple[str, str, str]]:
-        return []
+        assert isinstance(line, HandRRset)
+        return rrsets.hand_answers(line.rr)
 
     def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
         name, digest = rrsets.canary(site, rrsets.desired(site))

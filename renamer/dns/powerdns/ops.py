@@ -10,10 +10,11 @@ the RRsets and the lock). A rollback PATCHes exactly those keys back: an RRset t
 REPLACEd with its records, TTL and comments as fetched; one the apply created is DELETEd.
 
 The lock: the zone's metadata X-RENAMER-LOCK, so two operators on two machines collide on the
-server itself. The API has no compare-and-swap, so renamer adds its entry with POST (PowerDNS
-keeps the others), reads the list back, and holds the lock only where the list is its entry
-alone; otherwise it takes its entry out again and refuses, naming the holder. Two that race may
-both refuse; neither can hold while the other does.
+server itself. The API has no compare-and-swap: renamer appends its entry (POST keeps the
+others), reads the list back, and holds the lock where its entry is there with no live entry
+before it; of two that race, the first entry's apply holds and the other refuses, naming it
+(take says why no live holder's entry is ever dropped, and confirm re-reads the lists once
+they are all taken, for a write the server made from an older read).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ import contextlib
 import datetime as dt
 import json
 import os
+import random
+import secrets
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,32 +157,89 @@ def _apply_locked(client: Client, site: Site, backup_dir: Path) -> Applied:
     return Applied(plan, backup, steps)
 
 
+class Contended(UnsafeError):
+    """Refused because another apply asked for the lock at the same time (take_all tries again)."""
+
+
+# Tries of take_all where applies race: each refused one gives its entries back and waits a random
+# while, so that one of them finds the others' entries, or none, the next time.
+ATTEMPTS = 4
+
+
+def take_all(client: Client, zones: Sequence[str], mine: str, notes: list[str]) -> list[str]:
+    """Hold X-RENAMER-LOCK on every zone of `zones` (in name order) with the entry `mine`, confirmed
+    (confirm); the zones held. A lock another apply holds is refused (exit 3) naming it; where two
+    ask at the same time (Contended: an entry of each, or one dropped by the other's write), each
+    gives its entries back and tries again after a random wait, so that of two applies at once
+    exactly one holds and the other refuses naming it. Nothing of this apply's is left where it
+    refuses."""
+    for attempt in range(ATTEMPTS):
+        held: list[str] = []
+        try:
+            for zone in sorted(zones):
+                held.append(zone)  # its entry may be there even when take fails midway
+                take(client, zone, mine, notes)
+            confirm(client, held, mine)
+            return held
+        except BaseException as exc:
+            with contextlib.suppress(ApiError):
+                give_back(client, held, mine)
+            if not isinstance(exc, Contended) or attempt == ATTEMPTS - 1:
+                raise
+        time.sleep(random.uniform(0.2, 1.5))
+    raise AssertionError("unreachable")  # the last attempt returns or raises
+
+
 @contextlib.contextmanager
 def locked(client: Client, zones: Sequence[str], notes: list[str] | None = None) -> Iterator[None]:
     """Hold X-RENAMER-LOCK on every zone (in name order); released at the end. A lock whose holder
     is provably gone (lock.judge: this machine and boot, the process ended) is taken over, and
     `notes` says so; any other is refused, naming its holder."""
-    mine = local_lock._holder().decode().strip()
-    held: list[str] = []
+    mine = entry(local_lock._holder().decode())
+    held = take_all(client, zones, mine, notes if notes is not None else [])
     try:
-        for zone in sorted(zones):
-            take(client, zone, mine, notes if notes is not None else [])
-            held.append(zone)
         yield
     finally:
         give_back(client, held, mine)
 
 
+def entry(holder: str) -> str:
+    """This apply's X-RENAMER-LOCK entry: the lock's holder (dns/lock.py) and a nonce of its own, so
+    that no two applies ever write the same entry (PowerDNS keeps one of two equal values)."""
+    data = local_lock.parse(holder.encode())
+    return json.dumps({**data, "nonce": secrets.token_hex(8)}, sort_keys=True)
+
+
 def give_back(client: Client, zones: Sequence[str], mine: str) -> None:
-    """Take `mine` out of each zone's X-RENAMER-LOCK (the others' entries stay), last taken first."""
+    """Take `mine` out of each zone's X-RENAMER-LOCK, last taken first, and the entries of holders
+    provably gone with it (one a racing apply put back); every other entry stays."""
     for zone in reversed(zones):
         with contextlib.suppress(ApiError):
-            client.set_metadata(zone, [v for v in client.metadata(zone) if v != mine])
+            values = client.metadata(zone)
+            if mine in values:  # never a PUT where there is nothing of this apply's to take out
+                client.set_metadata(zone, [v for v in values if v != mine and _state(v)[0] != "gone"])
+
+
+# How long after taking its zones an apply reads them again (confirm): PowerDNS's POST of metadata
+# is a read and a write inside the server, so a POST that read the list before this apply's entry
+# was there can still land after this apply read it back, and drop it.
+CONFIRM_AFTER = 0.5
 
 
 def take(client: Client, zone: str, mine: str, notes: list[str]) -> None:
-    """Hold X-RENAMER-LOCK on `zone` with the entry `mine` (a holder as dns/lock.py writes it), or
-    refuse (exit 3) naming the holder; an unreachable server is an ApiError (status 0)."""
+    """Hold X-RENAMER-LOCK on `zone` with the entry `mine`, or refuse (exit 3) naming the holder; an
+    unreachable server is an ApiError (status 0).
+
+    PowerDNS's API has no compare-and-set: a POST adds a value to the kind's list (the others
+    kept), a PUT replaces the list. So an apply appends its entry and reads the list back, and
+    holds the lock exactly when its entry is there and every entry before it (the list keeps the
+    order they came in) is of a holder provably gone (lock.judge: this machine and boot, its
+    process ended). Two that race: the one whose entry came first holds, the other refuses
+    naming it; one whose entry another's write dropped refuses. A gone holder's entries are then
+    taken out by a compare-and-set: the list read again, and replaced only if it is still the
+    list judged (a write between the two is an apply that reads this one's entry first, or finds
+    its own gone: it refuses either way). No entry of a live holder is ever dropped by renamer:
+    each PUT keeps every entry the list held when it was read but its own and gone holders'."""
     try:
         before = client.metadata(zone)
     except ApiError as exc:
@@ -188,25 +249,64 @@ def take(client: Client, zone: str, mine: str, notes: list[str]) -> None:
         if exc.status == 0:
             raise
         raise UnsafeError(f"cannot read the lock of {zone} on {client.url}: {exc}") from None
-    holder = local_lock.parse(before[0].encode()) if len(before) == 1 else {}
-    state, why = local_lock.judge(holder) if holder else ("unproven", "")
-    if state == "gone":  # taken on this machine and boot by a process that is provably gone
-        client.set_metadata(zone, [mine])
-        if client.metadata(zone) == [mine]:
+    live = [v for v in before if _state(v)[0] != "gone"]
+    if live:  # held: refused before anything is added
+        raise UnsafeError(_held(client, zone, live[0]))
+    client.add_metadata(zone, mine)
+    after = client.metadata(zone)
+    if mine not in after:  # dropped by another's write at the same time
+        other = next((v for v in after if _state(v)[0] != "gone"), None)
+        raise Contended(_held(client, zone, other, at_once=True))
+    ahead = after[:after.index(mine)]
+    first = next((v for v in ahead if _state(v)[0] != "gone"), None)
+    if first is not None:  # another apply's entry came first: it holds the lock
+        give_back(client, [zone], mine)
+        raise Contended(_held(client, zone, first, at_once=True))
+    gone = [v for v in after if v != mine and _state(v)[0] == "gone"]
+    if gone:
+        for value in gone:
+            holder = local_lock.parse(value.encode())
+            why = local_lock.judge(holder)[1]
             notes.append(f"{zone}: took over the lock of {local_lock._who(holder)} ({why})")
-            return
-        before = [v for v in client.metadata(zone) if v != mine]
-    elif not before:
-        client.add_metadata(zone, mine)
-        after = client.metadata(zone)
-        if after == [mine]:
-            return
-        with contextlib.suppress(ApiError):  # another took it at the same time: give ours back
-            client.set_metadata(zone, [v for v in client.metadata(zone) if v != mine])
-        before = [v for v in after if v != mine]
-    holder = local_lock.parse(before[0].encode()) if before else {}
+        with contextlib.suppress(ApiError):  # compare-and-set: only the list judged is replaced
+            if client.metadata(zone) == after:
+                client.set_metadata(zone, [v for v in after if v not in gone])
+
+
+def confirm(client: Client, zones: Sequence[str], mine: str, delay: float = CONFIRM_AFTER) -> None:
+    """After taking `zones`: wait `delay`, then read each again: this apply's entry must still be
+    there with no live entry before it (take's rule), else it refuses (exit 3) naming the holder;
+    the caller gives its entries back."""
+    if not zones:
+        return
+    time.sleep(delay)
+    for zone in zones:
+        now = client.metadata(zone)
+        ahead = now[:now.index(mine)] if mine in now else now
+        first = next((v for v in ahead if v != mine and _state(v)[0] != "gone"), None)
+        if mine not in now or first is not None:
+            raise Contended(_held(client, zone, first, at_once=True))
+
+
+def _state(value: str) -> tuple[local_lock.State, str]:
+    holder = local_lock.parse(value.encode())
+    return local_lock.judge(holder) if holder else ("unproven", "")
+
+
+def _held(client: Client, zone: str, value: str | None, at_once: bool = False) -> str:
+    """The refusal: `zone` is locked by the holder of `value`. None: this apply's entry was dropped
+    by a write made at the same time, and no live entry was there yet: the list is read again a
+    few times for the one that holds it, to name it (else "an unreadable holder")."""
+    for _ in range(5 if value is None else 0):
+        time.sleep(0.2)
+        with contextlib.suppress(ApiError):
+            value = next((v for v in client.metadata(zone) if _state(v)[0] != "gone"), None)
+        if value is not None:
+            break
+    holder = local_lock.parse(value.encode()) if value else {}
     state, why = local_lock.judge(holder)
-    raise UnsafeError(f"{zone} on {client.url} is locked (metadata X-RENAMER-LOCK) by "
-                      f"{local_lock._who(holder)}{f' ({why})' if state != 'unproven' else ''}: another "
-                      "dns apply holds the lock, or one was killed; once you know none runs, clear it with "
-                      f"DELETE {client.base}/zones/{zone}/metadata/X-RENAMER-LOCK")
+    race = ", taken at the same time as this apply's" if at_once else ""
+    return (f"{zone} on {client.url} is locked (metadata X-RENAMER-LOCK) by "
+            f"{local_lock._who(holder)}{f' ({why})' if state != 'unproven' else ''}{race}: another "
+            "dns apply holds the lock, or one was killed; once you know none runs, clear it with "
+            f"DELETE {client.base}/zones/{zone}/metadata/X-RENAMER-LOCK; nothing written")

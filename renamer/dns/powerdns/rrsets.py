@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -71,8 +72,31 @@ class Plan:
         return out
 
 
-def tag(site: Site) -> str:
+@dataclass(frozen=True)
+class Gone:
+    """A site no longer in the inventory whose RRsets a server still holds (found by their comment,
+    `renamer site <name>`, with the zones they stand in): an apply deletes them, a rollback puts
+    them back; renamer writes nothing else for it."""
+
+    name: str
+    zone_names: tuple[str, ...]
+
+
+Owner = Site | Gone  # whose RRsets: an inventory's site, or one removed from it
+
+
+def tag(site: Owner) -> str:
     return f"renamer site {site.name}"
+
+
+def tag_prefix() -> str:
+    return "renamer site "
+
+
+def site_of_tag(text: str) -> str | None:
+    """The site a comment's text names (`renamer site fv` -> fv), or None."""
+    head = "renamer site "
+    return text[len(head):] if text.startswith(head) and text[len(head):] else None
 
 
 def reverse_zone(network: IPNetwork) -> str:
@@ -88,7 +112,9 @@ def forward_zone(site: Site) -> str:
     return site.domain.lower().rstrip(".") + "."
 
 
-def zones(site: Site) -> list[str]:
+def zones(site: Owner) -> list[str]:
+    if isinstance(site, Gone):
+        return list(site.zone_names)
     return list(dict.fromkeys([forward_zone(site), *(reverse_zone(n) for n in site.networks)]))
 
 
@@ -99,8 +125,10 @@ def _zone_of(site: Site, address: ipaddress.IPv4Address | ipaddress.IPv6Address)
     raise ValueError(f"{address} is in none of site {site.name}'s networks")  # sites.py refuses this
 
 
-def desired(site: Site) -> dict[str, dict[Key, RRset]]:
-    """zone -> its RRsets for this site, the canary included."""
+def desired(site: Owner) -> dict[str, dict[Key, RRset]]:
+    """zone -> its RRsets for this site, the canary included (a site removed: none)."""
+    if isinstance(site, Gone):
+        return {zone: {} for zone in site.zone_names}
     wanted: dict[str, dict[Key, set[str]]] = {zone: {} for zone in zones(site)}
     fwd = forward_zone(site)
 
@@ -156,7 +184,7 @@ def adoptable(rr: dict[str, Any], records: tuple[str, ...]) -> bool:
             and not rr.get("comments"))
 
 
-def owned(rr: dict[str, Any], site: Site) -> bool:
+def owned(rr: dict[str, Any], site: Owner) -> bool:
     return any(c.get("account") == ACCOUNT and c.get("content") == tag(site) for c in rr.get("comments", []))
 
 
@@ -266,7 +294,7 @@ def records(text: str) -> dict[str, str]:
     return out
 
 
-def view(site: Site, live: dict[str, dict[str, Any]]) -> str:
+def view(site: Owner, live: dict[str, dict[str, Any]]) -> str:
     """What the zones (as fetched) hold of the site, rendered as `render` writes the desired
     state: at each desired key the live RRset when it is the site's own or holds exactly the
     desired records, and every other RRset the site owns (one the plan would delete). Equal to
@@ -284,3 +312,76 @@ def view(site: Site, live: dict[str, dict[str, Any]]) -> str:
                 found[key] = RRset(key[0], key[1], contents(rr), ttl)
         out[zone] = found
     return render(out)
+
+
+# ---- hand-written RRsets naming old values (`--retire-stale`) -------------------------------------
+
+HAND = "/renamer-powerdns/hand-written.rrsets"  # their virtual file: one RRset a line, as JSON
+
+
+def _pointer(address: str) -> str:
+    try:
+        return ipaddress.ip_address(address).reverse_pointer
+    except ValueError:
+        return address
+
+
+def stale(sites: Iterable[Site], served: Iterable[Site], old_hosts: Iterable[str],
+          old_addresses: Iterable[str], live: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The RRsets no renamer site owns, in the zones `live` (as fetched), that answer an old or
+    retired name, point at or from an old address, or point at an old or retired name: as the
+    file backends list hand-written lines (dns/unbound/layout.stale_lines). Each as JSON with its
+    zone, sorted: the lines of the virtual file HAND. `sites`: every site of the inventory (their
+    retired names), `served`: the resolver's (a bare old name is read in each one's domain)."""
+    gone = {n.lower().rstrip(".") for n in old_hosts}
+    for site in sites:
+        gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
+    domains = {site.domain.lower().rstrip(".") for site in served}
+    gone |= {f"{n}.{d}" for n in list(gone) if "." not in n for d in domains}
+    old = {str(a) for a in old_addresses}
+    pointers = {_pointer(a) for a in old}
+    out = []
+    for zone, found in sorted(live.items()):
+        for rr in sorted(found["rrsets"], key=lambda r: (str(r["name"]).lower(), str(r["type"]).upper())):
+            rdtype, name = str(rr["type"]).upper(), str(rr["name"]).lower().rstrip(".")
+            if rdtype in ("SOA", "NS") or any(c.get("account") == ACCOUNT for c in rr.get("comments", [])):
+                continue
+            values = [str(r["content"]) for r in rr.get("records", [])]
+            targets = {v.lower().rstrip(".") for v in values} if rdtype in ("CNAME", "PTR") else set()
+            if name in gone or name in pointers or targets & gone \
+                    or (rdtype in ("A", "AAAA") and any(v in old for v in values)):
+                out.append({"zone": zone, "name": str(rr["name"]), "type": rdtype,
+                            "ttl": int(rr.get("ttl", 0)),
+                            "records": rr.get("records", []),
+                            "comments": [{"content": c.get("content", ""), "account": c.get("account", "")}
+                                         for c in rr.get("comments", [])]})
+    return out
+
+
+def hand_text(found: list[dict[str, Any]]) -> str | None:
+    """HAND's text: one RRset a line (None: there is none)."""
+    return "".join(json.dumps(rr, sort_keys=True) + "\n" for rr in found) or None
+
+
+def hand_lines(text: str) -> list[tuple[bool, dict[str, Any]]]:
+    """HAND's text read back: (kept, RRset) a line; a line commented out (`;`, as `--retire-stale`
+    writes it) is an RRset to delete."""
+    out = []
+    for line in text.splitlines():
+        start = line.find("{")
+        if start < 0:
+            continue
+        try:
+            rr = json.loads(line[start:])
+        except ValueError:
+            continue
+        if isinstance(rr, dict) and {"zone", "name", "type"} <= set(rr):
+            out.append((not line.lstrip().startswith(";"), rr))
+    return out
+
+
+def hand_answers(rr: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(name, type, value) a hand-written RRset makes the server answer (its enabled records)."""
+    name = str(rr["name"]).lower().rstrip(".")
+    return [(name, str(rr["type"]), str(r["content"]).rstrip(".") if rr["type"] in ("CNAME", "PTR")
+             else str(r["content"])) for r in rr.get("records", []) if not r.get("disabled")]

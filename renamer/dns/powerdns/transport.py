@@ -20,7 +20,9 @@ A server that cannot be reached is Unreachable, as an ssh failure is for a file 
 
 from __future__ import annotations
 
+import json
 import posixpath
+import re
 from typing import Any
 
 from renamer import debug
@@ -32,6 +34,7 @@ from renamer.dns.transport import CommandResult, LocalTransport, OwnFiles, Trans
 
 API_TIMEOUT = 30.0  # seconds for one API call (a PATCH of a few thousand RRsets included)
 SUFFIX = ".rrsets"
+SITE_NAME = re.compile(r"[a-z0-9-]+")  # a site's name in a snippet's (FILES in backend.py)
 
 
 def snippet_name(site: Site) -> str:
@@ -48,6 +51,7 @@ class ApiTransport(LocalTransport):
         self._written: dict[str, str | None] = {}  # name -> what this transport wrote there (None: removed)
         self._lock = posixpath.join(resolver.backup_dir, local_lock.LOCK)
         self._held: list[str] = []  # zones whose X-RENAMER-LOCK holds this apply's entry
+        self._gone: dict[str, tuple[str, ...]] = {}  # a site removed from the inventory -> its zones here
         self._mine = ""
 
     # -- the API ------------------------------------------------------------------------------
@@ -80,19 +84,71 @@ class ApiTransport(LocalTransport):
 
     # -- the virtual snippet folder --------------------------------------------------------------
 
-    def _site(self, path: str) -> Site | None:
-        """The inventory's site whose virtual file `path` is; None for a path outside the folder."""
+    def _site(self, path: str, text: bytes | None = None) -> rrsets.Owner | None:
+        """The site whose virtual file `path` is: the inventory's, or one removed from it whose
+        RRsets the server still holds (list_snippets found them; a rollback's `text` names their
+        zones); None for a path outside the folder."""
         folder, name = posixpath.split(path)
         if folder != self.folder:
             return None
         site = next((s for s in self.inventory.sites if snippet_name(s) == name), None)
-        if site is None:  # a site no longer in the inventory: renamer no longer knows its zones
-            raise TransportError(f"{self.resolver.name}: {name}: no site of that name in the inventory: its "
-                                 "RRsets (comment 'renamer site <site>') are left on the server; delete them "
-                                 "by hand")
+        if site is not None:
+            return site
+        mine = name.startswith("renamer-") and name.endswith(SUFFIX)
+        gone = name[len("renamer-"):-len(SUFFIX)] if mine else ""
+        zones = self._gone.get(gone) or (tuple(rrsets.parse(text.decode("utf-8", "replace"))) if text else ())
+        if not gone or not zones:
+            raise TransportError(f"{self.resolver.name}: {name}: no site of that name in the inventory, and "
+                                 "no RRset of it on the server")
+        return rrsets.Gone(gone, tuple(zones))
+
+    def owner(self, path: str) -> rrsets.Owner:
+        """The site (or the site removed from the inventory) whose virtual file `path` is."""
+        site = self._site(path)
+        if site is None:
+            raise TransportError(f"{self.resolver.name}: {path} is no site's file")
         return site
 
+    def served_zones(self) -> list[str]:
+        """The zones of the sites this resolver serves (where hand-written RRsets are looked for)."""
+        return list(dict.fromkeys(zone for s in self.inventory.sites if s.name in self.resolver.sites
+                                  for zone in rrsets.zones(s)))
+
+    def hand_written(self) -> list[dict[str, Any]]:
+        """The hand-written RRsets naming old values in the served zones (rrsets.stale)."""
+        live = {zone: found for zone, found in self.zones(self.served_zones()).items() if found is not None}
+        served = [s for s in self.inventory.sites if s.name in self.resolver.sites]
+        inventory = self.inventory
+        return rrsets.stale(inventory.sites, served, inventory.old_hosts, inventory.old_addresses, live)
+
+    def _write_hand(self, data: bytes) -> None:
+        """HAND written: each RRset of a line kept put back as the line holds it (a rollback), each
+        of a line commented out deleted (`--retire-stale`), zone by zone."""
+        bodies: dict[str, list[dict[str, Any]]] = {}
+        for kept, rr in rrsets.hand_lines(data.decode("utf-8", "replace")):
+            body = bodies.setdefault(str(rr["zone"]), [])
+            if kept:
+                body.append({"name": rr["name"], "type": rr["type"], "ttl": rr["ttl"],
+                             "changetype": "REPLACE",
+                             "records": rr.get("records", []), "comments": rr.get("comments", [])})
+            else:
+                body.insert(0, {"name": rr["name"], "type": rr["type"], "changetype": "DELETE"})
+        self._zones.clear()
+        try:
+            for zone, body in bodies.items():
+                self.client.patch(zone, body)
+        except ApiError as exc:
+            raise self._failed(exc) from None
+        finally:
+            self._zones.clear()
+        kept_text = "".join(json.dumps(rr, sort_keys=True) + "\n"
+                            for kept, rr in rrsets.hand_lines(data.decode("utf-8", "replace")) if kept)
+        self._written[rrsets.HAND] = kept_text or None
+
     def read(self, path: str) -> bytes | None:
+        if path == rrsets.HAND:
+            text = rrsets.hand_text(self.hand_written())
+            return None if text is None else text.encode()
         if posixpath.dirname(path) != self.folder:
             return super().read(path)
         site = self._site(path)
@@ -104,7 +160,10 @@ class ApiTransport(LocalTransport):
         return text.encode() if any(rrsets.parse(text).values()) else None
 
     def write(self, path: str, data: bytes) -> None:
-        site = self._site(path)
+        if path == rrsets.HAND:
+            self._write_hand(data)
+            return
+        site = self._site(path, data)
         if site is None:
             super().write(path, data)
             return
@@ -113,6 +172,8 @@ class ApiTransport(LocalTransport):
         self._written[posixpath.basename(path)] = text
 
     def remove(self, path: str) -> None:
+        if path == rrsets.HAND:  # never planned: its RRsets go one by one (_write_hand)
+            return
         site = self._site(path)
         if site is not None:
             self._set(site, {})
@@ -123,7 +184,7 @@ class ApiTransport(LocalTransport):
             self._held = []
         super().remove(path)
 
-    def _set(self, site: Site, target: dict[str, dict[rrsets.Key, rrsets.RRset]]) -> None:
+    def _set(self, site: rrsets.Owner, target: dict[str, dict[rrsets.Key, rrsets.RRset]]) -> None:
         """Make the RRsets `site` owns exactly `target`'s (zone -> RRsets), zone by zone."""
         self._zones.clear()  # the server as it is now, not as the plan read it
         names = list(dict.fromkeys([*rrsets.zones(site), *target]))
@@ -167,10 +228,25 @@ class ApiTransport(LocalTransport):
         if folder != self.folder:
             return super().list_snippets(folder, files)
         # the inventory's sites that own (or are served by) RRsets on this server: a site this
-        # resolver no longer serves is listed, so that the plan removes its RRsets
-        return sorted(snippet_name(s) for s in self.inventory.sites
-                      if not self.missing(s) and self.read(posixpath.join(self.folder, snippet_name(s)))
-                      is not None)
+        # resolver no longer serves is listed, so that the plan removes its RRsets; and a site no
+        # longer in the inventory whose RRsets the server holds (found by their comment), so that
+        # the plan removes them too, as a file backend's plan removes a removed site's file
+        known = {s.name for s in self.inventory.sites}
+        try:
+            hits = self.client.search_comments(f"{rrsets.tag_prefix()}*")
+        except ApiError as exc:
+            raise self._failed(exc) from None
+        gone: dict[str, list[str]] = {}
+        for hit in hits:
+            name = rrsets.site_of_tag(str(hit.get("content", "")))
+            if name is not None and name not in known and SITE_NAME.fullmatch(name) and hit.get("zone"):
+                gone.setdefault(name, [])
+                if str(hit["zone"]) not in gone[name]:
+                    gone[name].append(str(hit["zone"]))
+        self._gone = {name: tuple(sorted(zones)) for name, zones in gone.items()}
+        names = [snippet_name(s) for s in self.inventory.sites if not self.missing(s)]
+        names += [f"renamer-{name}{SUFFIX}" for name in sorted(self._gone)]
+        return sorted(n for n in names if self.read(posixpath.join(self.folder, n)) is not None)
 
     def remove_leftovers(self, folder: str, files: OwnFiles) -> None:
         if folder != self.folder:
@@ -183,17 +259,13 @@ class ApiTransport(LocalTransport):
             return False
         if path != self._lock:
             return True
-        mine, notes = data.decode("utf-8", "replace").strip(), list[str]()
+        notes = list[str]()
         zones = sorted({zone for s in self.inventory.sites if s.name in self.resolver.sites
                         for zone in rrsets.zones(s)})
-        self._mine = mine
+        mine = self._mine = ops.entry(data.decode("utf-8", "replace"))
         try:
-            for zone in zones:
-                ops.take(self.client, zone, mine, notes)
-                self._held.append(zone)
+            self._held = ops.take_all(self.client, zones, mine, notes)
         except BaseException as exc:  # refused, unreachable, or the key unreadable: no lock at all
-            if self._held:
-                ops.give_back(self.client, self._held, mine)
             self._held = []
             super().remove(path)
             if isinstance(exc, ApiError):

@@ -2,7 +2,7 @@
 a failed apply's rollback and a rename, in a mixed fleet with a real dnsmasq serving the same
 sites; each assertion on what the servers ANSWER over DNS. Then the refusals: bad entries in
 resolvers.yaml (exit 2, one line, the key never shown), a zone the server lacks and a key file
-others may read (exit 3, nothing written), and the Ansible engine (it copies files)."""
+others may read (exit 3, nothing written). The Ansible engine: test_ansible_powerdns.py."""
 
 from __future__ import annotations
 
@@ -129,9 +129,6 @@ def test_a_mixed_fleet_is_planned_applied_verified_and_rolled_back_over_the_cli(
                                                               "ns-pdns": ("fv-router.fv.lan.",)}
     assert dns(run, fleet, "verify", "--resolvers", "all").exit_code == 0
 
-    # The Ansible engine copies files: a resolver with none is refused before anything runs.
-    refused = dns(run, fleet, "apply", "--resolvers", "all", "--engine", "ansible")
-    assert refused.exit_code == 2 and "ns-pdns (backend: powerdns) writes no file" in refused.stderr
 
 
 @pytest.mark.parametrize(("line", "key", "said"), [

@@ -18,16 +18,16 @@ from tests.testing.repos import Files, make_repo
 # `pytest -n auto` hands the tests out one or two at a time in this order (pytest_configure
 # below), so the long ones run side by side on every worker from the start and the many short
 # ones fill in after them.
-_SLOW = ("tests/dns/test_ansible_rollback.py", "tests/dns/test_ansible.py::test_apply_rerun",
-         "tests/dns/test_ansible_engine.py", "tests/dns/test_ansible.py",
-         "tests/dns/test_cli_dns.py::test_sigkill_during_dns_apply", "tests/sweep/test_crash.py::test_sigkill",
+_SLOW = ("tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
+         "tests/sweep/test_crash.py::test_sigkill", "tests/dns/test_ansible_rollback.py",
+         "tests/dns/test_ansible.py::test_apply_rerun", "tests/dns/test_ansible_engine.py", "tests/dns/test_ansible.py",
+         "tests/dns/test_cli_dns.py::test_sigkill_during_dns_apply", "tests/dns/test_reused_apply_ids.py",
          "tests/dns/test_applies.py::test_rollback_of_a_batched_apply", "tests/cli/test_precommit.py",
          "tests/dns/test_preflight.py", "tests/dns/test_hosts_dir.py", "tests/cli/test_native_first_pass.py",
          "tests/dns/test_lock.py", "tests/dns/test_ansible_by_hand.py", "tests/dns/test_reused_apply_ids.py",
          "tests/dns/test_ansible_modules.py", "tests/dns/bind/test_bind.py::test_the_ansible_engine",
          "tests/dns/unbound/test_unbound.py::test_the_ansible_engine", "tests/dns/test_vantage.py::test_a_hand_run",
          "tests/dns/test_hosts_dir.py::test_the_ansible_engine",
-         "tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
          "tests/dns/powerdns/test_ansible_powerdns.py::test_a_hand_run", "tests/dns/powerdns/test_retire_powerdns.py",
          "tests/dns/powerdns/test_lock_race.py::test_two_applies_at_once",
          # terraform init/validate/plan, ansible-playbook and named-checkzone per case

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from renamer.loop_values import Loop, bracket_end
+from renamer.loop_values import Loop, bracket_end, indented_block_end
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
 _JINJA_MACRO = re.compile(rb"\{%-?[ \t]*macro[ \t]+(?P<name>" + _IDENT + rb")[ \t]*\((?P<params>[^)]*)\)"
@@ -195,13 +195,7 @@ def _helm(data: bytes) -> Iterator[Loop]:
 
 def _python(data: bytes) -> Iterator[Loop]:
     for found in _PY_DEF.finditer(data):
-        indent = len(found.group("indent").expandtabs())
-        end = found.end()
-        for text in re.finditer(rb"\n([^\n]*)", data[found.end():]):
-            body = text.group(1)
-            if body.strip() and len(body.expandtabs()) - len(body.expandtabs().lstrip()) <= indent:
-                break
-            end = found.end() + text.end()
+        end = indented_block_end(data, found.end(), len(found.group("indent").expandtabs()))
         calls = _calls(data, found.group("name"), (found.start(), found.end()))
         yield from _bind(found.group("name").decode(), "the function", _params(data, found), calls,
                          found.end(), end, _line(data, found.start()),

@@ -499,13 +499,7 @@ def _python(data: bytes) -> Iterator[Loop]:
         if inline and not inline.startswith(b"#"):
             end = found.end()
         else:
-            indent = len(found.group("indent").expandtabs())
-            end = found.end()
-            for text in re.finditer(rb"\n([^\n]*)", data[found.end():]):
-                body = text.group(1)
-                if body.strip() and len(body.expandtabs()) - len(body.expandtabs().lstrip()) <= indent:
-                    break
-                end = found.end() + text.end()
+            end = indented_block_end(data, found.end(), len(found.group("indent").expandtabs()))
         body = found.start("inline") if inline else found.end()
         loop = _from_expression(found.group("var").decode(), expr, body, end, _line(data, found.start("var")),
                                 _header(data, found.start(), found.end("expr") + 1))
@@ -836,3 +830,15 @@ def _from_expression(variable: str, expr: str, start: int, end: int, line: int, 
         return Loop(variable, start, end, line, header, source=source.group("name"))
     why = f"`{variable}` walks {expr}, which cannot be told here"
     return Loop(variable, start, end, line, header, why=why)
+
+
+def indented_block_end(data: bytes, start: int, indent: int) -> int:
+    """Where a Python block whose header ends at `start` ends: before the first non-blank line
+    indented `indent` columns or less."""
+    end = start
+    for text in re.finditer(rb"\n([^\n]*)", data[start:]):
+        body = text.group(1)
+        if body.strip() and len(body.expandtabs()) - len(body.expandtabs().lstrip()) <= indent:
+            break
+        end = start + text.end()
+    return end

@@ -109,8 +109,11 @@ def ignore_rule(root: Path, path: str) -> str | None:
 
 
 def _ignore_rules(root: Path, paths: list[str], *flags: str) -> dict[str, str]:
+    # check-ignore reads a path starting with `:` as pathspec magic (`:(glob)x.txt`) and knows no
+    # GIT_LITERAL_PATHSPECS: such a path is asked as `./:(glob)x.txt`, and answered so.
+    asked = {f"./{p}" if p.startswith(":") else p: p for p in paths}
     done = git_run(["git", "-C", str(root), "check-ignore", *flags, "-v", "-z", "--stdin"],
-                   input=b"\0".join(os.fsencode(p) for p in paths) + b"\0", capture_output=True,
+                   input=b"\0".join(os.fsencode(p) for p in asked) + b"\0", capture_output=True,
                    check=False)
     if done.returncode not in (0, 1):
         raise RenamerError(f"{root}: git check-ignore failed: {git_error(os.fsdecode(done.stderr))}")
@@ -120,7 +123,7 @@ def _ignore_rules(root: Path, paths: list[str], *flags: str) -> dict[str, str]:
         source, line, pattern, path = fields[at:at + 4]
         if pattern.startswith("!"):  # -v shows the negation that un-ignores a path too
             continue
-        rules[path] = f"{source}:{line}: {pattern}"
+        rules[asked.get(path, path)] = f"{source}:{line}: {pattern}"
     return rules
 
 

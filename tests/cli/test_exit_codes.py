@@ -177,7 +177,6 @@ def test_every_place_two_merged_names_collide_is_refused_naming_both(path: str, 
     pytest.param("etc/hosts", "10.0.0.9 web01\n10.0.0.9 web02\n", id="hosts-file-same-address"),
     pytest.param("app.ini", "[a]\nhost = web01\n[b]\nhost = web02\n", id="ini-values-named-host"),
     pytest.param(".ssh/config", "Host a\n  HostName web01\nHost b\n  HostName web02\n", id="ssh-values"),
-    pytest.param("inventory/hosts", "[gpu]\nweb01\n[cpu]\nweb02\n", id="inventory-two-groups"),
 ])
 def test_merged_names_that_meet_nowhere_are_both_rewritten(path: str, text: str, repo: Callable[..., Path],
                                                            run: Callable[..., Result]) -> None:
@@ -186,3 +185,15 @@ def test_merged_names_that_meet_nowhere_are_both_rewritten(path: str, text: str,
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / path).read_text() == text.replace("web01", "app01").replace("web02", "app01")
     assert run(root, "verify").exit_code == 0
+
+
+def test_two_inventory_hosts_made_one_across_groups_are_refused(repo: Callable[..., Path],
+                                                               run: Callable[..., Result]) -> None:
+    """Break-it round 16, #8: an inventory host is one machine whatever groups name it; two made one
+    (in two groups, so they never meet in one) is refused, exit 3, nothing written."""
+    text = "[gpu]\nweb01\n[cpu]\nweb02\n"
+    root = repo({"inventory/hosts": text}, config=_config(TWO_INTO_ONE, MERGED), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "two machines would become one host" in done.stderr
+    assert (root / "inventory/hosts").read_text() == text

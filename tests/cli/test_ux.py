@@ -169,28 +169,32 @@ def test_demo_keep_leaves_a_working_repo_with_its_inventory_as_shipped(tmp_path)
     lab = kept / ".git" / "renamer-demo"
     with subprocess.Popen([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(kept)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as serving:
-        assert serving.stdout is not None and serving.stderr is not None
-        said = [serving.stdout.readline() for _ in range(5)]
-        assert said[-1] == "Press Ctrl-C to stop them.\n", said
-        # A mixed fleet (Unbound is installed wherever the suite runs): ns-ana3 is an Unbound.
-        assert (lab / "ns-ana3" / "unbound.conf").exists() and "ns-ana3: Unbound" in said[0], said
-        pids = [int((lab / name / pid).read_text())
-                for name, pid in (("ns-ana", "dnsmasq.pid"), ("ns-ana2", "dnsmasq.pid"), ("ns-ana3", "unbound.pid"),
-                                  ("fv-gw", "dnsmasq.pid"))]
-        again_refused = subprocess.run([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(kept)],
-                                       capture_output=True, text=True)
-        assert again_refused.returncode == 3
-        assert "the demo's resolvers already run from this folder" in again_refused.stderr
-        for line in readme.splitlines():
-            if line.strip().startswith("renamer dns "):
-                done_dns = subprocess.run([sys.executable, "-m", *line.split()], cwd=kept,
-                                          capture_output=True, text=True)
-                assert done_dns.returncode == 0, line + done_dns.stdout + done_dns.stderr
-        assert "dns verify: OK: 128 checks on 4 resolvers" in done_dns.stdout
-        serving.send_signal(signal.SIGINT)
-        assert serving.wait(timeout=30) == 0
-        assert serving.stdout.read() == "Stopped the 4 resolvers.\n"
-        assert serving.stderr.read() == ""
+        try:
+            assert serving.stdout is not None and serving.stderr is not None
+            said = [serving.stdout.readline() for _ in range(5)]
+            assert said[-1] == "Press Ctrl-C to stop them.\n", said
+            # A mixed fleet (Unbound is installed wherever the suite runs): ns-ana3 is an Unbound.
+            assert (lab / "ns-ana3" / "unbound.conf").exists() and "ns-ana3: Unbound" in said[0], said
+            pids = [int((lab / name / pid).read_text())
+                    for name, pid in (("ns-ana", "dnsmasq.pid"), ("ns-ana2", "dnsmasq.pid"), ("ns-ana3", "unbound.pid"),
+                                      ("fv-gw", "dnsmasq.pid"))]
+            again_refused = subprocess.run([sys.executable, "-m", "renamer", "demo", "--resolvers-only", str(kept)],
+                                           capture_output=True, text=True)
+            assert again_refused.returncode == 3
+            assert "the demo's resolvers already run from this folder" in again_refused.stderr
+            for line in readme.splitlines():
+                if line.strip().startswith("renamer dns "):
+                    done_dns = subprocess.run([sys.executable, "-m", *line.split()], cwd=kept,
+                                              capture_output=True, text=True)
+                    assert done_dns.returncode == 0, line + done_dns.stdout + done_dns.stderr
+            assert "dns verify: OK: 128 checks on 4 resolvers" in done_dns.stdout
+            serving.send_signal(signal.SIGINT)
+            assert serving.wait(timeout=30) == 0
+            assert serving.stdout.read() == "Stopped the 4 resolvers.\n"
+            assert serving.stderr.read() == ""
+        except BaseException:
+            serving.kill()  # it serves until Ctrl-C: a failed assertion must not leave the suite waiting on it
+            raise
     assert not lab.exists()
     for pid in pids:
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split(")")[1][:3]

@@ -11,6 +11,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.error
@@ -51,6 +52,7 @@ class Server:
     api_port: int
     process: subprocess.Popen[bytes]
     log: BinaryIO
+    sockets: Path  # a short folder of its own: a UNIX socket's path holds at most 107 bytes
 
     @property
     def url(self) -> str:
@@ -72,6 +74,7 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+        shutil.rmtree(self.sockets, ignore_errors=True)
 
 
 def start(folder: Path, address: str = "127.0.0.1") -> Server:
@@ -81,14 +84,16 @@ def start(folder: Path, address: str = "127.0.0.1") -> Server:
         db.executescript(SCHEMA.read_text())
     (folder / "pdns.conf").write_text("")  # every setting on the command line
     port, api_port = sandbox.free_port(address), sandbox.free_port(address)
-    argv = [pdns_binary(), f"--config-dir={folder}", f"--socket-dir={folder}", "--guardian=no",
+    # the control socket in a short folder: under a test's tmp_path its path passed 107 bytes
+    sockets = Path(tempfile.mkdtemp(prefix="pdns-"))
+    argv = [pdns_binary(), f"--config-dir={folder}", f"--socket-dir={sockets}", "--guardian=no",
             "--daemon=no", "--disable-syslog", f"--local-address={address}", f"--local-port={port}",
             "--api=yes", f"--api-key={KEY}", "--webserver=yes", f"--webserver-address={address}",
             f"--webserver-port={api_port}", f"--webserver-allow-from={address}", "--launch=gsqlite3",
             f"--gsqlite3-database={database}", "--security-poll-suffix=", "--zone-cache-refresh-interval=0"]
     log = open(folder / "pdns.log", "wb")  # noqa: SIM115 (the daemon's for its lifetime)
     process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
-    server = Server(folder, address, port, api_port, process, log)
+    server = Server(folder, address, port, api_port, process, log, sockets)
     end = time.monotonic() + 15
     while time.monotonic() < end:
         if process.poll() is not None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -21,11 +20,7 @@ from ruamel.yaml import YAML
 from tests.conftest import Result
 from tests.testing.repos import PUG_ALLOW as ALLOW
 from tests.testing.repos import PUG_CONFIG as CONFIG
-
-needs_terraform = pytest.mark.skipif(shutil.which("terraform") is None,
-                                     reason="terraform is not installed (in neither Debian nor PyPI; .ci/run "
-                                            "installs it from HashiCorp's apt repository where reachable)")
-
+from tests.testing.terraform import needs_terraform
 
 GROUP_VARS = "group_vars/all.yml"
 

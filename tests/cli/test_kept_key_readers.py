@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -26,10 +25,7 @@ import pytest
 from tests.testing.repos import PUG_ALLOW as ALLOW
 from tests.testing.repos import PUG_CONFIG as CONFIG
 from tests.testing.repos import Repo, Run
-
-needs_terraform = pytest.mark.skipif(shutil.which("terraform") is None,
-                                     reason="terraform is not installed (in neither Debian nor PyPI; .ci/run "
-                                            "installs it from HashiCorp's apt repository where reachable)")
+from tests.testing.terraform import needs_terraform
 
 KEEP = "  # renamer: keep until cutover"
 

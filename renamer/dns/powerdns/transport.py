@@ -134,13 +134,7 @@ class ApiTransport(LocalTransport):
             else:
                 body.insert(0, {"name": rr["name"], "type": rr["type"], "changetype": "DELETE"})
         self._zones.clear()
-        try:
-            for zone, body in bodies.items():
-                self.client.patch(zone, body)
-        except ApiError as exc:
-            raise self._failed(exc) from None
-        finally:
-            self._zones.clear()
+        self._patch(bodies)
         kept_text = "".join(json.dumps(rr, sort_keys=True) + "\n"
                             for kept, rr in rrsets.hand_lines(data.decode("utf-8", "replace")) if kept)
         self._written[rrsets.HAND] = kept_text or None
@@ -216,6 +210,10 @@ class ApiTransport(LocalTransport):
         if in_the_way:
             raise TransportError(f"{self.resolver.name}: {len(in_the_way)} RRset(s) not renamer's in the way "
                                  f"(written since the plan?): {in_the_way[0]}: nothing written")
+        self._patch(bodies)
+
+    def _patch(self, bodies: dict[str, list[dict[str, object]]]) -> None:
+        """One PATCH per zone; the zones read are read again after it, whatever happened."""
         try:
             for zone, body in bodies.items():
                 self.client.patch(zone, body)

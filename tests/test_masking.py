@@ -171,7 +171,10 @@ URL_SECRET = st.text(st.sampled_from(string.ascii_letters + string.digits + "+/=
 @given(user=st.sampled_from(["", "app", "u-1"]), secret=URL_SECRET,
        scheme=st.sampled_from(["postgres", "redis", "https", "mongodb+srv", "amqp"]))
 def test_no_url_password_leaks(user: str, secret: str, scheme: str) -> None:
-    masked = mask_line(f"URL={scheme}://{user}:{secret}@ana-ml2:5432/db")
+    line = f"URL={scheme}://{user}:{secret}@ana-ml2:5432/db"
+    # A secret that is part of what stays shown (e.g. "ana-ml" inside the host) cannot be absent.
+    assume(secret not in line.replace(f":{secret}@", ":@"))
+    masked = mask_line(line)
     assert secret not in masked and "@ana-ml2:5432/db" in masked
 
 

@@ -131,6 +131,7 @@ def run_playbook(folder: Path, forks: int, apply_id: str,
     env = {**_env(folder), "RENAMER_EVENTS": str(events),
            "ANSIBLE_CALLBACK_PLUGINS": str(folder / "callback_plugins"),
            "ANSIBLE_FILTER_PLUGINS": str(folder / "filter_plugins"),
+           "ANSIBLE_ACTION_PLUGINS": str(folder / "action_plugins"),
            "ANSIBLE_CALLBACKS_ENABLED": "renamer_events", "ANSIBLE_STDOUT_CALLBACK": "default",
            "ANSIBLE_STRATEGY": "linear", "PYTHONUNBUFFERED": "1"}
     # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it

@@ -10,7 +10,8 @@ credentials). The folder holds:
     playbook.yml                     per host, block/rescue: lock, backup, install, test,
     tasks/restore.yml                  restart, verify; restore on failure; rollback per batch
     callback_plugins/renamer_events.py   one JSON line per task result (RENAMER_EVENTS)
-    tasks/powerdns*.yml, tasks/restore_powerdns.yml, filter_plugins/renamer_powerdns.py
+    tasks/powerdns*.yml, tasks/restore_powerdns.yml, filter_plugins/renamer_powerdns.py,
+    action_plugins/renamer_pdns_api.py   a PowerDNS API call in Ansible's own process
                                      a PowerDNS resolver: its zones through the HTTP API, from the
                                      control node (dns/powerdns/ansible.py writes its host's
                                      `renamer_powerdns`; the key is read at run time, never written)

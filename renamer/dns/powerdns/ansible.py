@@ -1,7 +1,8 @@
 """A PowerDNS resolver in the exported playbook: what its host in inventory.yml holds.
 
 The playbook talks to the API from the control node (the host's connection is local, its
-backup_dir on the control node, as the built-in engine keeps it) with ansible.builtin.uri; the
+backup_dir on the control node, as the built-in engine keeps it) with the playbook's action
+plugin renamer_pdns_api (uri's arguments, in Ansible's own process: no module process per call); the
 key is read there at run time (`lookup('env')` / `lookup('file')`), never written in the export.
 What the export decides, per site of the plan (a "file" of the virtual snippet folder):
 

@@ -74,6 +74,16 @@ _SHAPES = [
     re.compile(r"(?:^|(?<=[\s:=\"']))(?P<value>\$(?:1|2[abxy]?|5|6|apr1|y|gy|7|md5|sha1|argon2(?:i|d|id)?)"
                r"(?:\$[^\s'\":;,$]*)+\$[./A-Za-z0-9+=]{8,})"),  # `"$1$2"` in a script is no hash
 ]
+# What a lower-cased line must hold for each shape above to match, in the same order: a line runs
+# only the shapes it could match (most lines that reach here hold `key` and need one shape of 18,
+# a cost of seconds in a dense diff, issue 30); tests/test_masking_gates.py checks the output is
+# that of every shape.
+_NUMBERED = re.compile(r"^[ \t]*\d")
+_SHAPE_HINTS: tuple[str | re.Pattern[str], ...] = (
+    "auth", "password", "auth-pass", "community", "com2sec", ":", "enable", "username", "community",
+    "neighbor", "-key", _NUMBERED, _NUMBERED, "-server", "key", "*", "*", "$")
+_DIRECTIVE_HINT = re.compile(r"pass|pw|secret|psk|masterauth")
+assert len(_SHAPE_HINTS) == len(_SHAPES)
 # what a lower-cased line must hold for any shape above (masking.py's cheap prefilter adds it; `pass`,
 # `pw`, `secret`, `psk` and `auth` are there already)
 HINT = (r"community|com2sec|:\s*(?:eap|xauth|ntlm|pin)\s|neighbor|-key|tacacs|radius|^\s*\d+\s|\*"
@@ -82,9 +92,11 @@ HINT = (r"community|com2sec|:\s*(?:eap|xauth|ntlm|pin)\s|neighbor|-key|tacacs|ra
 
 def mask_directives(line: str) -> str:
     """`line` with the secret value of each directive above masked."""
-    spans = [m.span("value") for m in _DIRECTIVE.finditer(line)]
-    for shape in _SHAPES:
-        spans += [m.span("value") for m in shape.finditer(line)]
+    lowered = line.lower()
+    spans = [m.span("value") for m in _DIRECTIVE.finditer(line)] if _DIRECTIVE_HINT.search(lowered) else []
+    for hint, shape in zip(_SHAPE_HINTS, _SHAPES, strict=True):
+        if hint in lowered if isinstance(hint, str) else hint.search(lowered):
+            spans += [m.span("value") for m in shape.finditer(line)]
     for start, end in sorted(set(spans), reverse=True):
         word = line[start:end]
         if word.strip("'\"") in (MASK, ""):

@@ -82,3 +82,41 @@ _WORDS = ["password", "PASS", "pw", "token", "key", "secret", "auth", "bearer", 
 def test_the_gated_steps_mask_what_every_step_does_on_random_lines(words: list[str]) -> None:
     line = "".join(words)
     assert masking.mask_line(line) == _every_step(line)
+
+
+def _every_shape(line: str) -> str:
+    """mask_directives as it was before each shape had its hint: every shape on every line."""
+    from renamer import masking_directives as md
+
+    spans = [m.span("value") for m in md._DIRECTIVE.finditer(line)]
+    for shape in md._SHAPES:
+        spans += [m.span("value") for m in shape.finditer(line)]
+    for start, end in sorted(set(spans), reverse=True):
+        word = line[start:end]
+        if word.strip("'\"") in (md.MASK, ""):
+            continue
+        quote = word[0] if word[:1] in "'\"" and len(word) > 1 and word[-1] == word[0] else ""
+        line = f"{line[:start]}{quote}{md.MASK}{quote}{line[end:]}"
+    return line
+
+
+_DIRECTIVE_WORDS = ["stats auth", "user", "insecure-password", "password", "sentinel auth-pass", "rocommunity",
+                    "rwcommunity6", "com2sec", "-Cn", ": PSK", ": EAP", "enable secret", "enable password",
+                    "level 15", "username", "privilege 15", "secret", "snmp-server community", "neighbor",
+                    "authentication-key", "message-digest-key", "md5", "SHA1", "HEX:ab12", "ASCII:x", "1",
+                    "42", "tacacs-server host", "radius-server", "key", "key-string", "server-private",
+                    "*", '"*"', "$6$salt$abcdefghijkl", "$apr1$x$ABCDEFGHIJ", "requirepass", "bindpw",
+                    "masterauth", "Passphrase", "PSK", "x9Kq2mZ", '"quoted value"', "'v'", "10.0.0.1",
+                    "10.0.0.0/24", " ", "\t", ";", "{", "}", "#", "!", "//", ":", "=", "-"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_DIRECTIVE_WORDS), max_size=10), st.booleans())
+def test_each_directive_shape_runs_where_its_hint_is_and_masks_what_every_shape_does(words: list[str],
+                                                                                   spaced: bool) -> None:
+    line = (" " if spaced else "").join(words)
+    assert mask_directives(line) == _every_shape(line)
+
+
+def test_the_directive_shapes_gated_mask_what_every_shape_does_on_the_masking_tests() -> None:
+    assert [mask_directives(line) for line in CORPUS] == [_every_shape(line) for line in CORPUS]

@@ -41,7 +41,23 @@ _ATLANTIS = re.compile(rb"""(?m)^[ \t]*(?:-[ \t]+)?workspace[ \t]*:[ \t]*["']?(?
 _WORKSPACE_NOTE = ("a Terraform workspace's name: the workspace holds its own state, so renamed, the next "
                    "apply starts from a new, empty one and creates every resource again (`terraform "
                    "workspace` has no rename: copy the state with `terraform state pull`/`push` first)")
-_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE")
+# A Pulumi stack holds its own state and config (`Pulumi.pug.yaml`) (break-it round 17, finding 7):
+# `pulumi stack select pug` renamed selects a new, empty stack; so does `--stack pug` / `-s pug`.
+_PULUMI = re.compile(rb"""\bpulumi[ \t]+stack[ \t]+"""
+                     rb"""(?:select|init|rm|output|export|import|history|tag[ \t]+\w+)"""
+                     rb"""(?:[ \t]+-[A-Za-z-]+(?:=[^\s]*)?)*[ \t]+["']?(?P<v>[^\s"';|&-][^\s"';|&]*)""")
+_PULUMI_FLAG = re.compile(rb"""\bpulumi\b[^\n|;&]*?[ \t](?:-s|--stack)(?:[ \t]+|=)["']?"""
+                          rb"""(?P<v>[^\s"';|&-][^\s"';|&]*)""")
+_PULUMI_NOTE = ("a Pulumi stack's name: the stack holds its own state and its config "
+                "(`Pulumi.NAME.yaml`), so renamed, pulumi selects a new, empty stack (`pulumi stack rename` "
+                "moves it first)")
+# `terraform.workspace == "pug"`: compared with a workspace's name, which is held (above): renamed
+# alone, the condition is false in that workspace and what it counts is destroyed (finding 7).
+_WORKSPACE_IS = re.compile(rb"""terraform\.workspace[ \t]*[!=]=[ \t]*"(?P<v>[^"$%]*)"|"""
+                           rb""""(?P<w>[^"$%]*)"[ \t]*[!=]=[ \t]*terraform\.workspace""")
+_WORKSPACE_IS_NOTE = ("compared with the Terraform workspace's name (`terraform.workspace`), which a rename "
+                      "cannot move: renamed alone, the condition no longer holds in workspace NAME")
+_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE", b"pulumi")
 
 
 def is_compose(rel: str, data: bytes) -> bool:
@@ -62,6 +78,12 @@ def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
                 for h in regex.finditer(data) if not h.group("v").startswith((b"$", b"{"))]
         if rel.rpartition("/")[2] in ("atlantis.yaml", "atlantis.yml"):
             out += [(h.start("v"), h.end("v"), _WORKSPACE_NOTE) for h in _ATLANTIS.finditer(data)]
+        if b"terraform.workspace" in data:
+            out += [(h.start(g), h.end(g), _WORKSPACE_IS_NOTE) for h in _WORKSPACE_IS.finditer(data)
+                    for g in ("v", "w") if h.group(g) is not None]
+    if b"pulumi" in data:
+        out += [(h.start("v"), h.end("v"), _PULUMI_NOTE) for regex in (_PULUMI, _PULUMI_FLAG)
+                for h in regex.finditer(data)]
     name = rel.rpartition("/")[2]
     if not name.endswith((".yml", ".yaml")):
         return out
@@ -130,7 +152,51 @@ def _stateful_sets(data: bytes) -> list[tuple[int, int, str]]:
 
 def folder_note(root: str, folder: str) -> str | None:
     """Why renaming `folder` renames a compose project (it holds a compose file that names no project
-    and no `.env` beside it pins one), or None."""
+    and no `.env` beside it pins one) or a Terragrunt unit's state, or None."""
+    return _compose_note(root, folder) or _terragrunt_note(root, folder)
+
+
+_TERRAGRUNT_FILES = ("terragrunt.hcl", "root.hcl", "terragrunt.hcl.json")
+# A state key made from the unit's folder: `key = "${path_relative_to_include()}/terraform.tfstate"`
+# in the root the units include, or the unit's own `get_terragrunt_dir()`.
+_FOLDER_KEY = re.compile(rb"path_relative_to_include[ \t]*\(|get_terragrunt_dir[ \t]*\(|"
+                         rb"get_path_from_repo_root[ \t]*\(")
+
+
+def _terragrunt_note(root: str, folder: str) -> str | None:
+    """Terragrunt keys a unit's state by its folder (break-it round 17, finding 7): where `folder`
+    holds a unit (a `terragrunt.hcl`, at any depth) and a configuration above it or the unit itself
+    makes its `remote_state` key from the path, renaming the folder plans against a new, empty state."""
+    units = []
+    for here, dirs, files in os.walk(os.path.join(root, folder)):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if "terragrunt.hcl" in files or "terragrunt.hcl.json" in files:
+            units.append(here)
+        if len(units) > 50:
+            break
+    if not units:
+        return None
+    parts = folder.split("/")
+    candidates = [os.path.join(root, *parts[:i], name) for i in range(len(parts))
+                  for name in _TERRAGRUNT_FILES]
+    candidates += [os.path.join(unit, name) for unit in units for name in _TERRAGRUNT_FILES[::2]]
+    for path in candidates:
+        if not os.path.isfile(path) or os.path.islink(path):
+            continue
+        try:
+            with open(path, "rb") as f:
+                text = f.read(1 << 20)
+        except OSError:
+            continue
+        if b"remote_state" in text and _FOLDER_KEY.search(text):
+            shown = os.path.relpath(path, root)
+            return (f"`{folder}/` holds a Terragrunt unit whose state key is made from its folder "
+                    f"(`{shown}`'s `remote_state`): renamed, it plans against a new, empty state and creates "
+                    "every resource again (move the state first: `terragrunt state pull`/`push`)")
+    return None
+
+
+def _compose_note(root: str, folder: str) -> str | None:
     for name in COMPOSE_FILES:
         path = os.path.join(root, folder, name)
         if os.path.isfile(path) and not os.path.islink(path):

@@ -170,11 +170,25 @@ def _heredoc_end(data: bytes, start: int, tag: bytes) -> int:
     return len(data)
 
 
+# `terraform init -backend-config="key=pug/terraform.tfstate"` on a command line (a CI step, a
+# Makefile, a script: break-it round 17, finding 7): the same argument a backend file holds.
+_FLAG = re.compile(rb"""-backend-config(?:[ \t]*=[ \t]*|[ \t]+)["']?(?P<name>[A-Za-z_]+)"""
+                   rb"""[ \t]*=[ \t]*(?P<v>[^\s"']+)""")
+
+
+def flag_spans(data: bytes) -> list[tuple[int, int]]:
+    """The values of `-backend-config=NAME=VALUE` arguments that name where the state is kept."""
+    if b"-backend-config" not in data:
+        return []
+    return [(m.start("v"), m.end("v")) for m in _FLAG.finditer(data)
+            if m.group("name").decode() in _STATE_ARGUMENTS]
+
+
 def kept_state(rel: str, data: bytes, matches: list[Match]) -> list[Match]:
     """`matches` with those inside a state name kept (`terraform-state`)."""
-    if not matches or not is_hcl(rel):
+    if not matches:
         return matches
-    spans = state_spans(rel, data)
+    spans = (state_spans(rel, data) if is_hcl(rel) else []) + flag_spans(data)
     if not spans:
         return matches
     return [replace(m, kept=KEPT) if m.refused is None and m.kept is None

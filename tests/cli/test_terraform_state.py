@@ -136,3 +136,60 @@ def test_round16_workspaces_and_state_files_named_by_the_host_are_held(tmp_path:
     assert apply == WORKSPACES["ci/apply.sh"].replace("ssh pug", "ssh wolf")
     assert (root / "atlantis.yaml").read_text() == WORKSPACES["atlantis.yaml"]
     assert '"../state/pug.tfstate"' in (root / "tf/remote.tf").read_text()  # kept, and it still names a file
+
+
+# Break-it round 17, finding 7: the state's key on a command line, a Terragrunt unit whose key is its
+# folder, a Pulumi stack, and a condition on the workspace's name; beside them what follows.
+STATE_17 = {
+    ".github/workflows/apply.yml":
+        "jobs:\n  apply:\n    steps:\n"
+        "      - run: terraform init -backend-config=\"key=hosts/pug.tfstate\" && terraform apply\n"
+        "      - run: tofu init -backend-config key=pug/tf.tfstate -backend-config='bucket=pug'\n"
+        "      - run: terraform init -backend-config=\"address=https://pug.ana.lan/state\"\n"
+        "      - run: cd pulumi && pulumi stack select pug && pulumi up --yes --stack pug\n"
+        "      - run: pulumi preview -s pug\n"
+        "      - run: cd live/pug && terragrunt apply\n"
+        "      - run: ssh pug true\n",
+    "Makefile": "init:\n\tterraform init -backend-config=\"path=state/pug.tfstate\"\n",
+    "live/root.hcl": 'remote_state {\n  backend = "s3"\n  config = { bucket = "tf", '
+                     'key = "${path_relative_to_include()}/terraform.tfstate" }\n}\n',
+    "live/pug/terragrunt.hcl": 'include "root" {\n  path = find_in_parent_folders("root.hcl")\n}\n'
+                               'inputs = { fqdn = "pug.ana.lan" }\n',
+    "units/pug/app/terragrunt.hcl": 'remote_state {\n  backend = "local"\n  config = {\n'
+                                    '    path = "${get_terragrunt_dir()}/terraform.tfstate"\n  }\n}\n',
+    "plain/pug/terragrunt.hcl": 'inputs = { fqdn = "pug.ana.lan" }\n',  # no state key from its path: moves
+    "pulumi/Pulumi.yaml": "name: lab\nruntime: yaml\n",
+    "pulumi/Pulumi.pug.yaml": "config:\n  lab:host: pug.ana.lan\n",
+    "infra/main.tf": 'locals {\n  is_pug  = terraform.workspace == "pug"\n  not_pug = "pug" != terraform.workspace\n'
+                     '  host    = "pug.ana.lan"\n}\n',
+}
+
+
+def test_round17_state_keys_on_command_lines_terragrunt_folders_and_pulumi_stacks_are_held(tmp_path: Path,
+                                                                                        run) -> None:  # type: ignore[no-untyped-def]
+    root = make_repo(tmp_path / "r", STATE_17, config=CONFIG, allowlist=CURRENT)
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = {(r["path"], r["line"]) for r in audit["references"] if r["reason"] == "terraform-state"}
+    assert kept == {(".github/workflows/apply.yml", 4), (".github/workflows/apply.yml", 5), ("Makefile", 2)}
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    held = {(f["path"], f["line"]) for f in findings if f.get("reason") == "state-name"}
+    assert held == {(".github/workflows/apply.yml", 7), (".github/workflows/apply.yml", 8),
+                    ("live/pug/terragrunt.hcl", 0), ("units/pug/app/terragrunt.hcl", 0),
+                    ("infra/main.tf", 2), ("infra/main.tf", 3)}
+    notes = {f["path"]: f.get("note", "") for f in findings if f.get("reason") == "state-name"}
+    assert "Terragrunt unit" in notes["live/pug/terragrunt.hcl"] and "live/root.hcl" in notes["live/pug/terragrunt.hcl"]
+    assert "get_terragrunt_dir" not in notes["units/pug/app/terragrunt.hcl"]  # named by the file holding it
+    assert "units/pug/app/terragrunt.hcl" in notes["units/pug/app/terragrunt.hcl"]
+    assert "Pulumi stack" in notes[".github/workflows/apply.yml"]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    workflow = (root / ".github/workflows/apply.yml").read_text()
+    assert "key=hosts/pug.tfstate" in workflow and "key=pug/tf.tfstate" in workflow and "bucket=pug" in workflow
+    assert "address=https://wolf.fv.lan/state" in workflow  # a server, not the state: follows
+    assert "stack select pug" in workflow and "--stack pug" in workflow and "-s pug" in workflow
+    assert "cd live/pug &&" in workflow and "ssh wolf true" in workflow  # the held folder's path kept
+    assert (root / "live/pug/terragrunt.hcl").read_text().endswith('inputs = { fqdn = "wolf.fv.lan" }\n')
+    assert (root / "units/pug/app/terragrunt.hcl").exists()
+    assert (root / "plain/wolf/terragrunt.hcl").exists()  # its state key is not its folder
+    assert 'terraform.workspace == "pug"' in (root / "infra/main.tf").read_text()
+    assert 'host    = "wolf.fv.lan"' in (root / "infra/main.tf").read_text()
+    assert (root / "Makefile").read_text() == STATE_17["Makefile"]

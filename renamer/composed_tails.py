@@ -32,7 +32,8 @@ MIN_LITERAL = 4  # a host name's literal start, at the least
 MAX_ADDED = 4  # what the interpolation may add to complete an old value, at the most
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
-_COUNT_INDEX = re.compile(r"\(?\s*count\.index\s*(?:\+\s*(\d+))?\s*\)?")
+# `count.index`, `count.index + 11`, `11 + count.index`, `(count.index) + 20` (break-it round 17, #17)
+_COUNT_INDEX = re.compile(r"\(?\s*(?:(\d+)\s*\+\s*)?\(?\s*count\.index\s*\)?\s*(?:\+\s*(\d+))?\s*\)?")
 _EACH = re.compile(r"each\.(key|value)")
 _SHELL_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _BLOCK = re.compile(rb"^(?:resource|module|data)\b[^\n]*\{[ \t]*\r?$", re.M)
@@ -254,7 +255,7 @@ def loop_values(data: bytes, pos: int, expression: str) -> Values | None:
         found = _COUNT.search(data, *block) if block else None
         if found is None:
             return None
-        n, k = int(found.group(1)), int(count.group(1) or 0)
+        n, k = int(found.group(1)), int(count.group(1) or 0) + int(count.group(2) or 0)
         return Values(tuple(str(i + k) for i in range(n)), f"count = {n}")
     each = _EACH.fullmatch(inner)
     if each is not None and expression.startswith("${"):

@@ -118,6 +118,21 @@ def test_terraform_count_whose_values_are_no_old_value_stays_quiet(
 
 
 @needs_terraform
+@pytest.mark.parametrize("made", ["4 + count.index", "(count.index) + 4"])
+def test_terraform_count_with_the_number_first_or_the_index_in_parentheses_is_evaluated(
+        made: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """Break-it round 17, #17 (insanitywholesale/home-infra's `10.0.50.${141 + count.index}`): the same
+    certain values, however the sum is written; terraform agrees on what the block builds."""
+    agents = SERVERS.replace("count.index + 1", made)
+    root = repo({"terraform/k3s_agent.tf": agents, "ansible/inventory/hosts.yaml": INVENTORY},
+                config=CONFIG, allowlist=ALLOW)
+    assert [b["host"] for b in _built(root / "terraform")] == ["10.0.40.104", "10.0.40.105", "10.0.40.106"]
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "terraform/k3s_agent.tf").read_text() == agents
+    assert run(root, "verify").exit_code == 0
+
+
+@needs_terraform
 def test_terraform_for_each_over_a_literal_set_is_evaluated(repo: Callable[..., Path],
                                                              run: Callable[..., Result]) -> None:
     tf = ('resource "terraform_data" "node" {\n  for_each = toset(["1", "2"])\n'

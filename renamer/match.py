@@ -197,6 +197,11 @@ class Matcher:
         # ana.lan.`): its first label, in a zone, makes the file a candidate (sweep/zone_rules.py).
         self._zone_labels = tuple(sorted({old.lower().split(".")[0].encode() for old, _ in self.hosts
                                           if "." in old.strip(".")}))
+        # An FQDN renamed alone: a file holding only its derived names (`pug-ipmi.ana.lan`, no
+        # `pug.ana.lan`) is a candidate too, or verify, after the sweep, lists none of them.
+        olds = {old for old, _ in self.hosts}
+        self._fqdn_stems = tuple(sorted({old.partition(".")[0].encode() + b"-" for old in olds
+                                         if "." in old and old.partition(".")[0] not in olds}))
 
     def _network_needles(self) -> list[bytes]:
         needles = []
@@ -224,6 +229,7 @@ class Matcher:
         if self._mapped_scan:
             out += MAPPED_LITERALS
         out += self._zone_labels
+        out += self._fqdn_stems
         out += self._set_needles
         out += self._templated
         out += self._composed
@@ -252,6 +258,9 @@ class Matcher:
         if b"$GENERATE" in data or b"$generate" in data:
             return True  # `$GENERATE 50-60 dyn-$ A 10.250.50.$` holds 10.250.50.54 (sweep/zone_rules.py)
         if self.might_hold_zone_label(data):
+            return True
+        if self._fqdn_stems and self._derived is not None and any(s in data for s in self._fqdn_stems) \
+                and self._derived.search(data):
             return True
         if self._mapped_scan and _holds_mapped(data):
             return True
@@ -661,12 +670,23 @@ class Matcher:
         return None
 
     def _derived_pattern(self, *, lower: bool = False) -> re.Pattern[bytes] | None:
-        if self.derived_names or not self.hosts:
+        if not self.hosts:
             return None
-        stems = sorted({(old.lower() if lower else old).encode() for old, _ in self.hosts}, key=len,
-                       reverse=True)
+        olds = {(old.lower() if lower else old) for old, _ in self.hosts}
+        stems = sorted((s.encode() for s in olds), key=len, reverse=True)
         alternatives = b"|".join(re.escape(s) for s in stems)
-        return re.compile(spelling.HOST_LEFT + b"(?:" + alternatives + rb")-[A-Za-z0-9][A-Za-z0-9-]*")
+        # An FQDN renamed alone (`pug.ana.lan`, no `pug`): its derived names keep its domain,
+        # `pug-ipmi.ana.lan` (break-it round 17, #20), asked first.
+        split = (old.partition(".") for old in olds)
+        qualified = sorted({(label.encode(), rest.encode()) for label, _, rest in split
+                            if rest and label and label not in olds}, key=lambda p: (-len(p[0]), p))
+        fqdn = b"".join(re.escape(label) + rb"-[A-Za-z0-9][A-Za-z0-9-]*\." + re.escape(rest)
+                        + rb"(?![A-Za-z0-9-]|\.[A-Za-z0-9])|" for label, rest in qualified)
+        if self.derived_names:  # a short name's derived names are renamed; an FQDN's are not (no
+            # one new name is certain for `pug-ipmi.ana.lan`): still candidates
+            return re.compile(spelling.HOST_LEFT + b"(?:" + fqdn[:-1] + b")") if fqdn else None
+        return re.compile(spelling.HOST_LEFT + b"(?:" + fqdn + b"(?:" + alternatives
+                          + rb")-[A-Za-z0-9][A-Za-z0-9-]*)")
 
     def derived_candidates(self, data: bytes, *, any_case: bool = False) -> list[tuple[int, int, str]]:
         """Names like ana-ml2-ipmi that only `derived_names: true` (or their own key) would rename.
@@ -686,6 +706,7 @@ class Matcher:
         end = -1
         # Anchored only where a stem occurs, like `find`: no regex walk over the whole file.
         stems = {(stem.lower() if any_case else stem).encode() + b"-" for stem, _ in self.hosts}
+        stems |= {s.split(b".", 1)[0] + b"-" for s in stems if b"." in s}  # `pug-x.ana.lan`: `pug.ana.lan`
         for pos in sorted({p for stem in stems for p in positions(text, stem)}):
             hit = pattern.match(text, pos) if pos >= end else None
             if hit is None:

@@ -59,8 +59,8 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
     lines += serial_lines(summary)
     lines += _pin_lines(summary, dry_run)
     if summary.derived:
-        lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key or "
-                     "set options.derived_names):")
+        lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key, or set "
+                     "options.derived_names for a short name's, `pug-ipmi` of `pug`):")
         for name, count in Counter(m.text for m in summary.derived).most_common():
             first = next(m for m in summary.derived if m.text == name)
             lines.append(f"  {name}: {count} (first at {first.path}:{first.line}:{first.column})")

@@ -930,8 +930,7 @@ class FileScanner:
         exact_spans = Spans(exact) if derived else None
         derived = [d for d in derived if exact_spans is None or not exact_spans.overlaps(d[0], d[1])]
         for start, end, name in derived:  # (a range such as web01-03 is a match, refused)
-            like = next((old for old, _ in self.matcher.hosts
-                         if name.lower().startswith(old.lower() + "-")), name)
+            like = next((old for old, _ in self.matcher.hosts if _derived_from(name, old)), name)
             if _opaque_like(data, start, end, like):
                 continue
             line, column, text = lines.position(start)
@@ -983,6 +982,16 @@ class FileScanner:
         exempt = self.project.classifier.line_exemptions(rel, texts, [m.line - 1 for m in misses])
         return [m for m in misses if m.line - 1 not in exempt
                 and not any(p.fullmatch(m.text) for p in allowlist.near_miss_ignore)]
+
+
+def _derived_from(name: str, old: str) -> bool:
+    """Is `name` a derived name of the host `old`: `pug-ipmi` of `pug`, `pug-ipmi.ana.lan` of
+    `pug.ana.lan` (its first label's, in its domain)?"""
+    name, old = name.lower(), old.lower()
+    if name.startswith(old + "-"):
+        return True
+    label, _, domain = old.partition(".")
+    return bool(domain) and name.startswith(label + "-") and name.endswith("." + domain)
 
 
 def _opaque_like(data: bytes, start: int, end: int, like: str) -> bool:

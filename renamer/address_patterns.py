@@ -66,7 +66,8 @@ def literals(nets: Sequence[Net], pairs: Sequence[tuple[str, str]]) -> tuple[byt
     dot, escaped or not (a network's; an address's only beside an alternation)."""
     firsts = {str(old.network_address).split(".")[0] for old, _ in nets}
     firsts |= {old.split(".")[0] for old, _ in pairs}
-    return tuple(sorted(f"{first}{dot}".encode() for first in firsts for dot in (".", "\\.", "\\\\.", "[.]")))
+    dots = (".", "\\.", "\\\\.", "\\\\\\\\.", "[.]")
+    return tuple(sorted(f"{first}{dot}".encode() for first in firsts for dot in dots))
 
 
 def might_hold(data: bytes, needles: tuple[bytes, ...]) -> bool:
@@ -81,7 +82,7 @@ def _starts(first: bytes) -> re.Pattern[bytes]:
     """Where a token whose head starts with the octet `first` begins: the octet after no name
     character, its dot escaped, or a dotted head followed by syntax."""
     lit = re.escape(first)
-    return re.compile(lit + rb"(?:(?<![0-9A-Za-z_.\-]" + lit + rb")|(?<=\\b" + lit + rb"))(?:\\{1,2}\.|\[\.\]"
+    return re.compile(lit + rb"(?:(?<![0-9A-Za-z_.\-]" + lit + rb")|(?<=\\b" + lit + rb"))(?:\\{1,4}\.|\[\.\]"
                       rb"|(?=(?:\.[0-9]{1,3}){0,2}\.[0-9]{0,3}(?:[\[(*+?{|\\]|\.[*+?]))"
                       # a template completing the head: `10.0.40.${count.index + 11}`, `{{ n }}`, `$P`
                       rb"|(?=(?:\.[0-9]{1,3}){0,2}\.(?:\$[{(A-Za-z_]|\{\{|%\{)))")
@@ -141,7 +142,8 @@ def _token(data: bytes, start: int) -> tuple[int, int] | None:
     return start, end
 
 
-_HEAD = re.compile(r"([0-9]{1,3})(\\{1,2}\.|\[\.\]|\.)")
+# (up to four backslashes: a regex in a string in JSON, `10\\\\.0` of a Grafana dashboard's PromQL)
+_HEAD = re.compile(r"([0-9]{1,3})(\\{1,4}\.|\[\.\]|\.)")
 
 
 @dataclass(frozen=True)
@@ -341,7 +343,7 @@ def _compiled(token: str) -> _Tester | None:
     """`token` as a test of an address: a regex (JSON's `\\\\.` read as `\\.`), anchored as the
     tools using such tokens anchor it: a leading `^` without a trailing `$`, or a head ending in
     a dot, is a prefix; a port (`:9100`, `:(22|8006)`) after it is no part of the address."""
-    text = token.replace("\\\\", "\\")
+    text = token.replace("\\\\\\\\", "\\").replace("\\\\", "\\")  # JSON's escaping, once or twice
     colon = _port(text)
     if colon is not None:
         text = text[:colon]

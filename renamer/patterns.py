@@ -66,7 +66,8 @@ def fragments(olds: list[str]) -> tuple[bytes, ...]:
             # reads them (`10.0`), these hold the plain fragment (`10.`), so they pass no file the
             # plain one would not (`10\\` alone folds to `10`, which nearly every file holds).
             after = old[dot + 1]
-            out.update(f"{old[:dot]}{escape}{after}".encode() for escape in ("\\.", "\\\\.", "[.]"))
+            escapes = ("\\.", "\\\\.", "\\\\\\\\.", "[.]")  # a JSON string's regex: `\\\\.` escaped twice
+            out.update(f"{old[:dot]}{escape}{after}".encode() for escape in escapes)
     return tuple(sorted(out))
 
 
@@ -246,6 +247,8 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
     candidates = [text]
     if "\\\\" in text:  # inside a JSON or C string: "192\\.168" is the regex 192\.168
         candidates.append(text.replace("\\\\", "\\"))
+    if "\\\\\\\\" in text:  # a regex in a string in JSON (PromQL in a dashboard): escaped twice
+        candidates.append(text.replace("\\\\\\\\", "\\"))
     globbed = "*" in text or "?" in text
     for candidate in candidates:
         as_regex = not globbed or _REGEX_ONLY.search(candidate) is not None  # `web0*`: a glob

@@ -67,6 +67,8 @@ def test_a_rewritten_pattern_matches_the_moved_addresses_exactly(net, third: int
     ("10.42.1.(91|92|93|10)", "10.43.9.(91|92|93|10)"),  # a /21 moved onto another third octet
     ("10\\.42\\.7\\.[0-9]+", "10\\.43\\.15\\.[0-9]+"),
     ("172\\.16\\.[0-9]+\\.[0-9]+", "172\\.20\\.[0-9]+\\.[0-9]+"),  # the head is the /16 itself
+    # a regex in a JSON string in a JSON file (a Grafana dashboard's PromQL), break-it round 17 #6
+    ("10\\\\\\\\.42\\\\\\\\.7\\\\\\\\.[0-9]+", "10\\\\\\\\.43\\\\\\\\.15\\\\\\\\.[0-9]+"),
 ])
 def test_rewrites(token: str, written: str) -> None:
     assert _applied(token, NETS) == (written, False)

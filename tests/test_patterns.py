@@ -6,6 +6,7 @@ import fnmatch
 import re
 import warnings
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +104,7 @@ def _matched_unpruned(token: bytes, olds: list[str]) -> str | None:
         text = emphasis.group(2)
     text = re.sub(r"^(?:\^|\\b)+|(?:\$|\\b)+$", "", text)
     candidates = [text] + ([text.replace("\\\\", "\\")] if "\\\\" in text else [])
+    candidates += [text.replace("\\\\\\\\", "\\")] if "\\\\\\\\" in text else []
     globbed = "*" in text or "?" in text
     for candidate in candidates:
         regex = None
@@ -120,7 +122,7 @@ def _matched_unpruned(token: bytes, olds: list[str]) -> str | None:
     return None
 
 
-TOKEN_PIECES = ["10", ".", "\\.", "\\\\.", "250", "50", "54", "5", "[0-9]", "[.]", "*", "?", "+", "{1,3}",
+TOKEN_PIECES = ["10", ".", "\\.", "\\\\.", "\\\\\\\\.", "250", "50", "54", "5", "[0-9]", "[.]", "*", "?", "+", "{1,3}",
                 "{2}", "{", "}", "\\d", "\\w", "\\b", "^", "$", "|", "ana", "-", "ml", "2", "ml2", "\\-", "_",
                 ",", "[", "]", "A", "\\", "\\1", "web0", "1", "**", ".*", "x"]
 
@@ -148,3 +150,13 @@ def test_the_meta_regex_finds_what_its_character_class_spelling_found() -> None:
     before = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|[*?]")
     data = b"".join(PIECES) * 3 + b"a.+b [gpu] x{2,} ?*\\s\\S.?"
     assert [m.span() for m in patterns._META.finditer(data)] == [m.span() for m in before.finditer(data)]
+
+
+# Break-it round 17, #6: PromQL's regex in a Grafana dashboard's JSON, its dots escaped twice.
+@pytest.mark.parametrize(("token", "old"), [
+    (b"10\\\\\\\\.0\\\\\\\\.40\\\\\\\\.(11|12)", "10.0.40.11"),
+    (b"10\\\\\\\\.0\\\\\\\\.40\\\\\\\\.1[0-9]", "10.0.40.11"),
+    (b"^10\\\\\\\\.0\\\\\\\\.40\\\\\\\\.11$", "10.0.40.11"),
+])
+def test_a_regex_escaped_twice_in_json_matches_as_the_regex(token: bytes, old: str) -> None:
+    assert patterns._matched(token, [old, "10.0.41.5"]) == old

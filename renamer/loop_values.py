@@ -34,6 +34,11 @@ _TF_FOR = re.compile(rb"[\[{][ \t\r\n]*for[ \t]+(?P<var>" + _IDENT + rb")(?:[ \t
                      + rb"))?[ \t]+in[ \t]+(?P<expr>[^:\n]+?)[ \t]*:")
 _TF_FOR_EACH = re.compile(rb"^[ \t]*for_each[ \t]*=[ \t]*(?P<expr>[^\r\n]*?)[ \t]*$", re.M)
 _TOSET = re.compile(r"^to(?:set|list)\((?P<inner>.*)\)$", re.S)
+# `keys(var.hosts)`, `toset(keys(var.hosts))`: a mapping's keys (break-it round 17, #9)
+_KEYS = re.compile(r"^(?:to(?:set|list)\(\s*)?keys\(\s*(?P<inner>[^()]*?)\s*\)(?:\s*\))?$")
+# A dynamic block binds its label (or `iterator = NAME`) as `NAME.key` and `NAME.value`.
+_DYNAMIC = re.compile(rb"dynamic[ \t]+\"(?P<label>[A-Za-z_][A-Za-z0-9_-]*)\"[ \t]*\{[ \t]*\Z")
+_ITERATOR = re.compile(rb"^[ \t]*iterator[ \t]*=[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$", re.M)
 _SOURCE = re.compile(r"^(?:(?:var|local)\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)$")
 _JINJA_SOURCE = re.compile(r"^\{\{-?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$")
 _JINJA_EXPRESSION = re.compile(r"^\{\{-?\s*(?P<inner>[\[(].*?)\s*-?\}\}$")
@@ -758,11 +763,17 @@ def _terraform(data: bytes) -> Iterator[Loop]:
         end = bracket_end(data, start, b"{")
         expr = found.group("expr").decode("utf-8", "replace").strip()
         header = _header(data, found.start(), found.end())
-        for variable in ("each.key", "each.value"):
+        line_start = data.rfind(b"\n", 0, start) + 1
+        dynamic = _DYNAMIC.search(data, line_start, start + 1)
+        name = "each"
+        if dynamic is not None:  # `dynamic "rule" { for_each = var.hosts ... "${rule.key}" }`
+            named = _ITERATOR.search(data, start, end)
+            name = (named.group("name") if named else dynamic.group("label")).decode()
+        for variable in (f"{name}.key", f"{name}.value"):
             loop = _from_expression(variable, expr, start, end, _line(data, found.start()), header)
             # `each.key` over a map is its keys (over a set, its words: read first)
-            keys = variable == "each.key" and loop.source is not None
-            yield replace(loop, words=found.span("expr"), keys=keys)
+            keys = variable.endswith(".key") and loop.source is not None and not loop.keys
+            yield replace(loop, words=found.span("expr"), keys=keys or loop.keys)
 
 
 def bracket_end(data: bytes, pos: int, opener: bytes) -> int:
@@ -822,6 +833,9 @@ def _from_expression(variable: str, expr: str, start: int, end: int, line: int, 
     if _INVENTORY.match(text):
         return Loop(variable, start, end, line, header, hosts=True,
                     why=f"`{variable}` walks {expr}, the inventory's hosts, any of which may be renamed")
+    walked = _KEYS.match(text)
+    if walked is not None and (keyed := _SOURCE.match(walked.group("inner"))) is not None:
+        return Loop(variable, start, end, line, header, source=keyed.group("name"), keys=True)
     source = _JINJA_SOURCE.match(text) or _SOURCE.match(text)
     inner = _TOSET.match(text)
     if source is None and inner is not None:

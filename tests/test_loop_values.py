@@ -251,3 +251,22 @@ def test_a_jinja_walk_over_the_inventory_walks_its_hosts() -> None:
     data = b'{% for h in groups["web"] | sort %}\nserver {{ h }}.ana.lan:80;\n{% endfor %}\n'
     found = binding(loops(data), "h", data.index(b".ana.lan"))
     assert found is not None and found.hosts and found.items is None
+
+
+# Break-it round 17, #9: a mapping's keys through keys(), and a dynamic block's iterator.
+@pytest.mark.parametrize(("data", "variable", "inside"), [
+    pytest.param(b'x = [for k in keys(var.hosts) : "${k}.lan"]\n', "k", b"${k}", id="keys"),
+    pytest.param(b'x = [for k in toset(keys(local.hosts)) : "${k}.lan"]\n', "k", b"${k}", id="toset-keys"),
+    pytest.param(b'resource "a" "b" {\n  dynamic "rule" {\n    for_each = var.hosts\n'
+                 b'    content { n = "${rule.key}" }\n  }\n}\n', "rule.key", b"${rule.key}", id="dynamic"),
+    pytest.param(b'resource "a" "b" {\n  dynamic "rule" {\n    for_each = var.hosts\n    iterator = h\n'
+                 b'    content { n = "${h.key}" }\n  }\n}\n', "h.key", b"${h.key}", id="iterator"),
+])
+def test_a_loop_over_a_mapping_s_keys_walks_its_keys(data: bytes, variable: str, inside: bytes) -> None:
+    found = binding(loops(data), variable, data.index(inside))
+    assert found is not None and found.source in ("hosts",) and found.keys
+
+
+def test_a_dynamic_block_s_iterator_is_not_each() -> None:
+    data = b'resource "a" "b" {\n  dynamic "rule" {\n    for_each = var.hosts\n    content { n = "${each.key}" }\n  }\n}\n'
+    assert binding(loops(data), "each.key", data.index(b"${each.key}")) is None

@@ -147,6 +147,7 @@ class KeyIndex:
         self._holders: dict[tuple[str, int, str], list[str]] = {}  # a reference -> the keys it holds
         # keys another rule holds, asked once when `held` is first computed (sweep/terraform_keys.py)
         self.seeds: Callable[[], dict[tuple[str, int, str], str]] | None = None
+        self._held_hosts: dict[str, list[tuple[str, KeyDef]]] | None = None  # name -> (its project, host)
 
     def defs(self) -> list[KeyDef]:
         if self._defs is None:
@@ -632,6 +633,57 @@ class KeyIndex:
             out.append(m)
         return out
 
+    def held_hosts(self) -> dict[str, list[tuple[str, KeyDef]]]:
+        """Each inventory host held back in this sweep (a reader that cannot follow it, its kept
+        vars, a map read by its own name): its name -> (the folder of its Ansible project, its
+        inventory line). Read only where the repo has an inventory file naming an old host
+        (`_INVENTORY`, one git grep), so that a repo with none never reads the key index for it."""
+        if self._held_hosts is None:
+            self._held_hosts = {}
+            names = sorted(self.olds)
+            pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)
+            listed = vcs_status.worktree_files_holding(self.project.root, pattern) if names else None
+            if listed and any(_INVENTORY.search(rel) for rel in listed):
+                held = self.held()
+                for d in _holding(self._inventory(), held):
+                    # held in this sweep, or kept by a keep rule, the inline marker, a file never
+                    # rewritten (a record's is history, which no play reads)
+                    if (len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in self.olds
+                            and (d.fate == "held" or (d.fate == "stays" and not d.record))):
+                        project = _ansible_project(d.rel, lambda cfg: (self.project.root / cfg).is_file())
+                        self._held_hosts.setdefault(d.path[-1], []).append((project, d))
+        return self._held_hosts
+
+    def hold_readers(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
+        """Break-it round 17, #16: an inventory host held back keeps its name in this sweep, so a
+        play, a template or a variable of its Ansible project naming it by that bare name (a host
+        pattern or a loop list inside Jinja, `target_node: pug`, a safety list) still reads that
+        host: each such match is held with it (`key-reference`, naming the host's line), never
+        rewritten alone to a name the inventory does not have."""
+        # a match another rule decided (a key reference followed, `groups['pug']` reading a
+        # renamed group of one name) carries its note: that rule's decision stands
+        wanted = [m for m in matches if m.refused is None and m.kept is None and m.note is None
+                  and m.old in self.olds]
+        if not wanted or not _ANSIBLE_TEXT.search(rel):
+            return matches
+        hosts = self.held_hosts()
+        if not hosts or not any(m.old in hosts for m in wanted):
+            return matches
+        out = []
+        for m in matches:
+            host = next((d for base, d in hosts.get(m.old, []) if not base or rel.startswith(base + "/")),
+                        None) if m in wanted else None
+            if host is not None and (host.rel, host.line) != (rel, data.count(b"\n", 0, m.start) + 1):
+                why = (f"in this sweep ({host.why.split(': ', 1)[0]})" if host.fate == "held"
+                       else f"({host.why})")
+                m = replace(m, refused="key-reference", note=(
+                    f"held back with the inventory host {m.old} at {host.where}, which keeps its name {why}: "
+                    f"this file of its Ansible project names it, and rewritten alone it would name a host "
+                    f"{self.renames[m.old]} the inventory does not have; rename the inventory host (decide "
+                    "what holds it, then rerun the sweep), or keep this line too"))
+            out.append(m)
+        return out
+
     def _may_define(self, rel: str) -> bool:
         """Can the index hold a key of `rel`? False only where `_read` would find none there: no
         keyed dialect and no inventory, or no line where a name may stand as a key
@@ -758,6 +810,26 @@ _OWN_NAME_GREP = r"(\[|get\()[[:space:]]*(inventory_hostname|ansible_hostname)"
 _OWN_NAME = re.compile(r"""(?P<map>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\s*['"][^'"\]]+['"]\s*\])*)"""
                        r"""(?:\[\s*|\.get\(\s*)(?:inventory_hostname(?:_short)?|ansible_hostname)\s*[\]),]""")
 _MAP_PART = re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
+
+
+# The files of an Ansible project that name inventory hosts by their bare names: plays, roles,
+# variables (YAML) and templates.
+_ANSIBLE_TEXT = re.compile(r"(?:\.ya?ml|\.j2|\.jinja2?|(?:^|/)templates/[^/]+)$")
+
+
+def _ansible_project(inventory: str, exists: Callable[[str], bool]) -> str:
+    """The folder of the Ansible project an inventory file belongs to: the nearest folder above it
+    holding an `ansible.cfg`, else the folder above its `inventory`/`inventories` folder, else the
+    folder above its own ('' for the repo's root)."""
+    parts = inventory.split("/")[:-1]
+    for depth in range(len(parts), -1, -1):
+        base = "/".join(parts[:depth])
+        if exists(f"{base}/ansible.cfg" if base else "ansible.cfg"):
+            return base
+    for depth, part in enumerate(parts):
+        if part in ("inventory", "inventories"):
+            return "/".join(parts[:depth])
+    return "/".join(parts[:-1])
 
 
 def _holding(defs: list[KeyDef], held: dict[tuple[str, int, str], str]) -> list[KeyDef]:

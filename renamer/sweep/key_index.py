@@ -67,6 +67,8 @@ from renamer import (
 )
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.errors import RenamerError
+from renamer.formats import siblings
+from renamer.formats.yaml_rt import inventory_host_lines
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
 from renamer.occurrences import Match
@@ -649,10 +651,21 @@ class KeyIndex:
                     # held in this sweep, or kept by a keep rule, the inline marker, a file never
                     # rewritten (a record's is history, which no play reads)
                     if (len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in self.olds
-                            and (d.fate == "held" or (d.fate == "stays" and not d.record))):
+                            and (d.fate == "held" or (d.fate == "stays" and not d.record))
+                            and self._inventory_host(d.rel, d.path[-1])):
                         project = _ansible_project(d.rel, lambda cfg: (self.project.root / cfg).is_file())
                         self._held_hosts.setdefault(d.path[-1], []).append((project, d))
         return self._held_hosts
+
+    def _inventory_host(self, rel: str, name: str) -> bool:
+        """Is `name` a host of `rel` read as an Ansible inventory (a YAML file whose top-level
+        values are groups, `yaml_rt.inventory_host_lines`; else an INI one's host lines), not a
+        `hosts:` mapping of some data file that only has an inventory's file name?"""
+        text = self._text(rel)
+        found = inventory_host_lines(text)
+        if found is None:
+            found = siblings.inventory_hosts(text) if dialect_of(rel) in (None, "ini") else []
+        return any(host == name for host, _ in found)
 
     def hold_readers(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         """Break-it round 17, #16: an inventory host held back keeps its name in this sweep, so a

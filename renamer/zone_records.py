@@ -43,14 +43,14 @@ from renamer.loop_values import bracket_end
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
 LITERALS = (b"D(", b"D_EXTEND(", b"zone", b"domain", b"pdnsutil", b"samba-tool", b"dnsrecord-",
-            b"DnsServerResourceRecord")
+            b"DnsServerResourceRecord", b"dnscmd", b"record-set", b"records", b"flarectl")
 # The shapes themselves: a file holding a literal but none of these (`timezone:`) is no candidate.
 _SHAPES = re.compile(
     rb"(?<![A-Za-z0-9_$.])D(?:_EXTEND)?[ \t]*\("  # DNSControl
     rb"|(?:^|[{,\s-])zone(?:_name)?[ \t]*[:=]"  # an Ansible task's `zone:`, `zone=`, Terraform's `zone =`
     rb"|(?m:^)[ \t]*(?:zone_id|domain|domain_id|managed_zone)[ \t]*="  # Terraform, a Nix block
     rb"|networking\.domain|option[ \t]+domain-name[ \t]|ddns-domainname"
-    rb"|(?<![A-Za-z0-9_-])(?:pdnsutil|knotc|samba-tool|ipa)[ \t]"  # a DNS tool's command line
+    rb"|(?<![A-Za-z0-9_-])(?:pdnsutil|knotc|samba-tool|ipa|dnscmd|az|doctl|flarectl)(?:\.exe)?[ \t]"  # a tool
     rb"|-DnsServerResourceRecord", re.MULTILINE)
 
 
@@ -100,21 +100,36 @@ def relatives(data: bytes, rel: str, words: Collection[str]) -> Iterator[Relativ
 
 # DNS tools' command lines ----------------------------------------------------------------------
 
-_TOOLS = re.compile(rb"(?<![A-Za-z0-9_-])(?:pdnsutil|knotc|samba-tool|ipa)[ \t]|-DnsServerResourceRecord",
+_TOOL_NAMES = rb"pdnsutil|knotc|samba-tool|ipa|dnscmd|az|doctl|flarectl"
+_TOOLS = re.compile(rb"(?<![A-Za-z0-9_-])(?:" + _TOOL_NAMES + rb")(?:\.exe)?[ \t]|-DnsServerResourceRecord",
                     re.IGNORECASE)
 _LINE_TOOL = re.compile(
-    rb"(?<![A-Za-z0-9_/-])(?:[A-Za-z0-9_./-]*/)?(?P<tool>pdnsutil|knotc|samba-tool|ipa)[ \t]"
+    rb"(?<![A-Za-z0-9_/-])(?:[A-Za-z0-9_./\\:-]*[/\\])?(?P<tool>" + _TOOL_NAMES + rb")(?:\.exe)?[ \t]"
     rb"|(?P<cmdlet>(?:Add|Remove|Get|Set)-DnsServerResourceRecord[A-Za-z]*)", re.IGNORECASE)
 # A shell word: quoted or bare, up to a blank, `;`, `|`, `&` or a line's end.
 _WORD = re.compile(rb"\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s;|&\"'`]+)")
-# (tool, subcommand words) -> (the index of the zone, of the name) among the words after them
-_SUBCOMMANDS: dict[tuple[bytes, ...], tuple[int, int]] = {
+# Where a tool's zone or name stands: the index among the words after the subcommand (options left
+# out), or the options giving it (`--zone-name X`, `--zone-name=X`).
+Spec = int | tuple[str, ...]
+# (tool, subcommand words) -> (the zone's spec, the name's)
+_SUBCOMMANDS: dict[tuple[bytes, ...], tuple[Spec, Spec]] = {
     **{(b"pdnsutil", s): (0, 1) for s in (b"add-record", b"replace-rrset", b"delete-rrset")},
     **{(b"pdnsutil", b"rrset", s): (0, 1) for s in (b"add", b"replace", b"delete")},
     **{(b"knotc", s): (0, 1) for s in (b"zone-set", b"zone-unset", b"zone-get")},
     **{(b"samba-tool", b"dns", s): (1, 2) for s in (b"add", b"delete", b"update", b"query")},
     **{(b"ipa", s): (0, 1)
        for s in (b"dnsrecord-add", b"dnsrecord-mod", b"dnsrecord-del", b"dnsrecord-show")},
+    # Windows' dnscmd: `dnscmd dc1 /RecordAdd ana.lan pug A 10.0.40.11`
+    **{(b"dnscmd", s): (0, 1) for s in (b"/recordadd", b"/recorddelete")},
+    # Azure: `az network dns record-set a add-record -g rg -z ana.lan -n pug -a 10.0.40.11`
+    (b"az", b"network", b"dns", b"record-set"): (("-z", "--zone-name"),
+                                                 ("-n", "--name", "--record-set-name")),
+    # DigitalOcean: `doctl compute domain records create ana.lan --record-name pug ...`
+    **{(b"doctl", b"compute", b"domain", b"records", s): (0, ("--record-name",))
+       for s in (b"create", b"update", b"delete")},
+    # Cloudflare: `flarectl dns create --zone ana.lan --name pug --type A --content ...`
+    **{(b"flarectl", b"dns", s): (("--zone",), ("--name",))
+       for s in (b"create", b"create-or-update", b"update", b"delete")},
 }
 
 
@@ -140,23 +155,39 @@ def _commands(data: bytes, words: Collection[str]) -> Iterator[Relative]:
         offset += len(line) + 1
 
 
+def _flag(listed: list[tuple[str, int, int]], flags: tuple[str, ...]) -> tuple[str, int, int] | None:
+    """The value an option of `flags` gives (`-z X`, `--zone-name=X`), or None."""
+    for i, (word, start, end) in enumerate(listed):
+        for flag in flags:
+            if word == flag and i + 1 < len(listed):
+                return listed[i + 1]
+            if flag.startswith("--") and word.startswith(flag + "="):
+                return word[len(flag) + 1:], start + len(flag) + 1, end
+    return None
+
+
 def _tool(line: bytes, offset: int, found: re.Match[bytes], words: Collection[str]) -> Iterator[Relative]:
     tool = found.group("tool").lower()
-    after = [w for w in _shell_words(line, found.end("tool")) if not w[0].startswith("-")]
+    listed = _shell_words(line, found.end())
+    after = [w for w in listed if not w[0].startswith("-")]
     lowered = [w[0].encode().lower() for w in after]
-    for key, (zone_at, name_at) in _SUBCOMMANDS.items():
+    for key, (zone_spec, name_spec) in _SUBCOMMANDS.items():
         # the subcommand after the tool's options (an option's value is a word too: `-s SOCKET`)
         at = next((i for i in range(len(lowered)) if tuple(lowered[i:i + len(key) - 1]) == key[1:]), None)
         if key[0] != tool or at is None:
             continue
         rest = after[at + len(key) - 1:]
-        if len(rest) <= name_at:
+        zone = _flag(listed, zone_spec) if isinstance(zone_spec, tuple) else (
+            rest[zone_spec] if zone_spec < len(rest) else None)
+        name = _flag(listed, name_spec) if isinstance(name_spec, tuple) else (
+            rest[name_spec] if name_spec < len(rest) else None)
+        if zone is None or name is None:
             return
-        ztext, (name, start, end) = rest[zone_at][0], rest[name_at]
-        if name in words:
-            shown = " ".join([*(k.decode() for k in key), *(["..."] if zone_at else [])])
-            yield Relative(offset + start, offset + end, name, _zone_of(ztext),
-                           f"`{shown} {ztext} {name}` (a name in that zone)", ztext)
+        ztext, (word, start, end) = zone[0], name
+        if word in words:
+            shown = " ".join(k.decode() for k in key)
+            how = f"`{shown}` with the zone {ztext} and the name {word} (a name in that zone)"
+            yield Relative(offset + start, offset + end, word, _zone_of(ztext), how, ztext)
         return
 
 

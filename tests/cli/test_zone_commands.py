@@ -38,6 +38,12 @@ COMMANDS: dict[str, tuple[str, list[int]]] = {
     "ops/win.ps1": ("Remove-DnsServerResourceRecord -Name pug -RRType A -ZoneName:ana.lan -Force\n"
                     "Get-DnsServerResourceRecord -ComputerName dc1 -ZoneName $zone -Name 'pug'\n", [1, 2]),
     "Makefile": ("dns:\n\tssh ns1 pdnsutil delete-rrset ana.lan pug A\n", [2]),
+    # more tools of the class: Windows' dnscmd, the Azure, DigitalOcean and Cloudflare CLIs
+    "ops/clouds.sh": ("dnscmd.exe dc1 /RecordAdd ana.lan pug A 10.0.0.5\n"
+                      "az network dns record-set a add-record -g rg --zone-name ana.lan -n pug -a 10.0.0.5\n"
+                      "doctl compute domain records create ana.lan --record-type A --record-name=pug "
+                      "--record-data 10.0.0.5\n"
+                      "flarectl dns create --zone ana.lan --name pug --type A --content 10.0.0.5\n", [1, 2, 3, 4]),
 }
 
 
@@ -76,6 +82,7 @@ def test_where_the_domain_stays_the_relative_name_follows(repo: Callable[..., Pa
     "pdnsutil list-zone ana.lan  # pug\n",  # no record command
     "ipa host-add pug.ana.lan\n",  # not a dnsrecord command: the FQDN rules
     "echo knotc zone-set\nssh pug uptime\n",  # the name on another line
+    "az vm create -g rg -n pug --image debian\n",  # an Azure command, no DNS record set
 ])
 def test_no_zone_the_move_breaks_leaves_the_plain_rules(text: str, repo: Callable[..., Path],
                                                          run: Callable[..., Result]) -> None:

@@ -677,15 +677,24 @@ class KeyIndex:
         # renamed group of one name) carries its note: that rule's decision stands
         wanted = [m for m in matches if m.refused is None and m.kept is None and m.note is None
                   and m.old in self.olds]
-        if not wanted or not _ANSIBLE_TEXT.search(rel):
+        # plays, roles, variables, templates and inventories read whole; elsewhere (a script, a
+        # Makefile, CI) a line naming ansible (`ansible pug -m ping`)
+        # (and any file beside a held host's inventory file: `inventory/groups.ini`)
+        whole = _ANSIBLE_TEXT.search(rel) is not None or _INVENTORY.search(rel) is not None
+        if not wanted:
             return matches
         hosts = self.held_hosts()
         if not hosts or not any(m.old in hosts for m in wanted):
             return matches
+        if not whole and not any(_folder(d.rel) == _folder(rel) for held in hosts.values() for _, d in held):
+            wanted = [m for m in wanted if _ANSIBLE_LINE.search(_line_of(data, m.start))]
+        # a group of the same name (`[pug]`, `children: {pug:}`) is no host: its own fate stands
+        groups = {d.line for d in self.defs() if d.rel == rel and len(d.path) >= 2
+                  and d.path[-2] in (_GROUPS, "children")}
         out = []
         for m in matches:
             host = next((d for base, d in hosts.get(m.old, []) if not base or rel.startswith(base + "/")),
-                        None) if m in wanted else None
+                        None) if m in wanted and data.count(b"\n", 0, m.start) + 1 not in groups else None
             if host is not None and (host.rel, host.line) != (rel, data.count(b"\n", 0, m.start) + 1):
                 why = (f"in this sweep ({host.why.split(': ', 1)[0]})" if host.fate == "held"
                        else f"({host.why})")
@@ -828,6 +837,15 @@ _MAP_PART = re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
 # The files of an Ansible project that name inventory hosts by their bare names: plays, roles,
 # variables (YAML) and templates.
 _ANSIBLE_TEXT = re.compile(r"(?:\.ya?ml|\.j2|\.jinja2?|(?:^|/)templates/[^/]+)$")
+
+
+_ANSIBLE_LINE = re.compile(rb"(?<![A-Za-z0-9_])ansible(?:-playbook|-console|-inventory)?(?![A-Za-z0-9_.-])")
+
+
+def _line_of(data: bytes, at: int) -> bytes:
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    return data[start:len(data) if end < 0 else end]
 
 
 def _ansible_project(inventory: str, exists: Callable[[str], bool]) -> str:

@@ -44,6 +44,12 @@ KEEP = "  # renamer: keep"
 CASES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
     "held-by-a-runtime-reader": ({"inv/hosts.yml": INVENTORY, "playbooks/site.yml": PLAY}, "",
                                  {("playbooks/site.yml", 6), ("playbooks/site.yml", 10), ("playbooks/site.yml", 12)}),
+    # an ad-hoc command in a script of the project, a second inventory file naming the host in a group
+    "held-in-a-script-and-another-inventory": (
+        {"inv/hosts.yml": INVENTORY, "playbooks/site.yml": PLAY,
+         "scripts/patch.sh": "#!/bin/sh\nansible pug -i inv -m ansible.builtin.ping\necho done\n",
+         "inv/groups.ini": "[monitored]\npug\n"}, "",
+        {("scripts/patch.sh", 2), ("inv/groups.ini", 2), ("playbooks/site.yml", 12)}),
     "kept-by-the-inline-marker": ({"inv/hosts.yml": INVENTORY.replace("        pug:\n", f"        pug:{KEEP}\n"),
                                    "playbooks/site.yml": PLAY}, "",
                                   {("playbooks/site.yml", 6), ("playbooks/site.yml", 10), ("playbooks/site.yml", 12)}),

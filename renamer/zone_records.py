@@ -186,7 +186,7 @@ def _tool(line: bytes, offset: int, found: re.Match[bytes], words: Collection[st
         ztext, (word, start, end) = zone[0], name
         if word in words:
             shown = " ".join(k.decode() for k in key)
-            how = f"`{shown}` with the zone {ztext} and the name {word} (a name in that zone)"
+            how = f"`{shown}`'s zone {ztext} (a name in that zone)"
             yield Relative(offset + start, offset + end, word, _zone_of(ztext), how, ztext)
         return
 

@@ -78,16 +78,33 @@ def test_an_identity_made_one_across_two_files_of_one_reader_is_refused(repo, ru
     assert all((root / path).read_text() == text for path, text in files.items())
 
 
+RECORDED = "pug-move: pug -> wolf\n\nRenamer-Move: pug-move\nRenamer-Commit: rewrite"
+
+
 @pytest.mark.parametrize("case", sorted(SPLIT))
 def test_verify_strict_fails_on_a_split_identity_once_written(repo, run, case) -> None:
+    """Written by hand in a commit of the move (its trailers name it): compared with the files
+    before it, strict verify fails."""
     files, _ = SPLIT[case]
-    root = _repo(repo, files)
+    root: Path = repo({"renamer.yaml": PUG_CONFIG.replace("version: 1\n", "version: 1\nname: pug-move\n"),
+                       "allow.yaml": PUG_ALLOW, **files}, config=None, allowlist=None)
     for path, text in files.items():
         (root / path).write_text(text.replace("pug", "wolf").replace("10.0.0.5", "10.1.0.5"))
-    git(root, "commit", "-qam", "cutover")
+    git(root, "commit", "-qam", RECORDED)
     strict = run(root, "verify", "--strict")
     assert strict.exit_code == 1, strict.stdout
     assert ": error: collision: " in strict.stdout, strict.stdout
+
+
+def test_verify_strict_passes_an_override_where_no_move_is_recorded(repo, run) -> None:
+    """No commit of the move is known: `wolf` in a compose file and its override, and a host in
+    two files of one inventory, are what these readers join on purpose; strict verify passes."""
+    files = {"stack/compose.yaml": DB, "stack/compose.override.yaml": "services:\n  wolf:\n    ports: ['5432:5432']\n",
+             "ansible.cfg": "[defaults]\ninventory = inventory/\n", "inventory/a.ini": "[db]\nwolf\n",
+             "inventory/b.yml": "monitored:\n  hosts:\n    wolf:\n"}
+    root = _repo(repo, files)
+    strict = run(root, "verify", "--strict")
+    assert strict.exit_code == 0, strict.stdout
 
 
 def test_what_one_reader_joins_on_purpose_or_nothing_joins_is_swept(repo, run) -> None:

@@ -14,6 +14,12 @@ Round 15 (finding 1) read Terraform's hashicorp/dns resources and OctoDNS zone f
 * ISC dhcpd: `option domain-name "ana.lan";` (or `ddns-domainname`) over a `host pug { }`
   declaration, its `option host-name "pug";` and `ddns-hostname "pug";` (the lease's name and the
   DDNS record), read through the braces: the innermost scope setting a domain wins;
+* command lines (break-it round 17, #13): `pdnsutil add-record ana.lan pug A ...` (also
+  `replace-rrset`, `delete-rrset`, `rrset add|replace|delete`), `knotc zone-set ana.lan pug ...`
+  (`zone-unset`, `zone-get`), `samba-tool dns add dc1 ana.lan pug A ...` (`delete`, `update`,
+  `query`), FreeIPA's `ipa dnsrecord-add ana.lan pug ...` (`-mod`, `-del`, `-show`), PowerShell's
+  `Add-DnsServerResourceRecordA -ZoneName "ana.lan" -Name "pug"` (any `*-DnsServerResourceRecord*`
+  cmdlet, its parameters in any order); a zone in a variable (`$ZONE`, `{{ zone }}`) is unread;
 * Terraform record resources of other providers (`aws_route53_record`, `cloudflare_record`,
   `hetznerdns_record`, `digitalocean_record`, `azurerm_dns_a_record`, ...): `name = "pug"` with a
   zone written as a literal (`domain = "ana.lan"`, `zone_name = ...`) or a reference to a zone
@@ -36,13 +42,16 @@ from dataclasses import dataclass
 from renamer.loop_values import bracket_end
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
-LITERALS = (b"D(", b"D_EXTEND(", b"zone", b"domain")
+LITERALS = (b"D(", b"D_EXTEND(", b"zone", b"domain", b"pdnsutil", b"samba-tool", b"dnsrecord-",
+            b"DnsServerResourceRecord", b"dnscmd", b"record-set", b"records", b"flarectl")
 # The shapes themselves: a file holding a literal but none of these (`timezone:`) is no candidate.
 _SHAPES = re.compile(
     rb"(?<![A-Za-z0-9_$.])D(?:_EXTEND)?[ \t]*\("  # DNSControl
     rb"|(?:^|[{,\s-])zone(?:_name)?[ \t]*[:=]"  # an Ansible task's `zone:`, `zone=`, Terraform's `zone =`
     rb"|(?m:^)[ \t]*(?:zone_id|domain|domain_id|managed_zone)[ \t]*="  # Terraform, a Nix block
-    rb"|networking\.domain|option[ \t]+domain-name[ \t]|ddns-domainname", re.MULTILINE)
+    rb"|networking\.domain|option[ \t]+domain-name[ \t]|ddns-domainname"
+    rb"|(?<![A-Za-z0-9_-])(?:pdnsutil|knotc|samba-tool|ipa|dnscmd|az|doctl|flarectl)(?:\.exe)?[ \t]"  # a tool
+    rb"|-DnsServerResourceRecord", re.MULTILINE)
 
 
 def might_hold(data: bytes) -> bool:
@@ -85,6 +94,121 @@ def relatives(data: bytes, rel: str, words: Collection[str]) -> Iterator[Relativ
         yield from _dhcpd(data, words)
     if rel.endswith(".tf"):
         yield from _terraform(data, words)
+    if _TOOLS.search(data) is not None:
+        yield from _commands(data, words)
+
+
+# DNS tools' command lines ----------------------------------------------------------------------
+
+_TOOL_NAMES = rb"pdnsutil|knotc|samba-tool|ipa|dnscmd|az|doctl|flarectl"
+_TOOLS = re.compile(rb"(?<![A-Za-z0-9_-])(?:" + _TOOL_NAMES + rb")(?:\.exe)?[ \t]|-DnsServerResourceRecord",
+                    re.IGNORECASE)
+_LINE_TOOL = re.compile(
+    rb"(?<![A-Za-z0-9_/-])(?:[A-Za-z0-9_./\\:-]*[/\\])?(?P<tool>" + _TOOL_NAMES + rb")(?:\.exe)?[ \t]"
+    rb"|(?P<cmdlet>(?:Add|Remove|Get|Set)-DnsServerResourceRecord[A-Za-z]*)", re.IGNORECASE)
+# A shell word: quoted or bare, up to a blank, `;`, `|`, `&` or a line's end.
+_WORD = re.compile(rb"\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)'|(?P<bare>[^\s;|&\"'`]+)")
+# Where a tool's zone or name stands: the index among the words after the subcommand (options left
+# out), or the options giving it (`--zone-name X`, `--zone-name=X`).
+Spec = int | tuple[str, ...]
+# (tool, subcommand words) -> (the zone's spec, the name's)
+_SUBCOMMANDS: dict[tuple[bytes, ...], tuple[Spec, Spec]] = {
+    **{(b"pdnsutil", s): (0, 1) for s in (b"add-record", b"replace-rrset", b"delete-rrset")},
+    **{(b"pdnsutil", b"rrset", s): (0, 1) for s in (b"add", b"replace", b"delete")},
+    **{(b"knotc", s): (0, 1) for s in (b"zone-set", b"zone-unset", b"zone-get")},
+    **{(b"samba-tool", b"dns", s): (1, 2) for s in (b"add", b"delete", b"update", b"query")},
+    **{(b"ipa", s): (0, 1)
+       for s in (b"dnsrecord-add", b"dnsrecord-mod", b"dnsrecord-del", b"dnsrecord-show")},
+    # Windows' dnscmd: `dnscmd dc1 /RecordAdd ana.lan pug A 10.0.40.11`
+    **{(b"dnscmd", s): (0, 1) for s in (b"/recordadd", b"/recorddelete")},
+    # Azure: `az network dns record-set a add-record -g rg -z ana.lan -n pug -a 10.0.40.11`
+    (b"az", b"network", b"dns", b"record-set"): (("-z", "--zone-name"),
+                                                 ("-n", "--name", "--record-set-name")),
+    # DigitalOcean: `doctl compute domain records create ana.lan --record-name pug ...`
+    **{(b"doctl", b"compute", b"domain", b"records", s): (0, ("--record-name",))
+       for s in (b"create", b"update", b"delete")},
+    # Cloudflare: `flarectl dns create --zone ana.lan --name pug --type A --content ...`
+    **{(b"flarectl", b"dns", s): (("--zone",), ("--name",))
+       for s in (b"create", b"create-or-update", b"update", b"delete")},
+}
+
+
+def _shell_words(line: bytes, start: int) -> list[tuple[str, int, int]]:
+    """(value, start, end) of each word of `line` from `start`, the quotes left out of the span."""
+    out = []
+    for found in _WORD.finditer(line, start):
+        group = next(g for g in ("dq", "sq", "bare") if found.group(g) is not None)
+        if group == "bare" and found.group(group).startswith(b"#"):
+            break  # a comment
+        out.append((found.group(group).decode("utf-8", "replace"), found.start(group), found.end(group)))
+    return out
+
+
+def _commands(data: bytes, words: Collection[str]) -> Iterator[Relative]:
+    offset = 0
+    for line in data.split(b"\n"):
+        for found in _LINE_TOOL.finditer(line):
+            if found.group("cmdlet") is not None:
+                yield from _cmdlet(line, offset, found, words)
+            else:
+                yield from _tool(line, offset, found, words)
+        offset += len(line) + 1
+
+
+def _flag(listed: list[tuple[str, int, int]], flags: tuple[str, ...]) -> tuple[str, int, int] | None:
+    """The value an option of `flags` gives (`-z X`, `--zone-name=X`), or None."""
+    for i, (word, start, end) in enumerate(listed):
+        for flag in flags:
+            if word == flag and i + 1 < len(listed):
+                return listed[i + 1]
+            if flag.startswith("--") and word.startswith(flag + "="):
+                return word[len(flag) + 1:], start + len(flag) + 1, end
+    return None
+
+
+def _tool(line: bytes, offset: int, found: re.Match[bytes], words: Collection[str]) -> Iterator[Relative]:
+    tool = found.group("tool").lower()
+    listed = _shell_words(line, found.end())
+    after = [w for w in listed if not w[0].startswith("-")]
+    lowered = [w[0].encode().lower() for w in after]
+    for key, (zone_spec, name_spec) in _SUBCOMMANDS.items():
+        # the subcommand after the tool's options (an option's value is a word too: `-s SOCKET`)
+        at = next((i for i in range(len(lowered)) if tuple(lowered[i:i + len(key) - 1]) == key[1:]), None)
+        if key[0] != tool or at is None:
+            continue
+        rest = after[at + len(key) - 1:]
+        zone = _flag(listed, zone_spec) if isinstance(zone_spec, tuple) else (
+            rest[zone_spec] if zone_spec < len(rest) else None)
+        name = _flag(listed, name_spec) if isinstance(name_spec, tuple) else (
+            rest[name_spec] if name_spec < len(rest) else None)
+        if zone is None or name is None:
+            return
+        ztext, (word, start, end) = zone[0], name
+        if word in words:
+            shown = " ".join(k.decode() for k in key)
+            how = f"`{shown}`'s zone {ztext} (a name in that zone)"
+            yield Relative(offset + start, offset + end, word, _zone_of(ztext), how, ztext)
+        return
+
+
+def _cmdlet(line: bytes, offset: int, found: re.Match[bytes], words: Collection[str]) -> Iterator[Relative]:
+    values: dict[str, tuple[str, int, int]] = {}
+    listed = _shell_words(line, found.end("cmdlet"))
+    for i, (word, _, _) in enumerate(listed):
+        lowered = word.lower()
+        key, _, inline = lowered.partition(":")
+        if key in ("-zonename", "-name"):
+            if inline:  # `-ZoneName:ana.lan`
+                at = listed[i][1] + len(key) + 1
+                values[key] = (word[len(key) + 1:], at, listed[i][2])
+            elif i + 1 < len(listed):
+                values[key] = listed[i + 1]
+    if "-zonename" in values and "-name" in values and values["-name"][0] in words:
+        ztext = values["-zonename"][0]
+        name, start, end = values["-name"]
+        cmdlet = found.group("cmdlet").decode()
+        yield Relative(offset + start, offset + end, name, _zone_of(ztext),
+                       f"`{cmdlet} -ZoneName {ztext} -Name {name}` (a name in that zone)", ztext)
 
 
 # DNSControl ----------------------------------------------------------------------------------

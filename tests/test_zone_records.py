@@ -38,3 +38,13 @@ def test_terraform_references_resolve_in_the_module() -> None:
 def test_no_shape_no_candidate() -> None:
     assert not zone_records.might_hold(b"services:\n  app:\n    environment:\n      timezone: Europe/Berlin\n")
     assert zone_records.might_hold(b"- nsupdate: {zone: ana.lan, record: pug}\n")
+
+
+def test_a_dns_tool_s_command_line_gives_its_zone_and_relative_name() -> None:
+    from renamer.zone_records import relatives
+
+    data = (b"pdnsutil add-record ana.lan pug A 1.2.3.4\nsamba-tool dns add dc1 ana.lan pug A 1.2.3.4\n"
+            b"Set-DnsServerResourceRecord -Name \"pug\" -ZoneName ana.lan.\nknotc zone-set $Z pug A 1.2.3.4\n"
+            b"pdnsutil add-record ana.lan rex A 1.2.3.4  # pug\n")
+    found = [(data[f.start:f.end], f.zone) for f in relatives(data, "x.sh", {"pug"})]
+    assert found == [(b"pug", "ana.lan"), (b"pug", "ana.lan"), (b"pug", "ana.lan"), (b"pug", None)]

@@ -208,6 +208,16 @@ def inventory_collision(before: str, after: str) -> str | None:
 _GROUPED = re.compile(r"(?m)^[ \t]*\[[^\[\]\n]+\][ \t]*(?:[#;].*)?\r?$")
 
 
+def is_ini_inventory(text: str) -> bool:
+    """Whether `text` is an INI inventory: it has a `[group]` header."""
+    return _GROUPED.search(text) is not None
+
+
+def inventory_hosts(text: str) -> list[tuple[str, int]]:
+    """(host, line) of each host line of an INI inventory (`[x:children]` members are groups)."""
+    return [(label.label, label.line) for label in _hosts(text) if _host_line(label)]
+
+
 def _hosts(text: str) -> list[Label]:
     """An inventory's host lines: those under a `[group]`, and the ungrouped ones above the first."""
     out = [label for label in labels(text) if label.kind == "host"]

@@ -635,3 +635,39 @@ class Yaml(BaseFormat):
 
 
 FORMAT = Yaml()
+
+
+def inventory_host_lines(text: str) -> list[tuple[str, int]] | None:
+    """(host, line) of each host of a YAML Ansible inventory (`_inventory_hosts`, every document);
+    None where the text is no YAML mapping (an INI inventory, which YAML reads as a scalar or
+    refuses)."""
+    try:
+        docs = [doc for doc in _compose(text) if doc is not None]
+    except (YAMLError, RecursionError, ValueError):
+        return None
+    if not docs or any(type(doc).__name__ != "MappingNode" for doc in docs):
+        return None
+    return [found for doc in docs for found in _inventory_hosts(doc)]
+
+
+_COMPOSE_SECTIONS = {"services": "service", "volumes": "volume", "networks": "network", "configs": "config",
+                     "secrets": "secret"}
+
+
+def compose_names(text: str) -> dict[tuple[str, str], list[int]]:
+    """(what, name) -> its lines: each top-level `services:`, `volumes:`, `networks:`, `configs:`
+    and `secrets:` key of a compose file (compose merges them by name across the files of one
+    project); empty where the text does not parse or holds no `services:`."""
+    try:
+        docs = [doc for doc in _compose(text) if doc is not None]
+    except (YAMLError, RecursionError, ValueError):
+        return {}
+    out: dict[tuple[str, str], list[int]] = {}
+    for doc in docs:
+        if type(_child(doc, "services")).__name__ != "MappingNode":
+            continue
+        for section, what in _COMPOSE_SECTIONS.items():
+            found = _child(doc, section)
+            for key, _ in found.value if type(found).__name__ == "MappingNode" else []:
+                out.setdefault((what, _key_text(key)), []).append(key.start_mark.line + 1)
+    return out

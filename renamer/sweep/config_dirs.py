@@ -29,6 +29,7 @@ from pathlib import Path
 from renamer.formats.siblings import Label, labels, servers
 from renamer.formats.yaml_rt import kubernetes_objects, merged_identities
 from renamer.formats.yaml_source import parse_yaml_text
+from renamer.sweep import read_sets
 
 _SUFFIXES = (".conf", ".cfg")
 _NUMBERED = re.compile(r"\d+[-_.]")
@@ -222,4 +223,9 @@ def checked_sets(paths: Sequence[str], root: Path | None = None) -> list[tuple[l
     if root is not None and any(p.rpartition("/")[2] in _KUSTOMIZATIONS for p in listed):
         out += [(files, partial(kustomize_collision, kustomization))
                 for kustomization, files in kustomize_sets(listed, root)]
+    if root is not None:
+        out += [(files, partial(read_sets.inventory_collision, where))
+                for where, files in read_sets.inventory_sets(listed, root)]
+        out += [(files, partial(read_sets.compose_collision, where))
+                for where, files in read_sets.compose_sets(listed, root)]
     return out

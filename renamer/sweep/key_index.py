@@ -67,6 +67,8 @@ from renamer import (
 )
 from renamer.classify import CURRENT, EXCLUDED, RECORD, FileClass
 from renamer.errors import RenamerError
+from renamer.formats import siblings
+from renamer.formats.yaml_rt import inventory_host_lines
 from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
 from renamer.occurrences import Match
@@ -147,6 +149,7 @@ class KeyIndex:
         self._holders: dict[tuple[str, int, str], list[str]] = {}  # a reference -> the keys it holds
         # keys another rule holds, asked once when `held` is first computed (sweep/terraform_keys.py)
         self.seeds: Callable[[], dict[tuple[str, int, str], str]] | None = None
+        self._held_hosts: dict[str, list[tuple[str, KeyDef]]] | None = None  # name -> (its project, host)
 
     def defs(self) -> list[KeyDef]:
         if self._defs is None:
@@ -632,6 +635,77 @@ class KeyIndex:
             out.append(m)
         return out
 
+    def held_hosts(self) -> dict[str, list[tuple[str, KeyDef]]]:
+        """Each inventory host held back in this sweep (a reader that cannot follow it, its kept
+        vars, a map read by its own name): its name -> (the folder of its Ansible project, its
+        inventory line). Read only where the repo has an inventory file naming an old host
+        (`_INVENTORY`, one git grep), so that a repo with none never reads the key index for it."""
+        if self._held_hosts is None:
+            self._held_hosts = {}
+            names = sorted(self.olds)
+            pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)
+            listed = vcs_status.worktree_files_holding(self.project.root, pattern) if names else None
+            if listed and any(_INVENTORY.search(rel) for rel in listed):
+                held = self.held()
+                for d in _holding(self._inventory(), held):
+                    # held in this sweep, or kept by a keep rule, the inline marker, a file never
+                    # rewritten (a record's is history, which no play reads)
+                    if (len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in self.olds
+                            and (d.fate == "held" or (d.fate == "stays" and not d.record))
+                            and self._inventory_host(d.rel, d.path[-1])):
+                        project = _ansible_project(d.rel, lambda cfg: (self.project.root / cfg).is_file())
+                        self._held_hosts.setdefault(d.path[-1], []).append((project, d))
+        return self._held_hosts
+
+    def _inventory_host(self, rel: str, name: str) -> bool:
+        """Is `name` a host of `rel` read as an Ansible inventory (a YAML file whose top-level
+        values are groups, `yaml_rt.inventory_host_lines`; else an INI one's host lines), not a
+        `hosts:` mapping of some data file that only has an inventory's file name?"""
+        text = self._text(rel)
+        found = inventory_host_lines(text)
+        if found is None:
+            found = siblings.inventory_hosts(text) if dialect_of(rel) in (None, "ini") else []
+        return any(host == name for host, _ in found)
+
+    def hold_readers(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
+        """Break-it round 17, #16: an inventory host held back keeps its name in this sweep, so a
+        play, a template or a variable of its Ansible project naming it by that bare name (a host
+        pattern or a loop list inside Jinja, `target_node: pug`, a safety list) still reads that
+        host: each such match is held with it (`key-reference`, naming the host's line), never
+        rewritten alone to a name the inventory does not have."""
+        # a match another rule decided (a key reference followed, `groups['pug']` reading a
+        # renamed group of one name) carries its note: that rule's decision stands
+        wanted = [m for m in matches if m.refused is None and m.kept is None and m.note is None
+                  and m.old in self.olds]
+        # plays, roles, variables, templates and inventories read whole; elsewhere (a script, a
+        # Makefile, CI) a line naming ansible (`ansible pug -m ping`)
+        # (and any file beside a held host's inventory file: `inventory/groups.ini`)
+        whole = _ANSIBLE_TEXT.search(rel) is not None or _INVENTORY.search(rel) is not None
+        if not wanted:
+            return matches
+        hosts = self.held_hosts()
+        if not hosts or not any(m.old in hosts for m in wanted):
+            return matches
+        if not whole and not any(_folder(d.rel) == _folder(rel) for held in hosts.values() for _, d in held):
+            wanted = [m for m in wanted if _ANSIBLE_LINE.search(_line_of(data, m.start))]
+        # a group of the same name (`[pug]`, `children: {pug:}`) is no host: its own fate stands
+        groups = {d.line for d in self.defs() if d.rel == rel and len(d.path) >= 2
+                  and d.path[-2] in (_GROUPS, "children")}
+        out = []
+        for m in matches:
+            host = next((d for base, d in hosts.get(m.old, []) if not base or rel.startswith(base + "/")),
+                        None) if m in wanted and data.count(b"\n", 0, m.start) + 1 not in groups else None
+            if host is not None and (host.rel, host.line) != (rel, data.count(b"\n", 0, m.start) + 1):
+                why = (f"in this sweep ({host.why.split(': ', 1)[0]})" if host.fate == "held"
+                       else f"({host.why})")
+                m = replace(m, refused="key-reference", note=(
+                    f"held back with the inventory host {m.old} at {host.where}, which keeps its name {why}: "
+                    f"this file of its Ansible project names it, and rewritten alone it would name a host "
+                    f"{self.renames[m.old]} the inventory does not have; rename the inventory host (decide "
+                    "what holds it, then rerun the sweep), or keep this line too"))
+            out.append(m)
+        return out
+
     def _may_define(self, rel: str) -> bool:
         """Can the index hold a key of `rel`? False only where `_read` would find none there: no
         keyed dialect and no inventory, or no line where a name may stand as a key
@@ -758,6 +832,35 @@ _OWN_NAME_GREP = r"(\[|get\()[[:space:]]*(inventory_hostname|ansible_hostname)"
 _OWN_NAME = re.compile(r"""(?P<map>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\s*['"][^'"\]]+['"]\s*\])*)"""
                        r"""(?:\[\s*|\.get\(\s*)(?:inventory_hostname(?:_short)?|ansible_hostname)\s*[\]),]""")
 _MAP_PART = re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
+
+
+# The files of an Ansible project that name inventory hosts by their bare names: plays, roles,
+# variables (YAML) and templates.
+_ANSIBLE_TEXT = re.compile(r"(?:\.ya?ml|\.j2|\.jinja2?|(?:^|/)templates/[^/]+)$")
+
+
+_ANSIBLE_LINE = re.compile(rb"(?<![A-Za-z0-9_])ansible(?:-playbook|-console|-inventory)?(?![A-Za-z0-9_.-])")
+
+
+def _line_of(data: bytes, at: int) -> bytes:
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    return data[start:len(data) if end < 0 else end]
+
+
+def _ansible_project(inventory: str, exists: Callable[[str], bool]) -> str:
+    """The folder of the Ansible project an inventory file belongs to: the nearest folder above it
+    holding an `ansible.cfg`, else the folder above its `inventory`/`inventories` folder, else the
+    folder above its own ('' for the repo's root)."""
+    parts = inventory.split("/")[:-1]
+    for depth in range(len(parts), -1, -1):
+        base = "/".join(parts[:depth])
+        if exists(f"{base}/ansible.cfg" if base else "ansible.cfg"):
+            return base
+    for depth, part in enumerate(parts):
+        if part in ("inventory", "inventories"):
+            return "/".join(parts[:depth])
+    return "/".join(parts[:-1])
 
 
 def _holding(defs: list[KeyDef], held: dict[tuple[str, int, str], str]) -> list[KeyDef]:

@@ -14,7 +14,7 @@ from renamer.classify import RECORD
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
-from renamer.sweep import config_dirs
+from renamer.sweep import config_dirs, narrowed
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.compose_search import compose_searches
 from renamer.sweep.content import read_content
@@ -242,6 +242,10 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
     joined_sets = _config_dir_refusals(project, plan)
     if joined_sets:
         plan = replace(plan, folder_refusals=(*plan.folder_refusals, *joined_sets))
+    if prefixes and project.git:  # a narrowed sweep's moves named outside its paths (break-it round 17 #19)
+        outside = narrowed.outside_readers(project, plan.renames, prefixes)
+        if outside:
+            plan = replace(plan, folder_refusals=(*plan.folder_refusals, *outside))
     if project.git and plan.renames:
         root = project.root
         plan = replace(plan, folders=plan_folders(

@@ -464,6 +464,7 @@ class FileScanner:
                 matches = key_matches(data, rel, matches, self.keys)
                 matches = _label_names(data, matches)  # `routers.pug.service=pug`: Traefik's own names
                 matches = self.keys.hold(rel, data, matches)  # a key whose reader cannot follow
+                matches = self.keys.hold_readers(rel, data, matches)  # a held inventory host's readers
                 # `peers.pug.allowedTCPPorts` beside `pug.ip` in `peers = { }`: one Nix attribute
                 matches = self.nix.matches(data, rel, matches)
                 matches, inserts = terraform_matches(data, rel, matches, self.terraform, self.instance_keys)

@@ -1,0 +1,97 @@
+"""A sweep narrowed to some paths that moves a file or folder named by an old value, while a file
+outside those paths names it (break-it round 17, #19).
+
+`renamer sweep --commit hosts` renames `hosts/pug/` to `hosts/wolf/`, but `compose.yaml`'s
+`include: hosts/pug/compose.yaml` and `ci/deploy.sh`'s `-f hosts/pug/compose.yaml` lie outside
+the paths swept: they are never rewritten, and the commit leaves them naming a folder that is
+gone. A whole-repo sweep moves them together. So a narrowed sweep reads the current-state files
+outside its paths that hold an old value of a moved path, and each occurrence standing in a
+path-like token that names a moved file or folder (from the file's folder, from the root, or as
+a tail of two components or more) is a refusal: exit 3, nothing written, each file and line
+named, until the sweep covers it (its path added, or the whole repo).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+
+from renamer import vcs_status
+from renamer.classify import CURRENT
+from renamer.project import LoadedProject
+from renamer.sweep.content import read_content
+from renamer.sweep.held_paths import _token
+from renamer.sweep.refusals import Refusal
+
+
+def moved_paths(renames: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Each moved file and each folder above it whose name changes: old path -> new path."""
+    moved: dict[str, str] = {}
+    for old, new in renames:
+        moved[old] = new
+        before, after = old.split("/"), new.split("/")
+        if len(before) != len(after):
+            continue
+        for depth in range(1, len(before)):
+            if before[:depth] != after[:depth]:
+                moved.setdefault("/".join(before[:depth]), "/".join(after[:depth]))
+    return moved
+
+
+def named_path(rel: str, token: str, moved: dict[str, str]) -> str | None:
+    """The moved path (or folder) that `token`, standing in `rel`, names, or None: read from
+    `rel`'s folder and from the root, or (two components or more, not a machine's absolute path)
+    as the tail of a moved path."""
+    if token.startswith(("/", "~")) or token.startswith("{}/"):
+        return None
+    parts = [p for p in token.split("/") if p not in ("", ".")]
+    if not parts:
+        return None
+    for reading in (posixpath.join(posixpath.dirname(rel), token), token):
+        path = posixpath.normpath(reading).rstrip("/")
+        if path in moved:
+            return path
+    tail = "/".join(parts)
+    if len(parts) >= 2:
+        return next((path for path in sorted(moved) if path.endswith("/" + tail)), None)
+    return None
+
+
+def outside_readers(project: LoadedProject, renames: Sequence[tuple[str, str]],
+                    selected: Sequence[str]) -> list[Refusal]:
+    """The refusals of a sweep narrowed to `selected` (repo-relative prefixes): each line of a
+    current-state file outside them that names a path this sweep moves."""
+    if not renames or not selected or "" in selected:
+        return []
+    moved = moved_paths(renames)
+    olds = sorted({m.old for old in moved for m in project.matcher.find(old.encode())})
+    if not olds:
+        return []
+    pattern = "|".join(re.escape(old) for old in olds)
+    listed = vcs_status.worktree_files_holding(project.root, pattern)
+    out: list[Refusal] = []
+    for rel in sorted(listed or ()):
+        if any(rel == p or rel.startswith(p + "/") for p in selected):
+            continue
+        if project.classifier.classify(rel).status != CURRENT:
+            continue
+        content = read_content(project.root / rel, project.config.max_file_size)
+        if content is None or content.kind != "text":
+            continue
+        data = content.data
+        for match in project.matcher.find(data):
+            if match.refused is not None or match.kept is not None:
+                continue
+            token = _token(data, match.start, match.end)
+            path = named_path(rel, token, moved) if token else None
+            if path is None:
+                continue
+            line = data.count(b"\n", 0, match.start) + 1
+            shown = ", ".join(p or "." for p in selected)
+            out.append(Refusal(rel, line, (
+                f"names {path}, which this sweep of {shown} moves to {moved[path]}; outside the paths "
+                "swept it would not follow, and the commit would leave it naming a path that is gone: "
+                f"sweep it too (add {rel} to the paths, or sweep the whole repo)")))
+            break  # one line per file names the problem
+    return out

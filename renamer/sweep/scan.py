@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import label_names, near_miss, sealed, state_names, unit_names, vcs_status, work
+from renamer import label_names, near_miss, sealed, sealed_scopes, state_names, unit_names, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
@@ -353,6 +353,7 @@ class FileScanner:
             self.extended.setdefault(rel, []).append((service, domains, how))
         self.ssh_includes = dict(options.ssh_includes)
         self.signatures = sealed.Signatures(str(project.root))  # detached signatures (sealed.py)
+        self.scopes = sealed_scopes.Scopes(str(project.root))  # namespaces set on SealedSecrets
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
@@ -541,6 +542,7 @@ class FileScanner:
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)
+            matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
         # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).
         double = (multibyte.readings(data) if (hit or loose_hit) and content.kind == "text"
                   and not data.isascii() else [])

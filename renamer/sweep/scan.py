@@ -40,6 +40,7 @@ from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.function_calls import helm_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
+from renamer.sweep.included import IncludedBy
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
@@ -354,6 +355,9 @@ class FileScanner:
         self.ssh_includes = dict(options.ssh_includes)
         self.signatures = sealed.Signatures(str(project.root))  # detached signatures (sealed.py)
         self.scopes = sealed_scopes.Scopes(str(project.root))  # namespaces set on SealedSecrets
+        # A preset record folder's file a live file includes by path (sweep/included.py).
+        self.included = IncludedBy(project.root,
+                                   lambda rel: project.classifier.classify(rel).status == CURRENT)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
@@ -410,7 +414,8 @@ class FileScanner:
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
         if klass.status == RECORD and content.kind in ("text", "encoding"):  # a preset's folder guess
-            klass = self.project.classifier.by_content(rel, klass, data, bool(content.mode & 0o111))
+            klass = self.project.classifier.by_content(rel, klass, data, bool(content.mode & 0o111),
+                                                       self.included.naming)
         status = klass.status
         # A link or a file too large to rewrite is still renamed with its folder: left behind,
         # a link would dangle and the old folder would stay.

@@ -26,6 +26,7 @@ import fnmatch
 import os
 import posixpath
 import re
+import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -223,7 +224,7 @@ def follow_held_paths(project: LoadedProject, scan: ScanResult,
     if not held:
         return scan
     olds = frozenset(old for hold in held.values() for old in hold.olds)
-    resolver = _Resolver(held, scan.paths)
+    resolver = _Resolver(held, scan.paths, project)
     files = []
     for found in scan.files:
         if found.status != CURRENT or found.kind != "text" \
@@ -345,10 +346,17 @@ def _word_hold(rel: str, data: bytes, start: int, end: int, word: str, resolver:
                        f"rewritten, the word would name nothing there; {WORD_HINT}")
 
     for entry in entries:
-        if held_words.reads_host_vars(rel, entry.parent) and held_words.fits(entry, word):
+        if held_words.reads_host_vars(rel, entry.parent, resolver.beside_playbook(entry.parent)) \
+                and held_words.fits(entry, word):
             why = held_words.names_inventory_host(rel, data, start)
             if why is not None:
                 return note(entry, f"{why} (Ansible reads host_vars/ by the inventory's host name)")
+    own = resolver.own_readers() if held_words.names_inventory_host(rel, data, start) is not None else []
+    for where, reader in own:  # `services/{{ inventory_hostname }}/` anywhere: the inventory's host names
+        folders = held_words.folder_readings(where, reader.folder)
+        for entry in entries:
+            if entry.parent in folders and held_words.fits(entry, word, reader.prefix, reader.suffix):
+                return note(entry, f"it is an inventory host's name, and {where} {reader.how}")
     for reader in sorted(readers, key=lambda r: abs(r.at - start)):
         folders = held_words.folder_readings(rel, reader.folder)
         for entry in entries:
@@ -455,7 +463,15 @@ def _alternative(raw: str, at: int, length: int) -> tuple[str, int]:
 
 
 _QUOTES = b"\"'"
-_JOIN_CALL = re.compile(rb"(?:join|joinpath|Path|PurePath|PosixPath)[ \t]*\($")
+# A call joining its arguments into a path: Python `os.path.join(`, pathlib `Path(`, `.joinpath(`;
+# Go `filepath.Join(`, `path.Join(`; Node `path.join(`, `path.resolve(`; Java `Paths.get(`,
+# `Path.of(`; C# `Path.Combine(`; Ruby `File.join(`; Rust `Path::new(` (break-it round 17, #15).
+_JOIN_CALL = re.compile(rb"(?:[Jj]oin|joinpath|(?<![A-Za-z0-9_])(?:Pure|Posix|Windows)?Path|Combine|resolve"
+                        rb"|Paths\.get|Path\.of|Path(?:Buf)?::(?:new|from))[ \t]*\($")
+# A method joining its argument to the path before it: Rust `Path::new("hosts").join("pug")`,
+# pathlib `Path("hosts").joinpath("pug")`, Java `Path.of("hosts").resolve("pug")`.
+_JOIN_METHOD = re.compile(rb"\.(?:join|joinpath|resolve|Join)[ \t]*\($")
+_CALL_SPAN = 400  # how far a join call split over lines is read around its argument
 
 
 def _joined(data: bytes, start: int, end: int) -> str | None:
@@ -466,6 +482,9 @@ def _joined(data: bytes, start: int, end: int) -> str | None:
     line_start = data.rfind(b"\n", 0, start) + 1
     line_end = data.find(b"\n", end)
     line = data[line_start: len(data) if line_end < 0 else line_end]
+    call = _split_call(data, start, end)  # Go's `filepath.Join(\n\t"hosts",\n\t"pug",\n)`
+    if call is not None:
+        line_start, line = call
     at = start - line_start
     left = max(line.rfind(q, 0, at) for q in (b'"', b"'"))
     if left < 0:
@@ -482,6 +501,15 @@ def _joined(data: bytes, start: int, end: int) -> str | None:
         while j >= 0 and line[j:j + 1] in b" \t":
             j -= 1
         op = line[j:j + 1]
+        if op == b"(" and _JOIN_METHOD.search(line[:j + 1]):  # `Path::new("hosts").join("pug")`
+            dot = line.rfind(b".", 0, j)
+            piece, k = _piece_before(line, dot - 1)
+            if piece is None:
+                break
+            pieces.insert(0, piece)
+            joins += 1
+            i = k
+            continue
         if op not in (b",", b"/", b"+", b"~"):
             break
         if op == b"," and not _in_join_call(line, j):
@@ -518,6 +546,47 @@ def _joined(data: bytes, start: int, end: int) -> str | None:
         return None
     text = "/".join(p.decode("utf-8", "surrogateescape").strip("/") for p in pieces if p.strip(b"/"))
     return text if "/" in text else None
+
+
+def _split_call(data: bytes, start: int, end: int) -> tuple[int, bytes] | None:
+    """Where a join call holding data[start:end] spans lines: (the offset of its first line's start,
+    the text from there to its closing paren with each line break a blank, so offsets hold)."""
+    depth = 0
+    i = start - 1
+    low = max(0, start - _CALL_SPAN)
+    while i >= low:
+        c = data[i]
+        if c == 0x29:  # )
+            depth += 1
+        elif c == 0x28:  # (
+            if depth == 0:
+                break
+            depth -= 1
+        elif c in b"{};":
+            return None
+        i -= 1
+    else:
+        return None
+    if b"\n" not in data[i:start]:
+        return None  # on one line: read as it is
+    head_start = data.rfind(b"\n", 0, i) + 1
+    if _JOIN_CALL.search(data[head_start:i + 1]) is None:
+        return None
+    depth = 0
+    j = end
+    high = min(len(data), end + _CALL_SPAN)
+    while j < high:
+        c = data[j]
+        if c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            if depth == 0:
+                break
+            depth -= 1
+        j += 1
+    else:
+        return None
+    return head_start, data[head_start:j + 1].replace(b"\r", b" ").replace(b"\n", b" ")
 
 
 def _in_join_call(line: bytes, at: int) -> bool:
@@ -570,7 +639,11 @@ class _Resolver:
     """Which held path a token names, if any: exact readings first (a token that names a path the
     sweep moves, or any other listed path, is no held one), then the tail of a held path."""
 
-    def __init__(self, held: dict[str, Hold], listed: Iterable[str]) -> None:
+    def __init__(self, held: dict[str, Hold], listed: Iterable[str],
+                 project: LoadedProject | None = None) -> None:
+        self.project = project
+        self._own: list[tuple[str, held_words.Reader]] | None = None
+        self._playbooks: dict[str, bool] = {}
         self.held = held
         self.files = files = frozenset(listed)
         # Folders too: a token naming a folder the sweep moves (`stacks/pug/`) is no held path's tail.
@@ -635,6 +708,31 @@ class _Resolver:
                 return path
         return None
 
+    def beside_playbook(self, folder: str) -> bool:
+        """Is `folder` (`playbooks/host_vars`) a `host_vars/` beside a playbook, which Ansible reads
+        for every inventory host whatever the inventory (break-it round 17, #10)?"""
+        if posixpath.basename(folder) != "host_vars" or self.project is None:
+            return False
+        parent = posixpath.dirname(folder)
+        if parent not in self._playbooks:
+            prefix = parent + "/" if parent else ""
+            found = False
+            for path in sorted(self.files):
+                if path.startswith(prefix) and "/" not in path[len(prefix):] \
+                        and path.endswith((".yml", ".yaml")):
+                    content = read_content(self.project.root / path, self.project.config.max_file_size)
+                    if content is not None and content.kind == "text" and _PLAY.search(content.data):
+                        found = True
+                        break
+            self._playbooks[parent] = found
+        return self._playbooks[parent]
+
+    def own_readers(self) -> list[tuple[str, held_words.Reader]]:
+        """Each current file's places joining the machine's own name into a path (one `git grep`)."""
+        if self._own is None:
+            self._own = [] if self.project is None else _own_readers(self.project)
+        return self._own
+
     def _below(self, path: str) -> str | None:
         """The held folder, unlisted inside (a submodule), that `path` lies below, or None."""
         if not self.opaque:
@@ -696,6 +794,28 @@ class _Resolver:
         return out
 
 
+_PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
+                   rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
+
+
+def _own_readers(project: LoadedProject) -> list[tuple[str, held_words.Reader]]:
+    command = ["git", "-C", str(project.root), "grep", "--untracked", "-I", "-l", "-z", "-E",
+               "inventory_hostname|ansible_(hostname|nodename|fqdn)|ansible_facts\\.nodename"]
+    try:
+        done = subprocess.run(command, capture_output=True, check=False)
+    except OSError:
+        return []
+    out = []
+    for raw in done.stdout.split(b"\0"):
+        rel = os.fsdecode(raw)
+        if not rel or project.classifier.classify(rel).status != CURRENT:
+            continue
+        content = read_content(project.root / rel, project.config.max_file_size)
+        if content is not None and content.kind == "text":
+            out += [(rel, reader) for reader in held_words.own_name_readers(content.data)]
+    return out
+
+
 DANGLING = "dangling-path"
 DANGLING_HINT = ("a path written with the new value where the repo still holds it under the old one (a "
                  "sweep before this check, or a hand edit): write the old name back, or rename the path")
@@ -717,7 +837,7 @@ def dangling_references(project: LoadedProject, scan: ScanResult,
     finder = re.compile(b"(?<![" + _NAME_BYTE + b"])(?:" +
                         b"|".join(re.escape(n.encode()) for n in sorted(news, key=len, reverse=True)) +
                         b")(?![" + _NAME_BYTE + b"])")
-    resolver = _Resolver(held, scan.paths)
+    resolver = _Resolver(held, scan.paths, project)
     out = []
     for rel in scan.holding_new:
         if project.classifier.classify(rel).status != CURRENT:

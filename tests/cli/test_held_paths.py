@@ -376,6 +376,39 @@ def test_a_path_joined_from_literals_to_a_kept_folder_is_held(repo: Repo, run: R
     assert (root / "deploy.yml").read_text() == files["deploy.yml"]
 
 
+JOINS = {
+    "go/read.go": ('package main\nimport ("os"; "path/filepath")\nfunc main() {\n'
+                   '\tb, _ := os.ReadFile(filepath.Join("hosts", "pug", "app.conf"))\n'
+                   '\tc, _ := os.ReadFile(path.Join("hosts", "pug"))\n'
+                   '\td := filepath.Join(\n\t\t"hosts",\n\t\t"pug",\n\t\t"app.conf",\n\t)\n'
+                   '\tprintln(b, c, d, "pug")\n}\n'),
+    "rs/main.rs": 'fn main() { let p = Path::new("hosts").join("pug").join("app.conf"); }\n',
+    "py/read.py": 'from pathlib import Path\nP = Path("hosts").joinpath("pug", "app.conf")\n',
+    "java/Read.java": 'class R { Path p = Paths.get("hosts", "pug", "app.conf"); Path q = Path.of("hosts", "pug"); }\n',
+    "cs/Read.cs": 'class R { string p = Path.Combine("hosts", "pug", "app.conf"); }\n',
+    "rb/read.rb": 'P = File.join("hosts", "pug", "app.conf")\n',
+    "js/read.js": 'const p = path.resolve(__dirname, "..", "hosts", "pug");\n',
+}
+
+
+def test_a_path_joined_by_any_language_s_join_call_to_a_kept_folder_is_held(repo: Repo, run: Run) -> None:
+    """Break-it round 17, #15: Go's `filepath.Join("hosts", "pug", ...)` was rewritten to a folder
+    that does not exist. Go's `path.Join` and a call split over lines, Rust's `Path::new(..).join(..)`,
+    pathlib's `.joinpath`, Java's `Paths.get`/`Path.of`, C#'s `Path.Combine`, Ruby's `File.join`,
+    Node's `path.resolve`: each `pug` piece held; the bare `"pug"` beside them follows."""
+    files = {"hosts/pug/app.conf": "x=1\n", **JOINS}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "go/read.go").read_text() == files["go/read.go"].replace('println(b, c, d, "pug")',
+                                                                            'println(b, c, d, "wolf")')
+    for rel in JOINS:
+        if rel != "go/read.go":
+            assert (root / rel).read_text() == files[rel], rel
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "audit") if f.get("reason") == "held-path"}
+    assert held >= {("go/read.go", 4), ("go/read.go", 5), ("go/read.go", 8), ("rs/main.rs", 1), ("py/read.py", 2),
+                    ("java/Read.java", 1), ("cs/Read.cs", 1), ("rb/read.rb", 1), ("js/read.js", 1)}
+
+
 # Latin-1 text holding `Â°` (0xC2 0xB0, which UTF-8 reads as one character: the sweep's lines
 # count bytes in a file that is not UTF-8), and CP1252 quotes.
 LATIN1 = b"Temp 25 \xc2\xb0C caf\xe9: docker compose -f hosts/pug/compose.yaml up; ssh pug\n"

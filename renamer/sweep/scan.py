@@ -50,6 +50,7 @@ from renamer.sweep.machine_search import line_holder, machine_search_matches
 from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
+    NAMED_LIKE,
     RESIDUAL,
     SKIPPED,
     Edit,
@@ -316,6 +317,22 @@ class ScanOptions:
     # Helm values a chart template composes with a domain value (`{{ .Values.host }}.{{ .Values.domain
     # }}`): (values file, the host's key path, the domain, where), from sweep/helm_tails.py. Always scanned.
     helm_compositions: tuple[tuple[str, tuple[str, ...], str, str], ...] = ()
+
+
+NAMED_LIKE_NOTE = (NAMED_LIKE + " {old}, which the rename moves: whatever "
+                   "finds it by the host's name (a variable, a command line: `nodes/{{{{ node }}}}.yaml`) "
+                   "finds nothing under the new name; rename it with the host, or keep the host's name where "
+                   "it is read")
+
+
+def named_like(rel: str, start: int, end: int) -> bool:
+    """Is the old value at rel[start:end] a whole component of the path, or the stem before its
+    extensions (`hosts/pug/`, `nodes/pug.yaml.j2`): a path named by the host, not one that only
+    mentions it (`pug-backup.sh`)?"""
+    component_start = rel.rfind("/", 0, start) + 1
+    slash = rel.find("/", end)
+    component_end = len(rel) if slash == -1 else slash
+    return start == component_start and (end == component_end or rel[end] == ".")
 
 
 class FileScanner:
@@ -908,6 +925,10 @@ class FileScanner:
             status, reason, note = KEPT, "keep-paths", "kept by keep_paths: only the contents follow"
         out = []
         for m in self.matcher.find(os.fsencode(rel)):
+            if kept and m.kept is None and named_like(rel, m.start, m.end):  # break-it round 17, #21
+                out.append(Reference(rel, 0, m.start + 1, m.old, m.new, KEPT, reason,
+                                     NAMED_LIKE_NOTE.format(old=m.old), rel, None, "path"))
+                continue
             if m.kept is not None:  # in a path too: /home/NAME/...
                 out.append(Reference(rel, 0, m.start + 1, m.old, m.new, KEPT, m.kept, KEPT_NOTES[m.kept],
                                      rel, None, "path"))

@@ -498,3 +498,28 @@ def test_a_sweep_of_some_paths_holds_paths_into_the_submodule_too(repo: Repo, ru
     root = _with_submodule(repo, tmp_path, {"scripts/deploy.sh": "ansible-playbook hosts/pug/site.yml\n"})
     assert run(root, "sweep", "--commit", "scripts").exit_code == 1
     assert (root / "scripts/deploy.sh").read_text() == "ansible-playbook hosts/pug/site.yml\n"
+
+
+def test_a_kept_path_named_exactly_like_a_moving_host_is_warned_of(repo: Repo, run: Run) -> None:
+    """Break-it round 17, #21 (onedr0p/home-ops): `keep_paths` on `talos/nodes/controlplane/k8s-0.yaml.j2`
+    while `k8s-0 -> k8s-3`: a justfile finds node files by `{{ node }}`, so the kept file is found by
+    no name the rename leaves. Named exactly like the host (a folder, a file's stem before its
+    extensions, the FQDN) it is warned of in the dry run and the commit, and audit's note says why; a
+    derived name (`pug-backup.sh`) is no path of the host's."""
+    files = {"talos/nodes/pug.yaml.j2": "hostname: pug\n", "hosts/pug/app.conf": "x=1\n",
+             "dns/pug.lab.lan.zone": "x\n", "scripts/pug-backup.sh": "echo\n",
+             "justfile": "render node:\n    minijinja-cli talos/nodes/{{ node }}.yaml.j2\n"}
+    keep = "keep_paths: [talos/nodes/pug.yaml.j2, hosts/pug, dns/pug.lab.lan.zone, scripts/pug-backup.sh]\n"
+    root = repo(files, config=CONFIG, allowlist=ALLOW + keep)
+    warned = ["talos/nodes/pug.yaml.j2: pug -> wolf", "hosts/pug/app.conf: pug -> wolf",
+              "dns/pug.lab.lan.zone: pug.lab.lan -> wolf.lab.lan"]
+    for args in (("--dry-run",), ("--commit",)):
+        done = run(root, "sweep", *args)
+        assert done.exit_code == 0
+        shown = done.stdout.split("Warning: kept paths named exactly like a host the rename moves (3;")[1]
+        listed = [line.strip() for line in shown.splitlines()[1:] if line.startswith("  ")]
+        assert sorted(listed) == sorted(warned), args
+    assert (root / "talos/nodes/pug.yaml.j2").read_text() == "hostname: wolf\n"
+    notes = {f["path"]: f["note"] for f in _findings(run, root, "audit") if f.get("role") == "path"}
+    assert "named exactly like pug" in str(notes["talos/nodes/pug.yaml.j2"])
+    assert "scripts/pug-backup.sh" not in notes

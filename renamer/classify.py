@@ -164,6 +164,15 @@ class Classifier:
             return Claim("live", "a current pattern names the folder", claim.folder)
         return claim
 
+    def preset_folder(self, path: str) -> str | None:
+        """The folder a preset's record class keeps `path` by, where only its name does (no file-name
+        pattern, no dated folder or machine tree, no structure below it), else None."""
+        klass = self.classify(path)
+        if klass.status != RECORD or klass.reason not in self._claims:
+            return None
+        claim = self.preset_claim(klass.reason, path)
+        return claim.folder if claim.verdict == "record" and claim.folder and not claim.why else None
+
     def by_content(self, path: str, klass: FileClass, data: bytes, executable: bool,
                    named: Callable[[str, str], tuple[str, bool] | None] | None = None) -> FileClass:
         """`klass` corrected by what the file holds, for a file the sweep has read because it holds an

@@ -66,7 +66,8 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
         except OSError:
             mode, data = 0, b""
         if data and project.matcher.might_match(data):  # as the sweep asks: where it holds an old value
-            named = IncludedBy(project.root, lambda path: classifier.classify(path).status == CURRENT).naming
+            named = IncludedBy(project.root, lambda path: classifier.classify(path).status == CURRENT,
+                               classifier.preset_folder).naming
             klass = classifier.by_content(rel, klass, data, bool(mode & 0o111), named)
     status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:

@@ -45,10 +45,25 @@ Named = tuple[str, bool]  # (`path:line` of the live file naming it, by an inclu
 
 
 class IncludedBy:
-    def __init__(self, root: Path, live: Callable[[str], bool]) -> None:
+    def __init__(self, root: Path, live: Callable[[str], bool],
+                 preset_folder: Callable[[str], str | None] = lambda rel: None) -> None:
         self.root = root
         self.live = live
+        self.preset_folder = preset_folder  # the folder a preset keeps a file by, else None
         self._hits: dict[str, list[tuple[str, str, bytes]]] = {}
+        self._included: dict[str, bool] = {}
+
+    def _reads(self, referrer: str) -> bool:
+        """Is `referrer` live: current, or a preset folder's file a live file includes in turn
+        (`nginx.conf` -> `backup/main.conf` -> `archive/legacy.conf`)?"""
+        if self.live(referrer):
+            return True
+        if referrer not in self._included:
+            self._included[referrer] = False  # a cycle of includes reads as nothing more
+            folder = self.preset_folder(referrer)
+            found = self.naming(referrer, folder) if folder is not None else None
+            self._included[referrer] = found is not None and found[1]
+        return self._included[referrer]
 
     def naming(self, rel: str, folder: str) -> Named | None:
         """Where a live file names `rel` by a path through `folder` (the preset's folder it lies
@@ -58,7 +73,7 @@ class IncludedBy:
         depth = len(folder.split("/")) - 1
         found: Named | None = None
         for referrer, line, text in self._grep(name):
-            if referrer == rel or not self.live(referrer):
+            if referrer == rel or not self._reads(referrer):
                 continue
             for word in _WORD.finditer(text):
                 how = names(os.fsdecode(word.group()), parts, depth, name, referrer)

@@ -373,8 +373,9 @@ class FileScanner:
         self.signatures = sealed.Signatures(str(project.root))  # detached signatures (sealed.py)
         self.scopes = sealed_scopes.Scopes(str(project.root))  # namespaces set on SealedSecrets
         # A preset record folder's file a live file includes by path (sweep/included.py).
-        self.included = IncludedBy(project.root,
-                                   lambda rel: project.classifier.classify(rel).status == CURRENT)
+        classifier = project.classifier
+        self.included = IncludedBy(project.root, lambda rel: classifier.classify(rel).status == CURRENT,
+                                   classifier.preset_folder)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)

@@ -64,3 +64,19 @@ def test_a_file_a_live_file_includes_by_path_is_live(repo: Repo, run: Run) -> No
     audit = json.loads(run(root, "audit", "--format", "json").stdout)["references"]
     kept = {r["path"] for r in audit if r["status"] == "kept"}
     assert {"archive/old.txt", "backup/untouched.env"} <= kept
+
+
+def test_a_file_included_by_an_included_file_is_live_too(repo: Repo, run: Run) -> None:
+    """One level deeper: nginx.conf includes `backup/main.conf`, which includes `../archive/legacy.conf`;
+    a cycle of includes between two preset folders, named by no live file, stays records."""
+    files = {"nginx/nginx.conf": "http {\n  include backup/main.conf;\n}\n",
+             "nginx/backup/main.conf": "include ../archive/legacy.conf;\nserver pug.lab.lan;\n",
+             "nginx/archive/legacy.conf": "server 10.0.40.11;\n",
+             "loop/backup/a.conf": "include ../archive/b.conf;\nserver pug.lab.lan;\n",
+             "loop/archive/b.conf": "include ../backup/a.conf;\nserver pug.lab.lan;\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "nginx/backup/main.conf").read_text() == "include ../archive/legacy.conf;\nserver wolf.lab.lan;\n"
+    assert (root / "nginx/archive/legacy.conf").read_text() == "server 10.0.50.21;\n"
+    for rel in ("loop/backup/a.conf", "loop/archive/b.conf"):
+        assert (root / rel).read_text() == files[rel], rel

@@ -214,7 +214,8 @@ def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, r
     """Break-it round 17, #3c: a SealedSecret with no namespace of its own lands where whatever applies
     it says, and its seal binds that namespace: a kustomization's `namespace:` (one level up through a
     base too), a Flux Kustomization's `targetNamespace` over a folder, an Argo CD Application's
-    destination, `kubectl apply -n`, `helm --namespace=`. The same shapes over no SealedSecret, or a
+    destination, a HelmRelease's `targetNamespace` over a chart of the repo, `kubectl apply -n`,
+    `helm --namespace=`. The same shapes over no SealedSecret, or a
     cluster-wide one, follow the host."""
     cluster = SEALED_BARE.replace("  name: db\n", "  name: db\n  annotations:\n"
                                   "    sealedsecrets.bitnami.com/cluster-wide: \"true\"\n")
@@ -232,6 +233,11 @@ def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, r
         "argo/app.yaml": ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: app\nspec:\n"
                           "  source:\n    path: argo-app\n  destination:\n    namespace: pug\n"),
         "argo-app/sealed.yaml": SEALED_BARE,
+        "clusters/lab/release.yaml": ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n"
+                                      "  name: db\n  namespace: flux-system\nspec:\n  targetNamespace: pug\n"
+                                      "  chart:\n    spec:\n      chart: ./charts/db\n"),
+        "charts/db/Chart.yaml": "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+        "charts/db/templates/sealed.yaml": SEALED_BARE,
         "deploy.sh": ("kubectl apply -n pug -f manifests/sealed.yaml\nkubectl apply -n pug -f manifests/web.yaml\n"
                       "helm upgrade --install app ./charts/app --namespace=pug\n"),
         "manifests/sealed.yaml": SEALED_BARE, "manifests/web.yaml": WEB,
@@ -241,10 +247,11 @@ def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, r
     root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
     held = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "sealed-secret"}
     assert held == {("k8s/app/kustomization.yaml", 1), ("k8s/overlay/kustomization.yaml", 1),
-                    ("clusters/lab/app.yaml", 8), ("argo/app.yaml", 9), ("deploy.sh", 1), ("deploy.sh", 3)}
+                    ("clusters/lab/app.yaml", 8), ("argo/app.yaml", 9), ("deploy.sh", 1), ("deploy.sh", 3),
+                    ("clusters/lab/release.yaml", 7)}
     assert run(root, "sweep", "--commit").exit_code == 1
     for rel in ("k8s/app/kustomization.yaml", "k8s/overlay/kustomization.yaml", "clusters/lab/app.yaml",
-                "argo/app.yaml"):
+                "argo/app.yaml", "clusters/lab/release.yaml"):
         assert (root / rel).read_text() == files[rel], rel
     assert (root / "deploy.sh").read_text() == files["deploy.sh"].replace("-n pug -f manifests/web", "-n wolf -f manifests/web")
     for rel in ("k8s/plain/kustomization.yaml", "k8s/wide/kustomization.yaml"):

@@ -26,7 +26,6 @@ import fnmatch
 import os
 import posixpath
 import re
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -34,7 +33,7 @@ from renamer import unit_names
 from renamer.classify import CURRENT, RECORD
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
-from renamer.sweep import held_words
+from renamer.sweep import held_words, vars_names
 from renamer.sweep.content import read_content
 from renamer.sweep.held_words import Entry
 from renamer.sweep.lines import is_utf8
@@ -715,16 +714,7 @@ class _Resolver:
             return False
         parent = posixpath.dirname(folder)
         if parent not in self._playbooks:
-            prefix = parent + "/" if parent else ""
-            found = False
-            for path in sorted(self.files):
-                if path.startswith(prefix) and "/" not in path[len(prefix):] \
-                        and path.endswith((".yml", ".yaml")):
-                    content = read_content(self.project.root / path, self.project.config.max_file_size)
-                    if content is not None and content.kind == "text" and _PLAY.search(content.data):
-                        found = True
-                        break
-            self._playbooks[parent] = found
+            self._playbooks[parent] = vars_names.holds_playbook(self.project.root, parent)
         return self._playbooks[parent]
 
     def own_readers(self) -> list[tuple[str, held_words.Reader]]:
@@ -794,26 +784,10 @@ class _Resolver:
         return out
 
 
-_PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
-                   rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
-
-
 def _own_readers(project: LoadedProject) -> list[tuple[str, held_words.Reader]]:
-    command = ["git", "-C", str(project.root), "grep", "--untracked", "-I", "-l", "-z", "-E",
-               "inventory_hostname|ansible_(hostname|nodename|fqdn)|ansible_facts\\.nodename"]
-    try:
-        done = subprocess.run(command, capture_output=True, check=False)
-    except OSError:
-        return []
-    out = []
-    for raw in done.stdout.split(b"\0"):
-        rel = os.fsdecode(raw)
-        if not rel or project.classifier.classify(rel).status != CURRENT:
-            continue
-        content = read_content(project.root / rel, project.config.max_file_size)
-        if content is not None and content.kind == "text":
-            out += [(rel, reader) for reader in held_words.own_name_readers(content.data)]
-    return out
+    classifier = project.classifier
+    return held_words.own_readers_in(project.root, lambda rel: classifier.classify(rel).status == CURRENT,
+                                     project.config.max_file_size)
 
 
 DANGLING = "dangling-path"

@@ -24,10 +24,13 @@ follows the rename.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
-from collections.abc import Iterable
+import subprocess
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -191,6 +194,29 @@ def own_name_readers(data: bytes) -> list[Reader]:
         out.append(Reader(folder.rstrip("/") or ".", found.group("prefix").decode("utf-8", "surrogateescape"),
                           (found.group("suffix") or b"").decode("utf-8", "surrogateescape"), False,
                           _own_how(found.group()), found.start()))
+    return out
+
+
+def own_readers_in(root: Path, live: Callable[[str], bool],
+                   limit: int = 1024 * 1024) -> list[tuple[str, Reader]]:
+    """Each live file's places joining the machine's own name into a path (one `git grep -l`)."""
+    command = ["git", "-C", str(root), "grep", "--untracked", "-I", "-l", "-z", "-E",
+               "inventory_hostname|ansible_(hostname|nodename|fqdn)|ansible_facts\\.nodename"]
+    try:
+        done = subprocess.run(command, capture_output=True, check=False)
+    except OSError:
+        return []
+    out = []
+    for raw in done.stdout.split(b"\0"):
+        rel = os.fsdecode(raw)
+        if not rel or not live(rel):
+            continue
+        try:
+            with open(root / rel, "rb") as f:
+                data = f.read(limit)
+        except OSError:
+            continue
+        out += [(rel, reader) for reader in own_name_readers(data)]
     return out
 
 

@@ -252,16 +252,18 @@ def test_round17_files_ansible_finds_by_the_host_s_own_name_hold_the_inventory_h
     kept `services/pug/` a task finds by `playbook_dir + '/../services/' + inventory_hostname`: the
     inventory's `pug` was renamed, and the play lost both (port=MISSING files=0). Each is held, alone."""
     files = {"inventory/hosts.ini": "[web]\npug ansible_connection=local\nrex ansible_connection=local\n",
-             "playbooks/site.yml": SITE, **extra}
+             "playbooks/site.yml": SITE, **extra,
+             "playbooks/peer.yml": "- hosts: rex\n  tasks:\n    - debug: {msg: \"{{ hostvars['pug'].app_port }}\"}\n"}
     root = repo(files, config=LAB_CONFIG, allowlist=ALLOW + f"keep_paths: ['{keep}']\n")
     before = _play(root, tmp_path)
     assert "port=8080" in before or "files=1" in before
     assert run(root, "sweep", "--commit").exit_code == 1
     assert (root / "inventory/hosts.ini").read_text() == files["inventory/hosts.ini"]
     assert _play(root, tmp_path) == before
+    assert (root / "playbooks/peer.yml").read_text() == files["playbooks/peer.yml"]  # a reader held with it
     found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
-    assert [(f["path"], f["line"], f["reason"]) for f in found] == [("inventory/hosts.ini", 2, "held-path")]
-    assert keep in str(found[0]["note"])
+    assert ("inventory/hosts.ini", 2, "key-reference") in [(f["path"], f["line"], f["reason"]) for f in found]
+    assert keep in str(next(f["note"] for f in found if f["path"] == "inventory/hosts.ini"))
 
 
 @pytest.mark.parametrize("reader", [

@@ -589,16 +589,42 @@ def _split_call(data: bytes, start: int, end: int) -> tuple[int, bytes] | None:
 
 
 def _in_join_call(line: bytes, at: int) -> bool:
-    """Is position `at` inside the parentheses of a join call (`os.path.join(`, `Path(`)?"""
+    """Is position `at` inside the parentheses of a join call (`os.path.join(`, `Path(`), or a list
+    joined into a path (Jinja `['hosts', 'pug'] | path_join`, Python `"/".join([...])`, Terraform
+    `join("/", [...])`)?"""
     depth = 0
     for i in range(at, -1, -1):
         c = line[i:i + 1]
-        if c == b")":
+        if c in b")]":
             depth += 1
-        elif c == b"(":
+        elif c in b"([":
             if depth == 0:
+                if c == b"[":
+                    return _joined_list(line, i)
                 return _JOIN_CALL.search(line[:i + 1]) is not None
             depth -= 1
+    return False
+
+
+_LIST_JOIN_AFTER = re.compile(rb"[ \t]*\|[ \t]*(?:path_join|join\([ \t]*[\"']/[\"'][ \t]*\))")
+_LIST_JOIN_BEFORE = re.compile(rb"(?:[\"']/[\"']\.join|join[ \t]*\([ \t]*[\"']/[\"'][ \t]*,|path_join)"
+                               rb"[ \t]*\(?[ \t]*$")
+
+
+def _joined_list(line: bytes, open_: int) -> bool:
+    """Is the list opening at `open_` joined into a path: `| path_join` or `| join('/')` after its
+    close, `"/".join(` or `join("/", ` before it?"""
+    if _LIST_JOIN_BEFORE.search(line[:open_]):
+        return True
+    depth = 0
+    for i in range(open_, len(line)):
+        c = line[i:i + 1]
+        if c == b"[":
+            depth += 1
+        elif c == b"]":
+            depth -= 1
+            if depth == 0:
+                return _LIST_JOIN_AFTER.match(line, i + 1) is not None
     return False
 
 

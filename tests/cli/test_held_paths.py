@@ -388,6 +388,9 @@ JOINS = {
     "cs/Read.cs": 'class R { string p = Path.Combine("hosts", "pug", "app.conf"); }\n',
     "rb/read.rb": 'P = File.join("hosts", "pug", "app.conf")\n',
     "js/read.js": 'const p = path.resolve(__dirname, "..", "hosts", "pug");\n',
+    "ans/site.yml": ("- copy: {src: \"{{ ['hosts', 'pug', 'app.conf'] | path_join }}\", dest: /a}\n"
+                     "- copy: {src: \"{{ ['hosts', 'pug', 'app.conf'] | join('/') }}\", dest: /b}\n"),
+    "py/join.py": 'P = "/".join(["hosts", "pug", "app.conf"])\nQ = os.path.join(BASE, "hosts", "pug")\n',
 }
 
 
@@ -395,7 +398,9 @@ def test_a_path_joined_by_any_language_s_join_call_to_a_kept_folder_is_held(repo
     """Break-it round 17, #15: Go's `filepath.Join("hosts", "pug", ...)` was rewritten to a folder
     that does not exist. Go's `path.Join` and a call split over lines, Rust's `Path::new(..).join(..)`,
     pathlib's `.joinpath`, Java's `Paths.get`/`Path.of`, C#'s `Path.Combine`, Ruby's `File.join`,
-    Node's `path.resolve`: each `pug` piece held; the bare `"pug"` beside them follows."""
+    Node's `path.resolve`, a list joined into a path (Jinja `| path_join`, `| join('/')`, Python
+    `"/".join([...])`), a variable first argument: each `pug` piece held; the bare `"pug"` beside
+    them follows."""
     files = {"hosts/pug/app.conf": "x=1\n", **JOINS}
     root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
     assert run(root, "sweep", "--commit").exit_code == 0
@@ -406,7 +411,8 @@ def test_a_path_joined_by_any_language_s_join_call_to_a_kept_folder_is_held(repo
             assert (root / rel).read_text() == files[rel], rel
     held = {(f["path"], f["line"]) for f in _findings(run, root, "audit") if f.get("reason") == "held-path"}
     assert held >= {("go/read.go", 4), ("go/read.go", 5), ("go/read.go", 8), ("rs/main.rs", 1), ("py/read.py", 2),
-                    ("java/Read.java", 1), ("cs/Read.cs", 1), ("rb/read.rb", 1), ("js/read.js", 1)}
+                    ("java/Read.java", 1), ("cs/Read.cs", 1), ("rb/read.rb", 1), ("js/read.js", 1),
+                    ("ans/site.yml", 1), ("ans/site.yml", 2), ("py/join.py", 1), ("py/join.py", 2)}
 
 
 # Latin-1 text holding `Â°` (0xC2 0xB0, which UTF-8 reads as one character: the sweep's lines

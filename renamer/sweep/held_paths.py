@@ -608,12 +608,12 @@ def _in_join_call(line: bytes, at: int) -> bool:
 
 _LIST_JOIN_AFTER = re.compile(rb"[ \t]*\|[ \t]*(?:path_join|join\([ \t]*[\"']/[\"'][ \t]*\))")
 _LIST_JOIN_BEFORE = re.compile(rb"(?:[\"']/[\"']\.join|join[ \t]*\([ \t]*[\"']/[\"'][ \t]*,|path_join)"
-                               rb"[ \t]*\(?[ \t]*$")
+                               rb"[ \t]*\(?[ \t]*$|(?:[Jj]oin|joinpath|Path)[ \t]*\([ \t]*\*[ \t]*$")
 
 
 def _joined_list(line: bytes, open_: int) -> bool:
     """Is the list opening at `open_` joined into a path: `| path_join` or `| join('/')` after its
-    close, `"/".join(` or `join("/", ` before it?"""
+    close, `"/".join(`, `join("/", ` or a join call's `*` (`os.path.join(*[`) before it?"""
     if _LIST_JOIN_BEFORE.search(line[:open_]):
         return True
     depth = 0

@@ -404,7 +404,8 @@ class KeyIndex:
         # keys held for a reason of another rule's (a Terraform `for_each` key kept whole)
         held: dict[tuple[str, int, str], str] = dict(self.seeds()) if self.seeds is not None else {}
         held.update(self._kept_vars())
-        held.update(self._own_name_folders())
+        for spot, why in self._own_name_folders().items():  # both kept: say both
+            held[spot] = f"{held[spot]}; {why}" if spot in held else why
         held.update(self._own_name_maps())
         refs = list(self._references())
         while True:

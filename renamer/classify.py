@@ -7,7 +7,7 @@ import datetime as dt
 import itertools
 import re
 import warnings
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -164,18 +164,35 @@ class Classifier:
             return Claim("live", "a current pattern names the folder", claim.folder)
         return claim
 
-    def by_content(self, path: str, klass: FileClass, data: bytes, executable: bool) -> FileClass:
+    def preset_folder(self, path: str) -> str | None:
+        """The folder a preset's record class keeps `path` by, where only its name does (no file-name
+        pattern, no dated folder or machine tree, no structure below it), else None."""
+        klass = self.classify(path)
+        if klass.status != RECORD or klass.reason not in self._claims:
+            return None
+        claim = self.preset_claim(klass.reason, path)
+        return claim.folder if claim.verdict == "record" and claim.folder and not claim.why else None
+
+    def by_content(self, path: str, klass: FileClass, data: bytes, executable: bool,
+                   named: Callable[[str, str], tuple[str, bool] | None] | None = None) -> FileClass:
         """`klass` corrected by what the file holds, for a file the sweep has read because it holds an
         old value: a preset keeps it by its folder's name alone (`scripts/backup/run.sh`,
         `k8s/archive/cm.yaml`), and its content says it runs (preset_folders.live_by_content): left
         undecided, with why, as a compose file there is by its name. A record class of your own, a
-        file-name pattern (`*.bak`), a dated folder or a machine's file tree below the folder decide."""
+        file-name pattern (`*.bak`), a dated folder or a machine's file tree below the folder decide.
+        `named(path, folder)`: where a live file names it by a path through the folder, and whether
+        by an include directive (sweep/included.py, break-it round 17 #5): live, or undecided."""
         if klass.status != RECORD or klass.reason not in self._claims:
             return klass
         claim = self.preset_claim(klass.reason, path)
         if claim.verdict != "record" or not claim.folder or claim.why:
             return klass
         why = live_by_content(path.rsplit("/", 1)[-1], data, executable)
+        if why is None and named is not None and (found := named(path, claim.folder)) is not None:
+            where, included = found
+            if included:
+                return FileClass(CURRENT, None, f"live: {where} includes it by its path")
+            why = f"{where} names it by its path"
         if why is None:
             return klass
         note = undecided_note(klass.reason, Claim("undecided", why, claim.folder))

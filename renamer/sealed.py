@@ -14,7 +14,8 @@ finding 1). Rewritten, the file still reads as text, but its tool refuses it:
   the name, `cluster-wide: "true"` both.
 * `signed`: the text of a PGP clear-signed block (`-----BEGIN PGP SIGNED MESSAGE-----` to the end
   of its signature), or a whole file a detached signature beside it signs (`FILE.asc` holding a
-  PGP signature, `FILE.sig`, `FILE.sign`, `FILE.minisig`).
+  PGP signature, `FILE.sig`, `FILE.sign`, `FILE.minisig`, `FILE.p7s`, and `FILE.gpg` / `FILE.pgp`
+  holding one, armoured or a binary signature packet: Debian's `Release.gpg`).
 
 Every old value there is refused (a residual naming the tool), never rewritten; a record's or an
 exempt line's stays kept as it was. Each test is gated on a literal, so a file holding none pays
@@ -42,17 +43,21 @@ HINTS = {
            "`sops edit FILE` (`sops set`, `sops updatekeys` for its key services), or keep it with a keep "
            "rule"),
     SIGNED: ("inside signed text (a PGP clear-signed block, or a file a detached signature beside it "
-             "signs: FILE.asc, .sig, .minisig): an edit breaks the signature; edit the text and sign it "
-             "again (`gpg --clearsign`, `gpg --detach-sign`, `minisign -S`), or keep it with a keep rule"),
+             "signs: FILE.asc, .sig, .gpg, .minisig): an edit breaks the signature; edit the text and sign "
+             "it again (`gpg --clearsign`, `gpg --detach-sign`, `minisign -S`), or keep it with a keep rule"),
 }
 _CIPHERTEXT = b"ENC[AES256_GCM,data:"
 _SOPS_METADATA = re.compile(rb'(?m)^(?:sops[ \t]*:|\[sops\][ \t]*\r?$|sops_mac=)|"sops"[ \t\r\n]*:')
 _CLEARSIGN = b"-----BEGIN PGP SIGNED MESSAGE-----"
 _SIGNATURE_END = b"-----END PGP SIGNATURE-----"
-_DETACHED = (".asc", ".sig", ".sign", ".minisig")
-_SEALED_KIND = re.compile(rb'(?m)^[ \t]*"?kind"?[ \t]*:[ \t]*"?SealedSecret\b')
+_DETACHED = (".asc", ".sig", ".sign", ".minisig", ".gpg", ".pgp", ".p7s")
+_ARMOURED = b"-----BEGIN PGP SIGNATURE-----"
+# A key where a block mapping (`kind:`, `- kind:` in a list), a flow mapping or JSON (`{"kind":`,
+# `, kind:`) may hold it: a one-line JSON SealedSecret is as sealed as a block one (round 17, #3b).
+_KEY = rb'(?:^[ \t]*(?:-[ \t]+)*|[{,][ \t\r\n]*)["\']?'
+_SEALED_KIND = re.compile(rb"(?m)" + _KEY + rb'kind["\']?[ \t]*:[ \t]*["\']?SealedSecret\b')
 _DOCUMENT = re.compile(rb"(?m)^---")
-_SCOPED = re.compile(rb'(?m)^[ \t]*"?(name|namespace)"?[ \t]*:')
+_SCOPED = re.compile(rb"(?m)" + _KEY + rb'(?P<key>name|namespace)["\']?[ \t]*:')
 _WIDE = re.compile(rb'sealedsecrets\.bitnami\.com/(cluster|namespace)-wide"?[ \t]*:[ \t]*"?true')
 
 
@@ -70,11 +75,25 @@ def sealed_secret_spans(data: bytes) -> list[tuple[int, int]]:
         if b"cluster" in wide:
             continue
         for m in _SCOPED.finditer(data, start, stop):
-            if m.group(1) == b"name" and b"namespace" in wide:
+            if m.group("key") == b"name" and b"namespace" in wide:
                 continue
-            end = data.find(b"\n", m.end(), stop)
-            out.append((m.start(), stop if end == -1 else end))
+            out.append((m.start("key"), value_end(data, m.end(), stop)))
     return out
+
+
+def value_end(data: bytes, at: int, stop: int) -> int:
+    """Where the scalar after a key's colon at `at` ends: its closing quote, else the first `,`, `}`,
+    `]` or line end (a block mapping's value is the rest of its line)."""
+    while at < stop and data[at] in b" \t":
+        at += 1
+    if at < stop and data[at] in b"\"'":
+        quote = data[at]
+        at += 1
+        while at < stop and data[at] != quote:
+            at += 2 if data[at] == 0x5C and quote == 0x22 else 1  # a JSON `\"` inside
+        return min(at + 1, stop)
+    ends = [i for i in (data.find(c, at, stop) for c in (b",", b"}", b"]", b"\n")) if i != -1]
+    return min(ends, default=stop)
 
 
 def is_sops(data: bytes) -> bool:
@@ -121,15 +140,26 @@ class Signatures:
         for suffix in _DETACHED:
             if name + suffix not in names:
                 continue
-            if suffix != ".asc":
+            if suffix in (".sig", ".sign", ".minisig", ".p7s"):
                 return rel + suffix
             try:
                 with open(os.path.join(self.root, rel + suffix), "rb") as f:
-                    if b"-----BEGIN PGP SIGNATURE-----" in f.read(4096):
-                        return rel + suffix
+                    head = f.read(4096)
             except OSError:
                 continue
+            if _ARMOURED in head or (suffix != ".asc" and is_signature_packet(head)):
+                return rel + suffix
         return None
+
+
+def is_signature_packet(head: bytes) -> bool:
+    """Whether binary OpenPGP data starts with a signature packet (tag 2): `gpg --detach-sign -o
+    FILE.gpg`, Debian's `Release.gpg`. An encrypted `FILE.gpg` (a session key packet, tag 1 or 3)
+    or a signed message holding its data (one-pass signature, tag 4) is no detached signature."""
+    if not head or not head[0] & 0x80:
+        return False
+    tag = head[0] & 0x3F if head[0] & 0x40 else (head[0] >> 2) & 0x0F
+    return tag == 2
 
 
 Sealed = tuple[str, list[tuple[int, int]], str | None]

@@ -79,6 +79,12 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines.append(f"Terraform state names, kept ({len(summary.state_names)}; move the state first "
                      "(terraform state / workspace rename), then edit them by hand):")
         lines += [f"  {location(r)}: {r.old}" for r in summary.state_names]
+    if summary.named_like:  # break-it round 17, #21: a kept path named exactly like a moving host
+        lines.append(f"Warning: kept paths named exactly like a host the rename moves "
+                     f"({len(summary.named_like)}; whatever finds them by the host's name finds nothing "
+                     "under the new one: rename them with the host, or keep the host's name where they are "
+                     "read):")
+        lines += [f"  {r.path}: {r.old} -> {r.new}" for r in summary.named_like]
     if summary.stuck:
         lines.append(f"Residual, left for you ({len(summary.stuck)}):")
         lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in summary.stuck]

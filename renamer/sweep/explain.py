@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from renamer import vcs_listing
-from renamer.classify import EXCLUDED, RECORD, FileStatus
+from renamer.classify import CURRENT, EXCLUDED, RECORD, FileStatus
 from renamer.errors import ConfigError
 from renamer.near_miss import padded_note
 from renamer.project import LoadedProject
 from renamer.sweep.explain_rules import file_rule, kept_rule
+from renamer.sweep.included import IncludedBy
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
 from renamer.sweep.scan import FileScanner, ScanOptions
 from renamer.sweep.zone_origins import listed_zone_origins
@@ -65,7 +66,9 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
         except OSError:
             mode, data = 0, b""
         if data and project.matcher.might_match(data):  # as the sweep asks: where it holds an old value
-            klass = classifier.by_content(rel, klass, data, bool(mode & 0o111))
+            named = IncludedBy(project.root, lambda path: classifier.classify(path).status == CURRENT,
+                               classifier.preset_folder).naming
+            klass = classifier.by_content(rel, klass, data, bool(mode & 0o111), named)
     status, rule = klass.status, file_rule(project, rel, klass)
     if status == EXCLUDED:
         return Explanation(rel, status, rule, line)

@@ -25,7 +25,8 @@ def file_rule(project: LoadedProject, rel: str, klass: FileClass) -> str:
         return f"record: {_exemption(record, _first_pattern(record.patterns, rel))}"
     if klass.status == CURRENT:
         pattern = _first_pattern(allowlist.current, rel)
-        return f"current state: `current` pattern {pattern!r} ({allowlist.where('current', pattern)})"
+        rule = f"current state: `current` pattern {pattern!r} ({allowlist.where('current', pattern)})"
+        return f"{rule}; {klass.note}" if klass.note else rule  # a preset folder's file a live file includes
     return f"unclassified: {klass.note}"
 
 

@@ -33,7 +33,7 @@ from renamer import unit_names
 from renamer.classify import CURRENT, RECORD
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
-from renamer.sweep import held_words
+from renamer.sweep import held_words, vars_names
 from renamer.sweep.content import read_content
 from renamer.sweep.held_words import Entry
 from renamer.sweep.lines import is_utf8
@@ -223,7 +223,7 @@ def follow_held_paths(project: LoadedProject, scan: ScanResult,
     if not held:
         return scan
     olds = frozenset(old for hold in held.values() for old in hold.olds)
-    resolver = _Resolver(held, scan.paths)
+    resolver = _Resolver(held, scan.paths, project)
     files = []
     for found in scan.files:
         if found.status != CURRENT or found.kind != "text" \
@@ -345,10 +345,17 @@ def _word_hold(rel: str, data: bytes, start: int, end: int, word: str, resolver:
                        f"rewritten, the word would name nothing there; {WORD_HINT}")
 
     for entry in entries:
-        if held_words.reads_host_vars(rel, entry.parent) and held_words.fits(entry, word):
+        if held_words.reads_host_vars(rel, entry.parent, resolver.beside_playbook(entry.parent)) \
+                and held_words.fits(entry, word):
             why = held_words.names_inventory_host(rel, data, start)
             if why is not None:
                 return note(entry, f"{why} (Ansible reads host_vars/ by the inventory's host name)")
+    own = resolver.own_readers() if held_words.names_inventory_host(rel, data, start) is not None else []
+    for where, reader in own:  # `services/{{ inventory_hostname }}/` anywhere: the inventory's host names
+        folders = held_words.folder_readings(where, reader.folder)
+        for entry in entries:
+            if entry.parent in folders and held_words.fits(entry, word, reader.prefix, reader.suffix):
+                return note(entry, f"it is an inventory host's name, and {where} {reader.how}")
     for reader in sorted(readers, key=lambda r: abs(r.at - start)):
         folders = held_words.folder_readings(rel, reader.folder)
         for entry in entries:
@@ -455,7 +462,15 @@ def _alternative(raw: str, at: int, length: int) -> tuple[str, int]:
 
 
 _QUOTES = b"\"'"
-_JOIN_CALL = re.compile(rb"(?:join|joinpath|Path|PurePath|PosixPath)[ \t]*\($")
+# A call joining its arguments into a path: Python `os.path.join(`, pathlib `Path(`, `.joinpath(`;
+# Go `filepath.Join(`, `path.Join(`; Node `path.join(`, `path.resolve(`; Java `Paths.get(`,
+# `Path.of(`; C# `Path.Combine(`; Ruby `File.join(`; Rust `Path::new(` (break-it round 17, #15).
+_JOIN_CALL = re.compile(rb"(?:[Jj]oin|joinpath|(?<![A-Za-z0-9_])(?:Pure|Posix|Windows)?Path|Combine|resolve"
+                        rb"|Paths\.get|Path\.of|Path(?:Buf)?::(?:new|from))[ \t]*\($")
+# A method joining its argument to the path before it: Rust `Path::new("hosts").join("pug")`,
+# pathlib `Path("hosts").joinpath("pug")`, Java `Path.of("hosts").resolve("pug")`.
+_JOIN_METHOD = re.compile(rb"\.(?:join|joinpath|resolve|Join)[ \t]*\($")
+_CALL_SPAN = 400  # how far a join call split over lines is read around its argument
 
 
 def _joined(data: bytes, start: int, end: int) -> str | None:
@@ -466,6 +481,9 @@ def _joined(data: bytes, start: int, end: int) -> str | None:
     line_start = data.rfind(b"\n", 0, start) + 1
     line_end = data.find(b"\n", end)
     line = data[line_start: len(data) if line_end < 0 else line_end]
+    call = _split_call(data, start, end)  # Go's `filepath.Join(\n\t"hosts",\n\t"pug",\n)`
+    if call is not None:
+        line_start, line = call
     at = start - line_start
     left = max(line.rfind(q, 0, at) for q in (b'"', b"'"))
     if left < 0:
@@ -482,6 +500,15 @@ def _joined(data: bytes, start: int, end: int) -> str | None:
         while j >= 0 and line[j:j + 1] in b" \t":
             j -= 1
         op = line[j:j + 1]
+        if op == b"(" and _JOIN_METHOD.search(line[:j + 1]):  # `Path::new("hosts").join("pug")`
+            dot = line.rfind(b".", 0, j)
+            piece, k = _piece_before(line, dot - 1)
+            if piece is None:
+                break
+            pieces.insert(0, piece)
+            joins += 1
+            i = k
+            continue
         if op not in (b",", b"/", b"+", b"~"):
             break
         if op == b"," and not _in_join_call(line, j):
@@ -520,17 +547,84 @@ def _joined(data: bytes, start: int, end: int) -> str | None:
     return text if "/" in text else None
 
 
+def _split_call(data: bytes, start: int, end: int) -> tuple[int, bytes] | None:
+    """Where a join call holding data[start:end] spans lines: (the offset of its first line's start,
+    the text from there to its closing paren with each line break a blank, so offsets hold)."""
+    depth = 0
+    i = start - 1
+    low = max(0, start - _CALL_SPAN)
+    while i >= low:
+        c = data[i]
+        if c == 0x29:  # )
+            depth += 1
+        elif c == 0x28:  # (
+            if depth == 0:
+                break
+            depth -= 1
+        elif c in b"{};":
+            return None
+        i -= 1
+    else:
+        return None
+    if b"\n" not in data[i:start]:
+        return None  # on one line: read as it is
+    head_start = data.rfind(b"\n", 0, i) + 1
+    if _JOIN_CALL.search(data[head_start:i + 1]) is None:
+        return None
+    depth = 0
+    j = end
+    high = min(len(data), end + _CALL_SPAN)
+    while j < high:
+        c = data[j]
+        if c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            if depth == 0:
+                break
+            depth -= 1
+        j += 1
+    else:
+        return None
+    return head_start, data[head_start:j + 1].replace(b"\r", b" ").replace(b"\n", b" ")
+
+
 def _in_join_call(line: bytes, at: int) -> bool:
-    """Is position `at` inside the parentheses of a join call (`os.path.join(`, `Path(`)?"""
+    """Is position `at` inside the parentheses of a join call (`os.path.join(`, `Path(`), or a list
+    joined into a path (Jinja `['hosts', 'pug'] | path_join`, Python `"/".join([...])`, Terraform
+    `join("/", [...])`)?"""
     depth = 0
     for i in range(at, -1, -1):
         c = line[i:i + 1]
-        if c == b")":
+        if c in b")]":
             depth += 1
-        elif c == b"(":
+        elif c in b"([":
             if depth == 0:
+                if c == b"[":
+                    return _joined_list(line, i)
                 return _JOIN_CALL.search(line[:i + 1]) is not None
             depth -= 1
+    return False
+
+
+_LIST_JOIN_AFTER = re.compile(rb"[ \t]*\|[ \t]*(?:path_join|join\([ \t]*[\"']/[\"'][ \t]*\))")
+_LIST_JOIN_BEFORE = re.compile(rb"(?:[\"']/[\"']\.join|join[ \t]*\([ \t]*[\"']/[\"'][ \t]*,|path_join)"
+                               rb"[ \t]*\(?[ \t]*$|(?:[Jj]oin|joinpath|Path)[ \t]*\([ \t]*\*[ \t]*$")
+
+
+def _joined_list(line: bytes, open_: int) -> bool:
+    """Is the list opening at `open_` joined into a path: `| path_join` or `| join('/')` after its
+    close, `"/".join(`, `join("/", ` or a join call's `*` (`os.path.join(*[`) before it?"""
+    if _LIST_JOIN_BEFORE.search(line[:open_]):
+        return True
+    depth = 0
+    for i in range(open_, len(line)):
+        c = line[i:i + 1]
+        if c == b"[":
+            depth += 1
+        elif c == b"]":
+            depth -= 1
+            if depth == 0:
+                return _LIST_JOIN_AFTER.match(line, i + 1) is not None
     return False
 
 
@@ -570,7 +664,11 @@ class _Resolver:
     """Which held path a token names, if any: exact readings first (a token that names a path the
     sweep moves, or any other listed path, is no held one), then the tail of a held path."""
 
-    def __init__(self, held: dict[str, Hold], listed: Iterable[str]) -> None:
+    def __init__(self, held: dict[str, Hold], listed: Iterable[str],
+                 project: LoadedProject | None = None) -> None:
+        self.project = project
+        self._own: list[tuple[str, held_words.Reader]] | None = None
+        self._playbooks: dict[str, bool] = {}
         self.held = held
         self.files = files = frozenset(listed)
         # Folders too: a token naming a folder the sweep moves (`stacks/pug/`) is no held path's tail.
@@ -635,6 +733,22 @@ class _Resolver:
                 return path
         return None
 
+    def beside_playbook(self, folder: str) -> bool:
+        """Is `folder` (`playbooks/host_vars`) a `host_vars/` beside a playbook, which Ansible reads
+        for every inventory host whatever the inventory (break-it round 17, #10)?"""
+        if posixpath.basename(folder) != "host_vars" or self.project is None:
+            return False
+        parent = posixpath.dirname(folder)
+        if parent not in self._playbooks:
+            self._playbooks[parent] = vars_names.holds_playbook(self.project.root, parent)
+        return self._playbooks[parent]
+
+    def own_readers(self) -> list[tuple[str, held_words.Reader]]:
+        """Each current file's places joining the machine's own name into a path (one `git grep`)."""
+        if self._own is None:
+            self._own = [] if self.project is None else _own_readers(self.project)
+        return self._own
+
     def _below(self, path: str) -> str | None:
         """The held folder, unlisted inside (a submodule), that `path` lies below, or None."""
         if not self.opaque:
@@ -696,6 +810,12 @@ class _Resolver:
         return out
 
 
+def _own_readers(project: LoadedProject) -> list[tuple[str, held_words.Reader]]:
+    classifier = project.classifier
+    return held_words.own_readers_in(project.root, lambda rel: classifier.classify(rel).status == CURRENT,
+                                     project.config.max_file_size)
+
+
 DANGLING = "dangling-path"
 DANGLING_HINT = ("a path written with the new value where the repo still holds it under the old one (a "
                  "sweep before this check, or a hand edit): write the old name back, or rename the path")
@@ -717,7 +837,7 @@ def dangling_references(project: LoadedProject, scan: ScanResult,
     finder = re.compile(b"(?<![" + _NAME_BYTE + b"])(?:" +
                         b"|".join(re.escape(n.encode()) for n in sorted(news, key=len, reverse=True)) +
                         b")(?![" + _NAME_BYTE + b"])")
-    resolver = _Resolver(held, scan.paths)
+    resolver = _Resolver(held, scan.paths, project)
     out = []
     for rel in scan.holding_new:
         if project.classifier.classify(rel).status != CURRENT:

@@ -24,10 +24,13 @@ follows the rename.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
-from collections.abc import Iterable
+import subprocess
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,66 @@ def readers(data: bytes) -> list[Reader]:
     return out
 
 
+# The machine's own name in Ansible (break-it round 17, #10): the inventory host's name and the
+# facts that spell the machine's name.
+_OWN_NAME = rb"(?:inventory_hostname(?:_short)?|ansible_(?:hostname|nodename|fqdn)|ansible_facts\.nodename)\b"
+# `playbook_dir + '/../services/' + inventory_hostname + '/*'`, `'files/host-' ~ inventory_hostname`
+_OWN_JOIN = re.compile(rb"(?P<base>(?:playbook_dir|role_path|inventory_dir)[ \t]*[+~][ \t]*)?"
+                       rb"[\"'](?P<dir>[A-Za-z0-9._/-]*/)(?P<prefix>[A-Za-z0-9._-]*)[\"'][ \t]*[+~][ \t]*"
+                       + _OWN_NAME + rb"(?:[ \t]*[+~][ \t]*[\"'](?P<suffix>[A-Za-z0-9._-]*))?")
+
+
+def own_name_readers(data: bytes) -> list[Reader]:
+    """Each place `data` joins the machine's own name into a path (`services/{{ inventory_hostname
+    }}/`, `playbook_dir + '/../services/' + inventory_hostname`): there each inventory host's name
+    is the name of an entry of that folder."""
+    if re.search(_OWN_NAME, data) is None:
+        return []
+    out = []
+    for found in _COMPOSED.finditer(data):
+        if re.search(_OWN_NAME, found.group()) is None:
+            continue
+        folder, prefix, suffix = (found.group(g).decode("utf-8", "surrogateescape")
+                                  for g in ("dir", "prefix", "suffix"))
+        out.append(Reader(folder.rstrip("/") or ".", prefix, suffix, False, _own_how(found.group()),
+                          found.start()))
+    for found in _OWN_JOIN.finditer(data):
+        folder = found.group("dir").decode("utf-8", "surrogateescape")
+        if found.group("base"):
+            folder = folder.lstrip("/")  # `playbook_dir + '/../x/'`: from the playbook's folder
+        out.append(Reader(folder.rstrip("/") or ".", found.group("prefix").decode("utf-8", "surrogateescape"),
+                          (found.group("suffix") or b"").decode("utf-8", "surrogateescape"), False,
+                          _own_how(found.group()), found.start()))
+    return out
+
+
+def own_readers_in(root: Path, live: Callable[[str], bool],
+                   limit: int = 1024 * 1024) -> list[tuple[str, Reader]]:
+    """Each live file's places joining the machine's own name into a path (one `git grep -l`)."""
+    command = ["git", "-C", str(root), "grep", "--untracked", "-I", "-l", "-z", "-E",
+               "inventory_hostname|ansible_(hostname|nodename|fqdn)|ansible_facts\\.nodename"]
+    try:
+        done = subprocess.run(command, capture_output=True, check=False)
+    except OSError:
+        return []
+    out = []
+    for raw in done.stdout.split(b"\0"):
+        rel = os.fsdecode(raw)
+        if not rel or not live(rel):
+            continue
+        try:
+            with open(root / rel, "rb") as f:
+                data = f.read(limit)
+        except OSError:
+            continue
+        out += [(rel, reader) for reader in own_name_readers(data)]
+    return out
+
+
+def _own_how(text: bytes) -> str:
+    return f"joins the machine's own name into a path there (`{text.decode('utf-8', 'replace')}`)"
+
+
 def folder_readings(rel: str, folder: str) -> list[str]:
     """Where a folder a file names points: from the file's folder, from the root (a Nix path:
     from the file's folder only)."""
@@ -179,13 +242,15 @@ INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A
 _INVENTORY_NAME = re.compile(rb"inventory_hostname(?!_)")
 
 
-def reads_host_vars(rel: str, folder: str) -> bool:
+def reads_host_vars(rel: str, folder: str, beside_playbook: bool = False) -> bool:
     """Is `folder` (`host_vars`, `inventory/host_vars`) one Ansible reads for the inventory or
-    play `rel`: beside it or beside a folder above it (never a copy elsewhere, `backups/host_vars`)?"""
+    play `rel`: beside it or beside a folder above it (never a copy elsewhere, `backups/host_vars`),
+    or beside a playbook (`beside_playbook`: Ansible reads a playbook's own `host_vars/` for every
+    inventory host, break-it round 17 #10)?"""
     parent = posixpath.dirname(folder)
     here = posixpath.dirname(rel)
     return posixpath.basename(folder) == "host_vars" and (
-        parent == "" or here == parent or here.startswith(parent + "/"))
+        beside_playbook or parent == "" or here == parent or here.startswith(parent + "/"))
 
 
 def names_inventory_host(rel: str, data: bytes, start: int) -> str | None:

@@ -73,7 +73,7 @@ from renamer.key_paths import Dialect
 from renamer.key_refs import ANY, KeyRef
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
-from renamer.sweep import key_mounts, vars_names
+from renamer.sweep import held_words, key_mounts, vars_names
 from renamer.sweep.content import classify_bytes
 
 # `unsure`: which file is read cannot be told (two data files a load may mean): never followed.
@@ -407,6 +407,8 @@ class KeyIndex:
         # keys held for a reason of another rule's (a Terraform `for_each` key kept whole)
         held: dict[tuple[str, int, str], str] = dict(self.seeds()) if self.seeds is not None else {}
         held.update(self._kept_vars())
+        for spot, why in self._own_name_folders().items():  # both kept: say both
+            held[spot] = f"{held[spot]}; {why}" if spot in held else why
         held.update(self._own_name_maps())
         refs = list(self._references())
         while True:
@@ -426,6 +428,51 @@ class KeyIndex:
                 break
         self._held = held
         return held
+
+    def _own_name_folders(self) -> dict[tuple[str, int, str], str]:
+        """The inventory hosts held back with a kept entry a play finds by the machine's own name
+        (break-it round 17, #10): `query('fileglob', playbook_dir + '/../services/' +
+        inventory_hostname + '/*')` or `src: services/{{ inventory_hostname }}/` reads
+        `services/pug/` on pug, so where that entry keeps its name (`keep_paths`, a record, an
+        excluded or unclassified file) each inventory line of the host keeps its name with it, and
+        so do the host's readers (`hostvars['pug']`). One `git grep -l` for the own-name
+        spellings, read only where an inventory of the repo renames a host."""
+        moving = {d.path[-1] for d in self._inventory() if d.fate == "moves" and len(d.path) >= 2
+                  and d.path[-2] == "hosts"}
+        if not moving:
+            return {}
+        classifier = self.project.classifier
+        readers = held_words.own_readers_in(self.project.root,
+                                            lambda rel: classifier.classify(rel).status == CURRENT)
+        if not readers:
+            return {}
+        kept: dict[str, str] = {}  # host -> the kept entry and the reader that finds it
+        for where, reader in readers:
+            for folder in held_words.folder_readings(where, reader.folder):
+                for name in moving - kept.keys():
+                    entry = f"{folder}/{reader.prefix}{name}{reader.suffix}".lstrip("/")
+                    path = self.project.root / entry
+                    if not path.exists():
+                        continue
+                    inside = (p for p in sorted(path.rglob("*")) if p.is_file())
+                    probe = entry if path.is_file() else next(
+                        (str(p.relative_to(self.project.root)) for p in inside), entry)
+                    klass = classifier.classify(probe)
+                    why = ("kept by keep_paths" if classifier.path_kept(probe)
+                           else None if klass.status == CURRENT
+                           else f"a {klass.reason or klass.status} record" if klass.status == RECORD
+                           else klass.status)
+                    if why is not None:
+                        kept[name] = (f"{entry} ({why}), which {where} finds by the machine's own name: "
+                                      f"it {reader.how}")
+        out: dict[tuple[str, int, str], str] = {}
+        for d in self._inventory():
+            if d.fate == "moves" and len(d.path) >= 2 and d.path[-2] == "hosts" and d.path[-1] in kept:
+                out[(d.rel, d.line, d.path[-1])] = (
+                    f"held back with its files: {kept[d.path[-1]]}; renamed alone, the host "
+                    f"{self.renames[d.path[-1]]} would find nothing there: move the entry with it (drop the "
+                    "keep), or keep the inventory name too")
+        return out
 
     def _kept_vars(self) -> dict[tuple[str, int, str], str]:
         """The inventory hosts and groups held back with their kept vars (break-it round 16, #14):
@@ -460,15 +507,23 @@ class KeyIndex:
             if why is not None:
                 kept.setdefault((kind, found[1]), []).append((base, f"{found[0]}/{found[2]} ({why})"))
         out: dict[tuple[str, int, str], str] = {}
+        playbooks: dict[str, bool] = {}
+
+        def beside_playbook(base: str) -> bool:  # `playbooks/host_vars/`: read for every inventory
+            if base not in playbooks:
+                playbooks[base] = vars_names.holds_playbook(self.project.root, base)
+            return playbooks[base]
+
         for d in self._inventory():
             if d.fate != "moves" or len(d.path) < 2:
                 continue
             kind = "host_vars" if d.path[-2] == "hosts" else "group_vars"
-            # Ansible reads the vars beside the inventory, or beside a playbook above it: a copy
-            # elsewhere (`backups/2024-05-01/host_vars/pug.yml`) is no vars of this inventory
+            # Ansible reads the vars beside the inventory, or beside a playbook (break-it round 17,
+            # #10): a copy elsewhere (`backups/2024-05-01/host_vars/pug.yml`) is no vars of this inventory
             folder = _folder(d.rel)
             at = next((shown for base, shown in kept.get((kind, d.path[-1]), [])
-                       if not base or base == folder or folder.startswith(base + "/")), None)
+                       if not base or base == folder or folder.startswith(base + "/")
+                       or beside_playbook(base)), None)
             if at is None:
                 continue
             owner = "host" if kind == "host_vars" else "group"

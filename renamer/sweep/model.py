@@ -17,6 +17,10 @@ SKIPPED: RefStatus = "skipped"
 
 NearMissKind = Literal["derived-name", "near-miss"]
 
+# The note of a path kept by keep_paths that is named exactly like a host the rename moves
+# (break-it round 17, #21): the sweep's summary warns of each.
+NAMED_LIKE = "kept by keep_paths, and named exactly like"
+
 
 @dataclass(frozen=True)
 class Reference:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import label_names, near_miss, sealed, state_names, unit_names, vcs_status, work
+from renamer import label_names, near_miss, sealed, sealed_scopes, state_names, unit_names, vcs_status, work
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
@@ -40,6 +40,7 @@ from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.function_calls import helm_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
+from renamer.sweep.included import IncludedBy
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
@@ -49,6 +50,7 @@ from renamer.sweep.machine_search import line_holder, machine_search_matches
 from renamer.sweep.merges import merge_problem
 from renamer.sweep.model import (
     KEPT,
+    NAMED_LIKE,
     RESIDUAL,
     SKIPPED,
     Edit,
@@ -317,6 +319,22 @@ class ScanOptions:
     helm_compositions: tuple[tuple[str, tuple[str, ...], str, str], ...] = ()
 
 
+NAMED_LIKE_NOTE = (NAMED_LIKE + " {old}, which the rename moves: whatever "
+                   "finds it by the host's name (a variable, a command line: `nodes/{{{{ node }}}}.yaml`) "
+                   "finds nothing under the new name; rename it with the host, or keep the host's name where "
+                   "it is read")
+
+
+def named_like(rel: str, start: int, end: int) -> bool:
+    """Is the old value at rel[start:end] a whole component of the path, or the stem before its
+    extensions (`hosts/pug/`, `nodes/pug.yaml.j2`): a path named by the host, not one that only
+    mentions it (`pug-backup.sh`)?"""
+    component_start = rel.rfind("/", 0, start) + 1
+    slash = rel.find("/", end)
+    component_end = len(rel) if slash == -1 else slash
+    return start == component_start and (end == component_end or rel[end] == ".")
+
+
 class FileScanner:
     def __init__(self, project: LoadedProject, options: ScanOptions) -> None:
         self.project = project
@@ -353,6 +371,11 @@ class FileScanner:
             self.extended.setdefault(rel, []).append((service, domains, how))
         self.ssh_includes = dict(options.ssh_includes)
         self.signatures = sealed.Signatures(str(project.root))  # detached signatures (sealed.py)
+        self.scopes = sealed_scopes.Scopes(str(project.root))  # namespaces set on SealedSecrets
+        # A preset record folder's file a live file includes by path (sweep/included.py).
+        classifier = project.classifier
+        self.included = IncludedBy(project.root, lambda rel: classifier.classify(rel).status == CURRENT,
+                                   classifier.preset_folder)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
@@ -409,7 +432,8 @@ class FileScanner:
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
         if klass.status == RECORD and content.kind in ("text", "encoding"):  # a preset's folder guess
-            klass = self.project.classifier.by_content(rel, klass, data, bool(content.mode & 0o111))
+            klass = self.project.classifier.by_content(rel, klass, data, bool(content.mode & 0o111),
+                                                       self.included.naming)
         status = klass.status
         # A link or a file too large to rewrite is still renamed with its folder: left behind,
         # a link would dangle and the old folder would stay.
@@ -542,6 +566,7 @@ class FileScanner:
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)
+            matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
         # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).
         double = (multibyte.readings(data) if (hit or loose_hit) and content.kind == "text"
                   and not data.isascii() else [])
@@ -902,6 +927,10 @@ class FileScanner:
             status, reason, note = KEPT, "keep-paths", "kept by keep_paths: only the contents follow"
         out = []
         for m in self.matcher.find(os.fsencode(rel)):
+            if kept and m.kept is None and named_like(rel, m.start, m.end):  # break-it round 17, #21
+                out.append(Reference(rel, 0, m.start + 1, m.old, m.new, KEPT, reason,
+                                     NAMED_LIKE_NOTE.format(old=m.old), rel, None, "path"))
+                continue
             if m.kept is not None:  # in a path too: /home/NAME/...
                 out.append(Reference(rel, 0, m.start + 1, m.old, m.new, KEPT, m.kept, KEPT_NOTES[m.kept],
                                      rel, None, "path"))

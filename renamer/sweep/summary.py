@@ -7,7 +7,16 @@ from dataclasses import dataclass, field, replace
 
 from renamer.classify import CURRENT
 from renamer.sweep.folders import FolderMove
-from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, UNCLASSIFIED, NearMiss, Reference, ScanResult
+from renamer.sweep.model import (
+    KEPT,
+    NAMED_LIKE,
+    RESIDUAL,
+    SKIPPED,
+    UNCLASSIFIED,
+    NearMiss,
+    Reference,
+    ScanResult,
+)
 from renamer.sweep.past_lines import PastLine
 from renamer.sweep.pins import Pin
 from renamer.sweep.plan import Plan
@@ -62,6 +71,8 @@ class Summary:
     folders: list[FolderMove] = field(default_factory=list)  # moved whole, untracked files with them
     state_names: list[Reference] = field(default_factory=list)  # kept: where Terraform keeps state
     past: list[PastLine] = field(default_factory=list)  # a dry run's lines that look like a record
+    # kept by keep_paths and named exactly like a host the rename moves (break-it round 17, #21)
+    named_like: list[Reference] = field(default_factory=list)
 
     @classmethod
     def of_scan(cls, scan: ScanResult) -> Summary:
@@ -76,6 +87,8 @@ class Summary:
                 out.kept[ref.reason] += 1
                 if ref.reason == STATE_KEPT:
                     out.state_names.append(ref)
+                if ref.role == "path" and (ref.note or "").startswith(NAMED_LIKE):
+                    out.named_like.append(ref)
                 out.kept_notes.setdefault(ref.reason, ref.note or "")
             elif ref.status == RESIDUAL:
                 out.residual.append(ref)

@@ -11,6 +11,7 @@ folder renamed into a folder; this module sees the other spellings of one name.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -32,6 +33,31 @@ def entry(path: str) -> tuple[str, str, str] | None:
                         first)
             return folder, stem, first
     return None
+
+
+_PLAY = re.compile(rb"(?m)^-[ \t]+(?:hosts:|import_playbook:|ansible\.builtin\.import_playbook:)"
+                   rb"|^-[ \t]+name:.*\r?\n[ \t]+hosts:")
+_PLAY_READ = 256 * 1024
+
+
+def holds_playbook(root: Path, folder: str) -> bool:
+    """Does `folder` hold a playbook (a `.yml`/`.yaml` with a play)? Ansible reads the `host_vars/`
+    and `group_vars/` beside a playbook for every inventory, wherever the inventory stands
+    (break-it round 17, #10)."""
+    try:
+        names = sorted(os.listdir(root / folder if folder else root))
+    except OSError:
+        return False
+    for name in names:
+        if not name.endswith((".yml", ".yaml")):
+            continue
+        try:
+            with open(root / folder / name if folder else root / name, "rb") as f:
+                if _PLAY.search(f.read(_PLAY_READ)):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def entries(paths: Iterable[str]) -> dict[tuple[str, str], set[str]]:

@@ -376,6 +376,45 @@ def test_a_path_joined_from_literals_to_a_kept_folder_is_held(repo: Repo, run: R
     assert (root / "deploy.yml").read_text() == files["deploy.yml"]
 
 
+JOINS = {
+    "go/read.go": ('package main\nimport ("os"; "path/filepath")\nfunc main() {\n'
+                   '\tb, _ := os.ReadFile(filepath.Join("hosts", "pug", "app.conf"))\n'
+                   '\tc, _ := os.ReadFile(path.Join("hosts", "pug"))\n'
+                   '\td := filepath.Join(\n\t\t"hosts",\n\t\t"pug",\n\t\t"app.conf",\n\t)\n'
+                   '\tprintln(b, c, d, "pug")\n}\n'),
+    "rs/main.rs": 'fn main() { let p = Path::new("hosts").join("pug").join("app.conf"); }\n',
+    "py/read.py": 'from pathlib import Path\nP = Path("hosts").joinpath("pug", "app.conf")\n',
+    "java/Read.java": 'class R { Path p = Paths.get("hosts", "pug", "app.conf"); Path q = Path.of("hosts", "pug"); }\n',
+    "cs/Read.cs": 'class R { string p = Path.Combine("hosts", "pug", "app.conf"); }\n',
+    "rb/read.rb": 'P = File.join("hosts", "pug", "app.conf")\n',
+    "js/read.js": 'const p = path.resolve(__dirname, "..", "hosts", "pug");\n',
+    "ans/site.yml": ("- copy: {src: \"{{ ['hosts', 'pug', 'app.conf'] | path_join }}\", dest: /a}\n"
+                     "- copy: {src: \"{{ ['hosts', 'pug', 'app.conf'] | join('/') }}\", dest: /b}\n"),
+    "py/join.py": 'P = "/".join(["hosts", "pug", "app.conf"])\nQ = os.path.join(BASE, "hosts", "pug")\n',
+}
+
+
+def test_a_path_joined_by_any_language_s_join_call_to_a_kept_folder_is_held(repo: Repo, run: Run) -> None:
+    """Break-it round 17, #15: Go's `filepath.Join("hosts", "pug", ...)` was rewritten to a folder
+    that does not exist. Go's `path.Join` and a call split over lines, Rust's `Path::new(..).join(..)`,
+    pathlib's `.joinpath`, Java's `Paths.get`/`Path.of`, C#'s `Path.Combine`, Ruby's `File.join`,
+    Node's `path.resolve`, a list joined into a path (Jinja `| path_join`, `| join('/')`, Python
+    `"/".join([...])`), a variable first argument: each `pug` piece held; the bare `"pug"` beside
+    them follows."""
+    files = {"hosts/pug/app.conf": "x=1\n", **JOINS}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "go/read.go").read_text() == files["go/read.go"].replace('println(b, c, d, "pug")',
+                                                                            'println(b, c, d, "wolf")')
+    for rel in JOINS:
+        if rel != "go/read.go":
+            assert (root / rel).read_text() == files[rel], rel
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "audit") if f.get("reason") == "held-path"}
+    assert held >= {("go/read.go", 4), ("go/read.go", 5), ("go/read.go", 8), ("rs/main.rs", 1), ("py/read.py", 2),
+                    ("java/Read.java", 1), ("cs/Read.cs", 1), ("rb/read.rb", 1), ("js/read.js", 1),
+                    ("ans/site.yml", 1), ("ans/site.yml", 2), ("py/join.py", 1), ("py/join.py", 2)}
+
+
 # Latin-1 text holding `Â°` (0xC2 0xB0, which UTF-8 reads as one character: the sweep's lines
 # count bytes in a file that is not UTF-8), and CP1252 quotes.
 LATIN1 = b"Temp 25 \xc2\xb0C caf\xe9: docker compose -f hosts/pug/compose.yaml up; ssh pug\n"
@@ -465,3 +504,28 @@ def test_a_sweep_of_some_paths_holds_paths_into_the_submodule_too(repo: Repo, ru
     root = _with_submodule(repo, tmp_path, {"scripts/deploy.sh": "ansible-playbook hosts/pug/site.yml\n"})
     assert run(root, "sweep", "--commit", "scripts").exit_code == 1
     assert (root / "scripts/deploy.sh").read_text() == "ansible-playbook hosts/pug/site.yml\n"
+
+
+def test_a_kept_path_named_exactly_like_a_moving_host_is_warned_of(repo: Repo, run: Run) -> None:
+    """Break-it round 17, #21 (onedr0p/home-ops): `keep_paths` on `talos/nodes/controlplane/k8s-0.yaml.j2`
+    while `k8s-0 -> k8s-3`: a justfile finds node files by `{{ node }}`, so the kept file is found by
+    no name the rename leaves. Named exactly like the host (a folder, a file's stem before its
+    extensions, the FQDN) it is warned of in the dry run and the commit, and audit's note says why; a
+    derived name (`pug-backup.sh`) is no path of the host's."""
+    files = {"talos/nodes/pug.yaml.j2": "hostname: pug\n", "hosts/pug/app.conf": "x=1\n",
+             "dns/pug.lab.lan.zone": "x\n", "scripts/pug-backup.sh": "echo\n",
+             "justfile": "render node:\n    minijinja-cli talos/nodes/{{ node }}.yaml.j2\n"}
+    keep = "keep_paths: [talos/nodes/pug.yaml.j2, hosts/pug, dns/pug.lab.lan.zone, scripts/pug-backup.sh]\n"
+    root = repo(files, config=CONFIG, allowlist=ALLOW + keep)
+    warned = ["talos/nodes/pug.yaml.j2: pug -> wolf", "hosts/pug/app.conf: pug -> wolf",
+              "dns/pug.lab.lan.zone: pug.lab.lan -> wolf.lab.lan"]
+    for args in (("--dry-run",), ("--commit",)):
+        done = run(root, "sweep", *args)
+        assert done.exit_code == 0
+        shown = done.stdout.split("Warning: kept paths named exactly like a host the rename moves (3;")[1]
+        listed = [line.strip() for line in shown.splitlines()[1:] if line.startswith("  ")]
+        assert sorted(listed) == sorted(warned), args
+    assert (root / "talos/nodes/pug.yaml.j2").read_text() == "hostname: wolf\n"
+    notes = {f["path"]: f["note"] for f in _findings(run, root, "audit") if f.get("role") == "path"}
+    assert "named exactly like pug" in str(notes["talos/nodes/pug.yaml.j2"])
+    assert "scripts/pug-backup.sh" not in notes

@@ -8,6 +8,7 @@ path). Rewritten, each would name nothing; every other mention follows."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -228,3 +229,68 @@ def test_round15_a_host_vars_copy_ansible_never_reads_holds_no_inventory_host(re
     assert (root / "inventory/hosts.yml").read_text() == "all:\n  hosts:\n    wolf:\n"
     assert (root / "inventory/group_vars/all.yml").read_text() == "backup_host: wolf\n"
     assert run(root, "verify").exit_code == 0
+
+
+SITE = ("- hosts: web\n  gather_facts: false\n  tasks:\n"
+        "    - debug: {msg: \"port={{ app_port | default('MISSING') }} files={{ query('fileglob', playbook_dir"
+        " + '/../services/' + inventory_hostname + '/*') | length }}\"}\n")
+
+
+def _play(root: Path, tmp_path: Path) -> str:
+    env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCAL_TEMP": str(tmp_path / "ansible"),
+           "ANSIBLE_HOME": str(tmp_path / "ansible-home"), "ANSIBLE_CONFIG": str(tmp_path / "none.cfg")}
+    done = subprocess.run([str(Path(sys.executable).parent / "ansible-playbook"), "-i", "inventory/hosts.ini",
+                           "playbooks/site.yml"], cwd=root, env=env, capture_output=True, text=True, check=False)
+    return " ".join(sorted(line.strip() for line in done.stdout.splitlines() if '"msg"' in line))
+
+
+@pytest.mark.parametrize(("keep", "extra"), [
+    ("playbooks/host_vars/pug.yml", {"playbooks/host_vars/pug.yml": "app_port: 8080\n"}),
+    ("services/pug", {"services/pug/compose.yaml": "services: {app: {image: nginx}}\n"})])
+def test_round17_files_ansible_finds_by_the_host_s_own_name_hold_the_inventory_host(
+        repo: Repo, run: Run, tmp_path: Path, keep: str, extra: dict[str, str]) -> None:
+    """Break-it round 17, #10: a kept `host_vars/pug.yml` beside the playbook (not the inventory), and a
+    kept `services/pug/` a task finds by `playbook_dir + '/../services/' + inventory_hostname`: the
+    inventory's `pug` was renamed, and the play lost both (port=MISSING files=0). Each is held, alone."""
+    files = {"inventory/hosts.ini": "[web]\npug ansible_connection=local\nrex ansible_connection=local\n",
+             "playbooks/site.yml": SITE, **extra,
+             "playbooks/peer.yml": "- hosts: rex\n  tasks:\n    - debug: {msg: \"{{ hostvars['pug'].app_port }}\"}\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW + f"keep_paths: ['{keep}']\n")
+    before = _play(root, tmp_path)
+    assert "port=8080" in before or "files=1" in before
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "inventory/hosts.ini").read_text() == files["inventory/hosts.ini"]
+    assert _play(root, tmp_path) == before
+    assert (root / "playbooks/peer.yml").read_text() == files["playbooks/peer.yml"]  # a reader held with it
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert ("inventory/hosts.ini", 2, "key-reference") in [(f["path"], f["line"], f["reason"]) for f in found]
+    assert keep in str(next(f["note"] for f in found if f["path"] == "inventory/hosts.ini"))
+
+
+@pytest.mark.parametrize("reader", [
+    "    - copy: {src: \"services/{{ inventory_hostname }}/\", dest: /srv/}\n",  # Jinja inline, from the root
+    "    - copy: {src: \"{{ playbook_dir }}/../services/{{ inventory_hostname_short }}/\", dest: /srv/}\n",
+    "    - debug: {msg: \"{{ lookup('file', 'services/' ~ ansible_hostname ~ '/compose.yaml') }}\"}\n",
+    "    - template: {src: \"../services/{{ ansible_facts.nodename }}/x.j2\", dest: /x}\n",
+])
+def test_round17_any_spelling_of_the_own_name_joined_into_a_kept_folder_holds_the_host(
+        repo: Repo, run: Run, reader: str) -> None:
+    files = {"inventory/hosts.ini": "[web]\npug ansible_connection=local\n",
+             "playbooks/site.yml": "- hosts: web\n  tasks:\n" + reader,
+             "services/pug/compose.yaml": "services: {app: {image: nginx}}\n", "ssh.sh": "ssh pug true\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW + "keep_paths: ['services/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "inventory/hosts.ini").read_text() == files["inventory/hosts.ini"]
+    assert (root / "ssh.sh").read_text() == "ssh wolf true\n"  # no inventory: follows
+
+
+def test_round17_host_vars_beside_no_playbook_or_an_unread_folder_hold_nothing(repo: Repo, run: Run) -> None:
+    """The controls: `docs/host_vars/pug.yml` beside no playbook, and a task joining the own name into
+    another folder: the inventory host follows."""
+    files = {"inventory/hosts.ini": "[web]\npug ansible_connection=local\n",
+             "docs/host_vars/pug.yml": "app_port: 8080\n", "docs/readme.md": "notes\n",
+             "playbooks/site.yml": "- hosts: web\n  tasks:\n    - copy: {src: \"other/{{ inventory_hostname }}/\"}\n",
+             "services/pug/compose.yaml": "services: {app: {image: nginx}}\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW + "keep_paths: ['docs/host_vars/pug.yml', 'services/pug']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "inventory/hosts.ini").read_text() == "[web]\nwolf ansible_connection=local\n"

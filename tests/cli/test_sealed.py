@@ -150,3 +150,112 @@ def test_a_sealed_secret_keeps_the_name_and_namespace_its_seal_binds(repo: Repo,
     assert text.endswith("name: wolf\n  namespace: web\n")  # another document: no seal binds it
     assert "name: wolf\n  namespace: pug\n" in (root / "k8s/wide.yaml").read_text()
     assert "name: wolf\n  namespace: wolf\n" in (root / "k8s/cluster.yaml").read_text()
+
+
+def test_a_detached_signature_named_gpg_or_pgp_seals_the_file_it_signs(repo: Repo, run: Run, gpg: dict[str, str]) -> None:
+    """Break-it round 17, #3a: Debian's `Release` beside `Release.gpg` (a binary signature packet),
+    an armoured `FILE.gpg`, a `FILE.pgp`; a `FILE.gpg` that is the file encrypted signs nothing, so
+    the plain file beside it follows."""
+    files = {"apt/Release": "Origin: lab\nURI: http://pug.lab.lan/debian\n", "conf/hosts": "pug.lab.lan 10.0.40.11\n",
+             "mirror/list": "deb http://pug.lab.lan/debian stable main\n",
+             "vault/hosts.txt": "pug.lab.lan 10.0.40.11\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    signatures = {"apt/Release.gpg": ["--detach-sign"], "conf/hosts.gpg": ["--armor", "--detach-sign"],
+                  "mirror/list.pgp": ["--detach-sign"]}
+    for sig, how in signatures.items():
+        made = _gpg(gpg, *how, "--output", "-", str(root / sig.rpartition(".")[0]))
+        (root / sig).write_bytes(made.stdout)
+    encrypted = _gpg(gpg, "--encrypt", "--recipient", "t@t", "--output", "-", str(root / "vault/hosts.txt"))
+    (root / "vault/hosts.txt.gpg").write_bytes(encrypted.stdout)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signatures")
+    signed = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "signed"}
+    assert signed == {("apt/Release", 2), ("conf/hosts", 1), ("mirror/list", 1)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for sig in signatures:
+        signed_file = sig.rpartition(".")[0]
+        assert (root / signed_file).read_text() == files[signed_file]
+        assert _gpg(gpg, "--verify", str(root / sig), str(root / signed_file)).returncode == 0, sig
+    assert (root / "vault/hosts.txt").read_text() == "wolf.lab.lan 10.0.50.21\n"
+
+
+def test_a_sealed_secret_in_json_or_a_flow_mapping_keeps_its_name_and_namespace(repo: Repo, run: Run) -> None:
+    """Break-it round 17, #3b: one-line JSON, a YAML flow mapping, a `kind: List` item: the seal binds
+    `metadata.name` and `metadata.namespace` however the mapping is spelled; cluster-wide frees them."""
+    one_line = ('{"apiVersion":"bitnami.com/v1alpha1","kind":"SealedSecret","metadata":{"name":"pug","namespace":'
+                '"pug"},"spec":{"encryptedData":{"pw":"AgBy3i4OJSWK+PiTySYZZA=="},"template":{"metadata":'
+                '{"annotations":{"backup/host":"pug.lab.lan"}}}}}\n')
+    flow = ("apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata: {name: db, namespace: pug}\n"
+            "spec:\n  encryptedData: {pw: AgBy3i4OJSWK}\n")
+    listed = ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: bitnami.com/v1alpha1\n  kind: SealedSecret\n"
+              "  metadata:\n    name: db\n    namespace: pug\n  spec:\n    encryptedData: {pw: AgBy3i4OJSWK}\n")
+    cluster = one_line.replace('"namespace":"pug"},', '"namespace":"pug","annotations":'
+                               '{"sealedsecrets.bitnami.com/cluster-wide":"true"}},')
+    files = {"k8s/one.json": one_line, "k8s/flow.yaml": flow, "k8s/list.yaml": listed, "k8s/cluster.json": cluster}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    held = {(f["path"], f["line"], f["column"]) for f in _findings(run, root, "verify")
+            if f.get("reason") == "sealed-secret"}
+    assert held == {("k8s/one.json", 1, 80), ("k8s/one.json", 1, 98), ("k8s/flow.yaml", 3, 33),
+                    ("k8s/list.yaml", 8, 16)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "k8s/one.json").read_text() == one_line.replace("pug.lab.lan", "wolf.lab.lan")
+    for rel in ("k8s/flow.yaml", "k8s/list.yaml"):
+        assert (root / rel).read_text() == files[rel]
+    assert json.loads((root / "k8s/cluster.json").read_text())["metadata"] == {
+        "name": "wolf", "namespace": "wolf", "annotations": {"sealedsecrets.bitnami.com/cluster-wide": "true"}}
+
+
+SEALED_BARE = ("apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata:\n  name: db\nspec:\n"
+               "  encryptedData:\n    pw: AgBy3i4OJSWK+PiTySYZZA==\n")
+WEB = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n"
+
+
+def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, run: Run) -> None:
+    """Break-it round 17, #3c: a SealedSecret with no namespace of its own lands where whatever applies
+    it says, and its seal binds that namespace: a kustomization's `namespace:` (one level up through a
+    base too), a Flux Kustomization's `targetNamespace` over a folder, an Argo CD Application's
+    destination, a HelmRelease's `targetNamespace` over a chart of the repo, `kubectl apply -n`,
+    `helm --namespace=`. The same shapes over no SealedSecret, or a
+    cluster-wide one, follow the host."""
+    cluster = SEALED_BARE.replace("  name: db\n", "  name: db\n  annotations:\n"
+                                  "    sealedsecrets.bitnami.com/cluster-wide: \"true\"\n")
+    files = {
+        "k8s/app/kustomization.yaml": "namespace: pug\nresources: [sealed.yaml, web.yaml]\n",
+        "k8s/app/sealed.yaml": SEALED_BARE, "k8s/app/web.yaml": WEB,
+        "k8s/base/kustomization.yaml": "resources: [sealed.yaml]\n", "k8s/base/sealed.yaml": SEALED_BARE,
+        "k8s/overlay/kustomization.yaml": "namespace: pug\nresources:\n  - ../base\n",
+        "k8s/plain/kustomization.yaml": "namespace: pug\nresources: [web.yaml]\n", "k8s/plain/web.yaml": WEB,
+        "k8s/wide/kustomization.yaml": "namespace: pug\nresources: [sealed.yaml]\n", "k8s/wide/sealed.yaml": cluster,
+        "clusters/lab/app.yaml": ("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n"
+                                  "  name: app\n  namespace: flux-system\nspec:\n  path: ./flux/app\n"
+                                  "  targetNamespace: pug\n"),
+        "flux/app/secrets/sealed.yaml": SEALED_BARE,
+        "argo/app.yaml": ("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: app\nspec:\n"
+                          "  source:\n    path: argo-app\n  destination:\n    namespace: pug\n"),
+        "argo-app/sealed.yaml": SEALED_BARE,
+        "clusters/lab/release.yaml": ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n"
+                                      "  name: db\n  namespace: flux-system\nspec:\n  targetNamespace: pug\n"
+                                      "  chart:\n    spec:\n      chart: ./charts/db\n"),
+        "charts/db/Chart.yaml": "apiVersion: v2\nname: db\nversion: 0.1.0\n",
+        "charts/db/templates/sealed.yaml": SEALED_BARE,
+        "deploy.sh": ("kubectl apply -n pug -f manifests/sealed.yaml\nkubectl apply -n pug -f manifests/web.yaml\n"
+                      "helm upgrade --install app ./charts/app --namespace=pug\n"),
+        "manifests/sealed.yaml": SEALED_BARE, "manifests/web.yaml": WEB,
+        "charts/app/Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+        "charts/app/templates/sealed.yaml": SEALED_BARE,
+    }
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "sealed-secret"}
+    assert held == {("k8s/app/kustomization.yaml", 1), ("k8s/overlay/kustomization.yaml", 1),
+                    ("clusters/lab/app.yaml", 8), ("argo/app.yaml", 9), ("deploy.sh", 1), ("deploy.sh", 3),
+                    ("clusters/lab/release.yaml", 7)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for rel in ("k8s/app/kustomization.yaml", "k8s/overlay/kustomization.yaml", "clusters/lab/app.yaml",
+                "argo/app.yaml", "clusters/lab/release.yaml"):
+        assert (root / rel).read_text() == files[rel], rel
+    assert (root / "deploy.sh").read_text() == files["deploy.sh"].replace("-n pug -f manifests/web", "-n wolf -f manifests/web")
+    for rel in ("k8s/plain/kustomization.yaml", "k8s/wide/kustomization.yaml"):
+        assert (root / rel).read_text().startswith("namespace: wolf\n"), rel
+    built = subprocess.run(["kubectl", "kustomize", str(root / "k8s/overlay")], capture_output=True, text=True,
+                           check=True).stdout
+    assert "namespace: pug" in built  # the seal's namespace: the controller still unseals it

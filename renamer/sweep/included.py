@@ -1,0 +1,160 @@
+"""A file in a preset's record folder that a live file names by path (break-it round 17, finding 5).
+
+`records-common` keeps `**/backup/**` and `**/archive/**` as history, but `backup` is also what a
+failover upstream, a backup job's env file or a legacy vars file is for: nginx's `include
+conf.d/backup/*.conf;`, compose's `env_file: ./backup/restic.env`, Ansible's `include_vars:
+archive/legacy.yml` read the file as live configuration. The folder's name is evidence; a live
+file naming the file by a path through that folder is evidence against it:
+
+* named by an include directive (`include`, `Include`, `include_vars`, `vars_files`,
+  `import_*`/`include_*`, `env_file`, `extends`, `source`/`.`, `EnvironmentFile=`, `--env-file`,
+  `src:`, `file:`, `conf-file=`; on the line, or the key of the YAML list the line is an item of)
+  with a relative path that, read from the referrer's folder or a folder above it (globs as the
+  shell reads them), is the file: the file is live, swept as current;
+* named otherwise: a path whose end alone spells the file's end from the preset's folder (an
+  absolute path on the machine, `{{ playbook_dir }}/archive/x.yml`, `../backup/x`), or a word that
+  is no directive's (`cp app.env backup/app.env` may write a copy there): left undecided, with the
+  place that names it, so verify fails until a person decides.
+
+One `git grep -F` per folder name asked (`backup/`), over the tracked and untracked files,
+remembered per scanner; only a current file's lines count.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import posixpath
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+# A path-like word: letters, digits, `._-/`, and the shell's globs.
+_WORD = re.compile(rb"[\w./*?\[\]{},@+~-]+")
+_DIRECTIVE = re.compile(
+    rb"(?i)(?:\binclude\w*|\bimport\w*|\bvars_files\b|\benv_file\b|\bextends\b|\bsource\b|^[ \t-]*\.[ \t]"
+    rb"|\bEnvironmentFile\b|--env-file|\bconf-(?:file|dir)\b|\baddn-hosts\b|\bsrc[ \t]*[:=]|\bfile[ \t]*[:=]"
+    rb"|\bfiles[ \t]*:|\bservers-file\b)")
+# A leading variable or template the path is joined to (`{{ playbook_dir }}/`, `${DIR}/`, `$DIR/`).
+_ITEM = re.compile(rb"^([ \t]*)-[ \t]")
+_READ = 1024 * 1024
+_PREFIX = re.compile(r"^(?:\{\{[^}]*\}\}|\$\{[^}]*\}|\$\w+|%\w+%)/")
+
+Named = tuple[str, bool]  # (`path:line` of the live file naming it, by an include directive)
+
+
+class IncludedBy:
+    def __init__(self, root: Path, live: Callable[[str], bool],
+                 preset_folder: Callable[[str], str | None] = lambda rel: None) -> None:
+        self.root = root
+        self.live = live
+        self.preset_folder = preset_folder  # the folder a preset keeps a file by, else None
+        self._hits: dict[str, list[tuple[str, str, bytes]]] = {}
+        self._included: dict[str, bool] = {}
+
+    def _reads(self, referrer: str) -> bool:
+        """Is `referrer` live: current, or a preset folder's file a live file includes in turn
+        (`nginx.conf` -> `backup/main.conf` -> `archive/legacy.conf`)?"""
+        if self.live(referrer):
+            return True
+        if referrer not in self._included:
+            self._included[referrer] = False  # a cycle of includes reads as nothing more
+            folder = self.preset_folder(referrer)
+            found = self.naming(referrer, folder) if folder is not None else None
+            self._included[referrer] = found is not None and found[1]
+        return self._included[referrer]
+
+    def naming(self, rel: str, folder: str) -> Named | None:
+        """Where a live file names `rel` by a path through `folder` (the preset's folder it lies
+        in, `nginx/conf.d/backup`); an include directive's place first."""
+        name = folder.rsplit("/", 1)[-1]
+        parts = rel.split("/")
+        depth = len(folder.split("/")) - 1
+        found: Named | None = None
+        for referrer, line, text in self._grep(name):
+            if referrer == rel or not self._reads(referrer):
+                continue
+            for word in _WORD.finditer(text):
+                how = names(os.fsdecode(word.group()), parts, depth, name, referrer)
+                if how is None:
+                    continue
+                if how == "exact" and (_DIRECTIVE.search(text, 0, word.start()) is not None
+                                       or self._listed_under_directive(referrer, int(line), text)):
+                    return f"{referrer}:{line}", True
+                found = found or (f"{referrer}:{line}", False)
+        return found
+
+    def _listed_under_directive(self, referrer: str, line: int, text: bytes) -> bool:
+        """A YAML list item (`- backup/db.env`) under a directive's key (`env_file:`, `vars_files:`)
+        some lines above it."""
+        item = _ITEM.match(text)
+        if item is None:
+            return False
+        try:
+            with open(self.root / referrer, "rb") as f:
+                lines = f.read(_READ).split(b"\n")[: line - 1]
+        except OSError:
+            return False
+        indent = len(item.group(1).expandtabs())
+        for above in reversed(lines):
+            stripped = above.lstrip()
+            if not stripped or stripped.startswith(b"#"):
+                continue
+            width = len(above[: len(above) - len(stripped)].expandtabs())
+            if width < indent or (width == indent and not stripped.startswith(b"-")):
+                return _DIRECTIVE.search(above) is not None
+        return False
+
+    def _grep(self, name: str) -> list[tuple[str, str, bytes]]:
+        if name not in self._hits:
+            command = ["git", "-C", str(self.root), "grep", "--untracked", "-I", "-n", "-z", "-F",
+                       "--full-name", "-e", f"{name}/"]
+            try:
+                done = subprocess.run(command, capture_output=True, check=False)
+                rows = done.stdout.split(b"\n")
+            except OSError:
+                rows = []
+            hits = []
+            for row in rows:
+                cells = row.split(b"\0", 2)
+                if len(cells) == 3:
+                    hits.append((os.fsdecode(cells[0]), cells[1].decode("ascii", "replace"), cells[2]))
+            self._hits[name] = hits
+        return self._hits[name]
+
+
+def names(word: str, parts: list[str], depth: int, name: str, referrer: str) -> str | None:
+    """How the written path `word` in the file `referrer` names the path `parts` (a file whose
+    folder `parts[depth]` is the preset's `name`): `exact` where, read from the referrer's folder or
+    a folder above it (`conf.d/backup/*.conf` in nginx/nginx.conf, `./backup/restic.env`), it is that
+    file; `tail` where only its end spells the file's end from the preset's folder or above (an
+    absolute path on the machine, `{{ playbook_dir }}/archive/x.yml`, `../backup/x`); else None."""
+    word = word.strip("'\"`,;")
+    joined = _PREFIX.sub("", word) != word or "}/" in word  # `{{ playbook_dir }}/`: anywhere above
+    word = word[word.rfind("}") + 1:] if "}/" in word else _PREFIX.sub("", word)
+    while word.startswith("./"):
+        word = word[2:]
+    absolute = word.startswith("/") or joined
+    if not absolute:
+        above = referrer.split("/")[:-1]
+        for keep in range(len(above), -1, -1):
+            full = posixpath.normpath(posixpath.join(*above[:keep], word)).split("/")
+            if len(full) == len(parts) and _fits(parts, full):
+                return "exact"
+    written = [p for p in word.split("/") if p]
+    if ".." in written:  # `../backup/x.conf` from no folder that reaches it: its end is read
+        written = written[len(written) - written[::-1].index(".."):]
+    if not written or not any(fnmatch.fnmatchcase(name, p) for p in written):
+        return None
+    for start in range(len(written)):
+        tail = written[start:]
+        if len(tail) > len(parts) or len(parts) - len(tail) > depth:
+            continue  # the written path must reach down from the preset's folder or above it
+        if _fits(parts[-len(tail):], tail):
+            return "tail"
+    return None
+
+
+def _fits(have: list[str], want: list[str]) -> bool:
+    return all(fnmatch.fnmatchcase(h, w) for h, w in zip(have, want, strict=True))

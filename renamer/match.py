@@ -30,6 +30,7 @@ from renamer import (
     image_refs,
     name_starts,
     own_storage,
+    prefix_moves,
     templated_names,
     tool_names,
     zone_records,
@@ -68,6 +69,7 @@ class Matcher:
         self.hosts = tuple(hosts)
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
+        self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
         self.derived_names = derived_names
         self.variants = variants
         self.rewrite_accounts = rewrite_accounts
@@ -554,7 +556,7 @@ class Matcher:
             return None
         if b":" in text and not written.endswith(".arpa"):  # an IPv6 address keeps the file's dress
             new = spelling.v6_like(written, ipaddress.IPv6Address(new))
-        return Match(start, end, written, new, "network")
+        return self._lengthed(data, Match(start, end, written, new, "network"))
 
     def _v6_rejects(self, text: bytes) -> bool:
         """Is `text` nothing the rules below map: text with fewer than two colons (no IPv6 address
@@ -591,7 +593,7 @@ class Matcher:
         (an address ending a sentence): those parts are tried on their own."""
         found = self._resolve(data, start, end)
         if found is not None:
-            return [self._prefix_checked(data, found)]
+            return [found]
         text = data[start:end]
         if b":" not in text:
             return []
@@ -601,29 +603,61 @@ class Matcher:
         if trimmed < end and trimmed - start > 1:
             again = self._resolve(data, start, trimmed)
             if again is not None:
-                return [self._prefix_checked(data, again)]
+                return [again]
         colon = text.rfind(b":")
         tail = start + colon + 1
         if b"." in data[tail:end] and re.fullmatch(spelling.ANY_V4, data[tail:trimmed]):
             inner = self._resolve(data, tail, trimmed)
             if inner is not None:
-                return [self._prefix_checked(data, inner)]
+                return [inner]
         return []
 
-    def _prefix_checked(self, data: bytes, m: Match) -> Match:
-        """`10.250.0.0/15` around a renamed 10.250.0.0/16 is a supernet, not an address in it:
-        rewriting it would give an invalid network meaning something else."""
-        if m.kind != "network":
+    def _lengthed(self, data: bytes, m: Match) -> Match | None:
+        """A network match as its move's length and the text around it make it (prefix_moves.py):
+        `10.250.0.0/15` around a renamed 10.250.0.0/16 is a supernet, not an address in it
+        (rewriting it would give an invalid network meaning something else); under a move that
+        changes the length, the old length after a moved address follows (`10.0.48.3/29` ->
+        `10.0.48.3/28`), the broadcast address follows where its line says `broadcast` and is
+        refused elsewhere, an address a shrink leaves outside the new network is refused, and an
+        address that stays where it is (a resize in place) is no match at all."""
+        if m.old.endswith(".arpa"):
+            named = spelling.from_reverse(m.old)  # None for a zone (fewer labels)
+            move = next((mv for mv in self._moves if named is not None and mv.offset_of(named) is not None),
+                        None)
+            if move is not None and named is not None and move.resized and not move.fits(named):
+                return replace(m, refused=prefix_moves.OUTSIDE, note=move.why_not(named))
+            return None if m.new == m.old else m
+        address = ipaddress.ip_address(m.old)
+        move = next((mv for mv in self._moves if mv.offset_of(address) is not None), None)
+        if move is None:
             return m
         prefix = spelling.PREFIX.match(data, m.end)
-        if prefix is None:
+        length = int(prefix.group(1)) if prefix is not None else None
+        if length is not None and length < move.old.prefixlen:
+            if length == move.new.prefixlen and move.mapped(address) == address:
+                return None  # `10.0.48.0/28` of a resize in place to /28: the new network already
+            return replace(m, refused="supernet")
+        if not move.resized:
             return m
-        length = int(prefix.group(1))
-        address = ipaddress.ip_address(m.old) if not m.old.endswith(".arpa") else None
-        net = next((old for old, _ in self.networks if address is not None and address in old), None)
-        if net is not None and length < net.prefixlen:
-            return Match(m.start, m.end, m.old, m.new, m.kind, refused="supernet")
-        return m
+        if move.is_broadcast(address):
+            if prefix_moves.says_broadcast(data, m.start):
+                return replace(m, new=str(move.new.broadcast_address))
+            return replace(m, new=str(move.new.broadcast_address), refused=prefix_moves.BROADCAST,
+                           note=f"{m.old} is the broadcast address of {move.old}, which becomes {move.new}, "
+                                "and its line does not say `broadcast`")
+        if (move.new_has_broadcast and address == move.new.broadcast_address
+                and prefix_moves.says_broadcast(data, m.start)):
+            return None  # the new broadcast address already (a shrink in place, written or swept)
+        if not move.fits(address):
+            return replace(m, refused=prefix_moves.OUTSIDE,
+                           note=move.why_not(address))
+        if prefix is not None and length == move.old.prefixlen:
+            return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
+                         f"{m.new}/{move.new.prefixlen}", m.kind)
+        if length is not None and length < move.new.prefixlen:  # a subnet wider than the new network
+            return replace(m, refused=prefix_moves.OUTSIDE,
+                           note=f"{m.old}/{length} is a subnet of {move.old} wider than {move.new}")
+        return None if m.new == m.old else m
 
     def _map_network(self, text: str) -> str | None:
         if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
@@ -657,7 +691,9 @@ class Matcher:
         for old_net, new_net in self.networks:
             if address.version == old_net.version and address in old_net:
                 offset = int(address) - int(old_net.network_address)
-                return ipaddress.ip_address(int(new_net.network_address) + offset)
+                if offset >= new_net.num_addresses:  # a shrink: refused by _lengthed, never written
+                    return address
+                return new_net.network_address + offset  # its own family, even near ::
         return None
 
     def _derived_pattern(self, *, lower: bool = False) -> re.Pattern[bytes] | None:

@@ -1,0 +1,114 @@
+"""A network moved to another of any prefix length, end to end (issue 33, items 1, 2 and 5).
+
+`renames.networks: {10.0.48.0/29: 10.0.48.0/28, 192.168.40.0/24: 192.168.40.0/22, ...}`: every
+address keeps its host offset, the old length after a moved address follows, the broadcast address
+follows where its line says so; a shrink that leaves an address in use (in a current-state file)
+outside the new network is refused before anything is written, naming each file:line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.testing.repos import Repo, Run, snapshot
+
+ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
+         '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
+
+
+def _config(networks: str) -> str:
+    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
+
+
+GROW = _config('10.0.48.0/29: 10.0.48.0/28, 192.168.40.0/24: 192.168.40.0/22, '
+               '"2001:db8:a::/48": "2001:db8:b::/56", 10.9.0.0/24: 10.10.0.0/23')
+
+
+def test_a_grown_network_moves_lengths_and_broadcasts(repo: Repo, run: Run) -> None:
+    files = {
+        "interfaces": ("iface eth0 inet static\n    address 10.0.48.3/29\n    broadcast 10.0.48.7\n"
+                       "    gateway 10.0.48.1\n"),
+        "net.yaml": ("lan: 192.168.40.0/24\nrouter: 192.168.40.1\nbroadcast: 192.168.40.255\n"
+                     "v6: 2001:db8:a::10/48\nold_site: 10.9.0.0/24\nold_host: 10.9.0.200\n"),
+        "10-lan.network": "[Network]\nAddress=192.168.40.2/24\n",
+        "nft.conf": "ip saddr 10.0.48.0/29 accept\nip6 saddr 2001:db8:a::/48 accept\n",
+        "notes/2026-01-01.md": "lan was 192.168.40.0/24, router 192.168.40.1, broadcast 10.0.48.7\n",
+    }
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "interfaces").read_text() == ("iface eth0 inet static\n    address 10.0.48.3/28\n"
+                                                 "    broadcast 10.0.48.15\n    gateway 10.0.48.1\n")
+    assert (root / "net.yaml").read_text() == ("lan: 192.168.40.0/22\nrouter: 192.168.40.1\n"
+                                               "broadcast: 192.168.43.255\nv6: 2001:db8:b::10/56\n"
+                                               "old_site: 10.10.0.0/23\nold_host: 10.10.0.200\n")
+    assert (root / "10-lan.network").read_text() == "[Network]\nAddress=192.168.40.2/22\n"
+    assert (root / "nft.conf").read_text() == "ip saddr 10.0.48.0/28 accept\nip6 saddr 2001:db8:b::/56 accept\n"
+    assert (root / "notes/2026-01-01.md").read_text() == files["notes/2026-01-01.md"]  # a record keeps it
+    checked = run(root, "verify")
+    assert checked.exit_code == 0, checked.stdout
+    again = run(root, "sweep", "--dry-run")
+    assert again.exit_code == 0 and "would change 0 files" in again.stdout, again.stdout
+
+
+def test_a_broadcast_address_no_word_names_is_left_and_said(repo: Repo, run: Run) -> None:
+    """10.0.48.7 of a /29 is no host's; of the /28 it names a host: neither reading is certain."""
+    root = repo({"peers.txt": "peer 10.0.48.7\n"}, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr  # left for a decision
+    assert (root / "peers.txt").read_text() == "peer 10.0.48.7\n"
+    checked = run(root, "verify")
+    assert checked.exit_code == 1
+    assert ("peers.txt:1:6: residual (broadcast): 10.0.48.7 -> 10.0.48.15: 10.0.48.7 is the broadcast "
+            "address of 10.0.48.0/29, which becomes 10.0.48.0/28, and its line does not say `broadcast`") \
+        in checked.stdout
+
+
+SHRINK = _config("10.0.48.0/28: 10.0.48.0/29, 10.1.0.0/24: 10.2.0.0/25")
+
+
+def test_a_shrink_that_cannot_place_an_address_is_refused(repo: Repo, run: Run) -> None:
+    files = {
+        "hosts.yaml": "a: 10.0.48.3\nb: 10.0.48.12\nnet: 10.0.48.0/28\n",
+        "site.env": "GW=10.1.0.1\nLAST=10.1.0.127\nDB=10.1.0.200\n",
+        "notes/2025.md": "10.0.48.14 was the printer\n",  # a record: no address in use
+    }
+    root = repo(files, config=SHRINK, allowlist=ALLOW)
+    before = snapshot(root)
+    shown = run(root, "sweep", "--dry-run")
+    assert "3 addresses in use would fall outside a shrunk network" in shown.stdout, shown.stdout
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert snapshot(root) == before
+    error = done.stderr.strip()
+    assert error.startswith("renamer: error: a network move shrinks past 3 addresses in use: "), error
+    assert "hosts.yaml:2: outside the new, smaller network: 10.0.48.12 lies 12 addresses into 10.0.48.0/28, " \
+        "and 10.0.48.0/29 holds 8" in error
+    # offset 127 of the /25 is its broadcast address: no place for a host
+    assert "site.env:2: outside the new, smaller network: 10.1.0.127 lies 127 addresses into 10.1.0.0/24, " \
+        "the place of 10.2.0.0/25's broadcast address" in error
+    assert "site.env:3: outside the new, smaller network: 10.1.0.200" in error
+    assert "notes/" not in error and "\n" not in error
+
+
+def test_a_shrink_that_fits_is_written(repo: Repo, run: Run) -> None:
+    files = {
+        "hosts.yaml": "a: 10.0.48.3\nnet: 10.0.48.0/28\nbroadcast: 10.0.48.15\n",
+        "site.env": "GW=10.1.0.1\nDB=10.1.0.100\n",
+        "notes/2025.md": "10.0.48.14 was the printer\n",  # a record outside: does not count
+    }
+    root = repo(files, config=SHRINK, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "hosts.yaml").read_text() == "a: 10.0.48.3\nnet: 10.0.48.0/29\nbroadcast: 10.0.48.7\n"
+    assert (root / "site.env").read_text() == "GW=10.2.0.1\nDB=10.2.0.100\n"
+    assert run(root, "verify").exit_code == 0
+
+
+def test_any_length_at_load(tmp_path: Path, repo: Repo, run: Run) -> None:
+    """Growing and shrinking moves load; an overlap that is no resize in place does not."""
+    root = repo({"a.txt": "10.0.48.3\n"}, config=_config("10.0.48.0/24: 10.0.48.128/25"), allowlist=ALLOW)
+    done = run(root, "sweep", "--dry-run")
+    assert done.exit_code == 2
+    assert done.stderr.startswith("renamer: error: renamer.yaml:3: renames.networks.10.0.48.0/24: "
+                                  "10.0.48.128/25 overlaps 10.0.48.0/24")

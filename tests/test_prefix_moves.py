@@ -1,0 +1,165 @@
+"""A network moved to another of any prefix length (prefix_moves.py, match.py): the pure mapping.
+
+Every address keeps its host offset; the broadcast address follows where its line says so; the old
+length after a moved address follows; a shrink that cannot place an address is refused; an address
+a resize in place leaves where it is is no match (a second sweep finds nothing)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from renamer.match import Matcher
+from renamer.prefix_moves import BROADCAST, OUTSIDE, PrefixMove, outside, resize_problem
+
+
+def _matcher(*pairs: tuple[str, str]) -> Matcher:
+    return Matcher(networks=[(ipaddress.ip_network(a), ipaddress.ip_network(b)) for a, b in pairs])
+
+
+GROW = _matcher(("10.0.48.0/29", "10.0.48.0/28"), ("192.168.40.0/24", "192.168.40.0/22"),
+                ("2001:db8:a::/48", "2001:db8:b::/48"), ("10.9.0.0/24", "10.10.0.0/23"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # the old length after a moved address follows: the network's own, an interface's
+    (b"lan: 10.0.48.0/29\n", [("10.0.48.0/29", "10.0.48.0/28", None)]),
+    (b"Address=10.0.48.3/29\n", [("10.0.48.3/29", "10.0.48.3/28", None)]),
+    (b"ip saddr 192.168.40.0/24 accept\n", [("192.168.40.0/24", "192.168.40.0/22", None)]),
+    # the broadcast address where its line says so (any of the words), refused elsewhere
+    (b"    broadcast 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", None)]),
+    (b"Broadcast=192.168.40.255\n", [("192.168.40.255", "192.168.43.255", None)]),
+    (b"ip addr add 10.0.48.3/29 brd 10.0.48.7 dev eth0\n",
+     [("10.0.48.3/29", "10.0.48.3/28", None), ("10.0.48.7", "10.0.48.15", None)]),
+    (b"option broadcast-address 192.168.40.255;\n", [("192.168.40.255", "192.168.43.255", None)]),
+    (b"bcast: 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", None)]),
+    (b"peer: 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", BROADCAST)]),
+    (b"broadcastify 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", BROADCAST)]),  # no word of its own
+    # a resize in place keeps each host where it is: nothing to rewrite, nothing left
+    (b"gateway 10.0.48.1\nrouter: 192.168.40.1\n", []),
+    # the new network written already (a resize in place): no supernet, no match
+    (b"lan: 10.0.48.0/28\n", []),
+    (b"wide: 10.0.48.0/24\n", [("10.0.48.0", "10.0.48.0", "supernet")]),
+    # a subnet of the old network keeps its own length
+    (b"dmz: 192.168.40.128/25\n", []),
+    # a moved network to another address and length: offset and length
+    (b"10.9.0.0/24 10.9.0.200 broadcast 10.9.0.255\n",
+     [("10.9.0.0/24", "10.10.0.0/23", None), ("10.9.0.200", "10.10.0.200", None),
+      ("10.9.0.255", "10.10.1.255", None)]),
+    (b"v6 2001:db8:a::10/48\n", [("2001:db8:a::10", "2001:db8:b::10", None)]),
+])
+def test_a_grown_network(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in GROW.find(text)] == found
+
+
+SHRINK = _matcher(("10.0.48.0/28", "10.0.48.0/29"), ("10.1.0.0/24", "10.2.0.0/25"),
+                  ("2001:db8:a::/48", "2001:db8:b::/56"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    (b"a: 10.0.48.3\n", []),
+    # outside the new network: refused, its new value is its old (nothing is written)
+    (b"b: 10.0.48.12\n", [("10.0.48.12", "10.0.48.12", OUTSIDE)]),
+    (b"broadcast 10.0.48.15\n", [("10.0.48.15", "10.0.48.7", None)]),
+    # a host whose offset is the new network's broadcast address has no place either
+    (b"c: 10.0.48.7\n", [("10.0.48.7", "10.0.48.7", OUTSIDE)]),
+    (b"broadcast 10.0.48.7\n", []),  # the new broadcast address: written already
+    (b"net: 10.0.48.0/28\n", [("10.0.48.0/28", "10.0.48.0/29", None)]),
+    (b"10.1.0.5/24 10.1.0.126 10.1.0.127 10.1.0.128\n",
+     [("10.1.0.5/24", "10.2.0.5/25", None), ("10.1.0.126", "10.2.0.126", None),
+      ("10.1.0.127", "10.2.0.127", OUTSIDE), ("10.1.0.128", "10.1.0.128", OUTSIDE)]),
+    (b"10.1.0.0/25\n", [("10.1.0.0", "10.2.0.0", None)]),  # a subnet the new network holds: its length stays
+    (b"10.1.0.128/25\n", [("10.1.0.128", "10.1.0.128", OUTSIDE)]),
+    (b"2001:db8:a::5/48\n", [("2001:db8:a::5/48", "2001:db8:b::5/56", None)]),
+    (b"2001:db8:a:100::5\n", [("2001:db8:a:100::5", "2001:db8:a:100::5", OUTSIDE)]),
+])
+def test_a_shrunk_network(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in SHRINK.find(text)] == found
+
+
+@pytest.mark.parametrize(("old", "new", "why"), [
+    ("10.0.48.0/29", "10.0.48.0/28", None),
+    ("10.0.48.0/28", "10.0.48.0/29", None),
+    ("10.0.0.0/24", "10.1.0.0/16", None),
+    ("2001:db8:a::/48", "2001:db8:b::/56", None),
+    ("10.0.48.0/24", "10.0.48.128/25", "overlaps"),
+    ("10.0.48.0/24", "10.0.0.0/16", "overlaps"),
+    ("10.0.48.0/24", "2001:db8::/64", "one family"),
+])
+def test_which_moves_are_taken(old: str, new: str, why: str | None) -> None:
+    problem = resize_problem(ipaddress.ip_network(old), ipaddress.ip_network(new))
+    assert (problem is None) if why is None else (problem is not None and why in problem)
+
+
+@st.composite
+def _moves(draw: st.DrawFn) -> tuple[PrefixMove, list[int]]:
+    """A random IPv4 or IPv6 network, moved to a random other one of a random length, and
+    random offsets in use inside the old one."""
+    version = draw(st.sampled_from([4, 6]))
+    bits = 32 if version == 4 else 128
+    old_len = draw(st.integers(bits - 12, bits - 2))
+    new_len = draw(st.integers(bits - 12, bits - 2))
+    size = 2 ** (bits - old_len)
+
+    kind = ipaddress.IPv4Network if version == 4 else ipaddress.IPv6Network
+
+    def network(base: int, length: int) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+        return kind((base >> (bits - length) << (bits - length), length))
+
+    old = network(draw(st.integers(0, 2 ** bits - 1)), old_len)
+    in_place = draw(st.booleans())
+    new = network(int(old.network_address) if in_place else draw(st.integers(0, 2 ** bits - 1)), new_len)
+    if new == old:  # refused at load: old and new are the same
+        new = network(int(old.network_address), new_len - 1)
+    offsets = draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=12, unique=True))
+    return PrefixMove(old, new), offsets
+
+
+@settings(max_examples=60, deadline=None)
+@given(_moves())
+def test_the_mapping_is_a_bijection_on_the_addresses_in_use(drawn: tuple[PrefixMove, list[int]]) -> None:
+    move, offsets = drawn
+    used = [move.old.network_address + o for o in offsets]
+    placed = {address: move.moved(address, broadcast=True) for address in used}
+    refused = outside([move], used)
+    if move.new.num_addresses >= move.old.num_addresses:  # a grow: every address placed
+        assert refused == []
+    for address in used:
+        # an address is placed inside the new network, or listed as refused, never both
+        assert (placed[address] is None) == (address in refused)
+        if placed[address] is not None:
+            assert placed[address] in move.new
+    images = [p for p in placed.values() if p is not None]
+    assert len(images) == len(set(images))  # one to one
+    if not refused:  # every offset kept, the broadcast address aside
+        for address in used:
+            if not move.is_broadcast(address):
+                assert int(placed[address]) - int(move.new.network_address) == move.offset_of(address)  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(_moves())
+def test_the_matcher_places_or_refuses_every_address(drawn: tuple[PrefixMove, list[int]]) -> None:
+    """Through the matcher, one address a line: rewritten into the new network by its offset, or
+    refused (outside the new network; the broadcast address, whose line says nothing), never
+    rewritten outside; an address a resize in place leaves where it is is not found."""
+    move, offsets = drawn
+    if move.old.overlaps(move.new) and move.old.network_address != move.new.network_address:
+        return  # refused at load (resize_problem)
+    matcher = Matcher(networks=[(move.old, move.new)])
+    used = [move.old.network_address + o for o in offsets]
+    data = "".join(f"host {address}\n" for address in used).encode()
+    found = {m.old: m for m in matcher.find(data)}
+    for address in used:
+        m = found.get(str(address))
+        if m is None:
+            assert move.mapped(address) == address and move.fits(address) and not move.is_broadcast(address)
+            continue
+        if m.refused is None:
+            assert ipaddress.ip_address(m.new) == move.mapped(address) and ipaddress.ip_address(m.new) in move.new
+        else:
+            assert m.refused in (OUTSIDE, BROADCAST)
+            assert m.refused == BROADCAST or not move.fits(address)

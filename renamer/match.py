@@ -70,6 +70,7 @@ class Matcher:
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
+        self._resized = any(move.resized for move in self._moves)
         self.derived_names = derived_names
         self.variants = variants
         self.rewrite_accounts = rewrite_accounts
@@ -340,7 +341,17 @@ class Matcher:
         if self._mapped_scan and _holds_mapped(data):
             found = self._with_mapped(data, found)
         found = name_starts.with_starts(self, data, found, starts)
-        return self._in_context(data, found)
+        found = self._in_context(data, found)
+        return self._with_lengths(data, found) if self._resized else found
+
+    def _with_lengths(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """Masks, wildcards and prefix-length keys of a network whose move changes its length
+        (prefix_moves.length_hits): rewritten where the context makes them the moved network's,
+        residuals of kind `mask` where the file names it but nothing ties this one to it."""
+        hits = prefix_moves.length_hits(data, self._moves)
+        added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
+                 if not any(m.start < h.end and h.start < m.end for m in matches)]
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def match_at(self, data: bytes, pos: int) -> Match | None:
         """The form starting at `pos`, with its right boundary but not its left one (the caller

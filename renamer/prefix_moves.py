@@ -12,7 +12,9 @@ masks.py). A shrink that leaves an address in use outside the new network is ref
 
 from __future__ import annotations
 
+import ipaddress
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from renamer.names import IPAddress, IPNetwork
@@ -128,4 +130,194 @@ def resize_problem(old: IPNetwork, new: IPNetwork) -> str | None:
     if old.overlaps(new) and old.network_address != new.network_address:
         return (f"{new} overlaps {old}: a second sweep would move addresses again (a network may "
                 "overlap its new one only where both start at one address: a resize in place)")
+    return None
+
+
+# -- what depends on the length: masks, wildcards, prefix keys (issue 33 item 2) ---------------
+
+_QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
+# A key whose number is a prefix length (`prefix: 29`, `PrefixLength=29`, `"cidr": "29"`, `netmask 29`).
+_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(?:gth)?|cidr|netmask|mask|"
+                         rb"mask[_-]?len(?:gth)?|subnet[_-]?mask)[\"']?[ \t]*[:=]?[ \t]*[\"']?([0-9]{1,3})"
+                         rb"(?![0-9.])")
+# A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
+_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
+                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
+                          rb"(?:[ \t]*[:=]|[ \t]+[0-9])")
+_MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+# Lines that open a stanza of their own (an INI section, an interfaces stanza, a Cisco interface).
+_OPENS = re.compile(rb"(?im)^[ \t]*(?:\[|iface[ \t]|auto[ \t]|allow-|mapping[ \t]|interface[ \t]|host[ \t]|"
+                    rb"subnet[ \t]|shared-network[ \t])")
+
+
+def _line_span(data: bytes, pos: int) -> tuple[int, int]:
+    start = data.rfind(b"\n", 0, pos) + 1
+    end = data.find(b"\n", pos)
+    return start, len(data) if end < 0 else end
+
+
+def _indent(line: bytes) -> int:
+    stripped = line.lstrip(b" \t")
+    width = len(line) - len(stripped)
+    while stripped.startswith(b"- "):  # a YAML list item's keys sit past its dash
+        rest = stripped[2:].lstrip(b" ")
+        width += len(stripped) - len(rest)
+        stripped = rest
+    return width
+
+
+def _stanza(data: bytes, pos: int) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """The line spans around `pos` that one stanza holds: the lines beside it, as far as a blank
+    line, a line less indented (the parent) or a line that opens a stanza of its own; the line
+    that opens this one (`subnet 10.0.48.0 netmask ... {`, `iface`, `[Network]`, a less indented
+    key) apart, as its header."""
+    start, end = _line_span(data, pos)
+    header = None
+    own = _indent(data[start:end])
+    spans = [(start, end)]
+    at = start
+    if not _OPENS.match(data, start, end):
+        while at > 0:
+            s, e = _line_span(data, at - 1)
+            line = data[s:e]
+            if not line.strip():
+                break
+            if _indent(line) < own or _OPENS.match(line):
+                header = (s, e)
+                break
+            spans.insert(0, (s, e))
+            at = s
+    at = end
+    while at < len(data):
+        s, e = _line_span(data, at + 1)
+        line = data[s:e]
+        if not line.strip() or _indent(line) < own or _OPENS.match(line):
+            break
+        spans.append((s, e))
+        at = e
+    return spans, header
+
+
+@dataclass(frozen=True)
+class LengthHit:
+    """A mask, wildcard or prefix length of a moved network's old length: its new text, or why
+    it is left (`refused`)."""
+
+    start: int
+    end: int
+    old: str
+    new: str
+    refused: str | None = None
+    note: str | None = None
+
+
+def _old_lengths(move: PrefixMove) -> list[tuple[str, str]]:
+    """(old text, new text) of what spells the move's length: its mask and wildcard (IPv4)."""
+    if move.old.version != 4:
+        return []
+    return [(mask(move.old), mask(move.new)), (wildcard(move.old), wildcard(move.new))]
+
+
+def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
+    """Masks, wildcards and prefix-length keys that spell a resized move's old length, each
+    rewritten where the context makes its network certain (prefix_moves.py's rules, docs/
+    matching.md) and refused (MASK) where the file names the moved network but nothing ties this
+    one to it. One whose context names another network is no hit."""
+    resized = [m for m in moves if m.resized]
+    if not resized:
+        return []
+    spellings = {old: move for move in resized for old, _ in _old_lengths(move)}
+    quads = [(x.start(), x.end(), x.group().decode("ascii")) for x in _QUAD.finditer(data)]
+    moved_here = {_move_of(text, resized) for _, _, text in quads} - {None}
+    if not moved_here:
+        return []  # a file that names no moved network: its masks are another network's
+    masks = {text for text in (t for _, _, t in quads) if _is_mask(text)}
+    out: list[LengthHit] = []
+    for start, end, text in quads:
+        if text not in spellings:
+            continue
+        new = _decide(data, start, end, text, quads, masks, resized, _spelled(text))
+        if new is not None:
+            out.append(new)
+    for x in _LENGTH_KEY.finditer(data):
+        length = int(x.group(1))
+        if not any(m.old.prefixlen == length for m in resized):
+            continue
+        start, end = x.start(1), x.end(1)
+        hit = _decide(data, start, end, x.group(1).decode(), quads, masks, resized, _numbered(length))
+        if hit is not None:
+            out.append(hit)
+    return sorted(out, key=lambda h: h.start)
+
+
+def _spelled(text: str) -> Callable[[PrefixMove], str | None]:
+    """A move's new mask or wildcard for the old one `text`, None where `text` is not its own."""
+    return lambda move: next((new for old, new in _old_lengths(move) if old == text), None)
+
+
+def _numbered(length: int) -> Callable[[PrefixMove], str | None]:
+    """A move's new prefix length for the old one `length`, None where `length` is not its own."""
+    return lambda move: str(move.new.prefixlen) if move.old.prefixlen == length else None
+
+
+def _is_mask(text: str) -> bool:
+    """A dotted netmask or wildcard (ones then zeros, or zeros then ones), never a host's address
+    in practice: 255.255.255.248, 0.0.0.7. (0.0.0.0 and 255.255.255.255 are both and neither.)"""
+    value = int(ipaddress.IPv4Address(text)) if _valid(text) else -1
+    if value < 0:
+        return False
+    inverted = value ^ 0xFFFFFFFF
+    return (inverted & (inverted + 1)) == 0 or (value & (value + 1)) == 0
+
+
+def _valid(text: str) -> bool:
+    try:
+        ipaddress.IPv4Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _move_of(text: str, moves: list[PrefixMove]) -> PrefixMove | None:
+    if not _valid(text):
+        return None
+    address = ipaddress.IPv4Address(text)
+    return next((m for m in moves if m.offset_of(address) is not None), None)
+
+
+def _decide(data: bytes, start: int, end: int, text: str, quads: list[tuple[int, int, str]],
+            masks: set[str], moves: list[PrefixMove], new_of: Callable[[PrefixMove], str | None]
+            ) -> LengthHit | None:
+    """The length at [start, end): on a line with an address, the nearest address before it (else
+    after it) says whose it is; on a line with none whose key names a mask or a length, the
+    stanza's address keys say; else a residual where the file names a move of this length."""
+    line_start, line_end = _line_span(data, start)
+    on_line = [(s, t) for s, e, t in quads if line_start <= s < line_end and (s, e) != (start, end)
+               and t not in masks]
+    before = [t for s, t in on_line if s < start]
+    after = [t for s, t in on_line if s > start]
+    owner: str | None = before[-1] if before else (after[0] if after else None)
+    if owner is not None:
+        move = _move_of(owner, moves)
+        new = new_of(move) if move is not None else None
+        return LengthHit(start, end, text, new) if new is not None else None
+    key = data[line_start:start]
+    if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end):
+        spans, header = _stanza(data, start)
+        lines = [span for span in spans if _ADDRESS_KEY.match(data, span[0])]
+        lines += [header] if header is not None else []  # what opens a stanza names its network
+        named = [t for s, e in lines for qs, _, t in quads if s <= qs < e and t not in masks]
+        owners = {_move_of(t, moves) for t in named}
+        if named and len(owners) == 1 and None not in owners:
+            move = owners.pop()
+            new = new_of(move) if move is not None else None
+            if new is not None:
+                return LengthHit(start, end, text, new)
+        if named and None in owners:
+            return None  # the stanza's address is another network's
+    named_here = {_move_of(t, moves) for _, _, t in quads}
+    if any(move is not None and new_of(move) is not None for move in named_here):
+        return LengthHit(start, end, text, text, MASK,
+                         f"{text} spells the old length of a network this file names, but no address on "
+                         "its line, nor an address key of its stanza, ties it to that network")
     return None

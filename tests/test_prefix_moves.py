@@ -163,3 +163,48 @@ def test_the_matcher_places_or_refuses_every_address(drawn: tuple[PrefixMove, li
         else:
             assert m.refused in (OUTSIDE, BROADCAST)
             assert m.refused == BROADCAST or not move.fits(address)
+
+
+LENGTHS = _matcher(("10.0.48.0/29", "10.0.48.0/28"), ("192.168.40.0/24", "192.168.40.0/22"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # the same line: the nearest address before the mask (else after it) says whose it is
+    (b"interface Gi0/1\n ip address 10.0.48.1 255.255.255.248\n", [("255.255.255.248", "255.255.255.240", None)]),
+    (b"access-list 10 permit 10.0.48.0 0.0.0.7\n", [("0.0.0.7", "0.0.0.15", None)]),
+    (b"router ospf 1\n network 10.0.48.0 0.0.0.7 area 0\n", [("0.0.0.7", "0.0.0.15", None)]),
+    (b"permit ip 10.0.48.0 0.0.0.7 192.168.1.0 0.0.0.7\n", [("0.0.0.7", "0.0.0.15", None)]),
+    (b"-A INPUT -s 10.0.48.0/255.255.255.248 -j ACCEPT\n", [("255.255.255.248", "255.255.255.240", None)]),
+    (b"route add -net 192.168.40.0 netmask 255.255.255.0 gw 10.9.9.1\n",
+     [("255.255.255.0", "255.255.252.0", None)]),
+    (b"- {address: 192.168.40.2, prefix: 24}\n", [("24", "22", None)]),
+    # the stanza: its address keys (or its header) name only the moved network
+    (b"iface eth0 inet static\n    address 10.0.48.3\n    netmask 255.255.255.248\n    gateway 10.0.48.1\n",
+     [("255.255.255.248", "255.255.255.240", None)]),
+    (b"lan:\n  address: 192.168.40.2\n  netmask: 255.255.255.0\n  prefix: 24\n",
+     [("255.255.255.0", "255.255.252.0", None), ("24", "22", None)]),
+    (b"[lan]\naddress=192.168.40.2\nprefix=24\n[wan]\naddress=203.0.113.5\nprefix=24\n", [("24", "22", None)]),
+    (b'{"lan": {"ip": "192.168.40.2",\n         "cidr": "24"}}\n', [("24", "22", None)]),
+    (b"subnet 192.168.40.0 netmask 255.255.255.0 {\n  option subnet-mask 255.255.255.0;\n}\n",
+     [("255.255.255.0", "255.255.252.0", None), ("255.255.255.0", "255.255.252.0", None)]),
+    # another network's mask: not rewritten, not reported
+    (b"wan:\n  address: 203.0.113.5\n  netmask: 255.255.255.0\nlan: 192.168.40.0/24\n",
+     [("192.168.40.0/24", "192.168.40.0/22", None)]),
+    (b"ip address 172.16.0.1 255.255.255.248\nhost 10.0.48.1\n", []),
+    (b"only: 255.255.255.0\nprefix: 24\n", []),  # a file naming no moved network
+    (b"gateway: 192.168.40.1\nnetmask: 255.255.255.0\n",  # a gateway's address: no key of the stanza's own
+     [("255.255.255.0", "255.255.255.0", "mask")]),
+    # the file names the moved network, but nothing ties this mask to it: a residual
+    (b"x: 192.168.40.2\n\nmask: 255.255.255.0\n", [("255.255.255.0", "255.255.255.0", "mask")]),
+    (b"x: 192.168.40.2\n\nprefix: 24\n", [("24", "24", "mask")]),
+    # other numbers are no lengths
+    (b"address: 192.168.40.2\nport: 24\nmtu: 1500\n", []),
+])
+def test_what_depends_on_the_length_follows(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in LENGTHS.find(text)] == found
+
+
+def test_an_equal_length_move_leaves_masks_alone() -> None:
+    same = _matcher(("10.0.48.0/29", "10.1.48.0/29"))
+    assert [(m.old, m.new) for m in same.find(b"ip address 10.0.48.1 255.255.255.248\n")] == \
+        [("10.0.48.1", "10.1.48.1")]

@@ -108,9 +108,10 @@ REFUSED_HINTS = {
                            "small for it): the sweep is refused, nothing written; renumber it into the new "
                            "network by hand (renames.addresses), or choose a longer new network"),
     prefix_moves.BROADCAST: ("the old network's broadcast address, on a line that does not say `broadcast` "
-                             "(nor `bcast`, `brd`): as a broadcast address it becomes the new network's, but "
-                             "its offset is another address of a network of another length, so neither "
-                             "reading is certain; write the new address by hand, or keep it with a keep rule"),
+                             "(nor `bcast`, `brd`): as a broadcast address it becomes the new network's, "
+                             "but its offset is another address of a network of another length, so "
+                             "neither reading is certain; write the new address by hand, or keep it with a "
+                             "keep rule"),
     prefix_moves.MASK: ("a netmask, wildcard or prefix length of the moved network's old length where "
                         "nothing beside it (the same line, or the stanza's address key) names an address "
                         "of the moved network: it may belong to another network; write the new one by "

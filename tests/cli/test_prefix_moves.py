@@ -112,3 +112,54 @@ def test_any_length_at_load(tmp_path: Path, repo: Repo, run: Run) -> None:
     assert done.exit_code == 2
     assert done.stderr.startswith("renamer: error: renamer.yaml:3: renames.networks.10.0.48.0/24: "
                                   "10.0.48.128/25 overlaps 10.0.48.0/24")
+
+
+LENGTHS = _config("10.0.48.0/29: 10.0.48.0/28, 192.168.40.0/24: 192.168.40.0/22")
+
+
+def test_masks_wildcards_and_prefix_keys_follow_the_length(repo: Repo, run: Run) -> None:
+    files = {
+        "interfaces": ("auto eth0\niface eth0 inet static\n    address 10.0.48.3\n    netmask 255.255.255.248\n"
+                       "    broadcast 10.0.48.7\n\niface eth1 inet static\n    address 203.0.113.5\n"
+                       "    netmask 255.255.255.248\n"),
+        "router.cfg": ("interface Gi0/1\n ip address 10.0.48.1 255.255.255.248\n!\nrouter ospf 1\n"
+                       " network 10.0.48.0 0.0.0.7 area 0\n network 172.16.0.0 0.0.0.7 area 0\n!\n"
+                       "access-list 10 permit 10.0.48.0 0.0.0.7\n"),
+        "rules.v4": "-A INPUT -s 192.168.40.0/255.255.255.0 -j ACCEPT\n-A INPUT -s 198.51.100.0/255.255.255.0 -j DROP\n",
+        "hosts.yaml": ("lan:\n  address: 192.168.40.2\n  netmask: 255.255.255.0\n  prefix: 24\n"
+                       "wan:\n  address: 203.0.113.5\n  netmask: 255.255.255.0\n  prefix: 24\n"),
+        "site.ini": "[lan]\naddress=192.168.40.2\nprefix=24\n[wan]\naddress=203.0.113.5\nprefix=24\n",
+        "unrelated.conf": "mask 255.255.255.0\nprefix: 24\n",
+    }
+    root = repo(files, config=LENGTHS, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "interfaces").read_text() == (
+        "auto eth0\niface eth0 inet static\n    address 10.0.48.3\n    netmask 255.255.255.240\n"
+        "    broadcast 10.0.48.15\n\niface eth1 inet static\n    address 203.0.113.5\n    netmask 255.255.255.248\n")
+    assert (root / "router.cfg").read_text() == (
+        "interface Gi0/1\n ip address 10.0.48.1 255.255.255.240\n!\nrouter ospf 1\n"
+        " network 10.0.48.0 0.0.0.15 area 0\n network 172.16.0.0 0.0.0.7 area 0\n!\n"
+        "access-list 10 permit 10.0.48.0 0.0.0.15\n")
+    assert (root / "rules.v4").read_text() == ("-A INPUT -s 192.168.40.0/255.255.252.0 -j ACCEPT\n"
+                                               "-A INPUT -s 198.51.100.0/255.255.255.0 -j DROP\n")
+    assert (root / "hosts.yaml").read_text() == (
+        "lan:\n  address: 192.168.40.2\n  netmask: 255.255.252.0\n  prefix: 22\n"
+        "wan:\n  address: 203.0.113.5\n  netmask: 255.255.255.0\n  prefix: 24\n")
+    assert (root / "site.ini").read_text() == "[lan]\naddress=192.168.40.2\nprefix=22\n[wan]\naddress=203.0.113.5\nprefix=24\n"
+    assert (root / "unrelated.conf").read_text() == files["unrelated.conf"]
+    assert run(root, "verify").exit_code == 0
+    again = run(root, "sweep", "--dry-run")
+    assert "would change 0 files" in again.stdout, again.stdout
+
+
+def test_a_mask_nothing_ties_to_the_moved_network_is_a_residual(repo: Repo, run: Run) -> None:
+    root = repo({"lan.yaml": "router: 192.168.40.1\n\nmask: 255.255.255.0\n"}, config=LENGTHS, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "lan.yaml").read_text() == "router: 192.168.40.1\n\nmask: 255.255.255.0\n"
+    checked = run(root, "verify")
+    assert checked.exit_code == 1
+    assert ("lan.yaml:3:7: residual (mask): 255.255.255.0 -> 255.255.255.0 [mask]: 255.255.255.0 spells the old "
+            "length of a network this file names, but no address on its line, nor an address key of its "
+            "stanza, ties it to that network") in checked.stdout

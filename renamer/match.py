@@ -39,6 +39,7 @@ from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
 from renamer.context import (
     RANGE_HINT,
+    declared_ends,
     find_declared,
     find_ranges,
     find_sets,
@@ -342,7 +343,41 @@ class Matcher:
             found = self._with_mapped(data, found)
         found = name_starts.with_starts(self, data, found, starts)
         found = self._in_context(data, found)
-        return self._with_lengths(data, found) if self._resized else found
+        if self._resized:
+            found = self._with_lengths(data, found)
+        if self._moves and found and _RANGE_WORDS.search(data):
+            found = self._ranges_moved_whole(data, found)
+        return found
+
+    def _ranges_moved_whole(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """A declared range (`dhcp-range=a,b`, `range a b;`, a Kea pool `a - b`, start and end
+        keys) follows a network move when both ends lie in one moved network (each keeps its
+        offset; a shrink that cannot hold it is refused with its addresses); one end moved alone
+        (the other in no moved network, or in another) would break it: both ends are refused."""
+        at = {m.start: i for i, m in enumerate(matches) if m.kind == "network"}
+        refused: dict[int, str] = {}
+        for (a_start, a_end), (b_start, b_end) in declared_ends(data):
+            ends = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
+            owners = [self._move_holding(text) for text in ends]
+            if owners[0] is owners[1]:
+                continue  # both in one moved network (or neither)
+            for start, (mine, other), owner in ((a_start, ends, owners[0]), (b_start, ends[::-1], owners[1])):
+                where = f"in {owner.old}" if owner is not None else "in no moved network"
+                there = next((f"in {o.old}" for o in owners if o is not None and o is not owner),
+                             "in no moved network")
+                if start in at:
+                    refused[at[start]] = f"{mine} is {where}, the range's other end {other} {there}"
+        if not refused:
+            return matches
+        return [replace(m, refused="range", note=refused[i]) if i in refused and m.refused is None else m
+                for i, m in enumerate(matches)]
+
+    def _move_holding(self, text: str) -> prefix_moves.PrefixMove | None:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            return None
+        return next((move for move in self._moves if move.offset_of(address) is not None), None)
 
     def _with_lengths(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Masks, wildcards and prefix-length keys of a network whose move changes its length
@@ -866,6 +901,9 @@ def _in_windows_path(data: bytes, start: int) -> bool:
 
 
 _CLASS_IN = re.compile(rb"[ \t]in[ \t]")
+# A word a declared range stands after (context.py's range and start words, in any case): the
+# network moves' range rule runs only in a file holding one.
+_RANGE_WORDS = re.compile(rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")
 # A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
 _PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")
 

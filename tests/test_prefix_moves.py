@@ -208,3 +208,22 @@ def test_an_equal_length_move_leaves_masks_alone() -> None:
     same = _matcher(("10.0.48.0/29", "10.1.48.0/29"))
     assert [(m.old, m.new) for m in same.find(b"ip address 10.0.48.1 255.255.255.248\n")] == \
         [("10.0.48.1", "10.1.48.1")]
+
+
+RANGES = _matcher(("10.9.0.0/24", "10.10.0.0/23"), ("10.7.0.0/24", "10.8.0.0/24"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    (b"dhcp-range=10.9.0.100,10.9.0.200,12h\n",
+     [("10.9.0.100", "10.10.0.100", None), ("10.9.0.200", "10.10.0.200", None)]),
+    (b'"pool": "10.9.0.100 - 10.9.0.200"\n', [("10.9.0.100", "10.10.0.100", None), ("10.9.0.200", "10.10.0.200", None)]),
+    (b"start: 10.9.0.5\nend: 10.9.0.9\n", [("10.9.0.5", "10.10.0.5", None), ("10.9.0.9", "10.10.0.9", None)]),
+    # one end moved alone: both refused
+    (b"range 10.9.0.100 10.9.1.50;\n", [("10.9.0.100", "10.10.0.100", "range")]),
+    (b"dhcp-range=10.9.0.10,10.7.0.20,12h\n", [("10.9.0.10", "10.10.0.10", "range"), ("10.7.0.20", "10.8.0.20", "range")]),
+    (b"start: 10.9.0.5\nend: 10.11.0.9\n", [("10.9.0.5", "10.10.0.5", "range")]),
+    # two addresses that are no range
+    (b"servers: 10.9.0.5, 10.11.0.9\n", [("10.9.0.5", "10.10.0.5", None)]),
+])
+def test_a_declared_range_moves_whole_or_not_at_all(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in RANGES.find(text)] == found

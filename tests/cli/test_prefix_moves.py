@@ -8,8 +8,10 @@ outside the new network is refused before anything is written, naming each file:
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
+from renamer.dns.dnsmasq import sandbox
 from tests.testing.repos import Repo, Run, snapshot
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
@@ -163,3 +165,68 @@ def test_a_mask_nothing_ties_to_the_moved_network_is_a_residual(repo: Repo, run:
     assert ("lan.yaml:3:7: residual (mask): 255.255.255.0 -> 255.255.255.0 [mask]: 255.255.255.0 spells the old "
             "length of a network this file names, but no address on its line, nor an address key of its "
             "stanza, ties it to that network") in checked.stdout
+
+
+DHCP = _config("10.0.48.0/29: 10.0.48.0/28, 10.9.0.0/24: 10.10.0.0/23, 10.7.0.0/24: 10.8.0.0/24")
+
+
+def _dnsmasq_test(conf: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sandbox.dnsmasq_binary(), "--test", "-C", str(conf)], capture_output=True, text=True,
+                          check=False, timeout=30)
+
+
+def test_dhcp_ranges_inside_a_moved_network_follow(repo: Repo, run: Run) -> None:
+    files = {
+        "dnsmasq.d/dhcp.conf": ("dhcp-range=set:lab,10.0.48.2,10.0.48.6,255.255.255.248,12h\n"
+                                "dhcp-range=set:site,10.9.0.100,10.9.0.200,255.255.255.0,12h\n"
+                                "dhcp-option=tag:site,option:router,10.9.0.1\n"),
+        "dhcpd.conf": ("subnet 10.9.0.0 netmask 255.255.255.0 {\n  range 10.9.0.100 10.9.0.200;\n"
+                       "  option broadcast-address 10.9.0.255;\n  option subnet-mask 255.255.255.0;\n}\n"),
+        "kea-dhcp4.json": ('{"Dhcp4": {"subnet4": [{"subnet": "10.9.0.0/24",\n'
+                           '  "pools": [{"pool": "10.9.0.100 - 10.9.0.200"}]}]}}\n'),
+    }
+    root = repo(files, config=DHCP, allowlist=ALLOW)
+    assert _dnsmasq_test(root / "dnsmasq.d/dhcp.conf").returncode == 0
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "dnsmasq.d/dhcp.conf").read_text() == (
+        "dhcp-range=set:lab,10.0.48.2,10.0.48.6,255.255.255.240,12h\n"
+        "dhcp-range=set:site,10.10.0.100,10.10.0.200,255.255.254.0,12h\n"
+        "dhcp-option=tag:site,option:router,10.10.0.1\n")
+    checked = _dnsmasq_test(root / "dnsmasq.d/dhcp.conf")
+    assert checked.returncode == 0, checked.stderr
+    assert (root / "dhcpd.conf").read_text() == (
+        "subnet 10.10.0.0 netmask 255.255.254.0 {\n  range 10.10.0.100 10.10.0.200;\n"
+        "  option broadcast-address 10.10.1.255;\n  option subnet-mask 255.255.254.0;\n}\n")
+    assert (root / "kea-dhcp4.json").read_text() == (
+        '{"Dhcp4": {"subnet4": [{"subnet": "10.10.0.0/23",\n  "pools": [{"pool": "10.10.0.100 - 10.10.0.200"}]}]}}\n')
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_dhcp_range_one_move_would_split_is_left_and_said(repo: Repo, run: Run) -> None:
+    files = {
+        "dnsmasq.conf": ("dhcp-range=10.9.0.100,10.9.1.50,12h\n"  # the other end in no moved network
+                         "dhcp-range=10.9.0.10,10.7.0.20,12h\n"),  # the other end in another moved network
+        "dhcpd.conf": "range 10.9.0.100 10.9.1.50;\n",
+    }
+    root = repo(files, config=DHCP, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "dnsmasq.conf").read_text() == files["dnsmasq.conf"]
+    assert (root / "dhcpd.conf").read_text() == files["dhcpd.conf"]
+    checked = run(root, "verify")
+    assert checked.exit_code == 1
+    assert ("dnsmasq.conf:1:12: residual (range): 10.9.0.100 -> 10.10.0.100: 10.9.0.100 is in 10.9.0.0/24, the "
+            "range's other end 10.9.1.50 in no moved network") in checked.stdout
+    assert "dnsmasq.conf:2:22: residual (range): 10.7.0.20 -> 10.8.0.20: 10.7.0.20 is in 10.7.0.0/24" in checked.stdout
+
+
+def test_a_dhcp_range_a_shrink_cannot_hold_is_refused(repo: Repo, run: Run) -> None:
+    config = _config("10.9.0.0/24: 10.9.0.0/25")
+    files = {"dnsmasq.conf": "dhcp-range=10.9.0.100,10.9.0.200,255.255.255.0,12h\n"}
+    root = repo(files, config=config, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert (root / "dnsmasq.conf").read_text() == files["dnsmasq.conf"]
+    assert "dnsmasq.conf:1: outside the new, smaller network: 10.9.0.200 lies 200 addresses into 10.9.0.0/24" \
+        in done.stderr

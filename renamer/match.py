@@ -459,10 +459,31 @@ class Matcher:
         file that holds `ffff:`, which few do)."""
         added = []
         for x in spelling.MAPPED.finditer(data):
-            new = self._mapped(x.group().decode("ascii"))
-            if new is not None and not any(m.start < x.end() and x.start() < m.end for m in matches):
-                added.append(Match(x.start(), x.end(), x.group().decode("ascii"), new, "address"))
+            found = self._mapped_match(x.group().decode("ascii"), x.start(), x.end())
+            if found is not None and not any(m.start < x.end() and x.start() < m.end for m in matches):
+                added.append(found)
         return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+    def _mapped_match(self, text: str, start: int, end: int) -> Match | None:
+        """An IPv4-mapped IPv6 address in hex (`_mapped`) as a match; under a move that changes
+        its network's length, held to the rules of `_lengthed`: one a shrink cannot place is
+        refused, the old broadcast address (no line says so in hex) is refused, one a resize in
+        place keeps is no match."""
+        new = self._mapped(text)
+        if new is None:
+            return None
+        found = Match(start, end, text, new, "address")
+        v4 = spelling.embedded_v4(ipaddress.IPv6Address(text))
+        move = next((mv for mv in self._moves if v4 is not None and mv.offset_of(v4) is not None), None)
+        if v4 is None or str(v4) in self._v4_map or move is None or not move.resized:
+            return found
+        if move.is_broadcast(v4):
+            return replace(found, refused=prefix_moves.BROADCAST,
+                           note=f"{text} is {v4}, the broadcast address of {move.old}, which becomes "
+                                f"{move.new}")
+        if not move.fits(v4):
+            return replace(found, refused=prefix_moves.OUTSIDE, note=f"{text} is {v4}: {move.why_not(v4)}")
+        return None if new == text else found
 
     def _mapped(self, text: str) -> str | None:
         """`::ffff:0afa:3236` -> the new address in the same spelling (`::ffff:0afb:3236`): the
@@ -591,9 +612,9 @@ class Matcher:
             if spelled is not None:
                 return Match(start, end, text.decode("ascii"), spelled, "address")
         if b":" in text and (self._v4_pairs or self.networks):
-            mapped = self._mapped(text.decode("ascii"))
-            if mapped is not None:
-                return Match(start, end, text.decode("ascii"), mapped, "address")
+            found = self._mapped_match(text.decode("ascii"), start, end)
+            if found is not None or self._mapped(text.decode("ascii")) is not None:
+                return found
         if b"." not in text and b":" not in text:
             return None  # no address and no reverse name: `10` of `10:` (_resolve_generic's trim)
         written = text.decode("ascii")

@@ -227,3 +227,17 @@ RANGES = _matcher(("10.9.0.0/24", "10.10.0.0/23"), ("10.7.0.0/24", "10.8.0.0/24"
 ])
 def test_a_declared_range_moves_whole_or_not_at_all(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
     assert [(m.old, m.new, m.refused) for m in RANGES.find(text)] == found
+
+
+@pytest.mark.parametrize("v6", [False, True], ids=["v4-only", "with-v6-network"])
+@pytest.mark.parametrize(("text", "found"), [
+    (b"m: ::ffff:0a00:300c\n", [("::ffff:0a00:300c", "::ffff:0a00:300c", OUTSIDE)]),
+    (b"m: ::ffff:0a00:3003\n", []),  # stays where it is
+    (b"m: ::ffff:0a01:0005\n", [("::ffff:0a01:0005", "::ffff:0a02:0005", None)]),
+    (b"m: ::ffff:10.0.48.12\n", [("10.0.48.12", "10.0.48.12", OUTSIDE)]),
+])
+def test_an_ipv4_mapped_address_is_held_to_the_shrink(v6: bool, text: bytes,
+                                                      found: list[tuple[str, str, str | None]]) -> None:
+    pairs = [("10.0.48.0/28", "10.0.48.0/29"), ("10.1.0.0/24", "10.2.0.0/25")]
+    matcher = _matcher(*pairs, *([("2001:db8:a::/48", "2001:db8:b::/48")] if v6 else []))
+    assert [(m.old, m.new, m.refused) for m in matcher.find(text)] == found

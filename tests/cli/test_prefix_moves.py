@@ -12,7 +12,8 @@ import subprocess
 from pathlib import Path
 
 from renamer.dns.dnsmasq import sandbox
-from tests.testing.repos import Repo, Run, snapshot
+from tests.testing.repos import Repo, Run, make_repo, snapshot
+from tests.testing.terraform import needs_terraform
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
@@ -230,3 +231,38 @@ def test_a_dhcp_range_a_shrink_cannot_hold_is_refused(repo: Repo, run: Run) -> N
     assert (root / "dnsmasq.conf").read_text() == files["dnsmasq.conf"]
     assert "dnsmasq.conf:1: outside the new, smaller network: 10.9.0.200 lies 200 addresses into 10.9.0.0/24" \
         in done.stderr
+
+
+def _console(expression: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["terraform", "console", "-no-color"], input=expression + "\n", capture_output=True,
+                          text=True, cwd=cwd, check=False, timeout=60)
+
+
+@needs_terraform
+def test_an_address_a_tool_computes_is_held_to_the_shrink(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """`cidrhost("10.0.48.0/28", 12)` with its network rewritten to /29 would make terraform fail
+    (no host 12 in a /29); an IPv4-mapped address in hex is an address in use too."""
+    assert "does not accommodate a host\nnumbered 12" in _console('cidrhost("10.0.48.0/29", 12)', tmp_path).stderr
+    files = {
+        "main.tf": 'output "a" { value = cidrhost("10.0.48.0/28", 12) }\noutput "b" { value = cidrhost("10.0.48.0/28", 3) }\n',
+        "v6.yaml": "mapped: ::ffff:0a00:300c\n",
+    }
+    root = repo(files, config=SHRINK, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert (root / "main.tf").read_text() == files["main.tf"]
+    assert ('main.tf:1: outside the new, smaller network: `cidrhost("10.0.48.0/28", 12)`: 10.0.48.12 lies 12 '
+            "addresses into 10.0.48.0/28") in done.stderr
+    assert "v6.yaml:1: outside the new, smaller network: ::ffff:0a00:300c is 10.0.48.12: " in done.stderr
+
+
+@needs_terraform
+def test_an_address_a_tool_computes_follows_a_grow(tmp_path: Path, run: Run) -> None:
+    files = {"main.tf": 'output "b" { value = cidrhost("10.0.48.0/29", 3) }\n', "v6.yaml": "m: ::ffff:0a00:3003\n"}
+    root = make_repo(tmp_path / "grow", files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "main.tf").read_text() == 'output "b" { value = cidrhost("10.0.48.0/28", 3) }\n'
+    assert (root / "v6.yaml").read_text() == files["v6.yaml"]  # 10.0.48.3 stays where it is
+    assert _console('cidrhost("10.0.48.0/28", 3)', tmp_path).stdout.strip() == '"10.0.48.3"'
+    assert run(root, "verify").exit_code == 0

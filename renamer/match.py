@@ -983,6 +983,9 @@ def _continues_name(data: bytes, end: int) -> bool:
     return data[end:end + 1] == b"-" and data[end + 1:end + 2].isalnum()
 
 
-def new_values_matcher(hosts: Iterable[tuple[str, str]], addresses: Iterable[tuple[str, str]]) -> Matcher:
-    """The exact rules of the sweep, with the new values as the needles (probe, collisions)."""
-    return Matcher([(new, new) for _, new in hosts], [(new, new) for _, new in addresses])
+def new_values_matcher(hosts: Iterable[tuple[str, str]], addresses: Iterable[tuple[str, str]],
+                       networks: Iterable[IPNetwork] = ()) -> Matcher:
+    """The exact rules of the sweep, with the new values as the needles (probe, collisions); a
+    new network finds every address inside it, as itself."""
+    return Matcher([(new, new) for _, new in hosts], [(new, new) for _, new in addresses],
+                   [(net, net) for net in networks])

@@ -135,6 +135,9 @@ def resize_problem(old: IPNetwork, new: IPNetwork) -> str | None:
 
 # -- what depends on the length: masks, wildcards, prefix keys (issue 33 item 2) ---------------
 
+# An IPv6 address (with at least two colons; a `/len` or a zone after it is not part of it).
+_V6 = re.compile(rb"(?<![A-Za-z0-9.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+(?:[0-9]+(?:\.[0-9]+){3})?"
+                 rb"(?![A-Za-z0-9:])")
 _QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
 # A key whose number is a prefix length (`prefix: 29`, `PrefixLength=29`, `"cidr": "29"`, `netmask 29`).
 _LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(?:gth)?|cidr|netmask|mask|"
@@ -228,6 +231,10 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         return []
     spellings = {old: move for move in resized for old, _ in _old_lengths(move)}
     quads = [(x.start(), x.end(), x.group().decode("ascii")) for x in _QUAD.finditer(data)]
+    if any(move.old.version == 6 for move in resized):  # IPv6 addresses own length keys too
+        quads = sorted(quads + [(x.start(), x.end(), x.group().decode("ascii")) for x in _V6.finditer(data)
+                                if _move_of(x.group().decode("ascii"), resized) is not None
+                                or _parses(x.group().decode("ascii"))])
     moved_here = {_move_of(text, resized) for _, _, text in quads} - {None}
     if not moved_here:
         return []  # a file that names no moved network: its masks are another network's
@@ -278,10 +285,19 @@ def _valid(text: str) -> bool:
     return True
 
 
+def _parses(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _move_of(text: str, moves: list[PrefixMove]) -> PrefixMove | None:
-    if not _valid(text):
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
         return None
-    address = ipaddress.IPv4Address(text)
     return next((m for m in moves if m.offset_of(address) is not None), None)
 
 

@@ -241,3 +241,22 @@ def test_an_ipv4_mapped_address_is_held_to_the_shrink(v6: bool, text: bytes,
     pairs = [("10.0.48.0/28", "10.0.48.0/29"), ("10.1.0.0/24", "10.2.0.0/25")]
     matcher = _matcher(*pairs, *([("2001:db8:a::/48", "2001:db8:b::/48")] if v6 else []))
     assert [(m.old, m.new, m.refused) for m in matcher.find(text)] == found
+
+
+V6_LENGTHS = _matcher(("2001:db8:a::/48", "2001:db8:b::/56"), ("10.0.48.0/29", "10.0.48.0/28"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    (b"lan6:\n  address: 2001:db8:a::10\n  prefix: 48\n",
+     [("2001:db8:a::10", "2001:db8:b::10", None), ("48", "56", None)]),
+    (b'- {ip: "2001:DB8:A::1", prefixlen: 48}\n', [("2001:DB8:A::1", "2001:DB8:B::1", None), ("48", "56", None)]),
+    (b"ipv6 address 2001:db8:a::1/48\n", [("2001:db8:a::1/48", "2001:db8:b::1/56", None)]),
+    (b"x: 2001:db8:c::1\nprefix: 48\n", []),  # another network's file
+    # another network's stanza: its length stays, unreported
+    (b"wan6:\n  address: 2001:db8:c::10\n  prefix: 48\n  other: 2001:db8:a::5\n",
+     [("2001:db8:a::5", "2001:db8:b::5", None)]),
+    (b"a: 2001:db8:a::5\n\nprefix: 48\n", [("2001:db8:a::5", "2001:db8:b::5", None), ("48", "48", "mask")]),
+    (b"mac: aa:bb:cc:dd:ee:ff\nat: 12:30:45\nprefix: 48\n", []),
+])
+def test_an_ipv6_length_key_follows_its_stanza(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in V6_LENGTHS.find(text)] == found

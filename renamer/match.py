@@ -12,6 +12,7 @@ files without one are never handed to the regex engine at all.
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 import socket
@@ -345,7 +346,7 @@ class Matcher:
         found = self._in_context(data, found)
         if self._resized:
             found = self._with_lengths(data, found)
-        if self._moves and found and _RANGE_WORDS.search(data):
+        if self._moves and any(m.kind == "network" for m in found) and _RANGE_WORDS.search(data):
             found = self._ranges_moved_whole(data, found)
         return found
 
@@ -384,8 +385,9 @@ class Matcher:
         (prefix_moves.length_hits): rewritten where the context makes them the moved network's,
         residuals of kind `mask` where the file names it but nothing ties this one to it."""
         hits = prefix_moves.length_hits(data, self._moves)
+        starts = [m.start for m in matches]  # in order, none overlapping: by bisection
         added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
-                 if not any(m.start < h.end and h.start < m.end for m in matches)]
+                 if not _overlaps(matches, starts, h.start, h.end)]
         return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def match_at(self, data: bytes, pos: int) -> Match | None:
@@ -957,6 +959,12 @@ def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
     lowered = data.lower()
     return any(label in lowered for label in labels) and (
         b"$origin" in lowered or b"soa" in lowered or _CLASS_IN.search(lowered) is not None)
+
+
+def _overlaps(matches: list[Match], starts: list[int], start: int, end: int) -> bool:
+    """Does a match of `matches` (in order, `starts` theirs) overlap [start, end)?"""
+    i = bisect.bisect_left(starts, end)
+    return i > 0 and matches[i - 1].end > start
 
 
 def _holds_mapped(data: bytes) -> bool:

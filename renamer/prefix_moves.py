@@ -12,6 +12,8 @@ masks.py). A shrink that leaves an address in use outside the new network is ref
 
 from __future__ import annotations
 
+import bisect
+import functools
 import ipaddress
 import re
 from collections.abc import Callable
@@ -153,6 +155,9 @@ _OPENS = re.compile(rb"(?im)^[ \t]*(?:\[|iface[ \t]|auto[ \t]|allow-|mapping[ \t
                     rb"subnet[ \t]|shared-network[ \t])")
 
 
+_STANZA_LINES = 40  # a stanza is a few lines; a longer run is a list or a dump
+
+
 def _line_span(data: bytes, pos: int) -> tuple[int, int]:
     start = data.rfind(b"\n", 0, pos) + 1
     end = data.find(b"\n", pos)
@@ -169,36 +174,92 @@ def _indent(line: bytes) -> int:
     return width
 
 
-def _stanza(data: bytes, pos: int) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
-    """The line spans around `pos` that one stanza holds: the lines beside it, as far as a blank
-    line, a line less indented (the parent) or a line that opens a stanza of its own; the line
-    that opens this one (`subnet 10.0.48.0 netmask ... {`, `iface`, `[Network]`, a less indented
-    key) apart, as its header."""
-    start, end = _line_span(data, pos)
-    header = None
-    own = _indent(data[start:end])
-    spans = [(start, end)]
-    at = start
-    if not _OPENS.match(data, start, end):
-        while at > 0:
-            s, e = _line_span(data, at - 1)
-            line = data[s:e]
-            if not line.strip():
+class _Stanzas:
+    """One file's stanzas, read once: for each line, the first and last line of the run of lines
+    beside it (as far as a blank line, a line less indented than it, or a line that opens a stanza
+    of its own: `[section]`, `iface`, `interface`, `subnet ... {`) and the line that opens the run
+    (less indented, or an opener), its header. Each line's bounds are remembered with its
+    indentation, so a file of many masks reads each line a few times, not once per mask."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0, *(x.end() for x in re.finditer(rb"\n", data))]
+        self._info: dict[int, tuple[int, bool, bool]] = {}
+        self._up: dict[tuple[int, int], tuple[int, int | None]] = {}
+        self._down: dict[tuple[int, int], int] = {}
+
+    def span(self, index: int) -> tuple[int, int]:
+        start = self.starts[index]
+        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.data)
+        return start, end
+
+    def _line(self, index: int) -> tuple[int, bool, bool]:
+        """(indentation, blank, opens a stanza)"""
+        found = self._info.get(index)
+        if found is None:
+            s, e = self.span(index)
+            line = self.data[s:e]
+            found = (_indent(line), not line.strip(), _OPENS.match(line) is not None)
+            self._info[index] = found
+        return found
+
+    def around(self, pos: int) -> tuple[list[tuple[int, int]], tuple[int, int] | None] | None:
+        """The line spans of the stanza holding `pos` and its header's, or None where the run is
+        longer than _STANZA_LINES (no stanza: a list, a dump)."""
+        index = bisect.bisect_right(self.starts, pos) - 1
+        own, _, opens = self._line(index)
+        first, header = (index, None) if opens else self._first(index, own)
+        last = self._last(index, own)
+        if last - first + 1 > _STANZA_LINES:
+            return None
+        head = self.span(header) if header is not None else None
+        return [self.span(i) for i in range(first, last + 1)], head
+
+    def _first(self, index: int, own: int) -> tuple[int, int | None]:
+        walked = []
+        at = index
+        result: tuple[int, int | None]
+        while True:
+            known = self._up.get((at, own))
+            if known is not None:
+                result = known
                 break
-            if _indent(line) < own or _OPENS.match(line):
-                header = (s, e)
+            walked.append(at)
+            if at == 0:
+                result = (0, None)
                 break
-            spans.insert(0, (s, e))
-            at = s
-    at = end
-    while at < len(data):
-        s, e = _line_span(data, at + 1)
-        line = data[s:e]
-        if not line.strip() or _indent(line) < own or _OPENS.match(line):
-            break
-        spans.append((s, e))
-        at = e
-    return spans, header
+            indent, blank, opens = self._line(at - 1)
+            if blank:
+                result = (at, None)
+                break
+            if indent < own or opens:
+                result = (at, at - 1)
+                break
+            at -= 1
+        for line in walked:
+            self._up[(line, own)] = result
+        return result
+
+    def _last(self, index: int, own: int) -> int:
+        walked = []
+        at = index
+        while True:
+            known = self._down.get((at, own))
+            if known is not None:
+                result = known
+                break
+            walked.append(at)
+            if at + 1 >= len(self.starts):
+                result = at
+                break
+            indent, blank, opens = self._line(at + 1)
+            if blank or indent < own or opens:
+                result = at
+                break
+            at += 1
+        for line in walked:
+            self._down[(line, own)] = result
+        return result
 
 
 @dataclass(frozen=True)
@@ -226,7 +287,7 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
     rewritten where the context makes its network certain (prefix_moves.py's rules, docs/
     matching.md) and refused (MASK) where the file names the moved network but nothing ties this
     one to it. One whose context names another network is no hit."""
-    resized = [m for m in moves if m.resized]
+    resized = tuple(m for m in moves if m.resized)
     if not resized:
         return []
     spellings = {old: move for move in resized for old, _ in _old_lengths(move)}
@@ -235,15 +296,16 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         quads = sorted(quads + [(x.start(), x.end(), x.group().decode("ascii")) for x in _V6.finditer(data)
                                 if _move_of(x.group().decode("ascii"), resized) is not None
                                 or _parses(x.group().decode("ascii"))])
-    moved_here = {_move_of(text, resized) for _, _, text in quads} - {None}
+    moved_here = {move for _, _, text in quads if (move := _move_of(text, resized)) is not None}
     if not moved_here:
         return []  # a file that names no moved network: its masks are another network's
     masks = {text for text in (t for _, _, t in quads) if _is_mask(text)}
+    found = _Found(quads, masks, moved_here, _Stanzas(data))
     out: list[LengthHit] = []
     for start, end, text in quads:
         if text not in spellings:
             continue
-        new = _decide(data, start, end, text, quads, masks, resized, _spelled(text))
+        new = _decide(data, start, end, text, found, resized, _spelled(text))
         if new is not None:
             out.append(new)
     for x in _LENGTH_KEY.finditer(data):
@@ -251,10 +313,27 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         if not any(m.old.prefixlen == length for m in resized):
             continue
         start, end = x.start(1), x.end(1)
-        hit = _decide(data, start, end, x.group(1).decode(), quads, masks, resized, _numbered(length))
+        hit = _decide(data, start, end, x.group(1).decode(), found, resized, _numbered(length))
         if hit is not None:
             out.append(hit)
     return sorted(out, key=lambda h: h.start)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """The addresses of one file, in order (masks apart), and the moves they name."""
+
+    quads: list[tuple[int, int, str]]
+    masks: set[str]
+    named: set[PrefixMove]
+    stanzas: _Stanzas
+
+    def within(self, start: int, end: int) -> list[tuple[int, int, str]]:
+        """The addresses (no masks) that start in [start, end): by bisection, so that a file of
+        many masks costs each one its line, not the whole file."""
+        low = bisect.bisect_left(self.quads, (start, -1, ""))
+        high = bisect.bisect_left(self.quads, (end, -1, ""), low)
+        return [q for q in self.quads[low:high] if q[2] not in self.masks]
 
 
 def _spelled(text: str) -> Callable[[PrefixMove], str | None]:
@@ -293,7 +372,8 @@ def _parses(text: str) -> bool:
     return True
 
 
-def _move_of(text: str, moves: list[PrefixMove]) -> PrefixMove | None:
+@functools.lru_cache(maxsize=4096)
+def _move_of(text: str, moves: tuple[PrefixMove, ...]) -> PrefixMove | None:
     try:
         address = ipaddress.ip_address(text)
     except ValueError:
@@ -301,15 +381,13 @@ def _move_of(text: str, moves: list[PrefixMove]) -> PrefixMove | None:
     return next((m for m in moves if m.offset_of(address) is not None), None)
 
 
-def _decide(data: bytes, start: int, end: int, text: str, quads: list[tuple[int, int, str]],
-            masks: set[str], moves: list[PrefixMove], new_of: Callable[[PrefixMove], str | None]
-            ) -> LengthHit | None:
+def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: tuple[PrefixMove, ...],
+            new_of: Callable[[PrefixMove], str | None]) -> LengthHit | None:
     """The length at [start, end): on a line with an address, the nearest address before it (else
     after it) says whose it is; on a line with none whose key names a mask or a length, the
     stanza's address keys say; else a residual where the file names a move of this length."""
     line_start, line_end = _line_span(data, start)
-    on_line = [(s, t) for s, e, t in quads if line_start <= s < line_end and (s, e) != (start, end)
-               and t not in masks]
+    on_line = [(s, t) for s, e, t in found.within(line_start, line_end) if (s, e) != (start, end)]
     before = [t for s, t in on_line if s < start]
     after = [t for s, t in on_line if s > start]
     owner: str | None = before[-1] if before else (after[0] if after else None)
@@ -319,10 +397,11 @@ def _decide(data: bytes, start: int, end: int, text: str, quads: list[tuple[int,
         return LengthHit(start, end, text, new) if new is not None else None
     key = data[line_start:start]
     if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end):
-        spans, header = _stanza(data, start)
+        stanza = found.stanzas.around(start)
+        spans, header = stanza if stanza is not None else ([], None)
         lines = [span for span in spans if _ADDRESS_KEY.match(data, span[0])]
         lines += [header] if header is not None else []  # what opens a stanza names its network
-        named = [t for s, e in lines for qs, _, t in quads if s <= qs < e and t not in masks]
+        named = [t for s, e in lines for _, _, t in found.within(s, e)]
         owners = {_move_of(t, moves) for t in named}
         if named and len(owners) == 1 and None not in owners:
             move = owners.pop()
@@ -331,8 +410,7 @@ def _decide(data: bytes, start: int, end: int, text: str, quads: list[tuple[int,
                 return LengthHit(start, end, text, new)
         if named and None in owners:
             return None  # the stanza's address is another network's
-    named_here = {_move_of(t, moves) for _, _, t in quads}
-    if any(move is not None and new_of(move) is not None for move in named_here):
+    if any(new_of(move) is not None for move in found.named):
         return LengthHit(start, end, text, text, MASK,
                          f"{text} spells the old length of a network this file names, but no address on "
                          "its line, nor an address key of its stanza, ties it to that network")

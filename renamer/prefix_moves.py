@@ -25,6 +25,7 @@ from renamer.names import IPAddress, IPNetwork
 # `Broadcast=`, `option broadcast-address`, `ip addr add ... brd 10.0.48.7`).
 _BROADCAST = re.compile(rb"(?i)(?<![a-z])(?:broadcast|bcast|brd)(?![a-z])")
 
+_ADDRESS_LIKE = re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*:[0-9A-Fa-f]*")
 OUTSIDE = "outside-prefix"  # Match.refused: a shrink leaves this address outside the new network
 BROADCAST = "broadcast"  # Match.refused: the old broadcast address where no word says it is one
 MASK = "mask"  # Match.refused: a mask, wildcard or prefix length whose network is not certain
@@ -104,9 +105,11 @@ def wildcard(net: IPNetwork) -> str:
 
 
 def says_broadcast(data: bytes, start: int) -> bool:
-    """Does the line before `start` name a broadcast address?"""
+    """Does the line before `start`, after any address before it, name a broadcast address
+    (`broadcast 10.0.48.7`, not `broadcast 192.168.1.255 peer 10.0.48.7`)?"""
     line = data.rfind(b"\n", 0, start) + 1
-    return _BROADCAST.search(data, line, start) is not None
+    after = max((x.end() for x in _ADDRESS_LIKE.finditer(data, line, start)), default=line)
+    return _BROADCAST.search(data, after, start) is not None
 
 
 def outside(moves: list[PrefixMove], used: list[IPAddress]) -> list[IPAddress]:

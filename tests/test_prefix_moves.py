@@ -37,6 +37,9 @@ GROW = _matcher(("10.0.48.0/29", "10.0.48.0/28"), ("192.168.40.0/24", "192.168.4
     (b"option broadcast-address 192.168.40.255;\n", [("192.168.40.255", "192.168.43.255", None)]),
     (b"bcast: 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", None)]),
     (b"peer: 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", BROADCAST)]),
+    # the word says another address is a broadcast address: not this one
+    (b"broadcast 172.16.0.255 peer 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", BROADCAST)]),
+    (b"address 10.0.48.3 broadcast 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", None)]),
     (b"broadcastify 10.0.48.7\n", [("10.0.48.7", "10.0.48.15", BROADCAST)]),  # no word of its own
     # a resize in place keeps each host where it is: nothing to rewrite, nothing left
     (b"gateway 10.0.48.1\nrouter: 192.168.40.1\n", []),

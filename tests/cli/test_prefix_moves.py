@@ -266,3 +266,28 @@ def test_an_address_a_tool_computes_follows_a_grow(tmp_path: Path, run: Run) -> 
     assert (root / "v6.yaml").read_text() == files["v6.yaml"]  # 10.0.48.3 stays where it is
     assert _console('cidrhost("10.0.48.0/28", 3)', tmp_path).stdout.strip() == '"10.0.48.3"'
     assert run(root, "verify").exit_code == 0
+
+
+def _in_own_network(script: Path) -> str:
+    """Run `script` in a network namespace of its own (a user namespace's: loopback only, no packet
+    leaves it), then list its addresses and routes as iproute2 reads them."""
+    done = subprocess.run(["unshare", "-rn", "sh", "-ec", f". {script}; ip -o addr show dev lo; ip route show; "
+                           "ip -6 route show"], capture_output=True, text=True, check=False, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_rewritten_prefixes_parse_in_ip(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """iproute2 takes the rewritten lengths, broadcast address and IPv6 prefix, in a namespace."""
+    script = ("ip link set lo up\nip addr add 10.0.48.3/29 brd 10.0.48.7 dev lo\n"
+              "ip route add 192.168.40.0/24 dev lo\nip -6 route add 2001:db8:a::/48 dev lo\n"
+              "ip -6 addr add 2001:db8:a::10/48 dev lo nodad\n")
+    root = repo({"net.sh": script}, config=GROW, allowlist=ALLOW)
+    before = _in_own_network(root / "net.sh")
+    assert "inet 10.0.48.3/29 brd 10.0.48.7" in before and "192.168.40.0/24 dev lo" in before
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    after = _in_own_network(root / "net.sh")
+    assert "inet 10.0.48.3/28 brd 10.0.48.15" in after
+    assert "192.168.40.0/22 dev lo" in after
+    assert "2001:db8:b::/56 dev lo" in after and "inet6 2001:db8:b::10/56" in after

@@ -11,10 +11,12 @@ inline marker, and sweeps again.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from renamer.errors import UnsafeError
-from renamer.prefix_moves import OUTSIDE
+from renamer.names import IPNetwork, parse_address
+from renamer.prefix_moves import OUTSIDE, PrefixMove
 from renamer.sweep.model import RESIDUAL, ScanResult
 from renamer.words import plural
 
@@ -53,6 +55,20 @@ def refusals(scan: ScanResult) -> list[Refusal]:
             if ref.status == RESIDUAL and ref.reason == OUTSIDE:
                 why = (ref.note or "").split("; ")[0]
                 out.append(Refusal(result.path, ref.line, f"{SHRINK}: {why}"))
+    return out
+
+
+def inventory_refusals(networks: Sequence[tuple[IPNetwork, IPNetwork]],
+                       hosts: Sequence[tuple[str, str, str]]) -> list[Refusal]:
+    """Each address of the DNS inventory's hosts ((name, address, site file) of `sites.site_hosts`)
+    that a shrinking network move cannot place: an address in use, as a current-state file's."""
+    moves = [PrefixMove(old, new) for old, new in networks if old.prefixlen != new.prefixlen]
+    out = []
+    for name, text, source in hosts if moves else ():
+        address = parse_address(text)
+        move = next((m for m in moves if address is not None and m.offset_of(address) is not None), None)
+        if move is not None and address is not None and not move.fits(address):
+            out.append(Refusal(source, 0, f"{SHRINK}: hosts[{name}]: {move.why_not(address)}"))
     return out
 
 

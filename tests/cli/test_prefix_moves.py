@@ -291,3 +291,18 @@ def test_rewritten_prefixes_parse_in_ip(repo: Repo, run: Run, tmp_path: Path) ->
     assert "inet 10.0.48.3/28 brd 10.0.48.15" in after
     assert "192.168.40.0/22 dev lo" in after
     assert "2001:db8:b::/56 dev lo" in after and "inet6 2001:db8:b::10/56" in after
+
+
+def test_a_shrink_that_cannot_place_an_inventory_host_is_refused(repo: Repo, run: Run) -> None:
+    """The DNS inventory's hosts are addresses in use too (never swept as text, moved by `renamer dns`)."""
+    site = ("site: lab\ndomain: lab.lan\nnetwork: 10.1.0.0/24\nhosts:\n"
+            "  - {name: gw, address: 10.1.0.1}\n  - {name: db, address: 10.1.0.200}\n")
+    root = repo({"site.env": "GW=10.1.0.1\n", "dns/sites/lab.yaml": site}, config=SHRINK, allowlist=ALLOW)
+    before = snapshot(root)
+    shown = run(root, "sweep", "--dry-run")
+    assert "  dns/sites/lab.yaml: outside the new, smaller network: hosts[db]: 10.1.0.200 lies 200 addresses " \
+        "into 10.1.0.0/24, and 10.2.0.0/25 holds 128" in shown.stdout, shown.stdout
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert "dns/sites/lab.yaml: outside the new, smaller network: hosts[db]" in done.stderr
+    assert snapshot(root) == before

@@ -710,7 +710,9 @@ class Matcher:
             return m
         if move.is_broadcast(address):
             if prefix_moves.says_broadcast(data, m.start):
-                return replace(m, new=str(move.new.broadcast_address))
+                return replace(m, new=str(move.new.broadcast_address),
+                               note=f"the broadcast address of {move.old} (its line says so) becomes "
+                                    f"{move.new}'s")
             return replace(m, new=str(move.new.broadcast_address), refused=prefix_moves.BROADCAST,
                            note=f"{m.old} is the broadcast address of {move.old}, which becomes {move.new}, "
                                 "and its line does not say `broadcast`")
@@ -722,7 +724,8 @@ class Matcher:
                            note=move.why_not(address))
         if prefix is not None and length == move.old.prefixlen:
             return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
-                         f"{m.new}/{move.new.prefixlen}", m.kind)
+                         f"{m.new}/{move.new.prefixlen}", m.kind,
+                         note=f"an address of {move.old} with its length: the move to {move.new} sets both")
         if length is not None and length < move.new.prefixlen:  # a subnet wider than the new network
             return replace(m, refused=prefix_moves.OUTSIDE,
                            note=f"{m.old}/{length} is a subnet of {move.old} wider than {move.new}")

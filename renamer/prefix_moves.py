@@ -397,7 +397,10 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     if owner is not None:
         move = _move_of(owner, moves)
         new = new_of(move) if move is not None else None
-        return LengthHit(start, end, text, new) if new is not None else None
+        if new is None or move is None:
+            return None
+        return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
+                         f"{move.old}, which becomes {move.new}")
     key = data[line_start:start]
     if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end):
         stanza = found.stanzas.around(start)
@@ -409,8 +412,10 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         if named and len(owners) == 1 and None not in owners:
             move = owners.pop()
             new = new_of(move) if move is not None else None
-            if new is not None:
-                return LengthHit(start, end, text, new)
+            if new is not None and move is not None:
+                return LengthHit(start, end, text, new,
+                                 note=f"the length of its stanza's network, {move.old}, which becomes "
+                                      f"{move.new}")
         if named and None in owners:
             return None  # the stanza's address is another network's
     if any(new_of(move) is not None for move in found.named):

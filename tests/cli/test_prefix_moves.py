@@ -306,3 +306,18 @@ def test_a_shrink_that_cannot_place_an_inventory_host_is_refused(repo: Repo, run
     assert done.exit_code == 3
     assert "dns/sites/lab.yaml: outside the new, smaller network: hosts[db]" in done.stderr
     assert snapshot(root) == before
+
+
+def test_explain_names_each_length_rule(repo: Repo, run: Run) -> None:
+    files = {"interfaces": "iface x\n    address 10.0.48.3/29\n    netmask 255.255.255.248\n    broadcast 10.0.48.7\n",
+             "router.cfg": " ip address 10.0.48.1 255.255.255.248\n"}
+    root = repo(files, config=LENGTHS, allowlist=ALLOW)
+    shown = run(root, "explain", "interfaces").stdout + run(root, "explain", "router.cfg").stdout
+    assert ("10.0.48.3/29 -> 10.0.48.3/28: rewritten: current-state file, an address of 10.0.48.0/29 with its "
+            "length: the move to 10.0.48.0/28 sets both") in shown
+    assert ("255.255.255.248 -> 255.255.255.240: rewritten: current-state file, the length of its stanza's "
+            "network, 10.0.48.0/29, which becomes 10.0.48.0/28") in shown
+    assert ("10.0.48.7 -> 10.0.48.15: rewritten: current-state file, the broadcast address of 10.0.48.0/29 (its "
+            "line says so) becomes 10.0.48.0/28's") in shown
+    assert ("255.255.255.248 -> 255.255.255.240: rewritten: current-state file, the length of 10.0.48.1's network "
+            "on its line, 10.0.48.0/29, which becomes 10.0.48.0/28") in shown

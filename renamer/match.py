@@ -701,6 +701,8 @@ class Matcher:
         if move is None:
             return m
         prefix = spelling.PREFIX.match(data, m.end)
+        if prefix is not None and move.resized and not prefix_moves.is_length(data, m.start, prefix.end()):
+            prefix = None  # a URL's path (`http://10.0.48.3/29`), a word (`/24hours`): no length
         length = int(prefix.group(1)) if prefix is not None else None
         if length is not None and length < move.old.prefixlen:
             if length == move.new.prefixlen and move.mapped(address) == address:

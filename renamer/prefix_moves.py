@@ -112,6 +112,15 @@ def says_broadcast(data: bytes, start: int) -> bool:
     return _BROADCAST.search(data, after, start) is not None
 
 
+_LENGTH_END = re.compile(rb"(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
+
+
+def is_length(data: bytes, start: int, end: int) -> bool:
+    """Is the `/N` ending at `end`, after the address at `start`, a prefix length: not a URL's
+    path (the address after `://`), not a word's start (`/24hours`), not a path (`/24/x`)?"""
+    return data[max(0, start - 3):start] != b"://" and _LENGTH_END.match(data, end) is not None
+
+
 def outside(moves: list[PrefixMove], used: list[IPAddress]) -> list[IPAddress]:
     """The addresses in use that a move cannot place in its new network (a shrink): the old
     broadcast address counts as placed (it becomes the new one's)."""

@@ -46,6 +46,11 @@ GROW = _matcher(("10.0.48.0/29", "10.0.48.0/28"), ("192.168.40.0/24", "192.168.4
     # the new network written already (a resize in place): no supernet, no match
     (b"lan: 10.0.48.0/28\n", []),
     (b"wide: 10.0.48.0/24\n", [("10.0.48.0", "10.0.48.0", "supernet")]),
+    # no length: a URL's path, a word, a path
+    (b"http://10.0.48.3/29\n", []),
+    (b"see 192.168.40.5/24hours\n", []),
+    (b"dir 192.168.40.5/24/x\n", []),
+    (b"a 192.168.40.5/24.\n", [("192.168.40.5/24", "192.168.40.5/22", None)]),  # a sentence's end
     # a subnet of the old network keeps its own length
     (b"dmz: 192.168.40.128/25\n", []),
     # a moved network to another address and length: offset and length

@@ -156,7 +156,7 @@ _QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!
 # A key whose number is a prefix length (`prefix: 29`, `PrefixLength=29`, `"cidr": "29"`, `netmask 29`).
 _LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(?:gth)?|cidr|netmask|mask|"
                          rb"mask[_-]?len(?:gth)?|subnet[_-]?mask)[\"']?[ \t]*[:=]?[ \t]*[\"']?([0-9]{1,3})"
-                         rb"(?![0-9.])")
+                         rb"(?![0-9.A-Za-z_])")
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
 _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"

@@ -206,7 +206,7 @@ LENGTHS = _matcher(("10.0.48.0/29", "10.0.48.0/28"), ("192.168.40.0/24", "192.16
     (b"x: 192.168.40.2\n\nmask: 255.255.255.0\n", [("255.255.255.0", "255.255.255.0", "mask")]),
     (b"x: 192.168.40.2\n\nprefix: 24\n", [("24", "24", "mask")]),
     # other numbers are no lengths
-    (b"address: 192.168.40.2\nport: 24\nmtu: 1500\n", []),
+    (b"address: 192.168.40.2\nport: 24\nmtu: 1500\nprefix: 24h\numask: 24\n", []),
 ])
 def test_what_depends_on_the_length_follows(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
     assert [(m.old, m.new, m.refused) for m in LENGTHS.find(text)] == found

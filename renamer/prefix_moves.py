@@ -2,12 +2,14 @@
 
 Every address keeps its host offset from the network address (`10.0.48.3` of 10.0.48.0/29 is
 `10.0.48.3` of 10.0.48.0/28, and `10.1.0.3` of 10.1.0.0/28); the IPv4 broadcast address, which no
-host can hold, becomes the new network's broadcast address where its line says `broadcast` (or
-`brd`), and is refused elsewhere (its offset names a host in a wider network). What depends on the
-length follows it: a `/29` suffix of the moved network, the dotted mask (255.255.255.248 ->
-255.255.255.240) and the Cisco wildcard (0.0.0.7 -> 0.0.0.15) beside a moved address, a
-`prefix`/`netmask`/`cidr` key's number in a stanza of moved addresses (sweep: match.py and
-masks.py). A shrink that leaves an address in use outside the new network is refused.
+host can hold, becomes the new network's broadcast address where its line says `broadcast`
+(`bcast`, `brd`), and is refused elsewhere (its offset names a host of a network of another
+length). What depends on the length follows it: a `/29` after a moved address, the dotted mask
+(255.255.255.248 -> 255.255.255.240) and the Cisco wildcard (0.0.0.7 -> 0.0.0.15) beside a moved
+address, a `prefix`/`netmask`/`cidr` key's number in a stanza of moved addresses (`length_hits`).
+A shrink that leaves an address in use outside the new network is refused. match.py asks these
+rules of each match (`Matcher._lengthed`, `_with_lengths`, `_ranges_moved_whole`); docs/matching.md,
+"Networks of another length", has them with examples.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from renamer.names import IPAddress, IPNetwork
 # `Broadcast=`, `option broadcast-address`, `ip addr add ... brd 10.0.48.7`).
 _BROADCAST = re.compile(rb"(?i)(?<![a-z])(?:broadcast|bcast|brd)(?![a-z])")
 
+# An address before it on its line (IPv4, or IPv6 with two colons): the word must come after it.
 _ADDRESS_LIKE = re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*:[0-9A-Fa-f]*")
 OUTSIDE = "outside-prefix"  # Match.refused: a shrink leaves this address outside the new network
 BROADCAST = "broadcast"  # Match.refused: the old broadcast address where no word says it is one

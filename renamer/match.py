@@ -690,6 +690,9 @@ class Matcher:
         refused elsewhere, an address a shrink leaves outside the new network is refused, and an
         address that stays where it is (a resize in place) is no match at all."""
         if m.old.endswith(".arpa"):
+            why = self._zone_problem(m.old) if self._resized else None
+            if why is not None:
+                return replace(m, new=m.old, refused=prefix_moves.ZONE, note=why)
             named = spelling.from_reverse(m.old)  # None for a zone (fewer labels)
             move = next((mv for mv in self._moves if named is not None and mv.offset_of(named) is not None),
                         None)
@@ -757,9 +760,32 @@ class Matcher:
         for old_net, _ in self.networks:
             if isinstance(old_net, ipaddress.IPv4Network) and zone.subnet_of(old_net):
                 mapped = self._map_address(zone.network_address)
-                if mapped is not None:
+                if mapped is None:
+                    return None
+                try:
                     return reverse_zone(ipaddress.ip_network(f"{mapped}/{zone.prefixlen}"))
+                except ValueError:  # a resized move that cannot carry it: refused by _lengthed
+                    return text
         return None
+
+    def _zone_problem(self, text: str) -> str | None:
+        """Why a reverse zone inside a network whose move changes its length cannot follow it:
+        the moved zone would not lie inside the new network (a shrink to a length no octet
+        boundary holds: `0.1.10.in-addr.arpa` of 10.1.0.0/24 moved to 10.2.0.0/25 would answer for
+        10.2.0.128/25 too), or would not start on its own boundary."""
+        zone = _zone_network(text)
+        move = next((mv for mv in self._moves if zone is not None
+                     and isinstance(mv.old, ipaddress.IPv4Network) and zone.subnet_of(mv.old)), None)
+        if zone is None or move is None or not move.resized:
+            return None
+        if not isinstance(move.new, ipaddress.IPv4Network):
+            return None
+        at = int(move.new.network_address) + int(zone.network_address) - int(move.old.network_address)
+        moved = ipaddress.IPv4Network((at >> (32 - zone.prefixlen) << (32 - zone.prefixlen), zone.prefixlen))
+        if int(moved.network_address) == at and moved.subnet_of(move.new):
+            return None
+        return (f"the reverse zone of {zone}, inside {move.old}, cannot follow its move to {move.new}: "
+                f"a zone for {moved} would answer for addresses outside the new network")
 
     def _map_address(self, address: IPAddress) -> IPAddress | None:
         for old_net, new_net in self.networks:
@@ -964,6 +990,18 @@ def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
     lowered = data.lower()
     return any(label in lowered for label in labels) and (
         b"$origin" in lowered or b"soa" in lowered or _CLASS_IN.search(lowered) is not None)
+
+
+def _zone_network(text: str) -> ipaddress.IPv4Network | None:
+    """The network an IPv4 reverse zone's name stands for (`0.1.10.in-addr.arpa`: 10.1.0.0/24),
+    or None (an address's reverse name, anything else)."""
+    if not text.endswith(".in-addr.arpa"):
+        return None
+    octets = text[: -len(".in-addr.arpa")].split(".")
+    if not 1 <= len(octets) <= 3 or not all(o.isdigit() and int(o) < 256 for o in octets):
+        return None
+    network = ".".join([*reversed(octets), *["0"] * (4 - len(octets))])
+    return ipaddress.IPv4Network(f"{network}/{8 * len(octets)}")
 
 
 def _overlaps(matches: list[Match], starts: list[int], start: int, end: int) -> bool:

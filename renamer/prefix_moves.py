@@ -32,6 +32,7 @@ _ADDRESS_LIKE = re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]*:[0-9A-F
 OUTSIDE = "outside-prefix"  # Match.refused: a shrink leaves this address outside the new network
 BROADCAST = "broadcast"  # Match.refused: the old broadcast address where no word says it is one
 MASK = "mask"  # Match.refused: a mask, wildcard or prefix length whose network is not certain
+ZONE = "reverse-zone"  # Match.refused: a reverse zone a resized move cannot carry
 
 
 @dataclass(frozen=True)

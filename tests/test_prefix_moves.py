@@ -268,3 +268,20 @@ V6_LENGTHS = _matcher(("2001:db8:a::/48", "2001:db8:b::/56"), ("10.0.48.0/29", "
 ])
 def test_an_ipv6_length_key_follows_its_stanza(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
     assert [(m.old, m.new, m.refused) for m in V6_LENGTHS.find(text)] == found
+
+
+ZONES = _matcher(("10.1.0.0/24", "10.2.0.0/25"), ("10.0.0.0/16", "10.5.128.0/17"), ("10.9.0.0/24", "10.10.0.0/23"))
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # the new network cannot hold the zone on an octet boundary: a residual, never a wider zone
+    (b'zone "0.1.10.in-addr.arpa" {\n', [("0.1.10.in-addr.arpa", "0.1.10.in-addr.arpa", "reverse-zone")]),
+    (b'zone "0.10.in-addr.arpa" {\n', [("0.10.in-addr.arpa", "0.10.in-addr.arpa", "reverse-zone")]),
+    (b"$ORIGIN 0.1.10.in-addr.arpa.\n", [("0.1.10.in-addr.arpa", "0.1.10.in-addr.arpa", "reverse-zone")]),
+    # a /24 zone that the new network holds follows by its offset
+    (b'zone "3.0.10.in-addr.arpa" {\n', [("3.0.10.in-addr.arpa", "131.5.10.in-addr.arpa", None)]),
+    (b'zone "0.9.10.in-addr.arpa" {\n', [("0.9.10.in-addr.arpa", "0.10.10.in-addr.arpa", None)]),
+])
+def test_a_reverse_zone_follows_only_where_the_new_network_holds_it(
+        text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in ZONES.find(text)] == found

@@ -321,3 +321,18 @@ def test_explain_names_each_length_rule(repo: Repo, run: Run) -> None:
             "line says so) becomes 10.0.48.0/28's") in shown
     assert ("255.255.255.248 -> 255.255.255.240: rewritten: current-state file, the length of 10.0.48.1's network "
             "on its line, 10.0.48.0/29, which becomes 10.0.48.0/28") in shown
+
+
+def test_a_reverse_zone_a_shrink_cannot_carry_is_left_and_said(repo: Repo, run: Run) -> None:
+    """`0.1.10.in-addr.arpa` moved with 10.1.0.0/24 to 10.2.0.0/25 would answer for 10.2.0.128/25,
+    another network's addresses: a residual, the zone statement as it is."""
+    conf = 'zone "0.1.10.in-addr.arpa" { type master; file "/etc/bind/db.10.1.0"; };\n'
+    root = repo({"named.conf.local": conf, "site.env": "GW=10.1.0.1\n"}, config=SHRINK, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "named.conf.local").read_text() == conf
+    assert (root / "site.env").read_text() == "GW=10.2.0.1\n"
+    checked = run(root, "verify")
+    assert ("named.conf.local:1:7: residual (reverse-zone): 0.1.10.in-addr.arpa -> 0.1.10.in-addr.arpa: the "
+            "reverse zone of 10.1.0.0/24, inside 10.1.0.0/24, cannot follow its move to 10.2.0.0/25: a zone for "
+            "10.2.0.0/24 would answer for addresses outside the new network") in checked.stdout

@@ -445,6 +445,18 @@ class Matcher:
             return None
         return m.new
 
+    def outside_whole(self, name: str) -> str | None:
+        """Why a shrinking network move cannot place the address `name` (a reverse name, any case,
+        no final dot) names, where a network match covers all of it: a zone's relative PTR owner
+        (`200` under `$ORIGIN 0.1.10.in-addr.arpa.`) is an address in use too; None otherwise."""
+        if not self._resized:
+            return None
+        found = self.find_any_case(name.lower().encode("ascii", "replace"))
+        if len(found) == 1 and found[0].start == 0 and found[0].end == len(name) \
+                and found[0].refused == prefix_moves.OUTSIDE:
+            return found[0].note
+        return None
+
     def _any_case(self) -> Matcher:
         if self._folded is None:
             self._folded = Matcher([(old.lower(), new) for old, new in self.hosts], self.addresses,

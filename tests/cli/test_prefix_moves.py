@@ -336,3 +336,15 @@ def test_a_reverse_zone_a_shrink_cannot_carry_is_left_and_said(repo: Repo, run: 
     assert ("named.conf.local:1:7: residual (reverse-zone): 0.1.10.in-addr.arpa -> 0.1.10.in-addr.arpa: the "
             "reverse zone of 10.1.0.0/24, inside 10.1.0.0/24, cannot follow its move to 10.2.0.0/25: a zone for "
             "10.2.0.0/24 would answer for addresses outside the new network") in checked.stdout
+
+
+def test_a_relative_ptr_owner_a_shrink_cannot_place_refuses_the_sweep(repo: Repo, run: Run) -> None:
+    """`200 IN PTR db.lab.` under `$ORIGIN 0.1.10.in-addr.arpa.` is 10.1.0.200, an address in use."""
+    zone = ("$TTL 3600\n$ORIGIN 0.1.10.in-addr.arpa.\n@ IN SOA ns1.lab. admin.lab. 1 3600 600 86400 300\n"
+            "@ IN NS ns1.lab.\n5 IN PTR gw.lab.\n200 IN PTR db.lab.\n")
+    root = repo({"db.10.1.0": zone}, config=SHRINK, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert "db.10.1.0:6: outside the new, smaller network: 10.1.0.200 lies 200 addresses into 10.1.0.0/24" \
+        in done.stderr
+    assert (root / "db.10.1.0").read_text() == zone

@@ -348,7 +348,43 @@ class Matcher:
             found = self._with_lengths(data, found)
         if self._moves and any(m.kind == "network" for m in found) and _RANGE_WORDS.search(data):
             found = self._ranges_moved_whole(data, found)
+        if self._moves and b"-" in data:
+            found = self._short_ranges(data, found)
         return found
+
+    def _short_ranges(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`10.1.0.100-200`, `10.1.0.100 - .200`: a range whose second end is the first's last
+        octet. Rewriting the first end alone keeps the tail, which is right only where the second
+        end's new address is the new first end's prefix with that tail; else (the move shifts the
+        last octet, or a shrink leaves the second end outside the new network) the first end is
+        refused, naming the second."""
+        out = matches
+        for i, m in enumerate(matches):
+            if m.kind != "network" or m.refused is not None or m.kept is not None or "/" in m.old:
+                continue
+            tail = _SHORT_TAIL.match(data, m.end)
+            if tail is None or "." not in m.old:
+                continue
+            head = m.old.rsplit(".", 1)[0]
+            try:
+                other = ipaddress.IPv4Address(f"{head}.{int(tail.group(1))}")
+            except ValueError:
+                continue
+            move = self._move_holding(str(other))
+            new_head = m.new.rsplit(".", 1)[0]
+            mapped = move.mapped(other) if move is not None else None
+            if move is not None and move.fits(other) and str(mapped) == f"{new_head}.{int(tail.group(1))}":
+                continue
+            if move is not None and not move.fits(other):
+                why, reason = f"the range's other end, {move.why_not(other)}", prefix_moves.OUTSIDE
+            else:
+                where = f"becomes {mapped}" if mapped is not None else "is in no moved network"
+                why = (f"{m.old}{tail.group().decode('ascii')}: the range's other end {other} {where}, "
+                       f"which `{new_head}.{int(tail.group(1))}` would not spell")
+                reason = "range"
+            out = out if out is not matches else list(matches)
+            out[i] = replace(m, refused=reason, note=why)
+        return out
 
     def _ranges_moved_whole(self, data: bytes, matches: list[Match]) -> list[Match]:
         """A declared range (`dhcp-range=a,b`, `range a b;`, a Kea pool `a - b`, start and end
@@ -967,6 +1003,8 @@ def _in_windows_path(data: bytes, start: int) -> bool:
 
 
 _CLASS_IN = re.compile(rb"[ \t]in[ \t]")
+# A range's second end written as the first's last octet: `-200`, ` - .200` (not `-200.1`, a word).
+_SHORT_TAIL = re.compile(rb"[ \t]*-[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
 # A word a declared range stands after (context.py's range and start words, in any case): the
 # network moves' range rule runs only in a file holding one.
 _RANGE_WORDS = re.compile(rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")

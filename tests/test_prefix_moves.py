@@ -285,3 +285,19 @@ ZONES = _matcher(("10.1.0.0/24", "10.2.0.0/25"), ("10.0.0.0/16", "10.5.128.0/17"
 def test_a_reverse_zone_follows_only_where_the_new_network_holds_it(
         text: bytes, found: list[tuple[str, str, str | None]]) -> None:
     assert [(m.old, m.new, m.refused) for m in ZONES.find(text)] == found
+
+
+@pytest.mark.parametrize(("pairs", "text", "found"), [
+    # the tail spells the second end's new address: the first end alone follows
+    ([("10.9.0.0/24", "10.10.0.0/23")], b"r: 10.9.0.100-200\n", [("10.9.0.100", "10.10.0.100", None)]),
+    ([("10.1.0.0/24", "10.2.0.0/25")], b"r: 10.1.0.100 - .126\n", [("10.1.0.100", "10.2.0.100", None)]),
+    # a shrink leaves the second end outside: refused, naming it
+    ([("10.1.0.0/24", "10.2.0.0/25")], b"r: 10.1.0.100-200\n", [("10.1.0.100", "10.2.0.100", OUTSIDE)]),
+    # an equal-length move that shifts the last octet: the tail would name another address
+    ([("10.1.0.0/25", "10.2.0.128/25")], b"r: 10.1.0.10-20\n", [("10.1.0.10", "10.2.0.138", "range")]),
+    # no range: a word after a dash
+    ([("10.1.0.0/25", "10.2.0.128/25")], b"r: 10.1.0.5-x\n", [("10.1.0.5", "10.2.0.133", None)]),
+])
+def test_a_range_written_with_the_last_octet_moves_whole_or_is_said(
+        pairs: list[tuple[str, str]], text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in _matcher(*pairs).find(text)] == found

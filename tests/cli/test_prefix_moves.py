@@ -108,13 +108,20 @@ def test_a_shrink_that_fits_is_written(repo: Repo, run: Run) -> None:
     assert run(root, "verify").exit_code == 0
 
 
-def test_any_length_at_load(tmp_path: Path, repo: Repo, run: Run) -> None:
-    """Growing and shrinking moves load; an overlap that is no resize in place does not."""
-    root = repo({"a.txt": "10.0.48.3\n"}, config=_config("10.0.48.0/24: 10.0.48.128/25"), allowlist=ALLOW)
+def test_any_length_at_load(tmp_path: Path, run: Run) -> None:
+    """Growing and shrinking moves load, in place or not; an overlap that is no resize in place
+    does not (exit 2, one line naming the key)."""
+    for i, networks in enumerate(["10.0.48.0/24: 10.0.48.0/23", "10.0.48.0/24: 10.0.48.0/26",
+                                  "10.0.48.0/24: 10.7.0.0/16", '"2001:db8:a::/48": "fd00:100::/40"']):
+        root = make_repo(tmp_path / f"ok{i}", {"a.txt": "10.0.48.3\n"}, config=_config(networks), allowlist=ALLOW)
+        assert run(root, "sweep", "--dry-run").exit_code == 0, networks
+    root = make_repo(tmp_path / "overlap", {"a.txt": "10.0.48.3\n"}, config=_config("10.0.48.0/24: 10.0.48.128/25"),
+                     allowlist=ALLOW)
     done = run(root, "sweep", "--dry-run")
     assert done.exit_code == 2
     assert done.stderr.startswith("renamer: error: renamer.yaml:3: renames.networks.10.0.48.0/24: "
                                   "10.0.48.128/25 overlaps 10.0.48.0/24")
+    assert done.stderr.count("\n") == 1
 
 
 LENGTHS = _config("10.0.48.0/29: 10.0.48.0/28, 192.168.40.0/24: 192.168.40.0/22")

@@ -350,7 +350,37 @@ class Matcher:
             found = self._ranges_moved_whole(data, found)
         if self._moves and b"-" in data:
             found = self._short_ranges(data, found)
+        if self._v4_nets and (b"{" in data or b"[" in data):
+            found = self._sets_of_moved(data, found)
         return found
+
+    def _sets_of_moved(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`10.1.0.{100..102}`, `10.1.0.{5,6}`, `10.1.0.[5:6]`: literal octets a shell brace set or an
+        Ansible range completes spell no address, yet expand to addresses of a moved network: each
+        such set is a `range` residual (the sweep never rewrites part of a set), never silence."""
+        added = []
+        starts = [m.start for m in matches]
+        for x in _HEAD_SET.finditer(data):
+            octets = x.group(1).decode("ascii").rstrip(".").split(".")
+            values = [int(v) for v in re.findall(rb"[0-9]+", x.group(2))]
+            if x.group(2).count(b"..") or x.group(2).count(b":"):
+                values = list(range(values[0], values[1] + 1))[:256]
+            if any(int(o) > 255 for o in octets) or not values or max(values) > 255:
+                continue
+            blocks = [ipaddress.IPv4Network(".".join([*octets, str(v), *["0"] * (3 - len(octets))])
+                                            + f"/{8 * (len(octets) + 1)}") for v in values]
+            moved = next((old for old, _ in self._v4_nets for b in blocks if b.overlaps(old)), None)
+            if moved is None or _overlaps(matches, starts, x.start(), x.end()):
+                continue
+            move = next(mv for mv in self._moves if mv.old == moved)
+            if move.old.network_address == move.new.network_address and all(
+                    b.subnet_of(moved) and move.fits(b.network_address) and move.fits(b.broadcast_address)
+                    for b in blocks):
+                continue  # a resize in place: every member stays where it is
+            text = x.group().decode("ascii")
+            added.append(Match(x.start(), x.end(), text, text, "network", refused="range",
+                               note=f"`{text}` expands to addresses of the moved network {moved}"))
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def _short_ranges(self, data: bytes, matches: list[Match]) -> list[Match]:
         """`10.1.0.100-200`, `10.1.0.100 - .200`: a range whose second end is the first's last
@@ -1003,6 +1033,10 @@ def _in_windows_path(data: bytes, start: int) -> bool:
 
 
 _CLASS_IN = re.compile(rb"[ \t]in[ \t]")
+# Literal octets a brace set or an Ansible range completes: `10.1.0.{100..102}`, `10.1.0.{5,6}`,
+# `10.1.0.[5:6]`.
+_HEAD_SET = re.compile(rb"(?<![0-9A-Za-z.])((?:[0-9]{1,3}\.){1,3})"
+                       rb"(\{[0-9]{1,3}(?:\.\.[0-9]{1,3}|(?:,[0-9]{1,3})+)\}|\[[0-9]{1,3}:[0-9]{1,3}\])")
 # A range's second end written as the first's last octet: `-200`, ` - .200` (not `-200.1`, a word).
 _SHORT_TAIL = re.compile(rb"[ \t]*-[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
 # A word a declared range stands after (context.py's range and start words, in any case): the

@@ -301,3 +301,18 @@ def test_a_reverse_zone_follows_only_where_the_new_network_holds_it(
 def test_a_range_written_with_the_last_octet_moves_whole_or_is_said(
         pairs: list[tuple[str, str]], text: bytes, found: list[tuple[str, str, str | None]]) -> None:
     assert [(m.old, m.new, m.refused) for m in _matcher(*pairs).find(text)] == found
+
+
+@pytest.mark.parametrize(("pairs", "text", "found"), [
+    # a brace set or an Ansible range completing a moved network's octets: a residual, never silence
+    ([("10.1.0.0/24", "10.3.0.0/24")], b"web: 10.1.0.{100..102}\n", [("10.1.0.{100..102}", "10.1.0.{100..102}", "range")]),
+    ([("10.1.0.0/24", "10.3.0.0/24")], b"web: 10.1.0.{5,6}\n", [("10.1.0.{5,6}", "10.1.0.{5,6}", "range")]),
+    ([("10.1.0.0/24", "10.3.0.0/24")], b"h: 10.1.0.[5:6]\n", [("10.1.0.[5:6]", "10.1.0.[5:6]", "range")]),
+    ([("10.1.0.0/24", "10.3.0.0/24")], b"x: 10.2.0.{5,6}\n", []),  # another network's
+    # a resize in place keeps every member where it is
+    ([("10.1.0.0/24", "10.1.0.0/23")], b"web: 10.1.0.{100..102}\n", []),
+    ([("10.1.0.0/24", "10.1.0.0/25")], b"web: 10.1.0.{100..200}\n", [("10.1.0.{100..200}", "10.1.0.{100..200}", "range")]),
+])
+def test_a_set_completing_a_moved_network_is_said(
+        pairs: list[tuple[str, str]], text: bytes, found: list[tuple[str, str, str | None]]) -> None:
+    assert [(m.old, m.new, m.refused) for m in _matcher(*pairs).find(text)] == found

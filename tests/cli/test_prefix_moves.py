@@ -355,3 +355,20 @@ def test_a_relative_ptr_owner_a_shrink_cannot_place_refuses_the_sweep(repo: Repo
     assert "db.10.1.0:6: outside the new, smaller network: 10.1.0.200 lies 200 addresses into 10.1.0.0/24" \
         in done.stderr
     assert (root / "db.10.1.0").read_text() == zone
+
+
+def test_a_set_that_expands_to_moved_addresses_fails_verify(repo: Repo, run: Run) -> None:
+    """bash expands `10.1.0.{100..102}` to three addresses of the moved network: left as it was
+    (no text edit knows the set), it must not pass as done."""
+    config = _config("10.1.0.0/24: 10.3.0.0/24")
+    files = {"inv.yaml": "web: 10.1.0.{100..102}\nh: 10.1.0.[5:6]\ngw: 10.1.0.1\n"}
+    root = repo(files, config=config, allowlist=ALLOW)
+    assert subprocess.run(["bash", "-c", "echo 10.1.0.{100..102}"], capture_output=True, text=True,
+                          check=True).stdout == "10.1.0.100 10.1.0.101 10.1.0.102\n"
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "inv.yaml").read_text() == "web: 10.1.0.{100..102}\nh: 10.1.0.[5:6]\ngw: 10.3.0.1\n"
+    checked = run(root, "verify")
+    assert checked.exit_code == 1
+    assert "inv.yaml:1:6: residual (range): 10.1.0.{100..102}" in checked.stdout
+    assert "inv.yaml:2:4: residual (range): 10.1.0.[5:6]" in checked.stdout

@@ -244,8 +244,14 @@ def _by_network(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...],
     block = ipaddress.IPv4Network((".".join(map(str, [*parsed.octets, *[0] * (4 - k)])), 8 * k))
     for old, new in nets:
         if block.subnet_of(old):
-            moved = ipaddress.IPv4Address(int(new.network_address) + int(block.network_address)
-                                          - int(old.network_address))
+            at = int(new.network_address) + int(block.network_address) - int(old.network_address)
+            if block.prefixlen < new.prefixlen or at + block.num_addresses > int(new.broadcast_address) + 1:
+                # a shrink: the moved block would reach past the new network (other machines)
+                return Decision(offset, offset + len(token), str(old), str(new), False,
+                                note=f"an address pattern whose literal head names {block}, which the move "
+                                     f"of {old} to {new} cannot hold: rewritten, it would match addresses "
+                                     "outside the new network")
+            moved = ipaddress.IPv4Address(at)
             octets = str(moved).split(".")[:k]
             last, parts = 0, []
             for (start, end), octet in zip(parsed.spans, octets, strict=True):

@@ -13,6 +13,7 @@ from renamer.names import (
     parse_address,
     parse_network,
 )
+from renamer.prefix_moves import resize_problem
 
 _RENAME_KEYS = {"hosts", "addresses", "networks", "merges"}
 
@@ -36,13 +37,9 @@ def read_renames(top: dict[str, Any], problems: Problems) -> Renames:
     for old, new in _pairs(section, "networks", problems, _network_problem):
         a_net, b_net = parse_network(old), parse_network(new)
         assert a_net is not None and b_net is not None
-        if a_net.version != b_net.version or a_net.prefixlen != b_net.prefixlen:
-            problems.add(section["networks"], old, f"renames.networks.{old}",
-                         f"{old} and {new} must have the same family and prefix length")
-            continue
-        if a_net.version == b_net.version and a_net.overlaps(b_net):
-            problems.add(section["networks"], old, f"renames.networks.{old}",
-                         f"{new} overlaps {old}: a second sweep would move addresses again")
+        why = resize_problem(a_net, b_net)  # any length: prefix_moves.py
+        if why is not None:
+            problems.add(section["networks"], old, f"renames.networks.{old}", why)
             continue
         networks.append((a_net, b_net))
     if not (hosts or addresses or networks) and not problems.items:

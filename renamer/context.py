@@ -401,6 +401,12 @@ def find_declared(data: bytes, rules: Sequence[RangeRule],
 Ends = tuple[re.Match[bytes], re.Match[bytes]]
 
 
+def declared_ends(data: bytes) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The spans of the two ends of each range the file declares by its context (a DHCP range or
+    pool, a start key and its end key): for the network moves' range rule (match.py)."""
+    return [((a.start(), a.end()), (b.start(), b.end())) for a, b in _declared_pairs(data)]
+
+
 def _declared_pairs(data: bytes) -> list[Ends]:
     """The two ends of each range the file declares (a range word's line, a start key's pair)."""
     lines_seen: set[int] = set()

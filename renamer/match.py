@@ -12,6 +12,7 @@ files without one are never handed to the regex engine at all.
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 import socket
@@ -30,6 +31,7 @@ from renamer import (
     image_refs,
     name_starts,
     own_storage,
+    prefix_moves,
     templated_names,
     tool_names,
     zone_records,
@@ -38,6 +40,7 @@ from renamer import forms as spelling
 from renamer.accounts import account_starts, is_account
 from renamer.context import (
     RANGE_HINT,
+    declared_ends,
     find_declared,
     find_ranges,
     find_sets,
@@ -68,6 +71,8 @@ class Matcher:
         self.hosts = tuple(hosts)
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
+        self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
+        self._resized = any(move.resized for move in self._moves)
         self.derived_names = derived_names
         self.variants = variants
         self.rewrite_accounts = rewrite_accounts
@@ -347,7 +352,118 @@ class Matcher:
         if self._mapped_scan and _holds_mapped(data):
             found = self._with_mapped(data, found)
         found = name_starts.with_starts(self, data, found, starts)
-        return self._in_context(data, found)
+        found = self._in_context(data, found)
+        if self._resized:
+            found = self._with_lengths(data, found)
+        if self._moves and any(m.kind == "network" for m in found) and _RANGE_WORDS.search(data):
+            found = self._ranges_moved_whole(data, found)
+        if self._moves and b"-" in data:
+            found = self._short_ranges(data, found)
+        if self._v4_nets and (b"{" in data or b"[" in data):
+            found = self._sets_of_moved(data, found)
+        return found
+
+    def _sets_of_moved(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`10.1.0.{100..102}`, `10.1.0.{5,6}`, `10.1.0.[5:6]`: literal octets a shell brace set or an
+        Ansible range completes spell no address, yet expand to addresses of a moved network: each
+        such set is a `range` residual (the sweep never rewrites part of a set), never silence."""
+        added = []
+        starts = [m.start for m in matches]
+        for x in _HEAD_SET.finditer(data):
+            octets = x.group(1).decode("ascii").rstrip(".").split(".")
+            values = [int(v) for v in re.findall(rb"[0-9]+", x.group(2))]
+            if x.group(2).count(b"..") or x.group(2).count(b":"):
+                values = list(range(values[0], values[1] + 1))[:256]
+            if any(int(o) > 255 for o in octets) or not values or max(values) > 255:
+                continue
+            blocks = [ipaddress.IPv4Network(".".join([*octets, str(v), *["0"] * (3 - len(octets))])
+                                            + f"/{8 * (len(octets) + 1)}") for v in values]
+            moved = next((old for old, _ in self._v4_nets for b in blocks if b.overlaps(old)), None)
+            if moved is None or _overlaps(matches, starts, x.start(), x.end()):
+                continue
+            move = next(mv for mv in self._moves if mv.old == moved)
+            if move.old.network_address == move.new.network_address and all(
+                    b.subnet_of(moved) and move.fits(b.network_address) and move.fits(b.broadcast_address)
+                    for b in blocks):
+                continue  # a resize in place: every member stays where it is
+            text = x.group().decode("ascii")
+            added.append(Match(x.start(), x.end(), text, text, "network", refused="range",
+                               note=f"`{text}` expands to addresses of the moved network {moved}"))
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+    def _short_ranges(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`10.1.0.100-200`, `10.1.0.100 - .200`: a range whose second end is the first's last
+        octet. Rewriting the first end alone keeps the tail, which is right only where the second
+        end's new address is the new first end's prefix with that tail; else (the move shifts the
+        last octet, or a shrink leaves the second end outside the new network) the first end is
+        refused, naming the second."""
+        out = matches
+        for i, m in enumerate(matches):
+            if m.kind != "network" or m.refused is not None or m.kept is not None or "/" in m.old:
+                continue
+            tail = _SHORT_TAIL.match(data, m.end)
+            if tail is None or "." not in m.old:
+                continue
+            head = m.old.rsplit(".", 1)[0]
+            try:
+                other = ipaddress.IPv4Address(f"{head}.{int(tail.group(1))}")
+            except ValueError:
+                continue
+            move = self._move_holding(str(other))
+            new_head = m.new.rsplit(".", 1)[0]
+            mapped = move.mapped(other) if move is not None else None
+            if move is not None and move.fits(other) and str(mapped) == f"{new_head}.{int(tail.group(1))}":
+                continue
+            if move is not None and not move.fits(other):
+                why, reason = f"the range's other end, {move.why_not(other)}", prefix_moves.OUTSIDE
+            else:
+                where = f"becomes {mapped}" if mapped is not None else "is in no moved network"
+                why = (f"{m.old}{tail.group().decode('ascii')}: the range's other end {other} {where}, "
+                       f"which `{new_head}.{int(tail.group(1))}` would not spell")
+                reason = "range"
+            out = out if out is not matches else list(matches)
+            out[i] = replace(m, refused=reason, note=why)
+        return out
+
+    def _ranges_moved_whole(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """A declared range (`dhcp-range=a,b`, `range a b;`, a Kea pool `a - b`, start and end
+        keys) follows a network move when both ends lie in one moved network (each keeps its
+        offset; a shrink that cannot hold it is refused with its addresses); one end moved alone
+        (the other in no moved network, or in another) would break it: both ends are refused."""
+        at = {m.start: i for i, m in enumerate(matches) if m.kind == "network"}
+        refused: dict[int, str] = {}
+        for (a_start, a_end), (b_start, b_end) in declared_ends(data):
+            ends = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
+            owners = [self._move_holding(text) for text in ends]
+            if owners[0] is owners[1]:
+                continue  # both in one moved network (or neither)
+            for start, (mine, other), owner in ((a_start, ends, owners[0]), (b_start, ends[::-1], owners[1])):
+                where = f"in {owner.old}" if owner is not None else "in no moved network"
+                there = next((f"in {o.old}" for o in owners if o is not None and o is not owner),
+                             "in no moved network")
+                if start in at:
+                    refused[at[start]] = f"{mine} is {where}, the range's other end {other} {there}"
+        if not refused:
+            return matches
+        return [replace(m, refused="range", note=refused[i]) if i in refused and m.refused is None else m
+                for i, m in enumerate(matches)]
+
+    def _move_holding(self, text: str) -> prefix_moves.PrefixMove | None:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            return None
+        return next((move for move in self._moves if move.offset_of(address) is not None), None)
+
+    def _with_lengths(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """Masks, wildcards and prefix-length keys of a network whose move changes its length
+        (prefix_moves.length_hits): rewritten where the context makes them the moved network's,
+        residuals of kind `mask` where the file names it but nothing ties this one to it."""
+        hits = prefix_moves.length_hits(data, self._moves)
+        starts = [m.start for m in matches]  # in order, none overlapping: by bisection
+        added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
+                 if not _overlaps(matches, starts, h.start, h.end)]
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def match_at(self, data: bytes, pos: int) -> Match | None:
         """The form starting at `pos`, with its right boundary but not its left one (the caller
@@ -404,6 +520,18 @@ class Matcher:
             return None
         return m.new
 
+    def outside_whole(self, name: str) -> str | None:
+        """Why a shrinking network move cannot place the address `name` (a reverse name, any case,
+        no final dot) names, where a network match covers all of it: a zone's relative PTR owner
+        (`200` under `$ORIGIN 0.1.10.in-addr.arpa.`) is an address in use too; None otherwise."""
+        if not self._resized:
+            return None
+        found = self.find_any_case(name.lower().encode("ascii", "replace"))
+        if len(found) == 1 and found[0].start == 0 and found[0].end == len(name) \
+                and found[0].refused == prefix_moves.OUTSIDE:
+            return found[0].note
+        return None
+
     def _any_case(self) -> Matcher:
         if self._folded is None:
             self._folded = Matcher([(old.lower(), new) for old, new in self.hosts], self.addresses,
@@ -420,10 +548,31 @@ class Matcher:
         file that holds `ffff:`, which few do)."""
         added = []
         for x in spelling.MAPPED.finditer(data):
-            new = self._mapped(x.group().decode("ascii"))
-            if new is not None and not any(m.start < x.end() and x.start() < m.end for m in matches):
-                added.append(Match(x.start(), x.end(), x.group().decode("ascii"), new, "address"))
+            found = self._mapped_match(x.group().decode("ascii"), x.start(), x.end())
+            if found is not None and not any(m.start < x.end() and x.start() < m.end for m in matches):
+                added.append(found)
         return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+    def _mapped_match(self, text: str, start: int, end: int) -> Match | None:
+        """An IPv4-mapped IPv6 address in hex (`_mapped`) as a match; under a move that changes
+        its network's length, held to the rules of `_lengthed`: one a shrink cannot place is
+        refused, the old broadcast address (no line says so in hex) is refused, one a resize in
+        place keeps is no match."""
+        new = self._mapped(text)
+        if new is None:
+            return None
+        found = Match(start, end, text, new, "address")
+        v4 = spelling.embedded_v4(ipaddress.IPv6Address(text))
+        move = next((mv for mv in self._moves if v4 is not None and mv.offset_of(v4) is not None), None)
+        if v4 is None or str(v4) in self._v4_map or move is None or not move.resized:
+            return found
+        if move.is_broadcast(v4):
+            return replace(found, refused=prefix_moves.BROADCAST,
+                           note=f"{text} is {v4}, the broadcast address of {move.old}, which becomes "
+                                f"{move.new}")
+        if not move.fits(v4):
+            return replace(found, refused=prefix_moves.OUTSIDE, note=f"{text} is {v4}: {move.why_not(v4)}")
+        return None if new == text else found
 
     def _mapped(self, text: str) -> str | None:
         """`::ffff:0afa:3236` -> the new address in the same spelling (`::ffff:0afb:3236`): the
@@ -552,9 +701,9 @@ class Matcher:
             if spelled is not None:
                 return Match(start, end, text.decode("ascii"), spelled, "address")
         if b":" in text and (self._v4_pairs or self.networks):
-            mapped = self._mapped(text.decode("ascii"))
-            if mapped is not None:
-                return Match(start, end, text.decode("ascii"), mapped, "address")
+            found = self._mapped_match(text.decode("ascii"), start, end)
+            if found is not None or self._mapped(text.decode("ascii")) is not None:
+                return found
         if b"." not in text and b":" not in text:
             return None  # no address and no reverse name: `10` of `10:` (_resolve_generic's trim)
         written = text.decode("ascii")
@@ -563,7 +712,7 @@ class Matcher:
             return None
         if b":" in text and not written.endswith(".arpa"):  # an IPv6 address keeps the file's dress
             new = spelling.v6_like(written, ipaddress.IPv6Address(new))
-        return Match(start, end, written, new, "network")
+        return self._lengthed(data, Match(start, end, written, new, "network"))
 
     def _v6_rejects(self, text: bytes) -> bool:
         """Is `text` nothing the rules below map: text with fewer than two colons (no IPv6 address
@@ -600,7 +749,7 @@ class Matcher:
         (an address ending a sentence): those parts are tried on their own."""
         found = self._resolve(data, start, end)
         if found is not None:
-            return [self._prefix_checked(data, found)]
+            return [found]
         text = data[start:end]
         if b":" not in text:
             return []
@@ -610,29 +759,69 @@ class Matcher:
         if trimmed < end and trimmed - start > 1:
             again = self._resolve(data, start, trimmed)
             if again is not None:
-                return [self._prefix_checked(data, again)]
+                return [again]
         colon = text.rfind(b":")
         tail = start + colon + 1
         if b"." in data[tail:end] and re.fullmatch(spelling.ANY_V4, data[tail:trimmed]):
             inner = self._resolve(data, tail, trimmed)
             if inner is not None:
-                return [self._prefix_checked(data, inner)]
+                return [inner]
         return []
 
-    def _prefix_checked(self, data: bytes, m: Match) -> Match:
-        """`10.250.0.0/15` around a renamed 10.250.0.0/16 is a supernet, not an address in it:
-        rewriting it would give an invalid network meaning something else."""
-        if m.kind != "network":
+    def _lengthed(self, data: bytes, m: Match) -> Match | None:
+        """A network match as its move's length and the text around it make it (prefix_moves.py):
+        `10.250.0.0/15` around a renamed 10.250.0.0/16 is a supernet, not an address in it
+        (rewriting it would give an invalid network meaning something else); under a move that
+        changes the length, the old length after a moved address follows (`10.0.48.3/29` ->
+        `10.0.48.3/28`), the broadcast address follows where its line says `broadcast` and is
+        refused elsewhere, an address a shrink leaves outside the new network is refused, and an
+        address that stays where it is (a resize in place) is no match at all."""
+        if m.old.endswith(".arpa"):
+            why = self._zone_problem(m.old) if self._resized else None
+            if why is not None:
+                return replace(m, new=m.old, refused=prefix_moves.ZONE, note=why)
+            named = spelling.from_reverse(m.old)  # None for a zone (fewer labels)
+            move = next((mv for mv in self._moves if named is not None and mv.offset_of(named) is not None),
+                        None)
+            if move is not None and named is not None and move.resized and not move.fits(named):
+                return replace(m, refused=prefix_moves.OUTSIDE, note=move.why_not(named))
+            return None if m.new == m.old else m
+        address = ipaddress.ip_address(m.old)
+        move = next((mv for mv in self._moves if mv.offset_of(address) is not None), None)
+        if move is None:
             return m
         prefix = spelling.PREFIX.match(data, m.end)
-        if prefix is None:
+        if prefix is not None and move.resized and not prefix_moves.is_length(data, m.start, prefix.end()):
+            prefix = None  # a URL's path (`http://10.0.48.3/29`), a word (`/24hours`): no length
+        length = int(prefix.group(1)) if prefix is not None else None
+        if length is not None and length < move.old.prefixlen:
+            if length == move.new.prefixlen and move.mapped(address) == address:
+                return None  # `10.0.48.0/28` of a resize in place to /28: the new network already
+            return replace(m, refused="supernet")
+        if not move.resized:
             return m
-        length = int(prefix.group(1))
-        address = ipaddress.ip_address(m.old) if not m.old.endswith(".arpa") else None
-        net = next((old for old, _ in self.networks if address is not None and address in old), None)
-        if net is not None and length < net.prefixlen:
-            return Match(m.start, m.end, m.old, m.new, m.kind, refused="supernet")
-        return m
+        if move.is_broadcast(address):
+            if prefix_moves.says_broadcast(data, m.start):
+                return replace(m, new=str(move.new.broadcast_address),
+                               note=f"the broadcast address of {move.old} (its line says so) becomes "
+                                    f"{move.new}'s")
+            return replace(m, new=str(move.new.broadcast_address), refused=prefix_moves.BROADCAST,
+                           note=f"{m.old} is the broadcast address of {move.old}, which becomes {move.new}, "
+                                "and its line does not say `broadcast`")
+        if (move.new_has_broadcast and address == move.new.broadcast_address
+                and prefix_moves.says_broadcast(data, m.start)):
+            return None  # the new broadcast address already (a shrink in place, written or swept)
+        if not move.fits(address):
+            return replace(m, refused=prefix_moves.OUTSIDE,
+                           note=move.why_not(address))
+        if prefix is not None and length == move.old.prefixlen:
+            return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
+                         f"{m.new}/{move.new.prefixlen}", m.kind,
+                         note=f"an address of {move.old} with its length: the move to {move.new} sets both")
+        if length is not None and length < move.new.prefixlen:  # a subnet wider than the new network
+            return replace(m, refused=prefix_moves.OUTSIDE,
+                           note=f"{m.old}/{length} is a subnet of {move.old} wider than {move.new}")
+        return None if m.new == m.old else m
 
     def _map_network(self, text: str) -> str | None:
         if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
@@ -658,15 +847,40 @@ class Matcher:
         for old_net, _ in self.networks:
             if isinstance(old_net, ipaddress.IPv4Network) and zone.subnet_of(old_net):
                 mapped = self._map_address(zone.network_address)
-                if mapped is not None:
+                if mapped is None:
+                    return None
+                try:
                     return reverse_zone(ipaddress.ip_network(f"{mapped}/{zone.prefixlen}"))
+                except ValueError:  # a resized move that cannot carry it: refused by _lengthed
+                    return text
         return None
+
+    def _zone_problem(self, text: str) -> str | None:
+        """Why a reverse zone inside a network whose move changes its length cannot follow it:
+        the moved zone would not lie inside the new network (a shrink to a length no octet
+        boundary holds: `0.1.10.in-addr.arpa` of 10.1.0.0/24 moved to 10.2.0.0/25 would answer for
+        10.2.0.128/25 too), or would not start on its own boundary."""
+        zone = _zone_network(text)
+        move = next((mv for mv in self._moves if zone is not None
+                     and isinstance(mv.old, ipaddress.IPv4Network) and zone.subnet_of(mv.old)), None)
+        if zone is None or move is None or not move.resized:
+            return None
+        if not isinstance(move.new, ipaddress.IPv4Network):
+            return None
+        at = int(move.new.network_address) + int(zone.network_address) - int(move.old.network_address)
+        moved = ipaddress.IPv4Network((at >> (32 - zone.prefixlen) << (32 - zone.prefixlen), zone.prefixlen))
+        if int(moved.network_address) == at and moved.subnet_of(move.new):
+            return None
+        return (f"the reverse zone of {zone}, inside {move.old}, cannot follow its move to {move.new}: "
+                f"a zone for {moved} would answer for addresses outside the new network")
 
     def _map_address(self, address: IPAddress) -> IPAddress | None:
         for old_net, new_net in self.networks:
             if address.version == old_net.version and address in old_net:
                 offset = int(address) - int(old_net.network_address)
-                return ipaddress.ip_address(int(new_net.network_address) + offset)
+                if offset >= new_net.num_addresses:  # a shrink: refused by _lengthed, never written
+                    return address
+                return new_net.network_address + offset  # its own family, even near ::
         return None
 
     def _derived_pattern(self, *, lower: bool = False) -> re.Pattern[bytes] | None:
@@ -840,6 +1054,15 @@ def _in_windows_path(data: bytes, start: int) -> bool:
 
 
 _CLASS_IN = re.compile(rb"[ \t]in[ \t]")
+# Literal octets a brace set or an Ansible range completes: `10.1.0.{100..102}`, `10.1.0.{5,6}`,
+# `10.1.0.[5:6]`.
+_HEAD_SET = re.compile(rb"(?<![0-9A-Za-z.])((?:[0-9]{1,3}\.){1,3})"
+                       rb"(\{[0-9]{1,3}(?:\.\.[0-9]{1,3}|(?:,[0-9]{1,3})+)\}|\[[0-9]{1,3}:[0-9]{1,3}\])")
+# A range's second end written as the first's last octet: `-200`, ` - .200` (not `-200.1`, a word).
+_SHORT_TAIL = re.compile(rb"[ \t]*-[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
+# A word a declared range stands after (context.py's range and start words, in any case): the
+# network moves' range rule runs only in a file holding one.
+_RANGE_WORDS = re.compile(rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")
 # A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
 _PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")
 
@@ -874,6 +1097,24 @@ def _holds_zone_label(data: bytes, labels: tuple[bytes, ...]) -> bool:
         b"$origin" in lowered or b"soa" in lowered or _CLASS_IN.search(lowered) is not None)
 
 
+def _zone_network(text: str) -> ipaddress.IPv4Network | None:
+    """The network an IPv4 reverse zone's name stands for (`0.1.10.in-addr.arpa`: 10.1.0.0/24),
+    or None (an address's reverse name, anything else)."""
+    if not text.endswith(".in-addr.arpa"):
+        return None
+    octets = text[: -len(".in-addr.arpa")].split(".")
+    if not 1 <= len(octets) <= 3 or not all(o.isdigit() and int(o) < 256 for o in octets):
+        return None
+    network = ".".join([*reversed(octets), *["0"] * (4 - len(octets))])
+    return ipaddress.IPv4Network(f"{network}/{8 * len(octets)}")
+
+
+def _overlaps(matches: list[Match], starts: list[int], start: int, end: int) -> bool:
+    """Does a match of `matches` (in order, `starts` theirs) overlap [start, end)?"""
+    i = bisect.bisect_left(starts, end)
+    return i > 0 and matches[i - 1].end > start
+
+
 def _holds_mapped(data: bytes) -> bool:
     """IPv4-mapped (`ffff:`) or NAT64 (`64:ff9b:`, any case: forms.MAPPED reads any) IPv6."""
     if b"ffff:" in data or b"FFFF:" in data:
@@ -898,6 +1139,9 @@ def _continues_name(data: bytes, end: int) -> bool:
     return data[end:end + 1] == b"-" and data[end + 1:end + 2].isalnum()
 
 
-def new_values_matcher(hosts: Iterable[tuple[str, str]], addresses: Iterable[tuple[str, str]]) -> Matcher:
-    """The exact rules of the sweep, with the new values as the needles (probe, collisions)."""
-    return Matcher([(new, new) for _, new in hosts], [(new, new) for _, new in addresses])
+def new_values_matcher(hosts: Iterable[tuple[str, str]], addresses: Iterable[tuple[str, str]],
+                       networks: Iterable[IPNetwork] = ()) -> Matcher:
+    """The exact rules of the sweep, with the new values as the needles (probe, collisions); a
+    new network finds every address inside it, as itself."""
+    return Matcher([(new, new) for _, new in hosts], [(new, new) for _, new in addresses],
+                   [(net, net) for net in networks])

@@ -77,3 +77,18 @@ def test_rewrites(token: str, written: str) -> None:
 @pytest.mark.parametrize("token", ["10\\.42\\.[0-9]+\\.5", "10.42.(7|8).1", "172\\.1[0-9]\\.0\\.1"])
 def test_residuals(token: str) -> None:
     assert _applied(token, NETS) == (token, True)
+
+
+@pytest.mark.parametrize(("old", "new", "token", "rewritten", "residual"), [
+    # a grow: the block moves inside the new network, offsets kept
+    ("10.9.0.0/24", "10.10.0.0/23", r"10\.9\.0\.[0-9]+", r"10\.10\.0\.[0-9]+", False),
+    ("10.0.0.0/16", "10.6.0.0/15", r"^10\.0\.3\.", r"^10\.6\.3\.", False),
+    # a shrink: a block wider than the new network, or moved past its end, would match others
+    ("10.1.0.0/24", "10.2.0.0/25", r"10\.1\.0\.[0-9]+", r"10\.1\.0\.[0-9]+", True),
+    ("10.0.0.0/16", "10.5.0.0/17", r"^10\.0\.200\.", r"^10\.0\.200\.", True),
+    ("10.0.0.0/16", "10.5.0.0/17", r"^10\.0\.3\.", r"^10\.5\.3\.", False),
+])
+def test_a_resized_move_rewrites_only_a_block_the_new_network_holds(old: str, new: str, token: str,
+                                                                    rewritten: str, residual: bool) -> None:
+    nets = [(ipaddress.IPv4Network(old), ipaddress.IPv4Network(new))]
+    assert _applied(token, nets) == (rewritten, residual)

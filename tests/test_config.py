@@ -83,9 +83,14 @@ def test_every_config_problem_at_once(repo, run) -> None:
     pytest.param("version: 1\nrenames:\n  hosts: {a: b\n",
                  "renamer.yaml:4: invalid YAML: expected ',' or '}', but got '<stream end>'",
                  id="syntax"),
-    pytest.param("version: 1\nrenames:\n  networks: {10.250.0.0/16: 10.251.0.0/24}\n",
-                 "renamer.yaml:3: renames.networks.10.250.0.0/16: 10.250.0.0/16 and 10.251.0.0/24 must "
-                 "have the same family and prefix length", id="network-prefix"),
+    pytest.param('version: 1\nrenames:\n  networks: {10.250.0.0/16: "2001:db8::/48"}\n',
+                 "renamer.yaml:3: renames.networks.10.250.0.0/16: 10.250.0.0/16 and 2001:db8::/48 must "
+                 "be of one family (IPv4 and IPv6)", id="network-family"),
+    # any length, but an overlap only where both start at one address (a resize in place)
+    pytest.param("version: 1\nrenames:\n  networks: {10.0.48.0/24: 10.0.48.128/25}\n",
+                 "renamer.yaml:3: renames.networks.10.0.48.0/24: 10.0.48.128/25 overlaps 10.0.48.0/24: a "
+                 "second sweep would move addresses again (a network may overlap its new one only where "
+                 "both start at one address: a resize in place)", id="network-overlap"),
     pytest.param("version: 1\nrenames:\n  hosts: {ana-ml2: 10.1.1.1}\n",
                  "renamer.yaml:3: renames.hosts.ana-ml2: '10.1.1.1' is an address: list it under "
                  "renames.addresses", id="address-as-host"),

@@ -100,7 +100,8 @@ def _sweep(ctx: click.Context, out: Output, paths: tuple[Path, ...], request: Sw
     started = time.monotonic()
     with early_listing(ctx) as listing:
         project = project_from(ctx)
-        hosts = site_hosts(project.config) if dry_run else []  # only a dry run lists collisions
+        # only a dry run lists collisions; a shrinking network move refuses on the inventory's addresses
+        hosts = site_hosts(project.config) if dry_run or project.config.renames.networks else []
         result = run.sweep(project, request, paths, hosts=hosts,
                            runtime=Runtime(out.progress("scanning"), listing))
     out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")

@@ -10,7 +10,7 @@ from renamer.masking import mask_line
 from renamer.near_miss import sentence
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
-from renamer.sweep.refusals import Refusal
+from renamer.sweep.refusals import SHRINK, Refusal
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict, serial_lines
 from renamer.table import table
@@ -99,9 +99,16 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
                      "fails on those inside one structured file):")
         lines += [f"  {line}" for c in collisions for line in collision_line(c).splitlines()]
     if refused:
-        refused_files = plural(len(refused), "file")
-        lines.append(f"Refused: a sweep that writes stops before its first write ({refused_files} would no "
-                     "longer parse, would collide or would dangle; decide each by hand or keep it):")
+        shrunk = sum(1 for r in refused if r.problem.startswith(SHRINK))
+        whys = []
+        if len(refused) > shrunk:
+            whys.append(f"{plural(len(refused) - shrunk, 'file')} would no longer parse, would collide or "
+                        "would dangle")
+        if shrunk:
+            whys.append(f"{plural(shrunk, 'address', 'addresses')} in use would fall outside a shrunk "
+                        "network")
+        lines.append(f"Refused: a sweep that writes stops before its first write ({'; '.join(whys)}; "
+                     "decide each by hand or keep it):")
         lines += [f"  {r}" for r in refused]
     return "\n".join(lines) + "\n"
 

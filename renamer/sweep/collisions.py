@@ -31,6 +31,7 @@ from renamer.classify import CURRENT
 from renamer.formats import format_of, keylines
 from renamer.formats.yaml_rt import identity_collision
 from renamer.match import new_values_matcher
+from renamer.names import IPNetwork, parse_address
 from renamer.occurrences import Match
 from renamer.project import LoadedProject
 from renamer.sweep import config_dirs, vars_names
@@ -87,7 +88,33 @@ class Collision:
 def new_values(project: LoadedProject) -> tuple[bytes, ...]:
     """What a scan looks for (ScanOptions.present) so that `collisions` reads only those files."""
     renames = project.config.renames
-    return tuple(dict.fromkeys(new.encode() for _, new in renames.hosts + renames.addresses))
+    return tuple(dict.fromkeys([*(new.encode() for _, new in renames.hosts + renames.addresses),
+                                *(_network_needle(new) for _, new in renames.networks)]))
+
+
+def _network_needle(network: IPNetwork) -> bytes:
+    """What every address of a new network spells (its leading whole octets; an IPv6 network's
+    first group): a file holding none holds no address a network move writes."""
+    if network.version == 4:
+        return ".".join(str(network.network_address).split(".")[: max(1, network.prefixlen // 8)]).encode()
+    return network.network_address.exploded.split(":")[0].lstrip("0").encode() + b":"
+
+
+def _network_news(project: LoadedProject, into: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The addresses a network move writes (each rewritten reference's new value inside a new
+    network, its `/len` aside), each with the old values written into it; one that is an old
+    network's address too (a resize in place keeps it where it is) is none: an address that maps
+    to itself collides with nothing."""
+    networks = project.config.renames.networks
+    out: dict[str, set[str]] = {}
+    for value, olds in into.items():
+        address = parse_address(value.split("/")[0])
+        if address is None or not any(address in new for _, new in networks):
+            continue
+        if any(address in old for old, _ in networks):
+            continue
+        out.setdefault(value.split("/")[0], set()).update(o.split("/")[0] for o in olds)
+    return out
 
 
 def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHost] = (),
@@ -105,9 +132,12 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
     if not into:
         return []
     renames = project.config.renames
+    moved = _network_news(project, into) if renames.networks else {}
     matcher = new_values_matcher([p for p in renames.hosts if p[1] in into],
-                                 [p for p in renames.addresses if p[1] in into])
-    needles = [value.encode() for value in into]
+                                 [p for p in renames.addresses if p[1] in into],
+                                 [new for _, new in renames.networks] if moved else ())
+    needles = [value.encode() for value in into] + [_network_needle(new) for _, new in renames.networks]
+    into = {**moved, **into}
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
     refused = {f.path for f in scan.files if f.refused is not None} | set(refused)

@@ -26,6 +26,7 @@ from renamer import address_parts, computed_addresses, hcl_keys, loop_values
 from renamer.composed_names import Template
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
+from renamer.prefix_moves import OUTSIDE
 from renamer.sweep.composed import Known
 from renamer.variable_values import WIDTH, Resolved
 
@@ -79,6 +80,14 @@ def _chart_values(found: Resolved) -> bool:
     path = found.via[0][1] if found.via else ""
     name = path.rsplit("/", 1)[-1]
     return name.startswith("values") and name.endswith((".yaml", ".yml"))
+
+
+def _outside(matcher: Finds, text: str) -> str | None:
+    """Why a shrinking network move cannot place the address `text` (its note), or None."""
+    found = matcher.find(text.encode("utf-8", "replace"))
+    if len(found) == 1 and found[0].start == 0 and found[0].end == len(text) and found[0].refused == OUTSIDE:
+        return found[0].note
+    return None
 
 
 def _old_address(matcher: Finds, text: str) -> tuple[str, str] | None:
@@ -159,6 +168,14 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
                     "network and subnet number, which the sweep does not renumber; write the new subnet's")
         else:
             pair = _old_address(matcher, found.address)
+            outside = _outside(matcher, found.address) if pair is None else None
+            if outside is not None:  # a shrink leaves the address it makes outside the new network
+                for i in inside if inside else ():
+                    out[i] = replace(out[i], refused=OUTSIDE, note=f"`{found.text}`: {outside}")
+                if not inside:
+                    added.append(Match(found.start, found.end, found.address, found.address, "address",
+                                       refused=OUTSIDE, note=f"`{found.text}`: {outside}"))
+                continue
             if pair is None:
                 continue
             old, new = pair

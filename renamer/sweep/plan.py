@@ -45,6 +45,8 @@ class Plan:
     links: tuple[Relink, ...] = ()  # symlinks re-pointed to follow the renames (links.py)
     link_refusals: tuple[Refusal, ...] = ()
     folder_refusals: tuple[Refusal, ...] = ()  # a renamed folder that would merge into an existing one
+    # a DNS inventory host's address a shrinking network move cannot place (refusals.inventory_refusals)
+    inventory_refusals: tuple[Refusal, ...] = ()
     pins: tuple[Pin, ...] = ()  # digests of the files it rewrites, recorded elsewhere (sweep/pins.py)
     folders: tuple[FolderMove, ...] = ()  # moved whole, with what git does not track (folders.py)
 
@@ -52,8 +54,8 @@ class Plan:
     def refusals(self) -> list[Refusal]:
         """What a sweep that writes refuses on, and its dry run lists: edits that would break a
         file's structure, links that would dangle."""
-        return sorted(refusals(self.scan) + list(self.link_refusals) + list(self.folder_refusals),
-                      key=lambda r: (r.path, r.line))
+        return sorted(refusals(self.scan) + list(self.link_refusals) + list(self.folder_refusals)
+                      + list(self.inventory_refusals), key=lambda r: (r.path, r.line))
 
     @property
     def changes(self) -> list[FileResult]:

@@ -11,12 +11,16 @@ inline marker, and sweeps again.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from renamer.errors import UnsafeError
-from renamer.sweep.model import ScanResult
+from renamer.names import IPNetwork, parse_address
+from renamer.prefix_moves import OUTSIDE, PrefixMove
+from renamer.sweep.model import RESIDUAL, ScanResult
 from renamer.words import plural
 
+SHRINK = "outside the new, smaller network"
 # A format's problem names the line where it is, when it knows it: "line 3: ...".
 _LINE = re.compile(r"line (\d+): ")
 
@@ -44,6 +48,27 @@ def refusals(scan: ScanResult) -> list[Refusal]:
             continue
         lines = [r.line for r in result.references if r.reason == "structure"]
         out.append(Refusal(result.path, min(lines, default=0), result.refused))
+    # A shrinking network move that leaves an address in use outside the new network: each place
+    # (records keep their addresses, so only a current-state file's count), file:line.
+    for result in scan.files:
+        for ref in result.references:
+            if ref.status == RESIDUAL and ref.reason == OUTSIDE:
+                why = (ref.note or "").split("; ")[0]
+                out.append(Refusal(result.path, ref.line, f"{SHRINK}: {why}"))
+    return out
+
+
+def inventory_refusals(networks: Sequence[tuple[IPNetwork, IPNetwork]],
+                       hosts: Sequence[tuple[str, str, str]]) -> list[Refusal]:
+    """Each address of the DNS inventory's hosts ((name, address, site file) of `sites.site_hosts`)
+    that a shrinking network move cannot place: an address in use, as a current-state file's."""
+    moves = [PrefixMove(old, new) for old, new in networks if old.prefixlen != new.prefixlen]
+    out = []
+    for name, text, source in hosts if moves else ():
+        address = parse_address(text)
+        move = next((m for m in moves if address is not None and m.offset_of(address) is not None), None)
+        if move is not None and address is not None and not move.fits(address):
+            out.append(Refusal(source, 0, f"{SHRINK}: hosts[{name}]: {move.why_not(address)}"))
     return out
 
 
@@ -52,6 +77,11 @@ def refuse(found: list[Refusal]) -> None:
     if not found:
         return
     listed = "; ".join(str(r) for r in found)
+    if all(r.problem.startswith(SHRINK) for r in found):
+        used = plural(len(found), "address", "addresses")
+        raise UnsafeError(f"a network move shrinks past {used} in use: {listed}; "
+                          "nothing written: renumber them into the new network by hand (renames.addresses), "
+                          "or choose a longer new network, then sweep again")
     raise UnsafeError(f"{plural(len(found), 'file')} would no longer parse, would collide or would dangle: "
                       f"{listed}; nothing written: edit them by hand, or keep them with a keep rule or the "
                       "inline marker, then sweep again")

@@ -49,7 +49,7 @@ from renamer.sweep.pins import stale_manifest_pins, with_references
 from renamer.sweep.pins_history import stale_history_pins
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
 from renamer.sweep.preview import diff_bytes
-from renamer.sweep.refusals import refuse
+from renamer.sweep.refusals import inventory_refusals, refuse
 from renamer.sweep.results import (
     Ask,
     AuditResult,
@@ -128,6 +128,9 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                           before_move=before_move(project))
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
+    if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
+        held = inventory_refusals(project.config.renames.networks, hosts)
+        plan = replace(plan, inventory_refusals=tuple(held))
     if not dry_run:
         try:
             _refuse_unsafe(plan, request.allow_dirty, recovered)

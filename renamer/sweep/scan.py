@@ -13,7 +13,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import label_names, near_miss, sealed, sealed_scopes, state_names, unit_names, vcs_status, work
+from renamer import (
+    label_names,
+    near_miss,
+    prefix_moves,
+    sealed,
+    sealed_scopes,
+    state_names,
+    unit_names,
+    vcs_status,
+    work,
+)
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
@@ -105,6 +115,24 @@ REFUSED_HINTS = {
     "case-record": ("an old host name in another case (`PUG`) in the record of an old address: moved alone, "
                     "the address would pair with the old name; rename the record by hand, or keep it with a "
                     "keep rule"),
+    prefix_moves.OUTSIDE: ("an address in use that a shrinking network move leaves outside the new network "
+                           "(it keeps its offset from the network address, and the new network is too "
+                           "small for it): the sweep is refused, nothing written; renumber it into the new "
+                           "network by hand (renames.addresses), or choose a longer new network"),
+    prefix_moves.BROADCAST: ("the old network's broadcast address, on a line that does not say `broadcast` "
+                             "(nor `bcast`, `brd`): as a broadcast address it becomes the new network's, "
+                             "but its offset is another address of a network of another length, so "
+                             "neither reading is certain; write the new address by hand, or keep it with a "
+                             "keep rule"),
+    prefix_moves.ZONE: ("an IPv4 reverse zone (a /8, /16 or /24) inside a network whose move changes its "
+                        "length, which the new network cannot hold on an octet boundary: renamed, it would "
+                        "answer for other machines' addresses; delegate the new network's reverse names by "
+                        "hand (RFC 2317 classless delegation, or a zone per /24 it spans), or keep it with a "
+                        "keep rule"),
+    prefix_moves.MASK: ("a netmask, wildcard or prefix length of the moved network's old length where "
+                        "nothing beside it (the same line, or the stanza's address key) names an address "
+                        "of the moved network: it may belong to another network; write the new one by "
+                        "hand where it is the moved network's, or keep it with a keep rule"),
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],

@@ -44,6 +44,7 @@ from renamer.formats.zone_names import Name, ZoneNames, absolute, zone_names
 from renamer.match import Matcher
 from renamer.names import Reading
 from renamer.occurrences import Match
+from renamer.prefix_moves import OUTSIDE
 
 _REVERSE = ("in-addr.arpa.", "ip6.arpa.")
 
@@ -170,6 +171,12 @@ def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matche
             written = _written(data, name, here)  # the name's text after the matcher's own edits
         meant = absolute(name.text, name.origin)
         full = _renamed(matcher, meant) if meant is not None else None
+        if full is None and reverse and not here and meant is not None and name.text != meant:
+            why = matcher.outside_whole(meant[:-1])  # a relative PTR owner a shrink cannot place
+            if why is not None:
+                added.append(Match(name.start, name.end, name.written, name.written, kind,
+                                   refused=OUTSIDE, note=why))
+                continue
         if full is None and name.role != "origin" and meant is not None and written == name.text:
             full = _moved(meant, zone.apex, apex) if name.text.endswith(".") else None
         new_text = written if full is None else _spelled(name, full, new_origin)

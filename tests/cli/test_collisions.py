@@ -107,3 +107,38 @@ def test_an_inventory_address_in_another_spelling_collides(repo, run, spelled: s
     root = repo({"stacks/app.env": "IP6=2001:db8:50::54\n", "dns/sites/fv.yaml": site}, config=DUAL_CONFIG)
     data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
     assert [(c["path"], c["value"]) for c in data["collisions"]] == [("dns/sites/fv.yaml", "2001:db8:51::54")]
+
+
+NETWORKS = ("version: 1\nrenames:\n  networks: {10.9.0.0/24: 10.10.0.0/23, 10.0.48.0/29: 10.0.48.0/28, "
+            '"2001:db8:a::/48": "2001:db8:b::/56"}\nallowlist: allow.yaml\n')
+
+
+def test_an_address_a_network_move_writes_that_stands_already_is_listed(repo, run) -> None:
+    """Issue 33 item 6: a network move's new addresses are new values too, listed with file:line
+    before anything is written; an address a resize in place keeps (it maps to itself) is none,
+    nor one in a record, nor one of the new network the move does not write."""
+    site = ("site: lab\ndomain: lab.lan\nnetwork: 10.10.0.0/23\nhosts:\n"
+            "  - {name: printer, address: 10.10.0.7}\n  - {name: spare, address: 10.10.1.9}\n")
+    files = {
+        "stacks/a.env": "DB=10.9.0.200\nPRINTER=10.9.0.7\nV6=2001:db8:a::5\n",
+        "stacks/b.env": "OTHER=10.10.0.200\nGW=10.10.0.1\nV6=2001:db8:b::5\n",
+        "interfaces": "iface x\n    address 10.0.48.3/29\n    broadcast 10.0.48.7\n",
+        "stacks/c.yaml": "host: 10.0.48.3\nnas: 10.0.48.15\n",
+        "incidents/2026-09-01.md": "10.10.0.200 in a record: not a collision\n",
+        "dns/sites/lab.yaml": site,
+    }
+    allow = 'version: 1\ncurrent: ["**"]\nrecords:\n  - {name: incidents, paths: ["incidents/**"], reason: dated}\n'
+    root = repo(files, config=NETWORKS, allowlist=allow)
+    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    assert dry.exit_code == 0, dry.stdout + dry.stderr
+    assert ("  stacks/b.env:1:7: warning: collision: 10.10.0.200 is already here, and the sweep turns "
+            "10.9.0.200 into it") in dry.stdout
+    assert ("  stacks/b.env:3:4: warning: collision: 2001:db8:b::5 is already here, and the sweep turns "
+            "2001:db8:a::5 into it") in dry.stdout
+    assert ("  stacks/c.yaml:2:6 [nas]: warning: collision: 10.0.48.15 is already here, and the sweep turns "
+            "10.0.48.7 into it") in dry.stdout
+    assert ("  dns/sites/lab.yaml [hosts[printer]]: warning: collision: 10.10.0.7 is already here, and the sweep "
+            "turns 10.9.0.7 into it") in dry.stdout
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert sorted(c["value"] for c in data["collisions"]) == ["10.0.48.15", "10.10.0.200", "10.10.0.7",
+                                                              "2001:db8:b::5"]

@@ -1,0 +1,438 @@
+"""A network moved to another of any prefix length (`renames.networks`), pure and I/O free.
+
+Every address keeps its host offset from the network address (`10.0.48.3` of 10.0.48.0/29 is
+`10.0.48.3` of 10.0.48.0/28, and `10.1.0.3` of 10.1.0.0/28); the IPv4 broadcast address, which no
+host can hold, becomes the new network's broadcast address where its line says `broadcast`
+(`bcast`, `brd`), and is refused elsewhere (its offset names a host of a network of another
+length). What depends on the length follows it: a `/29` after a moved address, the dotted mask
+(255.255.255.248 -> 255.255.255.240) and the Cisco wildcard (0.0.0.7 -> 0.0.0.15) beside a moved
+address, a `prefix`/`netmask`/`cidr` key's number in a stanza of moved addresses (`length_hits`).
+A shrink that leaves an address in use outside the new network is refused. match.py asks these
+rules of each match (`Matcher._lengthed`, `_with_lengths`, `_ranges_moved_whole`); docs/matching.md,
+"Networks of another length", has them with examples.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import ipaddress
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from renamer.names import IPAddress, IPNetwork
+
+# The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
+# `Broadcast=`, `option broadcast-address`, `ip addr add ... brd 10.0.48.7`).
+_BROADCAST = re.compile(rb"(?i)(?<![a-z])(?:broadcast|bcast|brd)(?![a-z])")
+
+# An address before it on its line (IPv4, or IPv6 with two colons): the word must come after it.
+_ADDRESS_LIKE = re.compile(rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*:[0-9A-Fa-f]*")
+OUTSIDE = "outside-prefix"  # Match.refused: a shrink leaves this address outside the new network
+BROADCAST = "broadcast"  # Match.refused: the old broadcast address where no word says it is one
+MASK = "mask"  # Match.refused: a mask, wildcard or prefix length whose network is not certain
+ZONE = "reverse-zone"  # Match.refused: a reverse zone a resized move cannot carry
+
+
+@dataclass(frozen=True)
+class PrefixMove:
+    """One `renames.networks` pair."""
+
+    old: IPNetwork
+    new: IPNetwork
+
+    @property
+    def resized(self) -> bool:
+        return self.old.prefixlen != self.new.prefixlen
+
+    @property
+    def has_broadcast(self) -> bool:
+        """An IPv4 network of more than two addresses: its last address is no host's."""
+        return self.old.version == 4 and self.old.prefixlen <= 30
+
+    def offset_of(self, address: IPAddress) -> int | None:
+        if address.version != self.old.version or address not in self.old:
+            return None
+        return int(address) - int(self.old.network_address)
+
+    def mapped(self, address: IPAddress) -> IPAddress | None:
+        """The address at the same offset from the new network address; None outside the old
+        network or past the new one's end (a shrink). May be the new network's broadcast address,
+        where no host goes: `fits` says."""
+        offset = self.offset_of(address)
+        if offset is None or offset >= self.new.num_addresses:
+            return None
+        return self.new.network_address + offset  # its own family: ip_address(int) reads a small one as IPv4
+
+    def fits(self, address: IPAddress) -> bool:
+        """Does the address have a place in the new network: the old broadcast address always
+        (the new one's), any other by its offset, which must not land on the new network's
+        broadcast address (a shrink: 10.0.48.7 of a /28 is the broadcast address of a /29)."""
+        offset = self.offset_of(address)
+        if offset is None:
+            return False
+        if self.is_broadcast(address):
+            return True
+        return offset < self.new.num_addresses - (1 if self.new_has_broadcast else 0)
+
+    @property
+    def new_has_broadcast(self) -> bool:
+        return self.new.version == 4 and self.new.prefixlen <= 30
+
+    def why_not(self, address: IPAddress) -> str:
+        """Why `fits` is false for an address of the old network."""
+        offset = self.offset_of(address)
+        if offset == self.new.num_addresses - 1:
+            return (f"{address} lies {offset} addresses into {self.old}, the place of {self.new}'s "
+                    "broadcast address")
+        return (f"{address} lies {offset} addresses into {self.old}, and {self.new} holds "
+                f"{self.new.num_addresses}")
+
+    def is_broadcast(self, address: IPAddress) -> bool:
+        return self.has_broadcast and address == self.old.broadcast_address
+
+    def moved(self, address: IPAddress, *, broadcast: bool) -> IPAddress | None:
+        """Where `address` goes: the broadcast address to the new one when `broadcast` (its line
+        says so), any other to its offset; None outside the old network or outside the new one."""
+        if broadcast and self.is_broadcast(address):
+            return self.new.broadcast_address
+        return self.mapped(address) if self.fits(address) and not self.is_broadcast(address) else None
+
+
+def mask(net: IPNetwork) -> str:
+    return str(net.netmask)
+
+
+def wildcard(net: IPNetwork) -> str:
+    return str(net.hostmask)
+
+
+def says_broadcast(data: bytes, start: int) -> bool:
+    """Does the line before `start`, after any address before it, name a broadcast address
+    (`broadcast 10.0.48.7`, not `broadcast 192.168.1.255 peer 10.0.48.7`)?"""
+    line = data.rfind(b"\n", 0, start) + 1
+    after = max((x.end() for x in _ADDRESS_LIKE.finditer(data, line, start)), default=line)
+    return _BROADCAST.search(data, after, start) is not None
+
+
+_LENGTH_END = re.compile(rb"(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
+
+
+def is_length(data: bytes, start: int, end: int) -> bool:
+    """Is the `/N` ending at `end`, after the address at `start`, a prefix length: not a URL's
+    path (the address after `://`), not a word's start (`/24hours`), not a path (`/24/x`)?"""
+    return data[max(0, start - 3):start] != b"://" and _LENGTH_END.match(data, end) is not None
+
+
+def outside(moves: list[PrefixMove], used: list[IPAddress]) -> list[IPAddress]:
+    """The addresses in use that a move cannot place in its new network (a shrink): the old
+    broadcast address counts as placed (it becomes the new one's)."""
+    out = []
+    for address in used:
+        for move in moves:
+            if move.offset_of(address) is None:
+                continue
+            if not move.fits(address):
+                out.append(address)
+            break
+    return out
+
+
+def resize_problem(old: IPNetwork, new: IPNetwork) -> str | None:
+    """Why `old: new` is no network move renamer makes, or None: the families differ, or the two
+    overlap without sharing the network address (a resize in place, 10.0.48.0/29 -> /28, keeps
+    every offset; any other overlap would move an address onto another moved one)."""
+    if old.version != new.version:
+        return f"{old} and {new} must be of one family (IPv{old.version} and IPv{new.version})"
+    if old.overlaps(new) and old.network_address != new.network_address:
+        return (f"{new} overlaps {old}: a second sweep would move addresses again (a network may "
+                "overlap its new one only where both start at one address: a resize in place)")
+    return None
+
+
+# -- what depends on the length: masks, wildcards, prefix keys (issue 33 item 2) ---------------
+
+# An IPv6 address (with at least two colons; a `/len` or a zone after it is not part of it).
+_V6 = re.compile(rb"(?<![A-Za-z0-9.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+(?:[0-9]+(?:\.[0-9]+){3})?"
+                 rb"(?![A-Za-z0-9:])")
+_QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
+# A key whose number is a prefix length (`prefix: 29`, `PrefixLength=29`, `"cidr": "29"`, `netmask 29`).
+_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(?:gth)?|cidr|netmask|mask|"
+                         rb"mask[_-]?len(?:gth)?|subnet[_-]?mask)[\"']?[ \t]*[:=]?[ \t]*[\"']?([0-9]{1,3})"
+                         rb"(?![0-9.A-Za-z_])")
+# A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
+_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
+                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
+                          rb"(?:[ \t]*[:=]|[ \t]+[0-9])")
+_MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+# Lines that open a stanza of their own (an INI section, an interfaces stanza, a Cisco interface).
+_OPENS = re.compile(rb"(?im)^[ \t]*(?:\[|iface[ \t]|auto[ \t]|allow-|mapping[ \t]|interface[ \t]|host[ \t]|"
+                    rb"subnet[ \t]|shared-network[ \t])")
+
+
+_STANZA_LINES = 40  # a stanza is a few lines; a longer run is a list or a dump
+
+
+def _line_span(data: bytes, pos: int) -> tuple[int, int]:
+    start = data.rfind(b"\n", 0, pos) + 1
+    end = data.find(b"\n", pos)
+    return start, len(data) if end < 0 else end
+
+
+def _indent(line: bytes) -> int:
+    stripped = line.lstrip(b" \t")
+    width = len(line) - len(stripped)
+    while stripped.startswith(b"- "):  # a YAML list item's keys sit past its dash
+        rest = stripped[2:].lstrip(b" ")
+        width += len(stripped) - len(rest)
+        stripped = rest
+    return width
+
+
+class _Stanzas:
+    """One file's stanzas, read once: for each line, the first and last line of the run of lines
+    beside it (as far as a blank line, a line less indented than it, or a line that opens a stanza
+    of its own: `[section]`, `iface`, `interface`, `subnet ... {`) and the line that opens the run
+    (less indented, or an opener), its header. Each line's bounds are remembered with its
+    indentation, so a file of many masks reads each line a few times, not once per mask."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0, *(x.end() for x in re.finditer(rb"\n", data))]
+        self._info: dict[int, tuple[int, bool, bool]] = {}
+        self._up: dict[tuple[int, int], tuple[int, int | None]] = {}
+        self._down: dict[tuple[int, int], int] = {}
+
+    def span(self, index: int) -> tuple[int, int]:
+        start = self.starts[index]
+        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.data)
+        return start, end
+
+    def _line(self, index: int) -> tuple[int, bool, bool]:
+        """(indentation, blank, opens a stanza)"""
+        found = self._info.get(index)
+        if found is None:
+            s, e = self.span(index)
+            line = self.data[s:e]
+            found = (_indent(line), not line.strip(), _OPENS.match(line) is not None)
+            self._info[index] = found
+        return found
+
+    def around(self, pos: int) -> tuple[list[tuple[int, int]], tuple[int, int] | None] | None:
+        """The line spans of the stanza holding `pos` and its header's, or None where the run is
+        longer than _STANZA_LINES (no stanza: a list, a dump)."""
+        index = bisect.bisect_right(self.starts, pos) - 1
+        own, _, opens = self._line(index)
+        first, header = (index, None) if opens else self._first(index, own)
+        last = self._last(index, own)
+        if last - first + 1 > _STANZA_LINES:
+            return None
+        head = self.span(header) if header is not None else None
+        return [self.span(i) for i in range(first, last + 1)], head
+
+    def _first(self, index: int, own: int) -> tuple[int, int | None]:
+        walked = []
+        at = index
+        result: tuple[int, int | None]
+        while True:
+            known = self._up.get((at, own))
+            if known is not None:
+                result = known
+                break
+            walked.append(at)
+            if at == 0:
+                result = (0, None)
+                break
+            indent, blank, opens = self._line(at - 1)
+            if blank:
+                result = (at, None)
+                break
+            if indent < own or opens:
+                result = (at, at - 1)
+                break
+            at -= 1
+        for line in walked:
+            self._up[(line, own)] = result
+        return result
+
+    def _last(self, index: int, own: int) -> int:
+        walked = []
+        at = index
+        while True:
+            known = self._down.get((at, own))
+            if known is not None:
+                result = known
+                break
+            walked.append(at)
+            if at + 1 >= len(self.starts):
+                result = at
+                break
+            indent, blank, opens = self._line(at + 1)
+            if blank or indent < own or opens:
+                result = at
+                break
+            at += 1
+        for line in walked:
+            self._down[(line, own)] = result
+        return result
+
+
+@dataclass(frozen=True)
+class LengthHit:
+    """A mask, wildcard or prefix length of a moved network's old length: its new text, or why
+    it is left (`refused`)."""
+
+    start: int
+    end: int
+    old: str
+    new: str
+    refused: str | None = None
+    note: str | None = None
+
+
+def _old_lengths(move: PrefixMove) -> list[tuple[str, str]]:
+    """(old text, new text) of what spells the move's length: its mask and wildcard (IPv4)."""
+    if move.old.version != 4:
+        return []
+    return [(mask(move.old), mask(move.new)), (wildcard(move.old), wildcard(move.new))]
+
+
+def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
+    """Masks, wildcards and prefix-length keys that spell a resized move's old length, each
+    rewritten where the context makes its network certain (prefix_moves.py's rules, docs/
+    matching.md) and refused (MASK) where the file names the moved network but nothing ties this
+    one to it. One whose context names another network is no hit."""
+    resized = tuple(m for m in moves if m.resized)
+    if not resized:
+        return []
+    spellings = {old: move for move in resized for old, _ in _old_lengths(move)}
+    quads = [(x.start(), x.end(), x.group().decode("ascii")) for x in _QUAD.finditer(data)]
+    if any(move.old.version == 6 for move in resized):  # IPv6 addresses own length keys too
+        quads = sorted(quads + [(x.start(), x.end(), x.group().decode("ascii")) for x in _V6.finditer(data)
+                                if _move_of(x.group().decode("ascii"), resized) is not None
+                                or _parses(x.group().decode("ascii"))])
+    moved_here = {move for _, _, text in quads if (move := _move_of(text, resized)) is not None}
+    if not moved_here:
+        return []  # a file that names no moved network: its masks are another network's
+    masks = {text for text in (t for _, _, t in quads) if _is_mask(text)}
+    found = _Found(quads, masks, moved_here, _Stanzas(data))
+    out: list[LengthHit] = []
+    for start, end, text in quads:
+        if text not in spellings:
+            continue
+        new = _decide(data, start, end, text, found, resized, _spelled(text))
+        if new is not None:
+            out.append(new)
+    for x in _LENGTH_KEY.finditer(data):
+        length = int(x.group(1))
+        if not any(m.old.prefixlen == length for m in resized):
+            continue
+        start, end = x.start(1), x.end(1)
+        hit = _decide(data, start, end, x.group(1).decode(), found, resized, _numbered(length))
+        if hit is not None:
+            out.append(hit)
+    return sorted(out, key=lambda h: h.start)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """The addresses of one file, in order (masks apart), and the moves they name."""
+
+    quads: list[tuple[int, int, str]]
+    masks: set[str]
+    named: set[PrefixMove]
+    stanzas: _Stanzas
+
+    def within(self, start: int, end: int) -> list[tuple[int, int, str]]:
+        """The addresses (no masks) that start in [start, end): by bisection, so that a file of
+        many masks costs each one its line, not the whole file."""
+        low = bisect.bisect_left(self.quads, (start, -1, ""))
+        high = bisect.bisect_left(self.quads, (end, -1, ""), low)
+        return [q for q in self.quads[low:high] if q[2] not in self.masks]
+
+
+def _spelled(text: str) -> Callable[[PrefixMove], str | None]:
+    """A move's new mask or wildcard for the old one `text`, None where `text` is not its own."""
+    return lambda move: next((new for old, new in _old_lengths(move) if old == text), None)
+
+
+def _numbered(length: int) -> Callable[[PrefixMove], str | None]:
+    """A move's new prefix length for the old one `length`, None where `length` is not its own."""
+    return lambda move: str(move.new.prefixlen) if move.old.prefixlen == length else None
+
+
+def _is_mask(text: str) -> bool:
+    """A dotted netmask or wildcard (ones then zeros, or zeros then ones), never a host's address
+    in practice: 255.255.255.248, 0.0.0.7. (0.0.0.0 and 255.255.255.255 are both and neither.)"""
+    value = int(ipaddress.IPv4Address(text)) if _valid(text) else -1
+    if value < 0:
+        return False
+    inverted = value ^ 0xFFFFFFFF
+    return (inverted & (inverted + 1)) == 0 or (value & (value + 1)) == 0
+
+
+def _valid(text: str) -> bool:
+    try:
+        ipaddress.IPv4Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _parses(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_of(text: str, moves: tuple[PrefixMove, ...]) -> PrefixMove | None:
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return next((m for m in moves if m.offset_of(address) is not None), None)
+
+
+def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: tuple[PrefixMove, ...],
+            new_of: Callable[[PrefixMove], str | None]) -> LengthHit | None:
+    """The length at [start, end): on a line with an address, the nearest address before it (else
+    after it) says whose it is; on a line with none whose key names a mask or a length, the
+    stanza's address keys say; else a residual where the file names a move of this length."""
+    line_start, line_end = _line_span(data, start)
+    on_line = [(s, t) for s, e, t in found.within(line_start, line_end) if (s, e) != (start, end)]
+    before = [t for s, t in on_line if s < start]
+    after = [t for s, t in on_line if s > start]
+    owner: str | None = before[-1] if before else (after[0] if after else None)
+    if owner is not None:
+        move = _move_of(owner, moves)
+        new = new_of(move) if move is not None else None
+        if new is None or move is None:
+            return None
+        return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
+                         f"{move.old}, which becomes {move.new}")
+    key = data[line_start:start]
+    if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end):
+        stanza = found.stanzas.around(start)
+        spans, header = stanza if stanza is not None else ([], None)
+        lines = [span for span in spans if _ADDRESS_KEY.match(data, span[0])]
+        lines += [header] if header is not None else []  # what opens a stanza names its network
+        named = [t for s, e in lines for _, _, t in found.within(s, e)]
+        owners = {_move_of(t, moves) for t in named}
+        if named and len(owners) == 1 and None not in owners:
+            move = owners.pop()
+            new = new_of(move) if move is not None else None
+            if new is not None and move is not None:
+                return LengthHit(start, end, text, new,
+                                 note=f"the length of its stanza's network, {move.old}, which becomes "
+                                      f"{move.new}")
+        if named and None in owners:
+            return None  # the stanza's address is another network's
+    if any(new_of(move) is not None for move in found.named):
+        return LengthHit(start, end, text, text, MASK,
+                         f"{text} spells the old length of a network this file names, but no address on "
+                         "its line, nor an address key of its stanza, ties it to that network")
+    return None

@@ -38,6 +38,7 @@ from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.formatted_names import formatted_matches
 from renamer.sweep.function_calls import helm_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
@@ -510,6 +511,8 @@ class FileScanner:
                     matches = computed_matches(data, matches, self.matcher,
                                                [*self.matcher.v4_olds, *self.matcher.v4_networks], rel,
                                                self.project.root)
+                if self.matcher.might_format_name(data):  # `format("pve%02d", 1)` makes pve01
+                    matches = formatted_matches(data, matches, self.matcher.hosts)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK

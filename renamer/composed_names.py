@@ -86,6 +86,19 @@ class ComposedName:
     tail: str
     tail_start: int
     text: str
+    joined: bool = False  # the domain an element of its own (`join('.')`): no dot before it
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A host variable and a domain variable joined by a dot at [start, end) (`${HOST}.${DOMAIN}`,
+    `join(".", [var.host, var.domain])`, `'%s.%s' % (h, d)`): each half's values are the repo's."""
+
+    start: int
+    end: int
+    host: Template
+    domain: str
+    text: str
 
 
 def _builtin(name: str) -> str | None:
@@ -231,8 +244,10 @@ def tails_of(hosts: Iterable[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def literals(tails: Iterable[str]) -> tuple[bytes, ...]:
-    """One of these is in every file holding a composed name."""
-    return tuple(sorted({b"." + tail.encode() for tail in tails}))
+    """One of these is in every file holding a composed name (a join's words: its domain may be an
+    element of its own, or a variable)."""
+    found = {b"." + tail.encode() for tail in tails}
+    return tuple(sorted(found | set(JOIN_LITERALS))) if found else ()
 
 
 def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) -> bool:
@@ -245,13 +260,16 @@ def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) ->
 _HELM_DOT = re.compile(rb"\{\{-?[ \t]*\.[ \t]*-?\}\}")  # Go templates' `{{ . }}` inside a range
 _FSTRING = re.compile(rb"\{(" + _IDENT + rb")\}")  # Python's f"{h}.ana.lan"
 _FSTRING_OPEN = re.compile(rb"(?<![A-Za-z0-9_])[rR]?[fF][rR]?(['\"])[^'\"\n]*$")
-_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*\+[ \t]*['\"](?=\.)")  # h + ".ana.lan"
+# h + ".ana.lan", Jinja's h ~ '.ana.lan'
+_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*[+~][ \t]*['\"](?=\.)")
 _VERB = re.compile(rb"%[sv]")  # a format's verb: format("%s.ana.lan", h), formatlist, printf, Python's %
 _MAKE_CALL = re.compile(rb"\$[({](?:addsuffix[ \t]+(?=[^,()\n]*,)"
                         rb"|patsubst[ \t]+[^,()%\n]*%[^,()%\n]*,[^,()%\n]*(?=%[^,()%\n]*,))")
 _MAKE_SUBST = re.compile(rb"\$\(" + _IDENT + rb":(?P<pattern>[^=()\n]*)=(?P<head>[^()%\n]*)(?=[^()\n]*?\))")
 _ARGUMENT = re.compile(rb"[ \t]*,[ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*\)")
 _PY_PERCENT = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<arg>" + _IDENT + rb")[ \t]*(?:,[ \t]*\))?")
+_JINJA_FORMAT = re.compile(rb"[ \t]*\|[ \t]*format[ \t]*\([ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT
+                           + rb")*)[ \t]*\)")
 _GO_ARGUMENT = re.compile(rb"[ \t]+(?:\$(?P<var>" + _IDENT + rb")|(?P<dot>\.))[ \t]*(?:-?\}\}|[|)])")
 
 
@@ -305,16 +323,16 @@ def _list_templates(data: bytes) -> Iterator[Template]:
             if argument is not None and len(_PLACEHOLDER.findall(data, line_start, close)) == 1:
                 name = argument.group("arg").decode()
                 yield Template(found.start(), found.end(), (name,), reads=name)
-    if b"+" in data:
+    if b"+" in data or b"~" in data:
         for found in _CONCAT.finditer(data):
             name = found.group(1).decode()
-            yield Template(found.start(), found.end(), (name,), reads=name)
+            yield Template(found.start(), found.end(), (name,), builtin=_builtin(name), reads=name)
     if b"%" in data:
         for found in _VERB.finditer(data):
             reads = _verb_reads(data, found.start(), found.end())
             if reads is not None:
                 name = reads if reads == "." else reads.rsplit(".", 1)[-1]
-                yield Template(found.start(), found.end(), (name,), reads=reads)
+                yield Template(found.start(), found.end(), (name,), builtin=_builtin(name), reads=reads)
     if b"$" in data:
         for found in _MAKE_CALL.finditer(data):
             at = found.end()
@@ -375,7 +393,93 @@ def _verb_reads(data: bytes, start: int, end: int) -> str | None:
             return "." if go.group("dot") else go.group("var").decode()
         return None
     percent = _PY_PERCENT.match(data, close + 1)
+    if percent is None:  # Jinja's `'%s.ana.lan' | format(inventory_hostname)`
+        percent = _JINJA_FORMAT.match(data, close + 1)
     return percent.group("arg").decode() if percent is not None else None
+
+
+# A host and its domain joined by a dot as two elements (break-it round 17, findings 2 and 14): a
+# list joined with ".", a format of `%s.%s` / `{}.{}`; each element a variable (`var.host`,
+# `app_host`, `hostvars[h].x`) or a quoted literal.
+_ELEMENT = (rb"(?:'[A-Za-z0-9._-]+'|\"[A-Za-z0-9._-]+\"|" + _IDENT + rb"(?:\." + _IDENT
+            + rb"|\[[^\]\n]*\])*)")
+_PAIR = rb"(?P<a>" + _ELEMENT + rb")[ \t]*,[ \t]*(?P<b>" + _ELEMENT + rb")[ \t]*,?[ \t]*"
+_T = rb"[ \t]*"
+_JOINS = (
+    re.compile(rb"(?<![A-Za-z0-9_.])join" + _T + rb"\(" + _T + rb"\"\.\"" + _T + rb"," + _T + rb"\["
+               + _T + _PAIR + rb"\]" + _T + rb"\)"),
+    re.compile(rb"\[" + _T + _PAIR + rb"\]" + _T + rb"\|" + _T + rb"join" + _T + rb"\(" + _T
+               + rb"(?P<q>['\"])\.(?P=q)" + _T + rb"\)"),
+    re.compile(rb"(?P<q>['\"])\.(?P=q)" + _T + rb"\." + _T + rb"join" + _T + rb"\(" + _T + rb"[\[(]" + _T
+               + _PAIR + rb"[\])]" + _T + rb"\)"),
+    re.compile(rb"(?<![A-Za-z0-9_.])(?:format|printf|sprintf|Sprintf)" + _T + rb"\(" + _T
+               + rb"(?P<q>['\"])%[sv]\.%[sv](?P=q)" + _T + rb"," + _T + _PAIR + rb"\)"),
+    re.compile(rb"(?P<q>['\"])%s\.%s(?P=q)" + _T + rb"(?:%" + _T + rb"\(|\|" + _T + rb"format" + _T + rb"\()"
+               + _T + _PAIR + rb"\)"),
+    re.compile(rb"(?P<q>['\"])\{[0-9]?\}\.\{[0-9]?\}(?P=q)" + _T + rb"\." + _T + rb"format" + _T + rb"\(" + _T
+               + _PAIR + rb"\)"),
+)
+JOIN_LITERALS = (b'join(".",', b"join('.')", b'join(".")', b"'.'.join", b'".".join', b"%s.%s", b"{}.{}",
+                 b"%v.%v", b"{0}.{1}", b"}.${", b"}}.{{", b"}.{{", b"}}.${")
+
+
+def _element(data: bytes, start: int, end: int) -> Template | str:
+    """A join's element: its quoted literal's text, else the variable's template."""
+    raw = data[start:end]
+    if raw[:1] in (b"'", b'"'):
+        return raw[1:-1].decode()
+    path = re.sub(rb"\[[^\]]*\]", b"", raw).decode()  # `hostvars[h].name`: its `name`
+    name = path.rsplit(".", 1)[-1]
+    return Template(start, end, (name,), builtin=_builtin(name), reads=path)
+
+
+def _joined_pairs(data: bytes) -> Iterator[tuple[re.Match[bytes], Template | str, Template | str]]:
+    for form in _JOINS:
+        for found in form.finditer(data):
+            yield (found, _element(data, *found.span("a")), _element(data, *found.span("b")))
+
+
+def joins(data: bytes) -> list[Joined]:
+    """Every host variable and domain variable joined by a dot in `data` (`${HOST}.${DOMAIN}`,
+    `{{ host }}.{{ domain }}`, `join(".", [var.host, var.domain])`, `'%s.%s' % (h, d)`)."""
+    if not any(literal in data for literal in JOIN_LITERALS):
+        return []
+    out = []
+    for found, half, other in _joined_pairs(data):
+        if isinstance(half, Template) and isinstance(other, Template):
+            out.append(Joined(found.start(), found.end(), half, other.variables[0],
+                              found.group().decode("utf-8", "replace")))
+    for start in _START.finditer(data):
+        host = template_at(data, start.start())
+        if host is None or data[host.end:host.end + 1] != b"." or \
+                _prefix_start(data, host.start) != host.start:
+            continue
+        domain = template_at(data, host.end + 1)
+        if any(j.start <= host.start < j.end for j in out) or host.variables[0].startswith("{"):
+            continue  # inside a join read already, or a `{}` placeholder of a format read there
+        if domain is None or domain.builtin is not None or _NAME_BYTE.match(data, domain.end) or (
+                data[domain.end:domain.end + 1] == b"." and _NAME_BYTE.match(data, domain.end + 1)):
+            continue
+        out.append(Joined(host.start, domain.end, host, domain.variables[0],
+                          data[host.start:domain.end].decode("utf-8", "replace")))
+    return sorted(out, key=lambda j: j.start)
+
+
+def _joined_names(data: bytes, encoded: list[tuple[str, bytes]]) -> Iterator[ComposedName]:
+    """A host variable joined to a literal domain as a list element or a format's argument
+    (`[inventory_hostname, 'ana.lan'] | join('.')`, `join(".", [var.host, "ana.lan"])`)."""
+    if not any(literal in data for literal in JOIN_LITERALS[:10]):
+        return
+    for found, host, domain in _joined_pairs(data):
+        if not isinstance(host, Template) or isinstance(domain, Template):
+            continue
+        tail = next((t for t, _ in encoded if t == domain), None)
+        if tail is None:
+            continue
+        tail_start = found.start("b") + 1
+        out = ComposedName(found.start(), found.end(), host, "", "", tail, tail_start,
+                           found.group().decode("utf-8", "replace"), joined=True)
+        yield out
 
 
 def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
@@ -405,7 +509,10 @@ def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
                                     data[template.end:at].strip(b"'\"").decode(), tail, at + 1,
                                     data[start:end].decode("utf-8", "replace")))
             break
-    return out
+    taken = [(n.start, n.end) for n in out]
+    out += [n for n in _joined_names(data, encoded)
+            if not any(start < n.end and n.start < end for start, end in taken)]
+    return sorted(out, key=lambda n: n.start)
 
 
 def _prefix_start(data: bytes, pos: int) -> int | None:

@@ -263,7 +263,8 @@ class Matcher:
             return True
         if self._templated and templated_names.might_hold(data, self._templated):
             return True
-        if self._composed and composed_names.might_hold(data, self._composed, self._tails):
+        if self._composed and (composed_names.might_hold(data, self._composed, self._tails)
+                               or bool(composed_names.joins(data))):
             return True
         if self.might_compose_address(data) or self.completions.might_hold(data):
             return True

@@ -41,6 +41,7 @@ from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.formatted_names import formatted_matches
 from renamer.sweep.function_calls import helm_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
+from renamer.sweep.joined_names import joined_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
@@ -475,6 +476,8 @@ class FileScanner:
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
                                                      kept)
                 templated += composed
+                # `${HOST}.${DOMAIN}`, `join(".", [var.host, var.domain])`: both halves variables
+                matches = joined_matches(data, matches, self.matcher.hosts, self.definitions, rel)
                 matches = self.loop_holds.hold(rel, data, matches)
                 matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
                 # `10.0.40.11 pug` in a hosts file dnsmasq reads with `expand-hosts` + `domain=`

@@ -39,7 +39,7 @@ from renamer.sweep.composed_addresses import composed_address_matches, computed_
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.formatted_names import formatted_matches
-from renamer.sweep.function_calls import helm_call_matches
+from renamer.sweep.function_calls import helm_call_matches, imported_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
 from renamer.sweep.joined_names import joined_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
@@ -500,6 +500,9 @@ class FileScanner:
                 matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
                 # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
                 matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                # `fqdn("pug")` of a macro, def or shell function another file defines (`{{ h }}.ana.lan`)
+                matches = imported_call_matches(self.project.root, data, rel, matches, self.matcher.hosts,
+                                                self.project.config.max_file_size)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
                     matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
                                                   self.ssh_includes, self.project.config.max_file_size)

@@ -190,10 +190,36 @@ def _shell(data: bytes, pos: int, depth: int) -> Template | None:
     return Template(pos, close + 1, (name,), word.group().decode(), word.span(), _builtin(name))
 
 
+# An environment lookup inside a template (break-it round 17, finding 11): Traefik's file provider
+# and consul-template `{{ env "HOST" }}`, gomplate `{{ getenv "HOST" "default" }}` and
+# `{{ env.Getenv "HOST" }}`, Hugo `{{ os.Getenv "HOST" }}`, sprig `{{ env "HOST" | default "x" }}`,
+# Ansible's `{{ lookup('env', 'HOST') }}` (`ansible.builtin.env`, `| default('x')`): the variable the
+# environment gives, from the `.env` or `env_file` the service reads.
+_ENV_LOOKUP = re.compile(
+    rb"\{\{-?[ \t]*(?:(?:env|getenv|env\.Getenv|os\.Getenv)[ \t]+\"(?P<go>" + _IDENT + rb")\""
+    rb"(?:[ \t]+\"(?P<godefault>[A-Za-z0-9._-]*)\")?"
+    rb"|lookup[ \t]*\([ \t]*(?P<q>['\"])(?:ansible\.builtin\.)?env(?P=q)[ \t]*,[ \t]*(?P<q2>['\"])"
+    rb"(?P<ans>" + _IDENT + rb")(?P=q2)[ \t]*\))"
+    rb"[ \t]*(?:\|[ \t]*(?:default|d)[ \t]*"
+    rb"(?:\([ \t]*(?P<q3>['\"])(?P<jdefault>[A-Za-z0-9._-]*)(?P=q3)[ \t]*\)"
+    rb"|\"(?P<sdefault>[A-Za-z0-9._-]*)\"|[ \t]+\"(?P<s2default>[A-Za-z0-9._-]*)\")[ \t]*)?-?\}\}")
+
+
+def _env_lookup(data: bytes, pos: int) -> Template | None:
+    found = _ENV_LOOKUP.match(data, pos)
+    if found is None:
+        return None
+    name = (found.group("go") or found.group("ans")).decode()
+    for group in ("godefault", "jdefault", "sdefault", "s2default"):
+        if found.group(group):
+            return Template(pos, found.end(), (name,), found.group(group).decode(), found.span(group))
+    return Template(pos, found.end(), (name,))
+
+
 def _jinja(data: bytes, pos: int) -> Template | None:
     found = _JINJA.match(data, pos)
     if found is None:
-        return None
+        return _env_lookup(data, pos)
     name = found.group("var").decode().rsplit(".", 1)[-1]  # `site.domain`, Helm's `.Values.node`
     filters = found.group("filters")
     exact = all(f.group("name").decode() in _KEEPING for f in _JINJA_FILTER.finditer(filters))

@@ -109,3 +109,19 @@ def test_the_own_name_joined_to_a_literal_domain(text: bytes, builtin: str | Non
     assert found.template.builtin == builtin
     assert text[found.tail_start - (tail_text[0] == "."):].decode().startswith(tail_text)
     assert found.joined == (tail_text[0] != ".")
+
+
+@pytest.mark.parametrize(("text", "variable", "default"), [
+    (b'{{ env "HOST" }}.ana.lan', "HOST", None),
+    (b'{{ getenv "HOST" "pug" }}.ana.lan', "HOST", "pug"),
+    (b'{{- env.Getenv "N" -}}.ana.lan', "N", None),
+    (b'{{ os.Getenv "N" }}.ana.lan', "N", None),
+    (b'{{ env "HOST" | default "pug" }}.ana.lan', "HOST", "pug"),
+    (b"{{ lookup('env', 'HOST') | default('pug') }}.ana.lan", "HOST", "pug"),
+])
+def test_environment_lookups_read_their_variable(text: bytes, variable: str, default: str | None) -> None:
+    [found] = composed_names.find(text, ("ana.lan",))
+    assert (found.template.variables, found.template.default) == ((variable,), default)
+    if default is not None:
+        assert found.template.default_span is not None
+        assert text[found.template.default_span[0]:found.template.default_span[1]].decode() == default

@@ -28,6 +28,9 @@ _TF = (rb"\$\{[ \t]*format[ \t]*\([ \t]*\"%(?P<tzero>0?)(?P<twidth>[0-9]*)[dsgiu
        rb"(?P<targ>[^()\n]*?)[ \t]*\)[ \t]*\}")
 _DIRECTIVE = re.compile(_PRINTF + rb"|" + _BRACE + rb"|" + _TF)
 _NAME = re.compile(rb"[A-Za-z0-9.-]*")
+# A template opened right after a name's stem, the directive its first text: Jinja's `{{ '%02d' % i }}`
+# (or `| format(i)`), a shell's `$(printf '%02d' "$i")`.
+_OPENED = re.compile(rb"(?P<stem>[A-Za-z][A-Za-z0-9-]*)(?P<open>\{\{-?[ \t]*|\$\([ \t]*printf[ \t]+)['\"]?\Z")
 _FORMAT_AFTER = re.compile(rb"[^\n]*?['\"][ \t]*\.format[ \t]*\(")
 _NUMBER = re.compile(rb"[ \t]*['\"]?(?P<num>[0-9]+)['\"]?[ \t]*")
 
@@ -107,17 +110,30 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
         while left > 0 and re.match(rb"[A-Za-z0-9.-]", data[left - 1:left]):
             left -= 1
         stem = data[left:start].decode("ascii", "replace")
+        inside = None
+        if not stem:  # `pve{{ '%02d' % i }}`, `pve$(printf '%02d' "$i")`: the stem before the template
+            inside = _OPENED.search(data, max(0, start - 80), start)
+            if inside is not None:
+                left = inside.start("stem")
+                stem = inside.group("stem").decode("ascii", "replace")
         candidates = by_stem.get(stem)
         if not candidates:
             continue
         if found.group("field") is not None and not found.group("bwidth") and found.group("bzero") is None \
                 and not _FORMAT_AFTER.match(data, found.end()):
             continue  # `{name}` / `{}` given to no str.format: composed_names.py's, not a number
-        right = _NAME.match(data, found.end())
-        end = right.end() if right is not None else found.end()
-        tail = data[found.end():end].decode("ascii", "replace")
+        after = found.end()
+        if inside is not None:  # the name goes on after the template closes
+            close = data.find(b"}}" if inside.group("open").startswith(b"{{") else b")", after)
+            line_end = data.find(b"\n", after)
+            if close < 0 or 0 <= line_end < close:
+                continue
+            after = close + (2 if inside.group("open").startswith(b"{{") else 1)
+        right = _NAME.match(data, after)
+        end = right.end() if right is not None else after
+        tail = data[after:end].decode("ascii", "replace")
         zero, width = _spec(found)
-        number, exact_range = _argument(data, found, left)
+        number, exact_range = _argument(data, found, left if inside is None else start)
         for old in candidates:
             digits = _digits(old, stem, tail)
             if digits is None or _render(int(digits), zero, width) != digits:
@@ -183,6 +199,9 @@ def _argument(data: bytes, found: re.Match[bytes],
                     if form is _AFTER[0] and not re.search(rb"(?:format|printf)[ \t]*\($", head):
                         continue
                     return int(arg.group("num")), None
+    if _PRINTF_CMD.search(data, line_start, found.start()):  # `printf %02d 1`, the format unquoted
+        arg = _PRINTF_ARG.match(data, found.end())
+        return (int(arg.group("num")), None) if arg is not None else (None, None)
     block = data[max(0, data.rfind(b"\n", 0, max(0, line_start - 1)) + 1):line_end]
     if _SEQUENCE.search(block) or b"format=" in data[line_start:found.start()]:
         keys = {m.group("key"): int(m.group("num"))

@@ -52,6 +52,10 @@ MAKES = [
     pytest.param("run.sh", "ssh \"$(printf 'pve%02d' 1)\" true\n", 1, "pve01", id="printf-literal"),
     pytest.param("run.sh", "ssh \"$(printf 'k8s-%d' \"$N\")\" true\n", 1, "k8s-0", id="printf-variable"),
     pytest.param("nodes.py", "names = [f\"pve{i:02d}\" for i in range(1, 4)]\n", 1, "pve01", id="python-fstring"),
+    pytest.param("chrony.j2", "{% for i in range(1, 4) %}server pve{{ '%02d' % i }}.ana.lan\n{% endfor %}\n", 1,
+                 "pve01.ana.lan", id="jinja-stem-before-the-template"),
+    pytest.param("up.sh", "for i in 1 2; do ssh pve$(printf '%02d' \"$i\") true; done\nssh pve$(printf %02d 1)\n",
+                 2, "pve01", id="shell-stem-before-a-printf-substitution"),
     pytest.param("nodes.py", "first = \"pve{:02d}\".format(1)\nurl = 'pve%02d.ana.lan' % n\n", 1, "pve01",
                  id="python-str-format-and-percent"),
 ]
@@ -76,6 +80,7 @@ def test_a_format_that_makes_an_old_name_is_a_residual(path: str, text: str, lin
                  id="sequence-past-it"),
     pytest.param("nodes.py", "a = 'pve%d' % n\nb = \"pve{}\".format(n)\n", id="unpadded-never-makes-01"),
     pytest.param("nodes.py", "a = 'xpve%02d' % n\nb = '%02d' % n\n", id="another-stem"),
+    pytest.param("t.j2", "pve{{ '%02d' | format(2) }} xpve{{ '%02d' % i }}\n", id="a-template-after-another-stem"),
 ])
 def test_a_format_that_cannot_make_an_old_name_says_nothing(path: str, text: str, repo: Callable[..., Path],
                                                             run: Callable[..., Result]) -> None:

@@ -99,6 +99,7 @@ class Joined:
     host: Template
     domain: str
     text: str
+    dot: str = "."  # "" where the domain half holds its own leading dot (`${HOST}${SUFFIX}`, `.ana.lan`)
 
 
 def _builtin(name: str) -> str | None:
@@ -442,11 +443,15 @@ _JOINS = (
                + rb"(?P<q>['\"])%[sv]\.%[sv](?P=q)" + _T + rb"," + _T + _PAIR + rb"\)"),
     re.compile(rb"(?P<q>['\"])%s\.%s(?P=q)" + _T + rb"(?:%" + _T + rb"\(|\|" + _T + rb"format" + _T + rb"\()"
                + _T + _PAIR + rb"\)"),
+    # Jinja's `a ~ '.' ~ b`, `a + "." + b` (Python, Jinja)
+    re.compile(rb"(?<![A-Za-z0-9_.'\"])(?P<a>" + _ELEMENT + rb")" + _T + rb"(?P<op>[~+])" + _T
+               + rb"(?P<q>['\"])\.(?P=q)" + _T + rb"(?P=op)" + _T + rb"(?P<b>" + _ELEMENT
+               + rb")(?![A-Za-z0-9_.(\[])"),
     re.compile(rb"(?P<q>['\"])\{[0-9]?\}\.\{[0-9]?\}(?P=q)" + _T + rb"\." + _T + rb"format" + _T + rb"\(" + _T
                + _PAIR + rb"\)"),
 )
 JOIN_LITERALS = (b'join(".",', b"join('.')", b'join(".")', b"'.'.join", b'".".join', b"%s.%s", b"{}.{}",
-                 b"%v.%v", b"{0}.{1}", b"}.${", b"}}.{{", b"}.{{", b"}}.${")
+                 b"%v.%v", b"{0}.{1}", b"'.'", b'"."', b"}.${", b"}}.{{", b"}.{{", b"}}.${", b"}${", b"}}{{")
 
 
 def _element(data: bytes, start: int, end: int) -> Template | str:
@@ -477,17 +482,18 @@ def joins(data: bytes) -> list[Joined]:
                               found.group().decode("utf-8", "replace")))
     for start in _START.finditer(data):
         host = template_at(data, start.start())
-        if host is None or data[host.end:host.end + 1] != b"." or \
+        if host is None or data[host.end:host.end + 2] not in (b".$", b".{", b"${", b"{{") or \
                 _prefix_start(data, host.start) != host.start:
             continue
-        domain = template_at(data, host.end + 1)
+        dot = data[host.end:host.end + 1] == b"."
+        domain = template_at(data, host.end + 1 if dot else host.end)
         if any(j.start <= host.start < j.end for j in out) or host.variables[0].startswith("{"):
             continue  # inside a join read already, or a `{}` placeholder of a format read there
         if domain is None or domain.builtin is not None or _NAME_BYTE.match(data, domain.end) or (
                 data[domain.end:domain.end + 1] == b"." and _NAME_BYTE.match(data, domain.end + 1)):
             continue
         out.append(Joined(host.start, domain.end, host, domain.variables[0],
-                          data[host.start:domain.end].decode("utf-8", "replace")))
+                          data[host.start:domain.end].decode("utf-8", "replace"), "." if dot else ""))
     return sorted(out, key=lambda j: j.start)
 
 

@@ -83,6 +83,9 @@ def test_no_default_word(text: bytes) -> None:
     (b'"{}.{}".format(h, d)', "h", "d"),
     (b"hostname: ${HOST}.${DOMAIN}", "HOST", "DOMAIN"),
     (b"{{ '%s.%s' | format(hostvars[h].name, site.domain) }}", "name", "domain"),
+    (b"{{ app_host ~ '.' ~ app_domain }}", "app_host", "app_domain"),
+    (b'fqdn = h + "." + d', "h", "d"),
+    (b"hostname: ${HOST}${SUFFIX}", "HOST", "SUFFIX"),
 ])
 def test_joins_of_two_variables(text: bytes, host: str, domain: str) -> None:
     [found] = composed_names.joins(text)

@@ -73,6 +73,10 @@ def _broken(joined: composed_names.Joined, renamed: dict[str, str], back: dict[s
     domains = _halves(joined.domain, definitions, rel)
     for host, host_why, host_fate in hosts:
         for domain, domain_why, domain_fate in domains:
+            if not joined.dot:  # `${HOST}${SUFFIX}`: only a suffix holding its own dot makes a name
+                if not domain.startswith(".") or len(domain) < 2:
+                    continue
+                domain = domain[1:]
             source_host, source_domain = back.get(host, host), back.get(domain, domain)
             old = f"{source_host}.{source_domain}"
             if old not in renamed:

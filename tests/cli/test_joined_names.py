@@ -60,6 +60,14 @@ TWO_VARIABLES = [
                   "app/run.py": "url = '%s.%s' % (APP_HOST, APP_DOMAIN)\n"
                                 "alt = '{}.{}'.format(APP_HOST, APP_DOMAIN)\n"},
                  "app/run.py", 2, id="python-percent-and-format"),
+    pytest.param({"group_vars/all.yml": "app_host: pug\napp_domain: ana.lan\n",
+                  "templates/a.j2": "server {{ app_host ~ '.' ~ app_domain }}\n"}, "templates/a.j2", 1,
+                 id="jinja-tilde-dot-tilde"),
+    pytest.param({".env": "HOST=pug\nSUFFIX=.ana.lan\n", "compose.yaml": "services:\n  a:\n    hostname: ${HOST}${SUFFIX}\n"},
+                 "compose.yaml", 3, id="a-suffix-variable-holding-its-dot"),
+    pytest.param({"hosts.ini": "[web]\npug\nrex\n", "group_vars/web.yml": "domain: ana.lan\n",
+                  "templates/b.j2": "{{ inventory_hostname }}.{{ domain }}\n"}, "templates/b.j2", 1,
+                 id="the-own-name-and-a-domain-variable"),
 ]
 
 
@@ -84,6 +92,8 @@ def test_two_halves_that_join_an_old_fqdn_are_a_residual(files: dict[str, str], 
                  id="the-same-domain"),
     pytest.param(CONFIG, {".env": "HOST=rex\nDOMAIN=ana.lan\n", "compose.yaml": "services:\n  a:\n    hostname: ${HOST}.${DOMAIN}\n"},
                  id="another-host"),
+    pytest.param(CONFIG, {".env": "HOST=pug\nPORT=:8080\n", "compose.yaml": "services:\n  a:\n    url: ${HOST}${PORT}\n"},
+                 id="a-suffix-that-is-no-domain"),
     pytest.param(CONFIG, {".env": "HOST=pug\nDOMAIN=ana.lan  # renamer: keep\n",
                           "compose.yaml": "services:\n  a:\n    hostname: ${HOST}.${DOMAIN}\n    x: ${A}.${B}\n"},
                  id="unknown-halves-say-nothing"),

@@ -12,6 +12,7 @@ What the variable holds, and what follows, is sweep/composed.py's. Pure: bytes i
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -428,8 +429,8 @@ def _verb_reads(data: bytes, start: int, end: int) -> str | None:
 # A host and its domain joined by a dot as two elements (break-it round 17, findings 2 and 14): a
 # list joined with ".", a format of `%s.%s` / `{}.{}`; each element a variable (`var.host`,
 # `app_host`, `hostvars[h].x`) or a quoted literal.
-_ELEMENT = (rb"(?:'[A-Za-z0-9._-]+'|\"[A-Za-z0-9._-]+\"|" + _IDENT + rb"(?:\." + _IDENT
-            + rb"|\[[^\]\n]*\])*)")
+_ELEMENT = (rb"(?:'[A-Za-z0-9._-]{1,253}'|\"[A-Za-z0-9._-]{1,253}\"|" + _IDENT + rb"(?:\." + _IDENT
+            + rb"|\[[^\]\n]{0,64}\]){0,8})")  # bounded: a hostile line is read in linear time
 _PAIR = rb"(?P<a>" + _ELEMENT + rb")[ \t]*,[ \t]*(?P<b>" + _ELEMENT + rb")[ \t]*,?[ \t]*"
 _T = rb"[ \t]*"
 _JOINS = (
@@ -480,6 +481,8 @@ def joins(data: bytes) -> list[Joined]:
         if isinstance(half, Template) and isinstance(other, Template):
             out.append(Joined(found.start(), found.end(), half, other.variables[0],
                               found.group().decode("utf-8", "replace")))
+    formed = sorted((j.start, j.end) for j in out)
+    starts = [start for start, _ in formed]
     for start in _START.finditer(data):
         host = template_at(data, start.start())
         if host is None or data[host.end:host.end + 2] not in (b".$", b".{", b"${", b"{{") or \
@@ -487,7 +490,9 @@ def joins(data: bytes) -> list[Joined]:
             continue
         dot = data[host.end:host.end + 1] == b"."
         domain = template_at(data, host.end + 1 if dot else host.end)
-        if any(j.start <= host.start < j.end for j in out) or host.variables[0].startswith("{"):
+        at = bisect.bisect_right(starts, host.start) - 1
+        if (at >= 0 and host.start < formed[at][1]) or host.variables[0].startswith("{") or \
+                b".Values." in data[host.start:host.end]:  # Helm's: helm_tails.py decides on the values
             continue  # inside a join read already, or a `{}` placeholder of a format read there
         if domain is None or domain.builtin is not None or _NAME_BYTE.match(data, domain.end) or (
                 data[domain.end:domain.end + 1] == b"." and _NAME_BYTE.match(data, domain.end + 1)):

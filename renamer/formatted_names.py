@@ -31,6 +31,7 @@ _NAME = re.compile(rb"[A-Za-z0-9.-]*")
 # A template opened right after a name's stem, the directive its first text: Jinja's `{{ '%02d' % i }}`
 # (or `| format(i)`), a shell's `$(printf '%02d' "$i")`.
 _OPENED = re.compile(rb"(?P<stem>[A-Za-z][A-Za-z0-9-]*)(?P<open>\{\{-?[ \t]*|\$\([ \t]*printf[ \t]+)['\"]?\Z")
+_WINDOW = 256
 _FORMAT_AFTER = re.compile(rb"[^\n]*?['\"][ \t]*\.format[ \t]*\(")
 _NUMBER = re.compile(rb"[ \t]*['\"]?(?P<num>[0-9]+)['\"]?[ \t]*")
 
@@ -107,7 +108,7 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
     for found in _DIRECTIVE.finditer(data):
         start = found.start()
         left = start
-        while left > 0 and re.match(rb"[A-Za-z0-9.-]", data[left - 1:left]):
+        while left > max(0, start - _WINDOW) and re.match(rb"[A-Za-z0-9.-]", data[left - 1:left]):
             left -= 1
         stem = data[left:start].decode("ascii", "replace")
         inside = None
@@ -120,16 +121,17 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
         if not candidates:
             continue
         if found.group("field") is not None and not found.group("bwidth") and found.group("bzero") is None \
-                and not _FORMAT_AFTER.match(data, found.end()):
+                and not _FORMAT_AFTER.match(data, found.end(), found.end() + _WINDOW):
             continue  # `{name}` / `{}` given to no str.format: composed_names.py's, not a number
         after = found.end()
         if inside is not None:  # the name goes on after the template closes
-            close = data.find(b"}}" if inside.group("open").startswith(b"{{") else b")", after)
-            line_end = data.find(b"\n", after)
+            shut = b"}}" if inside.group("open").startswith(b"{{") else b")"
+            close = data.find(shut, after, after + _WINDOW)
+            line_end = data.find(b"\n", after, after + _WINDOW)
             if close < 0 or 0 <= line_end < close:
                 continue
             after = close + (2 if inside.group("open").startswith(b"{{") else 1)
-        right = _NAME.match(data, after)
+        right = _NAME.match(data, after, after + _WINDOW)
         end = right.end() if right is not None else after
         tail = data[after:end].decode("ascii", "replace")
         zero, width = _spec(found)
@@ -178,9 +180,12 @@ def _argument(data: bytes, found: re.Match[bytes],
     if found.group("twidth") is not None:  # "pve${format("%02d", 1)}"
         arg = _NUMBER.fullmatch(found.group("targ"))
         return (int(arg.group("num")), None) if arg is not None else (None, None)
-    line_start = data.rfind(b"\n", 0, found.start()) + 1
-    line_end = data.find(b"\n", found.end())
-    line_end = len(data) if line_end < 0 else line_end
+    # A window around the directive: a format and what it is given stand within a few hundred bytes,
+    # and a hostile line of thousands of directives is read in linear time.
+    floor = max(0, found.start() - _WINDOW)
+    line_start = max(floor, data.rfind(b"\n", floor, found.start()) + 1)
+    line_end = data.find(b"\n", found.end(), found.end() + _WINDOW)
+    line_end = min(len(data), found.end() + _WINDOW) if line_end < 0 else line_end
     before = data[line_start:left]
     quote_at = max(before.rfind(b'"'), before.rfind(b"'"))
     if quote_at >= 0 and before.count(before[quote_at:quote_at + 1]) % 2 == 1:
@@ -202,7 +207,7 @@ def _argument(data: bytes, found: re.Match[bytes],
     if _PRINTF_CMD.search(data, line_start, found.start()):  # `printf %02d 1`, the format unquoted
         arg = _PRINTF_ARG.match(data, found.end())
         return (int(arg.group("num")), None) if arg is not None else (None, None)
-    block = data[max(0, data.rfind(b"\n", 0, max(0, line_start - 1)) + 1):line_end]
+    block = data[max(0, line_start - _WINDOW):line_end]
     if _SEQUENCE.search(block) or b"format=" in data[line_start:found.start()]:
         keys = {m.group("key"): int(m.group("num"))
                 for m in _SEQUENCE_KEY.finditer(data, line_start, line_end)}

@@ -24,10 +24,10 @@ LITERALS = (b"restic", b"RESTIC_", b"borg", b"BORG_", b"kopia", b"KOPIA_", b"rep
 # `repositories:`), or a flag on the tool's own command line.
 # ... and any variable of a backup tool naming where it writes (break-it round 17, finding 12):
 # `KOPIA_REPO_PATH=`, `BACKUP_DEST=`, `rsync_target:`, `backup_dir:`.
-_VARIABLE = re.compile(rb"(?<![A-Za-z0-9_])(?:RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY"
-                       rb"|(?i:(?:restic|borg|kopia|rclone|rsync|duplicity|backups?)_[a-z0-9_]*"
-                       rb"(?:repo|repository|path|dir|dest|destination|target|location|remote|bucket|prefix)"
-                       rb"[a-z0-9_]*))[\"']?[ \t]*[=:][^\r\n]*")
+_VARIABLE = re.compile(rb"(?<![A-Za-z0-9_])(?P<name>RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY"
+                       rb"|(?i:(?:restic|borg|kopia|rclone|rsync|duplicity|backups?)_[a-z0-9_]{1,64}))"
+                       rb"(?![A-Za-z0-9_])[\"']?[ \t]*[=:][^\r\n]*")
+_LOCATION = re.compile(rb"(?i:repo|path|dir|dest|target|location|remote|bucket|prefix)")
 _KEY = re.compile(rb"(?<![A-Za-z0-9_-])(?:repository|repo|repositories)[\"']?[ \t]*[=:][^\r\n]*"
                   rb"|(?m:^)[ \t]*-[ \t]+path[ \t]*:[^\r\n]*"
                   rb"|(?m:^)[ \t]*-[ \t]+(?![A-Za-z_]+[ \t]*:)[^\r\n]*")
@@ -59,7 +59,8 @@ def locations(rel: str, data: bytes) -> Iterator[tuple[int, int, str]]:
     repository location in `data` (a file naming restic, borg or kopia, in its path or text)."""
     if not might_hold(data):
         return
-    spans = [m.span() for m in _VARIABLE.finditer(data)]  # its name says whose location it is
+    spans = [m.span() for m in _VARIABLE.finditer(data)  # its name says whose location it is
+             if _LOCATION.search(m.group("name"))]
     if not (_TOOL.search(data) or _TOOL.search(rel.encode())):
         yield from _own_names(data, spans)
         return

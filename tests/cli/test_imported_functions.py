@@ -63,6 +63,8 @@ CALLS = [
                  "deploy.py", 2, ("python", "deploy.py"), id="python-module-attribute"),
     pytest.param({"deploy.py": "mk = lambda h: h + '.ana.lan'\nprint(mk('pug'))\n"}, "deploy.py", 2,
                  ("python", "deploy.py"), id="python-lambda"),
+    pytest.param({"n.py": DEF + "print(fqdn('pug'))\nprint(fqdn(domain='ana.lan', h='pug'))\n"}, "n.py", 4,
+                 ("python", "n.py"), id="python-default-domain-in-its-own-file"),
     pytest.param({"sh/lib.sh": SH, "sh/deploy.sh": '#!/bin/bash\n. "$(dirname "$0")/lib.sh"\nfqdn pug\n'},
                  "sh/deploy.sh", 3, ("bash", "sh/deploy.sh"), id="shell-sourced-beside-it"),
     pytest.param({"lib/common.sh": SH, "bin/deploy.sh": '#!/bin/bash\nsource "${BASH_SOURCE%/*}/../lib/common.sh"\nfqdn pug\n'},

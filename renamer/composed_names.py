@@ -12,6 +12,7 @@ What the variable holds, and what follows, is sweep/composed.py's. Pure: bytes i
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -86,6 +87,20 @@ class ComposedName:
     tail: str
     tail_start: int
     text: str
+    joined: bool = False  # the domain an element of its own (`join('.')`): no dot before it
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A host variable and a domain variable joined by a dot at [start, end) (`${HOST}.${DOMAIN}`,
+    `join(".", [var.host, var.domain])`, `'%s.%s' % (h, d)`): each half's values are the repo's."""
+
+    start: int
+    end: int
+    host: Template
+    domain: str
+    text: str
+    dot: str = "."  # "" where the domain half holds its own leading dot (`${HOST}${SUFFIX}`, `.ana.lan`)
 
 
 def _builtin(name: str) -> str | None:
@@ -177,10 +192,36 @@ def _shell(data: bytes, pos: int, depth: int) -> Template | None:
     return Template(pos, close + 1, (name,), word.group().decode(), word.span(), _builtin(name))
 
 
+# An environment lookup inside a template (break-it round 17, finding 11): Traefik's file provider
+# and consul-template `{{ env "HOST" }}`, gomplate `{{ getenv "HOST" "default" }}` and
+# `{{ env.Getenv "HOST" }}`, Hugo `{{ os.Getenv "HOST" }}`, sprig `{{ env "HOST" | default "x" }}`,
+# Ansible's `{{ lookup('env', 'HOST') }}` (`ansible.builtin.env`, `| default('x')`): the variable the
+# environment gives, from the `.env` or `env_file` the service reads.
+_ENV_LOOKUP = re.compile(
+    rb"\{\{-?[ \t]*(?:(?:env|getenv|env\.Getenv|os\.Getenv)[ \t]+\"(?P<go>" + _IDENT + rb")\""
+    rb"(?:[ \t]+\"(?P<godefault>[A-Za-z0-9._-]*)\")?"
+    rb"|lookup[ \t]*\([ \t]*(?P<q>['\"])(?:ansible\.builtin\.)?env(?P=q)[ \t]*,[ \t]*(?P<q2>['\"])"
+    rb"(?P<ans>" + _IDENT + rb")(?P=q2)[ \t]*\))"
+    rb"[ \t]*(?:\|[ \t]*(?:default|d)[ \t]*"
+    rb"(?:\([ \t]*(?P<q3>['\"])(?P<jdefault>[A-Za-z0-9._-]*)(?P=q3)[ \t]*\)"
+    rb"|\"(?P<sdefault>[A-Za-z0-9._-]*)\"|[ \t]+\"(?P<s2default>[A-Za-z0-9._-]*)\")[ \t]*)?-?\}\}")
+
+
+def _env_lookup(data: bytes, pos: int) -> Template | None:
+    found = _ENV_LOOKUP.match(data, pos)
+    if found is None:
+        return None
+    name = (found.group("go") or found.group("ans")).decode()
+    for group in ("godefault", "jdefault", "sdefault", "s2default"):
+        if found.group(group):
+            return Template(pos, found.end(), (name,), found.group(group).decode(), found.span(group))
+    return Template(pos, found.end(), (name,))
+
+
 def _jinja(data: bytes, pos: int) -> Template | None:
     found = _JINJA.match(data, pos)
     if found is None:
-        return None
+        return _env_lookup(data, pos)
     name = found.group("var").decode().rsplit(".", 1)[-1]  # `site.domain`, Helm's `.Values.node`
     filters = found.group("filters")
     exact = all(f.group("name").decode() in _KEEPING for f in _JINJA_FILTER.finditer(filters))
@@ -231,8 +272,10 @@ def tails_of(hosts: Iterable[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def literals(tails: Iterable[str]) -> tuple[bytes, ...]:
-    """One of these is in every file holding a composed name."""
-    return tuple(sorted({b"." + tail.encode() for tail in tails}))
+    """One of these is in every file holding a composed name (a join's words: its domain may be an
+    element of its own, or a variable)."""
+    found = {b"." + tail.encode() for tail in tails}
+    return tuple(sorted(found | set(JOIN_LITERALS))) if found else ()
 
 
 def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) -> bool:
@@ -245,13 +288,16 @@ def might_hold(data: bytes, needles: Iterable[bytes], tails: tuple[str, ...]) ->
 _HELM_DOT = re.compile(rb"\{\{-?[ \t]*\.[ \t]*-?\}\}")  # Go templates' `{{ . }}` inside a range
 _FSTRING = re.compile(rb"\{(" + _IDENT + rb")\}")  # Python's f"{h}.ana.lan"
 _FSTRING_OPEN = re.compile(rb"(?<![A-Za-z0-9_])[rR]?[fF][rR]?(['\"])[^'\"\n]*$")
-_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*\+[ \t]*['\"](?=\.)")  # h + ".ana.lan"
+# h + ".ana.lan", Jinja's h ~ '.ana.lan'
+_CONCAT = re.compile(rb"(?<![A-Za-z0-9_.$@])(" + _IDENT + rb")[ \t]*[+~][ \t]*['\"](?=\.)")
 _VERB = re.compile(rb"%[sv]")  # a format's verb: format("%s.ana.lan", h), formatlist, printf, Python's %
 _MAKE_CALL = re.compile(rb"\$[({](?:addsuffix[ \t]+(?=[^,()\n]*,)"
                         rb"|patsubst[ \t]+[^,()%\n]*%[^,()%\n]*,[^,()%\n]*(?=%[^,()%\n]*,))")
 _MAKE_SUBST = re.compile(rb"\$\(" + _IDENT + rb":(?P<pattern>[^=()\n]*)=(?P<head>[^()%\n]*)(?=[^()\n]*?\))")
 _ARGUMENT = re.compile(rb"[ \t]*,[ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT + rb")*)[ \t]*\)")
 _PY_PERCENT = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<arg>" + _IDENT + rb")[ \t]*(?:,[ \t]*\))?")
+_JINJA_FORMAT = re.compile(rb"[ \t]*\|[ \t]*format[ \t]*\([ \t]*(?P<arg>" + _IDENT + rb"(?:\." + _IDENT
+                           + rb")*)[ \t]*\)")
 _GO_ARGUMENT = re.compile(rb"[ \t]+(?:\$(?P<var>" + _IDENT + rb")|(?P<dot>\.))[ \t]*(?:-?\}\}|[|)])")
 
 
@@ -305,16 +351,16 @@ def _list_templates(data: bytes) -> Iterator[Template]:
             if argument is not None and len(_PLACEHOLDER.findall(data, line_start, close)) == 1:
                 name = argument.group("arg").decode()
                 yield Template(found.start(), found.end(), (name,), reads=name)
-    if b"+" in data:
+    if b"+" in data or b"~" in data:
         for found in _CONCAT.finditer(data):
             name = found.group(1).decode()
-            yield Template(found.start(), found.end(), (name,), reads=name)
+            yield Template(found.start(), found.end(), (name,), builtin=_builtin(name), reads=name)
     if b"%" in data:
         for found in _VERB.finditer(data):
             reads = _verb_reads(data, found.start(), found.end())
             if reads is not None:
                 name = reads if reads == "." else reads.rsplit(".", 1)[-1]
-                yield Template(found.start(), found.end(), (name,), reads=reads)
+                yield Template(found.start(), found.end(), (name,), builtin=_builtin(name), reads=reads)
     if b"$" in data:
         for found in _MAKE_CALL.finditer(data):
             at = found.end()
@@ -375,7 +421,102 @@ def _verb_reads(data: bytes, start: int, end: int) -> str | None:
             return "." if go.group("dot") else go.group("var").decode()
         return None
     percent = _PY_PERCENT.match(data, close + 1)
+    if percent is None:  # Jinja's `'%s.ana.lan' | format(inventory_hostname)`
+        percent = _JINJA_FORMAT.match(data, close + 1)
     return percent.group("arg").decode() if percent is not None else None
+
+
+# A host and its domain joined by a dot as two elements (break-it round 17, findings 2 and 14): a
+# list joined with ".", a format of `%s.%s` / `{}.{}`; each element a variable (`var.host`,
+# `app_host`, `hostvars[h].x`) or a quoted literal.
+_ELEMENT = (rb"(?:'[A-Za-z0-9._-]{1,253}'|\"[A-Za-z0-9._-]{1,253}\"|" + _IDENT + rb"(?:\." + _IDENT
+            + rb"|\[[^\]\n]{0,64}\]){0,8})")  # bounded: a hostile line is read in linear time
+_PAIR = rb"(?P<a>" + _ELEMENT + rb")[ \t]*,[ \t]*(?P<b>" + _ELEMENT + rb")[ \t]*,?[ \t]*"
+_T = rb"[ \t]*"
+_JOINS = (
+    re.compile(rb"(?<![A-Za-z0-9_.])join" + _T + rb"\(" + _T + rb"\"\.\"" + _T + rb"," + _T + rb"\["
+               + _T + _PAIR + rb"\]" + _T + rb"\)"),
+    re.compile(rb"\[" + _T + _PAIR + rb"\]" + _T + rb"\|" + _T + rb"join" + _T + rb"\(" + _T
+               + rb"(?P<q>['\"])\.(?P=q)" + _T + rb"\)"),
+    re.compile(rb"(?P<q>['\"])\.(?P=q)" + _T + rb"\." + _T + rb"join" + _T + rb"\(" + _T + rb"[\[(]" + _T
+               + _PAIR + rb"[\])]" + _T + rb"\)"),
+    re.compile(rb"(?<![A-Za-z0-9_.])(?:format|printf|sprintf|Sprintf)" + _T + rb"\(" + _T
+               + rb"(?P<q>['\"])%[sv]\.%[sv](?P=q)" + _T + rb"," + _T + _PAIR + rb"\)"),
+    re.compile(rb"(?P<q>['\"])%s\.%s(?P=q)" + _T + rb"(?:%" + _T + rb"\(|\|" + _T + rb"format" + _T + rb"\()"
+               + _T + _PAIR + rb"\)"),
+    # Jinja's `a ~ '.' ~ b`, `a + "." + b` (Python, Jinja)
+    re.compile(rb"(?<![A-Za-z0-9_.'\"])(?P<a>" + _ELEMENT + rb")" + _T + rb"(?P<op>[~+])" + _T
+               + rb"(?P<q>['\"])\.(?P=q)" + _T + rb"(?P=op)" + _T + rb"(?P<b>" + _ELEMENT
+               + rb")(?![A-Za-z0-9_.(\[])"),
+    re.compile(rb"(?P<q>['\"])\{[0-9]?\}\.\{[0-9]?\}(?P=q)" + _T + rb"\." + _T + rb"format" + _T + rb"\(" + _T
+               + _PAIR + rb"\)"),
+)
+JOIN_LITERALS = (b'join(".",', b"join('.')", b'join(".")', b"'.'.join", b'".".join', b"%s.%s", b"{}.{}",
+                 b"%v.%v", b"{0}.{1}", b"'.'", b'"."', b"}.${", b"}}.{{", b"}.{{", b"}}.${", b"}${", b"}}{{")
+
+
+def _element(data: bytes, start: int, end: int) -> Template | str:
+    """A join's element: its quoted literal's text, else the variable's template."""
+    raw = data[start:end]
+    if raw[:1] in (b"'", b'"'):
+        return raw[1:-1].decode()
+    path = re.sub(rb"\[[^\]]*\]", b"", raw).decode()  # `hostvars[h].name`: its `name`
+    name = path.rsplit(".", 1)[-1]
+    return Template(start, end, (name,), builtin=_builtin(name), reads=path)
+
+
+def _joined_pairs(data: bytes) -> Iterator[tuple[re.Match[bytes], Template | str, Template | str]]:
+    for form in _JOINS:
+        for found in form.finditer(data):
+            yield (found, _element(data, *found.span("a")), _element(data, *found.span("b")))
+
+
+def joins(data: bytes) -> list[Joined]:
+    """Every host variable and domain variable joined by a dot in `data` (`${HOST}.${DOMAIN}`,
+    `{{ host }}.{{ domain }}`, `join(".", [var.host, var.domain])`, `'%s.%s' % (h, d)`)."""
+    if not any(literal in data for literal in JOIN_LITERALS):
+        return []
+    out = []
+    for found, half, other in _joined_pairs(data):
+        if isinstance(half, Template) and isinstance(other, Template):
+            out.append(Joined(found.start(), found.end(), half, other.variables[0],
+                              found.group().decode("utf-8", "replace")))
+    formed = sorted((j.start, j.end) for j in out)
+    starts = [start for start, _ in formed]
+    for start in _START.finditer(data):
+        host = template_at(data, start.start())
+        if host is None or data[host.end:host.end + 2] not in (b".$", b".{", b"${", b"{{") or \
+                _prefix_start(data, host.start) != host.start:
+            continue
+        dot = data[host.end:host.end + 1] == b"."
+        domain = template_at(data, host.end + 1 if dot else host.end)
+        at = bisect.bisect_right(starts, host.start) - 1
+        if (at >= 0 and host.start < formed[at][1]) or host.variables[0].startswith("{") or \
+                b".Values." in data[host.start:host.end]:  # Helm's: helm_tails.py decides on the values
+            continue  # inside a join read already, or a `{}` placeholder of a format read there
+        if domain is None or domain.builtin is not None or _NAME_BYTE.match(data, domain.end) or (
+                data[domain.end:domain.end + 1] == b"." and _NAME_BYTE.match(data, domain.end + 1)):
+            continue
+        out.append(Joined(host.start, domain.end, host, domain.variables[0],
+                          data[host.start:domain.end].decode("utf-8", "replace"), "." if dot else ""))
+    return sorted(out, key=lambda j: j.start)
+
+
+def _joined_names(data: bytes, encoded: list[tuple[str, bytes]]) -> Iterator[ComposedName]:
+    """A host variable joined to a literal domain as a list element or a format's argument
+    (`[inventory_hostname, 'ana.lan'] | join('.')`, `join(".", [var.host, "ana.lan"])`)."""
+    if not any(literal in data for literal in JOIN_LITERALS[:10]):
+        return
+    for found, host, domain in _joined_pairs(data):
+        if not isinstance(host, Template) or isinstance(domain, Template):
+            continue
+        tail = next((t for t, _ in encoded if t == domain), None)
+        if tail is None:
+            continue
+        tail_start = found.start("b") + 1
+        out = ComposedName(found.start(), found.end(), host, "", "", tail, tail_start,
+                           found.group().decode("utf-8", "replace"), joined=True)
+        yield out
 
 
 def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
@@ -405,7 +546,10 @@ def find(data: bytes, tails: tuple[str, ...]) -> list[ComposedName]:
                                     data[template.end:at].strip(b"'\"").decode(), tail, at + 1,
                                     data[start:end].decode("utf-8", "replace")))
             break
-    return out
+    taken = [(n.start, n.end) for n in out]
+    out += [n for n in _joined_names(data, encoded)
+            if not any(start < n.end and n.start < end for start, end in taken)]
+    return sorted(out, key=lambda n: n.start)
 
 
 def _prefix_start(data: bytes, pos: int) -> int | None:

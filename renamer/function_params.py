@@ -32,6 +32,9 @@ _SH_FUNCTION = re.compile(rb"^[ \t]*(?:function[ \t]+(?P<kw>" + _IDENT + rb"(?:-
                           rb"(?:\(\)[ \t]*)?"
                           rb"|(?P<name>" + _IDENT + rb"(?:-[A-Za-z0-9_]+)*)[ \t]*\(\)[ \t]*)\{", re.MULTILINE)
 _STRING = re.compile(rb"(?P<q>['\"])(?P<value>[^'\"\r\n]*)(?P=q)")
+# Python's `mk = lambda h: h + ".ana.lan"` (break-it round 17, finding 8): its body, the rest of the line
+_PY_LAMBDA = re.compile(rb"^[ \t]*(?P<name>" + _IDENT + rb")[ \t]*(?::[^=\n]*)?=[ \t]*lambda[ \t]+"
+                        rb"(?P<params>[^:\n]*):", re.MULTILINE)
 
 
 def _line(data: bytes, pos: int) -> int:
@@ -47,6 +50,8 @@ def functions(data: bytes) -> list[Loop]:
         out += _helm(data)
     if b"def " in data:
         out += _python(data)
+    if b"lambda" in data:
+        out += _lambdas(data)
     if b"()" in data or b"function" in data:
         out += _shell(data)
     return out
@@ -143,6 +148,41 @@ def _calls(data: bytes, name: bytes, skip: tuple[int, int]) -> list[Args]:
     return out
 
 
+def call_arguments(data: bytes, name: bytes, skip: tuple[int, int] = (0, 0)) -> list[Args]:
+    """The argument lists of each `name(...)` call, a module's or a namespace's too (`m.fqdn(...)`,
+    `names.fqdn(...)`): function_imports.py asks for another file's function."""
+    out = []
+    pattern = rb"(?<![A-Za-z0-9_.])(?:" + _IDENT + rb"\.)?" + re.escape(name) + rb"[ \t]*\("
+    for call in re.finditer(pattern, data):
+        if skip[0] <= call.start() < skip[1] or data[max(0, call.start() - 4):call.start()] == b"def ":
+            continue
+        out.append(_arguments(data, call.end() - 1))
+    return out
+
+
+def shell_calls(data: bytes, name: bytes, skip: tuple[int, int] = (0, 0)) -> list[Args]:
+    """The words of each call of the shell function `name` outside `skip` (its own body)."""
+    calls: list[Args] = []
+    pattern = rb"(?:^|(?<=[;&|(`\n]))[ \t]*(?:\$\([ \t]*)?" + re.escape(name) + rb"(?=[ \t])"
+    for call in re.finditer(pattern, data, re.MULTILINE):
+        if skip[0] <= call.start() < skip[1]:
+            continue
+        args = []
+        at = call.end()
+        while True:
+            space = re.match(rb"[ \t]+", data[at:])
+            if space is None:
+                break
+            at += space.end()
+            word = _SH_WORD.match(data, at)
+            if word is None or not word.group():
+                break
+            args.append((word.group(), word.start(), word.end()))
+            at = word.end()
+        calls.append(args)
+    return calls
+
+
 def _jinja(data: bytes) -> Iterator[Loop]:
     for macro in _JINJA_MACRO.finditer(data):
         end = _JINJA_END.search(data, macro.end())
@@ -202,6 +242,16 @@ def _python(data: bytes) -> Iterator[Loop]:
                          found.group().decode("utf-8", "replace").strip())
 
 
+def _lambdas(data: bytes) -> Iterator[Loop]:
+    for found in _PY_LAMBDA.finditer(data):
+        end = data.find(b"\n", found.end())
+        end = len(data) if end < 0 else end
+        calls = _calls(data, found.group("name"), (found.start(), found.end()))
+        yield from _bind(found.group("name").decode(), "the lambda", _params(data, found), calls,
+                         found.end(), end, _line(data, found.start()),
+                         found.group().decode("utf-8", "replace").strip())
+
+
 _SH_WORD = re.compile(rb"(?P<q>['\"]?)(?P<value>[^\s'\";&|)`]*)(?P=q)")
 
 
@@ -209,24 +259,7 @@ def _shell(data: bytes) -> Iterator[Loop]:
     for found in _SH_FUNCTION.finditer(data):
         name = found.group("kw") or found.group("name")
         end = bracket_end(data, found.end() - 1, b"{")
-        calls: list[Args] = []
-        pattern = rb"(?:^|(?<=[;&|(`\n]))[ \t]*(?:\$\([ \t]*)?" + re.escape(name) + rb"(?=[ \t])"
-        for call in re.finditer(pattern, data, re.MULTILINE):
-            if found.start() <= call.start() < end:
-                continue
-            args = []
-            at = call.end()
-            while True:
-                space = re.match(rb"[ \t]+", data[at:])
-                if space is None:
-                    break
-                at += space.end()
-                word = _SH_WORD.match(data, at)
-                if word is None or not word.group():
-                    break
-                args.append((word.group(), word.start(), word.end()))
-                at = word.end()
-            calls.append(args)
+        calls = shell_calls(data, name, (found.start(), end))
         header = found.group().decode("utf-8", "replace").strip()
         line = _line(data, found.start())
         for index in range(1, 10):

@@ -27,6 +27,7 @@ from renamer import (
     composed_tails,
     computed_addresses,
     foreign_names,
+    formatted_names,
     host_sets,
     image_refs,
     name_starts,
@@ -113,6 +114,8 @@ class Matcher:
         # `repository: ".../{{ inventory_hostname }}"`: a backup location named from the machine's own
         # name (own_storage.py), which spells no old value.
         self._own_storage = own_storage.LITERALS if self.hosts else ()
+        # `format("pve%02d", 1)`: an old host name made by a format with a number (formatted_names.py).
+        self._formatted = formatted_names.literals(old for old, _ in self.hosts)
         fqdns = any("." in old for old, _ in self.hosts)
         self._tool_names = tool_names.LITERALS + zone_records.LITERALS if fqdns else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
@@ -242,6 +245,7 @@ class Matcher:
         out += self._computed
         out += self._tool_names
         out += self._own_storage
+        out += self._formatted
         out += self.completions.literals
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         out += self._address_pattern_needles
@@ -273,7 +277,8 @@ class Matcher:
             return True
         if self._templated and templated_names.might_hold(data, self._templated):
             return True
-        if self._composed and composed_names.might_hold(data, self._composed, self._tails):
+        if self._composed and (composed_names.might_hold(data, self._composed, self._tails)
+                               or bool(composed_names.joins(data))):
             return True
         if self.might_compose_address(data) or self.completions.might_hold(data):
             return True
@@ -283,11 +288,17 @@ class Matcher:
             return True
         if self._own_storage and own_storage.might_hold(data):
             return True
+        if self.might_format_name(data):
+            return True
         if self._address_patterns(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
+
+    def might_format_name(self, data: bytes) -> bool:
+        """Can `data` make an old host name by a format with a number (`format("pve%02d", 1)`)?"""
+        return bool(self._formatted) and formatted_names.might_hold(data, self._formatted)
 
     def might_compute_address(self, data: bytes) -> bool:
         """Can `data` compute an old address from a literal network and number (`cidrhost`)?"""

@@ -17,16 +17,24 @@ import re
 from collections.abc import Iterator
 
 # One of these stands in every file `might_hold` accepts (the scan's prefilter words).
-LITERALS = (b"restic", b"RESTIC_", b"borg", b"BORG_", b"kopia", b"KOPIA_", b"repositor")
+LITERALS = (b"restic", b"RESTIC_", b"borg", b"BORG_", b"kopia", b"KOPIA_", b"repositor", b"rsync", b"rclone",
+            b"duplicity", b"rdiff-backup", b"BACKUP_", b"backup_")
 
 # Where a backup tool is told its repository: a variable, a key (borgmatic's `- path:` under its
 # `repositories:`), or a flag on the tool's own command line.
-_VARIABLE = re.compile(rb"(?<![A-Za-z0-9_])(?:RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY)[ \t]*[=:]"
-                       rb"[^\r\n]*")
+# ... and any variable of a backup tool naming where it writes (break-it round 17, finding 12):
+# `KOPIA_REPO_PATH=`, `BACKUP_DEST=`, `rsync_target:`, `backup_dir:`.
+_VARIABLE = re.compile(rb"(?<![A-Za-z0-9_])(?P<name>RESTIC_REPOSITORY|BORG_REPO|KOPIA_REPOSITORY"
+                       rb"|(?i:(?:restic|borg|kopia|rclone|rsync|duplicity|backups?)_[a-z0-9_]{1,64}))"
+                       rb"(?![A-Za-z0-9_])[\"']?[ \t]*[=:][^\r\n]*")
+_LOCATION = re.compile(rb"(?i:repo|path|dir|dest|target|location|remote|bucket|prefix)")
 _KEY = re.compile(rb"(?<![A-Za-z0-9_-])(?:repository|repo|repositories)[\"']?[ \t]*[=:][^\r\n]*"
                   rb"|(?m:^)[ \t]*-[ \t]+path[ \t]*:[^\r\n]*"
                   rb"|(?m:^)[ \t]*-[ \t]+(?![A-Za-z_]+[ \t]*:)[^\r\n]*")
 _COMMAND = re.compile(rb"(?<![A-Za-z0-9_-])(?:restic|borg|kopia)(?![A-Za-z0-9_-])[^\r\n|;&]*")
+# A copy tool's own command line: every argument is a source or a destination (`rsync -a /srv/
+# "nas:/backups/$(uname -n)/"`, `rclone sync /srv remote:bk/{{ ansible_nodename }}`).
+_COPY = re.compile(rb"(?<![A-Za-z0-9_-])(?:rsync|rclone|duplicity|rdiff-backup)(?![A-Za-z0-9_-])[^\r\n|;&]*")
 _VALUE = rb"(?:\$\([^)\r\n]*\)|`[^`\r\n]*`|\S)+"  # a word, a command substitution inside it
 _FLAG = re.compile(rb"(?<![A-Za-z0-9_-])(?:-r|--repo|--repository|--path|--prefix)(?:[ \t]+|=)" + _VALUE
                    + rb"|(?<![A-Za-z0-9_-])(?:init|create|list|prune|check)[ \t]+(?:-\S+[ \t]+)*" + _VALUE)
@@ -35,10 +43,11 @@ _OWN_NAME = re.compile(
     rb"\{\{-?[ \t]*(?:inventory_hostname(?:_short)?|ansible_(?:hostname|fqdn|nodename)"
     rb"|ansible_facts\.(?:hostname|fqdn|nodename)|ansible_facts\[['\"](?:hostname|fqdn|nodename)['\"]\])"
     rb"[ \t]*(?:\|[^}]*)?-?\}\}"
-    rb"|\$\([ \t]*(?:hostname(?:[ \t]+-[sfA-Za-z-]+)?|uname[ \t]+-n)[ \t]*\)|`[ \t]*hostname[^`]*`"
+    rb"|\$\([ \t]*(?:hostname(?:[ \t]+-[sfA-Za-z-]+)?|uname[ \t]+-n|cat[ \t]+/etc/hostname)[ \t]*\)"
+    rb"|`[ \t]*(?:hostname|uname[ \t]+-n)[^`]*`"
     rb"|\$\{?HOSTNAME\}?|(?<!%)%[Hl](?![A-Za-z0-9_])"
     rb"|config\.networking\.(?:hostName|fqdn)|\{(?:hostname|fqdn)\}|%\{(?:::)?(?:facts\.)?(?:hostname|fqdn)\}")
-_TOOL = re.compile(rb"restic|borg|kopia", re.IGNORECASE)
+_TOOL = re.compile(rb"restic|borg|kopia|rsync|rclone|duplicity|rdiff-backup", re.IGNORECASE)
 
 
 def might_hold(data: bytes) -> bool:
@@ -48,9 +57,13 @@ def might_hold(data: bytes) -> bool:
 def locations(rel: str, data: bytes) -> Iterator[tuple[int, int, str]]:
     """(start, end, the template) of each machine's-own-name template inside a backup tool's
     repository location in `data` (a file naming restic, borg or kopia, in its path or text)."""
-    if not might_hold(data) or not (_TOOL.search(data) or _TOOL.search(rel.encode())):
+    if not might_hold(data):
         return
-    spans = [m.span() for m in _VARIABLE.finditer(data)]
+    spans = [m.span() for m in _VARIABLE.finditer(data)  # its name says whose location it is
+             if _LOCATION.search(m.group("name"))]
+    if not (_TOOL.search(data) or _TOOL.search(rel.encode())):
+        yield from _own_names(data, spans)
+        return
     for key in _KEY.finditer(data):
         text = key.group().lstrip()
         if text.startswith(b"-"):  # a list item: only under borgmatic's `repositories:`
@@ -60,6 +73,11 @@ def locations(rel: str, data: bytes) -> Iterator[tuple[int, int, str]]:
         spans.append(key.span())
     for command in _COMMAND.finditer(data):
         spans += [f.span() for f in _FLAG.finditer(data, command.start(), command.end())]
+    spans += [copy.span() for copy in _COPY.finditer(data)]
+    yield from _own_names(data, spans)
+
+
+def _own_names(data: bytes, spans: list[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
     seen: set[int] = set()
     for start, end in sorted(spans):
         for own in _OWN_NAME.finditer(data, start, end):

@@ -70,3 +70,61 @@ def test_default_words(text: bytes, default: str) -> None:
 @pytest.mark.parametrize("text", [b"${X:?ana-ml2}", b"${X}", b"{{ x }}", b'${X:-"ana-ml2\'}', b"${X:-a b}"])
 def test_no_default_word(text: bytes) -> None:
     assert list(composed_names.defaults(text)) == []
+
+
+@pytest.mark.parametrize(("text", "host", "domain"), [
+    (b'"${var.host}.${var.domain}"', "host", "domain"),
+    (b'join(".", [var.host, local.domain])', "host", "domain"),
+    (b'format("%s.%s", var.host, var.domain)', "host", "domain"),
+    (b"{{ app_host }}.{{ app_domain }}", "app_host", "app_domain"),
+    (b"{{ [app_host, app_domain] | join('.') }}", "app_host", "app_domain"),
+    (b"'.'.join([h, d])", "h", "d"),
+    (b"'%s.%s' % (h, d)", "h", "d"),
+    (b'"{}.{}".format(h, d)', "h", "d"),
+    (b"hostname: ${HOST}.${DOMAIN}", "HOST", "DOMAIN"),
+    (b"{{ '%s.%s' | format(hostvars[h].name, site.domain) }}", "name", "domain"),
+    (b"{{ app_host ~ '.' ~ app_domain }}", "app_host", "app_domain"),
+    (b'fqdn = h + "." + d', "h", "d"),
+    (b"hostname: ${HOST}${SUFFIX}", "HOST", "SUFFIX"),
+])
+def test_joins_of_two_variables(text: bytes, host: str, domain: str) -> None:
+    [found] = composed_names.joins(text)
+    assert (found.host.variables[0], found.domain) == (host, domain)
+
+
+@pytest.mark.parametrize("text", [
+    b"sub.${A}.${B}", b"${A}.${B}.ana.lan", b"${A}.${B}x.y", b"{{ a }}.{{ b }}x", b'join("-", [var.a, var.b])',
+    b"[a, 'b'] | join('.')", b"${A}-${B}",
+])
+def test_no_join_of_two_variables(text: bytes) -> None:
+    assert composed_names.joins(text) == []
+
+
+@pytest.mark.parametrize(("text", "builtin", "tail_text"), [
+    (b"{{ inventory_hostname ~ '.ana.lan' }}", "inventory_hostname", ".ana.lan"),
+    (b"{{ inventory_hostname + '.ana.lan' }}", "inventory_hostname", ".ana.lan"),
+    (b"{{ [inventory_hostname, 'ana.lan'] | join('.') }}", "inventory_hostname", "ana.lan"),
+    (b"{{ '%s.ana.lan' | format(ansible_nodename) }}", "ansible_nodename", ".ana.lan"),
+    (b'join(".", [var.node, "ana.lan"])', None, "ana.lan"),
+])
+def test_the_own_name_joined_to_a_literal_domain(text: bytes, builtin: str | None, tail_text: str) -> None:
+    [found] = composed_names.find(text, ("ana.lan",))
+    assert found.template.builtin == builtin
+    assert text[found.tail_start - (tail_text[0] == "."):].decode().startswith(tail_text)
+    assert found.joined == (tail_text[0] != ".")
+
+
+@pytest.mark.parametrize(("text", "variable", "default"), [
+    (b'{{ env "HOST" }}.ana.lan', "HOST", None),
+    (b'{{ getenv "HOST" "pug" }}.ana.lan', "HOST", "pug"),
+    (b'{{- env.Getenv "N" -}}.ana.lan', "N", None),
+    (b'{{ os.Getenv "N" }}.ana.lan', "N", None),
+    (b'{{ env "HOST" | default "pug" }}.ana.lan', "HOST", "pug"),
+    (b"{{ lookup('env', 'HOST') | default('pug') }}.ana.lan", "HOST", "pug"),
+])
+def test_environment_lookups_read_their_variable(text: bytes, variable: str, default: str | None) -> None:
+    [found] = composed_names.find(text, ("ana.lan",))
+    assert (found.template.variables, found.template.default) == ((variable,), default)
+    if default is not None:
+        assert found.template.default_span is not None
+        assert text[found.template.default_span[0]:found.template.default_span[1]].decode() == default

@@ -11,7 +11,17 @@ from collections.abc import Callable
 
 import pytest
 
-from renamer import computed_addresses, jq_refs, key_paths, key_refs, loop_values, patterns
+from renamer import (
+    composed_names,
+    computed_addresses,
+    formatted_names,
+    jq_refs,
+    key_paths,
+    key_refs,
+    loop_values,
+    own_storage,
+    patterns,
+)
 from renamer.formats import siblings
 
 SPACES = b" " * 16000
@@ -25,6 +35,15 @@ CASES: list[tuple[str, Callable[[], object]]] = [
     ("toml-section", lambda: key_paths.key_text("[" + "pug " * 16000, ["pug"])),
     ("hidden-spans", lambda: siblings.labels("x " + "{{" * 16000)),
     ("extends-class", lambda: patterns._EXTENDS.match(b"pug[" + b"-" * 40000, 3)),
+    # break-it round 17's grammars (formats with a number, joins, backup variables): each read in a
+    # window or with bounded runs
+    ("format-directives", lambda: list(formatted_names.find(b"x = 'pve%02d " * 8000, ["pve01"]))),
+    ("format-placeholders", lambda: list(formatted_names.find(b"pve{} " * 8000, ["pve01"]))),
+    ("format-templates", lambda: list(formatted_names.find(b"pve{{ '%02d' " * 8000, ["pve01"]))),
+    ("join-brackets", lambda: composed_names.joins(b"[a[a" * 20000 + b"'.'")),
+    ("join-side-by-side", lambda: composed_names.joins(b"${A}${B}" * 8000)),
+    ("backup-variable", lambda: list(own_storage.locations("x.sh", b"rsync backup_" + b"path" * 10000
+                                                           + b" $(uname -n)"))),
 ]
 
 

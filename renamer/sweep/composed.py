@@ -283,7 +283,7 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
     for variable in template.variables if loop is None else ():
         found = definitions.values(variable, rel or None)
         for r in found.found:
-            fate = _fate(r, definitions)
+            fate = fate_of(r, definitions)
             values.append(_Value(r.value.strip(), r.why(), fate))
             if fate == "unknown":
                 unknown.append(f"{r.why()}, in a file no allowlist rule covers: whether the sweep rewrites "
@@ -326,7 +326,10 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
         return [Match(name.start, name.end, old, new, "host", refused=REASON, note=why)]
     [target] = targets
     assert target is not None
-    edits = [Match(name.tail_start - 1, name.end, f".{name.tail}", f".{target}", "host")]
+    if name.joined:  # `[h, 'ana.lan'] | join('.')`: the element itself
+        edits = [Match(name.tail_start, name.tail_start + len(name.tail), name.tail, target, "host")]
+    else:
+        edits = [Match(name.tail_start - 1, name.end, f".{name.tail}", f".{target}", "host")]
     if template.default is not None and template.default_span is not None:
         word = renamed.get(template.default, template.default)
         if word != template.default:
@@ -362,12 +365,12 @@ def _rewritten(name: ComposedName, renamed: dict[str, str], definitions: Known,
     out = []
     for variable in name.template.variables:
         for r in definitions.values(variable, rel or None).found:
-            if r.value.strip() in renamed and _fate(r, definitions) == "rewritten":
+            if r.value.strip() in renamed and fate_of(r, definitions) == "rewritten":
                 out.append((f"{r.why()}, renamed {renamed[r.value.strip()]}", r.value.strip()))
     return out
 
 
-def _fate(found: Resolved, definitions: Known) -> Fate:
+def fate_of(found: Resolved, definitions: Known) -> Fate:
     """The fate of the definitions that spell `found`'s value (those naming no other variable):
     unknown where any is, else kept where any is, else rewritten."""
     leaves = [(path, line) for _, path, line, raw in found.via if not variable_values.names_variables(raw)]

@@ -14,7 +14,7 @@ import posixpath
 import re
 from pathlib import Path
 
-from renamer import composed_names, function_params
+from renamer import composed_names, function_imports, function_params
 from renamer.occurrences import Match
 from renamer.sweep.tool_names import _refused
 from renamer.tool_names import Composed
@@ -105,3 +105,55 @@ def _bodies(root: Path, chart: Path, tails: tuple[str, ...]) -> Bodies:
         _CACHE.clear()
     _CACHE[key] = (stamp, bodies)
     return bodies
+
+
+_IMPORTED: dict[str, tuple[tuple[int, int], tuple[str, ...], list[function_imports.Body]]] = {}
+
+
+def imported_call_matches(root: Path, data: bytes, rel: str, matches: list[Match],
+                          hosts: tuple[tuple[str, str], ...], max_size: int) -> list[Match]:
+    """`matches` with each host word a call passes to a function defined in a file this one
+    imports or sources (a Jinja macro, a Python def, a shell function), or to a function of its
+    own whose parameter's default is the domain, refused where the body composes the word with a
+    domain the move changes (break-it round 17, finding 8)."""
+    tails = composed_names.tails_of(hosts)
+    if not tails:
+        return matches
+    found_all: list[Composed] = []
+    for path in [rel, *function_imports.sources(data, rel)]:
+        body_list = _bodies_of(root, path, tails, max_size) if path != rel else \
+            [b for b in function_imports.bodies(data, tails) if b.domain is not None]
+        for body in body_list:
+            where = f"{path}:{body.line}"
+            for word, start, end, domain in function_imports.call_words(data, body):
+                if domain == "?":
+                    continue  # a domain passed that cannot be told: the call decides, not the default
+                suffix = body.suffix if domain is None else f".{domain}"
+                kind = "shell function" if body.shell else "function"
+                how = f"the {kind} `{body.name}` defined at {where} ({body.text})"
+                found_all.append(Composed(start, end, word, body.prefix, suffix, how))
+    return _refused(found_all, matches, hosts) if found_all else matches
+
+
+def _bodies_of(root: Path, path: str, tails: tuple[str, ...], max_size: int) -> list[function_imports.Body]:
+    """function_imports.bodies of the file at `path`, read once while it stays as it is."""
+    full = root / path
+    try:
+        info = full.stat()
+    except OSError:
+        return []
+    if not full.is_file() or info.st_size > max_size:
+        return []
+    stamp = (info.st_mtime_ns, info.st_size)
+    cached = _IMPORTED.get(str(full))
+    if cached is not None and cached[0] == stamp and cached[1] == tails:
+        return cached[2]
+    try:
+        text = full.read_bytes()
+    except OSError:
+        return []
+    found = function_imports.bodies(text, tails)
+    if len(_IMPORTED) > 256:
+        _IMPORTED.clear()
+    _IMPORTED[str(full)] = (stamp, tails, found)
+    return found

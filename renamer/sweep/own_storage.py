@@ -23,9 +23,10 @@ def own_storage_matches(data: bytes, rel: str, matches: list[Match],
     for start, end, text in found:
         if any(m.start < end and start < m.end for m in matches):
             continue
-        note = (f"a backup repository named from the machine's own name (`{text}`): on a renamed host "
-                f"({names}) it names a new, empty repository (restic, borg and resticprofile's `initialize` "
-                "create it without a word) and the old snapshots are no longer listed or pruned; move or "
+        note = (f"a backup repository or copy destination named from the machine's own name (`{text}`): on a "
+                f"renamed host ({names}) it names a new, empty location (restic, borg and resticprofile's "
+                "`initialize` create it without a word, rsync and rclone a fresh full copy) and the old "
+                "snapshots are no longer listed or pruned; move or "
                 "copy the repository to the new name first (or pin the old name on that host), then keep "
                 "this line with the inline marker or a keep rule")
         added.append(Match(start, end, old, new, "host", refused=state_names.HELD, note=note))

@@ -48,9 +48,11 @@ from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
-from renamer.sweep.function_calls import helm_call_matches
+from renamer.sweep.formatted_names import formatted_matches
+from renamer.sweep.function_calls import helm_call_matches, imported_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
 from renamer.sweep.included import IncludedBy
+from renamer.sweep.joined_names import joined_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
@@ -527,6 +529,8 @@ class FileScanner:
                 matches, composed = composed_matches(data, matches, self.matcher.hosts, self.definitions, rel,
                                                      kept)
                 templated += composed
+                # `${HOST}.${DOMAIN}`, `join(".", [var.host, var.domain])`: both halves variables
+                matches = joined_matches(data, matches, self.matcher.hosts, self.definitions, rel)
                 matches = self.loop_holds.hold(rel, data, matches)
                 matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
                 # `10.0.40.11 pug` in a hosts file dnsmasq reads with `expand-hosts` + `domain=`
@@ -549,6 +553,9 @@ class FileScanner:
                 matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
                 # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
                 matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                # `fqdn("pug")` of a macro, def or shell function another file defines (`{{ h }}.ana.lan`)
+                matches = imported_call_matches(self.project.root, data, rel, matches, self.matcher.hosts,
+                                                self.project.config.max_file_size)
                 if rel in self.ssh_configs:  # `Host *` of one file composing the `Host pug` of another
                     matches = ssh_include_matches(self.project.root, data, rel, matches, self.matcher.hosts,
                                                   self.ssh_includes, self.project.config.max_file_size)
@@ -563,6 +570,8 @@ class FileScanner:
                     matches = computed_matches(data, matches, self.matcher,
                                                [*self.matcher.v4_olds, *self.matcher.v4_networks], rel,
                                                self.project.root)
+                if self.matcher.might_format_name(data):  # `format("pve%02d", 1)` makes pve01
+                    matches = formatted_matches(data, matches, self.matcher.hosts)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK

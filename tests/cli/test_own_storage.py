@@ -42,6 +42,15 @@ CASES = {
                         2),
     "restic-hostname-variable": ("cron/restic.env", "RESTIC_REPOSITORY=s3:s3.lan/restic/$HOSTNAME\n", 1),
     "borg-init": ("bin/init.sh", "borg init --encryption=repokey ssh://borg@nas/./`hostname`\n", 1),
+    # break-it round 17, finding 12: `ansible_nodename` and `uname -n`, a tool's other variables, copy tools
+    "kopia-repo-path-nodename": ("roles/bk/templates/kopia.env.j2",
+                                 "KOPIA_REPO_PATH=/mnt/nas/kopia/{{ ansible_nodename }}\n", 1),
+    "rsync-uname": ("backup/borg.sh", '#!/bin/sh\nrsync -a /srv/ "nas:/backups/$(uname -n)/"\n', 2),
+    "rsync-backticks-in-a-cron-line": ("cron/rsync", "0 3 * * * root rsync -a /srv nas:/bk/`uname -n`/ && true\n", 1),
+    "rclone-facts-nodename": ("roles/bk/tasks/main.yml",
+                              "- command: rclone sync /srv b2:bk/{{ ansible_facts['nodename'] }}\n", 1),
+    "backup-dest-variable": ("group_vars/all/backup.yml", "backup_dest: /mnt/nas/{{ ansible_nodename }}\n", 1),
+    "duplicity-etc-hostname": ("bin/dup.sh", "duplicity /srv sftp://nas/bk/$(cat /etc/hostname)\n", 1),
 }
 NEGATIVES = {
     "a-file-path-in-a-restic-role": ("roles/restic/tasks/main.yml",
@@ -49,6 +58,8 @@ NEGATIVES = {
     "a-tag": ("tag.sh", "restic backup /srv --tag $(hostname)\n"),
     "no-backup-tool": ("pip.sh", "pip install -r requirements/$(hostname).txt\n"),
     "a-requirements-repo": ("play.yml", "- git:\n    repo: https://git.lan/{{ inventory_hostname }}.git\n"),
+    "a-log-line-of-a-copy-tool": ("bin/x.sh", "echo \"$(uname -n) done\"\nrsync -a /srv nas:/bk/\n"),
+    "a-non-location-variable": ("group_vars/all/backup.yml", "backup_label: {{ ansible_nodename }}\n"),
 }
 
 

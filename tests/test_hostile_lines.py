@@ -47,11 +47,16 @@ CASES: list[tuple[str, Callable[[], object]]] = [
 ]
 
 
+# Round 17's grammars take 0.04-0.13 s here on a loaded 2-core machine and took 15-35 s before
+# they were made linear (at these sizes): 2 s tells the two apart on a busier CI machine too.
+_BOUND = {name: 2.0 for name, _ in CASES[8:]}
+
+
 @pytest.mark.parametrize(("name", "call"), CASES, ids=[name for name, _ in CASES])
 def test_a_hostile_line_is_read_in_linear_time(name: str, call: Callable[[], object]) -> None:
     started = time.monotonic()
     call()
-    assert time.monotonic() - started < 0.5, name
+    assert time.monotonic() - started < _BOUND.get(name, 0.5), name
 
 
 def test_the_rewritten_patterns_still_read_what_they_read() -> None:

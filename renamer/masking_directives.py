@@ -78,7 +78,7 @@ _SHAPES = [
 # only the shapes it could match (most lines that reach here hold `key` and need one shape of 18,
 # a cost of seconds in a dense diff, issue 30); tests/test_masking_gates.py checks the output is
 # that of every shape.
-_NUMBERED = re.compile(r"^[ \t]*\d")
+_NUMBERED = re.compile(r"(?:^|[{;])[ \t]*\d")  # a statement's start, as _AT: `keys { 1 SHA1 HEX:... }`
 _SHAPE_HINTS: tuple[str | re.Pattern[str], ...] = (
     "auth", "password", "auth-pass", "community", "com2sec", ":", "enable", "username", "community",
     "neighbor", "-key", _NUMBERED, _NUMBERED, "-server", "key", "*", "*", "$")

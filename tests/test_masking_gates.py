@@ -120,3 +120,11 @@ def test_each_directive_shape_runs_where_its_hint_is_and_masks_what_every_shape_
 
 def test_the_directive_shapes_gated_mask_what_every_shape_does_on_the_masking_tests() -> None:
     assert [mask_directives(line) for line in CORPUS] == [_every_shape(line) for line in CORPUS]
+
+
+# Break-it round 18, finding 1: a numbered key's statement after `{` or `;`, not at the line's start.
+@pytest.mark.parametrize("line", ["keys { 1 SHA1 HEX:0123456789abcdef0123 }", "trustedkey 1; 1 M s3cretv4lue",
+                                  "keys {2 md5 X9kq2mZ7}"])
+def test_a_numbered_key_after_a_brace_or_a_semicolon_is_masked_as_every_shape_masks_it(line: str) -> None:
+    assert mask_directives(line) == _every_shape(line) != line
+    assert masking.mask_line(line) != line

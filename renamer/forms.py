@@ -100,8 +100,10 @@ def _idna_forms(old: str, new: str, right: bytes) -> list[Form]:
 
 # The spellings of a value inside a regular expression: `\.`, `\\.` in a quoted string, `[.]`,
 # hyphens escaped or not. Each is the same value; its replacement keeps the escape style.
+# (four backslashes: a regex in a string in JSON, a Grafana dashboard's PromQL; break-it round 18 #11)
 _ESCAPE_STYLES = ((b"\\.", None), (b"\\.", b"\\-"), (b"\\\\.", None), (b"\\\\.", b"\\\\-"),
-                  (b"[.]", None), (None, b"\\-"), (None, b"\\\\-"))
+                  (b"\\\\\\\\.", None), (b"\\\\\\\\.", b"\\\\\\\\-"),
+                  (b"[.]", None), (None, b"\\-"), (None, b"\\\\-"), (None, b"\\\\\\\\-"))
 
 
 def _regex_escaped(old: str, new: str) -> list[tuple[bytes, bytes]]:

@@ -35,7 +35,9 @@ _TF_FOR = re.compile(rb"[\[{][ \t\r\n]*for[ \t]+(?P<var>" + _IDENT + rb")(?:[ \t
 _TF_FOR_EACH = re.compile(rb"^[ \t]*for_each[ \t]*=[ \t]*(?P<expr>[^\r\n]*?)[ \t]*$", re.M)
 _TOSET = re.compile(r"^to(?:set|list)\((?P<inner>.*)\)$", re.S)
 # `keys(var.hosts)`, `toset(keys(var.hosts))`: a mapping's keys (break-it round 17, #9)
-_KEYS = re.compile(r"^(?:to(?:set|list)\(\s*)?keys\(\s*(?P<inner>[^()]*?)\s*\)(?:\s*\))?$")
+# (inside any of the wrappers that keep the keys: `sort(keys(...))`, `nonsensitive(keys(...))`)
+_KEYS = re.compile(r"^(?:(?:to(?:set|list)|sort|nonsensitive|distinct|compact|reverse)\(\s*)*"
+                   r"keys\(\s*(?P<inner>[^()]*?)\s*\)(?:\s*\))*$")
 # A dynamic block binds its label (or `iterator = NAME`) as `NAME.key` and `NAME.value`.
 _DYNAMIC = re.compile(rb"dynamic[ \t]+\"(?P<label>[A-Za-z_][A-Za-z0-9_-]*)\"[ \t]*\{[ \t]*\Z")
 _ITERATOR = re.compile(rb"^[ \t]*iterator[ \t]*=[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]*$", re.M)
@@ -767,7 +769,9 @@ def _terraform(data: bytes) -> Iterator[Loop]:
         dynamic = _DYNAMIC.search(data, line_start, start + 1)
         name = "each"
         if dynamic is not None:  # `dynamic "rule" { for_each = var.hosts ... "${rule.key}" }`
-            named = _ITERATOR.search(data, start, end)
+            # its own `iterator =`, not a nested dynamic block's
+            named = next((m for m in _ITERATOR.finditer(data, start, end)
+                          if _block_start(data, m.start()) == start), None)
             name = (named.group("name") if named else dynamic.group("label")).decode()
         for variable in (f"{name}.key", f"{name}.value"):
             loop = _from_expression(variable, expr, start, end, _line(data, found.start()), header)

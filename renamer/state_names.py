@@ -43,21 +43,39 @@ _WORKSPACE_NOTE = ("a Terraform workspace's name: the workspace holds its own st
                    "workspace` has no rename: copy the state with `terraform state pull`/`push` first)")
 # A Pulumi stack holds its own state and config (`Pulumi.pug.yaml`) (break-it round 17, finding 7):
 # `pulumi stack select pug` renamed selects a new, empty stack; so does `--stack pug` / `-s pug`.
-_PULUMI = re.compile(rb"""\bpulumi[ \t]+stack[ \t]+"""
-                     rb"""(?:select|init|rm|output|export|import|history|tag[ \t]+\w+)"""
-                     rb"""(?:[ \t]+-[A-Za-z-]+(?:=[^\s]*)?)*[ \t]+["']?(?P<v>[^\s"';|&-][^\s"';|&]*)""")
-_PULUMI_FLAG = re.compile(rb"""\bpulumi\b[^\n|;&]*?[ \t](?:-s|--stack)(?:[ \t]+|=)["']?"""
+# `pulumi` is a command word (not `/pulumi.tgz`); a flag taking a value (`--secrets-provider
+# passphrase`) is skipped with its value (round 18, #3 and #5).
+_PULUMI_AT = rb"(?:^|(?<=[\s;&|(]))pulumi[ \t]"
+_PULUMI_VALUED = rb"(?:--secrets-provider|--config-file|-C|--cwd|--color)[ \t]+[^\s-][^\s]*"
+_PULUMI = re.compile(_PULUMI_AT + rb"[ \t]*stack[ \t]+(?:select|init|rm|output|export|import|history"
+                     rb"|tag[ \t]+\w+)(?:[ \t]+(?:" + _PULUMI_VALUED + rb"|-[A-Za-z-]+(?:=[^\s]*)?))*"
+                     rb"""[ \t]+["']?(?P<v>[^\s"';|&-][^\s"';|&]*)""")
+_PULUMI_FLAG = re.compile(_PULUMI_AT + rb"""[^\n|;&]*?[ \t](?:-s|--stack)(?:[ \t]+|=)["']?"""
                           rb"""(?P<v>[^\s"';|&-][^\s"';|&]*)""")
+# pulumi/actions' `stack-name: org/pug` and the Automation API's `stack_name="pug"` (round 18, #3)
+_PULUMI_KEY = re.compile(rb"""(?:^|[\s{,(])["']?(?:stack-name|stack_name|stackName)["']?[ \t]*[:=]"""
+                         rb"""[ \t]*["']?(?:[\w.-]+/){0,2}(?P<v>[^\s"'/,)}#]+)""")
 _PULUMI_NOTE = ("a Pulumi stack's name: the stack holds its own state and its config "
                 "(`Pulumi.NAME.yaml`), so renamed, pulumi selects a new, empty stack (`pulumi stack rename` "
                 "moves it first)")
+_STACK_NOTE = ("a stack's name (`stack-name`, `stack_name`: a Pulumi stack, an Ansible CloudFormation "
+               "task's): the stack holds its own state, so renamed, the next run creates a new, empty one "
+               "beside the old (rename the stack itself first)")
 # `terraform.workspace == "pug"`: compared with a workspace's name, which is held (above): renamed
-# alone, the condition is false in that workspace and what it counts is destroyed (finding 7).
-_WORKSPACE_IS = re.compile(rb"""terraform\.workspace[ \t]*[!=]=[ \t]*"(?P<v>[^"$%]*)"|"""
-                           rb""""(?P<w>[^"$%]*)"[ \t]*[!=]=[ \t]*terraform\.workspace""")
+# alone, the condition is false in that workspace and what it counts is destroyed (finding 7);
+# also `"${terraform.workspace}" == "pug"`, `startswith(terraform.workspace, "pug")` and
+# `contains(["pug"], terraform.workspace)` (round 18, #4).
+_WS = rb'(?:terraform\.workspace|"\$\{terraform\.workspace\}")'
+_WORKSPACE_IS = re.compile(_WS + rb'[ \t]*[!=]=[ \t]*"(?P<v>[^"$%]*)"|'
+                           rb'"(?P<w>[^"$%]*)"[ \t]*[!=]=[ \t]*' + _WS + rb"|"
+                           rb"(?:startswith|endswith|strcontains)\([ \t]*terraform\.workspace[ \t]*,[ \t]*"
+                           rb'"(?P<x>[^"$%]*)"')
+_WORKSPACE_IN = re.compile(rb"contains\([ \t]*\[(?P<list>[^\]\n]*)\][ \t]*,[ \t]*terraform\.workspace"
+                           rb"[ \t]*\)")
+_QUOTED = re.compile(rb'"([^"$%]*)"')
 _WORKSPACE_IS_NOTE = ("compared with the Terraform workspace's name (`terraform.workspace`), which a rename "
                       "cannot move: renamed alone, the condition no longer holds in workspace NAME")
-_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE", b"pulumi")
+_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE", b"pulumi", b"stack")
 
 
 def is_compose(rel: str, data: bytes) -> bool:
@@ -80,10 +98,14 @@ def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
             out += [(h.start("v"), h.end("v"), _WORKSPACE_NOTE) for h in _ATLANTIS.finditer(data)]
         if b"terraform.workspace" in data:
             out += [(h.start(g), h.end(g), _WORKSPACE_IS_NOTE) for h in _WORKSPACE_IS.finditer(data)
-                    for g in ("v", "w") if h.group(g) is not None]
+                    for g in ("v", "w", "x") if h.group(g) is not None]
+            out += [(h.start("list") + q.start(1), h.start("list") + q.end(1), _WORKSPACE_IS_NOTE)
+                    for h in _WORKSPACE_IN.finditer(data) for q in _QUOTED.finditer(h.group("list"))]
     if b"pulumi" in data:
         out += [(h.start("v"), h.end("v"), _PULUMI_NOTE) for regex in (_PULUMI, _PULUMI_FLAG)
                 for h in regex.finditer(data)]
+    if b"stack-name" in data or b"stack_name" in data or b"stackName" in data:
+        out += [(h.start("v"), h.end("v"), _STACK_NOTE) for h in _PULUMI_KEY.finditer(data)]
     name = rel.rpartition("/")[2]
     if not name.endswith((".yml", ".yaml")):
         return out
@@ -159,8 +181,12 @@ def folder_note(root: str, folder: str) -> str | None:
 _TERRAGRUNT_FILES = ("terragrunt.hcl", "root.hcl", "terragrunt.hcl.json")
 # A state key made from the unit's folder: `key = "${path_relative_to_include()}/terraform.tfstate"`
 # in the root the units include, or the unit's own `get_terragrunt_dir()`.
-_FOLDER_KEY = re.compile(rb"path_relative_to_include[ \t]*\(|get_terragrunt_dir[ \t]*\(|"
-                         rb"get_path_from_repo_root[ \t]*\(")
+# (the state's own argument, `key`/`prefix`/`path`..., made from the path: a path function used
+# elsewhere, `source = get_terragrunt_dir()`, keys nothing)
+_FOLDER_KEY = re.compile(rb"(?:^|[{,\s])(?:key|prefix|path|workspace_key_prefix|name|secret_suffix)"
+                         rb"[ \t]*=[^\n]*?(?:path_relative_to_include|get_terragrunt_dir"
+                         rb"|get_original_terragrunt_dir|get_path_from_repo_root)[ \t]*\(")
+_BACKEND = re.compile(rb"remote_state|generate[ \t]+\"backend\"|backend[ \t]+\"")
 
 
 def _terragrunt_note(root: str, folder: str) -> str | None:
@@ -178,7 +204,7 @@ def _terragrunt_note(root: str, folder: str) -> str | None:
         return None
     parts = folder.split("/")
     candidates = [os.path.join(root, *parts[:i], name) for i in range(len(parts))
-                  for name in _TERRAGRUNT_FILES]
+                  for name in _TERRAGRUNT_FILES + tuple(_hcl_files(os.path.join(root, *parts[:i])))]
     candidates += [os.path.join(unit, name) for unit in units for name in _TERRAGRUNT_FILES[::2]]
     for path in candidates:
         if not os.path.isfile(path) or os.path.islink(path):
@@ -188,12 +214,21 @@ def _terragrunt_note(root: str, folder: str) -> str | None:
                 text = f.read(1 << 20)
         except OSError:
             continue
-        if b"remote_state" in text and _FOLDER_KEY.search(text):
+        if _BACKEND.search(text) and _FOLDER_KEY.search(text):
             shown = os.path.relpath(path, root)
             return (f"`{folder}/` holds a Terragrunt unit whose state key is made from its folder "
                     f"(`{shown}`'s `remote_state`): renamed, it plans against a new, empty state and creates "
                     "every resource again (move the state first: `terragrunt state pull`/`push`)")
     return None
+
+
+def _hcl_files(folder: str) -> list[str]:
+    """The `.hcl` files of a folder above a unit (a root the units include by any name:
+    `find_in_parent_folders("backend.hcl")`), at most 20."""
+    try:
+        return sorted(n for n in os.listdir(folder) if n.endswith(".hcl") and n not in _TERRAGRUNT_FILES)[:20]
+    except OSError:
+        return []
 
 
 def _compose_note(root: str, folder: str) -> str | None:

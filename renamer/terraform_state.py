@@ -172,16 +172,33 @@ def _heredoc_end(data: bytes, start: int, tag: bytes) -> int:
 
 # `terraform init -backend-config="key=pug/terraform.tfstate"` on a command line (a CI step, a
 # Makefile, a script: break-it round 17, finding 7): the same argument a backend file holds.
-_FLAG = re.compile(rb"""-backend-config(?:[ \t]*=[ \t]*|[ \t]+)["']?(?P<name>[A-Za-z_]+)"""
-                   rb"""[ \t]*=[ \t]*(?P<v>[^\s"']+)""")
+# Its value after `=`, a space, a line continued with `\`, or the next item of a JSON argv list
+# (break-it round 18, #2).
+_FLAG = re.compile(rb"""-backend-config(?:[ \t]*=[ \t]*|[ \t]*\\\r?\n[ \t]*|[ \t]+|["'][ \t]*,[ \t]*)"""
+                   rb"""["']?(?P<name>[A-Za-z_]+)[ \t]*=[ \t]*(?P<v>[^\s"',\]]+)""")
+# dflook's terraform actions take the same pairs as an input: `backend_config: key=pug/tf.tfstate`,
+# one a line in a block scalar, or comma-separated.
+_ACTION_INPUT = re.compile(rb"(?m)^(?P<indent>[ \t]*)backend_config[ \t]*:[ \t]*(?P<rest>[^\r\n]*)")
+_PAIR = re.compile(rb"""(?:^|[\s,"'])(?P<name>[A-Za-z_]+)[ \t]*=[ \t]*(?P<v>[^\s"',]+)""")
 
 
 def flag_spans(data: bytes) -> list[tuple[int, int]]:
     """The values of `-backend-config=NAME=VALUE` arguments that name where the state is kept."""
-    if b"-backend-config" not in data:
+    if b"-backend-config" not in data and b"backend_config" not in data:
         return []
-    return [(m.start("v"), m.end("v")) for m in _FLAG.finditer(data)
-            if m.group("name").decode() in _STATE_ARGUMENTS]
+    out = [(m.start("v"), m.end("v")) for m in _FLAG.finditer(data)
+           if m.group("name").decode() in _STATE_ARGUMENTS]
+    for found in _ACTION_INPUT.finditer(data):
+        start, end = found.start("rest"), found.end("rest")
+        if found.group("rest").strip()[:1] in (b"|", b">"):  # a block: the lines indented deeper
+            indent = len(found.group("indent"))
+            for line in re.finditer(rb"\n([ \t]*)([^\n]*)", data[end:]):
+                if line.group(2).strip() and len(line.group(1)) <= indent:
+                    break
+                end = found.end("rest") + line.end()
+        out += [(start + m.start("v"), start + m.end("v")) for m in _PAIR.finditer(data[start:end])
+                if m.group("name").decode() in _STATE_ARGUMENTS]
+    return out
 
 
 def kept_state(rel: str, data: bytes, matches: list[Match]) -> list[Match]:

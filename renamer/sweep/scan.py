@@ -589,8 +589,8 @@ class FileScanner:
                                             relative=relative_names(rel, data))
         if rel == ".gitmodules" and matches:
             matches = submodule_paths_refused(data, matches)
-        if matches and (is_hcl(rel) or b"-backend-config" in data):  # a Terraform state's name: renamed,
-            matches = kept_state(rel, data, matches)  # the next apply starts empty
+        if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
+            matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
         if matches and content.kind == "text" and (unit_names.might_define(data)  # `mnt-pug.mount`

@@ -34,6 +34,14 @@ HEAD = 'variable "hosts" { type = map(string) }\n'
                  '    content { name = "${rule.key}.ana.lan" }\n  }\n}\n', 5, id="dynamic"),
     pytest.param(HEAD + 'resource "x" "r" {\n  dynamic "rule" {\n    for_each = var.hosts\n    iterator = h\n'
                  '    content { name = "${h.key}.ana.lan" }\n  }\n}\n', 6, id="dynamic-iterator"),
+    # break-it round 18, #13 and #14: wrappers that keep the keys; a nested block's own iterator
+    pytest.param(HEAD + 'output "a" { value = [for k in sort(keys(var.hosts)) : "${k}.ana.lan"] }\n', 2, id="sort-keys"),
+    pytest.param(HEAD + 'output "a" { value = [for k in nonsensitive(keys(var.hosts)) : "${k}.ana.lan"] }\n', 2,
+                 id="nonsensitive-keys"),
+    pytest.param(HEAD + 'resource "x" "r" {\n  dynamic "rule" {\n    for_each = var.hosts\n    content {\n'
+                 '      name = "${rule.key}.ana.lan"\n      dynamic "port" {\n        for_each = [80, 443]\n'
+                 '        iterator = p\n        content { number = p.value }\n      }\n    }\n  }\n}\n', 6,
+                 id="nested-dynamic"),
 ])
 def test_a_loop_over_a_mapping_s_keys_holds_its_keys_and_reports_each_place(
         main: str, line: int, repo: Callable[..., Path], run: Callable[..., Result]) -> None:

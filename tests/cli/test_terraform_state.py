@@ -193,3 +193,54 @@ def test_round17_state_keys_on_command_lines_terragrunt_folders_and_pulumi_stack
     assert 'terraform.workspace == "pug"' in (root / "infra/main.tf").read_text()
     assert 'host    = "wolf.fv.lan"' in (root / "infra/main.tf").read_text()
     assert (root / "Makefile").read_text() == STATE_17["Makefile"]
+
+
+# Break-it round 18 (#2-#7): the same classes one spelling away.
+STATE_18 = {
+    ".github/workflows/tf.yml":
+        "jobs:\n  plan:\n    steps:\n      - uses: dflook/terraform-apply@v1\n        with:\n"
+        "          backend_config: key=hosts/pug.tfstate\n"
+        "      - uses: dflook/terraform-plan@v1\n        with:\n          backend_config: |\n"
+        "            bucket=pug\n            key=pug/x.tfstate\n"
+        "      - run: |\n          terraform init \\\n            -backend-config \\\n"
+        "            \"key=hosts/pug/a.tfstate\"\n"
+        "      - run: terraform init -backend-config \"path = state/pug.tfstate\"\n"
+        "      - uses: pulumi/actions@v5\n        with:\n          stack-name: lab/pug\n"
+        "      - run: pulumi stack select --secrets-provider passphrase pug\n"
+        "      - run: curl -s https://pug.ana.lan/pulumi.tgz\n",
+    "ci/init.json": '{"args": ["init", "-backend-config", "key=hosts/pug/b.tfstate"]}\n',
+    "infra/deploy.py": 'stack = auto.select_stack(stack_name="pug", work_dir=".")\n',
+    "tf/ws.tf": 'locals {\n  a = "${terraform.workspace}" == "pug"\n  b = startswith(terraform.workspace, "pug")\n'
+                '  c = contains(["pug", "rex"], terraform.workspace)\n}\n',
+    "a/root.hcl": 'generate "backend" {\n  path     = "backend.tf"\n  contents = <<EOF\nterraform {\n'
+                  '  backend "s3" {\n    key = "${path_relative_to_include()}/terraform.tfstate"\n  }\n}\nEOF\n}\n',
+    "a/pug/terragrunt.hcl": 'include "root" {\n  path = find_in_parent_folders("root.hcl")\n}\n',
+    "b/backend.hcl": 'remote_state {\n  backend = "s3"\n  config = { key = "${path_relative_to_include()}/tf.tfstate" }\n}\n',
+    "b/env/pug/terragrunt.hcl": 'include "root" {\n  path = find_in_parent_folders("backend.hcl")\n}\n',
+    "d/root.hcl": 'remote_state {\n  backend = "s3"\n'
+                  '  config = { key = "${basename(get_original_terragrunt_dir())}/tf.tfstate" }\n}\n',
+    "d/pug/terragrunt.hcl": 'include "root" {\n  path = find_in_parent_folders("root.hcl")\n}\n',
+    # a path function used for something else than the state's key: the folder moves
+    "e/root.hcl": 'remote_state {\n  backend = "s3"\n  config = { key = "shared/tf.tfstate" }\n}\n'
+                  'terraform {\n  source = "${get_terragrunt_dir()}/../modules//app"\n}\n',
+    "e/pug/terragrunt.hcl": 'include "root" {\n  path = find_in_parent_folders("root.hcl")\n}\n',
+}
+
+
+def test_round18_state_names_one_spelling_away_are_held_and_what_names_no_state_follows(tmp_path: Path,
+                                                                                      run) -> None:  # type: ignore[no-untyped-def]
+    root = make_repo(tmp_path / "r", STATE_18, config=CONFIG, allowlist=CURRENT)
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = {(r["path"], r["line"]) for r in audit["references"] if r["reason"] == "terraform-state"}
+    assert kept == {(".github/workflows/tf.yml", 6), (".github/workflows/tf.yml", 10),
+                    (".github/workflows/tf.yml", 11), (".github/workflows/tf.yml", 15),
+                    (".github/workflows/tf.yml", 16), ("ci/init.json", 1)}, kept
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    held = {(f["path"], f["line"]) for f in findings if f.get("reason") == "state-name"}
+    assert held == {(".github/workflows/tf.yml", 19), (".github/workflows/tf.yml", 20), ("infra/deploy.py", 1),
+                    ("tf/ws.tf", 2), ("tf/ws.tf", 3), ("tf/ws.tf", 4), ("a/pug/terragrunt.hcl", 0),
+                    ("b/env/pug/terragrunt.hcl", 0), ("d/pug/terragrunt.hcl", 0)}, held
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "e/wolf/terragrunt.hcl").exists()  # its state key is no path: it moves
+    assert "curl -s https://wolf.fv.lan/pulumi.tgz" in (root / ".github/workflows/tf.yml").read_text()
+    assert '"rex"' in (root / "tf/ws.tf").read_text() and '"pug"' in (root / "tf/ws.tf").read_text()

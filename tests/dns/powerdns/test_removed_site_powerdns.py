@@ -68,3 +68,41 @@ def test_an_apply_locks_the_zones_of_a_site_it_deletes(run: Callable[..., Any], 
     assert ask(fleet.server, "ana-nas.ana.lan.") == () and ask(fleet.server, "10.20.250.10.in-addr.arpa.", "PTR") == ()
     assert ask(fleet.server, "fv-gw.fv.lan.") == ("10.251.0.1",)
     assert _locks(fleet) == {zone: [] for zone in powerdns.lab_zones()}  # every lock given back
+
+
+@pytest.mark.parametrize("engine", ["builtin", "ansible"])
+@pytest.mark.parametrize("fail_at", [(2,), (2, 3)], ids=["apply", "apply-and-rollback"])
+def test_a_patch_failing_on_the_second_zone_stops_the_writes_and_what_was_written_is_rolled_back(
+        run: Callable[..., Any], fleet: Fleet, engine: str, fail_at: tuple[int, ...]) -> None:
+    """The second PATCH of the apply (ana's reverse zone, after ana.lan.) answered HTTP 500: no
+    later zone is written, the first is put back, the server holds what it held before; where the
+    rollback's PATCH fails too, the apply says "rollback FAILED" and why (HTTP 500), as it is."""
+    before = owned(fleet)
+    fleet.proxy = powerdns.Proxy(fleet.server.url, "fail", fail_at=fail_at)
+    _resolvers(fleet, api=fleet.proxy.url)
+    failed = dns(run, fleet, "apply", "--resolvers", "all", "--engine", engine)
+    said = failed.stdout + failed.stderr
+    paths = [path for path, _ in fleet.proxy.patches]
+    statuses = [status in (200, 204) for _, status in fleet.proxy.patches]
+    # the first zone written, the second failed, then only the first again: its rollback
+    assert len(paths) == 3 and paths[0] == paths[2] != paths[1], fleet.proxy.patches
+    assert "ana.lan." in paths[0] and "250.10.in-addr.arpa." in paths[1], paths
+    assert failed.exit_code == 1 and "HTTP 500" in said, said
+    if fail_at == (2,):
+        assert _locks(fleet) == {zone: [] for zone in powerdns.lab_zones()}
+        assert statuses == [True, False, True], fleet.proxy.patches
+        assert "rolled back" in failed.stdout and "rollback FAILED" not in said, said
+        assert owned(fleet) == before and ask(fleet.server, "ana-nas.ana.lan.") == ()
+        return
+    assert statuses == [True, False, False], fleet.proxy.patches
+    assert "rollback FAILED" in failed.stdout, said
+    failure = next(line for line in failed.stdout.splitlines() if line.startswith("ns-pdns: "))
+    assert "zones/ana.lan.: HTTP 500" in failure, failure  # the rollback's PATCH, named
+    if engine == "builtin":  # the apply's own cause too (the playbook's line names the last failure)
+        assert "PATCH /zones/250.10.in-addr.arpa.: HTTP 500" in failure, failure
+    assert ask(fleet.server, "ana-nas.ana.lan.") == ("10.250.20.10",)  # as it is: left, and said
+    # kept for `dns apply --rollback`: the half-done mark; the playbook keeps its locks too (the
+    # built-in engine gives its own back: the mark alone stops the next apply)
+    assert (fleet.root / "backups" / "ns-pdns" / "renamer-apply-pending").exists()
+    held = {zone for zone, entries in _locks(fleet).items() if entries}
+    assert held == (set() if engine == "builtin" else set(powerdns.lab_zones())), _locks(fleet)

@@ -8,6 +8,10 @@ removed site's RRsets is rolled back, or resumed, with that site's RRsets too.""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -106,3 +110,51 @@ def test_a_patch_failing_on_the_second_zone_stops_the_writes_and_what_was_writte
     assert (fleet.root / "backups" / "ns-pdns" / "renamer-apply-pending").exists()
     held = {zone for zone, entries in _locks(fleet).items() if entries}
     assert held == (set() if engine == "builtin" else set(powerdns.lab_zones())), _locks(fleet)
+
+
+def _killed_after_removing_ana(fleet: Fleet, engine: str) -> dict[str, list[str]]:
+    """Apply both sites, remove ana from the inventory, then kill -9 the apply that deletes ana's
+    RRsets once both its zones are written (held by the proxy at its next call); the RRsets the
+    server held before that apply."""
+    command = [sys.executable, "-m", "renamer", "--repo", str(fleet.root), "dns", "apply", "--resolvers", "all",
+               "--inventory", str(fleet.inventory)]
+    assert subprocess.run(command, cwd=fleet.root, capture_output=True).returncode == 0
+    applied = owned(fleet)
+    (fleet.inventory / "sites" / "ana.yaml").unlink()
+    fleet.proxy = powerdns.Proxy(fleet.server.url, "hold", hold_after=2)  # ana.lan., 250.10.in-addr.arpa.
+    _resolvers(fleet, api=fleet.proxy.url)
+    apply = subprocess.Popen([*command, "--engine", engine], cwd=fleet.root, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        assert fleet.proxy.held.wait(120), "the apply never got past its writes"
+    finally:
+        os.killpg(apply.pid, signal.SIGKILL)  # renamer, and ansible-playbook where it runs one
+        apply.wait()
+    _resolvers(fleet)  # the API reached directly again
+    assert ask(fleet.server, "ana-nas.ana.lan.") == () and ask(fleet.server, "10.20.250.10.in-addr.arpa.", "PTR") == ()
+    assert len(fleet.proxy.patches) == 2, fleet.proxy.patches
+    assert (fleet.root / "backups" / "ns-pdns" / "renamer-apply-pending").exists()
+    return applied
+
+
+@pytest.mark.parametrize(("engine", "after"), [("builtin", "rollback"), ("builtin", "resume"),
+                                               ("ansible", "rollback")])
+def test_an_apply_killed_after_deleting_a_removed_sites_rrsets_is_rolled_back_or_resumed_with_them(
+        run: Callable[..., Any], fleet: Fleet, engine: str, after: str) -> None:
+    applied = _killed_after_removing_ana(fleet, engine)
+    refused = dns(run, fleet, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3 and "was interrupted on ns-pdns" in refused.stderr, refused.stderr
+    done = dns(run, fleet, "apply", "--resolvers", "all", f"--{after}")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    if after == "rollback":  # ana's RRsets back as they were, comments and all
+        assert owned(fleet) == applied and ask(fleet.server, "ana-nas.ana.lan.") == ("10.250.20.10",)
+        # the killed apply's lock entries taken over (ana's zones locked while put back), given back
+        assert _locks(fleet) == {zone: [] for zone in powerdns.lab_zones()}
+        assert ask(fleet.server, "10.20.250.10.in-addr.arpa.", "PTR") == ("ana-nas.ana.lan.",)
+        planned = dns(run, fleet, "plan", "--resolvers", "all")
+        assert "renamer-ana.rrsets" in planned.stdout and "+++ /dev/null" in planned.stdout, planned.stdout
+        return
+    assert ask(fleet.server, "ana-nas.ana.lan.") == ()
+    assert ask(fleet.server, "fv-gw.fv.lan.") == ("10.251.0.1",)
+    assert _locks(fleet) == {zone: [] for zone in powerdns.lab_zones()}
+    assert dns(run, fleet, "plan", "--resolvers", "all", "--expect-no-changes").exit_code == 0

@@ -151,7 +151,7 @@ def _hanging_apply(lab: Lab, remove_ana: bool = False) -> subprocess.Popen[bytes
     extra = _without_ana(lab) if remove_ana else {}
     if remove_ana:
         (lab.inventory / "sites" / "ana.yaml").unlink()
-    lab.write_resolvers(**{**extra, "ns_fv": {**extra.get("ns_fv", {}), **lab.hanging_test("ns-fv")}})
+    lab.write_resolvers((), **{**extra, "ns_fv": {**extra.get("ns_fv", {}), **lab.hanging_test("ns-fv")}})
     apply = subprocess.Popen(_apply_command(lab), cwd=lab.root, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
@@ -171,7 +171,7 @@ def _killed_midway(lab: Lab, remove_ana: bool = False) -> None:
     apply = _hanging_apply(lab, remove_ana)
     apply.kill()
     apply.wait()
-    lab.write_resolvers(**(_without_ana(lab) if remove_ana else {}))
+    lab.write_resolvers((), **(_without_ana(lab) if remove_ana else {}))
 
 
 def test_killed_then_rollback_serves_the_old_records(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]

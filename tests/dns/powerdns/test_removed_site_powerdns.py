@@ -100,6 +100,8 @@ def test_a_patch_failing_on_the_second_zone_stops_the_writes_and_what_was_writte
         return
     assert statuses == [True, False, False], fleet.proxy.patches
     assert "rollback FAILED" in failed.stdout, said
+    row = next(line for line in failed.stdout.splitlines() if line.startswith("ns-pdns "))
+    assert "rollback FAILED" in row and "restored" not in row, row  # never a step it did not do
     failure = next(line for line in failed.stdout.splitlines() if line.startswith("ns-pdns: "))
     assert "zones/ana.lan.: HTTP 500" in failure, failure  # the rollback's PATCH, named
     if engine == "builtin":  # the apply's own cause too (the playbook's line names the last failure)

@@ -154,17 +154,22 @@ def _hanging_apply(lab: Lab, remove_ana: bool = False) -> subprocess.Popen[bytes
     lab.write_resolvers((), **{**extra, "ns_fv": {**extra.get("ns_fv", {}), **lab.hanging_test("ns-fv")}})
     apply = subprocess.Popen(_apply_command(lab), cwd=lab.root, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    now = lab.written("ns-fv")
-    while now == before and time.monotonic() < deadline:
-        time.sleep(0.05)
+    try:
+        deadline = time.monotonic() + 30
         now = lab.written("ns-fv")
-    assert now != before, "the apply wrote at ns-fv"
-    while True:  # and is done writing there (BIND: more than one file)
-        time.sleep(0.2)
-        now, then = lab.written("ns-fv"), now
-        if now == then:
-            return apply
+        while now == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+            now = lab.written("ns-fv")
+        assert now != before, "the apply wrote at ns-fv"
+        while True:  # and is done writing there (BIND: more than one file)
+            time.sleep(0.2)
+            now, then = lab.written("ns-fv"), now
+            if now == then:
+                return apply
+    except BaseException:  # never left running past the lab (its reload would start a daemon again)
+        apply.kill()
+        apply.wait()
+        raise
 
 
 def _killed_midway(lab: Lab, remove_ana: bool = False) -> None:

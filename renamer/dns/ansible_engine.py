@@ -40,7 +40,7 @@ _STEPS = {
     "Apply | restart the resolver": "reload ok",  # the handler
     "Verify | record the outcome": "verify ok",  # reached only past the batch's verify
     "Restore | put back the saved snippets": "restored",
-    "Restore | put back the saved RRsets": "restored",
+    "Restore | the saved RRsets are back": "restored",  # PowerDNS: its PATCH task is ok when one fails
     "Restore | remove the snippets that did not exist before": "restored",
     "Restore | restart the resolver": "reloaded",
     "Restore | check the resolver serves the previous records": "old records served",
@@ -227,11 +227,14 @@ def outcomes(resolvers: Sequence[Resolver], events: Sequence[dict[str, Any]], ba
             outcome.status = _STATUSES.get(status, "failed")
             if why:
                 outcome.error = why
-        elif any(e.get("task", "").startswith("Restore | ") and e.get("event") in ("failed", "rescued")
-                 for e in mine):
+        elif (restore := next((e for e in mine if str(e.get("task", "")).startswith("Restore | ")
+                               and e.get("event") in ("failed", "rescued")), None)) is not None:
             outcome.status = "rollback FAILED"
-            outcome.error = next(str(e.get("msg")) for e in mine if e.get("task", "").startswith("Restore | ")
-                                 and e.get("event") in ("failed", "rescued"))
+            # what failed first (the step the rescue answered), then the rollback's failure: as the
+            # built-in engine says both
+            cause = next((e for e in mine[:mine.index(restore)] if e.get("event") == "rescued"), None)
+            outcome.error = (f"{cause.get('task')}: {cause.get('msg')}; " if cause is not None else "") + \
+                str(restore.get("msg"))
         elif mine and outcome.error is None:  # reached, but no outcome: the run stopped (Ctrl-C, a crash)
             outcome.status = "failed"
             outcome.error = (f"the playbook stopped (exit {code}) before this resolver's outcome; "

@@ -74,14 +74,18 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
         if name and not name.startswith("#"):  # the Ansible engine's file starts with a comment
             transport.remove(plan.path(name))
     retired = transport.read(posixpath.join(backup, RETIRED_LIST))  # hand-written files it changed
-    names = list(plan.current) + (retired.decode("utf-8", "replace").splitlines() if retired else [])
+    backend = backend_for(plan.resolver)
+    # Every snippet the backup holds, not only those this plan reads: a site removed from the
+    # inventory whose snippet the killed apply already removed is in no plan any more (nothing
+    # lists it on the resolver), only in the backup (both engines name a snippet's copy as it).
+    saved = transport.list_snippets(backup, backend.files)
+    names = [*plan.current, *saved, *(retired.decode("utf-8", "replace").splitlines() if retired else [])]
     texts = []
     for name in dict.fromkeys(names):
-        saved = transport.read(posixpath.join(backup, backup_name(name)))
-        if saved is not None:
-            transport.write(plan.path(name), saved)
-            texts.append(saved.decode("utf-8", "replace"))
-    backend = backend_for(plan.resolver)
+        data = transport.read(posixpath.join(backup, backup_name(name)))
+        if data is not None:
+            transport.write(plan.path(name), data)
+            texts.append(data.decode("utf-8", "replace"))
     transport.remove_leftovers(plan.resolver.snippet_dir, backend.files)  # a snippet half-written when killed
     result = backend.activate(plan.resolver, transport)
     if not result.ok:

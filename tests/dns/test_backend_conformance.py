@@ -28,6 +28,7 @@ from renamer.dns.inventory import BACKEND_NAMES, Inventory
 from renamer.dns.query import dnspython_querier
 from renamer.sites import locate_inventory
 from tests.testing.resolvers import (
+    DHCP,
     Lab,
     move_gateway,
     start_bind_lab,
@@ -133,34 +134,49 @@ def _apply_command(lab: Lab) -> list[str]:
             str(lab.inventory)]
 
 
-def _hanging_apply(lab: Lab) -> subprocess.Popen[bytes]:
+def _without_ana(lab: Lab) -> dict[str, dict[str, object]]:
+    """write_resolvers' keys once the site ana is out of the inventory: no DHCP for it (dnsmasq)."""
+    return {name.replace("-", "_"): {"dhcp": [s for s in DHCP.get(name, []) if s != "ana"]}
+            for name, instance in lab.instances.items() if getattr(instance, "backend", "") == "dnsmasq"}
+
+
+def _hanging_apply(lab: Lab, remove_ana: bool = False) -> subprocess.Popen[bytes]:
     """Apply the old inventory, then start an apply of the new one that hangs at ns-fv (the last
     resolver) once it wrote there (the lab's hanging_test): every resolver is locked, and
-    written, when this returns."""
+    written, when this returns. `remove_ana`: the site ana is removed from the inventory too (the
+    resolvers before ns-fv are done deleting its records)."""
     assert subprocess.run(_apply_command(lab), cwd=lab.root, capture_output=True).returncode == 0
     before = lab.written("ns-fv")
     move_gateway(lab)
-    lab.write_resolvers(ns_fv=lab.hanging_test("ns-fv"))
+    extra = _without_ana(lab) if remove_ana else {}
+    if remove_ana:
+        (lab.inventory / "sites" / "ana.yaml").unlink()
+    lab.write_resolvers((), **{**extra, "ns_fv": {**extra.get("ns_fv", {}), **lab.hanging_test("ns-fv")}})
     apply = subprocess.Popen(_apply_command(lab), cwd=lab.root, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    now = lab.written("ns-fv")
-    while now == before and time.monotonic() < deadline:
-        time.sleep(0.05)
+    try:
+        deadline = time.monotonic() + 30
         now = lab.written("ns-fv")
-    assert now != before, "the apply wrote at ns-fv"
-    while True:  # and is done writing there (BIND: more than one file)
-        time.sleep(0.2)
-        now, then = lab.written("ns-fv"), now
-        if now == then:
-            return apply
+        while now == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+            now = lab.written("ns-fv")
+        assert now != before, "the apply wrote at ns-fv"
+        while True:  # and is done writing there (BIND: more than one file)
+            time.sleep(0.2)
+            now, then = lab.written("ns-fv"), now
+            if now == then:
+                return apply
+    except BaseException:  # never left running past the lab (its reload would start a daemon again)
+        apply.kill()
+        apply.wait()
+        raise
 
 
-def _killed_midway(lab: Lab) -> None:
-    apply = _hanging_apply(lab)
+def _killed_midway(lab: Lab, remove_ana: bool = False) -> None:
+    apply = _hanging_apply(lab, remove_ana)
     apply.kill()
     apply.wait()
-    lab.write_resolvers()
+    lab.write_resolvers((), **(_without_ana(lab) if remove_ana else {}))
 
 
 def test_killed_then_rollback_serves_the_old_records(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
@@ -178,6 +194,27 @@ def test_killed_then_resume_serves_the_new_records(run, daemons: Lab) -> None:  
     assert resumed.exit_code == 0, resumed.stdout
     assert serving_everywhere(daemons, NEW)
     assert dns(run, daemons, "apply", "--resolvers", "all").stdout.count("unchanged") == len(daemons.instances)
+
+
+@pytest.mark.parametrize("after", ["rollback", "resume"])
+def test_killed_while_removing_a_site_then_rollback_puts_it_back_and_resume_removes_it(  # type: ignore[no-untyped-def]
+        run, daemons: Lab, after: str) -> None:
+    """The site ana removed from the inventory and the apply killed at ns-fv: ns-ana and ns-ana2
+    no longer hold ana's records (its snippet gone, or its RRsets deleted), so no plan of theirs
+    names it: only their backups do. --rollback puts ana back on every resolver; --resume too,
+    then removes it again."""
+    _killed_midway(daemons, remove_ana=True)
+    assert addresses(daemons, "ns-ana", "ana-gw.ana.lan.") != ["10.250.0.1"]  # deleted there
+    done = dns(run, daemons, "apply", "--resolvers", "all", f"--{after}")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    if after == "rollback":
+        assert serving_everywhere(daemons, OLD)
+        assert all(addresses(daemons, name, "ana-gw.ana.lan.") == ["10.250.0.1"] for name in daemons.instances)
+        assert "renamer-ana" in dns(run, daemons, "plan", "--resolvers", "all").stdout  # the next apply removes it
+    else:
+        assert serving_everywhere(daemons, NEW)
+        assert all(addresses(daemons, name, "ana-gw.ana.lan.") != ["10.250.0.1"] for name in daemons.instances)
+        assert dns(run, daemons, "apply", "--resolvers", "all").stdout.count("unchanged") == len(daemons.instances)
 
 
 def test_two_applies_at_once_are_refused(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]

@@ -116,17 +116,27 @@ class Proxy:
 
     * "swallow": answered 204 and never forwarded (the server does not hold what renamer wrote:
       renamer's read-back, the backend's `test`, fails);
-    * "fail": answered HTTP 500 (the PATCH itself fails);
+    * "fail": answered HTTP 500 (the PATCH itself fails); with `fail_at`, only the PATCHes of
+      those numbers (1: the first), the others forwarded (a PATCH failing midway, on the second
+      zone of an apply; and the first of its rollback);
     * "html": every request answered 200 with a login page (no PowerDNS API at that URL);
     * "hold": the first PATCH forwarded (the server holds it), its answer held until `stop`
-      (an apply hanging midway, for the kill -9 and the two-applies cases); later ones pass.
+      (an apply hanging midway, for the kill -9 and the two-applies cases); later ones pass;
+      with `hold_after` N, the first request of any kind once N PATCHes were answered (an apply
+      held after its writes, before it reads them back).
+
+    `patches`: each PATCH asked for, in order: (its path, the status answered).
 
     `lock_delay`: seconds each answer to a GET of zone metadata (the X-RENAMER-LOCK) is held after
     the server gave it: what an apply reads of the lock is then that old when it acts on it (two
     applies racing for the lock, tests/dns/powerdns/test_lock_race.py)."""
 
-    def __init__(self, upstream: str, mode: str, address: str = "127.0.0.1", lock_delay: float = 0.0) -> None:
+    def __init__(self, upstream: str, mode: str, address: str = "127.0.0.1", lock_delay: float = 0.0,
+                 fail_at: tuple[int, ...] = (), hold_after: int | None = None) -> None:
         self.upstream, self.mode, self.lock_delay = upstream, mode, lock_delay
+        self.fail_at, self.hold_after = fail_at, hold_after
+        self.patches: list[tuple[str, int]] = []
+        self.lock = threading.Lock()
         self.release = threading.Event()
         self.held = threading.Event()  # set once a PATCH is being held
         proxy = self
@@ -140,10 +150,17 @@ class Proxy:
                 patch = self.command == "PATCH"
                 if proxy.mode == "html":
                     return self.answer(200, b"<html><body>Please log in</body></html>", "text/html")
+                with proxy.lock:
+                    if patch:
+                        proxy.patches.append((self.path, 0))
+                    number = len(proxy.patches)
+                    answered = sum(1 for _, status in proxy.patches if status)
                 if patch and proxy.mode == "swallow":
-                    return self.answer(204, b"", "")
-                if patch and proxy.mode == "fail":
-                    return self.answer(500, b'{"error": "injected by the lab proxy"}', "application/json")
+                    return self.patched(204, b"", "")
+                if patch and proxy.mode == "fail" and (not proxy.fail_at or number in proxy.fail_at):
+                    return self.patched(500, b'{"error": "injected by the lab proxy"}', "application/json")
+                hold = proxy.mode == "hold" and not proxy.held.is_set() and (
+                    patch if proxy.hold_after is None else answered >= proxy.hold_after)
                 request = urllib.request.Request(proxy.upstream + self.path, data=body or None,
                                                  method=self.command,
                                                  headers={k: v for k, v in self.headers.items()
@@ -156,9 +173,17 @@ class Proxy:
                     status, raw, kind = exc.code, exc.read(), exc.headers.get("Content-Type", "")
                 if proxy.lock_delay and self.command == "GET" and "/metadata" in self.path:
                     time.sleep(proxy.lock_delay)
-                if patch and proxy.mode == "hold" and not proxy.held.is_set():
+                if hold:
                     proxy.held.set()
                     proxy.release.wait(300)
+                if patch:
+                    return self.patched(status, raw, kind)
+                self.answer(status, raw, kind)
+
+            def patched(self, status: int, raw: bytes, kind: str) -> None:
+                with proxy.lock:  # this request's entry: the last one of its path not answered yet
+                    at = max(i for i, (path, done) in enumerate(proxy.patches) if path == self.path and not done)
+                    proxy.patches[at] = (self.path, status)
                 self.answer(status, raw, kind)
 
             def answer(self, status: int, raw: bytes, kind: str) -> None:

@@ -46,8 +46,12 @@ class Lab:
         (self.inventory / "resolvers.yaml").write_text(text)
 
     def snippets(self) -> dict[str, bytes]:
-        return {f"{name}/{p.name}": p.read_bytes() for name, i in self.instances.items()
-                for p in sorted(i.snippet_dir.iterdir())}
+        out = {}
+        for name, i in self.instances.items():
+            for p in sorted(i.snippet_dir.iterdir()):
+                with contextlib.suppress(FileNotFoundError):  # removed by an apply running meanwhile
+                    out[f"{name}/{p.name}"] = p.read_bytes()
+        return out
 
     def pids(self) -> dict[str, str]:
         return {name: i.pid_file.read_text().strip() if i.pid_file.exists() else ""

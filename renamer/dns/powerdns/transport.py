@@ -11,8 +11,11 @@ keeps it. The resolver's snippet_dir is virtual (ApiSettings.folder, the server'
   difference (REPLACE with the ownership comment, DELETE of the site's own RRsets the text
   lacks); an RRset that is not the site's standing in the way is refused, nothing written;
 * remove: DELETE every RRset the site owns in its zones;
-* the lock file's create and remove also take and give back X-RENAMER-LOCK in each zone of the
-  resolver's sites (ops.take): two operators on two machines collide on the server.
+* the lock file's create and remove also take and give back X-RENAMER-LOCK in each zone the
+  apply may write (ops.take): its sites' zones, and those holding RRsets of a site the plan
+  deletes (one removed from the inventory, or one this resolver no longer serves); a PATCH of a
+  zone not held yet (a rollback putting back a removed site whose RRsets were all deleted) takes
+  its lock first: two operators on two machines collide on the server in every zone written.
 
 The server is read through the API at each step (a zone is fetched once until the next write).
 A server that cannot be reached is Unreachable, as an ssh failure is for a file backend.
@@ -31,6 +34,7 @@ from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.powerdns import config, ops, rrsets
 from renamer.dns.powerdns.api import ApiError, Client, ZoneMissing
 from renamer.dns.transport import CommandResult, LocalTransport, OwnFiles, TransportError, Unreachable
+from renamer.errors import UnsafeError
 
 API_TIMEOUT = 30.0  # seconds for one API call (a PATCH of a few thousand RRsets included)
 SUFFIX = ".rrsets"
@@ -213,7 +217,10 @@ class ApiTransport(LocalTransport):
         self._patch(bodies)
 
     def _patch(self, bodies: dict[str, list[dict[str, object]]]) -> None:
-        """One PATCH per zone; the zones read are read again after it, whatever happened."""
+        """One PATCH per zone, each under this apply's X-RENAMER-LOCK there (_hold); the first that
+        fails stops the writes (the caller rolls back); the zones read are read again after it,
+        whatever happened."""
+        self._hold([zone for zone, body in bodies.items() if body])
         try:
             for zone, body in bodies.items():
                 self.client.patch(zone, body)
@@ -258,11 +265,9 @@ class ApiTransport(LocalTransport):
         if path != self._lock:
             return True
         notes = list[str]()
-        zones = sorted({zone for s in self.inventory.sites if s.name in self.resolver.sites
-                        for zone in rrsets.zones(s)})
         mine = self._mine = ops.entry(data.decode("utf-8", "replace"))
         try:
-            self._held = ops.take_all(self.client, zones, mine, notes)
+            self._held = ops.take_all(self.client, self._written_zones(), mine, notes)
         except BaseException as exc:  # refused, unreachable, or the key unreadable: no lock at all
             self._held = []
             super().remove(path)
@@ -272,6 +277,38 @@ class ApiTransport(LocalTransport):
         for note in notes:
             debug.say(f"{self.resolver.name}: {note}")
         return True
+
+    def _written_zones(self) -> list[str]:
+        """The zones an apply here may write: those of the sites this resolver serves, and each zone
+        holding an RRset of a site it does not serve (removed from the inventory, or served
+        elsewhere): the plan deletes those RRsets (list_snippets)."""
+        served = {s.name for s in self.inventory.sites if s.name in self.resolver.sites}
+        zones = {_zone(zone) for zone in self.served_zones()}
+        for hit in self.client.search_comments(f"{rrsets.tag_prefix()}*"):
+            if rrsets.site_of_tag(str(hit.get("content", ""))) not in (None, *served) and hit.get("zone"):
+                zones.add(_zone(str(hit["zone"])))
+        return sorted(zones)
+
+    def _hold(self, zones: list[str]) -> None:
+        """Before a PATCH of `zones` under this apply's lock: take X-RENAMER-LOCK in each one not held
+        yet (a zone no RRset of renamer's stood in when the lock was taken); refused (one another
+        apply holds): a TransportError, nothing written there. Outside a lock (no lock file taken
+        through this transport) nothing is taken."""
+        if not self._mine:
+            return
+        held = {_zone(zone) for zone in self._held}
+        more = sorted({_zone(zone) for zone in zones} - held)
+        if not more:
+            return
+        notes = list[str]()
+        try:
+            self._held += ops.take_all(self.client, more, self._mine, notes)
+        except ApiError as exc:
+            raise self._failed(exc) from None
+        except UnsafeError as exc:  # another apply holds one: this write fails, the rollout rolls back
+            raise TransportError(f"{self.resolver.name}: {exc}") from None
+        for note in notes:
+            debug.say(f"{self.resolver.name}: {note}")
 
     # -- what the backend's test reads back ---------------------------------------------------------
 
@@ -291,6 +328,10 @@ class ApiTransport(LocalTransport):
                 return CommandResult(1, f"{name}: the server does not hold what was written: "
                                         f"{_first_difference(text or '', (now or b'').decode())}")
         return CommandResult(0, f"read back: {len(self._written)} site(s) as written")
+
+
+def _zone(name: str) -> str:
+    return name.lower().rstrip(".") + "."
 
 
 def _first_difference(wanted: str, held: str) -> str:

@@ -91,6 +91,8 @@ _PY_LOADS = r"(yaml\.(safe_|full_|unsafe_)?load|json\.load|tomllib\.load|toml\.l
 _BINDING = re.compile(r"""^\s*(?P<name>[A-Za-z_]\w*)\s*[:=]""")
 _LOADED = re.compile(r"""['"](?P<path>[^'"\n]*\.(?:ya?ml|json))['"]""")
 _ALIAS = r"""^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*["']?\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}["']?\s*$"""
+# Documents (`docs/hosts.rst`), never read as inventories whatever their name.
+_PROSE = (".md", ".markdown", ".rst", ".adoc", ".txt", ".html", ".org", ".tex")
 # Ansible inventory files: a folder named inventory, or a file named hosts/inventory (any suffix).
 _INVENTORY = re.compile(r"(?:^|/)(?:inventor(?:y|ies)/|(?:hosts|inventory)(?:\.[A-Za-z0-9]+)?$)")
 _INI_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s]+)\]")
@@ -698,6 +700,14 @@ class KeyIndex:
         if self._held_hosts is None:
             self._held_hosts = {}
             names = sorted(self.olds)
+            # A repo with no inventory-like path at all (the listing, not a walk of every file's
+            # bytes: tests/sweep/test_work_counts.py bounds the tree greps) holds no host so.
+            try:
+                paths = vcs_listing.ls_files(self.project.root, "--cached", "--others", "--exclude-standard")
+            except RenamerError:
+                paths = []
+            if not any(_INVENTORY.search(rel) for rel in paths):
+                names = []
             pattern = "|".join(re.sub(r"([.\\+*?\[\](){}|^$])", r"\\\1", n) for n in names)
             listed = vcs_status.worktree_files_holding(self.project.root, pattern) if names else None
             if listed and any(_INVENTORY.search(rel) for rel in listed):
@@ -716,6 +726,8 @@ class KeyIndex:
         """Is `name` a host of `rel` read as an Ansible inventory (a YAML file whose top-level
         values are groups, `yaml_rt.inventory_host_lines`; else an INI one's host lines), not a
         `hosts:` mapping of some data file that only has an inventory's file name?"""
+        if rel.lower().endswith(_PROSE):  # `docs/hosts.rst`: a table of hosts, no inventory
+            return False
         text = self._text(rel)
         found = inventory_host_lines(text)
         if found is None:

@@ -6,13 +6,13 @@ follows where one domain is right for every value, else a `composed-name` residu
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Result
+from tests.testing.findings import places
 
 CONFIG = """\
 version: 1
@@ -25,8 +25,7 @@ COMPOSE = "services:\n  app:\n    image: x\n    env_file: .env\n"
 
 
 def _composed(root: Path, run: Callable[..., Result]) -> list[tuple[str, int]]:
-    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
-    return sorted((f["path"], f["line"]) for f in found if f["reason"] == "composed-name")
+    return places(root, run, "composed-name")
 
 
 LOOKUPS = [

@@ -8,7 +8,6 @@ jinja2 run the swept files to the old name, not to one that does not exist."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -19,6 +18,7 @@ import jinja2
 import pytest
 
 from tests.conftest import Result
+from tests.testing.findings import places
 
 CONFIG = """\
 version: 1
@@ -33,8 +33,7 @@ SH = 'fqdn() { echo "$1.ana.lan"; }\n'
 
 
 def _composed(root: Path, run: Callable[..., Result]) -> list[tuple[str, int]]:
-    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
-    return sorted((f["path"], f["line"]) for f in found if f["reason"] == "composed-name")
+    return places(root, run, "composed-name")
 
 
 def _python(root: Path, script: str) -> str:

@@ -11,7 +11,6 @@ swept files to the name the residual names."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 from collections.abc import Callable
@@ -21,6 +20,7 @@ import jinja2
 import pytest
 
 from tests.conftest import Result
+from tests.testing.findings import places
 from tests.testing.terraform import needs_terraform
 
 CONFIG = """\
@@ -34,8 +34,7 @@ TF_VARIABLES = 'variable "host" {}\nvariable "domain" { default = "ana.lan" }\n'
 
 
 def _composed(root: Path, run: Callable[..., Result]) -> list[tuple[str, int]]:
-    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
-    return sorted((f["path"], f["line"]) for f in found if f["reason"] == "composed-name")
+    return places(root, run, "composed-name")
 
 
 TWO_VARIABLES = [

@@ -24,7 +24,6 @@ from renamer.sweep.dirty import NOTHING_UNCOMMITTED, Uncommitted, uncommitted_wo
 from renamer.sweep.guard import shown_journal, sweep_lock
 from renamer.sweep.journal import Journal
 from renamer.sweep.messages import commit_message, rename_message
-from renamer.sweep.model import apply_edits
 from renamer.sweep.moves import relink_all, rename_all, unrename
 from renamer.sweep.plan import Plan
 from renamer.sweep.seen import Seen, verified_contents
@@ -69,7 +68,7 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
         # Re-pointed links go into the rewrite commit (with no rewrite, a commit of their own).
         written_message = commit_message(plan, summary) if (edited or plan.links) and project.git else None
         message = written_message if commit else None
-        datas = [apply_edits(contents[c.path].data, c.edits) for c in edited]
+        datas = [contents[c.path].rewritten(c.edits) for c in edited]  # wide text in its own codec
         # --allow-dirty: the commits hold the sweep's edits alone (refused here, before any write,
         # where they cannot); a clean tree has nothing to set apart.
         dirty = (uncommitted_work(root, edited, [contents[c.path].data for c in edited], datas, plan.renames)

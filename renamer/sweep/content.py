@@ -31,12 +31,21 @@ WIDE_BOM_STARTS = frozenset(bom[:2] for bom, _ in WIDE_BOMS)
 
 @dataclass(frozen=True)
 class Content:
-    """A file's bytes as scanned. For `encoding`, `data` is the UTF-8 transcoding."""
+    """A file's bytes as scanned. For `encoding`, and for `text` with a `codec`, `data` is the
+    UTF-8 transcoding of the file's bytes."""
 
     kind: ContentKind
     data: bytes
     mode: int = 0
     detail: str = ""
+    # UTF-16/32 text (break-it round 17, finding 18: PowerShell 5 scripts and regedit exports are
+    # UTF-16LE with a BOM, live configuration): scanned as UTF-8 like any text, written back in
+    # this codec (`raw`), BOM and all. Empty for a file scanned as its own bytes.
+    codec: str = ""
+
+    def raw(self, data: bytes) -> bytes:
+        """`data` (UTF-8, as scanned) as the file's own bytes."""
+        return data.decode("utf-8").encode(self.codec) if self.codec else data
 
 
 def read_content(path: str | Path, max_size: int) -> Content | None:
@@ -76,18 +85,36 @@ def classify_bytes(data: bytes, mode: int = 0) -> Content:
     for bom, codec in WIDE_BOMS:
         if data.startswith(bom):
             try:
-                text = data.decode(codec)
+                text = data.decode(codec)  # the BOM stays, as U+FEFF: written back, it is the BOM
             except UnicodeDecodeError:
                 return Content("binary", data, mode)
-            return Content("encoding", text.encode("utf-8", "replace"), mode, codec.upper())
+            return _wide(data, text, codec, codec.upper(), mode)
     if b"\0" in data:
         # UTF-16 or UTF-32 with no BOM: its NUL bytes are the pattern of text (sweep/wide.py).
         wide = wide_codec(data)
         if wide is not None:
-            return Content("encoding", data.decode(wide).encode("utf-8", "replace"), mode,
-                           f"{wide.upper()} (no BOM)")
+            return _wide(data, data.decode(wide), wide, f"{wide.upper()} (no BOM)", mode)
         return Content("binary", data, mode)
     return Content("text", data, mode)
+
+
+def _wide(data: bytes, text: str, codec: str, detail: str, mode: int) -> Content:
+    """Wide text, scanned (and rewritten) as UTF-8 where the transcoding gives back the very
+    bytes of the file; skipped (`encoding`) where it would not."""
+    try:
+        utf8 = text.encode("utf-8")
+        same = utf8.decode("utf-8").encode(codec) == data
+    except UnicodeError:
+        same = False
+    if same:
+        return Content("text", utf8, mode, detail, codec)
+    return Content("encoding", text.encode("utf-8", "replace"), mode, detail)
+
+
+def read_scanned(path: Path) -> bytes:
+    """A file's bytes as the sweep scans them (its edits' offsets count in these): the file's own,
+    or the UTF-8 of wide text. Follows nothing the caller has not checked; OSError as read_bytes."""
+    return classify_bytes(path.read_bytes()).data
 
 
 TEXT_LIMIT = 2 * 1024 * 1024  # larger files are data, not configuration that names a host

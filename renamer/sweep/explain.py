@@ -18,6 +18,7 @@ from renamer.classify import CURRENT, EXCLUDED, RECORD, FileStatus
 from renamer.errors import ConfigError
 from renamer.near_miss import padded_note
 from renamer.project import LoadedProject
+from renamer.sweep.content import read_scanned
 from renamer.sweep.explain_rules import file_rule, kept_rule
 from renamer.sweep.included import IncludedBy
 from renamer.sweep.model import KEPT, RESIDUAL, SKIPPED, NearMiss, Reference
@@ -91,7 +92,7 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
 
 def _lines(project: LoadedProject, rel: str) -> list[str]:
     try:
-        return (project.root / rel).read_bytes().decode("utf-8", "replace").splitlines()
+        return read_scanned(project.root / rel).decode("utf-8", "replace").splitlines()
     except OSError:
         return []
 

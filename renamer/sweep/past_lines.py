@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.formats.prose import is_prose
+from renamer.sweep.content import read_scanned
 from renamer.sweep.model import FileResult
 
 _DATE = re.compile(rb"(?<![0-9])(\d{4})-(\d{2})-(\d{2})(?![0-9])")
@@ -47,7 +48,7 @@ def past_lines(root: Path, files: Sequence[FileResult], cutover: dt.date | None,
         if not rewritten:
             continue
         try:
-            lines = (root / result.path).read_bytes().split(b"\n")
+            lines = read_scanned(root / result.path).split(b"\n")
         except OSError:
             continue
         for number, old in sorted(rewritten.items()):

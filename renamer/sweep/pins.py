@@ -250,10 +250,12 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
         earlier = prior() if prior is not None else {}
     limit = project.config.max_file_size
     old: dict[str, bytes] = {}
+    codecs: dict[str, str] = {}  # wide text: scanned (and edited) as UTF-8, hashed as its own bytes
     for rel in [*changed, *sorted(set(earlier) - set(changed))]:
         content = read_content(project.root / rel, limit)
         if content is not None or rel in changed:
             old[rel] = content.data if content is not None else b""
+            codecs[rel] = content.codec if content is not None else ""
     if not old:
         return scan, ()
     base = {rel: list(by_path[rel].edits) if rel in by_path else [] for rel in old}
@@ -265,10 +267,10 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
     hits: list[_Hit] = []
     decided: dict[_Hit, tuple[PinStatus, str]] = {}
     pending = list(changed)
-    needles = _prior_needles(old, earlier)
+    needles = _prior_needles({rel: _own(codecs, rel, data) for rel, data in old.items()}, earlier)
     while pending or needles:  # a file that only holds pins changes too, with --update-pins: its own next
         for rel in pending:
-            for algorithm, digest in digests(old[rel]).items():
+            for algorithm, digest in digests(_own(codecs, rel, old[rel])).items():
                 needles.setdefault(digest, []).append((rel, algorithm, THIS_SWEEP))
         pending = []
         for holder, words in files.words.items():
@@ -297,13 +299,13 @@ def find_pins(project: LoadedProject, scan: ScanResult, *, update: bool = False,
         needles = {}
     # a record keeps what an earlier commit replaced, as it keeps all history: not worth a line
     hits = [h for h in hits if h.before == THIS_SWEEP or decided[h][0] != "kept"]
-    new = _settle(hits, decided, old, base)
+    new = _settle(hits, decided, old, base, codecs)
     while unsure := [h for h in hits if decided[h][0] == "updated" and not h.dress.alphabet_known
                      and set(new[h]) & set("+/-_")]:
         for hit in unsure:  # which alphabet the old one was in, nothing says: the new one needs to know
             decided[hit] = ("residual", "unpadded base64 showing neither alphabet (`+/` or `-_`), and the "
                             "new digest needs one: update it by hand")
-        new = _settle(hits, decided, old, base)
+        new = _settle(hits, decided, old, base, codecs)
     pins = tuple(_pin(files, hit, decided[hit], new) for hit in hits)
     return _with_pins(project, scan, files, hits, decided, new, old, base), pins
 
@@ -355,8 +357,14 @@ def _decide(project: LoadedProject, files: HexWords, hit: _Hit, status: str, rea
     return "updated", ""
 
 
+def _own(codecs: Mapping[str, str], rel: str, data: bytes) -> bytes:
+    """A file's bytes as written: wide text (sweep/content.py) back in its codec."""
+    codec = codecs.get(rel, "")
+    return data.decode("utf-8").encode(codec) if codec else data
+
+
 def _settle(hits: Sequence[_Hit], decided: dict[_Hit, tuple[PinStatus, str]], old: dict[str, bytes],
-            base: dict[str, list[Edit]]) -> dict[_Hit, str]:
+            base: dict[str, list[Edit]], codecs: Mapping[str, str]) -> dict[_Hit, str]:
     """Each pin's new digest, over the files' final bytes (pin edits included), to a fixed point.
     Pins form no cycle (a file cannot hold the digest of bytes that hold that digest), so a chain
     (b pins a, c pins b) settles in at most one round per file."""
@@ -365,7 +373,8 @@ def _settle(hits: Sequence[_Hit], decided: dict[_Hit, tuple[PinStatus, str]], ol
         final = {rel: apply_edits(data, base[rel] + [Edit(h.start, h.end, new[h].encode()) for h in hits
                                                      if h.holder == rel and decided[h][0] == "updated"])
                  for rel, data in old.items()}
-        settled = {hit: hit.dress.write(hashlib.new(hit.algorithm, final[hit.target]).digest())
+        settled = {hit: hit.dress.write(hashlib.new(hit.algorithm,
+                                                       _own(codecs, hit.target, final[hit.target])).digest())
                    for hit in hits}
         if settled == new:
             break
@@ -440,7 +449,7 @@ def stale_manifest_pins(project: LoadedProject, paths: Sequence[str],
                 continue
             if named[0] not in hashed:
                 content = read_content(project.root / named[0], project.config.max_file_size)
-                hashed[named[0]] = digests(content.data) if content is not None else {}
+                hashed[named[0]] = digests(content.raw(content.data)) if content is not None else {}
             tag = manifest.groupdict().get("tag") if manifest else None
             algorithm = manifest_algorithm(token, tag, holder)
             if algorithm is None or not hashed[named[0]] or token in hashed[named[0]].values():

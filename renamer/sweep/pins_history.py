@@ -104,7 +104,7 @@ def stale_history_pins(project: LoadedProject, paths: Collection[str], holding_n
     versions = replaced_versions(project, holding_new)
     for path, replaced in versions.items():
         content = read_content(project.root / path, limit)
-        now[path] = digests(content.data) if content is not None else {}
+        now[path] = digests(content.raw(content.data)) if content is not None else {}  # its own bytes
         for data, where in replaced:
             for algorithm, digest in digests(data).items():
                 if now[path].get(algorithm) != digest:  # the same bytes as now: a pin that still holds

@@ -17,7 +17,7 @@ from renamer.project import LoadedProject
 from renamer.sweep import config_dirs, narrowed
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.compose_search import compose_searches
-from renamer.sweep.content import read_content
+from renamer.sweep.content import read_content, read_scanned
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
 from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.helm_tails import helm_compositions
@@ -279,7 +279,7 @@ def _config_dir_refusals(project: LoadedProject, plan: Plan) -> list[Refusal]:
         read: dict[str, tuple[bytes, bytes]] = {}
         for path in files:
             try:
-                data = (project.root / path).read_bytes()
+                data = read_scanned(project.root / path)
             except OSError:
                 continue
             read[path] = (data, apply_edits(data, edited[path]) if path in edited else data)

@@ -6,14 +6,17 @@ import os
 from typing import Any
 
 from renamer.errors import UnsafeError
+from renamer.sweep.content import classify_bytes
 from renamer.sweep.diff import file_diff, link_diff
 from renamer.sweep.model import apply_edits
 from renamer.sweep.plan import Plan
 
 
 def _original(plan: Plan, path: str) -> bytes:
+    """The bytes the plan's edits apply to: the file's own, or the UTF-8 of wide text (UTF-16/32,
+    shown as UTF-8: git shows such a file as binary, and a hunk of its bytes reads as noise)."""
     try:
-        return (plan.project.root / path).read_bytes()
+        return classify_bytes((plan.project.root / path).read_bytes()).data
     except OSError as exc:
         raise UnsafeError(f"{path}: cannot read: {exc.strerror}") from None
 

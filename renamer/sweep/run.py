@@ -28,6 +28,7 @@ from renamer.sweep.collisions import (
     vars_collisions,
     written_collisions,
 )
+from renamer.sweep.content import read_scanned
 from renamer.sweep.decisions import check_inside, keep_rules_edit, prune_edits, to_prune
 from renamer.sweep.decisions import write as write_edits
 from renamer.sweep.dirty import Uncommitted
@@ -190,7 +191,7 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
     plan = plan_sweep(project, prefixes, request.include_ignored,
                       ScanOptions(texts=False, before_move=before_move(project)))
     _refuse_unsafe(plan, request.allow_dirty, recovered)
-    read = {c.path: (project.root / c.path).read_bytes() for c in plan.changes if c.edits}
+    read = {c.path: read_scanned(project.root / c.path) for c in plan.changes if c.edits}
     found = hunks(plan, read)
     choices = ask(found, read) if found else Choices()
     if choices is None:

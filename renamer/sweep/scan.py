@@ -46,7 +46,7 @@ from renamer.sweep import multibyte, subdomains
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
-from renamer.sweep.content import classify_bytes, read_content
+from renamer.sweep.content import classify_bytes, read_content, read_scanned
 from renamer.sweep.file_rules import submodule_paths_refused, with_serial
 from renamer.sweep.formatted_names import formatted_matches
 from renamer.sweep.function_calls import helm_call_matches, imported_call_matches
@@ -770,7 +770,7 @@ class FileScanner:
         held with its references in every file (sweep/terraform_keys.py)."""
         if rel not in self._before:
             try:
-                data = (self.project.root / rel).read_bytes()
+                data = read_scanned(self.project.root / rel)
             except OSError:
                 data = b""
             matches = self.matcher.find(data)

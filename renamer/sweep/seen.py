@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.errors import UnsafeError
+from renamer.sweep.content import classify_bytes
+from renamer.sweep.model import Edit, apply_edits
 from renamer.sweep.plan import Plan
 
 
@@ -16,10 +18,17 @@ from renamer.sweep.plan import Plan
 class Seen:
     """A file as the sweep read it: what it checks again just before replacing it."""
 
-    data: bytes
+    data: bytes  # the file's own bytes
     size: int
     mtime_ns: int
     inode: int
+    scanned: bytes = b""  # the bytes the plan's edits apply to: `data`, or its UTF-8 for wide text
+    codec: str = ""  # wide text (sweep/content.py): the codec the new bytes are written in
+
+    def rewritten(self, edits: list[Edit] | tuple[Edit, ...]) -> bytes:
+        """The file's new bytes: the edits applied to what was scanned, in the file's own encoding."""
+        new = apply_edits(self.scanned, edits)
+        return new.decode("utf-8").encode(self.codec) if self.codec else new
 
     def unchanged(self, path: Path) -> bool:
         try:
@@ -48,9 +57,11 @@ def verified_contents(plan: Plan) -> dict[str, Seen]:
             info = os.lstat(path)
         except OSError as exc:
             raise UnsafeError(f"{change.path}: cannot read: {exc.strerror}; nothing written") from None
-        if hashlib.sha1(data).hexdigest() != change.digest:
+        content = classify_bytes(data)  # as the scan read it: wide text as its UTF-8
+        if hashlib.sha1(content.data).hexdigest() != change.digest:
             raise UnsafeError(f"{change.path}: changed during the sweep; nothing written, run it again")
         if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
             raise UnsafeError(f"{change.path}: not writable; nothing written")
-        contents[change.path] = Seen(data, info.st_size, info.st_mtime_ns, info.st_ino)
+        contents[change.path] = Seen(data, info.st_size, info.st_mtime_ns, info.st_ino,
+                                     content.data, content.codec)
     return contents

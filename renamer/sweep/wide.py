@@ -4,10 +4,10 @@ units inside a binary file (break-it round 4, finding 11).
 ASCII text in UTF-16LE is every other byte NUL (`a\\0n\\0a\\0`), in UTF-16BE the same shifted by one,
 in UTF-32 three NULs of four: a NUL makes such a file binary, and its old values spell no needle
 in the bytes, so it was neither swept nor reported. A file whose NUL bytes fall in that pattern
-and that decodes strictly to printable text is that encoding (content.py reports it skipped,
-`encoding`, as a file with a BOM); in any other binary file, an old value whose code units stand
-in one of those widths (a Windows resource, a registry export) is found and reported skipped
-(`binary`). Neither is ever rewritten.
+and that decodes strictly to printable text is that encoding (content.py reads it as text, as a
+file with a BOM, and the sweep writes it back in that encoding: break-it round 17, finding 18); in
+any other binary file, an old value whose code units stand in one of those widths (a Windows
+resource) is found and reported skipped (`binary`), never rewritten.
 
 Cost: a file is looked at only when it holds a NUL and, for the search, a needle's characters
 joined by NULs (`wide_needles`): one `in` test each.

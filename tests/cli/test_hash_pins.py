@@ -319,3 +319,17 @@ def test_update_pins_rewrites_an_sri_pin_with_the_file(repo: Callable[..., Path]
     new = (root / "web/app.js").read_bytes()
     assert _sri("sha512", new) in (root / "web/NOTES.md").read_text()
     assert run(root, "verify").exit_code == 0
+
+
+def test_a_pin_of_a_wide_file_is_its_own_bytes_digest(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """A UTF-16 script is rewritten in UTF-16 (break-it round 17, finding 18): its pin is found by
+    the digest of its own bytes before, and updated to the digest of its own bytes after, never of
+    the UTF-8 the rules read."""
+    script = "Add-Computer -Server ana-ml2\r\n".encode("utf-16")  # a BOM, little-endian here
+    root = repo({"win/join.ps1": script, "win/SHA256SUMS": f"{_sha256(script)}  join.ps1\n"}, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit", "--update-pins")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    after = (root / "win/join.ps1").read_bytes()
+    assert after == "Add-Computer -Server fv-ml1\r\n".encode("utf-16")
+    assert (root / "win/SHA256SUMS").read_text() == f"{_sha256(after)}  join.ps1\n"
+    assert run(root, "verify").exit_code == 0

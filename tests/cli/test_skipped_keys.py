@@ -23,9 +23,11 @@ PLAY = '- hosts: all\n  vars_files: [vars.yml]\n  tasks:\n    - debug: {msg: "{{
 SKIPPED = [
     pytest.param(b"hosts:\n  pug: 1\n# \x00\n", id="the-report-a-nul"),
     pytest.param(b"\x00\nhosts:\n  pug: 1\n", id="a-nul-first"),
-    pytest.param("hosts:\n  pug: 1\n".encode("utf-16"), id="utf-16-bom"),
-    pytest.param("hosts:\n  pug: 1\n".encode("utf-16-le"), id="utf-16-no-bom"),
-    pytest.param("hosts:\n  pug: 1\n".encode("utf-32"), id="utf-32-bom"),
+]
+WIDE = [
+    pytest.param("utf-16", id="utf-16-bom"),
+    pytest.param("utf-16-le", id="utf-16-no-bom"),
+    pytest.param("utf-32", id="utf-32-bom"),
 ]
 
 
@@ -50,3 +52,16 @@ def test_a_reader_of_only_a_skipped_file_s_key_keeps(data: bytes, repo: Callable
     assert "key-of-record" in done.stdout, done.stdout
     assert (root / "play.yml").read_text() == PLAY
     assert (root / "vars.yml").read_bytes() == data
+
+
+@pytest.mark.parametrize("codec", WIDE)
+def test_a_wide_file_s_key_moves_with_its_readers(codec: str, repo: Callable[..., Path],
+                                                  run: Callable[..., Result]) -> None:
+    """UTF-16/32 text is read and written in its encoding (break-it round 17, finding 18): its key is
+    a key like any other, renamed with the reader."""
+    root = repo({"play.yml": PLAY, "vars.yml": "hosts:\n  pug: 1\n".encode(codec)}, config=CONFIG, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "play.yml").read_text() == PLAY.replace("hosts.pug", "hosts.wolf")
+    assert (root / "vars.yml").read_bytes() == "hosts:\n  wolf: 1\n".encode(codec)
+    assert run(root, "verify").exit_code == 0

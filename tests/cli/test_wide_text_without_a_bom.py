@@ -1,7 +1,8 @@
 """Never silent on UTF-16 or UTF-32 without a BOM (break-it round 4, finding 11): such a file was
 binary by its NULs and its old values spelled no needle, so it was neither swept nor reported. It
-is now read in its own encoding and reported skipped (`encoding`), as a file with a BOM is, never
-rewritten; an old value in UTF-16/32 code units inside a binary file is reported `binary`. Both
+is now read in its own encoding and swept as a file with a BOM is (written back in that encoding:
+break-it round 17, finding 18); an old value in UTF-16/32 code units inside a binary file is
+reported `binary`, never rewritten. Both
 through sweep, verify (--strict fails on a current-state file) and audit, by the Python first
 pass and the native one alike."""
 
@@ -30,29 +31,37 @@ def _skipped(run: Run, root: Path) -> set[tuple[str, int, str, str]]:
 
 
 @pytest.mark.parametrize("native", ["0", "1"])
-@pytest.mark.parametrize(("codec", "name"), [
-    pytest.param("utf-16-le", "stacks/app.ini", id="reported-utf-16-le"),
-    pytest.param("utf-16-be", "stacks/app.ini", id="utf-16-be"),
-    pytest.param("utf-32-le", "stacks/app.ini", id="utf-32-le"),
-    pytest.param("utf-32-be", "stacks/app.ini", id="utf-32-be"),
-    pytest.param("utf-16-le", "stacks/deploy.ps1", id="powershell-script"),
+@pytest.mark.parametrize(("codec", "bom", "name"), [
+    pytest.param("utf-16-le", b"", "stacks/app.ini", id="utf-16-le"),
+    pytest.param("utf-16-be", b"", "stacks/app.ini", id="utf-16-be"),
+    pytest.param("utf-32-le", b"", "stacks/app.ini", id="utf-32-le"),
+    pytest.param("utf-32-be", b"", "stacks/app.ini", id="utf-32-be"),
+    pytest.param("utf-16-le", b"\xff\xfe", "stacks/deploy.ps1", id="powershell-script-with-a-bom"),
+    pytest.param("utf-16-le", b"\xff\xfe", "stacks/ntp.reg", id="regedit-export"),
+    pytest.param("utf-16-be", b"\xfe\xff", "stacks/app.ini", id="utf-16-be-with-a-bom"),
+    pytest.param("utf-32-le", b"\xff\xfe\0\0", "stacks/app.ini", id="utf-32-le-with-a-bom"),
 ])
-def test_a_wide_file_without_a_bom_is_reported_skipped(repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch,
-                                                       native: str, codec: str, name: str) -> None:
+def test_a_wide_file_is_swept_in_its_own_encoding(repo: Repo, run: Run, monkeypatch: pytest.MonkeyPatch,
+                                                  native: str, codec: str, bom: bytes, name: str) -> None:
+    """Break-it round 17, finding 18: PowerShell 5 scripts and regedit exports are UTF-16LE with a
+    BOM, live configuration; they were skipped (`encoding`) and verify said OK. They are read as
+    text in their encoding, verify fails on their old values, and the sweep writes them back in
+    that encoding, BOM and line ends kept, every other byte as it was."""
     monkeypatch.setenv("RENAMER_NATIVE", native)
-    data = TEXT.encode(codec)
+    data = bom + TEXT.encode(codec)
     root = repo({"runbook.md": "ssh fv-ml1\n", name: data}, config=CONFIG, allowlist=ALLOW)
+    before = run(root, "verify")
+    assert before.exit_code == 1
+    assert f"{name}:2:6: residual: ana-ml2 -> fv-ml1" in before.stdout
+    assert f"{name}:3:9: residual: 10.250.50.54 -> 10.251.50.54" in before.stdout
     dry = run(root, "sweep", "--dry-run")
-    assert "Skipped, holding old values (1 file):" in dry.stdout and f"  {name} (encoding, 2)" in dry.stdout
+    assert "\n-host=ana-ml2\r\n" in dry.stdout and "\n+host=fv-ml1\r\n" in dry.stdout  # shown as UTF-8
+    assert "Skipped" not in dry.stdout
     assert run(root, "sweep", "--commit").exit_code == 0
-    assert (root / name).read_bytes() == data  # never rewritten: byte for byte
-    plain = run(root, "verify")
-    assert f"  {name} (encoding, 2)" in plain.stdout
-    strict = run(root, "verify", "--strict")
-    assert strict.exit_code == 1 and "1 current-state file skipped unread" in strict.stdout
-    assert _skipped(run, root) == {(name, 2, "ana-ml2", "encoding"), (name, 3, "10.250.50.54", "encoding")}
-    notes = {r["note"] for r in json.loads(run(root, "audit", "--format", "json").stdout)["references"]}
-    assert notes == {f"{codec.upper()} (no BOM) text is not rewritten"}
+    assert (root / name).read_bytes() == bom + TEXT.replace("ana-ml2", "fv-ml1").replace(
+        "10.250.50.54", "10.251.50.54").encode(codec)
+    assert run(root, "verify", "--strict").exit_code == 0
+    assert _skipped(run, root) == set()
 
 
 @pytest.mark.parametrize("native", ["0", "1"])

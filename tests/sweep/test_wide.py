@@ -17,7 +17,23 @@ def test_wide_text_without_a_bom_is_its_encoding(codec: str) -> None:
     data = TEXT.encode(codec)
     assert wide_codec(data) == codec
     content = classify_bytes(data)
-    assert (content.kind, content.data, content.detail) == ("encoding", TEXT.encode(), f"{codec.upper()} (no BOM)")
+    assert (content.kind, content.data, content.detail) == ("text", TEXT.encode(), f"{codec.upper()} (no BOM)")
+    assert (content.codec, content.raw(content.data)) == (codec, data)  # written back as it was read
+
+
+@pytest.mark.parametrize(("bom", "codec"), [(b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"),
+                                            (b"\xff\xfe\0\0", "utf-32-le"), (b"\0\0\xfe\xff", "utf-32-be")])
+def test_wide_text_with_a_bom_is_scanned_as_utf8_and_keeps_its_bom(bom: bytes, codec: str) -> None:
+    data = bom + "h\u00e9 ana-ml2 \U0001f600\r\n".encode(codec)
+    content = classify_bytes(data)
+    assert (content.kind, content.codec, content.detail) == ("text", codec, codec.upper())
+    assert content.data == "\ufeffh\u00e9 ana-ml2 \U0001f600\r\n".encode()
+    assert content.raw(content.data.replace(b"ana-ml2", b"fv-ml1")) == data.replace(
+        "ana-ml2".encode(codec), "fv-ml1".encode(codec))
+
+
+def test_a_bom_then_bytes_no_codec_reads_is_binary() -> None:
+    assert classify_bytes(b"\xff\xfe" + "ab".encode("utf-16-le") + b"\x00\xd8").kind == "binary"  # lone surrogate
 
 
 @pytest.mark.parametrize("data", [

@@ -8,7 +8,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from renamer.config import Config, display_path, matcher_of
+from renamer.config import Config, display_path
 from renamer.config_options import read_accounts, read_options, read_subdomains
 from renamer.config_probe import read_probe
 from renamer.config_renames import read_renames
@@ -55,7 +55,7 @@ def load_config(path: Path, root: Path) -> Config:
         allowlist_paths=allowlists, dns_dir=(base / dns_value), accounts=read_accounts(top, problems),
         probe=read_probe(top, problems), subdomains=read_subdomains(top, problems),
     )
-    check_idempotent(config, matcher_of(config), top, problems)
+    check_idempotent(config, top, problems)
     problems.raise_if_any()
     return config
 

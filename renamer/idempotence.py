@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from renamer.config import matcher_of
 from renamer.formats.yaml_source import Problems, shown
 from renamer.forms import Form
 from renamer.match import Matcher
@@ -14,19 +15,44 @@ from renamer.names import parse_address
 if TYPE_CHECKING:
     from renamer.config import Config
 
-def check_idempotent(config: Config, matcher: Matcher, top: dict[str, Any], problems: Problems) -> None:
+# What the checks found, per renames and matcher options (and whether the config had problems
+# already): the same renames give the same findings, so a process that loads many projects
+# (a library user, a campaign over repos, the test suite) runs the sample sweeps once per set of
+# renames, not once per load (issue 30: 30 % of a small project's load). Bounded.
+_Key = tuple[object, ...]
+_FOUND: dict[_Key, tuple[tuple[str, str, str], ...]] = {}
+_FOUND_MAX = 256
+
+
+def check_idempotent(config: Config, top: dict[str, Any], problems: Problems) -> None:
     """Reject renames that cannot be applied together: chains and swaps, a new value an old
     form would match again, one spelling claimed by two renames, overlapping or merging
     networks, and anything a second sweep would rewrite again (checked on every form the
-    matcher rewrites: variants, derived names, longer names that contain a key)."""
+    matcher rewrites: variants, derived names, longer names that contain a key). The findings
+    depend on the renames and the matcher's options alone."""
     renames = top.get("renames")
     if not isinstance(renames, dict):
         return
+    key: _Key = (config.renames, config.derived_names, config.variants, config.accounts, bool(problems.items))
+    found = _FOUND.get(key)
+    if found is None:
+        found = tuple(_findings(config, matcher_of(config), quiet=not problems.items))
+        if len(_FOUND) >= _FOUND_MAX:
+            _FOUND.clear()
+        _FOUND[key] = found
+    for section, old, message in found:
+        problems.add(renames.get(section, renames), old, f"renames.{section}.{old}", message)
+
+
+def _findings(config: Config, matcher: Matcher, *, quiet: bool) -> list[tuple[str, str, str]]:
+    """(section, old value, message) of each rename that cannot be applied; the second-sweep
+    samples only where nothing else was found (`quiet`: the config had no problem before)."""
+    found: list[tuple[str, str, str]] = []
     olds = {old: new for old, new in config.renames.pairs()}
     nets = tuple((str(a), str(b)) for a, b in config.renames.networks)
 
     def add(section: str, old: str, message: str) -> None:
-        problems.add(renames.get(section, renames), old, f"renames.{section}.{old}", message)
+        found.append((section, old, message))
 
     for section, pairs in (("hosts", config.renames.hosts), ("addresses", config.renames.addresses),
                            ("networks", nets)):
@@ -45,8 +71,9 @@ def check_idempotent(config: Config, matcher: Matcher, top: dict[str, Any], prob
              for old, new in pairs}
     _check_shared_spellings(forms, add)
     _check_networks(config, add)
-    if not problems.items:
+    if quiet and not found:
         _check_second_sweep(config, matcher, forms, add)
+    return found
 
 
 def _again(new: str, hit: str, config: Config) -> str:

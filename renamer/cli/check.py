@@ -9,6 +9,7 @@ import click
 
 from renamer import vcs
 from renamer.atomic import save
+from renamer.cli import plan_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
@@ -19,6 +20,7 @@ from renamer.report.text import audit_markdown, audit_table, verify_report
 from renamer.sites import site_hosts
 from renamer.sweep import run
 from renamer.sweep.results import PruneResult
+from renamer.terraform_plan import DEFAULT_TIMEOUT
 from renamer.words import plural
 
 
@@ -77,11 +79,22 @@ def _prune(out: Output, result: PruneResult, fmt: str) -> int:
                    "of this move or a past one (moves/*.yaml) must not come back.")
 @click.option("--since", "since", metavar="REF", default=None,
               help="Check only the lines the commits since REF add (CI: the target branch).")
+@click.option("--terraform", "terraform", metavar="DIR", multiple=True, type=click.Path(path_type=Path),
+              help="Also run `terraform plan -json -refresh=false -lock=false` (read-only, against the "
+                   "existing state) in DIR, initialised already (repeatable; renamer.yaml's `terraform:` "
+                   "lists more): a planned delete or replace fails verify.")
+@click.option("--allow-replace", "allow_replace", metavar="ADDR", multiple=True,
+              help="With the plan guard: accept a planned delete or replace of this resource address "
+                   "(repeatable).")
+@click.option("--terraform-timeout", "terraform_timeout", type=click.FloatRange(min=1),
+              default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
+              help="How long one terraform plan may run (exit 2 past it).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
 def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, staged: bool,
-           since: str | None, paths: tuple[Path, ...]) -> int:
+           since: str | None, terraform: tuple[Path, ...], allow_replace: tuple[str, ...],
+           terraform_timeout: float, paths: tuple[Path, ...]) -> int:
     """Prove no live reference to an old value remains.
 
     Exits 1 listing each reference left in a current-state file outside an
@@ -98,9 +111,12 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
       renamer verify --format sarif > renamer.sarif
       renamer verify --staged         # after the move: nothing staged brings an old name back
       renamer verify --since origin/main
+      renamer verify --terraform infra/   # and what terraform would destroy
     """
     out = settings(ctx).output
     if staged or since is not None:
+        if terraform:
+            raise click.UsageError("--terraform plans the work tree; --staged and --since check a change")
         if staged and since is not None:
             raise click.UsageError("--staged and --since exclude each other")
         if fmt == "sarif":
@@ -118,26 +134,38 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
         result = run.verify(project, strict=strict, include_ignored=include_ignored,
                             hosts=site_hosts(project.config),
                             runtime=run.Runtime(out.progress("scanning"), listing), paths=paths)
+        guards = plan_guard.run_guards(project, terraform, allow_replace, terraform_timeout)
     warn_interrupted(ctx, result.interrupted)
+    for address in plan_guard.unmatched(guards, allow_replace):
+        out.echo(f"renamer: warning: --allow-replace {address}: no planned delete or replace has this "
+                 "address\n", err=True)
     for path in result.unchecked:  # never a silent OK for a path verify did not look at
         out.echo(f"renamer: warning: {path}: no file here is checked (ignored by git, excluded, renamer's "
                  "own files, or nothing there); --include-ignored checks ignored files that `current` "
                  "covers\n", err=True)
     summary, verdict = result.summary, result.verdict
+    ok = verdict.ok and not any(g.failing for g in guards)
     if fmt == "json":
-        out.echo(dumps(verify_data(result)))
+        data = verify_data(result)
+        if guards:
+            data.update(ok=ok, terraform=plan_guard.guard_data(guards))
+        out.echo(dumps(data))
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
         report = verify_report(summary, verdict, result.expired, result.collisions, quiet=out.quiet)
+        lines = plan_guard.guard_lines(guards)
         if out.quiet:  # -q: the findings alone
-            out.echo(report)
-            return EXIT_OK if verdict.ok else EXIT_FINDINGS
+            out.echo(report + "".join(line + "\n" for line in lines if ": error: " in line))
+            return EXIT_OK if ok else EXIT_FINDINGS
         body, _, last = report.rstrip("\n").rpartition("\n")
-        if body:
-            out.echo(body + "\n")
-        out.echo(out.style(last, fg="green" if verdict.ok else "red", bold=True) + "\n")
-    return EXIT_OK if verdict.ok else EXIT_FINDINGS
+        if body or lines:
+            out.echo("".join(line + "\n" for line in [*([body] if body else []), *lines]))
+        if not ok and verdict.ok:
+            last = last.replace("verify: OK:", "verify: FAILED:", 1)
+        last += plan_guard.guard_summary(guards)
+        out.echo(out.style(last, fg="green" if ok else "red", bold=True) + "\n")
+    return EXIT_OK if ok else EXIT_FINDINGS
 
 
 @click.command()

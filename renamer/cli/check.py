@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
 import click
 
-from renamer import vcs
+from renamer import moved_tags, vcs
 from renamer.atomic import save
 from renamer.cli import plan_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
+from renamer.project import LoadedProject
 from renamer.report.machine import audit_data, dumps, prune_data, tombstone_data, verify_data
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
@@ -48,7 +50,42 @@ def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
-def _prune(out: Output, result: PruneResult, fmt: str) -> int:
+def _move_text(move: moved_tags.TaggedMove) -> str:
+    return f"moved {move.old} -> {move.new} (move {move.name}, expired {move.expires.isoformat()})"
+
+
+def _move_dict(move: moved_tags.TaggedMove) -> dict[str, object]:
+    return {"path": move.path, "line": move.line, "from": move.old, "to": move.new, "move": move.name,
+            "expires": move.expires.isoformat()}
+
+
+Decided = list[tuple[moved_tags.TaggedMove, str | None]]
+
+
+def _prune_moves(project: LoadedProject, moves: list[moved_tags.TaggedMove],
+                 write: bool) -> tuple[Decided, Decided]:
+    """The `moved` blocks past expiry that no plan of the `terraform:` folders still moves from,
+    removed (with --write); one a plan still needs is kept, with the folder that plans it."""
+    if not moves:
+        return [], []
+    guards = plan_guard.run_guards(project, (), (), DEFAULT_TIMEOUT) if project.config.terraform_dirs else []
+    planned = {c.previous: g.directory for g in guards for c in g.changes
+               if c.previous and c.previous != c.address}
+    removed: Decided = []
+    kept: Decided = []
+    for move in moves:
+        still = next((d for p, d in planned.items() if moved_tags.pending(move, {p})), None)
+        (kept if still is not None else removed).append((move, still))
+    if write:
+        for path in sorted({m.path for m, _ in removed}):
+            data = (project.root / path).read_bytes()
+            for move in sorted((m for m, _ in removed if m.path == path), key=lambda m: -m.start):
+                data = moved_tags.without(data, move)
+            save(project.root / path, data)
+    return removed, kept
+
+
+def _prune(out: Output, result: PruneResult, fmt: str, moves: bool = False) -> int:
     if fmt == "json":
         out.echo(dumps(prune_data(result)))
         return EXIT_OK
@@ -57,7 +94,9 @@ def _prune(out: Output, result: PruneResult, fmt: str) -> int:
     for item in result.pruned:
         out.echo(f"{item.exemption.where}: {'removed' if result.written else 'would remove'} "
                  f"{item.exemption.label}: {item.why}\n")
-    if not result.pruned:
+    if not result.pruned and moves:
+        pass  # the moved blocks say what there is
+    elif not result.pruned:
         out.echo("audit --prune: nothing to prune: every keep rule kept something, none has expired\n")
     elif not result.written:
         out.echo(f"audit --prune: dry run, nothing written: {plural(len(result.pruned), 'exemption')} "
@@ -179,8 +218,10 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
               help="Also audit git-ignored files that a `current` pattern covers.")
 @click.option("--prune", is_flag=True,
               help="Show the allowlist without keep rules that kept nothing and expired exemptions "
-                   "(a diff; nothing written without --write).")
-@click.option("--write", "write", is_flag=True, help="With --prune: write the pruned allowlist.")
+                   "(a diff; nothing written without --write), and the `moved` blocks past expiry that "
+                   "no plan of the `terraform:` folders still moves from.")
+@click.option("--write", "write", is_flag=True,
+              help="With --prune: write the pruned allowlist and remove those `moved` blocks.")
 @common_options
 @click.pass_context
 def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
@@ -190,7 +231,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     Grouped by reason (record class, dated-file, dated-section, inline, keep
     rule), with counts per reason and per file, each occurrence's path:line
     and line (secrets masked); residual, unclassified and skipped references;
-    and stale exemptions that matched nothing.
+    stale exemptions that matched nothing; and the Terraform `moved` blocks
+    the sweep wrote that are past their expiry (`# renamer: move NAME
+    expires DATE`).
 
     \b
     Examples:
@@ -212,17 +255,39 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
         result = run.audit(project, include_ignored=include_ignored,
                            runtime=run.Runtime(out.progress("scanning"), listing))
     warn_interrupted(ctx, result.interrupted)
+    moves = moved_tags.expired_moves(project.root, moved_tags.tagged_files(project.root, project.git),
+                                     dt.date.today())
     if prune:
-        return _prune(out, run.prune(project, result, write=write), fmt)
+        pruned = run.prune(project, result, write=write)
+        removed, kept = _prune_moves(project, moves, write)
+        if fmt == "json":
+            out.echo(dumps({**prune_data(pruned), "moved_removed": [_move_dict(m) for m, _ in removed],
+                            "moved_kept": [{**_move_dict(m), "planned_in": d} for m, d in kept]}))
+            return EXIT_OK
+        _prune(out, pruned, fmt, bool(moves))
+        for move, _ in removed:
+            said = "removed" if write else "would remove"
+            out.echo(f"{move.path}:{move.line}: {said} {_move_text(move)}\n")
+        for move, folder in kept:
+            out.echo(f"{move.path}:{move.line}: kept {_move_text(move)}: the plan of {folder} still moves "
+                     f"from {move.old}; apply it there first\n")
+        if removed and not write:
+            out.echo(f"audit --prune: dry run, nothing written: {plural(len(removed), 'moved block')} to "
+                     "remove; --write removes them\n")
+        return EXIT_OK
     summary, refs, stale = result.summary, result.references, result.stale
     if fmt == "json":
-        text = dumps(audit_data(result))
+        text = dumps({**audit_data(result), "moved_expired": [_move_dict(m) for m in moves]})
     elif fmt == "markdown":
         text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":
         text = sarif(summary, refs, include_kept=True)
     else:
         text = audit_table(summary, refs, stale, out.width() if output_file is None else None)
+        if moves:
+            text = text.rstrip("\n") + "\n\n" + "\n".join([
+                f"Moved blocks past expiry: {len(moves)} (`audit --prune` removes those no plan still needs)",
+                *(f"  {m.path}:{m.line}  {_move_text(m)}" for m in moves)]) + "\n"
     if output_file is None:
         out.echo(text)
     else:

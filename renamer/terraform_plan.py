@@ -198,12 +198,19 @@ def run_plan(directory: Path, shown: str, binary: str, timeout: float,
         raise RenamerError(f"{shown}: not initialised ({why}, and there is no .terraform/ or "
                            f".terraform.lock.hcl): run `{name} -chdir={shown} init` first; "
                            "renamer never runs init")
-    env = {**os.environ, "TF_IN_AUTOMATION": "1", "TF_INPUT": "0"}
+    # TF_CLI_ARGS(_plan) would add flags of the user's to the read-only ones (`-replace=ADDR`,
+    # `-target`, `-var-file`): not here
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TF_CLI_ARGS")}
+    env.update(TF_IN_AUTOMATION="1", TF_INPUT="0")
     with tempfile.TemporaryDirectory(prefix="renamer-plan-") as tmp:
         out = Path(tmp) / "plan"
         argv = [binary, "plan", "-json", "-refresh=false", "-lock=false", "-input=false", f"-out={out}"]
         done = _call(argv, directory, shown, name, env, timeout)
         changes, errors = parse_stream(done.stdout, shown)
+        if done.returncode != 0 and any("Saving a generated plan" in e for e in errors):
+            # a remote backend's run saves no plan file: planned again without one (no replace_paths)
+            done = _call(argv[:-1], directory, shown, name, env, timeout)
+            changes, errors = parse_stream(done.stdout, shown)
         if done.returncode != 0 or errors:
             said = errors[0] if errors else " ".join((done.stderr or done.stdout).split())[-400:]
             hint = (f"; run `{name} -chdir={shown} init` first (renamer never runs init)"

@@ -48,10 +48,13 @@ def _swept(root: Path, run: Callable[..., Result]) -> None:
     assert done.exit_code == 0, done.stdout + done.stderr
 
 
-def test_a_label_rename_plans_a_move_and_passes(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+def test_a_label_rename_plans_a_move_and_passes(repo: Callable[..., Path], run: Callable[..., Result],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     root = _applied(repo, {"main.tf": LABEL})
     state = (root / "terraform.tfstate").read_bytes()
     _swept(root, run)
+    # the user's extra flags for every plan are not added to renamer's (here one would plan a replace)
+    monkeypatch.setenv("TF_CLI_ARGS_plan", "-replace=terraform_data.wolf")
     assert 'resource "terraform_data" "wolf"' in (root / "main.tf").read_text()
     done = run(root, "verify", "--terraform", ".")
     assert done.exit_code == 0, done.stdout + done.stderr
@@ -63,6 +66,8 @@ def test_a_label_rename_plans_a_move_and_passes(repo: Callable[..., Path], run: 
         ("terraform_data.wolf", "terraform_data.pug", False)]
     assert (root / "terraform.tfstate").read_bytes() == state  # read-only: no state written
     assert not list(root.glob("*.tfplan")) and not (root / "terraform.tfstate.backup").exists()
+    done = run(root, "verify", "--staged", "--terraform", ".")
+    assert done.exit_code == 2 and "--terraform plans the work tree" in done.stderr, done.stderr
 
 
 def test_a_trigger_holding_the_old_name_fails_naming_the_address_and_the_attribute(
@@ -165,6 +170,14 @@ def test_terraform_failing_or_running_too_long_is_one_line_exit_2(
     done = run(root, "verify", "--terraform", ".", "--terraform-timeout", "1")
     assert (done.exit_code, done.stderr) == (2, "renamer: error: .: `tofu plan` ran past 1s and was stopped; "
                                                 "nothing was written (--terraform-timeout gives it longer)\n")
+    # a remote backend's run saves no plan file: planned again without `-out`, the plan read all the same
+    (bin_dir / "tofu").write_text(
+        "#!/bin/sh\ncase \"$*\" in *-out=*) echo '" + json.dumps({"type": "diagnostic", "diagnostic": {
+            "severity": "error", "summary": "Saving a generated plan is currently not supported"}}) + "'; exit 1;;\n"
+        "esac\necho '" + json.dumps({"type": "planned_change", "change": {
+            "resource": {"addr": "terraform_data.web"}, "action": "delete"}}) + "'\n")
+    done = run(root, "verify", "--terraform", ".")
+    assert done.exit_code == 1 and ".: tofu plan: error: terraform_data.web: delete;" in done.stdout, done.stdout
     (bin_dir / "tofu").unlink()  # no tofu on this machine's PATH otherwise
     done = run(root, "verify", "--terraform", ".")
     assert done.exit_code == 2 and done.stderr.startswith("renamer: error: tofu: not found on PATH"), done.stderr

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from renamer.allowlist import KeepRule
 from renamer.errors import RenamerError
 from renamer.project import LoadedProject
 from renamer.terraform_plan import DESTRUCTIVE, Change, Guard, binary_path, run_plan
 from renamer.words import plural
+
+_INDEX = re.compile(r'\[(?:"(?:[^"\\]|\\.)*"|[^\]"]*)\]')  # an instance key: [0], ["a.b"]
 
 
 def directories(project: LoadedProject, given: Sequence[Path]) -> list[tuple[Path, str]]:
@@ -39,24 +43,35 @@ def run_guards(project: LoadedProject, given: Sequence[Path], allowed: Sequence[
     binary = binary_path(project.config.terraform_binary)
     guards = []
     for folder, shown in folders:
+        found: list[KeepRule] | None = None  # read on the first delete or replace only
+
         def accept(change: Change, folder: Path = folder) -> str | None:
-            names = {change.address, change.previous, change.address.partition("[")[0]}
+            nonlocal found
+            names = _names(change)
             if names & set(allowed):
                 return "--allow-replace"
-            for tf in sorted(folder.glob("*.tf")):
-                for rule in project.classifier.keep_rules_for(project.config.display(tf)):
-                    if rule.line_contains in names:
-                        return f"{rule.label} ({rule.reason})"
-            return None
+            if found is None:  # the keep rules of the folder's `.tf` files, its local modules' too
+                found = list({rule: None for tf in sorted(folder.rglob("*.tf"))
+                              if not {".terraform", ".git"} & set(tf.relative_to(folder).parts)
+                              for rule in project.classifier.keep_rules_for(project.config.display(tf))})
+            rule = next((r for r in found if r.line_contains in names), None)
+            return f"{rule.label} ({rule.reason})" if rule is not None else None
 
         guards.append(run_plan(folder, shown, binary, timeout, accept))
     return guards
 
 
+def _names(change: Change) -> set[str]:
+    """What may name a change's resource: its address, the address before a move, and either
+    without instance keys (`module.m["a"].terraform_data.x[0]` is `module.m.terraform_data.x`)."""
+    names = {change.address, *([change.previous] if change.previous else [])}
+    return names | {_INDEX.sub("", n) for n in names}
+
+
 def unmatched(guards: Sequence[Guard], allowed: Sequence[str]) -> list[str]:
     """The --allow-replace addresses no planned delete or replace carries: a typo accepts nothing."""
     names = {n for g in guards for c in g.changes if c.action in DESTRUCTIVE
-             for n in (c.address, c.previous, c.address.partition("[")[0]) if n}
+             for n in _names(c)}
     return [a for a in allowed if a not in names]
 
 

@@ -196,3 +196,23 @@ def test_a_bad_terraform_setting_is_one_line(text: str, error: str, repo: Callab
     root = repo({"main.tf": TRIGGER}, config=CONFIG + text, allowlist=ALLOW)
     done = run(root, "verify")
     assert (done.exit_code, done.stderr) == (2, f"renamer: error: {error}\n"), done.stderr
+
+
+def test_a_module_instance_is_accepted_by_its_address_without_instance_keys(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    allow = ALLOW + ("keep:\n  - name: web-rebuilt\n    path: mod/main.tf\n"
+                     "    line_contains: module.m.terraform_data.web\n    reason: rebuilt anyway\n")
+    files = {"main.tf": 'module "m" {\n  source = "./mod"\n  count  = 1\n}\n',
+             "mod/main.tf": TRIGGER.replace("{\n", "{\n  count = 2\n", 1)}
+    root = _applied(repo, files, allow=ALLOW)
+    _swept(root, run)
+    done = run(root, "verify", "--terraform", ".")
+    assert done.exit_code == 1
+    assert done.stdout.count("error: module.m[0].terraform_data.web[") == 2, done.stdout
+    done = run(root, "verify", "--terraform", ".", "--allow-replace", "module.m.terraform_data.web")
+    assert done.exit_code == 0, done.stdout
+    (root / "allow.yaml").write_text(allow)  # the keep rule of the module's file, with its reason
+    done = run(root, "verify", "--terraform", ".")
+    assert done.exit_code == 0, done.stdout
+    assert "module.m[0].terraform_data.web[1]: replace, forced by triggers_replace; accepted by keep rule " \
+           "web-rebuilt (rebuilt anyway)" in done.stdout, done.stdout

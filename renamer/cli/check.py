@@ -186,8 +186,7 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
     ok = verdict.ok and not any(g.failing for g in guards)
     if fmt == "json":
         data = verify_data(result)
-        if guards:
-            data.update(ok=ok, terraform=plan_guard.guard_data(guards))
+        data.update(ok=ok, terraform=plan_guard.guard_data(guards))
         out.echo(dumps(data))
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))

@@ -46,8 +46,11 @@ def tag_line(config: Config, today: dt.date | None = None) -> bytes:
 
 
 def tag_spans(data: bytes) -> list[tuple[int, int]]:
-    """The byte spans of the tag lines in `data`."""
-    return [(m.start(), m.end()) for m in TAG.finditer(data)] if b"# renamer: move " in data else []
+    """The byte spans of the tag lines in `data` that a `moved` block follows: a tag line alone
+    is a comment like any other, no way to keep an old name."""
+    if b"# renamer: move " not in data:
+        return []
+    return [(m.start(), m.end()) for m in TAG.finditer(data) if _BLOCK.match(data, m.end())]
 
 
 @dataclass(frozen=True)

@@ -112,3 +112,12 @@ def test_prune_keeps_a_block_a_plan_still_moves_from(repo: Callable[..., Path], 
     assert "moved" not in (root / "main.tf").read_text()
     done = run(root, "verify")  # the plan guard of `terraform:`: nothing left to move, nothing destroyed
     assert done.exit_code == 0, done.stdout
+
+
+def test_a_tag_line_with_no_moved_block_keeps_nothing(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"main.tf": '# renamer: move pug expires 2030-01-01\nlocals {\n  # renamer: move x expires 2030-01-01\n'
+                        '  host = "pug.ana.lan"\n}\n'}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    done = run(root, "verify", "--format", "json")
+    found = json.loads(done.stdout)["findings"]
+    assert done.exit_code == 1 and [(f["line"], f["old"]) for f in found] == [(1, "pug"), (4, "pug.ana.lan")], found

@@ -106,7 +106,8 @@ def binary_path(name: str) -> str:
 def init_needed(directory: Path) -> str | None:
     """Why `directory` needs `terraform init` before a plan, or None: a module call, a provider
     or a backend that the folder's `.terraform/` (or lock file) does not show installed."""
-    if (directory / ".terraform").is_dir() or (directory / ".terraform.lock.hcl").is_file():
+    data_dir = directory / os.environ.get("TF_DATA_DIR", ".terraform")  # where init wrote, as terraform reads
+    if data_dir.is_dir() or (directory / ".terraform.lock.hcl").is_file():
         return None
     for path in sorted(directory.glob("*.tf")):
         try:

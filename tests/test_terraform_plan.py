@@ -66,8 +66,12 @@ def test_replace_paths_per_address() -> None:
     ('resource "random" "a" {}\n', "main.tf uses the provider random"),
     ('provider "docker" {}\n', "main.tf uses the provider docker"),
 ])
-def test_what_needs_init(text: str, why: str | None, tmp_path: Path) -> None:
+def test_what_needs_init(text: str, why: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "main.tf").write_text(text)
     assert init_needed(tmp_path) == why
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.setenv("TF_DATA_DIR", str(tmp_path / "elsewhere"))  # init wrote there
+    assert init_needed(tmp_path) is None
+    monkeypatch.delenv("TF_DATA_DIR")
     (tmp_path / ".terraform.lock.hcl").write_text("")
     assert init_needed(tmp_path) is None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from renamer.sweep.stale import accepts_a_plan
 from renamer.terraform_plan import Change, attribute_path, init_needed, parse_stream, replace_paths
 
 
@@ -75,3 +76,17 @@ def test_what_needs_init(text: str, why: str | None, tmp_path: Path, monkeypatch
     monkeypatch.delenv("TF_DATA_DIR")
     (tmp_path / ".terraform.lock.hcl").write_text("")
     assert init_needed(tmp_path) is None
+
+
+@pytest.mark.parametrize(("contains", "patterns", "accepts"), [
+    ("terraform_data.web", ["infra/main.tf"], True),
+    ("module.m.aws_instance.x", ["infra/**"], True),
+    ("data.aws_ami.x", ["**/*.tf"], True),
+    ("terraform_data.web", ["notes.md"], False),  # no .tf file: a keep rule like any other
+    ("pug.lan", ["infra/main.tf"], False),  # a host name: no provider prefix
+    ("terraform_data.web # x", ["infra/main.tf"], False),
+    (None, ["infra/main.tf"], False),
+])
+def test_a_keep_rule_naming_an_address_of_a_tf_file_accepts_a_plan(contains: str | None, patterns: list[str],
+                                                                   accepts: bool) -> None:
+    assert accepts_a_plan(contains, patterns, ["infra/main.tf", "notes.md"]) is accepts

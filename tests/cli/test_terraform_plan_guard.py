@@ -110,6 +110,10 @@ def test_a_keep_rule_with_a_reason_accepts_a_replace_and_the_config_lists_the_fo
     assert done.exit_code == 0, done.stdout + done.stderr
     assert ("infra: terraform plan: ok: terraform_data.web: replace, forced by triggers_replace; accepted by keep "
             "rule web-rebuilt (the web box is rebuilt at the cutover anyway)") in done.stdout, done.stdout
+    # the rule keeps no line (the plan is what it accepts): never stale, never pruned
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    assert audit["stale_exemptions"] == [], audit["stale_exemptions"]
+    assert "nothing to prune" in run(root, "audit", "--prune").stdout
     # without the rule, the configured folder fails verify on its own
     (root / "allow.yaml").write_text(ALLOW)
     assert run(root, "verify").exit_code == 1

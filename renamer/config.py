@@ -55,6 +55,9 @@ class Config:
     accounts: str = "keep"  # keep: a user account named like a host is left (reason `account`)
     probe: ProbeConfig = ProbeConfig()
     subdomains: str = "residual"  # names under a renamed host's name: residual, or follow it
+    terraform_dirs: tuple[Path, ...] = ()  # `terraform:`: where verify runs the plan guard
+    terraform_binary: str = "terraform"  # options.terraform_binary: terraform or tofu
+    moved_expiry: int = 90  # options.moved_expiry: days a written `moved` block stands after the cutover
 
     def display(self, path: Path) -> str:
         return display_path(path, self.root)

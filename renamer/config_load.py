@@ -9,14 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from renamer.config import Config, display_path
-from renamer.config_options import read_accounts, read_options, read_subdomains
+from renamer.config_options import (
+    read_accounts,
+    read_moved_expiry,
+    read_options,
+    read_subdomains,
+    read_terraform_binary,
+)
 from renamer.config_probe import read_probe
 from renamer.config_renames import read_renames
 from renamer.formats.yaml_source import Problems, check_mapping, kind, load_yaml_file, shown
 from renamer.glob_grammar import path_problem
 from renamer.idempotence import check_idempotent
 
-_TOP_KEYS = {"version", "name", "cutover", "renames", "options", "allowlist", "dns", "probe"}
+_TOP_KEYS = {"version", "name", "cutover", "renames", "options", "allowlist", "dns", "probe", "terraform"}
 
 
 def load_config(path: Path, root: Path) -> Config:
@@ -54,6 +60,9 @@ def load_config(path: Path, root: Path) -> Config:
         derived_names=derived, variants=variants, max_file_size=max_size,
         allowlist_paths=allowlists, dns_dir=(base / dns_value), accounts=read_accounts(top, problems),
         probe=read_probe(top, problems), subdomains=read_subdomains(top, problems),
+        terraform_dirs=_terraform_dirs(top, base, problems),
+        terraform_binary=read_terraform_binary(top, problems),
+        moved_expiry=read_moved_expiry(top, problems),
     )
     check_idempotent(config, top, problems)
     problems.raise_if_any()
@@ -97,3 +106,23 @@ def _allowlist_paths(top: dict[str, Any], base: Path, problems: Problems) -> tup
             problems.add(top, "allowlist", "allowlist", f"{item}: {why}")
         paths.append(path)
     return tuple(paths)
+
+
+def _terraform_dirs(top: dict[str, Any], base: Path, problems: Problems) -> tuple[Path, ...]:
+    """`terraform:`: the initialised Terraform/OpenTofu directories verify plans (terraform_plan.py)."""
+    raw = top.get("terraform")
+    if raw is None:
+        return ()
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() for i in items):
+        problems.add(top, "terraform", "terraform",
+                     f"expected a folder or a list of folders, got {kind(raw)}")
+        return ()
+    out = []
+    for item in items:
+        why = path_problem(item)
+        if why:
+            problems.add(top, "terraform", "terraform", f"{shown(item)} {why}")
+            continue
+        out.append(base / item)  # that it is a folder is checked by verify, which plans it
+    return tuple(out)

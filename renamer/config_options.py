@@ -9,9 +9,12 @@ from typing import Any
 from renamer.config import DEFAULT_MAX_FILE_SIZE
 from renamer.formats.yaml_source import Problems, check_mapping, shown
 
-_OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts", "subdomains"}
+_OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts", "subdomains", "terraform_binary",
+                "moved_expiry"}
 ACCOUNT_CHOICES = ("keep", "rewrite")
 SUBDOMAIN_CHOICES = ("residual", "follow")
+TERRAFORM_BINARIES = ("terraform", "tofu")
+DEFAULT_MOVED_EXPIRY = 90
 _SIZE = re.compile(r"(?i)\s*(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?\s*\Z")
 _UNITS = {None: 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb": 1000**2,
           "mib": 1024**2, "g": 1024**3, "gb": 1000**3, "gib": 1024**3}
@@ -59,6 +62,24 @@ def read_accounts(top: dict[str, Any], problems: Problems) -> str:
 def read_subdomains(top: dict[str, Any], problems: Problems) -> str:
     """Names under a renamed host's name (sweep/subdomains.py): residual (the default) or follow."""
     return _read_choice(top, "subdomains", SUBDOMAIN_CHOICES, problems)
+
+
+def read_terraform_binary(top: dict[str, Any], problems: Problems) -> str:
+    """options.terraform_binary: the plan guard's `terraform` (the default) or `tofu`."""
+    return _read_choice(top, "terraform_binary", TERRAFORM_BINARIES, problems)
+
+
+def read_moved_expiry(top: dict[str, Any], problems: Problems) -> int:
+    """options.moved_expiry: days after the cutover a `moved` block the sweep writes expires (90)."""
+    section = top.get("options")
+    if not isinstance(section, dict) or "moved_expiry" not in section:
+        return DEFAULT_MOVED_EXPIRY
+    value = section["moved_expiry"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 36500:
+        problems.add(section, "moved_expiry", "options.moved_expiry",
+                     f"expected a number of days from 1 to 36500, got {shown(value)}")
+        return DEFAULT_MOVED_EXPIRY
+    return value
 
 
 def parse_size(value: Any) -> int | None:

@@ -33,7 +33,8 @@ _SLOW = ("tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
          "tests/dns/test_backend_conformance.py::test_killed_while_removing_a_site",
          # terraform init/validate/plan, ansible-playbook and named-checkzone per case
          "tests/sweep/test_terraform_labels.py", "tests/cli/test_key_fates.py", "tests/cli/test_composed_loops.py",
-         "tests/cli/test_composed_tails.py", "tests/cli/test_zone_escaped_labels.py")
+         "tests/cli/test_composed_tails.py", "tests/cli/test_zone_escaped_labels.py",
+         "tests/cli/test_terraform_plan_guard.py", "tests/cli/test_moved_expiry.py::test_prune_keeps_a_block")
 
 
 # Property tests check answers, not speed: no per-example deadline (hypothesis's 200 ms failed

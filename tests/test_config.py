@@ -36,7 +36,7 @@ def test_every_config_problem_at_once(repo, run) -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "renamer: error: renamer.yaml:4: bogus: unknown key (known: allowlist, cutover, dns, name, options, probe, renames, version)",
+        "renamer: error: renamer.yaml:4: bogus: unknown key (known: allowlist, cutover, dns, name, options, probe, renames, terraform, version)",
         "renamer: error: renamer.yaml:3: cutover: expected a date like 2026-10-05, got '2026-13-01'",
         "renamer: error: renamer.yaml:7: renames.hosts.ana_ml2: invalid host name 'ana_ml2' (RFC 1123: labels of letters, digits and '-')",
         "renamer: error: renamer.yaml:12: renames.addresses.10.250.50.300: invalid address '10.250.50.300'",

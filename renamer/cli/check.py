@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
 import click
 
-from renamer import vcs
+from renamer import moved_tags, vcs
 from renamer.atomic import save
+from renamer.cli import plan_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
+from renamer.project import LoadedProject
 from renamer.report.machine import audit_data, dumps, prune_data, tombstone_data, verify_data
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
 from renamer.sites import site_hosts
 from renamer.sweep import run
 from renamer.sweep.results import PruneResult
+from renamer.terraform_plan import DEFAULT_TIMEOUT
 from renamer.words import plural
 
 
@@ -46,7 +50,42 @@ def _tombstones(ctx: click.Context, staged: bool, since: str | None, fmt: str) -
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
-def _prune(out: Output, result: PruneResult, fmt: str) -> int:
+def _move_text(move: moved_tags.TaggedMove) -> str:
+    return f"moved {move.old} -> {move.new} (move {move.name}, expired {move.expires.isoformat()})"
+
+
+def _move_dict(move: moved_tags.TaggedMove) -> dict[str, object]:
+    return {"path": move.path, "line": move.line, "from": move.old, "to": move.new, "move": move.name,
+            "expires": move.expires.isoformat()}
+
+
+Decided = list[tuple[moved_tags.TaggedMove, str | None]]
+
+
+def _prune_moves(project: LoadedProject, moves: list[moved_tags.TaggedMove],
+                 write: bool) -> tuple[Decided, Decided]:
+    """The `moved` blocks past expiry that no plan of the `terraform:` folders still moves from,
+    removed (with --write); one a plan still needs is kept, with the folder that plans it."""
+    if not moves:
+        return [], []
+    guards = plan_guard.run_guards(project, (), (), DEFAULT_TIMEOUT) if project.config.terraform_dirs else []
+    planned = {c.previous: g.directory for g in guards for c in g.changes
+               if c.previous and c.previous != c.address}
+    removed: Decided = []
+    kept: Decided = []
+    for move in moves:
+        still = next((d for p, d in planned.items() if moved_tags.pending(move, {p})), None)
+        (kept if still is not None else removed).append((move, still))
+    if write:
+        for path in sorted({m.path for m, _ in removed}):
+            data = (project.root / path).read_bytes()
+            for move in sorted((m for m, _ in removed if m.path == path), key=lambda m: -m.start):
+                data = moved_tags.without(data, move)
+            save(project.root / path, data)
+    return removed, kept
+
+
+def _prune(out: Output, result: PruneResult, fmt: str, moves: bool = False) -> int:
     if fmt == "json":
         out.echo(dumps(prune_data(result)))
         return EXIT_OK
@@ -55,7 +94,9 @@ def _prune(out: Output, result: PruneResult, fmt: str) -> int:
     for item in result.pruned:
         out.echo(f"{item.exemption.where}: {'removed' if result.written else 'would remove'} "
                  f"{item.exemption.label}: {item.why}\n")
-    if not result.pruned:
+    if not result.pruned and moves:
+        pass  # the moved blocks say what there is
+    elif not result.pruned:
         out.echo("audit --prune: nothing to prune: every keep rule kept something, none has expired\n")
     elif not result.written:
         out.echo(f"audit --prune: dry run, nothing written: {plural(len(result.pruned), 'exemption')} "
@@ -77,11 +118,22 @@ def _prune(out: Output, result: PruneResult, fmt: str) -> int:
                    "of this move or a past one (moves/*.yaml) must not come back.")
 @click.option("--since", "since", metavar="REF", default=None,
               help="Check only the lines the commits since REF add (CI: the target branch).")
+@click.option("--terraform", "terraform", metavar="DIR", multiple=True, type=click.Path(path_type=Path),
+              help="Also run `terraform plan -json -refresh=false -lock=false` (read-only, against the "
+                   "existing state) in DIR, initialised already (repeatable; renamer.yaml's `terraform:` "
+                   "lists more): a planned delete or replace fails verify.")
+@click.option("--allow-replace", "allow_replace", metavar="ADDR", multiple=True,
+              help="With the plan guard: accept a planned delete or replace of this resource address "
+                   "(repeatable).")
+@click.option("--terraform-timeout", "terraform_timeout", type=click.FloatRange(min=1),
+              default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
+              help="How long one terraform plan may run (exit 2 past it).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
 def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, staged: bool,
-           since: str | None, paths: tuple[Path, ...]) -> int:
+           since: str | None, terraform: tuple[Path, ...], allow_replace: tuple[str, ...],
+           terraform_timeout: float, paths: tuple[Path, ...]) -> int:
     """Prove no live reference to an old value remains.
 
     Exits 1 listing each reference left in a current-state file outside an
@@ -98,9 +150,12 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
       renamer verify --format sarif > renamer.sarif
       renamer verify --staged         # after the move: nothing staged brings an old name back
       renamer verify --since origin/main
+      renamer verify --terraform infra/   # and what terraform would destroy
     """
     out = settings(ctx).output
     if staged or since is not None:
+        if terraform:
+            raise click.UsageError("--terraform plans the work tree; --staged and --since check a change")
         if staged and since is not None:
             raise click.UsageError("--staged and --since exclude each other")
         if fmt == "sarif":
@@ -118,26 +173,37 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
         result = run.verify(project, strict=strict, include_ignored=include_ignored,
                             hosts=site_hosts(project.config),
                             runtime=run.Runtime(out.progress("scanning"), listing), paths=paths)
+        guards = plan_guard.run_guards(project, terraform, allow_replace, terraform_timeout)
     warn_interrupted(ctx, result.interrupted)
+    for address in plan_guard.unmatched(guards, allow_replace):
+        out.echo(f"renamer: warning: --allow-replace {address}: no planned delete or replace has this "
+                 "address\n", err=True)
     for path in result.unchecked:  # never a silent OK for a path verify did not look at
         out.echo(f"renamer: warning: {path}: no file here is checked (ignored by git, excluded, renamer's "
                  "own files, or nothing there); --include-ignored checks ignored files that `current` "
                  "covers\n", err=True)
     summary, verdict = result.summary, result.verdict
+    ok = verdict.ok and not any(g.failing for g in guards)
     if fmt == "json":
-        out.echo(dumps(verify_data(result)))
+        data = verify_data(result)
+        data.update(ok=ok, terraform=plan_guard.guard_data(guards))
+        out.echo(dumps(data))
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
         report = verify_report(summary, verdict, result.expired, result.collisions, quiet=out.quiet)
+        lines = plan_guard.guard_lines(guards)
         if out.quiet:  # -q: the findings alone
-            out.echo(report)
-            return EXIT_OK if verdict.ok else EXIT_FINDINGS
+            out.echo(report + "".join(line + "\n" for line in lines if ": error: " in line))
+            return EXIT_OK if ok else EXIT_FINDINGS
         body, _, last = report.rstrip("\n").rpartition("\n")
-        if body:
-            out.echo(body + "\n")
-        out.echo(out.style(last, fg="green" if verdict.ok else "red", bold=True) + "\n")
-    return EXIT_OK if verdict.ok else EXIT_FINDINGS
+        if body or lines:
+            out.echo("".join(line + "\n" for line in [*([body] if body else []), *lines]))
+        if not ok and verdict.ok:
+            last = last.replace("verify: OK:", "verify: FAILED:", 1)
+        last += plan_guard.guard_summary(guards)
+        out.echo(out.style(last, fg="green" if ok else "red", bold=True) + "\n")
+    return EXIT_OK if ok else EXIT_FINDINGS
 
 
 @click.command()
@@ -151,8 +217,10 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
               help="Also audit git-ignored files that a `current` pattern covers.")
 @click.option("--prune", is_flag=True,
               help="Show the allowlist without keep rules that kept nothing and expired exemptions "
-                   "(a diff; nothing written without --write).")
-@click.option("--write", "write", is_flag=True, help="With --prune: write the pruned allowlist.")
+                   "(a diff; nothing written without --write), and the `moved` blocks past expiry that "
+                   "no plan of the `terraform:` folders still moves from.")
+@click.option("--write", "write", is_flag=True,
+              help="With --prune: write the pruned allowlist and remove those `moved` blocks.")
 @common_options
 @click.pass_context
 def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
@@ -162,7 +230,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     Grouped by reason (record class, dated-file, dated-section, inline, keep
     rule), with counts per reason and per file, each occurrence's path:line
     and line (secrets masked); residual, unclassified and skipped references;
-    and stale exemptions that matched nothing.
+    stale exemptions that matched nothing; and the Terraform `moved` blocks
+    the sweep wrote that are past their expiry (`# renamer: move NAME
+    expires DATE`).
 
     \b
     Examples:
@@ -184,17 +254,39 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
         result = run.audit(project, include_ignored=include_ignored,
                            runtime=run.Runtime(out.progress("scanning"), listing))
     warn_interrupted(ctx, result.interrupted)
+    moves = moved_tags.expired_moves(project.root, moved_tags.tagged_files(project.root, project.git),
+                                     dt.date.today())
     if prune:
-        return _prune(out, run.prune(project, result, write=write), fmt)
+        pruned = run.prune(project, result, write=write)
+        removed, kept = _prune_moves(project, moves, write)
+        if fmt == "json":
+            out.echo(dumps({**prune_data(pruned), "moved_removed": [_move_dict(m) for m, _ in removed],
+                            "moved_kept": [{**_move_dict(m), "planned_in": d} for m, d in kept]}))
+            return EXIT_OK
+        _prune(out, pruned, fmt, bool(moves))
+        for move, _ in removed:
+            said = "removed" if write else "would remove"
+            out.echo(f"{move.path}:{move.line}: {said} {_move_text(move)}\n")
+        for move, folder in kept:
+            out.echo(f"{move.path}:{move.line}: kept {_move_text(move)}: the plan of {folder} still moves "
+                     f"from {move.old}; apply it there first\n")
+        if removed and not write:
+            out.echo(f"audit --prune: dry run, nothing written: {plural(len(removed), 'moved block')} to "
+                     "remove; --write removes them\n")
+        return EXIT_OK
     summary, refs, stale = result.summary, result.references, result.stale
     if fmt == "json":
-        text = dumps(audit_data(result))
+        text = dumps({**audit_data(result), "moved_expired": [_move_dict(m) for m in moves]})
     elif fmt == "markdown":
         text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":
         text = sarif(summary, refs, include_kept=True)
     else:
         text = audit_table(summary, refs, stale, out.width() if output_file is None else None)
+        if moves:
+            text = text.rstrip("\n") + "\n\n" + "\n".join([
+                f"Moved blocks past expiry: {len(moves)} (`audit --prune` removes those no plan still needs)",
+                *(f"  {m.path}:{m.line}  {_move_text(m)}" for m in moves)]) + "\n"
     if output_file is None:
         out.echo(text)
     else:

@@ -18,6 +18,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                                    "only with a folder it moves whole)"),
         "expired": "keep rules and record classes past their expires: date",
         "collisions": "new values already standing where the sweep writes them, and whether --strict fails",
+        "terraform": ("the plan guard (--terraform, `terraform:`), per folder: directory, binary, changes (address, "
+                      "action, previous, reason, forced_by, drift, accepted, fails, message); empty without one"),
     },
     "renamer verify --staged/--since --format json": {
         "schema": _SCHEMA, "ok": "no old value comes back", "moves": "the moves checked (this one and moves/*.yaml)",
@@ -35,10 +37,14 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "unreadable": "files that could not be read", "ignored_with_references": "as verify's",
         "ignored_with_old_paths": "as verify's",
         "expired": "as verify's",
+        "moved_expired": "Terraform `moved` blocks the sweep wrote, past their expiry: path, line, from, to, move, "
+                         "expires",
     },
     "renamer audit --prune --format json": {
         "schema": _SCHEMA, "written": "whether --write removed them",
         "removed": "each exemption removed (or to remove) and why", "files": "the allowlist files edited",
+        "moved_removed": "each `moved` block past expiry removed (or to remove), as moved_expired",
+        "moved_kept": "each one kept because a plan of a `terraform:` folder still moves from it: planned_in",
     },
     "renamer sweep --format json": {
         "schema": _SCHEMA, "name": "the move's name", "collisions": "as verify's",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from renamer import (
     label_names,
+    moved_tags,
     near_miss,
     prefix_moves,
     sealed,
@@ -987,6 +988,8 @@ class FileScanner:
         would rename it); `zone_like`: a zone holding escapes, whose escaped names are read
         decoded (`pug\\045x` is the derived name pug-x; `pug-x\\.y`, one label, is none)."""
         exact = [(m.start, m.end) for m in matches]
+        if rel.endswith(".tf") and b"# renamer: move " in data:  # a `moved` block's tag: its history
+            exact = sorted(exact + moved_tags.tag_spans(data))
         derived = self.matcher.derived_candidates(data, any_case=any_case)
         if zone_like and not self.matcher.derived_names:
             decoded, escaped = derived_in_zone(data, self.matcher, any_case=any_case)

@@ -9,6 +9,7 @@ that does not touch that history, and only reported.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -35,6 +36,20 @@ class Stale:
         return f"kept nothing this time ({files} match, none holds an old value)"
 
 
+# A resource address (`terraform_data.web`, `module.m.aws_instance.x`, `data.t_x.y`): a keep rule
+# with it as `line_contains` accepts a planned replace of it (verify --terraform, cli/plan_guard.py),
+# whether or not it keeps a line; a type has a provider prefix, `NAME_`, which no host name has.
+_ADDRESS = re.compile(r"(?:module\.[A-Za-z_][\w-]*\.)*(?:data\.)?[a-z0-9]+_[\w-]*\.[A-Za-z_][\w-]*")
+
+
+def accepts_a_plan(contains: str | None, patterns: Sequence[str], paths: Sequence[str]) -> bool:
+    """Whether a keep rule is the plan guard's acceptance of a replace: never stale, never pruned."""
+    if contains is None or not _ADDRESS.fullmatch(contains):
+        return False
+    spec = PathPatterns(patterns)
+    return any(p.endswith(".tf") and spec.match_file(p) for p in paths)
+
+
 def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequence[str] = ()) -> list[Stale]:
     """The user's own record classes and keep rules that kept no reference (presets aside)."""
     used = {r.reason for r in refs if r.status == KEPT}
@@ -42,7 +57,8 @@ def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequenc
     rules = [("record", r.name, r.source, r.patterns) for r in allowlist.records
              if not r.inherited and r.name not in used]
     rules += [("keep", k.name, k.source, k.patterns) for k in allowlist.keep
-              if not k.inherited and k.name not in used]
+              if not k.inherited and k.name not in used
+              and not accepts_a_plan(k.line_contains, k.patterns, paths)]
     out = []
     for kind, name, source, patterns in rules:
         spec = PathPatterns(patterns)

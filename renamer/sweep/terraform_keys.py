@@ -59,6 +59,7 @@ class Instance:
     refs: list[tuple[str, int, int, bool]] | None = None  # file, start, end, history
     verdict: Verdict | None = None
     moved_at: tuple[str, int, bytes, bytes] | None = None  # file, offset, indent, newline
+    tag: bytes = b""  # the `moved` block's tag line (moved_tags.py)
     outside: list[Span] = field(default_factory=list)  # a terraform command's address, in a script
     held: bool = False  # its key word held by the key or loop rules, which refuse it themselves
 
@@ -397,6 +398,7 @@ class InstanceKeys:
             instance.verdict = self._decide(instance, where, new in names)
             if instance.verdict.moved_block:
                 instance.moved_at = self._moved_at(instance, rel, block)
+                instance.tag = self.index.moved_tag
                 if instance.moved_at is None:
                     instance.verdict = Verdict(
                         "refused",
@@ -798,6 +800,7 @@ def moved_text(instance: Instance) -> bytes:
     return (
         nl
         + nl
+        + (indent + instance.tag + nl if instance.tag else b"")
         + indent
         + b"moved {"
         + nl

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from renamer import hcl_blocks, vcs_status
+from renamer import hcl_blocks, moved_tags, vcs_status
 from renamer.classify import CURRENT, EXCLUDED, RECORD
 from renamer.hcl_blocks import Label, Parsed, Use
 from renamer.project import LoadedProject
@@ -107,6 +107,7 @@ class TerraformIndex:
         self.remote_outputs: dict[str, str] = {}  # name -> where remote state or `terraform output` reads it
         self._verdicts: dict[Key, Verdict | None] = {}
         self._exempt: dict[str, dict[int, str]] = {}
+        self.moved_tag = moved_tags.tag_line(project.config)  # on each `moved` block written
 
     # -- reading -------------------------------------------------------------------------------
 

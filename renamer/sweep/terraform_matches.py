@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from renamer import composed_names, hcl_blocks, hcl_keys, loop_values
+from renamer import composed_names, hcl_blocks, hcl_keys, loop_values, moved_tags
 from renamer.hcl_blocks import Label
 from renamer.occurrences import Match
 from renamer.sweep.lines import Lines
@@ -37,6 +37,7 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match], index: Terraf
     and the `moved` blocks to insert; with `keys`, each `for_each` instance key too
     (sweep/terraform_keys.py)."""
     matches, labels = _label_matches(data, rel, matches, index)
+    matches = _tags_kept(data, matches)
     terraform = rel.endswith((".tf", ".tf.json", *VARS, *STATE, *TESTS))
     if keys is None:
         return matches, labels
@@ -45,6 +46,16 @@ def terraform_matches(data: bytes, rel: str, matches: list[Match], index: Terraf
         return matches, labels  # a data file a `for_each` reads (`file("hosts.yaml")`) has spans
     matches, instances = instance_matches(rel, matches, keys)
     return matches, sorted([*labels, *instances], key=lambda e: e.start)
+
+
+def _tags_kept(data: bytes, matches: list[Match]) -> list[Match]:
+    """An old name in a `moved` block's tag line (the move's name: moved_tags.py) is the block's
+    history, kept as its `from` is."""
+    spans = moved_tags.tag_spans(data) if matches else []
+    if not spans:
+        return matches
+    return [replace(m, refused=None, kept="terraform-moved", note=None)
+            if any(s <= m.start < e for s, e in spans) else m for m in matches]
 
 
 def instance_matches(rel: str, matches: list[Match], keys: InstanceKeys) -> tuple[list[Match], list[Edit]]:
@@ -158,7 +169,7 @@ def _label_matches(data: bytes, rel: str, matches: list[Match],
                 continue
             decide(label.start, label.end, label.name, verdict, label=True)
             if verdict.moved_block and label.close >= 0 and not is_override(rel):
-                inserts.append(_moved(label, index.renames[label.name]))
+                inserts.append(_moved(label, index.renames[label.name], index.moved_tag))
         for use in parsed.uses:
             if use.name not in index.olds:
                 continue
@@ -193,12 +204,13 @@ def is_override(rel: str) -> bool:
     return name == "override" or name.endswith("_override")
 
 
-def _moved(label: Label, new: str) -> Edit:
-    """`moved { from = OLD  to = NEW }` after the label's block, as `terraform fmt` writes it."""
+def _moved(label: Label, new: str, tag: bytes) -> Edit:
+    """`moved { from = OLD  to = NEW }` after the label's block, as `terraform fmt` writes it,
+    its tag line above it (moved_tags.py)."""
     nl, indent = label.newline, label.indent
     old_address = label.address.encode()
     new_address = replace(label, name=new).address.encode()
-    text = (nl + nl + indent + b"moved {" + nl + indent + b"  from = " + old_address + nl
+    text = (nl + nl + indent + tag + nl + indent + b"moved {" + nl + indent + b"  from = " + old_address + nl
             + indent + b"  to   = " + new_address + nl + indent + b"}")
     return Edit(label.close, label.close, text)
 

@@ -19,6 +19,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.testing.repos import snapshot
+from tests.testing.terraform import tag
 
 CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n"
 ALLOW = """\
@@ -135,7 +136,7 @@ def _hcl_moved(root: Path, run: Callable[..., Result]) -> None:
     assert done.exit_code == 0, done.stdout + done.stderr
     # `for_each = var.hosts` reads the tfvars' keys: the instance moves with a `moved` block (issue 27)
     each = '  input    = "${each.key}=${each.value.ip}"\n}\n'
-    moved = each[:-1] + '\n\nmoved {\n  from = terraform_data.each["pug"]\n  to   = terraform_data.each["wolf"]\n}\n'
+    moved = each[:-1] + '\n\n' + tag() + '\nmoved {\n  from = terraform_data.each["pug"]\n  to   = terraform_data.each["wolf"]\n}\n'
     assert (root / "infra/main.tf").read_text() == TF_MAIN.replace("pug", "wolf").replace(each, moved)
     assert (root / "infra/terraform.tfvars").read_text() == TFVARS.replace("pug", "wolf")
     assert (root / "data/topology.yml").read_text() == TOPOLOGY.replace("pug", "wolf")

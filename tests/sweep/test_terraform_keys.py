@@ -19,11 +19,12 @@ from tests.conftest import Result
 from tests.sweep.test_terraform_labels import ALLOW, CONFIG, _swept, _terraform, _verify
 from tests.sweep.test_terraform_matches import needs_terraform
 from tests.testing.repos import snapshot
+from tests.testing.terraform import tag
 
 
 def _moved(address: str, old: str = "pug", new: str = "wolf", indent: str = "") -> str:
     return (
-        f'\n\n{indent}moved {{\n{indent}  from = {address}["{old}"]\n'
+        f'\n\n{indent}{tag()}\n{indent}moved {{\n{indent}  from = {address}["{old}"]\n'
         f'{indent}  to   = {address}["{new}"]\n{indent}}}'
     )
 

@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.testing.repos import snapshot
+from tests.testing.terraform import tagged
 
 CONFIG = ("version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\n"
           "  addresses: {10.0.0.5: 10.1.0.5}\nallowlist: allow.yaml\n")
@@ -142,8 +143,8 @@ def test_a_label_and_every_reference_move_together(files: dict[str, str], after:
     root = repo(files, config=CONFIG, allowlist=ALLOW)
     assert _verify(root, run)[0] == 1
     _swept(root, run)
-    for rel, text in after.items():
-        assert (root / rel).read_bytes() == text.encode(), (rel, (root / rel).read_text())
+    for rel, text in after.items():  # each `moved` block written with its tag (moved_tags.py)
+        assert (root / rel).read_bytes() == tagged(text).encode(), (rel, (root / rel).read_text())
 
 
 def test_the_dry_run_diff_shows_the_moved_block_and_applies(repo: Callable[..., Path],
@@ -269,10 +270,10 @@ def _validated_after(root: Path, run: Callable[..., Result]) -> None:
     assert 'pug.ana.lan' not in main and '"wolf.fv.lan"' in main  # a host name string, as ever
     assert main.count("moved {") == 2 and "from = module.pug" in main and "from = terraform_data.pug" in main
     host = (root / "modules/host/main.tf").read_text()
-    assert host == VALIDATED["modules/host/main.tf"].replace("pug", "wolf").replace(
+    assert host == tagged(VALIDATED["modules/host/main.tf"].replace("pug", "wolf").replace(
         '  input    = "${var.wolf}-${each.key}"\n}\n',
         '  input    = "${var.wolf}-${each.key}"\n}\n\nmoved {\n  from = terraform_data.pug\n'
-        '  to   = terraform_data.wolf\n}\n')
+        '  to   = terraform_data.wolf\n}\n'))
 
 
 def test_swept_labels_of_builtin_resources_and_local_modules(repo: Callable[..., Path],

@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.sweep.test_terraform_labels import ALLOW, CONFIG, _swept, _terraform, _verify
+from tests.testing.terraform import tag, tagged
 
 HAS_TERRAFORM = shutil.which("terraform") is not None
 needs_terraform = pytest.mark.skipif(not HAS_TERRAFORM, reason="terraform is not installed (not in Debian or "
@@ -115,7 +116,7 @@ def test_labels_the_header_reader_missed_move_with_their_references(
     root = repo({**files, "caller/main.tf": 'module "c" {\n  source = "../"\n}\n'}, config=CONFIG, allowlist=ALLOW)
     _swept(root, run)
     for rel, data in after.items():
-        assert (root / rel).read_bytes() == data, (root / rel).read_bytes()
+        assert (root / rel).read_bytes() == tagged(data.decode()).encode(), (root / rel).read_bytes()
 
 
 # finding 4: a test file naming the label keeps it whole
@@ -179,13 +180,15 @@ def test_a_moved_chain_grows_one_link_per_sweep(tmp_path: Path, repo: Callable[.
             assert done.returncode == 0, done.stdout + done.stderr
     _swept(root, run)
     first = CHAIN.replace('"pug"', '"wolf"') .replace(
-        '{\n}\n\nmoved', '{\n}\n\nmoved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}\n\nmoved', 1)
+        '{\n}\n\nmoved', '{\n}\n\n' + tag() + '\nmoved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}'
+                           '\n\nmoved', 1)
     assert (root / "main.tf").read_text() == first
     (root / "renamer.yaml").write_text(CONFIG.replace("{pug: wolf, pug.ana.lan: wolf.fv.lan}", "{wolf: fox}"))
     subprocess.run(["git", "-C", str(root), "commit", "-qam", "wolf: fox"], check=True)
     _swept(root, run)
     second = first.replace('"wolf"', '"fox"').replace(
-        '{\n}\n\nmoved', '{\n}\n\nmoved {\n  from = terraform_data.wolf\n  to   = terraform_data.fox\n}\n\nmoved', 1)
+        '{\n}\n\n#', '{\n}\n\n' + tag() + '\nmoved {\n  from = terraform_data.wolf\n  to   = terraform_data.fox\n}'
+                        '\n\n#', 1)
     assert (root / "main.tf").read_text() == second
     if HAS_TERRAFORM:
         done = _terraform(root, tmp_path, "plan", "-input=false", f"-state={state}")
@@ -253,7 +256,7 @@ def test_a_derived_name_label_moves_with_its_references(tmp_path: Path, repo: Ca
              "caller/main.tf": 'module "c" {\n  source = "../"\n}\n'}
     root = repo(files, config=DERIVED, allowlist=ALLOW)
     _swept(root, run)
-    assert (root / "main.tf").read_text() == (
+    assert (root / "main.tf").read_text() == tagged(
         'resource "terraform_data" "wolf-db" {\n}\n\nmoved {\n  from = terraform_data.pug-db\n'
         '  to   = terraform_data.wolf-db\n}\noutput "o" {\n  value = terraform_data.wolf-db.id\n}\n')
     if HAS_TERRAFORM:

@@ -1,0 +1,123 @@
+"""A `moved` block the sweep writes carries a tag naming the move and its expiry (issue 32, item 2):
+`# renamer: move NAME expires YYYY-MM-DD`, the config's cutover plus `options.moved_expiry` days;
+`renamer audit` lists the blocks past expiry and `audit --prune --write` removes one only past
+expiry and, where `terraform:` folders are configured, only once no plan of them still moves from
+it (renamer/moved_tags.py, cli/check.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.cli.test_terraform_plan_guard import IGNORE, _terraform
+from tests.conftest import Result
+from tests.testing.repos import snapshot
+
+# the move's name holds the old host: its tag line is the block's history, kept, never a residual
+CONFIG = ("version: 1\nname: pug move\ncutover: 2026-10-05\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\n"
+          "options:\n  moved_expiry: 30\nallowlist: allow.yaml\n")
+ALLOW = "version: 1\ncurrent: ['**']\n"
+MAIN = ('resource "terraform_data" "pug" {\n  input = "pug.ana.lan"\n}\n'
+        'output "o" {\n  value = terraform_data.pug.output\n}\n')
+SWEPT = ('resource "terraform_data" "wolf" {\n  input = "wolf.fv.lan"\n}\n\n'
+         "# renamer: move pug move expires 2026-11-04\n"
+         'moved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}\n'
+         'output "o" {\n  value = terraform_data.wolf.output\n}\n')
+
+
+def _sweep(root: Path, run: Callable[..., Result]) -> None:
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+
+
+def test_the_moved_block_is_tagged_with_the_move_and_its_expiry(repo: Callable[..., Path],
+                                                                 run: Callable[..., Result]) -> None:
+    root = repo({"main.tf": MAIN}, config=CONFIG, allowlist=ALLOW)
+    _sweep(root, run)
+    assert (root / "main.tf").read_text() == SWEPT
+    done = run(root, "verify", "--strict")
+    assert done.exit_code == 0, done.stdout
+    before = snapshot(root)
+    _sweep(root, run)
+    assert snapshot(root) == before  # a second sweep changes nothing
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)
+    kept = sorted((r["line"], r["reason"]) for r in audit["references"] if r["path"] == "main.tf")
+    assert kept == [(5, "terraform-moved"), (7, "terraform-moved")], audit["references"]
+    assert audit["moved_expired"] == [{"path": "main.tf", "line": 5, "from": "terraform_data.pug",
+                                       "to": "terraform_data.wolf", "move": "pug move", "expires": "2026-11-04"}]
+    table = run(root, "audit").stdout
+    assert ("Moved blocks past expiry: 1 (`audit --prune` removes those no plan still needs)\n"
+            "  main.tf:5  moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04)\n"
+            ) in table, table
+
+
+def test_no_cutover_expires_the_sweeps_day_plus_the_days(repo: Callable[..., Path],
+                                                         run: Callable[..., Result]) -> None:
+    # a name the exact rules do not match but the looser pass would (`pug-move`): no near-miss either
+    config = (CONFIG.replace("cutover: 2026-10-05\n", "").replace("moved_expiry: 30", "moved_expiry: 7")
+              .replace("name: pug move", "name: pug-move"))
+    root = repo({"main.tf": MAIN, "indexed/main.tf": 'resource "terraform_data" "x" {\n  for_each = toset(["pug"])\n}\n'
+                 'output "o" {\n  value = terraform_data.x["pug"].id\n}\n'}, config=config, allowlist=ALLOW)
+    _sweep(root, run)
+    day = (dt.date.today() + dt.timedelta(days=7)).isoformat()
+    assert f"\n\n# renamer: move pug-move expires {day}\nmoved {{\n" in (root / "main.tf").read_text()
+    # an instance key's block the same (sweep/terraform_keys.py)
+    assert f"\n\n# renamer: move pug-move expires {day}\nmoved {{\n  from = terraform_data.x[\"pug\"]\n" in (
+        root / "indexed/main.tf").read_text()
+    done = run(root, "verify", "--strict")
+    assert done.exit_code == 0, done.stdout
+    assert json.loads(run(root, "audit", "--format", "json").stdout)["moved_expired"] == []
+    assert "Moved blocks past expiry" not in run(root, "audit").stdout
+
+
+def test_prune_removes_an_expired_block_and_only_with_write(repo: Callable[..., Path],
+                                                            run: Callable[..., Result]) -> None:
+    root = repo({"main.tf": MAIN, "crlf/main.tf": MAIN.replace("\n", "\r\n")}, config=CONFIG, allowlist=ALLOW)
+    _sweep(root, run)
+    before = snapshot(root)
+    done = run(root, "audit", "--prune")
+    assert done.exit_code == 0
+    assert ("main.tf:5: would remove moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
+            "2026-11-04)\n") in done.stdout, done.stdout
+    assert "audit --prune: dry run, nothing written: 2 moved blocks to remove; --write removes them" in done.stdout
+    assert snapshot(root) == before
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0 and "main.tf:5: removed moved" in done.stdout, done.stdout
+    unmoved = SWEPT.replace("\n\n# renamer: move pug move expires 2026-11-04\n"
+                            "moved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}", "")
+    assert (root / "main.tf").read_text() == unmoved == MAIN.replace("pug.ana.lan", "wolf.fv.lan").replace("pug", "wolf")
+    assert (root / "crlf/main.tf").read_bytes() == unmoved.replace("\n", "\r\n").encode()
+    assert run(root, "verify").exit_code == 0
+
+
+def test_prune_keeps_a_block_a_plan_still_moves_from(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({"main.tf": MAIN, ".gitignore": IGNORE}, config=CONFIG + "terraform: [.]\n", allowlist=ALLOW)
+    _terraform(root, "init")
+    _terraform(root, "apply", "-auto-approve")  # the state holds terraform_data.pug
+    _sweep(root, run)
+    state = (root / "terraform.tfstate").read_bytes()
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0
+    assert ("main.tf:5: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04): "
+            "the plan of . still moves from terraform_data.pug; apply it there first\n") in done.stdout, done.stdout
+    assert (root / "main.tf").read_text() == SWEPT
+    assert (root / "terraform.tfstate").read_bytes() == state  # renamer never applies
+    _terraform(root, "apply", "-auto-approve")  # the user applies the move
+    subprocess.run(["git", "-C", str(root), "status", "--short"], check=True, capture_output=True)
+    done = run(root, "audit", "--prune", "--write")
+    assert "main.tf:5: removed moved terraform_data.pug" in done.stdout, done.stdout
+    assert "moved" not in (root / "main.tf").read_text()
+    done = run(root, "verify")  # the plan guard of `terraform:`: nothing left to move, nothing destroyed
+    assert done.exit_code == 0, done.stdout
+
+
+def test_a_tag_line_with_no_moved_block_keeps_nothing(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    files = {"main.tf": '# renamer: move pug expires 2030-01-01\nlocals {\n  # renamer: move x expires 2030-01-01\n'
+                        '  host = "pug.ana.lan"\n}\n'}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    done = run(root, "verify", "--format", "json")
+    found = json.loads(done.stdout)["findings"]
+    assert done.exit_code == 1 and [(f["line"], f["old"]) for f in found] == [(1, "pug"), (4, "pug.ana.lan")], found

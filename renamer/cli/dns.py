@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import click
 
+from renamer import debug, work
 from renamer.atomic import save
 from renamer.cli import completion
 from renamer.cli.common import RESOLVERS_FILE, inventory_from
@@ -43,7 +45,8 @@ def inventory_option(function: Command) -> Command:
 
 
 @click.group()
-def dns() -> None:
+@click.pass_context
+def dns(ctx: click.Context) -> None:
     """DNS for the new site: render each site's records, apply them to every resolver, verify.
 
     \b
@@ -53,6 +56,8 @@ def dns() -> None:
       renamer dns apply --resolvers all       # backup, write, test, reload, verify; rollback on failure
       renamer dns verify --resolvers ns-ana3    # ask the resolver itself
     """
+    counted = Counter(work.COUNTS)  # -vv's last line: the DNS queries, API calls and commands of this one
+    ctx.call_on_close(lambda: debug.say(f"work: {work.line(work.since(counted))}"))
 
 
 @dns.command()

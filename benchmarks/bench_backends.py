@@ -172,15 +172,18 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def bytecode_cached() -> None:
+def bytecode_cached() -> Path | None:
     """Where PYTHONDONTWRITEBYTECODE is set (this machine), every renamer process compiled its
     modules from source (~0.7 s): cache them in a folder of this run instead (as tests/conftest.py
-    does), compiled once before the first timed step."""
+    does), compiled once before the first timed step; that folder, for the caller to remove."""
+    made = None
     if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and "PYTHONPYCACHEPREFIX" not in os.environ:
-        os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="renamer-bench-pycache-")
+        made = Path(tempfile.mkdtemp(prefix="renamer-bench-pycache-"))
+        os.environ["PYTHONPYCACHEPREFIX"] = str(made)
     import renamer
     package = str(Path(renamer.__file__).parent)
     subprocess.run([sys.executable, "-m", "compileall", "-q", package], check=False)
+    return made
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,14 +201,18 @@ def main(argv: list[str] | None = None) -> int:
                                                             if e not in ("builtin", "ansible")]
     if unknown:
         parser.error(f"unknown backend or engine: {', '.join(unknown)}")
-    bytecode_cached()
+    cache = bytecode_cached()
     rows: dict[tuple[str, str, str], Row] = {}
     load = os.getloadavg()
     began = time.time()
-    for engine in engines:
-        for backend in backends:
-            for _ in range(args.runs if engine == "builtin" else args.ansible_runs):
-                one_run(backend, engine, args.hosts, rows)
+    try:
+        for engine in engines:
+            for backend in backends:
+                for _ in range(args.runs if engine == "builtin" else args.ansible_runs):
+                    one_run(backend, engine, args.hosts, rows)
+    finally:
+        if cache is not None:
+            shutil.rmtree(cache, ignore_errors=True)
     ordered = sorted(rows.values(), key=lambda r: (list(BACKENDS).index(r.backend), engines.index(r.engine)))
     cores = len(os.sched_getaffinity(0))
     print(f"{args.hosts} hosts (alias every {ALIAS_EVERY}th, IPv6 every {IPV6_EVERY}th, 1 retired), "

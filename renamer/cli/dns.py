@@ -21,7 +21,6 @@ from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_jso
 from renamer.documents import SCHEMA
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
-from renamer.report.machine import dumps
 from renamer.words import plural
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."
@@ -135,7 +134,12 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     plans = run.plan(inventory_from(ctx, inventory_dir), spec, retire_stale=retire_stale)
     out = settings(ctx).output
     document = run.plan_document(plans)
-    out.echo(dumps(document) if fmt == "json" else plan_text(plans))
+    if fmt == "json":
+        from renamer.report.machine import dumps  # deferred: docs/architecture.md, "Deferred imports"
+
+        out.echo(dumps(document))
+    else:
+        out.echo(plan_text(plans))
     # Attention needed whatever the flags: a resolver planned without being read, one that does
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the

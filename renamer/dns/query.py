@@ -83,7 +83,7 @@ class DnsPythonQuerier:
         pending = list(range(len(questions)))
         with socket.socket(self.family, socket.SOCK_DGRAM) as sock:
             sock.connect((self.where, self.port))
-            for _attempt in range(2):
+            for attempt in range(2):
                 in_flight: dict[int, tuple[int, Any]] = {}
                 queue = list(pending)
                 free = _RANDOM.sample(range(0x10000), min(len(queue), 0x10000))  # no id twice in flight
@@ -92,7 +92,7 @@ class DnsPythonQuerier:
                     while queue and free and len(in_flight) < self.WINDOW:
                         index = queue.pop(0)
                         ident = free.pop()
-                        work.add("dns queries")
+                        work.add("dns queries" if attempt == 0 else "dns queries again")  # again: timed out
                         request = _query_wire(*questions[index], ident)
                         in_flight[ident] = (index, request)
                         with contextlib.suppress(OSError):

@@ -1,5 +1,5 @@
-"""The large synthetic DNS site the DNS benchmarks write (bench_backends.py, bench_dns.py,
-bench_powerdns.py): one place, so each measures the same inventory.
+"""The large synthetic DNS site the DNS benchmarks write (bench_backends.py, bench_powerdns.py):
+one place, so each measures the same kind of inventory.
 
 Host n of `hosts` is `<prefix>n` at 10.60.<n // 250>.<n % 250 + 1> (an A and a PTR); every
 `alias_every`-th host has an alias (a CNAME to its FQDN); with `ipv6_every`, every such host

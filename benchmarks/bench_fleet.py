@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from renamer.dns import sandbox
+from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
 
 

@@ -2,10 +2,10 @@
 """Time `renamer dns plan`, `apply`, `verify` and a rollback of a 1,000-host site, through the CLI,
 against a real pdns_server on loopback (backend: powerdns; tests/testing/powerdns.py starts it).
 
-    PYTHONPATH=. python3 benchmarks/bench_powerdns.py [--hosts 1000] [--runs 2]
+    python3 benchmarks/bench_powerdns.py [--hosts 1000] [--runs 2]
 
-One /16, an alias for every tenth host. Each run starts a fresh server and times: the first
-plan, the first apply (every RRset created), verify, a second apply (a no-op), an apply that
+One /16, an alias for every tenth host (dns_sites.py). Each run starts a fresh server and
+times: the first plan, the first apply (every RRset created), verify, a second apply (a no-op), an apply that
 renames every host (old names and PTRs deleted, --force: past the thresholds), then the
 rollback of that rename after the apply was killed (dns apply --rollback).
 """
@@ -22,18 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.testing import powerdns
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # dns_sites beside this; tests.testing's server
+from dns_sites import site_yaml  # noqa: E402  (a script beside this one, not a package)
 
-
-def site_yaml(hosts: int, prefix: str = "host") -> str:
-    lines = ["site: big", "domain: big.lan", "network: 10.60.0.0/16", "hosts:"]
-    for n in range(hosts):
-        lines.append(f"  - name: {prefix}{n}")
-        lines.append(f"    address: 10.60.{n // 250}.{n % 250 + 1}")
-        if n % 10 == 0:
-            lines.append(f"    aliases: [alias{n}]")
-    lines.append("retired: [old-box]")
-    return "\n".join(lines) + "\n"
+from tests.testing import powerdns  # noqa: E402
 
 
 def one_run(renamer: str, hosts: int) -> dict[str, float]:
@@ -49,7 +42,7 @@ def one_run(renamer: str, hosts: int) -> dict[str, float]:
         key.chmod(0o600)
         (root / "dns" / "sites").mkdir(parents=True)
         site = root / "dns" / "sites" / "big.yaml"
-        site.write_text(site_yaml(hosts))
+        site.write_text(site_yaml(hosts, alias_every=10))
 
         def resolvers(api: str) -> None:
             entry = {"name": "ns-pdns", "address": server.address, "port": server.port, "backend": "powerdns",
@@ -70,10 +63,10 @@ def one_run(renamer: str, hosts: int) -> dict[str, float]:
         timed("apply (first)", "apply", "--resolvers", "all")
         timed("verify", "verify", "--resolvers", "all")
         timed("apply (no-op)", "apply", "--resolvers", "all")
-        site.write_text(site_yaml(hosts, "node"))
+        site.write_text(site_yaml(hosts, "node", alias_every=10))
         timed("apply (rename every host)", "apply", "--resolvers", "all", "--force")
         # the rename back, killed once its PATCH reached the server; then its rollback
-        site.write_text(site_yaml(hosts))
+        site.write_text(site_yaml(hosts, alias_every=10))
         proxy = powerdns.Proxy(server.url, "hold")
         resolvers(proxy.url)
         apply = subprocess.Popen([renamer, "dns", "apply", "--resolvers", "all", "--force", "--inventory",

@@ -195,6 +195,7 @@ DEFERRED = {
     "renamer": {"renamer.api", "renamer.about"},
     "renamer.vcs": {"git"},
     "renamer.formats.python_cst": {"libcst", "libcst.metadata"},
+    "renamer.cli.dns": {"renamer.report.machine"},
     "renamer.dns.ansible_inventory": {"ansible.inventory.manager", "ansible.parsing.dataloader",
                                       "ansible.vars.manager"},
 }
@@ -203,6 +204,14 @@ DEFERRED = {
 def test_imports_are_at_module_top_except_the_documented_ones() -> None:
     deferred = {name: _imports(path, top_level=False) for name, path in MODULES.items()}
     assert {name: found for name, found in deferred.items() if found} == DEFERRED
+
+
+def test_a_dns_command_loads_no_sweep_report() -> None:
+    """`renamer dns ...` reads an inventory and asks resolvers: the sweep's report types
+    (report.machine, ~150 ms) are loaded only for `dns plan --format json`."""
+    code = "import sys\nimport renamer.cli.dns\nprint('renamer.report.machine' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_help_loads_no_command() -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import click
 
+from renamer import debug, work
 from renamer.atomic import save
 from renamer.cli import completion
 from renamer.cli.common import RESOLVERS_FILE, inventory_from
@@ -19,7 +21,6 @@ from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_jso
 from renamer.documents import SCHEMA
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
-from renamer.report.machine import dumps
 from renamer.words import plural
 
 RESOLVERS_HELP = "all, or resolver names separated by commas."
@@ -43,7 +44,8 @@ def inventory_option(function: Command) -> Command:
 
 
 @click.group()
-def dns() -> None:
+@click.pass_context
+def dns(ctx: click.Context) -> None:
     """DNS for the new site: render each site's records, apply them to every resolver, verify.
 
     \b
@@ -53,6 +55,8 @@ def dns() -> None:
       renamer dns apply --resolvers all       # backup, write, test, reload, verify; rollback on failure
       renamer dns verify --resolvers ns-ana3    # ask the resolver itself
     """
+    counted = Counter(work.COUNTS)  # -vv's last line: the DNS queries, API calls and commands of this one
+    ctx.call_on_close(lambda: debug.say(f"work: {work.line(work.since(counted))}"))
 
 
 @dns.command()
@@ -130,7 +134,12 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     plans = run.plan(inventory_from(ctx, inventory_dir), spec, retire_stale=retire_stale)
     out = settings(ctx).output
     document = run.plan_document(plans)
-    out.echo(dumps(document) if fmt == "json" else plan_text(plans))
+    if fmt == "json":
+        from renamer.report.machine import dumps  # deferred: docs/architecture.md, "Deferred imports"
+
+        out.echo(dumps(document))
+    else:
+        out.echo(plan_text(plans))
     # Attention needed whatever the flags: a resolver planned without being read, one that does
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the

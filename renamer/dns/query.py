@@ -22,6 +22,7 @@ import dns.query
 import dns.rcode
 import dns.rdatatype
 
+from renamer import work
 from renamer.dns.answers import Answer, NoAnswer, Querier
 from renamer.dns.inventory import Resolver
 
@@ -58,12 +59,14 @@ class DnsPythonQuerier:
         return Answer(dns.rcode.to_text(response.rcode()), records)
 
     def _tcp(self, request: Any) -> Answer:
+        work.add("dns queries over tcp")
         try:
             return self._answer(dns.query.tcp(request, self.where, port=self.port, timeout=self.timeout))
         except (dns.exception.DNSException, OSError) as exc:
             raise NoAnswer(str(exc)) from None
 
     def __call__(self, name: str, rdtype: str) -> Answer:
+        work.add("dns queries")
         request = self._request(name, rdtype)
         try:
             response = dns.query.udp(request, self.where, port=self.port, timeout=self.timeout)
@@ -80,7 +83,7 @@ class DnsPythonQuerier:
         pending = list(range(len(questions)))
         with socket.socket(self.family, socket.SOCK_DGRAM) as sock:
             sock.connect((self.where, self.port))
-            for _attempt in range(2):
+            for attempt in range(2):
                 in_flight: dict[int, tuple[int, Any]] = {}
                 queue = list(pending)
                 free = _RANDOM.sample(range(0x10000), min(len(queue), 0x10000))  # no id twice in flight
@@ -89,6 +92,7 @@ class DnsPythonQuerier:
                     while queue and free and len(in_flight) < self.WINDOW:
                         index = queue.pop(0)
                         ident = free.pop()
+                        work.add("dns queries" if attempt == 0 else "dns queries again")  # again: timed out
                         request = _query_wire(*questions[index], ident)
                         in_flight[ident] = (index, request)
                         with contextlib.suppress(OSError):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from renamer import debug
+from renamer import debug, work
 from renamer.atomic import write_atomic
 from renamer.dns.inventory import SSH_TARGET, Resolver
 from renamer.dns.ssh_batch import EXISTS, MISSING, SCRIPT, Done, Entry, Op, decode, dumped, encode
@@ -199,6 +199,7 @@ class LocalTransport:
 def _run(argv: list[str], data: bytes | None = None, timeout: float = COMMAND_TIMEOUT) -> CommandResult:
     start = time.perf_counter()
     try:
+        work.add("resolver commands")
         done = subprocess.run(argv, input=data, capture_output=True, timeout=timeout, check=False)
         debug.command(argv, time.perf_counter() - start, done.returncode)
     except FileNotFoundError:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import concurrent.futures
 import ipaddress
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 
+from renamer import work
 from renamer.dns.answers import NONE, NXDOMAIN, Answer, Check, Expectation, NoAnswer, Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
@@ -185,10 +187,18 @@ def verify_all(inventory: Inventory, resolvers: Sequence[Resolver],
     def verify_one(resolver: Resolver) -> ResolverReport:
         return verify_resolver(inventory, resolver, make_querier(resolver))
 
+    def verify_forked(resolver: Resolver) -> tuple[ResolverReport, Counter[str]]:
+        counted = Counter(work.COUNTS)
+        return verify_one(resolver), work.since(counted)  # the queries it asked, for -vv
+
     total = sum(len(expectations(inventory, r)) for r in resolvers)
     cores = available_cores()
     if total >= PROCESSES_FROM and len(resolvers) > 1 and cores > 1 and can_fork():
-        return list(fork_map(verify_one, resolvers, min(cores, len(resolvers), workers)))
+        reports = []
+        for report, counted in fork_map(verify_forked, resolvers, min(cores, len(resolvers), workers)):
+            work.merge(counted)
+            reports.append(report)
+        return reports
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, len(resolvers))) as pool:
         return list(pool.map(verify_one, resolvers))
 

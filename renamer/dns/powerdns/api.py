@@ -16,6 +16,8 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from renamer import work
+
 DEFAULT_SERVER_ID = "localhost"
 LOCK_KIND = "X-RENAMER-LOCK"
 
@@ -55,6 +57,7 @@ class Client:
         return f"{root}/servers/{urllib.parse.quote(self.server_id, safe='')}"
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
+        work.add(f"api {method}")
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
                                          headers={"X-API-Key": self.key, "Accept": "application/json",

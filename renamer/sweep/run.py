@@ -82,6 +82,7 @@ class SweepRequest:
     blame_ignore: bool | None = None  # None: when the repo already keeps .git-blame-ignore-revs
     with_diff: bool = True  # make the dry-run diff (only `--format diff` prints it)
     update_pins: bool = False  # rewrite the digests of rewritten files where their format is certain
+    allow_identity: bool = False  # Kubernetes identities follow (kube_identities.py), not residuals
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         adopted, earlier, listing = left.count, "an earlier `renamer sweep`'s rewrite", None
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
     options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else (),
-                          before_move=before_move(project))
+                          before_move=before_move(project), allow_identity=request.allow_identity)
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
     if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
@@ -188,7 +189,8 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
     if recovered is not None:
         _complete(project.root, recovered, commit, hooks)
     plan = plan_sweep(project, prefixes, request.include_ignored,
-                      ScanOptions(texts=False, before_move=before_move(project)))
+                      ScanOptions(texts=False, before_move=before_move(project),
+                                  allow_identity=request.allow_identity))
     _refuse_unsafe(plan, request.allow_dirty, recovered)
     read = {c.path: (project.root / c.path).read_bytes() for c in plan.changes if c.edits}
     found = hunks(plan, read)

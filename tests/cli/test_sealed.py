@@ -143,7 +143,8 @@ def test_a_sealed_secret_keeps_the_name_and_namespace_its_seal_binds(repo: Repo,
     held = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "sealed-secret"}
     assert held == {("k8s/backup.yaml", 4), ("k8s/backup.yaml", 5), ("k8s/backup.yaml", 13),
                     ("k8s/backup.yaml", 14), ("k8s/wide.yaml", 5), ("k8s/wide.yaml", 15)}
-    assert run(root, "sweep", "--commit").exit_code == 1
+    # identities move (`--allow-identity`): the seal's label still holds the name and namespace
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
     text = (root / "k8s/backup.yaml").read_text()
     assert text.startswith(SEALED.replace("pug.lab.lan", "wolf.lab.lan"))
     assert "+pug/Hx0B7" in text  # the ciphertext's letters: base64, kept

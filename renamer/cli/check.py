@@ -9,6 +9,7 @@ import click
 
 from renamer import vcs
 from renamer.atomic import save
+from renamer.cli import render_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
@@ -77,11 +78,21 @@ def _prune(out: Output, result: PruneResult, fmt: str) -> int:
                    "of this move or a past one (moves/*.yaml) must not come back.")
 @click.option("--since", "since", metavar="REF", default=None,
               help="Check only the lines the commits since REF add (CI: the target branch).")
+@click.option("--render", "render", metavar="DIR", multiple=True, type=click.Path(path_type=Path),
+              help="Also render the kustomization in DIR with `kubectl kustomize`, on the tree at the move's "
+                   "base commit and on the work tree (repeatable): an old value left in a rendered object, "
+                   "or an object whose kind/namespace/name changed, fails verify.")
+@click.option("--base", "base", metavar="REV", default=None,
+              help="With --render: the tree before the move (default: the commit before the move's first).")
+@click.option("--allow-identity", is_flag=True,
+              help="With --render: accept an object renamed by the move's names (as `sweep "
+                   "--allow-identity` moves it).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
 def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, staged: bool,
-           since: str | None, paths: tuple[Path, ...]) -> int:
+           since: str | None, render: tuple[Path, ...], base: str | None, allow_identity: bool,
+           paths: tuple[Path, ...]) -> int:
     """Prove no live reference to an old value remains.
 
     Exits 1 listing each reference left in a current-state file outside an
@@ -98,9 +109,12 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
       renamer verify --format sarif > renamer.sarif
       renamer verify --staged         # after the move: nothing staged brings an old name back
       renamer verify --since origin/main
+      renamer verify --render k8s/overlays/prod   # and what kustomize renders, before and after
     """
     out = settings(ctx).output
     if staged or since is not None:
+        if render:
+            raise click.UsageError("--render renders the work tree; --staged and --since check a change")
         if staged and since is not None:
             raise click.UsageError("--staged and --since exclude each other")
         if fmt == "sarif":
@@ -118,26 +132,37 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
         result = run.verify(project, strict=strict, include_ignored=include_ignored,
                             hosts=site_hosts(project.config),
                             runtime=run.Runtime(out.progress("scanning"), listing), paths=paths)
+        rendered = render_guard.run_render(project, render, base, allow_identity)
     warn_interrupted(ctx, result.interrupted)
     for path in result.unchecked:  # never a silent OK for a path verify did not look at
         out.echo(f"renamer: warning: {path}: no file here is checked (ignored by git, excluded, renamer's "
                  "own files, or nothing there); --include-ignored checks ignored files that `current` "
                  "covers\n", err=True)
     summary, verdict = result.summary, result.verdict
+    ok = verdict.ok and not rendered
     if fmt == "json":
-        out.echo(dumps(verify_data(result)))
+        data = verify_data(result)
+        if render:
+            data.update(ok=ok, render=render_guard.render_data(rendered))
+        out.echo(dumps(data))
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
         report = verify_report(summary, verdict, result.expired, result.collisions, quiet=out.quiet)
+        lines = "".join(line + "\n" for line in render_guard.render_lines(rendered))
         if out.quiet:  # -q: the findings alone
-            out.echo(report)
-            return EXIT_OK if verdict.ok else EXIT_FINDINGS
+            out.echo(report + lines)
+            return EXIT_OK if ok else EXIT_FINDINGS
         body, _, last = report.rstrip("\n").rpartition("\n")
-        if body:
-            out.echo(body + "\n")
-        out.echo(out.style(last, fg="green" if verdict.ok else "red", bold=True) + "\n")
-    return EXIT_OK if verdict.ok else EXIT_FINDINGS
+        if body or lines:
+            out.echo((body + "\n" if body else "") + lines)
+        if render:
+            if not ok and verdict.ok:
+                last = last.replace("verify: OK:", "verify: FAILED:", 1)
+            last += (f"; render: {plural(len(rendered), 'finding')} in {plural(len(render), 'kustomization')}"
+                     if rendered else f"; render: {plural(len(render), 'kustomization')} rendered alike")
+        out.echo(out.style(last, fg="green" if ok else "red", bold=True) + "\n")
+    return EXIT_OK if ok else EXIT_FINDINGS
 
 
 @click.command()

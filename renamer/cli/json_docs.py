@@ -7,7 +7,9 @@ _SCHEMA = "the document's version (renamer/documents.py): raised only by a relea
 
 DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer verify --format json": {
-        "schema": _SCHEMA, "name": "the move's name", "ok": "the verdict: what the exit code says",
+        "schema": _SCHEMA, "name": "the move's name",
+        "ok": ("the verdict: what the exit code says (with --render, a `render` list follows the fields below: "
+               "folder, kind, namespace, name, message of each finding)"),
         "summary": "counts: files_scanned, residual, unclassified, kept (per reason), near_misses, skipped",
         "findings": "each live reference: path, line, column, old, new, status, reason, note, key_path, role",
         "near_misses": ("what looks like an old value but is not one: path, line, column, text, like, kind, why, "

@@ -12,6 +12,7 @@ consequence said, unless the sweep is asked to move them (`--allow-identity`):
 * a StatefulSet's `serviceName` and its `volumeClaimTemplates[].metadata.name`;
 * a pod volume's `persistentVolumeClaim.claimName` (the claim holds the data);
 * a kustomization's patch `target:` `name:` (it selects an object by its name);
+* a chart's `fullnameOverride` / `nameOverride` in a `values*.yaml` (every object is named from it);
 * a Service's DNS name, `NAME.NS.svc` or `NAME.NS.svc.cluster.local`, in any file: the Service's
   name, read by whoever connects to it (one name, one fate: it moves only with the Service).
 
@@ -31,13 +32,23 @@ IDENTITY = "identity"
 _TARGET = re.compile(rb"(?m)^(?P<indent>[ \t-]*)target[ \t]*:[ \t]*(?P<flow>\{[^\n]*)?")
 _DOC = re.compile(rb"(?m)^---[^\n]*\n?")
 _TOP = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*(?P<value>[^\n#]*)")
-_VALUE = re.compile(rb"""[ \t]*["']?(?P<v>[^\s"'#,}\]]+)""")
+# A scalar; one that a template action opens (`{{ .Release.Name }}-pug`, quoted or not) runs to
+# its closing quote or the line's end (a comment aside): the whole name is the identity.
+_VALUE = re.compile(rb"""[ \t]*(?:(?P<q>["'])(?P<t>\{\{[^\n]*?)(?P=q)|(?P<a>\{\{[^\n#]*?)[ \t]*(?:\s\#|$)"""
+                    rb"""|["']?(?P<v>[^\s"'#,}\]]+))""", re.MULTILINE)
 _LINE_KEY = re.compile(rb"""^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?["']?(?P<key>[A-Za-z_][\w.-]*)["']?"""
                        rb"""[ \t]*:(?:[ \t]+|$)""")
+_CLAIM = re.compile(rb"""(?m)(?:^[ \t-]*|[{,][ \t]*)["']?claimName["']?[ \t]*:""")
 _FLOW_NAME = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
 # `pug.db.svc`, `pug.db.svc.cluster.local`: a Service's DNS name, its first label the name
 SERVICE_DNS = re.compile(rb"(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\.(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}"
-                         rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?![-A-Za-z0-9_])\.?")
+                         rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?!\.?[-A-Za-z0-9_])")
+# (`pug.lab.svc.home.arpa` is a name under a domain that has a `svc` label: no Service's)
+# A chart's values that name every object it renders (`{{ include "chart.fullname" . }}`)
+_OVERRIDE_NOTE = ("a chart's name override (`fullnameOverride`, `nameOverride`): every object the chart "
+                  "renders is named from it, so renaming it deletes and recreates each (a StatefulSet's "
+                  "claims stranded, a Service's `.svc` name changed)")
+_OVERRIDE = re.compile(rb"""(?m)^(?:fullnameOverride|nameOverride)[ \t]*:[ \t]*["']?(?P<v>[^\s"'#]+)""")
 
 
 @dataclass(frozen=True)
@@ -54,7 +65,8 @@ class Identity:
 
 
 def might_hold(data: bytes) -> bool:
-    return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data
+    return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
+        or b"nameOverride" in data
 
 
 def identities(rel: str, data: bytes) -> list[Identity]:
@@ -68,7 +80,12 @@ def identities(rel: str, data: bytes) -> list[Identity]:
                          "(`--allow-identity`); rewritten alone, it names no Service",
                          h.group("ns").decode("ascii"))
                 for h in SERVICE_DNS.finditer(data)]
-    if not rel.endswith((".yaml", ".yml")) or b"kind" not in data:
+    if not rel.endswith((".yaml", ".yml")):
+        return out
+    if rel.rpartition("/")[2].startswith("values") and b"nameOverride" in data:
+        out += [Identity(h.start("v"), h.end("v"), "chart", "override", _OVERRIDE_NOTE)
+                for h in _OVERRIDE.finditer(data)]
+    if b"kind" not in data:
         return out
     starts = [0, *(d.end() for d in _DOC.finditer(data))]
     for i, start in enumerate(starts):
@@ -89,9 +106,12 @@ def top_keys(data: bytes, start: int, end: int) -> dict[bytes, tuple[int, int, i
 
 def _scalar(data: bytes, at: int, end: int) -> tuple[int, int, bytes] | None:
     hit = _VALUE.match(data, at, end)
-    if hit is None or hit.group("v").startswith((b"{", b"[", b"|", b">", b"&", b"*")):
+    if hit is None:
         return None
-    return hit.start("v"), hit.end("v"), hit.group("v")
+    group = next(g for g in ("t", "a", "v") if hit.group(g) is not None)
+    if group == "v" and hit.group("v").startswith((b"{", b"[", b"|", b">", b"&", b"*")):
+        return None
+    return hit.start(group), hit.end(group), hit.group(group)
 
 
 def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
@@ -101,7 +121,7 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
         _, at, _ = keys[b"kind"]
         got = _scalar(data, at, end)
         kind = got[2].decode("ascii", "replace") if got else "object"
-        namespace, given = b"NAMESPACE", ""
+        namespace, given = b"NS", ""
         meta = keys.get(b"metadata")
         names: list[tuple[int, int]] = []
         if meta is not None:
@@ -134,7 +154,7 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                                         "names are `POD.NAME.NS.svc`): the field is immutable, so renamed, "
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
                                         "created again"))
-    for hit in re.finditer(rb"(?m)^[ \t-]*claimName[ \t]*:", data[start:end]):
+    for hit in _CLAIM.finditer(data[start:end]):
         got = _scalar(data, start + hit.end(), end)
         if got is not None:
             out.append(Identity(got[0], got[1], "PersistentVolumeClaim", "claimName",

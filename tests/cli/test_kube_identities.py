@@ -239,3 +239,26 @@ def test_a_helm_template_key_collision_is_refused_and_branches_are_alternatives(
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "chart/templates/peers.yaml").read_text() == branches.replace("ana-ml2", "fv-ml1").replace(
         "fv-ml1.ana.lan", "fv-ml1.fv.lan")
+
+
+def test_a_charts_names_are_identities_and_a_svc_label_of_a_domain_is_none(repo: Repo, run: Run) -> None:
+    """A template's name whose action defaults to the old name, and the chart's `fullnameOverride`,
+    name every object it renders: identities. `ana-ml2.lab.svc.home.arpa` is a name under a
+    domain with a `svc` label, no Service's: it follows."""
+    files = {
+        "chart/Chart.yaml": "apiVersion: v2\nname: app\nversion: 1.0.0\n",
+        "chart/values.yaml": "fullnameOverride: ana-ml2\nupstream: ana-ml2.ana.lan\n",
+        "chart/templates/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n"
+                                    "  name: {{ .Values.name | default \"ana-ml2\" }}\n"
+                                    "spec:\n  type: ExternalName\n  externalName: {{ .Values.upstream }}\n",
+        "app.env": "PEER=ana-ml2.lab.svc.home.arpa\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    found = [f for f in _findings(run, root) if f["reason"] == "identity"]
+    assert [(f["path"], f["line"]) for f in found] == [("chart/templates/svc.yaml", 4), ("chart/values.yaml", 1)]
+    assert "every object the chart renders is named from it" in str(found[1]["note"])
+    assert str(found[0]["note"]).startswith("renaming Service ana-ml2 breaks ana-ml2.NS.svc.cluster.local readers")
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "chart/values.yaml").read_text() == "fullnameOverride: ana-ml2\nupstream: fv-ml1.fv.lan\n"
+    assert (root / "app.env").read_text() == "PEER=fv-ml1.lab.svc.home.arpa\n"
+    assert (root / "chart/templates/svc.yaml").read_text() == files["chart/templates/svc.yaml"]

@@ -19,6 +19,7 @@ prints them in one canonical shape (top-level keys at column 0, two spaces a lev
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -121,13 +122,24 @@ def base_tree(root: Path, rev: str) -> Iterator[Path]:
         git_run(["git", "-C", str(root), "worktree", "prune"], capture_output=True)
 
 
+# kustomize names a generated ConfigMap or Secret `NAME-HASH`, the hash of its content: a sweep
+# that rewrites the content changes the suffix, and kustomize rolls whatever mounts it. The same
+# object, not another identity.
+_HASHED = re.compile(r"-[a-z0-9]{10}\Z")
+
+
+def _unhashed(ident: Identity) -> Identity:
+    kind, namespace, name = ident
+    return (kind, namespace, _HASHED.sub("", name)) if kind in ("ConfigMap", "Secret") else ident
+
+
 def compare(folder: str, before: list[Rendered], after: list[Rendered],
             find: Find, *, allow_identity: bool) -> list[RenderFinding]:
     """The findings of one folder's two renders; `find` gives (start, end, old, new) of every old
-    value in a text (the project's matcher)."""
+    value in a text (the project's matcher). A generated name's content hash is no identity."""
     out = []
-    then = {r.identity for r in before}
-    now = {r.identity for r in after}
+    then = {_unhashed(r.identity) for r in before}
+    now = {_unhashed(r.identity) for r in after}
     for item in after:
         fields = [(i.start, i.end) for i in kube_identities.identities("rendered.yaml", item.text)]
         olds = sorted({old for s, e, old, _ in find(item.text)

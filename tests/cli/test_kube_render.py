@@ -40,7 +40,10 @@ FILES = {
     "k8s/prod/kustomization.yaml": "resources: [../base]\nnamespace: prod\nconfigMapGenerator:\n"
                                    "  - name: notes\n    files: [history/2026-01-01.conf]\n",
     "k8s/prod/history/2026-01-01.conf": "served from ana-ml2.ana.lan until the move\n",
-    "k8s/clean/kustomization.yaml": "resources: [../base]\nnamespace: clean\n",
+    # a generated ConfigMap: its name's hash suffix changes with the rewritten content, the object stays
+    "k8s/clean/kustomization.yaml": "resources: [../base]\nnamespace: clean\nconfigMapGenerator:\n"
+                                    "  - name: peers\n    files: [app.conf]\n",
+    "k8s/clean/app.conf": "peer=ana-ml2.ana.lan\n",
 }
 
 
@@ -76,10 +79,13 @@ def test_render_finds_a_record_a_generator_reads_and_an_identity_that_changed(re
     assert done.exit_code == 0, done.stdout
     assert "render: 1 kustomization rendered alike" in done.stdout
     # an object renamed otherwise than by the move's names is never accepted
-    (root / "k8s/clean/kustomization.yaml").write_text("resources: [../base]\nnamespace: clean\nnameSuffix: -x\n")
+    (root / "k8s/clean/kustomization.yaml").write_text(FILES["k8s/clean/kustomization.yaml"] + "nameSuffix: -x\n")
     code, found = _render(run, root, "--render", "k8s/clean", "--allow-identity")
-    assert code == 1 and [m.split(":")[1].strip() for _, _, m in found] == [
-        "gone from the current render", "new in the current render, in no object of the base's"]
+    assert code == 1 and [(what.split("-")[0], m.split(":")[1].strip()) for _, what, m in found] == [
+        ("ConfigMap clean/peers", "gone from the current render"),
+        ("Deployment clean/ana", "gone from the current render"),
+        ("ConfigMap clean/peers", "new in the current render, in no object of the base's"),
+        ("Deployment clean/fv", "new in the current render, in no object of the base's")]
     assert _worktrees(root) == 1
 
 

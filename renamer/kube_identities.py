@@ -61,7 +61,9 @@ class Identity:
     kind: str
     field: str
     note: str
-    namespace: str = ""  # a Service's, where given (its metadata, its DNS name's second label)
+    # the namespace of the object it names, where given (the document's metadata, a DNS name's
+    # second label)
+    namespace: str = ""
 
 
 def might_hold(data: bytes) -> bool:
@@ -117,6 +119,7 @@ def _scalar(data: bytes, at: int, end: int) -> tuple[int, int, bytes] | None:
 def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
     keys = top_keys(data, start, end)
     out: list[Identity] = []
+    given = ""  # the document's own namespace, where it says one
     if b"kind" in keys and b"apiVersion" in keys:
         _, at, _ = keys[b"kind"]
         got = _scalar(data, at, end)
@@ -153,14 +156,14 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                                         "a StatefulSet's `serviceName`, its governing Service (its pods' DNS "
                                         "names are `POD.NAME.NS.svc`): the field is immutable, so renamed, "
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
-                                        "created again"))
+                                        "created again", given))
     for hit in _CLAIM.finditer(data[start:end]):
         got = _scalar(data, start + hit.end(), end)
         if got is not None:
             out.append(Identity(got[0], got[1], "PersistentVolumeClaim", "claimName",
                                 "a PersistentVolumeClaim's name (`claimName`): the claim holds the data; "
                                 "renamed, the pod waits for a claim that does not exist, or mounts a new, "
-                                "empty one"))
+                                "empty one", given))
     if rel.rpartition("/")[2] in ("kustomization.yaml", "kustomization.yml") and b"target" in data:
         for hit in _TARGET.finditer(data[start:end]):
             at = start + hit.end()

@@ -200,11 +200,12 @@ def test_a_service_and_its_svc_names_share_one_fate(repo: Repo, run: Run) -> Non
     db = (root / "k8s/db.yaml").read_text()
     assert "metadata: {name: ana-ml2, namespace: ml}" in db  # the Service stays
     assert '"ana-ml2.ml.svc.cluster.local:5432"' in db
-    assert "  name: fv-ml1\n  namespace: ml\n" in db and "serviceName: fv-ml1" in db  # the StatefulSet moves
+    assert "  name: fv-ml1\n  namespace: ml\n" in db  # the StatefulSet moves, its governing Service's name not
+    assert "serviceName: ana-ml2" in db
     assert (root / "app/other.env").read_text() == files["app/other.env"]
     found = [f for f in _findings(run, root) if f["reason"] == "identity"]
-    assert {(f["path"], f["line"]) for f in found} == {("k8s/db.yaml", 19), ("k8s/db.yaml", 28),
-                                                       ("app/other.env", 1)}
+    assert {(f["path"], f["line"]) for f in found} == {("k8s/db.yaml", 7), ("k8s/db.yaml", 19),
+                                                       ("k8s/db.yaml", 28), ("app/other.env", 1)}
     # without the kept line, the Service and its names move together
     (root / "app/config.ini").write_text("[db]\nurl = postgres://ana-ml2.ml.svc:5432/app\n")
     git(root, "commit", "-qam", "unkeep")
@@ -262,3 +263,23 @@ def test_a_charts_names_are_identities_and_a_svc_label_of_a_domain_is_none(repo:
     assert (root / "chart/values.yaml").read_text() == "fullnameOverride: ana-ml2\nupstream: fv-ml1.fv.lan\n"
     assert (root / "app.env").read_text() == "PEER=fv-ml1.lab.svc.home.arpa\n"
     assert (root / "chart/templates/svc.yaml").read_text() == files["chart/templates/svc.yaml"]
+
+
+def test_a_claim_and_a_governing_service_share_their_objects_fate(repo: Repo, run: Run) -> None:
+    """--allow-identity, the PersistentVolumeClaim kept (the inline marker): every `claimName` of it
+    stays too; the Service kept: a StatefulSet's `serviceName` naming it stays. Other names move."""
+    files = {
+        "k8s/pvc.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ana-ml2  # renamer: keep\n",
+        "k8s/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: ana-ml2  # renamer: keep\n",
+        "k8s/sts.yaml": ("apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: ana-ml2\nspec:\n"
+                         "  serviceName: ana-ml2\n  template:\n    spec:\n      volumes:\n"
+                         "        - persistentVolumeClaim: {claimName: ana-ml2}\n"),
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit", "--allow-identity")
+    assert done.exit_code == 1
+    assert "Service ana-ml2's name stays where a field names it (k8s/svc.yaml:4, " in done.stdout
+    assert "PersistentVolumeClaim ana-ml2's name stays where a field names it (k8s/pvc.yaml:4, " in done.stdout
+    assert (root / "k8s/sts.yaml").read_text() == files["k8s/sts.yaml"].replace("  name: ana-ml2", "  name: fv-ml1")
+    found = [f for f in _findings(run, root) if f["reason"] == "identity"]
+    assert [(f["path"], f["line"]) for f in found] == [("k8s/sts.yaml", 6), ("k8s/sts.yaml", 10)]

@@ -42,7 +42,7 @@ _CLAIM = re.compile(rb"""(?m)(?:^[ \t-]*|[{,][ \t]*)["']?claimName["']?[ \t]*:""
 _FLOW_NAME = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
 # `pug.db.svc`, `pug.db.svc.cluster.local`: a Service's DNS name, its first label the name
 SERVICE_DNS = re.compile(rb"(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\.(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}"
-                         rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?!\.?[-A-Za-z0-9_])")
+                         rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?!\.?[-A-Za-z0-9_])", re.IGNORECASE)
 # (`pug.lab.svc.home.arpa` is a name under a domain that has a `svc` label: no Service's)
 # A chart's values that name every object it renders (`{{ include "chart.fullname" . }}`)
 _OVERRIDE_NOTE = ("a chart's name override (`fullnameOverride`, `nameOverride`): every object the chart "
@@ -80,7 +80,14 @@ def identities(rel: str, data: bytes) -> list[Identity]:
                          f"a Kubernetes Service's DNS name (`{h.group(0).decode('ascii', 'replace')}`): it "
                          "reads Service NAME, which keeps its name unless the sweep moves identities "
                          "(`--allow-identity`); rewritten alone, it names no Service",
-                         h.group("ns").decode("ascii"))
+                         h.group("ns").decode("ascii").lower())
+                for h in SERVICE_DNS.finditer(data)]
+        # its namespace, `db.pug.svc`: a Namespace's name, which moves every object of it
+        out += [Identity(h.start("ns"), h.end("ns"), "Namespace", "service-dns-namespace",
+                         "the namespace of a Kubernetes Service's DNS name "
+                         f"(`{h.group(0).decode('ascii', 'replace')}`): the Service's namespace keeps its "
+                         "name unless the sweep moves identities "
+                         "(`--allow-identity`); rewritten alone, it names no Service")
                 for h in SERVICE_DNS.finditer(data)]
     if not rel.endswith((".yaml", ".yml")):
         return out

@@ -33,7 +33,10 @@ _SLOW = ("tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
          "tests/dns/test_backend_conformance.py::test_killed_while_removing_a_site",
          # terraform init/validate/plan, ansible-playbook and named-checkzone per case
          "tests/sweep/test_terraform_labels.py", "tests/cli/test_key_fates.py", "tests/cli/test_composed_loops.py",
-         "tests/cli/test_composed_tails.py", "tests/cli/test_zone_escaped_labels.py")
+         "tests/cli/test_composed_tails.py", "tests/cli/test_zone_escaped_labels.py",
+         # kubectl kustomize, twice per render (13 s at load 12)
+         "tests/cli/test_kube_render.py",
+         "tests/cli/test_kube_identities.py::test_identity_fields_are_residuals_with_the_consequence_and_references_follow")
 
 
 # Property tests check answers, not speed: no per-example deadline (hypothesis's 200 ms failed

@@ -164,6 +164,7 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                                         "names are `POD.NAME.NS.svc`): the field is immutable, so renamed, "
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
                                         "created again", given))
+        out += _references(data, start, end, given, {i.start for i in out})
     for hit in _CLAIM.finditer(data[start:end]):
         got = _scalar(data, start + hit.end(), end)
         if got is not None:
@@ -183,6 +184,43 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                              "a kustomize patch's `target` `name:`: it selects the object NAME by its "
                              "name, which keeps it unless the sweep moves identities; rewritten alone, the "
                              "patch applies to nothing") for s, e in spans]
+    return out
+
+
+# Fields that name another object of the namespace, which keeps its name while identities are held:
+# a mapping whose `name:` it is (an Ingress backend's `service:`, `configMapRef:`, `secretKeyRef:`,
+# a volume's `configMap:`, an HPA's `scaleTargetRef:`, a binding's `roleRef:`), or a scalar.
+_NAMED_BY = {b"service": "Service", b"configMapRef": "ConfigMap", b"configMapKeyRef": "ConfigMap",
+             b"configMap": "ConfigMap", b"secretRef": "Secret", b"secretKeyRef": "Secret",
+             b"scaleTargetRef": "", b"roleRef": "", b"targetRef": ""}  # "": the mapping's `kind:` says
+_NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccountName": "ServiceAccount"}
+_PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>service|configMapRef|configMapKeyRef|"
+                     rb"configMap|secretRef|secretKeyRef|scaleTargetRef|roleRef|targetRef|serviceName|"
+                     rb"secretName|serviceAccountName)[ \t]*:")
+
+
+def _references(data: bytes, start: int, end: int, namespace: str, taken: set[int]) -> list[Identity]:
+    """A manifest's fields naming another object by its name (`_NAMED_BY`, `_NAMED_AS`)."""
+    out = []
+    for hit in _PARENT.finditer(data, start, end):
+        key = hit.group("key")
+        if key in _NAMED_AS:
+            got = _scalar(data, hit.end(), end)
+            kind = _NAMED_AS[key]
+        else:
+            line_start = data.rfind(b"\n", 0, hit.start()) + 1
+            indent = len(data[line_start:hit.start("key")])
+            got = child_value(data, hit.end(), _block_end(data, hit.end(), end, indent), b"name")
+            kind = _NAMED_BY[key]
+            if not kind:
+                said = child_value(data, hit.end(), _block_end(data, hit.end(), end, indent), b"kind")
+                kind = said[2].decode("utf-8", "replace") if said else "object"
+        if got is None or got[0] in taken:
+            continue
+        out.append(Identity(got[0], got[1], kind, "ref",
+                            f"names {kind} NAME by its name (`{key.decode()}`), which keeps it unless the "
+                            "sweep moves identities (`--allow-identity`); rewritten alone, it names an "
+                            "object that does not exist", namespace))
     return out
 
 

@@ -55,6 +55,23 @@ def _fields(rel: str, text: str) -> list[tuple[int, str, str]]:
                  [(1, "service-dns", "Pug"), (1, "service-dns-namespace", "DB"), (2, "service-dns", "pug"),
                   (2, "service-dns-namespace", "ml")], id="svc-any-case-and-a-pod-of-a-statefulset"),
     pytest.param("app.ini", "a = grafana.pug.svc.home.arpa\nb = pug.svc\n", [], id="svc-as-a-domain-label"),
+    pytest.param("a.yaml", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web, namespace: ml}\n"
+                 "spec:\n  tls:\n    - hosts: [pug.lab.lan]\n      secretName: pug-tls\n  rules:\n"
+                 "    - host: pug.lab.lan\n      http:\n        paths:\n          - backend:\n"
+                 "              service:\n                port: {number: 80}\n                name: pug\n",
+                 [(3, "name", "web"), (3, "namespace", "ml"), (7, "ref", "pug-tls"), (15, "ref", "pug")],
+                 id="ingress-backend-and-tls-secret"),
+    pytest.param("a.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+                 "    spec:\n      serviceAccountName: pug\n      containers:\n        - name: app\n"
+                 "          envFrom:\n            - configMapRef: {name: pug}\n          env:\n"
+                 "            - name: A\n              valueFrom:\n                secretKeyRef:\n"
+                 "                  key: k\n                  name: pug\n      volumes:\n"
+                 "        - name: c\n          configMap:\n            name: pug\n",
+                 [(4, "name", "web"), (8, "ref", "pug"), (12, "ref", "pug"), (18, "ref", "pug"),
+                  (22, "ref", "pug")], id="pod-references-by-name"),
+    pytest.param("a.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n"
+                 "spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: pug}\n",
+                 [(3, "name", "h"), (5, "ref", "pug")], id="scale-target"),
     pytest.param("chart/values.yaml", "fullnameOverride: pug\nnameOverride: \"pug\"\nimage: x\n",
                  [(1, "override", "pug"), (2, "override", "pug")], id="chart-overrides"),
     pytest.param("chart/other.yaml", "fullnameOverride: pug\n", [], id="an-override-outside-values"),
@@ -73,3 +90,7 @@ def test_the_notes_say_the_consequence() -> None:
     assert "(`NAME-pug-0`)" in notes[("StatefulSet", "claim-template")]
     assert notes[("Service", "name")].startswith("renaming Service NAME breaks NAME.db.svc.cluster.local readers")
     assert notes[("Service", "namespace")].startswith("renaming the namespace of Service pug moves it")
+    hpa = b"apiVersion: v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec:\n  scaleTargetRef:\n" \
+          b"    kind: Deployment\n    name: pug\n"
+    assert [(i.kind, i.note[:36]) for i in identities("h.yaml", hpa) if i.field == "ref"] == [
+        ("Deployment", "names Deployment NAME by its name (`")]

@@ -22,13 +22,15 @@ from renamer.sweep.scan import REFUSED_HINTS
 
 
 def _family(identity: kube_identities.Identity) -> str | None:
-    """The object an identity field names, where others name it too: a Service (its name, a
-    `.svc` name, a StatefulSet's `serviceName`) or a PersistentVolumeClaim (its name, a
-    `claimName`)."""
-    named = identity.kind if identity.field == "name" else None
-    if identity.field in ("service-dns", "serviceName") or named == "Service":
+    """The kind of object an identity field names, where others name it too: its own
+    `metadata.name`, a field naming it (an Ingress backend's `service.name`, `configMapRef`,
+    `secretName`, ...), a Service's `.svc` name and a StatefulSet's `serviceName`, a claim's
+    `claimName`."""
+    if identity.field in ("name", "ref"):
+        return identity.kind
+    if identity.field in ("service-dns", "serviceName"):
         return "Service"
-    if identity.field == "claimName" or named == "PersistentVolumeClaim":
+    if identity.field == "claimName":
         return "PersistentVolumeClaim"
     return None
 

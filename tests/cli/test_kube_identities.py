@@ -283,3 +283,31 @@ def test_a_claim_and_a_governing_service_share_their_objects_fate(repo: Repo, ru
     assert (root / "k8s/sts.yaml").read_text() == files["k8s/sts.yaml"].replace("  name: ana-ml2", "  name: fv-ml1")
     found = [f for f in _findings(run, root) if f["reason"] == "identity"]
     assert [(f["path"], f["line"]) for f in found] == [("k8s/sts.yaml", 6), ("k8s/sts.yaml", 10)]
+
+
+def test_fields_naming_another_object_share_its_fate(repo: Repo, run: Run) -> None:
+    """An Ingress backend's `service.name`, `envFrom` `configMapRef`, a TLS `secretName` name another
+    object by its name: held with it by default, moved with it under --allow-identity, and held
+    where that object is kept (the ConfigMap here)."""
+    ingress = ("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  tls:\n"
+               "    - hosts: [ana-ml2.ana.lan]\n      secretName: ana-ml2\n  rules:\n    - host: ana-ml2.ana.lan\n"
+               "      http:\n        paths:\n          - path: /\n            pathType: Prefix\n            backend:\n"
+               "              service:\n                name: ana-ml2\n                port: {number: 80}\n")
+    files = {
+        "k8s/ingress.yaml": ingress,
+        "k8s/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: ana-ml2\n",
+        "k8s/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ana-ml2  # renamer: keep\n",
+        "k8s/deploy.yaml": ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+                            "    spec:\n      containers:\n        - name: app\n          envFrom:\n"
+                            "            - configMapRef: {name: ana-ml2}\n"),
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    held = sorted((f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [("k8s/deploy.yaml", 11), ("k8s/ingress.yaml", 8), ("k8s/ingress.yaml", 17), ("k8s/svc.yaml", 4)]
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1  # the kept ConfigMap's reader stays
+    assert (root / "k8s/ingress.yaml").read_text() == ingress.replace("ana-ml2.ana.lan", "fv-ml1.fv.lan").replace(
+        "ana-ml2", "fv-ml1")
+    assert (root / "k8s/svc.yaml").read_text() == files["k8s/svc.yaml"].replace("ana-ml2", "fv-ml1")
+    assert (root / "k8s/deploy.yaml").read_text() == files["k8s/deploy.yaml"]
+    assert sorted((f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity") == [
+        ("k8s/deploy.yaml", 11)]

@@ -29,6 +29,12 @@ import re
 from dataclasses import dataclass
 
 IDENTITY = "identity"
+STORED = "external-key"  # an item of an external secret store: state outside the repo, `state-name`
+_STORED_NOTE = ("an item of the external secret store (`remoteRef.key`, `extract.key`): it keeps its name "
+                "in the store, so rewritten alone the secret reads an item that does not exist; rename the "
+                "item in the store first")
+_EXTERNAL = frozenset({"ExternalSecret", "ClusterExternalSecret", "PushSecret"})
+_KEY = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)[\"']?key[\"']?[ \t]*:")
 _TARGET = re.compile(rb"(?m)^(?P<indent>[ \t-]*)target[ \t]*:[ \t]*(?P<flow>\{[^\n]*)?")
 _DOC = re.compile(rb"(?m)^---[^\n]*\n?")
 _TOP = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*(?P<value>[^\n#]*)")
@@ -165,6 +171,11 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
                                         "created again", given))
         out += _references(data, start, end, given, {i.start for i in out})
+        if kind in _EXTERNAL:
+            for hit in _KEY.finditer(data, start, end):
+                got = _scalar(data, hit.end(), end)
+                if got is not None:
+                    out.append(Identity(got[0], got[1], kind, STORED, _STORED_NOTE))
     for hit in _CLAIM.finditer(data[start:end]):
         got = _scalar(data, start + hit.end(), end)
         if got is not None:
@@ -190,13 +201,17 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
 # Fields that name another object of the namespace, which keeps its name while identities are held:
 # a mapping whose `name:` it is (an Ingress backend's `service:`, `configMapRef:`, `secretKeyRef:`,
 # a volume's `configMap:`, an HPA's `scaleTargetRef:`, a binding's `roleRef:`), or a scalar.
+# Flux's `chartRef`/`sourceRef` and external-secrets' `secretStoreRef` too.
 _NAMED_BY = {b"service": "Service", b"configMapRef": "ConfigMap", b"configMapKeyRef": "ConfigMap",
              b"configMap": "ConfigMap", b"secretRef": "Secret", b"secretKeyRef": "Secret",
-             b"scaleTargetRef": "", b"roleRef": "", b"targetRef": ""}  # "": the mapping's `kind:` says
-_NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccountName": "ServiceAccount"}
+             b"scaleTargetRef": "", b"roleRef": "", b"targetRef": "", b"chartRef": "", b"sourceRef": "",
+             b"secretStoreRef": "", b"storeRef": ""}  # "": the mapping's `kind:` says
+_NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccountName": "ServiceAccount",
+             b"resourceClaimTemplateName": "ResourceClaimTemplate"}
 _PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>service|configMapRef|configMapKeyRef|"
-                     rb"configMap|secretRef|secretKeyRef|scaleTargetRef|roleRef|targetRef|serviceName|"
-                     rb"secretName|serviceAccountName)[ \t]*:")
+                     rb"configMap|secretRef|secretKeyRef|scaleTargetRef|roleRef|targetRef|chartRef|sourceRef|"
+                     rb"secretStoreRef|storeRef|serviceName|secretName|serviceAccountName|"
+                     rb"resourceClaimTemplateName)[ \t]*:")
 
 
 def _references(data: bytes, start: int, end: int, namespace: str, taken: set[int]) -> list[Identity]:

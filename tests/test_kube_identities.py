@@ -72,6 +72,15 @@ def _fields(rel: str, text: str) -> list[tuple[int, str, str]]:
     pytest.param("a.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n"
                  "spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: pug}\n",
                  [(3, "name", "h"), (5, "ref", "pug")], id="scale-target"),
+    pytest.param("a.yaml", "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: h\nspec:\n"
+                 "  chartRef:\n    kind: OCIRepository\n    name: pug\n  values:\n"
+                 "    resourceClaimTemplateName: pug\n",
+                 [(4, "name", "h"), (8, "ref", "pug"), (10, "ref", "pug")], id="flux-chart-ref"),
+    pytest.param("a.yaml", "apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: e\nspec:\n"
+                 "  secretStoreRef: {kind: ClusterSecretStore, name: op}\n  dataFrom:\n    - extract:\n"
+                 "        key: pug\n  data:\n    - secretKey: K\n      remoteRef: {key: pug, property: x}\n",
+                 [(4, "name", "e"), (6, "ref", "op"), (9, "external-key", "pug"), (12, "external-key", "pug")],
+                 id="external-secret-items"),
     pytest.param("chart/values.yaml", "fullnameOverride: pug\nnameOverride: \"pug\"\nimage: x\n",
                  [(1, "override", "pug"), (2, "override", "pug")], id="chart-overrides"),
     pytest.param("chart/other.yaml", "fullnameOverride: pug\n", [], id="an-override-outside-values"),

@@ -600,7 +600,7 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
-        if matches and content.kind == "text" and not self.options.allow_identity \
+        if matches and content.kind == "text" \
                 and status == CURRENT and kube_identities.might_hold(data):  # `metadata: {name: pug}`
             matches = self._identities(rel, data, matches)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
@@ -954,17 +954,20 @@ class FileScanner:
 
     def _identities(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         """Occurrences in a Kubernetes object's identity (kube_identities.py): residuals `identity`,
-        the consequence said, unless the sweep moves identities (`--allow-identity`)."""
+        the consequence said, unless the sweep moves identities (`--allow-identity`); an external
+        secret store's item, which no sweep moves, a `state-name` residual either way."""
         if not any(m.refused is None and m.kept is None for m in matches):
             return matches
-        found = kube_identities.identities(rel, data)
+        found = [i for i in kube_identities.identities(rel, data)
+                 if not self.options.allow_identity or i.field == kube_identities.STORED]
         if not found:
             return matches
         out = []
         for m in matches:
-            what = next((i.note for i in found if i.start <= m.start and m.end <= i.end), None)
+            what = next((i for i in found if i.start <= m.start and m.end <= i.end), None)
             if what is not None and m.refused is None and m.kept is None:
-                m = replace(m, refused=kube_identities.IDENTITY, note=what.replace("NAME", m.old))
+                held = state_names.HELD if what.field == kube_identities.STORED else kube_identities.IDENTITY
+                m = replace(m, refused=held, note=what.note.replace("NAME", m.old))
             out.append(m)
         return out
 

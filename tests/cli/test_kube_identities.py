@@ -311,3 +311,22 @@ def test_fields_naming_another_object_share_its_fate(repo: Repo, run: Run) -> No
     assert (root / "k8s/deploy.yaml").read_text() == files["k8s/deploy.yaml"]
     assert sorted((f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity") == [
         ("k8s/deploy.yaml", 11)]
+
+
+def test_an_external_secret_stores_item_is_held_whatever_the_flag(repo: Repo, run: Run) -> None:
+    """Found on a real GitOps repo (onedr0p/home-ops): `extract.key: radarr` names an item of the
+    secret store (1Password), which no sweep renames: a `state-name` residual, with --allow-identity
+    too; Flux's `chartRef` names the OCIRepository beside it, an identity that moves with the flag."""
+    secret = ("apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: web\nspec:\n"
+              "  dataFrom:\n    - extract:\n        key: ana-ml2\n")
+    release = ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: web\nspec:\n"
+               "  chartRef:\n    kind: OCIRepository\n    name: ana-ml2\n")
+    files = {"k8s/secret.yaml": secret, "k8s/release.yaml": release,
+             "k8s/oci.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: ana-ml2\n"}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    found = sorted((f["path"], f["line"], f["reason"]) for f in _findings(run, root) if f["reason"])
+    assert found == [("k8s/oci.yaml", 4, "identity"), ("k8s/release.yaml", 8, "identity"),
+                     ("k8s/secret.yaml", 8, "state-name")]
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
+    assert (root / "k8s/secret.yaml").read_text() == secret
+    assert (root / "k8s/release.yaml").read_text() == release.replace("ana-ml2", "fv-ml1")

@@ -185,6 +185,27 @@ def _shown(ident: Identity) -> str:
     return f"{kind} {namespace + '/' if namespace else ''}{name}"
 
 
+def _moved_from(root: Path, base: str, folder: str) -> str | None:
+    """Where `folder` was at `base`, where the move renamed it (`hosts/pug/` -> `hosts/wolf/`): the
+    old path of a file git sees renamed into it, less the same tail; None where none was."""
+    done = git_run(["git", "-C", str(root), "diff", "--name-status", "-M", "-z", base],
+                   capture_output=True)
+    out: bytes = done.stdout if done.returncode == 0 else b""
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    i = 0
+    while i < len(fields):
+        status = fields[i]
+        if status.startswith(("R", "C")) and i + 2 < len(fields):
+            old, new = fields[i + 1], fields[i + 2]
+            tail = new[len(folder):] if new.startswith(folder + "/") else None
+            if tail is not None and old.endswith(tail):
+                return old[:len(old) - len(tail)]
+            i += 3
+        else:
+            i += 2
+    return None
+
+
 def guard(root: Path, folders: Sequence[str], base: str,
           find: Find, *, allow_identity: bool,
           timeout: float = DEFAULT_TIMEOUT) -> list[RenderFinding]:
@@ -192,7 +213,8 @@ def guard(root: Path, folders: Sequence[str], base: str,
     out: list[RenderFinding] = []
     with base_tree(root, base) as tree:
         for folder in folders:
-            before = objects(kustomize(tree / folder, f"{folder} (at {base})", timeout))
+            then = folder if (tree / folder).is_dir() else _moved_from(root, base, folder) or folder
+            before = objects(kustomize(tree / then, f"{then} (at {base})", timeout))
             after = objects(kustomize(root / folder, folder, timeout))
             out += compare(folder, before, after, find, allow_identity=allow_identity)
     return out

@@ -113,3 +113,17 @@ def test_render_refuses_in_one_line_and_cleans_up(repo: Repo, run: Run, tmp_path
     assert done.stderr == ("renamer: error: verify --render: kubectl not found on PATH (it renders "
                            "kustomizations: install kubectl, or leave out --render)\n")
     assert _worktrees(root) == 1
+
+
+def test_render_finds_a_folder_the_move_renamed_at_its_old_path(repo: Repo, run: Run) -> None:
+    """Found on a real GitOps repo (onedr0p/home-ops, `apps/default/plex/app/`): the kustomization's
+    folder is named by the host and the sweep moves it; at the base it is rendered at its old path."""
+    files = {"k8s/ana-ml2/kustomization.yaml": "resources: [deploy.yaml]\n", "k8s/ana-ml2/deploy.yaml": DEPLOY}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert (root / "k8s/fv-ml1/deploy.yaml").exists()
+    done = run(root, "verify", "--render", "k8s/fv-ml1", "--allow-identity")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    code, found = _render(run, root, "--render", "k8s/fv-ml1")
+    assert code == 1 and [what for _, what, _ in found] == ["Deployment /ana-ml2"]
+    assert _worktrees(root) == 1

@@ -133,12 +133,14 @@ class Project:
     def config(self) -> Config:
         return self.loaded.config
 
-    def plan(self, paths: Sequence[StrPath] = (), *, include_ignored: bool = False) -> SweepPlan:
-        """Plan the sweep (of `paths` only, relative to the repo root, if given)."""
+    def plan(self, paths: Sequence[StrPath] = (), *, include_ignored: bool = False,
+             allow_identity: bool = False) -> SweepPlan:
+        """Plan the sweep (of `paths` only, relative to the repo root, if given); `allow_identity`:
+        Kubernetes identities follow, as `sweep --allow-identity`."""
         prefixes = repo_relative(self.loaded, [Path(p) for p in paths], self.root)
         # As `sweep --dry-run`: the looser pass too, so that near-misses are counted alike.
         options = ScanOptions(texts=False, loose=True, present=new_values(self.loaded),
-                              before_move=before_move(self.loaded))
+                              before_move=before_move(self.loaded), allow_identity=allow_identity)
         return SweepPlan(plan_sweep(self.loaded, prefixes, include_ignored, options))
 
     def apply(self, plan: SweepPlan, *, commit: bool = True, allow_dirty: bool = False,

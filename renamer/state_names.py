@@ -4,8 +4,8 @@ A compose stack's containers, networks and named volumes are prefixed with its p
 which is the compose file's folder (`hosts/pug/compose.yaml`), a top-level `name: pug`,
 `COMPOSE_PROJECT_NAME=pug` or `docker compose -p pug`. Renamed with the host, the next `docker
 compose up` creates `wolf_pgdata` new and empty while the old `pug_*` containers keep running.
-The same holds for a compose volume's own `name:`, a Kubernetes StatefulSet's name (its pods'
-claims are `data-pug-0`) and a helmfile release's name (Helm keeps the release by it).
+The same holds for a compose volume's own `name:` and a helmfile release's name (Helm keeps the
+release by it); a Kubernetes StatefulSet's name is an `identity` (kube_identities.py).
 
 None of these can be renamed by a text edit: the data must be moved first. Each is a residual
 `state-name` (the folder's files are held whole: renamed alone, the project splits), never a
@@ -28,8 +28,6 @@ _FLAG = re.compile(rb"""\b(?:docker[ \t]+compose|docker-compose|podman[ \t]+comp
                    rb"""[^\n|;&]*?[ \t](?:-p|--project-name)(?:[ \t]+|=)["']?(?P<v>[^\s"';|&]+)""")
 _TOP_KEY = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:")
 _NAME_KEY = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
-_KIND = re.compile(rb"(?m)^kind[ \t]*:[ \t]*[\"']?StatefulSet\b")
-_DOC = re.compile(rb"(?m)^---[ \t]*\r?$")
 # A Terraform workspace holds its own state (break-it round 16, finding 12): `terraform workspace
 # select -or-create pug` renamed selects a new, empty workspace, and the next apply creates every
 # resource again; so do `TF_WORKSPACE=pug` and an Atlantis project's `workspace: pug`.
@@ -116,8 +114,6 @@ def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
     if name.startswith("helmfile") or re.search(rb"(?m)^releases[ \t]*:", data):
         out += [(s, e, "a Helm release's name: Helm keeps the release by it, and charts name their "
                        "volume claims after it") for s, e in _names_under(data, b"releases", items=True)]
-    if b"StatefulSet" in data:
-        out += _stateful_sets(data)
     return out
 
 
@@ -147,28 +143,6 @@ def _names_under(data: bytes, top: bytes, *, items: bool = False) -> list[tuple[
                 for hit in _NAME_KEY.finditer(line):
                     out.append((offset + hit.start("v"), offset + hit.end("v")))
             offset += len(line)
-    return out
-
-
-def _stateful_sets(data: bytes) -> list[tuple[int, int, str]]:
-    out = []
-    starts = [0, *(d.end() for d in _DOC.finditer(data))]
-    for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(data)
-        doc = data[start:end]
-        if _KIND.search(doc) is None:
-            continue
-        meta = re.search(rb"(?m)^metadata[ \t]*:[ \t]*(?P<flow>\{[^\n]*)?", doc)
-        if meta is None:
-            continue
-        if meta.group("flow"):
-            hit = _NAME_KEY.search(doc, meta.start("flow"), meta.end("flow"))
-        else:
-            hit = re.compile(rb"(?m)^  [\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<v>[^\s\"'#]+)").search(
-                doc, meta.end(), (m.start() if (m := _TOP_KEY.search(doc, meta.end())) else len(doc)))
-        if hit is not None:
-            out.append((start + hit.start("v"), start + hit.end("v"),
-                        "a StatefulSet's name: its pods' volume claims are named from it (`data-NAME-0`)"))
     return out
 
 

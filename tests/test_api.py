@@ -12,7 +12,7 @@ import pytest
 
 import renamer
 from renamer.shipped import build_example
-from tests.testing.repos import git
+from tests.testing.repos import CURRENT_ALL, git, make_repo
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -99,3 +99,18 @@ def test_apply_without_commit_then_with_commits_the_rewrite(example: Path) -> No
     assert again.commits  # the earlier rewrite, committed as the sweep's own
     assert git(example, "status", "--porcelain") == ""
     assert project.verify().ok
+
+
+def test_plan_moves_kubernetes_identities_only_when_allowed(tmp_path: Path) -> None:
+    """As `sweep --allow-identity`: a Service's name and its `.svc` readers, a residual `identity`
+    by default, are edits of the plan when allowed."""
+    config = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n"
+    files = {"k8s/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: pug\n  namespace: db\n",
+             "app.env": "DB=pug.db.svc.cluster.local\n"}
+    root = make_repo(tmp_path / "repo", files, config=config, allowlist=CURRENT_ALL)
+    held = renamer.open_project(root).plan()
+    assert not held.changes
+    assert sorted((r.path, r.reason) for f in held.plan.scan.files for r in f.references) == [
+        ("app.env", "identity"), ("k8s/svc.yaml", "identity")]
+    moved = renamer.open_project(root).plan(allow_identity=True)
+    assert sorted(c.path for c in moved.changes) == ["app.env", "k8s/svc.yaml"]

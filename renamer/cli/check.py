@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 from pathlib import Path
 
@@ -10,13 +9,13 @@ import click
 
 from renamer import moved_tags, vcs
 from renamer.atomic import save
-from renamer.cli import plan_guard
+from renamer.cli import plan_guard, render_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 from renamer.project import LoadedProject
-from renamer.report.machine import audit_data, dumps, prune_data, tombstone_data, verify_data
+from renamer.report.machine import audit_data, dumps, moved_dict, prune_data, tombstone_data, verify_data
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
 from renamer.sites import site_hosts
@@ -54,9 +53,6 @@ def _move_text(move: moved_tags.TaggedMove) -> str:
     return f"moved {move.old} -> {move.new} (move {move.name}, expired {move.expires.isoformat()})"
 
 
-def _move_dict(move: moved_tags.TaggedMove) -> dict[str, object]:
-    return {"path": move.path, "line": move.line, "from": move.old, "to": move.new, "move": move.name,
-            "expires": move.expires.isoformat()}
 
 
 Decided = list[tuple[moved_tags.TaggedMove, str | None]]
@@ -128,12 +124,22 @@ def _prune(out: Output, result: PruneResult, fmt: str, moves: bool = False) -> i
 @click.option("--terraform-timeout", "terraform_timeout", type=click.FloatRange(min=1),
               default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
               help="How long one terraform plan may run (exit 2 past it).")
+@click.option("--render", "render", metavar="DIR", multiple=True, type=click.Path(path_type=Path),
+              help="Also render the kustomization in DIR with `kubectl kustomize`, on the tree at the move's "
+                   "base commit and on the work tree (repeatable): an old value left in a rendered object, "
+                   "or an object whose kind/namespace/name changed, fails verify.")
+@click.option("--base", "base", metavar="REV", default=None,
+              help="With --render: the tree before the move (default: the commit before the move's first).")
+@click.option("--allow-identity", is_flag=True,
+              help="With --render: accept an object renamed by the move's names (as `sweep "
+                   "--allow-identity` moves it).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @common_options
 @click.pass_context
 def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, staged: bool,
            since: str | None, terraform: tuple[Path, ...], allow_replace: tuple[str, ...],
-           terraform_timeout: float, paths: tuple[Path, ...]) -> int:
+           terraform_timeout: float, render: tuple[Path, ...], base: str | None, allow_identity: bool,
+           paths: tuple[Path, ...]) -> int:
     """Prove no live reference to an old value remains.
 
     Exits 1 listing each reference left in a current-state file outside an
@@ -151,11 +157,14 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
       renamer verify --staged         # after the move: nothing staged brings an old name back
       renamer verify --since origin/main
       renamer verify --terraform infra/   # and what terraform would destroy
+      renamer verify --render k8s/overlays/prod   # and what kustomize renders, before and after
     """
     out = settings(ctx).output
     if staged or since is not None:
         if terraform:
             raise click.UsageError("--terraform plans the work tree; --staged and --since check a change")
+        if render:
+            raise click.UsageError("--render renders the work tree; --staged and --since check a change")
         if staged and since is not None:
             raise click.UsageError("--staged and --since exclude each other")
         if fmt == "sarif":
@@ -174,6 +183,7 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
                             hosts=site_hosts(project.config),
                             runtime=run.Runtime(out.progress("scanning"), listing), paths=paths)
         guards = plan_guard.run_guards(project, terraform, allow_replace, terraform_timeout)
+        rendered = render_guard.run_render(project, render, base, allow_identity)
     warn_interrupted(ctx, result.interrupted)
     for address in plan_guard.unmatched(guards, allow_replace):
         out.echo(f"renamer: warning: --allow-replace {address}: no planned delete or replace has this "
@@ -183,25 +193,34 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
                  "own files, or nothing there); --include-ignored checks ignored files that `current` "
                  "covers\n", err=True)
     summary, verdict = result.summary, result.verdict
-    ok = verdict.ok and not any(g.failing for g in guards)
+    ok = verdict.ok and not any(g.failing for g in guards) and not rendered
     if fmt == "json":
         data = verify_data(result)
-        data.update(ok=ok, terraform=plan_guard.guard_data(guards))
+        data.update(ok=ok)
+        if guards:  # as `render`: only where asked, so the library's verify data and this agree
+            data.update(terraform=plan_guard.guard_data(guards))
+        if render:
+            data.update(render=render_guard.render_data(rendered))
         out.echo(dumps(data))
     elif fmt == "sarif":
         out.echo(sarif(summary, summary.residual + summary.unclassified, include_kept=False))
     else:
         report = verify_report(summary, verdict, result.expired, result.collisions, quiet=out.quiet)
         lines = plan_guard.guard_lines(guards)
+        rendered_lines = render_guard.render_lines(rendered)
         if out.quiet:  # -q: the findings alone
-            out.echo(report + "".join(line + "\n" for line in lines if ": error: " in line))
+            out.echo(report + "".join(line + "\n" for line in lines if ": error: " in line)
+                     + "".join(line + "\n" for line in rendered_lines))
             return EXIT_OK if ok else EXIT_FINDINGS
         body, _, last = report.rstrip("\n").rpartition("\n")
-        if body or lines:
-            out.echo("".join(line + "\n" for line in [*([body] if body else []), *lines]))
+        if body or lines or rendered_lines:
+            out.echo("".join(line + "\n" for line in [*([body] if body else []), *lines, *rendered_lines]))
         if not ok and verdict.ok:
             last = last.replace("verify: OK:", "verify: FAILED:", 1)
         last += plan_guard.guard_summary(guards)
+        if render:
+            last += (f"; render: {plural(len(rendered), 'finding')} in {plural(len(render), 'kustomization')}"
+                     if rendered else f"; render: {plural(len(render), 'kustomization')} rendered alike")
         out.echo(out.style(last, fg="green" if ok else "red", bold=True) + "\n")
     return EXIT_OK if ok else EXIT_FINDINGS
 
@@ -254,14 +273,13 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
         result = run.audit(project, include_ignored=include_ignored,
                            runtime=run.Runtime(out.progress("scanning"), listing))
     warn_interrupted(ctx, result.interrupted)
-    moves = moved_tags.expired_moves(project.root, moved_tags.tagged_files(project.root, project.git),
-                                     dt.date.today())
+    moves = result.moved_expired
     if prune:
         pruned = run.prune(project, result, write=write)
         removed, kept = _prune_moves(project, moves, write)
         if fmt == "json":
-            out.echo(dumps({**prune_data(pruned), "moved_removed": [_move_dict(m) for m, _ in removed],
-                            "moved_kept": [{**_move_dict(m), "planned_in": d} for m, d in kept]}))
+            out.echo(dumps({**prune_data(pruned), "moved_removed": [moved_dict(m) for m, _ in removed],
+                            "moved_kept": [{**moved_dict(m), "planned_in": d} for m, d in kept]}))
             return EXIT_OK
         _prune(out, pruned, fmt, bool(moves))
         for move, _ in removed:
@@ -276,7 +294,7 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
         return EXIT_OK
     summary, refs, stale = result.summary, result.references, result.stale
     if fmt == "json":
-        text = dumps({**audit_data(result), "moved_expired": [_move_dict(m) for m in moves]})
+        text = dumps(audit_data(result))
     elif fmt == "markdown":
         text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":

@@ -7,7 +7,11 @@ _SCHEMA = "the document's version (renamer/documents.py): raised only by a relea
 
 DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer verify --format json": {
-        "schema": _SCHEMA, "name": "the move's name", "ok": "the verdict: what the exit code says",
+        "schema": _SCHEMA, "name": "the move's name",
+        "ok": ("the verdict: what the exit code says (with --render, a `render` list follows the fields below: "
+               "folder, kind, namespace, name, message of each finding; with the plan guard (--terraform, "
+               "`terraform:`), a `terraform` list, per folder: directory, binary, changes (address, action, "
+               "previous, reason, forced_by, drift, accepted, fails, message))"),
         "summary": "counts: files_scanned, residual, unclassified, kept (per reason), near_misses, skipped",
         "findings": "each live reference: path, line, column, old, new, status, reason, note, key_path, role",
         "near_misses": ("what looks like an old value but is not one: path, line, column, text, like, kind, why, "
@@ -18,8 +22,6 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                                    "only with a folder it moves whole)"),
         "expired": "keep rules and record classes past their expires: date",
         "collisions": "new values already standing where the sweep writes them, and whether --strict fails",
-        "terraform": ("the plan guard (--terraform, `terraform:`), per folder: directory, binary, changes (address, "
-                      "action, previous, reason, forced_by, drift, accepted, fails, message); empty without one"),
     },
     "renamer verify --staged/--since --format json": {
         "schema": _SCHEMA, "ok": "no old value comes back", "moves": "the moves checked (this one and moves/*.yaml)",

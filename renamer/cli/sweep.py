@@ -51,6 +51,11 @@ from renamer.words import plural
 @click.option("--blame-ignore-revs/--no-blame-ignore-revs", "blame_ignore", default=None,
               help="With --commit: list the rewrite commit in .git-blame-ignore-revs, in a commit of its "
                    "own (default: when the repo already keeps that file or git config names one).")
+@click.option("--allow-identity", is_flag=True,
+              help="Move Kubernetes identities too (`metadata.name`, a StatefulSet's `serviceName` and "
+                   "claim templates, `claimName`, a kustomize patch target, a Service's `NAME.NS.svc` "
+                   "names): each is a delete and a create to the cluster, so by default a residual "
+                   "`identity`. A renamed Service's `.svc` names move with it, or none of them does.")
 @click.option("-i", "--interactive", is_flag=True,
               help="Walk the planned lines one by one, like `git add -p`: y rewrite, n not now, k keep for "
                    "good (writes a keep rule), K keep with the inline marker, s skip the file, q quit.")
@@ -59,7 +64,8 @@ from renamer.words import plural
 @click.pass_context
 def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no_hooks: bool,
           commit_timeout: float, update_pins: bool, include_ignored: bool, fmt: str | None,
-          show_secrets: bool, blame_ignore: bool | None, interactive: bool, paths: tuple[Path, ...]) -> int:
+          show_secrets: bool, blame_ignore: bool | None, allow_identity: bool, interactive: bool,
+          paths: tuple[Path, ...]) -> int:
     """Rewrite old host names and addresses in current-state files.
 
     Records (the allowlist's record classes, dated files and sections, keep
@@ -87,7 +93,7 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
     request = SweepRequest(dry_run=dry_run, commit=commit, allow_dirty=allow_dirty,
                            include_ignored=include_ignored, hooks=not no_hooks, blame_ignore=blame_ignore,
                            with_diff=(fmt or ("diff" if dry_run else "summary")) == "diff",
-                           update_pins=update_pins)
+                           update_pins=update_pins, allow_identity=allow_identity)
     with vcs_command.commit_timeout(commit_timeout):
         if interactive:
             return _interactive(ctx, out, paths, request, fmt)

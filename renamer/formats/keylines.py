@@ -4,8 +4,10 @@ YAML file broken by template tags.
 A key-like line is a YAML-style `key:`, an INI `[section]` or a `key =` / `key=` line. Its
 scope is the keys it is indented under (and the INI section it sits in); Jinja's
 `{% if %}` / `{% elif %}` / `{% else %}` branches are alternatives, so two keys in different
-branches of one `if` never meet. An edit set collides when, after it, some key stands more
-often in one scope than it did before: two names became one.
+branches of one `if` never meet; so are a Helm (Go) template's `{{- if }}` / `{{ else if }}` /
+`{{ else }}` (and `range`, `with`, `define`, `block`, closed by `{{ end }}`). An edit set
+collides when, after it, some key stands more often in one scope than it did before: two names
+became one.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ _SECTION = re.compile(r"[ \t]*\[(?P<key>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
 _ITEM = re.compile(r"[ \t]*-[ \t]+")
 _KEY = re.compile(r"[ \t]*(?P<key>\"[^\"\n]*\"|'[^'\n]*'|[^\s:=#;\[\]{}'\"]+)"
                   r"[ \t]*(?::(?=[ \t]|\Z)|=)")
-_TAG = re.compile(r"\{%-?\+?[ \t]*(?P<word>\w+)")
-_OPENS = frozenset({"if", "for", "macro", "block", "call", "filter", "with", "raw"})
+# Jinja's `{% if %}` and a Go template's (Helm's) `{{- if }}`, `{{ else if }}`, `{{ range }}`...
+_TAG = re.compile(r"\{%-?\+?[ \t]*(?P<word>\w+)|\{\{-?[ \t]*(?P<go>if|else|range|with|define|block|end)\b")
+_OPENS = frozenset({"if", "for", "macro", "block", "call", "filter", "with", "raw", "range", "define"})
 _BRANCHES = frozenset({"elif", "else"})
 Branch = tuple[tuple[int, int], ...]  # (block id, branch number) of every enclosing Jinja block
 
@@ -44,7 +47,7 @@ def key_lines(text: str) -> list[KeyLine]:
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         for tag in _TAG.finditer(line):
-            word = tag.group("word")
+            word = tag.group("word") or tag.group("go")
             if word in _OPENS:
                 opened += 1
                 blocks.append((opened, 0))

@@ -17,6 +17,7 @@ from typing import Any
 from renamer.allowlist import Exemption
 from renamer.documents import versioned
 from renamer.masking import mask_line
+from renamer.moved_tags import TaggedMove
 from renamer.printable import json_escaped
 from renamer.sweep.collisions import Collision
 from renamer.sweep.explain import Decision, Explanation
@@ -192,7 +193,14 @@ def verify_data(result: VerifyResult) -> dict[str, Any]:
 def audit_data(result: AuditResult) -> dict[str, Any]:
     """What `audit --format json` prints."""
     return versioned({**audit_document(result.name, result.summary, result.references, result.stale),
-                      "expired": [exemption_dict(e) for e in result.expired]})
+                      "expired": [exemption_dict(e) for e in result.expired],
+                      "moved_expired": [moved_dict(m) for m in result.moved_expired]})
+
+
+def moved_dict(move: TaggedMove) -> dict[str, object]:
+    """A tagged `moved` block (renamer/moved_tags.py) as the JSON documents show it."""
+    return {"path": move.path, "line": move.line, "from": move.old, "to": move.new, "move": move.name,
+            "expires": move.expires.isoformat()}
 
 
 def prune_data(result: PruneResult) -> dict[str, Any]:

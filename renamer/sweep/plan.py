@@ -21,6 +21,7 @@ from renamer.sweep.content import read_content, read_scanned
 from renamer.sweep.folders import FolderMove, located, merging, named, plan_folders, splitting
 from renamer.sweep.held_paths import follow_held_paths
 from renamer.sweep.helm_tails import helm_compositions
+from renamer.sweep.kube_fates import one_fate
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.machine_search import machine_searches
 from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
@@ -208,6 +209,8 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         scan = follow_anchors(project, scan)
     with debug.timed("held paths"):
         scan = follow_held_paths(project, scan)
+    if options is not None and options.allow_identity:  # a Service and its `.svc` names: one fate
+        scan = one_fate(project, scan)
     with debug.timed("pins"):  # after the anchors: their edits change the bytes too
         # the pins a commit of this move left stale too (pins_history.py): a second sweep reports
         # what verify would, and --update-pins after the commit still updates them

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from renamer.allowlist import Exemption
+from renamer.moved_tags import TaggedMove
 from renamer.sweep.apply import Applied
 from renamer.sweep.collisions import Collision
 from renamer.sweep.decisions import FileEdit, Pruned
@@ -75,6 +76,7 @@ class AuditResult:
     name: str
     interrupted: bool
     expired: list[Exemption] = field(default_factory=list)
+    moved_expired: list[TaggedMove] = field(default_factory=list)  # tagged `moved` blocks past expiry
 
     @property
     def failed(self) -> bool:

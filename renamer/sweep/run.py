@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from renamer import debug, once, vcs
+from renamer import debug, moved_tags, once, vcs
 from renamer.errors import UnsafeError
 from renamer.project import LoadedProject
 from renamer.sweep.added import added_lines, base_version, new_version, touched_paths
@@ -83,6 +83,7 @@ class SweepRequest:
     blame_ignore: bool | None = None  # None: when the repo already keeps .git-blame-ignore-revs
     with_diff: bool = True  # make the dry-run diff (only `--format diff` prints it)
     update_pins: bool = False  # rewrite the digests of rewritten files where their format is certain
+    allow_identity: bool = False  # Kubernetes identities follow (kube_identities.py), not residuals
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         adopted, earlier, listing = left.count, "an earlier `renamer sweep`'s rewrite", None
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
     options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else (),
-                          before_move=before_move(project))
+                          before_move=before_move(project), allow_identity=request.allow_identity)
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
     if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
@@ -189,7 +190,8 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
     if recovered is not None:
         _complete(project.root, recovered, commit, hooks)
     plan = plan_sweep(project, prefixes, request.include_ignored,
-                      ScanOptions(texts=False, before_move=before_move(project)))
+                      ScanOptions(texts=False, before_move=before_move(project),
+                                  allow_identity=request.allow_identity))
     _refuse_unsafe(plan, request.allow_dirty, recovered)
     read = {c.path: read_scanned(project.root / c.path) for c in plan.changes if c.edits}
     found = hunks(plan, read)
@@ -313,9 +315,11 @@ def audit(project: LoadedProject, *, include_ignored: bool = False, runtime: Run
     with debug.timed("held paths"):
         scan = follow_held_paths(project, scan)
     refs = scan.references()
+    day = today or dt.date.today()
+    moves = moved_tags.expired_moves(project.root, moved_tags.tagged_files(project.root, project.git), day)
     return AuditResult(Summary.of_scan(scan), refs, stale_exemptions(project.allowlist, refs, scan.paths),
                        project.config.name, pending(project.root) is not None,
-                       expired_exemptions(project.allowlist, today or dt.date.today()))
+                       expired_exemptions(project.allowlist, day), moves)
 
 
 def prune(project: LoadedProject, result: AuditResult, *, write: bool = False) -> PruneResult:

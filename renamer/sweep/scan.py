@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import (
+    kube_identities,
     label_names,
     moved_tags,
     near_miss,
@@ -219,10 +220,16 @@ REFUSED_HINTS = {
                   "`dest:`), and stop the old unit on the machine; or keep it with a keep rule"),
     "state-name": ("a name that keys state kept outside the repo (a compose project's: its compose "
                    "file's folder, `name:`, COMPOSE_PROJECT_NAME, `-p`; a compose volume's `name:`; a "
-                   "StatefulSet's; a Helm release's): renamed, the next `docker compose up` or apply starts "
+                   "Helm release's): renamed, the next `docker compose up` or apply starts "
                    "new, empty volumes beside the old containers; move the data first (copy each volume into "
                    "the new one), or pin the old name (`name: OLD` in the compose file), then edit it by "
                    "hand; or keep it with a keep rule (`keep_paths` for a folder)"),
+    "identity": ("a Kubernetes object's identity (`metadata.name` of any kind, a StatefulSet's "
+                 "`serviceName` and volume claim templates, a `claimName`, a kustomize patch's target, a "
+                 "Service's `NAME.NS.svc` DNS name): the cluster knows the object by it, so a text rename "
+                 "is a delete and a create (the note says what is lost); move the object first (or accept "
+                 "it: `renamer sweep --allow-identity` moves every identity and every `.svc` name of a "
+                 "renamed Service together), or keep it with a keep rule"),
     "multibyte": multibyte.HINT,
     "subdomain": subdomains.HINT,
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
@@ -325,6 +332,8 @@ class ScanOptions:
     # New values to look for in every file, for collisions (sweep/collisions.py): the scan lists
     # the files that hold one, so that only those are read again.
     present: tuple[bytes, ...] = ()
+    # `sweep --allow-identity`: a Kubernetes object's identity follows (kube_identities.py)
+    allow_identity: bool = False
     # Zone files a server's configuration in the repo names (or a zone of it $INCLUDEs): (path, the
     # origin it is read against, its zone's apex), from sweep/zone_origins.py. Such a file needs no
     # $ORIGIN, and is always scanned (its owners spell no old value).
@@ -592,6 +601,9 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
+        if matches and content.kind == "text" \
+                and status == CURRENT and kube_identities.might_hold(data):  # `metadata: {name: pug}`
+            matches = self._identities(rel, data, matches)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
         if matches and content.kind == "text" and (unit_names.might_define(data)  # `mnt-pug.mount`
@@ -940,6 +952,25 @@ class FileScanner:
                 return None, [replace(r, reason=state_names.HELD, note=why)
                               if r.status == RESIDUAL and r.reason is None else r for r in refs]
         return new_path, refs
+
+    def _identities(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
+        """Occurrences in a Kubernetes object's identity (kube_identities.py): residuals `identity`,
+        the consequence said, unless the sweep moves identities (`--allow-identity`); an external
+        secret store's item, which no sweep moves, a `state-name` residual either way."""
+        if not any(m.refused is None and m.kept is None for m in matches):
+            return matches
+        found = [i for i in kube_identities.identities(rel, data)
+                 if not self.options.allow_identity or i.field == kube_identities.STORED]
+        if not found:
+            return matches
+        out = []
+        for m in matches:
+            what = next((i for i in found if i.start <= m.start and m.end <= i.end), None)
+            if what is not None and m.refused is None and m.kept is None:
+                held = state_names.HELD if what.field == kube_identities.STORED else kube_identities.IDENTITY
+                m = replace(m, refused=held, note=what.note.replace("NAME", m.old))
+            out.append(m)
+        return out
 
     def _state_names(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         """Occurrences in a name that keys state outside the repo (a compose project's, a volume's,

@@ -11,7 +11,11 @@ label twice across the files of one config directory (`include conf.d/*.conf`: "
 upstream"; HAProxy's numbered fragments: two `backend wolf`), two entries of one `host_vars/` or
 `group_vars/` name (`wolf.yml` beside `wolf/` or `wolf.yaml`: Ansible reads one). A new value
 that merely stands elsewhere (another namespace, another listen, an Ansible list of records) is
-still only a warning."""
+still only a warning.
+
+A Kubernetes object's name is an identity (tests/cli/test_kube_identities.py): a plain sweep leaves
+it, a residual, so nothing collides; these sweeps move identities (`--allow-identity`) and the
+collision is what stops them."""
 
 from __future__ import annotations
 
@@ -45,8 +49,9 @@ DIRECTORIES: dict[str, str] = {
     "nginx/conf.d/b.conf": "upstream wolf { server 10.9.9.9:80; }\n",
     "haproxy/10-a.cfg": "backend pug\n  server s 10.0.0.5:80\n",
     "haproxy/20-b.cfg": "backend wolf\n  server s 10.9.9.9:80\n",
-    "deploy/a.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: pug\n  namespace: web\n",
-    "deploy/b.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: wolf\n  namespace: web\n",
+    # (namespace db: k8s/svc.yaml's Service pug in web, refused, holds every Service pug of web)
+    "deploy/a.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: pug\n  namespace: db\n",
+    "deploy/b.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: wolf\n  namespace: db\n",
 }
 VARS: dict[str, str] = {
     "inventory/hosts": "[web]\npug\nwolf\n",
@@ -69,7 +74,7 @@ def _everything() -> dict[str, str]:
 def test_each_identity_is_refused_naming_both_places_and_nothing_is_written(repo, run) -> None:
     root = _repo(repo, _everything())
     head = git(root, "rev-parse", "HEAD")
-    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    dry = run(root, "sweep", "--allow-identity", "--dry-run", "--format", "summary")
     assert dry.exit_code == 0
     refused = dry.stdout[dry.stdout.index("Refused:"):]
     for path, (_, line) in IDENTITIES.items():
@@ -83,7 +88,7 @@ def test_each_identity_is_refused_naming_both_places_and_nothing_is_written(repo
             "whose files are read as one (nginx/conf.d/a.conf:1, nginx/conf.d/b.conf:1)") in refused
     assert ("  haproxy/20-b.cfg:1: the section 'backend wolf' would stand twice in one config directory, "
             "whose files are read as one (haproxy/10-a.cfg:1, haproxy/20-b.cfg:1)") in refused
-    assert ("  deploy/b.yaml:4: after the rename two Kubernetes Service objects in namespace 'web' are named "
+    assert ("  deploy/b.yaml:4: after the rename two Kubernetes Service objects in namespace 'db' are named "
             "'wolf' in one folder, which `kubectl apply -f` applies as one (deploy/a.yaml:4, deploy/b.yaml:4)"
             ) in refused
     assert ("  inventory/host_vars/pug.yml: renaming it to inventory/host_vars/wolf.yml beside "
@@ -91,7 +96,7 @@ def test_each_identity_is_refused_naming_both_places_and_nothing_is_written(repo
             "one of them and drops the other's") in refused
     assert ("  inventory/group_vars/pug.yml: renaming it to inventory/group_vars/wolf.yml beside "
             "inventory/group_vars/wolf.yaml would give two entries one name") in refused
-    for args in (["sweep", "--commit"], ["sweep"]):
+    for args in (["sweep", "--allow-identity", "--commit"], ["sweep", "--allow-identity"]):
         done = run(root, *args)
         assert done.exit_code == 3, done.stderr
         assert "nothing written" in done.stderr
@@ -160,7 +165,7 @@ VARIANTS: dict[str, tuple[dict[str, str], str]] = {
 def test_variants_of_one_identity_are_refused(repo, run, case) -> None:
     files, named = VARIANTS[case]
     root = _repo(repo, files)
-    done = run(root, "sweep", "--commit")
+    done = run(root, "sweep", "--allow-identity", "--commit")
     assert done.exit_code == 3, done.stdout
     assert f"{named}: " in done.stderr and "nothing written" in done.stderr
     assert git(root, "status", "--porcelain") == ""
@@ -204,10 +209,10 @@ def test_identities_that_stay_apart_are_swept_with_a_warning_at_most(repo, run) 
         "vars.yml": "local_dns:\n  - {name: pug.ana.lan, ip: 10.0.0.5}\n  - {name: wolf.fv.lan, ip: 10.9.9.9}\n",
     }
     root = _repo(repo, files)
-    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    dry = run(root, "sweep", "--allow-identity", "--dry-run", "--format", "summary")
     assert "Refused:" not in dry.stdout, dry.stdout
     assert "vars.yml:3:12 [local_dns[1].name]: warning: collision: wolf.fv.lan is already here" in dry.stdout, dry.stdout
-    done = run(root, "sweep", "--commit")
+    done = run(root, "sweep", "--allow-identity", "--commit")
     assert done.exit_code == 0, done.stderr
     assert (root / "host_vars/wolf.yml").exists() and (root / "conf.d/a.conf").read_text().count("wolf") == 1
     assert git(root, "status", "--porcelain") == ""
@@ -274,7 +279,7 @@ def test_ansible_drops_one_of_two_entries_of_one_name(repo, run, tmp_path) -> No
     assert inventory.exists(), "ansible-core is a test dependency"
     files = {"inventory/hosts": "[wolf]\nwolf\n", **{p: t for p, t in VARS.items() if p != "inventory/hosts"}}
     root = _repo(repo, files)
-    assert run(root, "sweep", "--commit").exit_code == 3
+    assert run(root, "sweep", "--allow-identity", "--commit").exit_code == 3
     _by_hand(root, {p: t for p, t in files.items() if p != "inventory/hosts"}, "cutover")
     shown = subprocess.run([str(inventory), "-i", str(root / "inventory/hosts"), "--host", "wolf"],
                            capture_output=True, text=True, check=True, timeout=120,
@@ -291,7 +296,7 @@ def test_verify_strict_fails_on_two_hosts_or_resources_made_one_once_written(rep
     `verify --strict` said OK. Written by hand now (the sweep refuses them), strict verify fails."""
     files, _ = INVENTORY_AND_KUSTOMIZE[case]
     root = _repo(repo, files)
-    assert run(root, "sweep", "--commit").exit_code == 3
+    assert run(root, "sweep", "--allow-identity", "--commit").exit_code == 3
     _by_hand(root, files, "cutover")
     strict = run(root, "verify", "--strict")
     assert strict.exit_code == 1, strict.stdout

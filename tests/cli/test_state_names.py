@@ -2,7 +2,8 @@
 
 A compose project's name (its folder where it declares named volumes, `name:`,
 COMPOSE_PROJECT_NAME, `-p`), a compose volume's `name:`, a StatefulSet's and a helmfile release's
-name: renamed, the next `docker compose up` or apply starts empty beside the old. Residuals
+name: renamed, the next `docker compose up` or apply starts empty beside the old (a
+StatefulSet's is an `identity`: tests/cli/test_kube_identities.py). Residuals
 `state-name` (a folder held whole); the rest of each file still follows.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from tests.testing.findings import places
 from tests.testing.repos import CURRENT_ALL, Repo, Run, git
 
 CONFIG = """\
@@ -48,7 +50,9 @@ def test_compose_project_names_are_held_and_the_rest_follows(repo: Repo, run: Ru
     held = {(f["path"], f["line"]) for f in json.loads(done.stdout)["findings"] if f.get("reason") == "state-name"}
     assert held == {("hosts/pug/compose.yaml", 0), ("hosts/pug/nginx.conf", 0), ("stacks/app/compose.yaml", 1),
                     ("stacks/app/compose.yaml", 10), ("stacks/app/.env", 1), ("deploy.sh", 1), ("deploy.sh", 2),
-                    ("k8s/db.yaml", 9), ("helmfile.yaml", 2)}
+                    ("helmfile.yaml", 2)}
+    # a StatefulSet's name, its serviceName and a Service's name: Kubernetes identities (test_kube_identities.py)
+    assert places(root, run, "identity") == [("k8s/db.yaml", 4), ("k8s/db.yaml", 9), ("k8s/db.yaml", 12)]
     notes = "\n".join(f["note"] for f in json.loads(done.stdout)["findings"] if f.get("reason") == "state-name")
     assert "its named volumes (`pug_pgdata`) are created anew, empty" in notes
     assert run(root, "sweep", "--commit").exit_code == 1  # left for a decision, the rest applied
@@ -61,9 +65,7 @@ def test_compose_project_names_are_held_and_the_rest_follows(repo: Repo, run: Ru
     assert (root / "stacks/app/.env").read_text() == "COMPOSE_PROJECT_NAME=pug\nUPSTREAM=wolf.lab.lan\n"
     assert (root / "deploy.sh").read_text() == files["deploy.sh"].replace("ssh pug", "ssh wolf")
     k8s = (root / "k8s/db.yaml").read_text()
-    assert k8s == files["k8s/db.yaml"].replace("kind: Service\nmetadata:\n  name: pug", "kind: Service\nmetadata:\n"
-                                               "  name: wolf").replace("app: pug", "app: wolf").replace(
-        "serviceName: pug", "serviceName: wolf")
+    assert k8s == files["k8s/db.yaml"].replace("app: pug", "app: wolf")
     assert (root / "helmfile.yaml").read_text() == files["helmfile.yaml"].replace("host: pug", "host: wolf")
     assert (root / "stacks/wolf/compose.yml").exists() and not (root / "stacks/pug").exists()
     assert (root / "pinned/wolf/compose.yaml").exists() and (root / "envpinned/wolf/.env").exists()

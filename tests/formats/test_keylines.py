@@ -29,6 +29,16 @@ def _renamed(text: str) -> str:
     pytest.param("# ana-ml2: old\nfv-ml1: 1\n", None, id="noop-comment"),
     pytest.param("fv-ml1: 1\nfv-ml1: 2\nana-ml2: 3\n", 1, id="third-of-a-kind"),
     pytest.param("fv-ml1: 1\nfv-ml1: 2\n", None, id="noop-duplicate-before"),
+    # a Helm (Go) template's actions (issue 32, item 4): `with`/`range` bodies render beside their
+    # siblings, `if`/`else if`/`else` branches are alternatives
+    pytest.param("data:\n  ana-ml2: {{ .a }}\n  {{- with .b }}\n  fv-ml1: {{ . }}\n  {{- end }}\n", 4,
+                 id="helm-with-body"),
+    pytest.param("data:\n  {{- range .hs }}\n  ana-ml2: 1\n  fv-ml1: 2\n  {{- end }}\n", 4, id="helm-range-body"),
+    pytest.param("data:\n  {{- if .a }}\n  ana-ml2: 1\n  {{- else }}\n  fv-ml1: 2\n  {{- end }}\n", None,
+                 id="noop-helm-if-else"),
+    pytest.param("data:\n  {{ if .a }}\n  ana-ml2: 1\n  {{ else if .b }}\n  fv-ml1: 2\n  {{ end }}\n", None,
+                 id="noop-helm-else-if"),
+    pytest.param("data:\n  {{- if .a }}\n  ana-ml2: 1\n  {{- end }}\n  fv-ml1: 2\n", 5, id="helm-after-the-if"),
 ])
 def test_collision(before: str, line: int | None) -> None:
     found = collision(before, _renamed(before))

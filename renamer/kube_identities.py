@@ -1,0 +1,319 @@
+"""Kubernetes objects' identities (issue 32, item 4): names a text rename must not move alone.
+
+A Kubernetes object is known by its kind, namespace and name. Renaming `metadata.name` in a
+manifest is no rename to the cluster: `kubectl apply` creates a second object beside the first
+(a Deployment's pods start again, a Service's DNS name changes under its readers, a StatefulSet
+starts with empty volume claims: its pods' claims are `TEMPLATE-NAME-0`), and a pruning apply
+deletes the old one. So the fields that make an identity are residuals `identity`, with the
+consequence said, unless the sweep is asked to move them (`--allow-identity`):
+
+* `metadata.name` and `metadata.namespace` of any document holding `apiVersion` and `kind` (a
+  plain manifest, a chart's `templates/*.yaml` read as text, a kustomize base, an overlay's patch);
+* a StatefulSet's `serviceName` and its `volumeClaimTemplates[].metadata.name`;
+* a pod volume's `persistentVolumeClaim.claimName` (the claim holds the data);
+* a kustomization's patch `target:` `name:` (it selects an object by its name);
+* a chart's `fullnameOverride` / `nameOverride` in a `values*.yaml` (every object is named from it);
+* a Service's DNS name, `NAME.NS.svc` or `NAME.NS.svc.cluster.local`, in any file: the Service's
+  name, read by whoever connects to it (one name, one fate: it moves only with the Service).
+
+Everything else an object says (an Ingress `host`, `tls.hosts`, env values, ConfigMap data, an
+`externalName`, `hostAliases`) is a reference to a host, and follows as any text does.
+
+Pure: bytes in, spans out. Read as text, line by line by indentation, never parsed: a Helm
+template is no YAML until rendered, and its `{{ }}` regions hold no identity of their own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+IDENTITY = "identity"
+STORED = "external-key"  # an item of an external secret store: state outside the repo, `state-name`
+_STORED_NOTE = ("an item of the external secret store (`remoteRef.key`, `extract.key`): it keeps its name "
+                "in the store, so rewritten alone the secret reads an item that does not exist; rename the "
+                "item in the store first")
+_EXTERNAL = frozenset({"ExternalSecret", "ClusterExternalSecret", "PushSecret"})
+_KEY = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)[\"']?key[\"']?[ \t]*:")
+_TARGET = re.compile(rb"(?m)^(?P<indent>[ \t-]*)target[ \t]*:[ \t]*(?P<flow>\{[^\n]*)?")
+_DOC = re.compile(rb"(?m)^---[^\n]*\n?")
+_TOP = re.compile(rb"(?m)^(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*(?P<value>[^\n#]*)")
+# A scalar; one that a template action opens (`{{ .Release.Name }}-pug`, quoted or not) runs to
+# its closing quote or the line's end (a comment aside): the whole name is the identity.
+_VALUE = re.compile(rb"""[ \t]*(?:(?P<q>["'])(?P<t>\{\{[^\n]*?)(?P=q)|(?P<a>\{\{[^\n#]*?)[ \t]*(?:\s\#|$)"""
+                    rb"""|["']?(?P<v>[^\s"'#,}\]]+))""", re.MULTILINE)
+_LINE_KEY = re.compile(rb"""^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?["']?(?P<key>[A-Za-z_][\w.-]*)["']?"""
+                       rb"""[ \t]*:(?:[ \t]+|$)""")
+_CLAIM = re.compile(rb"""(?m)(?:^[ \t-]*|[{,][ \t]*)["']?claimName["']?[ \t]*:""")
+_FLOW_NAME = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+# `pug.db.svc`, `pug.db.svc.cluster.local`: a Service's DNS name, its first label the name
+SERVICE_DNS = re.compile(rb"(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\.(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}"
+                         rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?!\.?[-A-Za-z0-9_])", re.IGNORECASE)
+# (`pug.lab.svc.home.arpa` is a name under a domain that has a `svc` label: no Service's)
+# A chart's values that name every object it renders (`{{ include "chart.fullname" . }}`)
+_OVERRIDE_NOTE = ("a chart's name override (`fullnameOverride`, `nameOverride`): every object the chart "
+                  "renders is named from it, so renaming it deletes and recreates each (a StatefulSet's "
+                  "claims stranded, a Service's `.svc` name changed)")
+_OVERRIDE = re.compile(rb"""(?m)^(?:fullnameOverride|nameOverride)[ \t]*:[ \t]*["']?(?P<v>[^\s"'#]+)""")
+
+
+@dataclass(frozen=True)
+class Identity:
+    """One identity field's value: bytes start:end of the file, the object's kind, what it is
+    (`name`, `serviceName`, `claim-template`, `claimName`, `target`, `service-dns`), the note."""
+
+    start: int
+    end: int
+    kind: str
+    field: str
+    note: str
+    # the namespace of the object it names, where given (the document's metadata, a DNS name's
+    # second label)
+    namespace: str = ""
+
+
+def might_hold(data: bytes) -> bool:
+    return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
+        or b"nameOverride" in data
+
+
+def identities(rel: str, data: bytes) -> list[Identity]:
+    """Every identity field of `data` (see the module's doc); `rel` decides nothing yet but a
+    kustomization's patch targets."""
+    out: list[Identity] = []
+    if b".svc" in data:
+        out += [Identity(h.start("name"), h.end("name"), "Service", "service-dns",
+                         f"a Kubernetes Service's DNS name (`{h.group(0).decode('ascii', 'replace')}`): it "
+                         "reads Service NAME, which keeps its name unless the sweep moves identities "
+                         "(`--allow-identity`); rewritten alone, it names no Service",
+                         h.group("ns").decode("ascii").lower())
+                for h in SERVICE_DNS.finditer(data)]
+        # its namespace, `db.pug.svc`: a Namespace's name, which moves every object of it
+        out += [Identity(h.start("ns"), h.end("ns"), "Namespace", "service-dns-namespace",
+                         "the namespace of a Kubernetes Service's DNS name "
+                         f"(`{h.group(0).decode('ascii', 'replace')}`): the Service's namespace keeps its "
+                         "name unless the sweep moves identities "
+                         "(`--allow-identity`); rewritten alone, it names no Service")
+                for h in SERVICE_DNS.finditer(data)]
+    if not rel.endswith((".yaml", ".yml")):
+        return out
+    if rel.rpartition("/")[2].startswith("values") and b"nameOverride" in data:
+        out += [Identity(h.start("v"), h.end("v"), "chart", "override", _OVERRIDE_NOTE)
+                for h in _OVERRIDE.finditer(data)]
+    if b"kind" not in data:
+        return out
+    starts = [0, *(d.end() for d in _DOC.finditer(data))]
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(data)
+        out += _document(rel, data, start, end)
+    return out
+
+
+def top_keys(data: bytes, start: int, end: int) -> dict[bytes, tuple[int, int, int]]:
+    """A document's top-level keys: key -> (line start, value start, block end)."""
+    hits = list(_TOP.finditer(data, start, end))
+    out: dict[bytes, tuple[int, int, int]] = {}
+    for j, h in enumerate(hits):
+        block_end = hits[j + 1].start() if j + 1 < len(hits) else end
+        out.setdefault(h.group("key"), (h.start(), h.start("value"), block_end))
+    return out
+
+
+def _scalar(data: bytes, at: int, end: int) -> tuple[int, int, bytes] | None:
+    hit = _VALUE.match(data, at, end)
+    if hit is None:
+        return None
+    group = next(g for g in ("t", "a", "v") if hit.group(g) is not None)
+    if group == "v" and hit.group("v").startswith((b"{", b"[", b"|", b">", b"&", b"*")):
+        return None
+    return hit.start(group), hit.end(group), hit.group(group)
+
+
+def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
+    keys = top_keys(data, start, end)
+    out: list[Identity] = []
+    given = ""  # the document's own namespace, where it says one
+    if b"kind" in keys and b"apiVersion" in keys:
+        _, at, _ = keys[b"kind"]
+        got = _scalar(data, at, end)
+        kind = got[2].decode("ascii", "replace") if got else "object"
+        namespace, given = b"NS", ""
+        meta = keys.get(b"metadata")
+        names: list[tuple[int, int]] = []
+        if meta is not None:
+            names = _child_names(data, meta[1], meta[2])
+            ns = child_value(data, meta[1], meta[2], b"namespace")
+            if ns is not None:
+                namespace, given = ns[2], ns[2].decode("utf-8", "replace")
+                called = data[names[0][0]:names[0][1]].decode("utf-8", "replace") if names else "NAME"
+                out.append(Identity(ns[0], ns[1], kind, "namespace",
+                                    f"renaming the namespace of {kind} {called} moves it to another "
+                                    "namespace: `kubectl apply` creates it there and the old one stays (or a "
+                                    "pruning apply deletes it)"))
+        templates = _claim_templates(data, keys) if kind == "StatefulSet" else []
+        own = data[names[0][0]:names[0][1]].decode("utf-8", "replace") if names else "STATEFULSET"
+        for s, e in names:
+            out.append(Identity(s, e, kind, "name", _name_note(kind, namespace.decode("ascii", "replace"),
+                                                               [data[a:b].decode() for a, b in templates]),
+                                given))
+        if kind == "StatefulSet":
+            for s, e in templates:
+                out.append(Identity(s, e, kind, "claim-template",
+                                    "a StatefulSet's volume claim template's name: its pods' claims are "
+                                    f"named from it (`NAME-{own}-0`); renamed, every pod starts with a "
+                                    "new, empty claim and the data stays in the old one"))
+            for hit in re.finditer(rb"(?m)^[ \t]+serviceName[ \t]*:", data[start:end]):
+                got = _scalar(data, start + hit.end(), end)
+                if got is not None:
+                    out.append(Identity(got[0], got[1], kind, "serviceName",
+                                        "a StatefulSet's `serviceName`, its governing Service (its pods' DNS "
+                                        "names are `POD.NAME.NS.svc`): the field is immutable, so renamed, "
+                                        "`kubectl apply` is refused until the StatefulSet is deleted and "
+                                        "created again", given))
+        out += _references(data, start, end, given, {i.start for i in out})
+        if kind in _EXTERNAL:
+            for hit in _KEY.finditer(data, start, end):
+                got = _scalar(data, hit.end(), end)
+                if got is not None:
+                    out.append(Identity(got[0], got[1], kind, STORED, _STORED_NOTE))
+    for hit in _CLAIM.finditer(data[start:end]):
+        got = _scalar(data, start + hit.end(), end)
+        if got is not None:
+            out.append(Identity(got[0], got[1], "PersistentVolumeClaim", "claimName",
+                                "a PersistentVolumeClaim's name (`claimName`): the claim holds the data; "
+                                "renamed, the pod waits for a claim that does not exist, or mounts a new, "
+                                "empty one", given))
+    if rel.rpartition("/")[2] in ("kustomization.yaml", "kustomization.yml") and b"target" in data:
+        for hit in _TARGET.finditer(data[start:end]):
+            at = start + hit.end()
+            if hit.group("flow"):
+                found = _FLOW_NAME.search(data, start + hit.start("flow"), start + hit.end("flow"))
+                spans = [] if found is None else [(found.start("v"), found.end("v"))]
+            else:
+                spans = _child_names(data, at, _block_end(data, at, end, len(hit.group("indent"))))
+            out += [Identity(s, e, "patch target", "target",
+                             "a kustomize patch's `target` `name:`: it selects the object NAME by its "
+                             "name, which keeps it unless the sweep moves identities; rewritten alone, the "
+                             "patch applies to nothing") for s, e in spans]
+    return out
+
+
+# Fields that name another object of the namespace, which keeps its name while identities are held:
+# a mapping whose `name:` it is (an Ingress backend's `service:`, `configMapRef:`, `secretKeyRef:`,
+# a volume's `configMap:`, an HPA's `scaleTargetRef:`, a binding's `roleRef:`), or a scalar.
+# Flux's `chartRef`/`sourceRef` and external-secrets' `secretStoreRef` too.
+_NAMED_BY = {b"service": "Service", b"configMapRef": "ConfigMap", b"configMapKeyRef": "ConfigMap",
+             b"configMap": "ConfigMap", b"secretRef": "Secret", b"secretKeyRef": "Secret",
+             b"scaleTargetRef": "", b"roleRef": "", b"targetRef": "", b"chartRef": "", b"sourceRef": "",
+             b"secretStoreRef": "", b"storeRef": ""}  # "": the mapping's `kind:` says
+_NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccountName": "ServiceAccount",
+             b"resourceClaimTemplateName": "ResourceClaimTemplate"}
+_PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>service|configMapRef|configMapKeyRef|"
+                     rb"configMap|secretRef|secretKeyRef|scaleTargetRef|roleRef|targetRef|chartRef|sourceRef|"
+                     rb"secretStoreRef|storeRef|serviceName|secretName|serviceAccountName|"
+                     rb"resourceClaimTemplateName)[ \t]*:")
+
+
+def _references(data: bytes, start: int, end: int, namespace: str, taken: set[int]) -> list[Identity]:
+    """A manifest's fields naming another object by its name (`_NAMED_BY`, `_NAMED_AS`)."""
+    out = []
+    for hit in _PARENT.finditer(data, start, end):
+        key = hit.group("key")
+        if key in _NAMED_AS:
+            got = _scalar(data, hit.end(), end)
+            kind = _NAMED_AS[key]
+        else:
+            line_start = data.rfind(b"\n", 0, hit.start()) + 1
+            indent = len(data[line_start:hit.start("key")])
+            got = child_value(data, hit.end(), _block_end(data, hit.end(), end, indent), b"name")
+            kind = _NAMED_BY[key]
+            if not kind:
+                said = child_value(data, hit.end(), _block_end(data, hit.end(), end, indent), b"kind")
+                kind = said[2].decode("utf-8", "replace") if said else "object"
+        if got is None or got[0] in taken:
+            continue
+        out.append(Identity(got[0], got[1], kind, "ref",
+                            f"names {kind} NAME by its name (`{key.decode()}`), which keeps it unless the "
+                            "sweep moves identities (`--allow-identity`); rewritten alone, it names an "
+                            "object that does not exist", namespace))
+    return out
+
+
+def _block_end(data: bytes, at: int, end: int, indent: int) -> int:
+    """Where the block after the key ending at `at` ends: the first line not deeper than `indent`."""
+    pos = data.find(b"\n", at)
+    while 0 <= pos < end:
+        line_end = data.find(b"\n", pos + 1)
+        line = data[pos + 1: end if line_end < 0 or line_end > end else line_end]
+        blank = not line.strip() or line.lstrip().startswith(b"#")
+        if not blank and len(line) - len(line.lstrip(b" ")) <= indent:
+            return pos + 1
+        pos = line_end
+    return end
+
+
+def _child_names(data: bytes, at: int, end: int) -> list[tuple[int, int]]:
+    got = child_value(data, at, end, b"name")
+    return [] if got is None else [(got[0], got[1])]
+
+
+def child_value(data: bytes, at: int, end: int, key: bytes) -> tuple[int, int, bytes] | None:
+    """The scalar of `key` among a mapping's direct children: the block after a key ending at `at`
+    (its first line's indentation is the children's), or a flow mapping on the key's line."""
+    rest = data[at:data.find(b"\n", at) if 0 <= data.find(b"\n", at) < end else end]
+    if rest.lstrip().startswith(b"{"):
+        pattern = re.compile(rb"""(?:^|[{,\s])["']?""" + re.escape(key)
+                             + rb"""["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+        found = pattern.search(rest)
+        return None if found is None else (at + found.start("v"), at + found.end("v"), found.group("v"))
+    indent: int | None = None
+    pos = data.find(b"\n", at)
+    while 0 <= pos < end:
+        line_end = data.find(b"\n", pos + 1)
+        stop = end if line_end < 0 or line_end > end else line_end
+        line = data[pos + 1:stop]
+        stripped = line.lstrip(b" ")
+        if stripped.strip() and not stripped.startswith(b"#"):
+            depth = len(line) - len(stripped)
+            if indent is None:
+                indent = depth
+            if depth < indent or depth == 0:
+                return None
+            hit = _LINE_KEY.match(line)
+            if depth == indent and hit is not None and not hit.group("dash") and hit.group("key") == key:
+                return _scalar(data, pos + 1 + hit.end(), stop)
+        pos = line_end
+    return None
+
+
+def _claim_templates(data: bytes, keys: dict[bytes, tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """The `metadata.name` of each item of a StatefulSet's `spec.volumeClaimTemplates`."""
+    spec = keys.get(b"spec")
+    if spec is None:
+        return []
+    out = []
+    block = re.compile(rb"(?m)^(?P<indent>[ \t]*)volumeClaimTemplates[ \t]*:[ \t]*$")
+    found = block.search(data, spec[1], spec[2])
+    if found is None:
+        return []
+    stop = _block_end(data, found.end(), spec[2], len(found.group("indent")))
+    for meta in re.finditer(rb"(?m)^(?P<indent>[ \t]*)(?:-[ \t]+)?metadata[ \t]*:", data[found.end():stop]):
+        at = found.end() + meta.end()
+        end = _block_end(data, at, stop, len(meta.group(0)) - len(meta.group(0).lstrip(b" \t-")))
+        out += _child_names(data, at, end)
+    return out
+
+
+def _name_note(kind: str, namespace: str, templates: list[str]) -> str:
+    consequences = {
+        "StatefulSet": "strands PVC {claims}: its pods' volume claims are named from it, so a new "
+                       "StatefulSet starts with empty ones beside the old".format(
+                           claims=", ".join(f"{t}-NAME-0" for t in templates) or "TEMPLATE-NAME-0"),
+        "Service": f"breaks NAME.{namespace}.svc.cluster.local readers: the Service's DNS name is its name",
+        "PersistentVolumeClaim": "binds a new, empty volume: the data stays in the old claim",
+        "Namespace": "creates an empty namespace: every object of the old one stays there, or is deleted "
+                     "with it",
+    }
+    said = consequences.get(kind, "deletes and recreates it: `kubectl apply` creates a second object beside "
+                                  "the first, and a pruning apply (or Argo CD, Flux) deletes the old one")
+    return f"renaming {kind} NAME {said}"

@@ -1,0 +1,332 @@
+"""Kubernetes identities, end to end (issue 32, item 4).
+
+An object's name is its identity to the cluster: renamed by a text edit, `kubectl apply` makes a
+second object (a StatefulSet's new pods with empty claims, a Service whose `.svc` readers find
+nothing). Plain manifests, a chart's templates (text, `{{ }}` regions as code) and kustomize bases
+and overlays: each identity field is a residual `identity` with its consequence said, nothing
+written there, while the references (Ingress hosts, env values, ConfigMap data, `externalName`,
+`hostAliases`) follow; `sweep --allow-identity` moves them all, a Service with every `.svc` name of
+it, or none of them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from tests.testing.repos import CURRENT_ALL, Repo, Run, git
+
+CONFIG = """\
+version: 1
+renames:
+  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}
+allowlist: allow.yaml
+"""
+STATEFUL = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: ana-ml2
+  namespace: ml
+spec:
+  serviceName: ana-ml2
+  template:
+    spec:
+      hostAliases:
+        - ip: 10.0.0.5
+          hostnames: [ana-ml2.ana.lan]
+      containers:
+        - name: app
+          image: nginx
+          env:
+            - name: PEER
+              value: ana-ml2.ana.lan
+            - {name: DB, value: "ana-ml2.ml.svc.cluster.local:5432"}
+  volumeClaimTemplates:
+    - metadata:
+        name: data
+      spec:
+        accessModes: [ReadWriteOnce]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ana-ml2, namespace: ml}
+spec:
+  clusterIP: None
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: upstream
+spec:
+  type: ExternalName
+  externalName: ana-ml2.ana.lan
+"""
+INGRESS = """\
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+spec:
+  tls:
+    - hosts: [ana-ml2.ana.lan]
+  rules:
+    - host: ana-ml2.ana.lan
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ana-ml2
+data:
+  upstream: http://ana-ml2.ana.lan:8080
+  db: ana-ml2.ml.svc
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      volumes:
+        - name: data
+          persistentVolumeClaim:
+            claimName: ana-ml2
+"""
+TEMPLATE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ana-ml2
+  labels:
+    {{- include "chart.labels" . | nindent 4 }}
+spec:
+  template:
+    spec:
+      containers:
+        - name: app
+          image: "{{ .Values.image }}"
+          env:
+            - name: HOST
+              value: {{ .Values.host | default "ana-ml2.ana.lan" | quote }}
+"""
+BASE = {
+    "kustomize/base/kustomization.yaml": "resources: [deploy.yaml]\n",
+    "kustomize/base/deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ana-ml2\nspec:\n"
+                                  "  template:\n    spec:\n      containers:\n        - name: app\n"
+                                  "          image: nginx\n          env:\n            - name: PEER\n"
+                                  "              value: ana-ml2.ana.lan\n",
+    "kustomize/overlay/kustomization.yaml": "resources: [../base]\npatches:\n  - target:\n      kind: Deployment\n"
+                                            "      name: ana-ml2\n    patch: |-\n      - op: add\n"
+                                            "        path: /metadata/labels\n        value: {tier: ml}\n",
+}
+FILES = {"k8s/db.yaml": STATEFUL, "k8s/web.yaml": INGRESS, "chart/templates/deploy.yaml": TEMPLATE,
+         "chart/Chart.yaml": "apiVersion: v2\nname: app\nversion: 1.0.0\n",
+         "chart/values.yaml": "host: ana-ml2.ana.lan\n", **BASE}
+# (path, line) of every identity field above
+IDENTITIES = {("k8s/db.yaml", 4), ("k8s/db.yaml", 7), ("k8s/db.yaml", 19), ("k8s/db.yaml", 28),
+              ("k8s/web.yaml", 14), ("k8s/web.yaml", 17), ("k8s/web.yaml", 29), ("chart/templates/deploy.yaml", 4),
+              ("kustomize/base/deploy.yaml", 4), ("kustomize/overlay/kustomization.yaml", 5)}
+
+
+def _findings(run: Run, root: object) -> list[dict[str, object]]:
+    done = run(root, "verify", "--format", "json")
+    found: list[dict[str, object]] = json.loads(done.stdout)["findings"]
+    return found
+
+
+def _kustomize(folder: object) -> str:
+    return subprocess.run(["kubectl", "kustomize", str(folder)], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def test_identity_fields_are_residuals_with_the_consequence_and_references_follow(repo: Repo, run: Run) -> None:
+    root = repo(FILES, config=CONFIG, allowlist=CURRENT_ALL)
+    found = _findings(run, root)
+    held = {(f["path"], f["line"]) for f in found if f["reason"] == "identity"}
+    assert held == IDENTITIES
+    notes = {(f["path"], f["line"]): str(f["note"]) for f in found if f["reason"] == "identity"}
+    assert notes[("k8s/db.yaml", 4)].startswith("renaming StatefulSet ana-ml2 strands PVC data-ana-ml2-0")
+    assert notes[("k8s/db.yaml", 28)].startswith(
+        "renaming Service ana-ml2 breaks ana-ml2.ml.svc.cluster.local readers")
+    assert notes[("k8s/web.yaml", 14)].startswith("renaming ConfigMap ana-ml2 deletes and recreates it")
+    assert notes[("chart/templates/deploy.yaml", 4)].startswith("renaming Deployment ana-ml2 deletes and recreates")
+    assert "immutable" in notes[("k8s/db.yaml", 7)] and "`claimName`" in notes[("k8s/web.yaml", 29)]
+    assert "patch applies to nothing" in notes[("kustomize/overlay/kustomization.yaml", 5)]
+    assert "names no Service" in notes[("k8s/db.yaml", 19)] and "names no Service" in notes[("k8s/web.yaml", 17)]
+    assert run(root, "sweep", "--commit").exit_code == 1  # the references written, the identities left
+    db = (root / "k8s/db.yaml").read_text()
+    assert db == STATEFUL.replace("ana-ml2.ana.lan", "fv-ml1.fv.lan")  # hostAliases, env, externalName
+    web = (root / "k8s/web.yaml").read_text()
+    assert web == INGRESS.replace("ana-ml2.ana.lan", "fv-ml1.fv.lan")  # tls.hosts, host, ConfigMap data
+    assert (root / "chart/templates/deploy.yaml").read_text() == TEMPLATE.replace("ana-ml2.ana.lan",
+                                                                                  "fv-ml1.fv.lan")
+    assert "value: fv-ml1.fv.lan" in (root / "kustomize/base/deploy.yaml").read_text()
+    assert (root / "kustomize/overlay/kustomization.yaml").read_text() == BASE["kustomize/overlay/kustomization.yaml"]
+    rendered = _kustomize(root / "kustomize/overlay")
+    assert "name: ana-ml2\n" in rendered and "tier: ml" in rendered  # the patch still applies
+    assert {(f["path"], f["line"]) for f in _findings(run, root)} == IDENTITIES  # verify still fails on them
+
+
+def test_allow_identity_moves_every_identity_and_the_overlay_still_patches(repo: Repo, run: Run) -> None:
+    root = repo(FILES, config=CONFIG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit", "--allow-identity")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "k8s/db.yaml").read_text() == STATEFUL.replace("ana-ml2", "fv-ml1").replace(
+        "fv-ml1.ana.lan", "fv-ml1.fv.lan")
+    assert (root / "k8s/web.yaml").read_text() == INGRESS.replace("ana-ml2", "fv-ml1").replace(
+        "fv-ml1.ana.lan", "fv-ml1.fv.lan")
+    rendered = _kustomize(root / "kustomize/overlay")
+    assert "name: fv-ml1\n" in rendered and "tier: ml" in rendered and "ana-ml2" not in rendered
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_service_and_its_svc_names_share_one_fate(repo: Repo, run: Run) -> None:
+    """--allow-identity, but one `.svc` name is kept (the inline marker, a keep rule): the Service's
+    name and every other `.svc` name of it stay too, residuals naming what stays; other identities
+    move. Kept in a record, a `.svc` name holds nothing back."""
+    files = {
+        "k8s/db.yaml": STATEFUL,
+        "app/config.ini": "[db]\nurl = postgres://ana-ml2.ml.svc:5432/app  # renamer: keep\n",
+        "app/other.env": "DB=ana-ml2.ml.svc.cluster.local\n",
+        "notes/2026-01-01.md": "moved the db to ana-ml2.ml.svc\n",
+        # another namespace's Service of the name, kept: another Service, which holds nothing here
+        "k8s/other.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: ana-ml2  # renamer: keep\n"
+                          "  namespace: other\n",
+    }
+    allow = "version: 1\ncurrent: [k8s/**, app/**]\nrecords:\n  - {name: notes, paths: [notes/**], reason: dated}\n"
+    root = repo(files, config=CONFIG, allowlist=allow)
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
+    db = (root / "k8s/db.yaml").read_text()
+    assert "metadata: {name: ana-ml2, namespace: ml}" in db  # the Service stays
+    assert '"ana-ml2.ml.svc.cluster.local:5432"' in db
+    assert "  name: fv-ml1\n  namespace: ml\n" in db  # the StatefulSet moves, its governing Service's name not
+    assert "serviceName: ana-ml2" in db
+    assert (root / "app/other.env").read_text() == files["app/other.env"]
+    found = [f for f in _findings(run, root) if f["reason"] == "identity"]
+    assert {(f["path"], f["line"]) for f in found} == {("k8s/db.yaml", 7), ("k8s/db.yaml", 19),
+                                                       ("k8s/db.yaml", 28), ("app/other.env", 1)}
+    # without the kept line, the Service and its names move together
+    (root / "app/config.ini").write_text("[db]\nurl = postgres://ana-ml2.ml.svc:5432/app\n")
+    git(root, "commit", "-qam", "unkeep")
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert (root / "app/config.ini").read_text() == "[db]\nurl = postgres://fv-ml1.ml.svc:5432/app\n"
+    assert "metadata: {name: fv-ml1, namespace: ml}" in (root / "k8s/db.yaml").read_text()
+    assert (root / "k8s/other.yaml").read_text() == files["k8s/other.yaml"]
+    assert (root / "notes/2026-01-01.md").read_text() == files["notes/2026-01-01.md"]
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_helm_template_key_collision_is_refused_and_branches_are_alternatives(repo: Repo, run: Run) -> None:
+    """Two keys at one indentation of a chart's template after the rename: refused, nothing written
+    (exit 3); in the two branches of one `{{- if }}`/`{{- else }}` they never render together."""
+    colliding = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-hosts\ndata:\n"
+                 "  ana-ml2: {{ .Values.a | quote }}\n  {{- with .Values.b }}\n  fv-ml1: {{ . | quote }}\n"
+                 "  {{- end }}\n")
+    branches = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-peers\ndata:\n"
+                "  {{- if .Values.old }}\n  ana-ml2: \"1\"\n  {{- else }}\n  fv-ml1: \"2\"\n  {{- end }}\n"
+                "  peer: ana-ml2.ana.lan\n")
+    files = {"chart/Chart.yaml": "apiVersion: v2\nname: app\nversion: 1.0.0\n",
+             "chart/templates/hosts.yaml": colliding, "chart/templates/peers.yaml": branches}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert ("chart/templates/hosts.yaml:8: after the rename the key 'fv-ml1' under data would stand twice "
+            "(lines 6, 8)") in done.stdout + done.stderr
+    assert (root / "chart/templates/hosts.yaml").read_text() == colliding
+    assert (root / "chart/templates/peers.yaml").read_text() == branches  # nothing written anywhere
+    (root / "chart/templates/hosts.yaml").unlink()
+    git(root, "commit", "-qam", "drop the colliding template")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "chart/templates/peers.yaml").read_text() == branches.replace("ana-ml2", "fv-ml1").replace(
+        "fv-ml1.ana.lan", "fv-ml1.fv.lan")
+
+
+def test_a_charts_names_are_identities_and_a_svc_label_of_a_domain_is_none(repo: Repo, run: Run) -> None:
+    """A template's name whose action defaults to the old name, and the chart's `fullnameOverride`,
+    name every object it renders: identities. `ana-ml2.lab.svc.home.arpa` is a name under a
+    domain with a `svc` label, no Service's: it follows."""
+    files = {
+        "chart/Chart.yaml": "apiVersion: v2\nname: app\nversion: 1.0.0\n",
+        "chart/values.yaml": "fullnameOverride: ana-ml2\nupstream: ana-ml2.ana.lan\n",
+        "chart/templates/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n"
+                                    "  name: {{ .Values.name | default \"ana-ml2\" }}\n"
+                                    "spec:\n  type: ExternalName\n  externalName: {{ .Values.upstream }}\n",
+        "app.env": "PEER=ana-ml2.lab.svc.home.arpa\n",
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    found = [f for f in _findings(run, root) if f["reason"] == "identity"]
+    assert [(f["path"], f["line"]) for f in found] == [("chart/templates/svc.yaml", 4), ("chart/values.yaml", 1)]
+    assert "every object the chart renders is named from it" in str(found[1]["note"])
+    assert str(found[0]["note"]).startswith("renaming Service ana-ml2 breaks ana-ml2.NS.svc.cluster.local readers")
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "chart/values.yaml").read_text() == "fullnameOverride: ana-ml2\nupstream: fv-ml1.fv.lan\n"
+    assert (root / "app.env").read_text() == "PEER=fv-ml1.lab.svc.home.arpa\n"
+    assert (root / "chart/templates/svc.yaml").read_text() == files["chart/templates/svc.yaml"]
+
+
+def test_a_claim_and_a_governing_service_share_their_objects_fate(repo: Repo, run: Run) -> None:
+    """--allow-identity, the PersistentVolumeClaim kept (the inline marker): every `claimName` of it
+    stays too; the Service kept: a StatefulSet's `serviceName` naming it stays. Other names move."""
+    files = {
+        "k8s/pvc.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ana-ml2  # renamer: keep\n",
+        "k8s/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: ana-ml2  # renamer: keep\n",
+        "k8s/sts.yaml": ("apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: ana-ml2\nspec:\n"
+                         "  serviceName: ana-ml2\n  template:\n    spec:\n      volumes:\n"
+                         "        - persistentVolumeClaim: {claimName: ana-ml2}\n"),
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit", "--allow-identity")
+    assert done.exit_code == 1
+    assert "Service ana-ml2's name stays where a field names it (k8s/svc.yaml:4, " in done.stdout
+    assert "PersistentVolumeClaim ana-ml2's name stays where a field names it (k8s/pvc.yaml:4, " in done.stdout
+    assert (root / "k8s/sts.yaml").read_text() == files["k8s/sts.yaml"].replace("  name: ana-ml2", "  name: fv-ml1")
+    found = [f for f in _findings(run, root) if f["reason"] == "identity"]
+    assert [(f["path"], f["line"]) for f in found] == [("k8s/sts.yaml", 6), ("k8s/sts.yaml", 10)]
+
+
+def test_fields_naming_another_object_share_its_fate(repo: Repo, run: Run) -> None:
+    """An Ingress backend's `service.name`, `envFrom` `configMapRef`, a TLS `secretName` name another
+    object by its name: held with it by default, moved with it under --allow-identity, and held
+    where that object is kept (the ConfigMap here)."""
+    ingress = ("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  tls:\n"
+               "    - hosts: [ana-ml2.ana.lan]\n      secretName: ana-ml2\n  rules:\n    - host: ana-ml2.ana.lan\n"
+               "      http:\n        paths:\n          - path: /\n            pathType: Prefix\n            backend:\n"
+               "              service:\n                name: ana-ml2\n                port: {number: 80}\n")
+    files = {
+        "k8s/ingress.yaml": ingress,
+        "k8s/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: ana-ml2\n",
+        "k8s/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ana-ml2  # renamer: keep\n",
+        "k8s/deploy.yaml": ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+                            "    spec:\n      containers:\n        - name: app\n          envFrom:\n"
+                            "            - configMapRef: {name: ana-ml2}\n"),
+    }
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    held = sorted((f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [("k8s/deploy.yaml", 11), ("k8s/ingress.yaml", 8), ("k8s/ingress.yaml", 17), ("k8s/svc.yaml", 4)]
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1  # the kept ConfigMap's reader stays
+    assert (root / "k8s/ingress.yaml").read_text() == ingress.replace("ana-ml2.ana.lan", "fv-ml1.fv.lan").replace(
+        "ana-ml2", "fv-ml1")
+    assert (root / "k8s/svc.yaml").read_text() == files["k8s/svc.yaml"].replace("ana-ml2", "fv-ml1")
+    assert (root / "k8s/deploy.yaml").read_text() == files["k8s/deploy.yaml"]
+    assert sorted((f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity") == [
+        ("k8s/deploy.yaml", 11)]
+
+
+def test_an_external_secret_stores_item_is_held_whatever_the_flag(repo: Repo, run: Run) -> None:
+    """Found on a real GitOps repo (onedr0p/home-ops): `extract.key: radarr` names an item of the
+    secret store (1Password), which no sweep renames: a `state-name` residual, with --allow-identity
+    too; Flux's `chartRef` names the OCIRepository beside it, an identity that moves with the flag."""
+    secret = ("apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: web\nspec:\n"
+              "  dataFrom:\n    - extract:\n        key: ana-ml2\n")
+    release = ("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: web\nspec:\n"
+               "  chartRef:\n    kind: OCIRepository\n    name: ana-ml2\n")
+    files = {"k8s/secret.yaml": secret, "k8s/release.yaml": release,
+             "k8s/oci.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata:\n  name: ana-ml2\n"}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    found = sorted((f["path"], f["line"], f["reason"]) for f in _findings(run, root) if f["reason"])
+    assert found == [("k8s/oci.yaml", 4, "identity"), ("k8s/release.yaml", 8, "identity"),
+                     ("k8s/secret.yaml", 8, "state-name")]
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
+    assert (root / "k8s/secret.yaml").read_text() == secret
+    assert (root / "k8s/release.yaml").read_text() == release.replace("ana-ml2", "fv-ml1")

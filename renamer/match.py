@@ -151,6 +151,12 @@ class Matcher:
                 pattern = spelling.REVERSE_LEFT + re.escape(zone.encode()) + spelling.HOST_RIGHT
                 forms.setdefault(zone.encode(), Form(zone.encode(), new_zone.encode(),
                                                      "network", pattern))
+            if old_net.version == 6:  # a nibble zone a move of another length carries (a /48 of a /46)
+                carried = prefix_moves.zone_change(prefix_moves.PrefixMove(old_net, new_net)).renamed
+                for old_zone, moved_zone in carried:
+                    pattern = spelling.REVERSE_LEFT + re.escape(old_zone.encode()) + spelling.HOST_RIGHT
+                    forms.setdefault(old_zone.encode(), Form(old_zone.encode(), moved_zone.encode(),
+                                                             "network", pattern))
         self.forms = forms
         ordered = sorted(forms.values(), key=lambda f: (-len(f.text), f.text))
         parts = [f.pattern for f in ordered]
@@ -372,7 +378,23 @@ class Matcher:
             found = self._short_ranges(data, found)
         if self._v4_nets and (b"{" in data or b"[" in data):
             found = self._sets_of_moved(data, found)
+        if self._v4_nets and (b"/" in data or b"-" in data) and b"in-addr" in data.lower():
+            found = self._classless_names(data, found)
         return found
+
+    def _classless_names(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """An RFC 2317 classless name of a moved network the address rules find no address in
+        (`0-63.50.168.192.in-addr.arpa`: `63.50...` stands after a `-`): a `reverse-zone` residual."""
+        added = []
+        starts = [m.start for m in matches]
+        for x in prefix_moves.CLASSLESS_NAME.finditer(data):
+            name = x.group().decode("ascii")
+            if (_overlaps(matches, starts, x.start(), x.end())
+                    or not prefix_moves.classless_moved(name, self.networks)):
+                continue
+            added.append(Match(x.start(), x.end(), name, name, "network", refused=prefix_moves.ZONE,
+                               note=prefix_moves.classless_note(name)))
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def _sets_of_moved(self, data: bytes, matches: list[Match]) -> list[Match]:
         """`10.1.0.{100..102}`, `10.1.0.{5,6}`, `10.1.0.[5:6]`: literal octets a shell brace set or an
@@ -788,6 +810,11 @@ class Matcher:
         refused elsewhere, an address a shrink leaves outside the new network is refused, and an
         address that stays where it is (a resize in place) is no match at all."""
         if m.old.endswith(".arpa"):
+            label = prefix_moves.classless_before(data, m.start) if m.old.endswith(".in-addr.arpa") else None
+            if label is not None:  # `0/26.40.168.192.in-addr.arpa`: reported, never rewritten
+                name = data[label:m.end].decode("ascii", "replace")
+                return Match(label, m.end, name, name, m.kind, refused=prefix_moves.ZONE,
+                             note=prefix_moves.classless_note(name))
             why = self._zone_problem(m.old) if self._resized else None
             if why is not None:
                 return replace(m, new=m.old, refused=prefix_moves.ZONE, note=why)

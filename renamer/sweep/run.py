@@ -59,6 +59,7 @@ from renamer.sweep.results import (
     TombstoneResult,
     VerifyResult,
 )
+from renamer.sweep.reverse_zones import missing_zones
 from renamer.sweep.scan import FileScanner, ScanOptions
 from renamer.sweep.stale import expired_exemptions, stale_exemptions
 from renamer.sweep.summary import Summary
@@ -287,6 +288,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
                                       *stale_history_pins(project, scan.paths, scan.holding_new, seen)])
     with debug.timed("dangling paths"):  # written with a new value where the path kept its old one
         scan = with_references(scan, dangling_references(project, scan, held))
+    with debug.timed("reverse zones"):  # a zone a network move needs that no file declares
+        scan = with_references(scan, missing_zones(project, prefixes))
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),

@@ -183,6 +183,8 @@ class Matcher:
         if 4 in families:
             parts.append(spelling.REVERSE_LEFT + spelling.ANY_V4_REVERSE + spelling.HOST_RIGHT)
             parts.append(spelling.V4_LEFT + spelling.ANY_V4 + spelling.V4_RIGHT)
+        if 6 in families:  # an address's nibble name: `0.1.0...a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa`
+            parts.append(spelling.REVERSE_LEFT + spelling.ANY_V6_REVERSE + spelling.HOST_RIGHT)
         if 6 in families or self._v6_addresses:
             parts.append(spelling.V6_LEFT + spelling.ANY_V6 + spelling.V6_RIGHT)
         self.pattern = re.compile(b"|".join(parts)) if parts else None
@@ -225,7 +227,7 @@ class Matcher:
                 needles.append(".".join(octets).encode())
                 needles.append(b"in-addr.arpa")
             else:
-                needles.append(b":")
+                needles += [b":", b"ip6.arpa", b"IP6.ARPA"]
         if self._v6_addresses:
             needles.append(b":")  # another spelling of an old IPv6 address holds no form's text
         return needles
@@ -656,7 +658,7 @@ class Matcher:
             yield from self.pattern.finditer(data)
             return
         starts = sorted({pos for text in self._form_starters for pos in positions(data, text)}
-                        | set(_v6_starts(data)))
+                        | set(_v6_starts(data)) | set(self._nibble_starts(data)))
         end = 0
         for pos in starts:
             if pos < end:
@@ -665,6 +667,16 @@ class Matcher:
             if hit:
                 end = hit.end()
                 yield hit
+
+    def _nibble_starts(self, data: bytes) -> Iterator[int]:
+        """Where an IPv6 address's nibble name would start: 64 bytes before each `ip6.arpa`, where
+        an IPv6 network moves (the name holds no colon: _v6_starts never sees it)."""
+        if not self._v6_ranges:
+            return
+        for suffix in (b"ip6.arpa", b"IP6.ARPA"):
+            for pos in positions(data, suffix):
+                if pos >= 64:
+                    yield pos - 64
 
     def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Ranges refuse the matches inside them (or stand alone where none is: `web01-03` has
@@ -809,7 +821,7 @@ class Matcher:
         `10.0.48.3/28`), the broadcast address follows where its line says `broadcast` and is
         refused elsewhere, an address a shrink leaves outside the new network is refused, and an
         address that stays where it is (a resize in place) is no match at all."""
-        if m.old.endswith(".arpa"):
+        if m.old.endswith((".arpa", ".ARPA")):
             label = prefix_moves.classless_before(data, m.start) if m.old.endswith(".in-addr.arpa") else None
             if label is not None:  # `0/26.40.168.192.in-addr.arpa`: reported, never rewritten
                 name = data[label:m.end].decode("ascii", "replace")
@@ -818,7 +830,7 @@ class Matcher:
             why = self._zone_problem(m.old) if self._resized else None
             if why is not None:
                 return replace(m, new=m.old, refused=prefix_moves.ZONE, note=why)
-            named = spelling.from_reverse(m.old)  # None for a zone (fewer labels)
+            named = spelling.from_reverse(m.old.lower())  # None for a zone (fewer labels)
             move = next((mv for mv in self._moves if named is not None and mv.offset_of(named) is not None),
                         None)
             if move is not None and named is not None and move.resized and not move.fits(named):
@@ -864,10 +876,17 @@ class Matcher:
     def _map_network(self, text: str) -> str | None:
         if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
             return self._map_zone(text)
-        if text.endswith((".in-addr.arpa", ".ip6.arpa")):
+        if text.endswith(".in-addr.arpa"):
             address = spelling.from_reverse(text)
             mapped = self._map_address(address) if address else None
             return reverse_name(mapped) if mapped else None
+        if text.lower().endswith(".ip6.arpa"):  # its nibbles and its suffix each keep their case
+            address = spelling.from_reverse(text.lower())
+            mapped = self._map_address(address) if address else None
+            if mapped is None:
+                return None
+            nibbles = reverse_name(mapped)[: -len(".ip6.arpa")]
+            return (nibbles.upper() if any(c in "ABCDEF" for c in text[:-9]) else nibbles) + text[-9:]
         try:
             address = ipaddress.ip_address(text)
         except ValueError:

@@ -35,10 +35,10 @@ V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"
 V6_LEFT = rb"(?<![A-Za-z0-9.:])"
 V6_RIGHT = rb"(?![A-Za-z0-9])(?!:[0-9A-Fa-f])"
 ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
-ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}in-addr\.arpa"  # an address's PTR name, or a /8-/24 zone
+ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}(?i:in-addr\.arpa)"  # an address's PTR name, or a /8-/24 zone
 ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
 # An IPv6 address's PTR name, 32 nibbles (a zone, fewer, is a form of its own), in either case.
-ANY_V6_REVERSE = rb"(?:[0-9A-Fa-f]\.){32}(?:ip6\.arpa|IP6\.ARPA)"
+ANY_V6_REVERSE = rb"(?:[0-9A-Fa-f]\.){32}(?i:ip6\.arpa)"
 PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
 
 

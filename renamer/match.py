@@ -225,7 +225,7 @@ class Matcher:
             if isinstance(old_net, ipaddress.IPv4Network):
                 octets = str(old_net.network_address).split(".")[: max(1, old_net.prefixlen // 8)]
                 needles.append(".".join(octets).encode())
-                needles.append(b"in-addr.arpa")
+                needles += [b"in-addr.arpa", b"IN-ADDR.ARPA"]
             else:
                 needles += [b":", b"ip6.arpa", b"IP6.ARPA"]
         if self._v6_addresses:
@@ -821,7 +821,12 @@ class Matcher:
         `10.0.48.3/28`), the broadcast address follows where its line says `broadcast` and is
         refused elsewhere, an address a shrink leaves outside the new network is refused, and an
         address that stays where it is (a resize in place) is no match at all."""
-        if m.old.endswith((".arpa", ".ARPA")):
+        if m.old.lower().endswith(".arpa"):
+            if m.old.lower() != m.old:  # a reverse name in upper case: decided as in lower case
+                decided = self._lengthed(data, replace(m, old=m.old.lower(), new=m.new.lower()))
+                if decided is None or (decided.start, decided.end) != (m.start, m.end):
+                    return decided  # no match, or a classless name (its own span and words)
+                return replace(decided, old=m.old, new=m.new if decided.new == m.new.lower() else m.old)
             label = prefix_moves.classless_before(data, m.start) if m.old.endswith(".in-addr.arpa") else None
             if label is not None:  # `0/26.40.168.192.in-addr.arpa`: reported, never rewritten
                 name = data[label:m.end].decode("ascii", "replace")
@@ -830,7 +835,7 @@ class Matcher:
             why = self._zone_problem(m.old) if self._resized else None
             if why is not None:
                 return replace(m, new=m.old, refused=prefix_moves.ZONE, note=why)
-            named = spelling.from_reverse(m.old.lower())  # None for a zone (fewer labels)
+            named = spelling.from_reverse(m.old)  # None for a zone (fewer labels)
             move = next((mv for mv in self._moves if named is not None and mv.offset_of(named) is not None),
                         None)
             if move is not None and named is not None and move.resized and not move.fits(named):
@@ -874,19 +879,20 @@ class Matcher:
         return None if m.new == m.old else m
 
     def _map_network(self, text: str) -> str | None:
+        lowered = text.lower()
+        suffix = next((s for s in (".in-addr.arpa", ".ip6.arpa") if lowered.endswith(s)), None)
+        if suffix is not None and lowered != text:  # a reverse name in upper case: its labels and
+            moved = self._map_network(lowered)      # its suffix each keep their case
+            if moved is None:
+                return None
+            head, written = moved[: -len(suffix)], text[-len(suffix):]
+            return (head.upper() if any(c.isupper() for c in text[: -len(suffix)]) else head) + written
         if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
             return self._map_zone(text)
-        if text.endswith(".in-addr.arpa"):
+        if suffix is not None:
             address = spelling.from_reverse(text)
             mapped = self._map_address(address) if address else None
             return reverse_name(mapped) if mapped else None
-        if text.lower().endswith(".ip6.arpa"):  # its nibbles and its suffix each keep their case
-            address = spelling.from_reverse(text.lower())
-            mapped = self._map_address(address) if address else None
-            if mapped is None:
-                return None
-            nibbles = reverse_name(mapped)[: -len(".ip6.arpa")]
-            return (nibbles.upper() if any(c in "ABCDEF" for c in text[:-9]) else nibbles) + text[-9:]
         try:
             address = ipaddress.ip_address(text)
         except ValueError:

@@ -126,3 +126,30 @@ def test_rewritten_ipv6_spellings_parse_in_ip(repo: Repo, run: Run) -> None:
                  "inet6 2001:db8:b::11/48"):
         assert line in after, after
     assert "2001:db8:a:" not in after
+
+
+def test_reverse_names_in_upper_case_follow_both_families(repo: Repo, run: Run) -> None:
+    """DNS names are read in any case: `4.48.0.10.IN-ADDR.ARPA`, the zone `48.0.10.IN-ADDR.ARPA` and an
+    upper-case nibble name follow in their own case (left, verify OK, before); one a shrink cannot
+    place is refused as in lower case."""
+    soa = "@ IN SOA NS1.LAB.EXAMPLE. ADMIN.LAB.EXAMPLE. 1 3600 600 86400 300\n@ IN NS NS1.LAB.EXAMPLE.\n"
+    zone = f"$TTL 3600\n$ORIGIN 0.10.IN-ADDR.ARPA.\n{soa}4.48.0.10.IN-ADDR.ARPA. IN PTR H.LAB.EXAMPLE.\n"
+    files = {"db.10.0": zone, "named.conf.local": 'zone "48.0.10.IN-ADDR.ARPA" { type master; file "x"; };\n',
+             "ptr.txt": f"{NIBBLE.upper()}\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "verify").exit_code == 1
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "4.49.0.10.IN-ADDR.ARPA. IN PTR" in (root / "db.10.0").read_text()
+    assert (root / "named.conf.local").read_text() == 'zone "49.0.10.IN-ADDR.ARPA" { type master; file "x"; };\n'
+    assert (root / "ptr.txt").read_text() == f"{NEW_NIBBLE.upper()}\n"
+    _checkzone("0.10.in-addr.arpa", root / "db.10.0")
+    assert run(root, "verify").exit_code == 0
+
+
+def test_an_upper_case_reverse_name_a_shrink_cannot_place_is_refused(repo: Repo, run: Run) -> None:
+    shrink = 'version: 1\nrenames:\n  networks: {10.1.0.0/24: 10.2.0.0/25}\nallowlist: allow.yaml\n'
+    root = repo({"ptr.txt": "200.0.1.10.IN-ADDR.ARPA\n"}, config=shrink, allowlist=ALLOW)
+    refused = run(root, "sweep", "--commit")
+    assert refused.exit_code == 3
+    assert "ptr.txt:1: outside the new, smaller network" in refused.stderr, refused.stderr

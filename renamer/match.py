@@ -467,7 +467,8 @@ class Matcher:
         (the other in no moved network, or in another) would break it: both ends are refused."""
         at = {m.start: i for i, m in enumerate(matches) if m.kind == "network"}
         refused: dict[int, str] = {}
-        for (a_start, a_end), (b_start, b_end) in declared_ends(data):
+        v6 = any(move.old.version == 6 for move in self._moves)
+        for (a_start, a_end), (b_start, b_end) in declared_ends(data, v6=v6):
             ends = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
             owners = [self._move_holding(text) for text in ends]
             if owners[0] is owners[1]:

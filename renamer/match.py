@@ -380,7 +380,7 @@ class Matcher:
             found = self._short_ranges(data, found)
         if self._v4_nets and (b"{" in data or b"[" in data):
             found = self._sets_of_moved(data, found)
-        if self._v4_nets and (b"/" in data or b"-" in data) and b"in-addr" in data.lower():
+        if self._v4_nets and (b"/" in data or b"-" in data) and (b"in-addr" in data or b"IN-ADDR" in data):
             found = self._classless_names(data, found)
         return found
 

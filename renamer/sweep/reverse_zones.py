@@ -5,9 +5,9 @@ in-addr.arpa zones, not one; a /46 needs four ip6.arpa /48 zones) leaves the rep
 the old set: the sweep renames the zones an old one becomes (match.py), and no text edit can
 write a zone file. Where a current-state file names a zone of the move (named.conf's `zone
 "40.168.192.in-addr.arpa"`, an `$ORIGIN`, a SOA owner, unbound's `local-zone:`), each zone the
-new network needs that no current-state file names is a `reverse-zone` residual at that place:
-`verify` fails until it is declared. A repo that names none of the move's zones keeps its reverse
-DNS elsewhere: nothing to say.
+new network needs that no current-state file names (nor a zone above it) is a `reverse-zone`
+residual at that place: `verify` fails until it is declared. A repo that names none of the
+move's zones keeps its reverse DNS elsewhere: nothing to say.
 """
 
 from __future__ import annotations
@@ -49,13 +49,20 @@ def missing_zones(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[
             continue
         zone = text[column - 1:].split()[0].strip("\";.") if text else ""
         for needed in change.add:
-            if needed in named:
+            if _served(needed, named):
                 continue
             out.append(Reference(path, line, column, needed, needed, RESIDUAL, ZONE,
                                  f"{change.move.old} -> {change.move.new} needs the reverse zone {needed}, "
                                  f"which no current-state file names ({zone} is named here): declare it "
                                  "(a zone file and its server's zone statement)", text.strip()))
     return out
+
+
+def _served(zone: str, named: dict[str, _Place]) -> bool:
+    """Does the repo name `zone` or a zone above it (`168.192.in-addr.arpa` answers for
+    41.168.192.in-addr.arpa's names where no child zone is delegated)?"""
+    labels = zone.split(".")
+    return any(".".join(labels[i:]) in named for i in range(len(labels) - 2))
 
 
 def _anchor(change: ZoneChange, named: dict[str, _Place]) -> _Place | None:

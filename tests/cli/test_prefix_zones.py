@@ -186,3 +186,22 @@ def test_an_ipv6_grow_needs_nibble_zones(repo: Repo, run: Run) -> None:
     assert checked.exit_code == 1
     for nibble in "def":
         assert f"needs the reverse zone {nibble}.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa" in checked.stdout, checked.stdout
+
+
+def test_a_zone_above_the_needed_ones_serves_them(repo: Repo, run: Run) -> None:
+    """`168.192.in-addr.arpa` declared beside the delegated `40.168.192.in-addr.arpa`: the names of
+    41-43 are the /16 zone's, nothing is missing; a trailing dot and unbound's spelling count too."""
+    files = {
+        "named.conf.local": (_zone_statement("168.192.in-addr.arpa.", "db.192.168")
+                             + _zone_statement("40.168.192.in-addr.arpa", "db.192.168.40")),
+        "unbound.conf": 'local-zone: "50.168.192.in-addr.arpa." static\n',
+        "lan.yaml": "lan: 192.168.40.0/24\n",
+    }
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert run(root, "verify").exit_code == 0
+    (root / "named.conf.local").write_text(_zone_statement("40.168.192.in-addr.arpa", "db.192.168.40"))
+    checked = run(root, "verify")
+    assert checked.exit_code == 1
+    assert "needs the reverse zone 41.168.192.in-addr.arpa" in checked.stdout

@@ -321,12 +321,24 @@ def _classless_owners(data: bytes, matches: list[Match], matcher: Matcher, origi
         meant = absolute(text, current)
         if meant is None or not classless_moved(meant.rstrip("."), matcher.networks):
             continue
+        if "." not in text.rstrip(".") and not text.endswith(".") and _origin_moves(matcher, current):
+            continue  # `0/26` under an origin the move renames whole (a /24 moved): it follows
         at = bisect.bisect_right(starts, found.start(2)) - 1
         if at >= 0 and matches[at].end > found.start(2):
             continue  # decided already (the matcher's, on an absolute name)
         added.append(Match(found.start(2), found.end(2), text, text, "reverse", refused=ZONE,
                            note=classless_note(meant.rstrip("."))))
     return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+
+def _origin_moves(matcher: Matcher, origin: str | None) -> bool:
+    """Does the move rename the zone `origin` itself (`50.168.192.in-addr.arpa.` of a /24 moved)?"""
+    if origin is None:
+        return False
+    name = origin.rstrip(".")
+    found = matcher.find(name.encode("ascii", "replace"))
+    return len(found) == 1 and (found[0].start, found[0].end) == (0, len(name)) and found[0].refused is None \
+        and found[0].new != found[0].old
 
 
 def _member(matcher: Matcher, records: Iterator[tuple[str, str]], origin: str | None,

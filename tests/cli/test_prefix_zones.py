@@ -205,3 +205,20 @@ def test_a_zone_above_the_needed_ones_serves_them(repo: Repo, run: Run) -> None:
     checked = run(root, "verify")
     assert checked.exit_code == 1
     assert "needs the reverse zone 41.168.192.in-addr.arpa" in checked.stdout
+
+
+def test_a_relative_classless_owner_follows_a_parent_zone_the_move_renames(repo: Repo, run: Run) -> None:
+    """Under `192.168.50.0/24: 192.168.51.0/24` the parent zone is renamed whole: its relative `0/26`
+    owner then names 0/26.51.168.192..., as it should; the child zone's absolute name is still said."""
+    parent = _zone("50.168.192.in-addr.arpa", "0/26 IN NS ns1.lab.example.\n")
+    files = {"db.192.168.50": parent,
+             "named.conf.local": _zone_statement("0/26.50.168.192.in-addr.arpa", "db.child")}
+    root = repo(files, config=_config("192.168.50.0/24: 192.168.51.0/24"), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "db.192.168.50").read_text() == parent.replace("$ORIGIN 50.168", "$ORIGIN 51.168").replace(
+        " 1 3600 600", " 2 3600 600")
+    _checkzone("51.168.192.in-addr.arpa", root / "db.192.168.50")
+    checked = run(root, "verify")
+    assert "named.conf.local:1:7: residual (reverse-zone): 0/26.50.168.192.in-addr.arpa" in checked.stdout
+    assert "db.192.168.50" not in checked.stdout, checked.stdout

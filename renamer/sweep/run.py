@@ -154,6 +154,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
     found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals]) if dry_run else []
+    missing = len(missing_zones(project, prefixes)) if applied is not None else 0  # verify fails on them
     summary = Summary.of(plan)
     if dry_run:
         summary = replace(summary, past=past_lines(project.root, plan.scan.files, project.config.cutover,
@@ -162,7 +163,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                        plan.refusals if dry_run else [],
                        expired_exemptions(project.allowlist, dt.date.today()),
                        operation_note(project) if dry_run else None,
-                       adopted=adopted, uncommitted=left.count if left is not None and not commit else 0)
+                       adopted=adopted, uncommitted=left.count if left is not None and not commit else 0,
+                       missing_zones=missing)
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:

@@ -378,6 +378,8 @@ class Matcher:
             found = self._ranges_moved_whole(data, found)
         if self._moves and b"-" in data:
             found = self._short_ranges(data, found)
+            if any(m.kind == "network" for m in found):
+                found = self._ranges_moved_whole(data, found, _dashed_ends(data))
         if self._v4_nets and (b"{" in data or b"[" in data):
             found = self._sets_of_moved(data, found)
         if self._v4_nets and (b"/" in data or b"-" in data) and (b"in-addr" in data or b"IN-ADDR" in data):
@@ -460,20 +462,24 @@ class Matcher:
             out[i] = replace(m, refused=reason, note=why)
         return out
 
-    def _ranges_moved_whole(self, data: bytes, matches: list[Match]) -> list[Match]:
+    def _ranges_moved_whole(self, data: bytes, matches: list[Match],
+                            ends: list[tuple[tuple[int, int], tuple[int, int]]] | None = None) -> list[Match]:
         """A declared range (`dhcp-range=a,b`, `range a b;`, a Kea pool `a - b`, start and end
-        keys) follows a network move when both ends lie in one moved network (each keeps its
-        offset; a shrink that cannot hold it is refused with its addresses); one end moved alone
-        (the other in no moved network, or in another) would break it: both ends are refused."""
+        keys; or `ends`: two whole addresses a dash joins, `10.1.0.10-10.3.0.20`) follows a network
+        move when both ends lie in one moved network (each keeps its offset; a shrink that cannot
+        hold it is refused with its addresses); one end moved alone (the other in no moved network,
+        or in another) would break it: both ends are refused."""
         at = {m.start: i for i, m in enumerate(matches) if m.kind == "network"}
         refused: dict[int, str] = {}
-        v6 = any(move.old.version == 6 for move in self._moves)
-        for (a_start, a_end), (b_start, b_end) in declared_ends(data, v6=v6):
-            ends = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
-            owners = [self._move_holding(text) for text in ends]
+        pairs = ends if ends is not None else declared_ends(
+            data, v6=any(move.old.version == 6 for move in self._moves))
+        for (a_start, a_end), (b_start, b_end) in pairs:
+            texts = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
+            sides = ((a_start, texts), (b_start, texts[::-1]))
+            owners = [self._move_holding(text) for text in texts]
             if owners[0] is owners[1]:
                 continue  # both in one moved network (or neither)
-            for start, (mine, other), owner in ((a_start, ends, owners[0]), (b_start, ends[::-1], owners[1])):
+            for (start, (mine, other)), owner in zip(sides, owners, strict=True):
                 where = f"in {owner.old}" if owner is not None else "in no moved network"
                 there = next((f"in {o.old}" for o in owners if o is not None and o is not owner),
                              "in no moved network")
@@ -1126,6 +1132,28 @@ _HEAD_SET = re.compile(rb"(?<![0-9A-Za-z.])((?:[0-9]{1,3}\.){1,3})"
 _SHORT_TAIL = re.compile(rb"[ \t]*-[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
 # A word a declared range stands after (context.py's range and start words, in any case): the
 # network moves' range rule runs only in a file holding one.
+# Two whole addresses of one family joined by a dash and nothing else: a range in any file
+# (`10.1.0.10-10.1.0.20`, `2001:db8:a::10-2001:db8:a::20`).
+_V4_WHOLE = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
+_V6_WHOLE = rb"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+"
+_DASHED = re.compile(rb"(?<![0-9A-Za-z.:-])(?:(" + _V4_WHOLE + rb")-(" + _V4_WHOLE + rb")"
+                     rb"|(" + _V6_WHOLE + rb")-(" + _V6_WHOLE + rb"))(?![0-9A-Za-z.:-])")
+
+
+def _dashed_ends(data: bytes) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The spans of the two ends of each range two whole addresses joined by a dash spell."""
+    out = []
+    for x in _DASHED.finditer(data):
+        first, second = (1, 2) if x.group(1) is not None else (3, 4)
+        try:
+            ipaddress.ip_address(x.group(first).decode("ascii"))
+            ipaddress.ip_address(x.group(second).decode("ascii"))
+        except ValueError:
+            continue
+        out.append(((x.start(first), x.end(first)), (x.start(second), x.end(second))))
+    return out
+
+
 _RANGE_WORDS = re.compile(rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")
 # A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
 _PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")

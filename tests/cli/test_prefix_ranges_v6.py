@@ -134,3 +134,20 @@ def test_a_computed_subnet_under_a_grow_is_said(repo: Repo, run: Run, tmp_path: 
     assert _console('cidrhost("10.0.48.0/28", 3)', tmp_path) == '"10.0.48.3"'
     checked = run(root, "verify")
     assert "main.tf:2:19: residual (composed-address): 10.0.48.0/29" in checked.stdout, checked.stdout
+
+
+def test_two_whole_addresses_a_dash_joins_are_a_range_in_any_file(repo: Repo, run: Run) -> None:
+    """No range word: `10.1.0.10-10.3.0.20` and `2001:db8:a::10-2001:db8:c::20` had their moved end
+    rewritten alone; a range inside one moved network follows whole."""
+    config = _config('"2001:db8:a::/48": "2001:db8:b::/48", 10.1.0.0/24: 10.2.0.0/24')
+    files = {"notes.txt": ("split 10.1.0.10-10.3.0.20\nsplit6 2001:db8:a::10-2001:db8:c::20\n"
+                           "whole 10.1.0.10-10.1.0.20\nwhole6 2001:db8:a::10-2001:db8:a::20\n")}
+    root = repo(files, config=config, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "notes.txt").read_text() == ("split 10.1.0.10-10.3.0.20\nsplit6 2001:db8:a::10-2001:db8:c::20\n"
+                                                "whole 10.2.0.10-10.2.0.20\nwhole6 2001:db8:b::10-2001:db8:b::20\n")
+    checked = run(root, "verify")
+    assert ("notes.txt:1:7: residual (range): 10.1.0.10 -> 10.2.0.10: 10.1.0.10 is in 10.1.0.0/24, the range's "
+            "other end 10.3.0.20 in no moved network") in checked.stdout, checked.stdout
+    assert "notes.txt:2:8: residual (range): 2001:db8:a::10 -> 2001:db8:b::10" in checked.stdout

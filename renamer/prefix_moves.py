@@ -7,7 +7,9 @@ host can hold, becomes the new network's broadcast address where its line says `
 length). What depends on the length follows it: a `/29` after a moved address, the dotted mask
 (255.255.255.248 -> 255.255.255.240) and the Cisco wildcard (0.0.0.7 -> 0.0.0.15) beside a moved
 address, a `prefix`/`netmask`/`cidr` key's number in a stanza of moved addresses (`length_hits`).
-A shrink that leaves an address in use outside the new network is refused. match.py asks these
+A shrink that leaves an address in use outside the new network is refused. The reverse zones that
+answer for the network follow too: those a move renames, needs and leaves, and the RFC 2317
+classless names it touches, which are reported, never rewritten (`zone_change`). match.py asks these
 rules of each match (`Matcher._lengthed`, `_with_lengths`, `_ranges_moved_whole`); docs/matching.md,
 "Networks of another length", has them with examples.
 """
@@ -470,6 +472,7 @@ def classless_name(net: IPNetwork) -> str | None:
 
 
 def zone_name(net: IPNetwork) -> str:
+    """The reverse zone of an octet- (nibble-) aligned network: `40.168.192.in-addr.arpa`."""
     step = 8 if net.version == 4 else 4
     if net.version == 4:
         labels = str(net.network_address).split(".")[: net.prefixlen // step]

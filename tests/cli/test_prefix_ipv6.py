@@ -42,6 +42,8 @@ SPELLINGS = [
     ("0000:0000:0000:0000:0000:ffff:0a00:3004", "0000:0000:0000:0000:0000:ffff:0a00:3104"),
     ("64:ff9b::10.0.48.4", "64:ff9b::10.0.49.4"),  # embedded (NAT64)
     ("[::ffff:10.0.48.4]:53", "[::ffff:10.0.49.4]:53"),
+    ("2001:db8:a::192.0.2.1", "2001:db8:b::192.0.2.1"),  # a dotted tail in the moved network: kept dotted
+    ("2001:0DB8:000A:0:0:0:192.0.2.1", "2001:0DB8:000B:0:0:0:192.0.2.1"),
 ]
 NIBBLE = ipaddress.ip_address("2001:db8:a::10").reverse_pointer
 NEW_NIBBLE = ipaddress.ip_address("2001:db8:b::10").reverse_pointer

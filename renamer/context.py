@@ -332,6 +332,10 @@ _LETTERS = re.compile(rb"[a-z]*")
 _POSITIONAL = {b"server-bridge": 2}
 _V4 = rb"(?<![0-9A-Za-z.])[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]|\.[0-9])"
 _ADDRESS = re.compile(_V4)
+# An IPv4 or IPv6 address (two colons at least; a zone ID, a port's bracket or a dash ends it): the
+# ends of an IPv6 range (`2001:db8:a::10-2001:db8:a::20`, dnsmasq's `dhcp-range=A,B,64`).
+_ANY_ADDRESS = re.compile(_V4 + rb"|(?<![0-9A-Za-z.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+"
+                          rb"(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3})?(?![0-9A-Za-z:.])")
 # A pool whose key names machines is a list of members (two backends, two NTP servers), not a range
 _MEMBERS = re.compile(rb"(?<![a-z])(?:backends?|servers?|members?|nodes?|upstreams?|workers?|hosts?|targets?"
                       rb"|peers?|ntp|dns|resolvers?|replicas?)(?![a-z])")
@@ -401,13 +405,25 @@ def find_declared(data: bytes, rules: Sequence[RangeRule],
 Ends = tuple[re.Match[bytes], re.Match[bytes]]
 
 
-def declared_ends(data: bytes) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+def declared_ends(data: bytes, *, v6: bool = False) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """The spans of the two ends of each range the file declares by its context (a DHCP range or
-    pool, a start key and its end key): for the network moves' range rule (match.py)."""
-    return [((a.start(), a.end()), (b.start(), b.end())) for a, b in _declared_pairs(data)]
+    pool, a start key and its end key): for the network moves' range rule (match.py). `v6`: IPv6
+    ends too (`range 2001:db8:a::10 2001:db8:a::20`, dnsmasq's v6 `dhcp-range=`), each an address."""
+    if not v6:
+        return [((a.start(), a.end()), (b.start(), b.end())) for a, b in _declared_pairs(data)]
+    return [((a.start(), a.end()), (b.start(), b.end())) for a, b in _declared_pairs(data, _ANY_ADDRESS)
+            if _parses(a.group()) and _parses(b.group())]
 
 
-def _declared_pairs(data: bytes) -> list[Ends]:
+def _parses(text: bytes) -> bool:
+    try:
+        ipaddress.ip_address(text.decode("ascii"))
+    except ValueError:
+        return False
+    return True
+
+
+def _declared_pairs(data: bytes, address: re.Pattern[bytes] = _ADDRESS) -> list[Ends]:
     """The two ends of each range the file declares (a range word's line, a start key's pair)."""
     lines_seen: set[int] = set()
     looked = 0
@@ -424,11 +440,11 @@ def _declared_pairs(data: bytes) -> list[Ends]:
             rest = after.end() if after else pos + len(word)
             if word == b"pool" and _MEMBERS.search(lowered, _key_start(lowered, line, pos), rest):
                 continue  # `haproxy_backend_pool:`, `ntp_server_pool`: a pool of machines, each a member
-            pair = _declared_after(data, rest, word)
+            pair = _declared_after(data, rest, word, address)
             if pair is not None:
                 out.append(pair)
             else:
-                out += _declared_below(data, line, rest)
+                out += _declared_below(data, line, rest, address)
     for directive, skip in _POSITIONAL.items():
         for pos in _finds(lowered, directive):
             line = data.rfind(b"\n", 0, pos) + 1
@@ -438,7 +454,7 @@ def _declared_pairs(data: bytes) -> list[Ends]:
             looked += 1
             end = data.find(b"\n", pos)
             end = len(data) if end == -1 else end
-            found = list(itertools.islice(_ADDRESS.finditer(data, pos, end), skip + 2))
+            found = list(itertools.islice(address.finditer(data, pos, end), skip + 2))
             if len(found) == skip + 2 and _PAIR.fullmatch(data, found[skip].end(), found[skip + 1].start()):
                 out.append((found[skip], found[skip + 1]))
     for started in _STARTED:  # in C: only a start word that ends a key holding an address
@@ -469,12 +485,13 @@ def _finds(data: bytes, word: bytes) -> Iterator[int]:
         pos = data.find(word, pos + 1)
 
 
-def _declared_after(data: bytes, start: int, word: bytes) -> Ends | None:
+def _declared_after(data: bytes, start: int, word: bytes,
+                    address: re.Pattern[bytes] = _ADDRESS) -> Ends | None:
     """The range the rest of the line after a range word declares: its first two addresses,
     joined by a comma, blanks or a dash (dressed or not)."""
     end = data.find(b"\n", start)
     end = len(data) if end == -1 else end
-    found = list(itertools.islice(_ADDRESS.finditer(data, start, end), 3))
+    found = list(itertools.islice(address.finditer(data, start, end), 3))
     if len(found) < 2 or not _PAIR.fullmatch(data, found[0].end(), found[1].start()):
         return None
     if word == b"pool" and len(found) == 3 and _PAIR.fullmatch(data, found[1].end(), found[2].start()):
@@ -486,14 +503,14 @@ _LIST_ITEM = re.compile(rb"[ \t]*(?:-[ \t]+)?[\[({]?[ \t]*[\"'`]?")  # `- [`, `[
 _BELOW = 64  # how many lines of a range key's block are read
 
 
-def _declared_below(data: bytes, line: int, rest: int) -> list[Ends]:
+def _declared_below(data: bytes, line: int, rest: int, address: re.Pattern[bytes] = _ADDRESS) -> list[Ends]:
     """The ranges a range key declares in the block below it, where its own line holds no address
     (`dhcp_pools:` then `- [10.0.40.5, 10.0.40.11]` items, a JSON list of pairs, a block list of
     exactly two addresses, Junos `address-range {` then `low A;` and `high B;`, FortiOS `config
     ip-range` then `set start-ip A` and `set end-ip B`): each item that is a pair of addresses,
     and two lone addresses each a list item or under a start or end key, are ends."""
     end = data.find(b"\n", rest)
-    if end == -1 or _ADDRESS.search(data, rest, end) is not None:
+    if end == -1 or address.search(data, rest, end) is not None:
         return []
     indent = len(data[line:rest]) - len(data[line:rest].lstrip(b" \t"))
     pairs: list[Ends] = []
@@ -511,7 +528,7 @@ def _declared_below(data: bytes, line: int, rest: int) -> list[Ends]:
         inner = len(text) - len(body)
         if inner < indent or (inner == indent and not body.startswith(b"- ")):
             break  # the block ends (a YAML list may stand at its key's indent)
-        found = list(itertools.islice(_ADDRESS.finditer(data, start, end), 3))
+        found = list(itertools.islice(address.finditer(data, start, end), 3))
         if not found:
             continue
         item = _LIST_ITEM.match(data, start, found[0].start())

@@ -35,8 +35,10 @@ V4_RIGHT = rb"(?![0-9])(?!\.[0-9])"
 V6_LEFT = rb"(?<![A-Za-z0-9.:])"
 V6_RIGHT = rb"(?![A-Za-z0-9])(?!:[0-9A-Fa-f])"
 ANY_V4 = rb"(?:[0-9]{1,3}\.){3}[0-9]{1,3}"
-ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}in-addr\.arpa"  # an address's PTR name, or a /8-/24 zone
+ANY_V4_REVERSE = rb"(?:[0-9]{1,3}\.){1,4}(?i:in-addr\.arpa)"  # an address's PTR name, or a /8-/24 zone
 ANY_V6 = rb"[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"
+# An IPv6 address's PTR name, 32 nibbles (a zone, fewer, is a form of its own), in either case.
+ANY_V6_REVERSE = rb"(?:[0-9A-Fa-f]\.){32}(?i:ip6\.arpa)"
 PREFIX = re.compile(rb"/([0-9]{1,3})(?![0-9])")
 
 
@@ -176,6 +178,8 @@ def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
     if "." in text:
         if new.ipv4_mapped is not None:
             spelled = f"::ffff:{new.ipv4_mapped}"
+        else:
+            spelled = _dotted_like(text, new) or spelled
     elif text.count("::") <= 1:
         head, _, tail = text.partition("::") if "::" in text else (text, "", "")
         written = [g for g in head.split(":") if g], [g for g in tail.split(":") if g]
@@ -189,6 +193,24 @@ def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
             if ipaddress.IPv6Address(spelled) != new:  # never another address for the dress
                 spelled = new.compressed
     return spelled.upper() if upper else spelled
+
+
+def _dotted_like(text: str, new: ipaddress.IPv6Address) -> str | None:
+    """`new` spelled as `text`, an IPv6 address whose last 32 bits are written dotted
+    (`2001:db8:a::10.0.48.4` -> `2001:db8:b::10.0.48.4`), its hex part in `text`'s dress; None
+    where the dress cannot hold it."""
+    head, _, dotted = text.rpartition(":")
+    try:
+        tail = int(ipaddress.IPv4Address(dotted))
+    except ValueError:
+        return None
+    shaped = v6_like(f"{head}:{tail >> 16:x}:{tail & 0xFFFF:x}", new)
+    front = shaped.rpartition(":")[0].rpartition(":")[0]
+    spelled = f"{front}:{ipaddress.IPv4Address(int(new) & 0xFFFFFFFF)}"
+    try:
+        return spelled if ipaddress.IPv6Address(spelled) == new else None
+    except ValueError:
+        return None
 
 
 def _group_like(written: str, group: str) -> str:

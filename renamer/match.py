@@ -151,6 +151,12 @@ class Matcher:
                 pattern = spelling.REVERSE_LEFT + re.escape(zone.encode()) + spelling.HOST_RIGHT
                 forms.setdefault(zone.encode(), Form(zone.encode(), new_zone.encode(),
                                                      "network", pattern))
+            if old_net.version == 6:  # a nibble zone a move of another length carries (a /48 of a /46)
+                carried = prefix_moves.zone_change(prefix_moves.PrefixMove(old_net, new_net)).renamed
+                for old_zone, moved_zone in carried:
+                    pattern = spelling.REVERSE_LEFT + re.escape(old_zone.encode()) + spelling.HOST_RIGHT
+                    forms.setdefault(old_zone.encode(), Form(old_zone.encode(), moved_zone.encode(),
+                                                             "network", pattern))
         self.forms = forms
         ordered = sorted(forms.values(), key=lambda f: (-len(f.text), f.text))
         parts = [f.pattern for f in ordered]
@@ -177,6 +183,8 @@ class Matcher:
         if 4 in families:
             parts.append(spelling.REVERSE_LEFT + spelling.ANY_V4_REVERSE + spelling.HOST_RIGHT)
             parts.append(spelling.V4_LEFT + spelling.ANY_V4 + spelling.V4_RIGHT)
+        if 6 in families:  # an address's nibble name: `0.1.0...a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa`
+            parts.append(spelling.REVERSE_LEFT + spelling.ANY_V6_REVERSE + spelling.HOST_RIGHT)
         if 6 in families or self._v6_addresses:
             parts.append(spelling.V6_LEFT + spelling.ANY_V6 + spelling.V6_RIGHT)
         self.pattern = re.compile(b"|".join(parts)) if parts else None
@@ -217,9 +225,9 @@ class Matcher:
             if isinstance(old_net, ipaddress.IPv4Network):
                 octets = str(old_net.network_address).split(".")[: max(1, old_net.prefixlen // 8)]
                 needles.append(".".join(octets).encode())
-                needles.append(b"in-addr.arpa")
+                needles += [b"in-addr.arpa", b"IN-ADDR.ARPA"]
             else:
-                needles.append(b":")
+                needles += [b":", b"ip6.arpa", b"IP6.ARPA"]
         if self._v6_addresses:
             needles.append(b":")  # another spelling of an old IPv6 address holds no form's text
         return needles
@@ -370,9 +378,27 @@ class Matcher:
             found = self._ranges_moved_whole(data, found)
         if self._moves and b"-" in data:
             found = self._short_ranges(data, found)
+            if any(m.kind == "network" for m in found):
+                found = self._ranges_moved_whole(data, found, _dashed_ends(data))
         if self._v4_nets and (b"{" in data or b"[" in data):
             found = self._sets_of_moved(data, found)
+        if self._v4_nets and (b"/" in data or b"-" in data) and (b"in-addr" in data or b"IN-ADDR" in data):
+            found = self._classless_names(data, found)
         return found
+
+    def _classless_names(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """An RFC 2317 classless name of a moved network the address rules find no address in
+        (`0-63.50.168.192.in-addr.arpa`: `63.50...` stands after a `-`): a `reverse-zone` residual."""
+        added = []
+        starts = [m.start for m in matches]
+        for x in prefix_moves.CLASSLESS_NAME.finditer(data):
+            name = x.group().decode("ascii")
+            if (_overlaps(matches, starts, x.start(), x.end())
+                    or not prefix_moves.classless_moved(name, self.networks)):
+                continue
+            added.append(Match(x.start(), x.end(), name, name, "network", refused=prefix_moves.ZONE,
+                               note=prefix_moves.classless_note(name)))
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def _sets_of_moved(self, data: bytes, matches: list[Match]) -> list[Match]:
         """`10.1.0.{100..102}`, `10.1.0.{5,6}`, `10.1.0.[5:6]`: literal octets a shell brace set or an
@@ -436,19 +462,24 @@ class Matcher:
             out[i] = replace(m, refused=reason, note=why)
         return out
 
-    def _ranges_moved_whole(self, data: bytes, matches: list[Match]) -> list[Match]:
+    def _ranges_moved_whole(self, data: bytes, matches: list[Match],
+                            ends: list[tuple[tuple[int, int], tuple[int, int]]] | None = None) -> list[Match]:
         """A declared range (`dhcp-range=a,b`, `range a b;`, a Kea pool `a - b`, start and end
-        keys) follows a network move when both ends lie in one moved network (each keeps its
-        offset; a shrink that cannot hold it is refused with its addresses); one end moved alone
-        (the other in no moved network, or in another) would break it: both ends are refused."""
+        keys; or `ends`: two whole addresses a dash joins, `10.1.0.10-10.3.0.20`) follows a network
+        move when both ends lie in one moved network (each keeps its offset; a shrink that cannot
+        hold it is refused with its addresses); one end moved alone (the other in no moved network,
+        or in another) would break it: both ends are refused."""
         at = {m.start: i for i, m in enumerate(matches) if m.kind == "network"}
         refused: dict[int, str] = {}
-        for (a_start, a_end), (b_start, b_end) in declared_ends(data):
-            ends = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
-            owners = [self._move_holding(text) for text in ends]
+        pairs = ends if ends is not None else declared_ends(
+            data, v6=any(move.old.version == 6 for move in self._moves))
+        for (a_start, a_end), (b_start, b_end) in pairs:
+            texts = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
+            sides = ((a_start, texts), (b_start, texts[::-1]))
+            owners = [self._move_holding(text) for text in texts]
             if owners[0] is owners[1]:
                 continue  # both in one moved network (or neither)
-            for start, (mine, other), owner in ((a_start, ends, owners[0]), (b_start, ends[::-1], owners[1])):
+            for (start, (mine, other)), owner in zip(sides, owners, strict=True):
                 where = f"in {owner.old}" if owner is not None else "in no moved network"
                 there = next((f"in {o.old}" for o in owners if o is not None and o is not owner),
                              "in no moved network")
@@ -634,7 +665,7 @@ class Matcher:
             yield from self.pattern.finditer(data)
             return
         starts = sorted({pos for text in self._form_starters for pos in positions(data, text)}
-                        | set(_v6_starts(data)))
+                        | set(_v6_starts(data)) | set(self._nibble_starts(data)))
         end = 0
         for pos in starts:
             if pos < end:
@@ -643,6 +674,16 @@ class Matcher:
             if hit:
                 end = hit.end()
                 yield hit
+
+    def _nibble_starts(self, data: bytes) -> Iterator[int]:
+        """Where an IPv6 address's nibble name would start: 64 bytes before each `ip6.arpa`, where
+        an IPv6 network moves (the name holds no colon: _v6_starts never sees it)."""
+        if not self._v6_ranges:
+            return
+        for suffix in (b"ip6.arpa", b"IP6.ARPA"):
+            for pos in positions(data, suffix):
+                if pos >= 64:
+                    yield pos - 64
 
     def _in_context(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Ranges refuse the matches inside them (or stand alone where none is: `web01-03` has
@@ -787,7 +828,17 @@ class Matcher:
         `10.0.48.3/28`), the broadcast address follows where its line says `broadcast` and is
         refused elsewhere, an address a shrink leaves outside the new network is refused, and an
         address that stays where it is (a resize in place) is no match at all."""
-        if m.old.endswith(".arpa"):
+        if m.old.lower().endswith(".arpa"):
+            if m.old.lower() != m.old:  # a reverse name in upper case: decided as in lower case
+                decided = self._lengthed(data, replace(m, old=m.old.lower(), new=m.new.lower()))
+                if decided is None or (decided.start, decided.end) != (m.start, m.end):
+                    return decided  # no match, or a classless name (its own span and words)
+                return replace(decided, old=m.old, new=m.new if decided.new == m.new.lower() else m.old)
+            label = prefix_moves.classless_before(data, m.start) if m.old.endswith(".in-addr.arpa") else None
+            if label is not None:  # `0/26.40.168.192.in-addr.arpa`: reported, never rewritten
+                name = data[label:m.end].decode("ascii", "replace")
+                return Match(label, m.end, name, name, m.kind, refused=prefix_moves.ZONE,
+                             note=prefix_moves.classless_note(name))
             why = self._zone_problem(m.old) if self._resized else None
             if why is not None:
                 return replace(m, new=m.old, refused=prefix_moves.ZONE, note=why)
@@ -835,9 +886,17 @@ class Matcher:
         return None if m.new == m.old else m
 
     def _map_network(self, text: str) -> str | None:
+        lowered = text.lower()
+        suffix = next((s for s in (".in-addr.arpa", ".ip6.arpa") if lowered.endswith(s)), None)
+        if suffix is not None and lowered != text:  # a reverse name in upper case: its labels and
+            moved = self._map_network(lowered)      # its suffix each keep their case
+            if moved is None:
+                return None
+            head, written = moved[: -len(suffix)], text[-len(suffix):]
+            return (head.upper() if any(c.isupper() for c in text[: -len(suffix)]) else head) + written
         if text.endswith(".in-addr.arpa") and text.count(".") < 5:  # a zone: 50.250.10.in-addr.arpa
             return self._map_zone(text)
-        if text.endswith((".in-addr.arpa", ".ip6.arpa")):
+        if suffix is not None:
             address = spelling.from_reverse(text)
             mapped = self._map_address(address) if address else None
             return reverse_name(mapped) if mapped else None
@@ -1073,6 +1132,28 @@ _HEAD_SET = re.compile(rb"(?<![0-9A-Za-z.])((?:[0-9]{1,3}\.){1,3})"
 _SHORT_TAIL = re.compile(rb"[ \t]*-[ \t]*\.?([0-9]{1,3})(?![0-9A-Za-z_]|\.[0-9])")
 # A word a declared range stands after (context.py's range and start words, in any case): the
 # network moves' range rule runs only in a file holding one.
+# Two whole addresses of one family joined by a dash and nothing else: a range in any file
+# (`10.1.0.10-10.1.0.20`, `2001:db8:a::10-2001:db8:a::20`).
+_V4_WHOLE = rb"[0-9]{1,3}(?:\.[0-9]{1,3}){3}"
+_V6_WHOLE = rb"(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]+"
+_DASHED = re.compile(rb"(?<![0-9A-Za-z.:-])(?:(" + _V4_WHOLE + rb")-(" + _V4_WHOLE + rb")"
+                     rb"|(" + _V6_WHOLE + rb")-(" + _V6_WHOLE + rb"))(?![0-9A-Za-z.:-])")
+
+
+def _dashed_ends(data: bytes) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The spans of the two ends of each range two whole addresses joined by a dash spell."""
+    out = []
+    for x in _DASHED.finditer(data):
+        first, second = (1, 2) if x.group(1) is not None else (3, 4)
+        try:
+            ipaddress.ip_address(x.group(first).decode("ascii"))
+            ipaddress.ip_address(x.group(second).decode("ascii"))
+        except ValueError:
+            continue
+        out.append(((x.start(first), x.end(first)), (x.start(second), x.end(second))))
+    return out
+
+
 _RANGE_WORDS = re.compile(rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")
 # A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
 _PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")

@@ -7,7 +7,9 @@ host can hold, becomes the new network's broadcast address where its line says `
 length). What depends on the length follows it: a `/29` after a moved address, the dotted mask
 (255.255.255.248 -> 255.255.255.240) and the Cisco wildcard (0.0.0.7 -> 0.0.0.15) beside a moved
 address, a `prefix`/`netmask`/`cidr` key's number in a stanza of moved addresses (`length_hits`).
-A shrink that leaves an address in use outside the new network is refused. match.py asks these
+A shrink that leaves an address in use outside the new network is refused. The reverse zones that
+answer for the network follow too: those a move renames, needs and leaves, and the RFC 2317
+classless names it touches, which are reported, never rewritten (`zone_change`). match.py asks these
 rules of each match (`Matcher._lengthed`, `_with_lengths`, `_ranges_moved_whole`); docs/matching.md,
 "Networks of another length", has them with examples.
 """
@@ -18,7 +20,7 @@ import bisect
 import functools
 import ipaddress
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from renamer.names import IPAddress, IPNetwork
@@ -436,3 +438,131 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                          f"{text} spells the old length of a network this file names, but no address on "
                          "its line, nor an address key of its stanza, ties it to that network")
     return None
+
+
+# -- reverse zones of any length (issue 33 item 3) -----------------------------------------------
+
+# An RFC 2317 classless label before a reverse name (`0/26.40.168.192.in-addr.arpa`,
+# `0-63.40.168.192.in-addr.arpa`): the digits, the `/` or `-`, the digits and the dot.
+_CLASSLESS = re.compile(rb"(?<![A-Za-z0-9/-])([0-9]{1,3})([/-])([0-9]{1,3})\.")
+# A whole classless name (a `$GENERATE` line's CNAME target).
+CLASSLESS_NAME = re.compile(rb"(?i)(?<![A-Za-z0-9/-])[0-9]{1,3}[/-][0-9]{1,3}(?:\.[0-9]{1,3}){1,3}"
+                            rb"\.in-addr\.arpa")
+
+
+def zone_networks(net: IPNetwork) -> list[IPNetwork]:
+    """The octet (IPv4) or nibble (IPv6) aligned networks whose reverse zones answer for `net`:
+    its own where its length is aligned, else its subnets at the next boundary (a /22: four /24
+    zones; a /46: four /48s). An IPv4 network narrower than a /24 has no zone of its own (an
+    RFC 2317 delegation, `classless_name`): none."""
+    step = 8 if net.version == 4 else 4
+    if net.version == 4 and net.prefixlen > 24:
+        return []
+    aligned = -(-net.prefixlen // step) * step
+    return list(net.subnets(new_prefix=aligned)) if aligned else []
+
+
+def classless_name(net: IPNetwork) -> str | None:
+    """RFC 2317's name for an IPv4 network narrower than a /24 (`0/26.40.168.192.in-addr.arpa`
+    for 192.168.40.0/26), None for any other."""
+    if net.version != 4 or net.prefixlen <= 24:
+        return None
+    octets = str(net.network_address).split(".")
+    return f"{octets[3]}/{net.prefixlen}.{octets[2]}.{octets[1]}.{octets[0]}.in-addr.arpa"
+
+
+def zone_name(net: IPNetwork) -> str:
+    """The reverse zone of an octet- (nibble-) aligned network: `40.168.192.in-addr.arpa`."""
+    step = 8 if net.version == 4 else 4
+    if net.version == 4:
+        labels = str(net.network_address).split(".")[: net.prefixlen // step]
+        return ".".join(reversed(labels)) + ".in-addr.arpa"
+    nibbles = net.network_address.exploded.replace(":", "")[: net.prefixlen // step]
+    return ".".join(reversed(nibbles)) + ".ip6.arpa"
+
+
+@dataclass(frozen=True)
+class ZoneChange:
+    """How a network move changes the reverse zones that answer for it: zones an old one becomes
+    (its offset kept, `renamed`), zones the new network needs that no old one becomes (`add`),
+    old zones no new one holds (`remove`: they answer for addresses outside the new network), and
+    the RFC 2317 classless names on either side (`classless`: reported, never rewritten)."""
+
+    move: PrefixMove
+    renamed: tuple[tuple[str, str], ...]
+    add: tuple[str, ...]
+    remove: tuple[str, ...]
+    classless: tuple[str, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.renamed or self.add or self.remove or self.classless)
+
+    def lines(self) -> list[str]:
+        """The change in words, one line per kind (the sweep's report)."""
+        out = [f"rename {old} -> {new}" for old, new in self.renamed]
+        if self.add:
+            out.append(f"add {', '.join(self.add)} (part of {self.move.new}, which no zone of "
+                       f"{self.move.old} becomes)")
+        if self.remove:
+            out.append(f"remove {', '.join(self.remove)} (answering for addresses outside {self.move.new})")
+        if self.classless:
+            out.append(f"classless {' -> '.join(self.classless)} (RFC 2317: the delegation, its NS and CNAME "
+                       "records in the parent zone, is edited by hand; never rewritten)")
+        return out
+
+
+def zone_change(move: PrefixMove) -> ZoneChange:
+    """The reverse zones `move` renames, needs and leaves (ZoneChange)."""
+    carried: dict[str, str] = {}
+    remove = []
+    for zone in zone_networks(move.old):
+        at = int(move.new.network_address) + int(zone.network_address) - int(move.old.network_address)
+        moved = ipaddress.ip_network((at, zone.prefixlen), strict=False)
+        if int(moved.network_address) == at and moved.subnet_of(move.new):  # type: ignore[arg-type]
+            carried[zone_name(zone)] = zone_name(moved)
+        else:
+            remove.append(zone_name(zone))
+    targets = set(carried.values())
+    add = [name for name in map(zone_name, zone_networks(move.new)) if name not in targets]
+    classless = [name for net in (move.old, move.new) if (name := classless_name(net)) is not None]
+    renamed = tuple((old, new) for old, new in carried.items() if old != new)
+    return ZoneChange(move, renamed, tuple(add), tuple(remove), tuple(classless))
+
+
+def zone_changes(networks: Sequence[tuple[IPNetwork, IPNetwork]]) -> list[ZoneChange]:
+    """Each network move's ZoneChange that changes anything."""
+    changes = [zone_change(PrefixMove(old, new)) for old, new in networks]
+    return [c for c in changes if c.changed]
+
+
+def classless_before(data: bytes, start: int) -> int | None:
+    """Where the RFC 2317 classless label (`0/26`, `0-63`) that ends just before, or holds, the
+    reverse name found at `start` begins (`0/26.40.168.192.in-addr.arpa`, found from `40.168...`
+    or from `26.40.168...`, an address's reverse name inside it), or None."""
+    for found in _CLASSLESS.finditer(data, max(0, start - 9), start + 4):
+        if found.start() <= start <= found.end():
+            return found.start()
+    return None
+
+
+def classless_note(name: str) -> str:
+    return (f"{name} is an RFC 2317 classless name: its delegation (the child zone's name, the parent "
+            "zone's NS and CNAME or $GENERATE records) is edited by hand, never rewritten")
+
+
+def classless_moved(name: str, networks: Sequence[tuple[IPNetwork, IPNetwork]]) -> bool:
+    """Is `name` an RFC 2317 classless name (`0/26.50.168.192.in-addr.arpa`, `0-63.50...`) whose
+    block starts inside a moved network?"""
+    if CLASSLESS_NAME.fullmatch(name.encode("ascii", "replace")) is None:
+        return False
+    labels = name.split(".")
+    octets = labels[1:-2]
+    if len(octets) != 3:
+        return False
+    first = re.split(r"[/-]", labels[0])[0]
+    try:
+        address = ipaddress.IPv4Address(".".join([*reversed(octets), first]))
+    except ValueError:
+        return False
+    return any(address in old for old, _ in networks if old.version == 4)

@@ -13,7 +13,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from renamer.match import Matcher
-from renamer.prefix_moves import BROADCAST, OUTSIDE, PrefixMove, outside, resize_problem
+from renamer.prefix_moves import (
+    BROADCAST,
+    OUTSIDE,
+    ZONE,
+    PrefixMove,
+    outside,
+    resize_problem,
+    zone_change,
+    zone_name,
+    zone_networks,
+)
 
 
 def _matcher(*pairs: tuple[str, str]) -> Matcher:
@@ -316,3 +326,68 @@ def test_a_range_written_with_the_last_octet_moves_whole_or_is_said(
 def test_a_set_completing_a_moved_network_is_said(
         pairs: list[tuple[str, str]], text: bytes, found: list[tuple[str, str, str | None]]) -> None:
     assert [(m.old, m.new, m.refused) for m in _matcher(*pairs).find(text)] == found
+
+
+# -- reverse zones of any length (issue 33 item 3) ----------------------------------------------
+
+def _zones(old: str, new: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    change = zone_change(PrefixMove(ipaddress.ip_network(old), ipaddress.ip_network(new)))
+    return change.renamed, change.add, change.remove, change.classless
+
+
+@pytest.mark.parametrize(("old", "new", "renamed", "add", "remove", "classless"), [
+    ("192.168.40.0/24", "192.168.40.0/22", (), ("41.168.192.in-addr.arpa", "42.168.192.in-addr.arpa",
+                                                 "43.168.192.in-addr.arpa"), (), ()),
+    ("10.250.0.0/16", "10.251.0.0/16", (("250.10.in-addr.arpa", "251.10.in-addr.arpa"),), (), (), ()),
+    ("192.168.40.0/22", "192.168.40.0/24", (), (), ("41.168.192.in-addr.arpa", "42.168.192.in-addr.arpa",
+                                                     "43.168.192.in-addr.arpa"), ()),
+    ("10.9.0.0/24", "10.10.0.0/23", (("0.9.10.in-addr.arpa", "0.10.10.in-addr.arpa"),),
+     ("1.10.10.in-addr.arpa",), (), ()),
+    ("10.9.0.0/24", "10.9.0.0/16", (), ("9.10.in-addr.arpa",), (), ()),  # the /24 stays, a child zone
+    ("10.1.0.0/24", "10.2.0.0/25", (), (), ("0.1.10.in-addr.arpa",), ("0/25.0.2.10.in-addr.arpa",)),
+    ("10.0.48.0/29", "10.0.48.0/28", (), (), (), ("0/29.48.0.10.in-addr.arpa", "0/28.48.0.10.in-addr.arpa")),
+    ("2001:db8:a::/48", "2001:db8:c::/46", (("a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa", "c.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"),),
+     tuple(f"{n}.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa" for n in "def"), (), ()),
+    ("2001:db8:a::/48", "2001:db8:b::/48", (("a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa", "b.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"),),
+     (), (), ()),
+])
+def test_zone_change(old: str, new: str, renamed: tuple[tuple[str, str], ...], add: tuple[str, ...],
+                     remove: tuple[str, ...], classless: tuple[str, ...]) -> None:
+    assert _zones(old, new) == (renamed, add, remove, classless)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**24 - 1), st.integers(8, 24), st.integers(8, 24), st.booleans())
+def test_zone_change_covers_the_new_network_once(at: int, old_len: int, new_len: int, in_place: bool) -> None:
+    """The zones the new network ends with (carried ones and those to add) are its zone set, each
+    once; an old zone is carried or removed, never both."""
+    old = ipaddress.IPv4Network((at << 8 >> (32 - old_len) << (32 - old_len), old_len))
+    start = int(old.network_address) >> (32 - new_len) << (32 - new_len) if in_place else (int(old.network_address) ^ (1 << 31)) >> (32 - new_len) << (32 - new_len)
+    new = ipaddress.IPv4Network((start, new_len))
+    change = zone_change(PrefixMove(old, new))
+    needed = {zone_name(z) for z in zone_networks(new)}
+    carried = {new for _, new in change.renamed} | ({zone_name(z) for z in zone_networks(old)} - set(change.remove)
+                                                     - {o for o, _ in change.renamed})
+    assert set(change.add) <= needed and not set(change.add) & carried
+    assert needed <= set(change.add) | carried
+    assert not set(change.remove) & {o for o, _ in change.renamed}
+    assert all(ipaddress.ip_network(_net_of(z)).subnet_of(new) for z in carried)  # type: ignore[arg-type]
+
+
+def _net_of(zone: str) -> str:
+    octets = zone[: -len(".in-addr.arpa")].split(".")
+    return ".".join([*reversed(octets), *["0"] * (4 - len(octets))]) + f"/{8 * len(octets)}"
+
+
+@pytest.mark.parametrize(("text", "classless"), [
+    (b'zone "0/26.50.168.192.in-addr.arpa" {', True),
+    (b"$GENERATE 0-63 $ CNAME $.0/26.50.168.192.in-addr.arpa.", True),
+    (b"70 IN CNAME 70.0-63.50.168.192.in-addr.arpa.", True),
+    (b"5.50.168.192.in-addr.arpa. IN PTR db.", False),  # an address's reverse name
+    (b"path/26.50.168.192.in-addr.arpa", False),
+])
+def test_classless_names_are_reverse_zone_residuals(text: bytes, classless: bool) -> None:
+    matcher = _matcher(("192.168.50.0/26", "192.168.51.0/26"))
+    found = matcher.find(text)
+    assert any(m.refused == ZONE for m in found) == classless, found
+    assert all(m.new == m.old for m in found if m.refused == ZONE)

@@ -57,6 +57,10 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "relinks": "symlinks re-pointed to follow the renames: path, from, to (target texts)",
         "folders": "folders moved whole (every tracked file of them renamed into one new folder): from, to, and untracked: what git does not track in them, moved with them (a folder ends in /)",
         "serials": "zone files whose SOA serial goes with the edits: path, old, new",
+        "reverse_zones": ("per network move that changes which reverse zones answer for it: from, to, renamed "
+                          "(from, to), add (zones the new network needs that no old one becomes), remove (old "
+                          "zones answering for addresses outside the new network), classless (RFC 2317 names, "
+                          "never rewritten)"),
         "pins": ("digests of rewritten files recorded elsewhere: path, line, column, of, algorithm, old, new, "
                  "status (updated, residual, kept), why"),
         "looks_like_records": ("lines the sweep rewrites in a current-state prose file whose paragraph or "

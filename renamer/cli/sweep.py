@@ -15,6 +15,7 @@ from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.interrupts import deferred
 from renamer.masking import hidden_changes, mask_diff
+from renamer.prefix_moves import zone_changes
 from renamer.report.machine import dumps, sweep_data
 from renamer.report.text import sweep_summary
 from renamer.sites import site_hosts
@@ -194,7 +195,8 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
             out.echo("")  # a blank line: `git apply` ignores what follows the last hunk
         if not out.quiet:  # -q: the diff is the result; the summary is not
             out.echo(sweep_summary(result.summary, dry_run=result.applied is None,
-                                   collisions=result.collisions, refused=result.refused))
+                                   collisions=result.collisions, refused=result.refused,
+                                   zones=zone_changes(result.plan.project.config.renames.networks)))
     if result.applied is not None:
         for sha in result.applied.commits:
             out.info(f"committed {sha[:12]}")

@@ -18,6 +18,7 @@ from renamer.allowlist import Exemption
 from renamer.documents import versioned
 from renamer.masking import mask_line
 from renamer.moved_tags import TaggedMove
+from renamer.prefix_moves import ZoneChange, zone_changes
 from renamer.printable import json_escaped
 from renamer.sweep.collisions import Collision
 from renamer.sweep.explain import Decision, Explanation
@@ -136,7 +137,8 @@ def verify_document(name: str, summary: Summary, verdict: Verdict) -> dict[str, 
 
 
 def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry_run: bool,
-                   collisions: Sequence[Collision] = (), refused: Sequence[Refusal] = ()) -> dict[str, Any]:
+                   collisions: Sequence[Collision] = (), refused: Sequence[Refusal] = (),
+                   zones: Sequence[ZoneChange] = ()) -> dict[str, Any]:
     return {
         "name": name,
         "collisions": [collision_dict(c) for c in collisions],
@@ -147,6 +149,7 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
         "relinks": [{"path": p, "from": a, "to": b} for p, a, b in summary.relinks],
         "folders": [{"from": f.old, "to": f.new, "untracked": list(f.untracked)} for f in summary.folders],
         "serials": [{"path": p, "old": o, "new": n} for p, o, n in summary.serials],
+        "reverse_zones": [zone_dict(z) for z in zones],
         "pins": [{"path": p.path, "line": p.line, "column": p.column, "of": p.of, "algorithm": p.algorithm,
                   "old": p.old, "new": p.new, "status": p.status, "why": p.why} for p in summary.pins],
         "looks_like_records": [{"path": p.path, "line": p.line, "old": p.old, "date": p.date,
@@ -159,6 +162,13 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
             **_sweep_counts(summary_dict(summary), summary, dry_run),
         },
     }
+
+
+def zone_dict(change: ZoneChange) -> dict[str, Any]:
+    """One network move's reverse zones: renamed, to add, to remove, RFC 2317 names (prefix_moves.py)."""
+    return {"from": str(change.move.old), "to": str(change.move.new),
+            "renamed": [{"from": a, "to": b} for a, b in change.renamed],
+            "add": list(change.add), "remove": list(change.remove), "classless": list(change.classless)}
 
 
 def collision_dict(collision: Collision) -> dict[str, object]:
@@ -174,7 +184,7 @@ def plan_data(plan: Plan, summary: Summary, collisions: Sequence[Collision], *,
     """What `sweep --dry-run --format json` prints for a plan (the API's `SweepPlan.data()`)."""
     shown = plan.refusals if refused is None and dry_run else (refused or ())
     return versioned(sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions,
-                                    shown))
+                                    shown, zone_changes(plan.project.config.renames.networks)))
 
 
 def sweep_data(result: SweepResult) -> dict[str, Any]:

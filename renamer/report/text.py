@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from renamer.allowlist import Exemption
 from renamer.masking import mask_line
 from renamer.near_miss import sentence
+from renamer.prefix_moves import ZoneChange
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.refusals import SHRINK, Refusal
@@ -43,7 +44,7 @@ def _where(ref: Reference) -> str:
 
 
 def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Collision] = (),
-                  refused: Sequence[Refusal] = ()) -> str:
+                  refused: Sequence[Refusal] = (), zones: Sequence[ZoneChange] = ()) -> str:
     verb = "would change" if dry_run else "changed"
     lines = [f"Summary: {verb} {summary.files_changed} file{'s' if summary.files_changed != 1 else ''}"
              f" ({len(summary.renames)} renamed), {plural(summary.replacement_total(), 'replacement')}"]
@@ -58,6 +59,7 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
                      f"not tracked by git: {', '.join(folder.untracked)}")
     lines += serial_lines(summary)
     lines += _pin_lines(summary, dry_run)
+    lines += zone_lines(zones)
     if summary.derived:
         lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key, or set "
                      "options.derived_names for a short name's, `pug-ipmi` of `pug`):")
@@ -111,6 +113,17 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
                      "decide each by hand or keep it):")
         lines += [f"  {r}" for r in refused]
     return "\n".join(lines) + "\n"
+
+
+def zone_lines(zones: Sequence[ZoneChange]) -> list[str]:
+    """The reverse zones each network move renames, needs, leaves or cannot write (prefix_moves.py)."""
+    if not zones:
+        return []
+    lines = ["Reverse zones the network moves change (`renamer verify` fails while the repo declares "
+             "a moved network's zones but not every one it needs):"]
+    for change in zones:
+        lines += [f"  {change.move.old} -> {change.move.new}: {line}" for line in change.lines()]
+    return lines
 
 
 def _pin_lines(summary: Summary, dry_run: bool) -> list[str]:

@@ -159,13 +159,28 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
             subnet = found.address
             address, _, length = subnet.partition("/")
             pair = _old_address(matcher, address)
-            if pair is None:
+            outside = _outside(matcher, address) if pair is None else None
+            if outside is not None:  # a shrink leaves the subnet it makes outside the new network
+                for i in inside:
+                    out[i] = replace(out[i], refused=OUTSIDE, note=f"`{found.text}` is {subnet}: {outside}")
+                if not inside:
+                    added.append(Match(found.start, found.end, subnet, subnet, "network", refused=OUTSIDE,
+                                       note=f"`{found.text}` is {subnet}: {outside}"))
+                continue
+            if pair is None and not on_net:
                 continue  # no subnet of a renamed network (or wider than one: not read)
-            old, new = subnet, f"{pair[1]}/{length}"
+            # A resize in place keeps the subnet's address (no match of its own): it must stay.
+            old, new = subnet, subnet if pair is None else f"{pair[1]}/{length}"
             if on_net and _follows(data, out, on_net, found, new):
                 continue  # the network literal moves, and the expression makes the moved subnet
-            note = (f"`{found.text}` is {old}, inside a renamed network (it moves to {new}): a literal "
-                    "network and subnet number, which the sweep does not renumber; write the new subnet's")
+            if on_net:  # a move of another length: cidrsubnet's new bits count from the network's
+                note = (f"`{found.text}` is {old}, which the move makes {new}; with its network literal "
+                        "rewritten to the new length it would make another subnet (the new bits count from "
+                        "the network's length): rewrite the expression by hand")
+            else:
+                note = (f"`{found.text}` is {old}, inside a renamed network (it moves to {new}): a literal "
+                        "network and subnet number, which the sweep does not renumber; write the new "
+                        "subnet's")
         else:
             pair = _old_address(matcher, found.address)
             outside = _outside(matcher, found.address) if pair is None else None

@@ -60,6 +60,7 @@ from renamer.sweep.results import (
     TombstoneResult,
     VerifyResult,
 )
+from renamer.sweep.reverse_zones import missing_zones
 from renamer.sweep.scan import FileScanner, ScanOptions
 from renamer.sweep.stale import expired_exemptions, stale_exemptions
 from renamer.sweep.summary import Summary
@@ -155,6 +156,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
     found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals]) if dry_run else []
+    missing = len(missing_zones(project, prefixes)) if applied is not None else 0  # verify fails on them
     summary = Summary.of(plan)
     if dry_run:
         summary = replace(summary, past=past_lines(project.root, plan.scan.files, project.config.cutover,
@@ -163,7 +165,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                        plan.refusals if dry_run else [],
                        expired_exemptions(project.allowlist, dt.date.today()),
                        operation_note(project) if dry_run else None,
-                       adopted=adopted, uncommitted=left.count if left is not None and not commit else 0)
+                       adopted=adopted, uncommitted=left.count if left is not None and not commit else 0,
+                       missing_zones=missing)
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:
@@ -290,6 +293,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
                                       *stale_history_pins(project, scan.paths, scan.holding_new, seen)])
     with debug.timed("dangling paths"):  # written with a new value where the path kept its old one
         scan = with_references(scan, dangling_references(project, scan, held))
+    with debug.timed("reverse zones"):  # a zone a network move needs that no file declares
+        scan = with_references(scan, missing_zones(project, prefixes))
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),

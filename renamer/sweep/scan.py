@@ -128,11 +128,12 @@ REFUSED_HINTS = {
                              "but its offset is another address of a network of another length, so "
                              "neither reading is certain; write the new address by hand, or keep it with a "
                              "keep rule"),
-    prefix_moves.ZONE: ("an IPv4 reverse zone (a /8, /16 or /24) inside a network whose move changes its "
-                        "length, which the new network cannot hold on an octet boundary: renamed, it would "
-                        "answer for other machines' addresses; delegate the new network's reverse names by "
-                        "hand (RFC 2317 classless delegation, or a zone per /24 it spans), or keep it with a "
-                        "keep rule"),
+    prefix_moves.ZONE: ("a reverse zone a network move cannot carry: an RFC 2317 classless name "
+                        "(`0/26.40.168.192.in-addr.arpa`, never rewritten), a zone the new network cannot "
+                        "hold on an octet boundary (renamed, it would answer for other machines' addresses), "
+                        "or a zone the new network needs that the repo does not declare; delegate the new "
+                        "network's reverse names by hand (RFC 2317 classless delegation, or a zone per /24 "
+                        "it spans), or keep it with a keep rule"),
     prefix_moves.MASK: ("a netmask, wildcard or prefix length of the moved network's old length where "
                         "nothing beside it (the same line, or the stanza's address key) names an address "
                         "of the moved network: it may belong to another network; write the new one by "

@@ -44,7 +44,7 @@ from renamer.formats.zone_names import Name, ZoneNames, absolute, zone_names
 from renamer.match import Matcher
 from renamer.names import Reading
 from renamer.occurrences import Match
-from renamer.prefix_moves import OUTSIDE
+from renamer.prefix_moves import CLASSLESS_NAME, OUTSIDE, ZONE, classless_moved, classless_note
 
 _REVERSE = ("in-addr.arpa.", "ip6.arpa.")
 
@@ -134,6 +134,8 @@ def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matche
         return _refused(matches, "zonemd")
     if b"$generate" in data.lower():
         matches = _generated(data, matches, matcher, origin)
+    if matcher.networks and b"/" in data and b"in-addr.arpa" in data.lower():
+        matches = _classless_owners(data, matches, matcher, origin)
     matches = _unknown_origins(data, zone.names, matches, matcher)
     if zone.apex is None or not zone.names:
         return _escaped_plainly(zone.names, matches, find)
@@ -171,6 +173,12 @@ def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matche
             written = _written(data, name, here)  # the name's text after the matcher's own edits
         meant = absolute(name.text, name.origin)
         full = _renamed(matcher, meant) if meant is not None else None
+        if (full is None and reverse and not here and meant is not None
+                and classless_moved(meant[:-1], matcher.networks)):
+            # `0/26 IN NS ...` under `$ORIGIN 50.168.192.in-addr.arpa.`: an RFC 2317 delegation
+            added.append(Match(name.start, name.end, name.written, name.written, kind, refused=ZONE,
+                               note=classless_note(meant[:-1])))
+            continue
         if full is None and reverse and not here and meant is not None and name.text != meant:
             why = matcher.outside_whole(meant[:-1])  # a relative PTR owner a shrink cannot place
             if why is not None:
@@ -278,12 +286,59 @@ def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str 
         hit = _member(matcher, line.records(), line.origin, spellings, constant)
         if hit is not None:
             spans.append((line.start, line.end))
-            added.append(Match(line.start, line.end, hit.old, hit.new, hit.kind, refused="range"))
+            classless = CLASSLESS_NAME.search(data, line.start, line.end)
+            if classless is not None:  # `$ CNAME $.0/26.50.168.192.in-addr.arpa.`: RFC 2317's CNAMEs
+                name = classless.group().decode("ascii")
+                added.append(Match(line.start, line.end, name, name, hit.kind, refused=ZONE,
+                                   note=classless_note(name)))
+            else:
+                added.append(Match(line.start, line.end, hit.old, hit.new, hit.kind, refused="range"))
     if not added:
         return matches
     firsts = [a for a, _ in spans]
     out = [m for m in matches if not _within(m.start, spans, firsts)]
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+# A line's owner that is an RFC 2317 classless label (`0/26`, `0-63`, `0/26.50.168.192.in-addr.arpa.`),
+# or an `$ORIGIN`.
+_CLASSLESS_OWNER = re.compile(rb"(?im)^(?:\$ORIGIN[ \t]+([^ \t\r\n;]+)"
+                              rb"|([0-9]{1,3}[/-][0-9]{1,3}(?:\.[0-9A-Za-z-]+)*\.?)(?=[ \t]))")
+
+
+def _classless_owners(data: bytes, matches: list[Match], matcher: Matcher, origin: str | None) -> list[Match]:
+    """`matches` with each owner that is an RFC 2317 classless name of a moved network (`0/26 IN NS`
+    under `$ORIGIN 50.168.192.in-addr.arpa.`: the delegation of 192.168.50.0/26) a residual
+    `reverse-zone`: the zone format reads no address in it, and no rule renames a delegation."""
+    current = origin
+    added: list[Match] = []
+    starts = [m.start for m in matches]
+    for found in _CLASSLESS_OWNER.finditer(data):
+        if found.group(1) is not None:
+            current = absolute(found.group(1).decode("ascii", "replace"), current)
+            continue
+        text = found.group(2).decode("ascii")
+        meant = absolute(text, current)
+        if meant is None or not classless_moved(meant.rstrip("."), matcher.networks):
+            continue
+        if "." not in text.rstrip(".") and not text.endswith(".") and _origin_moves(matcher, current):
+            continue  # `0/26` under an origin the move renames whole (a /24 moved): it follows
+        at = bisect.bisect_right(starts, found.start(2)) - 1
+        if at >= 0 and matches[at].end > found.start(2):
+            continue  # decided already (the matcher's, on an absolute name)
+        added.append(Match(found.start(2), found.end(2), text, text, "reverse", refused=ZONE,
+                           note=classless_note(meant.rstrip("."))))
+    return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+
+def _origin_moves(matcher: Matcher, origin: str | None) -> bool:
+    """Does the move rename the zone `origin` itself (`50.168.192.in-addr.arpa.` of a /24 moved)?"""
+    if origin is None:
+        return False
+    name = origin.rstrip(".")
+    found = matcher.find(name.encode("ascii", "replace"))
+    return len(found) == 1 and (found[0].start, found[0].end) == (0, len(name)) and found[0].refused is None \
+        and found[0].new != found[0].old
 
 
 def _member(matcher: Matcher, records: Iterator[tuple[str, str]], origin: str | None,

@@ -1,0 +1,72 @@
+"""The reverse zones a network move needs that the repo does not declare (issue 33 item 3).
+
+A move that changes which reverse zones answer for a network (a /24 grown to a /22 needs four
+in-addr.arpa zones, not one; a /46 needs four ip6.arpa /48 zones) leaves the repo declaring only
+the old set: the sweep renames the zones an old one becomes (match.py), and no text edit can
+write a zone file. Where a current-state file names a zone of the move (named.conf's `zone
+"40.168.192.in-addr.arpa"`, an `$ORIGIN`, a SOA owner, unbound's `local-zone:`), each zone the
+new network needs that no current-state file names (nor a zone above it) is a `reverse-zone`
+residual at that place: `verify` fails until it is declared. A repo that names none of the
+move's zones keeps its reverse DNS elsewhere: nothing to say.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from renamer.classify import CURRENT
+from renamer.prefix_moves import ZONE, ZoneChange, zone_changes, zone_name, zone_networks
+from renamer.project import LoadedProject
+from renamer.sweep.model import RESIDUAL, Reference
+from renamer.vcs_status import worktree_lines_matching
+
+# A reverse zone's name, whole (not the tail of an address's reverse name: `5.41.168.192...`).
+_Place = tuple[str, int, int, str]  # path, line, column, the line's text
+_NAME = re.compile(r"(?i)(?<![A-Za-z0-9./_-])((?:[0-9a-f]{1,3}\.)+(?:in-addr|ip6)\.arpa)\.?(?![A-Za-z0-9_-])")
+
+
+def missing_zones(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[Reference]:
+    """A residual per zone a network move needs that no current-state file names, placed where the
+    repo names the move's other zones (`prefixes`: only those inside them)."""
+    changes = [c for c in zone_changes(project.config.renames.networks) if c.add]
+    if not changes:
+        return []
+    found = worktree_lines_matching(project.root, r"[Aa][Rr][Pp][Aa]") or []
+    named: dict[str, _Place] = {}
+    for path, line, text in found:
+        if project.classifier.classify(path).status != CURRENT:
+            continue
+        for m in _NAME.finditer(text):
+            named.setdefault(m.group(1).lower(), (path, line, m.start(1) + 1, text))
+    out = []
+    for change in changes:
+        anchor = _anchor(change, named)
+        if anchor is None:
+            continue
+        path, line, column, text = anchor
+        if prefixes and not any(p == "" or path == p or path.startswith(p + "/") for p in prefixes):
+            continue
+        zone = text[column - 1:].split()[0].strip("\";.") if text else ""
+        for needed in change.add:
+            if _served(needed, named):
+                continue
+            out.append(Reference(path, line, column, needed, needed, RESIDUAL, ZONE,
+                                 f"{change.move.old} -> {change.move.new} needs the reverse zone {needed}, "
+                                 f"which no current-state file names ({zone} is named here): declare it "
+                                 "(a zone file and its server's zone statement)", text.strip()))
+    return out
+
+
+def _served(zone: str, named: dict[str, _Place]) -> bool:
+    """Does the repo name `zone` or a zone above it (`168.192.in-addr.arpa` answers for
+    41.168.192.in-addr.arpa's names where no child zone is delegated)?"""
+    labels = zone.split(".")
+    return any(".".join(labels[i:]) in named for i in range(len(labels) - 2))
+
+
+def _anchor(change: ZoneChange, named: dict[str, _Place]) -> _Place | None:
+    """Where the repo names a zone of this move: a carried one (renamed or kept) first, else an old one."""
+    ordered = [new for _, new in change.renamed] + [zone_name(n) for n in zone_networks(change.move.new)]
+    ordered += [old for old, _ in change.renamed] + [zone_name(n) for n in zone_networks(change.move.old)]
+    return next((named[z] for z in ordered if z in named), None)

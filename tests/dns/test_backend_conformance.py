@@ -172,6 +172,41 @@ def test_an_alias_answers_exactly_its_host_s_addresses_of_both_families(  # type
                          "scriberr.fv.lan A (alias)": ["10.251.50.54", "10.9.9.9"]}
 
 
+# What each backend lets a hand-written record add beside renamer's that verify then fails on:
+# dnsmasq and Unbound a second A of an alias and a second PTR of a current address; PowerDNS
+# (whose REPLACE of renamer's RRsets overwrites a same-type one) an AAAA of a v4-only host.
+# (BIND: renamer's zones hold these names; the operator's own zones are scanned alike, by reading.)
+STRAYS = {"dnsmasq": [("scriberr.fv.lan.", "A", "10.9.9.9"), ("1.0.251.10.in-addr.arpa.", "PTR", "legacy-router.example.")],
+          "unbound": [("scriberr.fv.lan.", "A", "10.9.9.9"), ("1.0.251.10.in-addr.arpa.", "PTR", "legacy-router.example.")],
+          "powerdns": [("fv-ml1.fv.lan.", "AAAA", "fd00::98")]}
+
+
+@pytest.mark.parametrize("backend", sorted(STRAYS))
+def test_a_hand_written_record_verify_would_fail_on_is_listed_and_retired(  # type: ignore[no-untyped-def]
+        run, tmp_path: Path, backend: str) -> None:
+    """DNS break-it round 2, finding 05: a second address for an alias, a second PTR for a current
+    address, were in no stale list: plan exit 0, every apply failed verify and rolled back, and
+    --retire-stale could not clear them. Now plan lists them (exit 1), and --retire-stale clears
+    them: apply and verify OK, the resolver answers the inventory's records alone."""
+    lab = LABS[backend](tmp_path / "lab")
+    try:
+        for owner, rdtype, value in STRAYS[backend]:
+            stray(lab, "ns-fv", owner, rdtype, value)
+        planned = dns(run, lab, "plan", "--resolvers", "ns-fv")
+        assert planned.exit_code == 1, planned.stdout
+        listed = planned.stdout[planned.stdout.index("hand-written"):]
+        assert all(value.rstrip(".") in listed for _, _, value in STRAYS[backend]), planned.stdout
+        applied = dns(run, lab, "apply", "--resolvers", "ns-fv", "--retire-stale")
+        assert applied.exit_code == 0, applied.stdout + applied.stderr
+        for owner, rdtype, _ in STRAYS[backend]:
+            want = {"A": ["10.251.50.54"], "PTR": ["fv-gw.fv.lan."], "AAAA": []}[rdtype]
+            answer = dnspython_querier(inventory(lab).select("ns-fv")[0])(owner, rdtype)
+            assert [v for kind, v in answer.records if kind == rdtype] == want
+        assert dns(run, lab, "verify", "--resolvers", "ns-fv").exit_code == 0
+    finally:
+        lab.stop()
+
+
 def test_an_unreachable_server_is_refused_before_any_write(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
     before = daemons.snippets()  # empty but for what the daemon needs to start (named: the zones file)
     keys, said = daemons.unreachable("ns-fv")

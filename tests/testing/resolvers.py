@@ -17,7 +17,9 @@ from typing import Any
 
 from dns import message as dns_message
 from dns import query as dns_query
+from dns import name as dns_name
 from dns import rdatatype as dns_rdatatype
+from dns import reversename as dns_reversename
 from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
 from tests.testing import bind, powerdns, unbound
@@ -183,7 +185,8 @@ def stray(lab: Lab, resolver: str, owner: str, rdtype: str, value: str) -> None:
         with zone.open("a") as text:
             text.write(f"{owner} 60 IN {rdtype} {value}\n")
     elif instance.backend == "unbound":
-        record = f'local-data-ptr: "{value} {owner}"' if rdtype == "PTR" else f'local-data: "{owner} {rdtype} {value}"'
+        record = (f'local-data-ptr: "{dns_reversename.to_address(dns_name.from_text(owner))} {value}"'
+                  if rdtype == "PTR" else f'local-data: "{owner} {rdtype} {value}"')
         with instance.conf.open("a") as conf:
             conf.write(f"server:\n  {record}\n")
     else:

@@ -166,14 +166,17 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
 def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
                   transport: Transport) -> list[HandRecord]:
     """Hand-written records in the operator's zone files that answer an old or retired name,
-    point at or from an old address, or give a current name of a served site a second address."""
+    point at or from an old address, give a current name of a served site (a host's or an
+    alias's) a second address, or a current address a second PTR."""
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
     old = set(inventory.old_addresses)
     old_pointers = {pointer(a) for a in old}
-    current = {site.fqdn(h.name): {str(a) for a in h.addresses} for site in inventory.sites
-               if site.name in resolver.sites for h in site.hosts}
+    served = [(site, h) for site in inventory.sites if site.name in resolver.sites for h in site.hosts]
+    current = {n.lower(): {str(a) for a in h.addresses} for site, h in served
+               for n in (site.fqdn(h.name), *(site.fqdn(a) for a in h.aliases))}
+    pointers = {pointer(str(a)): site.fqdn(h.name).lower() for site, h in served for a in h.addresses}
     folder = posixpath.normpath(resolver.snippet_dir)
     reader = reader_for(transport)
     out: list[HandRecord] = []
@@ -195,6 +198,7 @@ def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
         for number, name, rdtype, value in zone_records(text, zone.name + "."):
             target = value.lower().rstrip(".")
             if (name in gone or target in gone or value in old or name in old_pointers
-                    or (rdtype in ("A", "AAAA") and name in current and value not in current[name])):
+                    or (rdtype in ("A", "AAAA") and name in current and value not in current[name])
+                    or (rdtype == "PTR" and name in pointers and target != pointers[name])):
                 out.append(HandRecord(path, number, lines[number - 1].strip(), ((name, rdtype, value),)))
     return out

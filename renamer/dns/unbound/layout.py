@@ -177,15 +177,18 @@ def _ours(path: str, resolver: Resolver) -> bool:
 
 def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str]) -> list[HandData]:
     """Hand-written local-data / local-data-ptr lines outside renamer's files that answer an old
-    or retired name, point at or from an old address, or give a current name of a site this
-    resolver serves a second address (Unbound then answers both)."""
+    or retired name, point at or from an old address, give a current name of a site this
+    resolver serves (a host's or an alias's: renamer writes an alias as its host's addresses) a
+    second address, or a current address a second PTR (Unbound then answers both)."""
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
     old = set(inventory.old_addresses)
     old_pointers = {_pointer(a) for a in old}
-    current = {n: {str(a) for a in h.addresses} for site in inventory.sites if site.name in resolver.sites
-               for h in site.hosts for n in (h.name, site.fqdn(h.name))}
+    served = [(site, h) for site in inventory.sites if site.name in resolver.sites for h in site.hosts]
+    current = {n.lower(): {str(a) for a in h.addresses} for site, h in served
+               for n in (h.name, site.fqdn(h.name), *(m for a in h.aliases for m in (a, site.fqdn(a))))}
+    pointers = {_pointer(str(a)): site.fqdn(h.name).lower() for site, h in served for a in h.addresses}
     out = []
     for path, text in files.items():
         if _ours(path, resolver):
@@ -194,7 +197,8 @@ def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str])
             for name, rdtype, value in answers_of(line):
                 target = value.lower().rstrip(".")
                 if (name in gone or target in gone or value in old or name in old_pointers
-                        or (rdtype in ("A", "AAAA") and name in current and value not in current[name])):
+                        or (rdtype in ("A", "AAAA") and name in current and value not in current[name])
+                        or (rdtype == "PTR" and name in pointers and target != pointers[name])):
                     out.append(HandData(path, number, line.strip()))
                     break
     return out

@@ -210,7 +210,8 @@ def _retired(transport: Transport, stale: Sequence[HandLine], today: str,
     """file -> (its bytes now, its text with each stale line commented out)."""
     lines_of: dict[str, set[int]] = {}
     for record in stale:  # each line a record takes (a zone file's parenthesised record: several)
-        lines_of.setdefault(record.file, set()).update(range(record.line, record.line + getattr(record, "span", 1)))
+        span = getattr(record, "span", 1)
+        lines_of.setdefault(record.file, set()).update(range(record.line, record.line + span))
     out = {}
     for path, numbers in sorted(lines_of.items()):
         data = transport.read(path)

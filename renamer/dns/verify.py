@@ -124,7 +124,8 @@ def judge(expectation: Expectation, answer: Answer) -> Check:
         # one), no record of the type, nothing else.
         cnames = [value for kind, value in answer.records if kind == "CNAME"]
         others = [value for kind, value in answer.records if kind != "CNAME"]
-        got = answer.rcode if answer.rcode != "NOERROR" else (_show(answer) if answer.records else "no records")
+        shown = _show(answer) if answer.records else "no records"
+        got = answer.rcode if answer.rcode != "NOERROR" else shown
         linked = cnames[0] in expectation.via if cnames else expectation.via_optional
         return Check(expectation, got, answer.rcode == "NOERROR" and not others and linked)
     if expectation.want in ((NXDOMAIN,), (NONE,)):

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from dns import message as dns_message
-from dns import query as dns_query
 from dns import name as dns_name
+from dns import query as dns_query
 from dns import rdatatype as dns_rdatatype
 from dns import reversename as dns_reversename
 from renamer.dns.dnsmasq import sandbox

@@ -219,8 +219,8 @@ def zone_texts(reader: Any, path: str, origin: str, directory: str | None,
 
     def read(file: str, start: str, chain: tuple[str, ...], where: str) -> None:
         if file in chain or len(chain) > _ZONE_DEPTH:
-            warnings.append(f"{where}: $INCLUDE {file}: an include loop (or nested deeper than {_ZONE_DEPTH}): "
-                            "not read; its records are not checked for old values")
+            warnings.append(f"{where}: $INCLUDE {file}: an include loop (or nested deeper than "
+                            f"{_ZONE_DEPTH}): not read; its records are not checked for old values")
             return
         try:
             data = reader.read(file)

@@ -209,8 +209,9 @@ def _retired(transport: Transport, stale: Sequence[HandLine], today: str,
              comment: str = "#") -> dict[str, tuple[bytes, str]]:
     """file -> (its bytes now, its text with each stale line commented out)."""
     lines_of: dict[str, set[int]] = {}
-    for record in stale:
-        lines_of.setdefault(record.file, set()).add(record.line)
+    for record in stale:  # each line a record takes (a zone file's parenthesised record: several)
+        span = getattr(record, "span", 1)
+        lines_of.setdefault(record.file, set()).update(range(record.line, record.line + span))
     out = {}
     for path, numbers in sorted(lines_of.items()):
         data = transport.read(path)
@@ -221,7 +222,7 @@ def _retired(transport: Transport, stale: Sequence[HandLine], today: str,
         except UnicodeDecodeError:
             continue  # not text renamer can write back byte for byte: listed, not retired
         lines = text.split("\n")
-        for number in numbers:
+        for number in sorted(numbers):
             if 0 < number <= len(lines) and not lines[number - 1].lstrip().startswith(comment):
                 lines[number - 1] = comment + RETIRED.format(date=today)[1:] + lines[number - 1]
         out[path] = (data, "\n".join(lines))

@@ -74,10 +74,12 @@ def _still_served(inventory: Inventory, plan: ResolverPlan) -> None:
     failed: list[Check] = []
     for expectation in expectations(inventory, plan.resolver):
         values = theirs.get((expectation.name.rstrip(".").lower(), expectation.rdtype))
-        if not values or expectation.via:  # an alias's answer is its CNAME first: not judged here
+        if not values:
             continue
         ours = () if expectation.want in ((NXDOMAIN,), (NONE,)) else expectation.want
-        answer = Answer("NOERROR", tuple((expectation.rdtype, v) for v in (*ours, *values)))
+        # an alias's answer is its CNAME first, then the addresses (the hand-written ones beside)
+        chain = (("CNAME", expectation.via[0]),) if expectation.via else ()
+        answer = Answer("NOERROR", chain + tuple((expectation.rdtype, v) for v in (*ours, *values)))
         check = judge(expectation, answer)
         if not check.ok:
             failed.append(check)

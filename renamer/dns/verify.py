@@ -27,9 +27,9 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     """Every check, for the sites this resolver serves, and what must be gone everywhere.
 
     Served sites: the canary (the resolver reads this very snippet), each host's A or AAAA
-    exactly (no second value, none of the other family), its PTR naming the FQDN, aliases.
-    Every resolver: retired names and renamer.yaml's old names resolve to nothing, and the
-    PTR of an old address names no old host.
+    exactly (no second value, none of the other family), its PTR naming the FQDN, each alias's
+    A and AAAA the same way. Every resolver: retired names and renamer.yaml's old names resolve
+    to nothing (neither A nor AAAA), and the PTR of an old address names no old host.
 
     A resolver with `manage: false` (a forwarder the site's clients use) is asked what those
     clients ask it: fully qualified names only (a client's search domain makes `fv-ml1` into
@@ -58,9 +58,11 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
                 for alias_name in (f"{alias}.", f"{site.fqdn(alias)}.")[0 if short else 1:]:
                     # The CNAME must point at the FQDN: a one-label target breaks behind a forwarder.
                     # A backend that serves an alias as the host's own addresses: those, no CNAME.
-                    for n, (rdtype, want) in enumerate(wanted.items()):  # a dual-stack host's AAAA too
+                    # Both families, exactly as the host's names: an alias of a v4-only host answers
+                    # no AAAA (a hand-written one beside renamer's records fails here).
+                    for rdtype, want in asked:
                         if cname:
-                            label = f"{alias_name[:-1]} CNAME" + (" AAAA" if n else "")
+                            label = f"{alias_name[:-1]} CNAME" + (" AAAA" if rdtype == "AAAA" else "")
                             out.append(Expectation(label, alias_name, rdtype, want, via=(names[1],),
                                                    via_optional=cname == EITHER))
                         else:
@@ -75,8 +77,11 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     if not short:
         gone = {name: None for name in gone if "." in name[:-1]}
     local = tuple(f".{site.domain}." for site in served if site.authoritative)
-    out += [Expectation(f"{name[:-1]} gone", name, "A", (NXDOMAIN,) if name.endswith(local) else (NONE,))
-            for name in gone]
+    # Gone is asked of both families: a name that still answers an AAAA (or a CNAME, which either
+    # question returns) is not gone, though it has no A.
+    out += [Expectation(f"{name[:-1]} {rdtype} gone", name, rdtype,
+                        (NXDOMAIN,) if name.endswith(local) else (NONE,))
+            for name in gone for rdtype in _TYPES]
     addresses = {str(a) for site in inventory.sites for h in site.hosts for a in h.addresses}
     forbidden = tuple(gone)
     for old in inventory.old_addresses:
@@ -116,6 +121,15 @@ def cname_aliases(inventory: Inventory, site: Site, resolver: Resolver) -> bool 
 
 def judge(expectation: Expectation, answer: Answer) -> Check:
     """Compare one answer with what the inventory says, and say what came back."""
+    if expectation.want == (NONE,) and expectation.via:
+        # An alias with nothing of this family: the CNAME to its host (where the backend answers
+        # one), no record of the type, nothing else.
+        cnames = [value for kind, value in answer.records if kind == "CNAME"]
+        others = [value for kind, value in answer.records if kind != "CNAME"]
+        shown = _show(answer) if answer.records else "no records"
+        got = answer.rcode if answer.rcode != "NOERROR" else shown
+        linked = cnames[0] in expectation.via if cnames else expectation.via_optional
+        return Check(expectation, got, answer.rcode == "NOERROR" and not others and linked)
     if expectation.want in ((NXDOMAIN,), (NONE,)):
         # Gone: no record. NXDOMAIN where the domain is local; REFUSED where the name would be
         # forwarded and no upstream knows it; NODATA for the other family. SERVFAIL proves nothing.

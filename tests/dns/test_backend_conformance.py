@@ -35,6 +35,7 @@ from tests.testing.resolvers import (
     start_lab,
     start_powerdns_lab,
     start_unbound_lab,
+    stray,
 )
 
 LABS: dict[str, Callable[[Path], Lab]] = {"dnsmasq": start_lab, "unbound": start_unbound_lab,
@@ -116,6 +117,94 @@ def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  #
     assert "ns-fv: test failed" in failed.stdout
     assert daemons.snippets() == before
     assert serving_everywhere(daemons, OLD)
+
+
+def _failures(result: Any) -> list[tuple[str, str]]:
+    """verify's failed rows (check, got) of its JSON report."""
+    import json
+
+    data = json.loads(result.stdout)
+    return sorted((c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"])
+
+
+def test_a_retired_name_that_answers_any_type_is_not_gone(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    """DNS break-it round 2, finding 13: `gone` asked A only, and for a site that is not
+    authoritative took "no A" (NODATA) for gone. A retired name that keeps an AAAA, or a CNAME,
+    hand-written beside renamer's records, fails verify, the row naming the type."""
+    site = daemons.inventory / "sites" / "ana.yaml"
+    site.write_text(site.read_text().replace("authoritative: true", "authoritative: false"))
+    assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, daemons, "verify", "--resolvers", "all").exit_code == 0
+    stray(daemons, "ns-ana", "ana-ml2.ana.lan.", "AAAA", "fd00::5")
+    stray(daemons, "ns-ana", "ana-ml2-bmc.ana.lan.", "CNAME", "ana-nas.ana.lan.")
+    verified = dns(run, daemons, "verify", "--resolvers", "all", "--format", "json")
+    assert verified.exit_code == 1, verified.stdout
+    # (Unbound answers a local-data CNAME without following it to the target's A; the others do.)
+    assert [(check, got.split(" -> ")[0]) for check, got in _failures(verified)] == [
+        ("ana-ml2-bmc.ana.lan A gone", "ana-nas.ana.lan."), ("ana-ml2-bmc.ana.lan AAAA gone", "ana-nas.ana.lan."),
+        ("ana-ml2.ana.lan AAAA gone", "fd00::5")]
+
+
+def test_an_alias_answers_exactly_its_host_s_addresses_of_both_families(  # type: ignore[no-untyped-def]
+        run, daemons: Lab) -> None:
+    """DNS break-it round 2, finding 03: an alias's AAAA was asked only of a dual-stack host. Every
+    alias is asked A and AAAA, each compared as exactly as its host's: an AAAA hand-written for
+    the v4-only host fv-ml1 answers under its alias scriberr too (through the CNAME where the
+    backend writes one); where the backend writes the alias as the host's own records (Unbound),
+    an AAAA and a second A hand-written for the alias itself fail too."""
+    assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
+    stray(daemons, "ns-fv", "fv-ml1.fv.lan.", "AAAA", "fd00::98")
+    backend = BACKENDS[inventory(daemons).resolvers[0].backend]
+    cname = backend.cname_aliases
+    if not cname:
+        stray(daemons, "ns-fv", "scriberr.fv.lan.", "AAAA", "fd00::99")
+        stray(daemons, "ns-fv", "scriberr.fv.lan.", "A", "10.9.9.9")
+    verified = dns(run, daemons, "verify", "--resolvers", "all", "--format", "json")
+    assert verified.exit_code == 1, verified.stdout
+    # each failure's values in any order; the one-label names (where the backend serves them)
+    # are left out: the inventory's alias is the FQDN's
+    found = {k: sorted(v.split(" -> ")) for k, v in _failures(verified) if "." in k.split()[0]}
+    assert found.pop("fv-ml1.fv.lan AAAA") == ["fd00::98"]
+    if cname:
+        assert found == {"scriberr.fv.lan CNAME AAAA": ["fd00::98", "fv-ml1.fv.lan."]}
+    else:
+        assert found == {"scriberr.fv.lan AAAA (alias)": ["fd00::99"],
+                         "scriberr.fv.lan A (alias)": ["10.251.50.54", "10.9.9.9"]}
+
+
+# What each backend lets a hand-written record add beside renamer's that verify then fails on:
+# dnsmasq and Unbound a second A of an alias and a second PTR of a current address; PowerDNS
+# (whose REPLACE of renamer's RRsets overwrites a same-type one) an AAAA of a v4-only host.
+# (BIND: renamer's zones hold these names; the operator's own zones are scanned alike, by reading.)
+STRAYS = {"dnsmasq": [("scriberr.fv.lan.", "A", "10.9.9.9"), ("1.0.251.10.in-addr.arpa.", "PTR", "legacy-router.example.")],
+          "unbound": [("scriberr.fv.lan.", "A", "10.9.9.9"), ("1.0.251.10.in-addr.arpa.", "PTR", "legacy-router.example.")],
+          "powerdns": [("fv-ml1.fv.lan.", "AAAA", "fd00::98")]}
+
+
+@pytest.mark.parametrize("backend", sorted(STRAYS))
+def test_a_hand_written_record_verify_would_fail_on_is_listed_and_retired(  # type: ignore[no-untyped-def]
+        run, tmp_path: Path, backend: str) -> None:
+    """DNS break-it round 2, finding 05: a second address for an alias, a second PTR for a current
+    address, were in no stale list: plan exit 0, every apply failed verify and rolled back, and
+    --retire-stale could not clear them. Now plan lists them (exit 1), and --retire-stale clears
+    them: apply and verify OK, the resolver answers the inventory's records alone."""
+    lab = LABS[backend](tmp_path / "lab")
+    try:
+        for owner, rdtype, value in STRAYS[backend]:
+            stray(lab, "ns-fv", owner, rdtype, value)
+        planned = dns(run, lab, "plan", "--resolvers", "ns-fv")
+        assert planned.exit_code == 1, planned.stdout
+        listed = planned.stdout[planned.stdout.index("hand-written"):]
+        assert all(value.rstrip(".") in listed for _, _, value in STRAYS[backend]), planned.stdout
+        applied = dns(run, lab, "apply", "--resolvers", "ns-fv", "--retire-stale")
+        assert applied.exit_code == 0, applied.stdout + applied.stderr
+        for owner, rdtype, _ in STRAYS[backend]:
+            want = {"A": ["10.251.50.54"], "PTR": ["fv-gw.fv.lan."], "AAAA": []}[rdtype]
+            answer = dnspython_querier(inventory(lab).select("ns-fv")[0])(owner, rdtype)
+            assert [v for kind, v in answer.records if kind == rdtype] == want
+        assert dns(run, lab, "verify", "--resolvers", "ns-fv").exit_code == 0
+    finally:
+        lab.stop()
 
 
 def test_an_unreachable_server_is_refused_before_any_write(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]

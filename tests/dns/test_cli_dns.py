@@ -65,7 +65,7 @@ def test_apply_then_verify_then_idempotent_reapply(run, lab) -> None:
         "renamer-ana.conf\nrenamer-fv.conf\n")
     verified = dns(run, lab, "verify", "--resolvers", "all")
     assert verified.exit_code == 0, verified.stdout
-    assert verified.stdout.splitlines()[-1] == "dns verify: OK: 100 checks on 3 resolvers"
+    assert verified.stdout.splitlines()[-1] == "dns verify: OK: 118 checks on 3 resolvers"
     pids = lab.pids()
     again = dns(run, lab, "apply", "--resolvers", "all")
     assert again.exit_code == 0
@@ -140,7 +140,7 @@ def test_verify_reports_wrong_data_as_it_is(run, lab) -> None:
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     bad = [(r["name"], c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"]]
-    assert bad == [("ns-ana", "ana-ml2.ana.lan gone", "10.250.50.54")]
+    assert bad == [("ns-ana", "ana-ml2.ana.lan A gone", "10.250.50.54"), ("ns-ana", "ana-ml2.ana.lan AAAA gone", "NOERROR")]
 
 
 def test_dry_run_and_plan_write_nothing(run, lab) -> None:

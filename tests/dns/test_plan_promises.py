@@ -72,7 +72,7 @@ def test_plan_exits_1_where_the_apply_would_refuse_a_half_done_resolver(run, lab
     pytest.param(True, "addn-hosts={hosts}\n", "its verify after the write would fail: fv-gw A: expected "
                  "10.251.0.2, got ", id="changed-second-address-in-a-hosts-file"),
     pytest.param(True, "host-record=ana-ml2.ana.lan,10.250.9.9\n",
-                 "its verify after the write would fail: ana-ml2.ana.lan gone: expected NXDOMAIN, got 10.250.9.9",
+                 "its verify after the write would fail: ana-ml2.ana.lan A gone: expected NXDOMAIN, got 10.250.9.9",
                  id="changed-retired-name"),
 ])
 def test_plan_exits_1_where_the_apply_would_fail_on_a_hand_written_record(  # type: ignore[no-untyped-def]

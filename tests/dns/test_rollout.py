@@ -309,8 +309,8 @@ def test_an_unchanged_resolver_is_not_touched(new: Inventory) -> None:
     lab = fleet(ns_ana=deployed(new, "ns-ana"), ns_fv=deployed(new, "ns-fv"))
     outcomes = lab.apply(new)
     assert statuses(outcomes) == ["unchanged", "unchanged"]
-    assert [o.steps for o in outcomes] == [["snippets identical: not touched", "verify ok (26 checks)"],
-                                           ["snippets identical: not touched", "verify ok (15 checks)"]]
+    assert [o.steps for o in outcomes] == [["snippets identical: not touched", "verify ok (30 checks)"],
+                                           ["snippets identical: not touched", "verify ok (19 checks)"]]
     assert all(o.ok and o.backup is None for o in outcomes)
     assert lab.journal == []
 
@@ -338,7 +338,7 @@ def test_a_changed_resolver_is_backed_up_written_tested_reloaded_and_verified(ol
     assert lab.transports["ns-ana"].snippets() == deployed(new, "ns-ana")
     assert (ana.status, ana.error, ana.backup) == ("applied", None, folder)
     assert ana.steps == [f"backup {folder}", "wrote renamer-ana.conf, renamer-fv.conf", "test ok", "reload ok",
-                         "verify ok (26 checks)"]
+                         "verify ok (30 checks)"]
     assert ana.report is not None and ana.report.ok
     assert (fv.status, fv.ok) == ("unchanged", True)
 
@@ -390,7 +390,7 @@ def test_a_failing_test_rolls_every_changed_resolver_back_byte_for_byte(old: Inv
         f"ns-ana remove {PENDING}",
     ]
     assert lab.journal.count("ns-ana run systemctl restart dnsmasq") == 2
-    assert ana.steps[-2:] == ["verify ok (26 checks)", "restored, reloaded, old records served"]
+    assert ana.steps[-2:] == ["verify ok (30 checks)", "restored, reloaded, old records served"]
     assert fv.steps == [f"backup {BACKUPS}/ns-fv-{STAMP}", "wrote renamer-fv.conf", "test FAILED",
                         "restored, not restarted (it never was), old records served"]
     assert lab.dns["ns-ana"].asked[-4:] == [("renamer-probe.invalid.", "A"), ("_renamer.fv.fv.lan.", "TXT"),

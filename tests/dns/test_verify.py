@@ -69,8 +69,9 @@ def test_every_expected_check_is_asked() -> None:
     verify_resolver(INVENTORY, RESOLVER, record)
     assert asked == [("_renamer.fv.fv.lan.", "TXT"), ("fv-ml1.", "A"), ("fv-ml1.", "AAAA"),
                      ("fv-ml1.fv.lan.", "A"), ("fv-ml1.fv.lan.", "AAAA"), ("54.50.251.10.in-addr.arpa.", "PTR"),
-                     ("scriberr.", "A"), ("scriberr.fv.lan.", "A"), ("old-box.", "A"),
-                     ("old-box.fv.lan.", "A")]
+                     ("scriberr.", "A"), ("scriberr.", "AAAA"), ("scriberr.fv.lan.", "A"),
+                     ("scriberr.fv.lan.", "AAAA"), ("old-box.", "A"), ("old-box.", "AAAA"),
+                     ("old-box.fv.lan.", "A"), ("old-box.fv.lan.", "AAAA")]
 
 
 @pytest.mark.parametrize("target, ok", [
@@ -84,6 +85,30 @@ def test_an_alias_must_point_at_the_fqdn(target: str, ok: bool) -> None:
     from renamer.dns.verify import expectations
 
     aliases = [e for e in expectations(INVENTORY, RESOLVER) if e.label.startswith("scriberr")]
-    assert [e.via for e in aliases] == [("fv-ml1.fv.lan.",), ("fv-ml1.fv.lan.",)]
+    assert [e.via for e in aliases] == [("fv-ml1.fv.lan.",)] * 4  # A and AAAA (none) of both names
     answer = Answer("NOERROR", (("CNAME", target), ("A", "10.251.50.54")))
-    assert all(judge(e, answer).ok is ok for e in aliases)
+    assert all(judge(e, answer).ok is ok for e in aliases if e.rdtype == "A")
+    nodata = Answer("NOERROR", (("CNAME", target),))  # the v4-only host's AAAA: the CNAME alone
+    assert all(judge(e, nodata).ok is ok for e in aliases if e.rdtype == "AAAA")
+
+
+NO_AAAA = Expectation("scriberr CNAME AAAA", "scriberr.", "AAAA", ("none",), via=("fv-ml1.fv.lan.",))
+
+
+@pytest.mark.parametrize("answer, ok, got", [
+    pytest.param(Answer("NOERROR", (("CNAME", "fv-ml1.fv.lan."),)), True, "fv-ml1.fv.lan.", id="cname-alone"),
+    pytest.param(Answer("NOERROR", (("CNAME", "fv-ml1.fv.lan."), ("AAAA", "fd00::98"))), False,
+                 "fv-ml1.fv.lan. -> fd00::98", id="host-has-a-stray-aaaa"),
+    pytest.param(Answer("NOERROR", (("AAAA", "fd00::99"),)), False, "fd00::99", id="stray-aaaa-no-cname"),
+    pytest.param(Answer("NOERROR"), False, "no records", id="no-cname"),
+    pytest.param(Answer("NXDOMAIN"), False, "NXDOMAIN", id="nxdomain"),
+    pytest.param(Answer("NOERROR", (("CNAME", "other.fv.lan."),)), False, "other.fv.lan.", id="other-target"),
+])
+def test_an_alias_of_a_one_family_host_answers_none_of_the_other(answer: Answer, ok: bool, got: str) -> None:
+    """DNS break-it round 2, finding 03: an alias's other family is asked too: the CNAME to its
+    host and no record of the type."""
+    check = judge(NO_AAAA, answer)
+    assert (check.ok, check.got) == (ok, got)
+    either = judge(Expectation("x", "scriberr.", "AAAA", ("none",), via=("fv-ml1.fv.lan.",), via_optional=True),
+                   Answer("NOERROR"))
+    assert either.ok  # a forwarder in front of a mixed fleet: no CNAME is fine too

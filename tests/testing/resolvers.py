@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from dns import message as dns_message
+from dns import name as dns_name
 from dns import query as dns_query
 from dns import rdatatype as dns_rdatatype
+from dns import reversename as dns_reversename
 from renamer.dns.dnsmasq import sandbox
 from renamer.shipped import shipped
 from tests.testing import bind, powerdns, unbound
@@ -164,6 +166,35 @@ def answers(lab: Lab, name: str, rdtype: str, *only: str) -> dict[str, tuple[str
         out[resolver] = tuple(sorted(item.to_text() for rrset in response.answer
                                      if rrset.rdtype == wanted for item in rrset))
     return out
+
+
+def stray(lab: Lab, resolver: str, owner: str, rdtype: str, value: str) -> None:
+    """A hand-written record served at `resolver` beside renamer's, as an operator writes it
+    there (never through renamer): dnsmasq and Unbound a line of their main configuration,
+    BIND a line added to the zone file by hand (named reloaded), PowerDNS an RRset PATCHed in.
+    `owner` and `value` fully qualified where they are names."""
+    instance = lab.instances[resolver]
+    if isinstance(instance, powerdns.Server):
+        zone = next(z for z in sorted(powerdns.lab_zones(), key=len, reverse=True) if owner.endswith(f".{z}"))
+        instance.client().patch(zone, [{"name": owner, "type": rdtype, "ttl": 60, "changetype": "REPLACE",
+                                        "records": [{"content": value, "disabled": False}]}])
+        return
+    if instance.backend == "bind":
+        zone = next(p for p in sorted(instance.snippet_dir.glob("renamer-*.zone"), key=lambda p: -len(p.name))
+                    if owner.endswith("." + p.name[len("renamer-"):-len("zone")]))
+        with zone.open("a") as text:
+            text.write(f"{owner} 60 IN {rdtype} {value}\n")
+    elif instance.backend == "unbound":
+        record = (f'local-data-ptr: "{dns_reversename.to_address(dns_name.from_text(owner))} {value}"'
+                  if rdtype == "PTR" else f'local-data: "{owner} {rdtype} {value}"')
+        with instance.conf.open("a") as conf:
+            conf.write(f"server:\n  {record}\n")
+    else:
+        line = {"CNAME": f"cname={owner[:-1]},{value.rstrip('.')}",
+                "PTR": f"ptr-record={owner[:-1]},{value.rstrip('.')}"}.get(rdtype, f"host-record={owner[:-1]},{value}")
+        with instance.conf.open("a") as conf:
+            conf.write(line + "\n")
+    subprocess.run(instance.reload_command(), check=True, capture_output=True)
 
 
 def dns(run: Callable[..., Any], lab: Lab, *args: str) -> Any:

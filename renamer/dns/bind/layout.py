@@ -16,8 +16,9 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from renamer.dns.bind.render import ZONES, pointer, render_resolver, zone_records
+from renamer.dns.bind.render import ZONES, pointer, render_resolver, strip_comment, zone_records
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
@@ -39,6 +40,7 @@ class HandRecord:
     line: int  # 1-based
     text: str
     answers: tuple[tuple[str, str, str], ...]
+    span: int = 1  # the lines it takes: a parenthesised record goes on; --retire-stale comments out each
 
 
 @dataclass
@@ -159,21 +161,27 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
             found.problem = (f"{resolver.name}: {zone.conf}:{zone.line}: zone \"{zone.name}\" is declared "
                              f"there; renamer would declare it in {ours} (named refuses a zone twice): "
                              "remove that declaration, or serve the site elsewhere")
-    found.stale = stale_records(inventory, resolver, walk, transport)
+    skipped: list[str] = []
+    found.stale = stale_records(inventory, resolver, walk, transport, skipped)
+    found.warnings += [f"{resolver.name}: {w}" for w in skipped]
     return found
 
 
 def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
-                  transport: Transport) -> list[HandRecord]:
+                  transport: Transport, warnings: list[str] | None = None) -> list[HandRecord]:
     """Hand-written records in the operator's zone files that answer an old or retired name,
-    point at or from an old address, or give a current name of a served site a second address."""
+    point at or from an old address, give a current name of a served site (a host's or an
+    alias's) a second address, or a current address a second PTR."""
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
     old = set(inventory.old_addresses)
     old_pointers = {pointer(a) for a in old}
-    current = {site.fqdn(h.name): {str(a) for a in h.addresses} for site in inventory.sites
-               if site.name in resolver.sites for h in site.hosts}
+    served = [(site, h) for site in inventory.sites if site.name in resolver.sites for h in site.hosts]
+    current = {n.lower(): {str(a) for a in h.addresses} for site, h in served
+               for n in (site.fqdn(h.name), *(site.fqdn(a) for a in h.aliases))}
+    pointers = {pointer(str(a)): site.fqdn(h.name).lower() for site, h in served for a in h.addresses}
+    warnings = [] if warnings is None else warnings
     folder = posixpath.normpath(resolver.snippet_dir)
     reader = reader_for(transport)
     out: list[HandRecord] = []
@@ -184,17 +192,100 @@ def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
         path = posixpath.normpath(path)
         if posixpath.dirname(path) == folder and posixpath.basename(path).startswith("renamer-"):
             continue
+        for file, text, spans, origin in zone_texts(reader, path, zone.name + ".", walk.directory, warnings):
+            lines = text.split("\n")
+            for number, name, rdtype, value in zone_records(text, origin):
+                target = value.lower().rstrip(".")
+                if (name in gone or target in gone or value in old or name in old_pointers
+                        or (rdtype in ("A", "AAAA") and name in current and value not in current[name])
+                        or (rdtype == "PTR" and name in pointers and target != pointers[name])):
+                    out.append(HandRecord(file, number, lines[number - 1].strip(), ((name, rdtype, value),),
+                                          spans.get(number, 1)))
+    return out
+
+
+_ZONE_DEPTH = 8  # $INCLUDEs in $INCLUDEd files, at most
+
+
+def zone_texts(reader: Any, path: str, origin: str, directory: str | None,
+               warnings: list[str]) -> list[tuple[str, str, dict[int, int], str]]:
+    """A zone file and the files its `$INCLUDE` lines name, as named reads them: (file, its text
+    with each parenthesised record joined onto its first line (the lines it took left blank, so
+    numbers hold), {first line: lines taken}, the origin the file starts with). A relative
+    $INCLUDE is read from named's working directory (`directory`), as named does, the origin is
+    the line's own or the one in force there; a file that cannot be read, or one that includes
+    itself (a loop), is named in `warnings` (its records are not checked), never read twice."""
+    out: list[tuple[str, str, dict[int, int], str]] = []
+
+    def read(file: str, start: str, chain: tuple[str, ...], where: str) -> None:
+        if file in chain or len(chain) > _ZONE_DEPTH:
+            warnings.append(f"{where}: $INCLUDE {file}: an include loop (or nested deeper than "
+                            f"{_ZONE_DEPTH}): not read; its records are not checked for old values")
+            return
         try:
-            data = reader.read(path)
+            data = reader.read(file)
         except (TransportError, OSError):
             data = None
         if data is None:
-            continue
-        text = data.decode("utf-8", "replace")
-        lines = text.splitlines()
-        for number, name, rdtype, value in zone_records(text, zone.name + "."):
-            target = value.lower().rstrip(".")
-            if (name in gone or target in gone or value in old or name in old_pointers
-                    or (rdtype in ("A", "AAAA") and name in current and value not in current[name])):
-                out.append(HandRecord(path, number, lines[number - 1].strip(), ((name, rdtype, value),)))
+            if chain:
+                warnings.append(f"{where}: $INCLUDE {file}: cannot read it; its records are not checked for "
+                                "old values")
+            return
+        text, spans = joined(data.decode("utf-8", "replace"))
+        out.append((file, text, spans, start))
+        current = start
+        for number, raw in enumerate(text.split("\n"), 1):
+            words = strip_comment(raw).split()
+            if len(words) > 1 and words[0].upper() == "$ORIGIN":
+                current = _absolute(words[1], current)
+            elif len(words) > 1 and words[0].upper() == "$INCLUDE":
+                target = words[1].strip('"')
+                if not target.startswith("/"):
+                    target = posixpath.join(directory or posixpath.dirname(file), target)
+                inner = _absolute(words[2], current) if len(words) > 2 else current
+                read(posixpath.normpath(target), inner, (*chain, file), f"{file}:{number}")
+
+    read(path, origin, (), path)
     return out
+
+
+def _absolute(name: str, origin: str) -> str:
+    return name if name.endswith(".") else f"{name}.{origin}".replace("..", ".")
+
+
+def joined(text: str) -> tuple[str, dict[int, int]]:
+    """`text` with each parenthesised record (`name IN CNAME (` ... `)`) on its first line, its
+    parentheses and comments dropped, the lines it took after the first left empty; and
+    {first line: lines taken} for each."""
+    lines = text.split("\n")
+    spans: dict[int, int] = {}
+    i = 0
+    while i < len(lines):
+        first = strip_comment(lines[i])
+        depth = _parens(first)
+        if depth <= 0:
+            i += 1
+            continue
+        start, parts = i, [first]
+        while depth > 0 and i + 1 < len(lines):
+            i += 1
+            part = strip_comment(lines[i])
+            parts.append(part)
+            depth += _parens(part)
+        words = " ".join(parts).replace("(", " ").replace(")", " ").split()
+        lines[start] = (" " if first[:1].isspace() else "") + " ".join(words)  # a blank owner stays blank
+        lines[start + 1:i + 1] = [""] * (i - start)
+        spans[start + 1] = i - start + 1
+        i += 1
+    return "\n".join(lines), spans
+
+
+def _parens(line: str) -> int:
+    """Opened minus closed parentheses outside quotes."""
+    depth, quote = 0, False
+    for char in line:
+        if char == '"':
+            quote = not quote
+        elif not quote:
+            depth += (char == "(") - (char == ")")
+    return depth

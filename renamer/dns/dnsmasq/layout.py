@@ -161,15 +161,18 @@ def _domain_wide(inventory: Inventory, resolver: Resolver, effective: Effective,
 def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective,
                   wide: list[tuple[Directive, list[str]]]) -> list[HandRecord]:
     """Records outside renamer's own snippets that keep an old value alive, clash, or give a
-    current name of a site this resolver serves a second address, or reserve (dhcp-host) a
-    MAC or an address that the inventory reserves there. A domain-wide address= line is not
-    one of them (`wide`: `_domain_wide`'s)."""
+    current name of a site this resolver serves a second address (an alias, which renamer
+    writes as a CNAME, any address), a current address a second PTR (ptr-record=), or reserve
+    (dhcp-host) a MAC or an address that the inventory reserves there. A domain-wide address=
+    line is not one of them (`wide`: `_domain_wide`'s)."""
     gone = _gone(inventory)
     old_addresses = set(inventory.old_addresses)
     aliases = {n for site in inventory.sites if site.name in resolver.sites for h in site.hosts
                for a in h.aliases for n in (a, site.fqdn(a))}
     current = {n: {str(a) for a in h.addresses} for site in inventory.sites if site.name in resolver.sites
                for h in site.hosts for n in (h.name, site.fqdn(h.name))}
+    pointers = {a.reverse_pointer: site.fqdn(h.name).lower() for site in inventory.sites
+                if site.name in resolver.sites for h in site.hosts for a in h.addresses}
     reserved = _reservations(inventory, resolver)
     wide_ids = {id(d) for d, _ in wide}
     out: list[HandRecord] = []
@@ -179,7 +182,9 @@ def stale_records(inventory: Inventory, resolver: Resolver, effective: Effective
             continue  # (an address=/NAME/ line keeps NAME gone: NXDOMAIN)
         words = set(_words(directive))
         clash = ((directive.key == "cname" and bool(words & aliases))
-                 or (directive.key == "dhcp-host" and _reserves(directive, reserved, current)))
+                 or (directive.key == "dhcp-host" and _reserves(directive, reserved, current))
+                 or bool(set(_names_and_addresses(directive)[0]) & aliases)
+                 or (directive.key == "ptr-record" and _second_pointer(directive, pointers)))
         if words & gone or words & old_addresses or clash or _second_address(directive, current):
             out.append(directive)
     own_hosts = None if resolver.hosts_dir is None else posixpath.normpath(resolver.hosts_dir) + "/"
@@ -214,6 +219,13 @@ def _reserves(directive: Directive, reserved: set[str], current: dict[str, set[s
             or any(n in current and a not in current[n] for n in names for a in given))
 
 
+def _second_pointer(directive: Directive, pointers: dict[str, str]) -> bool:
+    """Does a hand-written ptr-record= give an inventory address a PTR naming another name?
+    dnsmasq answers both, renamer's and this one."""
+    parts = [p.strip().lower().rstrip(".") for p in directive.value.split(",")]
+    return len(parts) > 1 and parts[0] in pointers and parts[1] != pointers[parts[0]]
+
+
 def _second_address(directive: Directive, current: dict[str, set[str]]) -> bool:
     """Does a hand-written host-record or address= give an inventory name an address the inventory
     does not? dnsmasq then serves both (B-f4: a second address nobody sees until verify)."""
@@ -240,10 +252,14 @@ def _names_and_addresses(record: Directive) -> tuple[list[str], list[IPAddress]]
 def record_answers(record: HandRecord) -> list[tuple[str, str, str]]:
     """What dnsmasq answers because of a hand-written record: (name, type, value), the name lower
     case with no final dot, as `dns verify` asks it. host-record= and a hosts line give A or AAAA
-    for each name and a PTR naming the first; address=/name/.../addr an A or AAAA alone."""
+    for each name and a PTR naming the first; address=/name/.../addr an A or AAAA alone; a
+    ptr-record= its PTR."""
     if isinstance(record, HostsEntry):
         given = [a for a in (parse_address(record.address),) if a]
         names, ptr = [n.lower().rstrip(".") for n in record.names if n], True
+    elif record.key == "ptr-record":
+        parts = [p.strip().lower().rstrip(".") for p in record.value.split(",")]
+        return [(parts[0], "PTR", f"{parts[1]}.")] if len(parts) > 1 and parts[1] else []
     else:
         names, given = _names_and_addresses(record)
         ptr = record.key == "host-record"

@@ -329,10 +329,12 @@ def _pointer(address: str) -> str:
 def stale(sites: Iterable[Site], served: Iterable[Site], old_hosts: Iterable[str],
           old_addresses: Iterable[str], live: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """The RRsets no renamer site owns, in the zones `live` (as fetched), that answer an old or
-    retired name, point at or from an old address, or point at an old or retired name: as the
+    retired name, point at or from an old address, point at an old or retired name, or give a
+    current name an address family renamer does not write there: as the
     file backends list hand-written lines (dns/unbound/layout.stale_lines). Each as JSON with its
     zone, sorted: the lines of the virtual file HAND. `sites`: every site of the inventory (their
     retired names), `served`: the resolver's (a bare old name is read in each one's domain)."""
+    served = list(served)
     gone = {n.lower().rstrip(".") for n in old_hosts}
     for site in sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
@@ -340,6 +342,14 @@ def stale(sites: Iterable[Site], served: Iterable[Site], old_hosts: Iterable[str
     gone |= {f"{n}.{d}" for n in list(gone) if "." not in n for d in domains}
     old = {str(a) for a in old_addresses}
     pointers = {_pointer(a) for a in old}
+    # a current name's RRset of a type renamer does not write there (which it would REPLACE): an
+    # AAAA of a v4-only host, an A or AAAA beside an alias's CNAME
+    families = {"A": 4, "AAAA": 6}
+    written: dict[str, set[int]] = {}
+    for site in served:
+        for host in site.hosts:
+            written[site.fqdn(host.name).lower()] = {a.version for a in host.addresses}
+            written.update({site.fqdn(alias).lower(): set() for alias in host.aliases})
     out = []
     for zone, found in sorted(live.items()):
         for rr in sorted(found["rrsets"], key=lambda r: (str(r["name"]).lower(), str(r["type"]).upper())):
@@ -349,7 +359,8 @@ def stale(sites: Iterable[Site], served: Iterable[Site], old_hosts: Iterable[str
             values = [str(r["content"]) for r in rr.get("records", [])]
             targets = {v.lower().rstrip(".") for v in values} if rdtype in ("CNAME", "PTR") else set()
             if name in gone or name in pointers or targets & gone \
-                    or (rdtype in ("A", "AAAA") and any(v in old for v in values)):
+                    or (rdtype in ("A", "AAAA") and any(v in old for v in values)) \
+                    or (rdtype in families and name in written and families[rdtype] not in written[name]):
                 out.append({"zone": zone, "name": str(rr["name"]), "type": rdtype,
                             "ttl": int(rr.get("ttl", 0)),
                             "records": rr.get("records", []),

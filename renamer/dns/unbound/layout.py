@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError
-from renamer.dns.unbound.render import PREFIX, answers_of, snippet_name, uncomment
+from renamer.dns.unbound.render import PREFIX, answers_of, parse, snippet_name, uncomment
 from renamer.names import parse_address
 
 DEFAULT_CONF = "/etc/unbound/unbound.conf"  # the packages' (and `unbound -c`'s) default
@@ -166,8 +166,35 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                              f"the {clause}: clause, with {clause}: options after it: renamer's file opens "
                              "server:, so Unbound would read those as server: options and fail; move the "
                              "include to the server: clause or the end of the file")
+    if found.problem is None:
+        found.problem = _zone_overridden(inventory, resolver, walk.files)
     found.stale = stale_lines(inventory, resolver, walk.files)
     return found
+
+
+def _zone_overridden(inventory: Inventory, resolver: Resolver, files: dict[str, str]) -> str | None:
+    """An operator's own `local-zone:` for a domain renamer declares `static` (an authoritative
+    site's), of another type, anywhere Unbound reads: Unbound keeps one local-zone per name, the
+    one it reads last (its log says `duplicate local-zone`, nothing fails), so whether the domain
+    answers NXDOMAIN for the names the inventory does not hold, or forwards them to the old DNS,
+    would hang on file order. A static one agrees with renamer's: no problem."""
+    declared = {f"{s.domain.lower().rstrip('.')}.": s.name for s in inventory.sites
+                if s.name in resolver.sites and s.authoritative}
+    for path, text in files.items():
+        if _ours(path, resolver):
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            parsed = parse(line)
+            if parsed is None or parsed[0] != "local-zone" or len(parsed[1]) < 2:
+                continue
+            zone, kind = f"{parsed[1][0].lower().rstrip('.')}.", parsed[1][1].lower()
+            if zone in declared and kind != "static":
+                return (f"{resolver.name}: {path}:{number}: local-zone \"{zone}\" {kind} overrides or is "
+                        f"overridden by renamer's `local-zone: \"{zone}\" static` (site {declared[zone]} is "
+                        "authoritative: NXDOMAIN for every name the inventory does not hold): Unbound keeps "
+                        "the one it reads last, so which holds depends on file order; remove that line, or "
+                        f"set authoritative: false for site {declared[zone]}")
+    return None
 
 
 def _ours(path: str, resolver: Resolver) -> bool:
@@ -177,15 +204,18 @@ def _ours(path: str, resolver: Resolver) -> bool:
 
 def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str]) -> list[HandData]:
     """Hand-written local-data / local-data-ptr lines outside renamer's files that answer an old
-    or retired name, point at or from an old address, or give a current name of a site this
-    resolver serves a second address (Unbound then answers both)."""
+    or retired name, point at or from an old address, give a current name of a site this
+    resolver serves (a host's or an alias's: renamer writes an alias as its host's addresses) a
+    second address, or a current address a second PTR (Unbound then answers both)."""
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
     old = set(inventory.old_addresses)
     old_pointers = {_pointer(a) for a in old}
-    current = {n: {str(a) for a in h.addresses} for site in inventory.sites if site.name in resolver.sites
-               for h in site.hosts for n in (h.name, site.fqdn(h.name))}
+    served = [(site, h) for site in inventory.sites if site.name in resolver.sites for h in site.hosts]
+    current = {n.lower(): {str(a) for a in h.addresses} for site, h in served
+               for n in (h.name, site.fqdn(h.name), *(m for a in h.aliases for m in (a, site.fqdn(a))))}
+    pointers = {_pointer(str(a)): site.fqdn(h.name).lower() for site, h in served for a in h.addresses}
     out = []
     for path, text in files.items():
         if _ours(path, resolver):
@@ -194,7 +224,8 @@ def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str])
             for name, rdtype, value in answers_of(line):
                 target = value.lower().rstrip(".")
                 if (name in gone or target in gone or value in old or name in old_pointers
-                        or (rdtype in ("A", "AAAA") and name in current and value not in current[name])):
+                        or (rdtype in ("A", "AAAA") and name in current and value not in current[name])
+                        or (rdtype == "PTR" and name in pointers and target != pointers[name])):
                     out.append(HandData(path, number, line.strip()))
                     break
     return out

@@ -151,6 +151,66 @@ def test_hand_written_records_naming_old_values_are_listed(run: Callable[..., An
     assert asked(ns, "wiki.corp.lan.", "CNAME") == () and asked(ns, "printer.corp.lan.") == ("10.9.0.7",)
 
 
+def test_stale_records_behind_include_and_in_parentheses_are_listed_and_retired(  # type: ignore[no-untyped-def]
+        run: Callable[..., Any], ns: Lab) -> None:
+    """DNS break-it round 2, finding 07: the scan of the operator's zones skipped `$INCLUDE`d files
+    and read a parenthesised record by its first line, so a CNAME to a retired name written so
+    stayed served after `--retire-stale` said OK. Now an $INCLUDE is read as named reads it
+    (relative: from named's `directory`, with its origin argument or the one in force), a
+    parenthesised record whole; --retire-stale comments out every line it takes."""
+    instance = ns.instances["ns-fv"]
+    zones = ns.root / "zones"
+    zones.mkdir()
+    zone = zones / "other.zone"
+    zone.write_text("$TTL 300\n@ IN SOA localhost. hostmaster (\n    1 3600 600 604800 300 )\n  IN NS localhost.\n"
+                    "plain IN CNAME ana-ml2.ana.lan.\n"
+                    "$INCLUDE other-inc.zone\n"                      # named's directory: the instance's folder
+                    f"$INCLUDE {zones}/sub.zone sub\n"               # its own origin: sub.other.lan.
+                    "paren IN CNAME (\n    ana-ml2-bmc.ana.lan. )  ; two lines\n"
+                    "lower in cname ana-ml2.ana.lan.\n"
+                    "printer IN A 10.9.0.7\n")
+    (instance.folder / "other-inc.zone").write_text("via-include IN CNAME ana-ml2.ana.lan.\nkept IN A 10.9.0.8\n")
+    (zones / "sub.zone").write_text("x IN CNAME ana-ml2.ana.lan.\n")
+    instance.conf.write_text(instance.conf.read_text() + f'zone "other.lan" {{ type master; file "{zone}"; }};\n')
+    subprocess.run(instance.reload_command(), check=True, capture_output=True)
+    served = ["plain", "via-include", "x.sub", "paren", "lower"]
+    assert all(asked(ns, f"{n}.other.lan.", "CNAME") for n in served)  # named reads them all
+    plan = dns(run, ns, "plan", "--resolvers", "all")
+    listed = [line.strip() for line in plan.stdout.splitlines() if "ana-ml2" in line and ".zone:" in line]
+    assert listed == [f"{zone}:5: plain IN CNAME ana-ml2.ana.lan.",
+                      f"{zone}:8: paren IN CNAME ana-ml2-bmc.ana.lan.",
+                      f"{zone}:10: lower in cname ana-ml2.ana.lan.",
+                      f"{instance.folder}/other-inc.zone:1: via-include IN CNAME ana-ml2.ana.lan.",
+                      f"{zones}/sub.zone:1: x IN CNAME ana-ml2.ana.lan."], plan.stdout
+    retired = dns(run, ns, "apply", "--resolvers", "all", "--retire-stale")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    assert [asked(ns, f"{n}.other.lan.", "CNAME") for n in served] == [()] * 5
+    assert asked(ns, "printer.other.lan.") == ("10.9.0.7",) and asked(ns, "kept.other.lan.") == ("10.9.0.8",)
+    lines = zone.read_text().splitlines()
+    assert [n for n, line in enumerate(lines, 1) if line.startswith(";")] == [5, 8, 9, 10]
+
+
+def test_an_include_named_cannot_read_or_a_loop_is_named_not_followed() -> None:
+    """zone_texts, with a reader of a few files: a missing $INCLUDE and one that includes itself
+    are warnings (their records unchecked), read once each."""
+    from renamer.dns.bind.layout import zone_texts
+
+    files = {"/z/a.zone": b"$INCLUDE b.zone\n$INCLUDE /z/missing.zone\nw IN CNAME x.\n",
+             "/d/b.zone": b"$ORIGIN sub\n$INCLUDE /d/b.zone\nv IN CNAME y.\n"}
+
+    class Reader:
+        def read(self, path: str) -> bytes | None:
+            return files.get(path)
+
+    warnings: list[str] = []
+    texts = zone_texts(Reader(), "/z/a.zone", "a.lan.", "/d", warnings)
+    assert [(file, origin) for file, _, _, origin in texts] == [("/z/a.zone", "a.lan."), ("/d/b.zone", "a.lan.")]
+    assert warnings == [
+        "/d/b.zone:2: $INCLUDE /d/b.zone: an include loop (or nested deeper than 8): not read; its records "
+        "are not checked for old values",
+        "/z/a.zone:2: $INCLUDE /z/missing.zone: cannot read it; its records are not checked for old values"]
+
+
 def test_the_inventory_keys_of_a_bind_resolver(tmp_path: Path) -> None:
     folder = tmp_path / "dns"
     (folder / "sites").mkdir(parents=True)

@@ -152,7 +152,7 @@ def test_plan_lists_hand_written_records_and_warns_of_a_forwarded_authoritative_
     # the apply restarts ns-ana, which then serves the hand-written ana-ml2 too: its verify would
     # fail, so the plan says so and exits 1 (F3)
     assert plan.exit_code == 1, plan.stderr
-    assert ("would fail: ns-ana: its verify after the write would fail: ana-ml2.ana.lan gone: expected NXDOMAIN, "
+    assert ("would fail: ns-ana: its verify after the write would fail: ana-ml2.ana.lan A gone: expected NXDOMAIN, "
             "got 10.250.50.54 (and 1 more), from a hand-written record the apply leaves in place") in plan.stdout
     assert (f"warning: ns-ana: site ana is authoritative (local=/ana.lan/), but {legacy}:4 forwards it "
             "(server=/ana.lan/10.250.0.1): with both, dnsmasq either hides") in plan.stdout
@@ -370,7 +370,10 @@ def test_verify_names_a_stale_aaaa_and_an_old_address_ptr(run, lab) -> None:  # 
     sandbox.restart(instance.folder)
     data = json.loads(dns(run, lab, "verify", "--resolvers", "ns-fv", "--format", "json").stdout)
     failed = [(c["check"], c["got"]) for r in data["resolvers"] for c in r["checks"] if not c["ok"]]
-    assert failed == [("fv-ml1.fv.lan AAAA", "fd00:251::54"), ("10.250.50.54 PTR (old)", "ana-ml2.ana.lan.")]
+    assert failed == [("fv-ml1.fv.lan AAAA", "fd00:251::54"),  # and its alias, through the CNAME
+                      ("scriberr CNAME AAAA", "fv-ml1.fv.lan. -> fd00:251::54"),
+                      ("scriberr.fv.lan CNAME AAAA", "fv-ml1.fv.lan. -> fd00:251::54"),
+                      ("10.250.50.54 PTR (old)", "ana-ml2.ana.lan.")]
     text = dns(run, lab, "verify", "--resolvers", "ns-fv")
     assert text.exit_code == 1 and "ns-fv" in text.stdout
     plan = dns(run, lab, "plan", "--resolvers", "ns-fv")

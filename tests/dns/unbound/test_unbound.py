@@ -237,3 +237,40 @@ def test_the_ansible_engine_applies_and_rolls_back_unbound_too(run: Callable[...
     failed = dns(run, ub, "apply", "--resolvers", "all", "--engine", "ansible")
     assert failed.exit_code == 1, failed.stdout + failed.stderr
     assert ub.snippets() == before and asked(ub, "fv-gw.fv.lan.") == ("10.251.0.1",)
+
+
+@pytest.mark.parametrize("line, where, refused", [
+    pytest.param('local-zone: "fv.lan." transparent', "after", True, id="transparent-after-the-include"),
+    pytest.param("local-zone: 'FV.lan' typetransparent", "before", True, id="typetransparent-before"),
+    pytest.param('local-zone: "fv.lan." static', "after", False, id="static-agrees"),
+    pytest.param('local-zone: "lan." transparent', "after", False, id="a-parent-zone"),
+    pytest.param('# local-zone: "fv.lan." transparent', "after", False, id="commented-out"),
+])
+def test_an_operator_s_local_zone_for_an_authoritative_domain_is_refused(  # type: ignore[no-untyped-def]
+        run: Callable[..., Any], ub: Lab, line: str, where: str, refused: bool) -> None:
+    """DNS break-it round 2, finding 10: the operator's own local-zone for an authoritative site's
+    domain (a Pi-hole/OPNsense setup forwarding it to the old DNS) of another type than renamer's
+    `static`: Unbound keeps the one it reads last (only a log line), so file order decided whether
+    names the inventory no longer holds were NXDOMAIN or still answered. Refused before anything
+    is written, naming the file and line, wherever it sits; a static one, or a parent zone
+    (Unbound takes the most specific), is no conflict."""
+    ns = ub.instances["ns-fv"]
+    text = ns.conf.read_text()
+    if where == "after":
+        text += f"server:\n  {line}\n"
+    else:
+        text = text.replace("include:", f"  {line}\ninclude:", 1)
+    ns.conf.write_text(text)
+    number = ns.conf.read_text().splitlines().index(f"  {line}") + 1
+    applied = dns(run, ub, "apply", "--resolvers", "all")
+    if not refused:
+        assert applied.exit_code == 0, applied.stdout + applied.stderr
+        assert answers(ub, "no-such-name.fv.lan.", "A") == {"ns-fv": ()}
+        return
+    assert applied.exit_code == 3, applied.stdout + applied.stderr
+    kind = line.split()[-1]
+    assert applied.stderr.startswith(f'renamer: error: ns-fv: {ns.conf}:{number}: local-zone "fv.lan." {kind} '
+                                     "overrides or is overridden by renamer's"), applied.stderr
+    assert "nothing written" in applied.stderr and list(ns.snippet_dir.iterdir()) == []
+    planned = dns(run, ub, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1 and f"{ns.conf}:{number}: local-zone" in planned.stdout

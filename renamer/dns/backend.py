@@ -113,6 +113,11 @@ class Backend(Protocol):
         """The desired files once the live ones are read (BIND: a zone's SOA serial past the live
         one, or the live file kept where nothing else changed); the others return `desired`."""
 
+    def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        """What a rollback writes back for file `name`: `saved` (its backup), or those records with
+        what must move on past `now` (the failed apply's file): BIND's SOA serial, which named may
+        have served already, goes past both; the others return `saved`."""
+
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         """Read the live configuration (populate): the layout problem, warnings, stale lines."""
 

@@ -84,7 +84,7 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
     for name in dict.fromkeys(names):
         data = transport.read(posixpath.join(backup, backup_name(name)))
         if data is not None:
-            transport.write(plan.path(name), data)
+            transport.write(plan.path(name), _restored(plan.resolver, transport, name, data))
             texts.append(data.decode("utf-8", "replace"))
     transport.remove_leftovers(plan.resolver.snippet_dir, backend.files)  # a snippet half-written when killed
     result = backend.activate(plan.resolver, transport)
@@ -298,7 +298,17 @@ class Rollout:
                 if transport.read(plan.path(name)) == plan.current[name]:
                     continue  # never replaced (the backup's own write failed): nothing to restore
                 raise StepFailed(f"backup of {name} in {outcome.backup} is missing or altered")
-            transport.write(plan.path(name), saved)
+            # never reloaded: the daemon never served what the apply wrote, the backup goes back as it was
+            transport.write(plan.path(name), _restored(plan.resolver, transport, name, saved)
+                            if outcome.restarted else saved)
+
+
+def _restored(resolver: Resolver, transport: Transport, name: str, saved: bytes) -> bytes:
+    """The bytes a rollback writes back for `name`: its backup, moved past what the failed apply
+    wrote there where the backend needs that (BIND's SOA serial: Backend.restored)."""
+    backend = backend_for(resolver)
+    now = transport.read(posixpath.join(resolver.snippet_dir, name)) if backend.has_files else None
+    return backend.restored(name, saved, now)
 
 
 def _discard_backup(plan: ResolverPlan, transport: Transport, folder: str) -> None:

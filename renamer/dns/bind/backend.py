@@ -37,6 +37,12 @@ class Bind(FileBackend):
                current: dict[str, bytes | None]) -> dict[str, str | None]:
         return render.settle(desired, current)
 
+    def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        if not name.endswith(".zone") or "/" in name or now is None:
+            return saved
+        back = render.restored(saved.decode("utf-8", "replace"), now.decode("utf-8", "replace"))
+        return back.encode("utf-8")
+
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         return inspect(inventory, resolver, transport)
 

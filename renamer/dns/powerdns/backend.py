@@ -77,6 +77,9 @@ class PowerDNS:
                current: dict[str, bytes | None]) -> dict[str, str | None]:
         return desired
 
+    def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        return saved  # PowerDNS moves the SOA serial itself on each PATCH (soa_edit_api)
+
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         """Before anything is written: every zone the sites write is on the server, and no RRset
         renamer does not own stands where it would write (rrsets.plan's conflicts)."""

@@ -150,8 +150,10 @@ class Backend(Protocol):
     def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
         """Check the written configuration before it is activated."""
 
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
-        """Make the daemon serve what is written now (a reload or restart); a rollback calls it too."""
+    def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
+        """Make the daemon serve what is written now (a reload or restart); a rollback calls it too.
+        `names`: renamer's files this apply changed, or the rollback restored (BIND reloads only
+        those zones); empty: everything renamer owns there."""
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
         """(folder, names) of renamer's files the daemon re-reads by itself, with no activate

@@ -98,7 +98,7 @@ class FileBackend:
     def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
         return transport.run(resolver.test)
 
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+    def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
         return transport.run(resolver.reload)
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:

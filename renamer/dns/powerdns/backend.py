@@ -173,7 +173,7 @@ class PowerDNS:
             raise TransportError(f"{resolver.name}: backend powerdns needs its own transport")
         return transport.read_back()
 
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+    def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
         return CommandResult(0, "served at once: the API purges PowerDNS's caches for the zone")
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:

@@ -116,10 +116,21 @@ def render_zones(sites: list[Site]) -> dict[str, str]:
             home = next((z for z in reverse if pointer.endswith("." + z)), None)
             if home is not None:
                 zones[home].append(line)
-    for zone in zones:
-        if any(zone != other and zone.endswith("." + other) for other in zones):
-            raise ConfigError(f"zone {zone} lies inside another zone renamer would write for these sites "
-                              "(BIND serves the longer one alone): give them separate domains")
+    # Nested zones (a site's /24 inside another's /16, lab.ana.lan under ana.lan) are served
+    # fine: each PTR is homed in the longest zone above, and a forward name in its site's domain.
+    # Only a forward name that falls inside another, longer zone renamer writes would be hidden
+    # (named answers that name from the longer zone alone): refused, naming both.
+    for zone, lines in zones.items():
+        for line in lines:
+            owner = line.split(" ", 1)[0].rstrip(".")
+            inner = next((other for other in zones if len(other) > len(zone) and other != zone
+                          and (owner == other or owner.endswith("." + other))), None)
+            if inner is not None and not line.startswith(";"):
+                outer_from, inner_from = (", ".join(sorted(set(sources[z]))) for z in (zone, inner))
+                raise ConfigError(f"{owner} (zone {zone}, from {outer_from}) lies inside zone {inner} (from "
+                                  f"{inner_from}), which renamer writes too: named would answer {owner} from "
+                                  f"{inner} alone, where it is not: rename the host, or serve the two sites "
+                                  "on separate resolvers")
     return {zone_file(zone): _zone_text(zone, sources[zone], zones[zone]) for zone in sorted(zones)}
 
 
@@ -141,7 +152,10 @@ def zones_conf(folder: str, names: Iterable[str]) -> str:
 
 
 def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
-    files = render_zones([s for s in inventory.sites if s.name in resolver.sites])
+    try:
+        files = render_zones([s for s in inventory.sites if s.name in resolver.sites])
+    except ConfigError as exc:  # the line names the resolver whose zones these are
+        raise ConfigError(f"{resolver.name} (backend: bind): {exc}") from None
     folder = resolver.snippet_dir.rstrip("/") or "/"
     return {**files, ZONES: zones_conf(folder, files)}
 

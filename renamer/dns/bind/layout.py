@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from renamer.dns.bind.render import ZONES, answers_of, pointer, render_resolver, zone_records
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.transport import Transport, TransportError
+from renamer.dns.transport import Transport, TransportError, real_paths
 
 DEFAULT_CONF = "/etc/bind/named.conf"  # Debian's bind9 package
 _DEPTH = 16
@@ -149,7 +149,9 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
         return Inspection(f"{resolver.name}: {walk.problems[0]}; set conf_file to the named.conf the "
                           "daemon reads, or check_layout: false")
     found = Inspection(warnings=[f"{resolver.name}: {p}" for p in walk.problems])
-    if not any(path == ours for path, _, _ in walk.includes):
+    real = real_paths(transport, [folder, *(posixpath.dirname(path) for path, _, _ in walk.includes)])
+    if not any(posixpath.basename(path) == ZONES and real[posixpath.dirname(path)] == real[folder]
+               for path, _, _ in walk.includes):
         found.problem = (f"{resolver.name}: {ours} would not be loaded: no include in {main} (or what it "
                          f"includes) names it; add `include \"{ours}\";` to {main}")
     rendered = render_resolver(inventory, resolver)

@@ -71,6 +71,25 @@ def zone_kind(resolver: Resolver, zone: str, found: dict[str, Any]) -> tuple[str
     return None, why
 
 
+def _shadowed(resolver: Resolver, site: Site, transport: ApiTransport) -> str | None:
+    """Why a name renamer would write into one of the site's zones would not be served, or None:
+    the server holds a narrower zone under it (60.250.10.in-addr.arpa. inside 250.10.in-addr.arpa.)
+    and PowerDNS answers every name under that one from it alone."""
+    api = resolver.api
+    assert api is not None
+    held = transport.server_zones()
+    for zone, wanted in rrsets.desired(site).items():
+        for inner in (z for z in held if z != zone and z.endswith("." + zone)):
+            hidden = sorted(name for name, _ in wanted if name == inner or name.endswith("." + inner))
+            if hidden:
+                more = f" (and {len(hidden) - 1} more)" if len(hidden) > 1 else ""
+                where = f"{resolver.name}: zone {inner} on server {api.server_id} at {api.url}"
+                return (f"{where} lies inside zone {zone}, where renamer would write {hidden[0]}{more}: "
+                        f"PowerDNS answers that name from {inner} alone, so renamer's record would never be "
+                        f"served: remove {inner}, or serve the site elsewhere")
+    return None
+
+
 class PowerDNS:
     name = "powerdns"
     has_files = False
@@ -116,13 +135,14 @@ class PowerDNS:
         assert isinstance(transport, ApiTransport) and api is not None
         warnings: list[str] = []
         for site in (s for s in inventory.sites if s.name in resolver.sites):
-            missing = transport.missing(site)
-            if missing:
-                return Inspection(f"{resolver.name}: zone {missing[0]} is not on server {api.server_id} at "
-                                  f"{api.url}: create it there first (renamer never creates a zone: it could "
-                                  "shadow a delegation)")
+            missing = transport.missing_problem(site)
+            if missing is not None:
+                return Inspection(missing)
             live = {zone: found for zone, found in transport.zones(rrsets.zones(site)).items()
                     if found is not None}
+            shadow = _shadowed(resolver, site, transport)
+            if shadow is not None:
+                return Inspection(shadow)
             for zone, found in live.items():
                 problem, warning = zone_kind(resolver, zone, found)
                 if problem is not None:

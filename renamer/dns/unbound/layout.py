@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.transport import Transport, TransportError
+from renamer.dns.transport import Transport, TransportError, real_paths
 from renamer.dns.unbound.render import PREFIX, answers_of, snippet_name, uncomment
 from renamer.names import parse_address
 
@@ -126,14 +126,17 @@ def _walk(transport: Transport, main: str) -> _Walk:
     return walk
 
 
-def _includes(patterns: list[tuple[str, str, int]], path: str) -> bool:
-    """Does an absolute include pattern name `path` (a glob's `*` never crosses a `/`)?"""
+def _includes(patterns: list[tuple[str, str, int]], path: str, real: dict[str, str] | None = None) -> bool:
+    """Does an absolute include pattern name `path` (a glob's `*` never crosses a `/`)? `real`:
+    folders' real paths (a folder reached through a symlink is the folder it names)."""
     folder, name = posixpath.split(path)
+    real = real or {}
     for pattern, _, _ in patterns:
         if not pattern.startswith("/"):
             continue
         pattern_folder, pattern_name = posixpath.split(posixpath.normpath(pattern))
-        if pattern_folder == folder and fnmatch.fnmatchcase(name, pattern_name) \
+        if real.get(pattern_folder, pattern_folder) == real.get(folder, folder) \
+                and fnmatch.fnmatchcase(name, pattern_name) \
                 and not (name.startswith(".") and not pattern_name.startswith(".")):
             return True
     return False
@@ -154,7 +157,9 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                           "daemon reads, or check_layout: false")
     found = Inspection(warnings=[f"{resolver.name}: {p}" for p in walk.problems])
     names = [snippet_name(s) for s in inventory.sites if s.name in resolver.sites] or [f"{PREFIX}x.conf"]
-    missing = [n for n in names if not _includes(walk.patterns, posixpath.join(folder, n))]
+    included = [posixpath.dirname(posixpath.normpath(p)) for p, _, _ in walk.patterns if p.startswith("/")]
+    real = real_paths(transport, [folder, *included])
+    missing = [n for n in names if not _includes(walk.patterns, posixpath.join(folder, n), real)]
     if missing:
         found.problem = (f"{resolver.name}: {posixpath.join(folder, missing[0])} would not be loaded: no "
                          f"include: in {main} (or what it includes) names it; add "

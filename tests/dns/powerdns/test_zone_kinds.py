@@ -120,3 +120,34 @@ def test_a_native_zone_with_an_empty_soa_edit_api_is_written_with_a_warning(run:
     assert "soa_edit_api is empty (kind Native)" in planned.stdout + planned.stderr
     assert dns(run, fleet, "apply", "--resolvers", "all").exit_code == 0
     assert powerdns.KEY not in planned.stdout
+
+
+def test_a_wider_zone_on_the_server_is_named_in_the_refusal(run: Callable[..., Any], fleet: Fleet) -> None:
+    """Finding 06: the server holds 10.in-addr.arpa., not 251.10.in-addr.arpa.: renamer writes only
+    into the zone it computes, and says that creating it would hide the wider zone's other names."""
+    client = fleet.server.client()
+    for zone in ("fv.lan.", "10.in-addr.arpa."):
+        client.call("POST", "/zones", {"name": zone, "kind": "Native", "nameservers": ["ns1.fv.lan."]})
+    _write_entry(fleet)
+    before = fleet.rrsets()
+    refused = dns(run, fleet, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stderr.startswith(f"renamer: error: ns-pdns: zone 251.10.in-addr.arpa. is not on server "
+                                     f"localhost at {fleet.server.url}, which serves that range from its zone "
+                                     "10.in-addr.arpa.: "), refused.stderr
+    assert "would hide every other name 10.in-addr.arpa. holds under it" in refused.stderr
+    assert fleet.rrsets() == before
+
+
+def test_a_narrower_zone_on_the_server_that_would_hide_renamers_names_is_refused(run: Callable[..., Any],
+                                                                                fleet: Fleet) -> None:
+    _zones(fleet, kind="Native")
+    fleet.server.create_zone("0.251.10.in-addr.arpa.")  # fv-gw's PTR 1.0.251.10 would land in 251.10's
+    _write_entry(fleet)
+    before = fleet.rrsets()
+    refused = dns(run, fleet, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stderr.startswith(f"renamer: error: ns-pdns: zone 0.251.10.in-addr.arpa. on server localhost at "
+                                     f"{fleet.server.url} lies inside zone 251.10.in-addr.arpa., where renamer "
+                                     "would write 1.0.251.10.in-addr.arpa.: "), refused.stderr
+    assert fleet.rrsets() == before

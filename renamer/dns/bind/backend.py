@@ -1,7 +1,8 @@
 """BIND 9 behind dns/backend.py's Protocol: whole zone files renamer owns in snippet_dir and
 `renamer-zones.conf` declaring them, which the resolver's named.conf includes;
-`named-checkconf -z` tests the configuration and every zone file, `rndc reload` activates
-(reconfigures, so a new zone is loaded, and reloads the changed zone files). named loads zones
+`named-checkconf -z` tests the configuration and every zone file; activation is `rndc reconfig`
+when renamer-zones.conf changed, then `rndc reload ZONE` per zone renamer changed (`reloads`):
+an operator's own zones are never reloaded by renamer. named loads zones
 after rndc has returned, so `activate` then waits until each of renamer's zones is served with
 its file's SOA serial (asked over DNS): until then the old records are still answered."""
 

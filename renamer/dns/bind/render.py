@@ -10,8 +10,10 @@ the FQDN for each address, a CNAME to the FQDN for each alias (BIND answers the 
 target's address), the canary TXT. One-label names are no zone's: BIND serves FQDNs only.
 
 The SOA serial is YYYYMMDDnn: `render` writes today's nn=00; `settle` keeps the live file as it
-is when nothing else changed, else bumps the serial past the live one (dns/plan.py calls it
-once the live files are read). The canary digests a site's records, never the serial.
+is when nothing else changed, else moves the serial past the live one by RFC 1982 (dns/plan.py
+calls it once the live files are read; a live serial it cannot read is refused); `restored`
+moves a rolled-back file's serial past the failed apply's. The canary digests a site's records,
+never the serial.
 """
 
 from __future__ import annotations

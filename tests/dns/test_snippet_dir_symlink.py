@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.testing.resolvers import Lab, answers, dns, start_bind_lab, start_unbound_lab
+from tests.testing.resolvers import Lab, answers, dns, move_gateway, start_bind_lab, start_unbound_lab
 
 STARTERS: dict[str, Callable[[Path, tuple[str, ...]], Lab]] = {"bind": start_bind_lab, "unbound": start_unbound_lab}
 
@@ -26,6 +26,12 @@ def test_a_snippet_dir_reached_through_a_symlink_is_the_folder_it_names(run: Cal
         applied = dns(run, lab, "apply", "--resolvers", "all")
         assert applied.exit_code == 0, applied.stdout + applied.stderr
         assert answers(lab, "fv-gw.fv.lan.", "A")["ns-fv"] == ("10.251.0.1",)
+        move_gateway(lab)  # renamer's own files, read through the include's spelling, stay renamer's
+        planned = dns(run, lab, "plan", "--resolvers", "all")
+        assert planned.exit_code == 0 and "hand-written" not in planned.stdout, planned.stdout + planned.stderr
+        moved = dns(run, lab, "apply", "--resolvers", "all")
+        assert moved.exit_code == 0, moved.stdout + moved.stderr
+        assert answers(lab, "fv-gw.fv.lan.", "A")["ns-fv"] == ("10.251.0.2",)
         elsewhere = lab.root / "elsewhere"
         elsewhere.mkdir()
         other = lab.root / "other-link"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from renamer.dns.bind.render import ZONES, answers_of, pointer, render_resolver, zone_records
 from renamer.dns.dnsmasq.effective import reader_for
@@ -154,6 +154,11 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                for path, _, _ in walk.includes):
         found.problem = (f"{resolver.name}: {ours} would not be loaded: no include in {main} (or what it "
                          f"includes) names it; add `include \"{ours}\";` to {main}")
+    # renamer's zones file included by another spelling of snippet_dir (a symlink, finding 09): its
+    # zones are renamer's, as declared in `ours`
+    aliases = {d for d in real if real[d] == real[folder]}
+    walk.zones = [replace(z, conf=ours) if posixpath.basename(z.conf) == ZONES
+                  and posixpath.dirname(z.conf) in aliases else z for z in walk.zones]
     rendered = render_resolver(inventory, resolver)
     wanted = {name[len("renamer-"):-len(".zone")]: text for name, text in rendered.items()
               if name.endswith(".zone")}

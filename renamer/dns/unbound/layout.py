@@ -171,16 +171,19 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                              f"the {clause}: clause, with {clause}: options after it: renamer's file opens "
                              "server:, so Unbound would read those as server: options and fail; move the "
                              "include to the server: clause or the end of the file")
-    found.stale = stale_lines(inventory, resolver, walk.files)
+    # the spellings of snippet_dir an include reaches it by (a symlink to it, finding 09)
+    aliases = {d for d in real if real[d] == real[folder]}
+    found.stale = stale_lines(inventory, resolver, walk.files, aliases)
     return found
 
 
-def _ours(path: str, resolver: Resolver) -> bool:
+def _ours(path: str, resolver: Resolver, aliases: set[str] | frozenset[str] = frozenset()) -> bool:
     folder = posixpath.normpath(resolver.snippet_dir)
-    return posixpath.dirname(path) == folder and posixpath.basename(path).startswith(PREFIX)
+    return posixpath.dirname(path) in {folder, *aliases} and posixpath.basename(path).startswith(PREFIX)
 
 
-def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str]) -> list[HandData]:
+def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str],
+                aliases: set[str] | frozenset[str] = frozenset()) -> list[HandData]:
     """Hand-written local-data / local-data-ptr lines outside renamer's files that answer an old
     or retired name, point at or from an old address, or give a current name of a site this
     resolver serves a second address (Unbound then answers both)."""
@@ -193,7 +196,7 @@ def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str])
                for h in site.hosts for n in (h.name, site.fqdn(h.name))}
     out = []
     for path, text in files.items():
-        if _ours(path, resolver):
+        if _ours(path, resolver, aliases):
             continue
         for number, line in enumerate(text.splitlines(), 1):
             for name, rdtype, value in answers_of(line):

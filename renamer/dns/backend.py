@@ -113,6 +113,11 @@ class Backend(Protocol):
         """The desired files once the live ones are read (BIND: a zone's SOA serial past the live
         one, or the live file kept where nothing else changed); the others return `desired`."""
 
+    def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        """What a rollback writes back for file `name`: `saved` (its backup), or those records with
+        what must move on past `now` (the failed apply's file): BIND's SOA serial, which named may
+        have served already, goes past both; the others return `saved`."""
+
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         """Read the live configuration (populate): the layout problem, warnings, stale lines."""
 
@@ -145,8 +150,10 @@ class Backend(Protocol):
     def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
         """Check the written configuration before it is activated."""
 
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
-        """Make the daemon serve what is written now (a reload or restart); a rollback calls it too."""
+    def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
+        """Make the daemon serve what is written now (a reload or restart); a rollback calls it too.
+        `names`: renamer's files this apply changed, or the rollback restored (BIND reloads only
+        those zones); empty: everything renamer owns there."""
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
         """(folder, names) of renamer's files the daemon re-reads by itself, with no activate

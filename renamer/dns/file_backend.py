@@ -75,6 +75,9 @@ class FileBackend:
                current: dict[str, bytes | None]) -> dict[str, str | None]:
         return desired  # nothing in its files depends on the live ones
 
+    def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        return saved  # nothing in its files must move on past what the failed apply wrote
+
     def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
         found = self.renderer.canary_of(self.renderer.render_site(site, resolver))
         assert found is not None  # render_site always writes it
@@ -95,7 +98,7 @@ class FileBackend:
     def test(self, resolver: Resolver, transport: Transport) -> CommandResult:
         return transport.run(resolver.test)
 
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+    def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
         return transport.run(resolver.reload)
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:

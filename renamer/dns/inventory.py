@@ -24,7 +24,7 @@ UNSAFE = re.compile(r"[\n\r\0]")
 BackendName = Literal["dnsmasq", "unbound", "bind", "powerdns"]  # the keys of dns/backend.py BACKENDS
 BACKEND_NAMES: tuple[BackendName, ...] = ("dnsmasq", "unbound", "bind", "powerdns")  # the first: the default
 # The keys of an API backend's resolver entry (powerdns): ApiSettings below. A file backend refuses them.
-API_KEYS = frozenset({"api", "api_key_file", "api_key_env", "server_id"})
+API_KEYS = frozenset({"api", "api_key_file", "api_key_env", "server_id", "allow_unchanged_serial"})
 # Keys that would hold a secret itself: refused for every backend, the value never repeated.
 SECRET_KEYS = frozenset({"api_key", "api-key", "key", "password", "token"})
 NOT_SHOWN = "(the value is not repeated here)"
@@ -87,6 +87,9 @@ class ApiSettings:
     server_id: str = "localhost"
     key_file: str | None = None  # an absolute path on the machine running renamer
     key_env: str | None = None  # an environment variable's name
+    # a primary zone whose soa_edit_api is empty is written to anyway (its SOA serial stays):
+    # the operator's choice, never renamer's (powerdns/backend.py, finding 08 of DNS break-it round 2)
+    allow_unchanged_serial: bool = False
 
     @property
     def folder(self) -> str:

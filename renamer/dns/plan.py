@@ -14,6 +14,7 @@ from renamer.diffs import unified
 from renamer.dns.backend import HandLine, backend_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import Transport, TransportError, Unreachable
+from renamer.errors import UnsafeError
 
 PENDING = "renamer-apply-pending"  # in backup_dir while an apply has this resolver half-done
 
@@ -182,7 +183,10 @@ def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
         for name in transport.list_snippets(live[0], live[1]):
             desired.setdefault(posixpath.join(live[0], name), None)
     current = {name: transport.read(posixpath.join(resolver.snippet_dir, name)) for name in desired}
-    desired = backend.settle(desired, current)
+    try:
+        desired = backend.settle(desired, current)
+    except UnsafeError as exc:  # a live file it cannot build on (BIND: an SOA serial it cannot read)
+        problem = problem or f"{resolver.name}: {posixpath.join(resolver.snippet_dir, str(exc))}"
     if retire_stale and problem is None:  # hand-written records naming old values: commented out
         today = dt.date.today().isoformat()
         for path, (before, after) in _retired(transport, inspection.stale, today, backend.comment).items():

@@ -69,10 +69,12 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
     absent_list = transport.read(posixpath.join(backup, "ABSENT"))
     if absent_list is None:
         raise StepFailed(f"the backup {backup} is incomplete (no ABSENT list): restore by hand")
+    removed = []
     for line in absent_list.decode("utf-8", "replace").splitlines():
         name = line.strip()
         if name and not name.startswith("#"):  # the Ansible engine's file starts with a comment
             transport.remove(plan.path(name))
+            removed.append(name)
     retired = transport.read(posixpath.join(backup, RETIRED_LIST))  # hand-written files it changed
     backend = backend_for(plan.resolver)
     # Every snippet the backup holds, not only those this plan reads: a site removed from the
@@ -84,10 +86,10 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
     for name in dict.fromkeys(names):
         data = transport.read(posixpath.join(backup, backup_name(name)))
         if data is not None:
-            transport.write(plan.path(name), data)
+            transport.write(plan.path(name), _restored(plan.resolver, transport, name, data))
             texts.append(data.decode("utf-8", "replace"))
     transport.remove_leftovers(plan.resolver.snippet_dir, backend.files)  # a snippet half-written when killed
-    result = backend.activate(plan.resolver, transport)
+    result = backend.activate(plan.resolver, transport, list(dict.fromkeys([*names, *removed])))
     if not result.ok:
         raise StepFailed(f"reload after restoring {backup} failed: {result.tail()}")
     if not wait_until_answering(querier, restart_deadline(plan.resolver)):
@@ -209,7 +211,8 @@ class Rollout:
             outcome.steps.append("no restart (re-read live)")
         else:
             outcome.restarted = True
-            self._command(backend.activate(resolver, transport), resolver.reload, "reload", outcome)
+            self._command(backend.activate(resolver, transport, plan.changed), resolver.reload, "reload",
+                          outcome)
         if self.verify:
             self._verify(resolver, outcome, settle=live)
 
@@ -260,7 +263,7 @@ class Rollout:
             try:
                 self._restore(plan, outcome, transport)
                 if outcome.restarted:
-                    result = backend_for(resolver).activate(resolver, transport)
+                    result = backend_for(resolver).activate(resolver, transport, plan.changed)
                     if not result.ok:
                         raise StepFailed(f"reload after restore failed: {result.tail()}")
                 # else it never read the new files: a restart would only risk a running resolver
@@ -298,7 +301,17 @@ class Rollout:
                 if transport.read(plan.path(name)) == plan.current[name]:
                     continue  # never replaced (the backup's own write failed): nothing to restore
                 raise StepFailed(f"backup of {name} in {outcome.backup} is missing or altered")
-            transport.write(plan.path(name), saved)
+            # never reloaded: the daemon never served what the apply wrote, the backup goes back as it was
+            transport.write(plan.path(name), _restored(plan.resolver, transport, name, saved)
+                            if outcome.restarted else saved)
+
+
+def _restored(resolver: Resolver, transport: Transport, name: str, saved: bytes) -> bytes:
+    """The bytes a rollback writes back for `name`: its backup, moved past what the failed apply
+    wrote there where the backend needs that (BIND's SOA serial: Backend.restored)."""
+    backend = backend_for(resolver)
+    now = transport.read(posixpath.join(resolver.snippet_dir, name)) if backend.has_files else None
+    return backend.restored(name, saved, now)
 
 
 def _discard_backup(plan: ResolverPlan, transport: Transport, folder: str) -> None:

@@ -24,6 +24,7 @@ import pytest
 
 from renamer.dns.answers import NoAnswer
 from renamer.dns.backend import BACKENDS
+from renamer.dns.bind import render
 from renamer.dns.inventory import BACKEND_NAMES, Inventory
 from renamer.dns.query import dnspython_querier
 from renamer.sites import locate_inventory
@@ -115,7 +116,12 @@ def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  #
     failed = dns(run, daemons, "apply", "--resolvers", "all")
     assert failed.exit_code == 1
     assert "ns-fv: test failed" in failed.stdout
-    assert daemons.snippets() == before
+    after = daemons.snippets()
+    assert _unserialled(after) == _unserialled(before)
+    for key, data in after.items():  # BIND: a zone named served at a new serial goes back at a newer one
+        if data != before[key]:
+            assert key.endswith(".zone") and not key.startswith("ns-fv/")
+            assert render.serial_of(data.decode()) == (render.serial_of(before[key].decode()) or 0) + 2, key
     assert serving_everywhere(daemons, OLD)
 
 
@@ -205,6 +211,13 @@ def test_a_hand_written_record_verify_would_fail_on_is_listed_and_retired(  # ty
         assert dns(run, lab, "verify", "--resolvers", "ns-fv").exit_code == 0
     finally:
         lab.stop()
+
+
+def _unserialled(snippets: dict[str, bytes]) -> dict[str, bytes]:
+    """The files with each BIND zone's SOA serial left out (finding 01 of DNS break-it round 2: a
+    rollback restores the records with a serial past the failed apply's)."""
+    return {key: render.with_serial(data.decode(), 0).encode() if key.endswith(".zone") else data
+            for key, data in snippets.items()}
 
 
 def test_an_unreachable_server_is_refused_before_any_write(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]

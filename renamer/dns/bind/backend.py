@@ -1,7 +1,8 @@
 """BIND 9 behind dns/backend.py's Protocol: whole zone files renamer owns in snippet_dir and
 `renamer-zones.conf` declaring them, which the resolver's named.conf includes;
-`named-checkconf -z` tests the configuration and every zone file, `rndc reload` activates
-(reconfigures, so a new zone is loaded, and reloads the changed zone files). named loads zones
+`named-checkconf -z` tests the configuration and every zone file; activation is `rndc reconfig`
+when renamer-zones.conf changed, then `rndc reload ZONE` per zone renamer changed (`reloads`):
+an operator's own zones are never reloaded by renamer. named loads zones
 after rndc has returned, so `activate` then waits until each of renamer's zones is served with
 its file's SOA serial (asked over DNS): until then the old records are still answered."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import time
+from collections.abc import Sequence
 
 from renamer.dns.answers import NoAnswer
 from renamer.dns.bind import render
@@ -37,6 +39,12 @@ class Bind(FileBackend):
                current: dict[str, bytes | None]) -> dict[str, str | None]:
         return render.settle(desired, current)
 
+    def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        if not name.endswith(".zone") or "/" in name or now is None:
+            return saved
+        back = render.restored(saved.decode("utf-8", "replace"), now.decode("utf-8", "replace"))
+        return back.encode("utf-8")
+
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         return inspect(inventory, resolver, transport)
 
@@ -54,13 +62,37 @@ class Bind(FileBackend):
     def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
         return render.canary(site)
 
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
-        done = transport.run(resolver.reload)
-        return done if not done.ok else served(resolver, transport, done)
+    def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
+        done = CommandResult(0, "")
+        for argv in reloads(resolver, transport, names):
+            done = transport.run(argv)
+            if not done.ok:
+                return done
+        return served(resolver, transport, done)
 
 
 
 BIND = Bind()
+
+
+def reloads(resolver: Resolver, transport: Transport, names: Sequence[str]) -> list[tuple[str, ...]]:
+    """The commands that make named serve renamer's changed files and nothing else (issue 31):
+    with an `rndc ... reload` command, `rndc ... reconfig` when renamer-zones.conf changed (it
+    loads a new zone and drops a removed one, and reloads no zone file), then `rndc ... reload
+    ZONE` for each of renamer's zone files changed and still there. So an operator's pending edit
+    of their own zone file is never made live by renamer's apply, nor left live by its rollback.
+    Any other reload command, no names, or a hand-written zone file among them (`--retire-stale`
+    edits the operator's own files: the whole server is reloaded then) runs it as it is written."""
+    argv = tuple(resolver.reload)
+    if (not names or any("/" in name for name in names) or not argv or argv[-1] != "reload"
+            or posixpath.basename(argv[0]) != "rndc"):
+        return [argv]
+    present = set(transport.list_snippets(resolver.snippet_dir, render.FILES))
+    out: list[tuple[str, ...]] = [(*argv[:-1], "reconfig")] if render.ZONES in names else []
+    for name in sorted(set(names)):
+        if name.endswith(".zone") and "/" not in name and name in present:
+            out.append((*argv, name[len(render.PREFIX):-len(".zone")]))
+    return out or [argv]
 
 
 LOAD_WAIT = 15.0  # seconds named gets to load the zones once rndc reload has returned

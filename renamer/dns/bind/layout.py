@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from renamer.dns.bind.render import ZONES, pointer, render_resolver, strip_comment, zone_records
+from renamer.dns.bind.render import ZONES, answers_of, pointer, render_resolver, strip_comment, zone_records
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.transport import Transport, TransportError
+from renamer.dns.transport import Transport, TransportError, real_paths
 
 DEFAULT_CONF = "/etc/bind/named.conf"  # Debian's bind9 package
 _DEPTH = 16
@@ -151,20 +151,93 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
         return Inspection(f"{resolver.name}: {walk.problems[0]}; set conf_file to the named.conf the "
                           "daemon reads, or check_layout: false")
     found = Inspection(warnings=[f"{resolver.name}: {p}" for p in walk.problems])
-    if not any(path == ours for path, _, _ in walk.includes):
+    real = real_paths(transport, [folder, *(posixpath.dirname(path) for path, _, _ in walk.includes)])
+    if not any(posixpath.basename(path) == ZONES and real[posixpath.dirname(path)] == real[folder]
+               for path, _, _ in walk.includes):
         found.problem = (f"{resolver.name}: {ours} would not be loaded: no include in {main} (or what it "
                          f"includes) names it; add `include \"{ours}\";` to {main}")
-    wanted = {name[len("renamer-"):-len(".zone")] for name in render_resolver(inventory, resolver)
+    # renamer's zones file included by another spelling of snippet_dir (a symlink, finding 09): its
+    # zones are renamer's, as declared in `ours`
+    aliases = {d for d in real if real[d] == real[folder]}
+    walk.zones = [replace(z, conf=ours) if posixpath.basename(z.conf) == ZONES
+                  and posixpath.dirname(z.conf) in aliases else z for z in walk.zones]
+    rendered = render_resolver(inventory, resolver)
+    wanted = {name[len("renamer-"):-len(".zone")]: text for name, text in rendered.items()
               if name.endswith(".zone")}
     for zone in walk.zones:
         if zone.conf != ours and zone.name in wanted and found.problem is None:
             found.problem = (f"{resolver.name}: {zone.conf}:{zone.line}: zone \"{zone.name}\" is declared "
                              f"there; renamer would declare it in {ours} (named refuses a zone twice): "
                              "remove that declaration, or serve the site elsewhere")
+    if found.problem is None:
+        found.problem = shadowed(resolver, walk, transport, wanted)
     skipped: list[str] = []
     found.stale = stale_records(inventory, resolver, walk, transport, skipped)
     found.warnings += [f"{resolver.name}: {w}" for w in skipped]
     return found
+
+
+def _zone_text(zone: Zone, walk: _Walk, folder: str, transport: Transport) -> tuple[str, str] | None:
+    """(path, text) of an operator's zone file (None: renamer's own, none named, or unreadable)."""
+    if zone.file is None or posixpath.dirname(zone.conf) == folder:
+        return None
+    path = zone.file if zone.file.startswith("/") else posixpath.join(walk.directory or "/", zone.file)
+    path = posixpath.normpath(path)
+    if posixpath.dirname(path) == folder and posixpath.basename(path).startswith("renamer-"):
+        return None
+    try:
+        data = reader_for(transport).read(path)
+    except (TransportError, OSError):
+        return None
+    return (path, data.decode("utf-8", "replace")) if data is not None else None
+
+
+def _under(name: str, zone: str) -> bool:
+    return name == zone or name.endswith("." + zone)
+
+
+def shadowed(resolver: Resolver, walk: _Walk, transport: Transport, wanted: dict[str, str]) -> str | None:
+    """Why a zone renamer would declare hides names an operator's zone on the same named serves
+    today, or None (DNS break-it round 2, findings 02 and 11). named answers every name under a
+    zone from that zone's file alone: renamer's 251.10.in-addr.arpa inside the operator's
+    10.in-addr.arpa (or fv.lan inside `lan`) would hide the operator's names under it that
+    renamer does not write; an operator's zone inside renamer's would hide renamer's names."""
+    folder = posixpath.normpath(resolver.snippet_dir)
+    ours = {zone: {name for name, _, _ in answers_of(text)} for zone, text in wanted.items()}
+    own_conf = posixpath.join(folder, ZONES)
+    for zone in walk.zones:
+        if zone.name in wanted or zone.conf == own_conf:
+            continue
+        wider = [w for w in wanted if _under(w, zone.name)]
+        narrower = [w for w in wanted if _under(zone.name, w)]
+        if not wider and not narrower:
+            continue
+        where = f"{resolver.name}: {zone.conf}:{zone.line}: the operator's zone \"{zone.name}\""
+        for inner in narrower:  # renamer's names under the operator's narrower zone
+            hidden = sorted(n for n in ours[inner] if _under(n, zone.name))
+            if hidden:
+                return (f"{where} lies inside zone {inner} that renamer would declare: named would answer "
+                        f"{hidden[0]}{_more(hidden)} from the operator's zone, not renamer's: remove that "
+                        "zone, or serve the site elsewhere")
+        found = _zone_text(zone, walk, folder, transport) if wider else None
+        if found is None:
+            continue
+        path, text = found
+        for inner in wider:
+            hidden_at = [(number, name) for number, name, _, _ in zone_records(text, zone.name + ".")
+                         if _under(name, inner) and name not in ours[inner]]
+            if hidden_at:
+                names = sorted({name for _, name in hidden_at})
+                them = "them" if len(names) > 1 else "it"
+                return (f"{where} ({path}:{hidden_at[0][0]}) serves {names[0]}{_more(names)} under {inner}; "
+                        f"the zone {inner} renamer would declare would hide {them} "
+                        "(named answers every name under a zone from that zone's file alone): move those "
+                        "records into the inventory or out of that range, or serve the site elsewhere")
+    return None
+
+
+def _more(names: list[str]) -> str:
+    return f" (and {len(names) - 1} more)" if len(names) > 1 else ""
 
 
 def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,

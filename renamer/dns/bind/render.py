@@ -10,8 +10,10 @@ the FQDN for each address, a CNAME to the FQDN for each alias (BIND answers the 
 target's address), the canary TXT. One-label names are no zone's: BIND serves FQDNs only.
 
 The SOA serial is YYYYMMDDnn: `render` writes today's nn=00; `settle` keeps the live file as it
-is when nothing else changed, else bumps the serial past the live one (dns/plan.py calls it
-once the live files are read). The canary digests a site's records, never the serial.
+is when nothing else changed, else moves the serial past the live one by RFC 1982 (dns/plan.py
+calls it once the live files are read; a live serial it cannot read is refused); `restored`
+moves a rolled-back file's serial past the failed apply's. The canary digests a site's records,
+never the serial.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Iterable
 
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
-from renamer.errors import ConfigError
+from renamer.errors import ConfigError, UnsafeError
 from renamer.names import IPNetwork
 
 PREFIX = "renamer-"
@@ -35,7 +37,6 @@ LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9._-]{0,250}\.(?:zone|conf)\.[A-
 FILES = OwnFiles(SNIPPET, "renamer-*", LEFTOVER, ".renamer-*.?????? .renamer-*.????????.tmp")
 CANARY_NAME = "_renamer."
 TTL = 300
-SOA = re.compile(r"^(\S+\s+IN\s+SOA\s+\S+\s+\S+\s+)(\d{1,10})(\s.*)$", re.MULTILINE)
 _TYPES = {"A", "AAAA", "PTR", "CNAME", "TXT", "SOA", "NS", "MX", "SRV", "CAA", "DNAME"}
 _CLASSES = {"IN", "CH", "HS", "CS"}
 
@@ -117,10 +118,21 @@ def render_zones(sites: list[Site]) -> dict[str, str]:
             home = next((z for z in reverse if pointer.endswith("." + z)), None)
             if home is not None:
                 zones[home].append(line)
-    for zone in zones:
-        if any(zone != other and zone.endswith("." + other) for other in zones):
-            raise ConfigError(f"zone {zone} lies inside another zone renamer would write for these sites "
-                              "(BIND serves the longer one alone): give them separate domains")
+    # Nested zones (a site's /24 inside another's /16, lab.ana.lan under ana.lan) are served
+    # fine: each PTR is homed in the longest zone above, and a forward name in its site's domain.
+    # Only a forward name that falls inside another, longer zone renamer writes would be hidden
+    # (named answers that name from the longer zone alone): refused, naming both.
+    for zone, lines in zones.items():
+        for line in lines:
+            owner = line.split(" ", 1)[0].rstrip(".")
+            inner = next((other for other in zones if len(other) > len(zone) and other != zone
+                          and (owner == other or owner.endswith("." + other))), None)
+            if inner is not None and not line.startswith(";"):
+                outer_from, inner_from = (", ".join(sorted(set(sources[z]))) for z in (zone, inner))
+                raise ConfigError(f"{owner} (zone {zone}, from {outer_from}) lies inside zone {inner} (from "
+                                  f"{inner_from}), which renamer writes too: named would answer {owner} from "
+                                  f"{inner} alone, where it is not: rename the host, or serve the two sites "
+                                  "on separate resolvers")
     return {zone_file(zone): _zone_text(zone, sources[zone], zones[zone]) for zone in sorted(zones)}
 
 
@@ -142,36 +154,156 @@ def zones_conf(folder: str, names: Iterable[str]) -> str:
 
 
 def render_resolver(inventory: Inventory, resolver: Resolver) -> dict[str, str]:
-    files = render_zones([s for s in inventory.sites if s.name in resolver.sites])
+    try:
+        files = render_zones([s for s in inventory.sites if s.name in resolver.sites])
+    except ConfigError as exc:  # the line names the resolver whose zones these are
+        raise ConfigError(f"{resolver.name} (backend: bind): {exc}") from None
     folder = resolver.snippet_dir.rstrip("/") or "/"
     return {**files, ZONES: zones_conf(folder, files)}
 
 
+SERIAL_SPACE = 2**32  # RFC 1982: serials are 32-bit, compared and incremented modulo this
+
+
+class SerialUnreadable(Exception):
+    """A zone file whose SOA serial cannot be read: `line` (1-based) and why."""
+
+    def __init__(self, line: int, why: str) -> None:
+        super().__init__(why)
+        self.line = line
+
+
+def _tokens(text: str) -> Iterable[list[tuple[str, int, int]]]:
+    """Each record of a zone file as its tokens (text, offset, line): comments dropped,
+    parentheses joined (a record ends at a newline outside them), `$` directives skipped."""
+    record: list[tuple[str, int, int]] = []
+    depth, line, i, n = 0, 1, 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "\n":
+            line += 1
+            if depth == 0:
+                if record and not record[0][0].startswith("$"):
+                    yield record
+                record = []
+            i += 1
+        elif char == ";":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif char in "()":
+            depth = max(0, depth + (1 if char == "(" else -1))
+            i += 1
+        elif char.isspace():
+            i += 1
+        else:
+            start = i
+            quote = char == '"'
+            i += 1
+            while i < n and (quote or not (text[i].isspace() or text[i] in "();")):
+                if quote and text[i] == '"':
+                    i += 1
+                    break
+                if text[i] == "\\":
+                    i += 1
+                i += 1
+            record.append((text[start:i], start, line))
+    if record and not record[0][0].startswith("$"):
+        yield record
+
+
+def serial_span(text: str) -> tuple[int, int, int] | None:
+    """(start, end, line) of the SOA serial in a zone file, in any legal form (one line or in
+    parentheses over several, with a TTL, a class in any case, comments); None when the file has
+    no SOA; SerialUnreadable when its SOA has no serial renamer can read."""
+    for record in _tokens(text):
+        owner_given = record[0][1] == 0 or text[record[0][1] - 1] == "\n"
+        fields = record[1:] if owner_given else record
+        for index, (word, _, line) in enumerate(fields[:3]):
+            if word.upper() == "SOA":
+                rdata = fields[index + 1:]
+                if len(rdata) < 3:
+                    raise SerialUnreadable(line, "its SOA record ends before the serial")
+                serial, start, at = rdata[2]
+                if not serial.isdigit() or int(serial) >= SERIAL_SPACE:
+                    raise SerialUnreadable(at, f"{serial!r} is not a serial (a decimal number below 2^32)")
+                return start, start + len(serial), at
+            if not (word.isdigit() or word.upper() in _CLASSES or re.fullmatch(r"(?i)(\d+[smhdw])+", word)):
+                break
+    return None
+
+
 def serial_of(text: str) -> int | None:
-    found = SOA.search(text)
-    return int(found.group(2)) if found else None
+    """The zone file's SOA serial, or None when there is none or it cannot be read."""
+    try:
+        span = serial_span(text)
+    except SerialUnreadable:
+        return None
+    return int(text[span[0]:span[1]]) if span else None
+
+
+def with_serial(text: str, serial: int) -> str:
+    span = serial_span(text)
+    assert span is not None
+    return f"{text[:span[0]]}{serial}{text[span[1]:]}"
+
+
+def newer(a: int, b: int) -> bool:
+    """RFC 1982 section 3.2: serial `a` is greater than `b`."""
+    return a != b and (a - b) % SERIAL_SPACE < 2**31
+
+
+def next_serial(live: int, today: dt.date | None = None) -> int:
+    """The serial after `live`: today's YYYYMMDD00 when that is newer than `live` by RFC 1982,
+    else `live` + 1 (wrapping to 0 past 2^32-1, as RFC 1982 section 3.1 allows: named and its
+    secondaries take it as newer)."""
+    candidate = today_serial(today)
+    return candidate if newer(candidate, live) else (live + 1) % SERIAL_SPACE
+
+
+def restored(saved: str, now: str | None) -> str:
+    """A zone file put back by a rollback: its records as they were, its serial past both the
+    saved one and the one the failed apply wrote (named may have served and notified that one:
+    secondaries take only a newer serial), so no serial is ever lowered or used twice."""
+    if now is None or now == saved:
+        return saved
+    try:
+        before, after = serial_span(saved), serial_span(now)
+    except SerialUnreadable:
+        return saved
+    if before is None or after is None:
+        return saved
+    old, written = int(saved[before[0]:before[1]]), int(now[after[0]:after[1]])
+    highest = written if newer(written, old) else old
+    return with_serial(saved, (highest + 1) % SERIAL_SPACE)
 
 
 def settle(desired: dict[str, str | None], current: dict[str, bytes | None],
            today: dt.date | None = None) -> dict[str, str | None]:
     """The desired zone files against the live ones: a file whose records are unchanged stays
-    as it is (its serial too); a changed one gets max(today's YYYYMMDD00, live serial + 1)."""
+    as it is (its serial too); a changed one gets the serial after the live one (next_serial).
+    A live file whose serial cannot be read is refused (UnsafeError naming FILE:LINE): a serial
+    guessed lower than what named serves would never reach its secondaries."""
     out = dict(desired)
     for name, text in desired.items():
         if text is None or not name.endswith(".zone") or "/" in name:
             continue
         data = current.get(name)
-        live = data.decode("utf-8", "replace") if data is not None else None
-        live_serial = serial_of(live) if live is not None else None
-        if live is None or live_serial is None:
+        if data is None:
             continue
-        if SOA.sub(r"\g<1>0\g<3>", live) == SOA.sub(r"\g<1>0\g<3>", text):
+        live = data.decode("utf-8", "replace")
+        try:
+            span = serial_span(live)
+            if span is None:
+                raise SerialUnreadable(1, "it has no SOA record")
+        except SerialUnreadable as exc:
+            raise UnsafeError(f"{name}:{exc.line}: SOA serial: cannot read the live serial ({exc}); renamer "
+                              "will not guess one (a serial lower than named serves never reaches its "
+                              "secondaries): give the file's SOA a decimal serial, or remove the file"
+                              ) from None
+        if with_serial(live, 0) == with_serial(text, 0):
             out[name] = live
             continue
-        serial = max(today_serial(today), live_serial + 1)
-        if serial >= 2**32:
-            raise ConfigError(f"{name}: live SOA serial {live_serial} cannot grow past 2^32-1")
-        out[name] = SOA.sub(rf"\g<1>{serial}\g<3>", text, count=1)
+        out[name] = with_serial(text, next_serial(int(live[span[0]:span[1]]), today))
     return out
 
 

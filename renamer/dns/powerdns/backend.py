@@ -42,6 +42,54 @@ class Inspection:
     stale: list[HandRRset] = field(default_factory=list)
 
 
+SECONDARY_KINDS = frozenset({"slave", "secondary", "consumer"})  # their content is a primary's
+PRIMARY_KINDS = frozenset({"master", "primary", "producer"})  # their secondaries transfer by serial
+
+
+def zone_kind(resolver: Resolver, zone: str, found: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(problem, warning) of writing into `zone` as the server holds it (GET /zones/ZONE):
+    a secondary zone is refused (its primary's transfer replaces it, or a serial moved past the
+    primary's stops the transfers); a zone whose soa_edit_api is empty keeps its SOA serial on
+    an API PATCH (PowerDNS moves it only per SOA-EDIT-API), so a primary's secondaries never
+    transfer the change: refused unless the resolver says allow_unchanged_serial: true; a Native
+    zone (replicated by the database) gets a warning."""
+    api = resolver.api
+    assert api is not None
+    where = f"{resolver.name}: zone {zone} on server {api.server_id} at {api.url}"
+    kind = str(found.get("kind", ""))
+    if kind.lower() in SECONDARY_KINDS:
+        primaries = ", ".join(str(m) for m in found.get("masters") or []) or "none named"
+        return (f"{where} is a secondary zone (kind {kind}, primaries: {primaries}): write to its primary "
+                "(renamer changes only a Native or Primary zone)"), None
+    if str(found.get("soa_edit_api", "")).strip():
+        return None, None
+    why = (f"{where}: soa_edit_api is empty (kind {kind or 'unknown'}): PowerDNS leaves the SOA serial as it "
+           "is on renamer's PATCH, so a secondary transferring this zone never sees the change")
+    if kind.lower() in PRIMARY_KINDS and not api.allow_unchanged_serial:
+        return (f"{why}: set it (pdnsutil set-meta {zone} SOA-EDIT-API DEFAULT, or the zone's soa_edit_api "
+                "in the API), or say allow_unchanged_serial: true on the resolver"), None
+    return None, why
+
+
+def _shadowed(resolver: Resolver, site: Site, transport: ApiTransport) -> str | None:
+    """Why a name renamer would write into one of the site's zones would not be served, or None:
+    the server holds a narrower zone under it (60.250.10.in-addr.arpa. inside 250.10.in-addr.arpa.)
+    and PowerDNS answers every name under that one from it alone."""
+    api = resolver.api
+    assert api is not None
+    held = transport.server_zones()
+    for zone, wanted in rrsets.desired(site).items():
+        for inner in (z for z in held if z != zone and z.endswith("." + zone)):
+            hidden = sorted(name for name, _ in wanted if name == inner or name.endswith("." + inner))
+            if hidden:
+                more = f" (and {len(hidden) - 1} more)" if len(hidden) > 1 else ""
+                where = f"{resolver.name}: zone {inner} on server {api.server_id} at {api.url}"
+                return (f"{where} lies inside zone {zone}, where renamer would write {hidden[0]}{more}: "
+                        f"PowerDNS answers that name from {inner} alone, so renamer's record would never be "
+                        f"served: remove {inner}, or serve the site elsewhere")
+    return None
+
+
 class PowerDNS:
     name = "powerdns"
     has_files = False
@@ -77,27 +125,38 @@ class PowerDNS:
                current: dict[str, bytes | None]) -> dict[str, str | None]:
         return desired
 
+    def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        return saved  # PowerDNS moves the SOA serial itself on each PATCH (soa_edit_api)
+
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         """Before anything is written: every zone the sites write is on the server, and no RRset
         renamer does not own stands where it would write (rrsets.plan's conflicts)."""
         api = resolver.api
         assert isinstance(transport, ApiTransport) and api is not None
+        warnings: list[str] = []
         for site in (s for s in inventory.sites if s.name in resolver.sites):
-            missing = transport.missing(site)
-            if missing:
-                return Inspection(f"{resolver.name}: zone {missing[0]} is not on server {api.server_id} at "
-                                  f"{api.url}: create it there first (renamer never creates a zone: it could "
-                                  "shadow a delegation)")
+            missing = transport.missing_problem(site)
+            if missing is not None:
+                return Inspection(missing)
             live = {zone: found for zone, found in transport.zones(rrsets.zones(site)).items()
                     if found is not None}
+            shadow = _shadowed(resolver, site, transport)
+            if shadow is not None:
+                return Inspection(shadow)
+            for zone, found in live.items():
+                problem, warning = zone_kind(resolver, zone, found)
+                if problem is not None:
+                    return Inspection(problem)
+                if warning is not None and warning not in warnings:
+                    warnings.append(warning)
             conflicts = rrsets.plan(site, live).conflicts
             if conflicts:
                 more = f" (and {len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
                 return Inspection(f"{resolver.name}: {conflicts[0]}{more}: remove it, or make it renamer's "
                                   f"(comment account {rrsets.ACCOUNT!r}, text {rrsets.tag(site)!r})")
         # hand-written RRsets naming old values: listed, as a file backend's hand-written lines are
-        return Inspection(stale=[HandRRset(rrsets.HAND, number, rr)
-                                 for number, rr in enumerate(transport.hand_written(), 1)])
+        return Inspection(warnings=warnings, stale=[HandRRset(rrsets.HAND, number, rr)
+                                                    for number, rr in enumerate(transport.hand_written(), 1)])
 
     def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
         return [], [], []  # nothing to fetch ahead: the API is read where it is needed
@@ -134,7 +193,7 @@ class PowerDNS:
             raise TransportError(f"{resolver.name}: backend powerdns needs its own transport")
         return transport.read_back()
 
-    def activate(self, resolver: Resolver, transport: Transport) -> CommandResult:
+    def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
         return CommandResult(0, "served at once: the API purges PowerDNS's caches for the zone")
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:

@@ -74,9 +74,12 @@ def check(entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings
     server_id = entry.get("server_id", DEFAULT_SERVER_ID)
     if not isinstance(server_id, str) or not SERVER_ID.match(server_id):
         problem("server_id", f"expected a PowerDNS server id (localhost), got {shown(server_id)}")
+    allow = entry.get("allow_unchanged_serial", False)
+    if not isinstance(allow, bool):
+        problem("allow_unchanged_serial", f"expected true or false, got {shown(allow)}")
     if start[0]:
         return None
-    return ApiSettings(str(url).rstrip("/"), server_id, key_file, key_env)
+    return ApiSettings(str(url).rstrip("/"), server_id, key_file, key_env, bool(allow))
 
 
 def url_problem(url: object) -> str | None:

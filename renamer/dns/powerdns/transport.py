@@ -57,6 +57,7 @@ class ApiTransport(LocalTransport):
         self._held: list[str] = []  # zones whose X-RENAMER-LOCK holds this apply's entry
         self._gone: dict[str, tuple[str, ...]] = {}  # a site removed from the inventory -> its zones here
         self._mine = ""
+        self._all: list[str] | None = None  # every zone's name on the server (server_zones)
 
     # -- the API ------------------------------------------------------------------------------
 
@@ -82,6 +83,34 @@ class ApiTransport(LocalTransport):
                 except ApiError as exc:
                     raise self._failed(exc) from None
         return {zone: self._zones[zone] for zone in names}
+
+    def server_zones(self) -> list[str]:
+        """The names of every zone the server holds (GET /zones), lower case, with the final dot."""
+        if self._all is None:
+            try:
+                found = self.client.call("GET", "/zones")
+            except ApiError as exc:
+                raise self._failed(exc) from None
+            self._all = sorted({str(z.get("name", "")).lower() for z in found if isinstance(z, dict)}
+                               if isinstance(found, list) else set())
+        return self._all
+
+    def missing_problem(self, site: Site) -> str | None:
+        """Why the site cannot be written here for a zone the server lacks, or None: the line names
+        the resolver, and a wider zone the server serves that range from (break-it round 2, 06)."""
+        missing = self.missing(site)
+        if not missing:
+            return None
+        zone, api = missing[0], self.settings
+        where = f"{self.resolver.name}: zone {zone} is not on server {api.server_id} at {api.url}"
+        wider = sorted((z for z in self.server_zones() if zone.endswith("." + z)), key=len, reverse=True)
+        if not wider:
+            return f"{where}: create it there first (renamer never creates a zone: it could shadow one)"
+        outer = wider[0]
+        return (f"{where}, which serves that range from its zone {outer}: renamer writes a site's records "
+                f"only into the zone it computes ({zone}), never into a wider one it does not own; creating "
+                f"{zone} there would hide every other name {outer} holds under it: move those names into "
+                f"{zone} when you create it, or serve the site elsewhere")
 
     def missing(self, site: Site) -> list[str]:
         return [zone for zone, found in self.zones(rrsets.zones(site)).items() if found is None]
@@ -267,6 +296,10 @@ class ApiTransport(LocalTransport):
         notes = list[str]()
         mine = self._mine = ops.entry(data.decode("utf-8", "replace"))
         try:
+            for site in (s for s in self.inventory.sites if s.name in self.resolver.sites):
+                missing = self.missing_problem(site)
+                if missing is not None:  # refused as the plan refuses it, naming this resolver
+                    raise UnsafeError(missing)
             self._held = ops.take_all(self.client, self._written_zones(), mine, notes)
         except BaseException as exc:  # refused, unreachable, or the key unreadable: no lock at all
             self._held = []

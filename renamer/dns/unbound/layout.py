@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from renamer.dns.dnsmasq.effective import reader_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.transport import Transport, TransportError
+from renamer.dns.transport import Transport, TransportError, real_paths
 from renamer.dns.unbound.render import PREFIX, answers_of, parse, snippet_name, uncomment
 from renamer.names import parse_address
 
@@ -126,14 +126,17 @@ def _walk(transport: Transport, main: str) -> _Walk:
     return walk
 
 
-def _includes(patterns: list[tuple[str, str, int]], path: str) -> bool:
-    """Does an absolute include pattern name `path` (a glob's `*` never crosses a `/`)?"""
+def _includes(patterns: list[tuple[str, str, int]], path: str, real: dict[str, str] | None = None) -> bool:
+    """Does an absolute include pattern name `path` (a glob's `*` never crosses a `/`)? `real`:
+    folders' real paths (a folder reached through a symlink is the folder it names)."""
     folder, name = posixpath.split(path)
+    real = real or {}
     for pattern, _, _ in patterns:
         if not pattern.startswith("/"):
             continue
         pattern_folder, pattern_name = posixpath.split(posixpath.normpath(pattern))
-        if pattern_folder == folder and fnmatch.fnmatchcase(name, pattern_name) \
+        if real.get(pattern_folder, pattern_folder) == real.get(folder, folder) \
+                and fnmatch.fnmatchcase(name, pattern_name) \
                 and not (name.startswith(".") and not pattern_name.startswith(".")):
             return True
     return False
@@ -154,7 +157,9 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                           "daemon reads, or check_layout: false")
     found = Inspection(warnings=[f"{resolver.name}: {p}" for p in walk.problems])
     names = [snippet_name(s) for s in inventory.sites if s.name in resolver.sites] or [f"{PREFIX}x.conf"]
-    missing = [n for n in names if not _includes(walk.patterns, posixpath.join(folder, n))]
+    included = [posixpath.dirname(posixpath.normpath(p)) for p, _, _ in walk.patterns if p.startswith("/")]
+    real = real_paths(transport, [folder, *included])
+    missing = [n for n in names if not _includes(walk.patterns, posixpath.join(folder, n), real)]
     if missing:
         found.problem = (f"{resolver.name}: {posixpath.join(folder, missing[0])} would not be loaded: no "
                          f"include: in {main} (or what it includes) names it; add "
@@ -166,13 +171,16 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                              f"the {clause}: clause, with {clause}: options after it: renamer's file opens "
                              "server:, so Unbound would read those as server: options and fail; move the "
                              "include to the server: clause or the end of the file")
+    # the spellings of snippet_dir an include reaches it by (a symlink to it, finding 09)
+    aliases = {d for d in real if real[d] == real[folder]}
     if found.problem is None:
-        found.problem = _zone_overridden(inventory, resolver, walk.files)
-    found.stale = stale_lines(inventory, resolver, walk.files)
+        found.problem = _zone_overridden(inventory, resolver, walk.files, aliases)
+    found.stale = stale_lines(inventory, resolver, walk.files, aliases)
     return found
 
 
-def _zone_overridden(inventory: Inventory, resolver: Resolver, files: dict[str, str]) -> str | None:
+def _zone_overridden(inventory: Inventory, resolver: Resolver, files: dict[str, str],
+                     aliases: set[str]) -> str | None:
     """An operator's own `local-zone:` for a domain renamer declares `static` (an authoritative
     site's), of another type, anywhere Unbound reads: Unbound keeps one local-zone per name, the
     one it reads last (its log says `duplicate local-zone`, nothing fails), so whether the domain
@@ -181,7 +189,7 @@ def _zone_overridden(inventory: Inventory, resolver: Resolver, files: dict[str, 
     declared = {f"{s.domain.lower().rstrip('.')}.": s.name for s in inventory.sites
                 if s.name in resolver.sites and s.authoritative}
     for path, text in files.items():
-        if _ours(path, resolver):
+        if _ours(path, resolver, aliases):
             continue
         for number, line in enumerate(text.splitlines(), 1):
             parsed = parse(line)
@@ -197,12 +205,13 @@ def _zone_overridden(inventory: Inventory, resolver: Resolver, files: dict[str, 
     return None
 
 
-def _ours(path: str, resolver: Resolver) -> bool:
+def _ours(path: str, resolver: Resolver, aliases: set[str] | frozenset[str] = frozenset()) -> bool:
     folder = posixpath.normpath(resolver.snippet_dir)
-    return posixpath.dirname(path) == folder and posixpath.basename(path).startswith(PREFIX)
+    return posixpath.dirname(path) in {folder, *aliases} and posixpath.basename(path).startswith(PREFIX)
 
 
-def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str]) -> list[HandData]:
+def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str],
+                aliases: set[str] | frozenset[str] = frozenset()) -> list[HandData]:
     """Hand-written local-data / local-data-ptr lines outside renamer's files that answer an old
     or retired name, point at or from an old address, give a current name of a site this
     resolver serves (a host's or an alias's: renamer writes an alias as its host's addresses) a
@@ -218,7 +227,7 @@ def stale_lines(inventory: Inventory, resolver: Resolver, files: dict[str, str])
     pointers = {_pointer(str(a)): site.fqdn(h.name).lower() for site, h in served for a in h.addresses}
     out = []
     for path, text in files.items():
-        if _ours(path, resolver):
+        if _ours(path, resolver, aliases):
             continue
         for number, line in enumerate(text.splitlines(), 1):
             for name, rdtype, value in answers_of(line):

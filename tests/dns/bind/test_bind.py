@@ -250,9 +250,13 @@ def test_the_serial_rule() -> None:
     ahead = text.replace("2026120500", "2026120699").encode()  # a live serial ahead of today
     bumped = render.settle({"renamer-x.zone": changed}, {"renamer-x.zone": ahead}, today)["renamer-x.zone"]
     assert render.serial_of(bumped or "") == 2026120700
-    with pytest.raises(ConfigError, match="cannot grow past"):
-        render.settle({"renamer-x.zone": changed}, {"renamer-x.zone": text.replace("2026120500", "4294967295")
-                                                    .encode()}, today)
+    # RFC 1982: today's serial is newer than 4294967295; where it is not (in 2200), 4294967295 + 1 wraps to 0
+    wrapped = render.settle({"renamer-x.zone": changed}, {"renamer-x.zone": text.replace("2026120500", "4294967295")
+                                                          .encode()}, today)["renamer-x.zone"]
+    assert render.serial_of(wrapped or "") == 2026120500
+    future = text.replace("2026120500", "4294967295").encode()
+    assert render.serial_of(render.settle({"renamer-x.zone": changed}, {"renamer-x.zone": future},
+                                          dt.date(2200, 1, 1))["renamer-x.zone"] or "") == 0
 
 
 def test_a_dual_stack_site_renders_zones_named_checkzone_accepts(tmp_path: Path) -> None:

@@ -79,3 +79,13 @@ def test_a_plain_api_url_loads(tmp_path: Path, api: str) -> None:
     settings, problems = load(tmp_path, f"resolvers:\n  - name: ns-fv\n    api: '{api}'\n"
                                         "    api_key_env: PDNS_API_KEY\n")
     assert problems == [] and settings is not None and settings.url == api.rstrip("/")
+
+
+def test_allow_unchanged_serial_is_a_boolean(tmp_path: Path) -> None:
+    base = "resolvers:\n  - name: ns-fv\n    api: http://127.0.0.1:8081\n    api_key_env: PDNS_API_KEY\n"
+    settings, problems = load(tmp_path, base + "    allow_unchanged_serial: true\n")
+    assert problems == [] and settings is not None and settings.allow_unchanged_serial
+    settings, problems = load(tmp_path, base + "    allow_unchanged_serial: 'yes please'\n")
+    assert settings is None
+    assert problems == ["dns/resolvers.yaml:5: resolvers[0].allow_unchanged_serial: expected true or false, "
+                        "got 'yes please'"]

@@ -6,6 +6,8 @@ conf.d/backup/*.conf;`, compose's `env_file: ./backup/restic.env`, Ansible's `in
 archive/legacy.yml` read the file as live configuration. The folder's name is evidence; a live
 file naming the file by a path through that folder is evidence against it:
 
+* a comment names nothing (break-it round 19, #11): a line opening with `#`, `;` or `//`, and the
+  rest of a line after ` #` / ` //` (`# include conf.d/backup/*.conf;` is a disabled include);
 * named by an include directive (`include`, `Include`, `include_vars`, `vars_files`,
   `import_*`/`include_*`, `env_file`, `extends`, `source`/`.`, `EnvironmentFile=`, `--env-file`,
   `src:`, `file:`, `conf-file=`; on the line, or the key of the YAML list the line is an item of)
@@ -75,7 +77,8 @@ class IncludedBy:
         for referrer, line, text in self._grep(name):
             if referrer == rel or not self._reads(referrer):
                 continue
-            for word in _WORD.finditer(text):
+            code = code_end(text)  # a commented-out include names nothing (break-it round 19, #11)
+            for word in _WORD.finditer(text, 0, code):
                 how = names(os.fsdecode(word.group()), parts, depth, name, referrer)
                 if how is None:
                     continue
@@ -122,6 +125,24 @@ class IncludedBy:
                     hits.append((os.fsdecode(cells[0]), cells[1].decode("ascii", "replace"), cells[2]))
             self._hits[name] = hits
         return self._hits[name]
+
+
+# Where a comment starts: a line that opens with `#`, `;` or `//` (nginx, YAML, shell, INI,
+# dnsmasq, Caddy), or ` #` / ` //` after some code (`echo x  # . archive/env.sh`).
+_LINE_COMMENT = re.compile(rb"^[ \t]*(?:#|;|//)")
+_TRAILING_COMMENT = re.compile(rb"(?<=[ \t])(?:#|//)")
+
+
+def code_end(text: bytes) -> int:
+    """Where the code of a line ends: 0 for a comment line, else the start of a trailing comment
+    (outside quotes), else its length."""
+    if _LINE_COMMENT.match(text):
+        return 0
+    for found in _TRAILING_COMMENT.finditer(text):
+        before = text[:found.start()]
+        if before.count(b'"') % 2 == 0 and before.count(b"'") % 2 == 0:
+            return found.start()
+    return len(text)
 
 
 def names(word: str, parts: list[str], depth: int, name: str, referrer: str) -> str | None:

@@ -80,3 +80,32 @@ def test_a_file_included_by_an_included_file_is_live_too(repo: Repo, run: Run) -
     assert (root / "nginx/archive/legacy.conf").read_text() == "server 10.0.50.21;\n"
     for rel in ("loop/backup/a.conf", "loop/archive/b.conf"):
         assert (root / rel).read_text() == files[rel], rel
+
+
+def test_an_include_in_a_comment_names_nothing(repo: Repo, run: Run) -> None:
+    """Break-it round 19, #11: a commented-out include (`# include conf.d/backup/*.conf;`, `# -
+    include_vars: archive/legacy.yml`, `; conf-file=...`, `// import`, after a directive on its
+    line) is no include: the file stays a record, kept and unchanged; the same directive live on
+    another line still makes its file live."""
+    kept = {"nginx/conf.d/backup/upstreams.conf": "upstream old { server pug.lab.lan:8080; }\n",
+            "ans/archive/legacy.yml": "legacy_ntp: pug.lab.lan\n",
+            "dns/backup/extra.conf": "address=/pug.lab.lan/10.0.40.11\n",
+            "caddy/archive/old.caddy": "pug.lab.lan { respond 200 }\n",
+            "sh/archive/env.sh": "NAS=pug.lab.lan\n"}
+    live = {"web/backup/live.conf": "server pug.lab.lan:80;\n"}
+    referrers = {
+        "nginx/nginx.conf": "http {\n  # include conf.d/backup/*.conf;   (disabled 2025-01: failover retired)\n}\n",
+        "ans/site.yml": "- hosts: all\n  tasks:\n    # - include_vars: archive/legacy.yml\n    - debug: {msg: hi}\n",
+        "dns/dnsmasq.conf": ";conf-file=backup/extra.conf\nport=53\n",
+        "caddy/Caddyfile": "// import archive/old.caddy\n:80 {\n}\n",
+        "sh/run.sh": "#!/bin/sh\necho start  # . archive/env.sh (retired)\n",
+        "web/nginx.conf": "# include backup/live.conf; (kept below)\ninclude backup/live.conf;\n",
+    }
+    root = repo({**kept, **live, **referrers}, config=LAB_CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for rel, text in kept.items():
+        assert (root / rel).read_text() == text, rel
+    assert (root / "web/backup/live.conf").read_text() == "server wolf.lab.lan:80;\n"
+    audit = json.loads(run(root, "audit", "--format", "json").stdout)["references"]
+    assert set(kept) <= {r["path"] for r in audit if r["status"] == "kept"}
+    assert run(root, "verify").exit_code == 0

@@ -1,0 +1,56 @@
+"""sweep/held_vars.py: the paths a line builds from the file's literal assignments (break-it round
+19, finding 9), and the variable a word is the value of."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from renamer.sweep.held_vars import compositions, held_by_variable, variable_of
+
+SCALARS = {"BASE": "hosts", "HOST": "pug", "node": "pug", "dir": "hosts"}
+LISTS = {"parts": ["hosts", "pug", "app.conf"]}
+
+
+@pytest.mark.parametrize(("line", "path"), [
+    (b'open(os.path.join(BASE, HOST, "app.conf"))', "hosts/pug/app.conf"),
+    (b"open(os.sep.join(parts))", "hosts/pug/app.conf"),
+    (b"os.path.join(*parts)", "hosts/pug/app.conf"),
+    (b'cat "$dir/${HOST}/app.conf"', "hosts/pug/app.conf"),
+    (b"cat $(BASE)/$(HOST)/app.conf", "hosts/pug/app.conf"),
+    (b"x: \"{{ playbook_dir ~ '/../hosts/' ~ node ~ '/app.conf' }}\"", "{}/hosts/pug/app.conf"),
+    (b'p = f"{BASE}/{HOST}/app.conf"', "hosts/pug/app.conf"),
+    (b"src: 'hosts/{{ node }}/app.conf'", "hosts/pug/app.conf"),
+    (b"os.path.join(os.getcwd(), 'hosts', HOST)", "{}/hosts/pug"),
+])
+def test_a_line_s_composition_with_the_values_put_in(line: bytes, path: str) -> None:
+    assert path in compositions(line, SCALARS, LISTS)
+
+
+def test_a_line_building_no_path_makes_none() -> None:
+    assert compositions(b'subprocess.run(["ssh", HOST, "true"])', SCALARS, LISTS) == []
+    assert compositions(b"print(HOST + 1)", SCALARS, LISTS) == []  # one component: no path
+
+
+def test_the_variable_a_word_is_the_value_of() -> None:
+    data = b'HOST = "pug"\nparts = ["hosts", "pug"]\nif HOST == "pug": pass\nexport NODE=pug\n'
+    assert variable_of(data, 8, 11) == "HOST"
+    assert variable_of(data, 31, 34) == "parts"
+    assert variable_of(data, 48, 51) is None  # a comparison, no assignment
+    assert variable_of(data, data.rindex(b"pug"), data.rindex(b"pug") + 3) == "NODE"
+
+
+def test_held_by_variable_names_the_line_that_joins_it() -> None:
+    data = b'BASE = "hosts"\nHOST = "pug"\np = os.path.join(BASE, HOST)\n'
+    at = data.index(b"pug")
+    held = held_by_variable("x.py", data, at, at + 3, "pug", lambda rel, p: p if p == "hosts/pug" else None)
+    assert held == ("hosts/pug", "HOST", 3)
+    assert held_by_variable("x.py", data, at, at + 3, "pug", lambda rel, p: None) is None
+
+
+def test_hostile_lines_stay_linear() -> None:
+    for line in (b"x" * 4000, b"'a' ~ " * 600, b"${A}/" * 800, b"a." * 2000, b"[" * 4000, b"$a/" * 1300):
+        started = time.perf_counter()
+        compositions(line, {"a": "hosts"}, {})
+        assert time.perf_counter() - started < 0.5, line[:20]

@@ -10,7 +10,8 @@ file naming the file by a path through that folder is evidence against it:
   rest of a line after ` #` / ` //` (`# include conf.d/backup/*.conf;` is a disabled include);
 * named by an include directive (`include`, `Include`, `include_vars`, `vars_files`,
   `import_*`/`include_*`, `env_file`, `extends`, `source`/`.`, `EnvironmentFile=`, `--env-file`,
-  `src:`, `file:`, `conf-file=`; on the line, or the key of the YAML list the line is an item of)
+  `src:`, `file:`, `conf-file=`, a kustomization's `resources:`/`bases:`/`components:`; on the
+  line, or the key of the YAML list the line is an item of)
   with a relative path that, read from the referrer's folder or a folder above it (globs as the
   shell reads them), is the file: the file is live, swept as current;
 * named otherwise: a path whose end alone spells the file's end from the preset's folder (an
@@ -37,7 +38,7 @@ _WORD = re.compile(rb"[\w./*?\[\]{},@+~-]+")
 _DIRECTIVE = re.compile(
     rb"(?i)(?:\binclude\w*|\bimport\w*|\bvars_files\b|\benv_file\b|\bextends\b|\bsource\b|^[ \t-]*\.[ \t]"
     rb"|\bEnvironmentFile\b|--env-file|\bconf-(?:file|dir)\b|\baddn-hosts\b|\bsrc[ \t]*[:=]|\bfile[ \t]*[:=]"
-    rb"|\bfiles[ \t]*:|\bservers-file\b)")
+    rb"|\bfiles[ \t]*:|\bservers-file\b|\b(?:resources|bases|components)[ \t]*:)")
 # A leading variable or template the path is joined to (`{{ playbook_dir }}/`, `${DIR}/`, `$DIR/`).
 _ITEM = re.compile(rb"^([ \t]*)-[ \t]")
 _READ = 1024 * 1024
@@ -162,6 +163,10 @@ def names(word: str, parts: list[str], depth: int, name: str, referrer: str) -> 
         for keep in range(len(above), -1, -1):
             full = posixpath.normpath(posixpath.join(*above[:keep], word)).split("/")
             if len(full) == len(parts) and _fits(parts, full):
+                return "exact"
+            # a folder at or below the preset's folder, read whole: Terraform's module `source =
+            # "./archive/dns"`, a kustomization's `resources: [backup/]` (break-it round 19, #16)
+            if depth < len(full) < len(parts) and _fits(parts[:len(full)], full):
                 return "exact"
     written = [p for p in word.split("/") if p]
     if ".." in written:  # `../backup/x.conf` from no folder that reaches it: its end is read

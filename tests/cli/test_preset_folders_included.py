@@ -109,3 +109,35 @@ def test_an_include_in_a_comment_names_nothing(repo: Repo, run: Run) -> None:
     audit = json.loads(run(root, "audit", "--format", "json").stdout)["references"]
     assert set(kept) <= {r["path"] for r in audit if r["status"] == "kept"}
     assert run(root, "verify").exit_code == 0
+
+
+def test_a_module_source_a_kustomize_resource_and_a_compose_extends_make_their_file_live(repo: Repo,
+                                                                                          run: Run) -> None:
+    """Break-it round 19, #16: Terraform's `module { source = "./archive/dns" }` (a folder read
+    whole, its `main.tf` undecided by its name), a kustomization's `resources:` (a file, and a
+    folder of its own kustomization), `components:`, and compose's `extends: {file: ...}` (a
+    compose file, undecided by its content) left the file unclassified; each is live now. A
+    folder above the preset's (`source = "./tf2"`) decides nothing below it."""
+    live = {"tf/archive/dns/main.tf": 'variable "x" { default = "pug.lab.lan" }\n',
+            "k8s/backup/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\ndata: {host: pug.lab.lan}\n",
+            "k8s/archive/overlay/kustomization.yaml": "resources: [cm.yaml]\n",
+            "k8s/archive/overlay/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {h: pug.lab.lan}\n",
+            "k8s/backup/comp/kustomization.yaml": "kind: Component\nresources: [extra.yaml]\n",
+            "k8s/backup/comp/extra.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: d}\ndata: {h: pug.lab.lan}\n",
+            "comp/backup/base.yml": "services:\n  base: {image: x, environment: {UP: pug.lab.lan}}\n"}
+    readers = {"tf/main.tf": 'module "dns" { source = "./archive/dns" }\n',
+               "k8s/kustomization.yaml": "resources:\n  - backup/cm.yaml\n  - archive/overlay\ncomponents:\n  - backup/comp\n",
+               "comp/compose.yaml": "services:\n  app:\n    extends: {file: backup/base.yml, service: base}\n",
+               "tf2/main.tf": 'module "all" { source = "./" }\n'}
+    kept = {"tf2/archive/old/main.tf": 'variable "x" { default = "pug.lab.lan" }\n'}
+    root = repo({**live, **readers, **kept}, config=LAB_CONFIG, allowlist=ALLOW)
+    for rel, by in (("comp/backup/base.yml", "comp/compose.yaml:3"), ("tf/archive/dns/main.tf", "tf/main.tf:1")):
+        explained = run(root, "explain", rel)
+        assert f"{by} includes it by its path" in explained.stdout, explained.stdout
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout  # the main.tf no include names: left undecided
+    for rel, text in live.items():
+        assert (root / rel).read_text() == text.replace("pug.lab.lan", "wolf.lab.lan"), rel
+    assert (root / "tf2/archive/old/main.tf").read_text() == kept["tf2/archive/old/main.tf"]
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert {f["path"] for f in found if f["status"] == "unclassified"} == {"tf2/archive/old/main.tf"}

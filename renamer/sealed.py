@@ -49,8 +49,9 @@ HINTS = {
            "`sops edit FILE` (`sops set`, `sops updatekeys` for its key services), or keep it with a keep "
            "rule"),
     SIGNED: ("inside signed text (a PGP clear-signed block, or a file a detached signature beside it "
-             "or elsewhere signs: FILE.asc, .sig, .gpg, .minisig): an edit breaks the signature; edit the text and sign "
-             "it again (`gpg --clearsign`, `gpg --detach-sign`, `minisign -S`), or keep it with a keep rule"),
+             "or elsewhere signs: FILE.asc, .sig, .gpg, .minisig): an edit breaks the signature; edit the "
+             "text and sign it again (`gpg --clearsign`, `gpg --detach-sign`, `minisign -S`), or keep it "
+             "with a keep rule"),
 }
 _CIPHERTEXT = b"ENC[AES256_GCM,data:"
 _SOPS_METADATA = re.compile(rb'(?m)^(?:sops[ \t]*:|\[sops\][ \t]*\r?$|sops_mac=)|"sops"[ \t\r\n]*:')
@@ -205,7 +206,8 @@ _MAX_SIGNATURES = 2000  # a tree listing this many signatures: the rest are not 
 _SIGNATURE_READ = 16384
 _HASHES = {1: "md5", 2: "sha1", 3: "ripemd160", 8: "sha256", 9: "sha384", 10: "sha512", 11: "sha224"}
 _ARMOUR_BODY = re.compile(rb"-----BEGIN PGP SIGNATURE-----\r?\n(?:[^\r\n]+\r?\n)*?\r?\n"
-                          rb"(?P<body>[A-Za-z0-9+/=\r\n]+?)(?:\r?\n=[A-Za-z0-9+/]{4})?\r?\n-----END PGP SIGNATURE-----")
+                          rb"(?P<body>[A-Za-z0-9+/=\r\n]+?)(?:\r?\n=[A-Za-z0-9+/]{4})?\r?\n"
+                          rb"-----END PGP SIGNATURE-----")
 
 
 class Packet:

@@ -284,8 +284,8 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             if by is not None:
                 target, variable, line = by
                 hold = resolver.held[target]
-                note = (f"`{ref.old}` is the value of `{variable}`, which line {line} joins into a path naming "
-                        f"{target}, which keeps its name ({hold.why})")
+                note = (f"`{ref.old}` is the value of `{variable}`, which line {line} joins into a path "
+                        f"naming {target}, which keeps its name ({hold.why})")
                 refs.append(replace(ref, status=KEPT, reason=HELD,
                                     note=f"{note}: rewritten, it would name a path that does not exist")
                             if hold.status == KEPT else replace(ref, status=RESIDUAL, reason=HELD,

@@ -26,7 +26,7 @@ from collections.abc import Callable
 _NAME = rb"[A-Za-z_][A-Za-z0-9_]*"
 # `HOST = "pug"`, `host := "pug"`, `const host = 'pug'`, `name=pug`, `export NAME=pug`, `node: pug`,
 # make's `HOST ?= pug`: a variable and its literal value on one line.
-_ASSIGN = re.compile(rb"(?:^|(?<=[\s{,;(]))(?:export[ \t]+|local[ \t]+|const[ \t]+|let[ \t]+|var[ \t]+|set[ \t]+)?"
+_ASSIGN = re.compile(rb"(?:^|(?<=[\s{,;(]))(?:(?:export|local|const|let|var|set)[ \t]+)?"
                      rb"(?P<var>" + _NAME + rb")[ \t]*(?::=|\?=|(?<![=!<>])=(?!=)|:(?=[ \t]))[ \t]*"
                      rb"(?P<q>[\"']?)(?P<value>[A-Za-z0-9._/~@+-]*)(?P=q)(?=[ \t]*(?:[,;}\])#]|\r?$|$))",
                      re.MULTILINE)
@@ -50,7 +50,8 @@ _UNKNOWN = "\0"  # a piece whose value the file does not give
 def _values(data: bytes) -> tuple[dict[str, str], dict[str, list[str]]]:
     scalars: dict[str, str] = {}
     for found in _ASSIGN.finditer(data):
-        scalars.setdefault(found.group("var").decode(), found.group("value").decode("utf-8", "surrogateescape"))
+        value = found.group("value").decode("utf-8", "surrogateescape")
+        scalars.setdefault(found.group("var").decode(), value)
     lists: dict[str, list[str]] = {}
     for found in _LIST.finditer(data):
         items = [(m.group(1) if m.group(1) is not None else m.group(2)).decode("utf-8", "surrogateescape")
@@ -124,7 +125,8 @@ def compositions(line: bytes, scalars: dict[str, str], lists: dict[str, list[str
         pieces = re.split(r"[ \t]*[~+][ \t]*", found.group().decode("utf-8", "surrogateescape"))
         out.append(_path([_piece(p, scalars, lists) for p in pieces]) or "")
     for found in _STRING.finditer(line):
-        inner = (found.group(1) if found.group(1) is not None else found.group(2)).decode("utf-8", "surrogateescape")
+        quoted = found.group(1) if found.group(1) is not None else found.group(2)
+        inner = quoted.decode("utf-8", "surrogateescape")
         if "/" in inner and _REFERENCE.search(found.group()):
             out.append(_path([_expand(inner, scalars)]) or "")
     for word in _BARE.finditer(line) if b"$" in line else ():  # an unquoted `$dir/$name/x`

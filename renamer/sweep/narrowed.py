@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 
 from renamer import vcs_listing, vcs_status
-from renamer.errors import RenamerError
 from renamer.classify import CURRENT
+from renamer.errors import RenamerError
 from renamer.project import LoadedProject
 from renamer.sweep.content import read_content
 from renamer.sweep.held_paths import _token

@@ -34,6 +34,7 @@ import os
 import re
 import subprocess
 from dataclasses import replace
+from typing import Any
 
 from renamer.occurrences import Match
 
@@ -162,12 +163,13 @@ class Signatures:
 
     def _elsewhere(self, rel: str, data: bytes) -> str | None:
         name = rel.rpartition("/")[2]
+        hashed: dict[tuple[str, int], Any] = {}  # the file's bytes hashed once per algorithm and mode
         for sig in self._signatures():
             if os.path.lexists(os.path.join(self.root, sig.rpartition(".")[0])):
                 continue  # it signs the file beside it (a copy of the same bytes elsewhere is not signed)
             packet = self._packet(sig)
             if packet is not None:
-                if packet.signs(data):
+                if packet.signs(data, hashed):
                     return sig
                 continue
             sig_name = sig.rpartition("/")[2]
@@ -244,13 +246,20 @@ class Packet:
         left = body[end + 2 + unhashed:end + 4 + unhashed]
         return cls(body[1], hash_name, body[:end], left) if len(left) == 2 else None
 
-    def signs(self, data: bytes) -> bool:
-        if self.kind == 1:  # a text signature: each line end hashed as CRLF
-            data = re.sub(rb"\r?\n", b"\r\n", data)
-        try:
-            digest = hashlib.new(self.hash_name, data)
-        except ValueError:
-            return True  # a hash this Python lacks: held, never an OK by omission
+    def signs(self, data: bytes, hashed: dict[tuple[str, int], Any] | None = None) -> bool:
+        """Does it sign `data`? `hashed`: the bytes' hashes so far, by algorithm and mode, so that
+        many signatures read one file's bytes once."""
+        key = (self.hash_name, self.kind)
+        base = hashed.get(key) if hashed is not None else None
+        if base is None:
+            text = re.sub(rb"\r?\n", b"\r\n", data) if self.kind == 1 else data  # text: CRLF line ends
+            try:
+                base = hashlib.new(self.hash_name, text)
+            except ValueError:
+                return True  # a hash this Python lacks: held, never an OK by omission
+            if hashed is not None:
+                hashed[key] = base
+        digest = base.copy()
         digest.update(self.hashed)
         digest.update(b"\x04\xff" + len(self.hashed).to_bytes(4, "big"))
         return digest.digest()[:2] == self.left

@@ -8,7 +8,8 @@ variable somewhere else in the file, neither sees it:
   `parts = ["hosts", "pug", "app.conf"]` read by `os.sep.join(parts)` or `os.path.join(*parts)`,
   an f-string `f"{BASE}/{HOST}/app.conf"`; Go `host := "pug"` with `filepath.Join(...)`, Node
   `const host = "pug"` with `path.join(...)`, Ruby `File.join(...)`;
-* shell `name=pug` read by `cat "$dir/$name/app.conf"` (`dir=hosts`), make's `$(HOST)`;
+* shell `name=pug` read by `cat "$dir/$name/app.conf"` (`dir=hosts`), make's `$(HOST)`, a loop's
+  variable (`for h in pug rex; do ... "$HOSTS_DIR/$h/..."`, Python's and Jinja's `for`);
 * Ansible `vars: {node: pug}` read by `playbook_dir ~ '/../hosts/' ~ node ~ '/app.conf'`, or
   `'hosts/{{ node }}/app.conf'`.
 
@@ -33,6 +34,8 @@ _ASSIGN = re.compile(rb"(?:^|(?<=[\s{,;(]))(?:(?:export|local|const|let|var|set)
 # `parts = ["hosts", "pug", "app.conf"]`: a list of literals.
 _LIST = re.compile(rb"(?:^|(?<=[\s{,;(]))(?:const[ \t]+|let[ \t]+|var[ \t]+)?(?P<var>" + _NAME
                    + rb")[ \t]*(?::=|=|:)[ \t]*\[(?P<items>[^\[\]\n]*)\]", re.MULTILINE)
+# `for h in pug rex; do`, `for h in ["pug", "rex"]:`, `{% for h in ['pug'] %}`: a loop variable.
+_FOR = re.compile(rb"(?<![A-Za-z0-9_])for[ \t]+(?P<var>" + _NAME + rb")[ \t]+in[ \t]+(?P<items>[^;\n%:]*)")
 _STRING = re.compile(rb"\"([^\"\n]*)\"|'([^'\n]*)'")
 # A reference inside a string: `$x`, `${x}`, `$(X)` (make), `{x}` (f-string, format), `{{ x }}`.
 _REFERENCE = re.compile(rb"\$\{(?P<a>" + _NAME + rb")\}|\$\((?P<b>" + _NAME + rb")\)|\$(?P<c>" + _NAME
@@ -144,7 +147,7 @@ def variable_of(data: bytes, start: int, end: int) -> str | None:
     for found in _ASSIGN.finditer(line):
         if found.start("value") == at and found.end("value") == stop:
             return found.group("var").decode()
-    for found in _LIST.finditer(line):
+    for found in (*_LIST.finditer(line), *_FOR.finditer(line)):
         if found.start("items") <= at and stop <= found.end("items"):
             return found.group("var").decode()
     return None
@@ -158,8 +161,8 @@ def held_by_variable(rel: str, data: bytes, start: int, end: int, word: str,
     if var is None:
         return None
     scalars, lists = _values(data)
-    if var in scalars and scalars[var] != word:
-        scalars = {**scalars, var: word}  # the value at this line (a variable set twice)
+    if scalars.get(var) != word and var not in lists:
+        scalars = {**scalars, var: word}  # the value at this line (a variable set twice, a loop's)
     uses = re.compile(rb"(?<![A-Za-z0-9_])" + re.escape(var.encode()) + rb"(?![A-Za-z0-9_])")
     for number, line in enumerate(data.split(b"\n"), start=1):
         if len(line) > _LONGEST or uses.search(line) is None:

@@ -21,8 +21,9 @@ from renamer import vcs_listing, vcs_status
 from renamer.classify import CURRENT
 from renamer.errors import RenamerError
 from renamer.project import LoadedProject
+from renamer.sweep import held_vars
 from renamer.sweep.content import read_content
-from renamer.sweep.held_paths import _token
+from renamer.sweep.held_paths import _joined, _token
 from renamer.sweep.held_words import split_directory
 from renamer.sweep.refusals import Refusal
 
@@ -103,9 +104,18 @@ def outside_readers(project: LoadedProject, renames: Sequence[tuple[str, str]],
             if match.refused is not None or match.kept is not None:
                 continue
             token = _token(data, match.start, match.end)
+            joined = _joined(data, match.start, match.end)  # `os.path.join("hosts", "pug")` (round 19, #15)
+            if joined is not None and (token is None or "/" not in token or token.startswith("/")):
+                token = joined
             split = split_directory(data, match.start) if token else None
             directory = split[0] if split is not None and not split[1] else None
             path = named_path(rel, token, moved, every, directory) if token else None
+            if path is None and (token is None or "/" not in token):
+                # a variable's value a path built on another line puts there (`HOST = "pug"`,
+                # `for h in pug; do ... "$DIR/$h/compose.yaml"`)
+                by = held_vars.held_by_variable(rel, data, match.start, match.end, match.old,
+                                                lambda at, p: named_path(at, p, moved, every))
+                path = by[0] if by is not None else None
             if path is None:
                 continue
             line = data.count(b"\n", 0, match.start) + 1

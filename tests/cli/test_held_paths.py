@@ -433,6 +433,7 @@ VARIABLES = {
     "go/main.go": ('package main\nfunc main() {\n\tbase := "hosts"\n\thost := "pug"\n'
                    '\tp := filepath.Join(base, host, "app.conf")\n\tprintln(p)\n}\n', 4),
     "js/read.js": ("const host = 'pug';\nconst p = path.join(__dirname, '..', 'hosts', host, 'app.conf');\n", 1),
+    "sh/loop.sh": ('BASE=hosts\nfor h in rex pug; do cat "$BASE/$h/app.conf"; done\n', 2),
     "mk/Makefile": ("DIR = hosts\nHOST ?= pug\nshow:\n\tcat $(DIR)/$(HOST)/app.conf\n", 2),
 }
 

@@ -33,6 +33,13 @@ CASES: dict[str, tuple[dict[str, str], list[str], list[str]]] = {
     "cd-then-a-relative-path": ({"hosts/pug/compose.yaml": APP, "stacks/pug/compose.yaml": APP,
                                  "ci/up.sh": "cd hosts && docker compose -f pug/compose.yaml up -d\n"},
                                 ["hosts"], ["ci/up.sh:1"]),
+    # break-it round 19, #15: readers that join the path from parts or from a variable
+    "joined-and-variables": ({"hosts/pug/compose.yaml": APP,
+                              "py/load.py": 'import os\ng = os.path.join("hosts", "pug", "compose.yaml")\n',
+                              "py/var.py": 'import os\nHOST = "pug"\nf = os.path.join("hosts", HOST, "compose.yaml")\n',
+                              "ci/all.sh": 'HOSTS_DIR=hosts\nfor h in pug rex; do docker compose -f '
+                                           '"$HOSTS_DIR/$h/compose.yaml" up -d; done\n'},
+                             ["hosts"], ["py/load.py:2", "py/var.py:2", "ci/all.sh:2"]),
 }
 
 

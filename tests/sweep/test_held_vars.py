@@ -39,6 +39,8 @@ def test_the_variable_a_word_is_the_value_of() -> None:
     assert variable_of(data, 31, 34) == "parts"
     assert variable_of(data, 48, 51) is None  # a comparison, no assignment
     assert variable_of(data, data.rindex(b"pug"), data.rindex(b"pug") + 3) == "NODE"
+    loops = b'for h in rex pug; do echo; done\nfor n in ["pug"]:\n{% for x in [\'pug\'] %}\n'
+    assert [variable_of(loops, m, m + 3) for m in (13, 43, 64)] == ["h", "n", "x"]
 
 
 def test_held_by_variable_names_the_line_that_joins_it() -> None:

@@ -18,7 +18,8 @@ finding 1). Rewritten, the file still reads as text, but its tool refuses it:
   holding one, armoured or a binary signature packet: Debian's `Release.gpg`); or one kept in another
   folder (`sigs/Release.gpg` for `apt/Release`, break-it round 19 #8): an OpenPGP signature anywhere
   in the tree whose hash's first 16 bits match the file's bytes, or another kind (`.sig`,
-  `.minisig`) named for the file in a folder where no file of that name lies.
+  `.minisig`) named for the file in a folder where no file of that name lies, or named on one
+  line of the repo with the file (`minisign -Vm conf/motd -x keys/banner.minisig`).
 
 Every old value there is refused (a residual naming the tool), never rewritten; a record's or an
 exempt line's stays kept as it was. Each test is gated on a literal, so a file holding none pays
@@ -31,6 +32,7 @@ import base64
 import hashlib
 import itertools
 import os
+import posixpath
 import re
 import subprocess
 from dataclasses import replace
@@ -133,6 +135,7 @@ class Signatures:
         self._folders: dict[str, frozenset[str]] = {}
         self._tree: list[str] | None = None
         self._packets: dict[str, Packet | None] = {}
+        self._named: list[tuple[str, str, bytes]] | None = None
 
     def _names(self, folder: str) -> frozenset[str]:
         names = self._folders.get(folder)
@@ -175,7 +178,46 @@ class Signatures:
             sig_name = sig.rpartition("/")[2]
             if sig_name.rpartition(".")[0] == name and not sig_name.endswith((".asc", ".gpg", ".pgp")):
                 return sig  # not OpenPGP (minisign, ssh, PKCS#7): named for the file, and nothing beside it
+        return self._named_with(rel)
+
+    def _named_with(self, rel: str) -> str | None:
+        """A signature of another kind, named otherwise, that a line of the repo names beside the
+        file (`minisign -Vm conf/motd -x keys/banner.minisig`, `cosign verify-blob --signature`)."""
+        for referrer, sig, text in self._lines():
+            for word in _PATH_WORD.finditer(text):
+                spelled = os.fsdecode(word.group()).removeprefix("./")
+                if spelled == rel or spelled.endswith("/" + rel) or posixpath.normpath(
+                        posixpath.join(posixpath.dirname(referrer), spelled)) == rel:
+                    return sig
         return None
+
+    def _lines(self) -> list[tuple[str, str, bytes]]:
+        """(the file, the signature, the line) for each line naming a signature that is no
+        OpenPGP one (one `git grep -F` over the tree, asked once)."""
+        if self._named is None:
+            self._named = []
+            others = {sig.rpartition("/")[2]: sig for sig in self._signatures() if self._packet(sig) is None}
+            names = sorted(others)[:_MAX_NAMED]
+            if names:
+                command = ["git", "-C", self.root, "grep", "--untracked", "-I", "-n", "-z", "-F",
+                           "--full-name"]
+                for one in names:
+                    command += ["-e", one]
+                try:
+                    done = subprocess.run(command, capture_output=True, check=False)
+                    rows = done.stdout.split(b"\n")
+                except OSError:
+                    rows = []
+                for row in rows:
+                    cells = row.split(b"\0", 2)
+                    if len(cells) != 3:
+                        continue
+                    for word in _PATH_WORD.finditer(cells[2]):
+                        sig = others.get(os.fsdecode(word.group()).rpartition("/")[2])
+                        if sig is not None:
+                            self._named.append((os.fsdecode(cells[0]), sig, cells[2]))
+                            break
+        return self._named
 
     def _signatures(self) -> list[str]:
         if self._tree is None:
@@ -205,6 +247,8 @@ def _head(path: str) -> bytes | None:
 
 _DETACHED_BYTES = tuple(s.encode() for s in _DETACHED)
 _MAX_SIGNATURES = 2000  # a tree listing this many signatures: the rest are not read
+_MAX_NAMED = 200  # signatures of other kinds looked for on the repo's lines, at most
+_PATH_WORD = re.compile(rb"[A-Za-z0-9._/@+~-]+")
 _SIGNATURE_READ = 16384
 _HASHES = {1: "md5", 2: "sha1", 3: "ripemd160", 8: "sha256", 9: "sha384", 10: "sha512", 11: "sha224"}
 _ARMOUR_BODY = re.compile(rb"-----BEGIN PGP SIGNATURE-----\r?\n(?:[^\r\n]+\r?\n)*?\r?\n"

@@ -139,9 +139,12 @@ def code_end(text: bytes) -> int:
     (outside quotes), else its length."""
     if _LINE_COMMENT.match(text):
         return 0
+    doubles = singles = at = 0  # the quotes before each candidate, counted once along the line
     for found in _TRAILING_COMMENT.finditer(text):
-        before = text[:found.start()]
-        if before.count(b'"') % 2 == 0 and before.count(b"'") % 2 == 0:
+        doubles += text.count(b'"', at, found.start())
+        singles += text.count(b"'", at, found.start())
+        at = found.start()
+        if doubles % 2 == 0 and singles % 2 == 0:
             return found.start()
     return len(text)
 

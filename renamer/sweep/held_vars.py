@@ -48,6 +48,7 @@ _CONCAT = re.compile(rb"(?<![A-Za-z0-9_.\"'])" + _PIECE + rb"(?:[ \t]*[~+][ \t]*
 _BARE = re.compile(rb"[^\s\"'`;|&<>]+")
 _LONGEST = 4096  # a longer line is not read for compositions (a minified file, a hostile line)
 _UNKNOWN = "\0"  # a piece whose value the file does not give
+Resolve = Callable[[str, str], str | None]  # (the file, a path written there) -> the held path it names
 
 
 def _values(data: bytes) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -160,15 +161,49 @@ def held_by_variable(rel: str, data: bytes, start: int, end: int, word: str,
     var = variable_of(data, start, end)
     if var is None:
         return None
-    scalars, lists = _values(data)
+    read = _read(data)
+    key = (rel, var, word, resolve)  # the function itself: an id may be reused once it is gone
+    if key not in read.found:  # the same for every line setting the variable to the word
+        read.found[key] = _held(rel, read, var, word, resolve)
+    return read.found[key]
+
+
+def _held(rel: str, read: _Read, var: str, word: str,
+          resolve: Callable[[str, str], str | None]) -> tuple[str, str, int] | None:
+    scalars, lists = read.scalars, read.lists
     if scalars.get(var) != word and var not in lists:
         scalars = {**scalars, var: word}  # the value at this line (a variable set twice, a loop's)
-    uses = re.compile(rb"(?<![A-Za-z0-9_])" + re.escape(var.encode()) + rb"(?![A-Za-z0-9_])")
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        if len(line) > _LONGEST or uses.search(line) is None:
-            continue
+    for number in read.uses(var):
+        line = read.lines[number - 1]
         for path in compositions(line, scalars, lists):
             target = resolve(rel, path)
             if target is not None and any(word in part for part in target.split("/")):
                 return target, var, number
     return None
+
+
+class _Read:
+    """One file's assignments and lines, and the lines naming each variable asked about."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.scalars, self.lists = _values(data)
+        self.lines = data.split(b"\n")
+        self._uses: dict[str, list[int]] = {}
+        self.found: dict[tuple[str, str, str, Resolve], tuple[str, str, int] | None] = {}
+
+    def uses(self, var: str) -> list[int]:
+        if var not in self._uses:
+            name = re.compile(rb"(?<![A-Za-z0-9_])" + re.escape(var.encode()) + rb"(?![A-Za-z0-9_])")
+            self._uses[var] = [n for n, line in enumerate(self.lines, start=1)
+                               if len(line) <= _LONGEST and name.search(line) is not None]
+        return self._uses[var]
+
+
+_LAST: list[_Read] = []  # the file read last: its words are asked about one after another
+
+
+def _read(data: bytes) -> _Read:
+    if not _LAST or _LAST[0].data is not data:
+        _LAST[:] = [_Read(data)]
+    return _LAST[0]

@@ -100,6 +100,10 @@ def outside_readers(project: LoadedProject, renames: Sequence[tuple[str, str]],
         if content is None or content.kind != "text":
             continue
         data = content.data
+
+        def resolve(at: str, written: str) -> str | None:
+            return named_path(at, written, moved, every)
+
         for match in project.matcher.find(data):
             if match.refused is not None or match.kept is not None:
                 continue
@@ -113,8 +117,7 @@ def outside_readers(project: LoadedProject, renames: Sequence[tuple[str, str]],
             if path is None and (token is None or "/" not in token):
                 # a variable's value a path built on another line puts there (`HOST = "pug"`,
                 # `for h in pug; do ... "$DIR/$h/compose.yaml"`)
-                by = held_vars.held_by_variable(rel, data, match.start, match.end, match.old,
-                                                lambda at, p: named_path(at, p, moved, every))
+                by = held_vars.held_by_variable(rel, data, match.start, match.end, match.old, resolve)
                 path = by[0] if by is not None else None
             if path is None:
                 continue

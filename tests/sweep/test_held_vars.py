@@ -56,3 +56,18 @@ def test_hostile_lines_stay_linear() -> None:
         started = time.perf_counter()
         compositions(line, {"a": "hosts"}, {})
         assert time.perf_counter() - started < 0.5, line[:20]
+
+
+def test_a_file_setting_one_variable_many_times_is_read_once() -> None:
+    """20,000 lines `HOST = "pug"` and one join: each word's answer comes from one reading."""
+    data = b'BASE = "hosts"\n' + b'HOST = "pug"\n' * 20_000 + b"p = os.path.join(BASE, HOST)\n"
+
+    def resolve(rel: str, path: str) -> str | None:
+        return path if path == "hosts/pug" else None
+
+    started, at, held = time.perf_counter(), 0, 0
+    for _ in range(20_000):
+        at = data.index(b"pug", at + 1)
+        held += held_by_variable("x.py", data, at, at + 3, "pug", resolve) is not None
+    assert held == 20_000
+    assert time.perf_counter() - started < 5

@@ -176,6 +176,17 @@ class Classifier:
         claim = self.preset_claim(klass.reason, path)
         return claim.folder if claim.verdict == "record" and claim.folder and not claim.why else None
 
+    def _undecided_folder(self, path: str) -> str | None:
+        """The preset's folder that leaves `path` undecided by its name alone, else None."""
+        for record, spec in self._records:
+            if record.name in self._claims and spec.match_file(path):
+                claim = self.preset_claim(record.name, path)
+                if claim.verdict == "record":
+                    return None
+                if claim.verdict == "undecided":
+                    return claim.folder or None
+        return None
+
     def by_content(self, path: str, klass: FileClass, data: bytes, executable: bool,
                    named: Callable[[str, str], tuple[str, bool] | None] | None = None) -> FileClass:
         """`klass` corrected by what the file holds, for a file the sweep has read because it holds an
@@ -185,17 +196,26 @@ class Classifier:
         file-name pattern (`*.bak`), a dated folder or a machine's file tree below the folder decide.
         `named(path, folder)`: where a live file names it by a path through the folder, and whether
         by an include directive (sweep/included.py, break-it round 17 #5): live, or undecided."""
+        if klass.status == UNCLASSIFIED and named is not None:
+            # undecided by its name in a preset's folder (`archive/dns/main.tf`): an include decides
+            folder = self._undecided_folder(path)
+            found = named(path, folder) if folder is not None else None
+            if found is not None and found[1]:
+                return FileClass(CURRENT, None, f"live: {found[0]} includes it by its path")
+            return klass
         if klass.status != RECORD or klass.reason not in self._claims:
             return klass
         claim = self.preset_claim(klass.reason, path)
         if claim.verdict != "record" or not claim.folder or claim.why:
             return klass
+        # an include first: a compose file a live compose file `extends` is live, not undecided
+        # (break-it round 19, #16)
+        found = named(path, claim.folder) if named is not None else None
+        if found is not None and found[1]:
+            return FileClass(CURRENT, None, f"live: {found[0]} includes it by its path")
         why = live_by_content(path.rsplit("/", 1)[-1], data, executable)
-        if why is None and named is not None and (found := named(path, claim.folder)) is not None:
-            where, included = found
-            if included:
-                return FileClass(CURRENT, None, f"live: {where} includes it by its path")
-            why = f"{where} names it by its path"
+        if why is None and found is not None:
+            why = f"{found[0]} names it by its path"
         if why is None:
             return klass
         note = undecided_note(klass.reason, Claim("undecided", why, claim.folder))

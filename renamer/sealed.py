@@ -15,7 +15,11 @@ finding 1). Rewritten, the file still reads as text, but its tool refuses it:
 * `signed`: the text of a PGP clear-signed block (`-----BEGIN PGP SIGNED MESSAGE-----` to the end
   of its signature), or a whole file a detached signature beside it signs (`FILE.asc` holding a
   PGP signature, `FILE.sig`, `FILE.sign`, `FILE.minisig`, `FILE.p7s`, and `FILE.gpg` / `FILE.pgp`
-  holding one, armoured or a binary signature packet: Debian's `Release.gpg`).
+  holding one, armoured or a binary signature packet: Debian's `Release.gpg`); or one kept in another
+  folder (`sigs/Release.gpg` for `apt/Release`, break-it round 19 #8): an OpenPGP signature anywhere
+  in the tree whose hash's first 16 bits match the file's bytes, or another kind (`.sig`,
+  `.minisig`) named for the file in a folder where no file of that name lies, or named on one
+  line of the repo with the file (`minisign -Vm conf/motd -x keys/banner.minisig`).
 
 Every old value there is refused (a residual naming the tool), never rewritten; a record's or an
 exempt line's stays kept as it was. Each test is gated on a literal, so a file holding none pays
@@ -24,10 +28,15 @@ one `in` per gate.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import itertools
 import os
+import posixpath
 import re
+import subprocess
 from dataclasses import replace
+from typing import Any
 
 from renamer.occurrences import Match
 
@@ -43,8 +52,9 @@ HINTS = {
            "`sops edit FILE` (`sops set`, `sops updatekeys` for its key services), or keep it with a keep "
            "rule"),
     SIGNED: ("inside signed text (a PGP clear-signed block, or a file a detached signature beside it "
-             "signs: FILE.asc, .sig, .gpg, .minisig): an edit breaks the signature; edit the text and sign "
-             "it again (`gpg --clearsign`, `gpg --detach-sign`, `minisign -S`), or keep it with a keep rule"),
+             "or elsewhere signs: FILE.asc, .sig, .gpg, .minisig): an edit breaks the signature; edit the "
+             "text and sign it again (`gpg --clearsign`, `gpg --detach-sign`, `minisign -S`), or keep it "
+             "with a keep rule"),
 }
 _CIPHERTEXT = b"ENC[AES256_GCM,data:"
 _SOPS_METADATA = re.compile(rb'(?m)^(?:sops[ \t]*:|\[sops\][ \t]*\r?$|sops_mac=)|"sops"[ \t\r\n]*:')
@@ -115,12 +125,17 @@ def signed_spans(data: bytes) -> list[tuple[int, int]]:
 
 
 class Signatures:
-    """The detached signatures of a tree, read one folder at a time (one listing per folder that
-    holds a file with an old value, never a stat per suffix per file)."""
+    """The detached signatures of a tree: beside a file, read one folder at a time (one listing per
+    folder that holds a file with an old value, never a stat per suffix per file); elsewhere, one
+    listing of the tree, asked only for a file that holds an old value (break-it round 19, #8:
+    `sigs/Release.gpg` signs `apt/Release`)."""
 
     def __init__(self, root: str) -> None:
         self.root = root
         self._folders: dict[str, frozenset[str]] = {}
+        self._tree: list[str] | None = None
+        self._packets: dict[str, Packet | None] = {}
+        self._named: list[tuple[str, str, bytes]] | None = None
 
     def _names(self, folder: str) -> frozenset[str]:
         names = self._folders.get(folder)
@@ -133,8 +148,10 @@ class Signatures:
             self._folders[folder] = names
         return names
 
-    def of(self, rel: str) -> str | None:
-        """The detached signature beside `rel` that signs its bytes, or None."""
+    def of(self, rel: str, data: bytes | None = None) -> str | None:
+        """The detached signature that signs `rel`'s bytes `data`: beside it, else anywhere in the
+        tree (an OpenPGP one whose hash matches, another kind named for the file in a folder
+        without a file of that name), or None."""
         folder, _, name = rel.rpartition("/")
         names = self._names(folder)
         for suffix in _DETACHED:
@@ -142,14 +159,174 @@ class Signatures:
                 continue
             if suffix in (".sig", ".sign", ".minisig", ".p7s"):
                 return rel + suffix
-            try:
-                with open(os.path.join(self.root, rel + suffix), "rb") as f:
-                    head = f.read(4096)
-            except OSError:
-                continue
-            if _ARMOURED in head or (suffix != ".asc" and is_signature_packet(head)):
+            head = _head(os.path.join(self.root, rel + suffix))
+            if head is not None and (_ARMOURED in head or (suffix != ".asc" and is_signature_packet(head))):
                 return rel + suffix
+        return None if data is None else self._elsewhere(rel, data)
+
+    def _elsewhere(self, rel: str, data: bytes) -> str | None:
+        name = rel.rpartition("/")[2]
+        hashed: dict[tuple[str, int], Any] = {}  # the file's bytes hashed once per algorithm and mode
+        for sig in self._signatures():
+            if os.path.lexists(os.path.join(self.root, sig.rpartition(".")[0])):
+                continue  # it signs the file beside it (a copy of the same bytes elsewhere is not signed)
+            packet = self._packet(sig)
+            if packet is not None:
+                if packet.signs(data, hashed):
+                    return sig
+                continue
+            sig_name = sig.rpartition("/")[2]
+            if sig_name.rpartition(".")[0] == name and not sig_name.endswith((".asc", ".gpg", ".pgp")):
+                return sig  # not OpenPGP (minisign, ssh, PKCS#7): named for the file, and nothing beside it
+        return self._named_with(rel)
+
+    def _named_with(self, rel: str) -> str | None:
+        """A signature of another kind, named otherwise, that a line of the repo names beside the
+        file (`minisign -Vm conf/motd -x keys/banner.minisig`, `cosign verify-blob --signature`)."""
+        for referrer, sig, text in self._lines():
+            for word in _PATH_WORD.finditer(text):
+                spelled = os.fsdecode(word.group()).removeprefix("./")
+                if spelled == rel or spelled.endswith("/" + rel) or posixpath.normpath(
+                        posixpath.join(posixpath.dirname(referrer), spelled)) == rel:
+                    return sig
         return None
+
+    def _lines(self) -> list[tuple[str, str, bytes]]:
+        """(the file, the signature, the line) for each line naming a signature that is no
+        OpenPGP one (one `git grep -F` over the tree, asked once)."""
+        if self._named is None:
+            self._named = []
+            others = {sig.rpartition("/")[2]: sig for sig in self._signatures() if self._packet(sig) is None}
+            names = sorted(others)[:_MAX_NAMED]
+            if names:
+                command = ["git", "-C", self.root, "grep", "--untracked", "-I", "-n", "-z", "-F",
+                           "--full-name"]
+                for one in names:
+                    command += ["-e", one]
+                try:
+                    done = subprocess.run(command, capture_output=True, check=False)
+                    rows = done.stdout.split(b"\n")
+                except OSError:
+                    rows = []
+                for row in rows:
+                    cells = row.split(b"\0", 2)
+                    if len(cells) != 3:
+                        continue
+                    for word in _PATH_WORD.finditer(cells[2]):
+                        sig = others.get(os.fsdecode(word.group()).rpartition("/")[2])
+                        if sig is not None:
+                            self._named.append((os.fsdecode(cells[0]), sig, cells[2]))
+                            break
+        return self._named
+
+    def _signatures(self) -> list[str]:
+        if self._tree is None:
+            command = ["git", "-C", self.root, "ls-files", "-z", "-co", "--exclude-standard"]
+            try:
+                done = subprocess.run(command, capture_output=True, check=False)
+                listed = [os.fsdecode(p) for p in done.stdout.split(b"\0") if p.endswith(_DETACHED_BYTES)]
+            except OSError:
+                listed = []
+            self._tree = listed[:_MAX_SIGNATURES]
+        return self._tree
+
+    def _packet(self, rel: str) -> Packet | None:
+        if rel not in self._packets:
+            head = _head(os.path.join(self.root, rel))
+            self._packets[rel] = None if head is None else Packet.parse(head)
+        return self._packets[rel]
+
+
+def _head(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read(_SIGNATURE_READ)
+    except OSError:
+        return None
+
+
+_DETACHED_BYTES = tuple(s.encode() for s in _DETACHED)
+_MAX_SIGNATURES = 2000  # a tree listing this many signatures: the rest are not read
+_MAX_NAMED = 200  # signatures of other kinds looked for on the repo's lines, at most
+_PATH_WORD = re.compile(rb"[A-Za-z0-9._/@+~-]+")
+_SIGNATURE_READ = 16384
+_HASHES = {1: "md5", 2: "sha1", 3: "ripemd160", 8: "sha256", 9: "sha384", 10: "sha512", 11: "sha224"}
+_ARMOUR_BODY = re.compile(rb"-----BEGIN PGP SIGNATURE-----\r?\n(?:[^\r\n]+\r?\n)*?\r?\n"
+                          rb"(?P<body>[A-Za-z0-9+/=\r\n]+?)(?:\r?\n=[A-Za-z0-9+/]{4})?\r?\n"
+                          rb"-----END PGP SIGNATURE-----")
+
+
+class Packet:
+    """A version 4 OpenPGP signature packet (RFC 4880 5.2.3), enough of it to tell whether it signs
+    given bytes: its hash's first 16 bits, over the bytes (binary, or text with CRLF line ends) and
+    its hashed part with the trailer. A 1 in 65,536 chance of a false match: a file held."""
+
+    def __init__(self, kind: int, hash_name: str, hashed: bytes, left: bytes) -> None:
+        self.kind = kind
+        self.hash_name = hash_name
+        self.hashed = hashed
+        self.left = left
+
+    @classmethod
+    def parse(cls, head: bytes) -> Packet | None:
+        if _ARMOURED in head:
+            found = _ARMOUR_BODY.search(head)
+            if found is None:
+                return None
+            try:
+                head = base64.b64decode(re.sub(rb"\s+", b"", found.group("body")), validate=True)
+            except ValueError:
+                return None
+        if not is_signature_packet(head):
+            return None
+        body = _packet_body(head)
+        if body is None or len(body) < 6 or body[0] != 4 or body[1] not in (0, 1):
+            return None
+        hash_name = _HASHES.get(body[3])
+        end = 6 + int.from_bytes(body[4:6], "big")
+        if hash_name is None or len(body) < end + 2:
+            return None
+        unhashed = int.from_bytes(body[end:end + 2], "big")
+        left = body[end + 2 + unhashed:end + 4 + unhashed]
+        return cls(body[1], hash_name, body[:end], left) if len(left) == 2 else None
+
+    def signs(self, data: bytes, hashed: dict[tuple[str, int], Any] | None = None) -> bool:
+        """Does it sign `data`? `hashed`: the bytes' hashes so far, by algorithm and mode, so that
+        many signatures read one file's bytes once."""
+        key = (self.hash_name, self.kind)
+        base = hashed.get(key) if hashed is not None else None
+        if base is None:
+            text = re.sub(rb"\r?\n", b"\r\n", data) if self.kind == 1 else data  # text: CRLF line ends
+            try:
+                base = hashlib.new(self.hash_name, text)
+            except ValueError:
+                return True  # a hash this Python lacks: held, never an OK by omission
+            if hashed is not None:
+                hashed[key] = base
+        digest = base.copy()
+        digest.update(self.hashed)
+        digest.update(b"\x04\xff" + len(self.hashed).to_bytes(4, "big"))
+        return digest.digest()[:2] == self.left
+
+
+def _packet_body(data: bytes) -> bytes | None:
+    """The body of the first packet of binary OpenPGP data (old and new length formats)."""
+    tag = data[0]
+    if tag & 0x40:  # new format
+        if len(data) < 2:
+            return None
+        first = data[1]
+        if first < 192:
+            return data[2:2 + first]
+        if first < 224:
+            return data[3:3 + ((first - 192) << 8) + data[2] + 192] if len(data) >= 3 else None
+        if first == 255:
+            return data[6:6 + int.from_bytes(data[2:6], "big")]
+        return None  # a partial length: no detached signature
+    size = (1, 2, 4, 0)[tag & 0x03]
+    if not size:
+        return data[1:]
+    return data[1 + size:1 + size + int.from_bytes(data[1:1 + size], "big")]
 
 
 def is_signature_packet(head: bytes) -> bool:
@@ -170,7 +347,7 @@ def sealed(signatures: Signatures, rel: str, data: bytes) -> Sealed | None:
     signature's path), or None."""
     if is_sops(data):
         return SOPS, [(0, len(data))], None
-    signature = signatures.of(rel)
+    signature = signatures.of(rel, data)
     if signature is not None:
         return SIGNED, [(0, len(data))], signature
     spans = signed_spans(data) if _CLEARSIGN in data else []

@@ -8,7 +8,10 @@ Round 15 (finding 1) read Terraform's hashicorp/dns resources and OctoDNS zone f
   is no part of it; `D(DOMAIN, ...)` reads the file's `var DOMAIN = "ana.lan"`);
 * Ansible modules: `zone:` / `zone_name:` beside `record:` / `prefix:` / `record_name:` /
   `name:` in one mapping (community.general.nsupdate, cloudflare_dns, ipa_dnsrecord,
-  community.dns.hetzner_dns_record_set, win_dns_record...), block, flow or `key=value`;
+  community.dns.hetzner_dns_record_set, win_dns_record...), block, flow or `key=value`; and
+  `domain:` beside `hostname:` / `host:` (break-it round 19, #10: OPNsense's `unbound_host`,
+  pfSense's `pfsense_dns_resolver` host overrides, a vars list of overrides), each flow mapping of
+  a line read on its own;
 * NixOS: `networking.hostName = "pug";` beside `networking.domain = "ana.lan";` (the machine's
   FQDN), spelled as attribute paths or inside `networking = { }`;
 * ISC dhcpd: `option domain-name "ana.lan";` (or `ddns-domainname`) over a `host pug { }`
@@ -48,6 +51,7 @@ LITERALS = (b"D(", b"D_EXTEND(", b"zone", b"domain", b"pdnsutil", b"samba-tool",
 _SHAPES = re.compile(
     rb"(?<![A-Za-z0-9_$.])D(?:_EXTEND)?[ \t]*\("  # DNSControl
     rb"|(?:^|[{,\s-])zone(?:_name)?[ \t]*[:=]"  # an Ansible task's `zone:`, `zone=`, Terraform's `zone =`
+    rb"|(?:^|[{,\s-])[\"']?domain[\"']?[ \t]*:"  # an OPNsense / pfSense host override's `domain:`
     rb"|(?m:^)[ \t]*(?:zone_id|domain|domain_id|managed_zone)[ \t]*="  # Terraform, a Nix block
     rb"|networking\.domain|option[ \t]+domain-name[ \t]|ddns-domainname"
     rb"|(?<![A-Za-z0-9_-])(?:pdnsutil|knotc|samba-tool|ipa|dnscmd|az|doctl|flarectl)(?:\.exe)?[ \t]"  # a tool
@@ -252,8 +256,12 @@ def _dnscontrol(data: bytes, words: Collection[str]) -> Iterator[Relative]:
 
 # Ansible modules -----------------------------------------------------------------------------
 
-_ZONE_KEYS = (b"zone", b"zone_name")
+_ZONE_KEYS = (b"zone", b"zone_name", b"domain")
 _NAME_KEYS = (b"record", b"prefix", b"record_name", b"name")
+# `domain:` makes a name of its mapping's host word only (`hostname:`, `host:`; a `name:` beside it
+# is as often a task's or an object's own name).
+_DOMAIN_NAME_KEYS = (b"hostname", b"host")
+_FLOW_MAPPING = re.compile(rb"\{[^{}\r\n]*\}")
 _YAML_KEY = re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)*)(?P<key>[A-Za-z0-9_.-]+)[ \t]*:(?:[ \t]+|$)"
                        rb"(?P<value>[^\r\n]*)")
 _FLOW_PAIR = re.compile(rb"(?:^|[{,])[ \t]*(?P<key>[A-Za-z0-9_]+)[ \t]*:[ \t]*(?P<value>[^,{}\r\n]*)")
@@ -282,11 +290,13 @@ def _ansible(data: bytes, words: Collection[str]) -> Iterator[Relative]:
     for line in lines[:-1]:
         offsets.append(offsets[-1] + len(line) + 1)
     for row, line in enumerate(lines):
-        if b"zone" not in line:
+        if b"zone" not in line and b"domain" not in line:
             continue
-        if b"{" in line and b":" in line:  # `nsupdate: {zone: ana.lan, record: pug}`
-            pairs = [(p.group("key"), p.group("value"), p.start("value")) for p in _FLOW_PAIR.finditer(line)]
-            yield from _pairs(pairs, offsets[row], words)
+        if b"{" in line and b":" in line:  # `nsupdate: {zone: ana.lan, record: pug}`, each mapping alone
+            for mapping in _FLOW_MAPPING.finditer(line):
+                pairs = [(p.group("key"), p.group("value"), p.start("value"))
+                         for p in _FLOW_PAIR.finditer(line, mapping.start(), mapping.end())]
+                yield from _pairs(pairs, offsets[row], words)
         if b"zone=" in line:  # `nsupdate: zone=ana.lan record=pug`
             pairs = [(p.group("key"), p.group("value"), p.start("value")) for p in _KV_PAIR.finditer(line)]
             yield from _pairs(pairs, offsets[row], words)
@@ -310,8 +320,9 @@ def _pairs(pairs: list[tuple[bytes, bytes, int]], base: int, words: Collection[s
     if zone is None and "{{" not in ztext and "$" not in ztext:
         return  # a literal that is no domain (`zone: us-east-1a`): no DNS zone
     how = f"`{zkey.decode()}: {ztext}` of the same task (a name in that zone)"
+    names = _DOMAIN_NAME_KEYS if zkey == b"domain" else _NAME_KEYS + _DOMAIN_NAME_KEYS
     for i, (key, raw, at) in enumerate(pairs):
-        if key not in _NAME_KEYS:
+        if key not in names:
             continue
         start0 = base + at if offsets is None or rows is None else offsets[rows[i]] + at
         text, start, end = _scalar(raw, start0)

@@ -36,3 +36,33 @@ def test_a_scalar_ends_at_its_quote_or_its_separator() -> None:
     data = b'a: "x\\"y", b: z}\n'
     assert data[3:value_end(data, 2, len(data))] == b'"x\\"y"'
     assert data[14:value_end(data, 13, len(data))] == b"z"
+
+
+def test_an_openpgp_signature_is_told_to_sign_the_bytes_it_signs(tmp_path) -> None:
+    """`Packet` (break-it round 19, #8): made by the real gpg, binary, armoured and text mode; the
+    bytes it signs match, a byte more or another file does not (but for 1 in 65,536)."""
+    import os
+    import subprocess
+
+    from renamer.sealed import Packet
+
+    home = tmp_path / "gnupg"
+    home.mkdir(mode=0o700)
+    env = {**os.environ, "GNUPGHOME": str(home)}
+    subprocess.run(["gpg", "--batch", "--quiet", "--passphrase", "", "--quick-gen-key", "t <t@t>", "default",
+                    "default", "never"], env=env, check=True, capture_output=True)
+    data = b"Origin: lab\nHost: pug.ana.lan\n"
+    (tmp_path / "Release").write_bytes(data)
+    hashed: dict[tuple[str, int], object] = {}
+    try:
+        for how in (["--detach-sign"], ["--armor", "--detach-sign"], ["--textmode", "--detach-sign"]):
+            made = subprocess.run(["gpg", "--batch", "--quiet", *how, "--output", "-", str(tmp_path / "Release")],
+                                  env=env, check=True, capture_output=True).stdout
+            packet = Packet.parse(made)
+            assert packet is not None, how
+            assert packet.signs(data) and packet.signs(data, hashed), how
+            others = [data.replace(b"pug", b"wolf"), data + b"\n", data[1:], b"Origin: mirror\n"]
+            assert sum(packet.signs(other) for other in others) <= 1, how  # each a 1 in 65,536 chance
+        assert Packet.parse(b"Origin: lab\n") is None
+    finally:
+        subprocess.run(["gpgconf", "--kill", "gpg-agent"], env=env, check=False, capture_output=True)

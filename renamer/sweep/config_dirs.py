@@ -228,4 +228,6 @@ def checked_sets(paths: Sequence[str], root: Path | None = None) -> list[tuple[l
                 for where, files in read_sets.inventory_sets(listed, root)]
         out += [(files, partial(read_sets.compose_collision, where))
                 for where, files in read_sets.compose_sets(listed, root)]
+        out += [(files, partial(read_sets.ssh_collision, where))
+                for where, files in read_sets.ssh_sets(listed, root)]
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from renamer import vcs_listing
-from renamer.classify import CURRENT, EXCLUDED, RECORD, FileStatus
+from renamer.classify import CURRENT, EXCLUDED, RECORD, UNCLASSIFIED, FileStatus
 from renamer.errors import ConfigError
 from renamer.near_miss import padded_note
 from renamer.project import LoadedProject
@@ -60,7 +60,7 @@ def explain(project: LoadedProject, rel: str, line: int | None = None) -> Explan
     if ignored_by is not None:
         return Explanation(rel, "ignored", f"git ignores this file ({ignored_by}): never scanned, unless "
                            "--include-ignored is given and a `current` pattern covers it", line)
-    if klass.status == RECORD:  # a preset's folder guess, which the content may leave undecided
+    if klass.status in (RECORD, UNCLASSIFIED):  # a preset's folder guess: the content or an include decides
         try:
             mode = (project.root / rel).lstat().st_mode
             data = (project.root / rel).read_bytes() if stat.S_ISREG(mode) else b""

@@ -33,7 +33,7 @@ from renamer import unit_names
 from renamer.classify import CURRENT, RECORD
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
-from renamer.sweep import held_words, vars_names
+from renamer.sweep import held_vars, held_words, vars_names
 from renamer.sweep.content import read_content
 from renamer.sweep.held_words import Entry
 from renamer.sweep.lines import is_utf8
@@ -275,6 +275,21 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             word = _word_hold(found.path, data, offset, offset + len(old), ref.old, resolver, readers)
             if word is not None:
                 refs.append(replace(ref, status=RESIDUAL, reason=HELD, note=word[1]))
+                spans.append((offset, offset + len(old)))
+                continue
+        if target is None and (token is None or "/" not in token):
+            # a variable's value that a path built on another line puts into a held path (round 19, #9)
+            by = (held_vars.held_by_variable(found.path, data, offset, offset + len(old), ref.old,
+                                             resolver.resolve) if resolver.entries.get(ref.old) else None)
+            if by is not None:
+                target, variable, line = by
+                hold = resolver.held[target]
+                note = (f"`{ref.old}` is the value of `{variable}`, which line {line} joins into a path "
+                        f"naming {target}, which keeps its name ({hold.why})")
+                refs.append(replace(ref, status=KEPT, reason=HELD,
+                                    note=f"{note}: rewritten, it would name a path that does not exist")
+                            if hold.status == KEPT else replace(ref, status=RESIDUAL, reason=HELD,
+                                                                note=f"{note}: {HINT}"))
                 spans.append((offset, offset + len(old)))
                 continue
         if target is None:

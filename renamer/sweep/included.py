@@ -6,9 +6,12 @@ conf.d/backup/*.conf;`, compose's `env_file: ./backup/restic.env`, Ansible's `in
 archive/legacy.yml` read the file as live configuration. The folder's name is evidence; a live
 file naming the file by a path through that folder is evidence against it:
 
+* a comment names nothing (break-it round 19, #11): a line opening with `#`, `;` or `//`, and the
+  rest of a line after ` #` / ` //` (`# include conf.d/backup/*.conf;` is a disabled include);
 * named by an include directive (`include`, `Include`, `include_vars`, `vars_files`,
   `import_*`/`include_*`, `env_file`, `extends`, `source`/`.`, `EnvironmentFile=`, `--env-file`,
-  `src:`, `file:`, `conf-file=`; on the line, or the key of the YAML list the line is an item of)
+  `src:`, `file:`, `conf-file=`, a kustomization's `resources:`/`bases:`/`components:`; on the
+  line, or the key of the YAML list the line is an item of)
   with a relative path that, read from the referrer's folder or a folder above it (globs as the
   shell reads them), is the file: the file is live, swept as current;
 * named otherwise: a path whose end alone spells the file's end from the preset's folder (an
@@ -35,7 +38,7 @@ _WORD = re.compile(rb"[\w./*?\[\]{},@+~-]+")
 _DIRECTIVE = re.compile(
     rb"(?i)(?:\binclude\w*|\bimport\w*|\bvars_files\b|\benv_file\b|\bextends\b|\bsource\b|^[ \t-]*\.[ \t]"
     rb"|\bEnvironmentFile\b|--env-file|\bconf-(?:file|dir)\b|\baddn-hosts\b|\bsrc[ \t]*[:=]|\bfile[ \t]*[:=]"
-    rb"|\bfiles[ \t]*:|\bservers-file\b)")
+    rb"|\bfiles[ \t]*:|\bservers-file\b|\b(?:resources|bases|components)[ \t]*:)")
 # A leading variable or template the path is joined to (`{{ playbook_dir }}/`, `${DIR}/`, `$DIR/`).
 _ITEM = re.compile(rb"^([ \t]*)-[ \t]")
 _READ = 1024 * 1024
@@ -75,7 +78,8 @@ class IncludedBy:
         for referrer, line, text in self._grep(name):
             if referrer == rel or not self._reads(referrer):
                 continue
-            for word in _WORD.finditer(text):
+            code = code_end(text)  # a commented-out include names nothing (break-it round 19, #11)
+            for word in _WORD.finditer(text, 0, code):
                 how = names(os.fsdecode(word.group()), parts, depth, name, referrer)
                 if how is None:
                     continue
@@ -124,6 +128,27 @@ class IncludedBy:
         return self._hits[name]
 
 
+# Where a comment starts: a line that opens with `#`, `;` or `//` (nginx, YAML, shell, INI,
+# dnsmasq, Caddy), or ` #` / ` //` after some code (`echo x  # . archive/env.sh`).
+_LINE_COMMENT = re.compile(rb"^[ \t]*(?:#|;|//)")
+_TRAILING_COMMENT = re.compile(rb"(?<=[ \t])(?:#|//)")
+
+
+def code_end(text: bytes) -> int:
+    """Where the code of a line ends: 0 for a comment line, else the start of a trailing comment
+    (outside quotes), else its length."""
+    if _LINE_COMMENT.match(text):
+        return 0
+    doubles = singles = at = 0  # the quotes before each candidate, counted once along the line
+    for found in _TRAILING_COMMENT.finditer(text):
+        doubles += text.count(b'"', at, found.start())
+        singles += text.count(b"'", at, found.start())
+        at = found.start()
+        if doubles % 2 == 0 and singles % 2 == 0:
+            return found.start()
+    return len(text)
+
+
 def names(word: str, parts: list[str], depth: int, name: str, referrer: str) -> str | None:
     """How the written path `word` in the file `referrer` names the path `parts` (a file whose
     folder `parts[depth]` is the preset's `name`): `exact` where, read from the referrer's folder or
@@ -141,6 +166,10 @@ def names(word: str, parts: list[str], depth: int, name: str, referrer: str) -> 
         for keep in range(len(above), -1, -1):
             full = posixpath.normpath(posixpath.join(*above[:keep], word)).split("/")
             if len(full) == len(parts) and _fits(parts, full):
+                return "exact"
+            # a folder at or below the preset's folder, read whole: Terraform's module `source =
+            # "./archive/dns"`, a kustomization's `resources: [backup/]` (break-it round 19, #16)
+            if depth < len(full) < len(parts) and _fits(parts[:len(full)], full):
                 return "exact"
     written = [p for p in word.split("/") if p]
     if ".." in written:  # `../backup/x.conf` from no folder that reaches it: its end is read

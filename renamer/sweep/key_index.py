@@ -736,7 +736,8 @@ class KeyIndex:
 
     def hold_readers(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         """Break-it round 17, #16: an inventory host held back keeps its name in this sweep, so a
-        play, a template or a variable of its Ansible project naming it by that bare name (a host
+        play, a template or a variable (YAML, JSON, TOML) or a Python plugin or helper of its Ansible
+        project naming it by that bare name (a host
         pattern or a loop list inside Jinja, `target_node: pug`, a safety list) still reads that
         host: each such match is held with it (`key-reference`, naming the host's line), never
         rewritten alone to a name the inventory does not have."""
@@ -753,6 +754,9 @@ class KeyIndex:
         hosts = self.held_hosts()
         if not hosts or not any(m.old in hosts for m in wanted):
             return matches
+        # a Python file inside an Ansible project's own folder (a helper, a dynamic inventory)
+        whole = whole or (rel.endswith(".py") and any(
+            base and rel.startswith(base + "/") for held in hosts.values() for base, _ in held))
         if not whole and not any(_folder(d.rel) == _folder(rel) for held in hosts.values() for _, d in held):
             wanted = [m for m in wanted if _ANSIBLE_LINE.search(_line_of(data, m.start))]
         # a group of the same name (`[pug]`, `children: {pug:}`) is no host: its own fate stands
@@ -903,7 +907,10 @@ _MAP_PART = re.compile(r"""([A-Za-z_]\w*)|\[\s*['"]([^'"\]]+)['"]\s*\]""")
 
 # The files of an Ansible project that name inventory hosts by their bare names: plays, roles,
 # variables (YAML) and templates.
-_ANSIBLE_TEXT = re.compile(r"(?:\.ya?ml|\.j2|\.jinja2?|(?:^|/)templates/[^/]+)$")
+# Plays, vars (JSON and TOML too: Ansible loads `vars_files: [nodes.json]`, `group_vars/web.json` as
+# YAML), templates, and the project's Python plugins (break-it round 19, #5).
+_ANSIBLE_TEXT = re.compile(r"(?:\.ya?ml|\.json|\.toml|\.j2|\.jinja2?|(?:^|/)templates/[^/]+"
+                           r"|(?:^|/)(?:\w+_plugins|library|module_utils|plugins)/(?:[^/]+/)*[^/]+\.py)$")
 
 
 _ANSIBLE_LINE = re.compile(rb"(?<![A-Za-z0-9_])ansible(?:-playbook|-console|-inventory)?(?![A-Za-z0-9_.-])")

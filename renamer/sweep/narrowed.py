@@ -17,11 +17,14 @@ import posixpath
 import re
 from collections.abc import Sequence
 
-from renamer import vcs_status
+from renamer import vcs_listing, vcs_status
 from renamer.classify import CURRENT
+from renamer.errors import RenamerError
 from renamer.project import LoadedProject
+from renamer.sweep import held_vars
 from renamer.sweep.content import read_content
-from renamer.sweep.held_paths import _token
+from renamer.sweep.held_paths import _joined, _token
+from renamer.sweep.held_words import split_directory
 from renamer.sweep.refusals import Refusal
 
 
@@ -39,21 +42,33 @@ def moved_paths(renames: Sequence[tuple[str, str]]) -> dict[str, str]:
     return moved
 
 
-def named_path(rel: str, token: str, moved: dict[str, str]) -> str | None:
-    """The moved path (or folder) that `token`, standing in `rel`, names, or None: read from
-    `rel`'s folder and from the root, or (two components or more, not a machine's absolute path)
-    as the tail of a moved path."""
+def named_path(rel: str, token: str, moved: dict[str, str], listed: frozenset[str] = frozenset(),
+               directory: str | None = None) -> str | None:
+    """The moved path (or folder) that `token`, standing in `rel`, names, or None: read from the
+    folder its line changes into (`cd DIR &&`, `-C DIR`), from `rel`'s folder and from the root,
+    or (two components or more, not a machine's absolute path) as the tail of a moved path. A
+    reading that names a listed path the sweep does not move names that one (break-it round 19,
+    #14: `cd stacks && docker compose -f pug/compose.yaml` is `stacks/pug/compose.yaml`), and so
+    does a tail that such a path ends with too."""
     if token.startswith(("/", "~")) or token.startswith("{}/"):
         return None
     parts = [p for p in token.split("/") if p not in ("", ".")]
     if not parts:
         return None
-    for reading in (posixpath.join(posixpath.dirname(rel), token), token):
+    readings = ([posixpath.join(directory, token), posixpath.join(posixpath.dirname(rel), directory, token)]
+                if directory is not None else [])
+    readings += [posixpath.join(posixpath.dirname(rel), token), token]
+    for reading in readings:
         path = posixpath.normpath(reading).rstrip("/")
         if path in moved:
             return path
+        if path in listed:
+            return None  # a file the sweep does not move
     tail = "/".join(parts)
     if len(parts) >= 2:
+        if any(path == tail or path.endswith("/" + tail) for path in listed if path not in moved
+               and path.rpartition("/")[2] == parts[-1]):
+            return None  # the tail of a file that stays too: it cannot be told to name the moved one
         return next((path for path in sorted(moved) if path.endswith("/" + tail)), None)
     return None
 
@@ -71,6 +86,11 @@ def outside_readers(project: LoadedProject, renames: Sequence[tuple[str, str]],
     pattern = "|".join(re.escape(old) for old in olds)
     listed = vcs_status.worktree_files_holding(project.root, pattern)
     out: list[Refusal] = []
+    try:
+        paths = vcs_listing.ls_files(project.root, "--cached", "--others", "--exclude-standard")
+    except RenamerError:
+        paths = []
+    every = frozenset(paths) | {p[:i] for p in paths for i, c in enumerate(p) if c == "/"}
     for rel in sorted(listed or ()):
         if any(rel == p or rel.startswith(p + "/") for p in selected):
             continue
@@ -80,11 +100,25 @@ def outside_readers(project: LoadedProject, renames: Sequence[tuple[str, str]],
         if content is None or content.kind != "text":
             continue
         data = content.data
+
+        def resolve(at: str, written: str) -> str | None:
+            return named_path(at, written, moved, every)
+
         for match in project.matcher.find(data):
             if match.refused is not None or match.kept is not None:
                 continue
             token = _token(data, match.start, match.end)
-            path = named_path(rel, token, moved) if token else None
+            joined = _joined(data, match.start, match.end)  # `os.path.join("hosts", "pug")` (round 19, #15)
+            if joined is not None and (token is None or "/" not in token or token.startswith("/")):
+                token = joined
+            split = split_directory(data, match.start) if token else None
+            directory = split[0] if split is not None and not split[1] else None
+            path = named_path(rel, token, moved, every, directory) if token else None
+            if path is None and (token is None or "/" not in token):
+                # a variable's value a path built on another line puts there (`HOST = "pug"`,
+                # `for h in pug; do ... "$DIR/$h/compose.yaml"`)
+                by = held_vars.held_by_variable(rel, data, match.start, match.end, match.old, resolve)
+                path = by[0] if by is not None else None
             if path is None:
                 continue
             line = data.count(b"\n", 0, match.start) + 1

@@ -107,6 +107,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 scanned += 1
                 if _interesting(found):
                     kept.append(found)
+                if present and _holds(root + rel, present, limit):
+                    holding.append(rel)  # a zone, an ssh config: read for new values as every file is
             continue
         try:
             fd = open_(root + rel, OPEN_FLAGS)
@@ -187,6 +189,16 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     out.scanned = scanned
     out.work = work.since(counted)
     return out
+
+
+def _holds(path: str, present: tuple[bytes, ...], limit: int) -> bool:
+    """Does the file hold one of `present` (a UTF-16/32 one is read for them decoded)?"""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError:
+        return False
+    return data[:2] in WIDE_BOM_STARTS or any(value in data for value in present)
 
 
 def _gates(project: LoadedProject, loose: bool, present: tuple[bytes, ...] = ()) -> tuple[bytes, ...]:

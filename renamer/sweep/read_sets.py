@@ -9,7 +9,11 @@ round 17, #4a). A compose project is every file `COMPOSE_FILE` in a `.env`, the 
 `docker compose` line, a compose file's `include:` and the default `compose.override.yaml`
 beside `compose.yaml` name; compose merges services (and volumes, networks, configs, secrets)
 of one name across them, so `pug` in `base.yaml` renamed onto the `wolf` of `db.yaml` is one
-service (#4b). Each set is checked place by place (`yaml_rt.merged_identities`): one host or
+service (#4b). Break-it round 19, #6: `docker stack deploy -c a.yml -c b.yml` (stack merges its
+compose files as compose does), ansible-navigator's `ansible.inventory.entries` (one inventory),
+and an ssh config with the files its `Include` names (ssh takes the first `Host wolf` block that
+matches, wherever it stands: the other machine can no longer be reached by name). Each set is
+checked place by place (`yaml_rt.merged_identities`): one host or
 service named again on purpose in two files (an override) and renamed together stays one.
 """
 
@@ -25,6 +29,9 @@ from typing import Any
 from renamer.formats import siblings
 from renamer.formats.yaml_rt import compose_names, inventory_host_lines, merged_identities
 from renamer.formats.yaml_source import parse_yaml_text
+from renamer.sweep.keyed import line_keys
+from renamer.sweep.tool_names import ssh_included_files
+from renamer.tool_names import ssh_includes
 
 _READ = 256 * 1024
 _CONFIGS = ("ansible.cfg", ".ansible.cfg")
@@ -43,7 +50,9 @@ _COMPOSE_ENV = re.compile(
     r"(?m)^[ \t]*(?:export[ \t]+)?COMPOSE_FILE[ \t]*[=:][ \t]*[\"']?(?P<value>[^\s\"'#]+)")
 _COMPOSE_SEPARATOR = re.compile(
     r"(?m)^[ \t]*(?:export[ \t]+)?COMPOSE_PATH_SEPARATOR[ \t]*=[ \t]*[\"']?(?P<sep>[^\s\"'])")
-_COMMAND = re.compile(r"(?m)^.*(?:ansible(?:-playbook|-inventory)?|docker[ -]compose|podman[ -]compose)\b.*$")
+_COMMAND = re.compile(r"(?m)^.*(?:ansible(?:-playbook|-inventory)?|docker[ -]compose|podman[ -]compose"
+                      r"|docker[ \t]+stack[ \t]+(?:deploy|up))\b.*$")
+_NAVIGATOR = re.compile(r"\.?ansible-navigator\.(?:ya?ml|json)")
 _COMPOSE_NAMES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
 _COMPOSE_LIKE = re.compile(r"(?:docker-)?compose[.-][\w.-]*\.ya?ml")
 _OVERRIDES = ("compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml",
@@ -148,6 +157,8 @@ def inventory_sets(paths: Iterable[str], root: Path) -> list[tuple[str, list[str
                 for found in _COMMAND.finditer(text):
                     if "ansible" in found.group():
                         add(rel, base, _flags(found.group(), ("-i", "--inventory", "--inventory-file")))
+        if _NAVIGATOR.fullmatch(name):
+            add(rel, base, _navigator_entries(root, rel))
     return [(where, list(files)) for files, where in sorted(out.items(), key=lambda item: item[1])]
 
 
@@ -183,6 +194,8 @@ def compose_sets(paths: Iterable[str], root: Path) -> list[tuple[str, list[str]]
                 for found in _COMMAND.finditer(text):
                     if "compose" in found.group():
                         add(rel, resolved(base, _flags(found.group(), ("-f", "--file"))))
+                    if "stack" in found.group():  # `docker stack deploy -c a.yml -c b.yml`
+                        add(rel, resolved(base, _flags(found.group(), ("-c", "--compose-file"))))
         if name in _COMPOSE_NAMES:
             override = next((f"{base}/{o}" if base else o for o in _OVERRIDES
                              if (f"{base}/{o}" if base else o) in listed), None)
@@ -193,6 +206,63 @@ def compose_sets(paths: Iterable[str], root: Path) -> list[tuple[str, list[str]]
             _includes(root, rel, listed, files, set())
             add(rel, files)
     return [(where, list(files)) for files, where in sorted(out.items(), key=lambda item: item[1])]
+
+
+def _navigator_entries(root: Path, rel: str) -> list[str]:
+    """The inventories an ansible-navigator settings file names: `ansible.inventory.entries`
+    (version 2), `inventories` (version 1)."""
+    text = _read(root, rel)
+    data: Any = parse_yaml_text(text) if text is not None and "inventor" in text else None
+    top = data.get("ansible-navigator") if isinstance(data, dict) else None
+    if not isinstance(top, dict):
+        return []
+    ansible = top.get("ansible")
+    inventory = ansible.get("inventory") if isinstance(ansible, dict) else None
+    entries = inventory.get("entries") if isinstance(inventory, dict) else top.get("inventories")
+    return [e for e in entries if isinstance(e, str)] if isinstance(entries, list) else []
+
+
+def ssh_sets(paths: Iterable[str], root: Path) -> list[tuple[str, list[str]]]:
+    """(the including ssh config, it and the files its `Include` lines name, in ssh's order) for
+    each config of the repo (a path naming ssh) that includes another file of the repo."""
+    ordered = sorted(paths)
+    listed = set(ordered)
+    out = []
+    for rel in ordered:
+        if "ssh" not in rel.lower():
+            continue
+        text = _read(root, rel)
+        if text is None or "nclude" not in text:
+            continue
+        files = [rel]
+        for _start, _end, patterns in ssh_includes(text.encode()):
+            files += [f for f in ssh_included_files(ordered, listed, rel, patterns) if f not in files]
+        if len(files) > 1:
+            out.append((rel, files))
+    return out
+
+
+def _ssh_places(path: str, text: str) -> dict[tuple[str, str], list[tuple[str, int]]]:
+    out: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for index, found in line_keys(text.split("\n"), records=False).items():
+        for one in found:
+            if one.key.what == "ssh Host block" and not any(c in one.key.name for c in "*?!"):
+                out.setdefault(("ssh Host block", one.key.name), []).append((path, index + 1))
+    return out
+
+
+def ssh_collision(where: str, texts: Mapping[str, tuple[str, str]]) -> tuple[str, int, str] | None:
+    """(path, line, why) where two `Host` blocks of one ssh config and the files it includes name
+    one host after the edits, in two files: ssh applies the first, the other machine is lost."""
+    merged = _merged(texts, _ssh_places)
+    if merged is None:
+        return None
+    _, name, places, (path, line) = merged
+    listed = ", ".join(f"{p}:{n}" for p, n in places)
+    return (path, line, f"after the rename the ssh Host block {name!r} would stand twice in the files "
+                        f"{where} reads as one config through `Include` ({listed}): ssh applies the first "
+                        "that matches, so the other machine is no longer reached by that name; a renamed "
+                        "Host would collide with an existing one")
 
 
 def _includes(root: Path, rel: str, listed: set[str], into: list[str], seen: set[str]) -> None:

@@ -472,7 +472,7 @@ class FileScanner:
             return FileResult(rel, content.kind, "")
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
-        if klass.status == RECORD and content.kind in ("text", "encoding"):  # a preset's folder guess
+        if klass.status in (RECORD, UNCLASSIFIED) and content.kind in ("text", "encoding"):  # a preset guess
             klass = self.project.classifier.by_content(rel, klass, data, bool(content.mode & 0o111),
                                                        self.included.naming)
         status = klass.status

@@ -357,13 +357,13 @@ def ssh_included(root: Path, files: Sequence[str], limit: int,
         if data is None:
             continue
         for _start, _end, patterns in tool_names.ssh_includes(data):
-            for included in _included(files, listed, conf, patterns):
+            for included in ssh_included_files(files, listed, conf, patterns):
                 if included != conf:
                     out.setdefault(included, conf)
     return tuple(sorted(out.items()))
 
 
-def _included(files: Sequence[str], listed: set[str], conf: str, patterns: list[str]) -> list[str]:
+def ssh_included_files(files: Sequence[str], listed: set[str], conf: str, patterns: list[str]) -> list[str]:
     """The repo's files an `Include` line's patterns name, in ssh's order (each glob sorted)."""
     out = []
     for pattern in patterns:
@@ -400,7 +400,7 @@ def ssh_include_matches(root: Path, data: bytes, rel: str, matches: list[Match],
         parts.append((includer, own[at:stop]))  # the Include line too: each piece where it stands
         if stop == end:
             parts.append(("", b"\n"))
-        for included in _included(listed, set(listed), includer, patterns):
+        for included in ssh_included_files(listed, set(listed), includer, patterns):
             if includes.get(included) == includer:
                 text = data if included == rel else _read(root, included, limit)
                 parts.append((included, text or b""))

@@ -40,6 +40,28 @@ PLAY = """\
 """
 KEEP = "  # renamer: keep"
 
+JSON_PLAY = """\
+- hosts: web
+  gather_facts: false
+  vars_files: [../vars/nodes.json]
+  tasks:
+    - debug: {msg: "held by runtime"}
+      when: "'pug' in groups_from_runtime | default([])"
+    - debug: {msg: "{{ item }}={{ hostvars[item].ansible_host | default('MISSING') }}"}
+      loop: "{{ protected + primary }}"
+      run_once: true
+"""
+JSON_FILES = {
+    "ansible/inventory/hosts.yml": "all:\n  children:\n    web:\n      hosts:\n"
+                                   "        pug: {ansible_host: 127.0.0.1, ansible_connection: local}\n"
+                                   "        rex: {ansible_host: 127.0.0.2, ansible_connection: local}\n",
+    "ansible/playbooks/site.yml": JSON_PLAY,
+    "ansible/vars/nodes.json": '{"protected": ["pug", "rex"]}\n',
+    "ansible/inventory/group_vars/web.json": '{"primary": ["pug"]}\n',
+    "ansible/filter_plugins/peers.py": "PEERS = ('pug', 'rex')\n",
+    "ansible/protect.py": 'PROTECTED = {"pug", "rex"}\n',
+}
+
 # case -> (files, allowlist additions, the lines held with the host: (path, line))
 CASES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
     "held-by-a-runtime-reader": ({"inv/hosts.yml": INVENTORY, "playbooks/site.yml": PLAY}, "",
@@ -64,6 +86,11 @@ CASES: dict[str, tuple[dict[str, str], str, set[tuple[str, int]]]] = {
         "keep_paths: ['ansible/inventory/host_vars/pug.yml']\n",
         {("ansible/roles/getty/defaults/main.yml", 1), ("ansible/roles/getty/defaults/main.yml", 2),
          ("ansible/roles/getty/templates/peers.conf.j2", 1)}),
+    # break-it round 19, #5: Ansible reads JSON vars as YAML (`vars_files:`, `include_vars`,
+    # group_vars/*.json); a filter plugin and a Python helper of the project name the host too
+    "held-in-json-vars-and-python": (JSON_FILES, "",
+                                     {("ansible/vars/nodes.json", 1), ("ansible/inventory/group_vars/web.json", 1),
+                                      ("ansible/filter_plugins/peers.py", 1), ("ansible/protect.py", 1)}),
 }
 
 
@@ -126,3 +153,17 @@ def test_what_is_not_the_held_host_is_swept(repo, run) -> None:
     assert (root / "other/hosts.ini").read_text() == "[web]\nwolf\n"
     assert (root / "ansible/inventory/hosts.ini").read_text() == files["ansible/inventory/hosts.ini"]
     assert git(root, "status", "--porcelain") == ""
+
+
+def test_ansible_reads_a_held_host_from_json_vars_after_the_sweep(repo, run, tmp_path) -> None:
+    """Break-it round 19, #5: before the fix `nodes.json` became `["wolf", "rex"]` and
+    `ansible-playbook` printed `wolf=MISSING`."""
+    playbook = Path(sys.executable).with_name("ansible-playbook")
+    root = _repo(repo, JSON_FILES)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    shown = subprocess.run([str(playbook), "-i", "inventory", "playbooks/site.yml"], cwd=root / "ansible",
+                           capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "ANSIBLE_LOCAL_TEMP": str(tmp_path / "tmp"),
+                                "ANSIBLE_HOME": str(tmp_path / "home")})
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert "pug=127.0.0.1" in shown.stdout and "MISSING" not in shown.stdout

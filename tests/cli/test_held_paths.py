@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.testing.repos import LAB_CONFIG, Repo, Run, git
@@ -413,6 +415,54 @@ def test_a_path_joined_by_any_language_s_join_call_to_a_kept_folder_is_held(repo
     assert held >= {("go/read.go", 4), ("go/read.go", 5), ("go/read.go", 8), ("rs/main.rs", 1), ("py/read.py", 2),
                     ("java/Read.java", 1), ("cs/Read.cs", 1), ("rb/read.rb", 1), ("js/read.js", 1),
                     ("ans/site.yml", 1), ("ans/site.yml", 2), ("py/join.py", 1), ("py/join.py", 2)}
+
+
+# Break-it round 19, #9: the held word is a variable's value, the path built from the variable on
+# another line. (file, text, the line of the word held)
+VARIABLES = {
+    "py/load.py": ('import os\nBASE = "hosts"\nHOST = "pug"\ncfg = open(os.path.join(BASE, HOST, "app.conf")).read()\n',
+                   3),
+    "py/parts.py": ('import os\nparts = ["hosts", "pug", "app.conf"]\ncfg = open(os.sep.join(parts)).read()\n', 2),
+    "py/star.py": ('import os\nparts = ["hosts", "pug"]\nd = os.path.join(*parts)\n', 2),
+    "py/fstring.py": ('BASE = "hosts"\nhost = "pug"\np = f"{BASE}/{host}/app.conf"\n', 2),
+    "sh/load.sh": ('dir=hosts\nname=pug\ncat "$dir/$name/app.conf"\n', 2),
+    "sh/unquoted.sh": ('export NODE=pug\nBASE=$(dirname "$0")/../hosts\ncat ${BASE}/${NODE}/app.conf\n', 1),
+    "ans/site.yml": ("- hosts: localhost\n  vars: {node: pug}\n  tasks:\n"
+                     "    - debug: {msg: \"{{ lookup('file', playbook_dir ~ '/../hosts/' ~ node ~ '/app.conf') }}\"}\n",
+                     2),
+    "go/main.go": ('package main\nfunc main() {\n\tbase := "hosts"\n\thost := "pug"\n'
+                   '\tp := filepath.Join(base, host, "app.conf")\n\tprintln(p)\n}\n', 4),
+    "js/read.js": ("const host = 'pug';\nconst p = path.join(__dirname, '..', 'hosts', host, 'app.conf');\n", 1),
+    "sh/loop.sh": ('BASE=hosts\nfor h in rex pug; do cat "$BASE/$h/app.conf"; done\n', 2),
+    "mk/Makefile": ("DIR = hosts\nHOST ?= pug\nshow:\n\tcat $(DIR)/$(HOST)/app.conf\n", 2),
+}
+
+
+def test_a_held_path_reached_through_a_variable_set_on_another_line_is_held(repo: Repo, run: Run) -> None:
+    """Python `os.path.join(BASE, HOST, ...)`, `os.sep.join(parts)`, `os.path.join(*parts)`, an
+    f-string; shell `"$dir/$name/..."` and `${BASE}/${NODE}/...`; Ansible `playbook_dir ~ ... ~
+    node`; Go, Node, make: each word kept with the path (held-path), the files unchanged, python
+    and bash still read the file. A variable no path is built from, or one whose path names a
+    folder that moves, follows."""
+    files = {"hosts/pug/app.conf": "x=1\n", "stacks/pug/compose.yaml": "services: {}\n",
+             **{rel: text for rel, (text, _) in VARIABLES.items()},
+             "py/ssh.py": 'HOST = "pug"\nsubprocess.run(["ssh", HOST, "true"])\n',
+             "py/stack.py": 'import os\nSTACK = "pug"\np = os.path.join("stacks", STACK, "compose.yaml")\n'}
+    root = repo(files, config=CONFIG, allowlist=ALLOW + "keep_paths: ['hosts/pug']\n")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout
+    for rel in VARIABLES:
+        assert (root / rel).read_text() == files[rel], rel
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "audit") if f.get("reason") == "held-path"}
+    assert held >= {(rel, line) for rel, (_, line) in VARIABLES.items()}, sorted(held)
+    assert (root / "py/ssh.py").read_text() == files["py/ssh.py"].replace('"pug"', '"wolf"')
+    assert (root / "py/stack.py").read_text() == files["py/stack.py"].replace('"pug"', '"wolf"')
+    assert (root / "stacks/wolf/compose.yaml").exists()
+    shown = subprocess.run([sys.executable, "-c", (root / "py/load.py").read_text() + "print(cfg, end='')"], cwd=root,
+                           capture_output=True, text=True, check=False)
+    assert shown.returncode == 0 and shown.stdout == "x=1\n", shown.stderr
+    shown = subprocess.run(["bash", "sh/load.sh"], cwd=root, capture_output=True, text=True, check=False)
+    assert shown.returncode == 0 and shown.stdout == "x=1\n", shown.stderr
 
 
 # Latin-1 text holding `Â°` (0xC2 0xB0, which UTF-8 reads as one character: the sweep's lines

@@ -29,6 +29,17 @@ CASES: dict[str, tuple[dict[str, str], list[str], list[str]]] = {
     # a folder named with a trailing slash in a Makefile, the sweep given a file inside it
     "a-folder-by-a-file-inside": ({"hosts/pug/app.conf": "x=1\n", "Makefile": "sync:\n\trsync -a hosts/pug/ b:/srv\n"},
                                   ["hosts/pug/app.conf"], ["Makefile:2"]),
+    # `cd hosts && ... -f pug/compose.yaml`: read from the folder the line changes into
+    "cd-then-a-relative-path": ({"hosts/pug/compose.yaml": APP, "stacks/pug/compose.yaml": APP,
+                                 "ci/up.sh": "cd hosts && docker compose -f pug/compose.yaml up -d\n"},
+                                ["hosts"], ["ci/up.sh:1"]),
+    # break-it round 19, #15: readers that join the path from parts or from a variable
+    "joined-and-variables": ({"hosts/pug/compose.yaml": APP,
+                              "py/load.py": 'import os\ng = os.path.join("hosts", "pug", "compose.yaml")\n',
+                              "py/var.py": 'import os\nHOST = "pug"\nf = os.path.join("hosts", HOST, "compose.yaml")\n',
+                              "ci/all.sh": 'HOSTS_DIR=hosts\nfor h in pug rex; do docker compose -f '
+                                           '"$HOSTS_DIR/$h/compose.yaml" up -d; done\n'},
+                             ["hosts"], ["py/load.py:2", "py/var.py:2", "ci/all.sh:2"]),
 }
 
 
@@ -76,3 +87,22 @@ def test_a_narrowed_sweep_given_the_readers_too_moves_them_together(repo, run) -
     other = _repo(repo, report)
     assert run(other, "sweep", "--commit", "hosts", "ci", "compose.yaml").exit_code == 0
     assert (other / "compose.yaml").read_text() == "include:\n  - hosts/wolf/compose.yaml\n"
+
+
+def test_a_tail_that_names_another_existing_file_stops_nothing(repo, run) -> None:
+    """Break-it round 19, #14: `cd stacks && docker compose -f pug/compose.yaml` names
+    `stacks/pug/compose.yaml`, which exists and is not moved, yet refused the sweep of hosts/.
+    Read from the folder its line changes into (`cd DIR &&`, `-C DIR`), or a tail that a listed
+    file the sweep does not move ends with too, it names that file: the sweep moves hosts/ with
+    exit 0."""
+    files = {"hosts/pug/compose.yaml": APP, "stacks/pug/compose.yaml": APP.replace("nginx", "redis"),
+             "ci/deploy.sh": "docker compose -f /srv/stacks/pug/compose.yaml up -d\n"
+                             "cd stacks && docker compose -f pug/compose.yaml up -d\n",
+             "ci/pack.sh": "tar -C stacks -czf stack.tgz pug/compose.yaml\n",
+             "ci/either.sh": "docker compose -f pug/compose.yaml config\n"}
+    root = _repo(repo, files)
+    done = run(root, "sweep", "--commit", "hosts")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "hosts/wolf/compose.yaml").exists() and (root / "stacks/pug/compose.yaml").exists()
+    for rel in ("ci/deploy.sh", "ci/pack.sh", "ci/either.sh"):
+        assert (root / rel).read_text() == files[rel], rel

@@ -266,3 +266,47 @@ def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, r
     built = subprocess.run(["kubectl", "kustomize", str(root / "k8s/overlay")], capture_output=True, text=True,
                            check=True).stdout
     assert "namespace: pug" in built  # the seal's namespace: the controller still unseals it
+
+
+def test_a_detached_signature_in_another_folder_seals_the_file_it_signs(repo: Repo, run: Run,
+                                                                         gpg: dict[str, str]) -> None:
+    """Break-it round 19, #8: `sigs/Release.gpg` signs `apt/Release` from another folder (a verify
+    script names both). An OpenPGP signature anywhere in the tree seals the bytes it signs, whatever
+    its name (its hash's first 16 bits are checked against the file): binary, armoured, text mode,
+    named otherwise (`sigs/apt-release.sig`). A signature of another kind (`.minisig`) named for the
+    file in a folder without that file seals it too, and so does one a line names beside the file
+    (`minisign -V -x keys/banner-2026.minisig -m conf/issue`). A file of the same name the signature does not
+    sign (`mirror/Release`) follows."""
+    files = {"apt/Release": "Origin: lab\nURI: http://pug.lab.lan/debian\n",
+             "mirror/Release": "Origin: mirror\nURI: http://pug.lab.lan/mirror\n",
+             "release/hosts.txt": "pug.lab.lan 10.0.40.11\n", "conf/motd": "Welcome to pug.lab.lan\n",
+             "dists/InRelease.txt": "Suite: stable\nHost: pug.lab.lan\n", "other/hosts.txt": "pug.lab.lan 10.0.40.11 spare\n",
+             "conf/issue": "Managed from pug.lab.lan\n", "conf/issue.net": "Managed from pug.lab.lan (net)\n",
+             "verify.sh": "gpg --verify sigs/Release.gpg apt/Release\nminisign -Vm conf/motd -x keys/motd.minisig\n"
+                          "minisign -V -x keys/banner-2026.minisig -m conf/issue\n",
+             "README.md": "Banners are signed: keys/banner-2026.minisig.\n"}
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    signatures = {"sigs/Release.gpg": ("apt/Release", ["--detach-sign"]),
+                  "signatures/hosts.txt.asc": ("release/hosts.txt", ["--armor", "--detach-sign"]),
+                  "sigs/apt-release.sig": ("dists/InRelease.txt", ["--textmode", "--detach-sign"])}
+    for sig, (signed_file, how) in signatures.items():
+        (root / sig).parent.mkdir(exist_ok=True)
+        (root / sig).write_bytes(_gpg(gpg, *how, "--output", "-", str(root / signed_file)).stdout)
+    (root / "keys").mkdir()
+    for minisig in ("keys/motd.minisig", "keys/banner-2026.minisig"):
+        (root / minisig).write_text("untrusted comment: signature from minisign secret key\n"
+                                    "RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "signatures")
+    signed = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "signed"}
+    assert signed == {("apt/Release", 2), ("release/hosts.txt", 1), ("dists/InRelease.txt", 2), ("conf/motd", 1),
+                      ("conf/issue", 1)}
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for sig, (signed_file, _) in signatures.items():
+        assert (root / signed_file).read_text() == files[signed_file]
+        assert _gpg(gpg, "--verify", str(root / sig), str(root / signed_file)).returncode == 0, sig
+    assert (root / "conf/motd").read_text() == files["conf/motd"]
+    assert (root / "conf/issue").read_text() == files["conf/issue"]  # named beside its signature in verify.sh
+    assert (root / "conf/issue.net").read_text() == "Managed from wolf.lab.lan (net)\n"  # named by no line with it
+    assert (root / "mirror/Release").read_text() == "Origin: mirror\nURI: http://wolf.lab.lan/mirror\n"
+    assert (root / "other/hosts.txt").read_text() == "wolf.lab.lan 10.0.50.21 spare\n"  # signed by none

@@ -55,6 +55,25 @@ SPLIT: dict[str, tuple[dict[str, str], str]] = {
     # `include:` of a compose file, the long form with a list of paths
     "compose-include": ({"compose.yaml": "include:\n  - path: [parts/db.yaml]\n" + APP, "parts/db.yaml": DB},
                         "parts/db.yaml:2"),
+    # break-it round 19, #6: ssh `Include conf.d/*` joins two files' Host blocks (ssh uses the first)
+    "ssh-include-glob": ({"ssh/ssh_config": "Include conf.d/*\n",
+                          "ssh/conf.d/10-web": "Host pug\n  HostName 10.0.0.5\n  User app\n",
+                          "ssh/conf.d/20-db": "Host wolf\n  HostName 10.9.9.9\n  User db\n"}, "ssh/conf.d/20-db:1"),
+    # the including file holds `Host wolf` itself; the included file a `Host pug web` list
+    "ssh-include-own-block": ({"dotfiles/ssh/config": "Include ~/.ssh/hosts/web.conf\n\nHost wolf\n  User db\n",
+                               "dotfiles/ssh/hosts/web.conf": "Host pug web\n  User app\n"}, "dotfiles/ssh/config:3"),
+    # `docker stack deploy -c -c`: stack's `--compose-file`, merged as compose merges
+    "stack-deploy": ({"b/deploy.sh": "#!/bin/sh\ndocker stack deploy -c base.yml -c db.yml app\n",
+                      "b/base.yml": APP, "b/db.yml": DB}, "b/db.yml:2"),
+    "stack-deploy-long": ({"Makefile": "up:\n\tdocker stack deploy --compose-file app.yml --compose-file=db/db.yml x\n",
+                           "app.yml": APP, "db/db.yml": DB}, "db/db.yml:2"),
+    # ansible-navigator's inventory entries: one inventory
+    "navigator-entries": ({"d/ansible-navigator.yml": "ansible-navigator:\n  ansible:\n    inventory:\n      entries:\n"
+                                                      "        - inventory/web.yml\n        - inventory/db.ini\n",
+                           "d/inventory/web.yml": WEB_YML, "d/inventory/db.ini": DB_INI}, "d/inventory/db.ini:2"),
+    "navigator-json": ({".ansible-navigator.json": '{"ansible-navigator": {"ansible": {"inventory": '
+                                                   '{"entries": ["inv/a.ini", "inv/b.yml"]}}}}\n',
+                        "inv/a.ini": "[web]\npug\n", "inv/b.yml": "db:\n  hosts:\n    wolf:\n"}, "inv/b.yml:3"),
 }
 
 
@@ -150,3 +169,25 @@ def test_ansible_inventory_lists_two_machines_after_the_refused_sweep(repo, run,
     assert hosts() == ["pug", "wolf"]
     (root / "inventory/web.yml").write_text(WEB_YML.replace("pug", "wolf"))
     assert hosts() == ["wolf"]
+
+
+def test_ssh_reaches_the_db_machine_by_name_after_the_refused_sweep(repo, run, tmp_path) -> None:
+    """The real reader of round 19's #6c: `ssh -G wolf` over the split config (a relative Include
+    is read under ~/.ssh) gives the db machine's user before and after the refused sweep; written
+    by hand it gives the old pug's."""
+    files, _ = SPLIT["ssh-include-glob"]
+    root = _repo(repo, files)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".ssh").symlink_to(root / "ssh")
+
+    def user() -> str:
+        shown = subprocess.run(["ssh", "-G", "-F", str(home / ".ssh/ssh_config"), "wolf"], capture_output=True,
+                               text=True, check=True, timeout=60, env={**os.environ, "HOME": str(home)})
+        return next(line.split()[1] for line in shown.stdout.splitlines() if line.startswith("user "))
+
+    assert user() == "db"
+    assert run(root, "sweep", "--commit").exit_code == 3
+    assert user() == "db"
+    (root / "ssh/conf.d/10-web").write_text(files["ssh/conf.d/10-web"].replace("pug", "wolf"))
+    assert user() == "app"

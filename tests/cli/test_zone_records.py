@@ -72,6 +72,20 @@ VARIANTS = {
                                             '  name    = "pug"\n}\n', [3]),
     "route53-zone-id-literal": ("tf7/r.tf", 'resource "aws_route53_record" "a" {\n  zone_id = "Z0123456789ABC"\n'
                                             '  name    = "pug"\n}\n', [3]),
+    # break-it round 19, #10: OPNsense / pfSense host overrides, `hostname:`/`host:` beside `domain:`
+    "opnsense-flow": ("play/opn.yml", "- ansibleguy.opnsense.unbound_host: {hostname: pug, domain: ana.lan, "
+                                      "value: 10.0.40.11}\n", [1]),
+    "opnsense-block": ("play/opnb.yml", "- name: block style\n  ansibleguy.opnsense.unbound_host:\n"
+                                        "    hostname: pug\n    domain: ana.lan\n    value: 10.0.40.11\n", [3]),
+    "pfsense-flow-two-items": ("play/pf.yml", "- pfsensible.core.pfsense_dns_resolver: {hosts: [{host: pug, domain: "
+                                              "ana.lan, ip: 10.0.40.11}, {host: rex, domain: ana.lan, ip: 10.0.40.12}]}\n",
+                               [1]),
+    "pfsense-block-item": ("play/pfb.yml", "- pfsensible.core.pfsense_dns_resolver:\n    hosts:\n"
+                                          "      - host: rex\n        domain: ana.lan\n"
+                                          "      - host: pug\n        domain: ana.lan\n        ip: 10.0.40.11\n",
+                           [5]),
+    "vars-hostname-domain": ("group_vars/lab.yml", "unbound_overrides:\n  - domain: \"ana.lan\"\n"
+                                                   "    hostname: \"pug\"\n", [3]),
 }
 OTHER_FILES = {"tf2/zone.tf": 'data "aws_route53_zone" "lan" {\n  name = "ana.lan."\n}\n'}
 
@@ -83,6 +97,11 @@ NEGATIVES = {
     "compute-instance": ("tf6/vm.tf", 'resource "google_compute_instance" "a" {\n  zone = var.zone\n'
                                       '  name = "pug"\n}\n'),
     "commented-domain": ("dhcp/c.conf", '# option domain-name "ana.lan";\nhost pug {\n}\n'),
+    "opnsense-another-domain": ("play/o.yml", "- ansibleguy.opnsense.unbound_host: {hostname: pug, domain: "
+                                              "example.com, value: 203.0.113.5}\n"),
+    "domain-no-dns-name": ("play/d.yml", "ldap:\n  domain: WORKGROUP\n  host: pug\n"),
+    "domain-in-another-item": ("play/i.yml", "overrides:\n  - host: pug\n    port: 80\n  - domain: ana.lan\n"
+                                             "    value: x\n"),
 }
 
 

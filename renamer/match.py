@@ -265,7 +265,9 @@ class Matcher:
         16-17 each read every file of a dense repo again)."""
         groups = (("sets", self._set_needles), ("templated", self._templated), ("composed", self._composed),
                   ("address parts", self._address_parts), ("completions", self.completions.literals),
-                  ("computed", self._computed), ("tool names", self._tool_names),
+                  # (the full scan's tool-name and zone-record readers ask these literals whatever the
+                  # names: might_hold_context asks them only where an old name is an FQDN)
+                  ("computed", self._computed), ("tool names", tool_names.LITERALS + zone_records.LITERALS),
                   ("own storage", self._own_storage), ("formatted", self._formatted),
                   ("address patterns", self._address_pattern_needles))
         return tuple((name, tuple(literals)) for name, literals in groups if literals)

@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from renamer import work
 from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 Net = tuple[ipaddress.IPv4Network, ipaddress.IPv4Network]
@@ -77,6 +78,25 @@ def might_hold(data: bytes, needles: tuple[bytes, ...]) -> bool:
 _SIGNS = (b"\\", b"[", b"(", b"*", b"?", b"+", b"{", b"$")
 
 
+def heads(pairs: Sequence[tuple[str, str]]) -> re.Pattern[bytes]:
+    """Where no network is renamed, a token decides something only where its head's octets are
+    the start of a renamed address (_by_address): all three of them (an alternative after them),
+    or a start the new address does not share (a prefix). One of those heads, its first two
+    octets at least, stands in every file where decide finds anything: dots as _HEAD reads them,
+    an octet with leading zeros. A file holding none is not read (issue 30: `10.` and a `[`
+    stand in nearly every file of a repo on 10/8)."""
+    found: set[tuple[int, ...]] = set()
+    for old, new in pairs:
+        octets, moved = tuple(map(int, old.split("."))), tuple(map(int, new.split(".")))
+        found.add(octets[:3])
+        found |= {octets[:k] for k in (1, 2, 3) if octets[:k] != moved[:k]}
+    dot = rb"(?:\\{0,4}\.|\[\.\])"
+    shortest = {head[:2] for head in found}
+    spelled = {str(head[0]).encode() + dot + (b"0*" + str(head[1]).encode() if len(head) > 1 else b"")
+               for head in shortest}
+    return re.compile(b"|".join(sorted(spelled)))
+
+
 @functools.lru_cache(maxsize=64)
 def _starts(first: bytes) -> re.Pattern[bytes]:
     """Where a token whose head starts with the octet `first` begins: the octet after no name
@@ -88,13 +108,19 @@ def _starts(first: bytes) -> re.Pattern[bytes]:
                       rb"|(?=(?:\.[0-9]{1,3}){0,2}\.(?:\$[{(A-Za-z_]|\{\{|%\{)))")
 
 
-def decide(data: bytes, nets: Sequence[Net], pairs: Sequence[tuple[str, str]]) -> list[Decision]:
-    """Every address pattern in `data` that a renamed network or address moves, in file order."""
+def decide(data: bytes, nets: Sequence[Net], pairs: Sequence[tuple[str, str]],
+           only: re.Pattern[bytes] | None = None) -> list[Decision]:
+    """Every address pattern in `data` that a renamed network or address moves, in file order.
+    `only` (heads(pairs)), where no network is renamed: a token is read only where it starts so."""
+    only = only if not nets else None
     firsts = {str(old.network_address).split(".")[0].encode() for old, _ in nets}
     firsts |= {old.split(".")[0].encode() for old, _ in pairs}
     out: dict[int, Decision] = {}
     for first in sorted(firsts):
         for hit in _starts(first).finditer(data):
+            if only is not None and not only.match(data, hit.start()):
+                continue
+            work.add("address pattern tokens")
             token = _token(data, hit.start())
             if token is None:
                 continue

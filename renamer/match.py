@@ -35,6 +35,7 @@ from renamer import (
     prefix_moves,
     templated_names,
     tool_names,
+    work,
     zone_records,
 )
 from renamer import forms as spelling
@@ -136,7 +137,12 @@ class Matcher:
                          if isinstance(old, ipaddress.IPv4Network) and isinstance(new, ipaddress.IPv4Network)]
         self._address_pattern_needles = (address_patterns.literals(self._v4_nets, self._v4_pairs)
                                          if self._v4_nets or self._v4_pairs else ())
+        self._pair_heads = address_patterns.heads(self._v4_pairs) if self._v4_pairs else None
         self._address_patterns_of: bytes | None = None
+        # The native first pass's groups held by the last file it scanned (note_held).
+        self._grouped = frozenset(name for name, _ in self.context_groups())
+        self._held_of: bytes | None = None
+        self._held: frozenset[str] = frozenset()
         self._address_patterns_found: list[address_patterns.Decision] = []
         forms: dict[bytes, Form] = {}
         for old, new in self.hosts:
@@ -259,8 +265,42 @@ class Matcher:
         out += self._address_pattern_needles
         return tuple(out)
 
-    def might_hold_context(self, data: bytes) -> bool:
-        """Can `data` hold a range (`web{01..03}` spells no old value) or a pattern for one?"""
+    def context_groups(self) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
+        """The readers of might_hold_context that a literal gates, each with its literals: a reader
+        asks its own test only where one of them stands (each test begins with that `in` test), so
+        a caller that already knows which groups a file holds (the native first pass: one scan)
+        passes them as `held` and the others are not asked at all (issue 30: the readers of rounds
+        16-17 each read every file of a dense repo again)."""
+        groups = (("sets", self._set_needles), ("templated", self._templated), ("composed", self._composed),
+                  ("address parts", self._address_parts), ("completions", self.completions.literals),
+                  # (the full scan's tool-name and zone-record readers ask these literals whatever the
+                  # names: might_hold_context asks them only where an old name is an FQDN)
+                  ("computed", self._computed), ("tool names", tool_names.LITERALS + zone_records.LITERALS),
+                  ("own storage", self._own_storage), ("formatted", self._formatted),
+                  ("address patterns", self._address_pattern_needles))
+        return tuple((name, tuple(literals)) for name, literals in groups if literals)
+
+    def note_held(self, data: bytes, held: Collection[str]) -> None:
+        """The native first pass's answer for `data`: which context_groups' literals it holds. The
+        full scan of the same bytes (the same object) then asks no reader of another group."""
+        self._held_of, self._held = data, frozenset(held)
+
+    def may_hold(self, group: str, data: bytes) -> bool:
+        """False only where `data` is the bytes the native pass answered for (note_held) and holds
+        none of `group`'s literals: its reader would find nothing there."""
+        if self._skips(group, data):
+            return False
+        if group in self._grouped:
+            work.add("scan readers")
+        return True
+
+    def _skips(self, group: str, data: bytes) -> bool:
+        return data is self._held_of and group in self._grouped and group not in self._held
+
+    def might_hold_context(self, data: bytes, held: Collection[str] | None = None) -> bool:
+        """Can `data` hold a range (`web{01..03}` spells no old value) or a pattern for one?
+        `held`: the context_groups whose literals `data` holds, where the caller knows (None: ask
+        every reader); a reader of another group is not asked (its answer would be False)."""
         if (self._range_probe is not None and any(stem in data for stem in self._range_stems)
                 and self._range_probe.search(data)):
             return True
@@ -281,24 +321,30 @@ class Matcher:
             return True
         if self._mapped_scan and _holds_mapped(data):
             return True
-        if host_sets.might_hold(data, self._set_needles):
+        every, names = held is None, () if held is None else held
+        if (every or "sets" in names) and host_sets.might_hold(data, self._set_needles):
             return True
-        if self._templated and templated_names.might_hold(data, self._templated):
+        if self._templated and (every or "templated" in names) \
+                and templated_names.might_hold(data, self._templated):
             return True
-        if self._composed and (composed_names.might_hold(data, self._composed, self._tails)
-                               or bool(composed_names.joins(data))):
+        if self._composed and (every or "composed" in names) and (
+                composed_names.might_hold(data, self._composed, self._tails)
+                or bool(composed_names.joins(data))):
             return True
-        if self.might_compose_address(data) or self.completions.might_hold(data):
+        if (every or "address parts" in names) and self.might_compose_address(data):
             return True
-        if self.might_compute_address(data):
+        if (every or "completions" in names) and self.completions.might_hold(data):
             return True
-        if self._tool_names and (tool_names.might_hold(data) or zone_records.might_hold(data)):
+        if (every or "computed" in names) and self.might_compute_address(data):
             return True
-        if self._own_storage and own_storage.might_hold(data):
+        if self._tool_names and (every or "tool names" in names) and (
+                tool_names.might_hold(data) or zone_records.might_hold(data)):
             return True
-        if self.might_format_name(data):
+        if self._own_storage and (every or "own storage" in names) and own_storage.might_hold(data):
             return True
-        if self._address_patterns(data):
+        if (every or "formatted" in names) and self.might_format_name(data):
+            return True
+        if (every or "address patterns" in names) and self._address_patterns(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
@@ -343,14 +389,20 @@ class Matcher:
         """address_patterns.decide, asked once per file; a renamed address's only beside a group of
         alternatives (the one shape it rewrites)."""
         needles = self._address_pattern_needles
-        if not needles or not address_patterns.might_hold(data, needles):
+        if not (needles and not self._skips("address patterns", data)
+                and address_patterns.might_hold(data, needles)):
+            return []
+        # No renamed network: only a renamed address's head decides (address_patterns.heads).
+        if not self._v4_nets and self._pair_heads is not None and not self._pair_heads.search(data):
             return []
         if data is not self._address_patterns_of:
+            work.add("address pattern reads")
             pairs = self._v4_pairs if (b"|" in data and b".(" in data) or any(
                 start in data for start in self._pattern_starts if b"." in start) else []
             self._address_patterns_of = data
-            self._address_patterns_found = (address_patterns.decide(data, self._v4_nets, pairs)
-                                            if self._v4_nets or pairs else [])
+            self._address_patterns_found = (
+                address_patterns.decide(data, self._v4_nets, pairs, self._pair_heads)
+                if self._v4_nets or pairs else [])
         return self._address_patterns_found
 
     def templated_heads(self, data: bytes, matches: list[Match]) -> list[Match]:

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from renamer.address_patterns import decide
+from renamer import work
+from renamer.address_patterns import decide, heads
 
 NETS = [
     (ipaddress.IPv4Network("10.0.40.0/24"), ipaddress.IPv4Network("10.0.50.0/24")),
@@ -92,3 +93,49 @@ def test_a_resized_move_rewrites_only_a_block_the_new_network_holds(old: str, ne
                                                                     rewritten: str, residual: bool) -> None:
     nets = [(ipaddress.IPv4Network(old), ipaddress.IPv4Network(new))]
     assert _applied(token, nets) == (rewritten, residual)
+
+
+# Issue 30: where no network is renamed, decide reads a token only where it starts with a head of
+# a renamed address (heads). Pieces spelling heads every way _HEAD reads one (escaped dots, `[.]`,
+# four backslashes, leading zeros), groups, prefixes, templates, and heads of other addresses.
+HEAD_PIECES = ["10.", "10\\.", "10[.]", "10\\\\\\\\.", "250.", "250\\.", "0250\\.", "050.", "50\\.", "42.", "1.",
+               "(54|55)", "(91|92|10)", "(?:54|7)", "[0-9]+", "*", "^", "$", "${n}", "{{ x }}", ".", "\\.", " ",
+               "\n", "|", ")", "(", ":22", "11.", "5.", "251.", "40\\.", "0\\."]
+HEAD_PAIRS = [
+    (("10.250.50.54", "10.251.50.54"),),
+    (("10.250.50.54", "10.250.50.99"),),
+    (("10.42.1.91", "10.42.1.95"),),
+    (("10.250.50.54", "11.0.0.1"),),
+    (("10.0.40.11", "10.0.50.21"), ("10.5.1.1", "10.5.1.2"), ("11.250.50.54", "11.250.50.55")),
+]
+
+
+@given(text=st.lists(st.sampled_from(HEAD_PIECES), max_size=16).map("".join), pairs=st.sampled_from(HEAD_PAIRS))
+def test_the_head_gate_changes_no_decision(text: str, pairs: tuple[tuple[str, str], ...]) -> None:
+    data = text.encode()
+    found = decide(data, (), pairs)
+    assert decide(data, (), pairs, heads(pairs)) == found
+    if found:  # the file-level gate (Matcher._address_patterns) lets every such file through
+        assert heads(pairs).search(data) is not None
+
+
+@pytest.mark.parametrize("token, pairs", [
+    pytest.param("10.250.50.(54|60)", (("10.250.50.54", "10.250.50.99"),), id="group"),
+    pytest.param("^10\\.250\\.", (("10.250.50.54", "10.251.50.54"),), id="prefix"),
+    pytest.param("^10\\.050\\.", (("10.50.1.1", "10.51.1.1"),), id="leading-zero"),
+    pytest.param("10\\\\\\\\.250\\\\\\\\.", (("10.250.50.54", "10.251.50.54"),), id="four-backslashes"),
+    pytest.param("^10\\.", (("10.250.50.54", "11.0.0.1"),), id="first-octet-moves"),
+])
+def test_a_head_gate_lets_each_deciding_spelling_through(token: str, pairs: tuple[tuple[str, str], ...]) -> None:
+    data = f'match: "{token}"\n'.encode()
+    assert decide(data, (), pairs)  # it decides something
+    assert heads(pairs).search(data) is not None
+    assert decide(data, (), pairs, heads(pairs)) == decide(data, (), pairs)
+
+
+def test_a_head_of_another_address_is_not_read() -> None:
+    """`10.74.[0-9]*` beside a rename of 10.250.50.54: nothing to decide, and no token read."""
+    before = work.COUNTS.copy()
+    assert decide(b'a: "10.74.[0-9]*" b: 10.9.(1|2)\n', (), (("10.250.50.54", "10.251.50.54"),),
+                  heads((("10.250.50.54", "10.251.50.54"),))) == []
+    assert work.since(before)["address pattern tokens"] == 0

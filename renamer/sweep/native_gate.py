@@ -44,6 +44,9 @@ NATIVE_FROM = 1000
 # Questions, each a report id of the database: hyperscan's single-match flag reports an id once
 # per scan however many of its patterns match, so a file costs a callback per question at most.
 BREAK, NEEDLE, CONTEXT, START, META, LOOSE, ANY_CASE, PRESENT, SLUG, ESCAPE, FOLD = range(11)
+# Matcher.context_groups: each group of context literals is a question of its own too, from GROUPS
+# on (one scan answers which readers of might_hold_context can hold, and only those are asked).
+GROUPS = 11
 # The bytes the loose pass's fold deletes (near_miss._ESCAPES) may stand anywhere inside a needle.
 _ESCAPED = rb"[\x5c\x5b\x5d]*"
 # A match of patterns._META always holds one of these (its `\s` spelled out: hyperscan's set
@@ -195,6 +198,11 @@ class NativeGate:
         # ... and an old FQDN's first label spelled with a zone's escapes (Matcher.might_hold_zone_label
         # reads the data decoded): each character as itself, `\\X` or `\\DDD`, in either case.
         patterns += [(_presentation(label), CONTEXT, True) for label in matcher.zone_labels if label]
+        # Each context reader's literals again, as a question of their own (caseless, as CONTEXT:
+        # a looser test, still necessary).
+        self._groups = matcher.context_groups()
+        for number, (_, literals) in enumerate(self._groups):
+            add(GROUPS + number, literals, caseless=True)
         add(START, starts)
         if starts:
             patterns.append((META_SOURCE, META, False))
@@ -250,12 +258,15 @@ class NativeGate:
             if not joined:
                 return None
         matcher = self.matcher
+        held = [name for number, (name, _) in enumerate(self._groups) if GROUPS + number in found]
+        matcher.note_held(data, held)  # the full scan of these bytes asks no other group's reader
         # As the Python pass: needles, then the context probes, then a split name; each Python
         # test asked only where its native condition holds (the needles' is the test itself).
         hit = NEEDLE in found
         if not hit and (CONTEXT in found or (START in found and META in found)):
             work.add("native follow-ups")
-            hit = matcher.might_hold_context(data)
+            work.add("native context readers", len(held))
+            hit = matcher.might_hold_context(data, held)
         if not hit and BREAK in found:
             work.add("native follow-ups")
             hit = might_split(matcher, data)

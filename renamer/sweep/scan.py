@@ -543,7 +543,10 @@ class FileScanner:
                 # `${HOST}.${DOMAIN}`, `join(".", [var.host, var.domain])`: both halves variables
                 matches = joined_matches(data, matches, self.matcher.hosts, self.definitions, rel)
                 matches = self.loop_holds.hold(rel, data, matches)
-                matches = tool_name_matches(data, matches, self.matcher.hosts)  # `Host pug` + `%h.ana.lan`
+                # (Each reader below that a literal gates is skipped where the native first pass found
+                # none of its literals in these bytes: Matcher.may_hold.)
+                if self.matcher.may_hold("tool names", data):  # `Host pug` + `%h.ana.lan`
+                    matches = tool_name_matches(data, matches, self.matcher.hosts)
                 # `10.0.40.11 pug` in a hosts file dnsmasq reads with `expand-hosts` + `domain=`
                 matches = hosts_file_matches(data, rel, matches, self.matcher.hosts, self.hosts_files)
                 # `DB_HOST=pug` in an env file a service with `dns_search: ana.lan` reads
@@ -559,9 +562,11 @@ class FileScanner:
                 # `pug:` in an OctoDNS zone file `config/ana.lan.yaml`
                 matches = zone_file_matches(data, rel, matches, self.matcher.hosts)
                 # `A("pug", ...)` in DNSControl's `D("ana.lan", ...)`, nsupdate's `zone:` + `record:`...
-                matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                if self.matcher.may_hold("tool names", data):  # zone_records.LITERALS are of that group
+                    matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
-                matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
+                if self.matcher.may_hold("own storage", data):
+                    matches = own_storage_matches(data, rel, matches, self.matcher.hosts)
                 # `include "fqdn" "pug"` of a define in another template of the chart making `{{ . }}.ana.lan`
                 matches = helm_call_matches(self.project.root, data, rel, matches, self.matcher.hosts)
                 # `fqdn("pug")` of a macro, def or shell function another file defines (`{{ h }}.ana.lan`)
@@ -573,15 +578,17 @@ class FileScanner:
                 matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
                 if status == CURRENT and rel.endswith((".tf", ".tf.json")):
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)
-                if self.matcher.might_compose_address(data):
+                if self.matcher.may_hold("address parts", data) and self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
                 # `"10.0.40.${count.index + 11}"`: a renamed network's head a template completes
                 matches = self.matcher.templated_heads(data, matches)
-                if self.matcher.might_compute_address(data):  # `cidrhost("10.0.40.0/24", 11)`
+                if self.matcher.may_hold("computed", data) and self.matcher.might_compute_address(data):
+                    # `cidrhost("10.0.40.0/24", 11)`
                     matches = computed_matches(data, matches, self.matcher,
                                                [*self.matcher.v4_olds, *self.matcher.v4_networks], rel,
                                                self.project.root)
-                if self.matcher.might_format_name(data):  # `format("pve%02d", 1)` makes pve01
+                if self.matcher.may_hold("formatted", data) and self.matcher.might_format_name(data):
+                    # `format("pve%02d", 1)` makes pve01
                     matches = formatted_matches(data, matches, self.matcher.hosts)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)

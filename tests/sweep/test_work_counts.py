@@ -43,6 +43,15 @@ WHAT = {
                        "where a name may stand as a key, not every file holding one",
     "key index lines": "lines the key index parsed: up to the last where a name may stand as a key "
                        "(key_paths.key_text), not every line of every file holding a name",
+    "address pattern reads": "files address_patterns.decide read: only where a renamed network's first octet, or "
+                             "(no network renamed) a renamed address's head, stands beside regex syntax",
+    "address pattern tokens": "tokens address_patterns read: with no network renamed, only those starting with a "
+                              "renamed address's head (address_patterns.heads), not every `10.` before a `[`",
+    "scan readers": "readers a literal gates that the full scan ran (tool names, zone records, own storage, "
+                    "address parts, computed, formatted): where the native pass ran, only those whose literals "
+                    "the file holds (Matcher.may_hold)",
+    "native context readers": "readers of might_hold_context the native pass asked: only those whose literals "
+                              "the file holds (Matcher.context_groups), not all ten of every file with a `10.`",
 }
 
 
@@ -108,6 +117,32 @@ def test_a_clean_file_never_reaches_the_decoder_tests(clean: Path) -> None:
     assert native.get("decoder tests", 0) <= leads, native
     assert python["decoder tests"] > BOUNDS["files"] - 10, python  # the counter counts where it is asked
     assert native.get("full scans", 0) == python.get("full scans", 0)
+
+
+def test_the_native_pass_asks_a_file_only_the_readers_whose_literals_it_holds(dense: Path, clean: Path) -> None:
+    """Issue 30: the readers of rounds 16-17 (formatted and joined names, backup locations, zone
+    records, address patterns...) each read every file of a dense repo holding a `10.` again. The
+    native pass's one scan says which groups of literals a file holds; might_hold_context and the
+    full scan ask only those groups' readers, and address_patterns reads only the tokens starting
+    with a renamed address's head. The answers stay the Python pass's."""
+    bounds = BOUNDS["native"]
+    for repo in (dense, clean):
+        native = counted(repo, "sweep", "--dry-run", "--format", "summary", native="1")
+        python = counted(repo, "sweep", "--dry-run", "--format", "summary", native="0")
+        groups = 10  # Matcher.context_groups on the generated repo's renames
+        assert native["native follow-ups"] > BOUNDS["files"] // 2  # nearly every file asks a context
+        grown = [f"{what}: {native.get(what, 0)} > bound {bound} ({WHAT[what]})"
+                 for what, bound in bounds.items() if native.get(what, 0) > bound]
+        assert not grown, "; ".join(grown)
+        # every reader of every file asking a context would be ten times the follow-ups
+        assert native["native context readers"] < 2 * native["native follow-ups"] < groups * native["native follow-ups"] / 4
+        assert native.get("scan readers", 0) <= python.get("scan readers", 0)
+        assert native.get("full scans", 0) == python.get("full scans", 0)
+    # The repo holds many `10.` before regex syntax (tokens the reader looked at each of before).
+    starts = re.compile(rb"10(?:\\{1,4}\.|\[\.\]|(?=(?:\.[0-9]{1,3}){0,2}\.[0-9]{0,3}(?:[\[(*+?{|\\]|\.[*+?])))")
+    held = sum(len(starts.findall(path.read_bytes())) for path in clean.rglob("*")
+               if ".git" not in path.parts and path.is_file())
+    assert held > 10 * bounds["address pattern tokens"], held
 
 
 def _composed_repo(dest: Path, files: int) -> Path:

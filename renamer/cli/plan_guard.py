@@ -96,7 +96,8 @@ def guard_summary(guards: Sequence[Guard]) -> str:
     shown = ", ".join(g.directory for g in guards)
     failed = plural(len(failing), "delete or replace", "deletes or replaces")
     said = f"{plural(moves, 'move')}, {failed} not accepted"
-    return f"; {guards[0].binary} plan: {said} ({shown})"
+    # -refresh=false: the state as recorded is planned against, no provider is asked
+    return f"; {guards[0].binary} plan -refresh=false: {said} ({shown})"
 
 
 def guard_data(guards: Sequence[Guard]) -> list[dict[str, Any]]:

@@ -99,7 +99,7 @@ from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_records import zone_record_matches
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
-from renamer.terraform_state import is_hcl, kept_state, state_file_note
+from renamer.terraform_state import STATE, STATE_HINT, is_hcl, kept_state, state_file_note, state_held
 from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
 
@@ -141,6 +141,7 @@ REFUSED_HINTS = {
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],
+    STATE: STATE_HINT,
     sealed.SIGNED: sealed.HINTS[sealed.SIGNED],
     sealed.SEALED_SECRET: sealed.HINTS[sealed.SEALED_SECRET],
     "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
@@ -618,6 +619,8 @@ class FileScanner:
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)
             matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
+        if matches and status == CURRENT and ".tfstate" in rel:  # terraform's record of the world: kept as is
+            matches = state_held(rel, matches)
         # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).
         double = (multibyte.readings(data) if (hit or loose_hit) and content.kind == "text"
                   and not data.isascii() else [])

@@ -14,7 +14,10 @@ consequence said, unless the sweep is asked to move them (`--allow-identity`):
 * a kustomization's patch `target:` `name:` (it selects an object by its name);
 * a chart's `fullnameOverride` / `nameOverride` in a `values*.yaml` (every object is named from it);
 * a Service's DNS name, `NAME.NS.svc` or `NAME.NS.svc.cluster.local`, in any file: the Service's
-  name, read by whoever connects to it (one name, one fate: it moves only with the Service).
+  name, read by whoever connects to it (one name, one fate: it moves only with the Service); and
+  its short spellings `NAME.NS` (`NAME.NS:5432`) and `NAME.NS.svc.cluster`, which a pod's search
+  list completes to the same name, where a manifest of the repo defines Service NAME in namespace
+  NS (`Services`, break-it round 20, finding 1).
 
 Everything else an object says (an Ingress `host`, `tls.hosts`, env values, ConfigMap data, an
 `externalName`, `hostAliases`) is a reference to a host, and follows as any text does.
@@ -25,8 +28,10 @@ template is no YAML until rendered, and its `{{ }}` regions hold no identity of 
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 IDENTITY = "identity"
 STORED = "external-key"  # an item of an external secret store: state outside the repo, `state-name`
@@ -50,6 +55,11 @@ _FLOW_NAME = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[
 SERVICE_DNS = re.compile(rb"(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\.(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}"
                          rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?!\.?[-A-Za-z0-9_])", re.IGNORECASE)
 # (`pug.lab.svc.home.arpa` is a name under a domain that has a `svc` label: no Service's)
+# `pug.db`, `pug.db:5432`, `pug.db.svc.cluster`: the short spellings a pod's search list completes;
+# a Service's only where the repo defines Service pug in namespace db (`Services`)
+SERVICE_SHORT = re.compile(rb"(?<![-A-Za-z0-9_.@])(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\."
+                           rb"(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)(?:\.svc\.cluster)?"
+                           rb"(?![-A-Za-z0-9_]|\.[-A-Za-z0-9_])", re.IGNORECASE)
 # A chart's values that name every object it renders (`{{ include "chart.fullname" . }}`)
 _OVERRIDE_NOTE = ("a chart's name override (`fullnameOverride`, `nameOverride`): every object the chart "
                   "renders is named from it, so renaming it deletes and recreates each (a StatefulSet's "
@@ -72,15 +82,83 @@ class Identity:
     namespace: str = ""
 
 
+@dataclass
+class Services:
+    """The Services the repo's live manifests define: (name, namespace) pairs, the names of those
+    whose namespace is set from outside (a kustomization), and every namespace the manifests name."""
+
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    unplaced: set[str] = field(default_factory=set)
+    namespaces: set[str] = field(default_factory=set)
+
+    def names(self, name: str, namespace: str) -> bool:
+        """Whether `NAME.NS` names a Service of the repo."""
+        name, namespace = name.lower(), namespace.lower()
+        return (name, namespace) in self.pairs or (name in self.unplaced and namespace in self.namespaces)
+
+    def __bool__(self) -> bool:
+        return bool(self.pairs or self.unplaced)
+
+
+def services(root: str, live: Callable[[str], bool], max_size: int,
+             files: Iterable[str] | None = None) -> Services:
+    """The Services of the repo's manifests (`.yaml`/`.yml` files `live` says are current)."""
+    found = Services()
+    if files is None:
+        listed = []
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if d not in (".git", "node_modules", ".terraform", ".venv")]
+            listed += [os.path.relpath(os.path.join(folder, n), root) for n in names
+                       if n.endswith((".yaml", ".yml"))]
+        files = listed
+    for rel in files:
+        rel = rel.replace(os.sep, "/")
+        if not rel.endswith((".yaml", ".yml")) or not live(rel):
+            continue
+        try:
+            with open(os.path.join(root, rel), "rb") as handle:
+                data = handle.read(max_size + 1)
+        except OSError:
+            continue
+        if len(data) > max_size or b"kind" not in data or b"apiVersion" not in data:
+            continue
+        for i in identities(rel, data):
+            value = data[i.start:i.end].decode("utf-8", "replace").lower()
+            if i.field == "namespace" or (i.field == "name" and i.kind == "Namespace"):
+                found.namespaces.add(value)
+            elif i.field == "name" and i.kind == "Service":
+                if i.namespace:
+                    found.pairs.add((value, i.namespace.lower()))
+                    found.namespaces.add(i.namespace.lower())
+                else:
+                    found.unplaced.add(value)
+    return found
+
+
 def might_hold(data: bytes) -> bool:
     return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
         or b"nameOverride" in data
 
 
-def identities(rel: str, data: bytes) -> list[Identity]:
+def identities(rel: str, data: bytes, known: Services | None = None) -> list[Identity]:
     """Every identity field of `data` (see the module's doc); `rel` decides nothing yet but a
-    kustomization's patch targets."""
+    kustomization's patch targets; `known`: the repo's Services, whose short DNS names are theirs."""
     out: list[Identity] = []
+    if known:
+        for h in SERVICE_SHORT.finditer(data):
+            name, ns = h.group("name").decode("ascii"), h.group("ns").decode("ascii")
+            if not known.names(name, ns):
+                continue
+            spelled = h.group(0).decode("ascii", "replace")
+            out.append(Identity(h.start("name"), h.end("name"), "Service", "service-dns",
+                                f"a Kubernetes Service's short DNS name (`{spelled}`, which a pod's search "
+                                f"list completes to `{name}.{ns}.svc.cluster.local`): it reads Service NAME, "
+                                "which keeps its name unless the sweep moves identities "
+                                "(`--allow-identity`); rewritten alone, it names no Service", ns.lower()))
+            out.append(Identity(h.start("ns"), h.end("ns"), "Namespace", "service-dns-namespace",
+                                f"the namespace of a Kubernetes Service's short DNS name (`{spelled}`): the "
+                                "Service's namespace keeps its name unless the sweep moves identities "
+                                "(`--allow-identity`); rewritten alone, it names no Service"))
     if b".svc" in data:
         out += [Identity(h.start("name"), h.end("name"), "Service", "service-dns",
                          f"a Kubernetes Service's DNS name (`{h.group(0).decode('ascii', 'replace')}`): it "

@@ -23,6 +23,7 @@ from renamer import (
     sealed_scopes,
     state_names,
     unit_names,
+    vcs_listing,
     vcs_status,
     work,
 )
@@ -423,6 +424,7 @@ class FileScanner:
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
         self._before: dict[str, list[Match]] = {}
+        self._services: kube_identities.Services | None = None  # the repo's Services, read on first need
         self._project_folders: dict[str, str | None] = {}  # folder -> why renaming it renames a project
 
     def scan(self, rel: str, klass: FileClass | None = None,
@@ -603,8 +605,9 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
-        if matches and content.kind == "text" \
-                and status == CURRENT and kube_identities.might_hold(data):  # `metadata: {name: pug}`
+        if matches and content.kind == "text" and status == CURRENT \
+                and (kube_identities.might_hold(data)  # `metadata: {name: pug}`
+                     or (b"." in data and self.kube_services())):  # `pug.db:5432` of Service db/pug
             matches = self._identities(rel, data, matches)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
@@ -963,7 +966,7 @@ class FileScanner:
         secret store's item, which no sweep moves, a `state-name` residual either way."""
         if not any(m.refused is None and m.kept is None for m in matches):
             return matches
-        found = [i for i in kube_identities.identities(rel, data)
+        found = [i for i in kube_identities.identities(rel, data, self.kube_services())
                  if not self.options.allow_identity or i.field == kube_identities.STORED]
         if not found:
             return matches
@@ -975,6 +978,12 @@ class FileScanner:
                 m = replace(m, refused=held, note=what.note.replace("NAME", m.old))
             out.append(m)
         return out
+
+    def kube_services(self) -> kube_identities.Services:
+        """The Services the repo's live manifests define (their short DNS names are identities)."""
+        if self._services is None:
+            self._services = repo_services(self.project)
+        return self._services
 
     def _state_names(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         """Occurrences in a name that keys state outside the repo (a compose project's, a volume's,
@@ -1087,6 +1096,14 @@ class FileScanner:
         exempt = self.project.classifier.line_exemptions(rel, texts, [m.line - 1 for m in misses])
         return [m for m in misses if m.line - 1 not in exempt
                 and not any(p.fullmatch(m.text) for p in allowlist.near_miss_ignore)]
+
+
+def repo_services(project: LoadedProject) -> kube_identities.Services:
+    """The Services of the repo's live manifests (tracked ones in a git repo)."""
+    files = vcs_listing.ls_files(project.root, "--cached") if project.git else None
+    return kube_identities.services(str(project.root),
+                                    lambda rel: project.classifier.classify(rel).status == CURRENT,
+                                    project.config.max_file_size, files)
 
 
 def _derived_from(name: str, old: str) -> bool:

@@ -330,3 +330,49 @@ def test_an_external_secret_stores_item_is_held_whatever_the_flag(repo: Repo, ru
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
     assert (root / "k8s/secret.yaml").read_text() == secret
     assert (root / "k8s/release.yaml").read_text() == release.replace("ana-ml2", "fv-ml1")
+
+
+SHORT_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\nallowlist: allow.yaml\n"
+SHORT_SERVICE = "apiVersion: v1\nkind: Service\nmetadata: {name: pug, namespace: db}\nspec:\n  ports: [{port: 5432}]\n"
+SHORT_READERS = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: web}
+data:
+  a: pug.db
+  b: "pug.db:5432"
+  c: "postgres://pug.db:5432/x"
+  d: pug.db.svc.cluster
+  e: pug.db.svc
+  nginx.conf: |
+    proxy_pass http://pug.db:5432;
+  f: pug.lan
+  g: pug.web
+  h: pug.ana.lan
+"""
+
+
+def test_a_services_short_dns_names_share_its_fate(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 1: `NAME.NS`, `NAME.NS:port`, `NAME.NS.svc.cluster` of Service
+    db/pug (a pod's search list completes them to `pug.db.svc.cluster.local`) were rewritten while
+    the Service was held; held with it now, in a manifest and in any other file. `pug.lan` (no
+    namespace lan), `pug.web` (no Service pug in web) and `pug.ana.lan` are hosts: they follow."""
+    files = {"k8s/svc.yaml": SHORT_SERVICE, "k8s/cfg.yaml": SHORT_READERS,
+             "app/.env": "DB=pug.db:5432\nCACHE=pug.lan\n"}
+    root = repo(files, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    cfg = (root / "k8s/cfg.yaml").read_text()
+    assert cfg == (SHORT_READERS.replace("pug.lan", "wolf.lan").replace("pug.web", "wolf.web")
+                   .replace("pug.ana.lan", "wolf.fv.lan")), cfg
+    assert (root / "app/.env").read_text() == "DB=pug.db:5432\nCACHE=wolf.lan\n"
+    found = {(f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity"}
+    assert found == {("k8s/svc.yaml", 3), ("app/.env", 1), *(("k8s/cfg.yaml", n) for n in (5, 6, 7, 8, 9, 11))}, found
+    note = next(f["note"] for f in _findings(run, root) if f["path"] == "app/.env")
+    assert "short DNS name (`pug.db`, which a pod's search list completes to `pug.db.svc.cluster.local`)" in note, note
+    # --allow-identity: the Service and every spelling of its name move together
+    done = run(root, "sweep", "--commit", "--allow-identity")
+    assert done.exit_code == 0, done.stdout
+    assert (root / "k8s/cfg.yaml").read_text() == cfg.replace("pug.db", "wolf.db")
+    assert (root / "app/.env").read_text() == "DB=wolf.db:5432\nCACHE=wolf.lan\n"
+    assert "metadata: {name: wolf, namespace: db}" in (root / "k8s/svc.yaml").read_text()
+    assert run(root, "verify").exit_code == 0

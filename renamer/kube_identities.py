@@ -248,6 +248,9 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                                         "names are `POD.NAME.NS.svc`): the field is immutable, so renamed, "
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
                                         "created again", given))
+        if kind in _WORKLOADS:
+            out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
+                    for a, b in _selector_values(data, keys)]
         out += _references(data, start, end, given, {i.start for i in out})
         if kind in _EXTERNAL:
             for hit in _KEY.finditer(data, start, end):
@@ -379,6 +382,75 @@ def _claim_templates(data: bytes, keys: dict[bytes, tuple[int, int, int]]) -> li
         at = found.end() + meta.end()
         end = _block_end(data, at, stop, len(meta.group(0)) - len(meta.group(0).lstrip(b" \t-")))
         out += _child_names(data, at, end)
+    return out
+
+
+# A workload's `spec.selector` is immutable (break-it round 20, finding 5): `kubectl apply` refuses a
+# changed one; its pod template's labels of the same keys must match it.
+_WORKLOADS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"})
+_SELECTOR_NOTE = ("a {kind}'s `spec.selector.matchLabels` (or the pod template's label it selects): the "
+                  "selector is immutable, so renamed, `kubectl apply` is refused (`field is immutable`) "
+                  "until the {kind} is deleted and created again, and a template label alone stops matching "
+                  "it")
+_LINE = re.compile(rb"(?m)^(?P<indent>[ \t]*)(?P<rest>[^\s#][^\n]*)$")
+# a label's key: `app`, `app.kubernetes.io/instance` (quoted or not)
+_ENTRY = re.compile(rb"""[ \t]*["']?(?P<key>[^\s:"'#{}\[\],-][^\s:"'#]*)["']?[ \t]*:(?:[ \t]+|$)""")
+_ITEM = re.compile(rb"""(?:^|[{,])[ \t]*["']?(?P<k>[^\s:"'{},]+)["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+
+
+def _sub_block(data: bytes, at: int, end: int, key: bytes) -> tuple[int, int] | None:
+    """The block (or flow mapping) of the first `key:` between `at` and `end`: (after the colon, end)."""
+    line_end = data.find(b"\n", at)
+    rest_end = end if line_end < 0 or line_end > end else line_end
+    if data[at:rest_end].lstrip().startswith(b"{"):  # a flow mapping: `selector: {matchLabels: {...}}`
+        flow = re.compile(rb"[{,][ \t]*[\"']?" + re.escape(key) + rb"[\"']?[ \t]*:")
+        found_flow = flow.search(data, at, rest_end)
+        return None if found_flow is None else (found_flow.end(), rest_end)
+    found = re.compile(rb"(?m)^(?P<indent>[ \t]*)" + re.escape(key) + rb"[ \t]*:").search(data, at, end)
+    if found is None:
+        return None
+    return found.end(), _block_end(data, found.end(), end, len(found.group("indent")))
+
+
+def _items(data: bytes, at: int, end: int) -> list[tuple[bytes, int, int]]:
+    """A mapping's scalar entries (key, value start, value end): block or flow."""
+    line_end = data.find(b"\n", at)
+    rest_end = end if line_end < 0 or line_end > end else line_end
+    if data[at:rest_end].lstrip().startswith(b"{"):
+        return [(h.group("k"), h.start("v"), h.end("v")) for h in _ITEM.finditer(data, at, rest_end)]
+    out = []
+    indent: int | None = None
+    for line in _LINE.finditer(data, rest_end, end):
+        depth = len(line.group("indent"))
+        indent = depth if indent is None else indent
+        if depth != indent:
+            continue
+        hit = _ENTRY.match(data, line.start(), line.end())
+        if hit is None:
+            continue
+        got = _scalar(data, hit.end(), line.end())
+        if got is not None:
+            out.append((hit.group("key"), got[0], got[1]))
+    return out
+
+
+def _selector_values(data: bytes, keys: dict[bytes, tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """A workload's `spec.selector.matchLabels` values, and its pod template's labels of those keys."""
+    spec = keys.get(b"spec")
+    if spec is None:
+        return []
+    selector = _sub_block(data, spec[1], spec[2], b"selector")
+    labels = _sub_block(data, selector[0], selector[1], b"matchLabels") if selector else None
+    if labels is None:
+        return []
+    chosen = _items(data, *labels)
+    out = [(a, b) for _, a, b in chosen]
+    template = _sub_block(data, spec[1], spec[2], b"template")
+    meta = _sub_block(data, template[0], template[1], b"metadata") if template else None
+    own = _sub_block(data, meta[0], meta[1], b"labels") if meta else None
+    if own is not None:
+        names = {k for k, _, _ in chosen}
+        out += [(a, b) for k, a, b in _items(data, *own) if k in names]
     return out
 
 

@@ -376,3 +376,72 @@ def test_a_services_short_dns_names_share_its_fate(repo: Repo, run: Run) -> None
     assert (root / "app/.env").read_text() == "DB=wolf.db:5432\nCACHE=wolf.lan\n"
     assert "metadata: {name: wolf, namespace: db}" in (root / "k8s/svc.yaml").read_text()
     assert run(root, "verify").exit_code == 0
+
+
+SELECTED = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: app
+spec:
+  selector:
+    matchLabels:
+      app.kubernetes.io/instance: pug
+      "tier": pug-db
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/instance: pug
+        tier: pug-db
+        host: pug.ana.lan
+    spec:
+      containers:
+        - name: web
+          image: nginx
+          env: [{name: DB, value: pug.ana.lan}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: app}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: pug}}
+  template:
+    metadata: {labels: {app: pug}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once, namespace: app}
+spec:
+  selector:
+    matchLabels: {run: pug}
+  template:
+    metadata:
+      labels: {run: pug}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: app}
+data:
+  selector: pug
+"""
+
+
+def test_a_workloads_selector_is_an_identity(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 5: a Deployment's, StatefulSet's, Job's `spec.selector.matchLabels`
+    (block and flow) and its pod template's labels of those keys were rewritten: the selector is
+    immutable, so `kubectl apply` refuses; held now, residual `identity`. A template label the
+    selector does not read, env values and a ConfigMap's `selector` key follow."""
+    root = repo({"k8s/app.yaml": SELECTED}, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    text = (root / "k8s/app.yaml").read_text()
+    assert text == (SELECTED.replace("host: pug.ana.lan", "host: wolf.fv.lan")
+                    .replace("value: pug.ana.lan", "value: wolf.fv.lan").replace("selector: pug\n", "selector: wolf\n")), text
+    found = [f for f in _findings(run, root) if f["reason"] == "identity"]
+    assert sorted(f["line"] for f in found) == [9, 14, 28, 30, 37, 40], found  # (`pug-db`: another name)
+    assert "`kubectl apply` is refused (`field is immutable`)" in str(found[0]["note"]), found[0]
+    # --allow-identity: selector and template labels move together
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    moved = (root / "k8s/app.yaml").read_text()
+    assert moved.count("pug") == 2 and "matchLabels: {app: wolf}" in moved and "labels: {app: wolf}" in moved, moved

@@ -137,7 +137,7 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
 
 def might_hold(data: bytes) -> bool:
     return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
-        or b"nameOverride" in data
+        or b"nameOverride" in data or b"namespace:" in data
 
 
 def identities(rel: str, data: bytes, known: Services | None = None) -> list[Identity]:
@@ -178,6 +178,12 @@ def identities(rel: str, data: bytes, known: Services | None = None) -> list[Ide
     if rel.rpartition("/")[2].startswith("values") and b"nameOverride" in data:
         out += [Identity(h.start("v"), h.end("v"), "chart", "override", _OVERRIDE_NOTE)
                 for h in _OVERRIDE.finditer(data)]
+    if rel.rpartition("/")[2] in ("kustomization.yaml", "kustomization.yml") and b"namespace" in data:
+        top = top_keys(data, 0, len(data)).get(b"namespace")
+        got = _scalar(data, top[1], top[2]) if top is not None else None
+        if got is not None:
+            out.append(Identity(got[0], got[1], "Namespace", "ref", _NAMESPACE_NOTE.format(
+                field="a kustomization's `namespace:`")))
     if b"kind" not in data:
         return out
     starts = [0, *(d.end() for d in _DOC.finditer(data))]
@@ -248,6 +254,7 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                                         "names are `POD.NAME.NS.svc`): the field is immutable, so renamed, "
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
                                         "created again", given))
+        out += _namespace_refs(data, keys, kind)
         if kind in _WORKLOADS:
             out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
                     for a, b in _selector_values(data, keys)]
@@ -452,6 +459,29 @@ def _selector_values(data: bytes, keys: dict[bytes, tuple[int, int, int]]) -> li
         names = {k for k, _, _ in chosen}
         out += [(a, b) for k, a, b in _items(data, *own) if k in names]
     return out
+
+
+_NAMESPACE_NOTE = ("{field}: every object it applies lands in namespace NAME, which keeps its name unless "
+                   "the sweep moves identities (`--allow-identity`); rewritten alone, each object is created "
+                   "again in a new, empty namespace at the next sync and the old ones stay (or are pruned)")
+
+
+def _namespace_refs(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: str) -> list[Identity]:
+    """The namespace a GitOps object applies into (break-it round 20, finding 3): Flux's
+    Kustomization/HelmRelease `spec.targetNamespace`, Argo CD's Application `spec.destination.namespace`."""
+    spec = keys.get(b"spec")
+    if spec is None or kind not in ("Kustomization", "HelmRelease", "Application"):
+        return []
+    if kind == "Application":
+        where = _sub_block(data, spec[1], spec[2], b"destination")
+        got = child_value(data, where[0], where[1], b"namespace") if where else None
+        field = "an Argo CD Application's `spec.destination.namespace`"
+    else:
+        got = child_value(data, spec[1], spec[2], b"targetNamespace")
+        field = f"a Flux {kind}'s `spec.targetNamespace`"
+    if got is None:
+        return []
+    return [Identity(got[0], got[1], "Namespace", "ref", _NAMESPACE_NOTE.format(field=field))]
 
 
 def _name_note(kind: str, namespace: str, templates: list[str]) -> str:

@@ -605,6 +605,8 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
+        if matches and status == CURRENT and content.kind == "text":  # before identities: a sealed namespace
+            matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
         if matches and content.kind == "text" and status == CURRENT \
                 and (kube_identities.might_hold(data)  # `metadata: {name: pug}`
                      or (b"." in data and self.kube_services())):  # `pug.db:5432` of Service db/pug
@@ -621,7 +623,6 @@ class FileScanner:
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)
-            matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
         if matches and status == CURRENT and ".tfstate" in rel:  # terraform's record of the world: kept as is
             matches = state_held(rel, matches)
         # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).

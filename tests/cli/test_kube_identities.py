@@ -445,3 +445,31 @@ def test_a_workloads_selector_is_an_identity(repo: Repo, run: Run) -> None:
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
     moved = (root / "k8s/app.yaml").read_text()
     assert moved.count("pug") == 2 and "matchLabels: {app: wolf}" in moved and "labels: {app: wolf}" in moved, moved
+
+
+def test_the_namespace_a_gitops_object_applies_into_is_an_identity(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 3: a kustomization's `namespace:`, a Flux Kustomization's and
+    HelmRelease's `spec.targetNamespace`, an Argo CD Application's `spec.destination.namespace` were
+    rewritten while Namespace pug was held: every object moved to a new, empty namespace at the next
+    sync. Held with it now; `--allow-identity` moves them with the Namespace."""
+    files = {
+        "k8s/kustomization.yaml": "namespace: pug\nresources: [ns.yaml]\n",
+        "k8s/ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: pug}\n",
+        "flux/ks.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\n"
+                        "metadata: {name: app, namespace: flux-system}\nspec:\n  targetNamespace: pug\n  path: ./k8s\n"
+                        "---\napiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\n"
+                        "metadata: {name: app, namespace: flux-system}\nspec:\n  targetNamespace: pug\n"
+                        "  values: {host: pug.ana.lan}\n",
+        "argo/app.yaml": "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\n"
+                         "spec:\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: pug\n",
+    }
+    root = repo(files, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for rel, text in files.items():
+        assert (root / rel).read_text() == text.replace("pug.ana.lan", "wolf.fv.lan"), rel
+    found = {(f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity"}
+    assert found == {("k8s/kustomization.yaml", 1), ("k8s/ns.yaml", 3), ("flux/ks.yaml", 5), ("flux/ks.yaml", 12),
+                     ("argo/app.yaml", 7)}, found
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert all("pug" not in (root / rel).read_text() for rel in files)
+    assert run(root, "verify").exit_code == 0

@@ -473,3 +473,45 @@ def test_the_namespace_a_gitops_object_applies_into_is_an_identity(repo: Repo, r
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
     assert all("pug" not in (root / rel).read_text() for rel in files)
     assert run(root, "verify").exit_code == 0
+
+
+CLASSES = """\
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pug}
+spec:
+  storageClassName: pug
+  claimRef: {name: pug, namespace: db}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: pug, namespace: db}
+spec:
+  storageClassName: "pug"
+  volumeName: pug
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: db}
+spec:
+  template:
+    spec:
+      priorityClassName: pug
+      runtimeClassName: pug
+      containers: [{name: web, image: nginx, env: [{name: H, value: pug.ana.lan}]}]
+"""
+
+
+def test_class_and_volume_fields_name_their_objects(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 2 (part): a PVC's `volumeName` (the held PV), a PV's `claimRef`
+    (the held PVC), `storageClassName` (immutable on a claim), `priorityClassName` and
+    `runtimeClassName` were rewritten while the object they name kept its name: held now, moved
+    with it by --allow-identity."""
+    root = repo({"k8s/data.yaml": CLASSES}, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "k8s/data.yaml").read_text() == CLASSES.replace("pug.ana.lan", "wolf.fv.lan")
+    held = sorted(f["line"] for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [3, 5, 6, 10, 12, 13, 21, 22], held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert "pug" not in (root / "k8s/data.yaml").read_text()
+    assert run(root, "verify").exit_code == 0

@@ -253,3 +253,21 @@ def test_a_state_file_is_never_rewritten(repo: Callable[..., Path], run: Callabl
     assert ("committed/terraform.tfstate:28:18: residual (terraform-state): pug.ana.lan -> wolf.fv.lan: a Terraform "
             "state file: terraform writes it, renamer never does") in done.stdout, done.stdout
     assert "replace, forced by triggers_replace" in done.stdout  # the guard not blinded
+
+
+def test_the_plan_guard_plans_every_local_workspace(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # break-it round 20, finding 17: the replace exists only in workspace prod; the selected one
+    # (default) plans nothing: verify said OK
+    main = ('resource "terraform_data" "web" {\n  count = terraform.workspace == "prod" ? 1 : 0\n'
+            '  triggers_replace = ["pug.ana.lan"]\n  input = "x"\n}\n')
+    root = _applied(repo, {"main.tf": main})
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1"}
+    subprocess.run([TERRAFORM, "workspace", "new", "prod"], cwd=root, env=env, capture_output=True, check=True)
+    _terraform(root, "apply", "-auto-approve")
+    subprocess.run([TERRAFORM, "workspace", "select", "default"], cwd=root, env=env, capture_output=True, check=True)
+    _swept(root, run)
+    done = run(root, "verify", "--terraform", ".")
+    assert done.exit_code == 1, done.stdout
+    assert (". (workspace prod): terraform plan: error: terraform_data.web[0]: replace, forced by triggers_replace"
+            ) in done.stdout, done.stdout
+    assert "not accepted (. (workspace default), . (workspace prod))" in done.stdout, done.stdout

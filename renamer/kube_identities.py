@@ -14,7 +14,10 @@ consequence said, unless the sweep is asked to move them (`--allow-identity`):
 * a kustomization's patch `target:` `name:` (it selects an object by its name);
 * a chart's `fullnameOverride` / `nameOverride` in a `values*.yaml` (every object is named from it);
 * a Service's DNS name, `NAME.NS.svc` or `NAME.NS.svc.cluster.local`, in any file: the Service's
-  name, read by whoever connects to it (one name, one fate: it moves only with the Service).
+  name, read by whoever connects to it (one name, one fate: it moves only with the Service); and
+  its short spellings `NAME.NS` (`NAME.NS:5432`) and `NAME.NS.svc.cluster`, which a pod's search
+  list completes to the same name, where a manifest of the repo defines Service NAME in namespace
+  NS (`Services`, break-it round 20, finding 1).
 
 Everything else an object says (an Ingress `host`, `tls.hosts`, env values, ConfigMap data, an
 `externalName`, `hostAliases`) is a reference to a host, and follows as any text does.
@@ -25,8 +28,10 @@ template is no YAML until rendered, and its `{{ }}` regions hold no identity of 
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 IDENTITY = "identity"
 STORED = "external-key"  # an item of an external secret store: state outside the repo, `state-name`
@@ -50,6 +55,11 @@ _FLOW_NAME = re.compile(rb"""(?:^|[{,\s])["']?name["']?[ \t]*:[ \t]*["']?(?P<v>[
 SERVICE_DNS = re.compile(rb"(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\.(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}"
                          rb"[a-z0-9])?)\.svc(?:\.cluster\.local)?(?!\.?[-A-Za-z0-9_])", re.IGNORECASE)
 # (`pug.lab.svc.home.arpa` is a name under a domain that has a `svc` label: no Service's)
+# `pug.db`, `pug.db:5432`, `pug.db.svc.cluster`: the short spellings a pod's search list completes;
+# a Service's only where the repo defines Service pug in namespace db (`Services`)
+SERVICE_SHORT = re.compile(rb"(?<![-A-Za-z0-9_.@])(?P<name>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)\."
+                           rb"(?P<ns>[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)(?:\.svc\.cluster)?"
+                           rb"(?![-A-Za-z0-9_]|\.[-A-Za-z0-9_])", re.IGNORECASE)
 # A chart's values that name every object it renders (`{{ include "chart.fullname" . }}`)
 _OVERRIDE_NOTE = ("a chart's name override (`fullnameOverride`, `nameOverride`): every object the chart "
                   "renders is named from it, so renaming it deletes and recreates each (a StatefulSet's "
@@ -72,15 +82,83 @@ class Identity:
     namespace: str = ""
 
 
+@dataclass
+class Services:
+    """The Services the repo's live manifests define: (name, namespace) pairs, the names of those
+    whose namespace is set from outside (a kustomization), and every namespace the manifests name."""
+
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    unplaced: set[str] = field(default_factory=set)
+    namespaces: set[str] = field(default_factory=set)
+
+    def names(self, name: str, namespace: str) -> bool:
+        """Whether `NAME.NS` names a Service of the repo."""
+        name, namespace = name.lower(), namespace.lower()
+        return (name, namespace) in self.pairs or (name in self.unplaced and namespace in self.namespaces)
+
+    def __bool__(self) -> bool:
+        return bool(self.pairs or self.unplaced)
+
+
+def services(root: str, live: Callable[[str], bool], max_size: int,
+             files: Iterable[str] | None = None) -> Services:
+    """The Services of the repo's manifests (`.yaml`/`.yml` files `live` says are current)."""
+    found = Services()
+    if files is None:
+        listed = []
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if d not in (".git", "node_modules", ".terraform", ".venv")]
+            listed += [os.path.relpath(os.path.join(folder, n), root) for n in names
+                       if n.endswith((".yaml", ".yml"))]
+        files = listed
+    for rel in files:
+        rel = rel.replace(os.sep, "/")
+        if not rel.endswith((".yaml", ".yml")) or not live(rel):
+            continue
+        try:
+            with open(os.path.join(root, rel), "rb") as handle:
+                data = handle.read(max_size + 1)
+        except OSError:
+            continue
+        if len(data) > max_size or b"kind" not in data or b"apiVersion" not in data:
+            continue
+        for i in identities(rel, data):
+            value = data[i.start:i.end].decode("utf-8", "replace").lower()
+            if i.field == "namespace" or (i.field == "name" and i.kind == "Namespace"):
+                found.namespaces.add(value)
+            elif i.field == "name" and i.kind == "Service":
+                if i.namespace:
+                    found.pairs.add((value, i.namespace.lower()))
+                    found.namespaces.add(i.namespace.lower())
+                else:
+                    found.unplaced.add(value)
+    return found
+
+
 def might_hold(data: bytes) -> bool:
     return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
-        or b"nameOverride" in data
+        or b"nameOverride" in data or b"namespace:" in data
 
 
-def identities(rel: str, data: bytes) -> list[Identity]:
+def identities(rel: str, data: bytes, known: Services | None = None) -> list[Identity]:
     """Every identity field of `data` (see the module's doc); `rel` decides nothing yet but a
-    kustomization's patch targets."""
+    kustomization's patch targets; `known`: the repo's Services, whose short DNS names are theirs."""
     out: list[Identity] = []
+    if known:
+        for h in SERVICE_SHORT.finditer(data):
+            name, ns = h.group("name").decode("ascii"), h.group("ns").decode("ascii")
+            if not known.names(name, ns):
+                continue
+            spelled = h.group(0).decode("ascii", "replace")
+            out.append(Identity(h.start("name"), h.end("name"), "Service", "service-dns",
+                                f"a Kubernetes Service's short DNS name (`{spelled}`, which a pod's search "
+                                f"list completes to `{name}.{ns}.svc.cluster.local`): it reads Service NAME, "
+                                "which keeps its name unless the sweep moves identities "
+                                "(`--allow-identity`); rewritten alone, it names no Service", ns.lower()))
+            out.append(Identity(h.start("ns"), h.end("ns"), "Namespace", "service-dns-namespace",
+                                f"the namespace of a Kubernetes Service's short DNS name (`{spelled}`): the "
+                                "Service's namespace keeps its name unless the sweep moves identities "
+                                "(`--allow-identity`); rewritten alone, it names no Service"))
     if b".svc" in data:
         out += [Identity(h.start("name"), h.end("name"), "Service", "service-dns",
                          f"a Kubernetes Service's DNS name (`{h.group(0).decode('ascii', 'replace')}`): it "
@@ -100,6 +178,12 @@ def identities(rel: str, data: bytes) -> list[Identity]:
     if rel.rpartition("/")[2].startswith("values") and b"nameOverride" in data:
         out += [Identity(h.start("v"), h.end("v"), "chart", "override", _OVERRIDE_NOTE)
                 for h in _OVERRIDE.finditer(data)]
+    if rel.rpartition("/")[2] in ("kustomization.yaml", "kustomization.yml") and b"namespace" in data:
+        top = top_keys(data, 0, len(data)).get(b"namespace")
+        got = _scalar(data, top[1], top[2]) if top is not None else None
+        if got is not None:
+            out.append(Identity(got[0], got[1], "Namespace", "ref", _NAMESPACE_NOTE.format(
+                field="a kustomization's `namespace:`")))
     if b"kind" not in data:
         return out
     starts = [0, *(d.end() for d in _DOC.finditer(data))]
@@ -170,6 +254,10 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                                         "names are `POD.NAME.NS.svc`): the field is immutable, so renamed, "
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
                                         "created again", given))
+        out += _namespace_refs(data, keys, kind)
+        if kind in _WORKLOADS:
+            out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
+                    for a, b in _selector_values(data, keys)]
         out += _references(data, start, end, given, {i.start for i in out})
         if kind in _EXTERNAL:
             for hit in _KEY.finditer(data, start, end):
@@ -205,13 +293,18 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
 _NAMED_BY = {b"service": "Service", b"configMapRef": "ConfigMap", b"configMapKeyRef": "ConfigMap",
              b"configMap": "ConfigMap", b"secretRef": "Secret", b"secretKeyRef": "Secret",
              b"scaleTargetRef": "", b"roleRef": "", b"targetRef": "", b"chartRef": "", b"sourceRef": "",
-             b"secretStoreRef": "", b"storeRef": ""}  # "": the mapping's `kind:` says
+             b"secretStoreRef": "", b"storeRef": "",
+             b"claimRef": "PersistentVolumeClaim"}  # "": the mapping's `kind:` says
 _NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccountName": "ServiceAccount",
-             b"resourceClaimTemplateName": "ResourceClaimTemplate"}
+             b"resourceClaimTemplateName": "ResourceClaimTemplate",
+             # break-it round 20, finding 2: a claim's PersistentVolume, the classes a pod or claim names
+             b"volumeName": "PersistentVolume", b"priorityClassName": "PriorityClass",
+             b"runtimeClassName": "RuntimeClass", b"storageClassName": "StorageClass"}
 _PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>service|configMapRef|configMapKeyRef|"
                      rb"configMap|secretRef|secretKeyRef|scaleTargetRef|roleRef|targetRef|chartRef|sourceRef|"
                      rb"secretStoreRef|storeRef|serviceName|secretName|serviceAccountName|"
-                     rb"resourceClaimTemplateName)[ \t]*:")
+                     rb"resourceClaimTemplateName|claimRef|volumeName|priorityClassName|runtimeClassName|"
+                     rb"storageClassName)[ \t]*:")
 
 
 def _references(data: bytes, start: int, end: int, namespace: str, taken: set[int]) -> list[Identity]:
@@ -302,6 +395,98 @@ def _claim_templates(data: bytes, keys: dict[bytes, tuple[int, int, int]]) -> li
         end = _block_end(data, at, stop, len(meta.group(0)) - len(meta.group(0).lstrip(b" \t-")))
         out += _child_names(data, at, end)
     return out
+
+
+# A workload's `spec.selector` is immutable (break-it round 20, finding 5): `kubectl apply` refuses a
+# changed one; its pod template's labels of the same keys must match it.
+_WORKLOADS = frozenset({"Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"})
+_SELECTOR_NOTE = ("a {kind}'s `spec.selector.matchLabels` (or the pod template's label it selects): the "
+                  "selector is immutable, so renamed, `kubectl apply` is refused (`field is immutable`) "
+                  "until the {kind} is deleted and created again, and a template label alone stops matching "
+                  "it")
+_LINE = re.compile(rb"(?m)^(?P<indent>[ \t]*)(?P<rest>[^\s#][^\n]*)$")
+# a label's key: `app`, `app.kubernetes.io/instance` (quoted or not)
+_ENTRY = re.compile(rb"""[ \t]*["']?(?P<key>[^\s:"'#{}\[\],-][^\s:"'#]*)["']?[ \t]*:(?:[ \t]+|$)""")
+_ITEM = re.compile(rb"""(?:^|[{,])[ \t]*["']?(?P<k>[^\s:"'{},]+)["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+
+
+def _sub_block(data: bytes, at: int, end: int, key: bytes) -> tuple[int, int] | None:
+    """The block (or flow mapping) of the first `key:` between `at` and `end`: (after the colon, end)."""
+    line_end = data.find(b"\n", at)
+    rest_end = end if line_end < 0 or line_end > end else line_end
+    if data[at:rest_end].lstrip().startswith(b"{"):  # a flow mapping: `selector: {matchLabels: {...}}`
+        flow = re.compile(rb"[{,][ \t]*[\"']?" + re.escape(key) + rb"[\"']?[ \t]*:")
+        found_flow = flow.search(data, at, rest_end)
+        return None if found_flow is None else (found_flow.end(), rest_end)
+    found = re.compile(rb"(?m)^(?P<indent>[ \t]*)" + re.escape(key) + rb"[ \t]*:").search(data, at, end)
+    if found is None:
+        return None
+    return found.end(), _block_end(data, found.end(), end, len(found.group("indent")))
+
+
+def _items(data: bytes, at: int, end: int) -> list[tuple[bytes, int, int]]:
+    """A mapping's scalar entries (key, value start, value end): block or flow."""
+    line_end = data.find(b"\n", at)
+    rest_end = end if line_end < 0 or line_end > end else line_end
+    if data[at:rest_end].lstrip().startswith(b"{"):
+        return [(h.group("k"), h.start("v"), h.end("v")) for h in _ITEM.finditer(data, at, rest_end)]
+    out = []
+    indent: int | None = None
+    for line in _LINE.finditer(data, rest_end, end):
+        depth = len(line.group("indent"))
+        indent = depth if indent is None else indent
+        if depth != indent:
+            continue
+        hit = _ENTRY.match(data, line.start(), line.end())
+        if hit is None:
+            continue
+        got = _scalar(data, hit.end(), line.end())
+        if got is not None:
+            out.append((hit.group("key"), got[0], got[1]))
+    return out
+
+
+def _selector_values(data: bytes, keys: dict[bytes, tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """A workload's `spec.selector.matchLabels` values, and its pod template's labels of those keys."""
+    spec = keys.get(b"spec")
+    if spec is None:
+        return []
+    selector = _sub_block(data, spec[1], spec[2], b"selector")
+    labels = _sub_block(data, selector[0], selector[1], b"matchLabels") if selector else None
+    if labels is None:
+        return []
+    chosen = _items(data, *labels)
+    out = [(a, b) for _, a, b in chosen]
+    template = _sub_block(data, spec[1], spec[2], b"template")
+    meta = _sub_block(data, template[0], template[1], b"metadata") if template else None
+    own = _sub_block(data, meta[0], meta[1], b"labels") if meta else None
+    if own is not None:
+        names = {k for k, _, _ in chosen}
+        out += [(a, b) for k, a, b in _items(data, *own) if k in names]
+    return out
+
+
+_NAMESPACE_NOTE = ("{field}: every object it applies lands in namespace NAME, which keeps its name unless "
+                   "the sweep moves identities (`--allow-identity`); rewritten alone, each object is created "
+                   "again in a new, empty namespace at the next sync and the old ones stay (or are pruned)")
+
+
+def _namespace_refs(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: str) -> list[Identity]:
+    """The namespace a GitOps object applies into (break-it round 20, finding 3): Flux's
+    Kustomization/HelmRelease `spec.targetNamespace`, Argo CD's Application `spec.destination.namespace`."""
+    spec = keys.get(b"spec")
+    if spec is None or kind not in ("Kustomization", "HelmRelease", "Application"):
+        return []
+    if kind == "Application":
+        where = _sub_block(data, spec[1], spec[2], b"destination")
+        got = child_value(data, where[0], where[1], b"namespace") if where else None
+        field = "an Argo CD Application's `spec.destination.namespace`"
+    else:
+        got = child_value(data, spec[1], spec[2], b"targetNamespace")
+        field = f"a Flux {kind}'s `spec.targetNamespace`"
+    if got is None:
+        return []
+    return [Identity(got[0], got[1], "Namespace", "ref", _NAMESPACE_NOTE.format(field=field))]
 
 
 def _name_note(kind: str, namespace: str, templates: list[str]) -> str:

@@ -107,10 +107,34 @@ def expired_moves(root: Path, files: list[str], today: dt.date) -> list[TaggedMo
 
 
 def pending(move: TaggedMove, previous: set[str]) -> bool:
-    """Whether a plan still moves from this block's `from` (`previous`: the planned changes'
-    previous addresses; `module.m.X` is X in a called module, held too: a move may be pending in
-    any state that reads the module)."""
-    return any(p == move.old or p.endswith("." + move.old) for p in previous)
+    """Whether a plan still moves from this block's `from` or from an address inside it
+    (`previous`: the planned changes' previous addresses). The `from` is matched whole at address
+    boundaries anywhere in one: `module.pug` holds `module.pug.terraform_data.h`, `module.m["pug"]`
+    holds `module.m["pug"].x`, `terraform_data.x` holds `terraform_data.x[0]` and `module.m.terraform_data.x`
+    (X in a called module: a move may be pending in any state that reads the module)."""
+    inside = re.compile(r"(?:^|\.)" + re.escape(move.old) + r"(?:$|[.\[])")
+    return any(inside.search(p) for p in previous)
+
+
+def chains(moves: list[TaggedMove]) -> list[list[TaggedMove]]:
+    """The moves grouped into chains: one whose `to` is another's `from` (either way) is in its
+    chain. A chain stands or goes whole: state may still be at the first `from`."""
+    parent = list(range(len(moves)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(moves):
+        for j, b in enumerate(moves):
+            if a.new == b.old or a.old == b.old or a.new == b.new:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[TaggedMove]] = {}
+    for i, move in enumerate(moves):
+        groups.setdefault(find(i), []).append(move)
+    return list(groups.values())
 
 
 def without(data: bytes, move: TaggedMove) -> bytes:

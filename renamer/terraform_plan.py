@@ -189,10 +189,22 @@ def attribute_path(steps: Sequence[object]) -> str:
     return out
 
 
+def workspaces(directory: Path, shown: str, binary: str, timeout: float) -> list[str] | None:
+    """The folder's workspaces (`terraform workspace list`), or None where terraform cannot say."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TF_CLI_ARGS") and k != "TF_WORKSPACE"}
+    env.update(TF_IN_AUTOMATION="1", TF_INPUT="0")
+    done = _call([binary, "workspace", "list"], directory, shown, Path(binary).name, env, timeout)
+    if done.returncode != 0:
+        return None
+    names = [line.strip().lstrip("*").strip() for line in done.stdout.splitlines()]
+    return [n for n in names if n] or None
+
+
 def run_plan(directory: Path, shown: str, binary: str, timeout: float,
-             accept: Callable[[Change], str | None]) -> Guard:
+             accept: Callable[[Change], str | None], workspace: str | None = None) -> Guard:
     """Plan `directory` read-only and decide each change; RenamerError (exit 2) where it was never
-    initialised, terraform fails or runs past `timeout` seconds."""
+    initialised, terraform fails or runs past `timeout` seconds. `workspace`: plan that workspace
+    (TF_WORKSPACE), not the selected one."""
     name = Path(binary).name
     why = init_needed(directory)
     if why is not None:
@@ -203,6 +215,8 @@ def run_plan(directory: Path, shown: str, binary: str, timeout: float,
     # `-target`, `-var-file`): not here
     env = {k: v for k, v in os.environ.items() if not k.startswith("TF_CLI_ARGS")}
     env.update(TF_IN_AUTOMATION="1", TF_INPUT="0")
+    if workspace is not None:
+        env["TF_WORKSPACE"] = workspace
     with tempfile.TemporaryDirectory(prefix="renamer-plan-") as tmp:
         out = Path(tmp) / "plan"
         argv = [binary, "plan", "-json", "-refresh=false", "-lock=false", "-input=false", f"-out={out}"]

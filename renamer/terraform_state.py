@@ -213,6 +213,21 @@ def kept_state(rel: str, data: bytes, matches: list[Match]) -> list[Match]:
 
 
 _STATE_FILE = re.compile(r"\.tfstate(?:\.backup|\.enc|\.json)?$")
+STATE = "terraform-state"
+STATE_HINT = ("a Terraform state file: terraform writes it, renamer never does (edited to the new values, it "
+              "would agree with the swept configuration, and the read-only plan guard (-refresh=false) would "
+              "see no change while the real object keeps the old value); run `terraform apply` with the "
+              "swept configuration (verify --terraform plans it first), or call the file a record")
+
+
+def state_held(rel: str, matches: list[Match]) -> list[Match]:
+    """`matches` in a Terraform state file (`*.tfstate`, `*.tfstate.backup`, a workspace's under
+    `terraform.tfstate.d/`), committed or ignored, each refused `terraform-state` unless kept
+    already (break-it round 20, finding 9): its contents are terraform's, never rewritten."""
+    if not _STATE_FILE.search(rel.rsplit("/", 1)[-1]):
+        return matches
+    return [replace(m, refused=STATE, note=None) if m.kept is None and m.refused is None else m
+            for m in matches]
 
 
 def state_file_note(rel: str, new_path: str) -> str | None:

@@ -36,7 +36,9 @@ _SLOW = ("tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
          # terraform init/validate/plan, ansible-playbook and named-checkzone per case
          "tests/sweep/test_terraform_labels.py", "tests/cli/test_key_fates.py", "tests/cli/test_composed_loops.py",
          "tests/cli/test_composed_tails.py", "tests/cli/test_zone_escaped_labels.py",
-         "tests/cli/test_terraform_plan_guard.py", "tests/cli/test_moved_expiry.py::test_prune_keeps_a_block",
+         "tests/cli/test_terraform_plan_guard.py", "tests/cli/test_moved_expiry.py::test_prune_keeps_a_block", "tests/cli/test_moved_expiry.py::test_prune_keeps_a_module",
+         "tests/cli/test_moved_expiry.py::test_prune_keeps_a_moved_chain", "tests/cli/test_moved_expiry.py::test_prune_needs_every",
+         "tests/cli/test_moved_expiry.py::test_prune_plans_every_workspace",
          # kubectl kustomize, twice per render (13 s at load 12)
          "tests/cli/test_kube_render.py",
          "tests/cli/test_kube_identities.py::test_identity_fields_are_residuals_with_the_consequence_and_references_follow",

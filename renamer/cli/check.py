@@ -21,7 +21,7 @@ from renamer.report.text import audit_markdown, audit_table, verify_report
 from renamer.sites import site_hosts
 from renamer.sweep import run
 from renamer.sweep.results import PruneResult
-from renamer.terraform_plan import DEFAULT_TIMEOUT
+from renamer.terraform_plan import DEFAULT_TIMEOUT, binary_path, run_plan, workspaces
 from renamer.words import plural
 
 
@@ -56,22 +56,84 @@ def _move_text(move: moved_tags.TaggedMove) -> str:
 
 
 Decided = list[tuple[moved_tags.TaggedMove, str | None]]
+# a kept block: why, and the folder whose plan still moves from it (None: kept for another reason)
+Kept = list[tuple[moved_tags.TaggedMove, str, str | None]]
+
+
+def _unlisted_roots(project: LoadedProject, listed: set[Path]) -> list[str]:
+    """Folders of the repo that hold Terraform state or an init (`.terraform/`, `*.tfstate`,
+    `terraform.tfstate.d/`) and are not in `terraform:`: a plan there is not proven."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(project.root):
+        folder = Path(dirpath)
+        dirnames[:] = [d for d in dirnames if d not in (".git", ".terraform", "terraform.tfstate.d", ".venv",
+                                                        "node_modules")]
+        here = os.listdir(folder)
+        if (".terraform" in here or "terraform.tfstate.d" in here
+                or any(f.endswith(".tfstate") for f in filenames)) and folder.resolve() not in listed:
+            found.append(project.config.display(folder))
+    return sorted(found)
 
 
 def _prune_moves(project: LoadedProject, moves: list[moved_tags.TaggedMove],
-                 write: bool) -> tuple[Decided, Decided]:
-    """The `moved` blocks past expiry that no plan of the `terraform:` folders still moves from,
-    removed (with --write); one a plan still needs is kept, with the folder that plans it."""
+                 write: bool) -> tuple[Decided, Kept]:
+    """The `moved` blocks past expiry that can be proved unneeded, removed (with --write): `terraform:`
+    folders are configured, every other folder holding state is among them, each workspace of each
+    is planned, no plan still moves from the block's `from` or an address inside it, and no block
+    of its chain is kept (a chain goes whole). Every other block is kept, with why."""
     if not moves:
         return [], []
-    guards = plan_guard.run_guards(project, (), (), DEFAULT_TIMEOUT) if project.config.terraform_dirs else []
-    planned = {c.previous: g.directory for g in guards for c in g.changes
-               if c.previous and c.previous != c.address}
-    removed: Decided = []
-    kept: Decided = []
+    why: str | None = None
+    where: dict[int, str] = {}
+    planned: dict[str, str] = {}
+    if not project.config.terraform_dirs:
+        why = ("not proven unneeded: no `terraform:` folder is configured in renamer.yaml, so no plan shows "
+               "that every state has applied it; list the folders that use it")
+    else:
+        folders = plan_guard.directories(project, ())
+        unlisted = _unlisted_roots(project, {f for f, _ in folders})
+        if unlisted:
+            why = (f"not proven unneeded: {', '.join(unlisted)} holds Terraform state or an init but is not "
+                   "in renamer.yaml's `terraform:`, so its plan is unknown; list it")
+        else:
+            binary = binary_path(project.config.terraform_binary)
+            for folder, shown in folders:
+                names = workspaces(folder, shown, binary, DEFAULT_TIMEOUT)
+                if names is None:
+                    why = (f"not proven unneeded: `terraform workspace list` failed in {shown}, so its "
+                           "workspaces are unknown")
+                    break
+                for name in names:
+                    label = shown if names == ["default"] else f"{shown} (workspace {name})"
+                    guard = run_plan(folder, shown, binary, DEFAULT_TIMEOUT, lambda c: None,
+                                                workspace=name)
+                    for c in guard.changes:
+                        if c.previous and c.previous != c.address:
+                            planned.setdefault(c.previous, label)
+    kept_why: dict[int, str] = {}
+    every = [m for rel in moved_tags.tagged_files(project.root, project.git)
+             for m in moved_tags.tagged_moves(rel, (project.root / rel).read_bytes())]
+    expired = {(m.path, m.start) for m in moves}
     for move in moves:
+        if why is not None:
+            kept_why[id(move)] = why
+            continue
         still = next((d for p, d in planned.items() if moved_tags.pending(move, {p})), None)
-        (kept if still is not None else removed).append((move, still))
+        if still is not None:
+            where[id(move)] = still
+            kept_why[id(move)] = f"the plan of {still} still moves from {move.old}; apply it there first"
+    for chain in moved_tags.chains([*moves, *(m for m in every if (m.path, m.start) not in expired)]):
+        if len(chain) < 2:
+            continue
+        held = next((m for m in chain if id(m) in kept_why or (m.path, m.start) not in expired), None)
+        if held is None:
+            continue
+        for move in chain:
+            if (move.path, move.start) in expired and id(move) not in kept_why:
+                kept_why[id(move)] = (f"its chain ({held.old} -> {held.new}, {held.path}:{held.line}) is "
+                                      "kept, and a chain goes whole: state may still be at its first address")
+    removed: Decided = [(m, None) for m in moves if id(m) not in kept_why]
+    kept: Kept = [(m, kept_why[id(m)], where.get(id(m))) for m in moves if id(m) in kept_why]
     if write:
         for path in sorted({m.path for m, _ in removed}):
             data = (project.root / path).read_bytes()
@@ -237,7 +299,7 @@ def verify(ctx: click.Context, fmt: str, strict: bool, include_ignored: bool, st
 @click.option("--prune", is_flag=True,
               help="Show the allowlist without keep rules that kept nothing and expired exemptions "
                    "(a diff; nothing written without --write), and the `moved` blocks past expiry that "
-                   "no plan of the `terraform:` folders still moves from.")
+                   "plans of every workspace of the `terraform:` folders prove unneeded (a chain whole).")
 @click.option("--write", "write", is_flag=True,
               help="With --prune: write the pruned allowlist and remove those `moved` blocks.")
 @common_options
@@ -279,15 +341,15 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
         removed, kept = _prune_moves(project, moves, write)
         if fmt == "json":
             out.echo(dumps({**prune_data(pruned), "moved_removed": [moved_dict(m) for m, _ in removed],
-                            "moved_kept": [{**moved_dict(m), "planned_in": d} for m, d in kept]}))
+                            "moved_kept": [{**moved_dict(m), "planned_in": d, "why": w}
+                                           for m, w, d in kept]}))
             return EXIT_OK
         _prune(out, pruned, fmt, bool(moves))
         for move, _ in removed:
             said = "removed" if write else "would remove"
             out.echo(f"{move.path}:{move.line}: {said} {_move_text(move)}\n")
-        for move, folder in kept:
-            out.echo(f"{move.path}:{move.line}: kept {_move_text(move)}: the plan of {folder} still moves "
-                     f"from {move.old}; apply it there first\n")
+        for move, reason, _ in kept:
+            out.echo(f"{move.path}:{move.line}: kept {_move_text(move)}: {reason}\n")
         if removed and not write:
             out.echo(f"audit --prune: dry run, nothing written: {plural(len(removed), 'moved block')} to "
                      "remove; --write removes them\n")

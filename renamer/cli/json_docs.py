@@ -46,7 +46,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "written": "whether --write removed them",
         "removed": "each exemption removed (or to remove) and why", "files": "the allowlist files edited",
         "moved_removed": "each `moved` block past expiry removed (or to remove), as moved_expired",
-        "moved_kept": "each one kept because a plan of a `terraform:` folder still moves from it: planned_in",
+        "moved_kept": "each one kept, with why (not proven unneeded, a plan still moves from it, its chain is kept) and planned_in: the folder whose plan still moves from it, or null",
     },
     "renamer sweep --format json": {
         "schema": _SCHEMA, "name": "the move's name", "collisions": "as verify's",

@@ -18,7 +18,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.content import read_content
 from renamer.sweep.held_paths import _line_starts, _offset, codec
 from renamer.sweep.model import RESIDUAL, FileResult, Reference, ScanResult
-from renamer.sweep.scan import REFUSED_HINTS
+from renamer.sweep.scan import REFUSED_HINTS, repo_services
 
 
 def _family(identity: kube_identities.Identity) -> str | None:
@@ -35,10 +35,12 @@ def _family(identity: kube_identities.Identity) -> str | None:
     return None
 
 
-def _named_refs(data: bytes, found: FileResult) -> list[tuple[Reference, str, str, int, int]]:
+def _named_refs(data: bytes, found: FileResult,
+                known: kube_identities.Services) -> list[tuple[Reference, str, str, int, int]]:
     """The references of `found` in a field naming a Service or a claim: (reference, the family,
     the namespace or "" where none is given, start, end)."""
-    spans = [(i.start, i.end, family, i.namespace) for i in kube_identities.identities(found.path, data)
+    spans = [(i.start, i.end, family, i.namespace)
+             for i in kube_identities.identities(found.path, data, known)
              if (family := _family(i)) is not None]
     if not spans:
         return []
@@ -58,13 +60,15 @@ def _named_refs(data: bytes, found: FileResult) -> list[tuple[Reference, str, st
 def one_fate(project: LoadedProject, scan: ScanResult) -> ScanResult:
     """`scan` with every Service name and `.svc` name of one old name held where any is held."""
     found_refs: dict[str, list[tuple[Reference, str, str, int, int]]] = {}
+    known = repo_services(project)
     for found in scan.files:
         if found.status != CURRENT or found.kind != "text" or not found.references:
             continue
         content = read_content(project.root / found.path, project.config.max_file_size)
-        if content is None or content.kind != "text" or not kube_identities.might_hold(content.data):
+        if content is None or content.kind != "text" \
+                or not (kube_identities.might_hold(content.data) or known):
             continue
-        found_refs[found.path] = _named_refs(content.data, found)
+        found_refs[found.path] = _named_refs(content.data, found, known)
     # (family, name) -> (namespace, the reference that stays)
     held: dict[tuple[str, str], list[tuple[str, Reference]]] = {}
     for spans_of in found_refs.values():

@@ -23,6 +23,7 @@ from renamer import (
     sealed_scopes,
     state_names,
     unit_names,
+    vcs_listing,
     vcs_status,
     work,
 )
@@ -99,7 +100,7 @@ from renamer.sweep.unit_mentions import UnitMentions
 from renamer.sweep.wide import holds_wide, wide_matches, wide_needles
 from renamer.sweep.zone_records import zone_record_matches
 from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
-from renamer.terraform_state import is_hcl, kept_state, state_file_note
+from renamer.terraform_state import STATE, STATE_HINT, is_hcl, kept_state, state_file_note, state_held
 from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
 
@@ -141,6 +142,7 @@ REFUSED_HINTS = {
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],
+    STATE: STATE_HINT,
     sealed.SIGNED: sealed.HINTS[sealed.SIGNED],
     sealed.SEALED_SECRET: sealed.HINTS[sealed.SEALED_SECRET],
     "submodule": ("a submodule's path: move the submodule with `git mv OLD NEW` (which rewrites this "
@@ -422,6 +424,7 @@ class FileScanner:
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)
         self.keys.seeds = self.instance_keys.seeds  # a key kept whole holds its map key's readers
         self._before: dict[str, list[Match]] = {}
+        self._services: kube_identities.Services | None = None  # the repo's Services, read on first need
         self._project_folders: dict[str, str | None] = {}  # folder -> why renaming it renames a project
 
     def scan(self, rel: str, klass: FileClass | None = None,
@@ -609,8 +612,11 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
-        if matches and content.kind == "text" \
-                and status == CURRENT and kube_identities.might_hold(data):  # `metadata: {name: pug}`
+        if matches and status == CURRENT and content.kind == "text":  # before identities: a sealed namespace
+            matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
+        if matches and content.kind == "text" and status == CURRENT \
+                and (kube_identities.might_hold(data)  # `metadata: {name: pug}`
+                     or (b"." in data and self.kube_services())):  # `pug.db:5432` of Service db/pug
             matches = self._identities(rel, data, matches)
         if matches and content.kind == "text":  # `name: pug` of a compose project: its volumes' prefix
             matches = self._state_names(rel, data, matches)
@@ -624,7 +630,8 @@ class FileScanner:
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)
-            matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
+        if matches and status == CURRENT and ".tfstate" in rel:  # terraform's record of the world: kept as is
+            matches = state_held(rel, matches)
         # Not UTF-8, and a double-byte encoding reads it otherwise than Latin-1 (sweep/multibyte.py).
         double = (multibyte.readings(data) if (hit or loose_hit) and content.kind == "text"
                   and not data.isascii() else [])
@@ -967,7 +974,7 @@ class FileScanner:
         secret store's item, which no sweep moves, a `state-name` residual either way."""
         if not any(m.refused is None and m.kept is None for m in matches):
             return matches
-        found = [i for i in kube_identities.identities(rel, data)
+        found = [i for i in kube_identities.identities(rel, data, self.kube_services())
                  if not self.options.allow_identity or i.field == kube_identities.STORED]
         if not found:
             return matches
@@ -979,6 +986,12 @@ class FileScanner:
                 m = replace(m, refused=held, note=what.note.replace("NAME", m.old))
             out.append(m)
         return out
+
+    def kube_services(self) -> kube_identities.Services:
+        """The Services the repo's live manifests define (their short DNS names are identities)."""
+        if self._services is None:
+            self._services = repo_services(self.project)
+        return self._services
 
     def _state_names(self, rel: str, data: bytes, matches: list[Match]) -> list[Match]:
         """Occurrences in a name that keys state outside the repo (a compose project's, a volume's,
@@ -1091,6 +1104,14 @@ class FileScanner:
         exempt = self.project.classifier.line_exemptions(rel, texts, [m.line - 1 for m in misses])
         return [m for m in misses if m.line - 1 not in exempt
                 and not any(p.fullmatch(m.text) for p in allowlist.near_miss_ignore)]
+
+
+def repo_services(project: LoadedProject) -> kube_identities.Services:
+    """The Services of the repo's live manifests (tracked ones in a git repo)."""
+    files = vcs_listing.ls_files(project.root, "--cached") if project.git else None
+    return kube_identities.services(str(project.root),
+                                    lambda rel: project.classifier.classify(rel).status == CURRENT,
+                                    project.config.max_file_size, files)
 
 
 def _derived_from(name: str, old: str) -> bool:

@@ -330,3 +330,188 @@ def test_an_external_secret_stores_item_is_held_whatever_the_flag(repo: Repo, ru
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
     assert (root / "k8s/secret.yaml").read_text() == secret
     assert (root / "k8s/release.yaml").read_text() == release.replace("ana-ml2", "fv-ml1")
+
+
+SHORT_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\nallowlist: allow.yaml\n"
+SHORT_SERVICE = "apiVersion: v1\nkind: Service\nmetadata: {name: pug, namespace: db}\nspec:\n  ports: [{port: 5432}]\n"
+SHORT_READERS = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: web}
+data:
+  a: pug.db
+  b: "pug.db:5432"
+  c: "postgres://pug.db:5432/x"
+  d: pug.db.svc.cluster
+  e: pug.db.svc
+  nginx.conf: |
+    proxy_pass http://pug.db:5432;
+  f: pug.lan
+  g: pug.web
+  h: pug.ana.lan
+"""
+
+
+def test_a_services_short_dns_names_share_its_fate(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 1: `NAME.NS`, `NAME.NS:port`, `NAME.NS.svc.cluster` of Service
+    db/pug (a pod's search list completes them to `pug.db.svc.cluster.local`) were rewritten while
+    the Service was held; held with it now, in a manifest and in any other file. `pug.lan` (no
+    namespace lan), `pug.web` (no Service pug in web) and `pug.ana.lan` are hosts: they follow."""
+    files = {"k8s/svc.yaml": SHORT_SERVICE, "k8s/cfg.yaml": SHORT_READERS,
+             "app/.env": "DB=pug.db:5432\nCACHE=pug.lan\n"}
+    root = repo(files, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    cfg = (root / "k8s/cfg.yaml").read_text()
+    assert cfg == (SHORT_READERS.replace("pug.lan", "wolf.lan").replace("pug.web", "wolf.web")
+                   .replace("pug.ana.lan", "wolf.fv.lan")), cfg
+    assert (root / "app/.env").read_text() == "DB=pug.db:5432\nCACHE=wolf.lan\n"
+    found = {(f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity"}
+    assert found == {("k8s/svc.yaml", 3), ("app/.env", 1), *(("k8s/cfg.yaml", n) for n in (5, 6, 7, 8, 9, 11))}, found
+    note = next(f["note"] for f in _findings(run, root) if f["path"] == "app/.env")
+    assert "short DNS name (`pug.db`, which a pod's search list completes to `pug.db.svc.cluster.local`)" in note, note
+    # --allow-identity: the Service and every spelling of its name move together
+    done = run(root, "sweep", "--commit", "--allow-identity")
+    assert done.exit_code == 0, done.stdout
+    assert (root / "k8s/cfg.yaml").read_text() == cfg.replace("pug.db", "wolf.db")
+    assert (root / "app/.env").read_text() == "DB=wolf.db:5432\nCACHE=wolf.lan\n"
+    assert "metadata: {name: wolf, namespace: db}" in (root / "k8s/svc.yaml").read_text()
+    assert run(root, "verify").exit_code == 0
+
+
+SELECTED = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: app
+spec:
+  selector:
+    matchLabels:
+      app.kubernetes.io/instance: pug
+      "tier": pug-db
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/instance: pug
+        tier: pug-db
+        host: pug.ana.lan
+    spec:
+      containers:
+        - name: web
+          image: nginx
+          env: [{name: DB, value: pug.ana.lan}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: app}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: pug}}
+  template:
+    metadata: {labels: {app: pug}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once, namespace: app}
+spec:
+  selector:
+    matchLabels: {run: pug}
+  template:
+    metadata:
+      labels: {run: pug}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg, namespace: app}
+data:
+  selector: pug
+"""
+
+
+def test_a_workloads_selector_is_an_identity(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 5: a Deployment's, StatefulSet's, Job's `spec.selector.matchLabels`
+    (block and flow) and its pod template's labels of those keys were rewritten: the selector is
+    immutable, so `kubectl apply` refuses; held now, residual `identity`. A template label the
+    selector does not read, env values and a ConfigMap's `selector` key follow."""
+    root = repo({"k8s/app.yaml": SELECTED}, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    text = (root / "k8s/app.yaml").read_text()
+    assert text == (SELECTED.replace("host: pug.ana.lan", "host: wolf.fv.lan")
+                    .replace("value: pug.ana.lan", "value: wolf.fv.lan").replace("selector: pug\n", "selector: wolf\n")), text
+    found = [f for f in _findings(run, root) if f["reason"] == "identity"]
+    assert sorted(f["line"] for f in found) == [9, 14, 28, 30, 37, 40], found  # (`pug-db`: another name)
+    assert "`kubectl apply` is refused (`field is immutable`)" in str(found[0]["note"]), found[0]
+    # --allow-identity: selector and template labels move together
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    moved = (root / "k8s/app.yaml").read_text()
+    assert moved.count("pug") == 2 and "matchLabels: {app: wolf}" in moved and "labels: {app: wolf}" in moved, moved
+
+
+def test_the_namespace_a_gitops_object_applies_into_is_an_identity(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 3: a kustomization's `namespace:`, a Flux Kustomization's and
+    HelmRelease's `spec.targetNamespace`, an Argo CD Application's `spec.destination.namespace` were
+    rewritten while Namespace pug was held: every object moved to a new, empty namespace at the next
+    sync. Held with it now; `--allow-identity` moves them with the Namespace."""
+    files = {
+        "k8s/kustomization.yaml": "namespace: pug\nresources: [ns.yaml]\n",
+        "k8s/ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: pug}\n",
+        "flux/ks.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\n"
+                        "metadata: {name: app, namespace: flux-system}\nspec:\n  targetNamespace: pug\n  path: ./k8s\n"
+                        "---\napiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\n"
+                        "metadata: {name: app, namespace: flux-system}\nspec:\n  targetNamespace: pug\n"
+                        "  values: {host: pug.ana.lan}\n",
+        "argo/app.yaml": "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\n"
+                         "spec:\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: pug\n",
+    }
+    root = repo(files, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for rel, text in files.items():
+        assert (root / rel).read_text() == text.replace("pug.ana.lan", "wolf.fv.lan"), rel
+    found = {(f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity"}
+    assert found == {("k8s/kustomization.yaml", 1), ("k8s/ns.yaml", 3), ("flux/ks.yaml", 5), ("flux/ks.yaml", 12),
+                     ("argo/app.yaml", 7)}, found
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert all("pug" not in (root / rel).read_text() for rel in files)
+    assert run(root, "verify").exit_code == 0
+
+
+CLASSES = """\
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pug}
+spec:
+  storageClassName: pug
+  claimRef: {name: pug, namespace: db}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: pug, namespace: db}
+spec:
+  storageClassName: "pug"
+  volumeName: pug
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: db}
+spec:
+  template:
+    spec:
+      priorityClassName: pug
+      runtimeClassName: pug
+      containers: [{name: web, image: nginx, env: [{name: H, value: pug.ana.lan}]}]
+"""
+
+
+def test_class_and_volume_fields_name_their_objects(repo: Repo, run: Run) -> None:
+    """Break-it round 20, finding 2 (part): a PVC's `volumeName` (the held PV), a PV's `claimRef`
+    (the held PVC), `storageClassName` (immutable on a claim), `priorityClassName` and
+    `runtimeClassName` were rewritten while the object they name kept its name: held now, moved
+    with it by --allow-identity."""
+    root = repo({"k8s/data.yaml": CLASSES}, config=SHORT_CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "k8s/data.yaml").read_text() == CLASSES.replace("pug.ana.lan", "wolf.fv.lan")
+    held = sorted(f["line"] for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [3, 5, 6, 10, 12, 13, 21, 22], held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert "pug" not in (root / "k8s/data.yaml").read_text()
+    assert run(root, "verify").exit_code == 0

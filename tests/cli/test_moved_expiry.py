@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.cli.test_terraform_plan_guard import IGNORE, _terraform
+from tests.cli.test_terraform_plan_guard import IGNORE, TERRAFORM, _terraform
 from tests.conftest import Result
 from tests.testing.repos import snapshot
 
@@ -75,7 +76,9 @@ def test_no_cutover_expires_the_sweeps_day_plus_the_days(repo: Callable[..., Pat
 
 def test_prune_removes_an_expired_block_and_only_with_write(repo: Callable[..., Path],
                                                             run: Callable[..., Result]) -> None:
-    root = repo({"main.tf": MAIN, "crlf/main.tf": MAIN.replace("\n", "\r\n")}, config=CONFIG, allowlist=ALLOW)
+    # both folders planned (nothing applied: no state to move from), so the blocks are proved unneeded
+    root = repo({"main.tf": MAIN, "crlf/main.tf": MAIN.replace("\n", "\r\n")},
+                config=CONFIG + "terraform: [., crlf]\n", allowlist=ALLOW)
     _sweep(root, run)
     before = snapshot(root)
     done = run(root, "audit", "--prune")
@@ -121,3 +124,120 @@ def test_a_tag_line_with_no_moved_block_keeps_nothing(repo: Callable[..., Path],
     done = run(root, "verify", "--format", "json")
     found = json.loads(done.stdout)["findings"]
     assert done.exit_code == 1 and [(f["line"], f["old"]) for f in found] == [(1, "pug"), (4, "pug.ana.lan")], found
+
+
+MODULES = ('module "m" {\n  source   = "./mod"\n  for_each = toset(["pug", "rex"])\n}\n'
+           'module "pug" {\n  source = "./mod"\n}\n')
+BOX = 'resource "terraform_data" "h" {\n  input = "x"\n}\n'
+
+
+def _applied(repo: Callable[..., Path], files: dict[str, str], config: str, *folders: str) -> Path:
+    root = repo({**files, ".gitignore": IGNORE}, config=config, allowlist=ALLOW)
+    for folder in folders:
+        _terraform(root / folder, "init")
+        _terraform(root / folder, "apply", "-auto-approve")
+    return root
+
+
+def _moved_blocks(root: Path, *paths: str) -> list[str]:
+    return [line for p in paths for line in (root / p).read_text().splitlines() if line.startswith("  from = ")]
+
+
+def test_prune_with_no_terraform_folder_removes_nothing_and_says_why(repo: Callable[..., Path],
+                                                                     run: Callable[..., Result]) -> None:
+    # break-it round 20, finding 12: state at terraform_data.pug, no `terraform:` to plan it
+    root = _applied(repo, {"main.tf": MAIN}, CONFIG, ".")
+    _sweep(root, run)
+    for args in (("audit", "--prune", "--write"), ("audit", "--prune")):
+        done = run(root, *args)
+        assert done.exit_code == 0
+        assert ("main.tf:5: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
+                "2026-11-04): not proven unneeded: no `terraform:` folder is configured") in done.stdout, done.stdout
+    assert (root / "main.tf").read_text() == SWEPT
+    kept = json.loads(run(root, "audit", "--prune", "--format", "json").stdout)["moved_kept"]
+    assert [(k["from"], k["planned_in"]) for k in kept] == [("terraform_data.pug", None)], kept
+    assert kept[0]["why"].startswith("not proven unneeded"), kept
+
+
+def test_prune_keeps_a_module_move_a_plan_still_needs(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # finding 10: a module's move (`module.pug`, `module.m["pug"]`) plans as moves of the addresses
+    # inside it (`module.pug.terraform_data.h`), and a count/for_each resource's as `X[...]`
+    files = {"main.tf": MODULES + 'resource "terraform_data" "k" {\n  for_each = { pug = 1 }\n  input = each.value\n}\n',
+             "mod/main.tf": BOX}
+    root = _applied(repo, files, CONFIG + "terraform: [.]\n", ".")
+    _sweep(root, run)
+    _terraform(root, "init")
+    moved = _moved_blocks(root, "main.tf")
+    assert sorted(moved) == ['  from = module.m["pug"]', "  from = module.pug", '  from = terraform_data.k["pug"]'], moved
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0
+    assert "removed" not in done.stdout and done.stdout.count(": kept moved ") == 3, done.stdout
+    assert "the plan of . still moves from module.pug; apply it there first" in done.stdout, done.stdout
+    assert sorted(_moved_blocks(root, "main.tf")) == sorted(moved)
+    _terraform(root, "apply", "-auto-approve")
+    done = run(root, "audit", "--prune", "--write")
+    assert done.stdout.count(": removed moved ") == 3, done.stdout
+    assert _moved_blocks(root, "main.tf") == [] and run(root, "verify").exit_code == 0
+
+
+def test_prune_keeps_a_moved_chain_whole(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # finding 11: pug -> wolf (not applied), then wolf -> fox: terraform plans fox (was pug); the
+    # second block alone moves from nothing planned, yet removing it strands the state
+    main = 'resource "terraform_data" "pug" {\n  input = "x"\n}\n'
+    root = _applied(repo, {"main.tf": main}, CONFIG + "terraform: [.]\n", ".")
+    _sweep(root, run)
+    (root / "renamer.yaml").write_text(CONFIG.replace("cutover: 2026-10-05", "cutover: 2026-10-06").replace(
+        "{pug: wolf, pug.ana.lan: wolf.fv.lan}", "{wolf: fox}") + "terraform: [.]\n")
+    subprocess.run(["git", "-C", str(root), "commit", "-qam", "move two"], check=True)
+    _sweep(root, run)
+    assert sorted(_moved_blocks(root, "main.tf")) == ["  from = terraform_data.pug", "  from = terraform_data.wolf"]
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0 and "removed" not in done.stdout, done.stdout
+    assert ("kept moved terraform_data.wolf -> terraform_data.fox (move pug move, expired 2026-11-05): its chain "
+            "(terraform_data.pug -> terraform_data.wolf, main.tf:") in done.stdout, done.stdout
+    assert len(_moved_blocks(root, "main.tf")) == 2
+    _terraform(root, "apply", "-auto-approve")  # state at fox: the chain goes whole
+    done = run(root, "audit", "--prune", "--write")
+    assert done.stdout.count(": removed moved ") == 2, done.stdout
+    assert _moved_blocks(root, "main.tf") == [] and run(root, "verify").exit_code == 0
+
+
+def test_prune_needs_every_root_holding_state_listed(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # finding 12, 07.sh: a shared module used by live/a (listed, applied) and live/b (not listed)
+    call = 'module "m" {\n  source   = "../../modules/box"\n  for_each = toset(["one"])\n}\n'
+    box = 'resource "terraform_data" "pug" {\n  input = "x"\n}\n'
+    root = _applied(repo, {"modules/box/main.tf": box, "live/a/main.tf": call, "live/b/main.tf": call},
+                    CONFIG + "terraform: [live/a]\n", "live/a", "live/b")
+    _sweep(root, run)
+    _terraform(root / "live/a", "apply", "-auto-approve")
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0
+    assert ("kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04): not proven "
+            "unneeded: live/b holds Terraform state or an init but is not in renamer.yaml's `terraform:`"
+            ) in done.stdout, done.stdout
+    assert len(_moved_blocks(root, "modules/box/main.tf")) == 1
+
+
+def _workspace(root: Path, *args: str) -> None:
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1"}
+    subprocess.run([TERRAFORM, "workspace", *args], cwd=root, env=env, capture_output=True, check=True)
+
+
+def test_prune_plans_every_workspace(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # finding 17, 20b.sh: the move applied in default only; workspace prod still at pug
+    main = 'resource "terraform_data" "pug" {\n  input = "x"\n}\n'
+    root = _applied(repo, {"main.tf": main}, CONFIG + "terraform: [.]\n", ".")
+    _workspace(root, "new", "prod")
+    _terraform(root, "apply", "-auto-approve")
+    _workspace(root, "select", "default")
+    _sweep(root, run)
+    _terraform(root, "apply", "-auto-approve")  # default moved; prod not
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0
+    assert ("the plan of . (workspace prod) still moves from terraform_data.pug; apply it there first"
+            ) in done.stdout, done.stdout
+    assert len(_moved_blocks(root, "main.tf")) == 1
+    _workspace(root, "select", "prod")
+    _terraform(root, "apply", "-auto-approve")
+    done = run(root, "audit", "--prune", "--write")
+    assert ": removed moved terraform_data.pug" in done.stdout, done.stdout

@@ -223,7 +223,8 @@ def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, r
     base too), a Flux Kustomization's `targetNamespace` over a folder, an Argo CD Application's
     destination, a HelmRelease's `targetNamespace` over a chart of the repo, `kubectl apply -n`,
     `helm --namespace=`. The same shapes over no SealedSecret, or a
-    cluster-wide one, follow the host."""
+    cluster-wide one: a command line's `-n` follows the host, a kustomization's `namespace:` is an
+    identity (round 20, finding 3)."""
     cluster = SEALED_BARE.replace("  name: db\n", "  name: db\n  annotations:\n"
                                   "    sealedsecrets.bitnami.com/cluster-wide: \"true\"\n")
     files = {
@@ -261,8 +262,12 @@ def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, r
                 "argo/app.yaml", "clusters/lab/release.yaml"):
         assert (root / rel).read_text() == files[rel], rel
     assert (root / "deploy.sh").read_text() == files["deploy.sh"].replace("-n pug -f manifests/web", "-n wolf -f manifests/web")
+    # over no SealedSecret (or a cluster-wide one) a kustomization's `namespace:` is still the namespace
+    # every object lands in: an identity (break-it round 20, finding 3), held as `metadata.namespace` is
     for rel in ("k8s/plain/kustomization.yaml", "k8s/wide/kustomization.yaml"):
-        assert (root / rel).read_text().startswith("namespace: wolf\n"), rel
+        assert (root / rel).read_text() == files[rel], rel
+    identity = {f["path"] for f in _findings(run, root, "verify") if f.get("reason") == "identity"}
+    assert {"k8s/plain/kustomization.yaml", "k8s/wide/kustomization.yaml"} <= identity, identity
     built = subprocess.run(["kubectl", "kustomize", str(root / "k8s/overlay")], capture_output=True, text=True,
                            check=True).stdout
     assert "namespace: pug" in built  # the seal's namespace: the controller still unseals it

@@ -59,7 +59,7 @@ def test_a_label_rename_plans_a_move_and_passes(repo: Callable[..., Path], run: 
     done = run(root, "verify", "--terraform", ".")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert ".: terraform plan: ok: terraform_data.wolf (was terraform_data.pug): update" in done.stdout, done.stdout
-    assert done.stdout.rstrip().endswith("; terraform plan: 1 move, 0 deletes or replaces not accepted (.)")
+    assert done.stdout.rstrip().endswith("; terraform plan -refresh=false: 1 move, 0 deletes or replaces not accepted (.)")
     data = json.loads(run(root, "verify", "--terraform", ".", "--format", "json").stdout)
     assert data["ok"] is True
     assert [(c["address"], c["previous"], c["fails"]) for c in data["terraform"][0]["changes"]] == [
@@ -220,3 +220,54 @@ def test_a_module_instance_is_accepted_by_its_address_without_instance_keys(
     assert done.exit_code == 0, done.stdout
     assert "module.m[0].terraform_data.web[1]: replace, forced by triggers_replace; accepted by keep rule " \
            "web-rebuilt (rebuilt anyway)" in done.stdout, done.stdout
+
+
+def test_a_state_file_is_never_rewritten(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # break-it round 20, finding 9: a committed state and an ignored one (--include-ignored), a
+    # backup and a workspace's: rewritten, each agreed with the swept config and blinded the guard
+    root = _applied(repo, {"main.tf": TRIGGER})
+    state = (root / "terraform.tfstate").read_bytes()
+    assert b"pug.ana.lan" in state
+    (root / "committed").mkdir()
+    (root / "committed/terraform.tfstate").write_bytes(state)
+    (root / "committed/old.tfstate.backup").write_bytes(state)
+    (root / "committed/terraform.tfstate.d/prod").mkdir(parents=True)
+    (root / "committed/terraform.tfstate.d/prod/terraform.tfstate").write_bytes(state)
+    subprocess.run(["git", "-C", str(root), "add", "-f", "committed"], check=True)
+    subprocess.run(["git", "-C", str(root), "commit", "-qm", "state"], check=True)
+    done = run(root, "sweep", "--include-ignored", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr  # residuals: written, and said
+    assert (root / "terraform.tfstate").read_bytes() == state
+    for rel in ("committed/terraform.tfstate", "committed/old.tfstate.backup",
+                "committed/terraform.tfstate.d/prod/terraform.tfstate"):
+        assert (root / rel).read_bytes() == state, rel
+    assert '"wolf.fv.lan"' in (root / "main.tf").read_text()
+    found = json.loads(run(root, "verify", "--include-ignored", "--format", "json").stdout)["findings"]
+    held = sorted({(f["path"], f["reason"]) for f in found})
+    assert held == [("committed/old.tfstate.backup", "terraform-state"), ("committed/terraform.tfstate", "terraform-state"),
+                    ("committed/terraform.tfstate.d/prod/terraform.tfstate", "terraform-state"),
+                    ("terraform.tfstate", "terraform-state")], found
+    done = run(root, "verify", "--terraform", ".")
+    assert done.exit_code == 1, done.stdout
+    assert "committed/terraform.tfstate:" in done.stdout and "terraform plan -refresh=false: " in done.stdout, done.stdout
+    assert ("committed/terraform.tfstate:28:18: residual (terraform-state): pug.ana.lan -> wolf.fv.lan: a Terraform "
+            "state file: terraform writes it, renamer never does") in done.stdout, done.stdout
+    assert "replace, forced by triggers_replace" in done.stdout  # the guard not blinded
+
+
+def test_the_plan_guard_plans_every_local_workspace(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # break-it round 20, finding 17: the replace exists only in workspace prod; the selected one
+    # (default) plans nothing: verify said OK
+    main = ('resource "terraform_data" "web" {\n  count = terraform.workspace == "prod" ? 1 : 0\n'
+            '  triggers_replace = ["pug.ana.lan"]\n  input = "x"\n}\n')
+    root = _applied(repo, {"main.tf": main})
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1"}
+    subprocess.run([TERRAFORM, "workspace", "new", "prod"], cwd=root, env=env, capture_output=True, check=True)
+    _terraform(root, "apply", "-auto-approve")
+    subprocess.run([TERRAFORM, "workspace", "select", "default"], cwd=root, env=env, capture_output=True, check=True)
+    _swept(root, run)
+    done = run(root, "verify", "--terraform", ".")
+    assert done.exit_code == 1, done.stdout
+    assert (". (workspace prod): terraform plan: error: terraform_data.web[0]: replace, forced by triggers_replace"
+            ) in done.stdout, done.stdout
+    assert "not accepted (. (workspace default), . (workspace prod))" in done.stdout, done.stdout

@@ -1,0 +1,47 @@
+"""Silent wrong answers of a resized network move that break-it round 20p found (issue 33):
+a range split at the old broadcast, a broadcast mapped into a /31 or /32, a share path read as a
+length. Each end to end: what the sweep writes, and what verify says of what it leaves.
+"""
+
+from __future__ import annotations
+
+from tests.testing.repos import Repo, Run
+
+ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
+         '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
+
+
+def _config(networks: str) -> str:
+    return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
+
+
+GROW = _config("10.9.0.0/24: 10.10.0.0/23, 10.0.48.0/29: 10.0.48.0/28")
+
+
+def test_a_range_ending_at_the_old_broadcast_is_never_split(repo: Repo, run: Run) -> None:
+    """finding 4b: one end inside, the other the old broadcast address: both ends are a `range`
+    residual, nothing written; the whole network in range form (network..broadcast) moves whole."""
+    files = {
+        "fw.nft": "define LAN = 10.9.0.100-10.9.0.255\n",
+        "fw.sh": "iptables -A INPUT -m iprange --src-range 10.9.0.7-10.9.0.255 -j ACCEPT\n",
+        "dnsmasq.conf": "dhcp-range=10.9.0.100,10.9.0.255,12h\n",
+        "dhcpd.conf": "range 10.0.48.2 10.0.48.7;\n",  # resized in place: the start stays, the end is the broadcast
+        "whole.nft": "define ALL = 10.9.0.0-10.9.0.255\nip saddr 10.0.48.0-10.0.48.7 accept\n",
+    }
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    for name in ("fw.nft", "fw.sh", "dnsmasq.conf", "dhcpd.conf"):
+        assert (root / name).read_text() == files[name], name
+    assert (root / "whole.nft").read_text() == ("define ALL = 10.10.0.0-10.10.1.255\n"
+                                                "ip saddr 10.0.48.0-10.0.48.15 accept\n")
+    checked = run(root, "verify")
+    assert checked.exit_code == 1
+    out = checked.stdout
+    assert ("fw.nft:1:14: residual (range): 10.9.0.100 -> 10.10.0.100: the range's other end 10.9.0.255 is "
+            "the broadcast address of 10.9.0.0/24") in out, out
+    assert "fw.nft:1:25: residual (range): 10.9.0.255 -> 10.10.1.255" in out, out
+    assert "fw.sh:1:42: residual (range): 10.9.0.7 -> 10.10.0.7" in out, out
+    assert "dnsmasq.conf:1:23: residual (range): 10.9.0.255" in out, out
+    assert "dhcpd.conf:1:17: residual (range): 10.0.48.7 -> 10.0.48.15" in out, out
+    assert "whole.nft" not in out, out

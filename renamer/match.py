@@ -951,6 +951,10 @@ class Matcher:
             return replace(m, refused="supernet")
         if not move.resized:
             return m
+        if move.is_broadcast(address) and not move.new_has_broadcast:  # break-it 20p, finding 3
+            return replace(m, new=m.old, refused=prefix_moves.BROADCAST,
+                           note=f"the broadcast address of {move.old}, which becomes {move.new}, a network "
+                                "with no broadcast address")
         if move.is_broadcast(address):
             if prefix_moves.says_broadcast(data, m.start):
                 return replace(m, new=str(move.new.broadcast_address),

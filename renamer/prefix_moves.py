@@ -97,8 +97,8 @@ class PrefixMove:
     def moved(self, address: IPAddress, *, broadcast: bool) -> IPAddress | None:
         """Where `address` goes: the broadcast address to the new one when `broadcast` (its line
         says so), any other to its offset; None outside the old network or outside the new one."""
-        if broadcast and self.is_broadcast(address):
-            return self.new.broadcast_address
+        if broadcast and self.is_broadcast(address):  # a /31 or /32 has none: no place
+            return self.new.broadcast_address if self.new_has_broadcast else None
         return self.mapped(address) if self.fits(address) and not self.is_broadcast(address) else None
 
 

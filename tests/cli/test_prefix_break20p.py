@@ -45,3 +45,25 @@ def test_a_range_ending_at_the_old_broadcast_is_never_split(repo: Repo, run: Run
     assert "dnsmasq.conf:1:23: residual (range): 10.9.0.255" in out, out
     assert "dhcpd.conf:1:17: residual (range): 10.0.48.7 -> 10.0.48.15" in out, out
     assert "whole.nft" not in out, out
+
+
+SMALL = _config("10.0.48.0/30: 10.0.60.0/31, 10.0.50.0/29: 10.0.50.0/32")
+
+
+def test_a_broadcast_into_a_network_without_one_is_a_residual(repo: Repo, run: Run) -> None:
+    """finding 3: a /31 or /32 has no broadcast address: the old one is never written."""
+    files = {
+        "network/p2p.network": "[Address]\nAddress=10.0.48.1/30\nBroadcast=10.0.48.3\n",
+        "cisco.cfg": (" ip broadcast-address 10.0.48.3\n ip broadcast-address 10.0.50.7\n"
+                      "peer 10.0.48.3\n"),
+    }
+    root = repo(files, config=SMALL, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "network/p2p.network").read_text() == "[Address]\nAddress=10.0.60.1/31\nBroadcast=10.0.48.3\n"
+    assert (root / "cisco.cfg").read_text() == files["cisco.cfg"]
+    out = run(root, "verify").stdout
+    assert ("network/p2p.network:3:11: residual (broadcast): 10.0.48.3 -> 10.0.48.3: the broadcast address of 10.0.48.0/30, "
+            "which becomes 10.0.60.0/31, a network with no broadcast address") in out, out
+    assert "cisco.cfg:2:23: residual (broadcast): 10.0.50.7" in out, out
+    assert "cisco.cfg:3:6: residual (broadcast): 10.0.48.3" in out, out

@@ -123,8 +123,9 @@ _LENGTH_END = re.compile(rb"(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
 
 def is_length(data: bytes, start: int, end: int) -> bool:
     """Is the `/N` ending at `end`, after the address at `start`, a prefix length: not a URL's
-    path (the address after `://`), not a word's start (`/24hours`), not a path (`/24/x`)?"""
-    return data[max(0, start - 3):start] != b"://" and _LENGTH_END.match(data, end) is not None
+    path (the address after `://`), not a share's (`//10.9.0.6/24`: cifs, fstab, a UNC path in
+    slashes), not a word's start (`/24hours`), not a path (`/24/x`)?"""
+    return data[max(0, start - 2):start] != b"//" and _LENGTH_END.match(data, end) is not None
 
 
 def outside(moves: list[PrefixMove], used: list[IPAddress]) -> list[IPAddress]:

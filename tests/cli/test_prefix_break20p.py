@@ -67,3 +67,21 @@ def test_a_broadcast_into_a_network_without_one_is_a_residual(repo: Repo, run: R
             "which becomes 10.0.60.0/31, a network with no broadcast address") in out, out
     assert "cisco.cfg:2:23: residual (broadcast): 10.0.50.7" in out, out
     assert "cisco.cfg:3:6: residual (broadcast): 10.0.48.3" in out, out
+
+
+def test_a_share_path_after_a_double_slash_is_no_length(repo: Repo, run: Run) -> None:
+    """finding 2: `//10.9.0.6/24` is the share `24` of host 10.9.0.6 (cifs, fstab, UNC)."""
+    files = {
+        "mounts.sh": "mount -t cifs //10.9.0.6/24 /mnt/share\nsmbclient smb://10.9.0.6/24\n",
+        "fstab": "//10.9.0.6/24  /mnt/share  cifs  defaults 0 0\n10.9.0.7:/24   /mnt/nfs    nfs   defaults 0 0\n",
+        "app.env": "SHARE=//10.9.0.6/24\nNET=10.9.0.0/24\n",
+    }
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "mounts.sh").read_text() == ("mount -t cifs //10.10.0.6/24 /mnt/share\n"
+                                                "smbclient smb://10.10.0.6/24\n")
+    assert (root / "fstab").read_text() == ("//10.10.0.6/24  /mnt/share  cifs  defaults 0 0\n"
+                                            "10.10.0.7:/24   /mnt/nfs    nfs   defaults 0 0\n")
+    assert (root / "app.env").read_text() == "SHARE=//10.10.0.6/24\nNET=10.10.0.0/23\n"
+    assert run(root, "verify").exit_code == 0

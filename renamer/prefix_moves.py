@@ -169,6 +169,13 @@ _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipadd
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])")
 _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+# A gateway word just before an address: no mask on its line is its network's (`route add -net
+# 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
+_GATEWAY = re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
+# nft's bitwise and: `ip saddr & MASK == NET` masks the address after it.
+_AMPERSAND = re.compile(rb"[^\n&]*&[ \t]*\Z")
+# A mask directly after its address (`10.0.48.0 0.0.0.7`, `A/M`, `A,M`): tied by syntax.
+_ADJACENT = re.compile(rb"[ \t]*[/,]?[ \t]*")
 # Lines that open a stanza of their own (an INI section, an interfaces stanza, a Cisco interface).
 _OPENS = re.compile(rb"(?im)^[ \t]*(?:\[|iface[ \t]|auto[ \t]|allow-|mapping[ \t]|interface[ \t]|host[ \t]|"
                     rb"subnet[ \t]|shared-network[ \t])")
@@ -406,10 +413,19 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     after it) says whose it is; on a line with none whose key names a mask or a length, the
     stanza's address keys say; else a residual where the file names a move of this length."""
     line_start, line_end = _line_span(data, start)
-    on_line = [(s, t) for s, e, t in found.within(line_start, line_end) if (s, e) != (start, end)]
-    before = [t for s, t in on_line if s < start]
-    after = [t for s, t in on_line if s > start]
-    owner: str | None = before[-1] if before else (after[0] if after else None)
+    on_line = [(s, e, t) for s, e, t in found.within(line_start, line_end) if (s, e) != (start, end)]
+    before = [(e, t) for s, e, t in on_line if s < start and not _GATEWAY.search(data, line_start, s)]
+    after = [t for s, _, t in on_line if s > start]
+    owner: str | None = before[-1][1] if before else (after[0] if after else None)
+    previous = max([e for s, e, _ in on_line if s < start], default=line_start)
+    if after and _AMPERSAND.match(data, previous, start):
+        owner = after[0]  # nft `ip saddr & 255.255.255.0 == 10.9.0.0`: the mask of the address after it
+    elif before and not _ADJACENT.fullmatch(data, before[-1][0], start):
+        owners = {_move_of(t, moves) for _, t in before}
+        if len(owners) > 1 and any(new_of(m) is not None for m in owners if m is not None):
+            return LengthHit(start, end, text, text, MASK,  # break-it 20p, finding 1
+                             f"{text} follows addresses of more than one network on its line "
+                             f"({', '.join(t for _, t in before)}), and its syntax does not say whose it is")
     if owner is not None:
         move = _move_of(owner, moves)
         new = new_of(move) if move is not None else None

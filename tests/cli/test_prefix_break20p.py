@@ -85,3 +85,36 @@ def test_a_share_path_after_a_double_slash_is_no_length(repo: Repo, run: Run) ->
                                             "10.10.0.7:/24   /mnt/nfs    nfs   defaults 0 0\n")
     assert (root / "app.env").read_text() == "SHARE=//10.10.0.6/24\nNET=10.10.0.0/23\n"
     assert run(root, "verify").exit_code == 0
+
+
+def test_a_mask_belongs_to_the_address_its_syntax_ties_it_to(repo: Repo, run: Run) -> None:
+    """finding 1: `netmask M` after `-net A ... gw G` is A's, not the gateway's; nft's `& M`
+    masks the address after it; a line whose mask follows two networks' addresses is a residual."""
+    files = {
+        "route.sh": ("route add -net 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0\n"
+                     "route add -net 10.6.0.0 gw 10.9.0.1 netmask 255.255.255.0 dev eth1\n"
+                     "route add -net 10.9.0.0 gw 10.1.0.1 netmask 255.255.255.0\n"
+                     "route add -net 10.9.0.128 netmask 255.255.255.0 gw 10.9.0.1\n"
+                     "ip route add 10.7.0.0/24 via 10.9.0.1\n"),
+        "fw.nft": ("ip daddr 10.9.0.3 ip saddr & 255.255.255.0 == 192.168.1.0 accept\n"
+                   "ip daddr 192.168.1.3 ip saddr & 255.255.255.0 == 10.9.0.0 accept\n"),
+        "acl.cfg": ("access-list 10 permit 10.9.0.0 0.0.0.255\n"
+                    "pair 10.9.0.4 10.8.0.4 mask 255.255.255.0\n"),
+    }
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "route.sh").read_text() == (
+        "route add -net 10.5.0.0 gw 10.10.0.1 netmask 255.255.255.0\n"
+        "route add -net 10.6.0.0 gw 10.10.0.1 netmask 255.255.255.0 dev eth1\n"
+        "route add -net 10.10.0.0 gw 10.1.0.1 netmask 255.255.254.0\n"
+        "route add -net 10.10.0.128 netmask 255.255.254.0 gw 10.10.0.1\n"
+        "ip route add 10.7.0.0/24 via 10.10.0.1\n")
+    assert (root / "fw.nft").read_text() == ("ip daddr 10.10.0.3 ip saddr & 255.255.255.0 == 192.168.1.0 accept\n"
+                                             "ip daddr 192.168.1.3 ip saddr & 255.255.254.0 == 10.10.0.0 accept\n")
+    assert (root / "acl.cfg").read_text() == ("access-list 10 permit 10.10.0.0 0.0.1.255\n"
+                                              "pair 10.10.0.4 10.8.0.4 mask 255.255.255.0\n")
+    out = done.stdout  # the sweep says it; verify reads the swept file, which names no old address
+    assert ("acl.cfg:2:29: 255.255.255.0 (mask: 255.255.255.0 follows addresses of more than one network on "
+            "its line (10.9.0.4, 10.8.0.4), and its syntax does not say whose it is") in out, out
+    assert "route.sh:" not in out and "fw.nft:" not in out, out

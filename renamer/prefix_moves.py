@@ -211,6 +211,7 @@ class _Stanzas:
         self.data = data
         self.starts = [0, *(x.end() for x in re.finditer(rb"\n", data))]
         self._info: dict[int, tuple[int, bool, bool]] = {}
+        self._items: dict[int, bool] = {}
         self._up: dict[tuple[int, int], tuple[int, int | None]] = {}
         self._down: dict[tuple[int, int], int] = {}
 
@@ -228,6 +229,16 @@ class _Stanzas:
             found = (_indent(line), not line.strip(), _OPENS.match(line) is not None)
             self._info[index] = found
         return found
+
+    def _item(self, index: int, own: int) -> bool:
+        """Does the line open a YAML list item whose keys sit at `own` (`  - name: lan` for keys at
+        4): a sibling item is a stanza of its own (break-it round 20p, finding 5)."""
+        found = self._items.get(index)
+        if found is None:
+            s, e = self.span(index)
+            found = self.data[s:e].lstrip(b" \t").startswith(b"- ")
+            self._items[index] = found
+        return found and self._line(index)[0] == own
 
     def around(self, pos: int) -> tuple[list[tuple[int, int]], tuple[int, int] | None] | None:
         """The line spans of the stanza holding `pos` and its header's, or None where the run is
@@ -251,6 +262,9 @@ class _Stanzas:
                 result = known
                 break
             walked.append(at)
+            if self._item(at, own):
+                result = (at, None)
+                break
             if at == 0:
                 result = (0, None)
                 break
@@ -279,7 +293,7 @@ class _Stanzas:
                 result = at
                 break
             indent, blank, opens = self._line(at + 1)
-            if blank or indent < own or opens:
+            if blank or indent < own or opens or self._item(at + 1, own):
                 result = at
                 break
             at += 1

@@ -118,3 +118,28 @@ def test_a_mask_belongs_to_the_address_its_syntax_ties_it_to(repo: Repo, run: Ru
     assert ("acl.cfg:2:29: 255.255.255.0 (mask: 255.255.255.0 follows addresses of more than one network on "
             "its line (10.9.0.4, 10.8.0.4), and its syntax does not say whose it is") in out, out
     assert "route.sh:" not in out and "fw.nft:" not in out, out
+
+
+def test_yaml_list_items_are_stanzas_of_their_own(repo: Repo, run: Run) -> None:
+    """finding 5: a sibling item's address says nothing of this item's mask or prefix."""
+    files = {
+        "a.yml": ("vlans:\n  - id: 12\n    address: 10.9.0.1\n    netmask: 255.255.255.0\n"
+                  "  - id: 30\n    address: 10.30.0.1\n"),
+        "b.yml": ("interfaces:\n  - name: lan\n    address: 10.9.0.1\n    netmask: 255.255.255.0\n"
+                  "  - name: wan\n    dhcp: true\n    netmask: 255.255.255.0\n    prefix: 24\n"),
+        "c.yml": ("- name: lan\n  address: 10.9.0.5\n  prefix: 24\n"
+                  "- name: opt\n  address: 10.31.0.5\n  prefix: 24\n"),
+    }
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "a.yml").read_text() == files["a.yml"].replace("10.9.0.1\n    netmask: 255.255.255.0",
+                                                                   "10.10.0.1\n    netmask: 255.255.254.0")
+    assert (root / "b.yml").read_text() == files["b.yml"].replace("10.9.0.1\n    netmask: 255.255.255.0",
+                                                                   "10.10.0.1\n    netmask: 255.255.254.0")
+    assert (root / "c.yml").read_text() == files["c.yml"].replace("10.9.0.5\n  prefix: 24",
+                                                                   "10.10.0.5\n  prefix: 23")
+    out = done.stdout
+    assert "b.yml:7:14: 255.255.255.0 (mask:" in out, out
+    assert "b.yml:8:13: 24 (mask:" in out, out
+    assert "a.yml:" not in out.split("Residual")[-1] and "c.yml:" not in out.split("Residual")[-1], out

@@ -128,6 +128,29 @@ def is_length(data: bytes, start: int, end: int) -> bool:
     return data[max(0, start - 2):start] != b"//" and _LENGTH_END.match(data, end) is not None
 
 
+# A dotted mask or wildcard right after an address: `A M`, `A netmask M`, `A mask M`, `A/M`.
+_MASK_AFTER = re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
+                         rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])")
+
+
+def masked_length(data: bytes, end: int) -> int | None:
+    """The prefix length a dotted netmask or Cisco wildcard right after the address ending at
+    `end` spells (`255.255.0.0`, `0.0.255.255`: 16), or None (no mask there, or 0.0.0.0 and
+    255.255.255.255, which read as either)."""
+    found = _MASK_AFTER.match(data, end)
+    if found is None or not _valid(found.group(1).decode("ascii")):
+        return None
+    value = int(ipaddress.IPv4Address(found.group(1).decode("ascii")))
+    if value in (0, 0xFFFFFFFF):
+        return None
+    inverted = value ^ 0xFFFFFFFF
+    if (inverted & (inverted + 1)) == 0:  # ones then zeros: a netmask
+        return bin(value).count("1")
+    if (value & (value + 1)) == 0:  # zeros then ones: a wildcard
+        return 32 - bin(value).count("1")
+    return None
+
+
 def outside(moves: list[PrefixMove], used: list[IPAddress]) -> list[IPAddress]:
     """The addresses in use that a move cannot place in its new network (a shrink): the old
     broadcast address counts as placed (it becomes the new one's)."""

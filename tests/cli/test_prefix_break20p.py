@@ -143,3 +143,27 @@ def test_yaml_list_items_are_stanzas_of_their_own(repo: Repo, run: Run) -> None:
     assert "b.yml:7:14: 255.255.255.0 (mask:" in out, out
     assert "b.yml:8:13: 24 (mask:" in out, out
     assert "a.yml:" not in out.split("Residual")[-1] and "c.yml:" not in out.split("Residual")[-1], out
+
+
+def test_a_supernet_spelled_with_a_mask_or_wildcard_is_a_residual(repo: Repo, run: Run) -> None:
+    """finding 7: `10.9.0.0 255.255.0.0`, `0.0.255.255`, `/255.255.0.0` name a /16 as `10.9.0.0/16`
+    does: a `supernet` residual, under a resize and an equal-length move alike; a longer mask (a
+    subnet) follows."""
+    files = {
+        "r.cfg": ("ip route 10.9.0.0 255.255.0.0 Null0\n network 10.9.0.0 0.0.255.255 area 0\n"
+                  "access-list 5 permit 10.9.0.0 0.0.255.255\n"
+                  "ip route 10.9.0.128 255.255.255.128 10.9.0.1\n"),
+        "fw.sh": "iptables -A FORWARD -d 10.9.0.0/255.255.0.0 -j DROP\n",
+        "dhcpd.conf": "subnet 10.9.0.0 netmask 255.255.0.0 { }\n",
+    }
+    for config in (GROW, _config("10.9.0.0/24: 10.10.0.0/24")):
+        root = repo(files, config=config, allowlist=ALLOW)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 1, done.stdout + done.stderr
+        assert (root / "fw.sh").read_text() == files["fw.sh"]
+        assert (root / "dhcpd.conf").read_text() == files["dhcpd.conf"]
+        assert (root / "r.cfg").read_text() == files["r.cfg"].replace(
+            "10.9.0.128 255.255.255.128 10.9.0.1", "10.10.0.128 255.255.255.128 10.10.0.1")
+        out = run(root, "verify").stdout
+        for where in ("r.cfg:1:10", "r.cfg:2:10", "r.cfg:3:22", "fw.sh:1:24", "dhcpd.conf:1:8"):
+            assert f"{where}: residual (supernet): 10.9.0.0" in out, (where, out)

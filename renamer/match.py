@@ -950,9 +950,14 @@ class Matcher:
                 return None  # `10.0.48.0/28` of a resize in place to /28: the new network already
             return replace(m, refused="supernet")
         masked = prefix_moves.masked_length(data, m.end) if move.old.version == 4 else None
+        if masked is None and prefix is None and move.old.version == 4:  # `network: A` + `prefix: 16`
+            masked = prefix_moves.stanza_length(data, m.start)
         if masked is not None and masked < move.old.prefixlen:  # `10.9.0.0 255.255.0.0`: break-it 20p, #7
+            if masked == move.new.prefixlen and move.mapped(address) == address:
+                return None  # a resize in place, its new length written already
             return replace(m, refused="supernet",
-                           note=f"{m.old} with a mask or wildcard of /{masked}, wider than {move.old}")
+                           note=f"{m.old} with a mask, wildcard or length key of /{masked}, wider than "
+                                f"{move.old}")
         if not move.resized:
             return m
         if move.is_broadcast(address) and not move.new_has_broadcast:  # break-it 20p, finding 3

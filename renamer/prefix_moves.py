@@ -133,6 +133,9 @@ _MASK_AFTER = re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
                          rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])")
 
 
+_MASK_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*[:=][ \t]*[\"']?")
+
+
 def masked_length(data: bytes, end: int) -> int | None:
     """The prefix length a dotted netmask or Cisco wildcard right after the address ending at
     `end` spells (`255.255.0.0`, `0.0.255.255`: 16), or None (no mask there, or 0.0.0.0 and
@@ -149,6 +152,37 @@ def masked_length(data: bytes, end: int) -> int | None:
     if (value & (value + 1)) == 0:  # zeros then ones: a wildcard
         return 32 - bin(value).count("1")
     return None
+
+
+@functools.lru_cache(maxsize=2)
+def _stanzas_of(data: bytes) -> _Stanzas:
+    return _Stanzas(data)  # one file's, read once for all its address keys
+
+
+def stanza_length(data: bytes, start: int) -> int | None:
+    """The prefix length a key of its stanza gives the address at `start` on an address key's
+    line (`network: 10.9.0.0` beside `prefix: 16` or `netmask: 255.255.0.0`), the shortest where
+    several do, or None (no address key, no stanza, no length key)."""
+    line_start, line_end = _line_span(data, start)
+    if _ADDRESS_KEY.match(data, line_start) is None:
+        return None
+    stanza = _stanzas_of(data).around(start)
+    if stanza is None:
+        return None
+    lengths = []
+    for s, e in stanza[0]:
+        if (s, e) == (line_start, line_end):
+            continue
+        key = _LENGTH_KEY.search(data, s, e)
+        if key is not None:
+            lengths.append(int(key.group(1)))
+            continue
+        mask_key = _MASK_KEY_LINE.match(data[s:e])
+        if mask_key is not None:
+            masked = masked_length(b" " + data[s + mask_key.end():e], 0)
+            if masked is not None:
+                lengths.append(masked)
+    return min(lengths, default=None)
 
 
 def outside(moves: list[PrefixMove], used: list[IPAddress]) -> list[IPAddress]:

@@ -167,3 +167,18 @@ def test_a_supernet_spelled_with_a_mask_or_wildcard_is_a_residual(repo: Repo, ru
         out = run(root, "verify").stdout
         for where in ("r.cfg:1:10", "r.cfg:2:10", "r.cfg:3:22", "fw.sh:1:24", "dhcpd.conf:1:8"):
             assert f"{where}: residual (supernet): 10.9.0.0" in out, (where, out)
+
+
+def test_a_supernet_a_yaml_stanza_spells_is_a_residual(repo: Repo, run: Run) -> None:
+    """finding 7, keys: `network: 10.9.0.0` with `prefix: 16` or `netmask: 255.255.0.0` beside it."""
+    files = {"site.yml": ("summary:\n  network: 10.9.0.0\n  netmask: 255.255.0.0\n\n"
+                          "summary2:\n  network: 10.9.0.0\n  prefix: 16\n\n"
+                          "lan:\n  network: 10.9.0.0\n  prefix: 24\n")}
+    root = repo(files, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "site.yml").read_text() == files["site.yml"].replace(
+        "lan:\n  network: 10.9.0.0\n  prefix: 24", "lan:\n  network: 10.10.0.0\n  prefix: 23")
+    out = run(root, "verify").stdout
+    assert "site.yml:2:12: residual (supernet): 10.9.0.0" in out, out
+    assert "site.yml:6:12: residual (supernet): 10.9.0.0" in out, out

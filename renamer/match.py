@@ -523,12 +523,17 @@ class Matcher:
         or in another) would break it: both ends are refused."""
         at = {m.start: i for i, m in enumerate(matches) if m.kind == "network"}
         refused: dict[int, str] = {}
+        rewritten: dict[int, Match] = {}
         pairs = ends if ends is not None else declared_ends(
             data, v6=any(move.old.version == 6 for move in self._moves))
         for (a_start, a_end), (b_start, b_end) in pairs:
             texts = [data[a_start:a_end].decode("ascii"), data[b_start:b_end].decode("ascii")]
             sides = ((a_start, texts), (b_start, texts[::-1]))
             owners = [self._move_holding(text) for text in texts]
+            if owners[0] is owners[1] and owners[0] is not None and owners[0].resized:
+                self._range_at_broadcast(owners[0], (a_start, b_start), texts, at, matches, refused,
+                                         rewritten)
+                continue
             if owners[0] is owners[1]:
                 continue  # both in one moved network (or neither)
             for (start, (mine, other)), owner in zip(sides, owners, strict=True):
@@ -537,10 +542,42 @@ class Matcher:
                              "in no moved network")
                 if start in at:
                     refused[at[start]] = f"{mine} is {where}, the range's other end {other} {there}"
-        if not refused:
+        if not refused and not rewritten:
             return matches
-        return [replace(m, refused="range", note=refused[i]) if i in refused and m.refused is None else m
-                for i, m in enumerate(matches)]
+        out = [rewritten.get(i, m) for i, m in enumerate(matches)]
+        return [replace(m, refused="range", note=refused[i])
+                if i in refused and (m.refused is None or m.refused == prefix_moves.BROADCAST) else m
+                for i, m in enumerate(out)]
+
+    @staticmethod
+    def _range_at_broadcast(move: prefix_moves.PrefixMove, starts: tuple[int, int], texts: list[str],
+                            at: dict[int, int], matches: list[Match], refused: dict[int, str],
+                            rewritten: dict[int, Match]) -> None:
+        """A range of one resized network with an end at its old broadcast address (break-it round
+        20p, finding 4b): from the network address, it is the whole network and the end becomes
+        the new broadcast address (where the new network has one); from a host, the start keeps
+        its offset but the end has no certain place: both ends are a `range` residual, never one
+        end alone."""
+        addresses = [ipaddress.ip_address(text) for text in texts]
+        ends = [move.is_broadcast(address) for address in addresses]
+        if not any(ends):
+            return
+        whole = (addresses[0] == move.old.network_address and ends[1] and move.new_has_broadcast)
+        for index, (start, text) in enumerate(zip(starts, texts, strict=True)):
+            i = at.get(start)
+            if i is None:
+                continue
+            if whole:
+                if ends[index]:
+                    rewritten[i] = replace(matches[i], new=str(move.new.broadcast_address), refused=None,
+                                           note=f"the end of the range {texts[0]}-{texts[1]}, the whole of "
+                                                f"{move.old}, which becomes {move.new}")
+                continue
+            broadcast = texts[1] if ends[1] else texts[0]
+            refused[i] = (f"the range's other end {broadcast} is the broadcast address of {move.old}, which "
+                          f"becomes {move.new}: no end moves alone" if text != broadcast else
+                          f"{text} is the broadcast address of {move.old}, which becomes {move.new}, and "
+                          f"ends the range {texts[0]}-{texts[1]}: no end moves alone")
 
     def _move_holding(self, text: str) -> prefix_moves.PrefixMove | None:
         try:
@@ -912,8 +949,21 @@ class Matcher:
             if length == move.new.prefixlen and move.mapped(address) == address:
                 return None  # `10.0.48.0/28` of a resize in place to /28: the new network already
             return replace(m, refused="supernet")
+        masked = prefix_moves.masked_length(data, m.end) if move.old.version == 4 else None
+        if masked is None and prefix is None and move.old.version == 4:  # `network: A` + `prefix: 16`
+            masked = prefix_moves.stanza_length(data, m.start)
+        if masked is not None and masked < move.old.prefixlen:  # `10.9.0.0 255.255.0.0`: break-it 20p, #7
+            if masked == move.new.prefixlen and move.mapped(address) == address:
+                return None  # a resize in place, its new length written already
+            return replace(m, refused="supernet",
+                           note=f"{m.old} with a mask, wildcard or length key of /{masked}, wider than "
+                                f"{move.old}")
         if not move.resized:
             return m
+        if move.is_broadcast(address) and not move.new_has_broadcast:  # break-it 20p, finding 3
+            return replace(m, new=m.old, refused=prefix_moves.BROADCAST,
+                           note=f"the broadcast address of {move.old}, which becomes {move.new}, a network "
+                                "with no broadcast address")
         if move.is_broadcast(address):
             if prefix_moves.says_broadcast(data, m.start):
                 return replace(m, new=str(move.new.broadcast_address),

@@ -97,8 +97,8 @@ class PrefixMove:
     def moved(self, address: IPAddress, *, broadcast: bool) -> IPAddress | None:
         """Where `address` goes: the broadcast address to the new one when `broadcast` (its line
         says so), any other to its offset; None outside the old network or outside the new one."""
-        if broadcast and self.is_broadcast(address):
-            return self.new.broadcast_address
+        if broadcast and self.is_broadcast(address):  # a /31 or /32 has none: no place
+            return self.new.broadcast_address if self.new_has_broadcast else None
         return self.mapped(address) if self.fits(address) and not self.is_broadcast(address) else None
 
 
@@ -123,8 +123,66 @@ _LENGTH_END = re.compile(rb"(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
 
 def is_length(data: bytes, start: int, end: int) -> bool:
     """Is the `/N` ending at `end`, after the address at `start`, a prefix length: not a URL's
-    path (the address after `://`), not a word's start (`/24hours`), not a path (`/24/x`)?"""
-    return data[max(0, start - 3):start] != b"://" and _LENGTH_END.match(data, end) is not None
+    path (the address after `://`), not a share's (`//10.9.0.6/24`: cifs, fstab, a UNC path in
+    slashes), not a word's start (`/24hours`), not a path (`/24/x`)?"""
+    return data[max(0, start - 2):start] != b"//" and _LENGTH_END.match(data, end) is not None
+
+
+# A dotted mask or wildcard right after an address: `A M`, `A netmask M`, `A mask M`, `A/M`.
+_MASK_AFTER = re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
+                         rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])")
+
+
+_MASK_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*[:=][ \t]*[\"']?")
+
+
+def masked_length(data: bytes, end: int) -> int | None:
+    """The prefix length a dotted netmask or Cisco wildcard right after the address ending at
+    `end` spells (`255.255.0.0`, `0.0.255.255`: 16), or None (no mask there, or 0.0.0.0 and
+    255.255.255.255, which read as either)."""
+    found = _MASK_AFTER.match(data, end)
+    if found is None or not _valid(found.group(1).decode("ascii")):
+        return None
+    value = int(ipaddress.IPv4Address(found.group(1).decode("ascii")))
+    if value in (0, 0xFFFFFFFF):
+        return None
+    inverted = value ^ 0xFFFFFFFF
+    if (inverted & (inverted + 1)) == 0:  # ones then zeros: a netmask
+        return bin(value).count("1")
+    if (value & (value + 1)) == 0:  # zeros then ones: a wildcard
+        return 32 - bin(value).count("1")
+    return None
+
+
+@functools.lru_cache(maxsize=2)
+def _stanzas_of(data: bytes) -> _Stanzas:
+    return _Stanzas(data)  # one file's, read once for all its address keys
+
+
+def stanza_length(data: bytes, start: int) -> int | None:
+    """The prefix length a key of its stanza gives the address at `start` on an address key's
+    line (`network: 10.9.0.0` beside `prefix: 16` or `netmask: 255.255.0.0`), the shortest where
+    several do, or None (no address key, no stanza, no length key)."""
+    line_start, line_end = _line_span(data, start)
+    if _ADDRESS_KEY.match(data, line_start) is None:
+        return None
+    stanza = _stanzas_of(data).around(start)
+    if stanza is None:
+        return None
+    lengths = []
+    for s, e in stanza[0]:
+        if (s, e) == (line_start, line_end):
+            continue
+        key = _LENGTH_KEY.search(data, s, e)
+        if key is not None:
+            lengths.append(int(key.group(1)))
+            continue
+        mask_key = _MASK_KEY_LINE.match(data[s:e])
+        if mask_key is not None:
+            masked = masked_length(b" " + data[s + mask_key.end():e], 0)
+            if masked is not None:
+                lengths.append(masked)
+    return min(lengths, default=None)
 
 
 def outside(moves: list[PrefixMove], used: list[IPAddress]) -> list[IPAddress]:
@@ -168,6 +226,13 @@ _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipadd
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])")
 _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+# A gateway word just before an address: no mask on its line is its network's (`route add -net
+# 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
+_GATEWAY = re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
+# nft's bitwise and: `ip saddr & MASK == NET` masks the address after it.
+_AMPERSAND = re.compile(rb"[^\n&]*&[ \t]*\Z")
+# A mask directly after its address (`10.0.48.0 0.0.0.7`, `A/M`, `A,M`): tied by syntax.
+_ADJACENT = re.compile(rb"[ \t]*[/,]?[ \t]*")
 # Lines that open a stanza of their own (an INI section, an interfaces stanza, a Cisco interface).
 _OPENS = re.compile(rb"(?im)^[ \t]*(?:\[|iface[ \t]|auto[ \t]|allow-|mapping[ \t]|interface[ \t]|host[ \t]|"
                     rb"subnet[ \t]|shared-network[ \t])")
@@ -203,6 +268,7 @@ class _Stanzas:
         self.data = data
         self.starts = [0, *(x.end() for x in re.finditer(rb"\n", data))]
         self._info: dict[int, tuple[int, bool, bool]] = {}
+        self._items: dict[int, bool] = {}
         self._up: dict[tuple[int, int], tuple[int, int | None]] = {}
         self._down: dict[tuple[int, int], int] = {}
 
@@ -220,6 +286,16 @@ class _Stanzas:
             found = (_indent(line), not line.strip(), _OPENS.match(line) is not None)
             self._info[index] = found
         return found
+
+    def _item(self, index: int, own: int) -> bool:
+        """Does the line open a YAML list item whose keys sit at `own` (`  - name: lan` for keys at
+        4): a sibling item is a stanza of its own (break-it round 20p, finding 5)."""
+        found = self._items.get(index)
+        if found is None:
+            s, e = self.span(index)
+            found = self.data[s:e].lstrip(b" \t").startswith(b"- ")
+            self._items[index] = found
+        return found and self._line(index)[0] == own
 
     def around(self, pos: int) -> tuple[list[tuple[int, int]], tuple[int, int] | None] | None:
         """The line spans of the stanza holding `pos` and its header's, or None where the run is
@@ -243,6 +319,9 @@ class _Stanzas:
                 result = known
                 break
             walked.append(at)
+            if self._item(at, own):
+                result = (at, None)
+                break
             if at == 0:
                 result = (0, None)
                 break
@@ -271,7 +350,7 @@ class _Stanzas:
                 result = at
                 break
             indent, blank, opens = self._line(at + 1)
-            if blank or indent < own or opens:
+            if blank or indent < own or opens or self._item(at + 1, own):
                 result = at
                 break
             at += 1
@@ -405,10 +484,19 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     after it) says whose it is; on a line with none whose key names a mask or a length, the
     stanza's address keys say; else a residual where the file names a move of this length."""
     line_start, line_end = _line_span(data, start)
-    on_line = [(s, t) for s, e, t in found.within(line_start, line_end) if (s, e) != (start, end)]
-    before = [t for s, t in on_line if s < start]
-    after = [t for s, t in on_line if s > start]
-    owner: str | None = before[-1] if before else (after[0] if after else None)
+    on_line = [(s, e, t) for s, e, t in found.within(line_start, line_end) if (s, e) != (start, end)]
+    before = [(e, t) for s, e, t in on_line if s < start and not _GATEWAY.search(data, line_start, s)]
+    after = [t for s, _, t in on_line if s > start]
+    owner: str | None = before[-1][1] if before else (after[0] if after else None)
+    previous = max([e for s, e, _ in on_line if s < start], default=line_start)
+    if after and _AMPERSAND.match(data, previous, start):
+        owner = after[0]  # nft `ip saddr & 255.255.255.0 == 10.9.0.0`: the mask of the address after it
+    elif before and not _ADJACENT.fullmatch(data, before[-1][0], start):
+        owners = {_move_of(t, moves) for _, t in before}
+        if len(owners) > 1 and any(new_of(m) is not None for m in owners if m is not None):
+            return LengthHit(start, end, text, text, MASK,  # break-it 20p, finding 1
+                             f"{text} follows addresses of more than one network on its line "
+                             f"({', '.join(t for _, t in before)}), and its syntax does not say whose it is")
     if owner is not None:
         move = _move_of(owner, moves)
         new = new_of(move) if move is not None else None

@@ -18,6 +18,7 @@ from renamer.prefix_moves import (
     OUTSIDE,
     ZONE,
     PrefixMove,
+    masked_length,
     outside,
     resize_problem,
     zone_change,
@@ -391,3 +392,13 @@ def test_classless_names_are_reverse_zone_residuals(text: bytes, classless: bool
     found = matcher.find(text)
     assert any(m.refused == ZONE for m in found) == classless, found
     assert all(m.new == m.old for m in found if m.refused == ZONE)
+
+
+def test_masked_length_reads_masks_and_wildcards_right_after_an_address() -> None:
+    """break-it round 20p, finding 7: the length a mask or wildcard after an address spells."""
+    cases = {b"10.9.0.0 255.255.0.0 Null0": 16, b"10.9.0.0 0.0.255.255 area 0": 16,
+             b"10.9.0.0/255.255.0.0 -j": 16, b"10.9.0.0 netmask 255.255.254.0 {": 23,
+             b"10.9.0.0 mask 255.255.255.128": 25, b"10.9.0.0 10.9.0.1": None, b"10.9.0.0 0.0.0.0": None,
+             b"10.9.0.0 255.255.255.255": None, b"10.9.0.0 via 255.255.0.0": None, b"10.9.0.0": None}
+    for text, length in cases.items():
+        assert masked_length(text, len(b"10.9.0.0")) == length, text

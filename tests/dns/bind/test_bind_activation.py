@@ -7,26 +7,15 @@ from __future__ import annotations
 
 import ipaddress
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from renamer.dns.bind.backend import reloads
 from renamer.dns.inventory import Resolver
 from renamer.dns.transport import LocalTransport
 from tests.testing import bind
-from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway, start_bind_lab
-
-
-@pytest.fixture
-def pair(tmp_path: Path) -> Iterator[Lab]:
-    started = start_bind_lab(tmp_path / "lab", ("ns-fv", "ns-fv2"))
-    try:
-        yield started
-    finally:
-        started.stop()
+from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway
 
 
 def _operator_zone(lab: Lab) -> Path:

@@ -22,16 +22,6 @@ from tests.testing import bind
 from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway, start_bind_lab
 
 
-@pytest.fixture
-def pair(tmp_path: Path) -> Iterator[Lab]:
-    """Two real nameds: ns-fv is applied first, ns-fv2 after it."""
-    started = start_bind_lab(tmp_path / "lab", ("ns-fv", "ns-fv2"))
-    try:
-        yield started
-    finally:
-        started.stop()
-
-
 def serial(lab: Lab, zone: str, name: str = "ns-fv") -> int:
     return int(answers(lab, f"{zone}.", "SOA")[name][0].split()[2])
 

@@ -87,7 +87,10 @@ def heads(pairs: Sequence[tuple[str, str]]) -> re.Pattern[bytes]:
     stand in nearly every file of a repo on 10/8)."""
     found: set[tuple[int, ...]] = set()
     for old, new in pairs:
-        octets, moved = tuple(map(int, old.split("."))), tuple(map(int, new.split(".")))
+        octets, moved = _octets(old), _octets(new)  # a config refused for a bad pair loads this too
+        if octets is None:
+            continue
+        moved = moved or ()
         found.add(octets[:3])
         found |= {octets[:k] for k in (1, 2, 3) if octets[:k] != moved[:k]}
     dot = rb"(?:\\{0,4}\.|\[\.\])"
@@ -95,6 +98,12 @@ def heads(pairs: Sequence[tuple[str, str]]) -> re.Pattern[bytes]:
     spelled = {str(head[0]).encode() + dot + (b"0*" + str(head[1]).encode() if len(head) > 1 else b"")
                for head in shortest}
     return re.compile(b"|".join(sorted(spelled)))
+
+
+def _octets(address: str) -> tuple[int, ...] | None:
+    """The four octets of a dotted IPv4 address (any value: 300 is refused elsewhere), or None."""
+    parts = address.split(".")
+    return tuple(map(int, parts)) if len(parts) == 4 and all(p.isdigit() for p in parts) else None
 
 
 @functools.lru_cache(maxsize=64)

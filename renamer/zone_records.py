@@ -84,14 +84,15 @@ def _domain(text: str) -> str | None:
     return text if _DOMAIN.fullmatch(text) else None
 
 
-def relatives(data: bytes, rel: str, words: Collection[str]) -> Iterator[Relative]:
-    """Every word of `words` written as a name relative to a zone in `data` (the file `rel`)."""
+def relatives(data: bytes, rel: str, words: Collection[str], *, domains: bool = True) -> Iterator[Relative]:
+    """Every word of `words` written as a name relative to a zone in `data` (the file `rel`);
+    `domains`: a `domain:` key names the zone of its mapping's `host:`/`hostname:` too."""
     if not might_hold(data):
         return
     if b"D(" in data or b"D_EXTEND(" in data:
         yield from _dnscontrol(data, words)
     if rel.endswith((".yml", ".yaml")) or b"zone=" in data:
-        yield from _ansible(data, words)
+        yield from _ansible(data, words, _ZONE_KEYS if domains else _ZONE_KEYS[:2])
     if rel.endswith(".nix"):
         yield from _nixos(data, words)
     if b"domain-name" in data or b"ddns-domainname" in data:
@@ -284,7 +285,7 @@ def _zone_of(value: str) -> str | None:
     return None if "{{" in value or "$" in value else _domain(value)
 
 
-def _ansible(data: bytes, words: Collection[str]) -> Iterator[Relative]:
+def _ansible(data: bytes, words: Collection[str], keys: tuple[bytes, ...]) -> Iterator[Relative]:
     lines = data.split(b"\n")
     offsets = [0]
     for line in lines[:-1]:
@@ -296,22 +297,23 @@ def _ansible(data: bytes, words: Collection[str]) -> Iterator[Relative]:
             for mapping in _FLOW_MAPPING.finditer(line):
                 pairs = [(p.group("key"), p.group("value"), p.start("value"))
                          for p in _FLOW_PAIR.finditer(line, mapping.start(), mapping.end())]
-                yield from _pairs(pairs, offsets[row], words)
+                yield from _pairs(pairs, offsets[row], words, keys=keys)
         if b"zone=" in line:  # `nsupdate: zone=ana.lan record=pug`
             pairs = [(p.group("key"), p.group("value"), p.start("value")) for p in _KV_PAIR.finditer(line)]
-            yield from _pairs(pairs, offsets[row], words)
+            yield from _pairs(pairs, offsets[row], words, keys=keys)
         key = _YAML_KEY.match(line)
-        if key is None or key.group("key") not in _ZONE_KEYS:
+        if key is None or key.group("key") not in keys:
             continue
         column = key.start("key")
         siblings = _siblings(lines, row, column)
         yield from _pairs([(lines[r][m.start("key"):m.end("key")], m.group("value"), m.start("value"))
-                           for r, m in siblings], 0, words, offsets, [r for r, _ in siblings])
+                           for r, m in siblings], 0, words, offsets, [r for r, _ in siblings], keys=keys)
 
 
 def _pairs(pairs: list[tuple[bytes, bytes, int]], base: int, words: Collection[str],
-           offsets: list[int] | None = None, rows: list[int] | None = None) -> Iterator[Relative]:
-    zones = [(k, v, at) for k, v, at in pairs if k in _ZONE_KEYS]
+           offsets: list[int] | None = None, rows: list[int] | None = None, *,
+           keys: tuple[bytes, ...] = _ZONE_KEYS) -> Iterator[Relative]:
+    zones = [(k, v, at) for k, v, at in pairs if k in keys]
     if len(zones) != 1:
         return
     zkey, zraw, _ = zones[0]

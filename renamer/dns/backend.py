@@ -61,6 +61,11 @@ class Backend(Protocol):
         nothing on a host (tasks/powerdns.yml works through the API from the control node)."""
 
     @property
+    def restores_past(self) -> bool:
+        """Whether a rollback's bytes depend on what the failed apply wrote (BIND's SOA serial:
+        `restored` reads the live file then); False: the backup goes back as it is, nothing read."""
+
+    @property
     def files(self) -> OwnFiles:
         """How renamer's own files in snippet_dir are named (listing, and leftovers of a kill)."""
 

@@ -47,6 +47,7 @@ class FileBackend:
     name: str  # its `backend:` in resolvers.yaml
     unused_keys: frozenset[str]
     has_files = True  # renamer's own files in snippet_dir, on the resolver's machine
+    restores_past = False  # a rollback writes the backup back as it is (BIND: its serial moves on)
 
     def check_keys(self, entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings | None:
         """A file backend has no API: the keys of one, the key itself, and its unused keys are refused."""

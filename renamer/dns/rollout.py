@@ -310,7 +310,9 @@ def _restored(resolver: Resolver, transport: Transport, name: str, saved: bytes)
     """The bytes a rollback writes back for `name`: its backup, moved past what the failed apply
     wrote there where the backend needs that (BIND's SOA serial: Backend.restored)."""
     backend = backend_for(resolver)
-    now = transport.read(posixpath.join(resolver.snippet_dir, name)) if backend.has_files else None
+    if not backend.restores_past:
+        return saved  # nothing read: the backup goes back as it is
+    now = transport.read(posixpath.join(resolver.snippet_dir, name))
     return backend.restored(name, saved, now)
 
 

@@ -27,10 +27,14 @@ from renamer.sweep.tool_names import REASON, _refused, _words
 def zone_record_matches(root: Path, data: bytes, rel: str, matches: list[Match],
                         hosts: tuple[tuple[str, str], ...]) -> list[Match]:
     """`matches` with each relative record name whose rename would publish a name that does not
-    exist (or whose zone cannot be read while its host changes domain) refused."""
+    exist (or whose zone cannot be read while its host changes domain) refused. A `domain:` key
+    makes its mapping's `host:` a name in that zone, but in a chart's values file, whose templates
+    say how the two join (sweep/helm_tails.py reads them)."""
     if not zone_records.might_hold(data):
         return matches
-    found = list(zone_records.relatives(data, rel, _words(hosts)))
+    folder, name = posixpath.split(rel)
+    domains = not (name.startswith("values") and (root / folder / "Chart.yaml").is_file())
+    found = list(zone_records.relatives(data, rel, _words(hosts), domains=domains))
     if not found:
         return matches
     if any(f.ref is not None for f in found):

@@ -28,6 +28,7 @@ class Bind(FileBackend):
     restored_glob = "renamer-*.zone"
     unused_keys = frozenset({"dhcp", "hosts_dir"})  # BIND serves no DHCP and has no hostsdir=
     cname_aliases = True  # named answers a CNAME with its in-zone target's address
+    restores_past = True  # a restored zone's serial moves past the failed apply's (restored)
     short_names = False  # a zone holds FQDNs: no one-label name is served
     comment = ";"
 

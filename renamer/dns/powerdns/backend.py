@@ -93,6 +93,7 @@ def _shadowed(resolver: Resolver, site: Site, transport: ApiTransport) -> str | 
 class PowerDNS:
     name = "powerdns"
     has_files = False
+    restores_past = False
     files: OwnFiles = FILES
     restored_glob = f"renamer-*{SUFFIX}"
     unused_keys = config.UNUSED

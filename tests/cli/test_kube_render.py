@@ -10,8 +10,8 @@ missing, a kustomize error or no base: exit 2, one line.
 from __future__ import annotations
 
 import json
-import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -91,6 +91,10 @@ def test_render_finds_a_record_a_generator_reads_and_an_identity_that_changed(re
 
 def test_render_refuses_in_one_line_and_cleans_up(repo: Repo, run: Run, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # A private temporary folder: another worker's render may hold its own `renamer-render-*` in /tmp.
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
     root = repo(FILES, config=CONFIG, allowlist=ALLOW)
     done = run(root, "verify", "--render", "k8s/clean")  # no commit of the move yet, no --base
     assert done.exit_code == 2 and done.stdout == ""
@@ -103,7 +107,7 @@ def test_render_refuses_in_one_line_and_cleans_up(repo: Repo, run: Run, tmp_path
     done = run(root, "verify", "--render", "k8s/clean", "--base", "HEAD")
     assert done.exit_code == 2 and done.stderr.count("\n") == 1
     assert done.stderr.startswith("renamer: error: verify --render: k8s/clean: kubectl kustomize failed: ")
-    assert _worktrees(root) == 1 and not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("renamer-render-*"))
+    assert _worktrees(root) == 1 and not list(private.glob("renamer-render-*"))
     bare = tmp_path / "bin"
     bare.mkdir()
     (bare / "git").symlink_to(shutil.which("git") or "git")

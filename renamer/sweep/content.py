@@ -45,7 +45,12 @@ class Content:
 
     def raw(self, data: bytes) -> bytes:
         """`data` (UTF-8, as scanned) as the file's own bytes."""
-        return data.decode("utf-8").encode(self.codec) if self.codec else data
+        return own_bytes(data, self.codec)
+
+
+def own_bytes(scanned: bytes, codec: str) -> bytes:
+    """Bytes as scanned (UTF-8 for wide text) as a file in `codec` holds them ("": the same)."""
+    return scanned.decode("utf-8").encode(codec) if codec else scanned
 
 
 def read_content(path: str | Path, max_size: int) -> Content | None:

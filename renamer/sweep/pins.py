@@ -30,7 +30,7 @@ from typing import Literal
 from renamer import vcs_status
 from renamer.classify import CURRENT, RECORD
 from renamer.project import LoadedProject
-from renamer.sweep.content import read_content
+from renamer.sweep.content import own_bytes, read_content
 from renamer.sweep.digest_words import HOLDS, Dress, algorithms_for, digests, form, key_of, shown, words_in
 from renamer.sweep.model import RESIDUAL, Edit, FileResult, Reference, ScanResult, apply_edits
 from renamer.sweep.pins_context import Contexts, repo_names, sidecar_of
@@ -359,8 +359,7 @@ def _decide(project: LoadedProject, files: HexWords, hit: _Hit, status: str, rea
 
 def _own(codecs: Mapping[str, str], rel: str, data: bytes) -> bytes:
     """A file's bytes as written: wide text (sweep/content.py) back in its codec."""
-    codec = codecs.get(rel, "")
-    return data.decode("utf-8").encode(codec) if codec else data
+    return own_bytes(data, codecs.get(rel, ""))
 
 
 def _settle(hits: Sequence[_Hit], decided: dict[_Hit, tuple[PinStatus, str]], old: dict[str, bytes],

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.errors import UnsafeError
-from renamer.sweep.content import classify_bytes
+from renamer.sweep.content import classify_bytes, own_bytes
 from renamer.sweep.model import Edit, apply_edits
 from renamer.sweep.plan import Plan
 
@@ -27,8 +27,7 @@ class Seen:
 
     def rewritten(self, edits: list[Edit] | tuple[Edit, ...]) -> bytes:
         """The file's new bytes: the edits applied to what was scanned, in the file's own encoding."""
-        new = apply_edits(self.scanned, edits)
-        return new.decode("utf-8").encode(self.codec) if self.codec else new
+        return own_bytes(apply_edits(self.scanned, edits), self.codec)
 
     def unchanged(self, path: Path) -> bool:
         try:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dns import exception as dns_exception
 from dns import message as dns_message
 from dns import name as dns_name
 from dns import query as dns_query
@@ -180,9 +181,9 @@ def stray(lab: Lab, resolver: str, owner: str, rdtype: str, value: str) -> None:
                                         "records": [{"content": value, "disabled": False}]}])
         return
     if instance.backend == "bind":
-        zone = next(p for p in sorted(instance.snippet_dir.glob("renamer-*.zone"), key=lambda p: -len(p.name))
-                    if owner.endswith("." + p.name[len("renamer-"):-len("zone")]))
-        with zone.open("a") as text:
+        zone_file = next(p for p in sorted(instance.snippet_dir.glob("renamer-*.zone"), key=lambda p: -len(p.name))
+                         if owner.endswith("." + p.name[len("renamer-"):-len("zone")]))
+        with zone_file.open("a") as text:
             text.write(f"{owner} 60 IN {rdtype} {value}\n")
     elif instance.backend == "unbound":
         record = (f'local-data-ptr: "{dns_reversename.to_address(dns_name.from_text(owner))} {value}"'
@@ -194,7 +195,26 @@ def stray(lab: Lab, resolver: str, owner: str, rdtype: str, value: str) -> None:
                 "PTR": f"ptr-record={owner[:-1]},{value.rstrip('.')}"}.get(rdtype, f"host-record={owner[:-1]},{value}")
         with instance.conf.open("a") as conf:
             conf.write(line + "\n")
+    reload_until(lab, resolver, owner, rdtype, value)
+
+
+def reload_until(lab: Lab, resolver: str, name: str, rdtype: str = "SOA", value: str = "") -> None:
+    """Reload `resolver` as its operator would and, for named, wait (10 s at most) until it answers
+    `name` `rdtype` (with `value` among the answers where given): `rndc reload` returns before the
+    zones it (re)loads are served, and a test that asked at once got an empty answer."""
+    instance = lab.instances[resolver]
     subprocess.run(instance.reload_command(), check=True, capture_output=True)
+    if instance.backend != "bind":
+        return
+    deadline = time.monotonic() + 10
+    while True:
+        with contextlib.suppress(dns_exception.Timeout):
+            got = answers(lab, name, rdtype, resolver)[resolver]
+            if got and (not value or value in got):
+                return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{resolver} did not answer {name} {rdtype} {value} within 10 s of its reload")
+        time.sleep(0.05)
 
 
 def dns(run: Callable[..., Any], lab: Lab, *args: str) -> Any:

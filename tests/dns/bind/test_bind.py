@@ -17,7 +17,15 @@ from renamer.dns.bind import render
 from renamer.dns.load import load_inventory
 from renamer.errors import ConfigError
 from tests.testing.bind import Resolver, binary
-from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway, start_bind_lab
+from tests.testing.resolvers import (
+    Lab,
+    answers,
+    dns,
+    fails_once_written,
+    move_gateway,
+    reload_until,
+    start_bind_lab,
+)
 
 
 @pytest.fixture
@@ -172,7 +180,7 @@ def test_stale_records_behind_include_and_in_parentheses_are_listed_and_retired(
     (instance.folder / "other-inc.zone").write_text("via-include IN CNAME ana-ml2.ana.lan.\nkept IN A 10.9.0.8\n")
     (zones / "sub.zone").write_text("x IN CNAME ana-ml2.ana.lan.\n")
     instance.conf.write_text(instance.conf.read_text() + f'zone "other.lan" {{ type master; file "{zone}"; }};\n')
-    subprocess.run(instance.reload_command(), check=True, capture_output=True)
+    reload_until(ns, "ns-fv", "other.lan.")
     served = ["plain", "via-include", "x.sub", "paren", "lower"]
     assert all(asked(ns, f"{n}.other.lan.", "CNAME") for n in served)  # named reads them all
     plan = dns(run, ns, "plan", "--resolvers", "all")

@@ -6,7 +6,6 @@ live neither by renamer's apply nor by its rollback."""
 from __future__ import annotations
 
 import ipaddress
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from renamer.dns.bind.backend import reloads
 from renamer.dns.inventory import Resolver
 from renamer.dns.transport import LocalTransport
 from tests.testing import bind
-from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway
+from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway, reload_until
 
 
 def _operator_zone(lab: Lab) -> Path:
@@ -27,7 +26,7 @@ def _operator_zone(lab: Lab) -> Path:
     zone.write_text("$TTL 300\n@ IN SOA localhost. hostmaster 1 3600 600 604800 300\n  IN NS localhost.\n"
                     "www IN A 10.9.0.1\n")
     instance.conf.write_text(instance.conf.read_text() + f'zone "other.lan" {{ type master; file "{zone}"; }};\n')
-    subprocess.run(instance.reload_command(), check=True, capture_output=True)
+    reload_until(lab, "ns-fv", "www.other.lan.", "A", "10.9.0.1")
     assert _www(lab) == ("10.9.0.1",)
     zone.write_text(zone.read_text().replace(" 1 3600", " 2 3600").replace("10.9.0.1", "10.9.0.2"))
     return zone

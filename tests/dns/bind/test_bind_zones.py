@@ -5,7 +5,6 @@ so is an operator's zone inside renamer's; nested zones of two sites are written
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.testing import bind
-from tests.testing.resolvers import Lab, answers, dns, start_bind_lab
+from tests.testing.resolvers import Lab, answers, dns, reload_until, start_bind_lab
 
 
 @pytest.fixture
@@ -31,7 +30,7 @@ def _operator_zone(lab: Lab, zone: str, records: str) -> Path:
     path = lab.root / f"{zone}.zone"
     path.write_text(f"$TTL 300\n@ IN SOA localhost. hostmaster 1 3600 600 604800 300\n  IN NS localhost.\n{records}")
     instance.conf.write_text(instance.conf.read_text() + f'zone "{zone}" {{ type master; file "{path}"; }};\n')
-    subprocess.run(instance.reload_command(), check=True, capture_output=True)
+    reload_until(lab, "ns-fv", f"{zone}.")
     return path
 
 

@@ -286,11 +286,14 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
               help="Ask a resolver that fails twice more, a second apart, as dns apply asks its forwarders.")
 @click.option("--answering", is_flag=True, hidden=True,
               help="Check instead that each resolver named, and each forwarder in front, answers now.")
+@click.option("--loaded", is_flag=True, hidden=True,
+              help="First wait until each resolver named serves what its files say (named loads zones "
+                   "after rndc reload returns).")
 @inventory_option
 @common_options
 @click.pass_context
 def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, restored: Path | None,
-           alone: bool, settle: bool, answering: bool) -> int:
+           alone: bool, settle: bool, answering: bool, loaded: bool) -> int:
     """Query each resolver directly and check every record of the inventory.
 
     A and FQDN A per host, PTR, every alias (CNAME and final address), and
@@ -318,7 +321,7 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
         silent = run.answering(inventory_from(ctx, inventory_dir), spec)
         settings(ctx).output.echo("".join(f"{line}\n" for line in silent))
         return EXIT_FINDINGS if silent else EXIT_OK
-    reports = run.verify(inventory_from(ctx, inventory_dir), spec, alone=alone, settle=settle)
+    reports = run.verify(inventory_from(ctx, inventory_dir), spec, alone=alone, settle=settle, loaded=loaded)
     out = settings(ctx).output
     if fmt == "json":
         shown = verify_json(reports)

@@ -112,18 +112,53 @@ def _connection(resolver: Resolver) -> dict[str, str]:
 
 
 def _files(plan: ResolverPlan) -> str:
-    """PATH -> [NAME, STORED, MODE] for every file the plan may write or remove: NAME as a
+    """PATH -> [NAME, STORED, MODE, PAST] for every file the plan may write or remove: NAME as a
     backup's ABSENT and RETIRED lists say it, STORED the file's name under files/ and in a
     backup folder (a file outside snippet_dir flattened, as the built-in engine does), MODE
-    "0644" for renamer's own files, "" for a hand-written file (its mode is kept)."""
+    "0644" for renamer's own files, "" for a hand-written file (its mode is kept), PAST the SHA1
+    of the backup that files/restored/STORED replaces in a rollback ("-" for none: _restored)."""
     backend = backend_for(plan.resolver)
+    past = _restored(plan)
 
     def mode(name: str) -> str:
         return "0644" if not name.startswith("/") or backend.live(plan.resolver, [name]) else ""
 
+    def sha(name: str) -> str:
+        data = plan.current.get(name)
+        return hashlib.sha1(data).hexdigest() if name in past and data is not None else "-"
+
     items = [f"{_unsafe(plan.path(name))}: [{_unsafe(name)}, {_unsafe(backup_name(name))}, "
-             f"{_unsafe(mode(name))}]" for name in plan.desired]
+             f"{_unsafe(mode(name))}, {_unsafe(sha(name))}]" for name in plan.desired]
     return "{" + ", ".join(items) + "}"
+
+
+def _restored(plan: ResolverPlan) -> dict[str, bytes]:
+    """name -> what a rollback writes back where it is not the backup itself (BIND: the zone's
+    records as they were, its SOA serial past the one this apply writes: Backend.restored). The
+    playbook writes it only where the backup is what this export read (its digest, PAST) and
+    the apply had reloaded the resolver; otherwise the backup as it is, as the built-in engine."""
+    backend = backend_for(plan.resolver)
+    if not backend.restores_past:
+        return {}
+    out = {}
+    for name in plan.changed:
+        saved, text = plan.current.get(name), plan.desired.get(name)
+        if saved is not None and text is not None:
+            back = backend.restored(name, saved, text.encode("utf-8"))
+            if back != saved:
+                out[name] = back
+    return out
+
+
+def _activation(plan: ResolverPlan) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The commands that activate this plan's files once written, and once restored by a
+    rollback (Backend.activation: BIND reloads only the zones changed; none for an API backend)."""
+    backend = backend_for(plan.resolver)
+    changed = plan.changed
+    written = [name for name in changed if plan.desired.get(name) is not None]
+    restored = [name for name in changed if plan.current.get(name) is not None]
+    return (backend.activation(plan.resolver, changed, written),
+            backend.activation(plan.resolver, changed, restored))
 
 
 def serial(policy: Policy, hosts: int) -> tuple[int, ...]:
@@ -162,6 +197,7 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, control: Contr
              "      hosts:"]
     for plan in plans:
         resolver = plan.resolver
+        activate, reactivate = _activation(plan)
         host = {
             **_connection(resolver),
             "renamer_backend": json.dumps(resolver.backend),
@@ -170,14 +206,15 @@ def inventory_text(plans: Sequence[ResolverPlan], policy: Policy, control: Contr
             "renamer_files": _files(plan),
             "renamer_compare": _argv(_compare(plan)),
             "renamer_test": _argv(resolver.test),
-            "renamer_reload": _argv(resolver.reload),
+            "renamer_activate": "[" + ", ".join(_argv(argv) for argv in activate) + "]",
+            "renamer_reactivate": "[" + ", ".join(_argv(argv) for argv in reactivate) + "]",
             "renamer_verify_batch": _argv(control.verify),
             "renamer_verify_restored": _argv(control.restored),
             "renamer_answering": _argv(control.answering),
             "renamer_forwarders": _argv(control.forwarders.get(resolver.name, [])),
         }
         if api is not None and resolver.name in api:
-            host["renamer_test"] = host["renamer_reload"] = "[]"  # no command: the API's read-back
+            host["renamer_test"] = "[]"  # no command: the API's read-back
             host["renamer_powerdns"] = _unsafe_value(api[resolver.name])
         lines.append(f"        {resolver.name}:")
         lines += [f"          {key}: {value}" for key, value in host.items()]
@@ -197,6 +234,10 @@ def write_export(folder: Path, plans: Sequence[ResolverPlan], policy: Policy, co
                 target = folder / "files" / name / backup_name(snippet)  # never an absolute path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
+        for snippet, back in _restored(plan).items():
+            target = folder / "files" / name / "restored" / backup_name(snippet)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(back)
         previous = folder / "previous" / name
         previous.mkdir(parents=True, exist_ok=True)
         for snippet, data in plan.current.items():

@@ -160,6 +160,21 @@ class Backend(Protocol):
         `names`: renamer's files this apply changed, or the rollback restored (BIND reloads only
         those zones); empty: everything renamer owns there."""
 
+    def activation(self, resolver: Resolver, names: Sequence[str],
+                   present: Sequence[str]) -> list[tuple[str, ...]]:
+        """The commands `activate` runs for these changed files (pure: `present`, renamer's files
+        in snippet_dir once written or restored): the Ansible export runs them as they are. The
+        resolver's reload; BIND's reconfig and a reload per zone; none for an API backend."""
+
+    @property
+    def loads_late(self) -> bool:
+        """Whether the daemon may still serve its old records once its activation commands have
+        returned (named loads zones after rndc returns): `loaded` then waits."""
+
+    def loaded(self, resolver: Resolver, transport: Transport) -> str | None:
+        """Wait until the daemon serves what its files say; None when it does, else why not
+        (`activate` does this itself; the Ansible engine's verify asks it: `dns verify --loaded`)."""
+
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
         """(folder, names) of renamer's files the daemon re-reads by itself, with no activate
         (dnsmasq: the resolver's hosts_dir), or None."""

@@ -48,6 +48,7 @@ class FileBackend:
     unused_keys: frozenset[str]
     has_files = True  # renamer's own files in snippet_dir, on the resolver's machine
     restores_past = False  # a rollback writes the backup back as it is (BIND: its serial moves on)
+    loads_late = False  # served once its reload command has returned (BIND: loaded)
 
     def check_keys(self, entry: dict[str, Any], bad: Callable[[str, str], None]) -> ApiSettings | None:
         """A file backend has no API: the keys of one, the key itself, and its unused keys are refused."""
@@ -101,6 +102,13 @@ class FileBackend:
 
     def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
         return transport.run(resolver.reload)
+
+    def activation(self, resolver: Resolver, names: Sequence[str],
+                   present: Sequence[str]) -> list[tuple[str, ...]]:
+        return [tuple(resolver.reload)]
+
+    def loaded(self, resolver: Resolver, transport: Transport) -> str | None:
+        return None
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
         return None

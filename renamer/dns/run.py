@@ -15,7 +15,7 @@ from typing import Any
 from renamer import debug
 from renamer.dns import ansible_engine, applies, preflight
 from renamer.dns.ansible_export import ControlNode, Export, write_export
-from renamer.dns.answers import Querier, ResolverReport
+from renamer.dns.answers import Check, Expectation, Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.lock import LOCK, locked
@@ -362,19 +362,26 @@ def _restore(plan: ResolverPlan, transports: dict[str, Transport],
 
 def verify(inventory: Inventory, spec: str,
            make_querier: Callable[[Resolver], Querier] = dnspython_querier, *,
-           alone: bool = False, settle: bool = False) -> list[ResolverReport]:
+           alone: bool = False, settle: bool = False, loaded: bool = False) -> list[ResolverReport]:
     """Ask each resolver of `spec` directly whether it serves the inventory; where it serves
     DHCP for hosts with a MAC, check its reservations and leases too. The forwarders in front
     of them (`manage: false`, serving their sites: in_front) are asked as well, as apply asks
     them: `--resolvers X` proves what X's clients get, not only what X says. `alone`: only
     those of `spec` (the exported playbook's batch verify: a forwarder in front of one batch may
     forward to a resolver of a later one, so a hand run asks them once, after its last batch).
-    `settle`: one that fails is asked again, as apply asks its forwarders (settled)."""
+    `settle`: one that fails is asked again, as apply asks its forwarders (settled). `loaded`:
+    first wait until each managed resolver of `spec` serves what its files say (Backend.loaded:
+    the exported playbook's activation returns before named has loaded the zones)."""
     # managed or not, both are asked, and the forwarders in front of them too: the set apply asks
     selected = inventory.select(spec)
     resolvers = selected if alone else _and_in_front(inventory, selected)
+    late = _wait_loaded(inventory, selected) if loaded else {}
     with debug.timed(f"dns verify: {len(resolvers)} resolvers queried"):
         reports = (settled if settle else verify_all)(inventory, resolvers, make_querier)
+    for report in reports:
+        if report.resolver.name in late:
+            expected = Expectation(f"{report.resolver.name}: its files, served", ".", "SOA", ("loaded",))
+            report.checks.append(Check(expected, late[report.resolver.name], False))
     with_dhcp = [r for r in resolvers if r.manage
                  if any(h.mac for s in inventory.sites if s.name in r.dhcp for h in s.hosts)]
     if with_dhcp:
@@ -389,6 +396,24 @@ def verify(inventory: Inventory, spec: str,
                 except TransportError as exc:
                     report.unreachable = str(exc)
     return reports
+
+
+def _wait_loaded(inventory: Inventory, resolvers: Sequence[Resolver]) -> dict[str, str]:
+    """Resolver name -> why it does not serve what its files say yet (Backend.loaded), for each
+    managed resolver whose daemon loads them after its activation has returned."""
+    late = [r for r in resolvers if r.manage and backend_for(r).loads_late]
+    if not late:
+        return {}
+    out = {}
+    with connected(inventory, late) as transports:
+        for resolver in late:
+            try:
+                why = backend_for(resolver).loaded(resolver, transports[resolver.name])
+            except TransportError as exc:
+                why = str(exc)
+            if why is not None:
+                out[resolver.name] = why
+    return out
 
 
 def answering(inventory: Inventory, spec: str,
@@ -418,6 +443,10 @@ def verify_restored(inventory: Inventory, spec: str, folder: Path,
         querier = make_querier(resolver)
         if not wait_until_answering(querier, restart_deadline(resolver)):
             failures.append(f"{resolver.name}: {resolver.endpoint} does not answer")
+            continue
+        late = _wait_loaded(inventory, [resolver])
+        if late:
+            failures.append(f"{resolver.name}: {late[resolver.name]}")
             continue
         wrong = serving(texts, querier, backend)
         if wrong:
@@ -458,7 +487,7 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
                for p in plans if isinstance(transport := transports[p.resolver.name], ApiTransport)}
     _refuse_half_done(plans)  # the playbook would refuse them too; say so before anything runs
     dns = [*renamer_argv, "dns", "verify"]
-    control = ControlNode(verify=[*dns, "--format", "json", "--alone", *dns_args, "--resolvers"],
+    control = ControlNode(verify=[*dns, "--format", "json", "--alone", "--loaded", *dns_args, "--resolvers"],
                           restored=[*dns, *dns_args, "--resolvers"],
                           answering=[*dns, "--answering", *dns_args, "--resolvers"],
                           forwarders={r.name: [f.name for f in in_front(inventory, [r])] for r in resolvers})

@@ -26,7 +26,9 @@ from renamer.dns.answers import NoAnswer
 from renamer.dns.backend import BACKENDS
 from renamer.dns.bind import render
 from renamer.dns.inventory import BACKEND_NAMES, Inventory
+from renamer.dns.plan import plan_resolvers
 from renamer.dns.query import dnspython_querier
+from renamer.dns.run import connected
 from renamer.sites import locate_inventory
 from tests.testing.resolvers import (
     DHCP,
@@ -123,6 +125,27 @@ def test_a_failing_test_rolls_every_resolver_back(run, daemons: Lab) -> None:  #
             assert key.endswith(".zone") and not key.startswith("ns-fv/")
             assert render.serial_of(data.decode()) == (render.serial_of(before[key].decode()) or 0) + 2, key
     assert serving_everywhere(daemons, OLD)
+
+
+def test_the_exported_activation_serves_what_is_written(run, daemons: Lab) -> None:  # type: ignore[no-untyped-def]
+    """What the Ansible export runs in place of `activate` (Backend.activation's commands, then
+    `loaded`) makes each daemon serve the files written, as `activate` does."""
+    assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
+    move_gateway(daemons)
+    loaded = inventory(daemons)
+    with connected(loaded, loaded.resolvers) as transports:
+        for plan in plan_resolvers(loaded, loaded.resolvers, transports):
+            resolver, transport = plan.resolver, transports[plan.resolver.name]
+            backend = BACKENDS[resolver.backend]
+            assert plan.changed, resolver.name
+            for name in plan.changed:
+                text = plan.desired[name]
+                assert text is not None
+                transport.write(plan.path(name), text.encode())
+            commands = backend.activation(resolver, plan.changed, plan.changed)
+            assert all(transport.run(argv).ok for argv in commands)
+            assert backend.loaded(resolver, transport) is None
+    assert serving_everywhere(daemons, NEW)
 
 
 def _failures(result: Any) -> list[tuple[str, str]]:

@@ -29,6 +29,7 @@ class Bind(FileBackend):
     unused_keys = frozenset({"dhcp", "hosts_dir"})  # BIND serves no DHCP and has no hostsdir=
     cname_aliases = True  # named answers a CNAME with its in-zone target's address
     restores_past = True  # a restored zone's serial moves past the failed apply's (restored)
+    loads_late = True  # named loads a zone after rndc reload has returned (served)
     short_names = False  # a zone holds FQDNs: no one-label name is served
     comment = ";"
 
@@ -69,29 +70,43 @@ class Bind(FileBackend):
             done = transport.run(argv)
             if not done.ok:
                 return done
-        return served(resolver, transport, done)
+        late = served(resolver, transport)
+        return done if late is None else CommandResult(1, f"{done.output.strip()}\n{late}")
 
+    def activation(self, resolver: Resolver, names: Sequence[str],
+                   present: Sequence[str]) -> list[tuple[str, ...]]:
+        return reload_steps(resolver, names, present)
+
+    def loaded(self, resolver: Resolver, transport: Transport) -> str | None:
+        return served(resolver, transport)
 
 
 BIND = Bind()
 
 
 def reloads(resolver: Resolver, transport: Transport, names: Sequence[str]) -> list[tuple[str, ...]]:
+    """reload_steps, with the files present in snippet_dir read from the resolver."""
+    present = transport.list_snippets(resolver.snippet_dir, render.FILES) if names else []
+    return reload_steps(resolver, names, present)
+
+
+def reload_steps(resolver: Resolver, names: Sequence[str], present: Sequence[str]) -> list[tuple[str, ...]]:
     """The commands that make named serve renamer's changed files and nothing else (issue 31):
     with an `rndc ... reload` command, `rndc ... reconfig` when renamer-zones.conf changed (it
     loads a new zone and drops a removed one, and reloads no zone file), then `rndc ... reload
-    ZONE` for each of renamer's zone files changed and still there. So an operator's pending edit
-    of their own zone file is never made live by renamer's apply, nor left live by its rollback.
-    Any other reload command, no names, or a hand-written zone file among them (`--retire-stale`
-    edits the operator's own files: the whole server is reloaded then) runs it as it is written."""
+    ZONE` for each of renamer's zone files changed and `present` (still there). So an operator's
+    pending edit of their own zone file is never made live by renamer's apply, nor left live by
+    its rollback. Any other reload command, no names, or a hand-written zone file among them
+    (`--retire-stale` edits the operator's own files: the whole server is reloaded then) runs it
+    as it is written."""
     argv = tuple(resolver.reload)
     if (not names or any("/" in name for name in names) or not argv or argv[-1] != "reload"
             or posixpath.basename(argv[0]) != "rndc"):
         return [argv]
-    present = set(transport.list_snippets(resolver.snippet_dir, render.FILES))
+    there = set(present)
     out: list[tuple[str, ...]] = [(*argv[:-1], "reconfig")] if render.ZONES in names else []
     for name in sorted(set(names)):
-        if name.endswith(".zone") and "/" not in name and name in present:
+        if name.endswith(".zone") and "/" not in name and name in there:
             out.append((*argv, name[len(render.PREFIX):-len(".zone")]))
     return out or [argv]
 
@@ -99,9 +114,9 @@ def reloads(resolver: Resolver, transport: Transport, names: Sequence[str]) -> l
 LOAD_WAIT = 15.0  # seconds named gets to load the zones once rndc reload has returned
 
 
-def served(resolver: Resolver, transport: Transport, reloaded: CommandResult) -> CommandResult:
-    """`reloaded`, once named serves each zone file of renamer's in snippet_dir with its SOA serial;
-    else a failure naming the first zone still served otherwise."""
+def served(resolver: Resolver, transport: Transport) -> str | None:
+    """None once named serves each zone file of renamer's in snippet_dir with its SOA serial
+    (LOAD_WAIT at most); else why not, naming the first zone still served otherwise."""
     wanted: dict[str, int] = {}
     for name in transport.list_snippets(resolver.snippet_dir, render.FILES):
         data = transport.read(posixpath.join(resolver.snippet_dir, name)) if name.endswith(".zone") else None
@@ -122,10 +137,9 @@ def served(resolver: Resolver, transport: Transport, reloaded: CommandResult) ->
                 late[zone] = (serial, got)
         wanted = {zone: wanted[zone] for zone in late}
         if not late:
-            return reloaded
+            return None
         if time.monotonic() > deadline:
             zone, (serial, got) = next(iter(late.items()))
-            why = (f"named still serves zone {zone} with SOA serial {got}, its file says {serial} "
-                   f"({LOAD_WAIT:.0f} s after rndc reload; {len(late)} zone(s) so): see named's log")
-            return CommandResult(1, f"{reloaded.output.strip()}\n{why}")
+            return (f"named still serves zone {zone} with SOA serial {got}, its file says {serial} "
+                    f"({LOAD_WAIT:.0f} s after rndc reload; {len(late)} zone(s) so): see named's log")
         time.sleep(0.05)

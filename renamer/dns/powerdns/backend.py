@@ -94,6 +94,7 @@ class PowerDNS:
     name = "powerdns"
     has_files = False
     restores_past = False
+    loads_late = False  # a PATCH is served at once
     files: OwnFiles = FILES
     restored_glob = f"renamer-*{SUFFIX}"
     unused_keys = config.UNUSED
@@ -196,6 +197,13 @@ class PowerDNS:
 
     def activate(self, resolver: Resolver, transport: Transport, names: Sequence[str] = ()) -> CommandResult:
         return CommandResult(0, "served at once: the API purges PowerDNS's caches for the zone")
+
+    def activation(self, resolver: Resolver, names: Sequence[str],
+                   present: Sequence[str]) -> list[tuple[str, ...]]:
+        return []  # no command: the PATCH is what activates
+
+    def loaded(self, resolver: Resolver, transport: Transport) -> str | None:
+        return None
 
     def live_files(self, resolver: Resolver) -> tuple[str, OwnFiles] | None:
         return None

@@ -65,8 +65,10 @@ class ResolverPlan:
         out: list[str] = []
         for name in self.changed:
             before = (self.current.get(name) or b"").decode("utf-8", "replace")
-            label = "/dev/null" if self.current.get(name) is None else f"a{self.path(name)}"
-            target = "/dev/null" if self.desired[name] is None else f"b{self.path(name)}"
+            path = self.path(name)
+            path = path if path.startswith("/") else f"/{path}"  # an API backend's: a URL
+            label = "/dev/null" if self.current.get(name) is None else f"a{path}"
+            target = "/dev/null" if self.desired[name] is None else f"b{path}"
             out.append(unified(before, self.desired[name] or "", label, target))
         return "".join(out)
 

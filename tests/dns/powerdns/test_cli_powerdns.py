@@ -90,6 +90,8 @@ def test_a_mixed_fleet_is_planned_applied_verified_and_rolled_back_over_the_cli(
     planned = dns(run, fleet, "plan", "--resolvers", "all")
     assert planned.exit_code == 0, planned.stdout + planned.stderr
     assert "renamer-fv.rrsets" in planned.stdout and "fv-gw.fv.lan" in planned.stdout
+    headers = [line for line in planned.stdout.splitlines() if line.startswith("+++ ")]
+    assert headers and all(line.startswith(("+++ b/", "+++ /dev/null")) for line in headers), headers
     assert both(fleet, "fv-gw.fv.lan.") == {"ns-ana": (), "ns-pdns": ()}  # the plan wrote nothing
 
     applied = dns(run, fleet, "apply", "--resolvers", "all")

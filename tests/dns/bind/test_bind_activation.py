@@ -17,7 +17,7 @@ from tests.testing import bind
 from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway, reload_until
 
 
-def _operator_zone(lab: Lab) -> Path:
+def pending_operator_zone(lab: Lab) -> Path:
     """The operator's own zone other.lan on ns-fv, served with www 10.9.0.1; then edited to .2
     (serial bumped) and not reloaded yet: a pending change of theirs."""
     instance = lab.instances["ns-fv"]
@@ -27,39 +27,39 @@ def _operator_zone(lab: Lab) -> Path:
                     "www IN A 10.9.0.1\n")
     instance.conf.write_text(instance.conf.read_text() + f'zone "other.lan" {{ type master; file "{zone}"; }};\n')
     reload_until(lab, "ns-fv", "www.other.lan.", "A", "10.9.0.1")
-    assert _www(lab) == ("10.9.0.1",)
+    assert www(lab) == ("10.9.0.1",)
     zone.write_text(zone.read_text().replace(" 1 3600", " 2 3600").replace("10.9.0.1", "10.9.0.2"))
     return zone
 
 
-def _www(lab: Lab) -> tuple[str, ...]:
+def www(lab: Lab) -> tuple[str, ...]:
     return answers(lab, "www.other.lan.", "A", "ns-fv")["ns-fv"]
 
 
 def test_an_apply_reloads_only_renamers_zones(run: Callable[..., Any], pair: Lab) -> None:
     assert dns(run, pair, "apply", "--resolvers", "all").exit_code == 0
-    _operator_zone(pair)
+    pending_operator_zone(pair)
     move_gateway(pair)
     moved = dns(run, pair, "apply", "--resolvers", "all")
     assert moved.exit_code == 0, moved.stdout
     assert answers(pair, "fv-gw.fv.lan.", "A", "ns-fv")["ns-fv"] == ("10.251.0.2",)
     assert answers(pair, "2.0.251.10.in-addr.arpa.", "PTR", "ns-fv")["ns-fv"] == ("fv-gw.fv.lan.",)
-    assert _www(pair) == ("10.9.0.1",)  # the operator's pending edit stays pending
+    assert www(pair) == ("10.9.0.1",)  # the operator's pending edit stays pending
 
 
 def test_a_first_apply_loads_new_zones_with_reconfig_and_a_rollback_leaves_the_operators_edit(
         run: Callable[..., Any], pair: Lab) -> None:
-    _operator_zone(pair)
+    pending_operator_zone(pair)
     applied = dns(run, pair, "apply", "--resolvers", "all")  # new zones: renamer-zones.conf changed
     assert applied.exit_code == 0, applied.stdout
     assert answers(pair, "fv-gw.fv.lan.", "A", "ns-fv")["ns-fv"] == ("10.251.0.1",)
-    assert _www(pair) == ("10.9.0.1",)
+    assert www(pair) == ("10.9.0.1",)
     move_gateway(pair)
     pair.write_resolvers(ns_fv2={"test": fails_once_written(pair, "ns-fv2")})
     failed = dns(run, pair, "apply", "--resolvers", "all")
     assert failed.exit_code == 1 and "restored, reloaded, old records served" in failed.stdout, failed.stdout
     assert answers(pair, "fv-gw.fv.lan.", "A", "ns-fv")["ns-fv"] == ("10.251.0.1",)
-    assert _www(pair) == ("10.9.0.1",)
+    assert www(pair) == ("10.9.0.1",)
 
 
 def test_the_reload_commands(tmp_path: Path) -> None:

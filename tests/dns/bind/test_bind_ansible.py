@@ -15,27 +15,9 @@ import pytest
 import yaml
 
 from renamer.dns.bind import backend as bind_backend
+from tests.dns.bind.test_bind_activation import pending_operator_zone, www
 from tests.dns.bind.test_bind_serials import gateway, serial
-from tests.testing import bind
-from tests.testing.resolvers import Lab, answers, dns, fails_once_written, move_gateway, reload_until
-
-
-def _pending_edit(lab: Lab) -> Path:
-    """The operator's own zone other.lan on ns-fv, served with www 10.9.0.1, then edited to .2
-    (serial bumped) and not reloaded yet."""
-    instance = lab.instances["ns-fv"]
-    assert isinstance(instance, bind.Resolver)
-    zone = lab.root / "other.zone"
-    zone.write_text("$TTL 300\n@ IN SOA localhost. hostmaster 1 3600 600 604800 300\n  IN NS localhost.\n"
-                    "www IN A 10.9.0.1\n")
-    instance.conf.write_text(instance.conf.read_text() + f'zone "other.lan" {{ type master; file "{zone}"; }};\n')
-    reload_until(lab, "ns-fv", "www.other.lan.", "A", "10.9.0.1")
-    zone.write_text(zone.read_text().replace(" 1 3600", " 2 3600").replace("10.9.0.1", "10.9.0.2"))
-    return zone
-
-
-def _www(lab: Lab) -> tuple[str, ...]:
-    return answers(lab, "www.other.lan.", "A", "ns-fv")["ns-fv"]
+from tests.testing.resolvers import Lab, dns, fails_once_written, move_gateway, reload_until
 
 
 def test_an_ansible_rollback_moves_the_serial_on_and_reloads_only_renamers_zones(
@@ -48,7 +30,7 @@ def test_an_ansible_rollback_moves_the_serial_on_and_reloads_only_renamers_zones
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     first = serial(pair, "fv.lan")
     assert first == int(dt.date.today().strftime("%Y%m%d")) * 100
-    _pending_edit(pair)
+    pending_operator_zone(pair)
     move_gateway(pair)
     pair.write_resolvers(ns_fv2={"test": fails_once_written(pair, "ns-fv2")})
     failed = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible", "--canary", "0",
@@ -60,14 +42,14 @@ def test_an_ansible_rollback_moves_the_serial_on_and_reloads_only_renamers_zones
     assert restored > first + 1, restored  # past the serial the rolled-back apply served
     assert serial(pair, "251.10.in-addr.arpa") > first + 1
     assert serial(pair, "ana.lan") == first  # a zone the failed apply never changed keeps its serial
-    assert _www(pair) == ("10.9.0.1",)  # the operator's pending edit stays pending
+    assert www(pair) == ("10.9.0.1",)  # the operator's pending edit stays pending
     pair.write_resolvers()
     path = pair.inventory / "sites" / "fv.yaml"
     path.write_text(path.read_text().replace("address: 10.251.0.2", "address: 10.251.0.3"))
     moved = dns(run, pair, "apply", "--resolvers", "all", "--engine", "ansible")
     assert moved.exit_code == 0, moved.stdout + moved.stderr
     assert gateway(pair) == ("10.251.0.3",) and serial(pair, "fv.lan") > restored
-    assert _www(pair) == ("10.9.0.1",)
+    assert www(pair) == ("10.9.0.1",)
     assert dns(run, pair, "verify", "--resolvers", "all").exit_code == 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sys
 from collections import Counter
@@ -15,10 +16,10 @@ from renamer.atomic import save
 from renamer.cli import completion
 from renamer.cli.common import RESOLVERS_FILE, inventory_from
 from renamer.cli.options import Command, common_options, settings
-from renamer.dns import run
+from renamer.dns import queries, run
 from renamer.dns.policy import Policy
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
-from renamer.documents import SCHEMA
+from renamer.documents import SCHEMA, versioned
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
 from renamer.words import plural
@@ -329,6 +330,62 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
         shown = out.verdict(verify_table(reports, out.result, out.width()))
     out.echo(shown)
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
+
+
+_UNITS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def _window(ctx: click.Context, param: click.Parameter, value: str) -> dt.timedelta:
+    text = value.strip().lower()
+    if len(text) < 2 or not text[:-1].isdigit() or text[-1] not in _UNITS or int(text[:-1]) == 0:
+        raise click.BadParameter(f"expected a number and a unit (m, h, d or w), e.g. 7d; got {value!r}")
+    return dt.timedelta(seconds=int(text[:-1]) * _UNITS[text[-1]])
+
+
+@dns.command("who-asks")
+@click.argument("olds", nargs=-1, metavar="[OLD]...")
+@click.option("--resolvers", "spec", default="all", show_default=True,
+              shell_complete=completion.resolver_list,
+              help=f"{RESOLVERS_HELP} Those with a `query_log:` are read.")
+@click.option("--since", "window", default="7d", show_default=True, callback=_window,
+              help="How far back to look: a number and m, h, d or w.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              help="Output format.")
+@inventory_option
+@common_options
+@click.pass_context
+def who_asks(ctx: click.Context, olds: tuple[str, ...], spec: str, window: dt.timedelta, fmt: str,
+             inventory_dir: Path | None) -> int:
+    """List the clients that still ask the resolvers for an old name or address.
+
+    Reads each resolver's query log (its `query_log:` key: the file dnsmasq's
+    `log-queries`, Unbound's `log-queries: yes` or BIND's `querylog` writes,
+    local or over ssh) and lists, per old value, each client that asked for
+    it within the window: the name as written or under a site's domain, an
+    address by its PTR name. Without OLD: renamer.yaml's old names and
+    addresses and every retired name of the inventory.
+
+    Exits 0 when no client asked and every log read covers the window; 1 when
+    a client asked, or a log is missing, unreadable, holds no query (logging
+    off) or begins after the window starts (rotated): it cannot prove nobody
+    asks.
+
+    \b
+    Examples:
+      renamer dns who-asks                           # every old value, the last 7 days
+      renamer dns who-asks ana-ml2 10.250.50.54 --since 30d
+      renamer dns who-asks --resolvers ns-ana --format json
+    """
+    found = queries.who_asks(inventory_from(ctx, inventory_dir), spec, olds, window)
+    out = settings(ctx).output
+    if fmt == "json":
+        from renamer.report.machine import dumps  # deferred: docs/architecture.md, "Deferred imports"
+
+        out.echo(dumps(versioned(queries.document(found))))
+    else:
+        table, verdict = queries.text(found)
+        out.echo(table + out.verdict(verdict))
+    return EXIT_OK if found.ok else EXIT_FINDINGS
 
 
 @dns.group()

@@ -87,6 +87,12 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "ok": "every check on every resolver passed",
         "resolvers": "per resolver: name, endpoint, ok, unreachable, checks (check, name, type, expected, got)",
     },
+    "renamer dns who-asks --format json": {
+        "schema": _SCHEMA, "ok": "no client asked, and every log read covers the window",
+        "since": "the window's start", "olds": "the old names and addresses looked for",
+        "logs": "per resolver read: resolver, path, queries (in the window), first, last, problem",
+        "askers": "per old value and client: old, client, resolver, count, types, last",
+    },
     "renamer probe --format json": {
         "schema": _SCHEMA, "dry_run": "the endpoints were listed, not probed", "ok": "every endpoint answered",
         "endpoints": "each endpoint: where it is named, resolution, answers, connect, http, latency_ms, problems",

@@ -18,6 +18,7 @@ from renamer.dns.answers import Check
 from renamer.dns.bind.backend import BIND
 from renamer.dns.dnsmasq.backend import DNSMASQ
 from renamer.dns.inventory import BACKEND_NAMES, ApiSettings, BackendName, Inventory, Resolver, Site
+from renamer.dns.logged import Logged
 from renamer.dns.powerdns.backend import POWERDNS
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
 from renamer.dns.unbound.backend import UNBOUND
@@ -184,6 +185,10 @@ class Backend(Protocol):
 
     def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
         """`dns verify`'s checks beyond DNS answers (dnsmasq: DHCP reservations and leases)."""
+
+    def query(self, line: str) -> Logged | None:
+        """The query one line of its daemon's query log (`query_log:`) records, or None: another
+        line (`dns who-asks`). An API backend has no query log: `query_log` is refused there."""
 
 
 # The inventory's `backend:` key accepts exactly these names (inventory.BACKEND_NAMES).

@@ -124,6 +124,8 @@ class Resolver:
     manage: bool = True
     # an API backend's server (backend: powerdns); its snippet_dir is then ApiSettings.folder
     api: ApiSettings | None = None
+    # the daemon's query log on its machine (`dns who-asks` reads it): log-queries to this file
+    query_log: str | None = None
 
     @property
     def endpoint(self) -> str:

@@ -21,7 +21,7 @@ from renamer.names import parse_address
 
 _RESOLVER_KEYS = {"name", "address", "port", "backend", "target", "snippet_dir", "backup_dir", "test",
                   "reload", "sites", "dhcp", "ssh_config", "sudo", "timeout", "check_layout",
-                  "conf_file", "python", "hosts_dir", "manage", *API_KEYS}
+                  "conf_file", "python", "hosts_dir", "manage", "query_log", *API_KEYS}
 # Known, to be refused with the reason (the key itself never goes in the inventory), not as unknown.
 _REFUSED_KEYS = set(SECRET_KEYS)
 # With `manage: false` renamer only asks the resolver over DNS: these keys would say it writes,
@@ -183,6 +183,11 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     if python is not None and (not isinstance(python, str) or not python.startswith("/")
                                or UNSAFE.search(python)):
         bad("python", f"expected an absolute file path, got {shown(python)}")
+    query_log = entry.get("query_log")
+    if query_log is not None and "query_log" not in unused and (
+            not isinstance(query_log, str) or not query_log.startswith("/") or UNSAFE.search(query_log)
+            or ".." in PurePosixPath(query_log).parts):
+        bad("query_log", f"expected an absolute file path, got {shown(query_log)}")
     check_layout = entry.get("check_layout", True)
     if not isinstance(check_layout, bool):
         bad("check_layout", f"expected true or false, got {shown(check_layout)}")
@@ -194,7 +199,8 @@ def _resolver(entry: Any, keypath: str, container: Any, at: Any, site_names: set
     assert address is not None
     return Resolver(name, address, port, target, folders["snippet_dir"], folders["backup_dir"],
                     commands["test"], commands["reload"], sites, dhcp, ssh_config, sudo, float(timeout),
-                    check_layout, conf_file, python, backend, hosts_dir, api=api)
+                    check_layout, conf_file, python, backend, hosts_dir, api=api,
+                    query_log=None if query_log is None else str(PurePosixPath(query_log)))
 
 
 def _endpoint(entry: dict[str, Any], bad: Any) -> tuple[Any, Any, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -9,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from renamer.cli.json_docs import DOCUMENTS
+from renamer.dns import queries
 from renamer.dns.report import verify_json
 from renamer.dns.run import plan_document
+from renamer.documents import versioned
 from renamer.report.probe import document
 from tests.conftest import Result
 
@@ -28,6 +31,8 @@ BUILT = {  # the DNS and probe documents, from the functions that build them (no
     "renamer dns plan --format json": lambda: plan_document([]),
     "renamer dns verify --format json": lambda: json.loads(verify_json([])),
     "renamer probe --format json": lambda: document([], [], True),
+    "renamer dns who-asks --format json": lambda: versioned(queries.document(
+        queries.WhoAsks(dt.datetime.now(dt.UTC), (), [], []))),
 }
 
 

@@ -232,3 +232,14 @@ def test_a_killed_writes_leftovers_go_with_the_next_apply_locally_and_over_ssh(r
         names = {p.name for p in instance.snippet_dir.iterdir()}
         assert not names & set(leftovers)
         assert set(others) <= names
+
+
+def test_who_asks_reads_a_query_log_over_ssh(run, lab, sshd) -> None:
+    """`dns who-asks` reads a remote resolver's query log through the same ssh transport."""
+    log = lab.root / "remote-queries.log"
+    log.write_text(f"{time.strftime('%b %e %H:%M:%S')} dnsmasq[7]: query[A] ana-ml2.ana.lan from 10.250.20.7\n")
+    lab.write_resolvers(ns_fv=_over_ssh(sshd, query_log=str(log)))
+    found = dns(run, lab, "who-asks", "ana-ml2", "--resolvers", "ns-fv", "--since", "1m")
+    assert found.exit_code == 1, found.stdout + found.stderr
+    assert re.search(r"^ana-ml2 +10\.250\.20\.7 +1 ", found.stdout, re.MULTILINE), found.stdout
+    assert sshd.connections() == 1

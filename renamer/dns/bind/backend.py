@@ -13,10 +13,11 @@ import time
 from collections.abc import Sequence
 
 from renamer.dns.answers import NoAnswer
-from renamer.dns.bind import render
+from renamer.dns.bind import querylog, render
 from renamer.dns.bind.layout import DEFAULT_CONF, HandRecord, Inspection, inspect, reads_ahead
 from renamer.dns.file_backend import FileBackend, Renderer
 from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.logged import Logged
 from renamer.dns.query import dnspython_querier
 from renamer.dns.transport import CommandResult, OwnFiles, Transport
 
@@ -79,6 +80,9 @@ class Bind(FileBackend):
 
     def loaded(self, resolver: Resolver, transport: Transport) -> str | None:
         return served(resolver, transport)
+
+    def query(self, line: str) -> Logged | None:
+        return querylog.query(line)
 
 
 BIND = Bind()

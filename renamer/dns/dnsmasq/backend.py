@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from renamer.dns.answers import Check
-from renamer.dns.dnsmasq import render
+from renamer.dns.dnsmasq import querylog, render
 from renamer.dns.dnsmasq.dhcp import dhcp_checks
 from renamer.dns.dnsmasq.layout import Inspection, inspect, reads_ahead, record_answers, shown_record
 from renamer.dns.dnsmasq.syntax import Directive, HostsEntry
 from renamer.dns.file_backend import FileBackend, Renderer
 from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.logged import Logged
 from renamer.dns.transport import OwnFiles, Transport
 
 
@@ -56,6 +57,9 @@ class Dnsmasq(FileBackend):
 
     def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
         return dhcp_checks(inventory, resolver, transport)
+
+    def query(self, line: str) -> Logged | None:
+        return querylog.query(line)
 
 
 DNSMASQ = Dnsmasq()

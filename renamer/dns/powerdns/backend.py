@@ -17,6 +17,7 @@ from typing import Any
 
 from renamer.dns.answers import Check
 from renamer.dns.inventory import ApiSettings, Inventory, Resolver, Site
+from renamer.dns.logged import Logged
 from renamer.dns.powerdns import config, rrsets
 from renamer.dns.powerdns.transport import SUFFIX, ApiTransport, snippet_name
 from renamer.dns.transport import CommandResult, OwnFiles, Transport, TransportError
@@ -213,6 +214,9 @@ class PowerDNS:
 
     def checks(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> list[Check]:
         return []
+
+    def query(self, line: str) -> Logged | None:
+        return None  # no query log: `query_log` is refused here (config.UNUSED)
 
 
 POWERDNS = PowerDNS()

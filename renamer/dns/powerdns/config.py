@@ -27,7 +27,7 @@ from renamer.formats.yaml_source import shown
 
 KEYS = API_KEYS
 UNUSED = frozenset({"snippet_dir", "test", "reload", "conf_file", "dhcp", "hosts_dir",
-                    "target", "sudo", "ssh_config", "python", "check_layout"})
+                    "target", "sudo", "ssh_config", "python", "check_layout", "query_log"})
 REFUSED_SECRET = SECRET_KEYS
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}\Z")
 SERVER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from renamer.dns.file_backend import FileBackend, Renderer
 from renamer.dns.inventory import Inventory, Resolver
+from renamer.dns.logged import Logged
 from renamer.dns.transport import OwnFiles, Transport
-from renamer.dns.unbound import render
+from renamer.dns.unbound import querylog, render
 from renamer.dns.unbound.layout import DEFAULT_CONF, HandData, Inspection, inspect, reads_ahead
 
 
@@ -39,6 +40,9 @@ class Unbound(FileBackend):
         assert isinstance(line, HandData)
         return f"{line.file}:{line.line}: {line.text}"
 
+
+    def query(self, line: str) -> Logged | None:
+        return querylog.query(line)
 
 
 UNBOUND = Unbound()

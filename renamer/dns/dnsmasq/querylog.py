@@ -1,0 +1,19 @@
+"""dnsmasq's query log lines (`log-queries`, to `log-facility=FILE` or syslog):
+`Dec  6 07:45:50 dnsmasq[8773]: query[A] ana-ml2.ana.lan from 10.250.20.7`, and with
+`log-queries=extra` a serial and the client's port before `query[`."""
+
+from __future__ import annotations
+
+import re
+
+from renamer.dns.logged import Logged, logged
+
+_QUERY = re.compile(r"(?:^|\s)dnsmasq(?:\[\d+\])?: (?:\d+ \S+ )?query\[(?P<type>[A-Za-z0-9]+)\] "
+                    r"(?P<name>\S+) from (?P<client>\S+)\s*$")
+
+
+def query(line: str) -> Logged | None:
+    found = _QUERY.search(line)
+    if found is None:
+        return None
+    return logged(line[:found.start()], found["client"], found["name"], found["type"])

@@ -1,0 +1,19 @@
+"""Unbound's query log lines (`log-queries: yes`, to `logfile:` or syslog):
+`[1796543155] unbound[9119:0] info: 10.250.20.7 ana-ml2.ana.lan. A IN` (with
+`log-time-ascii: yes` the time as `Dec 06 07:45:56`; through syslog `unbound: [9119:0] info: ...`)."""
+
+from __future__ import annotations
+
+import re
+
+from renamer.dns.logged import Logged, logged
+
+_QUERY = re.compile(r"(?:^|\s)unbound(?:\[\d+:\d+\])?:? (?:\[\d+:\d+\] )?info: (?P<client>\S+) (?P<name>\S+) "
+                    r"(?P<type>[A-Za-z0-9]+) IN\s*$")
+
+
+def query(line: str) -> Logged | None:
+    found = _QUERY.search(line)
+    if found is None:
+        return None
+    return logged(line[:found.start()], found["client"], found["name"], found["type"])

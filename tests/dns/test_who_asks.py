@@ -1,0 +1,140 @@
+"""`renamer dns who-asks` (issue 34 item 3) on real dnsmasq, Unbound and named that log the
+queries this test makes over loopback, from two client addresses: each client that asked for an
+old name (as written or under a site's domain) or an old address (its PTR name) is listed, with
+how often and when; a name nobody asked is OK; a log that cannot prove it (missing, logging off,
+rotated after the window's start) fails; older lines fall outside the window."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dns import message as dns_message
+from dns import query as dns_query
+from tests.testing.resolvers import Lab, dns, start_bind_lab, start_lab, start_unbound_lab
+
+STARTERS: dict[str, Callable[[Path, tuple[str, ...]], Lab]] = {"dnsmasq": start_lab, "unbound": start_unbound_lab,
+                                                               "bind": start_bind_lab}
+
+
+@pytest.fixture(params=sorted(STARTERS))
+def logging_lab(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Lab, Path]]:
+    """One resolver of each backend that logs every query it gets to a file (its query_log)."""
+    lab = STARTERS[request.param](tmp_path / "lab", ("ns-ana",))
+    try:
+        yield lab, _log_queries(lab)
+    finally:
+        lab.stop()
+
+
+def _log_queries(lab: Lab) -> Path:
+    instance = lab.instances["ns-ana"]
+    if instance.backend == "unbound":
+        log = instance.folder / "unbound.log"
+        extra = "server:\n  log-queries: yes\n"
+    elif instance.backend == "bind":  # `named -g` logs every category to its stderr: named.log
+        log, extra = instance.folder / "named.log", ""
+    else:
+        log = instance.folder / "queries.log"
+        extra = f"log-queries\nlog-facility={log}\n"
+    conf = instance.conf.read_text()
+    if instance.backend == "bind":
+        conf = conf.replace("options {\n", "options {\n  querylog yes;\n", 1)
+    instance.conf.write_text(conf + extra)
+    instance.stop()
+    instance.start()
+    lab.write_resolvers(ns_ana={"query_log": str(log)})
+    return log
+
+
+def _ask(lab: Lab, name: str, rdtype: str = "A", client: str = "127.0.0.1") -> None:
+    instance = lab.instances["ns-ana"]
+    dns_query.udp(dns_message.make_query(name, rdtype), instance.address, port=instance.port, source=client,
+                  timeout=2.0)
+
+
+def _logged(log: Path, count: int) -> None:
+    """Wait until the daemon has written `count` query lines (it writes them after it answers)."""
+    deadline = dt.datetime.now() + dt.timedelta(seconds=10)
+    while dt.datetime.now() < deadline:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if sum(1 for line in text.splitlines() if "query" in line or " IN" in line) >= count:
+            return
+    raise AssertionError(f"{log}: fewer than {count} queries logged")
+
+
+def test_the_clients_that_still_ask_are_listed_from_the_daemons_own_log(
+        run: Callable[..., Any], logging_lab: tuple[Lab, Path]) -> None:
+    lab, log = logging_lab
+    for _ in range(3):
+        _ask(lab, "ana-ml2.ana.lan.")
+    _ask(lab, "ANA-ML2.", client="127.0.0.2")  # a short name, in capitals: the same old name
+    _ask(lab, "54.50.250.10.in-addr.arpa.", "PTR")  # the old address, by its PTR name
+    _ask(lab, "ana-nas.ana.lan.", client="127.0.0.3")  # a current name: nobody to fix
+    _logged(log, 6)
+    found = dns(run, lab, "who-asks", "ana-ml2", "10.250.50.54", "--format", "json")
+    assert found.exit_code == 1, found.stdout + found.stderr
+    document = json.loads(found.stdout)
+    assert [(a["old"], a["client"], a["count"], a["types"]) for a in document["askers"]] == [
+        ("10.250.50.54", "127.0.0.1", 1, ["PTR"]),
+        ("ana-ml2", "127.0.0.1", 3, ["A"]),
+        ("ana-ml2", "127.0.0.2", 1, ["A"])]
+    assert document["logs"][0]["queries"] >= 6
+    # a log begun seconds ago proves nothing of the week before: said, whoever asked
+    assert "holds queries from" in document["logs"][0]["problem"]
+    table = dns(run, lab, "who-asks", "ana-ml2", "10.250.50.54")
+    assert table.exit_code == 1
+    assert "2 client(s) still ask for 2 old value(s)" in table.stdout, table.stdout
+    nobody = dns(run, lab, "who-asks", "ana-gw")
+    assert nobody.exit_code == 1 and "cannot prove it" in nobody.stdout, nobody.stdout
+
+
+def test_a_log_that_cannot_prove_nobody_asks_fails(run: Callable[..., Any], tmp_path: Path) -> None:
+    lab = start_lab(tmp_path / "lab", ("ns-ana",))
+    try:
+        missing = tmp_path / "nowhere.log"
+        lab.write_resolvers(ns_ana={"query_log": str(missing)})
+        gone = dns(run, lab, "who-asks", "ana-ml2")
+        assert gone.exit_code == 1 and f"ns-ana: {missing} does not exist" in gone.stdout, gone.stdout
+        silent = tmp_path / "silent.log"
+        silent.write_text("Dec  6 07:45:49 dnsmasq[8773]: started, version 2.90 cachesize 150\n")
+        lab.write_resolvers(ns_ana={"query_log": str(silent)})
+        off = dns(run, lab, "who-asks", "ana-ml2")
+        assert off.exit_code == 1 and "no query logged: is query logging on (dnsmasq: log-queries" in off.stdout
+        assert "cannot prove it" in off.stdout
+    finally:
+        lab.stop()
+
+
+def test_the_window_reads_the_times_of_every_log_form(run: Callable[..., Any], tmp_path: Path) -> None:
+    """Lines 30 days old fall outside --since 7d and inside --since 60d, where the log beginning
+    30 days ago cannot prove the window's first days: listed, and a problem."""
+    lab = start_lab(tmp_path / "lab", ("ns-ana",))
+    try:
+        now = dt.datetime.now().astimezone()
+        old, recent = now - dt.timedelta(days=30), now - dt.timedelta(hours=2)
+        log = tmp_path / "queries.log"
+        log.write_text(f"{old:%b %e %H:%M:%S} dnsmasq[1]: query[A] ana-ml2.ana.lan from 10.250.20.9\n"
+                       f"{recent:%b %e %H:%M:%S} dnsmasq[1]: 7 10.250.20.7/4711 query[AAAA] ana-ml2 from 10.250.20.7\n"
+                       f"{recent.isoformat()} host dnsmasq[1]: query[A] ana-nas.ana.lan from 10.250.20.8\n")
+        lab.write_resolvers(ns_ana={"query_log": str(log)})
+        week = json.loads(dns(run, lab, "who-asks", "ana-ml2", "--format", "json").stdout)
+        assert [(a["client"], a["types"]) for a in week["askers"]] == [("10.250.20.7", ["AAAA"])]
+        assert week["logs"][0]["problem"] is None and week["logs"][0]["queries"] == 2
+        nobody = dns(run, lab, "who-asks", "ana-gw", "10.250.50.54")
+        assert nobody.exit_code == 0, nobody.stdout + nobody.stderr
+        assert "dns who-asks: OK: no client asked for ana-gw, 10.250.50.54 since" in nobody.stdout
+        longer = dns(run, lab, "who-asks", "ana-ml2", "--since", "60d", "--format", "json")
+        assert longer.exit_code == 1
+        document = json.loads(longer.stdout)
+        assert [a["client"] for a in document["askers"]] == ["10.250.20.7", "10.250.20.9"]
+        assert "on only, after the window's start" in document["logs"][0]["problem"]
+        wrong = dns(run, lab, "who-asks", "--since", "7x")
+        assert wrong.exit_code == 2 and "expected a number and a unit" in wrong.stderr
+    finally:
+        lab.stop()

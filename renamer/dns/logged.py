@@ -4,6 +4,8 @@ daemon's line format (Backend.query); dns/queries.py reads the time and gathers 
 from __future__ import annotations
 
 import ipaddress
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -22,3 +24,15 @@ def logged(stamp: str, client: str, name: str, rdtype: str) -> Logged | None:
     except ValueError:
         return None
     return Logged(stamp.strip(), client, name.rstrip(".").lower(), rdtype.upper())
+
+
+def reader(pattern: re.Pattern[str]) -> Callable[[str], Logged | None]:
+    """A backend's `query`: a line's Logged where `pattern` (groups client, name, type) finds
+    the query in it, the text before the match its stamp."""
+    def query(line: str) -> Logged | None:
+        found = pattern.search(line)
+        if found is None:
+            return None
+        return logged(line[:found.start()], found["client"], found["name"], found["type"])
+
+    return query

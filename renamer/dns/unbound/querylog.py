@@ -6,14 +6,9 @@ from __future__ import annotations
 
 import re
 
-from renamer.dns.logged import Logged, logged
+from renamer.dns.logged import reader
 
 _QUERY = re.compile(r"(?:^|\s)unbound(?:\[\d+:\d+\])?:? (?:\[\d+:\d+\] )?info: (?P<client>\S+) (?P<name>\S+) "
                     r"(?P<type>[A-Za-z0-9]+) IN\s*$")
 
-
-def query(line: str) -> Logged | None:
-    found = _QUERY.search(line)
-    if found is None:
-        return None
-    return logged(line[:found.start()], found["client"], found["name"], found["type"])
+query = reader(_QUERY)

@@ -98,9 +98,9 @@ def case_61(s: Scratch) -> Outcome:
     require(found == 20_000, f"verify found {found} of 20000")
     dry = s.cli(root, "sweep", "--dry-run", "--format", "summary")
     succeeded(dry, "sweep --dry-run")
-    slowest = max(verify.seconds, dry.seconds)
-    require(slowest < 8, f"verify {verify.seconds:.1f} s, sweep --dry-run {dry.seconds:.1f} s")
-    return ok(f"verify {verify.seconds:.2f} s, sweep --dry-run {dry.seconds:.2f} s")
+    slowest = max(verify.cpu, dry.cpu)  # CPU, not wall time: a loaded machine must not fail it
+    require(slowest < 8, f"verify {verify.cpu:.1f} s of CPU, sweep --dry-run {dry.cpu:.1f} s")
+    return ok(f"verify {verify.cpu:.2f} s of CPU, sweep --dry-run {dry.cpu:.2f} s")
 
 
 @case(62, "modes", "kept")

@@ -15,6 +15,7 @@ import ipaddress
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -156,6 +157,11 @@ def first_line(text: str) -> str:
 # -- running renamer ------------------------------------------------------------------------
 
 
+def _cpu() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 @dataclass(frozen=True)
 class Run:
     exit_code: int
@@ -163,6 +169,9 @@ class Run:
     stderr: str
     seconds: float
     stdout_bytes: bytes = b""
+    # CPU seconds of this process and the children it reaped meanwhile (cli: the forked scan
+    # workers): what a bound on a blow-up compares, as wall time depends on the machine's load
+    cpu: float = 0.0
 
     @property
     def output(self) -> str:
@@ -206,7 +215,7 @@ class Scratch:
     def cli(self, cwd: Path, *args: str, env: Mapping[str, str | None] | None = None) -> Run:
         """renamer in this process, through click, as tests/conftest.py's `run` does."""
         previous = os.getcwd()
-        start = time.monotonic()
+        start, cpu = time.monotonic(), _cpu()
         os.chdir(cwd)
         try:
             result = CliRunner().invoke(cli, list(args), env={**self.env, **(env or {})},
@@ -214,7 +223,7 @@ class Scratch:
         finally:
             os.chdir(previous)
         return Run(result.exit_code, result.stdout_bytes.decode("utf-8", "replace"), result.stderr,
-                   time.monotonic() - start, result.stdout_bytes)
+                   time.monotonic() - start, result.stdout_bytes, _cpu() - cpu)
 
     def process(self, cwd: Path, *args: str, env: Mapping[str, str] | None = None,
                 timeout: float = 120) -> Run:

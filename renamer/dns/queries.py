@@ -20,6 +20,7 @@ from renamer.errors import ConfigError
 
 _MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                         "nov", "dec"), start=1)}
+_PRIORITY = re.compile(r"^<\d{1,3}>\d{0,2} ?")  # a syslog line as sent: <30>1 (RFC 5424), <30> (RFC 3164)
 _EPOCH = re.compile(r"\[(\d{9,11})\]")  # Unbound's logfile: [1796543155]
 # rsyslog's and the journal's 2026-12-06T07:45:50.123+00:00
 _ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:[.,]\d+)?(Z|[+-]\d\d:?\d\d)?")
@@ -32,6 +33,7 @@ def when(stamp: str, now: dt.datetime) -> dt.datetime | None:
     local zone of this machine; a syslog time without a year in the year that puts it at or
     before `now` (a day's slack for clocks)."""
     local = now.astimezone().tzinfo
+    stamp = _PRIORITY.sub("", stamp, count=1)
     try:
         if found := _EPOCH.match(stamp):
             return dt.datetime.fromtimestamp(int(found[1]), dt.UTC)

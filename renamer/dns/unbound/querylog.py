@@ -8,7 +8,9 @@ import re
 
 from renamer.dns.logged import reader
 
-_QUERY = re.compile(r"(?:^|\s)unbound(?:\[\d+:\d+\])?:? (?:\[\d+:\d+\] )?info: (?P<client>\S+) (?P<name>\S+) "
+# between the tag and `info:`: the pid and thread (`unbound[9119:0]`, syslog's `unbound: [9119:0]`),
+# or RFC 5424's procid, msgid and structured data (OPNsense)
+_QUERY = re.compile(r"(?:^|\s)unbound(?:\[\d+:\d+\])?(?::|\s).*?(?<!\S)info: (?P<client>\S+) (?P<name>\S+) "
                     r"(?P<type>[A-Za-z0-9]+) IN\s*$")
 
 query = reader(_QUERY)

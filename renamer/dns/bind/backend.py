@@ -42,7 +42,13 @@ class Bind(FileBackend):
                current: dict[str, bytes | None]) -> dict[str, str | None]:
         return render.settle(desired, current)
 
+    def desired(self, inventory: Inventory, resolver: Resolver) -> dict[str, str]:
+        # SERIALS too, its content settled from the live files (render.settle)
+        return {**render.render_resolver(inventory, resolver), render.SERIALS: ""}
+
     def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
+        if name == render.SERIALS:
+            return render.restored_marks(saved, now)
         if not name.endswith(".zone") or "/" in name or now is None:
             return saved
         back = render.restored(saved.decode("utf-8", "replace"), now.decode("utf-8", "replace"))
@@ -112,7 +118,7 @@ def reload_steps(resolver: Resolver, names: Sequence[str], present: Sequence[str
     for name in sorted(set(names)):
         if name.endswith(".zone") and "/" not in name and name in there:
             out.append((*argv, name[len(render.PREFIX):-len(".zone")]))
-    return out or [argv]
+    return out  # none where only renamer-serials changed: named reads no file of it
 
 
 LOAD_WAIT = 15.0  # seconds named gets to load the zones once rndc reload has returned

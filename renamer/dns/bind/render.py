@@ -32,8 +32,13 @@ from renamer.names import IPNetwork
 
 PREFIX = "renamer-"
 ZONES = "renamer-zones.conf"  # the one file named.conf includes
-SNIPPET = re.compile(r"renamer-(?:zones\.conf|[a-z0-9][a-z0-9._-]{0,250}\.zone)")
-LEFTOVER = re.compile(r"\.renamer-[a-z0-9][a-z0-9._-]{0,250}\.(?:zone|conf)\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
+# the highest SOA serial renamer has written for each zone, kept when a zone's file goes (a site
+# taken off, a network moved, a rollback removing a zone the apply added), so the zone written
+# afresh later goes past what named served and its secondaries hold (DNS break-it round 3, 01)
+SERIALS = "renamer-serials"
+SNIPPET = re.compile(r"renamer-(?:zones\.conf|serials|[a-z0-9][a-z0-9._-]{0,250}\.zone)")
+LEFTOVER = re.compile(r"\.renamer-(?:serials|[a-z0-9][a-z0-9._-]{0,250}\.(?:zone|conf))"
+                      r"\.[A-Za-z0-9_]{6,12}(?:\.tmp)?")
 FILES = OwnFiles(SNIPPET, "renamer-*", LEFTOVER, ".renamer-*.?????? .renamer-*.????????.tmp")
 CANARY_NAME = "_renamer."
 TTL = 300
@@ -277,18 +282,55 @@ def restored(saved: str, now: str | None) -> str:
     return with_serial(saved, (highest + 1) % SERIAL_SPACE)
 
 
+def marks_of(data: bytes | str | None) -> dict[str, int]:
+    """zone -> the highest serial renamer wrote for it, as SERIALS holds them (`serial ZONE N`)."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else (data or "")
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 3 and words[0] == "serial" and words[2].isdigit() and int(words[2]) < SERIAL_SPACE:
+            out[words[1]] = _higher(out.get(words[1]), int(words[2]))
+    return out
+
+
+def marks_text(marks: dict[str, int]) -> str:
+    return ("; renamer: the highest SOA serial it has written for each zone, past which it writes the next\n"
+            + "".join(f"serial {zone} {marks[zone]}\n" for zone in sorted(marks)))
+
+
+def _zone_of(name: str) -> str:
+    """The zone of one of renamer's zone files (`renamer-fv.lan.zone`), or ""."""
+    ok = name.startswith(PREFIX) and name.endswith(".zone") and "/" not in name
+    return name[len(PREFIX):-len(".zone")] if ok else ""
+
+
+def _higher(one: int | None, other: int) -> int:
+    return other if one is None or newer(other, one) else one
+
+
 def settle(desired: dict[str, str | None], current: dict[str, bytes | None],
            today: dt.date | None = None) -> dict[str, str | None]:
     """The desired zone files against the live ones: a file whose records are unchanged stays
-    as it is (its serial too); a changed one gets the serial after the live one (next_serial).
-    A live file whose serial cannot be read is refused (UnsafeError naming FILE:LINE): a serial
-    guessed lower than what named serves would never reach its secondaries."""
+    as it is (its serial too); a changed one gets the serial after the live one (next_serial),
+    and after the highest one renamer ever wrote for that zone (SERIALS), as does a zone written
+    afresh. A live file whose serial cannot be read is refused (UnsafeError naming FILE:LINE): a
+    serial guessed lower than what named serves would never reach its secondaries. SERIALS, where
+    `desired` holds it, gets every zone's highest serial, those of zones dropped too."""
     out = dict(desired)
+    marks = marks_of(current.get(SERIALS))
+    for name, data in current.items():  # a live file written before SERIALS was kept
+        zone = _zone_of(name)
+        serial = serial_of(data.decode("utf-8", "replace")) if data is not None and zone else None
+        if zone and serial is not None:
+            marks[zone] = _higher(marks.get(zone), serial)
     for name, text in desired.items():
-        if text is None or not name.endswith(".zone") or "/" in name:
+        if text is None or not _zone_of(name):
             continue
+        mark = marks.get(_zone_of(name))
         data = current.get(name)
         if data is None:
+            if mark is not None and not newer(serial_of(text) or 0, mark):  # written afresh: past every one
+                out[name] = with_serial(text, next_serial(mark, today))
             continue
         live = data.decode("utf-8", "replace")
         try:
@@ -303,8 +345,24 @@ def settle(desired: dict[str, str | None], current: dict[str, bytes | None],
         if with_serial(live, 0) == with_serial(text, 0):
             out[name] = live
             continue
-        out[name] = with_serial(text, next_serial(int(live[span[0]:span[1]]), today))
+        out[name] = with_serial(text, next_serial(_higher(mark, int(live[span[0]:span[1]])), today))
+    if SERIALS in desired:
+        for name, text in out.items():
+            zone = _zone_of(name)
+            serial = serial_of(text) if text is not None and zone else None
+            if zone and serial is not None:
+                marks[zone] = _higher(marks.get(zone), serial)
+        out[SERIALS] = marks_text(marks)
     return out
+
+
+def restored_marks(saved: bytes, now: bytes | None) -> bytes:
+    """SERIALS put back by a rollback: every zone's highest serial of both, never lowered (the
+    failed apply's serials may have been served)."""
+    marks = marks_of(saved)
+    for zone, serial in marks_of(now).items():
+        marks[zone] = _higher(marks.get(zone), serial)
+    return marks_text(marks).encode("utf-8")
 
 
 def strip_comment(line: str) -> str:
@@ -360,7 +418,7 @@ def canary_of(text: str) -> tuple[str, str] | None:
 
 
 _RENDERED = re.compile(r'^\S+\. IN (?:A|AAAA|PTR|CNAME|NS|SOA) .*$|^_renamer\.\S+\. IN TXT "[0-9a-f]{16}"$'
-                       r'|^\$TTL \d+$|^zone "[^"]+" \{ type master; file "[^"]+"; \};$')
+                       r'|^\$TTL \d+$|^zone "[^"]+" \{ type master; file "[^"]+"; \};$|^serial \S+ \d+$')
 
 
 def drift(text: str) -> list[str]:

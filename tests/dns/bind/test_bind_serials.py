@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -196,3 +197,52 @@ def test_a_live_serial_that_cannot_be_read_is_refused_naming_file_and_line(
     assert refused.stderr.endswith("; nothing written\n") and one.snippets() == before
     plan = dns(run, one, "plan", "--resolvers", "all")
     assert plan.exit_code == 1 and f"{zone}:{line}: SOA serial" in plan.stdout + plan.stderr
+
+
+def test_a_zone_written_afresh_goes_past_every_serial_renamer_wrote_for_it(
+        run: Callable[..., Any], one: Lab) -> None:
+    """DNS break-it round 3, finding 01 (b): fv.lan served at S, S+1, S+2; the site taken off the
+    resolver (its zone dropped), then given back: the zone written afresh is served past S+2, not
+    at today's ..00 again (a secondary holding S+2 would never take it)."""
+    assert dns(run, one, "apply", "--resolvers", "all").exit_code == 0
+    first = serial(one, "fv.lan")
+    path = one.inventory / "sites" / "fv.yaml"
+    for address in ("10.251.0.2", "10.251.0.3"):
+        path.write_text(re.sub(r"address: 10\.251\.0\.\d+", f"address: {address}", path.read_text(), count=1))
+        assert dns(run, one, "apply", "--resolvers", "all").exit_code == 0
+    assert serial(one, "fv.lan") == first + 2
+    one.write_resolvers(ns_fv={"sites": ["ana"]})
+    dropped = dns(run, one, "apply", "--resolvers", "all")
+    assert dropped.exit_code == 0, dropped.stdout
+    assert answers(one, "fv.lan.", "SOA")["ns-fv"] == ()  # the zone is gone from named
+    marks = render.marks_of((one.instances["ns-fv"].snippet_dir / render.SERIALS).read_bytes())
+    assert marks["fv.lan"] == first + 2
+    one.write_resolvers()
+    path.write_text(re.sub(r"address: 10\.251\.0\.\d+", "address: 10.251.0.9", path.read_text(), count=1))
+    back = dns(run, one, "apply", "--resolvers", "all")
+    assert back.exit_code == 0, back.stdout
+    assert serial(one, "fv.lan") == first + 3 and gateway(one) == ("10.251.0.9",)
+    assert dns(run, one, "verify", "--resolvers", "all").exit_code == 0
+
+
+def test_a_zone_a_rollback_removed_comes_back_past_the_serial_it_was_served_at(
+        run: Callable[..., Any], pair: Lab) -> None:
+    """Finding 01 (a): an apply gives both resolvers a new site; ns-fv serves its zone at today's
+    ..00, then ns-fv2's test fails and the rollback removes the zone from ns-fv. The next apply
+    writes it afresh past ..00 there (ns-fv2, never reloaded with it, starts at ..00)."""
+    (pair.inventory / "sites" / "lab.yaml").write_text(
+        "site: lab\ndomain: lab.lan\nnetwork: 10.252.0.0/16\nhosts:\n  - name: lab-nas\n    address: 10.252.0.10\n"
+        "authoritative: true\n")
+    pair.write_resolvers(ns_fv={"sites": ["ana", "fv"]}, ns_fv2={"sites": ["ana", "fv"]})
+    assert dns(run, pair, "apply", "--resolvers", "all").exit_code == 0
+    pair.write_resolvers(ns_fv2={"test": fails_once_written(pair, "ns-fv2")})
+    failed = dns(run, pair, "apply", "--resolvers", "all")
+    assert failed.exit_code == 1, failed.stdout
+    assert answers(pair, "lab.lan.", "SOA")["ns-fv"] == ()  # rolled back: the zone is gone again
+    served = render.marks_of((pair.instances["ns-fv"].snippet_dir / render.SERIALS).read_bytes())["lab.lan"]
+    assert served == int(dt.date.today().strftime("%Y%m%d")) * 100
+    pair.write_resolvers()
+    again = dns(run, pair, "apply", "--resolvers", "all")
+    assert again.exit_code == 0, again.stdout
+    assert serial(pair, "lab.lan") == served + 1
+    assert serial(pair, "lab.lan", "ns-fv2") == served  # its named never loaded the zone: ..00 is its first

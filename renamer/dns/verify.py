@@ -73,7 +73,9 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
         for name in site.retired:
             gone.update({f"{name}.": None, f"{site.fqdn(name)}.": None})
     current = {f"{n}." for site in inventory.sites for h in site.hosts for n in (h.name, site.fqdn(h.name))}
-    gone.update({f"{name}.": None for name in inventory.old_hosts if f"{name}." not in current})
+    for name in inventory.old_hosts:  # renamer.yaml's: as written, and a short one under every site's domain
+        fqdns = [f"{name}.", *(f"{site.fqdn(name)}." for site in inventory.sites if "." not in name)]
+        gone.update({fqdn: None for fqdn in fqdns if fqdn not in current})
     if not short:
         gone = {name: None for name in gone if "." in name[:-1]}
     local = tuple(f".{site.domain}." for site in served if site.authoritative)

@@ -187,7 +187,7 @@ def test_demo_keep_leaves_a_working_repo_with_its_inventory_as_shipped(tmp_path)
                     done_dns = subprocess.run([sys.executable, "-m", *line.split()], cwd=kept,
                                               capture_output=True, text=True)
                     assert done_dns.returncode == 0, line + done_dns.stdout + done_dns.stderr
-            assert "dns verify: OK: 149 checks on 4 resolvers" in done_dns.stdout
+            assert "dns verify: OK: 165 checks on 4 resolvers" in done_dns.stdout
             serving.send_signal(signal.SIGINT)
             assert serving.wait(timeout=30) == 0
             assert serving.stdout.read() == "Stopped the 4 resolvers.\n"

@@ -55,8 +55,8 @@ CLAIMS = (
           r"\nStarted 3 (?:dnsmasq resolvers|resolvers \(ns-ana, ns-ana2: dnsmasq; ns-ana3: Unbound\)) on "
           r"127\.0\.0\.1 ports \d+, \d+, \d+, and a forwarder renamer never "
           r"writes, only asks \(manage: false\), on port \d+, forwarding the sites' domains to them;"),
-    Claim("`dns verify` (149 checks, on the forwarder too)", "dns verify --resolvers all",
-          r"\ncheck +ns-ana +ns-ana2 +ns-ana3 +fv-gw\n(?s:.*)\ndns verify: OK: 149 checks on 4 resolvers\n"),
+    Claim("`dns verify` (165 checks, on the forwarder too)", "dns verify --resolvers all",
+          r"\ncheck +ns-ana +ns-ana2 +ns-ana3 +fv-gw\n(?s:.*)\ndns verify: OK: 165 checks on 4 resolvers\n"),
     Claim("a second `dns apply`\n   that touches nothing", "dns apply --resolvers all",
           r"(\n\S+ +local +unchanged +snippets identical: not touched; verify ok \(\d+ checks\)){3}\n"
           r"fv-gw +unmanaged +asked +manage: false: not written; verify ok \(\d+ checks\)\n"

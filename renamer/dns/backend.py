@@ -124,6 +124,13 @@ class Backend(Protocol):
         what must move on past `now` (the failed apply's file): BIND's SOA serial, which named may
         have served already, goes past both; the others return `saved`."""
 
+    def settle_retired(self, changes: dict[str, tuple[bytes, str]], retired: Sequence[HandLine],
+                       transport: Transport) -> dict[str, tuple[bytes, str]]:
+        """`--retire-stale`'s edits (file -> its bytes now, its text with the stale lines commented
+        out) as they must be written: BIND bumps the SOA serial of each zone they change (named
+        refuses a changed zone at the same serial under ixfr-from-differences; a secondary would
+        never see it); the others return `changes`."""
+
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:
         """Read the live configuration (populate): the layout problem, warnings, stale lines."""
 

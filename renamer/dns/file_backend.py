@@ -80,6 +80,10 @@ class FileBackend:
     def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
         return saved  # nothing in its files must move on past what the failed apply wrote
 
+    def settle_retired(self, changes: dict[str, tuple[bytes, str]], retired: Sequence[Any],
+                       transport: Transport) -> dict[str, tuple[bytes, str]]:
+        return changes  # nothing in the operator's files moves with an edit
+
     def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
         found = self.renderer.canary_of(self.renderer.render_site(site, resolver))
         assert found is not None  # render_site always writes it

@@ -189,13 +189,18 @@ def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
         desired = backend.settle(desired, current)
     except UnsafeError as exc:  # a live file it cannot build on (BIND: an SOA serial it cannot read)
         problem = problem or f"{resolver.name}: {posixpath.join(resolver.snippet_dir, str(exc))}"
-    if retire_stale and problem is None:  # hand-written records naming old values: commented out
+    # hand-written records naming old values: commented out, but those the operator must edit
+    # (a BIND zone's NS or SOA, a record of a dynamic zone: HandRecord.kept)
+    retired = [r for r in inspection.stale if not getattr(r, "kept", "")] if retire_stale else []
+    if retired and problem is None:
         today = dt.date.today().isoformat()
-        for path, (before, after) in _retired(transport, inspection.stale, today, backend.comment).items():
+        edits = _retired(transport, retired, today, backend.comment)
+        changes = backend.settle_retired(edits, retired, transport)
+        for path, (before, after) in changes.items():
             desired[path], current[path] = after, before
     marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
     interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
-    kept = () if retire_stale else inspection.stale  # retired ones are commented out by the apply
+    kept = [r for r in inspection.stale if r not in retired]  # retired ones are commented out by the apply
     return ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
                         [backend.shown(r) for r in inspection.stale],
                         left_in_place=tuple(a for r in kept for a in backend.answers(r)))

@@ -87,7 +87,8 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
         data = transport.read(posixpath.join(backup, backup_name(name)))
         if data is not None:
             transport.write(plan.path(name), _restored(plan.resolver, transport, name, data))
-            texts.append(data.decode("utf-8", "replace"))
+            if "/" not in name:  # renamer's own: an operator's file restored is not read as one of them
+                texts.append(data.decode("utf-8", "replace"))
     transport.remove_leftovers(plan.resolver.snippet_dir, backend.files)  # a snippet half-written when killed
     result = backend.activate(plan.resolver, transport, list(dict.fromkeys([*names, *removed])))
     if not result.ok:
@@ -331,8 +332,8 @@ def _serving(plan: ResolverPlan, querier: Querier) -> str | None:
     """After a rollback: does the resolver serve the restored snippets (their canary, and
     their A records) again?"""
     texts = [data.decode("utf-8", "replace") for name in plan.changed
-             if (data := plan.current[name]) is not None]
-    return serving(texts, querier, backend_for(plan.resolver))
+             if (data := plan.current[name]) is not None and "/" not in name]  # renamer's own files only:
+    return serving(texts, querier, backend_for(plan.resolver))  # its parser reads no operator's zone
 
 
 def serving(texts: Sequence[str], querier: Querier, backend: Backend) -> str | None:

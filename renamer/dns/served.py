@@ -89,7 +89,8 @@ def _still_served(inventory: Inventory, plan: ResolverPlan) -> None:
         plan.fails.append(f"its verify after the write would fail: {first.expectation.label}: expected "
                           f"{' or '.join(first.expectation.want)}, got {first.got}{more}, from a "
                           "hand-written record the apply leaves in place (hand-written records, below): "
-                          "`dns apply --retire-stale` comments it out")
+                          "`dns apply --retire-stale` comments it out, or where it says it leaves it, edit "
+                          "it by hand")
 
 
 def observe_unmanaged(plans: Sequence[ResolverPlan], make_querier: Callable[[Resolver], Querier]) -> None:

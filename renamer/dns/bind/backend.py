@@ -66,7 +66,24 @@ class Bind(FileBackend):
 
     def shown(self, line: object) -> str:
         assert isinstance(line, HandRecord)
-        return f"{line.file}:{line.line}: {line.text}"
+        kept = f" (--retire-stale leaves it: {line.kept})" if line.kept else ""
+        return f"{line.file}:{line.line}: {line.text}{kept}"
+
+    def settle_retired(self, changes: dict[str, tuple[bytes, str]], retired: Sequence[object],
+                       transport: Transport) -> dict[str, tuple[bytes, str]]:
+        out = dict(changes)
+        for zone_file in sorted({r.zone_file for r in retired if isinstance(r, HandRecord) and r.zone_file}):
+            if zone_file in out:
+                before, text = out[zone_file]
+            else:  # the records were in a file its $INCLUDE reads: the zone's own file carries the SOA
+                data = transport.read(zone_file)
+                if data is None:
+                    continue
+                before, text = data, data.decode("utf-8", "replace")
+            serial = render.serial_of(text)
+            if serial is not None:
+                out[zone_file] = (before, render.with_serial(text, render.next_serial(serial)))
+        return out
 
     def canary(self, site: Site, resolver: Resolver) -> tuple[str, str]:
         return render.canary(site)

@@ -41,6 +41,9 @@ class HandRecord:
     text: str
     answers: tuple[tuple[str, str, str], ...]
     span: int = 1  # the lines it takes: a parenthesised record goes on; --retire-stale comments out each
+    zone_file: str = ""  # the file of the zone it is in (itself, or the one whose $INCLUDE reads it)
+    # why --retire-stale leaves it to the operator (a zone's NS or SOA, a dynamic zone); "": retired
+    kept: str = ""
 
 
 @dataclass
@@ -56,6 +59,7 @@ class Zone:
     file: str | None  # as written
     conf: str  # the named.conf file declaring it
     line: int
+    dynamic: bool = False  # allow-update / update-policy: named keeps it in a journal, rewrites its file
 
 
 def conf_file(resolver: Resolver) -> str:
@@ -122,7 +126,8 @@ def _walk(transport: Transport, main: str) -> _Walk:
             block = text[found.end():_block_end(text, found.end() - 1)]
             named = _FILE.search(block)
             walk.zones.append(Zone(found.group(1).lower().rstrip("."), named.group(1) if named else None,
-                                   path, text.count("\n", 0, found.start()) + 1))
+                                   path, text.count("\n", 0, found.start()) + 1,
+                                   _DYNAMIC.search(block) is not None))
         for found in _INCLUDE.finditer(text):
             number = text.count("\n", 0, found.start()) + 1
             target = found.group(1)
@@ -265,19 +270,50 @@ def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
         path = posixpath.normpath(path)
         if posixpath.dirname(path) == folder and posixpath.basename(path).startswith("renamer-"):
             continue
-        for file, text, spans, origin in zone_texts(reader, path, zone.name + ".", walk.directory, warnings):
+        texts = zone_texts(reader, path, zone.name + ".", walk.directory, warnings)
+        records = [(file, text, spans, _qualified(zone_records(text, origin), origin))
+                   for file, text, spans, origin in texts]
+        # the zone's name servers (a relative one under the zone): their addresses (glue) go with its NS
+        servers = {value.lower().rstrip(".") for *_, found in records for _, _, rdtype, value in found
+                   if rdtype == "NS"}
+        for file, text, spans, found in records:
             lines = text.split("\n")
-            for number, name, rdtype, value in zone_records(text, origin):
+            for number, name, rdtype, value in found:
                 target = value.lower().rstrip(".")
                 if (name in gone or target in gone or value in old or name in old_pointers
                         or (rdtype in ("A", "AAAA") and name in current and value not in current[name])
                         or (rdtype == "PTR" and name in pointers and target != pointers[name])):
+                    why = _kept(zone, "NS" if rdtype in ("A", "AAAA") and name in servers else rdtype)
                     out.append(HandRecord(file, number, lines[number - 1].strip(), ((name, rdtype, value),),
-                                          spans.get(number, 1)))
+                                          spans.get(number, 1), path, why))
     return out
 
 
 _ZONE_DEPTH = 8  # $INCLUDEs in $INCLUDEd files, at most
+_DYNAMIC = re.compile(r"\b(?:allow-update\s*\{\s*(?!none\s*;\s*\})|update-policy\b)")
+
+
+_NAMED_VALUES = {"CNAME", "NS", "PTR", "DNAME"}  # records whose value is one domain name
+
+
+def _qualified(records: list[tuple[int, str, str, str]], origin: str) -> list[tuple[int, str, str, str]]:
+    """The records with a relative name as value (`@ IN NS ns1`, `www IN CNAME web`) made absolute
+    under `origin`, as named reads them (`$ORIGIN` changes inside a file are not followed here)."""
+    suffix = "" if origin == "." else origin
+    return [(number, name, rdtype, value if rdtype not in _NAMED_VALUES or value.endswith(".")
+             else (suffix.rstrip(".") if value == "@" else f"{value}.{suffix}").rstrip(".") + ".")
+            for number, name, rdtype, value in records]
+
+
+def _kept(zone: Zone, rdtype: str) -> str:
+    """Why `--retire-stale` must not comment out a record of this zone (the operator edits it), or ""."""
+    if zone.dynamic:
+        return (f"zone {zone.name} is dynamic ({zone.conf}:{zone.line}: named keeps its records in a journal "
+                "and rewrites the file): remove the record with nsupdate")
+    if rdtype in ("NS", "SOA"):  # (an address of one of its name servers comes here as NS)
+        return (f"the zone's {rdtype} record or its name server's address: without it zone {zone.name} "
+                "would not load; edit it by hand")
+    return ""
 
 
 def zone_texts(reader: Any, path: str, origin: str, directory: str | None,

@@ -12,6 +12,9 @@ consequence said, unless the sweep is asked to move them (`--allow-identity`):
 * a StatefulSet's `serviceName` and its `volumeClaimTemplates[].metadata.name`;
 * a pod volume's `persistentVolumeClaim.claimName` (the claim holds the data);
 * a kustomization's patch `target:` `name:` (it selects an object by its name);
+* a field naming another object by its name, in a mapping or each item of a list (`_NAMED_BY`,
+  `_LISTED`, `_NAMED_AS`: a binding's subjects, pull secrets, Flux dependencies, a route's
+  backends...), and the `namespace:` beside such a `name:` (a Namespace's name);
 * a chart's `fullnameOverride` / `nameOverride` in a `values*.yaml` (every object is named from it);
 * a Service's DNS name, `NAME.NS.svc` or `NAME.NS.svc.cluster.local`, in any file: the Service's
   name, read by whoever connects to it (one name, one fate: it moves only with the Service); and
@@ -258,7 +261,7 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
         if kind in _WORKLOADS:
             out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
                     for a, b in _selector_values(data, keys)]
-        out += _references(data, start, end, given, {i.start for i in out})
+        out += _references(data, start, end, given, {i.start for i in out}, kind)
         if kind in _EXTERNAL:
             for hit in _KEY.finditer(data, start, end):
                 got = _scalar(data, hit.end(), end)
@@ -286,50 +289,153 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
     return out
 
 
-# Fields that name another object of the namespace, which keeps its name while identities are held:
-# a mapping whose `name:` it is (an Ingress backend's `service:`, `configMapRef:`, `secretKeyRef:`,
-# a volume's `configMap:`, an HPA's `scaleTargetRef:`, a binding's `roleRef:`), or a scalar.
-# Flux's `chartRef`/`sourceRef` and external-secrets' `secretStoreRef` too.
+# Fields that name another object by its name, one table: the key -> the kind of object named
+# (break-it rounds 20 and 20k, finding 2). A mapping whose `name:` it is (an Ingress backend's
+# `service:`, `configMapRef:`, a volume's `configMap:`, a projected `secret:`, an HPA's
+# `scaleTargetRef:`, a binding's `roleRef:`, a patch's `target:`), each item of a list whose
+# `name:` it is (`subjects`, `imagePullSecrets`, Flux `dependsOn`/`healthChecks`/`valuesFrom`, Gateway API
+# `parentRefs`/`backendRefs`), or a scalar (`_NAMED_AS`). The kind is the default: a mapping's own
+# `kind:` says, where it has one; `_SAME`: the document's own kind (a Flux `dependsOn`). A
+# `namespace:` beside such a `name:` names a Namespace (a subject's, a `sourceRef`'s, a `claimRef`'s).
+_SAME = "="
 _NAMED_BY = {b"service": "Service", b"configMapRef": "ConfigMap", b"configMapKeyRef": "ConfigMap",
              b"configMap": "ConfigMap", b"secretRef": "Secret", b"secretKeyRef": "Secret",
-             b"scaleTargetRef": "", b"roleRef": "", b"targetRef": "", b"chartRef": "", b"sourceRef": "",
-             b"secretStoreRef": "", b"storeRef": "",
-             b"claimRef": "PersistentVolumeClaim"}  # "": the mapping's `kind:` says
+             b"secret": "Secret",
+             b"scaleTargetRef": "object", b"roleRef": "object", b"targetRef": "object", b"chartRef": "object",
+             b"sourceRef": "object", b"secretStoreRef": "object", b"storeRef": "object", b"target": "object",
+             b"claimRef": "PersistentVolumeClaim"}
+_LISTED = {b"subjects": "ServiceAccount", b"imagePullSecrets": "Secret", b"dependsOn": _SAME,
+           b"healthChecks": "object", b"parentRefs": "Gateway", b"backendRefs": "Service",
+           b"valuesFrom": "ConfigMap"}
 _NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccountName": "ServiceAccount",
              b"resourceClaimTemplateName": "ResourceClaimTemplate",
              # break-it round 20, finding 2: a claim's PersistentVolume, the classes a pod or claim names
              b"volumeName": "PersistentVolume", b"priorityClassName": "PriorityClass",
              b"runtimeClassName": "RuntimeClass", b"storageClassName": "StorageClass"}
-_PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>service|configMapRef|configMapKeyRef|"
-                     rb"configMap|secretRef|secretKeyRef|scaleTargetRef|roleRef|targetRef|chartRef|sourceRef|"
-                     rb"secretStoreRef|storeRef|serviceName|secretName|serviceAccountName|"
-                     rb"resourceClaimTemplateName|claimRef|volumeName|priorityClassName|runtimeClassName|"
-                     rb"storageClassName)[ \t]*:")
+_PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)[\"']?(?P<key>"
+                     + b"|".join(re.escape(k) for k in sorted({*_NAMED_BY, *_LISTED, *_NAMED_AS}, key=len,
+                                                             reverse=True))
+                     + rb")[\"']?[ \t]*:")
+_REF_NOTE = ("names {kind} NAME by its name (`{key}`), which keeps it unless the sweep moves identities "
+             "(`--allow-identity`); rewritten alone, it names an object that does not exist")
 
 
-def _references(data: bytes, start: int, end: int, namespace: str, taken: set[int]) -> list[Identity]:
-    """A manifest's fields naming another object by its name (`_NAMED_BY`, `_NAMED_AS`)."""
+def _references(data: bytes, start: int, end: int, namespace: str, taken: set[int],
+                own: str = "object") -> list[Identity]:
+    """A manifest's fields naming another object by its name (`_NAMED_BY`, `_LISTED`, `_NAMED_AS`)
+    and the namespaces they give; `own`: the document's kind."""
     out = []
     for hit in _PARENT.finditer(data, start, end):
         key = hit.group("key")
         if key in _NAMED_AS:
             got = _scalar(data, hit.end(), end)
-            kind = _NAMED_AS[key]
-        else:
-            line_start = data.rfind(b"\n", 0, hit.start()) + 1
-            indent = len(data[line_start:hit.start("key")])
-            got = child_value(data, hit.end(), _block_end(data, hit.end(), end, indent), b"name")
-            kind = _NAMED_BY[key]
-            if not kind:
-                said = child_value(data, hit.end(), _block_end(data, hit.end(), end, indent), b"kind")
-                kind = said[2].decode("utf-8", "replace") if said else "object"
-        if got is None or got[0] in taken:
+            if got is not None and got[0] not in taken:
+                out.append(Identity(got[0], got[1], _NAMED_AS[key], "ref",
+                                    _REF_NOTE.format(kind=_NAMED_AS[key], key=key.decode()), namespace))
             continue
-        out.append(Identity(got[0], got[1], kind, "ref",
-                            f"names {kind} NAME by its name (`{key.decode()}`), which keeps it unless the "
-                            "sweep moves identities (`--allow-identity`); rewritten alone, it names an "
-                            "object that does not exist", namespace))
+        line_start = data.rfind(b"\n", 0, hit.start()) + 1
+        indent = len(data[line_start:hit.start("key")])
+        if key in _LISTED:
+            default = own if _LISTED[key] == _SAME else _LISTED[key]
+            blocks = _list_items(data, hit.end(), _list_end(data, hit.end(), end, indent))
+        else:
+            default = _NAMED_BY[key]
+            blocks = [(hit.end(), _block_end(data, hit.end(), end, indent))]
+        for at, stop in blocks:
+            got = _entry(data, at, stop, b"name")
+            if got is None or got[0] in taken:
+                continue
+            said = _entry(data, at, stop, b"kind")
+            kind = said[2].decode("utf-8", "replace") if said else default
+            given = _entry(data, at, stop, b"namespace")
+            where = given[2].decode("utf-8", "replace") if given else namespace
+            note = _REF_NOTE.format(kind=kind, key=key.decode())
+            out.append(Identity(got[0], got[1], kind, "ref", note, where))
+            if given is not None and given[0] not in taken:
+                out.append(Identity(given[0], given[1], "Namespace", "ref", _NAMESPACE_NOTE.format(
+                    field=f"the namespace of {kind} {got[2].decode('utf-8', 'replace')} (`{key.decode()}`)")))
     return out
+
+
+def _list_end(data: bytes, at: int, end: int, indent: int) -> int:
+    """Where a list's block after the key ending at `at` ends: its items may stand at the key's own
+    indentation (`subjects:` then `- kind: ...` at column 0)."""
+    pos = data.find(b"\n", at)
+    while 0 <= pos < end:
+        line_end = data.find(b"\n", pos + 1)
+        line = data[pos + 1: end if line_end < 0 or line_end > end else line_end]
+        stripped = line.lstrip(b" ")
+        if stripped.strip() and not stripped.startswith(b"#"):
+            depth = len(line) - len(stripped)
+            if depth < indent or (depth == indent and not stripped.startswith(b"-")):
+                return pos + 1
+        pos = line_end
+    return end
+
+
+_FLOW_MAP = re.compile(rb"\{[^{}]*\}")
+_DASH = re.compile(rb"(?m)^(?P<indent>[ \t]*)-(?:[ \t]+|$)")
+
+
+def _list_items(data: bytes, at: int, end: int) -> list[tuple[int, int]]:
+    """The items of a list of mappings (the block after a key ending at `at`, to `end`): each as
+    (start, end), a flow mapping's `{...}` or a block item from its dash, read by `_entry`."""
+    line_end = data.find(b"\n", at)
+    rest_end = end if line_end < 0 or line_end > end else line_end
+    if data[at:rest_end].lstrip().startswith(b"["):  # `subjects: [{kind: X, name: pug}, ...]`
+        return [(h.start(), h.end()) for h in _FLOW_MAP.finditer(data, at, end)]
+    dashes = list(_DASH.finditer(data, at, end))
+    if not dashes:
+        return []
+    column = len(dashes[0].group("indent"))
+    starts = [h.start() + column for h in dashes if len(h.group("indent")) == column]
+    return [(s, starts[j + 1] if j + 1 < len(starts) else end) for j, s in enumerate(starts)]
+
+
+def _entry(data: bytes, at: int, end: int, key: bytes) -> tuple[int, int, bytes] | None:
+    """The scalar of `key` in one mapping between `at` and `end`: a flow mapping (`{name: pug}`,
+    a list item `- {name: pug}`), a block list item (`- kind: X` and the lines at its column), or
+    the block after a key ending at `at` (`child_value`)."""
+    head = data[at:end].lstrip(b" \t")
+    if head.startswith(b"-"):
+        head = head[1:].lstrip(b" \t")
+        if not head.startswith(b"{"):
+            return _item_value(data, at, end, key)
+    if head.startswith(b"{"):
+        flow = _FLOW_MAP.search(data, at, end)
+        if flow is None:
+            return None
+        pattern = re.compile(rb"""(?:^|[{,\s])["']?""" + re.escape(key)
+                             + rb"""["']?[ \t]*:[ \t]*["']?(?P<v>[^\s,}"'#]+)""")
+        found = pattern.search(data, flow.start(), flow.end())
+        return None if found is None else (found.start("v"), found.end("v"), found.group("v"))
+    return child_value(data, at, end, key)
+
+
+def _item_value(data: bytes, at: int, end: int, key: bytes) -> tuple[int, int, bytes] | None:
+    """The scalar of `key` in a block list item starting at its dash (`at`): the dash line's key and
+    those of the following lines at the column after the dash."""
+    dash = data.index(b"-", at)
+    line_start = data.rfind(b"\n", 0, dash) + 1
+    content = dash + 1 + len(data[dash + 1:end]) - len(data[dash + 1:end].lstrip(b" \t"))
+    column = content - line_start
+    pos = line_start
+    while pos < end:
+        line_end = data.find(b"\n", pos)
+        stop = end if line_end < 0 or line_end > end else line_end
+        line = data[pos:stop]
+        if pos == line_start:
+            hit = _LINE_KEY.match(b" " * column + data[content:stop])
+        else:
+            hit = _LINE_KEY.match(line)
+            if hit is not None and (hit.group("dash") or len(hit.group("indent")) != column):
+                hit = None
+        if hit is not None and hit.group("key") == key:
+            return _scalar(data, pos + hit.end() if pos != line_start else content + hit.end() - column, stop)
+        if line_end < 0:
+            break
+        pos = line_end + 1
+    return None
 
 
 def _block_end(data: bytes, at: int, end: int, indent: int) -> int:

@@ -1,0 +1,215 @@
+"""Kubernetes fields naming another object, end to end (break-it round 20k, issue 32).
+
+A field that names an object by its name (a binding's subject, a pull secret, a Flux dependency,
+a route's backend, a patch's target), in a mapping or in each item of a list, reads that object's
+identity: held while the object is held, moved with it by `sweep --allow-identity`, held where
+the object is kept. The namespace such a field gives (`subjects[].namespace`, `sourceRef.namespace`)
+is a Namespace's name, held with it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.testing.repos import CURRENT_ALL, Repo, Run
+
+CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\nallowlist: allow.yaml\n"
+
+OBJECTS = """\
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: pug, namespace: db}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: pug, namespace: db}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: pug, namespace: db}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: pug, namespace: db}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: pug, namespace: db}
+"""
+# every line naming one of OBJECTS (or a Kustomization pug) by its name: (path, line)
+READERS = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: rb, namespace: db}
+subjects: [{kind: ServiceAccount, name: pug, namespace: db}]
+roleRef: {kind: ClusterRole, name: view, apiGroup: rbac.authorization.k8s.io}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: crb}
+subjects:
+  - kind: ServiceAccount
+    namespace: db
+    name: pug
+roleRef: {kind: ClusterRole, name: view, apiGroup: rbac.authorization.k8s.io}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: db}
+spec:
+  imagePullSecrets: [{name: pug}]
+  containers:
+    - name: pug
+      image: nginx
+      env:
+        - {name: HOST, value: pug.ana.lan}
+  volumes:
+    - name: v
+      projected:
+        sources:
+          - secret: {name: pug}
+          - secret:
+              name: pug
+              items: [{key: a, path: a}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: db}
+spec:
+  template:
+    spec:
+      imagePullSecrets:
+        - name: pug
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: apps, namespace: flux-system}
+spec:
+  dependsOn:
+    - name: pug
+  healthChecks:
+    - {kind: Deployment, name: pug, namespace: db}
+  patches:
+    - patch: |
+        - op: add
+          path: /metadata/labels/tier
+          value: web
+      target:
+        kind: Deployment
+        name: pug
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: db}
+spec:
+  parentRefs: [{name: pug}]
+  hostnames: [pug.ana.lan]
+  rules:
+    - backendRefs:
+        - name: pug
+          port: 80
+"""
+FLUX = ("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: pug, namespace: flux-system}\n"
+        "spec:\n  path: ./k8s\n")
+HELD = [4, 13, 20, 30, 32, 42, 49, 51, 59, 65, 69]
+
+
+def _findings(run: Run, root: object) -> list[dict[str, object]]:
+    done = run(root, "verify", "--format", "json")
+    found: list[dict[str, object]] = json.loads(done.stdout)["findings"]
+    return found
+
+
+def test_list_items_naming_an_object_share_its_fate(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 2: RoleBinding `subjects[].name` (block and flow),
+    `imagePullSecrets[].name`, a projected volume's `secret.name`, Flux `dependsOn[].name`,
+    `healthChecks[].name` and `spec.patches[].target.name`, Gateway API `parentRefs[].name` and
+    `backendRefs[].name` were rewritten while the object they name was held. Held with it now;
+    a container's `name:`, env values, `hostnames` follow (references to the host)."""
+    files = {"k8s/objects.yaml": OBJECTS, "k8s/readers.yaml": READERS, "flux/apps.yaml": FLUX}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    text = (root / "k8s/readers.yaml").read_text()
+    assert text == (READERS.replace("pug.ana.lan", "wolf.fv.lan")
+                    .replace("    - name: pug\n      image", "    - name: wolf\n      image")), text
+    held = sorted(f["line"] for f in _findings(run, root)
+                  if f["reason"] == "identity" and f["path"] == "k8s/readers.yaml")
+    assert held == HELD, held
+    note = next(f["note"] for f in _findings(run, root) if f["path"] == "k8s/readers.yaml" and f["line"] == 4)
+    assert "names ServiceAccount pug by its name (`subjects`)" in str(note), note
+    # --allow-identity: each object and each field naming it move together
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert all("pug" not in (root / rel).read_text() for rel in files)
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_kept_object_holds_the_list_items_naming_it(repo: Repo, run: Run) -> None:
+    """--allow-identity where ServiceAccount pug and Gateway pug are kept: the subjects and the
+    route's `parentRefs` naming them stay (one name, one fate); Secret pug moves with its pull
+    secrets."""
+    kept = OBJECTS.replace("metadata: {name: pug, namespace: db}\n---\napiVersion: v1\nkind: Secret",
+                           "metadata: {name: pug, namespace: db}  # renamer: keep\n---\napiVersion: v1\nkind: Secret")
+    kept = kept.replace("kind: Gateway\nmetadata: {name: pug, namespace: db}",
+                        "kind: Gateway\nmetadata: {name: pug, namespace: db}  # renamer: keep")
+    root = repo({"k8s/objects.yaml": kept, "k8s/readers.yaml": READERS}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
+    text = (root / "k8s/readers.yaml").read_text()
+    assert "subjects: [{kind: ServiceAccount, name: pug, namespace: db}]" in text, text
+    assert "    name: pug\nroleRef" in text and "parentRefs: [{name: pug}]" in text, text
+    assert "imagePullSecrets: [{name: wolf}]" in text and "        - name: wolf\n          port: 80" in text, text
+    held = sorted(f["line"] for f in _findings(run, root)
+                  if f["reason"] == "identity" and f["path"] == "k8s/readers.yaml")
+    assert held == [4, 13, 65], held
+
+
+NAMESPACED = """\
+apiVersion: v1
+kind: Namespace
+metadata: {name: pug}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: rb, namespace: other}
+subjects: [{kind: ServiceAccount, name: default, namespace: pug}]
+roleRef: {kind: ClusterRole, name: view, apiGroup: rbac.authorization.k8s.io}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: crb}
+subjects:
+  - kind: ServiceAccount
+    name: default
+    namespace: pug
+roleRef: {kind: ClusterRole, name: view, apiGroup: rbac.authorization.k8s.io}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: web, namespace: flux-system}
+spec:
+  chart:
+    spec:
+      chart: web
+      sourceRef: {kind: HelmRepository, name: charts, namespace: pug}
+  values: {host: pug.ana.lan}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: data}
+spec:
+  claimRef:
+    name: data
+    namespace: pug
+"""
+
+
+def test_a_namespace_a_reference_gives_is_held_with_the_namespace(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 3: a RoleBinding subject's `namespace:` (flow and block), a Flux
+    `sourceRef.namespace`, a PV's `claimRef.namespace` were rewritten while Namespace pug was
+    held: held now; moved with it by --allow-identity."""
+    root = repo({"k8s/ns.yaml": NAMESPACED}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "k8s/ns.yaml").read_text() == NAMESPACED.replace("pug.ana.lan", "wolf.fv.lan")
+    held = sorted(f["line"] for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [3, 8, 17, 27, 36], held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert "pug" not in (root / "k8s/ns.yaml").read_text()

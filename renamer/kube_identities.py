@@ -85,6 +85,9 @@ class Identity:
     namespace: str = ""
 
 
+_MANIFESTS = (".yaml", ".yml", ".json")
+
+
 @dataclass
 class Services:
     """The Services the repo's live manifests define: (name, namespace) pairs, the names of those
@@ -105,18 +108,18 @@ class Services:
 
 def services(root: str, live: Callable[[str], bool], max_size: int,
              files: Iterable[str] | None = None) -> Services:
-    """The Services of the repo's manifests (`.yaml`/`.yml` files `live` says are current)."""
+    """The Services of the repo's manifests (`.yaml`/`.yml`/`.json` files `live` says are current)."""
     found = Services()
     if files is None:
         listed = []
         for folder, dirs, names in os.walk(root):
             dirs[:] = [d for d in dirs if d not in (".git", "node_modules", ".terraform", ".venv")]
             listed += [os.path.relpath(os.path.join(folder, n), root) for n in names
-                       if n.endswith((".yaml", ".yml"))]
+                       if n.endswith(_MANIFESTS)]
         files = listed
     for rel in files:
         rel = rel.replace(os.sep, "/")
-        if not rel.endswith((".yaml", ".yml")) or not live(rel):
+        if not rel.endswith(_MANIFESTS) or not live(rel):
             continue
         try:
             with open(os.path.join(root, rel), "rb") as handle:
@@ -176,6 +179,9 @@ def identities(rel: str, data: bytes, known: Services | None = None) -> list[Ide
                          "name unless the sweep moves identities "
                          "(`--allow-identity`); rewritten alone, it names no Service")
                 for h in SERVICE_DNS.finditer(data)]
+    if rel.endswith(".json") and b'"apiVersion"' in data and b'"kind"' in data:
+        from renamer.kube_json import json_identities  # (it reads this module's tables)
+        return out + json_identities(data)
     if not rel.endswith((".yaml", ".yml")):
         return out
     if rel.rpartition("/")[2].startswith("values") and b"nameOverride" in data:
@@ -196,9 +202,17 @@ def identities(rel: str, data: bytes, known: Services | None = None) -> list[Ide
     return out
 
 
-def top_keys(data: bytes, start: int, end: int) -> dict[bytes, tuple[int, int, int]]:
-    """A document's top-level keys: key -> (line start, value start, block end)."""
-    hits = list(_TOP.finditer(data, start, end))
+_KEYED = re.compile(rb"(?m)^(?P<lead>[ \t]*(?:-[ \t]+)?)(?P<key>[A-Za-z_][\w.-]*)[ \t]*:[ \t]*"
+                    rb"(?P<value>[^\n#]*)")
+
+
+def top_keys(data: bytes, start: int, end: int, column: int = 0) -> dict[bytes, tuple[int, int, int]]:
+    """A document's top-level keys: key -> (line start, value start, block end); `column`: where a
+    `kind: List` item's keys stand (its first one after the item's dash)."""
+    if column:
+        hits = [h for h in _KEYED.finditer(data, start, end) if len(h.group("lead")) == column]
+    else:
+        hits = list(_TOP.finditer(data, start, end))
     out: dict[bytes, tuple[int, int, int]] = {}
     for j, h in enumerate(hits):
         block_end = hits[j + 1].start() if j + 1 < len(hits) else end
@@ -216,14 +230,16 @@ def _scalar(data: bytes, at: int, end: int) -> tuple[int, int, bytes] | None:
     return hit.start(group), hit.end(group), hit.group(group)
 
 
-def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
-    keys = top_keys(data, start, end)
+def _document(rel: str, data: bytes, start: int, end: int, column: int = 0) -> list[Identity]:
+    keys = top_keys(data, start, end, column)
     out: list[Identity] = []
     given = ""  # the document's own namespace, where it says one
     if b"kind" in keys and b"apiVersion" in keys:
         _, at, _ = keys[b"kind"]
         got = _scalar(data, at, end)
         kind = got[2].decode("ascii", "replace") if got else "object"
+        if kind.endswith("List") and b"items" in keys:  # `kind: List`: each item a manifest (round 20k, 7)
+            return _list_documents(rel, data, keys[b"items"], column)
         namespace, given = b"NS", ""
         meta = keys.get(b"metadata")
         names: list[tuple[int, int]] = []
@@ -286,6 +302,20 @@ def _document(rel: str, data: bytes, start: int, end: int) -> list[Identity]:
                              "a kustomize patch's `target` `name:`: it selects the object NAME by its "
                              "name, which keeps it unless the sweep moves identities; rewritten alone, the "
                              "patch applies to nothing") for s, e in spans]
+    return out
+
+
+def _list_documents(rel: str, data: bytes, items: tuple[int, int, int], column: int) -> list[Identity]:
+    """The identities of each item of a `kind: List`'s `items:` (its key at `column`), each read as
+    a document whose keys stand at the column after its dash."""
+    out = []
+    _, at, stop = items
+    for dash, item_end in _list_items(data, at, _list_end(data, at, stop, column)):
+        if data[dash:item_end].lstrip(b"- \t").startswith(b"{"):
+            continue  # a flow item: `- {apiVersion: v1, ...}` (not read)
+        first = data.rfind(b"\n", 0, dash) + 1
+        after = dash + 1 + len(data[dash + 1:item_end]) - len(data[dash + 1:item_end].lstrip(b" \t"))
+        out += _document(rel, data, first, item_end, after - first)
     return out
 
 

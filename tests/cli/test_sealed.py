@@ -208,8 +208,12 @@ def test_a_sealed_secret_in_json_or_a_flow_mapping_keeps_its_name_and_namespace(
     assert (root / "k8s/one.json").read_text() == one_line.replace("pug.lab.lan", "wolf.lab.lan")
     for rel in ("k8s/flow.yaml", "k8s/list.yaml"):
         assert (root / rel).read_text() == files[rel]
+    # cluster-wide: no seal binds them, but a JSON manifest's name and namespace are identities as a
+    # YAML one's are (break-it round 20k, finding 7; was: followed)
     assert json.loads((root / "k8s/cluster.json").read_text())["metadata"] == {
-        "name": "wolf", "namespace": "wolf", "annotations": {"sealedsecrets.bitnami.com/cluster-wide": "true"}}
+        "name": "pug", "namespace": "pug", "annotations": {"sealedsecrets.bitnami.com/cluster-wide": "true"}}
+    assert {f["column"] for f in _findings(run, root, "verify")
+            if f["path"] == "k8s/cluster.json" and f.get("reason") == "identity"} == {80, 98}
 
 
 SEALED_BARE = ("apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata:\n  name: db\nspec:\n"

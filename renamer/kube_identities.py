@@ -36,6 +36,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from renamer import kube_values
+
 IDENTITY = "identity"
 STORED = "external-key"  # an item of an external secret store: state outside the repo, `state-name`
 _STORED_NOTE = ("an item of the external secret store (`remoteRef.key`, `extract.key`): it keeps its name "
@@ -143,7 +145,8 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
 
 def might_hold(data: bytes) -> bool:
     return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
-        or b"nameOverride" in data or b"namespace:" in data
+        or b"nameOverride" in data or b"namespace:" in data or b"existing" in data or b"service" in data \
+        or b"controller" in data
 
 
 def identities(rel: str, data: bytes, known: Services | None = None) -> list[Identity]:
@@ -187,6 +190,8 @@ def identities(rel: str, data: bytes, known: Services | None = None) -> list[Ide
     if rel.rpartition("/")[2].startswith("values") and b"nameOverride" in data:
         out += [Identity(h.start("v"), h.end("v"), "chart", "override", _OVERRIDE_NOTE)
                 for h in _OVERRIDE.finditer(data)]
+    if rel.rpartition("/")[2].startswith("values") and b"apiVersion" not in data:
+        out += _values(data, 0, len(data))
     if rel.rpartition("/")[2] in ("kustomization.yaml", "kustomization.yml") and b"namespace" in data:
         top = top_keys(data, 0, len(data)).get(b"namespace")
         got = _scalar(data, top[1], top[2]) if top is not None else None
@@ -274,6 +279,7 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0) -> l
                                         "`kubectl apply` is refused until the StatefulSet is deleted and "
                                         "created again", given))
         out += _namespace_refs(data, keys, kind)
+        out += _inline_values(data, keys, kind)
         if kind in _WORKLOADS:
             out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
                     for a, b in _selector_values(data, keys)]
@@ -599,6 +605,34 @@ def _selector_values(data: bytes, keys: dict[bytes, tuple[int, int, int]]) -> li
     if own is not None:
         names = {k for k, _, _ in chosen}
         out += [(a, b) for k, a, b in _items(data, *own) if k in names]
+    return out
+
+
+def _values(data: bytes, start: int, end: int) -> list[Identity]:
+    """Helm values naming an object (kube_values.py): `ref` identities of the kind each names, an
+    app-template controller's key its `name`."""
+    return [Identity(v.start, v.end, v.kind, "name" if v.kind == kube_values.CONTROLLER else "ref", v.note)
+            for v in kube_values.value_names(data, start, end)]
+
+
+_HELM = re.compile(rb"(?m)^[ \t]*(?:-[ \t]+)?helm[ \t]*:")
+
+
+def _inline_values(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: str) -> list[Identity]:
+    """The values a Flux HelmRelease (`spec.values`) or an Argo CD Application / ApplicationSet
+    (`helm.values` text, `helm.valuesObject`) gives its chart."""
+    spec = keys.get(b"spec")
+    if spec is None or kind not in ("HelmRelease", "Application", "ApplicationSet"):
+        return []
+    if kind == "HelmRelease":
+        where = _sub_block(data, spec[1], spec[2], b"values")
+        return [] if where is None else _values(data, *where)
+    out = []
+    for helm in _HELM.finditer(data, spec[1], spec[2]):
+        stop = _block_end(data, helm.end(), spec[2], len(helm.group(0)) - len(helm.group(0).lstrip(b" \t-")))
+        for key in (b"values", b"valuesObject"):
+            where = _sub_block(data, helm.end(), stop, key)
+            out += [] if where is None else _values(data, *where)
     return out
 
 

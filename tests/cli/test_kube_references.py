@@ -213,3 +213,84 @@ def test_a_namespace_a_reference_gives_is_held_with_the_namespace(repo: Repo, ru
     assert held == [3, 8, 17, 27, 36], held
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
     assert "pug" not in (root / "k8s/ns.yaml").read_text()
+
+
+VALUES = """\
+service:
+  name: pug
+  port: 80
+db:
+  host: pug.ana.lan
+persistence:
+  data:
+    existingClaim: pug
+serviceAccount:
+  create: false
+  name: pug
+postgresql:
+  auth:
+    existingSecret: "pug"
+  serviceAccount: {create: true, name: pug}
+podLabels:
+  name: pug
+notes: |
+  service:
+    name: pug
+"""
+RELEASE = """\
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: pug, namespace: media}
+spec:
+  chartRef: {kind: OCIRepository, name: app-template}
+  values:
+    controllers:
+      pug:
+        containers:
+          app:
+            env: {HOST: pug.ana.lan}
+    service:
+      app:
+        controller: pug
+        ports: {http: {port: 80}}
+    persistence:
+      config:
+        existingClaim: pug
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: web, namespace: argocd}
+spec:
+  destination: {namespace: media, server: https://kubernetes.default.svc}
+  source:
+    chart: web
+    helm:
+      values: |
+        serviceAccount:
+          name: pug
+        ingress:
+          hosts: [pug.ana.lan]
+"""
+
+
+def test_helm_values_naming_an_object_are_identities(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 6: a chart's values naming an object, `service.name`,
+    `existingClaim`, `existingSecret`, `serviceAccount.name` (created or not, block or flow), an
+    app-template `controllers:` key and the `controller:` naming it, were rewritten while the
+    objects were held: held now, in a values file, a Flux HelmRelease's `spec.values` and an Argo
+    CD Application's `helm.values` text. Hosts, `podLabels.name`, a block scalar's text follow."""
+    files = {"chart/Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n", "chart/values.yaml": VALUES,
+             "flux/release.yaml": RELEASE}
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    values = (root / "chart/values.yaml").read_text()
+    assert values == (VALUES.replace("pug.ana.lan", "wolf.fv.lan").replace("podLabels:\n  name: pug", "podLabels:\n  name: wolf")
+                      .replace("  service:\n    name: pug", "  service:\n    name: wolf")), values
+    release = (root / "flux/release.yaml").read_text()
+    assert release == RELEASE.replace("pug.ana.lan", "wolf.fv.lan"), release
+    held = {(f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity"}
+    assert held == {("chart/values.yaml", n) for n in (2, 8, 11, 14, 15)} | {
+        ("flux/release.yaml", n) for n in (3, 8, 14, 18, 30)}, held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert "pug" not in (root / "flux/release.yaml").read_text()
+    assert "pug" not in (root / "chart/values.yaml").read_text()

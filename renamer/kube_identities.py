@@ -98,11 +98,21 @@ class Services:
     pairs: set[tuple[str, str]] = field(default_factory=set)
     unplaced: set[str] = field(default_factory=set)
     namespaces: set[str] = field(default_factory=set)
+    # a kustomization's (`namePrefix`, `nameSuffix`): the rendered names of the objects it applies
+    affixes: set[tuple[str, str]] = field(default_factory=set)
 
     def names(self, name: str, namespace: str) -> bool:
-        """Whether `NAME.NS` names a Service of the repo."""
+        """Whether `NAME.NS` names a Service of the repo (as written, or as a kustomization's
+        `namePrefix`/`nameSuffix` renders it)."""
         name, namespace = name.lower(), namespace.lower()
-        return (name, namespace) in self.pairs or (name in self.unplaced and namespace in self.namespaces)
+        return any((base, namespace) in self.pairs or (base in self.unplaced and namespace in self.namespaces)
+                   for base in self.bases(name))
+
+    def bases(self, name: str) -> list[str]:
+        """`name`, and each name a kustomization's prefix and suffix render as `name`."""
+        name = name.lower()
+        return [name, *(name[len(p):len(name) - len(s)] for p, s in self.affixes
+                        if len(name) > len(p) + len(s) and name.startswith(p) and name.endswith(s))]
 
     def __bool__(self) -> bool:
         return bool(self.pairs or self.unplaced)
@@ -128,7 +138,16 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
                 data = handle.read(max_size + 1)
         except OSError:
             continue
-        if len(data) > max_size or b"kind" not in data or b"apiVersion" not in data:
+        if len(data) > max_size:
+            continue
+        if rel.rpartition("/")[2] in ("kustomization.yaml", "kustomization.yml") and b"name" in data:
+            keys = top_keys(data, 0, len(data))
+            prefix, suffix = (_scalar(data, keys[k][1], keys[k][2]) if k in keys else None
+                              for k in (b"namePrefix", b"nameSuffix"))
+            if prefix or suffix:
+                found.affixes.add((prefix[2].decode("utf-8", "replace").lower() if prefix else "",
+                                   suffix[2].decode("utf-8", "replace").lower() if suffix else ""))
+        if b"kind" not in data or b"apiVersion" not in data:
             continue
         for i in identities(rel, data):
             value = data[i.start:i.end].decode("utf-8", "replace").lower()

@@ -58,6 +58,7 @@ from renamer.sweep.included import IncludedBy
 from renamer.sweep.joined_names import joined_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
+from renamer.sweep.kube_labels import label_matches
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
 from renamer.sweep.loop_holds import LoopHolds
@@ -612,6 +613,9 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
+        if hit and status == CURRENT and content.kind == "text" \
+                and (b".svc" in data or (b"." in data and self.kube_services())):  # `api.pug.svc` of ns pug
+            matches = label_matches(data, matches, self.matcher.hosts, self.kube_services())
         if matches and status == CURRENT and content.kind == "text":  # before identities: a sealed namespace
             matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
         if matches and content.kind == "text" and status == CURRENT \

@@ -294,3 +294,80 @@ def test_helm_values_naming_an_object_are_identities(repo: Repo, run: Run) -> No
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
     assert "pug" not in (root / "flux/release.yaml").read_text()
     assert "pug" not in (root / "chart/values.yaml").read_text()
+
+
+NAMESPACE_READERS = {
+    "k8s/kustomization.yaml": "namespace: pug\nresources: [ns.yaml, app.yaml]\n",
+    "k8s/ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: pug}\n",
+    "k8s/app.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: pug}\n---\n"
+                    "apiVersion: v1\nkind: Service\nmetadata: {name: db}\n",
+    "other/cm.yaml": ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: other}\n"
+                      "data: {URL: \"http://api.pug.svc.cluster.local\", U2: \"http://api.pug:80\", DB: db.pug.svc,"
+                      " D2: \"db.pug:5432\", OTHER: mail.pug.lan, H: pug.ana.lan}\n"),
+    "app/.env": "API=api.pug.svc.cluster.local\nSHORT=db.pug:5432\n",
+}
+
+
+def test_a_namespaces_dns_readers_share_its_fate(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 4: with Namespace pug renamed by --allow-identity,
+    `api.pug.svc.cluster.local`, `api.pug:80`, `db.pug.svc`, `db.pug:5432` (Services of namespace
+    pug, one placed by the kustomization) stayed behind as near-miss warnings and verify said OK.
+    The namespace label is an occurrence now: held with the Namespace, moved with it. `mail.pug.lan`
+    (no Service's name) stays a near-miss."""
+    root = repo(NAMESPACE_READERS, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    held = {(f["path"], f["line"], f["column"]) for f in _findings(run, root) if f["reason"] == "identity"
+            and f["path"] in ("other/cm.yaml", "app/.env")}
+    assert held == {("other/cm.yaml", 4, 25), ("other/cm.yaml", 4, 65), ("other/cm.yaml", 4, 81),
+                    ("other/cm.yaml", 4, 98), ("app/.env", 1, 9), ("app/.env", 2, 10)}, held
+    done = run(root, "sweep", "--commit", "--allow-identity")
+    assert done.exit_code == 0, done.stdout
+    cm = (root / "other/cm.yaml").read_text()
+    assert "http://api.wolf.svc.cluster.local" in cm and "http://api.wolf:80" in cm and "db.wolf.svc" in cm, cm
+    assert "db.wolf:5432" in cm and "mail.pug.lan" in cm and "wolf.fv.lan" in cm, cm
+    assert (root / "app/.env").read_text() == "API=api.wolf.svc.cluster.local\nSHORT=db.wolf:5432\n"
+    assert run(root, "verify").exit_code == 0
+
+
+AFFIXED = {
+    "k8s/base/kustomization.yaml": "resources: [svc.yaml, deploy.yaml]\n",
+    "k8s/base/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: pug\n  namespace: db\n",
+    "k8s/base/deploy.yaml": ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app, namespace: web}\nspec:\n"
+                             "  template:\n    spec:\n      containers:\n        - name: app\n          env:\n"
+                             "            - {name: DB, value: prod-pug-v2.db.svc.cluster.local}\n"
+                             "            - {name: DB1, value: \"prod-pug-v2.db:5432\"}\n"
+                             "            - {name: DB2, value: \"my-pug-v2.db.svc\"}\n"),
+    "k8s/prod/kustomization.yaml": ("namePrefix: prod-\nnameSuffix: -v2\nresources: [../base]\npatches:\n"
+                                    "  - target: {kind: Service, name: pug}\n    patch: |-\n      - op: add\n"
+                                    "        path: /metadata/labels\n        value: {tier: db}\n"),
+}
+
+
+def test_a_prefixed_services_readers_share_its_fate(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 4 (10.sh): a kustomization's `namePrefix: prod-` and
+    `nameSuffix: -v2` render Service pug as `prod-pug-v2`; its readers `prod-pug-v2.db.svc...` and
+    `prod-pug-v2.db:5432` were left behind by --allow-identity (near-miss warnings, verify OK). The
+    old name inside the rendered name is an occurrence: held with the Service, moved with it.
+    `my-pug-v2` (no kustomization's prefix) stays a near-miss."""
+    root = repo(AFFIXED, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    held = {(f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity"}
+    assert held == {("k8s/base/svc.yaml", 4), ("k8s/base/deploy.yaml", 10), ("k8s/base/deploy.yaml", 11),
+                    ("k8s/prod/kustomization.yaml", 5)}, held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    deploy = (root / "k8s/base/deploy.yaml").read_text()
+    assert deploy == AFFIXED["k8s/base/deploy.yaml"].replace("prod-pug-v2", "prod-wolf-v2"), deploy
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_kept_namespace_holds_its_dns_readers(repo: Repo, run: Run) -> None:
+    """--allow-identity where Namespace pug is kept: the `.svc` names' namespace label, the
+    kustomization's `namespace:` and each `metadata.namespace` stay with it (one name, one fate);
+    the host name follows."""
+    files = dict(NAMESPACE_READERS)
+    files["k8s/ns.yaml"] = "apiVersion: v1\nkind: Namespace\nmetadata: {name: pug}  # renamer: keep\n"
+    root = repo(files, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
+    for rel in ("k8s/kustomization.yaml", "k8s/app.yaml", "app/.env"):
+        assert (root / rel).read_text() == files[rel], rel
+    assert (root / "other/cm.yaml").read_text() == files["other/cm.yaml"].replace("pug.ana.lan", "wolf.fv.lan")

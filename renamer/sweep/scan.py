@@ -964,7 +964,8 @@ class FileScanner:
                 continue
             folder = "/".join(old[: i + 1])
             if folder not in self._project_folders:
-                self._project_folders[folder] = state_names.folder_note(str(self.project.root), folder)
+                self._project_folders[folder] = state_names.folder_note(str(self.project.root), folder,
+                                                                        self.project.config.terraform_dirs)
             note = self._project_folders[folder]
             if note is not None:
                 why = f"{note}; {REFUSED_HINTS[state_names.HELD]}"

@@ -165,7 +165,7 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
 def might_hold(data: bytes) -> bool:
     return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
         or b"nameOverride" in data or b"namespace:" in data or b"existing" in data or b"service" in data \
-        or b"controller" in data
+        or b"controller" in data or b"Generator" in data or b"replicas" in data
 
 
 def identities(rel: str, data: bytes, known: Services | None = None) -> list[Identity]:
@@ -217,6 +217,8 @@ def identities(rel: str, data: bytes, known: Services | None = None) -> list[Ide
         if got is not None:
             out.append(Identity(got[0], got[1], "Namespace", "ref", _NAMESPACE_NOTE.format(
                 field="a kustomization's `namespace:`")))
+    if rel.rpartition("/")[2] in ("kustomization.yaml", "kustomization.yml"):
+        out += _generated(data)
     if b"kind" not in data:
         return out
     starts = [0, *(d.end() for d in _DOC.finditer(data))]
@@ -299,6 +301,8 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0) -> l
                                         "created again", given))
         out += _namespace_refs(data, keys, kind)
         out += _inline_values(data, keys, kind)
+        if kind == "ApplicationSet":
+            out += _set_elements(data, start, end)
         if kind in _WORKLOADS:
             out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
                     for a, b in _selector_values(data, keys)]
@@ -366,7 +370,13 @@ _NAMED_AS = {b"serviceName": "Service", b"secretName": "Secret", b"serviceAccoun
              b"resourceClaimTemplateName": "ResourceClaimTemplate",
              # break-it round 20, finding 2: a claim's PersistentVolume, the classes a pod or claim names
              b"volumeName": "PersistentVolume", b"priorityClassName": "PriorityClass",
-             b"runtimeClassName": "RuntimeClass", b"storageClassName": "StorageClass"}
+             b"runtimeClassName": "RuntimeClass", b"storageClassName": "StorageClass",
+             # break-it round 20k, finding 18: a Flux HelmRelease's, an Argo CD source's Helm release
+             b"releaseName": "Helm release"}
+_NOTES = {b"releaseName": ("a Helm release's name (`releaseName`): Helm knows every object the chart makes "
+                           "by it, and it keeps its name unless the sweep moves identities "
+                           "(`--allow-identity`); renamed alone, the release is uninstalled and installed "
+                           "again (a StatefulSet's claims stranded, each Service's readers broken)")}
 _PARENT = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)[\"']?(?P<key>"
                      + b"|".join(re.escape(k) for k in sorted({*_NAMED_BY, *_LISTED, *_NAMED_AS}, key=len,
                                                              reverse=True))
@@ -385,8 +395,8 @@ def _references(data: bytes, start: int, end: int, namespace: str, taken: set[in
         if key in _NAMED_AS:
             got = _scalar(data, hit.end(), end)
             if got is not None and got[0] not in taken:
-                out.append(Identity(got[0], got[1], _NAMED_AS[key], "ref",
-                                    _REF_NOTE.format(kind=_NAMED_AS[key], key=key.decode()), namespace))
+                note = _NOTES.get(key) or _REF_NOTE.format(kind=_NAMED_AS[key], key=key.decode())
+                out.append(Identity(got[0], got[1], _NAMED_AS[key], "ref", note, namespace))
             continue
         line_start = data.rfind(b"\n", 0, hit.start()) + 1
         indent = len(data[line_start:hit.start("key")])
@@ -409,6 +419,37 @@ def _references(data: bytes, start: int, end: int, namespace: str, taken: set[in
             if given is not None and given[0] not in taken:
                 out.append(Identity(given[0], given[1], "Namespace", "ref", _NAMESPACE_NOTE.format(
                     field=f"the namespace of {kind} {got[2].decode('utf-8', 'replace')} (`{key.decode()}`)")))
+    return out
+
+
+# A kustomization's lists naming an object by each item's `name:` (break-it round 20k, finding 18): a
+# generator's is the generated object's own name (`NAME-HASH`), `replicas` names a workload.
+_GENERATED = {b"configMapGenerator": ("ConfigMap", "name"), b"secretGenerator": ("Secret", "name"),
+              b"replicas": ("object", "ref")}
+_GENERATED_NOTE = ("a kustomize {key}'s `name:`: {what}, which keeps its name unless the sweep moves "
+                   "identities (`--allow-identity`); rewritten alone, {harm}")
+
+
+def _generated(data: bytes) -> list[Identity]:
+    out = []
+    for key, (_, value_at, stop) in top_keys(data, 0, len(data)).items():
+        if key not in _GENERATED:
+            continue
+        kind, what = _GENERATED[key]
+        for start, end in _list_items(data, value_at, _list_end(data, value_at, stop, 0)):
+            got = _entry(data, start, end, b"name")
+            if got is None:
+                continue
+            said = _entry(data, start, end, b"kind") if what == "ref" else None
+            named = said[2].decode("utf-8", "replace") if said else kind
+            if what == "name":
+                note = _GENERATED_NOTE.format(key=key.decode(), what=f"the generated {kind}'s name",
+                                              harm="each reader names an object that does not exist, and the "
+                                                   "old one is pruned")
+            else:
+                note = _GENERATED_NOTE.format(key=key.decode(), what="the workload it scales",
+                                              harm="the count applies to nothing")
+            out.append(Identity(got[0], got[1], named, what, note))
     return out
 
 
@@ -652,6 +693,42 @@ def _inline_values(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: s
         for key in (b"values", b"valuesObject"):
             where = _sub_block(data, helm.end(), stop, key)
             out += [] if where is None else _values(data, *where)
+    return out
+
+
+# An ApplicationSet's template parameter in a name (`name: "{{name}}-web"`, `namespace: '{{.cluster}}'`)
+_PARAMETER = re.compile(rb"""(?m)(?:^|[{,\s])["']?(?:name|namespace)["']?[ \t]*:[ \t]*"""
+                        rb"""(?P<v>"[^"\n]*"|'[^'\n]*'|[^,}\n#]*)""")
+_PARAMETERS = re.compile(rb"\{\{-?[ \t]*\.?(?P<k>[A-Za-z_][\w.]*)[ \t]*-?\}\}")
+_ELEMENTS = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)elements[ \t]*:")
+_ELEMENT_NOTE = ("an ApplicationSet list generator's element `{key}`, which its template makes an "
+                 "Application's name or its destination namespace from: the Application and its namespace "
+                 "keep their names unless the sweep moves identities (`--allow-identity`); renamed alone, "
+                 "Argo CD deletes the Application and creates another in a new, empty namespace")
+
+
+def _set_elements(data: bytes, start: int, end: int) -> list[Identity]:
+    """The values of a list generator's elements (break-it round 20k, finding 18) whose key the
+    template puts in a `name:` or `namespace:`."""
+    used = {p.group("k") for line in _PARAMETER.finditer(data, start, end)
+            for p in _PARAMETERS.finditer(line.group("v"))}
+    out = []
+    for hit in _ELEMENTS.finditer(data, start, end) if used else ():
+        line_start = data.rfind(b"\n", 0, hit.start()) + 1
+        indent = len(data[line_start:hit.end()]) - len(data[line_start:hit.end()].lstrip(b" \t-"))
+        at = hit.end()
+        rest = data[at:data.find(b"\n", at) if data.find(b"\n", at) >= 0 else end].lstrip()
+        if rest.startswith(b"["):  # a flow list on the key's line, inside a flow mapping or not
+            close = data.find(b"]", at, end)
+            items = [(f.start(), f.end()) for f in _FLOW_MAP.finditer(data, at, close if close > 0 else end)]
+        else:
+            items = _list_items(data, at, _list_end(data, at, end, indent))
+        for item_start, item_end in items:
+            for key in sorted(used):
+                got = _entry(data, item_start, item_end, key)
+                if got is not None:
+                    out.append(Identity(got[0], got[1], "Application", "ref",
+                                        _ELEMENT_NOTE.format(key=key.decode())))
     return out
 
 

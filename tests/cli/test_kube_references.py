@@ -371,3 +371,76 @@ def test_a_kept_namespace_holds_its_dns_readers(repo: Repo, run: Run) -> None:
     for rel in ("k8s/kustomization.yaml", "k8s/app.yaml", "app/.env"):
         assert (root / rel).read_text() == files[rel], rel
     assert (root / "other/cm.yaml").read_text() == files["other/cm.yaml"].replace("pug.ana.lan", "wolf.fv.lan")
+
+
+RELEASES = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: pug, namespace: db}
+data: {values.yaml: "a: 1"}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: app, namespace: db}
+spec:
+  releaseName: pug
+  storageNamespace: db
+  valuesFrom:
+    - {kind: ConfigMap, name: pug}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: app2, namespace: argocd}
+spec:
+  source: {helm: {releaseName: pug}}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: set, namespace: argocd}
+spec:
+  generators:
+    - list: {elements: [{name: pug, url: pug.ana.lan}]}
+    - list:
+        elements:
+          - cluster: pug
+            name: pug
+            url: https://pug.ana.lan
+  template:
+    metadata: {name: "{{name}}-{{ .cluster }}"}
+    spec: {destination: {namespace: "{{name}}", server: "{{url}}"}}
+"""
+GENERATED = """\
+configMapGenerator:
+  - name: pug
+    literals: [host=pug.ana.lan]
+secretGenerator:
+- name: pug
+  envs: [pug.env]
+replicas:
+  - {name: pug, count: 2}
+images:
+  - name: pug
+    newTag: "2"
+"""
+
+
+def test_release_names_generators_and_set_elements_are_identities(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 18: a Flux HelmRelease's `spec.releaseName`, Argo CD's
+    `helm.releaseName` (the release every chart object belongs to), `valuesFrom` naming the held
+    ConfigMap, an ApplicationSet list generator's elements its template names an Application or a
+    namespace with, a kustomization's `configMapGenerator`/`secretGenerator` name (the generated
+    object's) and `replicas` name (a workload's) were rewritten while held: held now. The hosts, an
+    element the template uses for no name (`url`), the `envs` file, an image name follow."""
+    root = repo({"k8s/objects.yaml": RELEASES, "k8s/kustomization.yaml": GENERATED, "k8s/pug.env": "A=1\n"},
+                config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "k8s/objects.yaml").read_text() == RELEASES.replace("pug.ana.lan", "wolf.fv.lan")
+    text = (root / "k8s/kustomization.yaml").read_text()
+    assert text == (GENERATED.replace("pug.ana.lan", "wolf.fv.lan").replace("pug.env", "wolf.env")
+                    .replace("  - name: pug\n    newTag", "  - name: wolf\n    newTag")), text
+    held = sorted((f["path"], f["line"]) for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [("k8s/kustomization.yaml", n) for n in (2, 5, 8)] + [
+        ("k8s/objects.yaml", n) for n in (3, 10, 13, 19, 26, 29, 30)], held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert "pug" not in (root / "k8s/objects.yaml").read_text()
+    assert "pug" not in (root / "k8s/kustomization.yaml").read_text()

@@ -224,7 +224,7 @@ def identities(rel: str, data: bytes, known: Services | None = None) -> list[Ide
     starts = [0, *(d.end() for d in _DOC.finditer(data))]
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(data)
-        out += _document(rel, data, start, end)
+        out += _document(rel, data, start, end, 0, known)
     return out
 
 
@@ -256,7 +256,8 @@ def _scalar(data: bytes, at: int, end: int) -> tuple[int, int, bytes] | None:
     return hit.start(group), hit.end(group), hit.group(group)
 
 
-def _document(rel: str, data: bytes, start: int, end: int, column: int = 0) -> list[Identity]:
+def _document(rel: str, data: bytes, start: int, end: int, column: int = 0,
+              known: Services | None = None) -> list[Identity]:
     keys = top_keys(data, start, end, column)
     out: list[Identity] = []
     given = ""  # the document's own namespace, where it says one
@@ -265,7 +266,7 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0) -> l
         got = _scalar(data, at, end)
         kind = got[2].decode("ascii", "replace") if got else "object"
         if kind.endswith("List") and b"items" in keys:  # `kind: List`: each item a manifest (round 20k, 7)
-            return _list_documents(rel, data, keys[b"items"], column)
+            return _list_documents(rel, data, keys[b"items"], column, known)
         namespace, given = b"NS", ""
         meta = keys.get(b"metadata")
         names: list[tuple[int, int]] = []
@@ -301,6 +302,8 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0) -> l
                                         "created again", given))
         out += _namespace_refs(data, keys, kind)
         out += _inline_values(data, keys, kind)
+        if known and given:
+            out += _bare_services(data, keys, kind, start, end, given, known)
         if kind == "ApplicationSet":
             out += _set_elements(data, start, end)
         if kind in _WORKLOADS:
@@ -334,7 +337,8 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0) -> l
     return out
 
 
-def _list_documents(rel: str, data: bytes, items: tuple[int, int, int], column: int) -> list[Identity]:
+def _list_documents(rel: str, data: bytes, items: tuple[int, int, int], column: int,
+                    known: Services | None) -> list[Identity]:
     """The identities of each item of a `kind: List`'s `items:` (its key at `column`), each read as
     a document whose keys stand at the column after its dash."""
     out = []
@@ -344,7 +348,7 @@ def _list_documents(rel: str, data: bytes, items: tuple[int, int, int], column: 
             continue  # a flow item: `- {apiVersion: v1, ...}` (not read)
         first = data.rfind(b"\n", 0, dash) + 1
         after = dash + 1 + len(data[dash + 1:item_end]) - len(data[dash + 1:item_end].lstrip(b" \t"))
-        out += _document(rel, data, first, item_end, after - first)
+        out += _document(rel, data, first, item_end, after - first, known)
     return out
 
 
@@ -705,6 +709,45 @@ _ELEMENT_NOTE = ("an ApplicationSet list generator's element `{key}`, which its 
                  "Application's name or its destination namespace from: the Application and its namespace "
                  "keep their names unless the sweep moves identities (`--allow-identity`); renamed alone, "
                  "Argo CD deletes the Application and creates another in a new, empty namespace")
+
+
+# Where a pod (or its config) reads a host: an env `value:`, `args`/`command` items, a ConfigMap's
+# or Secret's `data`/`stringData` (break-it round 20k, finding 8)
+_READS = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)(?P<key>value|args|command)[ \t]*:")
+_BARE_NOTE = ("a Kubernetes Service's name standing alone (`{name}`), which a pod of namespace {ns} "
+              "resolves through its search list to `{name}.{ns}.svc.cluster.local`: it reads Service {name}, "
+              "which keeps its name unless the sweep moves identities (`--allow-identity`); rewritten alone, "
+              "it names no Service")
+
+
+def _bare_services(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: str, start: int, end: int,
+                   namespace: str, known: Services) -> list[Identity]:
+    """A Service's bare name (`pug`, `pug:6379`, `redis://pug:6379/0`) read in a document of its own
+    namespace (break-it round 20k, finding 8): its DNS name there, as `NAME.NS` is."""
+    names = sorted({n for n, ns in known.pairs if ns == namespace.lower()}, key=len, reverse=True)
+    if not names:
+        return []
+    regions = []
+    for hit in _READS.finditer(data, start, end):
+        line_end = data.find(b"\n", hit.end())
+        line_end = end if line_end < 0 or line_end > end else line_end
+        if hit.group("key") == b"value" or data[hit.end():line_end].strip():
+            regions.append((hit.end(), line_end))  # a scalar, a flow list on the key's line
+        else:
+            line_start = data.rfind(b"\n", 0, hit.start()) + 1
+            indent = len(data[line_start:hit.start("key")])
+            regions.append((hit.end(), _list_end(data, hit.end(), end, indent)))
+    if kind in ("ConfigMap", "Secret"):
+        regions += [(keys[k][1], keys[k][2]) for k in (b"data", b"stringData") if k in keys]
+    pattern = re.compile(rb"(?<![-A-Za-z0-9_.])(?P<n>" + b"|".join(re.escape(n.encode()) for n in names)
+                         + rb")(?![-A-Za-z0-9_]|\.[-A-Za-z0-9_]|:[ \t]|:$)", re.IGNORECASE | re.MULTILINE)
+    out = []
+    for a, b in regions:
+        for hit in pattern.finditer(data, a, b):
+            name = hit.group("n").decode("ascii", "replace")
+            out.append(Identity(hit.start(), hit.end(), "Service", "service-dns",
+                                _BARE_NOTE.format(name=name, ns=namespace), namespace.lower()))
+    return out
 
 
 def _set_elements(data: bytes, start: int, end: int) -> list[Identity]:

@@ -444,3 +444,71 @@ def test_release_names_generators_and_set_elements_are_identities(repo: Repo, ru
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
     assert "pug" not in (root / "k8s/objects.yaml").read_text()
     assert "pug" not in (root / "k8s/kustomization.yaml").read_text()
+
+
+BARE = """\
+apiVersion: v1
+kind: Service
+metadata: {name: pug, namespace: cache}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: worker, namespace: cache}
+spec:
+  template:
+    spec:
+      containers:
+        - name: pug
+          image: busybox
+          args: [--upstream, pug]
+          env:
+            - {name: REDIS, value: pug}
+            - {name: REDIS2, value: "pug:6379"}
+            - name: REDIS3
+              value: redis://pug:6379/0
+            - {name: HOST, value: pug.ana.lan}
+            - {name: OTHER, value: pug-cache}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: conf, namespace: cache}
+data:
+  upstream: pug
+  nginx.conf: |
+    proxy_pass http://pug:6379;
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: conf, namespace: web}
+data:
+  upstream: pug
+"""
+
+
+def test_a_bare_service_name_in_its_namespace_is_its_dns_name(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 8: `REDIS=pug`, `pug:6379` in a pod of namespace cache resolve to
+    Service cache/pug through the pod's search list; they were rewritten as hosts (and with
+    --allow-identity moved while a keep rule held the Service). Held with the Service now, in env
+    values, `args` and a ConfigMap's data of its namespace; a container's name, a ConfigMap of
+    another namespace and `pug.ana.lan` follow (`pug-cache`: another name)."""
+    kept = BARE.replace("metadata: {name: pug, namespace: cache}", "metadata: {name: pug, namespace: cache}  # renamer: keep")
+    root = repo({"k8s/app.yaml": kept}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
+    text = (root / "k8s/app.yaml").read_text()
+    assert text == (kept.replace("pug.ana.lan", "wolf.fv.lan").replace("        - name: pug\n", "        - name: wolf\n")
+                    .replace("namespace: web}\ndata:\n  upstream: pug", "namespace: web}\ndata:\n  upstream: wolf")), text
+    held = sorted(f["line"] for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [14, 16, 17, 19, 27, 29], held
+
+
+def test_a_bare_service_name_is_held_with_its_service_and_moves_with_it(repo: Repo, run: Run) -> None:
+    """Finding 8 without a keep rule: a plain sweep holds the bare readers with Service cache/pug
+    (they were plain host rewrites); --allow-identity moves them all with it."""
+    root = repo({"k8s/app.yaml": BARE}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    held = sorted(f["line"] for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [3, 14, 16, 17, 19, 27, 29], held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    text = (root / "k8s/app.yaml").read_text()
+    assert "pug" not in text.replace("pug-cache", ""), text
+    assert run(root, "verify").exit_code == 0

@@ -304,8 +304,8 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0,
         out += _inline_values(data, keys, kind)
         if known and given:
             out += _bare_services(data, keys, kind, start, end, given, known)
-        if kind == "ApplicationSet":
-            out += _set_elements(data, start, end)
+        if kind in _GENERATORS:
+            out += _set_elements(data, start, end, kind)
         if kind in _WORKLOADS:
             out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
                     for a, b in _selector_values(data, keys)]
@@ -703,12 +703,19 @@ def _inline_values(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: s
 # An ApplicationSet's template parameter in a name (`name: "{{name}}-web"`, `namespace: '{{.cluster}}'`)
 _PARAMETER = re.compile(rb"""(?m)(?:^|[{,\s])["']?(?:name|namespace)["']?[ \t]*:[ \t]*"""
                         rb"""(?P<v>"[^"\n]*"|'[^'\n]*'|[^,}\n#]*)""")
-_PARAMETERS = re.compile(rb"\{\{-?[ \t]*\.?(?P<k>[A-Za-z_][\w.]*)[ \t]*-?\}\}")
-_ELEMENTS = re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)elements[ \t]*:")
-_ELEMENT_NOTE = ("an ApplicationSet list generator's element `{key}`, which its template makes an "
-                 "Application's name or its destination namespace from: the Application and its namespace "
-                 "keep their names unless the sweep moves identities (`--allow-identity`); renamed alone, "
-                 "Argo CD deletes the Application and creates another in a new, empty namespace")
+# A generator's list of parameter sets and how its templates spell a parameter: an Argo CD
+# ApplicationSet's list generator `elements` (`{{name}}`, `{{ .name }}`), a Flux Operator
+# ResourceSet's `inputs` (`<< inputs.app >>`)
+_GENERATORS = {
+    "ApplicationSet": (re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)elements[ \t]*:"),
+                       re.compile(rb"\{\{-?[ \t]*\.?(?P<k>[A-Za-z_][\w.]*)[ \t]*-?\}\}")),
+    "ResourceSet": (re.compile(rb"(?m)(?:^[ \t]*(?:-[ \t]+)?|[{,][ \t]*)inputs[ \t]*:"),
+                    re.compile(rb"<<-?[ \t]*inputs\.(?P<k>[A-Za-z_]\w*)[ \t]*-?>>")),
+}
+_ELEMENT_NOTE = ("a {kind}'s parameter `{key}`, which its template makes an object's name or namespace "
+                 "from (an Application, a generated object): that object keeps its name unless the sweep "
+                 "moves identities (`--allow-identity`); renamed alone, the generated object is deleted and "
+                 "another created, and a field naming another object from it names one that does not exist")
 
 
 # Where a pod (or its config) reads a host: an env `value:`, `args`/`command` items, a ConfigMap's
@@ -750,13 +757,15 @@ def _bare_services(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: s
     return out
 
 
-def _set_elements(data: bytes, start: int, end: int) -> list[Identity]:
-    """The values of a list generator's elements (break-it round 20k, finding 18) whose key the
-    template puts in a `name:` or `namespace:`."""
+def _set_elements(data: bytes, start: int, end: int, kind: str) -> list[Identity]:
+    """The values of a generator's parameter sets (break-it round 20k, findings 18 and 13) whose key
+    the template puts in a `name:` or `namespace:`."""
+    elements, parameters = _GENERATORS[kind]
+    made = "Application" if kind == "ApplicationSet" else "generated object"
     used = {p.group("k") for line in _PARAMETER.finditer(data, start, end)
-            for p in _PARAMETERS.finditer(line.group("v"))}
+            for p in parameters.finditer(line.group("v"))}
     out = []
-    for hit in _ELEMENTS.finditer(data, start, end) if used else ():
+    for hit in elements.finditer(data, start, end) if used else ():
         line_start = data.rfind(b"\n", 0, hit.start()) + 1
         indent = len(data[line_start:hit.end()]) - len(data[line_start:hit.end()].lstrip(b" \t-"))
         at = hit.end()
@@ -770,8 +779,8 @@ def _set_elements(data: bytes, start: int, end: int) -> list[Identity]:
             for key in sorted(used):
                 got = _entry(data, item_start, item_end, key)
                 if got is not None:
-                    out.append(Identity(got[0], got[1], "Application", "ref",
-                                        _ELEMENT_NOTE.format(key=key.decode())))
+                    out.append(Identity(got[0], got[1], made, "ref",
+                                        _ELEMENT_NOTE.format(kind=kind, key=key.decode())))
     return out
 
 

@@ -512,3 +512,38 @@ def test_a_bare_service_name_is_held_with_its_service_and_moves_with_it(repo: Re
     text = (root / "k8s/app.yaml").read_text()
     assert "pug" not in text.replace("pug-cache", ""), text
     assert run(root, "verify").exit_code == 0
+
+
+RESOURCE_SET = """\
+apiVersion: fluxcd.controlplane.io/v1
+kind: ResourceSet
+metadata: {name: nfs-scalers, namespace: kube-system}
+spec:
+  inputs:
+    - app: radarr
+    - app: pug
+      capacity: 2Gi
+      host: pug.ana.lan
+  resources:
+    - apiVersion: autoscaling/v2
+      kind: HorizontalPodAutoscaler
+      metadata:
+        name: << inputs.app >>-nfs-scaler
+        namespace: default
+      spec:
+        scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: << inputs.app >>}
+        metrics: [{type: External, external: {metric: {name: probe_success}}}]
+"""
+
+
+def test_a_resource_sets_inputs_naming_objects_are_identities(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 13 (billimek/k8s-gitops): a Flux Operator ResourceSet's
+    `inputs: [{app: sonarr}]` made an HPA `sonarr-nfs-scaler` scaling Deployment sonarr; the input
+    was rewritten while the Deployment (HelmRelease) was held. The input a template names objects
+    with is held; an input it uses for no name (`host`) follows."""
+    root = repo({"k8s/set.yaml": RESOURCE_SET}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "k8s/set.yaml").read_text() == RESOURCE_SET.replace("pug.ana.lan", "wolf.fv.lan")
+    held = [(f["line"], f["column"]) for f in _findings(run, root) if f["reason"] == "identity"]
+    assert held == [(7, 12)], held
+    assert "a ResourceSet's parameter `app`" in str(_findings(run, root)[0]["note"])

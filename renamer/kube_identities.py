@@ -100,6 +100,8 @@ class Services:
     namespaces: set[str] = field(default_factory=set)
     # a kustomization's (`namePrefix`, `nameSuffix`): the rendered names of the objects it applies
     affixes: set[tuple[str, str]] = field(default_factory=set)
+    # the Flux `postBuild` variables a manifest puts in a `name:` or `namespace:` (`name: ${APP}`)
+    variables: set[bytes] = field(default_factory=set)
 
     def names(self, name: str, namespace: str) -> bool:
         """Whether `NAME.NS` names a Service of the repo (as written, or as a kustomization's
@@ -149,6 +151,9 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
                                    suffix[2].decode("utf-8", "replace").lower() if suffix else ""))
         if b"kind" not in data or b"apiVersion" not in data:
             continue
+        if b"${" in data:
+            found.variables |= {v.group("k") for line in _PARAMETER.finditer(data)
+                                for v in _VARIABLE.finditer(line.group("v"))}
         for i in identities(rel, data):
             value = data[i.start:i.end].decode("utf-8", "replace").lower()
             if i.field == "namespace" or (i.field == "name" and i.kind == "Namespace"):
@@ -165,7 +170,7 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
 def might_hold(data: bytes) -> bool:
     return (b"kind" in data and b"apiVersion" in data) or b".svc" in data or b"target" in data \
         or b"nameOverride" in data or b"namespace:" in data or b"existing" in data or b"service" in data \
-        or b"controller" in data or b"Generator" in data or b"replicas" in data
+        or b"controller" in data or b"Generator" in data or b"replicas" in data or b"substitute" in data
 
 
 def identities(rel: str, data: bytes, known: Services | None = None) -> list[Identity]:
@@ -306,6 +311,8 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0,
             out += _bare_services(data, keys, kind, start, end, given, known)
         if kind in _GENERATORS:
             out += _set_elements(data, start, end, kind)
+        if kind == "Kustomization" and known is not None and known.variables:
+            out += _substituted(data, keys, known.variables)
         if kind in _WORKLOADS:
             out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
                     for a, b in _selector_values(data, keys)]
@@ -755,6 +762,28 @@ def _bare_services(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: s
             out.append(Identity(hit.start(), hit.end(), "Service", "service-dns",
                                 _BARE_NOTE.format(name=name, ns=namespace), namespace.lower()))
     return out
+
+
+# A Flux variable in a manifest (`${APP}`, `${APP:=default}`, `${APP:-default}`), substituted from a
+# Flux Kustomization's `spec.postBuild.substitute` (found on onedr0p/home-ops: shared components'
+# `name: ${APP}`, a PVC among them)
+_VARIABLE = re.compile(rb"\$\{(?P<k>[A-Za-z_]\w*)(?:[:=-][^}]*)?\}")
+_SUBSTITUTE_NOTE = ("a Flux Kustomization's `postBuild.substitute` variable `{key}`, which a manifest of "
+                    "the repo puts in an object's `name:` or `namespace:` (`${{{key}}}`): those objects keep "
+                    "their names unless the sweep moves identities (`--allow-identity`); renamed alone, each "
+                    "is deleted and another created (a claim new and empty)")
+
+
+def _substituted(data: bytes, keys: dict[bytes, tuple[int, int, int]],
+                 variables: set[bytes]) -> list[Identity]:
+    """The values of a Flux Kustomization's `spec.postBuild.substitute` whose variable names an object."""
+    spec = keys.get(b"spec")
+    build = _sub_block(data, spec[1], spec[2], b"postBuild") if spec else None
+    where = _sub_block(data, build[0], build[1], b"substitute") if build else None
+    if where is None:
+        return []
+    return [Identity(a, b, "object", "ref", _SUBSTITUTE_NOTE.format(key=k.decode("utf-8", "replace")))
+            for k, a, b in _items(data, *where) if k in variables]
 
 
 def _set_elements(data: bytes, start: int, end: int, kind: str) -> list[Identity]:

@@ -547,3 +547,34 @@ def test_a_resource_sets_inputs_naming_objects_are_identities(repo: Repo, run: R
     held = [(f["line"], f["column"]) for f in _findings(run, root) if f["reason"] == "identity"]
     assert held == [(7, 12)], held
     assert "a ResourceSet's parameter `app`" in str(_findings(run, root)[0]["note"])
+
+
+SUBSTITUTED = {
+    "k8s/apps/pug/ks.yaml": ("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\n"
+                             "metadata: {name: apps, namespace: flux-system}\nspec:\n  components: [../../components/backup]\n"
+                             "  path: ./k8s/apps/app\n  postBuild:\n    substitute:\n      APP: pug\n"
+                             "      APP_HOST: pug.ana.lan\n      VOLSYNC_CAPACITY: 5Gi\n"
+                             "---\napiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\n"
+                             "metadata: {name: other, namespace: flux-system}\nspec:\n"
+                             "  postBuild: {substitute: {APP: pug, APP_HOST: pug.ana.lan}}\n"),
+    "k8s/components/backup/pvc.yaml": ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: ${APP}\n"
+                                       "spec:\n  resources: {requests: {storage: \"${VOLSYNC_CAPACITY:=1Gi}\"}}\n"),
+    "k8s/components/backup/route.yaml": ("apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n"
+                                         "metadata: {name: \"${APP:-web}-route\"}\nspec:\n  hostnames: [\"${APP_HOST}\"]\n"),
+}
+
+
+def test_a_flux_substitute_naming_objects_is_an_identity(repo: Repo, run: Run) -> None:
+    """Found on onedr0p/home-ops (radarr -> filmarr): a Flux Kustomization's `postBuild.substitute`
+    `APP: radarr` is substituted into shared components' `name: ${APP}` (a PVC: renamed, a new,
+    empty claim); it was rewritten silently. A variable the repo's manifests put in a `name:` or
+    `namespace:` (`${APP}`, `${APP:=x}`, `${APP:-x}-route`) is held now; one used for a host
+    (`APP_HOST`) follows; --allow-identity moves it."""
+    root = repo(SUBSTITUTED, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    text = (root / "k8s/apps/wolf/ks.yaml").read_text()  # (the folder follows: Flux reads `path:`)
+    assert text == SUBSTITUTED["k8s/apps/pug/ks.yaml"].replace("pug.ana.lan", "wolf.fv.lan"), text
+    held = sorted((f["line"], f["column"]) for f in _findings(run, root) if f["reason"] == "identity")
+    assert held == [(9, 12), (17, 33)], held
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    assert "pug" not in (root / "k8s/apps/wolf/ks.yaml").read_text()

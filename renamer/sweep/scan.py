@@ -230,10 +230,11 @@ REFUSED_HINTS = {
                    "hand; or keep it with a keep rule (`keep_paths` for a folder)"),
     "identity": ("a Kubernetes object's identity (`metadata.name` of any kind, a StatefulSet's "
                  "`serviceName` and volume claim templates, a `claimName`, a kustomize patch's target, a "
-                 "Service's `NAME.NS.svc` DNS name): the cluster knows the object by it, so a text rename "
-                 "is a delete and a create (the note says what is lost); move the object first (or accept "
-                 "it: `renamer sweep --allow-identity` moves every identity and every `.svc` name of a "
-                 "renamed Service together), or keep it with a keep rule"),
+                 "field naming another object or its namespace, a chart value or generator parameter naming "
+                 "one, a Service's `NAME.NS.svc` DNS name): the cluster knows the object by it, so a text "
+                 "rename is a delete and a create (the note says what is lost); move the object first (or "
+                 "accept it: `renamer sweep --allow-identity` moves every identity and every `.svc` name of "
+                 "a renamed Service together), or keep it with a keep rule"),
     "multibyte": multibyte.HINT,
     "subdomain": subdomains.HINT,
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "

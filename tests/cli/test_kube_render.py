@@ -149,3 +149,18 @@ def test_render_accepts_a_prefixed_name_the_move_renamed(repo: Repo, run: Run) -
                                     "identity changed: renamed to Deployment prod-fv-ml1-v2: `kubectl apply` "
                                     "creates it anew and a pruning apply deletes the old one (`renamer sweep "
                                     "--allow-identity` and `verify --render --allow-identity` accept it)")], found
+
+
+def test_render_after_an_uncommitted_sweep_says_head_is_the_base(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 16: `sweep` written without --commit, then `verify --render`:
+    exit 2 "no commit of this move is recorded" with no word that HEAD is the base; it says so now
+    (not assumed: that the changes are the sweep's is not provable), and `--base HEAD` renders."""
+    root = repo(FILES, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--allow-identity").exit_code == 0
+    done = run(root, "verify", "--render", "k8s/clean", "--allow-identity")
+    assert done.exit_code == 2 and done.stderr == (
+        "renamer: error: verify --render: no commit of this move is recorded, so there is no base to render "
+        "(pass --base REV: the commit before the sweep; the work tree holds uncommitted changes: where they are "
+        "this sweep's, HEAD is the base (`--base HEAD`))\n"), done.stderr
+    done = run(root, "verify", "--render", "k8s/clean", "--allow-identity", "--base", "HEAD")
+    assert done.exit_code == 0, done.stdout + done.stderr

@@ -168,7 +168,24 @@ def compare(folder: str, before: list[Rendered], after: list[Rendered],
 
 def _moved(ident: Identity, find: Find) -> Identity:
     kind, namespace, name = ident
-    return kind, _renamed(namespace, find), _renamed(name, find)
+    return kind, _renamed(namespace, find), _affixed(name, find)
+
+
+def _affixed(name: str, find: Find) -> str:
+    """`name` renamed by the move; where it holds no old name whole, the old name as a run of its
+    `-`-separated parts: a kustomization's `namePrefix: prod-`/`nameSuffix: -v2` render Service pug
+    as `prod-pug-v2`, and the move's `prod-wolf-v2` is that object (break-it round 20k, finding 15)."""
+    renamed = _renamed(name, find)
+    if renamed != name:
+        return renamed
+    parts = name.split("-")
+    for size in range(len(parts) - 1, 0, -1):
+        for at in range(len(parts) - size + 1):
+            part = "-".join(parts[at:at + size]).encode()
+            hits = find(part)
+            if len(hits) == 1 and hits[0][0] == 0 and hits[0][1] == len(part):
+                return "-".join([*parts[:at], hits[0][3], *parts[at + size:]])
+    return name
 
 
 def _renamed(text: str, find: Find) -> str:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
+from pathlib import Path
 
 HELD = "state-name"
 COMPOSE_FILES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
@@ -146,10 +148,28 @@ def _names_under(data: bytes, top: bytes, *, items: bool = False) -> list[tuple[
     return out
 
 
-def folder_note(root: str, folder: str) -> str | None:
+def folder_note(root: str, folder: str, planned: Sequence[Path] = ()) -> str | None:
     """Why renaming `folder` renames a compose project (it holds a compose file that names no project
-    and no `.env` beside it pins one) or a Terragrunt unit's state, or None."""
-    return _compose_note(root, folder) or _terragrunt_note(root, folder)
+    and no `.env` beside it pins one) or a Terragrunt unit's state, or moves a folder renamer.yaml's
+    `terraform:` names (`planned`), or None."""
+    return (_compose_note(root, folder) or _terragrunt_note(root, folder)
+            or _planned_note(root, folder, planned))
+
+
+def _planned_note(root: str, folder: str, planned: Sequence[Path]) -> str | None:
+    """renamer.yaml's `terraform:` names `folder` or one under it (break-it round 20k, finding 14):
+    renamer never edits renamer.yaml, so moved, every verify's plan guard would name a folder that
+    is gone (and a local state moves with it)."""
+    top = Path(root, folder).resolve()
+    for path in planned:
+        resolved = path.resolve()
+        if resolved == top or top in resolved.parents:
+            named = resolved.relative_to(Path(root).resolve()).as_posix()
+            return (f"renamer.yaml's `terraform:` names {named}, the Terraform folder verify plans (its "
+                    "state and `.terraform/` with it): renamer never edits renamer.yaml, so moved, every "
+                    "verify would name a folder that is gone; move the folder by hand and name its new path "
+                    "in `terraform:`")
+    return None
 
 
 _TERRAGRUNT_FILES = ("terragrunt.hcl", "root.hcl", "terragrunt.hcl.json")

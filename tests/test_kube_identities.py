@@ -103,3 +103,39 @@ def test_the_notes_say_the_consequence() -> None:
           b"    kind: Deployment\n    name: pug\n"
     assert [(i.kind, i.note[:36]) for i in identities("h.yaml", hpa) if i.field == "ref"] == [
         ("Deployment", "names Deployment NAME by its name (`")]
+
+
+def _refs(text: str) -> list[tuple[int, str, str, str]]:
+    """(line, kind named, value, namespace) of each reference field of `text`."""
+    data = text.encode()
+    return sorted((data.count(b"\n", 0, i.start) + 1, i.kind, data[i.start:i.end].decode(), i.namespace)
+                  for i in identities("a.yaml", data) if i.field == "ref")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param("apiVersion: v1\nkind: RoleBinding\nmetadata: {name: rb, namespace: app}\nsubjects:\n"
+                 "- kind: User\n  name: 'pug'\n- name: \"sa\"  # the pod's\n  kind: ServiceAccount\n  namespace: db\n",
+                 [(6, "User", "pug", "app"), (7, "ServiceAccount", "sa", "db"), (9, "Namespace", "db", "")],
+                 id="items-at-the-keys-column-quoted-and-commented"),
+    pytest.param("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  imagePullSecrets:\n    - {name: a}\n"
+                 "    - name: b\n  containers:\n    - name: c\n      env: [{name: E, value: x}]\n",
+                 [(6, "Secret", "a", ""), (7, "Secret", "b", "")], id="pull-secrets-not-containers-nor-env"),
+    pytest.param("apiVersion: v1\nkind: HelmRelease\nmetadata: {name: x, namespace: f}\nspec:\n"
+                 "  dependsOn: [{name: a, namespace: n}, {name: b}]\n",
+                 [(5, "HelmRelease", "a", "n"), (5, "HelmRelease", "b", "f"), (5, "Namespace", "n", "")],
+                 id="depends-on-names-its-own-kind"),
+    pytest.param("apiVersion: v1\nkind: HelmRelease\nmetadata: {name: x}\nspec:\n  valuesFrom:\n"
+                 "    - kind: Secret\n      name: s\n      valuesKey: v\n    - {name: c}\n",
+                 [(7, "Secret", "s", ""), (9, "ConfigMap", "c", "")], id="values-from"),
+    pytest.param("apiVersion: v1\nkind: HTTPRoute\nmetadata: {name: r}\nspec:\n  rules:\n    - backendRefs:\n"
+                 "        - name: svc\n          port: 80\n        - kind: ServiceImport\n          name: imp\n",
+                 [(7, "Service", "svc", ""), (10, "ServiceImport", "imp", "")], id="backend-kind-default-service"),
+    pytest.param("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  volumes:\n    - name: v\n      secret:\n"
+                 "        secretName: s\n        items: [{key: k, path: p}]\n",
+                 [(8, "Secret", "s", "")], id="a-volumes-secret-is-its-secret-name"),
+])
+def test_fields_naming_objects(text: str, expected: list[tuple[int, str, str, str]]) -> None:
+    """Break-it round 20k, finding 2: one table of fields naming an object, in mappings and in each
+    item of a list (block at the key's column or deeper, flow), the kind each names, the namespace
+    it gives (itself a Namespace's name)."""
+    assert _refs(text) == expected

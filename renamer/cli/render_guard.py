@@ -9,6 +9,7 @@ from pathlib import Path
 from renamer.kube_render import RenderError, RenderFinding, guard
 from renamer.project import LoadedProject
 from renamer.sweep.collisions import before_move
+from renamer.vcs_status import dirty_paths
 
 
 def run_render(project: LoadedProject, folders: Sequence[Path], base: str | None,
@@ -19,8 +20,12 @@ def run_render(project: LoadedProject, folders: Sequence[Path], base: str | None
         return []
     rev = base or before_move(project)
     if rev is None:
+        # break-it round 20k, finding 16: a sweep written without --commit leaves HEAD the base; that
+        # the changes are the sweep's is not provable here, so it is said, not assumed
+        pending = ("; the work tree holds uncommitted changes: where they are this sweep's, HEAD is the base "
+                   "(`--base HEAD`)") if project.git and dirty_paths(project.root) else ""
         raise RenderError("verify --render: no commit of this move is recorded, so there is no base to "
-                          "render (pass --base REV: the commit before the sweep)")
+                          f"render (pass --base REV: the commit before the sweep{pending})")
     root = project.root.resolve()
     shown = []
     for folder in folders:

@@ -25,13 +25,15 @@ def _family(identity: kube_identities.Identity) -> str | None:
     """The kind of object an identity field names, where others name it too: its own
     `metadata.name`, a field naming it (an Ingress backend's `service.name`, `configMapRef`,
     `secretName`, ...), a Service's `.svc` name and a StatefulSet's `serviceName`, a claim's
-    `claimName`."""
+    `claimName`, a Namespace's every `namespace:` and `.svc` label (round 20k, finding 4)."""
     if identity.field in ("name", "ref"):
         return identity.kind
     if identity.field in ("service-dns", "serviceName"):
         return "Service"
     if identity.field == "claimName":
         return "PersistentVolumeClaim"
+    if identity.field in ("namespace", "service-dns-namespace"):  # an object's, a `.svc` name's
+        return "Namespace"
     return None
 
 

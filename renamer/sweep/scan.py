@@ -58,6 +58,7 @@ from renamer.sweep.included import IncludedBy
 from renamer.sweep.joined_names import joined_matches
 from renamer.sweep.key_index import KeyIndex, key_matches
 from renamer.sweep.keyed import may_stand
+from renamer.sweep.kube_labels import label_matches
 from renamer.sweep.lines import Lines, Spans, Spot, chunks
 from renamer.sweep.links import dangling
 from renamer.sweep.loop_holds import LoopHolds
@@ -229,10 +230,11 @@ REFUSED_HINTS = {
                    "hand; or keep it with a keep rule (`keep_paths` for a folder)"),
     "identity": ("a Kubernetes object's identity (`metadata.name` of any kind, a StatefulSet's "
                  "`serviceName` and volume claim templates, a `claimName`, a kustomize patch's target, a "
-                 "Service's `NAME.NS.svc` DNS name): the cluster knows the object by it, so a text rename "
-                 "is a delete and a create (the note says what is lost); move the object first (or accept "
-                 "it: `renamer sweep --allow-identity` moves every identity and every `.svc` name of a "
-                 "renamed Service together), or keep it with a keep rule"),
+                 "field naming another object or its namespace, a chart value or generator parameter naming "
+                 "one, a Service's `NAME.NS.svc` DNS name): the cluster knows the object by it, so a text "
+                 "rename is a delete and a create (the note says what is lost); move the object first (or "
+                 "accept it: `renamer sweep --allow-identity` moves every identity and every `.svc` name of "
+                 "a renamed Service together), or keep it with a keep rule"),
     "multibyte": multibyte.HINT,
     "subdomain": subdomains.HINT,
     "zone-owner": ("a zone file's owner name (or $ORIGIN) whose new name lies outside the zone: BIND "
@@ -612,6 +614,9 @@ class FileScanner:
             matches = submodule_paths_refused(data, matches)
         if matches and (is_hcl(rel) or b"backend-config" in data or b"backend_config" in data):
             matches = kept_state(rel, data, matches)  # a state's name: renamed, the next apply starts empty
+        if hit and status == CURRENT and content.kind == "text" \
+                and (b".svc" in data or (b"." in data and self.kube_services())):  # `api.pug.svc` of ns pug
+            matches = label_matches(data, matches, self.matcher.hosts, self.kube_services())
         if matches and status == CURRENT and content.kind == "text":  # before identities: a sealed namespace
             matches = sealed_scopes.held(self.scopes, rel, data, matches)  # a kustomization's namespace
         if matches and content.kind == "text" and status == CURRENT \
@@ -960,7 +965,8 @@ class FileScanner:
                 continue
             folder = "/".join(old[: i + 1])
             if folder not in self._project_folders:
-                self._project_folders[folder] = state_names.folder_note(str(self.project.root), folder)
+                self._project_folders[folder] = state_names.folder_note(str(self.project.root), folder,
+                                                                        self.project.config.terraform_dirs)
             note = self._project_folders[folder]
             if note is not None:
                 why = f"{note}; {REFUSED_HINTS[state_names.HELD]}"

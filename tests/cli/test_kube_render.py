@@ -131,3 +131,36 @@ def test_render_finds_a_folder_the_move_renamed_at_its_old_path(repo: Repo, run:
     code, found = _render(run, root, "--render", "k8s/fv-ml1")
     assert code == 1 and [what for _, what, _ in found] == ["Deployment /ana-ml2"]
     assert _worktrees(root) == 1
+
+
+def test_render_accepts_a_prefixed_name_the_move_renamed(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 15: `namePrefix: prod-`, `nameSuffix: -v2` render Deployment
+    ana-ml2 as `prod-ana-ml2-v2`; `verify --render --allow-identity` said "gone ... the move removed
+    the object" and "new" for `prod-fv-ml1-v2`, the very rename it accepts. The old name as a run
+    of the rendered name's parts is moved now: accepted with the flag, "renamed to" without."""
+    files = {**{k: v for k, v in FILES.items() if k.startswith("k8s/base/")},
+             "k8s/prod/kustomization.yaml": "resources: [../base]\nnamePrefix: prod-\nnameSuffix: -v2\n"}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
+    done = run(root, "verify", "--render", "k8s/prod", "--allow-identity")
+    assert done.exit_code == 0, done.stdout
+    code, found = _render(run, root, "--render", "k8s/prod")
+    assert code == 1 and found == [("k8s/prod", "Deployment /prod-ana-ml2-v2",
+                                    "identity changed: renamed to Deployment prod-fv-ml1-v2: `kubectl apply` "
+                                    "creates it anew and a pruning apply deletes the old one (`renamer sweep "
+                                    "--allow-identity` and `verify --render --allow-identity` accept it)")], found
+
+
+def test_render_after_an_uncommitted_sweep_says_head_is_the_base(repo: Repo, run: Run) -> None:
+    """Break-it round 20k, finding 16: `sweep` written without --commit, then `verify --render`:
+    exit 2 "no commit of this move is recorded" with no word that HEAD is the base; it says so now
+    (not assumed: that the changes are the sweep's is not provable), and `--base HEAD` renders."""
+    root = repo(FILES, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--allow-identity").exit_code == 0
+    done = run(root, "verify", "--render", "k8s/clean", "--allow-identity")
+    assert done.exit_code == 2 and done.stderr == (
+        "renamer: error: verify --render: no commit of this move is recorded, so there is no base to render "
+        "(pass --base REV: the commit before the sweep; the work tree holds uncommitted changes: where they are "
+        "this sweep's, HEAD is the base (`--base HEAD`))\n"), done.stderr
+    done = run(root, "verify", "--render", "k8s/clean", "--allow-identity", "--base", "HEAD")
+    assert done.exit_code == 0, done.stdout + done.stderr

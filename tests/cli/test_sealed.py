@@ -156,7 +156,9 @@ def test_a_sealed_secret_keeps_the_name_and_namespace_its_seal_binds(repo: Repo,
     git(root, "commit", "-qam", "the strict one elsewhere")
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 1
     assert "name: wolf\n  namespace: pug\n" in (root / "k8s/wide.yaml").read_text()
-    assert "name: wolf\n  namespace: wolf\n" in (root / "k8s/cluster.yaml").read_text()
+    # cluster-wide frees both, but wide.yaml's seal keeps namespace pug: one Namespace, one fate, so
+    # its every `namespace: pug` stays (break-it round 20k, finding 4; was: moved apart from it)
+    assert "name: wolf\n  namespace: pug\n" in (root / "k8s/cluster.yaml").read_text()
 
 
 def test_a_detached_signature_named_gpg_or_pgp_seals_the_file_it_signs(repo: Repo, run: Run, gpg: dict[str, str]) -> None:
@@ -208,8 +210,12 @@ def test_a_sealed_secret_in_json_or_a_flow_mapping_keeps_its_name_and_namespace(
     assert (root / "k8s/one.json").read_text() == one_line.replace("pug.lab.lan", "wolf.lab.lan")
     for rel in ("k8s/flow.yaml", "k8s/list.yaml"):
         assert (root / rel).read_text() == files[rel]
+    # cluster-wide: no seal binds them, but a JSON manifest's name and namespace are identities as a
+    # YAML one's are (break-it round 20k, finding 7; was: followed)
     assert json.loads((root / "k8s/cluster.json").read_text())["metadata"] == {
-        "name": "wolf", "namespace": "wolf", "annotations": {"sealedsecrets.bitnami.com/cluster-wide": "true"}}
+        "name": "pug", "namespace": "pug", "annotations": {"sealedsecrets.bitnami.com/cluster-wide": "true"}}
+    assert {f["column"] for f in _findings(run, root, "verify")
+            if f["path"] == "k8s/cluster.json" and f.get("reason") == "identity"} == {80, 98}
 
 
 SEALED_BARE = ("apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nmetadata:\n  name: db\nspec:\n"

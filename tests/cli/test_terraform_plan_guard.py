@@ -189,6 +189,11 @@ def test_terraform_failing_or_running_too_long_is_one_line_exit_2(
 
 @pytest.mark.parametrize(("text", "error"), [
     ("terraform: 5\n", "renamer.yaml:5: terraform: expected a folder or a list of folders, got a number"),
+    # break-it round 20k, finding 19: each a folder of the repository, said where renamer.yaml says it
+    ("terraform: nope\n", "renamer.yaml:5: terraform: 'nope' is not found (where a sweep renamed the folder, "
+                          "name its new path)"),
+    ("terraform: [., main.tf]\n", "renamer.yaml:5: terraform: 'main.tf' is not a folder"),
+    ("terraform: ../\n", "renamer.yaml:5: terraform: '../' is outside the repository: terraform plans a folder of it"),
     ("terraform: [infra, '']\n", "renamer.yaml:5: terraform: expected a folder or a list of folders, got a list"),
     ("options:\n  terraform_binary: terraformx\n",
      "renamer.yaml:6: options.terraform_binary: expected terraform or tofu, got 'terraformx'"),
@@ -271,3 +276,25 @@ def test_the_plan_guard_plans_every_local_workspace(repo: Callable[..., Path], r
     assert (". (workspace prod): terraform plan: error: terraform_data.web[0]: replace, forced by triggers_replace"
             ) in done.stdout, done.stdout
     assert "not accepted (. (workspace default), . (workspace prod))" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize(("named", "files"), [
+    ("infra/pug", {"infra/pug/main.tf": TRIGGER, "infra/pug/notes.txt": "pug.ana.lan\n"}),
+    ("infra/pug/live", {"infra/pug/live/main.tf": TRIGGER, "infra/pug/live/notes.txt": "pug.ana.lan\n"}),
+], ids=["the-folder", "one-above"])
+def test_a_sweep_never_moves_a_folder_terraform_names(named: str, files: dict[str, str], repo: Callable[..., Path],
+                                                      run: Callable[..., Result]) -> None:
+    """Break-it round 20k, finding 14: renamer.yaml's `terraform: infra/pug` and the sweep moved
+    infra/pug/ to infra/wolf/ (renamer never edits renamer.yaml): every verify then failed on a
+    folder that was gone. The folder (or one above it) keeps its path now, a `state-name` residual
+    saying why; its files' contents are swept; a folder beside it moves."""
+    root = repo({**files, "app/pug/run.sh": "echo pug\n", ".gitignore": IGNORE},
+                config=CONFIG + f"terraform: [{named}]\n", allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout
+    assert (root / named / "notes.txt").read_text() == "wolf.fv.lan\n"
+    assert (root / "app/wolf/run.sh").read_text() == "echo wolf\n"
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    held = [f for f in found if f["reason"] == "state-name"]
+    assert {f["path"] for f in held} == set(files), found
+    assert f"renamer.yaml's `terraform:` names {named}" in held[0]["note"], held[0]

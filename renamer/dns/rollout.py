@@ -25,7 +25,7 @@ from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.plan import RETIRED_LIST, ResolverPlan, backup_name
 from renamer.dns.policy import Policy
 from renamer.dns.transport import CommandResult, Transport, TransportError
-from renamer.dns.verify import verify_resolver, wait_until_answering
+from renamer.dns.verify import old_names_left, verify_resolver, wait_until_answering
 from renamer.interrupts import handled
 from renamer.words import plural
 
@@ -140,7 +140,7 @@ class Rollout:
                     outcome.status = "unchanged"
                     outcome.steps.append("snippets identical: not touched")
                     if self.verify:
-                        self._verify(plan.resolver, outcome)
+                        self._verify(plan.resolver, outcome, left=plan.left_in_place)
                     continue
                 changed.append((plan, outcome))
                 with debug.timed(f"dns apply {plan.resolver.name}"):
@@ -215,7 +215,7 @@ class Rollout:
             self._command(backend.activate(resolver, transport, plan.changed), resolver.reload, "reload",
                           outcome)
         if self.verify:
-            self._verify(resolver, outcome, settle=live)
+            self._verify(resolver, outcome, settle=live, left=plan.left_in_place)
 
     @staticmethod
     def _back_up(plan: ResolverPlan, transport: Transport, folder: str) -> None:
@@ -237,17 +237,19 @@ class Rollout:
             raise StepFailed(f"{step} failed ({' '.join(argv)}): {result.tail()}")
         outcome.steps.append(f"{step} ok")
 
-    def _verify(self, resolver: Resolver, outcome: Outcome, *, settle: bool = False) -> None:
+    def _verify(self, resolver: Resolver, outcome: Outcome, *, settle: bool = False,
+                left: Sequence[tuple[str, str, str]] = ()) -> None:
         querier = self.make_querier(resolver)
+        extra = old_names_left(self.inventory, left)  # hand-written records left: their old names too
         deadline = restart_deadline(resolver)
         if not wait_until_answering(querier, deadline):
             outcome.steps.append("verify FAILED")
             raise StepFailed(f"verify failed: {resolver.endpoint}: no answer within {deadline:.0f} s")
-        report = verify_resolver(self.inventory, resolver, querier)
+        report = verify_resolver(self.inventory, resolver, querier, extra)
         ends = time.monotonic() + deadline
         while settle and not report.ok and time.monotonic() < ends:  # the daemon re-reads on its own
             time.sleep(_SETTLE_STEP)
-            report = verify_resolver(self.inventory, resolver, querier)
+            report = verify_resolver(self.inventory, resolver, querier, extra)
         outcome.report = report
         if not report.ok:
             outcome.steps.append("verify FAILED")

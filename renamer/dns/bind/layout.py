@@ -253,6 +253,7 @@ def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
+    short = {n for n in gone if "." not in n}  # an old short name under any zone's domain is that name
     old = set(inventory.old_addresses)
     old_pointers = {pointer(a) for a in old}
     served = [(site, h) for site in inventory.sites if site.name in resolver.sites for h in site.hosts]
@@ -280,7 +281,8 @@ def stale_records(inventory: Inventory, resolver: Resolver, walk: _Walk,
             lines = text.split("\n")
             for number, name, rdtype, value in found:
                 target = value.lower().rstrip(".")
-                if (name in gone or target in gone or value in old or name in old_pointers
+                if (name in gone or name.split(".", 1)[0] in short or target in gone or value in old
+                        or name in old_pointers
                         or (rdtype in ("A", "AAAA") and name in current and value not in current[name])
                         or (rdtype == "PTR" and name in pointers and target != pointers[name])):
                     why = _kept(zone, "NS" if rdtype in ("A", "AAAA") and name in servers else rdtype)

@@ -113,3 +113,23 @@ def test_a_rollback_of_a_retired_record_in_a_zone_written_with_at_and_relative_n
     assert path.read_bytes() == before
     ns.write_resolvers()
     assert dns(run, ns, "plan", "--resolvers", "all").exit_code == 0
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["left-without-retire-stale", "dynamic-zone"])
+def test_an_old_name_left_answering_in_the_operators_zone_fails_the_apply(run: Callable[..., Any], ns: Lab,
+                                                                          dynamic: bool) -> None:
+    """Trial finding 08/09's class: renamer.yaml's old host `srv-old` still answers in the
+    operator's zone other.lan (a domain verify does not ask), by a record the apply leaves in
+    place (no --retire-stale, or a dynamic zone it never edits): the plan says the apply would
+    fail on it, and the apply's verify asks it and rolls back; never `dns apply: OK`."""
+    make_repo(ns.root, {}, config="version: 1\nrenames:\n  hosts: {srv-old: srv-new}\n"
+                                  "allowlist: allow.yaml\ndns: dns\n", allowlist=ALLOWLIST)
+    _zone(ns, "srv-old IN A 10.9.0.5\n", zone_options="allow-update { 127.0.0.1; }; " if dynamic else "")
+    args = ["--retire-stale"] if dynamic else []
+    planned = run(ns.root, "dns", "plan", "--resolvers", "all", *args)
+    assert planned.exit_code == 1 and "would fail: ns-fv: its verify after the write would fail: " \
+        "srv-old.other.lan A gone: expected none, got 10.9.0.5" in planned.stdout, planned.stdout
+    applied = run(ns.root, "dns", "apply", "--resolvers", "all", *args)
+    assert applied.exit_code != 0, applied.stdout
+    assert "srv-old.other.lan A gone" in applied.stdout + applied.stderr
+    assert "dns apply: OK" not in applied.stdout

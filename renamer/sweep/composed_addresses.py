@@ -44,7 +44,9 @@ Choice = tuple[str, tuple[str, ...]]  # the text so far, why each variable holds
 
 def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, definitions: Known,
                              rel: str = "") -> list[Match]:
-    """`matches` with a `composed-address` residual for each composition that makes an old address."""
+    """`matches` with a `composed-address` residual for each composition that makes an old address,
+    and an `outside-prefix` one (a refusal) for each that makes an address a shrinking move cannot
+    place."""
     added: list[Match] = []
     found_loops: list[Loop] | None = None
     for word in address_parts.find(data):
@@ -63,13 +65,23 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
                 break  # a variable nothing in the repo tells: what it makes cannot be said
             choices = [(text + value, (*why, reason)) for (text, why), (value, reason)
                        in itertools.islice(itertools.product(choices, values), WIDTH)]
+        # An expansion a shrinking move cannot place refuses the sweep, as the literal would (break-it
+        # round 20p, finding 4: it was dropped, since it maps to no new address); else the first
+        # that is an old address is a residual.
+        found_old: Match | None = None
         for text, why in choices:
+            outside = _outside(matcher, text)
+            if outside is not None:
+                note = f"{word.text} is {text}: {outside}; " + "; ".join(dict.fromkeys(why))
+                found_old = Match(word.start, word.end, text, text, "address", refused=OUTSIDE, note=note)
+                break
             old = _old_address(matcher, text)
-            if old is None:
+            if old is None or found_old is not None:
                 continue
             note = (f"{word.text} is {old[0]} (renamed {old[1]}): " + "; ".join(dict.fromkeys(why)))
-            added.append(Match(word.start, word.end, old[0], old[1], "address", refused=REASON, note=note))
-            break
+            found_old = Match(word.start, word.end, old[0], old[1], "address", refused=REASON, note=note)
+        if found_old is not None:
+            added.append(found_old)
     if not added:
         return matches
     return sorted([*matches, *added], key=lambda m: m.start)

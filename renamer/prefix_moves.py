@@ -226,6 +226,19 @@ _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipadd
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])")
 _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+# A key whose name ends in a length word after a name of its own (`lan_cidr: 24`, `ipv4_netmask =
+# 24`, `vlanPrefixLength: 24`; break-it round 20p, finding 6): its number is a length too, tied to
+# its network by the address key of the same name (`lan_network`, `ipv4_address`), else a residual.
+_WORDS = rb"(?:prefix(?:[_-]?len(?:gth)?)?|cidr|netmask|mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)"
+_NAMED_LENGTH_KEY = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?"
+                               # one quantifier: no nested repeats to backtrack through (a base64 blob)
+                               rb"[A-Za-z0-9_.-]*(?:[A-Za-z0-9][_.-]|[a-z0-9](?=[A-Z]))(?i:" + _WORDS + rb")"
+                               rb"[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})"
+                               rb"(?![0-9.A-Za-z_])")
+# A key's name at its line's start, and the same name's parts: its own and its length or address word.
+_KEY_NAME = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*[:=]")
+_NAMED = re.compile(rb"(.*?[a-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|wildcard|"
+                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))")
 # A gateway word just before an address: no mask on its line is its network's (`route add -net
 # 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
 _GATEWAY = re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
@@ -394,6 +407,9 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
                                 if _move_of(x.group().decode("ascii"), resized) is not None
                                 or _parses(x.group().decode("ascii"))])
     moved_here = {move for _, _, text in quads if (move := _move_of(text, resized)) is not None}
+    # A file the sweep has moved names the new network only: a length it left, which no context
+    # tied, is the residual it was before the sweep (verify must not forget it).
+    moved_here |= {move for _, _, text in quads if (move := _new_move_of(text, resized)) is not None}
     if not moved_here:
         return []  # a file that names no moved network: its masks are another network's
     masks = {text for text in (t for _, _, t in quads) if _is_mask(text)}
@@ -405,11 +421,13 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         new = _decide(data, start, end, text, found, resized, _spelled(text))
         if new is not None:
             out.append(new)
-    for x in _LENGTH_KEY.finditer(data):
+    seen: set[int] = set()
+    for x in [*_LENGTH_KEY.finditer(data), *_NAMED_LENGTH_KEY.finditer(data)]:
         length = int(x.group(1))
-        if not any(m.old.prefixlen == length for m in resized):
+        if not any(m.old.prefixlen == length for m in resized) or x.start(1) in seen:
             continue
         start, end = x.start(1), x.end(1)
+        seen.add(start)
         hit = _decide(data, start, end, x.group(1).decode(), found, resized, _numbered(length))
         if hit is not None:
             out.append(hit)
@@ -478,6 +496,16 @@ def _move_of(text: str, moves: tuple[PrefixMove, ...]) -> PrefixMove | None:
     return next((m for m in moves if m.offset_of(address) is not None), None)
 
 
+@functools.lru_cache(maxsize=4096)
+def _new_move_of(text: str, moves: tuple[PrefixMove, ...]) -> PrefixMove | None:
+    """The move whose new network holds the address `text` (a file the sweep has moved)."""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return next((m for m in moves if address.version == m.new.version and address in m.new), None)
+
+
 def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: tuple[PrefixMove, ...],
             new_of: Callable[[PrefixMove], str | None]) -> LengthHit | None:
     """The length at [start, end): on a line with an address, the nearest address before it (else
@@ -505,7 +533,16 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
                          f"{move.old}, which becomes {move.new}")
     key = data[line_start:start]
-    if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end):
+    paired = _paired(data, line_start, found)
+    if paired is not None:  # `lan_cidr: 24` beside `lan_network: 10.9.0.0`: the key of its name
+        move = _move_of(paired, moves)
+        new = new_of(move) if move is not None else None
+        if new is None or move is None:
+            return None
+        return LengthHit(start, end, text, new, note=f"the length of {paired}'s network, {move.old}, which "
+                         f"becomes {move.new} (the address key of the same name)")
+    if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end) \
+            or _NAMED_LENGTH_KEY.search(data, line_start, end):
         stanza = found.stanzas.around(start)
         spans, header = stanza if stanza is not None else ([], None)
         lines = [span for span in spans if _ADDRESS_KEY.match(data, span[0])]
@@ -526,6 +563,30 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                          f"{text} spells the old length of a network this file names, but no address on "
                          "its line, nor an address key of its stanza, ties it to that network")
     return None
+
+
+def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
+    """The address of the key that shares the name of the length or mask key on the line at
+    `line_start` (`lan_cidr` and `lan_network`, `ipv4_netmask` and `ipv4_address`) in its stanza,
+    where exactly one does and holds one address; else None."""
+    key = _KEY_NAME.match(data, line_start)
+    name = _NAMED.fullmatch(key.group(1)) if key is not None else None
+    if name is None or _ADDRESS_WORD.fullmatch(name.group(2)):
+        return None
+    own = name.group(1).lower()
+    stanza = found.stanzas.around(line_start)
+    spans = stanza[0] if stanza is not None else [_line_span(data, line_start)]
+    addresses = []
+    for s, e in spans:
+        other = _KEY_NAME.match(data, s)
+        parts = _NAMED.fullmatch(other.group(1)) if other is not None else None
+        if parts is None or parts.group(1).lower() != own or not _ADDRESS_WORD.fullmatch(parts.group(2)):
+            continue
+        addresses += [t for _, _, t in found.within(s, e)]
+    return addresses[0] if len(addresses) == 1 else None
+
+
+_ADDRESS_WORD = re.compile(rb"(?i)ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet")
 
 
 # -- reverse zones of any length (issue 33 item 3) -----------------------------------------------

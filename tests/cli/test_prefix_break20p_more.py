@@ -67,3 +67,63 @@ def test_composed_addresses_under_an_equal_length_move_and_a_grow_are_residuals(
     root = repo(COMPOSED, config=_config("10.0.48.0/28: 10.0.48.0/27"), allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 0
     assert run(root, "verify").exit_code == 0
+
+
+RESIZE = _config("10.9.0.0/24: 10.10.0.0/23")
+
+
+def test_length_keys_known_by_their_name_follow_or_are_said(repo: Repo, run: Run) -> None:
+    """finding 6: `lan_cidr: 24` beside `lan_network: 10.9.0.0`, vSphere's `ipv4_netmask = 24`
+    beside `ipv4_address`, were neither rewritten nor a residual (verify OK). A length or mask key
+    whose name ends in a length word follows the address key of the same name; another network's
+    stays; one no key of its name ties is a `mask` residual."""
+    files = {
+        "group_vars/all.yml": ("lan_network: 10.9.0.0\nlan_cidr: 24\nlan_netmask: 255.255.255.0\n"
+                               "wan_network: 192.168.1.0\nwan_cidr: 24\nvlanNetwork: 10.9.0.0\nvlanPrefixLength: 24\n"),
+        "group_vars/r.yml": "vlans:\n  - id: 20\n    network: 10.9.0.0\n    prefixlen: 24\n",
+        "vars.json": '{"lan_address": "10.9.0.1", "lan_cidr": "24"}\n',
+        "main.tf": ('resource "vsphere_virtual_machine" "vm" {\n  clone {\n    customize {\n'
+                    '      network_interface {\n        ipv4_address = "10.9.0.5"\n        ipv4_netmask = 24\n'
+                    '      }\n      ipv4_gateway = "10.9.0.1"\n    }\n  }\n}\n'),
+        "host_vars/h.yml": "dns: 10.9.0.53\nlan_prefix: 24\n",
+        "other.yml": "lan_cidr: 24\n",  # names no moved network: another's
+    }
+    root = repo(files, config=RESIZE, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "group_vars/all.yml").read_text() == (
+        "lan_network: 10.10.0.0\nlan_cidr: 23\nlan_netmask: 255.255.254.0\n"
+        "wan_network: 192.168.1.0\nwan_cidr: 24\nvlanNetwork: 10.10.0.0\nvlanPrefixLength: 23\n")
+    assert (root / "group_vars/r.yml").read_text() == "vlans:\n  - id: 20\n    network: 10.10.0.0\n    prefixlen: 23\n"
+    assert (root / "vars.json").read_text() == '{"lan_address": "10.10.0.1", "lan_cidr": "23"}\n'
+    assert '        ipv4_address = "10.10.0.5"\n        ipv4_netmask = 23\n' in (root / "main.tf").read_text()
+    assert (root / "host_vars/h.yml").read_text() == "dns: 10.10.0.53\nlan_prefix: 24\n"
+    assert (root / "other.yml").read_text() == files["other.yml"]
+    checked = run(root, "verify")
+    assert checked.exit_code == 1
+    out = checked.stdout
+    assert "host_vars/h.yml:2:13: residual (mask): 24 -> 24 [lan_prefix]: 24 spells the old length" in out, out
+    assert "verify: FAILED: 1 residual" in out, out
+
+
+def test_a_mask_residual_verify_reports_before_the_sweep_it_reports_after(repo: Repo, run: Run) -> None:
+    """A `mask` residual stays one once the sweep has moved every address of its file (the file
+    then names the new network only; verify once read no such file and said OK)."""
+    files = {
+        "h.yml": "dns: 10.9.0.53\nlan_prefix: 24\n",
+        "dhcp.yml": "pool:\n  gateway: 10.9.0.1\n  netmask: 255.255.255.0\n",
+        "grow.yml": "dns: 10.0.48.3\nmask: 255.255.255.248\n",  # a grow in place: the same addresses
+    }
+    root = repo(files, config=_config("10.9.0.0/24: 10.10.0.0/23, 10.0.48.0/29: 10.0.48.0/28"), allowlist=ALLOW)
+    residuals = ["h.yml:2:13: residual (mask): 24", "dhcp.yml:3:12: residual (mask): 255.255.255.0",
+                 "grow.yml:2:7: residual (mask): 255.255.255.248"]
+    before = run(root, "verify").stdout
+    for where in residuals:
+        assert where in before, (where, before)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "h.yml").read_text() == "dns: 10.10.0.53\nlan_prefix: 24\n"
+    after = run(root, "verify")
+    assert after.exit_code == 1
+    for where in residuals:
+        assert where in after.stdout, (where, after.stdout)
+    assert "verify: FAILED: 3 residual" in after.stdout, after.stdout

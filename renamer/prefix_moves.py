@@ -128,9 +128,12 @@ def is_length(data: bytes, start: int, end: int) -> bool:
     return data[max(0, start - 2):start] != b"//" and _LENGTH_END.match(data, end) is not None
 
 
-# A dotted mask or wildcard right after an address: `A M`, `A netmask M`, `A mask M`, `A/M`.
+# A dotted mask or wildcard right after an address: `A M`, `A netmask M`, `A mask M`, `A/M`; or
+# a BSD hex netmask (`inet A netmask 0xffff0000`, OpenBSD's `inet A 0xffff0000 NONE`).
 _MASK_AFTER = re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
-                         rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])")
+                         rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9.])|0[xX][0-9A-Fa-f]{8}(?![0-9A-Za-z]))")
+# A BSD hex netmask (ifconfig, rc.conf, hostname.if): eight hex digits after 0x, as a whole word.
+_HEX_MASK = re.compile(rb"(?<![0-9A-Za-z_])0[xX]([0-9A-Fa-f]{8})(?![0-9A-Za-z_])")
 
 
 _MASK_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*[:=][ \t]*[\"']?")
@@ -141,7 +144,13 @@ def masked_length(data: bytes, end: int) -> int | None:
     `end` spells (`255.255.0.0`, `0.0.255.255`: 16), or None (no mask there, or 0.0.0.0 and
     255.255.255.255, which read as either)."""
     found = _MASK_AFTER.match(data, end)
-    if found is None or not _valid(found.group(1).decode("ascii")):
+    if found is None:
+        return None
+    if found.group(1)[:2] in (b"0x", b"0X"):
+        value = int(found.group(1)[2:], 16)
+        inverted = value ^ 0xFFFFFFFF  # a hex mask is a netmask, never a wildcard
+        return bin(value).count("1") if value and (inverted & (inverted + 1)) == 0 else None
+    if not _valid(found.group(1).decode("ascii")):
         return None
     value = int(ipaddress.IPv4Address(found.group(1).decode("ascii")))
     if value in (0, 0xFFFFFFFF):
@@ -421,6 +430,12 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         new = _decide(data, start, end, text, found, resized, _spelled(text))
         if new is not None:
             out.append(new)
+    for x in _HEX_MASK.finditer(data) if b"0x" in data or b"0X" in data else ():
+        hexed = _hexed(x.group().decode("ascii"))
+        if any(hexed(move) is not None for move in resized):
+            hit = _decide(data, x.start(), x.end(), x.group().decode("ascii"), found, resized, hexed)
+            if hit is not None:
+                out.append(hit)
     seen: set[int] = set()
     for x in [*_LENGTH_KEY.finditer(data), *_NAMED_LENGTH_KEY.finditer(data)]:
         length = int(x.group(1))
@@ -454,6 +469,19 @@ class _Found:
 def _spelled(text: str) -> Callable[[PrefixMove], str | None]:
     """A move's new mask or wildcard for the old one `text`, None where `text` is not its own."""
     return lambda move: next((new for old, new in _old_lengths(move) if old == text), None)
+
+
+def _hexed(text: str) -> Callable[[PrefixMove], str | None]:
+    """A move's new hex netmask for the old one `text` (`0xffffff00`), in its case and width,
+    None where `text` is not the move's old mask."""
+    value = int(text[2:], 16)
+
+    def new_of(move: PrefixMove) -> str | None:
+        if move.old.version != 4 or int(move.old.netmask) != value:
+            return None
+        digits = f"{int(move.new.netmask):08x}"
+        return text[:2] + (digits.upper() if any(c in "ABCDEF" for c in text[2:]) else digits)
+    return new_of
 
 
 def _numbered(length: int) -> Callable[[PrefixMove], str | None]:

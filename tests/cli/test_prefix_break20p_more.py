@@ -127,3 +127,32 @@ def test_a_mask_residual_verify_reports_before_the_sweep_it_reports_after(repo: 
     for where in residuals:
         assert where in after.stdout, (where, after.stdout)
     assert "verify: FAILED: 3 residual" in after.stdout, after.stdout
+
+
+def test_hex_netmasks_follow_like_dotted_ones(repo: Repo, run: Run) -> None:
+    """finding 8: FreeBSD rc.conf's `netmask 0xffffff00`, OpenBSD hostname.if's `inet A 0xffffff00
+    NONE`, BSD ifconfig output: the hex mask follows its address (case and width kept); another
+    network's stays; one nothing ties is a `mask` residual; a shorter one is a supernet."""
+    files = {
+        "etc/rc.conf": ('ifconfig_em0="inet 10.9.0.5 netmask 0xffffff00"\n'
+                        'ifconfig_em1="inet 192.168.1.5 netmask 0xffffff00"\n'
+                        'ifconfig_em2="inet 10.9.0.9 netmask 0XFFFFFF00"\n'),
+        "etc/hostname.em0": "inet 10.9.0.7 0xffffff00 NONE\ninet alias 10.9.0.8 255.255.255.0\n",
+        "ifconfig.txt": "\tinet 10.9.0.5 netmask 0xffffff00 broadcast 10.9.0.255\n",
+        "lone.conf": "gw=10.9.0.1\n\nmask=0xffffff00\n",
+        "super.conf": "net 10.9.0.0 netmask 0xffff0000\n",
+    }
+    root = repo(files, config=RESIZE, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "etc/rc.conf").read_text() == ('ifconfig_em0="inet 10.10.0.5 netmask 0xfffffe00"\n'
+                                                 'ifconfig_em1="inet 192.168.1.5 netmask 0xffffff00"\n'
+                                                 'ifconfig_em2="inet 10.10.0.9 netmask 0XFFFFFE00"\n')
+    assert (root / "etc/hostname.em0").read_text() == "inet 10.10.0.7 0xfffffe00 NONE\ninet alias 10.10.0.8 255.255.254.0\n"
+    assert (root / "ifconfig.txt").read_text() == "\tinet 10.10.0.5 netmask 0xfffffe00 broadcast 10.10.1.255\n"
+    assert (root / "lone.conf").read_text() == "gw=10.10.0.1\n\nmask=0xffffff00\n"
+    assert (root / "super.conf").read_text() == files["super.conf"]
+    out = run(root, "verify").stdout
+    assert "lone.conf:3:6: residual (mask): 0xffffff00 -> 0xffffff00" in out, out
+    assert "super.conf:1:5: residual (supernet): 10.9.0.0" in out, out
+    assert "verify: FAILED: 2 residual" in out, out

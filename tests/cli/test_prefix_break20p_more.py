@@ -6,7 +6,9 @@ refuses, and what verify says of what it leaves.
 
 from __future__ import annotations
 
-from tests.testing.repos import Repo, Run, snapshot
+from pathlib import Path
+
+from tests.testing.repos import Repo, Run, make_repo, snapshot
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
          '  - {name: notes, paths: ["notes/**"], reason: dated notes}\n')
@@ -156,3 +158,63 @@ def test_hex_netmasks_follow_like_dotted_ones(repo: Repo, run: Run) -> None:
     assert "lone.conf:3:6: residual (mask): 0xffffff00 -> 0xffffff00" in out, out
     assert "super.conf:1:5: residual (supernet): 10.9.0.0" in out, out
     assert "verify: FAILED: 2 residual" in out, out
+
+
+DHCPD = ("option rfc3442-classless-static-routes code 121 = array of integer 8;\n"
+         "option ms-classless-static-routes code 249 = array of integer 8;\n"
+         "subnet 10.9.0.0 netmask 255.255.255.0 {\n"
+         "  option routers 10.9.0.1;\n"
+         "  option rfc3442-classless-static-routes 24, 10, 9, 0, 10, 9, 0, 1, 16, 172, 16, 10, 9, 0, 1;\n"
+         "  option ms-classless-static-routes 25,10,9,0,128,10,9,0,1;\n"
+         "  option rfc3442-classless-static-routes 8, 10, 192, 168, 1, 1, 0, 10, 9, 0, 1;\n"
+         "}\n")
+
+
+def test_rfc3442_route_bytes_follow_or_are_said(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """finding 8b: ISC dhcpd's classless static routes spell each route as bytes (length,
+    destination octets, gateway); none was read under a resize, an equal-length move or an
+    `addresses` rename of the gateway. Decoded, each destination and gateway decided as the dotted
+    text it stands for; the list rewritten in its own spelling, else a residual naming why."""
+    cases = [
+        (RESIZE, "24, 10, 9, 0, 10, 9, 0, 1, 16, 172, 16, 10, 9, 0, 1", "23, 10, 10, 0, 10, 10, 0, 1, 16, 172, 16, 10, 10, 0, 1",
+         "25,10,10,0,128,10,10,0,1", "8, 10, 192, 168, 1, 1, 0, 10, 10, 0, 1"),
+        (_config("10.9.0.0/24: 10.20.0.0/24"), "24, 10, 9, 0, 10, 9, 0, 1, 16, 172, 16, 10, 9, 0, 1",
+         "24, 10, 20, 0, 10, 20, 0, 1, 16, 172, 16, 10, 20, 0, 1", "25,10,20,0,128,10,20,0,1",
+         "8, 10, 192, 168, 1, 1, 0, 10, 20, 0, 1"),
+        ("version: 1\nrenames:\n  addresses: {10.9.0.1: 10.9.0.254}\nallowlist: allow.yaml\n",
+         "24, 10, 9, 0, 10, 9, 0, 1, 16, 172, 16, 10, 9, 0, 1", "24, 10, 9, 0, 10, 9, 0, 254, 16, 172, 16, 10, 9, 0, 254",
+         "25,10,9,0,128,10,9,0,254", "8, 10, 192, 168, 1, 1, 0, 10, 9, 0, 254"),
+    ]
+    for i, (config, old, new, ms, default) in enumerate(cases):
+        root = make_repo(tmp_path / f"r{i}", {"dhcpd.conf": DHCPD}, config=config, allowlist=ALLOW)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 0, (config, done.stdout + done.stderr)
+        text = (root / "dhcpd.conf").read_text()
+        assert f"  option rfc3442-classless-static-routes {new};\n" in text, (config, text)
+        assert f"  option ms-classless-static-routes {ms};\n" in text, (config, text)
+        assert f"  option rfc3442-classless-static-routes {default};\n" in text, (config, text)
+        assert old not in text
+        checked = run(root, "verify")
+        assert checked.exit_code == 0, checked.stdout
+    # colon hex and MikroTik's one hex string; a list that does not decode; a shrink past the gateway
+    files = {
+        "dhcpd.conf": "option classless-static-routes 18:0A:09:00:0A:09:00:01;\n",
+        "mikrotik.rsc": "/ip dhcp-server option add code=121 name=routes value=0x180a09000a090001\n",
+        "bad.conf": "option rfc3442-classless-static-routes 24, 10, 9, 0, 10, 9;\n",
+    }
+    root = repo(files, config=RESIZE, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "dhcpd.conf").read_text() == "option classless-static-routes 17:0A:0A:00:0A:0A:00:01;\n"
+    assert (root / "mikrotik.rsc").read_text() == \
+        "/ip dhcp-server option add code=121 name=routes value=0x170a0a000a0a0001\n"
+    assert (root / "bad.conf").read_text() == files["bad.conf"]
+    out = run(root, "verify").stdout
+    assert "bad.conf:1:40: residual (mask): 24, 10, 9, 0, 10, 9 -> 24, 10, 9, 0, 10, 9: an RFC 3442 route list" in out, out
+    root = make_repo(tmp_path / "shrink", {"dhcpd.conf": "option rfc3442-classless-static-routes 24, 10, 9, 0, 10, 9, 0, 200;\n"},
+                     config=_config("10.9.0.0/24: 10.9.0.0/25"), allowlist=ALLOW)
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert snapshot(root) == before
+    assert "dhcpd.conf:1: outside the new, smaller network: an RFC 3442 route list" in done.stderr, done.stderr

@@ -218,3 +218,45 @@ def test_rfc3442_route_bytes_follow_or_are_said(repo: Repo, run: Run, tmp_path: 
     assert done.exit_code == 3, done.stdout + done.stderr
     assert snapshot(root) == before
     assert "dhcpd.conf:1: outside the new, smaller network: an RFC 3442 route list" in done.stderr, done.stderr
+
+
+def test_a_grow_over_networks_in_use_is_a_collision(repo: Repo, run: Run) -> None:
+    """finding 9: `10.0.48.0/28: 10.0.48.0/27` beside `iot: 10.0.48.16/28, gw 10.0.48.17`, and
+    `10.9.0.0/24: 10.10.0.0/23` beside a VLAN `10.10.1.1/24` in the same netplan file, swallowed
+    networks in use, nothing said. Each address or network inside the new network but outside
+    where the old one lands is a collision with file:line (dry run, verify; `--strict` fails)."""
+    site = ("site: lab\ndomain: lab.lan\nnetwork: 10.10.0.0/23\nhosts:\n"
+            "  - {name: cam, address: 10.10.1.20}\n  - {name: nas, address: 10.10.0.9}\n")
+    files = {
+        "net.yaml": "lan:\n  subnet: 10.0.48.0/28\n  gw: 10.0.48.1\niot:\n  subnet: 10.0.48.16/28\n  gw: 10.0.48.17\n",
+        "netplan/01.yaml": ("network:\n  version: 2\n  ethernets:\n    eth0: {addresses: [10.9.0.5/24]}\n"
+                            "  vlans:\n    vlan20: {id: 20, link: eth0, addresses: [10.10.1.1/24]}\n"),
+        "other.conf": "summary 10.0.0.0/8\nbcast 10.0.48.31\nlan 10.10.0.0/23\n",  # a supernet, the new broadcast
+        "notes/old.md": "10.0.48.20 was the camera\n",  # a record: no collision
+        "dns/sites/lab.yaml": site,
+    }
+    root = repo(files, config=_config("10.0.48.0/28: 10.0.48.0/27, 10.9.0.0/24: 10.10.0.0/23"), allowlist=ALLOW)
+    dry = run(root, "sweep", "--dry-run", "--format", "summary")
+    out = dry.stdout
+    for where in ("net.yaml:5:11 [iot.subnet]: warning: collision: 10.0.48.16 is already here, inside 10.0.48.0/27, "
+                  "which 10.0.48.0/28 grows into, outside 10.0.48.0-10.0.48.15 where 10.0.48.0/28 lands",
+                  "net.yaml:6:7 [iot.gw]: warning: collision: 10.0.48.17 is already here",
+                  "netplan/01.yaml:6:46 [network.vlans.vlan20.addresses[0]]: warning: collision: 10.10.1.1 is already "
+                  "here, inside 10.10.0.0/23, which 10.9.0.0/24 grows into, outside 10.10.0.0-10.10.0.255",
+                  "dns/sites/lab.yaml [hosts[cam]]: warning: collision: 10.10.1.20 is already here"):
+        assert where in out, (where, out)
+    assert "other.conf" not in out and "notes/" not in out and "hosts[nas]" not in out, out
+    assert run(root, "sweep", "--commit").exit_code == 0
+    checked = run(root, "verify")  # after the sweep, the networks overlap: said again
+    assert checked.exit_code == 0, checked.stdout
+    assert "net.yaml:5:11 [iot.subnet]: warning: collision: 10.0.48.16" in checked.stdout, checked.stdout
+    assert "netplan/01.yaml:6:46 [network.vlans.vlan20.addresses[0]]: warning: collision: 10.10.1.1" \
+        in checked.stdout, checked.stdout
+    strict = run(root, "verify", "--strict")
+    assert strict.exit_code == 1, strict.stdout
+    assert "error: collision: 10.0.48.16" in strict.stdout, strict.stdout
+    # a shrink and an equal-length move swallow nothing
+    for networks in ("10.0.48.0/28: 10.0.48.0/29", "10.9.0.0/24: 10.10.0.0/24"):
+        root = repo({"net.yaml": files["net.yaml"], "netplan/01.yaml": files["netplan/01.yaml"]},
+                    config=_config(networks), allowlist=ALLOW)
+        assert "collision" not in run(root, "sweep", "--dry-run").stdout, networks

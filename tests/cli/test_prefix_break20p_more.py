@@ -6,8 +6,11 @@ refuses, and what verify says of what it leaves.
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
+from renamer.dns.dnsmasq import sandbox
 from tests.testing.repos import Repo, Run, make_repo, snapshot
 
 ALLOW = ('version: 1\ncurrent: ["**"]\nrecords:\n'
@@ -260,3 +263,120 @@ def test_a_grow_over_networks_in_use_is_a_collision(repo: Repo, run: Run) -> Non
         root = repo({"net.yaml": files["net.yaml"], "netplan/01.yaml": files["netplan/01.yaml"]},
                     config=_config(networks), allowlist=ALLOW)
         assert "collision" not in run(root, "sweep", "--dry-run").stdout, networks
+
+
+SOA = "$TTL 3600\n@ IN SOA ns1.lab. admin.lab. ( 1 3600 600 86400 3600 )\n@ IN NS ns1.lab.\n"
+
+
+def _checkzone(origin: str, path: Path) -> None:
+    done = subprocess.run(["named-checkzone", origin, str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_an_ipv6_zone_renamed_whole_is_reported_as_a_rename(repo: Repo, run: Run) -> None:
+    """finding 10: `2001:db8:a::/48: 2001:db8:b:100::/56` renames the /48's zone to the /56's (the
+    sweep writes it, named-checkzone loads it), but the report said `add` one and `remove` the other."""
+    for new, zone in (("2001:db8:b:100::/56", "1.0.b.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"),
+                      ("2001:db8:b:10::/60", "1.0.0.b.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa")):
+        files = {"bind/named.conf.local": 'zone "a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa" { type master; file "db.v6"; };\n',
+                 "bind/db.v6": SOA + "0.1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0 IN PTR pug.lab.\n"}
+        root = repo(files, config=_config(f'"2001:db8:a::/48": "{new}"'), allowlist=ALLOW)
+        dry = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+        [change] = dry["reverse_zones"]
+        assert change["renamed"] == [{"from": "a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa", "to": zone}], change
+        assert change["add"] == [] and change["remove"] == [], change
+        text = run(root, "sweep", "--dry-run").stdout
+        assert f"rename a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa -> {zone}" in text, text
+        assert run(root, "sweep", "--commit").exit_code == 0
+        assert f'zone "{zone}"' in (root / "bind/named.conf.local").read_text()
+        _checkzone(zone, root / "bind/db.v6")
+        assert run(root, "verify").exit_code == 0
+
+
+def test_a_vyos_range_split_over_two_lines_names_its_own_other_end(repo: Repo, run: Run) -> None:
+    """finding 11: `range 0 start A` and `range 0 stop B` on two lines: the start's residual named
+    the `stop` of the line before (another range's)."""
+    vyos = ("set service dhcp-server shared-network-name LAN subnet 10.30.0.0/24 start 10.30.0.100 stop 10.30.1.50\n"
+            "set service dhcp-server shared-network-name LAN subnet 10.30.0.0/24 range 0 start 10.30.0.100\n"
+            "set service dhcp-server shared-network-name LAN subnet 10.30.0.0/24 range 0 stop 10.30.2.60\n")
+    root = repo({"vyos.cfg": vyos}, config=_config("10.30.0.0/24: 10.31.0.0/23"), allowlist=ALLOW)
+    out = run(root, "verify").stdout
+    lines = {line.split(" ", 1)[0]: line for line in out.splitlines() if line.startswith("vyos.cfg:")}
+    assert "the range's other end 10.30.1.50 in no moved network" in lines["vyos.cfg:1:75:"], out
+    assert "the range's other end 10.30.2.60 in no moved network" in lines["vyos.cfg:2:83:"], out
+
+
+def test_generate_lines_of_a_zone_renamed_whole_follow(repo: Repo, run: Run) -> None:
+    """finding 12: `$GENERATE 100-120 $ IN PTR dhcp-$.lab.` in 0.9.10.in-addr.arpa, which
+    `10.9.0.0/23: 10.20.2.0/24` renames 2.20.10.in-addr.arpa whole: its relative owners follow the
+    rename; it was a `range` residual. An absolute owner, or an A record the iterator makes, stays one."""
+    files = {
+        "bind/named.conf.local": 'zone "0.9.10.in-addr.arpa" { type master; file "/etc/bind/db.10.9.0"; };\n',
+        "bind/db.10.9.0": SOA + "$GENERATE 100-120 $ IN PTR dhcp-$.lab.\n",
+        "bind/db.lab": SOA + "$GENERATE 100-120 dhcp-$ IN A 10.9.0.$\n",
+    }
+    root = repo(files, config=_config("10.9.0.0/23: 10.20.2.0/24"), allowlist=ALLOW)
+    _checkzone("0.9.10.in-addr.arpa", root / "bind/db.10.9.0")
+    before = run(root, "verify").stdout
+    assert "bind/db.10.9.0:" not in before, before  # it was `bind/db.10.9.0:4:1: residual (range)`
+    assert "bind/db.lab:4:1: residual (range)" in before, before
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert 'zone "2.20.10.in-addr.arpa"' in (root / "bind/named.conf.local").read_text()
+    assert "$GENERATE 100-120 $ IN PTR dhcp-$.lab.\n" in (root / "bind/db.10.9.0").read_text()
+    _checkzone("2.20.10.in-addr.arpa", root / "bind/db.10.9.0")
+    out = run(root, "verify").stdout
+    assert "bind/db.10.9.0" not in out, out
+    assert "bind/db.lab:4:1: residual (range)" in out, out
+
+
+def test_what_a_syntax_ties_follows_without_a_word(repo: Repo, run: Run) -> None:
+    """finding 13: dnsmasq's broadcast field after the netmask and `dhcp-option=28,...` were `broadcast`
+    residuals; OpenWrt's `option ipaddr` + `option netmask` and a `config route`'s target and netmask
+    were `mask` residuals. They follow; a route to another network keeps its mask; option 3 (the
+    router) on the broadcast address stays a residual."""
+    files = {
+        "dnsmasq.conf": ("dhcp-range=10.9.0.100,10.9.0.200,255.255.255.0,10.9.0.255,1h\n"
+                         "dhcp-option=28,10.9.0.255\ndhcp-option=tag:lan,28,10.9.0.255\n"),
+        "router.conf": "dhcp-option=3,10.9.0.255\n",
+        "etc/config/network": ("config interface 'lan'\n\toption proto 'static'\n\toption ipaddr '10.9.0.1'\n"
+                               "\toption netmask '255.255.255.0'\n\n"
+                               "config route\n\toption interface 'lan'\n\toption target '10.5.0.0'\n"
+                               "\toption netmask '255.255.255.0'\n\toption gateway '10.9.0.1'\n\n"
+                               "config route\n\toption interface 'lan'\n\toption target '10.9.0.0'\n"
+                               "\toption netmask '255.255.255.0'\n\toption gateway '192.168.1.1'\n"),
+    }
+    root = repo(files, config=RESIZE, allowlist=ALLOW)
+    for conf in ("dnsmasq.conf", "router.conf"):
+        assert subprocess.run([sandbox.dnsmasq_binary(), "--test", "-C", str(root / conf)], capture_output=True,
+                              check=False, timeout=30).returncode == 0
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "dnsmasq.conf").read_text() == (
+        "dhcp-range=10.10.0.100,10.10.0.200,255.255.254.0,10.10.1.255,1h\n"
+        "dhcp-option=28,10.10.1.255\ndhcp-option=tag:lan,28,10.10.1.255\n")
+    assert subprocess.run([sandbox.dnsmasq_binary(), "--test", "-C", str(root / "dnsmasq.conf")], capture_output=True,
+                          check=False, timeout=30).returncode == 0
+    assert (root / "etc/config/network").read_text() == (
+        "config interface 'lan'\n\toption proto 'static'\n\toption ipaddr '10.10.0.1'\n"
+        "\toption netmask '255.255.254.0'\n\n"
+        "config route\n\toption interface 'lan'\n\toption target '10.5.0.0'\n"
+        "\toption netmask '255.255.255.0'\n\toption gateway '10.10.0.1'\n\n"
+        "config route\n\toption interface 'lan'\n\toption target '10.10.0.0'\n"
+        "\toption netmask '255.255.254.0'\n\toption gateway '192.168.1.1'\n")
+    out = run(root, "verify").stdout
+    assert "router.conf:1:15: residual (broadcast): 10.9.0.255" in out, out
+    assert "verify: FAILED: 1 residual" in out, out
+
+
+def test_an_ipv6_shrink_refusal_names_subnets(repo: Repo, run: Run) -> None:
+    """finding 14: an IPv6 shrink's refusal said `lies 4722366482869645213697 addresses into
+    2001:db8:a::/48, and 2001:db8:b::/56 holds 4722366482869645213696`; it names subnets now."""
+    files = {"h.yml": "a: 2001:db8:a:100::1\nb: 2001:db8:a::5\nc: 2001:db8:a:ff::1\n"}
+    root = repo(files, config=_config('"2001:db8:a::/48": "2001:db8:b::/56"'), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3
+    assert ("h.yml:1: outside the new, smaller network: 2001:db8:a:100::1 lies in 2001:db8:a:100::/56, outside "
+            "2001:db8:a::/56, the part of 2001:db8:a::/48 that 2001:db8:b::/56 holds") in done.stderr, done.stderr
+    assert "h.yml:2" not in done.stderr and "h.yml:3" not in done.stderr
+    assert not any(len(word) > 12 and word.isdigit() for word in done.stderr.split()), done.stderr

@@ -570,7 +570,8 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     if after and _AMPERSAND.match(data, previous, start):
         owner = after[0]  # nft `ip saddr & 255.255.255.0 == 10.9.0.0`: the mask of the address after it
     elif before and not _ADJACENT.fullmatch(data, before[-1][0], start):
-        owners = {_move_of(t, moves) for _, t in before}
+        # an address the sweep has moved counts as its move's: the residual stands after the sweep
+        owners = {_move_of(t, moves) or _new_move_of(t, moves) for _, t in before}
         if len(owners) > 1 and any(new_of(m) is not None for m in owners if m is not None):
             return LengthHit(start, end, text, text, MASK,  # break-it 20p, finding 1
                              f"{text} follows addresses of more than one network on its line "
@@ -607,6 +608,13 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                                  note=f"the length of its stanza's network, {move.old}, which becomes "
                                       f"{move.new}")
         if named and None in owners:
+            # The stanza names another network's address: its length, unless it names the moved
+            # network's too (or, after the sweep, the new one's): then whose is not certain.
+            moved = {_move_of(t, moves) or _new_move_of(t, moves) for t in named} - {None}
+            if any(new_of(m) is not None for m in moved if m is not None):
+                return LengthHit(start, end, text, text, MASK,
+                                 f"{text} is a length of its stanza, which names addresses of more than one "
+                                 f"network ({', '.join(dict.fromkeys(named))}): whose is not certain")
             return None  # the stanza's address is another network's
     if any(new_of(move) is not None for move in found.named):
         return LengthHit(start, end, text, text, MASK,

@@ -113,15 +113,20 @@ def test_length_keys_known_by_their_name_follow_or_are_said(repo: Repo, run: Run
 
 def test_a_mask_residual_verify_reports_before_the_sweep_it_reports_after(repo: Repo, run: Run) -> None:
     """A `mask` residual stays one once the sweep has moved every address of its file (the file
-    then names the new network only; verify once read no such file and said OK)."""
+    then names the new network only; verify once read no such file and said OK), and one whose
+    line or stanza names two networks (the moved one then spelled new; a stanza naming two was
+    silent even before)."""
     files = {
         "h.yml": "dns: 10.9.0.53\nlan_prefix: 24\n",
         "dhcp.yml": "pool:\n  gateway: 10.9.0.1\n  netmask: 255.255.255.0\n",
         "grow.yml": "dns: 10.0.48.3\nmask: 255.255.255.248\n",  # a grow in place: the same addresses
+        "pair.conf": "pair 10.9.0.4 10.8.0.4 mask 255.255.255.0\n",  # two networks before it on its line
+        "two.yml": "lan:\n  address: 10.9.0.1\n  network: 192.168.1.0\n  netmask: 255.255.255.0\n",  # in its stanza
     }
     root = repo(files, config=_config("10.9.0.0/24: 10.10.0.0/23, 10.0.48.0/29: 10.0.48.0/28"), allowlist=ALLOW)
     residuals = ["h.yml:2:13: residual (mask): 24", "dhcp.yml:3:12: residual (mask): 255.255.255.0",
-                 "grow.yml:2:7: residual (mask): 255.255.255.248"]
+                 "grow.yml:2:7: residual (mask): 255.255.255.248", "two.yml:4:12: residual (mask): 255.255.255.0",
+                 "residual (mask): 255.255.255.0 -> 255.255.255.0: 255.255.255.0 follows addresses of more than one"]
     before = run(root, "verify").stdout
     for where in residuals:
         assert where in before, (where, before)
@@ -131,7 +136,7 @@ def test_a_mask_residual_verify_reports_before_the_sweep_it_reports_after(repo: 
     assert after.exit_code == 1
     for where in residuals:
         assert where in after.stdout, (where, after.stdout)
-    assert "verify: FAILED: 3 residual" in after.stdout, after.stdout
+    assert "verify: FAILED: 5 residual" in after.stdout, after.stdout
 
 
 def test_hex_netmasks_follow_like_dotted_ones(repo: Repo, run: Run) -> None:

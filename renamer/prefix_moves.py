@@ -633,7 +633,14 @@ def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
         return None
     own = name.group(1).lower()
     stanza = found.stanzas.around(line_start)
-    spans = stanza[0] if stanza is not None else [_line_span(data, line_start)]
+    stanzas = found.stanzas
+    if stanza is not None:
+        spans = stanza[0]
+    elif len(stanzas.starts) <= _PAIRED_LINES:  # a long run (group_vars): the keys at its indentation
+        indent = stanzas._line(bisect.bisect_right(stanzas.starts, line_start) - 1)[0]
+        spans = [stanzas.span(i) for i in range(len(stanzas.starts)) if stanzas._line(i)[0] == indent]
+    else:
+        spans = [_line_span(data, line_start)]
     addresses = []
     for s, e in spans:
         other = _KEY_NAME.match(data, s)
@@ -644,6 +651,7 @@ def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
     return addresses[0] if len(addresses) == 1 else None
 
 
+_PAIRED_LINES = 2000  # a file longer than this is a dump: a key's pair is looked for in its stanza only
 _ADDRESS_WORD = re.compile(rb"(?i)ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet")
 
 

@@ -92,6 +92,8 @@ def test_length_keys_known_by_their_name_follow_or_are_said(repo: Repo, run: Run
                     '      }\n      ipv4_gateway = "10.9.0.1"\n    }\n  }\n}\n'),
         "host_vars/h.yml": "dns: 10.9.0.53\nlan_prefix: 24\n",
         "other.yml": "lan_cidr: 24\n",  # names no moved network: another's
+        # a group_vars file longer than a stanza: the keys at one indentation
+        "group_vars/long.yml": "lan_network: 10.9.0.0\n" + "".join(f"v{i}: x\n" for i in range(50)) + "lan_cidr: 24\n",
     }
     root = repo(files, config=RESIZE, allowlist=ALLOW)
     done = run(root, "sweep", "--commit")
@@ -104,6 +106,8 @@ def test_length_keys_known_by_their_name_follow_or_are_said(repo: Repo, run: Run
     assert '        ipv4_address = "10.10.0.5"\n        ipv4_netmask = 23\n' in (root / "main.tf").read_text()
     assert (root / "host_vars/h.yml").read_text() == "dns: 10.10.0.53\nlan_prefix: 24\n"
     assert (root / "other.yml").read_text() == files["other.yml"]
+    long = (root / "group_vars/long.yml").read_text()
+    assert long.startswith("lan_network: 10.10.0.0\n") and long.endswith("lan_cidr: 23\n"), long
     checked = run(root, "verify")
     assert checked.exit_code == 1
     out = checked.stdout

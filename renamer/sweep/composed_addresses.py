@@ -70,12 +70,13 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
         # that is an old address is a residual.
         found_old: Match | None = None
         for text, why in choices:
-            outside = _outside(matcher, text)
+            found = matcher.find(text.encode("utf-8", "replace"))  # once: both questions read it
+            outside = _outside(matcher, text, found)
             if outside is not None:
                 note = f"{word.text} is {text}: {outside}; " + "; ".join(dict.fromkeys(why))
                 found_old = Match(word.start, word.end, text, text, "address", refused=OUTSIDE, note=note)
                 break
-            old = _old_address(matcher, text)
+            old = _old_address(matcher, text, found)
             if old is None or found_old is not None:
                 continue
             note = (f"{word.text} is {old[0]} (renamed {old[1]}): " + "; ".join(dict.fromkeys(why)))
@@ -94,17 +95,17 @@ def _chart_values(found: Resolved) -> bool:
     return name.startswith("values") and name.endswith((".yaml", ".yml"))
 
 
-def _outside(matcher: Finds, text: str) -> str | None:
+def _outside(matcher: Finds, text: str, found: list[Match] | None = None) -> str | None:
     """Why a shrinking network move cannot place the address `text` (its note), or None."""
-    found = matcher.find(text.encode("utf-8", "replace"))
+    found = matcher.find(text.encode("utf-8", "replace")) if found is None else found
     if len(found) == 1 and found[0].start == 0 and found[0].end == len(text) and found[0].refused == OUTSIDE:
         return found[0].note
     return None
 
 
-def _old_address(matcher: Finds, text: str) -> tuple[str, str] | None:
+def _old_address(matcher: Finds, text: str, found: list[Match] | None = None) -> tuple[str, str] | None:
     """(old, new) where `text` is, whole, an old address or an old address's reverse name."""
-    found = matcher.find(text.encode("utf-8", "replace"))
+    found = matcher.find(text.encode("utf-8", "replace")) if found is None else found
     if len(found) == 1 and found[0].start == 0 and found[0].end == len(text) and found[0].kind != "host" \
             and found[0].refused is None:
         return found[0].old, found[0].new

@@ -261,11 +261,13 @@ _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
 # 24`, `vlanPrefixLength: 24`; break-it round 20p, finding 6): its number is a length too, tied to
 # its network by the address key of the same name (`lan_network`, `ipv4_address`), else a residual.
 _WORDS = rb"(?:prefix(?:[_-]?len(?:gth)?)?|cidr|netmask|mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)"
-_NAMED_LENGTH_KEY = re.compile(rb"(?<![A-Za-z0-9_.-])[\"']?"
-                               # one quantifier: no nested repeats to backtrack through (a base64 blob)
-                               rb"[A-Za-z0-9_.-]*(?:[A-Za-z0-9][_.-]|[a-z0-9](?=[A-Z]))(?i:" + _WORDS + rb")"
-                               rb"[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})"
-                               rb"(?![0-9.A-Za-z_])")
+_NAMED_LENGTH_KEY = re.compile(
+    # the word first, its own name's separator or camel case behind it: a scan for the word, not
+    # for every name (a name-first pattern cost twice length_hits on a homelab repo)
+    rb"(?:(?<=[A-Za-z0-9][_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:" + _WORDS + rb")"
+    rb"[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
+# One of these stands in every key _NAMED_LENGTH_KEY reads (a byte search before the regex's scan).
+_WORD_TAILS = (b"idr", b"IDR", b"ask", b"ASK", b"efix", b"EFIX")
 # A key's name at its line's start, and the same name's parts: its own and its length or address word.
 _KEY_NAME = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*[:=]")
 _NAMED = re.compile(rb"(.*?[a-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|wildcard|"
@@ -440,7 +442,8 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
     moved_here = {move for _, _, text in quads if (move := _move_of(text, resized)) is not None}
     # A file the sweep has moved names the new network only: a length it left, which no context
     # tied, is the residual it was before the sweep (verify must not forget it).
-    moved_here |= {move for _, _, text in quads if (move := _new_move_of(text, resized)) is not None}
+    if len(moved_here) < len(resized):  # (each move named already: nothing to add)
+        moved_here |= {move for _, _, text in quads if (move := _new_move_of(text, resized)) is not None}
     if not moved_here:
         return []  # a file that names no moved network: its masks are another network's
     masks = {text for text in (t for _, _, t in quads) if _is_mask(text)}
@@ -459,7 +462,8 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
             if hit is not None:
                 out.append(hit)
     seen: set[int] = set()
-    for x in [*_LENGTH_KEY.finditer(data), *_NAMED_LENGTH_KEY.finditer(data)]:
+    named = _NAMED_LENGTH_KEY.finditer(data) if any(w in data for w in _WORD_TAILS) else ()
+    for x in [*_LENGTH_KEY.finditer(data), *named]:
         length = int(x.group(1))
         if not any(m.old.prefixlen == length for m in resized) or x.start(1) in seen:
             continue

@@ -597,7 +597,7 @@ def _keyed_pair(data: bytes, start: int) -> Ends | None:
                 and _is_key(data, x)]
     if not partners:
         return None
-    partner = min(partners, key=lambda x: abs(x.start("value") - start))
+    partner = min(partners, key=lambda x: _partner_rank(data, line, before.start(), x, start))
     here = _ADDRESS.match(data, start)
     if here is None:
         return None
@@ -612,6 +612,16 @@ def _keyed_pair(data: bytes, start: int) -> Ends | None:
     if there is None:
         return None
     return (here, there) if here.start() < there.start() else (there, here)
+
+
+def _partner_rank(data: bytes, line: int, key: int, partner: re.Match[bytes],
+                  start: int) -> tuple[bool, bool, int]:
+    """An end key on the start key's line first, then one whose line reads the same before its
+    key (VyOS's `... range 0 start A` and `... range 0 stop B` on two lines, not the `stop` of the
+    line before: break-it round 20p, finding 11), then the nearest."""
+    other = data.rfind(b"\n", 0, partner.start()) + 1
+    same_path = data[other:partner.start()].strip() == data[line:key].strip()
+    return other != line, not same_path, abs(partner.start("value") - start)
 
 
 # -- two ends joined by a range construct, whatever their stems -------------------------------------

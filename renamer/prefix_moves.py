@@ -85,6 +85,14 @@ class PrefixMove:
     def why_not(self, address: IPAddress) -> str:
         """Why `fits` is false for an address of the old network."""
         offset = self.offset_of(address)
+        if self.old.version == 6 and offset is not None:
+            # A count of addresses 22 digits long says nothing (break-it round 20p, finding 14): the
+            # subnet of the new network's length that holds it, and the one the new network takes.
+            bits = self.old.max_prefixlen - self.new.prefixlen
+            held = ipaddress.ip_network((int(address) >> bits << bits, self.new.prefixlen))
+            first = ipaddress.ip_network((int(self.old.network_address), self.new.prefixlen))
+            return (f"{address} lies in {held}, outside {first}, the part of {self.old} that {self.new} "
+                    "holds (each address keeps its offset)")
         if offset == self.new.num_addresses - 1:
             return (f"{address} lies {offset} addresses into {self.old}, the place of {self.new}'s "
                     "broadcast address")
@@ -110,10 +118,22 @@ def wildcard(net: IPNetwork) -> str:
     return str(net.hostmask)
 
 
+# Where a syntax puts the broadcast address with no word for it (break-it round 20p, finding 13):
+# dnsmasq's `dhcp-range=START,END,MASK,BROADCAST,...` (the field after the netmask) and
+# `dhcp-option=[tag:x,]28,ADDRESS` (DHCP option 28 is the broadcast address).
+_BROADCAST_BY_SYNTAX = re.compile(
+    rb"(?i)[ \t]*dhcp-range[ \t]*=[^\n]*,[ \t]*255\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}[ \t]*,[ \t]*\Z"
+    rb"|[ \t]*dhcp-option(?:-force)?[ \t]*=[ \t]*(?:(?:tag|set|encap|vi-encap|vendor):[^,\n]*,[ \t]*)*"
+    rb"28[ \t]*,[ \t]*\Z")
+
+
 def says_broadcast(data: bytes, start: int) -> bool:
     """Does the line before `start`, after any address before it, name a broadcast address
-    (`broadcast 10.0.48.7`, not `broadcast 192.168.1.255 peer 10.0.48.7`)?"""
+    (`broadcast 10.0.48.7`, not `broadcast 192.168.1.255 peer 10.0.48.7`), or put one there by
+    its syntax (dnsmasq's broadcast field and option 28)?"""
     line = data.rfind(b"\n", 0, start) + 1
+    if _BROADCAST_BY_SYNTAX.match(data, line, start):
+        return True
     after = max((x.end() for x in _ADDRESS_LIKE.finditer(data, line, start)), default=line)
     return _BROADCAST.search(data, after, start) is not None
 
@@ -128,9 +148,12 @@ def is_length(data: bytes, start: int, end: int) -> bool:
     return data[max(0, start - 2):start] != b"//" and _LENGTH_END.match(data, end) is not None
 
 
-# A dotted mask or wildcard right after an address: `A M`, `A netmask M`, `A mask M`, `A/M`.
+# A dotted mask or wildcard right after an address: `A M`, `A netmask M`, `A mask M`, `A/M`; or
+# a BSD hex netmask (`inet A netmask 0xffff0000`, OpenBSD's `inet A 0xffff0000 NONE`).
 _MASK_AFTER = re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
-                         rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3})(?![0-9.])")
+                         rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9.])|0[xX][0-9A-Fa-f]{8}(?![0-9A-Za-z]))")
+# A BSD hex netmask (ifconfig, rc.conf, hostname.if): eight hex digits after 0x, as a whole word.
+_HEX_MASK = re.compile(rb"(?<![0-9A-Za-z_])0[xX]([0-9A-Fa-f]{8})(?![0-9A-Za-z_])")
 
 
 _MASK_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*[:=][ \t]*[\"']?")
@@ -141,7 +164,13 @@ def masked_length(data: bytes, end: int) -> int | None:
     `end` spells (`255.255.0.0`, `0.0.255.255`: 16), or None (no mask there, or 0.0.0.0 and
     255.255.255.255, which read as either)."""
     found = _MASK_AFTER.match(data, end)
-    if found is None or not _valid(found.group(1).decode("ascii")):
+    if found is None:
+        return None
+    if found.group(1)[:2] in (b"0x", b"0X"):
+        value = int(found.group(1)[2:], 16)
+        inverted = value ^ 0xFFFFFFFF  # a hex mask is a netmask, never a wildcard
+        return bin(value).count("1") if value and (inverted & (inverted + 1)) == 0 else None
+    if not _valid(found.group(1).decode("ascii")):
         return None
     value = int(ipaddress.IPv4Address(found.group(1).decode("ascii")))
     if value in (0, 0xFFFFFFFF):
@@ -224,8 +253,25 @@ _LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
 _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
-                          rb"(?:[ \t]*[:=]|[ \t]+[0-9])")
+                          rb"(?:[ \t]*[:=]|[ \t]+[0-9])"
+                          # OpenWrt's UCI: `option ipaddr '10.9.0.1'`, a route's `option target '10.5.0.0'`
+                          rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]")
 _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
+# A key whose name ends in a length word after a name of its own (`lan_cidr: 24`, `ipv4_netmask =
+# 24`, `vlanPrefixLength: 24`; break-it round 20p, finding 6): its number is a length too, tied to
+# its network by the address key of the same name (`lan_network`, `ipv4_address`), else a residual.
+_WORDS = rb"(?:prefix(?:[_-]?len(?:gth)?)?|cidr|netmask|mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)"
+_NAMED_LENGTH_KEY = re.compile(
+    # the word first, its own name's separator or camel case behind it: a scan for the word, not
+    # for every name (a name-first pattern cost twice length_hits on a homelab repo)
+    rb"(?:(?<=[A-Za-z0-9][_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:" + _WORDS + rb")"
+    rb"[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
+# One of these stands in every key _NAMED_LENGTH_KEY reads (a byte search before the regex's scan).
+_WORD_TAILS = (b"idr", b"IDR", b"ask", b"ASK", b"efix", b"EFIX")
+# A key's name at its line's start, and the same name's parts: its own and its length or address word.
+_KEY_NAME = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*[:=]")
+_NAMED = re.compile(rb"(.*?[a-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|wildcard|"
+                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))")
 # A gateway word just before an address: no mask on its line is its network's (`route add -net
 # 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
 _GATEWAY = re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
@@ -394,6 +440,10 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
                                 if _move_of(x.group().decode("ascii"), resized) is not None
                                 or _parses(x.group().decode("ascii"))])
     moved_here = {move for _, _, text in quads if (move := _move_of(text, resized)) is not None}
+    # A file the sweep has moved names the new network only: a length it left, which no context
+    # tied, is the residual it was before the sweep (verify must not forget it).
+    if len(moved_here) < len(resized):  # (each move named already: nothing to add)
+        moved_here |= {move for _, _, text in quads if (move := _new_move_of(text, resized)) is not None}
     if not moved_here:
         return []  # a file that names no moved network: its masks are another network's
     masks = {text for text in (t for _, _, t in quads) if _is_mask(text)}
@@ -405,11 +455,20 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         new = _decide(data, start, end, text, found, resized, _spelled(text))
         if new is not None:
             out.append(new)
-    for x in _LENGTH_KEY.finditer(data):
+    for x in _HEX_MASK.finditer(data) if b"0x" in data or b"0X" in data else ():
+        hexed = _hexed(x.group().decode("ascii"))
+        if any(hexed(move) is not None for move in resized):
+            hit = _decide(data, x.start(), x.end(), x.group().decode("ascii"), found, resized, hexed)
+            if hit is not None:
+                out.append(hit)
+    seen: set[int] = set()
+    named = _NAMED_LENGTH_KEY.finditer(data) if any(w in data for w in _WORD_TAILS) else ()
+    for x in [*_LENGTH_KEY.finditer(data), *named]:
         length = int(x.group(1))
-        if not any(m.old.prefixlen == length for m in resized):
+        if not any(m.old.prefixlen == length for m in resized) or x.start(1) in seen:
             continue
         start, end = x.start(1), x.end(1)
+        seen.add(start)
         hit = _decide(data, start, end, x.group(1).decode(), found, resized, _numbered(length))
         if hit is not None:
             out.append(hit)
@@ -436,6 +495,19 @@ class _Found:
 def _spelled(text: str) -> Callable[[PrefixMove], str | None]:
     """A move's new mask or wildcard for the old one `text`, None where `text` is not its own."""
     return lambda move: next((new for old, new in _old_lengths(move) if old == text), None)
+
+
+def _hexed(text: str) -> Callable[[PrefixMove], str | None]:
+    """A move's new hex netmask for the old one `text` (`0xffffff00`), in its case and width,
+    None where `text` is not the move's old mask."""
+    value = int(text[2:], 16)
+
+    def new_of(move: PrefixMove) -> str | None:
+        if move.old.version != 4 or int(move.old.netmask) != value:
+            return None
+        digits = f"{int(move.new.netmask):08x}"
+        return text[:2] + (digits.upper() if any(c in "ABCDEF" for c in text[2:]) else digits)
+    return new_of
 
 
 def _numbered(length: int) -> Callable[[PrefixMove], str | None]:
@@ -478,6 +550,16 @@ def _move_of(text: str, moves: tuple[PrefixMove, ...]) -> PrefixMove | None:
     return next((m for m in moves if m.offset_of(address) is not None), None)
 
 
+@functools.lru_cache(maxsize=4096)
+def _new_move_of(text: str, moves: tuple[PrefixMove, ...]) -> PrefixMove | None:
+    """The move whose new network holds the address `text` (a file the sweep has moved)."""
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    return next((m for m in moves if address.version == m.new.version and address in m.new), None)
+
+
 def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: tuple[PrefixMove, ...],
             new_of: Callable[[PrefixMove], str | None]) -> LengthHit | None:
     """The length at [start, end): on a line with an address, the nearest address before it (else
@@ -492,7 +574,8 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     if after and _AMPERSAND.match(data, previous, start):
         owner = after[0]  # nft `ip saddr & 255.255.255.0 == 10.9.0.0`: the mask of the address after it
     elif before and not _ADJACENT.fullmatch(data, before[-1][0], start):
-        owners = {_move_of(t, moves) for _, t in before}
+        # an address the sweep has moved counts as its move's: the residual stands after the sweep
+        owners = {_move_of(t, moves) or _new_move_of(t, moves) for _, t in before}
         if len(owners) > 1 and any(new_of(m) is not None for m in owners if m is not None):
             return LengthHit(start, end, text, text, MASK,  # break-it 20p, finding 1
                              f"{text} follows addresses of more than one network on its line "
@@ -505,7 +588,16 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
                          f"{move.old}, which becomes {move.new}")
     key = data[line_start:start]
-    if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end):
+    paired = _paired(data, line_start, found)
+    if paired is not None:  # `lan_cidr: 24` beside `lan_network: 10.9.0.0`: the key of its name
+        move = _move_of(paired, moves)
+        new = new_of(move) if move is not None else None
+        if new is None or move is None:
+            return None
+        return LengthHit(start, end, text, new, note=f"the length of {paired}'s network, {move.old}, which "
+                         f"becomes {move.new} (the address key of the same name)")
+    if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end) \
+            or _NAMED_LENGTH_KEY.search(data, line_start, end):
         stanza = found.stanzas.around(start)
         spans, header = stanza if stanza is not None else ([], None)
         lines = [span for span in spans if _ADDRESS_KEY.match(data, span[0])]
@@ -520,12 +612,51 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                                  note=f"the length of its stanza's network, {move.old}, which becomes "
                                       f"{move.new}")
         if named and None in owners:
+            # The stanza names another network's address: its length, unless it names the moved
+            # network's too (or, after the sweep, the new one's): then whose is not certain.
+            moved = {_move_of(t, moves) or _new_move_of(t, moves) for t in named} - {None}
+            if any(new_of(m) is not None for m in moved if m is not None):
+                return LengthHit(start, end, text, text, MASK,
+                                 f"{text} is a length of its stanza, which names addresses of more than one "
+                                 f"network ({', '.join(dict.fromkeys(named))}): whose is not certain")
             return None  # the stanza's address is another network's
     if any(new_of(move) is not None for move in found.named):
         return LengthHit(start, end, text, text, MASK,
                          f"{text} spells the old length of a network this file names, but no address on "
                          "its line, nor an address key of its stanza, ties it to that network")
     return None
+
+
+def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
+    """The address of the key that shares the name of the length or mask key on the line at
+    `line_start` (`lan_cidr` and `lan_network`, `ipv4_netmask` and `ipv4_address`) in its stanza,
+    where exactly one does and holds one address; else None."""
+    key = _KEY_NAME.match(data, line_start)
+    name = _NAMED.fullmatch(key.group(1)) if key is not None else None
+    if name is None or _ADDRESS_WORD.fullmatch(name.group(2)):
+        return None
+    own = name.group(1).lower()
+    stanza = found.stanzas.around(line_start)
+    stanzas = found.stanzas
+    if stanza is not None:
+        spans = stanza[0]
+    elif len(stanzas.starts) <= _PAIRED_LINES:  # a long run (group_vars): the keys at its indentation
+        indent = stanzas._line(bisect.bisect_right(stanzas.starts, line_start) - 1)[0]
+        spans = [stanzas.span(i) for i in range(len(stanzas.starts)) if stanzas._line(i)[0] == indent]
+    else:
+        spans = [_line_span(data, line_start)]
+    addresses = []
+    for s, e in spans:
+        other = _KEY_NAME.match(data, s)
+        parts = _NAMED.fullmatch(other.group(1)) if other is not None else None
+        if parts is None or parts.group(1).lower() != own or not _ADDRESS_WORD.fullmatch(parts.group(2)):
+            continue
+        addresses += [t for _, _, t in found.within(s, e)]
+    return addresses[0] if len(addresses) == 1 else None
+
+
+_PAIRED_LINES = 2000  # a file longer than this is a dump: a key's pair is looked for in its stanza only
+_ADDRESS_WORD = re.compile(rb"(?i)ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet")
 
 
 # -- reverse zones of any length (issue 33 item 3) -----------------------------------------------
@@ -611,6 +742,13 @@ def zone_change(move: PrefixMove) -> ZoneChange:
             carried[zone_name(zone)] = zone_name(moved)
         else:
             remove.append(zone_name(zone))
+    whole = zone_networks(move.old) == [move.old] and zone_networks(move.new) == [move.new]
+    if move.old.version == 6 and whole and zone_name(move.old) in remove:
+        # One zone answers for the whole old network and one for the whole new one: the sweep renames
+        # the one to the other (the network's own nibble name), as a shrink's offset cannot carry it
+        # (break-it round 20p, finding 10: a /48 -> /56 was reported as a zone to add and one to remove).
+        remove.remove(zone_name(move.old))
+        carried[zone_name(move.old)] = zone_name(move.new)
     targets = set(carried.values())
     add = [name for name in map(zone_name, zone_networks(move.new)) if name not in targets]
     classless = [name for net in (move.old, move.new) if (name := classless_name(net)) is not None]

@@ -21,6 +21,7 @@ the DNS wing itself.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -62,11 +63,15 @@ class Collision:
     # Written already (verify, after the move): two siblings this move made one name (written_collisions).
     note: str | None = None
     recorded: bool = True  # the note compares with the file before the move's first commit
+    # A growing network move swallows it (break-it round 20p, finding 9): the value stands inside
+    # the new network but outside where the old one moves to; this says which move.
+    swallowed: str | None = None
 
     @property
     def strict_failure(self) -> bool:
-        """What `verify --strict` fails on: both spellings in one structured file."""
-        return self.same_file and self.structured
+        """What `verify --strict` fails on: both spellings in one structured file, or a value a
+        grown network swallows there."""
+        return (self.same_file or self.swallowed is not None) and self.structured
 
     def message(self) -> str:
         olds = ", ".join(self.olds)
@@ -78,6 +83,10 @@ class Collision:
                     "stood here before its first commit: two siblings share one name now; rename one by hand")
         where = " in the same file" if self.same_file else ""
         here = f"already here ({self.count} places)" if self.count > 1 else "already here"
+        if self.swallowed:
+            return (f"{self.value} is {here}, inside {self.swallowed}: after the sweep the grown network "
+                    "overlaps what stands there (two networks, or a host of another); choose another new "
+                    "network, or renumber it first")
         if self.refused:
             return (f"{self.value} is {here}, and the sweep turns {olds}{where} into it: "
                     "refused, a sweep that writes stops before its first write (see Refused)")
@@ -129,13 +138,14 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
         if ref.rewritable and ref.role != "path":
             into.setdefault(ref.new, set()).add(ref.old)
             by_file.setdefault(ref.path, set()).add(ref.new)
-    if not into:
-        return []
     renames = project.config.renames
+    grows = _grows(renames.networks)  # what a grow swallows stands after the sweep too
+    if not into and not grows:
+        return []
     moved = _network_news(project, into) if renames.networks else {}
     matcher = new_values_matcher([p for p in renames.hosts if p[1] in into],
                                  [p for p in renames.addresses if p[1] in into],
-                                 [new for _, new in renames.networks] if moved else ())
+                                 [new for _, new in renames.networks] if moved or grows else ())
     needles = [value.encode() for value in into] + [_network_needle(new) for _, new in renames.networks]
     into = {**moved, **into}
     classifier = project.classifier
@@ -147,11 +157,82 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
         for rel, data in read_texts(project.root, current):
             if not any(needle in data for needle in needles):
                 continue
-            here = [c for c in _in_file(rel, data, matcher.find(data), into, by_file.get(rel, set()))
+            matches = matcher.find(data)
+            here = [c for c in _in_file(rel, data, matches, into, by_file.get(rel, set()))
                     if before is None or rel in before.get(c.value, frozenset())]
+            here += _swallowed_in_file(rel, data, matches, grows, into) if grows else []
             found += [replace(c, refused=True) for c in here] if rel in refused else here
         found += _in_inventory(project, hosts, into)
+        found += _swallowed_in_inventory(hosts, grows, into) if grows else []
     return found
+
+
+Grow = tuple[IPNetwork, IPNetwork, int, int]  # old, new, and where the old one lands: [first, end)
+
+
+def _grows(networks: Sequence[tuple[IPNetwork, IPNetwork]]) -> list[Grow]:
+    """The network moves to a longer network, with the span their old network lands on."""
+    out = []
+    for old, new in networks:
+        if new.num_addresses > old.num_addresses:
+            first = int(new.network_address)
+            out.append((old, new, first, first + old.num_addresses))
+    return out
+
+
+def _swallowing(value: str, grows: Sequence[Grow]) -> Grow | None:
+    """The grow whose new network holds `value` (an address, or a network's address) outside
+    where its old network lands: not its new broadcast address, which the move writes itself."""
+    address = parse_address(value.split("/")[0])
+    if address is None:
+        return None
+    for grow in grows:
+        _, new, first, end = grow
+        if address.version != new.version or address not in new or first <= int(address) < end:
+            continue
+        if new.version == 4 and new.prefixlen <= 30 and address == new.broadcast_address:
+            continue
+        return grow
+    return None
+
+
+def _swallowed_in_file(rel: str, data: bytes, matches: Iterable[Match], grows: Sequence[Grow],
+                       into: dict[str, set[str]]) -> list[Collision]:
+    """Each address or network literal a grow swallows (break-it round 20p, finding 9: `10.0.48.0/28:
+    10.0.48.0/27` beside `iot: 10.0.48.16/28`), once per value with a count, as `_in_file` lists."""
+    fmt = format_of(rel, data)
+    lines = Lines(data)
+    found = [(m, grow) for m in matches if m.refused is None and m.old not in into
+             and (grow := _swallowing(m.old, grows)) is not None]
+    keys = (fmt.locate(data.decode("utf-8", "replace"), [lines.char_offset(m.start) for m, _ in found])
+            if found and fmt.keys else None)
+    first: dict[str, Collision] = {}
+    for index, (m, grow) in enumerate(found):
+        if m.old in first:
+            first[m.old] = replace(first[m.old], count=first[m.old].count + 1)
+            continue
+        line, column, text = lines.position(m.start)
+        first[m.old] = Collision(rel, line, column, m.old, (str(grow[0]),), False, fmt.structured, text,
+                                 keys[index][0] if keys else None, swallowed=_grown(grow))
+    return sorted(first.values(), key=lambda c: (c.line, c.column))
+
+
+def _grown(grow: Grow) -> str:
+    old, new, first, end = grow
+    lands = f"{ipaddress.ip_address(first)}-{ipaddress.ip_address(end - 1)}"
+    return f"{new}, which {old} grows into, outside {lands} where {old} lands"
+
+
+def _swallowed_in_inventory(hosts: Sequence[SiteHost], grows: Sequence[Grow],
+                            into: dict[str, set[str]]) -> list[Collision]:
+    """An inventory host's address a grow swallows."""
+    out = []
+    for name, address, source in hosts:
+        grow = _swallowing(address, grows) if address not in into else None
+        if grow is not None:
+            out.append(Collision(source, 0, 0, address, (str(grow[0]),), False, True, f"{name} {address}",
+                                 f"hosts[{name}]", swallowed=_grown(grow)))
+    return out
 
 
 def written_collisions(project: LoadedProject, scan: ScanResult) -> list[Collision]:

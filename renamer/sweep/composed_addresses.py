@@ -44,7 +44,9 @@ Choice = tuple[str, tuple[str, ...]]  # the text so far, why each variable holds
 
 def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, definitions: Known,
                              rel: str = "") -> list[Match]:
-    """`matches` with a `composed-address` residual for each composition that makes an old address."""
+    """`matches` with a `composed-address` residual for each composition that makes an old address,
+    and an `outside-prefix` one (a refusal) for each that makes an address a shrinking move cannot
+    place."""
     added: list[Match] = []
     found_loops: list[Loop] | None = None
     for word in address_parts.find(data):
@@ -63,13 +65,24 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
                 break  # a variable nothing in the repo tells: what it makes cannot be said
             choices = [(text + value, (*why, reason)) for (text, why), (value, reason)
                        in itertools.islice(itertools.product(choices, values), WIDTH)]
+        # An expansion a shrinking move cannot place refuses the sweep, as the literal would (break-it
+        # round 20p, finding 4: it was dropped, since it maps to no new address); else the first
+        # that is an old address is a residual.
+        found_old: Match | None = None
         for text, why in choices:
-            old = _old_address(matcher, text)
-            if old is None:
+            found = matcher.find(text.encode("utf-8", "replace"))  # once: both questions read it
+            outside = _outside(matcher, text, found)
+            if outside is not None:
+                note = f"{word.text} is {text}: {outside}; " + "; ".join(dict.fromkeys(why))
+                found_old = Match(word.start, word.end, text, text, "address", refused=OUTSIDE, note=note)
+                break
+            old = _old_address(matcher, text, found)
+            if old is None or found_old is not None:
                 continue
             note = (f"{word.text} is {old[0]} (renamed {old[1]}): " + "; ".join(dict.fromkeys(why)))
-            added.append(Match(word.start, word.end, old[0], old[1], "address", refused=REASON, note=note))
-            break
+            found_old = Match(word.start, word.end, old[0], old[1], "address", refused=REASON, note=note)
+        if found_old is not None:
+            added.append(found_old)
     if not added:
         return matches
     return sorted([*matches, *added], key=lambda m: m.start)
@@ -82,17 +95,17 @@ def _chart_values(found: Resolved) -> bool:
     return name.startswith("values") and name.endswith((".yaml", ".yml"))
 
 
-def _outside(matcher: Finds, text: str) -> str | None:
+def _outside(matcher: Finds, text: str, found: list[Match] | None = None) -> str | None:
     """Why a shrinking network move cannot place the address `text` (its note), or None."""
-    found = matcher.find(text.encode("utf-8", "replace"))
+    found = matcher.find(text.encode("utf-8", "replace")) if found is None else found
     if len(found) == 1 and found[0].start == 0 and found[0].end == len(text) and found[0].refused == OUTSIDE:
         return found[0].note
     return None
 
 
-def _old_address(matcher: Finds, text: str) -> tuple[str, str] | None:
+def _old_address(matcher: Finds, text: str, found: list[Match] | None = None) -> tuple[str, str] | None:
     """(old, new) where `text` is, whole, an old address or an old address's reverse name."""
-    found = matcher.find(text.encode("utf-8", "replace"))
+    found = matcher.find(text.encode("utf-8", "replace")) if found is None else found
     if len(found) == 1 and found[0].start == 0 and found[0].end == len(text) and found[0].kind != "host" \
             and found[0].refused is None:
         return found[0].old, found[0].new

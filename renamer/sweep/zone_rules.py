@@ -283,7 +283,10 @@ def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str 
     spans: list[tuple[int, int]] = []
     for line in lines:
         constant = {m.old.lower() for m in matcher.find_any_case(data[line.start:line.end])}
-        hit = _member(matcher, line.records(), line.origin, spellings, constant)
+        # A relative owner under an origin the move renames whole follows it (`$GENERATE 100-120 $
+        # PTR ...` in 0.9.10.in-addr.arpa renamed 2.20.10.in-addr.arpa: break-it round 20p, finding 12).
+        hit = _member(matcher, line.records(), line.origin, spellings, constant,
+                      owner_follows=_origin_moves(matcher, line.origin))
         if hit is not None:
             spans.append((line.start, line.end))
             classless = CLASSLESS_NAME.search(data, line.start, line.end)
@@ -342,11 +345,15 @@ def _origin_moves(matcher: Matcher, origin: str | None) -> bool:
 
 
 def _member(matcher: Matcher, records: Iterator[tuple[str, str]], origin: str | None,
-            spellings: dict[str, tuple[str, str, str]], constant: set[str]) -> Match | None:
+            spellings: dict[str, tuple[str, str, str]], constant: set[str], *,
+            owner_follows: bool = False) -> Match | None:
     """The first old value among the generated records' owners and RDATA, read against `origin`
-    (a relative owner under an unknown one compared with the old values' relative spellings)."""
+    (a relative owner under an unknown one compared with the old values' relative spellings); a
+    relative owner not where `owner_follows` (its origin is renamed whole)."""
     for owner, rdata in records:
         for at, text in enumerate([owner, *rdata.split()]):
+            if at == 0 and owner_follows and not text.endswith("."):
+                continue
             meant = absolute(text, origin) if not text.endswith(".") else text.lower()
             # What the name means first (`ana-ml2` under ana.lan. is ana-ml2.ana.lan), then its text
             # (an address, a name written absolute).

@@ -228,8 +228,18 @@ def shadowed(resolver: Resolver, walk: _Walk, transport: Transport, wanted: dict
         if found is None:
             continue
         path, text = found
+        records = zone_records(text, zone.name + ".")
         for inner in wider:
-            hidden_at = [(number, name) for number, name, _, _ in zone_records(text, zone.name + ".")
+            # a wildcard above renamer's zone answers every name under it today (DNS trial 02)
+            covering = [(number, name) for number, name, _, _ in records
+                        if name.startswith("*.") and _under(inner, name[2:]) and inner != name[2:]]
+            if covering:
+                number, name = covering[0]
+                return (f"{where} ({path}:{number}) serves every name under {inner} by its wildcard {name}; "
+                        f"the zone {inner} renamer would declare would answer them NXDOMAIN (named answers "
+                        "every name under a zone from that zone's file alone): give the names the wildcard "
+                        "serves there records of their own (in the inventory), or serve the site elsewhere")
+            hidden_at = [(number, name) for number, name, _, _ in records
                          if _under(name, inner) and name not in ours[inner]]
             if hidden_at:
                 names = sorted({name for _, name in hidden_at})

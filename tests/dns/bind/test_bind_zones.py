@@ -131,3 +131,17 @@ def test_a_host_hidden_by_another_sites_nested_zone_is_refused_naming_the_resolv
     assert refused.stderr.startswith("renamer: error: ns-fv (backend: bind): nas.ana.lan (zone ana.lan, from "
                                      "dns/sites/ana.yaml) lies inside zone nas.ana.lan (from dns/sites/lab.yaml)"), \
         refused.stderr
+
+
+def test_a_wildcard_above_renamers_zone_is_refused(run: Callable[..., Any], ns: Lab) -> None:
+    """DNS trial on public configs, finding 02: the operator's zone `lan` answers every name by
+    `* CNAME printer`; renamer's fv.lan would answer those under it NXDOMAIN. Refused, naming the
+    wildcard's line; nothing written, the wildcard still answers."""
+    _only_fv(ns)
+    wide = _operator_zone(ns, "lan", "* IN CNAME printer\nprinter IN A 10.9.0.7\n")
+    before = ns.snippets()
+    assert _ask(ns, "grafana.fv.lan.", "CNAME") == ("printer.lan.",)
+    refused = dns(run, ns, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert f"({wide}:4) serves every name under fv.lan by its wildcard *.lan" in refused.stderr, refused.stderr
+    assert ns.snippets() == before and _ask(ns, "grafana.fv.lan.", "CNAME") == ("printer.lan.",)

@@ -179,6 +179,13 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
     skipped: list[str] = []
     found.stale = stale_records(inventory, resolver, walk, transport, skipped)
     found.warnings += [f"{resolver.name}: {w}" for w in skipped]
+    # what an update added lives in the zone's journal until named writes the file: not read here
+    mine = posixpath.normpath(resolver.snippet_dir)
+    found.warnings += [f"{resolver.name}: {zone.conf}:{zone.line}: zone {zone.name} is dynamic: records "
+                       "updates added since named last wrote its file are in its journal, which renamer "
+                       f"does not read (neither for old names nor for names its zones would hide): run "
+                       f"`rndc sync {zone.name}` before the plan" for zone in walk.zones
+                       if zone.dynamic and posixpath.dirname(zone.conf) != mine]
     return found
 
 

@@ -91,6 +91,9 @@ def test_a_dynamic_zone_is_listed_never_edited(run: Callable[..., Any], ns: Lab)
     before = path.read_bytes()
     listed = dns(run, ns, "plan", "--resolvers", "all", "--retire-stale")
     assert "zone other.lan is dynamic" in listed.stdout and "nsupdate" in listed.stdout, listed.stdout
+    # what updates added since named last wrote the file is not read: said, with what to run
+    assert "zone other.lan is dynamic: records updates added since named last wrote its file are in its " \
+        "journal, which renamer does not read" in listed.stdout and "rndc sync other.lan" in listed.stdout
     dns(run, ns, "apply", "--resolvers", "all", "--retire-stale")
     assert path.read_bytes() == before
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from renamer.dns.answers import NoAnswer
 from renamer.dns.bind import querylog, render
-from renamer.dns.bind.layout import DEFAULT_CONF, HandRecord, Inspection, inspect, reads_ahead
+from renamer.dns.bind.layout import DEFAULT_CONF, HandRecord, Inspection, inspect, per_zone, reads_ahead
 from renamer.dns.file_backend import FileBackend, Renderer
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.logged import Logged
@@ -127,8 +127,7 @@ def reload_steps(resolver: Resolver, names: Sequence[str], present: Sequence[str
     (`--retire-stale` edits the operator's own files: the whole server is reloaded then) runs it
     as it is written."""
     argv = tuple(resolver.reload)
-    if (not names or any("/" in name for name in names) or not argv or argv[-1] != "reload"
-            or posixpath.basename(argv[0]) != "rndc"):
+    if not names or any("/" in name for name in names) or not per_zone(resolver):
         return [argv]
     there = set(present)
     out: list[tuple[str, ...]] = [(*argv[:-1], "reconfig")] if render.ZONES in names else []

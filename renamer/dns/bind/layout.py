@@ -30,6 +30,7 @@ _INCLUDE = re.compile(r'\binclude\s+"([^"]+)"\s*;')
 _ZONE = re.compile(r'\bzone\s+"([^"]+)"\s*(?:[A-Za-z]+\s*)?\{')
 _FILE = re.compile(r'\bfile\s+"([^"]+)"\s*;')
 _DIRECTORY = re.compile(r'\bdirectory\s+"([^"]+)"\s*;')
+_VIEW = re.compile(r'\bview\s+"?([^"\s{;]+)"?\s*(?:[A-Za-z]+\s*)?\{')
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class _Walk:
     files: dict[str, str] = field(default_factory=dict)
     includes: list[tuple[str, str, int]] = field(default_factory=list)  # (path, file, line)
     zones: list[Zone] = field(default_factory=list)
+    views: list[tuple[str, str, int]] = field(default_factory=list)  # (name, file, line)
     directory: str | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -122,6 +124,8 @@ def _walk(transport: Transport, main: str) -> _Walk:
         walk.files[path] = text
         if walk.directory is None and (found := _DIRECTORY.search(text)):
             walk.directory = found.group(1)
+        walk.views += [(found.group(1), path, text.count("\n", 0, found.start()) + 1)
+                       for found in _VIEW.finditer(text)]
         for found in _ZONE.finditer(text):
             block = text[found.end():_block_end(text, found.end() - 1)]
             named = _FILE.search(block)
@@ -161,6 +165,14 @@ def inspect(inventory: Inventory, resolver: Resolver, transport: Transport) -> I
                for path, _, _ in walk.includes):
         found.problem = (f"{resolver.name}: {ours} would not be loaded: no include in {main} (or what it "
                          f"includes) names it; add `include \"{ours}\";` to {main}")
+    if walk.views and found.problem is None and per_zone(resolver):
+        name, where, line = walk.views[0]
+        found.problem = (f"{resolver.name}: {where}:{line}: named.conf has views (view \"{name}\""
+                         f"{_more([v[0] for v in walk.views])}): renamer's `rndc reload ZONE` names no view "
+                         "(named refuses a zone found in several) and its zones file must sit in each view "
+                         "that serves the site; not supported: serve the site from a named without views, or "
+                         "give the resolver a `reload` of your own (e.g. [systemctl, reload, named]), run as "
+                         "written")
     # renamer's zones file included by another spelling of snippet_dir (a symlink, finding 09): its
     # zones are renamer's, as declared in `ours`
     aliases = {d for d in real if real[d] == real[folder]}
@@ -256,6 +268,12 @@ def shadowed(resolver: Resolver, walk: _Walk, transport: Transport, wanted: dict
                         "(named answers every name under a zone from that zone's file alone): move those "
                         "records into the inventory or out of that range, or serve the site elsewhere")
     return None
+
+
+def per_zone(resolver: Resolver) -> bool:
+    """Whether renamer activates zone by zone (`rndc ... reload`: backend.reload_steps)."""
+    argv = resolver.reload
+    return bool(argv) and argv[-1] == "reload" and posixpath.basename(argv[0]) == "rndc"
 
 
 def _more(names: list[str]) -> str:

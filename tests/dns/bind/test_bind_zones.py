@@ -145,3 +145,25 @@ def test_a_wildcard_above_renamers_zone_is_refused(run: Callable[..., Any], ns: 
     assert refused.exit_code == 3, refused.stdout + refused.stderr
     assert f"({wide}:4) serves every name under fv.lan by its wildcard *.lan" in refused.stderr, refused.stderr
     assert ns.snippets() == before and _ask(ns, "grafana.fv.lan.", "CNAME") == ("printer.lan.",)
+
+
+def test_views_are_refused_before_any_write_unless_the_reload_is_the_operators(run: Callable[..., Any],
+                                                                              ns: Lab) -> None:
+    """DNS break-it round 3, finding 04 (trial 06): with views, `rndc reload ZONE` names no view
+    (named refuses a zone found in several) and the zones file must sit in each view: every apply
+    failed and rolled back, and a rollback could fail too. Refused before any write, naming the
+    view; a `reload` of the operator's own is run as written."""
+    instance = ns.instances["ns-fv"]
+    assert isinstance(instance, bind.Resolver)
+    zones = instance.snippet_dir / "renamer-zones.conf"
+    conf = instance.conf.read_text().replace(f'include "{zones}";',
+                                             f'view "inside" {{ match-clients {{ any; }}; include "{zones}"; }};')
+    instance.conf.write_text(conf)
+    before = ns.snippets()
+    refused = dns(run, ns, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert f'{instance.conf}:' in refused.stderr and 'named.conf has views (view "inside")' in refused.stderr
+    assert "give the resolver a `reload` of your own" in refused.stderr and ns.snippets() == before
+    ns.write_resolvers(ns_fv={"reload": [*instance.reload_command()[:-1], "reconfig"]})
+    planned = dns(run, ns, "plan", "--resolvers", "all")
+    assert "named.conf has views" not in planned.stdout + planned.stderr

@@ -262,16 +262,52 @@ def _nearest(found: list[Definition], near: str) -> list[Definition]:
     while True:
         here = [d for d in found if d[0].rpartition("/")[0] == folder]
         if here or not folder:
-            return here or found
+            return here or _readable(found, near)
         folder = folder.rpartition("/")[0]
+
+
+# Languages whose variables only their own files define (break-it round 19, finding 13): a Nix
+# `${host}` is never a Helm value's `host:`, a Terraform `var.host` never an Ansible var.
+_CLOSED = ((".tf", ".tfvars", ".tf.json", ".tfvars.json", ".hcl"), (".nix",))
+_CHART_VALUES = re.compile(r"(?:^|/)values(?:[-.][^/]*)?\.ya?ml$")
+
+
+def _readable(found: list[Definition], near: str) -> list[Definition]:
+    """The definitions of the rest of the repo a file may read: one in a closed language reads only
+    its own language's; a chart's values file (`values.yaml`, `values-prod.yaml`) is read only
+    by the files under its folder (its templates)."""
+    out = found
+    for family in _CLOSED:
+        if near.endswith(family):
+            out = [d for d in out if d[0].endswith(family)]
+            break
+    return [d for d in out if not _CHART_VALUES.search(d[0])
+            or near.startswith(d[0].rpartition("/")[0] + "/" if "/" in d[0] else "")]
 
 
 def _scope(near: str, found: list[Definition]) -> str | None:
     """A cache key for `_nearest`: the folder (or file) whose definitions it picks."""
     picked = _nearest(found, near)
-    if picked is found or not picked:
+    if picked is found:
         return None
+    if not picked or _fallback(found, near):
+        return "\0" + near  # the rest of the repo, narrowed to what this file may read (one key a file)
     return picked[0][0] if picked[0][0] == near else picked[0][0].rpartition("/")[0] + "/"
+
+
+def _fallback(found: list[Definition], near: str) -> bool:
+    """Whether `_nearest` falls back to the rest of the repo for `near` (no definition in the file
+    or a folder above it)."""
+    folders = {d[0].rpartition("/")[0] for d in found}
+    if any(d[0] == near for d in found):
+        return False
+    folder = near.rpartition("/")[0]
+    while True:
+        if folder in folders:
+            return False
+        if not folder:
+            return True
+        folder = folder.rpartition("/")[0]
 
 
 # Left by templated_matches for the caller: (start, the name as written, what it may be, why).

@@ -41,6 +41,9 @@ Fate = Literal["rewritten", "kept", "unknown"]
 FateOf = Callable[[str, int], Fate]  # path, 1-based line -> what the sweep does to that definition
 
 
+_KUBE_ENV_NAME = re.compile(r"\s*(?:-\s+)?\{?\s*[\"']?name[\"']?\s*:")
+
+
 class Definitions:
     """Where the repo defines each variable (its work tree, through git grep), asked lazily; only
     lines of files `live` accepts count (a record's old `.env` defines nothing today)."""
@@ -56,11 +59,17 @@ class Definitions:
     def of(self, variable: str) -> list[Definition]:
         if variable not in self._found:
             name = re.escape(variable)
+            # ... and a Kubernetes container's `env:` item, `{name: HOST, value: pug}` or `- name: HOST`
+            # over `value: pug` (break-it round 19, finding 13: `$(HOST).$(DOMAIN)` reads the pod's own)
             lines = vcs_status.worktree_lines_matching(
-                self.root, rf"(^|[^A-Za-z0-9_]){name}[[:space:]]*[:=]") or []
+                self.root, rf"(^|[^A-Za-z0-9_]){name}[[:space:]]*[:=]"
+                           rf"|name[\"']?[[:space:]]*:[[:space:]]*[\"']?{name}[\"']?[[:space:]]*([,}}]|$)"
+            ) or []
             found = []
             for path, number, text in lines:
                 value = templated_names.defined_value(text, variable)
+                if value is None and self.live(path):
+                    value = self._kube_env(path, number, text, variable)
                 if value is not None and self.live(path):
                     found.append((path, number, value))
             self._found[variable] = found + self._terraform(variable)
@@ -171,6 +180,29 @@ class Definitions:
     def fate(self, path: str, line: int) -> Fate:
         """What the sweep does to the definition at `path:line`."""
         return self._fate(path, line)
+
+    def _kube_env(self, path: str, number: int, text: str, variable: str) -> str | None:
+        """The `value:` of a Kubernetes env item naming `variable` on line `number` (flow, or the
+        block's next lines at the same indent); None where it holds none (`valueFrom:`)."""
+        named = re.search(rf"[\"']?{re.escape(variable)}[\"']?\s*(?:[,}}]|$)", text)
+        if not _KUBE_ENV_NAME.match(text) or named is None:
+            return None
+        flow = re.search(r"[{,]\s*[\"']?value[\"']?\s*:\s*(\"[^\"]*\"|'[^']*'|[^,}]+)", text)
+        if flow is not None:
+            return flow.group(1).strip().strip("\"'")
+        try:
+            lines = (self.root / path).read_text("utf-8", "replace").splitlines()
+        except OSError:
+            return None
+        indent = len(text) - len(text.lstrip(" -"))
+        for line in lines[number:number + 4]:
+            stripped = line.lstrip(" ")
+            if not stripped or stripped.startswith("-") or len(line) - len(stripped) != indent:
+                return None
+            value = templated_names.defined_value(line, "value")
+            if value is not None:
+                return value
+        return None
 
     def _terraform(self, variable: str) -> list[Definition]:
         """`variable "NAME" { default = "value" }`: the default line of each such block."""

@@ -76,8 +76,8 @@ TWO_VARIABLES = [
                  id="python-fstring"),
     pytest.param({"cs/cfg.env": "HOST=pug\nDOMAIN=ana.lan\n", "cs/Cfg.cs": 'var fqdn = $"{HOST}.{DOMAIN}";\n'},
                  "cs/Cfg.cs", 1, id="csharp-interpolated"),
-    pytest.param({"k8s/.env": "HOST=pug\nDOMAIN=ana.lan\n",
-                  "k8s/pod.yaml": 'env:\n  - {name: FQDN, value: "$(HOST).$(DOMAIN)"}\n'}, "k8s/pod.yaml", 2,
+    pytest.param({"k8s/pod.yaml": 'env:\n  - {name: HOST, value: pug}\n  - name: DOMAIN\n    value: ana.lan\n'
+                                  '  - {name: FQDN, value: "$(HOST).$(DOMAIN)"}\n'}, "k8s/pod.yaml", 5,
                  id="kubernetes-dependent-variables"),
 ]
 
@@ -190,6 +190,11 @@ def test_halves_are_read_in_the_readers_own_language(repo: Callable[..., Path], 
     subprocess.run(["git", "commit", "-qam", "caller passes pug"], cwd=root, check=True)
     out = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     module = [f for f in out if f["path"] == "mod/main.tf" and f["reason"] == "composed-name"]
+    # and a pod's `$(HOST).$(DOMAIN)` reads its own env items, never a shell script's HOST
+    pod = repo({"sh/run.sh": "HOST=pug\nDOMAIN=ana.lan\n",
+                "k8s/pod.yaml": 'env:\n  - {name: HOST, value: rex}\n  - {name: DOMAIN, value: ana.lan}\n'
+                                '  - {name: FQDN, value: "$(HOST).$(DOMAIN)"}\n'}, config=CONFIG, allowlist=ALLOW)
+    assert ("k8s/pod.yaml", 4) not in _composed(pod, run)
     assert len(module) == 1 and "tf/main.tf:3" in module[0]["note"] and "helm" not in module[0]["note"], module
 
 

@@ -28,7 +28,9 @@ _KEEPING = frozenset({"default", "d", "lower", "upper", "trim", "string", "manda
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
 _START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])|\{[0-9]*\}|\{\$(?=[A-Za-z_])|\{env\.|%[Hlq]"
-                    rb"|\$(?=[1-9])")
+                    rb"|\$(?=[1-9])|#\{(?=[A-Za-z_@])")
+# Ruby's interpolation, `"#{host}.#{domain}"`, `#{@host}` (break-it round 19, finding 2)
+_RUBY = re.compile(rb"#\{[ \t]*@{0,2}(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})[ \t]*\}")
 # Caddy's placeholders: `{$HOST}` (`{$HOST:default}`), read from the environment when the
 # Caddyfile is loaded, and `{env.HOST}` at run time (break-it round 16, finding 17).
 _CADDY = re.compile(rb"\{(?:\$(?P<var>" + _IDENT + rb")(?::(?P<default>[A-Za-z0-9._-]*))?"
@@ -118,6 +120,12 @@ def template_at(data: bytes, pos: int, depth: int = 0) -> Template | None:
         return shell
     if head == b"{{":
         return _jinja(data, pos)
+    if head == b"#{":
+        ruby = _RUBY.match(data, pos)
+        if ruby is None:
+            return None
+        name = ruby.group("var").decode().rsplit(".", 1)[-1]
+        return Template(pos, ruby.end(), (name,), builtin=_builtin(name))
     if head == b"%{":
         found = _PUPPET.match(data, pos)
         if found is None:
@@ -482,7 +490,7 @@ _JOINS = (
 )
 JOIN_LITERALS = (b'join(".",', b"join('.')", b'join(".")', b"'.'.join", b'".".join', b"%s.%s", b"{}.{}",
                  b"%v.%v", b"{0}.{1}", b"'.'", b'"."', b"}.${", b"}}.{{", b"}.{{", b"}}.${", b"}${", b"}}{{",
-                 b"}.{", b").$(")
+                 b"}.{", b").$(", b"}.#{")
 # A shell's bare `$HOST.$DOMAIN` (break-it round 19, finding 2): asked of joins only, a literal too
 # common to gate the composed names on.
 _BARE_JOIN = re.compile(rb"\$[A-Za-z_][A-Za-z0-9_]*\.\$[A-Za-z_]")
@@ -519,7 +527,7 @@ def joins(data: bytes) -> list[Joined]:
     starts = [start for start, _ in formed]
     for start in _START.finditer(data):
         host = template_at(data, start.start())
-        if host is None or data[host.end:host.end + 2] not in (b".$", b".{", b"${", b"{{") or \
+        if host is None or data[host.end:host.end + 2] not in (b".$", b".{", b"${", b"{{", b".#") or \
                 _prefix_start(data, host.start) != host.start:
             continue
         dot = data[host.end:host.end + 1] == b"."

@@ -76,6 +76,8 @@ TWO_VARIABLES = [
                  id="python-fstring"),
     pytest.param({"cs/cfg.env": "HOST=pug\nDOMAIN=ana.lan\n", "cs/Cfg.cs": 'var fqdn = $"{HOST}.{DOMAIN}";\n'},
                  "cs/Cfg.cs", 1, id="csharp-interpolated"),
+    pytest.param({"rb/cfg.rb": 'host = "pug"\ndomain = "ana.lan"\nfqdn = "#{host}.#{domain}"\n'}, "rb/cfg.rb", 3,
+                 id="ruby-interpolated"),
     pytest.param({"k8s/pod.yaml": 'env:\n  - {name: HOST, value: pug}\n  - name: DOMAIN\n    value: ana.lan\n'
                                   '  - {name: FQDN, value: "$(HOST).$(DOMAIN)"}\n'}, "k8s/pod.yaml", 5,
                  id="kubernetes-dependent-variables"),
@@ -225,3 +227,14 @@ def test_an_environment_lookup_in_python_follows_the_env_file(repo: Callable[...
     js = [f for f in out if f["path"] == "app/index.js" and f["reason"] == "composed-name"]
     assert len(js) == 1 and "app/.env:1" in js[0]["note"] and "own name" not in js[0]["note"], js
     assert {f["line"] for f in out if f["path"] == "app/main.py" and f["reason"] == "composed-name"} == {3, 4}
+
+
+def test_a_ruby_interpolation_before_a_literal_domain_follows_its_definition(repo: Callable[..., Path],
+                                                                             run: Callable[..., Result]) -> None:
+    """Break-it round 19, finding 2's class: Ruby's `"#{node}.ana.lan"` beside `node = "pug"` is read
+    as `${node}.ana.lan` is: the host half moves, and the literal domain follows where one is right."""
+    files = {"rb/up.rb": 'node = "pug"\nurl = "https://#{node}.ana.lan/"\nputs url\n'}
+    root = repo(files, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "rb/up.rb").read_text() == 'node = "wolf"\nurl = "https://#{node}.fv.lan/"\nputs url\n'
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -192,6 +192,12 @@ def test_halves_are_read_in_the_readers_own_language(repo: Callable[..., Path], 
     subprocess.run(["git", "commit", "-qam", "caller passes pug"], cwd=root, check=True)
     out = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     module = [f for f in out if f["path"] == "mod/main.tf" and f["reason"] == "composed-name"]
+    # a Nix `let` on the join's own line is its nearest definition: where it binds pug, the residual names it
+    (root / "nix/host.nix").write_text(files["nix/host.nix"].replace('"rex"', '"pug"'))
+    subprocess.run(["git", "commit", "-qam", "nix binds pug"], cwd=root, check=True)
+    out = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    nix = [f for f in out if f["path"] == "nix/host.nix" and f["reason"] == "composed-name"]
+    assert len(nix) == 1 and "nix/host.nix:1" in nix[0]["note"] and "helm" not in nix[0]["note"], nix
     # and a pod's `$(HOST).$(DOMAIN)` reads its own env items, never a shell script's HOST
     pod = repo({"sh/run.sh": "HOST=pug\nDOMAIN=ana.lan\n",
                 "k8s/pod.yaml": 'env:\n  - {name: HOST, value: rex}\n  - {name: DOMAIN, value: ana.lan}\n'

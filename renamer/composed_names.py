@@ -28,7 +28,9 @@ _KEEPING = frozenset({"default", "d", "lower", "upper", "trim", "string", "manda
 
 _IDENT = rb"[A-Za-z_][A-Za-z0-9_]*"
 _START = re.compile(rb"\$\{|\{\{|%\{|\$\(|`|\$(?=[A-Za-z_])|\{[0-9]*\}|\{\$(?=[A-Za-z_])|\{env\.|%[Hlq]"
-                    rb"|\$(?=[1-9])")
+                    rb"|\$(?=[1-9])|#\{(?=[A-Za-z_@])")
+# Ruby's interpolation, `"#{host}.#{domain}"`, `#{@host}` (break-it round 19, finding 2)
+_RUBY = re.compile(rb"#\{[ \t]*@{0,2}(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})[ \t]*\}")
 # Caddy's placeholders: `{$HOST}` (`{$HOST:default}`), read from the environment when the
 # Caddyfile is loaded, and `{env.HOST}` at run time (break-it round 16, finding 17).
 _CADDY = re.compile(rb"\{(?:\$(?P<var>" + _IDENT + rb")(?::(?P<default>[A-Za-z0-9._-]*))?"
@@ -118,6 +120,12 @@ def template_at(data: bytes, pos: int, depth: int = 0) -> Template | None:
         return shell
     if head == b"{{":
         return _jinja(data, pos)
+    if head == b"#{":
+        ruby = _RUBY.match(data, pos)
+        if ruby is None:
+            return None
+        name = ruby.group("var").decode().rsplit(".", 1)[-1]
+        return Template(pos, ruby.end(), (name,), builtin=_builtin(name))
     if head == b"%{":
         found = _PUPPET.match(data, pos)
         if found is None:
@@ -350,7 +358,21 @@ def _list_templates(data: bytes) -> Iterator[Template]:
             line_start = data.rfind(b"\n", 0, found.start()) + 1
             if argument is not None and len(_PLACEHOLDER.findall(data, line_start, close)) == 1:
                 name = argument.group("arg").decode()
-                yield Template(found.start(), found.end(), (name,), reads=name)
+                yield Template(found.start(), found.end(), (name,), builtin=_builtin(name), reads=name)
+    if b"regex_replace" in data:  # `{{ inventory_hostname | regex_replace('$', '.ana.lan') }}`
+        for found in _VAR_SUFFIXED.finditer(data):
+            name = found.group("var").decode().rsplit(".", 1)[-1]
+            yield Template(found.start(), found.end(), (name,), builtin=_builtin(name), reads=name)
+    if b"environ" in data or b"getenv" in data:  # Python's `os.environ["HOST"] + ".ana.lan"`
+        for found in _PY_ENV.finditer(data):
+            name = (found.group("v1") or found.group("v2")).decode()
+            builtin = name if name == "HOSTNAME" else None
+            if found.group("concat") is not None:
+                yield Template(found.start(), found.end(), (name,), builtin=builtin)
+                continue
+            line_start = data.rfind(b"\n", max(0, found.start() - 256), found.start()) + 1
+            if _FSTRING_OPEN.search(data, max(line_start, found.start() - 256), found.start()) is not None:
+                yield Template(found.start(), found.end(), (name,), builtin=builtin)
     if b"+" in data or b"~" in data:
         for found in _CONCAT.finditer(data):
             name = found.group(1).decode()
@@ -374,6 +396,17 @@ def _list_templates(data: bytes) -> Iterator[Template]:
                 yield Template(found.start("head"), found.start("head"), ("%",), reads="%")
 
 
+# A variable whose end a filter appends the domain to (break-it round 19, finding 2).
+_VAR_SUFFIXED = re.compile(rb"\{\{-?[ \t]*(?P<var>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})[ \t]*\|[ \t]*"
+                           rb"regex_replace"
+                           rb"[ \t]*\([ \t]*(?P<q>['\"])\$(?P=q)[ \t]*,[ \t]*['\"](?=\.)")
+# An environment lookup in Python (break-it round 19, finding 3): `os.environ["HOST"]`,
+# `os.environ.get("HOST")`, `os.getenv('HOST')`, joined with `+ ".ana.lan"` or inside an f-string
+# (`f"{os.getenv('HOST')}.ana.lan"`).
+_PY_ENV = re.compile(rb"(?P<open>\{)?(?<![A-Za-z0-9_])os\.(?:environ[ \t]*\[[ \t]*(?P<q1>['\"])(?P<v1>"
+                     + _IDENT
+                     + rb")(?P=q1)[ \t]*\]|(?:environ\.get|getenv)[ \t]*\([ \t]*(?P<q2>['\"])(?P<v2>" + _IDENT
+                     + rb")(?P=q2)[ \t]*\))(?:(?P<concat>[ \t]*\+[ \t]*['\"](?=\.))|(?(open)\}(?=\.)|(?!)))")
 _FORMAT_CALL = re.compile(rb"\.format\([ \t]*(?P<arg>" + _IDENT + rb")[ \t]*\)")
 
 
@@ -450,9 +483,17 @@ _JOINS = (
                + rb")(?![A-Za-z0-9_.(\[])"),
     re.compile(rb"(?P<q>['\"])\{[0-9]?\}\.\{[0-9]?\}(?P=q)" + _T + rb"\." + _T + rb"format" + _T + rb"\(" + _T
                + _PAIR + rb"\)"),
+    # Python's f"{host}.{domain}", C#'s $"{host}.{domain}" (break-it round 19, finding 2)
+    re.compile(rb"(?<![A-Za-z0-9_])(?:[rR]?[fF][rR]?|\$)(?P<q>['\"])[^'\"\n{]{0,200}\{(?P<a>" + _IDENT
+               + rb"(?:\."
+               + _IDENT + rb"){0,8})\}\.\{(?P<b>" + _IDENT + rb"(?:\." + _IDENT + rb"){0,8})\}"),
 )
 JOIN_LITERALS = (b'join(".",', b"join('.')", b'join(".")', b"'.'.join", b'".".join', b"%s.%s", b"{}.{}",
-                 b"%v.%v", b"{0}.{1}", b"'.'", b'"."', b"}.${", b"}}.{{", b"}.{{", b"}}.${", b"}${", b"}}{{")
+                 b"%v.%v", b"{0}.{1}", b"'.'", b'"."', b"}.${", b"}}.{{", b"}.{{", b"}}.${", b"}${", b"}}{{",
+                 b"}.{", b").$(", b"}.#{")
+# A shell's bare `$HOST.$DOMAIN` (break-it round 19, finding 2): asked of joins only, a literal too
+# common to gate the composed names on.
+_BARE_JOIN = re.compile(rb"\$[A-Za-z_][A-Za-z0-9_]*\.\$[A-Za-z_]")
 
 
 def _element(data: bytes, start: int, end: int) -> Template | str:
@@ -474,7 +515,8 @@ def _joined_pairs(data: bytes) -> Iterator[tuple[re.Match[bytes], Template | str
 def joins(data: bytes) -> list[Joined]:
     """Every host variable and domain variable joined by a dot in `data` (`${HOST}.${DOMAIN}`,
     `{{ host }}.{{ domain }}`, `join(".", [var.host, var.domain])`, `'%s.%s' % (h, d)`)."""
-    if not any(literal in data for literal in JOIN_LITERALS):
+    if not any(literal in data for literal in JOIN_LITERALS) \
+            and not (b".$" in data and _BARE_JOIN.search(data)):
         return []
     out = []
     for found, half, other in _joined_pairs(data):
@@ -485,7 +527,7 @@ def joins(data: bytes) -> list[Joined]:
     starts = [start for start, _ in formed]
     for start in _START.finditer(data):
         host = template_at(data, start.start())
-        if host is None or data[host.end:host.end + 2] not in (b".$", b".{", b"${", b"{{") or \
+        if host is None or data[host.end:host.end + 2] not in (b".$", b".{", b"${", b"{{", b".#") or \
                 _prefix_start(data, host.start) != host.start:
             continue
         dot = data[host.end:host.end + 1] == b"."

@@ -20,19 +20,28 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from renamer import composed_tails, formatted_values
+
 # A number directive: printf's `%02d` (`%02s`, `%g`, `%i`, `%u`), Python's `{:02d}` and `{n:02d}`,
 # a positional `{}` / `{0}` (str.format's), and Terraform's `${format("%02d", n)}` inside a string.
 _PRINTF = rb"%(?P<zero>0?)(?P<width>[0-9]*)(?P<conv>[dsgiu])"
-_BRACE = rb"\{(?P<field>[A-Za-z_][A-Za-z0-9_.]*|[0-9]*)(?::(?P<bzero>0?)(?P<bwidth>[0-9]*)d?)?\}"
+_BRACE = (rb"\{(?P<field>[A-Za-z_][A-Za-z0-9_.]*|[0-9]*)(?::(?P<bzero>0?)(?P<bwidth>[0-9]*)d?"
+          rb"|:[dD](?P<dwidth>[0-9]+))?\}")  # .NET's `{0:D2}` (PowerShell's -f, C#'s $"...")
+# Nix's `${lib.fixedWidthNumber 2 i}` (`lib.strings.`, bare): zero-padded to its width
+_NIX = (rb"\$\{[ \t]*(?:lib\.)?(?:strings\.)?fixedWidthNumber[ \t]+(?P<nwidth>[0-9]+)[ \t]+"
+        rb"(?P<narg>[^{}\n]*?)[ \t]*\}")
 _TF = (rb"\$\{[ \t]*format[ \t]*\([ \t]*\"%(?P<tzero>0?)(?P<twidth>[0-9]*)[dsgiu]\"[ \t]*,[ \t]*"
        rb"(?P<targ>[^()\n]*?)[ \t]*\)[ \t]*\}")
-_DIRECTIVE = re.compile(_PRINTF + rb"|" + _BRACE + rb"|" + _TF)
+_DIRECTIVE = re.compile(_PRINTF + rb"|" + _BRACE + rb"|" + _TF + rb"|" + _NIX)
 _NAME = re.compile(rb"[A-Za-z0-9.-]*")
 # A template opened right after a name's stem, the directive its first text: Jinja's `{{ '%02d' % i }}`
 # (or `| format(i)`), a shell's `$(printf '%02d' "$i")`.
-_OPENED = re.compile(rb"(?P<stem>[A-Za-z][A-Za-z0-9-]*)(?P<open>\{\{-?[ \t]*|\$\([ \t]*printf[ \t]+)['\"]?\Z")
+_OPENED = re.compile(rb"(?P<stem>[A-Za-z][A-Za-z0-9-]*)"
+                     rb"(?P<open>\{\{-?[ \t]*(?:printf[ \t]+)?|\$\([ \t]*printf[ \t]+)"
+                     rb"['\"]?\Z")
 _WINDOW = 256
-_FORMAT_AFTER = re.compile(rb"[^\n]*?['\"][ \t]*\.format[ \t]*\(")
+_EVALUATIONS = 64
+_FORMAT_AFTER = re.compile(rb"[^\n]*?['\"][ \t]*(?:\.format[ \t]*\(|-f[ \t])")  # str.format, PowerShell's -f
 _NUMBER = re.compile(rb"[ \t]*['\"]?(?P<num>[0-9]+)['\"]?[ \t]*")
 
 # What follows the closing quote of a format given its number: a call's argument, Jinja's filter,
@@ -42,6 +51,7 @@ _AFTER = (
     re.compile(rb"[ \t]*\|[ \t]*format[ \t]*\([ \t]*(?P<num>[0-9]+)[ \t]*\)"),  # 'pve%02d' | format(1)
     re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*(?P<num>[0-9]+)(?![0-9A-Za-z_.])"),  # 'pve%02d' % 1
     re.compile(rb"\.format[ \t]*\([ \t]*(?P<num>[0-9]+)[ \t]*\)"),  # "pve{:02d}".format(1)
+    re.compile(rb"[ \t]*-f[ \t]+(?P<num>[0-9]+)(?![0-9A-Za-z_.])"),  # PowerShell's "pve{0:D2}" -f 1
 )
 _PRINTF_CMD = re.compile(rb"(?<![A-Za-z0-9_-])printf[ \t]+(?:-v[ \t]+\w+[ \t]+)?$")
 _PRINTF_ARG = re.compile(rb"[ \t]+['\"]?(?P<num>[0-9]+)['\"]?(?![0-9A-Za-z_.])")
@@ -83,12 +93,19 @@ def literals(olds: Iterable[str]) -> tuple[bytes, ...]:
     return tuple(sorted(stem.encode() for stem in stems(olds)))
 
 
+_PREFIX_END = re.compile(rb"[0-9]*['\"/,]")
+
+
 def might_hold(data: bytes, needles: Iterable[bytes]) -> bool:
     for needle in needles:
         at = data.find(needle)
         while at >= 0:
             after = data[at + len(needle):at + len(needle) + 1]
-            if after in (b"%", b"{", b"$"):
+            if after in (b"%", b"{", b"$", b"#"):
+                return True
+            # `"pve" + str(i).zfill(2)`, `'pve0')` (regex_replace), `s/^/pve/`, `addprefix pve0,`
+            end = _PREFIX_END.match(data, at + len(needle))
+            if end is not None and (at == 0 or data[at - 1:at] in b"'\"/ \t"):
                 return True
             at = data.find(needle, at + 1)
     return False
@@ -105,6 +122,8 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
     by_stem = stems(olds)
     if not by_stem:
         return
+    budget = [_EVALUATIONS]  # loops evaluated per file: past it, a number is one that cannot be told
+    yield from _more(data, by_stem, budget)
     for found in _DIRECTIVE.finditer(data):
         start = found.start()
         left = start
@@ -121,6 +140,7 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
         if not candidates:
             continue
         if found.group("field") is not None and not found.group("bwidth") and found.group("bzero") is None \
+                and not found.group("dwidth") \
                 and not _FORMAT_AFTER.match(data, found.end(), found.end() + _WINDOW):
             continue  # `{name}` / `{}` given to no str.format: composed_names.py's, not a number
         after = found.end()
@@ -136,6 +156,10 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
         tail = data[after:end].decode("ascii", "replace")
         zero, width = _spec(found)
         number, exact_range = _argument(data, found, left if inside is None else start)
+        bound = None
+        if number is None and exact_range is None:  # a variable: its loop's literal numbers, if told
+            expression = _expression(data, found, left if inside is None else start)
+            bound = _bounded(data, start, expression, budget) if expression else None
         for old in candidates:
             digits = _digits(old, stem, tail)
             if digits is None or _render(int(digits), zero, width) != digits:
@@ -144,11 +168,188 @@ def find(data: bytes, olds: Iterable[str]) -> Iterator[Formatted]:
                 continue
             if exact_range is not None and not _walks(exact_range, int(digits)):
                 continue
+            if bound is not None and not any(_render(v, zero, width) == digits for v in bound.values):
+                continue  # `count.index + 2` under `count = 2`, `for i in range(2, 4)`: never the old number
             given = str(number) if number is not None else (
                 f"{exact_range[0]}..{exact_range[1]}" if exact_range is not None else "")
+            if bound is not None:
+                given = _shown(bound)
             yield Formatted(left, end, old, data[left:end].decode("utf-8", "replace"), given,
-                            number is not None or exact_range is not None)
+                            number is not None or exact_range is not None or bound is not None)
             break
+
+
+# A stem joined to a padded number (break-it round 19, finding 1): Python's `"pve" + str(i).zfill(2)`,
+# `str(i).rjust(2, "0")`, `"pve" + f"{i:02d}"`, `"pve" + "%02d" % i`, JavaScript's
+# `"pve" + String(i).padStart(2, "0")`, Ruby's `"pve" + i.to_s.rjust(2, "0")`, Jinja's
+# `'pve' ~ '%02d' | format(i)`.
+_ARG = rb"[^()\n]{1,40}?"
+_PADS = (
+    rb"str\([ \t]*(?P<a1>" + _ARG + rb")[ \t]*\)\.zfill\([ \t]*(?P<w1>[0-9]+)[ \t]*\)",
+    rb"(?:str|String)\([ \t]*(?P<a2>" + _ARG + rb")[ \t]*\)\.(?:rjust|padStart)\([ \t]*(?P<w2>[0-9]+)[ \t]*,"
+    rb"[ \t]*"
+    rb"['\"]0['\"][ \t]*\)",
+    rb"(?P<a3>[A-Za-z_$][A-Za-z0-9_.]{0,40}?)\.(?:to_s|toString\(\))\.(?:rjust|padStart)"
+    rb"\([ \t]*(?P<w3>[0-9]+)[ \t]*,"
+    rb"[ \t]*['\"]0['\"][ \t]*\)",
+    rb"[fF](?P<q4>['\"])\{(?P<a4>[A-Za-z_][A-Za-z0-9_]*):0(?P<w4>[0-9]+)d?\}(?P=q4)",
+    rb"(?P<q5>['\"])%0(?P<w5>[0-9]+)[dsi](?P=q5)[ \t]*(?:%[ \t]*(?P<a5>[A-Za-z_$][A-Za-z0-9_.]*)"
+    rb"|\|[ \t]*format[ \t]*\([ \t]*(?P<a6>" + _ARG + rb")[ \t]*\))",
+)
+_JOINED_PAD = re.compile(rb"(?P<q>['\"])(?P<stem>[A-Za-z][A-Za-z0-9-]*)(?P=q)[ \t]*(?:\+|~|\.\.)[ \t]*(?:"
+                         + rb"|".join(_PADS) + rb")"
+                         rb"(?:[ \t]*(?:\+|~|\.\.)[ \t]*(?P<tq>['\"])(?P<tail>[A-Za-z0-9.-]+)(?P=tq))?")
+# A text put before each number of a list (finding 1): Ansible's `map('regex_replace', '^', 'pve0')`,
+# sed's `s/^/pve/` (after `seq -w 1 3 |`), Make's `$(addprefix pve0,...)`.
+_PREPEND = re.compile(
+    rb"regex_replace['\"]?[ \t]*,?[ \t]*\(?[ \t]*(?P<q>['\"])\^(?P=q)[ \t]*,[ \t]*(?P<q2>['\"])"
+    rb"(?P<pre>[A-Za-z][A-Za-z0-9-]*)(?P=q2)"
+    rb"|(?<![A-Za-z0-9_])s(?P<d>[/|#,])\^(?P=d)(?P<sed>[A-Za-z][A-Za-z0-9-]*)(?P=d)"
+    rb"|\$\(addprefix[ \t]+(?P<make>[A-Za-z][A-Za-z0-9-]*),")
+_PY_RANGE = re.compile(rb"range[ \t]*\([ \t]*(?P<a>[0-9]+)[ \t]*(?:,[ \t]*(?P<b>[0-9]+)[ \t]*)?\)[^\n]*$")
+_SEQ_PIPE = re.compile(rb"(?<![A-Za-z0-9_-])seq[ \t]+(?P<w>-w[ \t]+)?(?P<a>[0-9]+)(?:[ \t]+(?P<b>[0-9]+))?"
+                       rb"(?:[ \t]+(?P<c>[0-9]+))?[ \t]*\|[^\n]*$")
+# A variable between a stem and a literal after it (finding 1): `web${i}-mgmt`, `web$i-mgmt`,
+# `web{{ i }}-mgmt`, Ruby's `web#{i}-mgmt`; the number is unpadded.
+_MIDDLE = re.compile(rb"\$\{(?P<v1>[A-Za-z_][A-Za-z0-9_]*)\}|\$(?P<v2>[A-Za-z_][A-Za-z0-9_]*)"
+                     rb"|\{\{-?[ \t]*(?P<v3>[A-Za-z_][A-Za-z0-9_]*)[ \t]*-?\}\}"
+                     rb"|#\{(?P<v4>[A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _shown(bound: formatted_values.Bound) -> str:
+    more = ", ..." if len(bound.values) > 6 else ""
+    return f"{', '.join(str(v) for v in bound.values[:6])}{more} ({bound.why})"
+
+
+def _line_start(data: bytes, pos: int) -> int:
+    """Where the line holding `pos` starts, at most _WINDOW bytes back (a hostile line is read in
+    linear time)."""
+    floor = max(0, pos - _WINDOW)
+    return max(floor, data.rfind(b"\n", floor, pos) + 1)
+
+
+def _bounded(data: bytes, pos: int, expression: str, budget: list[int]) -> formatted_values.Bound | None:
+    """formatted_values.bounded, while the file's budget lasts (a hostile file of thousands of
+    formats is read in linear time; past the budget each may make the old name: a residual)."""
+    if budget[0] <= 0:
+        return None
+    budget[0] -= 1
+    return formatted_values.bounded(data, pos, expression)
+
+
+def _more(data: bytes, by_stem: dict[str, list[str]], budget: list[int]) -> Iterator[Formatted]:
+    """The spellings the directive grammar does not read: a stem joined to a padded number, a
+    text put before each number of a list, a variable between a stem and a literal after it."""
+    for found in _JOINED_PAD.finditer(data):
+        stem = found.group("stem").decode()
+        candidates = by_stem.get(stem)
+        if not candidates:
+            continue
+        width = next(found.group(g) for g in ("w1", "w2", "w3", "w4", "w5") if found.group(g) is not None)
+        arg = next((found.group(g) for g in ("a1", "a2", "a3", "a4", "a5", "a6")
+                    if found.group(g) is not None), b"")
+        tail = (found.group("tail") or b"").decode()
+        yield from _made(data, found.start(), found.end(), candidates, stem, tail, arg.decode(), b"0", width,
+                         budget)
+    for found in _PREPEND.finditer(data):
+        pre = (found.group("pre") or found.group("sed") or found.group("make")).decode()
+        line_start = _line_start(data, found.start())
+        values: tuple[str, ...] | None = None
+        why = ""
+        if found.group("pre") is not None:
+            at = data.rfind(b"range", line_start, found.start())
+            numbers = _PY_RANGE.match(data, at, found.start()) if at >= 0 else None
+            if numbers is not None:
+                low, high = (0, int(numbers.group("a"))) if numbers.group("b") is None else (
+                    int(numbers.group("a")), int(numbers.group("b")))
+                values = tuple(str(i) for i in range(low, min(high, low + 1000)))
+                why = numbers.group().split(b"|")[0].decode("utf-8", "replace")
+        elif found.group("sed") is not None:
+            at = data.rfind(b"seq", line_start, found.start())
+            seq = _SEQ_PIPE.match(data, at, found.start()) if at >= 0 else None
+            if seq is not None:
+                walk = _seq(seq)
+                if walk is not None:
+                    size = len(str(walk[1])) if seq.group("w") else 0
+                    values = tuple(str(i).rjust(size, "0") for i in range(walk[0], walk[1] + 1, walk[2]))
+                    why = seq.group().split(b"|")[0].decode("utf-8", "replace")
+        for stem, olds in by_stem.items():
+            if not pre.startswith(stem):
+                continue
+            for old in olds:
+                rest = old[len(pre):] if old.startswith(pre) else ""
+                if not rest.isdigit():
+                    continue
+                if values is not None and rest not in values:
+                    continue
+                given = f"{', '.join(values[:6])}{', ...' if len(values) > 6 else ''} ({why.strip()})" \
+                    if values is not None else ""
+                text = found.group().decode("utf-8", "replace")
+                yield Formatted(found.start(), found.end(), old, text, given, values is not None)
+                break
+    for found in _MIDDLE.finditer(data):
+        left = found.start()
+        while left > max(0, found.start() - _WINDOW) and re.match(rb"[A-Za-z0-9-]", data[left - 1:left]):
+            left -= 1
+        if left > 0 and data[left - 1:left] in (b".", b"_"):
+            continue
+        stem = data[left:found.start()].decode("ascii", "replace")
+        candidates = by_stem.get(stem)
+        if not candidates:
+            continue
+        right = re.compile(rb"[A-Za-z0-9-]*").match(data, found.end())
+        end = right.end() if right is not None else found.end()
+        tail = data[found.end():end].decode("ascii", "replace")
+        if not tail:
+            continue  # `pve${i}` alone: composed_tails' (a literal start), or a composed name's (a domain)
+        var = next(found.group(g) for g in ("v1", "v2", "v3", "v4") if found.group(g) is not None).decode()
+        expression = data[found.start():found.end()].decode()
+        loop = None
+        if budget[0] > 0:
+            budget[0] -= 1
+            floor = max(0, found.start() - formatted_values.WINDOW)
+            window = data[floor:found.end() + _WINDOW]
+            loop = composed_tails.loop_values(window, found.start() - floor, f"${var}")
+        for old in candidates:
+            made = re.fullmatch(re.escape(stem) + r"([0-9]+)" + re.escape(tail) + r"(?:\..*)?", old)
+            if made is None or (tail and tail[0] == "-" and not old[len(stem):].split("-")[0].isdigit()):
+                continue
+            digits = made.group(1)
+            if loop is not None:
+                if digits not in loop.items:
+                    continue
+                shown = ", ".join(loop.items[:6]) + (", ..." if len(loop.items) > 6 else "")
+                yield Formatted(left, end, old, f"{stem}{expression}{tail}", f"{shown} ({loop.why})", True)
+                break
+            bound = _bounded(data, found.start(), var, budget)
+            if bound is not None:
+                if int(digits) not in bound.values or str(int(digits)) != digits:
+                    continue
+                yield Formatted(left, end, old, f"{stem}{expression}{tail}", _shown(bound), True)
+                break
+            if str(int(digits)) != digits:
+                continue  # an unpadded number never makes `web01-mgmt`
+            yield Formatted(left, end, old, f"{stem}{expression}{tail}", "", False)
+            break
+
+
+def _made(data: bytes, start: int, end: int, candidates: list[str], stem: str, tail: str, arg: str,
+          zero: bytes, width: bytes, budget: list[int]) -> Iterator[Formatted]:
+    number = _NUMBER.fullmatch(arg.encode())
+    bound = _bounded(data, start, arg, budget) if number is None and arg else None
+    for old in candidates:
+        digits = _digits(old, stem, tail)
+        if digits is None or _render(int(digits), zero, width) != digits:
+            continue
+        if number is not None and _render(int(number.group("num")), zero, width) != digits:
+            continue
+        if bound is not None and not any(_render(v, zero, width) == digits for v in bound.values):
+            continue
+        given = number.group("num").decode() if number is not None else (
+            _shown(bound) if bound is not None else "")
+        yield Formatted(start, end, old, data[start:end].decode("utf-8", "replace"), given,
+                        number is not None or bound is not None)
+        break
 
 
 def _walks(sequence: tuple[int, int, int], number: int) -> bool:
@@ -161,6 +362,10 @@ def _spec(found: re.Match[bytes]) -> tuple[bytes, bytes]:
         return found.group("zero"), found.group("width")
     if found.group("twidth") is not None:
         return found.group("tzero"), found.group("twidth")
+    if found.group("nwidth") is not None:
+        return b"0", found.group("nwidth")
+    if found.group("dwidth") is not None:
+        return b"0", found.group("dwidth")
     return found.group("bzero") or b"", found.group("bwidth") or b""
 
 
@@ -177,8 +382,9 @@ def _argument(data: bytes, found: re.Match[bytes],
               left: int) -> tuple[int | None, tuple[int, int, int] | None]:
     """The literal number the directive is given, or the literal sequence it walks; (None, None)
     where it cannot be told."""
-    if found.group("twidth") is not None:  # "pve${format("%02d", 1)}"
-        arg = _NUMBER.fullmatch(found.group("targ"))
+    if found.group("twidth") is not None or found.group("nwidth") is not None:  # "pve${format("%02d", 1)}"
+        given = found.group("targ") if found.group("twidth") is not None else found.group("narg")
+        arg = _NUMBER.fullmatch(given)
         return (int(arg.group("num")), None) if arg is not None else (None, None)
     # A window around the directive: a format and what it is given stand within a few hundred bytes,
     # and a hostile line of thousands of directives is read in linear time.
@@ -230,3 +436,71 @@ def _seq(args: re.Match[bytes] | None) -> tuple[int, int, int] | None:
     if len(numbers) == 2:
         return numbers[0], numbers[1], 1
     return numbers[0], numbers[2], numbers[1]
+
+
+# What a format's directive is given, as written: a call's argument (balanced), Jinja's `| format(x)`,
+# Python's `% x`, str.format's `(x)`, PowerShell's `-f x`, a shell printf's word.
+_GIVEN = (
+    re.compile(rb"[ \t]*,[ \t]*"),
+    re.compile(rb"[ \t]*\|[ \t]*format[ \t]*\("),
+    re.compile(rb"\.format[ \t]*\("),
+)
+_PERCENT_ARG = re.compile(rb"[ \t]*%[ \t]*\(?[ \t]*"
+                          rb"(?P<arg>[A-Za-z_$][A-Za-z0-9_.]*(?:[ \t]*[+-][ \t]*[0-9]+)?)")
+_DASH_F_ARG = re.compile(rb"[ \t]*-f[ \t]+(?P<arg>\$[A-Za-z_][A-Za-z0-9_]*)")
+_SHELL_ARG = re.compile(rb"[ \t]+(?P<arg>\"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?\"?)")
+
+
+def _balanced(data: bytes, at: int) -> str | None:
+    """The text from `at` to the `)` closing the call it stands in (one line), else None."""
+    depth = 0
+    for i in range(at, min(len(data), at + 120)):
+        c = data[i:i + 1]
+        if c == b"\n":
+            return None
+        if c == b"(":
+            depth += 1
+        elif c == b")":
+            if depth == 0:
+                return data[at:i].decode("utf-8", "replace").strip()
+            depth -= 1
+        elif c == b"," and depth == 0:
+            return None  # a second argument: which one the directive reads is not told here
+    return None
+
+
+def _expression(data: bytes, found: re.Match[bytes], left: int) -> str | None:
+    """The expression a directive is given where it is a variable (`i`, `count.index + 2`, `$i`,
+    `item`, `$_`), for formatted_values to bound; None where it is not found."""
+    if found.group("twidth") is not None:
+        return found.group("targ").decode("utf-8", "replace")
+    if found.group("nwidth") is not None:
+        return found.group("narg").decode("utf-8", "replace")
+    field = found.group("field")
+    if field and not field[:1].isdigit():  # f"pve{i:02d}": the field is the variable
+        return field.decode()
+    line_start = _line_start(data, left)
+    line_end = data.find(b"\n", found.end(), found.end() + _WINDOW)
+    line_end = min(len(data), found.end() + _WINDOW) if line_end < 0 else line_end
+    before = data[line_start:left]
+    quote_at = max(before.rfind(b'"'), before.rfind(b"'"))
+    if quote_at < 0:
+        return None
+    close = data.find(before[quote_at:quote_at + 1], found.end(), line_end)
+    if close < 0:
+        return None
+    head = before[:quote_at][-48:]  # what calls the format ends here: a short tail, read in linear time
+    if _PRINTF_CMD.search(head):
+        arg = _SHELL_ARG.match(data, close + 1)
+        return arg.group("arg").decode() if arg is not None else None
+    for form in _GIVEN:
+        opened = form.match(data, close + 1)
+        if opened is not None:
+            if form is _GIVEN[0] and not re.search(rb"(?:format|printf|sprintf|Sprintf)[ \t]*\($", head):
+                continue
+            return _balanced(data, opened.end())
+    for simple in (_PERCENT_ARG, _DASH_F_ARG):
+        arg = simple.match(data, close + 1)
+        if arg is not None:
+            return arg.group("arg").decode()
+    return None

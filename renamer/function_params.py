@@ -226,7 +226,8 @@ def _helm(data: bytes) -> Iterator[Loop]:
         header = define.group().decode("utf-8", "replace")
         line = _line(data, define.start())
         if not calls:
-            why = f"the template `{name.decode()}` is included from no line of this file"
+            why = (f"the template `{name.decode()}` is defined here and included from other files: what they "
+                   "pass is read at each include (a residual there where it makes the old name), not here")
         variables = {".": dots, **keys}
         for variable, values in variables.items():
             yield Loop(variable, define.end(), body_end, line, header, tuple(values) if why is None else None,

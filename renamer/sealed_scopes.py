@@ -136,9 +136,12 @@ class Scopes:
         out: list[tuple[int, int]] = []
         if posixpath.basename(rel) in KUSTOMIZATIONS:
             if self._kustomization_binds(rel, frozenset({rel})):
-                out += _key_spans(data, ("namespace",), 0, len(data), top=True)
-        elif rel.endswith((".yaml", ".yml", ".json")):
+                out += _key_spans(data, ("namespace", "nameSuffix", "namePrefix"), 0, len(data), top=True)
+                out += _patch_spans(data)  # break-it round 19, finding 7: a patch setting the namespace
+        elif rel.endswith((".yaml", ".yml", ".json", ".gotmpl")):
             out += self._object_spans(data)
+            if b"releases" in data:
+                out += self._helmfile_spans(rel, data)
         if _COMMAND.search(data) is not None:
             out += self._command_spans(data)
         return out
@@ -153,6 +156,39 @@ class Scopes:
             paths = _applied_paths(document)
             if paths and any(self.binds(path) for path in paths):
                 out += _key_spans(data, ("namespace", "targetNamespace"), start, stop)
+                # An ApplicationSet's `namespace: "{{ns}}"`: the generator's elements give it
+                params = _namespace_params(document)
+                if params:
+                    out += _key_spans(data, params, start, stop)
+        return out
+
+    def _helmfile_spans(self, rel: str, data: bytes) -> list[tuple[int, int]]:
+        """A helmfile's release `namespace:` over a chart folder of the repo (break-it round 19,
+        finding 7): each release whose chart binds, by its place among the releases."""
+        out: list[tuple[int, int]] = []
+        bounds = [0, *(m.start() for m in _DOCUMENT.finditer(data)), len(data)]
+        folder = posixpath.dirname(rel)
+        for start, stop in itertools.pairwise(bounds):
+            document = parse_yaml_text(data[start:stop].decode("utf-8", "replace"))
+            releases = document.get("releases") if isinstance(document, dict) else None
+            if not isinstance(releases, list):
+                continue
+            heads = list(_ITEM.finditer(data, start, stop))
+            at = data.find(b"releases", start, stop)
+            heads = [h for h in heads if h.start() > at]
+            if heads:  # the release items: the list items at the first item's indent
+                indent = heads[0].group(1)
+                heads = [h for h in heads if h.group(1) == indent]
+            for i, release in enumerate(releases):
+                chart = release.get("chart") if isinstance(release, dict) else None
+                if not isinstance(chart, str) or not chart.startswith(("./", "../")):
+                    continue
+                if not self.binds(posixpath.join(folder, chart)):
+                    continue
+                if len(heads) != len(releases):  # items not told apart: every namespace of the file
+                    return _key_spans(data, ("namespace",), start, stop)
+                end = heads[i + 1].start() if i + 1 < len(heads) else stop
+                out += _key_spans(data, ("namespace",), heads[i].start(), end)
         return out
 
     def _command_spans(self, data: bytes) -> list[tuple[int, int]]:
@@ -194,9 +230,52 @@ def _applied_paths(document: Any) -> list[str]:
         chart_ref = spec.get("chartRef")
         out.append(chart_ref.get("path") if isinstance(chart_ref, dict) else None)
     elif kind in ("Application", "ApplicationSet"):
+        if kind == "ApplicationSet" and isinstance(spec.get("template"), dict) \
+                and isinstance(spec["template"].get("spec"), dict):
+            spec = spec["template"]["spec"]  # break-it round 19, finding 7: the template's source
         sources = [spec.get("source"), *(spec.get("sources") or [])]
         out += [s.get("path") for s in sources if isinstance(s, dict)]
     return [posixpath.normpath(p) for p in out if isinstance(p, str) and p and "://" not in p]
+
+
+_ITEM = re.compile(rb"(?m)^([ \t]*)-[ \t]+")
+_PARAM = re.compile(r"\{\{-?\s*\.?([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}")
+# A JSON6902 patch setting the namespace (`- op: add`, `path: /metadata/namespace`, `value: pug`),
+# inline or inside a `patch: |-` block; and a strategic-merge patch's `namespace:`.
+_NS_PATCH = re.compile(rb"path[\"']?[ \t]*:[ \t]*[\"']?/metadata/namespace[\"']?[ \t]*[,}\n]")
+_PATCH_VALUE = re.compile(rb"(?:^|[{,\s])[\"']?value[\"']?[ \t]*:[ \t]*")
+
+
+def _patch_spans(data: bytes) -> list[tuple[int, int]]:
+    """The namespace values a kustomization's patches set (break-it round 19, finding 7)."""
+    if b"patch" not in data:
+        return []
+    out = []
+    first = re.search(rb"(?m)^[\"']?(?:patches|patchesJson6902|patchesStrategicMerge)[\"']?[ \t]*:", data)
+    if first is None:
+        return []
+    for found in _NS_PATCH.finditer(data, first.start()):
+        # the operation's value: the nearest `value:` within the operation (a few lines either side)
+        lo, hi = max(first.start(), found.start() - 200), min(len(data), found.end() + 200)
+        values = list(_PATCH_VALUE.finditer(data, lo, hi))
+        if values:
+            value = min(values, key=lambda v: abs(v.end() - found.end()))
+            out.append((value.end(), value_end(data, value.end(), len(data))))
+    out += _key_spans(data, ("namespace",), first.start(), len(data))
+    return out
+
+
+def _namespace_params(document: Any) -> tuple[str, ...]:
+    """The generator parameters an ApplicationSet's destination namespace is made of (`{{ns}}`,
+    `{{.ns}}`)."""
+    spec = document.get("spec") if isinstance(document, dict) else None
+    template = spec.get("template") if isinstance(spec, dict) else None
+    inner = template.get("spec") if isinstance(template, dict) else None
+    destination = inner.get("destination") if isinstance(inner, dict) else None
+    namespace = destination.get("namespace") if isinstance(destination, dict) else None
+    if not isinstance(namespace, str):
+        return ()
+    return tuple(dict.fromkeys(_PARAM.findall(namespace)))
 
 
 def held(scopes: Scopes, rel: str, data: bytes, matches: list[Match]) -> list[Match]:

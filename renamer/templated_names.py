@@ -118,7 +118,10 @@ def defined_value(line: str, variable: str) -> str | None:
              or re.search(rf"\{{%-?\s*set\s+{name}\s*=\s*(.*?)\s*-?%\}}", line)
              # An INI inventory's host line: `ana-ml2 ansible_host=10.250.50.54 node=ana-ml2`.
              or re.match(rf"[A-Za-z0-9_.\[\]:-]+(?:\s+[A-Za-z0-9_]+=\S+)*?\s+{name}="
-                         rf"(\"[^\"]*\"|'[^']*'|\S+)", line))
+                         rf"(\"[^\"]*\"|'[^']*'|\S+)", line)
+             # A Nix binding after `let`, `{` or `;`: `let host = "pug"; domain = "ana.lan"; in ...`
+             # (break-it round 19, finding 13: the nearest definition, on the join's own line)
+             or re.search(rf"(?:\blet\s+|[{{;]\s*){name}\s*=\s*(\"[^\"\\$]*\")\s*;", line))
     if found is None:
         return None
     value = found.group(1).strip()

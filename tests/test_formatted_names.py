@@ -47,3 +47,22 @@ def test_stems_and_the_prefilter() -> None:
     assert needles == (b"pve",)
     assert formatted_names.might_hold(b'x = format("pve%02d", 1)', needles)
     assert not formatted_names.might_hold(b"pve01 pve-x", needles)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    pytest.param(b'map (i: "pve${lib.fixedWidthNumber 2 i}") [ 1 2 3 ]', [("pve01", True)], id="nix-map"),
+    pytest.param(b'"pve${lib.strings.fixedWidthNumber 2 n}"', [("pve01", False)], id="nix-unbound"),
+    pytest.param(b'"pve" + str(i).zfill(2)', [("pve01", False)], id="zfill"),
+    pytest.param(b'"pve" + str(1).zfill(2)', [("pve01", True)], id="zfill-literal"),
+    pytest.param(b'"pve" + i.to_s.rjust(2, "0") + ".ana.lan"', [("pve01.ana.lan", False)], id="ruby-with-a-tail"),
+    pytest.param(b"'pve' ~ '%02d' | format(i)", [("pve01", False)], id="jinja-tilde"),
+    pytest.param(b'"pve{0:D2}" -f 1', [("pve01", True)], id="powershell-literal"),
+    pytest.param(b"range(1, 4) | map('regex_replace', '^', 'pve0')", [("pve01", True)], id="regex-replace"),
+    pytest.param(b"seq -w 9 11 | sed 's/^/pve/'", [], id="seq-w-past-it"),
+    pytest.param(b"for i in $(seq 1 2); do echo web${i}-mgmt; done", [("web1-mgmt", True)], id="middle-seq"),
+    pytest.param(b'for (( i = 2; i <= 3; i++ )); do printf "pve%02d" "$i"; done', [], id="c-style-past-it"),
+    pytest.param(b'for (let i = 1; i < 4; i++) { f(`x`, sprintf("pve%02d", i)) }', [("pve01", True)],
+                 id="javascript-loop"),
+])
+def test_round_19_spellings(text: bytes, expected: list[tuple[str, bool]]) -> None:
+    assert [(f.old, f.exact) for f in formatted_names.find(text, [*OLDS, "web1-mgmt"])] == expected

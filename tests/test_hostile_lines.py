@@ -44,6 +44,13 @@ CASES: list[tuple[str, Callable[[], object]]] = [
     ("join-side-by-side", lambda: composed_names.joins(b"${A}${B}" * 8000)),
     ("backup-variable", lambda: list(own_storage.locations("x.sh", b"rsync backup_" + b"path" * 10000
                                                            + b" $(uname -n)"))),
+    # break-it round 19, finding 1: the padded joins, prefixes, middle variables and bounded loops
+    ("format-joined-pads", lambda: list(formatted_names.find(b'"pve" + str(i).zfill(2) ' * 8000, ["pve01"]))),
+    ("format-prefixes", lambda: list(formatted_names.find(b"seq 1 3 | s/^/pve0/ " * 8000, ["pve01"]))),
+    ("format-middle-variables", lambda: list(formatted_names.find(b"for i in 1 2; do web${i}-mgmt " * 8000,
+                                                                  ["web1-mgmt"]))),
+    ("format-bounded-loops", lambda: list(formatted_names.find(
+        b'1..3 | ForEach-Object { "pve{0:D2}" -f $_ } for i in range(2, 4) f"pve{i:02d}" ' * 4000, ["pve01"]))),
 ]
 
 

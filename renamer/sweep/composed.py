@@ -273,7 +273,12 @@ def _decide(name: ComposedName, renamed: dict[str, str], definitions: Known,
     `loop`: the loop binding its variable, whose values it reads instead of any definition."""
     template = name.template
     if template.builtin is not None and template.default is None and loop is None:
-        return _builtin(name, renamed)
+        # `$HOST` / `process.env.HOST` the repo defines (`.env`'s `HOST=pug`): its definitions say
+        # what it holds (break-it round 19, finding 17); where they make no residual, the own name may
+        if not template.variables or not definitions.values(template.variables[0], rel or None).found:
+            return _builtin(name, renamed)
+        decided = _decide(replace(name, template=replace(template, builtin=None)), renamed, definitions, rel)
+        return decided if decided is not None else _builtin(name, renamed)
     if loop is not None and loop.hosts:
         return _inventory(name, renamed, loop, rel)
     values: list[_Value] = []

@@ -7,6 +7,8 @@ fails on until the format is written for the new name (or the line kept on purpo
 
 from __future__ import annotations
 
+import re
+
 from renamer import formatted_names
 from renamer.occurrences import Match
 from renamer.sweep.composed import REASON
@@ -21,7 +23,7 @@ def formatted_matches(data: bytes, matches: list[Match], hosts: tuple[tuple[str,
         if any(m.start < found.end and found.start < m.end for m in [*matches, *added]):
             continue
         new = renamed[found.old]
-        if found.exact and found.number and ".." in found.number:
+        if found.exact and re.fullmatch(r"-?[0-9]+\.\.-?[0-9]+", found.number):
             what = f"walks {found.number}, which makes {found.old}"
         elif found.exact:
             what = f"is given {found.number}: it makes {found.old}"

@@ -24,12 +24,18 @@ _STRING = re.compile(rb"\"(?P<value>[^\"\r\n]*)\"")
 
 
 def _chart(root: Path, rel: str) -> Path | None:
+    """The folder holding `Chart.yaml` above `rel`; else, for a file under a `templates/` folder
+    (a chart whose Chart.yaml is written at deploy time, or a library chart's copy: break-it
+    round 19, finding 3), that folder's parent."""
     folder = posixpath.dirname(rel)
+    templates = None
     while True:
         if (root / folder / "Chart.yaml").is_file():
             return root / folder
+        if templates is None and posixpath.basename(folder) == "templates":
+            templates = root / posixpath.dirname(folder)
         if not folder:
-            return None
+            return templates
         folder = posixpath.dirname(folder)
 
 

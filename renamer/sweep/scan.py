@@ -78,6 +78,7 @@ from renamer.sweep.model import (
 )
 from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.nix_attrs import NixIndex
+from renamer.sweep.nsupdate_zones import nsupdate_matches
 from renamer.sweep.own_storage import own_storage_matches
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
@@ -569,6 +570,8 @@ class FileScanner:
                 # `A("pug", ...)` in DNSControl's `D("ana.lan", ...)`, nsupdate's `zone:` + `record:`...
                 if self.matcher.may_hold("tool names", data):  # zone_records.LITERALS are of that group
                     matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                # nsupdate's `zone ana.lan` over `update add pug.ana.lan.` moving out of the zone
+                matches = nsupdate_matches(data, matches, self.matcher.hosts)
                 # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
                 if self.matcher.may_hold("own storage", data):
                     matches = own_storage_matches(data, rel, matches, self.matcher.hosts)

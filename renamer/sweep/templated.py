@@ -41,6 +41,9 @@ Fate = Literal["rewritten", "kept", "unknown"]
 FateOf = Callable[[str, int], Fate]  # path, 1-based line -> what the sweep does to that definition
 
 
+_KUBE_ENV_NAME = re.compile(r"\s*(?:-\s+)?\{?\s*[\"']?name[\"']?\s*:")
+
+
 class Definitions:
     """Where the repo defines each variable (its work tree, through git grep), asked lazily; only
     lines of files `live` accepts count (a record's old `.env` defines nothing today)."""
@@ -56,11 +59,17 @@ class Definitions:
     def of(self, variable: str) -> list[Definition]:
         if variable not in self._found:
             name = re.escape(variable)
+            # ... and a Kubernetes container's `env:` item, `{name: HOST, value: pug}` or `- name: HOST`
+            # over `value: pug` (break-it round 19, finding 13: `$(HOST).$(DOMAIN)` reads the pod's own)
             lines = vcs_status.worktree_lines_matching(
-                self.root, rf"(^|[^A-Za-z0-9_]){name}[[:space:]]*[:=]") or []
+                self.root, rf"(^|[^A-Za-z0-9_]){name}[[:space:]]*[:=]"
+                           rf"|name[\"']?[[:space:]]*:[[:space:]]*[\"']?{name}[\"']?[[:space:]]*([,}}]|$)"
+            ) or []
             found = []
             for path, number, text in lines:
                 value = templated_names.defined_value(text, variable)
+                if value is None and self.live(path):
+                    value = self._kube_env(path, number, text, variable)
                 if value is not None and self.live(path):
                     found.append((path, number, value))
             self._found[variable] = found + self._terraform(variable)
@@ -172,6 +181,29 @@ class Definitions:
         """What the sweep does to the definition at `path:line`."""
         return self._fate(path, line)
 
+    def _kube_env(self, path: str, number: int, text: str, variable: str) -> str | None:
+        """The `value:` of a Kubernetes env item naming `variable` on line `number` (flow, or the
+        block's next lines at the same indent); None where it holds none (`valueFrom:`)."""
+        named = re.search(rf"[\"']?{re.escape(variable)}[\"']?\s*(?:[,}}]|$)", text)
+        if not _KUBE_ENV_NAME.match(text) or named is None:
+            return None
+        flow = re.search(r"[{,]\s*[\"']?value[\"']?\s*:\s*(\"[^\"]*\"|'[^']*'|[^,}]+)", text)
+        if flow is not None:
+            return flow.group(1).strip().strip("\"'")
+        try:
+            lines = (self.root / path).read_text("utf-8", "replace").splitlines()
+        except OSError:
+            return None
+        indent = len(text) - len(text.lstrip(" -"))
+        for line in lines[number:number + 4]:
+            stripped = line.lstrip(" ")
+            if not stripped or stripped.startswith("-") or len(line) - len(stripped) != indent:
+                return None
+            value = templated_names.defined_value(line, "value")
+            if value is not None:
+                return value
+        return None
+
     def _terraform(self, variable: str) -> list[Definition]:
         """`variable "NAME" { default = "value" }`: the default line of each such block."""
         name = re.escape(variable)
@@ -262,16 +294,52 @@ def _nearest(found: list[Definition], near: str) -> list[Definition]:
     while True:
         here = [d for d in found if d[0].rpartition("/")[0] == folder]
         if here or not folder:
-            return here or found
+            return here or _readable(found, near)
         folder = folder.rpartition("/")[0]
+
+
+# Languages whose variables only their own files define (break-it round 19, finding 13): a Nix
+# `${host}` is never a Helm value's `host:`, a Terraform `var.host` never an Ansible var.
+_CLOSED = ((".tf", ".tfvars", ".tf.json", ".tfvars.json", ".hcl"), (".nix",))
+_CHART_VALUES = re.compile(r"(?:^|/)values(?:[-.][^/]*)?\.ya?ml$")
+
+
+def _readable(found: list[Definition], near: str) -> list[Definition]:
+    """The definitions of the rest of the repo a file may read: one in a closed language reads only
+    its own language's; a chart's values file (`values.yaml`, `values-prod.yaml`) is read only
+    by the files under its folder (its templates)."""
+    out = found
+    for family in _CLOSED:
+        if near.endswith(family):
+            out = [d for d in out if d[0].endswith(family)]
+            break
+    return [d for d in out if not _CHART_VALUES.search(d[0])
+            or near.startswith(d[0].rpartition("/")[0] + "/" if "/" in d[0] else "")]
 
 
 def _scope(near: str, found: list[Definition]) -> str | None:
     """A cache key for `_nearest`: the folder (or file) whose definitions it picks."""
     picked = _nearest(found, near)
-    if picked is found or not picked:
+    if picked is found:
         return None
+    if not picked or _fallback(found, near):
+        return "\0" + near  # the rest of the repo, narrowed to what this file may read (one key a file)
     return picked[0][0] if picked[0][0] == near else picked[0][0].rpartition("/")[0] + "/"
+
+
+def _fallback(found: list[Definition], near: str) -> bool:
+    """Whether `_nearest` falls back to the rest of the repo for `near` (no definition in the file
+    or a folder above it)."""
+    folders = {d[0].rpartition("/")[0] for d in found}
+    if any(d[0] == near for d in found):
+        return False
+    folder = near.rpartition("/")[0]
+    while True:
+        if folder in folders:
+            return False
+        if not folder:
+            return True
+        folder = folder.rpartition("/")[0]
 
 
 # Left by templated_matches for the caller: (start, the name as written, what it may be, why).

@@ -133,3 +133,17 @@ def test_round16_a_define_in_another_template_where_the_domain_stays_follows(
                   "c2/templates/a.yaml": 'a: {{ include "x" "pug" }}\n'}, config=CONFIG, allowlist=ALLOW)
     assert run(other, "sweep", "--commit").exit_code == 0
     assert (other / "c2/templates/a.yaml").read_text() == 'a: {{ include "x" "wolf" }}\n'
+
+
+def test_round19_a_define_in_a_templates_folder_without_chart_yaml_is_held(repo: Callable[..., Path],
+                                                                          run: Callable[..., Result]) -> None:
+    """Break-it round 19, finding 3: a chart whose Chart.yaml is written at deploy time (or a copy
+    of a library chart's templates): `include "fqdn" "pug"` had `pug` rewritten alone, and the
+    define's near-miss said it was "included from no line of this file"."""
+    root = repo({"helm/templates/_helpers.tpl": HELPERS, "helm/templates/cm.yaml": CALLS}, config=CONFIG,
+                allowlist=ALLOW)
+    assert _residuals(root, run) == {("helm/templates/cm.yaml", line) for line in (1, 2, 4)}
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert not any("included from no line" in f.get("note", "") for f in found), found
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "helm/templates/cm.yaml").read_text() == CALLS.replace("ssh pug", "ssh wolf")

@@ -21,7 +21,7 @@ from tests.testing.terraform import needs_terraform
 CONFIG = """\
 version: 1
 renames:
-  hosts: {pve01: pve04, pve01.ana.lan: pve04.fv.lan, k8s-0: k8s-3}
+  hosts: {pve01: pve04, pve01.ana.lan: pve04.fv.lan, k8s-0: k8s-3, web1-mgmt: web4-mgmt}
 allowlist: allow.yaml
 """
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
@@ -58,6 +58,25 @@ MAKES = [
                  2, "pve01", id="shell-stem-before-a-printf-substitution"),
     pytest.param("nodes.py", "first = \"pve{:02d}\".format(1)\nurl = 'pve%02d.ana.lan' % n\n", 1, "pve01",
                  id="python-str-format-and-percent"),
+    # break-it round 19, finding 1: more spellings of a number padded after a stem
+    pytest.param("hosts.nix", "{ lib, ... }: {\n  padded = map (i: \"pve${lib.fixedWidthNumber 2 i}\") [ 1 2 3 ];\n}\n",
+                 2, "pve01", id="nix-fixed-width-number"),
+    pytest.param("nodes.py", "zfill = [\"pve\" + str(i).zfill(2) for i in range(1, 4)]\n", 1, "pve01",
+                 id="python-zfill"),
+    pytest.param("nodes.py", "rj = [\"pve\" + str(i).rjust(2, \"0\") for i in range(1, 4)]\n", 1, "pve01",
+                 id="python-rjust"),
+    pytest.param("nodes.js", "const n = \"pve\" + String(i).padStart(2, \"0\");\n", 1, "pve01",
+                 id="javascript-pad-start"),
+    pytest.param("nodes.rb", "n = \"pve\" + i.to_s.rjust(2, \"0\")\n", 1, "pve01", id="ruby-rjust"),
+    pytest.param("site.yml", "- debug: {msg: \"{{ item }}\"}\n  loop: \"{{ range(1, 4) | map('string') | "
+                 "map('regex_replace', '^', 'pve0') | list }}\"\n", 2, "pve01", id="ansible-regex-replace-prefix"),
+    pytest.param("nodes.ps1", "1..3 | ForEach-Object { \"pve{0:D2}\" -f $_ }\n", 1, "pve01",
+                 id="powershell-format-operator"),
+    pytest.param("Nodes.cs", "var n = $\"pve{i:D2}\";\n", 1, "pve01", id="csharp-interpolated-d2"),
+    pytest.param("run.sh", "seq -w 1 10 | sed 's/^/pve/'\n", 1, "pve01", id="seq-w-piped-to-sed"),
+    pytest.param("Makefile", "NODES := $(addprefix pve0,$(IDS))\n", 1, "pve01", id="make-addprefix"),
+    pytest.param("nodes.yaml", "{{- range $i := until 3 }}\n- node: pve{{ printf \"%02d\" (add1 $i) }}\n{{- end }}\n",
+                 2, "pve01", id="helm-stem-before-a-printf-template"),
 ]
 
 
@@ -81,6 +100,24 @@ def test_a_format_that_makes_an_old_name_is_a_residual(path: str, text: str, lin
     pytest.param("nodes.py", "a = 'pve%d' % n\nb = \"pve{}\".format(n)\n", id="unpadded-never-makes-01"),
     pytest.param("nodes.py", "a = 'xpve%02d' % n\nb = '%02d' % n\n", id="another-stem"),
     pytest.param("t.j2", "pve{{ '%02d' | format(2) }} xpve{{ '%02d' % i }}\n", id="a-template-after-another-stem"),
+    # break-it round 19, finding 12: a number its loop bounds away from the old one
+    pytest.param("main.tf", 'resource "null_resource" "vm" {\n  count    = 2\n  triggers = { node = format("pve%02d", '
+                 'count.index + 2) }\n}\n', id="terraform-count-index-past-it"),
+    pytest.param("main.tf", 'output "x" { value = [for i in range(2, 4) : format("pve%02d", i)] }\n',
+                 id="terraform-for-range-past-it"),
+    pytest.param("nodes.py", "later = [f\"pve{i:02d}\" for i in range(2, 4)]\nz = [\"pve\" + str(i).zfill(2) "
+                 "for i in range(2, 4)]\n", id="python-comprehension-past-it"),
+    pytest.param("run.sh", "for i in 2 3; do ssh \"$(printf 'pve%02d' \"$i\")\" true; done\n",
+                 id="shell-loop-past-it"),
+    pytest.param("site.yml", "- hosts: localhost\n  tasks:\n    - debug: {msg: \"{{ 'pve%02d' | format(item) }}\"}\n"
+                 "      loop: [2, 3]\n", id="ansible-loop-past-it"),
+    pytest.param("nodes.ps1", "2..3 | ForEach-Object { \"pve{0:D2}\" -f $_ }\n", id="powershell-range-past-it"),
+    pytest.param("hosts.nix", "{ lib, ... }: {\n  p = map (i: \"pve${lib.fixedWidthNumber 2 i}\") [ 2 3 ];\n}\n",
+                 id="nix-map-past-it"),
+    pytest.param("run.sh", "seq -w 1 3 | sed 's/^/pve/'\nfor i in 2 3; do ipmitool -H \"web${i}-mgmt\" true; done\n",
+                 id="seq-w-unpadded-and-a-middle-loop-past-it"),
+    pytest.param("run.go", "for i := 2; i <= 3; i++ { fmt.Println(fmt.Sprintf(\"pve%02d\", i)) }\n",
+                 id="go-loop-past-it"),
 ])
 def test_a_format_that_cannot_make_an_old_name_says_nothing(path: str, text: str, repo: Callable[..., Path],
                                                             run: Callable[..., Result]) -> None:
@@ -108,3 +145,35 @@ def test_terraform_makes_the_old_name_the_residual_names(repo: Callable[..., Pat
                           env={**os.environ, "TF_IN_AUTOMATION": "1", "CHECKPOINT_DISABLE": "1"})
     # What the residuals say: the formats still make pve01, where the literal moved to pve04.
     assert '[\\"pve01\\",[\\"pve01\\",\\"pve02\\",\\"pve03\\"],\\"pve04\\"]' in done.stdout, done.stdout
+
+
+def test_a_variable_between_a_stem_and_a_literal_after_it_is_a_residual(repo: Callable[..., Path],
+                                                                        run: Callable[..., Result]) -> None:
+    """Break-it round 19, finding 1: `web${i}-mgmt` makes web1-mgmt in `for i in $(seq 1 2)` (the
+    literal after the number is what `format("web%d-mgmt", i)` was caught by), and `web$N-mgmt` may."""
+    text = ('for i in $(seq 1 2); do ipmitool -H "web${i}-mgmt" power status; done\n'
+            'ipmitool -H "web$N-mgmt" power status\nssh "web1-mgmt" true\n')
+    root = repo({"run.sh": text}, config=CONFIG, allowlist=ALLOW)
+    assert [(line, old) for _, line, old in _composed(root, run)] == [(1, "web1-mgmt"), (2, "web1-mgmt")]
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    first = next(f for f in found if f["line"] == 1 and f["reason"] == "composed-name")
+    assert "1, 2 (for i in $(seq 1 2); do)" in first["note"], first
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "run.sh").read_text() == text.replace('ssh "web1-mgmt"', 'ssh "web4-mgmt"')
+    done = subprocess.run(["bash", "-c", 'for i in $(seq 1 2); do echo "web${i}-mgmt"; done'],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["web1-mgmt", "web2-mgmt"]  # what the residual says the loop makes
+
+
+def test_python_makes_the_old_name_where_the_residuals_say(repo: Callable[..., Path],
+                                                          run: Callable[..., Result]) -> None:
+    """Break-it round 19, findings 1 and 12: python3 prints pve01 for the lines named, and never
+    for the lines bounded past it."""
+    text = ('made = ["pve" + str(i).zfill(2) for i in range(1, 4)]\n'
+            'later = [f"pve{i:02d}" for i in range(2, 4)]\n'
+            'rj = ["pve" + str(i).rjust(2, "0") for i in range(1, 4)]\n'
+            'print(made, later, rj)\n')
+    root = repo({"nodes.py": text}, config=CONFIG, allowlist=ALLOW)
+    assert [line for _, line, _ in _composed(root, run)] == [1, 3]
+    done = subprocess.run(["python3", str(root / "nodes.py")], capture_output=True, text=True, check=True)
+    assert done.stdout.count("'pve01'") == 2, done.stdout

@@ -51,6 +51,17 @@ CASES = {
                               "- command: rclone sync /srv b2:bk/{{ ansible_facts['nodename'] }}\n", 1),
     "backup-dest-variable": ("group_vars/all/backup.yml", "backup_dest: /mnt/nas/{{ ansible_nodename }}\n", 1),
     "duplicity-etc-hostname": ("bin/dup.sh", "duplicity /srv sftp://nas/bk/$(cat /etc/hostname)\n", 1),
+    # break-it round 19, finding 4: borg's positional repository, zfs recv, scp, Python's own name
+    "borg-create-positional": ("roles/bk/templates/borg.sh.j2",
+                               "borg create nas:/srv/borg/{{ ansible_hostname }}::daily /etc\n", 1),
+    "zfs-recv-over-ssh": ("sh/zfs.sh", "zfs send tank/data@now | ssh nas zfs recv -F backup/$(uname -n)/data\n", 1),
+    "syncoid": ("sh/syncoid.sh", "syncoid tank/data root@nas:backup/$(hostname -s)/data\n", 1),
+    "btrfs-receive": ("sh/btrfs.sh", "btrfs send /snap/now | ssh nas btrfs receive /bk/$(hostname)/\n", 1),
+    "scp-hostname": ("sh/etc.sh", 'scp -r /etc "nas:/srv/etc-copies/$HOSTNAME/"\n', 1),
+    "python-dest-gethostname": ("py/snap.py", 'import socket\nDEST = f"/mnt/nas/snapshots/{socket.gethostname()}"\n', 2),
+    "python-snapshot-dir-platform-node": ("py/snap2.py",
+                                          'import platform\nsnapshot_dir = "/mnt/nas/" + platform.node()\n', 2),
+    "node-dest-hostname": ("js/bk.js", "const BACKUP_DEST = `/mnt/nas/${os.hostname()}`;\n", 1),
 }
 NEGATIVES = {
     "a-file-path-in-a-restic-role": ("roles/restic/tasks/main.yml",
@@ -58,6 +69,8 @@ NEGATIVES = {
     "a-tag": ("tag.sh", "restic backup /srv --tag $(hostname)\n"),
     "no-backup-tool": ("pip.sh", "pip install -r requirements/$(hostname).txt\n"),
     "a-requirements-repo": ("play.yml", "- git:\n    repo: https://git.lan/{{ inventory_hostname }}.git\n"),
+    "a-hostname-printed": ("py/who.py", "import socket\nprint(socket.gethostname())\n"),
+    "a-dest-of-no-own-name": ("py/dest.py", 'DEST = "/mnt/nas/snapshots/shared"\n'),
     "a-log-line-of-a-copy-tool": ("bin/x.sh", "echo \"$(uname -n) done\"\nrsync -a /srv nas:/bk/\n"),
     "a-non-location-variable": ("group_vars/all/backup.yml", "backup_label: {{ ansible_nodename }}\n"),
 }

@@ -279,6 +279,54 @@ def test_a_namespace_set_from_outside_on_a_sealed_secret_is_sealed(repo: Repo, r
     assert "namespace: pug" in built  # the seal's namespace: the controller still unseals it
 
 
+def test_a_namespace_a_patch_helmfile_or_application_set_sets_on_a_sealed_secret_is_sealed(repo: Repo,
+                                                                                          run: Run) -> None:
+    """Break-it round 19, #7: three more spellings of a namespace set from outside a SealedSecret were
+    rewritten (sweep 0, verify OK, `kubectl kustomize` then emitting `namespace: wolf`): a
+    kustomization's JSON6902 patch of `/metadata/namespace` (block and flow, and a strategic-merge
+    patch's `namespace:`), a helmfile release's `namespace:` over a chart folder (only the release
+    whose chart holds the SealedSecret), an Argo CD ApplicationSet's list element giving the
+    template's `destination.namespace: "{{ns}}"`; a kustomization's `nameSuffix: -pug` stays (it binds
+    the name), and a patch over no SealedSecret follows."""
+    patch_json = ("resources: [sealed.yaml]\npatches:\n  - target: {kind: SealedSecret}\n    patch: |-\n"
+                  "      - op: add\n        path: /metadata/namespace\n        value: pug\n")
+    files = {
+        "k2/kustomization.yaml": patch_json, "k2/sealed.yaml": SEALED_BARE,
+        "k3/kustomization.yaml": ("resources: [sealed.yaml]\npatches:\n  - target: {kind: SealedSecret}\n"
+                                  '    patch: \'[{"op": "replace", "path": "/metadata/namespace", "value": "pug"}]\'\n'),
+        "k3/sealed.yaml": SEALED_BARE,
+        "k4/kustomization.yaml": ("resources: [sealed.yaml]\npatches:\n  - patch: |-\n"
+                                  "      apiVersion: bitnami.com/v1alpha1\n      kind: SealedSecret\n"
+                                  "      metadata:\n        name: db\n        namespace: pug\n"),
+        "k4/sealed.yaml": SEALED_BARE,
+        "k1/kustomization.yaml": "namespace: apps\nnameSuffix: -pug\nresources: [sealed.yaml]\n",
+        "k1/sealed.yaml": SEALED_BARE,
+        "kweb/kustomization.yaml": patch_json.replace("sealed.yaml", "web.yaml"), "kweb/web.yaml": WEB,
+        "hf/helmfile.yaml": ("releases:\n  - name: web\n    namespace: pug\n    chart: ./web\n"
+                             "  - name: db\n    namespace: pug\n    chart: ./secrets\n"),
+        "hf/secrets/sealed.yaml": SEALED_BARE, "hf/web/web.yaml": WEB,
+        "argo/appset.yaml": ("apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: s\nspec:\n"
+                             "  generators:\n    - list: {elements: [{ns: pug}]}\n  template:\n    spec:\n"
+                             "      source: {path: argo/ss}\n      destination: {namespace: \"{{ns}}\"}\n"),
+        "argo/ss/sealed.yaml": SEALED_BARE,
+    }
+    root = repo(files, config=LAB_CONFIG, allowlist=ALLOW)
+    held = {(f["path"], f["line"]) for f in _findings(run, root, "verify") if f.get("reason") == "sealed-secret"}
+    assert held == {("k2/kustomization.yaml", 7), ("k3/kustomization.yaml", 4), ("k4/kustomization.yaml", 8),
+                    ("hf/helmfile.yaml", 6), ("argo/appset.yaml", 7)}, held  # k1's `-pug` is no match: left
+    run(root, "sweep", "--commit")
+    for rel in ("k1/kustomization.yaml", "k2/kustomization.yaml", "k3/kustomization.yaml", "k4/kustomization.yaml",
+                "argo/appset.yaml"):
+        assert (root / rel).read_text() == files[rel], rel
+    assert (root / "kweb/kustomization.yaml").read_text() == files["kweb/kustomization.yaml"].replace("pug", "wolf")
+    assert (root / "hf/helmfile.yaml").read_text() == files["hf/helmfile.yaml"].replace(
+        "namespace: pug\n    chart: ./web", "namespace: wolf\n    chart: ./web")  # its chart seals nothing
+    for folder in ("k1", "k2", "k3"):  # what the controller unseals: the namespace and name sealed
+        built = subprocess.run(["kubectl", "kustomize", str(root / folder)], capture_output=True, text=True,
+                               check=True).stdout
+        assert ("name: db-pug" if folder == "k1" else "namespace: pug") in built, (folder, built)
+
+
 def test_a_detached_signature_in_another_folder_seals_the_file_it_signs(repo: Repo, run: Run,
                                                                          gpg: dict[str, str]) -> None:
     """Break-it round 19, #8: `sigs/Release.gpg` signs `apt/Release` from another folder (a verify

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,6 +70,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # addopts: `-p no:xdist` would then reject the option.
     if getattr(config.option, "maxschedchunk", 0) is None:
         config.option.maxschedchunk = 1
+    # A suite started in the background by a non-interactive shell (`pytest ... &`) inherits SIGINT
+    # ignored, and so does every process it starts: Python then installs no KeyboardInterrupt
+    # handler, and the Ctrl-C tests (a real SIGINT to renamer) saw it finish as if none came. A
+    # handler of our own is reset to the default in each child at exec.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     # Where PYTHONDONTWRITEBYTECODE is set (as in the containers the suite was timed in), every `python -m
     # renamer` a test starts (the SIGKILL matrices start hundreds, each resolver reload one)
     # compiled all of renamer from source again: a fifth of those tests' CPU. Their bytecode goes

@@ -17,7 +17,7 @@ from renamer.dns.lock import holder_of
 from renamer.dns.plan import ResolverPlan
 from renamer.dns.preflight import FORWARDER_STOPPED, STOPPED, refusal, silent
 from renamer.dns.transport import Transport, TransportError
-from renamer.dns.verify import expectations, judge, old_names_left, verify_resolver
+from renamer.dns.verify import expectations, judge, old_names_left, verify_resolver, with_extra
 
 SHOWN = 5  # failed checks listed per resolver; the rest counted
 
@@ -72,7 +72,7 @@ def _still_served(inventory: Inventory, plan: ResolverPlan) -> None:
     for name, rdtype, value in plan.left_in_place:
         theirs.setdefault((name, rdtype), []).append(value)
     failed: list[Check] = []
-    asked = [*expectations(inventory, plan.resolver), *old_names_left(inventory, plan.left_in_place)]
+    asked = with_extra(expectations(inventory, plan.resolver), old_names_left(inventory, plan.left_in_place))
     for expectation in asked:
         values = theirs.get((expectation.name.rstrip(".").lower(), expectation.rdtype))
         if not values:

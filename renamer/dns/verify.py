@@ -175,10 +175,16 @@ def old_names_left(inventory: Inventory, left_in_place: Sequence[tuple[str, str,
     return list(out.values())
 
 
+def with_extra(checks: list[Expectation], extra: Sequence[Expectation]) -> list[Expectation]:
+    """`checks`, then those of `extra` asking a question none of them asks."""
+    asked = {(e.name, e.rdtype) for e in checks}
+    return [*checks, *(e for e in extra if (e.name, e.rdtype) not in asked)]
+
+
 def verify_resolver(inventory: Inventory, resolver: Resolver, querier: Querier,
                     extra: Sequence[Expectation] = ()) -> ResolverReport:
     report = ResolverReport(resolver)
-    checks = [*expectations(inventory, resolver), *extra]
+    checks = with_extra(expectations(inventory, resolver), extra)
     if not checks:
         return report
     try:  # one query first: a dead resolver is named now, not once per check

@@ -383,8 +383,8 @@ def who_asks(ctx: click.Context, olds: tuple[str, ...], spec: str, window: dt.ti
 
         out.echo(dumps(versioned(queries.document(found))))
     else:
-        table, verdict = queries.text(found)
-        out.echo(table + out.verdict(verdict))
+        shown, verdict = queries.text(found, out.width())
+        out.echo(shown + out.verdict(verdict))
     return EXIT_OK if found.ok else EXIT_FINDINGS
 
 

@@ -17,6 +17,7 @@ from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.transport import TransportError
 from renamer.errors import ConfigError
+from renamer.table import table
 
 _MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                         "nov", "dec"), start=1)}
@@ -210,13 +211,12 @@ def document(found: WhoAsks) -> dict[str, object]:
                         "types": sorted(a.types), "last": stamp(a.last)} for a in found.askers]}
 
 
-def text(found: WhoAsks) -> tuple[str, str]:
-    """(the table and the logs' lines, the verdict line) of `dns who-asks`."""
+def text(found: WhoAsks, width: int | None = None) -> tuple[str, str]:
+    """(the table and the logs' lines, the verdict line) of `dns who-asks`; `width`: the
+    terminal's (table.table fits the columns to it), or None."""
     rows = [("old", "client", "asked", "last", "resolver")]
     rows += [(a.old, a.client, str(a.count), _shown(a.last), a.resolver) for a in found.askers]
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows] \
-        if found.askers else []
+    lines = table(rows, width=width).splitlines() if found.askers else []
     for log in found.logs:
         if log.problem:
             lines.append(f"{log.resolver}: {log.problem}")

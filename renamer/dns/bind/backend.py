@@ -73,14 +73,9 @@ class Bind(FileBackend):
                        transport: Transport) -> dict[str, tuple[bytes, str]]:
         out = dict(changes)
         for zone_file in sorted({r.zone_file for r in retired if isinstance(r, HandRecord) and r.zone_file}):
-            if zone_file in out:
-                before, text = out[zone_file]
-            else:  # the records were in a file its $INCLUDE reads: the zone's own file carries the SOA
-                data = transport.read(zone_file)
-                if data is None:
-                    continue
-                before, text = data, data.decode("utf-8", "replace")
-            serial = render.serial_of(text)
+            # the zone's own file carries the SOA (the records may sit in a file its $INCLUDE reads)
+            before, text = out[zone_file] if zone_file in out else _text_of(transport, zone_file)
+            serial = render.serial_of(text) if text else None
             if serial is not None:
                 out[zone_file] = (before, render.with_serial(text, render.next_serial(serial)))
         return out
@@ -135,6 +130,16 @@ def reload_steps(resolver: Resolver, names: Sequence[str], present: Sequence[str
         if name.endswith(".zone") and "/" not in name and name in there:
             out.append((*argv, name[len(render.PREFIX):-len(".zone")]))
     return out  # none where only renamer-serials changed: named reads no file of it
+
+
+def _text_of(transport: Transport, path: str) -> tuple[bytes, str]:
+    """A file's bytes and its UTF-8 text; "" where it is missing or no UTF-8 (renamer writes back
+    only what it can byte for byte: plan._retired skips such a file too)."""
+    data = transport.read(path) or b""
+    try:
+        return data, data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data, ""
 
 
 LOAD_WAIT = 15.0  # seconds named gets to load the zones once rndc reload has returned

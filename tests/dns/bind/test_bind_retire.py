@@ -136,3 +136,19 @@ def test_an_old_name_left_answering_in_the_operators_zone_fails_the_apply(run: C
     assert applied.exit_code != 0, applied.stdout
     assert "srv-old.other.lan A gone" in applied.stdout + applied.stderr
     assert "dns apply: OK" not in applied.stdout
+
+
+def test_a_zone_file_in_latin_1_is_never_rewritten_for_its_serial(run: Callable[..., Any], ns: Lab) -> None:
+    """The stale record sits in a file the zone's $INCLUDE reads; the zone's own file, whose
+    serial would move, is Latin-1: renamer writes back only what it can byte for byte, so it is
+    left as it is (the included file is UTF-8: its line is retired)."""
+    fragment = ns.root / "frag.zone"
+    fragment.write_text("old IN CNAME ana-ml2.ana.lan.\n")
+    path = _zone(ns, f"; Zone gérée à la main\n$INCLUDE {fragment}\n")
+    path.write_bytes(path.read_bytes().replace("gérée à".encode(), "gérée à".encode("latin-1")))
+    reload_until(ns, "ns-fv", "old.other.lan.", "CNAME")
+    before = path.read_bytes()
+    applied = dns(run, ns, "apply", "--resolvers", "all", "--retire-stale")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert path.read_bytes() == before
+    assert fragment.read_text().startswith("; retired by")

@@ -318,11 +318,7 @@ def settle(desired: dict[str, str | None], current: dict[str, bytes | None],
     `desired` holds it, gets every zone's highest serial, those of zones dropped too."""
     out = dict(desired)
     marks = marks_of(current.get(SERIALS))
-    for name, data in current.items():  # a live file written before SERIALS was kept
-        zone = _zone_of(name)
-        serial = serial_of(data.decode("utf-8", "replace")) if data is not None and zone else None
-        if zone and serial is not None:
-            marks[zone] = _higher(marks.get(zone), serial)
+    _raise_marks(marks, current)  # a live file written before SERIALS was kept
     for name, text in desired.items():
         if text is None or not _zone_of(name):
             continue
@@ -347,13 +343,19 @@ def settle(desired: dict[str, str | None], current: dict[str, bytes | None],
             continue
         out[name] = with_serial(text, next_serial(_higher(mark, int(live[span[0]:span[1]])), today))
     if SERIALS in desired:
-        for name, text in out.items():
-            zone = _zone_of(name)
-            serial = serial_of(text) if text is not None and zone else None
-            if zone and serial is not None:
-                marks[zone] = _higher(marks.get(zone), serial)
+        _raise_marks(marks, out)
         out[SERIALS] = marks_text(marks)
     return out
+
+
+def _raise_marks(marks: dict[str, int], files: dict[str, str | None] | dict[str, bytes | None]) -> None:
+    """`marks` raised to the serial of each of renamer's zone files in `files` that has one."""
+    for name, data in files.items():
+        zone = _zone_of(name)
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        serial = serial_of(text) if text is not None and zone else None
+        if serial is not None:
+            marks[zone] = _higher(marks.get(zone), serial)
 
 
 def restored_marks(saved: bytes, now: bytes | None) -> bytes:

@@ -49,9 +49,15 @@ class Bind(FileBackend):
     def restored(self, name: str, saved: bytes, now: bytes | None) -> bytes:
         if name == render.SERIALS:
             return render.restored_marks(saved, now)
-        if not name.endswith(".zone") or "/" in name or now is None:
+        if now is None or not (name.endswith(".zone") or "/" in name):
             return saved
-        back = render.restored(saved.decode("utf-8", "replace"), now.decode("utf-8", "replace"))
+        # renamer's zone, or an operator's zone file --retire-stale edited (its serial moved on):
+        # the records as they were, the serial past the one the failed apply served; a file with
+        # no SOA (an $INCLUDEd fragment) or no UTF-8 goes back as it is
+        try:
+            back = render.restored(saved.decode("utf-8"), now.decode("utf-8"))
+        except UnicodeDecodeError:
+            return saved
         return back.encode("utf-8")
 
     def inspect(self, inventory: Inventory, resolver: Resolver, transport: Transport) -> Inspection:

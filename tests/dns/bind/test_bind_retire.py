@@ -6,6 +6,7 @@ rollback of such an edit reads no operator's zone with renamer's own parser."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 
 from tests.testing import bind
 from tests.testing.repos import ALLOWLIST, make_repo
-from tests.testing.resolvers import Lab, answers, dns, reload_until, start_bind_lab
+from tests.testing.resolvers import Lab, answers, dns, fails_once_written, reload_until, start_bind_lab
 
 
 @pytest.fixture
@@ -152,3 +153,19 @@ def test_a_zone_file_in_latin_1_is_never_rewritten_for_its_serial(run: Callable[
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     assert path.read_bytes() == before
     assert fragment.read_text().startswith("; retired by")
+
+
+def test_a_rollback_after_the_operators_zone_was_served_moves_its_serial_on(run: Callable[..., Any],
+                                                                           pair: Lab) -> None:
+    """DNS break-it round 4, finding 01: --retire-stale moved other.lan's serial and named served
+    it; ns-fv2 then failed and the rollback wrote the operator's file back at its old serial (named:
+    "gone backwards"; under ixfr-from-differences refused). The records go back, the serial past."""
+    path = _zone(pair, "old IN CNAME ana-ml2.ana.lan.\n", options="  ixfr-from-differences yes;\n")
+    before = path.read_text()
+    pair.write_resolvers(ns_fv2={"test": fails_once_written(pair, "ns-fv2")})
+    failed = dns(run, pair, "apply", "--resolvers", "all", "--retire-stale")
+    assert failed.exit_code == 1 and "rollback FAILED" not in failed.stdout, failed.stdout
+    served = _serial(pair)
+    assert served > int(dt.date.today().strftime("%Y%m%d")) * 100  # past the retired copy's
+    assert answers(pair, "old.other.lan.", "CNAME", "ns-fv")["ns-fv"] == ("ana-ml2.ana.lan.",)
+    assert path.read_text() == before.replace(" 7 3600 ", f" {served} 3600 ")

@@ -127,7 +127,8 @@ def who_asks(inventory: Inventory, spec: str, olds: Sequence[str], window: dt.ti
     the clients that asked for an old value within `window` before `now`."""
     now = now or dt.datetime.now(dt.UTC)
     since = now - window
-    resolvers = [r for r in inventory.select(spec) if r.query_log]
+    selected = inventory.select(spec)
+    resolvers = [r for r in selected if r.query_log]
     if not resolvers:
         raise ConfigError(f"--resolvers {spec}: no resolver names a query_log: set `query_log:` (the file "
                           "its daemon logs queries to) on the resolvers whose clients you want to see")
@@ -135,7 +136,9 @@ def who_asks(inventory: Inventory, spec: str, olds: Sequence[str], window: dt.ti
     if not wanted:
         raise ConfigError("no old name or address to look for: name them (`renamer dns who-asks ana-ml2 "
                           "10.250.50.54`), or give renamer.yaml's renames")
-    logs: list[LogRead] = []
+    # a managed resolver of `spec` whose log is not read: its clients are not known
+    logs = [LogRead(r.name, "-", problem="no query_log: its clients' queries are not read")
+            for r in selected if r.manage and not r.query_log]
     askers: dict[tuple[str, str, str], Asker] = {}
     for resolver in resolvers:
         assert resolver.query_log is not None
@@ -183,9 +186,15 @@ def _read_log(resolver: Resolver, lines: Iterable[str], wanted: dict[str, str], 
         asker.types.add(query.rdtype)
         asker.last = at if asker.last is None else max(asker.last, at)
     path = resolver.query_log
-    if read.first is None:
+    if read.first is None or read.last is None:
         unread = f" ({undated} with a time renamer cannot read)" if undated else ""
         read.problem = f"{path}: no query logged{unread}: is query logging on ({_how(resolver)})?"
+    elif undated:
+        read.problem = (f"{path}: {undated} query line(s) with a time renamer cannot read: who asked then "
+                        "is not known")
+    elif read.last < since:
+        read.problem = (f"{path}: its last query is from {read.last:%Y-%m-%d %H:%M:%S %Z}, before the "
+                        "window: logging stopped, or the queries go to another file")
     elif read.first > since:
         read.problem = (f"{path} holds queries from {read.first:%Y-%m-%d %H:%M:%S %Z} on only, after the "
                         "window's start (logging turned on since, or older queries rotated into a file "

@@ -138,3 +138,30 @@ def test_the_window_reads_the_times_of_every_log_form(run: Callable[..., Any], t
         assert wrong.exit_code == 2 and "expected a number and a unit" in wrong.stderr
     finally:
         lab.stop()
+
+
+def test_what_a_log_does_not_cover_is_never_ok(run: Callable[..., Any], tmp_path: Path) -> None:
+    """DNS break-it round 4, finding 03: a log whose last query is older than the window, an old
+    name asked on a line whose time cannot be read, and a managed resolver with no query_log were
+    each passed over with `OK: no client asked`."""
+    lab = start_lab(tmp_path / "lab", ("ns-ana", "ns-fv"))
+    try:
+        now = dt.datetime.now().astimezone()
+        log = tmp_path / "queries.log"
+        old = now - dt.timedelta(days=20)
+        log.write_text(f"{old:%b %e %H:%M:%S} dnsmasq[1]: query[A] ana-nas.ana.lan from 10.250.20.8\n")
+        lab.write_resolvers(ns_ana={"query_log": str(log)})
+        gone = dns(run, lab, "who-asks", "ana-ml2", "--resolvers", "ns-ana")
+        assert gone.exit_code == 1 and "its last query is from" in gone.stdout, gone.stdout
+        recent = now - dt.timedelta(days=9)
+        log.write_text(f"{recent:%b %e %H:%M:%S} dnsmasq[1]: query[A] ana-nas.ana.lan from 10.250.20.8\n"
+                       "??? dnsmasq[1]: query[A] ana-ml2.ana.lan from 10.250.20.7\n"
+                       f"{now:%b %e %H:%M:%S} dnsmasq[1]: query[A] ana-nas.ana.lan from 10.250.20.8\n")
+        undated = dns(run, lab, "who-asks", "ana-ml2", "--resolvers", "ns-ana")
+        assert undated.exit_code == 1 and "1 query line(s) with a time renamer cannot read" in undated.stdout
+        log.write_text(log.read_text().replace("??? dnsmasq[1]: query[A] ana-ml2.ana.lan from 10.250.20.7\n", ""))
+        assert dns(run, lab, "who-asks", "ana-ml2", "--resolvers", "ns-ana").exit_code == 0
+        every = dns(run, lab, "who-asks", "ana-ml2")  # ns-fv too, which logs nowhere
+        assert every.exit_code == 1 and "ns-fv: no query_log: its clients' queries are not read" in every.stdout
+    finally:
+        lab.stop()

@@ -282,14 +282,21 @@ def restored(saved: str, now: str | None) -> str:
     return with_serial(saved, (highest + 1) % SERIAL_SPACE)
 
 
-def marks_of(data: bytes | str | None) -> dict[str, int]:
-    """zone -> the highest serial renamer wrote for it, as SERIALS holds them (`serial ZONE N`)."""
+def marks_of(data: bytes | str | None, strict: bool = False) -> dict[str, int]:
+    """zone -> the highest serial renamer wrote for it, as SERIALS holds them (`serial ZONE N`, a
+    zone in any case, with or without its final dot, a `;` comment after). `strict`: a line that
+    says otherwise raises SerialUnreadable (its line): a serial dropped might be published again."""
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else (data or "")
     out: dict[str, int] = {}
-    for line in text.splitlines():
-        words = line.split()
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        words = line.split(";", 1)[0].split()
+        if not words:
+            continue
         if len(words) == 3 and words[0] == "serial" and words[2].isdigit() and int(words[2]) < SERIAL_SPACE:
-            out[words[1]] = _higher(out.get(words[1]), int(words[2]))
+            zone = words[1].lower().rstrip(".")
+            out[zone] = _higher(out.get(zone), int(words[2]))
+        elif strict:
+            raise SerialUnreadable(number, f"expected `serial ZONE NUMBER`, got {line.strip()!r}")
     return out
 
 
@@ -317,7 +324,12 @@ def settle(desired: dict[str, str | None], current: dict[str, bytes | None],
     serial guessed lower than what named serves would never reach its secondaries. SERIALS, where
     `desired` holds it, gets every zone's highest serial, those of zones dropped too."""
     out = dict(desired)
-    marks = marks_of(current.get(SERIALS))
+    try:
+        marks = marks_of(current.get(SERIALS), strict=True)
+    except SerialUnreadable as exc:
+        raise UnsafeError(f"{SERIALS}:{exc.line}: cannot read it ({exc}); renamer will not guess a zone's "
+                          "highest serial (one lower than named served never reaches its secondaries): "
+                          "mend the line to `serial ZONE NUMBER`") from None
     _raise_marks(marks, current)  # a live file written before SERIALS was kept
     for name, text in desired.items():
         if text is None or not _zone_of(name):

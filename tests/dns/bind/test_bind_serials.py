@@ -246,3 +246,16 @@ def test_a_zone_a_rollback_removed_comes_back_past_the_serial_it_was_served_at(
     assert again.exit_code == 0, again.stdout
     assert serial(pair, "lab.lan") == served + 1
     assert serial(pair, "lab.lan", "ns-fv2") == served  # its named never loaded the zone: ..00 is its first
+
+
+def test_renamer_serials_is_read_in_every_form_and_an_unreadable_line_refused() -> None:
+    """DNS break-it round 4, finding 02: a line renamer-serials could not read was dropped, and a
+    zone written afresh reused a served serial. A comment, a final dot, upper case are read; any
+    other line refuses the plan (FILE:LINE), as an unreadable live SOA serial does."""
+    text = "\ufeff; header\nserial ANA.LAN. 2026120601 ; note\nserial fv.lan 7\n\n"
+    assert render.marks_of(text, strict=True) == {"ana.lan": 2026120601, "fv.lan": 7}
+    desired = {"renamer-ana.lan.zone": "ana.lan. IN SOA ns. h. 2026120600 1 1 1 1\n", render.SERIALS: ""}
+    settled = render.settle(desired, {render.SERIALS: text.encode()}, dt.date(2026, 12, 6))
+    assert render.serial_of(settled["renamer-ana.lan.zone"] or "") == 2026120602
+    with pytest.raises(UnsafeError, match=r"^renamer-serials:3: cannot read it \(expected `serial ZONE NUMBER`"):
+        render.settle(desired, {render.SERIALS: b"; x\nserial fv.lan 7\nserial ana.lan 12x\n"}, dt.date(2026, 12, 6))

@@ -250,8 +250,10 @@ def shadowed(resolver: Resolver, walk: _Walk, transport: Transport, wanted: dict
         records = zone_records(text, zone.name + ".")
         for inner in wider:
             # a wildcard above renamer's zone answers every name under it today (DNS trial 02)
-            covering = [(number, name) for number, name, _, _ in records
-                        if name.startswith("*.") and _under(inner, name[2:]) and inner != name[2:]]
+            # (of the types verify and clients ask: a TXT-only wildcard hides no address)
+            covering = [(number, name) for number, name, rdtype, _ in records
+                        if name.startswith("*.") and _under(inner, name[2:]) and inner != name[2:]
+                        and rdtype in ("A", "AAAA", "CNAME", "DNAME")]
             if covering:
                 number, name = covering[0]
                 return (f"{where} ({path}:{number}) serves every name under {inner} by its wildcard {name}; "

@@ -147,6 +147,14 @@ def test_a_wildcard_above_renamers_zone_is_refused(run: Callable[..., Any], ns: 
     assert ns.snippets() == before and _ask(ns, "grafana.fv.lan.", "CNAME") == ("printer.lan.",)
 
 
+def test_a_txt_only_wildcard_above_renamers_zone_is_no_refusal(run: Callable[..., Any], ns: Lab) -> None:
+    """DNS break-it round 4, finding 04: `* IN TXT "v=spf1 -all"` answers no address under fv.lan."""
+    _only_fv(ns)
+    _operator_zone(ns, "lan", '* IN TXT "v=spf1 -all"\n')
+    applied = dns(run, ns, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+
+
 def test_views_are_refused_before_any_write_unless_the_reload_is_the_operators(run: Callable[..., Any],
                                                                               ns: Lab) -> None:
     """DNS break-it round 3, finding 04 (trial 06): with views, `rndc reload ZONE` names no view

@@ -154,6 +154,10 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
         if b"${" in data:
             found.variables |= {v.group("k") for line in _PARAMETER.finditer(data)
                                 for v in _VARIABLE.finditer(line.group("v"))}
+        # only a namespace (a field, or a Namespace's name) and a Service's name are kept below:
+        # a manifest that spells neither word is not parsed (most of a repo's manifests)
+        if b"amespace" not in data and b"Service" not in data:
+            continue
         for i in identities(rel, data):
             value = data[i.start:i.end].decode("utf-8", "replace").lower()
             if i.field == "namespace" or (i.field == "name" and i.kind == "Namespace"):

@@ -24,10 +24,14 @@ for them the polynomial rule is not applied (`lines=False`).
 
 from __future__ import annotations
 
+import importlib
 import re
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
+
+# CPython's own regex parser (private modules, typed by no stub: looked up by name, so that mypy
+# reads them as modules with any attribute whatever else is installed)
+sre: Any = importlib.import_module("re._constants")
+sre_parse: Any = importlib.import_module("re._parser")
 
 # A bounded repetition of more than this many rounds counts as unbounded: (a|aa){40} is as slow.
 _MANY = 8

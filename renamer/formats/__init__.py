@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from renamer.formats import (
     dns_config,
+    hcl,
     ini,
     json_format,
     markdown,
@@ -32,6 +33,7 @@ FORMATS: tuple[Format, ...] = (
     json_format.FORMAT,
     toml_format.FORMAT,
     ini.FORMAT,
+    hcl.FORMAT,
     markdown.FORMAT,  # before Python: a .md file is Markdown, whatever its first line
     python_cst.FORMAT,
     dns_config.FORMAT,

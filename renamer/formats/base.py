@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-FormatName = Literal["yaml", "json", "toml", "ini", "python", "markdown", "zone", "dns", "prose", "env",
-                     "text"]
+FormatName = Literal["yaml", "json", "toml", "ini", "hcl", "python", "markdown", "zone", "dns", "prose",
+                     "env", "text"]
 Location = tuple[str | None, str]  # (key path, role)
 # An SOA serial's edit: (start, end, new bytes, old serial, new serial). A zone whose serial
 # cannot be bumped (none, out of range, in an $INCLUDE) is UNBUMPED.

@@ -64,6 +64,20 @@ FINE = {"stacks/fine.env": "HOST=ana-ml2\n"}  # a file the sweep would rewrite, 
                  "would collide with the existing 'hosts', 'fv-ml1'", id="toml-array-of-tables"),
     pytest.param("d.toml", "servers.ana-ml2.port = 1\nservers.fv-ml1.port = 2\n", 2,
                  "renaming a key would collide with the existing key there", id="toml-dotted-key"),
+    # HCL, read by python-hcl2 (issue 32 item 1): an object constructor written on one line was
+    # written silently before (no key-like line to see), and terraform then fails on it.
+    pytest.param("infra/main.tf", 'resource "terraform_data" "x" {\n  input = { ana-ml2 = "a", fv-ml1 = "b" }\n}\n',
+                 2, "two object keys 'fv-ml1' in one object (both on line 2; HCL allows one)", id="hcl-inline-object"),
+    pytest.param("live/terragrunt.hcl", 'inputs = {\n  backends = { "ana-ml2" = 1, "fv-ml1" = 2 }\n}\n',
+                 2, "two object keys 'fv-ml1' in one object", id="terragrunt-inline-object"),
+    pytest.param("infra/hosts.tfvars", 'hosts = {\n  "fv-ml1"  = "10.0.0.2"\n  "ana-ml2" = "10.0.0.1"\n}\n',
+                 3, "two object keys 'fv-ml1' in one object (lines 2, 3; HCL allows one)", id="tfvars-map"),
+    pytest.param("infra/locals.tf", 'locals {\n  ana-ml2 = "a"\n  fv-ml1  = "b"\n}\n',
+                 2, "two attributes 'fv-ml1' in one body (lines 2, 3; HCL allows one)", id="hcl-attribute"),
+    pytest.param("jobs/web.nomad.hcl", 'job "web" {\n  group "g" {\n    task "ana-ml2" {\n      driver = "docker"\n'
+                 '    }\n    task "fv-ml1" {\n      driver = "docker"\n    }\n  }\n}\n',
+                 3, """two blocks 'task "fv-ml1"' in one body (lines 3, 6; HCL allows one)""",
+                 id="nomad-nested-task"),
 ])
 def test_refused_with_file_and_line_and_nothing_written(repo, run, rel: str, text: str, line: int,
                                                         says: str) -> None:

@@ -13,12 +13,13 @@ from renamer.cli import plan_guard, render_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
+from renamer.dns.transition import transition_dict, transitions_text
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 from renamer.project import LoadedProject
 from renamer.report.machine import audit_data, dumps, moved_dict, prune_data, tombstone_data, verify_data
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
-from renamer.sites import site_hosts
+from renamer.sites import site_hosts, transitions
 from renamer.sweep import run
 from renamer.sweep.results import PruneResult
 from renamer.terraform_plan import DEFAULT_TIMEOUT, binary_path, run_plan, workspaces
@@ -355,8 +356,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
                      "remove; --write removes them\n")
         return EXIT_OK
     summary, refs, stale = result.summary, result.references, result.stale
+    kept_names = transitions(project.config)  # the DNS transitional aliases and their dates
     if fmt == "json":
-        text = dumps(audit_data(result))
+        text = dumps({**audit_data(result), "dns_transitional": [transition_dict(t) for t in kept_names]})
     elif fmt == "markdown":
         text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":
@@ -367,6 +369,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
             text = text.rstrip("\n") + "\n\n" + "\n".join([
                 f"Moved blocks past expiry: {len(moves)} (`audit --prune` removes those no plan still needs)",
                 *(f"  {m.path}:{m.line}  {_move_text(m)}" for m in moves)]) + "\n"
+        if kept_names:
+            text = text.rstrip("\n") + "\n\n" + transitions_text(kept_names).replace(
+                "transitional aliases:", "DNS transitional aliases:", 1)
     if output_file is None:
         out.echo(text)
     else:

@@ -19,6 +19,7 @@ from renamer.cli.options import Command, common_options, settings
 from renamer.dns import queries, run
 from renamer.dns.policy import Policy
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
+from renamer.dns.transition import transitions_text
 from renamer.documents import SCHEMA, versioned
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
@@ -132,15 +133,16 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
       renamer dns plan --resolvers all --expect-no-changes   # in CI: exit 1 on drift
       renamer dns plan --resolvers all --format json > dns-plan.json
     """
-    plans = run.plan(inventory_from(ctx, inventory_dir), spec, retire_stale=retire_stale)
+    inventory = inventory_from(ctx, inventory_dir)
+    plans = run.plan(inventory, spec, retire_stale=retire_stale)
     out = settings(ctx).output
-    document = run.plan_document(plans)
+    document = run.plan_document(plans, inventory.transitions)
     if fmt == "json":
         from renamer.report.machine import dumps  # deferred: docs/architecture.md, "Deferred imports"
 
         out.echo(dumps(document))
     else:
-        out.echo(plan_text(plans))
+        out.echo(transitions_text(inventory.transitions) + plan_text(plans))
     # Attention needed whatever the flags: a resolver planned without being read, one that does
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the
@@ -250,10 +252,12 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         if no_verify:  # the playbook's verify is what decides each batch
             raise click.UsageError("--no-verify works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
-        result = run.apply_with_ansible(inventory_from(ctx, inventory_dir), spec, request, argv, args,
+        inventory = inventory_from(ctx, inventory_dir)
+        result = run.apply_with_ansible(inventory, spec, request, argv, args,
                                         say=lambda line: out.info(f"ansible: {line}"))
     else:
-        result = run.apply(inventory_from(ctx, inventory_dir), spec, request,
+        inventory = inventory_from(ctx, inventory_dir)
+        result = run.apply(inventory, spec, request,
                            progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:
         out.echo(f"renamer: {note}\n", err=True)
@@ -261,7 +265,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         for plan in result.plans:
             for line in drift_lines(plan):
                 out.echo(f"renamer: {line}\n", err=True)
-    out.echo(plan_text(result.plans) if dry_run else
+    out.echo(transitions_text(inventory.transitions) + plan_text(result.plans) if dry_run else
              out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result,
                                        width=out.width(), vantage=result.vantage,
                                        skipped=[p.resolver.name for p in result.plans

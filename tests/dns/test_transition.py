@@ -308,3 +308,34 @@ def test_a_bad_clock_is_refused(run, inventory: Path, monkeypatch: pytest.Monkey
     assert done.exit_code == 2
     assert done.stderr == ("renamer: error: RENAMER_NOW: expected a date like 2026-11-05 or a UTC time like "
                            "2026-11-05T12:00:00Z, got 'next tuesday'\n")
+
+
+def test_audit_lists_each_alias_and_its_date(  # type: ignore[no-untyped-def]
+        run, repo: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`renamer audit` (text and JSON) names each transitional alias, its target and when it
+    expires, or that it is retired; no resolver is asked (the site files are read)."""
+    from renamer.shipped import shipped
+
+    sites = {f"dns/sites/{p.name}": p.read_text() for p in sorted((shipped("dns") / "sites").glob("*.yaml"))}
+    root = repo({**sites, "notes.md": "fv-ml1 is the box\n"},
+                config=CONFIG + "allowlist: allow.yaml\n", allowlist="version: 1\ncurrent: ['**']\n")
+    at(monkeypatch, BEFORE)
+    table = run(root, "audit")
+    assert table.exit_code == 0, table.stdout + table.stderr
+    assert ("DNS transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired)\n"
+            "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+            "  ana-ml2.ana.lan -> fv-ml1.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+            ) in table.stdout, table.stdout
+    at(monkeypatch, AFTER)
+    document = json.loads(run(root, "audit", "--format", "json").stdout)
+    assert document["dns_transitional"] == [
+        {"name": "ana-ml2-bmc.ana.lan", "short": "ana-ml2-bmc", "target": "fv-ml1-bmc.fv.lan", "host": "fv-ml1-bmc",
+         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"},
+        {"name": "ana-ml2.ana.lan", "short": "ana-ml2", "target": "fv-ml1.fv.lan", "host": "fv-ml1",
+         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"}]
+    assert "retired since 2026-11-04" in run(root, "audit").stdout
+    (root / "renamer.yaml").write_text(CONFIG.replace("options:\n  dns_transition: 30d\n", "")
+                                       + "allowlist: allow.yaml\n")
+    plain = run(root, "audit")
+    assert plain.exit_code == 0 and "transitional" not in plain.stdout
+    assert json.loads(run(root, "audit", "--format", "json").stdout)["dns_transitional"] == []

@@ -6,6 +6,7 @@ loopback over DNS; the other backends are proved by tests/dns/test_backend_confo
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 from collections.abc import Callable, Iterator
@@ -17,6 +18,9 @@ from dns import message as dns_message
 from dns import query as dns_query
 from dns import rcode as dns_rcode
 from dns import rdatatype as dns_rdatatype
+from renamer.dns.inventory import Inventory
+from renamer.dns.transition import with_transitions
+from renamer.errors import ConfigError
 from tests.conftest import Result
 from tests.testing.resolvers import Lab, dns
 from tests.testing.unbound import Forwarder, ask, reverse_zone, start_forwarder
@@ -339,3 +343,46 @@ def test_audit_lists_each_alias_and_its_date(  # type: ignore[no-untyped-def]
     plain = run(root, "audit")
     assert plain.exit_code == 0 and "transitional" not in plain.stdout
     assert json.loads(run(root, "audit", "--format", "json").stdout)["dns_transitional"] == []
+
+
+# --- the placing of each alias, pure (renamer/dns/transition.py) ----------------------------------
+
+def _shipped_inventory() -> Inventory:
+    from renamer.dns.load import load_inventory
+    from renamer.shipped import shipped
+
+    return load_inventory(shipped("dns"), str)
+
+
+NOW = dt.datetime(2026, 10, 20, tzinfo=dt.UTC)
+DAY = dt.date(2026, 10, 5)
+
+
+def test_each_old_name_is_placed_once_in_the_domain_it_lived_in() -> None:
+    pairs = (("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan"), ("old-gw.fv.lan", "fv-gw"),
+             ("web01", "app01"))  # app01 is no host of the inventory: nothing to point at
+    done = with_transitions(_shipped_inventory(), pairs, DAY, dt.timedelta(days=30), NOW)
+    assert [(t.fqdn, t.target, t.expires.isoformat(), t.served) for t in done.transitions] == [
+        ("ana-ml2.ana.lan", "fv-ml1.fv.lan", "2026-11-04T00:00:00+00:00", True),
+        ("old-gw.fv.lan", "fv-gw.fv.lan", "2026-11-04T00:00:00+00:00", True)]
+    assert [t.name for t in done.site("ana").transitional] == ["ana-ml2"]
+    assert [t.name for t in done.site("fv").transitional] == ["old-gw"]  # the same domain as its host
+    assert done.kept_alive == {"ana-ml2", "ana-ml2.ana.lan", "old-gw", "old-gw.fv.lan"}
+    later = with_transitions(_shipped_inventory(), pairs, DAY, dt.timedelta(days=30),
+                             dt.datetime(2026, 11, 4, tzinfo=dt.UTC))
+    assert [t.served for t in later.transitions] == [False, False]  # at the instant it expires
+    assert not any(site.transitional for site in later.sites) and later.kept_alive == frozenset()
+
+
+def test_without_a_window_nothing_is_kept() -> None:
+    done = with_transitions(_shipped_inventory(), (("ana-ml2", "fv-ml1"),), DAY, None, NOW)
+    assert done.transitions == () and not any(site.transitional for site in done.sites)
+
+
+def test_an_old_name_that_is_still_a_name_of_the_inventory_is_refused() -> None:
+    with pytest.raises(ConfigError) as raised:
+        with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"),), DAY, dt.timedelta(days=1),
+                         NOW)
+    assert raised.value.lines == [
+        "renamer.yaml: renames.hosts.ana-nas.ana.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
+        "but ana-nas.ana.lan is still a name of the inventory"]

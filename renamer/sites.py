@@ -13,7 +13,7 @@ from renamer.config import Config, display_path
 from renamer.config_load import load_config
 from renamer.dns.inventory import Inventory, Transitional
 from renamer.dns.load import load_inventory, load_sites
-from renamer.dns.transition import with_transitions
+from renamer.dns.transition import transition_dict, with_transitions
 from renamer.errors import ConfigError
 from renamer.project import discover, repo_root
 
@@ -62,3 +62,8 @@ def transitions(config: Config) -> tuple[Transitional, ...]:
     bare = Inventory(config.dns_dir, tuple(sites), ())
     return with_transitions(bare, config.renames.hosts, config.cutover, config.dns_transition, clock.now(),
                             config.display(config.path)).transitions
+
+
+def transition_documents(config: Config) -> list[dict[str, object]]:
+    """`transitions`, as `audit --format json` prints them (`dns_transitional`)."""
+    return [transition_dict(t) for t in transitions(config)]

@@ -13,13 +13,13 @@ from renamer.cli import plan_guard, render_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
-from renamer.dns.transition import transition_dict, transitions_text
+from renamer.dns.transition import transitions_text
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 from renamer.project import LoadedProject
 from renamer.report.machine import audit_data, dumps, moved_dict, prune_data, tombstone_data, verify_data
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
-from renamer.sites import site_hosts, transitions
+from renamer.sites import site_hosts, transition_documents, transitions
 from renamer.sweep import run
 from renamer.sweep.results import PruneResult
 from renamer.terraform_plan import DEFAULT_TIMEOUT, binary_path, run_plan, workspaces
@@ -312,9 +312,11 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     Grouped by reason (record class, dated-file, dated-section, inline, keep
     rule), with counts per reason and per file, each occurrence's path:line
     and line (secrets masked); residual, unclassified and skipped references;
-    stale exemptions that matched nothing; and the Terraform `moved` blocks
+    stale exemptions that matched nothing; the Terraform `moved` blocks
     the sweep wrote that are past their expiry (`# renamer: move NAME
-    expires DATE`).
+    expires DATE`); and the DNS inventory's transitional aliases (old names
+    kept as CNAMEs to their new FQDN: `options.dns_transition`), each with
+    the date it expires or was retired (RENAMER_NOW sets the clock).
 
     \b
     Examples:
@@ -356,9 +358,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
                      "remove; --write removes them\n")
         return EXIT_OK
     summary, refs, stale = result.summary, result.references, result.stale
-    kept_names = transitions(project.config)  # the DNS transitional aliases and their dates
+    kept_names = transitions(project.config) if fmt != "json" else ()  # DNS transitional aliases, dated
     if fmt == "json":
-        text = dumps({**audit_data(result), "dns_transitional": [transition_dict(t) for t in kept_names]})
+        text = dumps({**audit_data(result), "dns_transitional": transition_documents(project.config)})
     elif fmt == "markdown":
         text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":

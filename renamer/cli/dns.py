@@ -115,7 +115,10 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     midway; a resolver whose snippets need no change is asked over DNS whether
     it serves them. Resolvers with `manage: false` (those named, and the
     forwarders in front of the resolvers named) are listed, asked whether they
-    answer, and skipped. The JSON form is what `dns apply --plan` takes.
+    answer, and skipped. First come the transitional aliases (old names kept
+    as CNAMEs to their new FQDN, `options.dns_transition`): each served until
+    its date, or retired since (the plan then removes it where it is still
+    served). The JSON form is what `dns apply --plan` takes.
 
     Exits 1 (attention needed) when the apply would refuse a resolver: it
     cannot be reached, it (or a forwarder in front) does not answer over DNS,
@@ -301,8 +304,10 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
            alone: bool, settle: bool, answering: bool, loaded: bool) -> int:
     """Query each resolver directly and check every record of the inventory.
 
-    A and FQDN A per host, PTR, every alias (CNAME and final address), and
-    NXDOMAIN for every retired name, sent straight to the resolver's address
+    A and FQDN A per host, PTR, every alias (CNAME and final address), each
+    transitional alias until its date (the old name's CNAME to its new FQDN),
+    and NXDOMAIN for every retired name (a transitional alias once its date
+    has passed), sent straight to the resolver's address
     and port (no system resolver, no search domains). The forwarders in front
     of the resolvers named (`manage: false`, serving their sites) are asked
     too, as `dns apply` asks them. Exits 1 on any mismatch or unreachable

@@ -75,7 +75,9 @@ def test_an_alias_is_served_until_its_date_and_retired_after(  # type: ignore[no
         "transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired)\n"
         "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
         "  ana-ml2.ana.lan -> fv-ml1.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"), plan.stdout
-    document = json.loads(dns(run, moved, "plan", "--resolvers", "all", "--format", "json").stdout)
+    reviewed = dns(run, moved, "plan", "--resolvers", "all", "--format", "json").stdout
+    (moved.root / "reviewed.json").write_text(reviewed)
+    document = json.loads(reviewed)
     assert document["transitional"][1] == {
         "name": "ana-ml2.ana.lan", "short": "ana-ml2", "target": "fv-ml1.fv.lan", "host": "fv-ml1",
         "expires": "2026-11-04T00:00:00Z", "state": "served", "from": "options.dns_transition 30d"}
@@ -95,6 +97,10 @@ def test_an_alias_is_served_until_its_date_and_retired_after(  # type: ignore[no
     assert (f"ns-ana 127.0.0.1:{port}: ana-ml2.ana.lan A gone: expected NXDOMAIN, got fv-ml1.fv.lan. -> "
             "10.251.50.54\n") in failed.stdout
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # nothing changes until an apply
+    stale_plan = dns(run, moved, "apply", "--plan", str(moved.root / "reviewed.json"))
+    assert stale_plan.exit_code == 3, stale_plan.stdout  # a plan reviewed before the date is no plan after it
+    assert "differs from the reviewed plan" in stale_plan.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
 
     retired = dns(run, moved, "apply", "--resolvers", "all")
     assert retired.exit_code == 0, retired.stdout + retired.stderr

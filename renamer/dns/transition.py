@@ -82,6 +82,13 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
                 continue
             found.setdefault((site.name, label), Transitional(
                 label, fqdn, target, host.name, host.addresses, expires, now < expires, why))
+    shorts: dict[str, str] = {}  # a one-label old name served in two domains would be two CNAMEs
+    for site_name, label in found:
+        if label in shorts:
+            problems.append(f"{config}: renames.hosts: a DNS transition would serve the old name {label} in "
+                            f"the domains of sites {shorts[label]} and {site_name}: its one-label name would "
+                            "be two CNAMEs (dnsmasq refuses to start); keep it in one of them only")
+        shorts.setdefault(label, site_name)
     for site in inventory.sites:
         for host in site.hosts:
             if host.transition is not None and (site.name, host.name) not in reached:

@@ -392,3 +392,18 @@ def test_an_old_name_that_is_still_a_name_of_the_inventory_is_refused() -> None:
     assert raised.value.lines == [
         "renamer.yaml: renames.hosts.ana-nas.ana.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
         "but ana-nas.ana.lan is still a name of the inventory"]
+
+
+def test_a_short_old_name_retired_in_two_sites_is_refused() -> None:
+    """Served in both domains, its one-label name would be two `cname=` lines on a resolver serving
+    both sites: dnsmasq refuses to start then."""
+    from dataclasses import replace
+
+    shipped = _shipped_inventory()
+    both = replace(shipped, sites=tuple(replace(s, retired=(*s.retired, "ana-ml2")) if s.name == "fv" else s
+                                        for s in shipped.sites))
+    with pytest.raises(ConfigError) as raised:
+        with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=1), NOW)
+    assert raised.value.lines == [
+        "renamer.yaml: renames.hosts: a DNS transition would serve the old name ana-ml2 in the domains of sites ana "
+        "and fv: its one-label name would be two CNAMEs (dnsmasq refuses to start); keep it in one of them only"]

@@ -73,6 +73,7 @@ class Transitional:
     expires: dt.datetime  # aware, UTC: the cutover's 00:00 UTC plus the transition
     served: bool  # before `expires` (by the clock the command read): served; after: retired
     why: str  # where the window comes from: `options.dns_transition 30d` or `<site file>: transition 30d`
+    target_site: str = ""  # the new host's site (a resolver that does not serve it holds no address for it)
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
                                 f"{fqdn} is still a name of the inventory")
                 continue
             found.setdefault((site.name, label), Transitional(
-                label, fqdn, target, host.name, host.addresses, expires, now < expires, why))
+                label, fqdn, target, host.name, host.addresses, expires, now < expires, why, site_new.name))
     shorts: dict[str, str] = {}  # a one-label old name served in two domains would be two CNAMEs
     for site_name, label in found:
         if label in shorts:

@@ -62,8 +62,11 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
         for moved in site.transitional:  # an old name until its date: as an alias of its new host
             wanted = {_TYPES[a.version == 6]: (str(a),) for a in moved.addresses}
             asked = [(rdtype, wanted.get(rdtype, (NONE,))) for rdtype in _TYPES]
+            # a resolver that does not serve the new host's site holds no address for it: the CNAME
+            # is its part, the target's address that of the resolvers serving it (checked there)
+            elsewhere = resolver.manage and moved.target_site not in resolver.sites
             out += _alias(f"{moved.name}.", f"{moved.fqdn}.", f"{moved.target}.", asked, short, cname,
-                          f" (transitional until {shown_time(moved.expires)})", alone)
+                          f" (transitional until {shown_time(moved.expires)})", alone or elsewhere)
     gone: dict[str, None] = {}
     for site in inventory.sites:  # retired names must resolve nowhere, not only where they lived
         for name in site.retired:

@@ -127,6 +127,26 @@ def test_a_retirement_that_fails_rolls_back_and_the_alias_is_still_served(  # ty
     assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
 
 
+def test_a_resolver_that_does_not_serve_the_new_site_answers_the_cname_alone(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ns-ana2 serves ana only: it holds the alias (ana.lan is its domain) but no address of
+    fv-ml1.fv.lan, which its clients resolve elsewhere; dnsmasq answers the CNAME alone there and
+    verify takes it (the target's address is checked where fv is served), the CNAME's target
+    still exactly the new FQDN."""
+    moved.write_resolvers(ns_ana2={"sites": ["ana"], "dhcp": []})
+    at(monkeypatch, BEFORE)
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert asked(moved, "ns-ana2", "ana-ml2.ana.lan.") == ("NOERROR", ("CNAME fv-ml1.fv.lan.",))
+    assert asked(moved, "ns-ana", "ana-ml2.ana.lan.") == ALIAS
+    verified = dns(run, moved, "verify", "--resolvers", "all", "--format", "json")
+    assert verified.exit_code == 0, verified.stdout
+    rows = {(r["name"], c["check"]): c["expected"] for r in json.loads(verified.stdout)["resolvers"]
+            for c in r["checks"]}
+    assert rows[("ns-ana2", "ana-ml2.ana.lan CNAME (transitional until 2026-11-04)")] == ["10.251.50.54"]
+    assert ("ns-ana2", "fv-ml1.fv.lan A") not in rows  # fv is not its site: asked where it is served
+
+
 def test_a_host_s_own_transition_comes_before_the_option(  # type: ignore[no-untyped-def]
         run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
     """`transition: 2w` on fv-ml1 in fv.yaml: its old names expire 2026-10-19; fv-ml1-bmc's keep

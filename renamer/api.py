@@ -26,7 +26,7 @@ from renamer import vcs_command
 from renamer.config import Config
 from renamer.project import LoadedProject, load_project
 from renamer.report.machine import audit_data, plan_data, verify_data
-from renamer.sites import locate_inventory, site_hosts
+from renamer.sites import locate_inventory, site_hosts, transition_documents
 from renamer.sweep import results, run
 from renamer.sweep.apply import Applied
 from renamer.sweep.collisions import Collision, before_move, collisions, new_values
@@ -112,11 +112,14 @@ class VerifyResult(results.VerifyResult):
 
 @dataclass(frozen=True)
 class AuditResult(results.AuditResult):
-    """`renamer.sweep.results.AuditResult`, with its JSON."""
+    """`renamer.sweep.results.AuditResult`, with its JSON; and the DNS inventory's transitional
+    aliases, served or retired, with their dates (`dns_transitional`: renamer/dns/transition.py)."""
+
+    dns_transitional: tuple[dict[str, object], ...] = ()
 
     def data(self) -> dict[str, Any]:
         """What `audit --format json` prints."""
-        return audit_data(self)
+        return {**audit_data(self), "dns_transitional": list(self.dns_transitional)}
 
 
 class Project:
@@ -167,7 +170,8 @@ class Project:
     def audit(self, *, include_ignored: bool = False) -> AuditResult:
         """What `renamer audit` lists: `.references`, `.stale`, and `.data()` as its JSON."""
         result = run.audit(self.loaded, include_ignored=include_ignored)
-        return AuditResult(**{f.name: getattr(result, f.name) for f in fields(result)})
+        return AuditResult(**{f.name: getattr(result, f.name) for f in fields(result)},
+                           dns_transitional=tuple(transition_documents(self.config)))
 
     def inventory(self) -> Inventory:
         """The DNS inventory this project's renamer.yaml points at (or dns/)."""

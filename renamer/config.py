@@ -58,6 +58,8 @@ class Config:
     terraform_dirs: tuple[Path, ...] = ()  # `terraform:`: where verify runs the plan guard
     terraform_binary: str = "terraform"  # options.terraform_binary: terraform or tofu
     moved_expiry: int = 90  # options.moved_expiry: days a written `moved` block stands after the cutover
+    # options.dns_transition: how long after the cutover an old name stays a CNAME to its new FQDN
+    dns_transition: dt.timedelta | None = None
 
     def display(self, path: Path) -> str:
         return display_path(path, self.root)

@@ -11,6 +11,7 @@ from typing import Any
 from renamer.config import Config, display_path
 from renamer.config_options import (
     read_accounts,
+    read_dns_transition,
     read_moved_expiry,
     read_options,
     read_subdomains,
@@ -63,6 +64,7 @@ def load_config(path: Path, root: Path) -> Config:
         terraform_dirs=_terraform_dirs(top, base, root, problems),
         terraform_binary=read_terraform_binary(top, problems),
         moved_expiry=read_moved_expiry(top, problems),
+        dns_transition=read_dns_transition(top, cutover, problems),
     )
     check_idempotent(config, top, problems)
     problems.raise_if_any()

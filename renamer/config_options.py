@@ -1,16 +1,18 @@
 """renamer.yaml's `options:`, checked: derived names, variants, the largest file read (a size like
-50MiB), accounts, names under a renamed host (subdomains)."""
+50MiB), accounts, names under a renamed host (subdomains), the DNS transition (a duration like 30d)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
 from renamer.config import DEFAULT_MAX_FILE_SIZE
+from renamer.durations import EXPECTED, parse_duration
 from renamer.formats.yaml_source import Problems, check_mapping, shown
 
 _OPTION_KEYS = {"derived_names", "variants", "max_file_size", "accounts", "subdomains", "terraform_binary",
-                "moved_expiry"}
+                "moved_expiry", "dns_transition"}
 ACCOUNT_CHOICES = ("keep", "rewrite")
 SUBDOMAIN_CHOICES = ("residual", "follow")
 TERRAFORM_BINARIES = ("terraform", "tofu")
@@ -80,6 +82,25 @@ def read_moved_expiry(top: dict[str, Any], problems: Problems) -> int:
                      f"expected a number of days from 1 to 36500, got {shown(value)}")
         return DEFAULT_MOVED_EXPIRY
     return value
+
+
+def read_dns_transition(top: dict[str, Any], cutover: dt.date | None,
+                        problems: Problems) -> dt.timedelta | None:
+    """options.dns_transition: how long after the cutover each old name stays a CNAME to its new
+    FQDN (dns/transition.py); None: retired at once. It needs the cutover: the window's start."""
+    section = top.get("options")
+    if not isinstance(section, dict) or "dns_transition" not in section:
+        return None
+    value = section["dns_transition"]
+    duration = parse_duration(value)
+    if duration is None:
+        problems.add(section, "dns_transition", "options.dns_transition", f"{EXPECTED}, got {shown(value)}")
+        return None
+    if cutover is None:
+        problems.add(section, "dns_transition", "options.dns_transition",
+                     "needs `cutover:` (the day of the move, where the window starts)")
+        return None
+    return duration
 
 
 def parse_size(value: Any) -> int | None:

@@ -8,10 +8,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from renamer import clock
 from renamer.config import Config, display_path
 from renamer.config_load import load_config
-from renamer.dns.inventory import Inventory
+from renamer.dns.inventory import Inventory, Transitional
 from renamer.dns.load import load_inventory, load_sites
+from renamer.dns.transition import transition_dict, with_transitions
 from renamer.errors import ConfigError
 from renamer.project import discover, repo_root
 
@@ -20,20 +22,25 @@ def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
                      folder: Path | None = None, *, resolvers_file: Path | None = None) -> Inventory:
     """The DNS inventory: `folder` (--inventory), else the `dns:` folder of renamer.yaml,
     else dns/ at the repo root (a repo without renamer.yaml may still have an inventory).
-    `resolvers_file` (--resolvers-file) replaces the inventory's resolvers.yaml."""
+    `resolvers_file` (--resolvers-file) replaces the inventory's resolvers.yaml. Its transitional
+    aliases (dns/transition.py) are those of renamer.yaml's renames, cutover and dns_transition,
+    by the clock read here (renamer/clock.py)."""
     try:
         root, config_path = discover(repo, config, cwd)
     except ConfigError:
         if config is not None:
             raise
         root = repo_root(repo, cwd)
-        return load_inventory(folder or root / "dns", lambda p: display_path(p, root), resolvers_file)
+        bare = load_inventory(folder or root / "dns", lambda p: display_path(p, root), resolvers_file)
+        return with_transitions(bare, (), None, None, clock.now())  # a host's `transition:` is refused
     loaded = load_config(config_path, root)
     inventory = load_inventory(folder or loaded.dns_dir, loaded.display, resolvers_file)
     # The renames' old values: dns verify checks that they resolve nowhere any more.
     renames = loaded.renames
-    return replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),
-                   old_addresses=tuple(old for old, _ in renames.addresses))
+    inventory = replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),
+                        old_addresses=tuple(old for old, _ in renames.addresses))
+    return with_transitions(inventory, renames.hosts, loaded.cutover, loaded.dns_transition, clock.now(),
+                            loaded.display(config_path))
 
 
 def site_hosts(config: Config) -> list[tuple[str, str, str]]:
@@ -43,3 +50,20 @@ def site_hosts(config: Config) -> list[tuple[str, str, str]]:
     sites = load_sites(config.dns_dir, config.display)
     return [(host.name, str(address), site.source) for site in sites for host in site.hosts
             for address in host.addresses]
+
+
+def transitions(config: Config) -> tuple[Transitional, ...]:
+    """Every transitional alias of the DNS inventory's sites that load (served or expired, by the
+    clock: renamer/clock.py), for `audit`; a transition renamer cannot serve is refused as the DNS
+    commands refuse it (ConfigError)."""
+    sites = load_sites(config.dns_dir, config.display)
+    if not sites:
+        return ()
+    bare = Inventory(config.dns_dir, tuple(sites), ())
+    return with_transitions(bare, config.renames.hosts, config.cutover, config.dns_transition, clock.now(),
+                            config.display(config.path)).transitions
+
+
+def transition_documents(config: Config) -> list[dict[str, object]]:
+    """`transitions`, as `audit --format json` prints them (`dns_transitional`)."""
+    return [transition_dict(t) for t in transitions(config)]

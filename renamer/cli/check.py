@@ -13,12 +13,13 @@ from renamer.cli import plan_guard, render_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
+from renamer.dns.transition import transitions_text
 from renamer.errors import EXIT_FINDINGS, EXIT_OK
 from renamer.project import LoadedProject
 from renamer.report.machine import audit_data, dumps, moved_dict, prune_data, tombstone_data, verify_data
 from renamer.report.sarif import sarif
 from renamer.report.text import audit_markdown, audit_table, verify_report
-from renamer.sites import site_hosts
+from renamer.sites import site_hosts, transition_documents, transitions
 from renamer.sweep import run
 from renamer.sweep.results import PruneResult
 from renamer.terraform_plan import DEFAULT_TIMEOUT, binary_path, run_plan, workspaces
@@ -311,9 +312,11 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
     Grouped by reason (record class, dated-file, dated-section, inline, keep
     rule), with counts per reason and per file, each occurrence's path:line
     and line (secrets masked); residual, unclassified and skipped references;
-    stale exemptions that matched nothing; and the Terraform `moved` blocks
+    stale exemptions that matched nothing; the Terraform `moved` blocks
     the sweep wrote that are past their expiry (`# renamer: move NAME
-    expires DATE`).
+    expires DATE`); and the DNS inventory's transitional aliases (old names
+    kept as CNAMEs to their new FQDN: `options.dns_transition`), each with
+    the date it expires or was retired (RENAMER_NOW sets the clock).
 
     \b
     Examples:
@@ -355,8 +358,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
                      "remove; --write removes them\n")
         return EXIT_OK
     summary, refs, stale = result.summary, result.references, result.stale
+    kept_names = transitions(project.config) if fmt != "json" else ()  # DNS transitional aliases, dated
     if fmt == "json":
-        text = dumps(audit_data(result))
+        text = dumps({**audit_data(result), "dns_transitional": transition_documents(project.config)})
     elif fmt == "markdown":
         text = audit_markdown(result.name, summary, refs, stale)
     elif fmt == "sarif":
@@ -367,6 +371,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
             text = text.rstrip("\n") + "\n\n" + "\n".join([
                 f"Moved blocks past expiry: {len(moves)} (`audit --prune` removes those no plan still needs)",
                 *(f"  {m.path}:{m.line}  {_move_text(m)}" for m in moves)]) + "\n"
+        if kept_names:
+            text = text.rstrip("\n") + "\n\n" + transitions_text(kept_names).replace(
+                "transitional aliases:", "DNS transitional aliases:", 1)
     if output_file is None:
         out.echo(text)
     else:

@@ -19,6 +19,7 @@ from renamer.cli.options import Command, common_options, settings
 from renamer.dns import queries, run
 from renamer.dns.policy import Policy
 from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
+from renamer.dns.transition import transitions_text
 from renamer.documents import SCHEMA, versioned
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
 from renamer.project import repo_root
@@ -114,7 +115,10 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     midway; a resolver whose snippets need no change is asked over DNS whether
     it serves them. Resolvers with `manage: false` (those named, and the
     forwarders in front of the resolvers named) are listed, asked whether they
-    answer, and skipped. The JSON form is what `dns apply --plan` takes.
+    answer, and skipped. First come the transitional aliases (old names kept
+    as CNAMEs to their new FQDN, `options.dns_transition`): each served until
+    its date, or retired since (the plan then removes it where it is still
+    served). The JSON form is what `dns apply --plan` takes.
 
     Exits 1 (attention needed) when the apply would refuse a resolver: it
     cannot be reached, it (or a forwarder in front) does not answer over DNS,
@@ -132,15 +136,16 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
       renamer dns plan --resolvers all --expect-no-changes   # in CI: exit 1 on drift
       renamer dns plan --resolvers all --format json > dns-plan.json
     """
-    plans = run.plan(inventory_from(ctx, inventory_dir), spec, retire_stale=retire_stale)
+    inventory = inventory_from(ctx, inventory_dir)
+    plans = run.plan(inventory, spec, retire_stale=retire_stale)
     out = settings(ctx).output
-    document = run.plan_document(plans)
+    document = run.plan_document(plans, inventory.transitions)
     if fmt == "json":
         from renamer.report.machine import dumps  # deferred: docs/architecture.md, "Deferred imports"
 
         out.echo(dumps(document))
     else:
-        out.echo(plan_text(plans))
+        out.echo(transitions_text(inventory.transitions) + plan_text(plans))
     # Attention needed whatever the flags: a resolver planned without being read, one that does
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the
@@ -250,10 +255,12 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         if no_verify:  # the playbook's verify is what decides each batch
             raise click.UsageError("--no-verify works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
-        result = run.apply_with_ansible(inventory_from(ctx, inventory_dir), spec, request, argv, args,
+        inventory = inventory_from(ctx, inventory_dir)
+        result = run.apply_with_ansible(inventory, spec, request, argv, args,
                                         say=lambda line: out.info(f"ansible: {line}"))
     else:
-        result = run.apply(inventory_from(ctx, inventory_dir), spec, request,
+        inventory = inventory_from(ctx, inventory_dir)
+        result = run.apply(inventory, spec, request,
                            progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:
         out.echo(f"renamer: {note}\n", err=True)
@@ -261,7 +268,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         for plan in result.plans:
             for line in drift_lines(plan):
                 out.echo(f"renamer: {line}\n", err=True)
-    out.echo(plan_text(result.plans) if dry_run else
+    out.echo(transitions_text(inventory.transitions) + plan_text(result.plans) if dry_run else
              out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result,
                                        width=out.width(), vantage=result.vantage,
                                        skipped=[p.resolver.name for p in result.plans
@@ -297,8 +304,10 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
            alone: bool, settle: bool, answering: bool, loaded: bool) -> int:
     """Query each resolver directly and check every record of the inventory.
 
-    A and FQDN A per host, PTR, every alias (CNAME and final address), and
-    NXDOMAIN for every retired name, sent straight to the resolver's address
+    A and FQDN A per host, PTR, every alias (CNAME and final address), each
+    transitional alias until its date (the old name's CNAME to its new FQDN),
+    and NXDOMAIN for every retired name (a transitional alias once its date
+    has passed), sent straight to the resolver's address
     and port (no system resolver, no search domains). The forwarders in front
     of the resolvers named (`manage: false`, serving their sites) are asked
     too, as `dns apply` asks them. Exits 1 on any mismatch or unreachable

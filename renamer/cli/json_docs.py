@@ -4,6 +4,9 @@ top-level keys against what each command prints)."""
 from __future__ import annotations
 
 _SCHEMA = "the document's version (renamer/documents.py): raised only by a release that says so"
+_TRANSITIONAL = ("the DNS transitional aliases (options.dns_transition, a host's transition:), each old name kept as "
+                 "a CNAME to its new FQDN until its date: name (the old FQDN), short, target, host, expires (UTC), "
+                 "state (served, or retired once expired), from (where the window is set)")
 
 DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer verify --format json": {
@@ -41,6 +44,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "expired": "as verify's",
         "moved_expired": "Terraform `moved` blocks the sweep wrote, past their expiry: path, line, from, to, move, "
                          "expires",
+        "dns_transitional": _TRANSITIONAL,
     },
     "renamer audit --prune --format json": {
         "schema": _SCHEMA, "written": "whether --write removed them",
@@ -82,6 +86,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                      "records +/-/~, interrupted, lock, not_served (asked over DNS), hand_written, down",
         "over_thresholds": "what the safety thresholds would refuse without --force (deletes and updates, "
                            "counted apart, per resolver and site); empty when the apply may go on",
+        "transitional": _TRANSITIONAL,
     },
     "renamer dns verify --format json": {
         "schema": _SCHEMA, "ok": "every check on every resolver passed",

@@ -90,6 +90,12 @@ class Backend(Protocol):
         both), rather than as the host's own addresses under the alias."""
 
     @property
+    def follows_other_zones(self) -> bool:
+        """Whether a CNAME into another of its zones is answered with the target's records too
+        (False: BIND, authoritative, answers the CNAME alone; verify then takes the CNAME alone for
+        a transitional alias across domains, the target's own check proving its address)."""
+
+    @property
     def short_names(self) -> bool:
         """Whether one-label names (`fv-gw`) are served beside the FQDNs (verify asks them)."""
 

@@ -8,6 +8,7 @@ labels, so no value can carry a newline, a comma or a `#` into the snippet.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,9 @@ class Host:
     warning: str | None = None
     # a dual-stack host's IPv6 address (`address: [IPv4, IPv6]`); its `address` is then the IPv4
     address6: IPAddress | None = None
+    # `transition: 30d`: how long after the cutover its old names stay CNAMEs to it (over
+    # renamer.yaml's options.dns_transition); None: that option's, if any
+    transition: dt.timedelta | None = None
 
     @property
     def addresses(self) -> tuple[IPAddress, ...]:
@@ -54,6 +58,22 @@ class Host:
         if self.warning:
             return self.warning
         return BMC_WARNING if self.role == "bmc" else None
+
+
+@dataclass(frozen=True)
+class Transitional:
+    """An old name kept as a CNAME to its host's new FQDN until `expires` (dns/transition.py): a
+    label of the site whose domain it lived in (its `retired:` name, or renamer.yaml's old FQDN)."""
+
+    name: str  # one label, in the domain of the site that holds it
+    fqdn: str  # name.domain
+    target: str  # the new host's FQDN, no final dot
+    host: str  # the new host's name
+    addresses: tuple[IPAddress, ...]  # the new host's (a backend that writes no CNAME serves these)
+    expires: dt.datetime  # aware, UTC: the cutover's 00:00 UTC plus the transition
+    served: bool  # before `expires` (by the clock the command read): served; after: retired
+    why: str  # where the window comes from: `options.dns_transition 30d` or `<site file>: transition 30d`
+    target_site: str = ""  # the new host's site (a resolver that does not serve it holds no address for it)
 
 
 @dataclass(frozen=True)
@@ -69,6 +89,9 @@ class Site:
     authoritative: bool = False
     # the IPv6 prefix of a dual-stack site (`network: [IPv4, IPv6]`); its `network` is the IPv4 one
     network6: IPNetwork | None = None
+    # old names of its domain still served as CNAMEs to their new FQDN (dns/transition.py): only
+    # those within their window; an expired one is a retired name like any other
+    transitional: tuple[Transitional, ...] = ()
 
     @property
     def networks(self) -> tuple[IPNetwork, ...]:
@@ -141,6 +164,14 @@ class Inventory:
     # renamer.yaml's old values, where there is one: they must resolve nowhere after the move
     old_hosts: tuple[str, ...] = ()
     old_addresses: tuple[str, ...] = ()
+    # every transitional alias, served or expired (dns plan and audit list them with their dates)
+    transitions: tuple[Transitional, ...] = ()
+
+    @property
+    def kept_alive(self) -> frozenset[str]:
+        """The old names served now as transitional aliases (short and FQDN, lower case, no final
+        dot): not gone, whatever `retired:` or renamer.yaml say, until their date."""
+        return frozenset(n for t in self.transitions if t.served for n in (t.name, t.fqdn))
 
     @property
     def managed(self) -> tuple[Resolver, ...]:

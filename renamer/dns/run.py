@@ -17,7 +17,7 @@ from renamer.dns import ansible_engine, applies, preflight
 from renamer.dns.ansible_export import ControlNode, Export, write_export
 from renamer.dns.answers import Check, Expectation, Querier, ResolverReport
 from renamer.dns.backend import backend_for
-from renamer.dns.inventory import Inventory, Resolver, Site
+from renamer.dns.inventory import Inventory, Resolver, Site, Transitional
 from renamer.dns.lock import LOCK, locked
 from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
@@ -26,6 +26,7 @@ from renamer.dns.powerdns.transport import ApiTransport
 from renamer.dns.query import dnspython_querier
 from renamer.dns.rollout import Outcome, Rollout, StepFailed, restart_deadline, restore_interrupted, serving
 from renamer.dns.served import observe, observe_unmanaged
+from renamer.dns.transition import transition_dict
 from renamer.dns.transport import Transport, TransportError, Unreachable
 from renamer.dns.verify import verify_all, wait_until_answering
 from renamer.documents import versioned
@@ -316,12 +317,14 @@ def _preflight_outcome(plan: ResolverPlan, found: dict[str, str]) -> Outcome:
     return outcome
 
 
-def plan_document(plans: Sequence[ResolverPlan]) -> dict[str, Any]:
+def plan_document(plans: Sequence[ResolverPlan], transitions: Sequence[Transitional] = ()) -> dict[str, Any]:
     """`dns plan --format json`: what would change, per resolver, with the digests that let
-    `dns apply --plan FILE` apply exactly this and nothing else."""
+    `dns apply --plan FILE` apply exactly this and nothing else; and the transitional aliases,
+    served or retired, with their dates."""
     return versioned({"changes": any(p.pending for p in plans),
                       "resolvers": [p.document() for p in plans],
-                      "over_thresholds": over_thresholds(plans)})  # dns apply refuses it without --force
+                      "over_thresholds": over_thresholds(plans),  # dns apply refuses it without --force
+                      "transitional": [transition_dict(t) for t in transitions]})
 
 
 def _same_as_reviewed(plans: Sequence[ResolverPlan], reviewed: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer.dns.inventory import LABEL, UNSAFE, Host, Site, name_problem
+from renamer.durations import EXPECTED, parse_duration
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at, load_yaml_file, shown
 from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address, parse_network
@@ -14,7 +15,7 @@ from renamer.names import IPAddress, IPNetwork, host_name_problem, parse_address
 _SITE = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}\Z")
 _MAC = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}\Z")
 _SITE_KEYS = {"site", "domain", "network", "hosts", "retired", "authoritative"}
-_HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning"}
+_HOST_KEYS = {"name", "address", "mac", "aliases", "role", "warning", "transition"}
 
 
 def load_site(path: Path, display: str) -> Site:
@@ -135,11 +136,16 @@ def _host(entry: Any, i: int, container: list[Any], networks: tuple[IPNetwork, .
         problems.add(entry, "warning", f"{keypath}.warning",
                      "expected a one-line text of printable characters")
         ok = False
+    transition = parse_duration(entry["transition"]) if "transition" in entry else None
+    if "transition" in entry and transition is None:
+        problems.add(entry, "transition", f"{keypath}.transition",
+                     f"{EXPECTED}, got {shown(entry['transition'])}")
+        ok = False
     if not ok:
         return None
     return Host(name, addresses[0], mac.lower() if mac else None, tuple(aliases), role,
                 " ".join(warning.split()) if warning else None,
-                addresses[1] if len(addresses) > 1 else None)
+                addresses[1] if len(addresses) > 1 else None, transition)
 
 
 # A site's `network` and a host's `address`: one value, or a list of one IPv4 and one IPv6

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from renamer import work
+from renamer.clock import shown_time
 from renamer.dns.answers import NONE, NXDOMAIN, Answer, Check, Expectation, NoAnswer, Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
@@ -43,6 +44,8 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     for site in served:
         name, digests = canaries(inventory, site, resolver)
         cname = cname_aliases(inventory, site, resolver)
+        # a CNAME into another zone, answered alone by a server that does not follow it there
+        alone = resolver.manage and not backend_for(resolver).follows_other_zones
         out.append(Expectation(f"{name} TXT (canary)", f"{name}.", "TXT", digests))
         for host in site.hosts:
             names = (f"{host.name}.", f"{site.fqdn(host.name)}.")
@@ -55,19 +58,15 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
             for address in host.addresses:  # each address's PTR names the FQDN
                 out.append(Expectation(f"{address} PTR", address.reverse_pointer + ".", "PTR", (names[1],)))
             for alias in host.aliases:
-                for alias_name in (f"{alias}.", f"{site.fqdn(alias)}.")[0 if short else 1:]:
-                    # The CNAME must point at the FQDN: a one-label target breaks behind a forwarder.
-                    # A backend that serves an alias as the host's own addresses: those, no CNAME.
-                    # Both families, exactly as the host's names: an alias of a v4-only host answers
-                    # no AAAA (a hand-written one beside renamer's records fails here).
-                    for rdtype, want in asked:
-                        if cname:
-                            label = f"{alias_name[:-1]} CNAME" + (" AAAA" if rdtype == "AAAA" else "")
-                            out.append(Expectation(label, alias_name, rdtype, want, via=(names[1],),
-                                                   via_optional=cname == EITHER))
-                        else:
-                            out.append(Expectation(f"{alias_name[:-1]} {rdtype} (alias)", alias_name, rdtype,
-                                                   want))
+                out += _alias(f"{alias}.", f"{site.fqdn(alias)}.", names[1], asked, short, cname)
+        for moved in site.transitional:  # an old name until its date: as an alias of its new host
+            wanted = {_TYPES[a.version == 6]: (str(a),) for a in moved.addresses}
+            asked = [(rdtype, wanted.get(rdtype, (NONE,))) for rdtype in _TYPES]
+            # a resolver that does not serve the new host's site holds no address for it: the CNAME
+            # is its part, the target's address that of the resolvers serving it (checked there)
+            elsewhere = resolver.manage and moved.target_site not in resolver.sites
+            out += _alias(f"{moved.name}.", f"{moved.fqdn}.", f"{moved.target}.", asked, short, cname,
+                          f" (transitional until {shown_time(moved.expires)})", alone or elsewhere)
     gone: dict[str, None] = {}
     for site in inventory.sites:  # retired names must resolve nowhere, not only where they lived
         for name in site.retired:
@@ -76,6 +75,8 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     for name in inventory.old_hosts:  # renamer.yaml's: as written, and a short one under every site's domain
         fqdns = [f"{name}.", *(f"{site.fqdn(name)}." for site in inventory.sites if "." not in name)]
         gone.update({fqdn: None for fqdn in fqdns if fqdn not in current})
+    alive = inventory.kept_alive  # transitional aliases within their window are not gone
+    gone = {name: None for name in gone if name[:-1].lower() not in alive}
     if not short:
         gone = {name: None for name in gone if "." in name[:-1]}
     local = tuple(f".{site.domain}." for site in served if site.authoritative)
@@ -90,6 +91,26 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
         if old not in addresses:
             pointer = ipaddress.ip_address(old).reverse_pointer + "."
             out.append(Expectation(f"{old} PTR (old)", pointer, "PTR", (NONE,), forbid=forbidden))
+    return out
+
+
+def _alias(short_name: str, fqdn: str, target: str, asked: Sequence[tuple[str, tuple[str, ...]]],
+           short: bool, cname: bool | str, note: str = "", alone: bool = False) -> list[Expectation]:
+    """An alias's checks, A and AAAA, for its one-label name (where the backend serves those) and
+    its FQDN: its CNAME to `target` (an FQDN) and then the target's address of that family."""
+    out = []
+    for alias_name in (short_name, fqdn)[0 if short else 1:]:
+        # The CNAME must point at the FQDN: a one-label target breaks behind a forwarder.
+        # A backend that serves an alias as the host's own addresses: those, no CNAME.
+        # Both families, exactly as the host's names: an alias of a v4-only host answers
+        # no AAAA (a hand-written one beside renamer's records fails here).
+        for rdtype, want in asked:
+            if cname:
+                label = f"{alias_name[:-1]} CNAME" + (" AAAA" if rdtype == "AAAA" else "") + note
+                out.append(Expectation(label, alias_name, rdtype, want, via=(target,),
+                                       via_optional=cname == EITHER, target_optional=alone))
+            else:
+                out.append(Expectation(f"{alias_name[:-1]} {rdtype} (alias){note}", alias_name, rdtype, want))
     return out
 
 
@@ -148,7 +169,8 @@ def judge(expectation: Expectation, answer: Answer) -> Check:
         return Check(expectation, "no records (NODATA)", False)
     cnames = [value for kind, value in answer.records if kind == "CNAME"]
     finals = [value for kind, value in answer.records if kind == expectation.rdtype]
-    ok = bool(finals) and all(v in expectation.want for v in finals)
+    reached = bool(finals) or (expectation.target_optional and bool(cnames))  # BIND: the CNAME alone
+    ok = reached and all(v in expectation.want for v in finals)
     if expectation.via and (cnames or not expectation.via_optional):
         ok = ok and bool(cnames) and cnames[0] in expectation.via
     elif cnames:
@@ -168,6 +190,7 @@ def old_names_left(inventory: Inventory, left_in_place: Sequence[tuple[str, str,
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
+    gone -= inventory.kept_alive  # a transitional alias within its window is served, not gone
     out: dict[tuple[str, str], Expectation] = {}
     for name, rdtype, _ in left_in_place:
         if rdtype in (*_TYPES, "CNAME") and (name in gone or name.split(".", 1)[0] in gone):

@@ -246,6 +246,53 @@ def test_a_hand_written_record_verify_would_fail_on_is_listed_and_retired(  # ty
         lab.stop()
 
 
+# renamer.yaml of a move whose old names stay CNAMEs for 30 days after the cutover: until 2026-11-04
+TRANSITION = ("version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}\n"
+              "options:\n  dns_transition: 30d\ndns: dns/\n")
+
+
+def _asked(lab: Lab, resolver: str, name: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """(rcode, records) `resolver` answers for `name` A, straight over DNS."""
+    answer = dnspython_querier(inventory(lab).select(resolver)[0])(name, "A")
+    return answer.rcode, tuple(answer.records)
+
+
+def test_a_transitional_alias_is_served_until_its_date_then_retired(  # type: ignore[no-untyped-def]
+        run, daemons: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34, item 2: the old name ana-ml2.ana.lan is a CNAME to fv-ml1.fv.lan (where the
+    backend writes aliases as CNAMEs; Unbound: the host's address under the old name) until the
+    cutover plus the transition, by the clock (RENAMER_NOW); after it, an apply retires it and
+    every daemon answers NXDOMAIN (ana.lan is authoritative), verify proving each side."""
+    (daemons.root / "renamer.yaml").write_text(TRANSITION)
+    monkeypatch.setenv("RENAMER_NOW", "2026-11-03T12:00:00Z")
+    applied = dns(run, daemons, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    backend = BACKENDS[inventory(daemons).resolvers[0].backend]
+    cname = backend.cname_aliases
+    # BIND, authoritative with recursion off, answers a CNAME into another zone alone (a client's
+    # recursive resolver follows it to fv.lan, where the target's A is checked on its own)
+    served = ((("CNAME", "fv-ml1.fv.lan."),) if cname else ()) + \
+        ((("A", "10.251.50.54"),) if backend.follows_other_zones else ())
+    for name in daemons.instances:
+        assert _asked(daemons, name, "ana-ml2.ana.lan.") == ("NOERROR", served), name
+    verified = dns(run, daemons, "verify", "--resolvers", "all")
+    assert verified.exit_code == 0, verified.stdout
+    assert "ana-ml2.ana.lan " + ("CNAME" if cname else "A (alias)") + " (transitional until 2026-11-04)" \
+        in verified.stdout
+
+    monkeypatch.setenv("RENAMER_NOW", "2026-11-04")
+    stale = dns(run, daemons, "verify", "--resolvers", "all", "--format", "json")
+    assert stale.exit_code == 1  # still served, no longer wanted
+    assert ("ana-ml2.ana.lan A gone", "fv-ml1.fv.lan." if cname else "10.251.50.54") in \
+        [(check, got.split(" -> ")[0]) for check, got in _failures(stale)]
+    retired = dns(run, daemons, "apply", "--resolvers", "all")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    for name in daemons.instances:
+        assert _asked(daemons, name, "ana-ml2.ana.lan.") == ("NXDOMAIN", ()), name
+        assert _asked(daemons, name, "fv-ml1.fv.lan.") == ("NOERROR", (("A", "10.251.50.54"),)), name
+    assert dns(run, daemons, "verify", "--resolvers", "all").exit_code == 0
+
+
 def _unserialled(snippets: dict[str, bytes]) -> dict[str, bytes]:
     """The files with each BIND zone's SOA serial left out (finding 01 of DNS break-it round 2: a
     rollback restores the records with a serial past the failed apply's)."""

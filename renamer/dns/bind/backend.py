@@ -31,6 +31,7 @@ class Bind(FileBackend):
     cname_aliases = True  # named answers a CNAME with its in-zone target's address
     restores_past = True  # a restored zone's serial moves past the failed apply's (restored)
     loads_late = True  # named loads a zone after rndc reload has returned (served)
+    follows_other_zones = False  # with recursion off, named answers a CNAME into another zone alone
     short_names = False  # a zone holds FQDNs: no one-label name is served
     comment = ";"
 

@@ -25,6 +25,7 @@ import re
 import textwrap
 from collections.abc import Iterable
 
+from renamer.clock import shown_time
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
 from renamer.errors import ConfigError, UnsafeError
@@ -78,6 +79,9 @@ def _site_records(site: Site) -> tuple[list[str], list[tuple[str, str]]]:
             forward.append(f"{fqdn}. IN {'AAAA' if address.version == 6 else 'A'} {address}")
             ptrs.append((address.reverse_pointer, f"{address.reverse_pointer}. IN PTR {fqdn}."))
         forward += [f"{site.fqdn(alias)}. IN CNAME {fqdn}." for alias in host.aliases]
+    for moved in site.transitional:  # an old name, a CNAME to its new FQDN until its date (dns/transition.py)
+        forward += [f"; transitional until {shown_time(moved.expires)}: {moved.name}, renamed {moved.host}",
+                    f"{moved.fqdn}. IN CNAME {moved.target}."]
     return forward, ptrs
 
 

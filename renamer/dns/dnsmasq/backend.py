@@ -26,6 +26,7 @@ class Dnsmasq(FileBackend):
     restored_glob = "*.conf"  # the snippets a backup holds, and the hand-written files it retired
     unused_keys: frozenset[str] = frozenset()
     cname_aliases = True  # cname=ALIAS,ALIAS.DOMAIN,HOST.DOMAIN: dnsmasq answers the CNAME and the address
+    follows_other_zones = True  # dnsmasq answers a cname= with its target's address, whatever its domain
     short_names = True  # each host's one-label name too
     comment = "#"
 

@@ -7,6 +7,7 @@ import posixpath
 import re
 import textwrap
 
+from renamer.clock import shown_time
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
 from renamer.errors import ConfigError
@@ -84,6 +85,9 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
             # asks through a forwarding resolver (Pi-hole + Unbound, OPNsense), which forwards
             # only the site's domain here.
             lines.append(f"cname={alias},{site.fqdn(alias)},{site.fqdn(host.name)}")
+    for moved in site.transitional:  # an old name, a CNAME to its new FQDN until its date (dns/transition.py)
+        lines.append(f"# transitional until {shown_time(moved.expires)}: {moved.name}, renamed {moved.host}")
+        lines.append(f"cname={moved.name},{moved.fqdn},{moved.target}")
     for line in lines:  # the inventory's grammar already refuses this: a second, independent guard
         if not line.isprintable():
             raise ConfigError(f"{site.source}: refusing to render a line with a control character: "

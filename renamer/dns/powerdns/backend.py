@@ -100,6 +100,7 @@ class PowerDNS:
     restored_glob = f"renamer-*{SUFFIX}"
     unused_keys = config.UNUSED
     cname_aliases = True  # PowerDNS answers the CNAME and its in-zone target's address
+    follows_other_zones = True  # PowerDNS follows a CNAME into another zone it holds
     short_names = False  # an authoritative zone holds FQDNs only
     comment = ";"
 

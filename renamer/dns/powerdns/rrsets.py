@@ -142,6 +142,8 @@ def desired(site: Owner) -> dict[str, dict[Key, RRset]]:
             add(_zone_of(site, address), address.reverse_pointer + ".", "PTR", fqdn)
         for alias in host.aliases:
             add(fwd, f"{site.fqdn(alias)}.", "CNAME", fqdn)
+    for moved in site.transitional:  # an old name, a CNAME to its new FQDN until its date (dns/transition.py)
+        add(fwd, f"{moved.fqdn}.", "CNAME", f"{moved.target}.")
     out = {zone: {key: RRset(key[0], key[1], tuple(sorted(values))) for key, values in sorted(rrsets.items())}
            for zone, rrsets in wanted.items()}
     name, digest = canary(site, out)
@@ -350,6 +352,7 @@ def stale(sites: Iterable[Site], served: Iterable[Site], old_hosts: Iterable[str
         for host in site.hosts:
             written[site.fqdn(host.name).lower()] = {a.version for a in host.addresses}
             written.update({site.fqdn(alias).lower(): set() for alias in host.aliases})
+        written.update({moved.fqdn: set() for moved in site.transitional})
     out = []
     for zone, found in sorted(live.items()):
         for rr in sorted(found["rrsets"], key=lambda r: (str(r["name"]).lower(), str(r["type"]).upper())):

@@ -19,6 +19,7 @@ class Unbound(FileBackend):
     restored_glob = "*.conf"
     unused_keys = frozenset({"dhcp", "hosts_dir"})  # Unbound serves no DHCP and has no hostsdir=
     cname_aliases = False  # an alias is its host's own A/AAAA records (render.py says why)
+    follows_other_zones = True  # no CNAME is written (cname_aliases): the addresses themselves
     short_names = True  # each host's one-label name too
     comment = "#"
 

@@ -17,6 +17,7 @@ import hashlib
 import re
 import textwrap
 
+from renamer.clock import shown_time
 from renamer.dns.inventory import Inventory, Resolver, Site
 from renamer.dns.transport import OwnFiles
 from renamer.errors import ConfigError
@@ -63,6 +64,12 @@ def render_site(site: Site, resolver: Resolver | None = None) -> str:
             for address in host.addresses:
                 rdtype = "AAAA" if address.version == 6 else "A"
                 lines += [_data(name, rdtype, str(address)) for name in (site.fqdn(alias), alias)]
+    for moved in site.transitional:  # an old name until its date (dns/transition.py): as an alias
+        lines.append(f"  # transitional until {shown_time(moved.expires)}: {moved.name}, "
+                     f"renamed {moved.host}")
+        for address in moved.addresses:
+            rdtype = "AAAA" if address.version == 6 else "A"
+            lines += [_data(name, rdtype, str(address)) for name in (moved.fqdn, moved.name)]
     for line in lines:  # the inventory's grammar already refuses this: a second, independent guard
         if not line.isprintable() or ('"' in line.partition(": ")[2].strip('"') and "local-data" in line):
             raise ConfigError(f"{site.source}: refusing to render a line Unbound would misread: {line!r}")

@@ -1,0 +1,429 @@
+"""Transitional aliases (issue 34, item 2): `options.dns_transition: 30d` in renamer.yaml (or
+`transition:` on a host of its site file) keeps each old name as a CNAME to its new FQDN until the
+cutover's 00:00 UTC plus the window; then `dns apply` retires it as any retired name. The clock
+is RENAMER_NOW (renamer/clock.py). Every assertion about what is served asks a real dnsmasq on
+loopback over DNS; the other backends are proved by tests/dns/test_backend_conformance.py."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from dns import message as dns_message
+from dns import query as dns_query
+from dns import rcode as dns_rcode
+from dns import rdatatype as dns_rdatatype
+from renamer.dns.inventory import Inventory
+from renamer.dns.transition import with_transitions
+from renamer.errors import ConfigError
+from tests.conftest import Result
+from tests.testing.resolvers import Lab, dns
+from tests.testing.unbound import Forwarder, ask, reverse_zone, start_forwarder
+
+CONFIG = ("version: 1\nname: ml move\ncutover: 2026-10-05\nrenames:\n  hosts:\n    ana-ml2: fv-ml1\n"
+          "    ana-ml2-bmc: fv-ml1-bmc\n    ana-ml2.ana.lan: fv-ml1.fv.lan\noptions:\n  dns_transition: 30d\n"
+          "dns: dns/\n")
+BEFORE, ON_THE_DAY, AFTER = "2026-11-03T23:59:59Z", "2026-11-04", "2026-11-20"  # it expires 2026-11-04 00:00 UTC
+ALIAS = ("NOERROR", ("CNAME fv-ml1.fv.lan.", "A 10.251.50.54"))
+
+
+def asked(lab: Lab, resolver: str, name: str, rdtype: str = "A") -> tuple[str, tuple[str, ...]]:
+    """(rcode, each answer record as `TYPE value`) that `resolver` answers, straight over DNS."""
+    instance = lab.instances[resolver]
+    response = dns_query.udp(dns_message.make_query(name, rdtype), instance.address, port=instance.port,
+                             timeout=2.0)
+    return (dns_rcode.to_text(response.rcode()),
+            tuple(f"{dns_rdatatype.to_text(rrset.rdtype)} {item}" for rrset in response.answer for item in rrset))
+
+
+def everywhere(lab: Lab, name: str) -> set[tuple[str, tuple[str, ...]]]:
+    return {asked(lab, resolver, name) for resolver in lab.instances}
+
+
+@pytest.fixture
+def moved(lab: Lab) -> Lab:
+    """The lab with a renamer.yaml: ana-ml2 became fv-ml1 on 2026-10-05, old names kept 30 days."""
+    (lab.root / "renamer.yaml").write_text(CONFIG)
+    return lab
+
+
+def at(monkeypatch: pytest.MonkeyPatch, now: str) -> None:
+    monkeypatch.setenv("RENAMER_NOW", now)
+
+
+def test_an_alias_is_served_until_its_date_and_retired_after(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    at(monkeypatch, BEFORE)
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    for name in ("ana-ml2.ana.lan.", "ana-ml2."):  # the FQDN in the domain it lived in, and the short name
+        assert everywhere(moved, name) == {ALIAS}, name
+    assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NOERROR", ("CNAME fv-ml1-bmc.fv.lan.",
+                                                                      "A 10.251.50.55"))}
+    assert everywhere(moved, "ana-ml2.fv.lan.") == {("NXDOMAIN", ())}  # never a name: not made one
+    verified = dns(run, moved, "verify", "--resolvers", "all")
+    assert verified.exit_code == 0, verified.stdout
+    assert "ana-ml2.ana.lan CNAME (transitional until 2026-11-04)" in verified.stdout
+    plan = dns(run, moved, "plan", "--resolvers", "all", "--expect-no-changes")
+    assert plan.exit_code == 0, plan.stdout
+    assert plan.stdout.startswith(
+        "transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired)\n"
+        "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+        "  ana-ml2.ana.lan -> fv-ml1.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"), plan.stdout
+    reviewed = dns(run, moved, "plan", "--resolvers", "all", "--format", "json").stdout
+    (moved.root / "reviewed.json").write_text(reviewed)
+    document = json.loads(reviewed)
+    assert document["transitional"][1] == {
+        "name": "ana-ml2.ana.lan", "short": "ana-ml2", "target": "fv-ml1.fv.lan", "host": "fv-ml1",
+        "expires": "2026-11-04T00:00:00Z", "state": "served", "from": "options.dns_transition 30d"}
+
+    at(monkeypatch, ON_THE_DAY)  # the window is over: the plan retires it, verify wants it gone
+    plan = dns(run, moved, "plan", "--resolvers", "all", "--expect-no-changes")
+    assert plan.exit_code == 1, plan.stdout
+    assert "  ana-ml2.ana.lan -> fv-ml1.fv.lan: retired since 2026-11-04 (options.dns_transition 30d)\n" \
+        in plan.stdout
+    assert "-cname=ana-ml2,ana-ml2.ana.lan,fv-ml1.fv.lan\n" in plan.stdout
+    assert "records: 0 added, 0 changed, 4 removed\n  - ana-ml2\n" in plan.stdout
+    document = json.loads(dns(run, moved, "plan", "--resolvers", "all", "--format", "json").stdout)
+    assert {t["state"] for t in document["transitional"]} == {"retired"}
+    failed = dns(run, moved, "verify", "--resolvers", "ns-ana")
+    assert failed.exit_code == 1, failed.stdout
+    port = moved.instances["ns-ana"].port
+    assert (f"ns-ana 127.0.0.1:{port}: ana-ml2.ana.lan A gone: expected NXDOMAIN, got fv-ml1.fv.lan. -> "
+            "10.251.50.54\n") in failed.stdout
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # nothing changes until an apply
+    stale_plan = dns(run, moved, "apply", "--plan", str(moved.root / "reviewed.json"))
+    assert stale_plan.exit_code == 3, stale_plan.stdout  # a plan reviewed before the date is no plan after it
+    assert "differs from the reviewed plan" in stale_plan.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+
+    retired = dns(run, moved, "apply", "--resolvers", "all")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    for resolver in moved.instances:  # backed up as any apply
+        assert list((moved.root / "backups" / resolver).glob(f"{resolver}-*")), resolver
+    for name in ("ana-ml2.ana.lan.", "ana-ml2-bmc.ana.lan.", "ana-ml2."):
+        assert everywhere(moved, name) in ({("NXDOMAIN", ())}, {("REFUSED", ())}), name
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}  # ana.lan is authoritative
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0
+
+
+def test_a_retirement_that_fails_rolls_back_and_the_alias_is_still_served(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    at(monkeypatch, BEFORE)
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    at(monkeypatch, AFTER)
+    moved.write_resolvers(ns_fv=moved.failing_test("ns-fv"))
+    failed = dns(run, moved, "apply", "--resolvers", "all")
+    assert failed.exit_code == 1, failed.stdout
+    assert "ns-fv: test failed" in failed.stdout
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # every resolver restored to the alias
+    moved.write_resolvers()
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
+
+
+def test_a_resolver_that_does_not_serve_the_new_site_answers_the_cname_alone(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ns-ana2 serves ana only: it holds the alias (ana.lan is its domain) but no address of
+    fv-ml1.fv.lan, which its clients resolve elsewhere; dnsmasq answers the CNAME alone there and
+    verify takes it (the target's address is checked where fv is served), the CNAME's target
+    still exactly the new FQDN."""
+    moved.write_resolvers(ns_ana2={"sites": ["ana"], "dhcp": []})
+    at(monkeypatch, BEFORE)
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert asked(moved, "ns-ana2", "ana-ml2.ana.lan.") == ("NOERROR", ("CNAME fv-ml1.fv.lan.",))
+    assert asked(moved, "ns-ana", "ana-ml2.ana.lan.") == ALIAS
+    verified = dns(run, moved, "verify", "--resolvers", "all", "--format", "json")
+    assert verified.exit_code == 0, verified.stdout
+    rows = {(r["name"], c["check"]): c["expected"] for r in json.loads(verified.stdout)["resolvers"]
+            for c in r["checks"]}
+    assert rows[("ns-ana2", "ana-ml2.ana.lan CNAME (transitional until 2026-11-04)")] == ["10.251.50.54"]
+    assert ("ns-ana2", "fv-ml1.fv.lan A") not in rows  # fv is not its site: asked where it is served
+
+
+def test_a_host_s_own_transition_comes_before_the_option(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`transition: 2w` on fv-ml1 in fv.yaml: its old names expire 2026-10-19; fv-ml1-bmc's keep
+    the option's 30 days."""
+    site = moved.inventory / "sites" / "fv.yaml"
+    site.write_text(site.read_text().replace("    aliases: [scriberr]\n", "    aliases: [scriberr]\n"
+                                             "    transition: 2w\n"))
+    at(monkeypatch, "2026-10-25")
+    plan = dns(run, moved, "plan", "--resolvers", "ns-ana")
+    assert ("  ana-ml2.ana.lan -> fv-ml1.fv.lan: retired since 2026-10-19 (dns/sites/fv.yaml: transition 2w)\n"
+            "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+            ) in plan.stdout, plan.stdout
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
+    assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NOERROR", ("CNAME fv-ml1-bmc.fv.lan.",
+                                                                      "A 10.251.50.55"))}
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0
+
+
+def test_a_hand_removed_alias_or_one_pointing_elsewhere_fails_verify(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """During the window verify expects the CNAME: a resolver that lost it (its snippet written
+    without it, the canary made to match) or points it at another name fails, naming the check."""
+    at(monkeypatch, BEFORE)
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    from renamer.dns.dnsmasq import render, sandbox
+    from renamer.sites import locate_inventory
+
+    site = locate_inventory(None, None, moved.root, moved.inventory).site("ana")
+    for name, change in (("ns-ana", ("cname=ana-ml2,ana-ml2.ana.lan,fv-ml1.fv.lan\n", "")),
+                         ("ns-ana2", (",fv-ml1.fv.lan\n", ",ana-nas.ana.lan\n"))):
+        path = moved.instances[name].snippet_dir / "renamer-ana.conf"
+        body = path.read_text().split("# The canary")[0].replace(*change)
+        path.write_text(body + 'txt-record={},"{}"\n'.format(*render.canary(site, body)))
+        sandbox.restart(moved.instances[name].folder)
+    assert asked(moved, "ns-ana", "ana-ml2.ana.lan.") == ("NXDOMAIN", ())
+    assert asked(moved, "ns-ana2", "ana-ml2.ana.lan.") == ("NOERROR", ("CNAME ana-nas.ana.lan.", "A 10.250.20.10"))
+    verified = dns(run, moved, "verify", "--resolvers", "ns-ana,ns-ana2", "--format", "json")
+    assert verified.exit_code == 1
+    failures = {(r["name"], c["check"], c["got"]) for r in json.loads(verified.stdout)["resolvers"]
+                for c in r["checks"] if not c["ok"]}
+    assert ("ns-ana", "ana-ml2.ana.lan CNAME (transitional until 2026-11-04)", "NXDOMAIN") in failures
+    assert ("ns-ana2", "ana-ml2.ana.lan CNAME (transitional until 2026-11-04)",
+            "ana-nas.ana.lan. -> 10.250.20.10") in failures
+    assert {r for r, _, _ in failures} == {"ns-ana", "ns-ana2"}
+
+
+ZONES = ("ana.lan", reverse_zone("10.250.0.0/16"))
+
+
+@pytest.fixture
+def edge(moved: Lab) -> Iterator[Callable[[tuple[str, ...]], Forwarder]]:
+    """An Unbound forwarder (manage: false) in front of ns-ana, forwarding the zones given."""
+    started: list[Forwarder] = []
+
+    def start(zones: tuple[str, ...]) -> Forwarder:
+        servers = [(moved.instances["ns-ana"].address, moved.instances["ns-ana"].port)]
+        forwarder = start_forwarder(moved.root / f"edge{len(started)}", {zone: servers for zone in zones})
+        started.append(forwarder)
+        moved.write_resolvers(({"name": "ana-edge", "address": forwarder.address, "port": forwarder.port,
+                                "manage": False, "timeout": 1.0},))
+        return forwarder
+
+    try:
+        yield start
+    finally:
+        for forwarder in started:
+            forwarder.stop()
+
+
+def test_behind_a_forwarder_the_alias_resolves_only_where_its_target_does(  # type: ignore[no-untyped-def]
+        run, moved: Lab, edge: Callable[[tuple[str, ...]], Forwarder], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The alias crosses domains (ana.lan -> fv.lan): a forwarder that sends both on serves it
+    (Unbound drops dnsmasq's out-of-zone A and asks fv.lan itself); one that forwards ana.lan
+    alone cannot follow the CNAME (SERVFAIL), and verify says so at the forwarder."""
+    at(monkeypatch, BEFORE)
+    both = edge((*ZONES, "fv.lan", reverse_zone("10.251.0.0/16")))
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert ask(both, "ana-ml2.ana.lan.") == ALIAS
+    assert dns(run, moved, "verify", "--resolvers", "ana-edge").exit_code == 0
+    both.stop()
+    old_only = edge(ZONES)
+    assert ask(old_only, "ana-ml2.ana.lan.") == ("SERVFAIL", ())  # it cannot follow the CNAME to fv.lan
+    verified = dns(run, moved, "verify", "--resolvers", "ana-edge")
+    assert verified.exit_code == 1, verified.stdout
+    port = old_only.port
+    assert (f"ana-edge 127.0.0.1:{port}: ana-ml2.ana.lan CNAME (transitional until 2026-11-04): expected "
+            "fv-ml1.fv.lan. -> 10.251.50.54, got SERVFAIL\n") in verified.stdout, verified.stdout
+    assert "dns verify: FAILED on ana-edge (manage: false)\n" in verified.stdout
+
+
+def test_the_ansible_export_carries_the_alias_until_its_date(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The playbook writes the files the plan renders: the CNAME in the window, none after."""
+    for now, present in ((BEFORE, True), (AFTER, False)):
+        at(monkeypatch, now)
+        folder = tmp_path / f"export-{present}"
+        exported = dns(run, moved, "export", "ansible", "--resolvers", "all", "--out", str(folder))
+        assert exported.exit_code == 0, exported.stdout + exported.stderr
+        written = [p for p in folder.rglob("renamer-ana.conf")]
+        assert len(written) == len(moved.instances), written
+        for path in written:
+            assert ("cname=ana-ml2,ana-ml2.ana.lan,fv-ml1.fv.lan\n" in path.read_text()) is present, path
+
+
+# --- what is refused (exit 2, one line naming the file, the line and the key) ---------------------
+
+def _render(run: Callable[..., Result], root: Path) -> Result:
+    return run(root, "dns", "render")
+
+
+@pytest.fixture
+def inventory(tmp_path: Path) -> Path:
+    """A folder holding renamer.yaml and the shipped inventory (no resolver started: dns render)."""
+    from renamer.shipped import shipped
+
+    root = tmp_path / "repo"
+    shutil.copytree(shipped("dns"), root / "dns")
+    (root / "renamer.yaml").write_text(CONFIG)
+    return root
+
+
+def test_dns_render_writes_the_alias_in_the_site_of_its_domain(  # type: ignore[no-untyped-def]
+        run, inventory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at(monkeypatch, BEFORE)
+    done = _render(run, inventory)
+    assert done.exit_code == 0, done.stdout + done.stderr
+    ana = done.stdout.split("renamer-fv.conf")[0]
+    assert ("# transitional until 2026-11-04: ana-ml2, renamed fv-ml1\n"
+            "cname=ana-ml2,ana-ml2.ana.lan,fv-ml1.fv.lan\n") in ana, done.stdout
+    at(monkeypatch, ON_THE_DAY)
+    assert "ana-ml2.ana.lan" not in _render(run, inventory).stdout
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (("dns_transition: 30d", "dns_transition: 30 days"),
+     "renamer.yaml:10: options.dns_transition: expected a duration like 30d, 12h or 2w (a whole number, then h, "
+     "d or w), got '30 days'"),
+    (("dns_transition: 30d", "dns_transition: 30"), "renamer.yaml:10: options.dns_transition: expected a duration "
+     "like 30d, 12h or 2w (a whole number, then h, d or w), got 30"),
+    (("dns_transition: 30d", "dns_transition: 1.5d"), "renamer.yaml:10: options.dns_transition: expected a "
+     "duration like 30d, 12h or 2w (a whole number, then h, d or w), got '1.5d'"),
+    (("cutover: 2026-10-05\n", ""), "renamer.yaml:9: options.dns_transition: needs `cutover:` (the day of the "
+     "move, where the window starts)"),
+    (("ana-ml2.ana.lan: fv-ml1.fv.lan", "ana-ml2.old.lan: fv-ml1.fv.lan"),
+     "renamer.yaml: renames.hosts.ana-ml2.old.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
+     "but old.lan is the domain of no site of the DNS inventory: renamer cannot serve it (add that site, or "
+     "leave this host without a transition)"),
+    (("ana-ml2-bmc: fv-ml1-bmc", "ana-bmc: fv-ml1-bmc"),
+     "renamer.yaml: renames.hosts.ana-bmc: a DNS transition would keep it as a CNAME to fv-ml1-bmc.fv.lan, but "
+     "no site lists it under `retired:`: list it in the site whose domain it lived in, so that renamer knows "
+     "where to serve it"),
+])
+def test_a_transition_renamer_cannot_take_is_refused(  # type: ignore[no-untyped-def]
+        run, inventory: Path, edit: tuple[str, str], message: str) -> None:
+    config = inventory / "renamer.yaml"
+    config.write_text(config.read_text().replace(*edit))
+    done = _render(run, inventory)
+    assert done.exit_code == 2, done.stdout
+    assert done.stderr == f"renamer: error: {message}\n"
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(("value", "shown"), [("30D", "'30D'"), ("0d", "'0d'"), ("-3d", "'-3d'"),
+                                               ("3 d", "'3 d'"), ("yes", "'yes'"), ("[30d]", "a list")])
+def test_a_host_s_transition_is_read_strictly(  # type: ignore[no-untyped-def]
+        run, inventory: Path, value: str, shown: str) -> None:
+    site = inventory / "dns" / "sites" / "fv.yaml"
+    site.write_text(site.read_text().replace("    aliases: [scriberr]\n", f"    aliases: [scriberr]\n"
+                                             f"    transition: {value}\n"))
+    done = _render(run, inventory)
+    assert done.exit_code == 2, done.stdout
+    assert done.stderr == ("renamer: error: dns/sites/fv.yaml:9: hosts[0].transition: expected a duration like "
+                           f"30d, 12h or 2w (a whole number, then h, d or w), got {shown}\n")
+
+
+def test_a_host_s_transition_that_no_old_name_reaches_is_refused(run, inventory: Path) -> None:  # type: ignore[no-untyped-def]
+    site = inventory / "dns" / "sites" / "fv.yaml"
+    site.write_text(site.read_text().replace("  - name: fv-gw\n", "  - name: fv-gw\n    transition: 2w\n"))
+    done = _render(run, inventory)
+    assert done.exit_code == 2
+    assert done.stderr == ("renamer: error: dns/sites/fv.yaml: hosts fv-gw: transition: no old name of "
+                           "renamer.yaml's renames.hosts is renamed to fv-gw or fv-gw.fv.lan: nothing to keep\n")
+
+
+def test_a_bad_clock_is_refused(run, inventory: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    at(monkeypatch, "next tuesday")
+    done = _render(run, inventory)
+    assert done.exit_code == 2
+    assert done.stderr == ("renamer: error: RENAMER_NOW: expected a date like 2026-11-05 or a UTC time like "
+                           "2026-11-05T12:00:00Z, got 'next tuesday'\n")
+
+
+def test_audit_lists_each_alias_and_its_date(  # type: ignore[no-untyped-def]
+        run, repo: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`renamer audit` (text and JSON) names each transitional alias, its target and when it
+    expires, or that it is retired; no resolver is asked (the site files are read)."""
+    from renamer.shipped import shipped
+
+    sites = {f"dns/sites/{p.name}": p.read_text() for p in sorted((shipped("dns") / "sites").glob("*.yaml"))}
+    root = repo({**sites, "notes.md": "fv-ml1 is the box\n"},
+                config=CONFIG + "allowlist: allow.yaml\n", allowlist="version: 1\ncurrent: ['**']\n")
+    at(monkeypatch, BEFORE)
+    table = run(root, "audit")
+    assert table.exit_code == 0, table.stdout + table.stderr
+    assert ("DNS transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired)\n"
+            "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+            "  ana-ml2.ana.lan -> fv-ml1.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+            ) in table.stdout, table.stdout
+    at(monkeypatch, AFTER)
+    document = json.loads(run(root, "audit", "--format", "json").stdout)
+    assert document["dns_transitional"] == [
+        {"name": "ana-ml2-bmc.ana.lan", "short": "ana-ml2-bmc", "target": "fv-ml1-bmc.fv.lan", "host": "fv-ml1-bmc",
+         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"},
+        {"name": "ana-ml2.ana.lan", "short": "ana-ml2", "target": "fv-ml1.fv.lan", "host": "fv-ml1",
+         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"}]
+    assert "retired since 2026-11-04" in run(root, "audit").stdout
+    (root / "renamer.yaml").write_text(CONFIG.replace("options:\n  dns_transition: 30d\n", "")
+                                       + "allowlist: allow.yaml\n")
+    plain = run(root, "audit")
+    assert plain.exit_code == 0 and "transitional" not in plain.stdout
+    assert json.loads(run(root, "audit", "--format", "json").stdout)["dns_transitional"] == []
+
+
+# --- the placing of each alias, pure (renamer/dns/transition.py) ----------------------------------
+
+def _shipped_inventory() -> Inventory:
+    from renamer.dns.load import load_inventory
+    from renamer.shipped import shipped
+
+    return load_inventory(shipped("dns"), str)
+
+
+NOW = dt.datetime(2026, 10, 20, tzinfo=dt.UTC)
+DAY = dt.date(2026, 10, 5)
+
+
+def test_each_old_name_is_placed_once_in_the_domain_it_lived_in() -> None:
+    pairs = (("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan"), ("old-gw.fv.lan", "fv-gw"),
+             ("web01", "app01"))  # app01 is no host of the inventory: nothing to point at
+    done = with_transitions(_shipped_inventory(), pairs, DAY, dt.timedelta(days=30), NOW)
+    assert [(t.fqdn, t.target, t.expires.isoformat(), t.served) for t in done.transitions] == [
+        ("ana-ml2.ana.lan", "fv-ml1.fv.lan", "2026-11-04T00:00:00+00:00", True),
+        ("old-gw.fv.lan", "fv-gw.fv.lan", "2026-11-04T00:00:00+00:00", True)]
+    assert [t.name for t in done.site("ana").transitional] == ["ana-ml2"]
+    assert [t.name for t in done.site("fv").transitional] == ["old-gw"]  # the same domain as its host
+    assert done.kept_alive == {"ana-ml2", "ana-ml2.ana.lan", "old-gw", "old-gw.fv.lan"}
+    later = with_transitions(_shipped_inventory(), pairs, DAY, dt.timedelta(days=30),
+                             dt.datetime(2026, 11, 4, tzinfo=dt.UTC))
+    assert [t.served for t in later.transitions] == [False, False]  # at the instant it expires
+    assert not any(site.transitional for site in later.sites) and later.kept_alive == frozenset()
+
+
+def test_without_a_window_nothing_is_kept() -> None:
+    done = with_transitions(_shipped_inventory(), (("ana-ml2", "fv-ml1"),), DAY, None, NOW)
+    assert done.transitions == () and not any(site.transitional for site in done.sites)
+
+
+def test_an_old_name_that_is_still_a_name_of_the_inventory_is_refused() -> None:
+    with pytest.raises(ConfigError) as raised:
+        with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"),), DAY, dt.timedelta(days=1),
+                         NOW)
+    assert raised.value.lines == [
+        "renamer.yaml: renames.hosts.ana-nas.ana.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
+        "but ana-nas.ana.lan is still a name of the inventory"]
+
+
+def test_a_short_old_name_retired_in_two_sites_is_refused() -> None:
+    """Served in both domains, its one-label name would be two `cname=` lines on a resolver serving
+    both sites: dnsmasq refuses to start then."""
+    from dataclasses import replace
+
+    shipped = _shipped_inventory()
+    both = replace(shipped, sites=tuple(replace(s, retired=(*s.retired, "ana-ml2")) if s.name == "fv" else s
+                                        for s in shipped.sites))
+    with pytest.raises(ConfigError) as raised:
+        with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=1), NOW)
+    assert raised.value.lines == [
+        "renamer.yaml: renames.hosts: a DNS transition would serve the old name ana-ml2 in the domains of sites ana "
+        "and fv: its one-label name would be two CNAMEs (dnsmasq refuses to start); keep it in one of them only"]

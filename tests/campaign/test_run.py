@@ -1,0 +1,201 @@
+"""renamer campaign end to end through the CLI, on real git: bare repositories on the local disk as the
+remotes, a user's checkout cloned from one, the campaign's own clones in work_dir."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Result
+from tests.testing.campaigns import BRANCH, GATEWAY, World, build_world, fingerprint
+from tests.testing.repos import Run, git
+
+BLOCKED_GATEWAY = {**GATEWAY, "notes/todo.md": "check the gateway on ana-ml2\n"}
+
+
+def campaign(run: Run, world: World, *args: str) -> Result:
+    return run(world.campaign.parent, "campaign", args[0], "campaign.yaml", *args[1:])
+
+
+def _branch_log(clone: Path) -> list[str]:
+    """The bodies of the move's commits on its branch, oldest first."""
+    out = git(clone, "log", "--reverse", "--format=%B%x00", f"origin/main..{BRANCH}")
+    return [body.strip() for body in out.split("\0") if body.strip()]
+
+
+def test_an_unclassified_file_blocks_every_repo_until_skipped(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path, gateway=BLOCKED_GATEWAY)
+    remotes = {name: world.refs(name) for name in ("infra", "gateway", "apps")}
+    checkout = fingerprint(world.checkout)
+
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1, planned.stderr
+    assert "  gateway  blocked  1 unclassified file (notes/todo.md)" in planned.stdout
+    assert "  gateway: unclassified notes/todo.md" in planned.stdout
+    assert "blocked: 1 repo (gateway): nothing is written anywhere" in planned.stdout
+    lines = {line.split()[0]: line.split()[1] for line in planned.stdout.splitlines()[1:4]}
+    assert lines == {"infra": "ready", "gateway": "blocked", "apps": "ready"}
+
+    refused = campaign(run, world, "apply")
+    assert refused.exit_code == 3
+    assert refused.stderr == ("renamer: error: campaign refused: gateway blocked (see the plan above); nothing "
+                              "written in any repo; fix it or --skip gateway\n")
+    for name in ("infra", "gateway", "apps"):  # no branch, no commit, no file changed, in any clone
+        clone = world.clone(name)
+        assert git(clone, "branch", "--list", BRANCH) == ""
+        assert git(clone, "status", "--porcelain", "--ignored") == ""
+        assert git(clone, "rev-parse", "HEAD") == git(clone, "rev-parse", "origin/main")  # detached there
+    status = campaign(run, world, "status")
+    assert status.exit_code == 0
+    assert status.stdout.splitlines()[0] == "campaign fv-ml1-move: 0 of 3 repos done, 6 references left"
+    assert "  gateway  blocked  2 references left; 1 unclassified file (notes/todo.md)" in status.stdout
+
+    applied = campaign(run, world, "apply", "--skip", "gateway")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    outcome = {line.split()[0]: line.split()[1] for line in applied.stdout.splitlines()[1:4]}
+    assert outcome == {"infra": "applied", "gateway": "skipped", "apps": "applied"}
+    assert applied.stdout.splitlines()[-1] == "applied 2, already 0, nothing 0, failed 0, skipped 1"
+
+    infra = world.clone("infra")
+    bodies = _branch_log(infra)
+    assert [b.splitlines()[0] for b in bodies] == [
+        "fv-ml1-move: rename files (ana-ml2 -> fv-ml1, 10.250.50.54 -> 10.251.50.54)",
+        "fv-ml1-move: ana-ml2 -> fv-ml1, 10.250.50.54 -> 10.251.50.54"]
+    assert all("Renamer-Move: fv-ml1-move" in b for b in bodies)
+    assert "Renamer-Commit: renames" in bodies[0] and "Renamer-Commit: rewrite" in bodies[1]
+    assert git(infra, "show", f"{BRANCH}:stacks/fv-ml1.env") == "HOST=fv-ml1\nADDR=10.251.50.54\n"
+    assert git(infra, "show", f"{BRANCH}:runbook.md") == "ssh root@fv-ml1\n"
+    assert git(infra, "show", f"{BRANCH}:persistent-memory.d/2026-09-01-kv.md") == "moved kv cache off ana-ml2\n"
+    apps = world.clone("apps")
+    assert git(apps, "show", f"{BRANCH}:stacks/web/app.env") == "API=http://fv-ml1:8000\n"
+    assert git(world.clone("gateway"), "branch", "--list", BRANCH) == ""
+
+    status = campaign(run, world, "status")
+    rows = {line.split()[0]: line.split()[1] for line in status.stdout.splitlines()[1:]}
+    assert rows == {"infra": "applied", "gateway": "skipped", "apps": "applied"}
+    assert status.stdout.splitlines()[0] == "campaign fv-ml1-move: 2 of 3 repos done, 2 references left"
+
+    # Again: the done repos are left alone, the same commits, nothing new.
+    heads = {name: git(world.clone(name), "rev-parse", BRANCH).strip() for name in ("infra", "apps")}
+    again = campaign(run, world, "apply", "--skip", "gateway")
+    assert again.exit_code == 0
+    assert {line.split()[0]: line.split()[1] for line in again.stdout.splitlines()[1:4]} == {
+        "infra": "already", "gateway": "skipped", "apps": "already"}
+    assert {name: git(world.clone(name), "rev-parse", BRANCH).strip() for name in ("infra", "apps")} == heads
+
+    # Nothing reached a remote before the push, and the user's checkout is as it was.
+    assert {name: world.refs(name) for name in ("infra", "gateway", "apps")} == remotes
+    assert fingerprint(world.checkout) == checkout
+
+    pushed = campaign(run, world, "push", "--forge", "none", "--skip", "gateway")
+    assert pushed.exit_code == 0, pushed.stdout
+    assert f"  infra    pushed   {BRANCH} -> {world.remote('infra')}; no forge CLI" in pushed.stdout
+    assert "  gateway  skipped  --skip" in pushed.stdout
+    for name in ("infra", "apps"):
+        refs = world.refs(name)
+        assert refs[f"refs/heads/{BRANCH}"] == heads[name]
+        assert refs["refs/heads/main"] == remotes[name]["refs/heads/main"]  # the default branch never moved
+    assert world.refs("gateway") == remotes["gateway"]
+    assert fingerprint(world.checkout) == checkout  # pushed to the checkout's origin, not into it
+
+    status = campaign(run, world, "status", "--format", "json")
+    data = json.loads(status.stdout)
+    assert [(r["name"], r["state"], r["pushed"]) for r in data["repos"]] == [
+        ("infra", "pushed", True), ("gateway", "skipped", False), ("apps", "pushed", True)]
+    assert data["repos"][0]["changed"] == "2 files, 3 replacements, 1 renamed"
+
+    twice = campaign(run, world, "push", "--forge", "none")
+    assert twice.exit_code == 1  # gateway, not skipped this time, is still not applied
+    assert "  gateway  not-applied  no renamer/fv-ml1-move with the move's commits" in twice.stdout
+    assert "  infra    already" in twice.stdout and "  apps     already" in twice.stdout
+    assert {name: world.refs(name) for name in ("infra", "apps")} == {
+        name: {**remotes[name], f"refs/heads/{BRANCH}": heads[name]} for name in ("infra", "apps")}
+
+
+def test_a_repo_whose_commit_fails_is_rolled_back_and_its_dependants_skipped(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path)
+    assert campaign(run, world, "plan").exit_code == 0
+    infra = world.clone("infra")
+    hook = infra / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'lint: refused by policy' >&2\nexit 1\n")
+    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
+    before = (git(infra, "rev-parse", "HEAD"), fingerprint(infra / "stacks"), git(infra, "status", "--porcelain"))
+
+    applied = campaign(run, world, "apply")
+    assert applied.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in applied.stdout.splitlines()[1:4]}
+    assert rows["infra"][0] == "failed" and "lint: refused by policy" in rows["infra"][1]
+    assert rows["infra"][1].endswith("; rolled back")
+    assert rows["gateway"] == ["applied", rows["gateway"][1]]
+    assert rows["apps"] == ["skipped", "depends on infra, failed"]
+    after = (git(infra, "rev-parse", "HEAD"), fingerprint(infra / "stacks"), git(infra, "status", "--porcelain"))
+    assert after == before
+    assert git(infra, "branch", "--list", BRANCH) == ""
+    assert not (infra / ".git" / "renamer-journal.json").exists()
+    assert git(world.clone("apps"), "branch", "--list", BRANCH) == ""
+
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0] == "campaign fv-ml1-move: 1 of 3 repos done, 4 references left"
+    assert status[1].split()[:2] == ["infra", "failed"]
+
+    hook.unlink()  # the cause fixed: the next run applies what is left, and leaves gateway alone
+    gateway_head = git(world.clone("gateway"), "rev-parse", BRANCH)
+    again = campaign(run, world, "apply")
+    assert again.exit_code == 0
+    assert {line.split()[0]: line.split()[1] for line in again.stdout.splitlines()[1:4]} == {
+        "infra": "applied", "gateway": "already", "apps": "applied"}
+    assert git(world.clone("gateway"), "rev-parse", BRANCH) == gateway_head
+
+
+def test_a_repo_that_verify_would_fail_is_rolled_back(tmp_path: Path, run: Run) -> None:
+    infra = {"runbook.md": "ssh root@ana-ml2; the rack also holds ana-ml1-ana-ml3\n"}
+    world = build_world(tmp_path, infra=infra)
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 0
+    assert "1 file to change, 1 replacement, 0 renamed, 0 kept, 1 residual" in planned.stdout
+    clone = world.clone("infra")
+    before = git(clone, "rev-parse", "HEAD")
+
+    applied = campaign(run, world, "apply")
+    assert applied.exit_code == 1
+    line = next(line for line in applied.stdout.splitlines() if line.startswith("  infra "))
+    assert line == ("  infra    failed   verify fails after the sweep: 1 residual, 0 unclassified, 0 unreadable, "
+                    "0 expired; rolled back")
+    assert git(clone, "rev-parse", "HEAD") == before
+    assert git(clone, "status", "--porcelain", "--ignored") == ""
+    assert (clone / "runbook.md").read_text() == infra["runbook.md"]
+    assert git(clone, "branch", "--list", BRANCH) == ""
+
+
+def test_pull_requests_through_the_forge_cli(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    world = build_world(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "gh-calls"
+    fake = bin_dir / "gh"  # records its argv, and the body file's text, as gh would read them
+    fake.write_text('#!/bin/sh\nprintf "%s\\n" "$@" >> "$GH_CALLS"\n'
+                    'while [ $# -gt 0 ]; do if [ "$1" = --body-file ]; then cat "$2" >> "$GH_CALLS"; fi; shift; done\n'
+                    'echo "https://forge.invalid/pull/1"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("GH_CALLS", str(calls))
+    assert campaign(run, world, "apply").exit_code == 0
+
+    pushed = campaign(run, world, "push")
+    assert pushed.exit_code == 0, pushed.stdout
+    assert pushed.stdout.splitlines()[0] == "campaign fv-ml1-move: push (forge gh)"
+    assert f"  gateway  pushed  {BRANCH} -> {world.remote('gateway')}; pull request: https://forge.invalid/pull/1" \
+        in pushed.stdout
+    recorded = calls.read_text()
+    assert recorded.count("pr\ncreate\n--head\nrenamer/fv-ml1-move\n--base\nmain\n--title\n") == 3
+    assert "fv-ml1-move: ana-ml2 -> fv-ml1, 10.250.50.54 -> 10.251.50.54\n--body-file\n" in recorded
+    assert "## renamer audit: fv-ml1-move" in recorded
+    assert "| persistent-memory | 1 |" in recorded  # infra's record, kept and said why
+
+    again = campaign(run, world, "push")  # pushed already: no second pull request
+    assert again.exit_code == 0
+    assert calls.read_text() == recorded

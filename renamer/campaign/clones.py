@@ -99,13 +99,27 @@ def move_commits(clone: Path, campaign: Campaign, base: str) -> list[tuple[str, 
     return found
 
 
+def fetch_pushed(clone: Path, repo: RepoEntry, branch: str) -> None:
+    """Where the url is a checkout, its branches are not where the campaign pushes (the checkout's
+    origin): the move's branch is fetched from there, so that a fresh work_dir finds it pushed."""
+    if repo.local is None or not (repo.local / ".git").exists():
+        return  # a URL or a bare repository: `fetch origin` brought it
+    try:
+        target = push_target(repo)
+    except UnsafeError:
+        return  # no remote to push to: push says so
+    if remote_sha(clone, target.url, branch) is not None:
+        git(clone, "fetch", "--quiet", "--", target.url, f"+refs/heads/{branch}:refs/remotes/origin/{branch}")
+
+
 def adopt_remote_branch(clone: Path, campaign: Campaign) -> bool:
-    """The move's branch as the remote has it (pushed by an earlier run, maybe from elsewhere),
-    taken as the local one where there is none yet."""
-    if rev(clone, f"refs/heads/{campaign.branch}") is not None:
-        return False
+    """The move's branch as the remote has it (pushed by an earlier run, maybe from elsewhere):
+    remembered as pushed (status asks no remote), and taken as the local one where there is none."""
     remote = rev(clone, f"refs/remotes/origin/{campaign.branch}")
     if remote is None:
+        return False
+    git(clone, "update-ref", pushed_ref(campaign.branch), remote)
+    if rev(clone, f"refs/heads/{campaign.branch}") is not None:
         return False
     git(clone, "branch", "--no-track", campaign.branch, remote)
     return True

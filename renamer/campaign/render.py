@@ -51,7 +51,7 @@ def plan_text(result: CampaignPlan) -> str:
         lines.append(f"blocked: {plural(len(blocked), 'repo')} ({names}): nothing is written anywhere; "
                      f"classify the files, or leave the repo out with --skip {blocked[0].name}")
     else:
-        left = sum(r.left for r in result.repos)
+        left = sum(r.left or 0 for r in result.repos)
         lines.append(f"ready: {plural(sum(r.state == 'ready' for r in result.repos), 'repo')} to apply, "
                      f"{plural(left, 'reference')} left")
     return "\n".join(lines) + "\n"

@@ -10,8 +10,9 @@ from typing import Literal
 PlanState = Literal["ready", "nothing", "done", "blocked", "skipped"]
 # apply: applied (now), already (done before: left alone), nothing, failed (rolled back), skipped.
 ApplyOutcome = Literal["applied", "already", "nothing", "failed", "skipped"]
-# push: pushed (now), already (the remote has this very branch), not-applied, failed, skipped.
-PushOutcome = Literal["pushed", "already", "not-applied", "failed", "skipped"]
+# push: pushed (now), already (the remote has this very branch), nothing (the last plan found nothing
+# to change), not-applied, failed, skipped.
+PushOutcome = Literal["pushed", "already", "nothing", "not-applied", "failed", "skipped"]
 
 
 @dataclass(frozen=True)
@@ -30,12 +31,16 @@ class RepoPlan:
     unclassified: tuple[str, ...] = ()  # the unclassified files holding an old value
     refusals: tuple[str, ...] = ()  # what a sweep that writes would refuse on: path: problem
     commits: tuple[tuple[str, str], ...] = ()  # done: the move's commits (sha, role)
+    swept: bool = False  # the sweep was planned (the counts above are its)
 
     @property
-    def left(self) -> int:
-        """References still to deal with in this repo: to rewrite, residual, unclassified."""
-        if self.state in ("done", "nothing"):
-            return self.residual
+    def left(self) -> int | None:
+        """References still to deal with in this repo: to rewrite, residual, unclassified; None
+        where no sweep was planned (skipped, or blocked before: a clone that failed)."""
+        if self.state == "done":
+            return 0
+        if not self.swept:
+            return None
         return self.replacements + self.residual + len(self.unclassified)
 
 
@@ -91,7 +96,7 @@ class CampaignPush:
 
     @property
     def ok(self) -> bool:
-        return all(r.outcome in ("pushed", "already", "skipped") and "failed" not in r.proposal
+        return all(r.outcome in ("pushed", "already", "nothing", "skipped") and "failed" not in r.proposal
                    for r in self.repos)
 
 

@@ -69,6 +69,7 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
         clone, action = clones.ensure_clone(campaign, repo)
         base_branch = clones.default_branch(clone)
         base = f"refs/remotes/origin/{base_branch}"
+        clones.fetch_pushed(clone, repo, campaign.branch)
         clones.adopt_remote_branch(clone, campaign)
         commits = clones.move_commits(clone, campaign, base)
         if commits:
@@ -95,7 +96,7 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
     state: PlanState = "blocked" if why else ("ready" if result.plan.changes else "nothing")
     return RepoPlan(repo.name, state, why, action, base_branch, summary.files_changed,
                     summary.replacement_total(), len(summary.renames), sum(summary.kept.values()),
-                    len(summary.stuck), len(result.collisions), unclassified, refusals)
+                    len(summary.stuck), len(result.collisions), unclassified, refusals, swept=True)
 
 
 def _project(campaign: Campaign, repo: RepoEntry, clone: Path) -> LoadedProject:
@@ -103,6 +104,11 @@ def _project(campaign: Campaign, repo: RepoEntry, clone: Path) -> LoadedProject:
     one campaign.yaml names for it (a file of the repo), else its renamer.yaml's, else the shared one."""
     own = clone / CONFIG_NAME
     config: Config = load_config(own, clone) if own.is_file() else campaign.template(clone)
+    if own.is_file():  # a repo's own config reads files of that repo, nothing of the machine it is cloned on
+        for path in (*config.allowlist_paths, config.dns_dir, *config.terraform_dirs):
+            if clone.resolve() != path.resolve() and clone.resolve() not in path.resolve().parents:
+                raise UnsafeError(f"renamer.yaml names {config.display(path)}, outside the repository: "
+                                  "a campaign reads nothing of a repo's outside its clone")
     paths = config.allowlist_paths
     if repo.allowlist is not None:
         path = clone / repo.allowlist
@@ -132,8 +138,7 @@ def apply(campaign: Campaign, skip: Collection[str] = (), progress: Progress = q
         progress(f"{repo.name}: applying")
         outcomes[repo.name] = _apply_repo(campaign, repo, repo_plan, outcomes)
     _record(campaign, {name: {"state": r.outcome, "why": r.why,
-                              "left": 0 if r.outcome in ("applied", "already", "nothing")
-                              else planned.repos[i].left}
+                              "left": 0 if r.outcome in ("applied", "already") else planned.repos[i].left}
                        for i, (name, r) in enumerate(outcomes.items())})
     return CampaignApply(planned, tuple(outcomes.values()))
 
@@ -185,17 +190,18 @@ def push(campaign: Campaign, skip: Collection[str] = (), forge_choice: str = "au
     if unknown:
         raise ConfigError(f"--skip {unknown[0]}: no repo of that name in {campaign.path.name}")
     tool = forge.find(forge_choice)
+    record = _read_record(campaign)
     repos = []
     for repo in campaign.repos:
         if repo.name in skip:
             repos.append(RepoPush(repo.name, "skipped", why="--skip"))
             continue
         progress(f"{repo.name}: pushing")
-        repos.append(_push_repo(campaign, repo, tool))
+        repos.append(_push_repo(campaign, repo, tool, record.get(repo.name, {}).get("state")))
     return CampaignPush(campaign.name, tool, tuple(repos))
 
 
-def _push_repo(campaign: Campaign, repo: RepoEntry, tool: str | None) -> RepoPush:
+def _push_repo(campaign: Campaign, repo: RepoEntry, tool: str | None, last: object) -> RepoPush:
     clone = campaign.clone_of(repo)
     branch = campaign.branch
     if not (clone / ".git").is_dir():
@@ -203,6 +209,8 @@ def _push_repo(campaign: Campaign, repo: RepoEntry, tool: str | None) -> RepoPus
     try:
         base = clones.default_branch(clone)
         commits = clones.move_commits(clone, campaign, f"refs/remotes/origin/{base}")
+        if not commits and last == "nothing":
+            return RepoPush(repo.name, "nothing", why="the last plan found nothing to change")
         if not commits:
             return RepoPush(repo.name, "not-applied", why=f"no {branch} with the move's commits")
         target = clones.push_target(repo)
@@ -249,8 +257,9 @@ def status(campaign: Campaign) -> CampaignStatus:
     for repo in campaign.repos:
         clone = campaign.clone_of(repo)
         last = record.get(repo.name, {})
-        if not (clone / ".git").is_dir():
-            repos.append(RepoStatus(repo.name, "not cloned"))
+        if not (clone / ".git").is_dir():  # never cloned, or its clone failed
+            state, why = str(last.get("state", "not cloned")), str(last.get("why", ""))
+            repos.append(RepoStatus(repo.name, state, why))
             continue
         try:
             base = clones.default_branch(clone)

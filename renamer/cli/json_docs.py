@@ -111,7 +111,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer campaign push --format json": {
         "schema": _SCHEMA, "name": "the move's name", "forge": "gh, glab, or null (no pull requests opened)",
         "ok": "every repo pushed (or had it already, or was skipped), every pull request opened",
-        "repos": ("per repo: name, outcome (pushed, already, not-applied, failed, skipped), branch, target (where "
+        "repos": ("per repo: name, outcome (pushed, already, nothing, not-applied, failed, skipped), branch, target (where "
                   "it went), why, proposal (the forge's answer: the pull request, or `failed: ...`)"),
     },
     "renamer campaign status --format json": {

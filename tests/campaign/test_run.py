@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Result
-from tests.testing.campaigns import BRANCH, GATEWAY, World, build_world, fingerprint
+from tests.testing.campaigns import BRANCH, CAMPAIGN, GATEWAY, World, build_world, fingerprint
 from tests.testing.repos import Run, git
 
 BLOCKED_GATEWAY = {**GATEWAY, "notes/todo.md": "check the gateway on ana-ml2\n"}
@@ -199,3 +200,68 @@ def test_pull_requests_through_the_forge_cli(tmp_path: Path, run: Run, monkeypat
     again = campaign(run, world, "push")  # pushed already: no second pull request
     assert again.exit_code == 0
     assert calls.read_text() == recorded
+
+
+def test_a_fresh_work_dir_finds_what_was_pushed_and_changes_nothing(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path)
+    assert campaign(run, world, "apply").exit_code == 0
+    assert campaign(run, world, "push", "--forge", "none").exit_code == 0
+    remotes = {name: world.refs(name) for name in ("infra", "gateway", "apps")}
+    checkout = fingerprint(world.checkout)
+    shutil.rmtree(world.campaign.parent / ".campaign")
+
+    again = campaign(run, world, "apply")
+    assert again.exit_code == 0, again.stdout
+    assert {line.split()[0]: line.split()[1] for line in again.stdout.splitlines()[1:4]} == {
+        "infra": "already", "gateway": "already", "apps": "already"}
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0] == "campaign fv-ml1-move: 3 of 3 repos done, 0 references left"
+    assert [line.split()[1] for line in status[1:]] == ["pushed", "pushed", "pushed"]
+    pushed = campaign(run, world, "push", "--forge", "none")
+    assert pushed.exit_code == 0
+    assert [line.split()[1] for line in pushed.stdout.splitlines()[1:]] == ["already", "already", "already"]
+    assert {name: world.refs(name) for name in ("infra", "gateway", "apps")} == remotes
+    assert fingerprint(world.checkout) == checkout
+
+
+def test_a_remote_whose_default_branch_is_the_move_s_is_never_pushed_to(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path)
+    gateway = world.remote("gateway")
+    git(gateway, "branch", BRANCH, "main")
+    git(gateway, "symbolic-ref", "HEAD", f"refs/heads/{BRANCH}")
+    before = world.refs("gateway")
+    assert campaign(run, world, "apply").exit_code == 0
+
+    pushed = campaign(run, world, "push", "--forge", "none")
+    assert pushed.exit_code == 1
+    line = next(line for line in pushed.stdout.splitlines() if line.startswith("  gateway "))
+    assert line.split(None, 2)[1:] == [
+        "failed", f"{BRANCH} is the remote's default branch: a campaign never pushes to one"]
+    assert world.refs("gateway") == before
+    assert world.refs("infra")[f"refs/heads/{BRANCH}"]  # the others went
+
+
+def test_a_repo_with_nothing_to_change_and_one_that_cannot_be_cloned(tmp_path: Path, run: Run) -> None:
+    text = CAMPAIGN + "  - name: offline\n    url: https://127.0.0.1:9/offline.git\n"
+    world = build_world(tmp_path, gateway={"litellm/config.yaml": "api_base: http://10.251.50.54:8016/v1\n"},
+                        campaign=text)
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in planned.stdout.splitlines()[1:5]}
+    assert rows["gateway"][0] == "nothing"
+    assert rows["offline"][0] == "blocked"
+    assert rows["offline"][1].startswith("offline: git clone https://127.0.0.1:9/offline.git: fatal: ")
+    assert not (world.campaign.parent / ".campaign" / "offline").exists()
+    assert not list((world.campaign.parent / ".campaign").glob(".*cloning"))
+
+    applied = campaign(run, world, "apply", "--skip", "offline")
+    assert applied.exit_code == 0
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in applied.stdout.splitlines()[1:5]}
+    assert rows["gateway"] == ["nothing", "nothing to change"]
+    assert git(world.clone("gateway"), "branch", "--list", BRANCH) == ""
+    pushed = campaign(run, world, "push", "--forge", "none", "--skip", "offline")
+    assert pushed.exit_code == 0
+    assert "  gateway  nothing  the last plan found nothing to change" in pushed.stdout
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0] == "campaign fv-ml1-move: 3 of 4 repos done, references left unknown (plan first)"
+    assert status[-1].split(None, 2)[1:] == ["skipped", "--skip"]

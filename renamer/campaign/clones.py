@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from renamer.vcs_command import git_error, git_run
 # for a password (a campaign is not interactive: a remote that asks fails, and says so).
 _SAFE = ["-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"]
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_LITERAL_PATHSPECS": "1"}
+LOCK_WAIT = 30.0  # seconds a rollback waits for a git still committing in the clone
 _TRAILER = re.compile(r"^Renamer-Move: (.+)$", re.M)
 
 
@@ -139,7 +141,15 @@ def start_branch(clone: Path, campaign: Campaign, base: str) -> None:
 
 def roll_back(clone: Path, campaign: Campaign, before: str) -> None:
     """Back to the state before the apply: HEAD detached at `before`, the tree as committed there,
-    no branch of the move, no sweep journal left for the next run to complete."""
+    no branch of the move, no sweep journal left for the next run to complete. A git still
+    committing (Ctrl-C reached renamer, not git and its hooks) is waited for, a while."""
+    lock = clone / ".git" / "index.lock"
+    deadline = time.monotonic() + LOCK_WAIT
+    while lock.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if lock.exists():
+        raise UnsafeError(f"{clone.name}: not rolled back: {lock} is still held after {LOCK_WAIT:.0f} s "
+                          "(a git still running?); once no git runs there, remove it and run apply again")
     forget_state(clone)
     git(clone, "checkout", "--quiet", "--force", "--detach", before)
     git(clone, "clean", "--quiet", "-ffdx")

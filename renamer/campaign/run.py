@@ -11,11 +11,13 @@ burndown, read from the clones' branches and the campaign's record of its last p
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from renamer import interrupts
 from renamer.atomic import save
 from renamer.campaign import clones, forge
 from renamer.campaign.config import Campaign, RepoEntry
@@ -32,7 +34,7 @@ from renamer.campaign.results import (
 )
 from renamer.config import CONFIG_NAME, Config
 from renamer.config_load import load_config
-from renamer.errors import ConfigError, RenamerError, UnsafeError
+from renamer.errors import ConfigError, Interrupted, RenamerError, UnsafeError
 from renamer.project import LoadedProject, project_of
 from renamer.report.text import audit_markdown
 from renamer.sites import site_hosts
@@ -107,7 +109,7 @@ def _project(campaign: Campaign, repo: RepoEntry, clone: Path) -> LoadedProject:
     if own.is_file():  # a repo's own config reads files of that repo, nothing of the machine it is cloned on
         for path in (*config.allowlist_paths, config.dns_dir, *config.terraform_dirs):
             if clone.resolve() != path.resolve() and clone.resolve() not in path.resolve().parents:
-                raise UnsafeError(f"renamer.yaml names {config.display(path)}, outside the repository: "
+                raise UnsafeError(f"renamer.yaml names {path.resolve()}, outside the repository: "
                                   "a campaign reads nothing of a repo's outside its clone")
     paths = config.allowlist_paths
     if repo.allowlist is not None:
@@ -134,9 +136,10 @@ def apply(campaign: Campaign, skip: Collection[str] = (), progress: Progress = q
     if planned.blocked:
         return CampaignApply(planned)
     outcomes: dict[str, RepoApply] = {}
-    for repo, repo_plan in zip(campaign.repos, planned.repos, strict=True):
-        progress(f"{repo.name}: applying")
-        outcomes[repo.name] = _apply_repo(campaign, repo, repo_plan, outcomes)
+    with interrupts.handled((signal.SIGTERM,), interrupts.raise_interrupt):  # SIGTERM as Ctrl-C
+        for repo, repo_plan in zip(campaign.repos, planned.repos, strict=True):
+            progress(f"{repo.name}: applying")
+            outcomes[repo.name] = _apply_repo(campaign, repo, repo_plan, outcomes)
     _record(campaign, {name: {"state": r.outcome, "why": r.why,
                               "left": 0 if r.outcome in ("applied", "already") else planned.repos[i].left}
                        for i, (name, r) in enumerate(outcomes.items())})
@@ -172,12 +175,13 @@ def _apply_repo(campaign: Campaign, repo: RepoEntry, planned: RepoPlan,
         if not clones.is_clean(clone):
             raise UnsafeError("the sweep left the work tree dirty")
         commits = clones.move_commits(clone, campaign, base)
+    except (Interrupted, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the clone goes back, the campaign stops
+        clones.roll_back(clone, campaign, before)
+        raise Interrupted(f"interrupted during {repo.name}: its clone is rolled back to where it was; the "
+                          "repos before it are done; `renamer campaign apply` again goes on") from None
     except RenamerError as exc:
         clones.roll_back(clone, campaign, before)
         return RepoApply(repo.name, "failed", f"{exc}; rolled back")
-    except BaseException:  # Ctrl-C, SIGTERM: the clone goes back before the campaign stops
-        clones.roll_back(clone, campaign, before)
-        raise
     return RepoApply(repo.name, "applied", commits=tuple(commits))
 
 

@@ -7,13 +7,15 @@ import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Result
 from tests.testing.campaigns import BRANCH, CAMPAIGN, GATEWAY, World, build_world, fingerprint
-from tests.testing.repos import Run, git
+from tests.testing.repos import CONFIG, Run, git
 
 BLOCKED_GATEWAY = {**GATEWAY, "notes/todo.md": "check the gateway on ana-ml2\n"}
 
@@ -265,3 +267,37 @@ def test_a_repo_with_nothing_to_change_and_one_that_cannot_be_cloned(tmp_path: P
     status = campaign(run, world, "status").stdout.splitlines()
     assert status[0] == "campaign fv-ml1-move: 3 of 4 repos done, references left unknown (plan first)"
     assert status[-1].split(None, 2)[1:] == ["skipped", "--skip"]
+
+
+def test_ctrl_c_during_a_repo_rolls_its_clone_back_and_stops(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path)
+    assert campaign(run, world, "plan").exit_code == 0
+    infra = world.clone("infra")
+    hook = infra / ".git" / "hooks" / "pre-commit"  # Ctrl-C to renamer (git's parent) while git commits
+    hook.write_text('#!/bin/sh\nkill -INT "$(ps -o ppid= -p "$PPID" | tr -d " ")"\nsleep 1\nexit 0\n')
+    hook.chmod(0o755)
+    before = git(infra, "rev-parse", "HEAD")
+    done = subprocess.run([sys.executable, "-m", "renamer", "campaign", "apply", "campaign.yaml"],
+                          cwd=world.campaign.parent, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        "renamer: interrupted during infra: its clone is rolled back to where it was; the repos before it are "
+        "done; `renamer campaign apply` again goes on")
+    assert git(infra, "rev-parse", "HEAD") == before
+    assert git(infra, "status", "--porcelain", "--ignored") == ""
+    for name in ("infra", "gateway", "apps"):  # infra comes first: nothing applied anywhere
+        assert git(world.clone(name), "branch", "--list", BRANCH) == ""
+    hook.unlink()
+    assert campaign(run, world, "apply").exit_code == 0  # and the next run goes on
+
+
+def test_a_repo_s_own_config_reads_nothing_outside_its_clone(tmp_path: Path, run: Run) -> None:
+    escaping = CONFIG.replace("allowlist: allow.yaml", "allowlist: ../../shared-allow.yaml")
+    world = build_world(tmp_path, gateway={**GATEWAY, "renamer.yaml": escaping})
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
+    shared = (world.campaign.parent / "shared-allow.yaml").resolve()
+    assert line.split(None, 2)[1:] == ["blocked", f"renamer.yaml names {shared}, outside the repository: a "
+                                       "campaign reads nothing of a repo's outside its clone"]

@@ -6,15 +6,19 @@ renamer/<move> to the remote."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import os
 import re
 import shutil
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.campaign.config import Campaign, RepoEntry
-from renamer.errors import UnsafeError
+from renamer.errors import RenamerError, UnsafeError
 from renamer.state import JOURNAL_NAME, LOCK_NAME, state_folder
 from renamer.sweep.uncommitted import RECORD_NAME
 from renamer.vcs_command import git_error, git_run
@@ -23,6 +27,7 @@ from renamer.vcs_command import git_error, git_run
 # for a password (a campaign is not interactive: a remote that asks fails, and says so).
 _SAFE = ["-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"]
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_LITERAL_PATHSPECS": "1"}
+LOCK_FILE = "campaign.lock"  # in work_dir
 LOCK_WAIT = 30.0  # seconds a rollback waits for a git still committing in the clone
 _TRAILER = re.compile(r"^Renamer-Move: (.+)$", re.M)
 
@@ -33,6 +38,29 @@ def git(root: Path, *args: str, check: bool = True) -> str:
     if check and done.returncode != 0:
         raise UnsafeError(f"{root.name}: git {args[0]}: {git_error(done.stderr)}")
     return done.stdout.strip() if done.returncode == 0 else ""
+
+
+@contextlib.contextmanager
+def campaign_lock(campaign: Campaign) -> Iterator[None]:
+    """One plan, apply or push of a campaign at a time: two at once would check out, commit and
+    roll back in the same clones."""
+    campaign.work_dir.mkdir(parents=True, exist_ok=True)
+    path = campaign.work_dir / LOCK_FILE
+    try:
+        handle = open(path, "a+b")  # noqa: SIM115 - held for the duration
+    except OSError as exc:
+        raise RenamerError(f"{path}: cannot create the lock file: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise UnsafeError(f"{campaign.work_dir}: another renamer campaign runs on these clones") \
+                    from None
+            raise
+        yield
+    finally:
+        handle.close()
 
 
 def source_of(repo: RepoEntry) -> str:
@@ -112,6 +140,11 @@ def fetch_pushed(clone: Path, repo: RepoEntry, branch: str) -> None:
         return  # no remote to push to: push says so
     if remote_sha(clone, target.url, branch) is not None:
         git(clone, "fetch", "--quiet", "--", target.url, f"+refs/heads/{branch}:refs/remotes/origin/{branch}")
+
+
+def behind(clone: Path, branch: str, base: str) -> int:
+    """Commits of `base` (the default branch, as fetched) that the move's branch does not have."""
+    return int(git(clone, "rev-list", "--count", f"refs/heads/{branch}..{base}") or 0)
 
 
 def adopt_remote_branch(clone: Path, campaign: Campaign) -> bool:

@@ -52,6 +52,11 @@ def quiet(_: str) -> None:
 def plan(campaign: Campaign, skip: Collection[str] = (), progress: Progress = quiet) -> CampaignPlan:
     """Phase 1: clone or fetch every repo not skipped, and plan its sweep. Writes nothing but the
     clones (checked out at the remote's default branch) and the campaign's record."""
+    with clones.campaign_lock(campaign):
+        return _plan(campaign, skip, progress)
+
+
+def _plan(campaign: Campaign, skip: Collection[str], progress: Progress) -> CampaignPlan:
     unknown = sorted(set(skip) - {r.name for r in campaign.repos})
     if unknown:
         raise ConfigError(f"--skip {unknown[0]}: no repo of that name in {campaign.path.name}")
@@ -75,7 +80,10 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
         clones.adopt_remote_branch(clone, campaign)
         commits = clones.move_commits(clone, campaign, base)
         if commits:
-            return RepoPlan(repo.name, "done", f"{campaign.branch} is there", action, base_branch,
+            late = clones.behind(clone, campaign.branch, base)
+            note = (f"; {base_branch} has {plural(late, 'commit')} since, not swept: "
+                    "verify them after the merge" if late else "")
+            return RepoPlan(repo.name, "done", f"{campaign.branch} is there{note}", action, base_branch,
                             commits=tuple(commits))
         clones.start_clean(clone, base)
         project = _project(campaign, repo, clone)
@@ -132,7 +140,12 @@ def apply(campaign: Campaign, skip: Collection[str] = (), progress: Progress = q
     """Phases 1 and 2: nothing is written while any repo not skipped is blocked. Then, repo by repo
     in depends_on order, the sweep's commits on the branch renamer/<move> and a verify that passes;
     a repo that fails is rolled back to where its clone was, and its dependants are skipped."""
-    planned = plan(campaign, skip, progress)
+    with clones.campaign_lock(campaign):
+        return _apply(campaign, skip, progress)
+
+
+def _apply(campaign: Campaign, skip: Collection[str], progress: Progress) -> CampaignApply:
+    planned = _plan(campaign, skip, progress)
     if planned.blocked:
         return CampaignApply(planned)
     outcomes: dict[str, RepoApply] = {}
@@ -196,12 +209,13 @@ def push(campaign: Campaign, skip: Collection[str] = (), forge_choice: str = "au
     tool = forge.find(forge_choice)
     record = _read_record(campaign)
     repos = []
-    for repo in campaign.repos:
-        if repo.name in skip:
-            repos.append(RepoPush(repo.name, "skipped", why="--skip"))
-            continue
-        progress(f"{repo.name}: pushing")
-        repos.append(_push_repo(campaign, repo, tool, record.get(repo.name, {}).get("state")))
+    with clones.campaign_lock(campaign):
+        for repo in campaign.repos:
+            if repo.name in skip:
+                repos.append(RepoPush(repo.name, "skipped", why="--skip"))
+                continue
+            progress(f"{repo.name}: pushing")
+            repos.append(_push_repo(campaign, repo, tool, record.get(repo.name, {}).get("state")))
     return CampaignPush(campaign.name, tool, tuple(repos))
 
 

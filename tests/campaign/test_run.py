@@ -3,6 +3,7 @@ remotes, a user's checkout cloned from one, the campaign's own clones in work_di
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -301,3 +302,26 @@ def test_a_repo_s_own_config_reads_nothing_outside_its_clone(tmp_path: Path, run
     shared = (world.campaign.parent / "shared-allow.yaml").resolve()
     assert line.split(None, 2)[1:] == ["blocked", f"renamer.yaml names {shared}, outside the repository: a "
                                        "campaign reads nothing of a repo's outside its clone"]
+
+
+def test_one_campaign_at_a_time_and_a_default_branch_that_moved_on(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path)
+    assert campaign(run, world, "apply").exit_code == 0
+    with open(world.campaign.parent / ".campaign" / "campaign.lock", "a+b") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        busy = campaign(run, world, "apply")
+    assert busy.exit_code == 3
+    assert busy.stderr == (f"renamer: error: {(world.campaign.parent / '.campaign').resolve()}: another renamer "
+                           "campaign runs on these clones\n")
+
+    # Someone adds a line naming the old host on gateway's main after the branch was made.
+    seed = tmp_path / "late"
+    git(tmp_path, "clone", "-q", str(world.remote("gateway")), str(seed))
+    (seed / "litellm" / "late.yaml").write_text("fallback: ana-ml2\n")
+    git(seed, "add", "-A")
+    git(seed, "commit", "-qm", "late")
+    git(seed, "push", "-q", "origin", "main")
+    planned = campaign(run, world, "plan")
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
+    assert line.split(None, 2)[1:2] == ["done"]
+    assert "renamer/fv-ml1-move is there; main has 1 commit since, not swept: verify them after the merge" in line

@@ -175,7 +175,7 @@ def test_a_repo_that_verify_would_fail_is_rolled_back(tmp_path: Path, run: Run) 
     assert git(clone, "branch", "--list", BRANCH) == ""
 
 
-def test_pull_requests_through_the_forge_cli(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pull_requests_through_gh(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     world = build_world(tmp_path)
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -325,3 +325,24 @@ def test_one_campaign_at_a_time_and_a_default_branch_that_moved_on(tmp_path: Pat
     line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
     assert line.split(None, 2)[1:2] == ["done"]
     assert "renamer/fv-ml1-move is there; main has 1 commit since, not swept: verify them after the merge" in line
+
+
+def test_merge_requests_through_glab(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    world = build_world(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "glab-calls"
+    fake = bin_dir / "glab"  # records its argv
+    fake.write_text('#!/bin/sh\nprintf "%s\\n" "$@" >> "$GLAB_CALLS"\necho "https://forge.invalid/mr/7"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("GLAB_CALLS", str(calls))
+    assert campaign(run, world, "apply").exit_code == 0
+    pushed = campaign(run, world, "push", "--forge", "glab", "--skip", "infra", "--skip", "apps")
+    assert pushed.exit_code == 0, pushed.stdout
+    assert "pull request: https://forge.invalid/mr/7" in pushed.stdout
+    recorded = calls.read_text()
+    assert recorded.startswith("mr\ncreate\n--source-branch\nrenamer/fv-ml1-move\n--target-branch\nmain\n--title\n"
+                               "fv-ml1-move: ana-ml2 -> fv-ml1, 10.250.50.54 -> 10.251.50.54\n--description\n")
+    assert "## renamer audit: fv-ml1-move" in recorded and recorded.endswith("--yes\n")
+    assert world.refs("infra").get(f"refs/heads/{BRANCH}") is None  # skipped: not pushed

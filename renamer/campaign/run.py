@@ -35,6 +35,8 @@ from renamer.campaign.results import (
 from renamer.config import CONFIG_NAME, Config
 from renamer.config_load import load_config
 from renamer.errors import ConfigError, Interrupted, RenamerError, UnsafeError
+from renamer.formats.yaml_source import Problems
+from renamer.idempotence import check_idempotent
 from renamer.project import LoadedProject, project_of
 from renamer.report.text import audit_markdown
 from renamer.sites import site_hosts
@@ -133,6 +135,12 @@ def _project(campaign: Campaign, repo: RepoEntry, clone: Path) -> LoadedProject:
         raise ConfigError(f"no allowlist: the repo has no renamer.yaml naming one, and {campaign.path.name} "
                           "gives it none (allowlist: for the repo, or a shared one)")
     config = replace(config, name=campaign.name, renames=campaign.renames, allowlist_paths=paths)
+    # The move's renames were checked with the default options; this repo's (derived names,
+    # variants) can make them rewrite their own output on a second sweep.
+    problems = Problems(campaign.path.name)
+    check_idempotent(config, {"renames": {}}, problems)
+    if problems.items:
+        raise ConfigError(f"{problems.items[0].render()} (with the options of the repo's renamer.yaml)")
     return project_of(clone, config)
 
 

@@ -346,3 +346,16 @@ def test_merge_requests_through_glab(tmp_path: Path, run: Run, monkeypatch: pyte
                                "fv-ml1-move: ana-ml2 -> fv-ml1, 10.250.50.54 -> 10.251.50.54\n--description\n")
     assert "## renamer audit: fv-ml1-move" in recorded and recorded.endswith("--yes\n")
     assert world.refs("infra").get(f"refs/heads/{BRANCH}") is None  # skipped: not pushed
+
+
+def test_renames_a_repo_s_own_options_would_apply_twice_block_that_repo(tmp_path: Path, run: Run) -> None:
+    text = CAMPAIGN.replace("hosts: {ana-ml2: fv-ml1}", "hosts: {ana-ml2: fv-ml1, fv-ml1-bmc: fv-ml9-bmc}")
+    derived = CONFIG + "options: {derived_names: true}\n"
+    world = build_world(tmp_path, gateway={**GATEWAY, "renamer.yaml": derived}, campaign=text)
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in planned.stdout.splitlines()[1:4]}
+    assert rows["infra"][0] == "ready" and rows["apps"][0] == "ready"
+    assert rows["gateway"] == ["blocked", "campaign.yaml: renames.hosts.ana-ml2: not idempotent: 'ana-ml2-bmc' "
+                               "becomes 'fv-ml1-bmc', and a second sweep makes it 'fv-ml9-bmc'; rename the longer "
+                               "names directly, or drop one rule (with the options of the repo's renamer.yaml)"]

@@ -359,3 +359,16 @@ def test_renames_a_repo_s_own_options_would_apply_twice_block_that_repo(tmp_path
     assert rows["gateway"] == ["blocked", "campaign.yaml: renames.hosts.ana-ml2: not idempotent: 'ana-ml2-bmc' "
                                "becomes 'fv-ml1-bmc', and a second sweep makes it 'fv-ml9-bmc'; rename the longer "
                                "names directly, or drop one rule (with the options of the repo's renamer.yaml)"]
+
+
+def test_what_a_repo_holds_reaches_the_terminal_escaped(tmp_path: Path, run: Run) -> None:
+    hostile = "notes/\x1b[2J\x1b]0;pwned\x07todo.md"
+    world = build_world(tmp_path, gateway={**GATEWAY, hostile: "ana-ml2\n"})
+    for fmt in ("text", "json"):
+        planned = campaign(run, world, "plan", "--format", fmt)
+        assert planned.exit_code == 1
+        assert "\x1b" not in planned.stdout and "\x07" not in planned.stdout
+        assert "notes/\\x1b[2J\\x1b]0;pwned\\x07todo.md" in planned.stdout or fmt == "json"
+    data = json.loads(campaign(run, world, "plan", "--format", "json").stdout)
+    assert data["blocked"] == ["gateway"]
+    assert data["repos"][1]["unclassified"] == [hostile]  # exact, once read as JSON

@@ -54,14 +54,18 @@ def quiet(_: str) -> None:
 def plan(campaign: Campaign, skip: Collection[str] = (), progress: Progress = quiet) -> CampaignPlan:
     """Phase 1: clone or fetch every repo not skipped, and plan its sweep. Writes nothing but the
     clones (checked out at the remote's default branch) and the campaign's record."""
+    _check_skip(campaign, skip)
     with clones.campaign_lock(campaign):
         return _plan(campaign, skip, progress)
 
 
-def _plan(campaign: Campaign, skip: Collection[str], progress: Progress) -> CampaignPlan:
+def _check_skip(campaign: Campaign, skip: Collection[str]) -> None:
     unknown = sorted(set(skip) - {r.name for r in campaign.repos})
     if unknown:
         raise ConfigError(f"--skip {unknown[0]}: no repo of that name in {campaign.path.name}")
+
+
+def _plan(campaign: Campaign, skip: Collection[str], progress: Progress) -> CampaignPlan:
     repos = []
     for repo in campaign.repos:
         progress(f"{repo.name}: planning")
@@ -148,6 +152,7 @@ def apply(campaign: Campaign, skip: Collection[str] = (), progress: Progress = q
     """Phases 1 and 2: nothing is written while any repo not skipped is blocked. Then, repo by repo
     in depends_on order, the sweep's commits on the branch renamer/<move> and a verify that passes;
     a repo that fails is rolled back to where its clone was, and its dependants are skipped."""
+    _check_skip(campaign, skip)
     with clones.campaign_lock(campaign):
         return _apply(campaign, skip, progress)
 
@@ -211,9 +216,7 @@ def push(campaign: Campaign, skip: Collection[str] = (), forge_choice: str = "au
     """Phase 3: each repo's renamer/<move>, applied, pushed to its remote (the url, or a checkout's
     own origin), never forced and never to a default branch; then, with a forge CLI, a pull request
     whose body is the move's summary and the audit."""
-    unknown = sorted(set(skip) - {r.name for r in campaign.repos})
-    if unknown:
-        raise ConfigError(f"--skip {unknown[0]}: no repo of that name in {campaign.path.name}")
+    _check_skip(campaign, skip)
     tool = forge.find(forge_choice)
     record = _read_record(campaign)
     repos = []

@@ -372,3 +372,23 @@ def test_what_a_repo_holds_reaches_the_terminal_escaped(tmp_path: Path, run: Run
     data = json.loads(campaign(run, world, "plan", "--format", "json").stdout)
     assert data["blocked"] == ["gateway"]
     assert data["repos"][1]["unclassified"] == [hostile]  # exact, once read as JSON
+
+
+def test_the_python_example_of_the_campaigns_page_runs_as_written(tmp_path: Path, run: Run) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "campaigns.md").read_text()
+    block = page.split("```python\n", 1)[1].split("```", 1)[0]
+    world = build_world(tmp_path)
+    done = subprocess.run([sys.executable, "-c", block], cwd=world.campaign.parent, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[('infra', 'applied'), ('gateway', 'applied'), ('apps', 'applied')]\n"
+    assert git(world.clone("apps"), "show", f"{BRANCH}:stacks/web/app.env") == "API=http://fv-ml1:8000\n"
+
+
+@pytest.mark.parametrize("command", ["plan", "apply", "push"])
+def test_skip_names_a_repo_of_the_campaign(tmp_path: Path, run: Run, command: str) -> None:
+    world = build_world(tmp_path)
+    done = campaign(run, world, command, "--skip", "infra", "--skip", "nope")
+    assert done.exit_code == 2
+    assert done.stderr == "renamer: error: --skip nope: no repo of that name in campaign.yaml\n"
+    assert not (world.campaign.parent / ".campaign").exists()  # nothing cloned, no lock taken

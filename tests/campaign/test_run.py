@@ -392,3 +392,17 @@ def test_skip_names_a_repo_of_the_campaign(tmp_path: Path, run: Run, command: st
     assert done.exit_code == 2
     assert done.stderr == "renamer: error: --skip nope: no repo of that name in campaign.yaml\n"
     assert not (world.campaign.parent / ".campaign").exists()  # nothing cloned, no lock taken
+
+
+def test_a_checkout_with_no_remote_is_never_pushed_into(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path)
+    git(world.checkout, "remote", "remove", "origin")
+    checkout = fingerprint(world.checkout)
+    assert campaign(run, world, "apply").exit_code == 0
+    pushed = campaign(run, world, "push", "--forge", "none")
+    assert pushed.exit_code == 1
+    line = next(line for line in pushed.stdout.splitlines() if line.startswith("  infra "))
+    assert line.split(None, 2)[1:] == ["failed", "infra: ../checkouts/infra is a checkout with no origin remote: "
+                                       "the campaign pushes to a checkout's remote, never into the checkout itself"]
+    assert fingerprint(world.checkout) == checkout
+    assert git(world.checkout, "branch", "--list", BRANCH) == ""

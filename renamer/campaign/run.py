@@ -11,6 +11,7 @@ burndown, read from the clones' branches and the campaign's record of its last p
 from __future__ import annotations
 
 import json
+import os
 import signal
 from collections.abc import Callable, Collection
 from dataclasses import replace
@@ -119,6 +120,9 @@ def _project(campaign: Campaign, repo: RepoEntry, clone: Path) -> LoadedProject:
     """The repo's own renamer.yaml (or none) with the move's name and renames; its allowlist: the
     one campaign.yaml names for it (a file of the repo), else its renamer.yaml's, else the shared one."""
     own = clone / CONFIG_NAME
+    if own.is_symlink():
+        raise UnsafeError(f"renamer.yaml is a link (to {os.readlink(own)}): a campaign reads nothing of a "
+                          "repo's outside its clone")
     config: Config = load_config(own, clone) if own.is_file() else campaign.template(clone)
     if own.is_file():  # a repo's own config reads files of that repo, nothing of the machine it is cloned on
         for path in (*config.allowlist_paths, config.dns_dir, *config.terraform_dirs):

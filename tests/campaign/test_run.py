@@ -304,6 +304,19 @@ def test_a_repo_s_own_config_reads_nothing_outside_its_clone(tmp_path: Path, run
                                        "campaign reads nothing of a repo's outside its clone"]
 
 
+def test_a_repo_s_renamer_yaml_that_is_a_link_is_not_followed(tmp_path: Path, run: Run) -> None:
+    world = build_world(tmp_path, gateway={**GATEWAY, "renamer.yaml": "placeholder"})
+    seed = tmp_path / "seeds" / "gateway"
+    (seed / "renamer.yaml").unlink()
+    (seed / "renamer.yaml").symlink_to("/etc/hostname")
+    git(seed, "commit", "-qam", "a link")
+    git(seed, "push", "-q", str(world.remote("gateway")), "main")
+    planned = campaign(run, world, "plan")
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
+    assert line.split(None, 2)[1:] == ["blocked", "renamer.yaml is a link (to /etc/hostname): a campaign reads "
+                                       "nothing of a repo's outside its clone"]
+
+
 def test_one_campaign_at_a_time_and_a_default_branch_that_moved_on(tmp_path: Path, run: Run) -> None:
     world = build_world(tmp_path)
     assert campaign(run, world, "apply").exit_code == 0

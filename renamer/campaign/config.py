@@ -38,7 +38,8 @@ class RepoEntry:
     local: Path | None  # the local repository `url` names (a work tree or a bare repo), if a path
     allowlist: str | None  # a path inside the repo
     depends_on: tuple[str, ...]
-    line: int
+    line: int  # of its name
+    allowlist_line: int = 0
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,8 @@ def _repos(top: dict[str, Any], base: Path, problems: Problems) -> list[RepoEntr
                          f"expected a list of repo names, got {kind(depends)}")
             depends = []
         if url is not None:
-            repos.append(RepoEntry(name, url, local, allowlist, tuple(depends), line_of(entry, "name")))
+            repos.append(RepoEntry(name, url, local, allowlist, tuple(depends), line_of(entry, "name"),
+                                   line_of(entry, "allowlist") if allowlist is not None else 0))
     return repos
 
 

@@ -134,7 +134,7 @@ def _project(campaign: Campaign, repo: RepoEntry, clone: Path) -> LoadedProject:
         path = clone / repo.allowlist
         inside = clone.resolve() in path.resolve().parents
         if not inside or not path.is_file() or path.is_symlink():
-            raise ConfigError(f"{campaign.path.name}:{repo.line}: repos.{repo.name}.allowlist: "
+            raise ConfigError(f"{campaign.path.name}:{repo.allowlist_line}: repos.{repo.name}.allowlist: "
                               f"{repo.allowlist} is no file of the repo")
         paths = (path,)
     elif not paths and campaign.allowlist is not None:

@@ -419,3 +419,21 @@ def test_a_checkout_with_no_remote_is_never_pushed_into(tmp_path: Path, run: Run
                                        "the campaign pushes to a checkout's remote, never into the checkout itself"]
     assert fingerprint(world.checkout) == checkout
     assert git(world.checkout, "branch", "--list", BRANCH) == ""
+
+
+def test_a_repo_s_allowlist_named_in_the_campaign_wins_over_its_renamer_yaml_s(tmp_path: Path, run: Run) -> None:
+    text = CAMPAIGN.replace("    url: ../remotes/gateway.git\n",
+                            "    url: ../remotes/gateway.git\n    allowlist: moves/campaign-allow.yaml\n")
+    files = {**BLOCKED_GATEWAY, "moves/campaign-allow.yaml": 'version: 1\ncurrent: ["litellm/**", "notes/**"]\n'}
+    world = build_world(tmp_path, gateway=files, campaign=text)
+    applied = campaign(run, world, "apply")
+    assert applied.exit_code == 0, applied.stdout
+    clone = world.clone("gateway")
+    assert git(clone, "show", f"{BRANCH}:notes/todo.md") == "check the gateway on fv-ml1\n"
+
+    missing = text.replace("moves/campaign-allow.yaml", "moves/nothing.yaml")
+    world.campaign.write_text(missing.replace("name: fv-ml1-move", "name: fv-ml1-move-2"))
+    planned = campaign(run, world, "plan")
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
+    assert line.split(None, 2)[1:] == ["blocked", "campaign.yaml:12: repos.gateway.allowlist: moves/nothing.yaml "
+                                       "is no file of the repo"]

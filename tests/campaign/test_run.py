@@ -435,5 +435,5 @@ def test_a_repo_s_allowlist_named_in_the_campaign_wins_over_its_renamer_yaml_s(t
     world.campaign.write_text(missing.replace("name: fv-ml1-move", "name: fv-ml1-move-2"))
     planned = campaign(run, world, "plan")
     line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
-    assert line.split(None, 2)[1:] == ["blocked", "campaign.yaml:12: repos.gateway.allowlist: moves/nothing.yaml "
+    assert line.split(None, 2)[1:] == ["blocked", "campaign.yaml:13: repos.gateway.allowlist: moves/nothing.yaml "
                                        "is no file of the repo"]

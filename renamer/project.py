@@ -104,7 +104,13 @@ def _kind(mode: int) -> str:
 
 def load_project(repo: Path | None, config_path: Path | None, cwd: Path) -> LoadedProject:
     root, path = discover(repo, config_path, cwd)
-    config = load_config(path, root)
+    return project_of(root, load_config(path, root))
+
+
+def project_of(root: Path, config: Config) -> LoadedProject:
+    """The project for a config already loaded (a campaign's: the move's renames over the repo's
+    own renamer.yaml): the allowlists read, the rules compiled."""
+    path = config.path
     allowlist = load_allowlists(config.allowlist_paths, config.display)
     implicit = [_rooted(config.display(path)), CONFIG_NAME]  # every renamer config, in any folder
     implicit += [_rooted(config.display(p)) for p in config.allowlist_paths]

@@ -32,6 +32,8 @@ COMMANDS = {
             "DNS for the new site: render each site's records, apply them to every resolver, verify."),
     "probe": ("renamer.cli.probe", "probe",
               "Probe every endpoint the current-state files name through a new name or address."),
+    "campaign": ("renamer.cli.campaign", "campaign",
+                 "One move across many repositories: plan, apply, push, status."),
     "demo": ("renamer.cli.demo", "demo", "Run the fv-ml1 move end to end on the bundled example repo."),
 }
 

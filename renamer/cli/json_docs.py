@@ -98,6 +98,34 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "logs": "per resolver read: resolver, path, queries (in the window), first, last, problem",
         "askers": "per old value and client: old, client, resolver, count, types, last",
     },
+    "renamer campaign plan --format json": {
+        "schema": _SCHEMA, "name": "the move's name", "branch": "the branch each repo gets: renamer/<move>",
+        "blocked": "the repos whose unclassified files or refusals block the campaign (apply refuses)",
+        "repos": ("per repo, in depends_on order: name, state (ready, nothing, done, blocked, skipped), why, clone "
+                  "(cloned, fetched), base (the default branch), files, replacements, renames, kept, residual, "
+                  "collisions, unclassified (paths), refusals, commits (sha, role), left (references left)"),
+    },
+    "renamer campaign apply --format json": {
+        "schema": _SCHEMA, "name": "the move's name", "branch": "renamer/<move>",
+        "ok": "every repo applied, already done, had nothing to change, or was skipped",
+        "refused": "a repo was blocked: nothing was written in any repo",
+        "plan": "phase 1's repos, as campaign plan's",
+        "repos": ("per repo: name, outcome (applied, already, nothing, failed: rolled back, skipped), why, "
+                  "commits (sha, role)"),
+    },
+    "renamer campaign push --format json": {
+        "schema": _SCHEMA, "name": "the move's name", "forge": "gh, glab, or null (no pull requests opened)",
+        "ok": "every repo pushed (or had it already, or was skipped), every pull request opened",
+        "repos": ("per repo: name, outcome (pushed, already, nothing, not-applied, failed, skipped), branch, target (where "
+                  "it went), why, proposal (the forge's answer: the pull request, or `failed: ...`)"),
+    },
+    "renamer campaign status --format json": {
+        "schema": _SCHEMA, "name": "the move's name", "branch": "renamer/<move>",
+        "done": "repos applied, pushed or with nothing to change",
+        "left": "references left over every repo (null: a repo not planned yet)",
+        "repos": ("per repo: name, state (not cloned, not planned, a plan or apply state, applied, pushed), why, "
+                  "left, commits (sha, role), changed (the rewrite's Renamer-Changed), pushed"),
+    },
     "renamer probe --format json": {
         "schema": _SCHEMA, "dry_run": "the endpoints were listed, not probed", "ok": "every endpoint answered",
         "endpoints": "each endpoint: where it is named, resolution, answers, connect, http, latency_ms, problems",

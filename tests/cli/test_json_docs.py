@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from renamer.campaign import render as campaign_render
+from renamer.campaign.results import CampaignApply, CampaignPlan, CampaignPush, CampaignStatus
 from renamer.cli.json_docs import DOCUMENTS
 from renamer.dns import queries
 from renamer.dns.report import verify_json
@@ -27,7 +29,12 @@ ARGV = {
     "renamer explain --format json": ["explain", "runbook.md", "--format", "json"],
     "renamer log --format json": ["log", "--format", "json"],
 }
-BUILT = {  # the DNS and probe documents, from the functions that build them (no resolver asked)
+BUILT = {  # the DNS, probe and campaign documents, from the functions that build them (no resolver asked)
+    "renamer campaign plan --format json": lambda: campaign_render.plan_data(CampaignPlan("m", "renamer/m", ())),
+    "renamer campaign apply --format json": lambda: campaign_render.apply_data(
+        CampaignApply(CampaignPlan("m", "renamer/m", ()))),
+    "renamer campaign push --format json": lambda: campaign_render.push_data(CampaignPush("m", None, ())),
+    "renamer campaign status --format json": lambda: campaign_render.status_data(CampaignStatus("m", "renamer/m")),
     "renamer dns plan --format json": lambda: plan_document([]),
     "renamer dns verify --format json": lambda: json.loads(verify_json([])),
     "renamer probe --format json": lambda: document([], [], True),

@@ -1,0 +1,252 @@
+"""The campaign's own clones, in work_dir: clone or fetch, the default branch, the move's branch and
+its commits, the state before an apply and the way back to it, and the push. Every command is plain
+git with an argv list (`--` before any URL or path), and only ever runs in a clone: the repository a
+campaign.yaml names (the user's checkout, a remote) is read, never written, until the push of
+renamer/<move> to the remote."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from renamer.campaign.config import Campaign, RepoEntry
+from renamer.errors import RenamerError, UnsafeError
+from renamer.state import JOURNAL_NAME, LOCK_NAME, state_folder
+from renamer.sweep.uncommitted import RECORD_NAME
+from renamer.vcs_command import git_error, git_run
+
+# Never a transport that runs a command (`ext::`), whatever the user's git config allows; no prompt
+# for a password (a campaign is not interactive: a remote that asks fails, and says so).
+_SAFE = ["-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"]
+_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_LITERAL_PATHSPECS": "1"}
+LOCK_FILE = "campaign.lock"  # in work_dir
+LOCK_WAIT = 30.0  # seconds a rollback waits for a git still committing in the clone
+_TRAILER = re.compile(r"^Renamer-Move: (.+)$", re.M)
+
+
+def git(root: Path, *args: str, check: bool = True) -> str:
+    done = git_run(["git", *_SAFE, "-C", str(root), *args], capture_output=True, text=True,
+                   env={**os.environ, **_ENV}, check=False)
+    if check and done.returncode != 0:
+        raise UnsafeError(f"{root.name}: git {args[0]}: {git_error(done.stderr)}")
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+@contextlib.contextmanager
+def campaign_lock(campaign: Campaign) -> Iterator[None]:
+    """One plan, apply or push of a campaign at a time: two at once would check out, commit and
+    roll back in the same clones."""
+    campaign.work_dir.mkdir(parents=True, exist_ok=True)
+    path = campaign.work_dir / LOCK_FILE
+    try:
+        handle = open(path, "a+b")  # noqa: SIM115 - held for the duration
+    except OSError as exc:
+        raise RenamerError(f"{path}: cannot create the lock file: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise UnsafeError(f"{campaign.work_dir}: another renamer campaign runs on these clones") \
+                    from None
+            raise
+        yield
+    finally:
+        handle.close()
+
+
+def source_of(repo: RepoEntry) -> str:
+    """What git clones: the local folder (absolute), or the URL as written."""
+    return str(repo.local) if repo.local is not None else repo.url
+
+
+def ensure_clone(campaign: Campaign, repo: RepoEntry) -> tuple[Path, str]:
+    """The repo's clone in work_dir, cloned or fetched now; (its folder, what happened)."""
+    clone = campaign.clone_of(repo)
+    if (clone / ".git").is_dir():
+        if git(clone, "remote", "get-url", "origin", check=False) != source_of(repo):
+            raise UnsafeError(f"{repo.name}: {clone} is a clone of another repository "
+                              f"(origin {git(clone, 'remote', 'get-url', 'origin', check=False)!r}); "
+                              "move it away or change work_dir")
+        git(clone, "fetch", "--quiet", "--prune", "origin")
+        git(clone, "remote", "set-head", "origin", "--auto", check=False)
+        return clone, "fetched"
+    if clone.exists() or clone.is_symlink():
+        raise UnsafeError(f"{repo.name}: {clone} is there and is no clone: move it away or change work_dir")
+    campaign.work_dir.mkdir(parents=True, exist_ok=True)
+    partial = clone.with_name(f".{clone.name}.cloning")
+    shutil.rmtree(partial, ignore_errors=True)
+    # --no-hardlinks: the clone shares no file with the user's repository.
+    done = git_run(["git", *_SAFE, "clone", "--quiet", "--no-hardlinks", "--no-checkout", "--",
+                    source_of(repo), str(partial)], capture_output=True, text=True,
+                   env={**os.environ, **_ENV}, check=False)
+    if done.returncode != 0:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise UnsafeError(f"{repo.name}: git clone {repo.url}: {git_error(done.stderr)}")
+    partial.rename(clone)
+    for key, value in (("user.name", "renamer campaign"), ("user.email", "renamer@campaign.invalid")):
+        if not git(clone, "config", key, check=False):
+            git(clone, "config", "--local", key, value)
+    return clone, "cloned"
+
+
+def default_branch(clone: Path) -> str:
+    """The branch the remote's HEAD names (origin/HEAD): what the move's branch starts from and a
+    push never touches."""
+    ref = git(clone, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD", check=False)
+    if not ref.startswith("refs/remotes/origin/"):
+        raise UnsafeError(f"{clone.name}: the remote names no default branch (origin/HEAD): an empty "
+                          "repository has nothing to move")
+    return ref.removeprefix("refs/remotes/origin/")
+
+
+def rev(clone: Path, ref: str) -> str | None:
+    return git(clone, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False) or None
+
+
+def move_commits(clone: Path, campaign: Campaign, base: str) -> list[tuple[str, str]]:
+    """(sha, role) of the move's commits on its branch since `base`, oldest first."""
+    if rev(clone, f"refs/heads/{campaign.branch}") is None:
+        return []
+    out = git(clone, "log", "--reverse", "--format=%H%x00%B%x01", f"{base}..refs/heads/{campaign.branch}")
+    found = []
+    for record in out.split("\x01"):
+        if "\x00" not in record:
+            continue
+        sha, body = record.strip().split("\x00", 1)
+        moves = _TRAILER.findall(body)
+        if campaign.name in [m.strip() for m in moves]:
+            role = re.search(r"^Renamer-Commit: (.+)$", body, re.M)
+            found.append((sha, role.group(1).strip() if role else "?"))
+    return found
+
+
+def fetch_pushed(clone: Path, repo: RepoEntry, branch: str) -> None:
+    """Where the url is a checkout, its branches are not where the campaign pushes (the checkout's
+    origin): the move's branch is fetched from there, so that a fresh work_dir finds it pushed."""
+    if repo.local is None or not (repo.local / ".git").exists():
+        return  # a URL or a bare repository: `fetch origin` brought it
+    try:
+        target = push_target(repo)
+    except UnsafeError:
+        return  # no remote to push to: push says so
+    if remote_sha(clone, target.url, branch) is not None:
+        git(clone, "fetch", "--quiet", "--", target.url, f"+refs/heads/{branch}:refs/remotes/origin/{branch}")
+
+
+def behind(clone: Path, branch: str, base: str) -> int:
+    """Commits of `base` (the default branch, as fetched) that the move's branch does not have."""
+    return int(git(clone, "rev-list", "--count", f"refs/heads/{branch}..{base}") or 0)
+
+
+def adopt_remote_branch(clone: Path, campaign: Campaign) -> bool:
+    """The move's branch as the remote has it (pushed by an earlier run, maybe from elsewhere):
+    remembered as pushed (status asks no remote), and taken as the local one where there is none."""
+    remote = rev(clone, f"refs/remotes/origin/{campaign.branch}")
+    if remote is None:
+        return False
+    git(clone, "update-ref", pushed_ref(campaign.branch), remote)
+    if rev(clone, f"refs/heads/{campaign.branch}") is not None:
+        return False
+    git(clone, "branch", "--no-track", campaign.branch, remote)
+    return True
+
+
+def start_clean(clone: Path, base: str) -> None:
+    """The clone's work tree at `base`, detached, nothing else in it: what a plan reads."""
+    forget_state(clone)
+    git(clone, "checkout", "--quiet", "--force", "--detach", base)
+    git(clone, "clean", "--quiet", "-ffdx")
+
+
+def start_branch(clone: Path, campaign: Campaign, base: str) -> None:
+    git(clone, "checkout", "--quiet", "--force", "-B", campaign.branch, base)
+    git(clone, "clean", "--quiet", "-ffdx")
+
+
+def roll_back(clone: Path, campaign: Campaign, before: str) -> None:
+    """Back to the state before the apply: HEAD detached at `before`, the tree as committed there,
+    no branch of the move, no sweep journal left for the next run to complete. A git still
+    committing (Ctrl-C reached renamer, not git and its hooks) is waited for, a while."""
+    lock = clone / ".git" / "index.lock"
+    deadline = time.monotonic() + LOCK_WAIT
+    while lock.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if lock.exists():
+        raise UnsafeError(f"{clone.name}: not rolled back: {lock} is still held after {LOCK_WAIT:.0f} s "
+                          "(a git still running?); once no git runs there, remove it and run apply again")
+    forget_state(clone)
+    git(clone, "checkout", "--quiet", "--force", "--detach", before)
+    git(clone, "clean", "--quiet", "-ffdx")
+    if rev(clone, f"refs/heads/{campaign.branch}") is not None:
+        git(clone, "branch", "--quiet", "-D", campaign.branch)
+
+
+def forget_state(clone: Path) -> None:
+    """renamer's own state for the clone (in its .git): a failed sweep's journal, its record of an
+    uncommitted rewrite, a lock."""
+    folder = state_folder(clone)
+    for name in (JOURNAL_NAME, RECORD_NAME, LOCK_NAME):
+        (folder / name).unlink(missing_ok=True)
+
+
+def is_clean(clone: Path) -> bool:
+    return git(clone, "status", "--porcelain", "--untracked-files=all", "--ignored") == ""
+
+
+@dataclass(frozen=True)
+class PushTarget:
+    url: str  # where the branch goes
+    why: str  # how it was found (for the report)
+
+
+def push_target(repo: RepoEntry) -> PushTarget:
+    """Where renamer/<move> is pushed: the URL itself, or a bare repository's folder; for a
+    checkout (a work tree), its own `origin` remote: the user's checkout is never written."""
+    if repo.local is None:
+        return PushTarget(repo.url, "the campaign's url")
+    if not (repo.local / ".git").exists():
+        return PushTarget(str(repo.local), "the bare repository at url")
+    done = git_run(["git", *_SAFE, "-C", str(repo.local), "remote", "get-url", "origin"],
+                   capture_output=True, text=True, check=False, env={**os.environ, **_ENV})
+    url = done.stdout.strip()
+    if done.returncode != 0 or not url:
+        raise UnsafeError(f"{repo.name}: {repo.url} is a checkout with no origin remote: the campaign "
+                          "pushes to a checkout's remote, never into the checkout itself")
+    if "::" in url:
+        raise UnsafeError(f"{repo.name}: the checkout's origin {url!r} is no URL renamer pushes to")
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z0-9._-]+@[^/:]+:", url):
+        url = str((repo.local / url).resolve())  # a relative path is relative to the checkout
+    return PushTarget(url, f"the origin of the checkout {repo.url}")
+
+
+def remote_head(clone: Path, url: str) -> str | None:
+    """The branch the remote's HEAD names, asked of the remote itself."""
+    out = git(clone, "ls-remote", "--symref", "--", url, "HEAD", check=False)
+    found = re.search(r"^ref: refs/heads/(\S+)\tHEAD$", out, re.M)
+    return found.group(1) if found else None
+
+
+def remote_sha(clone: Path, url: str, branch: str) -> str | None:
+    out = git(clone, "ls-remote", "--", url, f"refs/heads/{branch}")
+    return out.split("\t", 1)[0] if out else None
+
+
+def push(clone: Path, url: str, branch: str) -> None:
+    """Push renamer/<move> and nothing else, never forced: a remote branch of that name holding
+    other commits refuses the push (git's own fast-forward rule)."""
+    git(clone, "push", "--quiet", "--porcelain", "--", url, f"refs/heads/{branch}:refs/heads/{branch}")
+    git(clone, "update-ref", pushed_ref(branch), f"refs/heads/{branch}")
+
+
+def pushed_ref(branch: str) -> str:
+    """Where the clone remembers what it pushed (outside refs/remotes/: a fetch never prunes it)."""
+    return f"refs/renamer-pushed/{branch}"

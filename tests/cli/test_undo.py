@@ -1,0 +1,179 @@
+"""renamer undo MOVE, end to end on real git repositories: the inverse of a recorded move, its
+refusals, and that it is itself a recorded move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.testing.repos import Repo, Run, git, write_files
+
+FILES = {
+    "runbook.md": "# Runbook\n\nssh root@ana-ml2\ncurl http://10.250.50.54:8016/v1\nThe hand-test ran on ana-ml2.\n",
+    "stacks/app.env": "GPU_HOST=ana-ml2\r\nGPU_URL=http://10.250.50.54:8016\r\n",  # CRLF stays CRLF
+    "stacks/host_vars/ana-ml2.yml": ("hostname: ana-ml2\naddress: 10.250.50.54\ngpus: 4\nrole: inference\n"
+                                     "rack: r12\nowner: ml-team\n"),  # renamed by the move
+    "incidents/2026-09-01.md": "ana-ml2 lost GPU 0\n",  # a record: never rewritten
+    "servers.md": "| host | address |\n| ana-ml2 | 10.250.50.54 |\n",
+    ".git-blame-ignore-revs": "# formatting\n",
+}
+
+
+def _tree(root: Path, rev: str) -> str:
+    return git(root, "rev-parse", f"{rev}^{{tree}}").strip()
+
+
+def _files(root: Path, rev: str) -> dict[str, str]:
+    listed = git(root, "ls-tree", "-r", rev).splitlines()
+    return {line.split("\t", 1)[1]: line.split()[2] for line in listed}
+
+
+def _moved(repo: Repo, run: Run, files: dict[str, str | bytes] | None = None) -> tuple[Path, str]:
+    """A repo with the fv-ml1 move committed (renames, rewrite, blame-ignore); the pre-move HEAD."""
+    root = repo({**FILES, **(files or {})})
+    before = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    roles = [c["role"] for c in json.loads(run(root, "log", "--format", "json").stdout)["moves"][0]["commits"]]
+    assert roles == ["renames", "rewrite", "blame-ignore"]
+    assert "fv-ml1" in (root / "runbook.md").read_text()
+    return root, before
+
+
+def test_undo_after_an_unrelated_commit_gives_the_pre_move_tree_plus_that_commit(repo: Repo, run: Run) -> None:
+    root, before = _moved(repo, run)
+    write_files(root, {"notes/todo.md": "order more fans\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "unrelated")
+    unrelated = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "undo: fv-ml1-move (" in done.stdout and "committed as " in done.stdout
+    assert "undo: verify of the inverse renames: OK" in done.stdout
+    # The tree is the pre-move tree plus the unrelated commit: built by git itself, compared by tree id.
+    git(root, "checkout", "-q", "-b", "expected", before)
+    git(root, "cherry-pick", unrelated)
+    assert _tree(root, "expected") == _tree(root, "main")
+    git(root, "checkout", "-q", "main")
+    assert (root / "stacks/app.env").read_bytes() == FILES["stacks/app.env"].encode()  # CRLF, byte for byte
+    assert (root / "stacks/host_vars/ana-ml2.yml").exists() and not (root / "stacks/host_vars/fv-ml1.yml").exists()
+    assert (root / ".git-blame-ignore-revs").read_text() == "# formatting\n"  # the move's lines dropped
+    assert git(root, "status", "--porcelain") == ""
+    # The undo is a recorded move: renamer log shows it, its trailers say what it undoes.
+    body = git(root, "log", "-1", "--format=%B")
+    assert "Renamer-Move: undo-fv-ml1-move\n" in body and "Renamer-Undoes: fv-ml1-move\n" in body
+    assert "Renamer-Commit: undo\n" in body
+    listed = [line.split()[1] for line in run(root, "log").stdout.splitlines()]
+    assert listed == ["fv-ml1-move", "undo-fv-ml1-move"]
+
+
+def test_a_second_undo_changes_nothing_and_an_undo_of_the_undo_is_refused(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    assert run(root, "undo", "fv-ml1-move").exit_code == 0
+    head = git(root, "rev-parse", "HEAD").strip()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout.startswith(f"undo: nothing left to undo: fv-ml1-move was undone by {head[:12]}")
+    data = json.loads(run(root, "undo", "fv-ml1-move", "--format", "json").stdout)
+    assert data["status"] == "nothing" and data["undone_by"] == head and data["commit"] is None
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    refused = run(root, "undo", "undo-fv-ml1-move")
+    assert refused.exit_code == 3
+    assert "undoing an undo is refused; run the move again instead" in refused.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head
+
+
+def test_an_edit_of_a_rewritten_line_refuses_naming_it(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    text = (root / "runbook.md").read_text().replace("ssh root@fv-ml1", "ssh -p 2222 root@fv-ml1")
+    (root / "runbook.md").write_text(text)
+    git(root, "commit", "-qam", "ssh on another port")
+    head = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == ("runbook.md:3: refused (conflict): a later commit changed this line, "
+                                           "on or beside a line fv-ml1-move rewrote: the undo would overwrite "
+                                           "that change")
+    assert done.stdout.splitlines()[1] == "    ssh -p 2222 root@fv-ml1"
+    assert "undo: REFUSED: 1 place where undoing fv-ml1-move" in done.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert git(root, "worktree", "list").count("\n") == 1  # the scratch worktree is gone
+    data = json.loads(run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json").stdout)
+    assert data["status"] == "refused"
+    assert data["refused"] == [{"path": "runbook.md", "line": 3, "kind": "conflict",
+                                "message": data["refused"][0]["message"], "text": "ssh -p 2222 root@fv-ml1"}]
+
+
+def test_a_new_value_used_since_in_a_file_the_move_never_touched_refuses(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    write_files(root, {"stacks/monitor.yaml": "targets:\n  - fv-ml1:9100\n  - nas:9100\n",
+                       "incidents/2026-10-20.md": "fv-ml1 rebooted\n"})  # a record: history, not a use
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "monitor the GPU box")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("stacks/monitor.yaml:2: refused (dangling): fv-ml1 is used here since fv-ml1-move;")
+    assert lines[1] == "    - fv-ml1:9100"
+    assert not any("incidents/" in line for line in lines)
+    assert "fv-ml1" in (root / "runbook.md").read_text()  # nothing written
+
+
+def test_an_old_value_used_again_where_the_undo_writes_it_refuses(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    with (root / "runbook.md").open("a") as f:
+        f.write("\n## Lab\nssh ana-ml2 (the new lab box)\n")  # a new machine took the old name
+    git(root, "commit", "-qam", "a new ana-ml2")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "runbook.md:8: refused (collision): ana-ml2 is used again here since fv-ml1-move, and the undo "
+        "writes it back into this file: two things would share one name or address",
+        "    ssh ana-ml2 (the new lab box)"]
+
+
+def test_dry_run_prints_a_diff_git_applies_and_writes_nothing(repo: Repo, run: Run) -> None:
+    root, before = _moved(repo, run)
+    head = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move", "--dry-run")
+    assert done.exit_code == 0, done.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert "rename from stacks/host_vars/fv-ml1.yml" in done.stdout
+    assert "dry run: nothing written" in done.stdout
+    patch = root / ".." / "undo.patch"
+    patch.write_bytes(done.stdout_bytes.split(b"\nundo: ")[0] + b"\n")
+    git(root, "apply", "--index", str(patch.resolve()))
+    assert git(root, "write-tree").strip() == _tree(root, before)
+
+
+def test_a_dirty_work_tree_a_move_on_another_branch_and_an_unknown_name_are_refused(repo: Repo, run: Run) -> None:
+    root, before = _moved(repo, run)
+    (root / "servers.md").write_text("edited\n")
+    dirty = run(root, "undo", "fv-ml1-move")
+    assert dirty.exit_code == 3 and "the work tree has changes (servers.md)" in dirty.stderr
+    git(root, "checkout", "-q", "--", "servers.md")
+    unknown = run(root, "undo", "lab-move")
+    assert unknown.exit_code == 2
+    assert unknown.stderr == ("renamer: error: move lab-move: no move of that name is recorded in this history; "
+                              "recorded: fv-ml1-move\n")
+    git(root, "checkout", "-q", "-b", "before-the-move", before)
+    elsewhere = run(root, "undo", "fv-ml1-move")
+    assert elsewhere.exit_code == 3
+    assert "are not in HEAD's history (they are on main)" in elsewhere.stderr
+
+
+def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(repo: Repo, run: Run) -> None:
+    tf = "resource \"terraform_data\" \"ana-ml2\" {\n  input = \"10.250.50.54\"\n}\n"
+    root = repo({"stacks/main.tf": tf, "runbook.md": "ssh ana-ml2\nlab note: ana-ml2 stays\n"})
+    before = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "sweep", "--interactive", "--commit", input="y\nk\nlab keeps it\ny\ny\n")
+    assert done.exit_code in (0, 1), done.stdout + done.stderr
+    roles = [c["role"] for c in json.loads(run(root, "log", "--format", "json").stdout)["moves"][0]["commits"]]
+    assert "decisions" in roles, (roles, done.stdout)
+    assert "lab keeps it" in (root / "allow.yaml").read_text()
+    assert "# renamer: move fv-ml1-move expires" in (root / "stacks/main.tf").read_text()
+    undone = run(root, "undo", "fv-ml1-move")
+    assert undone.exit_code == 0, undone.stdout + undone.stderr
+    assert _tree(root, "HEAD") == _tree(root, before)
+    assert "lab keeps it" not in (root / "allow.yaml").read_text()
+    assert "moved" not in (root / "stacks/main.tf").read_text()

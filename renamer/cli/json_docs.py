@@ -87,6 +87,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "refused": "each place refused: path, line (null for a whole file), kind (conflict, dangling, "
                    "collision), message, text (the line as it stands, secrets masked)",
         "verify": "after an undo: verify of the inverse renames: ok, residual, unclassified; else null",
+        "dns": "with --dns: dry_run, ok (null in a dry run), resolvers (resolver, status: planned, or the "
+               "apply's outcome); else null",
     },
     "renamer dns plan --format json": {
         "schema": _SCHEMA, "changes": "whether anything is left to do on any resolver (not only snippets)",

@@ -209,7 +209,7 @@ def audit_data(result: AuditResult) -> dict[str, Any]:
 
 
 def undo_data(plan: UndoPlan, *, dry_run: bool, commit: str | None,
-              verified: VerifyResult | None) -> dict[str, Any]:
+              verified: VerifyResult | None, dns: dict[str, Any] | None = None) -> dict[str, Any]:
     """What `undo --format json` prints."""
     status = ("nothing" if plan.run is None else "refused" if plan.refusals
               else "dry-run" if dry_run else "undone")
@@ -224,7 +224,7 @@ def undo_data(plan: UndoPlan, *, dry_run: bool, commit: str | None,
         "renamed": [{"from": now, "to": after} for now, after in plan.renamed],
         "refused": [{"path": r.path, "line": r.line, "kind": r.kind, "message": r.message,
                      "text": mask_line(r.text)} for r in plan.refusals],
-        "verify": verify})
+        "verify": verify, "dns": dns})
 
 
 def moved_dict(move: TaggedMove) -> dict[str, object]:

@@ -91,10 +91,13 @@ class UndoPlan:
     refusals: tuple[Refusal, ...] = ()
     renames: Renames | None = None  # the move's renames (old -> new)
     counts: dict[str, int] = field(default_factory=dict)  # lines removed and added
+    undone: MoveRun | None = None  # with `already`: the run that undo undid
 
     @property
     def parent(self) -> str | None:
-        return f"{self.run.commits[0][0]}^" if self.run else None
+        """The commit before the move (its first commit's parent): what `--dns` applies."""
+        run = self.run or self.undone
+        return f"{run.commits[0][0]}^" if run else None
 
 
 # ---------------------------------------------------------------- the moves the history records
@@ -121,27 +124,29 @@ def _commits(root: Path, *, every_ref: bool = False) -> list[_Commit]:
     return out
 
 
-def find_run(root: Path, move: str) -> tuple[MoveRun | None, str | None]:
-    """The commits of `move` that no undo has undone yet, and (when none are left) the undo commit
-    that undid them. Refused: an undo itself, a move recorded only off HEAD's history; a name the
-    history does not record is a usage error naming the moves it does."""
+def find_run(root: Path, move: str) -> tuple[MoveRun | None, str | None, MoveRun | None]:
+    """The commits of `move` that no undo has undone yet; when none are left, the undo commit
+    that undid them and the run it undid. Refused: an undo itself, a move recorded only off
+    HEAD's history; a name the history does not record is a usage error naming the moves it does."""
     commits = _commits(root)
     if any(c.move == move and c.role == UNDO_ROLE for c in commits):
-        undone = next(c.undoes for c in commits if c.move == move and c.role == UNDO_ROLE)
-        raise UnsafeError(f"{move} is an undo (of {undone or 'a move'}): undoing an undo is refused; "
-                          f"run the move again instead (renamer sweep --commit with {undone or 'its'} "
+        of = next(c.undoes for c in commits if c.move == move and c.role == UNDO_ROLE)
+        raise UnsafeError(f"{move} is an undo (of {of or 'a move'}): undoing an undo is refused; "
+                          f"run the move again instead (renamer sweep --commit with {of or 'its'} "
                           "renamer.yaml)")
     live: list[_Commit] = []
+    undone: list[_Commit] = []
     undone_by: str | None = None
     for c in commits:
         if c.role == UNDO_ROLE and c.undoes == move:
+            undone = live or undone
             live, undone_by = [], c.sha
         elif c.move == move and c.role != UNDO_ROLE:
             live.append(c)
     if live:
-        return MoveRun(move, live[0].config, tuple((c.sha, c.role) for c in live)), None
+        return _run(move, live), None, None
     if undone_by is not None:
-        return None, undone_by
+        return None, undone_by, _run(move, undone) if undone else None
     elsewhere = [c for c in _commits(root, every_ref=True) if c.move == move]
     if elsewhere:
         branches = _branches_holding(root, elsewhere[-1].sha)
@@ -151,6 +156,10 @@ def find_run(root: Path, move: str) -> tuple[MoveRun | None, str | None]:
     names = list(dict.fromkeys(c.move for c in commits if c.role != UNDO_ROLE))
     known = ", ".join(names) if names else "none (renamer sweep --commit records them)"
     raise ConfigError(f"move {move}: no move of that name is recorded in this history; recorded: {known}")
+
+
+def _run(move: str, commits: list[_Commit]) -> MoveRun:
+    return MoveRun(move, commits[0].config, tuple((c.sha, c.role) for c in commits))
 
 
 def _branches_holding(root: Path, sha: str) -> str:
@@ -493,9 +502,10 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
     head = vcs_status.head_sha(root)
     if head is None:
         raise ConfigError(f"{root}: no commits: no move is recorded here")
-    run, already = find_run(root, move)
+    run, already, undone = find_run(root, move)
     if run is None:
-        return UndoPlan(move, head, None, already)
+        return UndoPlan(move, head, None, already, undone=undone,
+                        renames=move_renames(root, undone) if undone else None)
     renames = move_renames(root, run)
     with _scratch(root, head) as scratch:
         tree, conflicts = _revert(root, scratch, run)

@@ -4,9 +4,13 @@ refusals, and that it is itself a recorded move."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
-from tests.testing.repos import Repo, Run, git, write_files
+from tests.testing.repos import CURRENT_ALL, Repo, Run, git, write_files
+from tests.testing.terminal import Terminal
+
+RENAMER = str(Path(sys.executable).parent / "renamer")
 
 FILES = {
     "runbook.md": "# Runbook\n\nssh root@ana-ml2\ncurl http://10.250.50.54:8016/v1\nThe hand-test ran on ana-ml2.\n",
@@ -163,17 +167,33 @@ def test_a_dirty_work_tree_a_move_on_another_branch_and_an_unknown_name_are_refu
 
 
 def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(repo: Repo, run: Run) -> None:
-    tf = "resource \"terraform_data\" \"ana-ml2\" {\n  input = \"10.250.50.54\"\n}\n"
-    root = repo({"stacks/main.tf": tf, "runbook.md": "ssh ana-ml2\nlab note: ana-ml2 stays\n"})
+    tf = ('resource "terraform_data" "ana-ml2" {\n  input = "10.250.50.54"\n}\n\n'
+          'output "ip" {\n  value = terraform_data.ana-ml2.input\n}\n')
+    root = repo({"stacks/main.tf": tf, "runbook.md": "ssh ana-ml2\n\nlab note: ana-ml2 stays\n"},
+                allowlist=CURRENT_ALL)
     before = git(root, "rev-parse", "HEAD").strip()
-    done = run(root, "sweep", "--interactive", "--commit", input="y\nk\nlab keeps it\ny\ny\n")
-    assert done.exit_code in (0, 1), done.stdout + done.stderr
+    term = Terminal([RENAMER, "sweep", "--interactive", "--commit"], root)
+    asked = 0
+    while True:  # every hunk rewritten, but the lab note: kept for good by a keep rule
+        try:
+            shown = term.expect("]? ", timeout=20)
+        except AssertionError:
+            break
+        asked += 1
+        if "lab note" in shown.splitlines()[-1] or "-lab note" in shown:
+            term.send("k")
+            term.expect("(the reason goes into the allowlist): ")
+            term.send("the lab keeps its note")
+        else:
+            term.send("y")
+    assert term.wait() == 0, term.text
+    assert asked >= 3
     roles = [c["role"] for c in json.loads(run(root, "log", "--format", "json").stdout)["moves"][0]["commits"]]
-    assert "decisions" in roles, (roles, done.stdout)
-    assert "lab keeps it" in (root / "allow.yaml").read_text()
+    assert roles == ["rewrite", "decisions"], roles
+    assert "the lab keeps its note" in (root / "allow.yaml").read_text()
     assert "# renamer: move fv-ml1-move expires" in (root / "stacks/main.tf").read_text()
     undone = run(root, "undo", "fv-ml1-move")
     assert undone.exit_code == 0, undone.stdout + undone.stderr
-    assert _tree(root, "HEAD") == _tree(root, before)
-    assert "lab keeps it" not in (root / "allow.yaml").read_text()
-    assert "moved" not in (root / "stacks/main.tf").read_text()
+    assert _tree(root, "HEAD") == _tree(root, before)  # keep rule and moved block gone with the rest
+    assert (root / "allow.yaml").read_text() == CURRENT_ALL
+    assert (root / "stacks/main.tf").read_text() == tf

@@ -42,6 +42,7 @@ from renamer.match import Matcher, new_values_matcher
 from renamer.near_miss import LoosePass
 from renamer.project import LoadedProject
 from renamer.sweep.messages import trailer_lines
+from renamer.vcs import RENAMES_PHASE
 from renamer.vcs_command import LITERAL, git_commit, git_error, git_run
 
 UNDO_ROLE = "undo"
@@ -550,7 +551,7 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     config = plan.run.config
     try:
         done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m", message(plan, config)],
-                          LITERAL)
+                          {**LITERAL, RENAMES_PHASE: UNDO_ROLE})  # renamer's own verify hook passes it
     except BaseException:
         _restore(root, plan)
         raise

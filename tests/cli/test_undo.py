@@ -197,3 +197,66 @@ def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(re
     assert _tree(root, "HEAD") == _tree(root, before)  # keep rule and moved block gone with the rest
     assert (root / "allow.yaml").read_text() == CURRENT_ALL
     assert (root / "stacks/main.tf").read_text() == tf
+
+
+def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    path = root / "stacks/host_vars/fv-ml1.yml"
+    path.write_text(path.read_text().replace("rack: r12", "rack: r14"))  # a line the move never wrote
+    git(root, "commit", "-qam", "moved racks")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert not path.exists()
+    assert (root / "stacks/host_vars/ana-ml2.yml").read_text() == (
+        "hostname: ana-ml2\naddress: 10.250.50.54\ngpus: 4\nrole: inference\nrack: r14\nowner: ml-team\n")
+    assert "  stacks/host_vars/fv-ml1.yml -> stacks/host_vars/ana-ml2.yml" in git(root, "log", "-1", "--format=%B")
+
+
+def test_a_file_removed_since_the_move_refuses_naming_it(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    git(root, "rm", "-q", "servers.md")
+    git(root, "commit", "-qm", "servers.md is in the wiki now")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == ("servers.md: refused (conflict): removed or renamed by a later commit "
+                                           "after fv-ml1-move changed it: the undo has nothing to change back")
+
+
+def test_a_move_run_twice_is_undone_whole(repo: Repo, run: Run) -> None:
+    """A second `sweep --commit` of the same move (a file added since) records more commits under
+    its name, apart from the first ones: each run is reverted, the commit between them kept."""
+    root, before = _moved(repo, run)
+    write_files(root, {"stacks/late.env": "LATE=ana-ml2\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a late stack")
+    late = git(root, "rev-parse", "HEAD").strip()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "stacks/late.env").read_text() == "LATE=fv-ml1\n"
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "stacks/late.env").read_text() == "LATE=ana-ml2\n"
+    git(root, "checkout", "-q", "-b", "expected", before)
+    git(root, "cherry-pick", late)
+    assert _tree(root, "expected") == _tree(root, "main")
+
+
+def test_the_repo_s_hooks_run_renamer_s_own_pass_and_a_refusing_hook_leaves_nothing(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\n{RENAMER} verify --staged || exit 1\n{RENAMER} verify -q\n")
+    hook.chmod(0o755)
+    head = git(root, "rev-parse", "HEAD").strip()
+    (root / ".git" / "hooks" / "commit-msg").write_text("#!/bin/sh\necho 'no commits today' >&2\nexit 1\n")
+    (root / ".git" / "hooks" / "commit-msg").chmod(0o755)
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert refused.stderr == ("renamer: error: git commit failed: verify: passed for renamer undo's commit; the "
+                              "undo verifies the inverse renames after it; no commits today (the work tree is "
+                              "as it was)\n")  # the pre-commit hook's renamer passed; commit-msg refused
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert "fv-ml1" in (root / "runbook.md").read_text()
+    (root / ".git" / "hooks" / "commit-msg").unlink()
+    # renamer's own verify hooks pass the undo's commit: its old values are current again on purpose.
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert git(root, "log", "-1", "--format=%s").startswith("undo-fv-ml1-move: undo fv-ml1-move")

@@ -105,6 +105,10 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
             assert verified is not None
             _summary(out, plan, sha)
             _verified(out, verified)
+            if project.config.name == move:  # the config still describes the move undone
+                shown = project.config.display(project.config.path)
+                out.info(f"renamer: {shown} still describes {move}: plain `renamer verify` now reports the "
+                         "old values the undo restored; change or remove it before the next sweep")
     applied = _applied(out, inventory, spec, fmt, force) if inventory is not None else None
     if fmt == "json":
         out.echo(dumps(undo_data(plan, dry_run=False, commit=sha, verified=verified,
@@ -205,7 +209,7 @@ def _summary(out: Output, plan: undo.UndoPlan, sha: str | None) -> None:
     files = plural(len(plan.changed), "file")
     lines = plan.counts
     done = f"committed as {sha[:12]} ({undo.undo_name(plan.move)})" if sha else "dry run: nothing written"
-    out.echo(f"undo: {plan.move} ({commits}): {files}, {plural(len(plan.renamed), 'rename')}, "
+    out.echo(f"undo: {plan.move} ({commits}): {files}, {len(plan.renamed)} renamed back, "
              f"-{lines.get('removed', 0)} +{lines.get('added', 0)} lines; {done}\n")
 
 

@@ -535,7 +535,7 @@ def message(plan: UndoPlan, config: str) -> str:
              "keep rules its interactive sweep added.", ""]
     if plan.renamed:
         lines += ["Renamed back:", *[f"  {now} -> {after}" for now, after in plan.renamed], ""]
-    changed = f"{len(plan.changed)} files, {len(plan.renamed)} renamed"
+    changed = f"{len(plan.changed)} files, {len(plan.renamed)} renamed back"
     lines += [*trailer_lines(undo_name(plan.move), config, UNDO_ROLE, changed), f"{UNDOES}: {plan.move}"]
     return "\n".join(lines) + "\n"
 

@@ -67,8 +67,10 @@ def test_undo_after_an_unrelated_commit_gives_the_pre_move_tree_plus_that_commit
     body = git(root, "log", "-1", "--format=%B")
     assert "Renamer-Move: undo-fv-ml1-move\n" in body and "Renamer-Undoes: fv-ml1-move\n" in body
     assert "Renamer-Commit: undo\n" in body
-    listed = [line.split()[1] for line in run(root, "log").stdout.splitlines()]
-    assert listed == ["fv-ml1-move", "undo-fv-ml1-move"]
+    listed = run(root, "log").stdout.splitlines()
+    assert [line.split()[1] for line in listed] == ["fv-ml1-move", "undo-fv-ml1-move"]
+    assert listed[1].endswith(" undo); 5 files, 1 renamed back")
+    assert "renamer.yaml still describes fv-ml1-move: plain `renamer verify` now reports" in done.stderr
 
 
 def test_a_second_undo_changes_nothing_and_an_undo_of_the_undo_is_refused(repo: Repo, run: Run) -> None:

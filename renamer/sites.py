@@ -58,6 +58,11 @@ def inventory_at(config: Config, rev: str, gone_hosts: tuple[str, ...] = (),
     apply's log goes where `dns apply`'s does). `gone_hosts` and `gone_addresses` must resolve
     nowhere once it is applied (the undone move's new values, where that inventory defines none)."""
     root = config.root
+    named = git_run(["git", "-C", str(root), "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"],
+                    capture_output=True, text=True, check=False)
+    if named.returncode != 0:
+        raise ConfigError(f"{rev}: no such commit: its DNS inventory cannot be read")
+    rev = named.stdout.strip()
     rel = os.path.relpath(config.dns_dir, root).replace(os.sep, "/")
     listed = git_run(["git", "-C", str(root), "ls-tree", "-r", "-z", rev, "--", f"{rel}/"],
                      capture_output=True, check=False)

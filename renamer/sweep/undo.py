@@ -36,14 +36,15 @@ from renamer import vcs_status
 from renamer.classify import EXCLUDED, RECORD
 from renamer.config import Renames, matcher_of
 from renamer.config_renames import read_renames
-from renamer.errors import ConfigError, RenamerError, UnsafeError
+from renamer.errors import ConfigError, Interrupted, RenamerError, UnsafeError
 from renamer.formats.yaml_source import Problems, load_yaml_file
+from renamer.interrupts import deferred
 from renamer.match import Matcher, new_values_matcher
 from renamer.near_miss import LoosePass
 from renamer.project import LoadedProject
 from renamer.sweep.messages import trailer_lines
 from renamer.vcs import RENAMES_PHASE
-from renamer.vcs_command import LITERAL, git_commit, git_error, git_run
+from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_error, git_run
 
 UNDO_ROLE = "undo"
 UNDOES = "Renamer-Undoes"
@@ -547,20 +548,29 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     if vcs_status.head_sha(root) != plan.head:
         raise UnsafeError(f"{root}: HEAD moved while the undo was planned: run renamer undo again")
     check_clean(root)
-    _git(root, "read-tree", "-m", "-u", plan.head, plan.tree)
-    config = plan.run.config
-    try:
-        done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m", message(plan, config)],
-                          {**LITERAL, RENAMES_PHASE: UNDO_ROLE})  # renamer's own verify hook passes it
-    except BaseException:
-        _restore(root, plan)
-        raise
-    if done.returncode != 0:
-        _restore(root, plan)
-        why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
-        raise RenamerError(f"git commit failed: {why} (the work tree is as it was)")
+    with deferred() as signals:  # Ctrl-C or SIGTERM between the checkout and the commit waits for both
+        _git(root, "read-tree", "-m", "-u", plan.head, plan.tree)
+        try:
+            done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m",
+                                     message(plan, plan.run.config)],
+                              {**LITERAL, RENAMES_PHASE: UNDO_ROLE})  # renamer's own verify hook passes it
+        except CommitTimedOut:
+            if vcs_status.head_sha(root) == plan.head:
+                _restore(root, plan)
+                raise
+            done = None  # made: a post-commit hook was what hung
+        except BaseException:
+            _restore(root, plan)
+            raise
+        if done is not None and done.returncode != 0:
+            _restore(root, plan)
+            why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
+            raise RenamerError(f"git commit failed: {why} (the work tree is as it was)")
     sha = vcs_status.head_sha(root)
     assert sha is not None
+    if signals.received is not None:
+        raise Interrupted(f"interrupted after the undo's commit {sha[:12]}: the undo is complete; "
+                          "`renamer verify` was not run")
     return sha
 
 

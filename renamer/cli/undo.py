@@ -78,6 +78,8 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     """
     options = settings(ctx)
     out = options.output
+    if not with_dns and (force or spec != "all"):
+        raise click.UsageError("--resolvers and --force go with --dns")
     project = project_from(ctx)
     if not project.git:
         raise UnsafeError(f"{project.root}: not a git repository: renamer undo reverts the commits of a move")
@@ -118,10 +120,11 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     return EXIT_OK if verified is None or verified.verdict.ok else EXIT_FINDINGS
 
 
-def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory | None:
+def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
     """The DNS inventory at the move's parent; the move's new values must then resolve nowhere."""
-    if plan.parent is None or plan.renames is None:
-        return None
+    if plan.parent is None or plan.renames is None:  # an undo commit whose move is not in this history
+        raise UnsafeError(f"--dns: the commits {plan.move} undid are not in HEAD's history: no commit "
+                          "before the move to take the DNS inventory from")
     renames = plan.renames
     return inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
                         tuple(new for _, new in renames.addresses))

@@ -162,6 +162,9 @@ def test_a_dirty_work_tree_a_move_on_another_branch_and_an_unknown_name_are_refu
     assert unknown.exit_code == 2
     assert unknown.stderr == ("renamer: error: move lab-move: no move of that name is recorded in this history; "
                               "recorded: fv-ml1-move\n")
+    usage = run(root, "undo", "fv-ml1-move", "--force")
+    assert (usage.exit_code, usage.stderr) == (2, "renamer: error: --resolvers and --force go with --dns "
+                                                  "(see 'renamer undo --help')\n")
     git(root, "checkout", "-q", "-b", "before-the-move", before)
     elsewhere = run(root, "undo", "fv-ml1-move")
     assert elsewhere.exit_code == 3

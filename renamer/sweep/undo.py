@@ -416,17 +416,22 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
     needles = [new for _, new in renames.hosts + renames.addresses]
     needles += [str(new.network_address).rsplit(".", 1)[0] for _, new in renames.networks]
     candidates = sorted({p for needle in needles for p in vcs_status.files_holding(root, tree, needle) or ()})
+    candidates = [p for p in candidates  # history keeps the name it was written with
+                  if project.classifier.classify(p).status not in (RECORD, EXCLUDED)]
+    after_of = dict(renamed)
+    specs = [f"{rev}:{path}" for path in candidates for rev in (tree, parent)]
+    specs += [f"{head}:{back.get(path, path)}" for path in candidates]
+    specs += [f"{rev}:{path}" for path in changed for rev in (head, last)]
+    specs += [f"{tree}:{after_of.get(path, path)}" for path in changed]
+    data = vcs_status.blobs(root, specs)  # one `git cat-file --batch` for every version read
     for path in candidates:  # a new value the inverse leaves where the move's parent had none
-        status = project.classifier.classify(path).status
-        if status in (RECORD, EXCLUDED):
-            continue  # history keeps the name it was written with
-        now = vcs_status.show(root, f"{tree}:{path}") or b""
-        before = vcs_status.show(root, f"{parent}:{path}")
+        now = data.get(f"{tree}:{path}", b"")
+        before = data.get(f"{parent}:{path}")
         values = {v for v, n in _held(news, now).items() if n > _held(news, before)[v]}
         if not values:
             continue
         head_path = back.get(path, path)
-        head_data = vcs_status.show(root, f"{head}:{head_path}") or b""
+        head_data = data.get(f"{head}:{head_path}", b"")
         exempt = _exempt(project, head_path, head_data)
         for _, line in _new_lines(news, now, before, values):
             number = _line_in(head_data, line)
@@ -437,14 +442,13 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
                                f"since {run.move}; the undo would leave it naming what is no longer "
                                "called so: change it back first, or keep the move", _shown(line)))
     for path in changed:  # an old value used again since the move, where the undo writes it
-        after = dict(renamed).get(path, path)
-        current = vcs_status.show(root, f"{head}:{path}")
-        undone = vcs_status.show(root, f"{tree}:{after}")
+        current = data.get(f"{head}:{path}")
+        undone = data.get(f"{tree}:{after_of.get(path, path)}")
         if current is None or undone is None:
             continue
         now = current
         written = {v for v, n in _held(olds, undone).items() if n > _held(olds, now)[v]}
-        moved = vcs_status.show(root, f"{last}:{path}")
+        moved = data.get(f"{last}:{path}")
         again = {v for v in written if _held(olds, now)[v] > _held(olds, moved)[v]}
         if not again:
             continue

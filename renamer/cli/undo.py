@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from renamer import vcs_command
+from renamer.cli import completion
 from renamer.cli.common import early_listing, project_from
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
@@ -26,7 +27,7 @@ from renamer.words import plural
 
 
 @click.command("undo")
-@click.argument("move")
+@click.argument("move", shell_complete=completion.move_name)
 @click.option("--dry-run", is_flag=True, help="Print the undo's diff and what it checked; write nothing.")
 @click.option("--no-verify", "no_hooks", is_flag=True,
               help="Skip the repo's pre-commit and commit-msg hooks, as git's --no-verify.")
@@ -37,6 +38,7 @@ from renamer.words import plural
               help="Then apply the DNS inventory as it was at the move's parent commit, as `dns apply` does "
                    "(plan, backup, write, test, reload, verify; every resolver rolled back on a failure).")
 @click.option("--resolvers", "spec", default="all", show_default=True,
+              shell_complete=completion.resolver_list,
               help="With --dns: all, or NAME[,NAME...] of the inventory's resolvers.")
 @click.option("--force", is_flag=True,
               help="With --dns: past dns apply's safety thresholds (an undo deletes the move's records).")

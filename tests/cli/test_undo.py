@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from renamer.cli.json_docs import DOCUMENTS
 from tests.testing.repos import CURRENT_ALL, Repo, Run, git, write_files
 from tests.testing.terminal import Terminal
 
@@ -105,6 +106,7 @@ def test_an_edit_of_a_rewritten_line_refuses_naming_it(repo: Repo, run: Run) -> 
     assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
     assert git(root, "worktree", "list").count("\n") == 1  # the scratch worktree is gone
     data = json.loads(run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json").stdout)
+    assert list(data) == list(DOCUMENTS["renamer undo --format json"])
     assert data["status"] == "refused"
     assert data["refused"] == [{"path": "runbook.md", "line": 3, "kind": "conflict",
                                 "message": data["refused"][0]["message"], "text": "ssh -p 2222 root@fv-ml1"}]

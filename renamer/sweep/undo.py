@@ -49,6 +49,7 @@ from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_error, 
 UNDO_ROLE = "undo"
 UNDOES = "Renamer-Undoes"
 _TRAILER = re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
+_PLACED = re.compile(r"CONFLICT \(file location\): (.+?) added in ")
 _IDENTITY = {"GIT_AUTHOR_NAME": "renamer", "GIT_AUTHOR_EMAIL": "renamer@localhost",
              "GIT_COMMITTER_NAME": "renamer", "GIT_COMMITTER_EMAIL": "renamer@localhost"}
 
@@ -252,8 +253,16 @@ def _conflicts(tree: Path, said: str, move: str) -> list[Refusal]:
             out.append(Refusal(path, None, "conflict", f"removed or renamed by a later commit after {move} "
                                "changed it: the undo has nothing to change back"))
         else:
+            told = _said(said, path) or ""
+            placed = _PLACED.match(told)
+            if placed:  # git's directory rename detection: a file added since in a folder the move renamed
+                out.append(Refusal(placed.group(1), None, "conflict", "added by a later commit inside a "
+                                   f"folder {move} renamed: the undo renames that folder back, and where "
+                                   f"this file goes is for you to decide (git suggests {path}): move or "
+                                   "remove it first, or keep the move"))
+                continue
             out.append(Refusal(path, None, "conflict", f"changed by a later commit where the undo would "
-                               f"remove or rename it ({_said(said, path) or 'git: conflict'})"))
+                               f"remove or rename it ({told or 'git: conflict'})"))
     known = set(stages)
     for line in said.splitlines():  # a conflict git states without leaving an unmerged path
         if line.startswith("CONFLICT") and not any(path in line for path in known):

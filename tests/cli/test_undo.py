@@ -4,6 +4,7 @@ refusals, and that it is itself a recorded move."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -267,3 +268,31 @@ def test_the_repo_s_hooks_run_renamer_s_own_pass_and_a_refusing_hook_leaves_noth
     done = run(root, "undo", "fv-ml1-move")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert git(root, "log", "-1", "--format=%s").startswith("undo-fv-ml1-move: undo fv-ml1-move")
+
+
+def test_a_renamed_folder_and_a_link_into_it_go_back_and_a_file_added_there_since_refuses(
+        repo: Repo, run: Run) -> None:
+    compose = "services:\n  app:\n    hostname: ana-ml2\n    image: nginx\n    restart: always\n"
+    root = repo({"stacks/ana-ml2/compose.yaml": compose, "stacks/ana-ml2/vars.yaml": "a: 1\nb: 2\nc: 3\n"},
+                allowlist=CURRENT_ALL)
+    os.symlink("stacks/ana-ml2/compose.yaml", root / "current.yaml")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "the link")
+    before = git(root, "rev-parse", "HEAD").strip()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert os.readlink(root / "current.yaml") == "stacks/fv-ml1/compose.yaml"
+    write_files(root, {"stacks/fv-ml1/extra.yaml": "x: 1\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "extra")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == (
+        "stacks/fv-ml1/extra.yaml: refused (conflict): added by a later commit inside a folder fv-ml1-move "
+        "renamed: the undo renames that folder back, and where this file goes is for you to decide (git "
+        "suggests stacks/ana-ml2/extra.yaml): move or remove it first, or keep the move")
+    git(root, "rm", "-q", "stacks/fv-ml1/extra.yaml")
+    git(root, "commit", "-qm", "no extra after all")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert os.readlink(root / "current.yaml") == "stacks/ana-ml2/compose.yaml"
+    assert _tree(root, "HEAD") == _tree(root, before)

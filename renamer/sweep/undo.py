@@ -450,6 +450,18 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
                                f"{', '.join(sorted(v for v in values if v.encode() in line))} is used here "
                                f"since {run.move}; the undo would leave it naming what is no longer "
                                "called so: change it back first, or keep the move", _shown(line)))
+    had = set(_tree_paths(root, parent))
+    for path in _tree_paths(root, tree):  # a path naming a new value, added since the move
+        if path in had or not news.find(path.encode("utf-8", "surrogateescape")):
+            continue
+        if project.classifier.classify(path).status in (RECORD, EXCLUDED):
+            continue
+        named = sorted({path.encode("utf-8", "surrogateescape")[m.start:m.end].decode("utf-8", "replace")
+                        for m in news.find(path.encode("utf-8", "surrogateescape"))})
+        out.append(Refusal(back.get(path, path), None, "dangling",
+                           f"its path names {', '.join(named)}, and it was added since {run.move}: the undo "
+                           "would leave it named for what is no longer called so: rename or remove it first, "
+                           "or keep the move"))
     for path in changed:  # an old value used again since the move, where the undo writes it
         current = data.get(f"{head}:{path}")
         undone = data.get(f"{tree}:{after_of.get(path, path)}")

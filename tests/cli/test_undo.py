@@ -125,6 +125,16 @@ def test_a_new_value_used_since_in_a_file_the_move_never_touched_refuses(repo: R
     assert lines[0].startswith("stacks/monitor.yaml:2: refused (dangling): fv-ml1 is used here since fv-ml1-move;")
     assert lines[1] == "    - fv-ml1:9100"
     assert not any("incidents/" in line for line in lines)
+    git(root, "rm", "-q", "stacks/monitor.yaml")
+    write_files(root, {"stacks/fv-ml1.env": "GPUS=8\n"})  # a file named for the new host
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "GPU vars")
+    named = run(root, "undo", "fv-ml1-move")
+    assert named.exit_code == 3, named.stdout + named.stderr
+    assert named.stdout.splitlines()[0] == (
+        "stacks/fv-ml1.env: refused (dangling): its path names fv-ml1, and it was added since "
+        "fv-ml1-move: the undo would leave it named for what is no longer called so: rename or remove it first, "
+        "or keep the move")
     assert "fv-ml1" in (root / "runbook.md").read_text()  # nothing written
 
 

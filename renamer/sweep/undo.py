@@ -50,6 +50,8 @@ UNDO_ROLE = "undo"
 UNDOES = "Renamer-Undoes"
 _TRAILER = re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
 _PLACED = re.compile(r"CONFLICT \(file location\): (.+?) added in ")
+# The scratch worktree is read by git alone: Git LFS leaves its pointers there, never fetches the objects.
+_SCRATCH = {"GIT_LFS_SKIP_SMUDGE": "1"}
 _IDENTITY = {"GIT_AUTHOR_NAME": "renamer", "GIT_AUTHOR_EMAIL": "renamer@localhost",
              "GIT_COMMITTER_NAME": "renamer", "GIT_COMMITTER_EMAIL": "renamer@localhost"}
 
@@ -191,7 +193,8 @@ def _scratch(root: Path, head: str) -> Iterator[Path]:
     hooks.mkdir()
     tree = folder / "tree"
     try:
-        _git(root, "-c", f"core.hooksPath={hooks}", "worktree", "add", "-q", "--detach", str(tree), head)
+        _git(root, "-c", f"core.hooksPath={hooks}", "worktree", "add", "-q", "--detach", str(tree), head,
+             env=_SCRATCH)
         yield tree
     finally:
         git_run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True,
@@ -219,7 +222,7 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
     for first, last in reversed(_segments(root, [sha for sha, _ in run.commits])):
         done = git_run(["git", "-C", str(tree), "-c", "merge.conflictStyle=diff3", "-c",
                         f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
-                       capture_output=True, check=False, env={**os.environ, **LITERAL})
+                       capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
         if done.returncode == 1 or _git(tree, "ls-files", "-u").strip():
             return None, _conflicts(tree, os.fsdecode(done.stdout), run.move)
         if done.returncode != 0:

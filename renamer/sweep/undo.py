@@ -26,6 +26,7 @@ import difflib
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -42,6 +43,7 @@ from renamer.interrupts import deferred
 from renamer.match import Matcher, new_values_matcher
 from renamer.near_miss import LoosePass
 from renamer.project import LoadedProject
+from renamer.sweep.history import BLAME_FILE
 from renamer.sweep.messages import trailer_lines
 from renamer.vcs import RENAMES_PHASE
 from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_error, git_run
@@ -223,7 +225,14 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
         done = git_run(["git", "-C", str(tree), "-c", "merge.conflictStyle=diff3", "-c",
                         f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
                        capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
-        if done.returncode == 1 or _git(tree, "ls-files", "-u").strip():
+        unmerged = _unmerged(tree)
+        if BLAME_FILE in unmerged:  # the lines a later move appended after this one's: not this move's
+            _resolve_blame_file(root, tree, run, unmerged[BLAME_FILE])
+            left = _unmerged(tree)
+            if not left and set(unmerged) == {BLAME_FILE}:
+                done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
+            unmerged = left
+        if done.returncode == 1 or unmerged:
             return None, _conflicts(tree, os.fsdecode(done.stdout), run.move)
         if done.returncode != 0:
             raise RenamerError(f"git merge-recursive failed: {git_error(os.fsdecode(done.stderr))}")
@@ -234,12 +243,46 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
     return _git(tree, "rev-parse", "HEAD^{tree}").strip(), []
 
 
-def _conflicts(tree: Path, said: str, move: str) -> list[Refusal]:
+def _unmerged(tree: Path) -> dict[str, set[int]]:
+    """Each path git left unmerged in the scratch worktree, with the stages it has (1 base, 2 HEAD,
+    3 the move's parent)."""
     stages: dict[str, set[int]] = {}
     for entry in _git(tree, "ls-files", "-u", "-z").split("\0"):
         if entry:
             info, path = entry.split("\t", 1)
             stages.setdefault(path, set()).add(int(info.split()[2]))
+    return stages
+
+
+def _resolve_blame_file(root: Path, tree: Path, run: MoveRun, stages: set[int]) -> None:
+    """`.git-blame-ignore-revs` as HEAD has it, less the lines the move's commits added (its comment
+    and its rewrite's sha): a later move appends its own right after them, which git's revert
+    takes for a conflict. Removed where nothing is left and the move's parent had no such file."""
+    added: Counter[bytes] = Counter()
+    for sha, _ in run.commits:
+        after = vcs_status.show(root, f"{sha}:{BLAME_FILE}")
+        if after is not None:
+            before = vcs_status.show(root, f"{sha}^:{BLAME_FILE}") or b""
+            added += (Counter(line.rstrip(b"\r\n") for line in after.splitlines())
+                      - Counter(line.rstrip(b"\r\n") for line in before.splitlines()))
+    ours = vcs_status.show(tree, f":2:{BLAME_FILE}") or b"" if 2 in stages else b""
+    kept = []
+    for line in ours.splitlines(keepends=True):
+        if added[line.rstrip(b"\r\n")] > 0:
+            added[line.rstrip(b"\r\n")] -= 1
+        else:
+            kept.append(line)
+    path = tree / BLAME_FILE
+    if not kept and 3 not in stages:
+        path.unlink(missing_ok=True)
+        _git(tree, "rm", "-q", "--cached", "--", BLAME_FILE)
+        return
+    path.write_bytes(b"".join(kept))
+    _git(tree, "add", "--", BLAME_FILE)
+
+
+def _conflicts(tree: Path, said: str, move: str) -> list[Refusal]:
+    stages = _unmerged(tree)
     out: list[Refusal] = []
     for path in sorted(stages):
         have = stages[path]

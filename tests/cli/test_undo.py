@@ -306,3 +306,25 @@ def test_a_renamed_folder_and_a_link_into_it_go_back_and_a_file_added_there_sinc
     assert done.exit_code == 0, done.stdout + done.stderr
     assert os.readlink(root / "current.yaml") == "stacks/ana-ml2/compose.yaml"
     assert _tree(root, "HEAD") == _tree(root, before)
+
+
+def test_the_first_of_two_moves_is_undone_past_the_second_s_blame_lines(repo: Repo, run: Run) -> None:
+    """The second move appends its lines to .git-blame-ignore-revs right after the first's, which
+    git's revert takes for a conflict: the undo drops exactly the first move's lines."""
+    root = repo({"runbook.md": "ssh ana-ml2\n\n\n\nweb: web01\n"}, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit", "--blame-ignore-revs").exit_code == 0  # the move creates the file
+    (root / "renamer.yaml").write_text("version: 1\nname: web-move\nrenames:\n  hosts:\n    web01: web02\n"
+                                       "allowlist: allow.yaml\n")
+    git(root, "commit", "-qam", "the next move")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    second = git(root, "log", "-1", "--format=%H", "--grep", "^Renamer-Commit: rewrite", "--", "runbook.md").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\n\n\nweb: web02\n"
+    assert (root / ".git-blame-ignore-revs").read_text() == (
+        "# web-move: the rewrite of renamer sweep (git blame skips it with "
+        f"blame.ignoreRevsFile=.git-blame-ignore-revs)\n{second}\n")
+    undone = run(root, "undo", "web-move")  # and the second, after it: nothing of either is left
+    assert undone.exit_code == 0, undone.stdout + undone.stderr
+    assert (root / ".git-blame-ignore-revs").read_text() == ""  # it stood before web-move: it stays, empty
+    assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\n\n\nweb: web01\n"

@@ -85,9 +85,9 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     project = project_from(ctx)
     if not project.git:
         raise UnsafeError(f"{project.root}: not a git repository: renamer undo reverts the commits of a move")
-    if not dry_run:
-        undo.check_clean(project.root)
     plan = undo.plan_undo(project, move)
+    if not dry_run and plan.run is not None and not plan.refusals:
+        undo.check_clean(project.root)  # before anything is asked of a resolver
     # The inventory is read before anything is written: a broken one refuses the whole undo.
     inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
     if plan.refusals or dry_run:
@@ -109,10 +109,10 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
             assert verified is not None
             _summary(out, plan, sha)
             _verified(out, verified)
-            if project.config.name == move:  # the config still describes the move undone
-                shown = project.config.display(project.config.path)
-                out.info(f"renamer: {shown} still describes {move}: plain `renamer verify` now reports the "
-                         "old values the undo restored; change or remove it before the next sweep")
+    if sha is not None and project.config.name == move:  # the config still describes the move undone
+        shown = project.config.display(project.config.path)
+        out.info(f"renamer: {shown} still describes {move}: plain `renamer verify` now reports the "
+                 "old values the undo restored; change or remove it before the next sweep")
     applied = _applied(out, inventory, spec, fmt, force) if inventory is not None else None
     if fmt == "json":
         out.echo(dumps(undo_data(plan, dry_run=False, commit=sha, verified=verified,

@@ -519,7 +519,10 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
         again = {v for v in written if _held(olds, now)[v] > _held(olds, moved)[v]}
         if not again:
             continue
+        exempt = _exempt(project, path, now)  # a line kept on purpose (a dated section, a keep rule)
         for number, line in _new_lines(olds, now, moved, again):
+            if number - 1 in exempt:
+                continue
             out.append(Refusal(path, number, "collision",
                                f"{', '.join(sorted(v for v in again if v.encode() in line))} is used again "
                                f"here since {run.move}, and the undo writes it back into this file: two "

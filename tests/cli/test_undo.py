@@ -144,6 +144,7 @@ def test_an_old_value_used_again_where_the_undo_writes_it_refuses(repo: Repo, ru
     root, _ = _moved(repo, run)
     with (root / "runbook.md").open("a") as f:
         f.write("\n## Lab\nssh ana-ml2 (the new lab box)\n")  # a new machine took the old name
+        f.write("\n## 2026-09-30 before the move\nana-ml2 had 4 GPUs\n")  # a dated section: on record
     git(root, "commit", "-qam", "a new ana-ml2")
     done = run(root, "undo", "fv-ml1-move")
     assert done.exit_code == 3, done.stdout + done.stderr
@@ -151,6 +152,7 @@ def test_an_old_value_used_again_where_the_undo_writes_it_refuses(repo: Repo, ru
         "runbook.md:8: refused (collision): ana-ml2 is used again here since fv-ml1-move, and the undo "
         "writes it back into this file: two things would share one name or address",
         "    ssh ana-ml2 (the new lab box)"]
+    assert "undo: REFUSED: 1 place where" in done.stdout  # the dated section's line is on record, no collision
 
 
 def test_dry_run_prints_a_diff_git_applies_and_writes_nothing(repo: Repo, run: Run) -> None:

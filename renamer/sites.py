@@ -5,10 +5,13 @@ collision check, which takes them as `SiteHost` tuples and never reads the DNS w
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from renamer import clock
+from renamer import clock, vcs_status
 from renamer.config import Config, display_path
 from renamer.config_load import load_config
 from renamer.dns.inventory import Inventory, Transitional
@@ -16,6 +19,7 @@ from renamer.dns.load import load_inventory, load_sites
 from renamer.dns.transition import transition_dict, with_transitions
 from renamer.errors import ConfigError
 from renamer.project import discover, repo_root
+from renamer.vcs_command import git_run
 
 
 def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
@@ -67,3 +71,41 @@ def transitions(config: Config) -> tuple[Transitional, ...]:
 def transition_documents(config: Config) -> list[dict[str, object]]:
     """`transitions`, as `audit --format json` prints them (`dns_transitional`)."""
     return [transition_dict(t) for t in transitions(config)]
+
+
+def inventory_at(config: Config, rev: str, gone_hosts: tuple[str, ...] = (),
+                 gone_addresses: tuple[str, ...] = ()) -> Inventory:
+    """The DNS inventory as commit `rev` holds it (`renamer undo --dns`: the inventory before the
+    move), read from git's objects, never from the work tree; each file shown by its path in the
+    repo (a snippet's header names its site file), and the inventory's folder the repo's own (the
+    apply's log goes where `dns apply`'s does). `gone_hosts` and `gone_addresses` must resolve
+    nowhere once it is applied (the undone move's new values, where that inventory defines none)."""
+    root = config.root
+    named = git_run(["git", "-C", str(root), "rev-parse", "--verify", "-q", f"{rev}^{{commit}}"],
+                    capture_output=True, text=True, check=False)
+    if named.returncode != 0:
+        raise ConfigError(f"{rev}: no such commit: its DNS inventory cannot be read")
+    rev = named.stdout.strip()
+    rel = os.path.relpath(config.dns_dir, root).replace(os.sep, "/")
+    listed = git_run(["git", "-C", str(root), "ls-tree", "-r", "-z", rev, "--", f"{rel}/"],
+                     capture_output=True, check=False)
+    entries = [e for e in os.fsdecode(listed.stdout).split("\0") if e] if listed.returncode == 0 else []
+    files = [e.split("\t", 1)[1] for e in entries if e.split()[0] in ("100644", "100755")]  # no links
+    if not files:
+        raise ConfigError(f"{rel}: no DNS inventory in commit {rev[:12]}: nothing to apply as it was there")
+    folder = Path(tempfile.mkdtemp(prefix="renamer-inventory-"))
+    try:
+        for path in files:
+            data = vcs_status.show(root, f"{rev}:{path}")
+            target = folder / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data or b"")
+        copy = folder / rel
+        inventory = load_inventory(copy, lambda p: config.display(config.dns_dir / Path(p).relative_to(copy)))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    defined = {name for site in inventory.sites for host in site.hosts for name in (host.name, *host.aliases)}
+    addresses = {str(a) for site in inventory.sites for host in site.hosts for a in host.addresses}
+    return replace(inventory, folder=config.dns_dir,
+                   old_hosts=tuple(h for h in gone_hosts if h not in defined),
+                   old_addresses=tuple(a for a in gone_addresses if a not in addresses))

@@ -102,7 +102,7 @@ def forget_moves(root: Path, pairs: list[tuple[str, str]]) -> None:
             _gitpython(repo, "reset", "-q", "--", *[p for pair in pairs for p in pair])
 
 
-RENAMES_PHASE = "RENAMER_SWEEP_PHASE"  # set to "renames" while a sweep commits its pure renames
+RENAMES_PHASE = "RENAMER_SWEEP_PHASE"  # "renames" while a sweep commits its pure renames; "undo" for an undo
 
 
 def commit(root: Path, paths: list[str], message: str, *, hooks: bool = True,

@@ -118,9 +118,11 @@ def config_value(root: Path, key: str) -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def log_bodies(root: Path, grep: str) -> list[tuple[str, str, str]]:
-    """(sha, author date ISO, message) of every commit whose message matches `grep`, newest first."""
-    done = git_run(["git", "-C", str(root), "log", "-z", "--format=%H%n%aI%n%B", f"--grep={grep}"],
+def log_bodies(root: Path, grep: str, *, every_ref: bool = False) -> list[tuple[str, str, str]]:
+    """(sha, author date ISO, message) of every commit whose message matches `grep`, newest first
+    (of HEAD's history, or with `every_ref` of every branch and tag's)."""
+    done = git_run(["git", "-C", str(root), "log", "-z", "--format=%H%n%aI%n%B", f"--grep={grep}",
+                    *(["--all"] if every_ref else [])],
                     capture_output=True, check=False)
     if done.returncode != 0:
         return []  # no commits yet

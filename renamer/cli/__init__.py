@@ -28,6 +28,8 @@ COMMANDS = {
                 "Say what renamer decides for each old value in a file or on a line, and why."),
     "log": ("renamer.cli.log", "log",
             "List the moves found in the history: date, move, commits, counts, kept."),
+    "undo": ("renamer.cli.undo", "undo_command",
+             "Undo a recorded move: revert its commits and commit the inverse as a move."),
     "dns": ("renamer.cli.dns", "dns",
             "DNS for the new site: render each site's records, apply them to every resolver, verify."),
     "probe": ("renamer.cli.probe", "probe",

@@ -1,14 +1,20 @@
 """Shell completion of values (newcomer pass 2 C11): resolver and site names from the DNS inventory,
-paths for `explain PATH[:LINE]`. click calls these while the command line is being typed, so they
-never fail: an inventory that does not load completes nothing."""
+paths for `explain PATH[:LINE]`, the moves the history records for `undo MOVE`. click calls these
+while the command line is being typed, so they never fail: an inventory that does not load completes
+nothing."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 from click.shell_completion import CompletionItem
 
 from renamer.cli.common import inventory_from
+from renamer.cli.options import settings
 from renamer.dns.inventory import Inventory
+from renamer.project import repo_root
+from renamer.sweep.history import moves_in_history
 
 
 def _inventory(ctx: click.Context) -> Inventory | None:
@@ -49,3 +55,13 @@ def path_and_line(ctx: click.Context, param: click.Parameter, incomplete: str) -
     return [CompletionItem(incomplete, type="file")]
 
 
+
+
+def move_name(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """`undo MOVE`: the moves `renamer log` lists, undos left out (an undo is never undone)."""
+    try:
+        root = repo_root(settings(ctx).repo, Path.cwd())
+        names = [m.move for m in moves_in_history(root) if not all(role == "undo" for _, role in m.commits)]
+    except Exception:
+        return []
+    return [CompletionItem(name) for name in names if name.startswith(incomplete)]

@@ -80,6 +80,20 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer log --format json": {
         "schema": _SCHEMA, "moves": "each move in the history: move, date, config, commits (sha, role), changed, kept",
     },
+    "renamer undo --format json": {
+        "schema": _SCHEMA, "move": "the move undone (as `renamer log` names it)",
+        "undo": "the undo's own move name (`undo-MOVE`), which `renamer log` lists",
+        "status": "undone, dry-run, refused (exit 3) or nothing (already undone: exit 0)",
+        "commits": "the move's commits reverted: sha, role",
+        "undone_by": "with status nothing: the undo commit that undid the move already, else null",
+        "commit": "the undo commit made, or null", "changed": "the paths the undo changes, as HEAD names them",
+        "renamed": "files the undo renames back: from, to",
+        "refused": "each place refused: path, line (null for a whole file), kind (conflict, dangling, "
+                   "collision), message, text (the line as it stands, secrets masked)",
+        "verify": "after an undo: verify of the inverse renames: ok, residual, unclassified; else null",
+        "dns": "with --dns: dry_run, ok (null in a dry run), resolvers (resolver, status: planned, or the "
+               "apply's outcome); else null",
+    },
     "renamer dns plan --format json": {
         "schema": _SCHEMA, "changes": "whether anything is left to do on any resolver (not only snippets)",
         "resolvers": "per resolver: managed, changes, its snippets with their digests (for dns apply --plan), "

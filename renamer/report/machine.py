@@ -29,6 +29,7 @@ from renamer.sweep.refusals import Refusal
 from renamer.sweep.results import AuditResult, PruneResult, SweepResult, TombstoneResult, VerifyResult
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict
+from renamer.sweep.undo import UndoPlan, undo_name
 
 
 def reference_dict(ref: Reference) -> dict[str, Any]:
@@ -205,6 +206,25 @@ def audit_data(result: AuditResult) -> dict[str, Any]:
     return versioned({**audit_document(result.name, result.summary, result.references, result.stale),
                       "expired": [exemption_dict(e) for e in result.expired],
                       "moved_expired": [moved_dict(m) for m in result.moved_expired]})
+
+
+def undo_data(plan: UndoPlan, *, dry_run: bool, commit: str | None,
+              verified: VerifyResult | None, dns: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What `undo --format json` prints."""
+    status = ("nothing" if plan.run is None else "refused" if plan.refusals
+              else "dry-run" if dry_run else "undone")
+    verify = None
+    if verified is not None:
+        verify = {"ok": verified.verdict.ok, "residual": len(verified.summary.residual),
+                  "unclassified": len(verified.summary.unclassified)}
+    return versioned({
+        "move": plan.move, "undo": undo_name(plan.move), "status": status,
+        "commits": [{"sha": sha, "role": role} for sha, role in (plan.run.commits if plan.run else ())],
+        "undone_by": plan.already, "commit": commit, "changed": list(plan.changed),
+        "renamed": [{"from": now, "to": after} for now, after in plan.renamed],
+        "refused": [{"path": r.path, "line": r.line, "kind": r.kind, "message": r.message,
+                     "text": mask_line(r.text)} for r in plan.refusals],
+        "verify": verify, "dns": dns})
 
 
 def moved_dict(move: TaggedMove) -> dict[str, object]:

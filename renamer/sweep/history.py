@@ -71,7 +71,7 @@ def moves_in_history(root: Path) -> list[MoveRecord]:
             continue
         record = found.setdefault(move, MoveRecord(move, date[:10]))
         record.commits.append((sha, trailers.get("Renamer-Commit", "?")))
-        if trailers.get("Renamer-Commit") == "rewrite":
+        if trailers.get("Renamer-Commit") in ("rewrite", "undo"):  # undo: `renamer undo`'s one commit
             record.changed = trailers.get("Renamer-Changed")
             record.kept = trailers.get("Renamer-Kept")
         record.config = record.config or trailers.get("Renamer-Config")

@@ -65,3 +65,15 @@ def test_a_broken_inventory_completes_nothing(infra: Path) -> None:
     assert _complete(infra, "renamer dns plan --resolvers ") == []
     shutil.rmtree(infra / "dns")
     assert _complete(infra, "renamer dns render --site ") == []
+
+
+def test_undo_completes_the_moves_on_record(infra: Path, tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "moved", {"runbook.md": "ssh ana-ml2\n"}, allowlist="version: 1\ncurrent: ['**']\n")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    for argv in (["sweep", "--commit"], ["undo", "fv-ml1-move"]):
+        subprocess.run([sys.executable, "-m", "renamer", *argv], cwd=root, env=env, check=True, capture_output=True)
+    assert _complete(root, "renamer undo ") == ["plain,fv-ml1-move"]  # its undo is never offered
+    assert _complete(root, "renamer undo x") == []
+    assert _complete(tmp_path, "renamer undo ") == []  # no repository: nothing, no traceback
+    assert _complete(infra, "renamer undo fv-ml1-move --dns --resolvers ns-ana2") == ["plain,ns-ana2"]

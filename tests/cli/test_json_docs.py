@@ -16,7 +16,9 @@ from renamer.dns import queries
 from renamer.dns.report import verify_json
 from renamer.dns.run import plan_document
 from renamer.documents import versioned
+from renamer.report.machine import undo_data
 from renamer.report.probe import document
+from renamer.sweep.undo import UndoPlan
 from tests.conftest import Result
 
 FILES = {"runbook.md": "ssh ana-ml2\n"}
@@ -38,6 +40,9 @@ BUILT = {  # the DNS, probe and campaign documents, from the functions that buil
     "renamer dns plan --format json": lambda: plan_document([]),
     "renamer dns verify --format json": lambda: json.loads(verify_json([])),
     "renamer probe --format json": lambda: document([], [], True),
+    # `undo` needs a recorded move (tests/cli/test_undo.py prints each status); here, one not yet planned
+    "renamer undo --format json": lambda: undo_data(UndoPlan("m", "0" * 40, None), dry_run=True, commit=None,
+                                                    verified=None),
     "renamer dns who-asks --format json": lambda: versioned(queries.document(
         queries.WhoAsks(dt.datetime.now(dt.UTC), (), [], []))),
 }

@@ -1,0 +1,227 @@
+"""renamer undo: the inverse of a recorded move, committed as a move of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from renamer import vcs_command
+from renamer.cli import completion
+from renamer.cli.common import early_listing, project_from
+from renamer.cli.options import common_options, settings
+from renamer.cli.output import Output
+from renamer.dns import run as dns_run
+from renamer.dns.inventory import Inventory
+from renamer.dns.plan import over_thresholds
+from renamer.dns.report import drift_lines, outcome_table, plan_text
+from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSAFE, UnsafeError
+from renamer.masking import mask_diff, mask_line
+from renamer.project import LoadedProject
+from renamer.report.machine import dumps, undo_data
+from renamer.report.text import verify_report
+from renamer.sites import inventory_at
+from renamer.sweep import run, undo
+from renamer.sweep.results import VerifyResult
+from renamer.words import plural
+
+
+@click.command("undo")
+@click.argument("move", shell_complete=completion.move_name)
+@click.option("--dry-run", is_flag=True, help="Print the undo's diff and what it checked; write nothing.")
+@click.option("--no-verify", "no_hooks", is_flag=True,
+              help="Skip the repo's pre-commit and commit-msg hooks, as git's --no-verify.")
+@click.option("--commit-timeout", type=click.FloatRange(min=0), default=vcs_command.DEFAULT_COMMIT_TIMEOUT,
+              show_default=True, help="Seconds git commit (and its hooks) may take before it is stopped.")
+@click.option("--show-secrets", is_flag=True, help="Print the diff's secret-looking values unmasked.")
+@click.option("--dns", "with_dns", is_flag=True,
+              help="Then apply the DNS inventory as it was at the move's parent commit, as `dns apply` does "
+                   "(plan, backup, write, test, reload, verify; every resolver rolled back on a failure).")
+@click.option("--resolvers", "spec", default="all", show_default=True,
+              shell_complete=completion.resolver_list,
+              help="With --dns: all, or NAME[,NAME...] of the inventory's resolvers.")
+@click.option("--force", is_flag=True,
+              help="With --dns: past dns apply's safety thresholds (an undo deletes the move's records).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+@common_options
+@click.pass_context
+def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, commit_timeout: float,
+                 show_secrets: bool, with_dns: bool, spec: str, force: bool, fmt: str) -> int:
+    """Undo a recorded move: revert its commits and commit the inverse as a move.
+
+    MOVE is a move `renamer log` lists. Its commits (renames, rewrite,
+    .git-blame-ignore-revs entry, the keep rules of sweep --interactive, the
+    `moved` blocks the rewrite wrote) are reverted onto HEAD with git's 3-way
+    merge, in a scratch worktree first, then committed as one commit carrying
+    `Renamer-Move: undo-MOVE` and `Renamer-Undoes: MOVE`; verify of the
+    inverse renames runs after it (exit 1 where it fails).
+
+    Refused (exit 3, each place named as path:line): a line the move wrote
+    that a later commit changed, a new value used since where the undo would
+    leave it dangling, an old value used again where the undo writes it, a
+    dirty work tree, a move whose commits are not in HEAD's history, and the
+    undo of an undo (run the move again instead). A move already undone
+    changes nothing in git (exit 0).
+
+    With --dns, after the git part, the DNS inventory as committed at the
+    move's parent is applied through `dns apply`'s own path: plan, backup,
+    write, test, reload, verify, rollback (exit 1 where it fails); no backup
+    file is restored as it is. The move's new names must then resolve
+    nowhere, unless that inventory defines them. An undo already committed
+    applies it again (a resolver already as it should be is not touched).
+
+    \b
+    Examples:
+      renamer log                          # the moves, and their names
+      renamer undo fv-ml1-move --dry-run   # the inverse as a diff; nothing written
+      renamer undo fv-ml1-move             # revert, commit, verify
+      renamer undo fv-ml1-move --dns       # and the DNS as it was before the move
+      renamer undo fv-ml1-move --format json
+    """
+    options = settings(ctx)
+    out = options.output
+    if not with_dns and (force or spec != "all"):
+        raise click.UsageError("--resolvers and --force go with --dns")
+    project = project_from(ctx)
+    if not project.git:
+        raise UnsafeError(f"{project.root}: not a git repository: renamer undo reverts the commits of a move")
+    plan = undo.plan_undo(project, move)
+    if not dry_run and plan.run is not None and not plan.refusals:
+        undo.check_clean(project.root)  # before anything is asked of a resolver
+    # The inventory is read before anything is written: a broken one refuses the whole undo.
+    inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
+    if plan.refusals or dry_run:
+        return _report(out, plan, fmt, dry_run, show_secrets, _planned(out, inventory, spec, fmt))
+    if inventory is not None:  # what dns apply would refuse is refused before the undo writes anything
+        _dns_preflight(inventory, spec, force)
+    sha, verified = None, None
+    if plan.run is not None:
+        with vcs_command.commit_timeout(commit_timeout):
+            sha = undo.apply_undo(project.root, plan, hooks=not no_hooks)
+        assert plan.renames is not None
+        inverse = undo.inverse_project(project, move, plan.renames)
+        with early_listing(ctx) as listing:
+            verified = run.verify(inverse, runtime=run.Runtime(out.progress("verifying"), listing))
+    if fmt == "text":
+        if plan.run is None:
+            _report(out, plan, fmt, dry_run, show_secrets, None)
+        else:
+            assert verified is not None
+            _summary(out, plan, sha)
+            _verified(out, verified)
+    if sha is not None and project.config.name == move:  # the config still describes the move undone
+        shown = project.config.display(project.config.path)
+        out.info(f"renamer: {shown} still describes {move}: plain `renamer verify` now reports the "
+                 "old values the undo restored; change or remove it before the next sweep")
+    applied = _applied(out, inventory, spec, fmt, force) if inventory is not None else None
+    if fmt == "json":
+        out.echo(dumps(undo_data(plan, dry_run=False, commit=sha, verified=verified,
+                                 dns=applied[1] if applied else None)))
+    if applied is not None and applied[0] != EXIT_OK:
+        return applied[0]
+    return EXIT_OK if verified is None or verified.verdict.ok else EXIT_FINDINGS
+
+
+def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
+    """The DNS inventory at the move's parent; the move's new values must then resolve nowhere."""
+    if plan.parent is None or plan.renames is None:  # an undo commit whose move is not in this history
+        raise UnsafeError(f"--dns: the commits {plan.move} undid are not in HEAD's history: no commit "
+                          "before the move to take the DNS inventory from")
+    renames = plan.renames
+    return inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
+                        tuple(new for _, new in renames.addresses))
+
+
+def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> dict[str, Any] | None:
+    """--dry-run --dns: what the apply would change on each resolver."""
+    if inventory is None:
+        return None
+    plans = dns_run.plan(inventory, spec)
+    if fmt == "text":
+        out.echo("DNS as it was before the move (dry run):\n" + plan_text(plans))
+    return {"dry_run": True, "ok": None, "resolvers": [{"resolver": p.resolver.name, "status": "planned"}
+                                                        for p in plans]}
+
+
+def _dns_preflight(inventory: Inventory, spec: str, force: bool) -> None:
+    """Refused (exit 3) before the git part: what `dns apply` would refuse of this inventory."""
+    plans = dns_run.plan(inventory, spec)
+    why = [p.problem for p in plans if p.problem] + [p.preflight for p in plans if p.preflight]
+    why += [p.unreachable for p in plans if p.unreachable] + [f for p in plans for f in p.fails]
+    over = [] if force else over_thresholds(plans)
+    if why or over:
+        shown = [*why, *over]
+        more = f" (and {len(shown) - 1} more)" if len(shown) > 1 else ""
+        hint = ("; if deleting the move's records is what you mean, add --force" if over and not why else
+                "; `renamer undo MOVE --dns --dry-run` shows the plan")
+        raise UnsafeError(f"--dns: {shown[0]}{more}: refused before the undo wrote anything{hint}")
+
+
+def _applied(out: Output, inventory: Inventory, spec: str, fmt: str,
+             force: bool) -> tuple[int, dict[str, Any]]:
+    result = dns_run.apply(inventory, spec, dns_run.ApplyRequest(force=force),
+                           progress=out.progress("dns apply", "resolvers", after=0.0))
+    for note in result.notes:
+        out.echo(f"renamer: {note}\n", err=True)
+    for plan in result.plans:
+        for line in drift_lines(plan):
+            out.echo(f"renamer: {line}\n", err=True)
+    if fmt == "text":
+        out.echo("DNS as it was before the move:\n")
+        out.echo(out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result,
+                                           width=out.width(), vantage=result.vantage,
+                                           skipped=[p.resolver.name for p in result.plans
+                                                    if not p.resolver.manage])))
+    data = {"dry_run": False, "ok": result.ok,
+            "resolvers": [{"resolver": o.resolver.name, "status": o.status} for o in result.outcomes]}
+    code = EXIT_INTERRUPTED if result.interrupted else EXIT_OK if result.ok else EXIT_FINDINGS
+    return code, data
+
+
+def _report(out: Output, plan: undo.UndoPlan, fmt: str, dry_run: bool, show_secrets: bool,
+            dns: dict[str, Any] | None) -> int:
+    """Nothing left to undo, a refusal, or a dry run."""
+    code = EXIT_UNSAFE if plan.refusals else EXIT_OK
+    if fmt == "json":
+        out.echo(dumps(undo_data(plan, dry_run=dry_run, commit=None, verified=None, dns=dns)))
+        return code
+    if plan.run is None:
+        out.echo(f"undo: nothing left to undo: {plan.move} was undone by {(plan.already or '')[:12]} "
+                 f"({undo.undo_name(plan.move)}); to redo it, run the move again\n")
+        return EXIT_OK
+    if plan.refusals:
+        for r in plan.refusals:
+            out.echo(f"{r.where()}: refused ({r.kind}): {r.message}\n")
+            if r.text:
+                out.echo(f"    {mask_line(r.text)}\n")
+        places = plural(len(plan.refusals), "place")
+        out.echo(out.verdict(f"undo: REFUSED: {places} where undoing {plan.move} would lose a change or "
+                             "leave a name wrong; nothing was written"))
+        return code
+    diff, masked = (plan.diff, 0) if show_secrets else mask_diff(plan.diff)
+    out.write_bytes(out.color_diff(diff))
+    if masked:
+        out.info(f"renamer: {plural(masked, 'diff line')} hold secrets, masked (****): this diff does not "
+                 "apply as printed; --show-secrets prints it exactly")
+    out.echo("")
+    _summary(out, plan, None)
+    return code
+
+
+def _summary(out: Output, plan: undo.UndoPlan, sha: str | None) -> None:
+    assert plan.run is not None
+    commits = ", ".join(f"{s[:12]} {role}" for s, role in plan.run.commits)
+    files = plural(len(plan.changed), "file")
+    lines = plan.counts
+    done = f"committed as {sha[:12]} ({undo.undo_name(plan.move)})" if sha else "dry run: nothing written"
+    out.echo(f"undo: {plan.move} ({commits}): {files}, {len(plan.renamed)} renamed back, "
+             f"-{lines.get('removed', 0)} +{lines.get('added', 0)} lines; {done}\n")
+
+
+def _verified(out: Output, verified: VerifyResult) -> None:
+    report = verify_report(verified.summary, verified.verdict, verified.expired, verified.collisions,
+                           quiet=out.quiet)
+    body, _, last = report.rstrip("\n").rpartition("\n")
+    if body:
+        out.echo(body + "\n")
+    out.echo(out.verdict(f"undo: verify of the inverse renames: {last.removeprefix('verify: ')}"))

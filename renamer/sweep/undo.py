@@ -1,0 +1,654 @@
+"""The inverse of a recorded move (`renamer undo MOVE`), built with git from the move's commits.
+
+The move's commits are the ones whose trailers name it (`Renamer-Move: MOVE`, sweep/history.py):
+the pure renames, the rewrite (with its `moved` blocks), the `.git-blame-ignore-revs` entry, the
+keep rules of `sweep --interactive`. Their inverse is a 3-way revert of those commits onto HEAD
+(`git merge-recursive COMMIT -- HEAD COMMIT^`, as `git revert` does it, renames followed), run in
+a detached worktree of its own under a temporary folder, so nothing in the user's work tree or
+index changes until the whole inverse is known. It is refused (every place named) where
+
+* a later commit changed a line the move wrote (a conflict of the revert),
+* a new value was used since in a current-state file where the move's parent did not hold it
+  (undoing would leave that use dangling: it names a machine that is no longer called so), or
+* an old value was used again since the move in a file the undo writes it into (two things
+  would share one name).
+
+The undo is itself a recorded move: one commit whose trailers say `Renamer-Move: undo-MOVE`,
+`Renamer-Commit: undo` and `Renamer-Undoes: MOVE`. A second undo of MOVE finds nothing left; the
+undo of an undo is refused (run the move again instead).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import difflib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from renamer import vcs_status
+from renamer.classify import EXCLUDED, RECORD
+from renamer.config import Renames, matcher_of
+from renamer.config_renames import read_renames
+from renamer.errors import ConfigError, Interrupted, RenamerError, UnsafeError
+from renamer.formats.yaml_source import Problems, load_yaml_file
+from renamer.interrupts import deferred
+from renamer.match import Matcher, new_values_matcher
+from renamer.near_miss import LoosePass
+from renamer.project import LoadedProject
+from renamer.sweep.history import BLAME_FILE
+from renamer.sweep.messages import trailer_lines
+from renamer.vcs import RENAMES_PHASE
+from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_error, git_run
+
+UNDO_ROLE = "undo"
+UNDOES = "Renamer-Undoes"
+_TRAILER = re.compile(r"^(Renamer-[A-Za-z]+): (.*)$", re.MULTILINE)
+_PLACED = re.compile(r"CONFLICT \(file location\): (.+?) added in ")
+# The scratch worktree is read by git alone: Git LFS leaves its pointers there, never fetches the objects.
+_SCRATCH = {"GIT_LFS_SKIP_SMUDGE": "1"}
+_IDENTITY = {"GIT_AUTHOR_NAME": "renamer", "GIT_AUTHOR_EMAIL": "renamer@localhost",
+             "GIT_COMMITTER_NAME": "renamer", "GIT_COMMITTER_EMAIL": "renamer@localhost"}
+
+
+def undo_name(move: str) -> str:
+    return f"undo-{move}"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One place the inverse cannot be made safely: `kind` is conflict, dangling or collision."""
+
+    path: str
+    line: int | None  # 1-based, in HEAD's version of `path`; None for a whole-file conflict
+    kind: str
+    message: str
+    text: str = ""  # the line as it stands in HEAD (trimmed)
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.line is not None else self.path
+
+
+@dataclass(frozen=True)
+class MoveRun:
+    """The commits of one run of a move that no later undo has undone, oldest first."""
+
+    move: str
+    config: str  # Renamer-Config: the move's renamer.yaml, repo-relative
+    commits: tuple[tuple[str, str], ...]  # (sha, role)
+
+
+@dataclass(frozen=True)
+class UndoPlan:
+    move: str
+    head: str
+    run: MoveRun | None  # None: nothing left to undo
+    already: str | None = None  # the undo commit that undid the move already, when run is None
+    tree: str | None = None  # the inverse's tree; None where refused or nothing to undo
+    diff: bytes = b""  # `git diff --binary -M HEAD tree`, as `git apply` takes it
+    changed: tuple[str, ...] = ()  # paths the inverse changes, as HEAD names them
+    renamed: tuple[tuple[str, str], ...] = ()  # (path now, path after the undo)
+    refusals: tuple[Refusal, ...] = ()
+    renames: Renames | None = None  # the move's renames (old -> new)
+    counts: dict[str, int] = field(default_factory=dict)  # lines removed and added
+    undone: MoveRun | None = None  # with `already`: the run that undo undid
+
+    @property
+    def parent(self) -> str | None:
+        """The commit before the move (its first commit's parent): what `--dns` applies."""
+        run = self.run or self.undone
+        return f"{run.commits[0][0]}^" if run else None
+
+
+# ---------------------------------------------------------------- the moves the history records
+
+
+@dataclass
+class _Commit:
+    sha: str
+    move: str
+    role: str
+    config: str
+    undoes: str | None
+
+
+def _commits(root: Path, *, every_ref: bool = False) -> list[_Commit]:
+    """Every commit carrying renamer's trailers, oldest first (HEAD's history, or every ref's)."""
+    out = []
+    for sha, _, body in reversed(vcs_status.log_bodies(root, "^Renamer-Move: ", every_ref=every_ref)):
+        trailers = dict(_TRAILER.findall(body.strip().split("\n\n")[-1]))
+        move = trailers.get("Renamer-Move")
+        if move:
+            out.append(_Commit(sha, move, trailers.get("Renamer-Commit", "?"),
+                               trailers.get("Renamer-Config", "renamer.yaml"), trailers.get(UNDOES)))
+    return out
+
+
+def find_run(root: Path, move: str) -> tuple[MoveRun | None, str | None, MoveRun | None]:
+    """The commits of `move` that no undo has undone yet; when none are left, the undo commit
+    that undid them and the run it undid. Refused: an undo itself, a move recorded only off
+    HEAD's history; a name the history does not record is a usage error naming the moves it does."""
+    commits = _commits(root)
+    if any(c.move == move and c.role == UNDO_ROLE for c in commits):
+        of = next(c.undoes for c in commits if c.move == move and c.role == UNDO_ROLE)
+        raise UnsafeError(f"{move} is an undo (of {of or 'a move'}): undoing an undo is refused; "
+                          f"run the move again instead (renamer sweep --commit with {of or 'its'} "
+                          "renamer.yaml)")
+    live: list[_Commit] = []
+    undone: list[_Commit] = []
+    undone_by: str | None = None
+    for c in commits:
+        if c.role == UNDO_ROLE and c.undoes == move:
+            undone = live or undone
+            live, undone_by = [], c.sha
+        elif c.move == move and c.role != UNDO_ROLE:
+            live.append(c)
+    if live:
+        return _run(move, live), None, None
+    if undone_by is not None:
+        return None, undone_by, _run(move, undone) if undone else None
+    elsewhere = [c for c in _commits(root, every_ref=True) if c.move == move]
+    if elsewhere:
+        branches = _branches_holding(root, elsewhere[-1].sha)
+        raise UnsafeError(f"move {move}: its commits ({', '.join(c.sha[:12] for c in elsewhere)}) are not in "
+                          f"HEAD's history (they are on {branches or 'another ref'}): check that branch out, "
+                          "or undo it there")
+    names = list(dict.fromkeys(c.move for c in commits if c.role != UNDO_ROLE))
+    known = ", ".join(names) if names else "none (renamer sweep --commit records them)"
+    raise ConfigError(f"move {move}: no move of that name is recorded in this history; recorded: {known}")
+
+
+def _run(move: str, commits: list[_Commit]) -> MoveRun:
+    return MoveRun(move, commits[0].config, tuple((c.sha, c.role) for c in commits))
+
+
+def _branches_holding(root: Path, sha: str) -> str:
+    done = git_run(["git", "-C", str(root), "branch", "-a", "--format=%(refname:short)", "--contains", sha],
+                   capture_output=True, text=True, check=False)
+    return ", ".join(done.stdout.split()) if done.returncode == 0 else ""
+
+
+# ---------------------------------------------------------------- the inverse, in a worktree of its own
+
+
+def _git(cwd: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> str:
+    done = git_run(["git", "-C", str(cwd), *args], capture_output=True, check=False,
+                   env={**os.environ, **LITERAL, **(env or {})})
+    if check and done.returncode != 0:
+        why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
+        raise RenamerError(f"git {args[0]} failed: {why}")
+    return os.fsdecode(done.stdout)
+
+
+@contextlib.contextmanager
+def _scratch(root: Path, head: str) -> Iterator[Path]:
+    """A detached worktree at `head` under a temporary folder, no hooks run; always removed."""
+    folder = Path(tempfile.mkdtemp(prefix="renamer-undo-"))
+    hooks = folder / "hooks"  # an empty hooks folder: no post-checkout hook of the repo runs here
+    hooks.mkdir()
+    tree = folder / "tree"
+    try:
+        _git(root, "-c", f"core.hooksPath={hooks}", "worktree", "add", "-q", "--detach", str(tree), head,
+             env=_SCRATCH)
+        yield tree
+    finally:
+        git_run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], capture_output=True,
+                check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+        git_run(["git", "-C", str(root), "worktree", "prune"], capture_output=True, check=False)
+
+
+def _segments(root: Path, shas: Sequence[str]) -> list[tuple[str, str]]:
+    """The move's commits as runs of consecutive commits, each (first, last), oldest first: a
+    run is reverted in one 3-way merge, so every conflict of it is seen at once."""
+    out: list[tuple[str, str]] = []
+    for sha in shas:
+        if out and _git(root, "rev-parse", f"{sha}^").strip() == out[-1][1]:
+            out[-1] = (out[-1][0], sha)
+        else:
+            out.append((sha, sha))
+    return out
+
+
+def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refusal]]:
+    """Revert the run's commits, newest first, in the scratch worktree: the tree made, or the
+    conflicts of the first part that does not revert cleanly."""
+    hooks = tree.parent / "hooks"
+    for first, last in reversed(_segments(root, [sha for sha, _ in run.commits])):
+        done = git_run(["git", "-C", str(tree), "-c", "merge.conflictStyle=diff3", "-c",
+                        f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
+                       capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
+        unmerged = _unmerged(tree)
+        if BLAME_FILE in unmerged:  # the lines a later move appended after this one's: not this move's
+            _resolve_blame_file(root, tree, run, unmerged[BLAME_FILE])
+            left = _unmerged(tree)
+            if not left and set(unmerged) == {BLAME_FILE}:
+                done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
+            unmerged = left
+        if done.returncode == 1 or unmerged:
+            return None, _conflicts(tree, os.fsdecode(done.stdout), run.move)
+        if done.returncode != 0:
+            raise RenamerError(f"git merge-recursive failed: {git_error(os.fsdecode(done.stderr))}")
+        made = _git(tree, "write-tree").strip()
+        commit = _git(tree, "commit-tree", made, "-p", "HEAD", "-m", "renamer undo (scratch)",
+                      env=_IDENTITY).strip()
+        _git(tree, "update-ref", "--no-deref", "HEAD", commit)
+    return _git(tree, "rev-parse", "HEAD^{tree}").strip(), []
+
+
+def _unmerged(tree: Path) -> dict[str, set[int]]:
+    """Each path git left unmerged in the scratch worktree, with the stages it has (1 base, 2 HEAD,
+    3 the move's parent)."""
+    stages: dict[str, set[int]] = {}
+    for entry in _git(tree, "ls-files", "-u", "-z").split("\0"):
+        if entry:
+            info, path = entry.split("\t", 1)
+            stages.setdefault(path, set()).add(int(info.split()[2]))
+    return stages
+
+
+def _resolve_blame_file(root: Path, tree: Path, run: MoveRun, stages: set[int]) -> None:
+    """`.git-blame-ignore-revs` as HEAD has it, less the lines the move's commits added (its comment
+    and its rewrite's sha): a later move appends its own right after them, which git's revert
+    takes for a conflict. Removed where nothing is left and the move's parent had no such file."""
+    added: Counter[bytes] = Counter()
+    for sha, _ in run.commits:
+        after = vcs_status.show(root, f"{sha}:{BLAME_FILE}")
+        if after is not None:
+            before = vcs_status.show(root, f"{sha}^:{BLAME_FILE}") or b""
+            added += (Counter(line.rstrip(b"\r\n") for line in after.splitlines())
+                      - Counter(line.rstrip(b"\r\n") for line in before.splitlines()))
+    ours = vcs_status.show(tree, f":2:{BLAME_FILE}") or b"" if 2 in stages else b""
+    kept = []
+    for line in ours.splitlines(keepends=True):
+        if added[line.rstrip(b"\r\n")] > 0:
+            added[line.rstrip(b"\r\n")] -= 1
+        else:
+            kept.append(line)
+    path = tree / BLAME_FILE
+    if not kept and 3 not in stages:
+        path.unlink(missing_ok=True)
+        _git(tree, "rm", "-q", "--cached", "--", BLAME_FILE)
+        return
+    path.write_bytes(b"".join(kept))
+    _git(tree, "add", "--", BLAME_FILE)
+
+
+def _conflicts(tree: Path, said: str, move: str) -> list[Refusal]:
+    stages = _unmerged(tree)
+    out: list[Refusal] = []
+    for path in sorted(stages):
+        have = stages[path]
+        if have >= {2, 3}:
+            places = _conflict_lines(tree, path)
+            if places:
+                out += [Refusal(path, line, "conflict", "a later commit changed this line, on or beside a "
+                                f"line {move} rewrote: the undo would overwrite that change", text)
+                        for line, text in places]
+                continue
+            out.append(Refusal(path, None, "conflict", f"a later commit changed this file where {move} "
+                               "changed it (the revert cannot be made line by line)"))
+        elif 2 not in have:
+            out.append(Refusal(path, None, "conflict", f"removed or renamed by a later commit after {move} "
+                               "changed it: the undo has nothing to change back"))
+        else:
+            told = _said(said, path) or ""
+            placed = _PLACED.match(told)
+            if placed:  # git's directory rename detection: a file added since in a folder the move renamed
+                out.append(Refusal(placed.group(1), None, "conflict", "added by a later commit inside a "
+                                   f"folder {move} renamed: the undo renames that folder back, and where "
+                                   f"this file goes is for you to decide (git suggests {path}): move or "
+                                   "remove it first, or keep the move"))
+                continue
+            out.append(Refusal(path, None, "conflict", f"changed by a later commit where the undo would "
+                               f"remove or rename it ({told or 'git: conflict'})"))
+    known = set(stages)
+    for line in said.splitlines():  # a conflict git states without leaving an unmerged path
+        if line.startswith("CONFLICT") and not any(path in line for path in known):
+            out.append(Refusal("?", None, "conflict", line.strip()))
+    return out
+
+
+def _said(said: str, path: str) -> str | None:
+    return next((line.strip() for line in said.splitlines() if line.startswith("CONFLICT") and path in line),
+                None)
+
+
+def _conflict_lines(tree: Path, path: str) -> list[tuple[int, str]]:
+    """Each HEAD line inside a conflict of `path` (its 1-based number in HEAD's version, and
+    the line); a conflict where HEAD's side is empty is named by the line after it."""
+    try:
+        merged = (tree / path).read_bytes().splitlines(keepends=True)
+    except OSError:
+        return []
+    head = (vcs_status.show(tree, f":2:{path}") or b"").splitlines(keepends=True)  # HEAD's, as staged
+    resolved: list[bytes] = []  # the merge with every conflict taken as HEAD has it
+    # spans of `resolved` that are HEAD's side of a conflict, with the move's lines there (diff3's base)
+    marked: list[tuple[int, int, Counter[bytes]]] = []
+    state, start, base = None, 0, Counter[bytes]()
+    for line in merged:
+        bare = line.rstrip(b"\r\n")
+        if line.startswith(b"<<<<<<< ") and state is None:
+            state, start, base = "ours", len(resolved), Counter()
+        elif line.startswith(b"||||||| ") and state == "ours":
+            state = "base"
+        elif bare == b"=======" and state in ("ours", "base"):
+            marked.append((start, len(resolved), base))
+            state = "theirs"
+        elif line.startswith(b">>>>>>> ") and state == "theirs":
+            state = None
+        elif state == "base":
+            base[line] += 1
+        elif state != "theirs":
+            resolved.append(line)
+    matcher = difflib.SequenceMatcher(None, resolved, head, autojunk=False)
+    where: dict[int, int] = {}
+    for a, b, size in matcher.get_matching_blocks():
+        for k in range(size):
+            where[a + k] = b + k
+    out: list[tuple[int, str]] = []
+    for start, end, wrote in marked:
+        indices = [where[i] for i in range(start, end) if i in where]
+        if not indices:  # HEAD removed the lines: name the line after
+            after = next((where[i] for i in range(end, len(resolved)) if i in where), len(head))
+            out.append((after + 1, "(lines removed by a later commit)"))
+            continue
+        # the lines a later commit changed: HEAD's lines of the conflict that the move did not write so
+        changed = []
+        for i in indices:
+            if wrote[head[i]] > 0:
+                wrote[head[i]] -= 1
+            else:
+                changed.append(i)
+        out += [(i + 1, _shown(head[i])) for i in changed or indices]
+    return out
+
+
+def _shown(line: bytes) -> str:
+    text = line.decode("utf-8", "replace").strip()
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+# ---------------------------------------------------------------- the checks on the inverse
+
+
+def move_renames(root: Path, run: MoveRun) -> Renames:
+    """The renames of the move's renamer.yaml as its last commit has it (a later move may have
+    changed the file), read with file, line and key as `load_config` reads them."""
+    last = run.commits[-1][0]
+    data = vcs_status.show(root, f"{last}:{run.config}")
+    if data is None:
+        raise ConfigError(f"{run.config}: not in the move's commit {last[:12]}: its renames cannot be read")
+    folder = Path(tempfile.mkdtemp(prefix="renamer-undo-config-"))
+    try:
+        path = folder / "renamer.yaml"
+        path.write_bytes(data)
+        display = f"{run.config} (at {last[:12]})"
+        top = load_yaml_file(path, display)
+        problems = Problems(display)
+        if not isinstance(top, dict):
+            raise ConfigError(f"{display}: expected a mapping with `renames:`")
+        renames = read_renames(top, problems)
+        problems.raise_if_any()
+        return renames
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _old_values_matcher(renames: Renames) -> Matcher:
+    return Matcher([(old, old) for old, _ in renames.hosts], [(old, old) for old, _ in renames.addresses],
+                   [(old, old) for old, _ in renames.networks])
+
+
+def _held(matcher: Matcher, data: bytes | None) -> Counter[str]:
+    if not data:
+        return Counter()
+    return Counter(data[m.start:m.end].decode("utf-8", "replace") for m in matcher.find(data))
+
+
+def _lines_holding(matcher: Matcher, data: bytes, values: set[str]) -> list[tuple[int, bytes]]:
+    """(1-based line, line) of each line of `data` holding one of `values`."""
+    out = []
+    for number, line in enumerate(data.splitlines(keepends=True), 1):
+        if any(data_value in values for data_value in _held(matcher, line)):
+            out.append((number, line))
+    return out
+
+
+def _new_lines(matcher: Matcher, now: bytes, before: bytes | None,
+               values: set[str]) -> list[tuple[int, bytes]]:
+    """Lines of `now` holding one of `values` beyond those `before` held (a multiset of lines)."""
+    had = Counter(line for _, line in _lines_holding(matcher, before or b"", values))
+    out = []
+    for number, line in _lines_holding(matcher, now, values):
+        if had[line] > 0:
+            had[line] -= 1
+        else:
+            out.append((number, line))
+    return out
+
+
+def _tree_paths(root: Path, rev: str) -> list[str]:
+    return [p for p in _git(root, "ls-tree", "-r", "-z", "--name-only", rev).split("\0") if p]
+
+
+def _renamed(root: Path, head: str, tree: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The paths the inverse changes (HEAD's names) and the renames it makes (now, after)."""
+    out = _git(root, "-c", "core.quotePath=false", "diff", "--name-status", "-z", "-M", head, tree)
+    fields = [f for f in out.split("\0") if f != ""]
+    changed: list[str] = []
+    renamed: list[tuple[str, str]] = []
+    i = 0
+    while i < len(fields):
+        status = fields[i]
+        if status[0] in "RC":
+            changed.append(fields[i + 1])
+            renamed.append((fields[i + 1], fields[i + 2]))
+            i += 3
+        else:
+            changed.append(fields[i + 1])
+            i += 2
+    return changed, renamed
+
+
+def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: str,
+            renames: Renames) -> list[Refusal]:
+    """Dangling new values and old values used again, where the inverse would leave or meet them."""
+    parent = f"{run.commits[0][0]}^"
+    last = run.commits[-1][0]
+    changed, renamed = _renamed(root, head, tree)
+    back = {after: now for now, after in renamed}  # the undo's path -> HEAD's path
+    news = new_values_matcher(renames.hosts, renames.addresses, [new for _, new in renames.networks])
+    olds = _old_values_matcher(renames)
+    out: list[Refusal] = []
+    needles = [new for _, new in renames.hosts + renames.addresses]
+    needles += [str(new.network_address).rsplit(".", 1)[0] for _, new in renames.networks]
+    candidates = sorted({p for needle in needles for p in vcs_status.files_holding(root, tree, needle) or ()})
+    candidates = [p for p in candidates  # history keeps the name it was written with
+                  if project.classifier.classify(p).status not in (RECORD, EXCLUDED)]
+    after_of = dict(renamed)
+    specs = [f"{rev}:{path}" for path in candidates for rev in (tree, parent)]
+    specs += [f"{head}:{back.get(path, path)}" for path in candidates]
+    specs += [f"{rev}:{path}" for path in changed for rev in (head, last)]
+    specs += [f"{tree}:{after_of.get(path, path)}" for path in changed]
+    data = vcs_status.blobs(root, specs)  # one `git cat-file --batch` for every version read
+    for path in candidates:  # a new value the inverse leaves where the move's parent had none
+        now = data.get(f"{tree}:{path}", b"")
+        before = data.get(f"{parent}:{path}")
+        values = {v for v, n in _held(news, now).items() if n > _held(news, before)[v]}
+        if not values:
+            continue
+        head_path = back.get(path, path)
+        head_data = data.get(f"{head}:{head_path}", b"")
+        exempt = _exempt(project, head_path, head_data)
+        for _, line in _new_lines(news, now, before, values):
+            number = _line_in(head_data, line)
+            if number is not None and number - 1 in exempt:
+                continue
+            out.append(Refusal(head_path, number, "dangling",
+                               f"{', '.join(sorted(v for v in values if v.encode() in line))} is used here "
+                               f"since {run.move}; the undo would leave it naming what is no longer "
+                               "called so: change it back first, or keep the move", _shown(line)))
+    had = set(_tree_paths(root, parent))
+    for path in _tree_paths(root, tree):  # a path naming a new value, added since the move
+        if path in had or not news.find(path.encode("utf-8", "surrogateescape")):
+            continue
+        if project.classifier.classify(path).status in (RECORD, EXCLUDED):
+            continue
+        named = sorted({path.encode("utf-8", "surrogateescape")[m.start:m.end].decode("utf-8", "replace")
+                        for m in news.find(path.encode("utf-8", "surrogateescape"))})
+        out.append(Refusal(back.get(path, path), None, "dangling",
+                           f"its path names {', '.join(named)}, and it was added since {run.move}: the undo "
+                           "would leave it named for what is no longer called so: rename or remove it first, "
+                           "or keep the move"))
+    for path in changed:  # an old value used again since the move, where the undo writes it
+        current = data.get(f"{head}:{path}")
+        undone = data.get(f"{tree}:{after_of.get(path, path)}")
+        if current is None or undone is None:
+            continue
+        now = current
+        written = {v for v, n in _held(olds, undone).items() if n > _held(olds, now)[v]}
+        moved = data.get(f"{last}:{path}")
+        again = {v for v in written if _held(olds, now)[v] > _held(olds, moved)[v]}
+        if not again:
+            continue
+        exempt = _exempt(project, path, now)  # a line kept on purpose (a dated section, a keep rule)
+        for number, line in _new_lines(olds, now, moved, again):
+            if number - 1 in exempt:
+                continue
+            out.append(Refusal(path, number, "collision",
+                               f"{', '.join(sorted(v for v in again if v.encode() in line))} is used again "
+                               f"here since {run.move}, and the undo writes it back into this file: two "
+                               "things would share one name or address", _shown(line)))
+    return out
+
+
+def _exempt(project: LoadedProject, path: str, data: bytes) -> set[int]:
+    """The 0-based lines of a current-state file an exemption keeps (a keep rule, the marker, a
+    dated section): a new value there is on record, not a live use."""
+    lines = data.decode("utf-8", "surrogateescape").splitlines()
+    return set(project.classifier.line_exemptions(path, lines))
+
+
+def _line_in(data: bytes, line: bytes) -> int | None:
+    for number, text in enumerate(data.splitlines(keepends=True), 1):
+        if text == line or text.rstrip(b"\r\n") == line.rstrip(b"\r\n"):
+            return number
+    return None
+
+
+# ---------------------------------------------------------------- plan and apply
+
+
+def check_clean(root: Path) -> None:
+    """Refused (exit 3): a merge, rebase or other operation git stopped in, or a work tree with changes."""
+    stopped = vcs_status.operation_in_progress(root)
+    if stopped is not None:
+        what, _, way_out = stopped
+        raise UnsafeError(f"{root}: git is in the middle of {what}: finish it first ({way_out})")
+    dirty = vcs_status.dirty_paths(root)
+    if dirty:
+        raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
+                          f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
+                          "`renamer undo --dry-run` shows the undo without writing")
+
+
+def inverse_project(project: LoadedProject, move: str, renames: Renames) -> LoadedProject:
+    """The project as the undo leaves it: the move's new values are the old ones now (verify of
+    the inverse renames, under the undo's name)."""
+    flipped = Renames(tuple((new, old) for old, new in renames.hosts),
+                      tuple((new, old) for old, new in renames.addresses),
+                      tuple((new, old) for old, new in renames.networks))
+    config = dataclasses.replace(project.config, name=undo_name(move), renames=flipped)
+    return dataclasses.replace(project, config=config, matcher=matcher_of(config),
+                               loose=LoosePass([old for old, _ in flipped.hosts],
+                                               [old for old, _ in flipped.addresses]))
+
+
+def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
+    """The inverse of `move` against HEAD, with every refusal; writes nothing the user sees."""
+    root = project.root
+    head = vcs_status.head_sha(root)
+    if head is None:
+        raise ConfigError(f"{root}: no commits: no move is recorded here")
+    run, already, undone = find_run(root, move)
+    if run is None:
+        return UndoPlan(move, head, None, already, undone=undone,
+                        renames=move_renames(root, undone) if undone else None)
+    renames = move_renames(root, run)
+    with _scratch(root, head) as scratch:
+        tree, conflicts = _revert(root, scratch, run)
+    if tree is None:
+        return UndoPlan(move, head, run, refusals=tuple(conflicts), renames=renames)
+    refusals = _checks(project, root, run, head, tree, renames)
+    changed, renamed = _renamed(root, head, tree)
+    diff = git_run(["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "--binary", "--no-color",
+                    "--no-ext-diff", "-M", head, tree], capture_output=True, check=False).stdout
+    stat = _git(root, "diff", "--numstat", "-M", head, tree)
+    removed = added = 0
+    for row in stat.splitlines():
+        a, r = row.split("\t")[:2]
+        added += int(a) if a.isdigit() else 0
+        removed += int(r) if r.isdigit() else 0
+    return UndoPlan(move, head, run, None, tree, bytes(diff), tuple(changed), tuple(renamed),
+                    tuple(refusals), renames, {"added": added, "removed": removed})
+
+
+def message(plan: UndoPlan, config: str) -> str:
+    assert plan.run is not None
+    commits = ", ".join(f"{sha[:12]} {role}" for sha, role in plan.run.commits)
+    lines = [f"{undo_name(plan.move)}: undo {plan.move}", "",
+             f"The inverse of {plan.move} ({commits}), reverted onto HEAD by renamer undo:",
+             "its renames, its rewrite, its .git-blame-ignore-revs lines, its `moved` blocks and the",
+             "keep rules its interactive sweep added.", ""]
+    if plan.renamed:
+        lines += ["Renamed back:", *[f"  {now} -> {after}" for now, after in plan.renamed], ""]
+    changed = f"{len(plan.changed)} files, {len(plan.renamed)} renamed back"
+    lines += [*trailer_lines(undo_name(plan.move), config, UNDO_ROLE, changed), f"{UNDOES}: {plan.move}"]
+    return "\n".join(lines) + "\n"
+
+
+def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
+    """Check the inverse's tree out over HEAD's (the work tree must be clean) and commit it with
+    the repo's hooks; a commit git refuses puts HEAD's tree back. The new commit's sha."""
+    assert plan.tree is not None and plan.run is not None
+    if vcs_status.head_sha(root) != plan.head:
+        raise UnsafeError(f"{root}: HEAD moved while the undo was planned: run renamer undo again")
+    check_clean(root)
+    with deferred() as signals:  # Ctrl-C or SIGTERM between the checkout and the commit waits for both
+        _git(root, "read-tree", "-m", "-u", plan.head, plan.tree)
+        try:
+            done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m",
+                                     message(plan, plan.run.config)],
+                              {**LITERAL, RENAMES_PHASE: UNDO_ROLE})  # renamer's own verify hook passes it
+        except CommitTimedOut:
+            if vcs_status.head_sha(root) == plan.head:
+                _restore(root, plan)
+                raise
+            done = None  # made: a post-commit hook was what hung
+        except BaseException:
+            _restore(root, plan)
+            raise
+        if done is not None and done.returncode != 0:
+            _restore(root, plan)
+            why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
+            raise RenamerError(f"git commit failed: {why} (the work tree is as it was)")
+    sha = vcs_status.head_sha(root)
+    assert sha is not None
+    if signals.received is not None:
+        raise Interrupted(f"interrupted after the undo's commit {sha[:12]}: the undo is complete; "
+                          "`renamer verify` was not run")
+    return sha
+
+
+def _restore(root: Path, plan: UndoPlan) -> None:
+    if vcs_status.head_sha(root) == plan.head:
+        assert plan.tree is not None
+        _git(root, "read-tree", "-m", "-u", plan.tree, plan.head, check=False)

@@ -1,0 +1,334 @@
+"""renamer undo MOVE, end to end on real git repositories: the inverse of a recorded move, its
+refusals, and that it is itself a recorded move."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from renamer.cli.json_docs import DOCUMENTS
+from tests.testing.repos import CURRENT_ALL, Repo, Run, git, write_files
+from tests.testing.terminal import Terminal
+
+RENAMER = str(Path(sys.executable).parent / "renamer")
+
+FILES = {
+    "runbook.md": "# Runbook\n\nssh root@ana-ml2\ncurl http://10.250.50.54:8016/v1\nThe hand-test ran on ana-ml2.\n",
+    "stacks/app.env": "GPU_HOST=ana-ml2\r\nGPU_URL=http://10.250.50.54:8016\r\n",  # CRLF stays CRLF
+    "stacks/host_vars/ana-ml2.yml": ("hostname: ana-ml2\naddress: 10.250.50.54\ngpus: 4\nrole: inference\n"
+                                     "rack: r12\nowner: ml-team\n"),  # renamed by the move
+    "incidents/2026-09-01.md": "ana-ml2 lost GPU 0\n",  # a record: never rewritten
+    "servers.md": "| host | address |\n| ana-ml2 | 10.250.50.54 |\n",
+    ".git-blame-ignore-revs": "# formatting\n",
+}
+
+
+def _tree(root: Path, rev: str) -> str:
+    return git(root, "rev-parse", f"{rev}^{{tree}}").strip()
+
+
+def _files(root: Path, rev: str) -> dict[str, str]:
+    listed = git(root, "ls-tree", "-r", rev).splitlines()
+    return {line.split("\t", 1)[1]: line.split()[2] for line in listed}
+
+
+def _moved(repo: Repo, run: Run, files: dict[str, str | bytes] | None = None) -> tuple[Path, str]:
+    """A repo with the fv-ml1 move committed (renames, rewrite, blame-ignore); the pre-move HEAD."""
+    root = repo({**FILES, **(files or {})})
+    before = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    roles = [c["role"] for c in json.loads(run(root, "log", "--format", "json").stdout)["moves"][0]["commits"]]
+    assert roles == ["renames", "rewrite", "blame-ignore"]
+    assert "fv-ml1" in (root / "runbook.md").read_text()
+    return root, before
+
+
+def test_undo_after_an_unrelated_commit_gives_the_pre_move_tree_plus_that_commit(repo: Repo, run: Run) -> None:
+    root, before = _moved(repo, run)
+    write_files(root, {"notes/todo.md": "order more fans\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "unrelated")
+    unrelated = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "undo: fv-ml1-move (" in done.stdout and "committed as " in done.stdout
+    assert "undo: verify of the inverse renames: OK" in done.stdout
+    # The tree is the pre-move tree plus the unrelated commit: built by git itself, compared by tree id.
+    git(root, "checkout", "-q", "-b", "expected", before)
+    git(root, "cherry-pick", unrelated)
+    assert _tree(root, "expected") == _tree(root, "main")
+    git(root, "checkout", "-q", "main")
+    assert (root / "stacks/app.env").read_bytes() == FILES["stacks/app.env"].encode()  # CRLF, byte for byte
+    assert (root / "stacks/host_vars/ana-ml2.yml").exists() and not (root / "stacks/host_vars/fv-ml1.yml").exists()
+    assert (root / ".git-blame-ignore-revs").read_text() == "# formatting\n"  # the move's lines dropped
+    assert git(root, "status", "--porcelain") == ""
+    # The undo is a recorded move: renamer log shows it, its trailers say what it undoes.
+    body = git(root, "log", "-1", "--format=%B")
+    assert "Renamer-Move: undo-fv-ml1-move\n" in body and "Renamer-Undoes: fv-ml1-move\n" in body
+    assert "Renamer-Commit: undo\n" in body
+    listed = run(root, "log").stdout.splitlines()
+    assert [line.split()[1] for line in listed] == ["fv-ml1-move", "undo-fv-ml1-move"]
+    assert listed[1].endswith(" undo); 5 files, 1 renamed back")
+    assert "renamer.yaml still describes fv-ml1-move: plain `renamer verify` now reports" in done.stderr
+
+
+def test_a_second_undo_changes_nothing_and_an_undo_of_the_undo_is_refused(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    assert run(root, "undo", "fv-ml1-move").exit_code == 0
+    head = git(root, "rev-parse", "HEAD").strip()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout.startswith(f"undo: nothing left to undo: fv-ml1-move was undone by {head[:12]}")
+    data = json.loads(run(root, "undo", "fv-ml1-move", "--format", "json").stdout)
+    assert data["status"] == "nothing" and data["undone_by"] == head and data["commit"] is None
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    (root / "servers.md").write_text("being edited\n")  # nothing to write: a dirty work tree is no matter
+    assert run(root, "undo", "fv-ml1-move").exit_code == 0
+    refused = run(root, "undo", "undo-fv-ml1-move")
+    assert refused.exit_code == 3
+    assert "undoing an undo is refused; run the move again instead" in refused.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head
+
+
+def test_an_edit_of_a_rewritten_line_refuses_naming_it(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    text = (root / "runbook.md").read_text().replace("ssh root@fv-ml1", "ssh -p 2222 root@fv-ml1")
+    (root / "runbook.md").write_text(text)
+    git(root, "commit", "-qam", "ssh on another port")
+    head = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == ("runbook.md:3: refused (conflict): a later commit changed this line, "
+                                           "on or beside a line fv-ml1-move rewrote: the undo would overwrite "
+                                           "that change")
+    assert done.stdout.splitlines()[1] == "    ssh -p 2222 root@fv-ml1"
+    assert "undo: REFUSED: 1 place where undoing fv-ml1-move" in done.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert git(root, "worktree", "list").count("\n") == 1  # the scratch worktree is gone
+    data = json.loads(run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json").stdout)
+    assert list(data) == list(DOCUMENTS["renamer undo --format json"])
+    assert data["status"] == "refused"
+    assert data["refused"] == [{"path": "runbook.md", "line": 3, "kind": "conflict",
+                                "message": data["refused"][0]["message"], "text": "ssh -p 2222 root@fv-ml1"}]
+
+
+def test_a_new_value_used_since_in_a_file_the_move_never_touched_refuses(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    write_files(root, {"stacks/monitor.yaml": "targets:\n  - fv-ml1:9100\n  - nas:9100\n",
+                       "incidents/2026-10-20.md": "fv-ml1 rebooted\n"})  # a record: history, not a use
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "monitor the GPU box")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("stacks/monitor.yaml:2: refused (dangling): fv-ml1 is used here since fv-ml1-move;")
+    assert lines[1] == "    - fv-ml1:9100"
+    assert not any("incidents/" in line for line in lines)
+    git(root, "rm", "-q", "stacks/monitor.yaml")
+    write_files(root, {"stacks/fv-ml1.env": "GPUS=8\n"})  # a file named for the new host
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "GPU vars")
+    named = run(root, "undo", "fv-ml1-move")
+    assert named.exit_code == 3, named.stdout + named.stderr
+    assert named.stdout.splitlines()[0] == (
+        "stacks/fv-ml1.env: refused (dangling): its path names fv-ml1, and it was added since "
+        "fv-ml1-move: the undo would leave it named for what is no longer called so: rename or remove it first, "
+        "or keep the move")
+    assert "fv-ml1" in (root / "runbook.md").read_text()  # nothing written
+
+
+def test_an_old_value_used_again_where_the_undo_writes_it_refuses(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    with (root / "runbook.md").open("a") as f:
+        f.write("\n## Lab\nssh ana-ml2 (the new lab box)\n")  # a new machine took the old name
+        f.write("\n## 2026-09-30 before the move\nana-ml2 had 4 GPUs\n")  # a dated section: on record
+    git(root, "commit", "-qam", "a new ana-ml2")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "runbook.md:8: refused (collision): ana-ml2 is used again here since fv-ml1-move, and the undo "
+        "writes it back into this file: two things would share one name or address",
+        "    ssh ana-ml2 (the new lab box)"]
+    assert "undo: REFUSED: 1 place where" in done.stdout  # the dated section's line is on record, no collision
+
+
+def test_dry_run_prints_a_diff_git_applies_and_writes_nothing(repo: Repo, run: Run) -> None:
+    root, before = _moved(repo, run)
+    head = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move", "--dry-run")
+    assert done.exit_code == 0, done.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert "rename from stacks/host_vars/fv-ml1.yml" in done.stdout
+    assert "dry run: nothing written" in done.stdout
+    patch = root / ".." / "undo.patch"
+    patch.write_bytes(done.stdout_bytes.split(b"\nundo: ")[0] + b"\n")
+    git(root, "apply", "--index", str(patch.resolve()))
+    assert git(root, "write-tree").strip() == _tree(root, before)
+
+
+def test_a_dirty_work_tree_a_move_on_another_branch_and_an_unknown_name_are_refused(repo: Repo, run: Run) -> None:
+    root, before = _moved(repo, run)
+    (root / "servers.md").write_text("edited\n")
+    dirty = run(root, "undo", "fv-ml1-move")
+    assert dirty.exit_code == 3 and "the work tree has changes (servers.md)" in dirty.stderr
+    git(root, "checkout", "-q", "--", "servers.md")
+    unknown = run(root, "undo", "lab-move")
+    assert unknown.exit_code == 2
+    assert unknown.stderr == ("renamer: error: move lab-move: no move of that name is recorded in this history; "
+                              "recorded: fv-ml1-move\n")
+    usage = run(root, "undo", "fv-ml1-move", "--force")
+    assert (usage.exit_code, usage.stderr) == (2, "renamer: error: --resolvers and --force go with --dns "
+                                                  "(see 'renamer undo --help')\n")
+    git(root, "checkout", "-q", "-b", "before-the-move", before)
+    elsewhere = run(root, "undo", "fv-ml1-move")
+    assert elsewhere.exit_code == 3
+    assert "are not in HEAD's history (they are on main)" in elsewhere.stderr
+
+
+def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(repo: Repo, run: Run) -> None:
+    tf = ('resource "terraform_data" "ana-ml2" {\n  input = "10.250.50.54"\n}\n\n'
+          'output "ip" {\n  value = terraform_data.ana-ml2.input\n}\n')
+    root = repo({"stacks/main.tf": tf, "runbook.md": "ssh ana-ml2\n\nlab note: ana-ml2 stays\n"},
+                allowlist=CURRENT_ALL)
+    before = git(root, "rev-parse", "HEAD").strip()
+    term = Terminal([RENAMER, "sweep", "--interactive", "--commit"], root)
+    asked = 0
+    while True:  # every hunk rewritten, but the lab note: kept for good by a keep rule
+        try:
+            shown = term.expect("]? ", timeout=20)
+        except AssertionError:
+            break
+        asked += 1
+        if "lab note" in shown.splitlines()[-1] or "-lab note" in shown:
+            term.send("k")
+            term.expect("(the reason goes into the allowlist): ")
+            term.send("the lab keeps its note")
+        else:
+            term.send("y")
+    assert term.wait() == 0, term.text
+    assert asked >= 3
+    roles = [c["role"] for c in json.loads(run(root, "log", "--format", "json").stdout)["moves"][0]["commits"]]
+    assert roles == ["rewrite", "decisions"], roles
+    assert "the lab keeps its note" in (root / "allow.yaml").read_text()
+    assert "# renamer: move fv-ml1-move expires" in (root / "stacks/main.tf").read_text()
+    undone = run(root, "undo", "fv-ml1-move")
+    assert undone.exit_code == 0, undone.stdout + undone.stderr
+    assert _tree(root, "HEAD") == _tree(root, before)  # keep rule and moved block gone with the rest
+    assert (root / "allow.yaml").read_text() == CURRENT_ALL
+    assert (root / "stacks/main.tf").read_text() == tf
+
+
+def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    path = root / "stacks/host_vars/fv-ml1.yml"
+    path.write_text(path.read_text().replace("rack: r12", "rack: r14"))  # a line the move never wrote
+    git(root, "commit", "-qam", "moved racks")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert not path.exists()
+    assert (root / "stacks/host_vars/ana-ml2.yml").read_text() == (
+        "hostname: ana-ml2\naddress: 10.250.50.54\ngpus: 4\nrole: inference\nrack: r14\nowner: ml-team\n")
+    assert "  stacks/host_vars/fv-ml1.yml -> stacks/host_vars/ana-ml2.yml" in git(root, "log", "-1", "--format=%B")
+
+
+def test_a_file_removed_since_the_move_refuses_naming_it(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    git(root, "rm", "-q", "servers.md")
+    git(root, "commit", "-qm", "servers.md is in the wiki now")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == ("servers.md: refused (conflict): removed or renamed by a later commit "
+                                           "after fv-ml1-move changed it: the undo has nothing to change back")
+
+
+def test_a_move_run_twice_is_undone_whole(repo: Repo, run: Run) -> None:
+    """A second `sweep --commit` of the same move (a file added since) records more commits under
+    its name, apart from the first ones: each run is reverted, the commit between them kept."""
+    root, before = _moved(repo, run)
+    write_files(root, {"stacks/late.env": "LATE=ana-ml2\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a late stack")
+    late = git(root, "rev-parse", "HEAD").strip()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "stacks/late.env").read_text() == "LATE=fv-ml1\n"
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "stacks/late.env").read_text() == "LATE=ana-ml2\n"
+    git(root, "checkout", "-q", "-b", "expected", before)
+    git(root, "cherry-pick", late)
+    assert _tree(root, "expected") == _tree(root, "main")
+
+
+def test_the_repo_s_hooks_run_renamer_s_own_pass_and_a_refusing_hook_leaves_nothing(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\n{RENAMER} verify --staged || exit 1\n{RENAMER} verify -q\n")
+    hook.chmod(0o755)
+    head = git(root, "rev-parse", "HEAD").strip()
+    (root / ".git" / "hooks" / "commit-msg").write_text("#!/bin/sh\necho 'no commits today' >&2\nexit 1\n")
+    (root / ".git" / "hooks" / "commit-msg").chmod(0o755)
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert refused.stderr == ("renamer: error: git commit failed: verify: passed for renamer undo's commit; the "
+                              "undo verifies the inverse renames after it; no commits today (the work tree is "
+                              "as it was)\n")  # the pre-commit hook's renamer passed; commit-msg refused
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert "fv-ml1" in (root / "runbook.md").read_text()
+    (root / ".git" / "hooks" / "commit-msg").unlink()
+    # renamer's own verify hooks pass the undo's commit: its old values are current again on purpose.
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert git(root, "log", "-1", "--format=%s").startswith("undo-fv-ml1-move: undo fv-ml1-move")
+
+
+def test_a_renamed_folder_and_a_link_into_it_go_back_and_a_file_added_there_since_refuses(
+        repo: Repo, run: Run) -> None:
+    compose = "services:\n  app:\n    hostname: ana-ml2\n    image: nginx\n    restart: always\n"
+    root = repo({"stacks/ana-ml2/compose.yaml": compose, "stacks/ana-ml2/vars.yaml": "a: 1\nb: 2\nc: 3\n"},
+                allowlist=CURRENT_ALL)
+    os.symlink("stacks/ana-ml2/compose.yaml", root / "current.yaml")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "the link")
+    before = git(root, "rev-parse", "HEAD").strip()
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert os.readlink(root / "current.yaml") == "stacks/fv-ml1/compose.yaml"
+    write_files(root, {"stacks/fv-ml1/extra.yaml": "x: 1\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "extra")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0] == (
+        "stacks/fv-ml1/extra.yaml: refused (conflict): added by a later commit inside a folder fv-ml1-move "
+        "renamed: the undo renames that folder back, and where this file goes is for you to decide (git "
+        "suggests stacks/ana-ml2/extra.yaml): move or remove it first, or keep the move")
+    git(root, "rm", "-q", "stacks/fv-ml1/extra.yaml")
+    git(root, "commit", "-qm", "no extra after all")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert os.readlink(root / "current.yaml") == "stacks/ana-ml2/compose.yaml"
+    assert _tree(root, "HEAD") == _tree(root, before)
+
+
+def test_the_first_of_two_moves_is_undone_past_the_second_s_blame_lines(repo: Repo, run: Run) -> None:
+    """The second move appends its lines to .git-blame-ignore-revs right after the first's, which
+    git's revert takes for a conflict: the undo drops exactly the first move's lines."""
+    root = repo({"runbook.md": "ssh ana-ml2\n\n\n\nweb: web01\n"}, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit", "--blame-ignore-revs").exit_code == 0  # the move creates the file
+    (root / "renamer.yaml").write_text("version: 1\nname: web-move\nrenames:\n  hosts:\n    web01: web02\n"
+                                       "allowlist: allow.yaml\n")
+    git(root, "commit", "-qam", "the next move")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    second = git(root, "log", "-1", "--format=%H", "--grep", "^Renamer-Commit: rewrite", "--", "runbook.md").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\n\n\nweb: web02\n"
+    assert (root / ".git-blame-ignore-revs").read_text() == (
+        "# web-move: the rewrite of renamer sweep (git blame skips it with "
+        f"blame.ignoreRevsFile=.git-blame-ignore-revs)\n{second}\n")
+    undone = run(root, "undo", "web-move")  # and the second, after it: nothing of either is left
+    assert undone.exit_code == 0, undone.stdout + undone.stderr
+    assert (root / ".git-blame-ignore-revs").read_text() == ""  # it stood before web-move: it stays, empty
+    assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\n\n\nweb: web01\n"

@@ -1,0 +1,110 @@
+"""renamer undo --dns against three real dnsmasq resolvers on loopback: the DNS inventory as it
+was at the move's parent commit, applied through dns apply's own path, answers as before."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from pathlib import Path
+
+from tests.testing.repos import CONFIG, Run, git, write_files
+from tests.testing.resolvers import Lab, addresses, answers
+
+OLD_SITES = {  # before the move: the box is ana-ml2 at the ana site; fv has only its gateway
+    "dns/sites/ana.yaml": ("site: ana\ndomain: ana.lan\nnetwork: 10.250.0.0/16\nhosts:\n"
+                           "  - name: ana-nas\n    address: 10.250.20.10\n"
+                           "  - name: ana-gw\n    address: 10.250.0.1\n"
+                           "  - name: ana-ml2\n    address: 10.250.50.54\n    aliases: [scriberr]\n"
+                           "  - name: ana-ml2-bmc\n    address: 10.250.50.55\n    role: bmc\n"
+                           "authoritative: true\n"),
+    "dns/sites/fv.yaml": ("site: fv\ndomain: fv.lan\nnetwork: 10.251.0.0/16\nhosts:\n"
+                          "  - name: fv-gw\n    address: 10.251.0.1\nauthoritative: true\n"),
+}
+
+
+def _repo(lab: Lab) -> Path:
+    """The lab's folder as an infra repo: renamer.yaml, a runbook, the old inventory, committed."""
+    root = lab.root
+    write_files(root, {"renamer.yaml": CONFIG, "allow.yaml": "version: 1\ncurrent: [runbook.md]\n", "runbook.md": "ssh root@ana-ml2\n",
+                       ".gitignore": "/run/\n/backups/\n/as-it-was/\n", **OLD_SITES})
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.name", "renamer tests")
+    git(root, "config", "user.email", "tests@renamer.invalid")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "the ana site, before the move")
+    return root
+
+
+def test_undo_dns_restores_the_old_snippets_byte_for_byte(lab: Lab, run: Run, tmp_path: Path) -> None:
+    root = _repo(lab)
+    assert run(root, "dns", "apply", "--resolvers", "all").exit_code == 0
+    before = lab.snippets()
+    assert addresses(lab, "ana-ml2.ana.lan") == {name: ("10.250.50.54",) for name in lab.instances}
+    moved = run(root, "sweep", "--commit")
+    assert moved.exit_code == 0, moved.stdout + moved.stderr
+    # The DNS for the move, committed after it, and applied.
+    shutil.copy(Path(__file__).parents[2] / "dns" / "sites" / "ana.yaml", root / "dns" / "sites" / "ana.yaml")
+    racks = "".join(f"  - name: fv-r{n}\n    address: 10.251.60.{n}\n" for n in range(1, 6))
+    fv = (Path(__file__).parents[2] / "dns" / "sites" / "fv.yaml").read_text()
+    (root / "dns" / "sites" / "fv.yaml").write_text(fv.replace("authoritative:", racks + "authoritative:"))
+    git(root, "commit", "-qam", "DNS for the fv site")
+    applied = run(root, "dns", "apply", "--resolvers", "all", "--force")  # ana's records go: over 30 %
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert lab.snippets() != before
+    assert addresses(lab, "fv-ml1.fv.lan") == {name: ("10.251.50.54",) for name in lab.instances}
+
+    dry = run(root, "undo", "fv-ml1-move", "--dns", "--dry-run")
+    assert dry.exit_code == 0, dry.stdout + dry.stderr
+    assert "DNS as it was before the move (dry run):" in dry.stdout
+    assert lab.snippets() != before  # a dry run writes nothing
+
+    unforced = run(root, "undo", "fv-ml1-move", "--dns")  # most of fv's records go: refused, as dns apply does
+    assert unforced.exit_code == 3, unforced.stdout + unforced.stderr
+    assert "refused before the undo wrote anything; if deleting the move's records is what you mean" in unforced.stderr
+    assert git(root, "log", "-1", "--format=%s").strip() == "DNS for the fv site"
+    done = run(root, "undo", "fv-ml1-move", "--dns", "--force", "--format", "json")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    data = json.loads(done.stdout)
+    assert data["status"] == "undone" and data["dns"]["ok"] is True
+    assert {r["resolver"] for r in data["dns"]["resolvers"]} == set(lab.instances)
+    assert lab.snippets() == before  # byte for byte, made afresh from the old inventory
+    # What the resolvers answer, asked straight over DNS.
+    assert addresses(lab, "ana-ml2.ana.lan") == {name: ("10.250.50.54",) for name in lab.instances}
+    assert addresses(lab, "fv-ml1.fv.lan") == {name: () for name in lab.instances}
+    assert answers(lab, "54.50.250.10.in-addr.arpa", "PTR") == {name: ("ana-ml2.ana.lan.",)
+                                                                for name in lab.instances}
+    # dns verify passes against the old inventory (read where no renamer.yaml names the move).
+    old = tmp_path / "old"
+    write_files(old, {k: v for k, v in OLD_SITES.items()})
+    shutil.copy(root / "dns" / "resolvers.yaml", old / "dns" / "resolvers.yaml")
+    verified = run(old, "dns", "verify", "--resolvers", "all", "--inventory", str(old / "dns"))
+    assert verified.exit_code == 0, verified.stdout + verified.stderr
+
+    # A second undo changes nothing in git and leaves the resolvers as they are.
+    head = git(root, "rev-parse", "HEAD").strip()
+    again = run(root, "undo", "fv-ml1-move", "--dns", "--force")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by")
+    assert git(root, "rev-parse", "HEAD").strip() == head and lab.snippets() == before
+
+
+def test_undo_dns_that_fails_on_a_resolver_rolls_every_resolver_back(lab: Lab, run: Run) -> None:
+    script = lab.root / "run" / "ns-fv-test.sh"  # ns-fv's `test`, as the inventory at the move's parent names it
+    script.write_text("exit 0\n")
+    lab.write_resolvers(ns_fv={"test": ["sh", str(script)]})
+    root = _repo(lab)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for site in ("ana.yaml", "fv.yaml"):
+        shutil.copy(Path(__file__).parents[2] / "dns" / "sites" / site, root / "dns" / "sites" / site)
+    git(root, "commit", "-qam", "DNS for the fv site")
+    assert run(root, "dns", "apply", "--resolvers", "all", "--force").exit_code == 0
+    served = lab.snippets()
+    # ns-fv's test now fails once anything is written there: the undo's DNS part must roll back.
+    script.write_text(shlex.join(lab.failing_test("ns-fv")["test"]) + "\n")  # type: ignore[arg-type]
+    done = run(root, "undo", "fv-ml1-move", "--dns", "--force")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert "undo: fv-ml1-move (" in done.stdout and "committed as " in done.stdout  # the git part stands
+    assert "rolled back" in done.stdout
+    assert lab.snippets() == served
+    assert addresses(lab, "fv-ml1.fv.lan") == {name: ("10.251.50.54",) for name in lab.instances}

@@ -44,7 +44,7 @@ def load_config(path: Path, root: Path) -> Config:
     if not isinstance(name, str) or not name.strip() or "\n" in name:
         problems.add(top, "name", "name", f"expected a one-line string, got {kind(name)}")
         name = "migration"
-    cutover = _cutover(top, problems)
+    cutover = read_cutover(top, problems)
     renames = read_renames(top, problems)
     derived, variants, max_size = read_options(top, problems)
     base = path.parent
@@ -71,7 +71,8 @@ def load_config(path: Path, root: Path) -> Config:
     return config
 
 
-def _cutover(top: dict[str, Any], problems: Problems) -> dt.date | None:
+def read_cutover(top: dict[str, Any], problems: Problems) -> dt.date | None:
+    """`cutover:` of a renamer.yaml or a campaign.yaml: a date (a YAML timestamp's day), or a problem."""
     value = top.get("cutover")
     if value is None:
         return None

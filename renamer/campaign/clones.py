@@ -7,8 +7,6 @@ renamer/<move> to the remote."""
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import os
 import re
 import shutil
@@ -18,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renamer.campaign.config import Campaign, RepoEntry
-from renamer.errors import RenamerError, UnsafeError
+from renamer.errors import UnsafeError
 from renamer.state import JOURNAL_NAME, LOCK_NAME, state_folder
+from renamer.sweep.guard import exclusive
 from renamer.sweep.uncommitted import RECORD_NAME
 from renamer.vcs_command import git_error, git_run
 
@@ -45,22 +44,9 @@ def campaign_lock(campaign: Campaign) -> Iterator[None]:
     """One plan, apply or push of a campaign at a time: two at once would check out, commit and
     roll back in the same clones."""
     campaign.work_dir.mkdir(parents=True, exist_ok=True)
-    path = campaign.work_dir / LOCK_FILE
-    try:
-        handle = open(path, "a+b")  # noqa: SIM115 - held for the duration
-    except OSError as exc:
-        raise RenamerError(f"{path}: cannot create the lock file: {exc.strerror}") from None
-    try:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise UnsafeError(f"{campaign.work_dir}: another renamer campaign runs on these clones") \
-                    from None
-            raise
+    busy = f"{campaign.work_dir}: another renamer campaign runs on these clones"
+    with exclusive(campaign.work_dir / LOCK_FILE, busy):
         yield
-    finally:
-        handle.close()
 
 
 def source_of(repo: RepoEntry) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer.config import DEFAULT_MAX_FILE_SIZE, Config, Renames
-from renamer.config_load import load_config
+from renamer.config_load import load_config, read_cutover
 from renamer.config_renames import read_renames
 from renamer.errors import ConfigError
 from renamer.formats.yaml_source import Problems, check_mapping, kind, line_of, load_yaml_file, shown
@@ -89,7 +89,7 @@ def load_campaign(path: Path) -> Campaign:
                      f"expected the move's name, letters, digits, '.', '_' or '-' (it names the branch "
                      f"renamer/<name>), got {shown(name)}")
         name = "campaign"
-    cutover = _cutover(top, problems)
+    cutover = read_cutover(top, problems)
     renames = _renames(top, base, problems)
     if renames is not None and "renames" in top:
         check_idempotent(Campaign(path, name, renames, cutover, None, base, ()).template(base), top, problems)
@@ -105,21 +105,6 @@ def load_campaign(path: Path) -> Campaign:
     assert renames is not None
     ordered = _ordered(repos, top, problems)
     return Campaign(path.resolve(), name, renames, cutover, allowlist, work_dir, ordered)
-
-
-def _cutover(top: dict[str, Any], problems: Problems) -> dt.date | None:
-    value = top.get("cutover")
-    if value is None:
-        return None
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value.strip())
-        except ValueError:
-            pass
-    problems.add(top, "cutover", "cutover", f"expected a date like 2026-10-05, got {shown(value)}")
-    return None
 
 
 def _renames(top: dict[str, Any], base: Path, problems: Problems) -> Renames | None:

@@ -94,9 +94,16 @@ def shown_journal(root: Path) -> str:
 @contextlib.contextmanager
 def sweep_lock(root: Path) -> Iterator[None]:
     """One sweep at a time per repository."""
-    path = lock_path(root)
+    with exclusive(lock_path(root), f"{root}: another renamer sweep is running here"):
+        yield
+
+
+@contextlib.contextmanager
+def exclusive(path: Path, busy: str) -> Iterator[None]:
+    """An advisory lock on `path` (created), held while the block runs; `busy` is the refusal
+    (exit 3) where another process holds it. The kernel releases it when the process dies."""
     try:
-        handle = open(path, "a+b")  # noqa: SIM115 - held for the duration of the sweep
+        handle = open(path, "a+b")  # noqa: SIM115 - held for the duration of the block
     except OSError as exc:
         raise RenamerError(f"{path}: cannot create the lock file: {exc.strerror}") from None
     try:
@@ -104,7 +111,7 @@ def sweep_lock(root: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise UnsafeError(f"{root}: another renamer sweep is running here") from None
+                raise UnsafeError(busy) from None
             raise
         yield
     finally:

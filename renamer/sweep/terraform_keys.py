@@ -47,6 +47,8 @@ _READS = re.compile(
     rb'|(?P<dir>path[ \t]*\.[ \t]*(?:module|root|cwd))[ \t\r\n]*,[ \t\r\n]*"(?P<pattern2>[^"\r\n]*)")?'
 )
 
+_NAMED = re.compile(r"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)")  # a local or variable an expression reads
+
 
 @dataclass
 class Instance:
@@ -526,11 +528,22 @@ class InstanceKeys:
         value names."""
         spans = [(rel, *block.expr), *(extra or [])]
         data = self._text(rel)
-        for root, name in re.findall(
-            r"\b(local|var)\s*\.\s*([A-Za-z_][\w-]*)",
-            data[block.expr[0] : block.expr[1]].decode("utf-8", "replace"),
-        ):
-            spans += self._definitions(folder, hcl, root, name)
+        # Each local and variable the expression reads, and those each local's value reads in turn:
+        # `for_each = local.vms` where `local.vms = {for z in local.zones : ...}` and `local.zones =
+        # [for k, v in var.instances : k]` builds its keys from var.instances's keys (a real repo:
+        # the node's name, renamed, renamed every VM of it: destroy and create).
+        pending = _NAMED.findall(data[block.expr[0] : block.expr[1]].decode("utf-8", "replace"))
+        seen: set[tuple[str, str]] = set()
+        while pending:
+            root, name = pending.pop()
+            if (root, name) in seen:
+                continue
+            seen.add((root, name))
+            found = self._definitions(folder, hcl, root, name)
+            spans += found
+            if root == "local":  # a variable's values are literals; a local's value is an expression
+                pending += [read for r, s, e in found
+                            for read in _NAMED.findall(self._text(r)[s:e].decode("utf-8", "replace"))]
         words = [
             (r, m.start, m.end) for r, s, e in spans for m in self._matches(r) if s <= m.start and m.end <= e
         ]

@@ -63,3 +63,40 @@ def test_a_dynamic_block_over_a_literal_set_reads_its_words(repo: Callable[..., 
     root = repo({"tf/main.tf": main}, config=CONFIG, allowlist=ALLOW)
     assert run(root, "sweep", "--commit").exit_code == 0
     assert run(root, "verify").exit_code == 0
+
+
+# A real repo (a Proxmox homelab): the node's name is a key of a variable's default, which a chain
+# of locals turns into every VM's instance key (`for_each = local.controlplanes`, built by a `for`
+# over `local.zones`, itself `[for k, v in var.instances : k]`). Renamed as text, terraform plans a
+# destroy and a create of each VM of the node; the sweep followed only the locals the `for_each`
+# names itself, not the ones their values read.
+CHAIN_VARS = ('variable "instances" {\n  type = map(any)\n  default = {\n    "pug" = {\n'
+              '      "controlplane" : { count = 1 }\n    }\n  }\n}\n')
+CHAIN_LOCALS = 'locals {\n  zones = [for k, v in var.instances : k]\n}\n'
+CHAIN_MAIN = ('locals {\n  controlplanes = { for k in flatten([\n    for zone in local.zones : [\n'
+              '      for i in range(var.instances[zone]["controlplane"]["count"]) : {\n'
+              '        name : "${zone}-cp-${i}"\n        node_name : zone\n      }\n    ]\n'
+              '  ]) : k.name => k }\n}\n\nresource "terraform_data" "cp" {\n'
+              '  for_each = local.controlplanes\n  input    = each.value.node_name\n}\n')
+
+
+@pytest.mark.parametrize("layout", [
+    pytest.param({"tf/variables.tf": CHAIN_VARS, "tf/network.tf": CHAIN_LOCALS, "tf/main.tf": CHAIN_MAIN},
+                 id="locals-in-two-files"),
+    pytest.param({"tf/main.tf": CHAIN_VARS + CHAIN_LOCALS + CHAIN_MAIN}, id="one-file"),
+    pytest.param({"tf/variables.tf": CHAIN_VARS.replace('"pug" = {', "pug = {"), "tf/network.tf": CHAIN_LOCALS,
+                  "tf/main.tf": CHAIN_MAIN}, id="bare-key"),
+])
+def test_a_key_that_reaches_for_each_through_a_chain_of_locals_is_held(
+        layout: dict[str, str], repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo(layout, config="version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n",
+                allowlist=ALLOW)
+    findings = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    held = [f for f in findings if f.get("reason") == "terraform-label"]
+    assert [(f["path"], f["line"]) for f in held] == [
+        (path, text.splitlines().index(next(x for x in text.splitlines() if "pug" in x)) + 1)
+        for path, text in layout.items() if "pug" in text], findings
+    assert "local.controlplanes" in held[0]["note"]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    for path, text in layout.items():
+        assert (root / path).read_text() == text

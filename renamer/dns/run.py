@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from renamer import debug
-from renamer.dns import ansible_engine, applies, preflight
+from renamer.dns import ansible_engine, applies, confirm, preflight
 from renamer.dns.ansible_export import ControlNode, Export, write_export
 from renamer.dns.answers import Check, Expectation, Querier, ResolverReport
 from renamer.dns.backend import backend_for
@@ -160,6 +160,9 @@ class ApplyRequest:
     # This apply's id (dns/applies.py); "" makes a new one. A library caller may name one: one
     # that already names a backup folder on a resolver is refused (applies.refuse_reused).
     apply_id: str = ""
+    # --confirm-within: seconds after which each resolver applied reverts by itself, unless
+    # `renamer dns confirm` disarms it (dns/confirm.py); 0: the apply is final as it ends
+    confirm_within: int = 0
 
 
 def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(), *,
@@ -174,6 +177,9 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
     resolvers = [r for r in selected if r.manage]  # the others are never reached but over DNS
     notes: list[str] = []
     request = replace(request, apply_id=request.apply_id or applies.new_id())
+    if request.confirm_within and not request.dry_run:
+        confirm.refuse_unsupported(resolvers)  # before anything is read or written
+    armed: set[str] = set()  # the resolvers whose lock the armed revert keeps (dns/confirm.py)
     with connected(inventory, resolvers) as transports:
         _read_ahead(resolvers, transports, test=True, apply_id=request.apply_id)
         if request.dry_run:
@@ -187,9 +193,10 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
                 transports[resolver.name].check_sudo()
             except Unreachable as exc:
                 unreachable[resolver.name] = str(exc)
-        with locked([r for r in resolvers if r.name not in unreachable], transports, notes, unreachable):
+        with locked([r for r in resolvers if r.name not in unreachable], transports, notes, unreachable,
+                    kept=armed):
             result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier,
-                                   unreachable, in_front(inventory, selected))
+                                   unreachable, in_front(inventory, selected), armed)
     if result.outcomes:
         ended: dict[str, str] = {o.resolver.name: o.status for o in result.outcomes if o.resolver.manage}
         sequences = {o.resolver.name: o.sequence for o in result.outcomes if o.sequence}
@@ -245,7 +252,7 @@ FORWARDER_CACHE_TRIES = 2  # more rounds of asking a failing unmanaged resolver 
 def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport],
                   request: ApplyRequest, progress: Callable[[int, int], None] | None,
                   make_querier: Callable[[Resolver], Querier], unreachable: dict[str, str],
-                  forwarders: Sequence[Resolver]) -> ApplyResult:
+                  forwarders: Sequence[Resolver], armed: set[str]) -> ApplyResult:
     retire_stale, after_interrupt, reviewed = request.retire_stale, request.after_interrupt, request.reviewed
     with debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale,
@@ -283,7 +290,8 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
         if progress is not None:
             progress(names.index(name), len(names))
 
-    rollout = Rollout(inventory, transports, make_querier, verify=request.verify, stamp=request.apply_id)
+    rollout = Rollout(inventory, transports, make_querier, verify=request.verify, stamp=request.apply_id,
+                      confirm_within=request.confirm_within, armed=armed)
     # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
     # rollout rolls back instead of dying between a write and a restart.
     with handled((signal.SIGTERM,), raise_interrupt):
@@ -358,6 +366,20 @@ def _restore(plan: ResolverPlan, transports: dict[str, Transport],
     except (StepFailed, TransportError) as exc:
         outcome.status, outcome.error = "rollback FAILED", str(exc)
     return outcome
+
+
+def lock_status(inventory: Inventory, spec: str) -> list[confirm.LockState]:
+    """`dns status`: each managed resolver's lock, the revert armed there and its deadline; reads only."""
+    resolvers = [r for r in inventory.select(spec) if r.manage]
+    return confirm.status(resolvers, lambda r: backend_for(r).transport(inventory, r))
+
+
+def confirm_applies(inventory: Inventory, spec: str) -> list[confirm.Confirmed]:
+    """`dns confirm`: disarm the revert a commit-confirmed apply left on each resolver of `spec`."""
+    resolvers = [r for r in inventory.select(spec) if r.manage]
+    if not resolvers:
+        raise ConfigError(f"--resolvers {spec}: no resolver renamer manages (all have manage: false)")
+    return confirm.confirm(resolvers, lambda r: backend_for(r).transport(inventory, r))
 
 
 def verify(inventory: Inventory, spec: str,

@@ -119,7 +119,7 @@ printf 'detached %s %s\n' "$!" "$(date +%s)"
 DISARM = r"""pid=$1 script=$2
 if [ ! -r "/proc/$pid/cmdline" ]; then echo gone; exit 0; fi
 if tr '\000' '\n' < "/proc/$pid/cmdline" | grep -qxF -- "$script"; then
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM -- "$pid"; echo stopped
+  kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid"; echo stopped
 else echo other; fi
 """
 
@@ -261,7 +261,7 @@ def arm(plan: ResolverPlan, transport: Transport, *, folder: str, apply_id: str,
     except (TransportError, UnsafeError):
         # Whatever was started must never run now: the caller rolls this resolver back itself.
         with contextlib.suppress(TransportError):
-            _stop(resolver, transport, first, "aborted")
+            _stop(resolver, transport, first, "aborted")  # a pid it may not know: the claim stops it
         raise
     return done
 
@@ -282,18 +282,23 @@ def _holder_text(holder: dict[str, Any], what: Armed) -> bytes:
     return (json.dumps({**holder, "armed": what.document()}) + "\n").encode()
 
 
-def _stop(resolver: Resolver, transport: Transport, what: Armed, word: str) -> str | None:
-    """Claim the decision, then stop the revert's process or unit. None when claimed; else what
-    DECIDED said (the revert claimed it first: it runs, or ran)."""
+def _stop(resolver: Resolver, transport: Transport, what: Armed, word: str) -> tuple[str | None, str]:
+    """Claim the decision, then stop the revert's process or unit: (None, what was stopped) when
+    claimed; else (what DECIDED said, "") (the revert claimed it first: it runs, or ran)."""
     decided = posixpath.join(what.folder, DECIDED)
     if not transport.create(decided, f"{word} {stamp(int(time.time()))}\n".encode()):
         said = transport.read(decided)
-        return (said or b"").decode("utf-8", "replace").strip() or "decided"
+        return (said or b"").decode("utf-8", "replace").strip() or "decided", ""
     if what.how == "systemd" and what.unit:
-        transport.run(["systemctl", "stop", f"{what.unit}.timer", f"{what.unit}.service"])
-    elif what.pid is not None:
-        transport.run(["sh", "-c", DISARM, "renamer-disarm", str(what.pid), what.script])
-    return None
+        done = transport.run(["systemctl", "stop", f"{what.unit}.timer", f"{what.unit}.service"])
+        return None, f"unit {what.unit} stopped" if done.ok else f"unit {what.unit}: {done.tail()}"
+    if what.pid is None:
+        return None, "no pid was recorded (it never started)"
+    done = transport.run(["sh", "-c", DISARM, "renamer-disarm", str(what.pid), what.script])
+    word_back = done.stdout.decode("utf-8", "replace").strip()
+    told = {"stopped": f"pid {what.pid} stopped", "gone": f"pid {what.pid} had ended",
+            "other": f"pid {what.pid} is now another process: left alone"}
+    return None, told.get(word_back, f"pid {what.pid}: {done.tail()}")
 
 
 State = Literal["free", "held", "armed", "overdue", "revert failed", "unreachable"]
@@ -390,7 +395,7 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
     what = armed(holder)
     if what is None:
         return _nothing_armed(resolver, transport, raw is not None)
-    lost = _stop(resolver, transport, what, "confirmed")
+    lost, stopped = _stop(resolver, transport, what, "confirmed")
     if lost is not None and not lost.startswith("confirmed"):
         failed = transport.read(posixpath.join(what.folder, FAILED))
         why = f"; it failed: {failed.decode('utf-8', 'replace').strip()}" if failed else ""
@@ -403,9 +408,8 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
     if again is not None and again.apply_id == what.apply_id:
         transport.remove(lock_path)
     transport.flush()
-    how = f"unit {what.unit}" if what.how == "systemd" else f"pid {what.pid}"
-    return Confirmed(resolver, True, f"{name}: confirmed apply {what.apply_id}: its revert (due {what.when}, "
-                                     f"{how}) disarmed, the lock released")
+    return Confirmed(resolver, True, f"{name}: confirmed apply {what.apply_id}: its revert (due {what.when}) "
+                                     f"disarmed ({stopped or 'claimed again'}), the lock released")
 
 
 def _nothing_armed(resolver: Resolver, transport: Transport, held: bool) -> Confirmed:

@@ -52,6 +52,12 @@ def _armed(lab: Lab, name: str) -> dict[str, object]:
     return data["armed"]
 
 
+def _past_deadline(armed: dict[str, dict[str, object]]) -> None:
+    """Sleep until every armed deadline (the resolvers' clock: this machine's) is 2 s past."""
+    last = max(int(str(a["deadline"])) for a in armed.values())
+    time.sleep(max(0.0, last + 2 - time.time()))
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -105,7 +111,7 @@ def test_an_apply_not_confirmed_reverts_by_itself_on_every_resolver(run, pair: L
 
 def test_a_confirmed_apply_stays_and_its_revert_is_stopped(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
     _applied_then_moved(run, pair)
-    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "5s")
+    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "20s")
     assert result.exit_code == 0, result.stdout + result.stderr
     armed = {name: _armed(pair, name) for name in TWO}
     new = {name: _canary(pair, name) for name in TWO}
@@ -114,7 +120,7 @@ def test_a_confirmed_apply_stays_and_its_revert_is_stopped(run, pair: Lab) -> No
     assert status.exit_code == 0, status.stdout
     states = {r["resolver"]: r for r in json.loads(status.stdout)["resolvers"]}
     assert {n: states[n]["state"] for n in TWO} == {"ns-c1": "armed", "ns-c2": "armed"}
-    assert all(0 < states[n]["armed"]["seconds_left"] <= 5 for n in TWO), states
+    assert all(0 < states[n]["armed"]["seconds_left"] <= 20 for n in TWO), states
     assert states["ns-c1"]["armed"]["apply"] == armed["ns-c1"]["apply"]
     text = dns(run, pair, "status")
     assert "ns-c1" in text.stdout and "armed" in text.stdout and states["ns-c1"]["armed"]["deadline"] in text.stdout
@@ -134,7 +140,7 @@ def test_a_confirmed_apply_stays_and_its_revert_is_stopped(run, pair: Lab) -> No
         while _alive(pid) and time.monotonic() < end:
             time.sleep(0.05)
         assert not _alive(pid), name
-    time.sleep(6)  # past the deadline: nothing reverted
+    _past_deadline(armed)  # nothing reverted
     assert set(addresses(pair, GW).values()) == {("10.251.0.2",)}
     for name in TWO:
         assert _served_canary(pair, name, new[name][0]) == (f'"{new[name][1]}"',)
@@ -238,3 +244,48 @@ def test_a_bad_duration_is_a_usage_error_before_anything_is_read(run, pair: Lab)
     assert not list(pair.root.glob("backups/*/renamer-apply.lock"))
     with_ansible = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "1m", "--engine", "ansible")
     assert with_ansible.exit_code == 2 and "built-in engine" in with_ansible.stderr
+
+
+def _over_ssh(server) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    return {"target": server.target(), "ssh_config": str(server.client_config)}
+
+
+def test_over_ssh_the_resolver_reverts_by_itself_once_the_path_to_it_is_gone(run, pair: Lab, sshd) -> None:  # type: ignore[no-untyped-def]
+    old = _applied_then_moved(run, pair)
+    pair.write_resolvers(ns_c2=_over_ssh(sshd))
+    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "4s")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    armed = _armed(pair, "ns-c2")  # armed through ssh: the detached revert, on the resolver's machine
+    assert armed["how"] == "detached" and isinstance(armed["pid"], int)
+    assert set(addresses(pair, GW).values()) == {("10.251.0.2",)}
+    sshd.stop()  # the path to the resolver dies: no confirm can reach it any more
+    unreachable = dns(run, pair, "confirm", "--resolvers", "ns-c2")
+    assert unreachable.exit_code == 1 and "ns-c2: unreachable: " in unreachable.stdout, unreachable.stdout
+    _until_released(pair, *TWO)
+    assert set(addresses(pair, GW).values()) == {("10.251.0.1",)}
+    for name in TWO:
+        assert _served_canary(pair, name, old[name][0]) == (f'"{old[name][1]}"',), name
+
+
+def test_over_ssh_confirm_stops_the_revert_and_the_apply_stays(run, pair: Lab, sshd) -> None:  # type: ignore[no-untyped-def]
+    _applied_then_moved(run, pair)
+    pair.write_resolvers(ns_c1=_over_ssh(sshd), ns_c2=_over_ssh(sshd))
+    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "20s")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    armed = {name: _armed(pair, name) for name in TWO}
+    status = dns(run, pair, "status", "--format", "json")
+    assert [r["state"] for r in json.loads(status.stdout)["resolvers"]] == ["armed", "armed"], status.stdout
+    confirmed = dns(run, pair, "confirm", "--resolvers", "all")
+    assert confirmed.exit_code == 0, confirmed.stdout + confirmed.stderr
+    for name in TWO:
+        pid = armed[name]["pid"]
+        assert isinstance(pid, int)
+        end = time.monotonic() + 5
+        while _alive(pid) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not _alive(pid), name
+    _past_deadline(armed)
+    assert set(addresses(pair, GW).values()) == {("10.251.0.2",)}
+    assert not any(_lock(pair, n).exists() for n in TWO)
+    free = dns(run, pair, "status", "--format", "json")
+    assert free.exit_code == 0 and [r["state"] for r in json.loads(free.stdout)["resolvers"]] == ["free", "free"]

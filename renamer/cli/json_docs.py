@@ -93,6 +93,12 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "logs": "per resolver read: resolver, path, queries (in the window), first, last, problem",
         "askers": "per old value and client: old, client, resolver, count, types, last",
     },
+    "renamer dns status --format json": {
+        "schema": _SCHEMA, "ok": "no revert overdue or failed, and every resolver read",
+        "resolvers": "per resolver: resolver, target, state (free, held, armed, overdue, revert failed, "
+                     "unreachable), holder (user, host, pid, started), armed (apply, sequence, seconds, "
+                     "deadline, how, pid, unit, script, folder, seconds_left), failed, error, last",
+    },
     "renamer probe --format json": {
         "schema": _SCHEMA, "dry_run": "the endpoints were listed, not probed", "ok": "every endpoint answered",
         "endpoints": "each endpoint: where it is named, resolution, answers, connect, http, latency_ms, problems",

@@ -187,6 +187,12 @@ def _int(value: object) -> int:
     return value
 
 
+def armed_here(resolver: Resolver, transport: Transport) -> Armed | None:
+    """What is armed at this resolver now (its lock read), or None."""
+    raw = transport.read(posixpath.join(resolver.backup_dir, LOCK))
+    return None if raw is None else armed(parse(raw))
+
+
 def refuse_unsupported(resolvers: Sequence[Resolver]) -> None:
     """Before anything is read or written: a resolver without files on a machine (an API backend)
     has nowhere a revert could run by itself; refused, naming it."""

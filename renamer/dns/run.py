@@ -18,7 +18,7 @@ from renamer.dns.ansible_export import ControlNode, Export, write_export
 from renamer.dns.answers import Check, Expectation, Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site
-from renamer.dns.lock import LOCK, locked
+from renamer.dns.lock import LOCK, armed_refusal, locked, parse
 from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
 from renamer.dns.powerdns import ansible as powerdns_ansible
@@ -545,6 +545,11 @@ def _would_refuse_half_done(plans: list[ResolverPlan], transports: dict[str, Tra
     """`dns plan`: the apply's own half-done check (applies.interrupted, dropping nothing, then
     its refusal), said on each resolver it would refuse: the plan never promises that apply. A
     marker the apply would drop (its apply ended there) is a warning, no longer "interrupted"."""
+    for plan in plans:  # armed: the apply is not interrupted, it waits for a confirm (dns/confirm.py)
+        armed = confirm.armed_here(plan.resolver, transports[plan.resolver.name])
+        if armed is not None and plan.interrupted == armed.folder:
+            plan.interrupted = None
+            plan.fails.append(f"{armed_refusal_of(plan.resolver, transports[plan.resolver.name])} (exit 3)")
     try:
         notes = applies.interrupted(plans, transports, "refuse", dry=True)
     except UnsafeError as exc:  # a marker its resolver's records contradict: refused as it is
@@ -555,6 +560,12 @@ def _would_refuse_half_done(plans: list[ResolverPlan], transports: dict[str, Tra
         plan.warnings += [note for note in notes if note.startswith(f"{plan.resolver.name}: ")]
     for plan in (p for p in plans if p.interrupted):
         plan.fails.append(f"{_half_done([plan])} (exit 3, nothing written)")
+
+
+def armed_refusal_of(resolver: Resolver, transport: Transport) -> str:
+    """The refusal an apply meets at a resolver where a commit-confirmed revert is armed."""
+    raw = transport.read(posixpath.join(resolver.backup_dir, LOCK))
+    return armed_refusal(resolver, parse(raw or b""))
 
 
 def _refuse_over_thresholds(plans: Sequence[ResolverPlan], force: bool) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from renamer.cli.json_docs import DOCUMENTS
 from renamer.dns import queries
-from renamer.dns.report import verify_json
+from renamer.dns.report import status_document, verify_json
 from renamer.dns.run import plan_document
 from renamer.documents import versioned
 from renamer.report.probe import document
@@ -33,6 +33,7 @@ BUILT = {  # the DNS and probe documents, from the functions that build them (no
     "renamer probe --format json": lambda: document([], [], True),
     "renamer dns who-asks --format json": lambda: versioned(queries.document(
         queries.WhoAsks(dt.datetime.now(dt.UTC), (), [], []))),
+    "renamer dns status --format json": lambda: status_document([]),
 }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from renamer.dns import confirm
 from renamer.dns.confirm import parse_within
 from renamer.dns.dnsmasq.backend import DNSMASQ
 from renamer.errors import ConfigError
@@ -129,9 +130,14 @@ def test_a_confirmed_apply_stays_and_its_revert_is_stopped(run, pair: Lab) -> No
     assert (f"ns-c1: a commit-confirmed apply ({armed['ns-c1']['apply']}, by " in second.stderr
             and f"is armed there: it reverts at {states['ns-c1']['armed']['deadline']} unless "
                 "`renamer dns confirm --resolvers ns-c1` keeps it" in second.stderr), second.stderr
+    # dns plan says the same: armed, not an interrupted apply to --resume or --rollback
+    planned = dns(run, pair, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1 and "is armed there" in planned.stdout, planned.stdout
+    assert "interrupted" not in planned.stdout and "--rollback" not in planned.stdout, planned.stdout
     confirmed = dns(run, pair, "confirm", "--resolvers", "all")
     assert confirmed.exit_code == 0, confirmed.stdout + confirmed.stderr
     assert "dns confirm: OK, confirmed on ns-c1, ns-c2" in confirmed.stdout
+    assert f"disarmed (pid {armed['ns-c1']['pid']} stopped)" in confirmed.stdout
     assert not any(_lock(pair, n).exists() for n in TWO)
     for name in TWO:  # the revert's process was stopped, not left to find the decision taken
         pid = armed[name]["pid"]
@@ -289,3 +295,65 @@ def test_over_ssh_confirm_stops_the_revert_and_the_apply_stays(run, pair: Lab, s
     assert not any(_lock(pair, n).exists() for n in TWO)
     free = dns(run, pair, "status", "--format", "json")
     assert free.exit_code == 0 and [r["state"] for r in json.loads(free.stdout)["resolvers"]] == ["free", "free"]
+
+
+def test_confirm_never_kills_a_pid_that_is_now_another_process(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """The revert's process ended (killed here), and its pid now names another process: confirm
+    claims the decision (nothing reverts), kills nothing, says so."""
+    _applied_then_moved(run, pair)
+    result = dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "30s")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    data = json.loads(_lock(pair, "ns-c1").read_text())
+    pid = data["armed"]["pid"]
+    os.killpg(pid, signal.SIGKILL)  # the revert is gone...
+    other = subprocess.Popen(["sleep", "60"])  # ...and its pid, as the lock says it, is another process's
+    try:
+        data["armed"]["pid"] = other.pid
+        _lock(pair, "ns-c1").write_text(json.dumps(data) + "\n")
+        confirmed = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+        assert confirmed.exit_code == 0, confirmed.stdout + confirmed.stderr
+        assert f"(pid {other.pid} is now another process: left alone)" in confirmed.stdout, confirmed.stdout
+        assert other.poll() is None  # not killed
+    finally:
+        other.kill()
+        other.wait()
+    assert not _lock(pair, "ns-c1").exists()
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+
+
+@pytest.mark.parametrize("systemd_run_works", [True, False], ids=["systemd-timer", "systemd-run-fails-detached"])
+def test_where_systemd_is_pid_1_the_revert_is_a_transient_timer(run, pair: Lab, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                systemd_run_works: bool) -> None:
+    """The choice alone (no systemd here or in CI): /run/systemd/system stands in as a folder, and
+    systemd-run and systemctl are stand-ins on PATH that record their argv. With systemd-run
+    working, the lock names the unit and confirm stops its timer and service; where it fails, the
+    revert is started detached (and still reverts by itself)."""
+    marker = tmp_path / "run-systemd-system"
+    marker.mkdir()
+    monkeypatch.setattr(confirm, "SYSTEMD", str(marker))
+    bin_dir, said = tmp_path / "bin", tmp_path / "said"
+    bin_dir.mkdir()
+    for tool, code in (("systemd-run", 0 if systemd_run_works else 1), ("systemctl", 0)):
+        (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> {said}\nexit {code}\n')
+        (bin_dir / tool).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    old = _applied_then_moved(run, pair)
+    result = dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "3s")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    armed = _armed(pair, "ns-c1")
+    unit = f"renamer-revert-ns-c1-{armed['apply']}"
+    assert f"systemd-run --quiet --collect --unit={unit} --on-active=3 -- /bin/sh {armed['script']} 0" in said.read_text()
+    if not systemd_run_works:
+        assert (armed["how"], armed["unit"]) == ("detached", None) and isinstance(armed["pid"], int)
+        _until_released(pair, "ns-c1")
+        assert _served_canary(pair, "ns-c1", old["ns-c1"][0]) == (f'"{old["ns-c1"][1]}"',)
+        assert "systemd-run failed: starting it detached instead" in (Path(str(armed["folder"])) / "REVERT.log").read_text()
+        return
+    assert (armed["how"], armed["unit"], armed["pid"]) == ("systemd", unit, None)
+    assert "unit " + unit in result.stdout
+    confirmed = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert confirmed.exit_code == 0, confirmed.stdout + confirmed.stderr
+    assert f"systemctl stop {unit}.timer {unit}.service" in said.read_text()
+    assert f"disarmed (unit {unit} stopped)" in confirmed.stdout
+    assert not _lock(pair, "ns-c1").exists()

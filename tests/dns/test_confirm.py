@@ -19,7 +19,15 @@ from renamer.dns import confirm
 from renamer.dns.confirm import parse_within
 from renamer.dns.dnsmasq.backend import DNSMASQ
 from renamer.errors import ConfigError
-from tests.testing.resolvers import Lab, addresses, answers, dns, fails_once_written, move_gateway
+from tests.testing.resolvers import (
+    Lab,
+    addresses,
+    answers,
+    dns,
+    fails_once_written,
+    move_gateway,
+    with_hosts_dir,
+)
 
 TWO = ("ns-c1", "ns-c2")
 GW = "fv-gw.fv.lan."
@@ -256,9 +264,11 @@ def _over_ssh(server) -> dict[str, object]:  # type: ignore[no-untyped-def]
     return {"target": server.target(), "ssh_config": str(server.client_config)}
 
 
-def test_over_ssh_the_resolver_reverts_by_itself_once_the_path_to_it_is_gone(run, pair: Lab, sshd) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("sudo", [False, True], ids=["root", "sudo"])
+def test_over_ssh_the_resolver_reverts_by_itself_once_the_path_to_it_is_gone(  # type: ignore[no-untyped-def]
+        run, pair: Lab, sshd, sudo: bool) -> None:
     old = _applied_then_moved(run, pair)
-    pair.write_resolvers(ns_c2=_over_ssh(sshd))
+    pair.write_resolvers(ns_c2={**_over_ssh(sshd), "sudo": sudo})
     result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "4s")
     assert result.exit_code == 0, result.stdout + result.stderr
     armed = _armed(pair, "ns-c2")  # armed through ssh: the detached revert, on the resolver's machine
@@ -357,3 +367,44 @@ def test_where_systemd_is_pid_1_the_revert_is_a_transient_timer(run, pair: Lab, 
     assert f"systemctl stop {unit}.timer {unit}.service" in said.read_text()
     assert f"disarmed (unit {unit} stopped)" in confirmed.stdout
     assert not _lock(pair, "ns-c1").exists()
+
+
+def test_a_change_read_live_is_reverted_live(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """hosts_dir: an apply that changes only addresses is never restarted, and neither is its
+    revert: the hosts file goes back, dnsmasq re-reads it by itself (the same pid throughout)."""
+    with_hosts_dir(pair)
+    assert dns(run, pair, "apply", "--resolvers", "all").exit_code == 0
+    move_gateway(pair)
+    pids = pair.pids()
+    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "3s")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert result.stdout.count("no restart (re-read live)") == 2, result.stdout
+    assert set(addresses(pair, GW).values()) == {("10.251.0.2",)}
+    ops = (Path(str(_armed(pair, "ns-c1")["folder"])) / "REVERT.ops").read_text()
+    assert not any(line.startswith("X ") for line in ops.splitlines()), ops  # no reactivation armed
+    _until_released(pair, *TWO)
+    end = time.monotonic() + 10
+    while set(addresses(pair, GW).values()) != {("10.251.0.1",)} and time.monotonic() < end:
+        time.sleep(0.1)
+    assert set(addresses(pair, GW).values()) == {("10.251.0.1",)}
+    assert pair.pids() == pids  # never restarted
+
+
+def test_status_says_overdue_when_a_revert_never_released_its_lock(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """The revert's process died before its deadline (the machine's reboot, a kill): the lock
+    stays, and a minute past the deadline `dns status` says so, exit 1; applies stay refused."""
+    _applied_then_moved(run, pair)
+    result = dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "1h")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    data = json.loads(_lock(pair, "ns-c1").read_text())
+    os.killpg(data["armed"]["pid"], signal.SIGKILL)
+    data["armed"]["deadline"] = int(time.time()) - 120  # as if it had been due two minutes ago
+    _lock(pair, "ns-c1").write_text(json.dumps(data) + "\n")
+    status = dns(run, pair, "status", "--format", "json")
+    assert status.exit_code == 1, status.stdout
+    ns_c1 = json.loads(status.stdout)["resolvers"][0]
+    assert ns_c1["state"] == "overdue" and -130 < ns_c1["armed"]["seconds_left"] <= -120, ns_c1
+    text = dns(run, pair, "status", "--resolvers", "ns-c1")
+    assert text.exit_code == 1
+    assert "and has not released the lock" in text.stdout and "dns status: needs a look: ns-c1" in text.stdout
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1").exit_code == 3

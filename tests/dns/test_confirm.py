@@ -26,6 +26,7 @@ from tests.testing.resolvers import (
     dns,
     fails_once_written,
     move_gateway,
+    stray,
     with_hosts_dir,
 )
 
@@ -408,3 +409,21 @@ def test_status_says_overdue_when_a_revert_never_released_its_lock(run, pair: La
     assert text.exit_code == 1
     assert "and has not released the lock" in text.stdout and "dns status: needs a look: ns-c1" in text.stdout
     assert dns(run, pair, "apply", "--resolvers", "ns-c1").exit_code == 3
+
+
+def test_the_revert_puts_back_retired_hand_written_lines_and_removes_added_snippets(  # type: ignore[no-untyped-def]
+        run, pair: Lab) -> None:
+    """A first apply with --retire-stale: it adds the snippets and comments out the operator's
+    stray line in dnsmasq.conf. Not confirmed: the snippets it added are removed, dnsmasq.conf
+    is back byte for byte, and the stray record is served again, as before the apply."""
+    stray(pair, "ns-c1", "scriberr.fv.lan.", "A", "10.9.9.9")
+    conf = pair.instances["ns-c1"].conf
+    before, files = conf.read_bytes(), pair.written("ns-c1")
+    result = dns(run, pair, "apply", "--resolvers", "ns-c1", "--retire-stale", "--confirm-within", "3s")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert conf.read_bytes() != before and b"# retired by" in conf.read_bytes()
+    assert "10.9.9.9" not in answers(pair, "scriberr.fv.lan.", "A", "ns-c1")["ns-c1"]
+    _until_released(pair, "ns-c1")
+    assert conf.read_bytes() == before
+    assert pair.written("ns-c1") == files
+    assert "10.9.9.9" in answers(pair, "scriberr.fv.lan.", "A", "ns-c1")["ns-c1"]

@@ -96,7 +96,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer dns status --format json": {
         "schema": _SCHEMA, "ok": "no revert overdue or failed, and every resolver read",
         "resolvers": "per resolver: resolver, target, state (free, held, armed, overdue, revert failed, "
-                     "unreachable), holder (user, host, pid, started), armed (apply, sequence, seconds, "
+                     "unreachable, not read), holder (user, host, pid, started), armed (apply, sequence, seconds, "
                      "deadline, how, pid, unit, script, folder, seconds_left), failed, error, last",
     },
     "renamer probe --format json": {

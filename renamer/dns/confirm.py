@@ -307,7 +307,7 @@ def _stop(resolver: Resolver, transport: Transport, what: Armed, word: str) -> t
     return None, told.get(word_back, f"pid {what.pid}: {done.tail()}")
 
 
-State = Literal["free", "held", "armed", "overdue", "revert failed", "unreachable"]
+State = Literal["free", "held", "armed", "overdue", "revert failed", "unreachable", "not read"]
 
 
 @dataclass
@@ -329,7 +329,7 @@ class LockState:
 
     @property
     def ok(self) -> bool:
-        return self.state in ("free", "held", "armed")
+        return self.state in ("free", "held", "armed", "not read")
 
     def document(self) -> dict[str, object]:
         holder = {k: self.holder.get(k) for k in ("user", "host", "pid", "started")} if self.holder else None
@@ -372,6 +372,12 @@ _GRACE = 60  # seconds past the deadline before an armed lock still there is sai
 def status(resolvers: Sequence[Resolver], transport_of: Callable[[Resolver], Transport]) -> list[LockState]:
     out = []
     for resolver in resolvers:
+        if not backend_for(resolver).has_files:  # its lock is the zones' metadata, on the server
+            out.append(LockState(resolver, "not read", {}, error=(
+                f"backend: {resolver.backend}: its lock lives in the zones' metadata on the server "
+                "(X-RENAMER-LOCK), which dns status does not read; nothing is ever armed there "
+                "(--confirm-within is refused for it)")))
+            continue
         transport = transport_of(resolver)
         try:
             out.append(state_of(resolver, transport))

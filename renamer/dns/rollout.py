@@ -194,9 +194,11 @@ class Rollout:
         assert outcome.backup is not None
         resolver = plan.resolver
         try:
-            outcome.armed = confirm.arm(plan, self.transports[resolver.name], folder=outcome.backup,
-                                        apply_id=self.stamp, sequence=outcome.sequence,
-                                        restarted=outcome.restarted, seconds=self.confirm_within)
+            # a Ctrl-C must not stop it between the revert's start and the lock that names it
+            with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
+                outcome.armed = confirm.arm(plan, self.transports[resolver.name], folder=outcome.backup,
+                                            apply_id=self.stamp, sequence=outcome.sequence,
+                                            restarted=outcome.restarted, seconds=self.confirm_within)
         except (TransportError, UnsafeError) as exc:
             outcome.status, outcome.error = "failed", f"could not arm the revert: {exc}"
             outcome.steps.append("arm FAILED")

@@ -12,6 +12,7 @@ PowerDNS, brings its own there).
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -406,6 +407,10 @@ def test_a_commit_confirmed_apply_not_confirmed_reverts_on_the_resolver_itself( 
         assert result.exit_code == 3, result.stdout + result.stderr
         assert "--confirm-within needs a revert that runs on the resolver's own machine" in result.stderr
         assert serving_everywhere(daemons, OLD) and _asked_again(daemons, list(before)) == before
+        status = dns(run, daemons, "status", "--format", "json")  # its lock is on the server: said, not read
+        assert status.exit_code == 0, status.stdout
+        assert {r["state"] for r in json.loads(status.stdout)["resolvers"]} == {"not read"}
+        assert "X-RENAMER-LOCK" in dns(run, daemons, "status").stdout
         return
     assert result.exit_code == 0, result.stdout + result.stderr
     assert serving_everywhere(daemons, NEW)

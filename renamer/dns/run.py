@@ -507,6 +507,10 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
         # an API backend's host: its sites' RRsets as read for this plan, and the PATCH of each
         api = {p.resolver.name: powerdns_ansible.host_vars(inventory, p, transport)
                for p in plans if isinstance(transport := transports[p.resolver.name], ApiTransport)}
+        for plan in plans:  # an armed revert waits there: said as such, not as an interrupted apply
+            if confirm.armed_here(plan.resolver, transports[plan.resolver.name]) is not None:
+                raise UnsafeError(f"{armed_refusal_of(plan.resolver, transports[plan.resolver.name])}; "
+                                  "nothing exported")
     _refuse_half_done(plans)  # the playbook would refuse them too; say so before anything runs
     dns = [*renamer_argv, "dns", "verify"]
     control = ControlNode(verify=[*dns, "--format", "json", "--alone", "--loaded", *dns_args, "--resolvers"],

@@ -26,6 +26,7 @@ from tests.testing.resolvers import (
     dns,
     fails_once_written,
     move_gateway,
+    playbook_by_hand,
     stray,
     with_hosts_dir,
 )
@@ -427,3 +428,29 @@ def test_the_revert_puts_back_retired_hand_written_lines_and_removes_added_snipp
     assert conf.read_bytes() == before
     assert pair.written("ns-c1") == files
     assert "10.9.9.9" in answers(pair, "scriberr.fv.lan.", "A", "ns-c1")["ns-c1"]
+
+
+def test_a_hand_run_of_the_exported_playbook_stops_at_an_armed_resolver(run, pair: Lab, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The playbook run by hand meets the lock an armed revert keeps: it says armed, with the
+    deadline and the confirm command, and writes nothing (never "interrupted", never taken over)."""
+    _applied_then_moved(run, pair)
+    folder = tmp_path / "export"  # the moved gateway, exported before the commit-confirmed apply of it
+    assert dns(run, pair, "export", "ansible", "--out", str(folder), "--resolvers", "ns-c1").exit_code == 0
+    result = dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "5m")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    armed = _armed(pair, "ns-c1")
+    # an export now is refused the same way (exit 3), never as an interrupted apply
+    again = dns(run, pair, "export", "ansible", "--out", str(tmp_path / "again"), "--resolvers", "ns-c1")
+    assert again.exit_code == 3 and "is armed there" in again.stderr and "nothing exported" in again.stderr
+    assert "interrupted" not in again.stderr
+    written = pair.written("ns-c1")
+    hand = playbook_by_hand(folder)
+    said = " ".join((hand.stdout + hand.stderr).split())
+    assert hand.returncode != 0, said
+    deadline = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(str(armed["deadline"]))))
+    assert (f"a commit-confirmed apply ({armed['apply']}, by " in said and f"is armed here: it reverts by itself at "
+            f"{deadline} unless `renamer dns confirm --resolvers ns-c1` keeps it" in said), said
+    assert "interrupted" not in said
+    assert pair.written("ns-c1") == written and _armed(pair, "ns-c1") == armed
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+    assert dns(run, pair, "confirm", "--resolvers", "ns-c1").exit_code == 0

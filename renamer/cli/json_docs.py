@@ -94,10 +94,11 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "askers": "per old value and client: old, client, resolver, count, types, last",
     },
     "renamer dns status --format json": {
-        "schema": _SCHEMA, "ok": "no revert overdue or failed, and every resolver read",
-        "resolvers": "per resolver: resolver, target, state (free, held, armed, overdue, revert failed, "
-                     "unreachable, not read), holder (user, host, pid, started), armed (apply, sequence, seconds, "
-                     "deadline, how, pid, unit, script, folder, seconds_left), failed, error, last",
+        "schema": _SCHEMA, "ok": "no revert overdue or failed, no confirm unfinished, every resolver read",
+        "resolvers": "per resolver: resolver, target, state (free, held, armed, reverting, overdue, revert "
+                     "failed, confirm unfinished, unreachable, not read), holder (user, host, pid, started), "
+                     "armed (apply, sequence, seconds, deadline, how, pid, unit, script, folder, seconds_left), "
+                     "failed, error, last",
     },
     "renamer probe --format json": {
         "schema": _SCHEMA, "dry_run": "the endpoints were listed, not probed", "ok": "every endpoint answered",

@@ -267,7 +267,7 @@ def arm(plan: ResolverPlan, transport: Transport, *, folder: str, apply_id: str,
     except (TransportError, UnsafeError):
         # Whatever was started must never run now: the caller rolls this resolver back itself.
         with contextlib.suppress(TransportError):
-            _stop(resolver, transport, first, "aborted")  # a pid it may not know: the claim stops it
+            _claim(transport, first, "aborted")  # a pid it may not know: the claim stops it
         raise
     return done
 
@@ -288,26 +288,33 @@ def _holder_text(holder: dict[str, Any], what: Armed) -> bytes:
     return (json.dumps({**holder, "armed": what.document()}) + "\n").encode()
 
 
-def _stop(resolver: Resolver, transport: Transport, what: Armed, word: str) -> tuple[str | None, str]:
-    """Claim the decision, then stop the revert's process or unit: (None, what was stopped) when
-    claimed; else (what DECIDED said, "") (the revert claimed it first: it runs, or ran)."""
+def _claim(transport: Transport, what: Armed, word: str) -> str | None:
+    """Create DECIDED (`word` and the time), exclusively: None when this call did; else what it
+    says (the revert's `reverting ...`, or an earlier confirm's `confirmed ...`)."""
     decided = posixpath.join(what.folder, DECIDED)
-    if not transport.create(decided, f"{word} {stamp(int(time.time()))}\n".encode()):
-        said = transport.read(decided)
-        return (said or b"").decode("utf-8", "replace").strip() or "decided", ""
+    if transport.create(decided, f"{word} {stamp(int(time.time()))}\n".encode()):
+        return None
+    said = transport.read(decided)
+    return (said or b"").decode("utf-8", "replace").strip() or "decided"
+
+
+def _halt(transport: Transport, what: Armed) -> str:
+    """Stop the revert's unit, or its process group while /proc/PID/cmdline names its script; what
+    was done, in words."""
     if what.how == "systemd" and what.unit:
         done = transport.run(["systemctl", "stop", f"{what.unit}.timer", f"{what.unit}.service"])
-        return None, f"unit {what.unit} stopped" if done.ok else f"unit {what.unit}: {done.tail()}"
+        return f"unit {what.unit} stopped" if done.ok else f"unit {what.unit}: {done.tail()}"
     if what.pid is None:
-        return None, "no pid was recorded (it never started)"
+        return "no pid was recorded (it never started)"
     done = transport.run(["sh", "-c", DISARM, "renamer-disarm", str(what.pid), what.script])
     word_back = done.stdout.decode("utf-8", "replace").strip()
     told = {"stopped": f"pid {what.pid} stopped", "gone": f"pid {what.pid} had ended",
             "other": f"pid {what.pid} is now another process: left alone"}
-    return None, told.get(word_back, f"pid {what.pid}: {done.tail()}")
+    return told.get(word_back, f"pid {what.pid}: {done.tail()}")
 
 
-State = Literal["free", "held", "armed", "overdue", "revert failed", "unreachable", "not read"]
+State = Literal["free", "held", "armed", "reverting", "overdue", "revert failed", "confirm unfinished",
+                "unreachable", "not read"]
 
 
 @dataclass
@@ -329,7 +336,7 @@ class LockState:
 
     @property
     def ok(self) -> bool:
-        return self.state in ("free", "held", "armed", "not read")
+        return self.state in ("free", "held", "armed", "reverting", "not read")
 
     def document(self) -> dict[str, object]:
         holder = {k: self.holder.get(k) for k in ("user", "host", "pid", "started")} if self.holder else None
@@ -362,8 +369,15 @@ def state_of(resolver: Resolver, transport: Transport) -> LockState:
     if failed is not None:
         return LockState(resolver, "revert failed", holder, what, now,
                          failed.decode("utf-8", "replace").strip(), last=last)
-    return LockState(resolver, "armed" if now <= what.deadline + _GRACE else "overdue", holder, what, now,
-                     last=last)
+    decided = transport.read(posixpath.join(what.folder, DECIDED))
+    if decided is not None and decided.startswith(b"confirmed"):  # a confirm claimed it, then stopped
+        return LockState(resolver, "confirm unfinished", holder, what, now, last=last, error=(
+            f"a confirm claimed the decision ({decided.decode('utf-8', 'replace').strip()}) but did not "
+            f"finish: nothing reverts; run `renamer dns confirm --resolvers {resolver.name}` again"))
+    late = now > what.deadline + _GRACE
+    if decided is not None and decided.startswith(b"reverting") and not late:
+        return LockState(resolver, "reverting", holder, what, now, last=last)
+    return LockState(resolver, "overdue" if late else "armed", holder, what, now, last=last)
 
 
 _GRACE = 60  # seconds past the deadline before an armed lock still there is said to be overdue
@@ -407,13 +421,14 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
     what = armed(holder)
     if what is None:
         return _nothing_armed(resolver, transport, raw is not None)
-    lost, stopped = _stop(resolver, transport, what, "confirmed")
+    lost = _claim(transport, what, "confirmed")
     if lost is not None and not lost.startswith("confirmed"):
         failed = transport.read(posixpath.join(what.folder, FAILED))
         why = f"; it failed: {failed.decode('utf-8', 'replace').strip()}" if failed else ""
         return Confirmed(resolver, False, f"{name}: too late: the revert of apply {what.apply_id} started "
                                           f"first ({lost}){why}: it is rolled back there, or being rolled "
                                           "back; see `renamer dns status`, then apply again")
+    stopped = _halt(transport, what)  # also where an earlier confirm claimed it and stopped short
     applies.end(resolver, transport, what.apply_id, "applied", what.sequence)
     now = parse(transport.read(lock_path) or b"")
     again = armed(now)
@@ -421,7 +436,7 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
         transport.remove(lock_path)
     transport.flush()
     return Confirmed(resolver, True, f"{name}: confirmed apply {what.apply_id}: its revert (due {what.when}) "
-                                     f"disarmed ({stopped or 'claimed again'}), the lock released")
+                                     f"disarmed ({stopped}), the lock released")
 
 
 def _nothing_armed(resolver: Resolver, transport: Transport, held: bool) -> Confirmed:
@@ -449,7 +464,10 @@ def confirm(resolvers: Sequence[Resolver], transport_of: Callable[[Resolver], Tr
         except Unreachable as exc:
             out.append(Confirmed(resolver, False, f"{resolver.name}: unreachable: {exc}; nothing confirmed"))
         except TransportError as exc:
-            out.append(Confirmed(resolver, False, f"{resolver.name}: {exc}; see `renamer dns status`"))
+            again = f"renamer dns confirm --resolvers {resolver.name}"
+            out.append(Confirmed(resolver, False, f"{resolver.name}: {exc}: run `{again}` again (a confirm "
+                                                  "that claimed the decision goes on where it stopped; "
+                                                  "`renamer dns status` says where)"))
         finally:
             transport.close()
     return out

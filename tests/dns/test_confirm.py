@@ -454,3 +454,21 @@ def test_a_hand_run_of_the_exported_playbook_stops_at_an_armed_resolver(run, pai
     assert pair.written("ns-c1") == written and _armed(pair, "ns-c1") == armed
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
     assert dns(run, pair, "confirm", "--resolvers", "ns-c1").exit_code == 0
+
+
+def test_a_confirm_that_stopped_short_is_said_and_finished_by_the_next(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """A confirm killed right after it claimed the decision: nothing reverts, `dns status` says the
+    confirm is unfinished (exit 1), and the next `dns confirm` stops the revert and ends it."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "20s").exit_code == 0
+    armed = _armed(pair, "ns-c1")
+    (Path(str(armed["folder"])) / "DECIDED").write_text("confirmed 2026-12-06T10:00:00Z\n")  # the claim alone
+    status = dns(run, pair, "status", "--resolvers", "ns-c1")
+    assert status.exit_code == 1, status.stdout
+    assert "confirm unfinished" in status.stdout and "nothing reverts; run `renamer dns confirm" in status.stdout
+    confirmed = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert confirmed.exit_code == 0, confirmed.stdout
+    assert f"(pid {armed['pid']} stopped)" in confirmed.stdout
+    assert not _lock(pair, "ns-c1").exists()
+    _past_deadline({"ns-c1": armed})
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}

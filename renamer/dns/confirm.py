@@ -37,7 +37,7 @@ from typing import Any, Literal
 from renamer.dns import applies
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Resolver
-from renamer.dns.lock import LOCK, armed_of, parse
+from renamer.dns.lock import LOCK, OVERDUE, armed_of, parse
 from renamer.dns.plan import PENDING, ResolverPlan, backup_name
 from renamer.dns.ssh_batch import Op, encode
 from renamer.dns.transport import Transport, TransportError, Unreachable
@@ -374,13 +374,10 @@ def state_of(resolver: Resolver, transport: Transport) -> LockState:
         return LockState(resolver, "confirm unfinished", holder, what, now, last=last, error=(
             f"a confirm claimed the decision ({decided.decode('utf-8', 'replace').strip()}) but did not "
             f"finish: nothing reverts; run `renamer dns confirm --resolvers {resolver.name}` again"))
-    late = now > what.deadline + _GRACE
+    late = now > what.deadline + OVERDUE
     if decided is not None and decided.startswith(b"reverting") and not late:
         return LockState(resolver, "reverting", holder, what, now, last=last)
     return LockState(resolver, "overdue" if late else "armed", holder, what, now, last=last)
-
-
-_GRACE = 60  # seconds past the deadline before an armed lock still there is said to be overdue
 
 
 def status(resolvers: Sequence[Resolver], transport_of: Callable[[Resolver], Transport]) -> list[LockState]:

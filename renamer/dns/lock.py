@@ -37,6 +37,7 @@ LOCK = "renamer-apply.lock"
 # step a run killed outright left running there (dns/playbook/playbook.yml, renamer_step_argv).
 STEP = ".renamer-apply.step"
 MAX_AGE = dt.timedelta(hours=1)
+OVERDUE = 60  # seconds past an armed revert's deadline before its lock is said to be overdue (dns/confirm.py)
 MACHINE_ID = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 BOOT_ID = "/proc/sys/kernel/random/boot_id"
 
@@ -252,6 +253,14 @@ def armed_of(holder: dict[str, object]) -> dict[str, object] | None:
 def armed_refusal(resolver: Resolver, holder: dict[str, object]) -> str:
     """Why a lock held for an armed revert refuses another apply: the apply, the deadline (by
     the resolver's clock), and what ends it."""
+    deadline = (armed_of(holder) or {}).get("deadline")
+    if isinstance(deadline, int) and dt.datetime.now(dt.UTC).timestamp() > deadline + OVERDUE:
+        clear = shlex.join(by_hand(resolver, ["rm", "--", _path(resolver)]))
+        return (f"{resolver.name}: {_armed_text(resolver, holder)}, but that time is past and the lock is "
+                "still there: its revert did not run, or did not end (see `renamer dns status` and "
+                "REVERT.log in the apply's backup folder); once you know it will not run, clear the lock "
+                f"with `{clear}` (the apply is then found half-done: --rollback or --resume); nothing "
+                "written")
     return (f"{resolver.name}: {_armed_text(resolver, holder)} (see `renamer dns status`); this apply is "
             "refused until then; nothing written")
 

@@ -409,7 +409,17 @@ def test_status_says_overdue_when_a_revert_never_released_its_lock(run, pair: La
     text = dns(run, pair, "status", "--resolvers", "ns-c1")
     assert text.exit_code == 1
     assert "and has not released the lock" in text.stdout and "dns status: needs a look: ns-c1" in text.stdout
-    assert dns(run, pair, "apply", "--resolvers", "ns-c1").exit_code == 3
+    refused = dns(run, pair, "apply", "--resolvers", "ns-c1")
+    assert refused.exit_code == 3, refused.stderr
+    assert "but that time is past and the lock is still there" in refused.stderr
+    assert f"clear the lock with `rm -- {_lock(pair, 'ns-c1')}`" in refused.stderr
+    # cleared by hand: the apply is found half-done (its marker stayed), and --rollback restores it
+    _lock(pair, "ns-c1").unlink()
+    half = dns(run, pair, "apply", "--resolvers", "ns-c1")
+    assert half.exit_code == 3 and "an earlier dns apply was interrupted on ns-c1" in half.stderr
+    rolled = dns(run, pair, "apply", "--resolvers", "ns-c1", "--rollback")
+    assert rolled.exit_code == 0, rolled.stdout + rolled.stderr
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.1",)}
 
 
 def test_the_revert_puts_back_retired_hand_written_lines_and_removes_added_snippets(  # type: ignore[no-untyped-def]

@@ -116,10 +116,13 @@ printf 'detached %s %s\n' "$!" "$(date +%s)"
 
 # Run through the transport as `sh -c DISARM renamer-disarm PID SCRIPT`: stops the detached
 # revert only while /proc/PID/cmdline still names its script (a pid reused since is left alone).
+# SIGKILL, of its process group (the script and its sleep): the decision is claimed already, so it
+# has nothing to clean up, and it may ignore SIGTERM (started while renamer ignored it, which a
+# non-interactive shell keeps: a stray SIGTERM or Ctrl-C never stops a revert halfway).
 DISARM = r"""pid=$1 script=$2
 if [ ! -r "/proc/$pid/cmdline" ]; then echo gone; exit 0; fi
 if tr '\000' '\n' < "/proc/$pid/cmdline" | grep -qxF -- "$script"; then
-  kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid"; echo stopped
+  kill -KILL "-$pid" 2>/dev/null || kill -KILL "$pid"; echo stopped
 else echo other; fi
 """
 

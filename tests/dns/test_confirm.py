@@ -69,6 +69,14 @@ def _past_deadline(armed: dict[str, dict[str, object]]) -> None:
     time.sleep(max(0.0, last + 2 - time.time()))
 
 
+def _what(pid: int) -> str:
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text() + " " +
+                Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " "))
+    except OSError as exc:
+        return str(exc)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -155,7 +163,7 @@ def test_a_confirmed_apply_stays_and_its_revert_is_stopped(run, pair: Lab) -> No
         end = time.monotonic() + 5
         while _alive(pid) and time.monotonic() < end:
             time.sleep(0.05)
-        assert not _alive(pid), name
+        assert not _alive(pid), (name, _what(pid))
     _past_deadline(armed)  # nothing reverted
     assert set(addresses(pair, GW).values()) == {("10.251.0.2",)}
     for name in TWO:

@@ -16,9 +16,17 @@ from renamer.atomic import save
 from renamer.cli import completion
 from renamer.cli.common import RESOLVERS_FILE, inventory_from
 from renamer.cli.options import Command, common_options, settings
-from renamer.dns import queries, run
+from renamer.dns import confirm, queries, run
 from renamer.dns.policy import Policy
-from renamer.dns.report import drift_lines, outcome_table, plan_text, verify_json, verify_table
+from renamer.dns.report import (
+    drift_lines,
+    outcome_table,
+    plan_text,
+    status_document,
+    status_table,
+    verify_json,
+    verify_table,
+)
 from renamer.dns.transition import transitions_text
 from renamer.documents import SCHEMA, versioned
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
@@ -157,6 +165,15 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
     return EXIT_FINDINGS if attention or (expect_no_changes and document["changes"]) else EXIT_OK
 
 
+def _within(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return confirm.parse_within(value)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--confirm-within: ")) from None
+
+
 _POLICY = "renamer.policy"
 
 
@@ -211,12 +228,16 @@ def _policy(ctx: click.Context) -> Policy:
 @click.option("--engine", type=click.Choice(["builtin", "ansible"]), default="builtin", show_default=True,
               help="Who does the fan-out: renamer itself, or ansible-playbook (the fleet extra) over an "
                    "exported playbook; the same checks, table and exit codes.")
+@click.option("--confirm-within", "confirm_within", default=None, metavar="DURATION", callback=_within,
+              help="Commit-confirmed: each resolver changed reverts by itself after DURATION (3s, 10m, 1h), "
+                   "on its own machine, unless `renamer dns confirm` keeps it; its lock stays held until "
+                   "then (built-in engine, file backends).")
 @policy_options
 @inventory_option
 @common_options
 @click.pass_context
 def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, after_interrupt: str,
-          retire_stale: bool, plan_file: Path | None, force: bool, engine: str,
+          retire_stale: bool, plan_file: Path | None, force: bool, engine: str, confirm_within: int | None,
           inventory_dir: Path | None) -> int:
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
@@ -240,6 +261,7 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
       renamer dns apply --resolvers all --canary 1 --batch-size 10 --max-fail-percent 5
       renamer dns apply --resolvers all --engine ansible --batch-size 10
       renamer dns apply --resolvers all --force       # past the safety thresholds
+      renamer dns apply --resolvers all --confirm-within 10m   # then: renamer dns confirm --resolvers all
     """
     out = settings(ctx).output
     reviewed = _reviewed(plan_file) if plan_file is not None else None
@@ -247,10 +269,13 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         spec = ",".join(str(r.get("resolver")) for r in reviewed.get("resolvers", []) if isinstance(r, dict))
     if not spec:
         raise click.UsageError("give --resolvers, or --plan with a reviewed plan")
+    if confirm_within is not None and (engine == "ansible" or after_interrupt == "rollback"):
+        raise click.UsageError("--confirm-within works with the built-in engine's apply only (not --engine "
+                               "ansible, not --rollback)")
     request = run.ApplyRequest(dry_run=dry_run, verify=not no_verify,
                                after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
                                reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx),
-                               force=force)
+                               force=force, confirm_within=confirm_within or 0)
     if engine == "ansible" and not dry_run:
         if no_verify:  # the playbook's verify is what decides each batch
             raise click.UsageError("--no-verify works with the built-in engine only (not --engine ansible)")
@@ -339,6 +364,68 @@ def verify(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None, 
         shown = out.verdict(verify_table(reports, out.result, out.width()))
     out.echo(shown)
     return EXIT_OK if all(r.ok for r in reports) else EXIT_FINDINGS
+
+
+@dns.command()
+@click.option("--resolvers", "spec", default="all", show_default=True,
+              shell_complete=completion.resolver_list, help=RESOLVERS_HELP)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              help="Output format.")
+@inventory_option
+@common_options
+@click.pass_context
+def status(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None) -> int:
+    """Show each resolver's lock and the commit-confirmed revert armed there.
+
+    Reads only: per managed resolver, who holds its lock (user, host, pid),
+    and where `dns apply --confirm-within` armed a revert, when it runs (by
+    the resolver's own clock) and how many seconds are left. Exits 1 when a
+    revert is overdue (its deadline passed, the lock still there), failed
+    (its REVERT.failed), or a resolver cannot be reached.
+
+    \b
+    Examples:
+      renamer dns status
+      renamer dns status --resolvers ns-ana,ns-fv --format json
+    """
+    states = run.lock_status(inventory_from(ctx, inventory_dir), spec)
+    out = settings(ctx).output
+    if fmt == "json":
+        out.echo(json.dumps(status_document(states), indent=2) + "\n")
+    else:
+        out.echo(out.verdict(status_table(states, out.result, out.width())))
+    return EXIT_OK if all(s.ok for s in states) else EXIT_FINDINGS
+
+
+@dns.command("confirm")
+@click.option("--resolvers", "spec", required=True, shell_complete=completion.resolver_list,
+              help=RESOLVERS_HELP)
+@inventory_option
+@common_options
+@click.pass_context
+def confirm_command(ctx: click.Context, spec: str, inventory_dir: Path | None) -> int:
+    """Keep a commit-confirmed apply: disarm the revert it left on each resolver.
+
+    On each resolver named: claims the decision before the revert can (a
+    revert that already started is left to finish, and said), stops the
+    revert's process (only while /proc/PID/cmdline still names its script)
+    or systemd unit, records the apply as applied there and releases the
+    lock. Exits 1 when a resolver had nothing armed, its revert ran first,
+    or it cannot be reached: nothing is ever said confirmed that was not.
+
+    \b
+    Examples:
+      renamer dns confirm --resolvers all
+      renamer dns confirm --resolvers ns-ana,ns-fv
+    """
+    done = run.confirm_applies(inventory_from(ctx, inventory_dir), spec)
+    out = settings(ctx).output
+    kept = [c.resolver.name for c in done if c.ok]
+    missed = [c.resolver.name for c in done if not c.ok]
+    out.echo("".join(f"{c.line}\n" for c in done) + out.verdict(
+        f"dns confirm: FAILED on {', '.join(missed)}" + (f" (confirmed on {', '.join(kept)})" if kept else "")
+        if missed else f"dns confirm: OK, confirmed on {', '.join(kept)}"))
+    return EXIT_OK if not missed else EXIT_FINDINGS
 
 
 _UNITS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}

@@ -140,6 +140,13 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "repos": ("per repo: name, state (not cloned, not planned, a plan or apply state, applied, pushed), why, "
                   "left, commits (sha, role), changed (the rewrite's Renamer-Changed), pushed"),
     },
+    "renamer dns status --format json": {
+        "schema": _SCHEMA, "ok": "no revert overdue or failed, no confirm unfinished, every resolver read",
+        "resolvers": "per resolver: resolver, target, state (free, held, armed, reverting, overdue, revert "
+                     "failed, confirm unfinished, unreachable, not read), holder (user, host, pid, started), "
+                     "armed (apply, sequence, seconds, deadline, how, pid, unit, script, folder, seconds_left), "
+                     "failed, error, last",
+    },
     "renamer probe --format json": {
         "schema": _SCHEMA, "dry_run": "the endpoints were listed, not probed", "ok": "every endpoint answered",
         "endpoints": "each endpoint: where it is named, resolution, answers, connect, http, latency_ms, problems",

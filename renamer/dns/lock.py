@@ -37,6 +37,7 @@ LOCK = "renamer-apply.lock"
 # step a run killed outright left running there (dns/playbook/playbook.yml, renamer_step_argv).
 STEP = ".renamer-apply.step"
 MAX_AGE = dt.timedelta(hours=1)
+OVERDUE = 60  # seconds past an armed revert's deadline before its lock is said to be overdue (dns/confirm.py)
 MACHINE_ID = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 BOOT_ID = "/proc/sys/kernel/random/boot_id"
 
@@ -45,10 +46,13 @@ State = Literal["live", "gone", "unproven"]
 
 @contextlib.contextmanager
 def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
-           notes: list[str], unreachable: dict[str, str] | None = None) -> Iterator[None]:
+           notes: list[str], unreachable: dict[str, str] | None = None,
+           kept: set[str] | None = None) -> Iterator[None]:
     """Hold every resolver's lock for the duration; `notes` gets each stale lock taken over.
     With `unreachable`, a resolver that cannot be reached at all is named there and left
-    out (nothing can be written there either); without it, that stops everything."""
+    out (nothing can be written there either); without it, that stops everything. The
+    resolvers named in `kept` by the end keep their lock: a commit-confirmed apply armed a
+    revert there, which releases it (or `dns confirm` does: dns/confirm.py)."""
     held: list[Resolver] = []
     mine = _holder()
     try:
@@ -66,7 +70,8 @@ def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
         for resolver in reversed(held):
             # The last round trip: what the apply left queued (dns/applies.end), then the lock.
             with contextlib.suppress(TransportError):
-                transports[resolver.name].remove(_path(resolver))
+                if kept is None or resolver.name not in kept:
+                    transports[resolver.name].remove(_path(resolver))
                 transports[resolver.name].flush()
 
 
@@ -79,6 +84,8 @@ def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str
         if raw is None:
             continue  # released in between: try again
         holder = parse(raw)
+        if armed_of(holder) is not None:  # a commit-confirmed apply's revert waits there (dns/confirm.py)
+            raise UnsafeError(armed_refusal(resolver, holder))
         state, why = judge(holder)
         if state != "gone":
             raise UnsafeError(_refusal(resolver, path, holder, state, why))
@@ -237,6 +244,36 @@ def _path(resolver: Resolver) -> str:
     return posixpath.join(resolver.backup_dir, LOCK)
 
 
+def armed_of(holder: dict[str, object]) -> dict[str, object] | None:
+    """The `armed` part of a lock a commit-confirmed apply keeps (dns/confirm.py), or None."""
+    value = holder.get("armed")
+    return value if isinstance(value, dict) else None
+
+
+def armed_refusal(resolver: Resolver, holder: dict[str, object]) -> str:
+    """Why a lock held for an armed revert refuses another apply: the apply, the deadline (by
+    the resolver's clock), and what ends it."""
+    deadline = (armed_of(holder) or {}).get("deadline")
+    if isinstance(deadline, int) and dt.datetime.now(dt.UTC).timestamp() > deadline + OVERDUE:
+        clear = shlex.join(by_hand(resolver, ["rm", "--", _path(resolver)]))
+        return (f"{resolver.name}: {_armed_text(resolver, holder)}, but that time is past and the lock is "
+                "still there: its revert did not run, or did not end (see `renamer dns status` and "
+                "REVERT.log in the apply's backup folder); once you know it will not run, clear the lock "
+                f"with `{clear}` (the apply is then found half-done: --rollback or --resume); nothing "
+                "written")
+    return (f"{resolver.name}: {_armed_text(resolver, holder)} (see `renamer dns status`); this apply is "
+            "refused until then; nothing written")
+
+
+def _armed_text(resolver: Resolver, holder: dict[str, object]) -> str:
+    armed = armed_of(holder) or {}
+    deadline = armed.get("deadline")
+    when = (dt.datetime.fromtimestamp(deadline, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            if isinstance(deadline, int) else "?")
+    return (f"a commit-confirmed apply ({armed.get('apply', '?')}, by {_who(holder)}) is armed there: it "
+            f"reverts at {when} unless `renamer dns confirm --resolvers {resolver.name}` keeps it")
+
+
 def holder_of(resolver: Resolver, transport: Transport) -> str | None:
     """Who holds this resolver's lock, as `dns plan` says it (None: nobody): an apply running
     now, or one killed outright that left it."""
@@ -244,5 +281,7 @@ def holder_of(resolver: Resolver, transport: Transport) -> str | None:
     if raw is None:
         return None
     holder = parse(raw)
+    if armed_of(holder) is not None:
+        return f"{_path(resolver)} is held: {_armed_text(resolver, holder)}"
     state, why = judge(holder)
     return f"{_path(resolver)} is held by {_who(holder)}" + (f" ({why})" if state != "unproven" else "")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from renamer.dns.answers import ResolverReport
+from renamer.dns.confirm import LockState, stamp
 from renamer.dns.plan import ResolverPlan, over_thresholds
 from renamer.dns.rollout import Outcome
 from renamer.documents import versioned
@@ -180,6 +181,12 @@ def _failures(reports: Sequence[ResolverReport]) -> list[str]:
 
 def apply_verdict(outcomes: Sequence[Outcome]) -> str:
     """The last line, agreeing with the table: never "rolled back" when a rollback failed."""
+    armed = [o for o in outcomes if o.armed is not None and o.status == "applied"]
+    if armed and all(o.ok for o in outcomes):
+        first = min(o.armed.deadline for o in armed if o.armed is not None)
+        names = ",".join(o.resolver.name for o in armed)
+        return (f"dns apply: OK, not final: armed on {plural(len(armed), 'resolver')}; each reverts by "
+                f"itself from {stamp(first)} unless `renamer dns confirm --resolvers {names}` keeps it")
     if all(o.ok for o in outcomes):
         return "dns apply: OK"
     stuck = [o.resolver.name for o in outcomes if o.status == "rollback FAILED"]
@@ -195,3 +202,40 @@ def apply_verdict(outcomes: Sequence[Outcome]) -> str:
     if any(o.status == "rolled back" for o in outcomes):
         return "dns apply: FAILED, changed resolvers rolled back"
     return "dns apply: FAILED, nothing was changed"
+
+
+def status_table(states: Sequence[LockState], paint: Paint = plain, width: int | None = None) -> str:
+    """`dns status`: one row per resolver (its lock, the revert armed there and when it runs), a
+    line for each that needs a look, then the verdict."""
+    rows = [["resolver", "target", "state", "holder", "reverts at", "left"]]
+    for state in states:
+        holder = state.holder
+        who = (f"{holder.get('user', '?')}@{holder.get('host', '?')} pid {holder.get('pid', '?')}"
+               if holder else "-")
+        armed, left = state.armed, state.left
+        rows.append([state.resolver.name, state.resolver.target, state.state, who,
+                     armed.when if armed is not None else "-",
+                     "-" if left is None else f"{left} s" if left >= 0 else f"{-left} s ago"])
+    lines = [table(rows, paint, width)]
+    for state in states:
+        name = state.resolver.name
+        if state.armed is not None and state.state == "armed":
+            lines.append(f"{name}: apply {state.armed.apply_id} reverts by itself at {state.armed.when} "
+                         f"unless `renamer dns confirm --resolvers {name}` keeps it\n")
+        if state.state == "overdue" and state.armed is not None:
+            lines.append(f"{name}: the revert of apply {state.armed.apply_id} was due at {state.armed.when} "
+                         f"and has not released the lock (its log: {state.armed.folder}/REVERT.log): check "
+                         "the resolver by hand\n")
+        if state.state == "revert failed" and state.armed is not None:
+            lines.append(f"{name}: the revert of apply {state.armed.apply_id} FAILED ({state.failed}); the "
+                         f"lock is kept: restore by hand from {state.armed.folder}\n")
+        if state.error:
+            lines.append(f"{name}: {state.error}\n")
+    bad = [s.resolver.name for s in states if not s.ok]
+    lines.append(f"dns status: {'needs a look: ' + ', '.join(bad) if bad else 'OK'}\n")
+    return "".join(lines)
+
+
+def status_document(states: Sequence[LockState]) -> dict[str, Any]:
+    """`dns status --format json`."""
+    return versioned({"ok": all(s.ok for s in states), "resolvers": [s.document() for s in states]})

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from renamer import debug
-from renamer.dns import applies
+from renamer.dns import applies, confirm
 from renamer.dns.answers import NoAnswer, Querier, ResolverReport
 from renamer.dns.backend import Backend, backend_for
 from renamer.dns.inventory import Inventory, Resolver
@@ -26,6 +26,7 @@ from renamer.dns.plan import RETIRED_LIST, ResolverPlan, backup_name
 from renamer.dns.policy import Policy
 from renamer.dns.transport import CommandResult, Transport, TransportError
 from renamer.dns.verify import old_names_left, verify_resolver, wait_until_answering
+from renamer.errors import UnsafeError
 from renamer.interrupts import handled
 from renamer.words import plural
 
@@ -52,6 +53,7 @@ class Outcome:
     backup: str | None = None
     restarted: bool = False  # its reload ran: a rollback must restart it too, and only then
     sequence: int = 0  # the resolver's apply sequence this apply took there (dns/applies.py)
+    armed: confirm.Armed | None = None  # --confirm-within: the revert waiting there (dns/confirm.py)
 
     @property
     def ok(self) -> bool:
@@ -114,6 +116,11 @@ class Rollout:
     verify: bool = True
     stamp: str = field(default_factory=applies.new_id)  # this apply's id (dns/applies.py)
     interrupted: bool = False
+    # --confirm-within: seconds until each resolver applied reverts by itself unless confirmed
+    # (dns/confirm.py); 0: each is final once its batch is. `armed` gets the resolvers armed: their
+    # lock stays held (dns/lock.locked's `kept`).
+    confirm_within: int = 0
+    armed: set[str] = field(default_factory=set)
 
     def apply(self, plans: Sequence[ResolverPlan], progress: Callable[[str], None] | None = None,
               policy: Policy | None = None) -> list[Outcome]:
@@ -173,10 +180,34 @@ class Rollout:
                     self._roll_back(changed)
                 raise
         for plan, outcome in changed:  # the batch is applied and verified: it is final
-            if outcome.status == "applied":
+            if outcome.status == "applied" and self.confirm_within:
+                self._arm(plan, outcome)
+            elif outcome.status == "applied":
                 applies.end(plan.resolver, self.transports[plan.resolver.name], self.stamp, "applied",
                             outcome.sequence)
         return True
+
+    def _arm(self, plan: ResolverPlan, outcome: Outcome) -> None:
+        """--confirm-within: leave the revert on the resolver instead of making the apply final
+        there (its pending marker stays until the revert or `dns confirm` ends it). A revert that
+        cannot be armed rolls the resolver back now: the operator asked for that safety net."""
+        assert outcome.backup is not None
+        resolver = plan.resolver
+        try:
+            # a Ctrl-C must not stop it between the revert's start and the lock that names it
+            with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
+                outcome.armed = confirm.arm(plan, self.transports[resolver.name], folder=outcome.backup,
+                                            apply_id=self.stamp, sequence=outcome.sequence,
+                                            restarted=outcome.restarted, seconds=self.confirm_within)
+        except (TransportError, UnsafeError) as exc:
+            outcome.status, outcome.error = "failed", f"could not arm the revert: {exc}"
+            outcome.steps.append("arm FAILED")
+            self._roll_back([(plan, outcome)])
+            return
+        self.armed.add(resolver.name)
+        how = (f"unit {outcome.armed.unit}" if outcome.armed.how == "systemd"
+               else f"pid {outcome.armed.pid}, detached")
+        outcome.steps.append(f"armed: reverts at {outcome.armed.when} ({how}) unless confirmed")
 
     def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
         resolver, transport = plan.resolver, self.transports[plan.resolver.name]

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from renamer import debug
-from renamer.dns import ansible_engine, applies, preflight
+from renamer.dns import ansible_engine, applies, confirm, preflight
 from renamer.dns.ansible_export import ControlNode, Export, write_export
 from renamer.dns.answers import Check, Expectation, Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site, Transitional
-from renamer.dns.lock import LOCK, locked
+from renamer.dns.lock import LOCK, armed_refusal, locked, parse
 from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
 from renamer.dns.powerdns import ansible as powerdns_ansible
@@ -161,6 +161,9 @@ class ApplyRequest:
     # This apply's id (dns/applies.py); "" makes a new one. A library caller may name one: one
     # that already names a backup folder on a resolver is refused (applies.refuse_reused).
     apply_id: str = ""
+    # --confirm-within: seconds after which each resolver applied reverts by itself, unless
+    # `renamer dns confirm` disarms it (dns/confirm.py); 0: the apply is final as it ends
+    confirm_within: int = 0
 
 
 def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(), *,
@@ -175,6 +178,9 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
     resolvers = [r for r in selected if r.manage]  # the others are never reached but over DNS
     notes: list[str] = []
     request = replace(request, apply_id=request.apply_id or applies.new_id())
+    if request.confirm_within and not request.dry_run:
+        confirm.refuse_unsupported(resolvers)  # before anything is read or written
+    armed: set[str] = set()  # the resolvers whose lock the armed revert keeps (dns/confirm.py)
     with connected(inventory, resolvers) as transports:
         _read_ahead(resolvers, transports, test=True, apply_id=request.apply_id)
         if request.dry_run:
@@ -188,9 +194,10 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
                 transports[resolver.name].check_sudo()
             except Unreachable as exc:
                 unreachable[resolver.name] = str(exc)
-        with locked([r for r in resolvers if r.name not in unreachable], transports, notes, unreachable):
+        with locked([r for r in resolvers if r.name not in unreachable], transports, notes, unreachable,
+                    kept=armed):
             result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier,
-                                   unreachable, in_front(inventory, selected))
+                                   unreachable, in_front(inventory, selected), armed)
     if result.outcomes:
         ended: dict[str, str] = {o.resolver.name: o.status for o in result.outcomes if o.resolver.manage}
         sequences = {o.resolver.name: o.sequence for o in result.outcomes if o.sequence}
@@ -246,7 +253,7 @@ FORWARDER_CACHE_TRIES = 2  # more rounds of asking a failing unmanaged resolver 
 def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: dict[str, Transport],
                   request: ApplyRequest, progress: Callable[[int, int], None] | None,
                   make_querier: Callable[[Resolver], Querier], unreachable: dict[str, str],
-                  forwarders: Sequence[Resolver]) -> ApplyResult:
+                  forwarders: Sequence[Resolver], armed: set[str]) -> ApplyResult:
     retire_stale, after_interrupt, reviewed = request.retire_stale, request.after_interrupt, request.reviewed
     with debug.timed(f"dns plan: {len(resolvers)} resolvers read"):
         plans = plan_resolvers(inventory, resolvers, transports, retire_stale=retire_stale,
@@ -284,7 +291,8 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
         if progress is not None:
             progress(names.index(name), len(names))
 
-    rollout = Rollout(inventory, transports, make_querier, verify=request.verify, stamp=request.apply_id)
+    rollout = Rollout(inventory, transports, make_querier, verify=request.verify, stamp=request.apply_id,
+                      confirm_within=request.confirm_within, armed=armed)
     # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
     # rollout rolls back instead of dying between a write and a restart.
     with handled((signal.SIGTERM,), raise_interrupt):
@@ -361,6 +369,20 @@ def _restore(plan: ResolverPlan, transports: dict[str, Transport],
     except (StepFailed, TransportError) as exc:
         outcome.status, outcome.error = "rollback FAILED", str(exc)
     return outcome
+
+
+def lock_status(inventory: Inventory, spec: str) -> list[confirm.LockState]:
+    """`dns status`: each managed resolver's lock, the revert armed there and its deadline; reads only."""
+    resolvers = [r for r in inventory.select(spec) if r.manage]
+    return confirm.status(resolvers, lambda r: backend_for(r).transport(inventory, r))
+
+
+def confirm_applies(inventory: Inventory, spec: str) -> list[confirm.Confirmed]:
+    """`dns confirm`: disarm the revert a commit-confirmed apply left on each resolver of `spec`."""
+    resolvers = [r for r in inventory.select(spec) if r.manage]
+    if not resolvers:
+        raise ConfigError(f"--resolvers {spec}: no resolver renamer manages (all have manage: false)")
+    return confirm.confirm(resolvers, lambda r: backend_for(r).transport(inventory, r))
 
 
 def verify(inventory: Inventory, spec: str,
@@ -488,6 +510,10 @@ def _export(inventory: Inventory, resolvers: list[Resolver], folder: Path, polic
         # an API backend's host: its sites' RRsets as read for this plan, and the PATCH of each
         api = {p.resolver.name: powerdns_ansible.host_vars(inventory, p, transport)
                for p in plans if isinstance(transport := transports[p.resolver.name], ApiTransport)}
+        for plan in plans:  # an armed revert waits there: said as such, not as an interrupted apply
+            if confirm.armed_here(plan.resolver, transports[plan.resolver.name]) is not None:
+                raise UnsafeError(f"{armed_refusal_of(plan.resolver, transports[plan.resolver.name])}; "
+                                  "nothing exported")
     _refuse_half_done(plans)  # the playbook would refuse them too; say so before anything runs
     dns = [*renamer_argv, "dns", "verify"]
     control = ControlNode(verify=[*dns, "--format", "json", "--alone", "--loaded", *dns_args, "--resolvers"],
@@ -526,6 +552,11 @@ def _would_refuse_half_done(plans: list[ResolverPlan], transports: dict[str, Tra
     """`dns plan`: the apply's own half-done check (applies.interrupted, dropping nothing, then
     its refusal), said on each resolver it would refuse: the plan never promises that apply. A
     marker the apply would drop (its apply ended there) is a warning, no longer "interrupted"."""
+    for plan in plans:  # armed: the apply is not interrupted, it waits for a confirm (dns/confirm.py)
+        armed = confirm.armed_here(plan.resolver, transports[plan.resolver.name])
+        if armed is not None and plan.interrupted == armed.folder:
+            plan.interrupted = None
+            plan.fails.append(f"{armed_refusal_of(plan.resolver, transports[plan.resolver.name])} (exit 3)")
     try:
         notes = applies.interrupted(plans, transports, "refuse", dry=True)
     except UnsafeError as exc:  # a marker its resolver's records contradict: refused as it is
@@ -536,6 +567,12 @@ def _would_refuse_half_done(plans: list[ResolverPlan], transports: dict[str, Tra
         plan.warnings += [note for note in notes if note.startswith(f"{plan.resolver.name}: ")]
     for plan in (p for p in plans if p.interrupted):
         plan.fails.append(f"{_half_done([plan])} (exit 3, nothing written)")
+
+
+def armed_refusal_of(resolver: Resolver, transport: Transport) -> str:
+    """The refusal an apply meets at a resolver where a commit-confirmed revert is armed."""
+    raw = transport.read(posixpath.join(resolver.backup_dir, LOCK))
+    return armed_refusal(resolver, parse(raw or b""))
 
 
 def _refuse_over_thresholds(plans: Sequence[ResolverPlan], force: bool) -> None:

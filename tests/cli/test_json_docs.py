@@ -13,7 +13,7 @@ from renamer.campaign import render as campaign_render
 from renamer.campaign.results import CampaignApply, CampaignPlan, CampaignPush, CampaignStatus
 from renamer.cli.json_docs import DOCUMENTS
 from renamer.dns import queries
-from renamer.dns.report import verify_json
+from renamer.dns.report import status_document, verify_json
 from renamer.dns.run import plan_document
 from renamer.documents import versioned
 from renamer.report.machine import undo_data
@@ -45,6 +45,7 @@ BUILT = {  # the DNS, probe and campaign documents, from the functions that buil
                                                     verified=None),
     "renamer dns who-asks --format json": lambda: versioned(queries.document(
         queries.WhoAsks(dt.datetime.now(dt.UTC), (), [], []))),
+    "renamer dns status --format json": lambda: status_document([]),
 }
 
 

@@ -12,6 +12,7 @@ PowerDNS, brings its own there).
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -412,3 +413,70 @@ def test_two_applies_at_once_are_refused(run, daemons: Lab) -> None:  # type: ig
         assert first.wait(timeout=60) == 130
     daemons.write_resolvers()
     assert serving_everywhere(daemons, OLD)
+
+
+def _canaries(lab: Lab) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(resolver, canary TXT name) -> the TXT values it serves, for every site it serves now."""
+    loaded = inventory(lab)
+    return _asked_again(lab, [(r.name, BACKENDS[r.backend].canary(site, r)[0]) for r in loaded.resolvers
+                              for site in loaded.sites if site.name in r.sites])
+
+
+def _asked_again(lab: Lab, names: list[tuple[str, str]]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """What each (resolver, TXT name) answers now, asked over DNS."""
+    by_name = {r.name: r for r in inventory(lab).resolvers}
+    out = {}
+    for owner, name in names:
+        try:
+            answer = dnspython_querier(by_name[owner])(f"{name}.", "TXT")
+        except NoAnswer:
+            out[(owner, name)] = ("no answer",)
+            continue
+        out[(owner, name)] = tuple(sorted(v for kind, v in answer.records if kind == "TXT"))
+    return out
+
+
+@pytest.mark.parametrize("remove_ana", [False, True], ids=["moved", "site-removed"])
+def test_a_commit_confirmed_apply_not_confirmed_reverts_on_the_resolver_itself(  # type: ignore[no-untyped-def]
+        run, daemons: Lab, remove_ana: bool) -> None:
+    """`--confirm-within 3s` and no `dns confirm`: the revert left on each resolver's machine
+    restores the backup (a removed site's files or zones too), reactivates the daemon and releases
+    the lock; each resolver then serves the old records and the old canaries. An API backend
+    (PowerDNS) has no machine to leave it on: refused, exit 3, nothing written."""
+    assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
+    before = _canaries(daemons)
+    move_gateway(daemons)
+    if remove_ana:
+        (daemons.inventory / "sites" / "ana.yaml").unlink()
+        daemons.write_resolvers((), **_without_ana(daemons))
+    result = dns(run, daemons, "apply", "--resolvers", "all", "--force", "--confirm-within", "3s")
+    if inventory(daemons).resolvers[0].backend == "powerdns":
+        assert result.exit_code == 3, result.stdout + result.stderr
+        assert "--confirm-within needs a revert that runs on the resolver's own machine" in result.stderr
+        assert serving_everywhere(daemons, OLD) and _asked_again(daemons, list(before)) == before
+        status = dns(run, daemons, "status", "--format", "json")  # its lock is on the server: said, not read
+        assert status.exit_code == 0, status.stdout
+        assert {r["state"] for r in json.loads(status.stdout)["resolvers"]} == {"not read"}
+        assert "X-RENAMER-LOCK" in dns(run, daemons, "status").stdout
+        return
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert serving_everywhere(daemons, NEW)
+    assert _asked_again(daemons, list(before)) != before
+    locks = daemons.root / "backups"
+    end = time.monotonic() + 60
+    while list(locks.glob("*/renamer-apply.lock")) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert not list(locks.glob("*/renamer-apply.lock")), "each revert released its lock"
+    if inventory(daemons).resolvers[0].backend == "bind":  # its zones went back with the serial moved past
+        assert list(locks.glob("*/*/renamer-*.zone.revert")), sorted(locks.rglob("*"))
+    end = time.monotonic() + 15  # named loads a reloaded zone after rndc returns
+    while not (serving_everywhere(daemons, OLD) and _asked_again(daemons, list(before)) == before) \
+            and time.monotonic() < end:
+        time.sleep(0.2)
+    assert serving_everywhere(daemons, OLD)
+    assert _asked_again(daemons, list(before)) == before  # the old canaries: the backups are served
+    if remove_ana:
+        assert all(addresses(daemons, name, "ana-gw.ana.lan.") == ["10.250.0.1"] for name in daemons.instances)
+    again = dns(run, daemons, "apply", "--resolvers", "all", "--force")  # nothing left half-done
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert serving_everywhere(daemons, NEW)

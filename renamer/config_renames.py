@@ -3,6 +3,7 @@ claims to be."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from renamer.config import Renames
@@ -47,6 +48,8 @@ def read_renames(top: dict[str, Any], problems: Problems) -> Renames:
     merges = _merges(section, hosts + addresses, problems)
     for key, pairs in (("hosts", hosts), ("addresses", addresses)):
         _check_many_to_one(section, key, pairs, merges, problems)
+    if not problems.items:
+        _check_one_address(section, addresses, networks, merges, problems)
     _check_one_dns_name(section, hosts, problems)
     return Renames(tuple(hosts), tuple(addresses), tuple(networks),
                    tuple((new, tuple(olds)) for new, olds in merges.items()))
@@ -91,6 +94,50 @@ def _check_many_to_one(section: dict[str, Any], key: str, pairs: list[tuple[str,
                      f"{shown(other)} and {shown(old)} both become {shown(new)}: two old values cannot "
                      "become one unless listed as an intended merge "
                      f"(renames.merges: {{{new}: [{other}, {old}]}})")
+
+
+def _check_one_address(section: dict[str, Any], pairs: list[tuple[str, str]],
+                       networks: list[tuple[IPNetwork, IPNetwork]], merges: dict[str, list[str]],
+                       problems: Problems) -> None:
+    """Two old addresses that become one address by another route than one spelling (break-it
+    round 21, finding 18): two spellings of one IPv6 address (`fd00:0::9`, `FD00::9`), or an
+    address renamed onto the place a moved network gives another address (`10.0.2.5: 10.0.1.5`
+    beside `10.0.0.0/24: 10.0.1.0/24`, which moves 10.0.0.5 there too). Each is two machines on one
+    address: refused at load unless listed as an intended merge, as for one spelling."""
+    olds = {str(parse_address(old)): old for old, _ in pairs if parse_address(old) is not None}
+    first: dict[str, str] = {}  # the new address, as ipaddress writes it -> the old that takes it
+    for old, new in pairs:
+        a, b = parse_address(old), parse_address(new)
+        if a is None or b is None:
+            continue
+        other = first.setdefault(str(b), old)
+        if other != old and str(parse_address(other)) != str(a) and not _merged(merges, new, other, old):
+            problems.add(section["addresses"], old, f"renames.addresses.{old}",
+                         f"{shown(other)} and {shown(old)} both become {shown(new)} (one address, spelled "
+                         "two ways): two old values cannot become one unless listed as an intended merge "
+                         f"(renames.merges: {{{new}: [{other}, {old}]}})")
+            return
+        for old_net, new_net in networks:
+            if b.version != new_net.version or b not in new_net:
+                continue
+            offset = int(b) - int(new_net.network_address)
+            if offset >= old_net.num_addresses:
+                continue  # a grown network's part no old address moves to
+            moved = ipaddress.ip_address(int(old_net.network_address) + offset)
+            if moved == a or str(moved) in olds:
+                continue  # the address itself, or one this file renames on its own
+            problems.add(section["addresses"], old, f"renames.addresses.{old}",
+                         f"{shown(old)} and {moved} (moved by renames.networks {old_net}: {new_net}) both "
+                         f"become {shown(new)}: two machines cannot share one address; give {moved} an "
+                         "address of its own under renames.addresses, or, for an intended merge, rename it "
+                         f"to {shown(new)} there too and list both "
+                         f"(renames.merges: {{{new}: [{old}, {moved}]}})")
+            return
+
+
+def _merged(merges: dict[str, list[str]], new: str, *olds: str) -> bool:
+    return any(set(listed) >= set(olds) for key, listed in merges.items()
+               if str(parse_address(key)) == str(parse_address(new)))
 
 
 def _check_one_dns_name(section: dict[str, Any], pairs: list[tuple[str, str]], problems: Problems) -> None:

@@ -69,6 +69,52 @@ def test_two_old_values_into_one_are_refused_at_load_naming_both(kind: str, repo
     assert snapshot(root) == before
 
 
+# Break-it round 21, finding 18: one new address reached by another route than one spelling.
+@pytest.mark.parametrize(("renames", "key", "says"), [
+    pytest.param('  addresses:\n    "fd00::1": "fd00::9"\n    "fd00::2": "fd00:0::9"\n', "fd00::2",
+                 "'fd00::1' and 'fd00::2' both become 'fd00:0::9' (one address, spelled two ways)", id="v6-spellings"),
+    pytest.param('  addresses:\n    "fd00::1": "fd00::9"\n    "fd00::2": "FD00::9"\n', "fd00::2",
+                 "'fd00::1' and 'fd00::2' both become 'FD00::9'", id="v6-upper-case"),
+    pytest.param("  networks:\n    10.0.0.0/24: 10.0.1.0/24\n  addresses:\n    10.0.2.5: 10.0.1.5\n", "10.0.2.5",
+                 "'10.0.2.5' and 10.0.0.5 (moved by renames.networks 10.0.0.0/24: 10.0.1.0/24) both become "
+                 "'10.0.1.5'", id="onto-a-moved-member"),
+    pytest.param("  networks:\n    10.0.0.0/24: 10.0.1.0/24\n  addresses:\n    10.0.0.5: 10.0.1.6\n", "10.0.0.5",
+                 "'10.0.0.5' and 10.0.0.6 (moved by renames.networks 10.0.0.0/24: 10.0.1.0/24) both become "
+                 "'10.0.1.6'", id="inside-onto-a-neighbour"),
+    pytest.param("  networks:\n    10.0.48.0/29: 10.0.48.0/28\n  addresses:\n    10.0.9.1: 10.0.48.3\n", "10.0.9.1",
+                 "'10.0.9.1' and 10.0.48.3 (moved by renames.networks 10.0.48.0/29: 10.0.48.0/28) both become",
+                 id="onto-a-grown-network-member"),
+])
+def test_one_new_address_by_two_routes_is_refused_at_load(renames: str, key: str, says: str,
+                                                          repo: Callable[..., Path],
+                                                          run: Callable[..., Result]) -> None:
+    config = "version: 1\nname: m\nrenames:\n" + renames + "allowlist: allow.yaml\n"
+    root = repo({"hosts.txt": "a fd00::1\nb fd00::2\nc 10.0.2.5\nd 10.0.0.5\ne 10.0.0.6\nf 10.0.48.3\n"},
+                config=config, allowlist=ALLOW)
+    before = snapshot(root)
+    for args in (("sweep", "--dry-run"), ("sweep", "--commit"), ("verify",)):
+        done = run(root, *args)
+        assert done.exit_code == 2, done.stdout + done.stderr
+        assert done.stderr.startswith("renamer: error: renamer.yaml:") and f"renames.addresses.{key}: " in done.stderr
+        assert says in done.stderr and done.stderr.count("\n") == 1
+    assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("renames", [
+    pytest.param("  networks:\n    10.0.0.0/24: 10.0.1.0/24\n  addresses:\n    10.0.0.5: 10.0.1.6\n"
+                 "    10.0.0.6: 10.0.1.5\n", id="two-members-swapped"),
+    pytest.param("  networks:\n    10.0.0.0/24: 10.0.1.0/24\n  addresses:\n    10.0.2.5: 10.0.1.5\n"
+                 "    10.0.0.5: 10.0.1.5\n  merges:\n    10.0.1.5: [10.0.2.5, 10.0.0.5]\n", id="a-listed-merge"),
+    pytest.param("  networks:\n    10.0.0.0/24: 10.0.1.0/24\n  addresses:\n    10.0.2.5: 10.0.3.5\n",
+                 id="outside-the-new-network"),
+])
+def test_two_routes_that_never_meet_load(renames: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    config = "version: 1\nname: m\nrenames:\n" + renames + "allowlist: allow.yaml\n"
+    root = repo({"hosts.txt": "c 10.0.2.5\nd 10.0.0.5\n"}, config=config, allowlist=ALLOW)
+    done = run(root, "sweep", "--dry-run")
+    assert done.exit_code == 0, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize(("hosts", "key", "message"), [
     pytest.param("    pug: wolf\n    PUG: fox\n", "PUG", "'pug' and 'PUG' are one DNS name", id="break10-7"),
     pytest.param("    Pug: wolf\n    pUG: fox\n", "pUG", "'Pug' and 'pUG' are one DNS name", id="mixed-case"),

@@ -1,5 +1,6 @@
 """Rules that read a whole file before each reference is decided, and after: the submodule paths
-of .gitmodules, and the SOA serial that goes with a zone's edits (a zone's names: zone_rules.py)."""
+of .gitmodules, the SOA serial that goes with a zone's edits (a zone's names: zone_rules.py), and
+the length a PHP-serialized string carries with its text."""
 
 from __future__ import annotations
 
@@ -25,6 +26,37 @@ def with_serial(fmt: Format, data: bytes, edits: list[Edit]) -> tuple[list[Edit]
     if any(e.start < end and start < e.end for e in edits):
         return edits, None  # never: a serial holds no name or address
     return sorted([*edits, Edit(start, end, new)], key=lambda e: e.start), (old_serial, new_serial)
+
+
+# PHP's serialize(): `s:17:"web01.lab.example";`, the string's length in bytes before it
+_SERIALIZED = re.compile(rb's:(?P<n>[0-9]{1,9}):"')
+
+
+def with_lengths(data: bytes, edits: list[Edit]) -> list[Edit]:
+    """The edits, plus the length of each PHP-serialized string whose text they change (break-it
+    round 21, finding 28: a WordPress option's `s:17:"web01.lab.example"` rewritten to a shorter
+    name kept its 17, and unserialize() then fails: WordPress reads the option as missing). A
+    string is one only where its length lands on its closing `";` (or `"}` at an array's end);
+    one inside another's text (a serialized value serialized again) counts the inner's new length
+    too. An edit across a string's edge changes no length (it is no such string's text)."""
+    if not edits or b':"' not in data:
+        return edits
+    spans = []  # (digits start, digits end, text start, text end, length)
+    for found in _SERIALIZED.finditer(data):
+        length, begin = int(found.group("n")), found.end()
+        if data[begin + length:begin + length + 2] in (b'";', b'"}'):
+            spans.append((found.start("n"), found.end("n"), begin, begin + length, length))
+    if not spans:
+        return edits
+    added: list[Edit] = []
+    for digits, digits_end, begin, end, length in sorted(spans, key=lambda s: s[3] - s[2]):  # inner first
+        inside = [e for e in (*edits, *added) if begin <= e.start and e.end <= end]
+        if any(e.start < end and begin < e.end and e not in inside for e in edits):
+            continue
+        grown = sum(len(e.new) - (e.end - e.start) for e in inside)
+        if grown:
+            added.append(Edit(digits, digits_end, str(length + grown).encode()))
+    return sorted([*edits, *added], key=lambda e: e.start) if added else edits
 
 
 _SUBMODULE_PATH = re.compile(rb"^[ \t]*(?:path[ \t]*=|\[submodule\b)")

@@ -50,7 +50,7 @@ from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content, read_scanned
-from renamer.sweep.file_rules import submodule_paths_refused, with_serial
+from renamer.sweep.file_rules import submodule_paths_refused, with_lengths, with_serial
 from renamer.sweep.formatted_names import formatted_matches
 from renamer.sweep.function_calls import helm_call_matches, imported_call_matches
 from renamer.sweep.helm_tails import held_lines, helm_matches
@@ -674,6 +674,7 @@ class FileScanner:
         serial = None
         if edits:
             edits, serial = with_serial(fmt, data, edits)
+            edits = with_lengths(data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
                           new_path, tuple(near), digest, content.mode, refused, serial)

@@ -19,6 +19,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "findings": "each live reference: path, line, column, old, new, status, reason, note, key_path, role",
         "near_misses": ("what looks like an old value but is not one: path, line, column, text, like, kind, why, "
                         "name (the longer name it stands in, or empty)"),
+        "encrypted": ("current-state files read only as ciphertext where a value may stand (ansible-vault, "
+                      "sops): path, why; --strict fails on them"),
         "ignored_with_references": ("git-ignored files whose content holds an old value (not checked without "
                                     "--include-ignored)"),
         "ignored_with_old_paths": ("git-ignored files whose path alone holds an old value (a sweep moves them "
@@ -39,8 +41,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "name": "the move's name", "summary": "counts, as verify's",
         "references": "every reference with its status (kept, residual, ...), reason and note",
         "near_misses": "as verify's", "stale_exemptions": "exemptions that matched nothing, or kept nothing",
-        "unreadable": "files that could not be read", "ignored_with_references": "as verify's",
-        "ignored_with_old_paths": "as verify's",
+        "unreadable": "files that could not be read", "encrypted": "as verify's",
+        "ignored_with_references": "as verify's", "ignored_with_old_paths": "as verify's",
         "expired": "as verify's",
         "moved_expired": "Terraform `moved` blocks the sweep wrote, past their expiry: path, line, from, to, move, "
                          "expires",

@@ -164,6 +164,10 @@ def _unscanned_lines(summary: Summary) -> list[str]:
     if summary.skipped_files:
         lines.append(f"Unreadable ({plural(len(summary.skipped_files), 'file')}):")
         lines += [f"  {path}: {why}" for path, why in summary.skipped_files]
+    if summary.encrypted:  # what they hold cannot be told: verify --strict fails on them
+        lines.append(f"Encrypted, not read ({plural(len(summary.encrypted), 'current-state file')}; "
+                     "once each is checked by hand, exclude it in the allowlist or class it a record):")
+        lines += [f"  {path}: {why}" for path, why in summary.encrypted]
     if summary.ignored_with_references:
         count = len(summary.ignored_with_references)
         lines.append(f"Ignored by git but covered by `current`, holding old values: {count} "
@@ -201,7 +205,9 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
     misses = verdict.near_misses
     extra = (f", {plural(verdict.expired, 'expired exemption')}" if verdict.expired else "") + (
         f", {plural(verdict.collisions, 'collision')}" if verdict.collisions else "") + (
-        f", {plural(verdict.skipped, 'current-state file')} skipped unread" if verdict.skipped else "")
+        f", {plural(verdict.skipped, 'current-state file')} skipped unread" if verdict.skipped else "") + (
+        f", {plural(verdict.encrypted, 'current-state file')} encrypted, not read"
+        if verdict.encrypted else "")
     lines.append(f"verify: {verdict.word}: {verdict.residual} residual, "
                  f"{verdict.unclassified} unclassified, {misses} near-miss"
                  f"{'es' if misses != 1 else ''}{extra}, {plural(verdict.files_scanned, 'file')} scanned")

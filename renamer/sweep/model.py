@@ -107,6 +107,8 @@ class ScanResult:
     linking: tuple[str, ...] | None = None
     # git-ignored current files whose path alone holds an old value (`pug.env`, `hosts/pug/.env`)
     ignored_with_old_paths: tuple[str, ...] = ()
+    # current-state files renamer reads only as ciphertext where a value may stand: (path, why)
+    encrypted: tuple[tuple[str, str], ...] = ()
 
     def references(self) -> list[Reference]:
         return [ref for f in self.files for ref in f.references]

@@ -195,7 +195,8 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
             elif any(r.status != KEPT for r in ignored_file.references):  # keep_paths keeps a name
                 ignored_with_old_paths.append(rel)
     return ScanResult(files, chunk.scanned, tuple(ignored_with_references), unreadable, tuple(listed),
-                      tuple(chunk.holding), tuple(chunk.linking), tuple(ignored_with_old_paths))
+                      tuple(chunk.holding), tuple(chunk.linking), tuple(ignored_with_old_paths),
+                      tuple(sorted(chunk.encrypted)))
 
 
 @once.scoped

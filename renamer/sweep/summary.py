@@ -37,6 +37,7 @@ class Verdict:
     expired: int = 0  # exemptions past their `expires:` day
     collisions: int = 0  # new values already in a structured file that the sweep writes them into
     skipped: int = 0  # with strict: current-state files skipped unread (binary, encoding, too large)
+    encrypted: int = 0  # with strict: current-state files renamer reads only as ciphertext
 
     @property
     def word(self) -> str:
@@ -65,6 +66,9 @@ class Summary:
     serials: list[tuple[str, str, str]] = field(default_factory=list)  # zone path, old, new serial
     files_scanned: int = 0
     skipped_files: list[tuple[str, str]] = field(default_factory=list)
+    # current-state files read only as ciphertext where a value may stand (ansible-vault, sops):
+    # renamer cannot tell what they hold (verify --strict fails until they are excluded or kept)
+    encrypted: list[tuple[str, str]] = field(default_factory=list)
     ignored_with_references: list[str] = field(default_factory=list)
     ignored_with_old_paths: list[str] = field(default_factory=list)  # their path alone holds one
     pins: list[Pin] = field(default_factory=list)  # a sweep's (the residual ones are in `residual` too)
@@ -77,6 +81,7 @@ class Summary:
     @classmethod
     def of_scan(cls, scan: ScanResult) -> Summary:
         out = cls(files_scanned=scan.files_scanned, skipped_files=list(scan.skipped_files),
+                  encrypted=list(scan.encrypted),
                   ignored_with_references=list(scan.ignored_with_references),
                   ignored_with_old_paths=list(scan.ignored_with_old_paths),
                   files_changed=sum(1 for f in scan.files if f.changes),
@@ -106,14 +111,16 @@ class Summary:
 
     def verdict(self, *, strict: bool, expired: int = 0, collisions: int = 0) -> Verdict:
         """Fails on any residual, unclassified or unreadable file and on an expired exemption;
-        with `strict`, on near-misses, on collisions inside one structured file, and on a
-        current-state file skipped unread (binary, another encoding, too large) holding an old value."""
+        with `strict`, on near-misses, on collisions inside one structured file, on a
+        current-state file skipped unread (binary, another encoding, too large) holding an old value,
+        and on a current-state file read only as ciphertext (what it holds cannot be told)."""
         misses = len(self.derived) + len(self.near_misses)
         failed = bool(self.residual or self.unclassified or self.skipped_files or expired)
         skipped = len({r.path for r in self.skipped_live}) if strict else 0
-        return Verdict(not failed and not (strict and (misses or collisions or skipped)), strict,
+        encrypted = len(self.encrypted) if strict else 0
+        return Verdict(not failed and not (strict and (misses or collisions or skipped or encrypted)), strict,
                        len(self.residual), len(self.unclassified), len(self.skipped_files), misses,
-                       self.files_scanned, expired, collisions if strict else 0, skipped)
+                       self.files_scanned, expired, collisions if strict else 0, skipped, encrypted)
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:

@@ -48,6 +48,13 @@ def edit_problem(before: str, after: str) -> str | None:
         return f"the edit would make the INI invalid: {str(exc).splitlines()[0]}"
     if [len(keys) for _, keys in old] != [len(keys) for _, keys in new]:
         return "the edit would change the INI file's sections"
+    # `[ app01 ]` is section app01 to most readers (PHP's parse_ini_file, MySQL, Samba, crudini),
+    # which trim it; configparser keeps the blanks (break-it round 21, finding 20)
+    trimmed = [name.strip() for name, _ in new]
+    if len(set(trimmed)) < len(trimmed) and len({n.strip() for n, _ in old}) == len(old):
+        twice = next(name for name in trimmed if trimmed.count(name) > 1)
+        return (f"renaming a section would collide with the existing section {twice!r} (read with its "
+                "blanks trimmed)")
     # an Ansible inventory's host lines are keys here: two hosts made one (break-it round 16, #8)
     return siblings.inventory_collision(before, after)
 

@@ -20,7 +20,7 @@ from renamer.formats import siblings
 
 _SECTION = re.compile(r"[ \t]*\[(?P<key>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
 _ITEM = re.compile(r"[ \t]*-[ \t]+")
-_KEY = re.compile(r"[ \t]*(?P<key>\"[^\"\n]*\"|'[^'\n]*'|[^\s:=#;\[\]{}'\"]+)"
+_KEY = re.compile(r"[ \t]*(?:export[ \t]+)?(?P<key>\"[^\"\n]*\"|'[^'\n]*'|[^\s:=#;\[\]{}'\"]+)"
                   r"[ \t]*(?::(?=[ \t]|\Z)|=)")
 # Jinja's `{% if %}` and a Go template's (Helm's) `{{- if }}`, `{{ else if }}`, `{{ range }}`...
 _TAG = re.compile(r"\{%-?\+?[ \t]*(?P<word>\w+)|\{\{-?[ \t]*(?P<go>if|else|range|with|define|block|end)\b")

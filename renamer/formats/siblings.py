@@ -41,7 +41,18 @@ _TEMPLATED = re.compile(r"\{\{|\{%|\$\{")
 _COMMENT = re.compile(r"(?:^|[ \t])(?:#|//).*")
 _LABEL = re.compile(r"[^(){}\[\]=;<>|&!+?`]+")
 _KINDS = {"block": "block", "section": "section", "host": "host line", "job": "job_name",
-          "object": "Nagios object name", "server_name": "server_name"}
+          "object": "Nagios object name", "server_name": "server_name", "server": "HAProxy server",
+          "map": "nginx map key", "machine": ".netrc machine", "match": "ssh Match host"}
+# Entries one reader keys by name among their siblings (break-it round 21, findings 11 and 30):
+# an HAProxy section's `server NAME` (unique in its backend), a .netrc `machine NAME` (the first
+# wins: curl would send another machine's credentials), ssh's `Match host NAME` (the first value
+# obtained wins).
+_SERVER = re.compile(r"[ \t]+server[ \t]+(?P<name>[^\s#]+)[ \t]+\S")
+_MACHINE = re.compile(r"[ \t]*machine[ \t]+(?P<name>\S+)(?:[ \t]+(?:login|password|account)\b|[ \t]*\Z)")
+_MATCH = re.compile(r"[ \t]*Match[ \t]+(?:(?:canonical|final)[ \t]+)?host[ \t]+(?P<name>[^\s,#]+)"
+                    r"[ \t]*(?:#.*)?\Z", re.IGNORECASE)
+# an ungrouped INI inventory (one named by ansible.cfg needs no `[group]`): a host line with its vars
+_INVENTORY_VARS = re.compile(r"(?m)^[A-Za-z0-9_][\w.\-]*[ \t]+ansible_\w+=")
 
 
 @dataclass(frozen=True)
@@ -78,6 +89,7 @@ def labels(text: str) -> list[Label]:
     out: list[Label] = []
     opened: list[int] = []  # the line of each enclosing block's head (0: an anonymous one)
     group: str | None = None
+    section = 0  # the line of the HAProxy section the lines below belong to (0: none)
     defined: tuple[int, str] | None = None  # a Nagios `define TYPE {` block open: its depth and type
     text = text.removeprefix("\ufeff")  # a leading BOM: the first line's head is still a head
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -90,6 +102,16 @@ def labels(text: str) -> list[Label]:
             continue
         if not opened and (found := _HAPROXY.match(line)) is not None:
             out.append(Label(number, ("haproxy",), "section", f"{found.group('kw')} {found.group('name')}"))
+            section = number
+            continue
+        if section and not opened and (found := _SERVER.match(line)) is not None:
+            out.append(Label(number, ("haproxy-server", section), "server", found.group("name")))
+            continue
+        if (found := _MACHINE.match(line)) is not None and "machine" in line.split()[:1]:
+            out.append(Label(number, ("netrc",), "machine", found.group("name")))
+            continue
+        if (found := _MATCH.match(line)) is not None:
+            out.append(Label(number, ("ssh-match",), "match", found.group("name").lower()))
             continue
         if not opened and (found := _GROUP.match(line)) is not None:
             name = found.group("name").strip()
@@ -179,13 +201,41 @@ def servers(text: str) -> list[Label]:
     return out
 
 
+_MAP = re.compile(r"map[ \t]")
+_MAP_WORDS = frozenset({"default", "hostnames", "volatile", "include"})
+
+
+def map_keys(text: str) -> list[Label]:
+    """Each source value of an nginx `map $a $b { ... }` block: unique in its block (nginx refuses
+    a second: `conflicting parameter`, break-it round 21, finding 30)."""
+    if "map" not in text or "{" not in text:
+        return []
+    text = _NGINX_COMMENT.sub("", text.removeprefix("\ufeff"))
+    out: list[Label] = []
+    stack: list[tuple[bool, int]] = []  # (a map block, its head's line)
+    start = 0
+    for found in _STATEMENT.finditer(text):
+        statement = text[start:found.start()]
+        words = statement.split()
+        line = text.count("\n", 0, start + len(statement) - len(statement.lstrip())) + 1
+        start = found.end()
+        if found.group() == "{":
+            stack.append((_MAP.match(" ".join(words)) is not None and len(words) == 3, line))
+        elif found.group() == ";":
+            if stack and stack[-1][0] and len(words) == 2 and words[0] not in _MAP_WORDS:
+                out.append(Label(line, ("map", stack[-1][1]), "map", words[0].strip("\"'")))
+        elif stack:
+            stack.pop()
+    return out
+
+
 def collision(before: str, after: str) -> str | None:
     """Where the edited text holds a sibling label twice that the original held once, or None."""
-    earlier = labels(before) + servers(before)
+    earlier = labels(before) + servers(before) + map_keys(before)
     old = Counter((label.scope, label.label) for label in earlier)
     was = {label.line: label.label for label in earlier}
     groups: dict[tuple[tuple[object, ...], str], list[Label]] = {}
-    for label in labels(after) + servers(after):
+    for label in labels(after) + servers(after) + map_keys(after):
         groups.setdefault((label.scope, label.label), []).append(label)
     for (scope, name), group in sorted(groups.items(), key=lambda g: g[1][0].line):
         if len(group) > max(old[(scope, name)], 1):
@@ -200,7 +250,7 @@ def collision(before: str, after: str) -> str | None:
 def inventory_collision(before: str, after: str) -> str | None:
     """`_inventory_merge` of two texts (also asked of an INI file configparser reads, formats/ini.py,
     whose host lines are keys to it): only a text with a `[group]` header is an inventory."""
-    if not _GROUPED.search(after):
+    if not _GROUPED.search(after) and not _INVENTORY_VARS.search(after):
         return None
     return _inventory_merge(_hosts(before), _hosts(after))
 

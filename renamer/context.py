@@ -317,6 +317,10 @@ def find_sets(data: bytes, rules: Sequence[RangeRule]) -> list[tuple[tuple[int, 
 # `dhcp server forbidden-ip A B` (break-it round 12, #1)
 _RANGE_WORDS = (b"range", b"pool", b"excluded-address", b"excluded-ip-address", b"forbidden-ip")
 # Junos `address-range low A high B`, VirtualBox `--lowerip A --upperip B`, `dhcp_min:`/`dhcp_max:`
+# The keys whose `from`/`to` pair is a span of addresses kept out of use (break-it round 21, #23):
+# the nearest enclosing key names it, `exclude:`, `reserved:`, `static_leases:`, `allocation:`.
+_FROM_TO_PARENT = re.compile(rb"(?i)\b(?:exclu\w*|reserv\w*|static[_-]?leases?|allocations?)[\"']?[ \t]*[:=]"
+                             rb"[^\n]*\n?(?:[ \t]*(?:-[ \t]*)?[\w\"']+[ \t]*:[^\n]*\n)?[^\n]*\Z")
 _START_WORDS = (b"start", b"begin", b"first", b"from", b"low", b"lower", b"min", b"minimum")
 # A range word is a word of its own, or a key's segment (`ip_pool`, `dhcp-range`, `ipRange`), or
 # after one of these (`iprange`, netsh `excluderange`, `addresspool`); never the tail of another
@@ -602,15 +606,18 @@ def _keyed_pair(data: bytes, start: int) -> Ends | None:
     if here is None:
         return None
     words = {w.lower() for key in (before.group("key"), partner.group("key")) for w in _SEGMENTS.findall(key)}
-    if not words - {b"from", b"to"}:
-        # `from:`/`to:` alone name a range only under a range or pool word nearby (pfSense's
-        # <range><from>..</from><to>..</to></range>); elsewhere they are a rule's source and target.
-        first = min(before.start(), partner.start())
-        if not has_range_word(data[max(0, first - 200):first]):
-            return None
     there = _ADDRESS.match(data, partner.start("value"))
     if there is None:
         return None
+    if not words - {b"from", b"to"}:
+        # `from:`/`to:` alone name a range only under a range or pool word nearby (pfSense's
+        # <range><from>..</from><to>..</to></range>), or under a key that holds addresses out of
+        # use (`exclude:`, `reserved:`, `static_leases:`: break-it round 21, finding 23, one end moved
+        # alone); elsewhere they are a rule's source and target (`routes:`, `rule:`), each its own.
+        first = min(before.start(), partner.start())
+        near = data[max(0, first - 200):first]
+        if not has_range_word(near) and _FROM_TO_PARENT.search(near) is None:
+            return None
     return (here, there) if here.start() < there.start() else (there, here)
 
 

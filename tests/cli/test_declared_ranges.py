@@ -94,7 +94,25 @@ KEYED = [
                  '  end_ip_address   = "10.0.40.99"\n}\n', {2}, id="terraform"),
     pytest.param("pve.cfg", "dhcp-range start-address=10.0.40.11,end-address=10.0.40.20\n", {1},
                  id="proxmox-sdn"),
+    # Break-it round 21, finding 23: a bare from/to pair under a parent no range word names
+    pytest.param("dhcp.yaml", "dhcp:\n  lan:\n    exclude:\n      from: 10.0.40.11\n      to: 10.0.40.14\n", {4},
+                 id="from-to-under-exclude"),
+    pytest.param("dhcp.yaml", "reserved: {from: 10.0.40.5, to: 10.0.40.11}\n", {1}, id="from-to-flow-reserved"),
+    pytest.param("leases.yaml", "static_leases:\n  to: 10.0.40.20\n  from: 10.0.40.11\n", {3},
+                 id="to-written-first"),
 ]
+
+# A rule's source and target (`from:`/`to:` under a key that keeps no addresses out of use) are each
+# their own, one /24 or not: the renamed one follows, the other stays.
+@pytest.mark.parametrize("text", [
+    pytest.param("rule:\n  from: 10.0.40.11\n  to: 10.0.40.14\n", id="rule-one-24"),
+    pytest.param("nat:\n  - name: excluded-from-backup\n    from: 10.0.40.11\n    to: 10.0.41.9\n",
+                 id="a-value-spelling-the-word"),
+])
+def test_a_from_to_pair_that_reads_as_a_rule_follows(repo: Repo, run: Run, text: str) -> None:
+    root = repo({"fw.yaml": text}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "fw.yaml").read_text() == text.replace("10.0.40.11", "10.0.50.21")
 
 
 @pytest.mark.parametrize(("path", "text", "lines"), KEYED)

@@ -203,6 +203,18 @@ class Classifier:
             if found is not None and found[1]:
                 return FileClass(CURRENT, None, f"live: {found[0]} includes it by its path")
             return klass
+        if klass.status == RECORD and klass.reason == "dated-file" and named is not None:
+            # a dated name is evidence, a live include is evidence against it (break-it round 21,
+            # #33: `resources: [app-2025-01-15.yaml]`, `haproxy -f .../haproxy-20250301.cfg`)
+            found = named(path, path)
+            if found is not None and found[1]:
+                return FileClass(CURRENT, None, f"live: {found[0]} includes it by its path")
+            if found is not None:
+                note = (f"its dated name keeps it as history, but {found[0]} names it by its path (a live "
+                        "file may read it): decide it, with a record class if it is history, or by `current:` "
+                        "if it is live")
+                return FileClass(UNCLASSIFIED, None, note)
+            return klass
         if klass.status != RECORD or klass.reason not in self._claims:
             return klass
         claim = self.preset_claim(klass.reason, path)

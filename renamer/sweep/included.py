@@ -42,6 +42,8 @@ _DIRECTIVE = re.compile(
 # A leading variable or template the path is joined to (`{{ playbook_dir }}/`, `${DIR}/`, `$DIR/`).
 _ITEM = re.compile(rb"^([ \t]*)-[ \t]")
 _READ = 1024 * 1024
+# a line that may name a dated file (classify.FILE_DATE's dates), for git grep -E
+_DATED = "[0-9]{4}-?[0-9]{2}-?[0-9]{2}"
 _PREFIX = re.compile(r"^(?:\{\{[^}]*\}\}|\$\{[^}]*\}|\$\w+|%\w+%)/")
 
 Named = tuple[str, bool]  # (`path:line` of the live file naming it, by an include directive)
@@ -49,9 +51,12 @@ Named = tuple[str, bool]  # (`path:line` of the live file naming it, by an inclu
 
 class IncludedBy:
     def __init__(self, root: Path, live: Callable[[str], bool],
-                 preset_folder: Callable[[str], str | None] = lambda rel: None) -> None:
+                 preset_folder: Callable[[str], str | None] = lambda rel: None,
+                 unclassified: Callable[[str], bool] = lambda rel: False) -> None:
         self.root = root
         self.live = live
+        # a file no rule classes (it holds no old value, so nobody was asked): it may be live too
+        self.unclassified = unclassified
         self.preset_folder = preset_folder  # the folder a preset keeps a file by, else None
         self._hits: dict[str, list[tuple[str, str, bytes]]] = {}
         self._included: dict[str, bool] = {}
@@ -70,21 +75,31 @@ class IncludedBy:
 
     def naming(self, rel: str, folder: str) -> Named | None:
         """Where a live file names `rel` by a path through `folder` (the preset's folder it lies
-        in, `nginx/conf.d/backup`); an include directive's place first."""
+        in, `nginx/conf.d/backup`), or by its own name where `folder` is `rel` itself (a dated
+        file: break-it round 21, #33); an include directive's place first."""
         name = folder.rsplit("/", 1)[-1]
         parts = rel.split("/")
         depth = len(folder.split("/")) - 1
         found: Named | None = None
-        for referrer, line, text in self._grep(name):
-            if referrer == rel or not self._reads(referrer):
+        itself = folder == rel
+        # a dated file by its own name: one grep of every dated line serves them all (a repo of a
+        # thousand dated notes asks a thousand names)
+        rows = ([r for r in self._grep(_DATED, regex=True) if name.encode() in r[2]] if itself
+                else self._grep(f"{name}/"))
+        for referrer, line, text in rows:
+            if referrer == rel:
+                continue
+            maybe = itself and not self._reads(referrer) and self.unclassified(referrer)
+            if not maybe and not self._reads(referrer):
                 continue
             code = code_end(text)  # a commented-out include names nothing (break-it round 19, #11)
             for word in _WORD.finditer(text, 0, code):
                 how = names(os.fsdecode(word.group()), parts, depth, name, referrer)
                 if how is None:
                     continue
-                if how == "exact" and (_DIRECTIVE.search(text, 0, word.start()) is not None
-                                       or self._listed_under_directive(referrer, int(line), text)):
+                if how == "exact" and not maybe and (
+                        _DIRECTIVE.search(text, 0, word.start()) is not None
+                        or self._listed_under_directive(referrer, int(line), text)):
                     return f"{referrer}:{line}", True
                 found = found or (f"{referrer}:{line}", False)
         return found
@@ -110,10 +125,11 @@ class IncludedBy:
                 return _DIRECTIVE.search(above) is not None
         return False
 
-    def _grep(self, name: str) -> list[tuple[str, str, bytes]]:
+    def _grep(self, needle: str, *, regex: bool = False) -> list[tuple[str, str, bytes]]:
+        name = needle
         if name not in self._hits:
-            command = ["git", "-C", str(self.root), "grep", "--untracked", "-I", "-n", "-z", "-F",
-                       "--full-name", "-e", f"{name}/"]
+            command = ["git", "-C", str(self.root), "grep", "--untracked", "-I", "-n", "-z",
+                       "-E" if regex else "-F", "--full-name", "-e", needle]
             try:
                 done = subprocess.run(command, capture_output=True, check=False)
                 rows = done.stdout.split(b"\n")

@@ -421,7 +421,8 @@ class FileScanner:
         # A preset record folder's file a live file includes by path (sweep/included.py).
         classifier = project.classifier
         self.included = IncludedBy(project.root, lambda rel: classifier.classify(rel).status == CURRENT,
-                                   classifier.preset_folder)
+                                   classifier.preset_folder,
+                                   lambda rel: classifier.classify(rel).status == UNCLASSIFIED)
         self.ssh_configs = set(self.ssh_includes) | set(self.ssh_includes.values())
         # `for_each` instance keys: decided with what the loop and key rules hold (sweep/terraform_keys.py)
         self.instance_keys = InstanceKeys(self.terraform, self._before_terraform)

@@ -210,9 +210,9 @@ class Classifier:
             if found is not None and found[1]:
                 return FileClass(CURRENT, None, f"live: {found[0]} includes it by its path")
             if found is not None:
-                note = (f"its dated name keeps it as history, but {found[0]} names it by its path (a live "
-                        "file may read it): decide it, with a record class if it is history, or by `current:` "
-                        "if it is live")
+                note = (f"its dated name keeps it as history, but {found[0]} names it by its path (a "
+                        "live file may read it): decide it, with a record class if it is history, or by "
+                        "`current:` if it is live")
                 return FileClass(UNCLASSIFIED, None, note)
             return klass
         if klass.status != RECORD or klass.reason not in self._claims:

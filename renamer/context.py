@@ -49,20 +49,29 @@ from typing import Literal
 
 from renamer import work
 
-_TIGHT = rb"(?:-|\xe2\x80\x93|\xe2\x80\x94|\xe2\x80\xa6|\.\.|~)"  # -, en dash, em dash, ellipsis, .., ~
+# Every dash a range's ends are joined by, besides `-`: U+2012 figure dash to U+2015 horizontal bar
+# (en and em dash among them), U+2026 ellipsis, U+2212 minus, and their HTML entities (break-it
+# round 21, finding 5: `10.0.0.70&ndash;74`, `web01 − web05` had one end rewritten).
+_DASHES = (rb"\xe2\x80[\x92-\x95\xa6]|\xe2\x88\x92|&(?:ndash|mdash|minus|hellip);"
+           rb"|&#(?:8210|8211|8212|8213|8722|8230|x201[2-5]|x2212|x2026);")
+_TIGHT = rb"(?:-|" + _DASHES + rb"|\.\.|~)"  # -, the dashes, .., ~
 # Spaced forms need a full second end: "10.0.0.1 - 14 hosts" is prose, not a range.
 # Prose joins a range's ends with words too (`web01 up to web05`, `10.0.40.2 until 10.0.40.11`,
 # `between web01 and web05`); `and` joins ends only after `between` (_between), elsewhere two members.
 _WORDS = rb"-|to|through|thru|until|till|up[ \t]+to|(?P<and>and)"
-_SPACED = (rb"(?:[ \t]*(?:\xe2\x80\x93|\xe2\x80\x94|\xe2\x80\xa6|\.\.|~)[ \t]*"
+_SPACED = (rb"(?:[ \t]*(?:" + _DASHES + rb"|\.\.|~)[ \t]*|[ \t]+--[ \t]+"
            rb"|[ \t]+(?:" + _WORDS + rb")[ \t]+)")
 # Every range has a digit right before its separator, or a brace set: a file without one (most
 # files, and any file dense with plain references) is never searched rule by rule.
-RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x93\x94\xa6]"
+RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x92-\x95\xa6]|\xe2\x88\x92|&[#a-z]"
                         rb"|[ \t]+(?:to|through|thru|until|till|up[ \t]+to|and|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
-_CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\]|>)?"  # what dresses a range's first end after it
-_OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[|<)?"  # and its second end before it
+# what dresses a range's first end after it, and its second end before it: code spans, emphasis,
+# quotes, brackets, a Markdown link's target (`[web01](http://x)–[web05](http://y)`) and an HTML
+# element (`<code>web01</code>&ndash;<code>web05</code>`: break-it round 21, finding 5)
+_ELEMENT = rb"code|kbd|samp|tt|b|strong|em|i"
+_CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\]\([^()\s]{0,200}\)|\]|</(?:" + _ELEMENT + rb")>|>)?"
+_OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[|<(?:" + _ELEMENT + rb")>|<)?"
 RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
 # What joins a member to the shorthand members after it (`10.0.20.21  # or .22`, `web01, 02 and
 # 03`, `web01/02`, `10.0.20.21 & .22`): a set written as one name and abbreviated others.
@@ -346,7 +355,7 @@ _MEMBERS = re.compile(rb"(?<![a-z])(?:backends?|servers?|members?|nodes?|upstrea
 _WORD_END = re.compile(rb"[A-Za-z0-9_]*")  # the rest of a key or directive holding a range word
 # What joins a declared range's two ends: a comma, blanks, a dash, or a joining or end word
 # (`range 10.0.40.5 to 10.0.40.11`, Junos `low 10.0.40.5 high 10.0.40.11`).
-_PAIR = re.compile(rb"[\"'`\]]?(?:[ \t]*[,;][ \t]*|[ \t]*(?:-|\xe2\x80[\x93\x94\xa6]|\.\.|~)[ \t]*"
+_PAIR = re.compile(rb"[\"'`\]]?(?:[ \t]*[,;][ \t]*|[ \t]*(?:-|" + _DASHES + rb"|\.\.|~)[ \t]*"
                    rb"|[ \t]+(?:(?:to|through|thru|until|till|up[ \t]+to|and|high|end|last|stop)[ \t]+)?)"
                    rb"[\"'`\[]?", re.IGNORECASE)
 _KEY_SEP = rb"(?P<sep>[\"']?[ \t]*[:=][ \t]*[\"']?|[\"']?>|[ \t]+[\"']?)"
@@ -637,7 +646,7 @@ def _partner_rank(data: bytes, line: int, key: int, partner: re.Match[bytes],
 # needs one stem). ` to ` alone joins ends of one stem only (find_ranges): across stems `from A to
 # B` is mostly a rule's source and target (ufw) or a move's old and new address.
 _V4_BARE = rb"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9]|\.[0-9])"
-_JOINED = (rb"(?:[ \t]*(?:\xe2\x80[\x93\x94\xa6]|\.\.|~)[ \t]*|-|[ \t]+-[ \t]+"
+_JOINED = (rb"(?:[ \t]*(?:" + _DASHES + rb"|\.\.|~)[ \t]*|-|[ \t]+--?[ \t]+"
            rb"|[ \t]+(?:through|thru|until|till|up[ \t]+to|(?P<and>and))[ \t]+)")
 _AFTER = re.compile(_CLOSE + _JOINED + _OPEN + rb"(?P<other>" + _V4_BARE + rb")", re.IGNORECASE)
 _BEFORE = re.compile(rb"(?<![0-9A-Za-z.])(?P<other>" + _V4_BARE + rb")" + _CLOSE + _JOINED + _OPEN + rb"\Z",

@@ -35,6 +35,14 @@ def _reasons(root: Path, run: Callable[..., Result]) -> list[str | None]:
     pytest.param("web01.lab.example-web03", id="fqdn-then-bare"),
     pytest.param("<web01>\u2013<web05>", id="angle-brackets"),  # the break-it pass's two dresses
     pytest.param("web01\u2026web05", id="ellipsis"),
+    # break-it round 21, finding 5: links, HTML elements and entities, every dash
+    pytest.param("[web01](http://x)\u2013[web05](http://y)", id="markdown-links"),
+    pytest.param("<code>web01</code>&ndash;<code>web05</code>", id="html-code-ndash"),
+    pytest.param("10.0.0.70&ndash;74 and 10.0.0.70&#8211;10.0.0.74", id="entities"),
+    pytest.param("web01 -- web05 and 10.0.0.70 -- 10.0.0.74", id="double-hyphen"),
+    pytest.param("web01 \u2212 web05 and 10.0.0.70 \u2212 10.0.0.74", id="minus-sign"),
+    pytest.param("web01 \u2012 web05, 10.0.0.70\u201274", id="figure-dash"),
+    pytest.param("web01 \u2015 web05", id="horizontal-bar"),
 ))
 def test_a_dressed_range_is_never_rewritten_at_one_end(line: str, repo: Callable[..., Path],
                                                        run: Callable[..., Result]) -> None:

@@ -14,6 +14,25 @@ from renamer.errors import ConfigError, RenamerError
 
 FORGES = ("gh", "glab")
 TIMEOUT = 120.0  # seconds one forge command may take
+# A pull request's body: GitHub takes 65536 characters; glab takes the description as one argv
+# string, which Linux caps at 128 KiB (MAX_ARG_STRLEN). Longer (a big audit): cut, and said so.
+BODY_CHARS = 60_000
+BODY_BYTES = 100_000
+CUT_NOTE = ("\n\n*(The audit is cut here to fit the forge's limit: `renamer audit` on the branch "
+            "gives all of it.)*\n")
+
+
+def fit(body: str) -> str:
+    """The body as the forge takes it: whole where it fits, else cut at a line and said so."""
+    if len(body) <= BODY_CHARS and len(body.encode()) <= BODY_BYTES:
+        return body
+    room = min(BODY_CHARS, BODY_BYTES // 4) - len(CUT_NOTE)
+    cut = body[:room]
+    while len(cut.encode()) > BODY_BYTES - len(CUT_NOTE.encode()):
+        cut = cut[: len(cut) * 9 // 10]
+    if "\n" in cut:
+        cut = cut[: cut.rindex("\n")]
+    return cut + CUT_NOTE
 
 
 def find(choice: str) -> str | None:
@@ -33,6 +52,7 @@ def find(choice: str) -> str | None:
 def propose(tool: str, clone: Path, branch: str, base: str, title: str, body: str) -> str:
     """Open the pull (merge) request from `branch` into `base`; returns what the forge printed
     (its URL), or raises with its error in one line."""
+    body = fit(body)
     with tempfile.TemporaryDirectory(prefix="renamer-campaign-") as folder:
         body_file = Path(folder) / "body.md"
         body_file.write_text(body)

@@ -164,6 +164,8 @@ def verified(clone: Path, campaign: Campaign, ref: str) -> str | None:
         return "no such branch"
     body = git(clone, "log", "-1", "--format=%B", ref)
     digests = re.findall(rf"^{VERIFIED}: (\S+)$", body, re.M)
+    if not digests and not re.search(rf"^Renamer-Move: {re.escape(campaign.name)}$", body, re.M):
+        return f"its last commit is none of the move's (no Renamer-Move: {campaign.name})"
     if not digests:
         return "a sweep cut short or never verified (no Renamer-Verified trailer)"
     if digests[-1] != renames_digest(campaign):

@@ -26,8 +26,7 @@ def fit(body: str) -> str:
     """The body as the forge takes it: whole where it fits, else cut at a line and said so."""
     if len(body) <= BODY_CHARS and len(body.encode()) <= BODY_BYTES:
         return body
-    room = min(BODY_CHARS, BODY_BYTES // 4) - len(CUT_NOTE)
-    cut = body[:room]
+    cut = body[:BODY_CHARS - len(CUT_NOTE)]
     while len(cut.encode()) > BODY_BYTES - len(CUT_NOTE.encode()):
         cut = cut[: len(cut) * 9 // 10]
     if "\n" in cut:

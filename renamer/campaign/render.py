@@ -101,6 +101,7 @@ def status_text(result: CampaignStatus) -> str:
         if repo.commits:
             what = f"{result.branch}: {_commits(repo.commits)}"
             what += f"; {repo.changed}" if repo.changed else ""
+            what += f"; {repo.why}" if repo.why else ""
         else:
             count = "" if repo.left is None else plural(repo.left, "reference") + " left"
             what = "; ".join(p for p in (count, repo.why) if p)

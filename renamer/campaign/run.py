@@ -85,6 +85,9 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
         clone, action = clones.ensure_clone(campaign, repo)
         base_branch = clones.default_branch(clone)
         base = f"refs/remotes/origin/{base_branch}"
+        if campaign.branch == base_branch:
+            raise UnsafeError(f"{campaign.branch} is the remote's default branch: a campaign never pushes "
+                              "to one")
         clones.fetch_pushed(clone, repo, campaign.branch)
         foreign = clones.adopt_remote_branch(clone, campaign, repo)
         if foreign is not None:

@@ -339,7 +339,15 @@ def remote_sha(clone: Path, url: str, branch: str) -> str | None:
 def push(clone: Path, url: str, branch: str) -> None:
     """Push renamer/<move> and nothing else, never forced: a remote branch of that name holding
     other commits refuses the push (git's own fast-forward rule)."""
-    git(clone, "push", "--quiet", "--porcelain", "--", url, f"refs/heads/{branch}:refs/heads/{branch}")
+    done = git_run(["git", *_SAFE, "-C", str(clone), "push", "--quiet", "--porcelain", "--", url,
+                    f"refs/heads/{branch}:refs/heads/{branch}"], capture_output=True, text=True,
+                   env={**os.environ, **_ENV}, check=False)
+    if done.returncode != 0:  # the remote's own reason (a hook's `remote:` lines) before git's last line
+        said = [line.removeprefix("remote:").strip() for line in str(done.stderr).splitlines()
+                if line.startswith("remote:") and line.removeprefix("remote:").strip()]
+        reason = "; ".join(said[:4]) + ("; ..." if len(said) > 4 else "")
+        raise UnsafeError(f"{clone.name}: git push: " + (f"the remote refused: {reason}" if reason
+                                                          else git_error(str(done.stderr))))
     git(clone, "update-ref", pushed_ref(branch), f"refs/heads/{branch}")
 
 

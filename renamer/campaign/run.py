@@ -68,8 +68,13 @@ def _check_skip(campaign: Campaign, skip: Collection[str]) -> None:
 
 
 def _plan(campaign: Campaign, skip: Collection[str], progress: Progress) -> CampaignPlan:
-    repos = []
+    repos: list[RepoPlan] = []
     for repo in campaign.repos:
+        skipped = {r.name for r in repos if r.state == "skipped"}
+        dep = next((d for d in repo.depends_on if d in skipped), None)
+        if dep is not None and repo.name not in skip:  # a skipped repo's dependants are skipped too
+            repos.append(RepoPlan(repo.name, "skipped", f"depends on {dep}, skipped"))
+            continue
         progress(f"{repo.name}: planning")
         repos.append(_plan_repo(campaign, repo, skip))
     result = CampaignPlan(campaign.name, campaign.branch, tuple(repos))
@@ -253,11 +258,16 @@ def push(campaign: Campaign, skip: Collection[str] = (), forge_choice: str = "au
     _check_skip(campaign, skip)
     tool = forge.find(forge_choice)
     record = _read_record(campaign)
-    repos = []
+    repos: list[RepoPush] = []
     with clones.campaign_lock(campaign):
         for repo in campaign.repos:
             if repo.name in skip:
                 repos.append(RepoPush(repo.name, "skipped", why="--skip"))
+                continue
+            outcomes = {r.name: r.outcome for r in repos}
+            dep = next((d for d in repo.depends_on if outcomes[d] in _NOT_THERE), None)
+            if dep is not None:  # depends_on orders phase 3 too: nothing pushed or proposed before its own
+                repos.append(RepoPush(repo.name, "skipped", why=f"depends on {dep}, {outcomes[dep]}"))
                 continue
             progress(f"{repo.name}: pushing")
             repos.append(_push_repo(campaign, repo, tool, record.get(repo.name, {})))
@@ -368,6 +378,7 @@ def status(campaign: Campaign) -> CampaignStatus:
 
 
 _DONE = ("done", "already", "applied", "pushed")
+_NOT_THERE = ("failed", "not-applied", "skipped")  # a dependency's push outcomes that skip its dependants
 
 
 def _note(campaign: Campaign, name: str, **fields: str | None) -> None:

@@ -717,3 +717,32 @@ def test_a_big_audit_is_cut_to_fit_the_forge(tmp_path: Path, run: Run, monkeypat
     assert body.endswith("*(The audit is cut here to fit the forge's limit: `renamer audit` on the branch "
                          "gives all of it.)*\n")
     assert "## renamer audit: fv-ml1-move" in body
+
+
+def test_depends_on_orders_the_push_and_a_skipped_repo_s_dependants_are_skipped(tmp_path: Path, run: Run) -> None:
+    """Break-it findings 08, 10 and 14: apps depends on infra. --skip infra skips apps in plan and apply
+    (its own problems block nothing); a push infra's remote refuses skips apps (nothing pushed, no pull
+    request), and the remote's reason is printed."""
+    world = build_world(tmp_path, gateway=BLOCKED_GATEWAY)
+    skipped = campaign(run, world, "plan", "--skip", "infra", "--skip", "gateway")
+    assert skipped.exit_code == 0, skipped.stdout
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in skipped.stdout.splitlines()[1:4]}
+    assert rows["apps"] == ["skipped", "depends on infra, skipped"]
+    assert not world.clone("apps").exists()  # not even cloned
+
+    world.campaign.write_text(CAMPAIGN)
+    (tmp_path / "seeds" / "gateway" / "notes" / "todo.md").unlink()
+    git(tmp_path / "seeds" / "gateway", "commit", "-qam", "classified")
+    git(tmp_path / "seeds" / "gateway", "push", "-q", "-f", str(world.remote("gateway")), "main")
+    assert campaign(run, world, "apply").exit_code == 0
+    hook = world.remote("infra") / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'pushes frozen until Monday (change freeze)' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    pushed = campaign(run, world, "push", "--forge", "none")
+    assert pushed.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in pushed.stdout.splitlines()[1:4]}
+    assert rows["infra"] == ["failed", "infra: git push: the remote refused: pushes frozen until Monday (change "
+                             "freeze)"]
+    assert rows["apps"] == ["skipped", "depends on infra, failed"]
+    assert rows["gateway"][0] == "pushed"
+    assert world.refs("apps").get(f"refs/heads/{BRANCH}") is None

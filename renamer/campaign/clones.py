@@ -324,6 +324,11 @@ def push_target(repo: RepoEntry) -> PushTarget:
     return PushTarget(url, f"the origin of the checkout {repo.url}")
 
 
+def forge_repo(url: str) -> str | None:
+    """The repository a forge CLI is told (`--repo`): the push target's URL; None for a folder."""
+    return url if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z0-9._-]+@[^/:]+:", url) else None
+
+
 def remote_head(clone: Path, url: str) -> str | None:
     """The branch the remote's HEAD names, asked of the remote itself."""
     out = git(clone, "ls-remote", "--symref", "--", url, "HEAD", check=False)

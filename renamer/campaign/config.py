@@ -228,7 +228,10 @@ def _url(entry: dict[str, Any], where: str, base: Path, problems: Problems) -> t
                      f"{shown(url)} is neither a path nor a git URL renamer clones "
                      "(https://, ssh://, git://, file://, user@host:path, or a folder)")
         return None, None
-    folder = (base / url.removeprefix("file://")).resolve()
+    path = url.removeprefix("file://")
+    if url.startswith("file://localhost/"):  # git reads file://localhost/PATH as /PATH
+        path = path.removeprefix("localhost")
+    folder = (base / path).resolve()
     if not folder.is_dir():
         problems.add(entry, "url", f"{where}.url", f"{shown(url)}: no such folder ({folder})")
         return None, None

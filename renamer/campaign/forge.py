@@ -48,9 +48,12 @@ def find(choice: str) -> str | None:
     return next((tool for tool in FORGES if shutil.which(tool) is not None), None)
 
 
-def propose(tool: str, clone: Path, branch: str, base: str, title: str, body: str) -> str:
-    """Open the pull (merge) request from `branch` into `base`; returns what the forge printed
-    (its URL), or raises with its error in one line."""
+def propose(tool: str, clone: Path, branch: str, base: str, title: str, body: str,
+            repo: str | None = None) -> str:
+    """Open the pull (merge) request from `branch` into `base` of `repo` (the URL the branch was
+    pushed to: both CLIs take a URL for --repo; None for a folder, where the forge can only guess
+    from the clone's remotes); returns what the forge printed (its URL), or raises with its error
+    in one line."""
     body = fit(body)
     with tempfile.TemporaryDirectory(prefix="renamer-campaign-") as folder:
         body_file = Path(folder) / "body.md"
@@ -61,6 +64,8 @@ def propose(tool: str, clone: Path, branch: str, base: str, title: str, body: st
         else:
             argv = ["glab", "mr", "create", "--source-branch", branch, "--target-branch", base,
                     "--title", title, "--description", body, "--yes"]
+        if repo is not None:
+            argv += ["--repo", repo]
         try:
             done = subprocess.run(argv, cwd=clone, capture_output=True, text=True, timeout=TIMEOUT,
                                   env={**os.environ, "GH_PROMPT_DISABLED": "1", "NO_PROMPT": "1"},

@@ -246,7 +246,10 @@ def _apply_repo(campaign: Campaign, repo: RepoEntry, planned: RepoPlan,
                           "repos before it are done; `renamer campaign apply` again goes on") from None
     except RenamerError as exc:
         clones.roll_back(clone, campaign, before)
-        return RepoApply(repo.name, "failed", f"{exc}; rolled back")
+        # The sweep's advice for a commit that failed (`renamer sweep --commit` completes it from its
+        # journal) is not the campaign's: the rollback removed both; apply again is the way on.
+        reason = str(exc).split("; the rewrite of ", 1)[0]
+        return RepoApply(repo.name, "failed", f"{reason}; rolled back")
     return RepoApply(repo.name, "applied", commits=tuple(commits))
 
 
@@ -311,7 +314,7 @@ def _push_repo(campaign: Campaign, repo: RepoEntry, tool: str | None, last: dict
     _note(campaign, repo.name, proposal="pending", head=local)
     try:
         title, body = _proposal(campaign, repo, clone, commits)
-        answer = forge.propose(tool, clone, branch, base, title, body)
+        answer = forge.propose(tool, clone, branch, base, title, body, clones.forge_repo(target.url))
     except RenamerError as exc:
         _note(campaign, repo.name, proposal="failed", head=local)
         return RepoPush(repo.name, outcome, branch, target.url, proposal=f"failed: {exc}")

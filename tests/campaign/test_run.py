@@ -134,6 +134,7 @@ def test_a_repo_whose_commit_fails_is_rolled_back_and_its_dependants_skipped(tmp
     rows = {line.split()[0]: line.split(None, 2)[1:] for line in applied.stdout.splitlines()[1:4]}
     assert rows["infra"][0] == "failed" and "lint: refused by policy" in rows["infra"][1]
     assert rows["infra"][1].endswith("; rolled back")
+    assert "sweep --commit" not in rows["infra"][1]  # break-it finding 19: the rollback removed that journal
     assert rows["gateway"] == ["applied", rows["gateway"][1]]
     assert rows["apps"] == ["skipped", "depends on infra, failed"]
     after = (git(infra, "rev-parse", "HEAD"), fingerprint(infra / "stacks"), git(infra, "status", "--porcelain"))
@@ -746,3 +747,35 @@ def test_depends_on_orders_the_push_and_a_skipped_repo_s_dependants_are_skipped(
     assert rows["apps"] == ["skipped", "depends on infra, failed"]
     assert rows["gateway"][0] == "pushed"
     assert world.refs("apps").get(f"refs/heads/{BRANCH}") is None
+
+
+def test_a_file_localhost_url_is_the_folder_git_reads(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 20: `file://localhost/PATH` is a valid git URL for /PATH, not a relative folder."""
+    text = CAMPAIGN.replace("url: ../remotes/gateway.git", f"url: file://localhost{tmp_path}/remotes/gateway.git")
+    world = build_world(tmp_path, campaign=text)
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 0, planned.stdout + planned.stderr
+    assert planned.stdout.splitlines()[2].split()[:2] == ["gateway", "ready"]
+
+
+def test_the_forge_is_told_the_repository_the_branch_was_pushed_to(tmp_path: Path, run: Run,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Break-it finding 05: the clone's only remote is the checkout (a folder), so gh run there cannot
+    know the repository; it gets `--repo URL`, the push target's URL (a folder gets none)."""
+    world = build_world(tmp_path)
+    url = f"file://{world.remote('infra')}"
+    git(world.checkout, "remote", "set-url", "origin", url)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "gh-calls"
+    fake = bin_dir / "gh"
+    fake.write_text('#!/bin/sh\nprintf "%s " "$@" >> "$GH_CALLS"\necho >> "$GH_CALLS"\necho https://forge.invalid/1\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("GH_CALLS", str(calls))
+    assert campaign(run, world, "apply").exit_code == 0
+    pushed = campaign(run, world, "push", "--forge", "gh", "--skip", "apps")
+    assert pushed.exit_code == 0, pushed.stdout
+    infra, gateway = calls.read_text().splitlines()
+    assert infra.endswith(f"--repo {url} ")
+    assert "--repo" not in gateway  # a bare repository's folder: no forge repository to name

@@ -107,10 +107,13 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
             if unfinished is None:
                 commits = clones.move_commits(clone, campaign, base)
                 late = clones.behind(clone, campaign.branch, base)
-                note = (f"; {base_branch} has {plural(late, 'commit')} since, not swept: "
+                late_left = _late_references(campaign, repo, clone, base) if late else 0
+                count = ("references unknown (the merge conflicts)" if late_left is None
+                         else plural(late_left, "reference") + " to rewrite after the merge")
+                note = (f"; {base_branch} has {plural(late, 'commit')} since, not swept ({count}): "
                         "verify them after the merge" if late else "")
                 return RepoPlan(repo.name, "done", f"{campaign.branch} is there{note}", action, base_branch,
-                                commits=tuple(commits))
+                                commits=tuple(commits), late_left=late_left)
             notes.append(f"{campaign.branch} in the clone is not done ({unfinished}): apply makes it again")
         clones.start_clean(clone, base)
         project = _project(campaign, repo, clone)
@@ -142,6 +145,28 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
     return RepoPlan(repo.name, state, why, action, base_branch, summary.files_changed,
                     summary.replacement_total(), len(summary.renames), sum(summary.kept.values()),
                     len(summary.stuck), len(result.collisions), unclassified, refusals, swept=True)
+
+
+def _late_references(campaign: Campaign, repo: RepoEntry, clone: Path, base: str) -> int | None:
+    """The default branch moved on after the move's branch was made: the references the branch
+    merged with it would still hold (a dry sweep of that merge, in the clone, undone after); None
+    where the merge conflicts or the sweep cannot be planned."""
+    clones.start_clean(clone, f"refs/heads/{campaign.branch}")
+    try:
+        clones.git(clone, "merge", "--no-commit", "--no-ff", "--quiet", base, check=False)
+        conflicts = clones.git(clone, "diff", "--name-only", "--diff-filter=U", check=False)
+        if clones.rev(clone, "MERGE_HEAD") is None or conflicts:
+            return None
+        project = _project(campaign, repo, clone)
+        result = sweep(project, SweepRequest(dry_run=True, with_diff=False, allow_dirty=True),
+                       hosts=site_hosts(project.config))
+        summary = result.summary
+        return summary.replacement_total() + len(summary.stuck) + len({r.path for r in summary.unclassified})
+    except RenamerError:
+        return None
+    finally:
+        clones.git(clone, "merge", "--abort", check=False)
+        clones.start_clean(clone, f"refs/heads/{campaign.branch}")
 
 
 def _where(reference: Any) -> str:
@@ -203,7 +228,7 @@ def _apply(campaign: Campaign, skip: Collection[str], progress: Progress) -> Cam
             progress(f"{repo.name}: applying")
             outcomes[repo.name] = _apply_repo(campaign, repo, repo_plan, outcomes)
     _record(campaign, {name: {"state": r.outcome, "why": r.why,
-                              "left": 0 if r.outcome in ("applied", "already") else planned.repos[i].left}
+                              "left": 0 if r.outcome == "applied" else planned.repos[i].left}
                        for i, (name, r) in enumerate(outcomes.items())})
     return CampaignApply(planned, tuple(outcomes.values()))
 
@@ -367,14 +392,17 @@ def status(campaign: Campaign) -> CampaignStatus:
             if pushed and last.get("proposal") in ("pending", "failed") and last.get("head") == local:
                 state, why = "pushed, no pull request", "campaign push again opens it"
             late = clones.behind(clone, campaign.branch, f"refs/remotes/origin/{base}")
-            if late:
+            left: object = 0
+            if late:  # what the last plan counted in the merge with the default branch, if it saw it
                 behind = f"{base} has {plural(late, 'commit')} since, not swept"
                 why = "; ".join(p for p in (why, behind) if p)
-            repos.append(RepoStatus(repo.name, state, why, 0, tuple(commits), changed, pushed))
+                left = last.get("left") if last.get("state") in ("done", "already") else None
+            counted = left if isinstance(left, int) else None
+            repos.append(RepoStatus(repo.name, state, why, counted, tuple(commits), changed, pushed))
             continue
         if state in _DONE:  # the record says done, the branch is gone or not finished
             state = "not planned"
-        left = last.get("left")
+        left = last.get("left") if state not in ("not planned", "not cloned") else None
         repos.append(RepoStatus(repo.name, state, str(last.get("why", "")),
                                 left if isinstance(left, int) else None))
     return CampaignStatus(campaign.name, campaign.branch, tuple(repos))

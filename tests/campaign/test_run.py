@@ -351,7 +351,15 @@ def test_one_campaign_at_a_time_and_a_default_branch_that_moved_on(tmp_path: Pat
     planned = campaign(run, world, "plan")
     line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
     assert line.split(None, 2)[1:2] == ["done"]
-    assert "renamer/fv-ml1-move is there; main has 1 commit since, not swept: verify them after the merge" in line
+    assert ("renamer/fv-ml1-move is there; main has 1 commit since, not swept (1 reference to rewrite after the "
+            "merge): verify them after the merge") in line
+    # Break-it finding 07: the burndown counts what the merge would bring, and status says the branch is behind.
+    assert planned.stdout.splitlines()[-1] == "ready: 0 repos to apply, 1 reference left"
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0] == "campaign fv-ml1-move: 3 of 3 repos done, 1 reference left"
+    assert status[2].startswith("  gateway  applied  renamer/fv-ml1-move: ")
+    assert status[2].endswith("; main has 1 commit since, not swept")
+    assert git(world.clone("gateway"), "status", "--porcelain", "--ignored") == ""  # the trial merge undone
 
 
 def test_merge_requests_through_glab(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:

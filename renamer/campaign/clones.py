@@ -23,6 +23,7 @@ from renamer.state import JOURNAL_NAME, LOCK_NAME, state_folder
 from renamer.sweep.guard import exclusive
 from renamer.sweep.uncommitted import RECORD_NAME
 from renamer.vcs_command import git_error, git_run
+from renamer.words import plural
 
 # Never a transport that runs a command (`ext::`), whatever the user's git config allows; no prompt
 # for a password (a campaign is not interactive: a remote that asks fails, and says so).
@@ -228,6 +229,30 @@ def fetch_pushed(clone: Path, repo: RepoEntry, branch: str) -> None:
         git(clone, "fetch", "--quiet", "--", target.url, f"+refs/heads/{branch}:{ref}")
     else:
         git(clone, "update-ref", "-d", ref, check=False)
+
+
+def unpublished(clone: Path, repo: RepoEntry, base: str) -> str | None:
+    """Where the url is a checkout, the move's branch starts from the checkout's current branch, and
+    its pull request goes into that branch of the push target: why that cannot go unsaid (the target
+    has no such branch, or the checkout has commits the target lacks, which the push would publish
+    with the move), or None."""
+    if not is_checkout(repo):
+        return None
+    try:
+        target = push_target(repo)
+    except UnsafeError:
+        return None  # no remote to push to: push says so
+    there = remote_sha(clone, target.url, base)
+    if there is None:
+        return (f"{target.url} has no branch {base} (the checkout's): the pull request would have no base; "
+                "push it first, or name the remote in url:")
+    ref = f"refs/renamer-base/{base}"
+    git(clone, "fetch", "--quiet", "--", target.url, f"+refs/heads/{base}:{ref}")
+    ahead = int(git(clone, "rev-list", "--count", f"{ref}..refs/remotes/origin/{base}") or 0)
+    if ahead:
+        return (f"the checkout's {base} has {plural(ahead, 'commit')} {target.url} does not have: the push "
+                "would publish them with the move; push them first, or name the remote in url:")
+    return None
 
 
 def behind(clone: Path, branch: str, base: str) -> int:

@@ -93,6 +93,9 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
         if campaign.branch == base_branch:
             raise UnsafeError(f"{campaign.branch} is the remote's default branch: a campaign never pushes "
                               "to one")
+        unpushed = clones.unpublished(clone, repo, base_branch)
+        if unpushed is not None:
+            raise UnsafeError(unpushed)
         clones.fetch_pushed(clone, repo, campaign.branch)
         foreign = clones.adopt_remote_branch(clone, campaign, repo)
         if foreign is not None:

@@ -787,3 +787,25 @@ def test_the_forge_is_told_the_repository_the_branch_was_pushed_to(tmp_path: Pat
     infra, gateway = calls.read_text().splitlines()
     assert infra.endswith(f"--repo {url} ")
     assert "--repo" not in gateway  # a bare repository's folder: no forge repository to name
+
+
+def test_a_checkout_s_unpushed_commits_are_never_published_unsaid(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 15: the move's branch starts from the checkout's branch; commits of it the push
+    target lacks (or the whole branch) would be published with the move: plan blocks, naming them."""
+    world = build_world(tmp_path)
+    (world.checkout / "secret.txt").write_text("not for the remote\n")
+    git(world.checkout, "add", "secret.txt")
+    git(world.checkout, "commit", "-qm", "local only")
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  infra "))
+    assert line.split(None, 2)[1:] == ["blocked", f"the checkout's main has 1 commit {world.remote('infra')} does "
+                                       "not have: the push would publish them with the move; push them first, or "
+                                       "name the remote in url:"]
+    git(world.checkout, "checkout", "-q", "-b", "wip")
+    line = next(line for line in campaign(run, world, "plan").stdout.splitlines() if line.startswith("  infra "))
+    assert line.split(None, 2)[1:] == ["blocked", f"{world.remote('infra')} has no branch wip (the checkout's): the "
+                                       "pull request would have no base; push it first, or name the remote in url:"]
+    assert campaign(run, world, "apply").exit_code == 3
+    assert world.refs("infra").get("refs/heads/wip") is None and "secret.txt" not in git(
+        world.remote("infra"), "ls-tree", "-r", "--name-only", "main")

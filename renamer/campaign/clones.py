@@ -122,10 +122,18 @@ def default_branch(clone: Path) -> str:
     """The branch the remote's HEAD names (origin/HEAD): what the move's branch starts from and a
     push never touches."""
     ref = git(clone, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD", check=False)
-    if not ref.startswith("refs/remotes/origin/"):
-        raise UnsafeError(f"{clone.name}: the remote names no default branch (origin/HEAD): an empty "
-                          "repository has nothing to move")
-    return ref.removeprefix("refs/remotes/origin/")
+    if ref.startswith("refs/remotes/origin/"):
+        return ref.removeprefix("refs/remotes/origin/")
+    branches = git(clone, "for-each-ref", "--format=%(refname:lstrip=3)", "refs/remotes/origin/", check=False)
+    has = sorted(b for b in branches.splitlines() if b and b != "HEAD")
+    if not has:
+        raise UnsafeError(f"{clone.name}: the remote has no branch at all (an empty repository): nothing to "
+                          "move; leave it out with --skip")
+    said = git(clone, "ls-remote", "--symref", "origin", "HEAD", check=False)
+    named = re.search(r"^ref: (\S+)\tHEAD$", said, re.M)
+    what = f"names {named.group(1)}, which it does not have" if named else "points at no branch it has"
+    raise UnsafeError(f"{clone.name}: the remote's HEAD {what} (it has {', '.join(has[:5])}): its default "
+                      "branch is unknown; fix the remote's HEAD")
 
 
 def rev(clone: Path, ref: str) -> str | None:

@@ -809,3 +809,21 @@ def test_a_checkout_s_unpushed_commits_are_never_published_unsaid(tmp_path: Path
     assert campaign(run, world, "apply").exit_code == 3
     assert world.refs("infra").get("refs/heads/wip") is None and "secret.txt" not in git(
         world.remote("infra"), "ls-tree", "-r", "--name-only", "main")
+
+
+def test_a_remote_head_naming_no_branch_or_an_empty_remote_is_said_as_it_is(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 13: a remote whose HEAD names a branch it lacks is not called empty; an empty
+    one is."""
+    world = build_world(tmp_path)
+    git(world.remote("gateway"), "branch", "-m", "main", "trunk")
+    git(world.remote("gateway"), "symbolic-ref", "HEAD", "refs/heads/main")  # HEAD names a branch it lacks
+    empty = tmp_path / "remotes" / "empty.git"
+    git(tmp_path, "init", "-q", "--bare", str(empty))
+    world.campaign.write_text(CAMPAIGN + "  - name: empty\n    url: ../remotes/empty.git\n")
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in planned.stdout.splitlines()[1:5]}
+    assert rows["gateway"] == ["blocked", "gateway: the remote's HEAD points at no branch it has (it has trunk): "
+                               "its default branch is unknown; fix the remote's HEAD"]
+    assert rows["empty"] == ["blocked", "empty: the remote has no branch at all (an empty repository): nothing to "
+                             "move; leave it out with --skip"]

@@ -23,6 +23,8 @@ _REPO_KEYS = {"name", "url", "allowlist", "depends_on"}
 # A repo's name is a folder of work_dir and part of what the report prints: a plain name, never a
 # path (no `/`, no `..`, no leading `.` or `-`).
 _SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+# renamer's own files in work_dir (clones.LOCK_FILE, run.RECORD): never a repo's clone folder.
+_RESERVED = ("campaign.lock", "campaign-state.json")
 # The move's name makes the branch renamer/<name>: the same plain name, no `..`, no `.lock` end.
 _MOVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 # A git URL renamer clones: these transports only (never `ext::`, which runs a command, nor any
@@ -181,6 +183,11 @@ def _repos(top: dict[str, Any], base: Path, problems: Problems) -> list[RepoEntr
                          f"expected a plain folder name (letters, digits, '.', '_', '-'; not a path), "
                          f"got {shown(name)}")
             continue
+        if name in _RESERVED:
+            problems.add(entry, "name", f"{where}.name",
+                         f"{name!r} is the name of the campaign's own file in work_dir: name the repo "
+                         "otherwise")
+            continue
         if name in seen:
             problems.add(entry, "name", f"{where}.name",
                          f"{name!r} is named twice (first at line {seen[name]})")
@@ -221,7 +228,10 @@ def _url(entry: dict[str, Any], where: str, base: Path, problems: Problems) -> t
                      f"{shown(url)} is neither a path nor a git URL renamer clones "
                      "(https://, ssh://, git://, file://, user@host:path, or a folder)")
         return None, None
-    folder = (base / url.removeprefix("file://")).resolve()
+    path = url.removeprefix("file://")
+    if url.startswith("file://localhost/"):  # git reads file://localhost/PATH as /PATH
+        path = path.removeprefix("localhost")
+    folder = (base / path).resolve()
     if not folder.is_dir():
         problems.add(entry, "url", f"{where}.url", f"{shown(url)}: no such folder ({folder})")
         return None, None

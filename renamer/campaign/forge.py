@@ -14,6 +14,24 @@ from renamer.errors import ConfigError, RenamerError
 
 FORGES = ("gh", "glab")
 TIMEOUT = 120.0  # seconds one forge command may take
+# A pull request's body: GitHub takes 65536 characters; glab takes the description as one argv
+# string, which Linux caps at 128 KiB (MAX_ARG_STRLEN). Longer (a big audit): cut, and said so.
+BODY_CHARS = 60_000
+BODY_BYTES = 100_000
+CUT_NOTE = ("\n\n*(The audit is cut here to fit the forge's limit: `renamer audit` on the branch "
+            "gives all of it.)*\n")
+
+
+def fit(body: str) -> str:
+    """The body as the forge takes it: whole where it fits, else cut at a line and said so."""
+    if len(body) <= BODY_CHARS and len(body.encode()) <= BODY_BYTES:
+        return body
+    cut = body[:BODY_CHARS - len(CUT_NOTE)]
+    while len(cut.encode()) > BODY_BYTES - len(CUT_NOTE.encode()):
+        cut = cut[: len(cut) * 9 // 10]
+    if "\n" in cut:
+        cut = cut[: cut.rindex("\n")]
+    return cut + CUT_NOTE
 
 
 def find(choice: str) -> str | None:
@@ -30,9 +48,13 @@ def find(choice: str) -> str | None:
     return next((tool for tool in FORGES if shutil.which(tool) is not None), None)
 
 
-def propose(tool: str, clone: Path, branch: str, base: str, title: str, body: str) -> str:
-    """Open the pull (merge) request from `branch` into `base`; returns what the forge printed
-    (its URL), or raises with its error in one line."""
+def propose(tool: str, clone: Path, branch: str, base: str, title: str, body: str,
+            repo: str | None = None) -> str:
+    """Open the pull (merge) request from `branch` into `base` of `repo` (the URL the branch was
+    pushed to: both CLIs take a URL for --repo; None for a folder, where the forge can only guess
+    from the clone's remotes); returns what the forge printed (its URL), or raises with its error
+    in one line."""
+    body = fit(body)
     with tempfile.TemporaryDirectory(prefix="renamer-campaign-") as folder:
         body_file = Path(folder) / "body.md"
         body_file.write_text(body)
@@ -42,6 +64,8 @@ def propose(tool: str, clone: Path, branch: str, base: str, title: str, body: st
         else:
             argv = ["glab", "mr", "create", "--source-branch", branch, "--target-branch", base,
                     "--title", title, "--description", body, "--yes"]
+        if repo is not None:
+            argv += ["--repo", repo]
         try:
             done = subprocess.run(argv, cwd=clone, capture_output=True, text=True, timeout=TIMEOUT,
                                   env={**os.environ, "GH_PROMPT_DISABLED": "1", "NO_PROMPT": "1"},

@@ -30,7 +30,7 @@ def _plan_line(repo: RepoPlan) -> str:
     counts = (f"{plural(repo.files, 'file')} to change, {plural(repo.replacements, 'replacement')}, "
               f"{repo.renames} renamed, {repo.kept} kept, {repo.residual} residual, "
               f"{plural(repo.collisions, 'collision')}, 0 unclassified")
-    return f"{counts} ({repo.clone}, from {repo.base})"
+    return f"{counts} ({repo.clone}, from {repo.base})" + (f"; {repo.why}" if repo.why else "")
 
 
 def _rows(rows: Sequence[tuple[str, str, str]]) -> list[str]:
@@ -49,7 +49,7 @@ def plan_text(result: CampaignPlan) -> str:
     if blocked:
         names = ", ".join(r.name for r in blocked)
         lines.append(f"blocked: {plural(len(blocked), 'repo')} ({names}): nothing is written anywhere; "
-                     f"classify the files, or leave the repo out with --skip {blocked[0].name}")
+                     f"fix what each names, or leave the repo out with --skip {blocked[0].name}")
     else:
         left = sum(r.left or 0 for r in result.repos)
         lines.append(f"ready: {plural(sum(r.state == 'ready' for r in result.repos), 'repo')} to apply, "
@@ -101,6 +101,7 @@ def status_text(result: CampaignStatus) -> str:
         if repo.commits:
             what = f"{result.branch}: {_commits(repo.commits)}"
             what += f"; {repo.changed}" if repo.changed else ""
+            what += f"; {repo.why}" if repo.why else ""
         else:
             count = "" if repo.left is None else plural(repo.left, "reference") + " left"
             what = "; ".join(p for p in (count, repo.why) if p)

@@ -32,13 +32,15 @@ class RepoPlan:
     refusals: tuple[str, ...] = ()  # what a sweep that writes would refuse on: path: problem
     commits: tuple[tuple[str, str], ...] = ()  # done: the move's commits (sha, role)
     swept: bool = False  # the sweep was planned (the counts above are its)
+    # done, the default branch moved on since: the references the merge would bring (None: unknown)
+    late_left: int | None = 0
 
     @property
     def left(self) -> int | None:
         """References still to deal with in this repo: to rewrite, residual, unclassified; None
         where no sweep was planned (skipped, or blocked before: a clone that failed)."""
         if self.state == "done":
-            return 0
+            return self.late_left
         if not self.swept:
             return None
         return self.replacements + self.residual + len(self.unclassified)

@@ -28,6 +28,7 @@ from renamer.campaign.results import (
     CampaignPush,
     CampaignStatus,
     PlanState,
+    PushOutcome,
     RepoApply,
     RepoPlan,
     RepoPush,
@@ -67,8 +68,13 @@ def _check_skip(campaign: Campaign, skip: Collection[str]) -> None:
 
 
 def _plan(campaign: Campaign, skip: Collection[str], progress: Progress) -> CampaignPlan:
-    repos = []
+    repos: list[RepoPlan] = []
     for repo in campaign.repos:
+        skipped = {r.name for r in repos if r.state == "skipped"}
+        dep = next((d for d in repo.depends_on if d in skipped), None)
+        if dep is not None and repo.name not in skip:  # a skipped repo's dependants are skipped too
+            repos.append(RepoPlan(repo.name, "skipped", f"depends on {dep}, skipped"))
+            continue
         progress(f"{repo.name}: planning")
         repos.append(_plan_repo(campaign, repo, skip))
     result = CampaignPlan(campaign.name, campaign.branch, tuple(repos))
@@ -79,19 +85,39 @@ def _plan(campaign: Campaign, skip: Collection[str], progress: Progress) -> Camp
 def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> RepoPlan:
     if repo.name in skip:
         return RepoPlan(repo.name, "skipped", "--skip")
+    notes = []
     try:
         clone, action = clones.ensure_clone(campaign, repo)
         base_branch = clones.default_branch(clone)
         base = f"refs/remotes/origin/{base_branch}"
+        if campaign.branch == base_branch:
+            raise UnsafeError(f"{campaign.branch} is the remote's default branch: a campaign never pushes "
+                              "to one")
+        unpushed = clones.unpublished(clone, repo, base_branch)
+        if unpushed is not None:
+            raise UnsafeError(unpushed)
         clones.fetch_pushed(clone, repo, campaign.branch)
-        clones.adopt_remote_branch(clone, campaign)
-        commits = clones.move_commits(clone, campaign, base)
-        if commits:
-            late = clones.behind(clone, campaign.branch, base)
-            note = (f"; {base_branch} has {plural(late, 'commit')} since, not swept: "
-                    "verify them after the merge" if late else "")
-            return RepoPlan(repo.name, "done", f"{campaign.branch} is there{note}", action, base_branch,
-                            commits=tuple(commits))
+        foreign = clones.adopt_remote_branch(clone, campaign, repo)
+        if foreign is not None:
+            raise UnsafeError(f"{foreign}; a push would not go: look at it, delete it there, or give the "
+                              "move another name")
+        if clones.is_checkout(repo) and clones.rev(clone, f"refs/remotes/origin/{campaign.branch}"):
+            notes.append(f"the checkout's own {campaign.branch} (not pushed) is not the campaign's: "
+                         "left alone")
+        local = f"refs/heads/{campaign.branch}"
+        if clones.rev(clone, local) is not None:
+            unfinished = clones.verified(clone, campaign, local)
+            if unfinished is None:
+                commits = clones.move_commits(clone, campaign, base)
+                late = clones.behind(clone, campaign.branch, base)
+                late_left = _late_references(campaign, repo, clone, base) if late else 0
+                count = ("references unknown (the merge conflicts)" if late_left is None
+                         else plural(late_left, "reference") + " to rewrite after the merge")
+                note = (f"; {base_branch} has {plural(late, 'commit')} since, not swept ({count}): "
+                        "verify them after the merge" if late else "")
+                return RepoPlan(repo.name, "done", f"{campaign.branch} is there{note}", action, base_branch,
+                                commits=tuple(commits), late_left=late_left)
+            notes.append(f"{campaign.branch} in the clone is not done ({unfinished}): apply makes it again")
         clones.start_clean(clone, base)
         project = _project(campaign, repo, clone)
         result = sweep(project, SweepRequest(dry_run=True, with_diff=False), hosts=site_hosts(project.config))
@@ -110,10 +136,44 @@ def _plan_repo(campaign: Campaign, repo: RepoEntry, skip: Collection[str]) -> Re
         if refusals:
             parts.append(f"{plural(len(refusals), 'refusal')} ({refusals[0]})")
         why = "; ".join(parts)
-    state: PlanState = "blocked" if why else ("ready" if result.plan.changes else "nothing")
+    if summary.stuck:  # verify after the sweep would fail on them: apply could only roll back
+        first = summary.stuck[0]
+        stuck = (f"{plural(len(summary.stuck), 'residual')} ({_where(first)}): a reference the sweep "
+                 "cannot rewrite, on which verify after the sweep would fail; fix it by hand in the repo")
+        why = "; ".join(p for p in (why, stuck) if p)
+    blocked = bool(why)
+    if not blocked and notes:
+        why = "; ".join(notes)
+    state: PlanState = "blocked" if blocked else ("ready" if result.plan.changes else "nothing")
     return RepoPlan(repo.name, state, why, action, base_branch, summary.files_changed,
                     summary.replacement_total(), len(summary.renames), sum(summary.kept.values()),
                     len(summary.stuck), len(result.collisions), unclassified, refusals, swept=True)
+
+
+def _late_references(campaign: Campaign, repo: RepoEntry, clone: Path, base: str) -> int | None:
+    """The default branch moved on after the move's branch was made: the references the branch
+    merged with it would still hold (a dry sweep of that merge, in the clone, undone after); None
+    where the merge conflicts or the sweep cannot be planned."""
+    clones.start_clean(clone, f"refs/heads/{campaign.branch}")
+    try:
+        clones.git(clone, "merge", "--no-commit", "--no-ff", "--quiet", base, check=False)
+        conflicts = clones.git(clone, "diff", "--name-only", "--diff-filter=U", check=False)
+        if clones.rev(clone, "MERGE_HEAD") is None or conflicts:
+            return None
+        project = _project(campaign, repo, clone)
+        result = sweep(project, SweepRequest(dry_run=True, with_diff=False, allow_dirty=True),
+                       hosts=site_hosts(project.config))
+        summary = result.summary
+        return summary.replacement_total() + len(summary.stuck) + len({r.path for r in summary.unclassified})
+    except RenamerError:
+        return None
+    finally:
+        clones.git(clone, "merge", "--abort", check=False)
+        clones.start_clean(clone, f"refs/heads/{campaign.branch}")
+
+
+def _where(reference: Any) -> str:
+    return f"{reference.path}:{reference.line}"
 
 
 def _project(campaign: Campaign, repo: RepoEntry, clone: Path) -> LoadedProject:
@@ -171,7 +231,7 @@ def _apply(campaign: Campaign, skip: Collection[str], progress: Progress) -> Cam
             progress(f"{repo.name}: applying")
             outcomes[repo.name] = _apply_repo(campaign, repo, repo_plan, outcomes)
     _record(campaign, {name: {"state": r.outcome, "why": r.why,
-                              "left": 0 if r.outcome in ("applied", "already") else planned.repos[i].left}
+                              "left": 0 if r.outcome == "applied" else planned.repos[i].left}
                        for i, (name, r) in enumerate(outcomes.items())})
     return CampaignApply(planned, tuple(outcomes.values()))
 
@@ -195,7 +255,9 @@ def _apply_repo(campaign: Campaign, repo: RepoEntry, planned: RepoPlan,
         project = _project(campaign, repo, clone)
         hosts = site_hosts(project.config)
         result = sweep(project, SweepRequest(commit=True), hosts=hosts)
-        if result.applied is None or not result.applied.commits or result.applied.interrupted:
+        if result.applied is not None and result.applied.interrupted:  # Ctrl-C the sweep deferred
+            raise Interrupted("interrupted")
+        if result.applied is None or not result.applied.commits:
             raise UnsafeError("the sweep made no commit")
         checked = verify(project, hosts=hosts)
         if not checked.ok:
@@ -204,6 +266,7 @@ def _apply_repo(campaign: Campaign, repo: RepoEntry, planned: RepoPlan,
                               f"unclassified, {v.unreadable} unreadable, {v.expired} expired")
         if not clones.is_clean(clone):
             raise UnsafeError("the sweep left the work tree dirty")
+        clones.mark_verified(clone, campaign)  # from here on, the branch is done
         commits = clones.move_commits(clone, campaign, base)
     except (Interrupted, KeyboardInterrupt):  # Ctrl-C, SIGTERM: the clone goes back, the campaign stops
         clones.roll_back(clone, campaign, before)
@@ -211,7 +274,10 @@ def _apply_repo(campaign: Campaign, repo: RepoEntry, planned: RepoPlan,
                           "repos before it are done; `renamer campaign apply` again goes on") from None
     except RenamerError as exc:
         clones.roll_back(clone, campaign, before)
-        return RepoApply(repo.name, "failed", f"{exc}; rolled back")
+        # The sweep's advice for a commit that failed (`renamer sweep --commit` completes it from its
+        # journal) is not the campaign's: the rollback removed both; apply again is the way on.
+        reason = str(exc).split("; the rewrite of ", 1)[0]
+        return RepoApply(repo.name, "failed", f"{reason}; rolled back")
     return RepoApply(repo.name, "applied", commits=tuple(commits))
 
 
@@ -223,48 +289,65 @@ def push(campaign: Campaign, skip: Collection[str] = (), forge_choice: str = "au
     _check_skip(campaign, skip)
     tool = forge.find(forge_choice)
     record = _read_record(campaign)
-    repos = []
+    repos: list[RepoPush] = []
     with clones.campaign_lock(campaign):
         for repo in campaign.repos:
             if repo.name in skip:
                 repos.append(RepoPush(repo.name, "skipped", why="--skip"))
                 continue
+            outcomes = {r.name: r.outcome for r in repos}
+            dep = next((d for d in repo.depends_on if outcomes[d] in _NOT_THERE), None)
+            if dep is not None:  # depends_on orders phase 3 too: nothing pushed or proposed before its own
+                repos.append(RepoPush(repo.name, "skipped", why=f"depends on {dep}, {outcomes[dep]}"))
+                continue
             progress(f"{repo.name}: pushing")
-            repos.append(_push_repo(campaign, repo, tool, record.get(repo.name, {}).get("state")))
+            repos.append(_push_repo(campaign, repo, tool, record.get(repo.name, {})))
     return CampaignPush(campaign.name, tool, tuple(repos))
 
 
-def _push_repo(campaign: Campaign, repo: RepoEntry, tool: str | None, last: object) -> RepoPush:
-    clone = campaign.clone_of(repo)
+def _push_repo(campaign: Campaign, repo: RepoEntry, tool: str | None, last: dict[str, Any]) -> RepoPush:
     branch = campaign.branch
-    if not (clone / ".git").is_dir():
-        return RepoPush(repo.name, "not-applied", why="not cloned: run campaign apply first")
     try:
+        clone = clones.own_clone(campaign, repo)
+        if clone is None:
+            return RepoPush(repo.name, "not-applied", why="not cloned: run campaign apply first")
         base = clones.default_branch(clone)
-        commits = clones.move_commits(clone, campaign, f"refs/remotes/origin/{base}")
-        if not commits and last == "nothing":
+        local = clones.rev(clone, f"refs/heads/{branch}")
+        unfinished = clones.verified(clone, campaign, f"refs/heads/{branch}")
+        if unfinished is not None and last.get("state") == "nothing":
             return RepoPush(repo.name, "nothing", why="the last plan found nothing to change")
-        if not commits:
-            return RepoPush(repo.name, "not-applied", why=f"no {branch} with the move's commits")
+        if unfinished is not None or local is None:
+            return RepoPush(repo.name, "not-applied", why=f"no {branch} with the move's commits, verified"
+                            + ("" if local is None else f" ({unfinished}): run campaign apply"))
+        commits = clones.move_commits(clone, campaign, f"refs/remotes/origin/{base}")
         target = clones.push_target(repo)
         head = clones.remote_head(clone, target.url)
         if branch in (base, head):
             raise UnsafeError(f"{branch} is the remote's default branch: a campaign never pushes to one")
-        local = clones.rev(clone, f"refs/heads/{branch}")
+        owed = last.get("proposal") in ("pending", "failed") and last.get("head") == local
         if clones.remote_sha(clone, target.url, branch) == local:
             clones.git(clone, "update-ref", clones.pushed_ref(branch), f"refs/heads/{branch}")
-            return RepoPush(repo.name, "already", branch, target.url, "the remote has this branch")
-        clones.push(clone, target.url, branch)
+            if tool is None or not owed:
+                return RepoPush(repo.name, "already", branch, target.url, "the remote has this branch")
+            outcome: PushOutcome = "already"
+        else:
+            if tool is not None:  # remembered before the push: a run cut short owes the pull request
+                _note(campaign, repo.name, proposal="pending", head=local)
+            clones.push(clone, target.url, branch)
+            outcome = "pushed"
     except RenamerError as exc:
         return RepoPush(repo.name, "failed", branch, why=str(exc))
     if tool is None:
-        return RepoPush(repo.name, "pushed", branch, target.url)
+        return RepoPush(repo.name, outcome, branch, target.url)
+    _note(campaign, repo.name, proposal="pending", head=local)
     try:
         title, body = _proposal(campaign, repo, clone, commits)
-        answer = forge.propose(tool, clone, branch, base, title, body)
+        answer = forge.propose(tool, clone, branch, base, title, body, clones.forge_repo(target.url))
     except RenamerError as exc:
-        return RepoPush(repo.name, "pushed", branch, target.url, proposal=f"failed: {exc}")
-    return RepoPush(repo.name, "pushed", branch, target.url, proposal=answer)
+        _note(campaign, repo.name, proposal="failed", head=local)
+        return RepoPush(repo.name, outcome, branch, target.url, proposal=f"failed: {exc}")
+    _note(campaign, repo.name, proposal="opened", head=local, url=answer)
+    return RepoPush(repo.name, outcome, branch, target.url, proposal=answer)
 
 
 def _proposal(campaign: Campaign, repo: RepoEntry, clone: Path,
@@ -288,33 +371,55 @@ def status(campaign: Campaign) -> CampaignStatus:
     record = _read_record(campaign)
     repos = []
     for repo in campaign.repos:
-        clone = campaign.clone_of(repo)
         last = record.get(repo.name, {})
-        if not (clone / ".git").is_dir():  # never cloned, or its clone failed
-            state, why = str(last.get("state", "not cloned")), str(last.get("why", ""))
-            repos.append(RepoStatus(repo.name, state, why))
-            continue
         try:
-            base = clones.default_branch(clone)
+            clone = clones.own_clone(campaign, repo)
+            base = clones.default_branch(clone) if clone is not None else ""
         except RenamerError as exc:
             repos.append(RepoStatus(repo.name, "blocked", str(exc)))
             continue
-        commits = clones.move_commits(clone, campaign, f"refs/remotes/origin/{base}")
-        if commits:
-            local = clones.rev(clone, f"refs/heads/{campaign.branch}")
-            pushed = local is not None and clones.rev(clone, clones.pushed_ref(campaign.branch)) == local
+        state = str(last.get("state", "not planned" if clone is not None else "not cloned"))
+        if clone is None:  # never cloned, its clone failed, or it is gone: no branch to count
+            if state in _DONE:
+                state = "not cloned"
+            repos.append(RepoStatus(repo.name, state, str(last.get("why", ""))))
+            continue
+        local = clones.rev(clone, f"refs/heads/{campaign.branch}")
+        if local is not None and clones.verified(clone, campaign, f"refs/heads/{campaign.branch}") is None:
+            commits = clones.move_commits(clone, campaign, f"refs/remotes/origin/{base}")
+            pushed = clones.rev(clone, clones.pushed_ref(campaign.branch)) == local
             rewrite = next((sha for sha, role in commits if role == "rewrite"), None)
             changed = _trailer(clone, rewrite, "Renamer-Changed") if rewrite else ""
-            repos.append(RepoStatus(repo.name, "pushed" if pushed else "applied", "", 0, tuple(commits),
-                                    changed, pushed))
+            state = "pushed" if pushed else "applied"
+            why = ""
+            if pushed and last.get("proposal") in ("pending", "failed") and last.get("head") == local:
+                state, why = "pushed, no pull request", "campaign push again opens it"
+            late = clones.behind(clone, campaign.branch, f"refs/remotes/origin/{base}")
+            left: object = 0
+            if late:  # what the last plan counted in the merge with the default branch, if it saw it
+                behind = f"{base} has {plural(late, 'commit')} since, not swept"
+                why = "; ".join(p for p in (why, behind) if p)
+                left = last.get("left") if last.get("state") in ("done", "already") else None
+            counted = left if isinstance(left, int) else None
+            repos.append(RepoStatus(repo.name, state, why, counted, tuple(commits), changed, pushed))
             continue
-        state = str(last.get("state", "not planned"))
-        if state in ("done", "already", "applied"):  # the record says done, the branch is gone
+        if state in _DONE:  # the record says done, the branch is gone or not finished
             state = "not planned"
-        left = last.get("left")
+        left = last.get("left") if state not in ("not planned", "not cloned") else None
         repos.append(RepoStatus(repo.name, state, str(last.get("why", "")),
                                 left if isinstance(left, int) else None))
     return CampaignStatus(campaign.name, campaign.branch, tuple(repos))
+
+
+_DONE = ("done", "already", "applied", "pushed")
+_NOT_THERE = ("failed", "not-applied", "skipped")  # a dependency's push outcomes that skip its dependants
+
+
+def _note(campaign: Campaign, name: str, **fields: str | None) -> None:
+    """Fields of one repo's entry in the record, the others kept (push: the pull request owed)."""
+    record = _read_record(campaign)
+    record[name] = {**record.get(name, {}), **fields}
+    _save_record(campaign, record)
 
 
 def _trailer(clone: Path, sha: str, key: str) -> str:
@@ -331,7 +436,11 @@ def _record(campaign: Campaign, repos: dict[str, dict[str, Any]]) -> None:
         if entry["state"] == "skipped":  # not looked at this time: what was left is what the last plan saw
             earlier = record.get(name, {}).get("left")
             entry = {**entry, "left": earlier if isinstance(earlier, int) else None}
-        record[name] = entry
+        record[name] = {**record.get(name, {}), **entry}
+    _save_record(campaign, record)
+
+
+def _save_record(campaign: Campaign, record: dict[str, dict[str, Any]]) -> None:
     campaign.work_dir.mkdir(parents=True, exist_ok=True)
     save(campaign.work_dir / RECORD, (json.dumps({"move": campaign.name, "repos": record}, indent=2,
                                                  sort_keys=True) + "\n").encode())

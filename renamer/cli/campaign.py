@@ -98,7 +98,8 @@ def apply_command(ctx: click.Context, campaign_file: Path, skip: tuple[str, ...]
     the sweep's two commits (renames, rewrite, with the move's trailers) and
     verify must pass; a repo that fails is rolled back to where its clone was,
     and the repos depending on it are skipped. Running it again leaves done
-    repos alone. Exit 1 when a repo failed.
+    repos alone (verified with these renames) and makes any other branch
+    again. Exit 1 when a repo failed.
 
     \b
     Examples:
@@ -130,8 +131,9 @@ def push_command(ctx: click.Context, campaign_file: Path, skip: tuple[str, ...],
     Pushes to the url (a checkout's own origin where the url is a checkout),
     never forced and never to a default branch. With gh or glab, opens a pull
     request whose body is the move's summary and the audit; without one, prints
-    the branch names. A branch the remote has already is not pushed again.
-    Exit 1 when a push or a pull request failed.
+    the branch names. A branch the remote has already is not pushed again; a
+    pull request not opened before is opened now. Exit 1 when a push or a
+    pull request failed.
 
     \b
     Examples:

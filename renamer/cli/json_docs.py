@@ -116,7 +116,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     },
     "renamer campaign plan --format json": {
         "schema": _SCHEMA, "name": "the move's name", "branch": "the branch each repo gets: renamer/<move>",
-        "blocked": "the repos whose unclassified files or refusals block the campaign (apply refuses)",
+        "blocked": ("the repos whose unclassified files, refusals, residuals or errors block the campaign "
+                    "(apply refuses)"),
         "repos": ("per repo, in depends_on order: name, state (ready, nothing, done, blocked, skipped), why, clone "
                   "(cloned, fetched), base (the default branch), files, replacements, renames, kept, residual, "
                   "collisions, unclassified (paths), refusals, commits (sha, role), left (references left)"),
@@ -139,8 +140,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "name": "the move's name", "branch": "renamer/<move>",
         "done": "repos applied, pushed or with nothing to change",
         "left": "references left over every repo (null: a repo not planned yet)",
-        "repos": ("per repo: name, state (not cloned, not planned, a plan or apply state, applied, pushed), why, "
-                  "left, commits (sha, role), changed (the rewrite's Renamer-Changed), pushed"),
+        "repos": ("per repo: name, state (not cloned, not planned, a plan or apply state, applied, pushed, "
+                  "`pushed, no pull request`), why, left, commits (sha, role), changed (the rewrite's "
+                  "Renamer-Changed), pushed"),
     },
     "renamer dns status --format json": {
         "schema": _SCHEMA, "ok": "no revert overdue or failed, no confirm unfinished, every resolver read",

@@ -37,6 +37,9 @@ def _world(tmp_path: Path, text: str) -> Path:
                  id="depends-on-a-string"),
     pytest.param(HEAD + ONE + "  - name: infra\n    url: ../apps\n",
                  "campaign.yaml:8: repos[1].name: 'infra' is named twice (first at line 6)", id="name-twice"),
+    pytest.param(HEAD + "repos:\n  - name: campaign.lock\n    url: ../infra\n",  # break-it finding 13
+                 "campaign.yaml:6: repos[0].name: 'campaign.lock' is the name of the campaign's own file in "
+                 "work_dir: name the repo otherwise", id="name-reserved"),
     pytest.param(HEAD + "repos:\n  - name: ../etc\n    url: ../infra\n",
                  "campaign.yaml:6: repos[0].name: expected a plain folder name (letters, digits, '.', '_', '-'; "
                  "not a path), got '../etc'", id="name-a-path"),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Result
-from tests.testing.campaigns import BRANCH, CAMPAIGN, GATEWAY, World, build_world, fingerprint
+from tests.testing.campaigns import BRANCH, CAMPAIGN, GATEWAY, INFRA, World, build_world, fingerprint
 from tests.testing.repos import CONFIG, Run, git
 
 BLOCKED_GATEWAY = {**GATEWAY, "notes/todo.md": "check the gateway on ana-ml2\n"}
@@ -134,6 +134,7 @@ def test_a_repo_whose_commit_fails_is_rolled_back_and_its_dependants_skipped(tmp
     rows = {line.split()[0]: line.split(None, 2)[1:] for line in applied.stdout.splitlines()[1:4]}
     assert rows["infra"][0] == "failed" and "lint: refused by policy" in rows["infra"][1]
     assert rows["infra"][1].endswith("; rolled back")
+    assert "sweep --commit" not in rows["infra"][1]  # break-it finding 19: the rollback removed that journal
     assert rows["gateway"] == ["applied", rows["gateway"][1]]
     assert rows["apps"] == ["skipped", "depends on infra, failed"]
     after = (git(infra, "rev-parse", "HEAD"), fingerprint(infra / "stacks"), git(infra, "status", "--porcelain"))
@@ -155,24 +156,33 @@ def test_a_repo_whose_commit_fails_is_rolled_back_and_its_dependants_skipped(tmp
     assert git(world.clone("gateway"), "rev-parse", BRANCH) == gateway_head
 
 
-def test_a_repo_that_verify_would_fail_is_rolled_back(tmp_path: Path, run: Run) -> None:
-    infra = {"runbook.md": "ssh root@ana-ml2; the rack also holds ana-ml1-ana-ml3\n"}
+@pytest.mark.parametrize("infra", [
+    {"runbook.md": "ssh root@ana-ml2; the rack also holds ana-ml1-ana-ml3\n"},  # a residual beside a change
+    {"runbook.md": "the rack holds ana-ml1-ana-ml3\n"},  # the residual alone (finding 18)
+], ids=["with-changes", "residual-only"])
+def test_a_repo_that_verify_would_fail_blocks_the_plan(tmp_path: Path, run: Run, infra: dict[str, str]) -> None:
+    """Break-it findings 12 and 18: a residual the sweep cannot rewrite makes verify fail after the
+    sweep; the plan (phase 1, check all) blocks on it instead of "ready"/"nothing", exit 0."""
     world = build_world(tmp_path, infra=infra)
     planned = campaign(run, world, "plan")
-    assert planned.exit_code == 0
-    assert "1 file to change, 1 replacement, 0 renamed, 0 kept, 1 residual" in planned.stdout
+    assert planned.exit_code == 1, planned.stdout
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  infra "))
+    assert line.split(None, 2)[1:] == ["blocked", "1 residual (runbook.md:1): a reference the sweep cannot "
+                                       "rewrite, on which verify after the sweep would fail; fix it by hand in "
+                                       "the repo"]
     clone = world.clone("infra")
     before = git(clone, "rev-parse", "HEAD")
 
     applied = campaign(run, world, "apply")
-    assert applied.exit_code == 1
-    line = next(line for line in applied.stdout.splitlines() if line.startswith("  infra "))
-    assert line == ("  infra    failed   verify fails after the sweep: 1 residual, 0 unclassified, 0 unreadable, "
-                    "0 expired; rolled back")
+    assert applied.exit_code == 3
+    assert applied.stderr.startswith("renamer: error: campaign refused: infra blocked")
     assert git(clone, "rev-parse", "HEAD") == before
     assert git(clone, "status", "--porcelain", "--ignored") == ""
     assert (clone / "runbook.md").read_text() == infra["runbook.md"]
     assert git(clone, "branch", "--list", BRANCH) == ""
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0].startswith("campaign fv-ml1-move: 0 of 3 repos done")
+    assert status[1].split()[:2] == ["infra", "blocked"]
 
 
 def test_pull_requests_through_gh(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,13 +243,17 @@ def test_a_remote_whose_default_branch_is_the_move_s_is_never_pushed_to(tmp_path
     git(gateway, "branch", BRANCH, "main")
     git(gateway, "symbolic-ref", "HEAD", f"refs/heads/{BRANCH}")
     before = world.refs("gateway")
-    assert campaign(run, world, "apply").exit_code == 0
+    refused = campaign(run, world, "apply")
+    assert refused.exit_code == 3
+    line = next(line for line in refused.stdout.splitlines() if line.startswith("  gateway "))
+    assert line.split(None, 2)[1:] == [
+        "blocked", f"{BRANCH} is the remote's default branch: a campaign never pushes to one"]
+    assert campaign(run, world, "apply", "--skip", "gateway").exit_code == 0
 
     pushed = campaign(run, world, "push", "--forge", "none")
     assert pushed.exit_code == 1
     line = next(line for line in pushed.stdout.splitlines() if line.startswith("  gateway "))
-    assert line.split(None, 2)[1:] == [
-        "failed", f"{BRANCH} is the remote's default branch: a campaign never pushes to one"]
+    assert line.split()[1] == "not-applied"
     assert world.refs("gateway") == before
     assert world.refs("infra")[f"refs/heads/{BRANCH}"]  # the others went
 
@@ -337,7 +351,15 @@ def test_one_campaign_at_a_time_and_a_default_branch_that_moved_on(tmp_path: Pat
     planned = campaign(run, world, "plan")
     line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
     assert line.split(None, 2)[1:2] == ["done"]
-    assert "renamer/fv-ml1-move is there; main has 1 commit since, not swept: verify them after the merge" in line
+    assert ("renamer/fv-ml1-move is there; main has 1 commit since, not swept (1 reference to rewrite after the "
+            "merge): verify them after the merge") in line
+    # Break-it finding 07: the burndown counts what the merge would bring, and status says the branch is behind.
+    assert planned.stdout.splitlines()[-1] == "ready: 0 repos to apply, 1 reference left"
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0] == "campaign fv-ml1-move: 3 of 3 repos done, 1 reference left"
+    assert status[2].startswith("  gateway  applied  renamer/fv-ml1-move: ")
+    assert status[2].endswith("; main has 1 commit since, not swept")
+    assert git(world.clone("gateway"), "status", "--porcelain", "--ignored") == ""  # the trial merge undone
 
 
 def test_merge_requests_through_glab(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -437,3 +459,371 @@ def test_a_repo_s_allowlist_named_in_the_campaign_wins_over_its_renamer_yaml_s(t
     line = next(line for line in planned.stdout.splitlines() if line.startswith("  gateway "))
     assert line.split(None, 2)[1:] == ["blocked", "campaign.yaml:13: repos.gateway.allowlist: moves/nothing.yaml "
                                        "is no file of the repo"]
+
+
+def _apply_killed(world: World, after: int) -> subprocess.CompletedProcess[str]:
+    """campaign apply, SIGKILLed (a power cut, an OOM kill) right after infra's commit number `after`."""
+    hook = world.clone("infra") / ".git" / "hooks" / "post-commit"  # git's parent is renamer
+    hook.write_text(f'#!/bin/sh\nn=$(($(cat .git/n 2>/dev/null || echo 0) + 1)); echo $n > .git/n\n'
+                    f'[ $n -eq {after} ] && kill -9 "$(ps -o ppid= -p "$PPID" | tr -d " ")"\nexit 0\n')
+    hook.chmod(0o755)
+    done = subprocess.run([sys.executable, "-m", "renamer", "campaign", "apply", "campaign.yaml"],
+                          cwd=world.campaign.parent, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+    hook.unlink()
+    return done
+
+
+@pytest.mark.parametrize("after", [1, 2], ids=["between-the-commits", "before-verify"])
+def test_a_branch_cut_short_is_never_already_and_is_made_again(tmp_path: Path, run: Run, after: int) -> None:
+    """Break-it findings 01 and 02: killed between the sweep's two commits, or after both and before
+    verify, the branch is not done: status does not count it, push does not push it, apply makes it
+    again (both commits, verify, the Renamer-Verified trailer)."""
+    world = build_world(tmp_path)
+    assert campaign(run, world, "plan").exit_code == 0
+    killed = _apply_killed(world, after)
+    assert killed.returncode == -9, killed.stdout + killed.stderr
+    infra = world.clone("infra")
+    assert len(_branch_log(infra)) == after  # the half (or unverified) branch is there
+    assert "Renamer-Verified" not in "".join(_branch_log(infra))
+
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[1].split()[:2] == ["infra", "ready"], status
+    pushed = campaign(run, world, "push", "--forge", "none", "--skip", "gateway", "--skip", "apps")
+    assert pushed.exit_code == 1
+    assert "  infra    not-applied  no renamer/fv-ml1-move with the move's commits, verified (a sweep cut short " \
+           "or never verified (no Renamer-Verified trailer)): run campaign apply" in pushed.stdout
+    assert world.refs("infra").get(f"refs/heads/{BRANCH}") is None
+
+    planned = campaign(run, world, "plan")
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  infra "))
+    assert line.split()[1] == "ready"
+    assert line.endswith("renamer/fv-ml1-move in the clone is not done (a sweep cut short or never verified "
+                         "(no Renamer-Verified trailer)): apply makes it again")
+    again = campaign(run, world, "apply")
+    assert again.exit_code == 0, again.stdout
+    assert again.stdout.splitlines()[1].split()[:2] == ["infra", "applied"]
+    bodies = _branch_log(infra)
+    assert [b.split("Renamer-Commit: ")[1].split()[0] for b in bodies] == ["renames", "rewrite"]
+    assert "Renamer-Verified: " in bodies[1]
+    assert git(infra, "show", f"{BRANCH}:runbook.md") == "ssh root@fv-ml1\n"
+    assert git(infra, "status", "--porcelain", "--ignored") == ""
+    assert campaign(run, world, "apply").stdout.splitlines()[1].split()[:2] == ["infra", "already"]
+
+
+def test_a_move_whose_renames_changed_is_made_again_or_refused_once_pushed(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 09: the branch records the digest of the renames it was made with; other renames
+    under the same move name redo an unpushed branch, and refuse (exit 3) over a pushed one."""
+    typo = CAMPAIGN.replace("hosts: {ana-ml2: fv-ml1}", "hosts: {ana-ml2: fv-m11}")
+    world = build_world(tmp_path, campaign=typo)
+    assert campaign(run, world, "apply").exit_code == 0
+    apps = world.clone("apps")
+    assert git(apps, "show", f"{BRANCH}:stacks/web/app.env") == "API=http://fv-m11:8000\n"
+
+    world.campaign.write_text(CAMPAIGN)  # the typo fixed, the same move name
+    fixed = campaign(run, world, "apply")
+    assert fixed.exit_code == 0, fixed.stdout
+    assert [line.split()[1] for line in fixed.stdout.splitlines()[1:4]] == ["applied", "applied", "applied"]
+    assert git(apps, "show", f"{BRANCH}:stacks/web/app.env") == "API=http://fv-ml1:8000\n"
+    assert campaign(run, world, "push", "--forge", "none").exit_code == 0
+
+    more = CAMPAIGN.replace("hosts: {ana-ml2: fv-ml1}", "hosts: {ana-ml2: fv-ml1, ana-ml3: fv-ml3}")
+    world.campaign.write_text(more)  # pushed, then the renames change again
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  apps "))
+    assert line.split(None, 2)[1:] == ["blocked", "renamer/fv-ml1-move on the remote is not this campaign's: "
+                                       "made with other renames than campaign.yaml's (its Renamer-Verified "
+                                       "digest differs); a push would not go: look at it, delete it there, or "
+                                       "give the move another name"]
+    refused = campaign(run, world, "apply")
+    assert refused.exit_code == 3
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0].startswith("campaign fv-ml1-move: 0 of 3 repos done"), status
+
+
+def test_a_clone_folder_the_campaign_did_not_make_is_never_worked_in(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 03: work_dir/<name> a link to the user's checkout (or a clone somebody else
+    made there): no checkout --force, no clean, no commit in it; plan, apply, push and status say so."""
+    world = build_world(tmp_path)
+    git(world.checkout, "checkout", "-q", "-b", "my-feature")
+    (world.checkout / "runbook.md").write_text("my uncommitted work\n")
+    (world.checkout / "NOTES.txt").write_text("untracked\n")
+    work = world.campaign.parent / ".campaign"
+    work.mkdir()
+    (work / "infra").symlink_to(world.checkout)
+    git(tmp_path, "clone", "-q", str(world.remote("gateway")), str(work / "gateway"))  # made by hand
+    checkout, by_hand = fingerprint(world.checkout), fingerprint(work / "gateway")
+
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in planned.stdout.splitlines()[1:4]}
+    assert rows["infra"] == ["blocked", f"infra: {work.resolve() / 'infra'} is a link (to {world.checkout}): the "
+                             "campaign's clones live in work_dir, and it never works in a folder it did not make; "
+                             "move it away"]
+    assert rows["gateway"][0] == "blocked"
+    assert rows["gateway"][1].startswith(f"gateway: {work.resolve() / 'gateway'} is there and is no clone the "
+                                         "campaign made")
+    assert campaign(run, world, "apply").exit_code == 3
+    pushed = campaign(run, world, "push", "--forge", "none")
+    assert pushed.exit_code == 1
+    assert [line.split()[1] for line in pushed.stdout.splitlines()[1:3]] == ["failed", "failed"]
+    status = campaign(run, world, "status")
+    assert [line.split()[1] for line in status.stdout.splitlines()[1:3]] == ["blocked", "blocked"]
+    assert fingerprint(world.checkout) == checkout and fingerprint(work / "gateway") == by_hand
+    assert git(world.checkout, "rev-parse", "--abbrev-ref", "HEAD").strip() == "my-feature"
+
+
+def test_a_pull_request_not_opened_is_owed_until_it_is(tmp_path: Path, run: Run,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Break-it finding 04: gh fails once; the next push (the branch already there) opens it; status
+    says "pushed, no pull request" meanwhile and does not count the repo done."""
+    world = build_world(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "gh-calls"
+    fake = bin_dir / "gh"  # fails while $GH_DOWN exists
+    fake.write_text('#!/bin/sh\necho call >> "$GH_CALLS"\n'
+                    'if [ -e "$GH_DOWN" ]; then echo "error connecting to api.github.com" >&2; exit 1; fi\n'
+                    'echo "https://forge.invalid/pull/1"\n')
+    fake.chmod(0o755)
+    down = tmp_path / "down"
+    down.touch()
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("GH_CALLS", str(calls))
+    monkeypatch.setenv("GH_DOWN", str(down))
+    assert campaign(run, world, "apply").exit_code == 0
+    only = ("--skip", "infra", "--skip", "apps")
+
+    failed = campaign(run, world, "push", *only)
+    assert failed.exit_code == 1
+    assert "pull request: failed: gh exited 1: error connecting to api.github.com" in failed.stdout
+    status = campaign(run, world, "status").stdout.splitlines()
+    assert status[0].startswith("campaign fv-ml1-move: 2 of 3 repos done")
+    assert status[2].startswith(f"  gateway  pushed, no pull request  {BRANCH}: ")
+    assert status[2].endswith("; campaign push again opens it")
+
+    down.unlink()
+    owed = campaign(run, world, "push", *only)
+    assert owed.exit_code == 0, owed.stdout
+    assert f"  gateway  already  {BRANCH} -> {world.remote('gateway')}; pull request: " \
+           "https://forge.invalid/pull/1" in owed.stdout
+    assert calls.read_text() == "call\ncall\n"
+    assert campaign(run, world, "status").stdout.splitlines()[2].split()[:2] == ["gateway", "pushed"]
+    assert campaign(run, world, "push", *only).exit_code == 0
+    assert calls.read_text() == "call\ncall\n"  # opened: not asked again
+
+
+def test_push_goes_where_git_push_origin_goes(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 06: a checkout of a read-only mirror whose origin has a pushurl: the branch goes
+    to the pushurl, as `git push origin` would, the mirror (fetch URL) untouched."""
+    world = build_world(tmp_path)
+    primary = tmp_path / "remotes" / "infra-primary.git"
+    git(tmp_path, "clone", "-q", "--bare", str(world.remote("infra")), str(primary))
+    git(world.checkout, "remote", "set-url", "--push", "origin", str(primary))
+    mirror = world.refs("infra")
+    assert campaign(run, world, "apply").exit_code == 0
+    pushed = campaign(run, world, "push", "--forge", "none", "--skip", "gateway", "--skip", "apps")
+    assert pushed.exit_code == 0, pushed.stdout
+    assert f"  infra    pushed   {BRANCH} -> {primary}; no forge CLI" in pushed.stdout
+    assert git(primary, "rev-parse", BRANCH).strip() == git(world.clone("infra"), "rev-parse", BRANCH).strip()
+    assert world.refs("infra") == mirror
+
+
+def test_a_repo_whose_clone_is_gone_is_not_done(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 16: applied, not pushed, the clone removed: the branch is nowhere; status says
+    not cloned and does not count it."""
+    world = build_world(tmp_path)
+    assert campaign(run, world, "apply").exit_code == 0
+    shutil.rmtree(world.clone("gateway"))
+    status = campaign(run, world, "status", "--format", "json")
+    data = json.loads(status.stdout)
+    assert data["done"] == 2
+    assert [(r["name"], r["state"]) for r in data["repos"]] == [
+        ("infra", "applied"), ("gateway", "not cloned"), ("apps", "applied")]
+
+
+def test_a_checkout_s_git_folder_is_the_checkout_never_pushed_into(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 17: url naming a checkout's .git folder (core.bare false) is the checkout: the
+    branch goes to its origin, never into it."""
+    text = CAMPAIGN.replace("url: ../checkouts/infra\n", "url: ../checkouts/infra/.git\n")
+    world = build_world(tmp_path, campaign=text)
+    checkout = fingerprint(world.checkout)
+    assert campaign(run, world, "apply").exit_code == 0
+    pushed = campaign(run, world, "push", "--forge", "none", "--skip", "gateway", "--skip", "apps")
+    assert pushed.exit_code == 0, pushed.stdout
+    assert f"  infra    pushed   {BRANCH} -> {world.remote('infra')}" in pushed.stdout
+    assert git(world.checkout, "branch", "--list", BRANCH) == ""
+    assert fingerprint(world.checkout) == checkout
+    assert world.refs("infra")[f"refs/heads/{BRANCH}"] == git(world.clone("infra"), "rev-parse", BRANCH).strip()
+
+
+def test_a_checkout_s_own_move_branch_is_not_taken_as_pushed(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 22: the user tried the move in the checkout (a local renamer/<move> with the
+    move's trailer, never pushed): not adopted, not "pushed"; the campaign makes and pushes its own."""
+    world = build_world(tmp_path)
+    git(world.checkout, "checkout", "-q", "-b", BRANCH)
+    (world.checkout / "runbook.md").write_text("ssh root@fv-ml1\n")
+    git(world.checkout, "commit", "-qam", "half\n\nRenamer-Move: fv-ml1-move\nRenamer-Commit: rewrite")
+    git(world.checkout, "checkout", "-q", "main")
+    checkout = fingerprint(world.checkout)
+
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 0
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  infra "))
+    assert line.split()[1] == "ready"
+    assert line.endswith("the checkout's own renamer/fv-ml1-move (not pushed) is not the campaign's: left alone")
+    applied = campaign(run, world, "apply")
+    assert applied.stdout.splitlines()[1].split()[:2] == ["infra", "applied"]
+    assert campaign(run, world, "status").stdout.splitlines()[1].split()[:2] == ["infra", "applied"]
+    assert git(world.clone("infra"), "show", f"{BRANCH}:stacks/fv-ml1.env") == "HOST=fv-ml1\nADDR=10.251.50.54\n"
+    pushed = campaign(run, world, "push", "--forge", "none", "--skip", "gateway", "--skip", "apps")
+    assert pushed.exit_code == 0
+    assert world.refs("infra")[f"refs/heads/{BRANCH}"] == git(world.clone("infra"), "rev-parse", BRANCH).strip()
+    assert fingerprint(world.checkout) == checkout
+
+
+def test_ctrl_c_while_a_later_repo_commits_stops_the_campaign(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 11: a Ctrl-C the sweep defers (it lands while git commits gateway) is exit
+    130 and stops the campaign: gateway rolled back, apps (after it) never touched."""
+    world = build_world(tmp_path)
+    assert campaign(run, world, "plan").exit_code == 0
+    gateway = world.clone("gateway")
+    hook = gateway / ".git" / "hooks" / "pre-commit"
+    hook.write_text('#!/bin/sh\nkill -INT "$(ps -o ppid= -p "$PPID" | tr -d " ")"\nsleep 1\nexit 0\n')
+    hook.chmod(0o755)
+    before = git(gateway, "rev-parse", "HEAD")
+    done = subprocess.run([sys.executable, "-m", "renamer", "campaign", "apply", "campaign.yaml"],
+                          cwd=world.campaign.parent, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"}, start_new_session=True)
+    assert done.returncode == 130, done.stdout + done.stderr
+    assert done.stderr.splitlines()[-1].startswith("renamer: interrupted during gateway: its clone is rolled back")
+    assert git(gateway, "rev-parse", "HEAD") == before
+    assert git(gateway, "branch", "--list", BRANCH) == ""
+    assert git(world.clone("apps"), "branch", "--list", BRANCH) == ""  # after gateway: never reached
+
+
+def test_a_big_audit_is_cut_to_fit_the_forge(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Break-it finding 21: glab takes the description as one argv string (128 KiB at most on Linux);
+    a big audit is cut at a line, with a pointer to `renamer audit`, and the merge request opens."""
+    logs = "".join(f"2025-01-01 line {j}: moved job {j} off ana-ml2 (10.250.50.54) after the incident\n"
+                   for j in range(4000))
+    world = build_world(tmp_path, infra={**INFRA, "persistent-memory.d/2025-01-01-log.md": logs})
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "glab-calls"
+    fake = bin_dir / "glab"
+    fake.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$GLAB_CALLS"\necho "https://forge.invalid/mr/7"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("GLAB_CALLS", str(calls))
+    assert campaign(run, world, "apply").exit_code == 0
+    pushed = campaign(run, world, "push", "--forge", "glab", "--skip", "gateway", "--skip", "apps")
+    assert pushed.exit_code == 0, pushed.stdout
+    assert "pull request: https://forge.invalid/mr/7" in pushed.stdout
+    body = calls.read_text().split("--description\n", 1)[1].rsplit("\n--yes\n", 1)[0]
+    assert 50_000 < len(body.encode()) <= 100_000
+    assert body.endswith("*(The audit is cut here to fit the forge's limit: `renamer audit` on the branch "
+                         "gives all of it.)*\n")
+    assert "## renamer audit: fv-ml1-move" in body
+
+
+def test_depends_on_orders_the_push_and_a_skipped_repo_s_dependants_are_skipped(tmp_path: Path, run: Run) -> None:
+    """Break-it findings 08, 10 and 14: apps depends on infra. --skip infra skips apps in plan and apply
+    (its own problems block nothing); a push infra's remote refuses skips apps (nothing pushed, no pull
+    request), and the remote's reason is printed."""
+    world = build_world(tmp_path, gateway=BLOCKED_GATEWAY)
+    skipped = campaign(run, world, "plan", "--skip", "infra", "--skip", "gateway")
+    assert skipped.exit_code == 0, skipped.stdout
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in skipped.stdout.splitlines()[1:4]}
+    assert rows["apps"] == ["skipped", "depends on infra, skipped"]
+    assert not world.clone("apps").exists()  # not even cloned
+
+    world.campaign.write_text(CAMPAIGN)
+    (tmp_path / "seeds" / "gateway" / "notes" / "todo.md").unlink()
+    git(tmp_path / "seeds" / "gateway", "commit", "-qam", "classified")
+    git(tmp_path / "seeds" / "gateway", "push", "-q", "-f", str(world.remote("gateway")), "main")
+    assert campaign(run, world, "apply").exit_code == 0
+    hook = world.remote("infra") / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'pushes frozen until Monday (change freeze)' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    pushed = campaign(run, world, "push", "--forge", "none")
+    assert pushed.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in pushed.stdout.splitlines()[1:4]}
+    assert rows["infra"] == ["failed", "infra: git push: the remote refused: pushes frozen until Monday (change "
+                             "freeze)"]
+    assert rows["apps"] == ["skipped", "depends on infra, failed"]
+    assert rows["gateway"][0] == "pushed"
+    assert world.refs("apps").get(f"refs/heads/{BRANCH}") is None
+
+
+def test_a_file_localhost_url_is_the_folder_git_reads(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 20: `file://localhost/PATH` is a valid git URL for /PATH, not a relative folder."""
+    text = CAMPAIGN.replace("url: ../remotes/gateway.git", f"url: file://localhost{tmp_path}/remotes/gateway.git")
+    world = build_world(tmp_path, campaign=text)
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 0, planned.stdout + planned.stderr
+    assert planned.stdout.splitlines()[2].split()[:2] == ["gateway", "ready"]
+
+
+def test_the_forge_is_told_the_repository_the_branch_was_pushed_to(tmp_path: Path, run: Run,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Break-it finding 05: the clone's only remote is the checkout (a folder), so gh run there cannot
+    know the repository; it gets `--repo URL`, the push target's URL (a folder gets none)."""
+    world = build_world(tmp_path)
+    url = f"file://{world.remote('infra')}"
+    git(world.checkout, "remote", "set-url", "origin", url)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "gh-calls"
+    fake = bin_dir / "gh"
+    fake.write_text('#!/bin/sh\nprintf "%s " "$@" >> "$GH_CALLS"\necho >> "$GH_CALLS"\necho https://forge.invalid/1\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("GH_CALLS", str(calls))
+    assert campaign(run, world, "apply").exit_code == 0
+    pushed = campaign(run, world, "push", "--forge", "gh", "--skip", "apps")
+    assert pushed.exit_code == 0, pushed.stdout
+    infra, gateway = calls.read_text().splitlines()
+    assert infra.endswith(f"--repo {url} ")
+    assert "--repo" not in gateway  # a bare repository's folder: no forge repository to name
+
+
+def test_a_checkout_s_unpushed_commits_are_never_published_unsaid(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 15: the move's branch starts from the checkout's branch; commits of it the push
+    target lacks (or the whole branch) would be published with the move: plan blocks, naming them."""
+    world = build_world(tmp_path)
+    (world.checkout / "secret.txt").write_text("not for the remote\n")
+    git(world.checkout, "add", "secret.txt")
+    git(world.checkout, "commit", "-qm", "local only")
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    line = next(line for line in planned.stdout.splitlines() if line.startswith("  infra "))
+    assert line.split(None, 2)[1:] == ["blocked", f"the checkout's main has 1 commit {world.remote('infra')} does "
+                                       "not have: the push would publish them with the move; push them first, or "
+                                       "name the remote in url:"]
+    git(world.checkout, "checkout", "-q", "-b", "wip")
+    line = next(line for line in campaign(run, world, "plan").stdout.splitlines() if line.startswith("  infra "))
+    assert line.split(None, 2)[1:] == ["blocked", f"{world.remote('infra')} has no branch wip (the checkout's): the "
+                                       "pull request would have no base; push it first, or name the remote in url:"]
+    assert campaign(run, world, "apply").exit_code == 3
+    assert world.refs("infra").get("refs/heads/wip") is None and "secret.txt" not in git(
+        world.remote("infra"), "ls-tree", "-r", "--name-only", "main")
+
+
+def test_a_remote_head_naming_no_branch_or_an_empty_remote_is_said_as_it_is(tmp_path: Path, run: Run) -> None:
+    """Break-it finding 13: a remote whose HEAD names a branch it lacks is not called empty; an empty
+    one is."""
+    world = build_world(tmp_path)
+    git(world.remote("gateway"), "branch", "-m", "main", "trunk")
+    git(world.remote("gateway"), "symbolic-ref", "HEAD", "refs/heads/main")  # HEAD names a branch it lacks
+    empty = tmp_path / "remotes" / "empty.git"
+    git(tmp_path, "init", "-q", "--bare", str(empty))
+    world.campaign.write_text(CAMPAIGN + "  - name: empty\n    url: ../remotes/empty.git\n")
+    planned = campaign(run, world, "plan")
+    assert planned.exit_code == 1
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in planned.stdout.splitlines()[1:5]}
+    assert rows["gateway"] == ["blocked", "gateway: the remote's HEAD points at no branch it has (it has trunk): "
+                               "its default branch is unknown; fix the remote's HEAD"]
+    assert rows["empty"] == ["blocked", "empty: the remote has no branch at all (an empty repository): nothing to "
+                             "move; leave it out with --skip"]

@@ -168,12 +168,6 @@ class Inventory:
     transitions: tuple[Transitional, ...] = ()
 
     @property
-    def kept_alive(self) -> frozenset[str]:
-        """The old names served now as transitional aliases (short and FQDN, lower case, no final
-        dot): not gone, whatever `retired:` or renamer.yaml say, until their date."""
-        return frozenset(n for t in self.transitions if t.served for n in (t.name, t.fqdn))
-
-    @property
     def managed(self) -> tuple[Resolver, ...]:
         return tuple(r for r in self.resolvers if r.manage)
 

@@ -12,7 +12,7 @@ the command read, renamer/clock.py) says which side of it we are on. Pure: value
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from renamer.clock import at_start_of, shown_time
@@ -23,11 +23,16 @@ from renamer.errors import ConfigError
 
 def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cutover: dt.date | None,
                      default: dt.timedelta | None, now: dt.datetime,
-                     config: str = "renamer.yaml") -> Inventory:
+                     config: str = "renamer.yaml", where: Callable[[str], str] | None = None) -> Inventory:
     """The inventory with each site's transitional aliases (those served now) and every one, served
     or expired, in `transitions`. A transition renamer cannot serve as asked is refused (ConfigError,
     exit 2): an old name in no site's domain, one no site retires, one that is still a current
-    name, a host's `transition:` that no old name reaches or that has no cutover to count from."""
+    name, a host's `transition:` that no old name reaches or that has no cutover to count from, two
+    old keys (`ana-ml2`, `ana-ml2.ana.lan`) that land on one name but become two hosts. `where(old)`
+    says where renamer.yaml's key is (`renamer.yaml:7`); without it, `config`."""
+    if where is None:
+        def where(old: str) -> str:  # no line known: the file alone
+            return config
     hosts: dict[str, tuple[Site, Host]] = {}
     for site in inventory.sites:
         for host in site.hosts:
@@ -39,6 +44,7 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
     problems: list[str] = []
     found: dict[tuple[str, str], Transitional] = {}
     reached: set[tuple[str, str]] = set()
+    keys: dict[tuple[str, str], str] = {}  # the renamer.yaml key each alias comes from
     for old, new in pairs:
         hit = hosts.get(new.lower().rstrip("."))
         if hit is None:
@@ -56,7 +62,7 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
                else f"options.dns_transition {shown_duration(window)}")
         expires = at_start_of(cutover) + window
         target = site_new.fqdn(host.name)
-        key = f"{config}: renames.hosts.{old}"
+        key = f"{where(old)}: renames.hosts.{old}"
         name = old.lower().rstrip(".")
         if "." in name:
             label, _, domain = name.partition(".")
@@ -80,6 +86,15 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
                 problems.append(f"{key}: a DNS transition would keep it as a CNAME to {target}, but "
                                 f"{fqdn} is still a name of the inventory")
                 continue
+            first = found.get((site.name, label))
+            if first is not None and first.target != target:
+                # two keys of renamer.yaml for one old name (its short form and its FQDN): one CNAME can
+                # be served, so one of them would be silently wrong (finding 18)
+                problems.append(f"{key}: it and {keys[(site.name, label)]} are one old name, {fqdn}, "
+                                f"but become {target} and {first.target}: a DNS transition serves one CNAME "
+                                "there; give them one new host, or drop one")
+                continue
+            keys.setdefault((site.name, label), old)
             found.setdefault((site.name, label), Transitional(
                 label, fqdn, target, host.name, host.addresses, expires, now < expires, why, site_new.name))
     shorts: dict[str, str] = {}  # a one-label old name served in two domains would be two CNAMEs

@@ -22,7 +22,7 @@ from renamer.dns.inventory import Inventory
 from renamer.dns.transition import with_transitions
 from renamer.errors import ConfigError
 from tests.conftest import Result
-from tests.testing.resolvers import Lab, dns
+from tests.testing.resolvers import Lab, dns, stray
 from tests.testing.unbound import Forwarder, ask, reverse_zone, start_forwarder
 
 CONFIG = ("version: 1\nname: ml move\ncutover: 2026-10-05\nrenames:\n  hosts:\n    ana-ml2: fv-ml1\n"
@@ -252,6 +252,140 @@ def test_the_ansible_export_carries_the_alias_until_its_date(  # type: ignore[no
             assert ("cname=ana-ml2,ana-ml2.ana.lan,fv-ml1.fv.lan\n" in path.read_text()) is present, path
 
 
+
+# --- an alias keeps alive its own FQDN where it is served, and nothing else (t24 findings 1, 6, 7) --
+
+OLD_ADDRESS = "10.250.50.54"  # ana-ml2's before the move
+
+
+def renumbered(lab: Lab) -> None:
+    """renamer.yaml renames ana-ml2's address too (a hand record naming it is then a stale one)."""
+    config = lab.root / "renamer.yaml"
+    config.write_text(config.read_text().replace("options:\n", f"  addresses: {{{OLD_ADDRESS}: 10.251.50.54}}\n"
+                                                 "options:\n"))
+
+
+def test_an_old_name_under_another_domain_still_fails_the_apply_in_the_window(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 1: the alias is ana-ml2.ana.lan (and ana-ml2 where it is served); a hand record
+    ana-ml2.home.example left answering the old address is an old name left, in the window as
+    after it: the plan says the apply would fail, the apply rolls back, never OK."""
+    renumbered(moved)
+    for resolver in moved.instances:
+        stray(moved, resolver, "ana-ml2.home.example.", "A", OLD_ADDRESS)
+    at(monkeypatch, BEFORE)
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1, planned.stdout
+    assert "would fail: ns-ana: its verify after the write would fail: ana-ml2.home.example A gone: expected " \
+        f"none, got {OLD_ADDRESS}" in planned.stdout, planned.stdout
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 1, applied.stdout
+    assert f"ana-ml2.home.example A gone: expected none, got {OLD_ADDRESS}" in applied.stdout
+    assert "dns apply: OK" not in applied.stdout
+    assert everywhere(moved, "ana-ml2.home.example.") == {("NOERROR", (f"A {OLD_ADDRESS}",))}
+    assert ALIAS not in everywhere(moved, "ana-ml2.ana.lan.")  # rolled back: not served
+
+
+def test_a_resolver_that_does_not_hold_the_alias_must_not_answer_the_old_name(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 6: ns-fv serves fv only, so it does not hold ana-ml2.ana.lan's alias; a hand record
+    there answering the old name with the old address fails verify in the window too."""
+    moved.write_resolvers(ns_fv={"sites": ["fv"], "dhcp": ["fv"]})
+    at(monkeypatch, BEFORE)
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0  # nothing there: fine
+    stray(moved, "ns-fv", "ana-ml2.ana.lan.", "A", OLD_ADDRESS)
+    assert asked(moved, "ns-fv", "ana-ml2.ana.lan.") == ("NOERROR", (f"A {OLD_ADDRESS}",))
+    assert asked(moved, "ns-ana", "ana-ml2.ana.lan.") == ALIAS
+    verified = dns(run, moved, "verify", "--resolvers", "all")
+    assert verified.exit_code == 1, verified.stdout
+    port = moved.instances["ns-fv"].port
+    assert (f"ns-fv 127.0.0.1:{port}: ana-ml2.ana.lan A gone (or its transitional alias): expected none or "
+            f"fv-ml1.fv.lan. -> 10.251.50.54, got {OLD_ADDRESS}\n") in verified.stdout, verified.stdout
+    assert "dns verify: FAILED on ns-fv\n" in verified.stdout
+
+
+def test_a_forwarder_not_serving_the_old_site_may_relay_the_alias_never_the_old_address(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 6 behind a forwarder (manage: false, sites: [fv]): relaying ana.lan to ns-ana, its
+    clients get exactly the alias, which passes; relaying it to a server that still answers the
+    old address fails, in the window as after it."""
+    fv_only = {"sites": ["fv"], "dhcp": ["fv"]}
+    moved.write_resolvers(ns_fv=fv_only)
+    at(monkeypatch, BEFORE)
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    stray(moved, "ns-fv", "ana-ml2.ana.lan.", "A", OLD_ADDRESS)  # a server that never dropped the old name
+    started: list[Forwarder] = []
+    try:
+        for upstream in ("ns-ana", "ns-fv"):
+            ana = [(moved.instances[upstream].address, moved.instances[upstream].port)]
+            fv = [(moved.instances["ns-ana"].address, moved.instances["ns-ana"].port)]
+            forwarder = start_forwarder(moved.root / f"edge-{upstream}", {
+                "ana.lan": ana, reverse_zone("10.250.0.0/16"): ana, "fv.lan": fv, reverse_zone("10.251.0.0/16"): fv})
+            started.append(forwarder)
+            moved.write_resolvers(({"name": "edge", "address": forwarder.address, "port": forwarder.port,
+                                    "manage": False, "timeout": 1.0, "sites": ["fv"]},), ns_fv=fv_only)
+            verified = dns(run, moved, "verify", "--resolvers", "edge")
+            if upstream == "ns-ana":
+                assert ask(forwarder, "ana-ml2.ana.lan.") == ALIAS
+                assert verified.exit_code == 0, verified.stdout
+            else:
+                assert ask(forwarder, "ana-ml2.ana.lan.") == ("NOERROR", (f"A {OLD_ADDRESS}",))
+                assert verified.exit_code == 1, verified.stdout
+                assert (f"edge 127.0.0.1:{forwarder.port}: ana-ml2.ana.lan A gone (or its transitional alias): "
+                        f"expected none or fv-ml1.fv.lan. -> 10.251.50.54, got {OLD_ADDRESS}\n") in verified.stdout
+    finally:
+        for forwarder in started:
+            forwarder.stop()
+
+
+def test_the_old_address_s_pointer_naming_the_old_name_fails_in_the_window(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 7: the alias keeps the NAME, at the new address; a PTR of the old address that
+    still names it is stale reverse data (the address may be another machine's now)."""
+    renumbered(moved)
+    pointer = "54.50.250.10.in-addr.arpa."
+    for resolver in moved.instances:
+        stray(moved, resolver, pointer, "PTR", "ana-ml2.ana.lan.")
+    at(monkeypatch, BEFORE)
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 1, applied.stdout
+    assert f"{OLD_ADDRESS} PTR (old): expected none, got ana-ml2.ana.lan." in applied.stdout, applied.stdout
+    assert "dns apply: OK" not in applied.stdout
+    assert {asked(moved, r, pointer, "PTR") for r in moved.instances} == {("NOERROR", ("PTR ana-ml2.ana.lan.",))}
+    verified = dns(run, moved, "verify", "--resolvers", "ns-ana")
+    assert verified.exit_code == 1
+    port = moved.instances["ns-ana"].port
+    assert f"ns-ana 127.0.0.1:{port}: {OLD_ADDRESS} PTR (old): expected none, got ana-ml2.ana.lan.\n" \
+        in verified.stdout, verified.stdout
+
+
+@pytest.mark.parametrize("swapped", [False, True], ids=["short-first", "fqdn-first"])
+def test_one_old_name_in_two_forms_renamed_to_two_hosts_is_refused(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch, swapped: bool) -> None:
+    """Finding 18: `ana-ml2` (retired in ana) and `ana-ml2.ana.lan` are one old name there; renamed
+    to two hosts, one CNAME could be served: refused at load, naming the line and the key, nothing
+    written, whichever comes first."""
+    keys = ["    ana-ml2: fv-ml1\n", "    ana-ml2.ana.lan: fv-ml1-bmc.fv.lan\n"]
+    if swapped:
+        keys.reverse()
+    (moved.root / "renamer.yaml").write_text("version: 1\nname: m\ncutover: 2026-10-05\nrenames:\n  hosts:\n"
+                                             + "".join(keys) + "options:\n  dns_transition: 30d\ndns: dns/\n")
+    at(monkeypatch, BEFORE)
+    before = moved.snippets()
+    for command in ("plan", "apply"):
+        done = dns(run, moved, command, "--resolvers", "all")
+        assert done.exit_code == 2, done.stdout
+        second, first = ("ana-ml2", "ana-ml2.ana.lan") if swapped else ("ana-ml2.ana.lan", "ana-ml2")
+        targets = ("fv-ml1.fv.lan", "fv-ml1-bmc.fv.lan") if swapped else ("fv-ml1-bmc.fv.lan", "fv-ml1.fv.lan")
+        assert done.stderr == (f"renamer: error: renamer.yaml:7: renames.hosts.{second}: it and {first} are one "
+                               f"old name, ana-ml2.ana.lan, but become {targets[0]} and {targets[1]}: a DNS "
+                               "transition serves one CNAME there; give them one new host, or drop one\n")
+    assert moved.snippets() == before
+    for resolver in moved.instances:
+        rcode, records = asked(moved, resolver, "ana-ml2.ana.lan.")
+        assert records == () and rcode in ("NXDOMAIN", "REFUSED"), (resolver, rcode)
+
 # --- what is refused (exit 2, one line naming the file, the line and the key) ---------------------
 
 def _render(run: Callable[..., Result], root: Path) -> Result:
@@ -292,11 +426,11 @@ def test_dns_render_writes_the_alias_in_the_site_of_its_domain(  # type: ignore[
     (("cutover: 2026-10-05\n", ""), "renamer.yaml:9: options.dns_transition: needs `cutover:` (the day of the "
      "move, where the window starts)"),
     (("ana-ml2.ana.lan: fv-ml1.fv.lan", "ana-ml2.old.lan: fv-ml1.fv.lan"),
-     "renamer.yaml: renames.hosts.ana-ml2.old.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
+     "renamer.yaml:8: renames.hosts.ana-ml2.old.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
      "but old.lan is the domain of no site of the DNS inventory: renamer cannot serve it (add that site, or "
      "leave this host without a transition)"),
     (("ana-ml2-bmc: fv-ml1-bmc", "ana-bmc: fv-ml1-bmc"),
-     "renamer.yaml: renames.hosts.ana-bmc: a DNS transition would keep it as a CNAME to fv-ml1-bmc.fv.lan, but "
+     "renamer.yaml:7: renames.hosts.ana-bmc: a DNS transition would keep it as a CNAME to fv-ml1-bmc.fv.lan, but "
      "no site lists it under `retired:`: list it in the site whose domain it lived in, so that renamer knows "
      "where to serve it"),
 ])
@@ -393,11 +527,10 @@ def test_each_old_name_is_placed_once_in_the_domain_it_lived_in() -> None:
         ("old-gw.fv.lan", "fv-gw.fv.lan", "2026-11-04T00:00:00+00:00", True)]
     assert [t.name for t in done.site("ana").transitional] == ["ana-ml2"]
     assert [t.name for t in done.site("fv").transitional] == ["old-gw"]  # the same domain as its host
-    assert done.kept_alive == {"ana-ml2", "ana-ml2.ana.lan", "old-gw", "old-gw.fv.lan"}
     later = with_transitions(_shipped_inventory(), pairs, DAY, dt.timedelta(days=30),
                              dt.datetime(2026, 11, 4, tzinfo=dt.UTC))
     assert [t.served for t in later.transitions] == [False, False]  # at the instant it expires
-    assert not any(site.transitional for site in later.sites) and later.kept_alive == frozenset()
+    assert not any(site.transitional for site in later.sites)
 
 
 def test_without_a_window_nothing_is_kept() -> None:

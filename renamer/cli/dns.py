@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from renamer import debug, work
+from renamer import clock, debug, work
 from renamer.atomic import save
 from renamer.cli import completion
 from renamer.cli.common import RESOLVERS_FILE, inventory_from
@@ -272,6 +272,9 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
     if confirm_within is not None and (engine == "ansible" or after_interrupt == "rollback"):
         raise click.UsageError("--confirm-within works with the built-in engine's apply only (not --engine "
                                "ansible, not --rollback)")
+    faked = None if dry_run else clock.faked()
+    if faked is not None:  # a rehearsal's clock left exported: said before anything is written
+        out.echo(f"renamer: warning: {faked}\n", err=True)
     request = run.ApplyRequest(dry_run=dry_run, verify=not no_verify,
                                after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
                                reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx),
@@ -534,6 +537,9 @@ def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: 
       renamer dns export ansible --out deploy/dns-fv --canary 1 --batch-size 10 --max-fail-percent 5
       cd deploy/dns-fv && ansible-playbook playbook.yml --check --diff
     """
+    faked = clock.faked()
+    if faked is not None:  # the playbook is rendered by this clock: said before it is written
+        settings(ctx).output.echo(f"renamer: warning: {faked}\n", err=True)
     argv, args = control_node_argv(ctx, inventory_dir)
     done = run.export_ansible(inventory_from(ctx, inventory_dir), spec, out_dir, _policy(ctx), argv, args)
     out = settings(ctx).output

@@ -386,6 +386,33 @@ def test_one_old_name_in_two_forms_renamed_to_two_hosts_is_refused(  # type: ign
         rcode, records = asked(moved, resolver, "ana-ml2.ana.lan.")
         assert records == () and rcode in ("NXDOMAIN", "REFUSED"), (resolver, rcode)
 
+
+def test_a_real_apply_on_a_faked_clock_says_so_before_it_writes(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Finding 16: RENAMER_NOW left exported after a rehearsal: the apply (and the Ansible export)
+    obeys it, and says so first on stderr, with how far it is from the real clock; the plan, a
+    rehearsal, does not warn; with the real clock nothing is said."""
+    real = dt.datetime.now(dt.UTC)
+    at(monkeypatch, BEFORE)
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert "RENAMER_NOW" not in planned.stderr
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    days = abs((dt.datetime(2026, 11, 3, 23, 59, 59, tzinfo=dt.UTC) - real).total_seconds()) / 86400
+    side = "before" if real > dt.datetime(2026, 11, 4, tzinfo=dt.UTC) else "after"
+    first = applied.stderr.splitlines()[0]
+    assert first.startswith(f"renamer: warning: RENAMER_NOW={BEFORE} sets the clock ("), applied.stderr
+    assert f"{days:.0f} days {side} the real clock" in first or "hours" in first, first
+    assert first.endswith(": transitional aliases are served or retired by it, not by today; unset it unless "
+                          "this is meant"), first
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # it obeyed the clock it named
+    exported = dns(run, moved, "export", "ansible", "--resolvers", "all", "--out", str(tmp_path / "export"))
+    assert exported.exit_code == 0, exported.stderr
+    assert exported.stderr.startswith(f"renamer: warning: RENAMER_NOW={BEFORE} sets the clock ("), exported.stderr
+    monkeypatch.delenv("RENAMER_NOW")
+    again = dns(run, moved, "apply", "--resolvers", "all")
+    assert "RENAMER_NOW" not in again.stderr, again.stderr
+
 # --- what is refused (exit 2, one line naming the file, the line and the key) ---------------------
 
 def _render(run: Callable[..., Result], root: Path) -> Result:

@@ -272,9 +272,6 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
     if confirm_within is not None and (engine == "ansible" or after_interrupt == "rollback"):
         raise click.UsageError("--confirm-within works with the built-in engine's apply only (not --engine "
                                "ansible, not --rollback)")
-    faked = None if dry_run else clock.faked()
-    if faked is not None:  # a rehearsal's clock left exported: said before anything is written
-        out.echo(f"renamer: warning: {faked}\n", err=True)
     request = run.ApplyRequest(dry_run=dry_run, verify=not no_verify,
                                after_interrupt=after_interrupt,  # type: ignore[arg-type]  # click's choice
                                reviewed=reviewed, retire_stale=retire_stale, policy=_policy(ctx),
@@ -284,10 +281,13 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
             raise click.UsageError("--no-verify works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
         inventory = inventory_from(ctx, inventory_dir)
+        _say_faked_clock(ctx)
         result = run.apply_with_ansible(inventory, spec, request, argv, args,
                                         say=lambda line: out.info(f"ansible: {line}"))
     else:
         inventory = inventory_from(ctx, inventory_dir)
+        if not dry_run:
+            _say_faked_clock(ctx)
         result = run.apply(inventory, spec, request,
                            progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:
@@ -487,6 +487,14 @@ def who_asks(ctx: click.Context, olds: tuple[str, ...], spec: str, window: dt.ti
     return EXIT_OK if found.ok else EXIT_FINDINGS
 
 
+def _say_faked_clock(ctx: click.Context) -> None:
+    """A command that writes, on RENAMER_NOW's clock (left exported after a rehearsal?): said first
+    on stderr, once the inventory loaded and before anything is written (t24-alias finding 16)."""
+    faked = clock.faked()
+    if faked is not None:
+        settings(ctx).output.echo(f"renamer: warning: {faked}\n", err=True)
+
+
 @dns.group()
 def export() -> None:
     """Export the rollout for another engine (Ansible).
@@ -537,11 +545,10 @@ def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: 
       renamer dns export ansible --out deploy/dns-fv --canary 1 --batch-size 10 --max-fail-percent 5
       cd deploy/dns-fv && ansible-playbook playbook.yml --check --diff
     """
-    faked = clock.faked()
-    if faked is not None:  # the playbook is rendered by this clock: said before it is written
-        settings(ctx).output.echo(f"renamer: warning: {faked}\n", err=True)
     argv, args = control_node_argv(ctx, inventory_dir)
-    done = run.export_ansible(inventory_from(ctx, inventory_dir), spec, out_dir, _policy(ctx), argv, args)
+    inventory = inventory_from(ctx, inventory_dir)
+    _say_faked_clock(ctx)  # the playbook is rendered by this clock: said before it is written
+    done = run.export_ansible(inventory, spec, out_dir, _policy(ctx), argv, args)
     out = settings(ctx).output
     out.echo(f"exported {plural(len(done.hosts), 'resolver')} to {done.folder} "
              f"(serial {list(done.serial)}); run it there: ansible-playbook playbook.yml\n")

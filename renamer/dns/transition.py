@@ -61,6 +61,9 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
         why = (f"{site_new.source}: transition {shown_duration(window)}" if host.transition
                else f"options.dns_transition {shown_duration(window)}")
         expires = at_start_of(cutover) + window
+        # an alias whose window is over constrains nothing (t24-alias finding 17): the name may be
+        # reused, un-retired, or its key left unplaceable; only its "retired since" line stays
+        served = now < expires
         target = site_new.fqdn(host.name)
         key = f"{where(old)}: renames.hosts.{old}"
         name = old.lower().rstrip(".")
@@ -68,26 +71,28 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
             label, _, domain = name.partition(".")
             home = by_domain.get(domain)
             if home is None or not LABEL.match(label):
-                problems.append(f"{key}: a DNS transition would keep it as a CNAME to {target}, but "
-                                f"{domain} is the domain of no site of the DNS inventory: renamer cannot "
-                                "serve it (add that site, or leave this host without a transition)")
+                problems += [] if not served else [
+                    f"{key}: a DNS transition would keep it as a CNAME to {target}, but {domain} is the "
+                    "domain of no site of the DNS inventory: renamer cannot serve it (add that site, or "
+                    "leave this host without a transition)"]
                 continue
             places = [(home, label)]
         else:
-            places = [(site, name) for site in inventory.sites if old in site.retired]
+            places = [(site, name) for site in inventory.sites if name in site.retired]
             if not places:
-                problems.append(f"{key}: a DNS transition would keep it as a CNAME to {target}, but no "
-                                "site lists it under `retired:`: list it in the site whose domain it "
-                                "lived in, so that renamer knows where to serve it")
+                problems += [] if not served else [
+                    f"{key}: a DNS transition would keep it as a CNAME to {target}, but no site lists it "
+                    "under `retired:`: list it in the site whose domain it lived in, so that renamer knows "
+                    "where to serve it"]
                 continue
         for site, label in places:
             fqdn = site.fqdn(label)
             if label in current or fqdn in current:
-                problems.append(f"{key}: a DNS transition would keep it as a CNAME to {target}, but "
-                                f"{fqdn} is still a name of the inventory")
+                problems += [] if not served else [f"{key}: a DNS transition would keep it as a CNAME to "
+                                                   f"{target}, but {fqdn} is still a name of the inventory"]
                 continue
             first = found.get((site.name, label))
-            if first is not None and first.target != target:
+            if first is not None and first.target != target and (served or first.served):
                 # two keys of renamer.yaml for one old name (its short form and its FQDN): one CNAME can
                 # be served, so one of them would be silently wrong (finding 18)
                 problems.append(f"{key}: it and {keys[(site.name, label)]} are one old name, {fqdn}, "
@@ -96,9 +101,11 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
                 continue
             keys.setdefault((site.name, label), old)
             found.setdefault((site.name, label), Transitional(
-                label, fqdn, target, host.name, host.addresses, expires, now < expires, why, site_new.name))
+                label, fqdn, target, host.name, host.addresses, expires, served, why, site_new.name))
     shorts: dict[str, str] = {}  # a one-label old name served in two domains would be two CNAMEs
-    for site_name, label in found:
+    for (site_name, label), alias in found.items():
+        if not alias.served:
+            continue
         if label in shorts:
             problems.append(f"{config}: renames.hosts: a DNS transition would serve the old name {label} in "
                             f"the domains of sites {shorts[label]} and {site_name}: its one-label name would "

@@ -413,6 +413,39 @@ def test_a_real_apply_on_a_faked_clock_says_so_before_it_writes(  # type: ignore
     again = dns(run, moved, "apply", "--resolvers", "all")
     assert "RENAMER_NOW" not in again.stderr, again.stderr
 
+
+def test_an_expired_alias_constrains_nothing_and_its_name_may_be_reused(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 17: months after the window, a new machine takes the name ana-ml2 (no longer under
+    `retired:`): served as without the option; in the window the same inventory is refused."""
+    site = moved.inventory / "sites" / "ana.yaml"
+    site.write_text(site.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2-bmc]")
+                    .replace("  - name: ana-gw\n", "  - name: ana-ml2\n    address: 10.250.50.99\n  - name: ana-gw\n"))
+    at(monkeypatch, BEFORE)
+    refused = dns(run, moved, "apply", "--resolvers", "all")
+    assert refused.exit_code == 2, refused.stdout
+    assert "renames.hosts.ana-ml2: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan" in refused.stderr
+    at(monkeypatch, "2027-03-01")
+    plan = dns(run, moved, "plan", "--resolvers", "all")
+    assert plan.exit_code == 0, plan.stdout + plan.stderr
+    assert "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: retired since 2026-11-04" in plan.stdout
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {("NOERROR", ("A 10.250.50.99",))}
+    assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NXDOMAIN", ())}
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0
+
+
+def test_an_upper_case_old_short_name_gets_its_alias(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 2: `ANA-ML2: fv-ml1` is the retired ana-ml2 (DNS names match in any case)."""
+    (moved.root / "renamer.yaml").write_text(CONFIG.replace("    ana-ml2: fv-ml1\n", "    ANA-ML2: fv-ml1\n")
+                                             .replace("    ana-ml2.ana.lan: fv-ml1.fv.lan\n", ""))
+    at(monkeypatch, BEFORE)
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+
 # --- what is refused (exit 2, one line naming the file, the line and the key) ---------------------
 
 def _render(run: Callable[..., Result], root: Path) -> Result:
@@ -462,7 +495,8 @@ def test_dns_render_writes_the_alias_in_the_site_of_its_domain(  # type: ignore[
      "where to serve it"),
 ])
 def test_a_transition_renamer_cannot_take_is_refused(  # type: ignore[no-untyped-def]
-        run, inventory: Path, edit: tuple[str, str], message: str) -> None:
+        run, inventory: Path, edit: tuple[str, str], message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at(monkeypatch, BEFORE)  # in the window: an expired alias constrains nothing (finding 17)
     config = inventory / "renamer.yaml"
     config.write_text(config.read_text().replace(*edit))
     done = _render(run, inventory)
@@ -567,7 +601,7 @@ def test_without_a_window_nothing_is_kept() -> None:
 
 def test_an_old_name_that_is_still_a_name_of_the_inventory_is_refused() -> None:
     with pytest.raises(ConfigError) as raised:
-        with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"),), DAY, dt.timedelta(days=1),
+        with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"),), DAY, dt.timedelta(days=30),
                          NOW)
     assert raised.value.lines == [
         "renamer.yaml: renames.hosts.ana-nas.ana.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
@@ -583,7 +617,15 @@ def test_a_short_old_name_retired_in_two_sites_is_refused() -> None:
     both = replace(shipped, sites=tuple(replace(s, retired=(*s.retired, "ana-ml2")) if s.name == "fv" else s
                                         for s in shipped.sites))
     with pytest.raises(ConfigError) as raised:
-        with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=1), NOW)
+        with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=30), NOW)
     assert raised.value.lines == [
         "renamer.yaml: renames.hosts: a DNS transition would serve the old name ana-ml2 in the domains of sites ana "
         "and fv: its one-label name would be two CNAMEs (dnsmasq refuses to start); keep it in one of them only"]
+
+
+def test_an_expired_alias_is_refused_nothing() -> None:
+    """Finding 17, pure: the same inputs one day after the window raise nothing; the alias stays
+    listed where it can be placed, as retired."""
+    done = with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"), ("ana-ml2", "fv-ml1")),
+                            DAY, dt.timedelta(days=1), NOW)
+    assert [(t.fqdn, t.served) for t in done.transitions] == [("ana-ml2.ana.lan", False)]

@@ -89,7 +89,7 @@ def _host_key_line(path: Path, shown: str) -> Callable[[str], str]:
 
 def transition_documents(config: Config) -> list[dict[str, object]]:
     """`transitions`, as `audit --format json` prints them (`dns_transitional`)."""
-    return [transition_dict(t) for t in transitions(config)]
+    return [transition_dict(t, asked=False) for t in transitions(config)]
 
 
 def inventory_at(config: Config, rev: str, gone_hosts: tuple[str, ...] = (),

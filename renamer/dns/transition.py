@@ -126,14 +126,17 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
     return replace(inventory, sites=sites, transitions=every)
 
 
-def transition_dict(alias: Transitional) -> dict[str, object]:
-    """One alias as `dns plan` and `audit` print it in JSON."""
+def transition_dict(alias: Transitional, asked: bool = True) -> dict[str, object]:
+    """One alias as `dns plan` and `audit` print it in JSON. `asked`: the command's resolvers are
+    read (the plan: served, or retired by it); audit's are not (`asked=False`): what the clock
+    alone tells, its window open or over (t24-alias finding 8)."""
+    states = ("served", "retired") if asked else ("in-window", "expired")
+    state = states[0] if alias.served else states[1]
     return {"name": alias.fqdn, "short": alias.name, "target": alias.target, "host": alias.host,
-            "expires": alias.expires.isoformat().replace("+00:00", "Z"),
-            "state": "served" if alias.served else "retired", "from": alias.why}
+            "expires": alias.expires.isoformat().replace("+00:00", "Z"), "state": state, "from": alias.why}
 
 
-def transitions_text(transitions: Sequence[Transitional]) -> str:
+def transitions_text(transitions: Sequence[Transitional], asked: bool = True) -> str:
     """`dns plan`'s (and `audit`'s) lines for the transitional aliases: each old name, its new
     FQDN, and what happens when: served until its date, or retired since (the plan removes it
     where it is still served)."""
@@ -142,7 +145,11 @@ def transitions_text(transitions: Sequence[Transitional]) -> str:
     out = [f"transitional aliases: {len(transitions)} (an old name kept as a CNAME to its new FQDN "
            "until its date, then retired)\n"]
     for alias in transitions:
-        when = (f"served until {shown_time(alias.expires)}" if alias.served
-                else f"retired since {shown_time(alias.expires)}")
+        if not asked:  # audit reads the site files, never a resolver: the window, not what is served
+            when = (f"window open until {shown_time(alias.expires)}" if alias.served else
+                    f"window over since {shown_time(alias.expires)}: `dns apply` retires it where served")
+        else:
+            when = (f"served until {shown_time(alias.expires)}" if alias.served
+                    else f"retired since {shown_time(alias.expires)}")
         out.append(f"  {alias.fqdn} -> {alias.target}: {when} ({alias.why})\n")
     return "".join(out)

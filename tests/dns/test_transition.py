@@ -547,18 +547,19 @@ def test_audit_lists_each_alias_and_its_date(  # type: ignore[no-untyped-def]
     at(monkeypatch, BEFORE)
     table = run(root, "audit")
     assert table.exit_code == 0, table.stdout + table.stderr
-    assert ("DNS transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired)\n"
-            "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
-            "  ana-ml2.ana.lan -> fv-ml1.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+    assert ("DNS transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired; "
+            "from the site files, no resolver asked)\n"
+            "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: window open until 2026-11-04 (options.dns_transition 30d)\n"
+            "  ana-ml2.ana.lan -> fv-ml1.fv.lan: window open until 2026-11-04 (options.dns_transition 30d)\n"
             ) in table.stdout, table.stdout
     at(monkeypatch, AFTER)
     document = json.loads(run(root, "audit", "--format", "json").stdout)
     assert document["dns_transitional"] == [
         {"name": "ana-ml2-bmc.ana.lan", "short": "ana-ml2-bmc", "target": "fv-ml1-bmc.fv.lan", "host": "fv-ml1-bmc",
-         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"},
+         "expires": "2026-11-04T00:00:00Z", "state": "expired", "from": "options.dns_transition 30d"},
         {"name": "ana-ml2.ana.lan", "short": "ana-ml2", "target": "fv-ml1.fv.lan", "host": "fv-ml1",
-         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"}]
-    assert "retired since 2026-11-04" in run(root, "audit").stdout
+         "expires": "2026-11-04T00:00:00Z", "state": "expired", "from": "options.dns_transition 30d"}]
+    assert "window over since 2026-11-04: `dns apply` retires it where served" in run(root, "audit").stdout
     (root / "renamer.yaml").write_text(CONFIG.replace("options:\n  dns_transition: 30d\n", "")
                                        + "allowlist: allow.yaml\n")
     plain = run(root, "audit")

@@ -224,7 +224,8 @@ def _policy(ctx: click.Context) -> Policy:
                    "changed since.")
 @click.option("--force", is_flag=True,
               help="Apply even where a site that has 10 records or more would lose, or see updated, more "
-                   "than 30 % of them (refused otherwise, exit 3, naming the counts).")
+                   "than 30 % of them, or where a transitional alias served now would be retired before its "
+                   "date (refused otherwise, exit 3, naming the counts or the alias).")
 @click.option("--engine", type=click.Choice(["builtin", "ansible"]), default="builtin", show_default=True,
               help="Who does the fan-out: renamer itself, or ansible-playbook (the fleet extra) over an "
                    "exported playbook; the same checks, table and exit codes.")

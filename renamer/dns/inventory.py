@@ -166,6 +166,8 @@ class Inventory:
     old_addresses: tuple[str, ...] = ()
     # every transitional alias, served or expired (dns plan and audit list them with their dates)
     transitions: tuple[Transitional, ...] = ()
+    # the clock the transitions were judged by (dns/transition.py), None where none was read
+    now: dt.datetime | None = None
 
     @property
     def managed(self) -> tuple[Resolver, ...]:

@@ -123,7 +123,7 @@ def with_transitions(inventory: Inventory, pairs: Sequence[tuple[str, str]], cut
     held = {id(alias): site for (site, _), alias in found.items()}  # the site each one is served in
     sites = tuple(replace(site, transitional=tuple(t for t in every if t.served and held[id(t)] == site.name))
                   for site in inventory.sites)
-    return replace(inventory, sites=sites, transitions=every)
+    return replace(inventory, sites=sites, transitions=every, now=now)
 
 
 def transition_dict(alias: Transitional, asked: bool = True) -> dict[str, object]:

@@ -446,6 +446,33 @@ def test_an_upper_case_old_short_name_gets_its_alias(  # type: ignore[no-untyped
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
 
+
+def test_an_alias_in_its_window_is_not_retired_early_without_force(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 4: the next move's renamer.yaml no longer holds ana-ml2's renames, so nothing keeps
+    its alias: the plan names it among what the apply refuses, the apply refuses (exit 3, nothing
+    written, the alias still answered) and retires it only with --force."""
+    at(monkeypatch, "2026-10-10")
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+    (moved.root / "renamer.yaml").write_text(CONFIG.replace("    ana-ml2: fv-ml1\n", "")
+                                             .replace("    ana-ml2.ana.lan: fv-ml1.fv.lan\n", ""))
+    at(monkeypatch, "2026-10-12")
+    early = ("ns-ana: renamer-ana.conf: the apply would retire the transitional alias ana-ml2, served until "
+             "2026-11-04, before its date (renamer.yaml no longer keeps it: its renames, cutover or target host "
+             "changed)")
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert f"  {early}\n" in planned.stdout, planned.stdout
+    refused = dns(run, moved, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stderr.splitlines()[-1].startswith(f"renamer: error: {early} (and 2 more): refused, nothing "
+                                                      "written"), refused.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+    forced = dns(run, moved, "apply", "--resolvers", "all", "--force")
+    assert forced.exit_code == 0, forced.stdout + forced.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
+    assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NOERROR", ("CNAME fv-ml1-bmc.fv.lan.", "A 10.251.50.55"))}
+
 # --- what is refused (exit 2, one line naming the file, the line and the key) ---------------------
 
 def _render(run: Callable[..., Result], root: Path) -> Result:

@@ -113,7 +113,8 @@ class VerifyResult(results.VerifyResult):
 @dataclass(frozen=True)
 class AuditResult(results.AuditResult):
     """`renamer.sweep.results.AuditResult`, with its JSON; and the DNS inventory's transitional
-    aliases, served or retired, with their dates (`dns_transitional`: renamer/dns/transition.py)."""
+    aliases, their window open or over, with their dates (`dns_transitional`, state `in-window` or
+    `expired`: from the clock and the site files, no resolver asked; renamer/dns/transition.py)."""
 
     dns_transitional: tuple[dict[str, object], ...] = ()
 

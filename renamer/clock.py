@@ -44,3 +44,26 @@ def shown_time(moment: dt.datetime) -> str:
     if moment.time() == dt.time(0, 0):
         return moment.date().isoformat()
     return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def faked(real: dt.datetime | None = None) -> str | None:
+    """Where RENAMER_NOW is set, one line saying so and how far it is from the real clock (`real`,
+    else the system's): a command that writes (dns apply, dns export ansible) prints it first, so a
+    variable left exported after a rehearsal never retires or restores an alias unsaid (t24-alias
+    finding 16). None where the clock is the real one."""
+    raw = os.environ.get(ENV)
+    if raw is None or not raw.strip():
+        return None
+    fake = now()
+    real = real or dt.datetime.now(dt.UTC)
+    seconds = (fake - real).total_seconds()
+    size = abs(seconds)
+    if size >= 86400:
+        off = f"{size / 86400:.0f} days"
+    elif size >= 3600:
+        off = f"{size / 3600:.0f} hours"
+    else:
+        off = f"{size / 60:.0f} minutes"
+    side = "after" if seconds > 0 else "before"
+    return (f"{ENV}={raw.strip()} sets the clock ({off} {side} the real clock, {real:%Y-%m-%d %H:%M} UTC): "
+            "transitional aliases are served or retired by it, not by today; unset it unless this is meant")

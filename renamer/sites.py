@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from renamer.dns.inventory import Inventory, Transitional
 from renamer.dns.load import load_inventory, load_sites
 from renamer.dns.transition import transition_dict, with_transitions
 from renamer.errors import ConfigError
+from renamer.formats.yaml_source import line_of, load_yaml_file
 from renamer.project import discover, repo_root
 from renamer.vcs_command import git_run
 
@@ -43,8 +45,9 @@ def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
     renames = loaded.renames
     inventory = replace(inventory, old_hosts=tuple(old for old, _ in renames.hosts),
                         old_addresses=tuple(old for old, _ in renames.addresses))
+    shown = loaded.display(config_path)
     return with_transitions(inventory, renames.hosts, loaded.cutover, loaded.dns_transition, clock.now(),
-                            loaded.display(config_path))
+                            shown, _host_key_line(config_path, shown))
 
 
 def site_hosts(config: Config) -> list[tuple[str, str, str]]:
@@ -64,13 +67,29 @@ def transitions(config: Config) -> tuple[Transitional, ...]:
     if not sites:
         return ()
     bare = Inventory(config.dns_dir, tuple(sites), ())
+    shown = config.display(config.path)
     return with_transitions(bare, config.renames.hosts, config.cutover, config.dns_transition, clock.now(),
-                            config.display(config.path)).transitions
+                            shown, _host_key_line(config.path, shown)).transitions
+
+
+def _host_key_line(path: Path, shown: str) -> Callable[[str], str]:
+    """`where` for with_transitions: `renamer.yaml:7`, the line of the key `old` of renames.hosts
+    (read again, with positions, only when a transition is refused)."""
+    def where(old: str) -> str:
+        try:
+            top = load_yaml_file(path, shown)
+        except ConfigError:
+            return shown
+        renames = top.get("renames") if isinstance(top, dict) else None
+        hosts = renames.get("hosts") if isinstance(renames, dict) else None
+        line = line_of(hosts, old) if isinstance(hosts, dict) and old in hosts else 0
+        return f"{shown}:{line}" if line else shown
+    return where
 
 
 def transition_documents(config: Config) -> list[dict[str, object]]:
     """`transitions`, as `audit --format json` prints them (`dns_transitional`)."""
-    return [transition_dict(t) for t in transitions(config)]
+    return [transition_dict(t, asked=False) for t in transitions(config)]
 
 
 def inventory_at(config: Config, rev: str, gone_hosts: tuple[str, ...] = (),

@@ -377,8 +377,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
                 f"Moved blocks past expiry: {len(moves)} (`audit --prune` removes those no plan still needs)",
                 *(f"  {m.path}:{m.line}  {_move_text(m)}" for m in moves)]) + "\n"
         if kept_names:
-            text = text.rstrip("\n") + "\n\n" + transitions_text(kept_names).replace(
-                "transitional aliases:", "DNS transitional aliases:", 1)
+            text = text.rstrip("\n") + "\n\n" + transitions_text(kept_names, asked=False).replace(
+                "transitional aliases:", "DNS transitional aliases:", 1).replace(
+                "then retired)", "then retired; from the site files, no resolver asked)", 1)
     if output_file is None:
         out.echo(text)
     else:

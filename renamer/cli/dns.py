@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from renamer import debug, work
+from renamer import clock, debug, work
 from renamer.atomic import save
 from renamer.cli import completion
 from renamer.cli.common import RESOLVERS_FILE, inventory_from
@@ -224,7 +224,8 @@ def _policy(ctx: click.Context) -> Policy:
                    "changed since.")
 @click.option("--force", is_flag=True,
               help="Apply even where a site that has 10 records or more would lose, or see updated, more "
-                   "than 30 % of them (refused otherwise, exit 3, naming the counts).")
+                   "than 30 % of them, or where a transitional alias served now would be retired before its "
+                   "date (refused otherwise, exit 3, naming the counts or the alias).")
 @click.option("--engine", type=click.Choice(["builtin", "ansible"]), default="builtin", show_default=True,
               help="Who does the fan-out: renamer itself, or ansible-playbook (the fleet extra) over an "
                    "exported playbook; the same checks, table and exit codes.")
@@ -281,10 +282,13 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
             raise click.UsageError("--no-verify works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
         inventory = inventory_from(ctx, inventory_dir)
+        _say_faked_clock(ctx)
         result = run.apply_with_ansible(inventory, spec, request, argv, args,
                                         say=lambda line: out.info(f"ansible: {line}"))
     else:
         inventory = inventory_from(ctx, inventory_dir)
+        if not dry_run:
+            _say_faked_clock(ctx)
         result = run.apply(inventory, spec, request,
                            progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:
@@ -484,6 +488,14 @@ def who_asks(ctx: click.Context, olds: tuple[str, ...], spec: str, window: dt.ti
     return EXIT_OK if found.ok else EXIT_FINDINGS
 
 
+def _say_faked_clock(ctx: click.Context) -> None:
+    """A command that writes, on RENAMER_NOW's clock (left exported after a rehearsal?): said first
+    on stderr, once the inventory loaded and before anything is written (t24-alias finding 16)."""
+    faked = clock.faked()
+    if faked is not None:
+        settings(ctx).output.echo(f"renamer: warning: {faked}\n", err=True)
+
+
 @dns.group()
 def export() -> None:
     """Export the rollout for another engine (Ansible).
@@ -535,7 +547,9 @@ def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: 
       cd deploy/dns-fv && ansible-playbook playbook.yml --check --diff
     """
     argv, args = control_node_argv(ctx, inventory_dir)
-    done = run.export_ansible(inventory_from(ctx, inventory_dir), spec, out_dir, _policy(ctx), argv, args)
+    inventory = inventory_from(ctx, inventory_dir)
+    _say_faked_clock(ctx)  # the playbook is rendered by this clock: said before it is written
+    done = run.export_ansible(inventory, spec, out_dir, _policy(ctx), argv, args)
     out = settings(ctx).output
     out.echo(f"exported {plural(len(done.hosts), 'resolver')} to {done.folder} "
              f"(serial {list(done.serial)}); run it there: ansible-playbook playbook.yml\n")

@@ -7,6 +7,9 @@ _SCHEMA = "the document's version (renamer/documents.py): raised only by a relea
 _TRANSITIONAL = ("the DNS transitional aliases (options.dns_transition, a host's transition:), each old name kept as "
                  "a CNAME to its new FQDN until its date: name (the old FQDN), short, target, host, expires (UTC), "
                  "state (served, or retired once expired), from (where the window is set)")
+_AUDITED = _TRANSITIONAL.replace("state (served, or retired once expired)",
+                                 "state (in-window, or expired: from the clock and the site files, no resolver "
+                                 "asked; `dns apply` retires an expired one where it is still served)")
 
 DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer verify --format json": {
@@ -46,7 +49,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "expired": "as verify's",
         "moved_expired": "Terraform `moved` blocks the sweep wrote, past their expiry: path, line, from, to, move, "
                          "expires",
-        "dns_transitional": _TRANSITIONAL,
+        "dns_transitional": _AUDITED,
     },
     "renamer audit --prune --format json": {
         "schema": _SCHEMA, "written": "whether --write removed them",

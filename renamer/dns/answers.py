@@ -41,11 +41,17 @@ class Expectation:
     # answers the CNAME without following it (BIND; a client's recursive resolver follows it, and
     # the target's own check proves its address there).
     target_optional: bool = False
+    # Gone, or exactly this transitional alias (its new FQDN, then that host's addresses of the
+    # type): an old name asked of a resolver that does not hold the alias but may relay it.
+    alias: tuple[str, ...] = ()
 
     @property
     def wanted(self) -> str:
         """What would pass, as an answer is shown: `fv-ml1.fv.lan. -> 10.251.50.54` for an alias."""
         values = " or ".join(self.want)
+        if self.alias:
+            target, *finals = self.alias
+            return f"{values} or {target} -> {' or '.join(finals) or 'the CNAME alone'}"
         if not self.via:
             return values
         chain = f"{' or '.join(self.via)} -> {values}"

@@ -166,12 +166,8 @@ class Inventory:
     old_addresses: tuple[str, ...] = ()
     # every transitional alias, served or expired (dns plan and audit list them with their dates)
     transitions: tuple[Transitional, ...] = ()
-
-    @property
-    def kept_alive(self) -> frozenset[str]:
-        """The old names served now as transitional aliases (short and FQDN, lower case, no final
-        dot): not gone, whatever `retired:` or renamer.yaml say, until their date."""
-        return frozenset(n for t in self.transitions if t.served for n in (t.name, t.fqdn))
+    # the clock the transitions were judged by (dns/transition.py), None where none was read
+    now: dt.datetime | None = None
 
     @property
     def managed(self) -> tuple[Resolver, ...]:

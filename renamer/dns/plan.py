@@ -6,10 +6,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import posixpath
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from renamer.clock import shown_time
 from renamer.diffs import unified
 from renamer.dns.backend import HandLine, backend_for
 from renamer.dns.inventory import Inventory, Resolver
@@ -40,6 +42,8 @@ class ResolverPlan:
     # why the apply would refuse or fail it, by the apply's own checks: a half-done resolver
     # (applies.interrupted), a verify that fails (dns/served.py)
     fails: list[str] = field(default_factory=list)
+    # the clock its transitional aliases were judged by (Inventory.now): early_retirements reads it
+    now: dt.datetime | None = None
 
     @property
     def pending(self) -> bool:
@@ -119,11 +123,42 @@ MIN_EXISTING = 10
 MAX_SHARE = 0.30
 
 
+# A transitional alias as renamer writes it in a snippet (dnsmasq, Unbound, BIND render.py): its date
+# (shown_time) and its one-label old name
+_PROMISED = re.compile(r"transitional until (\d{4}-\d{2}-\d{2})(?: (\d{2}):(\d{2}) UTC)?: ([a-z0-9-]+),")
+
+
+def early_retirements(plan: ResolverPlan, now: dt.datetime | None) -> list[str]:
+    """Transitional aliases a resolver serves now, written with a date still ahead of `now`, that
+    this plan would drop (renamer.yaml's renames or cutover changed, the target host moved on or
+    left the inventory): retired before the date they were promised until (t24-alias finding 4)."""
+    if now is None:
+        return []
+    out = []
+    for name in plan.changed:
+        before = (plan.current.get(name) or b"").decode("utf-8", "replace")
+        after = plan.desired[name] or ""
+        kept = {found.group(4) for found in _PROMISED.finditer(after)}
+        for found in _PROMISED.finditer(before):
+            day, hour, minute, label = found.groups()
+            try:
+                until = dt.datetime.fromisoformat(f"{day}T{hour or '00'}:{minute or '00'}:00+00:00")
+            except ValueError:
+                continue
+            if until > now and label not in kept:
+                out.append(f"{plan.resolver.name}: {name}: the apply would retire the transitional alias "
+                           f"{label}, served until {shown_time(until)}, before its date (renamer.yaml no "
+                           "longer keeps it: its renames, cutover or target host changed)")
+    return out
+
+
 def over_thresholds(plans: Sequence[ResolverPlan]) -> list[str]:
     """Each snippet whose change would delete or update more than MAX_SHARE of a site's existing
-    records (counted apart; a renumbered address is an update), as `resolver: file: counts`."""
+    records (counted apart; a renumbered address is an update), as `resolver: file: counts`; and
+    each transitional alias it would retire before its date (early_retirements, by the plan's clock)."""
     out = []
     for plan in plans:
+        out += early_retirements(plan, plan.now)
         records = backend_for(plan.resolver).records
         for name in plan.changed:
             old = records((plan.current.get(name) or b"").decode("utf-8", "replace"))
@@ -203,7 +238,7 @@ def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
     kept = [r for r in inspection.stale if r not in retired]  # retired ones are commented out by the apply
     return ResolverPlan(resolver, desired, current, interrupted, problem, list(inspection.warnings),
                         [backend.shown(r) for r in inspection.stale],
-                        left_in_place=tuple(a for r in kept for a in backend.answers(r)))
+                        left_in_place=tuple(a for r in kept for a in backend.answers(r)), now=inventory.now)
 
 
 def backup_name(name: str) -> str:

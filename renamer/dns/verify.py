@@ -75,18 +75,34 @@ def expectations(inventory: Inventory, resolver: Resolver) -> list[Expectation]:
     for name in inventory.old_hosts:  # renamer.yaml's: as written, and a short one under every site's domain
         fqdns = [f"{name}.", *(f"{site.fqdn(name)}." for site in inventory.sites if "." not in name)]
         gone.update({fqdn: None for fqdn in fqdns if fqdn not in current})
-    alive = inventory.kept_alive  # transitional aliases within their window are not gone
-    gone = {name: None for name in gone if name[:-1].lower() not in alive}
+    # The old address's PTR names no old name, one kept as a transitional alias included: the alias
+    # keeps the name at the NEW address; reverse data of the old one naming it is stale (finding 7).
+    forbidden = tuple(gone)
+    # A transitional alias keeps alive exactly the names it is checked as, on the resolvers that
+    # hold it (those serving its site): its FQDN, and its one-label name where they serve those.
+    # Everywhere else, and every other form of the old name, it is still gone (findings 1, 6).
+    alive = {f"{moved.fqdn}." for site in served for moved in site.transitional}
+    alive |= {f"{moved.name}." for site in served for moved in site.transitional if short}
+    gone = {name: None for name in gone if name.lower() not in alive}
     if not short:
         gone = {name: None for name in gone if "." in name[:-1]}
     local = tuple(f".{site.domain}." for site in served if site.authoritative)
+    # Elsewhere, the alias's FQDN may still reach a client through this resolver (a forwarder that
+    # sends ana.lan on to a resolver holding it): gone, or exactly the alias, never another value.
+    relayed = {f"{moved.fqdn}.": moved for site in inventory.sites for moved in site.transitional}
     # Gone is asked of both families: a name that still answers an AAAA (or a CNAME, which either
     # question returns) is not gone, though it has no A.
-    out += [Expectation(f"{name[:-1]} {rdtype} gone", name, rdtype,
-                        (NXDOMAIN,) if name.endswith(local) else (NONE,))
-            for name in gone for rdtype in _TYPES]
+    for name in gone:
+        relay = relayed.get(name.lower())
+        for rdtype in _TYPES:
+            want = (NXDOMAIN,) if name.endswith(local) else (NONE,)
+            if relay is None:
+                out.append(Expectation(f"{name[:-1]} {rdtype} gone", name, rdtype, want))
+                continue
+            finals = tuple(str(a) for a in relay.addresses if _TYPES[a.version == 6] == rdtype)
+            out.append(Expectation(f"{name[:-1]} {rdtype} gone (or its transitional alias)", name, rdtype,
+                                   want, alias=(f"{relay.target}.", *finals)))
     addresses = {str(a) for site in inventory.sites for h in site.hosts for a in h.addresses}
-    forbidden = tuple(gone)
     for old in inventory.old_addresses:
         if old not in addresses:
             pointer = ipaddress.ip_address(old).reverse_pointer + "."
@@ -153,6 +169,14 @@ def judge(expectation: Expectation, answer: Answer) -> Check:
         got = answer.rcode if answer.rcode != "NOERROR" else shown
         linked = cnames[0] in expectation.via if cnames else expectation.via_optional
         return Check(expectation, got, answer.rcode == "NOERROR" and not others and linked)
+    if expectation.alias and answer.rcode == "NOERROR" and answer.records:
+        # An old name relayed from a resolver that holds its transitional alias: that alias exactly,
+        # the CNAME to its new FQDN and nothing but that host's addresses (or the CNAME alone).
+        target, *finals = expectation.alias
+        first, *rest = answer.records
+        ok = first == ("CNAME", target) and all(kind == expectation.rdtype and value in finals
+                                                for kind, value in rest)
+        return Check(expectation, _show(answer), ok)
     if expectation.want in ((NXDOMAIN,), (NONE,)):
         # Gone: no record. NXDOMAIN where the domain is local; REFUSED where the name would be
         # forwarded and no upstream knows it; NODATA for the other family. SERVFAIL proves nothing.
@@ -190,9 +214,13 @@ def old_names_left(inventory: Inventory, left_in_place: Sequence[tuple[str, str,
     gone = {n.lower() for n in inventory.old_hosts}
     for site in inventory.sites:
         gone |= {n.lower() for name in site.retired for n in (name, site.fqdn(name))}
-    gone -= inventory.kept_alive  # a transitional alias within its window is served, not gone
+    # A transitional alias within its window keeps alive its own FQDN and nothing else: the same
+    # label under another domain (an operator's own zone) is an old name left answering (finding 1).
+    alive = {moved.fqdn for site in inventory.sites for moved in site.transitional}
     out: dict[tuple[str, str], Expectation] = {}
     for name, rdtype, _ in left_in_place:
+        if name.lower() in alive:
+            continue
         if rdtype in (*_TYPES, "CNAME") and (name in gone or name.split(".", 1)[0] in gone):
             out[(name, rdtype)] = Expectation(f"{name} {rdtype} gone", f"{name}.", rdtype, (NONE,))
     return list(out.values())

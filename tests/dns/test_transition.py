@@ -22,7 +22,7 @@ from renamer.dns.inventory import Inventory
 from renamer.dns.transition import with_transitions
 from renamer.errors import ConfigError
 from tests.conftest import Result
-from tests.testing.resolvers import Lab, dns
+from tests.testing.resolvers import Lab, dns, stray
 from tests.testing.unbound import Forwarder, ask, reverse_zone, start_forwarder
 
 CONFIG = ("version: 1\nname: ml move\ncutover: 2026-10-05\nrenames:\n  hosts:\n    ana-ml2: fv-ml1\n"
@@ -252,6 +252,227 @@ def test_the_ansible_export_carries_the_alias_until_its_date(  # type: ignore[no
             assert ("cname=ana-ml2,ana-ml2.ana.lan,fv-ml1.fv.lan\n" in path.read_text()) is present, path
 
 
+
+# --- an alias keeps alive its own FQDN where it is served, and nothing else (t24 findings 1, 6, 7) --
+
+OLD_ADDRESS = "10.250.50.54"  # ana-ml2's before the move
+
+
+def renumbered(lab: Lab) -> None:
+    """renamer.yaml renames ana-ml2's address too (a hand record naming it is then a stale one)."""
+    config = lab.root / "renamer.yaml"
+    config.write_text(config.read_text().replace("options:\n", f"  addresses: {{{OLD_ADDRESS}: 10.251.50.54}}\n"
+                                                 "options:\n"))
+
+
+def test_an_old_name_under_another_domain_still_fails_the_apply_in_the_window(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 1: the alias is ana-ml2.ana.lan (and ana-ml2 where it is served); a hand record
+    ana-ml2.home.example left answering the old address is an old name left, in the window as
+    after it: the plan says the apply would fail, the apply rolls back, never OK."""
+    renumbered(moved)
+    for resolver in moved.instances:
+        stray(moved, resolver, "ana-ml2.home.example.", "A", OLD_ADDRESS)
+    at(monkeypatch, BEFORE)
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1, planned.stdout
+    assert "would fail: ns-ana: its verify after the write would fail: ana-ml2.home.example A gone: expected " \
+        f"none, got {OLD_ADDRESS}" in planned.stdout, planned.stdout
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 1, applied.stdout
+    assert f"ana-ml2.home.example A gone: expected none, got {OLD_ADDRESS}" in applied.stdout
+    assert "dns apply: OK" not in applied.stdout
+    assert everywhere(moved, "ana-ml2.home.example.") == {("NOERROR", (f"A {OLD_ADDRESS}",))}
+    assert ALIAS not in everywhere(moved, "ana-ml2.ana.lan.")  # rolled back: not served
+
+
+def test_a_resolver_that_does_not_hold_the_alias_must_not_answer_the_old_name(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 6: ns-fv serves fv only, so it does not hold ana-ml2.ana.lan's alias; a hand record
+    there answering the old name with the old address fails verify in the window too."""
+    moved.write_resolvers(ns_fv={"sites": ["fv"], "dhcp": ["fv"]})
+    at(monkeypatch, BEFORE)
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0  # nothing there: fine
+    stray(moved, "ns-fv", "ana-ml2.ana.lan.", "A", OLD_ADDRESS)
+    assert asked(moved, "ns-fv", "ana-ml2.ana.lan.") == ("NOERROR", (f"A {OLD_ADDRESS}",))
+    assert asked(moved, "ns-ana", "ana-ml2.ana.lan.") == ALIAS
+    verified = dns(run, moved, "verify", "--resolvers", "all")
+    assert verified.exit_code == 1, verified.stdout
+    port = moved.instances["ns-fv"].port
+    assert (f"ns-fv 127.0.0.1:{port}: ana-ml2.ana.lan A gone (or its transitional alias): expected none or "
+            f"fv-ml1.fv.lan. -> 10.251.50.54, got {OLD_ADDRESS}\n") in verified.stdout, verified.stdout
+    assert "dns verify: FAILED on ns-fv\n" in verified.stdout
+
+
+def test_a_forwarder_not_serving_the_old_site_may_relay_the_alias_never_the_old_address(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 6 behind a forwarder (manage: false, sites: [fv]): relaying ana.lan to ns-ana, its
+    clients get exactly the alias, which passes; relaying it to a server that still answers the
+    old address fails, in the window as after it."""
+    fv_only = {"sites": ["fv"], "dhcp": ["fv"]}
+    moved.write_resolvers(ns_fv=fv_only)
+    at(monkeypatch, BEFORE)
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    stray(moved, "ns-fv", "ana-ml2.ana.lan.", "A", OLD_ADDRESS)  # a server that never dropped the old name
+    started: list[Forwarder] = []
+    try:
+        for upstream in ("ns-ana", "ns-fv"):
+            ana = [(moved.instances[upstream].address, moved.instances[upstream].port)]
+            fv = [(moved.instances["ns-ana"].address, moved.instances["ns-ana"].port)]
+            forwarder = start_forwarder(moved.root / f"edge-{upstream}", {
+                "ana.lan": ana, reverse_zone("10.250.0.0/16"): ana, "fv.lan": fv, reverse_zone("10.251.0.0/16"): fv})
+            started.append(forwarder)
+            moved.write_resolvers(({"name": "edge", "address": forwarder.address, "port": forwarder.port,
+                                    "manage": False, "timeout": 1.0, "sites": ["fv"]},), ns_fv=fv_only)
+            verified = dns(run, moved, "verify", "--resolvers", "edge")
+            if upstream == "ns-ana":
+                assert ask(forwarder, "ana-ml2.ana.lan.") == ALIAS
+                assert verified.exit_code == 0, verified.stdout
+            else:
+                assert ask(forwarder, "ana-ml2.ana.lan.") == ("NOERROR", (f"A {OLD_ADDRESS}",))
+                assert verified.exit_code == 1, verified.stdout
+                assert (f"edge 127.0.0.1:{forwarder.port}: ana-ml2.ana.lan A gone (or its transitional alias): "
+                        f"expected none or fv-ml1.fv.lan. -> 10.251.50.54, got {OLD_ADDRESS}\n") in verified.stdout
+    finally:
+        for forwarder in started:
+            forwarder.stop()
+
+
+def test_the_old_address_s_pointer_naming_the_old_name_fails_in_the_window(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 7: the alias keeps the NAME, at the new address; a PTR of the old address that
+    still names it is stale reverse data (the address may be another machine's now)."""
+    renumbered(moved)
+    pointer = "54.50.250.10.in-addr.arpa."
+    for resolver in moved.instances:
+        stray(moved, resolver, pointer, "PTR", "ana-ml2.ana.lan.")
+    at(monkeypatch, BEFORE)
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 1, applied.stdout
+    assert f"{OLD_ADDRESS} PTR (old): expected none, got ana-ml2.ana.lan." in applied.stdout, applied.stdout
+    assert "dns apply: OK" not in applied.stdout
+    assert {asked(moved, r, pointer, "PTR") for r in moved.instances} == {("NOERROR", ("PTR ana-ml2.ana.lan.",))}
+    verified = dns(run, moved, "verify", "--resolvers", "ns-ana")
+    assert verified.exit_code == 1
+    port = moved.instances["ns-ana"].port
+    assert f"ns-ana 127.0.0.1:{port}: {OLD_ADDRESS} PTR (old): expected none, got ana-ml2.ana.lan.\n" \
+        in verified.stdout, verified.stdout
+
+
+@pytest.mark.parametrize("swapped", [False, True], ids=["short-first", "fqdn-first"])
+def test_one_old_name_in_two_forms_renamed_to_two_hosts_is_refused(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch, swapped: bool) -> None:
+    """Finding 18: `ana-ml2` (retired in ana) and `ana-ml2.ana.lan` are one old name there; renamed
+    to two hosts, one CNAME could be served: refused at load, naming the line and the key, nothing
+    written, whichever comes first."""
+    keys = ["    ana-ml2: fv-ml1\n", "    ana-ml2.ana.lan: fv-ml1-bmc.fv.lan\n"]
+    if swapped:
+        keys.reverse()
+    (moved.root / "renamer.yaml").write_text("version: 1\nname: m\ncutover: 2026-10-05\nrenames:\n  hosts:\n"
+                                             + "".join(keys) + "options:\n  dns_transition: 30d\ndns: dns/\n")
+    at(monkeypatch, BEFORE)
+    before = moved.snippets()
+    for command in ("plan", "apply"):
+        done = dns(run, moved, command, "--resolvers", "all")
+        assert done.exit_code == 2, done.stdout
+        second, first = ("ana-ml2", "ana-ml2.ana.lan") if swapped else ("ana-ml2.ana.lan", "ana-ml2")
+        targets = ("fv-ml1.fv.lan", "fv-ml1-bmc.fv.lan") if swapped else ("fv-ml1-bmc.fv.lan", "fv-ml1.fv.lan")
+        assert done.stderr == (f"renamer: error: renamer.yaml:7: renames.hosts.{second}: it and {first} are one "
+                               f"old name, ana-ml2.ana.lan, but become {targets[0]} and {targets[1]}: a DNS "
+                               "transition serves one CNAME there; give them one new host, or drop one\n")
+    assert moved.snippets() == before
+    for resolver in moved.instances:
+        rcode, records = asked(moved, resolver, "ana-ml2.ana.lan.")
+        assert records == () and rcode in ("NXDOMAIN", "REFUSED"), (resolver, rcode)
+
+
+def test_a_real_apply_on_a_faked_clock_says_so_before_it_writes(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Finding 16: RENAMER_NOW left exported after a rehearsal: the apply (and the Ansible export)
+    obeys it, and says so first on stderr, with how far it is from the real clock; the plan, a
+    rehearsal, does not warn; with the real clock nothing is said."""
+    real = dt.datetime.now(dt.UTC)
+    at(monkeypatch, BEFORE)
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert "RENAMER_NOW" not in planned.stderr
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    days = abs((dt.datetime(2026, 11, 3, 23, 59, 59, tzinfo=dt.UTC) - real).total_seconds()) / 86400
+    side = "before" if real > dt.datetime(2026, 11, 4, tzinfo=dt.UTC) else "after"
+    first = applied.stderr.splitlines()[0]
+    assert first.startswith(f"renamer: warning: RENAMER_NOW={BEFORE} sets the clock ("), applied.stderr
+    assert f"{days:.0f} days {side} the real clock" in first or "hours" in first, first
+    assert first.endswith(": transitional aliases are served or retired by it, not by today; unset it unless "
+                          "this is meant"), first
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # it obeyed the clock it named
+    exported = dns(run, moved, "export", "ansible", "--resolvers", "all", "--out", str(tmp_path / "export"))
+    assert exported.exit_code == 0, exported.stderr
+    assert exported.stderr.startswith(f"renamer: warning: RENAMER_NOW={BEFORE} sets the clock ("), exported.stderr
+    monkeypatch.delenv("RENAMER_NOW")
+    again = dns(run, moved, "apply", "--resolvers", "all")
+    assert "RENAMER_NOW" not in again.stderr, again.stderr
+
+
+def test_an_expired_alias_constrains_nothing_and_its_name_may_be_reused(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 17: months after the window, a new machine takes the name ana-ml2 (no longer under
+    `retired:`): served as without the option; in the window the same inventory is refused."""
+    site = moved.inventory / "sites" / "ana.yaml"
+    site.write_text(site.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2-bmc]")
+                    .replace("  - name: ana-gw\n", "  - name: ana-ml2\n    address: 10.250.50.99\n  - name: ana-gw\n"))
+    at(monkeypatch, BEFORE)
+    refused = dns(run, moved, "apply", "--resolvers", "all")
+    assert refused.exit_code == 2, refused.stdout
+    assert "renames.hosts.ana-ml2: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan" in refused.stderr
+    at(monkeypatch, "2027-03-01")
+    plan = dns(run, moved, "plan", "--resolvers", "all")
+    assert plan.exit_code == 0, plan.stdout + plan.stderr
+    assert "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: retired since 2026-11-04" in plan.stdout
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {("NOERROR", ("A 10.250.50.99",))}
+    assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NXDOMAIN", ())}
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0
+
+
+def test_an_upper_case_old_short_name_gets_its_alias(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 2: `ANA-ML2: fv-ml1` is the retired ana-ml2 (DNS names match in any case)."""
+    (moved.root / "renamer.yaml").write_text(CONFIG.replace("    ana-ml2: fv-ml1\n", "    ANA-ML2: fv-ml1\n")
+                                             .replace("    ana-ml2.ana.lan: fv-ml1.fv.lan\n", ""))
+    at(monkeypatch, BEFORE)
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+
+
+def test_an_alias_in_its_window_is_not_retired_early_without_force(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 4: the next move's renamer.yaml no longer holds ana-ml2's renames, so nothing keeps
+    its alias: the plan names it among what the apply refuses, the apply refuses (exit 3, nothing
+    written, the alias still answered) and retires it only with --force."""
+    at(monkeypatch, "2026-10-10")
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+    (moved.root / "renamer.yaml").write_text(CONFIG.replace("    ana-ml2: fv-ml1\n", "")
+                                             .replace("    ana-ml2.ana.lan: fv-ml1.fv.lan\n", ""))
+    at(monkeypatch, "2026-10-12")
+    early = ("ns-ana: renamer-ana.conf: the apply would retire the transitional alias ana-ml2, served until "
+             "2026-11-04, before its date (renamer.yaml no longer keeps it: its renames, cutover or target host "
+             "changed)")
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert f"  {early}\n" in planned.stdout, planned.stdout
+    refused = dns(run, moved, "apply", "--resolvers", "all")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stderr.splitlines()[-1].startswith(f"renamer: error: {early} (and 2 more): refused, nothing "
+                                                      "written"), refused.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+    forced = dns(run, moved, "apply", "--resolvers", "all", "--force")
+    assert forced.exit_code == 0, forced.stdout + forced.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
+    assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NOERROR", ("CNAME fv-ml1-bmc.fv.lan.", "A 10.251.50.55"))}
+
 # --- what is refused (exit 2, one line naming the file, the line and the key) ---------------------
 
 def _render(run: Callable[..., Result], root: Path) -> Result:
@@ -292,16 +513,17 @@ def test_dns_render_writes_the_alias_in_the_site_of_its_domain(  # type: ignore[
     (("cutover: 2026-10-05\n", ""), "renamer.yaml:9: options.dns_transition: needs `cutover:` (the day of the "
      "move, where the window starts)"),
     (("ana-ml2.ana.lan: fv-ml1.fv.lan", "ana-ml2.old.lan: fv-ml1.fv.lan"),
-     "renamer.yaml: renames.hosts.ana-ml2.old.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
+     "renamer.yaml:8: renames.hosts.ana-ml2.old.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
      "but old.lan is the domain of no site of the DNS inventory: renamer cannot serve it (add that site, or "
      "leave this host without a transition)"),
     (("ana-ml2-bmc: fv-ml1-bmc", "ana-bmc: fv-ml1-bmc"),
-     "renamer.yaml: renames.hosts.ana-bmc: a DNS transition would keep it as a CNAME to fv-ml1-bmc.fv.lan, but "
+     "renamer.yaml:7: renames.hosts.ana-bmc: a DNS transition would keep it as a CNAME to fv-ml1-bmc.fv.lan, but "
      "no site lists it under `retired:`: list it in the site whose domain it lived in, so that renamer knows "
      "where to serve it"),
 ])
 def test_a_transition_renamer_cannot_take_is_refused(  # type: ignore[no-untyped-def]
-        run, inventory: Path, edit: tuple[str, str], message: str) -> None:
+        run, inventory: Path, edit: tuple[str, str], message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    at(monkeypatch, BEFORE)  # in the window: an expired alias constrains nothing (finding 17)
     config = inventory / "renamer.yaml"
     config.write_text(config.read_text().replace(*edit))
     done = _render(run, inventory)
@@ -352,18 +574,19 @@ def test_audit_lists_each_alias_and_its_date(  # type: ignore[no-untyped-def]
     at(monkeypatch, BEFORE)
     table = run(root, "audit")
     assert table.exit_code == 0, table.stdout + table.stderr
-    assert ("DNS transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired)\n"
-            "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
-            "  ana-ml2.ana.lan -> fv-ml1.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
+    assert ("DNS transitional aliases: 2 (an old name kept as a CNAME to its new FQDN until its date, then retired; "
+            "from the site files, no resolver asked)\n"
+            "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: window open until 2026-11-04 (options.dns_transition 30d)\n"
+            "  ana-ml2.ana.lan -> fv-ml1.fv.lan: window open until 2026-11-04 (options.dns_transition 30d)\n"
             ) in table.stdout, table.stdout
     at(monkeypatch, AFTER)
     document = json.loads(run(root, "audit", "--format", "json").stdout)
     assert document["dns_transitional"] == [
         {"name": "ana-ml2-bmc.ana.lan", "short": "ana-ml2-bmc", "target": "fv-ml1-bmc.fv.lan", "host": "fv-ml1-bmc",
-         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"},
+         "expires": "2026-11-04T00:00:00Z", "state": "expired", "from": "options.dns_transition 30d"},
         {"name": "ana-ml2.ana.lan", "short": "ana-ml2", "target": "fv-ml1.fv.lan", "host": "fv-ml1",
-         "expires": "2026-11-04T00:00:00Z", "state": "retired", "from": "options.dns_transition 30d"}]
-    assert "retired since 2026-11-04" in run(root, "audit").stdout
+         "expires": "2026-11-04T00:00:00Z", "state": "expired", "from": "options.dns_transition 30d"}]
+    assert "window over since 2026-11-04: `dns apply` retires it where served" in run(root, "audit").stdout
     (root / "renamer.yaml").write_text(CONFIG.replace("options:\n  dns_transition: 30d\n", "")
                                        + "allowlist: allow.yaml\n")
     plain = run(root, "audit")
@@ -393,11 +616,10 @@ def test_each_old_name_is_placed_once_in_the_domain_it_lived_in() -> None:
         ("old-gw.fv.lan", "fv-gw.fv.lan", "2026-11-04T00:00:00+00:00", True)]
     assert [t.name for t in done.site("ana").transitional] == ["ana-ml2"]
     assert [t.name for t in done.site("fv").transitional] == ["old-gw"]  # the same domain as its host
-    assert done.kept_alive == {"ana-ml2", "ana-ml2.ana.lan", "old-gw", "old-gw.fv.lan"}
     later = with_transitions(_shipped_inventory(), pairs, DAY, dt.timedelta(days=30),
                              dt.datetime(2026, 11, 4, tzinfo=dt.UTC))
     assert [t.served for t in later.transitions] == [False, False]  # at the instant it expires
-    assert not any(site.transitional for site in later.sites) and later.kept_alive == frozenset()
+    assert not any(site.transitional for site in later.sites)
 
 
 def test_without_a_window_nothing_is_kept() -> None:
@@ -407,7 +629,7 @@ def test_without_a_window_nothing_is_kept() -> None:
 
 def test_an_old_name_that_is_still_a_name_of_the_inventory_is_refused() -> None:
     with pytest.raises(ConfigError) as raised:
-        with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"),), DAY, dt.timedelta(days=1),
+        with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"),), DAY, dt.timedelta(days=30),
                          NOW)
     assert raised.value.lines == [
         "renamer.yaml: renames.hosts.ana-nas.ana.lan: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan, "
@@ -423,7 +645,15 @@ def test_a_short_old_name_retired_in_two_sites_is_refused() -> None:
     both = replace(shipped, sites=tuple(replace(s, retired=(*s.retired, "ana-ml2")) if s.name == "fv" else s
                                         for s in shipped.sites))
     with pytest.raises(ConfigError) as raised:
-        with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=1), NOW)
+        with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=30), NOW)
     assert raised.value.lines == [
         "renamer.yaml: renames.hosts: a DNS transition would serve the old name ana-ml2 in the domains of sites ana "
         "and fv: its one-label name would be two CNAMEs (dnsmasq refuses to start); keep it in one of them only"]
+
+
+def test_an_expired_alias_is_refused_nothing() -> None:
+    """Finding 17, pure: the same inputs one day after the window raise nothing; the alias stays
+    listed where it can be placed, as retired."""
+    done = with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"), ("ana-ml2", "fv-ml1")),
+                            DAY, dt.timedelta(days=1), NOW)
+    assert [(t.fqdn, t.served) for t in done.transitions] == [("ana-ml2.ana.lan", False)]

@@ -141,6 +141,25 @@ def test_an_old_name_left_answering_in_the_operators_zone_fails_the_apply(run: C
     assert "dns apply: OK" not in applied.stdout
 
 
+def test_in_a_transition_window_the_old_label_in_the_operators_dynamic_zone_still_fails(
+        run: Callable[..., Any], ns: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 1 (BIND): ana-ml2 is kept as a transitional alias, ana-ml2.ana.lan only; the
+    operator's dynamic zone other.lan still answering ana-ml2.other.lan is an old name left, in the
+    window as after it: the plan says so, the apply is never OK, named still answers it."""
+    make_repo(ns.root, {}, config="version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: fv-ml1, "
+                                  "ana-ml2.ana.lan: fv-ml1.fv.lan}\noptions:\n  dns_transition: 30d\n"
+                                  "allowlist: allow.yaml\ndns: dns\n", allowlist=ALLOWLIST)
+    _zone(ns, "ana-ml2 IN A 10.9.0.5\n", zone_options="allow-update { 127.0.0.1; }; ")
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    planned = run(ns.root, "dns", "plan", "--resolvers", "all", "--retire-stale")
+    assert planned.exit_code == 1 and "would fail: ns-fv: its verify after the write would fail: " \
+        "ana-ml2.other.lan A gone: expected none, got 10.9.0.5" in planned.stdout, planned.stdout
+    applied = run(ns.root, "dns", "apply", "--resolvers", "all", "--retire-stale")
+    assert applied.exit_code == 1, applied.stdout
+    assert "ana-ml2.other.lan A gone" in applied.stdout and "dns apply: OK" not in applied.stdout
+    assert answers(ns, "ana-ml2.other.lan.", "A", "ns-fv") == {"ns-fv": ("10.9.0.5",)}
+
+
 def test_a_zone_file_in_latin_1_is_never_rewritten_for_its_serial(run: Callable[..., Any], ns: Lab) -> None:
     """The stale record sits in a file the zone's $INCLUDE reads; the zone's own file, whose
     serial would move, is Latin-1: renamer writes back only what it can byte for byte, so it is

@@ -11,6 +11,7 @@ from renamer.cli import completion
 from renamer.cli.common import early_listing, project_from
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
+from renamer.config import Renames
 from renamer.dns import run as dns_run
 from renamer.dns.inventory import Inventory
 from renamer.dns.plan import over_thresholds
@@ -128,8 +129,48 @@ def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
         raise UnsafeError(f"--dns: the commits {plan.move} undid are not in HEAD's history: no commit "
                           "before the move to take the DNS inventory from")
     renames = plan.renames
-    return inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
-                        tuple(new for _, new in renames.addresses))
+    inventory = inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
+                             tuple(new for _, new in renames.addresses))
+    current = inventory_at(project.config, plan.head)
+    changed = dns_changes_since(inventory, current, renames)
+    if changed:
+        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} in ways the inventory at its "
+                          f"parent would undo: {'; '.join(changed)}: applying that inventory would drop "
+                          "those changes from every resolver, while HEAD keeps them; nothing was written. "
+                          "Run the undo without --dns, then edit the inventory for the undo and "
+                          "`renamer dns apply`")
+    return inventory
+
+
+def _records(inventory: Inventory, values: set[str]) -> dict[str, tuple[str, ...]]:
+    """Each host of the inventory whose name is none of `values` (the move's own), by FQDN: what
+    it serves (addresses, aliases, mac, role)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for site in inventory.sites:
+        for host in site.hosts:
+            fqdn = f"{host.name}.{site.domain}".lower()
+            if host.name.lower() in values or fqdn in values:
+                continue
+            out[fqdn] = (",".join(sorted(str(a) for a in host.addresses)), ",".join(sorted(host.aliases)),
+                         host.mac or "", host.role or "")
+    return out
+
+
+def dns_changes_since(parent: Inventory, current: Inventory, renames: Renames) -> list[str]:
+    """The hosts HEAD's inventory adds, removes or changes against the move's parent, beyond the
+    move's own hosts (named by an old or a new value of the move): what applying the parent's
+    inventory would wrongly undo. Each as `FQDN (added|removed|changed) since the move`."""
+    values = {v.lower().rstrip(".") for pair in renames.hosts for v in pair}
+    before, now = _records(parent, values), _records(current, values)
+    out = []
+    for fqdn in sorted(set(before) | set(now)):
+        if fqdn not in before:
+            out.append(f"{fqdn} ({now[fqdn][0]}) added since the move")
+        elif fqdn not in now:
+            out.append(f"{fqdn} ({before[fqdn][0]}) removed since the move")
+        elif before[fqdn] != now[fqdn]:
+            out.append(f"{fqdn} changed since the move ({before[fqdn][0]} then, {now[fqdn][0]} now)")
+    return out
 
 
 def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> dict[str, Any] | None:

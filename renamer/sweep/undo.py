@@ -628,18 +628,19 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
             done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m",
                                      message(plan, plan.run.config)],
                               {**LITERAL, RENAMES_PHASE: UNDO_ROLE})  # renamer's own verify hook passes it
-        except CommitTimedOut:
+        except CommitTimedOut as timed_out:
             if vcs_status.head_sha(root) == plan.head:
-                _restore(root, plan)
-                raise
+                raise CommitTimedOut(f"{timed_out}; {_restore(root, plan)}") from None
             done = None  # made: a post-commit hook was what hung
         except BaseException:
             _restore(root, plan)
             raise
         if done is not None and done.returncode != 0:
-            _restore(root, plan)
+            state = _restore(root, plan)
             why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
-            raise RenamerError(f"git commit failed: {why} (the work tree is as it was)")
+            if why == "unknown error":
+                why = f"it exited {done.returncode} and printed nothing (a hook that refused it?)"
+            raise RenamerError(f"git commit failed: {why}; {state}")
     sha = vcs_status.head_sha(root)
     assert sha is not None
     if signals.received is not None:
@@ -648,7 +649,32 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     return sha
 
 
-def _restore(root: Path, plan: UndoPlan) -> None:
-    if vcs_status.head_sha(root) == plan.head:
-        assert plan.tree is not None
-        _git(root, "read-tree", "-m", "-u", plan.tree, plan.head, check=False)
+def _restore(root: Path, plan: UndoPlan) -> str:
+    """Put HEAD's tree back after a commit that was not made, and say what the work tree holds
+    then, as checked with `git status` (never assumed): a hook that edited files can leave them."""
+    if vcs_status.head_sha(root) != plan.head:
+        return "HEAD moved meanwhile: the work tree was left as it is"
+    assert plan.tree is not None
+    merged = git_run(["git", "-C", str(root), "read-tree", "-m", "-u", plan.tree, plan.head],
+                     capture_output=True, check=False)
+    if merged.returncode != 0:  # a hook changed a file the undo wrote: the undo's own paths go back by force
+        _git(root, "read-tree", plan.head, check=False)  # the index: HEAD's
+        ours = {*plan.changed, *(after for _, after in plan.renamed)}
+        held = set(_tree_paths(root, plan.head))
+        for path in sorted(ours):
+            if path in held:
+                _git(root, "checkout", plan.head, "--", path, check=False)
+            else:
+                target = root / path
+                if target.is_file() or target.is_symlink():
+                    target.unlink()
+                    for folder in target.parents:  # the folders the undo made, now empty
+                        if folder == root or any(folder.iterdir()):
+                            break
+                        folder.rmdir()
+    left = vcs_status.dirty_paths(root)  # the work tree was clean before the undo: all of this is the hook's
+    if not left:
+        return "the work tree and index are back as HEAD has them (checked with git status)"
+    return (f"the undo's changes were taken back, but the work tree is not as HEAD has it: "
+            f"{', '.join(left[:5])}{', ...' if len(left) > 5 else ''} changed by the hook "
+            "(`git status` shows them; `git checkout -- PATH` or `git clean` drops them)")

@@ -273,8 +273,8 @@ def test_the_repo_s_hooks_run_renamer_s_own_pass_and_a_refusing_hook_leaves_noth
     refused = run(root, "undo", "fv-ml1-move")
     assert refused.exit_code == 2, refused.stdout + refused.stderr
     assert refused.stderr == ("renamer: error: git commit failed: verify: passed for renamer undo's commit; the "
-                              "undo verifies the inverse renames after it; no commits today (the work tree is "
-                              "as it was)\n")  # the pre-commit hook's renamer passed; commit-msg refused
+                              "undo verifies the inverse renames after it; no commits today; the work tree and "
+                              "index are back as HEAD has them (checked with git status)\n")  # the pre-commit hook's renamer passed; commit-msg refused
     assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
     assert "fv-ml1" in (root / "runbook.md").read_text()
     (root / ".git" / "hooks" / "commit-msg").unlink()
@@ -282,6 +282,32 @@ def test_the_repo_s_hooks_run_renamer_s_own_pass_and_a_refusing_hook_leaves_noth
     done = run(root, "undo", "fv-ml1-move")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert git(root, "log", "-1", "--format=%s").startswith("undo-fv-ml1-move: undo fv-ml1-move")
+
+
+def test_a_failing_hook_that_edits_files_is_undone_and_what_it_left_is_named(repo: Repo, run: Run) -> None:
+    """A formatter hook edits a file the undo wrote, writes a file of its own, and fails: the
+    undo's changes go back (checked, not assumed) and what the hook left is named."""
+    root, _ = _moved(repo, run)
+    head = git(root, "rev-parse", "HEAD").strip()
+    runbook = (root / "runbook.md").read_bytes()
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho formatted >> runbook.md\nexit 1\n")
+    hook.chmod(0o755)
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert refused.stderr == ("renamer: error: git commit failed: it exited 1 and printed nothing (a hook that "
+                              "refused it?); the work tree and index are back as HEAD has them (checked with "
+                              "git status)\n")
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert (root / "runbook.md").read_bytes() == runbook
+    assert not (root / "stacks/host_vars/ana-ml2.yml").exists() and (root / "stacks/host_vars/fv-ml1.yml").exists()
+    hook.write_text("#!/bin/sh\necho formatted >> runbook.md\necho done > hook.log\nexit 1\n")
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert ("the undo's changes were taken back, but the work tree is not as HEAD has it: hook.log changed "
+            "by the hook") in refused.stderr
+    assert git(root, "status", "--porcelain") == "?? hook.log\n"
+    assert git(root, "rev-parse", "HEAD").strip() == head and (root / "runbook.md").read_bytes() == runbook
 
 
 def test_a_renamed_folder_and_a_link_into_it_go_back_and_a_file_added_there_since_refuses(

@@ -402,6 +402,46 @@ def move_renames(root: Path, run: MoveRun) -> Renames:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
+    """The files the move's commits changed that the move does not explain: neither its path nor
+    its content (before or after) holds an old or a new value of the move, and it is not the
+    `.git-blame-ignore-revs` file. An unrelated change amended into a move commit: reverting the
+    commit would revert it too, so the undo is refused naming it."""
+    values = Matcher([(v, v) for pair in renames.hosts for v in pair],
+                     [(v, v) for pair in renames.addresses for v in pair],
+                     [(net, net) for pair in renames.networks for net in pair])
+    changes: list[tuple[str, str, str, str]] = []  # (sha, role, path before, path after)
+    for sha, role in run.commits:
+        listed = _git(root, "-c", "core.quotePath=false", "diff-tree", "-r", "-M", "--no-commit-id",
+                      "--name-status", "-z", f"{sha}^", sha)
+        fields = [f for f in listed.split("\0") if f]
+        i = 0
+        while i < len(fields):
+            status = fields[i]
+            if status[0] in "RC":
+                changes.append((sha, role, fields[i + 1], fields[i + 2]))
+                i += 3
+            else:
+                changes.append((sha, role, fields[i + 1], fields[i + 1]))
+                i += 2
+    specs = [spec for sha, _, before, after in changes for spec in (f"{sha}^:{before}", f"{sha}:{after}")]
+    data = vcs_status.blobs(root, specs)
+    out = []
+    for sha, role, before, after in changes:
+        if BLAME_FILE in (before, after):
+            continue
+        if any(values.find(p.encode("utf-8", "surrogateescape")) for p in {before, after}):
+            continue
+        if any(values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
+            continue
+        out.append(Refusal(after, None, "unexplained",
+                           f"changed by {run.move}'s {role} commit {sha[:12]}, but neither its path nor its "
+                           f"content holds a name or address {run.move} renames: not the move's work "
+                           "(amended into its commit?); undoing the commit would revert it too: put it in a "
+                           "commit of its own first, or revert the move by hand"))
+    return out
+
+
 def _old_values_matcher(renames: Renames) -> Matcher:
     return Matcher([(old, old) for old, _ in renames.hosts], [(old, old) for old, _ in renames.addresses],
                    [(old, old) for old, _ in renames.networks])
@@ -583,6 +623,9 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         return UndoPlan(move, head, None, already, undone=undone,
                         renames=move_renames(root, undone) if undone else None)
     renames = move_renames(root, run)
+    foreign = unexplained(root, run, renames)
+    if foreign:
+        return UndoPlan(move, head, run, refusals=tuple(foreign), renames=renames)
     with _scratch(root, head) as scratch:
         tree, conflicts = _revert(root, scratch, run)
     if tree is None:

@@ -358,3 +358,21 @@ def test_the_first_of_two_moves_is_undone_past_the_second_s_blame_lines(repo: Re
     assert undone.exit_code == 0, undone.stdout + undone.stderr
     assert (root / ".git-blame-ignore-revs").read_text() == ""  # it stood before web-move: it stays, empty
     assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\n\n\nweb: web01\n"
+
+
+def test_an_unrelated_change_amended_into_a_move_commit_is_refused_by_name(repo: Repo, run: Run) -> None:
+    """A file that holds none of the move's values, amended into its last commit: the undo would
+    revert the whole commit and delete it; refused, naming it, nothing written."""
+    root, _ = _moved(repo, run)
+    write_files(root, {"deploy.md": "fixed typo in deploy notes\n"})
+    git(root, "add", "deploy.md")
+    git(root, "commit", "-q", "--amend", "--no-edit")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stdout.startswith("deploy.md: refused (unexplained): changed by fv-ml1-move's blame-ignore "
+                                     f"commit {head[:12]}, but neither its path nor its content holds")
+    assert git(root, "rev-parse", "HEAD").strip() == head and (root / "deploy.md").exists()
+    assert git(root, "status", "--porcelain") == ""
+    data = json.loads(run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json").stdout)
+    assert [(r["path"], r["kind"]) for r in data["refused"]] == [("deploy.md", "unexplained")]

@@ -226,9 +226,14 @@ def _report(out: Output, plan: undo.UndoPlan, fmt: str, dry_run: bool, show_secr
     if fmt == "json":
         out.echo(dumps(undo_data(plan, dry_run=dry_run, commit=None, verified=None, dns=dns)))
         return code
+    if plan.run is None and plan.already is None:
+        out.echo(f"undo: nothing left to undo: HEAD holds none of {plan.move}'s changes (its commits were "
+                 "reverted by hand); reverting them again would change nothing\n")
+        return EXIT_OK
     if plan.run is None:
         out.echo(f"undo: nothing left to undo: {plan.move} was undone by {(plan.already or '')[:12]} "
-                 f"({undo.undo_name(plan.move)}); to redo it, run the move again\n")
+                 f"({undo.undo_name(plan.move)}), and that undo is still in effect at HEAD; to redo the "
+                 "move, run it again\n")
         return EXIT_OK
     if plan.refusals:
         for r in plan.refusals:

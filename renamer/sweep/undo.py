@@ -475,6 +475,10 @@ def _new_lines(matcher: Matcher, now: bytes, before: bytes | None,
     return out
 
 
+def _tree_of(root: Path, rev: str) -> str:
+    return _git(root, "rev-parse", f"{rev}^{{tree}}").strip()
+
+
 def _tree_paths(root: Path, rev: str) -> list[str]:
     return [p for p in _git(root, "ls-tree", "-r", "-z", "--name-only", rev).split("\0") if p]
 
@@ -619,17 +623,27 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
     if head is None:
         raise ConfigError(f"{root}: no commits: no move is recorded here")
     run, already, undone = find_run(root, move)
-    if run is None:
-        return UndoPlan(move, head, None, already, undone=undone,
-                        renames=move_renames(root, undone) if undone else None)
-    renames = move_renames(root, run)
-    foreign = unexplained(root, run, renames)
-    if foreign:
-        return UndoPlan(move, head, run, refusals=tuple(foreign), renames=renames)
-    with _scratch(root, head) as scratch:
-        tree, conflicts = _revert(root, scratch, run)
+    if run is None and undone is None:
+        return UndoPlan(move, head, None, already)
+    if run is None:  # undone once: is that undo still in effect? (reverted since, the move stands again)
+        assert undone is not None
+        renames = move_renames(root, undone)
+        with _scratch(root, head) as scratch:
+            tree, conflicts = _revert(root, scratch, undone)
+        if tree is not None and _tree_of(root, head) == tree:  # reverting the move again changes nothing
+            return UndoPlan(move, head, None, already, undone=undone, renames=renames)
+        run = undone  # the move is (partly) in effect again: it is undone again
+    else:
+        renames = move_renames(root, run)
+        foreign = unexplained(root, run, renames)
+        if foreign:
+            return UndoPlan(move, head, run, refusals=tuple(foreign), renames=renames)
+        with _scratch(root, head) as scratch:
+            tree, conflicts = _revert(root, scratch, run)
     if tree is None:
         return UndoPlan(move, head, run, refusals=tuple(conflicts), renames=renames)
+    if _tree_of(root, head) == tree:  # the move's changes are gone already (reverted by hand)
+        return UndoPlan(move, head, None, None, renames=renames, undone=run)
     refusals = _checks(project, root, run, head, tree, renames)
     changed, renamed = _renamed(root, head, tree)
     diff = git_run(["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "--binary", "--no-color",

@@ -376,3 +376,32 @@ def test_an_unrelated_change_amended_into_a_move_commit_is_refused_by_name(repo:
     assert git(root, "status", "--porcelain") == ""
     data = json.loads(run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json").stdout)
     assert [(r["path"], r["kind"]) for r in data["refused"]] == [("deploy.md", "unexplained")]
+
+
+def test_a_reverted_undo_is_undone_again(repo: Repo, run: Run) -> None:
+    """Already undone is decided by the tree: a `git revert` of the undo puts the move back in
+    effect, so the undo runs again; a move reverted by hand leaves nothing to undo (exit 0)."""
+    root, before = _moved(repo, run)
+    assert run(root, "undo", "fv-ml1-move").exit_code == 0
+    git(root, "revert", "--no-edit", "HEAD")  # the undo reverted: every line and rename of the move stands
+    assert "fv-ml1" in (root / "runbook.md").read_text()
+    again = run(root, "undo", "fv-ml1-move", "--format", "json")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    data = json.loads(again.stdout)
+    assert data["status"] == "undone" and data["commit"] == git(root, "rev-parse", "HEAD").strip()
+    assert _tree(root, "HEAD") == _tree(root, before)
+    third = run(root, "undo", "fv-ml1-move")
+    assert third.exit_code == 0, third.stdout + third.stderr
+    assert third.stdout.startswith(f"undo: nothing left to undo: fv-ml1-move was undone by "
+                                   f"{data['commit'][:12]} (undo-fv-ml1-move), and that undo is still in effect")
+
+
+def test_a_move_reverted_by_hand_leaves_nothing_to_undo(repo: Repo, run: Run) -> None:
+    by_hand, _ = _moved(repo, run)  # the move's commits reverted with git revert
+    git(by_hand, "revert", "--no-edit", "HEAD~3..HEAD")
+    head = git(by_hand, "rev-parse", "HEAD").strip()
+    done = run(by_hand, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert done.stdout == ("undo: nothing left to undo: HEAD holds none of fv-ml1-move's changes (its commits "
+                           "were reverted by hand); reverting them again would change nothing\n")
+    assert git(by_hand, "rev-parse", "HEAD").strip() == head

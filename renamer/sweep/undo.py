@@ -552,25 +552,43 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
                            f"its path names {', '.join(named)}, and it was added since {run.move}: the undo "
                            "would leave it named for what is no longer called so: rename or remove it first, "
                            "or keep the move"))
-    for path in changed:  # an old value used again since the move, where the undo writes it
-        current = data.get(f"{head}:{path}")
+    # an old value used again since the move: where the undo writes it back, or anywhere else in a
+    # current-state file (the freed address given to another box: two would hold it after the undo)
+    written_back: set[str] = set()
+    for path in changed:
         undone = data.get(f"{tree}:{after_of.get(path, path)}")
-        if current is None or undone is None:
+        if undone is not None:
+            written_back |= {v for v, n in _held(olds, undone).items()
+                             if n > _held(olds, data.get(f"{head}:{path}"))[v]}
+    holding = {p for value in written_back for p in vcs_status.files_holding(root, head, value) or ()}
+    elsewhere = sorted(p for p in holding - set(changed)
+                       if project.classifier.classify(p).status not in (RECORD, EXCLUDED))
+    more = vcs_status.blobs(root, [f"{rev}:{p}" for p in elsewhere for rev in (head, last)])
+    for path in [*changed, *elsewhere]:
+        current = data.get(f"{head}:{path}", more.get(f"{head}:{path}"))
+        if current is None:
             continue
-        now = current
-        written = {v for v, n in _held(olds, undone).items() if n > _held(olds, now)[v]}
-        moved = data.get(f"{last}:{path}")
-        again = {v for v in written if _held(olds, now)[v] > _held(olds, moved)[v]}
+        moved = data.get(f"{last}:{path}", more.get(f"{last}:{path}"))
+        if path in changed:
+            undone = data.get(f"{tree}:{after_of.get(path, path)}")
+            if undone is None:
+                continue
+            written = {v for v, n in _held(olds, undone).items() if n > _held(olds, current)[v]}
+            where = "the undo writes it back into this file"
+        else:
+            written = written_back
+            where = "the undo writes it back elsewhere"
+        again = {v for v in written if _held(olds, current)[v] > _held(olds, moved)[v]}
         if not again:
             continue
-        exempt = _exempt(project, path, now)  # a line kept on purpose (a dated section, a keep rule)
-        for number, line in _new_lines(olds, now, moved, again):
+        exempt = _exempt(project, path, current)  # a line kept on purpose (a dated section, a keep rule)
+        for number, line in _new_lines(olds, current, moved, again):
             if number - 1 in exempt:
                 continue
             out.append(Refusal(path, number, "collision",
                                f"{', '.join(sorted(v for v in again if v.encode() in line))} is used again "
-                               f"here since {run.move}, and the undo writes it back into this file: two "
-                               "things would share one name or address", _shown(line)))
+                               f"here since {run.move}, and {where}: two things would share one name or "
+                               "address", _shown(line)))
     return out
 
 

@@ -155,6 +155,26 @@ def test_an_old_value_used_again_where_the_undo_writes_it_refuses(repo: Repo, ru
     assert "undo: REFUSED: 1 place where" in done.stdout  # the dated section's line is on record, no collision
 
 
+def test_an_old_address_given_to_another_host_in_a_file_the_undo_does_not_write_refuses(
+        repo: Repo, run: Run) -> None:
+    """The freed address handed to another box since the move, in a file the move never touched:
+    the undo would give it back to ana-ml2 too. A collision, named as file:line; nothing written."""
+    root, _ = _moved(repo, run, {"hosts/db1/vars.yml": "host: db1\naddr: 10.250.60.1\n"})
+    (root / "hosts/db1/vars.yml").write_text("host: db1\naddr: 10.250.50.54\n")
+    write_files(root, {"incidents/2026-10-06.md": "db1 took 10.250.50.54\n"})  # a record: history, no collision
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "db1 takes the freed address")
+    head = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "hosts/db1/vars.yml:2: refused (collision): 10.250.50.54 is used again here since fv-ml1-move, and the "
+        "undo writes it back elsewhere: two things would share one name or address",
+        "    addr: 10.250.50.54"]
+    assert "undo: REFUSED: 1 place where" in done.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+
+
 def test_dry_run_prints_a_diff_git_applies_and_writes_nothing(repo: Repo, run: Run) -> None:
     root, before = _moved(repo, run)
     head = git(root, "rev-parse", "HEAD").strip()

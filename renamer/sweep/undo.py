@@ -41,6 +41,7 @@ from renamer.errors import ConfigError, Interrupted, RenamerError, UnsafeError
 from renamer.formats.yaml_source import Problems, load_yaml_file
 from renamer.interrupts import deferred
 from renamer.match import Matcher, new_values_matcher
+from renamer.moved_tags import tag_line, tagged_moves
 from renamer.near_miss import LoosePass
 from renamer.project import LoadedProject
 from renamer.sweep.history import BLAME_FILE
@@ -663,6 +664,8 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
     if _tree_of(root, head) == tree:  # the move's changes are gone already (reverted by hand)
         return UndoPlan(move, head, None, None, renames=renames, undone=run)
     refusals = _checks(project, root, run, head, tree, renames)
+    if not refusals:
+        tree = _with_inverse_moves(project, root, head, tree, move)
     changed, renamed = _renamed(root, head, tree)
     diff = git_run(["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "--binary", "--no-color",
                     "--no-ext-diff", "-M", head, tree], capture_output=True, check=False).stdout
@@ -674,6 +677,44 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         removed += int(r) if r.isdigit() else 0
     return UndoPlan(move, head, run, None, tree, bytes(diff), tuple(changed), tuple(renamed),
                     tuple(refusals), renames, {"added": added, "removed": removed})
+
+
+def _with_inverse_moves(project: LoadedProject, root: Path, head: str, tree: str, move: str) -> str:
+    """The inverse tree plus, for each `moved` block the move wrote (tagged with its name) that
+    HEAD still has, the inverse block (from the new address to the old), tagged as the undo's:
+    where the move was applied, Terraform moves the state back instead of destroying the
+    resource at the new address and creating it at the old; where it was not, a `moved` whose
+    `from` is in no state is a no-op. The tree with them written (`tree` where there are none)."""
+    blocks: dict[str, list[tuple[str, str]]] = {}
+    heads = [p for p in _tree_paths(root, head) if p.endswith(".tf")]
+    data = vcs_status.blobs(root, [f"{head}:{p}" for p in heads])
+    for path in heads:
+        held = tagged_moves(path, data.get(f"{head}:{path}", b""))
+        found = [(m.new, m.old) for m in held if m.name == move]
+        if found:
+            blocks[path] = found
+    if not blocks:
+        return tree
+    _, renamed = _renamed(root, head, tree)
+    after_of = dict(renamed)
+    config = dataclasses.replace(project.config, name=undo_name(move), cutover=None)
+    tag = tag_line(config)
+    with _scratch(root, head) as scratch:
+        _git(scratch, "read-tree", "-m", "-u", head, tree)
+        for path, pairs in blocks.items():
+            target = scratch / after_of.get(path, path)
+            if not target.is_file():
+                continue
+            text = target.read_bytes()
+            newline = b"\r\n" if b"\r\n" in text else b"\n"
+            added = b"".join(newline + tag + newline + b"moved {" + newline + b"  from = " + src.encode()
+                             + newline + b"  to   = " + dst.encode() + newline + b"}" + newline
+                             for src, dst in pairs)
+            if text and not text.endswith(b"\n"):
+                text += newline
+            target.write_bytes(text + added)
+            _git(scratch, "add", "--", after_of.get(path, path))
+        return _git(scratch, "write-tree").strip()
 
 
 def message(plan: UndoPlan, config: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -208,7 +210,7 @@ def test_a_dirty_work_tree_a_move_on_another_branch_and_an_unknown_name_are_refu
     assert "are not in HEAD's history (they are on main)" in elsewhere.stderr
 
 
-def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(repo: Repo, run: Run) -> None:
+def test_keep_rules_of_an_interactive_sweep_go_and_moved_blocks_are_inverted_by_the_undo(repo: Repo, run: Run) -> None:
     tf = ('resource "terraform_data" "ana-ml2" {\n  input = "10.250.50.54"\n}\n\n'
           'output "ip" {\n  value = terraform_data.ana-ml2.input\n}\n')
     root = repo({"stacks/main.tf": tf, "runbook.md": "ssh ana-ml2\n\nlab note: ana-ml2 stays\n"},
@@ -236,9 +238,12 @@ def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(re
     assert "# renamer: move fv-ml1-move expires" in (root / "stacks/main.tf").read_text()
     undone = run(root, "undo", "fv-ml1-move")
     assert undone.exit_code == 0, undone.stdout + undone.stderr
-    assert _tree(root, "HEAD") == _tree(root, before)  # keep rule and moved block gone with the rest
+    # keep rule and the move's moved block gone with the rest; the undo's inverse block in their place
+    assert git(root, "diff", "--name-only", before, "HEAD").split() == ["stacks/main.tf"]
     assert (root / "allow.yaml").read_text() == CURRENT_ALL
-    assert (root / "stacks/main.tf").read_text() == tf
+    text = (root / "stacks/main.tf").read_text()
+    assert text.startswith(tf + "\n# renamer: move undo-fv-ml1-move expires ")
+    assert text.endswith("\nmoved {\n  from = terraform_data.fv-ml1\n  to   = terraform_data.ana-ml2\n}\n")
 
 
 def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) -> None:
@@ -425,3 +430,38 @@ def test_a_move_reverted_by_hand_leaves_nothing_to_undo(repo: Repo, run: Run) ->
     assert done.stdout == ("undo: nothing left to undo: HEAD holds none of fv-ml1-move's changes (its commits "
                            "were reverted by hand); reverting them again would change nothing\n")
     assert git(by_hand, "rev-parse", "HEAD").strip() == head
+
+
+def test_terraform_the_undo_writes_the_inverse_moved_block_so_the_state_moves_back(repo: Repo, run: Run) -> None:
+    """The move applied with terraform (the state at the new address): the undo renames the
+    resource back and writes `moved { from = new, to = old }`, tagged as the undo's; terraform
+    then moves the state back: nothing destroyed, nothing created."""
+    from tests.cli.test_terraform_plan_guard import IGNORE, TERRAFORM
+    main = 'resource "terraform_data" "ana-ml2" {\n  input = "ana-ml2"\n}\n'
+    root = repo({"main.tf": main, ".gitignore": IGNORE + ".terraform.lock.hcl\n"}, allowlist=CURRENT_ALL)
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1"}
+
+    def terraform(*args: str) -> str:
+        flags = [] if args[0] == "state" else ["-input=false", "-no-color"]
+        done = subprocess.run([TERRAFORM, *args, *flags], cwd=root, env=env,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    terraform("init")
+    terraform("apply", "-auto-approve")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")  # the input follows
+    assert terraform("state", "list").split() == ["terraform_data.fv-ml1"]
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    text = (root / "main.tf").read_text()
+    assert 'resource "terraform_data" "ana-ml2"' in text and "to   = terraform_data.fv-ml1" not in text
+    assert re.search(r"# renamer: move undo-fv-ml1-move expires \d{4}-\d\d-\d\d\nmoved \{\n  from = "
+                     r"terraform_data\.fv-ml1\n  to   = terraform_data\.ana-ml2\n\}\n", text), text
+    assert "undo: verify of the inverse renames: OK" in done.stdout
+    plan = terraform("plan")
+    assert "# (moved from terraform_data.fv-ml1)" in plan and "will be destroyed" not in plan, plan
+    assert "Plan: 0 to add, 1 to change, 0 to destroy." in plan, plan  # its input goes back; no rebuild
+    assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")
+    assert terraform("state", "list").split() == ["terraform_data.ana-ml2"]

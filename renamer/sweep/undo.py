@@ -753,6 +753,8 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
             raise
         if done is not None and done.returncode != 0:
             state = _restore(root, plan)
+            if signals.received is not None:  # Ctrl-C reached git and its hooks too: they stopped
+                raise Interrupted(f"interrupted while git commit ran: no commit was made; {state}")
             why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
             if why == "unknown error":
                 why = f"it exited {done.returncode} and printed nothing (a hook that refused it?)"

@@ -465,3 +465,44 @@ def test_terraform_the_undo_writes_the_inverse_moved_block_so_the_state_moves_ba
     assert "Plan: 0 to add, 1 to change, 0 to destroy." in plan, plan  # its input goes back; no rebuild
     assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")
     assert terraform("state", "list").split() == ["terraform_data.ana-ml2"]
+
+
+def test_ctrl_c_while_the_commit_hook_runs_is_exit_130_and_after_the_commit_it_is_said(
+        repo: Repo, run: Run) -> None:
+    """Ctrl-C to the whole process group (a terminal's) while the pre-commit hook runs: git and
+    the hook stop, no commit, the tree put back, exit 130. A SIGINT to renamer alone waits for
+    the commit, which is made, then exit 130 naming it."""
+    import signal
+    import time
+    root, _ = _moved(repo, run)
+    head = git(root, "rev-parse", "HEAD").strip()
+    marker = root / ".git" / "hook-started"
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ntouch '{marker}'\nsleep 5\nexit 0\n")
+    hook.chmod(0o755)
+
+    def interrupted(group: bool) -> tuple[int, str]:
+        marker.unlink(missing_ok=True)
+        proc = subprocess.Popen([RENAMER, "undo", "fv-ml1-move"], cwd=root, start_new_session=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(600):
+            if marker.exists():
+                break
+            time.sleep(0.05)
+        assert marker.exists(), proc.communicate()
+        if group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        return proc.returncode, out + err
+
+    code, said = interrupted(group=True)
+    assert code == 130, said
+    assert "interrupted while git commit ran: no commit was made; the work tree and index are back as HEAD" in said
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    code, said = interrupted(group=False)
+    assert code == 130, said
+    made = git(root, "rev-parse", "HEAD").strip()
+    assert made != head and f"interrupted after the undo's commit {made[:12]}: the undo is complete" in said
+    assert git(root, "status", "--porcelain") == ""

@@ -403,15 +403,9 @@ def move_renames(root: Path, run: MoveRun) -> Renames:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
-    """The files the move's commits changed that the move does not explain: neither its path nor
-    its content (before or after) holds an old or a new value of the move, and it is not the
-    `.git-blame-ignore-revs` file. An unrelated change amended into a move commit: reverting the
-    commit would revert it too, so the undo is refused naming it."""
-    values = Matcher([(v, v) for pair in renames.hosts for v in pair],
-                     [(v, v) for pair in renames.addresses for v in pair],
-                     [(net, net) for pair in renames.networks for net in pair])
-    changes: list[tuple[str, str, str, str]] = []  # (sha, role, path before, path after)
+def _move_changes(root: Path, run: MoveRun) -> list[tuple[str, str, str, str]]:
+    """Each file the move's commits changed: (sha, role, path before, path after)."""
+    changes: list[tuple[str, str, str, str]] = []
     for sha, role in run.commits:
         listed = _git(root, "-c", "core.quotePath=false", "diff-tree", "-r", "-M", "--no-commit-id",
                       "--name-status", "-z", f"{sha}^", sha)
@@ -425,6 +419,31 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
             else:
                 changes.append((sha, role, fields[i + 1], fields[i + 1]))
                 i += 2
+    return changes
+
+
+def _renamed_back(root: Path, run: MoveRun, head: str, tree: str,
+                  seen: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """`seen` (git's rename detection of HEAD -> the inverse) plus each rename of the move's own
+    commits that the inverse takes back, which git misses where a small file's content changed too."""
+    out = list(seen)
+    now, after = set(_tree_paths(root, head)), set(_tree_paths(root, tree))
+    for _, _, before, moved in _move_changes(root, run):
+        if (before != moved and moved in now and moved not in after and before in after and before not in now
+                and (moved, before) not in out):
+            out.append((moved, before))
+    return out
+
+
+def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
+    """The files the move's commits changed that the move does not explain: neither its path nor
+    its content (before or after) holds an old or a new value of the move, and it is not the
+    `.git-blame-ignore-revs` file. An unrelated change amended into a move commit: reverting the
+    commit would revert it too, so the undo is refused naming it."""
+    values = Matcher([(v, v) for pair in renames.hosts for v in pair],
+                     [(v, v) for pair in renames.addresses for v in pair],
+                     [(net, net) for pair in renames.networks for net in pair])
+    changes = _move_changes(root, run)
     specs = [spec for sha, _, before, after in changes for spec in (f"{sha}^:{before}", f"{sha}:{after}")]
     data = vcs_status.blobs(root, specs)
     out = []
@@ -666,7 +685,10 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
     refusals = _checks(project, root, run, head, tree, renames)
     if not refusals:
         tree = _with_inverse_moves(project, root, head, tree, move)
-    changed, renamed = _renamed(root, head, tree)
+    changed, seen = _renamed(root, head, tree)
+    renamed = _renamed_back(root, run, head, tree, seen)
+    arrived = {after for _, after in renamed[len(seen):]}  # git saw these as a delete and an add
+    changed = [p for p in changed if p not in arrived]
     diff = git_run(["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "--binary", "--no-color",
                     "--no-ext-diff", "-M", head, tree], capture_output=True, check=False).stdout
     stat = _git(root, "diff", "--numstat", "-M", head, tree)

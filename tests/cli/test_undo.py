@@ -506,3 +506,17 @@ def test_ctrl_c_while_the_commit_hook_runs_is_exit_130_and_after_the_commit_it_i
     made = git(root, "rev-parse", "HEAD").strip()
     assert made != head and f"interrupted after the undo's commit {made[:12]}: the undo is complete" in said
     assert git(root, "status", "--porcelain") == ""
+
+
+def test_a_small_renamed_file_whose_content_changed_counts_as_renamed_back(repo: Repo, run: Run) -> None:
+    """A 3-line host_vars file the move renamed and rewrote: git's rename detection of the final
+    diff misses it; the count comes from the move's own renames (output, trailer, renamer log)."""
+    root, _ = _moved(repo, run, {"stacks/ana-ml2/vars.yml": "host: ana-ml2\naddr: 10.250.50.54\nrole: gpu\n"})
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert ": 6 files, 2 renamed back, " in done.stdout.splitlines()[0], done.stdout
+    body = git(root, "log", "-1", "--format=%B")
+    assert "Renamer-Changed: 6 files, 2 renamed back\n" in body
+    assert "  stacks/fv-ml1/vars.yml -> stacks/ana-ml2/vars.yml\n" in body
+    assert run(root, "log").stdout.splitlines()[-1].endswith(" undo); 6 files, 2 renamed back")
+    assert (root / "stacks/ana-ml2/vars.yml").read_text() == "host: ana-ml2\naddr: 10.250.50.54\nrole: gpu\n"

@@ -51,23 +51,29 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     """Undo a recorded move: revert its commits and commit the inverse as a move.
 
     MOVE is a move `renamer log` lists. Its commits (renames, rewrite,
-    .git-blame-ignore-revs entry, the keep rules of sweep --interactive, the
-    `moved` blocks the rewrite wrote) are reverted onto HEAD with git's 3-way
-    merge, in a scratch worktree first, then committed as one commit carrying
-    `Renamer-Move: undo-MOVE` and `Renamer-Undoes: MOVE`; verify of the
-    inverse renames runs after it (exit 1 where it fails).
+    .git-blame-ignore-revs entry, the keep rules of sweep --interactive) are
+    reverted onto HEAD with git's 3-way merge, in a scratch worktree first,
+    then committed as one commit carrying `Renamer-Move: undo-MOVE` and
+    `Renamer-Undoes: MOVE`; each Terraform `moved` block the move wrote gets
+    its inverse (new -> old, tagged as the undo's), so an applied move's state
+    moves back; verify of the inverse renames runs after it (exit 1 where it
+    fails).
 
     Refused (exit 3, each place named as path:line): a line the move wrote
     that a later commit changed, a new value used since where the undo would
-    leave it dangling, an old value used again where the undo writes it, a
-    dirty work tree, a move whose commits are not in HEAD's history, and the
-    undo of an undo (run the move again instead). A move already undone
-    changes nothing in git (exit 0).
+    leave it dangling, an old value used again since in a current-state file,
+    a file a move commit changed that holds none of the move's values (an
+    unrelated change amended in), a dirty work tree, a move whose commits are
+    not in HEAD's history, and the undo of an undo (run the move again
+    instead). A move whose changes HEAD no longer holds (undone, or reverted
+    by hand) changes nothing (exit 0); an undo reverted since is undone again.
 
-    With --dns, after the git part, the DNS inventory as committed at the
-    move's parent is applied through `dns apply`'s own path: plan, backup,
-    write, test, reload, verify, rollback (exit 1 where it fails); no backup
-    file is restored as it is. The move's new names must then resolve
+    With --dns, the inventory at HEAD must not have changed since the move
+    beyond the move's own hosts (refused, each host named). After the git
+    part, the DNS inventory as committed at the move's parent is applied
+    through `dns apply`'s own path: plan, backup, write, test, reload,
+    verify, rollback (exit 1 where it fails); no backup file is restored as
+    it is. The move's new names must then resolve
     nowhere, unless that inventory defines them. An undo already committed
     applies it again (a resolver already as it should be is not touched).
 

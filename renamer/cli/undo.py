@@ -94,7 +94,7 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
         raise UnsafeError(f"{project.root}: not a git repository: renamer undo reverts the commits of a move")
     plan = undo.plan_undo(project, move)
     if not dry_run and plan.run is not None and not plan.refusals:
-        undo.check_clean(project.root)  # before anything is asked of a resolver
+        undo.check_clean(project.root, plan)  # before anything is asked of a resolver
     # The inventory is read before anything is written: a broken one refuses the whole undo.
     inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
     if plan.refusals or dry_run:

@@ -629,17 +629,30 @@ def _line_in(data: bytes, line: bytes) -> int | None:
 # ---------------------------------------------------------------- plan and apply
 
 
-def check_clean(root: Path) -> None:
-    """Refused (exit 3): a merge, rebase or other operation git stopped in, or a work tree with changes."""
+def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
+    """Refused (exit 3): a merge, rebase or other operation git stopped in, or a work tree with
+    changes: a tracked file changed, or an untracked one at (or in, or over) a path the undo
+    writes. Other untracked files stay as they are; they are returned."""
     stopped = vcs_status.operation_in_progress(root)
     if stopped is not None:
         what, _, way_out = stopped
         raise UnsafeError(f"{root}: git is in the middle of {what}: finish it first ({way_out})")
-    dirty = vcs_status.dirty_paths(root)
+    writes = _writes(plan) if plan is not None else None
+    states = vcs_status.path_states(root)
+    dirty = [p for p, code in states.items() if code != "??" or writes is None or _meets(p, writes)]
     if dirty:
         raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
                           f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
                           "`renamer undo --dry-run` shows the undo without writing")
+    return set(states)
+
+
+def _writes(plan: UndoPlan) -> set[str]:
+    return {*plan.changed, *(after for _, after in plan.renamed)}
+
+
+def _meets(path: str, writes: set[str]) -> bool:
+    return path in writes or any(path.startswith(w + "/") or w.startswith(path + "/") for w in writes)
 
 
 def inverse_project(project: LoadedProject, move: str, renames: Renames) -> LoadedProject:
@@ -759,7 +772,7 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     assert plan.tree is not None and plan.run is not None
     if vcs_status.head_sha(root) != plan.head:
         raise UnsafeError(f"{root}: HEAD moved while the undo was planned: run renamer undo again")
-    check_clean(root)
+    untracked = check_clean(root, plan)  # the user's untracked files, none where the undo writes
     with deferred() as signals:  # Ctrl-C or SIGTERM between the checkout and the commit waits for both
         _git(root, "read-tree", "-m", "-u", plan.head, plan.tree)
         try:
@@ -768,13 +781,13 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
                               {**LITERAL, RENAMES_PHASE: UNDO_ROLE})  # renamer's own verify hook passes it
         except CommitTimedOut as timed_out:
             if vcs_status.head_sha(root) == plan.head:
-                raise CommitTimedOut(f"{timed_out}; {_restore(root, plan)}") from None
+                raise CommitTimedOut(f"{timed_out}; {_restore(root, plan, untracked)}") from None
             done = None  # made: a post-commit hook was what hung
         except BaseException:
-            _restore(root, plan)
+            _restore(root, plan, untracked)
             raise
         if done is not None and done.returncode != 0:
-            state = _restore(root, plan)
+            state = _restore(root, plan, untracked)
             if signals.received is not None:  # Ctrl-C reached git and its hooks too: they stopped
                 raise Interrupted(f"interrupted while git commit ran: no commit was made; {state}")
             why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
@@ -789,7 +802,7 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     return sha
 
 
-def _restore(root: Path, plan: UndoPlan) -> str:
+def _restore(root: Path, plan: UndoPlan, untracked: set[str]) -> str:
     """Put HEAD's tree back after a commit that was not made, and say what the work tree holds
     then, as checked with `git status` (never assumed): a hook that edited files can leave them."""
     if vcs_status.head_sha(root) != plan.head:
@@ -799,7 +812,7 @@ def _restore(root: Path, plan: UndoPlan) -> str:
                      capture_output=True, check=False)
     if merged.returncode != 0:  # a hook changed a file the undo wrote: the undo's own paths go back by force
         _git(root, "read-tree", plan.head, check=False)  # the index: HEAD's
-        ours = {*plan.changed, *(after for _, after in plan.renamed)}
+        ours = _writes(plan)
         held = set(_tree_paths(root, plan.head))
         for path in sorted(ours):
             if path in held:
@@ -812,7 +825,7 @@ def _restore(root: Path, plan: UndoPlan) -> str:
                         if folder == root or any(folder.iterdir()):
                             break
                         folder.rmdir()
-    left = vcs_status.dirty_paths(root)  # the work tree was clean before the undo: all of this is the hook's
+    left = [p for p in vcs_status.dirty_paths(root) if p not in untracked]  # the rest is the hook's
     if not left:
         return "the work tree and index are back as HEAD has them (checked with git status)"
     return (f"the undo's changes were taken back, but the work tree is not as HEAD has it: "

@@ -520,3 +520,21 @@ def test_a_small_renamed_file_whose_content_changed_counts_as_renamed_back(repo:
     assert "  stacks/fv-ml1/vars.yml -> stacks/ana-ml2/vars.yml\n" in body
     assert run(root, "log").stdout.splitlines()[-1].endswith(" undo); 6 files, 2 renamed back")
     assert (root / "stacks/ana-ml2/vars.yml").read_text() == "host: ana-ml2\naddr: 10.250.50.54\nrole: gpu\n"
+
+
+def test_an_unrelated_untracked_file_does_not_stop_the_undo_but_one_where_it_writes_does(
+        repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    write_files(root, {"stacks/host_vars/ana-ml2.yml": "mine\n"})  # untracked, where the undo puts the file back
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "the work tree has changes (stacks/host_vars/ana-ml2.yml)" in refused.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head
+    (root / "stacks/host_vars/ana-ml2.yml").unlink()
+    write_files(root, {"notes-to-self.txt": "scratch\n"})  # untracked, nowhere near the undo
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "notes-to-self.txt").read_text() == "scratch\n"
+    assert git(root, "status", "--porcelain") == "?? notes-to-self.txt\n"
+    assert git(root, "show", "--name-only", "--format=", "HEAD").split().count("notes-to-self.txt") == 0

@@ -206,15 +206,21 @@ def _scratch(root: Path, head: str) -> Iterator[Path]:
         git_run(["git", "-C", str(root), "worktree", "prune"], capture_output=True, check=False)
 
 
-def _segments(root: Path, shas: Sequence[str]) -> list[tuple[str, str]]:
+def _segments(root: Path, commits: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The move's commits as runs of consecutive commits, each (first, last), oldest first: a
-    run is reverted in one 3-way merge, so every conflict of it is seen at once."""
+    run is reverted in one 3-way merge, so every conflict of it is seen at once. A pure-renames
+    commit is a run of its own: reverted after the rewrite, its renames pair at 100 % (across
+    both, a small file renamed and rewritten is too unlike itself for git's rename detection,
+    and a later edit of it reads as modify/delete)."""
     out: list[tuple[str, str]] = []
-    for sha in shas:
-        if out and _git(root, "rev-parse", f"{sha}^").strip() == out[-1][1]:
+    alone = False
+    for sha, role in commits:
+        joins = out and not alone and role != "renames"
+        if joins and _git(root, "rev-parse", f"{sha}^").strip() == out[-1][1]:
             out[-1] = (out[-1][0], sha)
         else:
             out.append((sha, sha))
+        alone = role == "renames"
     return out
 
 
@@ -222,7 +228,7 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
     """Revert the run's commits, newest first, in the scratch worktree: the tree made, or the
     conflicts of the first part that does not revert cleanly."""
     hooks = tree.parent / "hooks"
-    for first, last in reversed(_segments(root, [sha for sha, _ in run.commits])):
+    for first, last in reversed(_segments(root, run.commits)):
         done = git_run(["git", "-C", str(tree), "-c", "merge.conflictStyle=diff3", "-c",
                         f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
                        capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})

@@ -538,3 +538,18 @@ def test_an_unrelated_untracked_file_does_not_stop_the_undo_but_one_where_it_wri
     assert (root / "notes-to-self.txt").read_text() == "scratch\n"
     assert git(root, "status", "--porcelain") == "?? notes-to-self.txt\n"
     assert git(root, "show", "--name-only", "--format=", "HEAD").split().count("notes-to-self.txt") == 0
+
+
+def test_a_small_renamed_file_edited_since_goes_back_with_the_edit(repo: Repo, run: Run) -> None:
+    """A 5-line host_vars file the move renamed and rewrote on 3 lines, edited since two lines
+    below: the rewrite is reverted first, then the pure renames (100 % alike), so git pairs the
+    rename and keeps the edit, instead of a whole-file modify/delete conflict."""
+    small = "host: ana-ml2\naddr: 10.250.50.54\nfqdn: ana-ml2.ana.lan\ngpus: 4\nrole: gpu\n"
+    root, _ = _moved(repo, run, {"stacks/ana-ml2/vars.yml": small})
+    path = root / "stacks/fv-ml1/vars.yml"
+    path.write_text(path.read_text().replace("role: gpu", "role: cpu"))
+    git(root, "commit", "-qam", "role change")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "stacks/ana-ml2/vars.yml").read_text() == small.replace("role: gpu", "role: cpu")
+    assert not path.exists() and git(root, "status", "--porcelain") == ""

@@ -646,11 +646,25 @@ def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
     writes = _writes(plan) if plan is not None else None
     states = vcs_status.path_states(root)
     dirty = [p for p, code in states.items() if code != "??" or writes is None or _meets(p, writes)]
+    if dirty and plan is not None and _holds_the_undo(root, plan, states):
+        raise UnsafeError(f"{root}: the index and work tree hold exactly this undo, not committed (an undo "
+                          "stopped between its checkout and its commit?): they hold nothing else, so "
+                          "`git reset --hard HEAD` drops it; then run renamer undo again, which commits it "
+                          "with its trailers (not stash, which hides it; not a commit by hand, which loses "
+                          "them)")
     if dirty:
         raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
                           f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
                           "`renamer undo --dry-run` shows the undo without writing")
     return set(states)
+
+
+def _holds_the_undo(root: Path, plan: UndoPlan, states: dict[str, str]) -> bool:
+    """Whether the index is the undo's tree and the work tree holds no other tracked change."""
+    if plan.tree is None or any(code[1] != " " for code in states.values() if code != "??"):
+        return False
+    done = git_run(["git", "-C", str(root), "write-tree"], capture_output=True, text=True, check=False)
+    return done.returncode == 0 and done.stdout.strip() == plan.tree
 
 
 def _writes(plan: UndoPlan) -> set[str]:

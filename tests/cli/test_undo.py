@@ -553,3 +553,20 @@ def test_a_small_renamed_file_edited_since_goes_back_with_the_edit(repo: Repo, r
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / "stacks/ana-ml2/vars.yml").read_text() == small.replace("role: gpu", "role: cpu")
     assert not path.exists() and git(root, "status", "--porcelain") == ""
+
+
+def test_an_undo_left_staged_by_a_killed_run_is_recognised_and_the_way_back_is_said(repo: Repo, run: Run) -> None:
+    """The state a SIGKILL between the undo's checkout and its commit leaves (the index and tree
+    exactly the undo, nothing else): the re-run says so and how to get back, not just 'stash'."""
+    root, before = _moved(repo, run)
+    diff = run(root, "undo", "fv-ml1-move", "--dry-run", "--show-secrets").stdout
+    patch = diff[:diff.rindex("\nundo: fv-ml1-move (") + 1]
+    subprocess.run(["git", "apply", "--index"], input=patch, text=True, cwd=root, check=True)
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "hold exactly this undo, not committed" in refused.stderr
+    assert "`git reset --hard HEAD` drops it; then run renamer undo again" in refused.stderr
+    git(root, "reset", "-q", "--hard", "HEAD")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert _tree(root, "HEAD") == _tree(root, before)

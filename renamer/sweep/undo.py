@@ -566,6 +566,22 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
                                f"{', '.join(sorted(v for v in values if v.encode() in line))} is used here "
                                f"since {run.move}; the undo would leave it naming what is no longer "
                                "called so: change it back first, or keep the move", _shown(line)))
+    links = [e.split("\t", 1)[1] for e in _git(root, "ls-tree", "-r", "-z", tree).split("\0")
+             if e.startswith("120000 ")]
+    targets = vcs_status.blobs(root, [f"{rev}:{link}" for link in links for rev in (tree, parent)])
+    for link in links:  # a link whose target names a new value since the move (git grep reads no targets)
+        target = targets.get(f"{tree}:{link}", b"")
+        was = targets.get(f"{parent}:{link}", b"")
+        aimed = {target[m.start:m.end].decode("utf-8", "replace") for m in news.find(target)}
+        if not aimed or aimed <= {was[m.start:m.end].decode("utf-8", "replace") for m in news.find(was)}:
+            continue
+        if project.classifier.classify(link).status in (RECORD, EXCLUDED):
+            continue
+        out.append(Refusal(back.get(link, link), None, "dangling",
+                           f"a link whose target names {', '.join(sorted(aimed))} "
+                           f"({target.decode('utf-8', 'replace')}), made since {run.move}: the undo would "
+                           "leave it pointing at what is no longer called so: re-point or remove it first, "
+                           "or keep the move"))
     had = set(_tree_paths(root, parent))
     for path in _tree_paths(root, tree):  # a path naming a new value, added since the move
         if path in had or not news.find(path.encode("utf-8", "surrogateescape")):

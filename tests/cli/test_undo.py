@@ -570,3 +570,18 @@ def test_an_undo_left_staged_by_a_killed_run_is_recognised_and_the_way_back_is_s
     done = run(root, "undo", "fv-ml1-move")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert _tree(root, "HEAD") == _tree(root, before)
+
+
+def test_a_link_made_since_whose_target_names_the_new_value_refuses_before_writing(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    (root / "current.yml").symlink_to("stacks/host_vars/fv-ml1.yml")
+    git(root, "add", "current.yml")
+    git(root, "commit", "-qm", "a link to the box's vars")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stdout.splitlines()[0] == (
+        "current.yml: refused (dangling): a link whose target names fv-ml1 (stacks/host_vars/fv-ml1.yml), made "
+        "since fv-ml1-move: the undo would leave it pointing at what is no longer called so: re-point or remove "
+        "it first, or keep the move")
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""

@@ -11,6 +11,7 @@ from renamer.cli import completion
 from renamer.cli.common import early_listing, project_from
 from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
+from renamer.config import Renames
 from renamer.dns import run as dns_run
 from renamer.dns.inventory import Inventory
 from renamer.dns.plan import over_thresholds
@@ -50,23 +51,29 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     """Undo a recorded move: revert its commits and commit the inverse as a move.
 
     MOVE is a move `renamer log` lists. Its commits (renames, rewrite,
-    .git-blame-ignore-revs entry, the keep rules of sweep --interactive, the
-    `moved` blocks the rewrite wrote) are reverted onto HEAD with git's 3-way
-    merge, in a scratch worktree first, then committed as one commit carrying
-    `Renamer-Move: undo-MOVE` and `Renamer-Undoes: MOVE`; verify of the
-    inverse renames runs after it (exit 1 where it fails).
+    .git-blame-ignore-revs entry, the keep rules of sweep --interactive) are
+    reverted onto HEAD with git's 3-way merge, in a scratch worktree first,
+    then committed as one commit carrying `Renamer-Move: undo-MOVE` and
+    `Renamer-Undoes: MOVE`; each Terraform `moved` block the move wrote gets
+    its inverse (new -> old, tagged as the undo's), so an applied move's state
+    moves back; verify of the inverse renames runs after it (exit 1 where it
+    fails).
 
     Refused (exit 3, each place named as path:line): a line the move wrote
     that a later commit changed, a new value used since where the undo would
-    leave it dangling, an old value used again where the undo writes it, a
-    dirty work tree, a move whose commits are not in HEAD's history, and the
-    undo of an undo (run the move again instead). A move already undone
-    changes nothing in git (exit 0).
+    leave it dangling, an old value used again since in a current-state file,
+    a file a move commit changed that holds none of the move's values (an
+    unrelated change amended in), a dirty work tree, a move whose commits are
+    not in HEAD's history, and the undo of an undo (run the move again
+    instead). A move whose changes HEAD no longer holds (undone, or reverted
+    by hand) changes nothing (exit 0); an undo reverted since is undone again.
 
-    With --dns, after the git part, the DNS inventory as committed at the
-    move's parent is applied through `dns apply`'s own path: plan, backup,
-    write, test, reload, verify, rollback (exit 1 where it fails); no backup
-    file is restored as it is. The move's new names must then resolve
+    With --dns, the inventory at HEAD must not have changed since the move
+    beyond the move's own hosts (refused, each host named). After the git
+    part, the DNS inventory as committed at the move's parent is applied
+    through `dns apply`'s own path: plan, backup, write, test, reload,
+    verify, rollback (exit 1 where it fails); no backup file is restored as
+    it is. The move's new names must then resolve
     nowhere, unless that inventory defines them. An undo already committed
     applies it again (a resolver already as it should be is not touched).
 
@@ -87,7 +94,7 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
         raise UnsafeError(f"{project.root}: not a git repository: renamer undo reverts the commits of a move")
     plan = undo.plan_undo(project, move)
     if not dry_run and plan.run is not None and not plan.refusals:
-        undo.check_clean(project.root)  # before anything is asked of a resolver
+        undo.check_clean(project.root, plan)  # before anything is asked of a resolver
     # The inventory is read before anything is written: a broken one refuses the whole undo.
     inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
     if plan.refusals or dry_run:
@@ -128,8 +135,48 @@ def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
         raise UnsafeError(f"--dns: the commits {plan.move} undid are not in HEAD's history: no commit "
                           "before the move to take the DNS inventory from")
     renames = plan.renames
-    return inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
-                        tuple(new for _, new in renames.addresses))
+    inventory = inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
+                             tuple(new for _, new in renames.addresses))
+    current = inventory_at(project.config, plan.head)
+    changed = dns_changes_since(inventory, current, renames)
+    if changed:
+        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} in ways the inventory at its "
+                          f"parent would undo: {'; '.join(changed)}: applying that inventory would drop "
+                          "those changes from every resolver, while HEAD keeps them; nothing was written. "
+                          "Run the undo without --dns, then edit the inventory for the undo and "
+                          "`renamer dns apply`")
+    return inventory
+
+
+def _records(inventory: Inventory, values: set[str]) -> dict[str, tuple[str, ...]]:
+    """Each host of the inventory whose name is none of `values` (the move's own), by FQDN: what
+    it serves (addresses, aliases, mac, role)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for site in inventory.sites:
+        for host in site.hosts:
+            fqdn = f"{host.name}.{site.domain}".lower()
+            if host.name.lower() in values or fqdn in values:
+                continue
+            out[fqdn] = (",".join(sorted(str(a) for a in host.addresses)), ",".join(sorted(host.aliases)),
+                         host.mac or "", host.role or "")
+    return out
+
+
+def dns_changes_since(parent: Inventory, current: Inventory, renames: Renames) -> list[str]:
+    """The hosts HEAD's inventory adds, removes or changes against the move's parent, beyond the
+    move's own hosts (named by an old or a new value of the move): what applying the parent's
+    inventory would wrongly undo. Each as `FQDN (added|removed|changed) since the move`."""
+    values = {v.lower().rstrip(".") for pair in renames.hosts for v in pair}
+    before, now = _records(parent, values), _records(current, values)
+    out = []
+    for fqdn in sorted(set(before) | set(now)):
+        if fqdn not in before:
+            out.append(f"{fqdn} ({now[fqdn][0]}) added since the move")
+        elif fqdn not in now:
+            out.append(f"{fqdn} ({before[fqdn][0]}) removed since the move")
+        elif before[fqdn] != now[fqdn]:
+            out.append(f"{fqdn} changed since the move ({before[fqdn][0]} then, {now[fqdn][0]} now)")
+    return out
 
 
 def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> dict[str, Any] | None:
@@ -185,9 +232,14 @@ def _report(out: Output, plan: undo.UndoPlan, fmt: str, dry_run: bool, show_secr
     if fmt == "json":
         out.echo(dumps(undo_data(plan, dry_run=dry_run, commit=None, verified=None, dns=dns)))
         return code
+    if plan.run is None and plan.already is None:
+        out.echo(f"undo: nothing left to undo: HEAD holds none of {plan.move}'s changes (its commits were "
+                 "reverted by hand); reverting them again would change nothing\n")
+        return EXIT_OK
     if plan.run is None:
         out.echo(f"undo: nothing left to undo: {plan.move} was undone by {(plan.already or '')[:12]} "
-                 f"({undo.undo_name(plan.move)}); to redo it, run the move again\n")
+                 f"({undo.undo_name(plan.move)}), and that undo is still in effect at HEAD; to redo the "
+                 "move, run it again\n")
         return EXIT_OK
     if plan.refusals:
         for r in plan.refusals:

@@ -41,6 +41,7 @@ from renamer.errors import ConfigError, Interrupted, RenamerError, UnsafeError
 from renamer.formats.yaml_source import Problems, load_yaml_file
 from renamer.interrupts import deferred
 from renamer.match import Matcher, new_values_matcher
+from renamer.moved_tags import tag_line, tagged_moves
 from renamer.near_miss import LoosePass
 from renamer.project import LoadedProject
 from renamer.sweep.history import BLAME_FILE
@@ -205,15 +206,21 @@ def _scratch(root: Path, head: str) -> Iterator[Path]:
         git_run(["git", "-C", str(root), "worktree", "prune"], capture_output=True, check=False)
 
 
-def _segments(root: Path, shas: Sequence[str]) -> list[tuple[str, str]]:
+def _segments(root: Path, commits: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The move's commits as runs of consecutive commits, each (first, last), oldest first: a
-    run is reverted in one 3-way merge, so every conflict of it is seen at once."""
+    run is reverted in one 3-way merge, so every conflict of it is seen at once. A pure-renames
+    commit is a run of its own: reverted after the rewrite, its renames pair at 100 % (across
+    both, a small file renamed and rewritten is too unlike itself for git's rename detection,
+    and a later edit of it reads as modify/delete)."""
     out: list[tuple[str, str]] = []
-    for sha in shas:
-        if out and _git(root, "rev-parse", f"{sha}^").strip() == out[-1][1]:
+    alone = False
+    for sha, role in commits:
+        joins = out and not alone and role != "renames"
+        if joins and _git(root, "rev-parse", f"{sha}^").strip() == out[-1][1]:
             out[-1] = (out[-1][0], sha)
         else:
             out.append((sha, sha))
+        alone = role == "renames"
     return out
 
 
@@ -221,7 +228,7 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
     """Revert the run's commits, newest first, in the scratch worktree: the tree made, or the
     conflicts of the first part that does not revert cleanly."""
     hooks = tree.parent / "hooks"
-    for first, last in reversed(_segments(root, [sha for sha, _ in run.commits])):
+    for first, last in reversed(_segments(root, run.commits)):
         done = git_run(["git", "-C", str(tree), "-c", "merge.conflictStyle=diff3", "-c",
                         f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
                        capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
@@ -402,6 +409,65 @@ def move_renames(root: Path, run: MoveRun) -> Renames:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _move_changes(root: Path, run: MoveRun) -> list[tuple[str, str, str, str]]:
+    """Each file the move's commits changed: (sha, role, path before, path after)."""
+    changes: list[tuple[str, str, str, str]] = []
+    for sha, role in run.commits:
+        listed = _git(root, "-c", "core.quotePath=false", "diff-tree", "-r", "-M", "--no-commit-id",
+                      "--name-status", "-z", f"{sha}^", sha)
+        fields = [f for f in listed.split("\0") if f]
+        i = 0
+        while i < len(fields):
+            status = fields[i]
+            if status[0] in "RC":
+                changes.append((sha, role, fields[i + 1], fields[i + 2]))
+                i += 3
+            else:
+                changes.append((sha, role, fields[i + 1], fields[i + 1]))
+                i += 2
+    return changes
+
+
+def _renamed_back(root: Path, run: MoveRun, head: str, tree: str,
+                  seen: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """`seen` (git's rename detection of HEAD -> the inverse) plus each rename of the move's own
+    commits that the inverse takes back, which git misses where a small file's content changed too."""
+    out = list(seen)
+    now, after = set(_tree_paths(root, head)), set(_tree_paths(root, tree))
+    for _, _, before, moved in _move_changes(root, run):
+        if (before != moved and moved in now and moved not in after and before in after and before not in now
+                and (moved, before) not in out):
+            out.append((moved, before))
+    return out
+
+
+def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
+    """The files the move's commits changed that the move does not explain: neither its path nor
+    its content (before or after) holds an old or a new value of the move, and it is not the
+    `.git-blame-ignore-revs` file. An unrelated change amended into a move commit: reverting the
+    commit would revert it too, so the undo is refused naming it."""
+    values = Matcher([(v, v) for pair in renames.hosts for v in pair],
+                     [(v, v) for pair in renames.addresses for v in pair],
+                     [(net, net) for pair in renames.networks for net in pair])
+    changes = _move_changes(root, run)
+    specs = [spec for sha, _, before, after in changes for spec in (f"{sha}^:{before}", f"{sha}:{after}")]
+    data = vcs_status.blobs(root, specs)
+    out = []
+    for sha, role, before, after in changes:
+        if BLAME_FILE in (before, after):
+            continue
+        if any(values.find(p.encode("utf-8", "surrogateescape")) for p in {before, after}):
+            continue
+        if any(values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
+            continue
+        out.append(Refusal(after, None, "unexplained",
+                           f"changed by {run.move}'s {role} commit {sha[:12]}, but neither its path nor its "
+                           f"content holds a name or address {run.move} renames: not the move's work "
+                           "(amended into its commit?); undoing the commit would revert it too: put it in a "
+                           "commit of its own first, or revert the move by hand"))
+    return out
+
+
 def _old_values_matcher(renames: Renames) -> Matcher:
     return Matcher([(old, old) for old, _ in renames.hosts], [(old, old) for old, _ in renames.addresses],
                    [(old, old) for old, _ in renames.networks])
@@ -433,6 +499,10 @@ def _new_lines(matcher: Matcher, now: bytes, before: bytes | None,
         else:
             out.append((number, line))
     return out
+
+
+def _tree_of(root: Path, rev: str) -> str:
+    return _git(root, "rev-parse", f"{rev}^{{tree}}").strip()
 
 
 def _tree_paths(root: Path, rev: str) -> list[str]:
@@ -496,6 +566,22 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
                                f"{', '.join(sorted(v for v in values if v.encode() in line))} is used here "
                                f"since {run.move}; the undo would leave it naming what is no longer "
                                "called so: change it back first, or keep the move", _shown(line)))
+    links = [e.split("\t", 1)[1] for e in _git(root, "ls-tree", "-r", "-z", tree).split("\0")
+             if e.startswith("120000 ")]
+    targets = vcs_status.blobs(root, [f"{rev}:{link}" for link in links for rev in (tree, parent)])
+    for link in links:  # a link whose target names a new value since the move (git grep reads no targets)
+        target = targets.get(f"{tree}:{link}", b"")
+        was = targets.get(f"{parent}:{link}", b"")
+        aimed = {target[m.start:m.end].decode("utf-8", "replace") for m in news.find(target)}
+        if not aimed or aimed <= {was[m.start:m.end].decode("utf-8", "replace") for m in news.find(was)}:
+            continue
+        if project.classifier.classify(link).status in (RECORD, EXCLUDED):
+            continue
+        out.append(Refusal(back.get(link, link), None, "dangling",
+                           f"a link whose target names {', '.join(sorted(aimed))} "
+                           f"({target.decode('utf-8', 'replace')}), made since {run.move}: the undo would "
+                           "leave it pointing at what is no longer called so: re-point or remove it first, "
+                           "or keep the move"))
     had = set(_tree_paths(root, parent))
     for path in _tree_paths(root, tree):  # a path naming a new value, added since the move
         if path in had or not news.find(path.encode("utf-8", "surrogateescape")):
@@ -508,25 +594,43 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
                            f"its path names {', '.join(named)}, and it was added since {run.move}: the undo "
                            "would leave it named for what is no longer called so: rename or remove it first, "
                            "or keep the move"))
-    for path in changed:  # an old value used again since the move, where the undo writes it
-        current = data.get(f"{head}:{path}")
+    # an old value used again since the move: where the undo writes it back, or anywhere else in a
+    # current-state file (the freed address given to another box: two would hold it after the undo)
+    written_back: set[str] = set()
+    for path in changed:
         undone = data.get(f"{tree}:{after_of.get(path, path)}")
-        if current is None or undone is None:
+        if undone is not None:
+            written_back |= {v for v, n in _held(olds, undone).items()
+                             if n > _held(olds, data.get(f"{head}:{path}"))[v]}
+    holding = {p for value in written_back for p in vcs_status.files_holding(root, head, value) or ()}
+    elsewhere = sorted(p for p in holding - set(changed)
+                       if project.classifier.classify(p).status not in (RECORD, EXCLUDED))
+    more = vcs_status.blobs(root, [f"{rev}:{p}" for p in elsewhere for rev in (head, last)])
+    for path in [*changed, *elsewhere]:
+        current = data.get(f"{head}:{path}", more.get(f"{head}:{path}"))
+        if current is None:
             continue
-        now = current
-        written = {v for v, n in _held(olds, undone).items() if n > _held(olds, now)[v]}
-        moved = data.get(f"{last}:{path}")
-        again = {v for v in written if _held(olds, now)[v] > _held(olds, moved)[v]}
+        moved = data.get(f"{last}:{path}", more.get(f"{last}:{path}"))
+        if path in changed:
+            undone = data.get(f"{tree}:{after_of.get(path, path)}")
+            if undone is None:
+                continue
+            written = {v for v, n in _held(olds, undone).items() if n > _held(olds, current)[v]}
+            where = "the undo writes it back into this file"
+        else:
+            written = written_back
+            where = "the undo writes it back elsewhere"
+        again = {v for v in written if _held(olds, current)[v] > _held(olds, moved)[v]}
         if not again:
             continue
-        exempt = _exempt(project, path, now)  # a line kept on purpose (a dated section, a keep rule)
-        for number, line in _new_lines(olds, now, moved, again):
+        exempt = _exempt(project, path, current)  # a line kept on purpose (a dated section, a keep rule)
+        for number, line in _new_lines(olds, current, moved, again):
             if number - 1 in exempt:
                 continue
             out.append(Refusal(path, number, "collision",
                                f"{', '.join(sorted(v for v in again if v.encode() in line))} is used again "
-                               f"here since {run.move}, and the undo writes it back into this file: two "
-                               "things would share one name or address", _shown(line)))
+                               f"here since {run.move}, and {where}: two things would share one name or "
+                               "address", _shown(line)))
     return out
 
 
@@ -547,17 +651,44 @@ def _line_in(data: bytes, line: bytes) -> int | None:
 # ---------------------------------------------------------------- plan and apply
 
 
-def check_clean(root: Path) -> None:
-    """Refused (exit 3): a merge, rebase or other operation git stopped in, or a work tree with changes."""
+def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
+    """Refused (exit 3): a merge, rebase or other operation git stopped in, or a work tree with
+    changes: a tracked file changed, or an untracked one at (or in, or over) a path the undo
+    writes. Other untracked files stay as they are; they are returned."""
     stopped = vcs_status.operation_in_progress(root)
     if stopped is not None:
         what, _, way_out = stopped
         raise UnsafeError(f"{root}: git is in the middle of {what}: finish it first ({way_out})")
-    dirty = vcs_status.dirty_paths(root)
+    writes = _writes(plan) if plan is not None else None
+    states = vcs_status.path_states(root)
+    dirty = [p for p, code in states.items() if code != "??" or writes is None or _meets(p, writes)]
+    if dirty and plan is not None and _holds_the_undo(root, plan, states):
+        raise UnsafeError(f"{root}: the index and work tree hold exactly this undo, not committed (an undo "
+                          "stopped between its checkout and its commit?): they hold nothing else, so "
+                          "`git reset --hard HEAD` drops it; then run renamer undo again, which commits it "
+                          "with its trailers (not stash, which hides it; not a commit by hand, which loses "
+                          "them)")
     if dirty:
         raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
                           f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
                           "`renamer undo --dry-run` shows the undo without writing")
+    return set(states)
+
+
+def _holds_the_undo(root: Path, plan: UndoPlan, states: dict[str, str]) -> bool:
+    """Whether the index is the undo's tree and the work tree holds no other tracked change."""
+    if plan.tree is None or any(code[1] != " " for code in states.values() if code != "??"):
+        return False
+    done = git_run(["git", "-C", str(root), "write-tree"], capture_output=True, text=True, check=False)
+    return done.returncode == 0 and done.stdout.strip() == plan.tree
+
+
+def _writes(plan: UndoPlan) -> set[str]:
+    return {*plan.changed, *(after for _, after in plan.renamed)}
+
+
+def _meets(path: str, writes: set[str]) -> bool:
+    return path in writes or any(path.startswith(w + "/") or w.startswith(path + "/") for w in writes)
 
 
 def inverse_project(project: LoadedProject, move: str, renames: Renames) -> LoadedProject:
@@ -579,16 +710,34 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
     if head is None:
         raise ConfigError(f"{root}: no commits: no move is recorded here")
     run, already, undone = find_run(root, move)
-    if run is None:
-        return UndoPlan(move, head, None, already, undone=undone,
-                        renames=move_renames(root, undone) if undone else None)
-    renames = move_renames(root, run)
-    with _scratch(root, head) as scratch:
-        tree, conflicts = _revert(root, scratch, run)
+    if run is None and undone is None:
+        return UndoPlan(move, head, None, already)
+    if run is None:  # undone once: is that undo still in effect? (reverted since, the move stands again)
+        assert undone is not None
+        renames = move_renames(root, undone)
+        with _scratch(root, head) as scratch:
+            tree, conflicts = _revert(root, scratch, undone)
+        if tree is not None and _tree_of(root, head) == tree:  # reverting the move again changes nothing
+            return UndoPlan(move, head, None, already, undone=undone, renames=renames)
+        run = undone  # the move is (partly) in effect again: it is undone again
+    else:
+        renames = move_renames(root, run)
+        foreign = unexplained(root, run, renames)
+        if foreign:
+            return UndoPlan(move, head, run, refusals=tuple(foreign), renames=renames)
+        with _scratch(root, head) as scratch:
+            tree, conflicts = _revert(root, scratch, run)
     if tree is None:
         return UndoPlan(move, head, run, refusals=tuple(conflicts), renames=renames)
+    if _tree_of(root, head) == tree:  # the move's changes are gone already (reverted by hand)
+        return UndoPlan(move, head, None, None, renames=renames, undone=run)
     refusals = _checks(project, root, run, head, tree, renames)
-    changed, renamed = _renamed(root, head, tree)
+    if not refusals:
+        tree = _with_inverse_moves(project, root, head, tree, move)
+    changed, seen = _renamed(root, head, tree)
+    renamed = _renamed_back(root, run, head, tree, seen)
+    arrived = {after for _, after in renamed[len(seen):]}  # git saw these as a delete and an add
+    changed = [p for p in changed if p not in arrived]
     diff = git_run(["git", "-C", str(root), "-c", "core.quotePath=false", "diff", "--binary", "--no-color",
                     "--no-ext-diff", "-M", head, tree], capture_output=True, check=False).stdout
     stat = _git(root, "diff", "--numstat", "-M", head, tree)
@@ -599,6 +748,44 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         removed += int(r) if r.isdigit() else 0
     return UndoPlan(move, head, run, None, tree, bytes(diff), tuple(changed), tuple(renamed),
                     tuple(refusals), renames, {"added": added, "removed": removed})
+
+
+def _with_inverse_moves(project: LoadedProject, root: Path, head: str, tree: str, move: str) -> str:
+    """The inverse tree plus, for each `moved` block the move wrote (tagged with its name) that
+    HEAD still has, the inverse block (from the new address to the old), tagged as the undo's:
+    where the move was applied, Terraform moves the state back instead of destroying the
+    resource at the new address and creating it at the old; where it was not, a `moved` whose
+    `from` is in no state is a no-op. The tree with them written (`tree` where there are none)."""
+    blocks: dict[str, list[tuple[str, str]]] = {}
+    heads = [p for p in _tree_paths(root, head) if p.endswith(".tf")]
+    data = vcs_status.blobs(root, [f"{head}:{p}" for p in heads])
+    for path in heads:
+        held = tagged_moves(path, data.get(f"{head}:{path}", b""))
+        found = [(m.new, m.old) for m in held if m.name == move]
+        if found:
+            blocks[path] = found
+    if not blocks:
+        return tree
+    _, renamed = _renamed(root, head, tree)
+    after_of = dict(renamed)
+    config = dataclasses.replace(project.config, name=undo_name(move), cutover=None)
+    tag = tag_line(config)
+    with _scratch(root, head) as scratch:
+        _git(scratch, "read-tree", "-m", "-u", head, tree)
+        for path, pairs in blocks.items():
+            target = scratch / after_of.get(path, path)
+            if not target.is_file():
+                continue
+            text = target.read_bytes()
+            newline = b"\r\n" if b"\r\n" in text else b"\n"
+            added = b"".join(newline + tag + newline + b"moved {" + newline + b"  from = " + src.encode()
+                             + newline + b"  to   = " + dst.encode() + newline + b"}" + newline
+                             for src, dst in pairs)
+            if text and not text.endswith(b"\n"):
+                text += newline
+            target.write_bytes(text + added)
+            _git(scratch, "add", "--", after_of.get(path, path))
+        return _git(scratch, "write-tree").strip()
 
 
 def message(plan: UndoPlan, config: str) -> str:
@@ -621,25 +808,28 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     assert plan.tree is not None and plan.run is not None
     if vcs_status.head_sha(root) != plan.head:
         raise UnsafeError(f"{root}: HEAD moved while the undo was planned: run renamer undo again")
-    check_clean(root)
+    untracked = check_clean(root, plan)  # the user's untracked files, none where the undo writes
     with deferred() as signals:  # Ctrl-C or SIGTERM between the checkout and the commit waits for both
         _git(root, "read-tree", "-m", "-u", plan.head, plan.tree)
         try:
             done = git_commit(root, ["-q", *([] if hooks else ["--no-verify"]), "-m",
                                      message(plan, plan.run.config)],
                               {**LITERAL, RENAMES_PHASE: UNDO_ROLE})  # renamer's own verify hook passes it
-        except CommitTimedOut:
+        except CommitTimedOut as timed_out:
             if vcs_status.head_sha(root) == plan.head:
-                _restore(root, plan)
-                raise
+                raise CommitTimedOut(f"{timed_out}; {_restore(root, plan, untracked)}") from None
             done = None  # made: a post-commit hook was what hung
         except BaseException:
-            _restore(root, plan)
+            _restore(root, plan, untracked)
             raise
         if done is not None and done.returncode != 0:
-            _restore(root, plan)
+            state = _restore(root, plan, untracked)
+            if signals.received is not None:  # Ctrl-C reached git and its hooks too: they stopped
+                raise Interrupted(f"interrupted while git commit ran: no commit was made; {state}")
             why = git_error(os.fsdecode(done.stderr) + "\n" + os.fsdecode(done.stdout))
-            raise RenamerError(f"git commit failed: {why} (the work tree is as it was)")
+            if why == "unknown error":
+                why = f"it exited {done.returncode} and printed nothing (a hook that refused it?)"
+            raise RenamerError(f"git commit failed: {why}; {state}")
     sha = vcs_status.head_sha(root)
     assert sha is not None
     if signals.received is not None:
@@ -648,7 +838,32 @@ def apply_undo(root: Path, plan: UndoPlan, *, hooks: bool = True) -> str:
     return sha
 
 
-def _restore(root: Path, plan: UndoPlan) -> None:
-    if vcs_status.head_sha(root) == plan.head:
-        assert plan.tree is not None
-        _git(root, "read-tree", "-m", "-u", plan.tree, plan.head, check=False)
+def _restore(root: Path, plan: UndoPlan, untracked: set[str]) -> str:
+    """Put HEAD's tree back after a commit that was not made, and say what the work tree holds
+    then, as checked with `git status` (never assumed): a hook that edited files can leave them."""
+    if vcs_status.head_sha(root) != plan.head:
+        return "HEAD moved meanwhile: the work tree was left as it is"
+    assert plan.tree is not None
+    merged = git_run(["git", "-C", str(root), "read-tree", "-m", "-u", plan.tree, plan.head],
+                     capture_output=True, check=False)
+    if merged.returncode != 0:  # a hook changed a file the undo wrote: the undo's own paths go back by force
+        _git(root, "read-tree", plan.head, check=False)  # the index: HEAD's
+        ours = _writes(plan)
+        held = set(_tree_paths(root, plan.head))
+        for path in sorted(ours):
+            if path in held:
+                _git(root, "checkout", plan.head, "--", path, check=False)
+            else:
+                target = root / path
+                if target.is_file() or target.is_symlink():
+                    target.unlink()
+                    for folder in target.parents:  # the folders the undo made, now empty
+                        if folder == root or any(folder.iterdir()):
+                            break
+                        folder.rmdir()
+    left = [p for p in vcs_status.dirty_paths(root) if p not in untracked]  # the rest is the hook's
+    if not left:
+        return "the work tree and index are back as HEAD has them (checked with git status)"
+    return (f"the undo's changes were taken back, but the work tree is not as HEAD has it: "
+            f"{', '.join(left[:5])}{', ...' if len(left) > 5 else ''} changed by the hook "
+            "(`git status` shows them; `git checkout -- PATH` or `git clean` drops them)")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -155,6 +157,26 @@ def test_an_old_value_used_again_where_the_undo_writes_it_refuses(repo: Repo, ru
     assert "undo: REFUSED: 1 place where" in done.stdout  # the dated section's line is on record, no collision
 
 
+def test_an_old_address_given_to_another_host_in_a_file_the_undo_does_not_write_refuses(
+        repo: Repo, run: Run) -> None:
+    """The freed address handed to another box since the move, in a file the move never touched:
+    the undo would give it back to ana-ml2 too. A collision, named as file:line; nothing written."""
+    root, _ = _moved(repo, run, {"hosts/db1/vars.yml": "host: db1\naddr: 10.250.60.1\n"})
+    (root / "hosts/db1/vars.yml").write_text("host: db1\naddr: 10.250.50.54\n")
+    write_files(root, {"incidents/2026-10-06.md": "db1 took 10.250.50.54\n"})  # a record: history, no collision
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "db1 takes the freed address")
+    head = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "hosts/db1/vars.yml:2: refused (collision): 10.250.50.54 is used again here since fv-ml1-move, and the "
+        "undo writes it back elsewhere: two things would share one name or address",
+        "    addr: 10.250.50.54"]
+    assert "undo: REFUSED: 1 place where" in done.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+
+
 def test_dry_run_prints_a_diff_git_applies_and_writes_nothing(repo: Repo, run: Run) -> None:
     root, before = _moved(repo, run)
     head = git(root, "rev-parse", "HEAD").strip()
@@ -188,7 +210,7 @@ def test_a_dirty_work_tree_a_move_on_another_branch_and_an_unknown_name_are_refu
     assert "are not in HEAD's history (they are on main)" in elsewhere.stderr
 
 
-def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(repo: Repo, run: Run) -> None:
+def test_keep_rules_of_an_interactive_sweep_go_and_moved_blocks_are_inverted_by_the_undo(repo: Repo, run: Run) -> None:
     tf = ('resource "terraform_data" "ana-ml2" {\n  input = "10.250.50.54"\n}\n\n'
           'output "ip" {\n  value = terraform_data.ana-ml2.input\n}\n')
     root = repo({"stacks/main.tf": tf, "runbook.md": "ssh ana-ml2\n\nlab note: ana-ml2 stays\n"},
@@ -216,9 +238,12 @@ def test_keep_rules_of_an_interactive_sweep_and_moved_blocks_go_with_the_undo(re
     assert "# renamer: move fv-ml1-move expires" in (root / "stacks/main.tf").read_text()
     undone = run(root, "undo", "fv-ml1-move")
     assert undone.exit_code == 0, undone.stdout + undone.stderr
-    assert _tree(root, "HEAD") == _tree(root, before)  # keep rule and moved block gone with the rest
+    # keep rule and the move's moved block gone with the rest; the undo's inverse block in their place
+    assert git(root, "diff", "--name-only", before, "HEAD").split() == ["stacks/main.tf"]
     assert (root / "allow.yaml").read_text() == CURRENT_ALL
-    assert (root / "stacks/main.tf").read_text() == tf
+    text = (root / "stacks/main.tf").read_text()
+    assert text.startswith(tf + "\n# renamer: move undo-fv-ml1-move expires ")
+    assert text.endswith("\nmoved {\n  from = terraform_data.fv-ml1\n  to   = terraform_data.ana-ml2\n}\n")
 
 
 def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) -> None:
@@ -273,8 +298,8 @@ def test_the_repo_s_hooks_run_renamer_s_own_pass_and_a_refusing_hook_leaves_noth
     refused = run(root, "undo", "fv-ml1-move")
     assert refused.exit_code == 2, refused.stdout + refused.stderr
     assert refused.stderr == ("renamer: error: git commit failed: verify: passed for renamer undo's commit; the "
-                              "undo verifies the inverse renames after it; no commits today (the work tree is "
-                              "as it was)\n")  # the pre-commit hook's renamer passed; commit-msg refused
+                              "undo verifies the inverse renames after it; no commits today; the work tree and "
+                              "index are back as HEAD has them (checked with git status)\n")  # the pre-commit hook's renamer passed; commit-msg refused
     assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
     assert "fv-ml1" in (root / "runbook.md").read_text()
     (root / ".git" / "hooks" / "commit-msg").unlink()
@@ -282,6 +307,32 @@ def test_the_repo_s_hooks_run_renamer_s_own_pass_and_a_refusing_hook_leaves_noth
     done = run(root, "undo", "fv-ml1-move")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert git(root, "log", "-1", "--format=%s").startswith("undo-fv-ml1-move: undo fv-ml1-move")
+
+
+def test_a_failing_hook_that_edits_files_is_undone_and_what_it_left_is_named(repo: Repo, run: Run) -> None:
+    """A formatter hook edits a file the undo wrote, writes a file of its own, and fails: the
+    undo's changes go back (checked, not assumed) and what the hook left is named."""
+    root, _ = _moved(repo, run)
+    head = git(root, "rev-parse", "HEAD").strip()
+    runbook = (root / "runbook.md").read_bytes()
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho formatted >> runbook.md\nexit 1\n")
+    hook.chmod(0o755)
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert refused.stderr == ("renamer: error: git commit failed: it exited 1 and printed nothing (a hook that "
+                              "refused it?); the work tree and index are back as HEAD has them (checked with "
+                              "git status)\n")
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert (root / "runbook.md").read_bytes() == runbook
+    assert not (root / "stacks/host_vars/ana-ml2.yml").exists() and (root / "stacks/host_vars/fv-ml1.yml").exists()
+    hook.write_text("#!/bin/sh\necho formatted >> runbook.md\necho done > hook.log\nexit 1\n")
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert ("the undo's changes were taken back, but the work tree is not as HEAD has it: hook.log changed "
+            "by the hook") in refused.stderr
+    assert git(root, "status", "--porcelain") == "?? hook.log\n"
+    assert git(root, "rev-parse", "HEAD").strip() == head and (root / "runbook.md").read_bytes() == runbook
 
 
 def test_a_renamed_folder_and_a_link_into_it_go_back_and_a_file_added_there_since_refuses(
@@ -332,3 +383,205 @@ def test_the_first_of_two_moves_is_undone_past_the_second_s_blame_lines(repo: Re
     assert undone.exit_code == 0, undone.stdout + undone.stderr
     assert (root / ".git-blame-ignore-revs").read_text() == ""  # it stood before web-move: it stays, empty
     assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\n\n\nweb: web01\n"
+
+
+def test_an_unrelated_change_amended_into_a_move_commit_is_refused_by_name(repo: Repo, run: Run) -> None:
+    """A file that holds none of the move's values, amended into its last commit: the undo would
+    revert the whole commit and delete it; refused, naming it, nothing written."""
+    root, _ = _moved(repo, run)
+    write_files(root, {"deploy.md": "fixed typo in deploy notes\n"})
+    git(root, "add", "deploy.md")
+    git(root, "commit", "-q", "--amend", "--no-edit")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stdout.startswith("deploy.md: refused (unexplained): changed by fv-ml1-move's blame-ignore "
+                                     f"commit {head[:12]}, but neither its path nor its content holds")
+    assert git(root, "rev-parse", "HEAD").strip() == head and (root / "deploy.md").exists()
+    assert git(root, "status", "--porcelain") == ""
+    data = json.loads(run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json").stdout)
+    assert [(r["path"], r["kind"]) for r in data["refused"]] == [("deploy.md", "unexplained")]
+
+
+def test_a_reverted_undo_is_undone_again(repo: Repo, run: Run) -> None:
+    """Already undone is decided by the tree: a `git revert` of the undo puts the move back in
+    effect, so the undo runs again; a move reverted by hand leaves nothing to undo (exit 0)."""
+    root, before = _moved(repo, run)
+    assert run(root, "undo", "fv-ml1-move").exit_code == 0
+    git(root, "revert", "--no-edit", "HEAD")  # the undo reverted: every line and rename of the move stands
+    assert "fv-ml1" in (root / "runbook.md").read_text()
+    again = run(root, "undo", "fv-ml1-move", "--format", "json")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    data = json.loads(again.stdout)
+    assert data["status"] == "undone" and data["commit"] == git(root, "rev-parse", "HEAD").strip()
+    assert _tree(root, "HEAD") == _tree(root, before)
+    third = run(root, "undo", "fv-ml1-move")
+    assert third.exit_code == 0, third.stdout + third.stderr
+    assert third.stdout.startswith(f"undo: nothing left to undo: fv-ml1-move was undone by "
+                                   f"{data['commit'][:12]} (undo-fv-ml1-move), and that undo is still in effect")
+
+
+def test_a_move_reverted_by_hand_leaves_nothing_to_undo(repo: Repo, run: Run) -> None:
+    by_hand, _ = _moved(repo, run)  # the move's commits reverted with git revert
+    git(by_hand, "revert", "--no-edit", "HEAD~3..HEAD")
+    head = git(by_hand, "rev-parse", "HEAD").strip()
+    done = run(by_hand, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert done.stdout == ("undo: nothing left to undo: HEAD holds none of fv-ml1-move's changes (its commits "
+                           "were reverted by hand); reverting them again would change nothing\n")
+    assert git(by_hand, "rev-parse", "HEAD").strip() == head
+
+
+def test_terraform_the_undo_writes_the_inverse_moved_block_so_the_state_moves_back(repo: Repo, run: Run) -> None:
+    """The move applied with terraform (the state at the new address): the undo renames the
+    resource back and writes `moved { from = new, to = old }`, tagged as the undo's; terraform
+    then moves the state back: nothing destroyed, nothing created."""
+    from tests.cli.test_terraform_plan_guard import IGNORE, TERRAFORM
+    main = 'resource "terraform_data" "ana-ml2" {\n  input = "ana-ml2"\n}\n'
+    root = repo({"main.tf": main, ".gitignore": IGNORE + ".terraform.lock.hcl\n"}, allowlist=CURRENT_ALL)
+    env = {**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1"}
+
+    def terraform(*args: str) -> str:
+        flags = [] if args[0] == "state" else ["-input=false", "-no-color"]
+        done = subprocess.run([TERRAFORM, *args, *flags], cwd=root, env=env,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    terraform("init")
+    terraform("apply", "-auto-approve")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")  # the input follows
+    assert terraform("state", "list").split() == ["terraform_data.fv-ml1"]
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    text = (root / "main.tf").read_text()
+    assert 'resource "terraform_data" "ana-ml2"' in text and "to   = terraform_data.fv-ml1" not in text
+    assert re.search(r"# renamer: move undo-fv-ml1-move expires \d{4}-\d\d-\d\d\nmoved \{\n  from = "
+                     r"terraform_data\.fv-ml1\n  to   = terraform_data\.ana-ml2\n\}\n", text), text
+    assert "undo: verify of the inverse renames: OK" in done.stdout
+    plan = terraform("plan")
+    assert "# (moved from terraform_data.fv-ml1)" in plan and "will be destroyed" not in plan, plan
+    assert "Plan: 0 to add, 1 to change, 0 to destroy." in plan, plan  # its input goes back; no rebuild
+    assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")
+    assert terraform("state", "list").split() == ["terraform_data.ana-ml2"]
+
+
+def test_ctrl_c_while_the_commit_hook_runs_is_exit_130_and_after_the_commit_it_is_said(
+        repo: Repo, run: Run) -> None:
+    """Ctrl-C to the whole process group (a terminal's) while the pre-commit hook runs: git and
+    the hook stop, no commit, the tree put back, exit 130. A SIGINT to renamer alone waits for
+    the commit, which is made, then exit 130 naming it."""
+    import signal
+    import time
+    root, _ = _moved(repo, run)
+    head = git(root, "rev-parse", "HEAD").strip()
+    marker = root / ".git" / "hook-started"
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ntouch '{marker}'\nsleep 5\nexit 0\n")
+    hook.chmod(0o755)
+
+    def interrupted(group: bool) -> tuple[int, str]:
+        marker.unlink(missing_ok=True)
+        proc = subprocess.Popen([RENAMER, "undo", "fv-ml1-move"], cwd=root, start_new_session=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(600):
+            if marker.exists():
+                break
+            time.sleep(0.05)
+        assert marker.exists(), proc.communicate()
+        if group:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        return proc.returncode, out + err
+
+    code, said = interrupted(group=True)
+    assert code == 130, said
+    assert "interrupted while git commit ran: no commit was made; the work tree and index are back as HEAD" in said
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    code, said = interrupted(group=False)
+    assert code == 130, said
+    made = git(root, "rev-parse", "HEAD").strip()
+    assert made != head and f"interrupted after the undo's commit {made[:12]}: the undo is complete" in said
+    assert git(root, "status", "--porcelain") == ""
+
+
+def test_a_small_renamed_file_whose_content_changed_counts_as_renamed_back(repo: Repo, run: Run) -> None:
+    """A 3-line host_vars file the move renamed and rewrote: git's rename detection of the final
+    diff misses it; the count comes from the move's own renames (output, trailer, renamer log)."""
+    root, _ = _moved(repo, run, {"stacks/ana-ml2/vars.yml": "host: ana-ml2\naddr: 10.250.50.54\nrole: gpu\n"})
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert ": 6 files, 2 renamed back, " in done.stdout.splitlines()[0], done.stdout
+    body = git(root, "log", "-1", "--format=%B")
+    assert "Renamer-Changed: 6 files, 2 renamed back\n" in body
+    assert "  stacks/fv-ml1/vars.yml -> stacks/ana-ml2/vars.yml\n" in body
+    assert run(root, "log").stdout.splitlines()[-1].endswith(" undo); 6 files, 2 renamed back")
+    assert (root / "stacks/ana-ml2/vars.yml").read_text() == "host: ana-ml2\naddr: 10.250.50.54\nrole: gpu\n"
+
+
+def test_an_unrelated_untracked_file_does_not_stop_the_undo_but_one_where_it_writes_does(
+        repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    write_files(root, {"stacks/host_vars/ana-ml2.yml": "mine\n"})  # untracked, where the undo puts the file back
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "the work tree has changes (stacks/host_vars/ana-ml2.yml)" in refused.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head
+    (root / "stacks/host_vars/ana-ml2.yml").unlink()
+    write_files(root, {"notes-to-self.txt": "scratch\n"})  # untracked, nowhere near the undo
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "notes-to-self.txt").read_text() == "scratch\n"
+    assert git(root, "status", "--porcelain") == "?? notes-to-self.txt\n"
+    assert git(root, "show", "--name-only", "--format=", "HEAD").split().count("notes-to-self.txt") == 0
+
+
+def test_a_small_renamed_file_edited_since_goes_back_with_the_edit(repo: Repo, run: Run) -> None:
+    """A 5-line host_vars file the move renamed and rewrote on 3 lines, edited since two lines
+    below: the rewrite is reverted first, then the pure renames (100 % alike), so git pairs the
+    rename and keeps the edit, instead of a whole-file modify/delete conflict."""
+    small = "host: ana-ml2\naddr: 10.250.50.54\nfqdn: ana-ml2.ana.lan\ngpus: 4\nrole: gpu\n"
+    root, _ = _moved(repo, run, {"stacks/ana-ml2/vars.yml": small})
+    path = root / "stacks/fv-ml1/vars.yml"
+    path.write_text(path.read_text().replace("role: gpu", "role: cpu"))
+    git(root, "commit", "-qam", "role change")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "stacks/ana-ml2/vars.yml").read_text() == small.replace("role: gpu", "role: cpu")
+    assert not path.exists() and git(root, "status", "--porcelain") == ""
+
+
+def test_an_undo_left_staged_by_a_killed_run_is_recognised_and_the_way_back_is_said(repo: Repo, run: Run) -> None:
+    """The state a SIGKILL between the undo's checkout and its commit leaves (the index and tree
+    exactly the undo, nothing else): the re-run says so and how to get back, not just 'stash'."""
+    root, before = _moved(repo, run)
+    diff = run(root, "undo", "fv-ml1-move", "--dry-run", "--show-secrets").stdout
+    patch = diff[:diff.rindex("\nundo: fv-ml1-move (") + 1]
+    subprocess.run(["git", "apply", "--index"], input=patch, text=True, cwd=root, check=True)
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "hold exactly this undo, not committed" in refused.stderr
+    assert "`git reset --hard HEAD` drops it; then run renamer undo again" in refused.stderr
+    git(root, "reset", "-q", "--hard", "HEAD")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert _tree(root, "HEAD") == _tree(root, before)
+
+
+def test_a_link_made_since_whose_target_names_the_new_value_refuses_before_writing(repo: Repo, run: Run) -> None:
+    root, _ = _moved(repo, run)
+    (root / "current.yml").symlink_to("stacks/host_vars/fv-ml1.yml")
+    git(root, "add", "current.yml")
+    git(root, "commit", "-qm", "a link to the box's vars")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stdout.splitlines()[0] == (
+        "current.yml: refused (dangling): a link whose target names fv-ml1 (stacks/host_vars/fv-ml1.yml), made "
+        "since fv-ml1-move: the undo would leave it pointing at what is no longer called so: re-point or remove "
+        "it first, or keep the move")
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""

@@ -116,24 +116,6 @@ while IFS=' ' read -r op f1 f2 rest <&3; do
     echo "renamer revert: FAILED: $fail (the lock is kept: see renamer dns status)"; exit 1
   fi
 done
-/.$(basename -- "$dst").revert.$$"
-     if cat -- "$src" > "$tmp" && chmod 644 -- "$tmp" && mv -f -- "$tmp" "$dst"; then
-       echo "restored $dst"
-     else rm -f -- "$tmp"; fail="cannot restore $dst from $src"; fi;;
-  D) dst=$(d "$f1"); if rm -f -- "$dst"; then echo "removed $dst"; else fail="cannot remove $dst"; fi;;
-  X) set --; for w in $f1 $f2 $rest; do set -- "$@" "$(d "$w")"; done
-     if "$@" < /dev/null 3<&-; then echo "ran $*"; else fail="exit status $? from: $*"; fi;;
-  E) dst=$(d "$f1"); tmp="$dst.revert.$$"
-     if d "$f2" > "$tmp" && mv -f -- "$tmp" "$dst"; then :
-     else rm -f -- "$tmp"; fail="cannot write $dst"; fi;;
-  P) rm -f -- "$(d "$f1")" || fail="cannot remove the pending marker";;
-  L) rm -f -- "$lock" || fail="cannot remove $lock";;
-  esac
-  if [ -n "$fail" ]; then
-    printf '%s %s\n' "$(now)" "$fail" > "$here/REVERT.failed"
-    echo "renamer revert: FAILED: $fail (the lock is kept: see renamer dns status)"; exit 1
-  fi
-done
 echo "renamer revert: done $(now)"
 """
 
@@ -431,14 +413,16 @@ def state_of(resolver: Resolver, transport: Transport) -> LockState:
         return LockState(resolver, "confirm unfinished", holder, what, now, last=last, error=(
             f"a confirm claimed the decision ({decided.decode('utf-8', 'replace').strip()}) but did not "
             f"finish: nothing reverts; run `renamer dns confirm --resolvers {resolver.name}` again"))
+    late = now > what.deadline + OVERDUE
     lost = _lost(transport, what)
+    if lost is not None and transport.read(posixpath.join(resolver.backup_dir, LOCK)) != raw:
+        return state_of(resolver, transport)  # it ended meanwhile: read again
+    if lost is not None and late:  # a minute past its deadline: `overdue`, and why
+        return LockState(resolver, "overdue", holder, what, now, last=last, error=f"{lost}")
     if lost is not None:
-        if transport.read(posixpath.join(resolver.backup_dir, LOCK)) != raw:  # it ended meanwhile
-            return state_of(resolver, transport)
         return LockState(resolver, "revert lost", holder, what, now, last=last, error=(
             f"{lost}: nothing will revert apply {what.apply_id} there; keep it with `renamer dns confirm "
             f"--resolvers {resolver.name}`, or confirm and apply the old inventory again"))
-    late = now > what.deadline + OVERDUE
     if decided is not None and decided.startswith(b"reverting") and not late:
         return LockState(resolver, "reverting", holder, what, now, last=last)
     return LockState(resolver, "overdue" if late else "armed", holder, what, now, last=last)

@@ -78,7 +78,14 @@ fi
 # apply ran, does nothing) and DECIDED must still be its own claim.
 set -- $(grep '^L ' "$here/REVERT.ops"); lock=$(d "${2:-=}"); id=$(d "${3:-=}")
 named() { [ -n "$id" ] && grep -qF -- "\"apply\": \"$id\"" "$lock" 2>/dev/null; }
+if [ -e "$here/DECIDED" ]; then  # a confirm or a rollback decided first
+  echo "renamer revert: $(cat -- "$here/DECIDED" 2>/dev/null) first: nothing done"; exit 0
+fi
 if ! named; then
+  if [ -e "$lock" ]; then  # another apply's, or unreadable (truncated): said where status finds it
+    why="the lock $lock does not name apply $id (another apply's, or unreadable): nothing restored"
+    printf '%s %s\n' "$(now)" "$why" > "$here/REVERT.failed"
+  fi
   echo "renamer revert: the lock no longer names apply $id: nothing done $(now)"; exit 0
 fi
 mine="reverting $(now) pid $$"
@@ -374,8 +381,9 @@ class LockState:
         return None if self.armed is None else self.armed.deadline - self.now
 
     @property
-    def ok(self) -> bool:
-        return self.state in ("free", "held", "armed", "reverting", "not read")
+    def ok(self) -> bool:  # a lock renamer cannot read needs a look: nobody can tell who holds it
+        return self.state in ("free", "held", "armed", "reverting", "not read") and not (
+            self.state == "held" and not self.holder)
 
     def document(self) -> dict[str, object]:
         holder = {k: self.holder.get(k) for k in ("user", "host", "pid", "started")} if self.holder else None
@@ -511,6 +519,10 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
 
 def _nothing_armed(resolver: Resolver, transport: Transport, held: bool) -> Confirmed:
     name = resolver.name
+    raw = transport.read(posixpath.join(resolver.backup_dir, LOCK)) if held else None
+    if held and not parse(raw or b""):
+        return Confirmed(resolver, False, f"{name}: its lock cannot be read (see `renamer dns status`): "
+                                          "renamer cannot tell what is armed there; nothing confirmed")
     if held:
         return Confirmed(resolver, False, f"{name}: nothing armed there: its lock is held by an apply "
                                           "without --confirm-within (see `renamer dns status`); nothing "

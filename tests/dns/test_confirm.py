@@ -681,3 +681,26 @@ def test_each_shell_text_parses_in_the_resolvers_sh(text: str) -> None:
     (`sh -n`), so no syntax error waits past the steps a run happens to reach."""
     done = subprocess.run(["sh", "-n", "-c", getattr(confirm, text)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_lock_garbled_while_armed_needs_a_look_everywhere(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 05: the lock truncated while armed (an editor, a full disk). `dns status` says it
+    cannot be read, exit 1; confirm says so (never "an apply without --confirm-within"); the revert,
+    unable to see its apply in the lock, restores nothing and says why in REVERT.failed."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "3s").exit_code == 0
+    what = _armed(pair, "ns-c1")
+    text = _lock(pair, "ns-c1").read_text()
+    _lock(pair, "ns-c1").write_text(text[: text.index('"armed"')])  # cut before what was armed
+    status = dns(run, pair, "status", "--resolvers", "ns-c1")
+    assert status.exit_code == 1 and "renamer cannot read who holds the lock" in status.stdout, status.stdout
+    confirmed = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert confirmed.exit_code == 1 and "its lock cannot be read" in confirmed.stdout, confirmed.stdout
+    pid = int(str(what["pid"]))
+    end = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    failed = Path(str(what["folder"])) / "REVERT.failed"
+    assert "does not name apply" in failed.read_text() and "unreadable" in failed.read_text()
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}  # as the revert said: nothing restored
+    assert dns(run, pair, "status", "--resolvers", "ns-c1").exit_code == 1

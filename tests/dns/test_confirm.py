@@ -279,7 +279,8 @@ def test_over_ssh_the_resolver_reverts_by_itself_once_the_path_to_it_is_gone(  #
         run, pair: Lab, sshd, sudo: bool) -> None:
     old = _applied_then_moved(run, pair)
     pair.write_resolvers(ns_c2={**_over_ssh(sshd), "sudo": sudo})
-    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "4s")
+    # the window counts from each resolver's arm, before its write: long enough for ns-c2 over ssh
+    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "12s")
     assert result.exit_code == 0, result.stdout + result.stderr
     armed = _armed(pair, "ns-c2")  # armed through ssh: the detached revert, on the resolver's machine
     assert armed["how"] == "detached" and isinstance(armed["pid"], int)

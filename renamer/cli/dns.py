@@ -385,7 +385,8 @@ def status(ctx: click.Context, spec: str, fmt: str, inventory_dir: Path | None) 
     and where `dns apply --confirm-within` armed a revert, when it runs (by
     the resolver's own clock) and how many seconds are left. Exits 1 when a
     revert is overdue (its deadline passed, the lock still there), failed
-    (its REVERT.failed), or a resolver cannot be reached.
+    (its REVERT.failed), lost (its process or unit not running, or its
+    files gone: nothing will revert it), or a resolver cannot be reached.
 
     \b
     Examples:

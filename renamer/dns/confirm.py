@@ -67,15 +67,43 @@ sleep "${1:-0}"
 here=$(dirname -- "$0")
 d() { printf '%s' "${1#=}" | base64 -d; }
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+# Its data opened first (`command`: a failed redirection must not end the shell before it says
+# why): a REVERT.ops gone is a failure said in REVERT.failed, never a `done`.
+if ! command exec 3< "$here/REVERT.ops"; then
+  printf '%s %s\n' "$(now)" "cannot read REVERT.ops: nothing restored" > "$here/REVERT.failed"
+  echo "renamer revert: FAILED: cannot read $here/REVERT.ops (the lock is kept)"; exit 1
+fi
+# Its lock and apply, from the L line: before it claims the decision and before each step, the
+# lock must still name this apply (a revert resumed late, after the lock was cleared and another
+# apply ran, does nothing) and DECIDED must still be its own claim.
+set -- $(grep '^L ' "$here/REVERT.ops"); lock=$(d "${2:-=}"); id=$(d "${3:-=}")
+named() { [ -n "$id" ] && grep -qF -- "\"apply\": \"$id\"" "$lock" 2>/dev/null; }
+if [ -e "$here/DECIDED" ]; then  # a confirm or a rollback decided first
+  echo "renamer revert: $(cat -- "$here/DECIDED" 2>/dev/null) first: nothing done"; exit 0
+fi
+if ! named; then
+  if [ -e "$lock" ]; then  # another apply's, or unreadable (truncated): said where status finds it
+    why="the lock $lock does not name apply $id (another apply's, or unreadable): nothing restored"
+    printf '%s %s\n' "$(now)" "$why" > "$here/REVERT.failed"
+  fi
+  echo "renamer revert: the lock no longer names apply $id: nothing done $(now)"; exit 0
+fi
+mine="reverting $(now) pid $$"
 t=$(mktemp "$here/.DECIDED.XXXXXX") || exit 1
-printf 'reverting %s\n' "$(now)" > "$t"
+printf '%s\n' "$mine" > "$t"
 if ! ln -- "$t" "$here/DECIDED" 2>/dev/null; then
   rm -f -- "$t"; echo "renamer revert: $(cat -- "$here/DECIDED" 2>/dev/null) first: nothing done"; exit 0
 fi
 rm -f -- "$t"
 echo "renamer revert: started $(now)"
 fail=
-while IFS=' ' read -r op f1 f2 rest; do
+while IFS=' ' read -r op f1 f2 rest <&3; do
+  if [ "$(cat -- "$here/DECIDED" 2>/dev/null)" != "$mine" ]; then
+    echo "renamer revert: DECIDED is no longer its own claim: stopped $(now)"; exit 0
+  fi
+  if ! named; then
+    echo "renamer revert: the lock no longer names apply $id: stopped $(now)"; exit 0
+  fi
   case $op in
   F) src=$(d "$f1"); dst=$(d "$f2"); tmp="$(dirname -- "$dst")/.$(basename -- "$dst").revert.$$"
      if cat -- "$src" > "$tmp" && chmod 644 -- "$tmp" && mv -f -- "$tmp" "$dst"; then
@@ -83,20 +111,18 @@ while IFS=' ' read -r op f1 f2 rest; do
      else rm -f -- "$tmp"; fail="cannot restore $dst from $src"; fi;;
   D) dst=$(d "$f1"); if rm -f -- "$dst"; then echo "removed $dst"; else fail="cannot remove $dst"; fi;;
   X) set --; for w in $f1 $f2 $rest; do set -- "$@" "$(d "$w")"; done
-     if "$@" < /dev/null; then echo "ran $*"; else fail="exit status $? from: $*"; fi;;
+     if "$@" < /dev/null 3<&-; then echo "ran $*"; else fail="exit status $? from: $*"; fi;;
   E) dst=$(d "$f1"); tmp="$dst.revert.$$"
      if d "$f2" > "$tmp" && mv -f -- "$tmp" "$dst"; then :
      else rm -f -- "$tmp"; fail="cannot write $dst"; fi;;
   P) rm -f -- "$(d "$f1")" || fail="cannot remove the pending marker";;
-  L) lock=$(d "$f1"); id=$(d "$f2")
-     if grep -qF -- "\"$id\"" "$lock" 2>/dev/null; then rm -f -- "$lock" || fail="cannot remove $lock"
-     else echo "the lock no longer names apply $id: left as it is"; fi;;
+  L) rm -f -- "$lock" || fail="cannot remove $lock";;
   esac
   if [ -n "$fail" ]; then
     printf '%s %s\n' "$(now)" "$fail" > "$here/REVERT.failed"
     echo "renamer revert: FAILED: $fail (the lock is kept: see renamer dns status)"; exit 1
   fi
-done < "$here/REVERT.ops"
+done
 echo "renamer revert: done $(now)"
 """
 
@@ -114,16 +140,33 @@ setsid nohup sh "$script" "$secs" < /dev/null >> "$log" 2>&1 &
 printf 'detached %s %s\n' "$!" "$(date +%s)"
 """
 
-# Run through the transport as `sh -c DISARM renamer-disarm PID SCRIPT`: stops the detached
-# revert only while /proc/PID/cmdline still names its script (a pid reused since is left alone).
-# SIGKILL, of its process group (the script and its sleep): the decision is claimed already, so it
-# has nothing to clean up, and it may ignore SIGTERM (started while renamer ignored it, which a
-# non-interactive shell keeps: a stray SIGTERM or Ctrl-C never stops a revert halfway).
-DISARM = r"""pid=$1 script=$2
+# Whether pid N is the revert (`sh -c ALIVE renamer-alive PID SCRIPT`): its argv exactly
+# `sh SCRIPT SECONDS` (or `/bin/sh SCRIPT 0`) and it leads its own process group, as setsid made
+# it. Prints `mine`, `gone` or `other` (a pid reused since, even by a reader of the script).
+ALIVE = r"""pid=$1 script=$2
 if [ ! -r "/proc/$pid/cmdline" ]; then echo gone; exit 0; fi
-if tr '\000' '\n' < "/proc/$pid/cmdline" | grep -qxF -- "$script"; then
-  kill -KILL "-$pid" 2>/dev/null || kill -KILL "$pid"; echo stopped
-else echo other; fi
+set -- $(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null)
+got=$(tr '\000' '\n' < "/proc/$pid/cmdline") nl='
+'
+for sh in sh /bin/sh; do
+  case $got in
+  "$sh$nl$script$nl"*) secs=${got#"$sh$nl$script$nl"}
+     case $secs in ''|*[!0-9]*) ;; *) if [ "${3:-}" = "$pid" ]; then echo mine; exit 0; fi;; esac;;
+  esac
+done
+echo other
+"""
+
+# Run through the transport as `sh -c DISARM renamer-disarm PID SCRIPT ALIVE`: stops the detached
+# revert only while ALIVE says the pid is it (a pid reused since is left alone). SIGKILL, of its
+# process group (the script and its sleep): the decision is claimed already, so it has nothing to
+# clean up, and it may ignore SIGTERM (started while renamer ignored it, which a non-interactive
+# shell keeps: a stray SIGTERM or Ctrl-C never stops a revert halfway).
+DISARM = r"""case $(sh -c "$3" renamer-alive "$1" "$2") in
+mine) kill -KILL "-$1" 2>/dev/null || kill -KILL "$1"; echo stopped;;
+gone) echo gone;;
+*) echo other;;
+esac
 """
 
 
@@ -270,7 +313,7 @@ def arm(plan: ResolverPlan, transport: Transport, *, folder: str, apply_id: str,
     except (TransportError, UnsafeError):
         # Whatever was started must never run now: the caller rolls this resolver back itself.
         with contextlib.suppress(TransportError):
-            _claim(transport, first, "aborted")  # a pid it may not know: the claim stops it
+            claim(transport, first, "aborted")  # a pid it may not know: the claim stops it
         raise
     return done
 
@@ -291,7 +334,7 @@ def _holder_text(holder: dict[str, Any], what: Armed) -> bytes:
     return (json.dumps({**holder, "armed": what.document()}) + "\n").encode()
 
 
-def _claim(transport: Transport, what: Armed, word: str) -> str | None:
+def claim(transport: Transport, what: Armed, word: str) -> str | None:
     """Create DECIDED (`word` and the time), exclusively: None when this call did; else what it
     says (the revert's `reverting ...`, or an earlier confirm's `confirmed ...`)."""
     decided = posixpath.join(what.folder, DECIDED)
@@ -301,7 +344,7 @@ def _claim(transport: Transport, what: Armed, word: str) -> str | None:
     return (said or b"").decode("utf-8", "replace").strip() or "decided"
 
 
-def _halt(transport: Transport, what: Armed) -> str:
+def halt(transport: Transport, what: Armed) -> str:
     """Stop the revert's unit, or its process group while /proc/PID/cmdline names its script; what
     was done, in words."""
     if what.how == "systemd" and what.unit:
@@ -309,15 +352,15 @@ def _halt(transport: Transport, what: Armed) -> str:
         return f"unit {what.unit} stopped" if done.ok else f"unit {what.unit}: {done.tail()}"
     if what.pid is None:
         return "no pid was recorded (it never started)"
-    done = transport.run(["sh", "-c", DISARM, "renamer-disarm", str(what.pid), what.script])
+    done = transport.run(["sh", "-c", DISARM, "renamer-disarm", str(what.pid), what.script, ALIVE])
     word_back = done.stdout.decode("utf-8", "replace").strip()
     told = {"stopped": f"pid {what.pid} stopped", "gone": f"pid {what.pid} had ended",
             "other": f"pid {what.pid} is now another process: left alone"}
     return told.get(word_back, f"pid {what.pid}: {done.tail()}")
 
 
-State = Literal["free", "held", "armed", "reverting", "overdue", "revert failed", "confirm unfinished",
-                "unreachable", "not read"]
+State = Literal["free", "held", "armed", "reverting", "overdue", "revert failed", "revert lost",
+                "confirm unfinished", "unreachable", "not read"]
 
 
 @dataclass
@@ -338,8 +381,9 @@ class LockState:
         return None if self.armed is None else self.armed.deadline - self.now
 
     @property
-    def ok(self) -> bool:
-        return self.state in ("free", "held", "armed", "reverting", "not read")
+    def ok(self) -> bool:  # a lock renamer cannot read needs a look: nobody can tell who holds it
+        return self.state in ("free", "held", "armed", "reverting", "not read") and not (
+            self.state == "held" and not self.holder)
 
     def document(self) -> dict[str, object]:
         holder = {k: self.holder.get(k) for k in ("user", "host", "pid", "started")} if self.holder else None
@@ -378,9 +422,43 @@ def state_of(resolver: Resolver, transport: Transport) -> LockState:
             f"a confirm claimed the decision ({decided.decode('utf-8', 'replace').strip()}) but did not "
             f"finish: nothing reverts; run `renamer dns confirm --resolvers {resolver.name}` again"))
     late = now > what.deadline + OVERDUE
+    lost = _lost(transport, what)
+    if lost is not None and transport.read(posixpath.join(resolver.backup_dir, LOCK)) != raw:
+        return state_of(resolver, transport)  # it ended meanwhile: read again
+    if lost is not None and late:  # a minute past its deadline: `overdue`, and why
+        return LockState(resolver, "overdue", holder, what, now, last=last, error=f"{lost}")
+    if lost is not None:
+        return LockState(resolver, "revert lost", holder, what, now, last=last, error=(
+            f"{lost}: nothing will revert apply {what.apply_id} there; keep it with `renamer dns confirm "
+            f"--resolvers {resolver.name}`, or confirm and apply the old inventory again"))
     if decided is not None and decided.startswith(b"reverting") and not late:
         return LockState(resolver, "reverting", holder, what, now, last=last)
     return LockState(resolver, "overdue" if late else "armed", holder, what, now, last=last)
+
+
+def _lost(transport: Transport, what: Armed) -> str | None:
+    """Why nothing will run the revert armed there (its files gone, its process or unit not
+    running, never started), or None while it is waiting or running."""
+    for name in (SCRIPT_NAME, OPS):
+        if transport.read(posixpath.join(what.folder, name)) is None:
+            return f"its revert's {name} in {what.folder} is gone"
+    if what.how == "systemd" and what.unit:
+        done = transport.run(["systemctl", "is-active", f"{what.unit}.timer", f"{what.unit}.service"])
+        states = done.stdout.decode("utf-8", "replace").split()
+        if any(word in ("active", "activating", "reloading") for word in states):
+            return None
+        return f"its revert's unit {what.unit} is not active ({' '.join(states) or done.tail()})"
+    if what.pid is None:
+        return "its revert was never started (no pid in the lock)"
+    done = transport.run(["sh", "-c", ALIVE, "renamer-alive", str(what.pid), what.script])
+    word = done.stdout.decode("utf-8", "replace").strip()
+    if word == "mine":
+        return None
+    if word == "other":
+        return f"its revert (pid {what.pid}) is not running: that pid is now another process"
+    if word == "gone":
+        return f"its revert (pid {what.pid}) is not running"
+    return f"cannot tell whether its revert (pid {what.pid}) runs: {done.tail()}"
 
 
 def status(resolvers: Sequence[Resolver], transport_of: Callable[[Resolver], Transport]) -> list[LockState]:
@@ -421,14 +499,14 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
     what = armed(holder)
     if what is None:
         return _nothing_armed(resolver, transport, raw is not None)
-    lost = _claim(transport, what, "confirmed")
+    lost = claim(transport, what, "confirmed")
     if lost is not None and not lost.startswith("confirmed"):
         failed = transport.read(posixpath.join(what.folder, FAILED))
         why = f"; it failed: {failed.decode('utf-8', 'replace').strip()}" if failed else ""
         return Confirmed(resolver, False, f"{name}: too late: the revert of apply {what.apply_id} started "
                                           f"first ({lost}){why}: it is rolled back there, or being rolled "
                                           "back; see `renamer dns status`, then apply again")
-    stopped = _halt(transport, what)  # also where an earlier confirm claimed it and stopped short
+    stopped = halt(transport, what)  # also where an earlier confirm claimed it and stopped short
     applies.end(resolver, transport, what.apply_id, "applied", what.sequence)
     now = parse(transport.read(lock_path) or b"")
     again = armed(now)
@@ -441,6 +519,10 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
 
 def _nothing_armed(resolver: Resolver, transport: Transport, held: bool) -> Confirmed:
     name = resolver.name
+    raw = transport.read(posixpath.join(resolver.backup_dir, LOCK)) if held else None
+    if held and not parse(raw or b""):
+        return Confirmed(resolver, False, f"{name}: its lock cannot be read (see `renamer dns status`): "
+                                          "renamer cannot tell what is armed there; nothing confirmed")
     if held:
         return Confirmed(resolver, False, f"{name}: nothing armed there: its lock is held by an apply "
                                           "without --confirm-within (see `renamer dns status`); nothing "

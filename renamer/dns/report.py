@@ -193,10 +193,16 @@ def apply_verdict(outcomes: Sequence[Outcome]) -> str:
     if stuck:
         return (f"dns apply: FAILED, and the rollback FAILED on {', '.join(stuck)}: restore by hand "
                 "from the backup named above, run the resolver's test, then restart it")
-    kept = sum(o.status == "applied" for o in outcomes)
-    if kept:  # batches: the earlier ones (or those within the failure budget) stay applied
+    kept = sum(o.status == "applied" and o.armed is None for o in outcomes)
+    if kept or armed:  # batches: the earlier ones (or those within the failure budget) stay applied
         rolled = sum(o.status == "rolled back" for o in outcomes)
         waiting = sum(o.status == "not reached" for o in outcomes)
+        if armed:  # --confirm-within: never "kept": each reverts by itself unless confirmed
+            first = min(o.armed.deadline for o in armed if o.armed is not None)
+            names = ",".join(o.resolver.name for o in armed)
+            return (f"dns apply: FAILED: {len(armed)} armed: each reverts by itself from {stamp(first)} "
+                    f"unless `renamer dns confirm --resolvers {names}` keeps it; {rolled} rolled back; "
+                    f"{waiting} not reached")
         return (f"dns apply: FAILED: {kept} applied and kept; {rolled} rolled back; "
                 f"{waiting} not reached")
     if any(o.status == "rolled back" for o in outcomes):

@@ -68,6 +68,10 @@ def restore_interrupted(plan: ResolverPlan, transport: Transport, querier: Queri
     assert backup is not None
     # read before anything is written: the sequence its record keeps (dns/applies.py)
     sequence = applies.restored_sequence(plan.resolver, transport, applies.id_of(backup))
+    if transport.read(posixpath.join(backup, confirm.SCRIPT_NAME)) is not None:
+        # its commit-confirmed revert, suspended or late, must never run over what comes next
+        transport.create(posixpath.join(backup, confirm.DECIDED),
+                         f"aborted {confirm.stamp(int(time.time()))} (rolled back by dns apply)\n".encode())
     absent_list = transport.read(posixpath.join(backup, "ABSENT"))
     if absent_list is None:
         raise StepFailed(f"the backup {backup} is incomplete (no ABSENT list): restore by hand")
@@ -170,44 +174,58 @@ class Rollout:
                 outcome.status = "failed"
                 self.interrupted = True
                 # a second Ctrl-C must not stop a rollback halfway
-                with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
+                with handled((signal.SIGINT, signal.SIGTERM, signal.SIGHUP), signal.SIG_IGN):
                     self._roll_back(changed)
                 return False
             except Exception as exc:  # anything else (a bug, a library's error): roll back, then say it
                 outcome.error = f"unexpected error; each resolver changed in this batch is rolled back: {exc}"
                 outcome.status = "failed"
-                with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
+                with handled((signal.SIGINT, signal.SIGTERM, signal.SIGHUP), signal.SIG_IGN):
                     self._roll_back(changed)
                 raise
-        for plan, outcome in changed:  # the batch is applied and verified: it is final
-            if outcome.status == "applied" and self.confirm_within:
-                self._arm(plan, outcome)
-            elif outcome.status == "applied":
+        for plan, outcome in changed:  # the batch is applied and verified: it is final (or armed)
+            if outcome.status == "applied" and not self.confirm_within:
                 applies.end(plan.resolver, self.transports[plan.resolver.name], self.stamp, "applied",
                             outcome.sequence)
         return True
 
     def _arm(self, plan: ResolverPlan, outcome: Outcome) -> None:
-        """--confirm-within: leave the revert on the resolver instead of making the apply final
-        there (its pending marker stays until the revert or `dns confirm` ends it). A revert that
-        cannot be armed rolls the resolver back now: the operator asked for that safety net."""
+        """--confirm-within: arm the revert right after the backup, before the first write, with
+        the whole window: renamer killed at any point after it (SIGKILL, a closed session) leaves a
+        resolver that reverts by itself. Its pending marker stays until the revert or `dns confirm`
+        ends it. A revert that cannot be armed fails this resolver (it is rolled back, unchanged)."""
         assert outcome.backup is not None
         resolver = plan.resolver
+        restarted = not backend_for(resolver).live(resolver, plan.changed)  # as _apply_one decides
         try:
             # a Ctrl-C must not stop it between the revert's start and the lock that names it
-            with handled((signal.SIGINT, signal.SIGTERM), signal.SIG_IGN):
+            with handled((signal.SIGINT, signal.SIGTERM, signal.SIGHUP), signal.SIG_IGN):
                 outcome.armed = confirm.arm(plan, self.transports[resolver.name], folder=outcome.backup,
                                             apply_id=self.stamp, sequence=outcome.sequence,
-                                            restarted=outcome.restarted, seconds=self.confirm_within)
-        except (TransportError, UnsafeError) as exc:
-            outcome.status, outcome.error = "failed", f"could not arm the revert: {exc}"
+                                            restarted=restarted, seconds=self.confirm_within)
+        except UnsafeError as exc:
             outcome.steps.append("arm FAILED")
-            self._roll_back([(plan, outcome)])
-            return
+            raise StepFailed(f"could not arm the revert: {exc}") from exc
+        except TransportError as exc:
+            outcome.steps.append("arm FAILED")
+            raise TransportError(f"could not arm the revert: {exc}") from exc
         self.armed.add(resolver.name)
         how = (f"unit {outcome.armed.unit}" if outcome.armed.how == "systemd"
                else f"pid {outcome.armed.pid}, detached")
         outcome.steps.append(f"armed: reverts at {outcome.armed.when} ({how}) unless confirmed")
+
+    def _disarm(self, plan: ResolverPlan, outcome: Outcome, transport: Transport) -> None:
+        """Before an in-run rollback of an armed resolver: claim its decision (`aborted`) and stop
+        its revert, so it never runs later over what comes next."""
+        what = outcome.armed
+        if what is None:
+            return
+        self.armed.discard(plan.resolver.name)
+        lost = confirm.claim(transport, what, "aborted")
+        if lost is None:
+            outcome.steps.append(f"revert disarmed ({confirm.halt(transport, what)})")
+        else:
+            outcome.steps.append(f"its revert started first ({lost})")
 
     def _apply_one(self, plan: ResolverPlan, outcome: Outcome) -> None:
         resolver, transport = plan.resolver, self.transports[plan.resolver.name]
@@ -225,6 +243,8 @@ class Rollout:
         applies.mark_pending(resolver, transport, folder, self.stamp, outcome.sequence)
         outcome.backup = folder
         outcome.steps.append(f"backup {folder}")
+        if self.confirm_within:
+            self._arm(plan, outcome)
         backend = backend_for(resolver)
         transport.remove_leftovers(resolver.snippet_dir, backend.files)  # of a run killed while writing
         for name in plan.changed:
@@ -247,6 +267,9 @@ class Rollout:
                           outcome)
         if self.verify:
             self._verify(resolver, outcome, settle=live, left=plan.left_in_place)
+        if outcome.armed is not None and transport.read(posixpath.join(folder, confirm.DECIDED)) is not None:
+            raise StepFailed(f"the --confirm-within window ({self.confirm_within} s) ran out before this "
+                             "resolver was applied and verified: its revert started; give a longer window")
 
     @staticmethod
     def _back_up(plan: ResolverPlan, transport: Transport, folder: str) -> None:
@@ -295,6 +318,7 @@ class Rollout:
                 outcome.steps.append("nothing to restore")
                 continue
             try:
+                self._disarm(plan, outcome, transport)
                 self._restore(plan, outcome, transport)
                 if outcome.restarted:
                     result = backend_for(resolver).activate(resolver, transport, plan.changed)

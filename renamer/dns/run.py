@@ -293,9 +293,10 @@ def _apply_locked(inventory: Inventory, resolvers: list[Resolver], transports: d
 
     rollout = Rollout(inventory, transports, make_querier, verify=request.verify, stamp=request.apply_id,
                       confirm_within=request.confirm_within, armed=armed)
-    # SIGTERM (a CI job cancelled, systemd stopping a unit) interrupts like Ctrl-C: the
-    # rollout rolls back instead of dying between a write and a restart.
-    with handled((signal.SIGTERM,), raise_interrupt):
+    # SIGTERM (a CI job cancelled, systemd stopping a unit) and SIGHUP (the operator's session
+    # closed) interrupt like Ctrl-C: the rollout rolls back instead of dying between a write and
+    # a restart.
+    with handled((signal.SIGTERM, signal.SIGHUP), raise_interrupt):
         applied = {o.resolver.name: o for o in rollout.apply(plans, progress=step, policy=request.policy)}
     if progress is not None:
         progress(len(names), len(names))

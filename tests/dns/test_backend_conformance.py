@@ -439,8 +439,8 @@ def _asked_again(lab: Lab, names: list[tuple[str, str]]) -> dict[tuple[str, str]
 @pytest.mark.parametrize("remove_ana", [False, True], ids=["moved", "site-removed"])
 def test_a_commit_confirmed_apply_not_confirmed_reverts_on_the_resolver_itself(  # type: ignore[no-untyped-def]
         run, daemons: Lab, remove_ana: bool) -> None:
-    """`--confirm-within 3s` and no `dns confirm`: the revert left on each resolver's machine
-    restores the backup (a removed site's files or zones too), reactivates the daemon and releases
+    """`--confirm-within 10s` (counted from each resolver's arm, before its first write) and no
+    `dns confirm`: the revert left on each resolver's machine restores the backup (a removed site's files or zones too), reactivates the daemon and releases
     the lock; each resolver then serves the old records and the old canaries. An API backend
     (PowerDNS) has no machine to leave it on: refused, exit 3, nothing written."""
     assert dns(run, daemons, "apply", "--resolvers", "all").exit_code == 0
@@ -449,7 +449,7 @@ def test_a_commit_confirmed_apply_not_confirmed_reverts_on_the_resolver_itself( 
     if remove_ana:
         (daemons.inventory / "sites" / "ana.yaml").unlink()
         daemons.write_resolvers((), **_without_ana(daemons))
-    result = dns(run, daemons, "apply", "--resolvers", "all", "--force", "--confirm-within", "3s")
+    result = dns(run, daemons, "apply", "--resolvers", "all", "--force", "--confirm-within", "10s")
     if inventory(daemons).resolvers[0].backend == "powerdns":
         assert result.exit_code == 3, result.stdout + result.stderr
         assert "--confirm-within needs a revert that runs on the resolver's own machine" in result.stderr

@@ -5,6 +5,7 @@ from renamer's report."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -23,6 +24,7 @@ from tests.testing.resolvers import (
     Lab,
     addresses,
     answers,
+    broken_test,
     dns,
     fails_once_written,
     move_gateway,
@@ -181,8 +183,8 @@ def test_a_confirmed_apply_stays_and_its_revert_is_stopped(run, pair: Lab) -> No
 
 def test_killing_renamer_after_a_resolver_was_armed_still_reverts_it(pair: Lab, tmp_path: Path) -> None:
     """--batch-size 1: ns-c1 applied and armed, then renamer hangs in ns-c2's test and is killed
-    with SIGKILL (its whole session). ns-c1 reverts by itself; ns-c2 is left half-done as any
-    killed apply leaves it, for --rollback."""
+    with SIGKILL (its whole session). ns-c1 reverts by itself; so does ns-c2, armed before its
+    first write (finding 01): nothing is left for --rollback."""
     assert dns_process(pair, "apply", "--resolvers", "all").returncode == 0
     move_gateway(pair)
     mark = tmp_path / "in-test"
@@ -203,16 +205,14 @@ def test_killing_renamer_after_a_resolver_was_armed_still_reverts_it(pair: Lab, 
         os.killpg(apply.pid, signal.SIGKILL)
         apply.wait()
     assert apply.returncode == -signal.SIGKILL
-    _until_released(pair, "ns-c1")
+    _until_released(pair, *TWO)
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.1",)}
     assert _served_canary(pair, "ns-c1", old[0]) == (f'"{old[1]}"',)
-    # ns-c2: killed in its test, half-done (written, never restarted): the usual --rollback
+    # ns-c2: killed in its test (written, never restarted): its own revert put the file back
     pair.write_resolvers()
-    rolled = dns_process(pair, "apply", "--resolvers", "all", "--rollback")
-    assert rolled.returncode == 0, rolled.stdout + rolled.stderr
-    assert "ns-c1: left as it is, not part of the interrupted apply" in rolled.stderr, rolled.stderr
-    assert "is already rolled back there" in rolled.stderr
     assert set(addresses(pair, GW).values()) == {("10.251.0.1",)}
+    rolled = dns_process(pair, "apply", "--resolvers", "all", "--rollback")
+    assert rolled.returncode == 3 and "no interrupted apply to roll back" in rolled.stderr, rolled.stdout + rolled.stderr
 
 
 def dns_process(lab: Lab, *args: str) -> subprocess.CompletedProcess[str]:
@@ -279,7 +279,8 @@ def test_over_ssh_the_resolver_reverts_by_itself_once_the_path_to_it_is_gone(  #
         run, pair: Lab, sshd, sudo: bool) -> None:
     old = _applied_then_moved(run, pair)
     pair.write_resolvers(ns_c2={**_over_ssh(sshd), "sudo": sudo})
-    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "4s")
+    # the window counts from each resolver's arm, before its write: long enough for ns-c2 over ssh
+    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "12s")
     assert result.exit_code == 0, result.stdout + result.stderr
     armed = _armed(pair, "ns-c2")  # armed through ssh: the detached revert, on the resolver's machine
     assert armed["how"] == "detached" and isinstance(armed["pid"], int)
@@ -490,3 +491,217 @@ def test_a_confirm_that_stopped_short_is_said_and_finished_by_the_next(run, pair
     assert not _lock(pair, "ns-c1").exists()
     _past_deadline({"ns-c1": armed})
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+
+
+# Break-it round t24-conf (findings 01, 02, 03, 06, 07): each failed before its fix.
+
+
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGKILL], ids=["SIGHUP", "SIGKILL"])
+def test_a_session_that_dies_mid_batch_leaves_every_changed_resolver_reverting_by_itself(
+        pair: Lab, tmp_path: Path, sig: int) -> None:
+    """Finding 01: one batch; ns-c1 is written, restarted and verified, then renamer hangs in
+    ns-c2's test and gets SIGHUP (the operator's session closed) or SIGKILL. Each resolver was
+    armed before its first write: ns-c1 (and ns-c2) serve the old record again by themselves."""
+    assert dns_process(pair, "apply", "--resolvers", "all").returncode == 0
+    move_gateway(pair)
+    mark = tmp_path / "in-test"
+    pair.write_resolvers(ns_c2={"test": fails_once_written(pair, "ns-c2", f"touch {mark}; sleep 60")})
+    apply = subprocess.Popen([sys.executable, "-m", "renamer", "dns", "apply", "--resolvers", "all",
+                              "--confirm-within", "3s", "--inventory", str(pair.inventory)],
+                             cwd=pair.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        end = time.monotonic() + 60
+        while not mark.exists() and time.monotonic() < end and apply.poll() is None:
+            time.sleep(0.05)
+        assert mark.exists(), "the apply reached ns-c2's test"
+        assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}  # ns-c1 went live
+        os.kill(apply.pid, sig)
+        apply.wait(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(apply.pid, signal.SIGKILL)  # the hung test's sleep
+        apply.wait()
+    _until_released(pair, *TWO)
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.1",), "ns-c2": ("10.251.0.1",)}
+    pair.write_resolvers()
+    status = dns_process(pair, "status", "--resolvers", "all")
+    assert status.returncode == 0, status.stdout + status.stderr
+
+
+@pytest.mark.parametrize("how", ["killed", "folder gone", "never started"])
+def test_status_says_revert_lost_where_nothing_will_revert(run, pair: Lab, how: str) -> None:  # type: ignore[no-untyped-def]
+    """Finding 02: the detached revert killed (an OOM kill, a reboot), its folder deleted by a
+    cleanup, or its pid never recorded (renamer killed while starting it): `dns status` says
+    `revert lost`, exit 1, not `armed ... OK`; and past the deadline the resolver indeed still
+    serves the new record (nothing reverted it)."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "4s").exit_code == 0
+    data = json.loads(_lock(pair, "ns-c1").read_text())
+    what = data["armed"]
+    if how != "folder gone":
+        os.killpg(what["pid"], signal.SIGKILL)
+    else:
+        for name in ("REVERT", "REVERT.ops"):
+            (Path(what["folder"]) / name).unlink()
+    if how == "never started":
+        data["armed"]["pid"] = None
+        _lock(pair, "ns-c1").write_text(json.dumps(data) + "\n")
+    status = dns(run, pair, "status", "--resolvers", "ns-c1")
+    assert status.exit_code == 1, status.stdout + status.stderr
+    assert "revert lost" in status.stdout and "nothing will revert apply" in status.stdout, status.stdout
+    assert "dns status: needs a look: ns-c1" in status.stdout
+    time.sleep(max(0.0, what["deadline"] + 2 - time.time()))
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}  # what status said: not reverted
+    assert dns(run, pair, "status", "--resolvers", "ns-c1").exit_code == 1
+
+
+def test_status_says_armed_while_the_revert_waits(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """The other side of finding 02: a revert alive and waiting is `armed`, exit 0."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "30s").exit_code == 0
+    status = dns(run, pair, "status", "--resolvers", "ns-c1")
+    assert status.exit_code == 0 and "armed" in status.stdout and "revert lost" not in status.stdout, status.stdout
+    assert dns(run, pair, "confirm", "--resolvers", "ns-c1").exit_code == 0
+
+
+def test_a_late_revert_never_restores_over_a_later_apply(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 03: apply A's revert is frozen (SIGSTOP: a paused VM). The operator clears its lock
+    (the `rm` the overdue refusal gives), rolls A back with --rollback, moves fv-gw again and
+    applies B, final. When A's revert resumes, the lock no longer names A (and --rollback claimed
+    A's DECIDED): it does nothing, and ns-c1 keeps serving B's record."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "3s").exit_code == 0
+    what = _armed(pair, "ns-c1")
+    pid = int(str(what["pid"]))
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        _lock(pair, "ns-c1").unlink()  # what the overdue refusal tells the operator to run
+        rolled = dns(run, pair, "apply", "--resolvers", "ns-c1", "--rollback")
+        assert rolled.exit_code == 0, rolled.stdout + rolled.stderr
+        assert (Path(str(what["folder"])) / "DECIDED").read_text().startswith("aborted")
+        sites = pair.inventory / "sites" / "fv.yaml"
+        sites.write_text(sites.read_text().replace("address: 10.251.0.2", "address: 10.251.0.3"))
+        final = dns(run, pair, "apply", "--resolvers", "ns-c1")
+        assert final.exit_code == 0, final.stdout + final.stderr
+        assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.3",)}
+        time.sleep(max(0.0, int(str(what["deadline"])) + 1 - time.time()))
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    log = Path(str(what["folder"])) / "REVERT.log"
+    end = time.monotonic() + 20
+    while _alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not _alive(pid)
+    assert "nothing done" in log.read_text() and "restored" not in log.read_text(), log.read_text()
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.3",)}
+    assert "rolled back" not in (pair.root / "backups" / "ns-c1" / "renamer-apply-last").read_text()
+
+
+def test_a_revert_resumed_mid_way_stops_once_the_lock_is_not_its_apply(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 03, the revert frozen after its claim: before each step it checks the lock still
+    names its apply; a lock now held by someone else stops it before it restores anything."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "30s").exit_code == 0
+    what = _armed(pair, "ns-c1")
+    folder = Path(str(what["folder"]))
+    os.killpg(int(str(what["pid"])), signal.SIGKILL)
+    lock = _lock(pair, "ns-c1")
+    held = lock.read_text()
+    # the revert run by hand (no wait) against a lock another apply took meanwhile
+    lock.write_text(json.dumps({"host": "other", "pid": 1, "user": "x", "started": "now"}) + "\n")
+    done = subprocess.run(["sh", str(folder / "REVERT"), "0"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "the lock no longer names apply" in done.stdout, done.stdout + done.stderr
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+    lock.write_text(held)
+    assert dns(run, pair, "confirm", "--resolvers", "ns-c1").exit_code == 0
+
+
+def test_a_revert_whose_data_is_gone_fails_and_says_so(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 06: REVERT.ops deleted while armed: the revert writes REVERT.failed (`cannot read
+    REVERT.ops`), never logs `done`, keeps the lock; `dns status` says `revert failed`, exit 1."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "3s").exit_code == 0
+    what = _armed(pair, "ns-c1")
+    folder = Path(str(what["folder"]))
+    (folder / "REVERT.ops").unlink()
+    pid = int(str(what["pid"]))
+    end = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert "cannot read REVERT.ops" in (folder / "REVERT.failed").read_text()
+    assert "done" not in (folder / "REVERT.log").read_text()
+    assert _lock(pair, "ns-c1").exists()
+    status = dns(run, pair, "status", "--resolvers", "ns-c1")
+    assert status.exit_code == 1 and "revert failed" in status.stdout, status.stdout
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+
+
+def test_confirm_never_kills_a_reader_of_the_script(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 07: the revert died and its pid is now an operator's `tail -f REVERT` in a session of
+    its own: its argv names the script, but it is not `sh SCRIPT N`: confirm leaves it alone."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "60s").exit_code == 0
+    data = json.loads(_lock(pair, "ns-c1").read_text())
+    os.killpg(data["armed"]["pid"], signal.SIGKILL)
+    reader = subprocess.Popen(["tail", "-f", data["armed"]["script"]], start_new_session=True,
+                              stdout=subprocess.DEVNULL)
+    try:
+        data["armed"]["pid"] = reader.pid
+        _lock(pair, "ns-c1").write_text(json.dumps(data) + "\n")
+        confirmed = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+        assert confirmed.exit_code == 0, confirmed.stdout + confirmed.stderr
+        assert f"pid {reader.pid} is now another process: left alone" in confirmed.stdout
+        time.sleep(0.5)
+        assert reader.poll() is None, "the reader was killed"
+    finally:
+        reader.kill()
+        reader.wait()
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+
+
+def test_a_later_batch_failing_says_the_earlier_one_is_armed_not_kept(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 04: --batch-size 1, ns-c2's test fails after ns-c1 was armed: the verdict counts
+    ns-c1 as armed (never `kept`) and gives the confirm command; DNS agrees."""
+    _applied_then_moved(run, pair)
+    pair.write_resolvers(**broken_test(pair, "ns-c2"))
+    result = dns(run, pair, "apply", "--resolvers", "all", "--batch-size", "1", "--confirm-within", "30s")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    verdict = result.stdout.strip().splitlines()[-1]
+    assert "kept" not in verdict.replace("keeps it", ""), verdict
+    assert verdict.startswith("dns apply: FAILED: 1 armed: each reverts by itself from "), verdict
+    assert "unless `renamer dns confirm --resolvers ns-c1` keeps it; 1 rolled back; 0 not reached" in verdict
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.1",)}
+    pair.write_resolvers()
+    assert dns(run, pair, "confirm", "--resolvers", "ns-c1").exit_code == 0
+
+
+@pytest.mark.parametrize("text", ["SCRIPT", "ALIVE", "DISARM", "LAUNCH"])
+def test_each_shell_text_parses_in_the_resolvers_sh(text: str) -> None:
+    """The revert and its helpers run under the resolver's /bin/sh (dash here): each parses whole
+    (`sh -n`), so no syntax error waits past the steps a run happens to reach."""
+    done = subprocess.run(["sh", "-n", "-c", getattr(confirm, text)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_lock_garbled_while_armed_needs_a_look_everywhere(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 05: the lock truncated while armed (an editor, a full disk). `dns status` says it
+    cannot be read, exit 1; confirm says so (never "an apply without --confirm-within"); the revert,
+    unable to see its apply in the lock, restores nothing and says why in REVERT.failed."""
+    _applied_then_moved(run, pair)
+    assert dns(run, pair, "apply", "--resolvers", "ns-c1", "--confirm-within", "3s").exit_code == 0
+    what = _armed(pair, "ns-c1")
+    text = _lock(pair, "ns-c1").read_text()
+    _lock(pair, "ns-c1").write_text(text[: text.index('"armed"')])  # cut before what was armed
+    status = dns(run, pair, "status", "--resolvers", "ns-c1")
+    assert status.exit_code == 1 and "renamer cannot read who holds the lock" in status.stdout, status.stdout
+    confirmed = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert confirmed.exit_code == 1 and "its lock cannot be read" in confirmed.stdout, confirmed.stdout
+    pid = int(str(what["pid"]))
+    end = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < end:
+        time.sleep(0.1)
+    failed = Path(str(what["folder"])) / "REVERT.failed"
+    assert "does not name apply" in failed.read_text() and "unreadable" in failed.read_text()
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}  # as the revert said: nothing restored
+    assert dns(run, pair, "status", "--resolvers", "ns-c1").exit_code == 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 _HAPROXY = re.compile(r"(?P<kw>frontend|backend|listen|peers|resolvers|userlist|mailers|cache|program|ring|"
@@ -165,6 +166,18 @@ def _listen(words: list[str]) -> str:
     return spec
 
 
+def _statements(text: str) -> Iterator[tuple[str, list[str], int]]:
+    """nginx's statements, comments dropped: (`{`, `;` or `}`, the words before it, the line the
+    statement starts on)."""
+    text = _NGINX_COMMENT.sub("", text.removeprefix("\ufeff"))
+    start = 0
+    for found in _STATEMENT.finditer(text):
+        statement = text[start:found.start()]
+        line = text.count("\n", 0, start + len(statement) - len(statement.lstrip())) + 1
+        start = found.end()
+        yield found.group(), statement.split(), line
+
+
 def servers(text: str) -> list[Label]:
     """Each name an nginx `server { }` block answers to (`server_name`), once per `listen` of the
     block (port 80 where none is given): two blocks of one parent answering one name on one
@@ -173,18 +186,12 @@ def servers(text: str) -> list[Label]:
     config directory's files share) and the listen."""
     if "server_name" not in text:
         return []
-    text = _NGINX_COMMENT.sub("", text.removeprefix("\ufeff"))
     out: list[Label] = []
     stack: list[tuple[str, int, list[tuple[str, int]], list[str]]] = []  # head, line, names, listens
-    start = 0
-    for found in _STATEMENT.finditer(text):
-        statement = text[start:found.start()]
-        words = statement.split()
-        line = text.count("\n", 0, start + len(statement) - len(statement.lstrip())) + 1
-        start = found.end()
-        if found.group() == "{":
+    for mark, words, line in _statements(text):
+        if mark == "{":
             stack.append((" ".join(words), line, [], []))
-        elif found.group() == ";":
+        elif mark == ";":
             if stack and stack[-1][0] == "server" and words:
                 if words[0] == "server_name":
                     stack[-1][2].extend((name, line) for name in words[1:])
@@ -210,18 +217,12 @@ def map_keys(text: str) -> list[Label]:
     a second: `conflicting parameter`, break-it round 21, finding 30)."""
     if "map" not in text or "{" not in text:
         return []
-    text = _NGINX_COMMENT.sub("", text.removeprefix("\ufeff"))
     out: list[Label] = []
     stack: list[tuple[bool, int]] = []  # (a map block, its head's line)
-    start = 0
-    for found in _STATEMENT.finditer(text):
-        statement = text[start:found.start()]
-        words = statement.split()
-        line = text.count("\n", 0, start + len(statement) - len(statement.lstrip())) + 1
-        start = found.end()
-        if found.group() == "{":
+    for mark, words, line in _statements(text):
+        if mark == "{":
             stack.append((_MAP.match(" ".join(words)) is not None and len(words) == 3, line))
-        elif found.group() == ";":
+        elif mark == ";":
             if stack and stack[-1][0] and len(words) == 2 and words[0] not in _MAP_WORDS:
                 out.append(Label(line, ("map", stack[-1][1]), "map", words[0].strip("\"'")))
         elif stack:

@@ -553,8 +553,13 @@ def _would_refuse_half_done(plans: list[ResolverPlan], transports: dict[str, Tra
     """`dns plan`: the apply's own half-done check (applies.interrupted, dropping nothing, then
     its refusal), said on each resolver it would refuse: the plan never promises that apply. A
     marker the apply would drop (its apply ended there) is a warning, no longer "interrupted"."""
-    for plan in plans:  # armed: the apply is not interrupted, it waits for a confirm (dns/confirm.py)
-        armed = confirm.armed_here(plan.resolver, transports[plan.resolver.name])
+    # armed: the apply is not interrupted, it waits for a confirm (dns/confirm.py); asked only where
+    # a marker says interrupted (an unreachable resolver has none, and plan goes on without it)
+    for plan in (p for p in plans if p.interrupted):
+        try:
+            armed = confirm.armed_here(plan.resolver, transports[plan.resolver.name])
+        except TransportError:
+            continue  # its lock cannot be read now: the half-done check below says what it can
         if armed is not None and plan.interrupted == armed.folder:
             plan.interrupted = None
             plan.fails.append(f"{armed_refusal_of(plan.resolver, transports[plan.resolver.name])} (exit 3)")

@@ -461,6 +461,10 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
             continue
         if any(values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
             continue
+        # a module's moved.tf holding the move's own tagged blocks (its addresses are no host names)
+        written = data.get(f"{sha}:{after}") or b""
+        if after.endswith(".tf") and any(m.name == run.move for m in tagged_moves(after, written)):
+            continue
         out.append(Refusal(after, None, "unexplained",
                            f"changed by {run.move}'s {role} commit {sha[:12]}, but neither its path nor its "
                            f"content holds a name or address {run.move} renames: not the move's work "

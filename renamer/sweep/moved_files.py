@@ -101,17 +101,18 @@ def gather(root: Path, files: tuple[FileResult, ...],
             refusals.append(Refusal(rel, 0, f"the `moved` blocks of {folder or 'the root module'} go here, "
                                             f"and it cannot be written: {why}"))
             continue
+        have = by_target.get(rel)  # its scan's result, renamed there with its folder or not
+        source = have.path if have is not None else rel  # where it stands before the renames
         try:
-            info: os.stat_result | None = os.lstat(root / rel)
+            info: os.stat_result | None = os.lstat(root / source)
         except FileNotFoundError:
             info = None
         except OSError as exc:
             refusals.append(Refusal(rel, 0, f"cannot inspect it for the `moved` blocks: {exc.strerror}"))
             continue
         if info is None:
-            if rel in by_target:  # a file renamed onto the path: never written over
-                refusals.append(Refusal(rel, 0, "a file the sweep renames lands where its module's "
-                                                "`moved` blocks go"))
+            if have is not None:  # listed, gone meanwhile: never created over what the plan names
+                refusals.append(Refusal(rel, 0, f"{source} went while the sweep was planned"))
                 continue
             created.append(FileResult(rel, "text", CURRENT, edits=(Edit(0, 0, _text(blocks, newline[folder],
                                                                                      b"")),),
@@ -124,12 +125,11 @@ def gather(root: Path, files: tuple[FileResult, ...],
                                             "only into a regular file of its own folder, never through a "
                                             "link; make it one, or write the blocks by hand"))
             continue
-        content = read_content(root / rel, max_size)
+        content = read_content(root / source, max_size)
         if content is None or content.kind != "text" or content.codec:
             refusals.append(Refusal(rel, 0, "is not plain text the sweep can append its `moved` blocks to"))
             continue
         data = content.data
-        have = by_target.get(rel)
         if have is not None and have.refused:
             refusals.append(Refusal(rel, 0, f"the module's `moved` blocks go here, and its own edits are "
                                             f"refused: {have.refused}"))
@@ -139,14 +139,13 @@ def gather(root: Path, files: tuple[FileResult, ...],
         if not fresh:
             continue
         insert = Edit(len(data), len(data), _text(fresh, nl, data))
-        if have is not None and not have.new_path:
+        if have is not None:  # (read where it stands, written where the renames put it)
             out[have.path] = replace(have, edits=(*have.edits, insert),
-                                     digest=have.digest or hashlib.sha1(data).hexdigest())
-        elif have is None:
+                                     digest=have.digest or hashlib.sha1(data).hexdigest(),
+                                     mode=have.mode or content.mode)
+        else:
             created.append(FileResult(rel, "text", CURRENT, edits=(insert,),
                                       digest=hashlib.sha1(data).hexdigest(), mode=content.mode))
-        else:
-            refusals.append(Refusal(rel, 0, "is renamed by the sweep where the module's `moved` blocks go"))
     merged = [out[f.path] for f in files] + created
     return tuple(sorted(merged, key=lambda f: f.path)), refusals
 

@@ -81,6 +81,10 @@ def _absent(plan: Plan, rel: str, path: Path) -> Seen:
         raise UnsafeError(f"{rel}: refused: {why}; nothing written")
     if os.path.lexists(path):
         raise UnsafeError(f"{rel}: created by someone else during the sweep; nothing written, run it again")
-    if not path.parent.is_dir() or not os.access(path.parent, os.W_OK):
+    folder = rel.rpartition("/")[0]
+    if not path.parent.exists():  # a folder the renames make (a module folder named by a host)
+        if not any(new.startswith(folder + "/") for _, new in plan.renames):
+            raise UnsafeError(f"{rel}: its folder does not exist; nothing written")
+    elif not path.parent.is_dir() or not os.access(path.parent, os.W_OK):
         raise UnsafeError(f"{rel}: its folder is not writable; nothing written")
     return Seen(b"", -1, 0, 0, b"", "", absent=True)

@@ -134,3 +134,20 @@ def test_undo_takes_the_created_moved_tf_back_and_writes_the_inverse_move_there(
                         r"terraform_data\.wolf\n  to   = terraform_data\.pug\n\}\n", text), text
     plan = _plan(root)
     assert "will be destroyed" not in plan and "0 to destroy" in plan, plan
+
+
+def test_a_module_folder_renamed_with_the_move_gets_its_moved_tf_there(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # infra/pug/ (no moved.tf: created in infra/wolf/ once the renames made it) and other/pug/
+    # (its moved.tf renamed with the folder and appended to)
+    box = 'resource "terraform_data" "pug" {\n  input = "x"\n}\n'
+    root = repo({"infra/pug/main.tf": box, "other/pug/main.tf": box, "other/pug/moved.tf": STANDING,
+                 "main.tf": 'module "m" {\n  source = "./infra/pug"\n}\nmodule "n" {\n  source = "./other/pug"\n}\n'},
+                config=CONFIG, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "infra/wolf/moved.tf").read_text() == BLOCK
+    assert (root / "other/wolf/moved.tf").read_text() == STANDING + "\n" + BLOCK
+    assert not (root / "infra/pug").exists() and not (root / "other/pug").exists()
+    assert _git(root, "status", "--porcelain") == ""
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -14,6 +14,7 @@ from typing import Literal
 import pathspec
 
 from renamer.allowlist import Allowlist, KeepRule
+from renamer.formats import format_of
 from renamer.formats.prose import is_prose, reads_as_configuration
 from renamer.formats.prose_outline import legacy, outline
 from renamer.glob_grammar import with_classes
@@ -408,8 +409,6 @@ def _key_lines(path: str, lines: Sequence[str], indices: Iterable[int],
     """Per wanted line (0-based), the key-path keep rules whose path stands there: a word of the
     line located (by the file's format: YAML, JSON, TOML, INI, HCL) at the rule's `key` or below
     it. A format that reads no key paths, or a file it cannot parse, gives none."""
-    from renamer.formats import format_of  # deferred: only a file some `key:` rule names
-
     text = "\n".join(lines)
     fmt = format_of(path, text.encode("utf-8", "surrogateescape"))
     starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))

@@ -19,6 +19,7 @@ import hashlib
 import os
 import posixpath
 import stat
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -65,8 +66,11 @@ def _text(blocks: list[bytes], nl: bytes, after: bytes) -> bytes:
     return out
 
 
-def gather(root: Path, files: tuple[FileResult, ...],
-           max_size: int) -> tuple[tuple[FileResult, ...], list[Refusal]]:
+Gathered = tuple[tuple[FileResult, ...], list[Refusal]]
+
+
+def gather(root: Path, files: tuple[FileResult, ...], max_size: int,
+           status: Callable[[str], str] = lambda rel: CURRENT) -> Gathered:
     """`files` with every tagged `moved` block insert taken out of its file and appended to its
     folder's `moved.tf` (an existing file's result, or a created one); the refusals of a
     `moved.tf` that cannot be written safely."""
@@ -100,6 +104,11 @@ def gather(root: Path, files: tuple[FileResult, ...],
         if why is not None:
             refusals.append(Refusal(rel, 0, f"the `moved` blocks of {folder or 'the root module'} go here, "
                                             f"and it cannot be written: {why}"))
+            continue
+        if (said := status(rel)) != CURRENT:  # a record, excluded, unclassified: never the sweep's to write
+            refusals.append(Refusal(rel, 0, f"the `moved` blocks of {folder or 'the root module'} go here, "
+                                            f"and the allowlist makes it {said}, not current state: list it "
+                                            "under `current` (or write the blocks by hand)"))
             continue
         have = by_target.get(rel)  # its scan's result, renamed there with its folder or not
         source = have.path if have is not None else rel  # where it stands before the renames

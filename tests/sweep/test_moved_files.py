@@ -151,3 +151,17 @@ def test_a_module_folder_renamed_with_the_move_gets_its_moved_tf_there(
     assert not (root / "infra/pug").exists() and not (root / "other/pug").exists()
     assert _git(root, "status", "--porcelain") == ""
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_a_moved_tf_the_allowlist_does_not_make_current_is_refused(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # only main.tf is current state: moved.tf would be unclassified (and a record is never written)
+    for allow in ("version: 1\ncurrent: [main.tf]\n",
+                  "version: 1\ncurrent: ['**']\nrecords:\n  - name: moves\n    paths: [moved.tf]\n    reason: r\n"):
+        root = repo({"main.tf": MAIN}, config=CONFIG, allowlist=allow)
+        before = snapshot(root)
+        done = run(root, "sweep", "--commit")
+        assert done.exit_code == 3, done.stdout + done.stderr
+        assert "moved.tf: the `moved` blocks of the root module go here, and the allowlist makes it" in done.stderr
+        assert snapshot(root) == before
+        subprocess.run(["rm", "-rf", str(root)], check=True)

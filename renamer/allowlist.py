@@ -47,6 +47,9 @@ class RecordClass(Exemption):
 @dataclass(frozen=True)
 class KeepRule(Exemption):
     line_contains: str | None = None
+    # a key path (`locals.nodes.pug`, `hosts.pug.ip`): keeps the reference at that path or below
+    # it, where the file's format reads key paths (YAML, JSON, TOML, INI, HCL), and nothing else
+    key: str | None = None
     kind: ClassVar[str] = "keep"
 
 

@@ -12,7 +12,7 @@ from renamer.allowlist_sections import path_patterns
 from renamer.formats.yaml_source import Problems, check_mapping, kind, list_at
 
 _RECORD_KEYS = {"name", "paths", "reason", "expires", "owner"}
-_KEEP_KEYS = {"name", "path", "paths", "line_contains", "reason", "expires", "owner"}
+_KEEP_KEYS = {"name", "path", "paths", "line_contains", "key", "reason", "expires", "owner"}
 
 
 def _entries(top: dict[str, Any], key: str, what: str, known: set[str],
@@ -50,5 +50,11 @@ def keep_rules(top: dict[str, Any], problems: Problems, origin: Origin) -> list[
             problems.add(entry, "line_contains", f"{keypath}.line_contains",
                          f"expected a non-empty string, got {kind(contains)}")
             contains = None
-        out.append(KeepRule(patterns=tuple(patterns), line_contains=contains, **common))
+        key = entry.get("key")
+        if key is not None and (not isinstance(key, str) or not key.strip() or "\n" in key):
+            problems.add(entry, "key", f"{keypath}.key", f"expected a key path on one line "
+                                                          f"(`locals.nodes.pug`), got {kind(key)}")
+            key = None
+        out.append(KeepRule(patterns=tuple(patterns), line_contains=contains,
+                            key=key.strip() if key else None, **common))
     return out

@@ -7,13 +7,14 @@ import datetime as dt
 import itertools
 import re
 import warnings
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import pathspec
 
 from renamer.allowlist import Allowlist, KeepRule
+from renamer.formats import format_of
 from renamer.formats.prose import is_prose, reads_as_configuration
 from renamer.formats.prose_outline import legacy, outline
 from renamer.glob_grammar import with_classes
@@ -262,6 +263,8 @@ class Classifier:
         starts = [start for start, _, _ in sections]
         marker = self.allowlist.inline_marker
         rules = self.keep_rules_for(path)
+        keyed = [rule for rule in rules if rule.key is not None]
+        at_keys = _key_lines(path, lines, indices, keyed) if keyed else {}
         out: dict[int, LineExemption] = {}
         for index in indices:
             at = bisect.bisect_right(starts, index) - 1
@@ -273,6 +276,12 @@ class Classifier:
                 out[index] = LineExemption("inline", _marker_note(line, marker))
                 continue
             for rule in rules:
+                if rule.key is not None:  # a key path's rule: the lines its path stands on
+                    if rule.name in at_keys.get(index, ()) and (rule.line_contains is None
+                                                                or rule.line_contains in line):
+                        out[index] = LineExemption(rule.name, rule.reason)
+                        break
+                    continue
                 if rule.line_contains is None or rule.line_contains in line:
                     out[index] = LineExemption(rule.name, rule.reason)
                     break
@@ -390,3 +399,32 @@ def _marker_note(line: str, marker: str) -> str:
         after = after.replace(closer, "")
     note = after.strip().lstrip(":-—").strip()
     return note or "marked on the line"
+
+
+_TOKEN = re.compile(r"[^\s=:{}\[\],\"'()]+")
+
+
+def _key_lines(path: str, lines: Sequence[str], indices: Iterable[int],
+               rules: list[KeepRule]) -> dict[int, set[str]]:
+    """Per wanted line (0-based), the key-path keep rules whose path stands there: a word of the
+    line located (by the file's format: YAML, JSON, TOML, INI, HCL) at the rule's `key` or below
+    it. A format that reads no key paths, or a file it cannot parse, gives none."""
+    text = "\n".join(lines)
+    fmt = format_of(path, text.encode("utf-8", "surrogateescape"))
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    wanted = [i for i in indices if 0 <= i < len(lines)]
+    offsets, owners = [], []
+    for index in wanted:
+        for word in _TOKEN.finditer(lines[index]):
+            offsets.append(starts[index] + word.start())
+            owners.append(index)
+    located = fmt.locate(text, offsets) if offsets else None
+    out: dict[int, set[str]] = {}
+    for index, (key, _role) in zip(owners, located or (), strict=False):
+        if key is None:
+            continue
+        for rule in rules:
+            assert rule.key is not None
+            if key == rule.key or key.startswith(rule.key + "."):
+                out.setdefault(index, set()).add(rule.name)
+    return out

@@ -102,6 +102,9 @@ class Services:
     affixes: set[tuple[str, str]] = field(default_factory=set)
     # the Flux `postBuild` variables a manifest puts in a `name:` or `namespace:` (`name: ${APP}`)
     variables: set[bytes] = field(default_factory=set)
+    # the Flux Operator ResourceSet inputs a ResourceSet reading `inputsFrom` puts in a `name:` or
+    # `namespace:` (`name: << inputs.app >>`): a ResourceSetInputProvider's `defaultValues` of those keys
+    inputs: set[bytes] = field(default_factory=set)
 
     def names(self, name: str, namespace: str) -> bool:
         """Whether `NAME.NS` names a Service of the repo (as written, or as a kustomization's
@@ -154,6 +157,9 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
         if b"${" in data:
             found.variables |= {v.group("k") for line in _PARAMETER.finditer(data)
                                 for v in _VARIABLE.finditer(line.group("v"))}
+        if b"inputsFrom" in data and b"inputs." in data:
+            found.inputs |= {p.group("k") for line in _PARAMETER.finditer(data)
+                             for p in _GENERATORS["ResourceSet"][1].finditer(line.group("v"))}
         # only a namespace (a field, or a Namespace's name) and a Service's name are kept below:
         # a manifest that spells neither word is not parsed (most of a repo's manifests)
         if b"amespace" not in data and b"Service" not in data:
@@ -317,6 +323,8 @@ def _document(rel: str, data: bytes, start: int, end: int, column: int = 0,
             out += _set_elements(data, start, end, kind)
         if kind == "Kustomization" and known is not None and known.variables:
             out += _substituted(data, keys, known.variables)
+        if kind == "ResourceSetInputProvider" and known is not None and known.inputs:
+            out += _provided(data, keys, known.inputs)
         if kind in _WORKLOADS:
             out += [Identity(a, b, kind, "selector", _SELECTOR_NOTE.format(kind=kind), given)
                     for a, b in _selector_values(data, keys)]
@@ -788,6 +796,23 @@ def _substituted(data: bytes, keys: dict[bytes, tuple[int, int, int]],
         return []
     return [Identity(a, b, "object", "ref", _SUBSTITUTE_NOTE.format(key=k.decode("utf-8", "replace")))
             for k, a, b in _items(data, *where) if k in variables]
+
+
+_PROVIDED_NOTE = ("a Flux Operator ResourceSetInputProvider's `defaultValues` input `{key}`, which a "
+                  "ResourceSet reading it (`inputsFrom`) puts in an object's `name:` or `namespace:` "
+                  "(`<< inputs.{key} >>`): those objects keep their names unless the sweep moves identities "
+                  "(`--allow-identity`); renamed alone, each is deleted and another created")
+
+
+def _provided(data: bytes, keys: dict[bytes, tuple[int, int, int]], inputs: set[bytes]) -> list[Identity]:
+    """The values of a ResourceSetInputProvider's `spec.defaultValues` whose input a ResourceSet's
+    template makes an object's name or namespace from (billimek/k8s-gitops; break-it round 20k)."""
+    spec = keys.get(b"spec")
+    where = _sub_block(data, spec[1], spec[2], b"defaultValues") if spec else None
+    if where is None:
+        return []
+    return [Identity(a, b, "generated object", "ref", _PROVIDED_NOTE.format(key=k.decode("utf-8", "replace")))
+            for k, a, b in _items(data, *where) if k in inputs]
 
 
 def _set_elements(data: bytes, start: int, end: int, kind: str) -> list[Identity]:

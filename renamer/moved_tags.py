@@ -140,7 +140,9 @@ def chains(moves: list[TaggedMove]) -> list[list[TaggedMove]]:
 def without(data: bytes, move: TaggedMove) -> bytes:
     """`data` without the tagged block: as the sweep found it where it wrote the block (the blank
     line it added before the tag goes too)."""
-    nl = b"\r\n" if data[move.start - 2:move.start] == b"\r\n" else b"\n"
+    # (the newline before the tag, or, for a block at a moved.tf's start, the one ending it)
+    nl = b"\r\n" if data[move.start - 2:move.start] == b"\r\n" or (
+        move.start == 0 and data[move.end:move.end + 2] == b"\r\n") else b"\n"
     if data[:move.start].endswith(nl + nl):
         return data[:move.start - 2 * len(nl)] + data[move.end:]
     after = move.end + len(nl) if data[move.end:move.end + len(nl)] == nl else move.end

@@ -61,12 +61,45 @@ def edit_problem(kind: str, before: str, after: str) -> str | None:
     if changed is None or (changed[1].endswith(_MERGED) and _leaves(old) == _leaves(new)):
         # The same values under fewer tables: TOML dotted keys that now extend one table
         # (`ana-ml2.ana.lan` renamed beside `fv-ml1.fv.www`), which loses nothing.
-        return None
+        return _named_twice(kind, old, new, after) if kind == "toml" else None
     where, what = changed
     return f"{where or 'the document'}: the edit would change the {kind.upper()} structure ({what})"
 
 
 _MERGED = ": two keys would become one"
+# The key an array of tables' entries are told apart by (`[[hosts]] name = "pug"`)
+_ENTRY_KEYS = ("name",)
+
+
+def _named_twice(kind: str, old: Any, new: Any, after: str, path: str = "") -> str | None:
+    """Two entries of one array of tables (`[[hosts]]`, or an inline array of tables) that the
+    edit gives one `name` they did not share before: two hosts made one (issue 32, item 5)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for (key, a), b in zip(old.items(), new.values(), strict=False):
+            found = _named_twice(kind, a, b, after, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+        return None
+    if not (isinstance(old, list) and isinstance(new, list)):
+        return None
+    tables = all(isinstance(v, dict) for v in new) and len(new) > 1
+    for key in _ENTRY_KEYS if tables else ():
+        before = [v.get(key) for v in old if isinstance(v, dict) and isinstance(v.get(key), str)]
+        now = [v.get(key) for v in new if isinstance(v.get(key), str)]
+        twice = next((n for n in now if now.count(n) > 1 and before.count(n) < now.count(n)), None)
+        if twice is not None:
+            spelled = re.compile(rf"""(?m)^[ \t]*{re.escape(key)}[ \t]*=[ \t]*["']{re.escape(twice)}["']|"""
+                                 rf"""[{{,][ \t]*{re.escape(key)}[ \t]*=[ \t]*["']{re.escape(twice)}["']""")
+            lines = sorted({after.count("\n", 0, m.start()) + 1 for m in spelled.finditer(after)})
+            at = f"line {lines[-1]}: " if lines else ""
+            where = f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
+            return (f"{at}the edit makes two entries of the {kind.upper()} array of tables `{path}` "
+                    f"{key} {twice!r}{where}: one entry would stand for two")
+    for index, (a, b) in enumerate(zip(old, new, strict=False)):
+        found = _named_twice(kind, a, b, after, f"{path}[{index}]")
+        if found is not None:
+            return found
+    return None
 
 
 def _leaves(value: Any) -> list[str]:

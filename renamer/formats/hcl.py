@@ -17,11 +17,11 @@ business (hcl_blocks.py, sweep/terraform_labels.py), not this module's.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from renamer.formats import keylines
-from renamer.formats.base import BaseFormat, Comment
+from renamer.formats.base import BaseFormat, Comment, Location
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -139,6 +139,86 @@ def edit_problem(before: str, after: str) -> str | None:
     return f"{at}the edit makes two {noun} {name!r} in one {where} ({placed}; HCL allows one)"
 
 
+def locate(text: str, offsets: Sequence[int]) -> list[Location] | None:
+    """(key path, role) per character offset, None where the parser cannot read `text`. A block's
+    path is its type and labels (`resource.aws_instance.web`, `locals`, `variable.instances`), an
+    attribute's and an object key's are added to it (`resource.aws_instance.web.tags.Name`,
+    `locals.nodes.pve-r740xd`, `variable.instances.default`); a label or key is role `key`,
+    what an attribute or key holds role `value` (a list's items at the list's own path), a
+    comment `comment`. Keep rules name these paths (`key:`, sweep/scan.py)."""
+    import hcl2  # deferred, as above
+    from lark import Tree
+
+    shift = 1 if text.startswith("\ufeff") else 0
+    try:
+        tree = hcl2.parses_to_tree(text[shift:])
+    except RecursionError:
+        return None
+    except Exception:  # the parser's own errors
+        return None
+    spans: list[tuple[int, int, str | None, str]] = []  # start, end, path, role; inner ones later
+
+    def span(node: Tree[Token], path: str | None, role: str) -> None:
+        if not node.meta.empty:
+            spans.append((node.meta.start_pos + shift, node.meta.end_pos + shift, path, role))
+
+    def join(path: str, part: str) -> str:
+        return f"{path}.{part}" if path else part
+
+    def walk(node: Tree[Token], path: str) -> None:
+        for child in node.children:
+            if not isinstance(child, Tree):
+                continue
+            if child.data == "new_line_or_comment":
+                if any("#" in str(t) or "//" in str(t) or "/*" in str(t) for t in child.children):
+                    span(child, None, "comment")
+            elif child.data == "block":
+                parts = [c for c in child.children
+                         if isinstance(c, Tree) and c.data in ("identifier", "string")]
+                here = path
+                for part in parts:
+                    here = join(here, _text(part).strip('"'))
+                    if part is not parts[0]:
+                        span(part, here, "key")
+                walk(child, here)
+            elif child.data == "attribute":
+                name = child.children[0]
+                here = join(path, _text(name))
+                if isinstance(name, Tree):
+                    span(name, here, "key")
+                for value in child.children[1:]:
+                    if isinstance(value, Tree):
+                        span(value, here, "value")
+                        walk(value, here)
+            elif child.data == "object_elem":
+                key = next((c for c in child.children
+                            if isinstance(c, Tree) and c.data == "object_elem_key"), None)
+                here = join(path, _text(key).strip('"')) if key is not None else path
+                for elem in child.children:
+                    if not isinstance(elem, Tree):
+                        continue
+                    if elem is key:
+                        span(elem, here, "key")
+                    else:
+                        span(elem, here, "value")
+                        walk(elem, here)
+            else:
+                walk(child, path)
+
+    walk(tree, "")
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    out: list[Location] = []
+    for offset in offsets:
+        best: tuple[int, int, str | None, str] | None = None
+        for found in spans:  # the innermost span holding the offset
+            if found[0] > offset:
+                break
+            if found[0] <= offset < found[1] and (best is None or found[1] - found[0] <= best[1] - best[0]):
+                best = found
+        out.append((best[2], best[3]) if best is not None else (None, "other"))
+    return out
+
+
 class Hcl(BaseFormat):
     name = "hcl"
     # Keys and labelled blocks: a renamed one may meet a standing one (edit_problem).
@@ -149,6 +229,10 @@ class Hcl(BaseFormat):
 
     def edit_problem(self, before: str, after: str) -> str | None:
         return edit_problem(before, after)
+
+    def locate(self, text: str, offsets: Sequence[int]) -> list[Location] | None:
+        # (`keys` stays False: reports show no HCL key paths; keep rules' `key:` asks this itself)
+        return locate(text, offsets)
 
     def means_otherwise(self, before: str, after: str) -> bool:
         # An inline marker that fell inside a heredoc or a string is text there, not a comment.

@@ -125,7 +125,8 @@ def apply_plan(plan: Plan, *, commit: bool = False, hooks: bool = True) -> Appli
             late = late or signals.received is not None
         elif not commit and project.git and (targets or renames or relinked):
             # Written, not committed: what a `--commit` run commits as this sweep's own (uncommitted.py).
-            read = {c.new_path or c.path: (c.path, contents[c.path].data) for c in edited}
+            # (a created `moved.tf` is the sweep's own as it is written: recorded by its digest)
+            read = {c.new_path or c.path: (c.path, contents[c.path].data) for c in edited if not c.created}
             remember(root, journal.head, [*targets, *(r.path for r in relinked)], renames, written_message,
                      rename_message(plan) if renames else None, read)
     return Applied(len(edited), len(renames), tuple(commits), late, dirty.carrying, dirty.untracked)
@@ -222,7 +223,8 @@ def _swap(root: Path, journal: Journal, seen: dict[str, Seen], signals: Deferred
         if signals.received is not None:
             _interrupted(root, journal, done, total)
         try:
-            if not swapper.swap_in(root / target, root / tmp, seen[target].unchanged):
+            as_read = seen[target]
+            if not swapper.swap_in(root / target, root / tmp, as_read.unchanged, create=as_read.absent):
                 saved.add(target)
         except OSError as exc:  # EPERM: an append-only folder, a bind-mounted file
             raise UnsafeError(f"cannot replace {target}: {exc.strerror}; {done} of {total} "

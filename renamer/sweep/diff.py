@@ -46,10 +46,17 @@ def _split(data: bytes) -> list[bytes]:
     return out
 
 
-def file_diff(old_path: str, new_path: str, old: bytes, new: bytes) -> bytes:
-    """The `diff --git` block turning `old` at old_path into `new` at new_path."""
+def file_diff(old_path: str, new_path: str, old: bytes, new: bytes, *, created: int | None = None) -> bytes:
+    """The `diff --git` block turning `old` at old_path into `new` at new_path; with `created` (its
+    mode), a file the sweep creates (a module's `moved.tf`), as git shows a new file."""
     a, b = _prefixed("a/", old_path), _prefixed("b/", new_path)
     header = [b"diff --git " + a + b" " + b + b"\n"]
+    if created is not None:
+        mode = b"100755" if created & 0o111 else b"100644"
+        lines = _split(new)
+        body = [part for line in lines for part in _line(b"+", line)]
+        return b"".join([*header, b"new file mode " + mode + b"\n", b"--- /dev/null\n", b"+++ " + b + b"\n",
+                         b"@@ -0,0 +1,%d @@\n" % len(lines), *body])
     if old_path != new_path:
         if old == new:
             header.append(b"similarity index 100%\n")

@@ -53,6 +53,7 @@ def kept_rule(project: LoadedProject, rel: str, ref: Reference, lines: list[str]
     for rule in allowlist.keep:
         if rule.name == ref.reason:
             contains = f", line contains {rule.line_contains!r}" if rule.line_contains else ""
+            contains += f", key path {rule.key}" if rule.key else ""
             return f"{_exemption(rule, _first_pattern(rule.patterns, rel))}{contains}"
     if ref.reason == "dated-section" and 0 < ref.line <= len(lines):
         exemption = project.classifier.line_exemptions(rel, lines, [ref.line - 1]).get(ref.line - 1)

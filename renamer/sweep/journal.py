@@ -42,6 +42,7 @@ WRITTEN: JournalState = "written"  # every file replaced; the git commit asked f
 _SWEEP_ID = re.compile(r"[0-9a-f]{12}")
 _JOURNAL_TMP = ".journal-tmp"
 _SHA1 = re.compile(r"[0-9a-f]{40}")
+EMPTY = hashlib.sha1(b"").hexdigest()  # a file the sweep creates, as read (sweep/moved_files.py)
 
 
 @dataclass(frozen=True)
@@ -252,8 +253,12 @@ def recover(root: Path, *, commit: bool = False) -> Recovery | None:
 def _roll_forward(swapper: Swapper, target: Path, tmp: Path, pair: tuple[str, str]) -> bool:
     """Finish one swap of a `committing` journal; False where someone else's save is kept."""
     as_read, written = pair
+    if digest(tmp) == written and digest(target) == written:  # a created file linked in, killed before
+        tmp.unlink()                                           # its temporary name was removed
+        return True
     if digest(tmp) == written:  # not swapped in yet (or swapped back after a newer save)
-        return swapper.swap_in(target, tmp, lambda path: digest(path) == as_read)
+        return swapper.swap_in(target, tmp, lambda path: digest(path) == as_read,
+                               create=as_read == EMPTY and not os.path.lexists(target))
     if digest(target) != written:  # neither is ours: both someone else's; the temporary file is kept
         return False
     if digest(tmp) == as_read:  # swapped in, killed before the displaced file was removed

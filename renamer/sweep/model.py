@@ -87,6 +87,7 @@ class FileResult:
     mode: int = 0
     refused: str | None = None  # why the edits of a structured file were refused
     serial: tuple[str, str] | None = None  # a zone's SOA serial bumped with its records (old, new)
+    created: bool = False  # a file the sweep creates (a module's `moved.tf`: sweep/moved_files.py)
 
     @property
     def changes(self) -> bool:

@@ -25,6 +25,7 @@ from renamer.sweep.kube_fates import one_fate
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.machine_search import machine_searches
 from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
+from renamer.sweep.moved_files import gather
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
 from renamer.sweep.pins_history import replaced_versions
@@ -210,6 +211,12 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         scan = follow_anchors(project, scan)
     with debug.timed("held paths"):
         scan = follow_held_paths(project, scan)
+    # each renamed resource's `moved` block into its module's moved.tf (after every pass that may
+    # drop one: an instance key held whole takes its block back)
+    files, moved_refusals = gather(project.root, scan.files, project.config.max_file_size,
+                                   lambda rel: project.classifier.classify(rel).status)
+    if files is not scan.files:
+        scan = replace(scan, files=files)
     if options is not None and options.allow_identity:  # a Service and its `.svc` names: one fate
         scan = one_fate(project, scan)
     with debug.timed("pins"):  # after the anchors: their edits change the bytes too
@@ -217,14 +224,14 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         # what verify would, and --update-pins after the commit still updates them
         scan, pins = find_pins(project, scan, update=update_pins,
                                prior=lambda: replaced_versions(project))
-    plan = Plan(project, scan, pins=pins)
+    plan = Plan(project, scan, pins=pins, folder_refusals=tuple(moved_refusals))
     _check_renames(project, plan)
     merged = merging(project.root, plan.renames)
     split = splitting(plan.renames, _listed_under(project, plan, bool(prefixes)),
                       lambda rel: project.classifier.classify(rel).status != RECORD,
                       lambda moving, staying: _names(project, moving, staying))
     if merged or split:
-        plan = replace(plan, folder_refusals=(*(
+        plan = replace(plan, folder_refusals=(*plan.folder_refusals, *(
             Refusal(f"{folder}/", 0, f"renaming it to {target}/ would merge it into that existing folder, "
                                      f"which holds {named(held)}: two folders would become one (merge them "
                                      f"by hand, or keep the folder's name with `keep_paths: [{folder}]`)")

@@ -30,9 +30,10 @@ def diff_bytes(plan: Plan) -> bytes:
         if link is not None:
             blocks.append(link_diff(change.path, link.path, os.fsencode(link.old), os.fsencode(link.new)))
             continue
-        old = _original(plan, change.path) if change.edits else b""
+        old = _original(plan, change.path) if change.edits and not change.created else b""
         new = apply_edits(old, change.edits) if change.edits else b""
-        blocks.append(file_diff(change.path, change.new_path or change.path, old, new))
+        blocks.append(file_diff(change.path, change.new_path or change.path, old, new,
+                                created=change.mode if change.created else None))
     blocks += [link_diff(link.path, link.path, os.fsencode(link.old), os.fsencode(link.new))
                for link in sorted(relinks.values(), key=lambda link: link.path)]
     return b"".join(blocks)

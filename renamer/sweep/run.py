@@ -196,7 +196,8 @@ def sweep_interactive(project: LoadedProject, ask: Ask, request: SweepRequest, p
                       ScanOptions(texts=False, before_move=before_move(project),
                                   allow_identity=request.allow_identity))
     _refuse_unsafe(plan, request.allow_dirty, recovered)
-    read = {c.path: read_scanned(project.root / c.path) for c in plan.changes if c.edits}
+    read = {c.path: b"" if c.created else read_scanned(project.root / c.path)  # a moved.tf it creates
+            for c in plan.changes if c.edits}
     found = hunks(plan, read)
     choices = ask(found, read) if found else Choices()
     if choices is None:

@@ -32,9 +32,25 @@ class Swapper:
         self._swap = swap if swap is not None else exchange
         self.method = EXCHANGE
 
-    def swap_in(self, target: Path, new: Path, as_read: Matches) -> bool:
+    def swap_in(self, target: Path, new: Path, as_read: Matches, *, create: bool = False) -> bool:
         """Put `new` at `target` if `target` is `as_read`; True when it was. False: `target`
-        changed (or went) meanwhile; it is left as it is and `new` removed."""
+        changed (or went) meanwhile; it is left as it is and `new` removed. With `create`, a
+        file the sweep creates: put in place only where nothing stands there (a hard link, which
+        never replaces what another made meanwhile), `new` then removed."""
+        if create and not os.path.lexists(target):
+            try:
+                os.link(new, target, follow_symlinks=False)
+            except FileExistsError:
+                new.unlink()  # someone else's file meanwhile: theirs stays
+                return False
+            except OSError:  # a file system with no hard links: no-replace checked just before
+                if os.path.lexists(target):
+                    new.unlink()
+                    return False
+                os.rename(new, target)
+                return True
+            new.unlink()
+            return True
         if self.method == EXCHANGE:
             try:
                 self._swap(new, target)

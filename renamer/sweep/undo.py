@@ -43,6 +43,7 @@ from renamer.interrupts import deferred
 from renamer.match import Matcher, new_values_matcher
 from renamer.moved_tags import tag_line, tagged_moves
 from renamer.near_miss import LoosePass
+from renamer.paths import problem
 from renamer.project import LoadedProject
 from renamer.sweep.history import BLAME_FILE
 from renamer.sweep.messages import trailer_lines
@@ -460,6 +461,10 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
             continue
         if any(values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
             continue
+        # a module's moved.tf holding the move's own tagged blocks (its addresses are no host names)
+        written = data.get(f"{sha}:{after}") or b""
+        if after.endswith(".tf") and any(m.name == run.move for m in tagged_moves(after, written)):
+            continue
         out.append(Refusal(after, None, "unexplained",
                            f"changed by {run.move}'s {role} commit {sha[:12]}, but neither its path nor its "
                            f"content holds a name or address {run.move} renames: not the move's work "
@@ -774,14 +779,20 @@ def _with_inverse_moves(project: LoadedProject, root: Path, head: str, tree: str
         _git(scratch, "read-tree", "-m", "-u", head, tree)
         for path, pairs in blocks.items():
             target = scratch / after_of.get(path, path)
-            if not target.is_file():
+            if target.is_file() and not target.is_symlink():
+                text = target.read_bytes()
+            elif (not os.path.lexists(target) and target.parent.is_dir()
+                  and problem(scratch, after_of.get(path, path)) is None):
+                text = b""  # a moved.tf the move created, gone with its commit: made again for these
+            else:
                 continue
-            text = target.read_bytes()
             newline = b"\r\n" if b"\r\n" in text else b"\n"
             added = b"".join(newline + tag + newline + b"moved {" + newline + b"  from = " + src.encode()
                              + newline + b"  to   = " + dst.encode() + newline + b"}" + newline
                              for src, dst in pairs)
-            if text and not text.endswith(b"\n"):
+            if not text:
+                added = added[len(newline):]
+            elif not text.endswith(b"\n"):
                 text += newline
             target.write_bytes(text + added)
             _git(scratch, "add", "--", after_of.get(path, path))

@@ -20,7 +20,7 @@ from ruamel.yaml import YAML
 from tests.conftest import Result
 from tests.testing.repos import PUG_ALLOW as ALLOW
 from tests.testing.repos import PUG_CONFIG as CONFIG
-from tests.testing.terraform import needs_terraform, tagged
+from tests.testing.terraform import in_moved_tf, needs_terraform, tagged
 
 GROUP_VARS = "group_vars/all.yml"
 
@@ -119,11 +119,14 @@ def test_the_literal_domain_follows_where_every_value_of_the_loop_moves(
     root = repo({**defs, path: content}, config=CONFIG, allowlist=ALLOW)
     result = run(root, "sweep", "--commit")
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert (root / path).read_bytes().decode() == tagged(expected)  # a `moved` block: its tag
+    after = in_moved_tf({path: tagged(expected)})  # a `moved` block: its tag, in the module's moved.tf
+    for rel, text in after.items():
+        assert (root / rel).read_bytes().decode() == text, rel
     done = run(root, "verify", "--strict")
     assert done.exit_code == 0, done.stdout
     assert run(root, "sweep", "--commit").exit_code == 0  # a second sweep changes nothing
-    assert (root / path).read_bytes().decode() == tagged(expected)
+    for rel, text in after.items():
+        assert (root / rel).read_bytes().decode() == text, rel
 
 
 # (files, the file holding the loop, its loop's line): pug moves, rex stays. A loop over a list

@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.testing.repos import snapshot
-from tests.testing.terraform import needs_terraform, tag
+from tests.testing.terraform import in_moved_tf, needs_terraform, tag
 
 CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n"
 ALLOW = """\
@@ -136,7 +136,8 @@ def _hcl_moved(root: Path, run: Callable[..., Result]) -> None:
     # `for_each = var.hosts` reads the tfvars' keys: the instance moves with a `moved` block (issue 27)
     each = '  input    = "${each.key}=${each.value.ip}"\n}\n'
     moved = each[:-1] + '\n\n' + tag() + '\nmoved {\n  from = terraform_data.each["pug"]\n  to   = terraform_data.each["wolf"]\n}\n'
-    assert (root / "infra/main.tf").read_text() == TF_MAIN.replace("pug", "wolf").replace(each, moved)
+    for rel, text in in_moved_tf({"infra/main.tf": TF_MAIN.replace("pug", "wolf").replace(each, moved)}).items():
+        assert (root / rel).read_text() == text, rel  # the block in the module's moved.tf
     assert (root / "infra/terraform.tfvars").read_text() == TFVARS.replace("pug", "wolf")
     assert (root / "data/topology.yml").read_text() == TOPOLOGY.replace("pug", "wolf")
     assert _verify(root, run) == (0, [])

@@ -515,3 +515,52 @@ def test_class_and_volume_fields_name_their_objects(repo: Repo, run: Run) -> Non
     assert run(root, "sweep", "--commit", "--allow-identity").exit_code == 0
     assert "pug" not in (root / "k8s/data.yaml").read_text()
     assert run(root, "verify").exit_code == 0
+
+
+PROVIDED = {
+    "flux/apps/provider.yaml": ("apiVersion: fluxcd.controlplane.io/v1\nkind: ResourceSetInputProvider\n"
+                                "metadata:\n  name: apps\n  namespace: flux-system\nspec:\n  type: Static\n"
+                                "  defaultValues:\n    app: pug\n    host: pug.ana.lan\n"),
+    "flux/apps/set.yaml": ("apiVersion: fluxcd.controlplane.io/v1\nkind: ResourceSet\n"
+                           "metadata:\n  name: apps\n  namespace: flux-system\nspec:\n  inputsFrom:\n"
+                           "    - apiVersion: fluxcd.controlplane.io/v1\n      kind: ResourceSetInputProvider\n"
+                           "      name: apps\n  resources:\n    - apiVersion: apps/v1\n      kind: Deployment\n"
+                           "      metadata:\n        name: << inputs.app >>\n        namespace: default\n"
+                           "      spec:\n        template:\n          spec:\n            containers:\n"
+                           "              - name: app\n                env: [{name: HOST, value: '<< inputs.host >>'}]\n"),
+    "flux/apps/kustomization.yaml": "resources: [provider.yaml, set.yaml]\n",
+}
+PUG = "version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\nallowlist: allow.yaml\n"
+
+
+def test_a_resource_set_input_providers_default_values_naming_objects_are_identities(repo: Repo, run: Run) -> None:
+    """billimek/k8s-gitops (break-it round 20k, severity 1): a ResourceSetInputProvider's
+    `defaultValues: {app: sonarr}` feeds another file's ResourceSet, whose template names a
+    Deployment `<< inputs.app >>`; the value was rewritten as a plain string (the Deployment
+    deleted and another created). The input a template names objects with is held, `identity`,
+    with why; one it uses for no name (`host`) follows; --allow-identity moves it. What kubectl
+    renders of the folder is asserted, not what renamer reports."""
+    root = repo(PROVIDED, config=PUG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    rendered = _kustomize(root / "flux/apps")
+    assert "    app: pug\n" in rendered and "    host: wolf.fv.lan\n" in rendered, rendered
+    held = [(f["path"], f["line"], f["reason"]) for f in _findings(run, root)]
+    assert held == [("flux/apps/provider.yaml", 9, "identity")], held
+    note = str(_findings(run, root)[0]["note"])
+    assert "ResourceSetInputProvider's `defaultValues` input `app`" in note and "<< inputs.app >>" in note, note
+    moved = run(root, "sweep", "--commit", "--allow-identity")
+    assert moved.exit_code == 0, moved.stdout + moved.stderr
+    rendered = _kustomize(root / "flux/apps")
+    assert "    app: wolf\n" in rendered and "pug" not in rendered, rendered
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_provider_no_resource_set_names_objects_from_follows(repo: Repo, run: Run) -> None:
+    # the template uses `app` for no name: the value is a plain reference
+    files = {**PROVIDED, "flux/apps/set.yaml": PROVIDED["flux/apps/set.yaml"].replace(
+        "name: << inputs.app >>", "name: web").replace("value: '<< inputs.host >>'", "value: '<< inputs.app >>'")}
+    root = repo(files, config=PUG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "    app: wolf\n" in _kustomize(root / "flux/apps")

@@ -23,10 +23,11 @@ CONFIG = ("version: 1\nname: pug move\ncutover: 2026-10-05\nrenames:\n  hosts: {
 ALLOW = "version: 1\ncurrent: ['**']\n"
 MAIN = ('resource "terraform_data" "pug" {\n  input = "pug.ana.lan"\n}\n'
         'output "o" {\n  value = terraform_data.pug.output\n}\n')
-SWEPT = ('resource "terraform_data" "wolf" {\n  input = "wolf.fv.lan"\n}\n\n'
-         "# renamer: move pug move expires 2026-11-04\n"
-         'moved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}\n'
+SWEPT = ('resource "terraform_data" "wolf" {\n  input = "wolf.fv.lan"\n}\n'
          'output "o" {\n  value = terraform_data.wolf.output\n}\n')
+# the block goes to the module's moved.tf (issue 32, item 2: renamer/sweep/moved_files.py)
+MOVED = ("# renamer: move pug move expires 2026-11-04\n"
+         'moved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}\n')
 
 
 def _sweep(root: Path, run: Callable[..., Result]) -> None:
@@ -38,20 +39,20 @@ def test_the_moved_block_is_tagged_with_the_move_and_its_expiry(repo: Callable[.
                                                                  run: Callable[..., Result]) -> None:
     root = repo({"main.tf": MAIN}, config=CONFIG, allowlist=ALLOW)
     _sweep(root, run)
-    assert (root / "main.tf").read_text() == SWEPT
+    assert (root / "main.tf").read_text() == SWEPT and (root / "moved.tf").read_text() == MOVED
     done = run(root, "verify", "--strict")
     assert done.exit_code == 0, done.stdout
     before = snapshot(root)
     _sweep(root, run)
     assert snapshot(root) == before  # a second sweep changes nothing
     audit = json.loads(run(root, "audit", "--format", "json").stdout)
-    kept = sorted((r["line"], r["reason"]) for r in audit["references"] if r["path"] == "main.tf")
-    assert kept == [(5, "terraform-moved"), (7, "terraform-moved")], audit["references"]
-    assert audit["moved_expired"] == [{"path": "main.tf", "line": 5, "from": "terraform_data.pug",
+    kept = sorted((r["line"], r["reason"]) for r in audit["references"] if r["path"] == "moved.tf")
+    assert kept == [(1, "terraform-moved"), (3, "terraform-moved")], audit["references"]
+    assert audit["moved_expired"] == [{"path": "moved.tf", "line": 1, "from": "terraform_data.pug",
                                        "to": "terraform_data.wolf", "move": "pug move", "expires": "2026-11-04"}]
     table = run(root, "audit").stdout
     assert ("Moved blocks past expiry: 1 (`audit --prune` removes those no plan still needs)\n"
-            "  main.tf:5  moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04)\n"
+            "  moved.tf:1  moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04)\n"
             ) in table, table
 
 
@@ -64,10 +65,10 @@ def test_no_cutover_expires_the_sweeps_day_plus_the_days(repo: Callable[..., Pat
                  'output "o" {\n  value = terraform_data.x["pug"].id\n}\n'}, config=config, allowlist=ALLOW)
     _sweep(root, run)
     day = (dt.date.today() + dt.timedelta(days=7)).isoformat()
-    assert f"\n\n# renamer: move pug-move expires {day}\nmoved {{\n" in (root / "main.tf").read_text()
+    assert (root / "moved.tf").read_text().startswith(f"# renamer: move pug-move expires {day}\nmoved {{\n")
     # an instance key's block the same (sweep/terraform_keys.py)
-    assert f"\n\n# renamer: move pug-move expires {day}\nmoved {{\n  from = terraform_data.x[\"pug\"]\n" in (
-        root / "indexed/main.tf").read_text()
+    assert (root / "indexed/moved.tf").read_text().startswith(
+        f"# renamer: move pug-move expires {day}\nmoved {{\n  from = terraform_data.x[\"pug\"]\n")
     done = run(root, "verify", "--strict")
     assert done.exit_code == 0, done.stdout
     assert json.loads(run(root, "audit", "--format", "json").stdout)["moved_expired"] == []
@@ -83,16 +84,15 @@ def test_prune_removes_an_expired_block_and_only_with_write(repo: Callable[..., 
     before = snapshot(root)
     done = run(root, "audit", "--prune")
     assert done.exit_code == 0
-    assert ("main.tf:5: would remove moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
+    assert ("moved.tf:1: would remove moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
             "2026-11-04)\n") in done.stdout, done.stdout
     assert "audit --prune: dry run, nothing written: 2 moved blocks to remove; --write removes them" in done.stdout
     assert snapshot(root) == before
     done = run(root, "audit", "--prune", "--write")
-    assert done.exit_code == 0 and "main.tf:5: removed moved" in done.stdout, done.stdout
-    unmoved = SWEPT.replace("\n\n# renamer: move pug move expires 2026-11-04\n"
-                            "moved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}", "")
-    assert (root / "main.tf").read_text() == unmoved == MAIN.replace("pug.ana.lan", "wolf.fv.lan").replace("pug", "wolf")
-    assert (root / "crlf/main.tf").read_bytes() == unmoved.replace("\n", "\r\n").encode()
+    assert done.exit_code == 0 and "moved.tf:1: removed moved" in done.stdout, done.stdout
+    assert (root / "main.tf").read_text() == SWEPT == MAIN.replace("pug.ana.lan", "wolf.fv.lan").replace("pug", "wolf")
+    assert (root / "crlf/main.tf").read_bytes() == SWEPT.replace("\n", "\r\n").encode()
+    assert (root / "moved.tf").read_text() == "" and (root / "crlf/moved.tf").read_text() == ""  # the blocks gone
     assert run(root, "verify").exit_code == 0
 
 
@@ -104,15 +104,15 @@ def test_prune_keeps_a_block_a_plan_still_moves_from(repo: Callable[..., Path], 
     state = (root / "terraform.tfstate").read_bytes()
     done = run(root, "audit", "--prune", "--write")
     assert done.exit_code == 0
-    assert ("main.tf:5: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04): "
+    assert ("moved.tf:1: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04): "
             "the plan of . still moves from terraform_data.pug; apply it there first\n") in done.stdout, done.stdout
-    assert (root / "main.tf").read_text() == SWEPT
+    assert (root / "main.tf").read_text() == SWEPT and (root / "moved.tf").read_text() == MOVED
     assert (root / "terraform.tfstate").read_bytes() == state  # renamer never applies
     _terraform(root, "apply", "-auto-approve")  # the user applies the move
     subprocess.run(["git", "-C", str(root), "status", "--short"], check=True, capture_output=True)
     done = run(root, "audit", "--prune", "--write")
-    assert "main.tf:5: removed moved terraform_data.pug" in done.stdout, done.stdout
-    assert "moved" not in (root / "main.tf").read_text()
+    assert "moved.tf:1: removed moved terraform_data.pug" in done.stdout, done.stdout
+    assert "moved" not in (root / "main.tf").read_text() + (root / "moved.tf").read_text()
     done = run(root, "verify")  # the plan guard of `terraform:`: nothing left to move, nothing destroyed
     assert done.exit_code == 0, done.stdout
 
@@ -151,9 +151,9 @@ def test_prune_with_no_terraform_folder_removes_nothing_and_says_why(repo: Calla
     for args in (("audit", "--prune", "--write"), ("audit", "--prune")):
         done = run(root, *args)
         assert done.exit_code == 0
-        assert ("main.tf:5: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
+        assert ("moved.tf:1: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
                 "2026-11-04): not proven unneeded: no `terraform:` folder is configured") in done.stdout, done.stdout
-    assert (root / "main.tf").read_text() == SWEPT
+    assert (root / "main.tf").read_text() == SWEPT and (root / "moved.tf").read_text() == MOVED
     kept = json.loads(run(root, "audit", "--prune", "--format", "json").stdout)["moved_kept"]
     assert [(k["from"], k["planned_in"]) for k in kept] == [("terraform_data.pug", None)], kept
     assert kept[0]["why"].startswith("not proven unneeded"), kept
@@ -167,17 +167,17 @@ def test_prune_keeps_a_module_move_a_plan_still_needs(repo: Callable[..., Path],
     root = _applied(repo, files, CONFIG + "terraform: [.]\n", ".")
     _sweep(root, run)
     _terraform(root, "init")
-    moved = _moved_blocks(root, "main.tf")
+    moved = _moved_blocks(root, "moved.tf")
     assert sorted(moved) == ['  from = module.m["pug"]', "  from = module.pug", '  from = terraform_data.k["pug"]'], moved
     done = run(root, "audit", "--prune", "--write")
     assert done.exit_code == 0
     assert "removed" not in done.stdout and done.stdout.count(": kept moved ") == 3, done.stdout
     assert "the plan of . still moves from module.pug; apply it there first" in done.stdout, done.stdout
-    assert sorted(_moved_blocks(root, "main.tf")) == sorted(moved)
+    assert sorted(_moved_blocks(root, "moved.tf")) == sorted(moved)
     _terraform(root, "apply", "-auto-approve")
     done = run(root, "audit", "--prune", "--write")
     assert done.stdout.count(": removed moved ") == 3, done.stdout
-    assert _moved_blocks(root, "main.tf") == [] and run(root, "verify").exit_code == 0
+    assert _moved_blocks(root, "moved.tf") == [] and run(root, "verify").exit_code == 0
 
 
 def test_prune_keeps_a_moved_chain_whole(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
@@ -190,16 +190,16 @@ def test_prune_keeps_a_moved_chain_whole(repo: Callable[..., Path], run: Callabl
         "{pug: wolf, pug.ana.lan: wolf.fv.lan}", "{wolf: fox}") + "terraform: [.]\n")
     subprocess.run(["git", "-C", str(root), "commit", "-qam", "move two"], check=True)
     _sweep(root, run)
-    assert sorted(_moved_blocks(root, "main.tf")) == ["  from = terraform_data.pug", "  from = terraform_data.wolf"]
+    assert sorted(_moved_blocks(root, "moved.tf")) == ["  from = terraform_data.pug", "  from = terraform_data.wolf"]
     done = run(root, "audit", "--prune", "--write")
     assert done.exit_code == 0 and "removed" not in done.stdout, done.stdout
     assert ("kept moved terraform_data.wolf -> terraform_data.fox (move pug move, expired 2026-11-05): its chain "
-            "(terraform_data.pug -> terraform_data.wolf, main.tf:") in done.stdout, done.stdout
-    assert len(_moved_blocks(root, "main.tf")) == 2
+            "(terraform_data.pug -> terraform_data.wolf, moved.tf:") in done.stdout, done.stdout
+    assert len(_moved_blocks(root, "moved.tf")) == 2
     _terraform(root, "apply", "-auto-approve")  # state at fox: the chain goes whole
     done = run(root, "audit", "--prune", "--write")
     assert done.stdout.count(": removed moved ") == 2, done.stdout
-    assert _moved_blocks(root, "main.tf") == [] and run(root, "verify").exit_code == 0
+    assert _moved_blocks(root, "moved.tf") == [] and run(root, "verify").exit_code == 0
 
 
 def test_prune_needs_every_root_holding_state_listed(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
@@ -215,7 +215,7 @@ def test_prune_needs_every_root_holding_state_listed(repo: Callable[..., Path], 
     assert ("kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired 2026-11-04): not proven "
             "unneeded: live/b holds Terraform state or an init but is not in renamer.yaml's `terraform:`"
             ) in done.stdout, done.stdout
-    assert len(_moved_blocks(root, "modules/box/main.tf")) == 1
+    assert len(_moved_blocks(root, "modules/box/moved.tf")) == 1
 
 
 def _workspace(root: Path, *args: str) -> None:
@@ -236,7 +236,7 @@ def test_prune_plans_every_workspace(repo: Callable[..., Path], run: Callable[..
     assert done.exit_code == 0
     assert ("the plan of . (workspace prod) still moves from terraform_data.pug; apply it there first"
             ) in done.stdout, done.stdout
-    assert len(_moved_blocks(root, "main.tf")) == 1
+    assert len(_moved_blocks(root, "moved.tf")) == 1
     _workspace(root, "select", "prod")
     _terraform(root, "apply", "-auto-approve")
     done = run(root, "audit", "--prune", "--write")

@@ -235,14 +235,15 @@ def test_keep_rules_of_an_interactive_sweep_go_and_moved_blocks_are_inverted_by_
     roles = [c["role"] for c in json.loads(run(root, "log", "--format", "json").stdout)["moves"][0]["commits"]]
     assert roles == ["rewrite", "decisions"], roles
     assert "the lab keeps its note" in (root / "allow.yaml").read_text()
-    assert "# renamer: move fv-ml1-move expires" in (root / "stacks/main.tf").read_text()
+    assert "# renamer: move fv-ml1-move expires" in (root / "stacks/moved.tf").read_text()  # the module's
     undone = run(root, "undo", "fv-ml1-move")
     assert undone.exit_code == 0, undone.stdout + undone.stderr
     # keep rule and the move's moved block gone with the rest; the undo's inverse block in their place
-    assert git(root, "diff", "--name-only", before, "HEAD").split() == ["stacks/main.tf"]
+    assert git(root, "diff", "--name-only", before, "HEAD").split() == ["stacks/moved.tf"]
     assert (root / "allow.yaml").read_text() == CURRENT_ALL
-    text = (root / "stacks/main.tf").read_text()
-    assert text.startswith(tf + "\n# renamer: move undo-fv-ml1-move expires ")
+    assert (root / "stacks/main.tf").read_text() == tf
+    text = (root / "stacks/moved.tf").read_text()
+    assert text.startswith("# renamer: move undo-fv-ml1-move expires ")
     assert text.endswith("\nmoved {\n  from = terraform_data.fv-ml1\n  to   = terraform_data.ana-ml2\n}\n")
 
 
@@ -455,8 +456,8 @@ def test_terraform_the_undo_writes_the_inverse_moved_block_so_the_state_moves_ba
     assert terraform("state", "list").split() == ["terraform_data.fv-ml1"]
     done = run(root, "undo", "fv-ml1-move")
     assert done.exit_code == 0, done.stdout + done.stderr
-    text = (root / "main.tf").read_text()
-    assert 'resource "terraform_data" "ana-ml2"' in text and "to   = terraform_data.fv-ml1" not in text
+    text = (root / "moved.tf").read_text()  # the module's moved.tf, made again for the inverse block
+    assert (root / "main.tf").read_text() == main and "to   = terraform_data.fv-ml1" not in text
     assert re.search(r"# renamer: move undo-fv-ml1-move expires \d{4}-\d\d-\d\d\nmoved \{\n  from = "
                      r"terraform_data\.fv-ml1\n  to   = terraform_data\.ana-ml2\n\}\n", text), text
     assert "undo: verify of the inverse renames: OK" in done.stdout

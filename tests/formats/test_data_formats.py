@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from renamer.formats import format_of as claimed_by
@@ -166,3 +168,41 @@ def test_plain_safe_finds_safe_values(value: str) -> None:
 ))
 def test_plain_safe_noop_for_risky_values(value: str) -> None:
     assert plain_safe(value) is False
+
+
+# -- TOML collisions through the CLI (issue 32, item 5) ---------------------------------------------
+
+TOML_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    pytest.param('[servers]\npug = 1\nwolf = 2\n', "c.toml:3: renaming a key would collide with the existing key "
+                 "there (line 2 ('pug = 1') meets line 3 ('wolf = 2'))", id="two-keys"),
+    pytest.param('[servers.pug]\nip = "a"\n\n[servers.wolf]\nip = "b"\n',
+                 "c.toml:4: renaming a key or table would collide with the existing 'servers', 'wolf' "
+                 "(line 1 ('[servers.pug]') meets line 4 ('[servers.wolf]'))", id="two-tables"),
+    pytest.param('[[hosts]]\nname = "pug"\nip = "a"\n\n[[hosts]]\nname = "wolf"\nip = "b"\n',
+                 "c.toml:6: the edit makes two entries of the TOML array of tables `hosts` name 'wolf' "
+                 "(lines 2, 6): one entry would stand for two", id="two-array-of-tables-entries-by-name"),
+    pytest.param('[net]\nhosts = [{ name = "pug", ip = "a" }, { name = "wolf", ip = "b" }]\n',
+                 "c.toml:2: the edit makes two entries of the TOML array of tables `net.hosts` name 'wolf'",
+                 id="an-inline-array-of-tables"),
+])
+def test_a_rename_that_makes_two_toml_names_one_is_refused_naming_both_lines(text, said, repo, run) -> None:
+    from tests.testing.repos import snapshot
+    root = repo({"c.toml": text}, config=TOML_CONFIG, allowlist="version: 1\ncurrent: ['**']\n")
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert said in done.stderr, done.stderr
+    assert done.stderr.startswith("renamer: error: ") and len(done.stderr.strip().splitlines()) == 1
+    assert snapshot(root) == before  # nothing written
+    found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [f["reason"] for f in found] == ["structure"], found
+
+
+def test_array_of_tables_entries_named_apart_after_the_rename_pass(repo, run) -> None:
+    text = '[[hosts]]\nname = "pug"\n\n[[hosts]]\nname = "rex"\n'
+    root = repo({"c.toml": text}, config=TOML_CONFIG, allowlist="version: 1\ncurrent: ['**']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "c.toml").read_text() == text.replace("pug", "wolf")

@@ -342,3 +342,30 @@ def test_a_commit_still_to_make_keeps_the_journal_until_it_is_made(tmp_path: Pat
     kept = pending(root)
     assert kept is not None and kept["state"] == "written" and kept["commit"] == "move: rewrite\n"
     assert (root / "a.env").read_bytes() == NEW["a.env"]
+
+
+@pytest.mark.parametrize(("linked", "someone"), (
+    pytest.param(False, None, id="killed-before-the-link"),
+    pytest.param(True, None, id="linked-not-yet-cleaned"),
+    pytest.param(False, b"theirs\n", id="someone-made-it-meanwhile"),
+))
+def test_a_created_file_is_rolled_forward_only_where_nothing_else_stands(
+        tmp_path: Path, linked: bool, someone: bytes | None) -> None:
+    """A file the sweep creates (a module's moved.tf, sweep/moved_files.py): as read, "not there"
+    (the empty file's digest); recovery links it in, finishes a link cut short, and never writes
+    over a file someone else made meanwhile."""
+    root = _root(tmp_path)
+    made = b"# renamer: move m expires 2030-01-01\nmoved {\n  from = a.b\n  to   = a.c\n}\n"
+    journal = Journal(root, ["moved.tf"], digests=[(_sha1(b""), _sha1(made))])
+    journal.prepare()
+    journal.commit()
+    tmp = root / journal.writes[0][1]
+    tmp.write_bytes(made)
+    if linked:
+        os.link(tmp, root / "moved.tf")
+    if someone is not None:
+        (root / "moved.tf").write_bytes(someone)
+    recovery = recover(root)
+    assert recovery is not None and not tmp.exists()
+    assert (root / "moved.tf").read_bytes() == (someone if someone is not None else made)
+    assert (recovery.rolled_forward, recovery.saved) == ((), ("moved.tf",)) if someone else (("moved.tf",), ())

@@ -19,7 +19,7 @@ from tests.conftest import Result
 from tests.sweep.test_terraform_labels import ALLOW, CONFIG, _swept, _terraform, _verify
 from tests.sweep.test_terraform_matches import needs_terraform
 from tests.testing.repos import snapshot
-from tests.testing.terraform import tag
+from tests.testing.terraform import in_moved_tf, tag
 
 
 def _moved(address: str, old: str = "pug", new: str = "wolf", indent: str = "") -> str:
@@ -258,7 +258,7 @@ def test_an_instance_key_moves_with_its_references_and_a_moved_block(
 ) -> None:
     root = repo(files, config=CONFIG, allowlist=ALLOW)
     _swept(root, run)
-    for rel, text in {**files, **after}.items():
+    for rel, text in in_moved_tf({**files, **after}).items():  # the blocks go to the module's moved.tf
         assert (root / rel).read_bytes().decode() == text, rel
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.testing.repos import snapshot
-from tests.testing.terraform import needs_terraform, tagged
+from tests.testing.terraform import in_moved_tf, needs_terraform, tagged
 
 CONFIG = ("version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\n"
           "  addresses: {10.0.0.5: 10.1.0.5}\nallowlist: allow.yaml\n")
@@ -142,8 +142,9 @@ def test_a_label_and_every_reference_move_together(files: dict[str, str], after:
     root = repo(files, config=CONFIG, allowlist=ALLOW)
     assert _verify(root, run)[0] == 1
     _swept(root, run)
-    for rel, text in after.items():  # each `moved` block written with its tag (moved_tags.py)
-        assert (root / rel).read_bytes() == tagged(text).encode(), (rel, (root / rel).read_text())
+    # each `moved` block written with its tag (moved_tags.py), in its module's moved.tf
+    for rel, text in in_moved_tf({rel: tagged(text) for rel, text in after.items()}).items():
+        assert (root / rel).read_bytes() == text.encode(), (rel, (root / rel).read_text())
 
 
 def test_the_dry_run_diff_shows_the_moved_block_and_applies(repo: Callable[..., Path],
@@ -267,12 +268,13 @@ def _validated_after(root: Path, run: Callable[..., Result]) -> None:
     main = (root / "main.tf").read_text()
     assert "module.wolf.wolf" in main and "terraform_data.wolf[0].id" in main and "[terraform_data.wolf]" in main
     assert 'pug.ana.lan' not in main and '"wolf.fv.lan"' in main  # a host name string, as ever
-    assert main.count("moved {") == 2 and "from = module.pug" in main and "from = terraform_data.pug" in main
+    moved = (root / "moved.tf").read_text()  # the module's own moved.tf (moved_files.py)
+    assert "moved" not in main
+    assert moved.count("moved {") == 2 and "from = module.pug" in moved and "from = terraform_data.pug" in moved
     host = (root / "modules/host/main.tf").read_text()
-    assert host == tagged(VALIDATED["modules/host/main.tf"].replace("pug", "wolf").replace(
-        '  input    = "${var.wolf}-${each.key}"\n}\n',
-        '  input    = "${var.wolf}-${each.key}"\n}\n\nmoved {\n  from = terraform_data.pug\n'
-        '  to   = terraform_data.wolf\n}\n'))
+    assert host == VALIDATED["modules/host/main.tf"].replace("pug", "wolf")
+    assert (root / "modules/host/moved.tf").read_text() == tagged(
+        "\n\nmoved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}\n")[2:]
 
 
 def test_swept_labels_of_builtin_resources_and_local_modules(repo: Callable[..., Path],

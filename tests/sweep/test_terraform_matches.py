@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.sweep.test_terraform_labels import ALLOW, CONFIG, _swept, _terraform, _verify
-from tests.testing.terraform import needs_terraform, tag, tagged
+from tests.testing.terraform import in_moved_tf, needs_terraform, tag, tagged
 
 MOD = {"mod/main.tf": 'variable "pug" {\n  type = string\n}\noutput "pug" {\n  value = var.pug\n}\n'}
 CALLS = ('module "m" {\n  source   = "./mod"\n  for_each = toset(["a"])\n  pug      = each.key\n}\n'
@@ -110,8 +110,8 @@ def test_labels_the_header_reader_missed_move_with_their_references(
         run: Callable[..., Result]) -> None:
     root = repo({**files, "caller/main.tf": 'module "c" {\n  source = "../"\n}\n'}, config=CONFIG, allowlist=ALLOW)
     _swept(root, run)
-    for rel, data in after.items():
-        assert (root / rel).read_bytes() == tagged(data.decode()).encode(), (root / rel).read_bytes()
+    for rel, text in in_moved_tf({rel: tagged(data.decode()) for rel, data in after.items()}).items():
+        assert (root / rel).read_bytes() == text.encode(), (root / rel).read_bytes()
 
 
 # finding 4: a test file naming the label keeps it whole
@@ -155,7 +155,8 @@ def test_an_override_file_gets_no_moved_block(override: str, tmp_path: Path, rep
     root = repo(files, config=CONFIG, allowlist=ALLOW)
     _swept(root, run)
     assert (root / override).read_text() == files[override].replace("pug", "wolf")
-    assert (root / "main.tf").read_text().count("moved {") == 1
+    assert "moved {" not in (root / "main.tf").read_text()  # the module's moved.tf holds it, once
+    assert (root / "moved.tf").read_text().count("moved {") == 1
     _init_validate(root, tmp_path)
 
 
@@ -174,17 +175,16 @@ def test_a_moved_chain_grows_one_link_per_sweep(tmp_path: Path, repo: Callable[.
         done = _terraform(root, tmp_path, *step)
         assert done.returncode == 0, done.stdout + done.stderr
     _swept(root, run)
-    first = CHAIN.replace('"pug"', '"wolf"') .replace(
-        '{\n}\n\nmoved', '{\n}\n\n' + tag() + '\nmoved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}'
-                           '\n\nmoved', 1)
+    first = CHAIN.replace('"pug"', '"wolf"')
+    moved = tag() + '\nmoved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}\n'
     assert (root / "main.tf").read_text() == first
+    assert (root / "moved.tf").read_text() == moved  # the module's moved.tf (moved_files.py)
     (root / "renamer.yaml").write_text(CONFIG.replace("{pug: wolf, pug.ana.lan: wolf.fv.lan}", "{wolf: fox}"))
     subprocess.run(["git", "-C", str(root), "commit", "-qam", "wolf: fox"], check=True)
     _swept(root, run)
-    second = first.replace('"wolf"', '"fox"').replace(
-        '{\n}\n\n#', '{\n}\n\n' + tag() + '\nmoved {\n  from = terraform_data.wolf\n  to   = terraform_data.fox\n}'
-                        '\n\n#', 1)
-    assert (root / "main.tf").read_text() == second
+    assert (root / "main.tf").read_text() == first.replace('"wolf"', '"fox"')
+    assert (root / "moved.tf").read_text() == (moved + "\n" + tag() + '\nmoved {\n  from = terraform_data.wolf\n'
+                                               '  to   = terraform_data.fox\n}\n')  # appended: a link more
     done = _terraform(root, tmp_path, "plan", "-input=false", f"-state={state}")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "terraform_data.pug has moved to terraform_data.fox" in done.stdout, done.stdout
@@ -251,9 +251,10 @@ def test_a_derived_name_label_moves_with_its_references(tmp_path: Path, repo: Ca
              "caller/main.tf": 'module "c" {\n  source = "../"\n}\n'}
     root = repo(files, config=DERIVED, allowlist=ALLOW)
     _swept(root, run)
-    assert (root / "main.tf").read_text() == tagged(
-        'resource "terraform_data" "wolf-db" {\n}\n\nmoved {\n  from = terraform_data.pug-db\n'
-        '  to   = terraform_data.wolf-db\n}\noutput "o" {\n  value = terraform_data.wolf-db.id\n}\n')
+    for rel, text in in_moved_tf({"main.tf": tagged(
+            'resource "terraform_data" "wolf-db" {\n}\n\nmoved {\n  from = terraform_data.pug-db\n'
+            '  to   = terraform_data.wolf-db\n}\noutput "o" {\n  value = terraform_data.wolf-db.id\n}\n')}).items():
+        assert (root / rel).read_text() == text, rel
     _init_validate(root, tmp_path)
 
 

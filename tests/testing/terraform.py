@@ -42,3 +42,35 @@ def tagged(text: str, name: str = "repo", expires: dt.date | None = None) -> str
 def tag(name: str = "repo", expires: dt.date | None = None) -> str:
     """The tag line of a `moved` block the sweep writes (by default: no cutover, the repo `repo`)."""
     return f"# renamer: move {name} expires {(expires or dt.date.today() + dt.timedelta(days=90)).isoformat()}"
+
+
+# a tagged `moved` block as the sweep adds it after a block: a blank line, the tag, the block
+_ADDED = re.compile(r"(\r?\n)\r?\n([ \t]*)# renamer: move [^\r\n]*\r?\n[ \t]*moved \{.*?\r?\n[ \t]*\}", re.S)
+
+
+def in_moved_tf(tree: dict[str, str]) -> dict[str, str]:
+    """`tree` (path -> text, written as if each tagged `moved` block stood after the block it
+    moves) as the sweep writes it (issue 32, item 2; renamer/sweep/moved_files.py): each such block
+    taken out of its file and appended to `moved.tf` in that file's folder, a blank line before it
+    where the file holds anything, its own indentation dropped, in the `moved.tf`'s newlines."""
+    out = dict(tree)
+    blocks: dict[str, list[tuple[str, str]]] = {}  # folder -> (block, its newline)
+    for rel in sorted(tree):
+        text = tree[rel]
+        for found in _ADDED.finditer(text):
+            nl, indent = found[1], found[2]
+            lines = found[0][2 * len(nl):].split(nl)
+            block = "\n".join(line[len(indent):] if line.startswith(indent) else line for line in lines)
+            have = blocks.setdefault(rel.rpartition("/")[0], [])
+            if (block, nl) not in have:
+                have.append((block, nl))
+        out[rel] = _ADDED.sub("", text)
+    for folder, found in blocks.items():
+        rel = f"{folder}/moved.tf" if folder else "moved.tf"
+        base = out.get(rel, "")
+        nl = "\r\n" if "\r\n" in base else "\n" if "\n" in base else found[0][1]
+        text = base if not base or base.endswith("\n") else base + nl
+        for i, (block, _) in enumerate(found):
+            text += (nl if base or i else "") + block.replace("\n", nl) + nl
+        out[rel] = text
+    return out

@@ -153,7 +153,7 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
 
         out.echo(dumps(document))
     else:
-        out.echo(transitions_text(inventory.transitions) + plan_text(plans))
+        out.echo(transitions_text(inventory.transitions, no_window=inventory.no_window) + plan_text(plans))
     # Attention needed whatever the flags: a resolver planned without being read, one that does
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the
@@ -297,7 +297,8 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         for plan in result.plans:
             for line in drift_lines(plan):
                 out.echo(f"renamer: {line}\n", err=True)
-    out.echo(transitions_text(inventory.transitions) + plan_text(result.plans) if dry_run else
+    listed = transitions_text(inventory.transitions, no_window=inventory.no_window)
+    out.echo(listed + plan_text(result.plans) if dry_run else
              out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result,
                                        width=out.width(), vantage=result.vantage,
                                        skipped=[p.resolver.name for p in result.plans

@@ -648,7 +648,13 @@ def test_a_short_old_name_retired_in_two_sites_is_refused() -> None:
         with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=30), NOW)
     assert raised.value.lines == [
         "renamer.yaml: renames.hosts: a DNS transition would serve the old name ana-ml2 in the domains of sites ana "
-        "and fv: its one-label name would be two CNAMEs (dnsmasq refuses to start); keep it in one of them only"]
+        "and fv, and ns-ana, ns-ana2, ns-ana3 serve both sites' one-label names: its one-label name would be two "
+        "CNAMEs there (dnsmasq refuses to start); keep it in one of them only, or serve the two sites on separate "
+        "resolvers"]
+    # (finding 5) where no resolver serves one-label names of both sites (BIND, PowerDNS), no clash
+    served = with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=30), NOW,
+                              short_names=lambda resolver: False)
+    assert sorted(t.fqdn for t in served.transitions) == ["ana-ml2.ana.lan", "ana-ml2.fv.lan"]
 
 
 def test_an_expired_alias_is_refused_nothing() -> None:
@@ -657,3 +663,34 @@ def test_an_expired_alias_is_refused_nothing() -> None:
     done = with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"), ("ana-ml2", "fv-ml1")),
                             DAY, dt.timedelta(days=1), NOW)
     assert [(t.fqdn, t.served) for t in done.transitions] == [("ana-ml2.ana.lan", False)]
+
+
+def test_an_old_label_that_is_another_sites_name_is_served_where_no_resolver_holds_both(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 5, dnsmasq: the old nas.ana.lan (now fv-gw) while fv has a host nas. The
+    one-label name `nas` clashes only on a resolver serving both sites; with ns-ana and ns-ana2
+    serving ana and ns-fv serving fv, none does: the alias is served (short name included), fv's
+    nas keeps its address."""
+    at(monkeypatch, "2026-10-10")
+    moved.write_resolvers(ns_ana={"sites": ["ana"], "dhcp": ["ana"]}, ns_ana2={"sites": ["ana"]},
+                          ns_fv={"sites": ["fv"], "dhcp": ["fv"]})
+    fv = moved.inventory / "sites" / "fv.yaml"
+    fv.write_text(fv.read_text().replace("  - name: fv-gw\n", "  - name: nas\n    address: 10.251.9.9\n"
+                                                              "  - name: fv-gw\n", 1))
+    (moved.root / "renamer.yaml").write_text(CONFIG.replace(
+        "    ana-ml2.ana.lan: fv-ml1.fv.lan\n", "    ana-ml2.ana.lan: fv-ml1.fv.lan\n    nas.ana.lan: fv-gw.fv.lan\n"))
+    applied = dns(run, moved, "apply", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    gateway = ("NOERROR", ("CNAME fv-gw.fv.lan.",))  # (fv is not served there: the CNAME alone)
+    for resolver in ("ns-ana", "ns-ana2"):
+        assert asked(moved, resolver, "nas.ana.lan.") == gateway, resolver
+        assert asked(moved, resolver, "nas.") == gateway, resolver
+    assert asked(moved, "ns-fv", "nas.fv.lan.") == ("NOERROR", ("A 10.251.9.9",))
+    assert asked(moved, "ns-fv", "nas.") == ("NOERROR", ("A 10.251.9.9",))
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0
+    moved.write_resolvers()  # ns-ana2 serves both sites again: the one-label name is refused, with why
+    refused = dns(run, moved, "plan", "--resolvers", "all")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert ("renames.hosts.nas.ana.lan: a DNS transition would serve its one-label name nas as a CNAME to fv-gw.fv.lan, "
+            "but nas is also the one-label name of nas.fv.lan, and ns-ana, ns-ana2, ns-fv serve both sites' "
+            "one-label names") in refused.stderr, refused.stderr

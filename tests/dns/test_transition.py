@@ -694,3 +694,31 @@ def test_an_old_label_that_is_another_sites_name_is_served_where_no_resolver_hol
     assert ("renames.hosts.nas.ana.lan: a DNS transition would serve its one-label name nas as a CNAME to fv-gw.fv.lan, "
             "but nas is also the one-label name of nas.fv.lan, and ns-ana, ns-ana2, ns-fv serve both sites' "
             "one-label names") in refused.stderr, refused.stderr
+
+
+def test_an_ansible_run_spanning_the_expiry_verifies_by_the_clock_it_rendered_with(  # type: ignore[no-untyped-def]
+        lab: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 9: `dns apply --engine ansible` renders the files by the clock it read at
+    the start; the playbook's verify is a renamer run of its own. Here the window ends between
+    the two (renamer's clock a few minutes behind, tests/testing/skewed.py): the verify judges by
+    the plan's instant (RENAMER_NOW handed to the playbook), so the run keeps what it wrote (the
+    alias), OK, as the built-in engine does, instead of a canary mismatch and a rollback."""
+    import subprocess
+    import sys
+
+    monkeypatch.delenv("RENAMER_NOW", raising=False)
+    real = dt.datetime.now(dt.UTC)
+    hours = 24 + real.hour  # from yesterday's 00:00: the window ended at this hour's :00, minutes ago
+    (lab.root / "renamer.yaml").write_text(CONFIG.replace("cutover: 2026-10-05", f"cutover: "
+                                                          f"{(real - dt.timedelta(days=1)).date().isoformat()}")
+                                           .replace("dns_transition: 30d", f"dns_transition: {hours}h"))
+    behind = -(real.minute + 5)  # renamer's clock: 5 minutes before the window ended
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "tests.testing.skewed", str(behind), "dns", "apply", "--resolvers",
+                           "all", "--engine", "ansible", "--inventory", str(lab.inventory)],
+                          cwd=lab.root, env={**__import__("os").environ, "PYTHONPATH": str(root), "NO_COLOR": "1"},
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "canary" not in done.stdout, done.stdout
+    for name in ("ana-ml2.ana.lan.", "ana-ml2."):  # what it rendered (in the window, by its clock) is served
+        assert everywhere(lab, name) == {ALIAS}, name

@@ -722,3 +722,38 @@ def test_an_ansible_run_spanning_the_expiry_verifies_by_the_clock_it_rendered_wi
     assert "canary" not in done.stdout, done.stdout
     for name in ("ana-ml2.ana.lan.", "ana-ml2."):  # what it rendered (in the window, by its clock) is served
         assert everywhere(lab, name) == {ALIAS}, name
+
+
+def test_a_hand_made_cname_at_the_old_name_is_predicted_to_fail_and_retire_stale_clears_it(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 11: an operator kept the old name alive by hand (`cname=ana-ml2.ana.lan,
+    fv-ml1.fv.lan` in dnsmasq.conf), then turns the window on: renamer's own cname= for it makes
+    two, which dnsmasq refuses (duplicate CNAME). The plan says so (would fail, exit 1) before the
+    apply finds it; `--retire-stale` comments the hand line out and the alias is served."""
+    from renamer.dns.dnsmasq import sandbox
+
+    at(monkeypatch, AFTER)  # as served after the window: no alias of renamer's
+    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    for instance in moved.instances.values():
+        with instance.conf.open("a") as conf:
+            conf.write("cname=ana-ml2.ana.lan,fv-ml1.fv.lan\n")
+        sandbox.restart(instance.folder)
+    at(monkeypatch, "2026-10-10")
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1, planned.stdout + planned.stderr
+    assert ("would fail: ns-ana: its test after the write would fail: ana-ml2.ana.lan would be a CNAME twice, "
+            "renamer's (ana-ml2.ana.lan CNAME (transitional until 2026-11-04) to fv-ml1.fv.lan.) and a "
+            "hand-written one to fv-ml1.fv.lan. (hand-written records, below): dnsmasq refuses that (duplicate "
+            "CNAME) and the apply rolls back; `dns apply --retire-stale` comments it out") in planned.stdout, \
+        planned.stdout
+    document = json.loads(dns(run, moved, "plan", "--resolvers", "all", "--format", "json").stdout)
+    assert all(any("would be a CNAME twice" in line for line in r["would_fail"]) for r in document["resolvers"])
+    failed = dns(run, moved, "apply", "--resolvers", "all")  # what the plan said
+    assert failed.exit_code == 1 and "duplicate CNAME" in failed.stdout, failed.stdout
+    retired = dns(run, moved, "plan", "--resolvers", "all", "--retire-stale")
+    assert "would be a CNAME twice" not in retired.stdout, retired.stdout
+    applied = dns(run, moved, "apply", "--resolvers", "all", "--retire-stale")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+    for instance in moved.instances.values():
+        assert "# retired by `renamer dns apply --retire-stale`" in instance.conf.read_text()

@@ -186,6 +186,15 @@ def adoptable(rr: dict[str, Any], records: tuple[str, ...]) -> bool:
             and not rr.get("comments"))
 
 
+def left_to_its_owner(site: Owner, key: Key, rr: dict[str, Any]) -> bool:
+    """A hand-written RRset (not renamer's) that holds exactly a transitional alias renamer would
+    write there: it serves the alias already, and renamer leaves it the operator's, never taking it
+    over: renamer retires its own aliases when their window ends, and never deletes what it did not
+    write (t24-alias finding 13). `dns apply --retire-stale` deletes it once its name is retired."""
+    return (isinstance(site, Site) and key[1] == "CNAME" and not owned(rr, site)
+            and key[0] in {f"{moved.fqdn}." for moved in site.transitional})
+
+
 def owned(rr: dict[str, Any], site: Owner) -> bool:
     return any(c.get("account") == ACCOUNT and c.get("content") == tag(site) for c in rr.get("comments", []))
 
@@ -200,6 +209,9 @@ def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
             names_with.setdefault(name, set()).add(rdtype)
         for key, rr in want.items():
             current = have.get(key)
+            if current is not None and left_to_its_owner(site, key, current) \
+                    and adoptable(current, rr.records):
+                continue  # the operator's, serving the alias already: left as it is
             if current is not None and not owned(current, site) and not adoptable(current, rr.records):
                 shown = ", ".join(contents(current)) or "(empty)"
                 extra = _extra(current)

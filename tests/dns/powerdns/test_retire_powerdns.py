@@ -138,3 +138,48 @@ def test_a_site_removed_from_the_inventory_has_its_rrsets_deleted_and_a_rollback
     assert ask(fleet.server, "fv-gw.fv.lan.") == ("10.251.0.1",)
     assert not any(k.startswith(("ana", "_renamer.ana")) for k in owned(fleet))
     assert dns(run, fleet, "plan", "--resolvers", "all", "--expect-no-changes").exit_code == 0
+
+
+TRANSITION = ("version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}\n"
+              "options:\n  dns_transition: 30d\ndns: dns/\n")  # the alias ana-ml2.ana.lan until 2026-11-04
+TWIN = {"name": "ana-ml2.ana.lan.", "type": "CNAME", "ttl": 3600, "changetype": "REPLACE",
+        "records": [{"content": "fv-ml1.fv.lan.", "disabled": False}]}  # the alias, made by hand
+
+
+def test_a_hand_made_twin_of_a_transitional_alias_is_never_taken_over_nor_deleted(
+        run: Callable[..., Any], fleet: Fleet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 13: an operator's own RRset, exactly the CNAME the window would write,
+    no comment. In the window it serves the alias: the apply leaves it the operator's (TTL 3600, no
+    renamer comment), as the plan says (hand-written, stays served). After the date the apply
+    never deletes it: the plan says the verify would fail on it, the apply does and rolls back; only
+    `--retire-stale` deletes it. Asked over DNS and read from the API."""
+    (fleet.root / "renamer.yaml").write_text(TRANSITION)
+    ana = fleet.inventory / "sites" / "ana.yaml"
+    ana.write_text(ana.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2]"))
+    monkeypatch.setenv("RENAMER_NOW", "2026-12-01")
+    assert dns(run, fleet, "apply", "--resolvers", "ns-pdns").exit_code == 0
+    fleet.server.client().patch("ana.lan", [TWIN])
+    hand = [[], [("fv-ml1.fv.lan.", False)], 3600]
+    assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand
+
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+    assert "ana.lan.: ana-ml2.ana.lan. CNAME fv-ml1.fv.lan. (hand-written RRset)" in planned.stdout, planned.stdout
+    applied = dns(run, fleet, "apply", "--resolvers", "ns-pdns")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand  # still the operator's
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == ("fv-ml1.fv.lan.",)
+    assert ask(fleet.server, "ana-ml2.ana.lan.") == ("10.251.50.54",)
+    assert dns(run, fleet, "verify", "--resolvers", "ns-pdns").exit_code == 0
+
+    monkeypatch.setenv("RENAMER_NOW", "2026-11-10")  # the window is over
+    planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+    assert planned.exit_code == 1 and "would fail: ns-pdns: its verify after the write would fail: " \
+        "ana-ml2.ana.lan CNAME gone: expected none, got fv-ml1.fv.lan" in planned.stdout, planned.stdout
+    failed = dns(run, fleet, "apply", "--resolvers", "ns-pdns")
+    assert failed.exit_code == 1, failed.stdout + failed.stderr
+    assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand  # never deleted by renamer
+    retired = dns(run, fleet, "apply", "--resolvers", "ns-pdns", "--retire-stale")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    assert "ana-ml2.ana.lan. CNAME" not in comments(fleet.server, "ana.lan")
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == () == ask(fleet.server, "ana-ml2.ana.lan.")

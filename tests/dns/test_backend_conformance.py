@@ -266,7 +266,7 @@ def test_a_transitional_alias_is_served_until_its_date_then_retired(  # type: ig
     every daemon answers NXDOMAIN (ana.lan is authoritative), verify proving each side."""
     (daemons.root / "renamer.yaml").write_text(TRANSITION)
     monkeypatch.setenv("RENAMER_NOW", "2026-11-03T12:00:00Z")
-    applied = dns(run, daemons, "apply", "--resolvers", "all")
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     backend = BACKENDS[inventory(daemons).resolvers[0].backend]
     cname = backend.cname_aliases
@@ -286,7 +286,7 @@ def test_a_transitional_alias_is_served_until_its_date_then_retired(  # type: ig
     assert stale.exit_code == 1  # still served, no longer wanted
     assert ("ana-ml2.ana.lan A gone", "fv-ml1.fv.lan." if cname else "10.251.50.54") in \
         [(check, got.split(" -> ")[0]) for check, got in _failures(stale)]
-    retired = dns(run, daemons, "apply", "--resolvers", "all")
+    retired = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
     assert retired.exit_code == 0, retired.stdout + retired.stderr
     for name in daemons.instances:
         assert _asked(daemons, name, "ana-ml2.ana.lan.") == ("NXDOMAIN", ()), name
@@ -319,7 +319,7 @@ def test_an_old_name_renamed_to_an_alias_or_through_derived_names_gets_its_windo
     assert ("no transitional alias: 1 (old names options.dns_transition asks a window for that get none: "
             "retired at once)\n  ana-ml2-bmc -> scriberr-bmc (options.derived_names: ana-ml2-bmc of ana-ml2): "
             "no window: scriberr-bmc is no host or alias of the DNS inventory") in planned.stdout, planned.stdout
-    applied = dns(run, daemons, "apply", "--resolvers", "all")
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     for name in daemons.instances:
         assert _asked(daemons, name, "ana-ml2.ana.lan.") == _alias_answer(daemons, "fv-ml1.fv.lan",
@@ -330,7 +330,7 @@ def test_an_old_name_renamed_to_an_alias_or_through_derived_names_gets_its_windo
     (daemons.root / "renamer.yaml").write_text(
         "version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: fv-ml1}\n"
         "options:\n  dns_transition: 30d\n  derived_names: true\ndns: dns/\n")
-    applied = dns(run, daemons, "apply", "--resolvers", "all")
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     for name in daemons.instances:
         assert _asked(daemons, name, "ana-ml2-bmc.ana.lan.") == _alias_answer(daemons, "fv-ml1-bmc.fv.lan",
@@ -357,7 +357,7 @@ def test_an_old_label_that_is_another_sites_name_is_refused_only_where_one_label
     (daemons.root / "renamer.yaml").write_text(
         "version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {nas.ana.lan: fv-gw.fv.lan, ana-ml2.ana.lan: "
         "fv-ml1.fv.lan, ana-ml2.fv.lan: fv-ml1-bmc.fv.lan}\noptions:\n  dns_transition: 30d\ndns: dns/\n")
-    applied = dns(run, daemons, "apply", "--resolvers", "all")
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
     if backend.short_names:
         assert applied.exit_code == 2, applied.stdout + applied.stderr
         assert applied.stderr.startswith(

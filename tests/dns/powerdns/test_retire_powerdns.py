@@ -157,7 +157,7 @@ def test_a_hand_made_twin_of_a_transitional_alias_is_never_taken_over_nor_delete
     ana = fleet.inventory / "sites" / "ana.yaml"
     ana.write_text(ana.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2]"))
     monkeypatch.setenv("RENAMER_NOW", "2026-12-01")
-    assert dns(run, fleet, "apply", "--resolvers", "ns-pdns").exit_code == 0
+    assert dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns").exit_code == 0
     fleet.server.client().patch("ana.lan", [TWIN])
     hand = [[], [("fv-ml1.fv.lan.", False)], 3600]
     assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand
@@ -165,7 +165,7 @@ def test_a_hand_made_twin_of_a_transitional_alias_is_never_taken_over_nor_delete
     monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
     planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
     assert "ana.lan.: ana-ml2.ana.lan. CNAME fv-ml1.fv.lan. (hand-written RRset)" in planned.stdout, planned.stdout
-    applied = dns(run, fleet, "apply", "--resolvers", "ns-pdns")
+    applied = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand  # still the operator's
     assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == ("fv-ml1.fv.lan.",)
@@ -176,10 +176,10 @@ def test_a_hand_made_twin_of_a_transitional_alias_is_never_taken_over_nor_delete
     planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
     assert planned.exit_code == 1 and "would fail: ns-pdns: its verify after the write would fail: " \
         "ana-ml2.ana.lan CNAME gone: expected none, got fv-ml1.fv.lan" in planned.stdout, planned.stdout
-    failed = dns(run, fleet, "apply", "--resolvers", "ns-pdns")
+    failed = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns")
     assert failed.exit_code == 1, failed.stdout + failed.stderr
     assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand  # never deleted by renamer
-    retired = dns(run, fleet, "apply", "--resolvers", "ns-pdns", "--retire-stale")
+    retired = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns", "--retire-stale")
     assert retired.exit_code == 0, retired.stdout + retired.stderr
     assert "ana-ml2.ana.lan. CNAME" not in comments(fleet.server, "ana.lan")
     assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == () == ask(fleet.server, "ana-ml2.ana.lan.")

@@ -64,6 +64,9 @@ class Change:
 class Plan:
     changes: list[Change] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)  # refused: RRsets renamer does not own
+    # a clash with hand-written RRsets that `--retire-stale` deletes (`retirable`): (why, their keys);
+    # refused unless the apply deletes them first (dns/plan._plan_one, t24-alias finding 19)
+    deferred: list[tuple[str, list[Key]]] = field(default_factory=list)
 
     def by_zone(self) -> dict[str, list[Change]]:
         out: dict[str, list[Change]] = {}
@@ -199,8 +202,10 @@ def owned(rr: dict[str, Any], site: Owner) -> bool:
     return any(c.get("account") == ACCOUNT and c.get("content") == tag(site) for c in rr.get("comments", []))
 
 
-def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
-    """The changes that make each zone (as fetched: zone -> GET's JSON) serve `site`."""
+def plan(site: Site, live: dict[str, dict[str, Any]], retirable: frozenset[Key] = frozenset()) -> Plan:
+    """The changes that make each zone (as fetched: zone -> GET's JSON) serve `site`. An RRset
+    of another type beside a CNAME it writes is a conflict, or `deferred` where every such RRset is
+    one of `retirable` (hand-written, naming an old value: `--retire-stale` deletes it first)."""
     result = Plan()
     for zone, want in desired(site).items():
         have = fetched(live[zone])
@@ -222,10 +227,13 @@ def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
             clash = others if key[1] == "CNAME" else others & {"CNAME"}
             clash = {t for t in clash if not owned(have[(key[0], t)], site)}
             if clash:
-                result.conflicts.append(f"{zone}: {key[0]} has {', '.join(sorted(clash))} beside "
-                                        f"the {key[1]} renamer would write "
-                                        "(a CNAME stands alone, RFC 1034 3.6.2)")
-                continue
+                why = (f"{zone}: {key[0]} has {', '.join(sorted(clash))} beside the {key[1]} renamer would "
+                       "write (a CNAME stands alone, RFC 1034 3.6.2)")
+                hand = [(key[0], t) for t in sorted(clash)]
+                if not all(k in retirable for k in hand):
+                    result.conflicts.append(why)
+                    continue
+                result.deferred.append((why, hand))
             if current is None or contents(current) != rr.records or int(current.get("ttl", 0)) != rr.ttl \
                     or not owned(current, site):
                 result.changes.append(Change(zone, "REPLACE", key,

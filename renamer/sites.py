@@ -15,7 +15,8 @@ from pathlib import Path
 from renamer import clock, vcs_status
 from renamer.config import Config, display_path
 from renamer.config_load import load_config
-from renamer.dns.inventory import Inventory, Transitional
+from renamer.dns.backend import backend_for
+from renamer.dns.inventory import Inventory
 from renamer.dns.load import load_inventory, load_sites
 from renamer.dns.transition import transition_dict, with_transitions
 from renamer.errors import ConfigError
@@ -47,7 +48,8 @@ def locate_inventory(repo: Path | None, config: Path | None, cwd: Path,
                         old_addresses=tuple(old for old, _ in renames.addresses))
     shown = loaded.display(config_path)
     return with_transitions(inventory, renames.hosts, loaded.cutover, loaded.dns_transition, clock.now(),
-                            shown, _host_key_line(config_path, shown))
+                            shown, _host_key_line(config_path, shown), derived_names=loaded.derived_names,
+                            short_names=lambda resolver: backend_for(resolver).short_names)
 
 
 def site_hosts(config: Config) -> list[tuple[str, str, str]]:
@@ -59,17 +61,19 @@ def site_hosts(config: Config) -> list[tuple[str, str, str]]:
             for address in host.addresses]
 
 
-def transitions(config: Config) -> tuple[Transitional, ...]:
-    """Every transitional alias of the DNS inventory's sites that load (served or expired, by the
-    clock: renamer/clock.py), for `audit`; a transition renamer cannot serve is refused as the DNS
-    commands refuse it (ConfigError)."""
+def transitions(config: Config) -> Inventory:
+    """The DNS inventory's sites that load, with every transitional alias (`transitions`: served
+    or expired, by the clock: renamer/clock.py) and the old names that get no window
+    (`no_window`), for `audit`; a transition renamer cannot serve is refused as the DNS commands
+    refuse it (ConfigError). No resolver is read: a one-label clash a resolver would serve is the
+    DNS commands' to refuse."""
     sites = load_sites(config.dns_dir, config.display)
-    if not sites:
-        return ()
     bare = Inventory(config.dns_dir, tuple(sites), ())
+    if not sites:
+        return bare
     shown = config.display(config.path)
     return with_transitions(bare, config.renames.hosts, config.cutover, config.dns_transition, clock.now(),
-                            shown, _host_key_line(config.path, shown)).transitions
+                            shown, _host_key_line(config.path, shown), derived_names=config.derived_names)
 
 
 def _host_key_line(path: Path, shown: str) -> Callable[[str], str]:
@@ -89,7 +93,7 @@ def _host_key_line(path: Path, shown: str) -> Callable[[str], str]:
 
 def transition_documents(config: Config) -> list[dict[str, object]]:
     """`transitions`, as `audit --format json` prints them (`dns_transitional`)."""
-    return [transition_dict(t, asked=False) for t in transitions(config)]
+    return [transition_dict(t, asked=False) for t in transitions(config).transitions]
 
 
 def inventory_at(config: Config, rev: str, gone_hosts: tuple[str, ...] = (),

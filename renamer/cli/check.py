@@ -363,7 +363,7 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
                      "remove; --write removes them\n")
         return EXIT_OK
     summary, refs, stale = result.summary, result.references, result.stale
-    kept_names = transitions(project.config) if fmt != "json" else ()  # DNS transitional aliases, dated
+    dated = transitions(project.config) if fmt != "json" else None  # DNS transitional aliases, dated
     if fmt == "json":
         text = dumps({**audit_data(result), "dns_transitional": transition_documents(project.config)})
     elif fmt == "markdown":
@@ -376,8 +376,9 @@ def audit(ctx: click.Context, fmt: str, output_file: Path | None, strict: bool,
             text = text.rstrip("\n") + "\n\n" + "\n".join([
                 f"Moved blocks past expiry: {len(moves)} (`audit --prune` removes those no plan still needs)",
                 *(f"  {m.path}:{m.line}  {_move_text(m)}" for m in moves)]) + "\n"
-        if kept_names:
-            text = text.rstrip("\n") + "\n\n" + transitions_text(kept_names, asked=False).replace(
+        if dated is not None and (dated.transitions or dated.no_window):
+            text = text.rstrip("\n") + "\n\n" + transitions_text(
+                dated.transitions, asked=False, no_window=dated.no_window).replace(
                 "transitional aliases:", "DNS transitional aliases:", 1).replace(
                 "then retired)", "then retired; from the site files, no resolver asked)", 1)
     if output_file is None:

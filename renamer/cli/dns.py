@@ -29,7 +29,7 @@ from renamer.dns.report import (
 )
 from renamer.dns.transition import transitions_text
 from renamer.documents import SCHEMA, versioned
-from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError
+from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, ConfigError, UnsafeError
 from renamer.project import repo_root
 from renamer.words import plural
 
@@ -153,7 +153,7 @@ def plan(ctx: click.Context, spec: str, fmt: str, expect_no_changes: bool, retir
 
         out.echo(dumps(document))
     else:
-        out.echo(transitions_text(inventory.transitions) + plan_text(plans))
+        out.echo(transitions_text(inventory.transitions, no_window=inventory.no_window) + plan_text(plans))
     # Attention needed whatever the flags: a resolver planned without being read, one that does
     # not answer (a managed one or a forwarder in front: the apply's preflight refuses it), one
     # whose configuration fails its test or whose backup_dir is full (refused too), a plan the
@@ -226,6 +226,10 @@ def _policy(ctx: click.Context) -> Policy:
               help="Apply even where a site that has 10 records or more would lose, or see updated, more "
                    "than 30 % of them, or where a transitional alias served now would be retired before its "
                    "date (refused otherwise, exit 3, naming the counts or the alias).")
+@click.option("--use-renamer-now", "use_renamer_now", is_flag=True,
+              help="Write by RENAMER_NOW's clock (a rehearsal's, set in the environment): transitional "
+                   "aliases are then served or retired by it, not by today. Without it, an environment "
+                   "holding RENAMER_NOW is refused (exit 3, nothing written).")
 @click.option("--engine", type=click.Choice(["builtin", "ansible"]), default="builtin", show_default=True,
               help="Who does the fan-out: renamer itself, or ansible-playbook (the fleet extra) over an "
                    "exported playbook; the same checks, table and exit codes.")
@@ -238,8 +242,8 @@ def _policy(ctx: click.Context) -> Policy:
 @common_options
 @click.pass_context
 def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, after_interrupt: str,
-          retire_stale: bool, plan_file: Path | None, force: bool, engine: str, confirm_within: int | None,
-          inventory_dir: Path | None) -> int:
+          retire_stale: bool, plan_file: Path | None, force: bool, use_renamer_now: bool, engine: str,
+          confirm_within: int | None, inventory_dir: Path | None) -> int:
     """Apply the snippets resolver by resolver, rolling everything back on any failure.
 
     For each resolver: back up its snippets into backup_dir, write the new ones
@@ -282,13 +286,13 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
             raise click.UsageError("--no-verify works with the built-in engine only (not --engine ansible)")
         argv, args = control_node_argv(ctx, inventory_dir)
         inventory = inventory_from(ctx, inventory_dir)
-        _say_faked_clock(ctx)
+        _faked_clock(ctx, use_renamer_now)
         result = run.apply_with_ansible(inventory, spec, request, argv, args,
                                         say=lambda line: out.info(f"ansible: {line}"))
     else:
         inventory = inventory_from(ctx, inventory_dir)
         if not dry_run:
-            _say_faked_clock(ctx)
+            _faked_clock(ctx, use_renamer_now)
         result = run.apply(inventory, spec, request,
                            progress=out.progress("dns apply", "resolvers", after=0.0))
     for note in result.notes:
@@ -297,7 +301,8 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
         for plan in result.plans:
             for line in drift_lines(plan):
                 out.echo(f"renamer: {line}\n", err=True)
-    out.echo(transitions_text(inventory.transitions) + plan_text(result.plans) if dry_run else
+    listed = transitions_text(inventory.transitions, no_window=inventory.no_window)
+    out.echo(listed + plan_text(result.plans) if dry_run else
              out.verdict(outcome_table(result.outcomes, restored=result.restored, paint=out.result,
                                        width=out.width(), vantage=result.vantage,
                                        skipped=[p.resolver.name for p in result.plans
@@ -489,12 +494,18 @@ def who_asks(ctx: click.Context, olds: tuple[str, ...], spec: str, window: dt.ti
     return EXIT_OK if found.ok else EXIT_FINDINGS
 
 
-def _say_faked_clock(ctx: click.Context) -> None:
-    """A command that writes, on RENAMER_NOW's clock (left exported after a rehearsal?): said first
-    on stderr, once the inventory loaded and before anything is written (t24-alias finding 16)."""
+def _faked_clock(ctx: click.Context, meant: bool) -> None:
+    """A command that writes, on RENAMER_NOW's clock (left exported after a rehearsal?): refused,
+    exit 3, once the inventory loaded and before anything is read from a resolver or written,
+    unless `--use-renamer-now` says it is meant; then said first on stderr (t24-alias finding 16)."""
     faked = clock.faked()
-    if faked is not None:
-        settings(ctx).output.echo(f"renamer: warning: {faked}\n", err=True)
+    if faked is None:
+        return
+    if not meant:
+        raise UnsafeError(f"{faked.split(': transitional', 1)[0]}: a real write would serve or retire "
+                          "transitional aliases by it, not by today; unset RENAMER_NOW, or pass "
+                          "--use-renamer-now if this is meant; nothing written")
+    settings(ctx).output.echo(f"renamer: warning: {faked}\n", err=True)
 
 
 @dns.group()
@@ -525,11 +536,15 @@ def control_node_argv(ctx: click.Context, inventory_dir: Path | None) -> tuple[l
               help="A new (or empty) folder for the playbook.")
 @click.option("--resolvers", "spec", default="all", show_default=True,
               shell_complete=completion.resolver_list, help=RESOLVERS_HELP)
+@click.option("--use-renamer-now", "use_renamer_now", is_flag=True,
+              help="Render by RENAMER_NOW's clock (a rehearsal's, set in the environment); without it, an "
+                   "environment holding RENAMER_NOW is refused (exit 3, nothing exported).")
 @policy_options
 @inventory_option
 @common_options
 @click.pass_context
-def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: Path | None) -> int:
+def export_ansible(ctx: click.Context, out_dir: Path, spec: str, use_renamer_now: bool,
+                   inventory_dir: Path | None) -> int:
     """Write a self-contained Ansible playbook that applies the snippets to every resolver.
 
     The folder holds inventory.yml (one host per resolver: its connection, folders,
@@ -549,7 +564,7 @@ def export_ansible(ctx: click.Context, out_dir: Path, spec: str, inventory_dir: 
     """
     argv, args = control_node_argv(ctx, inventory_dir)
     inventory = inventory_from(ctx, inventory_dir)
-    _say_faked_clock(ctx)  # the playbook is rendered by this clock: said before it is written
+    _faked_clock(ctx, use_renamer_now)  # the playbook is rendered by this clock: refused or said first
     done = run.export_ansible(inventory, spec, out_dir, _policy(ctx), argv, args)
     out = settings(ctx).output
     out.echo(f"exported {plural(len(done.hosts), 'resolver')} to {done.folder} "

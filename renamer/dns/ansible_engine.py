@@ -10,6 +10,7 @@ the table, the verdict and the exit code are the same whichever engine ran.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import os
 import re
@@ -21,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from renamer import debug
+from renamer import clock, debug
 from renamer.dns import lock
 from renamer.dns.ansible_inventory import EXTRA
 from renamer.dns.inventory import Resolver
@@ -119,10 +120,14 @@ def _env(folder: Path) -> dict[str, str]:
 
 
 def run_playbook(folder: Path, forks: int, apply_id: str,
-                 say: Callable[[str], None] | None = None) -> tuple[int, list[dict[str, Any]], bool]:
+                 say: Callable[[str], None] | None = None,
+                 now: dt.datetime | None = None) -> tuple[int, list[dict[str, Any]], bool]:
     """Run playbook.yml in `folder` as apply `apply_id`; (ansible-playbook's exit status, the
     events, whether it was interrupted). `say` gets one line per batch started and per host's
-    outcome."""
+    outcome. `now`: the clock the files were rendered by (Inventory.now); the renamer commands
+    the playbook runs (its verify) read it as RENAMER_NOW, so one run judges the transitional
+    aliases by one instant, as the built-in engine does: a run spanning an alias's expiry
+    verifies what it wrote, never a canary of the other side of the date (t24-alias finding 9)."""
     events = folder / EVENTS
     events.unlink(missing_ok=True)
     # The environment wins over ansible.cfg: the settings the verdict depends on are named
@@ -134,6 +139,8 @@ def run_playbook(folder: Path, forks: int, apply_id: str,
            "ANSIBLE_ACTION_PLUGINS": str(folder / "action_plugins"),
            "ANSIBLE_CALLBACKS_ENABLED": "renamer_events", "ANSIBLE_STDOUT_CALLBACK": "default",
            "ANSIBLE_STRATEGY": "linear", "PYTHONUNBUFFERED": "1"}
+    if now is not None:
+        env[clock.ENV] = now.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
     # The lock names this process: `dns apply` elsewhere sees who holds it, and here takes it
     # over once this process is gone (as it does for its own locks).
     # Its start time, machine and boot too: a reused pid, or another controller of the same

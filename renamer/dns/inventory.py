@@ -168,6 +168,9 @@ class Inventory:
     transitions: tuple[Transitional, ...] = ()
     # the clock the transitions were judged by (dns/transition.py), None where none was read
     now: dt.datetime | None = None
+    # renamer.yaml's old names a window was asked for that get none, each a line saying why (a new
+    # value that is no host or alias of the inventory): `dns plan` and `audit` list them
+    no_window: tuple[str, ...] = ()
 
     @property
     def managed(self) -> tuple[Resolver, ...]:

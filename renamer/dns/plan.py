@@ -233,6 +233,13 @@ def _plan_one(inventory: Inventory, resolver: Resolver, transport: Transport,
         changes = backend.settle_retired(edits, retired, transport)
         for path, (before, after) in changes.items():
             desired[path], current[path] = after, before
+    # a hand-written record in the way of what renamer writes (PowerDNS: an A where the window's
+    # CNAME goes): refused, unless `--retire-stale` deletes it in this apply, first (t24-alias 19)
+    for why, records in getattr(inspection, "needs_retired", ()):
+        if problem is None and any(r not in retired for r in records):
+            problem = (f"{why}: it is a hand-written record naming an old value: `dns apply --retire-stale` "
+                       "deletes it in the same apply, before renamer writes there (backed up, put back by a "
+                       "rollback), or remove it by hand")
     marker = transport.read(posixpath.join(resolver.backup_dir, PENDING))
     interrupted = marker.decode("utf-8", "replace").splitlines()[0] if marker else None
     kept = [r for r in inspection.stale if r not in retired]  # retired ones are commented out by the apply

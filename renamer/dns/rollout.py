@@ -247,13 +247,13 @@ class Rollout:
             self._arm(plan, outcome)
         backend = backend_for(resolver)
         transport.remove_leftovers(resolver.snippet_dir, backend.files)  # of a run killed while writing
-        for name in plan.changed:
+        for name in _hand_first(plan.changed):
             text = plan.desired[name]
             if text is None:
                 transport.remove(plan.path(name))
             else:
                 transport.write(plan.path(name), text.encode("utf-8"))
-        written = [n for n in plan.changed if n not in plan.removed]
+        written = [n for n in _hand_first(plan.changed) if n not in plan.removed]
         for verb, names in (("wrote", written), ("removed", plan.removed)):
             if names:
                 outcome.steps.append(f"{verb} {', '.join(names)}")
@@ -350,7 +350,7 @@ class Rollout:
 
     def _restore(self, plan: ResolverPlan, outcome: Outcome, transport: Transport) -> None:
         assert outcome.backup is not None
-        for name in plan.changed:
+        for name in reversed(_hand_first(plan.changed)):  # undone in the reverse order of the writes
             if plan.current[name] is None:
                 transport.remove(plan.path(name))
                 continue
@@ -362,6 +362,14 @@ class Rollout:
             # never reloaded: the daemon never served what the apply wrote, the backup goes back as it was
             transport.write(plan.path(name), _restored(plan.resolver, transport, name, saved)
                             if outcome.restarted else saved)
+
+
+def _hand_first(names: Sequence[str]) -> list[str]:
+    """A plan's changed files in the order they are written: the hand-written files `--retire-stale`
+    changes (absolute paths) first, then renamer's own; a rollback undoes them the other way round.
+    PowerDNS needs it: a hand RRset in the way of renamer's CNAME goes before the CNAME is written,
+    and comes back after it is gone (t24-alias finding 19); a file backend tests once all are written."""
+    return [n for n in names if n.startswith("/")] + [n for n in names if not n.startswith("/")]
 
 
 def _restored(resolver: Resolver, transport: Transport, name: str, saved: bytes) -> bytes:

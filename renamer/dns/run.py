@@ -630,7 +630,7 @@ def apply_with_ansible(inventory: Inventory, spec: str, request: ApplyRequest, r
         _refuse_over_thresholds(plans, request.force)  # before the playbook touches any resolver
         _refuse_hosts_without_modules(folder, plans, max(export.serial))
         code, events, interrupted = ansible_engine.run_playbook(folder, max(export.serial),
-                                                                request.apply_id, say)
+                                                                request.apply_id, say, inventory.now)
     backups = {p.resolver.name: applies.folder_of(p.resolver, request.apply_id) for p in plans}
     played = {o.resolver.name: o for o in ansible_engine.outcomes(healthy, events, backups, code)}
     played.update({o.resolver.name: o for o in faulty})

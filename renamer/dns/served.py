@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from renamer.dns.answers import NONE, NXDOMAIN, Answer, Check, Querier
+from renamer.dns.answers import NONE, NXDOMAIN, Answer, Check, Expectation, Querier
+from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver
 from renamer.dns.lock import holder_of
 from renamer.dns.plan import ResolverPlan
@@ -73,6 +74,35 @@ def _still_served(inventory: Inventory, plan: ResolverPlan) -> None:
         theirs.setdefault((name, rdtype), []).append(value)
     failed: list[Check] = []
     asked = with_extra(expectations(inventory, plan.resolver), old_names_left(inventory, plan.left_in_place))
+    # A name the new snippets make a CNAME (a host's alias, a transitional alias: their checks
+    # follow it) that a hand-written cname= makes a CNAME too: dnsmasq refuses two for one name
+    # ("duplicate CNAME"), so the apply's test fails and it rolls back (t24-alias finding 11).
+    cnamed: dict[str, Expectation] = {}
+    for e in asked:
+        if e.via:
+            cnamed.setdefault(e.name.rstrip(".").lower(), e)
+    # Unbound writes an alias as its host's addresses: a hand-written CNAME there is answered in
+    # their place (a CNAME stands alone), so its verify fails (the finding-11 variant on Unbound).
+    addressed: dict[str, Expectation] = {}
+    if not backend_for(plan.resolver).cname_aliases:
+        for e in asked:
+            if e.rdtype in ("A", "AAAA") and e.want not in ((NXDOMAIN,), (NONE,)):
+                addressed.setdefault(e.name.rstrip(".").lower(), e)
+    for name, rdtype, value in plan.left_in_place:
+        theirs_on = addressed.get(name) if rdtype == "CNAME" else None
+        if theirs_on is not None:
+            plan.fails.append(f"its verify after the write would fail: {name} would answer a hand-written "
+                              f"CNAME to {value} where renamer writes its addresses ({theirs_on.label}; "
+                              "hand-written records, below): `dns apply --retire-stale` comments it out")
+    if plan.resolver.backend == "dnsmasq":
+        for name, rdtype, value in plan.left_in_place:
+            mine = cnamed.get(name) if rdtype == "CNAME" else None
+            if mine is not None:
+                plan.fails.append(f"its test after the write would fail: {name} would be a CNAME twice, "
+                                  f"renamer's ({mine.label} to {mine.via[0]}) and a hand-written "
+                                  f"one to {value} (hand-written records, below): dnsmasq refuses that "
+                                  "(duplicate CNAME) and the apply rolls back; `dns apply --retire-stale` "
+                                  "comments it out")
     for expectation in asked:
         values = theirs.get((expectation.name.rstrip(".").lower(), expectation.rdtype))
         if not values:

@@ -266,7 +266,7 @@ def test_a_transitional_alias_is_served_until_its_date_then_retired(  # type: ig
     every daemon answers NXDOMAIN (ana.lan is authoritative), verify proving each side."""
     (daemons.root / "renamer.yaml").write_text(TRANSITION)
     monkeypatch.setenv("RENAMER_NOW", "2026-11-03T12:00:00Z")
-    applied = dns(run, daemons, "apply", "--resolvers", "all")
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     backend = BACKENDS[inventory(daemons).resolvers[0].backend]
     cname = backend.cname_aliases
@@ -286,11 +286,93 @@ def test_a_transitional_alias_is_served_until_its_date_then_retired(  # type: ig
     assert stale.exit_code == 1  # still served, no longer wanted
     assert ("ana-ml2.ana.lan A gone", "fv-ml1.fv.lan." if cname else "10.251.50.54") in \
         [(check, got.split(" -> ")[0]) for check, got in _failures(stale)]
-    retired = dns(run, daemons, "apply", "--resolvers", "all")
+    retired = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
     assert retired.exit_code == 0, retired.stdout + retired.stderr
     for name in daemons.instances:
         assert _asked(daemons, name, "ana-ml2.ana.lan.") == ("NXDOMAIN", ()), name
         assert _asked(daemons, name, "fv-ml1.fv.lan.") == ("NOERROR", (("A", "10.251.50.54"),)), name
+    assert dns(run, daemons, "verify", "--resolvers", "all").exit_code == 0
+
+
+def _alias_answer(lab: Lab, target: str, address: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """What a transitional alias to `target` (at `address`) answers on this backend: its CNAME
+    where aliases are CNAMEs, then the address where the backend follows it into the other zone."""
+    backend = BACKENDS[inventory(lab).resolvers[0].backend]
+    return "NOERROR", ((("CNAME", f"{target}."),) if backend.cname_aliases else ()) + \
+        ((("A", address),) if backend.follows_other_zones else ())
+
+
+def test_an_old_name_renamed_to_an_alias_or_through_derived_names_gets_its_window(  # type: ignore[no-untyped-def]
+        run, daemons: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 3: `ana-ml2: scriberr` (an alias of fv-ml1) keeps ana-ml2.ana.lan as the
+    alias of fv-ml1 (its host's FQDN: no CNAME chain through the alias); with `derived_names: true`
+    the retired ana-ml2-bmc, which the sweep renames to fv-ml1-bmc, is kept too; an old name a
+    window was asked for that gets none (renamed to no host) is said in the plan, never silently
+    retired. Asked over DNS on every backend."""
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    (daemons.root / "renamer.yaml").write_text(
+        "version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: scriberr}\n"
+        "options:\n  dns_transition: 30d\n  derived_names: true\ndns: dns/\n")
+    planned = dns(run, daemons, "plan", "--resolvers", "all")
+    assert "  ana-ml2.ana.lan -> fv-ml1.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n" \
+        in planned.stdout, planned.stdout
+    assert ("no transitional alias: 1 (old names options.dns_transition asks a window for that get none: "
+            "retired at once)\n  ana-ml2-bmc -> scriberr-bmc (options.derived_names: ana-ml2-bmc of ana-ml2): "
+            "no window: scriberr-bmc is no host or alias of the DNS inventory") in planned.stdout, planned.stdout
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    for name in daemons.instances:
+        assert _asked(daemons, name, "ana-ml2.ana.lan.") == _alias_answer(daemons, "fv-ml1.fv.lan",
+                                                                          "10.251.50.54"), name
+        assert _asked(daemons, name, "ana-ml2-bmc.ana.lan.") == ("NXDOMAIN", ()), name  # said: no window
+    assert dns(run, daemons, "verify", "--resolvers", "all").exit_code == 0
+
+    (daemons.root / "renamer.yaml").write_text(
+        "version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: fv-ml1}\n"
+        "options:\n  dns_transition: 30d\n  derived_names: true\ndns: dns/\n")
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    for name in daemons.instances:
+        assert _asked(daemons, name, "ana-ml2-bmc.ana.lan.") == _alias_answer(daemons, "fv-ml1-bmc.fv.lan",
+                                                                              "10.251.50.55"), name
+        assert _asked(daemons, name, "ana-ml2.ana.lan.") == _alias_answer(daemons, "fv-ml1.fv.lan",
+                                                                          "10.251.50.54"), name
+    verified = dns(run, daemons, "verify", "--resolvers", "all")
+    assert verified.exit_code == 0, verified.stdout
+    assert "ana-ml2-bmc.ana.lan " in verified.stdout and "(transitional until 2026-11-04)" in verified.stdout
+
+
+def test_an_old_label_that_is_another_sites_name_is_refused_only_where_one_label_names_clash(  # type: ignore[no-untyped-def]
+        run, daemons: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 5: the old nas.ana.lan (now fv-gw) while fv has a host nas. Its FQDN is no name of
+    the inventory; the clash is the one-label name `nas`, which only a backend serving one-label
+    names (dnsmasq, Unbound) on a resolver holding both sites would serve twice: there the refusal
+    says so; BIND and PowerDNS (FQDNs only) serve the alias. The same for one label kept in two
+    sites' domains."""
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    backend = BACKENDS[inventory(daemons).resolvers[0].backend]  # (the inventory as renamer.yaml refuses it)
+    fv = daemons.inventory / "sites" / "fv.yaml"
+    fv.write_text(fv.read_text().replace("  - name: fv-gw\n", "  - name: nas\n    address: 10.251.9.9\n"
+                                                              "  - name: fv-gw\n", 1))
+    (daemons.root / "renamer.yaml").write_text(
+        "version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {nas.ana.lan: fv-gw.fv.lan, ana-ml2.ana.lan: "
+        "fv-ml1.fv.lan, ana-ml2.fv.lan: fv-ml1-bmc.fv.lan}\noptions:\n  dns_transition: 30d\ndns: dns/\n")
+    applied = dns(run, daemons, "apply", "--use-renamer-now", "--resolvers", "all")
+    if backend.short_names:
+        assert applied.exit_code == 2, applied.stdout + applied.stderr
+        assert applied.stderr.startswith(
+            "renamer: error: renamer.yaml:4: renames.hosts.nas.ana.lan: a DNS transition would serve its "
+            "one-label name nas as a CNAME to fv-gw.fv.lan, but nas is also the one-label name of nas.fv.lan, "
+            "and ns-ana, ns-ana2, ns-fv serve both sites' one-label names"), applied.stderr
+        assert "still a name of the inventory" not in applied.stderr
+        assert "ana-ml2 in the domains of sites ana and fv, and ns-ana, ns-ana2, ns-fv serve both" in applied.stderr
+        return
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    for name in daemons.instances:
+        assert _asked(daemons, name, "nas.ana.lan.") == _alias_answer(daemons, "fv-gw.fv.lan", "10.251.0.1")
+        assert _asked(daemons, name, "nas.fv.lan.") == ("NOERROR", (("A", "10.251.9.9"),)), name
+        assert _asked(daemons, name, "ana-ml2.fv.lan.") == ("NOERROR", (("CNAME", "fv-ml1-bmc.fv.lan."),
+                                                                         ("A", "10.251.50.55"))), name
     assert dns(run, daemons, "verify", "--resolvers", "all").exit_code == 0
 
 

@@ -59,7 +59,7 @@ def at(monkeypatch: pytest.MonkeyPatch, now: str) -> None:
 def test_an_alias_is_served_until_its_date_and_retired_after(  # type: ignore[no-untyped-def]
         run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
     at(monkeypatch, BEFORE)
-    applied = dns(run, moved, "apply", "--resolvers", "all")
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     for name in ("ana-ml2.ana.lan.", "ana-ml2."):  # the FQDN in the domain it lived in, and the short name
         assert everywhere(moved, name) == {ALIAS}, name
@@ -97,12 +97,12 @@ def test_an_alias_is_served_until_its_date_and_retired_after(  # type: ignore[no
     assert (f"ns-ana 127.0.0.1:{port}: ana-ml2.ana.lan A gone: expected NXDOMAIN, got fv-ml1.fv.lan. -> "
             "10.251.50.54\n") in failed.stdout
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # nothing changes until an apply
-    stale_plan = dns(run, moved, "apply", "--plan", str(moved.root / "reviewed.json"))
+    stale_plan = dns(run, moved, "apply", "--use-renamer-now", "--plan", str(moved.root / "reviewed.json"))
     assert stale_plan.exit_code == 3, stale_plan.stdout  # a plan reviewed before the date is no plan after it
     assert "differs from the reviewed plan" in stale_plan.stderr
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
 
-    retired = dns(run, moved, "apply", "--resolvers", "all")
+    retired = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert retired.exit_code == 0, retired.stdout + retired.stderr
     for resolver in moved.instances:  # backed up as any apply
         assert list((moved.root / "backups" / resolver).glob(f"{resolver}-*")), resolver
@@ -115,15 +115,15 @@ def test_an_alias_is_served_until_its_date_and_retired_after(  # type: ignore[no
 def test_a_retirement_that_fails_rolls_back_and_the_alias_is_still_served(  # type: ignore[no-untyped-def]
         run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
     at(monkeypatch, BEFORE)
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     at(monkeypatch, AFTER)
     moved.write_resolvers(ns_fv=moved.failing_test("ns-fv"))
-    failed = dns(run, moved, "apply", "--resolvers", "all")
+    failed = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert failed.exit_code == 1, failed.stdout
     assert "ns-fv: test failed" in failed.stdout
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # every resolver restored to the alias
     moved.write_resolvers()
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
 
 
@@ -135,7 +135,7 @@ def test_a_resolver_that_does_not_serve_the_new_site_answers_the_cname_alone(  #
     still exactly the new FQDN."""
     moved.write_resolvers(ns_ana2={"sites": ["ana"], "dhcp": []})
     at(monkeypatch, BEFORE)
-    applied = dns(run, moved, "apply", "--resolvers", "all")
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     assert asked(moved, "ns-ana2", "ana-ml2.ana.lan.") == ("NOERROR", ("CNAME fv-ml1.fv.lan.",))
     assert asked(moved, "ns-ana", "ana-ml2.ana.lan.") == ALIAS
@@ -159,7 +159,7 @@ def test_a_host_s_own_transition_comes_before_the_option(  # type: ignore[no-unt
     assert ("  ana-ml2.ana.lan -> fv-ml1.fv.lan: retired since 2026-10-19 (dns/sites/fv.yaml: transition 2w)\n"
             "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: served until 2026-11-04 (options.dns_transition 30d)\n"
             ) in plan.stdout, plan.stdout
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
     assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NOERROR", ("CNAME fv-ml1-bmc.fv.lan.",
                                                                       "A 10.251.50.55"))}
@@ -171,7 +171,7 @@ def test_a_hand_removed_alias_or_one_pointing_elsewhere_fails_verify(  # type: i
     """During the window verify expects the CNAME: a resolver that lost it (its snippet written
     without it, the canary made to match) or points it at another name fails, naming the check."""
     at(monkeypatch, BEFORE)
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     from renamer.dns.dnsmasq import render, sandbox
     from renamer.sites import locate_inventory
 
@@ -224,7 +224,7 @@ def test_behind_a_forwarder_the_alias_resolves_only_where_its_target_does(  # ty
     alone cannot follow the CNAME (SERVFAIL), and verify says so at the forwarder."""
     at(monkeypatch, BEFORE)
     both = edge((*ZONES, "fv.lan", reverse_zone("10.251.0.0/16")))
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     assert ask(both, "ana-ml2.ana.lan.") == ALIAS
     assert dns(run, moved, "verify", "--resolvers", "ana-edge").exit_code == 0
     both.stop()
@@ -244,7 +244,7 @@ def test_the_ansible_export_carries_the_alias_until_its_date(  # type: ignore[no
     for now, present in ((BEFORE, True), (AFTER, False)):
         at(monkeypatch, now)
         folder = tmp_path / f"export-{present}"
-        exported = dns(run, moved, "export", "ansible", "--resolvers", "all", "--out", str(folder))
+        exported = dns(run, moved, "export", "ansible", "--use-renamer-now", "--resolvers", "all", "--out", str(folder))
         assert exported.exit_code == 0, exported.stdout + exported.stderr
         written = [p for p in folder.rglob("renamer-ana.conf")]
         assert len(written) == len(moved.instances), written
@@ -278,7 +278,7 @@ def test_an_old_name_under_another_domain_still_fails_the_apply_in_the_window(  
     assert planned.exit_code == 1, planned.stdout
     assert "would fail: ns-ana: its verify after the write would fail: ana-ml2.home.example A gone: expected " \
         f"none, got {OLD_ADDRESS}" in planned.stdout, planned.stdout
-    applied = dns(run, moved, "apply", "--resolvers", "all")
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 1, applied.stdout
     assert f"ana-ml2.home.example A gone: expected none, got {OLD_ADDRESS}" in applied.stdout
     assert "dns apply: OK" not in applied.stdout
@@ -292,7 +292,7 @@ def test_a_resolver_that_does_not_hold_the_alias_must_not_answer_the_old_name(  
     there answering the old name with the old address fails verify in the window too."""
     moved.write_resolvers(ns_fv={"sites": ["fv"], "dhcp": ["fv"]})
     at(monkeypatch, BEFORE)
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0  # nothing there: fine
     stray(moved, "ns-fv", "ana-ml2.ana.lan.", "A", OLD_ADDRESS)
     assert asked(moved, "ns-fv", "ana-ml2.ana.lan.") == ("NOERROR", (f"A {OLD_ADDRESS}",))
@@ -313,7 +313,7 @@ def test_a_forwarder_not_serving_the_old_site_may_relay_the_alias_never_the_old_
     fv_only = {"sites": ["fv"], "dhcp": ["fv"]}
     moved.write_resolvers(ns_fv=fv_only)
     at(monkeypatch, BEFORE)
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     stray(moved, "ns-fv", "ana-ml2.ana.lan.", "A", OLD_ADDRESS)  # a server that never dropped the old name
     started: list[Forwarder] = []
     try:
@@ -348,7 +348,7 @@ def test_the_old_address_s_pointer_naming_the_old_name_fails_in_the_window(  # t
     for resolver in moved.instances:
         stray(moved, resolver, pointer, "PTR", "ana-ml2.ana.lan.")
     at(monkeypatch, BEFORE)
-    applied = dns(run, moved, "apply", "--resolvers", "all")
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 1, applied.stdout
     assert f"{OLD_ADDRESS} PTR (old): expected none, got ana-ml2.ana.lan." in applied.stdout, applied.stdout
     assert "dns apply: OK" not in applied.stdout
@@ -387,26 +387,41 @@ def test_one_old_name_in_two_forms_renamed_to_two_hosts_is_refused(  # type: ign
         assert records == () and rcode in ("NXDOMAIN", "REFUSED"), (resolver, rcode)
 
 
-def test_a_real_apply_on_a_faked_clock_says_so_before_it_writes(  # type: ignore[no-untyped-def]
+def test_a_real_apply_on_a_faked_clock_is_refused_unless_meant(  # type: ignore[no-untyped-def]
         run, moved: Lab, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Finding 16: RENAMER_NOW left exported after a rehearsal: the apply (and the Ansible export)
-    obeys it, and says so first on stderr, with how far it is from the real clock; the plan, a
-    rehearsal, does not warn; with the real clock nothing is said."""
+    """Finding 16: RENAMER_NOW left exported after a rehearsal. A real apply (either engine) and the
+    Ansible export refuse, exit 3, before anything is written, naming the variable and how far it is
+    from the real clock; `--use-renamer-now` says it is meant: then it obeys it and says so first on
+    stderr. The plan and a dry run, rehearsals, are not refused; with the real clock nothing is said."""
     real = dt.datetime.now(dt.UTC)
     at(monkeypatch, BEFORE)
     planned = dns(run, moved, "plan", "--resolvers", "all")
-    assert "RENAMER_NOW" not in planned.stderr
-    applied = dns(run, moved, "apply", "--resolvers", "all")
-    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert planned.exit_code == 0 and "RENAMER_NOW" not in planned.stderr, planned.stderr
+    assert dns(run, moved, "apply", "--resolvers", "all", "--dry-run").exit_code == 0
     days = abs((dt.datetime(2026, 11, 3, 23, 59, 59, tzinfo=dt.UTC) - real).total_seconds()) / 86400
     side = "before" if real > dt.datetime(2026, 11, 4, tzinfo=dt.UTC) else "after"
+    before = moved.snippets()
+    for args in (("apply", "--resolvers", "all"), ("apply", "--resolvers", "all", "--engine", "ansible"),
+                 ("export", "ansible", "--resolvers", "all", "--out", str(tmp_path / "refused"))):
+        refused = dns(run, moved, *args)
+        assert refused.exit_code == 3, (args, refused.stdout, refused.stderr)
+        assert refused.stderr.startswith(f"renamer: error: RENAMER_NOW={BEFORE} sets the clock ("), refused.stderr
+        assert f"{days:.0f} days {side} the real clock" in refused.stderr or "hours" in refused.stderr
+        assert refused.stderr.endswith("): a real write would serve or retire transitional aliases by it, not by "
+                                       "today; unset RENAMER_NOW, or pass --use-renamer-now if this is meant; "
+                                       "nothing written\n"), refused.stderr
+        assert len(refused.stderr.splitlines()) == 1
+    assert moved.snippets() == before and not (tmp_path / "refused").exists()
+    assert ALIAS not in everywhere(moved, "ana-ml2.ana.lan.")  # nothing written: no alias served anywhere
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
     first = applied.stderr.splitlines()[0]
     assert first.startswith(f"renamer: warning: RENAMER_NOW={BEFORE} sets the clock ("), applied.stderr
-    assert f"{days:.0f} days {side} the real clock" in first or "hours" in first, first
     assert first.endswith(": transitional aliases are served or retired by it, not by today; unset it unless "
                           "this is meant"), first
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}  # it obeyed the clock it named
-    exported = dns(run, moved, "export", "ansible", "--resolvers", "all", "--out", str(tmp_path / "export"))
+    exported = dns(run, moved, "export", "ansible", "--use-renamer-now", "--resolvers", "all", "--out",
+                   str(tmp_path / "export"))
     assert exported.exit_code == 0, exported.stderr
     assert exported.stderr.startswith(f"renamer: warning: RENAMER_NOW={BEFORE} sets the clock ("), exported.stderr
     monkeypatch.delenv("RENAMER_NOW")
@@ -422,14 +437,14 @@ def test_an_expired_alias_constrains_nothing_and_its_name_may_be_reused(  # type
     site.write_text(site.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2-bmc]")
                     .replace("  - name: ana-gw\n", "  - name: ana-ml2\n    address: 10.250.50.99\n  - name: ana-gw\n"))
     at(monkeypatch, BEFORE)
-    refused = dns(run, moved, "apply", "--resolvers", "all")
+    refused = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert refused.exit_code == 2, refused.stdout
     assert "renames.hosts.ana-ml2: a DNS transition would keep it as a CNAME to fv-ml1.fv.lan" in refused.stderr
     at(monkeypatch, "2027-03-01")
     plan = dns(run, moved, "plan", "--resolvers", "all")
     assert plan.exit_code == 0, plan.stdout + plan.stderr
     assert "  ana-ml2-bmc.ana.lan -> fv-ml1-bmc.fv.lan: retired since 2026-11-04" in plan.stdout
-    applied = dns(run, moved, "apply", "--resolvers", "all")
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     assert everywhere(moved, "ana-ml2.ana.lan.") == {("NOERROR", ("A 10.250.50.99",))}
     assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NXDOMAIN", ())}
@@ -442,7 +457,7 @@ def test_an_upper_case_old_short_name_gets_its_alias(  # type: ignore[no-untyped
     (moved.root / "renamer.yaml").write_text(CONFIG.replace("    ana-ml2: fv-ml1\n", "    ANA-ML2: fv-ml1\n")
                                              .replace("    ana-ml2.ana.lan: fv-ml1.fv.lan\n", ""))
     at(monkeypatch, BEFORE)
-    applied = dns(run, moved, "apply", "--resolvers", "all")
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert applied.exit_code == 0, applied.stdout + applied.stderr
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
 
@@ -453,7 +468,7 @@ def test_an_alias_in_its_window_is_not_retired_early_without_force(  # type: ign
     its alias: the plan names it among what the apply refuses, the apply refuses (exit 3, nothing
     written, the alias still answered) and retires it only with --force."""
     at(monkeypatch, "2026-10-10")
-    assert dns(run, moved, "apply", "--resolvers", "all").exit_code == 0
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
     (moved.root / "renamer.yaml").write_text(CONFIG.replace("    ana-ml2: fv-ml1\n", "")
                                              .replace("    ana-ml2.ana.lan: fv-ml1.fv.lan\n", ""))
@@ -463,12 +478,12 @@ def test_an_alias_in_its_window_is_not_retired_early_without_force(  # type: ign
              "changed)")
     planned = dns(run, moved, "plan", "--resolvers", "all")
     assert f"  {early}\n" in planned.stdout, planned.stdout
-    refused = dns(run, moved, "apply", "--resolvers", "all")
+    refused = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
     assert refused.exit_code == 3, refused.stdout + refused.stderr
     assert refused.stderr.splitlines()[-1].startswith(f"renamer: error: {early} (and 2 more): refused, nothing "
                                                       "written"), refused.stderr
     assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
-    forced = dns(run, moved, "apply", "--resolvers", "all", "--force")
+    forced = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all", "--force")
     assert forced.exit_code == 0, forced.stdout + forced.stderr
     assert everywhere(moved, "ana-ml2.ana.lan.") == {("NXDOMAIN", ())}
     assert everywhere(moved, "ana-ml2-bmc.ana.lan.") == {("NOERROR", ("CNAME fv-ml1-bmc.fv.lan.", "A 10.251.50.55"))}
@@ -648,7 +663,13 @@ def test_a_short_old_name_retired_in_two_sites_is_refused() -> None:
         with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=30), NOW)
     assert raised.value.lines == [
         "renamer.yaml: renames.hosts: a DNS transition would serve the old name ana-ml2 in the domains of sites ana "
-        "and fv: its one-label name would be two CNAMEs (dnsmasq refuses to start); keep it in one of them only"]
+        "and fv, and ns-ana, ns-ana2, ns-ana3 serve both sites' one-label names: its one-label name would be two "
+        "CNAMEs there (dnsmasq refuses to start); keep it in one of them only, or serve the two sites on separate "
+        "resolvers"]
+    # (finding 5) where no resolver serves one-label names of both sites (BIND, PowerDNS), no clash
+    served = with_transitions(both, (("ana-ml2", "fv-ml1"),), DAY, dt.timedelta(days=30), NOW,
+                              short_names=lambda resolver: False)
+    assert sorted(t.fqdn for t in served.transitions) == ["ana-ml2.ana.lan", "ana-ml2.fv.lan"]
 
 
 def test_an_expired_alias_is_refused_nothing() -> None:
@@ -657,3 +678,97 @@ def test_an_expired_alias_is_refused_nothing() -> None:
     done = with_transitions(_shipped_inventory(), (("ana-nas.ana.lan", "fv-ml1.fv.lan"), ("ana-ml2", "fv-ml1")),
                             DAY, dt.timedelta(days=1), NOW)
     assert [(t.fqdn, t.served) for t in done.transitions] == [("ana-ml2.ana.lan", False)]
+
+
+def test_an_old_label_that_is_another_sites_name_is_served_where_no_resolver_holds_both(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 5, dnsmasq: the old nas.ana.lan (now fv-gw) while fv has a host nas. The
+    one-label name `nas` clashes only on a resolver serving both sites; with ns-ana and ns-ana2
+    serving ana and ns-fv serving fv, none does: the alias is served (short name included), fv's
+    nas keeps its address."""
+    at(monkeypatch, "2026-10-10")
+    moved.write_resolvers(ns_ana={"sites": ["ana"], "dhcp": ["ana"]}, ns_ana2={"sites": ["ana"]},
+                          ns_fv={"sites": ["fv"], "dhcp": ["fv"]})
+    fv = moved.inventory / "sites" / "fv.yaml"
+    fv.write_text(fv.read_text().replace("  - name: fv-gw\n", "  - name: nas\n    address: 10.251.9.9\n"
+                                                              "  - name: fv-gw\n", 1))
+    (moved.root / "renamer.yaml").write_text(CONFIG.replace(
+        "    ana-ml2.ana.lan: fv-ml1.fv.lan\n", "    ana-ml2.ana.lan: fv-ml1.fv.lan\n    nas.ana.lan: fv-gw.fv.lan\n"))
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    gateway = ("NOERROR", ("CNAME fv-gw.fv.lan.",))  # (fv is not served there: the CNAME alone)
+    for resolver in ("ns-ana", "ns-ana2"):
+        assert asked(moved, resolver, "nas.ana.lan.") == gateway, resolver
+        assert asked(moved, resolver, "nas.") == gateway, resolver
+    assert asked(moved, "ns-fv", "nas.fv.lan.") == ("NOERROR", ("A 10.251.9.9",))
+    assert asked(moved, "ns-fv", "nas.") == ("NOERROR", ("A 10.251.9.9",))
+    assert dns(run, moved, "verify", "--resolvers", "all").exit_code == 0
+    moved.write_resolvers()  # ns-ana2 serves both sites again: the one-label name is refused, with why
+    refused = dns(run, moved, "plan", "--resolvers", "all")
+    assert refused.exit_code == 2, refused.stdout + refused.stderr
+    assert ("renames.hosts.nas.ana.lan: a DNS transition would serve its one-label name nas as a CNAME to fv-gw.fv.lan, "
+            "but nas is also the one-label name of nas.fv.lan, and ns-ana, ns-ana2, ns-fv serve both sites' "
+            "one-label names") in refused.stderr, refused.stderr
+
+
+def test_an_ansible_run_spanning_the_expiry_verifies_by_the_clock_it_rendered_with(  # type: ignore[no-untyped-def]
+        lab: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 9: `dns apply --engine ansible` renders the files by the clock it read at
+    the start; the playbook's verify is a renamer run of its own. Here the window ends between
+    the two (renamer's clock a few minutes behind, tests/testing/skewed.py): the verify judges by
+    the plan's instant (RENAMER_NOW handed to the playbook), so the run keeps what it wrote (the
+    alias), OK, as the built-in engine does, instead of a canary mismatch and a rollback."""
+    import subprocess
+    import sys
+
+    monkeypatch.delenv("RENAMER_NOW", raising=False)
+    real = dt.datetime.now(dt.UTC)
+    hours = 24 + real.hour  # from yesterday's 00:00: the window ended at this hour's :00, minutes ago
+    (lab.root / "renamer.yaml").write_text(CONFIG.replace("cutover: 2026-10-05", f"cutover: "
+                                                          f"{(real - dt.timedelta(days=1)).date().isoformat()}")
+                                           .replace("dns_transition: 30d", f"dns_transition: {hours}h"))
+    behind = -(real.minute + 5)  # renamer's clock: 5 minutes before the window ended
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "tests.testing.skewed", str(behind), "dns", "apply", "--use-renamer-now", "--resolvers",
+                           "all", "--engine", "ansible", "--inventory", str(lab.inventory)],
+                          cwd=lab.root, env={**__import__("os").environ, "PYTHONPATH": str(root), "NO_COLOR": "1"},
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "canary" not in done.stdout, done.stdout
+    for name in ("ana-ml2.ana.lan.", "ana-ml2."):  # what it rendered (in the window, by its clock) is served
+        assert everywhere(lab, name) == {ALIAS}, name
+
+
+def test_a_hand_made_cname_at_the_old_name_is_predicted_to_fail_and_retire_stale_clears_it(  # type: ignore[no-untyped-def]
+        run, moved: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 11: an operator kept the old name alive by hand (`cname=ana-ml2.ana.lan,
+    fv-ml1.fv.lan` in dnsmasq.conf), then turns the window on: renamer's own cname= for it makes
+    two, which dnsmasq refuses (duplicate CNAME). The plan says so (would fail, exit 1) before the
+    apply finds it; `--retire-stale` comments the hand line out and the alias is served."""
+    from renamer.dns.dnsmasq import sandbox
+
+    at(monkeypatch, AFTER)  # as served after the window: no alias of renamer's
+    assert dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all").exit_code == 0
+    for instance in moved.instances.values():
+        with instance.conf.open("a") as conf:
+            conf.write("cname=ana-ml2.ana.lan,fv-ml1.fv.lan\n")
+        sandbox.restart(instance.folder)
+    at(monkeypatch, "2026-10-10")
+    planned = dns(run, moved, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1, planned.stdout + planned.stderr
+    assert ("would fail: ns-ana: its test after the write would fail: ana-ml2.ana.lan would be a CNAME twice, "
+            "renamer's (ana-ml2.ana.lan CNAME (transitional until 2026-11-04) to fv-ml1.fv.lan.) and a "
+            "hand-written one to fv-ml1.fv.lan. (hand-written records, below): dnsmasq refuses that (duplicate "
+            "CNAME) and the apply rolls back; `dns apply --retire-stale` comments it out") in planned.stdout, \
+        planned.stdout
+    document = json.loads(dns(run, moved, "plan", "--resolvers", "all", "--format", "json").stdout)
+    assert all(any("would be a CNAME twice" in line for line in r["would_fail"]) for r in document["resolvers"])
+    failed = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all")  # what the plan said
+    assert failed.exit_code == 1 and "duplicate CNAME" in failed.stdout, failed.stdout
+    retired = dns(run, moved, "plan", "--resolvers", "all", "--retire-stale")
+    assert "would be a CNAME twice" not in retired.stdout, retired.stdout
+    applied = dns(run, moved, "apply", "--use-renamer-now", "--resolvers", "all", "--retire-stale")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert everywhere(moved, "ana-ml2.ana.lan.") == {ALIAS}
+    for instance in moved.instances.values():
+        assert "# retired by `renamer dns apply --retire-stale`" in instance.conf.read_text()

@@ -256,7 +256,13 @@ def record_answers(record: HandRecord) -> list[tuple[str, str, str]]:
     """What dnsmasq answers because of a hand-written record: (name, type, value), the name lower
     case with no final dot, as `dns verify` asks it. host-record= and a hosts line give A or AAAA
     for each name and a PTR naming the first; address=/name/.../addr an A or AAAA alone; a
-    ptr-record= its PTR."""
+    ptr-record= its PTR; cname=NAME[,NAME...],TARGET[,TTL] a CNAME for each name (a name renamer
+    writes as a CNAME too stops dnsmasq: dns/served.py says so before the apply)."""
+    if isinstance(record, Directive) and record.key == "cname":
+        parts = [p.strip().lower().rstrip(".") for p in record.value.split(",")]
+        if parts and parts[-1].isdigit():
+            parts = parts[:-1]  # the TTL
+        return [(name, "CNAME", f"{parts[-1]}.") for name in parts[:-1] if name] if len(parts) > 1 else []
     if isinstance(record, HostsEntry):
         given = [a for a in (parse_address(record.address),) if a]
         names, ptr = [n.lower().rstrip(".") for n in record.names if n], True

@@ -41,6 +41,14 @@ class Inspection:
     problem: str | None = None
     warnings: list[str] = field(default_factory=list)
     stale: list[HandRRset] = field(default_factory=list)
+    # (why, the hand-written RRsets of `stale` in the way): refused unless `--retire-stale` deletes
+    # them in the same apply, before renamer's RRset is written (dns/plan._plan_one)
+    needs_retired: list[tuple[str, list[HandRRset]]] = field(default_factory=list)
+
+
+def _hand_rrsets(transport: ApiTransport) -> list[HandRRset]:
+    """The hand-written RRsets naming old values, as the lines of the virtual file rrsets.HAND."""
+    return [HandRRset(rrsets.HAND, number, rr) for number, rr in enumerate(transport.hand_written(), 1)]
 
 
 SECONDARY_KINDS = frozenset({"slave", "secondary", "consumer"})  # their content is a primary's
@@ -138,6 +146,8 @@ class PowerDNS:
         api = resolver.api
         assert isinstance(transport, ApiTransport) and api is not None
         warnings: list[str] = []
+        needs: list[tuple[str, list[HandRRset]]] = []
+        stale: list[HandRRset] | None = None
         for site in (s for s in inventory.sites if s.name in resolver.sites):
             missing = transport.missing_problem(site)
             if missing is not None:
@@ -153,14 +163,20 @@ class PowerDNS:
                     return Inspection(problem)
                 if warning is not None and warning not in warnings:
                     warnings.append(warning)
-            conflicts = rrsets.plan(site, live).conflicts
+            if stale is None:  # hand-written RRsets naming old values (`--retire-stale` deletes them)
+                stale = _hand_rrsets(transport)
+            keyed = {(str(h.rr["name"]).lower(), str(h.rr["type"]).upper()): h for h in stale}
+            planned = rrsets.plan(site, live, frozenset(keyed))
+            conflicts = planned.conflicts
             if conflicts:
                 more = f" (and {len(conflicts) - 1} more)" if len(conflicts) > 1 else ""
                 return Inspection(f"{resolver.name}: {conflicts[0]}{more}: remove it, or make it renamer's "
                                   f"(comment account {rrsets.ACCOUNT!r}, text {rrsets.tag(site)!r})")
+            needs += [(f"{resolver.name}: {why}", [keyed[k] for k in keys]) for why, keys in planned.deferred]
         # hand-written RRsets naming old values: listed, as a file backend's hand-written lines are
-        return Inspection(warnings=warnings, stale=[HandRRset(rrsets.HAND, number, rr)
-                                                    for number, rr in enumerate(transport.hand_written(), 1)])
+        if stale is None:
+            stale = _hand_rrsets(transport)
+        return Inspection(warnings=warnings, stale=stale, needs_retired=needs)
 
     def reads(self, resolver: Resolver) -> tuple[list[str], list[str], list[list[str]]]:
         return [], [], []  # nothing to fetch ahead: the API is read where it is needed

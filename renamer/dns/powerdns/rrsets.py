@@ -64,6 +64,9 @@ class Change:
 class Plan:
     changes: list[Change] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)  # refused: RRsets renamer does not own
+    # a clash with hand-written RRsets that `--retire-stale` deletes (`retirable`): (why, their keys);
+    # refused unless the apply deletes them first (dns/plan._plan_one, t24-alias finding 19)
+    deferred: list[tuple[str, list[Key]]] = field(default_factory=list)
 
     def by_zone(self) -> dict[str, list[Change]]:
         out: dict[str, list[Change]] = {}
@@ -186,12 +189,23 @@ def adoptable(rr: dict[str, Any], records: tuple[str, ...]) -> bool:
             and not rr.get("comments"))
 
 
+def left_to_its_owner(site: Owner, key: Key, rr: dict[str, Any]) -> bool:
+    """A hand-written RRset (not renamer's) that holds exactly a transitional alias renamer would
+    write there: it serves the alias already, and renamer leaves it the operator's, never taking it
+    over: renamer retires its own aliases when their window ends, and never deletes what it did not
+    write (t24-alias finding 13). `dns apply --retire-stale` deletes it once its name is retired."""
+    return (isinstance(site, Site) and key[1] == "CNAME" and not owned(rr, site)
+            and key[0] in {f"{moved.fqdn}." for moved in site.transitional})
+
+
 def owned(rr: dict[str, Any], site: Owner) -> bool:
     return any(c.get("account") == ACCOUNT and c.get("content") == tag(site) for c in rr.get("comments", []))
 
 
-def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
-    """The changes that make each zone (as fetched: zone -> GET's JSON) serve `site`."""
+def plan(site: Site, live: dict[str, dict[str, Any]], retirable: frozenset[Key] = frozenset()) -> Plan:
+    """The changes that make each zone (as fetched: zone -> GET's JSON) serve `site`. An RRset
+    of another type beside a CNAME it writes is a conflict, or `deferred` where every such RRset is
+    one of `retirable` (hand-written, naming an old value: `--retire-stale` deletes it first)."""
     result = Plan()
     for zone, want in desired(site).items():
         have = fetched(live[zone])
@@ -200,6 +214,9 @@ def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
             names_with.setdefault(name, set()).add(rdtype)
         for key, rr in want.items():
             current = have.get(key)
+            if current is not None and left_to_its_owner(site, key, current) \
+                    and adoptable(current, rr.records):
+                continue  # the operator's, serving the alias already: left as it is
             if current is not None and not owned(current, site) and not adoptable(current, rr.records):
                 shown = ", ".join(contents(current)) or "(empty)"
                 extra = _extra(current)
@@ -210,10 +227,13 @@ def plan(site: Site, live: dict[str, dict[str, Any]]) -> Plan:
             clash = others if key[1] == "CNAME" else others & {"CNAME"}
             clash = {t for t in clash if not owned(have[(key[0], t)], site)}
             if clash:
-                result.conflicts.append(f"{zone}: {key[0]} has {', '.join(sorted(clash))} beside "
-                                        f"the {key[1]} renamer would write "
-                                        "(a CNAME stands alone, RFC 1034 3.6.2)")
-                continue
+                why = (f"{zone}: {key[0]} has {', '.join(sorted(clash))} beside the {key[1]} renamer would "
+                       "write (a CNAME stands alone, RFC 1034 3.6.2)")
+                hand = [(key[0], t) for t in sorted(clash)]
+                if not all(k in retirable for k in hand):
+                    result.conflicts.append(why)
+                    continue
+                result.deferred.append((why, hand))
             if current is None or contents(current) != rr.records or int(current.get("ttl", 0)) != rr.ttl \
                     or not owned(current, site):
                 result.changes.append(Change(zone, "REPLACE", key,

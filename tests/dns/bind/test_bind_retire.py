@@ -154,7 +154,7 @@ def test_in_a_transition_window_the_old_label_in_the_operators_dynamic_zone_stil
     planned = run(ns.root, "dns", "plan", "--resolvers", "all", "--retire-stale")
     assert planned.exit_code == 1 and "would fail: ns-fv: its verify after the write would fail: " \
         "ana-ml2.other.lan A gone: expected none, got 10.9.0.5" in planned.stdout, planned.stdout
-    applied = run(ns.root, "dns", "apply", "--resolvers", "all", "--retire-stale")
+    applied = run(ns.root, "dns", "apply", "--use-renamer-now", "--resolvers", "all", "--retire-stale")
     assert applied.exit_code == 1, applied.stdout
     assert "ana-ml2.other.lan A gone" in applied.stdout and "dns apply: OK" not in applied.stdout
     assert answers(ns, "ana-ml2.other.lan.", "A", "ns-fv") == {"ns-fv": ("10.9.0.5",)}

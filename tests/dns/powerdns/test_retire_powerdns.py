@@ -138,3 +138,103 @@ def test_a_site_removed_from_the_inventory_has_its_rrsets_deleted_and_a_rollback
     assert ask(fleet.server, "fv-gw.fv.lan.") == ("10.251.0.1",)
     assert not any(k.startswith(("ana", "_renamer.ana")) for k in owned(fleet))
     assert dns(run, fleet, "plan", "--resolvers", "all", "--expect-no-changes").exit_code == 0
+
+
+TRANSITION = ("version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}\n"
+              "options:\n  dns_transition: 30d\ndns: dns/\n")  # the alias ana-ml2.ana.lan until 2026-11-04
+TWIN = {"name": "ana-ml2.ana.lan.", "type": "CNAME", "ttl": 3600, "changetype": "REPLACE",
+        "records": [{"content": "fv-ml1.fv.lan.", "disabled": False}]}  # the alias, made by hand
+
+
+def test_a_hand_made_twin_of_a_transitional_alias_is_never_taken_over_nor_deleted(
+        run: Callable[..., Any], fleet: Fleet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 13: an operator's own RRset, exactly the CNAME the window would write,
+    no comment. In the window it serves the alias: the apply leaves it the operator's (TTL 3600, no
+    renamer comment), as the plan says (hand-written, stays served). After the date the apply
+    never deletes it: the plan says the verify would fail on it, the apply does and rolls back; only
+    `--retire-stale` deletes it. Asked over DNS and read from the API."""
+    (fleet.root / "renamer.yaml").write_text(TRANSITION)
+    ana = fleet.inventory / "sites" / "ana.yaml"
+    ana.write_text(ana.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2]"))
+    monkeypatch.setenv("RENAMER_NOW", "2026-12-01")
+    assert dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns").exit_code == 0
+    fleet.server.client().patch("ana.lan", [TWIN])
+    hand = [[], [("fv-ml1.fv.lan.", False)], 3600]
+    assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand
+
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+    assert "ana.lan.: ana-ml2.ana.lan. CNAME fv-ml1.fv.lan. (hand-written RRset)" in planned.stdout, planned.stdout
+    applied = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand  # still the operator's
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == ("fv-ml1.fv.lan.",)
+    assert ask(fleet.server, "ana-ml2.ana.lan.") == ("10.251.50.54",)
+    assert dns(run, fleet, "verify", "--resolvers", "ns-pdns").exit_code == 0
+
+    monkeypatch.setenv("RENAMER_NOW", "2026-11-10")  # the window is over
+    planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+    assert planned.exit_code == 1 and "would fail: ns-pdns: its verify after the write would fail: " \
+        "ana-ml2.ana.lan CNAME gone: expected none, got fv-ml1.fv.lan" in planned.stdout, planned.stdout
+    failed = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns")
+    assert failed.exit_code == 1, failed.stdout + failed.stderr
+    assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"] == hand  # never deleted by renamer
+    retired = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns", "--retire-stale")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    assert "ana-ml2.ana.lan. CNAME" not in comments(fleet.server, "ana.lan")
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == () == ask(fleet.server, "ana-ml2.ana.lan.")
+
+
+OLD_A = {"name": "ana-ml2.ana.lan.", "type": "A", "ttl": 600, "changetype": "REPLACE",
+         "records": [{"content": "10.250.50.54", "disabled": False}]}  # left from before the move, by hand
+
+
+def test_retire_stale_clears_a_hand_record_where_the_windows_cname_goes(
+        run: Callable[..., Any], fleet: Fleet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 19: a hand A at the old name (the old address) where the window's CNAME
+    goes. Without `--retire-stale` the apply refuses, exit 3, naming it; with it, the A is deleted
+    in the same apply, before the CNAME is written (backed up); a rollback (its verify failing)
+    takes the CNAME away first and puts the A back as it was. Asked over DNS, read from the API."""
+    (fleet.root / "renamer.yaml").write_text(TRANSITION)
+    ana = fleet.inventory / "sites" / "ana.yaml"
+    ana.write_text(ana.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2]"))
+    monkeypatch.setenv("RENAMER_NOW", "2026-12-01")
+    assert dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns").exit_code == 0
+    fleet.server.client().patch("ana.lan", [OLD_A])
+    hand = comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. A"]
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+    assert planned.exit_code == 1, planned.stdout + planned.stderr
+    assert ("ns-pdns: ana.lan.: ana-ml2.ana.lan. has A beside the CNAME renamer would write (a CNAME stands alone, "
+            "RFC 1034 3.6.2): it is a hand-written record naming an old value: `dns apply --retire-stale` deletes "
+            "it in the same apply") in planned.stdout, planned.stdout
+    assert dns(run, fleet, "plan", "--resolvers", "ns-pdns", "--retire-stale").stdout.count("stands alone") == 0
+    before = owned(fleet)
+    refused = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "--retire-stale` deletes it" in refused.stdout + refused.stderr
+    assert owned(fleet) == before and ask(fleet.server, "ana-ml2.ana.lan.") == ("10.250.50.54",)
+
+    other = powerdns.start(tmp_path / "other")  # its verify asks a server holding the old records: rolled back
+    try:
+        for zone in powerdns.lab_zones():
+            other.create_zone(zone)
+        copy_zones(fleet.server, other)
+        (fleet.inventory / "resolvers.yaml").write_text(
+            f"resolvers:\n  - {json.dumps(fleet.pdns_entry(port=other.port))}\n")
+        failed = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "all", "--retire-stale")
+        assert failed.exit_code == 1 and "rolled back" in failed.stdout, failed.stdout + failed.stderr
+        assert owned(fleet) == before
+        assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. A"] == hand
+        assert ask(fleet.server, "ana-ml2.ana.lan.") == ("10.250.50.54",)
+    finally:
+        other.stop()
+    (fleet.inventory / "resolvers.yaml").write_text(f"resolvers:\n  - {json.dumps(fleet.pdns_entry())}\n")
+    retired = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "all", "--retire-stale")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == ("fv-ml1.fv.lan.",)
+    assert ask(fleet.server, "ana-ml2.ana.lan.") == ("10.251.50.54",)
+    assert "ana-ml2.ana.lan. A" not in comments(fleet.server, "ana.lan")
+    folder = max((fleet.root / "backups" / "ns-pdns").glob("ns-pdns-*"))
+    assert "10.250.50.54" in (folder / "retired%renamer-powerdns%hand-written.rrsets").read_text()
+    assert dns(run, fleet, "verify", "--resolvers", "all").exit_code == 0

@@ -274,3 +274,34 @@ def test_an_operator_s_local_zone_for_an_authoritative_domain_is_refused(  # typ
     assert "nothing written" in applied.stderr and list(ns.snippet_dir.iterdir()) == []
     planned = dns(run, ub, "plan", "--resolvers", "all")
     assert planned.exit_code == 1 and f"{ns.conf}:{number}: local-zone" in planned.stdout
+
+
+def test_a_hand_made_cname_at_a_transitional_alias_is_predicted_to_fail_and_retire_stale_clears_it(
+        run: Callable[..., Any], ub: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 11, the Unbound variant: Unbound serves an alias as its host's addresses,
+    so a hand `local-data: "ana-ml2.ana.lan. CNAME fv-ml1.fv.lan."` kept from before the window is
+    answered where renamer's addresses go, and the apply's verify fails. The plan says so first
+    (would fail, exit 1); `--retire-stale` comments the hand line out and the alias's address is
+    answered."""
+    (ub.root / "renamer.yaml").write_text(
+        "version: 1\ncutover: 2026-10-05\nrenames:\n  hosts: {ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}\n"
+        "options:\n  dns_transition: 30d\ndns: dns/\n")
+    ns = ub.instances["ns-fv"]
+    hand = ub.root / "hand.conf"
+    hand.write_text('server:\n  local-data: "ana-ml2.ana.lan. 300 IN CNAME fv-ml1.fv.lan."\n')
+    ns.conf.write_text(ns.conf.read_text().replace("remote-control:\n", f'include: "{hand}"\nremote-control:\n'))
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    planned = dns(run, ub, "plan", "--resolvers", "all")
+    assert planned.exit_code == 1, planned.stdout + planned.stderr
+    assert ("would fail: ns-fv: its verify after the write would fail: ana-ml2.ana.lan would answer a "
+            "hand-written CNAME to fv-ml1.fv.lan. where renamer writes its addresses (ana-ml2.ana.lan A (alias) "
+            "(transitional until 2026-11-04); hand-written records, below)") in planned.stdout, planned.stdout
+    failed = dns(run, ub, "apply", "--use-renamer-now", "--resolvers", "all")  # what the plan said
+    assert failed.exit_code == 1 and "rolled back" in failed.stdout, failed.stdout
+    assert "would answer a hand-written CNAME" not in dns(run, ub, "plan", "--resolvers", "all",
+                                                          "--retire-stale").stdout
+    retired = dns(run, ub, "apply", "--use-renamer-now", "--resolvers", "all", "--retire-stale")
+    assert retired.exit_code == 0, retired.stdout + retired.stderr
+    assert hand.read_text().splitlines()[1].startswith("# retired by `renamer dns apply --retire-stale`")
+    assert asked(ub, "ana-ml2.ana.lan.") == ("10.251.50.54",) and asked(ub, "ana-ml2.ana.lan.", "CNAME") == ()
+    assert dns(run, ub, "verify", "--resolvers", "all").exit_code == 0

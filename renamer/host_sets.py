@@ -31,13 +31,15 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from renamer import hostlists
 from renamer.occurrences import Match
 
 # A group of one of the expanding shapes: Ansible's `[beg:end]` / `[beg:end:step]` (numbers,
 # or single letters) and a shell's `{a,b}` (name characters between commas) or `{x..y[..step]}`.
 # Every set holds one such innermost group; the pattern around it is read by the parser below.
-_GROUP = re.compile(rb"\[(?:[0-9]*:[0-9]+(?::[0-9]+)?|[A-Za-z]:[A-Za-z])\]"
-                    rb"|\{(?:[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+|-?[0-9]+\.\.-?[0-9]+(?:\.\.-?[0-9]+)?"
+_GROUP = re.compile(rb"\[(?:[0-9]*:[0-9]+(?::[0-9]+)?|[A-Za-z]:[A-Za-z])\]|"  # Ansible; pdsh/Slurm next
+                    + hostlists.BRACKET.pattern
+                    + rb"|\{(?:[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+|-?[0-9]+\.\.-?[0-9]+(?:\.\.-?[0-9]+)?"
                     rb"|[A-Za-z]\.\.[A-Za-z](?:\.\.-?[0-9]+)?)\}")
 _BRACKET = re.compile(rb"\[(?:(?P<beg>[0-9]*):(?P<end>[0-9]+)(?::(?P<step>[0-9]+))?"
                       rb"|(?P<a>[A-Za-z]):(?P<z>[A-Za-z]))\]")
@@ -199,10 +201,16 @@ def _sequence(data: bytes, pos: int, high: int) -> tuple[tuple[Part, ...], int]:
             continue
         if byte == ord("["):
             bracket = _BRACKET.match(data, pos, high)
-            if bracket is None:
+            if bracket is not None:
+                parts.append(_generated(_ansible_range(bracket)))
+                pos = bracket.end()
+                continue
+            listed = hostlists.BRACKET.match(data, pos, high)  # pdsh/Slurm `[01-05,07]`
+            expanded = hostlists.values(listed.group("body")) if listed is not None else ()
+            if listed is None or not expanded:
                 break
-            parts.append(_generated(_ansible_range(bracket)))
-            pos = bracket.end()
+            parts.append(_generated(expanded))
+            pos = listed.end()
             continue
         if byte == ord("{"):
             brace = _brace(data, pos, high)

@@ -151,7 +151,7 @@ REFUSED_HINTS = {
                   "line too), or keep it with a keep rule"),
     "range": ("one end of a range or set of machines (web01-04, 192.0.2.10-.14, web{01..03}), or a set "
               "that expands to an old value (an Ansible range ana-ml[1:3], 10.0.0.[50:60]; a shell brace set "
-              "{ana,fv}-ml2): "
+              "{ana,fv}-ml2; a pdsh/Slurm hostlist web[01-05,07]): "
               "renaming one member breaks the set; edit the range by hand, or keep it with a keep "
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "

@@ -31,6 +31,7 @@ from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.decoded import (
     default_joined_matches,
+    is_makefile,
     might_hold_break,
     might_join_default,
     might_join_quotes,
@@ -156,7 +157,8 @@ REFUSED_HINTS = {
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
-    "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation) or by "
+    "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation, a make "
+              "recipe), by literals a language concatenates (`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
               "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`) or by a shell default's brace "
               "(`${X:-ana}-ml2`): read joined, but no text edit knows where the break goes; rejoin it and "
               "rerun the sweep, or keep it with a keep rule"),
@@ -527,7 +529,7 @@ class FileScanner:
             matches, decided = with_zone_names(data, matches, self.matcher, origin, apex, any_case=any_case)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
-            matches = split_matches(self.matcher, data, matches, indent=indent)
+            matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel))
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
             matches = default_joined_matches(self.matcher, data, matches)

@@ -27,6 +27,7 @@ from renamer import (
     composed_names,
     composed_tails,
     computed_addresses,
+    concatenated,
     foreign_names,
     formatted_names,
     host_sets,
@@ -280,7 +281,8 @@ class Matcher:
         a caller that already knows which groups a file holds (the native first pass: one scan)
         passes them as `held` and the others are not asked at all (issue 30: the readers of rounds
         16-17 each read every file of a dense repo again)."""
-        groups = (("sets", self._set_needles), ("templated", self._templated), ("composed", self._composed),
+        groups = (("sets", self._set_needles), ("concatenated", self._set_needles),
+                  ("templated", self._templated), ("composed", self._composed),
                   ("address parts", self._address_parts), ("completions", self.completions.literals),
                   # (the full scan's tool-name and zone-record readers ask these literals whatever the
                   # names: might_hold_context asks them only where an old name is an FQDN)
@@ -333,6 +335,8 @@ class Matcher:
         every, names = held is None, () if held is None else held
         if (every or "sets" in names) and host_sets.might_hold(data, self._set_needles):
             return True
+        if (every or "concatenated" in names) and concatenated.might_hold(data, self._set_needles):
+            return True  # `"ana-" + "ml2"`, `"ana-${"ml2"}"` (concatenated.py; sweep/scan.py reads them)
         if self._templated and (every or "templated" in names) \
                 and templated_names.might_hold(data, self._templated):
             return True
@@ -358,6 +362,11 @@ class Matcher:
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
+
+    @property
+    def set_needles(self) -> tuple[bytes, ...]:
+        """host_sets.pieces of the old values: what a set or a join of literals covering one spells."""
+        return self._set_needles
 
     def might_format_name(self, data: bytes) -> bool:
         """Can `data` make an old host name by a format with a number (`format("pve%02d", 1)`)?"""

@@ -29,6 +29,7 @@ from renamer import (
 )
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
+from renamer.concatenated import concatenated_matches
 from renamer.decoded import (
     default_joined_matches,
     is_makefile,
@@ -530,6 +531,9 @@ class FileScanner:
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
             matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel))
+        if hit and content.kind == "text" and self.matcher.may_hold("concatenated", data):
+            # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)
+            matches = concatenated_matches(data, matches, self.matcher.find, self.matcher.set_needles, rel)
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
             matches = default_joined_matches(self.matcher, data, matches)

@@ -28,6 +28,7 @@ from renamer import (
     composed_tails,
     computed_addresses,
     concatenated,
+    declared_patterns,
     foreign_names,
     formatted_names,
     host_sets,
@@ -271,6 +272,7 @@ class Matcher:
         out += self._own_storage
         out += self._formatted
         out += self.completions.literals
+        out += declared_patterns.LITERALS if self._pattern_starts else ()  # a pattern a format declares
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         out += self._address_pattern_needles
         return tuple(out)
@@ -288,7 +290,9 @@ class Matcher:
                   # names: might_hold_context asks them only where an old name is an FQDN)
                   ("computed", self._computed), ("tool names", tool_names.LITERALS + zone_records.LITERALS),
                   ("own storage", self._own_storage), ("formatted", self._formatted),
-                  ("address patterns", self._address_pattern_needles))
+                  ("address patterns", self._address_pattern_needles),
+                  # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
+                  ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()))
         return tuple((name, tuple(literals)) for name, literals in groups if literals)
 
     def note_held(self, data: bytes, held: Collection[str]) -> None:

@@ -23,6 +23,7 @@ from dataclasses import replace
 from renamer import (
     address_parts,
     address_patterns,
+    base64_values,
     classless_routes,
     composed_names,
     composed_tails,
@@ -273,6 +274,7 @@ class Matcher:
         out += self._formatted
         out += self.completions.literals
         out += declared_patterns.LITERALS if self._pattern_starts else ()  # a pattern a format declares
+        out += base64_values.LITERALS  # a value a format declares base64
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         out += self._address_pattern_needles
         return tuple(out)
@@ -292,7 +294,9 @@ class Matcher:
                   ("own storage", self._own_storage), ("formatted", self._formatted),
                   ("address patterns", self._address_pattern_needles),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
-                  ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()))
+                  ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
+                  # a Secret's `data:`, cloud-init `encoding: b64`: read decoded (base64_values.py)
+                  ("base64 values", base64_values.LITERALS))
         return tuple((name, tuple(literals)) for name, literals in groups if literals)
 
     def note_held(self, data: bytes, held: Collection[str]) -> None:
@@ -339,6 +343,8 @@ class Matcher:
         every, names = held is None, () if held is None else held
         if (every or "sets" in names) and host_sets.might_hold(data, self._set_needles):
             return True
+        if (every or "base64 values" in names) and base64_values.might_hold(data, self.needles):
+            return True  # a value the format declares base64 holds an old value once decoded
         if (every or "concatenated" in names) and concatenated.might_hold(data, self._set_needles):
             return True  # `"ana-" + "ml2"`, `"ana-${"ml2"}"` (concatenated.py; sweep/scan.py reads them)
         if self._templated and (every or "templated" in names) \

@@ -27,6 +27,7 @@ from renamer import (
     vcs_status,
     work,
 )
+from renamer.base64_values import encoded_matches
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
 from renamer.concatenated import concatenated_matches
@@ -166,8 +167,9 @@ REFUSED_HINTS = {
     "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `\\055`, `%2D`, `&#45;`, "
                 "`an\\a-ml2`) where renamer cannot tell that the consumer decodes them, an escape beside "
                 "it that makes another name once decoded (`ana-ml2%30`), or a Unicode name in a case "
-                "renamer does not rewrite (`BÜCHER.ana.lan`): write it plainly and rerun the sweep, or "
-                "keep it with a keep rule"),
+                "renamer does not rewrite (`BÜCHER.ana.lan`), or base64 its format declares that renamer "
+                "cannot re-encode with certainty (gzip, wrapped lines): write it plainly and rerun the "
+                "sweep, or keep it with a keep rule"),
     "reverse-owner": ("the PTR owner of an old address whose new address lies in another reverse zone: "
                       "move the record to that zone's file by hand"),
     "dnssec-key": ("the owner of a DNSSEC key record (DNSKEY, CDNSKEY, CDS, DS) that the rename would "
@@ -534,6 +536,9 @@ class FileScanner:
         if hit and content.kind == "text" and self.matcher.may_hold("concatenated", data):
             # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)
             matches = concatenated_matches(data, matches, self.matcher.find, self.matcher.set_needles, rel)
+        if hit and content.kind == "text" and self.matcher.may_hold("base64 values", data):
+            # a Secret's `data:`, a ConfigMap's `binaryData:`, cloud-init `encoding: b64` (base64_values.py)
+            matches = encoded_matches(data, matches, self.matcher.find, self.matcher.needles)
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
             matches = default_joined_matches(self.matcher, data, matches)

@@ -115,17 +115,14 @@ def with_sets(data: bytes, matches: list[Match], find: Callable[[bytes], list[Ma
             continue
         start, end, parts = token
         done = end
-        if group.group().startswith(b"[") and b":" not in group.group() and (
-                _in_regex(data, start, end) or _CLASS.fullmatch(group.group())):
-            continue  # `^web0[1-3]\.lab$`, `web0[0-9]`: a regular expression's class, patterns.py's to decide
+        if group.group().startswith(b"[") and b":" not in group.group() and _in_regex(data, start, end):
+            continue  # `^web0[10-19]\.lab$`: a regular expression's class, patterns.py's to decide
         covered = _covered(parts, find)
         if covered is not None:
             flagged.append((start, end, covered))
     return _refused(matches, flagged) if flagged else matches
 
 
-# A bracket a regular expression's class spells the same (`[0-9]`): patterns.py reads it.
-_CLASS = re.compile(rb"\[[0-9]-[0-9]\]")
 # Regular expression syntax right before or after a bracket's word: the bracket is a class.
 _REGEX_BEFORE = frozenset(b"^(|~")
 _REGEX_AFTER = frozenset(b"\\$)|*+?{")

@@ -52,9 +52,30 @@ Find = Callable[[bytes], list[Match]]
 Pieces = list[tuple[bytes, int]]  # the evaluated text's pieces, each with where it starts in the file
 
 
+_REACH = 256  # how far from a piece of an old value a join's seam can stand (a literal's length, and more)
+
+
+def _windows(data: bytes, needles: Sequence[bytes]) -> list[tuple[int, int]]:
+    """Merged windows of `data` around each piece of an old value: only there can a join spell one."""
+    spans = []
+    for needle in needles:
+        pos = data.find(needle)
+        while pos != -1:
+            spans.append((max(0, pos - _REACH), pos + len(needle) + _REACH))
+            pos = data.find(needle, pos + 1)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for low, high in spans:
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return merged
+
+
 def might_hold(data: bytes, needles: Sequence[bytes]) -> bool:
-    """The cheap prefilter: a piece of an old value, and a join shape."""
-    return any(n in data for n in needles) and _SHAPE.search(data) is not None
+    """The cheap prefilter: a join shape near a piece of an old value."""
+    return any(_SHAPE.search(data, low, high) is not None for low, high in _windows(data, needles))
 
 
 def joins_adjacent(rel: str) -> bool:
@@ -66,17 +87,21 @@ def concatenated_matches(data: bytes, matches: list[Match], find: Find, needles:
                          rel: str) -> list[Match]:
     """`matches` with every old value that only a join of literals spells added, refused `split`
     (a match inside the join that the joined reading covers gives way to it)."""
-    if not any(n in data for n in needles):
-        return matches  # (the join shapes are looked for by the regexes below themselves)
+    windows = [(low, high) for low, high in _windows(data, needles) if _SHAPE.search(data, low, high)]
+    if not windows:
+        return matches
     added: list[Match] = []
     chain = _CHAIN_ADJACENT if joins_adjacent(rel) else _CHAIN
-    for found in chain.finditer(data):
+    # A join starts at a line's first literal: each window from its line's start (a chain found twice
+    # by two windows is one: `_seams` adds a span once).
+    windows = [(data.rfind(b"\n", 0, low) + 1, high) for low, high in windows]
+    for found in (x for low, high in windows for x in chain.finditer(data, low, high)):
         if not any(n in found.group() for n in needles):
             continue
         pieces = [(lit.group()[1:-1], found.start() + lit.start() + 1)
                   for lit in _ONE.finditer(found.group())]
         _seams(pieces, find, added)
-    for found in _INTERPOLATED.finditer(data):
+    for found in (x for low, high in windows for x in _INTERPOLATED.finditer(data, low, high)):
         left = found.start()
         while left > 0 and data[left - 1] in _NAME:
             left -= 1

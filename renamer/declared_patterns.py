@@ -54,8 +54,9 @@ _SQL = re.compile(rb"\b(?P<kind>(?:[Ii]?[Ll][Ii][Kk][Ee])|(?:SIMILAR|similar) (?
 
 def might_hold(data: bytes) -> bool:
     """The cheap prefilter: one of LITERALS."""
-    return ((b"~" in data and (b"server_name" in data or b"location" in data or b"$h" in data or b"=~" in data))
-            or b"reg" in data or b"IKE " in data or b"ike " in data or b"RewriteCond" in data
+    nginx_or_bash = b"~" in data and (b"server_name" in data or b"location" in data or b"$h" in data
+                                      or b"=~" in data)
+    return (nginx_or_bash or b"reg" in data or b"IKE " in data or b"ike " in data or b"RewriteCond" in data
             or b"IMILAR TO" in data or b"imilar to" in data)
 
 

@@ -37,7 +37,7 @@ _CHAIN_ADJACENT = re.compile(_LITERAL + rb"(?:(?:" + _OPERATOR + rb"|" + _ADJACE
                              + _LITERAL + rb")+")
 _ONE = re.compile(_LITERAL)
 # A literal interpolated into the text around it: `${"ml2"}`, `#{"ml2"}`, `{{ 'ml2' }}`, `{'ml2'}`.
-_INTERPOLATED = re.compile(rb"(?:[$#]\{|\{\{-?|(?<=[A-Za-z0-9._-])\{)[ \t]*"
+_INTERPOLATED = re.compile(rb"(?P<open>[$#]\{|\{\{-?|\{)[ \t]*"
                            rb"(?P<literal>\"[^\"\\\n{}]{0,200}\"|'[^'\\\n{}]{0,200}')[ \t]*(?:-?\}\}|\})")
 # The shapes any of the above holds: the cheap test before either regex runs.
 _SHAPE = re.compile(rb"[\"'`][ \t]*(?:\+|~|\.\.?)[ \t]*(?:\\?\r?\n[ \t]*)?[\"'`]"
@@ -73,8 +73,26 @@ def _windows(data: bytes, needles: Sequence[bytes]) -> list[tuple[int, int]]:
     return merged
 
 
+# Each quote as `"`, `+` and `~` as `+`, blanks deleted: every join shape then holds _JOINED
+# or an interpolation's opening
+# (a regex led by one literal byte over the translated copy, and `in` tests, run in C; _SHAPE, a
+# regex of character classes and alternatives, costs ~100x more).
+_FOLD = bytes.maketrans(b"'`~", b'""+')
+_JOINED = re.compile(rb'"(?:\+|\.\.?|\\?\r?\n|)"')  # `"a"+"b"`, `"a".."b"`, `("a"` newline `"b")`, `"a""b"`
+
+
+def _may_join(data: bytes) -> bool:
+    """A necessary condition for a join shape, from one translated copy: `"a" + "b"` is `"a"+"b"`."""
+    if b"{'" in data:  # an f-string's `{'ml2'}` (a JSON object's `{"` is no join)
+        return True
+    folded = data.translate(_FOLD, b" \t")
+    return b'{"' in folded or b'{-"' in folded or _JOINED.search(folded) is not None
+
+
 def might_hold(data: bytes, needles: Sequence[bytes]) -> bool:
-    """The cheap prefilter: a join shape near a piece of an old value."""
+    """The cheap prefilter: a piece of an old value, and a join shape near one."""
+    if not any(n in data for n in needles) or not _may_join(data):
+        return False
     return any(_SHAPE.search(data, low, high) is not None for low, high in _windows(data, needles))
 
 
@@ -87,6 +105,8 @@ def concatenated_matches(data: bytes, matches: list[Match], find: Find, needles:
                          rel: str) -> list[Match]:
     """`matches` with every old value that only a join of literals spells added, refused `split`
     (a match inside the join that the joined reading covers gives way to it)."""
+    if not any(n in data for n in needles) or not _may_join(data):
+        return matches
     windows = [(low, high) for low, high in _windows(data, needles) if _SHAPE.search(data, low, high)]
     if not windows:
         return matches
@@ -102,6 +122,8 @@ def concatenated_matches(data: bytes, matches: list[Match], find: Find, needles:
                   for lit in _ONE.finditer(found.group())]
         _seams(pieces, find, added)
     for found in (x for low, high in windows for x in _INTERPOLATED.finditer(data, low, high)):
+        if found.group("open") == b"{" and (found.start() == 0 or data[found.start() - 1] not in _NAME):
+            continue  # a bare `{'x'}` joins only inside a string (an f-string's), after a name's character
         left = found.start()
         while left > 0 and data[left - 1] in _NAME:
             left -= 1

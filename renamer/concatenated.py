@@ -47,6 +47,7 @@ _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 # Files whose language joins adjacent literals with no operator.
 _ADJACENT_SUFFIXES = (".py", ".pyi", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh")
 _RENAMED = ("host", "address", "network")
+_PROSE = (".md", ".markdown", ".rst", ".txt", ".adoc")
 
 Find = Callable[[bytes], list[Match]]
 Pieces = list[tuple[bytes, int]]  # the evaluated text's pieces, each with where it starts in the file
@@ -115,9 +116,10 @@ def concatenated_matches(data: bytes, matches: list[Match], find: Find, needles:
     # A join starts at a line's first literal: each window from its line's start (a chain found twice
     # by two windows is one: `_seams` adds a span once).
     windows = [(data.rfind(b"\n", 0, low) + 1, high) for low, high in windows]
+    prose = rel.endswith(_PROSE)
     for found in (x for low, high in windows for x in chain.finditer(data, low, high)):
-        if not any(n in found.group() for n in needles):
-            continue
+        if not any(n in found.group() for n in needles) or (prose and b"`" in found.group()):
+            continue  # (Markdown's `a` + `b` is two code spans in a sentence, no template literal)
         pieces = [(lit.group()[1:-1], found.start() + lit.start() + 1)
                   for lit in _ONE.finditer(found.group())]
         _seams(pieces, find, added)

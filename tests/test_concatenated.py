@@ -43,6 +43,7 @@ def test_a_join_spelling_an_old_value_is_split(data: bytes, rel: str, spelled: b
     (b'x = "ana-" + suffix', "x.py"),
     (b'x = "ana-ml2" + ":22"', "x.py"),  # whole in one literal: the exact matcher's
     (b'x = "fv-" + "ml2"', "x.py"),
+    (b"Run `ana-` + `ml2` by hand", "README.md"),  # two code spans in prose
 ])
 def test_no_join_or_no_old_value_across_a_seam(data: bytes, rel: str) -> None:
     assert all(refused != "split" for _, _, refused in _joined(data, rel))

@@ -51,6 +51,17 @@ from renamer.unicode_names import might_fold
 # backslash): an even run of backslashes before it.
 _BREAK = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n)")
 _BREAK_INDENT = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n[ \t]*)")
+# A make recipe's: make hands the shell the backslash and the line break but drops the next line's
+# recipe prefix (one tab), and the shell joins the rest (`ssh ana-\` newline tab `ml2`: ana-ml2).
+_BREAK_RECIPE = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n\t?)")
+# The files make reads (GNU make's default names, `include`d `.mk` fragments).
+_MAKEFILES = re.compile(r"(?:^|/)(?:GNUmakefile|[Mm]akefile(?:\.[^/]*)?|[^/]*\.(?:mk|mak|make))\Z")
+
+
+def is_makefile(rel: str) -> bool:
+    """Is `rel` a file make reads (`Makefile`, `GNUmakefile`, `rules.mk`)? Its recipe lines join
+    as _BREAK_RECIPE does."""
+    return _MAKEFILES.search(rel) is not None
 
 
 class Finder(Protocol):
@@ -78,13 +89,15 @@ def might_hold_break(data: bytes) -> bool:
     return b"\\\n" in data or b"\\\r\n" in data
 
 
-def _joined(data: bytes, indent: bool) -> tuple[bytes, list[tuple[int, int]]]:
+def _joined(data: bytes, indent: bool, recipe: bool = False) -> tuple[bytes, list[tuple[int, int]]]:
     """`data` with each line-ending backslash removed, and each cut as (position in the joined
-    bytes, bytes removed up to and including it)."""
-    pattern = _BREAK_INDENT if indent else _BREAK
+    bytes, bytes removed up to and including it). `recipe`: a Makefile's (one tab dropped)."""
+    pattern = _BREAK_RECIPE if recipe else _BREAK_INDENT if indent else _BREAK
     parts, cuts, last, removed = [], [], 0, 0
     for x in pattern.finditer(data):
         start, end = x.span(1)
+        if recipe and end > start and data[end - 1] == 0x09 and data[data.rfind(b"\n", 0, start) + 1] != 0x09:
+            end -= 1  # a variable's line, no recipe's: make joins it with a space, the tab stays
         parts.append(data[last:start])
         removed += end - start
         cuts.append((start - (removed - (end - start)), removed))
@@ -105,11 +118,13 @@ def might_split(finder: Finder, data: bytes) -> bool:
     return False
 
 
-def split_matches(finder: Finder, data: bytes, matches: list[Match], *, indent: bool) -> list[Match]:
-    """`matches` with every old value that only the joined text spells added, refused `split`."""
+def split_matches(finder: Finder, data: bytes, matches: list[Match], *, indent: bool,
+                  recipe: bool = False) -> list[Match]:
+    """`matches` with every old value that only the joined text spells added, refused `split`.
+    `recipe`: `data` is a Makefile, whose recipe lines join after make drops the next line's tab."""
     if not might_hold_break(data):
         return matches
-    joined, cuts = _joined(data, indent)
+    joined, cuts = _joined(data, indent, recipe)
     if not cuts:
         return matches
     reach = max((len(n) for n in finder.needles), default=0) + 8

@@ -313,6 +313,9 @@ def _escaped(finder: Finder, data: bytes, matches: list[Match], decodes: tuple[s
         if not inside:
             if any(m.start == start and m.end == end for m in matches):
                 out.append(next(m for m in matches if m.start == start and m.end == end))
+            elif d.refused == "pattern" and any(m.refused == "pattern" and m.start < end and start < m.end
+                                                for m in matches):
+                continue  # the pattern the bytes hold already (a declared one: `"^web0[12]\."`)
             else:  # a boundary an escape made: `%2Fana-ml2`
                 out.append(Match(start, end, d.old, d.new, d.kind, d.derived, d.refused, d.kept))
             continue

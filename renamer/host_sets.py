@@ -31,13 +31,15 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from renamer import hostlists
 from renamer.occurrences import Match
 
 # A group of one of the expanding shapes: Ansible's `[beg:end]` / `[beg:end:step]` (numbers,
 # or single letters) and a shell's `{a,b}` (name characters between commas) or `{x..y[..step]}`.
 # Every set holds one such innermost group; the pattern around it is read by the parser below.
-_GROUP = re.compile(rb"\[(?:[0-9]*:[0-9]+(?::[0-9]+)?|[A-Za-z]:[A-Za-z])\]"
-                    rb"|\{(?:[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+|-?[0-9]+\.\.-?[0-9]+(?:\.\.-?[0-9]+)?"
+_GROUP = re.compile(rb"\[(?:[0-9]*:[0-9]+(?::[0-9]+)?|[A-Za-z]:[A-Za-z])\]|"  # Ansible; pdsh/Slurm next
+                    + hostlists.BRACKET.pattern
+                    + rb"|\{(?:[A-Za-z0-9._-]*(?:,[A-Za-z0-9._-]*)+|-?[0-9]+\.\.-?[0-9]+(?:\.\.-?[0-9]+)?"
                     rb"|[A-Za-z]\.\.[A-Za-z](?:\.\.-?[0-9]+)?)\}")
 _BRACKET = re.compile(rb"\[(?:(?P<beg>[0-9]*):(?P<end>[0-9]+)(?::(?P<step>[0-9]+))?"
                       rb"|(?P<a>[A-Za-z]):(?P<z>[A-Za-z]))\]")
@@ -113,10 +115,23 @@ def with_sets(data: bytes, matches: list[Match], find: Callable[[bytes], list[Ma
             continue
         start, end, parts = token
         done = end
+        if group.group().startswith(b"[") and b":" not in group.group() and _in_regex(data, start, end):
+            continue  # `^web0[10-19]\.lab$`: a regular expression's class, patterns.py's to decide
         covered = _covered(parts, find)
         if covered is not None:
             flagged.append((start, end, covered))
     return _refused(matches, flagged) if flagged else matches
+
+
+# Regular expression syntax right before or after a bracket's word: the bracket is a class.
+_REGEX_BEFORE = frozenset(b"^(|~")
+_REGEX_AFTER = frozenset(b"\\$)|*+?{")
+
+
+def _in_regex(data: bytes, start: int, end: int) -> bool:
+    """Does regex syntax stand at the edge of the word `data[start:end]` (`^web0[1-3]`, `web0[12]\\.`)?"""
+    return ((start > 0 and data[start - 1] in _REGEX_BEFORE)
+            or (end < len(data) and data[end] in _REGEX_AFTER))
 
 
 # The kinds a set's expansion can hold and whose rewrite would touch one member of the set only
@@ -199,10 +214,16 @@ def _sequence(data: bytes, pos: int, high: int) -> tuple[tuple[Part, ...], int]:
             continue
         if byte == ord("["):
             bracket = _BRACKET.match(data, pos, high)
-            if bracket is None:
+            if bracket is not None:
+                parts.append(_generated(_ansible_range(bracket)))
+                pos = bracket.end()
+                continue
+            listed = hostlists.BRACKET.match(data, pos, high)  # pdsh/Slurm `[01-05,07]`
+            expanded = hostlists.values(listed.group("body")) if listed is not None else ()
+            if listed is None or not expanded:
                 break
-            parts.append(_generated(_ansible_range(bracket)))
-            pos = bracket.end()
+            parts.append(_generated(expanded))
+            pos = listed.end()
             continue
         if byte == ord("{"):
             brace = _brace(data, pos, high)

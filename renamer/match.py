@@ -23,10 +23,13 @@ from dataclasses import replace
 from renamer import (
     address_parts,
     address_patterns,
+    base64_values,
     classless_routes,
     composed_names,
     composed_tails,
     computed_addresses,
+    concatenated,
+    declared_patterns,
     foreign_names,
     formatted_names,
     host_sets,
@@ -270,6 +273,8 @@ class Matcher:
         out += self._own_storage
         out += self._formatted
         out += self.completions.literals
+        out += declared_patterns.LITERALS if self._pattern_starts else ()  # a pattern a format declares
+        out += base64_values.LITERALS  # a value a format declares base64
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         out += self._address_pattern_needles
         return tuple(out)
@@ -280,13 +285,18 @@ class Matcher:
         a caller that already knows which groups a file holds (the native first pass: one scan)
         passes them as `held` and the others are not asked at all (issue 30: the readers of rounds
         16-17 each read every file of a dense repo again)."""
-        groups = (("sets", self._set_needles), ("templated", self._templated), ("composed", self._composed),
+        groups = (("sets", self._set_needles), ("concatenated", self._set_needles),
+                  ("templated", self._templated), ("composed", self._composed),
                   ("address parts", self._address_parts), ("completions", self.completions.literals),
                   # (the full scan's tool-name and zone-record readers ask these literals whatever the
                   # names: might_hold_context asks them only where an old name is an FQDN)
                   ("computed", self._computed), ("tool names", tool_names.LITERALS + zone_records.LITERALS),
                   ("own storage", self._own_storage), ("formatted", self._formatted),
-                  ("address patterns", self._address_pattern_needles))
+                  ("address patterns", self._address_pattern_needles),
+                  # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
+                  ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
+                  # a Secret's `data:`, cloud-init `encoding: b64`: read decoded (base64_values.py)
+                  ("base64 values", base64_values.LITERALS))
         return tuple((name, tuple(literals)) for name, literals in groups if literals)
 
     def note_held(self, data: bytes, held: Collection[str]) -> None:
@@ -333,6 +343,10 @@ class Matcher:
         every, names = held is None, () if held is None else held
         if (every or "sets" in names) and host_sets.might_hold(data, self._set_needles):
             return True
+        if (every or "base64 values" in names) and base64_values.might_hold(data, self.needles):
+            return True  # a value the format declares base64 holds an old value once decoded
+        if (every or "concatenated" in names) and concatenated.might_hold(data, self._set_needles):
+            return True  # `"ana-" + "ml2"`, `"ana-${"ml2"}"` (concatenated.py; sweep/scan.py reads them)
         if self._templated and (every or "templated" in names) \
                 and templated_names.might_hold(data, self._templated):
             return True
@@ -358,6 +372,11 @@ class Matcher:
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
+
+    @property
+    def set_needles(self) -> tuple[bytes, ...]:
+        """host_sets.pieces of the old values: what a set or a join of literals covering one spells."""
+        return self._set_needles
 
     def might_format_name(self, data: bytes) -> bool:
         """Can `data` make an old host name by a format with a number (`format("pve%02d", 1)`)?"""

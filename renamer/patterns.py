@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from renamer import work
+from renamer import declared_patterns, work
 from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 if TYPE_CHECKING:
@@ -85,6 +85,7 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
     if not any(s in data for s in starts):
         return []
     out = _alternations(data, olds, starts, news) if b"|" in data and b"(" in data else []
+    out = _with_declared(out, _declared(data, olds, news)) if declared_patterns.might_hold(data) else out
     if not any(sign in data for sign in _META_SIGNS):
         return out
     runs = token_runs(data)
@@ -94,14 +95,72 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
             found.update(_positions(data, fragment, low, high))
     work.add("pattern positions", len(found))
     spans = {_token_around(data, pos, runs) for pos in found}
+    tokens = []
     for start, end in sorted(spans):
         token = data[start:end]
         if end - start > _MAX_TOKEN or not _META.search(token):
             continue
         old = _matched(token, olds)
         if old is not None and not _covers_new(token, old, news):
-            out.append(PatternHit(start, end, old))
-    return sorted(out, key=lambda hit: hit.start)
+            tokens.append(PatternHit(start, end, old))
+    return _with_declared(tokens, out)
+
+
+def _with_declared(hits: list[PatternHit], more: list[PatternHit]) -> list[PatternHit]:
+    """Both lists in file order, a hit of `more` that overlaps one of `hits` left out."""
+    kept = [m for m in more if not any(h.start < m.end and m.start < h.end for h in hits)]
+    return sorted([*hits, *kept], key=lambda hit: hit.start)
+
+
+def _declared(data: bytes, olds: list[str], news: Mapping[str, str] | None) -> list[PatternHit]:
+    """Patterns where the format declares one (declared_patterns.py) that match an old value, and
+    not its new value as well."""
+    out = []
+    for declared in declared_patterns.positions(data):
+        if declared.end - declared.start > _MAX_TOKEN:
+            continue
+        text = data[declared.start:declared.end].decode("ascii", "replace")
+        work.add("pattern positions")
+        old = _declared_match(text, declared.grammar, declared.anchored, tuple(olds))
+        new = news.get(old) if news is not None and old is not None else None
+        if old is not None and not (new is not None and _declared_match(text, declared.grammar,
+                                                                          declared.anchored, (new,)) == new):
+            out.append(PatternHit(declared.start, declared.end, old))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _declared_match(text: str, grammar: str, anchored: bool, olds: tuple[str, ...]) -> str | None:
+    """The old value the declared pattern `text` matches (its FQDN in the pattern's domain too):
+    in full where the consumer is anchored, else a search whose match starts and ends at a label's
+    edge (nginx's `~web0[12]` matches web01.lab)."""
+    source = declared_patterns.as_regex(text, grammar)
+    if source is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", FutureWarning)
+            regex = compile_untrusted(source, re.IGNORECASE, lines=False)
+    except (re.error, OverflowError, RecursionError, UnsafeRegex, FutureWarning):
+        return None
+    tail = domain_tail(re.sub(r"(?:\$|\\b|\\Z)+\Z", "", source), regex=True)
+    for old in olds:
+        if text == old:
+            continue  # spelled: the exact matcher's
+        subjects = [old]
+        if "." not in old:  # a short name: its FQDN in the pattern's domain, or in any (`^web01\.`)
+            subjects += [old + tail] if tail else []
+            subjects += [] if anchored else [old + "."]
+        for subject in subjects:
+            if regex.fullmatch(subject):
+                return old
+            found = None if anchored else regex.search(subject)
+            if found is not None and found.end() > found.start() and found.group() != "." \
+                    and (found.start() == 0 or subject[found.start() - 1] == ".") \
+                    and (found.end() == len(subject) or subject[found.end()] == ".") \
+                    and found.end() - found.start() >= len(old.split(".")[0]):
+                return old
+    return None
 
 
 def _covers_new(token: bytes, old: str, news: Mapping[str, str] | None) -> bool:
@@ -249,9 +308,12 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
         candidates.append(text.replace("\\\\", "\\"))
     if "\\\\\\\\" in text:  # a regex in a string in JSON (PromQL in a dashboard): escaped twice
         candidates.append(text.replace("\\\\\\\\", "\\"))
+    extglob = extglob_regex(text)  # bash's `web0@(1|2)`: a glob, read as the regex it stands for
+    if extglob is not None:
+        candidates.insert(0, extglob)
     globbed = "*" in text or "?" in text
     for candidate in candidates:
-        as_regex = not globbed or _REGEX_ONLY.search(candidate) is not None  # `web0*`: a glob
+        as_regex = not globbed or _REGEX_ONLY.search(candidate) is not None or candidate is extglob
         # What the token spells literally before its first wildcard must begin the old value: on a
         # 10/8 network most tokens (`^10\.24\.139\.[0-9]+$`) are then decided without compiling.
         regex_head, glob_head = _regex_head(candidate) if as_regex else "", _glob_head(candidate)
@@ -269,14 +331,75 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
                     regex = compile_untrusted(candidate, lines=False)  # run on old values only
             except (re.error, OverflowError, RecursionError, UnsafeRegex, FutureWarning):
                 regex = None
+        # A short name's pattern that goes on with a literal domain (`web0[12]\.lab`): it matches the
+        # name's FQDN in that domain (break-it round 21, finding 12).
+        tail = domain_tail(candidate, regex=as_regex)
         for old in possible:
             if candidate == old:
                 continue
-            if regex is not None and regex.fullmatch(old):
+            subjects = (old, old + tail) if tail and "." not in old else (old,)
+            if regex is not None and any(regex.fullmatch(subject) for subject in subjects):
+                return old
+            if globbed and not as_regex and any(fnmatch.fnmatchcase(subject, candidate)
+                                                for subject in subjects):
                 return old
             if globbed and fnmatch.fnmatchcase(old, candidate):
                 return old
     return None
+
+
+_EXTGLOB = re.compile(r"[@!?*+]\(")
+_NAME_TAIL = re.compile(r"(?:\\\.|\[\.\]|\.)[A-Za-z0-9-]+(?:(?:\\\.|\[\.\]|\.)[A-Za-z0-9-]+)*\.?\Z")
+
+
+def domain_tail(pattern: str, *, regex: bool) -> str:
+    """The literal domain a pattern ends with (`.lab` of `^web0[12]\\.lab$`, `web0?.lab.example`):
+    its last characters that are plain, from a dot that begins a label; empty where there is none.
+    A regex's unescaped `.` counts (it matches a dot too)."""
+    found = _NAME_TAIL.search(pattern)
+    if found is None or found.start() == 0:
+        return ""
+    text = found.group()
+    if not regex and ("\\" in text or "[" in text):
+        return ""
+    tail = text.replace("\\.", ".").replace("[.]", ".")
+    return tail.rstrip(".") if tail.count(".") > 0 else ""
+
+
+def extglob_regex(pattern: str) -> str | None:
+    """bash's extended glob (`web0@(1|2)`, `+(a|b)`, `?(x)`, `*(x)`; `!(x)` matches anything but
+    x) as a regular expression, or None where the pattern holds none of its groups."""
+    if _EXTGLOB.search(pattern) is None:
+        return None
+    out: list[str] = []
+    closers: list[str] = []
+    i = 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char in "@!?*+" and pattern[i + 1:i + 2] == "(":
+            out.append("(?:(?!(?:" if char == "!" else "(?:")  # `!(x)`: `(?:(?!(?:x)$).*)`, not x
+            closers.append({"@": ")", "?": ")?", "*": ")*", "+": ")+", "!": ")$).*)"}[char])
+            i += 2
+            continue
+        if char == ")" and closers:
+            out.append(closers.pop())
+        elif char == "|" and closers:
+            out.append("|")
+        elif char == "*":
+            out.append(".*")
+        elif char == "?":
+            out.append(".")
+        elif char == "[":
+            end = pattern.find("]", i + 1)
+            if end == -1:
+                return None
+            out.append("[" + pattern[i + 1:end].replace("!", "^", 1) + "]")
+            i = end + 1
+            continue
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out) if not closers else None
 
 
 _ANY = "\0"  # in a regex head: the place of an unescaped `.`, any character (no old value holds NUL)

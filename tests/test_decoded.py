@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from renamer.decoded import might_split, split_matches
+from renamer.decoded import is_makefile, might_split, split_matches
 from renamer.match import Matcher
 
 MATCHER = Matcher([("ana-ml2", "fv-ml1"), ("ana-ml2.ana.lan", "fv-ml1.fv.lan")], [("10.250.50.54", "10.251.50.54")])
@@ -38,3 +38,23 @@ def test_split_matches(data: bytes, indent: bool, expected: list[tuple[bytes, st
 def test_the_prefilter_sees_both_joins() -> None:
     assert might_split(MATCHER, b'"ana-\\\n   ml2"') and might_split(MATCHER, b"ana-\\\r\nml2")
     assert not might_split(MATCHER, b"ana-\nml2") and not might_split(MATCHER, b"web01\\\nweb02")
+
+
+@pytest.mark.parametrize(("data", "expected"), (
+    pytest.param(b"all:\n\tssh ana-\\\n\tml2\n", [(b"ana-\\\n\tml2", "ana-ml2", "split")], id="recipe-tab-dropped"),
+    pytest.param(b"all:\n\tping 10.250.\\\r\n\t50.54\n", [(b"10.250.\\\r\n\t50.54", "10.250.50.54", "split")],
+                 id="recipe-crlf"),
+    pytest.param(b"H = ana-\\\n\tml2\n", [], id="noop-a-variable-make-joins-with-a-space"),
+    pytest.param(b"all:\n\tssh ana-\\\n\t\tml2\n", [], id="noop-a-second-tab-the-shell-keeps"),
+))
+def test_a_makefile_recipe_joins_as_make_and_the_shell_do(data: bytes,
+                                                          expected: list[tuple[bytes, str, str | None]]) -> None:
+    found = split_matches(MATCHER, data, MATCHER.find(data), indent=False, recipe=True)
+    assert [(data[m.start:m.end], m.old, m.refused) for m in found] == expected
+
+
+@pytest.mark.parametrize(("rel", "make"), (("Makefile", True), ("sub/makefile", True), ("GNUmakefile", True),
+                                           ("rules.mk", True), ("Makefile.inc", True), ("build.sh", False),
+                                           ("Makefile.d/x.yaml", False), ("notmakefile", False)))
+def test_which_files_make_reads(rel: str, make: bool) -> None:
+    assert is_makefile(rel) is make

@@ -27,10 +27,13 @@ from renamer import (
     vcs_status,
     work,
 )
+from renamer.base64_values import encoded_matches
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
+from renamer.concatenated import concatenated_matches
 from renamer.decoded import (
     default_joined_matches,
+    is_makefile,
     might_hold_break,
     might_join_default,
     might_join_quotes,
@@ -151,20 +154,22 @@ REFUSED_HINTS = {
                   "line too), or keep it with a keep rule"),
     "range": ("one end of a range or set of machines (web01-04, 192.0.2.10-.14, web{01..03}), or a set "
               "that expands to an old value (an Ansible range ana-ml[1:3], 10.0.0.[50:60]; a shell brace set "
-              "{ana,fv}-ml2): "
+              "{ana,fv}-ml2; a pdsh/Slurm hostlist web[01-05,07]): "
               "renaming one member breaks the set; edit the range by hand, or keep it with a keep "
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
-    "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation) or by "
+    "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation, a make "
+              "recipe), by literals a language concatenates (`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
               "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`) or by a shell default's brace "
               "(`${X:-ana}-ml2`): read joined, but no text edit knows where the break goes; rejoin it and "
               "rerun the sweep, or keep it with a keep rule"),
     "encoded": ("an old value spelled with escapes (`\\x2d`, `\\u002d`, `\\055`, `%2D`, `&#45;`, "
                 "`an\\a-ml2`) where renamer cannot tell that the consumer decodes them, an escape beside "
                 "it that makes another name once decoded (`ana-ml2%30`), or a Unicode name in a case "
-                "renamer does not rewrite (`BÜCHER.ana.lan`): write it plainly and rerun the sweep, or "
-                "keep it with a keep rule"),
+                "renamer does not rewrite (`BÜCHER.ana.lan`), or base64 its format declares that renamer "
+                "cannot re-encode with certainty (gzip, wrapped lines): write it plainly and rerun the "
+                "sweep, or keep it with a keep rule"),
     "reverse-owner": ("the PTR owner of an old address whose new address lies in another reverse zone: "
                       "move the record to that zone's file by hand"),
     "dnssec-key": ("the owner of a DNSSEC key record (DNSKEY, CDNSKEY, CDS, DS) that the rename would "
@@ -531,7 +536,13 @@ class FileScanner:
             matches, decided = with_zone_names(data, matches, self.matcher, origin, apex, any_case=any_case)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
-            matches = split_matches(self.matcher, data, matches, indent=indent)
+            matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel))
+        if hit and content.kind == "text" and self.matcher.may_hold("concatenated", data):
+            # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)
+            matches = concatenated_matches(data, matches, self.matcher.find, self.matcher.set_needles, rel)
+        if hit and content.kind == "text" and self.matcher.may_hold("base64 values", data):
+            # a Secret's `data:`, a ConfigMap's `binaryData:`, cloud-init `encoding: b64` (base64_values.py)
+            matches = encoded_matches(data, matches, self.matcher.find, self.matcher.needles)
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
             matches = default_joined_matches(self.matcher, data, matches)

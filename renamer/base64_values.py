@@ -1,0 +1,256 @@
+"""Values a format declares base64: a Kubernetes Secret's `data:`, a ConfigMap's `binaryData:`,
+cloud-init `write_files` content with `encoding: b64` (or `base64`, `gz+b64`, `gzip+base64`), YAML
+`!!binary`, Terraform `base64decode("...")`.
+
+The consumer reads such a value decoded (the kubelet mounts the Secret's bytes, cloud-init writes
+the file), while the bytes spell no old value. Each declared value is decoded and matched by the
+exact rules:
+
+* where the decoding is certain and every old value inside is plainly rewritable (canonical
+  base64 that re-encodes to the same text, UTF-8 inside, no match there refused or kept), the value
+  is rewritten: decoded, each old value replaced, re-encoded in the same style (padding, quotes and
+  the line kept), and verify, which decodes again, finds the new value;
+* otherwise (compressed content, a value wrapped over lines, bytes that are no text, a match inside
+  that the rules refuse) it is a residual `encoded` naming the key and the old value, never the
+  decoded text (a Secret's other bytes are secret).
+
+Cost: a file is looked at only when it holds one of LITERALS; only the declared values are decoded,
+and a value is matched only where its decoded bytes hold a needle.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from renamer.occurrences import Match
+
+LITERALS = (b"kind: Secret", b"binaryData", b"encoding:", b"!!binary", b"base64decode(")
+
+ENCODED = "encoded"
+Find = Callable[[bytes], list[Match]]
+
+_B64 = rb"[A-Za-z0-9+/]+={0,2}"
+# `KEY: value` under a mapping: the value plain or quoted, alone on its line.
+_ENTRY = re.compile(rb"^(?P<indent>[ \t]+)(?:\"[^\"\n]+\"|'[^'\n]+'|[^\s:#][^:\n]*?)[ \t]*:[ \t]+"
+                    rb"(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)[ \t]*(?:#.*)?\r?$", re.MULTILINE)
+_SECTION = re.compile(rb"^(?P<key>data|binaryData):[ \t]*\r?$", re.MULTILINE)
+_KIND = re.compile(rb"^kind:[ \t]*[\"']?(?P<kind>Secret|ConfigMap)[\"']?[ \t]*\r?$", re.MULTILINE)
+_DOCUMENT = re.compile(rb"^---[^\n]*$", re.MULTILINE)
+_ENCODING = re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)?)encoding:[ \t]*[\"']?(?P<how>[A-Za-z0-9+]+)[\"']?"
+                       rb"[ \t]*\r?$", re.MULTILINE)
+_CONTENT = re.compile(rb"^(?P<lead>[ \t]*(?:-[ \t]+)?)content:[ \t]*(?P<q>[\"']?)(?P<value>" + _B64
+                      + rb"|[|>][-+]?)(?P=q)[ \t]*\r?$", re.MULTILINE)
+_BINARY = re.compile(rb":[ \t]+!!binary[ \t]+(?P<q>[\"']?)(?P<value>" + _B64 + rb")(?P=q)[ \t]*\r?$",
+                     re.MULTILINE)
+_DECODE_CALL = re.compile(rb"base64decode\(\s*\"(?P<value>" + _B64 + rb")\"\s*\)")
+_PLAIN = ("b64", "base64")
+_GZIP = ("gz+b64", "gzip+base64", "gz+base64", "gzip+b64")
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    start: int  # the base64 text (or, for a block, the block's lines) in the file
+    end: int
+    where: str  # what declares it, for the note: `Secret data DB_HOST`
+    compressed: bool = False
+    block: bool = False  # wrapped over lines: decoded joined, never rewritten
+
+
+def might_hold(data: bytes, needles: Sequence[bytes]) -> bool:
+    """A declared value whose decoded bytes hold a needle (the first pass's question)."""
+    if not any(literal in data for literal in LITERALS):
+        return False
+    return any(_holds(_decoded(data, d), needles) for d in declared(data))
+
+
+def _holds(decoded: bytes | None, needles: Sequence[bytes]) -> bool:
+    return decoded is not None and any(n in decoded for n in needles)
+
+
+def declared(data: bytes) -> list[Declared]:
+    """Every value `data` declares base64, in file order."""
+    out: list[Declared] = []
+    if b"kind:" in data and (b"data:" in data or b"binaryData:" in data):
+        out += _manifest_values(data)
+    if b"encoding:" in data and b"content:" in data:
+        out += _cloud_init_values(data)
+    if b"!!binary" in data:
+        out += [Declared(*x.span("value"), "a YAML !!binary value") for x in _BINARY.finditer(data)]
+    if b"base64decode(" in data:
+        out += [Declared(*x.span("value"), "a base64decode() literal") for x in _DECODE_CALL.finditer(data)]
+    return sorted(out, key=lambda d: d.start)
+
+
+def _documents(data: bytes) -> Iterator[tuple[int, int]]:
+    start = 0
+    for sep in _DOCUMENT.finditer(data):
+        yield start, sep.start()
+        start = sep.end()
+    yield start, len(data)
+
+
+def _manifest_values(data: bytes) -> list[Declared]:
+    """A Secret's `data:` and a ConfigMap's `binaryData:` values (block mappings at the top level)."""
+    out = []
+    for low, high in _documents(data):
+        kind = _KIND.search(data, low, high)
+        if kind is None:
+            continue
+        wanted = b"data" if kind.group("kind") == b"Secret" else b"binaryData"
+        for section in _SECTION.finditer(data, low, high):
+            if section.group("key") != wanted:
+                continue
+            end = _section_end(data, section.end(), high)
+            for entry in _ENTRY.finditer(data, section.end(), end):
+                key = data[entry.start():entry.start("q")].strip().rstrip(b":").strip().strip(b"\"'")
+                where = f"{kind.group('kind').decode()} {wanted.decode()} {key.decode('utf-8', 'replace')}"
+                out.append(Declared(*entry.span("value"), where))
+    return out
+
+
+def _section_end(data: bytes, start: int, high: int) -> int:
+    """Where a top-level key's block ends: the next line that starts with neither blank nor `#`."""
+    for line in re.finditer(rb"^[^ \t\r\n#][^\n]*$", data[start:high], re.MULTILINE):
+        return start + line.start()
+    return high
+
+
+def _cloud_init_values(data: bytes) -> list[Declared]:
+    """`write_files` items: a `content:` beside an `encoding:` that says base64, in one list item."""
+    out = []
+    for encoding in _ENCODING.finditer(data):
+        how = encoding.group("how").decode("ascii").lower()
+        if how not in _PLAIN + _GZIP:
+            continue
+        low, high = _item(data, encoding.start())
+        content = _CONTENT.search(data, low, high)
+        if content is None:
+            continue
+        where = f"cloud-init content with encoding {how}"
+        if content.group("value")[:1] in (b"|", b">"):
+            block_end = _block_end(data, content.end(), len(content.group("lead")))
+            if block_end > content.end() + 1:
+                out.append(Declared(content.end() + 1, block_end, where, how in _GZIP, block=True))
+            continue
+        out.append(Declared(*content.span("value"), where, how in _GZIP))
+    return out
+
+
+def _indent(line: bytes) -> int:
+    return len(line) - len(line.lstrip(b" \t-"))
+
+
+def _item(data: bytes, at: int) -> tuple[int, int]:
+    """The list item holding the line at `at`: from its `- ` line to the next at that indent or less."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    line_end = data.find(b"\n", at)
+    line = data[line_start:line_end if line_end != -1 else len(data)]
+    depth = _indent(line)
+    low = line_start
+    while not line.lstrip(b" \t").startswith(b"- ") and low > 0:
+        prev = data.rfind(b"\n", 0, low - 1) + 1
+        line = data[prev:low - 1]
+        if line.strip() and _indent(line) < depth and not line.lstrip(b" \t").startswith(b"- "):
+            break
+        low = prev
+    high = line_end if line_end != -1 else len(data)
+    while high < len(data):
+        nxt = data.find(b"\n", high + 1)
+        line = data[high + 1:nxt if nxt != -1 else len(data)]
+        if line.strip() and (_indent(line) < depth or line.lstrip(b" \t").startswith(b"- ")):
+            break
+        high = nxt if nxt != -1 else len(data)
+    return low, high
+
+
+def _block_end(data: bytes, start: int, lead: int) -> int:
+    """The end of a block scalar's lines after `start` (lines indented more than `lead`)."""
+    end = start
+    pos = start + 1
+    while pos < len(data):
+        nxt = data.find(b"\n", pos)
+        line = data[pos:nxt if nxt != -1 else len(data)]
+        if line.strip() and len(line) - len(line.lstrip(b" \t")) <= lead:
+            break
+        end = nxt if nxt != -1 else len(data)
+        if nxt == -1:
+            break
+        pos = nxt + 1
+    return end
+
+
+def _decoded(data: bytes, value: Declared) -> bytes | None:
+    text = data[value.start:value.end]
+    if value.block:
+        text = re.sub(rb"\s+", b"", text)
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if value.compressed:
+        try:
+            return gzip.decompress(raw)
+        except (OSError, EOFError, ValueError):
+            return None
+    return raw
+
+
+def encoded_matches(data: bytes, matches: list[Match], find: Find, needles: Sequence[bytes]) -> list[Match]:
+    """`matches` with each declared base64 value holding an old value decoded: rewritten where
+    certain (re-encoded in the same style), else refused `encoded`."""
+    if not any(literal in data for literal in LITERALS):
+        return matches
+    added: list[Match] = []
+    for value in declared(data):
+        decoded = _decoded(data, value)
+        if not _holds(decoded, needles) or decoded is None:
+            continue
+        inside = [m for m in find(decoded) if m.kind in ("host", "address", "network", "reverse")]
+        if not inside:
+            continue
+        text = data[value.start:value.end].decode("ascii")
+        olds = ", ".join(sorted({m.old for m in inside}))
+        new = _rewritten(text, decoded, inside, value)
+        if new is not None:
+            added.append(Match(value.start, value.end, text, new, inside[0].kind,
+                               note=f"{value.where}: base64 of text holding {olds}, re-encoded"))
+            continue
+        why = ("gzip-compressed" if value.compressed else "wrapped over lines" if value.block
+               else "not UTF-8 text" if not _is_text(decoded)
+               else "an old value inside is refused there" if any(m.refused or m.kept for m in inside)
+               else "not canonical base64")
+        first = inside[0]
+        added.append(Match(value.start, value.end, first.old, first.new, first.kind, refused=ENCODED,
+                           note=f"{value.where}: base64 ({why}) that decodes to text holding {olds}; "
+                                "decode it, rename, encode it again"))
+    if not added:
+        return matches
+    kept = [m for m in matches if not any(a.start < m.end and m.start < a.end for a in added)]
+    return sorted([*kept, *added], key=lambda m: m.start)
+
+
+def _is_text(decoded: bytes) -> bool:
+    try:
+        decoded.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _rewritten(text: str, decoded: bytes, inside: list[Match], value: Declared) -> str | None:
+    """The value re-encoded with every old value replaced, where that is certain; else None."""
+    if value.compressed or value.block or not _is_text(decoded):
+        return None
+    if any(m.refused is not None or m.kept is not None for m in inside):
+        return None
+    if base64.b64encode(decoded).decode("ascii") != text:
+        return None  # not the canonical spelling: its style could not be kept
+    out = bytearray(decoded)
+    for m in sorted(inside, key=lambda m: m.start, reverse=True):
+        out[m.start:m.end] = m.new.encode("utf-8")
+    return base64.b64encode(bytes(out)).decode("ascii")

@@ -144,7 +144,8 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
 
 
 def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: list[str],  # and networks
-                     rel: str = "", root: Path | None = None) -> list[Match]:
+                     rel: str = "", root: Path | None = None,
+                     definitions: Known | None = None) -> list[Match]:
     """`matches` with a `composed-address` residual for each address computed from a literal
     network and number (computed_addresses.py: `cidrhost("10.0.40.0/24", 11)`, `nthhost`,
     `ip_network(..)[n]`, `printf '10.0.40.%d' 11`) that is an old address (break-it round 8,
@@ -153,7 +154,7 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
     makes the new address; else that rewrite is refused with it, so no half is written."""
     out = list(matches)
     added: list[Match] = []
-    for found in computed_addresses.computed(data, _resolver(data, rel, root)):
+    for found in computed_addresses.computed(data, _resolver(data, rel, root, definitions)):
         inside = [i for i, m in enumerate(out) if m.start < found.end and found.start < m.end]
         if any(out[i].refused is not None or out[i].kept is not None for i in inside):
             continue  # decided already (a range, a kept line)
@@ -246,7 +247,8 @@ def _follows_name(matcher: Finds, found: computed_addresses.Computed, new: str) 
         return False
 
 
-def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Resolve:
+def _resolver(data: bytes, rel: str, root: Path | None,
+              definitions: Known | None = None) -> computed_addresses.Resolve:
     """What a name computing an address stands for (break-it round 9, finding 9): Python's
     `NET = ip_network("10.0.40.0/24")` in the same file; Terraform's `var.net` through its literal
     `default`, `local.net` through its literal `locals` value, in the `.tf` files of the module
@@ -275,6 +277,8 @@ def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Re
         return texts
 
     def resolve(ref: str, depth: int = 3) -> tuple[str, str] | None:
+        if ref.startswith("jinja:"):  # `{{ subnet | nthhost(70) }}`: the variable's literal value
+            return _jinja_value(ref[len("jinja:"):], rel, definitions)
         if "." not in ref:
             found = python.get(ref)
             return (found[0], f"`{ref}` at {rel}:{found[1]}") if found is not None else None
@@ -298,6 +302,21 @@ def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Re
         return None
 
     return resolve
+
+
+_LITERAL_ADDRESS = re.compile(r"""["']?(\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)["']?""")
+
+
+def _jinja_value(name: str, rel: str, definitions: Known | None) -> tuple[str, str] | None:
+    """What a Jinja variable an Ansible address filter reads holds, where a definition nearest the
+    file gives it a literal network or address (break-it round 21, finding 31)."""
+    if definitions is None:
+        return None
+    for found in definitions.values(name, rel or None).found:
+        literal = _LITERAL_ADDRESS.fullmatch(found.value.strip())
+        if literal is not None:
+            return literal.group(1), found.why()
+    return None
 
 
 def _in(old: str, network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> bool:

@@ -103,6 +103,7 @@ class Prefixes:
                 if len(octets) == 3:  # `[10, 0]` of a /16 is any pair of numbers: only a /24's three
                     spelled = rb"\[[ \t]*" + rb"[ \t]*,[ \t]*".join(o.encode() for o in octets) + rb"[ \t]*\]"
                     self._octet_lists.append((re.compile(spelled), move))
+                    gates.update(f"{octets[0]},{sep}{octets[1]}".encode() for sep in ("", " "))
             elif move.old.prefixlen % 16 == 0 and 16 <= move.old.prefixlen <= 112:
                 groups = move.old.exploded.split("/")[0].split(":")[:move.old.prefixlen // 16]
                 alternatives.append(rb":".join(b"0{0,3}" + re.escape(g.lstrip("0").encode() or b"0")

@@ -595,7 +595,8 @@ class FileScanner:
                 if status == CURRENT and rel.endswith((".tf", ".tf.json")):
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)
                 if self.matcher.may_hold("address parts", data) and self.matcher.might_compose_address(data):
-                    matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
+                    matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel,
+                                                       self.project.root)
                 # `"10.0.40.${count.index + 11}"`: a renamed network's head a template completes
                 matches = self.matcher.templated_heads(data, matches)
                 if self.matcher.may_hold("computed", data) and self.matcher.might_compute_address(data):

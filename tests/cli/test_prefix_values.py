@@ -181,6 +181,29 @@ def test_finding_31_address_filters_over_a_network_in_a_variable(repo: Repo, run
     assert str(ipaddress.ip_address("10.0.0.1") + 69) == "10.0.0.70"
 
 
+NETPLAN = "network:\n  vlans:\n    app:\n      addresses: [ '{{ networks.app.base }}.228/24' ]\n"
+NETWORKS = ("networks:\n  lan:\n    cidr: 192.168.2.0/24\n    base: 192.168.2\n  app:\n    cidr: 10.0.0.0/24\n"
+            "    base: 10.0.0\n")
+
+
+def test_finding_02_a_composed_address_reads_the_variable_its_path_names(repo: Repo, run: Run) -> None:
+    files = {"group_vars/all/vars.yml": NETWORKS, "roles/t/netplan.yaml": NETPLAN}
+    root = repo(files, config=_config("{networks: {192.168.2.0/24: 192.168.4.0/24}}"), allowlist=ALLOW)
+    assert _render(root, "group_vars/all/vars.yml", NETPLAN).splitlines()[-1].endswith("'10.0.0.228/24' ]")
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    # 10.0.0.228 is not in the moved network: nothing about netplan.yaml; lan's base is the residual.
+    assert [(f["path"], f["line"], f["reason"]) for f in data["findings"] if f["reason"] is not None] == [
+        ("group_vars/all/vars.yml", 4, "prefix")]
+    assert not [f for f in data["findings"] if f["path"] == "roles/t/netplan.yaml"]
+    # Both networks moving: the residual names networks.app.base's value and the address it makes.
+    (root / "renamer.yaml").write_text(_config("{networks: {192.168.2.0/24: 192.168.4.0/24, "
+                                               "10.0.0.0/24: 10.0.1.0/24}}"))
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    [made] = [f for f in data["findings"] if f["reason"] == "composed-address"]
+    assert (made["path"], made["old"], made["new"]) == ("roles/t/netplan.yaml", "10.0.0.228", "10.0.1.228")
+    assert "`base` is 10.0.0 at group_vars/all/vars.yml:7" in made["note"], made["note"]
+
+
 def test_a_keep_rule_with_a_reason_silences_a_prefix(repo: Repo, run: Run) -> None:
     allow = ('version: 1\ncurrent: ["**"]\nkeep:\n  - name: lab-base\n    path: vars.yml\n'
              '    line_contains: "base:"\n    reason: the lab keeps its old base until the switch moves\n')

@@ -134,7 +134,11 @@ def test_finding_17_a_prefix_with_its_final_dot_two_loop_variables_complete(repo
 
 def test_finding_25_an_ipv6_prefix_without_its_double_colon(repo: Repo, run: Run) -> None:
     files = {"run.sh": "PREFIX=fd00:250:0:1\necho ${PREFIX}::5\n"}
-    root = repo(files, config=_config('{networks: {"fd00:250:0:1::/64": "fd00:251:0:1::/64"}}'), allowlist=ALLOW)
+    root = repo({**files, "p2.sh": "P2=fd00:250:0:1::\n"},
+                config=_config('{networks: {"fd00:250:0:1::/64": "fd00:251:0:1::/64"}}'), allowlist=ALLOW)
+    # The dry run's diff shows an address as it is, never as a pgpass line's password (`P2=fd00:250:0:1:****`).
+    diff = run(root, "sweep", "--dry-run", "--color", "never").stdout
+    assert "-P2=fd00:250:0:1::\n" in diff and "+P2=fd00:251:0:1::\n" in diff, diff
     data = json.loads(run(root, "verify", "--format", "json").stdout)
     [found] = [f for f in data["findings"] if f["reason"] == "prefix"]
     assert (found["path"], found["line"], found["old"]) == ("run.sh", 1, "fd00:250:0:1")

@@ -10,8 +10,8 @@ command's password flag, a value piped into a command that reads a password on s
 
 from __future__ import annotations
 
-import itertools
 import ipaddress
+import itertools
 import re
 from collections.abc import Callable
 

@@ -251,10 +251,17 @@ def _network_line(data: bytes, start: int) -> bool:
     return _NOT_A_NETWORK.search(data, line_start, start) is None
 
 
-def prefix_matches(data: bytes, matches: list[Match], prefixes: Prefixes) -> list[Match]:
+# Documentation: a renamed address's network stays, so `10.0.0.X` there describes it still.
+_PROSE = (".md", ".markdown", ".rst", ".adoc", ".txt")
+
+
+def prefix_matches(data: bytes, matches: list[Match], prefixes: Prefixes, rel: str = "") -> list[Match]:
     """`matches` with a `prefix` residual for each prefix value (Prefixes.find) that no match covers
     already (a composition evaluated, a templated head, a range decide their own bytes), nor an
-    address a format computes from a literal number (computed_addresses.py reads that one)."""
+    address a format computes from a literal number (computed_addresses.py reads that one). In
+    documentation (`rel` a `.md`, `.rst`, `.txt` ...) a renamed address's head is left: its network
+    does not move, so `10.0.0.X` there still describes it; a moved network's head is reported there
+    too (the network it names is gone)."""
     found = prefixes.find(data)
     if not found:
         return matches
@@ -264,6 +271,8 @@ def prefix_matches(data: bytes, matches: list[Match], prefixes: Prefixes) -> lis
         if any(m.start < head.end and head.start < m.end for m in matches):
             continue
         if head.kind == "address":
+            if rel.lower().endswith(_PROSE):
+                continue
             if computed is None:
                 computed = [(c.start, c.end) for c in computed_addresses.computed(data)]
             if any(start < head.end and head.start < end for start, end in computed):

@@ -72,3 +72,12 @@ def test_the_note_names_the_new_head_where_the_move_maps_it() -> None:
     assert "(`192.168.4.` in the new network 192.168.4.0/24)" in head.note
     [resized] = _prefixes({"192.168.2.0/24": "10.9.0.0/23"}).find(b'base: "192.168.2"\n')
     assert "(it moves to 10.9.0.0/23)" in resized.note
+
+
+def test_a_renamed_address_head_in_documentation_is_left_a_moved_networks_is_not() -> None:
+    text = b"Give each node its address, 10.0.0.X/24, in network-config.\n"
+    renamed = _prefixes({}, {"10.0.0.12": "10.0.0.42"})
+    assert [m.old for m in prefix_matches(text, [], renamed, "docs/node.md")] == []
+    assert [m.old for m in prefix_matches(text, [], renamed, "cloud-init/network-config")] == ["10.0.0.X"]
+    moved = _prefixes({"10.0.0.0/24": "10.0.5.0/24"})
+    assert [m.old for m in prefix_matches(text, [], moved, "docs/node.md")] == ["10.0.0."]

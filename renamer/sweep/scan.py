@@ -611,7 +611,7 @@ class FileScanner:
                 matches = completed_matches(data, matches, self.matcher.completions)
                 # `base: "192.168.2"`, `10.0.0.X`: a moved network's head as a value (issue 27, round 21)
                 if status == CURRENT and self.matcher.may_hold("prefixes", data):
-                    matches = prefix_matches(data, matches, self.matcher.prefixes)
+                    matches = prefix_matches(data, matches, self.matcher.prefixes, rel)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
         if hit and content.kind == "text" and might_hold_escape(data):

@@ -211,12 +211,15 @@ def test_finding_02_a_composed_address_reads_the_variable_its_path_names(repo: R
 def test_a_keep_rule_with_a_reason_silences_a_prefix(repo: Repo, run: Run) -> None:
     allow = ('version: 1\ncurrent: ["**"]\nkeep:\n  - name: lab-base\n    path: vars.yml\n'
              '    line_contains: "base:"\n    reason: the lab keeps its old base until the switch moves\n')
-    root = repo({"vars.yml": 'base: "192.168.2"\n'}, config=_config("{networks: {192.168.2.0/24: 192.168.4.0/24}}"),
-                allowlist=allow)
+    root = repo({"vars.yml": 'base: "192.168.2"\n', "run.sh": "BASE=192.168.2  # renamer: keep the lab's old base\n"},
+                config=_config("{networks: {192.168.2.0/24: 192.168.4.0/24}}"), allowlist=allow)
     checked = run(root, "verify")
     assert checked.exit_code == 0, checked.stdout
     audit = json.loads(run(root, "audit", "--format", "json").stdout)
-    assert [(r["path"], r["status"]) for r in audit["references"]] == [("vars.yml", "kept")]
+    assert sorted((r["path"], r["status"]) for r in audit["references"]) == [("run.sh", "kept"), ("vars.yml", "kept")]
+    # Without the rule, the same line fails verify again.
+    (root / "allow.yaml").write_text(ALLOW)
+    assert run(root, "verify").exit_code == 1
 
 
 NET = "{networks: {10.0.0.0/24: 10.0.9.0/24}}"

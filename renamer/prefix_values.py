@@ -122,13 +122,18 @@ class Prefixes:
         # One of these stands in every file `might_hold` accepts (the first pass's gates).
         self.literals = tuple(sorted({*gates, *(h.encode() + b"." + p for h in renamed_heads
                                                 for p in (b"%", b"X", b"x", b"N", b"Y", b"Z"))}))
+        # The literals by the head each begins with: a file holding no head is asked one `in` a head.
+        heads = sorted({*gates, *(h.encode() + b"." for h in renamed_heads)}, key=len)
+        shortest = [h for i, h in enumerate(heads) if not any(h.startswith(g) for g in heads[:i])]
+        self._by_head = tuple((h, tuple(lit for lit in self.literals if lit.startswith(h))) for h in shortest)
         self.pattern = (re.compile(_LEFT + rb"(?P<head>" + rb"|".join(alternatives) + rb")(?![0-9A-Za-z_])"
                                    rb"(?P<dot>[.:](?![0-9A-Fa-f.:]))?(?![0-9.])", re.I)
                         if alternatives else None)
 
     def might_hold(self, data: bytes) -> bool:
         """Can `data` hold a head (the moved networks' leading literal, a renamed head's placeholder)?"""
-        return self.pattern is not None and any(literal in data for literal in self.literals)
+        return self.pattern is not None and any(head in data and any(literal in data for literal in literals)
+                                                for head, literals in self._by_head)
 
     def find(self, data: bytes) -> list[Head]:
         """Every prefix value of `data` (see the module's text), by start."""

@@ -75,6 +75,7 @@ class Template:
     builtin: str | None = None
     exact: bool = True
     reads: str | None = None  # the variable as a loop names it, where the text does not say (`%s`, `{{ . }}`)
+    path: tuple[str, ...] = ()  # the keys a Jinja reference names before its own (`networks.app` of `.base`)
 
 
 @dataclass(frozen=True)
@@ -230,15 +231,21 @@ def _jinja(data: bytes, pos: int) -> Template | None:
     found = _JINJA.match(data, pos)
     if found is None:
         return _env_lookup(data, pos)
-    name = found.group("var").decode().rsplit(".", 1)[-1]  # `site.domain`, Helm's `.Values.node`
+    dotted = found.group("var").decode()
+    name = dotted.rsplit(".", 1)[-1]  # `site.domain`, Helm's `.Values.node`
+    # The keys before it, where they are a mapping's path (not Helm's `.Values.`, not a list index):
+    # `networks.app.base` reads networks.app's `base` (break-it round 21, finding 02).
+    parts = tuple(dotted.split(".")[:-1])
+    path = parts if parts and parts[0] != "Values" and not any(p.isdigit() for p in parts) else ()
     filters = found.group("filters")
     exact = all(f.group("name").decode() in _KEEPING for f in _JINJA_FILTER.finditer(filters))
     default = _JINJA_DEFAULT.search(filters)
     if default is None:
-        return Template(pos, found.end(), (name,), builtin=_builtin(name), exact=exact)
+        return Template(pos, found.end(), (name,), builtin=_builtin(name), exact=exact, path=path)
     offset = found.start("filters")
     span = (offset + default.start("value"), offset + default.end("value"))
-    return Template(pos, found.end(), (name,), default.group("value").decode(), span, _builtin(name), exact)
+    return Template(pos, found.end(), (name,), default.group("value").decode(), span, _builtin(name), exact,
+                    path=path)
 
 
 def templates(data: bytes) -> Iterator[Template]:

@@ -90,6 +90,15 @@ _REF_FORMS = (
 _REF_SUBNET = re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _TF_REF
                          + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
                          + _NUM + rb"[ \t]*\)")
+# Ansible's filters over a variable (break-it round 21, finding 31): `{{ subnet | nthhost(70) }}`,
+# `{{ subnet | ansible.utils.ipaddr(70) }}`, `{{ gw | ansible.utils.ipmath(69) }}`; the caller resolves
+# the name, asked as `jinja:NAME` (the whole path, `jinja:net.lan.cidr`), to a literal network or address.
+_JINJA_REF = (rb"\{\{-?[ \t]*(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*\|[ \t]*"
+              rb"(?:ansible\.(?:utils|netcommon)\.)?")
+_JINJA_FORMS = (
+    (re.compile(_JINJA_REF + rb"(?:nthhost|ipaddr)[ \t]*\([ \t]*" + _NUM + rb"[ \t]*\)"), False),
+    (re.compile(_JINJA_REF + rb"ipmath[ \t]*\([ \t]*['\"]?(?P<num>[-+]?\d+)['\"]?[ \t]*\)"), True),
+)
 # Python's `NET = ipaddress.ip_network("10.0.40.0/24")`: a name the file's own index forms read
 _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
                          rb"(?:ipaddress[ \t]*\.[ \t]*)?(?:ip_network|IPv4Network)[ \t]*\([ \t]*" + _NET
@@ -196,6 +205,23 @@ def _through_names(data: bytes, resolve: Resolve) -> list[Computed]:
             address = _nth(network.encode(), int(number) + offset) if number is not None else None
             said = (number or m.group("arg")).decode("utf-8", "replace")
             out.append(_named(m, address, said, network, where))
+    for form, adds in _JINJA_FORMS:
+        for m in form.finditer(data):
+            ref = m.group("ref").decode()
+            resolved = resolve(f"jinja:{ref}")
+            number = m.group("num")
+            arg = m.group("arg") if "arg" in form.groupindex else None
+            if resolved is None or (number is None and not (arg or b"").strip()):
+                continue
+            network, where = resolved
+            if not adds and "/" not in network:
+                continue  # nthhost of an address without its length: Ansible refuses it
+            made: str | None = (_plus(network.encode(), int(number)) if adds
+                                else _nth(network.encode(), int(number)) if number is not None else None)
+            if made == "":
+                continue
+            said = (number or arg or b"").decode("utf-8", "replace")
+            out.append(_named(m, made, said, network, where))
     for m in _REF_SUBNET.finditer(data):
         resolved = resolve(re.sub(rb"[ \t]+", b"", m.group("ref")).decode())
         if resolved is None:

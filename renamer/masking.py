@@ -10,6 +10,7 @@ command's password flag, a value piped into a command that reads a password on s
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 import re
 from collections.abc import Callable
@@ -153,7 +154,21 @@ def _mask_netrc(line: str) -> str:
 
 
 def _mask_pgpass(line: str) -> str:
+    found = _PGPASS.match(line)
+    if found is not None and _v6_address(found.group(1).strip() + found.group(2)):
+        return line  # `P2=fd00:250:0:1::` is an IPv6 address, not host:port:db:user:password (round 21, 25)
     return _PGPASS.sub(rf"\g<1>{MASK}", line)
+
+
+def _v6_address(text: str) -> bool:
+    """Is `text`, or its value after a `=`, an IPv6 address or network (a pgpass line never is one)?"""
+    for candidate in (text, text.rpartition("=")[2]):
+        try:
+            ipaddress.ip_network(candidate, strict=False)
+            return True
+        except ValueError:
+            continue
+    return False
 
 
 def _gate(*words: str) -> re.Pattern[str]:

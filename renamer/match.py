@@ -37,6 +37,7 @@ from renamer import (
     name_starts,
     own_storage,
     prefix_moves,
+    prefix_values,
     templated_names,
     tool_names,
     work,
@@ -125,6 +126,9 @@ class Matcher:
         self._tool_names = tool_names.LITERALS + zone_records.LITERALS if fqdns else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
         # (composed_tails.py decides).
+        # `base: "192.168.2"`, `10.0.0.%d`: a moved network's leading octets standing as a value, a
+        # renamed address's head before a placeholder (prefix_values.py; issue 27, break-it round 21).
+        self.prefixes = prefix_values.Prefixes(self.networks, self.addresses)
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
                                                       derived_names=derived_names)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
@@ -277,6 +281,7 @@ class Matcher:
         out += base64_values.LITERALS  # a value a format declares base64
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         out += self._address_pattern_needles
+        out += self.prefixes.literals
         return tuple(out)
 
     def context_groups(self) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
@@ -292,7 +297,7 @@ class Matcher:
                   # names: might_hold_context asks them only where an old name is an FQDN)
                   ("computed", self._computed), ("tool names", tool_names.LITERALS + zone_records.LITERALS),
                   ("own storage", self._own_storage), ("formatted", self._formatted),
-                  ("address patterns", self._address_pattern_needles),
+                  ("address patterns", self._address_pattern_needles), ("prefixes", self.prefixes.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
                   # a Secret's `data:`, cloud-init `encoding: b64`: read decoded (base64_values.py)
@@ -368,6 +373,8 @@ class Matcher:
         if (every or "formatted" in names) and self.might_format_name(data):
             return True
         if (every or "address patterns" in names) and self._address_patterns(data):
+            return True
+        if (every or "prefixes" in names) and self.prefixes.might_hold(data):
             return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.

@@ -102,6 +102,9 @@ def test_mask_line_rewrites(line: str, expected: str) -> None:
     pytest.param("# password is set elsewhere", id="comment"),
     pytest.param('{"host": "ana-ml2", "port": 8016}', id="json-plain"),
     pytest.param("ip: 10.250.50.54  # ana-ml2", id="comment-after-value"),
+    # an IPv6 address is no pgpass line's password (break-it round 21, finding 25)
+    pytest.param("P2=fd00:250:0:1::", id="ipv6-prefix-assigned"),
+    pytest.param("fd00:250:0:1::7", id="ipv6-address-alone"),
     pytest.param("", id="empty"),
     pytest.param("   ", id="blank"),
 ))

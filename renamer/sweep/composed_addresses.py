@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from renamer import address_parts, computed_addresses, hcl_keys, loop_values
+from renamer import address_parts, computed_addresses, hcl_keys, key_paths, loop_values
 from renamer.composed_names import Template
 from renamer.loop_values import Loop
 from renamer.occurrences import Match
@@ -43,7 +43,7 @@ Choice = tuple[str, tuple[str, ...]]  # the text so far, why each variable holds
 
 
 def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, definitions: Known,
-                             rel: str = "") -> list[Match]:
+                             rel: str = "", root: Path | None = None) -> list[Match]:
     """`matches` with a `composed-address` residual for each composition that makes an old address,
     and an `outside-prefix` one (a refusal) for each that makes an address a shrinking move cannot
     place."""
@@ -59,7 +59,7 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
             if isinstance(part, str):
                 choices = [(text + part, why) for text, why in choices]
                 continue
-            values = _values(data, part, definitions, rel, found_loops)
+            values = _values(data, part, definitions, rel, found_loops, root)
             if not values:
                 choices = []
                 break  # a variable nothing in the repo tells: what it makes cannot be said
@@ -88,6 +88,39 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
     return sorted([*matches, *added], key=lambda m: m.start)
 
 
+def _on_path(found: tuple[Resolved, ...], path: tuple[str, ...], root: Path | None) -> tuple[Resolved, ...]:
+    """The definitions a dotted Jinja reference names by its whole path: `{{ networks.app.base }}`
+    reads networks.app's `base`, not the first key named `base` (break-it round 21, finding 02). A
+    definition in a YAML file stays where its key's path ends with the reference's; one elsewhere
+    (or in a file that cannot be read) stays; where none is on the path, all stay (which one it
+    reads cannot be told, so none is dropped)."""
+    if root is None:
+        return found
+    texts: dict[str, str | None] = {}
+    kept: list[Resolved] = []
+    for resolved in found:
+        if not resolved.via:
+            kept.append(resolved)
+            continue
+        _variable, where, line, _raw = resolved.via[0]
+        if not where.endswith((".yml", ".yaml")):
+            kept.append(resolved)
+            continue
+        if where not in texts:
+            try:
+                texts[where] = (root / where).read_text("utf-8", "replace")
+            except OSError:
+                texts[where] = None
+        text = texts[where]
+        if text is None:
+            kept.append(resolved)
+            continue
+        keys = [d.path for d in key_paths.key_defs(text, "yaml", {path[-1]}) if d.line == line]
+        if not keys or any(k[-len(path):] == path for k in keys):
+            kept.append(resolved)
+    return tuple(kept) if kept else found
+
+
 def _chart_values(found: Resolved) -> bool:
     """Is `found` given by a Helm chart's values file (values.yaml, values-prod.yaml)?"""
     path = found.via[0][1] if found.via else ""
@@ -113,7 +146,7 @@ def _old_address(matcher: Finds, text: str, found: list[Match] | None = None) ->
 
 
 def _values(data: bytes, template: Template, definitions: Known, rel: str,
-            found_loops: list[Loop]) -> list[tuple[str, str]]:
+            found_loops: list[Loop], root: Path | None = None) -> list[tuple[str, str]]:
     """What `template` may stand for, each with why: a loop's words, else each variable's values
     (nearest definitions first), and its default word."""
     read = loop_values.read_by(data, template.start, template.end)
@@ -135,7 +168,8 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
         # The definitions the template's own dialect reads first, so a note names them: Helm's
         # `.Values.x` a chart's values file, any other template anything but one (break-it round 8:
         # a Jinja `{{ prefix }}` was said to read chart/values.yaml's `net.prefix`).
-        ordered = sorted(found.found, key=lambda r: _chart_values(r) != helm)
+        ordered = sorted(_on_path(found.found, (*template.path, variable), root) if template.path
+                         else found.found, key=lambda r: _chart_values(r) != helm)
         out += [(r.value.strip(), r.why()) for r in ordered]
         unknown += [] if found.found else list(found.unknown[:1])
     if template.default is not None:
@@ -144,7 +178,8 @@ def _values(data: bytes, template: Template, definitions: Known, rel: str,
 
 
 def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: list[str],  # and networks
-                     rel: str = "", root: Path | None = None) -> list[Match]:
+                     rel: str = "", root: Path | None = None,
+                     definitions: Known | None = None) -> list[Match]:
     """`matches` with a `composed-address` residual for each address computed from a literal
     network and number (computed_addresses.py: `cidrhost("10.0.40.0/24", 11)`, `nthhost`,
     `ip_network(..)[n]`, `printf '10.0.40.%d' 11`) that is an old address (break-it round 8,
@@ -153,7 +188,7 @@ def computed_matches(data: bytes, matches: list[Match], matcher: Finds, olds: li
     makes the new address; else that rewrite is refused with it, so no half is written."""
     out = list(matches)
     added: list[Match] = []
-    for found in computed_addresses.computed(data, _resolver(data, rel, root)):
+    for found in computed_addresses.computed(data, _resolver(data, rel, root, definitions)):
         inside = [i for i, m in enumerate(out) if m.start < found.end and found.start < m.end]
         if any(out[i].refused is not None or out[i].kept is not None for i in inside):
             continue  # decided already (a range, a kept line)
@@ -246,7 +281,8 @@ def _follows_name(matcher: Finds, found: computed_addresses.Computed, new: str) 
         return False
 
 
-def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Resolve:
+def _resolver(data: bytes, rel: str, root: Path | None,
+              definitions: Known | None = None) -> computed_addresses.Resolve:
     """What a name computing an address stands for (break-it round 9, finding 9): Python's
     `NET = ip_network("10.0.40.0/24")` in the same file; Terraform's `var.net` through its literal
     `default`, `local.net` through its literal `locals` value, in the `.tf` files of the module
@@ -275,6 +311,8 @@ def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Re
         return texts
 
     def resolve(ref: str, depth: int = 3) -> tuple[str, str] | None:
+        if ref.startswith("jinja:"):  # `{{ subnet | nthhost(70) }}`: the variable's literal value
+            return _jinja_value(ref[len("jinja:"):], rel, definitions)
         if "." not in ref:
             found = python.get(ref)
             return (found[0], f"`{ref}` at {rel}:{found[1]}") if found is not None else None
@@ -298,6 +336,21 @@ def _resolver(data: bytes, rel: str, root: Path | None) -> computed_addresses.Re
         return None
 
     return resolve
+
+
+_LITERAL_ADDRESS = re.compile(r"""["']?(\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?)["']?""")
+
+
+def _jinja_value(name: str, rel: str, definitions: Known | None) -> tuple[str, str] | None:
+    """What a Jinja variable an Ansible address filter reads holds, where a definition nearest the
+    file gives it a literal network or address (break-it round 21, finding 31)."""
+    if definitions is None:
+        return None
+    for found in definitions.values(name, rel or None).found:
+        literal = _LITERAL_ADDRESS.fullmatch(found.value.strip())
+        if literal is not None:
+            return literal.group(1), found.why()
+    return None
 
 
 def _in(old: str, network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> bool:

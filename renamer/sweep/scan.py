@@ -47,6 +47,7 @@ from renamer.formats.dns_config import names_dns
 from renamer.formats.server_zones import presentation_config
 from renamer.occurrences import Match
 from renamer.opaque import opaque
+from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
 from renamer.sweep import multibyte, subdomains
 from renamer.sweep.case_records import case_in_records
@@ -211,6 +212,12 @@ REFUSED_HINTS = {
                       "(`k3s-server-0${count.index + 1}`), which no text edit follows for one value alone; "
                       "give the moved host its own variable or write its name out, or keep it with a keep "
                       "rule"),
+    "prefix": ("a moved network's leading octets (or groups) standing as a value of their own "
+               "(`base: \"192.168.2\"`, `PREFIX=fd00:250:0:1`, `netaddress: \"192.168.178.\"`, "
+               "`[192, 168, 2]`), or a head a placeholder completes (`192.168.2.X`, `10.0.0.%d`): what "
+               "reads it (a template, a format, a join, sed, a sequence) completes it into an old "
+               "address, and no text edit is certain (a dotted value may be a version); write the new "
+               "network's head by hand, or keep the line with a keep rule or the inline marker"),
     "composed-address": ("an address made of variables and literal octets (`${LAB_PREFIX}.5` beside "
                          "`LAB_PREFIX=10.0.0`, `10.0.0.${HOST}`, `${PTR}.${REV_ZONE}`), or an old address's "
                          "start an interpolation completes (`10.0.40.10${count.index + 1}`), that is an old "
@@ -603,19 +610,23 @@ class FileScanner:
                 if status == CURRENT and rel.endswith((".tf", ".tf.json")):
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)
                 if self.matcher.may_hold("address parts", data) and self.matcher.might_compose_address(data):
-                    matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel)
+                    matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel,
+                                                       self.project.root)
                 # `"10.0.40.${count.index + 11}"`: a renamed network's head a template completes
                 matches = self.matcher.templated_heads(data, matches)
                 if self.matcher.may_hold("computed", data) and self.matcher.might_compute_address(data):
                     # `cidrhost("10.0.40.0/24", 11)`
                     matches = computed_matches(data, matches, self.matcher,
                                                [*self.matcher.v4_olds, *self.matcher.v4_networks], rel,
-                                               self.project.root)
+                                               self.project.root, self.definitions)
                 if self.matcher.may_hold("formatted", data) and self.matcher.might_format_name(data):
                     # `format("pve%02d", 1)` makes pve01
                     matches = formatted_matches(data, matches, self.matcher.hosts)
                 # `10.0.40.10${count.index + 1}`: an old value's start an interpolation completes.
                 matches = completed_matches(data, matches, self.matcher.completions)
+                # `base: "192.168.2"`, `10.0.0.X`: a moved network's head as a value (issue 27, round 21)
+                if status == CURRENT and self.matcher.may_hold("prefixes", data):
+                    matches = prefix_matches(data, matches, self.matcher.prefixes, rel)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
         if hit and content.kind == "text" and might_hold_escape(data):

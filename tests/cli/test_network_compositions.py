@@ -55,7 +55,11 @@ def test_a_head_in_a_renamed_network_completed_by_a_template_is_a_residual(
         files: dict[str, str], path: str, line: int, repo: Repo, run: Run) -> None:
     root = repo(files, config=NETWORK, allowlist=ALLOW)
     found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
-    assert [(f["path"], f["line"], f["reason"]) for f in found] == [(path, line, "composed-address")]
+    # The prefix value itself (`PREFIX=10.0.40`, `default = "10.0.40"`) is a residual of its own
+    # (break-it round 21: the guard for every composer, prefix_values.py).
+    prefixes = [(path, 1, "prefix")] if ("PREFIX=10.0.40" in files[path] or '"10.0.40"' in files[path]) else []
+    assert [(f["path"], f["line"], f["reason"]) for f in found] == sorted([(path, line, "composed-address"),
+                                                                             *prefixes], key=lambda t: t[1])
     assert run(root, "sweep", "--commit").exit_code == 1
     assert (root / path).read_text() == files[path]  # nothing written into the word
 

@@ -17,7 +17,7 @@ import ipaddress
 import re
 import socket
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from renamer import (
@@ -414,13 +414,17 @@ class Matcher:
                 if self._v4_nets or pairs else [])
         return self._address_patterns_found
 
-    def templated_heads(self, data: bytes, matches: list[Match]) -> list[Match]:
+    def templated_heads(self, data: bytes, matches: list[Match],
+                        told: Sequence[tuple[int, int]] = ()) -> list[Match]:
         """`matches` with a `composed-address` residual for each literal head inside a renamed
         network that a template completes (`"10.0.40.${count.index + 11}"`), where no match
-        (a composition evaluated to its address first) stands on it."""
+        (a composition evaluated to its address first) stands on it; and for each head wider
+        than the network (`10.0.48.` around a /28) whose template's value is unknown, outside
+        every span of `told` (compositions evaluated, whatever they made)."""
         added = [Match(d.start, d.end, d.old, d.new, d.kind, refused=d.reason, note=d.note)
                  for d in self._address_patterns(data) if d.reason == "composed-address"
-                 and not any(m.start < d.end and d.start < m.end for m in matches)]
+                 and not any(m.start < d.end and d.start < m.end for m in matches)
+                 and not (d.wide and any(start <= d.start < end for start, end in told))]
         return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def find(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:

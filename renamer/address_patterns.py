@@ -255,8 +255,10 @@ def _templated(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...]) 
     head = token[:len(token) - len(parsed.rest)]
     for old, new in nets:
         if block.subnet_of(old):
+            # strict=False: a shrink to a network off the head's octet boundary (`10.0.40.0/24:
+            # 10.0.50.128/25`) moves the head's block to no block of its own (it crashed, exit 2)
             moved = ipaddress.IPv4Network((int(new.network_address) + int(block.network_address)
-                                           - int(old.network_address), 8 * k))
+                                           - int(old.network_address), 8 * k), strict=False)
             shown = ".".join(str(moved.network_address).split(".")[:k]) + "."
             note = (f"`{head}` then a template makes an address of {old} (renamed {new}) whatever the "
                     f"template gives; the sweep does not write into a template's word: the new network's "

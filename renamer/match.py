@@ -733,6 +733,19 @@ class Matcher:
             return None
         return m.new
 
+    def kept_in_place(self, name: str) -> bool:
+        """Is `name` (a reverse name, no final dot) an address's whose resized move keeps it where it
+        is (a resize in place: `5.0.9.10.in-addr.arpa` under `10.9.0.0/16: 10.9.0.0/24`)? Its zone
+        may be renamed (9.10 becomes 0.9.10) while the name stays: its relative owner must follow."""
+        lowered = name.lower()
+        if not self._resized or not lowered.endswith((".in-addr.arpa", ".ip6.arpa")):
+            return False
+        address = spelling.from_reverse(lowered)
+        if address is None:
+            return False
+        move = next((mv for mv in self._moves if mv.offset_of(address) is not None), None)
+        return move is not None and move.resized and move.mapped(address) == address
+
     def outside_whole(self, name: str) -> str | None:
         """Why a shrinking network move cannot place the address `name` (a reverse name, any case,
         no final dot) names, where a network match covers all of it: a zone's relative PTR owner
@@ -1060,6 +1073,13 @@ class Matcher:
         if not move.fits(address):
             return replace(m, refused=prefix_moves.OUTSIDE,
                            note=move.why_not(address))
+        if (prefix is not None and length == move.old.prefixlen == 64 and move.old.version == 6
+                and move.new.prefixlen != 64 and prefix_moves.ra_prefix(data, m.start)):
+            return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
+                         f"{m.new}/{move.new.prefixlen}", m.kind, refused=prefix_moves.MASK,
+                         note=f"a router advertisement's prefix (radvd, VyOS `prefix`, networkd "
+                              f"`[IPv6Prefix] Prefix=`): SLAAC takes only a /64, so the move of {move.old} "
+                              f"to {move.new} cannot set it; advertise a /64 of the new network by hand")
         if prefix is not None and length == move.old.prefixlen:
             return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
                          f"{m.new}/{move.new.prefixlen}", m.kind,

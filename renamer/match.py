@@ -154,15 +154,16 @@ class Matcher:
                 forms.setdefault(form.text, form)
         for old_net, new_net in self.networks:
             zone, new_zone = reverse_zone(old_net), reverse_zone(new_net)
-            if zone and new_zone:
-                pattern = spelling.REVERSE_LEFT + re.escape(zone.encode()) + spelling.HOST_RIGHT
-                forms.setdefault(zone.encode(), Form(zone.encode(), new_zone.encode(),
-                                                     "network", pattern))
+            zones = [(zone, new_zone)] if zone and new_zone else []
             if old_net.version == 6:  # a nibble zone a move of another length carries (a /48 of a /46)
-                carried = prefix_moves.zone_change(prefix_moves.PrefixMove(old_net, new_net)).renamed
-                for old_zone, moved_zone in carried:
-                    pattern = spelling.REVERSE_LEFT + re.escape(old_zone.encode()) + spelling.HOST_RIGHT
-                    forms.setdefault(old_zone.encode(), Form(old_zone.encode(), moved_zone.encode(),
+                zones += prefix_moves.zone_change(prefix_moves.PrefixMove(old_net, new_net)).renamed
+            for old_zone, moved_zone in zones:
+                # An ip6.arpa zone in upper case (`A.0.0.0.8.B.D.0.1.0.0.2.IP6.ARPA`), its nibbles and
+                # its suffix each in their own case, as a full nibble name already was (f25 breaker,
+                # finding 5: left outside DNS configurations, verify OK).
+                for old_text, new_text in _zone_cases(old_zone, moved_zone, old_net.version):
+                    pattern = spelling.REVERSE_LEFT + re.escape(old_text.encode()) + spelling.HOST_RIGHT
+                    forms.setdefault(old_text.encode(), Form(old_text.encode(), new_text.encode(),
                                                              "network", pattern))
         self.forms = forms
         ordered = sorted(forms.values(), key=lambda f: (-len(f.text), f.text))
@@ -1403,6 +1404,21 @@ def _zone_network(text: str) -> ipaddress.IPv4Network | None:
         return None
     network = ".".join([*reversed(octets), *["0"] * (4 - len(octets))])
     return ipaddress.IPv4Network(f"{network}/{8 * len(octets)}")
+
+
+def _zone_cases(old: str, new: str, version: int) -> list[tuple[str, str]]:
+    """A reverse zone's spellings (old, new): as written; for ip6.arpa also its nibbles and its
+    suffix each upper-cased (IPv4 zones in any case are the generic reverse pattern's)."""
+    out = [(old, new)]
+    if version != 6:
+        return out
+    suffix = ".ip6.arpa"
+    heads = [(old[: -len(suffix)], new[: -len(suffix)])]
+    heads.append((heads[0][0].upper(), heads[0][1].upper()))
+    for head, new_head in heads:
+        for tail in (suffix, suffix.upper()):
+            out.append((head + tail, new_head + tail))
+    return list(dict.fromkeys(out))
 
 
 def _overlaps(matches: list[Match], starts: list[int], start: int, end: int) -> bool:

@@ -232,3 +232,20 @@ def test_the_rewritten_corpus_parses_with_its_own_tools(networks: str, tmp_path:
     assert str(net) == new
     assert ipaddress.ip_network(kea["pools"][1]["pool"]) == net
     assert kea["option-data"][0]["data"] == str(net.broadcast_address)
+
+
+def test_an_ip6_arpa_zone_in_upper_case_follows_in_its_own_case(repo: Repo, run: Run) -> None:
+    """5. `A.0.0.0.8.B.D.0.1.0.0.2.IP6.ARPA` in a script (outside a DNS configuration) was left, verify
+    OK, while its lower-case twin and a full nibble name in upper case followed."""
+    text = ("Z=A.0.0.0.8.B.D.0.1.0.0.2.IP6.ARPA\nM=A.0.0.0.8.B.D.0.1.0.0.2.ip6.arpa\n"
+            "L=a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa\nnsupdate -z a.0.0.0.8.b.d.0.1.0.0.2.IP6.ARPA\n")
+    for networks, new in (("2001:db8:a::/48: 2001:db8:b::/48", "b"), ("2001:db8:a::/48: 2001:db8:c::/48", "c")):
+        root = repo({"dns.sh": text}, config=_config(networks), allowlist=ALLOW)
+        before = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+        assert [f["line"] for f in before] == [1, 2, 3, 4], before
+        assert run(root, "sweep", "--commit").exit_code == 0
+        up = new.upper()
+        assert (root / "dns.sh").read_text() == (
+            f"Z={up}.0.0.0.8.B.D.0.1.0.0.2.IP6.ARPA\nM={up}.0.0.0.8.B.D.0.1.0.0.2.ip6.arpa\n"
+            f"L={new}.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa\nnsupdate -z {new}.0.0.0.8.b.d.0.1.0.0.2.IP6.ARPA\n")
+        assert run(root, "verify").exit_code == 0

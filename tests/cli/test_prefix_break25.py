@@ -249,3 +249,25 @@ def test_an_ip6_arpa_zone_in_upper_case_follows_in_its_own_case(repo: Repo, run:
             f"Z={up}.0.0.0.8.B.D.0.1.0.0.2.IP6.ARPA\nM={up}.0.0.0.8.B.D.0.1.0.0.2.ip6.arpa\n"
             f"L={new}.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa\nnsupdate -z {new}.0.0.0.8.b.d.0.1.0.0.2.IP6.ARPA\n")
         assert run(root, "verify").exit_code == 0
+
+
+def test_a_network_written_short_is_said(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """6. iproute2 reads `10.0.48/29` as 10.0.48.0/29 (shown in a namespace of its own); no address
+    spells it, so it stayed under the move, verify OK. Now a `mask` residual, before and after the
+    sweep; a short network outside the moved one (`10.0/16`) and the new one written short under a
+    resize in place are left."""
+    shown = subprocess.run(["unshare", "-rn", "sh", "-ec", "ip link set lo up; ip route add 10.0.48/29 dev lo; "
+                            "ip route show"], capture_output=True, text=True, check=True, timeout=30).stdout
+    assert "10.0.48.0/29 dev lo" in shown
+    text = "ip route add 10.0.48/29 via 192.168.1.1\nip route add 10.0/16 via 192.168.1.1\nHOST=10.0.48.3\n"
+    root = repo({"net.sh": text}, config=_config("10.0.48.0/29: 10.0.64.0/28"), allowlist=ALLOW)
+    found = [f for f in json.loads(run(root, "verify", "--format", "json").stdout)["findings"] if f["reason"]]
+    assert [(f["line"], f["column"], f["reason"]) for f in found] == [(1, 14, "mask")], found
+    assert "10.0.48.0/29 written short" in found[0]["note"]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / "net.sh").read_text() == text.replace("10.0.48.3", "10.0.64.3")
+    after = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
+    assert [(f["line"], f["reason"]) for f in after] == [(1, "mask")]
+    in_place = make_repo(tmp_path / "in-place", {"net.sh": "ip route add 10.0.48/28 dev lo\n"},
+                         config=_config("10.0.48.0/29: 10.0.48.0/28"), allowlist=ALLOW)
+    assert json.loads(run(in_place, "verify", "--format", "json").stdout)["findings"] == []

@@ -14,6 +14,8 @@
 4. A template completing a network's head under a shrink to a network off the head's octet
    boundary (`10.0.40.${x}` under `10.0.40.0/24: 10.0.50.128/25`) crashed the scan (exit 2,
    "internal error: ValueError").
+5. An ip6.arpa zone in upper case outside a DNS configuration was left, verify OK.
+6. A network written short (`10.0.48/29`, iproute2's) spelled no address: left, verify OK.
 """
 
 from __future__ import annotations

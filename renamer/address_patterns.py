@@ -60,6 +60,9 @@ class Decision:
     kind: str = "network"  # a residual's: network, or address (a renamed address's pattern)
     reason: str = "pattern"  # a residual's; `composed-address`: a template completes the head
     note: str | None = None
+    # A template completes a head wider than the network (`10.0.48.` around 10.0.48.0/28): it may
+    # make one of its addresses, or another's; said only where the template's value is unknown.
+    wide: bool = False
 
 
 def literals(nets: Sequence[Net], pairs: Sequence[tuple[str, str]]) -> tuple[bytes, ...]:
@@ -141,6 +144,8 @@ def decide(data: bytes, nets: Sequence[Net], pairs: Sequence[tuple[str, str]],
                 at = decision.end  # the template's opener: its end read in the data, blanks and all
                 window = data[at:at + _MAX].split(b"\n", 1)[0].decode("ascii", "replace")
                 decision = replace(decision, end=at + _template_end(window))
+                if decision.wide and not _may_lie_in(data, decision):
+                    decision = None  # its literal tail (`.200`) no address of the network ends with
             if decision is not None:
                 out.setdefault(decision.start, decision)
     return [out[key] for key in sorted(out)]
@@ -250,15 +255,51 @@ def _templated(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...]) 
     head = token[:len(token) - len(parsed.rest)]
     for old, new in nets:
         if block.subnet_of(old):
+            # strict=False: a shrink to a network off the head's octet boundary (`10.0.40.0/24:
+            # 10.0.50.128/25`) moves the head's block to no block of its own (it crashed, exit 2)
             moved = ipaddress.IPv4Network((int(new.network_address) + int(block.network_address)
-                                           - int(old.network_address), 8 * k))
+                                           - int(old.network_address), 8 * k), strict=False)
             shown = ".".join(str(moved.network_address).split(".")[:k]) + "."
             note = (f"`{head}` then a template makes an address of {old} (renamed {new}) whatever the "
                     f"template gives; the sweep does not write into a template's word: the new network's "
                     f"is `{shown}`")
             return Decision(offset, offset + len(head), str(old), str(new), False, "network",
                             "composed-address", note)
+    for old, new in nets:
+        if old.subnet_of(block) and not (old.network_address == new.network_address
+                                         and new.prefixlen <= old.prefixlen):  # a grow in place moves none
+            # Issue 33 (f25, item 1): `10.0.48.${count.index + 9}` around 10.0.48.0/28 was silent, as
+            # the head alone does not prove the address is the network's; nor does anything prove it
+            # is not, and a move (a shrink above all) leaves what it makes unplaced: a residual.
+            note = (f"`{head}` then a template whose value renamer cannot tell (defined nowhere, a loop or "
+                    f"arithmetic it does not evaluate) may make an address of {old} (renamed {new}); "
+                    "nothing proves it does not, and the sweep does not write into a template's word")
+            return Decision(offset, offset + len(head), str(old), str(new), False, "network",
+                            "composed-address", note, wide=True)
     return None
+
+
+_TAIL = re.compile(rb"(?:\.[0-9]{1,3})+(?![0-9])")
+
+
+def _may_lie_in(data: bytes, decision: Decision) -> bool:
+    """Whether a wide head's word may be an address of its network: the literal octets after the
+    template (`.5` of `10.0.${x}.5`) must be the low octets of one of its addresses."""
+    tail = _TAIL.match(data, decision.end)
+    if tail is None:
+        return True
+    octets = [int(o) for o in tail.group(0).split(b".")[1:]]
+    if any(o > 255 for o in octets):
+        return False  # no address at all
+    if len(octets) > 2:
+        return True  # not read: said
+    network = ipaddress.IPv4Network(decision.old)
+    bits = 8 * len(octets)
+    if network.prefixlen <= 32 - bits:
+        return True
+    low = (1 << bits) - 1
+    value = int.from_bytes(bytes(octets), "big")
+    return int(network.network_address) & low <= value <= int(network.broadcast_address) & low
 
 
 def _template_end(rest: str) -> int:

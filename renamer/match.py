@@ -17,7 +17,7 @@ import ipaddress
 import re
 import socket
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from renamer import (
@@ -141,6 +141,7 @@ class Matcher:
         self._pattern_kinds.update((old, (new, "address")) for old, new in self.addresses)
         # `10\.0\.40\.[0-9]+`, `10.0.40.(11|12)`: address patterns decided by what they match
         # (address_patterns.py): a renamed IPv4 network's, and an address's alternation.
+        self._short_network: re.Pattern[bytes] | None = None  # _short_networks' regex, made once
         self._v4_nets = [(old, new) for old, new in self.networks
                          if isinstance(old, ipaddress.IPv4Network) and isinstance(new, ipaddress.IPv4Network)]
         self._address_pattern_needles = (address_patterns.literals(self._v4_nets, self._v4_pairs)
@@ -161,15 +162,16 @@ class Matcher:
                 forms.setdefault(form.text, form)
         for old_net, new_net in self.networks:
             zone, new_zone = reverse_zone(old_net), reverse_zone(new_net)
-            if zone and new_zone:
-                pattern = spelling.REVERSE_LEFT + re.escape(zone.encode()) + spelling.HOST_RIGHT
-                forms.setdefault(zone.encode(), Form(zone.encode(), new_zone.encode(),
-                                                     "network", pattern))
+            zones = [(zone, new_zone)] if zone and new_zone else []
             if old_net.version == 6:  # a nibble zone a move of another length carries (a /48 of a /46)
-                carried = prefix_moves.zone_change(prefix_moves.PrefixMove(old_net, new_net)).renamed
-                for old_zone, moved_zone in carried:
-                    pattern = spelling.REVERSE_LEFT + re.escape(old_zone.encode()) + spelling.HOST_RIGHT
-                    forms.setdefault(old_zone.encode(), Form(old_zone.encode(), moved_zone.encode(),
+                zones += prefix_moves.zone_change(prefix_moves.PrefixMove(old_net, new_net)).renamed
+            for old_zone, moved_zone in zones:
+                # An ip6.arpa zone in upper case (`A.0.0.0.8.B.D.0.1.0.0.2.IP6.ARPA`), its nibbles and
+                # its suffix each in their own case, as a full nibble name already was (f25 breaker,
+                # finding 5: left outside DNS configurations, verify OK).
+                for old_text, new_text in _zone_cases(old_zone, moved_zone, old_net.version):
+                    pattern = spelling.REVERSE_LEFT + re.escape(old_text.encode()) + spelling.HOST_RIGHT
+                    forms.setdefault(old_text.encode(), Form(old_text.encode(), new_text.encode(),
                                                              "network", pattern))
         self.forms = forms
         ordered = sorted(forms.values(), key=lambda f: (-len(f.text), f.text))
@@ -440,13 +442,17 @@ class Matcher:
                 if self._v4_nets or pairs else [])
         return self._address_patterns_found
 
-    def templated_heads(self, data: bytes, matches: list[Match]) -> list[Match]:
+    def templated_heads(self, data: bytes, matches: list[Match],
+                        told: Sequence[tuple[int, int]] = ()) -> list[Match]:
         """`matches` with a `composed-address` residual for each literal head inside a renamed
         network that a template completes (`"10.0.40.${count.index + 11}"`), where no match
-        (a composition evaluated to its address first) stands on it."""
+        (a composition evaluated to its address first) stands on it; and for each head wider
+        than the network (`10.0.48.` around a /28) whose template's value is unknown, outside
+        every span of `told` (compositions evaluated, whatever they made)."""
         added = [Match(d.start, d.end, d.old, d.new, d.kind, refused=d.reason, note=d.note)
                  for d in self._address_patterns(data) if d.reason == "composed-address"
-                 and not any(m.start < d.end and d.start < m.end for m in matches)]
+                 and not any(m.start < d.end and d.start < m.end for m in matches)
+                 and not (d.wide and any(start <= d.start < end for start, end in told))]
         return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def find(self, data: bytes, starts: Iterable[int] = ()) -> list[Match]:
@@ -469,6 +475,8 @@ class Matcher:
                 found = self._ranges_moved_whole(data, found, _dashed_ends(data))
         if self._v4_nets and (b"{" in data or b"[" in data):
             found = self._sets_of_moved(data, found)
+        if self._v4_nets and b"/" in data:
+            found = self._short_networks(data, found)
         if self._v4_nets and (b"/" in data or b"-" in data) and (b"in-addr" in data or b"IN-ADDR" in data):
             found = self._classless_names(data, found)
         if (self._v4_nets or self._v4_pairs) and any(n in data for n in classless_routes.NEEDLES):
@@ -554,6 +562,37 @@ class Matcher:
                 continue
             added.append(Match(x.start(), x.end(), name, name, "network", refused=prefix_moves.ZONE,
                                note=prefix_moves.classless_note(name)))
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
+
+    def _short_networks(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """`10.0.48/29`, `10.9/16`: iproute2 (and BSD `route`) read a network written with fewer
+        than four octets as its zeros padded (10.0.48.0/29). No address spells it, so it stayed
+        under a move, verify OK (f25 breaker, finding 6). Where the padded address lies in a
+        moved network: a `mask` residual naming the network it stands for (never rewritten: the
+        new network may need a fourth octet)."""
+        if self._short_network is None:
+            firsts = sorted({str(old.network_address).split(".")[0] for old, _ in self._v4_nets})
+            self._short_network = re.compile(
+                rb"(?<![0-9A-Za-z.])(?:" + b"|".join(f.encode() for f in firsts)
+                + rb")(?:\.[0-9]{1,3}){1,2}/([0-9]{1,2})(?![0-9A-Za-z]|\.[0-9]|/[0-9])")
+        added = []
+        starts = [m.start for m in matches]
+        for x in self._short_network.finditer(data):
+            text = x.group().decode("ascii")
+            octets = text.split("/")[0].split(".")
+            length = int(x.group(1))
+            if any(int(o) > 255 for o in octets) or length > 32:
+                continue
+            address = ipaddress.IPv4Address(".".join([*octets, *["0"] * (4 - len(octets))]))
+            move = next((mv for mv in self._moves if mv.old.version == 4 and address in mv.old), None)
+            if move is None or _overlaps(matches, starts, x.start(), x.end()):
+                continue
+            if move.mapped(address) == address and length == move.new.prefixlen:
+                continue  # the new network written short already (a resize in place)
+            added.append(Match(x.start(), x.end(), text, text, "network", refused=prefix_moves.MASK,
+                               note=f"`{text}` is {address}/{length} written short (iproute2 pads the "
+                                    f"missing octets with zeros), inside the moved network {move.old} "
+                                    f"(renamed {move.new}): write the new network by hand"))
         return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def _sets_of_moved(self, data: bytes, matches: list[Match]) -> list[Match]:
@@ -754,6 +793,19 @@ class Matcher:
         if m.start != 0 or m.end != len(data) or m.refused or m.kept or m.derived:
             return None
         return m.new
+
+    def kept_in_place(self, name: str) -> bool:
+        """Is `name` (a reverse name, no final dot) an address's whose resized move keeps it where it
+        is (a resize in place: `5.0.9.10.in-addr.arpa` under `10.9.0.0/16: 10.9.0.0/24`)? Its zone
+        may be renamed (9.10 becomes 0.9.10) while the name stays: its relative owner must follow."""
+        lowered = name.lower()
+        if not self._resized or not lowered.endswith((".in-addr.arpa", ".ip6.arpa")):
+            return False
+        address = spelling.from_reverse(lowered)
+        if address is None:
+            return False
+        move = next((mv for mv in self._moves if mv.offset_of(address) is not None), None)
+        return move is not None and move.resized and move.mapped(address) == address
 
     def outside_whole(self, name: str) -> str | None:
         """Why a shrinking network move cannot place the address `name` (a reverse name, any case,
@@ -1082,6 +1134,13 @@ class Matcher:
         if not move.fits(address):
             return replace(m, refused=prefix_moves.OUTSIDE,
                            note=move.why_not(address))
+        if (prefix is not None and length == move.old.prefixlen == 64 and move.old.version == 6
+                and move.new.prefixlen != 64 and prefix_moves.ra_prefix(data, m.start)):
+            return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
+                         f"{m.new}/{move.new.prefixlen}", m.kind, refused=prefix_moves.MASK,
+                         note=f"a router advertisement's prefix (radvd, VyOS `prefix`, networkd "
+                              f"`[IPv6Prefix] Prefix=`): SLAAC takes only a /64, so the move of {move.old} "
+                              f"to {move.new} cannot set it; advertise a /64 of the new network by hand")
         if prefix is not None and length == move.old.prefixlen:
             return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
                          f"{m.new}/{move.new.prefixlen}", m.kind,
@@ -1405,6 +1464,21 @@ def _zone_network(text: str) -> ipaddress.IPv4Network | None:
         return None
     network = ".".join([*reversed(octets), *["0"] * (4 - len(octets))])
     return ipaddress.IPv4Network(f"{network}/{8 * len(octets)}")
+
+
+def _zone_cases(old: str, new: str, version: int) -> list[tuple[str, str]]:
+    """A reverse zone's spellings (old, new): as written; for ip6.arpa also its nibbles and its
+    suffix each upper-cased (IPv4 zones in any case are the generic reverse pattern's)."""
+    out = [(old, new)]
+    if version != 6:
+        return out
+    suffix = ".ip6.arpa"
+    heads = [(old[: -len(suffix)], new[: -len(suffix)])]
+    heads.append((heads[0][0].upper(), heads[0][1].upper()))
+    for head, new_head in heads:
+        for tail in (suffix, suffix.upper()):
+            out.append((head + tail, new_head + tail))
+    return list(dict.fromkeys(out))
 
 
 def _overlaps(matches: list[Match], starts: list[int], start: int, end: int) -> bool:

@@ -141,6 +141,20 @@ def says_broadcast(data: bytes, start: int) -> bool:
 _LENGTH_END = re.compile(rb"(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
 
 
+# The word before an IPv6 router advertisement's prefix: radvd's `prefix 2001:db8:a:1::/64 {`, VyOS's
+# `router-advert ... prefix`, systemd-networkd's `[IPv6Prefix] Prefix=`.
+_RA_PREFIX = re.compile(rb"(?im)(?:^|[ \t{;])prefix[ \t]*=?[ \t]*[\"']?\Z")
+
+
+def ra_prefix(data: bytes, start: int) -> bool:
+    """Whether the IPv6 prefix at `start` is a router advertisement's (its line's word before it
+    says `prefix`): SLAAC takes only a /64 there (RFC 4862 5.5.3: the prefix and a 64-bit interface
+    identifier make 128 bits), so a move of a /64 to another length cannot just rewrite it (f25
+    breaker, finding 3: `prefix 2001:db8:a:10::/60` was written, verify OK, SLAAC gone)."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    return _RA_PREFIX.search(data, line_start, start) is not None
+
+
 def is_length(data: bytes, start: int, end: int) -> bool:
     """Is the `/N` ending at `end`, after the address at `start`, a prefix length: not a URL's
     path (the address after `://`), not a share's (`//10.9.0.6/24`: cifs, fstab, a UNC path in
@@ -202,7 +216,7 @@ def stanza_length(data: bytes, start: int) -> int | None:
     for s, e in stanza[0]:
         if (s, e) == (line_start, line_end):
             continue
-        key = _LENGTH_KEY.search(data, s, e)
+        key = _LENGTH_KEY.search(data, s, e) or _XML_LENGTH_KEY.search(data, s, e)
         if key is not None:
             lengths.append(int(key.group(1)))
             continue
@@ -250,12 +264,19 @@ _QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!
 _LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(?:gth)?|cidr|netmask|mask|"
                          rb"mask[_-]?len(?:gth)?|subnet[_-]?mask)[\"']?[ \t]*[:=]?[ \t]*[\"']?([0-9]{1,3})"
                          rb"(?![0-9.A-Za-z_])")
+# The same as an XML element (pfSense and OPNsense's config.xml: `<subnet>29</subnet>` beside
+# `<ipaddr>10.0.48.1</ipaddr>`, `<subnetv6>64</subnetv6>`; f25 breaker, finding 1: never read, the
+# length stayed 29 under a move to a /28, verify OK).
+_XML_LENGTH_KEY = re.compile(rb"(?i)<(?:subnet(?:v6)?|prefix(?:[_-]?len(?:gth)?)?|prefixlength|cidr|netmask|"
+                             rb"mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)>[ \t]*([0-9]{1,3})[ \t]*</")
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
 _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])"
                           # OpenWrt's UCI: `option ipaddr '10.9.0.1'`, a route's `option target '10.5.0.0'`
-                          rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]")
+                          rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]"
+                          # pfSense's `<ipaddr>10.0.48.1</ipaddr>`, `<ipaddrv6>`, a route's `<network>`
+                          rb"|^[ \t]*<(?:ipaddr(?:v6)?|ip|address|network|subnet)>[ \t]*[0-9A-Fa-f:]")
 _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
 # A key whose name ends in a length word after a name of its own (`lan_cidr: 24`, `ipv4_netmask =
 # 24`, `vlanPrefixLength: 24`; break-it round 20p, finding 6): its number is a length too, tied to
@@ -463,7 +484,8 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
                 out.append(hit)
     seen: set[int] = set()
     named = _NAMED_LENGTH_KEY.finditer(data) if any(w in data for w in _WORD_TAILS) else ()
-    for x in [*_LENGTH_KEY.finditer(data), *named]:
+    xml = _XML_LENGTH_KEY.finditer(data) if b"</" in data else ()
+    for x in [*_LENGTH_KEY.finditer(data), *named, *xml]:
         length = int(x.group(1))
         if not any(m.old.prefixlen == length for m in resized) or x.start(1) in seen:
             continue
@@ -597,12 +619,15 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         return LengthHit(start, end, text, new, note=f"the length of {paired}'s network, {move.old}, which "
                          f"becomes {move.new} (the address key of the same name)")
     if _MASK_KEY.search(key) or _LENGTH_KEY.search(data, line_start, end) \
-            or _NAMED_LENGTH_KEY.search(data, line_start, end):
+            or _NAMED_LENGTH_KEY.search(data, line_start, end) \
+            or _XML_LENGTH_KEY.search(data, line_start, line_end):
         stanza = found.stanzas.around(start)
         spans, header = stanza if stanza is not None else ([], None)
         lines = [span for span in spans if _ADDRESS_KEY.match(data, span[0])]
         lines += [header] if header is not None else []  # what opens a stanza names its network
         named = [t for s, e in lines for _, _, t in found.within(s, e)]
+        if text.isdigit() and int(text) > 32:  # an IPv6 length (`<subnetv6>64`): no IPv4 address's
+            named = [t for t in named if ":" in t]
         owners = {_move_of(t, moves) for t in named}
         if named and len(owners) == 1 and None not in owners:
             move = owners.pop()

@@ -20,6 +20,7 @@ from renamer.report.machine import dumps, sweep_data
 from renamer.report.text import sweep_summary
 from renamer.sites import site_hosts
 from renamer.sweep import run
+from renamer.sweep.collisions import Collision
 from renamer.sweep.results import SweepResult
 from renamer.sweep.run import Runtime, SweepRequest
 from renamer.words import plural
@@ -57,6 +58,12 @@ from renamer.words import plural
                    "claim templates, `claimName`, a kustomize patch target, a Service's `NAME.NS.svc` "
                    "names): each is a delete and a create to the cluster, so by default a residual "
                    "`identity`. A renamed Service's `.svc` names move with it, or none of them does.")
+@click.option("--strict", is_flag=True,
+              help="Fail on what a dry run only lists: a dry run exits 3 where a sweep that writes would "
+                   "refuse (a shrink past an address in use, a file that would no longer parse) and 1 where "
+                   "it would leave references for a decision or a collision `verify --strict` fails on; a "
+                   "sweep that writes exits 1 on such a collision (written, as verify --strict would fail "
+                   "after it).")
 @click.option("-i", "--interactive", is_flag=True,
               help="Walk the planned lines one by one, like `git add -p`: y rewrite, n not now, k keep for "
                    "good (writes a keep rule), K keep with the inline marker, s skip the file, q quit.")
@@ -65,8 +72,8 @@ from renamer.words import plural
 @click.pass_context
 def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no_hooks: bool,
           commit_timeout: float, update_pins: bool, include_ignored: bool, fmt: str | None,
-          show_secrets: bool, blame_ignore: bool | None, allow_identity: bool, interactive: bool,
-          paths: tuple[Path, ...]) -> int:
+          show_secrets: bool, blame_ignore: bool | None, allow_identity: bool, strict: bool,
+          interactive: bool, paths: tuple[Path, ...]) -> int:
     """Rewrite old host names and addresses in current-state files.
 
     Records (the allowlist's record classes, dated files and sections, keep
@@ -74,7 +81,9 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
     must be clean (exit 3 otherwise) and every file is written atomically.
     A sweep that writes exits 1 when it leaves references that need a
     decision (residuals, hash pins, unclassified files), as `verify` would;
-    a dry run exits 0. A git commit that fails (a hook refuses, or runs past
+    a dry run exits 0, and says on stderr what a sweep that writes would
+    refuse (exit 3 then) and which collisions it found; --strict makes a
+    dry run exit 3 or 1 on them instead. A git commit that fails (a hook refuses, or runs past
     --commit-timeout and is stopped) exits 2: the rewrite stays written and
     the sweep journal keeps the commit for the next `renamer sweep --commit`.
 
@@ -83,6 +92,7 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
       renamer sweep --dry-run                 # unified diff + summary, nothing written
       renamer sweep --dry-run --show-secrets | git apply   # exact bytes
       renamer sweep --dry-run --format json   # every edit with path, line, column
+      renamer sweep --dry-run --strict        # exit 3 where the sweep would refuse, 1 where it leaves work
       renamer sweep --commit                  # apply and commit
       renamer sweep --commit --blame-ignore-revs   # and let git blame skip the rewrite
       renamer sweep stacks/ litellm/          # only these paths
@@ -98,17 +108,17 @@ def sweep(ctx: click.Context, dry_run: bool, commit: bool, allow_dirty: bool, no
     with vcs_command.commit_timeout(commit_timeout):
         if interactive:
             return _interactive(ctx, out, paths, request, fmt)
-        return _sweep(ctx, out, paths, request, fmt, dry_run, commit, show_secrets)
+        return _sweep(ctx, out, paths, request, fmt, dry_run, commit, show_secrets, strict)
 
 
 def _sweep(ctx: click.Context, out: Output, paths: tuple[Path, ...], request: SweepRequest,
-           fmt: str | None, dry_run: bool, commit: bool, show_secrets: bool) -> int:
+           fmt: str | None, dry_run: bool, commit: bool, show_secrets: bool, strict: bool = False) -> int:
     fmt = fmt or ("diff" if dry_run else "summary")
     started = time.monotonic()
     with early_listing(ctx) as listing:
         project = project_from(ctx)
-        # only a dry run lists collisions; a shrinking network move refuses on the inventory's addresses
-        hosts = site_hosts(project.config) if dry_run or project.config.renames.networks else []
+        # the inventory's addresses: collisions (any sweep), and a shrinking network move refuses on them
+        hosts = site_hosts(project.config)
         result = run.sweep(project, request, paths, hosts=hosts,
                            runtime=Runtime(out.progress("scanning"), listing))
     out.detail(f"scanned {result.plan.scan.files_scanned} files in {time.monotonic() - started:.2f} s")
@@ -117,16 +127,61 @@ def _sweep(ctx: click.Context, out: Output, paths: tuple[Path, ...], request: Sw
         _show(out, result, fmt, commit, show_secrets)
         if result.operation is not None:
             out.info(f"renamer: note: {result.operation}; a sweep that writes is refused until then")
-        return 0
+        return _dry_run_verdict(out, result, strict)
     with deferred() as signals:  # the work is done: an interrupt now changes nothing
         _show(out, result, fmt, commit, show_secrets)
         if result.applied.commits and (result.applied.interrupted or signals.received is not None):
             out.info("renamer: interrupted after the commit: the sweep is complete")
+    _collision_note(out, result.collisions, strict)
     if result.undecided:  # like `git merge` with conflicts: written, and something is left to decide
         out.info(f"renamer: left for a decision: {result.undecided} (listed above); "
                  "`renamer verify` fails until each is decided")
         return 1
+    failing = [c for c in result.collisions if c.strict_failure or c.refused]
+    if strict and failing:
+        out.echo(f"renamer: --strict: {plural(len(failing), 'collision')} `renamer verify --strict` fails on "
+                 "(listed above): written, left for a decision", err=True, nl=True)
+        return 1
     return 0
+
+
+def _dry_run_verdict(out: Output, result: SweepResult, strict: bool) -> int:
+    """A dry run's exit (0: a preview, as DESIGN says; with --strict 3 where a sweep that writes
+    would refuse, 1 where it would leave work or a collision verify --strict fails on), and the
+    refusals on stderr whatever the output format or -q: a dry run's 0 never hides them."""
+    refused = result.refused
+    if refused:
+        out.echo(f"renamer: {'error' if strict else 'warning'}: a sweep that writes would refuse (exit 3), "
+                 f"nothing written, on {plural(len(refused), 'place')}:", err=True, nl=True)
+        for refusal in refused:
+            out.echo(f"  {refusal}", err=True, nl=True)
+    _collision_note(out, result.collisions, strict)
+    if not strict:
+        return 0
+    if refused:
+        return 3
+    left = result.left_for_decision
+    failing = [c for c in result.collisions if c.strict_failure or c.refused]
+    if left or failing:
+        whys = ([f"{plural(left, 'reference')} left for a decision"] if left else []) + (
+            [f"{plural(len(failing), 'collision')} `renamer verify --strict` fails on"] if failing else [])
+        out.echo(f"renamer: --strict: {' and '.join(whys)}", err=True, nl=True)
+        return 1
+    return 0
+
+
+def _collision_note(out: Output, found: list[Collision], strict: bool) -> None:
+    """One stderr line counting the collisions the summary (or JSON) lists, silenced by -q unless
+    --strict fails on some."""
+    if not found:
+        return
+    failing = sum(1 for c in found if c.strict_failure or c.refused)
+    text = (f"renamer: warning: {plural(len(found), 'collision')}: new values already there "
+            f"({failing} that `renamer verify --strict` fails on)")
+    if strict and failing:
+        out.echo(text, err=True, nl=True)
+    else:
+        out.info(text)
 
 
 def _interactive(ctx: click.Context, out: Output, paths: tuple[Path, ...], request: SweepRequest,

@@ -43,10 +43,12 @@ Choice = tuple[str, tuple[str, ...]]  # the text so far, why each variable holds
 
 
 def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, definitions: Known,
-                             rel: str = "", root: Path | None = None) -> list[Match]:
+                             rel: str = "", root: Path | None = None,
+                             told: list[tuple[int, int]] | None = None) -> list[Match]:
     """`matches` with a `composed-address` residual for each composition that makes an old address,
     and an `outside-prefix` one (a refusal) for each that makes an address a shrinking move cannot
-    place."""
+    place. `told` gets the span of each word whose every variable has values (what it makes is
+    known, old or not: Matcher.templated_heads says nothing more of it)."""
     added: list[Match] = []
     found_loops: list[Loop] | None = None
     for word in address_parts.find(data):
@@ -65,6 +67,8 @@ def composed_address_matches(data: bytes, matches: list[Match], matcher: Finds, 
                 break  # a variable nothing in the repo tells: what it makes cannot be said
             choices = [(text + value, (*why, reason)) for (text, why), (value, reason)
                        in itertools.islice(itertools.product(choices, values), WIDTH)]
+        if choices and told is not None:
+            told.append((word.start, word.end))
         # An expansion a shrinking move cannot place refuses the sweep, as the literal would (break-it
         # round 20p, finding 4: it was dropped, since it maps to no new address); else the first
         # that is an old address is a residual.

@@ -32,7 +32,7 @@ class SweepResult:
     applied: Applied | None  # None for a dry run
     recovered: Recovery | None  # an interrupted sweep this run completed first
     interrupted: bool  # a dry run found an interrupted sweep still pending
-    collisions: list[Collision] = field(default_factory=list)  # listed by a dry run
+    collisions: list[Collision] = field(default_factory=list)  # listed before the first write (dry run too)
     completed: list[str] = field(default_factory=list)  # the commit made of the recovered rewrite
     refused: list[Refusal] = field(default_factory=list)  # what a sweep that writes refuses on (dry run)
     expired: list[Exemption] = field(default_factory=list)  # exemptions past their day (verify fails)
@@ -46,8 +46,12 @@ class SweepResult:
         """What a sweep that wrote leaves for a decision, where `verify` would fail on it: residuals
         it cannot rewrite (pins, identifiers, ranges, refused structures), unclassified references,
         expired exemptions. A dry run decides nothing: 0."""
-        if self.applied is None:
-            return 0
+        return 0 if self.applied is None else self.left_for_decision
+
+    @property
+    def left_for_decision(self) -> int:
+        """What `undecided` counts, for a dry run too: what a sweep that writes would leave (a dry
+        run knows no missing reverse zones: it counts none of them)."""
         relinked = {path for path, _, _ in self.summary.relinks}  # the sweep re-pointed these itself
         stuck = [r for r in self.summary.stuck if not (r.reason == "dangling-link" and r.path in relinked)]
         return len(stuck) + len(self.summary.unclassified) + len(self.expired) + self.missing_zones

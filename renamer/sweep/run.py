@@ -127,7 +127,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
             finished = commit_pending_rewrite(project.root, left, hooks=hooks)
         adopted, earlier, listing = left.count, "an earlier `renamer sweep`'s rewrite", None
     # A dry run also runs the looser pass, so that it counts the near-misses verify reports.
-    options = ScanOptions(texts=False, loose=dry_run, present=new_values(project) if dry_run else (),
+    # Both kinds list collisions (a sweep that writes reads them before its first write): never silent.
+    options = ScanOptions(texts=False, loose=dry_run, present=new_values(project),
                           before_move=before_move(project), allow_identity=request.allow_identity)
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
@@ -141,6 +142,7 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
             if not finished:
                 raise
             raise UnsafeError(f"committed {finished[-1][:12]}, {earlier}; then refused: {exc}") from None
+    found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals])  # before any write
     with debug.timed("diff"):
         diff = diff_bytes(plan) if request.with_diff else b""
     with debug.timed("write and commit" if commit else "write"):
@@ -155,7 +157,6 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                              hooks=hooks)
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
-    found = collisions(project, plan.scan, hosts, [r.path for r in plan.refusals]) if dry_run else []
     missing = len(missing_zones(project, prefixes)) if applied is not None else 0  # verify fails on them
     summary = Summary.of(plan)
     if dry_run:

@@ -609,11 +609,12 @@ class FileScanner:
                 matches = instance_matches(data, matches, self.matcher.hosts, self.templates)  # `check@pug`
                 if status == CURRENT and rel.endswith((".tf", ".tf.json")):
                     matches = instance_bodies(data, rel, matches, self.instance_keys, self.matcher.hosts)
+                told: list[tuple[int, int]] = []  # compositions whose values are known, old or not
                 if self.matcher.may_hold("address parts", data) and self.matcher.might_compose_address(data):
                     matches = composed_address_matches(data, matches, self.matcher, self.definitions, rel,
-                                                       self.project.root)
+                                                       self.project.root, told)
                 # `"10.0.40.${count.index + 11}"`: a renamed network's head a template completes
-                matches = self.matcher.templated_heads(data, matches)
+                matches = self.matcher.templated_heads(data, matches, told)
                 if self.matcher.may_hold("computed", data) and self.matcher.might_compute_address(data):
                     # `cidrhost("10.0.40.0/24", 11)`
                     matches = computed_matches(data, matches, self.matcher,

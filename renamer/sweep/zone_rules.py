@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from renamer import forms as spelling
-from renamer.formats.zone_generate import generates
+from renamer.formats.zone_generate import Generate, expand, generates
 from renamer.formats.zone_names import Name, ZoneNames, absolute, zone_names
 from renamer.match import Matcher
 from renamer.names import Reading
@@ -185,6 +185,14 @@ def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matche
                 added.append(Match(name.start, name.end, name.written, name.written, kind,
                                    refused=OUTSIDE, note=why))
                 continue
+        if (full is None and reverse and not here and meant is not None and name.role == "owner"
+                and not name.text.endswith(".") and new_origin != name.origin
+                and matcher.kept_in_place(meant[:-1])):
+            # A resize in place renames the whole network's zone (9.10 becomes 0.9.10 under
+            # 10.9.0.0/16 -> /24) and keeps every address: its relative owner (`5.0`) is written
+            # against the new origin (`5`). Left as it was, it named another address or none
+            # (f25 breaker, finding 2: named-checkzone OK, every PTR wrong, verify OK).
+            full = meant
         if full is None and name.role != "origin" and meant is not None and written == name.text:
             full = _moved(meant, zone.apex, apex) if name.text.endswith(".") else None
         new_text = written if full is None else _spelled(name, full, new_origin)
@@ -285,8 +293,30 @@ def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str 
         constant = {m.old.lower() for m in matcher.find_any_case(data[line.start:line.end])}
         # A relative owner under an origin the move renames whole follows it (`$GENERATE 100-120 $
         # PTR ...` in 0.9.10.in-addr.arpa renamed 2.20.10.in-addr.arpa: break-it round 20p, finding 12).
-        hit = _member(matcher, line.records(), line.origin, spellings, constant,
-                      owner_follows=_origin_moves(matcher, line.origin))
+        follows = _origin_moves(matcher, line.origin)
+        if follows and not line.lhs.endswith(".") and _depth_changes(matcher, line.origin):
+            # The origin is renamed whole to a zone of another depth (9.10 becomes 0.9.10 under
+            # 10.9.0.0/16 -> /24): the template's relative owners (`$.0`) would name other addresses
+            # under it, or none (f25 breaker, finding 2b: verify OK, every generated PTR wrong).
+            # The template is written against the new origin where one plain `$` makes every
+            # owner's new name (`$.0` becomes `$`), else the line is a residual.
+            spans.append((line.start, line.end))
+            head = _GENERATE_LHS.match(data, line.start, line.end)
+            candidate = _regenerated(matcher, line)
+            if candidate is not None and head is not None:
+                added.append(Match(head.start(1), head.end(1), line.lhs, candidate, "reverse",
+                                   note=f"a $GENERATE owner relative to {line.origin}, which the move "
+                                        "renames to a zone of another depth: written against the new origin"))
+                continue
+            text = data[line.start:line.end].decode("ascii", "replace")
+            renamed = _renamed(matcher, line.origin)
+            added.append(Match(line.start, line.end, text, text, "reverse", refused="range",
+                               note=f"a $GENERATE owner `{line.lhs}` relative to {line.origin}, which the "
+                                    f"move renames {renamed}, a zone of another depth: each owner it makes "
+                                    "would name another address, or none, and no plain `$` template makes "
+                                    "them all; write it against the new origin by hand"))
+            continue
+        hit = _member(matcher, line.records(), line.origin, spellings, constant, owner_follows=follows)
         if hit is not None:
             spans.append((line.start, line.end))
             classless = CLASSLESS_NAME.search(data, line.start, line.end)
@@ -342,6 +372,45 @@ def _origin_moves(matcher: Matcher, origin: str | None) -> bool:
     found = matcher.find(name.encode("ascii", "replace"))
     return len(found) == 1 and (found[0].start, found[0].end) == (0, len(name)) and found[0].refused is None \
         and found[0].new != found[0].old
+
+
+_GENERATE_LHS = re.compile(rb"[ \t]*\$GENERATE[ \t]+[^ \t\r\n]+[ \t]+([^ \t\r\n]+)", re.I)
+_PLAIN_MEMBERS = 4096  # a template checked member by member up to this many
+
+
+def _regenerated(matcher: Matcher, line: Generate) -> str | None:
+    """The owner template of `line` written against its renamed origin: one plain `$` in place of
+    the member's value, checked for every member (its new name, or its name where a resize in
+    place keeps the address); None where no such template makes them all."""
+    new_origin = _renamed(matcher, line.origin)
+    if new_origin is None or line.lhs.count("$") != 1 or "{" in line.lhs or len(line.values) > _PLAIN_MEMBERS:
+        return None
+    candidate: str | None = None
+    for value in line.values:
+        old = absolute(expand(line.lhs, value), line.origin)
+        if old is None:
+            return None
+        new = _renamed(matcher, old) or (old if matcher.kept_in_place(old[:-1]) else None)
+        if new is None or not new.endswith("." + new_origin):
+            return None
+        relative = new[: -len(new_origin) - 1]
+        if candidate is None:
+            labels = relative.split(".")
+            at = [i for i, label in enumerate(labels) if label == str(value)]
+            if len(at) != 1:
+                return None
+            labels[at[0]] = "$"
+            candidate = ".".join(labels)
+        if expand(candidate, value) != relative:
+            return None
+    return candidate
+
+
+def _depth_changes(matcher: Matcher, origin: str | None) -> bool:
+    """Does the move rename the zone `origin` to one of another number of labels (a length change:
+    `9.10.in-addr.arpa` to `0.9.10.in-addr.arpa`)?"""
+    new = _renamed(matcher, origin)
+    return origin is not None and new is not None and new.count(".") != origin.count(".")
 
 
 def _member(matcher: Matcher, records: Iterator[tuple[str, str]], origin: str | None,

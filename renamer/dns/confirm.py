@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
 import posixpath
 import re
@@ -57,7 +58,8 @@ How = Literal["detached", "systemd"]
 
 # The revert, run on the resolver's machine as `sh SCRIPT SECONDS` (0 under a systemd timer).
 # Constant text: its data come from OPS beside it, one operation a line, each field base64
-# (`=` + base64): F restore a file (backup, target), D remove a file (one the apply added),
+# (`=` + base64): F restore a file (backup, target, sha256 of what the apply wrote there or
+# `absent`), D remove a file (one the apply added; the sha256 of what it wrote),
 # X run an argv (the activation), E write a file (renamer-apply-last), P remove the pending
 # marker, L release the lock (only while it names this apply).
 SCRIPT = r"""# renamer: the commit-confirmed revert of one `renamer dns apply --confirm-within` (see
@@ -78,6 +80,11 @@ fi
 # apply ran, does nothing) and DECIDED must still be its own claim.
 set -- $(grep '^L ' "$here/REVERT.ops"); lock=$(d "${2:-=}"); id=$(d "${3:-=}")
 named() { [ -n "$id" ] && grep -qF -- "\"apply\": \"$id\"" "$lock" 2>/dev/null; }
+# What a file holds now, as the apply recorded what it wrote (sha256, or `absent`).
+digest() {
+  if [ ! -e "$1" ] && [ ! -L "$1" ]; then echo absent; return; fi
+  if s=$(sha256sum < "$1" 2>/dev/null); then printf '%s\n' "${s%% *}"; else echo unreadable; fi
+}
 if [ -e "$here/DECIDED" ]; then  # a confirm or a rollback decided first
   echo "renamer revert: $(cat -- "$here/DECIDED" 2>/dev/null) first: nothing done"; exit 0
 fi
@@ -87,6 +94,26 @@ if ! named; then
     printf '%s %s\n' "$(now)" "$why" > "$here/REVERT.failed"
   fi
   echo "renamer revert: the lock no longer names apply $id: nothing done $(now)"; exit 0
+fi
+# Before anything is claimed or restored: each file must still be what the apply wrote. One
+# edited since (a hand fix made while armed) is never overwritten: nothing is restored on this
+# resolver, the edit is kept, and REVERT.failed says which file (the lock is kept: status names
+# it, and `renamer dns confirm` keeps the apply with the edit).
+edited=
+while IFS=' ' read -r op f1 f2 f3 rest <&4; do
+  case $op in
+  F) want=$(d "${f3:-=}"); dst=$(d "$f2");;
+  D) want=$(d "${f2:-=}"); dst=$(d "$f1");;
+  *) continue;;
+  esac
+  [ -n "$want" ] || continue  # a revert armed before digests were recorded
+  got=$(digest "$dst")
+  if [ "$got" != "$want" ]; then edited="$edited $dst"; fi
+done 4< "$here/REVERT.ops"
+if [ -n "$edited" ]; then
+  why="edited since apply $id wrote it:$edited (sha256 differs): nothing restored, the edit kept"
+  printf '%s %s\n' "$(now)" "$why" > "$here/REVERT.failed"
+  echo "renamer revert: FAILED: $why (the lock is kept: see renamer dns status)"; exit 1
 fi
 mine="reverting $(now) pid $$"
 t=$(mktemp "$here/.DECIDED.XXXXXX") || exit 1
@@ -258,11 +285,13 @@ def _ops(plan: ResolverPlan, folder: str, apply_id: str, sequence: int, restarte
     resolver = plan.resolver
     lines: list[list[str]] = []
     for name in plan.changed:
+        wrote = plan.desired[name]  # what the apply writes there: the revert restores only over it
+        digest = "absent" if wrote is None else hashlib.sha256(wrote.encode("utf-8")).hexdigest()
         if plan.current[name] is None:
-            lines.append(["D", plan.path(name)])
+            lines.append(["D", plan.path(name), digest])
         else:
             saved = prepared.get(name, posixpath.join(folder, backup_name(name)))
-            lines.append(["F", saved, plan.path(name)])
+            lines.append(["F", saved, plan.path(name), digest])
     if restarted:
         present = [n for n in plan.current if "/" not in n and plan.current[n] is not None]
         for argv in backend_for(resolver).activation(resolver, plan.changed, present):

@@ -85,7 +85,7 @@ def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str
             continue  # released in between: try again
         holder = parse(raw)
         if armed_of(holder) is not None:  # a commit-confirmed apply's revert waits there (dns/confirm.py)
-            raise UnsafeError(armed_refusal(resolver, holder))
+            raise UnsafeError(armed_refusal(resolver, holder, revert_failed(transport, holder)))
         state, why = judge(holder)
         if state != "gone":
             raise UnsafeError(_refusal(resolver, path, holder, state, why))
@@ -250,9 +250,21 @@ def armed_of(holder: dict[str, object]) -> dict[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
-def armed_refusal(resolver: Resolver, holder: dict[str, object]) -> str:
+def revert_failed(transport: Transport, holder: dict[str, object]) -> str | None:
+    """REVERT.failed's line in the armed apply's folder (dns/confirm.py FAILED), or None."""
+    folder = (armed_of(holder) or {}).get("folder")
+    raw = transport.read(posixpath.join(folder, "REVERT.failed")) if isinstance(folder, str) else None
+    return None if raw is None else raw.decode("utf-8", "replace").strip()
+
+
+def armed_refusal(resolver: Resolver, holder: dict[str, object], failed: str | None = None) -> str:
     """Why a lock held for an armed revert refuses another apply: the apply, the deadline (by
-    the resolver's clock), and what ends it."""
+    the resolver's clock), and what ends it; where its revert stopped (`failed`: REVERT.failed,
+    a hand edit kept among others), that first."""
+    if failed is not None:
+        return (f"{resolver.name}: {_armed_text(resolver, holder)}, but its revert stopped: {failed}; "
+                "the lock is kept (see `renamer dns status`); this apply is refused until it is confirmed or "
+                "cleared; nothing written")
     deadline = (armed_of(holder) or {}).get("deadline")
     if isinstance(deadline, int) and dt.datetime.now(dt.UTC).timestamp() > deadline + OVERDUE:
         clear = shlex.join(by_hand(resolver, ["rm", "--", _path(resolver)]))

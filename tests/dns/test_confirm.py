@@ -705,3 +705,49 @@ def test_a_lock_garbled_while_armed_needs_a_look_everywhere(run, pair: Lab) -> N
     assert "does not name apply" in failed.read_text() and "unreadable" in failed.read_text()
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}  # as the revert said: nothing restored
     assert dns(run, pair, "status", "--resolvers", "ns-c1").exit_code == 1
+
+
+# Outside pass t24-conf, the rest (f25-undoconf): each failed before its fix.
+
+
+def test_a_hand_edit_made_while_armed_is_never_overwritten_by_the_revert(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 08: while armed, the operator mends the file the apply changed. At the deadline the
+    revert finds the file is no longer what the apply wrote (its sha256, recorded at arming):
+    it restores nothing there, keeps the edit, and says so in REVERT.log, REVERT.failed, `dns
+    status` (exit 1) and the next apply's refusal; `dns confirm` then keeps the apply and the edit."""
+    _applied_then_moved(run, pair)
+    done = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "4s")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    armed = {name: _armed(pair, name) for name in TWO}
+    snippet = pair.instances["ns-c1"].snippet_dir / "renamer-fv.conf"
+    edited = snippet.read_text() + "# hand fix while armed: keep me\naddress=/hand-fix.fv.lan/10.251.9.9\n"
+    snippet.write_text(edited)
+    _past_deadline(armed)
+    _until_released(pair, "ns-c2")  # the untouched resolver reverts as ever
+    folder = Path(str(armed["ns-c1"]["folder"]))
+    end = time.monotonic() + 20
+    while not (folder / "REVERT.failed").exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert snippet.read_text() == edited  # the hand edit is still there, byte for byte
+    failed = (folder / "REVERT.failed").read_text()
+    assert f"edited since apply {armed['ns-c1']['apply']} wrote it: {snippet}" in failed, failed
+    assert "nothing restored, the edit kept" in failed
+    log = (folder / "REVERT.log").read_text()
+    assert "FAILED: edited since apply" in log and "restored" not in log.replace("nothing restored", ""), log
+    assert not (folder / "DECIDED").exists()
+    # not reverted, as DNS says: ns-c1 still serves the apply's record, ns-c2 the old one
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.1",)}
+    assert _lock(pair, "ns-c1").exists()
+    status = dns(run, pair, "status", "--resolvers", "all")
+    assert status.exit_code == 1, status.stdout
+    assert "revert failed" in status.stdout and "was edited by hand while armed" in status.stdout, status.stdout
+    assert "renamer dns confirm --resolvers ns-c1" in status.stdout
+    assert "dns status: needs a look: ns-c1" in status.stdout
+    refused = dns(run, pair, "apply", "--resolvers", "ns-c1")
+    assert refused.exit_code == 3 and "its revert stopped:" in refused.stderr and "edited since" in refused.stderr
+    kept = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert kept.exit_code == 0, kept.stdout + kept.stderr
+    assert not _lock(pair, "ns-c1").exists() and snippet.read_text() == edited
+    assert (pair.root / "backups" / "ns-c1" / "renamer-apply-last").read_text() == \
+        f"2 {armed['ns-c1']['apply']} applied\n"
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}

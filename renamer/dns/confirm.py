@@ -49,6 +49,8 @@ OPS = "REVERT.ops"  # its data
 LOG = "REVERT.log"  # what it said (the detached way; systemd's journal otherwise)
 FAILED = "REVERT.failed"  # why it stopped, where a step failed
 DECIDED = "DECIDED"  # `confirmed ...` or `reverting ...`: whoever created it first decides
+DEADLINE = "DEADLINE"  # the deadline pushed on while the apply's batch goes on (push)
+PUSH_SETTLE = 1.5  # seconds a revert that claimed just before a push takes to see it and let go
 SYSTEMD = "/run/systemd/system"  # exists where systemd is PID 1 (sd_booted(3))
 LONGEST = 24 * 3600  # --confirm-within at most a day: a revert armed for longer is a mistake
 _WITHIN = re.compile(r"([1-9][0-9]{0,5})([smh])")
@@ -69,6 +71,10 @@ sleep "${1:-0}"
 here=$(dirname -- "$0")
 d() { printf '%s' "${1#=}" | base64 -d; }
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+# The deadline the apply pushed on (DEADLINE, seconds since the epoch by this machine's clock):
+# while its batch is still being applied, the window does not run out under it.
+later() { dl=$(cat -- "$here/DEADLINE" 2>/dev/null) && [ "$(date +%s)" -lt "$dl" ] 2>/dev/null; }
+while later; do sleep 1; done
 # Its data opened first (`command`: a failed redirection must not end the shell before it says
 # why): a REVERT.ops gone is a failure said in REVERT.failed, never a `done`.
 if ! command exec 3< "$here/REVERT.ops"; then
@@ -122,6 +128,11 @@ if ! ln -- "$t" "$here/DECIDED" 2>/dev/null; then
   rm -f -- "$t"; echo "renamer revert: $(cat -- "$here/DECIDED" 2>/dev/null) first: nothing done"; exit 0
 fi
 rm -f -- "$t"
+if later; then  # pushed on meanwhile (the apply's batch went on): the claim back, wait again
+  if [ "$(cat -- "$here/DECIDED" 2>/dev/null)" = "$mine" ]; then rm -f -- "$here/DECIDED"; fi
+  echo "renamer revert: the deadline was pushed on to $(cat -- "$here/DEADLINE"): waiting $(now)"
+  exec 3<&- && exec sh "$0" 0
+fi
 echo "renamer revert: started $(now)"
 fail=
 while IFS=' ' read -r op f1 f2 rest <&3; do
@@ -345,6 +356,28 @@ def arm(plan: ResolverPlan, transport: Transport, *, folder: str, apply_id: str,
             claim(transport, first, "aborted")  # a pid it may not know: the claim stops it
         raise
     return done
+
+
+def push(resolver: Resolver, transport: Transport, what: Armed) -> Armed | str:
+    """Push the armed revert's deadline on to the full window from now (the resolver's clock):
+    its DEADLINE file, which it waits for, and the lock. The pushed Armed; or, where its revert
+    claimed the decision already and did not let go (it started: the window ran out before the
+    push), what DECIDED says."""
+    deadline = _clock(transport) + what.seconds
+    transport.write(posixpath.join(what.folder, DEADLINE), f"{deadline}\n".encode())
+    pushed = replace(what, deadline=deadline)
+    lock_path = posixpath.join(resolver.backup_dir, LOCK)
+    holder = parse(transport.read(lock_path) or b"")
+    now_armed = armed(holder)
+    if now_armed is not None and now_armed.apply_id == what.apply_id:
+        transport.write(lock_path, _holder_text(holder, replace(now_armed, deadline=deadline)))
+    transport.flush()
+    decided = posixpath.join(what.folder, DECIDED)
+    said = transport.read(decided)
+    if said is not None:  # a revert that claimed just before the push sees it and lets go at once
+        time.sleep(PUSH_SETTLE)
+        said = transport.read(decided)
+    return pushed if said is None else (said.decode("utf-8", "replace").strip() or "decided")
 
 
 def _launch(resolver: Resolver, transport: Transport, first: Armed, unit: str, systemd_marker: str) -> Armed:

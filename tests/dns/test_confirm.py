@@ -34,6 +34,7 @@ from tests.testing.resolvers import (
 )
 
 TWO = ("ns-c1", "ns-c2")
+THREE = ("ns-c1", "ns-c2", "ns-c3")
 GW = "fv-gw.fv.lan."
 
 
@@ -751,3 +752,34 @@ def test_a_hand_edit_made_while_armed_is_never_overwritten_by_the_revert(run, pa
     assert (pair.root / "backups" / "ns-c1" / "renamer-apply-last").read_text() == \
         f"2 {armed['ns-c1']['apply']} applied\n"
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+
+
+def test_in_one_large_batch_no_window_runs_out_before_the_batch_is_applied(run, fleet: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Known gap (large single batch): three resolvers, one batch, a 6 s window; ns-c2's and
+    ns-c3's tests each take 3.5 s, so ns-c1's window (armed before its write) ran out while ns-c3
+    was still applied and its revert ran while the apply went on to say `armed on 3`. Each armed
+    deadline is now pushed on as the batch goes and to the whole window when the batch is
+    applied: right after the apply every resolver serves the new record, each lock's deadline is
+    the window from the batch's end; then each reverts by itself."""
+    first = dns(run, fleet, "apply", "--resolvers", "all")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    move_gateway(fleet)
+    slow = "sleep 3.5; exit 0"
+    fleet.write_resolvers(ns_c2={"test": fails_once_written(fleet, "ns-c2", slow)},
+                          ns_c3={"test": fails_once_written(fleet, "ns-c3", slow)})
+    started = time.time()
+    result = dns(run, fleet, "apply", "--resolvers", "all", "--confirm-within", "6s")
+    ended = time.time()
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert ended - started > 7, "the batch took longer than the window (else this proves nothing)"
+    assert "dns apply: OK, not final: armed on 3 resolvers" in result.stdout, result.stdout
+    # what DNS says right after the apply: nobody reverted yet
+    assert addresses(fleet, GW, *THREE) == {name: ("10.251.0.2",) for name in THREE}
+    armed = {name: _armed(fleet, name) for name in THREE}
+    for name, what in armed.items():  # the window counts from the batch's end, said in the lock
+        assert int(str(what["deadline"])) >= int(ended) + 6 - 3, (name, what, ended)
+        assert "started" not in (Path(str(what["folder"])) / "REVERT.log").read_text()
+    status = dns(run, fleet, "status", "--resolvers", "all")
+    assert status.exit_code == 0 and status.stdout.count(" armed ") >= 3, status.stdout
+    _until_released(fleet, *THREE, within=40)
+    assert addresses(fleet, GW, *THREE) == {name: ("10.251.0.1",) for name in THREE}

@@ -44,6 +44,7 @@ from renamer.match import Matcher, new_values_matcher
 from renamer.moved_tags import tag_line, tagged_moves
 from renamer.near_miss import LoosePass
 from renamer.project import LoadedProject
+from renamer.sweep.content import TEXT_LIMIT, classify_bytes
 from renamer.sweep.history import BLAME_FILE
 from renamer.sweep.messages import trailer_lines
 from renamer.vcs import RENAMES_PHASE
@@ -528,6 +529,39 @@ def _renamed(root: Path, head: str, tree: str) -> tuple[list[str], list[tuple[st
     return changed, renamed
 
 
+def _wide_texts(root: Path, rev: str) -> dict[str, bytes]:
+    """The files of `rev`'s tree that git takes for binary (`git grep -I` skips them) but the
+    sweep reads as text, UTF-16 or UTF-32 (sweep/content.classify_bytes), each as the sweep
+    scans it: transcoded to UTF-8 (the lines are the same lines)."""
+    sized = []
+    for entry in _git(root, "ls-tree", "-r", "-z", "-l", rev).split("\0"):
+        meta, _, path = entry.partition("\t")
+        words = meta.split()
+        if (len(words) == 4 and words[1] == "blob" and words[0] in ("100644", "100755")
+                and words[3].isdigit() and 0 < int(words[3]) <= TEXT_LIMIT):
+            sized.append(path)
+    prefix = f"{rev}:"
+    texts = {name[len(prefix):] if name.startswith(prefix) else name
+             for name in _git(root, "grep", "-z", "-l", "-I", "-e", "", rev, "--", check=False).split("\0")}
+    binary = [path for path in sized if path not in texts]
+    data = vcs_status.blobs(root, [f"{rev}:{path}" for path in binary])
+    out = {}
+    for path in binary:
+        content = classify_bytes(data.get(f"{rev}:{path}", b""))
+        if content.kind == "text" and content.codec:
+            out[path] = content.data
+    return out
+
+
+def _scanned(data: dict[str, bytes]) -> dict[str, bytes]:
+    """Each version as the sweep scans it: wide text (UTF-16/32) as UTF-8, the rest as it is."""
+    out = {}
+    for spec, raw in data.items():
+        content = classify_bytes(raw) if b"\0" in raw[:8000] else None
+        out[spec] = content.data if content is not None and content.kind == "text" and content.codec else raw
+    return out
+
+
 def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: str,
             renames: Renames) -> list[Refusal]:
     """Dangling new values and old values used again, where the inverse would leave or meet them."""
@@ -540,7 +574,8 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
     out: list[Refusal] = []
     needles = [new for _, new in renames.hosts + renames.addresses]
     needles += [str(new.network_address).rsplit(".", 1)[0] for _, new in renames.networks]
-    candidates = sorted({p for needle in needles for p in vcs_status.files_holding(root, tree, needle) or ()})
+    candidates = sorted({p for needle in needles for p in vcs_status.files_holding(root, tree, needle) or ()}
+                        | {p for p, text in _wide_texts(root, tree).items() if news.find(text)})  # UTF-16 too
     candidates = [p for p in candidates  # history keeps the name it was written with
                   if project.classifier.classify(p).status not in (RECORD, EXCLUDED)]
     after_of = dict(renamed)
@@ -548,7 +583,7 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
     specs += [f"{head}:{back.get(path, path)}" for path in candidates]
     specs += [f"{rev}:{path}" for path in changed for rev in (head, last)]
     specs += [f"{tree}:{after_of.get(path, path)}" for path in changed]
-    data = vcs_status.blobs(root, specs)  # one `git cat-file --batch` for every version read
+    data = _scanned(vcs_status.blobs(root, specs))  # one `git cat-file --batch`; read as the sweep reads
     for path in candidates:  # a new value the inverse leaves where the move's parent had none
         now = data.get(f"{tree}:{path}", b"")
         before = data.get(f"{parent}:{path}")
@@ -603,9 +638,11 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
             written_back |= {v for v, n in _held(olds, undone).items()
                              if n > _held(olds, data.get(f"{head}:{path}"))[v]}
     holding = {p for value in written_back for p in vcs_status.files_holding(root, head, value) or ()}
+    if written_back:  # a UTF-16 file git grep takes for binary, read as the sweep reads it
+        holding |= {p for p, text in _wide_texts(root, head).items() if set(_held(olds, text)) & written_back}
     elsewhere = sorted(p for p in holding - set(changed)
                        if project.classifier.classify(p).status not in (RECORD, EXCLUDED))
-    more = vcs_status.blobs(root, [f"{rev}:{p}" for p in elsewhere for rev in (head, last)])
+    more = _scanned(vcs_status.blobs(root, [f"{rev}:{p}" for p in elsewhere for rev in (head, last)]))
     for path in [*changed, *elsewhere]:
         current = data.get(f"{head}:{path}", more.get(f"{head}:{path}"))
         if current is None:

@@ -585,3 +585,37 @@ def test_a_link_made_since_whose_target_names_the_new_value_refuses_before_writi
         "since fv-ml1-move: the undo would leave it pointing at what is no longer called so: re-point or remove "
         "it first, or keep the move")
     assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+
+
+# Outside pass t24-undo, the rest (f25-undoconf): each failed before its fix.
+
+
+def test_a_new_value_used_since_in_a_utf16_file_refuses_before_writing(repo: Repo, run: Run) -> None:
+    """Finding 13, UTF-16 part: git grep takes a UTF-16 file for binary, so a use of the new name
+    added since in one (a Windows .ini, a PowerShell script) was found only by the verify after
+    the undo's commit. The pre-check reads files as the sweep does (UTF-16/32 as text): refused,
+    exit 3, file and line, nothing written; and an old address given since to another box in a
+    UTF-16 file is a collision the same way."""
+    root, _ = _moved(repo, run)
+    (root / "win.ini").write_bytes("[gpu]\r\ntarget=fv-ml1\r\n".encode("utf-16"))  # BOM, little-endian
+    (root / "deploy.ps1").write_bytes("$Box = 'nas'\r\n".encode("utf-16-le"))  # no BOM, nothing to say
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "utf16 ini")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    lines = refused.stdout.splitlines()
+    assert lines[0].startswith("win.ini:2: refused (dangling): fv-ml1 is used here since fv-ml1-move;"), lines
+    assert lines[1] == "    target=fv-ml1"
+    assert not any("deploy.ps1" in line for line in lines)
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    git(root, "rm", "-q", "win.ini")
+    (root / "lab.ini").write_bytes("[lab]\r\nbox=10.250.50.54\r\n".encode("utf-16"))  # the freed address reused
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a lab box on the freed address")
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 3, again.stdout + again.stderr
+    assert again.stdout.splitlines()[0].startswith(
+        "lab.ini:2: refused (collision): 10.250.50.54 is used again here since fv-ml1-move, and the undo writes "
+        "it back elsewhere"), again.stdout
+    assert "fv-ml1" in (root / "runbook.md").read_text()  # nothing written

@@ -77,6 +77,8 @@ def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
 
 def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str]) -> None:
     path = _path(resolver)
+    if resolver.shared_backup_dir is not None:
+        _refuse_from_before_sharing(resolver, transport)
     for _ in range(2):
         if transport.create(path, mine):
             return
@@ -101,6 +103,23 @@ def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str
                      f"{holder.get('host')} ({why}), started {holder.get('started')}")
         transport.remove(path)
     raise UnsafeError(f"{resolver.name}: cannot take the lock {path}: another apply keeps taking it")
+
+
+def _refuse_from_before_sharing(resolver: Resolver, transport: Transport) -> None:
+    """A backup_dir shared since (dns/resolvers.own_backup_dirs): each resolver keeps its lock and
+    pending marker in `<backup_dir>/<name>` now, so a lock or marker still in the shared folder
+    itself is an apply's from before, which nothing would see: refused, naming it."""
+    shared = resolver.shared_backup_dir
+    assert shared is not None
+    for name in (LOCK, "renamer-apply-pending"):  # dns/plan.PENDING (plan cannot be imported here)
+        left = posixpath.join(shared, name)
+        if transport.read(left) is not None:
+            raise UnsafeError(f"{resolver.name}: backup_dir {shared} is shared with other resolvers of its "
+                              f"machine, so each keeps its lock and records in {shared}/<resolver> now, "
+                              f"but {left} is still there, from an apply made before it was shared: end "
+                              f"that apply first (confirm it, or move the file into {resolver.backup_dir} "
+                              f"if it is {resolver.name}'s and apply with --rollback or --resume); nothing "
+                              "written")
 
 
 def _step_running(resolver: Resolver, transport: Transport) -> bool:

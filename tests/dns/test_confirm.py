@@ -783,3 +783,42 @@ def test_in_one_large_batch_no_window_runs_out_before_the_batch_is_applied(run, 
     assert status.exit_code == 0 and status.stdout.count(" armed ") >= 3, status.stdout
     _until_released(fleet, *THREE, within=40)
     assert addresses(fleet, GW, *THREE) == {name: ("10.251.0.1",) for name in THREE}
+
+
+def test_two_resolvers_sharing_one_backup_dir_each_keep_a_lock_of_their_own(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 09: two dnsmasq on one host with the same backup_dir were refused, exit 3, "another
+    dns apply holds the lock" naming the apply's own pid, and waiting never helped. Each resolver
+    now keeps its lock, record and pending marker in `<backup_dir>/<name>`: a plain apply and a
+    commit-confirmed one pass, each armed on its own; confirming one keeps it while the other
+    reverts by itself (DNS asked); a lock left in the shared folder from before is refused."""
+    first = dns(run, pair, "apply", "--resolvers", "all")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    move_gateway(pair)
+    shared = pair.root / "backups" / "shared"
+    pair.write_resolvers(ns_c1={"backup_dir": str(shared)}, ns_c2={"backup_dir": str(shared)})
+    done = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "6s")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "dns apply: OK, not final: armed on 2 resolvers" in done.stdout, done.stdout
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.2",)}
+    locks = {name: json.loads((shared / name / "renamer-apply.lock").read_text())["armed"] for name in TWO}
+    assert not (shared / "renamer-apply.lock").exists()
+    assert locks["ns-c1"]["pid"] != locks["ns-c2"]["pid"]
+    status = dns(run, pair, "status", "--resolvers", "all")
+    assert status.exit_code == 0 and status.stdout.count(" armed ") >= 2, status.stdout
+    kept = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert kept.exit_code == 0, kept.stdout + kept.stderr
+    assert not (shared / "ns-c1" / "renamer-apply.lock").exists()
+    assert (shared / "ns-c2" / "renamer-apply.lock").exists()  # ns-c2's own lock, still armed
+    end = time.monotonic() + 30
+    while (shared / "ns-c2" / "renamer-apply.lock").exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.1",)}
+    assert (shared / "ns-c1" / "renamer-apply-last").read_text().endswith(" applied\n")
+    assert (shared / "ns-c2" / "renamer-apply-last").read_text().endswith(" rolled back\n")
+    plain = dns(run, pair, "apply", "--resolvers", "all")  # no confirm: both applied again, exit 0
+    assert plain.exit_code == 0, plain.stdout + plain.stderr
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.2",)}
+    (shared / "renamer-apply.lock").write_text('{"user": "op", "host": "ctl", "pid": 1}\n')
+    left = dns(run, pair, "apply", "--resolvers", "all")
+    assert left.exit_code == 3, left.stdout + left.stderr
+    assert f"{shared}/renamer-apply.lock is still there, from an apply made before it was shared" in left.stderr

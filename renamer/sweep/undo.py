@@ -240,6 +240,9 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
             if not left and set(unmerged) == {BLAME_FILE}:
                 done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
             unmerged = left
+        if unmerged and _merge_by_line(tree, unmerged, os.fsdecode(done.stdout)):
+            done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
+            unmerged = {}
         if done.returncode == 1 or unmerged:
             return None, _conflicts(tree, os.fsdecode(done.stdout), run.move)
         if done.returncode != 0:
@@ -249,6 +252,99 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
                       env=_IDENTITY).strip()
         _git(tree, "update-ref", "--no-deref", "HEAD", commit)
     return _git(tree, "rev-parse", "HEAD^{tree}").strip(), []
+
+
+def _merge_by_line(tree: Path, unmerged: dict[str, set[int]], said: str) -> bool:
+    """git's 3-way merge takes a later edit on the line beside one the move rewrote for a
+    conflict. Where every conflict of this part is such a content conflict (base, HEAD's and the
+    move's parent's versions all there) and the two sides changed different lines, each file is
+    merged line by line (`_line_merge`), staged, and True is returned; else nothing is touched:
+    a line both sides changed, an edit inside a block the other replaced, a removed or renamed
+    file, stays a conflict."""
+    if any(have != {1, 2, 3} for have in unmerged.values()):
+        return False
+    stated = [line for line in said.splitlines() if line.startswith("CONFLICT")]
+    if any("(content)" not in line or not any(path in line for path in unmerged) for line in stated):
+        return False
+    merged: dict[str, bytes] = {}
+    for path in unmerged:
+        sides = [vcs_status.show(tree, f":{stage}:{path}") for stage in (1, 2, 3)]
+        if any(side is None or b"\0" in side for side in sides):
+            return False
+        base, ours, theirs = (side.splitlines(keepends=True) for side in sides if side is not None)
+        result = _line_merge(base, ours, theirs)
+        if result is None:
+            return False
+        merged[path] = result
+    for path, data in merged.items():
+        (tree / path).write_bytes(data)
+        _git(tree, "add", "--", path)
+    return True
+
+
+_Change = tuple[int, int, tuple[bytes, ...], int, int]  # base lines i1:i2 become `lines` (the side's j1:j2)
+
+
+def _line_changes(base: list[bytes], other: list[bytes]) -> list[_Change]:
+    """The changes from `base` to `other`; a block replaced by as many lines, line by line (each
+    line its own change: a neighbour's edit is then told apart from a rewritten line's)."""
+    matcher = difflib.SequenceMatcher(None, base, other, autojunk=False)
+    out: list[_Change] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            out += [(i1 + k, i1 + k + 1, (other[j1 + k],), j1 + k, j1 + k + 1) for k in range(i2 - i1)
+                    if base[i1 + k] != other[j1 + k]]
+        elif tag != "equal":
+            out.append((i1, i2, tuple(other[j1:j2]), j1, j2))
+    return out
+
+
+def _clash(a: _Change, b: _Change) -> bool:
+    """Do two changes of one base touch the same line (or insert where the other replaces)?"""
+    i1, i2, k1, k2 = a[0], a[1], b[0], b[1]
+    return (i1 < k2 and k1 < i2) or (i1 == i2 == k1 == k2) or (i1 == i2 and k1 < i1 < k2) \
+        or (k1 == k2 and i1 < k1 < i2)
+
+
+def _line_sides(base: list[bytes], ours: list[bytes],
+                theirs: list[bytes]) -> tuple[list[_Change], list[_Change]]:
+    """HEAD's changes and the move's parent's changes to `base`, one made alike by both left out."""
+    mine, other = _line_changes(base, ours), _line_changes(base, theirs)
+    alike = {c[:3] for c in mine} & {c[:3] for c in other}
+    return mine, [c for c in other if c[:3] not in alike]
+
+
+def _line_merge(base: list[bytes], ours: list[bytes], theirs: list[bytes]) -> bytes | None:
+    """Both sides' changes to `base`, where they touch different lines (a change beside another is
+    fine); None where a line, or the place of an insertion, is changed by both differently."""
+    mine, other = _line_sides(base, ours, theirs)
+    if any(_clash(a, b) for a in mine for b in other):
+        return None
+    out: list[bytes] = []
+    at = 0
+    for i1, i2, lines, _, _ in sorted([*mine, *other], key=lambda c: (c[0], c[1])):
+        out += base[at:i1]
+        out += lines
+        at = i2
+    out += base[at:]
+    return b"".join(out)
+
+
+def _real_conflicts(tree: Path, path: str) -> list[tuple[int, str]]:
+    """HEAD's lines (1-based, and the line) that a later commit changed where the undo changes the
+    same lines: the real conflicts of a content conflict, an edit beside them left out."""
+    sides = [vcs_status.show(tree, f":{stage}:{path}") for stage in (1, 2, 3)]
+    if any(side is None or b"\0" in side for side in sides):
+        return []
+    base, ours, theirs = (side.splitlines(keepends=True) for side in sides if side is not None)
+    mine, other = _line_sides(base, ours, theirs)
+    out: list[tuple[int, str]] = []
+    for change in mine:
+        if any(_clash(change, b) for b in other):
+            j1, j2 = change[3], change[4]
+            out += ([(j, _shown(ours[j - 1])) for j in range(j1 + 1, j2 + 1)] if j2 > j1
+                    else [(j1 + 1, "(lines removed by a later commit)")])
+    return out
 
 
 def _unmerged(tree: Path) -> dict[str, set[int]]:
@@ -295,7 +391,7 @@ def _conflicts(tree: Path, said: str, move: str) -> list[Refusal]:
     for path in sorted(stages):
         have = stages[path]
         if have >= {2, 3}:
-            places = _conflict_lines(tree, path)
+            places = (_real_conflicts(tree, path) if 1 in have else []) or _conflict_lines(tree, path)
             if places:
                 out += [Refusal(path, line, "conflict", "a later commit changed this line, on or beside a "
                                 f"line {move} rewrote: the undo would overwrite that change", text)

@@ -619,3 +619,37 @@ def test_a_new_value_used_since_in_a_utf16_file_refuses_before_writing(repo: Rep
         "lab.ini:2: refused (collision): 10.250.50.54 is used again here since fv-ml1-move, and the undo writes "
         "it back elsewhere"), again.stdout
     assert "fv-ml1" in (root / "runbook.md").read_text()  # nothing written
+
+
+def test_an_edit_beside_a_rewritten_line_goes_back_with_both_edits(repo: Repo, run: Run) -> None:
+    """Finding 07 (rest): the tester's 3-line host_vars file, line 3 edited since, beside line 2
+    the move rewrote (and a line added beside a rewritten one in runbook.md): git's 3-way merge
+    takes the neighbour for a conflict, so it was refused. The sides are merged line by line
+    where they touch different lines: the undo goes through with both edits kept."""
+    small = "host: ana-ml2\naddr: 10.250.50.54\nrole: gpu\n"
+    root, _ = _moved(repo, run, {"stacks/ana-ml2/vars.yml": small})
+    path = root / "stacks/fv-ml1/vars.yml"
+    path.write_text(path.read_text().replace("role: gpu", "role: cpu"))
+    book = root / "runbook.md"
+    book.write_text(book.read_text().replace("# Runbook\n\n", "# Runbook\nOwner: ml-team\n"))  # beside line 3
+    git(root, "commit", "-qam", "role change, runbook owner")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "stacks/ana-ml2/vars.yml").read_text() == small.replace("role: gpu", "role: cpu")
+    assert not path.exists() and git(root, "status", "--porcelain") == ""
+    assert book.read_text() == FILES["runbook.md"].replace("# Runbook\n\n", "# Runbook\nOwner: ml-team\n")
+    assert "undo: verify of the inverse renames: OK" in done.stdout
+
+
+def test_beside_a_real_conflict_only_the_real_one_is_named(repo: Repo, run: Run) -> None:
+    """Finding 05/07's other side: the neighbour edit of runbook.md line 2, with a real conflict
+    on line 3 (a line the move rewrote, edited since): refused, naming line 3 only."""
+    again, _ = _moved(repo, run)
+    book = again / "runbook.md"
+    book.write_text(book.read_text().replace("# Runbook\n\n", "# Runbook\nOwner: ml-team\n")
+                    .replace("ssh root@fv-ml1", "ssh -p 2222 root@fv-ml1"))
+    git(again, "commit", "-qam", "owner, and a port on the rewritten line")
+    refused = run(again, "undo", "fv-ml1-move", "--format", "json")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    named = [(r["path"], r["line"], r["text"]) for r in json.loads(refused.stdout)["refused"]]
+    assert named == [("runbook.md", 3, "ssh -p 2222 root@fv-ml1")], named

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -42,13 +43,26 @@ def test_a_conflict_is_named_by_its_line_in_head_after_lines_added_above(repo: R
     assert text.splitlines()[4] == "ssh fv-ml1"
 
 
-def test_a_conflict_in_a_crlf_file_names_only_the_line_changed_since(repo: Repo, run: Run) -> None:
+def test_an_edit_beside_the_rewrite_in_a_crlf_file_goes_back_with_it(repo: Repo, run: Run) -> None:
+    """An edit on the line beside one the move rewrote (git's 3-way merge calls it a conflict) is
+    merged line by line (t24-undo 07, f25-undoconf): no refusal, the edit kept, CRLF kept; a
+    real conflict in the same file (the rewritten line edited too) is named by that line only."""
     root = _moved(repo, run)
     data = (root / "stacks/app.env").read_bytes()
     (root / "stacks/app.env").write_bytes(data.replace(b"MODE=prod", b"MODE=staging"))  # beside the rewrite
     git(root, "commit", "-qam", "staging")
     plan = _plan(root)
-    assert [(r.path, r.line, r.text) for r in plan.refusals] == [("stacks/app.env", 2, "MODE=staging")]
+    assert plan.tree is not None and not plan.refusals
+    crlf = FILES["stacks/app.env"]
+    assert isinstance(crlf, bytes)
+    undone = subprocess.run(["git", "-C", str(root), "cat-file", "-p", f"{plan.tree}:stacks/app.env"],
+                            capture_output=True, check=True).stdout
+    assert undone == crlf.replace(b"MODE=prod", b"MODE=staging")
+    data = (root / "stacks/app.env").read_bytes()
+    (root / "stacks/app.env").write_bytes(data.replace(b"GPU_HOST=fv-ml1", b"GPU_HOST=fv-ml1.lab"))
+    git(root, "commit", "-qam", "fqdn")
+    again = _plan(root)
+    assert [(r.path, r.line, r.text) for r in again.refusals] == [("stacks/app.env", 1, "GPU_HOST=fv-ml1.lab")]
 
 
 def test_planning_leaves_no_worktree_no_folder_and_runs_no_hook(repo: Repo, run: Run, tmp_path: Path,

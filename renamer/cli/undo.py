@@ -95,6 +95,10 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     plan = undo.plan_undo(project, move)
     if not dry_run and plan.run is not None and not plan.refusals:
         undo.check_clean(project.root, plan)  # before anything is asked of a resolver
+        if undo.left_by_a_killed_undo(project.root, plan):
+            out.info(f"renamer: the index and work tree hold exactly this undo of {move}, uncommitted (an "
+                     "undo stopped between its checkout and its commit): finishing it (committed with its "
+                     "trailers, then verified)")
     # The inventory is read before anything is written: a broken one refuses the whole undo.
     inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
     if plan.refusals or dry_run:

@@ -546,6 +546,7 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
     values = Matcher([(v, v) for pair in renames.hosts for v in pair],
                      [(v, v) for pair in renames.addresses for v in pair],
                      [(net, net) for pair in renames.networks for net in pair])
+    loose = _needles(renames)  # what a line of the sweep's own edits holds, in any case and spelling
     changes = _move_changes(root, run)
     specs = [spec for sha, _, before, after in changes for spec in (f"{sha}^:{before}", f"{sha}:{after}")]
     data = vcs_status.blobs(root, specs)
@@ -553,15 +554,70 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
     for sha, role, before, after in changes:
         if BLAME_FILE in (before, after):
             continue
-        if any(values.find(p.encode("utf-8", "surrogateescape")) for p in {before, after}):
-            continue
-        if any(values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
+        if any(values.find(p.encode("utf-8", "surrogateescape")) for p in {before, after}) or any(
+                values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
+            was, now = data.get(f"{sha}^:{before}"), data.get(f"{sha}:{after}")
+            if role in _SWEPT_ROLES and was is not None and now is not None:
+                out += _unexplained_lines(loose, was, now, after, sha, role, run.move)
             continue
         out.append(Refusal(after, None, "unexplained",
                            f"changed by {run.move}'s {role} commit {sha[:12]}, but neither its path nor its "
                            f"content holds a name or address {run.move} renames: not the move's work "
                            "(amended into its commit?); undoing the commit would revert it too: put it in a "
                            "commit of its own first, or revert the move by hand"))
+    return out
+
+
+_SWEPT_ROLES = ("renames", "rewrite", "blame-ignore")  # the sweep's edits only (not `decisions`)
+_DIGITS = re.compile(rb"[0-9]+")
+
+
+def _needles(renames: Renames) -> tuple[bytes, ...]:
+    """The move's values as plain lower-case substrings, loosely: each name also with `_` for `-`
+    and by its first label, each network by its leading octets (or groups). A line of the move's
+    commit holding one is the sweep's work, however the sweep found it there (a Terraform address
+    `terraform_data.fv-ml1.input`, `FV_ML1`, an address inside a moved network)."""
+    out: set[str] = set()
+    for pair in renames.hosts:
+        for value in pair:
+            low = value.lower()
+            out |= {low, low.replace("-", "_"), low.split(".", 1)[0], low.split(".", 1)[0].replace("-", "_")}
+    out |= {value.lower() for pair in renames.addresses for value in pair}
+    for nets in renames.networks:
+        for net in nets:
+            if net.version == 4:
+                out.add(".".join(str(net.network_address).split(".")[:max(1, net.prefixlen // 8)]) + ".")
+            else:
+                out.add(net.network_address.exploded[:max(4, net.prefixlen // 4 + net.prefixlen // 16)]
+                        .lower().rstrip(":"))
+                out.add(str(net.network_address).lower().rstrip(":"))
+    return tuple(sorted(v.encode() for v in out if len(v) >= 2))
+
+
+def _unexplained_lines(values: tuple[bytes, ...], was: bytes, now: bytes, path: str, sha: str, role: str,
+                       move: str) -> list[Refusal]:
+    """The lines of a file the move's commit changed that the move does not explain, though the
+    file holds its values (an edit amended into a move commit, inside a file it rewrote): a line
+    replaced where neither side holds a value (nor differs from the other only in its digits: a
+    zone's serial), or a block added or removed where no line holds one. Each named by its line
+    in the commit's version."""
+    if b"\0" in was or b"\0" in now:
+        return []
+    before, after = was.splitlines(keepends=True), now.splitlines(keepends=True)
+    out = []
+    for i1, i2, lines, j1, j2 in _line_changes(before, after):
+        old_lines = before[i1:i2]
+        if i2 - i1 == 1 and j2 - j1 == 1 and _DIGITS.sub(b"0", old_lines[0]) == _DIGITS.sub(b"0", lines[0]):
+            continue  # a number moved on (a zone's SOA serial)
+        if any(value in line.lower() for line in [*old_lines, *lines] for value in values):
+            continue
+        number = j1 + 1 if j2 > j1 else min(j1 + 1, max(len(after), 1))
+        shown = _shown(lines[0]) if lines else _shown(old_lines[0]) + " (removed)"
+        out.append(Refusal(path, number, "unexplained",
+                           f"changed by {move}'s {role} commit {sha[:12]} on a line that holds no name or "
+                           f"address {move} renames: not the move's work (amended into its commit?); "
+                           "undoing the commit would revert it too: put it in a commit of its own first, or "
+                           "revert the move by hand", shown))
     return out
 
 
@@ -796,16 +852,20 @@ def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
     states = vcs_status.path_states(root)
     dirty = [p for p, code in states.items() if code != "??" or writes is None or _meets(p, writes)]
     if dirty and plan is not None and _holds_the_undo(root, plan, states):
-        raise UnsafeError(f"{root}: the index and work tree hold exactly this undo, not committed (an undo "
-                          "stopped between its checkout and its commit?): they hold nothing else, so "
-                          "`git reset --hard HEAD` drops it; then run renamer undo again, which commits it "
-                          "with its trailers (not stash, which hides it; not a commit by hand, which loses "
-                          "them)")
+        return {p for p, code in states.items() if code == "??"}  # a killed undo's: it is finished now
     if dirty:
         raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
                           f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
                           "`renamer undo --dry-run` shows the undo without writing")
     return set(states)
+
+
+def left_by_a_killed_undo(root: Path, plan: UndoPlan) -> bool:
+    """Whether the index and work tree hold exactly this undo, uncommitted, and nothing else: what
+    an undo killed between its checkout and its commit leaves (t24-undo 10). The next run then
+    finishes it (check_clean lets it through; apply_undo commits it with its trailers)."""
+    states = vcs_status.path_states(root)
+    return any(code != "??" for code in states.values()) and _holds_the_undo(root, plan, states)
 
 
 def _holds_the_undo(root: Path, plan: UndoPlan, states: dict[str, str]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import click
@@ -13,7 +14,7 @@ from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.config import Renames
 from renamer.dns import run as dns_run
-from renamer.dns.inventory import Inventory
+from renamer.dns.inventory import Host, Inventory, Site
 from renamer.dns.plan import over_thresholds
 from renamer.dns.report import drift_lines, outcome_table, plan_text
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSAFE, UnsafeError
@@ -143,13 +144,56 @@ def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
                              tuple(new for _, new in renames.addresses))
     current = inventory_at(project.config, plan.head)
     changed = dns_changes_since(inventory, current, renames)
-    if changed:
-        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} in ways the inventory at its "
-                          f"parent would undo: {'; '.join(changed)}: applying that inventory would drop "
-                          "those changes from every resolver, while HEAD keeps them; nothing was written. "
-                          "Run the undo without --dns, then edit the inventory for the undo and "
-                          "`renamer dns apply`")
-    return inventory
+    if not changed:
+        return inventory
+    merged, why = inverse_on_today(inventory, current, renames)
+    if merged is None:
+        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} ({'; '.join(changed)}), and "
+                          f"the undo cannot be laid on today's inventory: {why}; nothing was written. Run "
+                          "the undo without --dns, then edit the inventory for the undo and `renamer dns "
+                          "apply`")
+    return merged
+
+
+def _move_host(site: Site, host: Host, values: set[str]) -> bool:
+    return host.name.lower() in values or site.fqdn(host.name).lower() in values
+
+
+def inverse_on_today(parent: Inventory, current: Inventory,
+                     renames: Renames) -> tuple[Inventory | None, str]:
+    """`undo --dns` where the inventory changed since the move beyond its own hosts: today's
+    inventory (HEAD's hosts, retired names, aliases and resolvers) with the move's own hosts (named
+    by an old or a new value of the move) as the move's parent had them: the inverse applied to
+    today's inventory, so the hosts added, removed or changed since stay as HEAD has them. None,
+    and why, where that cannot be told safely: a site added, removed or redefined since (domain,
+    network, authoritative), or an address the undo gives back used since by another host."""
+    values = {v.lower().rstrip(".") for pair in renames.hosts for v in pair}
+    before = {site.name: site for site in parent.sites}
+    now = {site.name: site for site in current.sites}
+    if set(before) != set(now):
+        return None, (f"its sites changed ({', '.join(sorted(set(before) ^ set(now)))} added or removed "
+                      "since the move)")
+    sites = []
+    for name, site in now.items():
+        was = before[name]
+        if (was.domain, was.networks, was.authoritative) != (site.domain, site.networks, site.authoritative):
+            return None, f"site {name} was redefined since the move (its domain, network or authoritative)"
+        kept = [h for h in site.hosts if not _move_host(site, h, values)]
+        back = [h for h in was.hosts if _move_host(was, h, values)]
+        taken = {str(a) for h in kept for a in h.addresses} & {str(a) for h in back for a in h.addresses}
+        if taken:
+            return None, (f"{', '.join(sorted(taken))} in site {name}, an address the undo gives back, is "
+                          "used since by another host")
+        retired = [r for r in site.retired if r.lower() not in values]
+        retired += [r for r in was.retired if r.lower() in values and r not in retired]
+        transitional = tuple(t for t in site.transitional if t.name.lower() not in values
+                             and t.host.lower() not in values and t.fqdn.lower() not in values)
+        sites.append(dataclasses.replace(site, hosts=(*kept, *back), retired=tuple(retired),
+                                         transitional=transitional))
+    transitions = tuple(t for t in current.transitions if t.name.lower() not in values
+                        and t.host.lower() not in values and t.fqdn.lower() not in values)
+    return dataclasses.replace(current, sites=tuple(sites), old_hosts=parent.old_hosts,
+                               old_addresses=parent.old_addresses, transitions=transitions), ""
 
 
 def _records(inventory: Inventory, values: set[str]) -> dict[str, tuple[str, ...]]:

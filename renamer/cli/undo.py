@@ -63,16 +63,19 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     Refused (exit 3, each place named as path:line): a line the move wrote
     that a later commit changed, a new value used since where the undo would
     leave it dangling, an old value used again since in a current-state file,
-    a file a move commit changed that holds none of the move's values (an
-    unrelated change amended in), a dirty work tree, a move whose commits are
-    not in HEAD's history, and the undo of an undo (run the move again
-    instead). A move whose changes HEAD no longer holds (undone, or reverted
-    by hand) changes nothing (exit 0); an undo reverted since is undone again.
+    a file or a line a move commit changed that holds none of the move's
+    values (an unrelated change amended in), a dirty work tree, a move whose
+    commits are not in HEAD's history, and the undo of an undo (run the move
+    again instead). An edit beside a line the move rewrote is kept, not
+    refused. A move whose changes HEAD no longer holds (undone, or reverted
+    by hand) changes nothing (exit 0); an undo reverted since is undone again;
+    an undo a killed run left uncommitted is finished.
 
-    With --dns, the inventory at HEAD must not have changed since the move
-    beyond the move's own hosts (refused, each host named). After the git
-    part, the DNS inventory as committed at the move's parent is applied
-    through `dns apply`'s own path: plan, backup, write, test, reload,
+    With --dns, after the git part, the DNS inventory as committed at the
+    move's parent is applied (where the inventory changed since beyond the
+    move's own hosts: today's inventory with the move's hosts as the parent
+    had them; a site added or redefined since is refused) through `dns
+    apply`'s own path: plan, backup, write, test, reload,
     verify, rollback (exit 1 where it fails); no backup file is restored as
     it is. The move's new names must then resolve
     nowhere, unless that inventory defines them. An undo already committed

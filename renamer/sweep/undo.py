@@ -583,10 +583,14 @@ def _needles(renames: Renames) -> tuple[bytes, ...]:
             low = value.lower()
             out |= {low, low.replace("-", "_"), low.split(".", 1)[0], low.split(".", 1)[0].replace("-", "_")}
     out |= {value.lower() for pair in renames.addresses for value in pair}
+    out |= {".".join(reversed(value.split("."))) + ".in-addr.arpa"  # a PTR's owner
+            for pair in renames.addresses for value in pair if ":" not in value}
     for nets in renames.networks:
         for net in nets:
             if net.version == 4:
-                out.add(".".join(str(net.network_address).split(".")[:max(1, net.prefixlen // 8)]) + ".")
+                octets = str(net.network_address).split(".")[:max(1, net.prefixlen // 8)]
+                out.add(".".join(octets) + ".")
+                out.add(".".join(reversed(octets)) + ".in-addr.arpa")  # a reverse zone's name
             else:
                 out.add(net.network_address.exploded[:max(4, net.prefixlen // 4 + net.prefixlen // 16)]
                         .lower().rstrip(":"))

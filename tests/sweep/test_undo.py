@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import subprocess
 import tempfile
@@ -110,3 +111,19 @@ def test_the_inverse_project_looks_for_the_new_values(repo: Repo) -> None:
     assert inverse.config.renames.pairs() == (("fv-ml1", "ana-ml2"), ("10.251.50.54", "10.250.50.54"))
     found = inverse.matcher.find(b"ssh fv-ml1; ana-ml2 at 10.251.50.54\n")
     assert [(m.old, m.new) for m in found] == [("fv-ml1", "ana-ml2"), ("10.251.50.54", "10.250.50.54")]
+
+
+def test_a_move_commit_s_lines_are_explained_by_its_values_in_any_spelling_and_nothing_else() -> None:
+    """The line-level `unexplained` check (t24-undo 05), pure logic: a zone's serial moved on, a
+    reverse zone renamed with its network, a Terraform address, an upper-case `_` spelling and a
+    PTR owner are the move's work; the one unrelated line beside them is named, by its line."""
+    renames = Renames((("ana-ml2", "fv-ml1"),), (("10.250.50.54", "10.251.50.54"),),
+                      ((ipaddress.ip_network("10.250.0.0/16"), ipaddress.ip_network("10.251.0.0/16")),))
+    was = (b"$ORIGIN 250.10.in-addr.arpa.\n2026120600 ; serial\n54.50 PTR host.lan.\n"
+           b"value = terraform_data.ana-ml2.input\nGPU=ANA_ML2\n54.50.250.10.in-addr.arpa. PTR x.\n"
+           b"owner: ml-team\n")
+    now = (b"$ORIGIN 251.10.in-addr.arpa.\n2026120601 ; serial\n54.50 PTR host.lan.\n"
+           b"value = terraform_data.fv-ml1.input\nGPU=FV_ML1\n54.50.251.10.in-addr.arpa. PTR x.\n"
+           b"owner: gpu-team\n")
+    found = undo._unexplained_lines(undo._needles(renames), was, now, "zone.db", "0" * 40, "rewrite", "m")
+    assert [(r.path, r.line, r.kind, r.text) for r in found] == [("zone.db", 7, "unexplained", "owner: gpu-team")]

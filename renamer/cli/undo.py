@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import click
@@ -13,7 +14,7 @@ from renamer.cli.options import common_options, settings
 from renamer.cli.output import Output
 from renamer.config import Renames
 from renamer.dns import run as dns_run
-from renamer.dns.inventory import Inventory
+from renamer.dns.inventory import Host, Inventory, Site
 from renamer.dns.plan import over_thresholds
 from renamer.dns.report import drift_lines, outcome_table, plan_text
 from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSAFE, UnsafeError
@@ -62,16 +63,19 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     Refused (exit 3, each place named as path:line): a line the move wrote
     that a later commit changed, a new value used since where the undo would
     leave it dangling, an old value used again since in a current-state file,
-    a file a move commit changed that holds none of the move's values (an
-    unrelated change amended in), a dirty work tree, a move whose commits are
-    not in HEAD's history, and the undo of an undo (run the move again
-    instead). A move whose changes HEAD no longer holds (undone, or reverted
-    by hand) changes nothing (exit 0); an undo reverted since is undone again.
+    a file or a line a move commit changed that holds none of the move's
+    values (an unrelated change amended in), a dirty work tree, a move whose
+    commits are not in HEAD's history, and the undo of an undo (run the move
+    again instead). An edit beside a line the move rewrote is kept, not
+    refused. A move whose changes HEAD no longer holds (undone, or reverted
+    by hand) changes nothing (exit 0); an undo reverted since is undone again;
+    an undo a killed run left uncommitted is finished.
 
-    With --dns, the inventory at HEAD must not have changed since the move
-    beyond the move's own hosts (refused, each host named). After the git
-    part, the DNS inventory as committed at the move's parent is applied
-    through `dns apply`'s own path: plan, backup, write, test, reload,
+    With --dns, after the git part, the DNS inventory as committed at the
+    move's parent is applied (where the inventory changed since beyond the
+    move's own hosts: today's inventory with the move's hosts as the parent
+    had them; a site added or redefined since is refused) through `dns
+    apply`'s own path: plan, backup, write, test, reload,
     verify, rollback (exit 1 where it fails); no backup file is restored as
     it is. The move's new names must then resolve
     nowhere, unless that inventory defines them. An undo already committed
@@ -95,6 +99,10 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     plan = undo.plan_undo(project, move)
     if not dry_run and plan.run is not None and not plan.refusals:
         undo.check_clean(project.root, plan)  # before anything is asked of a resolver
+        if undo.left_by_a_killed_undo(project.root, plan):
+            out.info(f"renamer: the index and work tree hold exactly this undo of {move}, uncommitted (an "
+                     "undo stopped between its checkout and its commit): finishing it (committed with its "
+                     "trailers, then verified)")
     # The inventory is read before anything is written: a broken one refuses the whole undo.
     inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
     if plan.refusals or dry_run:
@@ -139,13 +147,56 @@ def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
                              tuple(new for _, new in renames.addresses))
     current = inventory_at(project.config, plan.head)
     changed = dns_changes_since(inventory, current, renames)
-    if changed:
-        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} in ways the inventory at its "
-                          f"parent would undo: {'; '.join(changed)}: applying that inventory would drop "
-                          "those changes from every resolver, while HEAD keeps them; nothing was written. "
-                          "Run the undo without --dns, then edit the inventory for the undo and "
-                          "`renamer dns apply`")
-    return inventory
+    if not changed:
+        return inventory
+    merged, why = inverse_on_today(inventory, current, renames)
+    if merged is None:
+        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} ({'; '.join(changed)}), and "
+                          f"the undo cannot be laid on today's inventory: {why}; nothing was written. Run "
+                          "the undo without --dns, then edit the inventory for the undo and `renamer dns "
+                          "apply`")
+    return merged
+
+
+def _move_host(site: Site, host: Host, values: set[str]) -> bool:
+    return host.name.lower() in values or site.fqdn(host.name).lower() in values
+
+
+def inverse_on_today(parent: Inventory, current: Inventory,
+                     renames: Renames) -> tuple[Inventory | None, str]:
+    """`undo --dns` where the inventory changed since the move beyond its own hosts: today's
+    inventory (HEAD's hosts, retired names, aliases and resolvers) with the move's own hosts (named
+    by an old or a new value of the move) as the move's parent had them: the inverse applied to
+    today's inventory, so the hosts added, removed or changed since stay as HEAD has them. None,
+    and why, where that cannot be told safely: a site added, removed or redefined since (domain,
+    network, authoritative), or an address the undo gives back used since by another host."""
+    values = {v.lower().rstrip(".") for pair in renames.hosts for v in pair}
+    before = {site.name: site for site in parent.sites}
+    now = {site.name: site for site in current.sites}
+    if set(before) != set(now):
+        return None, (f"its sites changed ({', '.join(sorted(set(before) ^ set(now)))} added or removed "
+                      "since the move)")
+    sites = []
+    for name, site in now.items():
+        was = before[name]
+        if (was.domain, was.networks, was.authoritative) != (site.domain, site.networks, site.authoritative):
+            return None, f"site {name} was redefined since the move (its domain, network or authoritative)"
+        kept = [h for h in site.hosts if not _move_host(site, h, values)]
+        back = [h for h in was.hosts if _move_host(was, h, values)]
+        taken = {str(a) for h in kept for a in h.addresses} & {str(a) for h in back for a in h.addresses}
+        if taken:
+            return None, (f"{', '.join(sorted(taken))} in site {name}, an address the undo gives back, is "
+                          "used since by another host")
+        retired = [r for r in site.retired if r.lower() not in values]
+        retired += [r for r in was.retired if r.lower() in values and r not in retired]
+        transitional = tuple(t for t in site.transitional if t.name.lower() not in values
+                             and t.host.lower() not in values and t.fqdn.lower() not in values)
+        sites.append(dataclasses.replace(site, hosts=(*kept, *back), retired=tuple(retired),
+                                         transitional=transitional))
+    transitions = tuple(t for t in current.transitions if t.name.lower() not in values
+                        and t.host.lower() not in values and t.fqdn.lower() not in values)
+    return dataclasses.replace(current, sites=tuple(sites), old_hosts=parent.old_hosts,
+                               old_addresses=parent.old_addresses, transitions=transitions), ""
 
 
 def _records(inventory: Inventory, values: set[str]) -> dict[str, tuple[str, ...]]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
 import posixpath
 import re
@@ -48,6 +49,8 @@ OPS = "REVERT.ops"  # its data
 LOG = "REVERT.log"  # what it said (the detached way; systemd's journal otherwise)
 FAILED = "REVERT.failed"  # why it stopped, where a step failed
 DECIDED = "DECIDED"  # `confirmed ...` or `reverting ...`: whoever created it first decides
+DEADLINE = "DEADLINE"  # the deadline pushed on while the apply's batch goes on (push)
+PUSH_SETTLE = 1.5  # seconds a revert that claimed just before a push takes to see it and let go
 SYSTEMD = "/run/systemd/system"  # exists where systemd is PID 1 (sd_booted(3))
 LONGEST = 24 * 3600  # --confirm-within at most a day: a revert armed for longer is a mistake
 _WITHIN = re.compile(r"([1-9][0-9]{0,5})([smh])")
@@ -57,7 +60,8 @@ How = Literal["detached", "systemd"]
 
 # The revert, run on the resolver's machine as `sh SCRIPT SECONDS` (0 under a systemd timer).
 # Constant text: its data come from OPS beside it, one operation a line, each field base64
-# (`=` + base64): F restore a file (backup, target), D remove a file (one the apply added),
+# (`=` + base64): F restore a file (backup, target, sha256 of what the apply wrote there or
+# `absent`), D remove a file (one the apply added; the sha256 of what it wrote),
 # X run an argv (the activation), E write a file (renamer-apply-last), P remove the pending
 # marker, L release the lock (only while it names this apply).
 SCRIPT = r"""# renamer: the commit-confirmed revert of one `renamer dns apply --confirm-within` (see
@@ -67,6 +71,10 @@ sleep "${1:-0}"
 here=$(dirname -- "$0")
 d() { printf '%s' "${1#=}" | base64 -d; }
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+# The deadline the apply pushed on (DEADLINE, seconds since the epoch by this machine's clock):
+# while its batch is still being applied, the window does not run out under it.
+later() { dl=$(cat -- "$here/DEADLINE" 2>/dev/null) && [ "$(date +%s)" -lt "$dl" ] 2>/dev/null; }
+while later; do sleep 1; done
 # Its data opened first (`command`: a failed redirection must not end the shell before it says
 # why): a REVERT.ops gone is a failure said in REVERT.failed, never a `done`.
 if ! command exec 3< "$here/REVERT.ops"; then
@@ -78,6 +86,11 @@ fi
 # apply ran, does nothing) and DECIDED must still be its own claim.
 set -- $(grep '^L ' "$here/REVERT.ops"); lock=$(d "${2:-=}"); id=$(d "${3:-=}")
 named() { [ -n "$id" ] && grep -qF -- "\"apply\": \"$id\"" "$lock" 2>/dev/null; }
+# What a file holds now, as the apply recorded what it wrote (sha256, or `absent`).
+digest() {
+  if [ ! -e "$1" ] && [ ! -L "$1" ]; then echo absent; return; fi
+  if s=$(sha256sum < "$1" 2>/dev/null); then printf '%s\n' "${s%% *}"; else echo unreadable; fi
+}
 if [ -e "$here/DECIDED" ]; then  # a confirm or a rollback decided first
   echo "renamer revert: $(cat -- "$here/DECIDED" 2>/dev/null) first: nothing done"; exit 0
 fi
@@ -88,6 +101,26 @@ if ! named; then
   fi
   echo "renamer revert: the lock no longer names apply $id: nothing done $(now)"; exit 0
 fi
+# Before anything is claimed or restored: each file must still be what the apply wrote. One
+# edited since (a hand fix made while armed) is never overwritten: nothing is restored on this
+# resolver, the edit is kept, and REVERT.failed says which file (the lock is kept: status names
+# it, and `renamer dns confirm` keeps the apply with the edit).
+edited=
+while IFS=' ' read -r op f1 f2 f3 rest <&4; do
+  case $op in
+  F) want=$(d "${f3:-=}"); dst=$(d "$f2");;
+  D) want=$(d "${f2:-=}"); dst=$(d "$f1");;
+  *) continue;;
+  esac
+  [ -n "$want" ] || continue  # a revert armed before digests were recorded
+  got=$(digest "$dst")
+  if [ "$got" != "$want" ]; then edited="$edited $dst"; fi
+done 4< "$here/REVERT.ops"
+if [ -n "$edited" ]; then
+  why="edited since apply $id wrote it:$edited (sha256 differs): nothing restored, the edit kept"
+  printf '%s %s\n' "$(now)" "$why" > "$here/REVERT.failed"
+  echo "renamer revert: FAILED: $why (the lock is kept: see renamer dns status)"; exit 1
+fi
 mine="reverting $(now) pid $$"
 t=$(mktemp "$here/.DECIDED.XXXXXX") || exit 1
 printf '%s\n' "$mine" > "$t"
@@ -95,6 +128,11 @@ if ! ln -- "$t" "$here/DECIDED" 2>/dev/null; then
   rm -f -- "$t"; echo "renamer revert: $(cat -- "$here/DECIDED" 2>/dev/null) first: nothing done"; exit 0
 fi
 rm -f -- "$t"
+if later; then  # pushed on meanwhile (the apply's batch went on): the claim back, wait again
+  if [ "$(cat -- "$here/DECIDED" 2>/dev/null)" = "$mine" ]; then rm -f -- "$here/DECIDED"; fi
+  echo "renamer revert: the deadline was pushed on to $(cat -- "$here/DEADLINE"): waiting $(now)"
+  exec 3<&- && exec sh "$0" 0
+fi
 echo "renamer revert: started $(now)"
 fail=
 while IFS=' ' read -r op f1 f2 rest <&3; do
@@ -258,11 +296,13 @@ def _ops(plan: ResolverPlan, folder: str, apply_id: str, sequence: int, restarte
     resolver = plan.resolver
     lines: list[list[str]] = []
     for name in plan.changed:
+        wrote = plan.desired[name]  # what the apply writes there: the revert restores only over it
+        digest = "absent" if wrote is None else hashlib.sha256(wrote.encode("utf-8")).hexdigest()
         if plan.current[name] is None:
-            lines.append(["D", plan.path(name)])
+            lines.append(["D", plan.path(name), digest])
         else:
             saved = prepared.get(name, posixpath.join(folder, backup_name(name)))
-            lines.append(["F", saved, plan.path(name)])
+            lines.append(["F", saved, plan.path(name), digest])
     if restarted:
         present = [n for n in plan.current if "/" not in n and plan.current[n] is not None]
         for argv in backend_for(resolver).activation(resolver, plan.changed, present):
@@ -316,6 +356,28 @@ def arm(plan: ResolverPlan, transport: Transport, *, folder: str, apply_id: str,
             claim(transport, first, "aborted")  # a pid it may not know: the claim stops it
         raise
     return done
+
+
+def push(resolver: Resolver, transport: Transport, what: Armed) -> Armed | str:
+    """Push the armed revert's deadline on to the full window from now (the resolver's clock):
+    its DEADLINE file, which it waits for, and the lock. The pushed Armed; or, where its revert
+    claimed the decision already and did not let go (it started: the window ran out before the
+    push), what DECIDED says."""
+    deadline = _clock(transport) + what.seconds
+    transport.write(posixpath.join(what.folder, DEADLINE), f"{deadline}\n".encode())
+    pushed = replace(what, deadline=deadline)
+    lock_path = posixpath.join(resolver.backup_dir, LOCK)
+    holder = parse(transport.read(lock_path) or b"")
+    now_armed = armed(holder)
+    if now_armed is not None and now_armed.apply_id == what.apply_id:
+        transport.write(lock_path, _holder_text(holder, replace(now_armed, deadline=deadline)))
+    transport.flush()
+    decided = posixpath.join(what.folder, DECIDED)
+    said = transport.read(decided)
+    if said is not None:  # a revert that claimed just before the push sees it and lets go at once
+        time.sleep(PUSH_SETTLE)
+        said = transport.read(decided)
+    return pushed if said is None else (said.decode("utf-8", "replace").strip() or "decided")
 
 
 def _launch(resolver: Resolver, transport: Transport, first: Armed, unit: str, systemd_marker: str) -> Armed:

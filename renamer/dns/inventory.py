@@ -149,6 +149,9 @@ class Resolver:
     api: ApiSettings | None = None
     # the daemon's query log on its machine (`dns who-asks` reads it): log-queries to this file
     query_log: str | None = None
+    # backup_dir as the inventory gives it, where other resolvers of the same machine give the same
+    # one: backup_dir is then `<it>/<name>`, so each keeps its own lock, record and pending marker
+    shared_backup_dir: str | None = None
 
     @property
     def endpoint(self) -> str:

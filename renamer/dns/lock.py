@@ -77,6 +77,8 @@ def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
 
 def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str]) -> None:
     path = _path(resolver)
+    if resolver.shared_backup_dir is not None:
+        _refuse_from_before_sharing(resolver, transport)
     for _ in range(2):
         if transport.create(path, mine):
             return
@@ -85,7 +87,7 @@ def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str
             continue  # released in between: try again
         holder = parse(raw)
         if armed_of(holder) is not None:  # a commit-confirmed apply's revert waits there (dns/confirm.py)
-            raise UnsafeError(armed_refusal(resolver, holder))
+            raise UnsafeError(armed_refusal(resolver, holder, revert_failed(transport, holder)))
         state, why = judge(holder)
         if state != "gone":
             raise UnsafeError(_refusal(resolver, path, holder, state, why))
@@ -101,6 +103,23 @@ def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str
                      f"{holder.get('host')} ({why}), started {holder.get('started')}")
         transport.remove(path)
     raise UnsafeError(f"{resolver.name}: cannot take the lock {path}: another apply keeps taking it")
+
+
+def _refuse_from_before_sharing(resolver: Resolver, transport: Transport) -> None:
+    """A backup_dir shared since (dns/resolvers.own_backup_dirs): each resolver keeps its lock and
+    pending marker in `<backup_dir>/<name>` now, so a lock or marker still in the shared folder
+    itself is an apply's from before, which nothing would see: refused, naming it."""
+    shared = resolver.shared_backup_dir
+    assert shared is not None
+    for name in (LOCK, "renamer-apply-pending"):  # dns/plan.PENDING (plan cannot be imported here)
+        left = posixpath.join(shared, name)
+        if transport.read(left) is not None:
+            raise UnsafeError(f"{resolver.name}: backup_dir {shared} is shared with other resolvers of its "
+                              f"machine, so each keeps its lock and records in {shared}/<resolver> now, "
+                              f"but {left} is still there, from an apply made before it was shared: end "
+                              f"that apply first (confirm it, or move the file into {resolver.backup_dir} "
+                              f"if it is {resolver.name}'s and apply with --rollback or --resume); nothing "
+                              "written")
 
 
 def _step_running(resolver: Resolver, transport: Transport) -> bool:
@@ -250,9 +269,21 @@ def armed_of(holder: dict[str, object]) -> dict[str, object] | None:
     return value if isinstance(value, dict) else None
 
 
-def armed_refusal(resolver: Resolver, holder: dict[str, object]) -> str:
+def revert_failed(transport: Transport, holder: dict[str, object]) -> str | None:
+    """REVERT.failed's line in the armed apply's folder (dns/confirm.py FAILED), or None."""
+    folder = (armed_of(holder) or {}).get("folder")
+    raw = transport.read(posixpath.join(folder, "REVERT.failed")) if isinstance(folder, str) else None
+    return None if raw is None else raw.decode("utf-8", "replace").strip()
+
+
+def armed_refusal(resolver: Resolver, holder: dict[str, object], failed: str | None = None) -> str:
     """Why a lock held for an armed revert refuses another apply: the apply, the deadline (by
-    the resolver's clock), and what ends it."""
+    the resolver's clock), and what ends it; where its revert stopped (`failed`: REVERT.failed,
+    a hand edit kept among others), that first."""
+    if failed is not None:
+        return (f"{resolver.name}: {_armed_text(resolver, holder)}, but its revert stopped: {failed}; "
+                "the lock is kept (see `renamer dns status`); this apply is refused until it is confirmed or "
+                "cleared; nothing written")
     deadline = (armed_of(holder) or {}).get("deadline")
     if isinstance(deadline, int) and dt.datetime.now(dt.UTC).timestamp() > deadline + OVERDUE:
         clear = shlex.join(by_hand(resolver, ["rm", "--", _path(resolver)]))

@@ -232,7 +232,14 @@ def status_table(states: Sequence[LockState], paint: Paint = plain, width: int |
             lines.append(f"{name}: the revert of apply {state.armed.apply_id} was due at {state.armed.when} "
                          f"and has not released the lock (its log: {state.armed.folder}/REVERT.log): check "
                          "the resolver by hand\n")
-        if state.state == "revert failed" and state.armed is not None:
+        if state.state == "revert failed" and state.armed is not None and " edited since apply " in (
+                state.failed or ""):
+            lines.append(f"{name}: the revert of apply {state.armed.apply_id} did not run: a file it would "
+                         f"restore was edited by hand while armed ({state.failed}); nothing was overwritten "
+                         f"and the lock is kept: keep the apply and the edit with `renamer dns confirm "
+                         f"--resolvers {name}`, or take what you need from the backup in "
+                         f"{state.armed.folder} by hand, then confirm\n")
+        elif state.state == "revert failed" and state.armed is not None:
             lines.append(f"{name}: the revert of apply {state.armed.apply_id} FAILED ({state.failed}); the "
                          f"lock is kept: restore by hand from {state.armed.folder}\n")
         if state.error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -64,6 +65,33 @@ def load_resolvers(path: Path, display: str, site_names: set[str] | None) -> tup
         endpoints[key] = resolver.name
         out.append(resolver)
     problems.raise_if_any()
+    return own_backup_dirs(out)
+
+
+def _machine(target: str) -> str:
+    """The machine a target reaches (its user left out): two resolvers there share its folders."""
+    found = SSH_TARGET.match(target)
+    if found is None:
+        return target
+    return f"{found.group('host').lower()}:{found.group('port') or 22}"
+
+
+def own_backup_dirs(resolvers: list[Resolver]) -> tuple[Resolver, ...]:
+    """Resolvers of one machine that give one backup_dir (several daemons on a host, one folder
+    for their backups) each get a folder of their own in it, `<backup_dir>/<name>`: the lock, the
+    last apply's record and the pending marker are per resolver, never one resolver's lock taken
+    for another's (t24-conf finding 09)."""
+    sharing: dict[tuple[str, str], list[str]] = {}
+    for resolver in resolvers:
+        if resolver.manage and resolver.backup_dir:
+            sharing.setdefault((_machine(resolver.target), resolver.backup_dir), []).append(resolver.name)
+    out = []
+    for resolver in resolvers:
+        names = sharing.get((_machine(resolver.target), resolver.backup_dir), [])
+        if len(names) > 1:
+            resolver = replace(resolver, backup_dir=str(PurePosixPath(resolver.backup_dir, resolver.name)),
+                               shared_backup_dir=resolver.backup_dir)
+        out.append(resolver)
     return tuple(out)
 
 

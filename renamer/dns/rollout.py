@@ -54,6 +54,7 @@ class Outcome:
     restarted: bool = False  # its reload ran: a rollback must restart it too, and only then
     sequence: int = 0  # the resolver's apply sequence this apply took there (dns/applies.py)
     armed: confirm.Armed | None = None  # --confirm-within: the revert waiting there (dns/confirm.py)
+    pushed: float = 0.0  # time.monotonic() when its deadline was last set (armed, or pushed on)
 
     @property
     def ok(self) -> bool:
@@ -125,6 +126,8 @@ class Rollout:
     # lock stays held (dns/lock.locked's `kept`).
     confirm_within: int = 0
     armed: set[str] = field(default_factory=set)
+    # every resolver armed so far, in order: their deadlines are pushed on while the apply goes on
+    _armed_pairs: list[tuple[ResolverPlan, Outcome]] = field(default_factory=list)
 
     def apply(self, plans: Sequence[ResolverPlan], progress: Callable[[str], None] | None = None,
               policy: Policy | None = None) -> list[Outcome]:
@@ -157,6 +160,7 @@ class Rollout:
                 with debug.timed(f"dns apply {plan.resolver.name}"):
                     self._apply_one(plan, outcome)
                 outcome.status = "applied"
+                self._push_on(due_only=True)  # half a window gone on one armed before: pushed on
             except (StepFailed, TransportError) as exc:
                 outcome.error = str(exc)
                 outcome.status = "failed"
@@ -183,6 +187,9 @@ class Rollout:
                 with handled((signal.SIGINT, signal.SIGTERM, signal.SIGHUP), signal.SIG_IGN):
                     self._roll_back(changed)
                 raise
+        # --confirm-within: the window of each resolver armed so far starts now, when the batch is
+        # applied (never a revert running while the apply still reports it armed)
+        self._push_on(due_only=False)
         for plan, outcome in changed:  # the batch is applied and verified: it is final (or armed)
             if outcome.status == "applied" and not self.confirm_within:
                 applies.end(plan.resolver, self.transports[plan.resolver.name], self.stamp, "applied",
@@ -210,9 +217,42 @@ class Rollout:
             outcome.steps.append("arm FAILED")
             raise TransportError(f"could not arm the revert: {exc}") from exc
         self.armed.add(resolver.name)
+        outcome.pushed = time.monotonic()
+        self._armed_pairs.append((plan, outcome))
         how = (f"unit {outcome.armed.unit}" if outcome.armed.how == "systemd"
                else f"pid {outcome.armed.pid}, detached")
         outcome.steps.append(f"armed: reverts at {outcome.armed.when} ({how}) unless confirmed")
+
+    def _push_on(self, *, due_only: bool) -> None:
+        """Push on the deadline of each resolver armed so far and still armed to the whole window
+        from now (due_only: those with half their window gone since it was last set): in a large
+        batch the first resolver's window never runs out while later ones are applied. One whose
+        revert started already (its window ran out before the push) fails and is rolled back: it
+        is never said armed."""
+        if not self.confirm_within:
+            return
+        now = time.monotonic()
+        for plan, outcome in self._armed_pairs:
+            what = outcome.armed
+            if what is None or plan.resolver.name not in self.armed or outcome.status != "applied":
+                continue
+            if due_only and now - outcome.pushed < self.confirm_within / 2:
+                continue
+            try:
+                pushed = confirm.push(plan.resolver, self.transports[plan.resolver.name], what)
+            except TransportError as exc:  # the deadline as it was stands: said, the resolver failed
+                pushed = f"cannot push its deadline on ({exc})"
+            if isinstance(pushed, confirm.Armed):
+                outcome.armed, outcome.pushed = pushed, time.monotonic()
+                outcome.steps[:] = [step for step in outcome.steps if not step.startswith("armed: ")]
+                how = f"unit {pushed.unit}" if pushed.how == "systemd" else f"pid {pushed.pid}, detached"
+                outcome.steps.append(f"armed: reverts at {pushed.when} ({how}) unless confirmed")
+                continue
+            outcome.status = "failed"
+            outcome.error = (f"the --confirm-within window ({self.confirm_within} s) ran out while the apply "
+                             f"went on: its revert started ({pushed}); give a longer window")
+            with handled((signal.SIGINT, signal.SIGTERM, signal.SIGHUP), signal.SIG_IGN):
+                self._roll_back([(plan, outcome)])
 
     def _disarm(self, plan: ResolverPlan, outcome: Outcome, transport: Transport) -> None:
         """Before an in-run rollback of an armed resolver: claim its decision (`aborted`) and stop
@@ -316,6 +356,8 @@ class Rollout:
             resolver, transport = plan.resolver, self.transports[plan.resolver.name]
             if outcome.status == "failed" and outcome.backup is None:
                 outcome.steps.append("nothing to restore")
+                continue
+            if outcome.status == "rolled back":  # already (its window ran out: _push_on): restored once only
                 continue
             try:
                 self._disarm(plan, outcome, transport)

@@ -18,7 +18,7 @@ from renamer.dns.ansible_export import ControlNode, Export, write_export
 from renamer.dns.answers import Check, Expectation, Querier, ResolverReport
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver, Site, Transitional
-from renamer.dns.lock import LOCK, armed_refusal, locked, parse
+from renamer.dns.lock import LOCK, armed_refusal, locked, parse, revert_failed
 from renamer.dns.plan import PENDING, ResolverPlan, over_thresholds, plan_resolvers
 from renamer.dns.policy import Policy
 from renamer.dns.powerdns import ansible as powerdns_ansible
@@ -578,7 +578,8 @@ def _would_refuse_half_done(plans: list[ResolverPlan], transports: dict[str, Tra
 def armed_refusal_of(resolver: Resolver, transport: Transport) -> str:
     """The refusal an apply meets at a resolver where a commit-confirmed revert is armed."""
     raw = transport.read(posixpath.join(resolver.backup_dir, LOCK))
-    return armed_refusal(resolver, parse(raw or b""))
+    holder = parse(raw or b"")
+    return armed_refusal(resolver, holder, revert_failed(transport, holder))
 
 
 def _refuse_over_thresholds(plans: Sequence[ResolverPlan], force: bool) -> None:

@@ -45,6 +45,7 @@ from renamer.moved_tags import tag_line, tagged_moves
 from renamer.near_miss import LoosePass
 from renamer.paths import problem
 from renamer.project import LoadedProject
+from renamer.sweep.content import TEXT_LIMIT, classify_bytes
 from renamer.sweep.history import BLAME_FILE
 from renamer.sweep.messages import trailer_lines
 from renamer.vcs import RENAMES_PHASE
@@ -240,6 +241,9 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
             if not left and set(unmerged) == {BLAME_FILE}:
                 done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
             unmerged = left
+        if unmerged and _merge_by_line(tree, unmerged, os.fsdecode(done.stdout)):
+            done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
+            unmerged = {}
         if done.returncode == 1 or unmerged:
             return None, _conflicts(tree, os.fsdecode(done.stdout), run.move)
         if done.returncode != 0:
@@ -249,6 +253,99 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
                       env=_IDENTITY).strip()
         _git(tree, "update-ref", "--no-deref", "HEAD", commit)
     return _git(tree, "rev-parse", "HEAD^{tree}").strip(), []
+
+
+def _merge_by_line(tree: Path, unmerged: dict[str, set[int]], said: str) -> bool:
+    """git's 3-way merge takes a later edit on the line beside one the move rewrote for a
+    conflict. Where every conflict of this part is such a content conflict (base, HEAD's and the
+    move's parent's versions all there) and the two sides changed different lines, each file is
+    merged line by line (`_line_merge`), staged, and True is returned; else nothing is touched:
+    a line both sides changed, an edit inside a block the other replaced, a removed or renamed
+    file, stays a conflict."""
+    if any(have != {1, 2, 3} for have in unmerged.values()):
+        return False
+    stated = [line for line in said.splitlines() if line.startswith("CONFLICT")]
+    if any("(content)" not in line or not any(path in line for path in unmerged) for line in stated):
+        return False
+    merged: dict[str, bytes] = {}
+    for path in unmerged:
+        sides = [vcs_status.show(tree, f":{stage}:{path}") for stage in (1, 2, 3)]
+        if any(side is None or b"\0" in side for side in sides):
+            return False
+        base, ours, theirs = (side.splitlines(keepends=True) for side in sides if side is not None)
+        result = _line_merge(base, ours, theirs)
+        if result is None:
+            return False
+        merged[path] = result
+    for path, data in merged.items():
+        (tree / path).write_bytes(data)
+        _git(tree, "add", "--", path)
+    return True
+
+
+_Change = tuple[int, int, tuple[bytes, ...], int, int]  # base lines i1:i2 become `lines` (the side's j1:j2)
+
+
+def _line_changes(base: list[bytes], other: list[bytes]) -> list[_Change]:
+    """The changes from `base` to `other`; a block replaced by as many lines, line by line (each
+    line its own change: a neighbour's edit is then told apart from a rewritten line's)."""
+    matcher = difflib.SequenceMatcher(None, base, other, autojunk=False)
+    out: list[_Change] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            out += [(i1 + k, i1 + k + 1, (other[j1 + k],), j1 + k, j1 + k + 1) for k in range(i2 - i1)
+                    if base[i1 + k] != other[j1 + k]]
+        elif tag != "equal":
+            out.append((i1, i2, tuple(other[j1:j2]), j1, j2))
+    return out
+
+
+def _clash(a: _Change, b: _Change) -> bool:
+    """Do two changes of one base touch the same line (or insert where the other replaces)?"""
+    i1, i2, k1, k2 = a[0], a[1], b[0], b[1]
+    return (i1 < k2 and k1 < i2) or (i1 == i2 == k1 == k2) or (i1 == i2 and k1 < i1 < k2) \
+        or (k1 == k2 and i1 < k1 < i2)
+
+
+def _line_sides(base: list[bytes], ours: list[bytes],
+                theirs: list[bytes]) -> tuple[list[_Change], list[_Change]]:
+    """HEAD's changes and the move's parent's changes to `base`, one made alike by both left out."""
+    mine, other = _line_changes(base, ours), _line_changes(base, theirs)
+    alike = {c[:3] for c in mine} & {c[:3] for c in other}
+    return mine, [c for c in other if c[:3] not in alike]
+
+
+def _line_merge(base: list[bytes], ours: list[bytes], theirs: list[bytes]) -> bytes | None:
+    """Both sides' changes to `base`, where they touch different lines (a change beside another is
+    fine); None where a line, or the place of an insertion, is changed by both differently."""
+    mine, other = _line_sides(base, ours, theirs)
+    if any(_clash(a, b) for a in mine for b in other):
+        return None
+    out: list[bytes] = []
+    at = 0
+    for i1, i2, lines, _, _ in sorted([*mine, *other], key=lambda c: (c[0], c[1])):
+        out += base[at:i1]
+        out += lines
+        at = i2
+    out += base[at:]
+    return b"".join(out)
+
+
+def _real_conflicts(tree: Path, path: str) -> list[tuple[int, str]]:
+    """HEAD's lines (1-based, and the line) that a later commit changed where the undo changes the
+    same lines: the real conflicts of a content conflict, an edit beside them left out."""
+    sides = [vcs_status.show(tree, f":{stage}:{path}") for stage in (1, 2, 3)]
+    if any(side is None or b"\0" in side for side in sides):
+        return []
+    base, ours, theirs = (side.splitlines(keepends=True) for side in sides if side is not None)
+    mine, other = _line_sides(base, ours, theirs)
+    out: list[tuple[int, str]] = []
+    for change in mine:
+        if any(_clash(change, b) for b in other):
+            j1, j2 = change[3], change[4]
+            out += ([(j, _shown(ours[j - 1])) for j in range(j1 + 1, j2 + 1)] if j2 > j1
+                    else [(j1 + 1, "(lines removed by a later commit)")])
+    return out
 
 
 def _unmerged(tree: Path) -> dict[str, set[int]]:
@@ -295,7 +392,7 @@ def _conflicts(tree: Path, said: str, move: str) -> list[Refusal]:
     for path in sorted(stages):
         have = stages[path]
         if have >= {2, 3}:
-            places = _conflict_lines(tree, path)
+            places = (_real_conflicts(tree, path) if 1 in have else []) or _conflict_lines(tree, path)
             if places:
                 out += [Refusal(path, line, "conflict", "a later commit changed this line, on or beside a "
                                 f"line {move} rewrote: the undo would overwrite that change", text)
@@ -450,6 +547,7 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
     values = Matcher([(v, v) for pair in renames.hosts for v in pair],
                      [(v, v) for pair in renames.addresses for v in pair],
                      [(net, net) for pair in renames.networks for net in pair])
+    loose = _needles(renames)  # what a line of the sweep's own edits holds, in any case and spelling
     changes = _move_changes(root, run)
     specs = [spec for sha, _, before, after in changes for spec in (f"{sha}^:{before}", f"{sha}:{after}")]
     data = vcs_status.blobs(root, specs)
@@ -457,9 +555,11 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
     for sha, role, before, after in changes:
         if BLAME_FILE in (before, after):
             continue
-        if any(values.find(p.encode("utf-8", "surrogateescape")) for p in {before, after}):
-            continue
-        if any(values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
+        if any(values.find(p.encode("utf-8", "surrogateescape")) for p in {before, after}) or any(
+                values.find(data.get(spec) or b"") for spec in (f"{sha}^:{before}", f"{sha}:{after}")):
+            was, now = data.get(f"{sha}^:{before}"), data.get(f"{sha}:{after}")
+            if role in _SWEPT_ROLES and was is not None and now is not None:
+                out += _unexplained_lines(loose, was, now, after, sha, role, run.move)
             continue
         # a module's moved.tf holding the move's own tagged blocks (its addresses are no host names)
         written = data.get(f"{sha}:{after}") or b""
@@ -470,6 +570,63 @@ def unexplained(root: Path, run: MoveRun, renames: Renames) -> list[Refusal]:
                            f"content holds a name or address {run.move} renames: not the move's work "
                            "(amended into its commit?); undoing the commit would revert it too: put it in a "
                            "commit of its own first, or revert the move by hand"))
+    return out
+
+
+_SWEPT_ROLES = ("renames", "rewrite", "blame-ignore")  # the sweep's edits only (not `decisions`)
+_DIGITS = re.compile(rb"[0-9]+")
+
+
+def _needles(renames: Renames) -> tuple[bytes, ...]:
+    """The move's values as plain lower-case substrings, loosely: each name also with `_` for `-`
+    and by its first label, each network by its leading octets (or groups). A line of the move's
+    commit holding one is the sweep's work, however the sweep found it there (a Terraform address
+    `terraform_data.fv-ml1.input`, `FV_ML1`, an address inside a moved network)."""
+    out: set[str] = set()
+    for pair in renames.hosts:
+        for value in pair:
+            low = value.lower()
+            out |= {low, low.replace("-", "_"), low.split(".", 1)[0], low.split(".", 1)[0].replace("-", "_")}
+    out |= {value.lower() for pair in renames.addresses for value in pair}
+    out |= {".".join(reversed(value.split("."))) + ".in-addr.arpa"  # a PTR's owner
+            for pair in renames.addresses for value in pair if ":" not in value}
+    for nets in renames.networks:
+        for net in nets:
+            if net.version == 4:
+                octets = str(net.network_address).split(".")[:max(1, net.prefixlen // 8)]
+                out.add(".".join(octets) + ".")
+                out.add(".".join(reversed(octets)) + ".in-addr.arpa")  # a reverse zone's name
+            else:
+                out.add(net.network_address.exploded[:max(4, net.prefixlen // 4 + net.prefixlen // 16)]
+                        .lower().rstrip(":"))
+                out.add(str(net.network_address).lower().rstrip(":"))
+    return tuple(sorted(v.encode() for v in out if len(v) >= 2))
+
+
+def _unexplained_lines(values: tuple[bytes, ...], was: bytes, now: bytes, path: str, sha: str, role: str,
+                       move: str) -> list[Refusal]:
+    """The lines of a file the move's commit changed that the move does not explain, though the
+    file holds its values (an edit amended into a move commit, inside a file it rewrote): a line
+    replaced where neither side holds a value (nor differs from the other only in its digits: a
+    zone's serial), or a block added or removed where no line holds one. Each named by its line
+    in the commit's version."""
+    if b"\0" in was or b"\0" in now:
+        return []
+    before, after = was.splitlines(keepends=True), now.splitlines(keepends=True)
+    out = []
+    for i1, i2, lines, j1, j2 in _line_changes(before, after):
+        old_lines = before[i1:i2]
+        if i2 - i1 == 1 and j2 - j1 == 1 and _DIGITS.sub(b"0", old_lines[0]) == _DIGITS.sub(b"0", lines[0]):
+            continue  # a number moved on (a zone's SOA serial)
+        if any(value in line.lower() for line in [*old_lines, *lines] for value in values):
+            continue
+        number = j1 + 1 if j2 > j1 else min(j1 + 1, max(len(after), 1))
+        shown = _shown(lines[0]) if lines else _shown(old_lines[0]) + " (removed)"
+        out.append(Refusal(path, number, "unexplained",
+                           f"changed by {move}'s {role} commit {sha[:12]} on a line that holds no name or "
+                           f"address {move} renames: not the move's work (amended into its commit?); "
+                           "undoing the commit would revert it too: put it in a commit of its own first, or "
+                           "revert the move by hand", shown))
     return out
 
 
@@ -533,6 +690,39 @@ def _renamed(root: Path, head: str, tree: str) -> tuple[list[str], list[tuple[st
     return changed, renamed
 
 
+def _wide_texts(root: Path, rev: str) -> dict[str, bytes]:
+    """The files of `rev`'s tree that git takes for binary (`git grep -I` skips them) but the
+    sweep reads as text, UTF-16 or UTF-32 (sweep/content.classify_bytes), each as the sweep
+    scans it: transcoded to UTF-8 (the lines are the same lines)."""
+    sized = []
+    for entry in _git(root, "ls-tree", "-r", "-z", "-l", rev).split("\0"):
+        meta, _, path = entry.partition("\t")
+        words = meta.split()
+        if (len(words) == 4 and words[1] == "blob" and words[0] in ("100644", "100755")
+                and words[3].isdigit() and 0 < int(words[3]) <= TEXT_LIMIT):
+            sized.append(path)
+    prefix = f"{rev}:"
+    texts = {name[len(prefix):] if name.startswith(prefix) else name
+             for name in _git(root, "grep", "-z", "-l", "-I", "-e", "", rev, "--", check=False).split("\0")}
+    binary = [path for path in sized if path not in texts]
+    data = vcs_status.blobs(root, [f"{rev}:{path}" for path in binary])
+    out = {}
+    for path in binary:
+        content = classify_bytes(data.get(f"{rev}:{path}", b""))
+        if content.kind == "text" and content.codec:
+            out[path] = content.data
+    return out
+
+
+def _scanned(data: dict[str, bytes]) -> dict[str, bytes]:
+    """Each version as the sweep scans it: wide text (UTF-16/32) as UTF-8, the rest as it is."""
+    out = {}
+    for spec, raw in data.items():
+        content = classify_bytes(raw) if b"\0" in raw[:8000] else None
+        out[spec] = content.data if content is not None and content.kind == "text" and content.codec else raw
+    return out
+
+
 def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: str,
             renames: Renames) -> list[Refusal]:
     """Dangling new values and old values used again, where the inverse would leave or meet them."""
@@ -545,7 +735,8 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
     out: list[Refusal] = []
     needles = [new for _, new in renames.hosts + renames.addresses]
     needles += [str(new.network_address).rsplit(".", 1)[0] for _, new in renames.networks]
-    candidates = sorted({p for needle in needles for p in vcs_status.files_holding(root, tree, needle) or ()})
+    candidates = sorted({p for needle in needles for p in vcs_status.files_holding(root, tree, needle) or ()}
+                        | {p for p, text in _wide_texts(root, tree).items() if news.find(text)})  # UTF-16 too
     candidates = [p for p in candidates  # history keeps the name it was written with
                   if project.classifier.classify(p).status not in (RECORD, EXCLUDED)]
     after_of = dict(renamed)
@@ -553,7 +744,7 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
     specs += [f"{head}:{back.get(path, path)}" for path in candidates]
     specs += [f"{rev}:{path}" for path in changed for rev in (head, last)]
     specs += [f"{tree}:{after_of.get(path, path)}" for path in changed]
-    data = vcs_status.blobs(root, specs)  # one `git cat-file --batch` for every version read
+    data = _scanned(vcs_status.blobs(root, specs))  # one `git cat-file --batch`; read as the sweep reads
     for path in candidates:  # a new value the inverse leaves where the move's parent had none
         now = data.get(f"{tree}:{path}", b"")
         before = data.get(f"{parent}:{path}")
@@ -608,9 +799,11 @@ def _checks(project: LoadedProject, root: Path, run: MoveRun, head: str, tree: s
             written_back |= {v for v, n in _held(olds, undone).items()
                              if n > _held(olds, data.get(f"{head}:{path}"))[v]}
     holding = {p for value in written_back for p in vcs_status.files_holding(root, head, value) or ()}
+    if written_back:  # a UTF-16 file git grep takes for binary, read as the sweep reads it
+        holding |= {p for p, text in _wide_texts(root, head).items() if set(_held(olds, text)) & written_back}
     elsewhere = sorted(p for p in holding - set(changed)
                        if project.classifier.classify(p).status not in (RECORD, EXCLUDED))
-    more = vcs_status.blobs(root, [f"{rev}:{p}" for p in elsewhere for rev in (head, last)])
+    more = _scanned(vcs_status.blobs(root, [f"{rev}:{p}" for p in elsewhere for rev in (head, last)]))
     for path in [*changed, *elsewhere]:
         current = data.get(f"{head}:{path}", more.get(f"{head}:{path}"))
         if current is None:
@@ -668,16 +861,20 @@ def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
     states = vcs_status.path_states(root)
     dirty = [p for p, code in states.items() if code != "??" or writes is None or _meets(p, writes)]
     if dirty and plan is not None and _holds_the_undo(root, plan, states):
-        raise UnsafeError(f"{root}: the index and work tree hold exactly this undo, not committed (an undo "
-                          "stopped between its checkout and its commit?): they hold nothing else, so "
-                          "`git reset --hard HEAD` drops it; then run renamer undo again, which commits it "
-                          "with its trailers (not stash, which hides it; not a commit by hand, which loses "
-                          "them)")
+        return {p for p, code in states.items() if code == "??"}  # a killed undo's: it is finished now
     if dirty:
         raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
                           f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
                           "`renamer undo --dry-run` shows the undo without writing")
     return set(states)
+
+
+def left_by_a_killed_undo(root: Path, plan: UndoPlan) -> bool:
+    """Whether the index and work tree hold exactly this undo, uncommitted, and nothing else: what
+    an undo killed between its checkout and its commit leaves (t24-undo 10). The next run then
+    finishes it (check_clean lets it through; apply_undo commits it with its trailers)."""
+    states = vcs_status.path_states(root)
+    return any(code != "??" for code in states.values()) and _holds_the_undo(root, plan, states)
 
 
 def _holds_the_undo(root: Path, plan: UndoPlan, states: dict[str, str]) -> bool:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from renamer.cli.json_docs import DOCUMENTS
@@ -556,21 +558,52 @@ def test_a_small_renamed_file_edited_since_goes_back_with_the_edit(repo: Repo, r
     assert not path.exists() and git(root, "status", "--porcelain") == ""
 
 
-def test_an_undo_left_staged_by_a_killed_run_is_recognised_and_the_way_back_is_said(repo: Repo, run: Run) -> None:
+def test_an_undo_left_staged_by_a_killed_run_is_finished_by_the_next(repo: Repo, run: Run) -> None:
     """The state a SIGKILL between the undo's checkout and its commit leaves (the index and tree
-    exactly the undo, nothing else): the re-run says so and how to get back, not just 'stash'."""
+    exactly the undo, nothing else): the re-run finishes it, says so, and commits it with its
+    trailers (t24-undo 10: it used to refuse with the way back only)."""
     root, before = _moved(repo, run)
     diff = run(root, "undo", "fv-ml1-move", "--dry-run", "--show-secrets").stdout
     patch = diff[:diff.rindex("\nundo: fv-ml1-move (") + 1]
     subprocess.run(["git", "apply", "--index"], input=patch, text=True, cwd=root, check=True)
-    refused = run(root, "undo", "fv-ml1-move")
-    assert refused.exit_code == 3, refused.stdout + refused.stderr
-    assert "hold exactly this undo, not committed" in refused.stderr
-    assert "`git reset --hard HEAD` drops it; then run renamer undo again" in refused.stderr
-    git(root, "reset", "-q", "--hard", "HEAD")
     done = run(root, "undo", "fv-ml1-move")
     assert done.exit_code == 0, done.stdout + done.stderr
-    assert _tree(root, "HEAD") == _tree(root, before)
+    assert "hold exactly this undo of fv-ml1-move, uncommitted" in done.stderr and "finishing it" in done.stderr
+    assert _tree(root, "HEAD") == _tree(root, before) and git(root, "status", "--porcelain") == ""
+    assert "Renamer-Undoes: fv-ml1-move\n" in git(root, "log", "-1", "--format=%B")
+    # run again: the undo is in effect, nothing left
+    assert run(root, "undo", "fv-ml1-move").stdout.startswith("undo: nothing left to undo")
+
+
+def test_an_undo_killed_in_its_commit_hook_is_finished_by_the_next_run(repo: Repo, run: Run, tmp_path: Path) -> None:
+    """t24-undo 10, as the tester did it: the undo is SIGKILLed (its whole process group) while its
+    pre-commit hook runs, after the checkout; the hook is then removed and the undo run again: it
+    finishes the undo (exit 0, the pre-move tree, its trailers, `renamer log` lists it), where it
+    used to refuse, exit 3, "the work tree has changes"."""
+    root, before = _moved(repo, run)
+    mark = tmp_path / "in-hook"
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\ntouch {mark}\nsleep 60\n")
+    hook.chmod(0o755)
+    killed = subprocess.Popen([RENAMER, "undo", "fv-ml1-move"], cwd=root, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        for _ in range(600):
+            if mark.exists() or killed.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert mark.exists(), "the undo reached its commit hook"
+    finally:
+        os.killpg(killed.pid, signal.SIGKILL)
+        killed.wait()
+    hook.unlink()
+    assert git(root, "status", "--porcelain") != ""  # the undo, checked out and not committed
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "finishing it" in done.stderr
+    assert _tree(root, "HEAD") == _tree(root, before) and git(root, "status", "--porcelain") == ""
+    assert "Renamer-Commit: undo\n" in git(root, "log", "-1", "--format=%B")
+    assert [line.split()[1] for line in run(root, "log").stdout.splitlines()] == ["fv-ml1-move", "undo-fv-ml1-move"]
 
 
 def test_a_link_made_since_whose_target_names_the_new_value_refuses_before_writing(repo: Repo, run: Run) -> None:
@@ -586,3 +619,93 @@ def test_a_link_made_since_whose_target_names_the_new_value_refuses_before_writi
         "since fv-ml1-move: the undo would leave it pointing at what is no longer called so: re-point or remove "
         "it first, or keep the move")
     assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+
+
+# Outside pass t24-undo, the rest (f25-undoconf): each failed before its fix.
+
+
+def test_a_new_value_used_since_in_a_utf16_file_refuses_before_writing(repo: Repo, run: Run) -> None:
+    """Finding 13, UTF-16 part: git grep takes a UTF-16 file for binary, so a use of the new name
+    added since in one (a Windows .ini, a PowerShell script) was found only by the verify after
+    the undo's commit. The pre-check reads files as the sweep does (UTF-16/32 as text): refused,
+    exit 3, file and line, nothing written; and an old address given since to another box in a
+    UTF-16 file is a collision the same way."""
+    root, _ = _moved(repo, run)
+    (root / "win.ini").write_bytes("[gpu]\r\ntarget=fv-ml1\r\n".encode("utf-16"))  # BOM, little-endian
+    (root / "deploy.ps1").write_bytes("$Box = 'nas'\r\n".encode("utf-16-le"))  # no BOM, nothing to say
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "utf16 ini")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    lines = refused.stdout.splitlines()
+    assert lines[0].startswith("win.ini:2: refused (dangling): fv-ml1 is used here since fv-ml1-move;"), lines
+    assert lines[1] == "    target=fv-ml1"
+    assert not any("deploy.ps1" in line for line in lines)
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    git(root, "rm", "-q", "win.ini")
+    (root / "lab.ini").write_bytes("[lab]\r\nbox=10.250.50.54\r\n".encode("utf-16"))  # the freed address reused
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a lab box on the freed address")
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 3, again.stdout + again.stderr
+    assert again.stdout.splitlines()[0].startswith(
+        "lab.ini:2: refused (collision): 10.250.50.54 is used again here since fv-ml1-move, and the undo writes "
+        "it back elsewhere"), again.stdout
+    assert "fv-ml1" in (root / "runbook.md").read_text()  # nothing written
+
+
+def test_an_edit_beside_a_rewritten_line_goes_back_with_both_edits(repo: Repo, run: Run) -> None:
+    """Finding 07 (rest): the tester's 3-line host_vars file, line 3 edited since, beside line 2
+    the move rewrote (and a line added beside a rewritten one in runbook.md): git's 3-way merge
+    takes the neighbour for a conflict, so it was refused. The sides are merged line by line
+    where they touch different lines: the undo goes through with both edits kept."""
+    small = "host: ana-ml2\naddr: 10.250.50.54\nrole: gpu\n"
+    root, _ = _moved(repo, run, {"stacks/ana-ml2/vars.yml": small})
+    path = root / "stacks/fv-ml1/vars.yml"
+    path.write_text(path.read_text().replace("role: gpu", "role: cpu"))
+    book = root / "runbook.md"
+    book.write_text(book.read_text().replace("# Runbook\n\n", "# Runbook\nOwner: ml-team\n"))  # beside line 3
+    git(root, "commit", "-qam", "role change, runbook owner")
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "stacks/ana-ml2/vars.yml").read_text() == small.replace("role: gpu", "role: cpu")
+    assert not path.exists() and git(root, "status", "--porcelain") == ""
+    assert book.read_text() == FILES["runbook.md"].replace("# Runbook\n\n", "# Runbook\nOwner: ml-team\n")
+    assert "undo: verify of the inverse renames: OK" in done.stdout
+
+
+def test_beside_a_real_conflict_only_the_real_one_is_named(repo: Repo, run: Run) -> None:
+    """Finding 05/07's other side: the neighbour edit of runbook.md line 2, with a real conflict
+    on line 3 (a line the move rewrote, edited since): refused, naming line 3 only."""
+    again, _ = _moved(repo, run)
+    book = again / "runbook.md"
+    book.write_text(book.read_text().replace("# Runbook\n\n", "# Runbook\nOwner: ml-team\n")
+                    .replace("ssh root@fv-ml1", "ssh -p 2222 root@fv-ml1"))
+    git(again, "commit", "-qam", "owner, and a port on the rewritten line")
+    refused = run(again, "undo", "fv-ml1-move", "--format", "json")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    named = [(r["path"], r["line"], r["text"]) for r in json.loads(refused.stdout)["refused"]]
+    assert named == [("runbook.md", 3, "ssh -p 2222 root@fv-ml1")], named
+
+
+def test_an_unrelated_edit_amended_into_a_file_the_move_rewrote_is_refused_by_line(repo: Repo, run: Run) -> None:
+    """Finding 05 (rest): an unrelated edit amended into a move commit inside a file the move also
+    rewrote (runbook.md holds the move's values, so the file-level check passed it) was reverted
+    with the move, exit 0, without a word. Each changed line of a move commit is now checked:
+    one that holds none of the move's values (in any spelling) and is not a number moved on is
+    refused, naming the line; the move's own lines (and a zone-like serial bump) are not."""
+    root, _ = _moved(repo, run)
+    book = root / "runbook.md"
+    book.write_text(book.read_text().replace("# Runbook\n", "# Runbook of the GPU lab\n"))
+    git(root, "commit", "-q", "--amend", "--no-edit", "-a")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move", "--format", "json")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    data = json.loads(refused.stdout)
+    assert [(r["path"], r["line"], r["kind"], r["text"]) for r in data["refused"]] == [
+        ("runbook.md", 1, "unexplained", "# Runbook of the GPU lab")], data["refused"]
+    assert f"changed by fv-ml1-move's blame-ignore commit {head[:12]} on a line that holds no name" in \
+        data["refused"][0]["message"]
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    assert book.read_text().startswith("# Runbook of the GPU lab\n")

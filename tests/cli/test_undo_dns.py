@@ -104,9 +104,12 @@ def test_undo_dns_that_fails_on_a_resolver_rolls_every_resolver_back(lab: Lab, r
     assert addresses(lab, "fv-ml1.fv.lan") == {name: ("10.251.50.54",) for name in lab.instances}
 
 
-def test_undo_dns_refuses_when_the_inventory_changed_since_the_move(lab: Lab, run: Run) -> None:
-    """A host added (and applied) after the move: the parent's inventory would drop it from every
-    resolver while HEAD keeps it. Refused, naming it, before anything is written; it still answers."""
+def test_undo_dns_lays_the_inverse_on_today_s_inventory(lab: Lab, run: Run) -> None:
+    """t24-undo 06 (rest): a host added (and applied) after the move, and another renumbered: the
+    parent's inventory would drop them from every resolver while HEAD keeps them, so the undo was
+    refused. The inverse is now laid on today's inventory: the move's own hosts as before the
+    move, every other host as HEAD has it. Asked over DNS on every resolver: the printer and the
+    renumbered nas stay, ana-ml2 answers again, fv-ml1 is gone. A site added since is refused."""
     root = _repo(lab)
     assert run(root, "dns", "apply", "--resolvers", "all").exit_code == 0
     assert run(root, "sweep", "--commit").exit_code == 0
@@ -119,18 +122,26 @@ def test_undo_dns_refuses_when_the_inventory_changed_since_the_move(lab: Lab, ru
     (root / "dns/sites/ana.yaml").write_text(nas.replace("10.250.20.10", "10.250.20.11"))
     git(root, "commit", "-qam", "DNS for the fv site, a printer, the nas renumbered")
     assert run(root, "dns", "apply", "--resolvers", "all", "--force").exit_code == 0
+    everywhere = set(lab.instances)
+    assert addresses(lab, "fv-ml1.fv.lan") == {name: ("10.251.50.54",) for name in everywhere}
+    (root / "dns/sites/lab.yaml").write_text("site: lab\ndomain: lab.lan\nnetwork: 10.252.0.0/16\nhosts:\n"
+                                             "  - name: lab-gw\n    address: 10.252.0.1\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a lab site")
     head = git(root, "rev-parse", "HEAD").strip()
     served = lab.snippets()
-    for extra in ((), ("--force",)):
-        done = run(root, "undo", "fv-ml1-move", "--dns", *extra)
-        assert done.exit_code == 3, done.stdout + done.stderr
-        assert "ana-printer.ana.lan (10.250.20.77) added since the move" in done.stderr
-        assert "ana-nas.ana.lan changed since the move (10.250.20.10 then, 10.250.20.11 now)" in done.stderr
-        assert "fv-ml1" not in done.stderr.split("since fv-ml1-move")[1]  # the move's own hosts are not named
-        assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
-    # What the resolvers answer: the printer is still there, on every one of them.
-    assert lab.snippets() == served
-    assert addresses(lab, "ana-printer.ana.lan") == {name: ("10.250.20.77",) for name in lab.instances}
-    assert run(root, "dns", "verify", "--resolvers", "all").exit_code == 0
-    # The git undo alone is still possible.
-    assert run(root, "undo", "fv-ml1-move").exit_code == 0
+    refused = run(root, "undo", "fv-ml1-move", "--dns", "--force")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "the undo cannot be laid on today's inventory: its sites changed (lab added or removed" in refused.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head and lab.snippets() == served
+    git(root, "rm", "-q", "dns/sites/lab.yaml")
+    git(root, "commit", "-qm", "no lab site after all")
+    done = run(root, "undo", "fv-ml1-move", "--dns", "--force", "--format", "json")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["dns"]["ok"] is True
+    assert addresses(lab, "ana-printer.ana.lan") == {name: ("10.250.20.77",) for name in everywhere}
+    assert addresses(lab, "ana-nas.ana.lan") == {name: ("10.250.20.11",) for name in everywhere}
+    assert addresses(lab, "ana-ml2.ana.lan") == {name: ("10.250.50.54",) for name in everywhere}
+    assert addresses(lab, "fv-ml1.fv.lan") == {name: () for name in everywhere}
+    assert addresses(lab, "fv-gw.fv.lan") == {name: ("10.251.0.1",) for name in everywhere}
+    assert answers(lab, "54.50.250.10.in-addr.arpa", "PTR") == {name: ("ana-ml2.ana.lan.",) for name in everywhere}

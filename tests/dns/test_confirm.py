@@ -34,6 +34,7 @@ from tests.testing.resolvers import (
 )
 
 TWO = ("ns-c1", "ns-c2")
+THREE = ("ns-c1", "ns-c2", "ns-c3")
 GW = "fv-gw.fv.lan."
 
 
@@ -705,3 +706,119 @@ def test_a_lock_garbled_while_armed_needs_a_look_everywhere(run, pair: Lab) -> N
     assert "does not name apply" in failed.read_text() and "unreadable" in failed.read_text()
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}  # as the revert said: nothing restored
     assert dns(run, pair, "status", "--resolvers", "ns-c1").exit_code == 1
+
+
+# Outside pass t24-conf, the rest (f25-undoconf): each failed before its fix.
+
+
+def test_a_hand_edit_made_while_armed_is_never_overwritten_by_the_revert(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 08: while armed, the operator mends the file the apply changed. At the deadline the
+    revert finds the file is no longer what the apply wrote (its sha256, recorded at arming):
+    it restores nothing there, keeps the edit, and says so in REVERT.log, REVERT.failed, `dns
+    status` (exit 1) and the next apply's refusal; `dns confirm` then keeps the apply and the edit."""
+    _applied_then_moved(run, pair)
+    done = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "4s")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    armed = {name: _armed(pair, name) for name in TWO}
+    snippet = pair.instances["ns-c1"].snippet_dir / "renamer-fv.conf"
+    edited = snippet.read_text() + "# hand fix while armed: keep me\naddress=/hand-fix.fv.lan/10.251.9.9\n"
+    snippet.write_text(edited)
+    _past_deadline(armed)
+    _until_released(pair, "ns-c2")  # the untouched resolver reverts as ever
+    folder = Path(str(armed["ns-c1"]["folder"]))
+    end = time.monotonic() + 20
+    while not (folder / "REVERT.failed").exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert snippet.read_text() == edited  # the hand edit is still there, byte for byte
+    failed = (folder / "REVERT.failed").read_text()
+    assert f"edited since apply {armed['ns-c1']['apply']} wrote it: {snippet}" in failed, failed
+    assert "nothing restored, the edit kept" in failed
+    log = (folder / "REVERT.log").read_text()
+    assert "FAILED: edited since apply" in log and "restored" not in log.replace("nothing restored", ""), log
+    assert not (folder / "DECIDED").exists()
+    # not reverted, as DNS says: ns-c1 still serves the apply's record, ns-c2 the old one
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.1",)}
+    assert _lock(pair, "ns-c1").exists()
+    status = dns(run, pair, "status", "--resolvers", "all")
+    assert status.exit_code == 1, status.stdout
+    assert "revert failed" in status.stdout and "was edited by hand while armed" in status.stdout, status.stdout
+    assert "renamer dns confirm --resolvers ns-c1" in status.stdout
+    assert "dns status: needs a look: ns-c1" in status.stdout
+    refused = dns(run, pair, "apply", "--resolvers", "ns-c1")
+    assert refused.exit_code == 3 and "its revert stopped:" in refused.stderr and "edited since" in refused.stderr
+    kept = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert kept.exit_code == 0, kept.stdout + kept.stderr
+    assert not _lock(pair, "ns-c1").exists() and snippet.read_text() == edited
+    assert (pair.root / "backups" / "ns-c1" / "renamer-apply-last").read_text() == \
+        f"2 {armed['ns-c1']['apply']} applied\n"
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
+
+
+def test_in_one_large_batch_no_window_runs_out_before_the_batch_is_applied(run, fleet: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Known gap (large single batch): three resolvers, one batch, a 6 s window; ns-c2's and
+    ns-c3's tests each take 3.5 s, so ns-c1's window (armed before its write) ran out while ns-c3
+    was still applied and its revert ran while the apply went on to say `armed on 3`. Each armed
+    deadline is now pushed on as the batch goes and to the whole window when the batch is
+    applied: right after the apply every resolver serves the new record, each lock's deadline is
+    the window from the batch's end; then each reverts by itself."""
+    first = dns(run, fleet, "apply", "--resolvers", "all")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    move_gateway(fleet)
+    slow = "sleep 3.5; exit 0"
+    fleet.write_resolvers(ns_c2={"test": fails_once_written(fleet, "ns-c2", slow)},
+                          ns_c3={"test": fails_once_written(fleet, "ns-c3", slow)})
+    started = time.time()
+    result = dns(run, fleet, "apply", "--resolvers", "all", "--confirm-within", "6s")
+    ended = time.time()
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert ended - started > 7, "the batch took longer than the window (else this proves nothing)"
+    assert "dns apply: OK, not final: armed on 3 resolvers" in result.stdout, result.stdout
+    # what DNS says right after the apply: nobody reverted yet
+    assert addresses(fleet, GW, *THREE) == {name: ("10.251.0.2",) for name in THREE}
+    armed = {name: _armed(fleet, name) for name in THREE}
+    for name, what in armed.items():  # the window counts from the batch's end, said in the lock
+        assert int(str(what["deadline"])) >= int(ended) + 6 - 3, (name, what, ended)
+        assert "started" not in (Path(str(what["folder"])) / "REVERT.log").read_text()
+    status = dns(run, fleet, "status", "--resolvers", "all")
+    assert status.exit_code == 0 and status.stdout.count(" armed ") >= 3, status.stdout
+    _until_released(fleet, *THREE, within=40)
+    assert addresses(fleet, GW, *THREE) == {name: ("10.251.0.1",) for name in THREE}
+
+
+def test_two_resolvers_sharing_one_backup_dir_each_keep_a_lock_of_their_own(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """Finding 09: two dnsmasq on one host with the same backup_dir were refused, exit 3, "another
+    dns apply holds the lock" naming the apply's own pid, and waiting never helped. Each resolver
+    now keeps its lock, record and pending marker in `<backup_dir>/<name>`: a plain apply and a
+    commit-confirmed one pass, each armed on its own; confirming one keeps it while the other
+    reverts by itself (DNS asked); a lock left in the shared folder from before is refused."""
+    first = dns(run, pair, "apply", "--resolvers", "all")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    move_gateway(pair)
+    shared = pair.root / "backups" / "shared"
+    pair.write_resolvers(ns_c1={"backup_dir": str(shared)}, ns_c2={"backup_dir": str(shared)})
+    done = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "6s")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "dns apply: OK, not final: armed on 2 resolvers" in done.stdout, done.stdout
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.2",)}
+    locks = {name: json.loads((shared / name / "renamer-apply.lock").read_text())["armed"] for name in TWO}
+    assert not (shared / "renamer-apply.lock").exists()
+    assert locks["ns-c1"]["pid"] != locks["ns-c2"]["pid"]
+    status = dns(run, pair, "status", "--resolvers", "all")
+    assert status.exit_code == 0 and status.stdout.count(" armed ") >= 2, status.stdout
+    kept = dns(run, pair, "confirm", "--resolvers", "ns-c1")
+    assert kept.exit_code == 0, kept.stdout + kept.stderr
+    assert not (shared / "ns-c1" / "renamer-apply.lock").exists()
+    assert (shared / "ns-c2" / "renamer-apply.lock").exists()  # ns-c2's own lock, still armed
+    end = time.monotonic() + 30
+    while (shared / "ns-c2" / "renamer-apply.lock").exists() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.1",)}
+    assert (shared / "ns-c1" / "renamer-apply-last").read_text().endswith(" applied\n")
+    assert (shared / "ns-c2" / "renamer-apply-last").read_text().endswith(" rolled back\n")
+    plain = dns(run, pair, "apply", "--resolvers", "all")  # no confirm: both applied again, exit 0
+    assert plain.exit_code == 0, plain.stdout + plain.stderr
+    assert addresses(pair, GW, *TWO) == {"ns-c1": ("10.251.0.2",), "ns-c2": ("10.251.0.2",)}
+    (shared / "renamer-apply.lock").write_text('{"user": "op", "host": "ctl", "pid": 1}\n')
+    left = dns(run, pair, "apply", "--resolvers", "all")
+    assert left.exit_code == 3, left.stdout + left.stderr
+    assert f"{shared}/renamer-apply.lock is still there, from an apply made before it was shared" in left.stderr

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -42,13 +44,26 @@ def test_a_conflict_is_named_by_its_line_in_head_after_lines_added_above(repo: R
     assert text.splitlines()[4] == "ssh fv-ml1"
 
 
-def test_a_conflict_in_a_crlf_file_names_only_the_line_changed_since(repo: Repo, run: Run) -> None:
+def test_an_edit_beside_the_rewrite_in_a_crlf_file_goes_back_with_it(repo: Repo, run: Run) -> None:
+    """An edit on the line beside one the move rewrote (git's 3-way merge calls it a conflict) is
+    merged line by line (t24-undo 07, f25-undoconf): no refusal, the edit kept, CRLF kept; a
+    real conflict in the same file (the rewritten line edited too) is named by that line only."""
     root = _moved(repo, run)
     data = (root / "stacks/app.env").read_bytes()
     (root / "stacks/app.env").write_bytes(data.replace(b"MODE=prod", b"MODE=staging"))  # beside the rewrite
     git(root, "commit", "-qam", "staging")
     plan = _plan(root)
-    assert [(r.path, r.line, r.text) for r in plan.refusals] == [("stacks/app.env", 2, "MODE=staging")]
+    assert plan.tree is not None and not plan.refusals
+    crlf = FILES["stacks/app.env"]
+    assert isinstance(crlf, bytes)
+    undone = subprocess.run(["git", "-C", str(root), "cat-file", "-p", f"{plan.tree}:stacks/app.env"],
+                            capture_output=True, check=True).stdout
+    assert undone == crlf.replace(b"MODE=prod", b"MODE=staging")
+    data = (root / "stacks/app.env").read_bytes()
+    (root / "stacks/app.env").write_bytes(data.replace(b"GPU_HOST=fv-ml1", b"GPU_HOST=fv-ml1.lab"))
+    git(root, "commit", "-qam", "fqdn")
+    again = _plan(root)
+    assert [(r.path, r.line, r.text) for r in again.refusals] == [("stacks/app.env", 1, "GPU_HOST=fv-ml1.lab")]
 
 
 def test_planning_leaves_no_worktree_no_folder_and_runs_no_hook(repo: Repo, run: Run, tmp_path: Path,
@@ -96,3 +111,19 @@ def test_the_inverse_project_looks_for_the_new_values(repo: Repo) -> None:
     assert inverse.config.renames.pairs() == (("fv-ml1", "ana-ml2"), ("10.251.50.54", "10.250.50.54"))
     found = inverse.matcher.find(b"ssh fv-ml1; ana-ml2 at 10.251.50.54\n")
     assert [(m.old, m.new) for m in found] == [("fv-ml1", "ana-ml2"), ("10.251.50.54", "10.250.50.54")]
+
+
+def test_a_move_commit_s_lines_are_explained_by_its_values_in_any_spelling_and_nothing_else() -> None:
+    """The line-level `unexplained` check (t24-undo 05), pure logic: a zone's serial moved on, a
+    reverse zone renamed with its network, a Terraform address, an upper-case `_` spelling and a
+    PTR owner are the move's work; the one unrelated line beside them is named, by its line."""
+    renames = Renames((("ana-ml2", "fv-ml1"),), (("10.250.50.54", "10.251.50.54"),),
+                      ((ipaddress.ip_network("10.250.0.0/16"), ipaddress.ip_network("10.251.0.0/16")),))
+    was = (b"$ORIGIN 250.10.in-addr.arpa.\n2026120600 ; serial\n54.50 PTR host.lan.\n"
+           b"value = terraform_data.ana-ml2.input\nGPU=ANA_ML2\n54.50.250.10.in-addr.arpa. PTR x.\n"
+           b"owner: ml-team\n")
+    now = (b"$ORIGIN 251.10.in-addr.arpa.\n2026120601 ; serial\n54.50 PTR host.lan.\n"
+           b"value = terraform_data.fv-ml1.input\nGPU=FV_ML1\n54.50.251.10.in-addr.arpa. PTR x.\n"
+           b"owner: gpu-team\n")
+    found = undo._unexplained_lines(undo._needles(renames), was, now, "zone.db", "0" * 40, "rewrite", "m")
+    assert [(r.path, r.line, r.kind, r.text) for r in found] == [("zone.db", 7, "unexplained", "owner: gpu-team")]

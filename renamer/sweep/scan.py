@@ -866,7 +866,7 @@ class FileScanner:
         merged = any(len(olds) > 1 for olds in sources.values())  # two old keys could become one
         # An escaped new value (`fv\u002dml1`) may already stand in its plain spelling.
         escaped = any(b"\\" in n or b"%" in n or b"&#" in n for n in news)
-        risky = (merged or escaped or any(n in data for n in news)
+        risky = (merged or escaped or any(n in data for n in news) or _first_wins(data, news)
                  or any(fmt.retypes(n.decode()) for n in news)
                  or (partial and fmt.structured) or b"{%" in data or b"{{" in data
                  or any(_names(data, e.start) for e in edits)
@@ -1140,3 +1140,15 @@ def _opaque_like(data: bytes, start: int, end: int, like: str) -> bool:
     hash: opaque.py), so that the hit is a token's letters, no near-miss."""
     at = data[start:end].lower().find(like.lower().encode("utf-8", "replace")) if like else -1
     return at != -1 and opaque(data, start + at, start + at + len(like)) is not None
+
+
+# Lists whose reader matches a name in any case and takes its first entry (compose `extra_hosts`, a
+# pod's `hostAliases`, /etc/ethers lines): a new value standing there in another case may collide.
+_ETHERS_LINE = re.compile(rb"(?m)^[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]")
+
+
+def _first_wins(data: bytes, news: set[bytes]) -> bool:
+    if b"extra_hosts" not in data and b"hostAliases" not in data and _ETHERS_LINE.search(data) is None:
+        return False
+    lowered = data.lower()
+    return any(n.lower() in lowered for n in news)

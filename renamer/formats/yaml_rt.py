@@ -38,6 +38,15 @@ def _compose(text: str) -> list[Any]:
     return list(YAML(typ="rt").compose_all(text))
 
 
+def compose_nodes(text: str) -> list[Any]:
+    """Every document's node tree with its marks (`_compose`); ValueError where it does not parse
+    (renamer/data_records.py reads records held as data with their spans)."""
+    try:
+        return _compose(text)
+    except (YAMLError, RecursionError) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else "not YAML") from exc
+
+
 def _scalars(text: str, limit: int | None = None) -> list[tuple[int, int, str, str]]:
     """(start, end, key path, key|value) for every scalar, by character offset (libyaml's
     events stop after `limit`: nothing past the last offset asked for is needed)."""

@@ -50,6 +50,8 @@ from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content, read_scanned
+from renamer.sweep.data_records import might_hold as might_hold_records
+from renamer.sweep.data_records import record_owner_matches, with_serials
 from renamer.sweep.file_rules import submodule_paths_refused, with_lengths, with_serial
 from renamer.sweep.formatted_names import formatted_matches
 from renamer.sweep.function_calls import helm_call_matches, imported_call_matches
@@ -180,6 +182,11 @@ REFUSED_HINTS = {
                "edit makes a consumer that checks it (a secondary, a local root copy) refuse the whole zone; "
                "edit the zone and compute its ZONEMD again (dnssec-signzone -z, ldns-zone-digest), or keep "
                "this file with a keep rule"),
+    "record-owner": ("the owner of a DNS record held as data (a role's zone list, an nsupdate task, an "
+                     "octoDNS or Terraform record) relative to a zone named where it cannot be read (a "
+                     "template variable): it may spell an old name or an old address's reverse name, and "
+                     "what it means cannot be judged; write the zone literally and rerun the sweep, rename "
+                     "the owner by hand, or keep it with a keep rule"),
     "zone-origin": ("a relative name in a zone file whose origin is unknown (no $ORIGIN before it, no "
                     "named.conf naming the file, no zone $INCLUDEing it) that spells an old name or an old "
                     "address's reverse name relatively: what it means cannot be judged; add $ORIGIN (or the "
@@ -571,6 +578,10 @@ class FileScanner:
                 # `A("pug", ...)` in DNSControl's `D("ana.lan", ...)`, nsupdate's `zone:` + `record:`...
                 if self.matcher.may_hold("tool names", data):  # zone_records.LITERALS are of that group
                     matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                # `label: 12.0` of a PTR in a role's zone list `name: 0.10.in-addr.arpa`, octoDNS's
+                # `'70':` in `config/0.0.10.in-addr.arpa.yaml`: owners relative to a zone the file names
+                if might_hold_records(rel, data):
+                    matches = record_owner_matches(data, rel, matches, self.matcher)
                 # nsupdate's `zone ana.lan` over `update add pug.ana.lan.` moving out of the zone
                 matches = nsupdate_matches(data, matches, self.matcher.hosts)
                 # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
@@ -675,6 +686,7 @@ class FileScanner:
         serial = None
         if edits:
             edits, serial = with_serial(fmt, data, edits)
+            edits = with_serials(rel, data, edits)  # a role's zone list's `serial:`
             edits = with_lengths(data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),

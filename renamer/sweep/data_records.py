@@ -102,7 +102,7 @@ def _renamed(address: str, matcher: Matcher) -> str | None:
     """What the renames make of `address` (an address rename or a network move), else None."""
     for found in matcher.find(address.encode("ascii")):
         whole = found.start == 0 and found.end == len(address)
-        if whole and found.kind == "address" and found.refused is None:
+        if whole and found.kind in ("address", "network") and found.refused is None:
             return found.new
     return None
 

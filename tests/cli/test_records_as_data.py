@@ -215,3 +215,15 @@ def test_noop_owners_that_name_no_old_value_stay(repo, run, files: dict[str, str
         assert (root / rel).read_text() == text.replace("10.0.0.70", "10.0.0.71").replace(
             "web01.lab.example", "app01.lab.example")
     assert git(root, "status", "--porcelain") == ""
+
+
+def test_a_network_move_moves_every_ptr_owner_of_the_role_inside_its_zone(repo, run, tmp_path: Path) -> None:
+    conf = "version: 1\nrenames:\n  networks:\n    10.0.0.0/24: 10.0.1.0/24\nallowlist: allow.yaml\n"
+    root = repo({"ansible/host_vars/node1.yml": PI_CLUSTER}, config=conf, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    zones = rendered(root, tmp_path)
+    assert zones["0.10.in-addr.arpa"] == [("12.1.0.10.in-addr.arpa.", "PTR", "node2.homelab.lan."),
+                                          ("13.1.0.10.in-addr.arpa.", "PTR", "node3.homelab.lan.")]
+    assert zones["homelab.lan"] == [("node2.homelab.lan.", "A", "10.0.1.12"), ("node3.homelab.lan.", "A", "10.0.1.13")]
+    assert run(root, "verify", "--strict").exit_code == 0

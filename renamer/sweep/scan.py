@@ -46,6 +46,7 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.project import LoadedProject
 from renamer.sweep import multibyte, subdomains
+from renamer.sweep.binary_hits import GZIP_MAGIC, binary_hits
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
@@ -474,6 +475,7 @@ class FileScanner:
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
+        hit = hit or (content.kind == "binary" and data[:2] == GZIP_MAGIC)  # its text, decompressed
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -662,9 +664,13 @@ class FileScanner:
             covered = {(m.start, m.end) for m in matches}
             matches = sorted([*matches, *(m for m in wide_matches(self.matcher, data)
                                           if (m.start, m.end) not in covered)], key=lambda m: m.start)
+        if content.kind == "binary" and not matches:  # `web0110.0.0.70` of a SQLite row, a .gz's text
+            matches = binary_hits(data, self.matcher, self.project.config.max_file_size)
         if content.kind in ("binary", "encoding"):
             note = (f"{content.detail} text is not rewritten" if content.kind == "encoding"
                     else "binary file (NUL bytes): never rewritten")
+            if matches and matches[0].note:
+                note = f"{note}; {matches[0].note}"
             lines = Lines(data)
             spots = lines.locate([m.start for m in matches])
             refs = [self._reference(rel, lines, m, spots[i], SKIPPED, content.kind, note)

@@ -83,6 +83,9 @@ from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.nix_attrs import NixIndex
 from renamer.sweep.nsupdate_zones import nsupdate_matches
 from renamer.sweep.own_storage import own_storage_matches
+from renamer.sweep.resolved_case import REASON as DNS_CASE
+from renamer.sweep.resolved_case import fqdns as resolved_fqdns
+from renamer.sweep.resolved_case import resolved_case_matches
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
@@ -183,6 +186,9 @@ REFUSED_HINTS = {
                "edit makes a consumer that checks it (a secondary, a local root copy) refuse the whole zone; "
                "edit the zone and compute its ZONEMD again (dnssec-signzone -z, ldns-zone-digest), or keep "
                "this file with a keep rule"),
+    DNS_CASE: ("an old FQDN in another case where a resolver reads it (a URL's host, a host:port, ssh's "
+               "HostName): DNS ignores case, so it is the old name, live; write the new name in the case "
+               "you want by hand, or keep it with a keep rule"),
     "record-owner": ("the owner of a DNS record held as data (a role's zone list, an nsupdate task, an "
                      "octoDNS or Terraform record) relative to a zone named where it cannot be read (a "
                      "template variable): it may spell an old name or an old address's reverse name, and "
@@ -393,6 +399,7 @@ class FileScanner:
     def __init__(self, project: LoadedProject, options: ScanOptions) -> None:
         self.project = project
         self.options = options
+        self.resolved_fqdns = resolved_fqdns(project.matcher)  # old FQDNs a URL's host may spell in any case
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
@@ -616,6 +623,10 @@ class FileScanner:
                 matches = completed_matches(data, matches, self.matcher.completions)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
+        if (hit or loose_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and self.resolved_fqdns and self.matcher.might_match_any_case(data):
+            # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads
+            matches = resolved_case_matches(data, matches, self.resolved_fqdns)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,

@@ -46,6 +46,9 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.project import LoadedProject
 from renamer.sweep import multibyte, subdomains
+from renamer.sweep.access_sets import REASON as ACCESS_SET
+from renamer.sweep.access_sets import access_matches
+from renamer.sweep.access_sets import might_hold as might_hold_access
 from renamer.sweep.binary_hits import GZIP_MAGIC, binary_hits
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
@@ -186,6 +189,9 @@ REFUSED_HINTS = {
                "edit makes a consumer that checks it (a secondary, a local root copy) refuse the whole zone; "
                "edit the zone and compute its ZONEMD again (dnssec-signzone -z, ldns-zone-digest), or keep "
                "this file with a keep rule"),
+    ACCESS_SET: ("a network literal of an access rule (allow, deny, iptables -s, hosts allow, trusted_*) "
+                 "that holds a renamed address: rewritten it moves the rule for its neighbours, left it no "
+                 "longer admits the renamed host; decide the rule by hand, or keep it with a keep rule"),
     DNS_CASE: ("an old FQDN in another case where a resolver reads it (a URL's host, a host:port, ssh's "
                "HostName): DNS ignores case, so it is the old name, live; write the new name in the case "
                "you want by hand, or keep it with a keep rule"),
@@ -400,6 +406,7 @@ class FileScanner:
         self.project = project
         self.options = options
         self.resolved_fqdns = resolved_fqdns(project.matcher)  # old FQDNs a URL's host may spell in any case
+        self.renamed_addresses = [(o, n) for o, n in project.matcher.addresses if ":" not in o]
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
@@ -623,6 +630,9 @@ class FileScanner:
                 matches = completed_matches(data, matches, self.matcher.completions)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
+        if matches and content.kind == "text" and status == CURRENT and self.renamed_addresses \
+                and might_hold_access(data):  # `allow 10.0.0.64/29;` around a renamed 10.0.0.70
+            matches = access_matches(data, matches, self.renamed_addresses)
         if (hit or loose_hit) and content.kind == "text" and status == CURRENT and not any_case \
                 and self.resolved_fqdns and self.matcher.might_match_any_case(data):
             # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads

@@ -6,9 +6,11 @@ for four addresses (the neighbours that did not move lose access, unknown ones g
 `allow 10.0.0.64/29;` left as it is no longer admits the renamed host. Either way a decision the
 operator must make: in an access rule's context (`allow`, `deny`, `Allow from`, iptables `-s`/`-d`,
 `hosts allow`, `trusted_*`, `allowed_ips`, `mynetworks`, `set_real_ip_from`, `cidr_blocks`, ...)
-a network literal (a prefix length or a dotted mask, not /32) holding a renamed address is a
-residual `access-set`, nothing of it rewritten. An interface's `address 10.0.0.70/24` is no access
-rule and follows as before; a literal a network move renames is that move's.
+a network literal (a prefix length or a dotted mask, not /32) holding a renamed address, where it
+spells that address or the new address lies outside it, is a residual `access-set`, nothing of it
+rewritten (a network holding both, `allow 10.0.0.0/24` under `.12 -> .42`, admits the host as
+before). An interface's `address 10.0.0.70/24` is no access rule and follows as before; a literal
+a network move renames is that move's.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ REASON = "access-set"
 _ACCESS = re.compile(
     rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
     rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
-    rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges|from|src|source)(?![\w-])"
+    rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges)(?![\w-])"
     rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny))")
 _NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
                   rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
@@ -54,11 +56,14 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
             continue
         if net.prefixlen >= 32:
             continue
-        inside = [(old, new) for address, old, new in olds if address in net]
-        if not inside or not _in_access_rule(data, found.start()):
-            continue
         start, end = found.start(), found.end()
         over = [i for i, m in enumerate(out) if m.start < end and start < m.end]
+        # spelled in the literal (rewriting moves the rule), or the new address outside it (the host loses
+        # access); a network holding both the old and the new address admits the host as before
+        inside = [(old, new) for address, old, new in olds
+                  if address in net and (over or ipaddress.IPv4Address(new) not in net)]
+        if not inside or not _in_access_rule(data, found.start()):
+            continue
         if any(out[i].kind == "network" or out[i].refused or out[i].kept for i in over):
             continue  # a network move's literal, or decided already
         text = data[start:end].decode("ascii")

@@ -49,3 +49,17 @@ def test_noop_what_is_no_access_set_around_it_follows(text: str, expected: str, 
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "net.conf").read_text() == expected
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize("text", [
+    # pi-cluster's chrony `allow 10.0.0.0/24` under 10.0.0.12 -> 10.0.0.42: both inside, nothing to decide
+    pytest.param("allow 10.0.0.0/24\nserver 10.0.0.70\n", id="a-network-holding-both"),
+    pytest.param("To reach the nodes from my home network (10.0.0.0/23) see 10.0.0.70\n", id="prose-from"),
+])
+def test_noop_a_rule_that_still_admits_the_host(text: str, repo: Callable[..., Path],
+                                                run: Callable[..., Result]) -> None:
+    conf = "version: 1\nrenames:\n  addresses: {10.0.0.70: 10.0.0.90}\nallowlist: allow.yaml\n"
+    root = repo({"chrony.conf": text}, config=conf, allowlist=ALLOW)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "chrony.conf").read_text() == text.replace("10.0.0.70", "10.0.0.90")
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -111,6 +111,7 @@ class Classifier:
         self.allowlist = allowlist
         self.cutover = cutover
         self._exclude = _spec([".git/**", *implicit_excludes, *allowlist.exclude])
+        self._implicit = _spec([".git/**", *implicit_excludes])  # renamer's own files
         self._records = [(r, _spec(r.patterns)) for r in allowlist.records]
         self._claims = {r.name: FolderClaims(r.patterns, _spec) for r in allowlist.records if r.inherited}
         self._named_current = [(folder, _spec([p])) for p in allowlist.current
@@ -126,6 +127,10 @@ class Classifier:
 
     def is_excluded(self, path: str) -> bool:
         return bool(self._exclude.match_file(path))
+
+    def excluded_by_user(self, path: str) -> bool:
+        """Excluded by the allowlist's `exclude:`, not as one of renamer's own files."""
+        return self.is_excluded(path) and not self._implicit.match_file(path)
 
     def is_current_pattern(self, path: str) -> bool:
         return bool(self._current.match_file(path))

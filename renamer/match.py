@@ -29,6 +29,7 @@ from renamer import (
     composed_tails,
     computed_addresses,
     concatenated,
+    data_records,
     declared_patterns,
     foreign_names,
     formatted_names,
@@ -123,7 +124,8 @@ class Matcher:
         # `format("pve%02d", 1)`: an old host name made by a format with a number (formatted_names.py).
         self._formatted = formatted_names.literals(old for old, _ in self.hosts)
         fqdns = any("." in old for old, _ in self.hosts)
-        self._tool_names = tool_names.LITERALS + zone_records.LITERALS if fqdns else ()
+        literals = tool_names.LITERALS + zone_records.LITERALS + data_records.LITERALS
+        self._tool_names = literals if fqdns else ()
         # `10.0.40.10${count.index + 1}`: an old value's start completed by an interpolation
         # (composed_tails.py decides).
         # `base: "192.168.2"`, `10.0.0.%d`: a moved network's leading octets standing as a value, a
@@ -334,7 +336,7 @@ class Matcher:
                 and (b"in-addr.arpa" in (lowered := data.lower()) or b"ip6.arpa" in lowered)):
             return True  # a reverse zone: relative PTR owners of old addresses (sweep/zone_rules.py)
         if self._reverse_owners and b"PTR" in (upper := data.upper()) and (
-                b"SOA" in upper or _PTR_RECORD.search(upper)):
+                b"SOA" in upper or _PTR_RECORD.search(upper) or _PTR_DATA.search(upper)):
             # A reverse zone (or a fragment of one, with no SOA) of unknown origin: its relative
             # owners are residuals there.
             return True
@@ -368,7 +370,8 @@ class Matcher:
         if (every or "computed" in names) and self.might_compute_address(data):
             return True
         if self._tool_names and (every or "tool names" in names) and (
-                tool_names.might_hold(data) or zone_records.might_hold(data)):
+                tool_names.might_hold(data) or zone_records.might_hold(data)
+                or data_records.holds_records(data)):  # `web01:` of an octoDNS zone file
             return True
         if self._own_storage and (every or "own storage" in names) and own_storage.might_hold(data):
             return True
@@ -1422,6 +1425,9 @@ def _dashed_ends(data: bytes) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 _RANGE_WORDS = re.compile(rb"(?i)range|pool|start|begin|first|from|low|min|excluded|forbidden|server-bridge")
 # A PTR record with its class, at a line start, in upper case: a reverse zone's fragment.
 _PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t]+)?PTR[ \t]")
+# A PTR record held as data (`type: PTR` in a role's zone list, an octoDNS file, an nsupdate task;
+# upper-cased): its owner may be an old address's reverse name relative to a zone (sweep/data_records.py).
+_PTR_DATA = re.compile(rb"TYPE[\"']?[ \t]*[:=][ \t]*[\"']?PTR\b")
 
 
 # Where an IPv6 candidate (forms.V6_LEFT + forms.ANY_V6) can start: at the first byte of a run of

@@ -302,6 +302,9 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
     emphasis = _EMPHASIS.fullmatch(text)  # Markdown's **10.0.0.1** is bold, not the glob 10.0.0.1*
     if emphasis:
         text = emphasis.group(2)
+    # `**Ansible control node**`: a bold run closing (or opening) at a word is Markdown, not the glob
+    # `node**`; a glob writes `**` only as a path's whole part (`roles/**`) (break-it round 21, #16)
+    text = _BOLD_EDGE.sub("", text)
     text = re.sub(r"^(?:\^|\\b)+|(?:\$|\\b)+$", "", text)
     candidates = [text]
     if "\\\\" in text:  # inside a JSON or C string: "192\\.168" is the regex 192\.168
@@ -447,6 +450,7 @@ def _glob_head(pattern: str) -> str:
 
 
 _EMPHASIS = re.compile(r"(\*{1,3}|_{1,3})(.+?)\1")
+_BOLD_EDGE = re.compile(r"(?<=[^*/\s])\*{2,3}\Z|\A\*{2,3}(?=[^*/\s])")
 _REGEX_ONLY = re.compile(r"\\[dDwWsS.]|\.[*+?]|\{[0-9]")  # marks that only a regex would hold
 
 

@@ -121,8 +121,16 @@ def commit(root: Path, paths: list[str], message: str, *, hooks: bool = True,
         return None
     try:
         present = [p for p in paths if os.path.lexists(root / p)]
-        if present:
-            _gitpython(repo, "add", "--", *present)
+        # A tracked file under an ignored folder (`/group_vars/` with `!/group_vars/all/vars.yml`):
+        # `git add PATH` refuses it, `git add -u` stages it as git stages any tracked file (break-it
+        # round 21, finding 01). Untracked paths are added as before, never forced.
+        listed = _gitpython(repo, "ls_files", "-z", "--", *present) if present else ""
+        tracked = set(listed.split("\0")) - {""}
+        if tracked:
+            _gitpython(repo, "add", "-u", "--", *sorted(tracked))
+        others = [p for p in present if p not in tracked]
+        if others:
+            _gitpython(repo, "add", "--", *others)
     except git.GitCommandError as exc:
         why = git_error(f"{exc.stderr or ''}\n{exc.stdout or ''}")
         raise RenamerError(f"git commit failed: {why}") from None

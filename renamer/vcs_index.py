@@ -75,7 +75,7 @@ def commit_chosen(root: Path, paths: Sequence[str], chosen: Mapping[str, Chosen]
         _git(root, ["read-tree", "HEAD"], scratch)
         plain = [p for p in paths if p not in chosen]
         if plain:
-            _git(root, ["add", "-A", "--", *plain], scratch)
+            _stage(root, plain, scratch)
         _set(root, {p: (c.mode, c.committed) for p, c in chosen.items()}, scratch)
         before = _git(root, ["rev-parse", "HEAD"], scratch).strip()
         if git_run(["git", "-C", str(root), "diff", "--cached", "--quiet"], env=scratch,
@@ -97,7 +97,7 @@ def commit_chosen(root: Path, paths: Sequence[str], chosen: Mapping[str, Chosen]
     own = {**os.environ, **LITERAL}
     present = [p for p in plain if os.path.lexists(root / p)]
     if present:
-        _git(root, ["add", "-A", "--", *present], own)
+        _stage(root, present, own)
     gone = [p for p in plain if p not in present]  # a rename's old path: the user's index may have none
     if gone:
         _git(root, ["rm", "--cached", "-q", "--ignore-unmatch", "--", *gone], own)
@@ -108,6 +108,17 @@ def commit_chosen(root: Path, paths: Sequence[str], chosen: Mapping[str, Chosen]
 def _set(root: Path, entries: Mapping[str, tuple[str, str]], env: Mapping[str, str]) -> None:
     for path, (mode, sha) in entries.items():
         _git(root, ["update-index", "--add", "--cacheinfo", f"{mode},{sha},{path}"], env)
+
+
+def _stage(root: Path, paths: Sequence[str], env: Mapping[str, str]) -> None:
+    """`git add -A` of `paths`, a tracked one with `-u`: git refuses to add a tracked file under an
+    ignored folder by name, and stages it with `-u` (break-it round 21, finding 01)."""
+    tracked = set(_git(root, ["ls-files", "-z", "--", *paths], env).split("\0")) - {""}
+    if tracked:
+        _git(root, ["add", "-u", "--", *sorted(tracked)], env)
+    others = [p for p in paths if p not in tracked]
+    if others:
+        _git(root, ["add", "-A", "--", *others], env)
 
 
 def _git(root: Path, args: list[str], env: Mapping[str, str], what: str = "") -> str:

@@ -102,6 +102,7 @@ def _matched_unpruned(token: bytes, olds: list[str]) -> str | None:
     emphasis = patterns._EMPHASIS.fullmatch(text)
     if emphasis:
         text = emphasis.group(2)
+    text = patterns._BOLD_EDGE.sub("", text)  # as patterns.py: `node**` closes Markdown bold
     text = re.sub(r"^(?:\^|\\b)+|(?:\$|\\b)+$", "", text)
     candidates = [text] + ([text.replace("\\\\", "\\")] if "\\\\" in text else [])
     candidates += [text.replace("\\\\\\\\", "\\")] if "\\\\\\\\" in text else []

@@ -24,6 +24,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                         "name (the longer name it stands in, or empty)"),
         "encrypted": ("current-state files read only as ciphertext where a value may stand (ansible-vault, "
                       "sops): path, why; --strict fails on them"),
+        "not_read": ("current-state places not read that may hold an old value (a git submodule, a file the "
+                     "allowlist excludes that spells one, an exclude covering every file): path, why; --strict "
+                     "fails on them"),
         "ignored_with_references": ("git-ignored files whose content holds an old value (not checked without "
                                     "--include-ignored)"),
         "ignored_with_old_paths": ("git-ignored files whose path alone holds an old value (a sweep moves them "
@@ -44,7 +47,7 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "schema": _SCHEMA, "name": "the move's name", "summary": "counts, as verify's",
         "references": "every reference with its status (kept, residual, ...), reason and note",
         "near_misses": "as verify's", "stale_exemptions": "exemptions that matched nothing, or kept nothing",
-        "unreadable": "files that could not be read", "encrypted": "as verify's",
+        "unreadable": "files that could not be read", "encrypted": "as verify's", "not_read": "as verify's",
         "ignored_with_references": "as verify's", "ignored_with_old_paths": "as verify's",
         "expired": "as verify's",
         "moved_expired": "Terraform `moved` blocks the sweep wrote, past their expiry: path, line, from, to, move, "

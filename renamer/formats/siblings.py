@@ -43,7 +43,8 @@ _COMMENT = re.compile(r"(?:^|[ \t])(?:#|//).*")
 _LABEL = re.compile(r"[^(){}\[\]=;<>|&!+?`]+")
 _KINDS = {"block": "block", "section": "section", "host": "host line", "job": "job_name",
           "object": "Nagios object name", "server_name": "server_name", "server": "HAProxy server",
-          "map": "nginx map key", "machine": ".netrc machine", "match": "ssh Match host"}
+          "map": "nginx map key", "machine": ".netrc machine", "match": "ssh Match host",
+          "ethers": "ethers entry"}
 # Entries one reader keys by name among their siblings (break-it round 21, findings 11 and 30):
 # an HAProxy section's `server NAME` (unique in its backend), a .netrc `machine NAME` (the first
 # wins: curl would send another machine's credentials), ssh's `Match host NAME` (the first value
@@ -52,6 +53,11 @@ _SERVER = re.compile(r"[ \t]+server[ \t]+(?P<name>[^\s#]+)[ \t]+\S")
 _MACHINE = re.compile(r"[ \t]*machine[ \t]+(?P<name>\S+)(?:[ \t]+(?:login|password|account)\b|[ \t]*\Z)")
 _MATCH = re.compile(r"[ \t]*Match[ \t]+(?:(?:canonical|final)[ \t]+)?host[ \t]+(?P<name>[^\s,#]+)"
                     r"[ \t]*(?:#.*)?\Z", re.IGNORECASE)
+# an /etc/ethers line, `MAC NAME` (NAME a host name or an address): ether-wake, dnsmasq's
+# `read-ethers` and getnameinfo's ether_hostton take the first line of a name (break-it round
+# 21, finding 11): a rename making two one wakes or leases to the other machine's MAC.
+_ETHERS = re.compile(r"[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]+(?P<name>[^\s#]+)"
+                     r"[ \t]*(?:#.*)?\Z")
 # an ungrouped INI inventory (one named by ansible.cfg needs no `[group]`): a host line with its vars
 _INVENTORY_VARS = re.compile(r"(?m)^[A-Za-z0-9_][\w.\-]*[ \t]+ansible_\w+=")
 
@@ -110,6 +116,9 @@ def labels(text: str) -> list[Label]:
             continue
         if (found := _MACHINE.match(line)) is not None and "machine" in line.split()[:1]:
             out.append(Label(number, ("netrc",), "machine", found.group("name")))
+            continue
+        if (found := _ETHERS.match(line)) is not None:
+            out.append(Label(number, ("ethers",), "ethers", found.group("name").lower()))
             continue
         if (found := _MATCH.match(line)) is not None:
             out.append(Label(number, ("ssh-match",), "match", found.group("name").lower()))

@@ -38,6 +38,15 @@ def _compose(text: str) -> list[Any]:
     return list(YAML(typ="rt").compose_all(text))
 
 
+def compose_nodes(text: str) -> list[Any]:
+    """Every document's node tree with its marks (`_compose`); ValueError where it does not parse
+    (renamer/data_records.py reads records held as data with their spans)."""
+    try:
+        return _compose(text)
+    except (YAMLError, RecursionError) as exc:
+        raise ValueError(str(exc).splitlines()[0] if str(exc) else "not YAML") from exc
+
+
 def _scalars(text: str, limit: int | None = None) -> list[tuple[int, int, str, str]]:
     """(start, end, key path, key|value) for every scalar, by character offset (libyaml's
     events stop after `limit`: nothing past the last offset asked for is needed)."""
@@ -374,6 +383,8 @@ def _objects(docs: list[Any]) -> dict[tuple[str, str], list[int]]:
                                        []).append(v.start_mark.line + 1)
         for host, line in _inventory_hosts(doc):
             out.setdefault(("two machines would be one Ansible inventory host", host), []).append(line)
+        for what, host, line in _host_lists(doc):
+            out.setdefault((what, host), []).append(line)
         kind, version = _scalar(doc, "kind"), _scalar(doc, "apiVersion")
         if kind is None or version is None:
             continue
@@ -420,6 +431,54 @@ def _inventory_hosts(doc: Any) -> list[tuple[str, int]]:
             out += [(_key_text(k), k.start_mark.line + 1) for k, _ in hosts.value]
         if type(children).__name__ == "MappingNode":
             pending += [v for _, v in children.value]
+    return out
+
+
+# Lists a reader writes into a container's /etc/hosts in order, where the first entry of a name
+# wins (break-it round 21, finding 11): compose's `extra_hosts` (`"pug:10.0.40.11"`, `pug=...`)
+# and a pod's `hostAliases` (`- ip: ..., hostnames: [pug]`). Two entries a rename makes one name
+# send the new name to the old machine's address.
+_EXTRA_HOST = re.compile(r"[ \t]*(?P<name>[^\s:=]+)[ \t]*[:=]")
+
+
+def _host_lists(doc: Any) -> list[tuple[str, str, int]]:
+    """(what, name, line) of each entry of every `extra_hosts` list and each host name of every
+    `hostAliases` list of a document, a list being the scope (two services may each map a name)."""
+    out: list[tuple[str, str, int]] = []
+    pending = [doc]
+    seen: set[int] = set()
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        kind = type(node).__name__
+        if kind == "SequenceNode":
+            pending += list(node.value)
+            continue
+        if kind != "MappingNode":
+            continue
+        for key, value in node.value:
+            name = _key_text(key)
+            if type(value).__name__ != "SequenceNode":
+                pending.append(value)
+                continue
+            at = key.start_mark.line + 1
+            if name == "extra_hosts":
+                what = f"two extra_hosts entries of the list at line {at} (the first one wins) name"
+                for item in value.value:
+                    scalar = type(item).__name__ == "ScalarNode"
+                    found = _EXTRA_HOST.match(str(item.value)) if scalar else None
+                    if found is not None:
+                        out.append((what, found.group("name").lower(), item.start_mark.line + 1))
+            elif name == "hostAliases":
+                what = f"two hostAliases entries of the list at line {at} (the first one wins) name"
+                for item in value.value:
+                    names = _child(item, "hostnames")
+                    for host in names.value if type(names).__name__ == "SequenceNode" else []:
+                        if type(host).__name__ == "ScalarNode":
+                            out.append((what, str(host.value).lower(), host.start_mark.line + 1))
+            pending.append(value)
     return out
 
 

@@ -115,6 +115,7 @@ def audit_document(name: str, summary: Summary, refs: list[Reference], stale: li
         "stale_exemptions": [{**asdict(s), "stale": not s.files} for s in stale],
         "unreadable": [{"path": p, "error": e} for p, e in summary.skipped_files],
         "encrypted": [{"path": p, "why": w} for p, w in summary.encrypted],
+        "not_read": [{"path": p, "why": w} for p, w in summary.unread],
         "ignored_with_references": summary.ignored_with_references,
         "ignored_with_old_paths": summary.ignored_with_old_paths,
     }
@@ -134,6 +135,7 @@ def verify_document(name: str, summary: Summary, verdict: Verdict) -> dict[str, 
         "findings": [reference_dict(r) for r in summary.residual + summary.unclassified],
         "near_misses": [near_miss_dict(m) for m in summary.derived + summary.near_misses],
         "encrypted": [{"path": p, "why": w} for p, w in summary.encrypted],
+        "not_read": [{"path": p, "why": w} for p, w in summary.unread],
         "ignored_with_references": summary.ignored_with_references,
         "ignored_with_old_paths": summary.ignored_with_old_paths,
     }

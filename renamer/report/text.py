@@ -168,6 +168,10 @@ def _unscanned_lines(summary: Summary) -> list[str]:
         lines.append(f"Encrypted, not read ({plural(len(summary.encrypted), 'current-state file')}; "
                      "once each is checked by hand, exclude it in the allowlist or class it a record):")
         lines += [f"  {path}: {why}" for path, why in summary.encrypted]
+    if summary.unread:  # a submodule, an excluded file spelling an old value: verify --strict fails
+        lines.append(f"Not read ({plural(len(summary.unread), 'current-state place')} that may hold an old "
+                     "value; verify --strict fails on them):")
+        lines += [f"  {path}: {why}" for path, why in summary.unread]
     if summary.ignored_with_references:
         count = len(summary.ignored_with_references)
         lines.append(f"Ignored by git but covered by `current`, holding old values: {count} "
@@ -207,7 +211,8 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
         f", {plural(verdict.collisions, 'collision')}" if verdict.collisions else "") + (
         f", {plural(verdict.skipped, 'current-state file')} skipped unread" if verdict.skipped else "") + (
         f", {plural(verdict.encrypted, 'current-state file')} encrypted, not read"
-        if verdict.encrypted else "")
+        if verdict.encrypted else "") + (
+        f", {plural(verdict.unread, 'current-state place')} not read" if verdict.unread else "")
     lines.append(f"verify: {verdict.word}: {verdict.residual} residual, "
                  f"{verdict.unclassified} unclassified, {misses} near-miss"
                  f"{'es' if misses != 1 else ''}{extra}, {plural(verdict.files_scanned, 'file')} scanned")

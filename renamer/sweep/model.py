@@ -110,6 +110,9 @@ class ScanResult:
     ignored_with_old_paths: tuple[str, ...] = ()
     # current-state files renamer reads only as ciphertext where a value may stand: (path, why)
     encrypted: tuple[tuple[str, str], ...] = ()
+    # current-state files or folders not read though they may hold an old value (a submodule, an
+    # excluded file spelling one): (path, why); sweep/unread.py
+    unread: tuple[tuple[str, str], ...] = ()
 
     def references(self) -> list[Reference]:
         return [ref for f in self.files for ref in f.references]

@@ -24,6 +24,7 @@ from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
 from renamer.sweep.anchors import anchor_literals
+from renamer.sweep.binary_hits import GZIP_MAGIC
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.native_gate import NativeGate, choose_native
@@ -140,6 +141,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 # A BOM, or NULs with an old value in UTF-16/32 code units (no BOM, or in a binary
                 # file): the full scanner reads it and reports it skipped (sweep/wide.py).
                 candidate = data[:2] in WIDE_BOM_STARTS or holds_wide(data, wide)
+                # gzip: its text is read decompressed for the skipped list (sweep/binary_hits.py)
+                candidate = candidate or data[:2] == GZIP_MAGIC
                 if path_loose and loose is not None and loose.might_match(os.fsencode(rel)):
                     candidate = True
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)

@@ -33,6 +33,7 @@ from renamer.sweep.refusals import Refusal, refusals
 from renamer.sweep.scan import REFUSED_HINTS, FileScanner, ScanOptions
 from renamer.sweep.terraform_matches import whole_across_files
 from renamer.sweep.tool_names import expanded_hosts, ssh_included
+from renamer.sweep.unread import not_read
 from renamer.sweep.vars_names import merging as vars_merging
 from renamer.sweep.zone_origins import zone_map
 from renamer.sweep.zone_serials import including_serials
@@ -197,7 +198,9 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
                 ignored_with_old_paths.append(rel)
     return ScanResult(files, chunk.scanned, tuple(ignored_with_references), unreadable, tuple(listed),
                       tuple(chunk.holding), tuple(chunk.linking), tuple(ignored_with_old_paths),
-                      tuple(sorted(chunk.encrypted)))
+                      tuple(sorted(chunk.encrypted)),
+                      tuple(not_read(project.root, tracked, classifier, project.matcher,
+                                     project.config.max_file_size, chunk.scanned)))
 
 
 @once.scoped

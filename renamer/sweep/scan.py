@@ -50,10 +50,16 @@ from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
 from renamer.sweep import multibyte, subdomains
+from renamer.sweep.access_sets import REASON as ACCESS_SET
+from renamer.sweep.access_sets import access_matches
+from renamer.sweep.access_sets import might_hold as might_hold_access
+from renamer.sweep.binary_hits import GZIP_MAGIC, binary_hits
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
 from renamer.sweep.content import classify_bytes, read_content, read_scanned
+from renamer.sweep.data_records import might_hold as might_hold_records
+from renamer.sweep.data_records import record_owner_matches, with_serials
 from renamer.sweep.file_rules import submodule_paths_refused, with_lengths, with_serial
 from renamer.sweep.formatted_names import formatted_matches
 from renamer.sweep.function_calls import helm_call_matches, imported_call_matches
@@ -84,6 +90,9 @@ from renamer.sweep.model import UNCLASSIFIED as UNCLASSIFIED_STATUS
 from renamer.sweep.nix_attrs import NixIndex
 from renamer.sweep.nsupdate_zones import nsupdate_matches
 from renamer.sweep.own_storage import own_storage_matches
+from renamer.sweep.resolved_case import REASON as DNS_CASE
+from renamer.sweep.resolved_case import fqdns as resolved_fqdns
+from renamer.sweep.resolved_case import resolved_case_matches
 from renamer.sweep.subdomains import subdomain_matches
 from renamer.sweep.templated import Definitions, Fates, templated_matches
 from renamer.sweep.templated import Note as TemplatedNote
@@ -186,6 +195,17 @@ REFUSED_HINTS = {
                "edit makes a consumer that checks it (a secondary, a local root copy) refuse the whole zone; "
                "edit the zone and compute its ZONEMD again (dnssec-signzone -z, ldns-zone-digest), or keep "
                "this file with a keep rule"),
+    ACCESS_SET: ("a network literal of an access rule (allow, deny, iptables -s, hosts allow, trusted_*) "
+                 "that holds a renamed address: rewritten it moves the rule for its neighbours, left it no "
+                 "longer admits the renamed host; decide the rule by hand, or keep it with a keep rule"),
+    DNS_CASE: ("an old FQDN in another case where a resolver reads it (a URL's host, a host:port, ssh's "
+               "HostName): DNS ignores case, so it is the old name, live; write the new name in the case "
+               "you want by hand, or keep it with a keep rule"),
+    "record-owner": ("the owner of a DNS record held as data (a role's zone list, an nsupdate task, an "
+                     "octoDNS or Terraform record) relative to a zone named where it cannot be read (a "
+                     "template variable): it may spell an old name or an old address's reverse name, and "
+                     "what it means cannot be judged; write the zone literally and rerun the sweep, rename "
+                     "the owner by hand, or keep it with a keep rule"),
     "zone-origin": ("a relative name in a zone file whose origin is unknown (no $ORIGIN before it, no "
                     "named.conf naming the file, no zone $INCLUDEing it) that spells an old name or an old "
                     "address's reverse name relatively: what it means cannot be judged; add $ORIGIN (or the "
@@ -397,6 +417,8 @@ class FileScanner:
     def __init__(self, project: LoadedProject, options: ScanOptions) -> None:
         self.project = project
         self.options = options
+        self.resolved_fqdns = resolved_fqdns(project.matcher)  # old FQDNs a URL's host may spell in any case
+        self.renamed_addresses = [(o, n) for o, n in project.matcher.addresses if ":" not in o]
         self._held: dict[str, frozenset[str]] = {}  # new value -> the files holding it before the move
         self.matcher = project.matcher
         self.origins = {rel: (origin, apex) for rel, origin, apex in options.zone_origins}
@@ -479,6 +501,7 @@ class FileScanner:
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
+        hit = hit or (content.kind == "binary" and data[:2] == GZIP_MAGIC)  # its text, decompressed
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -593,6 +616,10 @@ class FileScanner:
                 # `A("pug", ...)` in DNSControl's `D("ana.lan", ...)`, nsupdate's `zone:` + `record:`...
                 if self.matcher.may_hold("tool names", data):  # zone_records.LITERALS are of that group
                     matches = zone_record_matches(self.project.root, data, rel, matches, self.matcher.hosts)
+                # `label: 12.0` of a PTR in a role's zone list `name: 0.10.in-addr.arpa`, octoDNS's
+                # `'70':` in `config/0.0.10.in-addr.arpa.yaml`: owners relative to a zone the file names
+                if might_hold_records(rel, data):
+                    matches = record_owner_matches(data, rel, matches, self.matcher)
                 # nsupdate's `zone ana.lan` over `update add pug.ana.lan.` moving out of the zone
                 matches = nsupdate_matches(data, matches, self.matcher.hosts)
                 # `repository: ".../{{ inventory_hostname }}"`: a backup repository named by the machine
@@ -630,6 +657,13 @@ class FileScanner:
                     matches = prefix_matches(data, matches, self.matcher.prefixes, rel)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
+        if matches and content.kind == "text" and status == CURRENT and self.renamed_addresses \
+                and might_hold_access(data):  # `allow 10.0.0.64/29;` around a renamed 10.0.0.70
+            matches = access_matches(data, matches, self.renamed_addresses)
+        if (hit or loose_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and self.resolved_fqdns and self.matcher.might_match_any_case(data):
+            # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads
+            matches = resolved_case_matches(data, matches, self.resolved_fqdns)
         if hit and content.kind == "text" and might_hold_escape(data):
             decodes = (fmt or format_of(rel, data)).escapes
             matches = escaped_matches(self.matcher, data, matches, decodes=decodes,
@@ -678,9 +712,13 @@ class FileScanner:
             covered = {(m.start, m.end) for m in matches}
             matches = sorted([*matches, *(m for m in wide_matches(self.matcher, data)
                                           if (m.start, m.end) not in covered)], key=lambda m: m.start)
+        if content.kind == "binary" and not matches:  # `web0110.0.0.70` of a SQLite row, a .gz's text
+            matches = binary_hits(data, self.matcher, self.project.config.max_file_size)
         if content.kind in ("binary", "encoding"):
             note = (f"{content.detail} text is not rewritten" if content.kind == "encoding"
                     else "binary file (NUL bytes): never rewritten")
+            if matches and matches[0].note:
+                note = f"{note}; {matches[0].note}"
             lines = Lines(data)
             spots = lines.locate([m.start for m in matches])
             refs = [self._reference(rel, lines, m, spots[i], SKIPPED, content.kind, note)
@@ -703,6 +741,7 @@ class FileScanner:
         serial = None
         if edits:
             edits, serial = with_serial(fmt, data, edits)
+            edits = with_serials(rel, data, edits)  # a role's zone list's `serial:`
             edits = with_lengths(data, edits)
         digest = hashlib.sha1(data).hexdigest() if edits else ""
         return FileResult(rel, content.kind, status, tuple(path_refs + refs), tuple(edits),
@@ -894,7 +933,7 @@ class FileScanner:
         merged = any(len(olds) > 1 for olds in sources.values())  # two old keys could become one
         # An escaped new value (`fv\u002dml1`) may already stand in its plain spelling.
         escaped = any(b"\\" in n or b"%" in n or b"&#" in n for n in news)
-        risky = (merged or escaped or any(n in data for n in news)
+        risky = (merged or escaped or any(n in data for n in news) or _first_wins(data, news)
                  or any(fmt.retypes(n.decode()) for n in news)
                  or (partial and fmt.structured) or b"{%" in data or b"{{" in data
                  or any(_names(data, e.start) for e in edits)
@@ -1191,3 +1230,15 @@ def _opaque_like(data: bytes, start: int, end: int, like: str) -> bool:
     hash: opaque.py), so that the hit is a token's letters, no near-miss."""
     at = data[start:end].lower().find(like.lower().encode("utf-8", "replace")) if like else -1
     return at != -1 and opaque(data, start + at, start + at + len(like)) is not None
+
+
+# Lists whose reader matches a name in any case and takes its first entry (compose `extra_hosts`, a
+# pod's `hostAliases`, /etc/ethers lines): a new value standing there in another case may collide.
+_ETHERS_LINE = re.compile(rb"(?m)^[ \t]*[0-9A-Fa-f]{1,2}(?:[:-][0-9A-Fa-f]{1,2}){5}[ \t]")
+
+
+def _first_wins(data: bytes, news: set[bytes]) -> bool:
+    if b"extra_hosts" not in data and b"hostAliases" not in data and _ETHERS_LINE.search(data) is None:
+        return False
+    lowered = data.lower()
+    return any(n.lower() in lowered for n in news)

@@ -38,6 +38,7 @@ class Verdict:
     collisions: int = 0  # new values already in a structured file that the sweep writes them into
     skipped: int = 0  # with strict: current-state files skipped unread (binary, encoding, too large)
     encrypted: int = 0  # with strict: current-state files renamer reads only as ciphertext
+    unread: int = 0  # with strict: a submodule, an excluded file spelling an old value (sweep/unread.py)
 
     @property
     def word(self) -> str:
@@ -69,6 +70,7 @@ class Summary:
     # current-state files read only as ciphertext where a value may stand (ansible-vault, sops):
     # renamer cannot tell what they hold (verify --strict fails until they are excluded or kept)
     encrypted: list[tuple[str, str]] = field(default_factory=list)
+    unread: list[tuple[str, str]] = field(default_factory=list)  # not read, may hold an old value
     ignored_with_references: list[str] = field(default_factory=list)
     ignored_with_old_paths: list[str] = field(default_factory=list)  # their path alone holds one
     pins: list[Pin] = field(default_factory=list)  # a sweep's (the residual ones are in `residual` too)
@@ -81,7 +83,7 @@ class Summary:
     @classmethod
     def of_scan(cls, scan: ScanResult) -> Summary:
         out = cls(files_scanned=scan.files_scanned, skipped_files=list(scan.skipped_files),
-                  encrypted=list(scan.encrypted),
+                  encrypted=list(scan.encrypted), unread=list(scan.unread),
                   ignored_with_references=list(scan.ignored_with_references),
                   ignored_with_old_paths=list(scan.ignored_with_old_paths),
                   files_changed=sum(1 for f in scan.files if f.changes),
@@ -125,9 +127,11 @@ class Summary:
         failed = bool(self.residual or self.unclassified or self.skipped_files or expired)
         skipped = len({r.path for r in self.skipped_live}) if strict else 0
         encrypted = len(self.encrypted) if strict else 0
-        return Verdict(not failed and not (strict and (misses or collisions or skipped or encrypted)), strict,
-                       len(self.residual), len(self.unclassified), len(self.skipped_files), misses,
-                       self.files_scanned, expired, collisions if strict else 0, skipped, encrypted)
+        unread = len(self.unread) if strict else 0
+        unsure = misses or collisions or skipped or encrypted or unread
+        return Verdict(not failed and not (strict and unsure),
+                       strict, len(self.residual), len(self.unclassified), len(self.skipped_files), misses,
+                       self.files_scanned, expired, collisions if strict else 0, skipped, encrypted, unread)
 
     @classmethod
     def of(cls, plan: Plan) -> Summary:

@@ -58,6 +58,10 @@ def test_a_dressed_range_is_never_rewritten_at_one_end(line: str, repo: Callable
     pytest.param("on *web01* and ***web01***", "on *web11* and ***web11***", id="italic-and-bold-italic"),
     pytest.param("web01.lab.example and web05", "web11.lab.example and web05", id="no-range"),
     pytest.param("`web01` - see below", "`web11` - see below", id="prose-after-a-dash"),
+    # break-it round 21, finding 16 (pi-cluster docs): bold closing after an old name's prefix
+    pytest.param("**Ansible control web0**, `pimaster` is deployed on web01.",
+                 "**Ansible control web0**, `pimaster` is deployed on web11.", id="bold-after-a-prefix"),
+    pytest.param("See **web0 nodes** and web01", "See **web0 nodes** and web11", id="bold-opening-at-a-prefix"),
 ))
 def test_emphasis_and_prose_are_no_range_or_glob(line: str, expected: str, repo: Callable[..., Path],
                                                  run: Callable[..., Result]) -> None:
@@ -68,6 +72,7 @@ def test_emphasis_and_prose_are_no_range_or_glob(line: str, expected: str, repo:
 
 @pytest.mark.parametrize("line", (
     pytest.param("ls web01*", id="host-glob"), pytest.param("allow 10.0.0.1*", id="address-glob"),
+    pytest.param("ls web0*", id="prefix-glob"), pytest.param("rsync web0?:/srv", id="prefix-glob-one-character"),
 ))
 def test_a_glob_needs_a_decision(line: str, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
     root = repo({"run.sh": line + "\n"}, config=CONFIG, allowlist=ALLOW)

@@ -79,6 +79,19 @@ FINE = {"stacks/fine.env": "HOST=ana-ml2\n"}  # a file the sweep would rewrite, 
                  "the .netrc machine 'fv-ml1' would stand twice", id="netrc-machine"),
     pytest.param(".ssh/config", "Match host ana-ml2\n  User a\nMatch host fv-ml1\n  User b\n", 3,
                  "the ssh Match host 'fv-ml1' would stand twice", id="ssh-match-host"),
+    # Break-it round 21, finding 11 (the rest): lists whose reader takes the first entry of a name.
+    pytest.param("compose.yaml", 'services:\n  x:\n    image: a\n    extra_hosts:\n      - "ana-ml2:10.0.0.1"\n'
+                 '      - "fv-ml1:10.0.0.2"\n', 6, "two extra_hosts entries of the list at line 4 (the first one "
+                 "wins) name 'fv-ml1' (lines 5, 6)", id="compose-extra-hosts"),
+    pytest.param("compose.yaml", "services:\n  x:\n    image: a\n    extra_hosts:\n      - \"ana-ml2:10.0.0.1\"\n"
+                 "      - FV-ML1:10.0.0.2\n", 6, "two extra_hosts entries", id="compose-extra-hosts-any-case"),
+    pytest.param("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: a}]\n"
+                 "  hostAliases:\n    - ip: 10.0.0.1\n      hostnames: [ana-ml2]\n    - ip: 10.0.0.2\n"
+                 "      hostnames:\n        - fv-ml1\n", 11,
+                 "two hostAliases entries of the list at line 6 (the first one wins) name 'fv-ml1' (lines 8, 11)",
+                 id="kubernetes-host-aliases"),
+    pytest.param("ethers", "00:11:22:33:44:55 ana-ml2\n00:11:22:33:44:66 fv-ml1\n", 2,
+                 "the ethers entry 'fv-ml1' would stand twice", id="etc-ethers"),
     # HCL, read by python-hcl2 (issue 32 item 1): an object constructor written on one line was
     # written silently before (no key-like line to see), and terraform then fails on it.
     pytest.param("infra/main.tf", 'resource "terraform_data" "x" {\n  input = { ana-ml2 = "a", fv-ml1 = "b" }\n}\n',
@@ -146,6 +159,12 @@ def test_toml_noop_a_dot_inside_a_string_or_another_name(repo, run) -> None:
     pytest.param("hosts.yaml", "{% if x %}\nana-ml2: 1\n{% else %}\nfv-ml1: 2\n{% endif %}\n", id="jinja-if-else"),
     pytest.param("t.yml.j2", "{% for h in hs %}\n{{ h }}:\n  peer: ana-ml2\n{% endfor %}\nfv-ml1: 1\n",
                  id="j2-values"),
+    # each service's extra_hosts, each pod's hostAliases is a list of its own; one entry naming both is one
+    pytest.param("compose.yaml", 'services:\n  a:\n    extra_hosts: ["ana-ml2:10.0.0.1"]\n  b:\n'
+                 '    extra_hosts: ["fv-ml1:10.0.0.2"]\n', id="extra-hosts-of-two-services"),
+    pytest.param("pod.yaml", "spec:\n  hostAliases:\n    - ip: 10.0.0.1\n      hostnames: [ana-ml2, fv-ml1]\n",
+                 id="host-aliases-one-entry"),
+    pytest.param("ethers", "00:11:22:33:44:55 ana-ml2\n00:11:22:33:44:66 fv-ml2\n", id="ethers-apart"),
 ])
 def test_safe_edits_are_made(repo, run, rel: str, text: str) -> None:
     root = repo({rel: text}, allowlist=ALLOW)

@@ -194,20 +194,9 @@ def _octodns(doc: Any, zone: str, at: _Offsets, rel: str) -> Iterator[Owner]:
 
 
 def _walk(doc: Any, at: _Offsets) -> Iterator[Owner]:
-    pending = [doc]
-    seen: set[int] = set()
-    while pending:
-        node = pending.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        kind = _kind(node)
-        if kind == "SequenceNode":
-            pending += list(node.value)
-        elif kind == "MappingNode":
-            yield from _zone_mapping(node, at)
-            yield from _task(node, at)
-            pending += [v for _, v in node.value]
+    for node in yaml_rt.mappings(doc):
+        yield from _zone_mapping(node, at)
+        yield from _task(node, at)
 
 
 def _zone_key(mapping: Any) -> tuple[str, Any] | None:

@@ -9,7 +9,7 @@ import bisect
 import contextlib
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -441,10 +441,8 @@ def _inventory_hosts(doc: Any) -> list[tuple[str, int]]:
 _EXTRA_HOST = re.compile(r"[ \t]*(?P<name>[^\s:=]+)[ \t]*[:=]")
 
 
-def _host_lists(doc: Any) -> list[tuple[str, str, int]]:
-    """(what, name, line) of each entry of every `extra_hosts` list and each host name of every
-    `hostAliases` list of a document, a list being the scope (two services may each map a name)."""
-    out: list[tuple[str, str, int]] = []
+def mappings(doc: Any) -> Iterator[Any]:
+    """Every mapping node of a composed document, each once (an alias's target is one node)."""
     pending = [doc]
     seen: set[int] = set()
     while pending:
@@ -455,13 +453,19 @@ def _host_lists(doc: Any) -> list[tuple[str, str, int]]:
         kind = type(node).__name__
         if kind == "SequenceNode":
             pending += list(node.value)
-            continue
-        if kind != "MappingNode":
-            continue
+        elif kind == "MappingNode":
+            yield node
+            pending += [value for _, value in node.value]
+
+
+def _host_lists(doc: Any) -> list[tuple[str, str, int]]:
+    """(what, name, line) of each entry of every `extra_hosts` list and each host name of every
+    `hostAliases` list of a document, a list being the scope (two services may each map a name)."""
+    out: list[tuple[str, str, int]] = []
+    for node in mappings(doc):
         for key, value in node.value:
             name = _key_text(key)
             if type(value).__name__ != "SequenceNode":
-                pending.append(value)
                 continue
             at = key.start_mark.line + 1
             if name == "extra_hosts":
@@ -478,7 +482,6 @@ def _host_lists(doc: Any) -> list[tuple[str, str, int]]:
                     for host in names.value if type(names).__name__ == "SequenceNode" else []:
                         if type(host).__name__ == "ScalarNode":
                             out.append((what, str(host.value).lower(), host.start_mark.line + 1))
-            pending.append(value)
     return out
 
 

@@ -54,6 +54,7 @@ RESOLVERS = f"""\
 resolvers:
   - name: ns-ana
     address: 10.250.0.53
+    target: ssh://root@ns-ana   # two machines (in-memory transports here): each its own backup_dir
     snippet_dir: {SNIPPETS}
     backup_dir: {BACKUPS}
     test: [dnsmasq, --test]
@@ -62,6 +63,7 @@ resolvers:
     dhcp: [ana]
   - name: ns-fv
     address: 10.251.0.53
+    target: ssh://root@ns-fv
     snippet_dir: {SNIPPETS}
     backup_dir: {BACKUPS}
     test: [dnsmasq, --test]

@@ -14,6 +14,7 @@ from hypothesis import settings
 
 from renamer.cli import cli
 from tests.testing.repos import Files, make_repo
+from tests.testing.terraform import require_terraform
 
 # The longest tests (real daemons killed over and over, ansible-playbook runs), longest first:
 # `pytest -n auto` hands the tests out one or two at a time in this order (pytest_configure
@@ -157,3 +158,9 @@ def sshd(tmp_path: Path):  # type: ignore[no-untyped-def]
 def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Plain folders keep renamer's state under XDG_STATE_HOME: a throwaway one per test."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
+
+
+@pytest.fixture
+def terraform_binary() -> str:
+    """terraform's path for a test marked `needs_terraform`: the test fails where it is missing."""
+    return require_terraform()

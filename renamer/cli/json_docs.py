@@ -114,7 +114,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
     "renamer dns who-asks --format json": {
         "schema": _SCHEMA, "ok": "no client asked, and every log read covers the window",
         "since": "the window's start", "olds": "the old names and addresses looked for",
-        "logs": "per resolver read: resolver, path, queries (in the window), first, last, problem",
+        "logs": ("per resolver read: resolver, path, queries (in the window), own (of them, renamer's own "
+                 "checks for an old value, not counted as a client's), first, last, problem"),
         "askers": "per old value and client: old, client, resolver, count, types, last",
     },
     "renamer campaign plan --format json": {

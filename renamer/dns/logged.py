@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from renamer.dns.own_case import is_marked
+
 
 @dataclass(frozen=True)
 class Logged:
@@ -15,6 +17,7 @@ class Logged:
     client: str  # the address that asked
     name: str  # the name asked, lower case, without the final dot
     rdtype: str  # A, AAAA, PTR ...
+    own: bool = False  # asked by renamer's own checks, in its own case (dns/own_case.py)
 
 
 def logged(stamp: str, client: str, name: str, rdtype: str) -> Logged | None:
@@ -23,7 +26,8 @@ def logged(stamp: str, client: str, name: str, rdtype: str) -> Logged | None:
         ipaddress.ip_address(client)
     except ValueError:
         return None
-    return Logged(stamp.strip(), client, name.rstrip(".").lower(), rdtype.upper())
+    asked = name.rstrip(".")
+    return Logged(stamp.strip(), client, asked.lower(), rdtype.upper(), is_marked(asked))
 
 
 def reader(pattern: re.Pattern[str]) -> Callable[[str], Logged | None]:

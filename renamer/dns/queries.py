@@ -83,6 +83,7 @@ class LogRead:
     resolver: str
     path: str
     queries: int = 0  # in the window
+    own: int = 0  # of them, renamer's own checks (dns/own_case.py): no client's
     first: dt.datetime | None = None  # the earliest query the log holds
     last: dt.datetime | None = None
     problem: str | None = None  # why it cannot say who asks (missing, empty, rotated ...)
@@ -181,6 +182,9 @@ def _read_log(resolver: Resolver, lines: Iterable[str], wanted: dict[str, str], 
         old = wanted.get(query.name)
         if old is None:
             continue
+        if query.own:  # renamer's own check that the old value is gone: not a client still using it
+            read.own += 1
+            continue
         asker = askers.setdefault((old, resolver.name, query.client), Asker(old, query.client, resolver.name))
         asker.count += 1
         asker.types.add(query.rdtype)
@@ -213,7 +217,7 @@ def document(found: WhoAsks) -> dict[str, object]:
         return None if value is None else value.isoformat(timespec="seconds")
 
     return {"ok": found.ok, "since": stamp(found.since), "olds": list(found.olds),
-            "logs": [{"resolver": log.resolver, "path": log.path, "queries": log.queries,
+            "logs": [{"resolver": log.resolver, "path": log.path, "queries": log.queries, "own": log.own,
                       "first": stamp(log.first), "last": stamp(log.last), "problem": log.problem}
                      for log in found.logs],
             "askers": [{"old": a.old, "client": a.client, "resolver": a.resolver, "count": a.count,
@@ -232,6 +236,9 @@ def text(found: WhoAsks, width: int | None = None) -> tuple[str, str]:
         else:
             lines.append(f"{log.resolver}: {log.path}: {log.queries} queries in the window (the log: "
                          f"{_shown(log.first)} to {_shown(log.last)})")
+        if log.own:
+            lines.append(f"{log.resolver}: {log.own} question(s) for an old value were renamer's own checks "
+                         "(asked in its own case: KiD1-Pc.HoMe.LaN), not counted")
     since = f"since {found.since:%Y-%m-%d %H:%M:%S %Z}"
     clients = {(a.client, a.resolver) for a in found.askers}
     if found.askers:

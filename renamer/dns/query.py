@@ -25,8 +25,10 @@ import dns.rdatatype
 from renamer import work
 from renamer.dns.answers import Answer, NoAnswer, Querier
 from renamer.dns.inventory import Resolver
+from renamer.dns.own_case import marked
 
 _RANDOM = random.SystemRandom()
+_NAMES = frozenset({"CNAME", "PTR", "NS", "DNAME", "MX", "SRV", "SOA"})  # types whose data holds names
 
 
 class DnsPythonQuerier:
@@ -49,13 +51,17 @@ class DnsPythonQuerier:
         self.family = socket.AF_INET6 if resolver.address.version == 6 else socket.AF_INET
 
     def _request(self, name: str, rdtype: str, ident: int | None = None) -> Any:
-        request = dns.message.make_query(name, dns.rdatatype.from_text(rdtype), id=ident)
+        request = dns.message.make_query(marked(name), dns.rdatatype.from_text(rdtype), id=ident)
         request.flags |= dns.flags.RD
         return request
 
     def _answer(self, response: Any) -> Answer:
-        records = tuple((dns.rdatatype.to_text(rrset.rdtype), str(item))
-                        for rrset in response.answer for item in rrset)
+        # A name in the data (a CNAME's or PTR's target) compressed against the question comes back
+        # in the question's case, which is renamer's own (dns/own_case.py): names are compared as
+        # DNS compares them, in lower case; text (TXT) keeps its case.
+        records = tuple((kind, str(item).lower() if kind in _NAMES else str(item))
+                        for rrset in response.answer
+                        for kind in (dns.rdatatype.to_text(rrset.rdtype),) for item in rrset)
         return Answer(dns.rcode.to_text(response.rcode()), records)
 
     def _tcp(self, request: Any) -> Answer:
@@ -131,7 +137,7 @@ def _query_wire(name: str, rdtype: str, ident: int) -> bytes:
     """A standard query (RD set, one question, class IN) in wire format."""
 
     header = ident.to_bytes(2, "big") + b"\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00"
-    question = dns.name.from_text(name).to_wire() or b""
+    question = dns.name.from_text(marked(name)).to_wire() or b""  # in renamer's case: dns/own_case.py
     return header + question + int(dns.rdatatype.from_text(rdtype)).to_bytes(2, "big") + b"\x00\x01"
 
 

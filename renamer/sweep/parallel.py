@@ -83,6 +83,9 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     joined = "\0".join(paths)
     path_needles = [n for n in (os.fsdecode(x) for x in needles) if n in joined]  # U-labels: UTF-8
     loose = project.loose if options.loose else None
+    # An old value in another spelling in a path (`host_vars/PUG.yml`, `bin/ssh-pug`): a near-miss
+    # the scanner reports (its path). One test for the chunk; then only where it said yes.
+    path_loose = loose is not None and loose.might_match(os.fsencode(joined))
     present = options.present
     slugs = anchor_literals(project)
     gates = _gates(project, loose is not None, present + slugs)
@@ -137,6 +140,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 # A BOM, or NULs with an old value in UTF-16/32 code units (no BOM, or in a binary
                 # file): the full scanner reads it and reports it skipped (sweep/wide.py).
                 candidate = data[:2] in WIDE_BOM_STARTS or holds_wide(data, wide)
+                if path_loose and loose is not None and loose.might_match(os.fsencode(rel)):
+                    candidate = True
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)
                     answer = native.answer(data, rel, candidate, path_needles)
                     if answer is None:

@@ -475,7 +475,8 @@ class FileScanner:
         # A Kea `.json` is JSON in every other respect (formats/dns_config.py).
         any_case = fmt is not None and (fmt.dns_names or names_dns(rel))
         hit = hit or any_case
-        if not (hit or wide or path_hit or loose_hit or content.kind == "too-large"):
+        path_loose = self.options.loose and self.project.loose.might_match(os.fsencode(rel))
+        if not (hit or wide or path_hit or loose_hit or path_loose or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
@@ -486,6 +487,7 @@ class FileScanner:
         # A link or a file too large to rewrite is still renamed with its folder: left behind,
         # a link would dangle and the old folder would stay.
         path_kept = path_hit and self.project.classifier.path_kept(rel)
+        path_near = self._path_near_misses(rel) if path_loose and status != RECORD and not path_kept else []
         new_path = self._new_path(rel) if status == CURRENT and path_hit and not path_kept else None
         path_refs = self._path_references(rel, klass, kept=path_kept) if status != RECORD and path_hit else []
         if new_path is not None:
@@ -510,10 +512,12 @@ class FileScanner:
                 refs = [replace(r, status=RESIDUAL, reason="dangling-link",
                                 note=f"symlink to {shown}: {missing} does not exist; re-point it at the "
                                      "renamed path") for r in refs]
-            return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
+            return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path,
+                              near_misses=tuple(path_near))
         if content.kind == "too-large":
             refs = list(self._scan_large(rel, Path(path), content.detail))
-            return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path)
+            return FileResult(rel, content.kind, status, tuple(path_refs + refs), new_path=new_path,
+                              near_misses=tuple(path_near))
         find = self.matcher.find_any_case if any_case else self.matcher.find
         templated: list[TemplatedNote] = []
         inserts: list[Edit] = []  # `moved` blocks after renamed Terraform labels
@@ -661,10 +665,11 @@ class FileScanner:
             if content.kind == "binary":  # a binary "line" is noise in a report
                 refs = [replace(r, text="") for r in refs]
             return FileResult(rel, content.kind, status, tuple(refs), new_path=new_path,
-                              mode=content.mode)
+                              near_misses=tuple(path_near), mode=content.mode)
         near = self._near_misses(rel, data, matches, loose=self.options.loose, any_case=any_case,
                                  zone_like=zone_like and b"\\" in data, double=double) \
             if status != RECORD and (hit or loose_hit) else []
+        near = path_near + near
         if templated and status != RECORD:
             near += self._templated_notes(rel, data, templated)
         if not matches and not inserts:  # a `moved` block alone: a key spelled in another file moved
@@ -1042,6 +1047,29 @@ class FileScanner:
                 out.append(Reference(rel, 0, m.start + 1, m.old, m.new, status, reason, note, rel, None,
                                      "path"))
         return out
+
+    def _path_near_misses(self, rel: str) -> list[NearMiss]:
+        """An old name inside a longer name of the file's path (`bin/ssh-pug`, `backup-pug.tar`):
+        a near-miss, as the same spelling in a file's text is. The exact rules rename a path only
+        where a whole component (or its stem) is the old value, so a path like this was renamed by
+        nobody and said by nobody (a trial on mholzen/init, `bin/ssh-ubuntu-1`). Line 0: the path."""
+        data = os.fsencode(rel)
+        taken = Spans([(m.start, m.end) for m in self.matcher.find(data)])
+        out = []
+        for start, end, spelling, like in self.project.loose.find(data, taken.spans):
+            if taken.overlaps(start, end):
+                continue
+            before = data[max(0, start - 1):start].decode("latin-1")
+            after = data[end:end + 8].decode("utf-8", "replace")
+            if near_miss.in_identifier(spelling, like, before, after) or _opaque_like(data, start, end, like):
+                continue
+            out.append(NearMiss(rel, 0, start + 1, spelling, like, "near-miss", rel,
+                                f"{near_miss.why(spelling, like, before, after)}, in the path",
+                                near_miss.name_around(data, start, end) if spelling == like else ""))
+        if not out or self.project.classifier.near_miss_path_ignored(rel):
+            return []
+        ignore = self.project.allowlist.near_miss_ignore
+        return [m for m in out if not any(p.fullmatch(m.text) for p in ignore)]
 
     def _near_misses(self, rel: str, data: bytes, matches: list[Match], *, loose: bool,
                      any_case: bool = False, zone_like: bool = False,

@@ -105,7 +105,14 @@ class Summary:
                 out.skipped.append(ref)
         out.skipped_live.extend(r for f in scan.files if f.status == CURRENT for r in f.references
                                 if r.status == SKIPPED and r.reason in _UNREAD)
+        folders: set[str] = set()
         for miss in scan.near_misses():
+            if miss.line == 0:  # in the path: a folder's spelling once, at the first file under it
+                folder = miss.path[:miss.path.find("/", miss.column - 1 + len(miss.text)) + 1]
+                if folder:
+                    if folder in folders:
+                        continue
+                    folders.add(folder)
             (out.derived if miss.kind == "derived-name" else out.near_misses).append(miss)
         return out
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -18,6 +17,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.conftest import Result
+from tests.testing.terraform import needs_terraform
 
 ANSIBLE_INVENTORY = str(Path(sys.executable).parent / "ansible-inventory")
 ALLOW = "version: 1\ncurrent: ['**']\n"
@@ -190,8 +190,7 @@ def test_a_terraform_templatefile_follows_the_variable_default(repo: Callable[..
 
 # Terraform is in neither Debian nor PyPI (HashiCorp's licence): .ci/run takes it from HashiCorp's
 # apt repository where that can be reached; without it the bytes are still checked above.
-@pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not installed (not in Debian or "
-                    "on PyPI); the swept bytes are checked by test_a_terraform_templatefile_follows_the_variable_default")
+@needs_terraform
 def test_a_terraform_templatefile_follows_the_variable_default_as_terraform_renders_it(
         repo: Callable[..., Path], run: Callable[..., Result]) -> None:
     root = _templatefile_moved(repo, run)

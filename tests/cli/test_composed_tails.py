@@ -19,6 +19,7 @@ import jinja2
 import pytest
 
 from tests.conftest import Result
+from tests.testing.terraform import needs_terraform
 
 CONFIG = """\
 version: 1
@@ -42,8 +43,6 @@ resource "terraform_data" "k3s-server-node" {
 output "built" { value = [for r in terraform_data.k3s-server-node : r.output] }
 """
 TERRAFORM = shutil.which("terraform")
-needs_terraform = pytest.mark.skipif(TERRAFORM is None, reason="terraform is not installed (in neither Debian nor "
-                                     "PyPI; .ci/run adds it from HashiCorp's apt repository where reachable)")
 
 
 def _built(folder: Path) -> list[dict[str, str]]:

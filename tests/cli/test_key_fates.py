@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -23,6 +22,7 @@ import pytest
 from tests.conftest import Result
 from tests.testing.repos import PUG_ALLOW as ALLOW
 from tests.testing.repos import PUG_CONFIG as CONFIG
+from tests.testing.terraform import needs_terraform
 
 KEEP = "  # renamer: keep old box"
 
@@ -114,8 +114,7 @@ def _terraform(root: Path, tmp: Path) -> subprocess.CompletedProcess[str]:
                           env=env, capture_output=True, text=True, check=False)
 
 
-@pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not installed; the swept bytes "
-                    "are checked by test_a_module_reference_follows_its_callers_renamed_key")
+@needs_terraform
 def test_terraform_plans_the_swept_module_call(tmp_path: Path, repo: Callable[..., Path],
                                                run: Callable[..., Result]) -> None:
     caller = _call("dns", "./modules/dns") + 'output "ip" { value = module.dns.ip }\n'

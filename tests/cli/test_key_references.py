@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -19,7 +18,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.testing.repos import snapshot
-from tests.testing.terraform import tag
+from tests.testing.terraform import needs_terraform, tag
 
 CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n"
 ALLOW = """\
@@ -150,8 +149,7 @@ def test_an_hcl_map_key_and_its_lookups_move_together(repo: Callable[..., Path],
 # Terraform is in neither Debian nor PyPI (HashiCorp's licence): .ci/run takes it from HashiCorp's
 # apt repository where that can be reached. Without it the swept bytes are still checked above;
 # this adds terraform's own reading of them.
-@pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not installed (not in Debian or "
-                    "on PyPI); the swept bytes are checked by test_an_hcl_map_key_and_its_lookups_move_together")
+@needs_terraform
 def test_an_hcl_map_key_and_its_lookups_move_together_as_terraform_reads_them(
         tmp_path: Path, repo: Callable[..., Path], run: Callable[..., Result]) -> None:
     root = _hcl_repo(repo)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.testing.repos import snapshot
-from tests.testing.terraform import tagged
+from tests.testing.terraform import needs_terraform, tagged
 
 CONFIG = ("version: 1\nrenames:\n  hosts: {pug: wolf, pug.ana.lan: wolf.fv.lan}\n"
           "  addresses: {10.0.0.5: 10.1.0.5}\nallowlist: allow.yaml\n")
@@ -291,8 +290,7 @@ def _terraform(root: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess
 # Terraform is in neither Debian nor PyPI: without it the swept bytes are still checked by the
 # test above; this adds terraform's own reading of them (init needs no download: only the
 # builtin terraform_data and a local module).
-@pytest.mark.skipif(shutil.which("terraform") is None, reason="terraform is not installed (not in Debian or "
-                    "on PyPI); the swept bytes are checked by test_swept_labels_of_builtin_resources_and_local_modules")
+@needs_terraform
 def test_terraform_validates_the_swept_labels(tmp_path: Path, repo: Callable[..., Path],
                                               run: Callable[..., Result]) -> None:
     root = repo(VALIDATED, config=CONFIG, allowlist=ALLOW)

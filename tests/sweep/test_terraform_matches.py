@@ -7,7 +7,6 @@ always run (sweep/terraform_labels.py, sweep/terraform_matches.py, hcl_blocks.py
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -16,11 +15,7 @@ import pytest
 
 from tests.conftest import Result
 from tests.sweep.test_terraform_labels import ALLOW, CONFIG, _swept, _terraform, _verify
-from tests.testing.terraform import tag, tagged
-
-HAS_TERRAFORM = shutil.which("terraform") is not None
-needs_terraform = pytest.mark.skipif(not HAS_TERRAFORM, reason="terraform is not installed (not in Debian or "
-                                     "on PyPI); the swept bytes are checked by the test beside this one")
+from tests.testing.terraform import needs_terraform, tag, tagged
 
 MOD = {"mod/main.tf": 'variable "pug" {\n  type = string\n}\noutput "pug" {\n  value = var.pug\n}\n'}
 CALLS = ('module "m" {\n  source   = "./mod"\n  for_each = toset(["a"])\n  pug      = each.key\n}\n'
@@ -150,6 +145,7 @@ def test_terraform_test_passes_after_the_sweep(tmp_path: Path, repo: Callable[..
 
 
 # finding 5: an override file never gets a `moved` block
+@needs_terraform
 @pytest.mark.parametrize("override", ["main_override.tf", "override.tf"])
 def test_an_override_file_gets_no_moved_block(override: str, tmp_path: Path, repo: Callable[..., Path],
                                               run: Callable[..., Result]) -> None:
@@ -160,8 +156,7 @@ def test_an_override_file_gets_no_moved_block(override: str, tmp_path: Path, rep
     _swept(root, run)
     assert (root / override).read_text() == files[override].replace("pug", "wolf")
     assert (root / "main.tf").read_text().count("moved {") == 1
-    if HAS_TERRAFORM:
-        _init_validate(root, tmp_path)
+    _init_validate(root, tmp_path)
 
 
 # finding 6: an existing `moved` block's `to` stays: old -> pug, then pug -> wolf, then wolf -> fox
@@ -169,15 +164,15 @@ CHAIN = ('resource "terraform_data" "pug" {\n}\n\nmoved {\n  from = terraform_da
          '  to   = terraform_data.pug\n}\n')
 
 
+@needs_terraform
 def test_a_moved_chain_grows_one_link_per_sweep(tmp_path: Path, repo: Callable[..., Path],
                                                 run: Callable[..., Result]) -> None:
     root = repo({"main.tf": CHAIN, "caller/main.tf": 'module "c" {\n  source = "../"\n}\n'},
                 config=CONFIG, allowlist=ALLOW)
     state = tmp_path / "outside.tfstate"  # outside the repo: renamer refuses labels a state file names
-    if HAS_TERRAFORM:  # the resource exists as `pug` before the sweep
-        for step in (("init", "-input=false"), ("apply", "-auto-approve", "-input=false", f"-state={state}")):
-            done = _terraform(root, tmp_path, *step)
-            assert done.returncode == 0, done.stdout + done.stderr
+    for step in (("init", "-input=false"), ("apply", "-auto-approve", "-input=false", f"-state={state}")):
+        done = _terraform(root, tmp_path, *step)
+        assert done.returncode == 0, done.stdout + done.stderr
     _swept(root, run)
     first = CHAIN.replace('"pug"', '"wolf"') .replace(
         '{\n}\n\nmoved', '{\n}\n\n' + tag() + '\nmoved {\n  from = terraform_data.pug\n  to   = terraform_data.wolf\n}'
@@ -190,11 +185,10 @@ def test_a_moved_chain_grows_one_link_per_sweep(tmp_path: Path, repo: Callable[.
         '{\n}\n\n#', '{\n}\n\n' + tag() + '\nmoved {\n  from = terraform_data.wolf\n  to   = terraform_data.fox\n}'
                         '\n\n#', 1)
     assert (root / "main.tf").read_text() == second
-    if HAS_TERRAFORM:
-        done = _terraform(root, tmp_path, "plan", "-input=false", f"-state={state}")
-        assert done.returncode == 0, done.stdout + done.stderr
-        assert "terraform_data.pug has moved to terraform_data.fox" in done.stdout, done.stdout
-        assert "0 to add, 0 to change, 0 to destroy" in done.stdout, done.stdout
+    done = _terraform(root, tmp_path, "plan", "-input=false", f"-state={state}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "terraform_data.pug has moved to terraform_data.fox" in done.stdout, done.stdout
+    assert "0 to add, 0 to change, 0 to destroy" in done.stdout, done.stdout
 
 
 # finding 9: a module both called and run as a root keeps what outside readers and setters name
@@ -223,6 +217,7 @@ def test_a_called_module_run_as_a_root_too_keeps_its_labels(
 
 
 # finding 10a: what a refused variable keeps is never written, a loose .tfvars included
+@needs_terraform
 def test_a_refused_variables_loose_tfvars_is_kept(tmp_path: Path, repo: Callable[..., Path],
                                                   run: Callable[..., Result]) -> None:
     files = {"net/main.tf": 'variable "pug" {}\noutput "o" {\n  value = var.pug\n}\n',
@@ -230,11 +225,10 @@ def test_a_refused_variables_loose_tfvars_is_kept(tmp_path: Path, repo: Callable
              "Makefile": 'plan:\n\tterraform -chdir=net plan -var-file=../envs/prod.tfvars\n'}
     root = repo(files, config=CONFIG, allowlist=ALLOW)
     _refused(root, run, ("envs/prod.tfvars", 1), "net/main.tf:1 is not renamed wolf")
-    if HAS_TERRAFORM:
-        for step in (("-chdir=net", "init", "-input=false"), ("-chdir=net", "plan", "-input=false",
-                                                                "-var-file=../envs/prod.tfvars")):
-            done = _terraform(root, tmp_path, *step)
-            assert done.returncode == 0, done.stdout + done.stderr
+    for step in (("-chdir=net", "init", "-input=false"), ("-chdir=net", "plan", "-input=false",
+                                                            "-var-file=../envs/prod.tfvars")):
+        done = _terraform(root, tmp_path, *step)
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_loose_tfvars_follows_a_variable_that_moves(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
@@ -250,6 +244,7 @@ def test_a_loose_tfvars_follows_a_variable_that_moves(repo: Callable[..., Path],
 DERIVED = CONFIG.replace("allowlist:", "options:\n  derived_names: true\nallowlist:")
 
 
+@needs_terraform
 def test_a_derived_name_label_moves_with_its_references(tmp_path: Path, repo: Callable[..., Path],
                                                         run: Callable[..., Result]) -> None:
     files = {"main.tf": 'resource "terraform_data" "pug-db" {\n}\noutput "o" {\n  value = terraform_data.pug-db.id\n}\n',
@@ -259,8 +254,7 @@ def test_a_derived_name_label_moves_with_its_references(tmp_path: Path, repo: Ca
     assert (root / "main.tf").read_text() == tagged(
         'resource "terraform_data" "wolf-db" {\n}\n\nmoved {\n  from = terraform_data.pug-db\n'
         '  to   = terraform_data.wolf-db\n}\noutput "o" {\n  value = terraform_data.wolf-db.id\n}\n')
-    if HAS_TERRAFORM:
-        _init_validate(root, tmp_path)
+    _init_validate(root, tmp_path)
 
 
 def test_a_derived_name_label_that_cannot_move_is_kept_whole(repo: Callable[..., Path],

@@ -97,7 +97,8 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                    "unexplained), message, text (the line as it stands, secrets masked)",
         "verify": "after an undo: verify of the inverse renames: ok, residual, unclassified; else null",
         "dns": "with --dns: dry_run, ok (null in a dry run), resolvers (resolver, status: planned, or the "
-               "apply's outcome); else null",
+               "apply's outcome), head_differs (the records HEAD's inventory describes otherwise than the ones "
+               "applied, after the undo: exit 1; empty in a dry run); else null",
     },
     "renamer dns plan --format json": {
         "schema": _SCHEMA, "changes": "whether anything is left to do on any resolver (not only snippets)",

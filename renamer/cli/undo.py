@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -16,12 +17,12 @@ from renamer.dns import run as dns_run
 from renamer.dns.inventory import Inventory
 from renamer.dns.plan import over_thresholds
 from renamer.dns.report import drift_lines, outcome_table, plan_text
-from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSAFE, UnsafeError
+from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSAFE, ConfigError, UnsafeError
 from renamer.masking import mask_diff, mask_line
 from renamer.project import LoadedProject
 from renamer.report.machine import dumps, undo_data
 from renamer.report.text import verify_report
-from renamer.sites import inventory_at
+from renamer.sites import inventory_at, inventory_commits
 from renamer.sweep import run, undo
 from renamer.sweep.results import VerifyResult
 from renamer.words import plural
@@ -121,6 +122,16 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
         out.info(f"renamer: {shown} still describes {move}: plain `renamer verify` now reports the "
                  "old values the undo restored; change or remove it before the next sweep")
     applied = _applied(out, inventory, spec, fmt, force) if inventory is not None else None
+    differs = _head_differs(project, inventory) if applied is not None and inventory is not None else []
+    if applied is not None:
+        applied[1]["head_differs"] = differs
+    if differs and applied is not None and applied[0] == EXIT_OK:
+        more = f" (and {len(differs) - 1} more)" if len(differs) > 1 else ""
+        out.echo(f"renamer: undo --dns: the resolvers serve the inventory of {move}'s parent, but HEAD's "
+                 f"inventory describes other records: {differs[0]}{more}: `renamer dns verify` fails and "
+                 "the next `renamer dns apply` puts them back until the inventory is edited for the undo\n",
+                 err=True)
+        applied = (EXIT_FINDINGS, applied[1])
     if fmt == "json":
         out.echo(dumps(undo_data(plan, dry_run=False, commit=sha, verified=verified,
                                  dns=applied[1] if applied else None)))
@@ -138,14 +149,32 @@ def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
     inventory = inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
                              tuple(new for _, new in renames.addresses))
     current = inventory_at(project.config, plan.head)
+    first = _first_with_move(project, plan.parent, plan.head, renames)
     changed = dns_changes_since(inventory, current, renames)
+    changed += moved_host_changes(first, current, renames) if first is not None else []
     if changed:
         raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} in ways the inventory at its "
                           f"parent would undo: {'; '.join(changed)}: applying that inventory would drop "
                           "those changes from every resolver, while HEAD keeps them; nothing was written. "
                           "Run the undo without --dns, then edit the inventory for the undo and "
                           "`renamer dns apply`")
-    return inventory
+    return fleet_of_today(inventory, current, plan.move)
+
+
+def fleet_of_today(parent: Inventory, current: Inventory, move: str) -> Inventory:
+    """The parent's records on HEAD's resolvers (resolvers.yaml as it is today: one added since
+    the move is undone too, one whose target, snippet_dir or backup_dir changed since is written
+    where it is now). A resolver of today serving a site the parent's inventory has not is
+    refused, naming it: what it serves of that site would be left as the move made it."""
+    known = {site.name for site in parent.sites}
+    unknown = [f"{r.name} serves site {site}" for r in current.resolvers for site in (*r.sites, *r.dhcp)
+               if site not in known]
+    if unknown:
+        why = "; ".join(dict.fromkeys(unknown))
+        raise UnsafeError(f"--dns: {why}, which the DNS inventory at the parent of {move} does not define: "
+                          "its records would be left as they are there; nothing was written. Run the undo "
+                          "without --dns, then edit the inventory for the undo and `renamer dns apply`")
+    return replace(parent, resolvers=current.resolvers)
 
 
 def _records(inventory: Inventory, values: set[str]) -> dict[str, tuple[str, ...]]:
@@ -179,6 +208,76 @@ def dns_changes_since(parent: Inventory, current: Inventory, renames: Renames) -
     return out
 
 
+def _own(inventory: Inventory, renames: Renames) -> dict[str, tuple[str, str, str, str]]:
+    """The move's own hosts under their new names (an FQDN or a short name of the move's `to`
+    side), by FQDN: addresses, aliases, mac, role."""
+    news = {new.lower().rstrip(".") for _, new in renames.hosts}
+    out = {}
+    for site in inventory.sites:
+        for host in site.hosts:
+            fqdn = f"{host.name}.{site.domain}".lower()
+            if host.name.lower() in news or fqdn in news:
+                out[fqdn] = (",".join(sorted(str(a) for a in host.addresses)),
+                             ",".join(sorted(a.lower() for a in host.aliases)),
+                             host.mac or "-", host.role or "-")
+    return out
+
+
+def _first_with_move(project: LoadedProject, parent: str, head: str, renames: Renames) -> Inventory | None:
+    """The inventory as the first commit after the move's parent that holds the move's own hosts
+    under their new names left it (the move's commit, or the DNS commit made for it): what the
+    move made of them."""
+    for rev in inventory_commits(project.config, parent, head):
+        try:
+            inventory = inventory_at(project.config, rev)
+        except ConfigError:  # an inventory broken for a while in history: the next commit
+            continue
+        if _own(inventory, renames):
+            return inventory
+    return None
+
+
+def moved_host_changes(first: Inventory, current: Inventory, renames: Renames) -> list[str]:
+    """The move's own hosts as HEAD's inventory holds them, against the first inventory that held
+    them under their new names (_first_with_move): an alias, a mac, a role or an address given
+    them since is no part of the move, and applying the parent's inventory would drop it (t25-34
+    finding 01). Each as `FQDN (the move's own host) changed since the move: ...`."""
+    then, now = _own(first, renames), _own(current, renames)
+    kinds = ("addresses", "aliases", "mac", "role")
+    out = []
+    for fqdn in sorted(set(then) | set(now)):
+        if fqdn not in then or fqdn not in now:
+            continue  # added or dropped under its new name: the move's own business
+        diffs = [f"{kind} {w or '-'} after the move, {g or '-'} now"
+                 for kind, w, g in zip(kinds, then[fqdn], now[fqdn], strict=True) if w != g]
+        if diffs:
+            out.append(f"{fqdn} (the move's own host) changed since the move: {'; '.join(diffs)}")
+    return out
+
+
+def _head_differs(project: LoadedProject, applied: Inventory) -> list[str]:
+    try:
+        return head_differs(applied, inventory_at(project.config, "HEAD"))
+    except ConfigError as exc:  # the undo left an inventory renamer cannot read: never a bare OK
+        return [f"HEAD's inventory cannot be read: {exc}"]
+
+
+def head_differs(applied: Inventory, head: Inventory) -> list[str]:
+    """After `undo --dns`: the records HEAD's inventory (the undo committed) describes that are not
+    the ones applied, by FQDN: `dns verify` at HEAD fails on them, and the next `dns apply` puts
+    them back."""
+    before, now = _records(applied, set()), _records(head, set())
+    out = []
+    for fqdn in sorted(set(before) | set(now)):
+        if fqdn not in before:
+            out.append(f"{fqdn} ({now[fqdn][0]}) is in HEAD's inventory, not served")
+        elif fqdn not in now:
+            out.append(f"{fqdn} ({before[fqdn][0]}) is served, not in HEAD's inventory")
+        elif before[fqdn] != now[fqdn]:
+            out.append(f"{fqdn}: {before[fqdn][0]} served, {now[fqdn][0]} in HEAD's inventory")
+    return out
+
+
 def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> dict[str, Any] | None:
     """--dry-run --dns: what the apply would change on each resolver."""
     if inventory is None:
@@ -187,7 +286,7 @@ def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> d
     if fmt == "text":
         out.echo("DNS as it was before the move (dry run):\n" + plan_text(plans))
     return {"dry_run": True, "ok": None, "resolvers": [{"resolver": p.resolver.name, "status": "planned"}
-                                                        for p in plans]}
+                                                        for p in plans], "head_differs": []}
 
 
 def _dns_preflight(inventory: Inventory, spec: str, force: bool) -> None:

@@ -709,7 +709,29 @@ def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
         raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
                           f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
                           "`renamer undo --dry-run` shows the undo without writing")
+    if writes:
+        _refuse_ignored(root, writes)
     return set(states)
+
+
+def _refuse_ignored(root: Path, writes: set[str]) -> None:
+    """A file git ignores at (or in, or over) a path the undo writes back: git's checkout treats
+    it as expendable and overwrites it (t25-34 finding 11: a local copy kept out of git). Refused,
+    naming it, as an untracked one there is."""
+    asked = sorted({*writes, *(parent for w in writes for parent in _parents(w))})
+    states = vcs_status.path_states(root, asked, ignored=True)
+    found = (p.rstrip("/") for p, code in states.items() if code == "!!")
+    ignored = sorted(p for p in found if _meets(p, writes))
+    if ignored:
+        shown = ", ".join(ignored[:3]) + (", ..." if len(ignored) > 3 else "")
+        raise UnsafeError(f"{root}: {shown}: a file git ignores is where the undo writes a tracked file "
+                          "back: the undo would overwrite it (git's checkout does not keep ignored files); "
+                          "move it away first; nothing was written")
+
+
+def _parents(path: str) -> list[str]:
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
 
 
 def _holds_the_undo(root: Path, plan: UndoPlan, states: dict[str, str]) -> bool:

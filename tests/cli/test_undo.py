@@ -540,6 +540,27 @@ def test_an_unrelated_untracked_file_does_not_stop_the_undo_but_one_where_it_wri
     assert git(root, "show", "--name-only", "--format=", "HEAD").split().count("notes-to-self.txt") == 0
 
 
+def test_an_ignored_file_where_the_undo_writes_refuses_it_and_is_kept(repo: Repo, run: Run) -> None:
+    """t25-34 finding 11: a later commit ignores `stacks/host_vars/*.yml` (local copies kept out of git; the
+    tracked ones stay tracked); the operator's local copy sits where the undo puts the moved file
+    back. git's checkout would overwrite it: refused, naming it, the file kept byte for byte."""
+    root, _ = _moved(repo, run)
+    write_files(root, {".gitignore": "stacks/host_vars/*.yml\n"})
+    git(root, "add", ".gitignore")
+    git(root, "commit", "-qm", "local host_vars copies stay out of git")
+    write_files(root, {"stacks/host_vars/ana-ml2.yml": "LOCAL EDIT, never committed\n"})
+    assert git(root, "status", "--porcelain") == ""  # ignored: git status does not show it
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "stacks/host_vars/ana-ml2.yml: a file git ignores is where the undo writes" in refused.stderr
+    assert (root / "stacks/host_vars/ana-ml2.yml").read_text() == "LOCAL EDIT, never committed\n"
+    assert git(root, "rev-parse", "HEAD").strip() == head
+    (root / "stacks/host_vars/ana-ml2.yml").unlink()  # moved away: the undo goes on
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
+
+
 def test_a_small_renamed_file_edited_since_goes_back_with_the_edit(repo: Repo, run: Run) -> None:
     """A 5-line host_vars file the move renamed and rewrote on 3 lines, edited since two lines
     below: the rewrite is reverted first, then the pure renames (100 % alike), so git pairs the

@@ -465,6 +465,18 @@ def test_terraform_the_undo_writes_the_inverse_moved_block_so_the_state_moves_ba
     assert "Plan: 0 to add, 1 to change, 0 to destroy." in plan, plan  # its input goes back; no rebuild
     assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")
     assert terraform("state", "list").split() == ["terraform_data.ana-ml2"]
+    # t25-34 finding 02: the move run again (the way to redo an undo) drops the undo's inverse block,
+    # which with the move's own would be a cycle, and `terraform plan` then works
+    again = run(root, "sweep", "--commit")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    text = (root / "main.tf").read_text()
+    assert "undo-fv-ml1-move" not in text and "to   = terraform_data.ana-ml2" not in text, text
+    assert text.count("moved {") == 1 and "from = terraform_data.ana-ml2\n  to   = terraform_data.fv-ml1" in text
+    assert run(root, "verify").exit_code == 0
+    plan = terraform("plan")
+    assert "# (moved from terraform_data.ana-ml2)" in plan and "will be destroyed" not in plan, plan
+    assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")
+    assert terraform("state", "list").split() == ["terraform_data.fv-ml1"]
 
 
 def test_ctrl_c_while_the_commit_hook_runs_is_exit_130_and_after_the_commit_it_is_said(

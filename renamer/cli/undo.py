@@ -97,7 +97,16 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     if not dry_run and plan.run is not None and not plan.refusals:
         undo.check_clean(project.root, plan)  # before anything is asked of a resolver
     # The inventory is read before anything is written: a broken one refuses the whole undo.
-    inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
+    try:
+        inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
+    except DnsRefused as exc:
+        if fmt != "json":
+            raise
+        # t25-34 finding 16: the same document as the git part's refusals, each host in `refused`
+        where = project.config.display(project.config.dns_dir)
+        refusals = tuple(undo.Refusal(where, None, "dns", item) for item in exc.items)
+        out.info(f"renamer: error: {exc}")
+        return _report(out, replace(plan, refusals=refusals), fmt, dry_run, show_secrets, None)
     if plan.refusals or dry_run:
         return _report(out, plan, fmt, dry_run, show_secrets, _planned(out, inventory, spec, fmt))
     if inventory is not None:  # what dns apply would refuse is refused before the undo writes anything
@@ -140,6 +149,14 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
     return EXIT_OK if verified is None or verified.verdict.ok else EXIT_FINDINGS
 
 
+class DnsRefused(UnsafeError):
+    """`--dns` refused before anything is written, with each thing refused (a host, a resolver)."""
+
+    def __init__(self, message: str, items: list[str]) -> None:
+        super().__init__(message)
+        self.items = items
+
+
 def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
     """The DNS inventory at the move's parent; the move's new values must then resolve nowhere."""
     if plan.parent is None or plan.renames is None:  # an undo commit whose move is not in this history
@@ -153,11 +170,11 @@ def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
     changed = dns_changes_since(inventory, current, renames)
     changed += moved_host_changes(first, current, renames) if first is not None else []
     if changed:
-        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} in ways the inventory at its "
+        raise DnsRefused(f"--dns: the DNS inventory changed since {plan.move} in ways the inventory at its "
                           f"parent would undo: {'; '.join(changed)}: applying that inventory would drop "
                           "those changes from every resolver, while HEAD keeps them; nothing was written. "
                           "Run the undo without --dns, then edit the inventory for the undo and "
-                          "`renamer dns apply`")
+                          "`renamer dns apply`", changed)
     return fleet_of_today(inventory, current, plan.move)
 
 
@@ -170,10 +187,11 @@ def fleet_of_today(parent: Inventory, current: Inventory, move: str) -> Inventor
     unknown = [f"{r.name} serves site {site}" for r in current.resolvers for site in (*r.sites, *r.dhcp)
                if site not in known]
     if unknown:
-        why = "; ".join(dict.fromkeys(unknown))
-        raise UnsafeError(f"--dns: {why}, which the DNS inventory at the parent of {move} does not define: "
-                          "its records would be left as they are there; nothing was written. Run the undo "
-                          "without --dns, then edit the inventory for the undo and `renamer dns apply`")
+        items = list(dict.fromkeys(unknown))
+        message = (f"--dns: {'; '.join(items)}, which the DNS inventory at the parent of {move} does not "
+                   "define: its records would be left as they are there; nothing was written. Run the undo "
+                   "without --dns, then edit the inventory for the undo and `renamer dns apply`")
+        raise DnsRefused(message, items)
     return replace(parent, resolvers=current.resolvers)
 
 
@@ -367,6 +385,9 @@ def _summary(out: Output, plan: undo.UndoPlan, sha: str | None) -> None:
     done = f"committed as {sha[:12]} ({undo.undo_name(plan.move)})" if sha else "dry run: nothing written"
     out.echo(f"undo: {plan.move} ({commits}): {files}, {len(plan.renamed)} renamed back, "
              f"-{lines.get('removed', 0)} +{lines.get('added', 0)} lines; {done}\n")
+    if plan.deleted:  # t25-34 finding 17: nothing of them to restore or lose
+        out.echo(f"undo: left deleted (the move changed them, a later commit deleted them): "
+                 f"{', '.join(plan.deleted)}\n")
 
 
 def _verified(out: Output, verified: VerifyResult) -> None:

@@ -101,6 +101,7 @@ class UndoPlan:
     renames: Renames | None = None  # the move's renames (old -> new)
     counts: dict[str, int] = field(default_factory=dict)  # lines removed and added
     undone: MoveRun | None = None  # with `already`: the run that undo undid
+    deleted: tuple[str, ...] = ()  # files the move changed that a later commit deleted: left deleted
 
     @property
     def parent(self) -> str | None:
@@ -225,15 +226,31 @@ def _segments(root: Path, commits: Sequence[tuple[str, str]]) -> list[tuple[str,
     return out
 
 
-def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refusal]]:
+def _revert(root: Path, tree: Path, run: MoveRun,
+            deleted: list[str] | None = None) -> tuple[str | None, list[Refusal]]:
     """Revert the run's commits, newest first, in the scratch worktree: the tree made, or the
-    conflicts of the first part that does not revert cleanly."""
+    conflicts of the first part that does not revert cleanly. A file the move changed that a later
+    commit deleted stays deleted (nothing of it to restore or lose: t25-34 finding 17), named in
+    `deleted`; one renamed since is still refused."""
     hooks = tree.parent / "hooks"
     for first, last in reversed(_segments(root, run.commits)):
         done = git_run(["git", "-C", str(tree), "-c", "merge.conflictStyle=diff3", "-c",
                         f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
                        capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
         unmerged = _unmerged(tree)
+        gone = _deleted_since(os.fsdecode(done.stdout), unmerged)
+        if gone:
+            for path in gone:
+                _git(tree, "rm", "-q", "--cached", "--", path)
+                (tree / path).unlink(missing_ok=True)
+            if deleted is not None:
+                deleted += [p for p in gone if p not in deleted]
+            left = _unmerged(tree)
+            said = [line for line in os.fsdecode(done.stdout).splitlines() if line.startswith("CONFLICT")
+                    and not any(path in line for path in gone)]
+            if not left and not said:
+                done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
+            unmerged = left
         if BLAME_FILE in unmerged:  # the lines a later move appended after this one's: not this move's
             _resolve_blame_file(root, tree, run, unmerged[BLAME_FILE])
             left = _unmerged(tree)
@@ -249,6 +266,20 @@ def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refu
                       env=_IDENTITY).strip()
         _git(tree, "update-ref", "--no-deref", "HEAD", commit)
     return _git(tree, "rev-parse", "HEAD^{tree}").strip(), []
+
+
+def _deleted_since(said: str, unmerged: dict[str, set[int]]) -> list[str]:
+    """The unmerged paths HEAD has not (stage 2 missing) whose conflict git states as a modify/delete
+    with the deletion in HEAD: a later commit deleted the file (not renamed it: git then names
+    the rename, or a rename/delete)."""
+    out = []
+    for path, have in sorted(unmerged.items()):
+        if 2 in have:
+            continue
+        line = _said(said, path) or ""
+        if line.startswith("CONFLICT (modify/delete)") and f"{path} deleted in HEAD" in line:
+            out.append(path)
+    return out
 
 
 def _unmerged(tree: Path) -> dict[str, set[int]]:
@@ -769,13 +800,14 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
     if head is None:
         raise ConfigError(f"{root}: no commits: no move is recorded here")
     run, already, undone = find_run(root, move)
+    deleted: list[str] = []
     if run is None and undone is None:
         return UndoPlan(move, head, None, already)
     if run is None:  # undone once: is that undo still in effect? (reverted since, the move stands again)
         assert undone is not None
         renames = move_renames(root, undone)
         with _scratch(root, head) as scratch:
-            tree, conflicts = _revert(root, scratch, undone)
+            tree, conflicts = _revert(root, scratch, undone, deleted)
         if tree is not None and _tree_of(root, head) == tree:  # reverting the move again changes nothing
             return UndoPlan(move, head, None, already, undone=undone, renames=renames)
         run = undone  # the move is (partly) in effect again: it is undone again
@@ -785,7 +817,7 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         if foreign:
             return UndoPlan(move, head, run, refusals=tuple(foreign), renames=renames)
         with _scratch(root, head) as scratch:
-            tree, conflicts = _revert(root, scratch, run)
+            tree, conflicts = _revert(root, scratch, run, deleted)
     if tree is None:
         return UndoPlan(move, head, run, refusals=tuple(conflicts), renames=renames)
     if _tree_of(root, head) == tree:  # the move's changes are gone already (reverted by hand)
@@ -806,7 +838,7 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         added += int(a) if a.isdigit() else 0
         removed += int(r) if r.isdigit() else 0
     return UndoPlan(move, head, run, None, tree, bytes(diff), tuple(changed), tuple(renamed),
-                    tuple(refusals), renames, {"added": added, "removed": removed})
+                    tuple(refusals), renames, {"added": added, "removed": removed}, deleted=tuple(deleted))
 
 
 def _with_inverse_moves(project: LoadedProject, root: Path, head: str, tree: str, move: str) -> str:

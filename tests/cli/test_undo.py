@@ -259,14 +259,39 @@ def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) 
     assert "  stacks/host_vars/fv-ml1.yml -> stacks/host_vars/ana-ml2.yml" in git(root, "log", "-1", "--format=%B")
 
 
-def test_a_file_removed_since_the_move_refuses_naming_it(repo: Repo, run: Run) -> None:
+def test_a_file_removed_since_the_move_stays_removed_and_is_named(repo: Repo, run: Run) -> None:
+    """t25-34 finding 17 (was refused, exit 3): a file the move rewrote that a later commit deleted
+    has nothing to restore or lose: it stays deleted, the rest of the move is undone (the renamed
+    file back), and the output names it. A second undo is then "nothing left" (finding 03)."""
     root, _ = _moved(repo, run)
     git(root, "rm", "-q", "servers.md")
     git(root, "commit", "-qm", "servers.md is in the wiki now")
+    dry = run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json")
+    assert dry.exit_code == 0, dry.stdout + dry.stderr
+    assert json.loads(dry.stdout)["deleted"] == ["servers.md"]
     done = run(root, "undo", "fv-ml1-move")
-    assert done.exit_code == 3, done.stdout + done.stderr
-    assert done.stdout.splitlines()[0] == ("servers.md: refused (conflict): removed or renamed by a later commit "
-                                           "after fv-ml1-move changed it: the undo has nothing to change back")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert ("undo: left deleted (the move changed them, a later commit deleted them): servers.md"
+            in done.stdout), done.stdout
+    assert not (root / "servers.md").exists() and git(root, "status", "--porcelain") == ""
+    assert (root / "stacks/host_vars/ana-ml2.yml").exists() and not (root / "stacks/host_vars/fv-ml1.yml").exists()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by"), again.stdout
+
+
+def test_a_second_undo_of_a_move_that_renamed_a_file_is_nothing_left(repo: Repo, run: Run) -> None:
+    """t25-34 finding 03 (A): the move renamed stacks/host_vars/ana-ml2.yml; after the undo the
+    renamed path is gone from HEAD, which read as "removed by a later commit": exit 3. Now the
+    revert onto HEAD changes nothing: "nothing left to undo", exit 0, HEAD unchanged."""
+    root, _ = _moved(repo, run)
+    first = run(root, "undo", "fv-ml1-move")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    head = git(root, "rev-parse", "HEAD").strip()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by"), again.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head
 
 
 def test_a_move_run_twice_is_undone_whole(repo: Repo, run: Run) -> None:

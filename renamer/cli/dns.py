@@ -302,6 +302,10 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
                                        width=out.width(), vantage=result.vantage,
                                        skipped=[p.resolver.name for p in result.plans
                                                 if not p.resolver.manage])))
+    if confirm_within and not dry_run and result.ok and not any(o.armed is not None for o in result.outcomes):
+        # t25-34 finding 07: a no-op arms nothing; a `dns confirm` after it finds nothing to confirm
+        out.echo("renamer: --confirm-within: nothing changed on any resolver: nothing armed, no "
+                 "`renamer dns confirm` needed (it would find nothing armed)\n", err=True)
     if result.interrupted:
         out.echo("renamer: aborted\n", err=True)
         return EXIT_INTERRUPTED

@@ -134,6 +134,14 @@ def test_undo_dns_refuses_when_the_inventory_changed_since_the_move(lab: Lab, ru
         assert "ana-nas.ana.lan changed since the move (10.250.20.10 then, 10.250.20.11 now)" in done.stderr
         assert "fv-ml1" not in done.stderr.split("since fv-ml1-move")[1]  # the move's own hosts are not named
         assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+    # t25-34 finding 16: in JSON the same document as the git part's refusals, each host in `refused`
+    doc = run(root, "undo", "fv-ml1-move", "--dns", "--format", "json")
+    assert doc.exit_code == 3, doc.stdout + doc.stderr
+    data = json.loads(doc.stdout)
+    assert data["status"] == "refused" and data["commit"] is None
+    assert {r["kind"] for r in data["refused"]} == {"dns"}
+    assert "ana-printer.ana.lan (10.250.20.77) added since the move" in [r["message"] for r in data["refused"]]
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
     # What the resolvers answer: the printer is still there, on every one of them.
     assert lab.snippets() == served
     assert addresses(lab, "ana-printer.ana.lan") == {name: ("10.250.20.77",) for name in lab.instances}

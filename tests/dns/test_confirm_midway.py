@@ -155,3 +155,26 @@ def _exists(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_confirm_within_that_changes_nothing_says_nothing_is_armed(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """t25-34 finding 07: both resolvers up to date: the apply arms nothing and says that no
+    confirm is needed (a pipeline's `dns confirm` would find nothing armed)."""
+    assert dns(run, pair, "apply", "--resolvers", "all").exit_code == 0
+    again = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "5s")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert "nothing armed, no `renamer dns confirm` needed" in again.stderr, again.stderr
+    assert not _lock(pair, "ns-c1").exists() and not _lock(pair, "ns-c2").exists()
+    assert addresses(pair, GW) == {"ns-c1": OLD, "ns-c2": OLD}
+
+
+def test_a_window_that_runs_out_during_the_apply_says_so(run, pair: Lab) -> None:  # type: ignore[no-untyped-def]
+    """t25-34 finding 15: ns-c1's reload takes 4 s, the window 2 s: its revert runs first, and the
+    failure names the window, not the canary mismatch its restore caused. Both serve the old record."""
+    _applied_then_moved(run, pair)
+    reload = pair.instances["ns-c1"].reload_command()
+    pair.write_resolvers(ns_c1={"reload": ["sh", "-c", 'sleep 4; exec "$@"', "sh", *reload]})
+    result = dns(run, pair, "apply", "--resolvers", "all", "--confirm-within", "2s")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert "window (2 s) ran out during this resolver's apply: its revert ran first" in result.stdout, result.stdout
+    assert _wait(lambda: addresses(pair, GW) == {"ns-c1": OLD, "ns-c2": OLD}, 20)

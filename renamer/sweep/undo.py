@@ -238,19 +238,20 @@ def _revert(root: Path, tree: Path, run: MoveRun,
                         f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
                        capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
         unmerged = _unmerged(tree)
+        resolved = _added_items_only(tree, unmerged)  # a keep rule of the move's beside one added since
         gone = _deleted_since(os.fsdecode(done.stdout), unmerged)
-        if gone:
-            for path in gone:
-                _git(tree, "rm", "-q", "--cached", "--", path)
-                (tree / path).unlink(missing_ok=True)
-            if deleted is not None:
-                deleted += [p for p in gone if p not in deleted]
-            left = _unmerged(tree)
-            said = [line for line in os.fsdecode(done.stdout).splitlines() if line.startswith("CONFLICT")
-                    and not any(path in line for path in gone)]
-            if not left and not said:
+        for path in gone:
+            _git(tree, "rm", "-q", "--cached", "--", path)
+            (tree / path).unlink(missing_ok=True)
+        if deleted is not None:
+            deleted += [p for p in gone if p not in deleted]
+        resolved += gone
+        if resolved:
+            unmerged = _unmerged(tree)
+            stated = [line for line in os.fsdecode(done.stdout).splitlines() if line.startswith("CONFLICT")]
+            if (done.returncode == 1 and not unmerged
+                    and all(any(path in line for path in resolved) for line in stated)):
                 done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
-            unmerged = left
         if BLAME_FILE in unmerged:  # the lines a later move appended after this one's: not this move's
             _resolve_blame_file(root, tree, run, unmerged[BLAME_FILE])
             left = _unmerged(tree)
@@ -266,6 +267,70 @@ def _revert(root: Path, tree: Path, run: MoveRun,
                       env=_IDENTITY).strip()
         _git(tree, "update-ref", "--no-deref", "HEAD", commit)
     return _git(tree, "rev-parse", "HEAD^{tree}").strip(), []
+
+
+_ITEM = re.compile(rb"^([ \t]*)- name:[ \t]*['\"]?([^'\"\r\n#]+?)['\"]?[ \t]*\r?$", re.M)
+
+
+def _items(text: bytes) -> dict[str, tuple[int, int]]:
+    """Each YAML list item that starts with `- name: X`, by name: its byte span (its lines, up to the
+    next line as little indented or less)."""
+    out: dict[str, tuple[int, int]] = {}
+    for m in _ITEM.finditer(text):
+        indent = len(m.group(1))
+        end = text.find(b"\n", m.end())
+        end = len(text) if end < 0 else end + 1
+        while end < len(text):
+            stop = text.find(b"\n", end)
+            line = text[end:len(text) if stop < 0 else stop + 1]
+            stripped = line.lstrip(b" \t")
+            if stripped.strip() and len(line) - len(stripped) <= indent:
+                break
+            end = len(text) if stop < 0 else stop + 1
+        out.setdefault(m.group(2).decode("utf-8", "replace").strip(), (m.start(), end))
+    return out
+
+
+_KEY = re.compile(rb"^[A-Za-z_][\w-]*:[ \t]*\r?\n(?![ \t]|-)", re.M)  # a top-level key with nothing under it
+
+
+def _without(text: bytes, names: set[str]) -> bytes:
+    """`text` less the named items, and less a top-level key (`keep:`) left with nothing under it
+    by their removal (one empty before is kept)."""
+    empty = {m.group() for m in _KEY.finditer(text)}
+    spans = sorted(span for name, span in _items(text).items() if name in names)
+    for start, end in reversed(spans):
+        text = text[:start] + text[end:]
+    for m in reversed(list(_KEY.finditer(text))):
+        if m.group() not in empty:
+            text = text[:m.start()] + text[m.end():]
+    return text
+
+
+def _added_items_only(tree: Path, unmerged: dict[str, set[int]]) -> list[str]:
+    """The unmerged YAML files (allow.yaml) where the move did nothing but add named list items
+    (the keep rules of its `sweep --interactive`): HEAD's version less those items, by name, is
+    the revert; an item the user added since beside them is kept (t25-34 finding 13). Resolved in
+    the scratch worktree; the paths so resolved."""
+    out = []
+    for path, have in sorted(unmerged.items()):
+        if have != {1, 2, 3} or not path.endswith((".yaml", ".yml")):
+            continue
+        base, ours, theirs = (_stage(tree, n, path) for n in (1, 2, 3))
+        if base is None or ours is None or theirs is None:
+            continue
+        added = set(_items(base)) - set(_items(theirs))
+        if not added or _without(base, added) != theirs:
+            continue  # the move changed more than adding named items: a conflict as before
+        (tree / path).write_bytes(_without(ours, added))
+        _git(tree, "add", "--", path)
+        out.append(path)
+    return out
+
+
+def _stage(tree: Path, stage: int, path: str) -> bytes | None:
+    done = git_run(["git", "-C", str(tree), "show", f":{stage}:{path}"], capture_output=True, check=False)
+    return done.stdout if done.returncode == 0 else None
 
 
 def _deleted_since(said: str, unmerged: dict[str, set[int]]) -> list[str]:
@@ -746,23 +811,27 @@ def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
 
 
 def _refuse_ignored(root: Path, writes: set[str]) -> None:
-    """A file git ignores at (or in, or over) a path the undo writes back: git's checkout treats
-    it as expendable and overwrites it (t25-34 finding 11: a local copy kept out of git). Refused,
-    naming it, as an untracked one there is."""
-    asked = sorted({*writes, *(parent for w in writes for parent in _parents(w))})
-    states = vcs_status.path_states(root, asked, ignored=True)
-    found = (p.rstrip("/") for p, code in states.items() if code == "!!")
-    ignored = sorted(p for p in found if _meets(p, writes))
-    if ignored:
+    """A file git ignores at (or over) a path the undo writes back: git's checkout treats it as
+    expendable and overwrites it (t25-34 finding 11: a local copy kept out of git). Refused,
+    naming it, as an untracked one there is. Read with one `git ls-files` (ignored folders
+    collapsed), never a pathspec per path written."""
+    done = git_run(["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+                    "--directory"], capture_output=True, check=False, env={**os.environ, **LITERAL})
+    hits = []
+    for entry in os.fsdecode(done.stdout).split("\0") if done.returncode == 0 else []:
+        path = entry.rstrip("/")
+        if not path:
+            continue
+        if entry.endswith("/"):  # an ignored folder: the files the undo writes in it that stand there
+            hits += [w for w in writes if w.startswith(path + "/") and os.path.lexists(root / w)]
+        elif path in writes or any(w.startswith(path + "/") for w in writes):
+            hits.append(path)
+    if hits:
+        ignored = sorted(set(hits))
         shown = ", ".join(ignored[:3]) + (", ..." if len(ignored) > 3 else "")
         raise UnsafeError(f"{root}: {shown}: a file git ignores is where the undo writes a tracked file "
                           "back: the undo would overwrite it (git's checkout does not keep ignored files); "
                           "move it away first; nothing was written")
-
-
-def _parents(path: str) -> list[str]:
-    parts = path.split("/")[:-1]
-    return ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
 
 
 def _holds_the_undo(root: Path, plan: UndoPlan, states: dict[str, str]) -> bool:

@@ -246,6 +246,38 @@ def test_keep_rules_of_an_interactive_sweep_go_and_moved_blocks_are_inverted_by_
     assert text.endswith("\nmoved {\n  from = terraform_data.fv-ml1\n  to   = terraform_data.ana-ml2\n}\n")
 
 
+def test_a_keep_rule_appended_since_beside_the_moves_own_is_kept_by_the_undo(repo: Repo, run: Run) -> None:
+    """t25-34 finding 13 (was refused: allow.yaml, "a later commit changed this line"): the user
+    appends a keep rule of their own after the one `sweep --interactive` added. The undo drops the
+    move's rule by its name and keeps the user's, as it keeps a line appended to
+    .git-blame-ignore-revs."""
+    root = repo({"runbook.md": "ssh ana-ml2\n\nlab note: ana-ml2 stays\n", "legacy.md": "the photo caption\n"},
+                allowlist=CURRENT_ALL)
+    term = Terminal([RENAMER, "sweep", "--interactive", "--commit"], root)
+    while True:
+        try:
+            shown = term.expect("]? ", timeout=20)
+        except AssertionError:
+            break
+        if "lab note" in shown.splitlines()[-1] or "-lab note" in shown:
+            term.send("k")
+            term.expect("(the reason goes into the allowlist): ")
+            term.send("the lab keeps its note")
+        else:
+            term.send("y")
+    assert term.wait() == 0, term.text
+    moved = (root / "allow.yaml").read_text()
+    assert "the lab keeps its note" in moved and moved.startswith(CURRENT_ALL + "keep:\n  - name: "), moved
+    mine = "  - name: photo-caption\n    path: /legacy.md\n    line_contains: 'photo caption'\n    reason: kept\n"
+    (root / "allow.yaml").write_text(moved + mine)
+    git(root, "commit", "-qam", "the user keeps the photo caption")
+    undone = run(root, "undo", "fv-ml1-move")
+    assert undone.exit_code == 0, undone.stdout + undone.stderr
+    assert (root / "allow.yaml").read_text() == CURRENT_ALL + "keep:\n" + mine
+    assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\nlab note: ana-ml2 stays\n"
+    assert git(root, "status", "--porcelain") == ""
+
+
 def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) -> None:
     root, _ = _moved(repo, run)
     path = root / "stacks/host_vars/fv-ml1.yml"

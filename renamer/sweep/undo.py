@@ -879,6 +879,8 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
             tree, conflicts = _revert(root, scratch, undone, deleted)
         if tree is not None and _tree_of(root, head) == tree:  # reverting the move again changes nothing
             return UndoPlan(move, head, None, already, undone=undone, renames=renames)
+        if tree is None and _still_undone(root, head, undone, move):  # t25-34 finding 03 (B)
+            return UndoPlan(move, head, None, already, undone=undone, renames=renames)
         run = undone  # the move is (partly) in effect again: it is undone again
     else:
         renames = move_renames(root, run)
@@ -908,6 +910,36 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         removed += int(r) if r.isdigit() else 0
     return UndoPlan(move, head, run, None, tree, bytes(diff), tuple(changed), tuple(renamed),
                     tuple(refusals), renames, {"added": added, "removed": removed}, deleted=tuple(deleted))
+
+
+def _still_undone(root: Path, head: str, undone: MoveRun, move: str) -> bool:
+    """Whether reverting the move changes nothing once the undo's own inverse `moved` blocks (tagged
+    `undo-MOVE`, appended where the move's block stood: the revert conflicts with them) are set
+    aside: HEAD less them, with the move reverted onto it, is HEAD less them."""
+    heads = [p for p in _tree_paths(root, head) if p.endswith(".tf")]
+    data = vcs_status.blobs(root, [f"{head}:{p}" for p in heads])
+    own = undo_name(move)
+    with _scratch(root, head) as scratch:
+        stripped = False
+        for path in heads:
+            text = data.get(f"{head}:{path}", b"")
+            blocks = [m for m in tagged_moves(path, text) if m.name == own]
+            for block in reversed(blocks):
+                start = block.start - (1 if text[block.start - 2:block.start] == b"\n\n" else 0)
+                end = block.end + (1 if text[block.end:block.end + 1] == b"\n" else 0)
+                text = text[:start] + text[end:]
+            if blocks:
+                (scratch / path).write_bytes(text)
+                _git(scratch, "add", "--", path)
+                stripped = True
+        if not stripped:
+            return False
+        base = _git(scratch, "write-tree").strip()
+        commit = _git(scratch, "commit-tree", base, "-p", "HEAD", "-m", "renamer undo (scratch)",
+                      env=_IDENTITY).strip()
+        _git(scratch, "update-ref", "--no-deref", "HEAD", commit)
+        tree, _ = _revert(root, scratch, undone)
+    return tree == base
 
 
 def _with_inverse_moves(project: LoadedProject, root: Path, head: str, tree: str, move: str) -> str:

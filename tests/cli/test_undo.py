@@ -246,6 +246,24 @@ def test_keep_rules_of_an_interactive_sweep_go_and_moved_blocks_are_inverted_by_
     assert text.endswith("\nmoved {\n  from = terraform_data.fv-ml1\n  to   = terraform_data.ana-ml2\n}\n")
 
 
+def test_a_second_undo_of_a_move_that_wrote_a_moved_block_is_nothing_left(repo: Repo, run: Run) -> None:
+    """t25-34 finding 03 (B): the undo's own inverse `moved` block stands where the move's block
+    stood, so reverting the move again conflicted with it: exit 3 "a later commit changed this
+    line". Set aside, the move reverts to nothing: "nothing left to undo", exit 0."""
+    tf = 'resource "terraform_data" "ana-ml2" {\n  input = "ana-ml2"\n}\n'
+    root = repo({"main.tf": tf}, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert "# renamer: move fv-ml1-move expires" in (root / "main.tf").read_text()
+    first = run(root, "undo", "fv-ml1-move")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    assert "# renamer: move undo-fv-ml1-move expires" in (root / "main.tf").read_text()
+    head = git(root, "rev-parse", "HEAD").strip()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by"), again.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head
+
+
 def test_a_keep_rule_appended_since_beside_the_moves_own_is_kept_by_the_undo(repo: Repo, run: Run) -> None:
     """t25-34 finding 13 (was refused: allow.yaml, "a later commit changed this line"): the user
     appends a keep rule of their own after the one `sweep --interactive` added. The undo drops the

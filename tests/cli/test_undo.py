@@ -698,6 +698,22 @@ def test_a_link_made_since_whose_target_names_the_new_value_refuses_before_writi
 # Outside pass t24-undo, the rest (f25-undoconf): each failed before its fix.
 
 
+def test_the_freed_address_given_since_in_a_big_endian_utf16_file_is_a_collision(repo: Repo, run: Run) -> None:
+    """t25-34 finding 04 (fixed already by the UTF-16 reading of the collision check, f25-undoconf):
+    the tester's own variant, `[db1] addr=10.250.50.54` in a UTF-16 win.ini with a big-endian BOM,
+    CRLF, committed after the move: refused (collision) at win.ini:2, nothing written."""
+    root, _ = _moved(repo, run)
+    (root / "win.ini").write_bytes(b"\xfe\xff" + "[db1]\r\naddr=10.250.50.54\r\n".encode("utf-16-be"))
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "db1 (Windows box) gets the freed address")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stdout.splitlines()[0].startswith(
+        "win.ini:2: refused (collision): 10.250.50.54 is used again here since fv-ml1-move"), refused.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
+
+
 def test_a_new_value_used_since_in_a_utf16_file_refuses_before_writing(repo: Repo, run: Run) -> None:
     """Finding 13, UTF-16 part: git grep takes a UTF-16 file for binary, so a use of the new name
     added since in one (a Windows .ini, a PowerShell script) was found only by the verify after

@@ -96,6 +96,14 @@ def transition_documents(config: Config) -> list[dict[str, object]]:
     return [transition_dict(t, asked=False) for t in transitions(config).transitions]
 
 
+def inventory_commits(config: Config, since: str, until: str) -> list[str]:
+    """The commits after `since` up to `until` that change the DNS inventory, oldest first."""
+    rel = os.path.relpath(config.dns_dir, config.root).replace(os.sep, "/")
+    argv = ["git", "-C", str(config.root), "rev-list", "--reverse", f"{since}..{until}", "--", f"{rel}/"]
+    done = git_run(argv, capture_output=True, text=True, check=False)
+    return done.stdout.split() if done.returncode == 0 else []
+
+
 def inventory_at(config: Config, rev: str, gone_hosts: tuple[str, ...] = (),
                  gone_addresses: tuple[str, ...] = ()) -> Inventory:
     """The DNS inventory as commit `rev` holds it (`renamer undo --dns`: the inventory before the

@@ -307,6 +307,10 @@ def apply(ctx: click.Context, spec: str | None, dry_run: bool, no_verify: bool, 
                                        width=out.width(), vantage=result.vantage,
                                        skipped=[p.resolver.name for p in result.plans
                                                 if not p.resolver.manage])))
+    if confirm_within and not dry_run and result.ok and not any(o.armed is not None for o in result.outcomes):
+        # t25-34 finding 07: a no-op arms nothing; a `dns confirm` after it finds nothing to confirm
+        out.echo("renamer: --confirm-within: nothing changed on any resolver: nothing armed, no "
+                 "`renamer dns confirm` needed (it would find nothing armed)\n", err=True)
     if result.interrupted:
         out.echo("renamer: aborted\n", err=True)
         return EXIT_INTERRUPTED
@@ -441,11 +445,20 @@ def confirm_command(ctx: click.Context, spec: str, inventory_dir: Path | None) -
 _UNITS = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 
+_LONGEST_WINDOW = 100 * 365  # days: a window reaching past year 1 overflows a date (t25-34 finding 10)
+
+
 def _window(ctx: click.Context, param: click.Parameter, value: str) -> dt.timedelta:
     text = value.strip().lower()
-    if len(text) < 2 or not text[:-1].isdigit() or text[-1] not in _UNITS or int(text[:-1]) == 0:
+    if len(text) < 2 or not text[:-1].isdigit() or text[-1] not in _UNITS:
         raise click.BadParameter(f"expected a number and a unit (m, h, d or w), e.g. 7d; got {value!r}")
-    return dt.timedelta(seconds=int(text[:-1]) * _UNITS[text[-1]])
+    if int(text[:-1]) == 0:
+        raise click.BadParameter(f"{value!r} is an empty window: nobody can have asked in it; give one of at "
+                                 "least 1m, e.g. 7d")
+    seconds = int(text[:-1]) * _UNITS[text[-1]]
+    if seconds > _LONGEST_WINDOW * 86400:
+        raise click.BadParameter(f"{value!r} is longer than the longest window, {_LONGEST_WINDOW}d")
+    return dt.timedelta(seconds=seconds)
 
 
 @dns.command("who-asks")

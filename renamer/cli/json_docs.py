@@ -96,11 +96,14 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "undone_by": "with status nothing: the undo commit that undid the move already, else null",
         "commit": "the undo commit made, or null", "changed": "the paths the undo changes, as HEAD names them",
         "renamed": "files the undo renames back: from, to",
+        "deleted": "files the move changed that a later commit deleted: left deleted, nothing of them restored",
         "refused": "each place refused: path, line (null for a whole file), kind (conflict, dangling, collision, "
-                   "unexplained), message, text (the line as it stands, secrets masked)",
+                   "unexplained; dns: with --dns, a host or resolver of the inventory changed since the move, "
+                   "path the inventory's folder), message, text (the line as it stands, secrets masked)",
         "verify": "after an undo: verify of the inverse renames: ok, residual, unclassified; else null",
         "dns": "with --dns: dry_run, ok (null in a dry run), resolvers (resolver, status: planned, or the "
-               "apply's outcome); else null",
+               "apply's outcome), head_differs (the records HEAD's inventory describes otherwise than the ones "
+               "applied, after the undo: exit 1; empty in a dry run); else null",
     },
     "renamer dns plan --format json": {
         "schema": _SCHEMA, "changes": "whether anything is left to do on any resolver (not only snippets)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -17,12 +18,12 @@ from renamer.dns import run as dns_run
 from renamer.dns.inventory import Host, Inventory, Site
 from renamer.dns.plan import over_thresholds
 from renamer.dns.report import drift_lines, outcome_table, plan_text
-from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSAFE, UnsafeError
+from renamer.errors import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNSAFE, ConfigError, UnsafeError
 from renamer.masking import mask_diff, mask_line
 from renamer.project import LoadedProject
 from renamer.report.machine import dumps, undo_data
 from renamer.report.text import verify_report
-from renamer.sites import inventory_at
+from renamer.sites import inventory_at, inventory_commits
 from renamer.sweep import run, undo
 from renamer.sweep.results import VerifyResult
 from renamer.words import plural
@@ -104,7 +105,16 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
                      "undo stopped between its checkout and its commit): finishing it (committed with its "
                      "trailers, then verified)")
     # The inventory is read before anything is written: a broken one refuses the whole undo.
-    inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
+    try:
+        inventory = _inventory(project, plan) if with_dns and not plan.refusals else None
+    except DnsRefused as exc:
+        if fmt != "json":
+            raise
+        # t25-34 finding 16: the same document as the git part's refusals, each host in `refused`
+        where = project.config.display(project.config.dns_dir)
+        refusals = tuple(undo.Refusal(where, None, "dns", item) for item in exc.items)
+        out.info(f"renamer: error: {exc}")
+        return _report(out, replace(plan, refusals=refusals), fmt, dry_run, show_secrets, None)
     if plan.refusals or dry_run:
         return _report(out, plan, fmt, dry_run, show_secrets, _planned(out, inventory, spec, fmt))
     if inventory is not None:  # what dns apply would refuse is refused before the undo writes anything
@@ -129,12 +139,30 @@ def undo_command(ctx: click.Context, move: str, dry_run: bool, no_hooks: bool, c
         out.info(f"renamer: {shown} still describes {move}: plain `renamer verify` now reports the "
                  "old values the undo restored; change or remove it before the next sweep")
     applied = _applied(out, inventory, spec, fmt, force) if inventory is not None else None
+    differs = _head_differs(project, inventory) if applied is not None and inventory is not None else []
+    if applied is not None:
+        applied[1]["head_differs"] = differs
+    if differs and applied is not None and applied[0] == EXIT_OK:
+        more = f" (and {len(differs) - 1} more)" if len(differs) > 1 else ""
+        out.echo(f"renamer: undo --dns: the resolvers serve the inventory of {move}'s parent, but HEAD's "
+                 f"inventory describes other records: {differs[0]}{more}: `renamer dns verify` fails and "
+                 "the next `renamer dns apply` puts them back until the inventory is edited for the undo\n",
+                 err=True)
+        applied = (EXIT_FINDINGS, applied[1])
     if fmt == "json":
         out.echo(dumps(undo_data(plan, dry_run=False, commit=sha, verified=verified,
                                  dns=applied[1] if applied else None)))
     if applied is not None and applied[0] != EXIT_OK:
         return applied[0]
     return EXIT_OK if verified is None or verified.verdict.ok else EXIT_FINDINGS
+
+
+class DnsRefused(UnsafeError):
+    """`--dns` refused before anything is written, with each thing refused (a host, a resolver)."""
+
+    def __init__(self, message: str, items: list[str]) -> None:
+        super().__init__(message)
+        self.items = items
 
 
 def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
@@ -146,15 +174,23 @@ def _inventory(project: LoadedProject, plan: undo.UndoPlan) -> Inventory:
     inventory = inventory_at(project.config, plan.parent, tuple(new for _, new in renames.hosts),
                              tuple(new for _, new in renames.addresses))
     current = inventory_at(project.config, plan.head)
+    first = _first_with_move(project, plan.parent, plan.head, renames)
     changed = dns_changes_since(inventory, current, renames)
+    moved = moved_host_changes(first, current, renames) if first is not None else []
+    if moved:  # t25-34 finding 01: an alias, a MAC, an address given to a moved host since the move
+        raise DnsRefused(f"--dns: the move's own hosts changed since {plan.move} in ways the inventory at "
+                         f"its parent would undo: {'; '.join(moved)}: applying that inventory would drop "
+                         "those changes from every resolver, while HEAD keeps them; nothing was written. Run "
+                         "the undo without --dns, then edit the inventory for the undo and `renamer dns "
+                         "apply`", moved)
     if not changed:
-        return inventory
+        return fleet_of_today(inventory, current, plan.move)
     merged, why = inverse_on_today(inventory, current, renames)
     if merged is None:
-        raise UnsafeError(f"--dns: the DNS inventory changed since {plan.move} ({'; '.join(changed)}), and "
-                          f"the undo cannot be laid on today's inventory: {why}; nothing was written. Run "
-                          "the undo without --dns, then edit the inventory for the undo and `renamer dns "
-                          "apply`")
+        raise DnsRefused(f"--dns: the DNS inventory changed since {plan.move} ({'; '.join(changed)}), and "
+                         f"the undo cannot be laid on today's inventory: {why}; nothing was written. Run "
+                         "the undo without --dns, then edit the inventory for the undo and `renamer dns "
+                         "apply`", [f"the undo cannot be laid on today's inventory: {why}"])
     return merged
 
 
@@ -199,6 +235,23 @@ def inverse_on_today(parent: Inventory, current: Inventory,
                                old_addresses=parent.old_addresses, transitions=transitions), ""
 
 
+def fleet_of_today(parent: Inventory, current: Inventory, move: str) -> Inventory:
+    """The parent's records on HEAD's resolvers (resolvers.yaml as it is today: one added since
+    the move is undone too, one whose target, snippet_dir or backup_dir changed since is written
+    where it is now). A resolver of today serving a site the parent's inventory has not is
+    refused, naming it: what it serves of that site would be left as the move made it."""
+    known = {site.name for site in parent.sites}
+    unknown = [f"{r.name} serves site {site}" for r in current.resolvers for site in (*r.sites, *r.dhcp)
+               if site not in known]
+    if unknown:
+        items = list(dict.fromkeys(unknown))
+        message = (f"--dns: {'; '.join(items)}, which the DNS inventory at the parent of {move} does not "
+                   "define: its records would be left as they are there; nothing was written. Run the undo "
+                   "without --dns, then edit the inventory for the undo and `renamer dns apply`")
+        raise DnsRefused(message, items)
+    return replace(parent, resolvers=current.resolvers)
+
+
 def _records(inventory: Inventory, values: set[str]) -> dict[str, tuple[str, ...]]:
     """Each host of the inventory whose name is none of `values` (the move's own), by FQDN: what
     it serves (addresses, aliases, mac, role)."""
@@ -230,6 +283,76 @@ def dns_changes_since(parent: Inventory, current: Inventory, renames: Renames) -
     return out
 
 
+def _own(inventory: Inventory, renames: Renames) -> dict[str, tuple[str, str, str, str]]:
+    """The move's own hosts under their new names (an FQDN or a short name of the move's `to`
+    side), by FQDN: addresses, aliases, mac, role."""
+    news = {new.lower().rstrip(".") for _, new in renames.hosts}
+    out = {}
+    for site in inventory.sites:
+        for host in site.hosts:
+            fqdn = f"{host.name}.{site.domain}".lower()
+            if host.name.lower() in news or fqdn in news:
+                out[fqdn] = (",".join(sorted(str(a) for a in host.addresses)),
+                             ",".join(sorted(a.lower() for a in host.aliases)),
+                             host.mac or "-", host.role or "-")
+    return out
+
+
+def _first_with_move(project: LoadedProject, parent: str, head: str, renames: Renames) -> Inventory | None:
+    """The inventory as the first commit after the move's parent that holds the move's own hosts
+    under their new names left it (the move's commit, or the DNS commit made for it): what the
+    move made of them."""
+    for rev in inventory_commits(project.config, parent, head):
+        try:
+            inventory = inventory_at(project.config, rev)
+        except ConfigError:  # an inventory broken for a while in history: the next commit
+            continue
+        if _own(inventory, renames):
+            return inventory
+    return None
+
+
+def moved_host_changes(first: Inventory, current: Inventory, renames: Renames) -> list[str]:
+    """The move's own hosts as HEAD's inventory holds them, against the first inventory that held
+    them under their new names (_first_with_move): an alias, a mac, a role or an address given
+    them since is no part of the move, and applying the parent's inventory would drop it (t25-34
+    finding 01). Each as `FQDN (the move's own host) changed since the move: ...`."""
+    then, now = _own(first, renames), _own(current, renames)
+    kinds = ("addresses", "aliases", "mac", "role")
+    out = []
+    for fqdn in sorted(set(then) | set(now)):
+        if fqdn not in then or fqdn not in now:
+            continue  # added or dropped under its new name: the move's own business
+        diffs = [f"{kind} {w or '-'} after the move, {g or '-'} now"
+                 for kind, w, g in zip(kinds, then[fqdn], now[fqdn], strict=True) if w != g]
+        if diffs:
+            out.append(f"{fqdn} (the move's own host) changed since the move: {'; '.join(diffs)}")
+    return out
+
+
+def _head_differs(project: LoadedProject, applied: Inventory) -> list[str]:
+    try:
+        return head_differs(applied, inventory_at(project.config, "HEAD"))
+    except ConfigError as exc:  # the undo left an inventory renamer cannot read: never a bare OK
+        return [f"HEAD's inventory cannot be read: {exc}"]
+
+
+def head_differs(applied: Inventory, head: Inventory) -> list[str]:
+    """After `undo --dns`: the records HEAD's inventory (the undo committed) describes that are not
+    the ones applied, by FQDN: `dns verify` at HEAD fails on them, and the next `dns apply` puts
+    them back."""
+    before, now = _records(applied, set()), _records(head, set())
+    out = []
+    for fqdn in sorted(set(before) | set(now)):
+        if fqdn not in before:
+            out.append(f"{fqdn} ({now[fqdn][0]}) is in HEAD's inventory, not served")
+        elif fqdn not in now:
+            out.append(f"{fqdn} ({before[fqdn][0]}) is served, not in HEAD's inventory")
+        elif before[fqdn] != now[fqdn]:
+            out.append(f"{fqdn}: {before[fqdn][0]} served, {now[fqdn][0]} in HEAD's inventory")
+    return out
+
+
 def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> dict[str, Any] | None:
     """--dry-run --dns: what the apply would change on each resolver."""
     if inventory is None:
@@ -238,7 +361,7 @@ def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> d
     if fmt == "text":
         out.echo("DNS as it was before the move (dry run):\n" + plan_text(plans))
     return {"dry_run": True, "ok": None, "resolvers": [{"resolver": p.resolver.name, "status": "planned"}
-                                                        for p in plans]}
+                                                        for p in plans], "head_differs": []}
 
 
 def _dns_preflight(inventory: Inventory, spec: str, force: bool) -> None:
@@ -319,6 +442,9 @@ def _summary(out: Output, plan: undo.UndoPlan, sha: str | None) -> None:
     done = f"committed as {sha[:12]} ({undo.undo_name(plan.move)})" if sha else "dry run: nothing written"
     out.echo(f"undo: {plan.move} ({commits}): {files}, {len(plan.renamed)} renamed back, "
              f"-{lines.get('removed', 0)} +{lines.get('added', 0)} lines; {done}\n")
+    if plan.deleted:  # t25-34 finding 17: nothing of them to restore or lose
+        out.echo(f"undo: left deleted (the move changed them, a later commit deleted them): "
+                 f"{', '.join(plan.deleted)}\n")
 
 
 def _verified(out: Output, verified: VerifyResult) -> None:

@@ -38,7 +38,7 @@ from typing import Any, Literal
 from renamer.dns import applies
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Resolver
-from renamer.dns.lock import LOCK, OVERDUE, armed_of, parse
+from renamer.dns.lock import LOCK, OVERDUE, armed_of, judge, parse
 from renamer.dns.plan import PENDING, ResolverPlan, backup_name
 from renamer.dns.ssh_batch import Op, encode
 from renamer.dns.transport import Transport, TransportError, Unreachable
@@ -180,7 +180,8 @@ printf 'detached %s %s\n' "$!" "$(date +%s)"
 
 # Whether pid N is the revert (`sh -c ALIVE renamer-alive PID SCRIPT`): its argv exactly
 # `sh SCRIPT SECONDS` (or `/bin/sh SCRIPT 0`) and it leads its own process group, as setsid made
-# it. Prints `mine`, `gone` or `other` (a pid reused since, even by a reader of the script).
+# it. Prints `mine`, `stopped` (it, in state T: SIGSTOP, a frozen cgroup, a debugger: it runs
+# nothing until continued), `gone` or `other` (a pid reused since, even by a reader of the script).
 ALIVE = r"""pid=$1 script=$2
 if [ ! -r "/proc/$pid/cmdline" ]; then echo gone; exit 0; fi
 set -- $(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null)
@@ -189,7 +190,8 @@ got=$(tr '\000' '\n' < "/proc/$pid/cmdline") nl='
 for sh in sh /bin/sh; do
   case $got in
   "$sh$nl$script$nl"*) secs=${got#"$sh$nl$script$nl"}
-     case $secs in ''|*[!0-9]*) ;; *) if [ "${3:-}" = "$pid" ]; then echo mine; exit 0; fi;; esac;;
+     case $secs in ''|*[!0-9]*) ;; *) if [ "${3:-}" = "$pid" ]; then
+       case ${1:-} in T|t) echo stopped;; *) echo mine;; esac; exit 0; fi;; esac;;
   esac
 done
 echo other
@@ -201,7 +203,7 @@ echo other
 # clean up, and it may ignore SIGTERM (started while renamer ignored it, which a non-interactive
 # shell keeps: a stray SIGTERM or Ctrl-C never stops a revert halfway).
 DISARM = r"""case $(sh -c "$3" renamer-alive "$1" "$2") in
-mine) kill -KILL "-$1" 2>/dev/null || kill -KILL "$1"; echo stopped;;
+mine|stopped) kill -KILL "-$1" 2>/dev/null || kill -KILL "$1"; echo stopped;;
 gone) echo gone;;
 *) echo other;;
 esac
@@ -487,12 +489,22 @@ def state_of(resolver: Resolver, transport: Transport) -> LockState:
     lost = _lost(transport, what)
     if lost is not None and transport.read(posixpath.join(resolver.backup_dir, LOCK)) != raw:
         return state_of(resolver, transport)  # it ended meanwhile: read again
+    finish = finishable(resolver, transport, holder) if lost is not None else None
+    rollback = f"`renamer dns apply --resolvers {resolver.name} --rollback`"
+    if lost is not None and finish is not None:  # only the next apply's --rollback ends it
+        return LockState(resolver, "overdue" if late else "revert lost", holder, what, now, last=last, error=(
+            f"{finish}: finish the rollback with {rollback} (restore from the backup, reload, verify)"))
+    if lost is not None and decided is not None and not decided.startswith(b"confirmed"):
+        # claimed by an in-run rollback whose dns apply may still run (or renamer cannot tell)
+        return LockState(resolver, "overdue" if late else "reverting", holder, what, now, last=last, error=(
+            f"{decided.decode('utf-8', 'replace').strip()}: a dns apply rolls it back (the lock's holder "
+            f"may still run); wait for it; once it is known to have ended, {rollback} finishes it"))
     if lost is not None and late:  # a minute past its deadline: `overdue`, and why
         return LockState(resolver, "overdue", holder, what, now, last=last, error=f"{lost}")
     if lost is not None:
         return LockState(resolver, "revert lost", holder, what, now, last=last, error=(
             f"{lost}: nothing will revert apply {what.apply_id} there; keep it with `renamer dns confirm "
-            f"--resolvers {resolver.name}`, or confirm and apply the old inventory again"))
+            f"--resolvers {resolver.name}`, or, once its deadline has passed, roll it back with {rollback}"))
     if decided is not None and decided.startswith(b"reverting") and not late:
         return LockState(resolver, "reverting", holder, what, now, last=last)
     return LockState(resolver, "overdue" if late else "armed", holder, what, now, last=last)
@@ -516,11 +528,60 @@ def _lost(transport: Transport, what: Armed) -> str | None:
     word = done.stdout.decode("utf-8", "replace").strip()
     if word == "mine":
         return None
+    if word == "stopped":
+        return (f"its revert (pid {what.pid}) is stopped (state T: SIGSTOP, a frozen cgroup or a debugger): "
+                "it runs nothing until it is continued")
     if word == "other":
         return f"its revert (pid {what.pid}) is not running: that pid is now another process"
     if word == "gone":
         return f"its revert (pid {what.pid}) is not running"
     return f"cannot tell whether its revert (pid {what.pid}) runs: {done.tail()}"
+
+
+def finishable(resolver: Resolver, transport: Transport, holder: dict[str, Any],
+               take: bool = False) -> str | None:
+    """Why nothing will ever end the armed apply this lock names, so that `dns apply --rollback`
+    (or `--resume`) may take the lock over and finish it from the backup (restore, reload,
+    verify: run.restore_interrupted); None while anything may still end it (its revert waits,
+    runs or is stopped; a confirm claimed it; an in-run rollback's renamer may still run; its
+    revert stopped on a hand edit, REVERT.failed: that is the operator's to decide).
+
+    Two half states have no other way out: the revert killed midway (it claimed DECIDED
+    `reverting`, restored some files, never reloaded: the daemon serves what the apply wrote)
+    and renamer killed in an in-run rollback (it claimed `aborted` and halted the revert).
+    `take` (the apply about to take the lock over): a revert stopped (state T) is killed first,
+    so that it never goes on over what the rollback writes."""
+    why = _finishable(transport, holder)
+    if why is not None and take:
+        what = armed(holder)
+        assert what is not None
+        halt(transport, what)
+    return why
+
+
+def _finishable(transport: Transport, holder: dict[str, Any]) -> str | None:
+    what = armed(holder)
+    if what is None or transport.read(posixpath.join(what.folder, FAILED)) is not None:
+        return None
+    lost = _lost(transport, what)
+    if lost is None:
+        return None
+    raw = transport.read(posixpath.join(what.folder, DECIDED))
+    decided = None if raw is None else raw.decode("utf-8", "replace").strip() or "decided"
+    if decided is not None and decided.startswith("confirmed"):
+        return None  # a confirm claimed it: `dns confirm` again ends it, keeping the apply
+    gone = judge(holder)[0] == "gone"
+    if decided is not None and decided.startswith("aborted"):
+        if not gone:  # the apply rolling it back may still run (or renamer cannot tell)
+            return None
+        return (f"the rollback of apply {what.apply_id} by dns apply (pid {holder.get('pid')}) claimed it "
+                f"({decided}), halted its revert and did not finish: nothing reverts it")
+    if not gone and _clock(transport) <= what.deadline:
+        return None  # not due yet, and the apply that armed it may still push it on
+    if decided is not None:
+        return (f"its revert claimed it ({decided}) and is no longer running ({lost}): it did not finish, "
+                "so the files on disk may be restored while the daemon still serves what the apply wrote")
+    return f"{lost}: nothing will revert apply {what.apply_id}"
 
 
 def status(resolvers: Sequence[Resolver], transport_of: Callable[[Resolver], Transport]) -> list[LockState]:
@@ -562,6 +623,15 @@ def confirm_one(resolver: Resolver, transport: Transport) -> Confirmed:
     if what is None:
         return _nothing_armed(resolver, transport, raw is not None)
     lost = claim(transport, what, "confirmed")
+    if lost is not None and not lost.startswith("confirmed") and _lost(transport, what) is not None:
+        finish = finishable(resolver, transport, holder)
+        if finish is not None:
+            return Confirmed(resolver, False, f"{name}: not confirmed, not rolled back: {finish}; finish the "
+                                              f"rollback with `renamer dns apply --resolvers {name} "
+                                              "--rollback` (restore, reload, verify)")
+        if lost.startswith("aborted"):
+            return Confirmed(resolver, False, f"{name}: too late: a dns apply rolls apply {what.apply_id} "
+                                              f"back there ({lost}); see `renamer dns status`")
     if lost is not None and not lost.startswith("confirmed"):
         failed = transport.read(posixpath.join(what.folder, FAILED))
         why = f"; it failed: {failed.decode('utf-8', 'replace').strip()}" if failed else ""

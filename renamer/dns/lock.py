@@ -25,7 +25,7 @@ import os
 import posixpath
 import shlex
 import socket
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal
 
 from renamer.dns.inventory import Resolver
@@ -42,23 +42,30 @@ MACHINE_ID = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 BOOT_ID = "/proc/sys/kernel/random/boot_id"
 
 State = Literal["live", "gone", "unproven"]
+# Why nothing will end the armed apply a lock names (dns/confirm.finishable), or None; its last
+# argument: the caller takes the lock over (a stopped revert is stopped for good first).
+Lost = Callable[[Resolver, Transport, dict[str, object], bool], "str | None"]
 
 
 @contextlib.contextmanager
 def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
            notes: list[str], unreachable: dict[str, str] | None = None,
-           kept: set[str] | None = None) -> Iterator[None]:
+           kept: set[str] | None = None, lost: Lost | None = None, finish: bool = False) -> Iterator[None]:
     """Hold every resolver's lock for the duration; `notes` gets each stale lock taken over.
     With `unreachable`, a resolver that cannot be reached at all is named there and left
     out (nothing can be written there either); without it, that stops everything. The
     resolvers named in `kept` by the end keep their lock: a commit-confirmed apply armed a
-    revert there, which releases it (or `dns confirm` does: dns/confirm.py)."""
+    revert there, which releases it (or `dns confirm` does: dns/confirm.py).
+    `lost` says why nothing will ever end an armed apply whose lock is found (its revert killed
+    midway, or the rollback that disarmed it: dns/confirm.finishable); with `finish` (--rollback,
+    --resume) that lock is taken over, and the apply finds its resolver half-done and restores
+    it; without, the refusal names that way out."""
     held: list[Resolver] = []
     mine = _holder()
     try:
         for resolver in sorted(resolvers, key=lambda r: r.name):  # one order: no two applies deadlock
             try:
-                _take(resolver, transports[resolver.name], mine, notes)
+                _take(resolver, transports[resolver.name], mine, notes, lost, finish)
             except Unreachable as exc:
                 if unreachable is None:
                     raise
@@ -75,7 +82,8 @@ def locked(resolvers: Sequence[Resolver], transports: dict[str, Transport],
                 transports[resolver.name].flush()
 
 
-def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str]) -> None:
+def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str], lost: Lost | None = None,
+          finish: bool = False) -> None:
     path = _path(resolver)
     if resolver.shared_backup_dir is not None:
         _refuse_from_before_sharing(resolver, transport)
@@ -87,7 +95,18 @@ def _take(resolver: Resolver, transport: Transport, mine: bytes, notes: list[str
             continue  # released in between: try again
         holder = parse(raw)
         if armed_of(holder) is not None:  # a commit-confirmed apply's revert waits there (dns/confirm.py)
-            raise UnsafeError(armed_refusal(resolver, holder, revert_failed(transport, holder)))
+            why = lost(resolver, transport, holder, finish) if lost is not None else None
+            if why is None:
+                raise UnsafeError(armed_refusal(resolver, holder, revert_failed(transport, holder)))
+            if not finish:
+                raise UnsafeError(f"{resolver.name}: {_armed_text(resolver, holder)}, but {why}: finish it "
+                                  f"with `renamer dns apply --resolvers {resolver.name} --rollback` (restore "
+                                  "from the backup, reload, verify), or `--resume` (then apply again); "
+                                  "nothing written")
+            notes.append(f"{resolver.name}: took over the lock of the armed apply "
+                         f"{(armed_of(holder) or {}).get('apply')}: {why}")
+            transport.remove(path)
+            continue
         state, why = judge(holder)
         if state != "gone":
             raise UnsafeError(_refusal(resolver, path, holder, state, why))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from renamer.dns.backend import backend_for
 from renamer.dns.inventory import Inventory, Resolver
-from renamer.dns.transport import TransportError
+from renamer.dns.transport import Transport, TransportError
 from renamer.errors import ConfigError
 from renamer.table import table
 
@@ -29,11 +29,11 @@ _SYSLOG = re.compile(r"([A-Za-z]{3})\s+(\d{1,2}) (\d\d):(\d\d):(\d\d)")  # Dec  
 _BIND = re.compile(r"(\d{1,2})-([A-Za-z]{3})-(\d{4}) (\d\d):(\d\d):(\d\d)")  # 06-Dec-2026 07:46:01.292
 
 
-def when(stamp: str, now: dt.datetime) -> dt.datetime | None:
-    """The time a log line's stamp says (aware), or None. A time without a zone is taken in the
-    local zone of this machine; a syslog time without a year in the year that puts it at or
-    before `now` (a day's slack for clocks)."""
-    local = now.astimezone().tzinfo
+def when(stamp: str, now: dt.datetime, host_zone: dt.tzinfo | None = None) -> dt.datetime | None:
+    """The time a log line's stamp says (aware), or None. A time without a zone is taken in
+    `host_zone` (the resolver host's: host_zones), or, without one, this machine's; a syslog time
+    without a year in the year that puts it at or before `now` (a day's slack for clocks)."""
+    local = host_zone or now.astimezone().tzinfo
     stamp = _PRIORITY.sub("", stamp, count=1)
     try:
         if found := _EPOCH.match(stamp):
@@ -116,7 +116,12 @@ def targets(inventory: Inventory, olds: Sequence[str]) -> dict[str, str]:
         except ValueError:
             out[text] = text
             for site in inventory.sites:
-                out.setdefault(f"{text}.{site.domain.lower().rstrip('.')}", text)
+                domain = site.domain.lower().rstrip(".")
+                out.setdefault(f"{text}.{domain}", text)
+                # an old FQDN under a site's domain: a client with that search domain asks its first
+                # label alone, and retiring the FQDN breaks it too (t25-34 finding 09)
+                if text.endswith(f".{domain}") and "." not in text[:-len(domain) - 1]:
+                    out.setdefault(text[:-len(domain) - 1], text)
         else:
             out[address.reverse_pointer] = str(address)
     return out
@@ -148,34 +153,65 @@ def who_asks(inventory: Inventory, spec: str, olds: Sequence[str], window: dt.ti
         transport = backend_for(resolver).transport(inventory, resolver)
         try:
             data = transport.read(resolver.query_log)
+            zones = host_zones(transport, since) if data is not None else ()
         except TransportError as exc:
             read.problem = f"cannot read {resolver.query_log}: {exc}"
             continue
         finally:
             transport.close()
+        if isinstance(zones, str):  # its zone-less times cannot be placed: never judged in renamer's zone
+            read.problem = (f"{resolver.query_log}: the zone of its times is not known ({zones}): renamer "
+                            "cannot tell which queries fall in the window")
+            continue
         if data is None:
             read.problem = f"{resolver.query_log} does not exist"
             continue
         lines = data.decode("utf-8", "replace").splitlines()
-        _read_log(resolver, lines, wanted, since, now, read, askers)
+        _read_log(resolver, lines, wanted, since, now, read, askers, zones)
     ordered = sorted(askers.values(), key=lambda a: (a.old, a.resolver, -a.count, a.client))
     return WhoAsks(since, tuple(dict.fromkeys(wanted.values())), logs, ordered)
 
 
+_OFFSET = re.compile(r"([+-])(\d\d)(\d\d)")
+# the resolver host's UTC offset now and at the window's start (GNU, busybox: `date -d @EPOCH`)
+_ZONES = 'date +%z && { date -d "@$1" +%z 2>/dev/null || true; }'
+
+
+def host_zones(transport: Transport, since: dt.datetime) -> tuple[dt.tzinfo, ...] | str:
+    """The zone a resolver host writes its zone-less log times in (dnsmasq's log-facility, a
+    syslog file): its UTC offset now and, where `date -d` reads an epoch, at the window's start
+    (a daylight-saving change inside the window); asked through the resolver's own transport.
+    Why not, in words, where it cannot say (t25-34 finding 08: never this machine's zone)."""
+    done = transport.run(["sh", "-c", _ZONES, "renamer-zone", str(int(since.timestamp()))])
+    words = done.stdout.decode("ascii", "replace").split()
+    found = [m for m in (_OFFSET.fullmatch(w) for w in words) if m]
+    if not done.ok or not found or len(found) != len(words):
+        return f"`date +%z` there: {done.tail() or 'no answer'}"
+    return tuple(dict.fromkeys(dt.timezone((-1 if m[1] == "-" else 1) * dt.timedelta(hours=int(m[2]),
+                                                                                    minutes=int(m[3])))
+                               for m in found))
+
+
 def _read_log(resolver: Resolver, lines: Iterable[str], wanted: dict[str, str], since: dt.datetime,
-              now: dt.datetime, read: LogRead, askers: dict[tuple[str, str, str], Asker]) -> None:
+              now: dt.datetime, read: LogRead, askers: dict[tuple[str, str, str], Asker],
+              zones: tuple[dt.tzinfo, ...] = ()) -> None:
     backend = backend_for(resolver)
     undated = 0
     for line in lines:
         query = backend.query(line)
         if query is None:
             continue
-        at = when(query.stamp, now)
-        if at is None:
+        # a zone-less time read in each offset the host had in the window (one, but for a daylight-
+        # saving change): the latest reading decides whether it is in the window (never a client
+        # missed) and where the log begins, the earliest where it ends (never a log said to reach
+        # further than it may)
+        readings = [at for zone in zones or (None,) if (at := when(query.stamp, now, zone)) is not None]
+        if not readings:
             undated += 1
             continue
+        at, early = max(readings), min(readings)
         read.first = at if read.first is None else min(read.first, at)
-        read.last = at if read.last is None else max(read.last, at)
+        read.last = early if read.last is None else max(read.last, early)
         if at < since:
             continue
         read.queries += 1

@@ -297,16 +297,24 @@ class Rollout:
         for verb, names in (("wrote", written), ("removed", plan.removed)):
             if names:
                 outcome.steps.append(f"{verb} {', '.join(names)}")
-        self._command(backend.test(resolver, transport), resolver.test, "test", outcome)
-        live = backend.live(resolver, plan.changed)
-        if live:  # only files the daemon re-reads itself: no restart, no gap in answers
-            outcome.steps.append("no restart (re-read live)")
-        else:
-            outcome.restarted = True
-            self._command(backend.activate(resolver, transport, plan.changed), resolver.reload, "reload",
-                          outcome)
-        if self.verify:
-            self._verify(resolver, outcome, settle=live, left=plan.left_in_place)
+        try:
+            self._command(backend.test(resolver, transport), resolver.test, "test", outcome)
+            live = backend.live(resolver, plan.changed)
+            if live:  # only files the daemon re-reads itself: no restart, no gap in answers
+                outcome.steps.append("no restart (re-read live)")
+            else:
+                outcome.restarted = True
+                self._command(backend.activate(resolver, transport, plan.changed), resolver.reload, "reload",
+                              outcome)
+            if self.verify:
+                self._verify(resolver, outcome, settle=live, left=plan.left_in_place)
+        except StepFailed as exc:  # the window ran out meanwhile: that is the reason (t25-34 finding 15)
+            said = (transport.read(posixpath.join(folder, confirm.DECIDED)) or b"") if outcome.armed else b""
+            if said.startswith(b"reverting"):
+                raise StepFailed(f"the --confirm-within window ({self.confirm_within} s) ran out during this "
+                                 "resolver's apply: its revert ran first, so what was checked was its "
+                                 f"restore ({exc}); give a longer window") from exc
+            raise
         if outcome.armed is not None and transport.read(posixpath.join(folder, confirm.DECIDED)) is not None:
             raise StepFailed(f"the --confirm-within window ({self.confirm_within} s) ran out before this "
                              "resolver was applied and verified: its revert started; give a longer window")

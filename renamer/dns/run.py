@@ -195,7 +195,7 @@ def apply(inventory: Inventory, spec: str, request: ApplyRequest = ApplyRequest(
             except Unreachable as exc:
                 unreachable[resolver.name] = str(exc)
         with locked([r for r in resolvers if r.name not in unreachable], transports, notes, unreachable,
-                    kept=armed):
+                    kept=armed, lost=confirm.finishable, finish=request.after_interrupt != "refuse"):
             result = _apply_locked(inventory, resolvers, transports, request, progress, make_querier,
                                    unreachable, in_front(inventory, selected), armed)
     if result.outcomes:
@@ -408,6 +408,7 @@ def verify(inventory: Inventory, spec: str,
         if report.resolver.name in late:
             expected = Expectation(f"{report.resolver.name}: its files, served", ".", "SOA", ("loaded",))
             report.checks.append(Check(expected, late[report.resolver.name], False))
+    _check_locks(inventory, selected, reports)
     with_dhcp = [r for r in resolvers if r.manage
                  if any(h.mac for s in inventory.sites if s.name in r.dhcp for h in s.hosts)]
     if with_dhcp:
@@ -422,6 +423,33 @@ def verify(inventory: Inventory, spec: str,
                 except TransportError as exc:
                     report.unreachable = str(exc)
     return reports
+
+
+# The states of a resolver's lock (dns/confirm.py) in which what it serves may not be what its
+# files say, or nothing ends the apply there: a revert killed midway (files restored, daemon not
+# reloaded), a rollback that died, a revert that stopped on a hand edit, a confirm cut short.
+HALF_STATES = ("revert lost", "overdue", "revert failed", "confirm unfinished")
+
+
+def _check_locks(inventory: Inventory, resolvers: Sequence[Resolver],
+                 reports: Sequence[ResolverReport]) -> None:
+    """`dns verify` proves what is served; a resolver whose commit-confirmed apply was left half
+    done (HALF_STATES) may serve the inventory while its files say otherwise (its next restart
+    flips it): a failed check, never OK. A lock that cannot be read adds nothing (only DNS is
+    asked of those; `dns status` names it)."""
+    files = [r for r in resolvers if r.manage and backend_for(r).has_files]
+    if not files:
+        return
+    read = confirm.status(files, lambda r: backend_for(r).transport(inventory, r))
+    states = {s.resolver.name: s for s in read}
+    for report in reports:
+        state = states.get(report.resolver.name)
+        if state is None or state.state not in HALF_STATES:
+            continue
+        expected = Expectation(f"{report.resolver.name}: its lock, its files served", ".", "LOCK",
+                               ("free, or armed",))
+        why = state.error or state.failed or ""
+        report.checks.append(Check(expected, f"{state.state}: {why} (see `renamer dns status`)", False))
 
 
 def _wait_loaded(inventory: Inventory, resolvers: Sequence[Resolver]) -> dict[str, str]:
@@ -663,7 +691,7 @@ def _preflight_for_ansible(inventory: Inventory, resolvers: list[Resolver], requ
         _read_ahead(resolvers, transports, test=True, apply_id=request.apply_id)
         for resolver in resolvers:
             transports[resolver.name].check_sudo()
-        with locked(resolvers, transports, notes):
+        with locked(resolvers, transports, notes, lost=confirm.finishable):
             plans = plan_resolvers(inventory, resolvers, transports, retire_stale=request.retire_stale)
             if request.reviewed is not None:
                 _same_as_reviewed(plans, request.reviewed)
@@ -688,7 +716,7 @@ def _recover(inventory: Inventory, resolvers: list[Resolver], after_interrupt: A
     with connected(inventory, resolvers) as transports:
         for resolver in resolvers:
             transports[resolver.name].check_sudo()
-        with locked(resolvers, transports, notes):
+        with locked(resolvers, transports, notes, lost=confirm.finishable, finish=True):
             plans = plan_resolvers(inventory, resolvers, transports)
             notes += applies.interrupted(plans, transports, after_interrupt)  # this apply's alone
             half_done = [p for p in plans if p.interrupted]

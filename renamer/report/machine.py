@@ -225,7 +225,7 @@ def undo_data(plan: UndoPlan, *, dry_run: bool, commit: str | None,
         "move": plan.move, "undo": undo_name(plan.move), "status": status,
         "commits": [{"sha": sha, "role": role} for sha, role in (plan.run.commits if plan.run else ())],
         "undone_by": plan.already, "commit": commit, "changed": list(plan.changed),
-        "renamed": [{"from": now, "to": after} for now, after in plan.renamed],
+        "renamed": [{"from": now, "to": after} for now, after in plan.renamed], "deleted": list(plan.deleted),
         "refused": [{"path": r.path, "line": r.line, "kind": r.kind, "message": r.message,
                      "text": mask_line(r.text)} for r in plan.refusals],
         "verify": verify, "dns": dns})

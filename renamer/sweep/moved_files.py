@@ -69,6 +69,28 @@ def _text(blocks: list[bytes], nl: bytes, after: bytes) -> bytes:
 Gathered = tuple[tuple[FileResult, ...], list[Refusal]]
 
 
+def _inverses(rel: str, data: bytes, blocks: list[bytes]) -> list[tuple[int, int]]:
+    """The spans of the tagged `moved` blocks in a module's `moved.tf` that move an address the
+    sweep now moves back (an undo's inverse block, `from = new, to = old`), each with the blank
+    line before it: beside the move's block again they would be a cycle, and with the resource
+    declared at the new address `terraform plan` fails, "Moved object still exists" (t25-34
+    finding 02, with the blocks in moved.tf)."""
+    moving = {(m.old, m.new) for b in blocks for m in tagged_moves(rel, b)}
+    out = []
+    for block in tagged_moves(rel, data):
+        if (block.new, block.old) not in moving:
+            continue
+        start = block.start
+        if data[max(0, start - 2):start] == b"\n\n":
+            start -= 1
+        elif data[max(0, start - 4):start] == b"\r\n\r\n":
+            start -= 2
+        end = block.end + (2 if data[block.end:block.end + 2] == b"\r\n" else
+                           1 if data[block.end:block.end + 1] == b"\n" else 0)
+        out.append((start, end))
+    return out
+
+
 def gather(root: Path, files: tuple[FileResult, ...], max_size: int,
            status: Callable[[str], str] = lambda rel: CURRENT) -> Gathered:
     """`files` with every tagged `moved` block insert taken out of its file and appended to its
@@ -148,12 +170,17 @@ def gather(root: Path, files: tuple[FileResult, ...], max_size: int,
         if not fresh:
             continue
         insert = Edit(len(data), len(data), _text(fresh, nl, data))
+        dropped = _inverses(rel, data, fresh)
+        edits = [e for e in (have.edits if have is not None else ())
+                 if not any(s <= e.start and e.end <= t for s, t in dropped)]
+        edits = sorted([*edits, *(Edit(s, t, b"") for s, t in dropped), insert],
+                       key=lambda e: (e.start, e.end))
         if have is not None:  # (read where it stands, written where the renames put it)
-            out[have.path] = replace(have, edits=(*have.edits, insert),
+            out[have.path] = replace(have, edits=tuple(edits),
                                      digest=have.digest or hashlib.sha1(data).hexdigest(),
                                      mode=have.mode or content.mode)
         else:
-            created.append(FileResult(rel, "text", CURRENT, edits=(insert,),
+            created.append(FileResult(rel, "text", CURRENT, edits=tuple(edits),
                                       digest=hashlib.sha1(data).hexdigest(), mode=content.mode))
     merged = [out[f.path] for f in files] + created
     return tuple(sorted(merged, key=lambda f: f.path)), refusals

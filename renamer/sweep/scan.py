@@ -865,7 +865,7 @@ class FileScanner:
             for instance, _why in held.values():
                 if instance.moved_at is not None and instance.moved_at[:2] == (rel, edit.start):
                     text = text.replace(moved_text(instance), b"", 1)
-            if text:
+            if text or edit.start != edit.end:  # (an undo's inverse `moved` block removed: no text)
                 out.append(Edit(edit.start, edit.end, text))
         return out
 

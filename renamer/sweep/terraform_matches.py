@@ -170,6 +170,7 @@ def _label_matches(data: bytes, rel: str, matches: list[Match],
             decide(label.start, label.end, label.name, verdict, label=True)
             if verdict.moved_block and label.close >= 0 and not is_override(rel):
                 inserts.append(_moved(label, index.renames[label.name], index.moved_tag))
+                inserts += _inverse_dropped(data, rel, label, index.renames[label.name])
         for use in parsed.uses:
             if use.name not in index.olds:
                 continue
@@ -213,6 +214,26 @@ def _moved(label: Label, new: str, tag: bytes) -> Edit:
     text = (nl + nl + indent + tag + nl + indent + b"moved {" + nl + indent + b"  from = " + old_address + nl
             + indent + b"  to   = " + new_address + nl + indent + b"}")
     return Edit(label.close, label.close, text)
+
+
+def _inverse_dropped(data: bytes, rel: str, label: Label, new: str) -> list[Edit]:
+    """The tagged `moved` blocks of this file that move the label's new address back to its old
+    one (an undo's inverse block: sweep/undo.py), each removed with the blank line before it: with
+    the move's own block beside it the pair is a cycle, and with the resource declared at the new
+    address again `terraform plan` fails ("Moved object still exists": t25-34 finding 02)."""
+    old_address, new_address = label.address, replace(label, name=new).address
+    out = []
+    for block in moved_tags.tagged_moves(rel, data):
+        if block.old != new_address or block.new != old_address:
+            continue
+        start = block.start
+        while start > 0 and data[start - 1:start] in (b"\n", b"\r") and data[max(0, start - 2):start - 1] in (
+                b"\n", b"\r"):
+            start -= 1  # the blank line(s) written before it
+        end = block.end + (2 if data[block.end:block.end + 2] == b"\r\n" else
+                           1 if data[block.end:block.end + 1] == b"\n" else 0)
+        out.append(Edit(start, end, b""))
+    return out
 
 
 def _in_state(rel: str, matches: list[Match], index: TerraformIndex) -> list[Match]:

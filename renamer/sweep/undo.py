@@ -102,6 +102,7 @@ class UndoPlan:
     renames: Renames | None = None  # the move's renames (old -> new)
     counts: dict[str, int] = field(default_factory=dict)  # lines removed and added
     undone: MoveRun | None = None  # with `already`: the run that undo undid
+    deleted: tuple[str, ...] = ()  # files the move changed that a later commit deleted: left deleted
 
     @property
     def parent(self) -> str | None:
@@ -226,15 +227,32 @@ def _segments(root: Path, commits: Sequence[tuple[str, str]]) -> list[tuple[str,
     return out
 
 
-def _revert(root: Path, tree: Path, run: MoveRun) -> tuple[str | None, list[Refusal]]:
+def _revert(root: Path, tree: Path, run: MoveRun,
+            deleted: list[str] | None = None) -> tuple[str | None, list[Refusal]]:
     """Revert the run's commits, newest first, in the scratch worktree: the tree made, or the
-    conflicts of the first part that does not revert cleanly."""
+    conflicts of the first part that does not revert cleanly. A file the move changed that a later
+    commit deleted stays deleted (nothing of it to restore or lose: t25-34 finding 17), named in
+    `deleted`; one renamed since is still refused."""
     hooks = tree.parent / "hooks"
     for first, last in reversed(_segments(root, run.commits)):
         done = git_run(["git", "-C", str(tree), "-c", "merge.conflictStyle=diff3", "-c",
                         f"core.hooksPath={hooks}", "merge-recursive", last, "--", "HEAD", f"{first}^"],
                        capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
         unmerged = _unmerged(tree)
+        resolved = _added_items_only(tree, unmerged)  # a keep rule of the move's beside one added since
+        gone = _deleted_since(os.fsdecode(done.stdout), unmerged)
+        for path in gone:
+            _git(tree, "rm", "-q", "--cached", "--", path)
+            (tree / path).unlink(missing_ok=True)
+        if deleted is not None:
+            deleted += [p for p in gone if p not in deleted]
+        resolved += gone
+        if resolved:
+            unmerged = _unmerged(tree)
+            stated = [line for line in os.fsdecode(done.stdout).splitlines() if line.startswith("CONFLICT")]
+            if (done.returncode == 1 and not unmerged
+                    and all(any(path in line for path in resolved) for line in stated)):
+                done = subprocess.CompletedProcess(done.args, 0, done.stdout, done.stderr)
         if BLAME_FILE in unmerged:  # the lines a later move appended after this one's: not this move's
             _resolve_blame_file(root, tree, run, unmerged[BLAME_FILE])
             left = _unmerged(tree)
@@ -345,6 +363,84 @@ def _real_conflicts(tree: Path, path: str) -> list[tuple[int, str]]:
             j1, j2 = change[3], change[4]
             out += ([(j, _shown(ours[j - 1])) for j in range(j1 + 1, j2 + 1)] if j2 > j1
                     else [(j1 + 1, "(lines removed by a later commit)")])
+    return out
+
+
+_ITEM = re.compile(rb"^([ \t]*)- name:[ \t]*['\"]?([^'\"\r\n#]+?)['\"]?[ \t]*\r?$", re.M)
+
+
+def _items(text: bytes) -> dict[str, tuple[int, int]]:
+    """Each YAML list item that starts with `- name: X`, by name: its byte span (its lines, up to the
+    next line as little indented or less)."""
+    out: dict[str, tuple[int, int]] = {}
+    for m in _ITEM.finditer(text):
+        indent = len(m.group(1))
+        end = text.find(b"\n", m.end())
+        end = len(text) if end < 0 else end + 1
+        while end < len(text):
+            stop = text.find(b"\n", end)
+            line = text[end:len(text) if stop < 0 else stop + 1]
+            stripped = line.lstrip(b" \t")
+            if stripped.strip() and len(line) - len(stripped) <= indent:
+                break
+            end = len(text) if stop < 0 else stop + 1
+        out.setdefault(m.group(2).decode("utf-8", "replace").strip(), (m.start(), end))
+    return out
+
+
+_KEY = re.compile(rb"^[A-Za-z_][\w-]*:[ \t]*\r?\n(?![ \t]|-)", re.M)  # a top-level key with nothing under it
+
+
+def _without(text: bytes, names: set[str]) -> bytes:
+    """`text` less the named items, and less a top-level key (`keep:`) left with nothing under it
+    by their removal (one empty before is kept)."""
+    empty = {m.group() for m in _KEY.finditer(text)}
+    spans = sorted(span for name, span in _items(text).items() if name in names)
+    for start, end in reversed(spans):
+        text = text[:start] + text[end:]
+    for m in reversed(list(_KEY.finditer(text))):
+        if m.group() not in empty:
+            text = text[:m.start()] + text[m.end():]
+    return text
+
+
+def _added_items_only(tree: Path, unmerged: dict[str, set[int]]) -> list[str]:
+    """The unmerged YAML files (allow.yaml) where the move did nothing but add named list items
+    (the keep rules of its `sweep --interactive`): HEAD's version less those items, by name, is
+    the revert; an item the user added since beside them is kept (t25-34 finding 13). Resolved in
+    the scratch worktree; the paths so resolved."""
+    out = []
+    for path, have in sorted(unmerged.items()):
+        if have != {1, 2, 3} or not path.endswith((".yaml", ".yml")):
+            continue
+        base, ours, theirs = (_stage(tree, n, path) for n in (1, 2, 3))
+        if base is None or ours is None or theirs is None:
+            continue
+        added = set(_items(base)) - set(_items(theirs))
+        if not added or _without(base, added) != theirs:
+            continue  # the move changed more than adding named items: a conflict as before
+        (tree / path).write_bytes(_without(ours, added))
+        _git(tree, "add", "--", path)
+        out.append(path)
+    return out
+
+
+def _stage(tree: Path, stage: int, path: str) -> bytes | None:
+    done = git_run(["git", "-C", str(tree), "show", f":{stage}:{path}"], capture_output=True, check=False)
+    return done.stdout if done.returncode == 0 else None
+
+
+def _deleted_since(said: str, unmerged: dict[str, set[int]]) -> list[str]:
+    """The unmerged paths HEAD has not (stage 2 missing) whose conflict git states as a modify/delete
+    with the deletion in HEAD: a later commit deleted the file (not renamed it: git then names
+    the rename, or a rename/delete)."""
+    out = []
+    for path, have in sorted(unmerged.items()):
+        if 2 in have:
+            continue
+        line = _said(said, path) or ""
+        if line.startswith("CONFLICT (modify/delete)") and f"{path} deleted in HEAD" in line:
+            out.append(path)
     return out
 
 
@@ -866,6 +962,8 @@ def check_clean(root: Path, plan: UndoPlan | None = None) -> set[str]:
         raise UnsafeError(f"{root}: the work tree has changes ({', '.join(dirty[:3])}"
                           f"{', ...' if len(dirty) > 3 else ''}): commit or stash them first; "
                           "`renamer undo --dry-run` shows the undo without writing")
+    if writes:
+        _refuse_ignored(root, writes)
     return set(states)
 
 
@@ -875,6 +973,30 @@ def left_by_a_killed_undo(root: Path, plan: UndoPlan) -> bool:
     finishes it (check_clean lets it through; apply_undo commits it with its trailers)."""
     states = vcs_status.path_states(root)
     return any(code != "??" for code in states.values()) and _holds_the_undo(root, plan, states)
+
+
+def _refuse_ignored(root: Path, writes: set[str]) -> None:
+    """A file git ignores at (or over) a path the undo writes back: git's checkout treats it as
+    expendable and overwrites it (t25-34 finding 11: a local copy kept out of git). Refused,
+    naming it, as an untracked one there is. Read with one `git ls-files` (ignored folders
+    collapsed), never a pathspec per path written."""
+    done = git_run(["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+                    "--directory"], capture_output=True, check=False, env={**os.environ, **LITERAL})
+    hits = []
+    for entry in os.fsdecode(done.stdout).split("\0") if done.returncode == 0 else []:
+        path = entry.rstrip("/")
+        if not path:
+            continue
+        if entry.endswith("/"):  # an ignored folder: the files the undo writes in it that stand there
+            hits += [w for w in writes if w.startswith(path + "/") and os.path.lexists(root / w)]
+        elif path in writes or any(w.startswith(path + "/") for w in writes):
+            hits.append(path)
+    if hits:
+        ignored = sorted(set(hits))
+        shown = ", ".join(ignored[:3]) + (", ..." if len(ignored) > 3 else "")
+        raise UnsafeError(f"{root}: {shown}: a file git ignores is where the undo writes a tracked file "
+                          "back: the undo would overwrite it (git's checkout does not keep ignored files); "
+                          "move it away first; nothing was written")
 
 
 def _holds_the_undo(root: Path, plan: UndoPlan, states: dict[str, str]) -> bool:
@@ -912,14 +1034,17 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
     if head is None:
         raise ConfigError(f"{root}: no commits: no move is recorded here")
     run, already, undone = find_run(root, move)
+    deleted: list[str] = []
     if run is None and undone is None:
         return UndoPlan(move, head, None, already)
     if run is None:  # undone once: is that undo still in effect? (reverted since, the move stands again)
         assert undone is not None
         renames = move_renames(root, undone)
         with _scratch(root, head) as scratch:
-            tree, conflicts = _revert(root, scratch, undone)
+            tree, conflicts = _revert(root, scratch, undone, deleted)
         if tree is not None and _tree_of(root, head) == tree:  # reverting the move again changes nothing
+            return UndoPlan(move, head, None, already, undone=undone, renames=renames)
+        if tree is None and _still_undone(root, head, undone, move):  # t25-34 finding 03 (B)
             return UndoPlan(move, head, None, already, undone=undone, renames=renames)
         run = undone  # the move is (partly) in effect again: it is undone again
     else:
@@ -928,7 +1053,7 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         if foreign:
             return UndoPlan(move, head, run, refusals=tuple(foreign), renames=renames)
         with _scratch(root, head) as scratch:
-            tree, conflicts = _revert(root, scratch, run)
+            tree, conflicts = _revert(root, scratch, run, deleted)
     if tree is None:
         return UndoPlan(move, head, run, refusals=tuple(conflicts), renames=renames)
     if _tree_of(root, head) == tree:  # the move's changes are gone already (reverted by hand)
@@ -949,7 +1074,40 @@ def plan_undo(project: LoadedProject, move: str) -> UndoPlan:
         added += int(a) if a.isdigit() else 0
         removed += int(r) if r.isdigit() else 0
     return UndoPlan(move, head, run, None, tree, bytes(diff), tuple(changed), tuple(renamed),
-                    tuple(refusals), renames, {"added": added, "removed": removed})
+                    tuple(refusals), renames, {"added": added, "removed": removed}, deleted=tuple(deleted))
+
+
+def _still_undone(root: Path, head: str, undone: MoveRun, move: str) -> bool:
+    """Whether reverting the move changes nothing once the undo's own inverse `moved` blocks (tagged
+    `undo-MOVE`, appended where the move's block stood: the revert conflicts with them) are set
+    aside: HEAD less them, with the move reverted onto it, is HEAD less them."""
+    heads = [p for p in _tree_paths(root, head) if p.endswith(".tf")]
+    data = vcs_status.blobs(root, [f"{head}:{p}" for p in heads])
+    own = undo_name(move)
+    with _scratch(root, head) as scratch:
+        stripped = False
+        for path in heads:
+            text = data.get(f"{head}:{path}", b"")
+            blocks = [m for m in tagged_moves(path, text) if m.name == own]
+            for block in reversed(blocks):
+                start = block.start - (1 if text[block.start - 2:block.start] == b"\n\n" else 0)
+                end = block.end + (1 if text[block.end:block.end + 1] == b"\n" else 0)
+                text = text[:start] + text[end:]
+            if blocks and not text.strip():  # a moved.tf the undo made again for its blocks alone
+                _git(scratch, "rm", "-q", "--", path)
+                stripped = True
+            elif blocks:
+                (scratch / path).write_bytes(text)
+                _git(scratch, "add", "--", path)
+                stripped = True
+        if not stripped:
+            return False
+        base = _git(scratch, "write-tree").strip()
+        commit = _git(scratch, "commit-tree", base, "-p", "HEAD", "-m", "renamer undo (scratch)",
+                      env=_IDENTITY).strip()
+        _git(scratch, "update-ref", "--no-deref", "HEAD", commit)
+        tree, _ = _revert(root, scratch, undone)
+    return tree == base
 
 
 def _with_inverse_moves(project: LoadedProject, root: Path, head: str, tree: str, move: str) -> str:

@@ -249,6 +249,56 @@ def test_keep_rules_of_an_interactive_sweep_go_and_moved_blocks_are_inverted_by_
     assert text.endswith("\nmoved {\n  from = terraform_data.fv-ml1\n  to   = terraform_data.ana-ml2\n}\n")
 
 
+def test_a_second_undo_of_a_move_that_wrote_a_moved_block_is_nothing_left(repo: Repo, run: Run) -> None:
+    """t25-34 finding 03 (B): the undo's own inverse `moved` block stands where the move's block
+    stood, so reverting the move again conflicted with it: exit 3 "a later commit changed this
+    line". Set aside, the move reverts to nothing: "nothing left to undo", exit 0."""
+    tf = 'resource "terraform_data" "ana-ml2" {\n  input = "ana-ml2"\n}\n'
+    root = repo({"main.tf": tf}, allowlist=CURRENT_ALL)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert "# renamer: move fv-ml1-move expires" in (root / "moved.tf").read_text()  # the module's moved.tf
+    first = run(root, "undo", "fv-ml1-move")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    assert "# renamer: move undo-fv-ml1-move expires" in (root / "moved.tf").read_text()
+    head = git(root, "rev-parse", "HEAD").strip()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by"), again.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head
+
+
+def test_a_keep_rule_appended_since_beside_the_moves_own_is_kept_by_the_undo(repo: Repo, run: Run) -> None:
+    """t25-34 finding 13 (was refused: allow.yaml, "a later commit changed this line"): the user
+    appends a keep rule of their own after the one `sweep --interactive` added. The undo drops the
+    move's rule by its name and keeps the user's, as it keeps a line appended to
+    .git-blame-ignore-revs."""
+    root = repo({"runbook.md": "ssh ana-ml2\n\nlab note: ana-ml2 stays\n", "legacy.md": "the photo caption\n"},
+                allowlist=CURRENT_ALL)
+    term = Terminal([RENAMER, "sweep", "--interactive", "--commit"], root)
+    while True:
+        try:
+            shown = term.expect("]? ", timeout=20)
+        except AssertionError:
+            break
+        if "lab note" in shown.splitlines()[-1] or "-lab note" in shown:
+            term.send("k")
+            term.expect("(the reason goes into the allowlist): ")
+            term.send("the lab keeps its note")
+        else:
+            term.send("y")
+    assert term.wait() == 0, term.text
+    moved = (root / "allow.yaml").read_text()
+    assert "the lab keeps its note" in moved and moved.startswith(CURRENT_ALL + "keep:\n  - name: "), moved
+    mine = "  - name: photo-caption\n    path: /legacy.md\n    line_contains: 'photo caption'\n    reason: kept\n"
+    (root / "allow.yaml").write_text(moved + mine)
+    git(root, "commit", "-qam", "the user keeps the photo caption")
+    undone = run(root, "undo", "fv-ml1-move")
+    assert undone.exit_code == 0, undone.stdout + undone.stderr
+    assert (root / "allow.yaml").read_text() == CURRENT_ALL + "keep:\n" + mine
+    assert (root / "runbook.md").read_text() == "ssh ana-ml2\n\nlab note: ana-ml2 stays\n"
+    assert git(root, "status", "--porcelain") == ""
+
+
 def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) -> None:
     root, _ = _moved(repo, run)
     path = root / "stacks/host_vars/fv-ml1.yml"
@@ -262,14 +312,39 @@ def test_a_later_edit_of_a_renamed_file_goes_back_with_it(repo: Repo, run: Run) 
     assert "  stacks/host_vars/fv-ml1.yml -> stacks/host_vars/ana-ml2.yml" in git(root, "log", "-1", "--format=%B")
 
 
-def test_a_file_removed_since_the_move_refuses_naming_it(repo: Repo, run: Run) -> None:
+def test_a_file_removed_since_the_move_stays_removed_and_is_named(repo: Repo, run: Run) -> None:
+    """t25-34 finding 17 (was refused, exit 3): a file the move rewrote that a later commit deleted
+    has nothing to restore or lose: it stays deleted, the rest of the move is undone (the renamed
+    file back), and the output names it. A second undo is then "nothing left" (finding 03)."""
     root, _ = _moved(repo, run)
     git(root, "rm", "-q", "servers.md")
     git(root, "commit", "-qm", "servers.md is in the wiki now")
+    dry = run(root, "undo", "fv-ml1-move", "--dry-run", "--format", "json")
+    assert dry.exit_code == 0, dry.stdout + dry.stderr
+    assert json.loads(dry.stdout)["deleted"] == ["servers.md"]
     done = run(root, "undo", "fv-ml1-move")
-    assert done.exit_code == 3, done.stdout + done.stderr
-    assert done.stdout.splitlines()[0] == ("servers.md: refused (conflict): removed or renamed by a later commit "
-                                           "after fv-ml1-move changed it: the undo has nothing to change back")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert ("undo: left deleted (the move changed them, a later commit deleted them): servers.md"
+            in done.stdout), done.stdout
+    assert not (root / "servers.md").exists() and git(root, "status", "--porcelain") == ""
+    assert (root / "stacks/host_vars/ana-ml2.yml").exists() and not (root / "stacks/host_vars/fv-ml1.yml").exists()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by"), again.stdout
+
+
+def test_a_second_undo_of_a_move_that_renamed_a_file_is_nothing_left(repo: Repo, run: Run) -> None:
+    """t25-34 finding 03 (A): the move renamed stacks/host_vars/ana-ml2.yml; after the undo the
+    renamed path is gone from HEAD, which read as "removed by a later commit": exit 3. Now the
+    revert onto HEAD changes nothing: "nothing left to undo", exit 0, HEAD unchanged."""
+    root, _ = _moved(repo, run)
+    first = run(root, "undo", "fv-ml1-move")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    head = git(root, "rev-parse", "HEAD").strip()
+    again = run(root, "undo", "fv-ml1-move")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by"), again.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head
 
 
 def test_a_move_run_twice_is_undone_whole(repo: Repo, run: Run) -> None:
@@ -468,6 +543,19 @@ def test_terraform_the_undo_writes_the_inverse_moved_block_so_the_state_moves_ba
     assert "Plan: 0 to add, 1 to change, 0 to destroy." in plan, plan  # its input goes back; no rebuild
     assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")
     assert terraform("state", "list").split() == ["terraform_data.ana-ml2"]
+    # t25-34 finding 02: the move run again (the way to redo an undo) drops the undo's inverse block,
+    # which with the move's own would be a cycle, and `terraform plan` then works
+    again = run(root, "sweep", "--commit")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    text = (root / "moved.tf").read_text()
+    assert "moved {" not in (root / "main.tf").read_text()
+    assert "undo-fv-ml1-move" not in text and "to   = terraform_data.ana-ml2" not in text, text
+    assert text.count("moved {") == 1 and "from = terraform_data.ana-ml2\n  to   = terraform_data.fv-ml1" in text
+    assert run(root, "verify").exit_code == 0
+    plan = terraform("plan")
+    assert "# (moved from terraform_data.ana-ml2)" in plan and "will be destroyed" not in plan, plan
+    assert "0 added, 1 changed, 0 destroyed" in terraform("apply", "-auto-approve")
+    assert terraform("state", "list").split() == ["terraform_data.fv-ml1"]
 
 
 def test_ctrl_c_while_the_commit_hook_runs_is_exit_130_and_after_the_commit_it_is_said(
@@ -541,6 +629,27 @@ def test_an_unrelated_untracked_file_does_not_stop_the_undo_but_one_where_it_wri
     assert (root / "notes-to-self.txt").read_text() == "scratch\n"
     assert git(root, "status", "--porcelain") == "?? notes-to-self.txt\n"
     assert git(root, "show", "--name-only", "--format=", "HEAD").split().count("notes-to-self.txt") == 0
+
+
+def test_an_ignored_file_where_the_undo_writes_refuses_it_and_is_kept(repo: Repo, run: Run) -> None:
+    """t25-34 finding 11: a later commit ignores `stacks/host_vars/*.yml` (local copies kept out of git; the
+    tracked ones stay tracked); the operator's local copy sits where the undo puts the moved file
+    back. git's checkout would overwrite it: refused, naming it, the file kept byte for byte."""
+    root, _ = _moved(repo, run)
+    write_files(root, {".gitignore": "stacks/host_vars/*.yml\n"})
+    git(root, "add", ".gitignore")
+    git(root, "commit", "-qm", "local host_vars copies stay out of git")
+    write_files(root, {"stacks/host_vars/ana-ml2.yml": "LOCAL EDIT, never committed\n"})
+    assert git(root, "status", "--porcelain") == ""  # ignored: git status does not show it
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert "stacks/host_vars/ana-ml2.yml: a file git ignores is where the undo writes" in refused.stderr
+    assert (root / "stacks/host_vars/ana-ml2.yml").read_text() == "LOCAL EDIT, never committed\n"
+    assert git(root, "rev-parse", "HEAD").strip() == head
+    (root / "stacks/host_vars/ana-ml2.yml").unlink()  # moved away: the undo goes on
+    done = run(root, "undo", "fv-ml1-move")
+    assert done.exit_code == 0, done.stdout + done.stderr
 
 
 def test_a_small_renamed_file_edited_since_goes_back_with_the_edit(repo: Repo, run: Run) -> None:
@@ -622,6 +731,22 @@ def test_a_link_made_since_whose_target_names_the_new_value_refuses_before_writi
 
 
 # Outside pass t24-undo, the rest (f25-undoconf): each failed before its fix.
+
+
+def test_the_freed_address_given_since_in_a_big_endian_utf16_file_is_a_collision(repo: Repo, run: Run) -> None:
+    """t25-34 finding 04 (fixed already by the UTF-16 reading of the collision check, f25-undoconf):
+    the tester's own variant, `[db1] addr=10.250.50.54` in a UTF-16 win.ini with a big-endian BOM,
+    CRLF, committed after the move: refused (collision) at win.ini:2, nothing written."""
+    root, _ = _moved(repo, run)
+    (root / "win.ini").write_bytes(b"\xfe\xff" + "[db1]\r\naddr=10.250.50.54\r\n".encode("utf-16-be"))
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "db1 (Windows box) gets the freed address")
+    head = git(root, "rev-parse", "HEAD").strip()
+    refused = run(root, "undo", "fv-ml1-move")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert refused.stdout.splitlines()[0].startswith(
+        "win.ini:2: refused (collision): 10.250.50.54 is used again here since fv-ml1-move"), refused.stdout
+    assert git(root, "rev-parse", "HEAD").strip() == head and git(root, "status", "--porcelain") == ""
 
 
 def test_a_new_value_used_since_in_a_utf16_file_refuses_before_writing(repo: Repo, run: Run) -> None:

@@ -58,9 +58,15 @@ def test_undo_dns_restores_the_old_snippets_byte_for_byte(lab: Lab, run: Run, tm
     assert lab.snippets() != before  # a dry run writes nothing
 
     done = run(root, "undo", "fv-ml1-move", "--dns", "--force", "--format", "json")
-    assert done.exit_code == 0, done.stdout + done.stderr
+    # HEAD's inventory (the fv site's DNS, committed after the move, which the git undo leaves) still
+    # describes fv-ml1: `dns verify` at HEAD fails, so the undo is no bare OK (t25-34 finding 01)
+    assert done.exit_code == 1, done.stdout + done.stderr
     data = json.loads(done.stdout)
     assert data["status"] == "undone" and data["dns"]["ok"] is True
+    assert any(d.startswith("fv-ml1.fv.lan (10.251.50.54) is in HEAD's inventory, not served")
+               for d in data["dns"]["head_differs"]), data["dns"]
+    assert "HEAD's inventory describes other records" in done.stderr
+    assert run(root, "dns", "verify", "--resolvers", "all").exit_code == 1  # what the exit 1 said
     assert {r["resolver"] for r in data["dns"]["resolvers"]} == set(lab.instances)
     assert lab.snippets() == before  # byte for byte, made afresh from the old inventory
     # What the resolvers answer, asked straight over DNS.
@@ -78,7 +84,7 @@ def test_undo_dns_restores_the_old_snippets_byte_for_byte(lab: Lab, run: Run, tm
     # A second undo changes nothing in git and leaves the resolvers as they are.
     head = git(root, "rev-parse", "HEAD").strip()
     again = run(root, "undo", "fv-ml1-move", "--dns", "--force")
-    assert again.exit_code == 0, again.stdout + again.stderr
+    assert again.exit_code == 1, again.stdout + again.stderr  # HEAD's inventory still differs
     assert again.stdout.startswith("undo: nothing left to undo: fv-ml1-move was undone by")
     assert git(root, "rev-parse", "HEAD").strip() == head and lab.snippets() == before
 
@@ -134,11 +140,20 @@ def test_undo_dns_lays_the_inverse_on_today_s_inventory(lab: Lab, run: Run) -> N
     assert refused.exit_code == 3, refused.stdout + refused.stderr
     assert "the undo cannot be laid on today's inventory: its sites changed (lab added or removed" in refused.stderr
     assert git(root, "rev-parse", "HEAD").strip() == head and lab.snippets() == served
+    # t25-34 finding 16: in JSON the same document as the git part's refusals, the reason in `refused`
+    doc = run(root, "undo", "fv-ml1-move", "--dns", "--force", "--format", "json")
+    assert doc.exit_code == 3, doc.stdout + doc.stderr
+    data = json.loads(doc.stdout)
+    assert data["status"] == "refused" and data["commit"] is None
+    assert {r["kind"] for r in data["refused"]} == {"dns"}
+    assert any("its sites changed (lab added or removed" in r["message"] for r in data["refused"]), data
     git(root, "rm", "-q", "dns/sites/lab.yaml")
     git(root, "commit", "-qm", "no lab site after all")
     done = run(root, "undo", "fv-ml1-move", "--dns", "--force", "--format", "json")
-    assert done.exit_code == 0, done.stdout + done.stderr
-    assert json.loads(done.stdout)["dns"]["ok"] is True
+    # HEAD's inventory still describes the move (its DNS commit came after it): said, exit 1 (t25-34 01)
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert json.loads(done.stdout)["dns"]["ok"] is True and json.loads(done.stdout)["dns"]["head_differs"]
+    assert "HEAD's inventory describes other records" in done.stderr
     assert addresses(lab, "ana-printer.ana.lan") == {name: ("10.250.20.77",) for name in everywhere}
     assert addresses(lab, "ana-nas.ana.lan") == {name: ("10.250.20.11",) for name in everywhere}
     assert addresses(lab, "ana-ml2.ana.lan") == {name: ("10.250.50.54",) for name in everywhere}

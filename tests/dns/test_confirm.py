@@ -421,15 +421,16 @@ def test_status_says_overdue_when_a_revert_never_released_its_lock(run, pair: La
     assert "and has not released the lock" in text.stdout and "dns status: needs a look: ns-c1" in text.stdout
     refused = dns(run, pair, "apply", "--resolvers", "ns-c1")
     assert refused.exit_code == 3, refused.stderr
-    assert "but that time is past and the lock is still there" in refused.stderr
-    assert f"clear the lock with `rm -- {_lock(pair, 'ns-c1')}`" in refused.stderr
-    # cleared by hand: the apply is found half-done (its marker stayed), and --rollback restores it
-    _lock(pair, "ns-c1").unlink()
-    half = dns(run, pair, "apply", "--resolvers", "ns-c1")
-    assert half.exit_code == 3 and "an earlier dns apply was interrupted on ns-c1" in half.stderr
+    # nothing will ever revert it (its process is gone): the refusal names the way out, no `rm` by
+    # hand (t25-34 05/06: dns/confirm.finishable); --rollback takes the lock over and restores
+    assert "nothing will revert apply" in refused.stderr, refused.stderr
+    assert "finish it with `renamer dns apply --resolvers ns-c1 --rollback`" in refused.stderr
+    assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}  # the refusal wrote nothing
     rolled = dns(run, pair, "apply", "--resolvers", "ns-c1", "--rollback")
     assert rolled.exit_code == 0, rolled.stdout + rolled.stderr
+    assert "took over the lock of the armed apply" in rolled.stdout + rolled.stderr
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.1",)}
+    assert not _lock(pair, "ns-c1").exists()
 
 
 def test_the_revert_puts_back_retired_hand_written_lines_and_removes_added_snippets(  # type: ignore[no-untyped-def]

@@ -195,3 +195,82 @@ def test_what_a_log_does_not_cover_is_never_ok(run: Callable[..., Any], tmp_path
         assert every.exit_code == 1 and "ns-fv: no query_log: its clients' queries are not read" in every.stdout
     finally:
         lab.stop()
+
+
+def _dnsmasq_line(at: dt.datetime, name: str, client: str) -> str:
+    """A query as dnsmasq's log-facility writes it: the host's local time, no zone, no year."""
+    return f"{at:%b %e %H:%M:%S} dnsmasq[812]: query[A] {name} from {client}\n"
+
+
+def test_a_resolver_in_another_zone_is_read_in_its_own_zone(run: Callable[..., Any], tmp_path: Path) -> None:
+    """t25-34 finding 08: the resolver, over ssh, logs in its own local time (its sshd sets TZ);
+    renamer runs in another zone. A client asked 6 days 20 hours ago, inside --since 7d: it is
+    listed (exit 1), never missed by reading the times in renamer's zone."""
+    from zoneinfo import ZoneInfo
+
+    here = dt.datetime.now().astimezone().utcoffset()
+    zone = next(z for z in ("America/New_York", "Asia/Tokyo")
+                if dt.datetime.now(ZoneInfo(z)).utcoffset() != here)  # hours away from this machine's
+    now = dt.datetime.now(ZoneInfo(zone))
+    log = tmp_path / "queries.log"
+    log.write_text(_dnsmasq_line(now - dt.timedelta(days=10), "ana-nas.ana.lan", "10.250.20.8")
+                   + _dnsmasq_line(now - dt.timedelta(days=6, hours=20), "ana-ml2.ana.lan", "10.250.20.7")
+                   + _dnsmasq_line(now - dt.timedelta(minutes=1), "ana-nas.ana.lan", "10.250.20.8"))
+    lab = start_lab(tmp_path / "lab", ("ns-ana",))
+    try:
+        _asked_in_the_hosts_zone(run, lab, log, zone, tmp_path)
+    finally:
+        lab.stop()
+
+
+def _asked_in_the_hosts_zone(run: Callable[..., Any], lab: Lab, log: Path, zone: str, tmp_path: Path) -> None:
+    from tests.testing.sshd import start_sshd
+
+    server = start_sshd(tmp_path / "sshd", f"SetEnv TZ={zone}")
+    try:
+        lab.write_resolvers(ns_ana={"target": server.target(), "ssh_config": str(server.client_config),
+                                    "query_log": str(log)})
+        found = dns(run, lab, "who-asks", "ana-ml2", "--format", "json")
+        assert found.exit_code == 1, found.stdout + found.stderr
+        doc = json.loads(found.stdout)
+        assert [(a["old"], a["client"]) for a in doc["askers"]] == [("ana-ml2", "10.250.20.7")], doc
+    finally:
+        server.stop()
+    # a host that cannot say its zone (its `date` fails): the log is a problem, never read in renamer's zone
+    fake = tmp_path / "fake-bin"
+    fake.mkdir()
+    (fake / "date").write_text("#!/bin/sh\necho 'date: broken' >&2\nexit 1\n")
+    (fake / "date").chmod(0o755)
+    mute = start_sshd(tmp_path / "sshd-mute", f"SetEnv TZ={zone} PATH={fake}:/usr/sbin:/usr/bin:/sbin:/bin")
+    try:
+        lab.write_resolvers(ns_ana={"target": mute.target(), "ssh_config": str(mute.client_config),
+                                    "query_log": str(log)})
+        unknown = dns(run, lab, "who-asks", "ana-ml2")
+        assert unknown.exit_code == 1, unknown.stdout + unknown.stderr
+        assert "the zone of its times is not known" in unknown.stdout, unknown.stdout
+    finally:
+        mute.stop()
+
+
+def test_an_old_fqdn_also_finds_the_clients_asking_its_short_name(run: Callable[..., Any], tmp_path: Path) -> None:
+    """t25-34 finding 09: a client with the ana site's search domain asks `ana-ml2` alone; retiring
+    ana-ml2.ana.lan breaks it too: `who-asks ana-ml2.ana.lan` lists it."""
+    now = dt.datetime.now().astimezone()
+    log = tmp_path / "queries.log"
+    log.write_text(_dnsmasq_line(now - dt.timedelta(days=9), "ana-nas.ana.lan", "10.250.20.8")
+                   + _dnsmasq_line(now - dt.timedelta(hours=2), "ana-ml2", "10.250.20.7")
+                   + _dnsmasq_line(now - dt.timedelta(minutes=1), "ana-nas.ana.lan", "10.250.20.8"))
+    lab = start_lab(tmp_path / "lab", ("ns-ana",))
+    try:
+        lab.write_resolvers(ns_ana={"query_log": str(log)})
+        for old in ("ana-ml2.ana.lan", "ana-ml2.ana.lan."):
+            found = dns(run, lab, "who-asks", old, "--format", "json")
+            assert found.exit_code == 1, found.stdout + found.stderr
+            doc = json.loads(found.stdout)
+            assert [a["client"] for a in doc["askers"]] == ["10.250.20.7"], doc
+        for since, said in (("0d", "empty window"), ("99999999d", "longer than the longest window")):
+            refused = dns(run, lab, "who-asks", "ana-ml2", "--since", since)
+            assert refused.exit_code == 2 and said in refused.stderr, refused.stderr  # t25-34 finding 10
+            assert "Traceback" not in refused.stderr and "internal error" not in refused.stderr
+    finally:
+        lab.stop()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_terraform_plan_guard import IGNORE
 from tests.conftest import Result
 from tests.testing.repos import snapshot
 from tests.testing.terraform import in_moved_tf, needs_terraform, tagged
@@ -303,3 +304,23 @@ def test_terraform_validates_the_swept_labels(tmp_path: Path, repo: Callable[...
     for step in (("init", "-input=false", "-backend=false"), ("validate",)):
         done = _terraform(root, tmp_path, *step)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+@needs_terraform
+def test_a_long_form_resource_reference_follows_the_label_and_terraform_plans_a_move(
+        repo: Callable[..., Path], run: Callable[..., Result], tmp_path: Path) -> None:
+    # break-it t26-32, finding 09: `resource.T.N` (terraform's own long form) was left behind:
+    # "Reference to undeclared resource" while sweep and verify said OK
+    main = ('resource "terraform_data" "pug" {\n  input = "x"\n}\nresource "terraform_data" "after" {\n'
+            '  depends_on = [resource.terraform_data.pug]\n  input = resource.terraform_data.pug.output\n}\n')
+    root = repo({"main.tf": main, ".gitignore": IGNORE + ".terraform.lock.hcl\n"}, config=CONFIG, allowlist=ALLOW)
+    for step in (("init", "-input=false"), ("apply", "-auto-approve", "-input=false")):
+        ready = _terraform(root, tmp_path, *step)
+        assert ready.returncode == 0, ready.stdout + ready.stderr
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "main.tf").read_text() == main.replace("pug", "wolf")
+    plan = _terraform(root, tmp_path, "plan", "-input=false")
+    assert plan.returncode == 0, plan.stdout + plan.stderr
+    assert "terraform_data.pug has moved to terraform_data.wolf" in plan.stdout
+    assert "0 to destroy" in plan.stdout and "will be destroyed" not in plan.stdout, plan.stdout

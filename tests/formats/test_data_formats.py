@@ -187,6 +187,16 @@ TOML_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml
     pytest.param('[net]\nhosts = [{ name = "pug", ip = "a" }, { name = "wolf", ip = "b" }]\n',
                  "c.toml:2: the edit makes two entries of the TOML array of tables `net.hosts` name 'wolf'",
                  id="an-inline-array-of-tables"),
+    # break-it t26-32, finding 11: dotted keys merged two hosts' tables silently, exit 0, verify OK
+    pytest.param('servers.pug.ip = "10.0.0.1"\nservers.wolf.port = 22\n',
+                 "c.toml:1: renaming a key would merge the TOML table `servers.pug` into the existing "
+                 "`servers.wolf` (lines 1, 2): one table would hold both hosts' keys", id="top-level-dotted-keys"),
+    pytest.param('[servers]\npug.ip = "10.0.0.1"\nwolf.port = 22\n',
+                 "c.toml:2: renaming a key would merge the TOML table `servers.pug` into the existing "
+                 "`servers.wolf` (lines 2, 3)", id="dotted-keys-under-a-header"),
+    pytest.param('pug.net.ip = "10.0.0.1"\nwolf.net.port = 22\n',
+                 "c.toml:1: renaming a key would merge the TOML table `pug` into the existing `wolf` (lines 1, 2)",
+                 id="dotted-keys-and-a-header-deeper"),
 ])
 def test_a_rename_that_makes_two_toml_names_one_is_refused_naming_both_lines(text, said, repo, run) -> None:
     from tests.testing.repos import snapshot

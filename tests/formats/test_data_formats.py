@@ -196,7 +196,7 @@ TOML_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml
                  "`servers.wolf` (lines 2, 3)", id="dotted-keys-under-a-header"),
     pytest.param('pug.net.ip = "10.0.0.1"\nwolf.net.port = 22\n',
                  "c.toml:1: renaming a key would merge the TOML table `pug` into the existing `wolf` (lines 1, 2)",
-                 id="dotted-keys-and-a-header-deeper"),
+                 id="dotted-keys-deeper"),
 ])
 def test_a_rename_that_makes_two_toml_names_one_is_refused_naming_both_lines(text, said, repo, run) -> None:
     from tests.testing.repos import snapshot

@@ -324,3 +324,33 @@ def test_a_long_form_resource_reference_follows_the_label_and_terraform_plans_a_
     assert plan.returncode == 0, plan.stdout + plan.stderr
     assert "terraform_data.pug has moved to terraform_data.wolf" in plan.stdout
     assert "0 to destroy" in plan.stdout and "will be destroyed" not in plan.stdout, plan.stdout
+
+
+@needs_terraform
+def test_a_label_spelled_as_a_variant_moves_with_its_references_and_a_moved_block(
+        repo: Callable[..., Path], run: Callable[..., Result], tmp_path: Path) -> None:
+    # break-it t26-32, finding 08: with `variants`, `pug_db` (of `pug-db`) and `module "PUG"` were
+    # renamed as text: no moved block, references left; terraform planned a destroy, verify said OK
+    config = ("version: 1\nrenames:\n  hosts: {pug-db: wolf-db, pug: wolf}\noptions:\n  variants: true\n"
+              "allowlist: allow.yaml\n")
+    main = ('resource "terraform_data" "pug_db" {\n  input = "x"\n}\nmodule "PUG" {\n  source = "./mod"\n}\n'
+            'output "id" {\n  value = terraform_data.pug_db.id\n}\noutput "m" {\n  value = module.PUG.o\n}\n')
+    mod = 'resource "terraform_data" "x" {\n  input = "y"\n}\noutput "o" {\n  value = terraform_data.x.id\n}\n'
+    root = repo({"main.tf": main, "mod/main.tf": mod, ".gitignore": IGNORE + ".terraform.lock.hcl\n"},
+                config=config, allowlist="version: 1\ncurrent: ['**']\n")
+    for step in (("init", "-input=false"), ("apply", "-auto-approve", "-input=false")):
+        ready = _terraform(root, tmp_path, *step)
+        assert ready.returncode == 0, ready.stdout + ready.stderr
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "main.tf").read_text() == main.replace("pug_db", "wolf_db").replace("PUG", "WOLF")
+    moved = (root / "moved.tf").read_text()
+    assert "from = terraform_data.pug_db\n  to   = terraform_data.wolf_db" in moved, moved
+    assert "from = module.PUG\n  to   = module.WOLF" in moved, moved
+    for step in (("init", "-input=false"), ("plan", "-input=false")):
+        plan = _terraform(root, tmp_path, *step)
+        assert plan.returncode == 0, plan.stdout + plan.stderr
+    assert "terraform_data.pug_db has moved to terraform_data.wolf_db" in plan.stdout, plan.stdout
+    assert "module.PUG.terraform_data.x has moved to module.WOLF.terraform_data.x" in plan.stdout, plan.stdout
+    assert "0 to destroy" in plan.stdout and "will be destroyed" not in plan.stdout, plan.stdout
+    assert run(root, "verify", "--strict").exit_code == 0

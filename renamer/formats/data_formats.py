@@ -70,8 +70,9 @@ def edit_problem(kind: str, before: str, after: str) -> str | None:
 
 
 _MERGED = ": two keys would become one"
-# The key an array of tables' entries are told apart by (`[[hosts]] name = "pug"`)
-_ENTRY_KEYS = ("name",)
+# The keys an array of tables' entries are told apart by (`[[hosts]] name = "pug"`, `hostname`,
+# `fqdn`, `id`: break-it t26-32, finding 06); `host` names where an entry runs, which two may share
+_ENTRY_KEYS = ("name", "hostname", "fqdn", "id")
 
 
 def _named_twice(kind: str, old: Any, new: Any, after: str, path: str = "") -> str | None:

@@ -425,11 +425,20 @@ def _key_lines(path: str, lines: Sequence[str], indices: Iterable[int],
             owners.append(index)
     located = fmt.locate(text, offsets) if offsets else None
     out: dict[int, set[str]] = {}
-    for index, (key, _role) in zip(owners, located or (), strict=False):
+    for index, (key, role) in zip(owners, located or (), strict=False):
         if key is None:
             continue
         for rule in rules:
             assert rule.key is not None
-            if key == rule.key or key.startswith(rule.key + "."):
+            if _below(key, rule.key) or (role == "key" and _below(rule.key, key)):
                 out.setdefault(index, set()).add(rule.name)
     return out
+
+
+def _below(key: str, top: str) -> bool:
+    """Is the located path `key` the path `top` or below it: a key under it (`top.x`), a list
+    entry or a quoted key (`top[0].name`, `top["a.b"]`; break-it t26-32, finding 04)? Read the
+    other way round for a key the line declares (`role` key): a key the rule's path runs through
+    (`[pug]` of `pug.host`) is kept with it, so the kept path still stands after the sweep
+    (finding 03)."""
+    return key == top or key.startswith((top + ".", top + "["))

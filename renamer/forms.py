@@ -23,7 +23,8 @@ ESCAPED = (rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\
 SHELL_DEFAULT = rb"(?<=\$\{[A-Za-z_]:-)|(?<=[A-Za-z0-9_]{2}:-)"
 HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb"|" + SHELL_DEFAULT + rb")"
 HOST_RIGHT = rb"(?![A-Za-z0-9_])"
-NOT_DERIVED = rb"(?!-[A-Za-z0-9])"
+# a derived name spelled whole (`pug-db`) or composed (`pug-${var.suffix}`, `pug-{{ suffix }}`: t26-32, 10)
+NOT_DERIVED = rb"(?!-(?:[A-Za-z0-9]|[$%#]\{|\{\{))"
 # With `variants`, `_` is a separator: ANA_ML2_URL matches ANA_ML2.
 # A reverse name may follow a non-numeric label: `db.50.250.10.in-addr.arpa` (a BIND zone file's
 # name) or a subdomain of the zone. After a numeric label it is the tail of a longer reverse name.

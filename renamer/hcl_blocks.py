@@ -264,10 +264,16 @@ def _attribute_string(data: bytes, start: int, end: int, key: bytes) -> str | No
 
 
 def _traversals(data: bytes, wanted: set[bytes], history: list[tuple[int, int]]) -> list[Use]:
-    """Every `module.N`, `module.M.N`, `var.N`, `data.T.N` and `T.N` whose N is wanted."""
+    """Every `module.N`, `module.M.N`, `var.N`, `data.T.N`, `T.N` and `resource.T.N` (terraform's
+    long form of `T.N`, break-it t26-32 finding 09) whose N is wanted."""
     out = []
     for found in _TRAVERSAL.finditer(data):
         a, b, c = found.group("a"), found.group("b"), found.group("c")
+        if a == b"resource":
+            if c in wanted:
+                out.append(_use(data, found, "c", "resource", b.decode(), any(
+                    s <= found.start() < e for s, e in history)))
+            continue
         if a in (b"module", b"var", b"data") or a.decode() not in _NOT_LABELS:
             pos = found.start()
             gone = any(s <= pos < e for s, e in history)

@@ -158,8 +158,7 @@ def services(root: str, live: Callable[[str], bool], max_size: int,
             found.variables |= {v.group("k") for line in _PARAMETER.finditer(data)
                                 for v in _VARIABLE.finditer(line.group("v"))}
         if b"inputsFrom" in data and b"inputs." in data:
-            found.inputs |= {p.group("k") for line in _PARAMETER.finditer(data)
-                             for p in _GENERATORS["ResourceSet"][1].finditer(line.group("v"))}
+            found.inputs |= _template_keys("ResourceSet", data, 0, len(data))
         # only a namespace (a field, or a Namespace's name) and a Service's name are kept below:
         # a manifest that spells neither word is not parsed (most of a repo's manifests)
         if b"amespace" not in data and b"Service" not in data:
@@ -655,6 +654,10 @@ def _items(data: bytes, at: int, end: int) -> list[tuple[bytes, int, int]]:
     rest_end = end if line_end < 0 or line_end > end else line_end
     if data[at:rest_end].lstrip().startswith(b"{"):
         return [(h.group("k"), h.start("v"), h.end("v")) for h in _ITEM.finditer(data, at, rest_end)]
+    brace = end - len(data[at:end].lstrip())  # a flow mapping on the lines below the key
+    if data[brace:brace + 1] == b"{" and (flow := _FLOW_MAP.match(data, brace, end)) is not None:
+        return [(h.group("k"), h.start("v"), h.end("v"))
+                for h in _ITEM.finditer(data, flow.start(), flow.end())]
     out = []
     indent: int | None = None
     for line in _LINE.finditer(data, rest_end, end):
@@ -719,9 +722,35 @@ def _inline_values(data: bytes, keys: dict[bytes, tuple[int, int, int]], kind: s
     return out
 
 
-# An ApplicationSet's template parameter in a name (`name: "{{name}}-web"`, `namespace: '{{.cluster}}'`)
-_PARAMETER = re.compile(rb"""(?m)(?:^|[{,\s])["']?(?:name|namespace)["']?[ \t]*:[ \t]*"""
+# An ApplicationSet's template parameter in a name (`name: "{{name}}-web"`, `namespace: '{{.cluster}}'`);
+# a StatefulSet's `serviceName` is an identity too (break-it t26-32, finding 07)
+_PARAMETER = re.compile(rb"""(?m)(?:^|[{,\s])["']?(?:name|namespace|serviceName)["']?[ \t]*:[ \t]*"""
                         rb"""(?P<v>"[^"\n]*"|'[^'\n]*'|[^,}\n#]*)""")
+# A workload's selector (`selector:`, `matchLabels:`): its labels are immutable identities too
+_SELECTOR = re.compile(rb"(?m)(?:^(?P<indent>[ \t]*)|[{,][ \t]*)[\"']?(?:selector|matchLabels)[\"']?[ \t]*:")
+# A ResourceSet template's action (`<< inputs.app >>`, `<< inputs.app | slugify >>`, `<< printf "%s"
+# inputs.app >>`) and the inputs it reads (`inputs.apps.app` under the Permute strategy: each part)
+_ACTION = re.compile(rb"<<-?(?P<body>(?:(?!>>)[^\n])*)-?>>")
+_INPUT = re.compile(rb"(?<![\w.$])inputs\.(?P<k>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
+
+
+def _template_keys(kind: str, data: bytes, start: int, end: int) -> set[bytes]:
+    """The parameters a generator's template puts in an identity field: a `name:`, `namespace:` or
+    `serviceName:`, or (a ResourceSet) a label of a workload's selector (break-it t26-32, finding 07:
+    a piped input, the Permute strategy's `inputs.PROVIDER.KEY`, `serviceName`, selector labels)."""
+    parameters = _GENERATORS[kind][1]
+    values = [line.group("v") for line in _PARAMETER.finditer(data, start, end)]
+    if kind != "ResourceSet":
+        return {p.group("k") for v in values for p in parameters.finditer(v)}
+    for hit in _SELECTOR.finditer(data, start, end):
+        line_end = data.find(b"\n", hit.end(), end)
+        line_end = end if line_end < 0 else line_end
+        if hit.group("indent") is None or data[hit.end():line_end].strip():
+            values.append(data[hit.end():line_end])  # a flow mapping on the key's line
+        else:
+            values.append(data[hit.end():_block_end(data, hit.end(), end, len(hit.group("indent")))])
+    return {part for v in values for action in _ACTION.finditer(v)
+            for found in _INPUT.finditer(action.group("body")) for part in found.group("k").split(b".")}
 # A generator's list of parameter sets and how its templates spell a parameter: an Argo CD
 # ApplicationSet's list generator `elements` (`{{name}}`, `{{ .name }}`), a Flux Operator
 # ResourceSet's `inputs` (`<< inputs.app >>`)
@@ -799,9 +828,10 @@ def _substituted(data: bytes, keys: dict[bytes, tuple[int, int, int]],
 
 
 _PROVIDED_NOTE = ("a Flux Operator ResourceSetInputProvider's `defaultValues` input `{key}`, which a "
-                  "ResourceSet reading it (`inputsFrom`) puts in an object's `name:` or `namespace:` "
-                  "(`<< inputs.{key} >>`): those objects keep their names unless the sweep moves identities "
-                  "(`--allow-identity`); renamed alone, each is deleted and another created")
+                  "ResourceSet reading it (`inputsFrom`) puts in an object's `name:`, `namespace:`, "
+                  "`serviceName:` or selector label (`<< inputs.{key} >>`): those objects keep their names "
+                  "unless the sweep moves identities (`--allow-identity`); renamed alone, each is deleted "
+                  "and another created")
 
 
 def _provided(data: bytes, keys: dict[bytes, tuple[int, int, int]], inputs: set[bytes]) -> list[Identity]:
@@ -818,10 +848,9 @@ def _provided(data: bytes, keys: dict[bytes, tuple[int, int, int]], inputs: set[
 def _set_elements(data: bytes, start: int, end: int, kind: str) -> list[Identity]:
     """The values of a generator's parameter sets (break-it round 20k, findings 18 and 13) whose key
     the template puts in a `name:` or `namespace:`."""
-    elements, parameters = _GENERATORS[kind]
+    elements, _parameters = _GENERATORS[kind]
     made = "Application" if kind == "ApplicationSet" else "generated object"
-    used = {p.group("k") for line in _PARAMETER.finditer(data, start, end)
-            for p in parameters.finditer(line.group("v"))}
+    used = _template_keys(kind, data, start, end)
     out = []
     for hit in elements.finditer(data, start, end) if used else ():
         line_start = data.rfind(b"\n", 0, hit.start()) + 1

@@ -75,7 +75,16 @@ _WORKSPACE_IN = re.compile(rb"contains\([ \t]*\[(?P<list>[^\]\n]*)\][ \t]*,[ \t]
 _QUOTED = re.compile(rb'"([^"$%]*)"')
 _WORKSPACE_IS_NOTE = ("compared with the Terraform workspace's name (`terraform.workspace`), which a rename "
                       "cannot move: renamed alone, the condition no longer holds in workspace NAME")
-_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE", b"pulumi", b"stack")
+_HINTS = (b"name", b"COMPOSE_PROJECT_NAME", b"-p", b"workspace", b"TF_WORKSPACE", b"pulumi", b"stack",
+          b"_object", b"_blob")
+# An object-store object a Terraform block reads or writes by its key (break-it t26-32, finding 10:
+# `data "aws_s3_object"` `key = "pihole/teleporter.zip"`, written by a service outside the repo)
+_OBJECT_BLOCK = re.compile(rb'(?m)^[ \t]*(?:data|resource)[ \t]+"(?P<type>aws_s3_object|aws_s3_bucket_object|'
+                           rb'google_storage_bucket_object|azurerm_storage_blob)"[ \t]+"[^"\n]*"[ \t]*\{')
+_OBJECT_KEY = re.compile(rb'(?m)^[ \t]*(?P<k>key|name)[ \t]*=[ \t]*"(?P<v>[^"\n]*)"')
+_OBJECT_NOTE = ("an object-store object's key (`{type}`): the object is stored under it outside the repo, "
+                "where no sweep moves it; renamed alone, the block reads or writes another object (a read "
+                "fails, a restore finds nothing); move the object first, or keep the key")
 
 
 def is_compose(rel: str, data: bytes) -> bool:
@@ -101,6 +110,13 @@ def spans(rel: str, data: bytes) -> list[tuple[int, int, str]]:
                     for g in ("v", "w", "x") if h.group(g) is not None]
             out += [(h.start("list") + q.start(1), h.start("list") + q.end(1), _WORKSPACE_IS_NOTE)
                     for h in _WORKSPACE_IN.finditer(data) for q in _QUOTED.finditer(h.group("list"))]
+    if b"_object" in data or b"azurerm_storage_blob" in data:
+        for block in _OBJECT_BLOCK.finditer(data):
+            close = data.find(b"\n}", block.end())
+            key = b"key" if block.group("type").startswith(b"aws_") else b"name"
+            out += [(h.start("v"), h.end("v"), _OBJECT_NOTE.format(type=block.group("type").decode()))
+                    for h in _OBJECT_KEY.finditer(data, block.end(), len(data) if close < 0 else close)
+                    if h.group("k") == key]
     if b"pulumi" in data:
         out += [(h.start("v"), h.end("v"), _PULUMI_NOTE) for regex in (_PULUMI, _PULUMI_FLAG)
                 for h in regex.finditer(data)]

@@ -9,6 +9,7 @@ import pytest
 
 from renamer.allowlist import Allowlist, KeepRule, RecordClass
 from renamer.classify import Classifier
+from tests.testing.repos import snapshot
 
 SECTIONS = (re.compile(r"^#{1,6}\s+\[?(?P<date>\d{4}-\d{2}-\d{2})"),
             re.compile(r"^\[(?P<date>\d{4}-\d{2}-\d{2})\]"))
@@ -90,3 +91,55 @@ def test_path_patterns_agree_with_pathspec(patterns: list[str]) -> None:
     spec = pathspec.GitIgnoreSpec.from_lines(patterns)
     ours = PathPatterns(patterns)
     assert [ours.match_file(p) for p in paths] == [bool(spec.match_file(p)) for p in paths]
+
+
+# -- key-path keep rules through the CLI (break-it t26-32, findings 03 and 04) ---------------------
+
+KEY_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml\n"
+
+
+def _keep(rules: list[tuple[str, str]]) -> str:
+    return "version: 1\ncurrent: ['**']\nkeep:\n" + "".join(
+        f"  - {{name: r{i}, paths: ['{path}'], key: '{key}', reason: the old backup target stays}}\n"
+        for i, (path, key) in enumerate(rules))
+
+
+def test_a_key_rule_through_the_old_name_keeps_the_keys_on_its_path_and_a_second_sweep_changes_nothing(
+        repo, run) -> None:
+    # 03: the value was kept while the section, table or parent key above it was renamed: the kept
+    # value then stood at a path no rule named, verify failed and the next sweep rewrote it
+    files = {"e.ini": "[pug]\nhost = pug.lan\nport = 1\n[other]\nx = pug.lan\n",
+             "d.toml": '[servers.pug]\nhost = "pug.lan"\n[servers.rex]\nhost = "pug.lan"\n',
+             "n.yaml": "hosts:\n  pug:\n    note: was pug.lan\n    ip: pug.lan\nbackup: pug\n",
+             # a resource label on the path: kept, with its reference in another file
+             "main.tf": 'resource "terraform_data" "pug" {\n  input = "pug.lan"\n}\n',
+             "out.tf": 'output "x" {\n  value = terraform_data.pug.output\n}\n'}
+    allow = _keep([("e.ini", "pug.host"), ("d.toml", "servers.pug.host"), ("n.yaml", "hosts.pug.note"),
+                   ("main.tf", "resource.terraform_data.pug.input")])
+    root = repo(files, config=KEY_CONFIG, allowlist=allow)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "e.ini").read_text() == "[pug]\nhost = pug.lan\nport = 1\n[other]\nx = wolf.lan\n"
+    assert (root / "d.toml").read_text() == '[servers.pug]\nhost = "pug.lan"\n[servers.rex]\nhost = "wolf.lan"\n'
+    assert (root / "n.yaml").read_text() == "hosts:\n  pug:\n    note: was pug.lan\n    ip: wolf.lan\nbackup: wolf\n"
+    assert (root / "main.tf").read_text() == files["main.tf"] and (root / "out.tf").read_text() == files["out.tf"]
+    verify = run(root, "verify")
+    assert verify.exit_code == 0, verify.stdout + verify.stderr
+    before = snapshot(root)
+    again = run(root, "sweep", "--commit")
+    assert again.exit_code == 0 and snapshot(root) == before, again.stdout  # the kept values stay kept
+
+
+def test_a_key_rule_keeps_list_entries_and_quoted_keys_below_it(repo, run) -> None:
+    # 04: `hosts[0].name` and `s["a.b"]` are below `hosts` and `s`; "below" was read as `key.` only
+    files = {"b.yaml": "hosts:\n  - name: pug\n  - {name: pug}\nbackup: pug\n",
+             "s.json": '{\n  "s": {\n    "a.b": "pug",\n    "c": "pug"\n  },\n  "t": "pug"\n}\n',
+             "t.toml": 's = { "a.b" = "pug" }\nlist = [["pug"]]\nt = "pug"\n'}
+    root = repo(files, config=KEY_CONFIG, allowlist=_keep([("b.yaml", "hosts"), ("s.json", "s"),
+                                                           ("t.toml", "s"), ("t.toml", "list[0]")]))
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "b.yaml").read_text() == files["b.yaml"].replace("backup: pug", "backup: wolf")
+    assert (root / "s.json").read_text() == files["s.json"].replace('"t": "pug"', '"t": "wolf"')
+    assert (root / "t.toml").read_text() == files["t.toml"].replace('t = "pug"', 't = "wolf"')
+    assert run(root, "verify").exit_code == 0

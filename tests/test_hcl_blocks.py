@@ -38,6 +38,10 @@ CASES = [
     pytest.param(b'output "a" { value = module.m["k"].pug }\noutput "b" { value = module.m[*].pug }\n'
                  b'output "c" { value = [for k, v in module.m : v.pug] }\noutput "d" { value = module.m.*.pug }\n',
                  [], [("output", "", "m", False, n) for n in (1, 2, 3, 4)], id="module-output-readers"),
+    # terraform's long form `resource.T.N` (break-it t26-32, finding 09)
+    pytest.param(b'resource "a_b" "x" {\n  depends_on = [resource.a_b.pug]\n  v = resource.a_b.pug.id\n}\n',
+                 [], [("resource", "a_b", "", False, 2), ("resource", "a_b", "", False, 3)],
+                 id="long-form-resource-reference"),
 ]
 
 

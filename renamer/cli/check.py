@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 from pathlib import Path
 
 import click
 
-from renamer import moved_tags, vcs
+from renamer import hcl_blocks, moved_tags, vcs
 from renamer.atomic import save
 from renamer.cli import plan_guard, render_guard
 from renamer.cli.common import early_listing, project_from, warn_interrupted
@@ -61,19 +63,101 @@ Decided = list[tuple[moved_tags.TaggedMove, str | None]]
 Kept = list[tuple[moved_tags.TaggedMove, str, str | None]]
 
 
+_SKIPPED = (".git", ".terraform", "terraform.tfstate.d", ".venv", "node_modules")
+
+
 def _unlisted_roots(project: LoadedProject, listed: set[Path]) -> list[str]:
     """Folders of the repo that hold Terraform state or an init (`.terraform/`, `*.tfstate`,
     `terraform.tfstate.d/`) and are not in `terraform:`: a plan there is not proven."""
     found = []
     for dirpath, dirnames, filenames in os.walk(project.root):
         folder = Path(dirpath)
-        dirnames[:] = [d for d in dirnames if d not in (".git", ".terraform", "terraform.tfstate.d", ".venv",
-                                                        "node_modules")]
+        dirnames[:] = [d for d in dirnames if d not in _SKIPPED]
         here = os.listdir(folder)
         if (".terraform" in here or "terraform.tfstate.d" in here
                 or any(f.endswith(".tfstate") for f in filenames)) and folder.resolve() not in listed:
             found.append(project.config.display(folder))
     return sorted(found)
+
+
+# a root module's own state settings: `backend "s3" {` or `cloud {` (inside its `terraform` block)
+_BACKEND = re.compile(rb'(?m)^[ \t]*(?:backend[ \t]+"[^"\r\n]*"|cloud)[ \t]*\{')
+
+
+def _module_calls(project: LoadedProject) -> tuple[dict[str, set[str]], set[str]]:
+    """Each folder of the repo holding `.tf` files -> the repo folders its `module` blocks call
+    by a local `source` (`../../modules/vm`); and the folders declaring a backend (root modules
+    whose state is kept elsewhere, applied from CI: break-it t26-32, finding 01)."""
+    calls: dict[str, set[str]] = {}
+    backends: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(project.root):
+        dirnames[:] = [d for d in dirnames if d not in _SKIPPED]
+        folder = os.path.relpath(dirpath, project.root).replace(os.sep, "/")
+        folder = "" if folder == "." else folder
+        for name in filenames:
+            if not name.endswith((".tf", ".tf.json")):
+                continue
+            try:
+                data = (Path(dirpath) / name).read_bytes()
+            except OSError:
+                continue
+            called = calls.setdefault(folder, set())
+            for call in hcl_blocks.read(data, (), is_json=name.endswith(".json")).calls:
+                if call.source is not None and call.source.startswith(("./", "../")):
+                    child = posixpath.normpath(posixpath.join(folder or ".", call.source))
+                    if not child.startswith(".."):
+                        called.add("" if child == "." else child)
+            if not name.endswith(".json") and _BACKEND.search(data):
+                backends.add(folder)
+    return calls, backends
+
+
+def _reached(calls: dict[str, set[str]], start: str) -> set[str]:
+    """`start` and every module folder it calls, directly or through other modules."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        for child in calls.get(todo.pop(), ()):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+def _unproven_modules(project: LoadedProject, listed: set[Path]) -> dict[str, str]:
+    """Module folder -> why its `moved` blocks are not proven unneeded by the `terraform:` plans:
+    no listed folder calls it (a module published to other repositories: no plan of the repo
+    reads it), or a root module of the repo that is not listed calls it (a folder no other calls,
+    or one declaring a backend: its state may be elsewhere, its plan is unknown)."""
+    calls, backends = _module_calls(project)
+    root = project.root.resolve()
+    shown = {}
+    for path in listed:
+        try:
+            rel = path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        shown["" if rel == "." else rel] = project.config.display(path)
+    covered: set[str] = set()
+    for rel in shown:
+        covered |= _reached(calls, rel)
+    called = {c for children in calls.values() for c in children}
+    roots = sorted(f for f in calls if (f not in called or f in backends) and f not in shown)
+    out: dict[str, str] = {}
+    for module in sorted(calls):
+        name = module or "the root module"
+        if module not in covered:
+            out[module] = (f"not proven unneeded: no `terraform:` folder calls {name}, so no plan of this "
+                           "repo reads it (a module used by other repositories keeps its `moved` "
+                           "blocks); list a folder that calls it")
+            continue
+        callers = [r for r in roots if module in _reached(calls, r)]
+        if callers:
+            what = "a root module with a backend" if callers[0] in backends else "a root module"
+            caller = callers[0] or "the root module"
+            out[module] = (f"not proven unneeded: {caller} calls {name} ({what}) and is not in "
+                           "renamer.yaml's `terraform:`, so its plan is unknown; list it")
+    return out
 
 
 def _prune_moves(project: LoadedProject, moves: list[moved_tags.TaggedMove],
@@ -85,6 +169,7 @@ def _prune_moves(project: LoadedProject, moves: list[moved_tags.TaggedMove],
     if not moves:
         return [], []
     why: str | None = None
+    unproven: dict[str, str] = {}
     where: dict[int, str] = {}
     planned: dict[str, str] = {}
     if not project.config.terraform_dirs:
@@ -93,6 +178,7 @@ def _prune_moves(project: LoadedProject, moves: list[moved_tags.TaggedMove],
     else:
         folders = plan_guard.directories(project, ())
         unlisted = _unlisted_roots(project, {f for f, _ in folders})
+        unproven = _unproven_modules(project, {f for f, _ in folders})
         if unlisted:
             why = (f"not proven unneeded: {', '.join(unlisted)} holds Terraform state or an init but is not "
                    "in renamer.yaml's `terraform:`, so its plan is unknown; list it")
@@ -118,6 +204,10 @@ def _prune_moves(project: LoadedProject, moves: list[moved_tags.TaggedMove],
     for move in moves:
         if why is not None:
             kept_why[id(move)] = why
+            continue
+        module = posixpath.dirname(move.path)
+        if module in unproven:
+            kept_why[id(move)] = unproven[module]
             continue
         still = next((d for p, d in planned.items() if moved_tags.pending(move, {p})), None)
         if still is not None:

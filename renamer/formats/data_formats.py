@@ -60,15 +60,19 @@ def edit_problem(kind: str, before: str, after: str) -> str | None:
     changed = _changed(old, new, "")
     if changed is None or (changed[1].endswith(_MERGED) and _leaves(old) == _leaves(new)):
         # The same values under fewer tables: TOML dotted keys that now extend one table
-        # (`ana-ml2.ana.lan` renamed beside `fv-ml1.fv.www`), which loses nothing.
-        return _named_twice(kind, old, new, after) if kind == "toml" else None
+        # (`ana-ml2.ana.lan` renamed beside `fv-ml1.fv.www`), which loses nothing; but never
+        # one host's table merged whole into another's (`servers.pug.ip` beside `servers.wolf.port`)
+        if kind != "toml":
+            return None
+        return _merged_table(old, new, before, after, "") or _named_twice(kind, old, new, after)
     where, what = changed
     return f"{where or 'the document'}: the edit would change the {kind.upper()} structure ({what})"
 
 
 _MERGED = ": two keys would become one"
-# The key an array of tables' entries are told apart by (`[[hosts]] name = "pug"`)
-_ENTRY_KEYS = ("name",)
+# The keys an array of tables' entries are told apart by (`[[hosts]] name = "pug"`, `hostname`,
+# `fqdn`, `id`: break-it t26-32, finding 06); `host` names where an entry runs, which two may share
+_ENTRY_KEYS = ("name", "hostname", "fqdn", "id")
 
 
 def _named_twice(kind: str, old: Any, new: Any, after: str, path: str = "") -> str | None:
@@ -100,6 +104,43 @@ def _named_twice(kind: str, old: Any, new: Any, after: str, path: str = "") -> s
         if found is not None:
             return found
     return None
+
+
+def _merged_table(old: Any, new: Any, before: str, after: str, path: str) -> str | None:
+    """Where the edit renames a TOML table (dotted keys: `servers.pug.ip = ...`, or `pug.ip`
+    under `[servers]`) onto an existing sibling and keeps the keys below it: one table would
+    hold two hosts' keys (break-it t26-32, finding 11). A rename that goes on into the keys below
+    (a host name spelled as dotted keys, `ana-ml2.ana.lan` beside `fv-ml1.fv.www`) is no merge."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return None
+    gone = [k for k in old if k not in new] if len(new) < len(old) else []
+    for key, now in new.items():
+        was = old.get(key)
+        if not (gone and isinstance(now, dict) and isinstance(was, dict)):
+            continue
+        # a gone table whose keys all stand in `key` now, with its values: merged into it whole
+        into = next((g for g in gone if isinstance(old[g], dict) and set(old[g]) <= set(now)
+                     and len(_leaves(now)) == len(_leaves(was)) + len(_leaves(old[g]))), None)
+        if into is not None:
+            lines = sorted(_key_part_lines(before, into) | _key_part_lines(before, key))
+            at = f"line {lines[0]}: " if lines else ""
+            both = f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
+            where = f"{path}." if path else ""
+            return (f"{at}renaming a key would merge the TOML table `{where}{into}` into the existing "
+                    f"`{where}{key}`{both}: one table would hold both hosts' keys{_MERGED}")
+    for key, now in new.items():
+        if key in old:
+            found = _merged_table(old[key], now, before, after, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+    return None
+
+
+def _key_part_lines(text: str, part: str) -> set[int]:
+    """The lines of `text` whose key or table header spells `part` as one of its dotted parts."""
+    spelled = re.compile(r"""(?m)^[ \t]*\[*[ \t]*(?:[^=\n#]*?\.)?[ \t]*["']?""" + re.escape(part)
+                         + r"""["']?[ \t]*[.=\]]""")
+    return {text.count("\n", 0, m.start()) + 1 for m in spelled.finditer(text)}
 
 
 def _leaves(value: Any) -> list[str]:

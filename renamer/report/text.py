@@ -243,9 +243,9 @@ def audit_table(summary: Summary, refs: list[Reference], stale: list[Stale], wid
         lines += ["", f"{title}: {len(group)}"]
         lines += [f"  {location(r)}  {r.old}{_where(r)}  {r.reason or ''} {mask_line(r.text)}".rstrip()
                   for r in group]
-    idle = [s for s in stale if s.files]
+    idle = [s for s in stale if not s.is_stale]
     lines += ["", f"Stale exemptions: {len(stale) - len(idle)}"]
-    lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in stale if not s.files]
+    lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in stale if s.is_stale]
     if idle:
         lines += ["", f"Kept nothing this time: {len(idle)}"]
         lines += [f"  {s.kind} {s.name} ({s.source}): {s.wording}" for s in idle]

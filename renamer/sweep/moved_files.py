@@ -10,7 +10,8 @@ the rest of the move's commit.
 
 `moved.tf` is written only as a regular file of the module's own folder: a `moved.tf` that is a
 symlink (or anything but a regular text file), a folder on the way that is a link, and a
-`moved.tf` whose own edits the structure check refused are refusals (exit 3, nothing written).
+`moved.tf` whose own edits the structure check refused, and a `moved.tf` git ignores (untracked:
+no commit would carry it) are refusals (exit 3, nothing written).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from renamer import vcs_listing
 from renamer.classify import CURRENT
 from renamer.moved_tags import tagged_moves
 from renamer.paths import problem
@@ -91,11 +93,20 @@ def _inverses(rel: str, data: bytes, blocks: list[bytes]) -> list[tuple[int, int
     return out
 
 
+def _ignored(root: Path, rel: str, exists: bool) -> str | None:
+    """The git ignore rule that keeps `rel` (a `moved.tf` the sweep would create or append to)
+    out of every commit, or None: a tracked file is carried whatever the rules say."""
+    if exists:
+        return vcs_listing.ignore_rule(root, rel)
+    return vcs_listing.ignored_among(root, [rel]).get(rel)
+
+
 def gather(root: Path, files: tuple[FileResult, ...], max_size: int,
-           status: Callable[[str], str] = lambda rel: CURRENT) -> Gathered:
+           status: Callable[[str], str] = lambda rel: CURRENT, *, git: bool = False) -> Gathered:
     """`files` with every tagged `moved` block insert taken out of its file and appended to its
     folder's `moved.tf` (an existing file's result, or a created one); the refusals of a
-    `moved.tf` that cannot be written safely."""
+    `moved.tf` that cannot be written safely, or (`git`) that git ignores, so that no commit
+    would carry the blocks (break-it t26-32, finding 02)."""
     wanted: dict[str, list[bytes]] = {}  # folder -> blocks, in path then offset order
     newline: dict[str, bytes] = {}
     modes: dict[str, int] = {}
@@ -140,6 +151,13 @@ def gather(root: Path, files: tuple[FileResult, ...], max_size: int,
             info = None
         except OSError as exc:
             refusals.append(Refusal(rel, 0, f"cannot inspect it for the `moved` blocks: {exc.strerror}"))
+            continue
+        rule = _ignored(root, source, info is not None) if git else None
+        if rule is not None:
+            refusals.append(Refusal(rel, 0, f"ignored by git ({rule}): the `moved` blocks of "
+                                            f"{folder or 'the root module'} go here, and no commit would "
+                                            "carry them, so every other checkout would plan a destroy; "
+                                            "un-ignore it (or `git add -f` it), or write the blocks by hand"))
             continue
         if info is None:
             if have is not None:  # listed, gone meanwhile: never created over what the plan names

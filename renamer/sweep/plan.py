@@ -217,7 +217,7 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
     # each renamed resource's `moved` block into its module's moved.tf (after every pass that may
     # drop one: an instance key held whole takes its block back)
     files, moved_refusals = gather(project.root, scan.files, project.config.max_file_size,
-                                   lambda rel: project.classifier.classify(rel).status)
+                                   lambda rel: project.classifier.classify(rel).status, git=project.git)
     if files is not scan.files:
         scan = replace(scan, files=files)
     if options is not None and options.allow_identity:  # a Service and its `.svc` names: one fate

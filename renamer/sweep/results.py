@@ -88,7 +88,7 @@ class AuditResult:
         """What `audit --strict` fails on: problems, stale or expired exemptions, unreadable files."""
         s = self.summary
         return bool(s.residual or s.unclassified or s.skipped_files or self.expired
-                    or any(not stale.files for stale in self.stale))
+                    or any(stale.is_stale for stale in self.stale))
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,20 @@ class Stale:
     name: str
     source: str
     files: int = 0  # files its paths match (none held an old value); 0: matches no file
+    # a `key:` rule whose files hold old values it kept none of: why it is stale all the same
+    why: str = ""
+
+    @property
+    def is_stale(self) -> bool:
+        """Stale (what `audit --strict` fails on), not merely idle this time."""
+        return not self.files or bool(self.why)
 
     @property
     def wording(self) -> str:
         if not self.files:
             return "matched nothing"
+        if self.why:
+            return self.why
         files = f"{self.files} file{'s' if self.files != 1 else ''}"
         return f"kept nothing this time ({files} match, none holds an old value)"
 
@@ -59,10 +68,18 @@ def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequenc
     rules += [("keep", k.name, k.source, k.patterns) for k in allowlist.keep
               if not k.inherited and k.name not in used
               and not accepts_a_plan(k.line_contains, k.patterns, paths)]
+    keys = {k.name: k.key for k in allowlist.keep if k.key is not None}
     out = []
     for kind, name, source, patterns in rules:
         spec = PathPatterns(patterns)
-        out.append(Stale(kind, name, source, sum(1 for p in paths if spec.match_file(p))))
+        why = ""
+        keyed = kind == "keep" and name in keys
+        holding = sorted({r.path for r in refs if spec.match_file(r.path)}) if keyed else []
+        if holding:  # break-it t26-32, finding 05: a typo'd path, a file that does not parse
+            why = (f"stale: its key path `{keys[name]}` stands at none of the old values {holding[0]}"
+                   f"{f' (and {len(holding) - 1} more)' if len(holding) > 1 else ''} holds (no such path, a "
+                   "file its format cannot parse, or a format with no key paths), so the sweep rewrites them")
+        out.append(Stale(kind, name, source, sum(1 for p in paths if spec.match_file(p)), why))
     return out
 
 

@@ -91,6 +91,10 @@ class TerraformIndex:
     def __init__(self, project: LoadedProject) -> None:
         self.project = project
         self.renames = dict(project.matcher.hosts)
+        if project.matcher.variants:  # `pug_db`, `PUG`: labels the variant rules rename (t26-32, finding 08)
+            for old, new in list(self.renames.items()):
+                for upper, under in ((True, False), (False, True), (True, True)):
+                    self.renames.setdefault(_variant(old, upper, under), _variant(new, upper, under))
         self.olds = frozenset(self.renames)
         self.news = frozenset(self.renames.values())
         self._loaded = False
@@ -377,6 +381,12 @@ class TerraformIndex:
             found = self.project.classifier.line_exemptions(rel, lines)
             self._exempt[rel] = {i + 1: e.reason for i, e in found.items()}
         return self._exempt[rel].get(line)
+
+
+def _variant(name: str, upper: bool, under: bool) -> str:
+    """`name` as the `variants` option spells it too (forms.host_forms): upper case, `_` for `-`."""
+    name = name.upper() if upper else name
+    return name.replace("-", "_") if under else name
 
 
 def state_folder(rel: str) -> str:

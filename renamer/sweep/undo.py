@@ -24,6 +24,7 @@ import contextlib
 import dataclasses
 import difflib
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -48,6 +49,7 @@ from renamer.project import LoadedProject
 from renamer.sweep.content import TEXT_LIMIT, classify_bytes
 from renamer.sweep.history import BLAME_FILE
 from renamer.sweep.messages import trailer_lines
+from renamer.sweep.moved_files import MOVED_FILE
 from renamer.vcs import RENAMES_PHASE
 from renamer.vcs_command import LITERAL, CommitTimedOut, git_commit, git_error, git_run
 
@@ -510,10 +512,43 @@ def _conflicts(tree: Path, said: str, move: str) -> list[Refusal]:
                 continue
             out.append(Refusal(path, None, "conflict", f"changed by a later commit where the undo would "
                                f"remove or rename it ({told or 'git: conflict'})"))
+    out = _moved_file_conflicts(tree, out, move)
     known = set(stages)
     for line in said.splitlines():  # a conflict git states without leaving an unmerged path
         if line.startswith("CONFLICT") and not any(path in line for path in known):
             out.append(Refusal("?", None, "conflict", line.strip()))
+    return out
+
+
+def _moved_file_conflicts(tree: Path, refusals: list[Refusal], move: str) -> list[Refusal]:
+    """A module's `moved.tf` that a later move appended its blocks to, or that `audit --prune`
+    emptied since, said in renamer's words, once per file, instead of git's conflict (break-it
+    t26-32, finding 12: "CONFLICT (modify/delete): moved.tf deleted in ...")."""
+    out: list[Refusal] = []
+    done: set[str] = set()
+    for refusal in refusals:
+        path = refusal.path
+        if posixpath.basename(path) != MOVED_FILE:
+            out.append(refusal)
+            continue
+        if path in done:
+            continue
+        done.add(path)
+        head = vcs_status.show(tree, f"HEAD:{path}") or b""
+        later = sorted({m.name for m in tagged_moves(path, head) if m.name != move})
+        if later:
+            names = ", ".join(later)
+            why = (f"holds the `moved` blocks of a later move ({names}) beside those {move} wrote: the "
+                   f"undo cannot take its own out of the shared file yet; undo {names} first, or revert "
+                   f"{move} by hand with an inverse `moved` block")
+        elif not any(m.name == move for m in tagged_moves(path, head)):
+            why = (f"no longer holds the `moved` blocks {move} wrote (`audit --prune` or a hand edit took "
+                   "them out since): the undo cannot revert the file; rename the labels back by hand and "
+                   "add the inverse `moved` block")
+        else:
+            out.append(refusal)
+            continue
+        out.append(Refusal(path, None, "conflict", why))
     return out
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 from tests.testing.repos import CURRENT_ALL, Repo, Run, git
 
 CONFIG = """\
@@ -564,3 +566,51 @@ def test_a_provider_no_resource_set_names_objects_from_follows(repo: Repo, run: 
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert "    app: wolf\n" in _kustomize(root / "flux/apps")
+
+
+_SET = PROVIDED["flux/apps/set.yaml"]
+_PROVIDER = PROVIDED["flux/apps/provider.yaml"]
+
+
+@pytest.mark.parametrize(("provider", "template"), [
+    pytest.param(_PROVIDER, _SET.replace("<< inputs.app >>", "<< inputs.app | slugify >>"), id="piped-input"),
+    pytest.param(_PROVIDER, _SET.replace("spec:\n  inputsFrom:", "spec:\n  inputStrategy:\n    name: Permute\n  inputsFrom:")
+                 .replace("<< inputs.app >>", "<< inputs.apps.app >>"), id="permute-strategy"),
+    pytest.param(_PROVIDER.replace("    app: pug\n    host: pug.ana.lan\n", "    {app: pug, host: pug.ana.lan}\n"),
+                 _SET, id="flow-style-default-values"),
+    pytest.param(_PROVIDER, _SET.replace("kind: Deployment\n      metadata:\n        name: << inputs.app >>",
+                                         "kind: StatefulSet\n      metadata:\n        name: db")
+                 .replace("      spec:\n        template:", "      spec:\n        serviceName: << inputs.app >>\n"
+                          "        template:"), id="stateful-set-service-name"),
+    pytest.param(_PROVIDER, _SET.replace("name: << inputs.app >>", "name: web")
+                 .replace("      spec:\n        template:", "      spec:\n        selector:\n          matchLabels: "
+                          "{app: '<< inputs.app >>'}\n        template:"), id="selector-label"),
+])
+def test_a_provider_input_a_resource_set_puts_in_an_identity_any_way_is_held(
+        provider: str, template: str, repo: Repo, run: Run) -> None:
+    """break-it t26-32, finding 07: each shape was rewritten, exit 0 (the generated object deleted and
+    another created) while the plain `name: << inputs.app >>` was held. kubectl renders the folder."""
+    root = repo({**PROVIDED, "flux/apps/provider.yaml": provider, "flux/apps/set.yaml": template},
+                config=PUG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    rendered = _kustomize(root / "flux/apps")
+    assert "app: pug" in rendered and "wolf.fv.lan" in rendered, rendered  # the name held, the host followed
+    held = [(f["path"], f["reason"]) for f in _findings(run, root)]
+    assert held == [("flux/apps/provider.yaml", "identity")], held
+    moved = run(root, "sweep", "--commit", "--allow-identity")
+    assert moved.exit_code == 0, moved.stdout + moved.stderr
+    assert "pug" not in _kustomize(root / "flux/apps")
+
+
+def test_a_resource_sets_own_inputs_read_through_a_pipe_are_held(repo: Repo, run: Run) -> None:
+    # t26-32, finding 07 (the same regex): a ResourceSet's inline `inputs:` with a piped template
+    text = ("apiVersion: fluxcd.controlplane.io/v1\nkind: ResourceSet\nmetadata:\n  name: apps\n"
+            "  namespace: flux-system\nspec:\n  inputs:\n    - app: pug\n  resources:\n    - apiVersion: v1\n"
+            "      kind: ConfigMap\n      metadata:\n        name: << inputs.app | slugify >>\n"
+            "        namespace: default\n")
+    root = repo({"flux/set.yaml": text}, config=PUG, allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "flux/set.yaml").read_text() == text
+    assert [(f["path"], f["line"], f["reason"]) for f in _findings(run, root)] == [("flux/set.yaml", 8, "identity")]

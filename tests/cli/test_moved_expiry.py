@@ -241,3 +241,52 @@ def test_prune_plans_every_workspace(repo: Callable[..., Path], run: Callable[..
     _terraform(root, "apply", "-auto-approve")
     done = run(root, "audit", "--prune", "--write")
     assert ": removed moved terraform_data.pug" in done.stdout, done.stdout
+
+
+def test_prune_keeps_a_block_a_root_with_remote_state_or_no_listed_caller_may_need(
+        repo: Callable[..., Path], run: Callable[..., Result], tmp_path: Path) -> None:
+    # break-it t26-32, finding 01: live/b keeps its state elsewhere (a backend; applied from CI, never
+    # initialised here) and calls the module too: the block was removed and live/b planned a destroy
+    call = 'module "m" {\n  source = "../../modules/box"\n}\n'
+    box = 'resource "terraform_data" "pug" {\n  input = "x"\n}\n'
+    state = tmp_path / "b-state"
+    state.mkdir()
+    backend = f'terraform {{\n  backend "local" {{\n    path = "{state}/terraform.tfstate"\n  }}\n}}\n'
+    root = _applied(repo, {"modules/box/main.tf": box, "live/a/main.tf": call, "live/b/main.tf": backend + call},
+                    CONFIG + "terraform: [live/a]\n", "live/a", "live/b")
+    subprocess.run(["rm", "-rf", str(root / "live/b/.terraform"), str(root / "live/b/.terraform.lock.hcl")],
+                   check=True)
+    _sweep(root, run)
+    _terraform(root / "live/a", "apply", "-auto-approve")
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0 and "removed" not in done.stdout, done.stdout
+    assert ("modules/box/moved.tf:1: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
+            "2026-11-04): not proven unneeded: live/b calls modules/box (a root module with a backend) and is not "
+            "in renamer.yaml's `terraform:`") in done.stdout, done.stdout
+    assert len(_moved_blocks(root, "modules/box/moved.tf")) == 1
+    _terraform(root / "live/b", "init")  # what CI does: its plan is a move, nothing destroyed
+    plan = subprocess.run([TERRAFORM, "plan", "-input=false", "-no-color"], cwd=root / "live/b", capture_output=True,
+                          text=True, check=False,
+                          env={**os.environ, "TF_CLI_CONFIG_FILE": os.devnull, "TF_IN_AUTOMATION": "1"})
+    assert "has moved to module.m.terraform_data.wolf" in plan.stdout and "0 to destroy" in plan.stdout, plan.stdout
+    # listed and applied too: now proven, removed
+    (root / "renamer.yaml").write_text(CONFIG + "terraform: [live/a, live/b]\n")
+    subprocess.run(["git", "-C", str(root), "commit", "-qam", "list b"], check=True)
+    _terraform(root / "live/b", "apply", "-auto-approve")
+    done = run(root, "audit", "--prune", "--write")
+    assert done.stdout.count(": removed moved ") == 1, done.stdout
+    assert _moved_blocks(root, "modules/box/moved.tf") == []
+
+
+def test_prune_keeps_the_blocks_of_a_module_no_listed_folder_calls(repo: Callable[..., Path],
+                                                                   run: Callable[..., Result]) -> None:
+    # t26-32, finding 01 (second shape): a module published to other repositories, called by no root
+    # here; `terraform: [live]` plans an unrelated root, which proves nothing about the module
+    box = 'resource "terraform_data" "pug" {\n  input = "x"\n}\n'
+    root = _applied(repo, {"modules/box/main.tf": box, "live/main.tf": BOX}, CONFIG + "terraform: [live]\n", "live")
+    _sweep(root, run)
+    done = run(root, "audit", "--prune", "--write")
+    assert done.exit_code == 0 and "removed" not in done.stdout, done.stdout
+    assert ("modules/box/moved.tf:1: kept moved terraform_data.pug -> terraform_data.wolf (move pug move, expired "
+            "2026-11-04): not proven unneeded: no `terraform:` folder calls modules/box") in done.stdout, done.stdout
+    assert len(_moved_blocks(root, "modules/box/moved.tf")) == 1

@@ -78,3 +78,20 @@ def test_compose_project_names_are_held_and_the_rest_follows(repo: Repo, run: Ru
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "hosts/wolf/compose.yaml").read_text().startswith("name: pug\n")
     assert run(root, "verify").exit_code == 0
+
+
+def test_an_object_store_key_is_held_and_a_composed_name_left_with_derived_names_off(repo: Repo, run: Run) -> None:
+    """break-it t26-32, finding 10 (bdruth/homelab-infra, `pihole -> sinkhole`): a data source's
+    S3 object key (`pihole/pi-hole-teleporter.zip`, written by a service outside the repo) was
+    rewritten, and `"pihole-${var.pihole_suffix}"` (the hosts pihole-blue, pihole-green, which
+    `derived_names: false` leaves) was rewritten while the literal `pug-blue` was left."""
+    main = ('variable "suffix" {\n  default = "blue"\n}\nresource "terraform_data" "lxc" {\n'
+            '  input = "pug-${var.suffix}"\n  triggers_replace = ["pug-blue", "pug-{{ suffix }}"]\n}\n'
+            'data "aws_s3_object" "backup" {\n  bucket = "b"\n  key    = "pug/pi-hole-teleporter.zip"\n}\n'
+            'resource "google_storage_bucket_object" "o" {\n  bucket = "b"\n  name   = "pug/x"\n  source = "pug.txt"\n}\n'
+            'output "host" {\n  value = "pug.lab.lan"\n}\n')
+    root = repo({"main.tf": main}, config=CONFIG, allowlist=CURRENT_ALL)
+    assert places(root, run, "state-name") == [("main.tf", 10), ("main.tf", 14)]
+    assert run(root, "sweep", "--commit").exit_code == 1  # left for a decision, the rest applied
+    assert (root / "main.tf").read_text() == main.replace('"pug.lab.lan"', '"wolf.lab.lan"').replace(
+        '"pug.txt"', '"wolf.txt"')

@@ -187,6 +187,24 @@ TOML_CONFIG = "version: 1\nrenames:\n  hosts: {pug: wolf}\nallowlist: allow.yaml
     pytest.param('[net]\nhosts = [{ name = "pug", ip = "a" }, { name = "wolf", ip = "b" }]\n',
                  "c.toml:2: the edit makes two entries of the TOML array of tables `net.hosts` name 'wolf'",
                  id="an-inline-array-of-tables"),
+    # break-it t26-32, finding 06: entries told apart by `hostname`, `id` or `fqdn` (not only `name`)
+    pytest.param('[[hosts]]\nhostname = "pug"\nip = "10.0.0.1"\n\n[[hosts]]\nhostname = "wolf"\nip = "10.0.0.2"\n',
+                 "c.toml:6: the edit makes two entries of the TOML array of tables `hosts` hostname 'wolf' "
+                 "(lines 2, 6): one entry would stand for two", id="entries-by-hostname"),
+    pytest.param('nodes = [ { id = "pug", ip = "1" }, { id = "wolf", ip = "2" } ]\n',
+                 "c.toml:1: the edit makes two entries of the TOML array of tables `nodes` id 'wolf'", id="entries-by-id"),
+    pytest.param('[[hosts]]\nfqdn = "pug.lan"\n\n[[hosts]]\nfqdn = "wolf.lan"\n',
+                 "the edit makes two entries of the TOML array of tables `hosts` fqdn 'wolf.lan'", id="entries-by-fqdn"),
+    # break-it t26-32, finding 11: dotted keys merged two hosts' tables silently, exit 0, verify OK
+    pytest.param('servers.pug.ip = "10.0.0.1"\nservers.wolf.port = 22\n',
+                 "c.toml:1: renaming a key would merge the TOML table `servers.pug` into the existing "
+                 "`servers.wolf` (lines 1, 2): one table would hold both hosts' keys", id="top-level-dotted-keys"),
+    pytest.param('[servers]\npug.ip = "10.0.0.1"\nwolf.port = 22\n',
+                 "c.toml:2: renaming a key would merge the TOML table `servers.pug` into the existing "
+                 "`servers.wolf` (lines 2, 3)", id="dotted-keys-under-a-header"),
+    pytest.param('pug.net.ip = "10.0.0.1"\nwolf.net.port = 22\n',
+                 "c.toml:1: renaming a key would merge the TOML table `pug` into the existing `wolf` (lines 1, 2)",
+                 id="dotted-keys-deeper"),
 ])
 def test_a_rename_that_makes_two_toml_names_one_is_refused_naming_both_lines(text, said, repo, run) -> None:
     from tests.testing.repos import snapshot
@@ -199,6 +217,14 @@ def test_a_rename_that_makes_two_toml_names_one_is_refused_naming_both_lines(tex
     assert snapshot(root) == before  # nothing written
     found = json.loads(run(root, "verify", "--format", "json").stdout)["findings"]
     assert [f["reason"] for f in found] == ["structure"], found
+
+
+def test_entries_that_share_a_host_they_run_on_are_written(repo, run) -> None:
+    # `host` names where an entry runs: two services may run on one host (t26-32, finding 06)
+    text = '[[services]]\nname = "web"\nhost = "pug"\n\n[[services]]\nname = "db"\nhost = "wolf"\n'
+    root = repo({"c.toml": text}, config=TOML_CONFIG, allowlist="version: 1\ncurrent: ['**']\n")
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "c.toml").read_text() == text.replace("pug", "wolf")
 
 
 def test_array_of_tables_entries_named_apart_after_the_rename_pass(repo, run) -> None:

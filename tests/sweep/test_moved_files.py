@@ -165,3 +165,32 @@ def test_a_moved_tf_the_allowlist_does_not_make_current_is_refused(
         assert "moved.tf: the `moved` blocks of the root module go here, and the allowlist makes it" in done.stderr
         assert snapshot(root) == before
         subprocess.run(["rm", "-rf", str(root)], check=True)
+
+
+def test_a_moved_tf_git_ignores_is_refused_naming_the_rule_and_nothing_is_written(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    # break-it t26-32, finding 02: the commit never carried an ignored moved.tf, so every clone
+    # planned a destroy while the sweep said "committed"; a tracked moved.tf under an ignore rule
+    # is carried, and written
+    root = repo({"main.tf": MAIN, ".gitignore": "moved.tf\n", "net/main.tf": KEYED, "net/.gitignore": "moved.*\n"},
+                config=CONFIG, allowlist=ALLOW)
+    (root / "net/moved.tf").write_text(STANDING)  # an existing, untracked, ignored one
+    before = snapshot(root)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "moved.tf: ignored by git (.gitignore:1: moved.tf): the `moved` blocks of the root module go here" in (
+        done.stderr), done.stderr
+    assert "net/moved.tf: ignored by git (net/.gitignore:1: moved.*)" in done.stderr, done.stderr
+    assert snapshot(root) == before and not (root / "moved.tf").exists()
+    assert (root / "net/moved.tf").read_text() == STANDING
+    dry = run(root, "sweep", "--dry-run")
+    assert "moved.tf: ignored by git (.gitignore:1: moved.tf)" in dry.stdout, dry.stdout  # listed, as a symlink is
+    # tracked despite the rule: git carries it, so the sweep appends to it
+    _git(root, "add", "-f", "net/moved.tf")
+    _git(root, "commit", "-qm", "track it")
+    (root / ".gitignore").write_text("")
+    _git(root, "commit", "-qam", "no rule")
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "net/moved.tf" in _git(root, "show", "--name-only", "--format=", "HEAD").split()
+    assert (root / "moved.tf").read_text() == BLOCK

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_terraform_plan_guard import IGNORE
 from tests.conftest import Result
 from tests.testing.repos import snapshot
 from tests.testing.terraform import in_moved_tf, needs_terraform, tagged
@@ -303,3 +304,53 @@ def test_terraform_validates_the_swept_labels(tmp_path: Path, repo: Callable[...
     for step in (("init", "-input=false", "-backend=false"), ("validate",)):
         done = _terraform(root, tmp_path, *step)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+@needs_terraform
+def test_a_long_form_resource_reference_follows_the_label_and_terraform_plans_a_move(
+        repo: Callable[..., Path], run: Callable[..., Result], tmp_path: Path) -> None:
+    # break-it t26-32, finding 09: `resource.T.N` (terraform's own long form) was left behind:
+    # "Reference to undeclared resource" while sweep and verify said OK
+    main = ('resource "terraform_data" "pug" {\n  input = "x"\n}\nresource "terraform_data" "after" {\n'
+            '  depends_on = [resource.terraform_data.pug]\n  input = resource.terraform_data.pug.output\n}\n')
+    root = repo({"main.tf": main, ".gitignore": IGNORE + ".terraform.lock.hcl\n"}, config=CONFIG, allowlist=ALLOW)
+    for step in (("init", "-input=false"), ("apply", "-auto-approve", "-input=false")):
+        ready = _terraform(root, tmp_path, *step)
+        assert ready.returncode == 0, ready.stdout + ready.stderr
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "main.tf").read_text() == main.replace("pug", "wolf")
+    plan = _terraform(root, tmp_path, "plan", "-input=false")
+    assert plan.returncode == 0, plan.stdout + plan.stderr
+    assert "terraform_data.pug has moved to terraform_data.wolf" in plan.stdout
+    assert "0 to destroy" in plan.stdout and "will be destroyed" not in plan.stdout, plan.stdout
+
+
+@needs_terraform
+def test_a_label_spelled_as_a_variant_moves_with_its_references_and_a_moved_block(
+        repo: Callable[..., Path], run: Callable[..., Result], tmp_path: Path) -> None:
+    # break-it t26-32, finding 08: with `variants`, `pug_db` (of `pug-db`) and `module "PUG"` were
+    # renamed as text: no moved block, references left; terraform planned a destroy, verify said OK
+    config = ("version: 1\nrenames:\n  hosts: {pug-db: wolf-db, pug: wolf}\noptions:\n  variants: true\n"
+              "allowlist: allow.yaml\n")
+    main = ('resource "terraform_data" "pug_db" {\n  input = "x"\n}\nmodule "PUG" {\n  source = "./mod"\n}\n'
+            'output "id" {\n  value = terraform_data.pug_db.id\n}\noutput "m" {\n  value = module.PUG.o\n}\n')
+    mod = 'resource "terraform_data" "x" {\n  input = "y"\n}\noutput "o" {\n  value = terraform_data.x.id\n}\n'
+    root = repo({"main.tf": main, "mod/main.tf": mod, ".gitignore": IGNORE + ".terraform.lock.hcl\n"},
+                config=config, allowlist="version: 1\ncurrent: ['**']\n")
+    for step in (("init", "-input=false"), ("apply", "-auto-approve", "-input=false")):
+        ready = _terraform(root, tmp_path, *step)
+        assert ready.returncode == 0, ready.stdout + ready.stderr
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "main.tf").read_text() == main.replace("pug_db", "wolf_db").replace("PUG", "WOLF")
+    moved = (root / "moved.tf").read_text()
+    assert "from = terraform_data.pug_db\n  to   = terraform_data.wolf_db" in moved, moved
+    assert "from = module.PUG\n  to   = module.WOLF" in moved, moved
+    for step in (("init", "-input=false"), ("plan", "-input=false")):
+        plan = _terraform(root, tmp_path, *step)
+        assert plan.returncode == 0, plan.stdout + plan.stderr
+    assert "terraform_data.pug_db has moved to terraform_data.wolf_db" in plan.stdout, plan.stdout
+    assert "module.PUG.terraform_data.x has moved to module.WOLF.terraform_data.x" in plan.stdout, plan.stdout
+    assert "0 to destroy" in plan.stdout and "will be destroyed" not in plan.stdout, plan.stdout
+    assert run(root, "verify", "--strict").exit_code == 0

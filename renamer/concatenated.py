@@ -82,7 +82,7 @@ _FOLD = bytes.maketrans(b"'`~", b'""+')
 _JOINED = re.compile(rb'"(?:\+|\.\.?|\\?\r?\n|)"')  # `"a"+"b"`, `"a".."b"`, `("a"` newline `"b")`, `"a""b"`
 
 
-def _may_join(data: bytes) -> bool:
+def may_join(data: bytes) -> bool:
     """A necessary condition for a join shape, from one translated copy: `"a" + "b"` is `"a"+"b"`."""
     if b"{'" in data:  # an f-string's `{'ml2'}` (a JSON object's `{"` is no join)
         return True
@@ -92,7 +92,7 @@ def _may_join(data: bytes) -> bool:
 
 def might_hold(data: bytes, needles: Sequence[bytes]) -> bool:
     """The cheap prefilter: a piece of an old value, and a join shape near one."""
-    if not any(n in data for n in needles) or not _may_join(data):
+    if not any(n in data for n in needles) or not may_join(data):
         return False
     return any(_SHAPE.search(data, low, high) is not None for low, high in _windows(data, needles))
 
@@ -106,7 +106,7 @@ def concatenated_matches(data: bytes, matches: list[Match], find: Find, needles:
                          rel: str) -> list[Match]:
     """`matches` with every old value that only a join of literals spells added, refused `split`
     (a match inside the join that the joined reading covers gives way to it)."""
-    if not any(n in data for n in needles) or not _may_join(data):
+    if not any(n in data for n in needles) or not may_join(data):
         return matches
     windows = [(low, high) for low, high in _windows(data, needles) if _SHAPE.search(data, low, high)]
     if not windows:

@@ -41,7 +41,7 @@ def _every_step(line: str) -> str:
     line = mask_flags(line, masking.is_secret_name, masking.hides)
     if re.search(r"(?i)^\s*(machine|default)\b|\blogin\s+\S+", line):
         line = masking._NETRC.sub(rf"\g<1>\g<2>{masking.MASK}", line)
-    return masking._PGPASS.sub(rf"\g<1>{masking.MASK}", line)
+    return masking._mask_pgpass(line)  # (an IPv6 address is no pgpass line: round 21, 25)
 
 
 def _corpus() -> list[str]:

@@ -27,10 +27,11 @@ from renamer import (
     vcs_status,
     work,
 )
+from renamer.base64_values import LITERALS as BASE64_LITERALS
 from renamer.base64_values import encoded_matches
 from renamer.classify import CURRENT, RECORD, UNCLASSIFIED, FileClass
 from renamer.composed_tails import completed_matches
-from renamer.concatenated import concatenated_matches
+from renamer.concatenated import concatenated_matches, may_join
 from renamer.decoded import (
     default_joined_matches,
     is_makefile,
@@ -567,10 +568,12 @@ class FileScanner:
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
             matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel))
-        if hit and content.kind == "text" and self.matcher.may_hold("concatenated", data):
+        # (each reader's own cheap shape test first: the work counts count the readers that run)
+        if hit and content.kind == "text" and may_join(data) and self.matcher.may_hold("concatenated", data):
             # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)
             matches = concatenated_matches(data, matches, self.matcher.find, self.matcher.set_needles, rel)
-        if hit and content.kind == "text" and self.matcher.may_hold("base64 values", data):
+        if hit and content.kind == "text" and any(literal in data for literal in BASE64_LITERALS) \
+                and self.matcher.may_hold("base64 values", data):
             # a Secret's `data:`, a ConfigMap's `binaryData:`, cloud-init `encoding: b64` (base64_values.py)
             matches = encoded_matches(data, matches, self.matcher.find, self.matcher.needles)
         if hit and content.kind == "text":

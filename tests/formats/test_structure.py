@@ -101,7 +101,8 @@ PYTHON_PAIRS = [
     pytest.param('"""Docs for ana-ml2."""\n', '"""Docs for fv-ml1."""\n', ["string"], id="docstring"),
     pytest.param("x = 1  # ana-ml2\n", "x = 1  # fv-ml1\n", ["comment"], id="comment"),
     pytest.param('X = ("ana-ml2" "/v1")\n', 'X = ("fv-ml1" "/v1")\n', ["string"], id="implicit-concat"),
-    pytest.param('X = ("ana-" "ml2")\n', 'X = ("ana-" "ml2")\n', [], id="noop-split-literal"),
+    # a name joined from adjacent literals: never rewritten, a `split` residual in the string (round 21, 08)
+    pytest.param('X = ("ana-" "ml2")\n', 'X = ("ana-" "ml2")\n', ["string"], id="noop-split-literal"),
     pytest.param("ANA_ML2_URL = 1\n", "ANA_ML2_URL = 1\n", ["identifier"], id="noop-identifier"),
     pytest.param("def ana_ml2(): pass\n", "def ana_ml2(): pass\n", ["identifier"], id="noop-function-name"),
     pytest.param("x = ana-ml2\n", "x = ana-ml2\n", ["code"], id="noop-subtraction"),

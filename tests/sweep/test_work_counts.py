@@ -134,8 +134,10 @@ def test_the_native_pass_asks_a_file_only_the_readers_whose_literals_it_holds(de
         grown = [f"{what}: {native.get(what, 0)} > bound {bound} ({WHAT[what]})"
                  for what, bound in bounds.items() if native.get(what, 0) > bound]
         assert not grown, "; ".join(grown)
-        # every reader of every file asking a context would be ten times the follow-ups
-        assert native["native context readers"] < 2 * native["native follow-ups"] < groups * native["native follow-ups"] / 4
+        # every reader of every file asking a context would be ten times the follow-ups. Joins of
+        # literals (round 21, finding 08: `"ana-" + "ml2"`) are asked of every file holding a piece of
+        # an old value, as sets are (their literals are the pieces): a second reader per follow-up.
+        assert native["native context readers"] < 2.5 * native["native follow-ups"] < groups * native["native follow-ups"] / 3
         assert native.get("scan readers", 0) <= python.get("scan readers", 0)
         assert native.get("full scans", 0) == python.get("full scans", 0)
     # The repo holds many `10.` before regex syntax (tokens the reader looked at each of before).

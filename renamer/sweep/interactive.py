@@ -17,6 +17,7 @@ are left for later on purpose.
 from __future__ import annotations
 
 import bisect
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -24,8 +25,10 @@ from dataclasses import dataclass, field, replace
 from renamer.classify import literal_pattern
 from renamer.formats import Format, format_of
 from renamer.masking import mask_line
+from renamer.moved_tags import tagged_moves
 from renamer.sweep.lines import is_utf8
 from renamer.sweep.model import KEPT, RESIDUAL, Edit, FileResult, Reference, apply_edits
+from renamer.sweep.moved_files import MOVED_FILE
 from renamer.sweep.plan import Plan
 
 NOT_NOW = "not-now"
@@ -80,7 +83,7 @@ def hunks(plan: Plan, read: dict[str, bytes]) -> list[Hunk]:
         starts = _line_starts(data)
         by_line: dict[int, list[Edit]] = {}
         for edit in change.edits:
-            if edit is not serial:
+            if edit is not serial and not _moved_block(change.path, edit):
                 by_line.setdefault(bisect.bisect_right(starts, edit.start) - 1, []).append(edit)
         for index in sorted(by_line):
             start, end = starts[index], _line_end(data, starts, index)
@@ -152,6 +155,7 @@ def reduce(plan: Plan, read: dict[str, bytes], choices: Choices, marker: str,
                 refused.append(f"{found.path}: {problem}")
                 changed = _declined(changed, keep_rename=changed.new_path is not None)
         files.append(changed)
+    files = _moved_blocks_follow(plan.scan.files, files, read)
     return replace(plan, scan=replace(plan.scan, files=tuple(files))), refused
 
 
@@ -162,6 +166,9 @@ def _reduced(found: FileResult, data: bytes, choices: Choices, marker: str,
     edits, any_record = [], False
     for edit in found.edits:
         if edit is serial:
+            continue
+        if _moved_block(found.path, edit):
+            edits.append(edit)  # decided with the rename it records (_moved_blocks_follow)
             continue
         if (found.path, bisect.bisect_right(starts, edit.start) - 1 + 1) in choices.accepted:
             edits.append(edit)
@@ -187,6 +194,60 @@ def _reduced(found: FileResult, data: bytes, choices: Choices, marker: str,
     new_path = found.new_path if (found.path, 0) in choices.accepted else None
     return replace(found, edits=tuple(edits), references=tuple(refs), new_path=new_path,
                    serial=found.serial if serial is None or any_record else None)
+
+
+def _moved_block(path: str, edit: Edit) -> bool:
+    """Is `edit` a tagged `moved` block the sweep adds to (or an undo's inverse block it drops from)
+    a module's moved.tf? Such a block is no question of its own: it goes with the rename it records
+    (t26-32 finding 13: "y" to a label and "n" to its block renamed the label with no block, verify
+    OK, terraform planned a destroy)."""
+    if posixpath.basename(path) != MOVED_FILE:
+        return False
+    return b"# renamer: move " in edit.new if edit.start == edit.end else not edit.new
+
+
+def _moved_blocks_follow(planned: tuple[FileResult, ...], files: list[FileResult],
+                         read: dict[str, bytes]) -> list[FileResult]:
+    """Each moved.tf's blocks kept where the rename each records was accepted in its module (an
+    accepted edit of another file of the folder writes the block's new name where its old one
+    stood), dropped where it was not; an inverse block is dropped only beside a kept block."""
+    before = {f.path: f for f in planned}
+    accepted: dict[str, list[tuple[bytes, bytes]]] = {}
+    for found in files:
+        if posixpath.basename(found.path) == MOVED_FILE:
+            continue
+        data = read.get(found.path, b"")
+        accepted.setdefault(posixpath.dirname(found.path), []).extend(
+            (data[e.start:e.end], e.new) for e in found.edits if e.start != e.end)
+    out = []
+    for found in files:
+        if posixpath.basename(found.path) != MOVED_FILE or not any(_moved_block(found.path, e)
+                                                                   for e in found.edits):
+            out.append(found)
+            continue
+        done = accepted.get(posixpath.dirname(found.path), [])
+        kept = [e for e in found.edits if not _moved_block(found.path, e) or not e.new
+                or _recorded(e.new, done)]
+        if not any(e.new and _moved_block(found.path, e) for e in kept):
+            kept = [e for e in kept if not _moved_block(found.path, e)]  # nothing moved: drop no block
+        if not kept and before[found.path].created:
+            continue  # a moved.tf the sweep would have created for blocks no rename needs
+        out.append(replace(found, edits=tuple(kept), digest=found.digest if kept else ""))
+    return out
+
+
+def _recorded(block: bytes, accepted: list[tuple[bytes, bytes]]) -> bool:
+    """Does an accepted edit make the rename `block` records (`from = T.pug`, `to = T.wolf`)?"""
+    for move in tagged_moves("", block):
+        old, new = _last_name(move.old), _last_name(move.new)
+        if any(old in was and new in now for was, now in accepted):
+            return True
+    return False
+
+
+def _last_name(address: str) -> bytes:
+    """The name an address ends in: `terraform_data.wolf` -> wolf, `x["wolf"]` -> wolf."""
+    return address.rstrip('"]').rsplit(".", 1)[-1].rsplit('"', 1)[-1].rsplit("[", 1)[-1].encode()
 
 
 def _declined(found: FileResult, *, keep_rename: bool) -> FileResult:

@@ -138,3 +138,35 @@ def test_refused_without_a_terminal_or_with_dry_run(repo, run) -> None:
     term = _session(root)  # refused before a single question: the work tree is dirty
     assert term.wait() == 3
     assert "uncommitted changes" in term.text and PROMPT not in term.text
+
+
+TF = 'resource "terraform_data" "ana-ml2" {\n  input = "x"\n}\n'
+ALL_CURRENT = "version: 1\ncurrent: ['**']\n"
+
+
+def test_a_moved_block_goes_with_its_label_and_is_never_a_question_of_its_own(repo, run) -> None:
+    """t26-32 finding 13: the label's line and its block in moved.tf were two questions; "y" to
+    the label and "n" to the block renamed the resource with no `moved` block (verify OK,
+    terraform planned a destroy). The block is no question: it follows the label's answer."""
+    root = repo({"main.tf": TF}, allowlist=ALL_CURRENT)
+    term = _session(root)
+    assert '+resource "terraform_data" "fv-ml1" {' in term.expect(PROMPT).replace("\r\n", "\n")
+    term.send("y")
+    assert term.wait() == 0, term.text
+    assert "moved.tf" not in term.text.split("Summary")[0].split("main.tf", 1)[1]  # never asked
+    assert (root / "main.tf").read_text() == TF.replace('"ana-ml2"', '"fv-ml1"')
+    moved = (root / "moved.tf").read_text()
+    assert "from = terraform_data.ana-ml2\n  to   = terraform_data.fv-ml1" in moved, moved
+    assert run(root, "verify").exit_code == 0
+
+
+def test_a_declined_label_writes_no_moved_block(repo, run) -> None:
+    root = repo({"main.tf": TF}, allowlist=ALL_CURRENT)
+    term = _session(root)
+    term.expect(PROMPT)
+    term.send("n")
+    assert term.wait() == 0, term.text
+    assert (root / "main.tf").read_text() == TF
+    assert not (root / "moved.tf").exists()  # no block for a rename nobody made
+    verified = run(root, "verify")
+    assert verified.exit_code == 1 and "main.tf:1" in verified.stdout + verified.stderr

@@ -271,15 +271,24 @@ def dns_changes_since(parent: Inventory, current: Inventory, renames: Renames) -
     move's own hosts (named by an old or a new value of the move): what applying the parent's
     inventory would wrongly undo. Each as `FQDN (added|removed|changed) since the move`."""
     values = {v.lower().rstrip(".") for pair in renames.hosts for v in pair}
-    before, now = _records(parent, values), _records(current, values)
+    return _differences(_records(parent, values), _records(current, values),
+                        "{fqdn} ({now}) added since the move", "{fqdn} ({then}) removed since the move",
+                        "{fqdn} changed since the move ({then} then, {now} now)")
+
+
+def _differences(before: dict[str, tuple[str, ...]], now: dict[str, tuple[str, ...]],
+                 added: str, removed: str, changed: str) -> list[str]:
+    """Each FQDN only in `now`, only in `before`, or in both with other records, phrased by the
+    matching template (`{fqdn}`, `{then}` and `{now}`: the first record of each side)."""
     out = []
     for fqdn in sorted(set(before) | set(now)):
+        then_, now_ = (before[fqdn][0] if fqdn in before else ""), (now[fqdn][0] if fqdn in now else "")
         if fqdn not in before:
-            out.append(f"{fqdn} ({now[fqdn][0]}) added since the move")
+            out.append(added.format(fqdn=fqdn, then=then_, now=now_))
         elif fqdn not in now:
-            out.append(f"{fqdn} ({before[fqdn][0]}) removed since the move")
+            out.append(removed.format(fqdn=fqdn, then=then_, now=now_))
         elif before[fqdn] != now[fqdn]:
-            out.append(f"{fqdn} changed since the move ({before[fqdn][0]} then, {now[fqdn][0]} now)")
+            out.append(changed.format(fqdn=fqdn, then=then_, now=now_))
     return out
 
 
@@ -341,16 +350,10 @@ def head_differs(applied: Inventory, head: Inventory) -> list[str]:
     """After `undo --dns`: the records HEAD's inventory (the undo committed) describes that are not
     the ones applied, by FQDN: `dns verify` at HEAD fails on them, and the next `dns apply` puts
     them back."""
-    before, now = _records(applied, set()), _records(head, set())
-    out = []
-    for fqdn in sorted(set(before) | set(now)):
-        if fqdn not in before:
-            out.append(f"{fqdn} ({now[fqdn][0]}) is in HEAD's inventory, not served")
-        elif fqdn not in now:
-            out.append(f"{fqdn} ({before[fqdn][0]}) is served, not in HEAD's inventory")
-        elif before[fqdn] != now[fqdn]:
-            out.append(f"{fqdn}: {before[fqdn][0]} served, {now[fqdn][0]} in HEAD's inventory")
-    return out
+    return _differences(_records(applied, set()), _records(head, set()),
+                        "{fqdn} ({now}) is in HEAD's inventory, not served",
+                        "{fqdn} ({then}) is served, not in HEAD's inventory",
+                        "{fqdn}: {then} served, {now} in HEAD's inventory")
 
 
 def _planned(out: Output, inventory: Inventory | None, spec: str, fmt: str) -> dict[str, Any] | None:

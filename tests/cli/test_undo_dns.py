@@ -160,3 +160,56 @@ def test_undo_dns_lays_the_inverse_on_today_s_inventory(lab: Lab, run: Run) -> N
     assert addresses(lab, "fv-ml1.fv.lan") == {name: () for name in everywhere}
     assert addresses(lab, "fv-gw.fv.lan") == {name: ("10.251.0.1",) for name in everywhere}
     assert answers(lab, "54.50.250.10.in-addr.arpa", "PTR") == {name: ("ana-ml2.ana.lan.",) for name in everywhere}
+
+
+def _moved_and_applied(lab: Lab, run: Run) -> Path:
+    """The old inventory applied, the move swept and committed, the fv site's DNS committed and
+    applied on every resolver the inventory lists."""
+    root = _repo(lab)
+    assert run(root, "dns", "apply", "--resolvers", "all").exit_code == 0
+    assert run(root, "sweep", "--commit").exit_code == 0
+    for site in ("ana.yaml", "fv.yaml"):
+        shutil.copy(Path(__file__).parents[2] / "dns" / "sites" / site, root / "dns" / "sites" / site)
+    git(root, "commit", "-qam", "DNS for the fv site")
+    return root
+
+
+def test_undo_dns_applies_to_the_resolvers_of_today(lab: Lab, run: Run) -> None:
+    """t25-34 finding 14: ns-fv joined resolvers.yaml after the move. The undo takes the records
+    from the move's parent, the fleet from HEAD: ns-fv is undone too (asked over DNS)."""
+    everyone = lab.instances
+    lab.instances = {k: v for k, v in everyone.items() if k != "ns-fv"}
+    lab.write_resolvers()
+    lab.instances = everyone
+    root = _moved_and_applied(lab, run)
+    lab.write_resolvers()
+    git(root, "commit", "-qam", "ns-fv joins the fleet")
+    applied = run(root, "dns", "apply", "--resolvers", "all", "--force")
+    assert applied.exit_code == 0, applied.stdout + applied.stderr
+    assert addresses(lab, "fv-ml1.fv.lan") == {name: ("10.251.50.54",) for name in lab.instances}
+
+    done = run(root, "undo", "fv-ml1-move", "--dns", "--force")
+    assert done.exit_code == 1, done.stdout + done.stderr  # HEAD's inventory still says fv-ml1 (finding 01)
+    assert "ns-fv" in done.stdout
+    assert addresses(lab, "fv-ml1.fv.lan") == {name: () for name in lab.instances}
+    assert addresses(lab, "ana-ml2.ana.lan") == {name: ("10.250.50.54",) for name in lab.instances}
+
+
+def test_undo_dns_refuses_an_alias_added_since_to_the_moved_host(lab: Lab, run: Run) -> None:
+    """t25-34 finding 01: an alias given to fv-ml1 after the move is no part of the move: the
+    parent's inventory would drop it from every resolver. Refused, naming it; it still answers."""
+    root = _moved_and_applied(lab, run)
+    assert run(root, "dns", "apply", "--resolvers", "all", "--force").exit_code == 0
+    fv = (root / "dns/sites/fv.yaml").read_text()
+    assert "aliases: [scriberr]" in fv
+    (root / "dns/sites/fv.yaml").write_text(fv.replace("aliases: [scriberr]", "aliases: [scriberr, gpu]"))
+    git(root, "commit", "-qam", "fv-ml1 also answers as gpu.fv.lan")
+    assert run(root, "dns", "apply", "--resolvers", "all").exit_code == 0
+    head = git(root, "rev-parse", "HEAD").strip()
+    done = run(root, "undo", "fv-ml1-move", "--dns", "--force")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert ("fv-ml1.fv.lan (the move's own host) changed since the move: aliases scriberr after the move, "
+            "gpu,scriberr now") in done.stderr, done.stderr
+    assert git(root, "rev-parse", "HEAD").strip() == head
+    assert addresses(lab, "gpu.fv.lan") == {name: ("10.251.50.54",) for name in lab.instances}
+    assert run(root, "dns", "verify", "--resolvers", "all").exit_code == 0

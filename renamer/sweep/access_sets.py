@@ -15,6 +15,7 @@ a network move renames is that move's.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 
@@ -29,6 +30,7 @@ _ACCESS = re.compile(
 _NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
                   rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
 _LIST_ITEM = re.compile(rb"[ \t]*-[ \t]")
+_LEADING_ZERO = re.compile(rb"(?:^|\.)0[0-9]")
 
 
 def might_hold(data: bytes) -> bool:
@@ -38,35 +40,32 @@ def might_hold(data: bytes) -> bool:
 def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, str]]) -> list[Match]:
     """`matches` with each network literal of an access rule holding a renamed address refused (its
     own match, where the address stands in it) or added as a refused match."""
-    olds = []
-    for old, new in renamed:
-        try:
-            olds.append((ipaddress.IPv4Address(old), old, new))
-        except ValueError:
-            continue
+    olds = _renamed_v4(tuple(renamed))
     if not olds:
         return matches
     out = list(matches)
     added: list[Match] = []
     for found in _NET.finditer(data):
-        try:
-            net = ipaddress.IPv4Network(f"{found.group('addr').decode()}/{found.group('len').decode()}",
-                                        strict=False)
-        except ValueError:
+        # integer arithmetic first: most literals of a file hold no renamed address, and building an
+        # ipaddress object for each of them was most of this reader's cost on a homelab repo
+        span = _span(found.group("addr"), found.group("len"))
+        if span is None:
             continue
-        if net.prefixlen >= 32:
+        low, high = span
+        holding = [(old, new, new_int) for old_int, old, new, new_int in olds if low <= old_int <= high]
+        if not holding:
             continue
         start, end = found.start(), found.end()
         over = [i for i, m in enumerate(out) if m.start < end and start < m.end]
         # spelled in the literal (rewriting moves the rule), or the new address outside it (the host loses
         # access); a network holding both the old and the new address admits the host as before
-        inside = [(old, new) for address, old, new in olds
-                  if address in net and (over or ipaddress.IPv4Address(new) not in net)]
+        inside = [(old, new) for old, new, new_int in holding if over or not low <= new_int <= high]
         if not inside or not _in_access_rule(data, found.start()):
             continue
         if any(out[i].kind == "network" or out[i].refused or out[i].kept for i in over):
             continue  # a network move's literal, or decided already
         text = data[start:end].decode("ascii")
+        net = ipaddress.IPv4Network(text, strict=False)
         old, new = inside[0]
         note = (f"{text} is an access rule's set of {net.num_addresses} addresses ({net}) holding {old}, "
                 f"renamed {new}")
@@ -78,6 +77,54 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+@functools.lru_cache(maxsize=8)
+def _renamed_v4(renamed: tuple[tuple[str, str], ...]) -> tuple[tuple[int, str, str, int], ...]:
+    """The renamed IPv4 addresses as (old as an integer, old, new, new as an integer), once per rename
+    list rather than once per file."""
+    olds = []
+    for old, new in renamed:
+        try:
+            olds.append((int(ipaddress.IPv4Address(old)), old, new, int(ipaddress.IPv4Address(new))))
+        except ValueError:
+            continue
+    return tuple(olds)
+
+
+def _span(addr: bytes, length: bytes) -> tuple[int, int] | None:
+    """The first and last address (integers) of the network `addr/length` (a prefix length or a
+    dotted mask, host bits ignored as `strict=False` does); None where it is no network literal or a
+    single address (/32)."""
+    if _LEADING_ZERO.search(addr):
+        return None  # `010`: ipaddress refuses it (octal to some readers)
+    octets = [int(part) for part in addr.split(b".")]
+    if any(octet > 255 for octet in octets):
+        return None
+    value = int.from_bytes(bytes(octets), "big")
+    if b"." in length:
+        if _LEADING_ZERO.search(length):
+            return None
+        parts = [int(part) for part in length.split(b".")]
+        if any(part > 255 for part in parts):
+            return None
+        mask = int.from_bytes(bytes(parts), "big")
+        inverse = ~mask & 0xFFFFFFFF
+        if not inverse & (inverse + 1):  # ones then zeros: a netmask
+            prefix = bin(mask).count("1")
+        elif not mask & (mask + 1):  # zeros then ones: a hostmask (wildcard), as ipaddress reads it
+            prefix = 32 - bin(mask).count("1")
+        else:
+            return None  # neither: ipaddress refuses it too
+    else:
+        prefix = int(length)
+        if prefix > 32:
+            return None
+    if prefix >= 32:
+        return None
+    size = 1 << (32 - prefix)
+    low = value & ~(size - 1) & 0xFFFFFFFF
+    return low, low + size - 1
 
 
 def _in_access_rule(data: bytes, at: int) -> bool:

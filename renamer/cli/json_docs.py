@@ -79,6 +79,9 @@ DOCUMENTS: dict[str, dict[str, str]] = {
                                "heading holds a date on or before the cutover (dry run): path, line, old (each old "
                                "value on the line, \", \" between), date, date_line"),
         "summary": "counts: files_changed, replacements, to_rewrite and left (dry run), kept, near_misses, ...",
+        "dead_keep_rules": ("`key:` keep rules whose files hold old values at none of which the key path "
+                            "stands (a typo, a file that does not parse): name, source, files, why; the sweep "
+                            "rewrites those values"),
     },
     "renamer explain --format json": {
         "schema": _SCHEMA, "path": "the file", "status": "its class: current, record, excluded, unclassified",

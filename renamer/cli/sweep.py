@@ -231,6 +231,8 @@ def _show(out: Output, result: SweepResult, fmt: str, commit: bool, show_secrets
         more = f" and {len(recovered.saved) - 1} more" if len(recovered.saved) > 1 else ""
         out.info(f"renamer: {recovered.saved[0]}{more}: saved by someone else meanwhile: that save is kept "
                  "and the file is not rewritten")
+    for rule in result.dead_keys:  # never silenced by -q: the sweep rewrites what the rule was to keep
+        out.echo(f"renamer: warning: keep rule {rule.name} ({rule.source}) is {rule.why}", err=True, nl=True)
     if fmt == "json":
         out.echo(dumps(sweep_data(result)))
     else:

@@ -27,7 +27,7 @@ from renamer.sweep.plan import Plan
 from renamer.sweep.preview import edit_list
 from renamer.sweep.refusals import Refusal
 from renamer.sweep.results import AuditResult, PruneResult, SweepResult, TombstoneResult, VerifyResult
-from renamer.sweep.stale import Stale
+from renamer.sweep.stale import Stale, dead_keep_rules
 from renamer.sweep.summary import Summary, Verdict
 from renamer.sweep.undo import UndoPlan, undo_name
 
@@ -186,17 +186,22 @@ def collision_dict(collision: Collision) -> dict[str, object]:
 
 
 def plan_data(plan: Plan, summary: Summary, collisions: Sequence[Collision], *,
-              dry_run: bool = True, refused: Sequence[Refusal] | None = None) -> dict[str, Any]:
+              dry_run: bool = True, refused: Sequence[Refusal] | None = None,
+              dead: Sequence[Stale] | None = None) -> dict[str, Any]:
     """What `sweep --dry-run --format json` prints for a plan (the API's `SweepPlan.data()`)."""
     shown = plan.refusals if refused is None and dry_run else (refused or ())
-    return versioned(sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions,
-                                    shown, zone_changes(plan.project.config.renames.networks)))
+    dead = dead_keep_rules(plan.project.allowlist, plan.scan) if dead is None else dead
+    document = sweep_document(plan.project.config.name, summary, edit_list(plan), dry_run, collisions, shown,
+                              zone_changes(plan.project.config.renames.networks))
+    return versioned({**document,
+                      "dead_keep_rules": [{"name": s.name, "source": s.source, "files": s.files, "why": s.why}
+                                          for s in dead]})
 
 
 def sweep_data(result: SweepResult) -> dict[str, Any]:
     """What `sweep --format json` prints."""
     return plan_data(result.plan, result.summary, result.collisions, dry_run=result.applied is None,
-                     refused=result.refused)
+                     refused=result.refused, dead=result.dead_keys)
 
 
 def verify_data(result: VerifyResult) -> dict[str, Any]:

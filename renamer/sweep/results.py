@@ -40,6 +40,9 @@ class SweepResult:
     adopted: int = 0  # files an earlier plain sweep wrote, left uncommitted, and this run committed
     uncommitted: int = 0  # files an earlier plain sweep wrote and left uncommitted (a run that commits not)
     missing_zones: int = 0  # reverse zones the moved networks need that the repo does not name (written)
+    # `key:` keep rules whose files hold old values at none of which the key path stands (a typo'd path,
+    # a file its format cannot parse): the sweep rewrites what they were written to keep (t26-32 #05)
+    dead_keys: list[Stale] = field(default_factory=list)
 
     @property
     def undecided(self) -> int:

@@ -62,7 +62,7 @@ from renamer.sweep.results import (
 )
 from renamer.sweep.reverse_zones import missing_zones
 from renamer.sweep.scan import FileScanner, ScanOptions
-from renamer.sweep.stale import expired_exemptions, stale_exemptions
+from renamer.sweep.stale import dead_keep_rules, expired_exemptions, stale_exemptions
 from renamer.sweep.summary import Summary
 from renamer.sweep.tombstones import live_again, live_in_repo, moves_of, tombstones
 from renamer.sweep.uncommitted import commit_pending_rewrite, pending_rewrite
@@ -167,7 +167,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                        expired_exemptions(project.allowlist, dt.date.today()),
                        operation_note(project) if dry_run else None,
                        adopted=adopted, uncommitted=left.count if left is not None and not commit else 0,
-                       missing_zones=missing)
+                       missing_zones=missing, dead_keys=dead_keep_rules(project.allowlist, plan.scan))
+
 
 
 def _complete(root: Path, recovered: Recovery, commit: bool, hooks: bool) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Literal
 
 from renamer.allowlist import Allowlist, Exemption
 from renamer.classify import PathPatterns
-from renamer.sweep.model import KEPT, Reference
+from renamer.sweep.model import KEPT, Reference, ScanResult
 
 ExemptionKind = Literal["record", "keep"]  # a record class, or a keep rule
 
@@ -81,6 +81,14 @@ def stale_exemptions(allowlist: Allowlist, refs: list[Reference], paths: Sequenc
                    "file its format cannot parse, or a format with no key paths), so the sweep rewrites them")
         out.append(Stale(kind, name, source, sum(1 for p in paths if spec.match_file(p)), why))
     return out
+
+
+def dead_keep_rules(allowlist: Allowlist, scan: ScanResult) -> list[Stale]:
+    """The `key:` keep rules that kept nothing though their files hold old values: said by the sweep
+    itself, not only by audit, since it rewrites what they were written to keep (t26-32, finding 05)."""
+    if not any(k.key is not None and not k.inherited for k in allowlist.keep):
+        return []
+    return [s for s in stale_exemptions(allowlist, scan.references(), scan.paths) if s.why]
 
 
 def expired_exemptions(allowlist: Allowlist, today: dt.date) -> list[Exemption]:

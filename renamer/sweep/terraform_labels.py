@@ -20,7 +20,7 @@ to a module (a `providers` map, `configuration_aliases`: refused).
   module (read by `terraform output` and `terraform_remote_state`, outside the repo), a
   variable of a folder no module block calls unless a `.tfvars` file beside it sets it and no
   `TF_VAR_pug` or `-var pug=` anywhere does, a resource or module declared in `.tf.json`
-  (where renamer writes no `moved` block), an address a terraform command of a script or a
+  (renamer does not rename a JSON label), an address a terraform command of a script or a
   Makefile names (`-replace=aws_instance.pug`: which root module it runs in cannot be told),
   `terraform output pug` and `-var "pug=..."` there refused with the label they name; a
   setter or a reader from outside (`TF_VAR_`, `-var`, `terraform output`, remote state's
@@ -317,8 +317,9 @@ class TerraformIndex:
             return ("a provider configuration passed to a module (a `providers` map, "
                     "`configuration_aliases`): renamer does not follow an alias across modules")
         if rel.endswith(".json") and kind in ("resource", "module"):
-            return ("declared in a .tf.json file, where renamer writes no `moved` block: rename it by hand "
-                    "with one")
+            # t26-32 #14: the block would go to moved.tf as for HCL; it is the JSON label renamer leaves
+            return ("declared in a .tf.json file, whose labels (JSON object keys) renamer does not rename: "
+                    "rename it there by hand, with a `moved` block in the module's moved.tf")
         word = re.compile(rb"(?<![\w-])" + re.escape(label.name.encode()) + rb"(?![\w-])")
         for state in self.states.get(folder, []):
             if word.search(self.texts[state]) and state.endswith(TESTS):

@@ -38,3 +38,32 @@ def test_a_key_rule_that_keeps_none_of_its_files_old_values_is_stale(repo: Repo,
     assert stale == {"typo": True, "broken": True, "txt": True, "idle": False}, stale
     assert {s["name"] for s in listed if "why" in s} == {"typo", "broken", "txt"}, listed
     assert run(root, "audit", "--strict").exit_code == 1
+
+
+def test_the_sweep_itself_warns_of_a_key_rule_that_keeps_nothing(repo: Repo, run: Run) -> None:
+    """Said by audit only, the warning came after the rewrite: the dry run and the writing sweep say
+    it on stderr (-q too) and in JSON, naming the rule and the file, before and as they rewrite."""
+    root = repo(FILES, config=CONFIG, allowlist=ALLOW)
+    for args in (("sweep", "--dry-run", "-q"), ("sweep", "--dry-run")):
+        done = run(root, *args)
+        assert done.exit_code == 0, done.stderr
+        for name, file in (("typo", "a.yaml"), ("broken", "bad.yaml"), ("txt", "n.txt")):
+            assert (f"renamer: warning: keep rule {name} (allow.yaml) is stale: its key path "
+                    in done.stderr), done.stderr
+            assert f"stands at none of the old values {file} holds" in done.stderr, done.stderr
+        assert "keep rule idle" not in done.stderr and "keep rule used" not in done.stderr, done.stderr
+    dead = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)["dead_keep_rules"]
+    assert [(d["name"], d["files"]) for d in dead] == [("typo", 1), ("broken", 1), ("txt", 1)], dead
+    written = run(root, "sweep", "--commit")
+    assert written.exit_code == 0, written.stderr
+    assert "renamer: warning: keep rule typo (allow.yaml) is stale" in written.stderr, written.stderr
+    assert (root / "u.yaml").read_text() == "hosts:\n  pug: pug.lan\n"  # the rule that keeps, kept
+
+
+def test_no_warning_without_key_rules_that_miss(repo: Repo, run: Run) -> None:
+    root = repo({"u.yaml": "hosts:\n  pug: pug.lan\n", "b.yaml": "x: pug\n"}, config=CONFIG,
+                allowlist="version: 1\ncurrent: ['**']\nkeep:\n"
+                          "  - {name: used, paths: [u.yaml], key: hosts.pug, reason: keeps one}\n")
+    done = run(root, "sweep", "--dry-run")
+    assert done.exit_code == 0 and "warning: keep rule" not in done.stderr, done.stderr
+    assert json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)["dead_keep_rules"] == []

@@ -195,7 +195,7 @@ REFUSED = [
                   "Makefile": 'replace:\n\tterraform apply -replace=aws_instance.pug\n'},
                  ("main.tf", 1), "Makefile:2 names aws_instance.pug", id="address-in-a-terraform-command"),
     pytest.param({"main.tf.json": json.dumps({"resource": {"terraform_data": {"pug": {}}}}) + "\n"},
-                 ("main.tf.json", 1), "no `moved` block", id="tf-json-resource"),
+                 ("main.tf.json", 1), "whose labels (JSON object keys) renamer does not rename", id="tf-json-resource"),
     pytest.param({"main.tf": 'provider "docker" {\n  alias = "pug"\n}\nmodule "m" {\n  source    = "./m"\n  providers = { docker = docker.pug }\n}\n',
                   "m/main.tf": 'resource "docker_container" "c" {\n  name = "c"\n}\n'},
                  ("main.tf", 2), "passed to a module", id="provider-alias-passed-to-a-module"),

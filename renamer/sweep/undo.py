@@ -42,7 +42,7 @@ from renamer.errors import ConfigError, Interrupted, RenamerError, UnsafeError
 from renamer.formats.yaml_source import Problems, load_yaml_file
 from renamer.interrupts import deferred
 from renamer.match import Matcher, new_values_matcher
-from renamer.moved_tags import tag_line, tagged_moves
+from renamer.moved_tags import tag_line, tagged_moves, without
 from renamer.near_miss import LoosePass
 from renamer.paths import problem
 from renamer.project import LoadedProject
@@ -242,6 +242,7 @@ def _revert(root: Path, tree: Path, run: MoveRun,
                        capture_output=True, check=False, env={**os.environ, **LITERAL, **_SCRATCH})
         unmerged = _unmerged(tree)
         resolved = _added_items_only(tree, unmerged)  # a keep rule of the move's beside one added since
+        resolved += _moved_files_less_ours(tree, unmerged, run.move)  # a later move's blocks beside its own
         gone = _deleted_since(os.fsdecode(done.stdout), unmerged)
         for path in gone:
             _git(tree, "rm", "-q", "--cached", "--", path)
@@ -425,6 +426,46 @@ def _added_items_only(tree: Path, unmerged: dict[str, set[int]]) -> list[str]:
         _git(tree, "add", "--", path)
         out.append(path)
     return out
+
+
+def _moved_files_less_ours(tree: Path, unmerged: dict[str, set[int]], move: str) -> list[str]:
+    """The unmerged `moved.tf` files where the move did nothing but add its own tagged blocks, and a
+    later move appended its blocks since (or `audit --prune` took them out): HEAD's version less this
+    move's tagged blocks is the revert; the undo's inverse blocks are added after
+    (`_with_inverse_blocks`). Removed where nothing is left and the move's parent had no such file.
+    A move that changed more there (a hand block's label) stays a conflict (t26-32, finding 12).
+    Resolved in the scratch worktree; the paths so resolved."""
+    out = []
+    for path, have in sorted(unmerged.items()):
+        if posixpath.basename(path) != MOVED_FILE or 2 not in have or 1 not in have:
+            continue
+        base, ours = _stage(tree, 1, path), _stage(tree, 2, path)
+        theirs = _stage(tree, 3, path) if 3 in have else None
+        if base is None or ours is None or (3 in have and theirs is None):
+            continue
+        if not any(m.name == move for m in tagged_moves(path, ours)):
+            continue  # pruned since: no block to invert (`_moved_file_conflicts` says so)
+        before = _less_blocks(path, base, move)
+        if before != theirs and not (theirs is None and not before.strip()):
+            continue  # the move changed more than adding its blocks: a conflict as before
+        left = _less_blocks(path, ours, move)
+        if theirs is None and not left.strip():
+            _git(tree, "rm", "-q", "--cached", "--", path)
+            (tree / path).unlink(missing_ok=True)
+        else:
+            (tree / path).write_bytes(left)
+            _git(tree, "add", "--", path)
+        out.append(path)
+    return out
+
+
+def _less_blocks(path: str, data: bytes, move: str) -> bytes:
+    """`data` without the tagged `moved` blocks of `move` (from the last: the spans stay valid)."""
+    for tagged in reversed([m for m in tagged_moves(path, data) if m.name == move]):
+        data = without(data, tagged)
+        if tagged.start == 0:  # the file's first block: the blank line before the next one goes too
+            data = data[2:] if data.startswith(b"\r\n") else data[1:] if data.startswith(b"\n") else data
+    return data
 
 
 def _stage(tree: Path, stage: int, path: str) -> bytes | None:

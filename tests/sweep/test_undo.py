@@ -132,28 +132,6 @@ def test_a_move_commit_s_lines_are_explained_by_its_values_in_any_spelling_and_n
 _MOVE = "version: 1\nname: {name}\nrenames:\n  hosts: {{{old}: {new}}}\nallowlist: allow.yaml\n"
 
 
-def test_a_moved_tf_a_later_move_appended_to_or_prune_emptied_is_refused_in_renamers_words(
-        repo: Repo, run: Run) -> None:
-    # break-it t26-32, finding 12: the refusal was git's "CONFLICT (modify/delete): moved.tf deleted
-    # in ...^ and modified in HEAD"; it says what happened and what to do, and nothing is written
-    main = ('resource "terraform_data" "pug" {\n  input = "x"\n}\n'
-            'resource "terraform_data" "cat" {\n  input = "y"\n}\n')
-    root = repo({"main.tf": main}, config=_MOVE.format(name="pugmove", old="pug", new="wolf"),
-                allowlist=CURRENT_ALL)
-    assert run(root, "sweep", "--commit").exit_code == 0
-    (root / "renamer.yaml").write_text(_MOVE.format(name="catmove", old="cat", new="dog"))
-    git(root, "commit", "-qam", "the next move")
-    assert run(root, "sweep", "--commit").exit_code == 0
-    head = git(root, "rev-parse", "HEAD")
-    done = run(root, "undo", "pugmove")
-    assert done.exit_code == 3, done.stdout + done.stderr
-    said = done.stdout + done.stderr
-    assert ("moved.tf: refused (conflict): holds the `moved` blocks of a later move (catmove) beside those "
-            "pugmove wrote: the undo cannot take its own out of the shared file yet; undo catmove first") in said, said
-    assert "CONFLICT (modify/delete)" not in said, said
-    assert git(root, "rev-parse", "HEAD") == head and git(root, "status", "--porcelain") == ""
-
-
 def test_a_moved_tf_emptied_since_is_refused_in_renamers_words(repo: Repo, run: Run) -> None:
     main = 'resource "terraform_data" "pug" {\n  input = "x"\n}\n'
     root = repo({"main.tf": main}, config=_MOVE.format(name="pugmove", old="pug", new="wolf"),

@@ -71,8 +71,8 @@ def holds_records(data: bytes) -> bool:
 
 def might_hold(rel: str, data: bytes) -> bool:
     """Whether `data` may hold a record written as data (the cheap question before any parse)."""
-    if rel.endswith((".yml", ".yaml")):
-        return _RR_TYPE.search(data) is not None
+    if rel.endswith((".yml", ".yaml")):  # (the literal first: the regex tries every line start)
+        return b"type" in data and _RR_TYPE.search(data) is not None
     return (b'"dns_' in data and rel.endswith(".tf")) or zone_records.might_hold(data)
 
 

@@ -57,7 +57,7 @@ def site_entry(site: rrsets.Owner, name: str, text: str | None, had: bool,
             elif state(now, site) != after:
                 replaces.append({"name": rr.name, "type": rr.type, "ttl": rr.ttl, "changetype": "REPLACE",
                                  "records": [{"content": c, "disabled": False} for c in rr.records],
-                                 "comments": [{"content": rrsets.tag(site), "account": rrsets.ACCOUNT}]})
+                                 "comments": rrsets.comments(site, rr.note)})
         if deletes or replaces:  # the DELETEs first (rrsets.patch_body says why)
             patch[zone_id(zone)] = deletes + replaces
     return {"name": name, "stored": backup_name(name), "tag": rrsets.tag(site), "had": had,

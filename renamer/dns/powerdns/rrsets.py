@@ -16,6 +16,7 @@ before anything is written, unless it already holds exactly the desired records 
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import ipaddress
 import json
@@ -23,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from renamer.clock import shown_time
 from renamer.dns.inventory import Site
 from renamer.names import IPNetwork
 
@@ -38,6 +40,10 @@ class RRset:
     type: str
     records: tuple[str, ...]  # sorted contents
     ttl: int = TTL
+    # a transitional alias's promise (`transitional until DATE: label, renamed host`), carried as a
+    # second renamer comment on its RRset and rendered as a `;` line after it: what dns/plan.py's
+    # early_retirements reads, as in the file backends' snippets (t24-alias finding 4, PowerDNS)
+    note: str = ""
 
     @property
     def key(self) -> Key:
@@ -51,6 +57,7 @@ class Change:
     key: Key
     before: tuple[str, ...]  # () where the RRset does not exist yet
     after: tuple[str, ...]  # () for a DELETE
+    note: str = ""  # RRset.note of what a REPLACE writes
 
     def shown(self) -> str:
         name, rdtype = self.key
@@ -135,6 +142,8 @@ def desired(site: Owner) -> dict[str, dict[Key, RRset]]:
     wanted: dict[str, dict[Key, set[str]]] = {zone: {} for zone in zones(site)}
     fwd = forward_zone(site)
 
+    notes: dict[Key, str] = {}
+
     def add(zone: str, name: str, rdtype: str, content: str) -> None:
         wanted[zone].setdefault((name.lower(), rdtype), set()).add(content)
 
@@ -147,7 +156,9 @@ def desired(site: Owner) -> dict[str, dict[Key, RRset]]:
             add(fwd, f"{site.fqdn(alias)}.", "CNAME", fqdn)
     for moved in site.transitional:  # an old name, a CNAME to its new FQDN until its date (dns/transition.py)
         add(fwd, f"{moved.fqdn}.", "CNAME", f"{moved.target}.")
-    out = {zone: {key: RRset(key[0], key[1], tuple(sorted(values))) for key, values in sorted(rrsets.items())}
+        notes[(f"{moved.fqdn}.".lower(), "CNAME")] = promise(moved.expires, moved.name, moved.host)
+    out = {zone: {key: RRset(key[0], key[1], tuple(sorted(values)), note=notes.get(key, ""))
+                  for key, values in sorted(rrsets.items())}
            for zone, rrsets in wanted.items()}
     name, digest = canary(site, out)
     out[fwd][(name, "TXT")] = RRset(name, "TXT", (f'"{digest}"',))
@@ -162,7 +173,28 @@ def render(rrsets: dict[str, dict[Key, RRset]]) -> str:
         lines.append(f"; zone {zone}")
         for _, rr in sorted(found.items(), key=lambda kv: (kv[0][0].startswith(f"{CANARY_LABEL}."), kv[0])):
             lines += [f"{rr.name} {rr.ttl} IN {rr.type} {content}" for content in rr.records]
+            lines += [f"; {rr.note}"] if rr.note else []
     return "\n".join(lines) + "\n"
+
+
+PROMISE = "transitional until "
+
+
+def promise(expires: dt.datetime, label: str, host: str) -> str:
+    """A transitional alias's note, worded as the file backends' comment line."""
+    return f"{PROMISE}{shown_time(expires)}: {label}, renamed {host}"
+
+
+def note_of(rr: dict[str, Any]) -> str:
+    """The promise renamer's comment on a fetched RRset carries, or ""."""
+    return next((str(c.get("content", "")) for c in rr.get("comments", []) or []
+                 if c.get("account") == ACCOUNT and str(c.get("content", "")).startswith(PROMISE)), "")
+
+
+def comments(site: Owner, note: str = "") -> list[dict[str, str]]:
+    """The comments renamer writes on an RRset: its ownership, and a transitional alias's promise."""
+    own = [{"content": tag(site), "account": ACCOUNT}]
+    return [*own, {"content": note, "account": ACCOUNT}] if note else own
 
 
 def canary(site: Site, rrsets: dict[str, dict[Key, RRset]]) -> tuple[str, str]:
@@ -235,9 +267,10 @@ def plan(site: Site, live: dict[str, dict[str, Any]], retirable: frozenset[Key] 
                     continue
                 result.deferred.append((why, hand))
             if current is None or contents(current) != rr.records or int(current.get("ttl", 0)) != rr.ttl \
-                    or not owned(current, site):
+                    or not owned(current, site) or note_of(current) != rr.note:
                 result.changes.append(Change(zone, "REPLACE", key,
-                                             contents(current) if current is not None else (), rr.records))
+                                             contents(current) if current is not None else (), rr.records,
+                                             rr.note))
         for key, current in have.items():
             if key not in want and owned(current, site):
                 result.changes.append(Change(zone, "DELETE", key, contents(current), ()))
@@ -264,7 +297,7 @@ def patch_body(site: Site, changes: Iterable[Change]) -> list[dict[str, Any]]:
         else:
             out.append({"name": name, "type": rdtype, "ttl": TTL, "changetype": "REPLACE",
                         "records": [{"content": c, "disabled": False} for c in change.after],
-                        "comments": [{"content": tag(site), "account": ACCOUNT}]})
+                        "comments": comments(site, change.note)})
     return out
 
 
@@ -273,10 +306,15 @@ def parse(text: str) -> dict[str, dict[Key, RRset]]:
     canary_of read, as the file backends read their files. Lines of another shape are skipped."""
     out: dict[str, dict[Key, RRset]] = {}
     zone: str | None = None
+    last: Key | None = None
     for line in text.splitlines():
         if line.startswith("; zone "):
-            zone = line[len("; zone "):].strip()
+            zone, last = line[len("; zone "):].strip(), None
             out.setdefault(zone, {})
+            continue
+        if line.startswith(f"; {PROMISE}") and zone is not None and last in out[zone]:
+            rr = out[zone][last]
+            out[zone][last] = RRset(rr.name, rr.type, rr.records, rr.ttl, line[2:].strip())
             continue
         words = line.split(None, 4)
         if zone is None or len(words) != 5 or not words[1].isdigit() or words[2] != "IN":
@@ -284,7 +322,8 @@ def parse(text: str) -> dict[str, dict[Key, RRset]]:
         key = (words[0].lower(), words[3].upper())
         before = out[zone].get(key)
         records = tuple(sorted((*(before.records if before else ()), words[4])))
-        out[zone][key] = RRset(key[0], key[1], records, int(words[1]))
+        out[zone][key] = RRset(key[0], key[1], records, int(words[1]), before.note if before else "")
+        last = key
     return out
 
 
@@ -331,7 +370,8 @@ def view(site: Owner, live: dict[str, dict[str, Any]]) -> str:
             mine = owned(rr, site)
             if mine or (key in want[zone] and adoptable(rr, want[zone][key].records)):
                 ttl = int(rr.get("ttl", TTL)) if mine else want[zone][key].ttl
-                found[key] = RRset(key[0], key[1], contents(rr), ttl)
+                note = note_of(rr) if mine else want[zone][key].note  # an adoptable one: as the TTL
+                found[key] = RRset(key[0], key[1], contents(rr), ttl, note)
         out[zone] = found
     return render(out)
 

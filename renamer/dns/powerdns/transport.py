@@ -238,10 +238,10 @@ class ApiTransport(LocalTransport):
                 elif now is not None and rrsets.left_to_its_owner(site, key, now):
                     continue  # a hand-written twin of a transitional alias: the operator's, never taken over
                 elif now is None or not mine or rrsets.contents(now) != rr.records \
-                        or int(now.get("ttl", 0)) != rr.ttl:
+                        or int(now.get("ttl", 0)) != rr.ttl or rrsets.note_of(now) != rr.note:
                     body.append({"name": rr.name, "type": rr.type, "ttl": rr.ttl, "changetype": "REPLACE",
                                  "records": [{"content": c, "disabled": False} for c in rr.records],
-                                 "comments": [{"content": rrsets.tag(site), "account": rrsets.ACCOUNT}]})
+                                 "comments": rrsets.comments(site, rr.note)})
         if in_the_way:
             raise TransportError(f"{self.resolver.name}: {len(in_the_way)} RRset(s) not renamer's in the way "
                                  f"(written since the plan?): {in_the_way[0]}: nothing written")

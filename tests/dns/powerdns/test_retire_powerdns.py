@@ -238,3 +238,40 @@ def test_retire_stale_clears_a_hand_record_where_the_windows_cname_goes(
     folder = max((fleet.root / "backups" / "ns-pdns").glob("ns-pdns-*"))
     assert "10.250.50.54" in (folder / "retired%renamer-powerdns%hand-written.rrsets").read_text()
     assert dns(run, fleet, "verify", "--resolvers", "all").exit_code == 0
+
+
+def test_an_alias_in_its_window_is_not_retired_early_without_force(
+        run: Callable[..., Any], fleet: Fleet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """t24-alias finding 4 on PowerDNS, which had no dated comment to read: the alias's RRset
+    carries its promise as a second renamer comment; the next move's renamer.yaml no longer keeps
+    it, so the plan names the early retirement, the apply refuses (exit 3, nothing written, the
+    alias still answered) and retires it only with --force. Asked over DNS, read from the API."""
+    (fleet.root / "renamer.yaml").write_text(TRANSITION)
+    ana = fleet.inventory / "sites" / "ana.yaml"
+    ana.write_text(ana.read_text().replace("retired: [ana-ml2, ana-ml2-bmc]", "retired: [ana-ml2]"))
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-10")
+    assert dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns").exit_code == 0
+    promise = "transitional until 2026-11-04: ana-ml2, renamed fv-ml1"
+    assert comments(fleet.server, "ana.lan")["ana-ml2.ana.lan. CNAME"][0] == [
+        ("renamer", "renamer site ana"), ("renamer", promise)]
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == ("fv-ml1.fv.lan.",)
+    again = dns(run, fleet, "plan", "--resolvers", "ns-pdns", "--expect-no-changes")
+    assert again.exit_code == 0, again.stdout  # the promise reads back as it was written
+
+    (fleet.root / "renamer.yaml").write_text(TRANSITION.replace(
+        "{ana-ml2: fv-ml1, ana-ml2.ana.lan: fv-ml1.fv.lan}", "{printer-old: printer-new}"))
+    monkeypatch.setenv("RENAMER_NOW", "2026-10-12")
+    early = ("ns-pdns: renamer-ana.rrsets: the apply would retire the transitional alias ana-ml2, served until "
+             "2026-11-04, before its date (renamer.yaml no longer keeps it: its renames, cutover or target host "
+             "changed)")
+    planned = dns(run, fleet, "plan", "--resolvers", "ns-pdns")
+    assert f"  {early}\n" in planned.stdout, planned.stdout
+    before = comments(fleet.server, "ana.lan")
+    refused = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns")
+    assert refused.exit_code == 3, refused.stdout + refused.stderr
+    assert f"renamer: error: {early}" in refused.stderr, refused.stderr
+    assert comments(fleet.server, "ana.lan") == before
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == ("fv-ml1.fv.lan.",)
+    forced = dns(run, fleet, "apply", "--use-renamer-now", "--resolvers", "ns-pdns", "--force")
+    assert forced.exit_code == 0, forced.stdout + forced.stderr
+    assert ask(fleet.server, "ana-ml2.ana.lan.", "CNAME") == () == ask(fleet.server, "ana-ml2.ana.lan.")

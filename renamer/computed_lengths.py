@@ -71,9 +71,9 @@ _PY_FORMS = (
      "subnets_all"),
 )
 # The words one of which stands in every file `chains` reads.
+# (Python's forms over a name read the file's own `NAME = ip_network(...)`: its words stand there.)
 LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ip_network",
-            b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface",
-            b"broadcast_address", b"subnets", b"hosts")
+            b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface")
 
 
 @dataclass(frozen=True)
@@ -253,8 +253,7 @@ def _filter_step(name: bytes, args: bytes | None) -> Step | None:
 
 
 def _python(data: bytes) -> Iterator[Chain]:
-    if not any(w in data for w in (b"ip_network", b"Network", b"ip_interface", b"Interface", b"[",
-                                     b"broadcast_address", b"subnets")):
+    if not any(w in data for w in (b"ip_network", b"Network", b"ip_interface", b"Interface")):
         return
     for form, op in _PY_FORMS:
         for m in form.finditer(data):

@@ -122,15 +122,24 @@ def _number(text: bytes) -> tuple[int | None, str]:
     return (int(plain), said) if re.fullmatch(r"[-+]?\d+", plain) else (None, said)
 
 
-def _args(data: bytes, pos: int, limit: int = 600) -> tuple[list[bytes], int] | None:
-    """The top-level arguments after `(` at `pos`, and the position after `)`."""
+_SPECIAL = re.compile(rb'[()\[\]{},"\n]')
+
+
+def _args(data: bytes, pos: int, limit: int = 400) -> tuple[list[bytes], int] | None:
+    """The top-level arguments after `(` at `pos`, and the position after `)` (nested at most 4
+    deep, within `limit` bytes: a hostile line costs at most that per call)."""
     depth, start, out = 0, pos, []
     end = min(len(data), pos + limit)
     i = pos
-    while i < end:
-        c = data[i:i + 1]
+    while True:
+        m = _SPECIAL.search(data, i, end)
+        if m is None:
+            return None
+        c, i = m.group(), m.start()
         if c in (b"(", b"[", b"{"):
             depth += 1
+            if depth > 4:
+                return None
         elif c in (b")", b"]", b"}"):
             if depth == 0:
                 if c != b")":
@@ -147,7 +156,6 @@ def _args(data: bytes, pos: int, limit: int = 600) -> tuple[list[bytes], int] | 
                 return None
             i = close
         i += 1
-    return None
 
 
 def _tf_parse(data: bytes, pos: int) -> tuple[int, str, int, int, bool, tuple[Step, ...]] | None:

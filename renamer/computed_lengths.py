@@ -488,8 +488,11 @@ def judge(steps: tuple[Step, ...], old: Network, new: Network) -> Verdict | None
         placed = place(before, old, new)
         said = f" (with {_shown_probe(variant, steps)})" if unknown else ""
         if placed is None:
+            out = ([v for v in before if place(v, old, new) is None][:1] if isinstance(before, tuple)
+                   else [before])
+            part = f" ({show(out[0])} of it)" if isinstance(before, tuple) and out else ""
             return Verdict(OUTSIDE, show(before), show(after) if after is not None else "", "",
-                           f"it is {show(before)}{said}, which has no place in the new network {new}")
+                           f"it is {show(before)}{said}{part}, which has no place in the new network {new}")
         if after != placed:
             made = show(after) if after is not None else "nothing"
             return Verdict(CHANGES, show(before), made, show(placed),

@@ -150,13 +150,16 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
         if move is None or network is None:
             continue
         inside = [i for i, m in enumerate(out) if m.start < chain.end and chain.start < m.end]
-        if any(out[i].refused is not None or out[i].kept is not None for i in inside):
-            continue  # decided already (computed_matches, a kept line)
+        if any(out[i].kept is not None or out[i].refused not in (None, REASON) for i in inside):
+            continue  # decided already (a range, a kept line, a refusal)
         verdict = computed_lengths.judge(chain.steps, move.old, move.new)
         if verdict is None:
             continue
-        via = f" (its network {where})" if where else ""
         at_old = network == move.old
+        said = [i for i in inside if out[i].refused == REASON]
+        if said and not (verdict.kind == computed_lengths.OUTSIDE and at_old):
+            continue  # a residual already (computed_matches: "may spell"); a refusal is stronger
+        via = f" (its network {where})" if where else ""
         if verdict.kind == computed_lengths.OUTSIDE and at_old:
             note = f"`{chain.text}`{via}: {verdict.why}"
             reason = OUTSIDE

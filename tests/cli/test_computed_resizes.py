@@ -283,3 +283,28 @@ def test_the_sweep_exit_says_the_verdict(networks: str, text: str, code: int, re
     assert done.exit_code == code, done.stdout + done.stderr
     if code == 0:
         assert run(root, "verify", "--strict").exit_code == 0
+
+
+@pytest.mark.parametrize(("networks", "files", "where"), [
+    pytest.param("10.0.48.0/23: 10.0.48.0/24", {"main.tf": 'locals {\n  s = cidrsubnets("10.0.48.0/23", 1, 1)\n}\n'},
+                 "main.tf:2", id="tf-cidrsubnets-23-24"),
+    pytest.param("10.0.48.0/23: 10.0.48.0/24",
+                 {"host_vars/r1.yml": "mgmt_net: 10.0.48.0/23\n",
+                  "templates/r.conf.j2": "gw={{ mgmt_net | ansible.utils.ipaddr('last_usable') }}\n"},
+                 "templates/r.conf.j2:1", id="jinja-variable-last-usable"),
+    pytest.param('"2001:db8:a::/48": "2001:db8:a::/56"',
+                 {"vars.yml": "v6: \"{{ '2001:db8:a::/48' | ansible.utils.ipsubnet(64, -1) }}\"\n"},
+                 "vars.yml:1", id="ansible-ipsubnet-v6"),
+    pytest.param('"2001:db8:a::/48": "2001:db8:a::/56"',
+                 {"n.py": 'import ipaddress\nprint(ipaddress.IPv6Network("2001:db8:a::/48")[-2])\n'},
+                 "n.py:2", id="python-v6-index"),
+])
+def test_a_value_a_shrink_leaves_outside_refuses_in_every_dress(
+        networks: str, files: dict[str, str], where: str, repo: Callable[..., Path],
+        run: Callable[..., Result]) -> None:
+    root = repo(files, config=_config(networks), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert f"{where}: outside the new, smaller network" in done.stdout + done.stderr
+    for rel, text in files.items():
+        assert (root / rel).read_text() == text

@@ -178,6 +178,12 @@ def test_a_variable_default_the_sweep_rewrites_leaves_each_dependent_said_and_ve
     assert run(root, "verify", "--strict").exit_code == 1
     after = _outputs(root, tmp_path / "b")
     assert after["gw"] == "192.168.40.1" and after["router"] == "192.168.43.254"  # what the residual says
+    # a person decides one: the inline marker keeps it, the others stay said
+    main = (root / "main.tf").read_text().replace("cidrhost(var.lan_cidr, -2)",
+                                                  "cidrhost(var.lan_cidr, -2) # renamer: keep: the /22's router")
+    (root / "main.tf").write_text(main)
+    subprocess.run(["git", "commit", "-qam", "keep the router"], cwd=root, check=True, capture_output=True)
+    assert _findings(root, run) == [("main.tf", 2, "composed-address"), ("main.tf", 4, "composed-address")]
 
 
 AWS = """\

@@ -304,7 +304,7 @@ def _subnet_spec(args: bytes) -> tuple[int, int] | None:
 # --- evaluation -------------------------------------------------------------------------------
 
 
-class _NoValue(Exception):
+class NoValue(Exception):
     """The step has no value over this network (a host number past its end, too many new bits)."""
 
 
@@ -318,7 +318,7 @@ def evaluate(steps: tuple[Step, ...], network: Network) -> Value:
 
 def _net(value: Value) -> Network:
     if not isinstance(value, (ipaddress.IPv4Network, ipaddress.IPv6Network)):
-        raise _NoValue
+        raise NoValue
     return value
 
 
@@ -326,13 +326,13 @@ def _index(net: Network, n: int) -> Address:
     try:
         return net[n]
     except IndexError as e:
-        raise _NoValue from e
+        raise NoValue from e
 
 
 def _subnet(net: Network, bits: int, number: int) -> Network:
     length = net.prefixlen + bits
     if bits < 0 or length > net.max_prefixlen or not 0 <= number < 2 ** bits:
-        raise _NoValue
+        raise NoValue
     base = int(net.network_address) + number * 2 ** (net.max_prefixlen - length)
     return ipaddress.ip_network((base, length)) if net.version == 4 else ipaddress.IPv6Network((base, length))
 
@@ -340,14 +340,14 @@ def _subnet(net: Network, bits: int, number: int) -> Network:
 def _apply(step: Step, value: Value) -> Value:
     args = [a for a in step.args if a is not None]
     if len(args) != len(step.args):
-        raise _NoValue  # probed by judge before
+        raise NoValue  # probed by judge before
     if step.op == "plus":
         if not isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
-            raise _NoValue
+            raise NoValue
         try:
             return value + args[0]
         except ipaddress.AddressValueError as e:
-            raise _NoValue from e
+            raise NoValue from e
     net = _net(value)
     if step.op == "host":
         return _index(net, args[0])
@@ -372,11 +372,11 @@ def _apply(step: Step, value: Value) -> Value:
         for bits in args:
             length = net.prefixlen + bits
             if bits < 1 or length > net.max_prefixlen:
-                raise _NoValue
+                raise NoValue
             size = 2 ** (net.max_prefixlen - length)
             current = -(-current // size) * size
             if current + size > int(net.broadcast_address) + 1:
-                raise _NoValue
+                raise NoValue
             out.append(ipaddress.ip_network((current, length)) if net.version == 4
                        else ipaddress.IPv6Network((current, length)))
             current += size
@@ -389,16 +389,16 @@ def _apply(step: Step, value: Value) -> Value:
             length = amount if kind == 1 else net.prefixlen + amount
             if step.op == "subnets_all":
                 if length < net.prefixlen or length > net.max_prefixlen:
-                    raise _NoValue
+                    raise NoValue
                 return length  # the subnets it yields, by their length
             index = args[2]
         if length < net.prefixlen or length > net.max_prefixlen:
-            raise _NoValue
+            raise NoValue
         count = 2 ** (length - net.prefixlen)
         if not -count <= index < count:
-            raise _NoValue
+            raise NoValue
         return _subnet(net, length - net.prefixlen, index % count)
-    raise _NoValue
+    raise NoValue
 
 
 # --- judging ----------------------------------------------------------------------------------
@@ -479,11 +479,11 @@ def judge(steps: tuple[Step, ...], old: Network, new: Network) -> Verdict | None
     for variant in variants:
         try:
             before = evaluate(variant, old)
-        except _NoValue:
+        except NoValue:
             continue
         try:
             after: Value | None = evaluate(variant, new)
-        except _NoValue:
+        except NoValue:
             after = None
         placed = place(before, old, new)
         said = f" (with {_shown_probe(variant, steps)})" if unknown else ""

@@ -147,6 +147,12 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
             base, where = resolved
         network = _network(base)
         move = next((m for m in resized if network is not None and network in (m.old, m.new)), None)
+        if move is None and network is not None:  # a wider network making a resized one (its subnet)
+            made = _made_moved(chain, network, resized, where)
+            if made is not None and not any(m.start < chain.end and chain.start < m.end
+                                            and (m.refused is not None or m.kept is not None) for m in out):
+                added.append(made)
+            continue
         if move is None or network is None:
             continue
         inside = [i for i, m in enumerate(out) if m.start < chain.end and chain.start < m.end]
@@ -180,3 +186,35 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+def _made_moved(chain: computed_lengths.Chain, network: Network, resized: list[PrefixMove],
+                where: str) -> Match | None:
+    """`cidrsubnet("10.0.0.0/16", 8, 48)` makes 10.0.48.0/24, which a resize makes 10.0.48.0/22: no
+    byte of it moves, so it keeps making the old network (a residual); a subnet or address of a
+    shrunk network that has no place in the new one refuses the sweep, as its literal would."""
+    try:
+        value = computed_lengths.evaluate(chain.steps, network)
+    except computed_lengths.NoValue:
+        return None
+    values = value if isinstance(value, tuple) else (value,)
+    via = f" (its network {where})" if where else ""
+    for made in values:
+        if isinstance(made, int):
+            continue
+        for move in resized:
+            if made == move.old:
+                note = (f"`{chain.text}`{via} makes {made}, the network the move resizes to {move.new}: no "
+                        "byte of it moves, so it keeps making the old network; write the new network's "
+                        "expression by hand (or keep it with `renamer: keep`)")
+                return Match(chain.start, chain.end, str(made), str(move.new), "network", refused=REASON,
+                             note=note)
+            if made.version != move.old.version or move.new.num_addresses >= move.old.num_addresses:
+                continue
+            inside = (made in move.old if not isinstance(made, (ipaddress.IPv4Network, ipaddress.IPv6Network))
+                      else made.subnet_of(move.old))  # type: ignore[arg-type]
+            if inside and computed_lengths.place(made, move.old, move.new) is None:
+                note = (f"`{chain.text}`{via} makes {made}, which has no place in the new network {move.new}")
+                return Match(chain.start, chain.end, str(made), str(made), "network", refused=OUTSIDE,
+                             note=note)
+    return None

@@ -64,3 +64,12 @@ def test_no_resized_move_reads_nothing() -> None:
     matcher = Matcher([], [], [(ipaddress.ip_network("10.9.0.0/24"), ipaddress.ip_network("10.10.0.0/24"))])
     matches = matcher.find(data)
     assert resized_matches(data, matches, _moves("10.9.0.0/24", "10.10.0.0/24")) is matches
+
+
+def test_a_wider_network_making_the_resized_one_is_a_residual_and_one_outside_refused() -> None:
+    data = (b'a = cidrsubnet("10.0.0.0/16", 8, 48)\nb = cidrhost("10.0.0.0/16", 12488)\n'
+            b'c = cidrsubnet("10.0.0.0/16", 8, 9)\n')
+    found = _decided(data, "10.0.48.0/24", "10.0.48.0/25")
+    # a: makes the old /24 itself; b: 10.0.48.200, past the new /25's end, refused (in a sweep
+    # computed_matches refuses an IPv4 one first, as it did); c: another network, left
+    assert found == [('cidrsubnet("10.0.0.0/16", 8, 48)', REASON), ('cidrhost("10.0.0.0/16", 12488)', OUTSIDE)]

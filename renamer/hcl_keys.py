@@ -210,6 +210,17 @@ def block_arguments(data: bytes, kind: str) -> dict[str, dict[str, tuple[int, in
     return out
 
 
+def labelled_arguments(data: bytes, kind: str) -> dict[tuple[str, ...], dict[str, tuple[int, int]]]:
+    """For each top-level block of `kind` (`resource`, `data`), by all its labels (`("aws_vpc",
+    "main")`), the spans of its arguments' expressions."""
+    out: dict[tuple[str, ...], dict[str, tuple[int, int]]] = {}
+    for header, close in _top_blocks(data):
+        if header.group("type").decode() != kind:
+            continue
+        out.setdefault(tuple(_labels(data, header)), {}).update(_body_attributes(data, header, close))
+    return out
+
+
 def history(data: bytes) -> list[tuple[int, int]]:
     """The spans of the `from` and `to` of `moved` blocks and the `from` of `removed` blocks:
     addresses before (or along) a move, kept on purpose."""

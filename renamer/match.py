@@ -28,6 +28,7 @@ from renamer import (
     composed_names,
     composed_tails,
     computed_addresses,
+    computed_lengths,
     concatenated,
     data_records,
     declared_patterns,
@@ -131,6 +132,8 @@ class Matcher:
         # `base: "192.168.2"`, `10.0.0.%d`: a moved network's leading octets standing as a value, a
         # renamed address's head before a placeholder (prefix_values.py; issue 27, break-it round 21).
         self.prefixes = prefix_values.Prefixes(self.networks, self.addresses)
+        # `cidrhost(var.net, -2)`: an expression over a resized network (sweep/computed_resizes.py).
+        self._resize_words = computed_lengths.LITERALS if any(m.resized for m in self._moves) else ()
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
                                                       derived_names=derived_names)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
@@ -286,6 +289,7 @@ class Matcher:
         out += self._pattern_starts  # the pattern test: a start (and a meta byte)
         out += self._address_pattern_needles
         out += self.prefixes.literals
+        out += self._resize_words
         return tuple(out)
 
     def context_groups(self) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
@@ -302,6 +306,7 @@ class Matcher:
                   ("computed", self._computed), ("tool names", tool_names.LITERALS + zone_records.LITERALS),
                   ("own storage", self._own_storage), ("formatted", self._formatted),
                   ("address patterns", self._address_pattern_needles), ("prefixes", self.prefixes.literals),
+                  ("resized", self._resize_words),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
                   # a Secret's `data:`, cloud-init `encoding: b64`: read decoded (base64_values.py)
@@ -381,6 +386,8 @@ class Matcher:
             return True
         if (every or "prefixes" in names) and self.prefixes.might_hold(data):
             return True
+        if self._resize_words and (every or "resized" in names) and computed_lengths.might_hold(data):
+            return True
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))
@@ -393,6 +400,11 @@ class Matcher:
     def might_format_name(self, data: bytes) -> bool:
         """Can `data` make an old host name by a format with a number (`format("pve%02d", 1)`)?"""
         return bool(self._formatted) and formatted_names.might_hold(data, self._formatted)
+
+    @property
+    def network_moves(self) -> list[prefix_moves.PrefixMove]:
+        """The `renames.networks` pairs as moves (a resize: another length)."""
+        return self._moves
 
     def might_compute_address(self, data: bytes) -> bool:
         """Can `data` compute an old address from a literal network and number (`cidrhost`)?"""

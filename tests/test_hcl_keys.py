@@ -102,3 +102,15 @@ def test_a_module_of_many_blocks_is_parsed_once(monkeypatch: pytest.MonkeyPatch)
     assert hcl_keys.declared(data) >= {"terraform_data.x0", "terraform_data.x999"}
     assert [r.line for r in hcl_keys.references(data)] == [6002]
     assert len(calls) == 1
+
+
+def test_labelled_arguments_key_each_block_by_all_its_labels() -> None:
+    data = (b'resource "aws_vpc" "main" {\n  cidr_block = "10.0.48.0/24"\n}\n'
+            b'resource "aws_vpc" "other" {\n  cidr_block = "10.9.0.0/24"\n  tags = { a = 1 }\n}\n'
+            b'data "aws_vpc" "main" {\n  cidr_block = "10.1.0.0/16"\n}\n')
+    found = hcl_keys.labelled_arguments(data, "resource")
+    assert sorted(found) == [("aws_vpc", "main"), ("aws_vpc", "other")]
+    start, end = found[("aws_vpc", "other")]["cidr_block"]
+    assert data[start:end].strip() == b'"10.9.0.0/24"'
+    assert sorted(found[("aws_vpc", "other")]) == ["cidr_block", "tags"]
+    assert list(hcl_keys.labelled_arguments(data, "data")) == [("aws_vpc", "main")]

@@ -58,6 +58,7 @@ from renamer.sweep.binary_hits import GZIP_MAGIC, binary_hits
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
+from renamer.sweep.computed_resizes import resized_matches
 from renamer.sweep.content import classify_bytes, read_content, read_scanned
 from renamer.sweep.data_records import might_hold as might_hold_records
 from renamer.sweep.data_records import record_owner_matches, with_serials
@@ -650,6 +651,9 @@ class FileScanner:
                     matches = computed_matches(data, matches, self.matcher,
                                                [*self.matcher.v4_olds, *self.matcher.v4_networks], rel,
                                                self.project.root, self.definitions)
+                if self.matcher.may_hold("resized", data):  # `cidrhost("192.168.40.0/24", -2)` under a resize
+                    matches = resized_matches(data, matches, self.matcher.network_moves, rel,
+                                              self.project.root, self.definitions)
                 if self.matcher.may_hold("formatted", data) and self.matcher.might_format_name(data):
                     # `format("pve%02d", 1)` makes pve01
                     matches = formatted_matches(data, matches, self.matcher.hosts)

@@ -1,0 +1,537 @@
+"""Expressions whose value depends on a network's length or end (t26-33 findings 01, 03, 04, 09, 16).
+
+Under a resize (`192.168.40.0/24: 192.168.40.0/22`) every address keeps its offset from the network
+address (prefix_moves.py), so an expression that computes an address or a subnet from the network
+keeps its meaning only where what it computes counts from the start and keeps its length. Rewriting
+the network literal to the new length changes the value of every other one: Terraform's
+`cidrhost(net, -2)` (40.254 becomes 43.254), `cidrsubnet(net, 2, 1)` and `cidrsubnets(net, 2, 2)`
+(the new bits count from the length), `cidrhost(cidrsubnet(net, 2, 3), 5)`; Ansible's
+`ipaddr('last_usable')`, `ipsubnet(26, -1)`, `nthhost(-2)`; Python's `ip_network(net)[-2]`,
+`list(net.hosts())[-1]`, `net.broadcast_address - 1`, `list(net.subnets())[1]`; on IPv4 and IPv6
+literals alike, or on a name standing for one (`var.net`, `aws_vpc.main.cidr_block`, `NET`, a
+Jinja variable: the caller resolves it).
+
+`chains` reads each such expression as a base network and the steps applied to it; `judge`
+evaluates the steps over the old and the new network and says whether the value follows (it is
+the old value's place in the new network), falls outside the new network (a shrink: a refusal),
+or changes meaning (a residual); a number that is not a literal is probed (0 and 1, or -1 and -2
+where it is written negative), and under a shrink it may fall past the new end. Pure: bytes in,
+spans and verdicts out; sweep/computed_resizes.py decides the matches.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import product
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Value = Address | Network | tuple[Network, ...] | int
+
+# A quoted network literal, IPv4 or IPv6 (validated by ipaddress).
+_V4 = rb"\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}"
+_V6 = rb"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:\.\d{1,3}){0,3}/\d{1,3}"
+_QNET = rb"""(?P<q>['"])(?P<net>""" + _V4 + rb"|" + _V6 + rb""")(?P=q)"""
+_WS = rb"[ \t]*"
+# Terraform: the functions, a reference (`var.net`, `local.net`, `aws_vpc.main.cidr_block`)
+_TF_CALL = re.compile(rb"(?<![\w.])(?P<fn>cidrhost|cidrsubnets|cidrsubnet)" + _WS + rb"\(")
+_TF_REF = re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){1,2}(?![\w.(\[])")
+_TF_STRING = re.compile(rb'"(?P<net>' + _V4 + rb"|" + _V6 + rb')"')
+# Ansible: a quoted literal or a Jinja variable, then filters
+_JINJA_BASE = re.compile(_QNET + rb"|\{\{-?" + _WS + rb"(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?="
+                         + _WS + rb"\|)")
+_FILTER = re.compile(_WS + rb"\|" + _WS + rb"(?:ansible\.(?:utils|netcommon)\.|ipaddr\.)?(?P<f>[A-Za-z_]\w*)"
+                     rb"(?:" + _WS + rb"\((?P<args>[^()\n]*)\))?")
+_FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath")
+# Python: ip_network("net") (any of its spellings), or a name the caller resolves
+_PY_CALL = (rb"(?<![\w.])(?:ipaddress" + _WS + rb"\." + _WS + rb")?(?:ip_network|IPv4Network|IPv6Network|"
+            rb"ip_interface|IPv4Interface|IPv6Interface)" + _WS + rb"\(" + _WS + _QNET + rb"[^()\n]*\)"
+            rb"(?:" + _WS + rb"\." + _WS + rb"network(?![\w]))?")
+_PY_NAME = rb"(?<![\w.])(?P<ref>[A-Za-z_]\w*)"
+_PY_BASE = rb"(?:" + _PY_CALL + rb"|" + _PY_NAME + rb")"
+_INT = rb"(?P<n>[-+]?" + _WS + rb"\d+|[A-Za-z_][\w.]*(?:" + _WS + rb"[-+*]" + _WS + rb"[\w.]+)*)"
+_PY_FORMS = (
+    # NET[n]
+    (re.compile(_PY_BASE + _WS + rb"\[" + _WS + _INT + _WS + rb"\]"), "host"),
+    # NET.broadcast_address - n
+    (re.compile(_PY_BASE + _WS + rb"\." + _WS + rb"broadcast_address" + _WS + rb"-" + _WS
+                + rb"(?P<n>\d+)(?![\w.])"), "before_end"),
+    # list(NET.hosts())[n]
+    (re.compile(rb"(?<![\w.])list" + _WS + rb"\(" + _WS + _PY_BASE + _WS + rb"\." + _WS + rb"hosts" + _WS
+                + rb"\(" + _WS + rb"\)" + _WS + rb"\)" + _WS + rb"\[" + _WS + _INT + _WS + rb"\]"), "hosts"),
+    # list(NET.subnets(...))[k]
+    (re.compile(rb"(?<![\w.])list" + _WS + rb"\(" + _WS + _PY_BASE + _WS + rb"\." + _WS + rb"subnets" + _WS
+                + rb"\((?P<args>[^()\n]*)\)" + _WS + rb"\)" + _WS + rb"\[" + _WS + _INT + _WS + rb"\]"),
+     "subnets_at"),
+    # NET.subnets(...) iterated whole
+    (re.compile(_PY_BASE + _WS + rb"\." + _WS + rb"subnets" + _WS + rb"\((?P<args>[^()\n]*)\)"),
+     "subnets_all"),
+)
+# The words one of which stands in every file `chains` reads.
+# (Python's forms over a name read the file's own `NAME = ip_network(...)`: its words stand there.)
+LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ip_network",
+            b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One operation: `op` with its numbers (None: not a literal, `said` gives its text)."""
+
+    op: str
+    args: tuple[int | None, ...]
+    said: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chain:
+    """[start, end): an expression computing from `base` (a network literal at [base_start,
+    base_end) where `literal`, else a name the caller resolves: `var.net`, `NET`, `jinja:net`)."""
+
+    start: int
+    end: int
+    text: str
+    base: str
+    base_start: int
+    base_end: int
+    literal: bool
+    steps: tuple[Step, ...]
+
+
+def might_hold(data: bytes) -> bool:
+    return any(word in data for word in LITERALS)
+
+
+def chains(data: bytes) -> Iterator[Chain]:
+    """Every expression of `data` computing from a network by a step `judge` reads, outermost
+    first, by start."""
+    found = [*_terraform(data), *_jinja(data), *_python(data)]
+    taken: list[Chain] = []
+    for c in sorted(found, key=lambda c: (c.start, -c.end)):
+        if taken and c.start < taken[-1].end:
+            continue
+        taken.append(c)
+    yield from taken
+
+
+def _number(text: bytes) -> tuple[int | None, str]:
+    said = re.sub(rb"\s+", b" ", text.strip()).decode("utf-8", "replace")
+    plain = said.replace(" ", "").strip("'\"")
+    return (int(plain), said) if re.fullmatch(r"[-+]?\d+", plain) else (None, said)
+
+
+_SPECIAL = re.compile(rb'[()\[\]{},"\n]')
+
+
+def _args(data: bytes, pos: int, limit: int = 400) -> tuple[list[bytes], int] | None:
+    """The top-level arguments after `(` at `pos`, and the position after `)` (nested at most 4
+    deep, within `limit` bytes: a hostile line costs at most that per call)."""
+    depth, start, out = 0, pos, []
+    end = min(len(data), pos + limit)
+    i = pos
+    while True:
+        m = _SPECIAL.search(data, i, end)
+        if m is None:
+            return None
+        c, i = m.group(), m.start()
+        if c in (b"(", b"[", b"{"):
+            depth += 1
+            if depth > 4:
+                return None
+        elif c in (b")", b"]", b"}"):
+            if depth == 0:
+                if c != b")":
+                    return None
+                out.append(data[start:i])
+                return out, i + 1
+            depth -= 1
+        elif c == b"," and depth == 0:
+            out.append(data[start:i])
+            start = i + 1
+        elif c == b'"':
+            close = data.find(b'"', i + 1, end)
+            if close < 0:
+                return None
+            i = close
+        i += 1
+
+
+def _tf_parse(data: bytes, pos: int) -> tuple[int, str, int, int, bool, tuple[Step, ...]] | None:
+    m = _TF_CALL.match(data, pos)
+    if m is None:
+        return None
+    parsed = _args(data, m.end())
+    if parsed is None or not parsed[0]:
+        return None
+    args, end = parsed
+    first = args[0]
+    first_at = m.end() + (len(first) - len(first.lstrip()))
+    inner = _TF_CALL.match(data, first_at)
+    if inner is not None:
+        if inner.group("fn") != b"cidrsubnet":
+            return None
+        nested = _tf_parse(data, first_at)
+        if nested is None or data[first_at:nested[0]].strip() != first.strip():
+            return None
+        _end, base, bstart, bend, literal, steps = nested
+    else:
+        string = _TF_STRING.fullmatch(first.strip())
+        ref = _TF_REF.fullmatch(first.strip())
+        if string is not None:
+            base, bstart, literal, steps = string.group("net").decode(), first_at + 1, True, ()
+            bend = bstart + len(base)
+        elif ref is not None and not first.strip().startswith((b"count.", b"each.", b"path.", b"terraform.")):
+            base = re.sub(r"\s+", "", first.strip().decode())
+            bstart, bend, literal, steps = first_at, first_at + len(first.strip()), False, ()
+        else:
+            return None
+    numbers = [_number(a) for a in args[1:]]
+    fn = m.group("fn")
+    if fn == b"cidrhost" and len(numbers) == 1:
+        step = Step("host", (numbers[0][0],), (numbers[0][1],))
+    elif fn == b"cidrsubnet" and len(numbers) == 2:
+        step = Step("subnet", tuple(n for n, _ in numbers), tuple(s for _, s in numbers))
+    elif fn == b"cidrsubnets" and numbers:
+        step = Step("subnets", tuple(n for n, _ in numbers), tuple(s for _, s in numbers))
+    else:
+        return None
+    return end, base, bstart, bend, literal, (*steps, step)
+
+
+def _terraform(data: bytes) -> Iterator[Chain]:
+    if b"cidr" not in data:
+        return
+    for m in _TF_CALL.finditer(data):
+        parsed = _tf_parse(data, m.start())
+        if parsed is None:
+            continue
+        end, base, bstart, bend, literal, steps = parsed
+        yield Chain(m.start(), end, data[m.start():end].decode("utf-8", "replace"), base, bstart, bend,
+                    literal, steps)
+
+
+def _jinja(data: bytes) -> Iterator[Chain]:
+    if not any(word in data for word in _FILTERS):
+        return
+    for m in _JINJA_BASE.finditer(data):
+        pos = m.end()
+        steps: list[Step] = []
+        while True:
+            f = _FILTER.match(data, pos)
+            if f is None:
+                break
+            step = _filter_step(f.group("f"), f.group("args"))
+            if step is None:
+                break
+            steps.append(step)
+            pos = f.end()
+        if not steps:
+            continue
+        if m.group("net") is not None:
+            base, bstart, bend, literal = m.group("net").decode(), m.start("net"), m.end("net"), True
+            start = m.start()
+        else:
+            base, literal = f"jinja:{m.group('ref').decode()}", False
+            bstart, bend = m.start("ref"), m.end("ref")
+            start = m.start("ref")
+        yield Chain(start, pos, data[start:pos].decode("utf-8", "replace"), base, bstart, bend, literal,
+                    tuple(steps))
+
+
+def _filter_step(name: bytes, args: bytes | None) -> Step | None:
+    parts = [a for a in (args or b"").split(b",")] if args and args.strip() else []
+    if name in (b"nthhost", b"ipaddr") and len(parts) == 1:
+        query = parts[0].strip().strip(b"'\"")
+        if name == b"ipaddr" and query in (b"last_usable", b"first_usable", b"broadcast"):
+            return Step(query.decode(), ())
+        number, said = _number(parts[0])
+        if number is None and (name == b"ipaddr" or re.search(rb"['\"]", parts[0])):
+            return None  # ipaddr('network'), ('address'): no count
+        return Step("host", (number,), (said,))
+    if name == b"ipsubnet" and len(parts) == 2:
+        length, said_length = _number(parts[0])
+        index, said_index = _number(parts[1])
+        return Step("ipsubnet", (length, index), (said_length, said_index))
+    if name == b"ipmath" and len(parts) == 1:
+        number, said = _number(parts[0])
+        return Step("plus", (number,), (said,))
+    return None
+
+
+def _python(data: bytes) -> Iterator[Chain]:
+    if not any(w in data for w in (b"ip_network", b"Network", b"ip_interface", b"Interface")):
+        return
+    for form, op in _PY_FORMS:
+        for m in form.finditer(data):
+            if m.group("net") is not None:
+                base, bstart, bend, literal = m.group("net").decode(), m.start("net"), m.end("net"), True
+            else:
+                ref = m.group("ref").decode()
+                if ref in ("list", "self", "cls") or ref[0].isdigit():
+                    continue
+                base, bstart, bend, literal = ref, m.start("ref"), m.end("ref"), False
+            if op == "subnets_all" or op == "subnets_at":
+                spec = _subnet_spec(m.group("args"))
+                if spec is None:
+                    continue
+                if op == "subnets_all":
+                    step = Step("subnets_all", spec)
+                else:
+                    number, said = _number(m.group("n"))
+                    step = Step("subnets_at", (*spec, number), ("", "", said))
+            else:
+                number, said = _number(m.group("n"))
+                step = Step(op, (number,), (said,))
+            yield Chain(m.start(), m.end(), m.group().decode("utf-8", "replace"), base, bstart, bend, literal,
+                        (step,))
+
+
+def _subnet_spec(args: bytes) -> tuple[int, int] | None:
+    """Python's subnets(): (0, diff) for `prefixlen_diff=diff` (1 where none), (1, length) for
+    `new_prefix=length`; None where it cannot be read."""
+    text = args.strip()
+    if not text:
+        return (0, 1)
+    m = re.fullmatch(rb"(?:prefixlen_diff" + _WS + rb"=" + _WS + rb")?(\d+)", text)
+    if m is not None:
+        return (0, int(m.group(1)))
+    m = re.fullmatch(rb"new_prefix" + _WS + rb"=" + _WS + rb"(\d+)", text)
+    return (1, int(m.group(1))) if m is not None else None
+
+
+# --- evaluation -------------------------------------------------------------------------------
+
+
+class NoValue(Exception):
+    """The step has no value over this network (a host number past its end, too many new bits)."""
+
+
+def evaluate(steps: tuple[Step, ...], network: Network) -> Value:
+    """The value of `steps` over `network`, as its tool computes it (every number a literal)."""
+    value: Value = network
+    for step in steps:
+        value = _apply(step, value)
+    return value
+
+
+def _net(value: Value) -> Network:
+    if not isinstance(value, (ipaddress.IPv4Network, ipaddress.IPv6Network)):
+        raise NoValue
+    return value
+
+
+def _index(net: Network, n: int) -> Address:
+    try:
+        return net[n]
+    except IndexError as e:
+        raise NoValue from e
+
+
+def _subnet(net: Network, bits: int, number: int) -> Network:
+    length = net.prefixlen + bits
+    if bits < 0 or length > net.max_prefixlen or not 0 <= number < 2 ** bits:
+        raise NoValue
+    base = int(net.network_address) + number * 2 ** (net.max_prefixlen - length)
+    return ipaddress.ip_network((base, length)) if net.version == 4 else ipaddress.IPv6Network((base, length))
+
+
+def _apply(step: Step, value: Value) -> Value:
+    args = [a for a in step.args if a is not None]
+    if len(args) != len(step.args):
+        raise NoValue  # probed by judge before
+    if step.op == "plus":
+        if not isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
+            raise NoValue
+        try:
+            return value + args[0]
+        except ipaddress.AddressValueError as e:
+            raise NoValue from e
+    net = _net(value)
+    if step.op == "host":
+        return _index(net, args[0])
+    if step.op == "before_end":
+        return _index(net, -1 - args[0])
+    if step.op == "hosts":  # Python's hosts(): no network address; IPv4 above /31: no broadcast address
+        n = args[0]
+        if n >= 0:
+            return _index(net, n + 1)
+        return _index(net, n - 1 if net.version == 4 and net.prefixlen < 31 else n)
+    if step.op == "last_usable":
+        return _index(net, -2) if net.num_addresses > 2 else _index(net, -1)
+    if step.op == "first_usable":
+        return _index(net, 1) if net.num_addresses > 2 else _index(net, 0)
+    if step.op == "broadcast":
+        return _index(net, -1)
+    if step.op == "subnet":
+        return _subnet(net, args[0], args[1])
+    if step.op == "subnets":  # Terraform's cidrsubnets: consecutive, each aligned to its own size
+        out: list[Network] = []
+        current = int(net.network_address)
+        for bits in args:
+            length = net.prefixlen + bits
+            if bits < 1 or length > net.max_prefixlen:
+                raise NoValue
+            size = 2 ** (net.max_prefixlen - length)
+            current = -(-current // size) * size
+            if current + size > int(net.broadcast_address) + 1:
+                raise NoValue
+            out.append(ipaddress.ip_network((current, length)) if net.version == 4
+                       else ipaddress.IPv6Network((current, length)))
+            current += size
+        return tuple(out)
+    if step.op in ("ipsubnet", "subnets_at", "subnets_all"):
+        if step.op == "ipsubnet":
+            length, index = args
+        else:
+            kind, amount = args[0], args[1]
+            length = amount if kind == 1 else net.prefixlen + amount
+            if step.op == "subnets_all":
+                if length < net.prefixlen or length > net.max_prefixlen:
+                    raise NoValue
+                return length  # the subnets it yields, by their length
+            index = args[2]
+        if length < net.prefixlen or length > net.max_prefixlen:
+            raise NoValue
+        count = 2 ** (length - net.prefixlen)
+        if not -count <= index < count:
+            raise NoValue
+        return _subnet(net, length - net.prefixlen, index % count)
+    raise NoValue
+
+
+# --- judging ----------------------------------------------------------------------------------
+
+FOLLOWS = "follows"
+OUTSIDE = "outside"
+CHANGES = "changes"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # OUTSIDE (a shrink leaves the old value no place) | CHANGES (another value at the new length)
+    old_value: str
+    new_value: str  # what the expression makes over the new network
+    placed: str  # the old value's place in the new network ("" where none)
+    why: str
+
+
+def show(value: Value) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
+
+
+def place(value: Value, old: Network, new: Network) -> Value | None:
+    """The old value's place in the new network: an address at its offset (the old broadcast
+    address the new one's), a subnet at its offset with its length; None where it has none."""
+    if isinstance(value, tuple):
+        placed = [place(v, old, new) for v in value]
+        if any(p is None for p in placed):
+            return None
+        return tuple(p for p in placed if isinstance(p, (ipaddress.IPv4Network, ipaddress.IPv6Network)))
+    if isinstance(value, int):
+        return value
+    if isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
+        if value not in old:
+            return value
+        if old.version == 4 and old.prefixlen <= 30 and value == old.broadcast_address:
+            return new.broadcast_address
+        offset = int(value) - int(old.network_address)
+        if offset >= new.num_addresses:
+            return None
+        return new.network_address + offset
+    if value == old:
+        return new
+    if not value.subnet_of(old):  # type: ignore[arg-type]
+        return value
+    offset = int(value.network_address) - int(old.network_address)
+    if value.prefixlen < new.prefixlen or offset + value.num_addresses > new.num_addresses:
+        return None
+    base = int(new.network_address) + offset
+    return ipaddress.ip_network((base, value.prefixlen)) if new.version == 4 else ipaddress.IPv6Network(
+        (base, value.prefixlen))
+
+
+def _probes(step: Step) -> list[tuple[int, ...]]:
+    """Each unknown number of `step` tried as 0 and 1 (-1 and -2 where it is written negative)."""
+    choices: list[list[int]] = []
+    for arg, said in _said(step):
+        if arg is not None:
+            choices.append([arg])
+        elif said.lstrip().startswith("-"):
+            choices.append([-1, -2])
+        else:
+            choices.append([0, 1])
+    return [tuple(c) for c in product(*choices)]
+
+
+def judge(steps: tuple[Step, ...], old: Network, new: Network) -> Verdict | None:
+    """What rewriting the base network from `old` to `new` does to the expression's value: None
+    where it follows (or has no value at the old length), else a Verdict."""
+    unknown = [s for step in steps for a, s in _said(step)
+               if a is None]
+    variants = [steps]
+    if unknown:
+        variants = [tuple(Step(step.op, probe, step.said) for step, probe in zip(steps, combo, strict=True))
+                    for combo in product(*(_probes(step) for step in steps))][:16]
+    for variant in variants:
+        try:
+            before = evaluate(variant, old)
+        except NoValue:
+            continue
+        try:
+            after: Value | None = evaluate(variant, new)
+        except NoValue:
+            after = None
+        placed = place(before, old, new)
+        said = f" (with {_shown_probe(variant, steps)})" if unknown else ""
+        if placed is None:
+            out = ([v for v in before if place(v, old, new) is None][:1] if isinstance(before, tuple)
+                   else [before])
+            part = f" ({show(out[0])} of it)" if isinstance(before, tuple) and out else ""
+            return Verdict(OUTSIDE, show(before), show(after) if after is not None else "", "",
+                           f"it is {show(before)}{said}{part}, which has no place in the new network {new}")
+        if after != placed:
+            made = show(after) if after is not None else "nothing"
+            return Verdict(CHANGES, show(before), made, show(placed),
+                           f"it is {show(before)}{said} at {old}'s length and would be {made} at {new}'s, "
+                           f"not {show(placed)}, that value's place: {_because(steps)}")
+    if unknown and new.num_addresses < old.num_addresses and any(
+            s.op in ("host", "hosts", "plus") and None in s.args for s in steps):
+        numbers = ", ".join(f"`{u}`" for u in unknown)
+        return Verdict(CHANGES, "", "", "", f"its number {numbers} is not a literal, and the new network "
+                                            f"{new} is smaller: it may fall past its end")
+    return None
+
+
+def _shown_probe(variant: tuple[Step, ...], steps: tuple[Step, ...]) -> str:
+    out = []
+    for probe, step in zip(variant, steps, strict=True):
+        for got, (had, said) in zip(probe.args, _said(step), strict=True):
+            if had is None:
+                out.append(f"{said} = {got}")
+    return ", ".join(out)
+
+
+def _because(steps: tuple[Step, ...]) -> str:
+    ops = {s.op for s in steps}
+    if ops & {"subnet", "subnets", "subnets_at", "subnets_all"}:
+        return "its new bits count from the network's length"
+    if ops & {"last_usable", "before_end"} or any(_negative(s) for s in steps):
+        return "it counts from the network's end"
+    return "it depends on the network's length"
+
+
+def _said(step: Step) -> list[tuple[int | None, str]]:
+    """Each number of `step` with its text ("" where none was kept)."""
+    return [(arg, step.said[i] if i < len(step.said) else "") for i, arg in enumerate(step.args)]
+
+
+def _negative(step: Step) -> bool:
+    """Does `step` count from the end (its last number negative, or written so)?"""
+    if step.op not in ("host", "hosts", "ipsubnet", "subnets_at") or not step.args:
+        return False
+    arg, said = _said(step)[-1]
+    return (arg is not None and arg < 0) or said.lstrip().startswith("-")

@@ -193,7 +193,11 @@ ROLE_NOTE = "no host goes there"  # in every role_note: sweep/refusals.py heads 
 
 def role_note(text: str, old: IPNetwork, new: IPNetwork) -> str:
     reserved = "the network address" if new.version == 4 else "the Subnet-Router anycast address"
-    rfc = "RFC 3021" if old.version == 4 else "RFC 6164"
-    return (f"{text} is a host of {old} (a /{old.prefixlen} uses its first address as a host, {rfc}), "
+    if old.prefixlen == old.max_prefixlen:
+        why = f"a /{old.prefixlen} is one host"
+    else:
+        rfc = "RFC 3021" if old.version == 4 else "RFC 6164"
+        why = f"a /{old.prefixlen} uses its first address as a host, {rfc}"
+    return (f"{text} is a host of {old} ({why}), "
             f"and at its offset in {new} it would be {new.network_address}, {reserved} of {new}: "
             f"{ROLE_NOTE}, so the move cannot place it (give it another address by hand)")

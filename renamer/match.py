@@ -81,7 +81,11 @@ class Matcher:
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
-        self._v6_resized = any(m.resized and m.old.version == 6 for m in self._moves)
+        # the last group of each resized IPv6 network's last address (`ffff` of a /64, `ff` of a /120),
+        # in both cases: a file holding none has no range ending there
+        tails = {f"{int(m.old.broadcast_address) & 0xFFFF:x}" for m in self._moves
+                 if m.resized and m.old.version == 6}
+        self._v6_last_tails = tuple({t.encode() for t in tails} | {t.upper().encode() for t in tails})
         self._resized = any(move.resized for move in self._moves)
         self.derived_names = derived_names
         self.variants = variants
@@ -473,8 +477,8 @@ class Matcher:
         if self._resized:
             found = self._with_lengths(data, found)
         # A range a resize in place keeps whole but for its last end (`2001:db8:a:10::-...:ffff`) has
-        # no match of its own (t26-33, finding 02): a resized IPv6 move reads ranges ending in ffff.
-        last = self._v6_resized and (b"ffff" in data or b"FFFF" in data)
+        # no match of its own (t26-33, finding 02): a resized IPv6 move reads ranges ending as its last.
+        last = any(tail in data for tail in self._v6_last_tails)
         if self._moves and (last or any(m.kind == "network" for m in found)) and _RANGE_WORDS.search(data):
             found = self._ranges_moved_whole(data, found)
         if self._moves and b"-" in data:
@@ -1183,8 +1187,8 @@ class Matcher:
             return replace(m, refused="supernet")
         masked = prefix_moves.masked_length(data, m.end) if move.old.version == 4 \
             else prefix_spellings.v6_masked_length(data, m.end)  # `A/ffff:ffff::` (t26-33, finding 02)
-        if masked is None and prefix is None and move.old.version == 4:  # `network: A` + `prefix: 16`
-            masked = prefix_moves.stanza_length(data, m.start)
+        if masked is None and prefix is None:  # `network: A` + `prefix: 16` (`address6:` + `prefix6: 32`)
+            masked = prefix_moves.stanza_length(data, m.start, move.old.version)
         if masked is not None and masked < move.old.prefixlen:  # `10.9.0.0 255.255.0.0`: break-it 20p, #7
             if masked == move.new.prefixlen and move.mapped(address) == address:
                 return None  # a resize in place, its new length written already

@@ -203,7 +203,7 @@ def _stanzas_of(data: bytes) -> _Stanzas:
     return _Stanzas(data)  # one file's, read once for all its address keys
 
 
-def stanza_length(data: bytes, start: int) -> int | None:
+def stanza_length(data: bytes, start: int, version: int = 4) -> int | None:
     """The prefix length a key of its stanza gives the address at `start` on an address key's
     line (`network: 10.9.0.0` beside `prefix: 16` or `netmask: 255.255.0.0`), the shortest where
     several do, or None (no address key, no stanza, no length key)."""
@@ -219,9 +219,13 @@ def stanza_length(data: bytes, start: int) -> int | None:
             continue
         key = _LENGTH_KEY.search(data, s, e) or _XML_LENGTH_KEY.search(data, s, e)
         if key is not None:
-            # an IPv6 key's length (`prefix6: 64`, `<subnetv6>`) is no IPv4 address's
-            if prefix_spellings.length_family(data[s:key.start(1)], key.group(1).decode()) != 6:
+            # an IPv6 key's length (`prefix6: 64`, `<subnetv6>`) is no IPv4 address's, and an IPv6
+            # address owns only a length its key or its value says is IPv6's
+            family = prefix_spellings.length_family(data[s:key.start(1)], key.group(1).decode())
+            if (family == 6) == (version == 6):
                 lengths.append(int(key.group(1)))
+            continue
+        if version == 6:
             continue
         mask_key = _MASK_KEY_LINE.match(data[s:e])
         if mask_key is not None:

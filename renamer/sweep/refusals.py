@@ -73,6 +73,10 @@ def inventory_refusals(networks: Sequence[tuple[IPNetwork, IPNetwork]],
         move = next((m for m in moves if address is not None and m.offset_of(address) is not None), None)
         if move is not None and address is not None and not move.fits(address):
             out.append(Refusal(source, 0, f"{SHRINK}: hosts[{name}]: {move.why_not(address)}"))
+        elif move is not None and address is not None and \
+                prefix_spellings.host_becomes_network(move.old, move.new, address):  # t26-33, finding 23
+            note = prefix_spellings.role_note(text, move.old, move.new)
+            out.append(Refusal(source, 0, f"{ROLE}: hosts[{name}]: {note}"))
     return out
 
 

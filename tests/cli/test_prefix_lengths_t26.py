@@ -69,6 +69,7 @@ NFT_V6 = """table inet f {{
     pytest.param("2001:db8:a::/48", "2001:db8:b::/56", str, id="shrink-elsewhere-48-56"),
     pytest.param("2001:db8:a:10::/60", "2001:db8:a:10::/64", str, id="shrink-in-place-60-64"),
     pytest.param("2001:db8:a::/56", "2001:db8:c::/48", str.upper, id="grow-elsewhere-upper-case"),
+    pytest.param("2001:db8::/120", "2001:db8::/116", str, id="grow-in-place-120-116"),
 ])
 def test_an_ipv6_mask_and_a_whole_range_follow_the_length(old: str, new: str, dress: type[str],
                                                           repo: Repo, run: Run) -> None:
@@ -85,7 +86,7 @@ def test_an_ipv6_mask_and_a_whole_range_follow_the_length(old: str, new: str, dr
                 config=_config(f'"{old}": "{new}"'), allowlist=ALLOW)
     _swept(root, run)
     # the mask keeps its dress where the new one can take it (`FFFF:FFFF:FFFF:0::`): read, not spelled
-    masks = [re.search(r"(?:/|& )([0-9A-Fa-f:]+:)", (root / name).read_text()) for name in ("fw.nft", "ip6tables.rules")]
+    masks = [re.search(r"(?:/|& )([0-9A-Fa-f:]*:[0-9A-Fa-f:]*) ", (root / name).read_text()) for name in ("fw.nft", "ip6tables.rules")]
     assert [ipaddress.IPv6Address(m.group(1)) for m in masks if m] == [now.netmask, now.netmask]
     expected = spelled(now)
     assert (root / "fw.nft").read_text() == NFT_V6.format(**{**expected, "mask": masks[0].group(1)})  # type: ignore[union-attr]
@@ -343,3 +344,30 @@ def test_the_network_itself_follows_a_grown_31(repo: Repo, run: Run) -> None:
     assert (root / "net.cfg").read_text() == (
         "ip route 10.0.60.0/30 via 192.168.1.1\nrouter ospf 1\n network 10.0.60.0 0.0.0.3 area 0\n"
         "AllowedIPs = 10.0.60.0/30\nrange 10.0.60.0-10.0.60.3\n")
+
+
+def test_an_inventory_host_a_grow_puts_on_the_network_address_refuses(repo: Repo, run: Run) -> None:
+    """The DNS inventory's hosts are hosts: one at offset 0 of a /31 has no place in the grown /30."""
+    site = ("site: lab\ndomain: lab.lan\nnetwork: 10.0.48.0/31\nhosts:\n"
+            "  - {name: a, address: 10.0.48.0}\n  - {name: b, address: 10.0.48.1}\n")
+    root = repo({"site.env": "PEER=10.0.48.1\n", "dns/sites/lab.yaml": site},
+                config=_config("10.0.48.0/31: 10.0.60.0/30"), allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert "dns/sites/lab.yaml: no host place in the new network: hosts[a]: 10.0.48.0 is a host of " \
+        "10.0.48.0/31" in done.stderr, done.stderr
+    assert (root / "site.env").read_text() == "PEER=10.0.48.1\n"
+
+
+def test_a_wider_ipv6_length_key_is_a_supernet_and_an_ipv4_one_no_ipv6_length(repo: Repo, run: Run) -> None:
+    """`prefix6: 32` beside `address6:` is a /32 around the moved /48: said, not rewritten; an untagged
+    `prefix: 24` is no IPv6 address's length (the address follows)."""
+    networks = _config('"2001:db8:a::/48": "2001:db8:b::/56"')
+    root = repo({"vars.yml": "lan:\n  address6: 2001:db8:a::1\n  prefix6: 32\n"}, config=networks, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "vars.yml").read_text() == "lan:\n  address6: 2001:db8:a::1\n  prefix6: 32\n"
+    assert "vars.yml:2:13: residual (supernet): 2001:db8:a::1" in run(root, "verify").stdout
+    root = repo({"vars.yml": "lan:\n  address: 2001:db8:a::1\n  prefix: 24\n"}, config=networks, allowlist=ALLOW)
+    _swept(root, run)
+    assert (root / "vars.yml").read_text() == "lan:\n  address: 2001:db8:b::1\n  prefix: 24\n"

@@ -162,10 +162,11 @@ def has_network_address(net: IPNetwork) -> bool:
 
 # The words before an address that make it a host's (an interface's, a gateway's) or a network's.
 _HOST_WORD = re.compile(rb"(?i)(?<![A-Za-z0-9])(?:ip[_-]?address|ipaddr|address(?:es)?|addr|inet6?|ifconfig|"
-                        rb"local|peer|remote|gateway|gw|via|next-?hop|host|server|endpoint|ip|default-router|"
-                        rb"router)(?![A-Za-z])")
-_NET_WORD = re.compile(rb"(?i)(?<![A-Za-z0-9])(?:network|net|subnet|route|prefix|cidr|destination|dst|"
-                       rb"allowed-?ips|saddr|daddr)(?![A-Za-z])")
+                        rb"local|peer|remote|gateway|gw|via|next-?hop|host|server|endpoint|default-router|"
+                        # `ip:` as a key is a host's; nft's `ip saddr` is no word of either
+                        rb"router|ip(?:v[46])?(?=[\"']?[ \t]*[:=]))(?![A-Za-z])")
+# (`saddr`, `dst`, `AllowedIPs` take a host or a network: written without a length, a host.)
+_NET_WORD = re.compile(rb"(?i)(?<![A-Za-z0-9])(?:network|net|subnet|route|prefix|cidr)(?![A-Za-z])")
 
 
 def host_becomes_network(old: IPNetwork, new: IPNetwork, address: IPAddress) -> bool:

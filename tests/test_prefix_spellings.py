@@ -81,7 +81,9 @@ def test_a_host_at_offset_0_changes_role(old: str, new: str, changes: bool) -> N
     ("ip route 10.0.48.0/31 via x", 31, True), ("AllowedIPs = 10.0.48.0/31", 31, True),
     (" network 10.0.48.0 0.0.0.1 area 0", None, True), ("Address=10.0.48.0/31", 31, False),
     (" ip address 10.0.48.0 255.255.255.254", None, False), ("Gateway=10.0.48.0", None, False),
-    ("- 10.0.48.0", None, False), ("10.0.48.0/30", 30, False),
+    ("- 10.0.48.0", None, False), ("10.0.48.0/30", 30, False), ("ip saddr 10.0.48.0 accept", None, False),
+    ("route add -host 10.0.48.0 gw x", None, False), ("ip saddr 10.0.48.0/31 accept", 31, True),
+    ("  ip: 10.0.48.0/31", 31, False), ("ipv4_address = 10.0.48.0/31", 31, False), ("route add -net 10.0.48.0 netmask 255.255.255.254", None, True),
 ])
 def test_offset_0_written_as_the_network(line: str, length: int | None, network: bool) -> None:
     data = line.encode()

@@ -1164,6 +1164,10 @@ class Matcher:
                         None)
             if move is not None and named is not None and move.resized and not move.fits(named):
                 return replace(m, refused=prefix_moves.OUTSIDE, note=move.why_not(named))
+            if move is not None and named is not None and \
+                    prefix_spellings.host_becomes_network(move.old, move.new, named):  # a PTR names a host
+                return replace(m, refused=prefix_moves.OUTSIDE,
+                               note=prefix_spellings.role_note(str(named), move.old, move.new))
             return None if m.new == m.old else m
         address = ipaddress.ip_address(m.old)
         move = next((mv for mv in self._moves if mv.offset_of(address) is not None), None)

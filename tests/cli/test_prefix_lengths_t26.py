@@ -314,6 +314,11 @@ def test_a_slash_after_a_blank_that_is_no_length_is_left(repo: Repo, run: Run) -
     pytest.param('"2001:db8:a::/127": "2001:db8:b::/126"',
                  {"p2p.network": "[Network]\nAddress=2001:db8:a::/127\nGateway=2001:db8:a::1\n"},
                  ["p2p.network:2"], id="v6-127-126"),
+    pytest.param("10.0.48.0/31: 10.0.60.0/30",
+                 {"db.rev": "$ORIGIN 48.0.10.in-addr.arpa.\n@ IN SOA ns.lab. a.lab. 1 1 1 1 1\n@ IN NS ns.lab.\n"
+                            "0 IN PTR a.lab.\n1 IN PTR b.lab.\n",
+                  "hosts.txt": "0.48.0.10.in-addr.arpa. PTR a.lab.\n"},
+                 ["db.rev:4", "hosts.txt:1"], id="31-30-reverse-names"),
 ])
 def test_a_host_a_grow_puts_on_the_network_address_refuses(networks: str, files: dict[str, str],
                                                            where: list[str], repo: Repo, run: Run) -> None:

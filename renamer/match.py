@@ -926,6 +926,9 @@ class Matcher:
                 return None  # a resize in place, its new length written already
             return replace(found, refused="supernet" if length > 0 else prefix_moves.MASK,
                            note=f"{text}{prefix.text} is wider than {move.old} in IPv4-mapped form")
+        if prefix_spellings.host_becomes_network(move.old, move.new, v4) and length != move.old.prefixlen:
+            return replace(found, refused=prefix_moves.OUTSIDE,  # a /31 host made the network address
+                           note=f"{text} is {v4}: " + prefix_spellings.role_note(str(v4), move.old, move.new))
         if prefix is not None and length == move.old.prefixlen:
             return Match(start, prefix.end, text + prefix.text,
                          f"{new}{prefix.between}{move.new.prefixlen + prefix_spellings.MAPPED_SHIFT}",

@@ -319,6 +319,8 @@ def test_a_slash_after_a_blank_that_is_no_length_is_left(repo: Repo, run: Run) -
                             "0 IN PTR a.lab.\n1 IN PTR b.lab.\n",
                   "hosts.txt": "0.48.0.10.in-addr.arpa. PTR a.lab.\n"},
                  ["db.rev:4", "hosts.txt:1"], id="31-30-reverse-names"),
+    pytest.param("10.0.48.0/31: 10.0.60.0/30", {"acl.txt": "peer ::ffff:a00:3000\nlink ::ffff:a00:3000/127\n"},
+                 ["acl.txt:1"], id="31-30-mapped-hex"),
 ])
 def test_a_host_a_grow_puts_on_the_network_address_refuses(networks: str, files: dict[str, str],
                                                            where: list[str], repo: Repo, run: Run) -> None:

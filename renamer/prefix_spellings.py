@@ -113,6 +113,7 @@ def v6_masked_length(data: bytes, end: int) -> int | None:
 
 # -- a key's family by its name ---------------------------------------------------------------
 
+_KEY_WORD = re.compile(rb"[A-Za-z][A-Za-z0-9_-]*")
 _TAG6 = re.compile(rb"(?i)ip6|inet6|(?:v|[a-z_-])6(?![0-9A-Za-z])")
 _TAG4 = re.compile(rb"(?i)ip4|inet4|(?:v|[a-z_-])4(?![0-9A-Za-z])")
 
@@ -120,7 +121,8 @@ _TAG4 = re.compile(rb"(?i)ip4|inet4|(?:v|[a-z_-])4(?![0-9A-Za-z])")
 def key_family(key: bytes) -> int | None:
     """6 or 4 where a key's name says its family (`prefix6`, `<subnetv6>`, `address6`, `ip6addr`,
     `ipv6_address`; `ipv4_netmask`), else None. `key` is its line up to the value."""
-    name = key.rstrip(b" \t:=\"'>")
+    words = _KEY_WORD.findall(key)  # the key's own name: the last word before the value (a flow
+    name = words[-1] if words else b""  # mapping's line holds other keys' values: `2001:db8:a6::1`)
     tag6, tag4 = _TAG6.search(name), _TAG4.search(name)
     if tag6 is not None and tag4 is None:
         return 6

@@ -52,7 +52,8 @@ def test_an_ipv6_mask_spelled_as_an_address(text: str, length: int | None) -> No
 @pytest.mark.parametrize(("key", "family"), [
     (b"  prefix6: ", 6), (b"      <subnetv6>", 6), (b"  address6: ", 6), (b"\toption ip6addr '", 6),
     (b"  ipv6_address: ", 6), (b"  ipv4_netmask = ", 4), (b"  prefix: ", None), (b"      <subnet>", None),
-    (b"  address: ", None), (b"  lan_cidr: ", None),
+    (b"  address: ", None), (b"  lan_cidr: ", None), (b"  - {address: 2001:db8:a6::1, prefix: ", None),
+    (b'  "prefix6": "', 6), (b"  - {address: 10.0.0.1, prefix_v6: ", 6),
 ])
 def test_a_key_says_its_family_by_its_name(key: bytes, family: int | None) -> None:
     assert ps.key_family(key) == family

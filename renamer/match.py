@@ -39,6 +39,7 @@ from renamer import (
     name_starts,
     own_storage,
     prefix_moves,
+    prefix_spellings,
     prefix_values,
     templated_names,
     tool_names,
@@ -81,6 +82,11 @@ class Matcher:
         self.addresses = tuple(addresses)
         self.networks = tuple(networks)
         self._moves = [prefix_moves.PrefixMove(old, new) for old, new in self.networks]
+        # the last group of each resized IPv6 network's last address (`ffff` of a /64, `ff` of a /120),
+        # in both cases: a file holding none has no range ending there
+        tails = {f"{int(m.old.broadcast_address) & 0xFFFF:x}" for m in self._moves
+                 if m.resized and m.old.version == 6}
+        self._v6_last_tails = tuple({t.encode() for t in tails} | {t.upper().encode() for t in tails})
         self._resized = any(move.resized for move in self._moves)
         self.derived_names = derived_names
         self.variants = variants
@@ -482,11 +488,14 @@ class Matcher:
         found = self._in_context(data, found)
         if self._resized:
             found = self._with_lengths(data, found)
-        if self._moves and any(m.kind == "network" for m in found) and _RANGE_WORDS.search(data):
+        # A range a resize in place keeps whole but for its last end (`2001:db8:a:10::-...:ffff`) has
+        # no match of its own (t26-33, finding 02): a resized IPv6 move reads ranges ending as its last.
+        last = any(tail in data for tail in self._v6_last_tails)
+        if self._moves and (last or any(m.kind == "network" for m in found)) and _RANGE_WORDS.search(data):
             found = self._ranges_moved_whole(data, found)
         if self._moves and b"-" in data:
             found = self._short_ranges(data, found)
-            if any(m.kind == "network" for m in found):
+            if last or any(m.kind == "network" for m in found):
                 found = self._ranges_moved_whole(data, found, _dashed_ends(data))
         if self._v4_nets and (b"{" in data or b"[" in data):
             found = self._sets_of_moved(data, found)
@@ -682,6 +691,7 @@ class Matcher:
         at = {m.start: i for i, m in enumerate(matches) if m.kind == "network"}
         refused: dict[int, str] = {}
         rewritten: dict[int, Match] = {}
+        added: list[Match] = []
         pairs = ends if ends is not None else declared_ends(
             data, v6=any(move.old.version == 6 for move in self._moves))
         for (a_start, a_end), (b_start, b_end) in pairs:
@@ -689,8 +699,10 @@ class Matcher:
             sides = ((a_start, texts), (b_start, texts[::-1]))
             owners = [self._move_holding(text) for text in texts]
             if owners[0] is owners[1] and owners[0] is not None and owners[0].resized:
-                self._range_at_broadcast(owners[0], (a_start, b_start), texts, at, matches, refused,
-                                         rewritten)
+                if not self._range_at_broadcast(owners[0], (a_start, b_start), texts, at, matches, refused,
+                                                rewritten):
+                    added += self._range_at_last(owners[0], ((a_start, a_end), (b_start, b_end)), texts,
+                                                 at, matches, refused, rewritten)
                 continue
             if owners[0] is owners[1]:
                 continue  # both in one moved network (or neither)
@@ -700,17 +712,18 @@ class Matcher:
                              "in no moved network")
                 if start in at:
                     refused[at[start]] = f"{mine} is {where}, the range's other end {other} {there}"
-        if not refused and not rewritten:
+        if not refused and not rewritten and not added:
             return matches
         out = [rewritten.get(i, m) for i, m in enumerate(matches)]
-        return [replace(m, refused="range", note=refused[i])
-                if i in refused and (m.refused is None or m.refused == prefix_moves.BROADCAST) else m
-                for i, m in enumerate(out)]
+        out = [replace(m, refused="range", note=refused[i])
+               if i in refused and (m.refused is None or m.refused == prefix_moves.BROADCAST) else m
+               for i, m in enumerate(out)]
+        return sorted([*out, *added], key=lambda m: m.start) if added else out
 
     @staticmethod
     def _range_at_broadcast(move: prefix_moves.PrefixMove, starts: tuple[int, int], texts: list[str],
                             at: dict[int, int], matches: list[Match], refused: dict[int, str],
-                            rewritten: dict[int, Match]) -> None:
+                            rewritten: dict[int, Match]) -> bool:
         """A range of one resized network with an end at its old broadcast address (break-it round
         20p, finding 4b): from the network address, it is the whole network and the end becomes
         the new broadcast address (where the new network has one); from a host, the start keeps
@@ -719,7 +732,7 @@ class Matcher:
         addresses = [ipaddress.ip_address(text) for text in texts]
         ends = [move.is_broadcast(address) for address in addresses]
         if not any(ends):
-            return
+            return False
         whole = (addresses[0] == move.old.network_address and ends[1] and move.new_has_broadcast)
         for index, (start, text) in enumerate(zip(starts, texts, strict=True)):
             i = at.get(start)
@@ -736,6 +749,47 @@ class Matcher:
                           f"becomes {move.new}: no end moves alone" if text != broadcast else
                           f"{text} is the broadcast address of {move.old}, which becomes {move.new}, and "
                           f"ends the range {texts[0]}-{texts[1]}: no end moves alone")
+        return True
+
+    @staticmethod
+    def _range_at_last(move: prefix_moves.PrefixMove, spans: tuple[tuple[int, int], tuple[int, int]],
+                       texts: list[str], at: dict[int, int], matches: list[Match], refused: dict[int, str],
+                       rewritten: dict[int, Match]) -> list[Match]:
+        """A range of one resized network with no broadcast address (IPv6, an IPv4 /31 or /32) that
+        ends at its last address (t26-33, finding 02: `2001:db8:a:10::-2001:db8:a:10:ffff:ffff:ffff:ffff`
+        kept the old /64 under a /60): from the network address it is the whole network, and its ends
+        become the new network's first and last addresses (in their spelling); from a host, the end
+        has no certain place: both ends are a `range` residual. Returns the matches it adds (an end
+        a resize in place keeps has none)."""
+        addresses = [ipaddress.ip_address(text) for text in texts]
+        if move.has_broadcast or addresses[1] != move.old.broadcast_address:
+            return []
+        whole = addresses[0] == move.old.network_address
+        news = [move.new.network_address, move.new.broadcast_address]
+        added = []
+        for index, ((start, end), text) in enumerate(zip(spans, texts, strict=True)):
+            new = str(news[index])
+            if ":" in text:
+                new = spelling.v6_like(text, ipaddress.IPv6Address(news[index]))
+            i = at.get(start)
+            if not whole:
+                if i is not None:
+                    refused[i] = (f"{texts[1]} is the last address of {move.old}, which becomes {move.new}, "
+                                  f"and ends the range {texts[0]}-{texts[1]}, which starts at a host: no end "
+                                  "moves alone")
+                elif index == 1:
+                    added.append(Match(start, end, text, text, "network", refused="range",
+                                       note=f"{text} is the last address of {move.old}, which becomes "
+                                            f"{move.new}, and ends the range {texts[0]}-{texts[1]}, which "
+                                            "starts at a host: its end has no certain place"))
+                continue
+            note = (f"an end of the range {texts[0]}-{texts[1]}, the whole of {move.old}, which becomes "
+                    f"{move.new}")
+            if i is not None:
+                rewritten[i] = replace(matches[i], new=new, refused=None, note=note)
+            elif new != text:
+                added.append(Match(start, end, text, new, "network", note=note))
+        return added
 
     def _move_holding(self, text: str) -> prefix_moves.PrefixMove | None:
         try:
@@ -850,12 +904,12 @@ class Matcher:
         file that holds `ffff:`, which few do)."""
         added = []
         for x in spelling.MAPPED.finditer(data):
-            found = self._mapped_match(x.group().decode("ascii"), x.start(), x.end())
+            found = self._mapped_match(data, x.group().decode("ascii"), x.start(), x.end())
             if found is not None and not any(m.start < x.end() and x.start() < m.end for m in matches):
                 added.append(found)
         return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
-    def _mapped_match(self, text: str, start: int, end: int) -> Match | None:
+    def _mapped_match(self, data: bytes, text: str, start: int, end: int) -> Match | None:
         """An IPv4-mapped IPv6 address in hex (`_mapped`) as a match; under a move that changes
         its network's length, held to the rules of `_lengthed`: one a shrink cannot place is
         refused, the old broadcast address (no line says so in hex) is refused, one a resize in
@@ -874,6 +928,24 @@ class Matcher:
                                 f"{move.new}")
         if not move.fits(v4):
             return replace(found, refused=prefix_moves.OUTSIDE, note=f"{text} is {v4}: {move.why_not(v4)}")
+        # its length counts the 96 bits of its IPv6 head (t26-33, finding 12: `/120` stayed under a /22)
+        prefix = prefix_spellings.length_after(data, end, v6=True)
+        if prefix is not None and not prefix_moves.is_length(data, start, prefix.end):
+            prefix = None
+        length = prefix.value - prefix_spellings.MAPPED_SHIFT if prefix is not None else None
+        if prefix is not None and length is not None and length < move.old.prefixlen:
+            if length == move.new.prefixlen and new == text:
+                return None  # a resize in place, its new length written already
+            return replace(found, refused="supernet" if length > 0 else prefix_moves.MASK,
+                           note=f"{text}{prefix.text} is wider than {move.old} in IPv4-mapped form")
+        if prefix_spellings.host_becomes_network(move.old, move.new, v4) and length != move.old.prefixlen:
+            return replace(found, refused=prefix_moves.OUTSIDE,  # a /31 host made the network address
+                           note=f"{text} is {v4}: " + prefix_spellings.role_note(str(v4), move.old, move.new))
+        if prefix is not None and length == move.old.prefixlen:
+            return Match(start, prefix.end, text + prefix.text,
+                         f"{new}{prefix.between}{move.new.prefixlen + prefix_spellings.MAPPED_SHIFT}",
+                         "address", note=f"{text} is {v4} with its length in IPv4-mapped form: the move "
+                                         f"of {move.old} to {move.new} sets both")
         return None if new == text else found
 
     def _mapped(self, text: str) -> str | None:
@@ -1013,7 +1085,7 @@ class Matcher:
             if spelled is not None:
                 return Match(start, end, text.decode("ascii"), spelled, "address")
         if b":" in text and (self._v4_pairs or self.networks):
-            found = self._mapped_match(text.decode("ascii"), start, end)
+            found = self._mapped_match(data, text.decode("ascii"), start, end)
             if found is not None or self._mapped(text.decode("ascii")) is not None:
                 return found
         if b"." not in text and b":" not in text:
@@ -1107,22 +1179,35 @@ class Matcher:
                         None)
             if move is not None and named is not None and move.resized and not move.fits(named):
                 return replace(m, refused=prefix_moves.OUTSIDE, note=move.why_not(named))
+            if move is not None and named is not None and \
+                    prefix_spellings.host_becomes_network(move.old, move.new, named):  # a PTR names a host
+                return replace(m, refused=prefix_moves.OUTSIDE,
+                               note=prefix_spellings.role_note(str(named), move.old, move.new))
             return None if m.new == m.old else m
         address = ipaddress.ip_address(m.old)
         move = next((mv for mv in self._moves if mv.offset_of(address) is not None), None)
         if move is None:
             return m
-        prefix = spelling.PREFIX.match(data, m.end)
-        if prefix is not None and move.resized and not prefix_moves.is_length(data, m.start, prefix.end()):
+        # `/29`, and (t26-33, findings 07, 12, 18) ` /29`, `%eth0/48`, `::ffff:10.0.48.0/120`
+        prefix = prefix_spellings.length_after(data, m.end, v6=move.old.version == 6)
+        if prefix is not None and move.resized and not prefix_moves.is_length(data, m.start, prefix.end):
             prefix = None  # a URL's path (`http://10.0.48.3/29`), a word (`/24hours`): no length
-        length = int(prefix.group(1)) if prefix is not None else None
+        shift = prefix_spellings.mapped_shift(data, m.start) if move.old.version == 4 else 0
+        length = prefix.value - shift if prefix is not None else None
+        if length is not None and length <= 0:  # `::ffff:10.0.48.0/64`: no length of the IPv4 network
+            assert prefix is not None
+            return Match(m.start, prefix.end, m.old + prefix.text, m.old + prefix.text, m.kind,
+                         refused=prefix_moves.MASK,
+                         note=f"/{prefix.value} after an IPv4-mapped or NAT64 address is shorter than its "
+                              f"/{shift} head: no length of {move.old}")
         if length is not None and length < move.old.prefixlen:
             if length == move.new.prefixlen and move.mapped(address) == address:
                 return None  # `10.0.48.0/28` of a resize in place to /28: the new network already
             return replace(m, refused="supernet")
-        masked = prefix_moves.masked_length(data, m.end) if move.old.version == 4 else None
-        if masked is None and prefix is None and move.old.version == 4:  # `network: A` + `prefix: 16`
-            masked = prefix_moves.stanza_length(data, m.start)
+        masked = prefix_moves.masked_length(data, m.end) if move.old.version == 4 \
+            else prefix_spellings.v6_masked_length(data, m.end)  # `A/ffff:ffff::` (t26-33, finding 02)
+        if masked is None and prefix is None:  # `network: A` + `prefix: 16` (`address6:` + `prefix6: 32`)
+            masked = prefix_moves.stanza_length(data, m.start, move.old.version)
         if masked is not None and masked < move.old.prefixlen:  # `10.9.0.0 255.255.0.0`: break-it 20p, #7
             if masked == move.new.prefixlen and move.mapped(address) == address:
                 return None  # a resize in place, its new length written already
@@ -1149,16 +1234,20 @@ class Matcher:
         if not move.fits(address):
             return replace(m, refused=prefix_moves.OUTSIDE,
                            note=move.why_not(address))
+        if prefix_spellings.host_becomes_network(move.old, move.new, address) and not \
+                prefix_spellings.written_as_network(data, m.start, length, move.old.prefixlen):
+            return replace(m, refused=prefix_moves.OUTSIDE,  # t26-33, finding 23: a host made the network
+                           note=prefix_spellings.role_note(m.old, move.old, move.new))
         if (prefix is not None and length == move.old.prefixlen == 64 and move.old.version == 6
                 and move.new.prefixlen != 64 and prefix_moves.ra_prefix(data, m.start)):
-            return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
+            return Match(m.start, prefix.end, m.old + prefix.text,
                          f"{m.new}/{move.new.prefixlen}", m.kind, refused=prefix_moves.MASK,
                          note=f"a router advertisement's prefix (radvd, VyOS `prefix`, networkd "
                               f"`[IPv6Prefix] Prefix=`): SLAAC takes only a /64, so the move of {move.old} "
                               f"to {move.new} cannot set it; advertise a /64 of the new network by hand")
         if prefix is not None and length == move.old.prefixlen:
-            return Match(m.start, prefix.end(), m.old + prefix.group().decode("ascii"),
-                         f"{m.new}/{move.new.prefixlen}", m.kind,
+            return Match(m.start, prefix.end, m.old + prefix.text,
+                         f"{m.new}{prefix.between}{move.new.prefixlen + shift}", m.kind,
                          note=f"an address of {move.old} with its length: the move to {move.new} sets both")
         if length is not None and length < move.new.prefixlen:  # a subnet wider than the new network
             return replace(m, refused=prefix_moves.OUTSIDE,

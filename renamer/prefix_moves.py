@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from renamer import forms, prefix_spellings
 from renamer.names import IPAddress, IPNetwork
 
 # The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
@@ -202,7 +203,7 @@ def _stanzas_of(data: bytes) -> _Stanzas:
     return _Stanzas(data)  # one file's, read once for all its address keys
 
 
-def stanza_length(data: bytes, start: int) -> int | None:
+def stanza_length(data: bytes, start: int, version: int = 4) -> int | None:
     """The prefix length a key of its stanza gives the address at `start` on an address key's
     line (`network: 10.9.0.0` beside `prefix: 16` or `netmask: 255.255.0.0`), the shortest where
     several do, or None (no address key, no stanza, no length key)."""
@@ -218,7 +219,13 @@ def stanza_length(data: bytes, start: int) -> int | None:
             continue
         key = _LENGTH_KEY.search(data, s, e) or _XML_LENGTH_KEY.search(data, s, e)
         if key is not None:
-            lengths.append(int(key.group(1)))
+            # an IPv6 key's length (`prefix6: 64`, `<subnetv6>`) is no IPv4 address's, and an IPv6
+            # address owns only a length its key or its value says is IPv6's
+            family = prefix_spellings.length_family(data[s:key.start(1)], key.group(1).decode())
+            if (family == 6) == (version == 6):
+                lengths.append(int(key.group(1)))
+            continue
+        if version == 6:
             continue
         mask_key = _MASK_KEY_LINE.match(data[s:e])
         if mask_key is not None:
@@ -261,9 +268,11 @@ _V6 = re.compile(rb"(?<![A-Za-z0-9.:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:
                  rb"(?![A-Za-z0-9:])")
 _QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
 # A key whose number is a prefix length (`prefix: 29`, `PrefixLength=29`, `"cidr": "29"`, `netmask 29`).
+# A family tag after the word names an IPv6 or IPv4 length (`prefix6: 64`, `netmask4`), never a length
+# of its digit (t26-33, finding 15: `prefix6: 64` was read as /6).
 _LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(?:gth)?|cidr|netmask|mask|"
-                         rb"mask[_-]?len(?:gth)?|subnet[_-]?mask)[\"']?[ \t]*[:=]?[ \t]*[\"']?([0-9]{1,3})"
-                         rb"(?![0-9.A-Za-z_])")
+                         rb"mask[_-]?len(?:gth)?|subnet[_-]?mask)(?:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"
+                         rb"[\"']?[ \t]*[:=]?[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
 # The same as an XML element (pfSense and OPNsense's config.xml: `<subnet>29</subnet>` beside
 # `<ipaddr>10.0.48.1</ipaddr>`, `<subnetv6>64</subnetv6>`; f25 breaker, finding 1: never read, the
 # length stayed 29 under a move to a /28, verify OK).
@@ -271,7 +280,7 @@ _XML_LENGTH_KEY = re.compile(rb"(?i)<(?:subnet(?:v6)?|prefix(?:[_-]?len(?:gth)?)
                              rb"mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)>[ \t]*([0-9]{1,3})[ \t]*</")
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
 _ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
-                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)[\"']?"
+                          rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)(?:[_-]?(?:v6|v4|6|4))?[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])"
                           # OpenWrt's UCI: `option ipaddr '10.9.0.1'`, a route's `option target '10.5.0.0'`
                           rb"|^[ \t]*option[ \t]+(?:ipaddr|ip6addr|target)[ \t]+[\"']?[0-9]"
@@ -468,9 +477,18 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
     if not moved_here:
         return []  # a file that names no moved network: its masks are another network's
     masks = {text for text in (t for _, _, t in quads) if _is_mask(text)}
+    v6_lengths = {m.old.prefixlen for m in resized if m.old.version == 6}
+    v6_masks = {text: n for _, _, text in quads
+                if v6_lengths and (n := prefix_spellings.v6_mask_length(text)) is not None}
+    masks |= set(v6_masks)
     found = _Found(quads, masks, moved_here, _Stanzas(data))
     out: list[LengthHit] = []
     for start, end, text in quads:
+        if text in v6_masks and v6_masks[text] in v6_lengths:  # `/ffff:ffff:ffff:ffff::` (t26-33, 02)
+            new = _decide(data, start, end, text, found, resized, _v6_masked(text, v6_masks[text]))
+            if new is not None:
+                out.append(new)
+            continue
         if text not in spellings:
             continue
         new = _decide(data, start, end, text, found, resized, _spelled(text))
@@ -517,6 +535,16 @@ class _Found:
 def _spelled(text: str) -> Callable[[PrefixMove], str | None]:
     """A move's new mask or wildcard for the old one `text`, None where `text` is not its own."""
     return lambda move: next((new for old, new in _old_lengths(move) if old == text), None)
+
+
+def _v6_masked(text: str, length: int) -> Callable[[PrefixMove], str | None]:
+    """A move's new IPv6 netmask for the old one `text` (`ffff:ffff:ffff:ffff::`), in its spelling,
+    None where `text` is not the move's old mask."""
+    def new_of(move: PrefixMove) -> str | None:
+        if move.old.version != 6 or move.old.prefixlen != length:
+            return None
+        return forms.v6_like(text, prefix_spellings.v6_netmask(move.new))
+    return new_of
 
 
 def _hexed(text: str) -> Callable[[PrefixMove], str | None]:
@@ -625,9 +653,13 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         spans, header = stanza if stanza is not None else ([], None)
         lines = [span for span in spans if _ADDRESS_KEY.match(data, span[0])]
         lines += [header] if header is not None else []  # what opens a stanza names its network
-        named = [t for s, e in lines for _, _, t in found.within(s, e)]
-        if text.isdigit() and int(text) > 32:  # an IPv6 length (`<subnetv6>64`): no IPv4 address's
-            named = [t for t in named if ":" in t]
+        # Each address with its key's family: a length owns the addresses of its own family only (an
+        # IPv6 length, `<subnetv6>64`, `prefix6: 64`, no IPv4 address; an untagged `<subnet>24` not
+        # `<ipaddrv6>`'s, which has its `<subnetv6>`: t26-33, findings 14 and 15).
+        family = prefix_spellings.length_family(data[line_start:start], text)
+        keyed = [(t, prefix_spellings.key_family(data[s:ts]))
+                 for s, e in lines for ts, _, t in found.within(s, e)]
+        named = prefix_spellings.owners_of_family(family, keyed)
         owners = {_move_of(t, moves) for t in named}
         if named and len(owners) == 1 and None not in owners:
             move = owners.pop()

@@ -11,7 +11,7 @@ from renamer.near_miss import sentence
 from renamer.prefix_moves import ZoneChange
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
-from renamer.sweep.refusals import SHRINK, Refusal
+from renamer.sweep.refusals import ROLE, SHRINK, Refusal
 from renamer.sweep.stale import Stale
 from renamer.sweep.summary import Summary, Verdict, serial_lines
 from renamer.table import table
@@ -102,13 +102,16 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
         lines += [f"  {line}" for c in collisions for line in collision_line(c).splitlines()]
     if refused:
         shrunk = sum(1 for r in refused if r.problem.startswith(SHRINK))
+        placeless = sum(1 for r in refused if r.problem.startswith(ROLE))
         whys = []
-        if len(refused) > shrunk:
-            whys.append(f"{plural(len(refused) - shrunk, 'file')} would no longer parse, would collide or "
-                        "would dangle")
+        if len(refused) > shrunk + placeless:
+            whys.append(f"{plural(len(refused) - shrunk - placeless, 'file')} would no longer parse, would "
+                        "collide or would dangle")
         if shrunk:
             whys.append(f"{plural(shrunk, 'address', 'addresses')} in use would fall outside a shrunk "
                         "network")
+        if placeless:
+            whys.append(f"{plural(placeless, 'host')} would land on a grown network's network address")
         lines.append(f"Refused: a sweep that writes stops before its first write ({'; '.join(whys)}; "
                      "decide each by hand or keep it):")
         lines += [f"  {r}" for r in refused]

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from renamer import prefix_spellings
 from renamer.errors import UnsafeError
 from renamer.names import IPNetwork, parse_address
 from renamer.prefix_moves import OUTSIDE, PrefixMove
@@ -21,6 +22,8 @@ from renamer.sweep.model import RESIDUAL, ScanResult
 from renamer.words import plural
 
 SHRINK = "outside the new, smaller network"
+# A host of a /31 or /127 whose offset is the grown network's network address (t26-33, finding 23).
+ROLE = "no host place in the new network"
 # A format's problem names the line where it is, when it knows it: "line 3: ...".
 _LINE = re.compile(r"line (\d+): ")
 
@@ -54,7 +57,8 @@ def refusals(scan: ScanResult) -> list[Refusal]:
         for ref in result.references:
             if ref.status == RESIDUAL and ref.reason == OUTSIDE:
                 why = (ref.note or "").split("; ")[0]
-                out.append(Refusal(result.path, ref.line, f"{SHRINK}: {why}"))
+                heading = ROLE if prefix_spellings.ROLE_NOTE in why else SHRINK
+                out.append(Refusal(result.path, ref.line, f"{heading}: {why}"))
     return out
 
 
@@ -69,6 +73,10 @@ def inventory_refusals(networks: Sequence[tuple[IPNetwork, IPNetwork]],
         move = next((m for m in moves if address is not None and m.offset_of(address) is not None), None)
         if move is not None and address is not None and not move.fits(address):
             out.append(Refusal(source, 0, f"{SHRINK}: hosts[{name}]: {move.why_not(address)}"))
+        elif move is not None and address is not None and \
+                prefix_spellings.host_becomes_network(move.old, move.new, address):  # t26-33, finding 23
+            note = prefix_spellings.role_note(text, move.old, move.new)
+            out.append(Refusal(source, 0, f"{ROLE}: hosts[{name}]: {note}"))
     return out
 
 
@@ -77,6 +85,12 @@ def refuse(found: list[Refusal]) -> None:
     if not found:
         return
     listed = "; ".join(str(r) for r in found)
+    placeless = any(r.problem.startswith(ROLE) for r in found)
+    if placeless and all(r.problem.startswith((SHRINK, ROLE)) for r in found):
+        used = plural(len(found), "address", "addresses")
+        raise UnsafeError(f"a network move leaves {used} in use with no host place in the new network: "
+                          f"{listed}; nothing written: renumber them by hand (renames.addresses), or choose "
+                          "another new network, then sweep again")
     if all(r.problem.startswith(SHRINK) for r in found):
         used = plural(len(found), "address", "addresses")
         raise UnsafeError(f"a network move shrinks past {used} in use: {listed}; "

@@ -137,10 +137,11 @@ REFUSED_HINTS = {
     "case-record": ("an old host name in another case (`PUG`) in the record of an old address: moved alone, "
                     "the address would pair with the old name; rename the record by hand, or keep it with a "
                     "keep rule"),
-    prefix_moves.OUTSIDE: ("an address in use that a shrinking network move leaves outside the new network "
-                           "(it keeps its offset from the network address, and the new network is too "
-                           "small for it): the sweep is refused, nothing written; renumber it into the new "
-                           "network by hand (renames.addresses), or choose a longer new network"),
+    prefix_moves.OUTSIDE: ("an address in use that a network move cannot place: a shrink leaves it outside "
+                           "the new network (it keeps its offset from the network address, and the new "
+                           "network is too small for it), or a grown /31 or /127 puts a host on the new "
+                           "network address: the sweep is refused, nothing written; renumber it into the "
+                           "new network by hand (renames.addresses), or choose another new network"),
     prefix_moves.BROADCAST: ("the old network's broadcast address, on a line that does not say `broadcast` "
                              "(nor `bcast`, `brd`): as a broadcast address it becomes the new network's, "
                              "but its offset is another address of a network of another length, so "

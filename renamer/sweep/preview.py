@@ -27,7 +27,8 @@ def planned_files(plan: Plan) -> dict[str, tuple[str, bytes]]:
     out = {}
     for change in plan.changes:
         old = b"" if change.created else _original(plan, change.path)
-        out[change.path] = (change.new_path or change.path, apply_edits(old, change.edits) if change.edits else old)
+        new = apply_edits(old, change.edits) if change.edits else old
+        out[change.path] = (change.new_path or change.path, new)
     return out
 
 

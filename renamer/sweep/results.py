@@ -39,7 +39,7 @@ class SweepResult:
     operation: str | None = None  # a dry run's note of git's merge, rebase, ... in progress
     adopted: int = 0  # files an earlier plain sweep wrote, left uncommitted, and this run committed
     uncommitted: int = 0  # files an earlier plain sweep wrote and left uncommitted (a run that commits not)
-    missing_zones: int = 0  # reverse zones the moved networks need that the repo does not name (written or planned)
+    missing_zones: int = 0  # reverse zones the moves need that the repo does not name (written or planned)
 
     @property
     def undecided(self) -> int:

@@ -158,7 +158,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
     # verify fails on them; a dry run reads the files as the sweep would write them (f28, finding 17)
-    missing = len(missing_zones(project, prefixes, None if applied is not None else lambda: planned_files(plan)))
+    planned = None if applied is not None else lambda: planned_files(plan)
+    missing = len(missing_zones(project, prefixes, planned))
     summary = Summary.of(plan)
     if dry_run:
         summary = replace(summary, past=past_lines(project.root, plan.scan.files, project.config.cutover,

@@ -144,3 +144,49 @@ def test_finding_17_the_strict_dry_run_fails_where_the_sweep_leaves_a_zone_to_de
                                      'zone "49.0.10.in-addr.arpa" { type master; file "db.49"; };\n')
     (root / "db.49").write_text(f"$TTL 300\n{SOA}")
     assert run(root, "verify").exit_code == 0
+
+
+# Beyond reverse zones: every file kind a resize decides (masks tied or not, broadcast, DHCP ranges,
+# a shrink's address outside, a prefix value, Terraform's cidrsubnet) in one repo per move.
+def _files(old: str) -> dict[str, str]:
+    net = ipaddress.ip_network(old)
+    a = net.network_address
+    files = {"lan.yml": f"lan: {old}\nrouter: {a + 1}\n",
+             "loose.yml": f"x: {a + 2}\n\nprefix: {net.prefixlen}\n",
+             "main.tf": f'locals {{\n  sub = cidrsubnet("{old}", 2, 0)\n  gw = "{a + 1}"\n}}\n'}
+    if net.version == 4:
+        files["if.conf"] = (f"iface eth0 inet static\n    address {a + 3}\n    netmask {net.netmask}\n"
+                            f"    broadcast {net.broadcast_address}\n")
+        files["dnsmasq.conf"] = f"dhcp-range={a + 2},{a + 4},{net.netmask},12h\n"
+        files["lone.yml"] = f"mask: {net.netmask}\n"
+    return files
+
+
+MOVES = [("10.0.48.0/24", "10.0.48.0/22"), ("10.0.48.0/22", "10.0.48.0/24"), ("10.0.48.0/29", "10.0.48.0/28"),
+         ("10.0.48.0/23", "10.0.50.0/24"), ("10.0.48.0/24", "10.0.48.0/25"), ("2001:db8:a::/48", "2001:db8:b::/56"),
+         ("2001:db8:a::/64", "2001:db8:a::/60"), ("2001:db8:a::/56", "2001:db8:a::/64")]
+
+
+# each move as it is, and each shrink again with an address past the new network's end (refused, exit 3)
+CASES = [(o, n, False) for o, n in MOVES] + [
+    (o, n, True) for o, n in MOVES if ipaddress.ip_network(n).num_addresses < ipaddress.ip_network(o).num_addresses]
+
+
+@pytest.mark.parametrize(("old", "new", "far"), CASES,
+                         ids=[f"{o}->{n}{'-outside' if f else ''}" for o, n, f in CASES])
+def test_the_strict_dry_run_exits_as_the_writing_sweep_over_every_kind_of_file(
+        repo: Repo, run: Run, old: str, new: str, far: bool) -> None:
+    files = _files(old)
+    old_net, new_net = ipaddress.ip_network(old), ipaddress.ip_network(new)
+    if far:
+        files["far.yml"] = f"far: {old_net.network_address + new_net.num_addresses + 1}\n"
+    root = repo(files, config=_config(old, new), allowlist=ALLOW)
+    predicted = run(root, "sweep", "--dry-run", "--strict")
+    done = run(root, "sweep", "--commit")
+    assert predicted.exit_code == done.exit_code, (predicted.stderr, done.stdout + done.stderr)
+    assert done.exit_code == (3 if far else 1)  # a mask nothing ties to the network is left in each
+    if done.exit_code == 3:  # refused: nothing written
+        assert all((root / rel).read_text() == text for rel, text in files.items())
+        return
+    checked = run(root, "verify")
+    assert checked.exit_code == done.exit_code, (checked.stdout, done.stdout + done.stderr)

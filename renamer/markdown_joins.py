@@ -11,8 +11,10 @@ is (decoded.py): which piece the new value goes in is the author's choice. A who
 code span is matched as ever (the sweep rewrites `` `10.0.48.222` ``); a moved network's head that
 is all of a code span (`` `10.0.48` ``, `` `fdad:bad:ba55` ``) is prefix_values.py's.
 
-Only Markdown files (`.md`, `.markdown`, `.mdx`, `.mkd`); a file is joined only where removing the
-markup makes a needle appear or continue one (two `translate`/`count` passes in C).
+Only Markdown files (`.md`, `.markdown`, `.mdx`, `.mkd`); a file is joined only where markup stands
+between two characters of an address and the page without its markup holds a needle (one regular
+expression search and one `translate`, in C). A value the move leaves where it is (a grow in place
+keeps every address) is no old value: nothing to say.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ _SUFFIXES = (".md", ".markdown", ".mdx", ".mkd")
 # underscore run (emphasis) only where it touches one of them (`__`+backtick), never inside a word.
 _MARKUP = re.compile(rb"`+|\*+|~~|(?<=[`*~])_+|_+(?=[`*~])")
 _MARKUP_BYTES = b"`*~"
+# Markup between two characters an address may hold: where a value can be split.
+_BETWEEN = re.compile(rb"[0-9A-Fa-f.:](?:`+|\*+|~~|_+)+[0-9A-Fa-f.:]")
 
 
 def is_markdown(rel: str) -> bool:
@@ -35,15 +39,15 @@ def is_markdown(rel: str) -> bool:
 
 
 def might_join(finder: Finder, data: bytes, rel: str) -> bool:
-    """Could removing the inline markup of a Markdown page make an old value's needle appear?"""
+    """Could removing the inline markup of a Markdown page make an old value's needle appear, or
+    continue one? Markup must stand between two characters of an address (`10.0.48.**1`, a
+    backtick then `**`) and the joined page hold a needle."""
     if not is_markdown(rel) or not any(c in data for c in (b"`", b"*", b"~~")):
         return False
-    joined = data.translate(None, _MARKUP_BYTES)
-    if any(joined.count(needle) > data.count(needle) for needle in finder.needles):
-        return True
-    # A needle that markup interrupts after it (`10.0.48.`**`1`**): the same needle, a longer value.
-    return any(re.search(re.escape(needle) + rb"[`*~_]+[A-Za-z0-9.:/]", data) for needle in finder.needles
-               if any(needle + bytes([c]) in data for c in _MARKUP_BYTES))
+    if _BETWEEN.search(data) is None:
+        return False
+    text = data.translate(None, _MARKUP_BYTES)
+    return any(needle in text for needle in finder.needles)
 
 
 def joined(data: bytes) -> tuple[bytes, list[int]]:

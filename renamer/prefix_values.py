@@ -240,17 +240,20 @@ def _new_head(text: str, move: _Move) -> str | None:
     return ":".join(g.lstrip("0") or "0" for g in groups) + trail
 
 
-_GLUE = (b"*", b"_", b"~", b"`")
+# A code span's closing (opening) backticks, then markup, then a character of an address: the span is
+# one piece of a value the markup splits.
+_GLUED_AFTER = re.compile(rb"`+[*_~`]+[0-9A-Fa-f.:]")
+_GLUED_BEFORE = re.compile(rb"[0-9A-Fa-f.:][*_~`]+`+\Z")
 
 
 def _whole(data: bytes, start: int, end: int) -> bool:
     """Does [start, end) stand as a whole value: the whole of a quoted string, or all of an
     assignment's, key's or list item's value?"""
     before = data[start - 1:start] if start else b""
-    if before == b"`":  # all of a Markdown code span (f28, finding 22), not one piece of a value
-        # markup glues to it (`` `10.0.48.`**`1`** ``: markdown_joins.py reads the joined value)
-        glued = data[end + 1:end + 2] in _GLUE or (start >= 2 and data[start - 2:start - 1] in _GLUE)
-        return data[end:end + 1] == before and not glued
+    if before == b"`":  # all of a Markdown (or rST ``double``) code span (f28, finding 22), unless
+        # markup glues it to more of a value (`` `10.0.48.`**`1`** ``: markdown_joins.py reads that one)
+        return data[end:end + 1] == before and _GLUED_AFTER.match(data, end) is None \
+            and _GLUED_BEFORE.search(data[max(0, start - 16):start]) is None
     if before in (b'"', b"'"):
         return data[end:end + 1] == before
     line_start = data.rfind(b"\n", 0, start) + 1

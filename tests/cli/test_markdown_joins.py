@@ -104,3 +104,11 @@ def test_a_grow_in_place_keeps_a_split_address(repo: Repo, run: Run) -> None:
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "net.md").read_text() == page
     assert run(root, "verify").exit_code == 0
+
+
+def test_a_head_all_of_a_code_span_is_said_in_any_dress(repo: Repo, run: Run) -> None:
+    files = {"a.md": "the lab: **`10.0.48`**\n", "b.rst": "the lab is ``10.0.48.``\n", "c.md": "see `10.0.480`\n"}
+    root = repo(files, config=_config("10.0.48.0/24: 10.2.0.0/22"), allowlist=ALLOW)
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    assert sorted((f["path"], f["reason"], f["old"]) for f in data["findings"]) == [
+        ("a.md", "prefix", "10.0.48"), ("b.rst", "prefix", "10.0.48.")]

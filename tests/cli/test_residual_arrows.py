@@ -54,6 +54,9 @@ def test_verify_says_what_to_write_or_says_the_value_once(repo: Repo, run: Run, 
     sarif = json.loads(run(root, "verify", "--format", "sarif").stdout)
     messages = [r["message"]["text"] for r in sarif["runs"][0]["results"]]
     assert messages and not any(re.match(r"(\S+) -> \1:", m) for m in messages), messages
+    explained = run(root, "explain", "vars.yml").stdout
+    assert f"[lan_bcast]  {old}: residual" in explained, explained
+    assert not re.search(r" (\S+) -> \1: ", explained), explained
 
 
 def test_a_needed_reverse_zone_is_named_once(repo: Repo, run: Run) -> None:

@@ -677,10 +677,16 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                                  f"{text} is a length of its stanza, which names addresses of more than one "
                                  f"network ({', '.join(dict.fromkeys(named))}): whose is not certain")
             return None  # the stanza's address is another network's
-    if any(new_of(move) is not None for move in found.named):
-        return LengthHit(start, end, text, text, MASK,
+    candidates = {new: move for move in found.named if (new := new_of(move)) is not None}
+    if candidates:
+        # One network of this length named: what it becomes, as the new value a person writes where
+        # it is that network's (f28, finding 21: `255.255.255.0 -> 255.255.255.0` said nothing).
+        single = next(iter(candidates.items())) if len(candidates) == 1 else None
+        becomes = (f" (where it is {single[1].old}'s, write {single[0]}: it becomes {single[1].new})"
+                   if single is not None else "")
+        return LengthHit(start, end, text, single[0] if single is not None else text, MASK,
                          f"{text} spells the old length of a network this file names, but no address on "
-                         "its line, nor an address key of its stanza, ties it to that network")
+                         f"its line, nor an address key of its stanza, ties it to that network{becomes}")
     return None
 
 
@@ -800,11 +806,14 @@ def zone_change(move: PrefixMove) -> ZoneChange:
         else:
             remove.append(zone_name(zone))
     whole = zone_networks(move.old) == [move.old] and zone_networks(move.new) == [move.new]
-    if move.old.version == 6 and whole and zone_name(move.old) in remove:
+    if whole:
         # One zone answers for the whole old network and one for the whole new one: the sweep renames
-        # the one to the other (the network's own nibble name), as a shrink's offset cannot carry it
-        # (break-it round 20p, finding 10: a /48 -> /56 was reported as a zone to add and one to remove).
-        remove.remove(zone_name(move.old))
+        # the one to the other (match.py's zone forms: the network's own name, its relative owners
+        # lengthened or shortened by zone_rules), whatever the offset would carry (break-it round 20p,
+        # finding 10: a /48 -> /56 was reported as a zone to add and one to remove; f28, finding 13: a
+        # /24 grown elsewhere to a /16 announced `0.1.10` and an added `1.10`, and wrote `1.10`).
+        if zone_name(move.old) in remove:
+            remove.remove(zone_name(move.old))
         carried[zone_name(move.old)] = zone_name(move.new)
     targets = set(carried.values())
     add = [name for name in map(zone_name, zone_networks(move.new)) if name not in targets]

@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from renamer import computed_addresses
+from renamer import access_heads, computed_addresses
 from renamer.occurrences import Match
 
 REASON = "prefix"
@@ -50,7 +50,8 @@ _LEFT = rb"(?<![A-Za-z0-9_.:@/\\-])"
 _WORDS = rb"(?:XXX|xxx|XX|xx|X|x|NNN|NN|N|YYY|YY|Y|Z)(?![A-Za-z0-9_])"
 _DIRECTIVE = rb"%0?\d{0,2}[diusg]"
 _TEMPLATE = rb"(?:\$|\{|#\{|<[A-Za-z_])"
-_PLACE_V4 = re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb"|" + _TEMPLATE + rb")")
+# `%` alone: a SQL host wildcard (MySQL's `'app'@'10.0.48.%'`, f28 finding 19).
+_PLACE_V4 = re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb"|" + _TEMPLATE + rb"|%(?![0-9A-Za-z_]))")
 _PLACE_RENAMED = re.compile(rb"(?:" + _WORDS + rb"|" + _DIRECTIVE + rb")")
 # A whole value: what may stand before (on its line) and after it.
 _ASSIGNED = re.compile(rb"(?:(?<![=!<>~])=|(?<![:A-Za-z0-9_])-|:|\[|,)[ \t]*$")
@@ -135,8 +136,9 @@ class Prefixes:
         return self.pattern is not None and any(head in data and any(literal in data for literal in literals)
                                                 for head, literals in self._by_head)
 
-    def find(self, data: bytes) -> list[Head]:
-        """Every prefix value of `data` (see the module's text), by start."""
+    def find(self, data: bytes, rel: str = "") -> list[Head]:
+        """Every prefix value of `data` (see the module's text), by start; `rel` (the file's path)
+        tells the files whose lines are access lists (access_heads.py)."""
         if not self.might_hold(data):
             return []
         assert self.pattern is not None
@@ -150,8 +152,10 @@ class Prefixes:
                 dot, after = b"", after - 1
             if move is not None:
                 placed = bool(dot) and _PLACE_V4.match(data, after) is not None
-                if placed or (_whole(data, m.start(), after) and _network_line(data, m.start())):
-                    out.append(self._head(m.start(), after, head + dot.decode(), move, placed))
+                whole = _whole(data, m.start(), after)
+                access = not whole and access_heads.in_access_list(data, m.start(), after, rel)
+                if placed or ((whole or access) and _network_line(data, m.start())):
+                    out.append(self._head(m.start(), after, head + dot.decode(), move, placed, access=access))
                 continue
             olds = self._renamed.get(head)
             if olds and dot == b"." and _PLACE_RENAMED.match(data, after) is not None:
@@ -177,11 +181,12 @@ class Prefixes:
         return None
 
     def _head(self, start: int, end: int, text: str, move: _Move, placed: bool,
-              listed: bool = False) -> Head:
+              listed: bool = False, access: bool = False) -> Head:
         new = _new_head(text, move)
         becomes = f" (`{new}` in the new network {move.new})" if new else f" (it moves to {move.new})"
         what = ("a list of its octets" if listed else "a head a placeholder completes" if placed
-                else "a value of its own")
+                else "an access rule's partial address (it admits the old network, and refuses the new one)"
+                if access else "a value of its own")
         parts = "groups" if move.old.version == 6 else "octets"
         note = (f"`{text}` spells the leading {parts} of the moved network {move.old}{becomes}, {what}: "
                 f"what completes it into an address (`{{{{ base }}}}.5`, `format(\"%s.5\", var.base)`, "
@@ -235,10 +240,20 @@ def _new_head(text: str, move: _Move) -> str | None:
     return ":".join(g.lstrip("0") or "0" for g in groups) + trail
 
 
+# A code span's closing (opening) backticks, then markup, then a character of an address: the span is
+# one piece of a value the markup splits.
+_GLUED_AFTER = re.compile(rb"`+[*_~`]+[0-9A-Fa-f.:]")
+_GLUED_BEFORE = re.compile(rb"[0-9A-Fa-f.:][*_~`]+`+\Z")
+
+
 def _whole(data: bytes, start: int, end: int) -> bool:
     """Does [start, end) stand as a whole value: the whole of a quoted string, or all of an
     assignment's, key's or list item's value?"""
     before = data[start - 1:start] if start else b""
+    if before == b"`":  # all of a Markdown (or rST ``double``) code span (f28, finding 22), unless
+        # markup glues it to more of a value (`` `10.0.48.`**`1`** ``: markdown_joins.py reads that one)
+        return data[end:end + 1] == before and _GLUED_AFTER.match(data, end) is None \
+            and _GLUED_BEFORE.search(data[max(0, start - 16):start]) is None
     if before in (b'"', b"'"):
         return data[end:end + 1] == before
     line_start = data.rfind(b"\n", 0, start) + 1
@@ -267,7 +282,7 @@ def prefix_matches(data: bytes, matches: list[Match], prefixes: Prefixes, rel: s
     documentation (`rel` a `.md`, `.rst`, `.txt` ...) a renamed address's head is left: its network
     does not move, so `10.0.0.X` there still describes it; a moved network's head is reported there
     too (the network it names is gone)."""
-    found = prefixes.find(data)
+    found = prefixes.find(data, rel)
     if not found:
         return matches
     computed: list[tuple[int, int]] | None = None

@@ -212,10 +212,11 @@ LENGTHS = _matcher(("10.0.48.0/29", "10.0.48.0/28"), ("192.168.40.0/24", "192.16
     (b"ip address 172.16.0.1 255.255.255.248\nhost 10.0.48.1\n", []),
     (b"only: 255.255.255.0\nprefix: 24\n", []),  # a file naming no moved network
     (b"gateway: 192.168.40.1\nnetmask: 255.255.255.0\n",  # a gateway's address: no key of the stanza's own
-     [("255.255.255.0", "255.255.255.0", "mask")]),
-    # the file names the moved network, but nothing ties this mask to it: a residual
-    (b"x: 192.168.40.2\n\nmask: 255.255.255.0\n", [("255.255.255.0", "255.255.255.0", "mask")]),
-    (b"x: 192.168.40.2\n\nprefix: 24\n", [("24", "24", "mask")]),
+     [("255.255.255.0", "255.255.252.0", "mask")]),
+    # the file names the moved network, but nothing ties this mask to it: a residual, whose new value
+    # is what the one network of that length named becomes (f28, finding 21: never `X -> X`)
+    (b"x: 192.168.40.2\n\nmask: 255.255.255.0\n", [("255.255.255.0", "255.255.252.0", "mask")]),
+    (b"x: 192.168.40.2\n\nprefix: 24\n", [("24", "22", "mask")]),
     # other numbers are no lengths
     (b"address: 192.168.40.2\nport: 24\nmtu: 1500\nprefix: 24h\numask: 24\n", []),
 ])
@@ -274,7 +275,7 @@ V6_LENGTHS = _matcher(("2001:db8:a::/48", "2001:db8:b::/56"), ("10.0.48.0/29", "
     # another network's stanza: its length stays, unreported
     (b"wan6:\n  address: 2001:db8:c::10\n  prefix: 48\n  other: 2001:db8:a::5\n",
      [("2001:db8:a::5", "2001:db8:b::5", None)]),
-    (b"a: 2001:db8:a::5\n\nprefix: 48\n", [("2001:db8:a::5", "2001:db8:b::5", None), ("48", "48", "mask")]),
+    (b"a: 2001:db8:a::5\n\nprefix: 48\n", [("2001:db8:a::5", "2001:db8:b::5", None), ("48", "56", "mask")]),
     (b"mac: aa:bb:cc:dd:ee:ff\nat: 12:30:45\nprefix: 48\n", []),
 ])
 def test_an_ipv6_length_key_follows_its_stanza(text: bytes, found: list[tuple[str, str, str | None]]) -> None:
@@ -344,7 +345,14 @@ def _zones(old: str, new: str) -> tuple[tuple[tuple[str, str], ...], tuple[str, 
                                                      "43.168.192.in-addr.arpa"), ()),
     ("10.9.0.0/24", "10.10.0.0/23", (("0.9.10.in-addr.arpa", "0.10.10.in-addr.arpa"),),
      ("1.10.10.in-addr.arpa",), (), ()),
-    ("10.9.0.0/24", "10.9.0.0/16", (), ("9.10.in-addr.arpa",), (), ()),  # the /24 stays, a child zone
+    # each network's own zone: the one becomes the other, as the sweep writes it (f28, finding 13)
+    ("10.9.0.0/24", "10.9.0.0/16", (("0.9.10.in-addr.arpa", "9.10.in-addr.arpa"),), (), (), ()),
+    ("10.0.48.0/24", "10.1.0.0/16", (("48.0.10.in-addr.arpa", "1.10.in-addr.arpa"),), (), (), ()),
+    ("10.250.0.0/16", "10.251.0.0/24", (("250.10.in-addr.arpa", "0.251.10.in-addr.arpa"),), (), (), ()),
+    ("2001:db8:a::/56", "2001:db8:b::/48",
+     (("0.0.a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa", "b.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"),), (), (), ()),
+    ("2001:db8:a::/64", "2001:db8:a::/60",
+     (("0.0.0.0.a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa", "0.0.0.a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"),), (), (), ()),
     ("10.1.0.0/24", "10.2.0.0/25", (), (), ("0.1.10.in-addr.arpa",), ("0/25.0.2.10.in-addr.arpa",)),
     ("10.0.48.0/29", "10.0.48.0/28", (), (), (), ("0/29.48.0.10.in-addr.arpa", "0/28.48.0.10.in-addr.arpa")),
     ("2001:db8:a::/48", "2001:db8:c::/46", (("a.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa", "c.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa"),),

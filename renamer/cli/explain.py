@@ -48,7 +48,7 @@ def explain(ctx: click.Context, target: str, fmt: str) -> int:
         return EXIT_OK
     out.echo(f"{result.path}: {result.rule}\n")
     for d in result.decisions:
-        new = f" -> {d.new}" if d.new else ""
+        new = f" -> {d.new}" if d.new and d.new != d.found else ""  # never `X -> X` (f28, finding 21)
         key = f" [{mask_line(d.key_path)}]" if d.key_path else ""
         decision = out.style(d.decision, bold=True)
         out.echo(f"  {d.line}:{d.column}{key}  {d.found}{new}: {decision}: {d.rule}\n")

@@ -10,6 +10,7 @@ from renamer.about import home_page, version
 from renamer.masking import mask_line
 from renamer.near_miss import sentence
 from renamer.report.machine import dumps
+from renamer.report.text import change
 from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.summary import Summary
 
@@ -40,7 +41,7 @@ def _location(path: str, line: int, column: int) -> dict[str, Any]:
 
 def _result(ref: Reference) -> dict[str, Any]:
     rule = ref.status
-    text = f"{ref.old} -> {ref.new}: {ref.note or ref.status}"
+    text = f"{change(ref)}: {ref.note or ref.status}"
     if ref.key_path:
         text += f" (at {mask_line(ref.key_path)})"
     result: dict[str, Any] = {

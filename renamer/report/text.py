@@ -34,6 +34,12 @@ def location(ref: Reference) -> str:
     return f"{ref.path}:{ref.line}:{ref.column}"
 
 
+def change(ref: Reference) -> str:
+    """`old -> new`, or the old value alone where there is no new one to write (a mask, a composed
+    address or a reverse zone a person decides: `new` equal to `old`, or empty), never `X -> X`."""
+    return f"{ref.old} -> {ref.new}" if ref.new and ref.new != ref.old else ref.old
+
+
 def _where(ref: Reference) -> str:
     parts = []
     if ref.key_path:
@@ -196,7 +202,7 @@ def verify_report(summary: Summary, verdict: Verdict, expired: Sequence[Exemptio
     for ref in summary.residual + summary.unclassified:
         hint = ref.note or ""
         label = ref.status if not ref.reason else f"{ref.status} ({ref.reason})"
-        lines.append(f"{location(ref)}: {label}: {ref.old} -> {ref.new}{_where(ref)}: {hint}")
+        lines.append(f"{location(ref)}: {label}: {change(ref)}{_where(ref)}: {hint}")
         if ref.text and ref.role != "path":
             lines.append(f"    {mask_line(ref.text)}")
     level = "error" if verdict.strict else "warning"

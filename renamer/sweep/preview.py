@@ -21,6 +21,17 @@ def _original(plan: Plan, path: str) -> bytes:
         raise UnsafeError(f"{path}: cannot read: {exc.strerror}") from None
 
 
+def planned_files(plan: Plan) -> dict[str, tuple[str, bytes]]:
+    """Each file the plan changes: its path now -> (its path after the sweep, the bytes it would
+    hold), for a dry run that reads the tree as the sweep would leave it."""
+    out = {}
+    for change in plan.changes:
+        old = b"" if change.created else _original(plan, change.path)
+        new = apply_edits(old, change.edits) if change.edits else old
+        out[change.path] = (change.new_path or change.path, new)
+    return out
+
+
 def diff_bytes(plan: Plan) -> bytes:
     """One `diff --git` block per changed file, in path order."""
     relinks = {link.path: link for link in plan.links}  # by the path the link has after the renames

@@ -39,7 +39,7 @@ class SweepResult:
     operation: str | None = None  # a dry run's note of git's merge, rebase, ... in progress
     adopted: int = 0  # files an earlier plain sweep wrote, left uncommitted, and this run committed
     uncommitted: int = 0  # files an earlier plain sweep wrote and left uncommitted (a run that commits not)
-    missing_zones: int = 0  # reverse zones the moved networks need that the repo does not name (written)
+    missing_zones: int = 0  # reverse zones the moves need that the repo does not name (written or planned)
     # `key:` keep rules whose files hold old values at none of which the key path stands (a typo'd path,
     # a file its format cannot parse): the sweep rewrites what they were written to keep (t26-32 #05)
     dead_keys: list[Stale] = field(default_factory=list)
@@ -54,7 +54,7 @@ class SweepResult:
     @property
     def left_for_decision(self) -> int:
         """What `undecided` counts, for a dry run too: what a sweep that writes would leave (a dry
-        run knows no missing reverse zones: it counts none of them)."""
+        run counts the reverse zones the files as written would miss, as the writing sweep does)."""
         relinked = {path for path, _, _ in self.summary.relinks}  # the sweep re-pointed these itself
         stuck = [r for r in self.summary.stuck if not (r.reason == "dangling-link" and r.path in relinked)]
         return len(stuck) + len(self.summary.unclassified) + len(self.expired) + self.missing_zones

@@ -13,7 +13,7 @@ move's zones keeps its reverse DNS elsewhere: nothing to say.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from renamer.classify import CURRENT
 from renamer.prefix_moves import ZONE, ZoneChange, zone_changes, zone_name, zone_networks
@@ -26,13 +26,22 @@ _Place = tuple[str, int, int, str]  # path, line, column, the line's text
 _NAME = re.compile(r"(?i)(?<![A-Za-z0-9./_-])((?:[0-9a-f]{1,3}\.)+(?:in-addr|ip6)\.arpa)\.?(?![A-Za-z0-9_-])")
 
 
-def missing_zones(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[Reference]:
+# What a sweep would write, for a dry run: each changed file's path before -> (its path after, its bytes).
+Planned = Mapping[str, tuple[str, bytes]]
+
+
+def missing_zones(project: LoadedProject, prefixes: Sequence[str] = (),
+                  planned: Callable[[], Planned] | None = None) -> list[Reference]:
     """A residual per zone a network move needs that no current-state file names, placed where the
-    repo names the move's other zones (`prefixes`: only those inside them)."""
+    repo names the move's other zones (`prefixes`: only those inside them). `planned`: a dry run's
+    reading, the files as the sweep would write them (asked only where a move needs a zone), so
+    that `sweep --dry-run --strict` counts what the writing sweep and verify count (f28, finding 17)."""
     changes = [c for c in zone_changes(project.config.renames.networks) if c.add]
     if not changes:
         return []
     found = worktree_lines_matching(project.root, r"[Aa][Rr][Pp][Aa]") or []
+    if planned is not None:
+        found = _as_written(found, planned())
     named: dict[str, _Place] = {}
     for path, line, text in found:
         if project.classifier.classify(path).status != CURRENT:
@@ -55,6 +64,15 @@ def missing_zones(project: LoadedProject, prefixes: Sequence[str] = ()) -> list[
                                  f"{change.move.old} -> {change.move.new} needs the reverse zone {needed}, "
                                  f"which no current-state file names ({zone} is named here): declare it "
                                  "(a zone file and its server's zone statement)", text.strip()))
+    return out
+
+
+def _as_written(found: list[tuple[str, int, str]], planned: Planned) -> list[tuple[str, int, str]]:
+    """The work tree's lines naming `arpa`, with each file the sweep would change read as written."""
+    out = [(path, line, text) for path, line, text in found if path not in planned]
+    for path, written in sorted(planned.values()):
+        lines = written.decode("utf-8", "replace").splitlines()
+        out += [(path, number, text) for number, text in enumerate(lines, 1) if "arpa" in text.lower()]
     return out
 
 

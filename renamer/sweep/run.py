@@ -49,7 +49,7 @@ from renamer.sweep.past_lines import past_lines
 from renamer.sweep.pins import stale_manifest_pins, with_references
 from renamer.sweep.pins_history import stale_history_pins
 from renamer.sweep.plan import Plan, plan_sweep, repo_relative, scan_repo
-from renamer.sweep.preview import diff_bytes
+from renamer.sweep.preview import diff_bytes, planned_files
 from renamer.sweep.refusals import inventory_refusals, refuse
 from renamer.sweep.results import (
     Ask,
@@ -157,7 +157,9 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                              hooks=hooks)
         if sha:
             applied = replace(applied, commits=(*applied.commits, sha))
-    missing = len(missing_zones(project, prefixes)) if applied is not None else 0  # verify fails on them
+    # verify fails on them; a dry run reads the files as the sweep would write them (f28, finding 17)
+    planned = None if applied is not None else lambda: planned_files(plan)
+    missing = len(missing_zones(project, prefixes, planned))
     summary = Summary.of(plan)
     if dry_run:
         summary = replace(summary, past=past_lines(project.root, plan.scan.files, project.config.cutover,

@@ -46,6 +46,7 @@ from renamer.escapes import escaped_matches, might_escape, might_hold_escape
 from renamer.formats import Format, format_of, zone
 from renamer.formats.dns_config import names_dns
 from renamer.formats.server_zones import presentation_config
+from renamer.markdown_joins import markdown_joined_matches
 from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
@@ -580,6 +581,8 @@ class FileScanner:
             matches = encoded_matches(data, matches, self.matcher.find, self.matcher.needles)
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
+            # `` `10.0.48.`**`1`** ``: a Markdown page's value split by its inline markup (f28, finding 22)
+            matches = markdown_joined_matches(self.matcher, data, matches, rel)
             matches = default_joined_matches(self.matcher, data, matches)
             matches, templated = templated_matches(data, matches, self.matcher.hosts, self.definitions)
             if status == CURRENT:  # a reference to a renamed key follows it, or says why not

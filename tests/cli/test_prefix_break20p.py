@@ -63,7 +63,7 @@ def test_a_broadcast_into_a_network_without_one_is_a_residual(repo: Repo, run: R
     assert (root / "network/p2p.network").read_text() == "[Address]\nAddress=10.0.60.1/31\nBroadcast=10.0.48.3\n"
     assert (root / "cisco.cfg").read_text() == files["cisco.cfg"]
     out = run(root, "verify").stdout
-    assert ("network/p2p.network:3:11: residual (broadcast): 10.0.48.3 -> 10.0.48.3: the broadcast address of 10.0.48.0/30, "
+    assert ("network/p2p.network:3:11: residual (broadcast): 10.0.48.3: the broadcast address of 10.0.48.0/30, "
             "which becomes 10.0.60.0/31, a network with no broadcast address") in out, out
     assert "cisco.cfg:2:23: residual (broadcast): 10.0.50.7" in out, out
     assert "cisco.cfg:3:6: residual (broadcast): 10.0.48.3" in out, out

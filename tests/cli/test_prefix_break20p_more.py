@@ -111,7 +111,7 @@ def test_length_keys_known_by_their_name_follow_or_are_said(repo: Repo, run: Run
     checked = run(root, "verify")
     assert checked.exit_code == 1
     out = checked.stdout
-    assert "host_vars/h.yml:2:13: residual (mask): 24 -> 24 [lan_prefix]: 24 spells the old length" in out, out
+    assert "host_vars/h.yml:2:13: residual (mask): 24 -> 23 [lan_prefix]: 24 spells the old length" in out, out
     assert "verify: FAILED: 1 residual" in out, out
 
 
@@ -130,7 +130,7 @@ def test_a_mask_residual_verify_reports_before_the_sweep_it_reports_after(repo: 
     root = repo(files, config=_config("10.9.0.0/24: 10.10.0.0/23, 10.0.48.0/29: 10.0.48.0/28"), allowlist=ALLOW)
     residuals = ["h.yml:2:13: residual (mask): 24", "dhcp.yml:3:12: residual (mask): 255.255.255.0",
                  "grow.yml:2:7: residual (mask): 255.255.255.248", "two.yml:4:12: residual (mask): 255.255.255.0",
-                 "residual (mask): 255.255.255.0 -> 255.255.255.0: 255.255.255.0 follows addresses of more than one"]
+                 "residual (mask): 255.255.255.0: 255.255.255.0 follows addresses of more than one"]
     before = run(root, "verify").stdout
     for where in residuals:
         assert where in before, (where, before)
@@ -167,7 +167,7 @@ def test_hex_netmasks_follow_like_dotted_ones(repo: Repo, run: Run) -> None:
     assert (root / "lone.conf").read_text() == "gw=10.10.0.1\n\nmask=0xffffff00\n"
     assert (root / "super.conf").read_text() == files["super.conf"]
     out = run(root, "verify").stdout
-    assert "lone.conf:3:6: residual (mask): 0xffffff00 -> 0xffffff00" in out, out
+    assert "lone.conf:3:6: residual (mask): 0xffffff00" in out, out
     assert "super.conf:1:5: residual (supernet): 10.9.0.0" in out, out
     assert "verify: FAILED: 2 residual" in out, out
 
@@ -222,7 +222,7 @@ def test_rfc3442_route_bytes_follow_or_are_said(repo: Repo, run: Run, tmp_path: 
         "/ip dhcp-server option add code=121 name=routes value=0x170a0a000a0a0001\n"
     assert (root / "bad.conf").read_text() == files["bad.conf"]
     out = run(root, "verify").stdout
-    assert "bad.conf:1:40: residual (mask): 24, 10, 9, 0, 10, 9 -> 24, 10, 9, 0, 10, 9: an RFC 3442 route list" in out, out
+    assert "bad.conf:1:40: residual (mask): 24, 10, 9, 0, 10, 9: an RFC 3442 route list" in out, out
     root = make_repo(tmp_path / "shrink", {"dhcpd.conf": "option rfc3442-classless-static-routes 24, 10, 9, 0, 10, 9, 0, 200;\n"},
                      config=_config("10.9.0.0/24: 10.9.0.0/25"), allowlist=ALLOW)
     before = snapshot(root)

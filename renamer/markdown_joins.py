@@ -1,0 +1,85 @@
+"""Old values a Markdown page spells only across its inline markup (f28, finding 22).
+
+A page that wants one part of an address to stand out writes it in pieces: `` `10.0.48.`**`1`** ``,
+`` `fdad:bad:ba55:`**`4200`**`::/56` ``, `10.0.48.**1**`, `~~10.0.48~~.1`. A reader sees one address
+(the rendered page shows `10.0.48.1`), the bytes spell none: the sweep wrote nothing there while it
+rewrote the whole addresses of the same list, and the page ended up naming the old network and the
+new one side by side, verify OK. Here the page is read with its inline markup removed (backticks,
+`*` and `**`, `~~`, and an underscore run touching one of them): an old value the joined text
+spells across a removed piece (not merely beside it) is refused `split`, as a name split by quotes
+is (decoded.py): which piece the new value goes in is the author's choice. A whole value in one
+code span is matched as ever (the sweep rewrites `` `10.0.48.222` ``); a moved network's head that
+is all of a code span (`` `10.0.48` ``, `` `fdad:bad:ba55` ``) is prefix_values.py's.
+
+Only Markdown files (`.md`, `.markdown`, `.mdx`, `.mkd`); a file is joined only where markup stands
+between two characters of an address and the page without its markup holds a needle (one regular
+expression search and one `translate`, in C). A value the move leaves where it is (a grow in place
+keeps every address) is no old value: nothing to say.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from renamer.decoded import Finder
+from renamer.occurrences import Match
+
+_SUFFIXES = (".md", ".markdown", ".mdx", ".mkd")
+# Inline markup a reader never sees as text: code-span backticks, emphasis, strikethrough, and an
+# underscore run (emphasis) only where it touches one of them (`__`+backtick), never inside a word.
+_MARKUP = re.compile(rb"`+|\*+|~~|(?<=[`*~])_+|_+(?=[`*~])")
+_MARKUP_BYTES = b"`*~"
+# Markup between two characters an address may hold: where a value can be split.
+_BETWEEN = re.compile(rb"[0-9A-Fa-f.:](?:`+|\*+|~~|_+)+[0-9A-Fa-f.:]")
+
+
+def is_markdown(rel: str) -> bool:
+    return rel.lower().endswith(_SUFFIXES)
+
+
+def might_join(finder: Finder, data: bytes, rel: str) -> bool:
+    """Could removing the inline markup of a Markdown page make an old value's needle appear, or
+    continue one? Markup must stand between two characters of an address (`10.0.48.**1`, a
+    backtick then `**`) and the joined page hold a needle."""
+    if not is_markdown(rel) or not any(c in data for c in (b"`", b"*", b"~~")):
+        return False
+    if _BETWEEN.search(data) is None:
+        return False
+    text = data.translate(None, _MARKUP_BYTES)
+    return any(needle in text for needle in finder.needles)
+
+
+def joined(data: bytes) -> tuple[bytes, list[int]]:
+    """`data` with its inline markup removed, and where each removed byte was cut in the joined
+    bytes (in order)."""
+    parts, cuts, last, removed = [], [], 0, 0
+    for x in _MARKUP.finditer(data):
+        parts.append(data[last:x.start()])
+        cuts += [x.start() - removed] * (x.end() - x.start())
+        removed += x.end() - x.start()
+        last = x.end()
+    parts.append(data[last:])
+    return b"".join(parts), cuts
+
+
+def markdown_joined_matches(finder: Finder, data: bytes, matches: list[Match], rel: str) -> list[Match]:
+    """`matches` with every old value a Markdown page spells across inline markup, refused `split`."""
+    if not might_join(finder, data, rel):
+        return matches
+    text, cuts = joined(data)
+    added: list[Match] = []
+    for m in finder.find(text):
+        # Markup cut inside the match (not at its edges): the pieces of one value.
+        first, last = bisect.bisect_right(cuts, m.start), bisect.bisect_left(cuts, m.end)
+        if first >= last or m.refused == "split":
+            continue
+        note = (f"`{m.old}` spelled across Markdown markup (code spans, emphasis): the rendered page "
+                "reads it whole, the bytes spell no old value; which piece the new value goes in is the "
+                "author's: rewrite the line by hand")
+        added.append(Match(m.start + first, m.end + last, m.old, m.new, m.kind, m.derived, refused="split",
+                           note=note))
+    if not added:
+        return matches
+    kept = [m for m in matches if not any(a.start < m.end and m.start < a.end for a in added)]
+    return sorted([*kept, *added], key=lambda m: m.start)

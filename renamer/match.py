@@ -37,7 +37,9 @@ from renamer import (
     image_refs,
     name_starts,
     own_storage,
+    prefix_lists,
     prefix_moves,
+    prefix_pools,
     prefix_values,
     templated_names,
     tool_names,
@@ -484,7 +486,20 @@ class Matcher:
             found = self._classless_names(data, found)
         if (self._v4_nets or self._v4_pairs) and any(n in data for n in classless_routes.NEEDLES):
             found = self._classless_routes(data, found)
+        if self._resized:
+            found = self._with_pools(data, found)
         return found
+
+    def _with_pools(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """Pools, bounds and sets tied to a resized network by a key of their own (prefix_pools.py,
+        prefix_lists.py: t26-33 findings 05, 06, 08, 10, 11, 20): each hit takes the place of any
+        match over it (a prefix-list entry's network is left with its bounds, never alone)."""
+        hits = [*prefix_pools.pool_hits(data, self._moves), *prefix_lists.list_hits(data, self._moves)]
+        if not hits:
+            return matches
+        kept = [m for m in matches if not any(m.start < h.end and h.start < m.end for h in hits)]
+        added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits]
+        return sorted([*kept, *added], key=lambda m: m.start)
 
     def _classless_routes(self, data: bytes, matches: list[Match]) -> list[Match]:
         """RFC 3442 routes as bytes (`option rfc3442-classless-static-routes 24, 10, 9, 0, 10, 9, 0,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from renamer.errors import UnsafeError
 from renamer.names import IPNetwork, parse_address
 from renamer.prefix_moves import OUTSIDE, PrefixMove
+from renamer.prefix_pools import TOOL
 from renamer.sweep.model import RESIDUAL, ScanResult
 from renamer.words import plural
 
@@ -55,6 +56,8 @@ def refusals(scan: ScanResult) -> list[Refusal]:
             if ref.status == RESIDUAL and ref.reason == OUTSIDE:
                 why = (ref.note or "").split("; ")[0]
                 out.append(Refusal(result.path, ref.line, f"{SHRINK}: {why}"))
+            elif ref.status == RESIDUAL and ref.reason == TOOL:  # a length its tool refuses (prefix_pools.py)
+                out.append(Refusal(result.path, ref.line, f"{TOOL}: {ref.note or ''}"))
     return out
 
 

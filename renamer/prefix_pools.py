@@ -1,0 +1,426 @@
+"""Pools and lengths tied to a resized network by a key the resize does not rewrite, pure and I/O free.
+
+A network move that changes the length (`renames.networks`, prefix_moves.py) rewrites the network,
+its addresses and its own length; these numbers stand beside it under keys of their own and keep
+their meaning only while the length does (t26-33 findings 05, 06, 11, 20):
+
+* a DHCP pool written as an offset and a size from the network address (systemd-networkd's
+  `[DHCPServer] PoolOffset=`/`PoolSize=`; OpenWrt's `option start`/`option limit`, read across files
+  by sweep/uci_pools.py with `pool_problem`): a shrink that leaves the pool past the new network's
+  last host is refused as an address in use outside it (`outside-prefix`);
+* Kea's DHCPv6 `pd-pools` (`prefix`, `prefix-len`, `delegated-len`): a `prefix-len` that would pass
+  its `delegated-len` makes a pool Kea refuses to load (`tool-refuses`, a refusal); one a shrink
+  leaves valid delegates fewer prefixes than before (a `mask` residual saying how many);
+* Kubernetes lengths tied to a pool: Calico's `blockSize`, MetalLB's `aggregationLength`(`V6`),
+  kube-controller-manager's `node-cidr-mask-size` (kubeadm, k3s, `--node-cidr-mask-size=`), Cilium's
+  cluster-pool mask size: one shorter than the new pool is refused by its project (`tool-refuses`);
+  a node mask a shrink leaves valid gives fewer nodes a range (a `mask` residual);
+* Kea's `option-data` entry named `subnet-mask` (or `code: 1`) inside the `subnet4` entry whose
+  `subnet` is the moved network: its `data` is that network's mask and follows, as ISC dhcpd's
+  `option subnet-mask` inside `subnet ... {}` does; `broadcast-address` (`code: 28`) likewise
+  follows to the new broadcast address, however its name and data lines are laid out.
+
+Each is a `prefix_moves.LengthHit`: `Matcher._with_pools` puts it in place of any match over it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator, Sequence
+
+from renamer.names import IPNetwork
+from renamer.prefix_moves import MASK, OUTSIDE, LengthHit, PrefixMove
+
+TOOL = "tool-refuses"  # Match.refused: the new length makes the file one its own tool refuses to load
+
+_CIDR = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
+                   rb"/([0-9]{1,3})(?![0-9])")
+_QUAD = re.compile(rb"(?<![0-9A-Za-z.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
+
+
+def _network(text: bytes) -> IPNetwork | None:
+    try:
+        return ipaddress.ip_network(text.decode("ascii"), strict=False)
+    except ValueError:
+        return None
+
+
+def _address(text: bytes) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.decode("ascii"))
+    except ValueError:
+        return None
+
+
+def _line_of(data: bytes, pos: int) -> tuple[int, int]:
+    start = data.rfind(b"\n", 0, pos) + 1
+    end = data.find(b"\n", pos)
+    return start, len(data) if end < 0 else end
+
+
+# -- which side of a move a network literal names ------------------------------------------------
+
+def _named_move(net: IPNetwork, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
+    """The resized move whose old network `net` is (False: before the sweep), or whose new network
+    it is (True: a file the sweep has written), or None."""
+    for move in moves:
+        if not move.resized or net.version != move.old.version:
+            continue
+        if net == move.old:
+            return move, False
+        if net == move.new:
+            return move, True
+    return None
+
+
+def _address_move(address: ipaddress.IPv4Address | ipaddress.IPv6Address, length: int,
+                  moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
+    """The resized move an interface address with its length (`Address=192.168.1.1/24`) stands in:
+    the old network at the old length, or the new network at the new length."""
+    for move in moves:
+        if not move.resized or address.version != move.old.version:
+            continue
+        if address in move.old and length == move.old.prefixlen:
+            return move, False
+        if address in move.new and length == move.new.prefixlen:
+            return move, True
+    return None
+
+
+# -- 05: a DHCP pool as an offset and a size -------------------------------------------------------
+
+def _hosts_end(net: IPNetwork) -> int:
+    """The offset past the last host of an IPv4 network (its broadcast address is none)."""
+    return net.num_addresses - (1 if net.version == 4 and net.prefixlen <= 30 else 0)
+
+
+def pool_problem(move: PrefixMove, offset: int, size: int | None, written: str) -> str | None:
+    """Why a pool of `size` addresses (None: up to the network's end) from `offset` into the moved
+    network has no place in the new one, where it had one in the old one; None where it fits."""
+    last = offset + size - 1 if size is not None else None
+
+    def fits(net: IPNetwork) -> bool:
+        end = _hosts_end(net)
+        return offset < end and (last is None or last < end)
+
+    if fits(move.new) or not fits(move.old):
+        return None
+    first = move.old.network_address + offset
+    span = f"{first}-{move.old.network_address + last}" if last is not None else f"from {first}"
+    return (f"{written}: the DHCP pool {span} of {move.old} lies {offset} to "
+            f"{last if last is not None else _hosts_end(move.old) - 1} addresses into it, and {move.new}'s "
+            f"hosts end {_hosts_end(move.new) - 1} addresses into it (the pool counts from the network "
+            "address): set the pool's offset and size by hand to fit, or choose a longer new network")
+
+
+_SECTION = re.compile(rb"(?m)^[ \t]*\[([A-Za-z0-9]+)\][ \t]*$")
+_NETWORKD_ADDRESS = re.compile(rb"(?m)^[ \t]*(Address|ServerAddress)[ \t]*=[ \t]*([0-9.]+)/([0-9]{1,2})"
+                               rb"[ \t]*$")
+_NETWORKD_POOL = re.compile(rb"(?m)^[ \t]*(PoolOffset|PoolSize)[ \t]*=[ \t]*([0-9]{1,10})[ \t]*$")
+
+
+def _sections(data: bytes) -> list[tuple[bytes, int, int]]:
+    """An INI file's sections: (name, start, end)."""
+    heads = list(_SECTION.finditer(data))
+    return [(h.group(1), h.end(), heads[i + 1].start() if i + 1 < len(heads) else len(data))
+            for i, h in enumerate(heads)]
+
+
+def networkd_pools(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """systemd-networkd's `[DHCPServer] PoolOffset=`/`PoolSize=` against the network of the file's
+    `ServerAddress=`, else its first IPv4 `Address=` (the server's own address, as networkd takes it)."""
+    if b"[DHCPServer]" not in data or b"Pool" not in data:
+        return
+    sections = _sections(data)
+    server = [m for name, s, e in sections if name == b"DHCPServer"
+              for m in _NETWORKD_ADDRESS.finditer(data, s, e) if m.group(1) == b"ServerAddress"]
+    addresses = [m for name, s, e in sections if name in (b"Network", b"Address")
+                 for m in _NETWORKD_ADDRESS.finditer(data, s, e) if m.group(1) == b"Address"]
+    chosen = (server or addresses)[:1]
+    found = None
+    if chosen:
+        address = _address(chosen[0].group(2))
+        if address is not None:
+            found = _address_move(address, int(chosen[0].group(3)), moves)
+    if found is None:
+        return
+    move = found[0]
+    for name, s, e in sections:
+        if name != b"DHCPServer":
+            continue
+        keys = {m.group(1): m for m in _NETWORKD_POOL.finditer(data, s, e)}
+        if not keys:
+            continue
+        offset = int(keys[b"PoolOffset"].group(2)) if b"PoolOffset" in keys else 1
+        size = int(keys[b"PoolSize"].group(2)) if b"PoolSize" in keys else None
+        at = keys.get(b"PoolSize") or keys[b"PoolOffset"]
+        written = " ".join(f"{k.decode()}={v.group(2).decode()}" for k, v in sorted(keys.items()))
+        why = pool_problem(move, offset, size, written)
+        if why is not None:
+            text = at.group(2).decode()
+            yield LengthHit(at.start(2), at.end(2), text, text, OUTSIDE, why)
+
+
+# -- nesting: the entries around a place (JSON objects by their braces, YAML blocks by indentation) --
+
+_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[{}]')
+
+
+def _objects(data: bytes) -> list[tuple[int, int]]:
+    """Each `{...}` of the file (strings skipped), or none where the braces do not pair up."""
+    stack: list[int] = []
+    out = []
+    for x in _TOKENS.finditer(data):
+        if x.group() == b"{":
+            stack.append(x.start())
+        elif x.group() == b"}":
+            if not stack:
+                return []
+            out.append((stack.pop(), x.end()))
+    return out if not stack else []
+
+
+def _blocks(data: bytes, pos: int) -> list[tuple[int, int]]:
+    """The indentation blocks around `pos`, innermost first: each from a line less indented than
+    the one before it to the last line after `pos` indented more than that line."""
+    out = []
+    start, _ = _line_of(data, pos)
+    line = data[start:_line_of(data, start)[1]]
+    indent = len(line) - len(line.lstrip(b" \t"))
+    at = start
+    while at > 0 and indent > 0:
+        prev_start = data.rfind(b"\n", 0, at - 1) + 1
+        prev = data[prev_start:at - 1]
+        at = prev_start
+        if not prev.strip() or prev.lstrip().startswith(b"#"):
+            continue
+        own = len(prev) - len(prev.lstrip(b" \t"))
+        if own >= indent:
+            continue
+        indent = own
+        end = _line_of(data, pos)[1]
+        while end < len(data):
+            nxt_end = _line_of(data, end + 1)[1]
+            nxt = data[end + 1:nxt_end]
+            indented = len(nxt) - len(nxt.lstrip(b" \t"))
+            if nxt.strip() and not nxt.lstrip().startswith(b"#") and indented <= own:
+                break
+            end = nxt_end
+        out.append((prev_start, end))
+    return out
+
+
+def _around(data: bytes, pos: int, objects: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The entries around `pos`, innermost first: braces and indentation blocks together."""
+    spans = [o for o in objects if o[0] < pos < o[1]] + _blocks(data, pos)
+    return sorted(set(spans), key=lambda s: s[1] - s[0])
+
+
+def _key(name: bytes) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![A-Za-z0-9_-])[\"']?" + name + rb"[\"']?[ \t]*:[ \t]*[\"']?([^\"',}\s]+)")
+
+
+_NAME_KEY = _key(rb"name")
+_CODE_KEY = _key(rb"code")
+_DATA_KEY = _key(rb"data")
+_SUBNET_KEY = _key(rb"subnet")
+_PREFIX_KEY = _key(rb"prefix")
+_PREFIX_LEN_KEY = _key(rb"prefix[-_]len")
+_DELEGATED_KEY = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?delegated[-_]len[\"']?[ \t]*:[ \t]*[\"']?([0-9]{1,3})")
+
+
+def _one(pattern: re.Pattern[bytes], data: bytes, span: tuple[int, int]) -> re.Match[bytes] | None:
+    found = list(pattern.finditer(data, *span))
+    return found[0] if len(found) == 1 else None
+
+
+# -- 06: Kea DHCPv6 pd-pools -----------------------------------------------------------------------
+
+def pd_pools(data: bytes, moves: Sequence[PrefixMove], objects: list[tuple[int, int]]) -> Iterator[LengthHit]:
+    """Each pd-pool (`prefix`, `prefix-len`, `delegated-len` in one entry) whose prefix is a resized
+    network: a `prefix-len` past `delegated-len` is refused (Kea will not load it), one a shrink
+    leaves valid is a `mask` residual (fewer prefixes to delegate)."""
+    if b"delegated" not in data:
+        return
+    for x in _DELEGATED_KEY.finditer(data):
+        entry = next((s for s in _around(data, x.start(), objects)
+                      if _one(_PREFIX_LEN_KEY, data, s) is not None
+                      and _one(_PREFIX_KEY, data, s) is not None), None)
+        if entry is None:
+            continue
+        length, prefix = _one(_PREFIX_LEN_KEY, data, entry), _one(_PREFIX_KEY, data, entry)
+        assert length is not None and prefix is not None
+        if not length.group(1).isdigit():
+            continue
+        net = _network(prefix.group(1) + b"/" + length.group(1))
+        found = _named_move(net, moves) if net is not None and net.version == 6 else None
+        if found is None:
+            continue
+        move, _ = found
+        delegated, text = int(x.group(1)), length.group(1).decode()
+        if delegated < move.new.prefixlen:
+            yield LengthHit(length.start(1), length.end(1), text, text, TOOL,
+                            f"the pd-pool {move.old} delegating /{delegated} prefixes would become "
+                            f"{move.new}: "
+                            f"Kea refuses a pd-pool whose delegated-len ({delegated}) is shorter than its "
+                            f"prefix-len ({move.new.prefixlen}): set delegated-len by hand (at least "
+                            f"{move.new.prefixlen}), or choose a longer new network")
+        elif move.new.prefixlen > move.old.prefixlen:
+            yield LengthHit(length.start(1), length.end(1), text, text, MASK,
+                            f"the pd-pool {move.old} delegates {2 ** (delegated - move.old.prefixlen)} "
+                            f"/{delegated} prefixes, as {move.new} it would delegate "
+                            f"{2 ** (delegated - move.new.prefixlen)}: clients holding the others lose them: "
+                            "decide delegated-len and prefix-len by hand")
+
+
+# -- 11: Kubernetes lengths tied to a pool ---------------------------------------------------------
+
+# (the length key, the keys that name its pool, what the length is, its project's rule, a shrink's
+# fewer units matter: a residual)
+_KUBE = [
+    (rb"blockSize", rb"cidr", "Calico's IPPool blockSize", "Calico refuses a pool shorter than its blocks "
+     "(the pool's prefix length must be at most blockSize)", False),
+    (rb"aggregationLength(?:V6)?", rb"addresses", "MetalLB's BGPAdvertisement aggregationLength",
+     "MetalLB refuses an aggregation length shorter than a pool's prefix", False),
+    (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|node_cidr_mask_size",
+     rb"(?:--)?cluster-cidr|clusterCIDR|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
+     rb"|podCIDR|pod_cidr", "kube-controller-manager's node-cidr-mask-size",
+     "kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
+    (rb"clusterPoolIPv[46]MaskSize|cluster-pool-ipv[46]-mask-size",
+     rb"clusterPoolIPv[46]PodCIDRList|clusterPoolIPv[46]PodCIDR|cluster-pool-ipv[46]-cidr",
+     "Cilium's cluster-pool mask size", "Cilium refuses a per-node mask shorter than the pool's", True),
+]
+_KUBE_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
+                          rb")[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.])")
+_DOCUMENT = re.compile(rb"(?m)^---[ \t]*$")
+_LIST_LINES = 20  # a pool key's list: the lines after it, at most
+
+
+def _pools_named(data: bytes, keys: re.Pattern[bytes], start: int, end: int) -> list[IPNetwork]:
+    """The networks the pool keys in [start, end) name: on the key's line (`cidr: 10.0.48.0/24`,
+    `--cluster-cidr=...`, a flow list) and in the list lines under it."""
+    out = []
+    for key in keys.finditer(data, start, end):
+        line_start, line_end = _line_of(data, key.start())
+        stop = line_end
+        own = len(data[line_start:key.start()]) - len(data[line_start:key.start()].lstrip(b" \t-"))
+        for _ in range(_LIST_LINES):
+            if stop >= end:
+                break
+            nxt_start, nxt_end = stop + 1, _line_of(data, stop + 1)[1]
+            nxt = data[nxt_start:nxt_end]
+            if not nxt.lstrip().startswith(b"-") or len(nxt) - len(nxt.lstrip(b" \t")) < own:
+                break
+            stop = nxt_end
+        out += [n for x in _CIDR.finditer(data, key.end(), stop) if (n := _network(x.group())) is not None]
+    return out
+
+
+def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """Each Kubernetes length tied to a pool (`_KUBE`) in a document (else the file) whose pool keys
+    name one resized network of its family."""
+    if not any(w in data for w in (b"blockSize", b"aggregationLength", b"mask-size", b"MaskSize",
+                                   b"mask_size")):
+        return
+    bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
+    for x in _KUBE_LENGTH.finditer(data):
+        rule = next(r for r in _KUBE if re.fullmatch(r[0], x.group(1)))
+        keys = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + rule[1] + rb")[\"']?[ \t]*[:=]")
+        value = int(x.group(2))
+        family = 6 if b"6" in x.group(1) or value > 32 else 4
+        low = max(b for b in bounds if b <= x.start())
+        high = min(b for b in bounds if b > x.start())
+        pools = [n for n in _pools_named(data, keys, low, high) if n.version == family]
+        if not pools and (low, high) != (0, len(data)):
+            pools = [n for n in _pools_named(data, keys, 0, len(data)) if n.version == family]
+        named = {_named_move(n, moves) for n in pools}
+        if len(named) != 1 or None in named:
+            continue
+        found = named.pop()
+        assert found is not None
+        move = found[0]
+        text, what = x.group(2).decode(), rule[2]
+        if value < move.new.prefixlen:
+            yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
+                            f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
+                            f"{rule[3]}: "
+                            f"set it by hand (at least {move.new.prefixlen}), or choose a longer new network")
+        elif rule[4] and move.new.prefixlen > move.old.prefixlen:
+            yield LengthHit(x.start(2), x.end(2), text, text, MASK,
+                            f"{what} {value} is tied to the pool {move.old}, which holds "
+                            f"{2 ** (value - move.old.prefixlen)} /{value} ranges, as {move.new} it holds "
+                            f"{2 ** (value - move.new.prefixlen)}, one a node: decide the mask size by hand")
+
+
+# -- 20: Kea option-data inside the moved subnet's entry -------------------------------------------
+
+_MASK_NAMES = (b"subnet-mask", b"1")
+_BROADCAST_NAMES = (b"broadcast-address", b"28")
+
+
+Spans = list[tuple[int, int]]
+
+
+def _option(data: bytes, pos: int, objects: Spans) -> tuple[bytes, Spans] | None:
+    """The option-data entry's name (or code) around `pos` (its `data:` value), and the entries around it."""
+    around = _around(data, pos, objects)
+    for i, span in enumerate(around):
+        if len(list(_DATA_KEY.finditer(data, *span))) != 1:
+            return None  # an entry of several options: no one name is this data's
+        name = _one(_NAME_KEY, data, span) or _one(_CODE_KEY, data, span)
+        if name is not None:
+            return name.group(1), around[i + 1:]
+    return None
+
+
+def _subnet_move(data: bytes, around: Spans, moves: Sequence[PrefixMove]) -> PrefixMove | None:
+    """The move whose old network is the `subnet` of the innermost entry around that names one."""
+    for span in around:
+        subnets = list(_SUBNET_KEY.finditer(data, *span))
+        if not subnets:
+            continue
+        if len(subnets) > 1:
+            return None
+        net = _network(subnets[0].group(1))
+        found = _named_move(net, moves) if net is not None else None
+        return found[0] if found is not None and not found[1] else None
+    return None
+
+
+def kea_options(data: bytes, moves: Sequence[PrefixMove], objects: Spans) -> Iterator[LengthHit]:
+    """A Kea option-data `subnet-mask` (code 1) or `broadcast-address` (code 28) whose data is the
+    moved subnet's old mask or broadcast address, inside the entry whose `subnet` is that network."""
+    if b"data" not in data or b"subnet" not in data:
+        return
+    for x in _DATA_KEY.finditer(data):
+        value = x.group(1)
+        if _QUAD.fullmatch(value) is None:
+            continue
+        option = _option(data, x.start(), objects)
+        if option is None or option[0] not in (*_MASK_NAMES, *_BROADCAST_NAMES):
+            continue
+        move = _subnet_move(data, option[1], moves)
+        if move is None or move.old.version != 4:
+            continue
+        text = value.decode()
+        if option[0] in _MASK_NAMES and text == str(move.old.netmask):
+            yield LengthHit(x.start(1), x.end(1), text, str(move.new.netmask), None,
+                            f"the subnet-mask option of its subnet entry, {move.old}, which becomes "
+                            f"{move.new}")
+        elif option[0] in _BROADCAST_NAMES and move.is_broadcast(ipaddress.IPv4Address(text)) \
+                and move.new_has_broadcast:
+            yield LengthHit(x.start(1), x.end(1), text, str(move.new.broadcast_address), None,
+                            f"the broadcast-address option of its subnet entry, {move.old}, which becomes "
+                            f"{move.new}")
+
+
+def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
+    """Every hit of this module's rules in one file, in order."""
+    resized = [m for m in moves if m.resized]
+    if not resized:
+        return []
+    objects = _objects(data) if b"{" in data else []
+    hits = [*networkd_pools(data, resized), *pd_pools(data, resized, objects), *kube_lengths(data, resized),
+            *kea_options(data, resized, objects)]
+    return sorted(hits, key=lambda h: h.start)

@@ -498,7 +498,8 @@ class Matcher:
         if not hits:
             return matches
         kept = [m for m in matches if not any(m.start < h.end and h.start < m.end for h in hits)]
-        added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits]
+        added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
+                 if h.refused != prefix_pools.DROP]
         return sorted([*kept, *added], key=lambda m: m.start)
 
     def _classless_routes(self, data: bytes, matches: list[Match]) -> list[Match]:

@@ -6,7 +6,7 @@
   under a resize the network's length moves and they do not. Where the new length passes a bound
   (`10.0.60.0/26 ge 25`), FRR and IOS refuse the line: the sweep is refused (`tool-refuses`). Where
   it does not, the entry now selects other prefixes than before, or the same ones by chance: a
-  `mask` residual over the whole entry (network and bounds), never the network alone. Bounds that
+  `tied-length` residual over the whole entry (network and bounds), never the network alone. Bounds that
   mean "every prefix inside" whatever the length (`le 32`, `ge 32`, `le 128`; `orlonger`, `longer`,
   `exact`) keep their meaning: the network follows as anywhere.
 * **Interval sets.** A named nftables set with `flags interval` (and no `auto-merge`) refuses two
@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterator, Sequence
 
 from renamer.names import IPNetwork
-from renamer.prefix_moves import MASK, LengthHit, PrefixMove
-from renamer.prefix_pools import TOOL
+from renamer.prefix_moves import LengthHit, PrefixMove
+from renamer.prefix_pools import TIED, TOOL
 
 _NET = rb"((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:]*)/([0-9]{1,3})"
 # FRR / IOS / EOS: `[ip|ipv6] prefix-list NAME [seq N] permit|deny NET/LEN [ge A] [le B]`, `seq N permit ...`
@@ -62,22 +62,23 @@ def _bounds_hit(start: int, end: int, text: str, move: PrefixMove, after: bool, 
     if (ge is None or ge == top) and (le is None or le == top):
         return None  # every prefix inside: the same meaning at any length
     new_len = move.new.prefixlen
-    bad = [f"{word} {bound}" for word, bound in (("ge", ge), ("le", le))
-           if bound is not None and bound < new_len]
+    bad = [f"/{bound}" for bound in (ge, le) if bound is not None and bound < new_len]
     if bad:
         return LengthHit(start, end, text, text, TOOL,
                          f"`{text}`: {spelled} are prefix lengths of their own, and {move.new}'s length "
-                         f"{new_len} passes {' and '.join(bad)}: FRR and Cisco IOS refuse the entry (the "
+                         f"{new_len} passes {' and '.join(bad)}: the router refuses the entry (FRR: the "
                          "network's length must not exceed ge and le), write the entry by hand")
     if after:
         return None  # written already (by hand, or the bounds fit the new network)
     shift = new_len - move.old.prefixlen
     kept = " ".join(f"{w} {b + shift}" for w, b in (("ge", ge), ("le", le))
                     if b is not None and b + shift <= move.new.max_prefixlen)
-    return LengthHit(start, end, text, text, MASK,
+    return LengthHit(start, end, text, text, TIED,
                      f"`{text}`: {spelled} count from no length, and {move.old} becomes {move.new}: "
                      "the entry would select other prefixes than it did (the same distance from the new "
-                     f"length: {kept or 'none fits'}), write the entry by hand")
+                     f"length: {kept or 'none fits'}"
+                     + ("; Cisco IOS refuses a ge equal to the length" if ge == new_len else "")
+                     + "), write the entry by hand")
 
 
 def prefix_list_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
@@ -100,7 +101,7 @@ def prefix_list_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Lengt
                 continue
             text = data[x.start(1):x.end()].decode()
             if x.group(5) is not None:
-                hit = _bounds_hit(x.start(1), x.end(), text, found[0], found[1], int(x.group(2)),
+                hit = _bounds_hit(x.start(1), x.end(), text, found[0], found[1], None,
                                   int(x.group(5)), "upto's length")
             else:
                 hit = _bounds_hit(x.start(1), x.end(), text, found[0], found[1], int(x.group(3)),

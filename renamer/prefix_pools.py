@@ -30,9 +30,11 @@ import re
 from collections.abc import Iterator, Sequence
 
 from renamer.names import IPNetwork
-from renamer.prefix_moves import MASK, OUTSIDE, LengthHit, PrefixMove
+from renamer.prefix_moves import OUTSIDE, LengthHit, PrefixMove
 
 TOOL = "tool-refuses"  # Match.refused: the new length makes the file one its own tool refuses to load
+TIED = "tied-length"  # Match.refused: a length tied to the network whose meaning the new length changes
+DROP = "-"  # a hit that only says another network owns what it covers: no match stands there
 
 _CIDR = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
                    rb"/([0-9]{1,3})(?![0-9])")
@@ -253,25 +255,44 @@ def pd_pools(data: bytes, moves: Sequence[PrefixMove], objects: list[tuple[int, 
         assert length is not None and prefix is not None
         if not length.group(1).isdigit():
             continue
-        net = _network(prefix.group(1) + b"/" + length.group(1))
-        found = _named_move(net, moves) if net is not None and net.version == 6 else None
+        address = _address(prefix.group(1))
+        if address is None or address.version != 6:
+            continue
+        found = _pd_state(address, int(length.group(1)), moves)
         if found is None:
             continue
-        move, _ = found
+        move, state = found
         delegated, text = int(x.group(1)), length.group(1).decode()
-        if delegated < move.new.prefixlen:
+        if state != "left" and delegated < move.new.prefixlen:
             yield LengthHit(length.start(1), length.end(1), text, text, TOOL,
                             f"the pd-pool {move.old} delegating /{delegated} prefixes would become "
                             f"{move.new}: "
                             f"Kea refuses a pd-pool whose delegated-len ({delegated}) is shorter than its "
                             f"prefix-len ({move.new.prefixlen}): set delegated-len by hand (at least "
                             f"{move.new.prefixlen}), or choose a longer new network")
-        elif move.new.prefixlen > move.old.prefixlen:
-            yield LengthHit(length.start(1), length.end(1), text, text, MASK,
+        elif state == "left" or (state == "before" and move.new.prefixlen > move.old.prefixlen):
+            yield LengthHit(length.start(1), length.end(1), text, text, TIED,
                             f"the pd-pool {move.old} delegates {2 ** (delegated - move.old.prefixlen)} "
                             f"/{delegated} prefixes, as {move.new} it would delegate "
                             f"{2 ** (delegated - move.new.prefixlen)}: clients holding the others lose them: "
                             "decide delegated-len and prefix-len by hand")
+
+
+def _pd_state(address: ipaddress.IPv6Address | ipaddress.IPv4Address, length: int,
+              moves: Sequence[PrefixMove]) -> tuple[PrefixMove, str] | None:
+    """A pd-pool's prefix and prefix-len against the moves: its old network ("before"), its new one
+    ("after": written, by the sweep or by hand), or the new address with the old length ("left": a
+    sweep wrote the prefix and left the length as the residual it was)."""
+    for move in moves:
+        if address.version != move.old.version or not move.resized:
+            continue
+        if address == move.old.network_address and length == move.old.prefixlen:
+            return move, "before"
+        if address == move.new.network_address and length == move.new.prefixlen:
+            return move, "after"
+        if address == move.new.network_address and length == move.old.prefixlen:
+            return move, "left"
+    return None
 
 
 # -- 11: Kubernetes lengths tied to a pool ---------------------------------------------------------
@@ -297,9 +318,12 @@ _DOCUMENT = re.compile(rb"(?m)^---[ \t]*$")
 _LIST_LINES = 20  # a pool key's list: the lines after it, at most
 
 
-def _pools_named(data: bytes, keys: re.Pattern[bytes], start: int, end: int) -> list[IPNetwork]:
-    """The networks the pool keys in [start, end) name: on the key's line (`cidr: 10.0.48.0/24`,
-    `--cluster-cidr=...`, a flow list) and in the list lines under it."""
+Placed = list[tuple[IPNetwork, int, int]]
+
+
+def _pools_named(data: bytes, keys: re.Pattern[bytes], start: int, end: int) -> Placed:
+    """The networks the pool keys in [start, end) name, with their places: on the key's line (`cidr:
+    10.0.48.0/24`, `--cluster-cidr=...`, a flow list) and in the list lines under it."""
     out = []
     for key in keys.finditer(data, start, end):
         line_start, line_end = _line_of(data, key.start())
@@ -313,13 +337,16 @@ def _pools_named(data: bytes, keys: re.Pattern[bytes], start: int, end: int) -> 
             if not nxt.lstrip().startswith(b"-") or len(nxt) - len(nxt.lstrip(b" \t")) < own:
                 break
             stop = nxt_end
-        out += [n for x in _CIDR.finditer(data, key.end(), stop) if (n := _network(x.group())) is not None]
+        out += [(n, x.start(), x.end()) for x in _CIDR.finditer(data, key.end(), stop)
+                if (n := _network(x.group())) is not None]
     return out
 
 
 def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
     """Each Kubernetes length tied to a pool (`_KUBE`) in a document (else the file) whose pool keys
-    name one resized network of its family."""
+    name one resized network of its family: one shorter than the new pool is refused; a node mask
+    a shrink leaves valid makes each pool literal of the old network a residual (the pool and its
+    mask decided together by hand, never the pool alone)."""
     if not any(w in data for w in (b"blockSize", b"aggregationLength", b"mask-size", b"MaskSize",
                                    b"mask_size")):
         return
@@ -331,26 +358,31 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
         family = 6 if b"6" in x.group(1) or value > 32 else 4
         low = max(b for b in bounds if b <= x.start())
         high = min(b for b in bounds if b > x.start())
-        pools = [n for n in _pools_named(data, keys, low, high) if n.version == family]
+        pools = [p for p in _pools_named(data, keys, low, high) if p[0].version == family]
         if not pools and (low, high) != (0, len(data)):
-            pools = [n for n in _pools_named(data, keys, 0, len(data)) if n.version == family]
-        named = {_named_move(n, moves) for n in pools}
-        if len(named) != 1 or None in named:
+            pools = [p for p in _pools_named(data, keys, 0, len(data)) if p[0].version == family]
+        named = {_named_move(p[0], moves) for p in pools}
+        moved = {found[0] for found in named if found is not None}
+        if len(moved) != 1 or None in named:
             continue
-        found = named.pop()
-        assert found is not None
-        move = found[0]
+        move = moved.pop()
         text, what = x.group(2).decode(), rule[2]
         if value < move.new.prefixlen:
             yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
                             f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
-                            f"{rule[3]}: "
-                            f"set it by hand (at least {move.new.prefixlen}), or choose a longer new network")
+                            f"{rule[3]}: set it by hand (at least {move.new.prefixlen}), or choose a longer "
+                            "new network")
         elif rule[4] and move.new.prefixlen > move.old.prefixlen:
-            yield LengthHit(x.start(2), x.end(2), text, text, MASK,
-                            f"{what} {value} is tied to the pool {move.old}, which holds "
-                            f"{2 ** (value - move.old.prefixlen)} /{value} ranges, as {move.new} it holds "
-                            f"{2 ** (value - move.new.prefixlen)}, one a node: decide the mask size by hand")
+            line = data.count(b"\n", 0, x.start()) + 1
+            for net, start, end in pools:
+                if net != move.old:
+                    continue
+                pool = data[start:end].decode()
+                yield LengthHit(start, end, pool, pool, TIED,
+                                f"{what} {value} (line {line}) is tied to the pool {move.old}, which "
+                                f"holds {2 ** (value - move.old.prefixlen)} /{value} ranges, as {move.new} "
+                                f"it would hold {2 ** (value - move.new.prefixlen)}, one a node: decide the "
+                                "pool and its mask size together by hand")
 
 
 # -- 20: Kea option-data inside the moved subnet's entry -------------------------------------------
@@ -374,23 +406,19 @@ def _option(data: bytes, pos: int, objects: Spans) -> tuple[bytes, Spans] | None
     return None
 
 
-def _subnet_move(data: bytes, around: Spans, moves: Sequence[PrefixMove]) -> PrefixMove | None:
-    """The move whose old network is the `subnet` of the innermost entry around that names one."""
+def _subnet_of(data: bytes, around: Spans) -> IPNetwork | None:
+    """The `subnet` of the innermost entry around that names one (None: none, or several)."""
     for span in around:
         subnets = list(_SUBNET_KEY.finditer(data, *span))
-        if not subnets:
-            continue
-        if len(subnets) > 1:
-            return None
-        net = _network(subnets[0].group(1))
-        found = _named_move(net, moves) if net is not None else None
-        return found[0] if found is not None and not found[1] else None
+        if subnets:
+            return _network(subnets[0].group(1)) if len(subnets) == 1 else None
     return None
 
 
 def kea_options(data: bytes, moves: Sequence[PrefixMove], objects: Spans) -> Iterator[LengthHit]:
     """A Kea option-data `subnet-mask` (code 1) or `broadcast-address` (code 28) whose data is the
-    moved subnet's old mask or broadcast address, inside the entry whose `subnet` is that network."""
+    moved subnet's old mask or broadcast address, inside the entry whose `subnet` is that network;
+    a `subnet-mask` inside another subnet's entry is that subnet's (`DROP`: no residual)."""
     if b"data" not in data or b"subnet" not in data:
         return
     for x in _DATA_KEY.finditer(data):
@@ -400,10 +428,16 @@ def kea_options(data: bytes, moves: Sequence[PrefixMove], objects: Spans) -> Ite
         option = _option(data, x.start(), objects)
         if option is None or option[0] not in (*_MASK_NAMES, *_BROADCAST_NAMES):
             continue
-        move = _subnet_move(data, option[1], moves)
-        if move is None or move.old.version != 4:
-            continue
+        net = _subnet_of(data, option[1])
+        found = _named_move(net, moves) if net is not None else None
         text = value.decode()
+        if net is not None and found is None and option[0] in _MASK_NAMES \
+                and not any(net.overlaps(m.old) or net.overlaps(m.new) for m in moves):
+            yield LengthHit(x.start(1), x.end(1), text, text, DROP, f"the subnet-mask option of {net}'s")
+            continue
+        if found is None or found[1] or found[0].old.version != 4:
+            continue
+        move = found[0]
         if option[0] in _MASK_NAMES and text == str(move.old.netmask):
             yield LengthHit(x.start(1), x.end(1), text, str(move.new.netmask), None,
                             f"the subnet-mask option of its subnet entry, {move.old}, which becomes "
@@ -420,7 +454,8 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     resized = [m for m in moves if m.resized]
     if not resized:
         return []
-    objects = _objects(data) if b"{" in data else []
+    keyed = b"delegated" in data or (b"data" in data and b"subnet" in data)  # the rules that read entries
+    objects = _objects(data) if keyed and b"{" in data else []
     hits = [*networkd_pools(data, resized), *pd_pools(data, resized, objects), *kube_lengths(data, resized),
             *kea_options(data, resized, objects)]
     return sorted(hits, key=lambda h: h.start)

@@ -57,7 +57,7 @@ def refusals(scan: ScanResult) -> list[Refusal]:
                 why = (ref.note or "").split("; ")[0]
                 out.append(Refusal(result.path, ref.line, f"{SHRINK}: {why}"))
             elif ref.status == RESIDUAL and ref.reason == TOOL:  # a length its tool refuses (prefix_pools.py)
-                out.append(Refusal(result.path, ref.line, f"{TOOL}: {ref.note or ''}"))
+                out.append(Refusal(result.path, ref.line, f"{TOOL}: {(ref.note or '').split('; ')[0]}"))
     return out
 
 

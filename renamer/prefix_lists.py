@@ -162,21 +162,41 @@ def _overlap(a: Interval, b: Interval) -> bool:
     return a[0] == b[0] and a[1] <= b[2] and b[1] <= a[2]
 
 
-def interval_set_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
-    """In each named interval set without auto-merge: an element that is a grown network (its old
-    one before the sweep, its new one after) overlapping a sibling it did not overlap before."""
-    grown = [m for m in moves if m.new.num_addresses > m.old.num_addresses]
-    if not grown or b"elements" not in data or b"interval" not in data:
-        return
+def _set_members(data: bytes) -> dict[bytes, list[tuple[int, int]]]:
+    """Each named set that refuses overlapping elements, with the spans of its element lists: one
+    declared with `flags interval` and no `auto-merge` (its `elements = { ... }`), and the `add
+    element FAMILY TABLE SET { ... }` commands of the file for it, or for a set declared elsewhere
+    (prefixes or ranges in one make it an interval set)."""
+    declared: dict[bytes, bool] = {}
+    out: dict[bytes, list[tuple[int, int]]] = {}
     for s in _SET.finditer(data):
         end = _close(data, s.end())
         if end < 0:
             continue
         flags = b" ".join(f.group(1) for f in _FLAGS.finditer(data, s.end(), end))
+        refuses = b"interval" in flags and b"auto-merge" not in data[s.end():end]
+        declared[s.group(1)] = refuses
         elements = _ELEMENTS.search(data, s.end(), end)
-        if b"interval" not in flags or b"auto-merge" in data[s.end():end] or elements is None:
-            continue
-        members = [(x, found) for x in _ELEMENT.finditer(data, elements.start(1), elements.end(1))
+        if refuses and elements is not None:
+            out.setdefault(s.group(1), []).append(elements.span(1))
+    for x in _ADD_ELEMENT.finditer(data):
+        if declared.get(x.group(1), True):
+            out.setdefault(x.group(1), []).append(x.span(2))
+    return out
+
+
+_ADD_ELEMENT = re.compile(rb"(?<![A-Za-z0-9_-])(?:add|create)[ \t]+element[ \t]+(?:[A-Za-z0-9_]+[ \t]+)?"
+                          rb"[A-Za-z0-9_.-]+[ \t]+([A-Za-z0-9_.-]+)[ \t]*\{([^{}]*)\}")
+
+
+def interval_set_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """In each named set that refuses overlaps (`_set_members`): an element that is a grown network
+    (its old one before the sweep, its new one after) overlapping a sibling it did not overlap before."""
+    grown = [m for m in moves if m.new.num_addresses > m.old.num_addresses]
+    if not grown or b"element" not in data:
+        return
+    for name, spans in _set_members(data).items():
+        members = [(x, found) for start, end in spans for x in _ELEMENT.finditer(data, start, end)
                    if (found := _interval(x)) is not None]
         for x, (net, _) in members:
             move = next((m for m in grown if net is not None and net in (m.old, m.new)), None)
@@ -190,7 +210,7 @@ def interval_set_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Leng
             if swallowed:
                 text = x.group().decode()
                 yield LengthHit(x.start(), x.end(), text, text, TOOL,
-                                f"{text} is an element of the interval set `{s.group(1).decode()}`, and as "
+                                f"{text} is an element of the interval set `{name.decode()}`, and as "
                                 f"{new} it would overlap {', '.join(swallowed)} beside it: nft refuses a set "
                                 "whose elements overlap (conflicting intervals specified), drop the "
                                 "swallowed elements by hand (or add `auto-merge`), then sweep again")

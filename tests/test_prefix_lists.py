@@ -86,3 +86,20 @@ SET = "table inet f {\n  set lans { type ipv4_addr; FLAGS elements = { ELEMENTS 
 def test_interval_sets(pairs: list[tuple[str, str]], flags: str, elements: str,
                        found: list[tuple[str, str, str | None]]) -> None:
     assert _found(pairs, SET.replace("FLAGS", flags).replace("ELEMENTS", elements)) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # an `add element` command for a set declared with flags interval in the file
+    ("table inet f {\n  set lans { type ipv4_addr; flags interval; elements = { 10.0.49.0/24 } }\n}\n"
+     "add element inet f lans { 10.0.48.0/24 }\n", [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    # one declared elsewhere: its prefixes make it an interval set
+    ("add element inet f lans { 10.0.48.0/24, 10.0.49.0/24 }\n", [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    # declared here with auto-merge: merged
+    ("table inet f {\n  set lans { type ipv4_addr; flags interval; auto-merge; }\n}\n"
+     "add element inet f lans { 10.0.48.0/24, 10.0.49.0/24 }\n", [("10.0.48.0/24", "10.0.48.0/23", None)]),
+    # another set's element does not count
+    ("add element inet f a { 10.0.48.0/24 }\nadd element inet f b { 10.0.49.0/24 }\n",
+     [("10.0.48.0/24", "10.0.48.0/23", None)]),
+])
+def test_add_element_commands(text: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found([("10.0.48.0/24", "10.0.48.0/23")], text) == found

@@ -17,13 +17,18 @@ from pathlib import Path
 
 import yaml
 
-from tests.testing.repos import Repo, Run, snapshot
+from tests.testing.repos import Run, make_repo, snapshot
 
 ALLOW = 'version: 1\ncurrent: ["**"]\n'
 
 
 def _config(networks: str) -> str:
     return f"version: 1\nrenames:\n  networks: {{{networks}}}\nallowlist: allow.yaml\n"
+
+
+def _repo(tmp: Path, files: dict[str, str], networks: str) -> Path:
+    """A fresh repo of its own under `tmp` (one test may build several)."""
+    return make_repo(Path(tempfile.mkdtemp(dir=tmp)) / "repo", files, config=_config(networks), allowlist=ALLOW)
 
 
 def _unchanged(root: Path, files: dict[str, str]) -> None:
@@ -39,12 +44,12 @@ UCI_DHCP = "config dhcp 'lan'\n\toption interface 'lan'\n\toption start '100'\n\
 NETWORKD = "[Network]\nAddress=192.168.1.1/24\nDHCPServer=yes\n\n[DHCPServer]\nPoolOffset=100\nPoolSize=150\n"
 
 
-def test_an_offset_pool_a_shrink_cannot_hold_refuses_the_sweep(repo: Repo, run: Run) -> None:
+def test_an_offset_pool_a_shrink_cannot_hold_refuses_the_sweep(run: Run, tmp_path: Path) -> None:
     """finding 05: OpenWrt's start/limit (in the dhcp file, the address in the network file) and
     networkd's PoolOffset=/PoolSize= under /24 -> /25: a pool .100-.249 in a network ending at .127.
     Before: the mask and the length were rewritten, the pools left, sweep 0, verify OK."""
     files = {"router/network": UCI_NETWORK, "router/dhcp": UCI_DHCP, "lan.network": NETWORKD}
-    root = repo(files, config=_config("192.168.1.0/24: 192.168.1.0/25"), allowlist=ALLOW)
+    root = _repo(tmp_path, files, "192.168.1.0/24: 192.168.1.0/25")
     before = snapshot(root)
     dry = run(root, "sweep", "--dry-run", "--strict")
     assert dry.exit_code == 3, dry.stdout + dry.stderr
@@ -62,13 +67,13 @@ def test_an_offset_pool_a_shrink_cannot_hold_refuses_the_sweep(repo: Repo, run: 
     assert "lan.network:7:10: residual (outside-prefix): 150" in checked.stdout, checked.stdout
 
 
-def test_offset_pools_that_fit_or_grow_follow(repo: Repo, run: Run) -> None:
+def test_offset_pools_that_fit_or_grow_follow(run: Run, tmp_path: Path) -> None:
     """Variants: a /23 -> /25 shrink with OpenWrt's defaults (100, 150: no start nor limit) and an
     `ipaddr 'A/LEN'` interface is refused on the `interface` line; a pool that fits the shrink
     (.10-.109 of a /25) and any grow (/24 -> /22) leave the pool as it is and the sweep writes."""
     shrink = {"network": "config interface 'lan'\n\toption ipaddr '10.0.48.1/23'\n",
               "dhcp": "config dhcp 'lan'\n\toption interface 'lan'\n"}
-    root = repo(shrink, config=_config("10.0.48.0/23: 10.0.48.0/25"), allowlist=ALLOW)
+    root = _repo(tmp_path, shrink, "10.0.48.0/23: 10.0.48.0/25")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 3, done.stdout + done.stderr
     assert "dhcp:2: outside the new, smaller network: option start '100', option limit '150' (OpenWrt's " \
@@ -78,7 +83,7 @@ def test_offset_pools_that_fit_or_grow_follow(repo: Repo, run: Run) -> None:
             "lan.network": NETWORKD.replace("=100", "=10").replace("=150", "=100"),
             "other/lan.network": "[Network]\nAddress=192.168.1.1/24\n[DHCPServer]\nServerAddress=10.5.0.1/24\n"
                                  "PoolOffset=100\nPoolSize=150\n"}
-    root = repo(fits, config=_config("192.168.1.0/24: 192.168.1.0/25"), allowlist=ALLOW)
+    root = _repo(tmp_path, fits, "192.168.1.0/24: 192.168.1.0/25")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / "network").read_text() == UCI_NETWORK.replace("255.255.255.0", "255.255.255.128")
@@ -86,7 +91,7 @@ def test_offset_pools_that_fit_or_grow_follow(repo: Repo, run: Run) -> None:
     assert "PoolOffset=10\nPoolSize=100" in (root / "lan.network").read_text()
     assert run(root, "verify").exit_code == 0
     grow = {"network": UCI_NETWORK, "dhcp": UCI_DHCP, "lan.network": NETWORKD}
-    root = repo(grow, config=_config("192.168.1.0/24: 10.1.0.0/22"), allowlist=ALLOW)
+    root = _repo(tmp_path, grow, "192.168.1.0/24: 10.1.0.0/22")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert "Address=10.1.0.1/22" in (root / "lan.network").read_text()
@@ -110,18 +115,18 @@ def _kea_pd_valid(text: str) -> bool:
     return True
 
 
-def test_a_pd_pool_past_its_delegated_length_refuses_the_sweep(repo: Repo, run: Run) -> None:
+def test_a_pd_pool_past_its_delegated_length_refuses_the_sweep(run: Run, tmp_path: Path) -> None:
     """finding 06: /48 -> /60 would write prefix-len 60 beside delegated-len 56 (Kea refuses it):
     refused, nothing written; /48 -> /56 leaves one /56 of 256 to delegate: a `tied-length` residual; a grow
     to /47 follows (512 delegations) and stays valid."""
-    root = repo({"kea6.json": KEA6}, config=_config('"2001:db8:a::/48": "2001:db8:a::/60"'), allowlist=ALLOW)
+    root = _repo(tmp_path, {"kea6.json": KEA6}, '"2001:db8:a::/48": "2001:db8:a::/60"')
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 3, done.stdout + done.stderr
     assert ("kea6.json:2: tool-refuses: the pd-pool 2001:db8:a::/48 delegating /56 prefixes would become "
             "2001:db8:a::/60: Kea refuses a pd-pool whose delegated-len (56) is shorter than its prefix-len (60)"
             ) in done.stderr, done.stderr
     assert (root / "kea6.json").read_text() == KEA6
-    root = repo({"kea6.json": KEA6}, config=_config('"2001:db8:a::/48": "2001:db8:b::/56"'), allowlist=ALLOW)
+    root = _repo(tmp_path, {"kea6.json": KEA6}, '"2001:db8:a::/48": "2001:db8:b::/56"')
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
     checked = run(root, "verify")
@@ -129,7 +134,7 @@ def test_a_pd_pool_past_its_delegated_length_refuses_the_sweep(repo: Repo, run: 
     assert "kea6.json:2:57: residual (tied-length): 48 -> 48" in checked.stdout, checked.stdout
     assert ("the pd-pool 2001:db8:a::/48 delegates 256 /56 prefixes, as 2001:db8:b::/56 it would delegate 1"
             in checked.stdout), checked.stdout
-    root = repo({"kea6.json": KEA6}, config=_config('"2001:db8:a::/48": "2001:db8:a::/47"'), allowlist=ALLOW)
+    root = _repo(tmp_path, {"kea6.json": KEA6}, '"2001:db8:a::/48": "2001:db8:a::/47"')
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     written = (root / "kea6.json").read_text()
@@ -150,15 +155,18 @@ def _nft_loads(path: Path) -> subprocess.CompletedProcess[str]:
                           check=False)
 
 
-def test_a_grow_swallowing_a_sibling_in_an_interval_set_refuses(repo: Repo, run: Run) -> None:
+def test_a_grow_swallowing_a_sibling_in_an_interval_set_refuses(run: Run, tmp_path: Path) -> None:
     """finding 08: nft refuses a set whose elements overlap; before, the sweep wrote
     `{ 10.0.48.0/23, 10.0.49.0/24 }`, --strict 0, verify --strict OK. Variants: IPv6 /64 -> /60 over
     a multi-line set (refused), a /24 -> /22 swallowing a range element (refused), `auto-merge` (nft
-    merges: written, and nft loads it), a shrink (/23 -> /24: written, loads)."""
+    merges: written, and nft loads it), a shrink (/23 -> /24: written, loads), an `add element`
+    command beside the set's declaration (refused)."""
     files = {"fw.nft": SET_V4, "v6.nft": SET_V6,
-             "range.nft": SET_V4.replace("10.0.48.0/24, 10.0.49.0/24", "10.0.52.0/24, 10.0.53.10-10.0.53.20")}
-    root = repo(files, config=_config('10.0.48.0/24: 10.0.48.0/23, 10.0.52.0/24: 10.0.52.0/22, '
-                                      '"2001:db8:a::/64": "2001:db8:a::/60"'), allowlist=ALLOW)
+             "range.nft": SET_V4.replace("10.0.48.0/24, 10.0.49.0/24", "10.0.52.0/24, 10.0.53.10-10.0.53.20"),
+             "add.nft": SET_V4.replace("10.0.48.0/24, 10.0.49.0/24", "10.0.49.0/24")
+             + "add element inet f lans { 10.0.48.0/24 }\n"}
+    root = _repo(tmp_path, files, '10.0.48.0/24: 10.0.48.0/23, 10.0.52.0/24: 10.0.52.0/22, '
+                 '"2001:db8:a::/64": "2001:db8:a::/60"')
     for name in files:
         assert _nft_loads(root / name).returncode == 0, name
     done = run(root, "sweep", "--commit", "--strict")
@@ -168,10 +176,11 @@ def test_a_grow_swallowing_a_sibling_in_an_interval_set_refuses(repo: Repo, run:
     assert "v6.nft:5: tool-refuses: 2001:db8:a::/64 is an element of the interval set `v6`" in done.stderr
     assert "range.nft:2: tool-refuses: 10.0.52.0/24 is an element of the interval set `lans`, and as " \
            "10.0.52.0/22 it would overlap 10.0.53.10-10.0.53.20" in done.stderr, done.stderr
+    assert "add.nft:4: tool-refuses: 10.0.48.0/24 is an element of the interval set `lans`" in done.stderr
     _unchanged(root, files)
     merged = {"fw.nft": SET_V4.replace("flags interval;", "flags interval; auto-merge;"),
               "shrink.nft": SET_V4.replace("10.0.48.0/24, 10.0.49.0/24", "10.0.60.0/23, 10.0.62.0/24")}
-    root = repo(merged, config=_config("10.0.48.0/24: 10.0.48.0/23, 10.0.60.0/23: 10.0.60.0/24"), allowlist=ALLOW)
+    root = _repo(tmp_path, merged, "10.0.48.0/24: 10.0.48.0/23, 10.0.60.0/23: 10.0.60.0/24")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert "{ 10.0.48.0/23, 10.0.49.0/24 }" in (root / "fw.nft").read_text()
@@ -181,11 +190,11 @@ def test_a_grow_swallowing_a_sibling_in_an_interval_set_refuses(repo: Repo, run:
         assert loaded.returncode == 0, loaded.stderr
 
 
-def test_verify_fails_on_a_set_a_grow_has_made_overlap(repo: Repo, run: Run) -> None:
+def test_verify_fails_on_a_set_a_grow_has_made_overlap(run: Run, tmp_path: Path) -> None:
     """finding 08, after the fact: a repo holding the grown set (written by an older sweep, or by
     hand) fails `verify` and `verify --strict` with the element, where nft refuses the file."""
     files = {"fw.nft": SET_V4.replace("10.0.48.0/24,", "10.0.48.0/23,")}
-    root = repo(files, config=_config("10.0.48.0/24: 10.0.48.0/23"), allowlist=ALLOW)
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.48.0/23")
     assert _nft_loads(root / "fw.nft").returncode == 1
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
@@ -215,15 +224,14 @@ def _frr_accepts(line: str, tmp: Path) -> subprocess.CompletedProcess[str]:
         shutil.rmtree(sock, ignore_errors=True)
 
 
-def test_prefix_list_bounds_a_resize_passes_refuse_and_others_are_residuals(repo: Repo, run: Run,
-                                                                            tmp_path: Path) -> None:
+def test_prefix_list_bounds_a_resize_passes_refuse_and_others_are_residuals(run: Run, tmp_path: Path) -> None:
     """finding 10: `permit 10.0.48.0/24 ge 25 le 28` under /24 -> /26 would become a line FRR refuses
     (ge 25 < 26): refused. Under /24 -> /22 FRR would load it but it selects other prefixes: a
     `tied-length` residual over the whole entry, the network left with its bounds. `le 32` alone means every prefix
     inside at any length: the network follows, and FRR loads the result. JunOS and IPv6 variants."""
     files = {"frr.conf": "ip prefix-list LAN seq 5 permit 10.0.48.0/24 ge 25 le 28\n",
              "junos.conf": "route-filter 10.0.48.0/24 prefix-length-range /25-/28;\n"}
-    root = repo(files, config=_config("10.0.48.0/24: 10.0.60.0/26"), allowlist=ALLOW)
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.60.0/26")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 3, done.stdout + done.stderr
     assert ("frr.conf:1: tool-refuses: `10.0.48.0/24 ge 25 le 28`: ge and le are prefix lengths of their own, "
@@ -232,8 +240,7 @@ def test_prefix_list_bounds_a_resize_passes_refuse_and_others_are_residuals(repo
     _unchanged(root, files)
     grow = {"frr.conf": files["frr.conf"] + "ip prefix-list ALL seq 5 permit 10.0.48.0/24 le 32\n",
             "v6.conf": "ipv6 prefix-list V6 seq 5 permit 2001:db8:a::/48 ge 56 le 64\n"}
-    root = repo(grow, config=_config('10.0.48.0/24: 10.0.48.0/22, "2001:db8:a::/48": "2001:db8:a::/47"'),
-                allowlist=ALLOW)
+    root = _repo(tmp_path, grow, '10.0.48.0/24: 10.0.48.0/22, "2001:db8:a::/48": "2001:db8:a::/47"')
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
     written = (root / "frr.conf").read_text().splitlines()
@@ -271,21 +278,21 @@ def _kube_valid(root: Path) -> dict[str, bool]:
             "kubeadm": int(kubeadm["controllerManager"]["extraArgs"]["node-cidr-mask-size"]) >= pods.prefixlen}
 
 
-def test_kubernetes_lengths_tied_to_a_pool(repo: Repo, run: Run) -> None:
+def test_kubernetes_lengths_tied_to_a_pool(run: Run, tmp_path: Path) -> None:
     """finding 11: under /24 -> /27 and /16 -> /24 Calico's blockSize 26 and MetalLB's aggregationLength
     24 would be shorter than their pools (each project refuses it): refused, nothing written. Under
     /16 -> /20 the node mask 24 stays valid but gives 16 nodes a range, not 256: a `tied-length`
     residual on the pool, left with its mask.
     A grow (/24 -> /22) keeps every one valid: written, no word."""
     files = {"kubeadm.yaml": KUBEADM, "calico.yaml": CALICO, "metallb.yaml": METALLB}
-    root = repo(files, config=_config("10.244.0.0/16: 10.244.0.0/24, 10.0.48.0/24: 10.0.48.0/27"), allowlist=ALLOW)
+    root = _repo(tmp_path, files, "10.244.0.0/16: 10.244.0.0/24, 10.0.48.0/24: 10.0.48.0/27")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 3, done.stdout + done.stderr
     assert "calico.yaml:6: tool-refuses: Calico's IPPool blockSize 26 is tied to the pool 10.0.48.0/24, which " \
            "becomes 10.0.48.0/27" in done.stderr, done.stderr
     assert "metallb.yaml:12: tool-refuses: MetalLB's BGPAdvertisement aggregationLength 24" in done.stderr
     _unchanged(root, files)
-    root = repo(files, config=_config("10.244.0.0/16: 10.244.0.0/20, 10.0.48.0/24: 10.0.48.0/22"), allowlist=ALLOW)
+    root = _repo(tmp_path, files, "10.244.0.0/16: 10.244.0.0/20, 10.0.48.0/24: 10.0.48.0/22")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 1, done.stdout + done.stderr
     assert (root / "calico.yaml").read_text() == CALICO.replace("/24", "/22")
@@ -309,13 +316,13 @@ KEA_JSON = ('{\n  "Dhcp4": {\n    "subnet4": [\n      {\n        "subnet": "10.0
             '          { "code": 28, "data": "10.0.48.255" }\n        ]\n      }\n    ]\n  }\n}\n')
 
 
-def test_kea_subnet_mask_and_broadcast_options_follow_their_subnet(repo: Repo, run: Run) -> None:
+def test_kea_subnet_mask_and_broadcast_options_follow_their_subnet(run: Run, tmp_path: Path) -> None:
     """finding 20: `subnet-mask` (name, or code 1) and `broadcast-address` (code 28) in the option-data
     of the subnet4 entry whose `subnet` is the moved network follow it (10.0.48.0/24 -> 10.20.0.0/22),
     YAML and JSON, however the name and the data are laid out; another subnet's mask stays.
     Before: `mask` and `broadcast` residuals, sweep 1."""
     files = {"kea.yaml": KEA_YAML, "kea.json": KEA_JSON}
-    root = repo(files, config=_config("10.0.48.0/24: 10.20.0.0/22"), allowlist=ALLOW)
+    root = _repo(tmp_path, files, "10.0.48.0/24: 10.20.0.0/22")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     written = yaml.safe_load((root / "kea.yaml").read_text())["Dhcp4"]["subnet4"]

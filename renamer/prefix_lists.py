@@ -117,6 +117,49 @@ def prefix_list_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[Lengt
                                   int(x.group(4)), "the {low,high} lengths")
                 if hit is not None:
                     yield hit
+    if b"rule" in data and b"prefix" in data:
+        yield from _vyos_hits(data, moves)
+
+
+# VyOS: `set policy prefix-list LAN rule 5 prefix 10.0.48.0/24` beside `... rule 5 ge 25`, or a
+# config.boot `rule 5 { ge 25 le 28 prefix 10.0.48.0/24 }` block: the bounds on lines of their own.
+_VYOS_SET = re.compile(rb"(?m)^[ \t]*set[ \t]+policy[ \t]+prefix-list6?[ \t]+(\S+)[ \t]+rule[ \t]+([0-9]+)"
+                       rb"[ \t]+(?:prefix[ \t]+['\"]?" + _NET + rb"|(ge|le)[ \t]+['\"]?([0-9]{1,3}))")
+_VYOS_RULE = re.compile(rb"(?<![A-Za-z0-9_-])rule[ \t]+([0-9]+)[ \t]*\{")
+_VYOS_PREFIX = re.compile(rb"(?m)^[ \t]*prefix[ \t]+" + _NET + rb"[ \t]*$")
+_VYOS_BOUND = re.compile(rb"(?m)^[ \t]*(ge|le)[ \t]+([0-9]{1,3})[ \t]*$")
+
+
+def _vyos_hits(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """VyOS prefix-list rules, whose network and bounds stand on lines of their own: the hit on the
+    network, naming the bounds of its rule."""
+    Network = tuple[int, int, bytes, bytes]  # start, end, address, length
+    rules: dict[tuple[bytes, bytes], list[re.Match[bytes]]] = {}
+    for x in _VYOS_SET.finditer(data):
+        rules.setdefault((x.group(1), x.group(2)), []).append(x)
+    groups: list[tuple[list[Network], dict[str, int]]] = [
+        ([(x.start(3), x.end(4), x.group(3), x.group(4)) for x in found if x.group(3) is not None],
+         {x.group(5).decode(): int(x.group(6)) for x in found if x.group(5) is not None})
+        for found in rules.values()]
+    for x in _VYOS_RULE.finditer(data):
+        end = _close(data, x.end())
+        if end > 0:
+            groups.append(([(p.start(1), p.end(2), p.group(1), p.group(2))
+                            for p in _VYOS_PREFIX.finditer(data, x.end(), end)],
+                           {w.decode(): int(v) for w, v in _VYOS_BOUND.findall(data, x.end(), end)}))
+    for networks, bounds in groups:
+        if len(networks) != 1 or not bounds:
+            continue
+        start, end, address, length = networks[0]
+        found = _moved(address, length, moves)
+        if found is None:
+            continue
+        text = data[start:end].decode()
+        spelled = " and ".join(f"{w} {v}" for w, v in sorted(bounds.items()))
+        hit = _bounds_hit(start, end, text, found[0], found[1], bounds.get("ge"), bounds.get("le"),
+                          f"its rule's {spelled}")
+        if hit is not None:
+            yield hit
 
 
 # -- nftables interval sets ------------------------------------------------------------------------

@@ -103,3 +103,23 @@ def test_interval_sets(pairs: list[tuple[str, str]], flags: str, elements: str,
 ])
 def test_add_element_commands(text: str, found: list[tuple[str, str, str | None]]) -> None:
     assert _found([("10.0.48.0/24", "10.0.48.0/23")], text) == found
+
+
+VYOS_SET = ("set policy prefix-list LAN rule 5 action 'permit'\nset policy prefix-list LAN rule 5 ge '25'\n"
+            "set policy prefix-list LAN rule 5 le '28'\nset policy prefix-list LAN rule 5 prefix '10.0.48.0/24'\n"
+            "set policy prefix-list LAN rule 10 prefix '10.0.48.0/24'\n")
+VYOS_BOOT = ("policy {\n    prefix-list LAN {\n        rule 5 {\n            action permit\n            ge 25\n"
+             "            le 28\n            prefix 10.0.48.0/24\n        }\n        rule 10 {\n"
+             "            action permit\n            prefix 10.0.48.0/24\n        }\n    }\n}\n")
+
+
+@pytest.mark.parametrize(("new", "text", "found"), [
+    # VyOS: the bounds on lines of their own, the network's rule tells which (rule 10 has none: it follows)
+    ("10.0.60.0/26", VYOS_SET, [("10.0.48.0/24", "10.0.48.0/24", TOOL), ("10.0.48.0/24", "10.0.60.0/26", None)]),
+    ("10.0.48.0/22", VYOS_SET, [("10.0.48.0/24", "10.0.48.0/24", TIED), ("10.0.48.0/24", "10.0.48.0/22", None)]),
+    ("10.0.60.0/26", VYOS_BOOT, [("10.0.48.0/24", "10.0.48.0/24", TOOL), ("10.0.48.0/24", "10.0.60.0/26", None)]),
+    ("10.0.48.0/22", VYOS_BOOT.replace("ge 25", "ge 32").replace("le 28", "le 32"),
+     [("10.0.48.0/24", "10.0.48.0/22", None), ("10.0.48.0/24", "10.0.48.0/22", None)]),
+])
+def test_vyos_prefix_list_rules(new: str, text: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found([("10.0.48.0/24", new)], text) == found

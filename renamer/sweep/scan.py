@@ -163,8 +163,8 @@ REFUSED_HINTS = {
                         "nothing written; edit it by hand, or choose another new network"),
     prefix_pools.TIED: ("a length tied to a resized network by a key of its own (a pd-pool's delegations, "
                         "a node CIDR mask, a prefix-list's ge/le) that the new length leaves valid but "
-                        "changes the meaning of; the network and the length are left together: decide both "
-                        "by hand, or keep them with a keep rule"),
+                        "changes the meaning of: it is left as it was (a prefix-list entry whole, a node "
+                        "mask's pool with it): decide by hand, or keep it with a keep rule"),
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],

@@ -228,15 +228,18 @@ def test_prefix_list_bounds_a_resize_passes_refuse_and_others_are_residuals(run:
     """finding 10: `permit 10.0.48.0/24 ge 25 le 28` under /24 -> /26 would become a line FRR refuses
     (ge 25 < 26): refused. Under /24 -> /22 FRR would load it but it selects other prefixes: a
     `tied-length` residual over the whole entry, the network left with its bounds. `le 32` alone means every prefix
-    inside at any length: the network follows, and FRR loads the result. JunOS and IPv6 variants."""
+    inside at any length: the network follows, and FRR loads the result. JunOS, VyOS and IPv6 variants."""
     files = {"frr.conf": "ip prefix-list LAN seq 5 permit 10.0.48.0/24 ge 25 le 28\n",
-             "junos.conf": "route-filter 10.0.48.0/24 prefix-length-range /25-/28;\n"}
+             "junos.conf": "route-filter 10.0.48.0/24 prefix-length-range /25-/28;\n",
+             "vyos.sh": ("set policy prefix-list LAN rule 5 ge '25'\n"
+                         "set policy prefix-list LAN rule 5 prefix '10.0.48.0/24'\n")}
     root = _repo(tmp_path, files, "10.0.48.0/24: 10.0.60.0/26")
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 3, done.stdout + done.stderr
     assert ("frr.conf:1: tool-refuses: `10.0.48.0/24 ge 25 le 28`: ge and le are prefix lengths of their own, "
             "and 10.0.60.0/26's length 26 passes /25") in done.stderr, done.stderr
     assert "junos.conf:1: tool-refuses: `10.0.48.0/24 prefix-length-range /25-/28`" in done.stderr
+    assert "vyos.sh:2: tool-refuses: `10.0.48.0/24`: its rule's ge 25 are prefix lengths" in done.stderr
     _unchanged(root, files)
     grow = {"frr.conf": files["frr.conf"] + "ip prefix-list ALL seq 5 permit 10.0.48.0/24 le 32\n",
             "v6.conf": "ipv6 prefix-list V6 seq 5 permit 2001:db8:a::/48 ge 56 le 64\n"}

@@ -302,7 +302,8 @@ def _pd_state(address: ipaddress.IPv6Address | ipaddress.IPv4Address, length: in
 _KUBE = [
     (rb"blockSize", rb"cidr", "Calico's IPPool blockSize", "Calico refuses a pool shorter than its blocks "
      "(the pool's prefix length must be at most blockSize)", False),
-    (rb"aggregationLength(?:V6)?", rb"addresses", "MetalLB's BGPAdvertisement aggregationLength",
+    (rb"aggregationLength(?:V6)?|aggregation-length(?:-v6)?", rb"addresses",
+     "MetalLB's BGPAdvertisement aggregationLength",
      "MetalLB refuses an aggregation length shorter than a pool's prefix", False),
     (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|node_cidr_mask_size",
      rb"(?:--)?cluster-cidr|clusterCIDR|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
@@ -347,15 +348,15 @@ def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit
     name one resized network of its family: one shorter than the new pool is refused; a node mask
     a shrink leaves valid makes each pool literal of the old network a residual (the pool and its
     mask decided together by hand, never the pool alone)."""
-    if not any(w in data for w in (b"blockSize", b"aggregationLength", b"mask-size", b"MaskSize",
-                                   b"mask_size")):
+    if not any(w in data for w in (b"blockSize", b"aggregationLength", b"aggregation-length", b"mask-size",
+                                   b"MaskSize", b"mask_size")):
         return
     bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
     for x in _KUBE_LENGTH.finditer(data):
         rule = next(r for r in _KUBE if re.fullmatch(r[0], x.group(1)))
         keys = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + rule[1] + rb")[\"']?[ \t]*[:=]")
         value = int(x.group(2))
-        family = 6 if b"6" in x.group(1) or value > 32 else 4
+        family = 6 if b"6" in x.group(1) or value > 32 else 4  # aggregationLengthV6, node-cidr-mask-size-ipv6
         low = max(b for b in bounds if b <= x.start())
         high = min(b for b in bounds if b > x.start())
         pools = [p for p in _pools_named(data, keys, low, high) if p[0].version == family]

@@ -115,6 +115,11 @@ KUBEADM = ("networking:\n  podSubnet: 10.244.0.0/16\n  serviceSubnet: 10.96.0.0/
      "kind: IPAddressPool\nspec:\n  addresses:\n    - 10.0.48.0/24\n---\nkind: BGPAdvertisement\nspec:\n"
      "  aggregationLength: 26\n",
      [("10.0.48.0/24", "10.0.48.0/27", None), ("26", "26", TOOL)]),
+    # MetalLB's legacy ConfigMap (v0.12): `aggregation-length` beside the pool's addresses
+    ([("10.0.48.0/24", "10.0.48.0/27")],
+     "address-pools:\n- name: default\n  protocol: bgp\n  addresses:\n  - 10.0.48.0/24\n  bgp-advertisements:\n"
+     "  - aggregation-length: 24\n",
+     [("10.0.48.0/24", "10.0.48.0/27", None), ("24", "24", TOOL)]),
     # after the sweep: the pool is the new network, the length still too short
     ([("10.0.48.0/24", "10.0.48.0/27")], "kind: IPPool\nspec:\n  cidr: 10.0.48.0/27\n  blockSize: 26\n",
      [("26", "26", TOOL)]),

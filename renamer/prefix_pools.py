@@ -295,6 +295,36 @@ def _pd_state(address: ipaddress.IPv6Address | ipaddress.IPv4Address, length: in
     return None
 
 
+_SUBNET6 = re.compile(rb"(?<![A-Za-z0-9_-])subnet6[ \t]+([0-9A-Fa-f:]+)/([0-9]{1,3})[ \t]*\{")
+_PREFIX6 = re.compile(rb"(?<![A-Za-z0-9_-])prefix6[ \t]+[0-9A-Fa-f:]+[ \t]+[0-9A-Fa-f:]+[ \t]*/[ \t]*"
+                      rb"([0-9]{1,3})")
+
+
+def dhcpd_prefix6(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """ISC dhcpd's `prefix6 LOW HIGH /N;` inside `subnet6 NET {`: a delegated length shorter than
+    the new network's would hand out prefixes wider than the network (the ends' offsets are
+    refused as any address's where a shrink leaves them outside): a `tied-length` residual."""
+    if b"prefix6" not in data:
+        return
+    for x in _SUBNET6.finditer(data):
+        net = _network(x.group(1) + b"/" + x.group(2))
+        found = _named_move(net, moves) if net is not None else None
+        if found is None:
+            continue
+        move = found[0]
+        depth, end = 1, x.end()
+        while end < len(data) and depth:
+            depth += {b"{": 1, b"}": -1}.get(data[end:end + 1], 0)
+            end += 1
+        for p in _PREFIX6.finditer(data, x.end(), end):
+            if int(p.group(1)) < move.new.prefixlen:
+                text = p.group(1).decode()
+                yield LengthHit(p.start(1), p.end(1), text, text, TIED,
+                                f"prefix6 delegates /{text} prefixes from {move.old}, which becomes "
+                                f"{move.new}: each would be wider than the network, decide the delegated "
+                                "length by hand")
+
+
 # -- 11: Kubernetes lengths tied to a pool ---------------------------------------------------------
 
 # (the length key, the keys that name its pool, what the length is, its project's rule, a shrink's
@@ -457,6 +487,6 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
         return []
     keyed = b"delegated" in data or (b"data" in data and b"subnet" in data)  # the rules that read entries
     objects = _objects(data) if keyed and b"{" in data else []
-    hits = [*networkd_pools(data, resized), *pd_pools(data, resized, objects), *kube_lengths(data, resized),
-            *kea_options(data, resized, objects)]
+    hits = [*networkd_pools(data, resized), *pd_pools(data, resized, objects), *dhcpd_prefix6(data, resized),
+            *kube_lengths(data, resized), *kea_options(data, resized, objects)]
     return sorted(hits, key=lambda h: h.start)

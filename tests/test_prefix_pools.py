@@ -151,3 +151,16 @@ MOVE20 = [("10.0.48.0/24", "10.20.0.0/22")]
 ])
 def test_kea_options_in_the_moved_subnet(text: str, found: list[tuple[str, str, str | None]]) -> None:
     assert _found(MOVE20, text) == found
+
+
+@pytest.mark.parametrize(("new", "text", "found"), [
+    ("2001:db8:a::/60", "subnet6 2001:db8:a::/48 {\n  prefix6 2001:db8:a:: 2001:db8:a:: /56;\n}\n",
+     [("2001:db8:a::/48", "2001:db8:a::/60", None), ("56", "56", TIED)]),
+    ("2001:db8:a::/52", "subnet6 2001:db8:a::/48 {\n  prefix6 2001:db8:a:: 2001:db8:a:f00:: /56;\n}\n",
+     [("2001:db8:a::/48", "2001:db8:a::/52", None)]),
+    # after the sweep: the subnet is the new network, the delegation still wider
+    ("2001:db8:a::/60", "subnet6 2001:db8:a::/60 {\n  prefix6 2001:db8:a:: 2001:db8:a:: /56;\n}\n",
+     [("56", "56", TIED)]),
+])
+def test_dhcpd_prefix6(new: str, text: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found([("2001:db8:a::/48", new)], text) == found

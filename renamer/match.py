@@ -497,7 +497,13 @@ class Matcher:
         hits = [*prefix_pools.pool_hits(data, self._moves), *prefix_lists.list_hits(data, self._moves)]
         if not hits:
             return matches
-        kept = [m for m in matches if not any(m.start < h.end and h.start < m.end for h in hits)]
+        hits.sort(key=lambda h: h.start)
+        starts = [h.start for h in hits]
+        reach: list[int] = []  # reach[k]: the furthest end of hits[0..k]
+        for h in hits:
+            reach.append(max(h.end, reach[-1] if reach else h.end))
+        kept = [m for m in matches
+                if (k := bisect.bisect_left(starts, m.end) - 1) < 0 or reach[k] <= m.start]
         added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
                  if h.refused != prefix_pools.DROP]
         return sorted([*kept, *added], key=lambda m: m.start)

@@ -25,6 +25,7 @@ Each is a `prefix_moves.LengthHit`: `Matcher._with_pools` puts it in place of an
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 import re
 from collections.abc import Iterator, Sequence
@@ -169,54 +170,83 @@ def networkd_pools(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthH
 _TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[{}]')
 
 
-def _objects(data: bytes) -> list[tuple[int, int]]:
-    """Each `{...}` of the file (strings skipped), or none where the braces do not pair up."""
-    stack: list[int] = []
-    out = []
-    for x in _TOKENS.finditer(data):
-        if x.group() == b"{":
-            stack.append(x.start())
-        elif x.group() == b"}":
-            if not stack:
-                return []
-            out.append((stack.pop(), x.end()))
-    return out if not stack else []
+class _Layout:
+    """One file's nesting, read once: its `{...}` objects (strings skipped; none where the braces do
+    not pair up), each with the object around it, and its lines' indentation blocks, each line with
+    the line that opens its block (the nearest line above, less indented) and the first line after
+    it indented no more than it (where its own block ends). Asking the entries around a place then
+    costs their depth, not the file (a Kea file of 3,000 subnets is read once, not per option)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0, *(x.end() for x in re.finditer(rb"\n", data))]
+        count = len(self.starts)
+        self.indents: list[int] = []
+        for index in range(count):
+            line = data[self.starts[index]:self._line_end(index)]
+            stripped = line.lstrip(b" \t")
+            blank = not stripped.strip() or stripped.startswith(b"#")
+            self.indents.append(-1 if blank else len(line) - len(stripped))
+        self.parent = [-1] * count
+        self.close = [count] * count
+        stack: list[int] = []
+        for index, indent in enumerate(self.indents):
+            if indent < 0:
+                continue
+            while stack and self.indents[stack[-1]] >= indent:
+                self.close[stack.pop()] = index
+            self.parent[index] = stack[-1] if stack else -1
+            stack.append(index)
+        self.objects: list[list[int]] = []
+        self.object_parent: list[int] = []
+        opened: list[int] = []
+        for x in _TOKENS.finditer(data) if b"{" in data else ():
+            if x.group() == b"{":
+                self.objects.append([x.start(), -1])
+                self.object_parent.append(opened[-1] if opened else -1)
+                opened.append(len(self.objects) - 1)
+            elif x.group() == b"}":
+                if not opened:
+                    opened = [-1]
+                    break
+                self.objects[opened.pop()][1] = x.end()
+        if opened:
+            self.objects, self.object_parent = [], []
+        self.object_starts = [o[0] for o in self.objects]
+
+    def _line_end(self, index: int) -> int:
+        return self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.data)
+
+    def blocks(self, pos: int) -> Spans:
+        """The indentation blocks around `pos`, innermost first."""
+        index = bisect.bisect_right(self.starts, pos) - 1
+        if self.indents[index] <= 0:
+            return []
+        out = []
+        at = self.parent[index]
+        while at >= 0:
+            end = self.starts[self.close[at]] - 1 if self.close[at] < len(self.starts) else len(self.data)
+            out.append((self.starts[at], end))
+            at = self.parent[at]
+        return out
+
+    def braces(self, pos: int) -> Spans:
+        """The `{...}` objects around `pos`, innermost first."""
+        out = []
+        at = bisect.bisect_left(self.object_starts, pos) - 1
+        while at >= 0:
+            start, end = self.objects[at]
+            if start < pos < end:
+                out.append((start, end))
+            at = self.object_parent[at]
+        return out
+
+    def around(self, pos: int) -> Spans:
+        """The entries around `pos`, innermost first: braces and indentation blocks together."""
+        return sorted(set(self.braces(pos) + self.blocks(pos)), key=lambda s: s[1] - s[0])
 
 
-def _blocks(data: bytes, pos: int) -> list[tuple[int, int]]:
-    """The indentation blocks around `pos`, innermost first: each from a line less indented than
-    the one before it to the last line after `pos` indented more than that line."""
-    out = []
-    start, _ = _line_of(data, pos)
-    line = data[start:_line_of(data, start)[1]]
-    indent = len(line) - len(line.lstrip(b" \t"))
-    at = start
-    while at > 0 and indent > 0:
-        prev_start = data.rfind(b"\n", 0, at - 1) + 1
-        prev = data[prev_start:at - 1]
-        at = prev_start
-        if not prev.strip() or prev.lstrip().startswith(b"#"):
-            continue
-        own = len(prev) - len(prev.lstrip(b" \t"))
-        if own >= indent:
-            continue
-        indent = own
-        end = _line_of(data, pos)[1]
-        while end < len(data):
-            nxt_end = _line_of(data, end + 1)[1]
-            nxt = data[end + 1:nxt_end]
-            indented = len(nxt) - len(nxt.lstrip(b" \t"))
-            if nxt.strip() and not nxt.lstrip().startswith(b"#") and indented <= own:
-                break
-            end = nxt_end
-        out.append((prev_start, end))
-    return out
-
-
-def _around(data: bytes, pos: int, objects: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The entries around `pos`, innermost first: braces and indentation blocks together."""
-    spans = [o for o in objects if o[0] < pos < o[1]] + _blocks(data, pos)
-    return sorted(set(spans), key=lambda s: s[1] - s[0])
+Spans = list[tuple[int, int]]
 
 
 def _key(name: bytes) -> re.Pattern[bytes]:
@@ -239,14 +269,14 @@ def _one(pattern: re.Pattern[bytes], data: bytes, span: tuple[int, int]) -> re.M
 
 # -- 06: Kea DHCPv6 pd-pools -----------------------------------------------------------------------
 
-def pd_pools(data: bytes, moves: Sequence[PrefixMove], objects: list[tuple[int, int]]) -> Iterator[LengthHit]:
+def pd_pools(data: bytes, moves: Sequence[PrefixMove], layout: _Layout) -> Iterator[LengthHit]:
     """Each pd-pool (`prefix`, `prefix-len`, `delegated-len` in one entry) whose prefix is a resized
     network: a `prefix-len` past `delegated-len` is refused (Kea will not load it), one a shrink
     leaves valid is a `mask` residual (fewer prefixes to delegate)."""
     if b"delegated" not in data:
         return
     for x in _DELEGATED_KEY.finditer(data):
-        entry = next((s for s in _around(data, x.start(), objects)
+        entry = next((s for s in layout.around(x.start())
                       if _one(_PREFIX_LEN_KEY, data, s) is not None
                       and _one(_PREFIX_KEY, data, s) is not None), None)
         if entry is None:
@@ -422,12 +452,9 @@ _MASK_NAMES = (b"subnet-mask", b"1")
 _BROADCAST_NAMES = (b"broadcast-address", b"28")
 
 
-Spans = list[tuple[int, int]]
-
-
-def _option(data: bytes, pos: int, objects: Spans) -> tuple[bytes, Spans] | None:
+def _option(data: bytes, pos: int, layout: _Layout) -> tuple[bytes, Spans] | None:
     """The option-data entry's name (or code) around `pos` (its `data:` value), and the entries around it."""
-    around = _around(data, pos, objects)
+    around = layout.around(pos)
     for i, span in enumerate(around):
         if len(list(_DATA_KEY.finditer(data, *span))) != 1:
             return None  # an entry of several options: no one name is this data's
@@ -446,7 +473,7 @@ def _subnet_of(data: bytes, around: Spans) -> IPNetwork | None:
     return None
 
 
-def kea_options(data: bytes, moves: Sequence[PrefixMove], objects: Spans) -> Iterator[LengthHit]:
+def kea_options(data: bytes, moves: Sequence[PrefixMove], layout: _Layout) -> Iterator[LengthHit]:
     """A Kea option-data `subnet-mask` (code 1) or `broadcast-address` (code 28) whose data is the
     moved subnet's old mask or broadcast address, inside the entry whose `subnet` is that network;
     a `subnet-mask` inside another subnet's entry is that subnet's (`DROP`: no residual)."""
@@ -456,7 +483,7 @@ def kea_options(data: bytes, moves: Sequence[PrefixMove], objects: Spans) -> Ite
         value = x.group(1)
         if _QUAD.fullmatch(value) is None:
             continue
-        option = _option(data, x.start(), objects)
+        option = _option(data, x.start(), layout)
         if option is None or option[0] not in (*_MASK_NAMES, *_BROADCAST_NAMES):
             continue
         net = _subnet_of(data, option[1])
@@ -485,8 +512,8 @@ def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
     resized = [m for m in moves if m.resized]
     if not resized:
         return []
-    keyed = b"delegated" in data or (b"data" in data and b"subnet" in data)  # the rules that read entries
-    objects = _objects(data) if keyed and b"{" in data else []
-    hits = [*networkd_pools(data, resized), *pd_pools(data, resized, objects), *dhcpd_prefix6(data, resized),
-            *kube_lengths(data, resized), *kea_options(data, resized, objects)]
+    hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized)]
+    if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
+        layout = _Layout(data)
+        hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]
     return sorted(hits, key=lambda h: h.start)

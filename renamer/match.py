@@ -38,7 +38,9 @@ from renamer import (
     image_refs,
     name_starts,
     own_storage,
+    prefix_lists,
     prefix_moves,
+    prefix_pools,
     prefix_spellings,
     prefix_values,
     templated_names,
@@ -505,7 +507,27 @@ class Matcher:
             found = self._classless_names(data, found)
         if (self._v4_nets or self._v4_pairs) and any(n in data for n in classless_routes.NEEDLES):
             found = self._classless_routes(data, found)
+        if self._resized:
+            found = self._with_pools(data, found)
         return found
+
+    def _with_pools(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """Pools, bounds and sets tied to a resized network by a key of their own (prefix_pools.py,
+        prefix_lists.py: t26-33 findings 05, 06, 08, 10, 11, 20): each hit takes the place of any
+        match over it (a prefix-list entry's network is left with its bounds, never alone)."""
+        hits = [*prefix_pools.pool_hits(data, self._moves), *prefix_lists.list_hits(data, self._moves)]
+        if not hits:
+            return matches
+        hits.sort(key=lambda h: h.start)
+        starts = [h.start for h in hits]
+        reach: list[int] = []  # reach[k]: the furthest end of hits[0..k]
+        for h in hits:
+            reach.append(max(h.end, reach[-1] if reach else h.end))
+        kept = [m for m in matches
+                if (k := bisect.bisect_left(starts, m.end) - 1) < 0 or reach[k] <= m.start]
+        added = [Match(h.start, h.end, h.old, h.new, "network", refused=h.refused, note=h.note) for h in hits
+                 if h.refused != prefix_pools.DROP]
+        return sorted([*kept, *added], key=lambda m: m.start)
 
     def _classless_routes(self, data: bytes, matches: list[Match]) -> list[Match]:
         """RFC 3442 routes as bytes (`option rfc3442-classless-static-routes 24, 10, 9, 0, 10, 9, 0,

@@ -18,6 +18,7 @@ from renamer import prefix_spellings
 from renamer.errors import UnsafeError
 from renamer.names import IPNetwork, parse_address
 from renamer.prefix_moves import OUTSIDE, PrefixMove
+from renamer.prefix_pools import TOOL
 from renamer.sweep.model import RESIDUAL, ScanResult
 from renamer.words import plural
 
@@ -59,6 +60,8 @@ def refusals(scan: ScanResult) -> list[Refusal]:
                 why = (ref.note or "").split("; ")[0]
                 heading = ROLE if prefix_spellings.ROLE_NOTE in why else SHRINK
                 out.append(Refusal(result.path, ref.line, f"{heading}: {why}"))
+            elif ref.status == RESIDUAL and ref.reason == TOOL:  # a length its tool refuses (prefix_pools.py)
+                out.append(Refusal(result.path, ref.line, f"{TOOL}: {(ref.note or '').split('; ')[0]}"))
     return out
 
 

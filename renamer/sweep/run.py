@@ -65,6 +65,7 @@ from renamer.sweep.scan import FileScanner, ScanOptions
 from renamer.sweep.stale import dead_keep_rules, expired_exemptions, stale_exemptions
 from renamer.sweep.summary import Summary
 from renamer.sweep.tombstones import live_again, live_in_repo, moves_of, tombstones
+from renamer.sweep.uci_pools import uci_pools
 from renamer.sweep.uncommitted import commit_pending_rewrite, pending_rewrite
 from renamer.vcs_listing import Listing
 from renamer.words import plural
@@ -132,6 +133,8 @@ def sweep(project: LoadedProject, request: SweepRequest, paths: Sequence[Path] =
                           before_move=before_move(project), allow_identity=request.allow_identity)
     plan = plan_sweep(project, prefixes, request.include_ignored, options,
                       progress=runtime.progress, listing=listing, update_pins=request.update_pins)
+    if project.config.renames.networks:  # OpenWrt pools a shrink cannot hold (another file names the network)
+        plan = replace(plan, scan=with_references(plan.scan, uci_pools(project, prefixes)))
     if hosts and project.config.renames.networks:  # the DNS inventory's addresses are in use too
         held = inventory_refusals(project.config.renames.networks, hosts)
         plan = replace(plan, inventory_refusals=tuple(held))
@@ -300,6 +303,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
         scan = with_references(scan, dangling_references(project, scan, held))
     with debug.timed("reverse zones"):  # a zone a network move needs that no file declares
         scan = with_references(scan, missing_zones(project, prefixes))
+    if project.config.renames.networks:  # an OpenWrt pool a shrink cannot hold
+        scan = with_references(scan, uci_pools(project, prefixes))
     summary = Summary.of_scan(scan)
     expired = expired_exemptions(project.allowlist, today or dt.date.today())
     found = [*collisions(project, scan, hosts), *written_collisions(project, scan),

@@ -19,6 +19,7 @@ from renamer import (
     moved_tags,
     near_miss,
     prefix_moves,
+    prefix_pools,
     sealed,
     sealed_scopes,
     state_names,
@@ -158,6 +159,15 @@ REFUSED_HINTS = {
                         "nothing beside it (the same line, or the stanza's address key) names an address "
                         "of the moved network: it may belong to another network; write the new one by "
                         "hand where it is the moved network's, or keep it with a keep rule"),
+    prefix_pools.TOOL: ("a length, pool or set member that a resized network move would make invalid for "
+                        "the tool that reads the file (a Kea pd-pool's delegated-len under its prefix-len, a "
+                        "prefix-list's ge/le under the network's length, a Calico block larger than its "
+                        "pool, an nftables interval set whose elements overlap): the sweep is refused, "
+                        "nothing written; edit it by hand, or choose another new network"),
+    prefix_pools.TIED: ("a length tied to a resized network by a key of its own (a pd-pool's delegations, "
+                        "a node CIDR mask, a prefix-list's ge/le) that the new length leaves valid but "
+                        "changes the meaning of: it is left as it was (a prefix-list entry whole, a node "
+                        "mask's pool with it): decide by hand, or keep it with a keep rule"),
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],

@@ -192,7 +192,10 @@ def test_the_strict_dry_run_exits_as_the_writing_sweep_over_every_kind_of_file(
     predicted = run(root, "sweep", "--dry-run", "--strict")
     done = run(root, "sweep", "--commit")
     assert predicted.exit_code == done.exit_code, (predicted.stderr, done.stdout + done.stderr)
-    assert done.exit_code == (3 if far else 1)  # a mask nothing ties to the network is left in each
+    # a mask nothing ties to the network is left in each (1); refused (3): an address past a shrink's end,
+    # or main.tf's `cidrsubnet(old, 2, 0)` wider than the shrunk network (f28-computed: it falls outside)
+    fits = old_net.prefixlen + 2 >= new_net.prefixlen
+    assert done.exit_code == (3 if far or not fits else 1), done.stdout + done.stderr
     if done.exit_code == 3:  # refused: nothing written
         assert all((root / rel).read_text() == text for rel, text in files.items())
         return

@@ -1,0 +1,519 @@
+"""Pools and lengths tied to a resized network by a key the resize does not rewrite, pure and I/O free.
+
+A network move that changes the length (`renames.networks`, prefix_moves.py) rewrites the network,
+its addresses and its own length; these numbers stand beside it under keys of their own and keep
+their meaning only while the length does (t26-33 findings 05, 06, 11, 20):
+
+* a DHCP pool written as an offset and a size from the network address (systemd-networkd's
+  `[DHCPServer] PoolOffset=`/`PoolSize=`; OpenWrt's `option start`/`option limit`, read across files
+  by sweep/uci_pools.py with `pool_problem`): a shrink that leaves the pool past the new network's
+  last host is refused as an address in use outside it (`outside-prefix`);
+* Kea's DHCPv6 `pd-pools` (`prefix`, `prefix-len`, `delegated-len`): a `prefix-len` that would pass
+  its `delegated-len` makes a pool Kea refuses to load (`tool-refuses`, a refusal); one a shrink
+  leaves valid delegates fewer prefixes than before (a `mask` residual saying how many);
+* Kubernetes lengths tied to a pool: Calico's `blockSize`, MetalLB's `aggregationLength`(`V6`),
+  kube-controller-manager's `node-cidr-mask-size` (kubeadm, k3s, `--node-cidr-mask-size=`), Cilium's
+  cluster-pool mask size: one shorter than the new pool is refused by its project (`tool-refuses`);
+  a node mask a shrink leaves valid gives fewer nodes a range (a `mask` residual);
+* Kea's `option-data` entry named `subnet-mask` (or `code: 1`) inside the `subnet4` entry whose
+  `subnet` is the moved network: its `data` is that network's mask and follows, as ISC dhcpd's
+  `option subnet-mask` inside `subnet ... {}` does; `broadcast-address` (`code: 28`) likewise
+  follows to the new broadcast address, however its name and data lines are laid out.
+
+Each is a `prefix_moves.LengthHit`: `Matcher._with_pools` puts it in place of any match over it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import ipaddress
+import re
+from collections.abc import Iterator, Sequence
+
+from renamer.names import IPNetwork
+from renamer.prefix_moves import OUTSIDE, LengthHit, PrefixMove
+
+TOOL = "tool-refuses"  # Match.refused: the new length makes the file one its own tool refuses to load
+TIED = "tied-length"  # Match.refused: a length tied to the network whose meaning the new length changes
+DROP = "-"  # a hit that only says another network owns what it covers: no match stands there
+
+_CIDR = re.compile(rb"(?<![0-9A-Za-z.:])((?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f:.]*)"
+                   rb"/([0-9]{1,3})(?![0-9])")
+_QUAD = re.compile(rb"(?<![0-9A-Za-z.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!\.[0-9])")
+
+
+def _network(text: bytes) -> IPNetwork | None:
+    try:
+        return ipaddress.ip_network(text.decode("ascii"), strict=False)
+    except ValueError:
+        return None
+
+
+def _address(text: bytes) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.decode("ascii"))
+    except ValueError:
+        return None
+
+
+def _line_of(data: bytes, pos: int) -> tuple[int, int]:
+    start = data.rfind(b"\n", 0, pos) + 1
+    end = data.find(b"\n", pos)
+    return start, len(data) if end < 0 else end
+
+
+# -- which side of a move a network literal names ------------------------------------------------
+
+def _named_move(net: IPNetwork, moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
+    """The resized move whose old network `net` is (False: before the sweep), or whose new network
+    it is (True: a file the sweep has written), or None."""
+    for move in moves:
+        if not move.resized or net.version != move.old.version:
+            continue
+        if net == move.old:
+            return move, False
+        if net == move.new:
+            return move, True
+    return None
+
+
+def _address_move(address: ipaddress.IPv4Address | ipaddress.IPv6Address, length: int,
+                  moves: Sequence[PrefixMove]) -> tuple[PrefixMove, bool] | None:
+    """The resized move an interface address with its length (`Address=192.168.1.1/24`) stands in:
+    the old network at the old length, or the new network at the new length."""
+    for move in moves:
+        if not move.resized or address.version != move.old.version:
+            continue
+        if address in move.old and length == move.old.prefixlen:
+            return move, False
+        if address in move.new and length == move.new.prefixlen:
+            return move, True
+    return None
+
+
+# -- 05: a DHCP pool as an offset and a size -------------------------------------------------------
+
+def _hosts_end(net: IPNetwork) -> int:
+    """The offset past the last host of an IPv4 network (its broadcast address is none)."""
+    return net.num_addresses - (1 if net.version == 4 and net.prefixlen <= 30 else 0)
+
+
+def pool_problem(move: PrefixMove, offset: int, size: int | None, written: str) -> str | None:
+    """Why a pool of `size` addresses (None: up to the network's end) from `offset` into the moved
+    network has no place in the new one, where it had one in the old one; None where it fits."""
+    last = offset + size - 1 if size is not None else None
+
+    def fits(net: IPNetwork) -> bool:
+        end = _hosts_end(net)
+        return offset < end and (last is None or last < end)
+
+    if fits(move.new) or not fits(move.old):
+        return None
+    first = move.old.network_address + offset
+    span = f"{first}-{move.old.network_address + last}" if last is not None else f"from {first}"
+    return (f"{written}: the DHCP pool {span} of {move.old} lies {offset} to "
+            f"{last if last is not None else _hosts_end(move.old) - 1} addresses into it, and {move.new}'s "
+            f"hosts end {_hosts_end(move.new) - 1} addresses into it (the pool counts from the network "
+            "address): set the pool's offset and size by hand to fit, or choose a longer new network")
+
+
+_SECTION = re.compile(rb"(?m)^[ \t]*\[([A-Za-z0-9]+)\][ \t]*$")
+_NETWORKD_ADDRESS = re.compile(rb"(?m)^[ \t]*(Address|ServerAddress)[ \t]*=[ \t]*([0-9.]+)/([0-9]{1,2})"
+                               rb"[ \t]*$")
+_NETWORKD_POOL = re.compile(rb"(?m)^[ \t]*(PoolOffset|PoolSize)[ \t]*=[ \t]*([0-9]{1,10})[ \t]*$")
+
+
+def _sections(data: bytes) -> list[tuple[bytes, int, int]]:
+    """An INI file's sections: (name, start, end)."""
+    heads = list(_SECTION.finditer(data))
+    return [(h.group(1), h.end(), heads[i + 1].start() if i + 1 < len(heads) else len(data))
+            for i, h in enumerate(heads)]
+
+
+def networkd_pools(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """systemd-networkd's `[DHCPServer] PoolOffset=`/`PoolSize=` against the network of the file's
+    `ServerAddress=`, else its first IPv4 `Address=` (the server's own address, as networkd takes it)."""
+    if b"[DHCPServer]" not in data or b"Pool" not in data:
+        return
+    sections = _sections(data)
+    server = [m for name, s, e in sections if name == b"DHCPServer"
+              for m in _NETWORKD_ADDRESS.finditer(data, s, e) if m.group(1) == b"ServerAddress"]
+    addresses = [m for name, s, e in sections if name in (b"Network", b"Address")
+                 for m in _NETWORKD_ADDRESS.finditer(data, s, e) if m.group(1) == b"Address"]
+    chosen = (server or addresses)[:1]
+    found = None
+    if chosen:
+        address = _address(chosen[0].group(2))
+        if address is not None:
+            found = _address_move(address, int(chosen[0].group(3)), moves)
+    if found is None:
+        return
+    move = found[0]
+    for name, s, e in sections:
+        if name != b"DHCPServer":
+            continue
+        keys = {m.group(1): m for m in _NETWORKD_POOL.finditer(data, s, e)}
+        if not keys:
+            continue
+        offset = int(keys[b"PoolOffset"].group(2)) if b"PoolOffset" in keys else 1
+        size = int(keys[b"PoolSize"].group(2)) if b"PoolSize" in keys else None
+        at = keys.get(b"PoolSize") or keys[b"PoolOffset"]
+        written = " ".join(f"{k.decode()}={v.group(2).decode()}" for k, v in sorted(keys.items()))
+        why = pool_problem(move, offset, size, written)
+        if why is not None:
+            text = at.group(2).decode()
+            yield LengthHit(at.start(2), at.end(2), text, text, OUTSIDE, why)
+
+
+# -- nesting: the entries around a place (JSON objects by their braces, YAML blocks by indentation) --
+
+_TOKENS = re.compile(rb'"(?:[^"\\\n]|\\.)*"|[{}]')
+
+
+class _Layout:
+    """One file's nesting, read once: its `{...}` objects (strings skipped; none where the braces do
+    not pair up), each with the object around it, and its lines' indentation blocks, each line with
+    the line that opens its block (the nearest line above, less indented) and the first line after
+    it indented no more than it (where its own block ends). Asking the entries around a place then
+    costs their depth, not the file (a Kea file of 3,000 subnets is read once, not per option)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0, *(x.end() for x in re.finditer(rb"\n", data))]
+        count = len(self.starts)
+        self.indents: list[int] = []
+        for index in range(count):
+            line = data[self.starts[index]:self._line_end(index)]
+            stripped = line.lstrip(b" \t")
+            blank = not stripped.strip() or stripped.startswith(b"#")
+            self.indents.append(-1 if blank else len(line) - len(stripped))
+        self.parent = [-1] * count
+        self.close = [count] * count
+        stack: list[int] = []
+        for index, indent in enumerate(self.indents):
+            if indent < 0:
+                continue
+            while stack and self.indents[stack[-1]] >= indent:
+                self.close[stack.pop()] = index
+            self.parent[index] = stack[-1] if stack else -1
+            stack.append(index)
+        self.objects: list[list[int]] = []
+        self.object_parent: list[int] = []
+        opened: list[int] = []
+        for x in _TOKENS.finditer(data) if b"{" in data else ():
+            if x.group() == b"{":
+                self.objects.append([x.start(), -1])
+                self.object_parent.append(opened[-1] if opened else -1)
+                opened.append(len(self.objects) - 1)
+            elif x.group() == b"}":
+                if not opened:
+                    opened = [-1]
+                    break
+                self.objects[opened.pop()][1] = x.end()
+        if opened:
+            self.objects, self.object_parent = [], []
+        self.object_starts = [o[0] for o in self.objects]
+
+    def _line_end(self, index: int) -> int:
+        return self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.data)
+
+    def blocks(self, pos: int) -> Spans:
+        """The indentation blocks around `pos`, innermost first."""
+        index = bisect.bisect_right(self.starts, pos) - 1
+        if self.indents[index] <= 0:
+            return []
+        out = []
+        at = self.parent[index]
+        while at >= 0:
+            end = self.starts[self.close[at]] - 1 if self.close[at] < len(self.starts) else len(self.data)
+            out.append((self.starts[at], end))
+            at = self.parent[at]
+        return out
+
+    def braces(self, pos: int) -> Spans:
+        """The `{...}` objects around `pos`, innermost first."""
+        out = []
+        at = bisect.bisect_left(self.object_starts, pos) - 1
+        while at >= 0:
+            start, end = self.objects[at]
+            if start < pos < end:
+                out.append((start, end))
+            at = self.object_parent[at]
+        return out
+
+    def around(self, pos: int) -> Spans:
+        """The entries around `pos`, innermost first: braces and indentation blocks together."""
+        return sorted(set(self.braces(pos) + self.blocks(pos)), key=lambda s: s[1] - s[0])
+
+
+Spans = list[tuple[int, int]]
+
+
+def _key(name: bytes) -> re.Pattern[bytes]:
+    return re.compile(rb"(?<![A-Za-z0-9_-])[\"']?" + name + rb"[\"']?[ \t]*:[ \t]*[\"']?([^\"',}\s]+)")
+
+
+_NAME_KEY = _key(rb"name")
+_CODE_KEY = _key(rb"code")
+_DATA_KEY = _key(rb"data")
+_SUBNET_KEY = _key(rb"subnet")
+_PREFIX_KEY = _key(rb"prefix")
+_PREFIX_LEN_KEY = _key(rb"prefix[-_]len")
+_DELEGATED_KEY = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?delegated[-_]len[\"']?[ \t]*:[ \t]*[\"']?([0-9]{1,3})")
+
+
+def _one(pattern: re.Pattern[bytes], data: bytes, span: tuple[int, int]) -> re.Match[bytes] | None:
+    found = list(pattern.finditer(data, *span))
+    return found[0] if len(found) == 1 else None
+
+
+# -- 06: Kea DHCPv6 pd-pools -----------------------------------------------------------------------
+
+def pd_pools(data: bytes, moves: Sequence[PrefixMove], layout: _Layout) -> Iterator[LengthHit]:
+    """Each pd-pool (`prefix`, `prefix-len`, `delegated-len` in one entry) whose prefix is a resized
+    network: a `prefix-len` past `delegated-len` is refused (Kea will not load it), one a shrink
+    leaves valid is a `mask` residual (fewer prefixes to delegate)."""
+    if b"delegated" not in data:
+        return
+    for x in _DELEGATED_KEY.finditer(data):
+        entry = next((s for s in layout.around(x.start())
+                      if _one(_PREFIX_LEN_KEY, data, s) is not None
+                      and _one(_PREFIX_KEY, data, s) is not None), None)
+        if entry is None:
+            continue
+        length, prefix = _one(_PREFIX_LEN_KEY, data, entry), _one(_PREFIX_KEY, data, entry)
+        assert length is not None and prefix is not None
+        if not length.group(1).isdigit():
+            continue
+        address = _address(prefix.group(1))
+        if address is None or address.version != 6:
+            continue
+        found = _pd_state(address, int(length.group(1)), moves)
+        if found is None:
+            continue
+        move, state = found
+        delegated, text = int(x.group(1)), length.group(1).decode()
+        if state != "left" and delegated < move.new.prefixlen:
+            yield LengthHit(length.start(1), length.end(1), text, text, TOOL,
+                            f"the pd-pool {move.old} delegating /{delegated} prefixes would become "
+                            f"{move.new}: "
+                            f"Kea refuses a pd-pool whose delegated-len ({delegated}) is shorter than its "
+                            f"prefix-len ({move.new.prefixlen}): set delegated-len by hand (at least "
+                            f"{move.new.prefixlen}), or choose a longer new network")
+        elif state == "left" or (state == "before" and move.new.prefixlen > move.old.prefixlen):
+            yield LengthHit(length.start(1), length.end(1), text, text, TIED,
+                            f"the pd-pool {move.old} delegates {2 ** (delegated - move.old.prefixlen)} "
+                            f"/{delegated} prefixes, as {move.new} it would delegate "
+                            f"{2 ** (delegated - move.new.prefixlen)}: clients holding the others lose them: "
+                            "decide delegated-len and prefix-len by hand")
+
+
+def _pd_state(address: ipaddress.IPv6Address | ipaddress.IPv4Address, length: int,
+              moves: Sequence[PrefixMove]) -> tuple[PrefixMove, str] | None:
+    """A pd-pool's prefix and prefix-len against the moves: its old network ("before"), its new one
+    ("after": written, by the sweep or by hand), or the new address with the old length ("left": a
+    sweep wrote the prefix and left the length as the residual it was)."""
+    for move in moves:
+        if address.version != move.old.version or not move.resized:
+            continue
+        if address == move.old.network_address and length == move.old.prefixlen:
+            return move, "before"
+        if address == move.new.network_address and length == move.new.prefixlen:
+            return move, "after"
+        if address == move.new.network_address and length == move.old.prefixlen:
+            return move, "left"
+    return None
+
+
+_SUBNET6 = re.compile(rb"(?<![A-Za-z0-9_-])subnet6[ \t]+([0-9A-Fa-f:]+)/([0-9]{1,3})[ \t]*\{")
+_PREFIX6 = re.compile(rb"(?<![A-Za-z0-9_-])prefix6[ \t]+[0-9A-Fa-f:]+[ \t]+[0-9A-Fa-f:]+[ \t]*/[ \t]*"
+                      rb"([0-9]{1,3})")
+
+
+def dhcpd_prefix6(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """ISC dhcpd's `prefix6 LOW HIGH /N;` inside `subnet6 NET {`: a delegated length shorter than
+    the new network's would hand out prefixes wider than the network (the ends' offsets are
+    refused as any address's where a shrink leaves them outside): a `tied-length` residual."""
+    if b"prefix6" not in data:
+        return
+    for x in _SUBNET6.finditer(data):
+        net = _network(x.group(1) + b"/" + x.group(2))
+        found = _named_move(net, moves) if net is not None else None
+        if found is None:
+            continue
+        move = found[0]
+        depth, end = 1, x.end()
+        while end < len(data) and depth:
+            depth += {b"{": 1, b"}": -1}.get(data[end:end + 1], 0)
+            end += 1
+        for p in _PREFIX6.finditer(data, x.end(), end):
+            if int(p.group(1)) < move.new.prefixlen:
+                text = p.group(1).decode()
+                yield LengthHit(p.start(1), p.end(1), text, text, TIED,
+                                f"prefix6 delegates /{text} prefixes from {move.old}, which becomes "
+                                f"{move.new}: each would be wider than the network, decide the delegated "
+                                "length by hand")
+
+
+# -- 11: Kubernetes lengths tied to a pool ---------------------------------------------------------
+
+# (the length key, the keys that name its pool, what the length is, its project's rule, a shrink's
+# fewer units matter: a residual)
+_KUBE = [
+    (rb"blockSize", rb"cidr", "Calico's IPPool blockSize", "Calico refuses a pool shorter than its blocks "
+     "(the pool's prefix length must be at most blockSize)", False),
+    (rb"aggregationLength(?:V6)?|aggregation-length(?:-v6)?", rb"addresses",
+     "MetalLB's BGPAdvertisement aggregationLength",
+     "MetalLB refuses an aggregation length shorter than a pool's prefix", False),
+    (rb"(?:--)?node-cidr-mask-size(?:-ipv[46])?|nodeCidrMaskSize(?:IPv[46])?|node_cidr_mask_size",
+     rb"(?:--)?cluster-cidr|clusterCIDR|podSubnet|(?:--)?pod-network-cidr|cluster_cidr|pod_network_cidr"
+     rb"|podCIDR|pod_cidr", "kube-controller-manager's node-cidr-mask-size",
+     "kube-controller-manager refuses a node mask shorter than the cluster CIDR's", True),
+    (rb"clusterPoolIPv[46]MaskSize|cluster-pool-ipv[46]-mask-size",
+     rb"clusterPoolIPv[46]PodCIDRList|clusterPoolIPv[46]PodCIDR|cluster-pool-ipv[46]-cidr",
+     "Cilium's cluster-pool mask size", "Cilium refuses a per-node mask shorter than the pool's", True),
+]
+_KUBE_LENGTH = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(" + rb"|".join(k for k, *_ in _KUBE) +
+                          rb")[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.])")
+_DOCUMENT = re.compile(rb"(?m)^---[ \t]*$")
+_LIST_LINES = 20  # a pool key's list: the lines after it, at most
+
+
+Placed = list[tuple[IPNetwork, int, int]]
+
+
+def _pools_named(data: bytes, keys: re.Pattern[bytes], start: int, end: int) -> Placed:
+    """The networks the pool keys in [start, end) name, with their places: on the key's line (`cidr:
+    10.0.48.0/24`, `--cluster-cidr=...`, a flow list) and in the list lines under it."""
+    out = []
+    for key in keys.finditer(data, start, end):
+        line_start, line_end = _line_of(data, key.start())
+        stop = line_end
+        own = len(data[line_start:key.start()]) - len(data[line_start:key.start()].lstrip(b" \t-"))
+        for _ in range(_LIST_LINES):
+            if stop >= end:
+                break
+            nxt_start, nxt_end = stop + 1, _line_of(data, stop + 1)[1]
+            nxt = data[nxt_start:nxt_end]
+            if not nxt.lstrip().startswith(b"-") or len(nxt) - len(nxt.lstrip(b" \t")) < own:
+                break
+            stop = nxt_end
+        out += [(n, x.start(), x.end()) for x in _CIDR.finditer(data, key.end(), stop)
+                if (n := _network(x.group())) is not None]
+    return out
+
+
+def kube_lengths(data: bytes, moves: Sequence[PrefixMove]) -> Iterator[LengthHit]:
+    """Each Kubernetes length tied to a pool (`_KUBE`) in a document (else the file) whose pool keys
+    name one resized network of its family: one shorter than the new pool is refused; a node mask
+    a shrink leaves valid makes each pool literal of the old network a residual (the pool and its
+    mask decided together by hand, never the pool alone)."""
+    if not any(w in data for w in (b"blockSize", b"aggregationLength", b"aggregation-length", b"mask-size",
+                                   b"MaskSize", b"mask_size")):
+        return
+    bounds = [0, *(x.end() for x in _DOCUMENT.finditer(data)), len(data)]
+    for x in _KUBE_LENGTH.finditer(data):
+        rule = next(r for r in _KUBE if re.fullmatch(r[0], x.group(1)))
+        keys = re.compile(rb"(?<![A-Za-z0-9_-])[\"']?(?:" + rule[1] + rb")[\"']?[ \t]*[:=]")
+        value = int(x.group(2))
+        family = 6 if b"6" in x.group(1) or value > 32 else 4  # aggregationLengthV6, node-cidr-mask-size-ipv6
+        low = max(b for b in bounds if b <= x.start())
+        high = min(b for b in bounds if b > x.start())
+        pools = [p for p in _pools_named(data, keys, low, high) if p[0].version == family]
+        if not pools and (low, high) != (0, len(data)):
+            pools = [p for p in _pools_named(data, keys, 0, len(data)) if p[0].version == family]
+        named = {_named_move(p[0], moves) for p in pools}
+        moved = {found[0] for found in named if found is not None}
+        if len(moved) != 1 or None in named:
+            continue
+        move = moved.pop()
+        text, what = x.group(2).decode(), rule[2]
+        if value < move.new.prefixlen:
+            yield LengthHit(x.start(2), x.end(2), text, text, TOOL,
+                            f"{what} {value} is tied to the pool {move.old}, which becomes {move.new}: "
+                            f"{rule[3]}: set it by hand (at least {move.new.prefixlen}), or choose a longer "
+                            "new network")
+        elif rule[4] and move.new.prefixlen > move.old.prefixlen:
+            line = data.count(b"\n", 0, x.start()) + 1
+            for net, start, end in pools:
+                if net != move.old:
+                    continue
+                pool = data[start:end].decode()
+                yield LengthHit(start, end, pool, pool, TIED,
+                                f"{what} {value} (line {line}) is tied to the pool {move.old}, which "
+                                f"holds {2 ** (value - move.old.prefixlen)} /{value} ranges, as {move.new} "
+                                f"it would hold {2 ** (value - move.new.prefixlen)}, one a node: decide the "
+                                "pool and its mask size together by hand")
+
+
+# -- 20: Kea option-data inside the moved subnet's entry -------------------------------------------
+
+_MASK_NAMES = (b"subnet-mask", b"1")
+_BROADCAST_NAMES = (b"broadcast-address", b"28")
+
+
+def _option(data: bytes, pos: int, layout: _Layout) -> tuple[bytes, Spans] | None:
+    """The option-data entry's name (or code) around `pos` (its `data:` value), and the entries around it."""
+    around = layout.around(pos)
+    for i, span in enumerate(around):
+        if len(list(_DATA_KEY.finditer(data, *span))) != 1:
+            return None  # an entry of several options: no one name is this data's
+        name = _one(_NAME_KEY, data, span) or _one(_CODE_KEY, data, span)
+        if name is not None:
+            return name.group(1), around[i + 1:]
+    return None
+
+
+def _subnet_of(data: bytes, around: Spans) -> IPNetwork | None:
+    """The `subnet` of the innermost entry around that names one (None: none, or several)."""
+    for span in around:
+        subnets = list(_SUBNET_KEY.finditer(data, *span))
+        if subnets:
+            return _network(subnets[0].group(1)) if len(subnets) == 1 else None
+    return None
+
+
+def kea_options(data: bytes, moves: Sequence[PrefixMove], layout: _Layout) -> Iterator[LengthHit]:
+    """A Kea option-data `subnet-mask` (code 1) or `broadcast-address` (code 28) whose data is the
+    moved subnet's old mask or broadcast address, inside the entry whose `subnet` is that network;
+    a `subnet-mask` inside another subnet's entry is that subnet's (`DROP`: no residual)."""
+    if b"data" not in data or b"subnet" not in data:
+        return
+    for x in _DATA_KEY.finditer(data):
+        value = x.group(1)
+        if _QUAD.fullmatch(value) is None:
+            continue
+        option = _option(data, x.start(), layout)
+        if option is None or option[0] not in (*_MASK_NAMES, *_BROADCAST_NAMES):
+            continue
+        net = _subnet_of(data, option[1])
+        found = _named_move(net, moves) if net is not None else None
+        text = value.decode()
+        if net is not None and found is None and option[0] in _MASK_NAMES \
+                and not any(net.overlaps(m.old) or net.overlaps(m.new) for m in moves):
+            yield LengthHit(x.start(1), x.end(1), text, text, DROP, f"the subnet-mask option of {net}'s")
+            continue
+        if found is None or found[1] or found[0].old.version != 4:
+            continue
+        move = found[0]
+        if option[0] in _MASK_NAMES and text == str(move.old.netmask):
+            yield LengthHit(x.start(1), x.end(1), text, str(move.new.netmask), None,
+                            f"the subnet-mask option of its subnet entry, {move.old}, which becomes "
+                            f"{move.new}")
+        elif option[0] in _BROADCAST_NAMES and move.is_broadcast(ipaddress.IPv4Address(text)) \
+                and move.new_has_broadcast:
+            yield LengthHit(x.start(1), x.end(1), text, str(move.new.broadcast_address), None,
+                            f"the broadcast-address option of its subnet entry, {move.old}, which becomes "
+                            f"{move.new}")
+
+
+def pool_hits(data: bytes, moves: Sequence[PrefixMove]) -> list[LengthHit]:
+    """Every hit of this module's rules in one file, in order."""
+    resized = [m for m in moves if m.resized]
+    if not resized:
+        return []
+    hits = [*networkd_pools(data, resized), *dhcpd_prefix6(data, resized), *kube_lengths(data, resized)]
+    if b"delegated" in data or (b"data" in data and b"subnet" in data):  # the rules that read entries
+        layout = _Layout(data)
+        hits += [*pd_pools(data, resized, layout), *kea_options(data, resized, layout)]
+    return sorted(hits, key=lambda h: h.start)

@@ -1,0 +1,125 @@
+"""Prefix-list bounds and nftables interval sets under a resized network (prefix_lists.py), through
+the Matcher (t26-33 findings 08, 10): refused where the tool would refuse the result, a
+`tied-length` residual over the whole entry where its meaning changes, followed where it does not."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from renamer.match import Matcher
+from renamer.prefix_pools import TIED, TOOL
+
+
+def _found(pairs: list[tuple[str, str]], text: str) -> list[tuple[str, str, str | None]]:
+    matcher = Matcher(networks=[(ipaddress.ip_network(a), ipaddress.ip_network(b)) for a, b in pairs])
+    return [(m.old, m.new, m.refused) for m in matcher.find(text.encode())]
+
+
+@pytest.mark.parametrize(("pairs", "text", "found"), [
+    # FRR / IOS: the new length passes ge: refused; a grow keeps it loadable, other prefixes: residual
+    ([("10.0.48.0/24", "10.0.60.0/26")], "ip prefix-list LAN seq 5 permit 10.0.48.0/24 ge 25 le 28\n",
+     [("10.0.48.0/24 ge 25 le 28", "10.0.48.0/24 ge 25 le 28", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/22")], "ip prefix-list LAN seq 5 permit 10.0.48.0/24 ge 25 le 28\n",
+     [("10.0.48.0/24 ge 25 le 28", "10.0.48.0/24 ge 25 le 28", TIED)]),
+    ([("10.0.48.0/29", "10.0.48.0/28")], " seq 10 permit 10.0.48.0/29 ge 30 le 32\n",
+     [("10.0.48.0/29 ge 30 le 32", "10.0.48.0/29 ge 30 le 32", TIED)]),
+    ([("10.0.48.0/23", "10.0.48.0/24")], "ip prefix-list L permit 10.0.48.0/23 ge 24\n",  # IOS: len < ge
+     [("10.0.48.0/23 ge 24", "10.0.48.0/23 ge 24", TIED)]),
+    ([("10.0.48.0/23", "10.0.48.0/24")], "ip prefix-list L permit 10.0.48.0/23 le 23\n",
+     [("10.0.48.0/23 le 23", "10.0.48.0/23 le 23", TOOL)]),
+    # every prefix inside, at any length: the network follows
+    ([("10.0.48.0/24", "10.0.48.0/22")], "ip prefix-list ALL seq 5 permit 10.0.48.0/24 le 32\n",
+     [("10.0.48.0/24", "10.0.48.0/22", None)]),
+    ([("10.0.48.0/24", "10.0.48.0/22")], "ip prefix-list H permit 10.0.48.0/24 ge 32\n",
+     [("10.0.48.0/24", "10.0.48.0/22", None)]),
+    # no bounds: the network alone, as anywhere
+    ([("10.0.48.0/24", "10.0.48.0/22")], "ip prefix-list N seq 5 permit 10.0.48.0/24\n",
+     [("10.0.48.0/24", "10.0.48.0/22", None)]),
+    # IPv6
+    ([("2001:db8:a::/48", "2001:db8:a::/56")], "ipv6 prefix-list V6 seq 5 permit 2001:db8:a::/48 ge 49 le 64\n",
+     [("2001:db8:a::/48 ge 49 le 64", "2001:db8:a::/48 ge 49 le 64", TOOL)]),
+    ([("2001:db8:a::/64", "2001:db8:a::/60")], "ipv6 prefix-list V6 permit 2001:db8:a::/64 le 128\n",
+     [("2001:db8:a::/64", "2001:db8:a::/60", None)]),
+    # JunOS and BIRD
+    ([("2001:db8:a::/48", "2001:db8:a::/56")], "route-filter 2001:db8:a::/48 prefix-length-range /49-/64;\n",
+     [("2001:db8:a::/48 prefix-length-range /49-/64", "2001:db8:a::/48 prefix-length-range /49-/64", TOOL)]),
+    ([("10.0.48.0/24", "10.0.60.0/26")], "route-filter 10.0.48.0/24 upto /28;\nroute-filter 10.0.48.0/24 orlonger;\n",
+     [("10.0.48.0/24 upto /28", "10.0.48.0/24 upto /28", TIED), ("10.0.48.0/24", "10.0.60.0/26", None)]),
+    ([("10.0.48.0/24", "10.0.60.0/26")], "  if net ~ [ 10.0.48.0/24{25,28} ] then accept;\n",
+     [("10.0.48.0/24{25,28}", "10.0.48.0/24{25,28}", TOOL)]),
+    # after a sweep that wrote the entry: still refused where its tool refuses it, else nothing
+    ([("10.0.48.0/24", "10.0.60.0/26")], "ip prefix-list LAN seq 5 permit 10.0.60.0/26 ge 25 le 28\n",
+     [("10.0.60.0/26 ge 25 le 28", "10.0.60.0/26 ge 25 le 28", TOOL)]),
+    ([("10.0.48.0/24", "10.0.60.0/26")], "ip prefix-list LAN seq 5 permit 10.0.60.0/26 ge 27 le 30\n", []),
+])
+def test_prefix_list_bounds(pairs: list[tuple[str, str]], text: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found(pairs, text) == found
+
+
+SET = "table inet f {\n  set lans { type ipv4_addr; FLAGS elements = { ELEMENTS } }\n}\n"
+
+
+@pytest.mark.parametrize(("pairs", "flags", "elements", "found"), [
+    ([("10.0.48.0/24", "10.0.48.0/23")], "flags interval;", "10.0.48.0/24, 10.0.49.0/24",
+     [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/22")], "flags interval;", "10.0.48.0/24, 10.0.50.10-10.0.50.20",
+     [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    ([("10.0.48.0/24", "10.0.48.0/22")], "flags interval;", "10.0.48.0/24, 10.0.51.7",
+     [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    # auto-merge: nft merges the overlap itself
+    ([("10.0.48.0/24", "10.0.48.0/23")], "flags interval; auto-merge;", "10.0.48.0/24, 10.0.49.0/24",
+     [("10.0.48.0/24", "10.0.48.0/23", None)]),
+    # a sibling outside the grown network, a shrink, a move elsewhere of one length: nothing overlaps
+    ([("10.0.48.0/24", "10.0.48.0/23")], "flags interval;", "10.0.48.0/24, 10.0.50.0/24",
+     [("10.0.48.0/24", "10.0.48.0/23", None)]),
+    ([("10.0.48.0/23", "10.0.48.0/24")], "flags interval;", "10.0.48.0/23, 10.0.50.0/24",
+     [("10.0.48.0/23", "10.0.48.0/24", None)]),
+    # after the sweep: the grown element overlaps
+    ([("10.0.48.0/24", "10.0.48.0/23")], "flags interval;", "10.0.48.0/23, 10.0.49.0/24",
+     [("10.0.48.0/23", "10.0.48.0/23", TOOL)]),
+    # IPv6 /64 -> /60
+    ([("2001:db8:a::/64", "2001:db8:a::/60")], "flags interval;", "2001:db8:a::/64, 2001:db8:a:1::/64",
+     [("2001:db8:a::/64", "2001:db8:a::/64", TOOL)]),
+])
+def test_interval_sets(pairs: list[tuple[str, str]], flags: str, elements: str,
+                       found: list[tuple[str, str, str | None]]) -> None:
+    assert _found(pairs, SET.replace("FLAGS", flags).replace("ELEMENTS", elements)) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    # an `add element` command for a set declared with flags interval in the file
+    ("table inet f {\n  set lans { type ipv4_addr; flags interval; elements = { 10.0.49.0/24 } }\n}\n"
+     "add element inet f lans { 10.0.48.0/24 }\n", [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    # one declared elsewhere: its prefixes make it an interval set
+    ("add element inet f lans { 10.0.48.0/24, 10.0.49.0/24 }\n", [("10.0.48.0/24", "10.0.48.0/24", TOOL)]),
+    # declared here with auto-merge: merged
+    ("table inet f {\n  set lans { type ipv4_addr; flags interval; auto-merge; }\n}\n"
+     "add element inet f lans { 10.0.48.0/24, 10.0.49.0/24 }\n", [("10.0.48.0/24", "10.0.48.0/23", None)]),
+    # another set's element does not count
+    ("add element inet f a { 10.0.48.0/24 }\nadd element inet f b { 10.0.49.0/24 }\n",
+     [("10.0.48.0/24", "10.0.48.0/23", None)]),
+])
+def test_add_element_commands(text: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found([("10.0.48.0/24", "10.0.48.0/23")], text) == found
+
+
+VYOS_SET = ("set policy prefix-list LAN rule 5 action 'permit'\nset policy prefix-list LAN rule 5 ge '25'\n"
+            "set policy prefix-list LAN rule 5 le '28'\nset policy prefix-list LAN rule 5 prefix '10.0.48.0/24'\n"
+            "set policy prefix-list LAN rule 10 prefix '10.0.48.0/24'\n")
+VYOS_BOOT = ("policy {\n    prefix-list LAN {\n        rule 5 {\n            action permit\n            ge 25\n"
+             "            le 28\n            prefix 10.0.48.0/24\n        }\n        rule 10 {\n"
+             "            action permit\n            prefix 10.0.48.0/24\n        }\n    }\n}\n")
+
+
+@pytest.mark.parametrize(("new", "text", "found"), [
+    # VyOS: the bounds on lines of their own, the network's rule tells which (rule 10 has none: it follows)
+    ("10.0.60.0/26", VYOS_SET, [("10.0.48.0/24", "10.0.48.0/24", TOOL), ("10.0.48.0/24", "10.0.60.0/26", None)]),
+    ("10.0.48.0/22", VYOS_SET, [("10.0.48.0/24", "10.0.48.0/24", TIED), ("10.0.48.0/24", "10.0.48.0/22", None)]),
+    ("10.0.60.0/26", VYOS_BOOT, [("10.0.48.0/24", "10.0.48.0/24", TOOL), ("10.0.48.0/24", "10.0.60.0/26", None)]),
+    ("10.0.48.0/22", VYOS_BOOT.replace("ge 25", "ge 32").replace("le 28", "le 32"),
+     [("10.0.48.0/24", "10.0.48.0/22", None), ("10.0.48.0/24", "10.0.48.0/22", None)]),
+])
+def test_vyos_prefix_list_rules(new: str, text: str, found: list[tuple[str, str, str | None]]) -> None:
+    assert _found([("10.0.48.0/24", new)], text) == found

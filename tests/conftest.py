@@ -49,8 +49,8 @@ _SLOW = ("tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
          "tests/dns/bind/test_bind_zones.py", "tests/dns/bind/test_bind_serials.py::test_rollback_after_a_kill",
          "tests/dns/bind/test_bind_activation.py", "tests/dns/powerdns/test_zone_kinds.py",
          # Mostly waiting, not computing (a confirm window run out, a revert's deadline, a writer
-         # racing the sweep): 220 s of test_confirm.py alone; started early, their waits overlap
-         # the CPU-bound ones above on the spare workers (pytest_xdist_auto_num_workers below).
+         # racing the sweep): 220 s of test_confirm.py alone; started before the short tests, their
+         # waits overlap the CPU-bound ones on the spare worker (pytest_xdist_auto_num_workers below).
          "tests/dns/test_confirm.py::test_a_confirmed_apply_stays",
          "tests/dns/test_confirm.py::test_over_ssh", "tests/dns/test_confirm.py::test_a_confirm_that_stopped_short",
          "tests/dns/test_confirm.py::test_in_one_large_batch",
@@ -73,7 +73,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "renamer"))
 # sys, every child process included) was 2,116 s in a 1,502 s run on 2 workers, so each worker kept
 # 0.70 of a core busy on average and 0.6 of the machine's 2 cores sat idle; the rest of the time a
 # test waits (a confirm window or a revert's deadline runs out, a resolver starts or reloads, a
-# kill lands after a sleep, ssh connects). 1.5 workers a core (3 on 2 cores) ask for ~2.1 cores:
+# kill lands after a sleep, ssh connects; or a daemon computes: getrusage misses daemonized
+# dnsmasq, named, pdns_server and sshd's sessions, so this is an upper bound). 1.5 workers a core (3 on 2 cores) ask for ~2.1 cores:
 # the waits of one overlap the work of another, and no more processes than that compete for the
 # CPU with the tests that time windows. Every fixture picks its own free ports and tmp_path
 # folders, so more workers share nothing. PYTEST_XDIST_AUTO_NUM_WORKERS still wins, as in xdist.

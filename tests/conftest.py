@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import signal
@@ -46,7 +47,15 @@ _SLOW = ("tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
          "tests/cli/test_kube_identities.py::test_identity_fields_are_residuals_with_the_consequence_and_references_follow",
          # a real named (or pdns_server) per case, several applies each (DNS break-it round 2)
          "tests/dns/bind/test_bind_zones.py", "tests/dns/bind/test_bind_serials.py::test_rollback_after_a_kill",
-         "tests/dns/bind/test_bind_activation.py", "tests/dns/powerdns/test_zone_kinds.py")
+         "tests/dns/bind/test_bind_activation.py", "tests/dns/powerdns/test_zone_kinds.py",
+         # Mostly waiting, not computing (a confirm window run out, a revert's deadline, a writer
+         # racing the sweep): 220 s of test_confirm.py alone; started before the short tests, their
+         # waits overlap the CPU-bound ones on the spare worker (pytest_xdist_auto_num_workers below).
+         "tests/dns/test_confirm.py::test_a_confirmed_apply_stays",
+         "tests/dns/test_confirm.py::test_over_ssh", "tests/dns/test_confirm.py::test_a_confirm_that_stopped_short",
+         "tests/dns/test_confirm.py::test_in_one_large_batch",
+         "tests/dns/test_backend_conformance.py::test_a_commit_confirmed_apply_not_confirmed",
+         "tests/cli/test_edits_during_the_write.py::test_a_real_writer_racing")
 
 
 # Property tests check answers, not speed: no per-example deadline (hypothesis's 200 ms failed
@@ -58,6 +67,26 @@ _SLOW = ("tests/dns/powerdns/test_ansible_powerdns.py::test_the_ansible_engine",
 settings.register_profile("renamer", deadline=None, derandomize=True)
 settings.register_profile("explore", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "renamer"))
+
+
+# Workers per core for `-n auto`. Measured on 2 cores (s28-suite report): the suite's CPU (user +
+# sys, every child process included) was 2,116 s in a 1,502 s run on 2 workers, so each worker kept
+# 0.70 of a core busy on average and 0.6 of the machine's 2 cores sat idle; the rest of the time a
+# test waits (a confirm window or a revert's deadline runs out, a resolver starts or reloads, a
+# kill lands after a sleep, ssh connects; or a daemon computes: getrusage misses daemonized
+# dnsmasq, named, pdns_server and sshd's sessions, so this is an upper bound). 1.5 workers a core (3 on 2 cores) ask for ~2.1 cores:
+# the waits of one overlap the work of another, and no more processes than that compete for the
+# CPU with the tests that time windows. Every fixture picks its own free ports and tmp_path
+# folders, so more workers share nothing. PYTEST_XDIST_AUTO_NUM_WORKERS still wins, as in xdist.
+_WORKERS_PER_CORE = 1.5
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    given = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if given:
+        return int(given)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, math.ceil(cores * _WORKERS_PER_CORE))
 
 
 def _rank(item: pytest.Item) -> int:

@@ -4,6 +4,7 @@ and between folders), deferred imports, every module named in the docs, no prese
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -37,6 +38,11 @@ def _is_type_checking(node: ast.If) -> bool:
 
 def _imports(path: Path, *, top_level: bool) -> set[str]:
     """Modules imported at module level (TYPE_CHECKING blocks aside), or inside functions."""
+    return set(_imports_once(path, top_level))
+
+
+@functools.cache  # each module parsed once per process, not once per test that asks (12 x 2 x ~200 files)
+def _imports_once(path: Path, top_level: bool) -> frozenset[str]:
     tree = ast.parse(path.read_text())
     found: set[str] = set()
 
@@ -54,7 +60,7 @@ def _imports(path: Path, *, top_level: bool) -> set[str]:
             visit(child, nested)
 
     visit(tree, False)
-    return found
+    return frozenset(found)
 
 
 GRAPH = {name: {m for m in _imports(path, top_level=True) if m in MODULES} for name, path in MODULES.items()}

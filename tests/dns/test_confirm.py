@@ -610,9 +610,14 @@ def test_a_revert_resumed_mid_way_stops_once_the_lock_is_not_its_apply(run, pair
     os.killpg(int(str(what["pid"])), signal.SIGKILL)
     lock = _lock(pair, "ns-c1")
     held = lock.read_text()
-    # the revert run by hand (no wait) against a lock another apply took meanwhile
+    # the revert run by hand (no wait) against a lock another apply took meanwhile, resumed as it
+    # would be once the window ran out: its DEADLINE now (the revert waits while `date +%s` is
+    # below it), not 30 s of sleep; the window stays 30 s so the revert is surely killed before it
     lock.write_text(json.dumps({"host": "other", "pid": 1, "user": "x", "started": "now"}) + "\n")
+    (folder / "DEADLINE").write_text(f"{int(time.time())}\n")
+    started = time.monotonic()
     done = subprocess.run(["sh", str(folder / "REVERT"), "0"], capture_output=True, text=True, check=False)
+    assert time.monotonic() - started < 20, "the revert waited out the window: DEADLINE not read"
     assert done.returncode == 0 and "the lock no longer names apply" in done.stdout, done.stdout + done.stderr
     assert addresses(pair, GW, "ns-c1") == {"ns-c1": ("10.251.0.2",)}
     lock.write_text(held)

@@ -16,23 +16,15 @@ a network move renames is that move's.
 from __future__ import annotations
 
 import ipaddress
-import re
 
+from renamer.access_nets import NET, in_access_rule, network_of
 from renamer.occurrences import Match
 
 REASON = "access-set"
-_ACCESS = re.compile(
-    rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
-    rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
-    rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges)(?![\w-])"
-    rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny))")
-_NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
-                  rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
-_LIST_ITEM = re.compile(rb"[ \t]*-[ \t]")
 
 
 def might_hold(data: bytes) -> bool:
-    return b"/" in data and _NET.search(data) is not None
+    return b"/" in data and NET.search(data) is not None
 
 
 def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, str]]) -> list[Match]:
@@ -48,13 +40,9 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         return matches
     out = list(matches)
     added: list[Match] = []
-    for found in _NET.finditer(data):
-        try:
-            net = ipaddress.IPv4Network(f"{found.group('addr').decode()}/{found.group('len').decode()}",
-                                        strict=False)
-        except ValueError:
-            continue
-        if net.prefixlen >= 32:
+    for found in NET.finditer(data):
+        net = network_of(found)
+        if net is None:
             continue
         start, end = found.start(), found.end()
         over = [i for i, m in enumerate(out) if m.start < end and start < m.end]
@@ -62,7 +50,7 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         # access); a network holding both the old and the new address admits the host as before
         inside = [(old, new) for address, old, new in olds
                   if address in net and (over or ipaddress.IPv4Address(new) not in net)]
-        if not inside or not _in_access_rule(data, found.start()):
+        if not inside or not in_access_rule(data, found.start()):
             continue
         if any(out[i].kind == "network" or out[i].refused or out[i].kept for i in over):
             continue  # a network move's literal, or decided already
@@ -79,23 +67,3 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
 
-
-def _in_access_rule(data: bytes, at: int) -> bool:
-    """Whether an access word stands before `at` on its line, or, for a YAML list item, on the
-    line of the key above it."""
-    line_start = data.rfind(b"\n", 0, at) + 1
-    if _ACCESS.search(data, line_start, at) is not None:
-        return True
-    if _LIST_ITEM.match(data, line_start) is None:
-        return False
-    above = data.rfind(b"\n", 0, max(line_start - 1, 0))
-    while above >= 0 or line_start > 0:
-        prev_start = above + 1
-        prev = data[prev_start:line_start - 1]
-        if _LIST_ITEM.match(prev) is None and prev.strip():
-            return _ACCESS.search(prev) is not None
-        if prev_start == 0:
-            return False
-        line_start = prev_start
-        above = data.rfind(b"\n", 0, max(line_start - 1, 0))
-    return False

@@ -171,7 +171,7 @@ def _unread(owner: data_records.Owner, hosts: dict[str, str], matcher: Matcher) 
 
 def with_serials(rel: str, data: bytes, edits: list[Edit], today: dt.date | None = None) -> list[Edit]:
     """The edits, plus the `serial:` of each zone mapping whose records they change, bumped."""
-    if not edits or b"serial" not in data or not rel.endswith((".yml", ".yaml")):
+    if not edits or b"serial" not in data or not rel.endswith((".yml", ".yaml", ".json")):
         return edits
     zones: set[tuple[tuple[int, int], tuple[int, int]]] = set()
     for owner in data_records.owners(rel, data):

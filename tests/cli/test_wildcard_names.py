@@ -69,3 +69,14 @@ def test_finding_32_a_name_whose_new_address_has_no_spelling_there_is_a_residual
     assert found == [(1, "10-0-0-70", "wildcard-dns")], data["findings"]
     assert run(root, "sweep", "--commit").exit_code == 1
     assert (root / "values.yaml").read_text() == files["values.yaml"]
+
+
+def test_a_record_keeps_its_wildcard_name(repo: Repo, run: Run) -> None:
+    allow = "version: 1\ncurrent: ['**']\nrecords:\n  - name: notes\n    paths: [notes/**]\n    reason: notes\n"
+    files = {"notes/old.md": "was grafana-10-0-0-70.nip.io\n", "v.yaml": "host: grafana-10-0-0-70.nip.io\n"}
+    root = repo(files, config=_config("{addresses: {10.0.0.70: 10.0.1.70}}"), allowlist=allow)
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "notes/old.md").read_text() == files["notes/old.md"]
+    assert (root / "v.yaml").read_text() == "host: grafana-10-0-1-70.nip.io\n"
+    again = run(root, "sweep", "--dry-run")
+    assert again.stdout.startswith("Summary: would change 0 files"), again.stdout

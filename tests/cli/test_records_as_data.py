@@ -188,6 +188,27 @@ def test_an_owner_of_a_zone_that_cannot_be_read_is_a_residual(repo, run) -> None
     assert run(root, "verify").exit_code == 1
 
 
+def test_a_ptr_owner_of_a_zone_that_cannot_be_read_is_a_residual_under_a_network_move(repo, run) -> None:
+    """The Known gap left by round 21's findings 14/26: under a network move (no address renamed),
+    `label: 12.0` of a zone named by a template may be 10.0.0.12's reverse name, moving with its
+    zone: a residual, as under an address rename; owners outside the network stay quiet."""
+    text = ("zones:\n  - name: \"{{ reverse_zone }}\"\n    rrs:\n"
+            "      - {label: '12.0', type: PTR, rdata: node2.lab.example.}\n"
+            "      - {label: '12.5', type: PTR, rdata: node5.lab.example.}\n"
+            "      - {label: node2, type: A, rdata: 10.0.0.12}\n")
+    conf = "version: 1\nrenames:\n  networks: {10.0.0.0/24: 10.0.9.0/24}\nallowlist: allow.yaml\n"
+    root = repo({"vars.yml": text}, config=conf, allowlist=ALLOW)
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    residual = [(r["line"], r["old"], r["reason"]) for r in data["findings"] if r["reason"] is not None]
+    assert residual == [(4, "12.0", "record-owner")], data["findings"]
+    [found] = [r for r in data["findings"] if r["reason"] == "record-owner"]
+    assert "10.0.0.12 in the moved network 10.0.0.0/24" in found["note"]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    after = (root / "vars.yml").read_text()
+    assert "rdata: 10.0.9.12" in after and "label: '12.0'" in after  # the data moved, the owner left for a decision
+    assert run(root, "verify").exit_code == 1
+
+
 def test_a_new_bare_owner_yaml_would_read_as_another_number_is_a_residual(repo, run) -> None:
     """`label: 12.0` made `1.10` would be the float 1.1 to YAML: the role would render `1.1`."""
     root = repo({"ansible/host_vars/node1.yml": PI_CLUSTER},

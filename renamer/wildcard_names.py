@@ -6,11 +6,12 @@ form stands inside a longer name, the others spell none), so under `10.0.0.70 ->
 was a near-miss or nothing and verify said OK while every one still resolved to the old address.
 
 The service decodes the name, so the address is certain: the last four numbers before the
-service's domain, joined by dots or by dashes, or eight hex digits ending a label. Where the old
-address is renamed (or lies in a moved network) and the new one is IPv4, the name follows in the
-same spelling (`10-0-1-70`, `0a000146` in the hex digits' case); where the network it lies in is
-moved to one of another size, which address the host gets is not certain here: a residual
-`wildcard-dns`. Pure: bytes in, matches out.
+service's domain, joined by dots or by dashes, or eight hex digits ending a label; for sslip.io
+also an IPv6 address as a whole label, its colons written as dashes (`fd00--70.sslip.io`). Where
+the old address is renamed (or lies in a moved network), the name follows in the same spelling
+(`10-0-1-70`, `0a000146` in the hex digits' case, an IPv6 address compressed with dashes); where
+the network it lies in is moved to one of another size, which address the host gets is not
+certain here: a residual `wildcard-dns`. Pure: bytes in, matches out.
 """
 
 from __future__ import annotations
@@ -29,21 +30,25 @@ _SERVICE = rb"\.(?:nip\.io|sslip\.io|xip\.io|traefik\.me)(?![A-Za-z0-9-]|\.[A-Za
 _DOTTED = re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
 _DASHED = re.compile(rb"(?<![0-9])(?P<a>[0-9]{1,3}(?:-[0-9]{1,3}){3})(?=" + _SERVICE + rb")", re.I)
 _HEX = re.compile(rb"(?<![0-9A-Za-z])(?P<a>[0-9A-Fa-f]{8})(?=" + _SERVICE + rb")", re.I)
+# sslip.io's IPv6 form: a whole label, its colons written as dashes (`fd00--70.sslip.io`, `--1`).
+_V6 = re.compile(rb"(?:(?<=\.)|(?<![0-9A-Za-z.-]))(?P<a>[0-9A-Fa-f-]*-[0-9A-Fa-f-]*)"
+                 rb"(?=\.sslip\.io(?![A-Za-z0-9-]|\.[A-Za-z0-9]))", re.I)
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class WildcardNames:
-    """The renamed IPv4 addresses and moved IPv4 networks, read out of wildcard DNS names."""
+    """The renamed addresses and moved networks, read out of wildcard DNS names."""
 
     def __init__(self, addresses: Iterable[tuple[str, str]],
                  networks: Iterable[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network,
                                           ipaddress.IPv4Network | ipaddress.IPv6Network]]) -> None:
-        self._renamed: dict[ipaddress.IPv4Address, str] = {}
+        self._renamed: dict[Address, str] = {}
         for old, new in addresses:
             try:
-                self._renamed[ipaddress.IPv4Address(old)] = new
+                self._renamed[ipaddress.ip_address(old)] = new
             except ValueError:
                 continue
-        self._moves = [(old, new) for old, new in networks if old.version == 4]
+        self._moves = list(networks)
         self.literals = LITERALS if (self._renamed or self._moves) else ()
 
     def holds_literal(self, data: bytes) -> bool:
@@ -59,12 +64,13 @@ class WildcardNames:
         if not self.literals or not any(s in data for s in self.literals):
             return []
         out: list[Match] = []
-        for pattern, style in ((_DOTTED, "."), (_DASHED, "-"), (_HEX, "hex")):
+        for pattern, style in ((_DOTTED, "."), (_DASHED, "-"), (_HEX, "hex"), (_V6, "v6")):
             for found in pattern.finditer(data):
                 text = found.group("a").decode("ascii")
                 try:
-                    address = (ipaddress.IPv4Address(int(text, 16)) if style == "hex"
-                               else ipaddress.IPv4Address(text.replace("-", ".")))
+                    address: Address = (ipaddress.IPv4Address(int(text, 16)) if style == "hex"
+                                        else ipaddress.IPv6Address(text.replace("-", ":")) if style == "v6"
+                                        else ipaddress.IPv4Address(text.replace("-", ".")))
                 except ValueError:
                     continue
                 new = self._new(address)
@@ -81,22 +87,27 @@ class WildcardNames:
                     out.append(Match(found.start(), found.end(), text, spelled, "address"))
         return sorted(out, key=lambda m: m.start)
 
-    def _new(self, address: ipaddress.IPv4Address) -> str | None:
+    def _new(self, address: Address) -> str | None:
         if address in self._renamed:
             return self._renamed[address]
         for old, new in self._moves:
-            if address in old:  # a resized move: its hosts' new addresses are the sweep's decision
+            # (a resized move: its hosts' new addresses are the sweep's decision)
+            if address.version == old.version and address in old:
                 return (str(new.network_address + (int(address) - int(old.network_address)))
                         if old.prefixlen == new.prefixlen else str(new))
         return None
 
 
 def _spelled(new: str, style: str, text: str) -> str | None:
-    """`new` in the spelling of `text`, None where it is no IPv4 address (a resized network)."""
+    """`new` in the spelling of `text`, None where it is no address (a resized network)."""
     try:
-        address = ipaddress.IPv4Address(new)
+        address = ipaddress.ip_address(new)
     except ValueError:
         return None
+    if style == "v6":  # compressed where the name was (`fd00--70`), else every group (`fd00-0-...-70`)
+        if "--" in text:
+            return address.compressed.replace(":", "-")
+        return "-".join(group.lstrip("0") or "0" for group in address.exploded.split(":"))
     if style == "hex":
         digits = f"{int(address):08x}"
         return digits.upper() if text.isupper() else digits

@@ -42,3 +42,18 @@ def test_a_resized_move_is_a_residual_and_a_network_move_maps_by_offset() -> Non
     [moved] = _names({}, {"192.168.2.0/24": "192.168.4.0/24"}).find(b"c0a80205.nip.io")
     assert (moved.old, moved.new) == ("c0a80205", "c0a80405")
     assert _names({}).literals == () and not _names({}).might_hold(b"10.0.0.70.nip.io")
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    (b"www.fd00--70.sslip.io", [("fd00--70", "fd00--71")]),
+    (b"fd00-0-0-0-0-0-0-70.sslip.io", [("fd00-0-0-0-0-0-0-70", "fd00-0-0-0-0-0-0-71")]),
+    (b"2001-db8-1--5.sslip.io", [("2001-db8-1--5", "2001-db8-2--5")]),  # a moved /64
+])
+def test_an_ipv6_sslip_name_follows(text: bytes, found: list[tuple[str, str]]) -> None:
+    names = _names({"fd00::70": "fd00::71"}, {"2001:db8:1::/64": "2001:db8:2::/64"})
+    assert [(m.old, m.new) for m in names.find(text)] == found
+
+
+@pytest.mark.parametrize("text", [b"fd00--70.nip.io", b"fd00--72.sslip.io", b"x-fd00--70.sslip.io"])
+def test_noop_an_ipv6_label_no_service_reads_as_a_renamed_address(text: bytes) -> None:
+    assert _names({"fd00::70": "fd00::71"}).find(text) == []

@@ -80,3 +80,13 @@ def test_a_record_keeps_its_wildcard_name(repo: Repo, run: Run) -> None:
     assert (root / "v.yaml").read_text() == "host: grafana-10-0-1-70.nip.io\n"
     again = run(root, "sweep", "--dry-run")
     assert again.stdout.startswith("Summary: would change 0 files"), again.stdout
+
+
+def test_finding_32_an_ipv6_sslip_name_follows_its_address(repo: Repo, run: Run) -> None:
+    files = {"values.yaml": "host: www.fd00--70.sslip.io\nfull: fd00-0-0-0-0-0-0-70.sslip.io\nother: fd00--72.sslip.io\n"}
+    root = repo(files, config=_config('{addresses: {"fd00::70": "fd00::71"}}'), allowlist=ALLOW)
+    assert run(root, "verify").exit_code == 1
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "values.yaml").read_text() == ("host: www.fd00--71.sslip.io\nfull: fd00-0-0-0-0-0-0-71.sslip.io\n"
+                                                  "other: fd00--72.sslip.io\n")
+    assert run(root, "verify", "--strict").exit_code == 0

@@ -59,11 +59,16 @@ _TIGHT = rb"(?:-|" + _DASHES + rb"|\.\.|~)"  # -, the dashes, .., ~
 # Prose joins a range's ends with words too (`web01 up to web05`, `10.0.40.2 until 10.0.40.11`,
 # `between web01 and web05`); `and` joins ends only after `between` (_between), elsewhere two members.
 _WORDS = rb"-|to|through|thru|until|till|up[ \t]+to|(?P<and>and)"
-_SPACED = (rb"(?:[ \t]*(?:" + _DASHES + rb"|\.\.|~)[ \t]*|[ \t]+--[ \t]+"
+# An ellipsis list's gap (`web01,…,web05`, `web01, ..., web05`, `10.0.0.70,&hellip;,74`: round 21,
+# finding 5's last form), and three dots alone (`web01 ... web05`).
+_ELLIPSIS = rb"(?:\xe2\x80\xa6|\.\.\.|&hellip;|&#8230;|&#x2026;)"
+_SPACED = (rb"(?:[ \t]*,[ \t]*" + _ELLIPSIS + rb"[ \t]*,[ \t]*|[ \t]*\.\.\.[ \t]*"
+           rb"|[ \t]*(?:" + _DASHES + rb"|\.\.|~)[ \t]*|[ \t]+--[ \t]+"
            rb"|[ \t]+(?:" + _WORDS + rb")[ \t]+)")
 # Every range has a digit right before its separator, or a brace set: a file without one (most
 # files, and any file dense with plain references) is never searched rule by rule.
 RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x92-\x95\xa6]|\xe2\x88\x92|&[#a-z]"
+                        rb"|[ \t]*,[ \t]*(?:\xe2|\.\.\.|&)|[ \t]+\.\.\."
                         rb"|[ \t]+(?:to|through|thru|until|till|up[ \t]+to|and|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
 # what dresses a range's first end after it, and its second end before it: code spans, emphasis,

@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from renamer import (
+    access_nets,
     address_parts,
     address_patterns,
     base64_values,
@@ -37,6 +38,7 @@ from renamer import (
     host_sets,
     image_refs,
     name_starts,
+    number_addresses,
     own_storage,
     prefix_lists,
     prefix_moves,
@@ -45,6 +47,7 @@ from renamer import (
     prefix_values,
     templated_names,
     tool_names,
+    wildcard_names,
     work,
     zone_records,
 )
@@ -142,6 +145,13 @@ class Matcher:
         self.prefixes = prefix_values.Prefixes(self.networks, self.addresses)
         # `cidrhost(var.net, -2)`: an expression over a resized network (sweep/computed_resizes.py).
         self._resize_words = computed_lengths.LITERALS if any(m.resized for m in self._moves) else ()
+        # `allow 10.0.0.64/29;` around a renamed 10.0.0.70: a rule file spelling no old value
+        # (access_nets.py; sweep/access_sets.py decides; break-it round 21, finding 29 part b).
+        self.access = access_nets.AccessNets(self.addresses)
+        # `grafana.10-0-0-70.nip.io`: a wildcard DNS name spelling an address (wildcard_names.py)
+        self.wildcards = wildcard_names.WildcardNames(self.addresses, self.networks)
+        # `http://184168502/`, `0x0afa3236`: a renamed address as one number (number_addresses.py)
+        self.numbers = number_addresses.NumberAddresses(self.addresses)
         self.completions = composed_tails.Completions(self.hosts, self.addresses,
                                                       derived_names=derived_names)
         self._pattern_olds = [old for old, _ in self.hosts] + [old for old, _ in self.addresses
@@ -298,6 +308,9 @@ class Matcher:
         out += self._address_pattern_needles
         out += self.prefixes.literals
         out += self._resize_words
+        out += self.access.literals
+        out += self.wildcards.literals
+        out += self.numbers.literals
         return tuple(out)
 
     def context_groups(self) -> tuple[tuple[str, tuple[bytes, ...]], ...]:
@@ -315,6 +328,9 @@ class Matcher:
                   ("own storage", self._own_storage), ("formatted", self._formatted),
                   ("address patterns", self._address_pattern_needles), ("prefixes", self.prefixes.literals),
                   ("resized", self._resize_words),
+                  ("access sets", self.access.literals),
+                  ("wildcard names", self.wildcards.literals),
+                  ("number addresses", self.numbers.literals),
                   # `server_name ~...`, `LIKE '...'`: the pattern probe reads them (declared_patterns.py)
                   ("declared patterns", declared_patterns.LITERALS if self._pattern_starts else ()),
                   # a Secret's `data:`, cloud-init `encoding: b64`: read decoded (base64_values.py)
@@ -396,6 +412,12 @@ class Matcher:
             return True
         if self._resize_words and (every or "resized" in names) and computed_lengths.might_hold(data):
             return True
+        if (every or "access sets" in names) and self.access.might_hold(data):
+            return True  # `allow 10.0.0.64/29;` holding a renamed address (access_nets.py)
+        if (every or "wildcard names" in names) and self.wildcards.might_hold(data):
+            return True  # `grafana.10-0-0-70.nip.io` (wildcard_names.py)
+        if (every or "number addresses" in names) and self.numbers.might_hold(data):
+            return True  # `http://184168502/` (number_addresses.py)
         # The pattern probe itself: it looks only near regex syntax, so asking it costs about what
         # a cruder test would, and a file whose one question was "a pattern?" needs no full scan.
         return bool(self._pattern_starts) and bool(self._patterns(data))

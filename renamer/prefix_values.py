@@ -14,7 +14,9 @@ octets, the block they spell lying inside the network: `192.168.2` of a /24, `10
 of a /16; with or without its final dot; never followed by a digit or by a dot and a digit, which
 would make it a longer address; never after a letter, digit, dot, `:`, `@`, `/` or `-`, so no
 version, path or OID tail) or an IPv6 network's leading groups (a /64's four: `fd00:250:0:1`,
-no `::`), in a current-state file, where it stands as:
+no `::`; or, from three groups on, a wider head whose block holds the network: `prefix48:
+"fd00:250:0"` composed as `{{ prefix48 }}:1::8` under a /64 move, round 21's finding 25's rest),
+in a current-state file, where it stands as:
 
 * a whole value: the whole of a quoted string, the whole value of an assignment (`=`), a key (`: `)
   or a list item (`- `), up to the line's end, a comment or a separator; not after a key naming a
@@ -81,6 +83,11 @@ class _Move:
     new: ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
+# The fewest groups of an IPv6 head wider than its moved network (a /48's `fd00:250:0`): two groups
+# (`10:30`, `fd00:250`) are a clock time or a port as often as a network.
+_WIDE_GROUPS = 3
+
+
 class Prefixes:
     """The heads of the moved networks and renamed addresses, compiled once: one pattern."""
 
@@ -105,10 +112,18 @@ class Prefixes:
                     spelled = rb"\[[ \t]*" + rb"[ \t]*,[ \t]*".join(o.encode() for o in octets) + rb"[ \t]*\]"
                     self._octet_lists.append((re.compile(spelled), move))
                     gates.update(f"{octets[0]},{sep}{octets[1]}".encode() for sep in ("", " "))
-            elif move.old.prefixlen % 16 == 0 and 16 <= move.old.prefixlen <= 112:
-                groups = move.old.exploded.split("/")[0].split(":")[:move.old.prefixlen // 16]
-                alternatives.append(rb":".join(b"0{0,3}" + re.escape(g.lstrip("0").encode() or b"0")
-                                               if g.lstrip("0") else b"0{1,4}" for g in groups))
+            elif 16 <= move.old.prefixlen <= 112 and (move.old.prefixlen % 16 == 0
+                                                       or move.old.prefixlen >= 16 * _WIDE_GROUPS):
+                # Its own leading groups (a /64's four) and, from three groups on, a wider head
+                # whose block holds it (`fd00:250:0` of a /64: `{{ prefix48 }}:1::8` lands inside).
+                full = move.old.prefixlen // 16
+                least = full if move.old.prefixlen % 16 == 0 and full <= _WIDE_GROUPS else _WIDE_GROUPS
+                groups = move.old.exploded.split("/")[0].split(":")[:full]
+                each = [b"0{0,3}" + re.escape(g.lstrip("0").encode()) if g.lstrip("0") else b"0{1,4}"
+                        for g in groups]
+                alternatives.append(rb":".join(each[:least])
+                                    + b"".join(rb"(?::" + g for g in each[least:])
+                                    + rb")?" * (full - least) + rb"(?!:[0-9A-Fa-f])")
                 gates.add((groups[0].lstrip("0") or "0").encode())
         # A renamed address's head (`10.0.0` of 10.0.0.70): reported only as a placeholder's head.
         self._renamed: dict[str, list[tuple[str, str]]] = {}
@@ -178,12 +193,22 @@ class Prefixes:
             block = _block(head, move.old.version)
             if block is not None and block.subnet_of(move.old):  # type: ignore[arg-type]
                 return move
+            if (block is not None and move.old.version == 6 and block.prefixlen >= 16 * _WIDE_GROUPS
+                    and move.old.subnet_of(block)):  # type: ignore[arg-type]
+                return move  # a wider head: what completes it may land inside the moved network
         return None
 
     def _head(self, start: int, end: int, text: str, move: _Move, placed: bool,
               listed: bool = False, access: bool = False) -> Head:
         new = _new_head(text, move)
         becomes = f" (`{new}` in the new network {move.new})" if new else f" (it moves to {move.new})"
+        block = _block(text.rstrip(".:"), move.old.version) if not listed else None
+        if block is not None and block.prefixlen < move.old.prefixlen:
+            note = (f"`{text}` spells the leading groups of {block}, which holds the moved network "
+                    f"{move.old} (it moves to {move.new}), a value of its own: what completes it "
+                    f"(`{{{{ prefix48 }}}}:1::8`, `${{PREFIX}}:1::5`) may make an address of the moved "
+                    f"network, and which one only its readers know")
+            return Head(start, end, text, str(move.old), str(move.new), "network", note)
         what = ("a list of its octets" if listed else "a head a placeholder completes" if placed
                 else "an access rule's partial address (it admits the old network, and refuses the new one)"
                 if access else "a value of its own")

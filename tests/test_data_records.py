@@ -65,3 +65,15 @@ def test_non_ascii_text_gives_byte_spans() -> None:
 ])
 def test_noop_what_holds_no_record(rel: str, data: bytes) -> None:
     assert owners(rel, data) == []
+
+
+def test_records_held_as_json_are_read_as_the_yaml_ones() -> None:
+    """Round 21, findings 14 and 26's rest: a zone list and an octoDNS-shaped zone file in JSON."""
+    role = b'{"zones": [{"name": "0.10.in-addr.arpa", "serial": 7, "rrs": [{"label": "12.0", "type": "PTR"}]}]}'
+    [found] = owners("vars/ns.json", role)
+    assert (role[found.start:found.end], found.zone, found.bare, found.rtype) == (b"12.0", "0.10.in-addr.arpa",
+                                                                                  False, "PTR")
+    assert found.serial is not None and role[found.serial[0]:found.serial[1]] == b"7"
+    octo = b'{\n  "70": {"type": "PTR", "value": "web01.lab.example."}\n}\n'
+    assert spans("config/0.0.10.in-addr.arpa.json", octo) == [("70", "0.0.10.in-addr.arpa", "70", False, "PTR")]
+    assert owners("config/0.0.10.in-addr.arpa.json", b'{"70": {"kind": "vm"}}') == []

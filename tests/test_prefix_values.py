@@ -27,6 +27,12 @@ def _prefixes(moves: dict[str, str], addresses: dict[str, str] | None = None) ->
     ({"10.0.40.0/22": "10.0.60.0/22"}, 'a: "10.0.41"\nb: "10.0.44"\nc: "10.0"\n', ["10.0.41"]),
     ({"fd00:250:0:1::/64": "fd00:251:0:1::/64"}, "PREFIX=fd00:250:0:1\nP=FD00:0250:0:1\n",
      ["fd00:250:0:1", "FD00:0250:0:1"]),
+    # A head wider than the moved network, holding it (round 21 finding 25's rest): three groups on.
+    ({"fd00:250:0:1::/64": "fd00:251:0:1::/64"}, 'prefix48: "fd00:250:0"\nP=fd00:250:0:\n',
+     ["fd00:250:0", "fd00:250:0:"]),
+    ({"2001:db8:5:6:7::/80": "2001:db8:5:6:9::/80"}, 'a: "2001:db8:5"\nb: "2001:db8:5:6"\nc: 2001:db8:5:6:7\n',
+     ["2001:db8:5", "2001:db8:5:6", "2001:db8:5:6:7"]),
+    ({"fd00:250:0:100::/56": "fd00:250:0:200::/56"}, 'p: "fd00:250:0"\n', ["fd00:250:0"]),
 ])
 def test_a_prefix_value_is_found(moves: dict[str, str], text: str, found: list[str]) -> None:
     assert [h.text for h in _prefixes(moves).find(text.encode())] == found
@@ -41,6 +47,9 @@ def test_a_prefix_value_is_found(moves: dict[str, str], text: str, found: list[s
     ({"10.0.0.0/24": "10.0.9.0/24"}, "ratio: 10.0\ncount: [10, 0]\n"),
     ({"10.0.1.0/24": "10.0.2.0/24"}, 'base: "10.0.0"\n'),
     ({"10.0.0.0/25": "10.0.9.0/25"}, 'base: "10.0.0"\n'),  # a /25: no three-octet head lies inside it
+    # Wider IPv6 heads: two groups are a time or a port as often; a sibling's head; a longer address.
+    ({"fd00:250:0:1::/64": "fd00:251:0:1::/64"}, 'at: "fd00:250"\nsib: "fd00:250:0:2"\nn: fd00:250:0::/48\n'),
+    ({"fd00:250:0:1::/64": "fd00:251:0:1::/64"}, 'a: "fd00:250:1"\nb: fd00:250:0:1:5\n'),
 ])
 def test_a_dotted_number_that_is_no_prefix_value_is_left(moves: dict[str, str], text: str) -> None:
     assert _prefixes(moves).find(text.encode()) == []

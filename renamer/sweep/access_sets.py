@@ -19,22 +19,15 @@ import functools
 import ipaddress
 import re
 
+from renamer.access_nets import NET, in_access_rule
 from renamer.occurrences import Match
 
 REASON = "access-set"
-_ACCESS = re.compile(
-    rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
-    rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
-    rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges)(?![\w-])"
-    rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny))")
-_NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
-                  rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
-_LIST_ITEM = re.compile(rb"[ \t]*-[ \t]")
 _LEADING_ZERO = re.compile(rb"(?:^|\.)0[0-9]")
 
 
 def might_hold(data: bytes) -> bool:
-    return b"/" in data and _NET.search(data) is not None
+    return b"/" in data and NET.search(data) is not None
 
 
 def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, str]]) -> list[Match]:
@@ -45,7 +38,7 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         return matches
     out = list(matches)
     added: list[Match] = []
-    for found in _NET.finditer(data):
+    for found in NET.finditer(data):
         # integer arithmetic first: most literals of a file hold no renamed address, and building an
         # ipaddress object for each of them was most of this reader's cost on a homelab repo
         span = _span(found.group("addr"), found.group("len"))
@@ -60,7 +53,7 @@ def access_matches(data: bytes, matches: list[Match], renamed: list[tuple[str, s
         # spelled in the literal (rewriting moves the rule), or the new address outside it (the host loses
         # access); a network holding both the old and the new address admits the host as before
         inside = [(old, new) for old, new, new_int in holding if over or not low <= new_int <= high]
-        if not inside or not _in_access_rule(data, found.start()):
+        if not inside or not in_access_rule(data, found.start()):
             continue
         if any(out[i].kind == "network" or out[i].refused or out[i].kept for i in over):
             continue  # a network move's literal, or decided already
@@ -126,23 +119,3 @@ def _span(addr: bytes, length: bytes) -> tuple[int, int] | None:
     low = value & ~(size - 1) & 0xFFFFFFFF
     return low, low + size - 1
 
-
-def _in_access_rule(data: bytes, at: int) -> bool:
-    """Whether an access word stands before `at` on its line, or, for a YAML list item, on the
-    line of the key above it."""
-    line_start = data.rfind(b"\n", 0, at) + 1
-    if _ACCESS.search(data, line_start, at) is not None:
-        return True
-    if _LIST_ITEM.match(data, line_start) is None:
-        return False
-    above = data.rfind(b"\n", 0, max(line_start - 1, 0))
-    while above >= 0 or line_start > 0:
-        prev_start = above + 1
-        prev = data[prev_start:line_start - 1]
-        if _LIST_ITEM.match(prev) is None and prev.strip():
-            return _ACCESS.search(prev) is not None
-        if prev_start == 0:
-            return False
-        line_start = prev_start
-        above = data.rfind(b"\n", 0, max(line_start - 1, 0))
-    return False

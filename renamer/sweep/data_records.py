@@ -16,7 +16,8 @@ name of 10.0.0.12. So each owner is read whole against its zone:
   spells (`42.10` is the float 42.1) is a residual too: quote it by hand;
 * where the zone is named but cannot be read (`name: "{{ dns_domain }}"`), an owner that spells
   an old FQDN's leading labels while the rename changes them, or a PTR owner that spells an old
-  address's leading reverse labels, is a residual `record-owner`: what it means cannot be told.
+  address's leading reverse labels, or the last octets of an address in a moved IPv4 network, is
+  a residual `record-owner`: what it means cannot be told.
 
 An owner a match already stands on (a renamed short name, `label: node2`) is left to the rules
 that decided it. `with_serials` bumps the `serial:` of a zone mapping whose records the sweep
@@ -166,12 +167,37 @@ def _unread(owner: data_records.Owner, hosts: dict[str, str], matcher: Matcher) 
                     f"(`{owner.named}`, {owner.how}): it may be the reverse name of {old}, renamed {new}; "
                     "rename the owner by hand (or keep it with a keep rule or the inline marker)")
             return Match(owner.start, owner.end, owner.text, new, "reverse", refused=_UNREAD, note=note)
+    moved = _in_moved_network(text, matcher)
+    if moved is not None:
+        old_address, old_net, new_net = moved
+        note = (f"`{owner.text}` is a PTR owner relative to a reverse zone that cannot be read here "
+                f"(`{owner.named}`, {owner.how}): it may be the reverse name of {old_address} in the moved "
+                f"network {old_net} (now {new_net}), whose reverse zone moves too; rename the owner and "
+                "its zone by hand (or keep it with a keep rule or the inline marker)")
+        return Match(owner.start, owner.end, owner.text, str(new_net), "reverse", refused=_UNREAD, note=note)
+    return None
+
+
+def _in_moved_network(text: str, matcher: Matcher) -> tuple[str, ipaddress.IPv4Network,
+                                                              ipaddress.IPv4Network] | None:
+    """A moved IPv4 network holding an address whose last octets the owner's labels spell (`12.0`:
+    x.x.0.12), where the move changes the address: (that address, the old and the new network)."""
+    octets = list(reversed(text.split(".")))
+    if not 1 <= len(octets) < 4 or any(not o.isdigit() or int(o) > 255 for o in octets):
+        return None
+    for old_net, new_net in matcher.networks:
+        if not isinstance(old_net, ipaddress.IPv4Network) or not isinstance(new_net, ipaddress.IPv4Network):
+            continue
+        head = str(old_net.network_address).split(".")[:4 - len(octets)]
+        address = ipaddress.IPv4Address(".".join([*head, *octets]))
+        if address in old_net and new_net.network_address != old_net.network_address:
+            return str(address), old_net, new_net
     return None
 
 
 def with_serials(rel: str, data: bytes, edits: list[Edit], today: dt.date | None = None) -> list[Edit]:
     """The edits, plus the `serial:` of each zone mapping whose records they change, bumped."""
-    if not edits or b"serial" not in data or not rel.endswith((".yml", ".yaml")):
+    if not edits or b"serial" not in data or not rel.endswith((".yml", ".yaml", ".json")):
         return edits
     zones: set[tuple[tuple[int, int], tuple[int, int]]] = set()
     for owner in data_records.owners(rel, data):

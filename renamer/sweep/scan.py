@@ -48,6 +48,8 @@ from renamer.formats import Format, format_of, zone
 from renamer.formats.dns_config import names_dns
 from renamer.formats.server_zones import presentation_config
 from renamer.markdown_joins import markdown_joined_matches
+from renamer.number_addresses import REASON as NUMBER_ADDRESS
+from renamer.number_addresses import number_matches
 from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
@@ -122,6 +124,8 @@ from renamer.sweep.zone_rules import derived_in_zone, with_zone_names
 from renamer.terraform_state import STATE, STATE_HINT, is_hcl, kept_state, state_file_note, state_held
 from renamer.tool_names import relative_names
 from renamer.unicode_names import folded_matches, might_fold
+from renamer.wildcard_names import REASON as WILDCARD_DNS
+from renamer.wildcard_names import wildcard_matches
 
 # Key paths only name where a reference is; they never change a verdict or an edit. Past this
 # size a YAML/JSON file's references are shown by line and column alone: parsing 20 MB of JSON
@@ -212,6 +216,12 @@ REFUSED_HINTS = {
     ACCESS_SET: ("a network literal of an access rule (allow, deny, iptables -s, hosts allow, trusted_*) "
                  "that holds a renamed address: rewritten it moves the rule for its neighbours, left it no "
                  "longer admits the renamed host; decide the rule by hand, or keep it with a keep rule"),
+    WILDCARD_DNS: ("a wildcard DNS name (nip.io, sslip.io, xip.io, traefik.me) spelling an address of a "
+                   "network moved to one of another size: the service answers with the address it spells; "
+                   "write the name with the host's new address by hand, or keep it with a keep rule"),
+    NUMBER_ADDRESS: ("a renamed IPv4 address spelled as one number (decimal, or hex with 0x), as inet_aton, "
+                     "curl, ping and browsers read it; write the new address by hand (dotted is clearer), "
+                     "or keep the line with a keep rule if the number is no address"),
     DNS_CASE: ("an old FQDN in another case where a resolver reads it (a URL's host, a host:port, ssh's "
                "HostName): DNS ignores case, so it is the old name, live; write the new name in the case "
                "you want by hand, or keep it with a keep rule"),
@@ -519,13 +529,18 @@ class FileScanner:
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
-        fmt = format_of(rel, data) if content.kind == "text" and (
-            hit or self.matcher.might_match_any_case(data)) else None
+        folded_hit = content.kind == "text" and not hit and self.matcher.might_match_any_case(data)
+        fmt = format_of(rel, data) if content.kind == "text" and (hit or folded_hit) else None
         # A Kea `.json` is JSON in every other respect (formats/dns_config.py).
         any_case = fmt is not None and (fmt.dns_names or names_dns(rel))
         hit = hit or any_case
+        # An old FQDN in another case where a resolver reads it (`https://ANA-ML2.ANA.LAN/`) is a
+        # residual in any file, not only one the loose pass (verify's) or an exact value let in:
+        # the sweep and verify list the same `dns-case` spellings (round 21, finding 09's rest).
+        case_hit = folded_hit and bool(self.resolved_fqdns)
         path_loose = self.options.loose and self.project.loose.might_match(os.fsencode(rel))
-        if not (hit or wide or path_hit or loose_hit or path_loose or content.kind == "too-large"):
+        if not (hit or wide or path_hit or loose_hit or path_loose or case_hit
+                or content.kind == "too-large"):
             return FileResult(rel, content.kind, "")
         work.add("full scans")
         klass = klass or self.project.classifier.classify(rel)
@@ -589,6 +604,10 @@ class FileScanner:
                 and self.matcher.may_hold("base64 values", data):
             # a Secret's `data:`, a ConfigMap's `binaryData:`, cloud-init `encoding: b64` (base64_values.py)
             matches = encoded_matches(data, matches, self.matcher.find, self.matcher.needles)
+        if hit and content.kind == "text" and self.matcher.wildcards.holds_literal(data) \
+                and self.matcher.may_hold("wildcard names", data):
+            # `grafana.10-0-0-70.nip.io`: the service answers with the address the name spells
+            matches = wildcard_matches(data, matches, self.matcher.wildcards)
         if hit and content.kind == "text":
             matches = quote_joined_matches(self.matcher, data, matches)
             # `` `10.0.48.`**`1`** ``: a Markdown page's value split by its inline markup (f28, finding 22)
@@ -678,11 +697,17 @@ class FileScanner:
                     matches = prefix_matches(data, matches, self.matcher.prefixes, rel)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
-        if matches and content.kind == "text" and status == CURRENT and self.renamed_addresses \
-                and might_hold_access(data):  # `allow 10.0.0.64/29;` around a renamed 10.0.0.70
+        if hit and content.kind == "text" and status == CURRENT and self.matcher.numbers.holds_literal(data) \
+                and self.matcher.may_hold("number addresses", data):  # `http://184169014/`
+            matches = number_matches(data, matches, self.matcher.numbers)
+        if content.kind == "text" and status == CURRENT and self.renamed_addresses and (
+                (matches and might_hold_access(data))  # `allow 10.0.0.70/30` spelling a renamed address
+                or (hit and not matches and self.matcher.access.holds_literal(data)
+                    and self.matcher.may_hold("access sets", data)
+                    and self.matcher.access.might_hold(data))):  # `allow 10.0.0.64/29;` around 10.0.0.70
             matches = access_matches(data, matches, self.renamed_addresses)
-        if (hit or loose_hit) and content.kind == "text" and status == CURRENT and not any_case \
-                and self.resolved_fqdns and self.matcher.might_match_any_case(data):
+        if (hit or loose_hit or case_hit) and content.kind == "text" and status == CURRENT and not any_case \
+                and self.resolved_fqdns and (case_hit or self.matcher.might_match_any_case(data)):
             # `https://ANA-ML2.ANA.LAN/api`: an old FQDN in another case that a resolver reads
             matches = resolved_case_matches(data, matches, self.resolved_fqdns)
         if hit and content.kind == "text" and might_hold_escape(data):

@@ -63,3 +63,54 @@ def test_noop_a_rule_that_still_admits_the_host(text: str, repo: Callable[..., P
     assert run(root, "sweep", "--commit").exit_code == 0
     assert (root / "chrony.conf").read_text() == text.replace("10.0.0.70", "10.0.0.90")
     assert run(root, "verify", "--strict").exit_code == 0
+
+
+# Part b: a rule file that spells no old value (the first pass let it through only for an old
+# value, so the rule was never read and verify said OK while the renamed host lost its access).
+@pytest.mark.parametrize("native", ["0", "1"])
+@pytest.mark.parametrize("rel, text, line, old", [
+    pytest.param("nginx.conf", "location / {\n  allow 10.0.0.64/29;\n  deny all;\n}\n", 2, "10.0.0.64/29",
+                 id="nginx-allow"),
+    pytest.param("fw.sh", "iptables -A INPUT -s 10.0.0.64/28 -p tcp --dport 22 -j ACCEPT\n", 1, "10.0.0.64/28",
+                 id="iptables-source"),
+    pytest.param("smb.conf", "[share]\nhosts allow = 10.0.0.64/255.255.255.248\n", 2,
+                 "10.0.0.64/255.255.255.248", id="samba-dotted-mask"),
+    pytest.param("app.yaml", "trusted_networks:\n  - 10.0.0.70/29 # the host\n", 2, "10.0.0.70", id="yaml-list-host-bits"),
+    pytest.param("svc.yaml", "spec:\n  loadBalancerSourceRanges: [\"10.0.0.0/25\"]\n", 2, "10.0.0.0/25",
+                 id="k8s-source-ranges"),
+    pytest.param("sg.tf", 'resource "x" "y" {\n  cidr_blocks = ["10.0.0.0/23"]\n}\n', 2, "10.0.0.0/23",
+                 id="terraform-cidr-blocks"),
+])
+def test_an_access_rule_around_a_renamed_address_in_a_file_holding_no_old_value(
+        rel: str, text: str, line: int, old: str, native: str, repo: Callable[..., Path],
+        run: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RENAMER_NATIVE", native)  # the hyperscan first pass and the Python one alike
+    conf = "version: 1\nrenames:\n  addresses: {10.0.0.70: 10.0.2.70}\nallowlist: allow.yaml\n"
+    root = repo({rel: text, "hosts": "10.0.0.70 db\n"}, config=conf, allowlist=ALLOW)
+    verify = run(root, "verify", "--format", "json")
+    found = [(f["path"], f["line"], f["old"], f["reason"]) for f in json.loads(verify.stdout)["findings"]
+             if f["path"] == rel]
+    assert found == [(rel, line, old, "access-set")], verify.stdout
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert (root / rel).read_text() == text  # nothing rewritten by guess
+    assert (root / "hosts").read_text() == "10.0.2.70 db\n"
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and f"{rel}:{line}:" in checked.stdout, checked.stdout
+
+
+@pytest.mark.parametrize("native", ["0", "1"])
+@pytest.mark.parametrize("text", [
+    pytest.param("allow 10.0.0.0/22;\n", id="a-rule-holding-both"),
+    pytest.param("address 10.0.0.64/29\n", id="an-interface-not-a-rule"),
+    pytest.param("allow 10.0.5.0/24;\n", id="a-rule-not-holding-it"),
+    pytest.param("See the 10.0.0.64/29 block in the runbook.\n", id="prose"),
+])
+def test_noop_a_file_holding_no_old_value_and_no_rule_around_it(
+        text: str, native: str, repo: Callable[..., Path], run: Callable[..., Result],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RENAMER_NATIVE", native)
+    conf = "version: 1\nrenames:\n  addresses: {10.0.0.70: 10.0.2.70}\nallowlist: allow.yaml\n"
+    root = repo({"net.conf": text}, config=conf, allowlist=ALLOW)
+    assert run(root, "verify", "--strict").exit_code == 0
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "net.conf").read_text() == text

@@ -9,6 +9,7 @@ case runs the consumer (Jinja, python, bash, seq, make) to show what it makes af
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import subprocess
 from collections.abc import Callable
@@ -144,6 +145,35 @@ def test_finding_25_an_ipv6_prefix_without_its_double_colon(repo: Repo, run: Run
     assert (found["path"], found["line"], found["old"]) == ("run.sh", 1, "fd00:250:0:1")
     assert "(`fd00:251:0:1` in the new network fd00:251:0:1::/64)" in found["note"]
     _swept_and_failing(root, run, files)
+    shell = subprocess.run(["bash", "run.sh"], cwd=root, capture_output=True, text=True, check=True).stdout
+    assert shell.strip() == "fd00:250:0:1::5"
+
+
+WIDE_VARS = 'prefix48: "fd00:250:0"\nlan48: "FD00:0250:0000:"\nsibling: "fd00:250:0:2"\n'
+WIDE_USES = 'addr2: "{{ prefix48 }}:1::8"\naddr3: "{{ lan48 }}1::9"\n'
+
+
+def test_finding_25_an_ipv6_head_wider_than_the_moved_network(repo: Repo, run: Run) -> None:
+    """`prefix48: "fd00:250:0"` composed as `{{ prefix48 }}:1::8` under a /64 move (the gap round 21's
+    finding 25 left): the /48 head holds the moved /64, so the value is a residual, in YAML, shell and
+    Terraform, in any case and zero padding; a sibling /64's head is not."""
+    files = {
+        "group_vars/all.yml": WIDE_VARS,
+        "t/addrs.yml": WIDE_USES,
+        "run.sh": "NET48=fd00:250:0\necho ${NET48}:1::5\n",
+        "vars.tf": 'variable "p48" {\n  default = "fd00:250:0"\n}\n',
+        "other.sh": "P=fd00:250:0:2\nQ=fd00:250:0::1\n",
+    }
+    root = repo(files, config=_config('{networks: {"fd00:250:0:1::/64": "fd00:251:0:1::/64"}}'), allowlist=ALLOW)
+    assert _findings(root, run) == [("group_vars/all.yml", 1, "fd00:250:0"), ("group_vars/all.yml", 2, "FD00:0250:0000:"),
+                                    ("run.sh", 1, "fd00:250:0"), ("vars.tf", 2, "fd00:250:0")]
+    data = json.loads(run(root, "verify", "--format", "json").stdout)
+    [wide] = [f for f in data["findings"] if f["path"] == "group_vars/all.yml" and f["line"] == 1]
+    assert "fd00:250::/48, which holds the moved network fd00:250:0:1::/64" in wide["note"], wide["note"]
+    _swept_and_failing(root, run, files)
+    rendered = [_render(root, "group_vars/all.yml", line.split(": ", 1)[1].strip('"'))
+                for line in WIDE_USES.splitlines()]
+    assert [ipaddress.ip_address(r) in ipaddress.ip_network("fd00:250:0:1::/64") for r in rendered] == [True, True]
     shell = subprocess.run(["bash", "run.sh"], cwd=root, capture_output=True, text=True, check=True).stdout
     assert shell.strip() == "fd00:250:0:1::5"
 

@@ -43,6 +43,12 @@ def _reasons(root: Path, run: Callable[..., Result]) -> list[str | None]:
     pytest.param("web01 \u2212 web05 and 10.0.0.70 \u2212 10.0.0.74", id="minus-sign"),
     pytest.param("web01 \u2012 web05, 10.0.0.70\u201274", id="figure-dash"),
     pytest.param("web01 \u2015 web05", id="horizontal-bar"),
+    # round 21, finding 5's last form: an ellipsis list, in its spellings
+    pytest.param("web01,\u2026,web05", id="ellipsis-list"),
+    pytest.param("web01, ..., web05 and 10.0.0.70, \u2026, 10.0.0.74", id="ellipsis-list-spaced-dots"),
+    pytest.param("`web01`,&hellip;,`web05`", id="ellipsis-list-entity-code"),
+    pytest.param("web01.lab.example, \u2026, web05.lab.example", id="ellipsis-list-fqdn"),
+    pytest.param("web01 ... web05", id="three-dots"),
 ))
 def test_a_dressed_range_is_never_rewritten_at_one_end(line: str, repo: Callable[..., Path],
                                                        run: Callable[..., Result]) -> None:
@@ -58,6 +64,8 @@ def test_a_dressed_range_is_never_rewritten_at_one_end(line: str, repo: Callable
     pytest.param("on *web01* and ***web01***", "on *web11* and ***web11***", id="italic-and-bold-italic"),
     pytest.param("web01.lab.example and web05", "web11.lab.example and web05", id="no-range"),
     pytest.param("`web01` - see below", "`web11` - see below", id="prose-after-a-dash"),
+    pytest.param("web01, web03, web05", "web11, web03, web05", id="a-list-without-an-ellipsis"),
+    pytest.param("web01... and more", "web11... and more", id="dots-after-one-name"),
     # break-it round 21, finding 16 (pi-cluster docs): bold closing after an old name's prefix
     pytest.param("**Ansible control web0**, `pimaster` is deployed on web01.",
                  "**Ansible control web0**, `pimaster` is deployed on web11.", id="bold-after-a-prefix"),

@@ -221,13 +221,13 @@ def test_links_follow_a_rewritten_heading(repo, run, rel: str, before: str, afte
 
 
 def test_derived_spellings_of_an_address_are_near_misses_not_anchors(repo, run) -> None:
-    root = repo({"docs/a.md": "https://192-0-2-10.sslip.io and 192_0_2_10\n"}, config=ANCHOR_CONFIG,
+    root = repo({"docs/a.md": "https://192-0-2-10.lab.example and 192_0_2_10\n"}, config=ANCHOR_CONFIG,
                 allowlist=ANCHOR_ALLOW)
     data = json.loads(run(root, "verify", "--format", "json").stdout)
     assert [(m["text"], m["why"]) for m in data["near_misses"]] == [("192-0-2-10", "separator"),
                                                                     ("192_0_2_10", "separator")]
     assert run(root, "sweep").exit_code == 0
-    assert (root / "docs/a.md").read_text() == "https://192-0-2-10.sslip.io and 192_0_2_10\n"
+    assert (root / "docs/a.md").read_text() == "https://192-0-2-10.lab.example and 192_0_2_10\n"
 
 
 REVERSE_24 = ("$ORIGIN 50.250.10.in-addr.arpa.\n$TTL 3600\n"

@@ -1,0 +1,101 @@
+"""The first pass's question for access rules around a renamed address (break-it round 21, finding
+29, part b): can a file hold an access rule's network literal holding a renamed IPv4 address,
+where no byte spells an old value (`allow 10.0.0.64/29;` when 10.0.0.70 is renamed)?
+
+sweep/access_sets.py decides such a literal (a residual `access-set`), but it read only files the
+first pass let through for an old value, so a rule file holding none was never read and verify said
+OK while the renamed host lost its access. A full read of every file for network literals would
+cost each repo a regex pass per file; instead the first pass (Python and native alike) asks for the
+literals such a network literal begins with: each network address holding the renamed address and
+not its new one, /8 to /31, with its slash (`10.0.0.64/`, `10.0.0.0/`: a prefix length or a
+dotted mask follows), and the old address with its slash (host bits set to it). Only a file
+holding one of those is asked `might_hold` (a network literal in an access rule's context holding
+a renamed address the rule would no longer admit), and only a file where that holds gets the full
+scan. Not read: a literal whose host bits are set to another address (`10.0.0.66/29`), which
+strict readers (nftables, ipaddress) refuse anyway; the first pass would need every such spelling.
+Pure: bytes in, answers out.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable
+
+# An access rule's words: `allow`, `deny`, `Allow from`, iptables `-s`/`-d`, `hosts allow`, ...
+ACCESS = re.compile(
+    rb"(?i)(?:(?<![\w-])(?:allow|deny|permit|accept|reject|trusted[\w-]*|allowed[\w-]*|mynetworks|ignoreip"
+    rb"|set_real_ip_from|allow-query|allow-recursion|allow-transfer|acl|whitelist|allowlist|source_ranges"
+    rb"|sourceRanges|cidr_blocks|ipBlock|loadBalancerSourceRanges)(?![\w-])"
+    rb"|(?<![\w-])-[sd](?![\w-])|--(?:source|destination|src|dst)(?![\w-])|hosts[ \t]+(?:allow|deny))")
+# An IPv4 network literal: a prefix length or a dotted mask.
+NET = re.compile(rb"(?<![0-9.])(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3})/(?P<len>[0-9]{1,2}(?![0-9.])"
+                 rb"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?![0-9.]))")
+_LIST_ITEM = re.compile(rb"[ \t]*-[ \t]")
+
+
+def network_of(found: re.Match[bytes]) -> ipaddress.IPv4Network | None:
+    """The network a NET match spells (host bits allowed), None for no network or a /32."""
+    try:
+        net = ipaddress.IPv4Network(f"{found.group('addr').decode()}/{found.group('len').decode()}",
+                                    strict=False)
+    except ValueError:
+        return None
+    return net if net.prefixlen < 32 else None
+
+
+def in_access_rule(data: bytes, at: int) -> bool:
+    """Whether an access word stands before `at` on its line, or, for a YAML list item, on the
+    line of the key above it."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    if ACCESS.search(data, line_start, at) is not None:
+        return True
+    if _LIST_ITEM.match(data, line_start) is None:
+        return False
+    above = data.rfind(b"\n", 0, max(line_start - 1, 0))
+    while above >= 0 or line_start > 0:
+        prev_start = above + 1
+        prev = data[prev_start:line_start - 1]
+        if _LIST_ITEM.match(prev) is None and prev.strip():
+            return ACCESS.search(prev) is not None
+        if prev_start == 0:
+            return False
+        line_start = prev_start
+        above = data.rfind(b"\n", 0, max(line_start - 1, 0))
+    return False
+
+
+class AccessNets:
+    """The renamed IPv4 addresses, and the literals any network literal holding one begins with."""
+
+    def __init__(self, addresses: Iterable[tuple[str, str]]) -> None:
+        self._olds: list[tuple[ipaddress.IPv4Address, ipaddress.IPv4Address]] = []
+        literals: set[bytes] = set()
+        for old, new in addresses:
+            try:
+                pair = (ipaddress.IPv4Address(old), ipaddress.IPv4Address(new))
+            except ValueError:
+                continue
+            self._olds.append(pair)
+            literals.add(f"{old}/".encode())  # host bits set to the old address (a needle already)
+            for length in range(8, 32):
+                net = ipaddress.IPv4Network(f"{old}/{length}", strict=False)
+                if pair[1] not in net:  # a network holding both admits the host as before
+                    literals.add(f"{net.network_address}/".encode())
+        self.literals = tuple(sorted(literals))
+
+    def holds_literal(self, data: bytes) -> bool:
+        """Does `data` hold one of the literals (the reader's own cheap test, before it is counted)?"""
+        return any(literal in data for literal in self.literals)
+
+    def might_hold(self, data: bytes) -> bool:
+        """Does `data` hold a network literal in an access rule's context that holds a renamed
+        address and not its new one (the rule would no longer admit the host)?"""
+        if not self._olds or b"/" not in data or not any(literal in data for literal in self.literals):
+            return False
+        for found in NET.finditer(data):
+            net = network_of(found)
+            if net is not None and any(old in net and new not in net for old, new in self._olds) \
+                    and in_access_rule(data, found.start()):
+                return True
+        return False

@@ -1,0 +1,44 @@
+"""access_nets.AccessNets: the first pass's question for an access rule around a renamed address
+(pure logic; the CLI cases are tests/cli/test_access_sets.py)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from renamer.access_nets import NET, AccessNets, network_of
+
+
+def test_every_network_literal_holding_a_renamed_address_begins_with_a_literal() -> None:
+    """The gate's soundness: for every prefix length and spelling (network address, the old address
+    as host bits, dotted mask), a literal the network would no longer admit begins with one of
+    the literals the first pass asks for."""
+    nets = AccessNets([("172.16.5.70", "192.168.9.70")])
+    old = ipaddress.IPv4Address("172.16.5.70")
+    for length in range(8, 32):
+        net = ipaddress.IPv4Network(f"{old}/{length}", strict=False)
+        spellings = [f"{net.network_address}/{length}", f"{net.network_address}/{net.netmask}",
+                     f"{old}/{length}", f"{old}/{net.netmask}"]
+        for text in spellings:
+            assert any(text.encode().startswith(lit) for lit in nets.literals), text
+            assert nets.might_hold(f"allow {text};\n".encode()), text
+
+
+@pytest.mark.parametrize("text", [
+    b"allow 10.0.0.0/22;\n",  # holds the new address too: admits the host as before
+    b"address 10.0.0.64/29\n",  # no access rule
+    b"allow 10.0.5.0/24;\n",  # does not hold it
+    b"allow 10.0.0.70;\n",  # a single address: the exact rules' own
+    b"allow 10.0.0.64/32;\n",
+])
+def test_what_no_rule_around_a_renamed_address_is_left(text: bytes) -> None:
+    assert not AccessNets([("10.0.0.70", "10.0.2.70")]).might_hold(text)
+
+
+def test_the_literals_are_few_and_ipv6_renames_have_none() -> None:
+    nets = AccessNets([("10.0.0.70", "10.0.2.70"), ("fd00::5", "fd00::6")])
+    # the networks holding 10.0.0.70 and not 10.0.2.70 (/23 to /31), and the old address itself
+    assert nets.literals == (b"10.0.0.0/", b"10.0.0.64/", b"10.0.0.68/", b"10.0.0.70/")
+    found = NET.search(b"hosts allow = 10.0.0.64/255.255.255.248\n")
+    assert found is not None and str(network_of(found)) == "10.0.0.64/29"

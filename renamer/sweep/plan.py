@@ -199,8 +199,9 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     return ScanResult(files, chunk.scanned, tuple(ignored_with_references), unreadable, tuple(listed),
                       tuple(chunk.holding), tuple(chunk.linking), tuple(ignored_with_old_paths),
                       tuple(sorted(chunk.encrypted)),
-                      tuple(not_read(project.root, tracked, classifier, project.matcher,
-                                     project.config.max_file_size, chunk.scanned)))
+                      tuple(sorted([*not_read(project.root, tracked, classifier, project.matcher,
+                                              project.config.max_file_size, chunk.scanned),
+                                    *chunk.unread])))
 
 
 @once.scoped

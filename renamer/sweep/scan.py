@@ -51,11 +51,11 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
-from renamer.sweep import multibyte, subdomains
+from renamer.sweep import compressed, multibyte, subdomains
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
-from renamer.sweep.binary_hits import GZIP_MAGIC, binary_hits
+from renamer.sweep.binary_hits import binary_hits
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
@@ -485,6 +485,8 @@ class FileScanner:
             return None
         if content.kind == "unreadable":
             return FileResult(rel, content.kind, "", refused=content.detail)
+        if content.kind == "text" and compressed.kind(content.data) is not None:  # bzip2 holds no NUL
+            content = replace(content, kind="binary")
         data = content.data
         if hints is not None and read is not None and data is read[0]:  # not decoded from UTF-16
             hit, loose_hit = hints
@@ -505,7 +507,8 @@ class FileScanner:
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
-        hit = hit or (content.kind == "binary" and data[:2] == GZIP_MAGIC)  # its text, decompressed
+        # gzip, xz, bzip2, zip: its text, decompressed (sweep/compressed.py)
+        hit = hit or (content.kind == "binary" and compressed.kind(data) is not None)
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).

@@ -23,7 +23,7 @@ from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
-from renamer.sweep import compressed, unread_content
+from renamer.sweep import compressed, decoded_names, unread_content
 from renamer.sweep.anchors import anchor_literals
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
@@ -152,6 +152,8 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                 candidate = data[:2] in WIDE_BOM_STARTS or holds_wide(data, wide)
                 # gzip: its text is read decompressed for the skipped list (sweep/binary_hits.py)
                 candidate = candidate or compressed.kind(data) is not None
+                # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
+                candidate = candidate or decoded_names.might_hold(data)
                 if path_loose and loose is not None and loose.might_match(os.fsencode(rel)):
                     candidate = True
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)

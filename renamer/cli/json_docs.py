@@ -23,10 +23,11 @@ DOCUMENTS: dict[str, dict[str, str]] = {
         "near_misses": ("what looks like an old value but is not one: path, line, column, text, like, kind, why, "
                         "name (the longer name it stands in, or empty)"),
         "encrypted": ("current-state files read only as ciphertext where a value may stand (ansible-vault, "
-                      "sops): path, why; --strict fails on them"),
+                      "sops, git-crypt, age, OpenPGP, an encrypted PEM key or zip): path, why; --strict fails "
+                      "on them"),
         "not_read": ("current-state places not read that may hold an old value (a git submodule, a file the "
-                     "allowlist excludes that spells one, an exclude covering every file): path, why; --strict "
-                     "fails on them"),
+                     "allowlist excludes that spells one, an exclude covering every file, a Git LFS pointer, a "
+                     "git-annex link, a compressed file renamer cannot open): path, why; --strict fails on them"),
         "ignored_with_references": ("git-ignored files whose content holds an old value (not checked without "
                                     "--include-ignored)"),
         "ignored_with_old_paths": ("git-ignored files whose path alone holds an old value (a sweep moves them "

@@ -23,8 +23,8 @@ from renamer.forked import available_cores, can_fork, fork_map
 from renamer.formats.markdown import is_markdown
 from renamer.near_miss import FOLD_AND_BARE, fold_and_bare
 from renamer.project import LoadedProject
+from renamer.sweep import compressed, decoded_names, unread_content
 from renamer.sweep.anchors import anchor_literals
-from renamer.sweep.binary_hits import GZIP_MAGIC
 from renamer.sweep.content import OPEN_FLAGS, WIDE_BOM_STARTS
 from renamer.sweep.model import FileResult
 from renamer.sweep.native_gate import NativeGate, choose_native
@@ -52,6 +52,7 @@ class Chunk:
     linking: list[str] = field(default_factory=list)  # Markdown files that may link to an old anchor
     excluded: list[str] = field(default_factory=list)  # never scanned: the allowlist's `exclude` and more
     encrypted: list[tuple[str, str]] = field(default_factory=list)  # current files read as ciphertext
+    unread: list[tuple[str, str]] = field(default_factory=list)  # content elsewhere (sweep/unread_content.py)
     work: collections.Counter[str] = field(default_factory=collections.Counter)  # work.py: for -vv
 
     def add(self, other: Chunk) -> None:
@@ -61,6 +62,7 @@ class Chunk:
         self.linking += other.linking
         self.excluded += other.excluded
         self.encrypted += other.encrypted
+        self.unread += other.unread
         self.work.update(other.work)
 
 
@@ -121,6 +123,10 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
             fd = open_(root + rel, OPEN_FLAGS)
         except OSError:
             fd = -1  # a link, gone or unreadable: the full scanner says which
+            holds = functools.partial(unread_content.first_old, matcher)
+            annexed = unread_content.annex_link(root, rel, holds, limit)
+            if annexed is not None and project.classifier.classify(rel).status == CURRENT:
+                out.unread.append((rel, annexed))
         if fd >= 0:
             try:
                 # One read answers for most files; only a full buffer needs fstat (size, type).
@@ -138,11 +144,16 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
                     sealed = encrypted_kind(data)
                     if sealed is not None and project.classifier.classify(rel).status == CURRENT:
                         out.encrypted.append((rel, sealed))
+                elif data[:1] in _UNREAD_STARTS or b"-----BEGIN " in data[:4096]:
+                    # git-crypt, age, gpg, an LFS pointer, zstd: never read (sweep/unread_content.py)
+                    _unread(project, rel, data, out)
                 # A BOM, or NULs with an old value in UTF-16/32 code units (no BOM, or in a binary
                 # file): the full scanner reads it and reports it skipped (sweep/wide.py).
                 candidate = data[:2] in WIDE_BOM_STARTS or holds_wide(data, wide)
                 # gzip: its text is read decompressed for the skipped list (sweep/binary_hits.py)
-                candidate = candidate or data[:2] == GZIP_MAGIC
+                candidate = candidate or compressed.kind(data) is not None
+                # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
+                candidate = candidate or decoded_names.might_hold(data)
                 if path_loose and loose is not None and loose.might_match(os.fsencode(rel)):
                     candidate = True
                 if native is not None:  # the same answers, from one native scan (sweep/native_gate.py)
@@ -204,6 +215,20 @@ def scan_chunk(project: LoadedProject, options: ScanOptions, paths: Sequence[str
     out.scanned = scanned
     out.work = work.since(counted)
     return out
+
+
+# The first bytes of what unread_content.py tells: a NUL (git-crypt), `a` (age), an OpenPGP packet,
+# `v` (an LFS pointer), a compressed file (sweep/compressed.py: read whole here, listed where it
+# cannot be).
+_UNREAD_STARTS = frozenset([b"\x00", b"a", b"v", b"P", b"(", b"7", b"R", b"\x04", b"L", b"B", b"\x1f",
+                            *(bytes([b]) for b in range(0x80, 0x100))])
+
+
+def _unread(project: LoadedProject, rel: str, data: bytes, out: Chunk) -> None:
+    """List `rel` as encrypted or not read where its content cannot be read (unread_content.py)."""
+    found = unread_content.unreadable(data, project.config.max_file_size)
+    if found is not None and project.classifier.classify(rel).status == CURRENT:
+        (out.encrypted if found[0] == "encrypted" else out.unread).append((rel, found[1]))
 
 
 def encrypted_kind(data: bytes) -> str | None:

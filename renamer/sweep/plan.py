@@ -14,7 +14,7 @@ from renamer.classify import RECORD
 from renamer.errors import ConfigError, UnsafeError
 from renamer.paths import problem
 from renamer.project import LoadedProject
-from renamer.sweep import config_dirs, narrowed
+from renamer.sweep import config_dirs, narrowed, sparse, unread_content
 from renamer.sweep.anchors import follow_anchors
 from renamer.sweep.compose_search import compose_searches
 from renamer.sweep.content import read_content, read_scanned
@@ -180,6 +180,11 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
                                              project.config.max_file_size, zones.unsure))
     debug.say(f"listed: {len(listed)} files")
     unreadable = tuple((f.path, f.refused or "unreadable") for f in found_files if f.kind == "unreadable")
+    if git is not None:  # tracked files a sparse checkout keeps out of the work tree (sweep/sparse.py)
+        unreadable += tuple(sparse.outside(
+            project.root, lambda rel: _selected(rel, wanted) and classifier.is_current_pattern(rel)
+            and not classifier.is_excluded(rel) and classifier.classify(rel).status != RECORD,
+            lambda data: unread_content.first_old(project.matcher, data), project.config.max_file_size))
     files = tuple(f for f in found_files if f.kind != "unreadable")
     ignored_with_references: list[str] = []
     ignored_with_old_paths: list[str] = []
@@ -199,8 +204,9 @@ def scan_repo(project: LoadedProject, options: ScanOptions, prefixes: Sequence[s
     return ScanResult(files, chunk.scanned, tuple(ignored_with_references), unreadable, tuple(listed),
                       tuple(chunk.holding), tuple(chunk.linking), tuple(ignored_with_old_paths),
                       tuple(sorted(chunk.encrypted)),
-                      tuple(not_read(project.root, tracked, classifier, project.matcher,
-                                     project.config.max_file_size, chunk.scanned)))
+                      tuple(sorted([*not_read(project.root, tracked, classifier, project.matcher,
+                                              project.config.max_file_size, chunk.scanned),
+                                    *chunk.unread])))
 
 
 @once.scoped

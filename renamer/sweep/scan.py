@@ -54,11 +54,11 @@ from renamer.occurrences import Match
 from renamer.opaque import opaque
 from renamer.prefix_values import prefix_matches
 from renamer.project import LoadedProject
-from renamer.sweep import multibyte, subdomains
+from renamer.sweep import compressed, decoded_names, multibyte, subdomains
 from renamer.sweep.access_sets import REASON as ACCESS_SET
 from renamer.sweep.access_sets import access_matches
 from renamer.sweep.access_sets import might_hold as might_hold_access
-from renamer.sweep.binary_hits import GZIP_MAGIC, binary_hits
+from renamer.sweep.binary_hits import binary_hits
 from renamer.sweep.case_records import case_in_records
 from renamer.sweep.composed import composed_matches
 from renamer.sweep.composed_addresses import composed_address_matches, computed_matches
@@ -175,6 +175,9 @@ REFUSED_HINTS = {
     "supernet": ("a network wider than the renamed one: rewriting its address would give an invalid "
                  "network meaning something else; decide by hand, or keep it with a keep rule"),
     sealed.SOPS: sealed.HINTS[sealed.SOPS],
+    decoded_names.CERTIFICATE: decoded_names.HINTS[decoded_names.CERTIFICATE],
+    decoded_names.HASHED: decoded_names.HINTS[decoded_names.HASHED],
+    decoded_names.REG_HEX: decoded_names.HINTS[decoded_names.REG_HEX],
     STATE: STATE_HINT,
     sealed.SIGNED: sealed.HINTS[sealed.SIGNED],
     sealed.SEALED_SECRET: sealed.HINTS[sealed.SEALED_SECRET],
@@ -505,6 +508,8 @@ class FileScanner:
             return None
         if content.kind == "unreadable":
             return FileResult(rel, content.kind, "", refused=content.detail)
+        if content.kind == "text" and compressed.kind(content.data) is not None:  # bzip2 holds no NUL
+            content = replace(content, kind="binary")
         data = content.data
         if hints is not None and read is not None and data is read[0]:  # not decoded from UTF-16
             hit, loose_hit = hints
@@ -525,7 +530,11 @@ class FileScanner:
         hit = hit or (content.kind == "text" and rel in self.ssh_configs)  # an ssh config with its includes
         # A binary file may spell an old value in UTF-16 or UTF-32 code units: reported skipped too.
         wide = content.kind == "binary" and holds_wide(data, self.wide)
-        hit = hit or (content.kind == "binary" and data[:2] == GZIP_MAGIC)  # its text, decompressed
+        # gzip, xz, bzip2, zip: its text, decompressed (sweep/compressed.py)
+        hit = hit or (content.kind == "binary" and compressed.kind(data) is not None)
+        # a certificate, a hashed known_hosts entry, a registry hex value (sweep/decoded_names.py)
+        hidden_names = content.kind == "text" and decoded_names.might_hold(data)
+        hit = hit or hidden_names
         path_hit = self.matcher.might_match(os.fsencode(rel))
         # DNS names (a zone, a hosts file) match in any case: asked only of text that holds an old
         # value in some case, which the first pass let through (its gates are case-folded).
@@ -744,6 +753,8 @@ class FileScanner:
                 why = f"{unit_note}; {REFUSED_HINTS[unit_names.HELD]}"
                 path_refs = [replace(r, reason=unit_names.HELD, note=why)
                              if r.status == RESIDUAL and r.reason is None else r for r in path_refs]
+        if hidden_names:  # old values only its decoded bytes spell: residuals, never rewritten
+            matches = decoded_names.decoded_matches(data, matches, self.matcher.hosts, self.matcher.addresses)
         if matches and status == CURRENT and content.kind == "text":  # a sops file, a signed text (sealed.py)
             matches = sealed.held(self.signatures, rel, data, matches)
         if matches and status == CURRENT and ".tfstate" in rel:  # terraform's record of the world: kept as is

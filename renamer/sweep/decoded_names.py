@@ -1,0 +1,214 @@
+"""Old values renamer reads only decoded (issue 27, round 22 findings 17, 20 and 29): no byte of
+the file spells them, so nothing was read, rewritten or reported, and verify said OK.
+
+* `certificate`: an X.509 PEM certificate, CRL or request (CN, SAN `DNS:`/`IP:`) and an OpenSSH
+  certificate (`*-cert-v01@openssh.com`, its principals): the base64 is decoded and its DER or
+  SSH strings read for each old name (any case) and address (as text, and as SAN's packed
+  `iPAddress`). Signed bytes: never rewritten, a residual asking for a new certificate.
+* `hashed-name`: a hashed known_hosts entry (`|1|salt|HMAC-SHA1`, `HashKnownHosts yes`,
+  `ssh-keygen -H`): each old name (lower case, as ssh hashes it) and address is hashed with the
+  entry's salt; one that matches is a residual (it can only be written anew, with ssh-keygen).
+* `reg-hex`: a Windows registry export's hex value (`hex(2)` REG_EXPAND_SZ, `hex(7)` REG_MULTI_SZ,
+  `hex(1)`: UTF-16LE bytes; `hex:` and other types: raw bytes, read as UTF-16LE and as bytes),
+  continuation lines joined: an old value there is a residual naming the value.
+
+What is decoded with certainty is reported; nothing here is rewritten. Each reader is gated on a
+literal its format cannot do without.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import ipaddress
+import re
+from collections.abc import Sequence
+
+from renamer.occurrences import Match
+
+CERTIFICATE = "certificate"
+HASHED = "hashed-name"
+REG_HEX = "reg-hex"
+HINTS = {
+    CERTIFICATE: ("named inside a certificate (X.509 CN or SAN, a certificate request, an OpenSSH "
+                  "certificate's principals): signed bytes no text edit may change, and a client checking "
+                  "the new name rejects it; issue a new certificate for the new name and address, or keep "
+                  "it with a keep rule"),
+    HASHED: ("a hashed known_hosts entry (`|1|salt|hmac`, HashKnownHosts): the HMAC-SHA1 of the old name "
+             "with this entry's salt; strict ssh to the new name finds no key; remove it (`ssh-keygen -R "
+             "OLD -f FILE`) and add the new name's key (`ssh-keyscan -H NEW`), or keep it with a keep rule"),
+    REG_HEX: ("spelled in a registry export's hex value (`hex(2)`, `hex(7)`: UTF-16LE bytes; `hex:`), "
+              "which regedit imports decoded; write the value anew (regedit, `reg add`) and export it "
+              "again, or keep it with a keep rule"),
+}
+_LITERALS = (b"-----BEGIN ", b"-cert-v01@openssh.com", b"|1|", b"=hex")
+_PEM = re.compile(rb"-----BEGIN (?P<label>CERTIFICATE|TRUSTED CERTIFICATE|X509 CRL|CERTIFICATE REQUEST|"
+                  rb"NEW CERTIFICATE REQUEST)-----[^\n]*\n(?P<body>[A-Za-z0-9+/=\s]+?)"
+                  rb"-----END (?P=label)-----")
+_SSH_CERT = re.compile(rb"(?P<type>[a-z0-9-]+-cert-v01@openssh\.com)[ \t]+(?P<body>[A-Za-z0-9+/]+={0,2})")
+_HASHED = re.compile(rb"(?m)^[ \t]*(?:@[A-Za-z-]+[ \t]+)?(?P<entry>\|1\|(?P<salt>[A-Za-z0-9+/]+={0,2})\|"
+                     rb"(?P<mac>[A-Za-z0-9+/]+={0,2}))(?=[ \t,])")
+_REG_HEX = re.compile(rb'(?P<head>(?:"(?:[^"\\\r\n]|\\.)*"|@)[ \t]*=[ \t]*'
+                      rb"hex(?:\((?P<type>[0-9a-fA-F]{1,8})\))?:)"
+                      rb"(?P<body>[0-9a-fA-F]{2}(?:[ \t]*,[ \t]*(?:\\[ \t]*\r?\n[ \t]*)?[0-9a-fA-F]{2})*)")
+_NAME = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+_DIGITS = frozenset(b"0123456789")
+
+Old = tuple[str, str, str]  # (old, new, kind)
+
+
+def might_hold(data: bytes) -> bool:
+    """Whether `data` may hold one of the encodings read here (a literal each needs)."""
+    return any(literal in data for literal in _LITERALS)
+
+
+def decoded_matches(data: bytes, matches: list[Match], hosts: Sequence[tuple[str, str]],
+                    addresses: Sequence[tuple[str, str]]) -> list[Match]:
+    """`matches` with a refused match for each old value a certificate, a hashed known_hosts entry
+    or a registry hex value of `data` holds decoded."""
+    olds: list[Old] = [(o, n, "host") for o, n in hosts] + [(o, n, "address") for o, n in addresses]
+    if not olds:
+        return matches
+    found: list[Match] = []
+    if b"-----BEGIN " in data:
+        found += _certificates(data, olds)
+    if b"-cert-v01@openssh.com" in data:
+        found += _ssh_certificates(data, olds)
+    if b"|1|" in data:
+        found += _hashed(data, olds)
+    if b"=hex" in data:
+        found += _registry(data, olds)
+    if not found:
+        return matches
+    taken = [(m.start, m.end) for m in matches]
+    added = [m for m in found if not any(s < m.end and m.start < e for s, e in taken)]
+    return sorted([*matches, *added], key=lambda m: (m.start, m.end))
+
+
+def _spelled(blob: bytes, olds: Sequence[Old]) -> list[Old]:
+    """The old values text `blob` spells at a name's boundary (a name in any case)."""
+    out: list[Old] = []
+    folded = blob.lower()
+    for old, new, kind in olds:
+        needle = old.lower().encode("utf-8", "replace")
+        lead, tail = (_DIGITS | {ord(".")}, _DIGITS) if kind == "address" else (_NAME, _NAME)
+        at = folded.find(needle)
+        while at != -1:
+            end = at + len(needle)
+            if (at == 0 or folded[at - 1] not in lead) and (end == len(folded) or folded[end] not in tail):
+                out.append((old, new, kind))
+                break
+            at = folded.find(needle, at + 1)
+    return out
+
+
+# DER string types a certificate spells a name or an address in: UTF8String, PrintableString,
+# IA5String, and a GeneralName's rfc822Name, dNSName, URI (context tags 1, 2, 6).
+_DER_STRINGS = frozenset([0x0C, 0x13, 0x16, 0x81, 0x82, 0x86])
+
+
+def _in_blob(blob: bytes, olds: Sequence[Old], *, ssh: bool) -> list[Old]:
+    """The old values a DER certificate (or an OpenSSH one, `ssh`) holds: each string the blob
+    holds, with its exact bounds (a DER tag and short length; an SSH uint32 length), read as text;
+    and an address as SAN's packed `iPAddress` (tag 0x87)."""
+    strings: list[bytes] = []
+    if ssh:
+        for i in range(len(blob) - 4):
+            size = int.from_bytes(blob[i:i + 4], "big")
+            if 0 < size < 256 and i + 4 + size <= len(blob):
+                text = blob[i + 4:i + 4 + size]
+                if all(0x20 < c < 0x7F for c in text):
+                    strings.append(text)
+    else:
+        for i in range(len(blob) - 2):
+            size = blob[i + 1]
+            if blob[i] in _DER_STRINGS and 0 < size < 0x80 and i + 2 + size <= len(blob):
+                text = blob[i + 2:i + 2 + size]
+                if all(0x20 <= c < 0x7F for c in text):
+                    strings.append(text)
+    found: dict[str, Old] = {}
+    for text in strings:
+        for one in _spelled(text, olds):
+            found.setdefault(one[0], one)
+    for old, new, kind in olds:
+        if kind == "address" and old not in found and not ssh:
+            try:
+                packed = ipaddress.ip_address(old.split("/")[0]).packed
+            except ValueError:
+                continue
+            if bytes([0x87, len(packed)]) + packed in blob:
+                found[old] = (old, new, kind)
+    return list(found.values())
+
+
+def _line_end(data: bytes, at: int) -> int:
+    end = data.find(b"\n", at)
+    return len(data) if end == -1 else end
+
+
+def _certificates(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    out = []
+    for m in _PEM.finditer(data):
+        try:
+            der = base64.b64decode(re.sub(rb"\s+", b"", m.group("body")), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        what = m.group("label").decode().lower()
+        for old, new, kind in _in_blob(der, olds, ssh=False):
+            out.append(Match(m.start(), _line_end(data, m.start()), old, new, kind, refused=CERTIFICATE,
+                             note=f"an X.509 {what} (PEM) names {old} in its subject or alternative names"))
+    return out
+
+
+def _ssh_certificates(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    out = []
+    for m in _SSH_CERT.finditer(data):
+        try:
+            blob = base64.b64decode(m.group("body"), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        for old, new, kind in _in_blob(blob, olds, ssh=True):
+            out.append(Match(m.start("type"), m.end("type"), old, new, kind, refused=CERTIFICATE,
+                             note=f"an OpenSSH certificate names {old} among its principals"))
+    return out
+
+
+def _hashed(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    out = []
+    for m in _HASHED.finditer(data):
+        try:
+            salt = base64.b64decode(m.group("salt"), validate=True)
+            mac = base64.b64decode(m.group("mac"), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        if len(mac) != 20:
+            continue
+        for old, new, kind in olds:
+            name = old.lower().split("/")[0] if kind == "address" else old.lower()
+            if hmac.compare_digest(hmac.new(salt, name.encode("utf-8"), hashlib.sha1).digest(), mac):
+                out.append(Match(m.start("entry"), m.end("entry"), old, new, kind, refused=HASHED,
+                                 note=f"this hashed entry is {name}, hashed with its salt"))
+                break
+    return out
+
+
+def _registry(data: bytes, olds: Sequence[Old]) -> list[Match]:
+    out = []
+    for m in _REG_HEX.finditer(data):
+        raw = bytes.fromhex(re.sub(rb"[^0-9a-fA-F]", b"", m.group("body")).decode("ascii"))
+        kind_of = int(m.group("type"), 16) if m.group("type") else 3
+        readings = [raw.decode("utf-16-le", "replace").encode("utf-8", "replace")]
+        if kind_of not in (1, 2, 7):  # binary, a DWORD, another type: its bytes may be text of either width
+            readings.append(raw)
+        seen: set[str] = set()
+        for reading in readings:
+            for old, new, kind in _spelled(reading.replace(b"\0", b"\n"), olds):
+                if old in seen:
+                    continue
+                seen.add(old)
+                name = m.group("head").split(b"=")[0].strip().decode("utf-8", "replace")
+                out.append(Match(m.start("head"), m.end("head"), old, new, kind, refused=REG_HEX,
+                                 note=f"{name}'s hex({kind_of:x}) value spells {old} once decoded"))
+    return out

@@ -17,7 +17,10 @@ declared_patterns.py's are), a match that the new value does not also make being
 * matchers that declare case-insensitivity: a regex opening with `(?i)` (Prometheus, RE2, PCRE),
   HAProxy `-i` string matches, `grep -i`; read caselessly (patterns.py compiles every declared
   pattern with IGNORECASE), so `WEB01` there is the old name, not a near-miss;
-* PromQL label matchers `=~"..."`, fully anchored, a trailing `:port` no part of the name.
+* PromQL label matchers `=~"..."`, fully anchored, a trailing `:port` no part of the name;
+* a name composed of a literal head shorter than four characters, a template and a literal tail
+  (`'n{{ i }}-cls1.homelab.lan'`): the template read as any run of label characters (the values a
+  loop gives it are not evaluated here), so it is a residual where it can make an old name.
 
 An alternation of plain whole names (`n1-cls1.lab|n2-cls1.lab`) spells each name: it is the exact
 matcher's (each branch rewritten as itself), never a pattern here (finding 26).
@@ -35,11 +38,12 @@ GLOB = "glob"  # fnmatch / POSIX-class glob (whole name)
 REGEX_SEARCH = "regex-search"  # a regex that searches: `(?i)...`
 ANCHORED = "anchored"  # a fully anchored regex: PromQL's =~
 LITERAL = "literal"  # a plain name compared caselessly: HAProxy -i
+COMPOSED = "composed"  # a short literal head, a template, a literal tail: `n{{ i }}-cls1.lab`
 
-GRAMMARS = (PREFIX, PREFIX_REGEX, LUA, GLOB, REGEX_SEARCH, ANCHORED, LITERAL)
+GRAMMARS = (PREFIX, PREFIX_REGEX, LUA, GLOB, REGEX_SEARCH, ANCHORED, LITERAL, COMPOSED)
 
 # What each position spells (the first pass looks for them; caseless there).
-LITERALS = (b"startswith(", b"match(", b"find(", b"grep", b"(?i)", b"=~", b" -i ", b"[!", b"[[:")
+LITERALS = (b"startswith(", b"match(", b"find(", b"grep", b"(?i)", b"=~", b" -i ", b"[!", b"[[:", b"}}", b"${")
 
 _Q = rb"(?P<q>['\"])"
 _STARTSWITH = re.compile(rb"\.startswith\(\s*[rbuRBU]?" + _Q + rb"(?P<text>[^'\"\n\\]{1,128})(?P=q)")
@@ -56,6 +60,11 @@ _HAPROXY_I = re.compile(rb"\)[ \t]+-i((?:[ \t]+(?!if\b|unless\b|\})[^\s{}]+)+)")
 _PROMQL = re.compile(rb"=~[ \t]*\"(?P<text>[^\"\n]{1,200})\"")
 _DIALECT_GLOB = re.compile(rb"[A-Za-z0-9_.*?-]*(?:\[![^\]\s]{1,40}\]|\[\[:[a-z]{3,6}:\]\])"
                            rb"(?:[A-Za-z0-9_.*?-]|\[![^\]\s]{1,40}\]|\[\[:[a-z]{3,6}:\]\]|\[[^\]\s!]{1,40}\])*")
+# A name whose variable stands after a literal head shorter than composed_tails reads (4
+# characters) and before a literal tail: `'n{{ i }}-cls1.homelab.lan'` in a Jinja loop (finding 01).
+_TEMPLATE = rb"(?:\{\{[^{}\n]{1,60}\}\}|\$\{[^{}\n]{1,60}\})"
+_COMPOSED = re.compile(rb"(?<![A-Za-z0-9_.$-])[A-Za-z0-9][A-Za-z0-9_-]{0,2}" + _TEMPLATE
+                       + rb"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}")
 _PORT = re.compile(r"(?::[0-9]{1,5}|:\\d\+|:\[0-9\]\+)\Z")
 _NAME = r"[A-Za-z0-9_][A-Za-z0-9_-]*(?:\\?\.[A-Za-z0-9_][A-Za-z0-9_-]*)*(?::[0-9]{1,5})?"
 _PLAIN_NAMES = re.compile(_NAME + r"(?:\|" + _NAME + r")*")
@@ -99,6 +108,8 @@ def positions(data: bytes) -> list[tuple[int, int, str, bool]]:
             text = x.group("text").decode("ascii", "replace")
             if not plain_names(text.replace("\\\\", "\\")):
                 out.append((*x.span("text"), ANCHORED, True))
+    if b"}}" in data or b"${" in data:
+        out += [(*x.span(), COMPOSED, True) for x in _COMPOSED.finditer(data)]
     if b"[!" in data or b"[[:" in data:
         out += [(*x.span(), GLOB, True) for x in _DIALECT_GLOB.finditer(data)]
     return sorted({p for p in out if p[1] > p[0]})
@@ -129,6 +140,9 @@ def as_regex(text: str, grammar: str) -> str | None:
         return re.escape(text)
     if grammar == LUA:
         return _lua(text)
+    if grammar == COMPOSED:  # the template stands for a run of label characters
+        pieces = re.split(r"\{\{[^{}]*\}\}|\$\{[^{}]*\}", text)
+        return "[A-Za-z0-9-]+".join(re.escape(piece) for piece in pieces)
     if grammar == GLOB:
         return _glob(text)
     return None

@@ -33,6 +33,8 @@ FILES = {
     "top.sls": "base:\n  'n?-cls?.homelab.lan':\n    - proxmox\n  '*-cls1':\n    - c1\n  '?eb01':\n    - web\n",
     "net.sls": "{% if grains['host'] is match('n\\d-cls\\d') %}bridge: vmbr0{% endif %}\n"
                "{% if grains['host'] is match('\\w+-cls1') %}ceph: true{% endif %}\n",
+    "nodes.sls": "{% for i in range(1, 4) %}\n'n{{ i }}-cls1.homelab.lan':\n  - ceph\n{% endfor %}\n",
+    "nodes.sh": "for i in 1 2 3; do ssh \"n${i}-cls1\" uptime; done\n",
     "rules.yml": "- expr: up{instance=~\"n.-cls1.homelab.lan:9100\"} == 0\n- expr: up{job=~\".eb01\"} == 0\n",
     # 03: dialects
     "site.yml": "- hosts: \"~(web|db)\\\\d{2}\"\n  tasks: []\n",
@@ -50,7 +52,7 @@ FILES = {
     "t.sh": "grep -qi '^WEB01' /etc/hostname && echo web\n",
 }
 EXPECTED = {("top.sls", 2, "n1-cls1"), ("top.sls", 4, "n1-cls1"), ("top.sls", 6, "web01"),
-            ("net.sls", 1, "n1-cls1"), ("net.sls", 2, "n1-cls1"), ("rules.yml", 1, "n1-cls1"),
+            ("net.sls", 1, "n1-cls1"), ("nodes.sls", 2, "n1-cls1"), ("nodes.sh", 1, "n1-cls1"), ("net.sls", 2, "n1-cls1"), ("rules.yml", 1, "n1-cls1"),
             ("rules.yml", 2, "web01"), ("site.yml", 1, "web01"), ("pick.py", 2, "web01"),
             ("check.sh", 1, "web01"), ("access.lua", 1, "web01"), ("access.lua", 2, "10.0.0.70"),
             ("role.py", 2, "kworker01"), ("role.py", 4, "kworker01"), ("boot.sh", 1, "kworker01"),
@@ -61,6 +63,7 @@ QUIET = {
     "quiet.sls": "base:\n  '*-cls2':\n    - c2\n  '*p*':\n    - any\n",
     "quiet.py": "import fnmatch\nX = fnmatch.fnmatchcase(H, 'web0[!0-9]')\nY = H.startswith('db')\n"
                 "Z = H.startswith('kw')\n",
+    "quiet.j2": "{% for i in range(3) %}x{{ i }}-cls1 and {{ i }}-cls1{% endfor %}\n",
     "quiet.lua": "if host:match(\"^db%d$\") then return 1 end\n",
 }
 

@@ -43,7 +43,8 @@ COMPOSED = "composed"  # a short literal head, a template, a literal tail: `n{{ 
 GRAMMARS = (PREFIX, PREFIX_REGEX, LUA, GLOB, REGEX_SEARCH, ANCHORED, LITERAL, COMPOSED)
 
 # What each position spells (the first pass looks for them; caseless there).
-LITERALS = (b"startswith(", b"match(", b"find(", b"grep", b"(?i)", b"=~", b" -i ", b"[!", b"[[:", b"}}", b"${")
+LITERALS = (b"startswith(", b"match(", b"find(", b"grep", b"(?i)", b"=~", b" -i ", b"[!", b"[[:",
+            b"}}", b"${")
 
 _Q = rb"(?P<q>['\"])"
 _STARTSWITH = re.compile(rb"\.startswith\(\s*[rbuRBU]?" + _Q + rb"(?P<text>[^'\"\n\\]{1,128})(?P=q)")

@@ -93,7 +93,7 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
     if not any(s in data for s in starts):
         # A pattern a format declares caseless (`(?i)WEB01\\.lab`, nginx `~*^WEB01`, HAProxy `-i`) or
         # in a dialect spelling no start (Lua's `10%.0`): asked where a start stands in any case.
-        if not declared_patterns.might_hold(data):
+        if not pattern_dialects.might_be_caseless(data) or not declared_patterns.might_hold(data):
             return []
         lowered = data.lower()
         if not any(s.lower() in lowered for s in starts):

@@ -23,9 +23,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from renamer import pattern_dialects
+
 # What every declared position spells (caseless where the grammar is: SQL's keywords).
 LITERALS = (b"server_name", b"location", b"$host", b"$http_host", b"_reg(", b"-m reg", b"RewriteCond",
-            b"=~", b"LIKE '", b"like '", b'LIKE "', b'like "', b"SIMILAR TO", b"similar to")
+            b"=~", b"LIKE '", b"like '", b'LIKE "', b'like "', b"SIMILAR TO", b"similar to",
+            *pattern_dialects.LITERALS)  # prefix tests, Lua, fnmatch/POSIX globs, caseless matchers
 # (might_hold asks a looser test, each `in` spelled out: a generator over LITERALS cost more than the
 # tests themselves on a dense repo's small files.)
 
@@ -40,7 +43,8 @@ class Declared:
     anchored: bool  # does the consumer match the whole name (SQL) or search in it (nginx, PCRE)?
 
 
-_NGINX_NAMES = re.compile(rb"^[ \t]*server_name[ \t]+([^;\n]*)", re.MULTILINE)
+# (also after `{` or `;`: `server { server_name ...; }` on one line)
+_NGINX_NAMES = re.compile(rb"(?:^|[{;])[ \t]*server_name[ \t]+([^;\n]*)", re.MULTILINE)
 _NGINX_LOCATION = re.compile(rb"^[ \t]*location[ \t]+~\*?[ \t]+(\"[^\"\n]+\"|'[^'\n]+'|[^\s{]+)",
                              re.MULTILINE)
 _NGINX_IF = re.compile(rb"\(\s*\$(?:host|http_host|server_name)\s+!?~\*?\s+(\"[^\"\n]+\"|'[^'\n]+'|[^\s)]+)")
@@ -56,6 +60,8 @@ def might_hold(data: bytes) -> bool:
     """The cheap prefilter: one of LITERALS."""
     nginx_or_bash = b"~" in data and (b"server_name" in data or b"location" in data or b"$h" in data
                                       or b"=~" in data)
+    if pattern_dialects.might_hold(data):
+        return True
     return (nginx_or_bash or b"reg" in data or b"IKE " in data or b"ike " in data or b"RewriteCond" in data
             or b"IMILAR TO" in data or b"imilar to" in data)
 
@@ -89,6 +95,9 @@ def positions(data: bytes) -> list[Declared]:
         for x in _SQL.finditer(data):
             grammar = SQL_LIKE if x.group("kind").lower().endswith(b"like") else SIMILAR
             out.append(Declared(x.start("text") + 1, x.end("text") - 1, grammar, True))
+    # Prefix tests, Lua patterns, fnmatch/POSIX globs, caseless matchers (pattern_dialects.py).
+    out += [Declared(start, end, grammar, anchored)
+            for start, end, grammar, anchored in pattern_dialects.positions(data)]
     return sorted((d for d in out if d.end > d.start), key=lambda d: d.start)
 
 
@@ -102,6 +111,8 @@ def as_regex(text: str, grammar: str) -> str | None:
     """The pattern `text` of `grammar` as a Python regular expression (None where it cannot be)."""
     if grammar == REGEX:
         return text
+    if grammar in pattern_dialects.GRAMMARS:
+        return pattern_dialects.as_regex(text, grammar)
     out = []
     for char in text.replace("''", "'"):
         if char == "%":

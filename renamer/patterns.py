@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from renamer import declared_patterns, work
+from renamer import declared_patterns, pattern_dialects, work
 from renamer.regex_guard import UnsafeRegex, compile_untrusted
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 # or a glob whose reading as a regex differs ("ana-ml20*"), never evidence of a pattern.
 # Every branch starts with a literal, so re skips to the next of their first bytes in C (a final
 # `[*?]` branch would make it try each branch at every byte of a file: 3x slower).
+_ADDRESS = re.compile(r"[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")
 _META = re.compile(rb"\\[dDwWsS]|\[[^\]\s]{1,40}\]|\{[0-9]{1,3}(?:,[0-9]{0,3})?\}|\.[*+?]|\*|\?")
 _TOKEN = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-\\[]{}+*?^$|,")
 _MAX_TOKEN = 128
@@ -54,19 +55,26 @@ class PatternHit:
 def fragments(olds: list[str]) -> tuple[bytes, ...]:
     """What a pattern for one of `olds` almost surely spells literally: its first three characters,
     or, where a dot comes sooner, what precedes it and the dot escaped (`10\\.`, `10\\\\.` in a JSON
-    string, `10[.]`)."""
+    string, `10[.]`, Lua's `10%.`); and every other three characters of a host name's first label
+    holding a letter: a pattern whose wildcard sits in the name's first characters (`?eb01`,
+    `n?-cls?`, `*-cls1`, `\\w+-cls1`) spells no head (break-it round 22, finding 01)."""
     out = set()
     for old in olds:
         if len(old) < 3:
             continue
         out.add(old[:3].encode())
+        label = old.split(".")[0]
+        if not _ADDRESS.fullmatch(old):
+            out.update(label[i:i + 3].encode() for i in range(1, len(label) - 2)
+                       if any(c.isalpha() for c in label[i:i + 3]))
         dot = old.find(".", 0, 3)
         if dot > 0 and dot + 1 < len(old):
             # With the character after the dot: folded and stripped of escapes, as the first pass
             # reads them (`10.0`), these hold the plain fragment (`10.`), so they pass no file the
             # plain one would not (`10\\` alone folds to `10`, which nearly every file holds).
             after = old[dot + 1]
-            escapes = ("\\.", "\\\\.", "\\\\\\\\.", "[.]")  # a JSON string's regex: `\\\\.` escaped twice
+            # (a JSON string's regex: `\\\\.` escaped twice; Lua's `%.`)
+            escapes = ("\\.", "\\\\.", "\\\\\\\\.", "[.]", "%.")
             out.update(f"{old[:dot]}{escape}{after}".encode() for escape in escapes)
     return tuple(sorted(out))
 
@@ -83,7 +91,14 @@ def find_patterns(data: bytes, olds: list[str], starts: tuple[bytes, ...],
     from every meta match can make no candidate. A file on a 10/8 network holds `10.` on most
     lines and a meta character on few: the work follows the metas, not the starts."""
     if not any(s in data for s in starts):
-        return []
+        # A pattern a format declares caseless (`(?i)WEB01\\.lab`, nginx `~*^WEB01`, HAProxy `-i`) or
+        # in a dialect spelling no start (Lua's `10%.0`): asked where a start stands in any case.
+        if not pattern_dialects.might_be_caseless(data) or not declared_patterns.might_hold(data):
+            return []
+        lowered = data.lower()
+        if not any(s.lower() in lowered for s in starts):
+            return []
+        return _declared(data, olds, news)
     out = _alternations(data, olds, starts, news) if b"|" in data and b"(" in data else []
     out = _with_declared(out, _declared(data, olds, news)) if declared_patterns.might_hold(data) else out
     if not any(sign in data for sign in _META_SIGNS):
@@ -305,7 +320,8 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
     # `**Ansible control node**`: a bold run closing (or opening) at a word is Markdown, not the glob
     # `node**`; a glob writes `**` only as a path's whole part (`roles/**`) (break-it round 21, #16)
     text = _BOLD_EDGE.sub("", text)
-    text = re.sub(r"^(?:\^|\\b)+|(?:\$|\\b)+$", "", text)
+    # (`~`: Ansible's regex host pattern and nginx's regex mark, `~(web|db)\\d{2}\\.lab`)
+    text = re.sub(r"^~?(?:\^|\\b)+|^~|(?:\$|\\b)+$", "", text)
     candidates = [text]
     if "\\\\" in text:  # inside a JSON or C string: "192\\.168" is the regex 192\.168
         candidates.append(text.replace("\\\\", "\\"))
@@ -352,7 +368,8 @@ def _matched_in(token: bytes, olds: tuple[str, ...]) -> str | None:
 
 
 _EXTGLOB = re.compile(r"[@!?*+]\(")
-_NAME_TAIL = re.compile(r"(?:\\\.|\[\.\]|\.)[A-Za-z0-9-]+(?:(?:\\\.|\[\.\]|\.)[A-Za-z0-9-]+)*\.?\Z")
+_NAME_TAIL = re.compile(r"(?:\\\.|\[\.\]|\.)[A-Za-z0-9][A-Za-z0-9-]*"  # a label starts with no `-`
+                        r"(?:(?:\\\.|\[\.\]|\.)[A-Za-z0-9-]+)*\.?\Z")
 
 
 def domain_tail(pattern: str, *, regex: bool) -> str:
@@ -528,7 +545,16 @@ def _alternated(data: bytes, start: int, end: int) -> bool:
     high = end
     while high < len(data) and high - end < _MAX_TOKEN and data[high] not in _SPACES:
         high += 1
-    return not (data[low:low + 1] == b"|" and data[high - 1:high] == b"|")
+    if data[low:low + 1] == b"|" and data[high - 1:high] == b"|":
+        return False
+    # An alternation of whole plain names (PromQL's `instance=~"n1-cls1.lab|n2-cls1.lab"`): each
+    # branch is one name spelled in full, rewritten as itself whatever its position (break-it round
+    # 22, finding 26); a group, an anchor or a class beside a branch still makes it a pattern.
+    run = data[low:high]
+    for opener, closer in ((b"=~", b""), (b"{", b"}")):  # `x=~a|b` unquoted, `{a|b}` unspaced
+        run = run[run.find(opener) + len(opener):] if opener in run else run
+        run = run[:run.rfind(closer)] if closer and closer in run else run
+    return not pattern_dialects.plain_names(run.decode("ascii", "replace"))
 
 
 def _quantifies(data: bytes, start: int, end: int) -> bool:

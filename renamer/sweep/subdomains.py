@@ -84,8 +84,27 @@ def _pattern(names: tuple[str, ...], any_case: bool) -> re.Pattern[bytes]:
     """One pass for every parent: a `.` after a label (or `*`, a template's end), then a parent
     that ends the name (no label character, no `.label` after it)."""
     alternatives = b"|".join(re.escape(name.encode("ascii", "replace")) for name in names)
-    return re.compile(rb"(?<=" + _BEFORE + rb")\.(" + alternatives + rb")(?![A-Za-z0-9_-])"
-                      rb"(?!\.[A-Za-z0-9_-])", re.IGNORECASE if any_case else 0)
+    return re.compile(rb"(?:(?<=" + _BEFORE + rb")|" + _LEADING + rb")\.(" + alternatives
+                      + rb")(?![A-Za-z0-9_-])(?!\.[A-Za-z0-9_-])", re.IGNORECASE if any_case else 0)
+
+
+# A leading dot where a name starts (break-it round 22, finding 15): nginx `server_name .pug.lab`,
+# squid `dstdomain .pug.lab`, `NO_PROXY=localhost,.pug.lab`, curl/Go's no_proxy: the host and every
+# name under it.
+_LEADING = rb"(?<![^ \t\n,=\"'(`])"
+# A regex's escaped-dot tail under a parent (`~^(?<sub>.+)\.pug\.lab$`, Traefik's
+# HostRegexp(`^.+\\.pug\\.lab$`) in a string): one or two backslashes before each dot, after a label
+# character, a wildcard, a quantifier or a group's end.
+_ESCAPED_BEFORE = rb"(?<=[A-Za-z0-9_*+?)\]}-])"
+
+
+@functools.lru_cache(maxsize=16)
+def _escaped_pattern(names: tuple[str, ...]) -> re.Pattern[bytes]:
+    dot = rb"(?:\\{1,2})\."
+    alternatives = b"|".join(dot.join(re.escape(label.encode("ascii", "replace"))
+                                      for label in name.split(".")) for name in names)
+    return re.compile(_ESCAPED_BEFORE + dot + rb"(" + alternatives + rb")(?![A-Za-z0-9_-])"
+                      rb"(?!" + dot + rb"[A-Za-z0-9_-])", re.IGNORECASE)
 
 
 def _text_hits(data: bytes, found: list[Parent], any_case: bool) -> list[tuple[int, int, Parent, int]]:
@@ -107,6 +126,15 @@ def _text_hits(data: bytes, found: list[Parent], any_case: bool) -> list[tuple[i
                     continue
             left -= 1
         out.append((hit.start(1), hit.end(1), parent, left))
+    if b"\\" in data:
+        for hit in _escaped_pattern(tuple(p.name for p in found)).finditer(data):
+            name = hit.group(1).replace(b"\\", b"").decode("ascii", "replace").lower()
+            parent = by_name.get(name)
+            if parent is not None:
+                left = hit.start()
+                while left > 0 and data[left - 1:left] not in _ENDS:
+                    left -= 1
+                out.append((hit.start(1), hit.end(1), parent, left))
     return out
 
 
@@ -160,7 +188,8 @@ def subdomain_matches(data: bytes, matches: list[Match], matcher: Matcher, *, fo
         if spelling is None or not follow:
             note = f"`{whole}` is a name under `{parent.name}`, which this sweep renames to `{parent.new}`"
             if follow and spelling is None:
-                note += " (out of this zone: it cannot follow as a relative name)"
+                note += (" (a regular expression's escaped spelling: it cannot follow as a name)"
+                         if "\\" in written else " (out of this zone: it cannot follow as a relative name)")
             added.append(Match(start, end, written, spelling or parent.new, "host", refused="subdomain",
                                note=note))
         else:

@@ -4,6 +4,8 @@
 14. A shell default after a positional or special parameter or an array element (`${1:-web01}`,
     `${@:-web01}`, `${HOSTS[0]:-web01}`) was a near-miss "'web01' looks like 'web01'", never
     rewritten: the script still defaulted to the old host. Bash itself reads the result.
+06. A renamed key meeting a standing one was only warned (written, exit 0) in a Python dict, a
+    one-line PHP array, Jsonnet, Ruby, Lua or Perl list, and OpenWrt UCI sections: now refused.
 """
 
 from __future__ import annotations
@@ -43,3 +45,47 @@ def test_a_default_after_a_special_parameter_is_rewritten(line: str, args: list[
     assert "app01" in printed and "web01" not in printed, (printed, (root / "run.bash").read_text())
     checked = run(root, "verify")
     assert checked.exit_code == 0 and "0 near-misses" in checked.stdout, checked.stdout
+
+
+# -- 06: a renamed key meeting a standing one, on any layout ---------------------------------------
+
+@pytest.mark.parametrize(("path", "text"), [
+    pytest.param("inv.py", 'HOSTS = {\n    "web01": "10.0.0.70",\n    "app01": "10.0.0.80",\n}\n', id="python-dict"),
+    pytest.param("one.py", "H = {'web01': 1, 'app01': 2}\n", id="python-one-line"),
+    pytest.param("nested.py", 'C = {"hosts": {"web01": {"ip": 1}, "app01": {"ip": 2}}}\n', id="python-nested"),
+    pytest.param("hosts.php", "<?php $hosts = ['web01' => '10.0.0.70', 'app01' => '10.0.0.80'];\n", id="php"),
+    pytest.param("hosts.jsonnet", '{ web01: { ip: "10.0.0.70" }, app01: { ip: "10.0.0.80" } }\n', id="jsonnet"),
+    pytest.param("hosts.rb", 'H = { "web01" => 1, "app01" => 2 }\n', id="ruby-one-line"),
+    pytest.param("hosts.lua", 'local h = { ["web01"] = 1, ["app01"] = 2 }\n', id="lua-brackets"),
+    pytest.param("hosts.pl", "my %h = (web01 => 1, app01 => 2);\n", id="perl-one-line"),
+    pytest.param("etc/config/dhcp", "config host 'web01'\n\toption mac '52:54:00:00:00:70'\n\toption ip '10.0.0.70'\n\n"
+                 "config host 'app01'\n\toption mac '52:54:00:00:00:80'\n\toption ip '10.0.0.80'\n", id="uci"),
+    pytest.param("etc/config/network", 'config interface "web01"\n\toption proto static\n\n'
+                 "config interface app01\n\toption proto dhcp\n", id="uci-quoting"),
+])
+def test_a_renamed_key_meeting_a_standing_one_is_refused(path: str, text: str, repo: Repo, run: Run) -> None:
+    root = repo({path: text}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 3, done.stdout + done.stderr
+    assert (root / path).read_text() == text
+    assert "would collide with an existing one" in done.stdout + done.stderr
+    checked = run(root, "verify", "--strict")
+    assert checked.exit_code == 1 and f"{path}:" in checked.stdout and "residual (structure)" in checked.stdout, \
+        checked.stdout
+
+
+@pytest.mark.parametrize(("path", "text", "expected"), [
+    pytest.param("t.txt", 'targets: ["web01:80", "app01:80"]\n', 'targets: ["app01:80", "app01:80"]\n',
+                 id="list-of-words"),
+    pytest.param("t.lua", "t = { web01:80, app01 }\n", "t = { app01:80, app01 }\n", id="no-key"),
+    pytest.param("etc/config/dhcp", "config host 'web01'\n\toption ip '10.0.0.70'\n\nconfig domain 'app01'\n"
+                 "\toption ip '10.0.0.80'\n", "config host 'app01'\n\toption ip '10.0.0.70'\n\nconfig domain 'app01'\n"
+                 "\toption ip '10.0.0.80'\n", id="uci-other-type"),
+    pytest.param("two.py", "A = {'web01': 1}\nB = {'app01': 2}\n", "A = {'app01': 1}\nB = {'app01': 2}\n",
+                 id="python-two-dicts"),
+])
+def test_a_key_beside_no_standing_one_is_rewritten(path: str, text: str, expected: str, repo: Repo, run: Run) -> None:
+    root = repo({path: text}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / path).read_text() == expected

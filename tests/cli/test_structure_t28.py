@@ -6,6 +6,7 @@
     rewritten: the script still defaulted to the old host. Bash itself reads the result.
 06. A renamed key meeting a standing one was only warned (written, exit 0) in a Python dict, a
     one-line PHP array, Jsonnet, Ruby, Lua or Perl list, and OpenWrt UCI sections: now refused.
+18. Redis RESP (`$17\r\n...`) and netstring (`17:...,`) lengths stayed while the string changed.
 """
 
 from __future__ import annotations
@@ -89,3 +90,54 @@ def test_a_key_beside_no_standing_one_is_rewritten(path: str, text: str, expecte
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / path).read_text() == expected
+
+
+# -- 18: length-prefixed strings beyond PHP -----------------------------------------------------------
+
+def _resp(data: bytes) -> list[list[bytes]]:
+    """A strict reader of RESP arrays of bulk strings (a Redis append-only file): raises where Redis
+    refuses the file ("Bad file format")."""
+    out, at = [], 0
+    while at < len(data):
+        assert data[at:at + 1] == b"*", data[at:]
+        end = data.index(b"\r\n", at)
+        count, at, command = int(data[at + 1:end]), end + 2, []
+        for _ in range(count):
+            assert data[at:at + 1] == b"$", data[at:]
+            end = data.index(b"\r\n", at)
+            length, at = int(data[at + 1:end]), end + 2
+            assert data[at + length:at + length + 2] == b"\r\n", f"${length} does not end where its string does"
+            command.append(data[at:at + length])
+            at += length + 2
+        out.append(command)
+    return out
+
+
+def _netstrings(data: bytes) -> list[bytes]:
+    """A strict netstring reader (djb's spec): `N:` then N bytes then `,`, one after another."""
+    out, at = [], 0
+    while at < len(data) and data[at:at + 1] != b"\n":
+        colon = data.index(b":", at)
+        length, begin = int(data[at:colon]), colon + 1
+        assert data[begin + length:begin + length + 1] == b",", f"{length}: does not end where its string does"
+        out.append(data[begin:begin + length])
+        at = begin + length + 1
+    return out
+
+
+@pytest.mark.parametrize("new", ["db.lab.example", "application01.lab.example"])
+def test_resp_and_netstring_lengths_follow_the_string(new: str, repo: Repo, run: Run) -> None:
+    aof = (b"*3\r\n$3\r\nSET\r\n$4\r\nhost\r\n$17\r\nweb01.lab.example\r\n"
+           b"*3\r\n$4\r\nSADD\r\n$5\r\nnodes\r\n$22\r\nweb01.lab.example:6379\r\n")
+    net = b"17:web01.lab.example,5:hello,\n"
+    nested = b"26:17:web01.lab.example,2:ok,,\n"
+    root = repo({"appendonly.aof": aof, "hosts.netstring": net, "nested.ns": nested},
+                config=_config(f"hosts: {{web01.lab.example: {new}}}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert _resp((root / "appendonly.aof").read_bytes()) == [[b"SET", b"host", new.encode()],
+                                                              [b"SADD", b"nodes", new.encode() + b":6379"]]
+    assert _netstrings((root / "hosts.netstring").read_bytes()) == [new.encode(), b"hello"]
+    outer = _netstrings((root / "nested.ns").read_bytes())
+    assert len(outer) == 1 and _netstrings(outer[0]) == [new.encode(), b"ok"]
+    assert run(root, "verify").exit_code == 0

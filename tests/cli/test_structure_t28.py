@@ -6,6 +6,7 @@
     rewritten: the script still defaulted to the old host. Bash itself reads the result.
 06. A renamed key meeting a standing one was only warned (written, exit 0) in a Python dict, a
     one-line PHP array, Jsonnet, Ruby, Lua or Perl list, and OpenWrt UCI sections: now refused.
+19. A brace set glued to an old name (`web01{,-bmc}`) had its head rewritten: it named app01-bmc.
 18. Redis RESP (`$17\r\n...`) and netstring (`17:...,`) lengths stayed while the string changed.
 """
 
@@ -141,3 +142,36 @@ def test_resp_and_netstring_lengths_follow_the_string(new: str, repo: Repo, run:
     outer = _netstrings((root / "nested.ns").read_bytes())
     assert len(outer) == 1 and _netstrings(outer[0]) == [new.encode(), b"ok"]
     assert run(root, "verify").exit_code == 0
+
+
+# -- 19: a brace set glued to an old name names derived machines --------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "for h in web01{,-bmc,-ipmi}; do echo $h; done",
+    "echo web01{,-bmc}.lab",
+    "echo /srv/backups/web01{.lab,-old}",
+    "echo {web01,db01}{,-bmc}",
+    "echo web01{,-old}:22",
+])
+def test_a_set_glued_to_an_old_name_is_a_residual(line: str, repo: Repo, run: Run) -> None:
+    text = f"#!/bin/bash\n{line}\n"
+    root = repo({"ops.sh": text}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "ops.sh").read_text() == text
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and "ops.sh:2:" in checked.stdout and "residual (range)" in checked.stdout, \
+        checked.stdout
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("echo {web01,db01}.lab", "app01.lab db01.lab"),
+    ("echo {db01,web01}", "db01 app01"),
+])
+def test_a_set_whose_member_moves_whole_is_rewritten(line: str, expected: str, repo: Repo, run: Run) -> None:
+    root = repo({"ops.sh": f"#!/bin/bash\n{line}\n"}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    printed = subprocess.run(["bash", str(root / "ops.sh")], capture_output=True, text=True, check=True,
+                             timeout=30).stdout
+    assert printed.strip() == expected

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import (
+    continuations,
     kube_identities,
     label_names,
     moved_tags,
@@ -174,7 +175,8 @@ REFUSED_HINTS = {
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
     "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation, a make "
-              "recipe), by literals a language concatenates (`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
+              "recipe; PowerShell's backtick, cmd's caret, a Dockerfile's `# escape=`), by literals a "
+              "language concatenates (`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
               "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`) or by a shell default's brace "
               "(`${X:-ana}-ml2`): read joined, but no text edit knows where the break goes; rejoin it and "
               "rerun the sweep, or keep it with a keep rule"),
@@ -570,7 +572,8 @@ class FileScanner:
             matches, decided = with_zone_names(data, matches, self.matcher, origin, apex, any_case=any_case)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
-            matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel))
+            matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel),
+                                    mark=continuations.mark(rel, data))
         # (each reader's own cheap shape test first: the work counts count the readers that run)
         if hit and content.kind == "text" and may_join(data) and self.matcher.may_hold("concatenated", data):
             # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)

@@ -6,6 +6,8 @@
     rewritten: the script still defaulted to the old host. Bash itself reads the result.
 06. A renamed key meeting a standing one was only warned (written, exit 0) in a Python dict, a
     one-line PHP array, Jsonnet, Ruby, Lua or Perl list, and OpenWrt UCI sections: now refused.
+07. A name split by PowerShell's backtick, cmd.exe's caret or a Dockerfile's `# escape=` mark
+    was never read: now a `split` residual.
 19. A brace set glued to an old name (`web01{,-bmc}`) had its head rewritten: it named app01-bmc.
 18. Redis RESP (`$17\r\n...`) and netstring (`17:...,`) lengths stayed while the string changed.
 """
@@ -175,3 +177,42 @@ def test_a_set_whose_member_moves_whole_is_rewritten(line: str, expected: str, r
     printed = subprocess.run(["bash", str(root / "ops.sh")], capture_output=True, text=True, check=True,
                              timeout=30).stdout
     assert printed.strip() == expected
+
+
+# -- 07: line continuations of other shells -----------------------------------------------------------
+
+@pytest.mark.parametrize(("path", "text", "lines"), [
+    pytest.param("deploy.ps1", "Invoke-Command -ComputerName web`\n01 -ScriptBlock { hostname }\n"
+                 "Test-Connection 10.0.0.`\n70\n", [1, 3], id="powershell"),
+    pytest.param("mod/Tools.psm1", "$h = \"web0`\r\n1\"\r\n", [1], id="powershell-module-crlf"),
+    pytest.param("check.bat", "ping web^\r\n01\r\nping 10.0.0.^\r\n70\r\n", [1, 3], id="cmd"),
+    pytest.param("run.cmd", "@echo off\nssh w^\neb01 uptime\n", [2], id="cmd-lf"),
+    pytest.param("Dockerfile", "# escape=`\nFROM mcr.microsoft.com/windows/servercore:ltsc2022\nRUN ping -n 1 web`\n01\n",
+                 [3], id="dockerfile-backtick"),
+    pytest.param("win.dockerfile", "# syntax=docker/dockerfile:1\n#escape=`\nFROM x\nRUN ping 10.0.0.`\n70\n",
+                 [4], id="dockerfile-second-directive"),
+])
+def test_a_name_split_by_another_shells_continuation_is_a_residual(path: str, text: str, lines: list[int],
+                                                                   repo: Repo, run: Run) -> None:
+    root = repo({path: text.encode()}, config=_config("hosts: {web01: app01}, addresses: {10.0.0.70: 10.0.1.90}"),
+                allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / path).read_bytes() == text.encode()
+    checked = run(root, "verify")
+    assert checked.exit_code == 1, checked.stdout
+    found = sorted(int(line.split(":")[1]) for line in checked.stdout.splitlines()
+                   if line.startswith(f"{path}:") and "residual (split)" in line)
+    assert found == lines, checked.stdout
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    pytest.param("notes.sh", "echo web`\n01\n", id="backtick-in-a-shell-script"),
+    pytest.param("Dockerfile", "# escape=`\nFROM x\nRUN echo C:\\web\\\n01\n", id="backslash-under-escape-backtick"),
+    pytest.param("a.ps1", "echo web^\n01\n", id="caret-in-powershell"),
+])
+def test_a_mark_of_another_reader_joins_nothing(path: str, text: str, repo: Repo, run: Run) -> None:
+    root = repo({path: text}, config=_config("hosts: {web01: app01}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert run(root, "verify").exit_code == 0

@@ -9,6 +9,8 @@
 07. A name split by PowerShell's backtick, cmd.exe's caret or a Dockerfile's `# escape=` mark
     was never read: now a `split` residual.
 19. A brace set glued to an old name (`web01{,-bmc}`) had its head rewritten: it named app01-bmc.
+11. Two machines made one name through a derived rename (an FQDN that follows its short name,
+    `derived_names`) were never refused: now refused at load (exit 2) as a direct many-to-one is.
 18. Redis RESP (`$17\r\n...`) and netstring (`17:...,`) lengths stayed while the string changed.
 """
 
@@ -216,3 +218,40 @@ def test_a_mark_of_another_reader_joins_nothing(path: str, text: str, repo: Repo
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert run(root, "verify").exit_code == 0
+
+
+# -- 11: many-to-one through derived renames ---------------------------------------------------------
+
+@pytest.mark.parametrize(("renames", "options", "named"), [
+    pytest.param("hosts: {web01: app01, web02.lab: app01.lab}", "", ("web02.lab", "web01.lab"), id="fqdn-follows"),
+    pytest.param("hosts: {web01.lab: app01.lab, web02.lab.example: app01.lab.example}", "",
+                 ("web02.lab.example", "web01.lab.example"), id="name-under-an-fqdn"),
+    pytest.param("hosts: {web01: app01, WEB02.lab: App01.lab}", "", ("WEB02.lab", "web01.lab"), id="any-case"),
+    pytest.param("hosts: {web01: app01, db01: app01-db}", "derived_names: true", ("db01", "web01-db"),
+                 id="derived-names"),
+])
+def test_a_merge_through_a_derived_rename_is_refused_at_load(renames: str, options: str, named: tuple[str, str],
+                                                             repo: Repo, run: Run) -> None:
+    files = {"check.sh": "ssh web01.lab uptime\nssh web02.lab uptime\nssh web01-db uptime\nssh db01 uptime\n"}
+    root = repo(files, config=_config(renames, options), allowlist=CURRENT_ALL)
+    for command in (("sweep", "--commit"), ("verify", "--strict")):
+        done = run(root, *command)
+        assert done.exit_code == 2, done.stdout + done.stderr
+        error = done.stderr.strip()
+        assert error.startswith("renamer: error: renamer.yaml:") and "\n" not in error, error
+        assert all(f"'{name}'" in error for name in named) and "renames.merges" in error, error
+    assert (root / "check.sh").read_text() == files["check.sh"]
+
+
+@pytest.mark.parametrize(("renames", "options"), [
+    pytest.param("hosts: {web01: app01, web01.lab: app01.lab}", "", id="the-fqdn-itself"),
+    pytest.param("hosts: {web01: app01, db01: app01-db}", "", id="no-derived-names"),
+    pytest.param("hosts: {web01: app01, web01-db: app01-db}", "derived_names: true", id="the-derived-name-itself"),
+    pytest.param("hosts: {web01: app01, web02.lab: app01.lab, web01.lab: app01.lab}, "
+                 "merges: {app01.lab: [web01.lab, web02.lab]}", "", id="the-advice-followed"),
+])
+def test_a_derived_rename_that_merges_nothing_loads(renames: str, options: str, repo: Repo, run: Run) -> None:
+    root = repo({"check.sh": "ssh web01.lab uptime\n"}, config=_config(renames, options), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert (root / "check.sh").read_text() == "ssh app01.lab uptime\n"

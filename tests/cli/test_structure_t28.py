@@ -11,6 +11,8 @@
 19. A brace set glued to an old name (`web01{,-bmc}`) had its head rewritten: it named app01-bmc.
 11. Two machines made one name through a derived rename (an FQDN that follows its short name,
     `derived_names`) were never refused: now refused at load (exit 2) as a direct many-to-one is.
+23. An interface's own address renamed into another network beside its stanza's gateway (netplan
+    `via:`/`gateway4:`, ifupdown `gateway`) was rewritten silently: now a `gateway` residual.
 18. Redis RESP (`$17\r\n...`) and netstring (`17:...,`) lengths stayed while the string changed.
 """
 
@@ -255,3 +257,55 @@ def test_a_derived_rename_that_merges_nothing_loads(renames: str, options: str, 
     done = run(root, "sweep", "--commit")
     assert done.exit_code == 0, done.stdout + done.stderr
     assert (root / "check.sh").read_text() == "ssh app01.lab uptime\n"
+
+
+# -- 23: an address renamed out of its subnet beside its gateway --------------------------------------
+
+NETPLAN = """network:
+  version: 2
+  ethernets:
+    eth0:
+      addresses: [10.0.0.70/24]
+      routes:
+        - to: default
+          via: 10.0.0.1
+"""
+NETPLAN_LIST = """network:
+  ethernets:
+    ens3:
+      addresses:
+        - 10.0.0.70/24
+      gateway4: 10.0.0.1
+"""
+IFUPDOWN = "auto eth0\niface eth0 inet static\n  address 10.0.0.70\n  netmask 255.255.255.0\n  gateway 10.0.0.1\n"
+IFUPDOWN_CIDR = "iface eth0 inet static\n    address 10.0.0.70/24\n    gateway 10.0.0.1\n"
+
+
+@pytest.mark.parametrize(("path", "text", "line"), [
+    pytest.param("netplan.yaml", NETPLAN, 5, id="netplan-via"),
+    pytest.param("01-net.yaml", NETPLAN_LIST, 5, id="netplan-list-gateway4"),
+    pytest.param("interfaces", IFUPDOWN, 3, id="ifupdown-netmask"),
+    pytest.param("interfaces.d/eth0", IFUPDOWN_CIDR, 2, id="ifupdown-cidr"),
+])
+def test_an_address_renamed_off_its_gateways_network_is_a_residual(path: str, text: str, line: int,
+                                                                     repo: Repo, run: Run) -> None:
+    root = repo({path: text}, config=_config("addresses: {10.0.0.70: 10.0.1.90}"), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / path).read_text() == text
+    checked = run(root, "verify")
+    assert checked.exit_code == 1 and f"{path}:{line}:" in checked.stdout and "residual (gateway)" in checked.stdout, \
+        checked.stdout
+
+
+@pytest.mark.parametrize(("renames", "expected"), [
+    pytest.param("addresses: {10.0.0.70: 10.0.0.90}", ("10.0.0.90/24", "10.0.0.1"), id="same-network"),
+    pytest.param('networks: {"10.0.0.0/24": "10.0.1.0/24"}', ("10.0.1.70/24", "10.0.1.1"), id="network-moves-gateway"),
+])
+def test_an_address_that_keeps_its_gateway_on_link_is_rewritten(renames: str, expected: tuple[str, str],
+                                                                repo: Repo, run: Run) -> None:
+    root = repo({"netplan.yaml": NETPLAN}, config=_config(renames), allowlist=CURRENT_ALL)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    text = (root / "netplan.yaml").read_text()
+    assert f"addresses: [{expected[0]}]" in text and f"via: {expected[1]}" in text, text

@@ -49,6 +49,8 @@ def read_renames(top: dict[str, Any], problems: Problems) -> Renames:
     for key, pairs in (("hosts", hosts), ("addresses", addresses)):
         _check_many_to_one(section, key, pairs, merges, problems)
     if not problems.items:
+        _check_derived_many_to_one(section, hosts, merges, problems, derived=_derives(top))
+    if not problems.items:
         _check_one_address(section, addresses, networks, merges, problems)
     _check_one_dns_name(section, hosts, problems)
     return Renames(tuple(hosts), tuple(addresses), tuple(networks),
@@ -94,6 +96,45 @@ def _check_many_to_one(section: dict[str, Any], key: str, pairs: list[tuple[str,
                      f"{shown(other)} and {shown(old)} both become {shown(new)}: two old values cannot "
                      "become one unless listed as an intended merge "
                      f"(renames.merges: {{{new}: [{other}, {old}]}})")
+
+
+def _derives(top: dict[str, Any]) -> bool:
+    options = top.get("options")
+    return isinstance(options, dict) and options.get("derived_names") is True
+
+
+def _check_derived_many_to_one(section: dict[str, Any], pairs: list[tuple[str, str]],
+                               merges: dict[str, list[str]], problems: Problems, *, derived: bool) -> None:
+    """Two machines that become one name through a rename renamer derives (outside pass t28,
+    finding 11): `web01: app01` carries web01's FQDN along (`web01.lab` becomes `app01.lab`), and
+    with `derived_names: true` its derived names too (`web01-db` becomes `app01-db`). Beside
+    `web02.lab: app01.lab` (or `db01: app01-db`) two old names become one: refused at load as a
+    direct many-to-one is, unless the derived name is listed as a rename of its own and the two
+    as an intended merge. An FQDN counts where the other old name stands in the same domain
+    (`web02.lab` beside `web01.lab`); a move to another domain leaves none there. Names compare
+    in any case (DNS)."""
+    olds = {old.lower() for old, _ in pairs}
+    separators = (".", "-") if derived else (".",)
+    for old, new in pairs:
+        for other, other_new in pairs:
+            for sep in separators:
+                head = (new + sep).lower()
+                if other == old or not other_new.lower().startswith(head) or len(other_new) == len(head):
+                    continue
+                tail = other_new[len(head):]
+                follows = old + sep + tail
+                if follows.lower() == other.lower() or follows.lower() in olds:
+                    continue  # the derived name is the other rename itself, or a rename of its own
+                if sep == "." and not other.lower().endswith("." + tail.lower()):
+                    continue  # a move to another domain (`ana-ml2.ana.lan: fv-ml1.fv.lan`): the FQDN
+                    # web01 would carry there (`ana-ml2.fv.lan`) is no name of the old domain
+                how = "the FQDN" if sep == "." else "a derived name (derived_names: true)"
+                problems.add(section["hosts"], other, f"renames.hosts.{other}",
+                             f"{shown(other)} and {shown(follows)} ({how} of {shown(old)}: {shown(new)}) "
+                             f"both become {shown(other_new)}: two old values cannot become one unless "
+                             f"listed as an intended merge (add {follows}: {other_new} under renames.hosts "
+                             f"and renames.merges: {{{other_new}: [{follows}, {other}]}})")
+                return
 
 
 def _check_one_address(section: dict[str, Any], pairs: list[tuple[str, str]],

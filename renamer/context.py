@@ -52,9 +52,12 @@ from renamer import work
 # Every dash a range's ends are joined by, besides `-`: U+2012 figure dash to U+2015 horizontal bar
 # (en and em dash among them), U+2026 ellipsis, U+2212 minus, and their HTML entities (break-it
 # round 21, finding 5: `10.0.0.70&ndash;74`, `web01 − web05` had one end rewritten).
-_DASHES = (rb"\xe2\x80[\x92-\x95\xa6]|\xe2\x88\x92|&(?:ndash|mdash|minus|hellip);"
-           rb"|&#(?:8210|8211|8212|8213|8722|8230|x201[2-5]|x2212|x2026);")
-_TIGHT = rb"(?:-|" + _DASHES + rb"|\.\.|~)"  # -, the dashes, .., ~
+# The hyphens U+2010 and U+2011, the full-width tilde U+FF5E and the wave dash U+301C (Japanese
+# ranges), a Markdown-escaped hyphen `\-` (pandoc) and three dots join them too (t28, finding 05).
+_DASHES = (rb"\xe2\x80[\x90-\x95\xa6]|\xe2\x88\x92|\xef\xbd\x9e|\xe3\x80\x9c|\\-"
+           rb"|&(?:ndash|mdash|minus|hellip);"
+           rb"|&#(?:8208|8209|8210|8211|8212|8213|8722|8230|x201[0-5]|x2212|x2026);")
+_TIGHT = rb"(?:-|" + _DASHES + rb"|\.\.\.?|~)"  # -, the dashes, .., ..., ~
 # Spaced forms need a full second end: "10.0.0.1 - 14 hosts" is prose, not a range.
 # Prose joins a range's ends with words too (`web01 up to web05`, `10.0.40.2 until 10.0.40.11`,
 # `between web01 and web05`); `and` joins ends only after `between` (_between), elsewhere two members.
@@ -62,21 +65,23 @@ _WORDS = rb"-|to|through|thru|until|till|up[ \t]+to|(?P<and>and)"
 # An ellipsis list's gap (`web01,…,web05`, `web01, ..., web05`, `10.0.0.70,&hellip;,74`: round 21,
 # finding 5's last form), and three dots alone (`web01 ... web05`).
 _ELLIPSIS = rb"(?:\xe2\x80\xa6|\.\.\.|&hellip;|&#8230;|&#x2026;)"
-_SPACED = (rb"(?:[ \t]*,[ \t]*" + _ELLIPSIS + rb"[ \t]*,[ \t]*|[ \t]*\.\.\.[ \t]*"
-           rb"|[ \t]*(?:" + _DASHES + rb"|\.\.|~)[ \t]*|[ \t]+--[ \t]+"
+_SPACED = (rb"(?:[ \t]*,[ \t]*" + _ELLIPSIS + rb"[ \t]*,[ \t]*"
+           rb"|[ \t]*(?:" + _DASHES + rb"|\.\.\.?|~)[ \t]*|[ \t]+--[ \t]+"
            rb"|[ \t]+(?:" + _WORDS + rb")[ \t]+)")
-# Every range has a digit right before its separator, or a brace set: a file without one (most
-# files, and any file dense with plain references) is never searched rule by rule.
-RANGE_HINT = re.compile(rb"[0-9](?:-|~|\.\.|\xe2\x80[\x92-\x95\xa6]|\xe2\x88\x92|&[#a-z]"
-                        rb"|[ \t]*,[ \t]*(?:\xe2|\.\.\.|&)|[ \t]+\.\.\."
+# Every range has a digit right before its separator (a code span's or emphasis' mark between them at
+# most), or a brace set: a file without one (most files, and any file dense with plain references) is
+# never searched rule by rule.
+RANGE_HINT = re.compile(rb"[0-9][`*_'\")\]]{0,4}[ \t]*(?:-|~|\.\.|\\-|\xe2\x80[\x90-\x95\xa6]|\xe2\x88\x92"
+                        rb"|\xef\xbd\x9e|\xe3\x80\x9c|&[#a-z]|,[ \t]*(?:\xe2|\.\.\.|&)"
                         rb"|[ \t]+(?:to|through|thru|until|till|up[ \t]+to|and|-)[ \t])"
                         rb"|[0-9.A-Za-z_-]\{[0-9]")
 # what dresses a range's first end after it, and its second end before it: code spans, emphasis,
 # quotes, brackets, a Markdown link's target (`[web01](http://x)–[web05](http://y)`) and an HTML
 # element (`<code>web01</code>&ndash;<code>web05</code>`: break-it round 21, finding 5)
 _ELEMENT = rb"code|kbd|samp|tt|b|strong|em|i"
-_CLOSE = rb"(?:`|\*\*|\*|__|_|'|\"|\]\([^()\s]{0,200}\)|\]|</(?:" + _ELEMENT + rb")>|>)?"
-_OPEN = rb"(?:`|\*\*|\*|__|_|'|\"|\[|<(?:" + _ELEMENT + rb")>|<)?"
+# (reStructuredText's double backticks and parentheses too: t28, finding 05)
+_CLOSE = rb"(?:``|`|\*\*|\*|__|_|'|\"|\]\([^()\s]{0,200}\)|\]|\)|</(?:" + _ELEMENT + rb")>|>)?"
+_OPEN = rb"(?:``|`|\*\*|\*|__|_|'|\"|\[|\(|<(?:" + _ELEMENT + rb")>|<)?"
 RangeKind = Literal["host", "address"]  # ranges are of host names or addresses
 # What joins a member to the shorthand members after it (`10.0.20.21  # or .22`, `web01, 02 and
 # 03`, `web01/02`, `10.0.20.21 & .22`): a set written as one name and abbreviated others.
@@ -202,8 +207,11 @@ def _is_range(hit: re.Match[bytes], rule: RangeRule) -> bool:
         return False  # `ufw allow from 10.0.40.11 to 10.0.40.12 port 22`: a rule's source and target
     full = hit.group("s2") is not None and hit.group("s2") != b"."
     if not full:
-        if hit.group("s2") is None and hit.group("tight") is None:
-            return False  # a spaced separator then a bare number: prose
+        if hit.group("s2") is None and hit.group("tight") is None and not (
+                rule.kind == "host" and len(a) == len(b) >= 2 and a.startswith("0") and b.startswith("0")):
+            # a spaced separator then a bare number: prose (`web01 – 10 hosts`); both ends padded to
+            # one width (`web01 – 05`, `web01 to 05`) are a range (t28, finding 05)
+            return False
         if rule.kind == "host" and len(a) != len(b):
             return False  # web01-2024 (a year), ana-ml2-10: a name, not a set of machines
         if int(b) < int(a) and not len(a) == len(b) >= 2:

@@ -48,12 +48,23 @@ from renamer.occurrences import Match
 from renamer.unicode_names import might_fold
 
 # A backslash ending a line that is itself not escaped (`\\` then a newline is a literal
-# backslash): an even run of backslashes before it.
+# backslash): an even run of backslashes before it. Other shells continue with another mark
+# (continuations.py): PowerShell's backtick, cmd.exe's caret, a Dockerfile's `# escape=` character.
 _BREAK = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n)")
 _BREAK_INDENT = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n[ \t]*)")
 # A make recipe's: make hands the shell the backslash and the line break but drops the next line's
 # recipe prefix (one tab), and the shell joins the rest (`ssh ana-\` newline tab `ml2`: ana-ml2).
 _BREAK_RECIPE = re.compile(rb"(?<!\\)(?:\\\\)*(\\\r?\n\t?)")
+_MARKS = (b"`", b"^")  # the other continuation marks, for the cheap tests
+
+
+def _break(mark: bytes, indent: bool) -> re.Pattern[bytes]:
+    """The line-ending break of another mark than the backslash (an even run of it is literal)."""
+    m = re.escape(mark)
+    tail = rb"\r?\n[ \t]*" if indent else rb"\r?\n"
+    return re.compile(b"(?<!" + m + b")(?:" + m + m + b")*(" + m + tail + b")")
+
+
 # The files make reads (GNU make's default names, `include`d `.mk` fragments).
 _MAKEFILES = re.compile(r"(?:^|/)(?:GNUmakefile|[Mm]akefile(?:\.[^/]*)?|[^/]*\.(?:mk|mak|make))\Z")
 
@@ -85,14 +96,20 @@ def might_decode(finder: Finder, data: bytes) -> bool:
 
 
 def might_hold_break(data: bytes) -> bool:
-    """The cheap prefilter: a backslash right before a line end."""
-    return b"\\\n" in data or b"\\\r\n" in data
+    """The cheap prefilter: a backslash (or another shell's continuation mark, continuations.py)
+    right before a line end."""
+    return (b"\\\n" in data or b"\\\r\n" in data
+            or any(mark + b"\n" in data or mark + b"\r\n" in data for mark in _MARKS))
 
 
-def _joined(data: bytes, indent: bool, recipe: bool = False) -> tuple[bytes, list[tuple[int, int]]]:
-    """`data` with each line-ending backslash removed, and each cut as (position in the joined
-    bytes, bytes removed up to and including it). `recipe`: a Makefile's (one tab dropped)."""
-    pattern = _BREAK_RECIPE if recipe else _BREAK_INDENT if indent else _BREAK
+def _joined(data: bytes, indent: bool, recipe: bool = False,
+            mark: bytes = b"\\") -> tuple[bytes, list[tuple[int, int]]]:
+    """`data` with each line-ending backslash (or `mark`) removed, and each cut as (position in the
+    joined bytes, bytes removed up to and including it). `recipe`: a Makefile's (one tab dropped)."""
+    if mark != b"\\":
+        pattern = _break(mark, indent)
+    else:
+        pattern = _BREAK_RECIPE if recipe else _BREAK_INDENT if indent else _BREAK
     parts, cuts, last, removed = [], [], 0, 0
     for x in pattern.finditer(data):
         start, end = x.span(1)
@@ -111,20 +128,24 @@ def might_split(finder: Finder, data: bytes) -> bool:
     to the first pass.)"""
     if not might_hold_break(data):
         return False
-    for indent in (False, True):
-        joined, cuts = _joined(data, indent)
-        if cuts and any(needle in joined for needle in finder.needles):
-            return True
+    for mark in (b"\\", *_MARKS):
+        if mark + b"\n" not in data and mark + b"\r\n" not in data:
+            continue
+        for indent in (False, True):
+            joined, cuts = _joined(data, indent, mark=mark)
+            if cuts and any(needle in joined for needle in finder.needles):
+                return True
     return False
 
 
 def split_matches(finder: Finder, data: bytes, matches: list[Match], *, indent: bool,
-                  recipe: bool = False) -> list[Match]:
+                  recipe: bool = False, mark: bytes = b"\\") -> list[Match]:
     """`matches` with every old value that only the joined text spells added, refused `split`.
-    `recipe`: `data` is a Makefile, whose recipe lines join after make drops the next line's tab."""
+    `recipe`: `data` is a Makefile, whose recipe lines join after make drops the next line's tab;
+    `mark`: the file's continuation mark (continuations.py), a backslash unless it says otherwise."""
     if not might_hold_break(data):
         return matches
-    joined, cuts = _joined(data, indent, recipe)
+    joined, cuts = _joined(data, indent, recipe, mark)
     if not cuts:
         return matches
     reach = max((len(n) for n in finder.needles), default=0) + 8

@@ -20,7 +20,9 @@ ESCAPED = (rb"(?<=(?<!\\)\\[ntr0efvb])|(?<=(?<!\\)\\\\\\[ntr0efvb])|(?<=(?<!\\)\
            rb"|(?<=(?<!\\)\\u[0-9A-Fa-f]{4})|(?<=(?<!\\)\\x[0-9A-Fa-f]{2})")  # JSON's \u0020, C's \x20
 # A shell parameter's default value (${HOST:-web01}) starts a name: that `-` is the operator's,
 # not a name's (`:=`, `:+` and `:?` need no rule: `=`, `+` and `?` are no name characters).
-SHELL_DEFAULT = rb"(?<=\$\{[A-Za-z_]:-)|(?<=[A-Za-z0-9_]{2}:-)"
+# After a positional or special parameter (`${1:-web01}`, `${@:-web01}`) or an array element
+# (`${HOSTS[0]:-web01}`) too (t28, 14).
+SHELL_DEFAULT = rb"(?<=\$\{[A-Za-z0-9_@*?$!]:-)|(?<=[A-Za-z0-9_]{2}:-)|(?<=[A-Za-z0-9_@*]\]:-)"
 HOST_LEFT = rb"(?:(?<![A-Za-z0-9_.\-])|" + ESCAPED + rb"|" + SHELL_DEFAULT + rb")"
 HOST_RIGHT = rb"(?![A-Za-z0-9_])"
 # a derived name spelled whole (`pug-db`) or composed (`pug-${var.suffix}`, `pug-{{ suffix }}`: t26-32, 10)

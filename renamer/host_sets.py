@@ -147,24 +147,36 @@ def _covered(parts: tuple[Part, ...], find: Callable[[bytes], list[Match]]) -> M
     for text in texts:
         starts.append(at)
         at += len(text) + 1
+    # A literal piece's match, in each name holding that piece: (piece, span in it) -> (names, a match)
+    whole: dict[tuple[int, int, int], tuple[set[int], Match]] = {}
     for m in find(b"\n".join(texts)):
         if m.kind not in _RENAMED or m.kept is not None:
             continue
         index = bisect.bisect_right(starts, m.start) - 1
         low, high = m.start - starts[index], m.end - starts[index]
-        if not _spelled_whole(names[index], low, high):
+        piece = _spelled_whole(names[index], low, high)
+        if piece is None:
+            return m
+        whole.setdefault(piece, (set(), m))[0].add(index)
+    # A piece spelled whole is rewritten in every name that holds it: each of those names must move
+    # with it. `web01{,-bmc}` names web01 and web01-bmc; web01-bmc does not move (no derived names),
+    # so rewriting the head would make the set name app01-bmc (outside pass t28, finding 19).
+    for (start, _, _), (found, m) in whole.items():
+        holding = {i for i, name in enumerate(names) if any(at == start for _, at in name)}
+        if holding - found:
             return m
     return None
 
 
-def _spelled_whole(name: list[Piece], low: int, high: int) -> bool:
-    """Does one literal piece of the pattern spell name[low:high] (a list member named in full)?"""
+def _spelled_whole(name: list[Piece], low: int, high: int) -> tuple[int, int, int] | None:
+    """The literal piece of the pattern that spells name[low:high] whole (a list member named in
+    full), as (where it stands in the file, low and high within it); None if none does."""
     at = 0
     for text, start in name:
         if at <= low and high <= at + len(text):
-            return start >= 0
+            return (start, low - at, high - at) if start >= 0 else None
         at += len(text)
-    return False
+    return None
 
 
 def _refused(matches: list[Match], flagged: list[tuple[int, int, Match]]) -> list[Match]:

@@ -22,8 +22,8 @@ from typing import Protocol
 
 from renamer.occurrences import Match
 
-# `${NAME-` or `${1-`: the `-` is the operator; what follows is a word.
-_SHELL_DEFAULT = re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)-")
+# `${NAME-`, `${1-`, `${@-` or `${HOSTS[0]-`: the `-` is the operator; what follows is a word.
+_SHELL_DEFAULT = re.compile(rb"\$\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[A-Za-z0-9_@*$]*\])?|[0-9]+|[@*?$!])-")
 
 
 class Finder(Protocol):

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from renamer.formats import siblings
+from renamer.formats import entry_lists, siblings
 
 _SECTION = re.compile(r"[ \t]*\[(?P<key>[^\[\]\n]+)\][ \t]*(?:[#;].*)?\Z")
 _ITEM = re.compile(r"[ \t]*-[ \t]+")
@@ -101,8 +101,10 @@ def _clashes(group: list[KeyLine]) -> int:
 def collision(before: str, after: str) -> str | None:
     """Where the edited text holds a key twice in one scope that the original did not, or a
     sibling label (a block's head, an HAProxy section, an inventory host line: siblings.py)
-    twice among its siblings; else None."""
-    return _key_collision(before, after) or siblings.collision(before, after)
+    twice among its siblings, a key twice in one bracketed list on any layout or a UCI section
+    twice (entry_lists.py); else None."""
+    return (_key_collision(before, after) or siblings.collision(before, after)
+            or entry_lists.collision(before, after))
 
 
 def _key_collision(before: str, after: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import bisect
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 
 from renamer.formats.base import BaseFormat, Comment
@@ -160,6 +161,45 @@ def _role_of(node: object) -> str | None:
     return None
 
 
+def _dict_keys(source: str) -> list[tuple[int, str, int]] | None:
+    """(dict number, key, line) of each constant string key of each dict literal (and each keyword
+    of each call: `dict(web01=1)`), or None when the source does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    out: list[tuple[int, str, int]] = []
+    for number, node in enumerate(ast.walk(tree)):
+        if isinstance(node, ast.Dict):
+            out.extend((number, key.value, key.lineno) for key in node.keys
+                       if isinstance(key, ast.Constant) and isinstance(key.value, str))
+    return out
+
+
+def dict_collision(before: str, after: str) -> str | None:
+    """Where a dict literal of the edited source holds a key more often than the original did (two
+    machines under one key: Python keeps the last), or the edit breaks the source (a repeated
+    keyword argument); else None."""
+    earlier = _dict_keys(before)
+    if earlier is None:
+        return None
+    later = _dict_keys(after)
+    if later is None:
+        return "after the rename the file would no longer parse as Python (a keyword twice?)"
+    old = Counter((number, key) for number, key, _ in earlier)
+    now: dict[tuple[int, str], list[int]] = {}
+    for number, key, line in later:
+        now.setdefault((number, key), []).append(line)
+    for (_, key), lines in sorted(now.items(), key=lambda item: item[1][0]):
+        if len(lines) > max(old[(_, key)], 1):
+            listed = ", ".join(map(str, lines))
+            return (f"line {lines[-1]}: after the rename the dict key {key!r} would stand twice (lines "
+                    f"{listed}): Python keeps the last; a renamed key would collide with an existing one")
+    return None
+
+
 class Python(BaseFormat):
     name = "python"
     comment = Comment("  # ")
@@ -172,6 +212,12 @@ class Python(BaseFormat):
 
     def roles(self, data: bytes, spans: Sequence[tuple[int, int]]) -> list[str] | None:
         return roles(data, list(spans))
+
+    # A dict literal's renamed key may meet a standing one (t28, finding 06): Python keeps the last.
+    checks_edits = True
+
+    def edit_problem(self, before: str, after: str) -> str | None:
+        return dict_collision(before, after)
 
     def means_otherwise(self, before: str, after: str) -> bool:
         try:

@@ -1,6 +1,6 @@
 """Rules that read a whole file before each reference is decided, and after: the submodule paths
 of .gitmodules, the SOA serial that goes with a zone's edits (a zone's names: zone_rules.py), and
-the length a PHP-serialized string carries with its text."""
+the length a length-prefixed string (PHP, RESP, netstring) carries with its text."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import datetime as dt
 import re
 from dataclasses import replace
 
+from renamer import length_prefixed
 from renamer.formats import Format
 from renamer.occurrences import Match
 from renamer.sweep.model import Edit
@@ -28,24 +29,17 @@ def with_serial(fmt: Format, data: bytes, edits: list[Edit]) -> tuple[list[Edit]
     return sorted([*edits, Edit(start, end, new)], key=lambda e: e.start), (old_serial, new_serial)
 
 
-# PHP's serialize(): `s:17:"web01.lab.example";`, the string's length in bytes before it
-_SERIALIZED = re.compile(rb's:(?P<n>[0-9]{1,9}):"')
-
-
 def with_lengths(data: bytes, edits: list[Edit]) -> list[Edit]:
-    """The edits, plus the length of each PHP-serialized string whose text they change (break-it
-    round 21, finding 28: a WordPress option's `s:17:"web01.lab.example"` rewritten to a shorter
-    name kept its 17, and unserialize() then fails: WordPress reads the option as missing). A
-    string is one only where its length lands on its closing `";` (or `"}` at an array's end);
-    one inside another's text (a serialized value serialized again) counts the inner's new length
-    too. An edit across a string's edge changes no length (it is no such string's text)."""
-    if not edits or b':"' not in data:
+    """The edits, plus the length of each length-prefixed string whose text they change
+    (length_prefixed.py: PHP's `s:N:"..."`, Redis RESP `$N`, netstrings `N:...,`; break-it round
+    21, finding 28: a WordPress option's `s:17:"web01.lab.example"` rewritten to a shorter name
+    kept its 17, and unserialize() then fails; t28 finding 18: a Redis AOF refuses to load). A
+    string inside another's text (a serialized value serialized again, a netstring of netstrings)
+    counts the inner's new length too. An edit across a string's edge changes no length (it is no
+    such string's text)."""
+    if not edits:
         return edits
-    spans = []  # (digits start, digits end, text start, text end, length)
-    for found in _SERIALIZED.finditer(data):
-        length, begin = int(found.group("n")), found.end()
-        if data[begin + length:begin + length + 2] in (b'";', b'"}'):
-            spans.append((found.start("n"), found.end("n"), begin, begin + length, length))
+    spans = length_prefixed.spans(data)
     if not spans:
         return edits
     added: list[Edit] = []

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from renamer import (
+    continuations,
+    interface_stanzas,
     kube_identities,
     label_names,
     moved_tags,
@@ -190,8 +192,13 @@ REFUSED_HINTS = {
               "rule or the inline marker"),
     "pattern": ("a regular expression or glob that matches an old value: no text substitution knows "
                 "what it should become; edit it by hand, or keep it with a keep rule"),
+    "gateway": ("an interface's own address renamed out of the network its stanza's gateway (`gateway`, "
+                "`gateway4`, netplan `via:`) stands in: the host would get an off-link default route; move "
+                "the gateway too (or rename the network under renames.networks), then rerun the sweep, or "
+                "keep it with a keep rule"),
     "split": ("an old value split by a line-ending backslash (YAML, TOML, a shell continuation, a make "
-              "recipe), by literals a language concatenates (`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
+              "recipe; PowerShell's backtick, cmd's caret, a Dockerfile's `# escape=`), by literals a "
+              "language concatenates (`\"ana-\" + \"ml2\"`, `${\"ml2\"}`, `~`) or by "
               "quotes inside one word (`ana-\"ml2\"`, `'ana-'ml2`) or by a shell default's brace "
               "(`${X:-ana}-ml2`): read joined, but no text edit knows where the break goes; rejoin it and "
               "rerun the sweep, or keep it with a keep rule"),
@@ -604,7 +611,11 @@ class FileScanner:
             matches, decided = with_zone_names(data, matches, self.matcher, origin, apex, any_case=any_case)
         if hit and content.kind == "text" and might_hold_break(data):
             indent = (fmt or format_of(rel, data)).joins_indent
-            matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel))
+            matches = split_matches(self.matcher, data, matches, indent=indent, recipe=is_makefile(rel),
+                                    mark=continuations.mark(rel, data))
+        if hit and content.kind == "text" and interface_stanzas.might_hold(data):
+            # an interface's address renamed out of its gateway's network (interface_stanzas.py)
+            matches = interface_stanzas.with_gateways(data, matches)
         # (each reader's own cheap shape test first: the work counts count the readers that run)
         if hit and content.kind == "text" and may_join(data) and self.matcher.may_hold("concatenated", data):
             # `"ana-" + "ml2"`, `("ana-" "ml2")`, `"ana-${"ml2"}"`: a join of literals (concatenated.py)

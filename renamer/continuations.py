@@ -1,0 +1,35 @@
+"""Which character continues a line, per file (outside pass t28, finding 07).
+
+A POSIX shell, make, systemd, YAML and TOML continue a line with a backslash (decoded.py). Other
+readers have their own mark: PowerShell a backtick (`.ps1`, `.psm1`, `.psd1`), cmd.exe a caret
+(`.bat`, `.cmd`), and a Dockerfile whatever its `# escape=` parser directive says (a backtick on
+Windows images; a backslash otherwise). A name split by that mark reads as one word to its
+reader, so the split is looked for with the file's own mark. Pure: a path and bytes in.
+"""
+
+from __future__ import annotations
+
+import re
+
+_POWERSHELL = (".ps1", ".psm1", ".psd1")
+_CMD = (".bat", ".cmd")
+_DOCKERFILE = re.compile(r"(?:^|/)(?:(?:Docker|Container)file(?:\.[^/]*)?"
+                         r"|[^/]*\.(?:dockerfile|containerfile))\Z", re.IGNORECASE)
+# Parser directives stand first, before any comment, blank line or instruction (Docker's reference).
+_DIRECTIVE = re.compile(rb"#[ \t]*(?P<key>[A-Za-z]+)[ \t]*=[ \t]*(?P<value>\S*)[ \t]*\r?\n")
+
+
+def mark(rel: str, data: bytes) -> bytes:
+    """The byte that continues a line in the file `rel`."""
+    lower = rel.lower()
+    if lower.endswith(_POWERSHELL):
+        return b"`"
+    if lower.endswith(_CMD):
+        return b"^"
+    if _DOCKERFILE.search(rel) is not None:
+        at = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+        while (found := _DIRECTIVE.match(data, at)) is not None:
+            if found.group("key").lower() == b"escape" and found.group("value") in (b"`", b"\\"):
+                return found.group("value")
+            at = found.end()
+    return b"\\"

@@ -15,7 +15,7 @@ import pathspec
 
 from renamer.allowlist import Allowlist, KeepRule
 from renamer.formats import format_of
-from renamer.formats.prose import is_prose, reads_as_configuration
+from renamer.formats.prose import is_prose, reads_as_configuration, says_past
 from renamer.formats.prose_outline import legacy, outline
 from renamer.glob_grammar import with_classes
 from renamer.preset_folders import Claim, FolderClaims, live_by_content, named_folder
@@ -302,17 +302,23 @@ class Classifier:
             return True  # dated.section_paths extends the list of prose files
         if not is_prose(path):
             return False
-        return not reads_as_configuration(path, lines) or self._dated_before_lines(lines)
+        return not reads_as_configuration(path, lines) or self._dated_before_lines(path, lines)
 
-    def _dated_before_lines(self, lines: Sequence[str]) -> bool:
+    def _dated_before_lines(self, path: str, lines: Sequence[str]) -> bool:
         """Whether a comment dated on or before the cutover heads a `.txt`'s lines (before the first
         that is no comment): `# 2025-03-03 decommissioned` over `pug.lab.lan`. Such a file is
         configuration by its lines only, never by its name (requirements.txt is no prose at all), and
         an operator reads it as a dated record: a retired-host list, a log (break-it round 9, #12:
         round 8's content rule rewrote them, saying wolf was decommissioned in 2025). Its dated
         section keeps the lines, as in any note; a comment dated after them, or after the cutover,
-        is a comment."""
+        is a comment. The date alone is no record: the name or a heading comment must say the lines
+        are past (formats/prose.says_past; break-it round 22, #09: a live pdsh group under `# 2025-06-01
+        web tier, rebuilt on bookworm` was kept while the same lines in `dsh/group/web` moved)."""
         if self.cutover is None or not self.allowlist.sections:
+            return False
+        heading = list(itertools.takewhile(
+            lambda raw: not raw.strip() or raw.strip().startswith(("#", ";", "//")), lines))
+        if not says_past(path, heading):
             return False
         for raw in lines:
             line = raw.strip()

@@ -122,6 +122,7 @@ class _Worker:
                 # Ctrl-C reaches the whole process group: only the parent handles it (one
                 # "renamer: aborted" line); a worker stopped by it would print a traceback.
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)  # so is SIGTERM to the group (round 22, #24)
                 _serve(task, item_read, result_write)
             except BaseException:
                 code = 1

@@ -31,6 +31,19 @@ def raise_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM raised as Ctrl-C (KeyboardInterrupt) for the duration, where the process does not
+    ignore it (`nohup`, a parent that set it ignored) and no handler of a caller's is set: every
+    command then stops as Ctrl-C stops it, saying what is left, exit 130 (break-it round 22, #24)."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    with handled((signal.SIGTERM,), raise_interrupt):
+        yield
+
+
 class Deferred:
     """Signals received while work must not stop halfway: recorded, for the work to stop
     at its next safe point (`received`), instead of raised wherever they land."""

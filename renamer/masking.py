@@ -21,7 +21,14 @@ from renamer.masking_args import mask_args
 from renamer.masking_directives import HINT as DIRECTIVE_HINT
 from renamer.masking_directives import mask_directives
 from renamer.masking_flags import HINTS, mask_flags
-from renamer.masking_paths import is_material, is_path, names_a_key, names_a_location
+from renamer.masking_paths import (
+    is_material,
+    is_path,
+    is_relative_path,
+    names_a_key,
+    names_a_location,
+    names_a_place,
+)
 from renamer.masking_stdin import HINTS as STDIN_HINTS
 from renamer.masking_stdin import mask_stdin
 from renamer.masking_values import no_secret
@@ -63,8 +70,26 @@ _SECRET_PAIRS = {("api", "key"), ("access", "key"), ("private", "key"), ("secret
                  ("master", "key"), ("session", "key"), ("account", "key"), ("deploy", "key")}
 
 
+# nginx's upstream directives end in `pass` and take an address, never a secret (break-it round
+# 22, #08: `proxy_pass http://10.0.0.70:8001;` masked on both sides hid the change).
+_PASS_DIRECTIVES = frozenset({"proxy_pass", "fastcgi_pass", "uwsgi_pass", "grpc_pass", "scgi_pass",
+                              "memcached_pass", "proxy_pass_header", "proxy_pass_request_body",
+                              "proxy_pass_request_headers", "fastcgi_pass_header", "uwsgi_pass_header",
+                              "scgi_pass_header", "grpc_pass_header"})
+# A command a `NAME=value cmd ...` line runs with the variable set: the value is its first word.
+_COMMANDS = frozenset({"psql", "pg_dump", "pg_dumpall", "pg_restore", "pg_basebackup", "pgbench",
+                       "pg_isready",
+                       "mysql", "mysqldump", "mysqladmin", "mariadb", "redis-cli", "mongo", "mongosh",
+                       "mongodump", "curl", "wget", "ssh", "scp", "sftp", "rsync", "sshpass", "ansible",
+                       "ansible-playbook", "terraform", "docker", "kubectl", "helm", "vault", "python",
+                       "python3", "bash", "sh", "exec", "env", "sudo", "make", "git", "ldapsearch", "sqlcmd"})
+_COMMAND_AFTER = re.compile(r"^(\S+)([ \t]+)((?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*(\S+)(?:[ \t].*)?)$")
+
+
 def is_secret_name(name: str) -> bool:
     """Does a key named so hold a secret? Word by word, whatever the case style."""
+    if name.lower() in _PASS_DIRECTIVES:
+        return False
     words = [w.lower() for w in _WORDS.findall(name)]
     lowered = name.lower()
     if any(w in _SECRET_WORDS for w in words) or any(s in lowered for s in ("password", "passwd", "secret")):
@@ -83,6 +108,8 @@ def hides(name: str, value: str) -> bool:
         # `key: AKIA...`, `tls_key: MIIEv...`: a bare or plain key name holding key material.
         return names_a_key(words) and is_material(value)
     if no_secret(words, value):
+        return False
+    if is_relative_path(value) and names_a_place(words):  # `secretsPath: secrets/pug.enc.yaml`
         return False
     return not (is_path(value) and names_a_location(words))
 
@@ -103,6 +130,12 @@ def mask_line(line: str) -> str:
                 line, lowered = shown, shown.lower()
     env = _ENV.match(line)
     if env and env.group(4) and hides(env.group(2), env.group(4)):
+        command = _COMMAND_AFTER.match(env.group(4))
+        if command and command.group(4).rsplit("/", 1)[-1] in _COMMANDS:
+            # `PGPASSWORD=x psql -h web01`: the secret is the first word, the command is shown
+            # (its own secrets masked) (break-it round 22, #08)
+            return (f"{env.group(1)}{env.group(2)}{env.group(3)}{MASK}{command.group(2)}"
+                    f"{mask_line(command.group(3))}{env.group(5)}")
         return f"{env.group(1)}{env.group(2)}{env.group(3)}{MASK}{env.group(5)}"
     yaml = _YAML.match(line)
     if yaml and yaml.group(5) and hides(yaml.group(3), yaml.group(5)):

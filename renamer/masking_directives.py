@@ -33,7 +33,9 @@ _END = r"(?=[ \t]*(?:;|\}|#|//|$))"
 # A statement's name that says secret: a secret word, alone or as the last word of a snake or
 # kebab name (`remote_password`, `auth-pass`), or a daemon's own word for its password.
 _SECRET_NAME = (r"(?:[A-Za-z0-9]+[_-])*(?:password|passwd|passphrase|secret|psk)"
-                r"|(?:[A-Za-z0-9]+[_-])+(?:pass|pw)|requirepass|masterauth|bindpw|rootpw")
+                # nginx's upstream directives (`proxy_pass`...) take an address (round 22, #08)
+                r"|(?!(?:proxy|fastcgi|uwsgi|grpc|scgi|memcached)_pass\b)(?:[A-Za-z0-9]+[_-])+(?:pass|pw)"
+                r"|requirepass|masterauth|bindpw|rootpw")
 _DIRECTIVE = re.compile(_AT + r"(?P<name>" + _SECRET_NAME + r")[ \t]+" + _VALUE + _END,
                         re.I | re.M)
 # what may follow a ppp secret to the line's end: addresses (IPv4, a range, `*`, `-`), a comment

@@ -47,6 +47,21 @@ def is_path(value: str) -> bool:
     return not any(_material_piece(piece) for piece in _BASE64_PIECE.findall(text))
 
 
+_RELATIVE = re.compile(r"[A-Za-z0-9_@.\-]+(?:/[A-Za-z0-9_@.\-]+)+/?")
+
+
+def is_relative_path(value: str) -> bool:
+    """Whether `value` is a relative path of two components or more (`secrets/web01.enc.yaml`), no
+    key material: shown only under a name that names a location (`secretsPath`, break-it round 22,
+    #08), as `is_path`'s paths are."""
+    text = _TRAILING_COMMENT.sub("", value.strip())
+    if len(text) > 1 and text[0] in "'\"" and text[-1] == text[0]:
+        text = text[1:-1]
+    if not _RELATIVE.fullmatch(text) or _MATERIAL.search(text) or not any(c.isalpha() for c in text):
+        return False
+    return not any(_material_piece(piece) for piece in _BASE64_PIECE.findall(text))
+
+
 def is_material(value: str) -> bool:
     """Whether `value` holds key material: PEM armour, an access key id, an OpenSSH key, or a
     base64 run (20+ characters of mixed case and digits, or holding `+` or padding)."""
@@ -64,6 +79,12 @@ def _material_piece(piece: str) -> bool:
     mixed = (any(c.isupper() for c in letters) and any(c.islower() for c in letters)
              and any(c.isdigit() for c in letters))
     return "+" in letters or piece.endswith("=") or mixed
+
+
+def names_a_place(words: list[str]) -> bool:
+    """Whether a key's name (its lower-case words) says its value is a place: a path, a file, a
+    folder (`secretsPath`, `secrets_dir`), not key material (`private_key`)."""
+    return any(word in _LOCATION_WORDS for word in words)
 
 
 def names_a_location(words: list[str]) -> bool:

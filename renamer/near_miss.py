@@ -34,11 +34,22 @@ def fold_and_bare(data: bytes) -> bytes:
 
 
 class LoosePass:
-    def __init__(self, hosts: Iterable[str], addresses: Iterable[str]) -> None:
+    def __init__(self, hosts: Iterable[str], addresses: Iterable[str],
+                 labels: Iterable[tuple[str, str]] = ()) -> None:
+        """`labels`: (short label, FQDN) of each FQDN renamed alone (`short_labels`): the label
+        standing by itself is a near-miss `short-label`, its `like` the FQDN."""
         parts: list[bytes] = []
         needles: set[bytes] = set()
         self._like: list[tuple[re.Pattern[bytes], str]] = []
         starts: set[bytes] = set()
+        hosts = [*hosts]
+        tails = []
+        for label, fqdn in labels:
+            token = label.lower().encode()
+            tails.append(rb"(?<![A-Za-z0-9._-])" + re.escape(token) + rb"(?![A-Za-z0-9])(?!\.[A-Za-z0-9])")
+            needles.add(token)
+            starts.add(token)
+            self._like.append((re.compile(b"(?i)" + re.escape(token)), fqdn))
         for old in sorted(hosts, key=len, reverse=True):  # leftmost-longest, as the exact matcher
             tokens = [t.lower().encode() for t in re.split(r"[-_.]", old) if t]
             body = _SEP.join(re.escape(t) for t in tokens)
@@ -64,6 +75,7 @@ class LoosePass:
             for spelling in _padded_spellings(octets):
                 needles.add(b".".join(spelling))
                 starts.add(spelling[0])
+        parts += tails  # after every host: `web01.lab` is the FQDN's own spelling, never its label
         self.pattern = re.compile(b"(?i)" + b"|".join(parts)) if parts else None
         # A needle holding another adds nothing to an `in` test.
         ordered = sorted(needles, key=len)
@@ -223,8 +235,32 @@ _RANGE_TAIL = re.compile(r"(?:-|\u2013|\u2014|\.\.|~)[0-9]")
 _SEPARATORS = re.compile(r"\\*[-_.]|\[[-_.]\]")
 
 
+def short_labels(hosts: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(short label, FQDN) of each FQDN the renames move alone: `web01` of `web01.lab: app01.lab`
+    where `web01` is no old value of its own (break-it round 22, #30: `10.0.0.70 app01.lab web01`,
+    `Host web01 app01.lab`, `ssh web01` under `search lab` kept the short name, unmentioned). A
+    label of fewer than three characters, all digits, or a service word (www, mail) is left out."""
+    olds = {old.lower() for old, _ in hosts}
+    out = []
+    for old, new in hosts:
+        label, dot, rest = old.partition(".")
+        if not dot or not rest or label.lower() in olds or len(label) < 3 or label.isdigit() \
+                or label.lower() in _SERVICE_LABELS or new.partition(".")[0].lower() == label.lower():
+            continue
+        if all(part.isdigit() for part in old.split(".")):
+            continue  # an address
+        out.append((label, old))
+    return out
+
+
+_SERVICE_LABELS = frozenset({"www", "mail", "smtp", "imap", "pop", "pop3", "mx", "api", "app", "ftp", "vpn",
+                             "git", "wiki", "dns", "ntp", "ldap", "proxy", "cdn", "static", "web", "db"})
+
+
 def why(text: str, like: str, before: str, after: str) -> str:
     """What sets a loose hit apart from the old value it resembles, in a word."""
+    if "." in like and text.lower() == like.partition(".")[0].lower():
+        return "short-label"  # the short name of an FQDN renamed alone (short_labels)
     if "\\" in text or "[" in text:
         return "regex-escaped"
     if before[-1:] == "\\":
@@ -268,6 +304,9 @@ def sentence(text: str, like: str, why: str, name: str = "") -> str:
     if why == "zero-padded":
         return (f"{text!r} looks like {like!r} but is zero-padded, which the exact rules do not match: "
                 f"{padded_note(text)}")
+    if why == "short-label":
+        return (f"{text!r} is the short name of {like!r}, which the renames move alone: the short name "
+                "stays (add it to the renames to move it too, or keep it)")
     if text == like and name:
         return f"{name!r} holds {like!r} inside a longer name, which the exact rules do not match"
     return f"{text!r} looks like {like!r} but the exact rules do not match it"

@@ -15,7 +15,7 @@ from renamer.config import CONFIG_NAME, Config, matcher_of
 from renamer.config_load import load_config
 from renamer.errors import ConfigError, UnsafeError
 from renamer.match import Matcher
-from renamer.near_miss import LoosePass
+from renamer.near_miss import LoosePass, short_labels
 from renamer.vcs_command import find_work_tree, is_git
 
 
@@ -125,7 +125,8 @@ def project_of(root: Path, config: Config) -> LoadedProject:
     matcher = matcher_of(config)
     hosts = [old for old, _ in config.renames.hosts]
     addresses = [old for old, _ in config.renames.addresses]
-    return LoadedProject(root, config, allowlist, classifier, matcher, LoosePass(hosts, addresses),
+    labels = short_labels(config.renames.hosts)
+    return LoadedProject(root, config, allowlist, classifier, matcher, LoosePass(hosts, addresses, labels),
                    is_git(root))
 
 

@@ -232,6 +232,8 @@ def test_help_loads_no_command() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == str(["renamer.cli", "renamer.cli.boundary", "renamer.cli.options",
                                        "renamer.cli.output", "renamer.debug", "renamer.errors",
+                                       # SIGTERM as Ctrl-C for every command (stdlib only; round 22, #24)
+                                       "renamer.interrupts",
                                        "renamer.printable"])  # the sanitiser of every line printed
 
 

@@ -11,6 +11,7 @@ import click
 
 from renamer import debug
 from renamer.errors import EXIT_INTERRUPTED, EXIT_USAGE, Interrupted, RenamerError
+from renamer.interrupts import terminate_as_interrupt
 from renamer.printable import printable
 
 
@@ -25,7 +26,10 @@ def run(group: click.Group, argv: list[str] | None) -> int:
 
 def _run(group: click.Group, args: list[str]) -> int:
     try:
-        code = click.Group.main(group, args=args, prog_name="renamer", standalone_mode=False)
+        # SIGTERM (a CI job cancelled, `timeout`, systemd) interrupts as Ctrl-C does: exit 130 with
+        # what is left, never a silent 143 (break-it round 22, #24)
+        with terminate_as_interrupt():
+            code = click.Group.main(group, args=args, prog_name="renamer", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("renamer: aborted", err=True)
         return EXIT_INTERRUPTED

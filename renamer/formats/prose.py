@@ -100,6 +100,27 @@ def _config_line(line: str) -> bool:
     return True
 
 
+# What a dated comment heading a `.txt` list, or the list's name, says when its lines are gone: a
+# retired-host list, a log. A date alone says when, not that: `# 2025-06-01 web tier, rebuilt on
+# bookworm` over a live pdsh group is a comment (break-it round 22, #09; issue 27 item 8).
+_PAST_HEADING = re.compile(
+    r"(?i)\b(?:retired?|retiring|decommission\w*|decom+e?d?|removed|former(?:ly)?|dead|gone|archived?|"
+    r"replaced|deleted|obsolete|previous(?:ly)?|old|shut\s*down|powered\s*off|turned\s*off|disabled|"
+    r"log|history|journal|changelog|changes|maintenance|reboots?|incidents?)\b")
+_PAST_NAME = re.compile(
+    r"(?i)(?:^|[-_./])(?:retired|decommissioned|decom|old|former|removed|dead|previous|archived?|"
+    r"logs?|history|journal|changelog|changes|maintenance|incidents?|reboots?)(?:[-_.]|$)")
+
+
+def says_past(path: str, heading: Sequence[str]) -> bool:
+    """Whether a `.txt` whose lines read as configuration says they are past: its name
+    (`retired-hosts.txt`, `ops/log.txt`, `maintenance.txt`) or a comment heading them
+    (`# 2025-03-03 decommissioned`, `# reboots`). A dated comment that says neither keeps
+    nothing: the list is live configuration, as the same lines in a suffix-less file are."""
+    name = path.rsplit("/", 1)[-1]
+    return bool(_PAST_NAME.search(name) or any(_PAST_HEADING.search(line) for line in heading))
+
+
 class Prose(BaseFormat):
     name = "prose"
     suffixes = tuple(sorted(SUFFIXES))

@@ -33,7 +33,7 @@ from renamer import unit_names
 from renamer.classify import CURRENT, RECORD
 from renamer.near_miss import Anchors
 from renamer.project import LoadedProject
-from renamer.sweep import held_vars, held_words, vars_names
+from renamer.sweep import held_vars, held_words, profile_files, vars_names
 from renamer.sweep.content import read_content
 from renamer.sweep.held_words import Entry
 from renamer.sweep.lines import is_utf8
@@ -272,7 +272,9 @@ def _held_in(found: FileResult, data: bytes, resolver: _Resolver, olds: frozense
             # a bare word a file joins into a path under a held entry's folder (round 15, #3)
             if readers is None:
                 readers = held_words.readers(data)
-            word = _word_hold(found.path, data, offset, offset + len(old), ref.old, resolver, readers)
+            # a profile's name, by which a framework finds a file (round 22, #10)
+            word = _word_hold(found.path, data, offset, offset + len(old), ref.old, resolver,
+                              [*readers, *profile_files.readers(data, offset)])
             if word is not None:
                 refs.append(replace(ref, status=RESIDUAL, reason=HELD, note=word[1]))
                 spans.append((offset, offset + len(old)))

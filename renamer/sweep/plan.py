@@ -25,6 +25,7 @@ from renamer.sweep.kube_fates import one_fate
 from renamer.sweep.links import Relink, plan_links, without_relinked
 from renamer.sweep.machine_search import machine_searches
 from renamer.sweep.model import KEPT, FileResult, ScanResult, apply_edits
+from renamer.sweep.module_refs import follow_modules
 from renamer.sweep.moved_files import gather
 from renamer.sweep.parallel import scan_files
 from renamer.sweep.pins import Pin, find_pins
@@ -220,6 +221,8 @@ def plan_sweep(project: LoadedProject, prefixes: Sequence[str] = (), include_ign
         scan = follow_anchors(project, scan)
     with debug.timed("held paths"):
         scan = follow_held_paths(project, scan)
+    with debug.timed("module paths"):  # `pws.web-vm` follows `pws/web-vm.sls` (round 22, #02)
+        scan = follow_modules(project, scan)
     # each renamed resource's `moved` block into its module's moved.tf (after every pass that may
     # drop one: an instance key held whole takes its block back)
     files, moved_refusals = gather(project.root, scan.files, project.config.max_file_size,

@@ -45,6 +45,7 @@ from renamer.sweep.history import record_rewrite, wants_blame_file
 from renamer.sweep.interactive import Choices, hunks, keep_rule, reduce
 from renamer.sweep.journal import Recovery, clear, pending
 from renamer.sweep.messages import trailer_lines
+from renamer.sweep.module_refs import dangling_modules, follow_modules
 from renamer.sweep.past_lines import past_lines
 from renamer.sweep.pins import stale_manifest_pins, with_references
 from renamer.sweep.pins_history import stale_history_pins
@@ -294,6 +295,8 @@ def verify(project: LoadedProject, *, strict: bool = False, include_ignored: boo
     with debug.timed("held paths"):  # a path that keeps its name keeps its references
         held = held_paths(project, scan)
         scan = follow_held_paths(project, scan, held)
+    with debug.timed("module paths"):  # `pws.web-vm` of a renamed `pws/web-vm.sls` (round 22, #02)
+        scan = dangling_modules(project, follow_modules(project, scan))
     with debug.timed("pins"):
         manifests = stale_manifest_pins(project, scan.paths, scan.holding_new)
         seen = {(r.path, r.line, r.column) for r in manifests}

@@ -244,6 +244,12 @@ REFUSED_HINTS = {
                     "named.conf naming the file, no zone $INCLUDEing it) that spells an old name or an old "
                     "address's reverse name relatively: what it means cannot be judged; add $ORIGIN (or the "
                     "named.conf zone statement) and rerun the sweep, or keep it with a keep rule"),
+    "classless-zone": ("a name in an RFC 2317 classless reverse zone (`$ORIGIN 64/26.0.0.10.in-addr.arpa.`"
+                       "): its owners are the last octets of addresses the parent zone points at with "
+                       "CNAMEs (`70.0.0.10.in-addr.arpa. CNAME 70.64/26.0.0.10.in-addr.arpa.`), which the "
+                       "sweep does not read: renumber the owner here and the parent's CNAME by hand (a "
+                       "move out of the block needs another zone), or keep it with a keep rule; the "
+                       "record's other names wait with its owner"),
     "templated-name": ("a name built from a variable the repo defines as an old FQDN's domain "
                        "(`ana-ml2.{{ domain }}` beside `domain: ana.lan`, `ana-ml2.${DOMAIN}`): no byte "
                        "spells the old name, so no text edit follows it, and rewriting the label alone "

@@ -137,6 +137,8 @@ def _decided(data: bytes, zone: ZoneNames, matches: list[Match], matcher: Matche
     if matcher.networks and b"/" in data and b"in-addr.arpa" in data.lower():
         matches = _classless_owners(data, matches, matcher, origin)
     matches = _unknown_origins(data, zone.names, matches, matcher)
+    if b"in-addr.arpa" in data.lower() and matcher.addresses:
+        matches = _classless_addresses(zone.names, matches, matcher)
     if zone.apex is None or not zone.names:
         return _escaped_plainly(zone.names, matches, find)
     apex = _renamed(matcher, zone.apex) or zone.apex
@@ -274,7 +276,53 @@ def _unknown_origins(data: bytes, names: tuple[Name, ...], matches: list[Match],
         firsts = [a for a, _ in records]
         matches = [replace(m, refused="zone-origin") if m.refused is None and m.kept is None
                    and _within(m.start, records, firsts) else m for m in matches]
-    return sorted([*matches, *added], key=lambda m: m.start) if added or records else matches
+    out = sorted([*matches, *added], key=lambda m: m.start) if added or records else matches
+    classless = [found.start() for found in _CLASSLESS.finditer(data)]
+    if classless:  # an $ORIGIN stands there, one no host name spells (break-it round 22, #16)
+        out = [replace(m, refused="classless-zone") if m.refused == "zone-origin"
+               and bisect.bisect_left(classless, m.start) > 0 else m for m in out]
+    return out
+
+
+_CLASSLESS_ORIGIN = re.compile(r"(?i)^\d{1,3}-\d{1,2}\.((?:\d{1,3}\.){1,3}in-addr\.arpa\.)$")
+
+
+def _classless_addresses(names: tuple[Name, ...], matches: list[Match], matcher: Matcher) -> list[Match]:
+    """`matches` with a `classless-zone` residual for each owner of an RFC 2317 zone read under a
+    hyphen origin (`$ORIGIN 64-26.0.0.10.in-addr.arpa.`, a name the parser reads) that is the last
+    octet of an old address of that /24's parent: `70` there is 10.0.0.70's PTR, reached through
+    the parent's CNAME, and no rule renumbers it (break-it round 22, #16). The record waits."""
+    olds: dict[tuple[str, str], str] = {}  # (parent, last octet) -> new address
+    for old, new in matcher.addresses:
+        try:
+            address = ipaddress.ip_address(old)
+        except ValueError:
+            continue
+        if address.version == 4:
+            octet, _, parent = address.reverse_pointer.partition(".")
+            olds[(parent.lower() + ".", octet)] = new
+    flagged = []
+    for name in names:
+        found = _CLASSLESS_ORIGIN.match(name.origin) if name.role == "owner" and name.origin else None
+        renumbered = olds.get((found.group(1).lower(), name.text)) if found is not None else None
+        if renumbered is not None:
+            flagged.append((name, renumbered))
+    if not flagged:
+        return matches
+    covered = [(m.start, m.end) for m in matches]
+    added = [Match(n.start, n.end, n.written, new, "reverse", refused="classless-zone")
+             for n, new in flagged if not any(a < n.end and n.start < b for a, b in covered)]
+    records = sorted(n.record for n, _ in flagged)
+    firsts = [a for a, _ in records]
+    held = [replace(m, refused="classless-zone") if m.refused is None and m.kept is None
+            and _within(m.start, records, firsts) else m for m in matches]
+    return sorted([*held, *added], key=lambda m: m.start)
+
+
+# An RFC 2317 classless reverse zone's `$ORIGIN`: a first label `64/26` or `64-26` (BIND's examples,
+# RFC 4183's) under an in-addr.arpa name. The parser reads no origin from it (`/` is no name byte).
+_CLASSLESS = re.compile(rb"(?im)^\$ORIGIN[ \t]+\d{1,3}[/-]\d{1,2}\.(?:\d{1,3}\.){1,3}in-addr\.arpa\.?"
+                        rb"[ \t]*(?:;|$)")
 
 
 def _generated(data: bytes, matches: list[Match], matcher: Matcher, origin: str | None) -> list[Match]:

@@ -230,3 +230,46 @@ def test_a_terminal_ctrl_c_during_the_writes_always_tells_the_truth(repo) -> Non
     assert finishing.returncode == 0, finishing.stderr
     assert "its rewrite (2000 files, 2000 replacements) committed as" in finishing.stderr
     assert git(root, "status", "--porcelain") == ""
+
+
+def _terminable() -> None:
+    """A child as a CI runner starts it: SIGTERM and SIGINT at their defaults."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def test_sigterm_to_the_group_while_git_commits_says_what_is_left(repo) -> None:
+    """Break-it round 22, #24: a CI cancel (SIGTERM to the job's process group) while `git commit`
+    ran killed the sweep silently, exit 143, the rewrite written and uncommitted. Now as Ctrl-C."""
+    root = repo(FILES)
+    head = git(root, "rev-parse", "HEAD")
+    _hook(root, "pre-commit", "    os.killpg(os.getpgid(renamer()), signal.SIGTERM)\n    time.sleep(5)\n")
+    result = subprocess.run([sys.executable, "-m", "renamer", "sweep", "--commit"], cwd=root, capture_output=True,
+                            text=True, check=False, env={**os.environ, "NO_COLOR": "1"}, start_new_session=True,
+                            preexec_fn=_terminable)
+    assert result.returncode == 130, (result.returncode, result.stderr)  # before: -15 (143 in a shell), no word
+    assert result.stderr == ("renamer: interrupted before the commit: the rewrite of 5 files is written, not "
+                             f"committed; `renamer sweep --commit` commits it (journal: {JOURNAL})\n")
+    assert git(root, "rev-parse", "HEAD") == head and all(_rewritten(root))
+    (root / ".git/hooks/pre-commit").unlink()
+    finishing = _sweep(root, "--commit")
+    assert finishing.returncode == 0, finishing.stderr
+    assert git(root, "status", "--porcelain") == ""
+
+
+@pytest.mark.parametrize("command", [("sweep", "--commit"), ("verify",)])
+def test_sigterm_to_the_group_while_scanning_aborts_with_130(repo, command: tuple[str, ...]) -> None:
+    """SIGTERM to the process group (as `timeout` or a CI cancel sends it) during the scan, forked
+    workers included: "renamer: aborted", exit 130, nothing written; never a silent 143."""
+    files = {f"s/f{i:05d}.env": f"HOST=ana-ml2 {i}\n" + "x=1\n" * 200 for i in range(6000)}
+    root = repo(files)
+    head = git(root, "rev-parse", "HEAD")
+    with subprocess.Popen([sys.executable, "-m", "renamer", "-v", *command], cwd=root, text=True,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                          env={**os.environ, "NO_COLOR": "1"}, preexec_fn=_terminable) as proc:
+        time.sleep(1.5)  # the interpreter is up and listing or scanning 6000 files
+        os.killpg(proc.pid, signal.SIGTERM)
+        stderr = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130, (proc.returncode, stderr)
+    assert stderr.splitlines()[-1] == "renamer: aborted", stderr
+    assert git(root, "rev-parse", "HEAD") == head and git(root, "status", "--porcelain") == ""

@@ -44,10 +44,19 @@ DATED = {
     "retired.txt": "# 2025-03-03 decommissioned\npug.lab.lan\n",
     "maintenance.txt": "# 2025-01-01\nstatus=replaced disk on pug\n",
     "ops/log.txt": "\n# reboots\n## 2025-02-01\nreboot(pug)\n",
-    "ops/proxy-upstreams.txt": "# 2025-03-01 moved behind the proxy\n10.0.40.11 pug pug.lab.lan\n10.0.40.12 rex\n",
     "deploy/old-env.txt": "# 2025-03-01\nDB_HOST=pug.lab.lan\nDB_PORT = 5432\n",
     "retired-hosts.txt": "# 2025-03-03 decommissioned\npug\nrex\n",
     "decommissioned_nodes.txt": "# 2025-03-03\n10.0.40.11 pug\n",
+}
+# Configuration by its lines under a dated comment that says nothing is past: a date is no record
+# (break-it round 22, #09: a pdsh group `# 2025-06-01 web tier, rebuilt on bookworm` over its hosts was
+# kept while the same lines in a suffix-less `dsh/group/web` moved). Live, as that file is.
+LIVE_DATED = {
+    "pdsh/web.txt": "# 2025-06-01 web tier, rebuilt on bookworm\npug.lab.lan\nrex.lab.lan\n",
+    "ops/proxy-upstreams.txt": "# 2025-03-01 moved behind the proxy\n10.0.40.11 pug pug.lab.lan\n10.0.40.12 rex\n",
+    "batch/nodes.txt": "; 2025-05-01 batch nodes\n\n10.0.40.11\npug\n",
+    "deploy/app.txt": "// 2025-04-01 added the cache\nDB_HOST=pug.lab.lan\n",
+    "dsh/group/web": "# 2025-06-01 web tier, rebuilt on bookworm\npug.lab.lan\nrex.lab.lan\n",
 }
 # Notes stay prose: their dated sections keep what they say, whatever a line of them looks like.
 NOTES = {
@@ -101,4 +110,20 @@ def test_the_reports_cases_after_init(path: str, repo: Callable[..., Path], run:
     assert swept.exit_code == 0, swept.stdout + swept.stderr
     assert "pug" not in (root / path).read_text()
     assert (root / "NOTES.md").read_text() == NOTES["NOTES.md"]
+    assert run(root, "verify", "--strict").exit_code == 0
+
+
+def test_a_dated_comment_alone_keeps_no_live_list(repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """Round 22, #09 and variants: each list is rewritten like its suffix-less twin, the dated comment
+    untouched; the lists that say they are past (DATED) are still kept beside them."""
+    root = repo({**LIVE_DATED, **DATED}, config=CONFIG, allowlist=ALLOW)
+    assert run(root, "verify", "--strict").exit_code == 1  # before: OK, every live list kept as a record
+    swept = run(root, "sweep", "--commit")
+    assert swept.exit_code == 0, swept.stdout + swept.stderr
+    for rel, text in LIVE_DATED.items():
+        after = (root / rel).read_text()
+        assert "pug" not in after and "10.0.40.11" not in after, (rel, after)
+        assert after.splitlines()[0] == text.splitlines()[0], (rel, after)
+    for rel, text in DATED.items():
+        assert (root / rel).read_text() == text, rel
     assert run(root, "verify", "--strict").exit_code == 0

@@ -74,11 +74,13 @@ def markdown_joined_matches(finder: Finder, data: bytes, matches: list[Match], r
         first, last = bisect.bisect_right(cuts, m.start), bisect.bisect_left(cuts, m.end)
         if first >= last or m.refused == "split":
             continue
+        start, end = m.start + first, m.end + last
+        if any(o.start < end and start < o.end and (o.refused or o.kept) for o in matches):
+            continue  # decided already in the page's own bytes (a range of whole values in code spans)
         note = (f"`{m.old}` spelled across Markdown markup (code spans, emphasis): the rendered page "
                 "reads it whole, the bytes spell no old value; which piece the new value goes in is the "
                 "author's: rewrite the line by hand")
-        added.append(Match(m.start + first, m.end + last, m.old, m.new, m.kind, m.derived, refused="split",
-                           note=note))
+        added.append(Match(start, end, m.old, m.new, m.kind, m.derived, refused="split", note=note))
     if not added:
         return matches
     kept = [m for m in matches if not any(a.start < m.end and m.start < a.end for a in added)]

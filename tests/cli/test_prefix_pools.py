@@ -131,7 +131,7 @@ def test_a_pd_pool_past_its_delegated_length_refuses_the_sweep(run: Run, tmp_pat
     assert done.exit_code == 1, done.stdout + done.stderr
     checked = run(root, "verify")
     assert checked.exit_code == 1
-    assert "kea6.json:2:57: residual (tied-length): 48 -> 48" in checked.stdout, checked.stdout
+    assert "kea6.json:2:57: residual (tied-length): 48" in checked.stdout, checked.stdout
     assert ("the pd-pool 2001:db8:a::/48 delegates 256 /56 prefixes, as 2001:db8:b::/56 it would delegate 1"
             in checked.stdout), checked.stdout
     root = _repo(tmp_path, {"kea6.json": KEA6}, '"2001:db8:a::/48": "2001:db8:a::/47"')
@@ -198,7 +198,7 @@ def test_verify_fails_on_a_set_a_grow_has_made_overlap(run: Run, tmp_path: Path)
     assert _nft_loads(root / "fw.nft").returncode == 1
     checked = run(root, "verify", "--strict")
     assert checked.exit_code == 1, checked.stdout
-    assert "fw.nft:2:59: residual (tool-refuses): 10.0.48.0/23 -> 10.0.48.0/23" in checked.stdout, checked.stdout
+    assert "fw.nft:2:59: residual (tool-refuses): 10.0.48.0/23" in checked.stdout, checked.stdout
 
 
 # -- 10: prefix-list bounds ---------------------------------------------------------------------------
@@ -250,7 +250,7 @@ def test_prefix_list_bounds_a_resize_passes_refuse_and_others_are_residuals(run:
     assert written == ["ip prefix-list LAN seq 5 permit 10.0.48.0/24 ge 25 le 28",
                        "ip prefix-list ALL seq 5 permit 10.0.48.0/22 le 32"]
     out = run(root, "verify").stdout
-    assert ("frr.conf:1:33: residual (tied-length): 10.0.48.0/24 ge 25 le 28 -> 10.0.48.0/24 ge 25 le 28: `10.0.48.0/24 "
+    assert ("frr.conf:1:33: residual (tied-length): 10.0.48.0/24 ge 25 le 28: `10.0.48.0/24 "
             "ge 25 le 28`: ge and le count from no length, and 10.0.48.0/24 becomes 10.0.48.0/22: the entry would "
             "select other prefixes than it did (the same distance from the new length: ge 23 le 26)") in out, out
     assert "v6.conf:1:34: residual (tied-length): 2001:db8:a::/48 ge 56 le 64" in out, out
@@ -302,7 +302,7 @@ def test_kubernetes_lengths_tied_to_a_pool(run: Run, tmp_path: Path) -> None:
     assert (root / "metallb.yaml").read_text() == METALLB.replace("/24", "/22")
     assert all(_kube_valid(root).values()), _kube_valid(root)
     out = run(root, "verify").stdout
-    assert "kubeadm.yaml:4:14: residual (tied-length): 10.244.0.0/16 -> 10.244.0.0/16" in out, out
+    assert "kubeadm.yaml:4:14: residual (tied-length): 10.244.0.0/16" in out, out
     assert ("kube-controller-manager's node-cidr-mask-size 24 (line 8) is tied to the pool 10.244.0.0/16, which "
             "holds 256 /24 ranges, as 10.244.0.0/20 it would hold 16, one a node") in out, out
     assert "podSubnet: 10.244.0.0/16" in (root / "kubeadm.yaml").read_text()  # left with its mask

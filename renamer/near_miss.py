@@ -47,8 +47,9 @@ class LoosePass:
         for label, fqdn in labels:
             token = label.lower().encode()
             tails.append(rb"(?<![A-Za-z0-9._-])" + re.escape(token) + rb"(?![A-Za-z0-9])(?!\.[A-Za-z0-9])")
-            needles.add(token)
-            starts.add(token)
+            # (folded as the prefilter and the anchors read the file: `ana-ml2` is found as `ana.ml2`)
+            needles.add(token.translate(_FOLD))
+            starts.add(token.translate(_FOLD))
             self._like.append((re.compile(b"(?i)" + re.escape(token)), fqdn))
         for old in sorted(hosts, key=len, reverse=True):  # leftmost-longest, as the exact matcher
             tokens = [t.lower().encode() for t in re.split(r"[-_.]", old) if t]

@@ -38,7 +38,8 @@ SAMPLES = {
     "toml": Sample("stacks/app.toml", '# café\n[upstream]\nhost = "ana-ml2"\nips = ["10.250.50.54"]\n',
                    '# café\n[upstream]\nhost = "fv-ml1"\nips = ["10.251.50.54"]\n', '[upstream\nhost = "fv-ml1"\n'),
     "python": Sample("scripts/tool.py", '# café\nHOST = "ana-ml2"  # on ana-ml2\n',
-                     '# café\nHOST = "fv-ml1"  # on fv-ml1\n'),
+                     '# café\nHOST = "fv-ml1"  # on fv-ml1\n',
+                     '# café\nHOSTS = {"fv-ml1": 1, "fv-ml1": 2}\n'),  # a dict key twice (formats/python_cst.py)
     "markdown": Sample("runbook.md", "# café\n\n## ana-ml2\n\nSee [the box](#ana-ml2) at 10.250.50.54.\n",
                        "# café\n\n## fv-ml1\n\nSee [the box](#fv-ml1) at 10.251.50.54.\n"),
     "zone": Sample("zones/db.lab", "; café\n$ORIGIN lab.\n@ IN SOA ns. admin. 7 3600 600 86400 60\n"

@@ -4,9 +4,11 @@ Access rules of several tools name a network by its leading octets: Samba's `hos
 10.0.48.` (a trailing dot), Apache's documented partial address `Require ip 10.0.48` (and 2.2's
 `Allow from 10.0.48`, ProFTPD's `Allow from 10.0.48.`), xinetd's `only_from = 10.0.48.`, TCP
 wrappers' `sshd: 127.0.0.1, 10.0.48.` (hosts.allow, hosts.deny), a Postfix or sendmail access map's
-key (`10.0.48   OK`), a pg_hba-style `host all all 10.0.48 md5` (which
-PostgreSQL refuses, so it is said too). No byte spells an address, so the sweep wrote nothing and
-verify said OK while each rule went on admitting the old network and refused the new one.
+key (`10.0.48   OK`, sendmail's `Connect:10.0.48  RELAY`: by the action after it, whatever the
+file's name), networks(5)'s `lab  10.0.48` (t29-33, finding 05), a pg_hba-style `host all all
+10.0.48 md5` (which PostgreSQL refuses, so it is said too). No byte spells an address, so the
+sweep wrote nothing and verify said OK while each rule went on admitting the old network and
+refused the new one.
 
 Where prefix_values.py finds a moved network's head (the block it spells inside the old network)
 that is not a whole value, it asks here whether the head stands as one item of such a list: a
@@ -35,7 +37,16 @@ _DIRECTIVE = re.compile(
     rb")")
 # TCP wrappers' files, and access maps whose keys are a client's address or its head.
 _WRAPPERS = re.compile(r"(?:^|/)hosts\.(?:allow|deny)\Z")
-_MAPS = re.compile(r"(?:^|/)(?:access|client_access|access\.db\.txt|access_client)\Z")
+_MAPS = re.compile(r"(?:^|/)(?:[\w.-]*[_.-])?(?:access|access\.db\.txt|access_client)(?:\.txt)?\Z")
+# networks(5) (`/etc/networks`): `name  number`, the number a network's leading octets (`lab  10.0.48`).
+_NETWORKS = re.compile(r"(?:^|/)networks\Z")
+# A Postfix access(5) or sendmail access-db key whatever the file's name (t29-33, finding 05): first on
+# its line, after a sendmail tag (`Connect:`, `From:`, `GreetPause:`) or none, then an action.
+_MAP_TAG = re.compile(rb"[ \t]*(?:[A-Za-z][A-Za-z_]*:)?\Z")
+_MAP_ACTION = re.compile(
+    rb"(?i)[ \t]+(?:ok|reject|relay|discard|dunno|permit|hold|defer|defer_if_permit|defer_if_reject|warn|"
+    rb"filter|prepend|redirect|bcc|info|skip|quarantine|error:|[45][0-9][0-9](?![0-9])|(?:permit|reject|check)_\w+"
+    rb")(?![\w-])")
 _BEFORE = frozenset(b" \t,=\"'(:")
 _AFTER = re.compile(rb"(?:[ \t,;\"')]|\r?\n|$)")
 
@@ -55,5 +66,9 @@ def in_access_list(data: bytes, start: int, end: int, rel: str = "") -> bool:
         return b":" in head  # `daemon_list : client_list`: a client
     if _MAPS.search(rel) is not None and not head.strip(b" \t"):
         return True  # an access map's key
+    if _MAP_TAG.match(head) is not None and _MAP_ACTION.match(data, end) is not None:
+        return True  # `10.0.48  OK`, `Connect:10.0.48  RELAY`: an access map's key, by its action
+    if _NETWORKS.search(rel) is not None:
+        return re.fullmatch(rb"[ \t]*[^\s#]+[ \t]+", head) is not None  # networks(5): the number after a name
     directive = _DIRECTIVE.match(data, line_start)
     return directive is not None and directive.end() <= start

@@ -321,6 +321,16 @@ def _by_network(token: str, offset: int, parsed: _Parsed, nets: tuple[Net, ...],
     for old, new in nets:
         if block.subnet_of(old):
             at = int(new.network_address) + int(block.network_address) - int(old.network_address)
+            grown = block == old and new.prefixlen < old.prefixlen
+            if grown and _matches_some(("^" if caret else "") + token, block):
+                # A grow: the head names the whole old network, and a head of the same octets names
+                # only the part of the new one it lands on (t29-33, finding 05: sshd's `10.0.48.*`
+                # became `10.20.0.*`, a quarter of the /22; kept, under a grow in place, silently).
+                return Decision(offset, offset + len(token), str(old), str(new), False,
+                                note=f"an address pattern whose literal head names all of {old}, which "
+                                     f"grows to {new}: the same head names only {block.num_addresses} of "
+                                     f"its {new.num_addresses} addresses; write the new network as its "
+                                     "tool allows (a CIDR, or one head per block)")
             if block.prefixlen < new.prefixlen or at + block.num_addresses > int(new.broadcast_address) + 1:
                 # a shrink: the moved block would reach past the new network (other machines)
                 return Decision(offset, offset + len(token), str(old), str(new), False,

@@ -11,10 +11,13 @@ is (decoded.py): which piece the new value goes in is the author's choice. A who
 code span is matched as ever (the sweep rewrites `` `10.0.48.222` ``); a moved network's head that
 is all of a code span (`` `10.0.48` ``, `` `fdad:bad:ba55` ``) is prefix_values.py's.
 
-Only Markdown files (`.md`, `.markdown`, `.mdx`, `.mkd`); a file is joined only where markup stands
-between two characters of an address and the page without its markup holds a needle (one regular
-expression search and one `translate`, in C). A value the move leaves where it is (a grow in place
-keeps every address) is no old value: nothing to say.
+An HTML page (`.html`, `.htm`) and a Markdown page's inline HTML are read so too, their inline tags
+(`<code>10.0.48.</code><b>1</b>`, `<code>10.0.48</code>/24`) removed (t29-33, finding 10).
+
+Only Markdown and HTML files (`.md`, `.markdown`, `.mdx`, `.mkd`, `.html`, `.htm`); a file is joined
+only where markup stands between two characters of an address and the page without its markup holds
+a needle (one regular expression search and one pass removing it). A value the move leaves where
+it is (a grow in place keeps every address) is no old value: nothing to say.
 """
 
 from __future__ import annotations
@@ -26,35 +29,47 @@ from renamer.decoded import Finder
 from renamer.occurrences import Match
 
 _SUFFIXES = (".md", ".markdown", ".mdx", ".mkd")
+_HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
 # Inline markup a reader never sees as text: code-span backticks, emphasis, strikethrough, and an
 # underscore run (emphasis) only where it touches one of them (`__`+backtick), never inside a word.
-_MARKUP = re.compile(rb"`+|\*+|~~|(?<=[`*~])_+|_+(?=[`*~])")
-_MARKUP_BYTES = b"`*~"
+_MD = rb"`+|\*+|~~|(?<=[`*~])_+|_+(?=[`*~])"
+# An inline HTML element's tag, in an HTML page or a Markdown page's inline HTML (t29-33, finding
+# 10: `<code>10.0.48.</code><b>1</b>`, `<code>10.0.48</code>/24`): the rendered text runs through it.
+_TAG = (rb"</?(?i:code|b|i|em|strong|span|kbd|tt|var|samp|mark|s|del|ins|u|sub|sup|a|abbr|small|big|font)"
+        rb"(?:[ \t][^<>\n]{0,200})?>")
+_MARKUP = re.compile(_MD + rb"|" + _TAG)
+_HTML_MARKUP = re.compile(_TAG)
 # Markup between two characters an address may hold: where a value can be split.
-_BETWEEN = re.compile(rb"[0-9A-Fa-f.:](?:`+|\*+|~~|_+)+[0-9A-Fa-f.:]")
+_BETWEEN = re.compile(rb"[0-9A-Fa-f.:](?:`+|\*+|~~|_+|" + _TAG + rb")+[0-9A-Fa-f.:/]")
+_HTML_BETWEEN = re.compile(rb"[0-9A-Fa-f.:](?:" + _TAG + rb")+[0-9A-Fa-f.:/]")
 
 
 def is_markdown(rel: str) -> bool:
     return rel.lower().endswith(_SUFFIXES)
 
 
+def is_html(rel: str) -> bool:
+    return rel.lower().endswith(_HTML_SUFFIXES)
+
+
 def might_join(finder: Finder, data: bytes, rel: str) -> bool:
-    """Could removing the inline markup of a Markdown page make an old value's needle appear, or
-    continue one? Markup must stand between two characters of an address (`10.0.48.**1`, a
-    backtick then `**`) and the joined page hold a needle."""
-    if not is_markdown(rel) or not any(c in data for c in (b"`", b"*", b"~~")):
+    """Could removing the inline markup of a Markdown page (an HTML page's inline tags) make an old
+    value's needle appear, or continue one? Markup must stand between two characters of an address
+    (`10.0.48.**1`, a backtick then `**`, `</code><b>`) and the joined page hold a needle."""
+    html = is_html(rel)
+    if not (html or is_markdown(rel)) or not any(c in data for c in (b"`", b"*", b"~~", b"<")):
         return False
-    if _BETWEEN.search(data) is None:
+    if (_HTML_BETWEEN if html else _BETWEEN).search(data) is None:
         return False
-    text = data.translate(None, _MARKUP_BYTES)
+    text = joined(data, html)[0]
     return any(needle in text for needle in finder.needles)
 
 
-def joined(data: bytes) -> tuple[bytes, list[int]]:
-    """`data` with its inline markup removed, and where each removed byte was cut in the joined
-    bytes (in order)."""
+def joined(data: bytes, html: bool = False) -> tuple[bytes, list[int]]:
+    """`data` with its inline markup removed (an HTML page's: its inline tags only), and where each
+    removed byte was cut in the joined bytes (in order)."""
     parts, cuts, last, removed = [], [], 0, 0
-    for x in _MARKUP.finditer(data):
+    for x in (_HTML_MARKUP if html else _MARKUP).finditer(data):
         parts.append(data[last:x.start()])
         cuts += [x.start() - removed] * (x.end() - x.start())
         removed += x.end() - x.start()
@@ -67,7 +82,7 @@ def markdown_joined_matches(finder: Finder, data: bytes, matches: list[Match], r
     """`matches` with every old value a Markdown page spells across inline markup, refused `split`."""
     if not might_join(finder, data, rel):
         return matches
-    text, cuts = joined(data)
+    text, cuts = joined(data, is_html(rel))
     added: list[Match] = []
     for m in finder.find(text):
         # Markup cut inside the match (not at its edges): the pieces of one value.
@@ -77,7 +92,8 @@ def markdown_joined_matches(finder: Finder, data: bytes, matches: list[Match], r
         start, end = m.start + first, m.end + last
         if any(o.start < end and start < o.end and (o.refused or o.kept) for o in matches):
             continue  # decided already in the page's own bytes (a range of whole values in code spans)
-        note = (f"`{m.old}` spelled across Markdown markup (code spans, emphasis): the rendered page "
+        note = (f"`{m.old}` spelled across markup (Markdown code spans, emphasis, inline HTML tags): the "
+                "rendered page "
                 "reads it whole, the bytes spell no old value; which piece the new value goes in is the "
                 "author's: rewrite the line by hand")
         added.append(Match(start, end, m.old, m.new, m.kind, m.derived, refused="split", note=note))

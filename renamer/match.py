@@ -38,6 +38,7 @@ from renamer import (
     host_sets,
     image_refs,
     name_starts,
+    nat_maps,
     number_addresses,
     own_storage,
     prefix_lists,
@@ -45,6 +46,7 @@ from renamer import (
     prefix_pools,
     prefix_spellings,
     prefix_values,
+    table_lengths,
     templated_names,
     tool_names,
     wildcard_names,
@@ -531,7 +533,13 @@ class Matcher:
             found = self._classless_routes(data, found)
         if self._resized:
             found = self._with_pools(data, found)
+            # `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24`: a 1:1 map's other side keeps its length
+            found = nat_maps.held(data, found, self._moves)
         return found
+
+    def table_lengths(self, data: bytes, rel: str, matches: list[Match]) -> list[Match]:
+        """`| 10.0.48.0 | 24 |`: a resized network's length in a table cell of its own (table_lengths.py)."""
+        return table_lengths.length_cells(data, rel, matches, self._moves) if self._resized else matches
 
     def _with_pools(self, data: bytes, matches: list[Match]) -> list[Match]:
         """Pools, bounds and sets tied to a resized network by a key of their own (prefix_pools.py,

@@ -47,7 +47,9 @@ REASON = "prefix"
 
 # The byte before a head that makes it another token's tail (a version `v10.0.0`, `pkg@10.0.0`,
 # `nginx:10.0.0`, a path, an OID `.1.3.6`, `foo-10.0.0`).
-_LEFT = rb"(?<![A-Za-z0-9_.:@/\\-])"
+_LEFT = (rb"(?:(?<![A-Za-z0-9_.:@/\\-])"
+         # a sendmail access-db tag before its key (`Connect:10.0.48  RELAY`, t29-33 finding 05)
+         rb"|(?<=connect:)|(?<=from:)|(?<=to:)|(?<=spam:)|(?<=greetpause:)|(?<=clientrate:)|(?<=clientconn:))")
 # After `HEAD.`: what completes it into an address where no digit stands.
 _WORDS = rb"(?:XXX|xxx|XX|xx|X|x|NNN|NN|N|YYY|YY|Y|Z)(?![A-Za-z0-9_])"
 _DIRECTIVE = rb"%0?\d{0,2}[diusg]"

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from renamer.allowlist import Exemption
 from renamer.masking import mask_line
 from renamer.near_miss import sentence
-from renamer.prefix_moves import ZoneChange
+from renamer.prefix_moves import OUTSIDE, ZoneChange
+from renamer.prefix_pools import TOOL
 from renamer.sweep.collisions import Collision
 from renamer.sweep.model import KEPT, NearMiss, Reference
 from renamer.sweep.refusals import ROLE, SHRINK, Refusal
@@ -93,9 +94,13 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
                      "under the new one: rename them with the host, or keep the host's name where they are "
                      "read):")
         lines += [f"  {r.path}: {r.old} -> {r.new}" for r in summary.named_like]
-    if summary.stuck:
-        lines.append(f"Residual, left for you ({len(summary.stuck)}):")
-        lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in summary.stuck]
+    # An address a shrink cannot place (a length its tool refuses) is a refusal, listed under Refused
+    # below: not a residual too (t29-33, finding 19: each was counted twice).
+    listed = {(r.path, r.line) for r in refused}
+    stuck = [r for r in summary.stuck if not (r.reason in (OUTSIDE, TOOL) and (r.path, r.line) in listed)]
+    if stuck:
+        lines.append(f"Residual, left for you ({len(stuck)}):")
+        lines += [f"  {location(r)}: {r.old} ({r.reason}: {r.note})" for r in stuck]
     files = summary.unclassified_files()
     if files:
         lines.append(f"Unclassified, never rewritten ({plural(len(files), 'file')}, "
@@ -104,7 +109,7 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
     lines += _skipped_lines(summary)
     if collisions:
         lines.append(f"Collisions, new values already there ({len(collisions)}; `renamer verify --strict` "
-                     "fails on those inside one structured file):")
+                     "fails on those inside one structured file, and on what a grown network swallows):")
         lines += [f"  {line}" for c in collisions for line in collision_line(c).splitlines()]
     if refused:
         shrunk = sum(1 for r in refused if r.problem.startswith(SHRINK))

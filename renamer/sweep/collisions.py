@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from renamer import debug, vcs_status
+from renamer import debug, swallowed_spellings, vcs_status
 from renamer.classify import CURRENT
 from renamer.formats import format_of, keylines
 from renamer.formats.yaml_rt import identity_collision
@@ -70,8 +70,9 @@ class Collision:
     @property
     def strict_failure(self) -> bool:
         """What `verify --strict` fails on: both spellings in one structured file, or a value a
-        grown network swallows there."""
-        return (self.same_file or self.swallowed is not None) and self.structured
+        grown network swallows, in any file (t29-33, finding 16: a zone statement, an ACL in
+        named.conf, Samba's `hosts allow` overlap the grown network as a YAML key does)."""
+        return (self.same_file and self.structured) or self.swallowed is not None
 
     def message(self) -> str:
         olds = ", ".join(self.olds)
@@ -97,8 +98,10 @@ class Collision:
 def new_values(project: LoadedProject) -> tuple[bytes, ...]:
     """What a scan looks for (ScanOptions.present) so that `collisions` reads only those files."""
     renames = project.config.renames
+    grows = _grows(renames.networks)  # a neighbour a grow swallows, spelled as its reverse zone (t29-33, 16)
     return tuple(dict.fromkeys([*(new.encode() for _, new in renames.hosts + renames.addresses),
-                                *(_network_needle(new) for _, new in renames.networks)]))
+                                *(_network_needle(new) for _, new in renames.networks),
+                                *swallowed_spellings.literals(grows)]))
 
 
 def _network_needle(network: IPNetwork) -> bytes:
@@ -147,6 +150,7 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
                                  [p for p in renames.addresses if p[1] in into],
                                  [new for _, new in renames.networks] if moved or grows else ())
     needles = [value.encode() for value in into] + [_network_needle(new) for _, new in renames.networks]
+    needles += swallowed_spellings.literals(grows)
     into = {**moved, **into}
     classifier = project.classifier
     current = [rel for rel in scan.holding_new if classifier.classify(rel).status == CURRENT]
@@ -161,6 +165,7 @@ def collisions(project: LoadedProject, scan: ScanResult, hosts: Sequence[SiteHos
             here = [c for c in _in_file(rel, data, matches, into, by_file.get(rel, set()))
                     if before is None or rel in before.get(c.value, frozenset())]
             here += _swallowed_in_file(rel, data, matches, grows, into) if grows else []
+            here += _swallowed_spelled(rel, data, matches, grows) if grows else []
             found += [replace(c, refused=True) for c in here] if rel in refused else here
         found += _in_inventory(project, hosts, into)
         found += _swallowed_in_inventory(hosts, grows, into) if grows else []
@@ -214,6 +219,30 @@ def _swallowed_in_file(rel: str, data: bytes, matches: Iterable[Match], grows: S
         line, column, text = lines.position(m.start)
         first[m.old] = Collision(rel, line, column, m.old, (str(grow[0]),), False, fmt.structured, text,
                                  keys[index][0] if keys else None, swallowed=_grown(grow))
+    return sorted(first.values(), key=lambda c: (c.line, c.column))
+
+
+def _swallowed_spelled(rel: str, data: bytes, matches: Sequence[Match],
+                       grows: Sequence[Grow]) -> list[Collision]:
+    """Each reverse zone, short network or partial address naming a network a grow swallows
+    (swallowed_spellings.py; t29-33, finding 16), once per value with a count, as `_in_file` lists;
+    one a match covers (an address's full reverse name, a literal) is `_swallowed_in_file`'s."""
+    found = [s for s in swallowed_spellings.swallowed(data, grows, rel)
+             if not any(m.start < s.end and s.start < m.end and parse_address(m.old.split("/")[0]) is not None
+                        for m in matches)]
+    if not found:
+        return []
+    fmt = format_of(rel, data)
+    lines = Lines(data)
+    first: dict[str, Collision] = {}
+    for spelled in found:
+        if spelled.text in first:
+            first[spelled.text] = replace(first[spelled.text], count=first[spelled.text].count + 1)
+            continue
+        line, column, text = lines.position(spelled.start)
+        first[spelled.text] = Collision(rel, line, column, spelled.text, (str(spelled.grow[0]),), False,
+                                        fmt.structured, text, swallowed=f"{_grown(spelled.grow)} (it names "
+                                                                        f"{spelled.network})")
     return sorted(first.values(), key=lambda c: (c.line, c.column))
 
 

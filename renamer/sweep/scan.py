@@ -721,6 +721,8 @@ class FileScanner:
                 # `base: "192.168.2"`, `10.0.0.X`: a moved network's head as a value (issue 27, round 21)
                 if status == CURRENT and self.matcher.may_hold("prefixes", data):
                     matches = prefix_matches(data, matches, self.matcher.prefixes, rel)
+                if status == CURRENT:  # `| 10.0.48.0 | 24 |`: a resized network's length in its own cell
+                    matches = self.matcher.table_lengths(data, rel, matches)
                 if not any_case and status == CURRENT:  # `PUG` beside the address it names: never an OK
                     matches = case_in_records(data, matches, self.matcher)
         if hit and content.kind == "text" and status == CURRENT and self.matcher.numbers.holds_literal(data) \

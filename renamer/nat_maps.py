@@ -1,0 +1,106 @@
+"""1:1 network maps whose other side has a length of its own, under a resized network move (t29-33,
+finding 06).
+
+A NAT rule that maps one network onto another host by host needs both sides of one length:
+iptables `-s 10.0.48.0/24 -j NETMAP --to 172.31.5.0/24` (the host bits outside --to's mask come
+from the packet), ip6tables `SNPT`/`DNPT` (`--src-pfx A/64 --dst-pfx B/64`, RFC 6296), nft `snat
+ip6 prefix to B/64`, RouterOS `action=netmap ... to-addresses=B/24`, JunOS `static-nat prefix`
+(its `match destination-address` on another line of the rule), pf `binat ... -> B/24`, ipnat
+`bimap`, Cisco IOS `ip nat inside source static network A B /24` (one length for both). Under
+`10.0.48.0/24: 10.0.60.0/22` the sweep rewrote the moved side alone: four /24s of the /22 folded
+onto one /24 (10.0.60.5, 10.0.61.5 and 10.0.62.5 all became 172.31.5.5), DNPT still led one /64
+of a /60 inward, and IOS's `outside` line got `/22` for the unmoved 172.31.5.0 (host bits set).
+
+Here, on a line that is such a map (its words), each match of a move that changes the length is a
+`tied-length` residual, never rewritten: which network the other side should become (a wider one of its
+own, or several rules) is the operator's choice. Left alone where every network of the line moves
+to one new length (both sides moved alike: still 1:1). A map whose length does not change is no
+concern here. Pure: bytes and matches in, matches out; `Matcher.find` asks it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from renamer.occurrences import Match
+from renamer.prefix_moves import PrefixMove
+from renamer.prefix_pools import TIED
+
+# A line that maps one network onto another address for address (case-insensitive words).
+_MAP = re.compile(
+    rb"(?i)(?<![\w-])(?:"
+    rb"netmap"  # iptables -j NETMAP, RouterOS action=netmap, nft's prefix maps spelled so
+    rb"|[sd]npt|--(?:src|dst)-pfx"  # ip6tables NPTv6
+    rb"|(?:snat|dnat)(?:[ \t]+(?:ip6?|to))*[ \t]+prefix"  # nft `snat ip6 prefix to B/64`
+    rb"|prefix[ \t]+to"
+    rb"|static-nat|nat[ \t]+static"  # JunOS static NAT (its rule's match is another line)
+    rb"|static[ \t]+network"  # Cisco IOS `ip nat ... static network A B /24`
+    rb"|binat|bimap"  # pf, ipnat
+    rb")(?![\w-])")
+# A network literal with its length (IPv4 or IPv6); Cisco's ` /24` after an address too.
+_NETWORK = re.compile(rb"(?<![0-9A-Za-z.:])"
+                      rb"(?P<addr>[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})"
+                      rb"[ \t]*/(?P<len>[0-9]{1,3})(?![0-9])")
+
+
+def might_hold(data: bytes) -> bool:
+    """Can `data` hold a map line (one of the words)?"""
+    return _MAP.search(data) is not None
+
+
+def held(data: bytes, matches: list[Match], moves: Sequence[PrefixMove]) -> list[Match]:
+    """`matches` with each rewrite of a resized move on a 1:1 map line made a `tied-length` residual."""
+    resized = [move for move in moves if move.resized]
+    if not resized or not matches or not might_hold(data):
+        return matches
+    out = list(matches)
+    lines: dict[int, tuple[int, int] | None] = {}
+    for index, m in enumerate(matches):
+        if m.refused is not None or m.kept is not None or m.kind != "network" or m.old == m.new:
+            continue
+        move = _move_of(m.old, resized)
+        if move is None:
+            continue
+        start = data.rfind(b"\n", 0, m.start) + 1
+        if start not in lines:
+            end = data.find(b"\n", m.start)
+            end = len(data) if end == -1 else end
+            lines[start] = (start, end) if _MAP.search(data, start, end) is not None else None
+        span = lines[start]
+        if span is None or _moved_alike(data, span, resized):
+            continue
+        note = (f"a 1:1 network map (NETMAP, NPTv6, a static or prefix NAT): {move.old} grows or shrinks to "
+                f"{move.new}, and the other side keeps its own length, so the map would no longer be one "
+                "to one (a grow folds several hosts onto one); give the other side the new length, or "
+                "split the rule, by hand")
+        out[index] = replace(m, new=m.old, refused=TIED, note=note)
+    return out
+
+
+def _move_of(text: str, moves: Sequence[PrefixMove]) -> PrefixMove | None:
+    address = text.split("/")[0].split()[0] if text else ""
+    try:
+        value = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    return next((move for move in moves if move.offset_of(value) is not None), None)
+
+
+def _moved_alike(data: bytes, span: tuple[int, int], moves: Sequence[PrefixMove]) -> bool:
+    """Does every network literal of the line belong to a resized move, all to one new length?
+    (Cisco's one length for both networks is never so: one address moves, the other is written
+    without a length of its own.)"""
+    start, end = span
+    literals = list(_NETWORK.finditer(data, start, end))
+    if len(literals) < 2:
+        return False
+    lengths = set()
+    for found in literals:
+        move = _move_of(found.group("addr").decode("ascii", "replace"), moves)
+        if move is None:
+            return False
+        lengths.add(move.new.prefixlen)
+    return len(lengths) == 1

@@ -42,6 +42,7 @@ _MAPS = re.compile(r"(?:^|/)(?:[\w.-]*[_.-])?(?:access|access\.db\.txt|access_cl
 _NETWORKS = re.compile(r"(?:^|/)networks\Z")
 # A Postfix access(5) or sendmail access-db key whatever the file's name (t29-33, finding 05): first on
 # its line, after a sendmail tag (`Connect:`, `From:`, `GreetPause:`) or none, then an action.
+_PROSE = (".txt", ".md", ".markdown", ".rst", ".adoc")  # a note's `10.0.48  OK` is no map
 _MAP_TAG = re.compile(rb"[ \t]*(?:[A-Za-z][A-Za-z_]*:)?\Z")
 _MAP_ACTION = re.compile(
     rb"(?i)[ \t]+(?:ok|reject|relay|discard|dunno|permit|hold|defer|defer_if_permit|defer_if_reject|warn|"
@@ -66,7 +67,8 @@ def in_access_list(data: bytes, start: int, end: int, rel: str = "") -> bool:
         return b":" in head  # `daemon_list : client_list`: a client
     if _MAPS.search(rel) is not None and not head.strip(b" \t"):
         return True  # an access map's key
-    if _MAP_TAG.match(head) is not None and _MAP_ACTION.match(data, end) is not None:
+    if _MAP_TAG.match(head) is not None and _MAP_ACTION.match(data, end) is not None \
+            and not rel.lower().endswith(_PROSE):
         return True  # `10.0.48  OK`, `Connect:10.0.48  RELAY`: an access map's key, by its action
     if _NETWORKS.search(rel) is not None:
         return re.fullmatch(rb"[ \t]*[^\s#]+[ \t]+", head) is not None  # networks(5): the number after a name

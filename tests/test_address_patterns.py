@@ -81,8 +81,11 @@ def test_residuals(token: str) -> None:
 
 
 @pytest.mark.parametrize(("old", "new", "token", "rewritten", "residual"), [
-    # a grow: the block moves inside the new network, offsets kept
-    ("10.9.0.0/24", "10.10.0.0/23", r"10\.9\.0\.[0-9]+", r"10\.10\.0\.[0-9]+", False),
+    # a grow: a block inside the old network moves inside the new one, offsets kept; one naming all
+    # of the old network would name only part of the new one (t29-33, finding 05): a residual
+    ("10.9.0.0/24", "10.10.0.0/23", r"10\.9\.0\.[0-9]+", r"10\.9\.0\.[0-9]+", True),
+    ("10.9.0.0/24", "10.9.0.0/22", r"^10\.9\.0\.", r"^10\.9\.0\.", True),  # a grow in place too
+    ("10.9.0.0/23", "10.10.0.0/22", r"10\.9\.1\.[0-9]+", r"10\.10\.1\.[0-9]+", False),
     ("10.0.0.0/16", "10.6.0.0/15", r"^10\.0\.3\.", r"^10\.6\.3\.", False),
     # a shrink: a block wider than the new network, or moved past its end, would match others
     ("10.1.0.0/24", "10.2.0.0/25", r"10\.1\.0\.[0-9]+", r"10\.1\.0\.[0-9]+", True),

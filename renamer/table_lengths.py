@@ -35,7 +35,7 @@ _TABLE_SUFFIXES = (".csv", ".tsv", ".tab")
 _LENGTH_HEADER = re.compile(r"(?i)\s*(?:prefix[ _-]?(?:len(?:gth)?)?|len(?:gth)?|cidr|bits"
                             r"|mask[ _-]?len(?:gth)?|prefix[ _-]?size|/|netmask[ _-]?bits)\s*")
 _LENGTH = re.compile(r"\s*/?([0-9]{1,3})\s*")
-_MD_SEPARATOR = re.compile(rb"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*\r?\Z")
+_MD_SEPARATOR = re.compile(rb"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?\Z")
 _HTML_ROW = re.compile(rb"(?is)<tr\b[^>]*>(.*?)</tr\s*>")
 _HTML_CELL = re.compile(rb"(?is)<t([dh])\b[^>]*>(.*?)</t[dh]\s*>")
 _HTML_TAG = re.compile(rb"<[^<>]*>")
@@ -163,8 +163,10 @@ def _split(data: bytes, start: int, end: int, sep: bytes) -> list[Cell]:
         elif (byte == sep and not quoted) or pos == end:
             raw = data[at:pos]
             lead = len(raw) - len(raw.lstrip())
-            text = raw.strip().rstrip(b"\r")
-            cells.append((at + lead, at + lead + len(text), text.decode("utf-8", "replace").strip('"')))
+            text = raw.strip()
+            if len(text) >= 2 and text[:1] == text[-1:] == b'"':  # a quoted cell: its value inside
+                text, lead = text[1:-1], lead + 1
+            cells.append((at + lead, at + lead + len(text), text.decode("utf-8", "replace")))
             at = pos + 1
         pos += 1
     return cells

@@ -24,6 +24,16 @@ def _at(data: bytes, head: bytes, rel: str = "x.conf") -> bool:
     (b"10.0.48.: sshd\n", b"10.0.48.", "etc/hosts.allow", False),  # the daemon list, not a client
     (b"10.0.48   OK\n", b"10.0.48", "postfix/access", True),
     (b"10.0.48   OK\n", b"10.0.48", "notes.txt", False),  # not an access map
+    # t29-33, finding 05: an access map under any name, by the action after its key; sendmail's tags;
+    # networks(5)
+    (b"10.0.48\tOK\n", b"10.0.48", "postfix_access", True),
+    (b"10.0.48  REJECT\n", b"10.0.48", "maps/client_checks", True),
+    (b"10.0.48  554 go away\n", b"10.0.48", "checks.cf", True),
+    (b"Connect:10.0.48\tRELAY\n", b"10.0.48", "sendmail/access_db", True),
+    (b"10.0.48  something else\n", b"10.0.48", "checks.cf", False),  # no action
+    (b"lab\t10.0.48\n", b"10.0.48", "etc/networks", True),
+    (b"10.0.48\tlab\n", b"10.0.48", "etc/networks", False),  # the name's place
+    (b"lab\t10.0.48\n", b"10.0.48", "networks.txt", False),
     (b"# Require ip 10.0.48\n", b"10.0.48", "a.conf", False),  # a comment
     (b"version 10.0.48\n", b"10.0.48", "a.conf", False),  # no access directive
     (b"  Require ip 10.0.48x\n", b"10.0.48", "a.conf", False),  # another token

@@ -22,7 +22,7 @@ def test_plan_dry_run_and_json_list_where_a_new_value_stands(repo, run) -> None:
     assert dry.exit_code == 0
     lines = dry.stdout.splitlines()
     at = lines.index("Collisions, new values already there (2; `renamer verify --strict` fails on those "
-                     "inside one structured file):")
+                     "inside one structured file, and on what a grown network swallows):")
     assert lines[at + 1:] == [
         "  stacks/app.env:1:6: warning: collision: fv-ml1 is already here, and the sweep turns ana-ml2 "
         "into it: after the sweep two things would share one name or address; check that they are one",

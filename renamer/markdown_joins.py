@@ -82,7 +82,8 @@ def markdown_joined_matches(finder: Finder, data: bytes, matches: list[Match], r
     """`matches` with every old value a Markdown page spells across inline markup, refused `split`."""
     if not might_join(finder, data, rel):
         return matches
-    text, cuts = joined(data, is_html(rel))
+    html = is_html(rel)
+    text, cuts = joined(data, html)
     added: list[Match] = []
     for m in finder.find(text):
         # Markup cut inside the match (not at its edges): the pieces of one value.
@@ -92,8 +93,9 @@ def markdown_joined_matches(finder: Finder, data: bytes, matches: list[Match], r
         start, end = m.start + first, m.end + last
         if any(o.start < end and start < o.end and (o.refused or o.kept) for o in matches):
             continue  # decided already in the page's own bytes (a range of whole values in code spans)
-        note = (f"`{m.old}` spelled across markup (Markdown code spans, emphasis, inline HTML tags): the "
-                "rendered page "
+        markup = ("an HTML page's inline tags" if html
+                  else "Markdown markup (code spans, emphasis, inline HTML tags)")
+        note = (f"`{m.old}` spelled across {markup}: the rendered page "
                 "reads it whole, the bytes spell no old value; which piece the new value goes in is the "
                 "author's: rewrite the line by hand")
         added.append(Match(start, end, m.old, m.new, m.kind, m.derived, refused="split", note=note))

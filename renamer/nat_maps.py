@@ -35,7 +35,6 @@ _MAP = re.compile(
     rb"netmap"  # iptables -j NETMAP, RouterOS action=netmap, nft's prefix maps spelled so
     rb"|[sd]npt|--(?:src|dst)-pfx"  # ip6tables NPTv6
     rb"|(?:snat|dnat)(?:[ \t]+(?:ip6?|to))*[ \t]+prefix"  # nft `snat ip6 prefix to B/64`
-    rb"|prefix[ \t]+to"
     rb"|static-nat|nat[ \t]+static"  # JunOS static NAT (its rule's match is another line)
     rb"|static[ \t]+network"  # Cisco IOS `ip nat ... static network A B /24`
     rb"|binat|bimap"  # pf, ipnat

@@ -18,7 +18,8 @@ from renamer.allowlist import Exemption
 from renamer.documents import versioned
 from renamer.masking import mask_line
 from renamer.moved_tags import TaggedMove
-from renamer.prefix_moves import ZoneChange, zone_changes
+from renamer.prefix_moves import OUTSIDE, ZoneChange, zone_changes
+from renamer.prefix_pools import TOOL
 from renamer.printable import json_escaped
 from renamer.sweep.collisions import Collision
 from renamer.sweep.explain import Decision, Explanation
@@ -63,14 +64,17 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
     }
 
 
-def _sweep_counts(counts: dict[str, Any], summary: Summary, dry_run: bool) -> dict[str, Any]:
+def _sweep_counts(counts: dict[str, Any], summary: Summary, dry_run: bool,
+                  refused: Sequence[Refusal] = ()) -> dict[str, Any]:
     """A sweep's counts say what they mean: before it runs, `to_rewrite` (what it will rewrite)
-    and `left` (what it cannot: identifiers, ranges, patterns...) instead of `residual`."""
+    and `left` (what it cannot: identifiers, ranges, patterns...) instead of `residual`; an
+    address a shrink cannot place is in `refused`, not counted as left too (t29-33, finding 19)."""
     if not dry_run:
         return counts
-    stuck = len(summary.stuck)
+    listed = {(r.path, r.line) for r in refused}
+    stuck = sum(1 for r in summary.stuck if not (r.reason in (OUTSIDE, TOOL) and (r.path, r.line) in listed))
     out = {k: v for k, v in counts.items() if k != "residual"}
-    return {"to_rewrite": counts["residual"] - stuck, "left": stuck, **out}
+    return {"to_rewrite": counts["residual"] - len(summary.stuck), "left": stuck, **out}
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -165,7 +169,7 @@ def sweep_document(name: str, summary: Summary, edits: list[dict[str, Any]], dry
             "replacements": [{"old": o, "new": n, "count": c}
                              for (o, n), c in sorted(summary.replacements.items())],
             "derived_candidates": [near_miss_dict(m) for m in summary.derived],
-            **_sweep_counts(summary_dict(summary), summary, dry_run),
+            **_sweep_counts(summary_dict(summary), summary, dry_run, refused),
         },
     }
 

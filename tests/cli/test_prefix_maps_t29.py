@@ -300,6 +300,8 @@ def test_a_shrinks_dry_run_lists_a_refused_address_once(repo: Repo, run: Run, ne
     refused = dry.stdout.split("Refused:", 1)[1]
     assert f"wg0.conf:2: outside the new, smaller network: {address}" in refused, dry.stdout
     assert dry.stdout.count("wg0.conf:2") == 1, dry.stdout
+    data = json.loads(run(root, "sweep", "--dry-run", "--format", "json").stdout)
+    assert (data["summary"]["left"], data["summary"]["to_rewrite"], len(data["refused"])) == (0, 0, 1), data
     before = snapshot(root)
     assert run(root, "sweep", "--commit").exit_code == 3
     assert snapshot(root) == before

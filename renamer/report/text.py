@@ -66,7 +66,7 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
                      f"not tracked by git: {', '.join(folder.untracked)}")
     lines += serial_lines(summary)
     lines += _pin_lines(summary, dry_run)
-    lines += zone_lines(zones)
+    lines += zone_lines(zones, collisions)
     if summary.derived:
         lines.append(f"Derived-name candidates, not renamed ({len(summary.derived)}; add a key, or set "
                      "options.derived_names for a short name's, `pug-ipmi` of `pug`):")
@@ -129,14 +129,21 @@ def sweep_summary(summary: Summary, *, dry_run: bool, collisions: Sequence[Colli
     return "\n".join(lines) + "\n"
 
 
-def zone_lines(zones: Sequence[ZoneChange]) -> list[str]:
-    """The reverse zones each network move renames, needs, leaves or cannot write (prefix_moves.py)."""
+def zone_lines(zones: Sequence[ZoneChange], collisions: Sequence[Collision] = ()) -> list[str]:
+    """The reverse zones each network move renames, needs, leaves or cannot write (prefix_moves.py).
+    A zone to add that the repo declares already is a neighbour the grow swallows (a collision):
+    said so beside it, never as a plain zone to add (t29-33, finding 16)."""
     if not zones:
         return []
     lines = ["Reverse zones the network moves change (`renamer verify` fails while the repo declares "
              "a moved network's zones but not every one it needs):"]
+    swallowed = {c.value.lower().rstrip(".") for c in collisions if c.swallowed}
     for change in zones:
         lines += [f"  {change.move.old} -> {change.move.new}: {line}" for line in change.lines()]
+        served = [zone for zone in change.add if zone in swallowed]
+        if served:
+            lines.append(f"  {change.move.old} -> {change.move.new}: {', '.join(served)} declared already: "
+                         "another network's zone, which the grown network swallows (see Collisions)")
     return lines
 
 

@@ -265,6 +265,9 @@ def test_a_grow_swallowing_a_neighbour_in_any_spelling_is_a_collision(repo: Repo
                   "smb.conf:2:15: warning: collision: 10.0.49. is already here"):
         assert where in dry.stdout, (where, dry.stdout)
     assert "48.0.10.in-addr.arpa is already" not in dry.stdout  # the moved network's own zone
+    # the zone summary no longer tells the operator to add the neighbour's zone as if it were new
+    assert "49.0.10.in-addr.arpa declared already: another network's zone, which the grown network " \
+           "swallows (see Collisions)" in dry.stdout, dry.stdout
     assert "4 collisions `renamer verify --strict` fails on" in dry.stderr, dry.stderr
     # (the wider grow needs reverse zones no file declares yet: residuals, exit 1; nothing refused)
     assert run(root, "sweep", "--commit").exit_code == (0 if "/23" in networks else 1)

@@ -180,6 +180,8 @@ def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
     spelled = new.compressed
     if canonical(text):  # RFC 5952 where the file wrote it so (t29-33, finding 21: `2001:db8:b:0::`)
         return spelled.upper() if upper else spelled
+    if _EXPLODED.fullmatch(text):  # every group four digits: so the new one too (`ab00` -> `0000`)
+        return new.exploded.upper() if upper else new.exploded
     if "." in text:
         if new.ipv4_mapped is not None:
             spelled = f"::ffff:{new.ipv4_mapped}"
@@ -198,6 +200,9 @@ def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
             if ipaddress.IPv6Address(spelled) != new:  # never another address for the dress
                 spelled = new.compressed
     return spelled.upper() if upper else spelled
+
+
+_EXPLODED = re.compile(r"(?:[0-9A-Fa-f]{4}:){7}[0-9A-Fa-f]{4}")
 
 
 def canonical(text: str) -> bool:

@@ -15,6 +15,8 @@ from renamer import tagged_v6
     ("x IN APL !2:2001:db8:c::/48", [("x IN APL !2:", True)]),  # a negated item
     ("inet6:2001:db8::1 tcp6:2001:db8::2", [("inet6:", False), ("inet6:2001:db8::1 tcp6:", False)]),
     ("ip6:::1", [("ip6:", False)]),
+    ("Connect:IPv6:2001:db8:a:10::25 RELAY", [("Connect:IPv6:", False)]),  # sendmail's access map
+    ("2001:db8:a:2:2001:db8::1", []),  # no number tag after a colon: inside an address
     ("cafe:2001:db8::1", []),  # a word of hex digits may be the address's first group: never split
     ("ab:2001:db8::1", []),
     ("key: 2001:db8::1", []),  # a blank after the colon: the address starts as any other

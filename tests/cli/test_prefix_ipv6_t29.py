@@ -76,7 +76,8 @@ def test_an_ipv6_address_after_a_tag_follows_with_its_length(old: str, new: str,
             f'@ IN TXT "v=spf1 ip4:10.0.48.0/24 ip6:{was} ip6:{host} -all"\n')
     files = {"db.example.com": zone,
              "dns.yaml": f'spf: "v=spf1 ip6:{was} -all"\napl: "2:{was}"\npostmaster: "postmaster@[IPv6:{host}]"\n',
-             "main.cf": f"mynetworks = 127.0.0.0/8 [::1]/128 10.0.48.0/24 [{was.network_address}]/{was.prefixlen}\n"}
+             "main.cf": f"mynetworks = 127.0.0.0/8 [::1]/128 10.0.48.0/24 [{was.network_address}]/{was.prefixlen}\n",
+             "access": f"Connect:IPv6:{host}\tRELAY\n"}
     root = repo(files, config=_config(f'"{old}": "{new}", 10.0.48.0/24: 10.0.48.0/22'), allowlist=ALLOW)
     before = _findings(root, run)  # verify sees the old IPv6 values before the sweep (it said OK)
     assert ("db.example.com", 8, "") in before and ("dns.yaml", 1, "") in before
@@ -86,10 +87,21 @@ def test_an_ipv6_address_after_a_tag_follows_with_its_length(old: str, new: str,
     assert _served(root / "db.example.com", "TXT") == [f'"v=spf1 ip4:10.0.48.0/22 ip6:{now} ip6:{moved} -all"']
     assert (root / "dns.yaml").read_text() == (f'spf: "v=spf1 ip6:{now} -all"\napl: "2:{now}"\n'
                                                f'postmaster: "postmaster@[IPv6:{moved}]"\n')
+    assert (root / "access").read_text() == f"Connect:IPv6:{moved}\tRELAY\n"  # sendmail's access map
     networks = (root / "main.cf").read_text().split("=")[1].split()
     assert [ipaddress.ip_network(n.replace("[", "").replace("]", "")) for n in networks] == [
         ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"),
         ipaddress.ip_network("10.0.48.0/22"), now]
+
+
+def test_a_renamed_ipv6_address_after_a_tag_follows(repo: Repo, run: Run) -> None:
+    """An `addresses` rename, not a network move: the same tags, the same reading."""
+    files = {"dns.yaml": 'spf: "v=spf1 ip6:2001:db8:a::25 -all"\napl: "!2:2001:db8:a::25/128"\n'}
+    config = 'version: 1\nrenames:\n  addresses: {"2001:db8:a::25": "2001:db8:b::26"}\nallowlist: allow.yaml\n'
+    root = repo(files, config=config, allowlist=ALLOW)
+    assert run(root, "verify").exit_code == 1  # it sees the old address before the sweep
+    _swept_clean(root, run)
+    assert (root / "dns.yaml").read_text() == files["dns.yaml"].replace("a::25", "b::26")
 
 
 def test_a_shrink_refuses_a_tagged_address_it_cannot_place(repo: Repo, run: Run) -> None:

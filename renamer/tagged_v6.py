@@ -3,12 +3,12 @@ free; `match.Matcher._find_exact` asks it where an IPv6 network or address is re
 
 An IPv6 address starts after no letter, digit, dot or colon (`forms.V6_LEFT`), so one written right
 after `WORD:` was never read: SPF's `ip6:2001:db8:a:10::/64` mechanism, an SMTP address literal
-`[IPv6:2001:db8:a:10::25]` (RFC 5321 4.1.3) and sendmail's access key `Connect:IPv6:...`, a DNS APL record's item `2:2001:db8:a:10::/64` and its
-negation `!2:...` (RFC 3123: the address family, 1 or 2, before the colon), and any `tag:` of the
-kind (`inet6:`, `tcp6:`). Each place after such a tag is a start an IPv6 candidate may take; the
-run from the tag's first byte is tried first as it always was (`cafe:2001:db8::1` is one address:
-a tag made of hex digits alone is never split off), and an APL family number is split off only
-where a `/LENGTH` follows, as every APL item has one.
+`[IPv6:2001:db8:a:10::25]` (RFC 5321 4.1.3) and sendmail's access key `Connect:IPv6:...`, a DNS APL
+record's item `2:2001:db8:a:10::/64` and its negation `!2:...` (RFC 3123: the address family, 1 or
+2, before the colon), and any `tag:` of the kind (`inet6:`, `tcp6:`). Each place after such a tag
+is a start an IPv6 candidate may take; the run from the tag's first byte is tried first as it
+always was (`cafe:2001:db8::1` is one address: a tag made of hex digits alone is never split off),
+and an APL family number is split off only where a `/LENGTH` follows, as every APL item has one.
 """
 
 from __future__ import annotations

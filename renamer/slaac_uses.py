@@ -19,7 +19,9 @@ written, wherever its line (or its block) says so:
 * a RouterOS `/ipv6 address` whose prefix is advertised: `advertise=yes`, which RouterOS sets by
   default on a /64 address, so any `add address=A/64` under `/ipv6 address` without `advertise=no`;
 * dnsmasq's `dhcp-range` in a SLAAC mode (`ra-only`, `slaac`, `ra-names`, `ra-stateless`): the hosts
-  of the range's /64 make their own addresses.
+  of the range's /64 make their own addresses;
+* FreeBSD rtadvd.conf's `:addr="A":` (its `prefixlen#64` beside it), and a Windows route with
+  `publish=yes` (netsh), which go out in router advertisements.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ _ADVERTISE = re.compile(rb"(?i)(?<![A-Za-z0-9-])advertise[ \t]*=[ \t]*(yes|no)\b
 _ROUTEROS_ADDRESS = re.compile(rb"(?im)^[ \t]*/ipv6[ \t]+address\b")
 _ROUTEROS_MENU = re.compile(rb"(?m)^[ \t]*/[a-z]")
 _ROUTEROS_ADD = re.compile(rb"(?im)(?:^|[ \t])(?:add|set)[ \t].*\baddress[ \t]*=[ \t]*\Z")
+# Windows `netsh interface ipv6 add route A/64 "LAN" publish=yes`: the route goes out in RAs.
+_PUBLISH = re.compile(rb"(?i)(?<![A-Za-z0-9-])publish[ \t]*=[ \t]*(?:yes|age)\b")
+# FreeBSD rtadvd.conf(5), termcap style: `:addr="2001:db8:a:10::":prefixlen#64:`.
+_RTADVD_ADDR = re.compile(rb"(?i):addr[0-9]*[ \t]*=[ \t]*\"?\Z")
 _DNSMASQ_RANGE = re.compile(rb"(?i)^[ \t]*(?:--)?dhcp-range[ \t]*=")
 _DNSMASQ_SLAAC = re.compile(rb"(?i),[ \t]*(ra-only|slaac|ra-names|ra-stateless)[ \t]*(?=,|#|\r?$)")
 
@@ -105,6 +111,10 @@ def slaac_use(data: bytes, start: int) -> str | None:
             and _routeros_menu(data, line_start):
         return ("a RouterOS `/ipv6 address` of a /64, whose prefix RouterOS advertises unless "
                 "`advertise=no` says otherwise")
+    if _PUBLISH.search(line):
+        return "a route Windows publishes in router advertisements (`publish=yes`)"
+    if _RTADVD_ADDR.search(data, line_start, start):
+        return "a router advertisement's prefix (rtadvd's `:addr=`)"
     if _DNSMASQ_RANGE.match(line) and _DNSMASQ_SLAAC.search(line):
         return "dnsmasq's `dhcp-range` in a SLAAC mode (`ra-only`, `slaac`, `ra-names`, `ra-stateless`)"
     return None

@@ -43,6 +43,9 @@ A = "2001:db8:a:10::"
     pytest.param(f"dhcp-range=set:lan,{A},slaac\n", "SLAAC mode", id="dnsmasq-slaac"),
     pytest.param(f"dhcp-range={A}100,{A}1ff,ra-names,64,12h\n", "SLAAC mode", id="dnsmasq-ra-names"),
     pytest.param(f"dhcp-range={A}100,{A}1ff,64,12h\n", None, id="dnsmasq-stateful"),
+    pytest.param(f'em0:\\\n\t:addr="{A}":prefixlen#64:\n', "rtadvd", id="rtadvd"),
+    pytest.param(f'netsh interface ipv6 add route {A}/64 "LAN" publish=yes\n', "publish=yes", id="netsh-publish"),
+    pytest.param(f'netsh interface ipv6 add route {A}/64 "LAN" publish=no\n', None, id="netsh-no-publish"),
     pytest.param(f"[Network]\nAddress={A}1/64\nIPv6SendRA=yes\n", None, id="networkd-address"),
     pytest.param(f"ip -6 addr add {A}1/64 dev eth0\n", None, id="iproute2"),
 ])

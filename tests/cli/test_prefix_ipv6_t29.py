@@ -171,12 +171,14 @@ SLAAC = {
     "dnsmasq.conf": "dhcp-range=2001:db8:a:10::,ra-only,64,12h\ndhcp-range=2001:db8:a:10::100,2001:db8:a:10::1ff,64,12h\n",
     "10-lan.network": ("[Network]\nAddress=2001:db8:a:10::1/64\nIPv6SendRA=yes\n\n[IPv6AddressLabel]\n"
                        "Prefix=2001:db8:a:10::/64\nLabel=99\n\n[IPv6Prefix]\nPrefix=2001:db8:a:10::/64\n"),
+    "rtadvd.conf": 'em0:\\\n\t:addr="2001:db8:a:10::":prefixlen#64:\n',
+    "netsh.cmd": 'netsh interface ipv6 add route 2001:db8:a:10::/64 "LAN" publish=yes\n',
     "config.boot": ("policy {\n    prefix-list6 PL {\n        rule 10 {\n            action permit\n"
                     "            prefix 2001:db8:a:10::/64\n        }\n    }\n}\n"),
 }
 SAID = [("10-lan.network", 10, "mask"), ("dnsmasq.conf", 1, "mask"), ("export.rsc", 2, "mask"),
-        ("ios.cfg", 2, "mask"), ("ios.cfg", 3, "mask"), ("junos.set", 1, "mask"), ("router.rsc", 1, "mask"),
-        ("vyos.set", 1, "mask")]
+        ("ios.cfg", 2, "mask"), ("ios.cfg", 3, "mask"), ("junos.set", 1, "mask"), ("netsh.cmd", 1, "mask"),
+        ("router.rsc", 1, "mask"), ("rtadvd.conf", 2, "mask"), ("vyos.set", 1, "mask")]
 
 
 def _dnsmasq_loads(path: Path) -> None:
@@ -201,7 +203,7 @@ def test_a_64_slaac_or_eui64_uses_is_said_and_left(new: str, follows: str, repo:
     assert done.exit_code == 1, done.stdout + done.stderr
     assert "SLAAC takes only a /64" in done.stdout
     length = new.split("/")[1]
-    for rel in ("router.rsc", "junos.set", "vyos.set", "ios.cfg"):
+    for rel in ("router.rsc", "junos.set", "vyos.set", "ios.cfg", "rtadvd.conf", "netsh.cmd"):
         assert (root / rel).read_text() == SLAAC[rel], rel  # left whole, said
     assert (root / "export.rsc").read_text() == SLAAC["export.rsc"].replace(
         "2001:db8:a:10::3/64", f"{follows}3/{length}")  # `advertise=no`: an address as any other
@@ -220,6 +222,7 @@ def test_a_slaac_64_under_a_move_of_the_same_length_follows(repo: Repo, run: Run
     _swept_clean(root, run)
     assert (root / "router.rsc").read_text() == SLAAC["router.rsc"].replace("a:10::", "b:20::")
     assert (root / "junos.set").read_text() == SLAAC["junos.set"].replace("a:10::", "b:20::")
+    assert (root / "rtadvd.conf").read_text() == SLAAC["rtadvd.conf"].replace("a:10::", "b:20::")
     _dnsmasq_loads(root / "dnsmasq.conf")
 
 

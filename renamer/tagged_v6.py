@@ -16,21 +16,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-# A tag glued to an IPv6 address: a word (`ip6`, `IPv6`), or an APL family number (`2`, `!2`).
-# A word may follow another tag (sendmail's `Connect:IPv6:2001:db8::25`): a word holding a letter no
-# hex digit is can be no part of an IPv6 address; a number only after no colon.
-_TAGGED = re.compile(rb"(?:(?<![A-Za-z0-9_./-])([A-Za-z][A-Za-z0-9_-]*)|(?<![A-Za-z0-9_.:/-])!?([12])):"
-                     rb"(?=[0-9A-Fa-f]{0,4}:)")
-_HEX = frozenset(b"0123456789ABCDEFabcdef")
+# A tag glued to an IPv6 address: a word holding a letter no hex digit is (`ip6`, `IPv6`: no part of an
+# IPv6 address, so it may follow another tag, sendmail's `Connect:IPv6:`), found from that letter and
+# then taken back to the word's start; or an APL family number (`2`, `!2`), after no colon.
+_WORD = re.compile(rb"[G-Zg-z_][0-9A-Za-z_-]*:(?=[0-9A-Fa-f]{0,4}:)")
+_NUMBER = re.compile(rb"(?<![A-Za-z0-9_.:/-])!?[12]:(?=[0-9A-Fa-f]{0,4}:)")
+_IN_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_NOT_BEFORE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-")
 
 
 def starts(data: bytes) -> Iterator[tuple[int, bool]]:
-    """Each place right after a tag where an IPv6 address may start, and whether the tag is an APL
-    family number (whose address must have a `/LENGTH` after it)."""
+    """Each place right after a tag where an IPv6 address may start, in order, and whether the tag
+    is an APL family number (whose address must have a `/LENGTH` after it)."""
     if b":" not in data:
         return
-    for x in _TAGGED.finditer(data):
-        word = x.group(1)
-        if word is not None and all(c in _HEX for c in word):
-            continue  # `cafe:2001:db8::1`, `ab:...`: the word may be the address's first group
-        yield x.end(), word is None
+    found = [(x.end(), True) for x in _NUMBER.finditer(data)]
+    for x in _WORD.finditer(data):
+        begin = x.start()
+        while begin > 0 and data[begin - 1] in _IN_WORD:
+            begin -= 1
+        if data[begin] in _IN_WORD and not data[begin:begin + 1].isalpha():
+            continue  # `2ip6:`: a word starts with a letter
+        if begin > 0 and data[begin - 1] in _NOT_BEFORE:
+            continue  # `a.ip6:`, `/x/ip6:`: a label or a path's part
+        found.append((x.end(), False))
+    yield from sorted(found)

@@ -178,6 +178,10 @@ def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
     letters = [c for c in text if c.isalpha()]
     upper = bool(letters) and all(c.isupper() for c in letters)
     spelled = new.compressed
+    if canonical(text):  # RFC 5952 where the file wrote it so (t29-33, finding 21: `2001:db8:b:0::`)
+        return spelled.upper() if upper else spelled
+    if _EXPLODED.fullmatch(text):  # every group four digits: so the new one too (`ab00` -> `0000`)
+        return new.exploded.upper() if upper else new.exploded
     if "." in text:
         if new.ipv4_mapped is not None:
             spelled = f"::ffff:{new.ipv4_mapped}"
@@ -196,6 +200,22 @@ def v6_like(text: str, new: ipaddress.IPv6Address) -> str:
             if ipaddress.IPv6Address(spelled) != new:  # never another address for the dress
                 spelled = new.compressed
     return spelled.upper() if upper else spelled
+
+
+_EXPLODED = re.compile(r"(?:[0-9A-Fa-f]{4}:){7}[0-9A-Fa-f]{4}")
+
+
+def canonical(text: str) -> bool:
+    """Is `text` an IPv6 address in RFC 5952's spelling (no zero-padding, the longest run of two or
+    more zero groups as `::`, a lone zero group written `0`), in one case? A move writes the new
+    address so too, whatever groups its head ends in (`2001:db8:a:ab00::` becomes `2001:db8:b::`,
+    never `2001:db8:b:0::`); any other dress is kept as written."""
+    if "." in text or not (text == text.lower() or text == text.upper()):
+        return False
+    try:
+        return ipaddress.IPv6Address(text).compressed == text.lower()
+    except ValueError:
+        return False
 
 
 def _dotted_like(text: str, new: ipaddress.IPv6Address) -> str | None:

@@ -46,7 +46,9 @@ from renamer import (
     prefix_pools,
     prefix_spellings,
     prefix_values,
+    slaac_uses,
     table_lengths,
+    tagged_v6,
     templated_names,
     tool_names,
     wildcard_names,
@@ -1022,6 +1024,8 @@ class Matcher:
             out: list[Match] = []
             for x in self._generic_candidates(data):
                 out += self._resolve_generic(data, x.start(), x.end())
+            if self._v6_values or self._v6_ranges:
+                out = self._tagged_v6(data, out)
             return out
         starts = sorted({pos for needle in self._starters for pos in positions(data, needle)})
         matches: list[Match] = []
@@ -1036,6 +1040,22 @@ class Matcher:
                     matches.append(resolved)
                     end = hit.end()
         return matches
+
+    def _tagged_v6(self, data: bytes, matches: list[Match]) -> list[Match]:
+        """IPv6 addresses glued to a tag (tagged_v6.py: SPF's `ip6:`, `[IPv6:...]`, an APL item's
+        `2:`; t29-33, findings 07 and 23), which no candidate above starts at: each resolved as any
+        other IPv6 run, its length after it read as any other's."""
+        added: list[Match] = []
+        starts = [m.start for m in matches]
+        for pos, numbered in tagged_v6.starts(data):
+            hit = _BARE_V6.match(data, pos)
+            if hit is None or (numbered and data[hit.end():hit.end() + 1] != b"/"):
+                continue
+            k = bisect.bisect_left(starts, hit.end()) - 1  # the last match starting before its end
+            if (k >= 0 and matches[k].end > pos) or (added and added[-1].end > pos):
+                continue
+            added += self._resolve_generic(data, pos, hit.end())
+        return sorted([*matches, *added], key=lambda m: m.start) if added else matches
 
     def _generic_candidates(self, data: bytes) -> Iterator[re.Match[bytes]]:
         """What `self.pattern.finditer(data)` yields. The IPv6 branch starts with a class that
@@ -1241,7 +1261,10 @@ class Matcher:
         if move is None:
             return m
         # `/29`, and (t26-33, findings 07, 12, 18) ` /29`, `%eth0/48`, `::ffff:10.0.48.0/120`
-        prefix = prefix_spellings.length_after(data, m.end, v6=move.old.version == 6)
+        prefix = prefix_spellings.length_after(data, m.end, v6=move.old.version == 6,
+                                               bracketed=_bracketed(data, m.start))
+        if prefix is None and move.old.version == 6:  # OpenBSD's `inet6 A 64` (t29-33, finding 08)
+            prefix = prefix_spellings.bare_length(data, m.start, m.end)
         if prefix is not None and move.resized and not prefix_moves.is_length(data, m.start, prefix.end):
             prefix = None  # a URL's path (`http://10.0.48.3/29`), a word (`/24hours`): no length
         shift = prefix_spellings.mapped_shift(data, m.start) if move.old.version == 4 else 0
@@ -1290,13 +1313,14 @@ class Matcher:
                 prefix_spellings.written_as_network(data, m.start, length, move.old.prefixlen):
             return replace(m, refused=prefix_moves.OUTSIDE,  # t26-33, finding 23: a host made the network
                            note=prefix_spellings.role_note(m.old, move.old, move.new))
-        if (prefix is not None and length == move.old.prefixlen == 64 and move.old.version == 6
-                and move.new.prefixlen != 64 and prefix_moves.ra_prefix(data, m.start)):
-            return Match(m.start, prefix.end, m.old + prefix.text,
-                         f"{m.new}/{move.new.prefixlen}", m.kind, refused=prefix_moves.MASK,
-                         note=f"a router advertisement's prefix (radvd, VyOS `prefix`, networkd "
-                              f"`[IPv6Prefix] Prefix=`): SLAAC takes only a /64, so the move of {move.old} "
-                              f"to {move.new} cannot set it; advertise a /64 of the new network by hand")
+        slaac = (slaac_uses.slaac_use(data, m.start) if move.old.version == 6 and move.old.prefixlen == 64
+                 and move.new.prefixlen != 64 and length in (None, 64) else None)
+        if slaac is not None:  # f25 breaker 3; t29-33, findings 09 and 11
+            end, old = (prefix.end, m.old + prefix.text) if prefix is not None else (m.end, m.old)
+            return Match(m.start, end, old, f"{m.new}/{move.new.prefixlen}" if prefix is not None else m.new,
+                         m.kind, refused=prefix_moves.MASK,
+                         note=f"{slaac}: SLAAC takes only a /64, so the move of {move.old} to {move.new} "
+                              "cannot set it; give it a /64 of the new network by hand")
         if prefix is not None and length == move.old.prefixlen:
             return Match(m.start, prefix.end, m.old + prefix.text,
                          f"{m.new}{prefix.between}{move.new.prefixlen + shift}", m.kind,
@@ -1454,6 +1478,12 @@ _PATH_DIRECTIVE = re.compile(
 _SLASHED_DOMAINS = re.compile(rb"[ \t]*[A-Za-z-]+[ \t]*=[ \t]*/")
 
 
+def _bracketed(data: bytes, start: int) -> bool:
+    """Is the address at `start` in brackets of a list (`[2001:db8:a:10::]/64`), not a URL's host
+    (`http://[2001:db8::1]/64`, whose `/64` is a path)?"""
+    return data[start - 1:start] == b"[" and data[max(0, start - 3):start - 1] != b"//"
+
+
 def _in_path(data: bytes, start: int, end: int) -> bool:
     """Is start:end part of a file path: beside a `/`, or in the value of a directive that names a
     file (`filename "PUG.0";`)? File names are case-sensitive, unlike DNS names."""
@@ -1581,6 +1611,10 @@ _PTR_RECORD = re.compile(rb"(?m)^\S+[ \t]+(?:[0-9]+[ \t]+)?IN[ \t]+(?:[0-9]+[ \t
 # A PTR record held as data (`type: PTR` in a role's zone list, an octoDNS file, an nsupdate task;
 # upper-cased): its owner may be an old address's reverse name relative to a zone (sweep/data_records.py).
 _PTR_DATA = re.compile(rb"TYPE[\"']?[ \t]*[:=][ \t]*[\"']?PTR\b")
+
+
+# An IPv6 candidate after a tag (`ip6:`, `2:`), where forms.V6_LEFT would not let it start.
+_BARE_V6 = re.compile(spelling.ANY_V6 + spelling.V6_RIGHT)
 
 
 # Where an IPv6 candidate (forms.V6_LEFT + forms.ANY_V6) can start: at the first byte of a run of

@@ -49,9 +49,19 @@ _PLAIN = re.compile(rb"/([0-9]{1,3})(?![0-9])")
 _SPELLED = re.compile(rb"(%[0-9A-Za-z_.~-]+)?([ \t]*/[ \t]*)([0-9]{1,3})(?![0-9A-Za-z_/-])(?!\.[0-9A-Za-z])")
 
 
-def length_after(data: bytes, end: int, *, v6: bool) -> Length | None:
+# After a bracketed address, outside its bracket: Postfix's `mynetworks = [2001:db8:a:10::]/64`,
+# Dovecot's and Exim's the same (t29-33, finding 23: the address moved, the length stayed).
+_BRACKETED = re.compile(rb"\]/([0-9]{1,3})(?![0-9])")
+
+
+def length_after(data: bytes, end: int, *, v6: bool, bracketed: bool = False) -> Length | None:
     """The length written right after the address ending at `end`: `/24`, ` /24`, ` / 24`, and for
-    an IPv6 address `%zone/48`; None where there is none."""
+    an IPv6 address `%zone/48`; after the closing bracket of one in brackets (`bracketed`: the
+    byte before the address is `[`), `]/64`. None where there is none."""
+    if bracketed:
+        outside = _BRACKETED.match(data, end)
+        if outside is not None:
+            return Length(outside.end(), "]/", int(outside.group(1)))
     plain = _PLAIN.match(data, end)
     if plain is not None:
         return Length(plain.end(), "/", int(plain.group(1)))
@@ -62,6 +72,24 @@ def length_after(data: bytes, end: int, *, v6: bool) -> Length | None:
         return None
     between = (spelled.group(1) or b"") + spelled.group(2)
     return Length(spelled.end(), between.decode("ascii"), int(spelled.group(3)))
+
+
+# OpenBSD's hostname.if(5) writes an IPv6 length as a bare number after the address: `inet6
+# 2001:db8:a:10::7 64`, `inet6 alias 2001:db8:a:10::8 64` (t29-33, finding 08: it stayed 64).
+_INET6_BEFORE = re.compile(rb"(?m)(?:^|[ \t])inet6[ \t]+(?:alias[ \t]+)?\Z")
+_BARE_AFTER = re.compile(rb"([ \t]+)([0-9]{1,3})(?=[ \t]|#|\r?$)", re.M)
+
+
+def bare_length(data: bytes, start: int, end: int) -> Length | None:
+    """The length of OpenBSD's `inet6 [alias] ADDRESS LENGTH` (hostname.if), for the IPv6 address
+    at `start`..`end`: the number after it where `inet6` (and `alias`) stands right before it."""
+    line = data.rfind(b"\n", 0, start) + 1
+    if _INET6_BEFORE.search(data, line, start) is None:
+        return None
+    found = _BARE_AFTER.match(data, end)
+    if found is None or int(found.group(2)) > 128:
+        return None
+    return Length(found.end(), found.group(1).decode("ascii"), int(found.group(2)))
 
 
 # The IPv6 head of a dotted tail: `::ffff:`, `0:0:0:0:0:ffff:`, `64:ff9b::`.

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 
-from renamer.forms import case_like
+from renamer.forms import canonical, case_like, v6_like
 
 
 @pytest.mark.parametrize(("found", "new", "expected"), (
@@ -21,3 +23,20 @@ from renamer.forms import case_like
 ))
 def test_case_like(found: str, new: str, expected: str) -> None:
     assert case_like(found, new) == expected
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # t29-33, finding 21: a canonical spelling stays canonical whatever groups the new head ends in
+    ("2001:db8:a:ab00::", "2001:db8:b::", "2001:db8:b::"),
+    ("2001:db8:a:ab00::1", "2001:db8:b::1", "2001:db8:b::1"),
+    ("2001:DB8:A:AB00::1", "2001:db8:b::1", "2001:DB8:B::1"),
+    ("ffff:ffff:ffff:ffff::", "ffff:ffff:ffff::", "ffff:ffff:ffff::"),
+    ("2001:db8:a:10::1", "2001:db8:c:0:1::1", "2001:db8:c:0:1::1"),  # a lone zero group stays `0`
+    # a file's own dress is kept where it was not canonical
+    ("2001:0db8:000a:0010::1", "2001:db8:c::1", "2001:0db8:000c:0000::1"),
+    ("2001:db8:a:0::10", "2001:db8:b::10", "2001:db8:b:0::10"),
+    ("2001:Db8:a:ab00::1", "2001:db8:b::1", "2001:db8:b:0::1"),  # mixed case: no canonical spelling
+])
+def test_a_canonical_ipv6_spelling_is_written_canonical(old: str, new: str, expected: str) -> None:
+    assert canonical(old) == (old.lower() == str(ipaddress.IPv6Address(old)) and old in (old.lower(), old.upper()))
+    assert v6_like(old, ipaddress.IPv6Address(new)) == expected

@@ -89,3 +89,38 @@ def test_a_host_at_offset_0_changes_role(old: str, new: str, changes: bool) -> N
 def test_offset_0_written_as_the_network(line: str, length: int | None, network: bool) -> None:
     data = line.encode()
     assert ps.written_as_network(data, data.index(b"10.0.48.0"), length, 31) is network
+
+
+@pytest.mark.parametrize(("text", "bracketed", "found"), [
+    ("[A]/64 x", True, (6, "]/", 64)),  # Postfix, Dovecot: the length outside the bracket
+    ("[A]/128", True, (7, "]/", 128)),
+    ("[A]:8080/x", True, None),  # a port, then a path: no length
+    ("[A]/64", False, None),  # no bracket before the address: not read
+    ("[A]/1234", True, None),
+])
+def test_the_length_outside_a_bracketed_address(text: str, bracketed: bool,
+                                               found: tuple[int, str, int] | None) -> None:
+    """t29-33, finding 23: `[2001:db8:a:10::]/64` kept its length while the address moved."""
+    got = ps.length_after(text.encode(), 2, v6=True, bracketed=bracketed)
+    assert (None if got is None else (got.end, got.between, got.value)) == found
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("inet6 2001:db8:a:10::7 64\n", (" ", 64)),  # OpenBSD hostname.if(5)
+    ("inet6 alias 2001:db8:a:10::8 64\n", (" ", 64)),
+    ("inet6 2001:db8:a:10::7\t48 vltime 3600\n", ("\t", 48)),
+    ("  inet6 2001:db8:a:10::7 64 # lan\r\n", (" ", 64)),
+    ("!ifconfig em0 inet6 2001:db8:a:10::7 64\n", (" ", 64)),
+    ("inet6 2001:db8:a:10::7 prefixlen 64\n", None),  # a keyword: read as a key, not here
+    ("inet6 2001:db8:a:10::7 129\n", None),  # no IPv6 length
+    ("inet6 2001:db8:a:10::7 64.5\n", None),
+    ("server 2001:db8:a:10::7 64\n", None),  # no `inet6` before it: a number of something else
+    ("ping6 2001:db8:a:10::7 64\n", None),
+])
+def test_openbsd_writes_the_ipv6_length_as_a_bare_number(line: str, found: tuple[str, int] | None) -> None:
+    """t29-33, finding 08: `inet6 ADDRESS 64` kept 64 under a move to /60."""
+    data = line.encode()
+    start = data.index(b"2001:")
+    end = start + len("2001:db8:a:10::7")
+    got = ps.bare_length(data, start, end)
+    assert (None if got is None else (got.between, got.value)) == found

@@ -8,8 +8,10 @@ router, not directly. A /24 inside the /22 may be meant, so the length is not re
 as the ifupdown stanza (`address 10.0.60.6` + `netmask 255.255.255.0`) is (`prefix_moves._decide`).
 
 A host is an address with host bits set for the length beside it (`10.0.60.0/24` is a network, a
-route's or a rule's, and left); an address of the old network too (a resize in place) is the
-sweep's own match (its length follows). Pure: networks and bytes in, spans and notes out; asked by
+route's or a rule's, and left), where the old network lands (its offset below the old size: one
+past it, `10.0.61.7/24`, stands in what a grow swallows, a collision said by sweep/collisions.py);
+an address of the old network too (a resize in place) is the sweep's own match (its length
+follows). Pure: networks and bytes in, spans and notes out; asked by
 `prefix_moves.length_hits` and `_decide`.
 """
 
@@ -39,6 +41,8 @@ def new_host(text: str, length: int, moves: Iterable[Move]) -> Move | None:
             continue
         if address not in new or address in old:
             continue
+        if int(address) - int(new.network_address) >= old.num_addresses:
+            continue  # outside where the old network lands: a network the grow swallows (a collision)
         if int(address) & int(ipaddress.ip_network((int(address), length), strict=False).hostmask) == 0:
             return None  # the network address at that length: a subnet's, a route's
         return (old, new)

@@ -10,9 +10,10 @@ GROW = [(ipaddress.ip_network("10.0.48.0/24"), ipaddress.ip_network("10.0.60.0/2
 
 
 def test_a_host_of_the_new_network_at_the_old_length_is_found() -> None:
-    assert new_host_lengths.new_host("10.0.61.5", 24, GROW) == GROW[0]
-    assert new_host_lengths.new_host("10.0.61.5", 22, GROW) is None  # the new length
-    assert new_host_lengths.new_host("10.0.61.0", 24, GROW) is None  # a /24's network address
+    assert new_host_lengths.new_host("10.0.60.5", 24, GROW) == GROW[0]
+    assert new_host_lengths.new_host("10.0.60.5", 22, GROW) is None  # the new length
+    assert new_host_lengths.new_host("10.0.60.0", 24, GROW) is None  # a /24's network address
+    assert new_host_lengths.new_host("10.0.61.5", 24, GROW) is None  # past where the old lands: a collision
     assert new_host_lengths.new_host("10.0.48.5", 24, GROW) is None  # an old host: the sweep's own
     assert new_host_lengths.new_host("10.0.70.5", 24, GROW) is None  # another network
 
@@ -23,5 +24,5 @@ def test_slashed_spans_the_length_and_reads_ipv6() -> None:
     assert data[at:end] == b"10.0.60.5/24" and data[start:end] == b"24" and text == "24"
     assert "10.0.60.0/22" in note and "/24 only" in note
     v6 = [(ipaddress.ip_network("2001:db8:a:10::/64"), ipaddress.ip_network("2001:db8:b:20::/60"))]
-    assert [h[3] for h in new_host_lengths.slashed(b"a 2001:db8:b:2f::9/64\n", v6)] == ["64"]
-    assert new_host_lengths.slashed(b"a 2001:db8:b:2f::9/60\n", v6) == []
+    assert [h[3] for h in new_host_lengths.slashed(b"a 2001:db8:b:20::9/64\n", v6)] == ["64"]
+    assert new_host_lengths.slashed(b"a 2001:db8:b:20::9/60\n", v6) == []

@@ -40,9 +40,10 @@ REASON = "composed-address"
 
 _LITERAL = re.compile(r"""["']?([0-9A-Fa-f:.]+/\d{1,3})["']?""")
 _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
-                         rb"(?:ipaddress[ \t]*\.[ \t]*)?"
-                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface)"
-                         rb"""[ \t]*\([ \t]*(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
+                         rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
+                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
+                         rb"IPNetwork)"
+                         rb"""[ \t]*\([ \t]*[uUrR]?(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
 
 
 def _network(text: str) -> Network | None:
@@ -139,7 +140,7 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     added: list[Match] = []
     for chain in computed_lengths.chains(data):
         if chain.literal:
-            base, where = chain.base, ""
+            base, where = chain.base, chain.where
         else:
             resolved = resolve(chain.base)
             if resolved is None:

@@ -45,22 +45,26 @@ _V6 = rb"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:\.\d{1,3}){0,3}/\d{1,3}"
 _QNET = rb"""(?P<q>['"`])(?P<net>""" + _V4 + rb"|" + _V6 + rb""")(?P=q)"""
 _OPEN = _WS + rb"\(" + _WS
 _CLOSE = _WS + rb"\)"
+# The network: a literal, or a name the file binds to one (`const lanCIDR = "192.168.40.0/24"`)
+_ARG = rb"(?:" + _QNET + rb"|(?P<ref>[A-Za-z_]\w*))"
+_STRING_BIND = re.compile(rb"(?<![\w.$@])(?P<name>[A-Za-z_]\w*)(?:" + _WS + rb":" + _WS + rb"string)?" + _WS
+                          + rb":?=" + _WS + _QNET + rb"[ \t]*[;,]?[ \t]*(?:(?://|#)[^\n]*)?$", re.M)
 # Each constructor with the kind of what it makes.
 _MAKERS = (
-    (re.compile(rb"(?<![\w.])net" + _WS + rb"\." + _WS + rb"ParseCIDR" + _OPEN + _QNET + _CLOSE), "ipnet"),
-    (re.compile(rb"(?<![\w.])netip" + _WS + rb"\." + _WS + rb"(?:Must)?ParsePrefix" + _OPEN + _QNET + _CLOSE),
+    (re.compile(rb"(?<![\w.])net" + _WS + rb"\." + _WS + rb"ParseCIDR" + _OPEN + _ARG + _CLOSE), "ipnet"),
+    (re.compile(rb"(?<![\w.])netip" + _WS + rb"\." + _WS + rb"(?:Must)?ParsePrefix" + _OPEN + _ARG + _CLOSE),
      "prefix"),
-    (re.compile(rb"(?<![\w.])new" + _WS + rb"Netmask" + _OPEN + _QNET + _CLOSE), "netmask"),
-    (re.compile(rb"(?<![\w.])new" + _WS + rb"IPCIDR" + _OPEN + _QNET + _CLOSE), "ipcidr"),
+    (re.compile(rb"(?<![\w.])new" + _WS + rb"Netmask" + _OPEN + _ARG + _CLOSE), "netmask"),
+    (re.compile(rb"(?<![\w.])new" + _WS + rb"IPCIDR" + _OPEN + _ARG + _CLOSE), "ipcidr"),
     (re.compile(rb"(?<![\w])(?:ipaddr" + _WS + rb"\." + _WS + rb"(?:IPv[46]" + _WS + rb"\." + _WS
-                + rb")?)?parseCIDR" + _OPEN + _QNET + _CLOSE), "ipaddrjs"),
+                + rb")?)?parseCIDR" + _OPEN + _ARG + _CLOSE), "ipaddrjs"),
     # (`[...expandCidr("..")][n]`, `Array.from(expandCidr(".."))[n]`: from the call, its closer after)
-    (re.compile(rb"(?<![\w])expandCidr" + _OPEN + rb"\[?" + _WS + _QNET + _WS + rb"\]?" + _CLOSE
+    (re.compile(rb"(?<![\w])expandCidr" + _OPEN + rb"\[?" + _WS + _ARG + _WS + rb"\]?" + _CLOSE
                 + rb"(?:" + _WS + rb"[\])])?"), "array"),
-    (re.compile(rb"(?<![\w.])parseCidr" + _OPEN + _QNET + _CLOSE), "cidrtools"),
-    (re.compile(rb"(?<![\w.:])IPAddr" + _WS + rb"\." + _WS + rb"new" + _OPEN + _QNET + _CLOSE), "rb_ipaddr"),
+    (re.compile(rb"(?<![\w.])parseCidr" + _OPEN + _ARG + _CLOSE), "cidrtools"),
+    (re.compile(rb"(?<![\w.:])IPAddr" + _WS + rb"\." + _WS + rb"new" + _OPEN + _ARG + _CLOSE), "rb_ipaddr"),
     (re.compile(rb"(?<![\w.:])IPAddress(?:" + _WS + rb"\." + _WS + rb"parse|::IPv[46]" + _WS + rb"\." + _WS
-                + rb"new)?" + _OPEN + _QNET + _CLOSE), "rb_ipaddress"),
+                + rb"new)?" + _OPEN + _ARG + _CLOSE), "rb_ipaddress"),
 )
 # What binds the value to a name, on the line before the constructor.
 _BINDS = {
@@ -112,9 +116,23 @@ def chains(data: bytes) -> Iterator[Raw]:
     """Every expression of `data` over a network a constructor of these libraries makes, by start."""
     if not might_hold(data):
         return
+    strings: dict[bytes, tuple[str, int, int, int] | None] = {}
+    for b in _STRING_BIND.finditer(data):
+        line = data.count(b"\n", 0, b.start()) + 1
+        value = (b.group("net").decode("ascii"), b.start("net"), b.end("net"), line)
+        known = strings.get(b.group("name"), value)
+        strings[b.group("name")] = value if known is not None and known[0] == value[0] else None
     for pattern, kind in _MAKERS:
         for m in pattern.finditer(data):
-            net = m.group("net").decode("ascii")
+            if m.group("ref") is not None:  # a name bound to a literal in the file (and to one only)
+                bound = strings.get(m.group("ref"))
+                if bound is None:
+                    continue
+                net, net_start, net_end, net_line = bound
+                via = f"`{m.group('ref').decode()}` at line {net_line}"
+            else:
+                net, via = m.group("net").decode("ascii"), ""
+                net_start, net_end = m.start("net"), m.end("net")
             line_start = data.rfind(b"\n", 0, m.start()) + 1
             head = data[line_start:m.start()]
             bind = _BINDS.get(kind, _BIND).search(head)
@@ -122,14 +140,14 @@ def chains(data: bytes) -> Iterator[Raw]:
             found = _read(data, m.end(), kind)
             if found is not None and (found[1] or bind is None):
                 end, steps = found
-                yield (m.start(), end, net, m.start("net"), m.end("net"), "", steps)
+                yield (m.start(), end, net, net_start, net_end, via, steps)
                 continue
             if bind is None:
                 continue
             name = bind.group("name")
             line = data.count(b"\n", 0, m.start()) + 1
-            where = f"`{name.decode()}` at line {line}"
-            yield from _uses(data, m.end(), name, kind, net, m.start("net"), m.end("net"), where)
+            where = f"`{name.decode()}` at line {line}" + (f", from {via}" if via else "")
+            yield from _uses(data, m.end(), name, kind, net, net_start, net_end, where)
 
 
 def _uses(data: bytes, after: int, name: bytes, kind: str, net: str, bstart: int, bend: int,

@@ -279,6 +279,13 @@ def test_other_languages_computing_from_the_end_are_residuals_and_terraform_agre
                  id="ip-cidr-from-the-size"),
     pytest.param("10.0.48.0/24: 10.0.48.0/22", "net.rb",
                  'parts = IPAddress::IPv4.new("10.0.48.0/24").split(4)\n', 1, id="ipaddress-gem-split-opaque"),
+    # the network through a string constant of the file
+    pytest.param("192.168.40.0/24: 192.168.40.0/25", "gw.go",
+                 'const lanCIDR = "192.168.40.0/24"\n_, n, _ := net.ParseCIDR(lanCIDR)\nip, _ := cidr.Host(n, -2)\n',
+                 3, id="go-const-shrink"),
+    pytest.param("192.168.40.0/24: 192.168.40.0/22", "net.ts",
+                 "const CIDR: string = '192.168.40.0/24';\nexport const gw = new Netmask(CIDR).last;\n", 1,
+                 id="ts-const-grow"),
 ])
 def test_other_language_variants(networks: str, name: str, text: str, code: int, repo: Callable[..., Path],
                                  run: Callable[..., Result]) -> None:
@@ -286,6 +293,6 @@ def test_other_language_variants(networks: str, name: str, text: str, code: int,
     done = run(root, "sweep", "--commit")
     assert done.exit_code == code, done.stdout + done.stderr
     if code == 3:
-        assert (root / name).read_text() == text and f"{name}:2" in done.stdout + done.stderr
+        assert (root / name).read_text() == text and f"{name}:{text.count(chr(10))}" in done.stdout + done.stderr
     if code == 1:
         assert any(path == name for path, _, reason in _findings(root, run) if reason == "composed-address")

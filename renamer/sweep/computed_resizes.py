@@ -46,6 +46,15 @@ _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \
                          rb"""[ \t]*\([ \t]*[uUrR]?(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
 
 
+# `NET = ip_network(LAN)` where the file says `LAN = "192.168.40.0/24"` (t29-33, finding 02's class)
+_PY_NETWORK_OF = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+                            rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
+                            rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
+                            rb"IPNetwork)[ \t]*\([ \t]*(?P<ref>[A-Za-z_]\w*)[ \t]*[,)]", re.M)
+_PY_STRING = re.compile(rb"""^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[uUrR]?(?P<q>['"])"""
+                        rb"""(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)[ \t]*(?:#[^\n]*)?$""", re.M)
+
+
 def _network(text: str) -> Network | None:
     try:
         return ipaddress.ip_network(text, strict=False)
@@ -72,6 +81,11 @@ class Resolver:
                 self._python = {m.group("name").decode(): (m.group("net").decode(),
                                                            self._data.count(b"\n", 0, m.start()) + 1)
                                 for m in _PY_NETWORK.finditer(self._data)}
+                strings = {m.group("name"): m.group("net").decode() for m in _PY_STRING.finditer(self._data)}
+                for m in _PY_NETWORK_OF.finditer(self._data):
+                    if m.group("ref") in strings and m.group("name").decode() not in self._python:
+                        self._python[m.group("name").decode()] = (
+                            strings[m.group("ref")], self._data.count(b"\n", 0, m.start()) + 1)
             found = self._python.get(ref)
             return (found[0], f"`{ref}` at {self._rel}:{found[1]}") if found else None
         if not self._rel.endswith(".tf") or depth <= 0:

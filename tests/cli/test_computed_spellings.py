@@ -122,6 +122,10 @@ def test_netaddr_networks_counting_from_the_end_are_residuals(repo: Callable[...
                  'N = ipaddress.ip_network("2001:db8:a::/120")\nX = N[N.num_addresses - 2]\n', 1,
                  'N = ipaddress.ip_network("2001:db8:a::/116")\nX = N[N.num_addresses - 2]\n',
                  id="v6-120-116-num-addresses"),
+    # the network through a string constant: `NET = ip_network(LAN)`
+    pytest.param("192.168.40.0/24: 192.168.40.0/22",
+                 'LAN = "192.168.40.0/24"\nNET = ipaddress.ip_network(LAN)\nX = NET[-2]\n', 1,
+                 'LAN = "192.168.40.0/22"\nNET = ipaddress.ip_network(LAN)\nX = NET[-2]\n', id="v4-constant-name"),
     # /24 -> /22: min(hosts()) and NET[5] count from the start: they follow
     pytest.param("192.168.40.0/24: 192.168.40.0/22", 'X = min(ipaddress.ip_network("192.168.40.0/24").hosts())\n', 0,
                  'X = min(ipaddress.ip_network("192.168.40.0/22").hosts())\n', id="v4-min-follows"),

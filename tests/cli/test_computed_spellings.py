@@ -300,3 +300,17 @@ def test_other_language_variants(networks: str, name: str, text: str, code: int,
         assert (root / name).read_text() == text and f"{name}:{text.count(chr(10))}" in done.stdout + done.stderr
     if code == 1:
         assert any(path == name for path, _, reason in _findings(root, run) if reason == "composed-address")
+
+
+def test_cdktf_fn_cidrhost_making_a_renamed_address_is_a_residual(repo: Callable[..., Path],
+                                                                  run: Callable[..., Result]) -> None:
+    """An address renamed alone (`10.0.40.11: 10.0.50.21`) that CDK for Terraform computes with
+    Terraform's own cidrhost is said as the HCL twin is; a function of another name is not read."""
+    config = "version: 1\nrenames:\n  addresses: {10.0.40.11: 10.0.50.21}\nallowlist: allow.yaml\n"
+    text = ('import { Fn } from "cdktf";\nconst a = Fn.cidrhost("10.0.40.0/24", 11);\n'
+            'const b = Fn.cidrsubnet("10.0.40.0/24", 4, 1);\nconst c = cidrhostx("10.0.40.0/24", 11);\n')
+    root = repo({"main.ts": text}, config=config, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "main.ts").read_text() == text
+    assert _findings(root, run) == [("main.ts", 2, "composed-address")]

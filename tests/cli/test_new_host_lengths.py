@@ -138,3 +138,21 @@ def test_a_sweep_of_the_old_addresses_leaves_verify_ok(repo: Callable[..., Path]
     assert (root / "ios.cfg").read_text() == "interface Vlan48\n ip address 10.0.60.1 255.255.252.0\n"
     assert (root / "v6.network").read_text() == "[Network]\nAddress=2001:db8:b:20::5/60\n"
     assert _findings(root, run) == (0, [])
+
+
+def test_under_a_resize_in_place_each_spelling_is_an_old_host_the_sweep_rewrites(
+        repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    """`192.168.40.0/24: 192.168.40.0/22`: the new network's host where the old one lands is an old
+    host, so the old length beside it is the sweep's own match in all three spellings (verify fails
+    on each, and a sweep gives each the new length)."""
+    files = {"eth.network": "[Network]\nAddress=192.168.40.5/24\n",
+             "ios.cfg": "interface Vlan40\n ip address 192.168.40.1 255.255.255.0\n",
+             "interfaces": "auto eth1\niface eth1 inet static\n    address 192.168.40.6\n    netmask 255.255.255.0\n"}
+    root = repo(files, config=_config("192.168.40.0/24: 192.168.40.0/22"), allowlist=ALLOW)
+    done = run(root, "verify", "--strict", "--format", "json")
+    found = sorted((str(f["path"]), int(f["line"])) for f in json.loads(done.stdout)["findings"])
+    assert done.exit_code == 1 and found == [("eth.network", 2), ("interfaces", 4), ("ios.cfg", 2)]
+    assert run(root, "sweep", "--commit").exit_code == 0
+    assert (root / "eth.network").read_text() == "[Network]\nAddress=192.168.40.5/22\n"
+    assert "255.255.252.0" in (root / "ios.cfg").read_text() and "255.255.252.0" in (root / "interfaces").read_text()
+    assert _findings(root, run) == (0, [])

@@ -49,7 +49,11 @@ _JINJA_BASE = re.compile(_QNET + rb"|(?:\{\{-?|\()[ \t(]*(?P<ref>[A-Za-z_]\w*(?:
                          + _WS + rb"\|)")
 _FILTER = re.compile(_WS + rb"\|" + _WS + rb"(?:ansible\.(?:utils|netcommon)\.|ipaddr\.)?(?P<f>[A-Za-z_]\w*)"
                      rb"(?:" + _WS + rb"\((?P<args>[^()\n]*)\))?")
-_FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ipv4", b"ipv6")
+_FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ipv4", b"ipv6", b"usable_range")
+# `(net | usable_range)['usable_ips'][-2]`, `.usable_ips[-2]`: the list holds every address (its
+# docs: 10.0.0.0 to 10.0.0.15 for a /28), so the index is the network's
+_USABLE_AT = re.compile(_WS + rb"\)?" + _WS + rb"(?:\[" + _WS + rb"""['"]usable_ips['"]""" + _WS + rb"\]|\."
+                        + _WS + rb"usable_ips)" + _WS + rb"\[" + _WS + rb"(?P<n>[-+]?\d+)" + _WS + rb"\]")
 # Python: ip_network("net") (any of its spellings), or a name the caller resolves
 # (netaddr's IPNetwork indexes as ipaddress does; a `u""` or `r""` literal is the same string: t29-33, 02)
 _PY_CALL = (rb"(?<![\w.])(?:(?:ipaddress|netaddr)" + _WS + rb"\." + _WS + rb")?(?:ip_network|IPv4Network|"
@@ -91,7 +95,7 @@ _PY_FORMS = (
 # (Python's forms over a name read the file's own `NAME = ip_network(...)`: its words stand there.)
 LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ip_network",
             b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface", b"IPNetwork",
-            b"ipv4", b"ipv6", *computed_foreign.WORDS)
+            b"ipv4", b"ipv6", b"usable_range", *computed_foreign.WORDS)
 
 
 @dataclass(frozen=True)
@@ -255,6 +259,14 @@ def _jinja(data: bytes) -> Iterator[Chain]:
         while True:
             f = _FILTER.match(data, pos)
             if f is None:
+                break
+            if f.group("f") == b"usable_range" and f.group("args") is None:
+                # ansible.utils' usable_range: every address of the network, by index (t29-33, 02)
+                at = _USABLE_AT.match(data, f.end())
+                if at is not None:
+                    number, said = _number(at.group("n"))
+                    steps.append(Step("host", (number,), (said,)))
+                    pos = at.end()
                 break
             step = _filter_step(f.group("f"), f.group("args"))
             if step is None:

@@ -314,3 +314,26 @@ def test_cdktf_fn_cidrhost_making_a_renamed_address_is_a_residual(repo: Callable
     assert done.exit_code == 1, done.stdout + done.stderr
     assert (root / "main.ts").read_text() == text
     assert _findings(root, run) == [("main.ts", 2, "composed-address")]
+
+
+USABLE = """\
+last: "{{ ('192.168.40.0/24' | ansible.utils.usable_range)['usable_ips'][-2] }}"
+fifth: "{{ ('192.168.40.0/24' | ansible.utils.usable_range).usable_ips[5] }}"
+all: "{{ '192.168.40.0/24' | ansible.utils.usable_range }}"
+"""
+
+
+def test_ansible_usable_range_indexed_from_the_end_is_a_residual(repo: Callable[..., Path],
+                                                                run: Callable[..., Result]) -> None:
+    """usable_range lists every address of the network (its docs: 10.0.0.0 to 10.0.0.15 for a
+    /28), so `['usable_ips'][-2]` counts from the end; `[5]` and the whole list follow."""
+    root = repo({"vars.yml": USABLE}, config=GROW, allowlist=ALLOW)
+    done = run(root, "sweep", "--commit")
+    assert done.exit_code == 1, done.stdout + done.stderr
+    assert (root / "vars.yml").read_text() == USABLE.replace(
+        "('192.168.40.0/24' | ansible.utils.usable_range).usable_ips[5]",
+        "('192.168.40.0/22' | ansible.utils.usable_range).usable_ips[5]").replace(
+        "all: \"{{ '192.168.40.0/24'", "all: \"{{ '192.168.40.0/22'")
+    assert _findings(root, run) == [("vars.yml", 1, "composed-address")]
+    for value in yaml.safe_load((root / "vars.yml").read_text()).values():
+        jinja2.Environment().parse(value)

@@ -25,7 +25,9 @@ _ADDR = rb"""(?P<q>['"])(?P<net>\d{1,3}(?:\.\d{1,3}){3})(?:/\d{1,2})?(?P=q)"""
 _NUM = rb"""(?:['"]?(?P<num>[-+]?\d+)['"]?|(?P<arg>[^()\[\],\n \t]+(?:[ \t]+[^()\[\],\n \t]+)*))"""
 _INDEX_FORMS = (
     # Terraform's cidrhost(prefix, hostnum)
-    re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*" + _NET + rb"[ \t]*,[ \t]*" + _NUM + rb"[ \t]*\)"),
+    # (CDK for Terraform's `Fn.cidrhost(...)` too: Terraform's own function; t29-33, finding 18)
+    re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))cidrhost[ \t]*\([ \t]*" + _NET + rb"[ \t]*,[ \t]*" + _NUM
+               + rb"[ \t]*\)"),
     # Ansible's `'net' | nthhost(n)` (ansible.utils., ansible.netcommon., ipaddr's `ipaddr(n)`)
     re.compile(_NET + rb"[ \t]*\|[ \t]*(?:ansible\.(?:utils|netcommon)\.)?(?:nthhost|ipaddr)[ \t]*\([ \t]*"
                + _NUM + rb"[ \t]*\)"),
@@ -35,9 +37,9 @@ _INDEX_FORMS = (
 )
 # Terraform's cidrhost(cidrsubnet(prefix, newbits, netnum), hostnum): the subnet first
 # Terraform's cidrsubnet(prefix, newbits, netnum) alone: a network, `address` its `A.B.C.D/len`
-_SUBNET = re.compile(rb"(?<![\w.])cidrsubnet[ \t]*\([ \t]*" + _NET
+_SUBNET = re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))cidrsubnet[ \t]*\([ \t]*" + _NET
                      + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)")
-_SUBNET_HOST = re.compile(rb"(?<![\w.])cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _NET
+_SUBNET_HOST = re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))cidrhost[ \t]*\([ \t]*cidrsubnet[ \t]*\([ \t]*" + _NET
                           + rb"[ \t]*,[ \t]*(?P<bits>\d+)[ \t]*,[ \t]*(?P<netnum>\d+)[ \t]*\)[ \t]*,[ \t]*"
                           + _NUM + rb"[ \t]*\)")
 _ADD_FORMS = (

@@ -27,9 +27,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
+from renamer import computed_foreign
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-Value = Address | Network | tuple[Network, ...] | int
+Value = Address | Network | tuple[Address | Network, ...] | int
 
 # A quoted network literal, IPv4 or IPv6 (validated by ipaddress).
 _V4 = rb"\d{1,3}(?:\.\d{1,3}){3}/\d{1,2}"
@@ -37,31 +39,50 @@ _V6 = rb"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:\.\d{1,3}){0,3}/\d{1,3}"
 _QNET = rb"""(?P<q>['"])(?P<net>""" + _V4 + rb"|" + _V6 + rb""")(?P=q)"""
 _WS = rb"[ \t]*"
 # Terraform: the functions, a reference (`var.net`, `local.net`, `aws_vpc.main.cidr_block`)
-_TF_CALL = re.compile(rb"(?<![\w.])(?P<fn>cidrhost|cidrsubnets|cidrsubnet)" + _WS + rb"\(")
+# (CDK for Terraform calls Terraform's own functions from TypeScript or Python: `Fn.cidrhost(...)`,
+# the same meaning; t29-33, finding 18)
+_TF_CALL = re.compile(rb"(?:(?<=\bFn\.)|(?<![\w.]))(?P<fn>cidrhost|cidrsubnets|cidrsubnet)" + _WS + rb"\(")
 _TF_REF = re.compile(rb"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){1,2}(?![\w.(\[])")
-_TF_STRING = re.compile(rb'"(?P<net>' + _V4 + rb"|" + _V6 + rb')"')
+_TF_STRING = re.compile(rb"""(?P<q>["'])(?P<net>""" + _V4 + rb"|" + _V6 + rb")(?P=q)")
 # Ansible: a quoted literal or a Jinja variable, then filters
-_JINJA_BASE = re.compile(_QNET + rb"|\{\{-?" + _WS + rb"(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?="
+_JINJA_BASE = re.compile(_QNET + rb"|(?:\{\{-?|\()[ \t(]*(?P<ref>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?="
                          + _WS + rb"\|)")
 _FILTER = re.compile(_WS + rb"\|" + _WS + rb"(?:ansible\.(?:utils|netcommon)\.|ipaddr\.)?(?P<f>[A-Za-z_]\w*)"
                      rb"(?:" + _WS + rb"\((?P<args>[^()\n]*)\))?")
-_FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath")
+_FILTERS = (b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ipv4", b"ipv6", b"usable_range")
+# `(net | usable_range)['usable_ips'][-2]`, `.usable_ips[-2]`: the list holds every address (its
+# docs: 10.0.0.0 to 10.0.0.15 for a /28), so the index is the network's
+_USABLE_AT = re.compile(_WS + rb"\)?" + _WS + rb"(?:\[" + _WS + rb"""['"]usable_ips['"]""" + _WS + rb"\]|\."
+                        + _WS + rb"usable_ips)" + _WS + rb"\[" + _WS + rb"(?P<n>[-+]?\d+)" + _WS + rb"\]")
 # Python: ip_network("net") (any of its spellings), or a name the caller resolves
-_PY_CALL = (rb"(?<![\w.])(?:ipaddress" + _WS + rb"\." + _WS + rb")?(?:ip_network|IPv4Network|IPv6Network|"
-            rb"ip_interface|IPv4Interface|IPv6Interface)" + _WS + rb"\(" + _WS + _QNET + rb"[^()\n]*\)"
+# (netaddr's IPNetwork indexes as ipaddress does; a `u""` or `r""` literal is the same string: t29-33, 02)
+_PY_CALL = (rb"(?<![\w.])(?:(?:ipaddress|netaddr)" + _WS + rb"\." + _WS + rb")?(?:ip_network|IPv4Network|"
+            rb"IPv6Network|ip_interface|IPv4Interface|IPv6Interface|IPNetwork)" + _WS + rb"\(" + _WS
+            + rb"[uUrR]?" + _QNET + rb"[^()\n]*\)"
             rb"(?:" + _WS + rb"\." + _WS + rb"network(?![\w]))?")
 _PY_NAME = rb"(?<![\w.])(?P<ref>[A-Za-z_]\w*)"
 _PY_BASE = rb"(?:" + _PY_CALL + rb"|" + _PY_NAME + rb")"
-_INT = rb"(?P<n>[-+]?" + _WS + rb"\d+|[A-Za-z_][\w.]*(?:" + _WS + rb"[-+*]" + _WS + rb"[\w.]+)*)"
+_INT = (rb"(?P<n>[-+]?" + _WS + rb"\d+|len" + _WS + rb"\([^\]\n]{1,200}?\)" + _WS + rb"-" + _WS + rb"\d+|"
+        rb"[A-Za-z_][\w.]*(?:" + _WS + rb"[-+*]" + _WS + rb"[\w.]+)*)")
+# An address value then `- 1` / `+ 1` (`NET[-1] - 1`, `max(NET.hosts()) - 1`): a step of its own
+_PLUS = rb"(?:" + _WS + rb"(?P<sign>[-+])" + _WS + rb"(?P<k>\d+)(?![\w.\[(]))?"
+_SEQ = rb"(?<![\w.])(?:list|tuple|sorted)" + _WS + rb"\(" + _WS
+_HOSTS = rb"(?:hosts|iter_hosts)" + _WS + rb"\(" + _WS + rb"\)"
 _PY_FORMS = (
-    # NET[n]
-    (re.compile(_PY_BASE + _WS + rb"\[" + _WS + _INT + _WS + rb"\]"), "host"),
-    # NET.broadcast_address - n
-    (re.compile(_PY_BASE + _WS + rb"\." + _WS + rb"broadcast_address" + _WS + rb"-" + _WS
+    # NET[n], list(NET)[n], sorted(NET)[n] (t29-33, finding 02: and `- 1` after it)
+    (re.compile(_PY_BASE + _WS + rb"\[" + _WS + _INT + _WS + rb"\]" + _PLUS), "host"),
+    (re.compile(_SEQ + _PY_BASE + _WS + rb"\)" + _WS + rb"\[" + _WS + _INT + _WS + rb"\]" + _PLUS), "host"),
+    # NET.broadcast_address - n (netaddr: NET.broadcast - n)
+    (re.compile(_PY_BASE + _WS + rb"\." + _WS + rb"broadcast(?:_address)?" + _WS + rb"-" + _WS
                 + rb"(?P<n>\d+)(?![\w.])"), "before_end"),
-    # list(NET.hosts())[n]
-    (re.compile(rb"(?<![\w.])list" + _WS + rb"\(" + _WS + _PY_BASE + _WS + rb"\." + _WS + rb"hosts" + _WS
-                + rb"\(" + _WS + rb"\)" + _WS + rb"\)" + _WS + rb"\[" + _WS + _INT + _WS + rb"\]"), "hosts"),
+    # list(NET.hosts())[n], sorted(...)[n], tuple(...)[n] (netaddr: iter_hosts())
+    (re.compile(_SEQ + _PY_BASE + _WS + rb"\." + _WS + _HOSTS + _WS + rb"\)" + _WS + rb"\[" + _WS + _INT + _WS
+                + rb"\]" + _PLUS), "hosts"),
+    # max(NET.hosts()): the last host (t29-33, finding 02)
+    (re.compile(rb"(?<![\w.])max" + _WS + rb"\(" + _WS + _PY_BASE + _WS + rb"\." + _WS + _HOSTS + _WS + rb"\)"
+                + _PLUS), "last_host"),
+    # NET.supernet(...) (its length counts from the network's)
+    (re.compile(_PY_BASE + _WS + rb"\." + _WS + rb"supernet" + _WS + rb"\((?P<args>[^()\n]*)\)"), "supernet"),
     # list(NET.subnets(...))[k]
     (re.compile(rb"(?<![\w.])list" + _WS + rb"\(" + _WS + _PY_BASE + _WS + rb"\." + _WS + rb"subnets" + _WS
                 + rb"\((?P<args>[^()\n]*)\)" + _WS + rb"\)" + _WS + rb"\[" + _WS + _INT + _WS + rb"\]"),
@@ -73,7 +94,8 @@ _PY_FORMS = (
 # The words one of which stands in every file `chains` reads.
 # (Python's forms over a name read the file's own `NAME = ip_network(...)`: its words stand there.)
 LITERALS = (b"cidrhost", b"cidrsubnet", b"nthhost", b"ipaddr", b"ipsubnet", b"ipmath", b"ip_network",
-            b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface")
+            b"IPv4Network", b"IPv6Network", b"ip_interface", b"IPv4Interface", b"IPv6Interface", b"IPNetwork",
+            b"ipv4", b"ipv6", b"usable_range", *computed_foreign.WORDS)
 
 
 @dataclass(frozen=True)
@@ -98,6 +120,7 @@ class Chain:
     base_end: int
     literal: bool
     steps: tuple[Step, ...]
+    where: str = ""  # a literal bound to a name elsewhere in the file (computed_foreign): where
 
 
 def might_hold(data: bytes) -> bool:
@@ -107,7 +130,7 @@ def might_hold(data: bytes) -> bool:
 def chains(data: bytes) -> Iterator[Chain]:
     """Every expression of `data` computing from a network by a step `judge` reads, outermost
     first, by start."""
-    found = [*_terraform(data), *_jinja(data), *_python(data)]
+    found = [*_terraform(data), *_jinja(data), *_python(data), *_foreign(data)]
     taken: list[Chain] = []
     for c in sorted(found, key=lambda c: (c.start, -c.end)):
         if taken and c.start < taken[-1].end:
@@ -116,10 +139,25 @@ def chains(data: bytes) -> Iterator[Chain]:
     yield from taken
 
 
+# An index counting back from the network's size: `NET.num_addresses - 2`, `len(list(NET)) - 2`,
+# netaddr's `NET.size - 2` (t29-33, finding 02): the same as -2.
+_FROM_SIZE = re.compile(r"(?:[A-Za-z_][\w.]*\.(?:num_addresses|size)|len\(.*\))-(\d+)")
+
+
+def _foreign(data: bytes) -> Iterator[Chain]:
+    """Go, JavaScript/TypeScript and Ruby (computed_foreign.py; t29-33, finding 18)."""
+    for start, end, net, bstart, bend, where, steps in computed_foreign.chains(data):
+        yield Chain(start, end, data[start:end].decode("utf-8", "replace"), net, bstart, bend, True,
+                    tuple(Step(op, args, said) for op, args, said in steps), where)
+
+
 def _number(text: bytes) -> tuple[int | None, str]:
     said = re.sub(rb"\s+", b" ", text.strip()).decode("utf-8", "replace")
     plain = said.replace(" ", "").strip("'\"")
-    return (int(plain), said) if re.fullmatch(r"[-+]?\d+", plain) else (None, said)
+    if re.fullmatch(r"[-+]?\d+", plain):
+        return int(plain), said
+    back = _FROM_SIZE.fullmatch(plain)
+    return (-int(back.group(1)), said) if back is not None else (None, said)
 
 
 _SPECIAL = re.compile(rb'[()\[\]{},"\n]')
@@ -222,6 +260,14 @@ def _jinja(data: bytes) -> Iterator[Chain]:
             f = _FILTER.match(data, pos)
             if f is None:
                 break
+            if f.group("f") == b"usable_range" and f.group("args") is None:
+                # ansible.utils' usable_range: every address of the network, by index (t29-33, 02)
+                at = _USABLE_AT.match(data, f.end())
+                if at is not None:
+                    number, said = _number(at.group("n"))
+                    steps.append(Step("host", (number,), (said,)))
+                    pos = at.end()
+                break
             step = _filter_step(f.group("f"), f.group("args"))
             if step is None:
                 break
@@ -242,9 +288,11 @@ def _jinja(data: bytes) -> Iterator[Chain]:
 
 def _filter_step(name: bytes, args: bytes | None) -> Step | None:
     parts = [a for a in (args or b"").split(b",")] if args and args.strip() else []
+    if name in (b"ipv4", b"ipv6"):  # ipaddr's aliases for one family (t29-33, finding 02)
+        name = b"ipaddr"
     if name in (b"nthhost", b"ipaddr") and len(parts) == 1:
         query = parts[0].strip().strip(b"'\"")
-        if name == b"ipaddr" and query in (b"last_usable", b"first_usable", b"broadcast"):
+        if name == b"ipaddr" and query in (b"last_usable", b"first_usable", b"broadcast", b"range_usable"):
             return Step(query.decode(), ())
         number, said = _number(parts[0])
         if number is None and (name == b"ipaddr" or re.search(rb"['\"]", parts[0])):
@@ -269,23 +317,33 @@ def _python(data: bytes) -> Iterator[Chain]:
                 base, bstart, bend, literal = m.group("net").decode(), m.start("net"), m.end("net"), True
             else:
                 ref = m.group("ref").decode()
-                if ref in ("list", "self", "cls") or ref[0].isdigit():
+                if ref in ("list", "tuple", "sorted", "max", "self", "cls") or ref[0].isdigit():
                     continue
                 base, bstart, bend, literal = ref, m.start("ref"), m.end("ref"), False
-            if op == "subnets_all" or op == "subnets_at":
+            if op == "supernet":
+                spec = _subnet_spec(m.group("args"))
+                if spec is None:
+                    continue
+                steps: tuple[Step, ...] = (Step("supernet", spec),)
+            elif op == "subnets_all" or op == "subnets_at":
                 spec = _subnet_spec(m.group("args"))
                 if spec is None:
                     continue
                 if op == "subnets_all":
-                    step = Step("subnets_all", spec)
+                    steps = (Step("subnets_all", spec),)
                 else:
                     number, said = _number(m.group("n"))
-                    step = Step("subnets_at", (*spec, number), ("", "", said))
+                    steps = (Step("subnets_at", (*spec, number), ("", "", said)),)
+            elif op == "last_host":
+                steps = (Step("hosts", (-1,), ("-1",)),)
             else:
                 number, said = _number(m.group("n"))
-                step = Step(op, (number,), (said,))
+                steps = (Step(op, (number,), (said,)),)
+            if "sign" in form.groupindex and m.group("sign") is not None:
+                k = int(m.group("k"))
+                steps = (*steps, Step("plus", (k if m.group("sign") == b"+" else -k,)))
             yield Chain(m.start(), m.end(), m.group().decode("utf-8", "replace"), base, bstart, bend, literal,
-                        (step,))
+                        steps)
 
 
 def _subnet_spec(args: bytes) -> tuple[int, int] | None:
@@ -366,6 +424,30 @@ def _apply(step: Step, value: Value) -> Value:
         return _index(net, -1)
     if step.op == "subnet":
         return _subnet(net, args[0], args[1])
+    if step.op == "next_block":  # netmask's next(n): the block n sizes on
+        base = int(net.network_address) + args[0] * net.num_addresses
+        if not 0 <= base < 2 ** net.max_prefixlen:
+            raise NoValue
+        return ipaddress.ip_network((base, net.prefixlen)) if net.version == 4 else ipaddress.IPv6Network(
+            (base, net.prefixlen))
+    if step.op == "next_subnet":  # go-cidr's NextSubnet(n, len): the /len after the one holding n's end
+        length = args[0]
+        if not 0 <= length <= net.max_prefixlen:
+            raise NoValue
+        size = 2 ** (net.max_prefixlen - length)
+        base = int(net.broadcast_address) // size * size + size
+        if base >= 2 ** net.max_prefixlen:
+            raise NoValue
+        return (ipaddress.ip_network((base, length)) if net.version == 4
+                else ipaddress.IPv6Network((base, length)))
+    if step.op == "supernet":  # Python's supernet(): prefixlen_diff=1 by default, or new_prefix=
+        length = args[1] if args[0] == 1 else net.prefixlen - args[1]
+        if not 0 <= length <= net.prefixlen:
+            raise NoValue
+        return net.supernet(new_prefix=length)
+    if step.op == "range_usable":  # Ansible's ipaddr('range_usable'): first to last usable
+        return (_index(net, 1) if net.num_addresses > 2 else _index(net, 0),
+                _index(net, -2) if net.num_addresses > 2 else _index(net, -1))
     if step.op == "subnets":  # Terraform's cidrsubnets: consecutive, each aligned to its own size
         out: list[Network] = []
         current = int(net.network_address)
@@ -418,6 +500,9 @@ class Verdict:
 
 
 def show(value: Value) -> str:
+    if isinstance(value, tuple) and len(value) == 2 and all(
+            isinstance(v, (ipaddress.IPv4Address, ipaddress.IPv6Address)) for v in value):
+        return f"{value[0]}-{value[1]}"  # a range (Ansible's range_usable)
     if isinstance(value, tuple):
         return "[" + ", ".join(str(v) for v in value) + "]"
     return str(value)
@@ -430,7 +515,8 @@ def place(value: Value, old: Network, new: Network) -> Value | None:
         placed = [place(v, old, new) for v in value]
         if any(p is None for p in placed):
             return None
-        return tuple(p for p in placed if isinstance(p, (ipaddress.IPv4Network, ipaddress.IPv6Network)))
+        return tuple(p for p in placed if isinstance(p, (ipaddress.IPv4Network, ipaddress.IPv6Network,
+                                                         ipaddress.IPv4Address, ipaddress.IPv6Address)))
     if isinstance(value, int):
         return value
     if isinstance(value, (ipaddress.IPv4Address, ipaddress.IPv6Address)):
@@ -470,6 +556,12 @@ def _probes(step: Step) -> list[tuple[int, ...]]:
 def judge(steps: tuple[Step, ...], old: Network, new: Network) -> Verdict | None:
     """What rewriting the base network from `old` to `new` does to the expression's value: None
     where it follows (or has no value at the old length), else a Verdict."""
+    opaque = next((s for s in steps if s.op == computed_foreign.OPAQUE), None)
+    if opaque is not None:  # a member renamer does not compute (computed_foreign.py)
+        called = opaque.said[0] if opaque.said else "a call"
+        return Verdict(CHANGES, "", "", "", f"it reads {called}, whose value renamer does not compute: it "
+                                            f"may depend on the network's length, {old.prefixlen} before "
+                                            f"and {new.prefixlen} after")
     unknown = [s for step in steps for a, s in _said(step)
                if a is None]
     variants = [steps]
@@ -517,9 +609,9 @@ def _shown_probe(variant: tuple[Step, ...], steps: tuple[Step, ...]) -> str:
 
 def _because(steps: tuple[Step, ...]) -> str:
     ops = {s.op for s in steps}
-    if ops & {"subnet", "subnets", "subnets_at", "subnets_all"}:
+    if ops & {"subnet", "subnets", "subnets_at", "subnets_all", "supernet", "next_block", "next_subnet"}:
         return "its new bits count from the network's length"
-    if ops & {"last_usable", "before_end"} or any(_negative(s) for s in steps):
+    if ops & {"last_usable", "before_end", "range_usable"} or any(_negative(s) for s in steps):
         return "it counts from the network's end"
     return "it depends on the network's length"
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from renamer import forms, prefix_spellings
+from renamer import forms, new_host_lengths, prefix_spellings
 from renamer.names import IPAddress, IPNetwork
 
 # The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
@@ -512,6 +512,10 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         hit = _decide(data, start, end, x.group(1).decode(), found, resized, _numbered(length))
         if hit is not None:
             out.append(hit)
+    taken = {h.start for h in out}
+    for at, start, end, text, why in new_host_lengths.slashed(data, [(m.old, m.new) for m in resized]):
+        if start not in taken and is_length(data, at, end):  # t29-33, finding 20
+            out.append(LengthHit(start, end, text, text, MASK, why))
     return sorted(out, key=lambda h: h.start)
 
 
@@ -632,8 +636,10 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                              f"({', '.join(t for _, t in before)}), and its syntax does not say whose it is")
     if owner is not None:
         move = _move_of(owner, moves)
-        new = new_of(move) if move is not None else None
-        if new is None or move is None:
+        if move is None:  # the new network's host with the old length (t29-33, finding 20)
+            return _new_host_old_length(start, end, text, owner, moves, new_of)
+        new = new_of(move)
+        if new is None:
             return None
         return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
                          f"{move.old}, which becomes {move.new}")
@@ -688,6 +694,19 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                          f"{text} spells the old length of a network this file names, but no address on "
                          f"its line, nor an address key of its stanza, ties it to that network{becomes}")
     return None
+
+
+def _new_host_old_length(start: int, end: int, text: str, owner: str, moves: tuple[PrefixMove, ...],
+                         new_of: Callable[[PrefixMove], str | None]) -> LengthHit | None:
+    """`ip address 10.0.60.1 255.255.255.0` after `10.0.48.0/24: 10.0.60.0/22`: a `mask` residual
+    where `owner` is a host of a move's new network and `text` spells that move's old length."""
+    move = _new_move_of(owner, moves)
+    if move is None or new_of(move) is None:
+        return None
+    found = new_host_lengths.new_host(owner, move.old.prefixlen, [(move.old, move.new)])
+    if found is None:
+        return None
+    return LengthHit(start, end, text, text, MASK, new_host_lengths.note(owner, text, found))
 
 
 def _paired(data: bytes, line_start: int, found: _Found) -> str | None:

@@ -40,9 +40,19 @@ REASON = "composed-address"
 
 _LITERAL = re.compile(r"""["']?([0-9A-Fa-f:.]+/\d{1,3})["']?""")
 _PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
-                         rb"(?:ipaddress[ \t]*\.[ \t]*)?"
-                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface)"
-                         rb"""[ \t]*\([ \t]*(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
+                         rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
+                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
+                         rb"IPNetwork)"
+                         rb"""[ \t]*\([ \t]*[uUrR]?(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
+
+
+# `NET = ip_network(LAN)` where the file says `LAN = "192.168.40.0/24"` (t29-33, finding 02's class)
+_PY_NETWORK_OF = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
+                            rb"(?:(?:ipaddress|netaddr)[ \t]*\.[ \t]*)?"
+                            rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface|"
+                            rb"IPNetwork)[ \t]*\([ \t]*(?P<ref>[A-Za-z_]\w*)[ \t]*[,)]", re.M)
+_PY_STRING = re.compile(rb"""^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*[uUrR]?(?P<q>['"])"""
+                        rb"""(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)[ \t]*(?:#[^\n]*)?$""", re.M)
 
 
 def _network(text: str) -> Network | None:
@@ -71,6 +81,11 @@ class Resolver:
                 self._python = {m.group("name").decode(): (m.group("net").decode(),
                                                            self._data.count(b"\n", 0, m.start()) + 1)
                                 for m in _PY_NETWORK.finditer(self._data)}
+                strings = {m.group("name"): m.group("net").decode() for m in _PY_STRING.finditer(self._data)}
+                for m in _PY_NETWORK_OF.finditer(self._data):
+                    if m.group("ref") in strings and m.group("name").decode() not in self._python:
+                        self._python[m.group("name").decode()] = (
+                            strings[m.group("ref")], self._data.count(b"\n", 0, m.start()) + 1)
             found = self._python.get(ref)
             return (found[0], f"`{ref}` at {self._rel}:{found[1]}") if found else None
         if not self._rel.endswith(".tf") or depth <= 0:
@@ -139,7 +154,7 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     added: list[Match] = []
     for chain in computed_lengths.chains(data):
         if chain.literal:
-            base, where = chain.base, ""
+            base, where = chain.base, chain.where
         else:
             resolved = resolve(chain.base)
             if resolved is None:

@@ -27,10 +27,12 @@ from renamer.names import IPAddress
 from renamer.prefix_spellings import Length
 
 # The digits end as a length does: no digit, letter, `_` or `.digit` after them (a real `/` may
-# follow an encoded slash's segment; after `\/` an escaped `\/` or a `/` makes it a path).
-_ESCAPED = re.compile(rb"\\/([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?!\\/|/)")
+# follow an encoded slash's segment; or sed's delimiter after `\/`; an escaped `\/` after it makes it a path).
+_ESCAPED = re.compile(rb"\\/([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?!\\/)")
 _ENCODED = re.compile(rb"(%2[Ff])([0-9]{1,3})(?![0-9A-Za-z_])(?!\.[0-9A-Za-z])(?!%2[Ff])")
 _SEGMENT = re.compile(rb"/([0-9]{1,3})(?=/|[\"'?#\s]|\Z)")
+# A URL's host in the same dress (`http:\/\/10.0.48.3\/29`, `http%3A%2F%2F10.0.48.3%2F29`): its path.
+_HOST = re.compile(rb"(?i)(?:\\/\\/|%2F%2F)\Z")
 # The path segment before the address that makes the next one its length (phpIPAM's REST API).
 _CIDR_SEGMENT = re.compile(rb"(?i)/(?:cidr|search)/\Z")
 # `-24`, `_24` ending as a length does (not `-24-x`, `_24.5`).
@@ -41,6 +43,8 @@ _ID_HEAD = re.compile(rb"[A-Za-z][A-Za-z0-9_]*-\Z")
 
 def dressed_length(data: bytes, start: int, end: int, address: IPAddress) -> Length | None:
     """The length in another dress after the address at [start, end), or None."""
+    if _HOST.search(data, max(0, start - 6), start) is not None:
+        return None
     escaped = _ESCAPED.match(data, end)
     if escaped is not None:
         return Length(escaped.end(), "\\/", int(escaped.group(1)))

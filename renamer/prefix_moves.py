@@ -302,6 +302,7 @@ _NAMED_LENGTH_KEY = re.compile(
     # the word first, its own name's separator or camel case behind it: a scan for the word, not
     # for every name (a name-first pattern cost twice length_hits on a homelab repo)
     rb"(?:(?<=[A-Za-z0-9][_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:" + _WORDS + rb")"
+    rb"(?i:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"  # `LAN_PREFIX6` (t29-33, finding 17)
     rb"[\"']?[ \t]*" + _SEP + rb"[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
 # One of these stands in every key _NAMED_LENGTH_KEY reads (a byte search before the regex's scan).
 _WORD_TAILS = (b"idr", b"IDR", b"ask", b"ASK", b"efix", b"EFIX", *length_keys.TAIL_NEEDLES)
@@ -311,7 +312,8 @@ _KEY_NAME = re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]
 # tail, `lab_bits`, `LAN_LEN`, pairs by the name only)
 _NAMED = re.compile(rb"(.*?[A-Za-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|" + length_keys.WEAK
                     + rb"|wildcard|"
-                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))")
+                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))"
+                    rb"(?i:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?")
 # A gateway word just before an address: no mask on its line is its network's (`route add -net
 # 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
 _GATEWAY = re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
@@ -678,7 +680,7 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     # a length owns the addresses of its family on its line (`"prefix6": 64` the IPv6 one of a flow
     # mapping that holds `"ip"` and `"ip6"`: t29-33, finding 17), where its key or value says one
     family = prefix_spellings.length_family(data[line_start:start], text)
-    if on_line and family is not None:
+    if len(on_line) > 1:
         kin = set(prefix_spellings.owners_of_family(
             family, [(t, prefix_spellings.key_family(data[line_start:s])) for s, _, t in on_line]))
         on_line = [q for q in on_line if q[2] in kin] or on_line
@@ -703,7 +705,7 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
                          f"{move.old}, which becomes {move.new}")
     key = data[line_start:start]
-    paired = _paired(data, line_start, found)
+    paired = _paired(data, line_start, found, text)
     if paired is not None:  # `lan_cidr: 24` beside `lan_network: 10.9.0.0`: the key of its name
         move = _move_of(paired, moves)
         new = new_of(move) if move is not None else None
@@ -755,7 +757,7 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     return None
 
 
-def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
+def _paired(data: bytes, line_start: int, found: _Found, text: str = "") -> str | None:
     """The address of the key that shares the name of the length or mask key on the line at
     `line_start` (`lan_cidr` and `lan_network`, `ipv4_netmask` and `ipv4_address`) in its stanza,
     where exactly one does and holds one address; else None."""
@@ -779,8 +781,14 @@ def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
         parts = _NAMED.fullmatch(other.group(1)) if other is not None else None
         if parts is None or parts.group(1).lower() != own or not _ADDRESS_WORD.fullmatch(parts.group(2)):
             continue
-        addresses += [t for _, _, t in found.within(s, e)]
-    return addresses[0] if len(addresses) == 1 else None
+        assert other is not None
+        addresses += [(t, prefix_spellings.key_family(other.group(1))) for _, _, t in found.within(s, e)]
+    # `LAN_PREFIX6` is `LAN_ADDRESS6`'s, `LAN_PREFIX` `LAN_ADDRESS`'s where both stand (finding 17)
+    assert key is not None
+    family = prefix_spellings.length_family(key.group(1), text) if text else None
+    kin = (prefix_spellings.owners_of_family(family, addresses) if len(addresses) > 1
+           else [t for t, _ in addresses])
+    return kin[0] if len(kin) == 1 else None
 
 
 _PAIRED_LINES = 2000  # a file longer than this is a dump: a key's pair is looked for in its stanza only

@@ -549,7 +549,8 @@ def _decide_weak(data: bytes, key_start: int, start: int, end: int, found: _Foun
     stanza = found.stanzas.around(start)
     if own:
         pattern = length_keys.address_key(own)
-        spans = dict.fromkeys([(line_start, line_end), *(stanza[0] if stanza is not None else [])])
+        near = stanza[0] if stanza is not None else _same_indent(found.stanzas, line_start)
+        spans = dict.fromkeys([(line_start, line_end), *near])
         named = [t for s, e in spans for k in pattern.finditer(data, s, e)
                  for ts, _, t in found.within(k.end(), e) if ts == k.end()]
         why = "the address key of the same name"
@@ -755,6 +756,15 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
                          f"{text} spells the old length of a network this file names, but no address on "
                          f"its line, nor an address key of its stanza, ties it to that network{becomes}")
     return None
+
+
+def _same_indent(stanzas: _Stanzas, line_start: int) -> list[tuple[int, int]]:
+    """The lines at the indentation of the line at `line_start`, in a file of no more than
+    _PAIRED_LINES lines (a long run, no stanza: `locals {` of many values, group_vars)."""
+    if len(stanzas.starts) > _PAIRED_LINES:
+        return []
+    indent = stanzas._line(bisect.bisect_right(stanzas.starts, line_start) - 1)[0]
+    return [stanzas.span(i) for i in range(len(stanzas.starts)) if stanzas._line(i)[0] == indent]
 
 
 def _paired(data: bytes, line_start: int, found: _Found, text: str = "") -> str | None:

@@ -74,3 +74,10 @@ def test_a_flow_line_length_owns_its_family() -> None:
     assert _hits(text, MOVE, V6) == [("24", "22", None), ("48", "56", None)]
     assert _hits("LAN_ADDRESS=10.0.48.1\nLAN_ADDRESS6=2001:db8:a::1\nLAN_PREFIX6=48\n", MOVE, V6) == [
         ("48", "56", None)]
+
+
+def test_a_weak_key_in_a_long_block_pairs_by_its_indentation() -> None:
+    """A `locals {` of more lines than a stanza holds: the key of the same own name at its indentation."""
+    others = "".join(f'  v{i}_network = "192.0.2.{i}"\n  v{i}_bits = 24\n' for i in range(30))
+    text = f'locals {{\n{others}  lab_network = "10.0.48.0"\n  lab_bits    = 24\n}}\n'
+    assert _hits(text, MOVE) == [("24", "22", None)]

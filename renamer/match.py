@@ -41,6 +41,7 @@ from renamer import (
     nat_maps,
     number_addresses,
     own_storage,
+    prefix_dress,
     prefix_lists,
     prefix_moves,
     prefix_pools,
@@ -1267,6 +1268,8 @@ class Matcher:
             prefix = prefix_spellings.bare_length(data, m.start, m.end)
         if prefix is not None and move.resized and not prefix_moves.is_length(data, m.start, prefix.end):
             prefix = None  # a URL's path (`http://10.0.48.3/29`), a word (`/24hours`): no length
+        if prefix is None and move.resized:  # `\\/24`, `%2F24`, `/cidr/A/24/`, `lab-A-24` (t29-33, 03, 15)
+            prefix = prefix_dress.dressed_length(data, m.start, m.end, address)
         shift = prefix_spellings.mapped_shift(data, m.start) if move.old.version == 4 else 0
         length = prefix.value - shift if prefix is not None else None
         if length is not None and length <= 0:  # `::ffff:10.0.48.0/64`: no length of the IPv4 network

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from renamer import forms, new_host_lengths, prefix_spellings
+from renamer import forms, length_keys, new_host_lengths, prefix_spellings
 from renamer.names import IPAddress, IPNetwork
 
 # The word on an address's line that makes it a broadcast address (`broadcast 10.0.48.7`,
@@ -171,7 +171,8 @@ _MASK_AFTER = re.compile(rb"(?:[ \t]+(?:(?i:netmask|mask)[ \t]+)?|/)"
 _HEX_MASK = re.compile(rb"(?<![0-9A-Za-z_])0[xX]([0-9A-Fa-f]{8})(?![0-9A-Za-z_])")
 
 
-_MASK_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*[:=][ \t]*[\"']?")
+_MASK_KEY_LINE = re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?[A-Za-z_-]*(?i:mask)[\"']?[ \t]*(?:=>|[:=])"
+                            rb"[ \t]*[\"']?")
 
 
 def masked_length(data: bytes, end: int) -> int | None:
@@ -270,16 +271,22 @@ _QUAD = re.compile(rb"(?<![A-Za-z0-9.])(?:[0-9]{1,3}\.){3}[0-9]{1,3}(?![0-9])(?!
 # A key whose number is a prefix length (`prefix: 29`, `PrefixLength=29`, `"cidr": "29"`, `netmask 29`).
 # A family tag after the word names an IPv6 or IPv4 length (`prefix6: 64`, `netmask4`), never a length
 # of its digit (t26-33, finding 15: `prefix6: 64` was read as /6).
-_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:prefix|prefix[_-]?len(?:gth)?|cidr|netmask|mask|"
-                         rb"mask[_-]?len(?:gth)?|subnet[_-]?mask)(?:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"
-                         rb"[\"']?[ \t]*[:=]?[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
+# A length word with a tail (`mask_bits`, `cidr_len`, `netmask_bits`, `prefixlen`, `cidr_suffix`, `netbits`,
+# `subnet_bits`) and `plen` are length keys too, and `=>` (Puppet, PHP, Perl, Ruby) assigns as `:` and `=`
+# do (t29-33, findings 04, 13, 22: the address moved, the length stayed, no residual).
+_SEP = length_keys.SEP
+_LENGTH_KEY = re.compile(rb"(?i)(?<![A-Za-z0-9_])[\"']?(?:" + length_keys.COMPOUND
+                         + rb"|prefix|cidr|netmask|mask|plen|subnet[_-]?mask)"
+                         rb"(?:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"
+                         rb"[\"']?[ \t]*" + _SEP + rb"?[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
 # The same as an XML element (pfSense and OPNsense's config.xml: `<subnet>29</subnet>` beside
 # `<ipaddr>10.0.48.1</ipaddr>`, `<subnetv6>64</subnetv6>`; f25 breaker, finding 1: never read, the
 # length stayed 29 under a move to a /28, verify OK).
-_XML_LENGTH_KEY = re.compile(rb"(?i)<(?:subnet(?:v6)?|prefix(?:[_-]?len(?:gth)?)?|prefixlength|cidr|netmask|"
+_XML_LENGTH_KEY = re.compile(rb"(?i)<(?:(?:" + length_keys.COMPOUND + rb"|plen)(?:[_-]?v6)?|"
+                             rb"subnet(?:v6)?|prefix(?:[_-]?len(?:gth)?)?|prefixlength|cidr|netmask|"
                              rb"mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)>[ \t]*([0-9]{1,3})[ \t]*</")
 # A key whose value is an address of the stanza's network (not a gateway's, a resolver's).
-_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
+_ADDRESS_KEY = re.compile(rb"(?im)^[ \t]*(?:-[ \t]+)?:?[\"']?(?:ip|ipv4|ipv6|ipaddr|ip[_-]?address"
                           rb"|address(?:es)?|addr|network|net|subnet|cidr|prefix)(?:[_-]?(?:v6|v4|6|4))?[\"']?"
                           rb"(?:[ \t]*[:=]|[ \t]+[0-9])"
                           # OpenWrt's UCI: `option ipaddr '10.9.0.1'`, a route's `option target '10.5.0.0'`
@@ -290,18 +297,23 @@ _MASK_KEY = re.compile(rb"(?i)mask|wildcard")
 # A key whose name ends in a length word after a name of its own (`lan_cidr: 24`, `ipv4_netmask =
 # 24`, `vlanPrefixLength: 24`; break-it round 20p, finding 6): its number is a length too, tied to
 # its network by the address key of the same name (`lan_network`, `ipv4_address`), else a residual.
-_WORDS = rb"(?:prefix(?:[_-]?len(?:gth)?)?|cidr|netmask|mask(?:[_-]?len(?:gth)?)?|subnet[_-]?mask)"
+_WORDS = rb"(?:" + length_keys.COMPOUND + rb"|prefix|cidr|netmask|mask|subnet[_-]?mask)"
 _NAMED_LENGTH_KEY = re.compile(
     # the word first, its own name's separator or camel case behind it: a scan for the word, not
     # for every name (a name-first pattern cost twice length_hits on a homelab repo)
     rb"(?:(?<=[A-Za-z0-9][_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:" + _WORDS + rb")"
-    rb"[\"']?[ \t]*[:=][ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
+    rb"(?i:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?(?![0-9])"  # `LAN_PREFIX6` (t29-33, finding 17)
+    rb"[\"']?[ \t]*" + _SEP + rb"[ \t]*[\"']?([0-9]{1,3})(?![0-9.A-Za-z_])")
 # One of these stands in every key _NAMED_LENGTH_KEY reads (a byte search before the regex's scan).
-_WORD_TAILS = (b"idr", b"IDR", b"ask", b"ASK", b"efix", b"EFIX")
+_WORD_TAILS = (b"idr", b"IDR", b"ask", b"ASK", b"efix", b"EFIX", *length_keys.TAIL_NEEDLES)
 # A key's name at its line's start, and the same name's parts: its own and its length or address word.
-_KEY_NAME = re.compile(rb"[ \t]*(?:-[ \t]+)?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*[:=]")
-_NAMED = re.compile(rb"(.*?[a-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|wildcard|"
-                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))")
+_KEY_NAME = re.compile(rb"[ \t]*(?:-[ \t]+)?:?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*[:=]")
+# (its own name in any case: `LAN_PREFIX` beside `LAN_NETWORK` in an .env, t29-33 finding 17; a weak
+# tail, `lab_bits`, `LAN_LEN`, pairs by the name only)
+_NAMED = re.compile(rb"(.*?[A-Za-z0-9])(?:[_.-]|(?=[A-Z]))((?i:" + _WORDS + rb"|" + length_keys.WEAK
+                    + rb"|wildcard|"
+                    rb"ip|ipv4|ipv6|ipaddr|ip[_-]?address|address(?:es)?|addr|network|net|subnet))"
+                    rb"(?i:[_-]?(?:ipv6|ipv4|v6|v4|6|4))?")
 # A gateway word just before an address: no mask on its line is its network's (`route add -net
 # 10.5.0.0 gw 10.9.0.1 netmask 255.255.255.0` is 10.5.0.0's).
 _GATEWAY = re.compile(rb"(?i)(?<![A-Za-z0-9_-])(?:gw|via|gateway|next-?hop|nexthop)[ \t]*[:=]?[ \t]*\Z")
@@ -512,11 +524,60 @@ def length_hits(data: bytes, moves: list[PrefixMove]) -> list[LengthHit]:
         hit = _decide(data, start, end, x.group(1).decode(), found, resized, _numbered(length))
         if hit is not None:
             out.append(hit)
+    weak = length_keys.WEAK_KEY.finditer(data) if any(w in data for w in length_keys.TAIL_NEEDLES) else ()
+    for x in weak:  # `lab_bits = 24` beside `lab_network`, `LEN=24` beside `NET=` (t29-33, finding 13)
+        length = int(x.group(1))
+        if not any(m.old.prefixlen == length for m in resized) or x.start(1) in seen:
+            continue
+        seen.add(x.start(1))
+        hit = _decide_weak(data, x.start(), x.start(1), x.end(1), found, resized)
+        if hit is not None:
+            out.append(hit)
     taken = {h.start for h in out}
     for at, start, end, text, why in new_host_lengths.slashed(data, [(m.old, m.new) for m in resized]):
         if start not in taken and is_length(data, at, end):  # t29-33, finding 20
             out.append(LengthHit(start, end, text, text, MASK, why))
     return sorted(out, key=lambda h: h.start)
+
+
+def _decide_weak(data: bytes, key_start: int, start: int, end: int, found: _Found,
+                 moves: tuple[PrefixMove, ...]) -> LengthHit | None:
+    """A length under a weak key (`lab_bits`, `LAN_LEN`, `LEN`: length_keys.py): the length of the
+    address under the key of the same own name on its line or in its stanza (`lab_network`,
+    `LAN_NET`), where that is one address; a key with no own name, of its stanza's address keys'
+    network where they name one moved network only. Never a residual: such a name may count
+    anything."""
+    text = data[start:end].decode("ascii")
+    own = length_keys.own_name(data, key_start)
+    line_start, line_end = _line_span(data, start)
+    stanza = found.stanzas.around(start)
+    if own:
+        pattern = length_keys.address_key(own)
+        near = stanza[0] if stanza is not None else _same_indent(found.stanzas, line_start)
+        spans = dict.fromkeys([(line_start, line_end), *near])
+        named = [t for s, e in spans for k in pattern.finditer(data, s, e)
+                 for ts, _, t in found.within(k.end(), e) if ts == k.end()]
+        why = "the address key of the same name"
+    elif stanza is not None:
+        lines = [span for span in stanza[0] if _ADDRESS_KEY.match(data, span[0])]
+        lines += [stanza[1]] if stanza[1] is not None else []
+        family = prefix_spellings.length_family(data[line_start:start], text)
+        keyed = [(t, prefix_spellings.key_family(data[s:ts]))
+                 for s, e in lines for ts, _, t in found.within(s, e)]
+        named = prefix_spellings.owners_of_family(family, keyed)
+        why = "its stanza's address keys"
+    else:
+        return None
+    owners = {_move_of(t, moves) for t in named}
+    if not named or len(owners) != 1 or None in owners:
+        return None
+    move = owners.pop()
+    assert move is not None
+    new = _numbered(int(text))(move)
+    if new is None:
+        return None
+    return LengthHit(start, end, text, new, note=f"the length of {named[0]}'s network, {move.old}, which "
+                     f"becomes {move.new} ({why})")
 
 
 @dataclass(frozen=True)
@@ -621,6 +682,13 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
     stanza's address keys say; else a residual where the file names a move of this length."""
     line_start, line_end = _line_span(data, start)
     on_line = [(s, e, t) for s, e, t in found.within(line_start, line_end) if (s, e) != (start, end)]
+    # a length owns the addresses of its family on its line (`"prefix6": 64` the IPv6 one of a flow
+    # mapping that holds `"ip"` and `"ip6"`: t29-33, finding 17), where its key or value says one
+    family = prefix_spellings.length_family(data[line_start:start], text)
+    if len(on_line) > 1:
+        kin = set(prefix_spellings.owners_of_family(
+            family, [(t, prefix_spellings.key_family(data[line_start:s])) for s, _, t in on_line]))
+        on_line = [q for q in on_line if q[2] in kin] or on_line
     before = [(e, t) for s, e, t in on_line if s < start and not _GATEWAY.search(data, line_start, s)]
     after = [t for s, _, t in on_line if s > start]
     owner: str | None = before[-1][1] if before else (after[0] if after else None)
@@ -644,7 +712,7 @@ def _decide(data: bytes, start: int, end: int, text: str, found: _Found, moves: 
         return LengthHit(start, end, text, new, note=f"the length of {owner}'s network on its line, "
                          f"{move.old}, which becomes {move.new}")
     key = data[line_start:start]
-    paired = _paired(data, line_start, found)
+    paired = _paired(data, line_start, found, text)
     if paired is not None:  # `lan_cidr: 24` beside `lan_network: 10.9.0.0`: the key of its name
         move = _move_of(paired, moves)
         new = new_of(move) if move is not None else None
@@ -709,7 +777,16 @@ def _new_host_old_length(start: int, end: int, text: str, owner: str, moves: tup
     return LengthHit(start, end, text, text, MASK, new_host_lengths.note(owner, text, found))
 
 
-def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
+def _same_indent(stanzas: _Stanzas, line_start: int) -> list[tuple[int, int]]:
+    """The lines at the indentation of the line at `line_start`, in a file of no more than
+    _PAIRED_LINES lines (a long run, no stanza: `locals {` of many values, group_vars)."""
+    if len(stanzas.starts) > _PAIRED_LINES:
+        return []
+    indent = stanzas._line(bisect.bisect_right(stanzas.starts, line_start) - 1)[0]
+    return [stanzas.span(i) for i in range(len(stanzas.starts)) if stanzas._line(i)[0] == indent]
+
+
+def _paired(data: bytes, line_start: int, found: _Found, text: str = "") -> str | None:
     """The address of the key that shares the name of the length or mask key on the line at
     `line_start` (`lan_cidr` and `lan_network`, `ipv4_netmask` and `ipv4_address`) in its stanza,
     where exactly one does and holds one address; else None."""
@@ -733,8 +810,14 @@ def _paired(data: bytes, line_start: int, found: _Found) -> str | None:
         parts = _NAMED.fullmatch(other.group(1)) if other is not None else None
         if parts is None or parts.group(1).lower() != own or not _ADDRESS_WORD.fullmatch(parts.group(2)):
             continue
-        addresses += [t for _, _, t in found.within(s, e)]
-    return addresses[0] if len(addresses) == 1 else None
+        assert other is not None
+        addresses += [(t, prefix_spellings.key_family(other.group(1))) for _, _, t in found.within(s, e)]
+    # `LAN_PREFIX6` is `LAN_ADDRESS6`'s, `LAN_PREFIX` `LAN_ADDRESS`'s where both stand (finding 17)
+    assert key is not None
+    family = prefix_spellings.length_family(key.group(1), text) if text else None
+    kin = (prefix_spellings.owners_of_family(family, addresses) if len(addresses) > 1
+           else [t for t, _ in addresses])
+    return kin[0] if len(kin) == 1 else None
 
 
 _PAIRED_LINES = 2000  # a file longer than this is a dump: a key's pair is looked for in its stanza only

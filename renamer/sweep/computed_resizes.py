@@ -25,24 +25,20 @@ decides it.
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
 
-from renamer import computed_lengths, hcl_keys
+from renamer import computed_lengths
 from renamer.computed_lengths import Network
 from renamer.occurrences import Match
 from renamer.prefix_moves import OUTSIDE, PrefixMove
 from renamer.sweep.composed import Known
+from renamer.sweep.network_names import Names
 
 REASON = "composed-address"
 
 _LITERAL = re.compile(r"""["']?([0-9A-Fa-f:.]+/\d{1,3})["']?""")
-_PY_NETWORK = re.compile(rb"^[ \t]*(?P<name>[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*"
-                         rb"(?:ipaddress[ \t]*\.[ \t]*)?"
-                         rb"(?:ip_network|IPv4Network|IPv6Network|ip_interface|IPv4Interface|IPv6Interface)"
-                         rb"""[ \t]*\([ \t]*(?P<q>['"])(?P<net>[0-9A-Fa-f:.]+/\d{1,3})(?P=q)""", re.M)
 
 
 def _network(text: str) -> Network | None:
@@ -52,80 +48,22 @@ def _network(text: str) -> Network | None:
         return None
 
 
-class Resolver:
-    """What a name in an expression stands for: (its literal network, where it is written)."""
+class Resolver(Names):
+    """What a name in an expression stands for: (its literal network, where it is written), by
+    sweep/network_names.Names (a Jinja variable: its nearest literal definition)."""
 
     def __init__(self, data: bytes, rel: str, root: Path | None, definitions: Known | None) -> None:
-        self._data = data
-        self._rel = rel
-        self._root = root
-        self._definitions = definitions
-        self._python: dict[str, tuple[str, int]] | None = None
-        self._module: dict[str, bytes] | None = None
+        super().__init__(data, rel, root, lambda name: _jinja(definitions, name, rel))
 
-    def __call__(self, ref: str, depth: int = 3) -> tuple[str, str] | None:
-        if ref.startswith("jinja:"):
-            return self._jinja(ref[len("jinja:"):])
-        if "." not in ref:
-            if self._python is None:
-                self._python = {m.group("name").decode(): (m.group("net").decode(),
-                                                           self._data.count(b"\n", 0, m.start()) + 1)
-                                for m in _PY_NETWORK.finditer(self._data)}
-            found = self._python.get(ref)
-            return (found[0], f"`{ref}` at {self._rel}:{found[1]}") if found else None
-        if not self._rel.endswith(".tf") or depth <= 0:
-            return None
-        parts = ref.split(".")
-        for at, text in self._files().items():
-            if parts[0] == "var" and len(parts) == 2:
-                span = hcl_keys.block_arguments(text, "variable").get(parts[1], {}).get("default")
-            elif parts[0] == "local" and len(parts) == 2:
-                span = hcl_keys.block_arguments(text, "locals").get("", {}).get(parts[1])
-            elif len(parts) == 3 and parts[0] not in ("var", "local", "module", "data"):
-                blocks = hcl_keys.labelled_arguments(text, "resource")
-                span = blocks.get((parts[0], parts[1]), {}).get(parts[2])
-            else:
-                span = None
-            if span is None:
-                continue
-            value = text[span[0]:span[1]].strip().decode("utf-8", "replace")
-            line = text.count(b"\n", 0, span[0]) + 1
-            if re.fullmatch(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){1,2}", value):
-                inner = self(value, depth - 1)
-                return (inner[0], f"`{ref}` is {value} at {at}:{line}, {inner[1]}") if inner else None
-            literal = re.fullmatch(r'"([0-9A-Fa-f:.]+/\d{1,3})"', value)
-            if literal is None or _network(literal.group(1)) is None:
-                return None
-            return literal.group(1), f"`{ref}` at {at}:{line}"
+
+def _jinja(definitions: Known | None, name: str, rel: str) -> tuple[str, str] | None:
+    if definitions is None:
         return None
-
-    def _files(self) -> dict[str, bytes]:
-        if self._module is None:
-            self._module = {}
-            folder = self._rel.rpartition("/")[0]
-            base = self._root / folder if self._root is not None else None
-            try:
-                names = sorted(os.listdir(base)) if base is not None else []
-            except OSError:
-                names = []
-            for name in names:
-                path = base / name if base is not None else None
-                if path is None or not name.endswith(".tf") or not path.is_file():
-                    continue
-                try:
-                    self._module[f"{folder}/{name}" if folder else name] = path.read_bytes()
-                except OSError:
-                    continue
-        return self._module
-
-    def _jinja(self, name: str) -> tuple[str, str] | None:
-        if self._definitions is None:
-            return None
-        for found in self._definitions.values(name, self._rel or None).found:
-            literal = _LITERAL.fullmatch(found.value.strip())
-            if literal is not None and _network(literal.group(1)) is not None:
-                return literal.group(1), found.why()
-        return None
+    for found in definitions.values(name, rel or None).found:
+        literal = _LITERAL.fullmatch(found.value.strip())
+        if literal is not None and _network(literal.group(1)) is not None:
+            return literal.group(1), found.why()
+    return None
 
 
 def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], rel: str = "",

@@ -79,7 +79,10 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
         if chain.literal:
             base, where = chain.base, ""
         else:
-            resolved = resolve(chain.base)
+            # each value the name may hold (tfvars, a module call, the default): a moved one first
+            found = resolve.all(chain.base)
+            resolved = next((r for r in found for m in resized if _network(r[0]) in (m.old, m.new)),
+                            found[0] if found else None)
             if resolved is None:
                 continue
             base, where = resolved

@@ -24,7 +24,7 @@ import ipaddress
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from renamer import hcl_keys
@@ -169,9 +169,10 @@ def _tied(entries: list[_Entry], moves: list[PrefixMove]) -> list[tuple[str, Hel
         named = _LENGTH_WORD.match(entry.key)
         if named is None:
             continue
-        for other, address in addresses.get(named.group("stem").lower().replace("-", "_"), []):
-            if other.block == entry.block:
-                continue  # one stanza: the key rules of prefix_moves decide it
+        same = addresses.get(named.group("stem").lower().replace("-", "_"), [])
+        if any(other.block == entry.block for other, _ in same):
+            continue  # its own stanza names the address: the key rules of prefix_moves decide it
+        for other, address in same:
             move = next((m for m in moves if address.version == m.old.version
                          and (address in m.old or address in m.new)), None)
             if move is None or _length_of(entry.value, move.old.version) != move.old.prefixlen:
@@ -194,13 +195,9 @@ def held_matches(data: bytes, matches: list[Match], held: list[Held]) -> list[Ma
     for h in held:
         if data[h.start:h.end].decode("utf-8", "replace") != h.text:
             continue  # the file changed since it was read
-        inside = [i for i, m in enumerate(out) if m.start < h.end and h.start < m.end]
-        if any(out[i].kept is not None or out[i].refused is not None for i in inside):
-            continue
-        for i in inside:
-            out[i] = replace(out[i], refused=MASK, note=h.note)
-        if not inside:
-            added.append(Match(h.start, h.end, h.text, h.new, "network", refused=MASK, note=h.note))
+        if any(m.start < h.end and h.start < m.end for m in out):
+            continue  # decided already: the key rules of its own stanza (rewritten or said), a kept line
+        added.append(Match(h.start, h.end, h.text, h.new, "network", refused=MASK, note=h.note))
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)

@@ -381,6 +381,11 @@ class Names:
         return out
 
 
+# The repository's `.tf` files by path: (mtime_ns, size, bytes), read again only when changed (one
+# Names per file scanned asks for the callers of its module: a walk of stats, not of reads).
+_READ: dict[str, tuple[int, int, bytes]] = {}
+
+
 def _tf_files(root: Path) -> list[tuple[str, bytes]]:
     out: list[tuple[str, bytes]] = []
     for folder, dirs, files in os.walk(root):
@@ -389,10 +394,18 @@ def _tf_files(root: Path) -> list[tuple[str, bytes]]:
             if not name.endswith((".tf", ".tf.json")):
                 continue
             path = Path(folder) / name
-            if path.is_symlink():
-                continue
             try:
-                out.append((path.relative_to(root).as_posix(), path.read_bytes()))
+                info = path.lstat()
+                if not path.is_file() or path.is_symlink():
+                    continue
+                key = str(path)
+                cached = _READ.get(key)
+                if cached is None or cached[:2] != (info.st_mtime_ns, info.st_size):
+                    cached = (info.st_mtime_ns, info.st_size, path.read_bytes())
+                    if len(_READ) > 4 * _MAX_FILES:
+                        _READ.clear()
+                    _READ[key] = cached
+                out.append((path.relative_to(root).as_posix(), cached[2]))
             except OSError:
                 continue
             if len(out) >= _MAX_FILES:

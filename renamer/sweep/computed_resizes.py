@@ -86,6 +86,9 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
             if resolved is None:
                 continue
             base, where = resolved
+        steps, told = _named_numbers(chain.steps, resolve)
+        if told:
+            chain = replace(chain, steps=steps)
         network = _network(base)
         move = next((m for m in resized if network is not None and network in (m.old, m.new)), None)
         if move is None and network is not None:  # a wider network making a resized one (its subnet)
@@ -106,7 +109,7 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
         said = [i for i in inside if out[i].refused == REASON]
         if said and not (verdict.kind == computed_lengths.OUTSIDE and at_old):
             continue  # a residual already (computed_matches: "may spell"); a refusal is stronger
-        via = f" (its network {where})" if where else ""
+        via = (f" (its network {where})" if where else "") + (f" ({told})" if told else "")
         if verdict.kind == computed_lengths.OUTSIDE and at_old:
             note = f"`{chain.text}`{via}: {verdict.why}"
             reason = OUTSIDE
@@ -127,6 +130,29 @@ def resized_matches(data: bytes, matches: list[Match], moves: list[PrefixMove], 
     if not added and out == matches:
         return matches
     return sorted([*out, *added], key=lambda m: m.start)
+
+
+_NAMED_NUMBER = re.compile(r"(?:var|local)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[(?:\"[^\"]*\"|\d+)\])*")
+
+
+def _named_numbers(steps: tuple[computed_lengths.Step, ...],
+                   resolve: Resolver) -> tuple[tuple[computed_lengths.Step, ...], str]:
+    """`steps` with each number that is a Terraform name holding a literal integer given it
+    (`cidrsubnet(var.lan, var.newbits, 1)` with `newbits` 2 in its default or tfvars: t29-33 finding
+    14, a length kept in another block), and where each is written ("" where none)."""
+    told: list[str] = []
+    out = []
+    for step in steps:
+        args = list(step.args)
+        for i, (arg, said) in enumerate(zip(step.args, step.said, strict=False)):
+            if arg is not None or not _NAMED_NUMBER.fullmatch(said.replace(" ", "")):
+                continue
+            found = resolve.number(said.replace(" ", ""))
+            if found is not None:
+                args[i] = found[0]
+                told.append(found[1])
+        out.append(replace(step, args=tuple(args)))
+    return tuple(out), "; ".join(told)
 
 
 def _made_moved(chain: computed_lengths.Chain, network: Network, resized: list[PrefixMove],

@@ -190,10 +190,23 @@ class Names:
         self._python: dict[str, tuple[str, int]] | None = None
         self._folders: dict[str, dict[str, bytes]] = {}
         self._callers: list[tuple[str, bytes]] | None = None
+        self._numbers = False
 
     def __call__(self, ref: str) -> Found | None:
         found = self.all(ref)
         return found[0] if found else None
+
+    def number(self, ref: str) -> tuple[int, str] | None:
+        """The literal integer a Terraform `var.`/`local.` holds (tfvars, a module call, the default; the
+        first where they differ), with where it is written (t29-33 finding 14: `var.newbits`)."""
+        if not self._rel.endswith((".tf", ".tf.json")):
+            return None
+        self._numbers = True
+        try:
+            found = self._terraform(ref, self._rel.rpartition("/")[0], 3)
+        finally:
+            self._numbers = False
+        return (int(found[0][0]), found[0][1]) if found else None
 
     def all(self, ref: str) -> list[Found]:
         if ref.startswith("jinja:"):
@@ -346,6 +359,11 @@ class Names:
             found = self._terraform(inner_ref, folder, depth - 1)
             joined = f"{where}, {inner_ref}," if said else f"{where} is {inner_ref}"
             return [(net, f"{joined} at {at}:{line}, {why}") for net, why in found]
+        if self._numbers:  # `number`: a literal integer (newbits, a host number)
+            if isinstance(value, bool) or not isinstance(value, int):
+                return []
+            line = text.count(b"\n", 0, span[0]) + 1
+            return [(str(value), f"{where} = {value} at {at}:{line}")]
         if not isinstance(value, str) or not is_network(value):
             return []
         at_text = text.find(value.encode(), span[0], span[1])

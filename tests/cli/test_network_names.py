@@ -372,3 +372,31 @@ def test_a_length_kept_apart_variants(networks: str, files: dict[str, str], line
     done = run(root, "sweep", "--commit")
     assert done.exit_code == (1 if lines else 0), done.stdout + done.stderr
     assert _findings(root, run) == lines
+
+
+NEWBITS = ('variable "lan" { default = "192.168.40.0/24" }\nvariable "newbits" { default = 2 }\n'
+           'output "dmz" { value = cidrsubnet(var.lan, var.newbits, NETNUM) }\n')
+
+
+@needs_terraform
+@pytest.mark.parametrize(("networks", "netnum", "tfvars", "code", "expected"), [
+    # the new bits kept in another variable block: read, so the value is named exactly
+    pytest.param("192.168.40.0/24: 192.168.40.0/22", 1, "", 1,
+                 "it is 192.168.40.64/26 at 192.168.40.0/24's length and would be 192.168.41.0/24", id="grow"),
+    pytest.param("192.168.40.0/24: 192.168.40.0/25", 3, "", 3, "it is 192.168.40.192/26", id="shrink-refused"),
+    pytest.param("192.168.40.0/24: 192.168.40.0/25", 1, "newbits = 1\n", 3, "it is 192.168.40.128/25",
+                 id="tfvars-newbits-shrink"),
+])
+def test_new_bits_kept_in_another_variable_are_read(tmp_path: Path, networks: str, netnum: int, tfvars: str,
+                                                    code: int, expected: str, repo: Callable[..., Path],
+                                                    run: Callable[..., Result]) -> None:
+    files = {"main.tf": NEWBITS.replace("NETNUM", str(netnum)), ".gitignore": ".terraform*\n"}
+    if tfvars:
+        files["terraform.tfvars"] = tfvars
+    root = repo(files, config=_config(networks), allowlist=ALLOW)
+    made = _outputs(root, tmp_path / "a")["dmz"]
+    assert made in expected  # terraform makes the value the message names
+    done = run(root, "sweep", "--dry-run", "--strict")
+    said = done.stdout + done.stderr
+    assert done.exit_code == code, said
+    assert expected in said and "`var.newbits` = " in said and "not a literal" not in said

@@ -71,6 +71,8 @@ _CFN_CIDR = re.compile(
     + rb")[ \t]*,[ \t]*(?P<bits>" + _CFN_NUM + rb")[ \t]*\]"
     rb"|[ \t]*\r?\n(?P<ind>[ \t]+)-[ \t]+" + _cfn_item("b") + rb"[ \t]*\r?\n(?P=ind)-[ \t]+(?P<bcount>"
     + _CFN_NUM + rb")[ \t]*\r?\n(?P=ind)-[ \t]+(?P<bbits>" + _CFN_NUM + rb")[ \t]*(?=\r?\n|$))")
+_CFN_CLOSE = re.compile(rb"[ \t]*\]")
+_CFN_CLOSE_JSON = re.compile(rb"[ \t]*\}?[ \t]*\]")
 # what stands just before it where Fn::Select takes one of the subnets
 _CFN_SELECT = re.compile(rb'(?:!Select|"?Fn::Select"?[ \t]*:)[ \t]*(?:\[[ \t]*(?P<i>' + _CFN_NUM
                          + rb")[ \t]*,[ \t]*(?:\{[ \t]*)?|\r?\n[ \t]+-[ \t]+(?P<bi>" + _CFN_NUM
@@ -331,14 +333,18 @@ def _cloudformation(data: bytes) -> Iterator[Chain]:
         count, said_count = _number(m.group(p + "count").strip(b"'\""))
         bits, said_bits = _number(m.group(p + "bits").strip(b"'\""))
         steps: tuple[Step, ...] = (Step("cfn_cidr", (count, bits), (said_count, said_bits)),)
-        start = m.start()
+        start, end = m.start(), m.end()
         select = _CFN_SELECT.search(data, max(0, start - 120), start)
         if select is not None:
             index, said_index = _number((select.group("i") or select.group("bi")).strip(b"'\""))
             steps = (*steps, Step("select", (index,), (said_index,)))
             start = select.start()
-        yield Chain(start, m.end(), data[start:m.end()].decode("utf-8", "replace"), base, bstart, bend,
-                    literal, steps)
+            if select.group("i") is not None:  # the flow form's own closing brackets
+                closing = _CFN_CLOSE_JSON if b"{" in select.group() else _CFN_CLOSE
+                tail = closing.match(data, end)
+                end = tail.end() if tail is not None else end
+        yield Chain(start, end, data[start:end].decode("utf-8", "replace"), base, bstart, bend, literal,
+                    steps)
 
 
 def _jinja(data: bytes) -> Iterator[Chain]:

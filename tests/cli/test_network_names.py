@@ -400,3 +400,27 @@ def test_new_bits_kept_in_another_variable_are_read(tmp_path: Path, networks: st
     said = done.stdout + done.stderr
     assert done.exit_code == code, said
     assert expected in said and "`var.newbits` = " in said and "not a literal" not in said
+
+
+# --- D8: the same resolver for the computed addresses of an address rename --------------------------
+
+ADDRESS = "version: 1\nrenames:\n  addresses: {10.0.40.11: 10.0.50.21}\nallowlist: allow.yaml\n"
+
+
+@needs_terraform
+@pytest.mark.parametrize("files", [
+    pytest.param({"main.tf": 'variable "net" { type = string }\noutput "x" { value = cidrhost(var.net, 11) }\n',
+                  "terraform.tfvars": 'net = "10.0.40.0/24"\n'}, id="tfvars"),
+    pytest.param({"main.tf": 'module "m" {\n  source = "./m"\n  net    = "10.0.40.0/24"\n}\n'
+                             'output "x" { value = module.m.x }\n',
+                  "m/main.tf": 'variable "net" { type = string }\noutput "x" { value = cidrhost(var.net, 11) }\n'},
+                 id="module-argument"),
+])
+def test_an_old_address_computed_through_tfvars_or_a_module_argument_is_a_residual(
+        tmp_path: Path, files: dict[str, str], repo: Callable[..., Path], run: Callable[..., Result]) -> None:
+    root = repo({**files, ".gitignore": ".terraform*\n"}, config=ADDRESS, allowlist=ALLOW)
+    assert _outputs(root, tmp_path / "a")["x"] == "10.0.40.11"  # terraform makes the old address
+    rel = "m/main.tf" if "m/main.tf" in files else "main.tf"
+    assert _findings(root, run) == [(rel, 2, "composed-address")]  # it was silent (default only)
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert run(root, "verify").exit_code == 1

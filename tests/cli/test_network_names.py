@@ -424,3 +424,28 @@ def test_an_old_address_computed_through_tfvars_or_a_module_argument_is_a_residu
     assert _findings(root, run) == [(rel, 2, "composed-address")]  # it was silent (default only)
     assert run(root, "sweep", "--commit").exit_code == 1
     assert run(root, "verify").exit_code == 1
+
+
+@needs_terraform
+@pytest.mark.parametrize(("networks", "files", "rel", "name"), [
+    pytest.param("10.0.48.0/29: 10.0.48.0/28",
+                 {"main.tf": 'module "m" {\n  source = "./m"\n  net    = "10.0.48.0/29"\n}\noutput "x" { value = module.m.x }\n',
+                  "m/main.tf": 'variable "net" { type = string }\noutput "x" { value = cidrhost(var.net, -3) }\n'},
+                 "m/main.tf", "x", id="module-29-28"),
+    pytest.param('"2001:db8:a:10::/64": "2001:db8:a:10::/60"',
+                 {"main.tf": 'variable "v6" { type = string }\noutput "x" { value = cidrsubnet(var.v6, 4, 1) }\n',
+                  "terraform.tfvars": 'v6 = "2001:db8:a:10::/64"\n'}, "main.tf", "x", id="tfvars-v6-64-60"),
+    pytest.param("192.168.40.0/24: 192.168.40.0/22",
+                 {"main.tf": 'variable "lst" {\n  default = [\n    "10.9.0.0/24",\n    "192.168.40.0/24",\n  ]\n}\n'
+                             'output "x" { value = cidrhost(var.lst[1], -2) }\n'}, "main.tf", "x", id="list-index-multiline"),
+])
+def test_a_grow_through_a_path_leaves_each_changed_value_said(
+        tmp_path: Path, networks: str, files: dict[str, str], rel: str, name: str, repo: Callable[..., Path],
+        run: Callable[..., Result]) -> None:
+    root = repo({**files, ".gitignore": ".terraform*\n"}, config=_config(networks), allowlist=ALLOW)
+    before = _outputs(root, tmp_path / "a")[name]
+    line = next(i for i, text in enumerate(files[rel].splitlines(), 1) if "cidr" in text)
+    assert _findings(root, run) == [(rel, line, "composed-address")]
+    assert run(root, "sweep", "--commit").exit_code == 1
+    assert _outputs(root, tmp_path / "b")[name] != before  # what the residual warned of
+    assert _findings(root, run) == [(rel, line, "composed-address")]

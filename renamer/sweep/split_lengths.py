@@ -38,6 +38,8 @@ _ADDRESS_WORD = re.compile(r"(?i)^(?P<stem>[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*?)[_-
                            r"(?:network|net|address|addr|subnet|ip|ipv4|ipv6|base)$")
 _YAML_KEY = re.compile(rb"^(?P<key>[A-Za-z][\w-]*)[ \t]*:[ \t]+(?P<q>['\"]?)(?P<value>[0-9A-Fa-f:.]+)(?P=q)"
                        rb"[ \t]*(?:#.*)?\r?$", re.M)
+_JSON_KEY = re.compile(rb'"(?P<key>[A-Za-z][\w-]*)"[ \t]*:[ \t]*(?P<q>"?)(?P<value>[0-9A-Fa-f:.]+)(?P=q)'
+                       rb"[ \t]*[,}\r\n]")
 _TFVARS_KEY = re.compile(rb"^[ \t]*(?P<key>[A-Za-z_][\w-]*)[ \t]*=(?![=>])[ \t]*", re.M)
 _VARS_DIRS = ("group_vars", "host_vars")
 _MAX_FILES = 2000
@@ -89,7 +91,7 @@ def index(root: Path, moves: list[PrefixMove],
             path = Path(folder) / name
             if path.is_symlink():
                 continue
-            if vars_at is not None and (name.endswith((".yml", ".yaml")) or "." not in name):
+            if vars_at is not None and (name.endswith((".yml", ".yaml", ".json")) or "." not in name):
                 space = "ansible:" + "/".join(parts[:vars_at])
                 reader = _yaml
             elif name.endswith((".tf", ".tfvars")):
@@ -113,8 +115,42 @@ def index(root: Path, moves: list[PrefixMove],
 
 
 def _yaml(rel: str, data: bytes) -> list[_Entry]:
+    if rel.endswith(".json"):  # group_vars/all.json: one object, its keys at the top
+        out, depth = [], _Depth(data)
+        for m in _JSON_KEY.finditer(data):
+            if depth.at(m.start()) == 1:
+                out.append(_Entry(rel, rel, m.group("key").decode(), m.group("value").decode(),
+                                  m.start("value"), m.end("value"), data.count(b"\n", 0, m.start()) + 1))
+        return out
     return [_Entry(rel, rel, m.group("key").decode(), m.group("value").decode(), m.start("value"),
                    m.end("value"), data.count(b"\n", 0, m.start()) + 1) for m in _YAML_KEY.finditer(data)]
+
+
+class _Depth:
+    """How many JSON objects or arrays are open at a position (strings skipped), asked in order:
+    one pass over the file, not one per key."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data, self._i, self._depth, self._quoted = data, 0, 0, False
+
+    def at(self, pos: int) -> int:
+        data, i = self._data, self._i
+        while i < pos:
+            c = data[i:i + 1]
+            if self._quoted:
+                if c == b"\\":
+                    i += 1
+                elif c == b'"':
+                    self._quoted = False
+            elif c == b'"':
+                self._quoted = True
+            elif c in (b"{", b"["):
+                self._depth += 1
+            elif c in (b"}", b"]"):
+                self._depth -= 1
+            i += 1
+        self._i = i
+        return -1 if self._quoted else self._depth
 
 
 def _terraform(rel: str, data: bytes) -> list[_Entry]:

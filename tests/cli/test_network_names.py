@@ -357,6 +357,10 @@ def test_a_length_kept_in_another_file_or_block_is_said_naming_both_places(
     pytest.param("10.0.48.0/29: 10.0.48.0/28",
                  {"net.tf": 'locals {\n  dmz_net = "10.0.48.0"\n}\n', "terraform.tfvars": "dmz_cidr = 29\n"},
                  [("terraform.tfvars", 1, "mask")], id="tf-locals-tfvars-29-28"),
+    pytest.param("10.0.48.0/24: 10.0.60.0/22",
+                 {"group_vars/all.json": '{\n  "lan_network": "10.0.48.0"\n}\n',
+                  "host_vars/r.json": '{"lan_prefix": 24, "nested": {"lan_netmask": "255.255.255.0"}}\n'},
+                 [("host_vars/r.json", 1, "mask")], id="json-vars"),
     # another network's stem, or the new length already: nothing
     pytest.param("10.0.48.0/24: 10.0.60.0/22",
                  {"group_vars/all.yml": "wan_network: 192.168.1.0\n", "host_vars/r.yml": "wan_prefix: 24\n"},

@@ -115,8 +115,8 @@ def _skip(text: str, pos: int) -> int:
     return pos
 
 
-def _hcl_value(text: str, pos: int) -> tuple[object, int]:
-    if pos >= len(text):
+def _hcl_value(text: str, pos: int, depth: int = 0) -> tuple[object, int]:
+    if pos >= len(text) or depth > 16:  # a hostile nesting costs nothing (no recursion past 16)
         raise _NoLiteral
     c = text[pos]
     if c == '"':
@@ -128,7 +128,7 @@ def _hcl_value(text: str, pos: int) -> tuple[object, int]:
         items: list[object] = []
         pos = _skip(text, pos + 1)
         while pos < len(text) and text[pos] != "]":
-            item, pos = _hcl_value(text, pos)
+            item, pos = _hcl_value(text, pos, depth + 1)
             items.append(item)
             pos = _skip(text, pos)
         if pos >= len(text):
@@ -144,7 +144,7 @@ def _hcl_value(text: str, pos: int) -> tuple[object, int]:
             assign = re.compile(r"\s*(?:=(?![=>])|:)\s*").match(text, key.end())
             if assign is None:
                 raise _NoLiteral
-            value, pos = _hcl_value(text, assign.end())
+            value, pos = _hcl_value(text, assign.end(), depth + 1)
             out[key.group(1) if key.group(1) is not None else key.group(2)] = value
             pos = _skip(text, pos)
         if pos >= len(text):
@@ -245,7 +245,7 @@ class Names:
         if text.lstrip().startswith("{"):
             try:
                 default = json.loads(text).get("Parameters", {}).get(name, {}).get("Default")
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError, RecursionError):
                 return []
             if not isinstance(default, str) or not is_network(default):
                 return []
@@ -346,7 +346,7 @@ class Names:
         try:
             value = json.loads(raw) if at.endswith(".json") else hcl_literal(raw.strip())
             value = _walk(value, path)
-        except (_NoLiteral, ValueError):
+        except (_NoLiteral, ValueError, RecursionError):
             return []
         where = f"`{ref}`" if not said else f"`{ref}` is {said}"
         if isinstance(value, str) and at.endswith(".json"):
@@ -436,7 +436,7 @@ def _json_span(text: bytes, kind: str, name: str) -> tuple[int, int] | None:
     in the text as its JSON spelling (the spans are what `_value_at` reads back)."""
     try:
         tree = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(tree, dict):
         return None
@@ -453,7 +453,8 @@ def _json_span(text: bytes, kind: str, name: str) -> tuple[int, int] | None:
     else:
         resource, _, attr = name.partition(".")
         resources = tree.get("resource")
-        block = resources.get(kind, {}).get(resource) if isinstance(resources, dict) else None
+        typed = resources.get(kind) if isinstance(resources, dict) else None
+        block = typed.get(resource) if isinstance(typed, dict) else None
         value = block.get(attr) if isinstance(block, dict) else None
     if value is None:
         return None
@@ -469,7 +470,7 @@ def _json_modules(text: bytes) -> list[tuple[dict[str, tuple[int, int]], bytes]]
     """Each `module` of a `.tf.json` file as spans into a text of its own (`source`, arguments)."""
     try:
         tree = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     modules = tree.get("module") if isinstance(tree, dict) else None
     if not isinstance(modules, dict):

@@ -99,3 +99,13 @@ def test_hcl_literals() -> None:
     assert hcl_literal("var.x") == ("ref", "var.x")
     with pytest.raises(Exception):  # noqa: B017 - the private _NoLiteral
         hcl_literal('"${var.x}"')
+
+
+def test_hostile_values_resolve_to_nothing_and_raise_nothing(tmp_path: Path) -> None:
+    (tmp_path / "terraform.tfvars").write_text("lan = " + "[" * 5000 + "\n")
+    (tmp_path / "deep.tf.json").write_text('{"variable": {"lan": {"default": ' + "[" * 5000 + "]" * 5000 + "}}}\n")
+    (tmp_path / "odd.tf.json").write_text('{"variable": ["x"], "locals": 3, "resource": {"aws_vpc": ["m"]}}\n')
+    names = Names(b"", "main.tf", tmp_path)
+    assert names.all("var.lan") == [] and names("local.x") is None and names("aws_vpc.main.cidr_block") is None
+    stack = b'{"Parameters": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    assert Names(stack, "s.json", None)("cfn:Lab") is None
